@@ -219,10 +219,10 @@ def test_a10_a_name_resolving_to_loopback_and_beyond_is_not_loopback() -> None:
     with pytest.raises(BindRefused) as refused:
         bind_decision(bind, tokens_configured=False)
     assert str(refused.value).startswith(
-        "refusing to bind mixed-box (127.0.0.1, 192.168.1.5, fe80::1): 192.168.1.5, fe80::1 is "
-        "not loopback and no bearer token is configured"
-    )
-    assert "binding mixed-box (127.0.0.1, 192.168.1.5, fe80::1)" in bind_decision(bind, True)
+        "refusing to bind mixed-box (127.0.0.1, 192.168.1.5, fe80::1%eth0): 192.168.1.5, "
+        "fe80::1%eth0 is not loopback and no bearer token is configured"
+    )  # the scope is named: a link-local address is bound with it
+    assert "binding mixed-box (127.0.0.1, 192.168.1.5, fe80::1%eth0)" in bind_decision(bind, True)
 
 
 def _unresolvable(host: str) -> list[str]:

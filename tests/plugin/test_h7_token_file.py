@@ -33,7 +33,7 @@ from harness_memory.settings import TokenFileError, load_settings
 
 from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture, run_cli
 from tests.plugin.scripted_service import ScriptedService
-from tests.support.case_insensitive_disk import case_insensitive_disk
+from tests.support.case_insensitive_disk import IMAGE_NAME, case_insensitive_disk
 
 TOKEN = "s3cr3t-Token-4711"
 SETTINGS = {"codex": ".codex/hooks.json", "gemini": ".gemini/settings.json"}
@@ -252,6 +252,22 @@ def test_h7_a_token_file_on_a_disk_without_owner_only_modes_is_refused_nothing_c
         assert TOKEN not in caplog.text
         assert not token_file(home, harness).exists()
         assert not (home / SETTINGS[harness]).exists()
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_h7_an_install_never_writes_the_token_onto_a_disk_without_owner_only_modes(
+    tmp_path: Path, harness: str
+) -> None:
+    """The install wrote the token file (synced), then saw the disk show it ``0777`` and
+    removed it: every user could open it meanwhile, and its bytes stayed on the disk. The disk
+    is now asked with an empty file first; the token's bytes never reach it."""
+    with case_insensitive_disk(tmp_path) as disk:
+        home, root = disk / "home", memory_root(tmp_path)
+        home.mkdir()
+        assert install(home, root, harness, "--token", TOKEN)[0] == 1
+
+    on_the_disk = TOKEN.encode() in (tmp_path / IMAGE_NAME).read_bytes()
+    assert not on_the_disk, "the token's bytes were written to the disk"
 
 
 def hook_env(home: Path) -> dict[str, str]:

@@ -22,7 +22,7 @@ from harness_memory.cli import main
 from harness_memory.settings import load_settings
 
 from tests.plugin.helpers import HARNESS_MEMORY
-from tests.support.case_insensitive_disk import case_insensitive_disk
+from tests.support.case_insensitive_disk import IMAGE_NAME, case_insensitive_disk
 from tests.support.serve import code_under_test
 
 TOKEN = "mem_0123456789abcdef0123456789abcdef"
@@ -173,6 +173,23 @@ def test_h7_token_set_on_a_disk_without_owner_only_modes_writes_no_token(
         assert TOKEN not in said.out + said.err
         assert not token_file.exists()
         assert [p.name for p in token_file.parent.iterdir()] == [".gitignore"]  # no temp file
+
+
+def test_h7_token_set_never_writes_the_token_onto_a_disk_without_owner_only_modes(
+    tmp_path: Path,
+) -> None:
+    """The token was written (and synced) to a file beside the target, which the disk showed
+    ``0777``, and removed only then: every user could open it meanwhile (and read it once
+    written, however soon it was removed), and its bytes stayed on the disk. The disk is now
+    asked with an empty file; the token's bytes never reach it."""
+    with case_insensitive_disk(tmp_path) as disk:
+        token_file = disk / "home" / ".claude" / "harness-memory" / "token"
+
+        with pytest.raises(SystemExit):
+            token_set(TOKEN.encode(), "--file", str(token_file))
+
+    on_the_disk = TOKEN.encode() in (tmp_path / IMAGE_NAME).read_bytes()
+    assert not on_the_disk, "the token's bytes were written to the disk"
 
 
 def test_h7_token_set_in_a_dotfiles_repository_is_never_taken_by_git_add(account: Path) -> None:

@@ -258,11 +258,11 @@ def test_a10_asking_the_service_why_never_sends_the_token_on_through_a_redirect(
     tmp_path: Path,
 ) -> None:
     """After a failed exchange the copy asks the service for its reason (``service_says``),
-    bearer token in a header: ``urllib`` sent that header on to wherever a redirect led."""
+    bearer token in a header: ``urllib`` sent that header on to wherever a redirect led. No
+    redirect is followed now (``tests/plugin/test_a10_sync_follows_no_redirect.py``)."""
     with redirecting_service() as service:
         copy = _copy(service.url, tmp_path)
 
         copy.service_says("user")
 
-        assert service.seen, "the redirect was not followed at all"
         assert all(sent is None for _, sent in service.seen), service.seen

@@ -12,12 +12,16 @@ deleted since reaches the service, and the syncs after it run as before.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.test_r1_hostile_service import _copy, _publish, stand_in
+from tests.support.refused_account import refused_prefix
+from tests.support.serve import code_under_test
 
 __all__ = ["stand_in"]  # the fixture, used by name
 
@@ -127,3 +131,35 @@ def test_r1_a_lock_a_stopped_sync_left_never_stops_the_syncs_after_it(
     assert result.ok and result.sent, result.error
     assert _served_files(work, f"refs/machines/{copy.machine_id}")["new.md"] == note
     assert not list(git_dir.rglob("*.lock"))
+
+
+def test_r1_a_copy_whose_git_dir_may_not_be_read_never_says_nothing_waits(
+    stand_in: tuple[str, Path], tmp_path: Path
+) -> None:
+    """A git dir this account may not search (another account's after a restore, a mode
+    changed by hand): ``harness-memory sync --status`` (and ``status``) ended in a traceback,
+    ``PermissionError`` on its ``HEAD``. Right: changes may wait, and why it cannot tell."""
+    url, work = stand_in
+    (work / "MEMORY.md").write_text("- [Note](note.md) — d\n", encoding="utf-8")
+    _publish(work, "first")
+    copy = _copy(url, tmp_path)
+    assert copy.sync_scope("user").ok
+    note = "---\nname: new\ndescription: d\n---\nbody\n"
+    (copy.memory_root / "user" / "new.md").write_text(note, encoding="utf-8")
+    git_dir = copy.sync_dir / "user.git"
+    git_dir.chmod(0)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
+           "HARNESS_MEMORY_URL": url, "HARNESS_MEMORY_PROJECT": "acme",
+           "HARNESS_MEMORY_AGENT": "coder", "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "laptop"),
+           **code_under_test()}  # fmt: skip
+    try:
+        done = subprocess.run(
+            [*refused_prefix(), HARNESS_MEMORY, "sync", "--status"],
+            env=env, capture_output=True, text=True, check=False, timeout=60,
+        )  # fmt: skip
+    finally:
+        git_dir.chmod(0o700)
+
+    assert done.returncode == 0, done.stderr
+    assert "user: last sync" in done.stdout and "changes wait to go back" in done.stdout
+    assert f"{git_dir}/HEAD: Permission denied" in done.stdout

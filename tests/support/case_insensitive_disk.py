@@ -20,6 +20,9 @@ from pathlib import Path
 import pytest
 
 SIZE = 64 * 1024 * 1024  # bytes: the smallest exFAT image mkfs.exfat makes comfortably
+IMAGE_NAME = "disk.img"
+"""The disk's image, in the test's ``tmp_path``: every byte ever written to the disk, removed
+files' included (exFAT clears no cluster it frees), read once the ``with`` block is over."""
 PROGRAMS = ("mkfs.exfat", "mount.exfat-fuse", "losetup", "umount")
 
 
@@ -32,7 +35,7 @@ def case_insensitive_disk(tmp_path: Path) -> Iterator[Path]:
         pytest.skip(f"no case-insensitive disk can be mounted: {', '.join(missing)} not installed")
     if os.geteuid() != 0 or not Path("/dev/fuse").exists():
         pytest.skip("no case-insensitive disk can be mounted: needs root and /dev/fuse")
-    image, mount_point = tmp_path / "disk.img", tmp_path / "disk"
+    image, mount_point = tmp_path / IMAGE_NAME, tmp_path / "disk"
     mount_point.mkdir()
     with image.open("wb") as handle:
         handle.truncate(SIZE)

@@ -102,8 +102,10 @@ def set_token(token: str, path: Path) -> None:
     """Replace ``path`` with ``token`` and a line end, mode ``0600`` (folders made ``0700``).
 
     A symlink at ``path`` is replaced by the file, never written through (a link could lead
-    the token where others read it). The new file is written beside ``path`` first and takes
-    its place only once the disk shows it owner-only (H-7). In a state folder (named
+    the token where others read it). The disk is asked first whether it keeps owner-only
+    modes (:func:`~harness_memory.installers.secrets.keeps_owner_only`, an empty file): the
+    token is written nowhere on one that does not (H-7); then the new file is written beside
+    ``path`` and takes its place once it shows owner-only. In a state folder (named
     ``harness-memory``, as every install's and the managed hooks' is) a ``.gitignore`` of
     ``*`` is written when there is none (:data:`~harness_memory.installers.record.IGNORE_TEXT`).
     Raises ``OSError`` when the folder cannot be made or written, ``IsADirectoryError`` when
@@ -117,8 +119,12 @@ def set_token(token: str, path: Path) -> None:
         pass
     from memory_core.atomic import fsync_directory, make_dirs, write_temp_beside  # not in hooks
 
+    from harness_memory.installers.secrets import keeps_owner_only
+
     make_dirs(path.parent, 0o700)
     _ignore_state_folder(path.parent)
+    if not keeps_owner_only(path.parent):  # asked before the token is written anywhere there
+        raise PermissionError(errno.EPERM, NOT_PRIVATE, str(path))
     temp = write_temp_beside(path, (token + "\n").encode("utf-8"), mode=0o600)
     try:
         if stat.S_IMODE(temp.stat().st_mode) & 0o077:

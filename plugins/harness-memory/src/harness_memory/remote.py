@@ -411,7 +411,9 @@ class RemoteCopy:
         ``service`` (``git-receive-pack`` after a failed push: a Workspace scope it must make
         then), or None: git prints only the status of a failed exchange ("returned error:
         503"), never the reason the service gave (a damaged history, a full disk: what to do).
-        Asked only after such a failure; the token goes in a header, as with git."""
+        Asked only after such a failure; the token goes in a header, as with git. A redirect
+        is never followed (nor by git, :meth:`git_environment`): what another address answers
+        is not the service's word, and None is returned."""
         import urllib.error
         import urllib.request
 
@@ -419,10 +421,18 @@ class RemoteCopy:
         request = urllib.request.Request(url, headers={"X-Memory-Machine": self.machine_id})  # noqa: S310
         if self.token:  # never sent on: urllib passes add_header's headers to a redirect's target
             request.add_unredirected_header("Authorization", f"Bearer {self.token}")
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):  # a 3xx is an HTTPError then
+            def redirect_request(self, *args: object, **kwargs: object) -> None:
+                return None
+
+        opener = urllib.request.build_opener(NoRedirect)  # urllib: not imported by hooks (H-5)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout):  # noqa: S310
+            with opener.open(request, timeout=self.timeout):
                 return None
         except urllib.error.HTTPError as error:
+            if 300 <= error.code < 400:
+                return None
             try:
                 problem = json.loads(error.read(64 * 1024))
             except ValueError:
@@ -445,8 +455,8 @@ class RemoteCopy:
 
     def git_environment(self) -> dict[str, str]:
         """The environment of every git this copy runs: no system or user configuration, no
-        prompt, the token and the machine's headers as ``http.extraHeader`` values (made
-        once per copy)."""
+        prompt, no redirect followed, the token and the machine's headers as
+        ``http.extraHeader`` values (made once per copy)."""
         if self._environment is None:
             self._environment = self._make_environment()
         return self._environment
@@ -456,6 +466,11 @@ class RemoteCopy:
         assert self._identity is not None
         name = self._identity[1]
         config = [
+            # git follows a redirect of its first request (http.followRedirects=initial), then
+            # sends every later request, extraHeader's token included, to where it led: the
+            # token would go to another host, or in the clear (https -> http), as the service's
+            # own CLI never sends it (A-10). A redirect is git's failure "returned error: 302".
+            ("http.followRedirects", "false"),
             ("http.extraHeader", f"X-Memory-Machine: {machine_id}"),
             ("http.extraHeader", f"X-Memory-Machine-Name: {quote(name, safe='')}"),
             ("core.hooksPath", "/dev/null"),
@@ -545,6 +560,11 @@ _REGULAR_MODES = frozenset({"100644", "100755"})
 """The modes of a git tree entry that is a regular file: all a memory scope's versions hold."""
 _ENTRY_KINDS = {"120000": "a symlink", "040000": "a folder", "160000": "a submodule"}
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+REDIRECT_NOT_FOLLOWED = (
+    "the service URL answered a redirect, which is not followed: the bearer token is never "
+    "sent on to another address; set the service's own address as the URL"
+)
+"""Added to git's failure when the service URL answered a redirect (A-10)."""
 _MERGED_LINE = re.compile(r"^remote: Merged: (.*?)(?:\x1b\[K)?\s*$", re.MULTILINE)
 _REFUSED_LINE = re.compile(r"^remote: Refused: (.*?)(?:\x1b\[K)?\s*$", re.MULTILINE)
 """The service's own reason for a push it could not take, where git says only "unpacker
@@ -635,6 +655,8 @@ class _ScopeRun:
         if refused := _REFUSED_LINE.search(message):
             reason += f" (the service says: {refused.group(1).strip()[:500]})"
         status = _http_status(message)
+        if network and status is not None and 300 <= status < 400:
+            reason += f" ({REDIRECT_NOT_FOLLOWED})"
         if network and status is not None and status >= 500:
             service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
             said = self.copy.service_says(self.key, service)
@@ -689,9 +711,15 @@ class _ScopeRun:
         """Whether this copy holds changes the service has not taken yet (a scope never
         synced: whether it holds anything). True when git cannot tell (a broken index after a
         crash or a full disk, a git dir it may not read): "nothing waits" was said of a copy
-        whose files had never been sent; :attr:`unreadable` then says why."""
-        if not (self.git_dir / "HEAD").exists():
-            return self.scope.is_dir() and any(self.scope.iterdir())
+        whose files had never been sent; :attr:`unreadable` then says why. A git dir (or a
+        scope folder) this account may not search is one git cannot read either: asked with
+        ``stat``, it raised ``PermissionError`` out of ``harness-memory status``."""
+        try:
+            if not (self.git_dir / "HEAD").exists():
+                return self.scope.is_dir() and any(self.scope.iterdir())
+        except OSError as error:
+            self.unreadable = f"{error.filename or self.git_dir}: {error.strerror or error}"
+            return True
         try:
             self._check_git_dir()
             refs = self.refs()

@@ -31,7 +31,7 @@ from memory_api.appkeys import (
     get_settings,
 )
 from memory_api.http.auth import auth_middleware
-from memory_api.http.bind_address import resolve_bind
+from memory_api.http.bind_address import BindAddress, resolve_bind
 from memory_api.http.connections import ConnectionCap, quiet_accept_errors
 from memory_api.http.expect import REQUEST_GATES_KEY, expect_handler, install_expect_refusals
 from memory_api.http.logs import install_parser_refusal_filter
@@ -155,8 +155,14 @@ async def _cap_connections(app: web.Application) -> None:
     quiet_accept_errors(asyncio.get_running_loop(), cap)
 
 
-def create_app(settings: Settings) -> web.Application:
-    """Build the service for ``settings``; nothing touches the disk until the app starts."""
+def create_app(settings: Settings, bind: BindAddress | None = None) -> web.Application:
+    """Build the service for ``settings``; nothing touches the disk until the app starts.
+
+    ``bind`` is ``settings.host`` resolved (:func:`~memory_api.http.bind_address.resolve_bind`)
+    as ``memory-api serve`` judged and binds it; resolved here when not given (tests). The Host
+    rule is decided from it (A-10a), so it must be the resolution the listener binds: a name
+    resolved again may answer otherwise.
+    """
     app = web.Application(client_max_size=settings.max_body)
     install_parser_refusal_filter()  # A-10, A-11: a refused request's bytes never reach a log
     install_parser_problems(SECURITY_HEADERS)  # and its answer is problem+json, never them
@@ -183,7 +189,7 @@ def create_app(settings: Settings) -> web.Application:
 
     gates = (
         url_text_middleware,
-        auth_middleware(stores.tokens, resolve_bind(settings.host), settings.allowed_hosts),
+        auth_middleware(stores.tokens, bind or resolve_bind(settings.host), settings.allowed_hosts),
         query_names_middleware,
     )
     app[REQUEST_GATES_KEY] = gates  # asked before 100 Continue too (http/expect.py)

@@ -49,6 +49,7 @@ from memory_api.remote import RemoteError, default_url
 from memory_api.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
+    from memory_api.http.bind_address import BindAddress
     from memory_api.store.agents import AgentStore
     from memory_api.store.history.recorder import ScopeHistories
     from memory_api.transfer.harnesses import HarnessRequest
@@ -123,7 +124,10 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     try:
         # A token folder that cannot be read counts as tokens: the API then fails closed (503)
         # instead of the service opening up, or refusing to start where it had tokens (A-10a).
-        decision = bind_decision(resolve_bind(settings.host), tokens.known().configured)
+        # resolved once: what is judged here is what is bound and what the Host rule reads (a
+        # name resolved again may answer otherwise: a DNS name, /etc/hosts edited meanwhile)
+        bind = resolve_bind(settings.host)
+        decision = bind_decision(bind, tokens.known().configured)
     except BindRefused as error:
         logger.error("%s", error)
         return 2
@@ -131,7 +135,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     logger.info("data dir: %s", settings.data_dir)
     logger.info("web page: %s", page_url(settings.host, settings.port))
     try:
-        _run_app(settings)
+        _run_app(settings, bind)
     except OSError as error:
         if error.errno != errno.EADDRINUSE:
             raise
@@ -147,10 +151,16 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_app(settings: Settings) -> None:
-    """Serve one application on ``settings.host``:``settings.port`` until SIGTERM or SIGINT
-    (A-11): aiohttp's ``run_app`` then closes the listener at once and gives the requests in
-    flight :data:`SHUTDOWN_TIMEOUT` seconds to finish.
+def _run_app(settings: Settings, bind: BindAddress) -> None:
+    """Serve one application on the addresses of ``bind`` (``settings.host`` resolved, as
+    :func:`~memory_api.http.auth.bind_decision` judged it), port ``settings.port``, until
+    SIGTERM or SIGINT (A-11): aiohttp's ``run_app`` then closes the listener at once and gives
+    the requests in flight :data:`SHUTDOWN_TIMEOUT` seconds to finish.
+
+    The addresses judged are the ones bound, never ``settings.host`` handed on to be resolved
+    again (A-10): a name whose answer changed between the two (a DNS name whose zone's owner
+    answers ``127.0.0.1`` then ``0.0.0.0``, ``/etc/hosts`` edited meanwhile) would have a
+    service started without tokens as "loopback only" listen on the network.
 
     What exists once the app is built (every module, class and function: most of the objects
     the collector tracks) is moved out of the collector's reach with ``gc.freeze()``: a full
@@ -162,12 +172,12 @@ def _run_app(settings: Settings) -> None:
     from memory_api.app import create_app
     from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
 
-    app = create_app(settings)
+    app = create_app(settings, bind)
     gc.collect()  # nothing that is already garbage gets frozen
     gc.freeze()
     web.run_app(
         app,
-        host=settings.host,
+        host=[str(address) for address in bind.addresses],
         port=settings.port,
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),

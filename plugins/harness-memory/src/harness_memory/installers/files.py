@@ -34,7 +34,7 @@ from memory_core.atomic import atomic_write_bytes, make_dirs
 
 from harness_memory.installers import jsonc
 from harness_memory.installers.json_layout import layout_of
-from harness_memory.installers.secrets import MASK, holds, mask, private_mode
+from harness_memory.installers.secrets import MASK, holds, keeps_owner_only, mask, private_mode
 
 __all__ = [
     "BACKUP_SUFFIX",
@@ -419,11 +419,13 @@ def _named(path: Path, target: Path) -> str:
 def _write(change: FileChange, target: Path, stamp: str) -> Written:
     old_mode = _mode_of(target) if change.old is not None else None
     mode = change.mode_after(old_mode)
+    _make_folders(target.parent, 0o700 if mode & 0o077 == 0 else 0o755)
+    if holds(change.new, change.secrets) and not keeps_owner_only(target.parent):
+        raise OSError(errno.EPERM, NOT_PRIVATE)  # asked before the token is written there
     backup = None
     if change.backup and change.old is not None and old_mode is not None:
         backup_mode = private_mode(old_mode) if holds(change.old, change.secrets) else old_mode
         backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
-    _make_folders(target.parent, 0o700 if mode & 0o077 == 0 else 0o755)
     try:
         links = replace_bytes(target, change.new.encode("utf-8"), mode)
         _check_private(change, target, old_mode)
@@ -449,12 +451,15 @@ def _check_private(change: FileChange, target: Path, old_mode: int | None) -> No
         target.unlink(missing_ok=True)
     else:
         replace_bytes(target, change.old.encode("utf-8"), old_mode or 0o600)
-    raise OSError(
-        errno.EPERM,
-        "the disk it is on keeps no owner-only permissions (exFAT, FAT, a network share?), so "
-        "every user could read the token in it, and the hooks would refuse it; keep the "
-        "harness's settings folder on a disk that does (a Linux or macOS file system)",
-    )
+    raise OSError(errno.EPERM, NOT_PRIVATE)
+
+
+NOT_PRIVATE = (
+    "the disk it is on keeps no owner-only permissions (exFAT, FAT, a network share?), so "
+    "every user could read the token in it, and the hooks would refuse it; keep the "
+    "harness's settings folder on a disk that does (a Linux or macOS file system)"
+)
+"""Why an install writes no token where the disk keeps no owner-only modes (H-7)."""
 
 
 def replace_bytes(target: Path, data: bytes, mode: int) -> int:

@@ -15,14 +15,26 @@ either JSON-escaped.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import stat
+import tempfile
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from harness_memory.installers.spec import flag_values, our_commands
 
-__all__ = ["MASK", "TOKEN_ENV", "holds", "mask", "private_mode", "tokens_in"]
+__all__ = [
+    "MASK",
+    "TOKEN_ENV",
+    "holds",
+    "keeps_owner_only",
+    "mask",
+    "private_mode",
+    "tokens_in",
+]
 
 TOKEN_ENV = "HARNESS_MEMORY_TOKEN"  # noqa: S105 (a variable name, not a password)
 MASK = "<token hidden>"
@@ -69,3 +81,20 @@ def mask(text: str, secrets: Iterable[str]) -> str:
 def private_mode(mode: int) -> int:
     """``mode`` with every group and other bit cleared (a file holding a token: H-7)."""
     return mode & ~0o077
+
+
+def keeps_owner_only(folder: Path) -> bool:
+    """Whether a file made owner-only (``0600``) in the existing ``folder`` shows as such: False
+    on a disk that keeps no permission bits (exFAT, FAT, some network shares show every file
+    as the mount's mode, ``0777``). Asked of an empty file, removed at once, *before* a token is
+    written there (H-7): on such a disk a file holding it is every user's to open from the
+    moment it exists, and to read once written, however soon it is removed (an open file stays
+    readable), and its bytes stay on the disk. Raises ``OSError`` when no file can be made
+    there."""
+    fd, name = tempfile.mkstemp(dir=folder, prefix=".harness-memory-probe.", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o600)
+        return stat.S_IMODE(os.fstat(fd).st_mode) & 0o077 == 0
+    finally:
+        os.close(fd)
+        Path(name).unlink()

@@ -51,9 +51,13 @@ def bind_host(text: str) -> str:
 
 def _getaddrinfo(host: str) -> list[str]:
     """The addresses asyncio's ``create_server`` binds for ``host`` (its own resolution; ``""``
-    is every interface there, as ``None`` is here)."""
+    is every interface there, as ``None`` is here), an IPv6 address with its scope
+    (``fe80::1%2``: a link-local address binds only with it)."""
     found = socket.getaddrinfo(host or None, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    return [str(sockaddr[0]) for *_, sockaddr in found]
+    return [
+        f"{sockaddr[0]}%{sockaddr[3]}" if len(sockaddr) == 4 and sockaddr[3] else str(sockaddr[0])
+        for *_, sockaddr in found
+    ]
 
 
 def _is_loopback(address: Address) -> bool:
@@ -67,8 +71,8 @@ class BindAddress:
     """A bind host and the addresses binding it binds.
 
     ``host``: as given (:func:`bind_host`); ``addresses``: what it resolved to, in the
-    resolver's order, without repeats (empty when it did not resolve); ``unresolved``: why
-    not (the resolver's words), or None.
+    resolver's order, without repeats (empty when it did not resolve), each as ``serve``
+    binds it (an IPv6 scope kept); ``unresolved``: why not (the resolver's words), or None.
     """
 
     host: str
@@ -129,7 +133,7 @@ def resolve_bind(host: str, resolve: Resolver = _getaddrinfo) -> BindAddress:
     addresses: dict[Address, None] = {}
     for text in found:
         try:
-            addresses[ipaddress.ip_address(text.partition("%")[0])] = None
+            addresses[ipaddress.ip_address(text)] = None  # a scope kept: the bind needs it
         except ValueError:
             continue
     if not addresses:
