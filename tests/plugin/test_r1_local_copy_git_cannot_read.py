@@ -12,7 +12,10 @@ deleted since reaches the service, and the syncs after it run as before.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -131,6 +134,45 @@ def test_r1_a_lock_a_stopped_sync_left_never_stops_the_syncs_after_it(
     assert result.ok and result.sent, result.error
     assert _served_files(work, f"refs/machines/{copy.machine_id}")["new.md"] == note
     assert not list(git_dir.rglob("*.lock"))
+
+
+def test_r1_a_git_a_sync_started_keeps_the_scope_locked_until_it_ends(
+    stand_in: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A git the sync started may outlive it: the hook killed at its harness's time limit
+    leaves its git running, a fetch leaves an automatic ``gc`` in the background. Such a git
+    may still hold ``index.lock`` or a ref's lock, which the next sync removes as stale; so
+    each git holds the scope's lock until it ends (here a process git's first run leaves
+    behind stands for both), and the next sync waits for it instead of racing it."""
+    url, work = stand_in
+    (work / "MEMORY.md").write_text("- [Old](old.md) — d\n", encoding="utf-8")
+    _publish(work, "first")
+    left_behind = tmp_path / "left-behind.pid"
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    real_git = shutil.which("git")
+    assert real_git is not None
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f"if [ ! -e {left_behind} ]; then\n"
+        f"  sleep 300 </dev/null >/dev/null 2>&1 & echo $! > {left_behind}\n"
+        "fi\n"
+        f'exec {real_git} "$@"\n',
+        encoding="utf-8",
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    copy = _copy(url, tmp_path)
+
+    assert copy.sync_scope("user").ok
+    pid = int(left_behind.read_text(encoding="ascii"))
+    with (copy.sync_dir / "user.lock").open("rb") as lock:
+        try:
+            with pytest.raises(BlockingIOError):  # still held by what the sync's git left
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.kill(pid, signal.SIGKILL)
+        fcntl.flock(lock, fcntl.LOCK_EX)  # free once it ended (a hang here: the suite's timeout)
 
 
 def test_r1_a_copy_whose_git_dir_may_not_be_read_never_says_nothing_waits(

@@ -23,7 +23,8 @@ One sync of a scope (:func:`sync_scope`), under a lock of its git dir:
    service's version this copy last took (the *base*, ``refs/remotes/origin/main``) or, when it
    sent since without fetching, what it sent (a git index torn by a crash or a full disk is
    first made again from this copy's last commit: it is only git's cache of it; a lock file a
-   stopped git left is removed first, since only a sync, under the scope's lock, takes one);
+   stopped git left is removed first: every git a sync starts holds the scope's lock until it
+   and what it started end, and only such gits take locks in the copy);
 2. a pending commit is pushed to ``refs/machines/<machine id>``; the service merges it with its
    own newest version by the R-2 rules and names what it did in its answer (``remote: Merged:
    …`` lines; a fetch also finds them in the ``Merged:`` trailers of the versions it recorded
@@ -332,10 +333,10 @@ class RemoteCopy:
             scope.mkdir(parents=True, exist_ok=True)
             git_dir.parent.mkdir(parents=True, exist_ok=True)
             stamp = self.sync_dir / f"{key}.synced"
-            with _Locked(self.sync_dir / f"{key}.lock"):
+            with _Locked(self.sync_dir / f"{key}.lock") as lock_fd:
                 if fresh_since is not None and _mtime(stamp) >= fresh_since:
                     return _fresh_result(key, stamp)
-                run = _ScopeRun(self, key, scope, git_dir, locked=True)
+                run = _ScopeRun(self, key, scope, git_dir, lock_fd=lock_fd)
                 result = run.run(marker, send_only=send_only)
                 if result.skipped:
                     return result
@@ -523,15 +524,17 @@ def _mtime(path: Path) -> float:
 
 class _Locked:
     """An exclusive ``flock`` on ``path`` for the ``with`` block (hooks of one machine may sync
-    one scope at once)."""
+    one scope at once); the block gets the lock's file descriptor. The lock belongs to the open
+    file, so a process that inherits the descriptor holds it until it exits too."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.fd = -1
 
-    def __enter__(self) -> None:
+    def __enter__(self) -> int:
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self.fd
 
     def __exit__(self, *exc: object) -> None:
         os.close(self.fd)
@@ -575,14 +578,17 @@ class _ScopeRun:
     """One sync of one scope (see the module docstring)."""
 
     def __init__(
-        self, copy: RemoteCopy, key: str, scope: Path, git_dir: Path, *, locked: bool = False
+        self, copy: RemoteCopy, key: str, scope: Path, git_dir: Path, *, lock_fd: int | None = None
     ) -> None:
         self.copy = copy
-        self.locked = locked
-        """Whether this run holds the scope's lock (a sync); else (``status``) git takes none
-        of its optional locks (``--no-optional-locks``: ``git status`` writes no refreshed
-        index), so every lock file in the git dir is a sync's, and one found at a sync's start
-        was left by a sync that was stopped (:meth:`_drop_stale_locks`)."""
+        self.lock_fd = lock_fd
+        """The scope's lock (:class:`_Locked`) when this run holds it (a sync), else None
+        (``status``). A sync's gits inherit it, so the scope stays locked until each of them,
+        and whatever it started, has ended: a git its hook outlived (a harness's time limit
+        killed the hook), an automatic ``gc`` a fetch left running in the background. Without
+        the lock git takes none of its optional locks (``--no-optional-locks``: ``git status``
+        writes no refreshed index). So a lock file found at a sync's start is no running git's
+        (:meth:`_drop_stale_locks`)."""
         self.key = key
         self.scope = scope
         self.git_dir = git_dir
@@ -612,7 +618,7 @@ class _ScopeRun:
     ) -> subprocess.CompletedProcess[bytes]:
         command = [
             "git",
-            *(() if self.locked else ("--no-optional-locks",)),
+            *(() if self.lock_fd is not None else ("--no-optional-locks",)),
             f"--git-dir={self.git_dir}",
             f"--work-tree={self.scope}",
             *args,
@@ -626,6 +632,7 @@ class _ScopeRun:
                 timeout=self.copy.timeout,
                 check=False,
                 cwd=self.scope,
+                pass_fds=() if self.lock_fd is None else (self.lock_fd,),
             )
         except subprocess.TimeoutExpired:
             raise _GitFailed(f"git {args[0]} took longer than {self.copy.timeout:g} s") from None
@@ -854,8 +861,9 @@ class _ScopeRun:
         ``HEAD.lock``, ``packed-refs.lock``, a ref's ``.lock``): a hook killed by its harness's
         time limit, a crash. git never takes a lock another git holds, so each such file made
         every later sync fail ("Unable to create '…/index.lock': File exists") until a person
-        removed it. Only a sync, under the scope's lock, runs git with locks here (:attr:`locked`),
-        so a lock file found now is no running git's."""
+        removed it. Only a sync's gits take locks here, and each holds the scope's lock until it
+        ends (:attr:`lock_fd`), so under that lock a lock file found now is no running git's."""
+        assert self.lock_fd is not None, "only a sync, holding the scope's lock, removes them"
         names = ("index.lock", "HEAD.lock", "packed-refs.lock", "config.lock")
         stale = [self.git_dir / name for name in names]
         refs = self.git_dir / "refs"
