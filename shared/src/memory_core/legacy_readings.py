@@ -37,11 +37,10 @@ KOI8_R = "koi8_r"
 
 @dataclass(frozen=True, slots=True)
 class CjkReadings:
-    """The CJK encodings ``raw`` most likely is, likeliest first (never empty), and whether
-    the first stands out (``decided``) or the text is too short to tell them apart."""
+    """The CJK encodings ``raw`` most likely is: one when it stands out, else (the text too
+    short to tell them apart) each it may be, likeliest first; never empty."""
 
     codecs: tuple[str, ...]
-    decided: bool
 
 
 def _pair(found: bytes) -> tuple[int, int]:
@@ -153,12 +152,12 @@ def cjk_readings(raw: bytes, decoding: Sequence[str]) -> CjkReadings:
     best = max(shares.values())
     alike = [codec for codec in decoding if shares[codec] == best]
     if len(alike) == 1:
-        return CjkReadings((alike[0],), decided=True)
+        return CjkReadings((alike[0],))
     with_kana = [codec for codec in alike if codec in _JAPANESE and _kana(raw.decode(codec)) >= 3]
     if with_kana:
-        return CjkReadings((with_kana[0],), decided=True)
+        return CjkReadings((with_kana[0],))
     if sum(not character.isascii() for character in raw.decode(alike[0])) < _WEIGHED_FROM:
-        return CjkReadings(tuple(alike), decided=False)
+        return CjkReadings(tuple(alike))
     return _weighed(raw, alike)
 
 
@@ -181,8 +180,8 @@ def _weighed(raw: bytes, alike: list[str]) -> CjkReadings:
     ranked = sorted(alike, key=lambda codec: -confidence.get(codec, 0.0))
     first, second = (confidence.get(codec, 0.0) for codec in ranked[:2])
     if first > 0 and second < _ALIKE * first:
-        return CjkReadings((ranked[0],), decided=True)
-    return CjkReadings(tuple(ranked), decided=False)
+        return CjkReadings((ranked[0],))
+    return CjkReadings(tuple(ranked))
 
 
 def cyrillic_reading(raw: bytes) -> str:
