@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from memory_core import layout
+from memory_core.addresses import shown_url
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import UnresolvablePath
 from memory_core.git_dir import blocking_entry
@@ -86,7 +87,7 @@ from memory_core.rules import (
 from memory_core.scope_files import scope_file_cap
 from memory_core.scope_merge import fold_name
 
-from harness_memory.client import service_url_parts, shown_url
+from harness_memory.client import service_url_parts
 from harness_memory.errors import TOKEN_SENT, ServiceUnreachableError, unauthorized_hint
 from harness_memory.settings import ENV_PREFIX, MissingSettingsError, remote_memory_root
 
