@@ -21,8 +21,6 @@ import re
 import socket
 from urllib.parse import unquote
 
-from memory_core.credentials import looks_like_id, looks_like_key
-
 __all__ = ["bind_host", "is_loopback", "shown_url", "url_secret", "usual_host"]
 
 _IPV4_SPELLING = re.compile(r"[0-9A-Fa-fXx.]+")
@@ -104,7 +102,7 @@ def url_secret(url: str) -> str | None:
     if "@" in url:
         return "a user name or password (name:secret@host)"
     _, path, rest = _split(url)
-    if any(looks_like_key(unquote(part)) for part in path.split("/")):
+    if any(_hidden(part, ids=False) for part in path.split("/")):
         return "a secret in its path (a segment that looks like a key, shown as ***)"
     if rest:
         return "a query or fragment"
@@ -128,8 +126,17 @@ def shown_url(url: str) -> str:
     """
     hidden = _USERINFO.sub(lambda found: f"{found.group('scheme') or ''}***@", url, count=1)
     authority, path, rest = _split(hidden)
-    shown = "/".join(
-        "***" if looks_like_key(text := unquote(part)) or looks_like_id(text) else part
-        for part in path.split("/")
-    )
+    shown = "/".join("***" if _hidden(part, ids=True) else part for part in path.split("/"))
     return authority + shown + (rest[0] + "***" if rest else "")
+
+
+def _hidden(part: str, *, ids: bool) -> bool:
+    """Whether the path segment ``part``, percent-decoded, looks like a key (or, with ``ids``,
+    an id). The detectors are imported only for a segment to judge: a hook process whose
+    service URL has no path (the usual one) never loads them (H-5)."""
+    if not part:
+        return False
+    from memory_core.credentials import looks_like_id, looks_like_key
+
+    text = unquote(part)
+    return looks_like_key(text) or (ids and looks_like_id(text))

@@ -249,7 +249,7 @@ class MemoryClient:
             ) from error
         except (OSError, ValueError, http.client.HTTPException) as error:
             raise ServiceUnreachableError(
-                f"memory service unreachable at {self.base_url}: {error}"
+                f"memory service unreachable at {shown_url(self.base_url)}: {error}"
             ) from error
         if status >= 400:
             detail = problem_detail(raw, reason)

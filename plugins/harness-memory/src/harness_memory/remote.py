@@ -641,8 +641,10 @@ class _ScopeRun:
         *,
         network: bool,
     ) -> _GitFailed:
-        """Why git ``args`` failed, from its error output, as :class:`_GitFailed`."""
+        """Why git ``args`` failed, from its error output, as :class:`_GitFailed`; the service
+        URL in it as :func:`~memory_core.addresses.shown_url` shows it (an id in its path)."""
         message = done.stderr.decode("utf-8", "replace").strip()
+        message = message.replace(self.copy.url, shown_url(self.copy.url))
         own = _own_lines(message)
         if network and any(_NO_VERSION_LINE.fullmatch(line) for line in own):
             return _GitFailed(_reason(message), missing=True)
