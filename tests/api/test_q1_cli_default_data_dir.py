@@ -11,6 +11,7 @@ from aiohttp.test_utils import unused_port
 from memory_api.cli import main
 
 from tests.api.conftest import CORPUS
+from tests.support.redirecting import redirecting_service
 from tests.support.serve import served_in
 
 FOLDER = str(CORPUS / "user-scope")
@@ -70,3 +71,18 @@ def test_q1_token_list_beside_a_running_service_names_it_and_its_data_dir(
         said = capsys.readouterr().err
     assert f"a memory-api service answers at {service.base_url}: to read its data dir" in said
     assert "--data-dir DIR (or MEMORY_API_DATA_DIR)" in said
+
+
+def test_q1_another_server_redirecting_at_the_default_port_is_no_service(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unrelated local server answering ``302`` at the default port, which nobody named:
+    ``token list`` failed with "give the service's own address with --url" though no ``--url``
+    was given. It reads the default data dir, as when nothing answers there."""
+    with redirecting_service() as other:
+        monkeypatch.setenv("MEMORY_API_PORT", other.url.rsplit(":", 1)[1])
+        assert main(["token", "list"]) == 0
+        said = capsys.readouterr()
+    assert "no tokens in the default data dir" in said.out
+    assert "redirect" not in said.err and "a memory-api service answers" not in said.err
+    assert other.seen == []

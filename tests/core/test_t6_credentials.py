@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from memory_core import credential_forms, credentials
+from memory_core.addresses import shown_url, url_secret
 from memory_core.credential_values import looks_secret
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.index import index_lines
@@ -312,8 +313,8 @@ def test_t6_a_word_without_capitals_is_no_credential_value(value: str) -> None:
     [
         "mem_FE0zGBRdX8c3HyM9iP63K_g79OtNNhPA_AF9UaDBVzQ",  # the service's own token shape
         "FE0zGBRdX8c3HyM9iP63K",  # URL-safe base64
-        "d41d8cd98f00b204e9800998ecf8427e",  # hex
-        "123e4567-e89b-12d3-a456-426614174000",  # a UUID: a webhook's secret
+        "Xk9mPqRtZw2LnBvCx7YhJd4F",  # random mixed case: camelCase of one- and two-letter runs
+        "am_in_the_url_0123456789abcdef",
         "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",  # a well-known shape
         "sk-proj-abcdefghijklmnopqrstuvwxyz123456",
     ],
@@ -334,9 +335,56 @@ def test_a10_a_key_standing_alone_is_known_for_one(value: str) -> None:
         "agent-memory-service-v2-internal",
         "Release-2024-01-01",
         "AgentMemoryService",
+        "agentMemoryV2Service",  # camelCase: a lower-case letter then a capital joins words
+        "MemoryApiProdEuWest1",
+        "myCompanyMemoryGateway2",
+        "memoryApi2024Release",
         "your-api-key-goes-here",
         "xxxxxxxxxxxxxxxxxxxxxxxx",
     ],
 )
 def test_a10_words_numbers_and_placeholders_are_no_key_standing_alone(value: str) -> None:
     assert not credentials.looks_like_key(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "d41d8cd98f00b204e9800998ecf8427e",  # hex
+        "D41D8CD98F00B204E9800998ECF8427E",
+        "123e4567-e89b-12d3-a456-426614174000",  # a UUID: a tenant's id
+    ],
+)
+def test_a10_an_id_standing_alone_is_no_key_but_is_masked_when_shown(value: str) -> None:
+    """A tenant's id in a service URL (``https://gw/tenants/<uuid>/memory``) stopped install,
+    Session start and sync with no way around: it is no key to refuse, but every message and
+    record shows it as ``***`` all the same."""
+    assert not credentials.looks_like_key(value)
+    assert credentials.looks_like_id(value)
+    url = f"https://gw.example/tenants/{value}/memory"
+    assert url_secret(url) is None
+    assert shown_url(url) == "https://gw.example/tenants/***/memory"
+
+
+@pytest.mark.parametrize(
+    ("url", "secret"),
+    [
+        ("http://127.0.0.1:9/?token=S3cretValue", "a query or fragment"),
+        ("http://127.0.0.1:9/#S3cretValue", "a query or fragment"),
+        ("http://coder:S3cretValue@127.0.0.1:9", "a user name or password"),
+        ("https://gw.example/Xk9mPqRtZw2LnBvCx7YhJd4F/", "a secret in its path"),
+        ("https://gw.example/ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", "a secret in its path"),
+        ("https://gw.example/agentMemoryV2Service", None),
+        ("https://gw.example/memory-api-prod-eu-west-1/MemoryApiProdEuWest1", None),
+    ],
+)
+def test_a10_one_rule_says_what_in_a_service_url_may_hold_a_secret(
+    url: str, secret: str | None
+) -> None:
+    """The plugin and ``memory-api --url`` judge a service URL by one rule: ``memory-api``
+    took ``?token=…`` and echoed it in "no memory-api service answers at …"."""
+    said = url_secret(url)
+    assert said is None if secret is None else (said or "").startswith(secret)
+    if secret is not None:
+        assert "S3cretValue" not in shown_url(url)
+        assert "Xk9mPqRt" not in shown_url(url) and "ghp_" not in shown_url(url)

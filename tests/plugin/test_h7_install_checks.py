@@ -155,6 +155,22 @@ def test_a10_a_url_holding_a_secret_is_refused_never_written_nor_echoed(
     assert untouched(tmp_path / "home")
 
 
+def test_a10_a_tenant_id_in_the_path_is_installed_and_shown_masked(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A UUID in the service URL's path (``…/tenants/<uuid>/memory``) was refused as a secret
+    with no way around: the install takes it (the hooks need the URL) and its findings show
+    it as ``***``."""
+    tenant = "123e4567-e89b-12d3-a456-426614174000"
+    status, out = install(
+        tmp_path / "home", str(a_root(tmp_path)), url=f"{UNREACHABLE}/tenants/{tenant}/memory"
+    )
+    assert status == 0
+    assert "/tenants/***/memory does not answer" in caplog.text
+    assert tenant not in caplog.text + out
+    assert tenant in (tmp_path / "home" / ".claude" / "settings.json").read_text()
+
+
 def test_h7_a_port_that_is_no_number_is_refused_even_unchecked(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

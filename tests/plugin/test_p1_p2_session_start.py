@@ -259,6 +259,24 @@ async def test_a10_a_service_url_with_a_key_in_its_path_fails_open_never_echoing
     assert MemoryClient(f"{service.url}/memory-api-v2").base_url.endswith("/memory-api-v2")
 
 
+@pytest.mark.parametrize("path", ["agentMemoryV2Service", "MemoryApiProdEuWest1"])
+def test_a10_a_camel_case_path_of_words_is_a_service_url_like_any(path: str) -> None:
+    """``https://gw.example/agentMemoryV2Service`` was refused as holding a secret in its
+    path: a lower-case letter then a capital joins words, as ``-`` does."""
+    assert MemoryClient(f"https://gw.example/{path}").base_url.endswith(f"/{path}")
+
+
+async def test_a10_a_tenant_id_in_the_path_is_no_refusal_but_is_never_shown() -> None:
+    """A UUID in the path (``…/tenants/<uuid>/memory``) stopped every Session start with no
+    way around: it is taken, and the Session's record shows it as ``***``."""
+    tenant = "123e4567-e89b-12d3-a456-426614174000"
+    url = f"http://127.0.0.1:{unused_port()}/tenants/{tenant}/memory"
+    result = await start(url, TEMPLATE, token=None, workspace="/w")
+    assert_failed_open(result, "unreachable", "unreachable")
+    assert result.session_meta.service_url.endswith("/tenants/***/memory")
+    assert tenant not in json.dumps(msgspec.to_builtins(result.session_meta))
+
+
 async def test_client_raises_named_errors(service: ScriptedService) -> None:
     cases: list[tuple[str, type[Exception]]] = [
         ("not-found", ServiceRejectedError),

@@ -760,3 +760,26 @@ def test_r1_a_fifo_in_the_service_s_history_fails_the_sync_at_once_with_the_serv
     assert time.monotonic() - started < laptop.timeout / 2
     assert not result.ok and result.waiting and result.error is not None
     assert "its packed-refs is a FIFO, which git would wait on" in result.error
+
+
+def test_a10_a_sync_to_a_url_with_a_tenant_id_runs_and_never_shows_the_id(
+    tmp_path: Path,
+) -> None:
+    """A UUID in the service URL's path (``…/tenants/<uuid>/memory``) stopped every sync as "a
+    secret in its path", with no way around: the sync runs, and git's own message naming the
+    URL it could not reach shows the id as ``***``."""
+    tenant = "123e4567-e89b-12d3-a456-426614174000"
+    copy = RemoteCopy(
+        url=f"http://127.0.0.1:9/tenants/{tenant}/memory",
+        token=None,
+        project="acme",
+        agent=AGENT,
+        state_dir=tmp_path / "state",
+        timeout=2.0,
+    )
+
+    [result] = copy.sync(None)
+
+    assert not result.ok and result.error is not None
+    assert "http://127.0.0.1:9/tenants/***/memory/api/projects/acme" in result.error
+    assert tenant not in result.error

@@ -57,7 +57,7 @@ from memory_core.credential_forms import (
 from memory_core.credential_values import character_classes, is_placeholder, looks_random
 from memory_core.hidden_text import HIDDEN_CANDIDATES
 
-__all__ = ["find_secrets", "looks_like_key", "mask_secret_lines", "mask_secrets"]
+__all__ = ["find_secrets", "looks_like_id", "looks_like_key", "mask_secret_lines", "mask_secrets"]
 
 # (kind, lower-case literals one of which the line must hold, pattern). A named group "secret"
 # marks the part to mask, else the whole match; a group "body" is the part that must be random.
@@ -395,32 +395,71 @@ def mask_secret_lines(lines: Sequence[str]) -> list[str]:
 _KEY_CHARACTERS = re.compile(r"[A-Za-z0-9_~.+=-]{16,}")
 """What a key standing alone is made of: URL-safe and standard base64, hex, a UUID."""
 _KEY_JOINERS = re.compile(r"[-_.~]+")
+_WORD_JOINS = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])")
+"""Where camelCase starts a word (``agentMemory``) and a number meets a word (``V2``)."""
+_ID = re.compile(
+    r"[0-9a-f]{16,}|[0-9A-F]{16,}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
+    r"-[0-9a-fA-F]{12}"
+)
+"""Plain hex of one letter case, or a UUID: what an id is written as."""
 
 
 def looks_like_key(value: str) -> bool:
     """Whether ``value``, standing alone with no key naming it (a segment of a URL's path:
     ``https://gw.example/mem_FE0zGBRdX8c3HyM9iP63K_g79OtNNhPA/…``), is a credential: a
-    well-known token shape (:func:`find_secrets`), or 16 or more characters of base64, hex or
-    a UUID, varied (:func:`~memory_core.credential_values.looks_random`), no placeholder, not
-    words and numbers joined (``memory-api-prod-eu-west-1``, ``Release-2024-01``), mixing
-    lower-case, upper-case and digits, or holding four digits and four letters at least (hex,
-    a UUID: a webhook's or a capability URL's secret).
+    well-known token shape (:func:`find_secrets`), or 16 or more characters of base64, varied
+    (:func:`~memory_core.credential_values.looks_random`), no placeholder, not words and
+    numbers joined (``memory-api-prod-eu-west-1``, ``Release-2024-01``, camelCase such as
+    ``agentMemoryV2Service`` or ``MemoryApiProdEuWest1``), mixing lower-case, upper-case and
+    digits, or holding four digits and four letters at least. Plain hex and a UUID are no key
+    here (:func:`looks_like_id`: a tenant's id in ``…/tenants/<uuid>/memory``): a message
+    masks them all the same.
 
-    >>> looks_like_key("FE0zGBRdX8c3HyM9iP63K_g79OtNNhPA"), looks_like_key("d41d8cd98f00b204e98009")
+    >>> looks_like_key("FE0zGBRdX8c3HyM9iP63K_g79OtNNhPA"), looks_like_key("Xk9mPqRtZw2LnBvCx7Yh")
     (True, True)
-    >>> looks_like_key("memory-api-prod-eu-west-1"), looks_like_key("api"), looks_like_key("v2")
+    >>> looks_like_key("memory-api-prod-eu-west-1"), looks_like_key("agentMemoryV2Service")
+    (False, False)
+    >>> looks_like_key("d41d8cd98f00b204e98009"), looks_like_key("api"), looks_like_key("v2")
     (False, False, False)
     """
     if find_secrets(value):
         return True
+    if looks_like_id(value):
+        return False
     if not _KEY_CHARACTERS.fullmatch(value) or is_placeholder(value) or not looks_random(value):
         return False
     parts = [part for part in _KEY_JOINERS.split(value) if part]
-    if all(part.isdigit() or _one_word(part) for part in parts):
+    if all(part.isdigit() or _words(part) for part in parts):
         return False
     digits = sum(char.isdigit() for char in value)
     letters = sum(char.isalpha() for char in value)
     return character_classes(value) >= 3 or (digits >= 4 and letters >= 4)
+
+
+def looks_like_id(value: str) -> bool:
+    """Whether ``value`` is 16 or more hex digits of one letter case, or a UUID: an id (a
+    tenant's, a webhook's), which may be a secret and is masked when shown, but is not refused
+    in a service URL's path (:func:`looks_like_key` is False for it).
+
+    >>> looks_like_id("123e4567-e89b-12d3-a456-426614174000"), looks_like_id("memory")
+    (True, False)
+    """
+    return _ID.fullmatch(value) is not None
+
+
+def _words(part: str) -> bool:
+    """Whether ``part`` is words and numbers written together: each word all lower-case, all
+    capitals or capitalised (camelCase and ``V2`` count), and, when it joins several, each
+    number of four digits at most (a version, a year; not ``0123456789abcdef``) and the words
+    of three letters on average: random base64 falls into runs of one or two letters
+    (``Xk9mPqRt`` → ``Xk``, ``9``, ``m``, ``Pq``, ``Rt``)."""
+    pieces = _WORD_JOINS.split(part)
+    if len(pieces) == 1:
+        return part.isdigit() or _one_word(part)
+    words = [piece for piece in pieces if not piece.isdigit()]
+    numbers_short = all(len(piece) <= 4 for piece in pieces if piece.isdigit())
+    words_long = sum(map(len, words)) >= 3 * len(words)
+    return numbers_short and words_long and all(_one_word(word) for word in words)
 
 
 def _one_word(part: str) -> bool:

@@ -116,7 +116,7 @@ def remote_status_lines(copy: RemoteCopy) -> list[str]:
     scopes = copy.status()
     if not scopes:
         return [f"remote copy {copy.memory_root}: no scope synced yet"]
-    from harness_memory.client import shown_url
+    from memory_core.addresses import shown_url
 
     lines = [f"remote copy {copy.memory_root} of {shown_url(copy.url)}:"]
     for scope in scopes:

@@ -16,14 +16,12 @@ service's pattern (32 lowercase hex digits, A-12). An async harness calls
 from __future__ import annotations
 
 import http.client
-import re
 import time
 from typing import TypeVar
-from urllib.parse import SplitResult, quote, unquote, urlsplit
+from urllib.parse import SplitResult, quote, urlsplit
 
 import msgspec
-from memory_core.addresses import usual_host
-from memory_core.credentials import looks_like_key
+from memory_core.addresses import shown_url, url_secret, usual_host
 from memory_core.keys import check_agent_id, check_draft_id, check_project_id
 from memory_core.wire import (
     AgentConfig,
@@ -52,9 +50,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_S",
     "MAX_ANSWER_BYTES",
     "MemoryClient",
-    "secret_in_path",
     "service_url_parts",
-    "shown_url",
 ]
 MAX_ANSWER_BYTES = 64 * 1024 * 1024
 """The largest answer read; an A-9 answer at the caps is well below 1 MB."""
@@ -77,8 +73,9 @@ def service_url_parts(url: str) -> SplitResult:
     the secret into settings files every local account can read): any ``@`` counts, also one
     ``urlsplit`` reads as part of a path, query or fragment (a password holding ``/``, ``?`` or
     ``#``); so is a query or fragment, which the request paths would be glued to, and a path
-    holding a segment that looks like a key (:func:`secret_in_path`: ``http://host/<key>/``,
-    a secret a proxy takes in its path, which every settings file and message would show)."""
+    holding a segment that looks like a key (``http://host/<key>/``, a secret a proxy takes in
+    its path, which every settings file and message would show): the rule of
+    :func:`memory_core.addresses.url_secret`, which ``memory-api --url`` follows too."""
     shown = shown_url(url)
     try:
         parts = urlsplit(url)
@@ -92,66 +89,16 @@ def service_url_parts(url: str) -> SplitResult:
         raise ServiceUnreachableError(
             f"memory service URL must be http(s)://host[:port], got {shown!r} ({error})"
         ) from None
-    if "@" in url:
+    if (secret := url_secret(url)) is not None:
         raise ServiceUnreachableError(
-            "memory service URL must not hold a user name or password (name:secret@host): the "
-            "service takes a bearer token, given with --token-file, --token or "
-            f"HARNESS_MEMORY_TOKEN; got {shown!r}"
+            f"memory service URL must not hold {secret}: the service takes a bearer token, "
+            f"given with --token-file, --token or HARNESS_MEMORY_TOKEN; got {shown!r}"
         )
-    if secret_in_path(parts.path):
-        raise ServiceUnreachableError(
-            "memory service URL must not hold a secret in its path (a segment that looks like "
-            "a key, shown as ***): the service takes a bearer token, given with --token-file, "
-            f"--token or HARNESS_MEMORY_TOKEN; got {shown!r}"
-        )
-    reason = port_problem or ""
-    if host is not None and (parts.query or parts.fragment):
-        reason = " (a query or fragment has no place in it)"
-        host = None
     if host is None or port_problem or parts.scheme not in {"http", "https"}:
         raise ServiceUnreachableError(
-            f"memory service URL must be http(s)://host[:port], got {shown!r}{reason}"
+            f"memory service URL must be http(s)://host[:port], got {shown!r}{port_problem or ''}"
         )
     return parts
-
-
-def shown_url(url: str) -> str:
-    """``url`` as a message or record may show it: what may hold a secret as ``***``, never
-    printed. That is everything from the scheme's ``//`` up to the URL's last ``@`` (a
-    password holding ``/``, ``?`` or ``#`` is no longer in the authority ``urlsplit`` reads,
-    and was shown), each segment of its path that looks like a key (:func:`secret_in_path`)
-    and everything from the first ``?`` or ``#`` after it; a string that is no URL is judged
-    the same way.
-
-    >>> shown_url("http://coder:s3cret@127.0.0.1:8765/?t=1")
-    'http://***@127.0.0.1:8765/?***'
-    >>> shown_url("http://coder:pa/ss?w#rd@127.0.0.1:8765")
-    'http://***@127.0.0.1:8765'
-    >>> shown_url("https://gw.example/memory/FE0zGBRdX8c3HyM9iP63K_g79OtNNhPA/")
-    'https://gw.example/memory/***/'
-    """
-    hidden = _USERINFO_RE.sub(lambda found: f"{found.group('scheme') or ''}***@", url, count=1)
-    authority = _AUTHORITY_RE.match(hidden)
-    start = authority.end() if authority else 0
-    end = next((at for at, char in enumerate(hidden) if at >= start and char in "?#"), None)
-    path = hidden[start:end].split("/")
-    shown = "/".join("***" if looks_like_key(unquote(part)) else part for part in path)
-    hidden = hidden[:start] + shown + (hidden[end:] if end is not None else "")
-    return _QUERY_RE.sub(lambda found: f"{found.group('mark')}***", hidden, count=1)
-
-
-def secret_in_path(path: str) -> bool:
-    """Whether a segment of the URL path ``path``, percent-decoded, looks like a key standing
-    alone (:func:`memory_core.credentials.looks_like_key`: a token shape, or long varied
-    base64, hex or a UUID; not a word like ``memory`` or ``api-v2``)."""
-    return any(looks_like_key(unquote(part)) for part in path.split("/"))
-
-
-_USERINFO_RE = re.compile(r"^(?P<scheme>[^:/?#]*://)?.*@", re.DOTALL)
-"""Up to the last ``@`` (greedy): a user name and password, whatever they hold."""
-_AUTHORITY_RE = re.compile(r"(?:[^:/?#]*://)?[^/?#]*")
-"""The scheme and host (and port) a path follows."""
-_QUERY_RE = re.compile(r"(?P<mark>[?#]).*", re.DOTALL)
 
 
 class MemoryClient:
@@ -302,7 +249,7 @@ class MemoryClient:
             ) from error
         except (OSError, ValueError, http.client.HTTPException) as error:
             raise ServiceUnreachableError(
-                f"memory service unreachable at {self.base_url}: {error}"
+                f"memory service unreachable at {shown_url(self.base_url)}: {error}"
             ) from error
         if status >= 400:
             detail = problem_detail(raw, reason)

@@ -67,6 +67,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from memory_core import layout
+from memory_core.addresses import shown_url
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import UnresolvablePath
 from memory_core.git_dir import blocking_entry
@@ -87,7 +88,7 @@ from memory_core.rules import (
 from memory_core.scope_files import scope_file_cap
 from memory_core.scope_merge import fold_name
 
-from harness_memory.client import service_url_parts, shown_url
+from harness_memory.client import service_url_parts
 from harness_memory.errors import TOKEN_SENT, ServiceUnreachableError, unauthorized_hint
 from harness_memory.settings import ENV_PREFIX, MissingSettingsError, remote_memory_root
 
@@ -647,8 +648,10 @@ class _ScopeRun:
         *,
         network: bool,
     ) -> _GitFailed:
-        """Why git ``args`` failed, from its error output, as :class:`_GitFailed`."""
+        """Why git ``args`` failed, from its error output, as :class:`_GitFailed`; the service
+        URL in it as :func:`~memory_core.addresses.shown_url` shows it (an id in its path)."""
         message = done.stderr.decode("utf-8", "replace").strip()
+        message = message.replace(self.copy.url, shown_url(self.copy.url))
         own = _own_lines(message)
         if network and any(_NO_VERSION_LINE.fullmatch(line) for line in own):
             return _GitFailed(_reason(message), missing=True)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from memory_core.addresses import shown_url
 from memory_core.errors import InvalidId
 from memory_core.rules import template_placeholder_problem, workspace_path_problem
 from memory_core.template import (
@@ -35,7 +36,7 @@ from memory_core.template import (
 )
 from memory_core.wire import Draft, SessionStartResponse, utc_timestamp
 
-from harness_memory.client import MemoryClient, shown_url
+from harness_memory.client import MemoryClient
 from harness_memory.errors import (
     MemoryClientError,
     ServiceRejectedError,

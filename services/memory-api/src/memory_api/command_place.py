@@ -23,7 +23,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_api.remote import Remote, default_url
+from memory_api.remote import Remote, RemoteError, default_url
 from memory_api.settings import Settings
 
 __all__ = ["NAME_THE_DATA_DIR", "Place", "PlaceRefused", "place_for"]
@@ -60,25 +60,35 @@ def place_for(
     if api and named_url:
         remote = Remote(named_url.rstrip("/"), token)
         if not remote.answers():
-            raise PlaceRefused(f"nothing done: no memory-api service answers at {remote.url}")
-        return Place(remote, f"through the service at {remote.url}")
+            raise PlaceRefused(f"nothing done: no memory-api service answers at {remote.shown}")
+        return Place(remote, f"through the service at {remote.shown}")
     data_dir = settings.data_dir
     if settings.data_dir_named:
         how = " (written directly; a service over this data dir sees it at once)" if writes else ""
         return Place(None, f"in the data dir {data_dir}{how}")
     local = Remote(default_url(settings.host, settings.port), token)
-    answering = local.answers()
+    answering = _answers_here(local)
     if api and answering:
-        return Place(local, f"through the service at {local.url}")
+        return Place(local, f"through the service at {local.shown}")
     if not writes:
         said = f"in the data dir {data_dir} (the default: none is named)"
         if answering:  # e.g. token list beside make run: that service's data dir is another
             said += (
-                f"; a memory-api service answers at {local.url}: to read its data dir, "
+                f"; a memory-api service answers at {local.shown}: to read its data dir, "
                 f"{NAME_THE_DATA_DIR}, the one that service logged as 'data dir: …'"
             )
         return Place(None, said)
-    raise PlaceRefused(_refusal(args, local.url, answering, data_dir))
+    raise PlaceRefused(_refusal(args, local.shown, answering, data_dir))
+
+
+def _answers_here(local: Remote) -> bool:
+    """Whether a memory-api service answers at the default local address, which nobody named:
+    something else answering there with a redirect is no memory-api service (``token list``
+    and ``memory export`` failed saying "give … --url" though no ``--url`` was given)."""
+    try:
+        return local.answers()
+    except RemoteError:  # a redirect: never followed, and no service of ours
+        return False
 
 
 def _refusal(args: argparse.Namespace, url: str, answering: bool, default: Path) -> str:

@@ -11,16 +11,14 @@ either returns the decoded answer or raises :class:`RemoteError` with the servic
 from __future__ import annotations
 
 import json
-import re
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, urlsplit
 
 import msgspec
-from memory_core.addresses import usual_host
-from memory_core.credentials import looks_like_key
+from memory_core.addresses import bind_host, shown_url, url_secret, usual_host
 from memory_core.wire import (
     AgentConfig,
     AgentCreate,
@@ -60,7 +58,7 @@ def default_url(host: str, port: int) -> str:
     >>> default_url("::1", 9000), default_url("[0:0::1]", 9000)
     ('http://[::1]:9000', 'http://[::1]:9000')
     """
-    shown = usual_host(host.strip().removeprefix("[").removesuffix("]"))
+    shown = usual_host(bind_host(host))
     if shown in ("0.0.0.0", "", "::"):  # noqa: S104 - asked, not bound
         shown = "127.0.0.1"
     if ":" in shown:
@@ -68,49 +66,40 @@ def default_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
-_AUTHORITY = re.compile(r"(?:[^:/?#]*://)?[^/?#]*")
-"""The scheme and host (and port) a URL's path follows."""
-
-
-def _key_in_path(url: str) -> bool:
-    """Whether a segment of ``url``'s path, percent-decoded, looks like a key standing alone
-    (:func:`memory_core.credentials.looks_like_key`), as the plugin judges a service URL
-    (A-10); the path is what follows the host up to a ``?`` or ``#``."""
-    start = match.end() if (match := _AUTHORITY.match(url)) else 0
-    path = re.split(r"[?#]", url[start:], maxsplit=1)[0]
-    return any(looks_like_key(unquote(part)) for part in path.split("/"))
-
-
 @dataclass(frozen=True, slots=True)
 class Remote:
     """The service at ``url`` (``http(s)://host:port``, no trailing slash), called with the
-    bearer ``token`` when one is given (A-10)."""
+    bearer ``token`` when one is given (A-10). Raises ValueError for a URL that is no
+    http(s) URL or holds a secret (:func:`memory_core.addresses.url_secret`: a user name or
+    password, a query or fragment, a key in its path), which the message shows masked."""
 
     url: str
     token: str | None = None
 
     def __post_init__(self) -> None:
-        if "@" in self.url:  # never echoed: what precedes it is a user name and password
+        masked = shown_url(self.url)
+        if (secret := url_secret(self.url)) is not None:  # the plugin's rule (A-10)
             raise ValueError(
-                "a service URL must not hold a user name or password (name:secret@host): the "
-                "service takes a bearer token, given with --token or MEMORY_API_TOKEN"
-            )
-        if _key_in_path(self.url):  # never echoed either: a proxy that takes its secret there
-            raise ValueError(
-                "a service URL must not hold a secret in its path (a segment that looks like a "
-                "key): the service takes a bearer token, given with --token or MEMORY_API_TOKEN"
+                f"a service URL must not hold {secret}: the service takes a bearer token, "
+                f"given with --token or MEMORY_API_TOKEN; got {masked!r}"
             )
         try:
             parts = urlsplit(self.url)
             host, _ = parts.hostname, parts.port
         except ValueError as error:  # http://[::1 said only "Invalid IPv6 URL"
-            raise ValueError(f"not an http(s) URL: {self.url!r} ({error})") from None
+            raise ValueError(f"not an http(s) URL: {masked!r} ({error})") from None
         if parts.scheme not in ("http", "https") or not host:
-            raise ValueError(f"not an http(s) URL: {self.url!r}")
+            raise ValueError(f"not an http(s) URL: {masked!r}")
         if (usual := usual_host(host)) != host:  # --url http://127.1:8765: sent as a browser would
             shown = f"[{usual}]" if ":" in usual else usual
             port = f":{parts.port}" if parts.port is not None else ""
             object.__setattr__(self, "url", parts._replace(netloc=shown + port).geturl())
+
+    @property
+    def shown(self) -> str:
+        """The URL as a message shows it: an id in its path (a UUID, plain hex) as ``***``
+        (:func:`memory_core.addresses.shown_url`)."""
+        return shown_url(self.url)
 
     def answers(self) -> bool:
         """Whether a memory-api service answers here (``/healthz`` says ``ok``). Raises
@@ -148,7 +137,7 @@ class Remote:
         try:
             return msgspec.convert(answer, kind)
         except msgspec.ValidationError as error:
-            raise RemoteError(0, f"{self.url} answered no {kind.__name__}: {error}") from None
+            raise RemoteError(0, f"{self.shown} answered no {kind.__name__}: {error}") from None
 
     def _call(self, method: str, path: str, body: Any, *, auth: bool = True) -> Any:
         data = None if body is None else msgspec.json.encode(body)
@@ -158,8 +147,8 @@ class Remote:
         request.add_header("Accept", "application/json")
         if data is not None:
             request.add_header("Content-Type", "application/json")
-        if auth and self.token:
-            request.add_header("Authorization", f"Bearer {self.token}")
+        if auth and self.token:  # never sent on, should a redirect ever be followed (A-10)
+            request.add_unredirected_header("Authorization", f"Bearer {self.token}")
         try:
             with _OPENER.open(request, timeout=ANSWER_WAIT_S) as answer:
                 raw = answer.read()
@@ -169,17 +158,17 @@ class Remote:
             raise RemoteError(error.code, _detail(error)) from None
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", error)
-            raise RemoteError(0, f"no answer from {self.url}: {reason}") from None
+            raise RemoteError(0, f"no answer from {self.shown}: {reason}") from None
         try:
             return json.loads(raw) if raw else None
         except ValueError:
-            raise RemoteError(0, f"{self.url} answered something other than JSON") from None
+            raise RemoteError(0, f"{self.shown} answered something other than JSON") from None
 
     def _redirected(self, error: urllib.error.HTTPError) -> str:
         where = urlsplit(error.headers.get("Location") or "")
         shown = f" to {where.scheme}://{where.hostname}" if where.hostname else ""
         return (
-            f"{self.url} answered a redirect ({error.code}){shown}, which is not followed (the "
+            f"{self.shown} answered a redirect ({error.code}){shown}, which is not followed (the "
             "bearer token is never sent on to another address): give the service's own "
             "address with --url or MEMORY_API_URL"
         )

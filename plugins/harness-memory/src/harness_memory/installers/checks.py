@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
+from memory_core.addresses import is_loopback, shown_url
 from memory_core.errors import InvalidId
 from memory_core.keys import check_project_id
 from memory_core.layout import agent_dir, app_data_dir_of
@@ -136,7 +137,7 @@ def check_service(
     clear = [] if token is None else _in_the_clear(url)
     asked = _asked(
         client,
-        url,
+        shown_url(url),
         (project, agent),
         token,
         managed=managed,
@@ -156,13 +157,7 @@ def _only_this_machine(host: str) -> bool:
     except (OSError, UnicodeError):
         return False
     texts = [str(sockaddr[0]).partition("%")[0] for *_, sockaddr in found]
-    return bool(texts) and all(_is_loopback(ipaddress.ip_address(text)) for text in texts)
-
-
-def _is_loopback(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address.ipv4_mapped.is_loopback
-    return address.is_loopback
+    return bool(texts) and all(is_loopback(ipaddress.ip_address(text)) for text in texts)
 
 
 def _in_the_clear(url: str) -> list[Finding]:
@@ -174,9 +169,9 @@ def _in_the_clear(url: str) -> list[Finding]:
     return [
         Finding(
             False,
-            f"the token goes to {url} in the clear (plain http to {host}, not this machine): "
-            "anyone on the way can read it and use it; put TLS in front of the service "
-            "(e.g. caddy reverse-proxy) and install again with its https:// URL",
+            f"the token goes to {shown_url(url)} in the clear (plain http to {host}, not this "
+            "machine): anyone on the way can read it and use it; put TLS in front of the "
+            "service (e.g. caddy reverse-proxy) and install again with its https:// URL",
         )
     ]
 

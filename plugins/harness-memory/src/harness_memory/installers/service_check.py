@@ -29,9 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from memory_core.addresses import shown_url
 from memory_core.errors import InvalidId
 
-from harness_memory.client import MemoryClient, shown_url
+from harness_memory.client import MemoryClient
 from harness_memory.errors import MemoryClientError, ServiceRejectedError
 from harness_memory.installers.checks import CHECK_TIMEOUT_S, explain_missing_agent
 from harness_memory.installers.spec import flag_values

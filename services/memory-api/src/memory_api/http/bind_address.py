@@ -26,6 +26,8 @@ import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from memory_core.addresses import bind_host, is_loopback
+
 from memory_api.http.host_header import InvalidHost, read_host
 
 __all__ = ["BindAddress", "Resolver", "bind_host", "resolve_bind"]
@@ -34,19 +36,6 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str], Sequence[str]]
 """Gives the addresses (text, as ``getaddrinfo`` writes them) a bind of a host makes; raises
 :class:`OSError` (``socket.gaierror``) when there are none."""
-
-
-def bind_host(text: str) -> str:
-    """``text`` (``MEMORY_API_HOST``, ``serve --host``) as the resolver takes it: surrounding
-    white space dropped, and the brackets of an IPv6 literal (``[::1]`` → ``::1``).
-
-    >>> bind_host(" [::1] "), bind_host("localhost")
-    ('::1', 'localhost')
-    """
-    stripped = text.strip()
-    if stripped.startswith("[") and stripped.endswith("]"):
-        return stripped[1:-1]
-    return stripped
 
 
 def _getaddrinfo(host: str) -> list[str]:
@@ -58,12 +47,6 @@ def _getaddrinfo(host: str) -> list[str]:
         f"{sockaddr[0]}%{sockaddr[3]}" if len(sockaddr) == 4 and sockaddr[3] else str(sockaddr[0])
         for *_, sockaddr in found
     ]
-
-
-def _is_loopback(address: Address) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address.ipv4_mapped.is_loopback
-    return address.is_loopback
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +66,12 @@ class BindAddress:
     def loopback_only(self) -> bool:
         """Whether the service listens only on loopback: it binds at least one address, and
         every one is loopback."""
-        return bool(self.addresses) and all(_is_loopback(address) for address in self.addresses)
+        return bool(self.addresses) and all(is_loopback(address) for address in self.addresses)
 
     @property
     def beyond_loopback(self) -> tuple[Address, ...]:
         """The addresses bound that are not loopback (what makes a name "not loopback")."""
-        return tuple(address for address in self.addresses if not _is_loopback(address))
+        return tuple(address for address in self.addresses if not is_loopback(address))
 
     @property
     def name(self) -> str | None:
