@@ -20,7 +20,11 @@ below: each refused form is then run by bash, and the file lands there). Now:
 
 from __future__ import annotations
 
+import json
+import os
+import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -274,3 +278,58 @@ def test_p3_settings_naming_many_places_are_refused_within_the_hooks_time(
     few = "".join(f"output = o{number}.html\n" for number in range(SETTINGS_PLACES_CAP))
     (where.data / ".curlrc").write_text(few, encoding="utf-8")
     assert answer(where, "claude-code", "Bash", {"command": FETCH["curl"]}) is None
+
+
+_HOOK_IN_A_PROCESS = """
+import sys
+from harness_memory.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+"""The Claude Code pre-tool hook run as a process of its own (the harness's environment)."""
+
+
+def _not_a_file(kind: str, path: Path) -> None:
+    """Make ``path`` a FIFO nobody writes, a listening socket's file, or a folder."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "socket":
+        listening = socket.socket(socket.AF_UNIX)
+        listening.bind(str(path))  # the file stays when the socket closes
+        listening.close()
+    else:
+        path.mkdir()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "socket", "folder"])
+def test_p3_a_settings_file_that_is_no_regular_file_is_refused_without_waiting(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """``mkfifo ~/.curlrc`` in one call (allowed: it names the agent's own file): a blocking
+    open of it in the next call's guard waited for a writer until the harness's hook time
+    limit, and Claude Code lets a call through when its hook times out. A ``~/.curlrc`` that is
+    no regular file is unreadable to the guard, and the fetch is refused at once."""
+    environment = _environment(where, monkeypatch)
+    _not_a_file(kind, where.data / ".curlrc")
+    hook = {
+        "session_id": "s-1",
+        "cwd": str(where.workspace),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": FETCH["curl"]},
+    }
+    flags = ["--memory-root", str(where.root), "--state-dir", str(where.state)]
+    command = [sys.executable, "-c", _HOOK_IN_A_PROCESS, "hook", "claude-code", "pre-tool-use"]
+
+    done = subprocess.run(
+        [*command, *flags],
+        input=json.dumps(hook),
+        capture_output=True,
+        text=True,
+        env=environment | {"PYTHONPATH": os.pathsep.join(sys.path)},
+        timeout=30,  # a hang guard only: the answer is asserted, not the time
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    reason = refusal(json.loads(done.stdout))
+    assert reason is not None and "settings file the guard cannot read" in reason

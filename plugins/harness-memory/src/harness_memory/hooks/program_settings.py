@@ -6,7 +6,8 @@ reads ``.wgetrc`` (``$WGETRC``, the home, ``/etc/wgetrc``) before their options:
 write there. The guard reads both programs' written places from their words
 (:data:`~harness_memory.hooks.unread_programs.READ_PROGRAMS`), so it reads these files too,
 when they run: :func:`settings_places` gives each place a settings file names for writing,
-judged as any path the command names. A file it cannot read whole, or one that makes the
+judged as any path the command names. A file it cannot read whole (or no regular file: a
+FIFO, a socket, a folder, opened without waiting), or one that makes the
 program take more settings or values from elsewhere (``config = …``, ``variable``, a
 ``%output{…}`` write-out, ``use_askpass``), is unknown (None), and the command is refused.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import stat
 from collections.abc import Mapping
 
 __all__ = [
@@ -105,13 +107,9 @@ def settings_places(program: str, environ: Mapping[str, str], base: str) -> list
     for file in dict.fromkeys(settings_files(program, environ)):
         if not os.path.lexists(file):
             continue
-        try:
-            with open(file, "rb") as settings:  # noqa: PTH123
-                data = settings.read(SETTINGS_CAP + 1)
-        except OSError:
+        data = _read_settings(file)
+        if data is None:
             return None  # it may be read by the program; a read error never widens access
-        if len(data) > SETTINGS_CAP:
-            return None
         text = data.decode("utf-8", "surrogateescape")
         named = _curl_places(text) if program == "curl" else _wget_places(text, environ)
         if named is None:
@@ -119,6 +117,21 @@ def settings_places(program: str, environ: Mapping[str, str], base: str) -> list
         places.extend(os.path.join(base, place) for place in named)  # noqa: PTH118
     places = list(dict.fromkeys(places))
     return places if len(places) <= SETTINGS_PLACES_CAP else None
+
+
+def _read_settings(file: str) -> bytes | None:
+    """The bytes of the settings file ``file``; None when it is no regular file (a FIFO, a
+    socket, a folder, a device), cannot be read or is longer than :data:`SETTINGS_CAP`.
+    Opened without waiting: a FIFO nobody writes would hold the guard past the hook's time
+    limit, and a hook timed out lets the call through."""
+    try:
+        with os.fdopen(os.open(file, os.O_RDONLY | os.O_NONBLOCK), "rb") as settings:
+            if not stat.S_ISREG(os.fstat(settings.fileno()).st_mode):
+                return None
+            data = settings.read(SETTINGS_CAP + 1)
+    except OSError:
+        return None
+    return data if len(data) <= SETTINGS_CAP else None
 
 
 def _curl_places(text: str) -> list[str] | None:
