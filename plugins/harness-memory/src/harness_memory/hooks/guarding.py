@@ -414,7 +414,8 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
         if not is_usable_path(path):
             continue  # judged (and refused) as a path like every other word
         spelled = os.path.normpath(path)
-        for spelling in dict.fromkeys((spelled, real_or_none(spelled) or spelled)):
+        real = real_or_none(path)  # as spelled: the kernel follows ``lnk`` before its ``..``
+        for spelling in dict.fromkeys((spelled, real or spelled)):
             if spelling != home and not home.startswith(spelling.rstrip("/") + "/"):
                 continue
             inside = spelling.rstrip("/") + "/"
@@ -625,11 +626,13 @@ def could_reach(prefix: str, roots: set[str], mounts: MountTable) -> bool:
         folded = "/" + folded.lstrip("/")
     if prefix.endswith("/") and not folded.endswith("/"):
         folded += "/"
-    resolved = real_or_none(PurePath(folded).parent)
-    if resolved is None:
+    kernel = "/" + prefix.lstrip("/") if prefix.startswith("//") else prefix
+    # resolved as spelled too: the kernel follows ``lnk`` before the ``..`` after it
+    parents = [real_or_none(PurePath(spelled).parent) for spelled in (folded, kernel)]
+    real = real_or_none(kernel)
+    if real is None or None in parents:
         return True  # a symlink on its way cannot be read: it could lead anywhere
-    real = real_or_none(folded)
-    if real is None or any(
+    if any(
         below_under_another_name(real, root, mounts) is not None
         or unseen_by_mount(real, root, mounts)
         for root in roots
@@ -637,9 +640,9 @@ def could_reach(prefix: str, roots: set[str], mounts: MountTable) -> bool:
         return True  # the memory root under another name (a bind mount, a letter case)
     for root in roots:
         inside = root.rstrip("/") + "/"
-        if (folded + "/").startswith(inside) or (resolved + "/").startswith(inside):
+        if any(f"{spelled}/".startswith(inside) for spelled in [folded, real, *parents]):
             return True
-        if inside.startswith(folded):
+        if inside.startswith((folded, real.rstrip("/") + "/")):
             return True
     return False
 
