@@ -333,3 +333,35 @@ def test_p3_a_settings_file_that_is_no_regular_file_is_refused_without_waiting(
     assert done.returncode == 0, done.stderr
     reason = refusal(json.loads(done.stdout))
     assert reason is not None and "settings file the guard cannot read" in reason
+
+
+def test_p3_the_environment_given_is_the_one_judged(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The shell's environment the guard is given decides which settings file ``curl`` reads
+    (its ``HOME``) and where ``tar -C ~/x`` unpacks, not the guard's own process's: the
+    settings were read from ``os.environ`` while the words were read with the one given."""
+    from harness_memory.hooks.claude_code import HookInput
+    from harness_memory.hooks.guarding import shell_refusal
+    from harness_memory.hooks.tool_targets import shell_paths
+    from harness_memory.settings import HarnessSettings
+
+    other = where.root / where.other
+    given = tmp_path / "given-home"
+    given.mkdir()
+    (given / ".curlrc").write_text(f'output = "{other}/a.md"\n', encoding="utf-8")
+    monkeypatch.setenv("HOME", str(tmp_path / "own-home"))
+    monkeypatch.delenv("CURL_HOME", raising=False)
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.setattr("harness_memory.hooks.program_settings._account_home", lambda: "")
+    hook = HookInput(session_id="s-1", cwd=str(where.workspace))
+    settings = HarnessSettings(
+        url=None, token=None, project=None, agent=None, state_dir=None, memory_root=where.root
+    )
+    environ = {"HOME": str(given), "PATH": "/usr/bin:/bin"}
+
+    reason = shell_refusal([FETCH["curl"]], hook, settings, environ=environ)
+
+    assert reason is not None and f"{other}/a.md, where the settings file of curl says" in reason
+    assert shell_refusal([FETCH["curl"]], hook, settings) is None  # its own HOME: no settings
+    assert shell_paths("tar -xf a.tar -C ~/x", "/ws", environ).swept == [f"{given}/x"]
