@@ -20,11 +20,13 @@ below: each refused form is then run by bash, and the file lands there). Now:
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -365,3 +367,90 @@ def test_p3_the_environment_given_is_the_one_judged(
     assert reason is not None and f"{other}/a.md, where the settings file of curl says" in reason
     assert shell_refusal([FETCH["curl"]], hook, settings) is None  # its own HOME: no settings
     assert shell_paths("tar -xf a.tar -C ~/x", "/ws", environ).swept == [f"{given}/x"]
+
+
+WGET2_SETTINGS = [
+    ("~/.config/wget/wget2rc", "output-document = {target}/a.md\n"),
+    ("$XDG_CONFIG_HOME/wget/wget2rc", '--output-document="{target}/a.md"\n'),
+    ("$WGET2RC", "Directory_Prefix = {target}\n"),
+    ("~/.wget2rc", "# saved\nstats-site = csv:{target}/a.md\n"),
+    ("~/.wget2rc", "output-document = '{target}/a.md'\n"),
+]
+"""A settings file GNU Wget2 reads (Fedora's ``wget``; ``$XDG_CONFIG_HOME`` and ``$WGET2RC``
+set in the harness's environment) and a text, in Wget2's own words, naming another scope."""
+
+
+class _Note(http.server.BaseHTTPRequestHandler):
+    """Answers every GET with a short note (a loopback server for Wget2, which writes its
+    output file only once the server answers)."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"x\n")
+
+    def log_message(self, *_: object) -> None:
+        return
+
+
+@pytest.mark.parametrize(("file", "text"), WGET2_SETTINGS)
+def test_p3_a_wget2_settings_file_writing_into_another_scope_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, file: str, text: str
+) -> None:
+    """Wget2 reads ``wget2rc`` (``$WGET2RC``, else ``$XDG_CONFIG_HOME/wget/wget2rc`` or
+    ``~/.config/wget/wget2rc``; ``~/.wget2rc`` as Wget2 1.99 reads it), in words of its own;
+    the guard read only ``.wgetrc``, so a plain ``wget URL`` where ``wget`` is Wget2 passed.
+    Run by bash with Wget2 as ``wget``, the fetch writes into the other scope."""
+    environment = _environment(where, monkeypatch) | {"WGET2RC": str(where.workspace / "w2")}
+    monkeypatch.setenv("WGET2RC", environment["WGET2RC"])
+    if file != "$WGET2RC":
+        del environment["WGET2RC"]
+        monkeypatch.delenv("WGET2RC")
+    other = where.root / where.other
+    place = Path(os.path.expandvars(file.replace("~", environment["HOME"], 1)))
+    place.parent.mkdir(parents=True, exist_ok=True)
+    place.write_text(text.format(target=other), encoding="utf-8")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Note)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    fetch = f"wget -q --tries=1 http://127.0.0.1:{server.server_port}/note.md"
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": fetch}))
+
+    assert reason is not None and "where the settings file of wget says" in reason
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    (bin_folder / "wget").symlink_to("/usr/bin/wget2")  # Fedora's wget
+    path = f"{bin_folder}:{environment['PATH']}"
+    try:
+        subprocess.run(
+            ["bash", "-c", fetch], cwd=where.workspace, env=environment | {"PATH": path}, timeout=30
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    if "wget2rc" not in file:  # Wget2 1.99 here reads ~/.wget2rc and $WGET2RC, not XDG's
+        assert sorted(path.name for path in other.iterdir()) != ["MEMORY.md"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "include /etc/wget2rc.d/*\n",
+        "config = more.rc\n",
+        'execute = "output-document=x"\n',
+        "local-plugin = ./p.so\n",
+        "output-\\\ndocument = x\n",
+    ],
+)
+def test_p3_a_wget2_settings_file_taking_settings_from_elsewhere_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """Another file, a setting given as text, a plugin's code, or a name split over a line
+    continuation: where Wget2 writes cannot be read here."""
+    _environment(where, monkeypatch)
+    (where.data / ".wget2rc").write_text(text, encoding="utf-8")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": FETCH["wget"]}))
+
+    assert reason is not None and "cannot be known" in reason
