@@ -23,6 +23,7 @@ from __future__ import annotations
 import http.server
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -33,6 +34,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.guard_cases import SHELL, Layout, answer, refusal
+from tests.support.npm_cache import unavailable
 
 FETCH = {
     "curl": 'curl -s "file://$PWD/note.md"',
@@ -394,34 +396,57 @@ class _Note(http.server.BaseHTTPRequestHandler):
         return
 
 
+def _wget2_settings(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, file: str, text: str
+) -> dict[str, str]:
+    """Write ``text`` (naming the other scope) to the Wget2 settings ``file``; the harness's
+    environment (``WGET2RC`` set only when the file is that one)."""
+    environment = _environment(where, monkeypatch)
+    if file == "$WGET2RC":
+        environment["WGET2RC"] = str(where.workspace / "w2")
+        monkeypatch.setenv("WGET2RC", environment["WGET2RC"])
+    place = Path(os.path.expandvars(file.replace("~", environment["HOME"], 1)))
+    place.parent.mkdir(parents=True, exist_ok=True)
+    place.write_text(text.format(target=where.root / where.other), encoding="utf-8")
+    return environment
+
+
 @pytest.mark.parametrize(("file", "text"), WGET2_SETTINGS)
 def test_p3_a_wget2_settings_file_writing_into_another_scope_is_refused(
-    where: Layout, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, file: str, text: str
+    where: Layout, monkeypatch: pytest.MonkeyPatch, file: str, text: str
 ) -> None:
     """Wget2 reads ``wget2rc`` (``$WGET2RC``, else ``$XDG_CONFIG_HOME/wget/wget2rc`` or
     ``~/.config/wget/wget2rc``; ``~/.wget2rc`` as Wget2 1.99 reads it), in words of its own;
-    the guard read only ``.wgetrc``, so a plain ``wget URL`` where ``wget`` is Wget2 passed.
-    Run by bash with Wget2 as ``wget``, the fetch writes into the other scope."""
-    environment = _environment(where, monkeypatch) | {"WGET2RC": str(where.workspace / "w2")}
-    monkeypatch.setenv("WGET2RC", environment["WGET2RC"])
-    if file != "$WGET2RC":
-        del environment["WGET2RC"]
-        monkeypatch.delenv("WGET2RC")
-    other = where.root / where.other
-    place = Path(os.path.expandvars(file.replace("~", environment["HOME"], 1)))
-    place.parent.mkdir(parents=True, exist_ok=True)
-    place.write_text(text.format(target=other), encoding="utf-8")
+    the guard read only ``.wgetrc``, so a plain ``wget URL`` where ``wget`` is Wget2 passed."""
+    monkeypatch.delenv("WGET2RC", raising=False)
+    _wget2_settings(where, monkeypatch, file, text)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": FETCH["wget"]}))
+
+    assert reason is not None and "where the settings file of wget says" in reason
+
+
+@pytest.mark.parametrize(
+    ("file", "text"), [row for row in WGET2_SETTINGS if row[0] in ("~/.wget2rc", "$WGET2RC")]
+)
+def test_p3_wget2_as_wget_writes_where_its_settings_file_says(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, file: str, text: str
+) -> None:
+    """The refused fetch run by bash with Wget2 as ``wget`` (Fedora's) against a loopback
+    server: it writes into the other scope (the files Wget2 1.99, Debian 12's, reads)."""
+    wget2 = shutil.which("wget2")
+    if wget2 is None:
+        unavailable("Wget2", "wget2 is not installed (apt-get install wget2)")
+    monkeypatch.delenv("WGET2RC", raising=False)
+    environment = _wget2_settings(where, monkeypatch, file, text)
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "wget").symlink_to(wget2)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Note)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     fetch = f"wget -q --tries=1 http://127.0.0.1:{server.server_port}/note.md"
+    assert refusal(answer(where, "claude-code", "Bash", {"command": fetch})) is not None
 
-    reason = refusal(answer(where, "claude-code", "Bash", {"command": fetch}))
-
-    assert reason is not None and "where the settings file of wget says" in reason
-    bin_folder = tmp_path / "bin"
-    bin_folder.mkdir()
-    (bin_folder / "wget").symlink_to("/usr/bin/wget2")  # Fedora's wget
-    search = f"{bin_folder}:{environment['PATH']}"
+    search = f"{tmp_path / 'bin'}:{environment['PATH']}"
     try:
         subprocess.run(
             ["bash", "-c", fetch],
@@ -432,8 +457,8 @@ def test_p3_a_wget2_settings_file_writing_into_another_scope_is_refused(
     finally:
         server.shutdown()
         server.server_close()
-    if file in ("~/.wget2rc", "$WGET2RC"):  # Wget2 1.99 here reads these, not XDG's (2.x does)
-        assert sorted(found.name for found in other.iterdir()) != ["MEMORY.md"]
+    other = where.root / where.other
+    assert sorted(found.name for found in other.iterdir()) != ["MEMORY.md"]
 
 
 @pytest.mark.parametrize(
