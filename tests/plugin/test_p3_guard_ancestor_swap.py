@@ -185,3 +185,30 @@ def test_p3_moving_or_removing_the_home_that_holds_the_data_dir_is_refused(
 )
 def test_p3_the_home_and_folders_beside_the_data_dir_stay_usable(at: Home, command: str) -> None:
     assert at.refusal(command) is None, command
+
+
+def test_p3_unpacking_into_the_home_through_a_symlink_and_dot_dot_is_refused(at: Home) -> None:
+    """``lnk -> ~/src`` in the Workspace: ``tar -C lnk/..`` unpacks into the home (the kernel
+    follows ``lnk`` before its ``..``), as ``tar -C ~`` does, which was refused; the spelling
+    was folded to the Workspace first and let through. Run by bash, the archive's member
+    lands in the other scope. ``cd lnk/..`` is bash's logical ``cd`` (back to the Workspace),
+    so ``cd lnk/.. && tar -xf`` unpacks there and passes."""
+    (at.workspace / "lnk").symlink_to(at.home / "src")
+    staged = at.tmp / "staged"
+    member = at.root.relative_to(at.home) / at.other / "a.md"
+    (staged / member).parent.mkdir(parents=True)
+    (staged / member).write_text("x\n", encoding="utf-8")
+    subprocess.run(
+        ["tar", "-cf", "a.tar", "-C", str(staged), str(member)], cwd=at.workspace, check=True
+    )
+    environment = {"HOME": str(at.home), "PATH": "/usr/bin:/bin"}
+
+    for command in ["tar -xf a.tar -C lnk/..", "tar -xf a.tar --directory=lnk/../"]:
+        reason = at.refusal(command)
+        assert reason is not None and "unpacks an archive" in reason, command
+    assert at.refusal("cd lnk/.. && tar -xf a.tar") is None
+
+    subprocess.run(["bash", "-c", "cd lnk/.. && tar -xf a.tar"], cwd=at.workspace, check=True)
+    assert (at.workspace / member).read_text(encoding="utf-8") == "x\n"
+    subprocess.run(["bash", "-c", "tar -xf a.tar -C lnk/.."], cwd=at.workspace, env=environment)
+    assert (at.root / at.other / "a.md").read_text(encoding="utf-8") == "x\n"

@@ -20,13 +20,21 @@ below: each refused form is then run by bash, and the file lands there). Now:
 
 from __future__ import annotations
 
+import http.server
+import json
+import os
+import shutil
+import socket
 import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.support.guard_cases import SHELL, Layout, answer, refusal
+from tests.support.npm_cache import unavailable
 
 FETCH = {
     "curl": 'curl -s "file://$PWD/note.md"',
@@ -274,3 +282,203 @@ def test_p3_settings_naming_many_places_are_refused_within_the_hooks_time(
     few = "".join(f"output = o{number}.html\n" for number in range(SETTINGS_PLACES_CAP))
     (where.data / ".curlrc").write_text(few, encoding="utf-8")
     assert answer(where, "claude-code", "Bash", {"command": FETCH["curl"]}) is None
+
+
+_HOOK_IN_A_PROCESS = """
+import sys
+from harness_memory.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+"""The Claude Code pre-tool hook run as a process of its own (the harness's environment)."""
+
+
+def _not_a_file(kind: str, path: Path) -> None:
+    """Make ``path`` a FIFO nobody writes, a listening socket's file, or a folder."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "socket":
+        listening = socket.socket(socket.AF_UNIX)
+        listening.bind(str(path))  # the file stays when the socket closes
+        listening.close()
+    else:
+        path.mkdir()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "socket", "folder"])
+def test_p3_a_settings_file_that_is_no_regular_file_is_refused_without_waiting(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """``mkfifo ~/.curlrc`` in one call (allowed: it names the agent's own file): a blocking
+    open of it in the next call's guard waited for a writer until the harness's hook time
+    limit, and Claude Code lets a call through when its hook times out. A ``~/.curlrc`` that is
+    no regular file is unreadable to the guard, and the fetch is refused at once."""
+    environment = _environment(where, monkeypatch)
+    _not_a_file(kind, where.data / ".curlrc")
+    hook = {
+        "session_id": "s-1",
+        "cwd": str(where.workspace),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": FETCH["curl"]},
+    }
+    flags = ["--memory-root", str(where.root), "--state-dir", str(where.state)]
+    command = [sys.executable, "-c", _HOOK_IN_A_PROCESS, "hook", "claude-code", "pre-tool-use"]
+
+    done = subprocess.run(
+        [*command, *flags],
+        input=json.dumps(hook),
+        capture_output=True,
+        text=True,
+        env=environment | {"PYTHONPATH": os.pathsep.join(sys.path)},
+        timeout=30,  # a hang guard only: the answer is asserted, not the time
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    reason = refusal(json.loads(done.stdout))
+    assert reason is not None and "settings file the guard cannot read" in reason
+
+
+def test_p3_the_environment_given_is_the_one_judged(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The shell's environment the guard is given decides which settings file ``curl`` reads
+    (its ``HOME``) and where ``tar -C ~/x`` unpacks, not the guard's own process's: the
+    settings were read from ``os.environ`` while the words were read with the one given."""
+    from harness_memory.hooks.claude_code import HookInput
+    from harness_memory.hooks.guarding import shell_refusal
+    from harness_memory.hooks.tool_targets import shell_paths
+    from harness_memory.settings import HarnessSettings
+
+    other = where.root / where.other
+    given = tmp_path / "given-home"
+    given.mkdir()
+    (given / ".curlrc").write_text(f'output = "{other}/a.md"\n', encoding="utf-8")
+    monkeypatch.setenv("HOME", str(tmp_path / "own-home"))
+    monkeypatch.delenv("CURL_HOME", raising=False)
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.setattr("harness_memory.hooks.program_settings._account_home", lambda: "")
+    hook = HookInput(session_id="s-1", cwd=str(where.workspace))
+    settings = HarnessSettings(
+        url=None, token=None, project=None, agent=None, state_dir=None, memory_root=where.root
+    )
+    environ = {"HOME": str(given), "PATH": "/usr/bin:/bin"}
+
+    reason = shell_refusal([FETCH["curl"]], hook, settings, environ=environ)
+
+    assert reason is not None and f"{other}/a.md, where the settings file of curl says" in reason
+    assert shell_refusal([FETCH["curl"]], hook, settings) is None  # its own HOME: no settings
+    assert shell_paths("tar -xf a.tar -C ~/x", "/ws", environ).swept == [f"{given}/x"]
+
+
+WGET2_SETTINGS = [
+    ("~/.config/wget/wget2rc", "output-document = {target}/a.md\n"),
+    ("$XDG_CONFIG_HOME/wget/wget2rc", '--output-document="{target}/a.md"\n'),
+    ("$WGET2RC", "Directory_Prefix = {target}\n"),
+    ("~/.wget2rc", "# saved\nstats-site = csv:{target}/a.md\n"),
+    ("~/.wget2rc", "output-document = '{target}/a.md'\n"),
+]
+"""A settings file GNU Wget2 reads (Fedora's ``wget``; ``$XDG_CONFIG_HOME`` and ``$WGET2RC``
+set in the harness's environment) and a text, in Wget2's own words, naming another scope."""
+
+
+class _Note(http.server.BaseHTTPRequestHandler):
+    """Answers every GET with a short note (a loopback server for Wget2, which writes its
+    output file only once the server answers)."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"x\n")
+
+    def log_message(self, *_: object) -> None:
+        return
+
+
+def _wget2_settings(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, file: str, text: str
+) -> dict[str, str]:
+    """Write ``text`` (naming the other scope) to the Wget2 settings ``file``; the harness's
+    environment (``WGET2RC`` set only when the file is that one)."""
+    environment = _environment(where, monkeypatch)
+    if file == "$WGET2RC":
+        environment["WGET2RC"] = str(where.workspace / "w2")
+        monkeypatch.setenv("WGET2RC", environment["WGET2RC"])
+    place = Path(os.path.expandvars(file.replace("~", environment["HOME"], 1)))
+    place.parent.mkdir(parents=True, exist_ok=True)
+    place.write_text(text.format(target=where.root / where.other), encoding="utf-8")
+    return environment
+
+
+@pytest.mark.parametrize(("file", "text"), WGET2_SETTINGS)
+def test_p3_a_wget2_settings_file_writing_into_another_scope_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, file: str, text: str
+) -> None:
+    """Wget2 reads ``wget2rc`` (``$WGET2RC``, else ``$XDG_CONFIG_HOME/wget/wget2rc`` or
+    ``~/.config/wget/wget2rc``; ``~/.wget2rc`` as Wget2 1.99 reads it), in words of its own;
+    the guard read only ``.wgetrc``, so a plain ``wget URL`` where ``wget`` is Wget2 passed."""
+    monkeypatch.delenv("WGET2RC", raising=False)
+    _wget2_settings(where, monkeypatch, file, text)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": FETCH["wget"]}))
+
+    assert reason is not None and "where the settings file of wget says" in reason
+
+
+@pytest.mark.parametrize(
+    ("file", "text"), [row for row in WGET2_SETTINGS if row[0] in ("~/.wget2rc", "$WGET2RC")]
+)
+def test_p3_wget2_as_wget_writes_where_its_settings_file_says(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, file: str, text: str
+) -> None:
+    """The refused fetch run by bash with Wget2 as ``wget`` (Fedora's) against a loopback
+    server: it writes into the other scope (the files Wget2 1.99, Debian 12's, reads)."""
+    wget2 = shutil.which("wget2")
+    if wget2 is None:
+        unavailable("Wget2", "wget2 is not installed (apt-get install wget2)")
+    monkeypatch.delenv("WGET2RC", raising=False)
+    environment = _wget2_settings(where, monkeypatch, file, text)
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "wget").symlink_to(wget2)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Note)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    fetch = f"wget -q --tries=1 http://127.0.0.1:{server.server_port}/note.md"
+    assert refusal(answer(where, "claude-code", "Bash", {"command": fetch})) is not None
+
+    search = f"{tmp_path / 'bin'}:{environment['PATH']}"
+    try:
+        subprocess.run(
+            ["bash", "-c", fetch],
+            cwd=where.workspace,
+            env=environment | {"PATH": search},
+            timeout=30,
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    other = where.root / where.other
+    assert sorted(found.name for found in other.iterdir()) != ["MEMORY.md"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "include /etc/wget2rc.d/*\n",
+        "config = more.rc\n",
+        'execute = "output-document=x"\n',
+        "local-plugin = ./p.so\n",
+        "output-\\\ndocument = x\n",
+    ],
+)
+def test_p3_a_wget2_settings_file_taking_settings_from_elsewhere_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """Another file, a setting given as text, a plugin's code, or a name split over a line
+    continuation: where Wget2 writes cannot be read here."""
+    _environment(where, monkeypatch)
+    (where.data / ".wget2rc").write_text(text, encoding="utf-8")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": FETCH["wget"]}))
+
+    assert reason is not None and "cannot be known" in reason

@@ -329,3 +329,33 @@ def test_p3_removing_or_locking_a_file_at_a_place_built_at_run_time_is_refused(
     assert reason is not None and "builds at run time" in reason, command
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert not memory.exists() or memory.stat().st_mode & 0o777 == 0, command
+
+
+_WRITE_ITS_ARGUMENT = "import sys; open(sys.argv[1], 'w').write('x')"
+"""A program whose writes the guard cannot read: it writes the path it is given."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_a_run_time_path_through_a_symlink_and_dot_dot_is_judged_where_the_kernel_lands(
+    where: Layout, harness: str
+) -> None:
+    """``lnk -> <other scope>/sub/deeper``: ``lnk/../$(cat name)`` lands in ``<other>/sub``
+    (the kernel follows ``lnk`` before its ``..``), as ``notes/$(cat name)`` (``notes`` is a
+    symlink to the other scope) does, which was refused; the prefix was folded to the
+    Workspace first and let through. Run by bash, the program writes into the other scope."""
+    other = where.root / where.other
+    (other / "sub" / "deeper").mkdir(parents=True)
+    (where.workspace / "lnk").symlink_to(other / "sub" / "deeper")
+    (where.workspace / "build" / "x").mkdir(parents=True)
+    (where.workspace / "out").symlink_to(where.workspace / "build" / "x")
+    (where.workspace / "name").write_text("a.md\n", encoding="utf-8")
+    (where.workspace / "w.py").write_text(_WRITE_ITS_ARGUMENT, encoding="utf-8")
+    command = 'python3 w.py lnk/../"$(cat name)"'
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None and "could reach the memory root" in reason
+    beside = {"command": 'python3 w.py out/../"$(cat name)"'}  # ``out`` leads outside memory
+    assert answer(where, harness, SHELL[harness][1], beside) is None
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
+    assert (other / "sub" / "a.md").read_text(encoding="utf-8") == "x"

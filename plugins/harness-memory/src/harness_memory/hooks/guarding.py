@@ -27,7 +27,7 @@ chosen in the same command (:func:`_settings_refusal`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -146,9 +146,11 @@ def shell_refusal(
     settings: HarnessSettings,
     *,
     mounts: MountTable | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> str | None:
     """:func:`refusal` for every path a shell command (or other text) names, read the way the
-    shell and the kernel will (:func:`~harness_memory.hooks.tool_targets.shell_paths`); a word
+    shell and the kernel will (:func:`~harness_memory.hooks.tool_targets.shell_paths`) with
+    ``environ`` (the shell's environment: the harness's, this process's, when None); a word
     this cannot decide is refused when its literal part is in the memory root or could still
     become it (P-3: refuse what could reach another scope). ``mounts`` is the decision's mount
     table (read here when None). Texts naming more than the guard judges in time (all of them
@@ -159,7 +161,8 @@ def shell_refusal(
     memory_root, key, known = located
     cwd = _UNKNOWN_BASE if known is None else known
     texts = list(texts)
-    read = [shell_paths(text, cwd, os.environ) for text in texts]  # the harness's env
+    environ = os.environ if environ is None else environ
+    read = [shell_paths(text, cwd, environ) for text in texts]
     if known is None and any(_from_unknown_folder(found) for found in read):
         return _UNKNOWN_FOLDER
     table = read_mount_table() if mounts is None else mounts
@@ -178,7 +181,8 @@ def shell_refusal(
         if (reason := _folder_writer_refusal(found)) is not None:
             return reason
     for text, found in zip(texts, read, strict=True):
-        if (reason := _settings_refusal(text, found, memory_root, key, records, table)) is not None:
+        reason = _settings_refusal(text, found, memory_root, key, records, table, environ)
+        if reason is not None:
             return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
@@ -313,8 +317,10 @@ def _settings_refusal(
     key: str | None,
     records: set[str],
     table: MountTable,
+    environ: Mapping[str, str],
 ) -> str | None:
-    """The refusal of a command running ``curl`` or ``wget`` whose settings file names a place
+    """The refusal of a command running ``curl`` or ``wget`` (with ``environ``, the shell's
+    environment) whose settings file names a place
     it may not write (:func:`~harness_memory.hooks.program_settings.settings_places`: a plain
     ``curl URL`` with ``output = …`` in ``~/.curlrc`` writes there), or that the guard cannot
     read whole; of one choosing another settings file (``HOME=. curl URL``, ``export
@@ -345,7 +351,7 @@ def _settings_refusal(
     for reader, base in dict.fromkeys(found.settings_readers):
         if reader not in SETTINGS_READERS:
             continue
-        places = settings_places(reader, os.environ, base)  # the harness's env, as the shell's
+        places = settings_places(reader, environ, base)
         if places is None:
             return (
                 f"{REFUSAL_PREFIX}{reader} would read a settings file the guard cannot read "
@@ -414,7 +420,8 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
         if not is_usable_path(path):
             continue  # judged (and refused) as a path like every other word
         spelled = os.path.normpath(path)
-        for spelling in dict.fromkeys((spelled, real_or_none(spelled) or spelled)):
+        real = real_or_none(path)  # as spelled: the kernel follows ``lnk`` before its ``..``
+        for spelling in dict.fromkeys((spelled, real or spelled)):
             if spelling != home and not home.startswith(spelling.rstrip("/") + "/"):
                 continue
             inside = spelling.rstrip("/") + "/"
@@ -625,11 +632,13 @@ def could_reach(prefix: str, roots: set[str], mounts: MountTable) -> bool:
         folded = "/" + folded.lstrip("/")
     if prefix.endswith("/") and not folded.endswith("/"):
         folded += "/"
-    resolved = real_or_none(PurePath(folded).parent)
-    if resolved is None:
+    kernel = "/" + prefix.lstrip("/") if prefix.startswith("//") else prefix
+    # resolved as spelled too: the kernel follows ``lnk`` before the ``..`` after it
+    parents = [real_or_none(PurePath(spelled).parent) for spelled in (folded, kernel)]
+    real = real_or_none(kernel)
+    if real is None or None in parents:
         return True  # a symlink on its way cannot be read: it could lead anywhere
-    real = real_or_none(folded)
-    if real is None or any(
+    if any(
         below_under_another_name(real, root, mounts) is not None
         or unseen_by_mount(real, root, mounts)
         for root in roots
@@ -637,9 +646,9 @@ def could_reach(prefix: str, roots: set[str], mounts: MountTable) -> bool:
         return True  # the memory root under another name (a bind mount, a letter case)
     for root in roots:
         inside = root.rstrip("/") + "/"
-        if (folded + "/").startswith(inside) or (resolved + "/").startswith(inside):
+        if any(f"{spelled}/".startswith(inside) for spelled in [folded, real, *parents]):
             return True
-        if inside.startswith(folded):
+        if inside.startswith((folded, real.rstrip("/") + "/")):
             return True
     return False
 

@@ -1,12 +1,15 @@
 """The places ``curl`` and ``wget`` write because their settings files say so (P-3).
 
 ``curl`` reads ``.curlrc`` (from ``$CURL_HOME``, ``$XDG_CONFIG_HOME``, the home) and ``wget``
-reads ``.wgetrc`` (``$WGETRC``, the home, ``/etc/wgetrc``) before their options: a line
+reads ``.wgetrc`` (``$WGETRC``, the home, ``/etc/wgetrc``), or, where ``wget`` is GNU Wget2
+(Fedora's), ``wget2rc`` (``$WGET2RC``, ``$XDG_CONFIG_HOME/wget``, ``~/.config/wget``, the
+home's ``.wget2rc``, ``$SYSTEM_WGET2RC``, ``/etc/wget2rc``) before their options: a line
 ``output = "/…/memory/<other>/a.md"`` (``output_document = …``) makes a plain ``curl URL``
 write there. The guard reads both programs' written places from their words
 (:data:`~harness_memory.hooks.unread_programs.READ_PROGRAMS`), so it reads these files too,
 when they run: :func:`settings_places` gives each place a settings file names for writing,
-judged as any path the command names. A file it cannot read whole, or one that makes the
+judged as any path the command names. A file it cannot read whole (or no regular file: a
+FIFO, a socket, a folder, opened without waiting), or one that makes the
 program take more settings or values from elsewhere (``config = …``, ``variable``, a
 ``%output{…}`` write-out, ``use_askpass``), is unknown (None), and the command is refused.
 
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import stat
 from collections.abc import Mapping
 
 __all__ = [
@@ -32,11 +36,12 @@ __all__ = [
 
 SETTINGS_READERS = frozenset({"curl", "wget"})
 """Programs the guard reads that take write places from a settings file of their own."""
-SETTINGS_NAMES = ("curlrc", "wgetrc")
-"""What the settings files' names hold (``.curlrc``, ``_curlrc``, ``curlrc``, ``.wgetrc``)."""
+SETTINGS_NAMES = ("curlrc", "wgetrc", "wget2rc")
+"""What the settings files' names hold (``.curlrc``, ``_curlrc``, ``curlrc``, ``.wgetrc``,
+``wget2rc``)."""
 PROGRAM_VARIABLES: dict[str, frozenset[str]] = {
     "curl": frozenset({"HOME", "CURL_HOME", "XDG_CONFIG_HOME"}),
-    "wget": frozenset({"HOME", "WGETRC"}),
+    "wget": frozenset({"HOME", "WGETRC", "WGET2RC", "SYSTEM_WGET2RC", "XDG_CONFIG_HOME"}),
     "tar": frozenset({"TAR_OPTIONS"}),
     "unzip": frozenset({"UNZIP", "UNZIPOPT"}),
     "mktemp": frozenset({"TMPDIR"}),
@@ -77,6 +82,17 @@ _WGET_WRITING = frozenset(
 )
 """``wgetrc`` commands (``_`` and ``-`` dropped, as ``wget`` reads them) naming a place it
 writes; ``useaskpass`` runs a program: unknown."""
+_WGET2_WRITING = frozenset(
+    {"outputdocument", "directoryprefix", "outputfile", "appendoutput", "savecookies"}
+    | {"hstsfile", "hpkpfile", "ocspfile", "tlssessionfile"}
+)
+"""Wget2's long options (``_`` and ``-`` dropped, any letter case, as it reads a ``wget2rc``)
+naming a file or folder it writes; its ``stats-…`` options write to a ``FORMAT:FILE``."""
+_WGET2_UNKNOWN = frozenset({"include", "config", "execute", "useaskpass"}) | frozenset(
+    {"plugin", "localplugin", "plugindirs", "pluginopt"}
+)
+"""Wget2 settings taking settings from elsewhere (``include`` a file or pattern, ``config``,
+``execute``) or running code (``use-askpass``, a plugin): unknown."""
 
 
 def settings_files(program: str, environ: Mapping[str, str]) -> list[str]:
@@ -89,10 +105,14 @@ def settings_files(program: str, environ: Mapping[str, str]) -> list[str]:
         folders += [os.path.join(home, ".config") for home in homes]  # noqa: PTH118
         names = (".curlrc", "_curlrc", "curlrc")
         return [os.path.join(f, name) for f in folders if f for name in names]  # noqa: PTH118
-    files = [environ.get("WGETRC") or "", "/etc/wgetrc"]
+    files = [environ.get("WGETRC") or "", "/etc/wgetrc", environ.get("WGET2RC") or ""]
+    files += [environ.get("SYSTEM_WGET2RC") or "", "/etc/wget2rc"]
+    configs = [environ.get("XDG_CONFIG_HOME") or ""] + [f"{home}/.config" for home in homes]
+    files += [f"{folder}/wget/wget2rc" for folder in configs if folder]
     return [file for file in files if file] + [
-        os.path.join(home, ".wgetrc")  # noqa: PTH118
+        os.path.join(home, name)  # noqa: PTH118
         for home in homes
+        for name in (".wgetrc", ".wget2rc")
     ]
 
 
@@ -103,22 +123,38 @@ def settings_places(program: str, environ: Mapping[str, str], base: str) -> list
     they name more than :data:`SETTINGS_PLACES_CAP` places."""
     places: list[str] = []
     for file in dict.fromkeys(settings_files(program, environ)):
+        if program == "wget" and any(char in file for char in "*?["):
+            return None  # Wget2 reads every file the pattern matches
         if not os.path.lexists(file):
             continue
-        try:
-            with open(file, "rb") as settings:  # noqa: PTH123
-                data = settings.read(SETTINGS_CAP + 1)
-        except OSError:
+        data = _read_settings(file)
+        if data is None:
             return None  # it may be read by the program; a read error never widens access
-        if len(data) > SETTINGS_CAP:
-            return None
         text = data.decode("utf-8", "surrogateescape")
         named = _curl_places(text) if program == "curl" else _wget_places(text, environ)
+        if program == "wget" and named is not None:  # GNU Wget 1 or Wget2: read as both
+            more = _wget2_places(text, environ)
+            named = None if more is None else named + more
         if named is None:
             return None
         places.extend(os.path.join(base, place) for place in named)  # noqa: PTH118
     places = list(dict.fromkeys(places))
     return places if len(places) <= SETTINGS_PLACES_CAP else None
+
+
+def _read_settings(file: str) -> bytes | None:
+    """The bytes of the settings file ``file``; None when it is no regular file (a FIFO, a
+    socket, a folder, a device), cannot be read or is longer than :data:`SETTINGS_CAP`.
+    Opened without waiting: a FIFO nobody writes would hold the guard past the hook's time
+    limit, and a hook timed out lets the call through."""
+    try:
+        with os.fdopen(os.open(file, os.O_RDONLY | os.O_NONBLOCK), "rb") as settings:
+            if not stat.S_ISREG(os.fstat(settings.fileno()).st_mode):
+                return None
+            data = settings.read(SETTINGS_CAP + 1)
+    except OSError:
+        return None
+    return data if len(data) <= SETTINGS_CAP else None
 
 
 def _curl_places(text: str) -> list[str] | None:
@@ -194,6 +230,48 @@ def _wget_places(text: str, environ: Mapping[str, str]) -> list[str] | None:
         if command in _WGET_WRITING and value not in ("", "-"):
             places.append(home + value[1:] if value.startswith("~/") and home else value)
     return places
+
+
+def _wget2_places(text: str, environ: Mapping[str, str]) -> list[str] | None:
+    """The places a ``wget2rc`` names for Wget2 to write (``output-document = x``,
+    ``--directory-prefix=x``, ``stats-dns = csv:x``; a value in quotes with its backslash
+    escapes, ``~/`` read as the home), or None when it includes or takes settings from
+    elsewhere, runs a program (:data:`_WGET2_UNKNOWN`) or continues a line with ``\\``."""
+    places: list[str] = []
+    home = environ.get("HOME") or _account_home()
+    for line in text.splitlines():
+        line = line.strip()
+        if line.endswith("\\"):
+            return None  # joined with the next line: the option's name may be split
+        if not line or line.startswith("#"):
+            continue
+        name, equals, value = line.lstrip("-").partition("=")
+        words = name.split(maxsplit=1)
+        command = (words[0] if words else "").lower().replace("_", "").replace("-", "")
+        if command in _WGET2_UNKNOWN:
+            return None
+        if not equals:
+            continue
+        value = _wget2_value(value.strip())
+        if command.startswith("stats"):
+            value = value.partition(":")[2] if ":" in value else value
+        if (command in _WGET2_WRITING or command.startswith("stats")) and value not in ("", "-"):
+            places.append(home + value[1:] if value.startswith("~/") and home else value)
+    return places
+
+
+def _wget2_value(value: str) -> str:
+    """A ``wget2rc`` value as Wget2 reads it: in single or double quotes up to the closing
+    one, a backslash escaping the next character; else as written."""
+    if not value or value[0] not in "'\"":
+        return value
+    read: list[str] = []
+    chars = iter(value[1:])
+    for char in chars:
+        if char == value[0]:
+            break
+        read.append(next(chars, "") if char == "\\" else char)
+    return "".join(read)
 
 
 def _account_home() -> str:

@@ -259,8 +259,8 @@ def shell_paths(
     found.budget = found.budget if _budget is None else _budget  # one for the whole command
     tails = [match.group("tail") for match in _GLUED_TAIL_RE.finditer(command)]
     found.built.extend(tails)
-    writes = _Writes(found, set(tails))
-    inside = _Writes(found, set())  # the commands inside ``$(…)`` and backquotes write too
+    writes = _Writes(found, set(tails), environ)
+    inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
@@ -779,6 +779,7 @@ class _Writes:
         "_base",
         "_closed",
         "_command",
+        "_environ",
         "_found",
         "_leading",
         "_loop",
@@ -799,9 +800,10 @@ class _Writes:
         "folder_unknown",
     )
 
-    def __init__(self, found: ShellPaths, tails: set[str]) -> None:
+    def __init__(self, found: ShellPaths, tails: set[str], environ: Mapping[str, str]) -> None:
         self._found = found
         self._tails = tails
+        self._environ = environ  # the shell's environment (``~`` in ``tar -C ~``)
         self._command: str | None = None
         self._program: list[str] = []  # the command's name as spelled, then its options
         self._operand: str | None = None  # its first operand
@@ -1024,7 +1026,7 @@ class _Writes:
         ):
             self._found.run_in_unknown.append(program[0])
         if (command == "tar" and _extracts(operands)) or command == "unzip":
-            self._found.swept.extend(_unpacked_into(command, operands, self._base))
+            self._found.swept.extend(_unpacked_into(command, operands, self._base, self._environ))
             self._found.unbounded.extend(_unbounded(command, operands))
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
@@ -1221,10 +1223,12 @@ def _settings_skipped(command: str, program: list[str], operands: list[tuple[str
     return command == "wget" and any(word == "--no-config" for word, _ in operands)
 
 
-def _unpacked_into(command: str, operands: list[tuple[str, bool]], base: str) -> list[str]:
+def _unpacked_into(
+    command: str, operands: list[tuple[str, bool]], base: str, environ: Mapping[str, str]
+) -> list[str]:
     """The folders an extracting ``tar`` or ``unzip`` given ``operands`` unpacks into, run in
-    ``base``: its ``-C``/``--directory``/``-d`` folders known here (one built at run time is
-    judged elsewhere), else ``base``."""
+    ``base`` with ``environ`` (its ``HOME`` for ``~``): its ``-C``/``--directory``/``-d``
+    folders known here (one built at run time is judged elsewhere), else ``base``."""
     values = _option_values(operands, OPTION_DESTINATIONS[command])
     folders: list[str] = []
     for word, built in values:
@@ -1232,7 +1236,7 @@ def _unpacked_into(command: str, operands: list[tuple[str, bool]], base: str) ->
         if word.startswith("-") and not word.startswith("--"):
             value = word[2:]  # ``-CDIR``
         if not built and value:
-            folders.append(os.path.join(base, _tilde(value, os.environ)))  # noqa: PTH118
+            folders.append(os.path.join(base, _tilde(value, environ)))  # noqa: PTH118
     return folders if values else [base]
 
 
