@@ -37,7 +37,9 @@ CAP = 4 * 1024 * 1024
 def env(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The CLI on the test data dir, with the agent ``coder`` created."""
     monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
-    monkeypatch.setenv("COLUMNS", "200")
+    # wide enough that rich folds no cell: a test's paths grow with pytest's numbered folder
+    # (pytest-1022/…), and a name folded across two lines is not the text a test looks for
+    monkeypatch.setenv("COLUMNS", "1000")
     assert main(["agent", "create", "--project", PROJECT, "--id", AGENT, "--name", "C"]) == 0
     return data_dir
 
