@@ -15,8 +15,6 @@ a server on ``127.0.0.1`` that answers every request with ``302`` to it.
 
 from __future__ import annotations
 
-import http.server
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +23,7 @@ import pytest
 from harness_memory.remote import REDIRECT_NOT_FOLLOWED
 
 from tests.plugin.test_r1_hostile_service import _Backend, _copy, _git, _publish
+from tests.support.redirecting import behind_a_redirect
 
 INDEX = b"- [Note](note.md) - kept on the other host\n"
 
@@ -57,38 +56,10 @@ def redirected(tmp_path: Path) -> Iterator[_Redirected]:
             found.seen.append((self.command, self.path, self.headers.get("Authorization")))
             super()._answer()
 
-    other = http.server.ThreadingHTTPServer(("127.0.0.2", 0), Other)
-    other.root = served  # type: ignore[attr-defined]
-
-    class Redirect(http.server.BaseHTTPRequestHandler):
-        def _redirect(self) -> None:
-            self.send_response(302)
-            self.send_header("Location", f"http://127.0.0.2:{other.server_address[1]}{self.path}")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def do_GET(self) -> None:
-            self._redirect()
-
-        def do_POST(self) -> None:
-            self._redirect()
-
-        def log_message(self, format: str, *args: object) -> None:
-            return
-
-    redirect = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
-    found.url = f"http://127.0.0.1:{redirect.server_address[1]}"
-    threads = [threading.Thread(target=s.serve_forever, daemon=True) for s in (other, redirect)]
-    for thread in threads:
-        thread.start()
-    try:
+    with behind_a_redirect(Other) as (url, other):
+        other.root = served  # type: ignore[attr-defined]  # before any request reaches it
+        found.url = url
         yield found
-    finally:
-        for server in (other, redirect):
-            server.shutdown()
-            server.server_close()
-        for thread in threads:
-            thread.join()
 
 
 @pytest.mark.parametrize("written", [False, True], ids=["fetch", "push then fetch"])

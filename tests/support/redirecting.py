@@ -1,5 +1,5 @@
 """Two loopback HTTP servers for the tests of a bearer token sent on by a redirect (A-10): one
-answering every GET with ``302`` to the other, on another address (``127.0.0.2``), which
+answering every request with ``302`` to the other, on another address (``127.0.0.2``), which
 records the ``Authorization`` header of each request it gets and answers as a memory-api
 service would (``/healthz`` ``ok``, any other path an empty project list)."""
 
@@ -41,25 +41,42 @@ def redirecting_service() -> Iterator[Redirecting]:
         def log_message(self, format: str, *args: object) -> None:
             return
 
-    other = http.server.ThreadingHTTPServer(("127.0.0.2", 0), Other)
+    with behind_a_redirect(Other) as (url, _):
+        found.url = url
+        yield found
+
+
+@contextmanager
+def behind_a_redirect(
+    handler: type[http.server.BaseHTTPRequestHandler],
+) -> Iterator[tuple[str, http.server.ThreadingHTTPServer]]:
+    """Serve ``handler`` on ``127.0.0.2`` behind a server on ``127.0.0.1`` that answers every
+    GET and POST with ``302`` to the same path there, for the ``with`` block; gives the
+    redirecting server's URL and the other server."""
+    other = http.server.ThreadingHTTPServer(("127.0.0.2", 0), handler)
 
     class Redirect(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
+        def _redirect(self) -> None:
             self.send_response(302)
             self.send_header("Location", f"http://127.0.0.2:{other.server_address[1]}{self.path}")
             self.send_header("Content-Length", "0")
             self.end_headers()
 
+        def do_GET(self) -> None:
+            self._redirect()
+
+        def do_POST(self) -> None:
+            self._redirect()
+
         def log_message(self, format: str, *args: object) -> None:
             return
 
     redirect = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
-    found.url = f"http://127.0.0.1:{redirect.server_address[1]}"
     threads = [threading.Thread(target=s.serve_forever, daemon=True) for s in (other, redirect)]
     for thread in threads:
         thread.start()
     try:
-        yield found
+        yield f"http://127.0.0.1:{redirect.server_address[1]}", other
     finally:
         for server in (other, redirect):
             server.shutdown()
