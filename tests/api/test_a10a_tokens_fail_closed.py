@@ -49,6 +49,14 @@ def _folder_is_a_symlink_loop(tokens: Path) -> None:
     tokens.symlink_to(tokens.name)  # tokens -> tokens: ELOOP, which root cannot read past
 
 
+def _folder_is_a_symlink_to_nothing(tokens: Path) -> None:
+    """The token folder moved to a mounted secret whose mount is gone: the name is there, the
+    folder is not. It was read as "no token folder", the open loopback mode: every local
+    caller passed without a token."""
+    tokens.rmdir()
+    tokens.symlink_to(tokens.parent / "gone" / "tokens")
+
+
 def _only_token_file(content: bytes) -> Callable[[Path], None]:
     def write(tokens: Path) -> None:
         (tokens / "ops.json").write_bytes(content)
@@ -80,6 +88,7 @@ def _record(**fields: object) -> bytes:
 FAULTS: dict[str, Callable[[Path], None]] = {
     "folder-replaced-by-a-file": _folder_is_a_file,
     "folder-a-symlink-loop": _folder_is_a_symlink_loop,
+    "folder-a-symlink-to-nothing": _folder_is_a_symlink_to_nothing,
     "only-token-file-empty": _only_token_file(b""),
     "only-token-file-broken-json": _only_token_file(b'{"name": "ops", "sha2'),
     "only-token-file-not-a-token": _only_token_file(b'{"name": "ops"}'),

@@ -13,7 +13,7 @@ is seen at once (Q-4) while an unchanged folder costs a ``stat`` per file and on
 Fail closed (A-10a). Whether the service runs open on loopback or asks for a token is decided
 only from what was *read*: no folder at all, or a folder that lists and holds no token file,
 means "no token"; a folder that cannot be stat'ed or listed (no permission, a file in its
-place, a symlink loop) or a token file that cannot be read or decoded (empty, broken JSON, a
+place, a symlink loop, a symlink to nothing) or a token file that cannot be read or decoded (empty, broken JSON, a
 FIFO, no permission, a symlink to nothing, a field no token record has, a ``sha256`` that is
 not 64 lowercase hex digits: :func:`~memory_api.bearer.check_token_entry`) is *unreadable*,
 and :class:`KnownTokens` says so instead of leaving the
@@ -115,6 +115,21 @@ def _gone(path: str) -> _Read:
     except OSError as error:
         return _Read(None, _reason(error))
     return _Read(None, "a symlink to a missing file")
+
+
+def _missing_folder(path: str) -> str | None:
+    """Why the token folder found missing cannot be read, or None when there is truly none
+    (never made, or removed: no token file). Its name still there as a symlink to nothing (a
+    secret mount gone, a moved target) is a folder that cannot be read, never a missing one: it
+    opened a loopback service to every local caller while its tokens were out of reach
+    (A-10a)."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"cannot be looked at ({_reason(error)})"
+    return "is a symlink to a missing folder"
 
 
 class TokenStore:
@@ -229,7 +244,7 @@ class TokenStore:
             info = os.stat(self._dir_name)  # noqa: PTH116 - no Path per request
         except FileNotFoundError:
             self._listed = None
-            return (), True, None  # never made: no token file (the folder is made at start)
+            return (), True, _missing_folder(self._dir_name)
         except OSError as error:
             self._listed = None
             return (), True, f"cannot be looked at ({_reason(error)})"
