@@ -32,7 +32,7 @@ from typing import Any
 
 from memory_core.atomic import atomic_write_bytes, make_dirs
 
-from harness_memory.installers import jsonc
+from harness_memory.installers import json_values, jsonc
 from harness_memory.installers.json_layout import layout_of
 from harness_memory.installers.secrets import MASK, holds, keeps_owner_only, mask, private_mode
 
@@ -143,7 +143,13 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
     if text is None or not text.strip():
         return text, {}
     try:
-        document = json.loads(text)
+        document = json_values.loads(text)
+    except json_values.UnwritableJson as error:
+        raise SettingsFileError(
+            f"{path} cannot be written back as it is: {error}; fix it and run the command "
+            "again, or add (install) or take out (uninstall) the hooks by hand (see the "
+            "harness-memory README)"
+        ) from None
     except json.JSONDecodeError as error:
         if comments and has_comments_safely(text):
             try:
@@ -256,7 +262,7 @@ def earlier_text(
             if by_us is not None and by_us(data):
                 continue
             text = data.decode("utf-8")
-            found = jsonc.loads(text) if comments else json.loads(text)
+            found = jsonc.loads(text) if comments else json_values.loads(text)
             if isinstance(found, dict) and json.dumps(_without_empty_hooks(found)) == wanted:
                 return Earlier(text, mode)
         except (OSError, SettingsFileError, ValueError):
