@@ -146,6 +146,11 @@ DEEP = 100_000
         pytest.param(
             '{"deep": ' + "[" * DEEP + "]" * DEEP + "}\n", "deeper than", id="nested-deep"
         ),
+        pytest.param(
+            '{\n    "model": "a",\n    "theme": "dark",\n    "model": "b"\n}\n',
+            'the key "model" twice in one object',
+            id="a-key-twice",
+        ),
     ],
 )
 def test_h3_a_value_python_reads_but_cannot_write_back_is_refused_saying_which(
@@ -154,7 +159,8 @@ def test_h3_a_value_python_reads_but_cannot_write_back_is_refused_saying_which(
     """Python's reader took ``1e400`` as ``inf`` and wrote the file back with ``Infinity``,
     which is no JSON: the harness could no longer read the user's settings at all (node's
     ``JSON.parse`` refused it). ``NaN`` was taken (no JSON either), and 5,000 digits or deep
-    nesting ended the install in a traceback. Each is refused by name, nothing written."""
+    nesting ended the install in a traceback; a key twice lost its first value and the file
+    its layout. Each is refused by name, nothing written."""
     path = users_file(tmp_path, harness, text)
 
     assert run(tmp_path, "install", harness) == 1

@@ -6,9 +6,10 @@ Python's :mod:`json` reads more than JSON and some JSON it cannot give back: ``N
 user's settings at all), an integer of more than 4,300 digits (a ``ValueError`` Python's
 reader raises, a traceback), values nested deeper than Python recurses (``RecursionError``),
 and a ``\\ud800`` escape, half of a UTF-16 pair, which it reads as a lone surrogate no UTF-8
-text can hold (``UnicodeEncodeError`` on writing, a traceback). :func:`loads` refuses the
-first four by name (:class:`UnwritableJson`); :func:`escaped_surrogates` writes the last back
-as the escape it was.
+text can hold (``UnicodeEncodeError`` on writing, a traceback); a key twice in one object
+keeps only its last value, the file then written anew in the default layout.
+:func:`loads` refuses all but the surrogate by name (:class:`UnwritableJson`);
+:func:`escaped_surrogates` writes that back as the escape it was.
 """
 
 from __future__ import annotations
@@ -57,16 +58,34 @@ def _int(literal: str) -> int:
         ) from None
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document = dict(pairs)
+    if len(document) < len(pairs):
+        twice = next(key for index, (key, _) in enumerate(pairs) if key in dict(pairs[:index]))
+        raise UnwritableJson(
+            f"it holds the key {_shown(json.dumps(twice, ensure_ascii=False))} twice in one "
+            "object (written back, the first would be lost and the file laid out anew)"
+        )
+    return document
+
+
 def loads(text: str) -> Any:
     """The value of the JSON ``text``, as :func:`json.loads` reads it.
 
     Raises :class:`json.JSONDecodeError` for text that is no JSON, and :class:`UnwritableJson`
     (a ``ValueError`` too) for what Python would read but not write back as the same JSON:
     ``NaN``, ``Infinity``, ``-Infinity``, a number beyond a double, an integer of more digits
-    than Python converts, values nested deeper than it recurses.
+    than Python converts, values nested deeper than it recurses, a key twice in one object
+    (Python keeps the last; as Gemini CLI's commented files, :mod:`.jsonc`, it is refused).
     """
     try:
-        return json.loads(text, parse_constant=_constant, parse_float=_float, parse_int=_int)
+        return json.loads(
+            text,
+            object_pairs_hook=_object,
+            parse_constant=_constant,
+            parse_float=_float,
+            parse_int=_int,
+        )
     except RecursionError:
         raise UnwritableJson(
             "it nests arrays or objects deeper than this installer reads"
