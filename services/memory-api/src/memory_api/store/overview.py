@@ -232,7 +232,7 @@ def _place(
     if feed is not None and name == key:
         feed.watch(name)
     try:
-        info = os.lstat(folder)  # noqa: PTH116 - a string path, 20,000 folders a sweep
+        info = os.lstat(folder)  # a string path: 20,000 folders a sweep
     except OSError:
         return None
     if not stat.S_ISDIR(info.st_mode):

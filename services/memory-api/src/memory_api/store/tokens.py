@@ -13,12 +13,12 @@ is seen at once (Q-4) while an unchanged folder costs a ``stat`` per file and on
 Fail closed (A-10a). Whether the service runs open on loopback or asks for a token is decided
 only from what was *read*: no folder at all, or a folder that lists and holds no token file,
 means "no token"; a folder that cannot be stat'ed or listed (no permission, a file in its
-place, a symlink loop, a symlink to nothing) or a token file that cannot be read or decoded (empty, broken JSON, a
-FIFO, no permission, a symlink to nothing, a field no token record has, a ``sha256`` that is
-not 64 lowercase hex digits: :func:`~memory_api.bearer.check_token_entry`) is *unreadable*,
-and :class:`KnownTokens` says so instead of leaving the
-token out. The service then refuses what it cannot judge (503, :mod:`memory_api.http.auth`)
-until the tokens read again. Since the folder lives on the data dir, every replica and every
+place, a symlink loop, a symlink to nothing) or a token file that cannot be read or decoded
+(empty, broken JSON, a FIFO, no permission, a symlink to nothing, a field no token record has,
+a ``sha256`` that is not 64 lowercase hex digits: :func:`~memory_api.bearer.check_token_entry`)
+is *unreadable*, and :class:`KnownTokens` says so instead of leaving the token out. The
+service then refuses what it cannot judge (503, :mod:`memory_api.http.auth`) until the tokens
+read again. Since the folder lives on the data dir, every replica and every
 restart sees the same state: nothing about "having had tokens" is kept in a process.
 """
 
