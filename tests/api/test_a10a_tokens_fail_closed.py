@@ -408,3 +408,26 @@ async def test_a10a_an_open_service_with_a_token_folder_every_account_may_write_
     (tokens / "ops.json").write_bytes(_record(name="ops"))
     (tokens / "ops.json").chmod(0o600)
     await expect_problem(await client.get("/api/me", headers=_bearer(GOOD)), 503, UNREADABLE)
+
+
+async def test_a10a_a_token_folder_on_a_read_only_mount_is_trusted_whatever_its_mode(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Kubernetes Secret mounted as the token folder is a ``1777`` folder of ``0666``-able
+    files on a read-only mount: nobody can write it, so its tokens pass. (The mount's flag is
+    given here: making a read-only mount needs privileges the tests do not have.)"""
+    tokens = agent.data_dir / "tokens"
+    (tokens / "ops.json").write_bytes(_record(name="ops"))
+    (tokens / "ops.json").chmod(0o666)
+    tokens.chmod(0o1777)
+    await expect_problem(await client.get("/api/me", headers=_bearer(GOOD)), 503, UNREADABLE)
+    real = os.statvfs
+    read_only = os.statvfs_result((4096, 4096, 1, 0, 0, 1, 0, 0, os.ST_RDONLY, 255, 0))
+
+    def mounted(path: str | Path) -> os.statvfs_result:
+        inside = Path(path) == tokens or Path(path).parent == tokens
+        return read_only if inside else real(path)
+
+    monkeypatch.setattr(os, "statvfs", mounted)
+    (tokens / "ops.json").touch()  # a new stat: read again
+    assert (await ok_json(await client.get("/api/me", headers=_bearer(GOOD))))["name"] == "ops"

@@ -119,6 +119,18 @@ def _gone(path: str) -> _Read:
     return _Read(None, "a symlink to a missing file")
 
 
+def _open_to_everyone(path: str, mode: int) -> bool:
+    """Whether every account may write the file or folder at ``path`` (whose mode is ``mode``):
+    its "other" write bit, unless it lies on a read-only filesystem (a Kubernetes Secret's
+    volume is ``1777`` but mounted read-only: nobody writes it)."""
+    if not mode & stat.S_IWOTH:
+        return False
+    try:
+        return not os.statvfs(path).f_flag & os.ST_RDONLY
+    except OSError:
+        return True  # cannot tell: never trusted on a guess
+
+
 def _writable_by_everyone(mode: int) -> str:
     """Why a token file, or the token folder while there are tokens, is not trusted: every
     account on the machine may write it (the "other" write bit), so anyone could add a token
@@ -279,7 +291,7 @@ class TokenStore:
             )
             self._listed = None if is_racy(key) else (key, paths)
             listed = True
-        if info.st_mode & stat.S_IWOTH and (paths or self._env):
+        if _open_to_everyone(self._dir_name, info.st_mode) and (paths or self._env):
             return (), True, _writable_by_everyone(info.st_mode)  # no file in it is trusted
         return paths, listed, None
 
@@ -303,7 +315,7 @@ class TokenStore:
         read: _Read
         try:
             raw, opened = read_regular(Path(path), TOKEN_READ_CAP, follow_symlinks=True)
-            if opened.st_mode & stat.S_IWOTH:  # anyone could put their own secret's hash in
+            if _open_to_everyone(path, opened.st_mode):  # anyone could put their hash in
                 read = _Read(None, _writable_by_everyone(opened.st_mode))
             else:
                 # a record edited by hand in a Windows editor starts with a BOM (RFC 8259 8.1)
