@@ -106,6 +106,7 @@ def status(
     healthy = True
     copies: set[tuple[str, str, str, str]] = set()
     installed: list[str] = []
+    whose: dict[str, list[str]] = {}  # the labels of the installs that wrote each hook command
     given: dict[str, dict[str, str]] = {}  # the variables Claude Code's settings give a hook
     geminis: list[tuple[str, dict[str, Any]]] = []  # the installed Gemini CLI settings
     labels: set[str] = set()  # the installed ones
@@ -136,6 +137,8 @@ def status(
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
         installed += commands
+        for command in commands:
+            whose.setdefault(command, []).append(label)
         geminis += [(label, document)] if harness == "gemini" else []
         labels.add(label)
         given.update(dict.fromkeys(commands, _settings_env(document)))
@@ -147,7 +150,8 @@ def status(
         lines += _remote_lines(Path(state_dir), url, project, agent)
     from harness_memory.installers.service_check import service_lines
 
-    said, taken = service_lines(installed, environ, env=given)  # the token as it takes it (H-7)
+    # the token as the hooks take it, and whose hooks a refusal is about (H-7)
+    said, taken = service_lines(installed, environ, env=given, harnesses=whose)
     return lines + said, healthy and taken
 
 
