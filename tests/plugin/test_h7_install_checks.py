@@ -189,6 +189,21 @@ def test_h7_a_service_that_does_not_answer_is_a_warning(
     assert "installed — wrote" in said
 
 
+def test_h7_a_dry_run_for_a_service_that_does_not_answer_says_no_hooks_are_installed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The warning said "the hooks are installed" under ``--dry-run`` too, which wrote nothing:
+    it says the install goes ahead, true of the dry run's diff and of the install alike."""
+    status, said = install(tmp_path / "home", str(a_root(tmp_path)), "--dry-run")
+
+    assert status == 0
+    assert untouched(tmp_path / "home")
+    assert "installed" not in caplog.text
+    assert f"does not answer (memory service unreachable at {UNREACHABLE}" in caplog.text
+    assert "the install goes ahead, but its hooks reach no memory until" in caplog.text
+    assert said.splitlines()[-1].startswith("next: ")
+
+
 def test_h7_the_warning_of_a_service_that_does_not_answer_is_the_last_line(
     tmp_path: Path,
 ) -> None:
@@ -212,7 +227,7 @@ def test_h7_the_warning_of_a_service_that_does_not_answer_is_the_last_line(
         f"harness-memory: WARNING: install claude-code: the service at {UNREACHABLE} does "
         "not answer"
     )
-    assert f"they reach no memory until a service answers at {UNREACHABLE}" in lines[-1]
+    assert f"its hooks reach no memory until a service answers at {UNREACHABLE}" in lines[-1]
     assert sum("does not answer" in line for line in lines) == 1
     assert "claude-code: installed — wrote" in done.stdout
 

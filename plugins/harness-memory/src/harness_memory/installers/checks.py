@@ -214,10 +214,10 @@ def _asked(
         return [
             Finding(
                 False,
-                f"the service at {url} does not answer ({error}): the hooks are installed, but "
-                f"they reach no memory until a service answers at {url} — every Session starts "
-                "without it, or with the memory files on this machine read directly (the hooks "
-                "fail open); start the service, or install again with the right --url; "
+                f"the service at {url} does not answer ({error}): the install goes ahead, but "
+                f"its hooks reach no memory until a service answers at {url} — every Session "
+                "starts without it, or with the memory files on this machine read directly (the "
+                "hooks fail open); start the service, or install again with the right --url; "
                 "`harness-memory status` then checks it",
             )
         ]
