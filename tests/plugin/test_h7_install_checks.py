@@ -425,3 +425,40 @@ def test_h7_a_token_sent_to_another_machine_over_plain_http_is_a_warning(
     said = "in the clear" in caplog.text and "https:// URL" in caplog.text
     assert said is warned
     assert (token or "mem_alice") not in caplog.text
+
+
+def test_h7_a_token_given_to_a_service_that_asks_for_none_is_said_unchecked(
+    open_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The README's ``export HARNESS_MEMORY_TOKEN=...`` copied as is, beside a ``make run`` with
+    no token yet: the open service took the placeholder, the install wrote it into the hooks'
+    token file and said nothing; the first ``token create`` then left every Session without
+    memory. It is installed (the token may be one the service will take), with a warning."""
+    root = open_service.create_agent("coder")
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", open_service.url]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+
+    status = main(
+        ["install", "codex", *flags],
+        environ={"HOME": str(home), "HARNESS_MEMORY_TOKEN": "..."},
+        stdout=io.StringIO(),
+    )
+
+    assert status == 0
+    assert (home / ".codex" / "harness-memory" / "token").read_text(encoding="utf-8") == "...\n"
+    assert (
+        f"the service at {open_service.url} has no tokens configured and takes any, so the "
+        "token from HARNESS_MEMORY_TOKEN was not checked: the hooks keep it, and once that "
+        "service's data dir holds tokens, a token it does not take leaves every Session without "
+        "memory; `harness-memory status` checks it then"
+    ) in caplog.text
+
+
+def test_h7_no_token_given_to_a_service_that_asks_for_none_installs_quietly(
+    open_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = open_service.create_agent("coder")
+    status, _ = install(tmp_path / "home", str(root), url=open_service.url)
+    assert status == 0
+    assert "WARNING" not in caplog.text and "not checked" not in caplog.text
