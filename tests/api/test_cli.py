@@ -187,6 +187,11 @@ def test_a10_the_first_token_says_the_service_now_asks_for_one(
     assert "the data dir had no token: from now on its service answers" in first.err
     assert "'Authorization: Bearer <secret>'" in first.err
     assert "HARNESS_MEMORY_TOKEN or --token-file" in first.err
+    assert (  # hooks installed while it was open send no token: the install to run again
+        "Hooks installed before now send none: their Sessions start without memory until "
+        "`harness-memory install HARNESS` runs again with a token in HARNESS_MEMORY_TOKEN "
+        "(`harness-memory status` names them)" in " ".join(first.err.split())
+    )
     assert main(["token", "create", "--name", "bob", "--project", "acme"]) == 0
     second = capsys.readouterr()
     assert "shown only now" in second.err and "had no token" not in second.err

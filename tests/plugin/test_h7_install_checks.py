@@ -189,6 +189,21 @@ def test_h7_a_service_that_does_not_answer_is_a_warning(
     assert "installed — wrote" in said
 
 
+def test_h7_a_dry_run_for_a_service_that_does_not_answer_says_no_hooks_are_installed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The warning said "the hooks are installed" under ``--dry-run`` too, which wrote nothing:
+    it says the install goes ahead, true of the dry run's diff and of the install alike."""
+    status, said = install(tmp_path / "home", str(a_root(tmp_path)), "--dry-run")
+
+    assert status == 0
+    assert untouched(tmp_path / "home")
+    assert "installed" not in caplog.text
+    assert f"does not answer (memory service unreachable at {UNREACHABLE}" in caplog.text
+    assert "the install goes ahead, but its hooks reach no memory until" in caplog.text
+    assert said.splitlines()[-1].startswith("next: ")
+
+
 def test_h7_the_warning_of_a_service_that_does_not_answer_is_the_last_line(
     tmp_path: Path,
 ) -> None:
@@ -212,7 +227,7 @@ def test_h7_the_warning_of_a_service_that_does_not_answer_is_the_last_line(
         f"harness-memory: WARNING: install claude-code: the service at {UNREACHABLE} does "
         "not answer"
     )
-    assert f"they reach no memory until a service answers at {UNREACHABLE}" in lines[-1]
+    assert f"its hooks reach no memory until a service answers at {UNREACHABLE}" in lines[-1]
     assert sum("does not answer" in line for line in lines) == 1
     assert "claude-code: installed — wrote" in done.stdout
 
@@ -410,3 +425,40 @@ def test_h7_a_token_sent_to_another_machine_over_plain_http_is_a_warning(
     said = "in the clear" in caplog.text and "https:// URL" in caplog.text
     assert said is warned
     assert (token or "mem_alice") not in caplog.text
+
+
+def test_h7_a_token_given_to_a_service_that_asks_for_none_is_said_unchecked(
+    open_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The README's ``export HARNESS_MEMORY_TOKEN=...`` copied as is, beside a ``make run`` with
+    no token yet: the open service took the placeholder, the install wrote it into the hooks'
+    token file and said nothing; the first ``token create`` then left every Session without
+    memory. It is installed (the token may be one the service will take), with a warning."""
+    root = open_service.create_agent("coder")
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", open_service.url]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+
+    status = main(
+        ["install", "codex", *flags],
+        environ={"HOME": str(home), "HARNESS_MEMORY_TOKEN": "..."},
+        stdout=io.StringIO(),
+    )
+
+    assert status == 0
+    assert (home / ".codex" / "harness-memory" / "token").read_text(encoding="utf-8") == "...\n"
+    assert (
+        f"the service at {open_service.url} has no tokens configured and takes any, so the "
+        "token from HARNESS_MEMORY_TOKEN was not checked: the hooks keep it, and once that "
+        "service's data dir holds tokens, a token it does not take leaves every Session without "
+        "memory; `harness-memory status` checks it then"
+    ) in caplog.text
+
+
+def test_h7_no_token_given_to_a_service_that_asks_for_none_installs_quietly(
+    open_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = open_service.create_agent("coder")
+    status, _ = install(tmp_path / "home", str(root), url=open_service.url)
+    assert status == 0
+    assert "WARNING" not in caplog.text and "not checked" not in caplog.text

@@ -265,10 +265,13 @@ NOW_CLOSED_NOTICE = (
     "the data dir had no token: from now on its service answers every API request without one "
     "with 401 (curl and scripts too); send 'Authorization: Bearer <secret>' (memory-api: --token "
     "or MEMORY_API_TOKEN; harness-memory install: HARNESS_MEMORY_TOKEN or --token-file); the "
-    "web page asks for it"
+    "web page asks for it. Hooks installed before now send none: their Sessions start without "
+    "memory until `harness-memory install HARNESS` runs again with a token in "
+    "HARNESS_MEMORY_TOKEN (`harness-memory status` names them)"
 )
 """What ``token create`` adds when the data dir had no token: the service was open and now is
-not (A-10), which every curl, script and page that worked a minute ago meets as a 401."""
+not (A-10), which every curl, script, page and installed hook that worked a minute ago meets as
+a 401."""
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:

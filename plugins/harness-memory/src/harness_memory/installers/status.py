@@ -105,7 +105,7 @@ def status(
     lines: list[str] = []
     healthy = True
     copies: set[tuple[str, str, str, str]] = set()
-    installed: list[str] = []
+    installed: dict[str, list[str]] = {}  # each hook command: the installs (labels) that wrote it
     given: dict[str, dict[str, str]] = {}  # the variables Claude Code's settings give a hook
     geminis: list[tuple[str, dict[str, Any]]] = []  # the installed Gemini CLI settings
     labels: set[str] = set()  # the installed ones
@@ -135,7 +135,7 @@ def status(
         lines += said
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
-        installed += commands
+        installed.update({command: [*installed.get(command, []), label] for command in commands})
         geminis += [(label, document)] if harness == "gemini" else []
         labels.add(label)
         given.update(dict.fromkeys(commands, _settings_env(document)))
@@ -147,7 +147,7 @@ def status(
         lines += _remote_lines(Path(state_dir), url, project, agent)
     from harness_memory.installers.service_check import service_lines
 
-    said, taken = service_lines(installed, environ, env=given)  # the token as it takes it (H-7)
+    said, taken = service_lines(installed, environ, env=given, harnesses=installed)  # H-7
     return lines + said, healthy and taken
 
 
