@@ -155,20 +155,65 @@ def test_a10_a_url_holding_a_secret_is_refused_never_written_nor_echoed(
     assert untouched(tmp_path / "home")
 
 
-def test_a10_a_tenant_id_in_the_path_is_installed_and_shown_masked(
+TENANT = "123e4567-e89b-12d3-a456-426614174000"
+HOOK_ID = "3f2a9c0d8e7b6a5f4e3d2c1b0a9f8e7d"
+ID_URLS = [
+    f"{UNREACHABLE}/tenants/{TENANT}/memory",
+    f"{UNREACHABLE}/hook/{HOOK_ID}",
+    f"{UNREACHABLE}/hook/{HOOK_ID.upper()}/",
+    f"{UNREACHABLE}/hook/%33{HOOK_ID[1:]}",  # percent-encoded: the same id once decoded
+    f"{UNREACHABLE}/{TENANT.upper()}",
+]
+"""Service URLs holding a UUID or hex id in their path: a tenant's id, or a capability
+secret (a webhook's), which no rule tells apart."""
+
+
+def settings_written(home: Path) -> str:
+    """Every file under ``home``, as one text."""
+    return "".join(
+        path.read_text(errors="replace") for path in sorted(home.rglob("*")) if path.is_file()
+    )
+
+
+@pytest.mark.parametrize("url", ID_URLS)
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize("how", ["--url", "--remote", "--dry-run", "--no-check"])
+def test_a10_an_id_in_the_paths_url_is_never_written_into_settings(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str, harness: str, how: str
+) -> None:
+    """A UUID or hex segment in the service URL's path was taken, masked when shown, and
+    written in full into the harness's settings and every hook's command line, which other
+    accounts read (``ps``, a ``0644`` ``config.toml``) and a team commits: it may be a
+    capability secret. The install refuses it before writing anything, says why and how to
+    give a token instead, and never prints it."""
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--project", "acme", "--agent", "coder"]
+    flags += ["--executable", str(HARNESS_MEMORY)]
+    if how == "--remote":
+        flags += ["--remote", url]
+    else:
+        flags += ["--url", url, "--memory-root", str(a_root(tmp_path))]
+        flags += [] if how == "--url" else [how]
+    out = io.StringIO()
+    status = main(["install", harness, *flags], environ={"HOME": str(home)}, stdout=out)
+    assert status == 1
+    assert "an id in its path" in caplog.text and "capability secret" in caplog.text
+    assert "HARNESS_MEMORY_TOKEN" in caplog.text and "nothing was changed" in caplog.text
+    said = caplog.text + out.getvalue()
+    assert TENANT not in said.lower() and HOOK_ID[1:] not in said.lower()
+    written = settings_written(home) if home.exists() else ""
+    assert TENANT not in written.lower() and HOOK_ID[1:] not in written.lower()
+
+
+def test_a10_the_same_url_without_the_id_installs(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A UUID in the service URL's path (``…/tenants/<uuid>/memory``) was refused as a secret
-    with no way around: the install takes it (the hooks need the URL) and its findings show
-    it as ``***``."""
-    tenant = "123e4567-e89b-12d3-a456-426614174000"
-    status, out = install(
-        tmp_path / "home", str(a_root(tmp_path)), url=f"{UNREACHABLE}/tenants/{tenant}/memory"
+    """Words and numbers in the path are no id: ``/memory-api-v2`` is written as given."""
+    status, _ = install(
+        tmp_path / "home", str(a_root(tmp_path)), "--no-check", url=f"{UNREACHABLE}/memory-api-v2"
     )
-    assert status == 0
-    assert "/tenants/***/memory does not answer" in caplog.text
-    assert tenant not in caplog.text + out
-    assert tenant in (tmp_path / "home" / ".claude" / "settings.json").read_text()
+    assert status == 0, caplog.text
+    assert "/memory-api-v2" in (tmp_path / "home" / ".claude" / "settings.json").read_text()
 
 
 def test_h7_a_port_that_is_no_number_is_refused_even_unchecked(
