@@ -128,7 +128,10 @@ async def test_a1_an_agent_without_such_entries_has_no_skipped_field(
 
 
 def test_a1_memory_api_agent_list_says_them_on_stderr(
-    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
     monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)

@@ -116,7 +116,9 @@ def url_secret(url: str, *, written: bool = False) -> str | None:
     if rest:
         return "a query or fragment"
     if written and any(_hidden(part, ids=True) for part in path.split("/")):
-        return "an id in its path (a UUID or hex segment, shown as ***: it may be a capability secret)"
+        return (
+            "an id in its path (a UUID or hex segment, shown as ***: it may be a capability secret)"
+        )
     return None
 
 

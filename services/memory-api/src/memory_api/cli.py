@@ -49,11 +49,12 @@ from memory_api.remote import RemoteError, default_url
 from memory_api.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
+    from memory_core.wire import AgentSummary
+
     from memory_api.http.bind_address import BindAddress
     from memory_api.store.agents import AgentStore
     from memory_api.store.history.recorder import ScopeHistories
     from memory_api.transfer.harnesses import HarnessRequest
-    from memory_core.wire import AgentSummary
 
 __all__ = ["build_parser", "main"]
 

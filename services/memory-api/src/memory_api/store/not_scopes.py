@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from memory_core.errors import InvalidId
 from memory_core.keys import check_scope_key
@@ -57,7 +58,7 @@ def why_no_scope(entry: os.DirEntry[str]) -> str:
         return f"{kind} whose name is no scope key ('user' or a Workspace key): never read"
     if mode is not None and stat.S_ISLNK(mode):
         try:
-            os.stat(entry.path)
+            Path(entry.path).stat()
         except OSError:
             return "a symlink that leads nowhere (or into a loop): never read"
         return (
