@@ -205,6 +205,12 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
         f"{label}: your Session records and token file are in {settings.state_dir} (your "
         "account's home, wherever $HOME or $CLAUDE_CONFIG_DIR point)"
     ]
+    if settings.token_file is not None and settings.token_file.parent != settings.state_dir:
+        lines[0] = (  # `token set` kept it out of the git work tree the state dir is in
+            f"{label}: your Session records are in {settings.state_dir}, your token file is "
+            f"{settings.token_file} (your account's home, wherever $HOME or $CLAUDE_CONFIG_DIR "
+            "point)"
+        )
     if settings.token_file is None:
         lines.append(
             f"{label}: no token file ({settings.state_dir / TOKEN_FILE_NAME}): the hooks send "
