@@ -157,15 +157,18 @@ def test_a10_a_url_holding_a_secret_is_refused_never_written_nor_echoed(
 
 TENANT = "123e4567-e89b-12d3-a456-426614174000"
 HOOK_ID = "3f2a9c0d8e7b6a5f4e3d2c1b0a9f8e7d"
+IN_THE_PATH = "an id in its path"
 ID_URLS = [
-    f"{UNREACHABLE}/tenants/{TENANT}/memory",
-    f"{UNREACHABLE}/hook/{HOOK_ID}",
-    f"{UNREACHABLE}/hook/{HOOK_ID.upper()}/",
-    f"{UNREACHABLE}/hook/%33{HOOK_ID[1:]}",  # percent-encoded: the same id once decoded
-    f"{UNREACHABLE}/{TENANT.upper()}",
+    (f"{UNREACHABLE}/tenants/{TENANT}/memory", IN_THE_PATH),
+    (f"{UNREACHABLE}/hook/{HOOK_ID}", IN_THE_PATH),
+    (f"{UNREACHABLE}/hook/{HOOK_ID.upper()}/", IN_THE_PATH),
+    (f"{UNREACHABLE}/hook/%33{HOOK_ID[1:]}", IN_THE_PATH),  # percent-encoded: the same id
+    (f"{UNREACHABLE}/{TENANT.upper()}", IN_THE_PATH),
+    (f"{UNREACHABLE}/hook?key={TENANT}", "a query or fragment"),
+    (f"{UNREACHABLE}/hook#{HOOK_ID}", "a query or fragment"),
 ]
-"""Service URLs holding a UUID or hex id in their path: a tenant's id, or a capability
-secret (a webhook's), which no rule tells apart."""
+"""Service URLs holding a UUID or hex id: a tenant's id, or a capability secret (a
+webhook's), which no rule tells apart; and why each is refused."""
 
 
 def settings_written(home: Path) -> str:
@@ -175,11 +178,11 @@ def settings_written(home: Path) -> str:
     )
 
 
-@pytest.mark.parametrize("url", ID_URLS)
+@pytest.mark.parametrize(("url", "why"), ID_URLS)
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
 @pytest.mark.parametrize("how", ["--url", "--remote", "--dry-run", "--no-check"])
-def test_a10_an_id_in_the_paths_url_is_never_written_into_settings(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str, harness: str, how: str
+def test_a10_an_id_in_the_service_url_is_never_written_into_settings(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str, why: str, harness: str, how: str
 ) -> None:
     """A UUID or hex segment in the service URL's path was taken, masked when shown, and
     written in full into the harness's settings and every hook's command line, which other
@@ -197,7 +200,8 @@ def test_a10_an_id_in_the_paths_url_is_never_written_into_settings(
     out = io.StringIO()
     status = main(["install", harness, *flags], environ={"HOME": str(home)}, stdout=out)
     assert status == 1
-    assert "an id in its path" in caplog.text and "capability secret" in caplog.text
+    assert why in caplog.text
+    assert why != IN_THE_PATH or "capability secret" in caplog.text
     assert "HARNESS_MEMORY_TOKEN" in caplog.text and "nothing was changed" in caplog.text
     said = caplog.text + out.getvalue()
     assert TENANT not in said.lower() and HOOK_ID[1:] not in said.lower()
