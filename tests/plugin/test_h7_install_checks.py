@@ -459,3 +459,26 @@ def test_h7_a_token_sent_to_another_machine_over_plain_http_is_a_warning(
     said = "in the clear" in caplog.text and "https:// URL" in caplog.text
     assert said is warned
     assert (token or "mem_alice") not in caplog.text
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_a10_status_warns_of_an_id_an_earlier_install_wrote_into_the_url(
+    tmp_path: Path, harness: str
+) -> None:
+    """Hooks an install wrote before it refused such a URL keep it in their settings: status
+    says so and how to install without it, never showing the id."""
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--memory-root", str(a_root(tmp_path)), "--url", UNREACHABLE]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    assert main(["install", harness, *flags, "--no-check"], environ={"HOME": str(home)}) == 0
+    (settings,) = [p for p in home.rglob("*.json") if p.name in ("settings.json", "hooks.json")]
+    earlier = f"{UNREACHABLE}/hook/{HOOK_ID}"
+    settings.write_text(settings.read_text().replace(UNREACHABLE, earlier), encoding="utf-8")
+
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+
+    said = out.getvalue()
+    assert "WARNING: the hooks' service URL holds an id in its path" in said
+    assert "install again with the service's address without it" in said
+    assert HOOK_ID not in said
