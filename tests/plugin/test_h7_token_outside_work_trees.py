@@ -204,3 +204,23 @@ def test_h7_outside_any_work_tree_the_token_stays_in_the_state_folder(
     assert status == 0, said
     assert named_token_files(home, harness) == {home / FOLDER[harness] / "harness-memory" / "token"}
     assert not (home / ".config").exists()
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_h7_an_install_without_a_token_removes_the_one_kept_outside(
+    tmp_path: Path, harness: str
+) -> None:
+    """No stale token stays behind: an install given no token removes the file an earlier
+    install kept in the config folder, and the hooks name none."""
+    home, _ = in_dotfiles(tmp_path, harness)
+    assert install(home, harness, TOKEN)[0] == 0
+    (kept,) = named_token_files(home, harness)
+
+    out = io.StringIO()
+    flags = ["--home", str(home), "--memory-root", str(memory_root(tmp_path))]
+    flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+    flags += ["--executable", str(HARNESS_MEMORY)]
+    assert main(["install", harness, *flags], environ={"HOME": str(home)}, stdout=out) == 0
+
+    assert not kept.exists()
+    assert named_token_files(home, harness) == set()
