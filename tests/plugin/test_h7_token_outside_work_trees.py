@@ -152,20 +152,33 @@ def test_h7_a_token_file_once_committed_is_moved_out_and_commit_a_takes_no_new_t
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
-def test_h7_a_settings_folder_that_is_itself_a_repository_keeps_its_token_outside(
-    tmp_path: Path, harness: str
+@pytest.mark.parametrize("kind", ["repository", "linked worktree"])
+def test_h7_a_settings_folder_that_is_itself_a_work_tree_keeps_its_token_outside(
+    tmp_path: Path, harness: str, kind: str
 ) -> None:
+    """A repository of its own (``.git`` a folder), or a linked worktree of one (``.git`` a
+    file naming the repository elsewhere)."""
     home = tmp_path / "home"
-    (home / FOLDER[harness]).mkdir(parents=True)
-    git(home / FOLDER[harness], "init", "-q")
+    folder = home / FOLDER[harness]
+    if kind == "repository":
+        folder.mkdir(parents=True)
+        git(folder, "init", "-q")
+    else:
+        main_tree = tmp_path / "dotfiles"
+        main_tree.mkdir()
+        git(main_tree, "init", "-q")
+        git(main_tree, "commit", "-q", "--allow-empty", "-m", "start")
+        home.mkdir()
+        git(main_tree, "worktree", "add", "-q", "-b", "settings", str(folder))
+        assert (folder / ".git").is_file()
 
     status, said = install(home, harness, TOKEN)
 
     assert status == 0, said
     (kept,) = named_token_files(home, harness)
     assert kept.is_relative_to(home / ".config")
-    git(home / FOLDER[harness], "add", "-f", "-A", ".")
-    assert TOKEN not in everything_git_holds(home / FOLDER[harness])
+    git(folder, "add", "-f", "-A", ".")
+    assert TOKEN not in everything_git_holds(folder)
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
