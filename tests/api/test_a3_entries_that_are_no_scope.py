@@ -46,7 +46,7 @@ def plant(agent: AgentHome, outside: Path) -> dict[str, str]:
         "locked": "a folder whose name is no scope key",
         "elsewhere": "a symlink whose name is no scope key",
         WORKSPACE_KEY: "does not lead to another scope folder",
-        "dangling-0123abcd": "leads nowhere",
+        "dangling-0123abcd": "does not lead to another scope folder",
         "file-0123abcd": "a file in a scope's place",
         "pipe": "a special file",
     }

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from memory_core.errors import InvalidId
 from memory_core.keys import check_scope_key
@@ -44,8 +43,9 @@ def _kind(mode: int | None) -> str:
 
 def why_no_scope(entry: os.DirEntry[str]) -> str:
     """Why the memory-root entry ``entry``, which no listing takes as a scope, is none, for a
-    person: what it is and that the service never reads it. Makes at most an ``lstat`` and a
-    ``stat`` (following a symlink, to tell one leading nowhere); never raises ``OSError``.
+    person: what it is and that the service never reads it. Makes at most one ``lstat`` (a
+    symlink's target is never looked at: it may lie outside the memory root, A-7); never
+    raises ``OSError``.
     E.g. ``"a file whose name is no scope key ('user' or a Workspace key): never read"``."""
     try:
         mode: int | None = entry.stat(follow_symlinks=False).st_mode
@@ -56,14 +56,10 @@ def why_no_scope(entry: os.DirEntry[str]) -> str:
         check_scope_key(entry.name)
     except InvalidId:
         return f"{kind} whose name is no scope key ('user' or a Workspace key): never read"
-    if mode is not None and stat.S_ISLNK(mode):
-        try:
-            Path(entry.path).stat()
-        except OSError:
-            return "a symlink that leads nowhere (or into a loop): never read"
+    if mode is not None and stat.S_ISLNK(mode):  # where it leads is never looked at here
         return (
             "a symlink that does not lead to another scope folder of this memory root "
-            "(outside it, or deeper): never followed"
+            "(outside it, deeper, or nowhere): never followed"
         )
     return f"{kind} in a scope's place, not a scope folder: never read"
 
