@@ -179,7 +179,7 @@ def run_install(
         from harness_memory.errors import ServiceUnreachableError
 
         try:
-            service_url_parts(options.url)
+            service_url_parts(options.url, written=True)
         except ServiceUnreachableError as error:
             _logger().error("install %s: %s (nothing was changed)", args.harness, error)
             return 1

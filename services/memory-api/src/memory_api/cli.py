@@ -49,6 +49,8 @@ from memory_api.remote import RemoteError, default_url
 from memory_api.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
+    from memory_core.wire import AgentSummary
+
     from memory_api.http.bind_address import BindAddress
     from memory_api.store.agents import AgentStore
     from memory_api.store.history.recorder import ScopeHistories
@@ -249,7 +251,24 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
         if agent.unreadable:  # "N+": at least N, never "no memory" (Q-2b)
             print(f"agent {agent.id}: {agent.unreadable}", file=sys.stderr)
             uncounted = True
+        _say_skipped(agent)
     return 1 if unreadable or uncounted else 0
+
+
+def _say_skipped(agent: AgentSummary) -> None:
+    """Name on stderr the entries of ``agent``'s memory root that are no scope (A-3): they
+    hold nothing the service reads, so the count leaves them out; said, never silently."""
+    if not agent.skipped_count:
+        return
+    print(
+        f"agent {agent.id}: {counted(agent.skipped_count, 'entry', 'entries')} of its memory "
+        "root are no scope, not counted:",
+        file=sys.stderr,
+    )
+    for entry in agent.skipped:  # a name is shown escaped: a control character is no command
+        print(f"  {entry.name!r}: {entry.problem}", file=sys.stderr)
+    if (more := agent.skipped_count - len(agent.skipped)) > 0:
+        print(f"  and {more} more", file=sys.stderr)
 
 
 def _token_store(settings: Settings, args: argparse.Namespace, *, writes: bool) -> Any:

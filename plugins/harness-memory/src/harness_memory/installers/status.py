@@ -14,8 +14,8 @@ check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FA
 them (``--token``) get a warning to install again (H-7), and so do hook commands without
 ``--flags-only``, whose settings a repository's environment could change (P-2a), hook commands
 whose Python does not run isolated (``-I``: a repository's ``PYTHONPATH`` could replace the
-guard), and
-settings whose ``env`` holds the token (read by the service check as those hooks read it, or no
+guard), hook commands whose service URL holds an id an install now refuses to write (A-10),
+and settings whose ``env`` holds the token (read by the service check as those hooks read it, or no
 longer read at all). Managed settings a harness would not read (another place; Gemini CLI's
 system file not root's alone) are said, and so is an account whose managed hooks keep no state
 (no password database entry). For hooks in
@@ -205,6 +205,12 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
         f"{label}: your Session records and token file are in {settings.state_dir} (your "
         "account's home, wherever $HOME or $CLAUDE_CONFIG_DIR point)"
     ]
+    if settings.token_file is not None and settings.token_file.parent != settings.state_dir:
+        lines[0] = (  # `token set` kept it out of the git work tree the state dir is in
+            f"{label}: your Session records are in {settings.state_dir}, your token file is "
+            f"{settings.token_file} (your account's home, wherever $HOME or $CLAUDE_CONFIG_DIR "
+            "point)"
+        )
     if settings.token_file is None:
         lines.append(
             f"{label}: no token file ({settings.state_dir / TOKEN_FILE_NAME}): the hooks send "
@@ -343,6 +349,13 @@ def _installed(
             f"where every local user can read it (ps); run `{again}` "
             "again to move it into a token file only you can read"
         )
+    if (why := _url_holding_an_id(commands)) is not None:
+        lines.append(
+            f"{label}: WARNING: the hooks' service URL holds {why}, written in full into "
+            f"{path} and every hook's command line, which other accounts (ps) and a "
+            "repository holding the file read; install again with the service's address "
+            "without it (--url or --remote) and a bearer token (HARNESS_MEMORY_TOKEN)"
+        )
     if _env_token_read(document, commands):
         lines.append(
             f"{label}: WARNING: the settings' env holds HARNESS_MEMORY_TOKEN, which these hooks "
@@ -393,6 +406,16 @@ def _installed(
             f"made them; run `{again}` again"
         )
     return lines, fine
+
+
+def _url_holding_an_id(commands: list[str]) -> str | None:
+    """What in the service URL an earlier install wrote into ``commands`` an install now
+    refuses to write (:func:`memory_core.addresses.url_secret`, ``written``: a UUID or hex id
+    in its path, which may be a capability secret; A-10), or None."""
+    from memory_core.addresses import url_secret
+
+    urls = {url for command in commands for url in flag_values(command, "--url")}
+    return next((why for url in sorted(urls) if (why := url_secret(url, written=True))), None)
 
 
 def _program_lines(
