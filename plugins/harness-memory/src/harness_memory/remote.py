@@ -556,6 +556,8 @@ _TORN_INDEX = re.compile(
     r"index file (?:smaller than expected|corrupt)|bad index (?:file sha1 signature|version)"
     r"|^(?:fatal|error): bad signature 0x|cache entry has null sha1"
     r"|index uses \S+ extension, which we do not understand|unknown index entry format"
+    r"|^BUG: read-cache\.c:\d+: unsupported ce_mode"  # an entry's mode torn (zeros): git aborts
+    r"|^BUG: wt-status\.c:\d+: unhandled diff-index status"  # … or takes it for a kind of its own
     r"|^fatal: unable to read 0{40}(?:0{24})?$"  # an entry cut short names the null object
 )
 """git's own lines (C messages) saying the index file cannot be read as one: what a crash or a
@@ -814,6 +816,7 @@ class _ScopeRun:
             if done.returncode != 0:
                 raise self._failed(_STATUS, done, network=False)
             return self._with_renamed(_status_names(done.stdout.decode("utf-8", "surrogateescape")))
+        self._drop_stale_locks()  # a status git aborted on the torn index leaves its lock
         with contextlib.suppress(FileNotFoundError):
             (self.git_dir / "index").unlink()
         if main is not None:
