@@ -107,20 +107,7 @@ def status(
         ManagedFile("gemini", gemini_system),
     ]
     managed_files += [file for file in also if file not in managed_files]
-    targets = [
-        _Target("claude-code", "claude-code", claude_code.settings_path(home, environ), ""),
-        _Target("codex", "codex", codex.codex_home(home, environ) / "hooks.json", ""),
-        _Target("gemini", "gemini", gemini.settings_path(home, environ), ""),
-    ]
-    targets += [
-        _Target(
-            f"{file.harness} (managed)",
-            file.harness,
-            file.path,
-            _managed_flag(file.harness, file.path, environ),
-        )
-        for file in managed_files
-    ]
+    targets = _targets(home, environ, managed_files)
     lines: list[str] = []
     healthy = True
     copies: set[tuple[str, str, str, str]] = set()
@@ -168,6 +155,22 @@ def status(
 
     said, taken = service_lines(installed, environ, env=given)  # the token as it takes it (H-7)
     return lines + said, healthy and taken
+
+
+def _targets(
+    home: Path, environ: Mapping[str, str], managed_files: Sequence[ManagedFile]
+) -> list[_Target]:
+    """The settings files ``status`` reads: each harness's user settings in ``home``, then
+    each of ``managed_files`` with the ``--managed`` flag its install takes."""
+    targets = [
+        _Target("claude-code", "claude-code", claude_code.settings_path(home, environ), ""),
+        _Target("codex", "codex", codex.codex_home(home, environ) / "hooks.json", ""),
+        _Target("gemini", "gemini", gemini.settings_path(home, environ), ""),
+    ]
+    for file in managed_files:
+        flag = _managed_flag(file.harness, file.path, environ)
+        targets.append(_Target(f"{file.harness} (managed)", file.harness, file.path, flag))
+    return targets
 
 
 _NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
