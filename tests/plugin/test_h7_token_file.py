@@ -34,6 +34,7 @@ from harness_memory.settings import TokenFileError, load_settings
 from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture, run_cli
 from tests.plugin.scripted_service import ScriptedService
 from tests.support.case_insensitive_disk import IMAGE_NAME, case_insensitive_disk
+from tests.support.refused_chmod import refusing_chmod_under
 
 TOKEN = "s3cr3t-Token-4711"
 SETTINGS = {"codex": ".codex/hooks.json", "gemini": ".gemini/settings.json"}
@@ -267,6 +268,26 @@ def test_h7_an_install_never_writes_the_token_onto_a_disk_without_owner_only_mod
 
     on_the_disk = TOKEN.encode() in (tmp_path / IMAGE_NAME).read_bytes()
     assert not on_the_disk, "the token's bytes were written to the disk"
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_h7_a_token_file_on_a_disk_that_refuses_chmod_is_refused_with_the_reason(
+    tmp_path: Path, harness: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A home on the kernel's own FAT or exFAT: ``chmod 600`` fails ``EPERM`` there, and the
+    install failed on the question whether the disk keeps owner-only modes, saying only
+    "Operation not permitted". It now says why, as on any disk that keeps no such modes."""
+    home, root = tmp_path / "fat" / "home", memory_root(tmp_path)
+    home.mkdir(parents=True)
+    refusing_chmod_under(home.parent, monkeypatch)
+
+    status, _ = install(home, root, harness, "--token", TOKEN)
+
+    assert status == 1
+    assert "keeps no owner-only permissions" in caplog.text
+    assert TOKEN not in caplog.text
+    assert not token_file(home, harness).exists()
+    assert not (home / SETTINGS[harness]).exists()
 
 
 def hook_env(home: Path) -> dict[str, str]:

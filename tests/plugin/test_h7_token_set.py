@@ -24,6 +24,7 @@ from harness_memory.settings import load_settings
 
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.support.case_insensitive_disk import IMAGE_NAME, case_insensitive_disk
+from tests.support.refused_chmod import refusing_chmod_under
 from tests.support.serve import code_under_test
 
 TOKEN = "mem_0123456789abcdef0123456789abcdef"
@@ -191,6 +192,29 @@ def test_h7_token_set_never_writes_the_token_onto_a_disk_without_owner_only_mode
 
     on_the_disk = TOKEN.encode() in (tmp_path / IMAGE_NAME).read_bytes()
     assert not on_the_disk, "the token's bytes were written to the disk"
+
+
+def test_h7_token_set_on_a_disk_that_refuses_chmod_says_why_and_writes_no_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The kernel's own FAT and exFAT answer ``chmod 600`` with ``EPERM``: the disk was asked
+    whether it keeps owner-only modes and the question itself failed, so ``token set`` said
+    only "Operation not permitted". The answer is "no": the same reason as on any disk
+    that keeps no such modes, and no token file."""
+    disk = tmp_path / "fat"
+    disk.mkdir()
+    refusing_chmod_under(disk, monkeypatch)
+    token_file = disk / "home" / ".claude" / "harness-memory" / "token"
+
+    with pytest.raises(SystemExit) as stopped:
+        token_set(TOKEN.encode(), "--file", str(token_file))
+
+    assert stopped.value.code == 2
+    said = capsys.readouterr()
+    assert "keeps no owner-only permissions" in said.err
+    assert "nothing was written" in said.err
+    assert TOKEN not in said.out + said.err
+    assert [p.name for p in token_file.parent.iterdir()] == [".gitignore"]  # no token, no temp
 
 
 def git(cwd: Path, *args: str) -> str:

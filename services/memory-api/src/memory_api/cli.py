@@ -134,8 +134,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         logger.error("%s", error)
         return 2
     logger.info("%s", decision)
-    logger.info("data dir: %s", settings.data_dir)
-    logger.info("web page: %s", page_url(settings.host, settings.port))
+    logger.info("data dir: %s", settings.data_dir)  # the web page once it listens (serve_banner)
     try:
         _run_app(settings, bind)
     except OSError as error:
@@ -173,6 +172,7 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
 
     from memory_api.app import create_app
     from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
+    from memory_api.serve_banner import banner_logger
 
     app = create_app(settings, bind)
     gc.collect()  # nothing that is already garbage gets frozen
@@ -184,17 +184,8 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),
         shutdown_timeout=SHUTDOWN_TIMEOUT,
-        print=log_banner,
+        print=banner_logger(settings.host, settings.port, logger),
     )
-
-
-def log_banner(message: str) -> None:
-    """Log aiohttp's start-up banner (``======== Running on URL ========``, a line break,
-    ``(Press CTRL+C to quit)``) as one record per line: the text log escapes a line break inside
-    a record (A-11), which showed the banner with a literal ``\\x0a`` in it."""
-    for line in message.splitlines():
-        if line.strip():
-            logger.info("%s", line.strip())
 
 
 def page_url(host: str, port: int, fragment: str = "") -> str:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
@@ -46,7 +46,7 @@ from harness_memory.installers.executable import (
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.gemini_managed import unread_reason
 from harness_memory.installers.gemini_workspace import hook_names, switched_off_lines
-from harness_memory.installers.managed_record import managed_file, read_place
+from harness_memory.installers.managed_record import ManagedFile, managed_file, read_place
 from harness_memory.installers.own_switches import (
     claude_code_off,
     codex_off,
@@ -59,6 +59,18 @@ from harness_memory.installers.spec import ISOLATED, flag_values, installed_root
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
 
 __all__ = ["status"]
+
+
+class _Target(NamedTuple):
+    """A settings file ``status`` reads: the ``label`` its lines start with (``codex``,
+    ``codex (managed)``), the ``harness``, the file's ``path`` and the ``managed_flag`` an
+    install of it takes (empty for the user settings, else `` --managed …``)."""
+
+    label: str
+    harness: str
+    path: Path
+    managed_flag: str
+
 
 _SEEN_BY = {
     "PreToolUse": "the guard sees",
@@ -75,33 +87,27 @@ def status(
     managed: Path,
     codex_managed: Path = codex_managed_plan.DEFAULT_DIR,
     *,
-    also: Sequence[tuple[str, Path]] = (),
+    also: Sequence[ManagedFile] = (),
     workspace: Path | None = None,
 ) -> tuple[list[str], bool]:
     """``(lines to print, every installed harness can run its hooks)``: the user settings of
     each harness, Claude Code's managed settings in ``managed``, Codex CLI's requirements in
     ``codex_managed``, Gemini CLI's system settings where it reads them (``environ`` may move
-    them), and ``also``: ``(harness, managed settings file)`` pairs found elsewhere (the
-    installs :func:`~harness_memory.installers.managed_record.recorded`); in ``workspace``
+    them), and ``also``: managed settings files found elsewhere (the installs
+    :func:`~harness_memory.installers.managed_record.recorded`); in ``workspace``
     (the folder status runs in), whether its settings switch the installed hooks off or the
     harness's own memory back on (:mod:`~harness_memory.installers.workspace_switches`,
     :mod:`~harness_memory.installers.gemini_workspace`). Each thing to fix names the
     install that fixes it."""
+    claude_managed = managed_file("claude-code", managed)
+    gemini_system = read_place("gemini", environ)  # the one Gemini CLI reads (it may switch off)
     managed_files = [
-        ("claude-code", managed_file("claude-code", managed)),
-        ("codex", managed_file("codex", codex_managed)),
-        ("gemini", read_place("gemini", environ)),
+        ManagedFile("claude-code", claude_managed),
+        ManagedFile("codex", managed_file("codex", codex_managed)),
+        ManagedFile("gemini", gemini_system),
     ]
-    managed_files += [pair for pair in also if pair not in managed_files]
-    targets = [
-        ("claude-code", "claude-code", claude_code.settings_path(home, environ), ""),
-        ("codex", "codex", codex.codex_home(home, environ) / "hooks.json", ""),
-        ("gemini", "gemini", gemini.settings_path(home, environ), ""),
-    ]
-    targets += [
-        (f"{harness} (managed)", harness, path, _managed_flag(harness, path, environ))
-        for harness, path in managed_files
-    ]
+    managed_files += [file for file in also if file not in managed_files]
+    targets = _targets(home, environ, managed_files)
     lines: list[str] = []
     healthy = True
     copies: set[tuple[str, str, str, str]] = set()
@@ -126,7 +132,7 @@ def status(
         said, fine = _installed(label, again, path, document, commands)
         if label == "codex":  # H-6: a profile file may turn Codex's own memories back on
             said += [f"{label}: {note}" for note in memory_profile_notes(path.parent)]
-        if off := _switched_off(harness, path, document, managed_files[2][1]):  # no hook runs
+        if off := _switched_off(harness, path, document, gemini_system):  # no hook runs
             said, fine = [*said, f"{label}: PROBLEM: {off}"], False
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
@@ -139,7 +145,7 @@ def status(
         geminis += [(label, document)] if harness == "gemini" else []
         labels.add(label)
         given.update(dict.fromkeys(commands, _settings_env(document)))
-    if skipped := _user_hooks_skipped(labels, documents, managed_files[0][1]):
+    if skipped := _user_hooks_skipped(labels, documents, claude_managed):
         lines, healthy = [*lines, skipped], False
     if workspace is not None:
         lines += _workspace_lines(workspace, home, geminis, labels)
@@ -149,6 +155,22 @@ def status(
 
     said, taken = service_lines(installed, environ, env=given, harnesses=installed)  # H-7
     return lines + said, healthy and taken
+
+
+def _targets(
+    home: Path, environ: Mapping[str, str], managed_files: Sequence[ManagedFile]
+) -> list[_Target]:
+    """The settings files ``status`` reads: each harness's user settings in ``home``, then
+    each of ``managed_files`` with the ``--managed`` flag its install takes."""
+    targets = [
+        _Target("claude-code", "claude-code", claude_code.settings_path(home, environ), ""),
+        _Target("codex", "codex", codex.codex_home(home, environ) / "hooks.json", ""),
+        _Target("gemini", "gemini", gemini.settings_path(home, environ), ""),
+    ]
+    for file in managed_files:
+        flag = _managed_flag(file.harness, file.path, environ)
+        targets.append(_Target(f"{file.harness} (managed)", file.harness, file.path, flag))
+    return targets
 
 
 _NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
