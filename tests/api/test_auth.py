@@ -68,6 +68,24 @@ async def test_a10_wrong_token_is_401(secured: Client, header: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("header", "kind"),
+    [
+        (None, "bearer-token-missing"),
+        (f"Basic {ADMIN}", "bearer-token-missing"),
+        ("Bearer wrong-secret-000000000", "bearer-token-unknown"),
+    ],
+)
+async def test_a10_a_401_names_its_kind_in_the_problem_type(
+    secured: Client, header: str | None, kind: str
+) -> None:
+    """A client (the page's token prompt) tells a missing token from an unknown one by the
+    problem's ``type`` (RFC 9457), not by the words of its ``detail``, which are for a person."""
+    headers = {} if header is None else {"Authorization": header}
+    body = await expect_problem(await secured.get("/api/me", headers=headers), 401, "token")
+    assert body["type"] == f"tag:agent-memory,2026:problem/{kind}"
+
+
+@pytest.mark.parametrize(
     "headers",
     [(ACME_BOT, ADMIN), (ADMIN, ADMIN), ("wrong-secret-000000000", ADMIN)],
     ids=["narrow-then-wide", "the-same-twice", "wrong-then-right"],
@@ -250,5 +268,6 @@ async def test_a10_public_bind_fails_closed_when_tokens_disappear(
 ) -> None:
     settings = Settings(data_dir=data_dir, host="0.0.0.0")  # noqa: S104 - only a setting here
     client = await aiohttp_client(create_app(settings))
-    await expect_problem(await client.get("/api/me"), 401, "no bearer token is configured")
+    body = await expect_problem(await client.get("/api/me"), 401, "no bearer token is configured")
+    assert body["type"] == "tag:agent-memory,2026:problem/no-token-configured"
     assert (await client.get("/healthz")).status == 200

@@ -14,9 +14,9 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from memory_api.app import create_app
-from memory_api.cli import log_banner
 from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
 from memory_api.http.openapi import OPERATIONS, documented_routes, openapi_json
+from memory_api.serve_banner import banner_logger
 from memory_api.settings import Settings
 from openapi_spec_validator import validate
 from prometheus_client.parser import text_string_to_metric_families
@@ -288,13 +288,18 @@ def test_a11_the_start_up_banner_is_lines_of_the_log_not_an_escaped_line_break(
     switches = logging._srcfile, logging.logThreads, logging.logMultiprocessing
     try:
         configure_logging("text", "INFO")
+        log_banner = banner_logger("127.0.0.1", 8765, logging.getLogger("memory_api"))
         log_banner("======== Running on http://127.0.0.1:8765 ========\n(Press CTRL+C to quit)\n")
     finally:
         root.handlers[:], level = saved
         root.setLevel(level)
         logging._srcfile, logging.logThreads, logging.logMultiprocessing = switches
     said = [line.split(": ", 1)[1] for line in capsys.readouterr().err.splitlines()]
-    assert said == ["======== Running on http://127.0.0.1:8765 ========", "(Press CTRL+C to quit)"]
+    assert said == [
+        "======== Running on http://127.0.0.1:8765 ========",
+        "web page: http://127.0.0.1:8765/",
+        "(Press CTRL+C to quit)",
+    ]
 
 
 async def test_a11_app_prepares_the_data_dir_folders(client: Client, data_dir: Path) -> None:

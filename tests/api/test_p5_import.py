@@ -241,7 +241,7 @@ def test_p5_bad_usage_is_a_clear_error(
     env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert run(str(tmp_path / "missing"), "--user") == 1
-    assert "is not a folder" in capsys.readouterr().err
+    assert f"{tmp_path / 'missing'} does not exist" in capsys.readouterr().err
     assert run(str(CASE / "memory")) == 2
     assert "--user or --workspace" in capsys.readouterr().err
     assert (
@@ -386,13 +386,38 @@ def test_p5_a_missing_folder_is_named_as_the_user_wrote_it(
     capsys: pytest.CaptureFixture[str],
     given: str,
 ) -> None:
-    """``./memories`` was named ``memories`` (the path as pathlib spells it), not as typed."""
+    """``./memories`` was named ``memories`` (the path as pathlib spells it), not as typed; and
+    a path with nothing there is said not to exist (it was "is not a folder", as if something
+    else stood there)."""
     (tmp_path / "here").mkdir()
     monkeypatch.chdir(tmp_path / "here")
     assert run(given, "--user") == 1
-    assert f"{given} is not a folder" in capsys.readouterr().err
+    assert f"memory-api: {given} does not exist\n" in capsys.readouterr().err
     assert main(["memory", "import", given, "--from", "memory-tool", "--user", *ARGS]) == 1
-    assert f"{given} is not a folder" in capsys.readouterr().err
+    assert f"memory-api: {given} does not exist\n" in capsys.readouterr().err
+
+
+def test_p5_a_source_that_is_there_but_no_folder_is_said_as_what_it_is(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO is no folder; for a memory folder (whose reader follows a symlink) a symlink to
+    nothing does not exist; the memory tool's reader follows no symlink, and says so of one,
+    rather than "is not a folder" of a link to a real folder."""
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone")
+    (tmp_path / "link").symlink_to(CASE / "memory")
+
+    def said(name: str, *source: str) -> str:
+        assert main(["memory", "import", str(tmp_path / name), *source, "--user", *ARGS]) == 1
+        return capsys.readouterr().err
+
+    tool = ("--from", "memory-tool")
+    assert f"{tmp_path / 'fifo'} is not a folder" in said("fifo")
+    assert f"{tmp_path / 'fifo'} is not a folder" in said("fifo", *tool)
+    assert f"{tmp_path / 'dangling'} does not exist" in said("dangling")
+    not_followed = "is a symlink, which is not followed: name the folder itself"
+    assert f"{tmp_path / 'dangling'} {not_followed}" in said("dangling", *tool)
+    assert f"{tmp_path / 'link'} {not_followed}" in said("link", *tool)
 
 
 def test_p5_the_report_counts_one_thing_in_the_singular(

@@ -19,6 +19,13 @@ NEXT_STEP = {
     "vscode": "`memory-api memory import FOLDER --from memory-tool --user`",
 }
 
+FOUND_NOTHING = {  # Gemini CLI's said "keeps no memory for this here"
+    "claude-code": "Claude Code keeps no memory for that Workspace here: ",
+    "codex": "Codex CLI keeps no memories here: ",
+    "gemini": "Gemini CLI keeps no memory for the user or that Workspace here: ",
+    "vscode": "VS Code's memory tool keeps no memories here: ",
+}
+
 
 @pytest.mark.parametrize("harness", NEXT_STEP)
 def test_p5_a_harness_that_keeps_nothing_here_says_where_it_looked_and_what_next(
@@ -38,7 +45,23 @@ def test_p5_a_harness_that_keeps_nothing_here_says_where_it_looked_and_what_next
     assert main(import_argv(harness, workspace)) == 1
 
     said = capsys.readouterr().err
-    assert "keeps no memor" in said
+    assert FOUND_NOTHING[harness] in said
     assert str(home) in said or harness == "vscode"  # the place looked at, by its path
     assert NEXT_STEP[harness] in said
     assert [p.name for p in layout.memory_root(data_dir, "coder").iterdir()] == ["user"]
+
+
+def test_p5_gemini_with_user_only_says_it_keeps_no_user_memory_here(
+    data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    home = tmp_path / "new-laptop"
+    home.mkdir()
+    agent_made(data_dir, monkeypatch, HOME=str(home), GEMINI_CLI_HOME=None)
+
+    assert main(import_argv("gemini", None)) == 1
+
+    said = capsys.readouterr().err
+    assert f"Gemini CLI keeps no memory for the user here: {home / '.gemini'}. " in said

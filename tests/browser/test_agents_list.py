@@ -123,3 +123,19 @@ def test_w1_when_no_agent_can_be_read_the_page_names_them_not_no_agents_yet(
         "demo: the stored settings of agent 'demo' are not a regular file"
     )
     expect(page.locator("main")).not_to_contain_text("No agents yet")
+
+
+def test_w1_entries_of_a_memory_root_that_are_no_scope_are_named_on_the_card(
+    page: Page, service: Service
+) -> None:
+    """A-3: notes copied into the memory root by hand (a folder not named like a scope) and a
+    stray file were skipped silently; the card says how many and names each in its title."""
+    root = layout.memory_root(service.data_dir, "demo")
+    (root / "notes").mkdir()
+    (root / "todo.txt").write_text("x\n", encoding="utf-8")
+    page.goto("/")
+    badge = page.locator('.agent-card[data-agent="demo"] .badge-warn.skipped')
+    expect(badge).to_have_text("2 entries not read")
+    expect(badge).to_have_attribute(
+        "title", re.compile("^notes: a folder whose name is no scope key.*\ntodo.txt: a file", re.S)
+    )

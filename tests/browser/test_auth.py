@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from playwright.sync_api import expect
+from memory_api.errors import PROBLEM_TYPE_BASE as TYPE_BASE
+from playwright.sync_api import Page, expect
 
 from tests.browser.pages import MEMORY_TAB, PageFactory, ServiceFactory, Shot, user_group
 
@@ -98,17 +101,52 @@ def test_a10_the_token_prompt_says_why_once_in_a_browsers_words(
     assert "not known to this service" not in refused.inner_text()
 
     other = "no bearer token is configured and this service listens beyond loopback"
-    page.route(
-        "**/api/**",
-        lambda route: route.fulfill(
-            status=401,
-            content_type="application/problem+json",
-            body=f'{{"title": "Unauthorized", "status": 401, "detail": "{other}"}}',
-        ),
-    )
+    answer_401(page, other, TYPE_BASE + "no-token-configured")
     refused.get_by_label("Bearer token").fill("another-token")
     refused.get_by_role("button", name="Sign in").click()
     expect(page.locator("dialog.token-dialog .alert-warn")).to_have_text(other)
+
+
+def test_a10_the_token_prompt_knows_a_401_by_its_problem_type_not_its_wording(
+    make_service: ServiceFactory, open_page: PageFactory
+) -> None:
+    """The prompt left out the service's detail by matching its exact words: a reworded detail
+    showed twice, and a proxy's own 401 in those words was hidden. It matches the problem's
+    ``type`` (RFC 9457) now: a reworded detail of a known kind stays hidden, and a 401 of
+    another kind (no ``type``: ``about:blank``) is shown, whatever its words."""
+    service = make_service(token=TOKEN)
+    page = open_page(service)
+    page.goto("/")
+    dialog = page.locator("dialog.token-dialog")
+    expect(dialog).to_be_visible()
+
+    answer_401(page, "that token is revoked or mistyped", TYPE_BASE + "bearer-token-unknown")
+    dialog.get_by_label("Bearer token").fill("not-the-token")
+    dialog.get_by_role("button", name="Sign in").click()
+    refused = page.locator("dialog.token-dialog")
+    expect(refused).to_contain_text("The service refused that token (mistyped, or revoked)")
+    expect(refused.locator(".alert")).to_have_count(0)
+
+    a_proxy_s = "this service needs a bearer token: send 'Authorization: Bearer <token>'"
+    page.unroute("**/api/**")
+    answer_401(page, a_proxy_s, None)
+    refused.get_by_label("Bearer token").fill("another-token")
+    refused.get_by_role("button", name="Sign in").click()
+    expect(page.locator("dialog.token-dialog .alert-warn")).to_have_text(a_proxy_s)
+
+
+def answer_401(page: Page, detail: str, problem_type: str | None) -> None:
+    """Answer every API request of ``page`` with a 401 problem of ``problem_type`` (none: the
+    member left out, ``about:blank``) and ``detail``."""
+    problem = {"title": "Unauthorized", "status": 401, "detail": detail}
+    if problem_type is not None:
+        problem["type"] = problem_type
+    page.route(
+        "**/api/**",
+        lambda route: route.fulfill(
+            status=401, content_type="application/problem+json", body=json.dumps(problem)
+        ),
+    )
 
 
 def test_a10_cancelled_token_prompt_leaves_a_clear_error(

@@ -210,8 +210,12 @@ exporter = "none"
 GEMINI_SETTINGS = (
     '{"security": {"auth": {"selectedType": "gemini-api-key"}},'
     ' "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false},'
-    ' "general": {"disableAutoUpdate": true, "disableUpdateNag": true}}'
+    ' "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false}}'
 )
+"""The user settings every real Gemini CLI run starts from: API-key auth, no usage statistics,
+telemetry or update check. The names of Gemini CLI 0.61's schema (its
+docs/reference/configuration.md): it rewrites a settings file holding a renamed one
+(``general.disableAutoUpdate``, ``disableUpdateNag``: its ``migrateDeprecatedSettings``)."""
 PROMPT = "Remember that memory reaches this agent through hooks."
 
 

@@ -264,6 +264,7 @@ async def test_h3_gemini_commented_settings_reach_the_real_cli(
     )
     settings_file(home, commented)
     install_for_real("gemini", home, real_service, memory_root)
+    installed = (home / ".gemini" / "settings.json").read_text(encoding="utf-8")
     workspace, key = workspace_with_key(tmp_path)
     planted = other_scope(memory_root, tmp_path) / "planted.md"
 
@@ -274,7 +275,9 @@ async def test_h3_gemini_commented_settings_reach_the_real_cli(
     assert status == 0, err[-3000:]
     assert f"- Workspace Memory Key: {key}" in first_user_text(fake.session_turns()[0])
     assert not planted.exists()
-    assert "// mine" in (home / ".gemini" / "settings.json").read_text(encoding="utf-8")
+    # as installed: Gemini CLI rewrites a settings file holding a name it has renamed
+    # (general.disableAutoUpdate → enableAutoUpdate, its migrateDeprecatedSettings)
+    assert (home / ".gemini" / "settings.json").read_text(encoding="utf-8") == installed
 
 
 @pytest.mark.parametrize(

@@ -137,3 +137,12 @@ def test_managed_status_names_the_accounts_state_folder_whatever_claude_config_d
     code, said = status_of()
     assert code == 0, said
     assert "no token file" not in said and "PROBLEM" not in said
+
+    # ~/.claude kept in git: `token set` keeps the token outside it, where the hooks read it
+    (account / ".claude" / ".git").mkdir()
+    assert main(["token", "set"], environ=elsewhere, stdin=io.BytesIO(b"t0k2\n")) == 0
+    outside = account / ".config" / "harness-memory" / "tokens" / "managed"
+    code, said = status_of()
+    assert code == 0, said
+    assert f"your Session records are in {state}, your token file is {outside} " in said
+    assert load_settings({}, elsewhere, flags_only=True).bearer_token() == "t0k2"

@@ -155,20 +155,69 @@ def test_a10_a_url_holding_a_secret_is_refused_never_written_nor_echoed(
     assert untouched(tmp_path / "home")
 
 
-def test_a10_a_tenant_id_in_the_path_is_installed_and_shown_masked(
+TENANT = "123e4567-e89b-12d3-a456-426614174000"
+HOOK_ID = "3f2a9c0d8e7b6a5f4e3d2c1b0a9f8e7d"
+IN_THE_PATH = "an id in its path"
+ID_URLS = [
+    (f"{UNREACHABLE}/tenants/{TENANT}/memory", IN_THE_PATH),
+    (f"{UNREACHABLE}/hook/{HOOK_ID}", IN_THE_PATH),
+    (f"{UNREACHABLE}/hook/{HOOK_ID.upper()}/", IN_THE_PATH),
+    (f"{UNREACHABLE}/hook/%33{HOOK_ID[1:]}", IN_THE_PATH),  # percent-encoded: the same id
+    (f"{UNREACHABLE}/{TENANT.upper()}", IN_THE_PATH),
+    (f"{UNREACHABLE}/hook?key={TENANT}", "a query or fragment"),
+    (f"{UNREACHABLE}/hook#{HOOK_ID}", "a query or fragment"),
+]
+"""Service URLs holding a UUID or hex id: a tenant's id, or a capability secret (a
+webhook's), which no rule tells apart; and why each is refused."""
+
+
+def settings_written(home: Path) -> str:
+    """Every file under ``home``, as one text."""
+    return "".join(
+        path.read_text(errors="replace") for path in sorted(home.rglob("*")) if path.is_file()
+    )
+
+
+@pytest.mark.parametrize(("url", "why"), ID_URLS)
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize("how", ["--url", "--remote", "--dry-run", "--no-check"])
+def test_a10_an_id_in_the_service_url_is_never_written_into_settings(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str, why: str, harness: str, how: str
+) -> None:
+    """A UUID or hex segment in the service URL's path was taken, masked when shown, and
+    written in full into the harness's settings and every hook's command line, which other
+    accounts read (``ps``, a ``0644`` ``config.toml``) and a team commits: it may be a
+    capability secret. The install refuses it before writing anything, says why and how to
+    give a token instead, and never prints it."""
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--project", "acme", "--agent", "coder"]
+    flags += ["--executable", str(HARNESS_MEMORY)]
+    if how == "--remote":
+        flags += ["--remote", url]
+    else:
+        flags += ["--url", url, "--memory-root", str(a_root(tmp_path))]
+        flags += [] if how == "--url" else [how]
+    out = io.StringIO()
+    status = main(["install", harness, *flags], environ={"HOME": str(home)}, stdout=out)
+    assert status == 1
+    assert why in caplog.text
+    assert why != IN_THE_PATH or "capability secret" in caplog.text
+    assert "HARNESS_MEMORY_TOKEN" in caplog.text and "nothing was changed" in caplog.text
+    said = caplog.text + out.getvalue()
+    assert TENANT not in said.lower() and HOOK_ID[1:] not in said.lower()
+    written = settings_written(home) if home.exists() else ""
+    assert TENANT not in written.lower() and HOOK_ID[1:] not in written.lower()
+
+
+def test_a10_the_same_url_without_the_id_installs(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A UUID in the service URL's path (``…/tenants/<uuid>/memory``) was refused as a secret
-    with no way around: the install takes it (the hooks need the URL) and its findings show
-    it as ``***``."""
-    tenant = "123e4567-e89b-12d3-a456-426614174000"
-    status, out = install(
-        tmp_path / "home", str(a_root(tmp_path)), url=f"{UNREACHABLE}/tenants/{tenant}/memory"
+    """Words and numbers in the path are no id: ``/memory-api-v2`` is written as given."""
+    status, _ = install(
+        tmp_path / "home", str(a_root(tmp_path)), "--no-check", url=f"{UNREACHABLE}/memory-api-v2"
     )
-    assert status == 0
-    assert "/tenants/***/memory does not answer" in caplog.text
-    assert tenant not in caplog.text + out
-    assert tenant in (tmp_path / "home" / ".claude" / "settings.json").read_text()
+    assert status == 0, caplog.text
+    assert "/memory-api-v2" in (tmp_path / "home" / ".claude" / "settings.json").read_text()
 
 
 def test_h7_a_port_that_is_no_number_is_refused_even_unchecked(
@@ -187,6 +236,21 @@ def test_h7_a_service_that_does_not_answer_is_a_warning(
     assert status == 0
     assert "does not answer" in caplog.text and "fail open" in caplog.text
     assert "installed — wrote" in said
+
+
+def test_h7_a_dry_run_for_a_service_that_does_not_answer_says_no_hooks_are_installed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The warning said "the hooks are installed" under ``--dry-run`` too, which wrote nothing:
+    it says the install goes ahead, true of the dry run's diff and of the install alike."""
+    status, said = install(tmp_path / "home", str(a_root(tmp_path)), "--dry-run")
+
+    assert status == 0
+    assert untouched(tmp_path / "home")
+    assert "installed" not in caplog.text
+    assert f"does not answer (memory service unreachable at {UNREACHABLE}" in caplog.text
+    assert "the install goes ahead, but its hooks reach no memory until" in caplog.text
+    assert said.splitlines()[-1].startswith("next: ")
 
 
 def test_h7_the_warning_of_a_service_that_does_not_answer_is_the_last_line(
@@ -212,7 +276,7 @@ def test_h7_the_warning_of_a_service_that_does_not_answer_is_the_last_line(
         f"harness-memory: WARNING: install claude-code: the service at {UNREACHABLE} does "
         "not answer"
     )
-    assert f"they reach no memory until a service answers at {UNREACHABLE}" in lines[-1]
+    assert f"its hooks reach no memory until a service answers at {UNREACHABLE}" in lines[-1]
     assert sum("does not answer" in line for line in lines) == 1
     assert "claude-code: installed — wrote" in done.stdout
 
@@ -410,3 +474,63 @@ def test_h7_a_token_sent_to_another_machine_over_plain_http_is_a_warning(
     said = "in the clear" in caplog.text and "https:// URL" in caplog.text
     assert said is warned
     assert (token or "mem_alice") not in caplog.text
+
+
+def test_h7_a_token_given_to_a_service_that_asks_for_none_is_said_unchecked(
+    open_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The README's ``export HARNESS_MEMORY_TOKEN=...`` copied as is, beside a ``make run`` with
+    no token yet: the open service took the placeholder, the install wrote it into the hooks'
+    token file and said nothing; the first ``token create`` then left every Session without
+    memory. It is installed (the token may be one the service will take), with a warning."""
+    root = open_service.create_agent("coder")
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", open_service.url]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+
+    status = main(
+        ["install", "codex", *flags],
+        environ={"HOME": str(home), "HARNESS_MEMORY_TOKEN": "..."},
+        stdout=io.StringIO(),
+    )
+
+    assert status == 0
+    assert (home / ".codex" / "harness-memory" / "token").read_text(encoding="utf-8") == "...\n"
+    assert (
+        f"the service at {open_service.url} has no tokens configured and takes any, so the "
+        "token from HARNESS_MEMORY_TOKEN was not checked: the hooks keep it, and once that "
+        "service's data dir holds tokens, a token it does not take leaves every Session without "
+        "memory; `harness-memory status` checks it then"
+    ) in caplog.text
+
+
+def test_h7_no_token_given_to_a_service_that_asks_for_none_installs_quietly(
+    open_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = open_service.create_agent("coder")
+    status, _ = install(tmp_path / "home", str(root), url=open_service.url)
+    assert status == 0
+    assert "WARNING" not in caplog.text and "not checked" not in caplog.text
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_a10_status_warns_of_an_id_an_earlier_install_wrote_into_the_url(
+    tmp_path: Path, harness: str
+) -> None:
+    """Hooks an install wrote before it refused such a URL keep it in their settings: status
+    says so and how to install without it, never showing the id."""
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--memory-root", str(a_root(tmp_path)), "--url", UNREACHABLE]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    assert main(["install", harness, *flags, "--no-check"], environ={"HOME": str(home)}) == 0
+    (settings,) = [p for p in home.rglob("*.json") if p.name in ("settings.json", "hooks.json")]
+    earlier = f"{UNREACHABLE}/hook/{HOOK_ID}"
+    settings.write_text(settings.read_text().replace(UNREACHABLE, earlier), encoding="utf-8")
+
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+
+    said = out.getvalue()
+    assert "WARNING: the hooks' service URL holds an id in its path" in said
+    assert "install again with the service's address without it" in said
+    assert HOOK_ID not in said

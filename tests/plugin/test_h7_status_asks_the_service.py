@@ -18,6 +18,7 @@ import shlex
 from pathlib import Path
 
 from harness_memory.cli import main
+from harness_memory.installers.service_check import service_lines as asked_of_the_service
 
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.real_service import RealService
@@ -61,9 +62,9 @@ def test_h7_status_fails_on_a_token_the_service_refuses(
     assert service_lines(lines) == [
         f"service {url} (acme/{new_agent}): PROBLEM: the service refused the token "
         f"from --token-file {token_file} (401: the bearer token is not known to this service "
-        "(revoked or mistyped)): every Session of these hooks starts without memory; give a "
-        "token it takes (`harness-memory install` again, or `harness-memory token set` for a "
-        "managed install)"
+        "(revoked or mistyped)): every Session of these hooks starts without memory; give them "
+        "a token it takes (`harness-memory install claude-code` again with that token in "
+        "HARNESS_MEMORY_TOKEN)"
     ]
 
 
@@ -321,5 +322,66 @@ def test_h7_status_keeps_a_line_per_harness_when_their_tokens_are_answered_apart
     refused = home / ".gemini" / "harness-memory" / "token"
     assert code == 1
     taken, problem = service_lines(lines)
-    assert taken == f"service {url} (acme/{new_agent}): takes the hooks' token and holds the agent"
-    assert f"PROBLEM: the service refused the token from --token-file {refused} " in problem
+    assert taken == (
+        f"service {url} (acme/{new_agent}) for the claude-code hooks: takes the hooks' token "
+        "and holds the agent"
+    )
+    assert problem.startswith(
+        f"service {url} (acme/{new_agent}) for the gemini hooks: PROBLEM: the service refused "
+        f"the token from --token-file {refused} "
+    )
+    assert problem.endswith(
+        "give them a token it takes (`harness-memory install gemini` again with that token in "
+        "HARNESS_MEMORY_TOKEN)"
+    )
+
+
+def test_h7_status_names_the_harnesses_whose_hooks_send_no_token_to_a_service_that_asks(
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
+) -> None:
+    """Claude Code installed with the token, Codex CLI and Gemini CLI installed before the data
+    dir held one (no token file): the service's two answers are two lines, each naming whose
+    hooks it is about, and the refusal names the installs that give those hooks the token (it
+    said "the service refused no token (none is configured)" for hooks nobody could tell)."""
+    home = tmp_path / "home"
+    url, root = shared_service.url, shared_memory_root
+    install(home, root, url, shared_service.token, "claude-code", agent=new_agent)
+    install(home, root, url, None, "codex", agent=new_agent)
+    install(home, root, url, None, "gemini", agent=new_agent)
+
+    code, lines = status(home)
+
+    assert code == 1
+    assert service_lines(lines) == [
+        f"service {url} (acme/{new_agent}) for the claude-code hooks: takes the hooks' token "
+        "and holds the agent",
+        f"service {url} (acme/{new_agent}) for the codex, gemini hooks: PROBLEM: these hooks "
+        "send no token (none is configured for them) and the service asks for one (401: this "
+        "service needs a bearer token: send 'Authorization: Bearer <token>'): every Session of "
+        "these hooks starts without memory; give them a token it takes (`harness-memory install "
+        "codex` and `harness-memory install gemini` again with that token in "
+        "HARNESS_MEMORY_TOKEN)",
+    ]
+
+
+def test_h7_a_refusal_of_managed_hooks_names_token_set_and_of_user_hooks_the_install(
+    shared_service: RealService, new_agent: str, tmp_path: Path
+) -> None:
+    """Managed hooks take no token at install: each user gives theirs with ``token set``; the
+    user settings' hooks get it by installing again. One refusal for both names both."""
+    url = shared_service.url
+    command = (
+        f"{HARNESS_MEMORY} hook claude-code session-start --url {url} --project acme "
+        f"--agent {new_agent} --state-dir {tmp_path / 'no-token-here'} --flags-only"
+    )
+    whose = {command: ["claude-code (managed)", "codex"]}
+
+    lines, fine = asked_of_the_service([command], {}, harnesses=whose)
+
+    assert not fine
+    [said] = lines
+    assert said.startswith(f"service {url} (acme/{new_agent}): PROBLEM: these hooks send no token")
+    assert said.endswith(
+        "give them a token it takes (`harness-memory install codex` again with that token in "
+        "HARNESS_MEMORY_TOKEN; `harness-memory token set`)"
+    )

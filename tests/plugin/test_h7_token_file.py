@@ -34,6 +34,7 @@ from harness_memory.settings import TokenFileError, load_settings
 from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture, run_cli
 from tests.plugin.scripted_service import ScriptedService
 from tests.support.case_insensitive_disk import IMAGE_NAME, case_insensitive_disk
+from tests.support.refused_chmod import refusing_chmod_under
 
 TOKEN = "s3cr3t-Token-4711"
 SETTINGS = {"codex": ".codex/hooks.json", "gemini": ".gemini/settings.json"}
@@ -180,33 +181,32 @@ def git(cwd: Path, *args: str) -> str:
 
 
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
-def test_h7_a_settings_folder_in_a_dotfiles_repository_commits_no_token(
+def test_h7_the_state_folder_ignores_itself_in_a_repository_made_later(
     tmp_path: Path, harness: str
 ) -> None:
-    """The state folder holding the token file ignores itself in git (``*``): a settings
-    folder linked into a dotfiles repository shows nothing of it to ``git add -A``; an
-    uninstall takes the ``.gitignore`` away with the rest, and keeps one the user wrote."""
+    """The state folder holding the token file ignores itself in git (``*``): a repository
+    made later around the home shows nothing of it to ``git add -A``; an uninstall takes the
+    ``.gitignore`` away with the rest, and keeps one the user wrote. (A settings folder that
+    is in a work tree when the install runs keeps its token outside it:
+    ``test_h7_token_outside_work_trees.py``.)"""
     home, root = tmp_path / "home", memory_root(tmp_path)
-    dotfiles = tmp_path / "dotfiles"
     folder = SETTINGS[harness].split("/")[0]
-    (dotfiles / folder).mkdir(parents=True)
-    git(dotfiles, "init", "-q")
-    home.mkdir()
-    (home / folder).symlink_to(dotfiles / folder)
 
     assert install(home, root, harness, "--token", TOKEN)[0] == 0
     assert token_file(home, harness).read_text(encoding="utf-8") == TOKEN + "\n"
-    git(dotfiles, "add", "-A")
-    committed = git(dotfiles, "ls-files")
-    assert SETTINGS[harness].split("/")[1] in committed  # the settings themselves are the user's
-    assert "harness-memory" not in committed and TOKEN not in git(dotfiles, "diff", "--cached")
+    git(home, "init", "-q")
+    git(home, "add", "-A")
+    committed = git(home, "ls-files")
+    assert SETTINGS[harness] in committed  # the settings themselves are the user's
+    assert "harness-memory" not in committed and TOKEN not in git(home, "diff", "--cached")
+    (home / ".git").rename(tmp_path / "git-aside")
 
     flags = ["--home", str(home), "--memory-root", str(root)]
     assert main(["uninstall", harness, *flags], environ={"HOME": str(home)}) == 0
-    assert not (dotfiles / folder / "harness-memory").exists()
+    assert not (home / folder / "harness-memory").exists()
 
-    state = dotfiles / folder / "harness-memory"
-    state.mkdir()
+    state = home / folder / "harness-memory"
+    state.mkdir(parents=True)
     (state / ".gitignore").write_text("token\n", encoding="utf-8")
     assert install(home, root, harness, "--token", TOKEN)[0] == 0
     assert main(["uninstall", harness, *flags], environ={"HOME": str(home)}) == 0
@@ -268,6 +268,26 @@ def test_h7_an_install_never_writes_the_token_onto_a_disk_without_owner_only_mod
 
     on_the_disk = TOKEN.encode() in (tmp_path / IMAGE_NAME).read_bytes()
     assert not on_the_disk, "the token's bytes were written to the disk"
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_h7_a_token_file_on_a_disk_that_refuses_chmod_is_refused_with_the_reason(
+    tmp_path: Path, harness: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A home on the kernel's own FAT or exFAT: ``chmod 600`` fails ``EPERM`` there, and the
+    install failed on the question whether the disk keeps owner-only modes, saying only
+    "Operation not permitted". It now says why, as on any disk that keeps no such modes."""
+    home, root = tmp_path / "fat" / "home", memory_root(tmp_path)
+    home.mkdir(parents=True)
+    refusing_chmod_under(home.parent, monkeypatch)
+
+    status, _ = install(home, root, harness, "--token", TOKEN)
+
+    assert status == 1
+    assert "keeps no owner-only permissions" in caplog.text
+    assert TOKEN not in caplog.text
+    assert not token_file(home, harness).exists()
+    assert not (home / SETTINGS[harness]).exists()
 
 
 def hook_env(home: Path) -> dict[str, str]:
@@ -543,14 +563,13 @@ def test_h7_a_gitignore_of_the_users_that_leaves_the_token_to_git_is_said(
     tmp_path: Path, harness: str
 ) -> None:
     """The install keeps a ``.gitignore`` the user wrote in its state folder; one that leaves
-    the token file to git (``sessions/``) let ``git add -A`` in a dotfiles repository take the
-    token while the README promised none would. The install says so, naming the file and the
-    line to add; one that leaves it out (``token``) is not mentioned."""
+    the token file to git (``sessions/``) let ``git add -A`` in a dotfiles repository made
+    later take the token while the README promised none would. The install says so, naming the
+    file and the line to add; one that leaves it out (``token``) is not mentioned."""
     home, root = tmp_path / "home", memory_root(tmp_path)
     folder = home / SETTINGS[harness].split("/")[0]
     state = folder / "harness-memory"
     state.mkdir(parents=True)
-    git(home, "init", "-q")
     (state / ".gitignore").write_text("sessions/\n", encoding="utf-8")
 
     status, said = install(home, root, harness, "--token", TOKEN)
@@ -558,13 +577,16 @@ def test_h7_a_gitignore_of_the_users_that_leaves_the_token_to_git_is_said(
     assert status == 0, said
     assert f"{state / '.gitignore'} is yours and does not leave out the token file" in said
     assert "add the line `token`" in said
+    git(home, "init", "-q")
     git(home, "add", "-A")
     assert "harness-memory/token" in git(home, "ls-files")  # what the note warns of
     git(home, "reset", "-q")
+    (home / ".git").rename(tmp_path / "git-aside")
 
     (state / ".gitignore").write_text("sessions/\ntoken\n", encoding="utf-8")
     status, said = install(home, root, harness, "--token", TOKEN + "2")
     assert status == 0, said
     assert "does not leave out the token file" not in said
+    (tmp_path / "git-aside").rename(home / ".git")
     git(home, "add", "-A")
     assert "harness-memory/token" not in git(home, "ls-files")

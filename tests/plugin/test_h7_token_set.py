@@ -5,7 +5,8 @@ the account's home as the password database gives it. ``token set`` writes that 
 one ``--file`` names) ``0600`` in ``0700`` folders, whatever the umask; the token comes from
 stdin, never the command line (``ps``), and is never printed. A text that cannot be a token
 writes nothing; neither does a disk that keeps no owner-only modes. A state folder gets the
-``.gitignore`` of ``*`` an install writes, so a dotfiles repository takes no token.
+``.gitignore`` of ``*`` an install writes; no token file is written inside a git work tree
+(real git: ``add -f``, ``commit -a``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from harness_memory.settings import load_settings
 
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.support.case_insensitive_disk import IMAGE_NAME, case_insensitive_disk
+from tests.support.refused_chmod import refusing_chmod_under
 from tests.support.serve import code_under_test
 
 TOKEN = "mem_0123456789abcdef0123456789abcdef"
@@ -192,21 +194,102 @@ def test_h7_token_set_never_writes_the_token_onto_a_disk_without_owner_only_mode
     assert not on_the_disk, "the token's bytes were written to the disk"
 
 
-def test_h7_token_set_in_a_dotfiles_repository_is_never_taken_by_git_add(account: Path) -> None:
-    """A home kept in a dotfiles repository (``~/.claude`` in it): the file ``token set`` writes
-    for the managed hooks was taken by ``git add -A`` (and ``git stash -u``), the token then in
-    the repository's objects; the state folder gets the ``.gitignore`` an install writes."""
-    subprocess.run(["git", "init", "-q", str(account)], check=True)
+def test_h7_token_set_on_a_disk_that_refuses_chmod_says_why_and_writes_no_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The kernel's own FAT and exFAT answer ``chmod 600`` with ``EPERM``: the disk was asked
+    whether it keeps owner-only modes and the question itself failed, so ``token set`` said
+    only "Operation not permitted". The answer is "no": the same reason as on any disk
+    that keeps no such modes, and no token file."""
+    disk = tmp_path / "fat"
+    disk.mkdir()
+    refusing_chmod_under(disk, monkeypatch)
+    token_file = disk / "home" / ".claude" / "harness-memory" / "token"
+
+    with pytest.raises(SystemExit) as stopped:
+        token_set(TOKEN.encode(), "--file", str(token_file))
+
+    assert stopped.value.code == 2
+    said = capsys.readouterr()
+    assert "keeps no owner-only permissions" in said.err
+    assert "nothing was written" in said.err
+    assert TOKEN not in said.out + said.err
+    assert [p.name for p in token_file.parent.iterdir()] == [".gitignore"]  # no token, no temp
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Real git in ``cwd``, no user or system configuration; its output."""
+    env = {"HOME": str(cwd), "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1"}
+    env |= {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid"}
+    env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_h7_token_set_beside_a_claude_folder_kept_in_git_writes_outside_it(
+    account: Path,
+) -> None:
+    """``~/.claude`` kept in a repository: the file ``token set`` wrote there for the managed
+    hooks was left out by its ``.gitignore`` alone, so ``git add -f`` and ``git commit -a``
+    (once tracked) took the token. It now goes to ``~/.config/harness-memory/tokens/managed``,
+    which the managed hooks read when the state folder holds none; a token file an earlier
+    ``token set`` left in the work tree (committed by mistake) is removed."""
+    claude = account / ".claude"
+    state = claude / "harness-memory"
+    state.mkdir(parents=True)
+    (state / "token").write_text("earlier-token\n", encoding="utf-8")
+    git(claude, "init", "-q")
+    git(claude, "add", "-f", "-A", ".")
+    git(claude, "commit", "-q", "-m", "the token, by mistake")
+
+    status, out = token_set(f"{TOKEN}\n".encode())
+
+    outside = account / ".config" / "harness-memory" / "tokens" / "managed"
+    assert status == 0, out
+    assert outside.read_text(encoding="utf-8") == f"{TOKEN}\n"
+    assert mode(outside) == 0o600 and mode(outside.parent) == 0o700
+    assert not (state / "token").exists()
+    assert f"removed {state / 'token'}: it lay in a git work tree" in out
+    git(claude, "commit", "-q", "-a", "-m", "after token set")
+    git(claude, "add", "-f", "-A", ".")
+    assert TOKEN not in git(claude, "log", "-p", "--all") + git(claude, "diff", "--cached")
+    settings = load_settings({"url": "http://127.0.0.1:1"}, {"HOME": "/repo"}, flags_only=True)
+    assert settings.bearer_token() == TOKEN
+    assert settings.token_source == f"the token file {outside}"
+
+
+def test_h7_token_set_in_a_home_kept_in_git_writes_nothing_and_says_why(
+    account: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A home that is itself a work tree holds both places: ``token set`` refuses (exit 2),
+    naming the work tree and what to do, before it reads the token; nothing is written."""
+    git(account, "init", "-q")
     (account / ".bashrc").write_text("export EDITOR=vi\n", encoding="utf-8")
 
-    assert token_set(f"{TOKEN}\n".encode())[0] == 0
-    subprocess.run(["git", "-C", str(account), "add", "-A"], check=True)
-    listed = subprocess.run(
-        ["git", "-C", str(account), "ls-files"], capture_output=True, text=True, check=True
-    ).stdout
+    with pytest.raises(SystemExit) as stopped:
+        token_set(f"{TOKEN}\n".encode())
 
-    assert listed.splitlines() == [".bashrc"]
-    assert (account / ".claude" / "harness-memory" / "token").is_file()
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err
+    assert f"lies in the git work tree {account}" in said and "nothing written" in said
+    assert "--git-dir" in said and TOKEN not in said
+    assert sorted(path.name for path in account.iterdir()) == [".bashrc", ".git"]
+
+
+def test_h7_token_set_refuses_a_file_named_in_a_work_tree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repository = tmp_path / "project"
+    repository.mkdir()
+    git(repository, "init", "-q")
+    for named in (repository / "token", repository / "deep" / "er" / "token"):
+        with pytest.raises(SystemExit) as ended:
+            token_set(TOKEN.encode(), "--file", str(named))
+        assert ended.value.code == 2
+        assert not named.exists() and not (repository / "deep").exists()
+        assert f"lies in the git work tree {repository}" in capsys.readouterr().err
+    assert [path.name for path in repository.iterdir()] == [".git"]
 
 
 def test_h7_token_set_leaves_a_gitignore_the_user_wrote_and_a_folder_of_theirs(

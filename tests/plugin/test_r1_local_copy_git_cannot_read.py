@@ -56,10 +56,17 @@ def _tears(index: bytes) -> dict[str, bytes]:
         "empty": b"",
         "header only": index[:40],  # git reads an entry of no name and no blob
         "cut in half": index[: len(index) // 2],
+        # the first entry's mode (bytes 36 to 40, after the 12-byte header and its times,
+        # device and inode) of zeros: git 2.39's status aborts ("BUG: … unsupported ce_mode")
+        "a mode of zeros": index[:36] + bytes(4) + index[40:],
+        "a mode of no kind": index[:36] + (0o100000).to_bytes(4, "big") + index[40:],
     }
 
 
-@pytest.mark.parametrize("tear", ["garbage", "empty", "header only", "cut in half"])
+TEARS = ["garbage", "empty", "header only", "cut in half", "a mode of zeros", "a mode of no kind"]
+
+
+@pytest.mark.parametrize("tear", TEARS)
 def test_r1_a_torn_index_is_made_again_and_every_change_reaches_the_service(
     stand_in: tuple[str, Path], tmp_path: Path, tear: str
 ) -> None:
@@ -205,3 +212,85 @@ def test_r1_a_copy_whose_git_dir_may_not_be_read_never_says_nothing_waits(
     assert done.returncode == 0, done.stderr
     assert "user: last sync" in done.stdout and "changes wait to go back" in done.stdout
     assert f"{git_dir}/HEAD: Permission denied" in done.stdout
+
+
+def _git_unable_to_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Put a ``git`` first on PATH whose next ``status`` fails as git does when it must read
+    an object its object store does not hold (``fatal: unable to read ID``, exit 128), for the
+    ID written to the returned file; every other run is the real git's. (git 2.39's ``status``
+    reads no object to say what changed; a git that does, or a racy entry, fails so.)"""
+    said = tmp_path / "unreadable-object"
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    real_git = shutil.which("git")
+    assert real_git is not None
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        'for arg; do if [ "$arg" = status ] && [ -e ' + f"{said} ]; then\n"
+        f'  echo "fatal: unable to read $(cat {said})" >&2; rm {said}; exit 128\n'
+        "fi; done\n"
+        f'exec {real_git} "$@"\n',
+        encoding="utf-8",
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    return said
+
+
+@pytest.mark.parametrize("named", ["the null id", "an object no commit holds"])
+def test_r1_an_index_naming_an_object_no_commit_holds_is_torn_and_made_again(
+    stand_in: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, named: str
+) -> None:
+    """An index entry cut short names the null id, and one whose object never reached the
+    disk an id no commit of the copy holds: the index alone is at fault, and it is made
+    again from the copy's last sync."""
+    url, work = stand_in
+    (work / "MEMORY.md").write_text("- [Old](old.md) — d\n", encoding="utf-8")
+    _publish(work, "first")
+    _served_git(work, "config", "http.receivepack", "true")
+    said = _git_unable_to_read(tmp_path, monkeypatch)
+    copy = _copy(url, tmp_path)
+    assert copy.sync_scope("user").ok
+    said.write_text("0" * 40 if named == "the null id" else "5" * 40, encoding="ascii")
+    note = "---\nname: new\ndescription: d\n---\nwritten after the tear\n"
+    (copy.memory_root / "user" / "new.md").write_text(note, encoding="utf-8")
+
+    result = copy.sync_scope("user")
+
+    assert result.ok and result.sent, result.error
+    assert any("index" in line and "torn" in line for line in result.outcomes)
+    assert _served_files(work, f"refs/machines/{copy.machine_id}")["new.md"] == note
+
+
+def test_r1_an_object_the_last_sync_holds_lost_from_the_copy_is_said_never_a_torn_index(
+    stand_in: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git names a missing object in the same words whoever named it: a blob of the copy's
+    last commit lost from its object store (a disk error, a file of ``objects/`` removed) was
+    taken for a torn index, the index deleted and "made again" from a commit that cannot be
+    read whole, and the outcome blamed the index. The sync now says which object of its last
+    sync is lost, and leaves the index as it is."""
+    url, work = stand_in
+    (work / "MEMORY.md").write_text("- [Old](old.md) — d\n", encoding="utf-8")
+    (work / "old.md").write_text("---\nname: old\ndescription: d\n---\nold body\n", "utf-8")
+    _publish(work, "first")
+    said = _git_unable_to_read(tmp_path, monkeypatch)
+    copy = _copy(url, tmp_path)
+    assert copy.sync_scope("user").ok
+    git_dir = copy.sync_dir / "user.git"
+    blob = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "rev-parse", "main:old.md"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    (git_dir / "objects" / blob[:2] / blob[2:]).unlink()  # a loose object: the fetch was small
+    said.write_text(blob, encoding="ascii")
+    index = (git_dir / "index").read_bytes()
+
+    result = copy.sync_scope("user")
+
+    assert not result.ok
+    assert result.error is not None
+    assert f"lacks git object {blob}, the file 'old.md' of its last sync" in result.error
+    assert "not its index" in result.error
+    assert not any("torn" in line for line in result.outcomes)
+    assert (git_dir / "index").read_bytes() == index

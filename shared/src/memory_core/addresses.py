@@ -85,19 +85,28 @@ def _split(url: str) -> tuple[str, str, str]:
     return url[:start], url[start:end], url[end:]
 
 
-def url_secret(url: str) -> str | None:
+def url_secret(url: str, *, written: bool = False) -> str | None:
     """What in the service URL ``url`` may hold a secret and has no place there, as a refusal
     names it, or None (A-10): ``"a user name or password (name:secret@host)"`` for any ``@``
     (also one ``urlsplit`` reads as part of a path, query or fragment: a password holding
     ``/``, ``?`` or ``#``); ``"a secret in its path …"`` for a segment that, percent-decoded,
-    looks like a key standing alone (:func:`memory_core.credentials.looks_like_key`; a UUID or
-    plain hex, a tenant's id, is no refusal but is masked when shown); ``"a query or
-    fragment"``, which the request paths would be glued to.
+    looks like a key standing alone (:func:`memory_core.credentials.looks_like_key`); ``"a
+    query or fragment"``, which the request paths would be glued to.
+
+    A UUID or plain hex segment (:func:`memory_core.credentials.looks_like_id`: a tenant's id,
+    or a capability secret such as a webhook's ``…/hook/<uuid>``, which no rule can tell apart)
+    is masked when shown, and refused only for a URL to be ``written`` into files (an install's
+    settings and hook command lines, which other accounts and a team's repository read): the
+    service takes a bearer token, kept in a ``0600`` file, for what such an id would grant.
 
     >>> url_secret("http://127.0.0.1:9/?token=S3cretValue")
     'a query or fragment'
     >>> url_secret("https://gw.example/agentMemoryV2Service") is None
     True
+    >>> url_secret("https://gw.example/hook/3f2a9c0d8e7b6a5f4e3d2c1b0a9f8e7d") is None
+    True
+    >>> url_secret("https://gw.example/hook/3f2a9c0d8e7b6a5f4e3d2c1b0a9f8e7d", written=True)
+    'an id in its path (a UUID or hex segment, shown as ***: it may be a capability secret)'
     """
     if "@" in url:
         return "a user name or password (name:secret@host)"
@@ -106,6 +115,10 @@ def url_secret(url: str) -> str | None:
         return "a secret in its path (a segment that looks like a key, shown as ***)"
     if rest:
         return "a query or fragment"
+    if written and any(_hidden(part, ids=True) for part in path.split("/")):
+        return (
+            "an id in its path (a UUID or hex segment, shown as ***: it may be a capability secret)"
+        )
     return None
 
 

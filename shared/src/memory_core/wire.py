@@ -128,6 +128,15 @@ class AgentCreate(RequestBody, frozen=True):
     template: AgentTemplate | None = None
 
 
+class SkippedEntry(Answer, frozen=True):
+    """An entry of a memory root that is no scope (a stray file, a folder not named like a
+    scope, a symlink out of the root or to nothing): its ``name`` and ``problem``, why the
+    service never reads it. Never a path (A-7)."""
+
+    name: str
+    problem: str
+
+
 class AgentSummary(Answer, frozen=True, omit_defaults=True):
     """One agent card of the agents list (A-1, W-1). ``memory_count`` counts topic files;
     ``unreadable`` (absent when all were counted) says what holds memories the service could
@@ -140,6 +149,10 @@ class AgentSummary(Answer, frozen=True, omit_defaults=True):
     memory_enabled: bool
     memory_count: int
     unreadable: str | None = None
+    skipped: list[SkippedEntry] = msgspec.field(default_factory=list)
+    """Entries of its memory root that are no scope, as :class:`MemoryOverview` names them;
+    left out when there are none."""
+    skipped_count: int = 0
 
 
 class UnreadableAgentEntry(Answer, frozen=True):
@@ -270,7 +283,9 @@ class MemoryOverview(Answer, frozen=True):
     Workspaces by newest activity.
 
     ``totals`` counts every scope; ``next_cursor`` asks for the page after this one (the
-    ``cursor`` query parameter), None when this page is the last.
+    ``cursor`` query parameter), None when this page is the last. ``skipped`` names the
+    entries of the memory root that are no scope, sorted by name, at most 20 of them;
+    ``skipped_count`` counts them all (skipped silently, they passed for no memory).
     """
 
     enabled: bool
@@ -278,6 +293,8 @@ class MemoryOverview(Answer, frozen=True):
     scopes: list[ScopeSummary]
     totals: OverviewTotals
     next_cursor: str | None = None
+    skipped: list[SkippedEntry] = msgspec.field(default_factory=list)
+    skipped_count: int = 0
 
 
 class PlaceholderResult(Answer, frozen=True):

@@ -179,7 +179,7 @@ def run_install(
         from harness_memory.errors import ServiceUnreachableError
 
         try:
-            service_url_parts(options.url)
+            service_url_parts(options.url, written=True)
         except ServiceUnreachableError as error:
             _logger().error("install %s: %s (nothing was changed)", args.harness, error)
             return 1
@@ -515,15 +515,15 @@ def _managed_dir(
 
 def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) -> int:
     from harness_memory.installers.claude_code import managed_dir
-    from harness_memory.installers.managed_record import managed_file, recorded
+    from harness_memory.installers.managed_record import ManagedFile, managed_file, recorded
     from harness_memory.installers.status import status
 
     home = Path(args.home or environ.get("HOME") or Path.home()).absolute()
     managed = Path(args.managed).absolute() if args.managed else managed_dir()
     also = recorded(home)  # managed installs this account made elsewhere
     if args.managed:
-        given = [(h, managed_file(h, managed)) for h in ("codex", "gemini")]
-        also += [(harness, path) for harness, path in given if path.exists()]
+        given = [ManagedFile(h, managed_file(h, managed)) for h in ("codex", "gemini")]
+        also += [file for file in given if file.path.exists()]
     try:
         here: Path | None = Path.cwd()
     except OSError:  # a folder removed under it

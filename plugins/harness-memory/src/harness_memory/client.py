@@ -61,7 +61,7 @@ _CHUNK = 64 * 1024
 _A = TypeVar("_A", bound=Answer)
 
 
-def service_url_parts(url: str) -> SplitResult:
+def service_url_parts(url: str, *, written: bool = False) -> SplitResult:
     """``url`` split (``urllib.parse.urlsplit``) when it is an ``http(s)://host[:port]`` address;
     else :class:`ServiceUnreachableError` saying so, the URL shown by :func:`shown_url`. A URL
     ``urlsplit`` itself refuses (an unclosed IPv6 bracket, ``http://[::1``, or a bracketed host
@@ -75,7 +75,9 @@ def service_url_parts(url: str) -> SplitResult:
     ``#``); so is a query or fragment, which the request paths would be glued to, and a path
     holding a segment that looks like a key (``http://host/<key>/``, a secret a proxy takes in
     its path, which every settings file and message would show): the rule of
-    :func:`memory_core.addresses.url_secret`, which ``memory-api --url`` follows too."""
+    :func:`memory_core.addresses.url_secret`, which ``memory-api --url`` follows too. A URL to
+    be ``written`` into files (an install's settings and hook commands) must hold no UUID or
+    hex segment in its path either: it may be a capability secret (A-10)."""
     shown = shown_url(url)
     try:
         parts = urlsplit(url)
@@ -89,10 +91,17 @@ def service_url_parts(url: str) -> SplitResult:
         raise ServiceUnreachableError(
             f"memory service URL must be http(s)://host[:port], got {shown!r} ({error})"
         ) from None
-    if (secret := url_secret(url)) is not None:
+    if (secret := url_secret(url, written=written)) is not None:
+        kept = (
+            ", and the install would write it into settings files and hook command lines "
+            "other accounts (ps) and a team's repository read"
+            if written
+            else ""
+        )
         raise ServiceUnreachableError(
-            f"memory service URL must not hold {secret}: the service takes a bearer token, "
-            f"given with --token-file, --token or HARNESS_MEMORY_TOKEN; got {shown!r}"
+            f"memory service URL must not hold {secret}{kept}: the service takes a bearer "
+            "token, given with --token-file, --token or HARNESS_MEMORY_TOKEN (kept in a 0600 "
+            f"file); give its address without it; got {shown!r}"
         )
     if host is None or port_problem or parts.scheme not in {"http", "https"}:
         raise ServiceUnreachableError(

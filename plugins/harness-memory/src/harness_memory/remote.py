@@ -556,10 +556,17 @@ _TORN_INDEX = re.compile(
     r"index file (?:smaller than expected|corrupt)|bad index (?:file sha1 signature|version)"
     r"|^(?:fatal|error): bad signature 0x|cache entry has null sha1"
     r"|index uses \S+ extension, which we do not understand|unknown index entry format"
-    r"|^fatal: unable to read [0-9a-f]{40,64}$"  # an entry cut short names no blob there is
+    r"|^BUG: read-cache\.c:\d+: unsupported ce_mode"  # an entry's mode torn (zeros): git aborts
+    r"|^BUG: wt-status\.c:\d+: unhandled diff-index status"  # … or takes it for a kind of its own
+    r"|^fatal: unable to read 0{40}(?:0{24})?$"  # an entry cut short names the null object
 )
 """git's own lines (C messages) saying the index file cannot be read as one: what a crash or a
-full disk leaves while git writes it (not an index git may not open, which is no tear)."""
+full disk leaves while git writes it (not an index git may not open, which is no tear). git
+names any object it cannot find alike (:data:`_UNREADABLE_OBJECT`): only the null id, which no
+object has, is the index's fault by itself; another is told apart by :meth:`_ScopeRun._lost`."""
+_UNREADABLE_OBJECT = re.compile(r"^fatal: unable to read ([0-9a-f]{40}|[0-9a-f]{64})$")
+"""git's own line for an object its object store does not hold (a missing file of
+``objects/``), whoever named it: the index, or a tree of a commit."""
 _REGULAR_MODES = frozenset({"100644", "100755"})
 """The modes of a git tree entry that is a regular file: all a memory scope's versions hold."""
 _ENTRY_KINDS = {"120000": "a symlink", "040000": "a folder", "160000": "a submodule"}
@@ -799,12 +806,17 @@ class _ScopeRun:
         agent wrote is lost, each differing from ``main`` is committed and sent as any change
         is. Without this every later sync failed until a person repaired the copy."""
         done = self._run(_STATUS, check=False, network=False, stdin=None)
-        said = done.stderr.decode("utf-8", "replace")
-        torn = next((line for line in _own_lines(said) if _TORN_INDEX.search(line)), None)
+        own = _own_lines(done.stderr.decode("utf-8", "replace"))
+        for line in own:
+            if (unread := _UNREADABLE_OBJECT.match(line)) and (lost := self._lost(unread[1], main)):
+                raise _GitFailed(lost)
+        torn = next((line for line in own if _TORN_INDEX.search(line)), None)
+        torn = torn or next((line for line in own if _UNREADABLE_OBJECT.match(line)), None)
         if torn is None:
             if done.returncode != 0:
                 raise self._failed(_STATUS, done, network=False)
             return self._with_renamed(_status_names(done.stdout.decode("utf-8", "surrogateescape")))
+        self._drop_stale_locks()  # a status git aborted on the torn index leaves its lock
         with contextlib.suppress(FileNotFoundError):
             (self.git_dir / "index").unlink()
         if main is not None:
@@ -814,6 +826,35 @@ class _ScopeRun:
             "again from the copy's last sync, and every file written since goes to the service"
         )
         return self._changed()
+
+    def _lost(self, object_id: str, main: str | None) -> str | None:
+        """Why the sync stops when git cannot read ``object_id``, or None when the index is to
+        blame. An object the copy's last commit ``main`` holds (a file of it, or its tree) is
+        one its object store lost (a disk error, a file of ``objects/`` removed by hand): the
+        index is not torn, and making it again from ``main`` would mend nothing. One no commit
+        holds was named by the index alone (an entry torn, or one whose object never reached
+        the disk): the index is made again (:meth:`_changed_mending`)."""
+        if object_id.strip("0") == "" or main is None:
+            return None
+        listed = self._run(
+            ("ls-tree", "-r", "-t", "-z", main), check=False, network=False, stdin=None
+        )
+        held = listed.returncode != 0  # main's own tree cannot be read: lost as well
+        for entry in listed.stdout.decode("utf-8", "surrogateescape").split("\0"):
+            info, _, name = entry.partition("\t")
+            if info.split(" ")[-1:] == [object_id]:
+                held, what = True, f"the file {name!r} of"
+                break
+        else:
+            what = "an object of"
+        if not held:
+            return None
+        return (
+            f"this machine's copy of scope {self.key} lacks git object {object_id}, {what} its "
+            f"last sync ({main[:12]}): its git objects are damaged (a disk error, a file of "
+            f"{self.git_dir / 'objects'} removed), not its index; no file of the scope was "
+            "touched, and `git fsck` there names every object lost"
+        )
 
     def run(self, marker: str | None, *, send_only: bool = False) -> SyncResult:
         """Steps 1 to 3 (see the module); ``send_only``: stop after a push of a copy that

@@ -69,6 +69,7 @@ __all__ = [
     "default_state_dir",
     "load_settings",
     "remote_memory_root",
+    "token_kept_outside",
     "unknown_account_note",
 ]
 
@@ -239,6 +240,21 @@ TOKEN_FILE_NAME = "token"  # noqa: S105 (a file name, not a password)
 ``--flags-only`` hook without ``--token-file`` reads it from :func:`account_state_dir`."""
 
 
+def token_kept_outside(state_dir: Path) -> Path | None:
+    """Where ``harness-memory token set`` keeps the token of the state dir ``state_dir`` when
+    that lies in a git work tree (a home, or a ``~/.claude``, kept in git: no ``.gitignore``
+    stops ``git add -f``; H-7): for ``<home>/.claude/harness-memory`` (the managed hooks',
+    :func:`account_state_dir`), ``<home>/.config/harness-memory/tokens/managed``, derived from
+    that path alone (no variable moves it, P-2a). None for any other state dir.
+
+    >>> str(token_kept_outside(Path("/home/ada/.claude/harness-memory")))
+    '/home/ada/.config/harness-memory/tokens/managed'
+    """
+    if state_dir.parts[-2:] != (".claude", "harness-memory"):
+        return None
+    return state_dir.parent.parent / ".config" / "harness-memory" / "tokens" / "managed"
+
+
 def account_state_dir(
     environ: Mapping[str, str],
     *,
@@ -357,6 +373,9 @@ def load_settings(
     token, token_file = pick("token"), pick("token_file")
     own_token_file = None if state_dir is None else state_dir / TOKEN_FILE_NAME
     if flags_only and token is None and token_file is None and own_token_file is not None:
+        outside = token_kept_outside(own_token_file.parent)  # token set's, beside a work tree
+        if not os.path.lexists(own_token_file) and outside is not None:
+            own_token_file = outside
         token_file = str(own_token_file) if os.path.lexists(own_token_file) else None
     source = _token_source(flags, token, token_file, own_token_file)
     switch = (pick("remote") or "off").lower()

@@ -49,6 +49,8 @@ from memory_api.remote import RemoteError, default_url
 from memory_api.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
+    from memory_core.wire import AgentSummary
+
     from memory_api.http.bind_address import BindAddress
     from memory_api.store.agents import AgentStore
     from memory_api.store.history.recorder import ScopeHistories
@@ -132,8 +134,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         logger.error("%s", error)
         return 2
     logger.info("%s", decision)
-    logger.info("data dir: %s", settings.data_dir)
-    logger.info("web page: %s", page_url(settings.host, settings.port))
+    logger.info("data dir: %s", settings.data_dir)  # the web page once it listens (serve_banner)
     try:
         _run_app(settings, bind)
     except OSError as error:
@@ -171,6 +172,7 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
 
     from memory_api.app import create_app
     from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
+    from memory_api.serve_banner import banner_logger
 
     app = create_app(settings, bind)
     gc.collect()  # nothing that is already garbage gets frozen
@@ -182,17 +184,8 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),
         shutdown_timeout=SHUTDOWN_TIMEOUT,
-        print=log_banner,
+        print=banner_logger(settings.host, settings.port, logger),
     )
-
-
-def log_banner(message: str) -> None:
-    """Log aiohttp's start-up banner (``======== Running on URL ========``, a line break,
-    ``(Press CTRL+C to quit)``) as one record per line: the text log escapes a line break inside
-    a record (A-11), which showed the banner with a literal ``\\x0a`` in it."""
-    for line in message.splitlines():
-        if line.strip():
-            logger.info("%s", line.strip())
 
 
 def page_url(host: str, port: int, fragment: str = "") -> str:
@@ -249,7 +242,24 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
         if agent.unreadable:  # "N+": at least N, never "no memory" (Q-2b)
             print(f"agent {agent.id}: {agent.unreadable}", file=sys.stderr)
             uncounted = True
+        _say_skipped(agent)
     return 1 if unreadable or uncounted else 0
+
+
+def _say_skipped(agent: AgentSummary) -> None:
+    """Name on stderr the entries of ``agent``'s memory root that are no scope (A-3): they
+    hold nothing the service reads, so the count leaves them out; said, never silently."""
+    if not agent.skipped_count:
+        return
+    print(
+        f"agent {agent.id}: {counted(agent.skipped_count, 'entry', 'entries')} of its memory "
+        "root are no scope, not counted:",
+        file=sys.stderr,
+    )
+    for entry in agent.skipped:  # a name is shown escaped: a control character is no command
+        print(f"  {entry.name!r}: {entry.problem}", file=sys.stderr)
+    if (more := agent.skipped_count - len(agent.skipped)) > 0:
+        print(f"  and {more} more", file=sys.stderr)
 
 
 def _token_store(settings: Settings, args: argparse.Namespace, *, writes: bool) -> Any:
@@ -265,10 +275,13 @@ NOW_CLOSED_NOTICE = (
     "the data dir had no token: from now on its service answers every API request without one "
     "with 401 (curl and scripts too); send 'Authorization: Bearer <secret>' (memory-api: --token "
     "or MEMORY_API_TOKEN; harness-memory install: HARNESS_MEMORY_TOKEN or --token-file); the "
-    "web page asks for it"
+    "web page asks for it. Hooks installed before now send none: their Sessions start without "
+    "memory until `harness-memory install HARNESS` runs again with a token in "
+    "HARNESS_MEMORY_TOKEN (`harness-memory status` names them)"
 )
 """What ``token create`` adds when the data dir had no token: the service was open and now is
-not (A-10), which every curl, script and page that worked a minute ago meets as a 401."""
+not (A-10), which every curl, script, page and installed hook that worked a minute ago meets as
+a 401."""
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:

@@ -8,6 +8,9 @@ Every exception class of the service, where it lives, and what it answers::
     ├── BodyTimedOut        408  a body that did not all arrive in time; closes it   errors.py
     ├── BodyTooLarge        413  a body over a route's own limit (git's, R-1)  routes/git_sync.py
     ├── Unauthorized        401  no or unknown bearer token (A-10)
+    │   ├── TokenMissing         no bearer token sent          (type …/bearer-token-missing)
+    │   ├── TokenUnknown         a token the service does not know  (…/bearer-token-unknown)
+    │   └── NoTokenConfigured    none configured beyond loopback  (…/no-token-configured)
     ├── Forbidden           403  a browser rule refused it: a Host or Origin not the service's
     │                            own, a cross-site unsafe request (A-10a)      http/browser_guard.py
     ├── NotFound            404  unknown project/agent/scope/file/draft, or out of the token's reach
@@ -36,11 +39,18 @@ should be), ``settings.SettingsError`` (a malformed environment variable, named)
 
 from __future__ import annotations
 
+PROBLEM_TYPE_BASE = "tag:agent-memory,2026:problem/"
+"""The start of the problem ``type`` URIs this service names (RFC 9457 3.1.1: a ``tag:`` URI,
+RFC 4151, names a kind without claiming a page to fetch). A client tells kinds apart by
+``type``; the ``detail`` is for a person and may be reworded."""
+
 
 class ServiceError(Exception):
-    """Base of the service's errors; ``detail`` becomes the problem+json ``detail``."""
+    """Base of the service's errors; ``detail`` becomes the problem+json ``detail``,
+    ``problem_type`` its ``type`` (``about:blank``: the status says all a client needs)."""
 
     status: int = 500
+    problem_type: str = "about:blank"
     closes_connection: bool = False
     """Whether the connection is closed after the answer (what else came on it is unusable)."""
 
@@ -80,9 +90,29 @@ class BodyTooLarge(ServiceError):
 
 
 class Unauthorized(ServiceError):
-    """No bearer token, or one the service does not know (401)."""
+    """No bearer token, or one the service does not know (401); the subclasses name which in
+    their problem ``type``."""
 
     status = 401
+
+
+class TokenMissing(Unauthorized):
+    """The request carries no bearer token, and this service needs one (401, A-10)."""
+
+    problem_type = PROBLEM_TYPE_BASE + "bearer-token-missing"
+
+
+class TokenUnknown(Unauthorized):
+    """The request's bearer token is not one this service knows: revoked or mistyped (401)."""
+
+    problem_type = PROBLEM_TYPE_BASE + "bearer-token-unknown"
+
+
+class NoTokenConfigured(Unauthorized):
+    """The service listens beyond loopback and knows no token (every one revoked): it fails
+    closed, answering no API request until a token is created (401, A-10)."""
+
+    problem_type = PROBLEM_TYPE_BASE + "no-token-configured"
 
 
 class NotFound(ServiceError):

@@ -12,7 +12,10 @@
   service may legitimately be down while its hooks are installed (they fail open, P-2). A token
   bound for another machine over plain ``http://`` is a warning too: it would cross the wire in
   the clear (docs/security.md, "Transport encryption"); the way out is TLS in front and its
-  ``https://``.
+  ``https://``. A token given to a service that asks for none (no tokens configured: open, on
+  loopback only, A-10) is a warning: that service takes any text, so the token was not checked
+  (the README's placeholder ``HARNESS_MEMORY_TOKEN=...`` went into the token file unsaid), and
+  once the data dir holds tokens one it does not take leaves every Session without memory.
 - A 404 says why where it can (:func:`explain_missing_agent`): the agent is in another project
   (the service's project lists, which name only projects the token reaches, or the memory
   root's ``agents/<agent>/agent.json``), or the token does not reach the project (A-10 answers
@@ -214,14 +217,36 @@ def _asked(
         return [
             Finding(
                 False,
-                f"the service at {url} does not answer ({error}): the hooks are installed, but "
-                f"they reach no memory until a service answers at {url} — every Session starts "
-                "without it, or with the memory files on this machine read directly (the hooks "
-                "fail open); start the service, or install again with the right --url; "
+                f"the service at {url} does not answer ({error}): the install goes ahead, but "
+                f"its hooks reach no memory until a service answers at {url} — every Session "
+                "starts without it, or with the memory files on this machine read directly (the "
+                "hooks fail open); start the service, or install again with the right --url; "
                 "`harness-memory status` then checks it",
             )
         ]
+    if token is not None and _asks_for_none(client, ids):
+        source = f"from {token_source} " if token_source else ""
+        return [
+            Finding(
+                False,
+                f"the service at {url} has no tokens configured and takes any, so the token "
+                f"{source}was not checked: the hooks keep it, and once that service's data dir "
+                "holds tokens, a token it does not take leaves every Session without memory; "
+                "`harness-memory status` checks it then",
+            )
+        ]
     return []
+
+
+def _asks_for_none(client: MemoryClient, ids: tuple[str, str]) -> bool:
+    """Whether the service of ``client``, which just answered the agent's config of ``ids``
+    (project, agent) to a token, answers it without one too: no tokens configured (open, on
+    loopback only, A-10), where any token is taken. False on any error (a refusal included)."""
+    try:
+        MemoryClient(client.base_url, timeout=client.timeout).agent_config(*ids)
+    except (MemoryClientError, InvalidId):
+        return False
+    return True
 
 
 def explain_missing_agent(

@@ -34,9 +34,10 @@ from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.own_switches import claude_code_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
-from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
+from harness_memory.installers.record import STATE_FOLDER, read_record, token_plan
 from harness_memory.installers.secrets import TOKEN_ENV, tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
+from harness_memory.installers.token_place import token_place
 
 __all__ = [
     "AUTO_MEMORY",
@@ -147,7 +148,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     record = read_record(path.parent)
     state = None if managed is not None else path.parent / STATE_FOLDER  # each user's own
     token = options.token if options.token is not None else _env_token(document)
-    token_file = state / TOKEN_NAME if state is not None and token is not None else None
+    token_file = None
+    if install and state is not None and token is not None:
+        token_file = token_place(path.parent, options.home, environ)  # never in a git work tree
     wanted = _wanted(options, state, token_file) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
@@ -175,7 +178,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:
-        changes, removals = token_plan(path.parent, token)
+        changes, removals = token_plan(record, token, token_file)
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings

@@ -41,9 +41,10 @@ from harness_memory.installers.hook_groups import Removed, merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.own_switches import codex_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
-from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
+from harness_memory.installers.record import STATE_FOLDER, read_record, token_plan
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
+from harness_memory.installers.token_place import token_place
 
 __all__ = [
     "CONTEXT_LIMIT_TOKENS",
@@ -138,7 +139,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     hooks_path, config_path = home / "hooks.json", home / "config.toml"
     old_hooks, document = read_json_object(hooks_path)
     record = read_record(home)
-    wanted = hook_groups(options, home / STATE_FOLDER) if install else {}
+    token_file = None
+    if install and options.token is not None:
+        token_file = token_place(home, options.home, environ)  # never in a git work tree
+    wanted = hook_groups(options, home / STATE_FOLDER, token_file) if install else {}
     merged, removed = merge_hooks(document, HARNESS, wanted, source=hooks_path)
     old_config = read_text(config_path)
     try:
@@ -171,7 +175,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
                 notes.append(said)
         notes += profile_notes
         _tidy(config)
-    changes, removals = token_plan(home, options.token) if install else ([], [])
+    changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
     changes += profiles
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
@@ -213,12 +217,13 @@ def _holds(folder: Path) -> bool:
         return True
 
 
-def hook_groups(options: InstallOptions, state: Path | None) -> dict[str, list[dict[str, Any]]]:
-    """Our hook groups per event. Every command names the state folder ``state`` and, with a
-    token, the token file in it; ``state`` None: the managed install's hooks, whose users each
-    keep their state (and token) in their account's home
+def hook_groups(
+    options: InstallOptions, state: Path | None, token_file: Path | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """Our hook groups per event. Every command names the state folder ``state`` and those
+    that call the service the ``token_file`` (None: no token); ``state`` None: the managed
+    install's hooks, whose users each keep their state (and token) in their account's home
     (:func:`~harness_memory.settings.account_state_dir`)."""
-    token_file = state / TOKEN_NAME if state is not None and options.token is not None else None
     start = {
         "type": "command",
         "command": options.hook_command(

@@ -35,9 +35,10 @@ from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.own_switches import gemini_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
-from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
+from harness_memory.installers.record import STATE_FOLDER, read_record, token_plan
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
+from harness_memory.installers.token_place import token_place
 
 __all__ = [
     "AUTO_MEMORY",
@@ -134,19 +135,22 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
     state = path.parent / STATE_FOLDER
+    token_file = None
+    if install and options.token is not None:
+        token_file = token_place(path.parent, options.home, environ)  # never in a git work tree
     wanted: dict[str, list[dict[str, Any]]] = {}
     if install:
+
+        def handler(event: str) -> dict[str, Any]:
+            return _handler(options, event, state, token_file)
+
         wanted = {
-            "SessionStart": [{"hooks": [_handler(options, "session-start", state)]}],
-            "BeforeTool": [
-                {"matcher": GUARD_MATCHER, "hooks": [_handler(options, "before-tool", state)]}
-            ],
-            "AfterTool": [
-                {"matcher": GUARD_MATCHER, "hooks": [_handler(options, "after-tool", state)]}
-            ],
+            "SessionStart": [{"hooks": [handler("session-start")]}],
+            "BeforeTool": [{"matcher": GUARD_MATCHER, "hooks": [handler("before-tool")]}],
+            "AfterTool": [{"matcher": GUARD_MATCHER, "hooks": [handler("after-tool")]}],
         }
         if options.remote:  # what the agent wrote goes back at the Session's end too
-            wanted["SessionEnd"] = [{"hooks": [_handler(options, "session-end", state)]}]
+            wanted["SessionEnd"] = [{"hooks": [handler("session-end")]}]
     merged = merged_settings(document, wanted, options, path, install=install)
     notes: list[str] = []
     for switch in (AUTO_MEMORY, DIRECTORY_TREE):
@@ -159,7 +163,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS)
-    changes, removals = token_plan(path.parent, options.token) if install else ([], [])
+    changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old, path=path)
@@ -189,11 +193,12 @@ def merged_settings(
     return merged
 
 
-def _handler(options: InstallOptions, event: str, state: Path) -> dict[str, Any]:
+def _handler(
+    options: InstallOptions, event: str, state: Path, token: Path | None
+) -> dict[str, Any]:
     # the Session start, post-write and Session-end hooks call the service; the guard needs none
     wants_token = event in ("session-start", "after-tool", "session-end")
-    wants_token = wants_token and options.token is not None
-    token_file = state / TOKEN_NAME if wants_token else None
+    token_file = token if wants_token else None
     return {
         "name": f"agent-memory-{event}",
         "type": "command",

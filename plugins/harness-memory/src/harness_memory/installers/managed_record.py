@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from harness_memory.installers.files import (
     FileChange,
@@ -25,11 +26,27 @@ from harness_memory.installers.files import (
     read_json_object,
 )
 
-__all__ = ["RECORD_NAME", "STATE_DIR", "managed_file", "read_place", "record_plan", "recorded"]
+__all__ = [
+    "RECORD_NAME",
+    "STATE_DIR",
+    "ManagedFile",
+    "managed_file",
+    "read_place",
+    "record_plan",
+    "recorded",
+]
 
 STATE_DIR = ".harness-memory"
 """The folder under the home directory (remote mode's state dir too, R-1)."""
 RECORD_NAME = "managed-installs.json"
+
+
+class ManagedFile(NamedTuple):
+    """A harness's managed settings file: ``harness`` (``claude-code``, ``codex``, ``gemini``)
+    and the ``path`` of the file (where it reads them, or where an install wrote them)."""
+
+    harness: str
+    path: Path
 
 
 def managed_file(harness: str, managed: Path) -> Path:
@@ -63,8 +80,8 @@ def read_place(harness: str, environ: Mapping[str, str]) -> Path:
     return system_settings_path(environ)
 
 
-def recorded(home: Path) -> list[tuple[str, Path]]:
-    """``(harness, settings file)`` of every managed install recorded in ``home``, in the
+def recorded(home: Path) -> list[ManagedFile]:
+    """The settings file of every managed install recorded in ``home``, in the
     order made; none when the record is missing or cannot be read (``status`` then shows the
     harnesses' own places only)."""
     try:
@@ -72,12 +89,12 @@ def recorded(home: Path) -> list[tuple[str, Path]]:
     except SettingsFileError:  # hides nothing: status shows the harnesses' own places still
         return []
     entries = document.get("installs")
-    found: list[tuple[str, Path]] = []
+    found: list[ManagedFile] = []
     for entry in entries if isinstance(entries, list) else []:
         if isinstance(entry, dict):
             harness, path = entry.get("harness"), entry.get("path")
             if isinstance(harness, str) and isinstance(path, str):
-                found.append((harness, Path(path)))
+                found.append(ManagedFile(harness, Path(path)))
     return found
 
 

@@ -100,7 +100,7 @@ def with_state(
             notes = [*notes, said]
         notes = [*notes, *_backups_keeping_a_token(changes)]
         return Plan([*changes, record.change(), *ignore], notes, list(removals or []))
-    files, folders = leftovers(record.path.parent.parent)
+    files, folders = leftovers(record)
     kept: list[FileChange] = []
     for change in changes:
         if _created(change.path, record) and _left_empty(change):

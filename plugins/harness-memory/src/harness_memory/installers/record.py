@@ -51,6 +51,9 @@ IGNORE_TEXT = "# harness-memory: this machine's state (a bearer token, Session r
 ``git add -A`` in a dotfiles repository holding ``~/.claude`` (or a link into one) commits no
 token; what ``.pytest_cache`` and ``.ruff_cache`` do for the same reason."""
 _SESSIONS = "sessions"
+_KEPT_OUTSIDE = ("harness-memory", "tokens")
+"""The last two folders of a token file kept outside the state folder (the record names it):
+uninstall removes no file the record names anywhere else."""
 _WRITTEN_KEPT = 16
 """How many texts an install wrote the record keeps per settings file (the newest): enough for
 the installs again between an install and its uninstall, and a bound on the record's size."""
@@ -88,6 +91,11 @@ class InstallRecord:
         self.created_folders: list[str] = [name for name in listed if isinstance(name, str)]
         self.written = _digests(document.get("written"))
         self.backed_up = _digests(document.get("backedUp"))
+        token_file = document.get("tokenFile")
+        self.token_file: str | None = token_file if isinstance(token_file, str) else None
+        """The token file an install keeps outside the state folder (its folder lies in a git
+        work tree: :mod:`~harness_memory.installers.token_place`), which ``uninstall``
+        removes; None when the token is in the state folder, or there is none."""
 
     def wrote(self, path: Path, data: bytes) -> bool | None:
         """Whether ``data`` is a text an install wrote to the settings file ``path``; None
@@ -121,6 +129,8 @@ class InstallRecord:
             document["written"] = self.written
         if self.backed_up:
             document["backedUp"] = self.backed_up
+        if self.token_file:
+            document["tokenFile"] = self.token_file
         return FileChange(self.path, self.text, dump_json(document), backup=False)
 
 
@@ -152,21 +162,30 @@ def read_record(settings_folder: Path) -> InstallRecord:
     return InstallRecord(path, text, document)
 
 
-def token_plan(settings_folder: Path, token: str | None) -> tuple[list[FileChange], list[Path]]:
-    """``(changes, removals)`` for the token file of ``settings_folder``'s state folder.
+def token_plan(
+    record: InstallRecord, token: str | None, place: Path | None
+) -> tuple[list[FileChange], list[Path]]:
+    """``(changes, removals)`` for the token file at ``place`` (the state folder's ``token``,
+    or one outside a git work tree: :func:`~harness_memory.installers.token_place.
+    token_place`) of the settings folder ``record`` belongs to; ``record`` notes a ``place``
+    outside the state folder, for ``uninstall``.
 
     With a ``token`` the file is written with it (created 0600, made owner-only if it was not;
-    no backup; the old and new token masked in every output, H-7); without one a token file an
-    earlier install left is removed, so no stale token stays behind. Raises
-    :class:`~harness_memory.installers.files.SettingsFileError` for a token file that is not a
-    regular UTF-8 file.
+    no backup; the old and new token masked in every output, H-7); a token file an earlier
+    install left elsewhere (in the state folder, now in a work tree, or where the record names
+    one) is removed, and without a ``token`` every one of them, so no stale token stays behind.
+    Raises :class:`~harness_memory.installers.files.SettingsFileError` for a token file that is
+    not a regular UTF-8 file.
     """
-    path = settings_folder / STATE_FOLDER / TOKEN_NAME
-    old = read_text(path)
-    if token is None:
-        return [], [] if old is None else [path]
+    own = record.path.parent / TOKEN_NAME
+    earlier = [own, *([Path(record.token_file)] if record.token_file else [])]
+    stale = [path for path in dict.fromkeys(earlier) if path != place and path.is_file()]
+    record.token_file = None if token is None or place in (None, own) else str(place)
+    if token is None or place is None:
+        return [], stale
+    old = read_text(place)
     secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
-    return [FileChange(path, old, token + "\n", secrets, backup=False)], []
+    return [FileChange(place, old, token + "\n", secrets, backup=False)], stale
 
 
 def ignore_plan(settings_folder: Path) -> list[FileChange]:
@@ -220,12 +239,16 @@ def unignored_token(settings_folder: Path) -> str | None:
     )
 
 
-def leftovers(settings_folder: Path) -> tuple[list[Path], list[Path]]:
-    """What uninstall removes: (files: the record, the token file, the ``.gitignore`` an
-    install wrote and the Session records; folders, deepest first, removed when they are then
-    empty)."""
-    state = settings_folder / STATE_FOLDER
+def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
+    """What uninstall removes of the settings folder ``record`` belongs to: (files: the
+    record, the token file (also one kept outside, which the record names, in a
+    ``harness-memory/tokens`` folder: no other file), the ``.gitignore`` an install wrote and
+    the Session records; folders, deepest first, removed when they are then empty)."""
+    state = record.path.parent
     files = [state / name for name in (RECORD_NAME, TOKEN_NAME) if (state / name).is_file()]
+    kept = Path(record.token_file) if record.token_file else None
+    if kept is not None and kept.parent.parts[-2:] == _KEPT_OUTSIDE and kept.is_file():
+        files.append(kept)
     ignore = state / IGNORE_NAME
     if ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT:
         files.append(ignore)

@@ -89,11 +89,15 @@ def keeps_owner_only(folder: Path) -> bool:
     as the mount's mode, ``0777``). Asked of an empty file, removed at once, *before* a token is
     written there (H-7): on such a disk a file holding it is every user's to open from the
     moment it exists, and to read once written, however soon it is removed (an open file stays
-    readable), and its bytes stay on the disk. Raises ``OSError`` when no file can be made
-    there."""
+    readable), and its bytes stay on the disk. The kernel's own FAT and exFAT refuse a mode
+    they cannot keep (``chmod`` fails ``EPERM`` unless mounted ``quiet``): False there too.
+    Raises ``OSError`` when no file can be made there."""
     fd, name = tempfile.mkstemp(dir=folder, prefix=".harness-memory-probe.", suffix=".tmp")
     try:
-        os.fchmod(fd, 0o600)
+        try:
+            os.fchmod(fd, 0o600)
+        except PermissionError:  # the disk cannot record owner-only: the kernel's FAT, exFAT
+            return False
         return stat.S_IMODE(os.fstat(fd).st_mode) & 0o077 == 0
     finally:
         os.close(fd)

@@ -13,7 +13,9 @@ for (``GET …/config``, A-2), as :func:`~harness_memory.installers.checks.check
   not as taking the hooks' token (asked again without it when the hooks send one);
 - a refused token (401/403), a token file that cannot be read, an agent the service does not
   hold (404, explained by :func:`~harness_memory.installers.checks.explain_missing_agent`): a
-  PROBLEM line, and ``status`` exits 1;
+  PROBLEM line, and ``status`` exits 1; a refusal names the command that gives each refused
+  harness's hooks a token (``harness-memory install codex`` again, ``harness-memory token set``
+  for a managed install);
 - no answer (down, slow, no memory service there): said, and not a failure — the token could not
   be checked, and the hooks fail open until the service answers.
 
@@ -22,12 +24,17 @@ Code gives them its settings' ``env`` over the user's environment: their token i
 there too (``env`` of :func:`service_uses`), and the line says that it belongs in the ``0600``
 token file, where installing again moves it. A 401 to such hooks with no token anywhere
 ``status`` can see is said, not blamed.
+
+One service answered apart for two harnesses' hooks (Claude Code's token taken, Codex CLI's
+hooks holding none) gives two lines for the same service and agent: each then names whose hooks
+it is about (``for the codex hooks``), else the two read as a contradiction about one service.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memory_core.addresses import shown_url
 from memory_core.errors import InvalidId
@@ -60,7 +67,9 @@ class ServiceUse:
     ``flags`` are the hook command's setting flags (``token_file``, ``state_dir``, …; absent:
     None), ``flags_only`` whether it reads no ``HARNESS_MEMORY_*`` variable (P-2a), ``env``
     the ``HARNESS_MEMORY_*`` variables the harness's settings give the hook (Claude Code's
-    ``env``), which only a hook without ``flags_only`` reads."""
+    ``env``), which only a hook without ``flags_only`` reads; ``harnesses`` the status labels
+    of the installs whose hooks these are (``codex``, ``claude-code (managed)``; empty when not
+    known)."""
 
     url: str
     project: str
@@ -68,15 +77,19 @@ class ServiceUse:
     flags: tuple[tuple[str, str | None], ...]
     flags_only: bool
     env: tuple[tuple[str, str], ...] = ()
+    harnesses: tuple[str, ...] = ()
 
 
 def service_uses(
-    commands: Iterable[str], env: Mapping[str, Mapping[str, str]] | None = None
+    commands: Iterable[str],
+    env: Mapping[str, Mapping[str, str]] | None = None,
+    harnesses: Mapping[str, Iterable[str]] | None = None,
 ) -> list[ServiceUse]:
     """Each distinct :class:`ServiceUse` of the Session-start hook ``commands`` among
     ``commands`` (the hook that sends the token at every Session), in a stable order; ``env``
-    maps a command to the variables its settings give it (none when absent)."""
-    found: dict[ServiceUse, None] = {}
+    maps a command to the variables its settings give it (none when absent), ``harnesses`` a
+    command to the status labels of the installs that wrote it (its use's ``harnesses``)."""
+    found: dict[ServiceUse, dict[str, None]] = {}
     for command in commands:
         if " session-start " not in f" {command} ":
             continue
@@ -89,8 +102,8 @@ def service_uses(
             use = ServiceUse(
                 url, project, agent, tuple(sorted(flags.items())), flags_only, variables
             )
-            found[use] = None
-    return list(found)
+            found.setdefault(use, {}).update(dict.fromkeys((harnesses or {}).get(command, ())))
+    return [replace(use, harnesses=tuple(labels)) for use, labels in found.items()]
 
 
 def service_lines(
@@ -98,23 +111,53 @@ def service_lines(
     environ: Mapping[str, str],
     *,
     env: Mapping[str, Mapping[str, str]] | None = None,
+    harnesses: Mapping[str, Iterable[str]] | None = None,
     timeout: float = CHECK_TIMEOUT_S,
 ) -> tuple[list[str], bool]:
     """``(lines to print, every service that answered takes its token and holds its agent)``
     for the installed hook ``commands`` (any harness's); ``environ`` is the user's environment
     (where a hook without ``--state-dir`` finds its token file, and an old hook without
     ``--flags-only`` its variables), ``env`` the variables a command's settings give it over
-    that (:func:`service_uses`). ``timeout`` is the seconds each service may take to answer.
+    that, ``harnesses`` the status labels of the installs that wrote each command
+    (:func:`service_uses`). ``timeout`` is the seconds each service may take to answer.
     Two harnesses' hooks serving one agent are two uses (each finds its token in its own state
-    dir) but, when both are answered alike, one line: the same line twice reads as two services.
-    Never raises."""
-    lines: dict[str, None] = {}
+    dir) but, when both are answered alike, one line: the same line twice reads as two services;
+    answered apart, each line names whose hooks it is about. Never raises."""
+    answers: dict[tuple[str, str], dict[str, None]] = {}  # (service, said): harness labels
     fine = True
-    for use in service_uses(commands, env):
+    for use in service_uses(commands, env, harnesses):
         said, ok = _asked(use, environ, timeout)
-        lines[f"service {shown_url(use.url)} ({use.project}/{use.agent}): {said}"] = None
+        service = f"service {shown_url(use.url)} ({use.project}/{use.agent})"
+        answers.setdefault((service, said), {}).update(dict.fromkeys(use.harnesses))
         fine = fine and ok
-    return list(lines), fine
+    apart = Counter(service for service, _ in answers)
+    lines: list[str] = []
+    for (service, said), labels in answers.items():
+        whose = f" for the {', '.join(labels)} hooks" if apart[service] > 1 and labels else ""
+        lines.append(f"{service}{whose}: {said.replace(_HOW_TO_GIVE_ONE, _give_a_token(labels))}")
+    return lines, fine
+
+
+_MANAGED = " (managed)"
+"""How ``status`` labels the install into a harness's managed settings (``codex (managed)``)."""
+
+_HOW_TO_GIVE_ONE = "\x00how to give one\x00"
+"""Where a refusal's line says how to give the hooks a token; :func:`_give_a_token` fills it in
+once the harnesses answered alike are known."""
+
+
+def _give_a_token(labels: Iterable[str]) -> str:
+    """The commands that give the hooks of the installs ``labels`` a token the service takes:
+    an install again with it for user settings, ``token set`` (each user's own file) for
+    managed ones; both in general when no label is known."""
+    named = list(labels)
+    users = [label for label in named if not label.endswith(_MANAGED)]
+    installs = " and ".join(f"`harness-memory install {label}`" for label in users)
+    ways = [f"{installs} again with that token in {ENV_PREFIX}TOKEN"] if users else []
+    ways += ["`harness-memory token set`"] if len(users) < len(named) else []
+    if not ways:
+        return "`harness-memory install` again, or `harness-memory token set` for a managed install"
+    return "; ".join(ways)
 
 
 def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple[str, bool]:
@@ -140,12 +183,15 @@ def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple
             )
         if error.status in (401, 403):
             sent = _source(settings.token_source, given)
-            source = f"the token from {sent}" if sent else "no token (none is configured)"
+            refused = (
+                f"the service refused the token from {sent}"
+                if sent
+                else "these hooks send no token (none is configured for them) and the service "
+                "asks for one"
+            )
             return (
-                f"PROBLEM: the service refused {source} ({error.status}: {error.detail}): "
-                "every Session of these hooks starts without memory; give a "
-                "token it takes (`harness-memory install` again, or `harness-memory token set` "
-                "for a managed install)",
+                f"PROBLEM: {refused} ({error.status}: {error.detail}): every Session of these "
+                f"hooks starts without memory; give them a token it takes ({_HOW_TO_GIVE_ONE})",
                 False,
             )
         if error.status == 404:

@@ -14,8 +14,8 @@ check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FA
 them (``--token``) get a warning to install again (H-7), and so do hook commands without
 ``--flags-only``, whose settings a repository's environment could change (P-2a), hook commands
 whose Python does not run isolated (``-I``: a repository's ``PYTHONPATH`` could replace the
-guard), and
-settings whose ``env`` holds the token (read by the service check as those hooks read it, or no
+guard), hook commands whose service URL holds an id an install now refuses to write (A-10),
+and settings whose ``env`` holds the token (read by the service check as those hooks read it, or no
 longer read at all). Managed settings a harness would not read (another place; Gemini CLI's
 system file not root's alone) are said, and so is an account whose managed hooks keep no state
 (no password database entry). For hooks in
@@ -30,7 +30,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
@@ -46,7 +46,7 @@ from harness_memory.installers.executable import (
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.gemini_managed import unread_reason
 from harness_memory.installers.gemini_workspace import hook_names, switched_off_lines
-from harness_memory.installers.managed_record import managed_file, read_place
+from harness_memory.installers.managed_record import ManagedFile, managed_file, read_place
 from harness_memory.installers.own_switches import (
     claude_code_off,
     codex_off,
@@ -59,6 +59,18 @@ from harness_memory.installers.spec import ISOLATED, flag_values, installed_root
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
 
 __all__ = ["status"]
+
+
+class _Target(NamedTuple):
+    """A settings file ``status`` reads: the ``label`` its lines start with (``codex``,
+    ``codex (managed)``), the ``harness``, the file's ``path`` and the ``managed_flag`` an
+    install of it takes (empty for the user settings, else `` --managed …``)."""
+
+    label: str
+    harness: str
+    path: Path
+    managed_flag: str
+
 
 _SEEN_BY = {
     "PreToolUse": "the guard sees",
@@ -75,37 +87,31 @@ def status(
     managed: Path,
     codex_managed: Path = codex_managed_plan.DEFAULT_DIR,
     *,
-    also: Sequence[tuple[str, Path]] = (),
+    also: Sequence[ManagedFile] = (),
     workspace: Path | None = None,
 ) -> tuple[list[str], bool]:
     """``(lines to print, every installed harness can run its hooks)``: the user settings of
     each harness, Claude Code's managed settings in ``managed``, Codex CLI's requirements in
     ``codex_managed``, Gemini CLI's system settings where it reads them (``environ`` may move
-    them), and ``also``: ``(harness, managed settings file)`` pairs found elsewhere (the
-    installs :func:`~harness_memory.installers.managed_record.recorded`); in ``workspace``
+    them), and ``also``: managed settings files found elsewhere (the installs
+    :func:`~harness_memory.installers.managed_record.recorded`); in ``workspace``
     (the folder status runs in), whether its settings switch the installed hooks off or the
     harness's own memory back on (:mod:`~harness_memory.installers.workspace_switches`,
     :mod:`~harness_memory.installers.gemini_workspace`). Each thing to fix names the
     install that fixes it."""
+    claude_managed = managed_file("claude-code", managed)
+    gemini_system = read_place("gemini", environ)  # the one Gemini CLI reads (it may switch off)
     managed_files = [
-        ("claude-code", managed_file("claude-code", managed)),
-        ("codex", managed_file("codex", codex_managed)),
-        ("gemini", read_place("gemini", environ)),
+        ManagedFile("claude-code", claude_managed),
+        ManagedFile("codex", managed_file("codex", codex_managed)),
+        ManagedFile("gemini", gemini_system),
     ]
-    managed_files += [pair for pair in also if pair not in managed_files]
-    targets = [
-        ("claude-code", "claude-code", claude_code.settings_path(home, environ), ""),
-        ("codex", "codex", codex.codex_home(home, environ) / "hooks.json", ""),
-        ("gemini", "gemini", gemini.settings_path(home, environ), ""),
-    ]
-    targets += [
-        (f"{harness} (managed)", harness, path, _managed_flag(harness, path, environ))
-        for harness, path in managed_files
-    ]
+    managed_files += [file for file in also if file not in managed_files]
+    targets = _targets(home, environ, managed_files)
     lines: list[str] = []
     healthy = True
     copies: set[tuple[str, str, str, str]] = set()
-    installed: list[str] = []
+    installed: dict[str, list[str]] = {}  # each hook command: the installs (labels) that wrote it
     given: dict[str, dict[str, str]] = {}  # the variables Claude Code's settings give a hook
     geminis: list[tuple[str, dict[str, Any]]] = []  # the installed Gemini CLI settings
     labels: set[str] = set()  # the installed ones
@@ -126,7 +132,7 @@ def status(
         said, fine = _installed(label, again, path, document, commands)
         if label == "codex":  # H-6: a profile file may turn Codex's own memories back on
             said += [f"{label}: {note}" for note in memory_profile_notes(path.parent)]
-        if off := _switched_off(harness, path, document, managed_files[2][1]):  # no hook runs
+        if off := _switched_off(harness, path, document, gemini_system):  # no hook runs
             said, fine = [*said, f"{label}: PROBLEM: {off}"], False
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
@@ -135,11 +141,11 @@ def status(
         lines += said
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
-        installed += commands
+        installed.update({command: [*installed.get(command, []), label] for command in commands})
         geminis += [(label, document)] if harness == "gemini" else []
         labels.add(label)
         given.update(dict.fromkeys(commands, _settings_env(document)))
-    if skipped := _user_hooks_skipped(labels, documents, managed_files[0][1]):
+    if skipped := _user_hooks_skipped(labels, documents, claude_managed):
         lines, healthy = [*lines, skipped], False
     if workspace is not None:
         lines += _workspace_lines(workspace, home, geminis, labels)
@@ -147,8 +153,24 @@ def status(
         lines += _remote_lines(Path(state_dir), url, project, agent)
     from harness_memory.installers.service_check import service_lines
 
-    said, taken = service_lines(installed, environ, env=given)  # the token as it takes it (H-7)
+    said, taken = service_lines(installed, environ, env=given, harnesses=installed)  # H-7
     return lines + said, healthy and taken
+
+
+def _targets(
+    home: Path, environ: Mapping[str, str], managed_files: Sequence[ManagedFile]
+) -> list[_Target]:
+    """The settings files ``status`` reads: each harness's user settings in ``home``, then
+    each of ``managed_files`` with the ``--managed`` flag its install takes."""
+    targets = [
+        _Target("claude-code", "claude-code", claude_code.settings_path(home, environ), ""),
+        _Target("codex", "codex", codex.codex_home(home, environ) / "hooks.json", ""),
+        _Target("gemini", "gemini", gemini.settings_path(home, environ), ""),
+    ]
+    for file in managed_files:
+        flag = _managed_flag(file.harness, file.path, environ)
+        targets.append(_Target(f"{file.harness} (managed)", file.harness, file.path, flag))
+    return targets
 
 
 _NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
@@ -205,6 +227,12 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
         f"{label}: your Session records and token file are in {settings.state_dir} (your "
         "account's home, wherever $HOME or $CLAUDE_CONFIG_DIR point)"
     ]
+    if settings.token_file is not None and settings.token_file.parent != settings.state_dir:
+        lines[0] = (  # `token set` kept it out of the git work tree the state dir is in
+            f"{label}: your Session records are in {settings.state_dir}, your token file is "
+            f"{settings.token_file} (your account's home, wherever $HOME or $CLAUDE_CONFIG_DIR "
+            "point)"
+        )
     if settings.token_file is None:
         lines.append(
             f"{label}: no token file ({settings.state_dir / TOKEN_FILE_NAME}): the hooks send "
@@ -343,6 +371,13 @@ def _installed(
             f"where every local user can read it (ps); run `{again}` "
             "again to move it into a token file only you can read"
         )
+    if (why := _url_holding_an_id(commands)) is not None:
+        lines.append(
+            f"{label}: WARNING: the hooks' service URL holds {why}, written in full into "
+            f"{path} and every hook's command line, which other accounts (ps) and a "
+            "repository holding the file read; install again with the service's address "
+            "without it (--url or --remote) and a bearer token (HARNESS_MEMORY_TOKEN)"
+        )
     if _env_token_read(document, commands):
         lines.append(
             f"{label}: WARNING: the settings' env holds HARNESS_MEMORY_TOKEN, which these hooks "
@@ -393,6 +428,16 @@ def _installed(
             f"made them; run `{again}` again"
         )
     return lines, fine
+
+
+def _url_holding_an_id(commands: list[str]) -> str | None:
+    """What in the service URL an earlier install wrote into ``commands`` an install now
+    refuses to write (:func:`memory_core.addresses.url_secret`, ``written``: a UUID or hex id
+    in its path, which may be a capability secret; A-10), or None."""
+    from memory_core.addresses import url_secret
+
+    urls = {url for command in commands for url in flag_values(command, "--url")}
+    return next((why for url in sorted(urls) if (why := url_secret(url, written=True))), None)
 
 
 def _program_lines(

@@ -38,7 +38,15 @@ from aiohttp.typedefs import Handler, Middleware
 
 from memory_api.appkeys import PRINCIPAL_KEY
 from memory_api.bearer import find_token
-from memory_api.errors import BadRequest, Forbidden, NotFound, Unauthorized, Unavailable
+from memory_api.errors import (
+    BadRequest,
+    Forbidden,
+    NotFound,
+    NoTokenConfigured,
+    TokenMissing,
+    TokenUnknown,
+    Unavailable,
+)
 from memory_api.http.bind_address import BindAddress
 from memory_api.http.browser_guard import (
     addressed_to,
@@ -106,8 +114,10 @@ _UNREADABLE = (
 
 
 def _principal(known: KnownTokens, request: web.Request, open_without_tokens: bool) -> Principal:
-    """The caller of ``request`` given the tokens now known; raises :class:`Unauthorized` (401)
-    or :class:`~memory_api.errors.Unavailable` (503, tokens that cannot be read, A-10a).
+    """The caller of ``request`` given the tokens now known; raises a
+    :class:`~memory_api.errors.Unauthorized` (401: ``TokenMissing``, ``TokenUnknown``,
+    ``NoTokenConfigured``, each its problem ``type``) or
+    :class:`~memory_api.errors.Unavailable` (503, tokens that cannot be read, A-10a).
 
     No token at all: :data:`LOCAL` when the service listens on loopback (``open_without_tokens``),
     else 401 — should every token be revoked while it listens on a public address, it fails
@@ -120,7 +130,7 @@ def _principal(known: KnownTokens, request: web.Request, open_without_tokens: bo
             raise Unavailable(_UNREADABLE.format(summary=known.summary))
         if open_without_tokens:
             return LOCAL
-        raise Unauthorized(
+        raise NoTokenConfigured(
             "no bearer token is configured and this service listens beyond loopback, so it "
             "answers no API request until a token is created"
         )
@@ -132,14 +142,14 @@ def _principal(known: KnownTokens, request: web.Request, open_without_tokens: bo
         )
     scheme, _, secret = (sent[0] if sent else "").partition(" ")
     if scheme.lower() != "bearer" or not secret.strip():
-        raise Unauthorized(
+        raise TokenMissing(
             "this service needs a bearer token: send 'Authorization: Bearer <token>'"
         )
     entry = find_token(known.entries, secret.strip())
     if entry is None:
         if known.unreadable is not None:  # it may be one of those that cannot be read
             raise Unavailable(_UNREADABLE.format(summary=known.summary))
-        raise Unauthorized("the bearer token is not known to this service (revoked or mistyped)")
+        raise TokenUnknown("the bearer token is not known to this service (revoked or mistyped)")
     return Principal(name=entry.name, projects=entry.projects)
 
 

@@ -9,6 +9,8 @@ The map, applied by :func:`problem_middleware`:
 
 =================================  ======  ===================================================
 ``ServiceError`` subclasses        its own ``status`` (400, 401, 404, 409, 412, 413, 503 …)
+                                           and ``problem_type`` (the 401s name which:
+                                           ``errors.TokenMissing`` …)
 ``memory_core.errors.InvalidId``   400     an id or file name failing K-7
 ``…errors.FileKeptChanging``       409     a file others write kept changing through every
                                            attempt of an edit (``memory_core.file_edit``)
@@ -61,9 +63,12 @@ def problem_response(
     title: str | None = None,
     instance: str | None = None,
     headers: Mapping[str, str] | None = None,
+    problem_type: str = "about:blank",
 ) -> web.Response:
-    """Build an ``application/problem+json`` response; ``title`` defaults to the status phrase."""
+    """Build an ``application/problem+json`` response; ``title`` defaults to the status phrase,
+    ``problem_type`` (the ``type`` a client matches, RFC 9457) to ``about:blank``."""
     problem = Problem(
+        type=problem_type,
         title=title or _phrase(status),
         status=status,
         detail=detail,
@@ -112,12 +117,14 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
         return await handler(request)
     except ServiceError as error:
         headers = {"WWW-Authenticate": 'Bearer realm="memory-api"'}
-        # RFC 9457 4.2.1: with type "about:blank" the title is the status phrase.
+        # The title is the status phrase: RFC 9457 4.2.1 for "about:blank", and as constant
+        # for each of the service's own types (errors.PROBLEM_TYPE_BASE) as 3.1.3 asks.
         response = problem_response(
             error.status,
             error.detail,
             instance=instance,
             headers=headers if isinstance(error, Unauthorized) else None,
+            problem_type=error.problem_type,
         )
         if error.closes_connection:
             response.force_close()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import os
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 import msgspec
@@ -51,6 +51,7 @@ from memory_core.wire import (
 from memory_api.errors import CannotRead, NotFound
 from memory_api.store.containment import NotRegularFileError, OutsideMemoryRoot, cannot_read
 from memory_api.store.listings import FolderListings
+from memory_api.store.not_scopes import Skipped
 from memory_api.store.overview import (
     FedRows,
     Place,
@@ -104,6 +105,8 @@ class OverviewPage:
     scopes: list[ScopeSummary]
     totals: OverviewTotals
     next_cursor: str | None
+    skipped: Skipped = field(default_factory=Skipped)
+    """The memory root's entries that are no scope (named in the answer, A-3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,11 +401,13 @@ class ScopeAnswers:
         counted (Q-2b: never left out as if there were none).
         """
         records = records if records is not None else self.records
+        skipped = Skipped()
         if fed is None:
-            rows = scope_rows(root, records)
+            rows = scope_rows(root, records, skipped=skipped)
         else:
             with fed.lock:
                 rows = scope_rows(root, records, fed)
+                skipped = fed.skipped
         if user_unusable is not None and all(row.key != USER_SCOPE for row in rows):
             rows = [ScopeRow.of(USER_SCOPE, "", 0, 0), *rows]
         totals_files = sum(row.files for row in rows)
@@ -420,6 +425,7 @@ class ScopeAnswers:
             scopes=scopes,
             totals=OverviewTotals(scopes=len(rows), files=totals_files, matching=len(matching)),
             next_cursor=cursor_of(page[-1]) if more else None,
+            skipped=skipped,
         )
 
     def _matches(self, root: Path, row: ScopeRow, query: str) -> bool:

@@ -13,6 +13,7 @@ from memory_core.wire import AgentList, AgentSummary, UnreadableAgentEntry
 from memory_api.errors import CannotRead
 from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
+from memory_api.store.not_scopes import Skipped, skipped_entries
 from memory_api.store.overview import folder_count
 from memory_api.store.scope_records import ScopeRecordFiles, ScopeRecords
 from memory_api.store.scopes import list_folder, scope_folders
@@ -23,10 +24,14 @@ logger = logging.getLogger(__name__)
 
 
 def count_topics(
-    data_dir: Path, agent_id: str, records: ScopeRecordFiles | None = None
+    data_dir: Path,
+    agent_id: str,
+    records: ScopeRecordFiles | None = None,
+    skipped: Skipped | None = None,
 ) -> tuple[int, str | None]:
     """Count the topic files (A-5 rules) in every scope of ``agent_id``, and say why that count
-    is not the whole (None: it is); blocking.
+    is not the whole (None: it is); blocking. The memory root's entries that are no scope are
+    added to ``skipped`` when given (they hold nothing the service reads: not counted).
 
     Counted from each scope folder's listing as the scope routes list it, so the count on an
     agent card always equals the rows the Memory tab shows; no topic file or index is looked
@@ -42,7 +47,7 @@ def count_topics(
         kept = records.of(agent_id) if records is not None else ScopeRecords(None)
         total = 0
         unlisted: list[str] = []
-        for key, scope in scope_folders(root):
+        for key, scope in scope_folders(root, skipped):
             try:
                 info = os.stat(scope)  # noqa: PTH116 - a string: thousands of scopes
             except FileNotFoundError:
@@ -103,8 +108,12 @@ async def agent_list(
 async def _summaries(
     store: AgentStore, records: list[AgentRecord], kept: ScopeRecordFiles | None
 ) -> list[AgentSummary]:
+    skipped = [Skipped() for _ in records]
     counts = await asyncio.to_thread(
-        lambda: [count_topics(store.data_dir, record.id, kept) for record in records]
+        lambda: [
+            count_topics(store.data_dir, record.id, kept, skips)
+            for record, skips in zip(records, skipped, strict=True)
+        ]
     )
     return [
         AgentSummary(
@@ -114,6 +123,8 @@ async def _summaries(
             memory_enabled=record.memory.enabled,
             memory_count=count,
             unreadable=why,
+            skipped=skipped_entries(skips),
+            skipped_count=skips.count,
         )
-        for record, (count, why) in zip(records, counts, strict=True)
+        for record, (count, why), skips in zip(records, counts, skipped, strict=True)
     ]

@@ -57,6 +57,7 @@ from memory_api.store.history.recorder import Attribution, NotRecorded, ScopeHis
 from memory_api.store.history.service import scope_history_bytes
 from memory_api.store.listings import FolderListings
 from memory_api.store.locks import lock_name
+from memory_api.store.not_scopes import skipped_entries
 from memory_api.store.overview import (
     GROUP_QUERY_MAX,
     OVERVIEW_DEFAULT_LIMIT,
@@ -181,7 +182,7 @@ class MemoryStore:
             user_unusable=scope_unusable(root, USER_SCOPE, agent_id),
         )
         scopes = [self._with_history(agent_id, root, scope) for scope in page.scopes]
-        return OverviewPage(scopes, page.totals, page.next_cursor)
+        return OverviewPage(scopes, page.totals, page.next_cursor, page.skipped)
 
     def _fed(self, agent_id: str, root: Path) -> FedRows:
         """The overview rows of ``agent_id`` kept under the change feed of its ``root`` (the
@@ -256,6 +257,8 @@ class MemoryStore:
             scopes=page.scopes,
             totals=page.totals,
             next_cursor=page.next_cursor,
+            skipped=skipped_entries(page.skipped),
+            skipped_count=page.skipped.count,
         )
 
     async def scope(self, project: str, agent_id: str, key: str) -> ScopeSummary:

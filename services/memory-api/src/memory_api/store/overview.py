@@ -38,6 +38,7 @@ from memory_core.rules import TextRule
 
 from memory_api.errors import BadRequest
 from memory_api.store.change_feed import Look, RootFeed
+from memory_api.store.not_scopes import Skipped
 from memory_api.store.scope_records import FolderCount, ScopeRecords
 from memory_api.store.scopes import FolderListing, judged_topics, list_folder, scope_folders
 from memory_api.store.stat_cache import file_key
@@ -126,10 +127,16 @@ class FedRows:
         self.always: set[str] = set()
         """Keys placed on every request: what a folder's watch cannot vouch for (a symlinked
         scope, one on another device, an index with other hard links, entries judged on use)."""
+        self.skipped = Skipped()
+        """The root's entries that are no scope, as its latest listing found them."""
 
 
-def scope_rows(root: Path, records: ScopeRecords, fed: FedRows | None = None) -> list[ScopeRow]:
-    """Every scope under the real ``root`` with its activity and topic file count.
+def scope_rows(
+    root: Path, records: ScopeRecords, fed: FedRows | None = None, skipped: Skipped | None = None
+) -> list[ScopeRow]:
+    """Every scope under the real ``root`` with its activity and topic file count; the root's
+    entries that are no scope added to ``skipped`` (with ``fed``: kept in ``fed.skipped``
+    from the root's latest listing instead).
 
     Costs a ``scandir`` of the root, then per scope a ``stat`` of its folder (its count comes
     from ``records`` while the folder is unchanged, else from a listing of it, kept there) and
@@ -145,12 +152,13 @@ def scope_rows(root: Path, records: ScopeRecords, fed: FedRows | None = None) ->
     """
     reader = None if fed is None else fed.reader
     if fed is None or reader is None:
-        return _all_rows(root, records)
+        return _all_rows(root, records, skipped=skipped)
     look = reader.look()
     try:
         if look.everything:
             fed.always.clear()
-            rows = _all_rows(root, records, reader.feed, fed.always)
+            fed.skipped = Skipped()
+            rows = _all_rows(root, records, reader.feed, fed.always, fed.skipped)
             fed.rows = {row.key: row for row in rows}
             return rows
         _fed_rows(root, records, fed, reader.feed, look)
@@ -165,12 +173,14 @@ def _all_rows(
     records: ScopeRecords,
     feed: RootFeed | None = None,
     always: set[str] | None = None,
+    skipped: Skipped | None = None,
 ) -> list[ScopeRow]:
     """Every scope placed by ``stat``; with ``feed`` each folder watched before its ``stat``,
-    the keys the feed cannot vouch for added to ``always``."""
+    the keys the feed cannot vouch for added to ``always``, the entries that are no scope to
+    ``skipped``."""
     rows: list[ScopeRow] = []
     known = records.folder_counts()
-    for key, folder in scope_folders(root):
+    for key, folder in scope_folders(root, skipped):
         row = _place(root, key, folder, known, records, feed, always)
         if row is not None:
             rows.append(row)
@@ -187,7 +197,8 @@ def _fed_rows(root: Path, records: ScopeRecords, fed: FedRows, feed: RootFeed, l
     places = {key: rows[key].folder for key in look.folders if key in rows}
     places.update((key, rows[key].folder) for key in always if key in rows)
     if look.root:
-        listed = dict(scope_folders(root))
+        fed.skipped = Skipped()
+        listed = dict(scope_folders(root, fed.skipped))
         gone = [key for key in rows if key not in listed]
         for key in gone:
             del rows[key]

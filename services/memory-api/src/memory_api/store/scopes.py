@@ -24,7 +24,7 @@ from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.hidden_text import show_hidden
 from memory_core.index import index_lines, topic_link_targets
-from memory_core.keys import check_scope_key, check_topic_file_name, key_for_real_path
+from memory_core.keys import USER_SCOPE, check_scope_key, check_topic_file_name, key_for_real_path
 from memory_core.layout import NOT_A_FOLDER
 from memory_core.lint import IndexRead
 from memory_core.topics import READ_CAP_BYTES, decode_text
@@ -39,6 +39,7 @@ from memory_api.store.containment import (
     real_child,
     real_path,
 )
+from memory_api.store.not_scopes import Skipped
 
 __all__ = [
     "NOT_A_FOLDER",
@@ -328,9 +329,12 @@ def list_scopes(root: Path) -> list[tuple[str, Path]]:
     return sorted((key, Path(folder)) for key, folder in scope_folders(root))
 
 
-def scope_folders(root: Path) -> list[tuple[str, str]]:
+def scope_folders(root: Path, skipped: Skipped | None = None) -> list[tuple[str, str]]:
     """:func:`list_scopes` unsorted, each real dir a string (thousands of scopes are cheaper
-    so: no ``Path`` made per scope)."""
+    so: no ``Path`` made per scope). Each entry that is no scope (a stray file, a folder not
+    named like one, a symlink out of the root or to nothing) is added to ``skipped`` when
+    given (:class:`~memory_api.store.not_scopes.Skipped`: what the overview and the agents
+    list name, A-3)."""
     scopes: list[tuple[str, str]] = []
     for entry in _entries(root):
         name = entry.name
@@ -340,11 +344,11 @@ def scope_folders(root: Path) -> list[tuple[str, str]]:
                 continue
             found = scope_real_dir(root, name)
         except (InvalidId, OutsideMemoryRoot):
-            if not name.startswith("."):
-                logger.debug("skipping %s in %s: not a scope in the memory root", name, root)
-            continue
+            found = None
         if found is not None:
             scopes.append((name, os.fspath(found)))
+        elif skipped is not None and name != USER_SCOPE:  # the user scope's row says it (K-6)
+            skipped.add(entry)
     return scopes
 
 

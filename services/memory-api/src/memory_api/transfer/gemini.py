@@ -276,8 +276,9 @@ def gemini_scopes(
                     _project_file(ours, base / name)
         scopes.append(ours)
     if not any(scope.files or scope.index or scope.skipped for scope in scopes):
+        whose = "for the user" if workspace is None else "for the user or that Workspace"
         raise SourceError(
-            f"Gemini CLI keeps no memory for this here: {gemini}. "
+            f"Gemini CLI keeps no memory {whose} here: {gemini}. "
             f"{ELSEWHERE.format(variable='GEMINI_CLI_HOME', harness='Gemini CLI')}"
         )
     return scopes

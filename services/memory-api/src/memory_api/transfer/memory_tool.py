@@ -44,6 +44,7 @@ from memory_api.transfer.sources import (
     SourceScope,
     entry_kind,
     json_value,
+    no_folder,
     read_bytes,
     read_small_text,
     stored_bytes,
@@ -161,7 +162,7 @@ def memory_tool_scope(folder: Path, *, shown: str | None = None) -> SourceScope:
     folder."""
     where = str(folder) if shown is None else shown
     if entry_kind(folder) != "folder":
-        raise SourceError(f"{where} is not a folder")
+        raise no_folder(folder, where, symlinks=False)
     scope = SourceScope(label=where)
     _add_tree(scope, folder)
     scope.files.sort(key=lambda item: item.name)

@@ -69,6 +69,7 @@ __all__ = [
     "entry_kind",
     "is_archive",
     "json_value",
+    "no_folder",
     "read_archive",
     "read_budget",
     "read_bytes",
@@ -379,6 +380,24 @@ def _read_entry(scope: SourceScope, path: Path, known: Mapping[str, str] | None 
     scope.files.append(SourceFile(path.name, data, str(path), note))
 
 
+def no_folder(path: Path, where: str, *, symlinks: bool = True) -> SourceError:
+    """The error for a source ``path`` (``where``: as the user wrote it) that is no folder to
+    read: ``does not exist`` when nothing is there, or only a symlink to nothing (it said "is
+    not a folder" of a mistyped path); a symlink when ``symlinks`` is False (the reader follows
+    none); ``cannot be read`` with the cause; else ``is not a folder``."""
+    try:
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode) and symlinks:
+            info = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return SourceError(f"{where} does not exist")
+    except OSError as error:
+        return SourceError(f"{where} cannot be read ({error.strerror or error})")
+    if stat.S_ISLNK(info.st_mode):
+        return SourceError(f"{where} is a symlink, which is not followed: name the folder itself")
+    return SourceError(f"{where} is not a folder")
+
+
 @read_budget()
 def read_folder(
     folder: Path, known: Mapping[str, str] | None = None, *, shown: str | None = None
@@ -391,7 +410,7 @@ def read_folder(
     """
     where = str(folder) if shown is None else shown
     if not folder.is_dir():
-        raise SourceError(f"{where} is not a folder")
+        raise no_folder(folder, where)
     try:
         entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
     except OSError as error:

@@ -1,15 +1,21 @@
 // The HTTP client of the page: JSON in camelCase (memory_core.wire), RFC 9457 problems as
-// ApiError(status, detail), bearer token from browser storage, one token prompt on 401 (A-10).
+// ApiError(status, detail, type), bearer token from browser storage, one token prompt on 401
+// (A-10).
 
 const TOKEN_KEY = "agent-memory.token";
 
-/** A failed request: `status` (0 when the service was unreachable) and the problem `detail`. */
+/**
+ * A failed request: `status` (0 when the service was unreachable), the problem `detail` (for a
+ * person) and its `type` (RFC 9457: the kind a program matches; "about:blank" when the status
+ * says it all).
+ */
 export class ApiError extends Error {
-  constructor(status, detail) {
+  constructor(status, detail, type = "about:blank") {
     super(detail);
     this.name = "ApiError";
     this.status = status;
     this.detail = detail;
+    this.type = type;
   }
 }
 
@@ -34,28 +40,38 @@ let askForToken = null;
 let pendingAsk = null;
 
 /**
- * Register the 401 handler: `ask(detail, hadToken)` resolves true when a new token was stored
- * (the request is then retried) or false when the user gave up. Concurrent 401s share one ask.
+ * Register the 401 handler: `ask(problem, hadToken)` ({type, detail} as `problemOf` reads
+ * them) resolves true when a new token was stored (the request is then retried) or false when
+ * the user gave up. Concurrent 401s share one ask.
  */
 export function onUnauthorized(ask) {
   askForToken = ask;
 }
 
-async function problemDetail(response) {
-  const type = response.headers.get("Content-Type") ?? "";
+/**
+ * The failed `response`'s problem: {type, detail}. `type` is the problem+json `type`
+ * ("about:blank" when absent, RFC 9457), `detail` its detail, else its title, else a short
+ * text body, else the status line.
+ */
+async function problemOf(response) {
+  const contentType = response.headers.get("Content-Type") ?? "";
+  let type = "about:blank";
   try {
-    if (type.includes("json")) {
+    if (contentType.includes("json")) {
       const body = await response.json();
-      if (body && typeof body.detail === "string" && body.detail) return body.detail;
-      if (body && typeof body.title === "string") return body.title;
+      if (body && typeof body.type === "string" && body.type) type = body.type;
+      if (body && typeof body.detail === "string" && body.detail) {
+        return { type, detail: body.detail };
+      }
+      if (body && typeof body.title === "string") return { type, detail: body.title };
     } else {
       const text = (await response.text()).trim();
-      if (text && text.length < 300) return text;
+      if (text && text.length < 300) return { type, detail: text };
     }
   } catch {
     // An unreadable error body still yields the status line below.
   }
-  return `${response.status} ${response.statusText || "error"}`.trim();
+  return { type, detail: `${response.status} ${response.statusText || "error"}`.trim() };
 }
 
 /**
@@ -84,14 +100,17 @@ export async function request(method, path, { body, ifMatch } = {}) {
       );
     }
     if (response.status === 401 && askForToken) {
-      const detail = await problemDetail(response);
-      pendingAsk ??= askForToken(detail, Boolean(token)).finally(() => {
+      const problem = await problemOf(response);
+      pendingAsk ??= askForToken(problem, Boolean(token)).finally(() => {
         pendingAsk = null;
       });
       if (await pendingAsk) continue;
-      throw new ApiError(401, detail);
+      throw new ApiError(401, problem.detail, problem.type);
     }
-    if (!response.ok) throw new ApiError(response.status, await problemDetail(response));
+    if (!response.ok) {
+      const problem = await problemOf(response);
+      throw new ApiError(response.status, problem.detail, problem.type);
+    }
     const data = response.status === 204 ? null : await response.json();
     return { data, etag: response.headers.get("ETag") };
   }

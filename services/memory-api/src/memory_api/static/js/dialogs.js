@@ -141,23 +141,26 @@ function operatorHint() {
 }
 
 /**
- * The service's 401 details that the prompt's own first line already says (no token sent; a
- * token it does not know), in words for an HTTP client ("send 'Authorization: Bearer …'"): shown
- * under it they only repeated it. Any other 401 detail (a service beyond loopback with no token
- * configured) tells what the first line cannot, and is shown.
+ * The problem types (RFC 9457 `type`, the service's memory_api.errors) of the 401s whose
+ * detail the prompt's own first line already says (no token sent; a token it does not know),
+ * in words for an HTTP client ("send 'Authorization: Bearer …'"): shown under it they only
+ * repeated it. Any other 401 (a service beyond loopback with no token configured, a proxy's
+ * own) tells what the first line cannot, and its detail is shown. Matched by type, never by
+ * the detail's wording, which the service may change.
  */
 const SAID_BY_THE_PROMPT = new Set([
-  "this service needs a bearer token: send 'Authorization: Bearer <token>'",
-  "the bearer token is not known to this service (revoked or mistyped)",
+  "tag:agent-memory,2026:problem/bearer-token-missing",
+  "tag:agent-memory,2026:problem/bearer-token-unknown",
 ]);
 
 /**
  * Ask for a bearer token (A-10). Resolves {token, remember} or null when cancelled.
- * `detail` is the service's 401 explanation, shown unless the first line says it already
- * (SAID_BY_THE_PROMPT); `hadToken` says the token the page sent (just typed, or remembered
- * from before) was refused.
+ * `problem` is the service's 401 ({type, detail}): its detail is shown unless the first line
+ * says it already (SAID_BY_THE_PROMPT); `hadToken` says the token the page sent (just typed,
+ * or remembered from before) was refused.
  */
-export function tokenDialog(detail, hadToken) {
+export function tokenDialog(problem, hadToken) {
+  const detail = SAID_BY_THE_PROMPT.has(problem.type) ? null : problem.detail;
   const input = h("input", {
     type: "password",
     id: "token-input",
@@ -179,9 +182,7 @@ export function tokenDialog(detail, hadToken) {
           ? "The service refused that token (mistyped, or revoked). Enter another bearer token."
           : "This service needs a bearer token. Ask its operator for one.",
       ),
-      detail && !SAID_BY_THE_PROMPT.has(detail)
-        ? h("p", { class: "alert alert-warn", text: detail })
-        : null,
+      detail ? h("p", { class: "alert alert-warn", text: detail }) : null,
       operatorHint(),
       h("div", { class: "field" }, h("label", { for: "token-input" }, "Bearer token"), input),
       h(

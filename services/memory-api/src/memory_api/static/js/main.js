@@ -24,8 +24,8 @@ function loadMe() {
   return mePromise;
 }
 
-onUnauthorized(async (detail, hadToken) => {
-  const answer = await tokenDialog(detail, hadToken);
+onUnauthorized(async (problem, hadToken) => {
+  const answer = await tokenDialog(problem, hadToken);
   if (!answer) return false;
   setToken(answer.token, answer.remember);
   mePromise = null;

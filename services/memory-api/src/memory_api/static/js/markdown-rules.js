@@ -90,6 +90,21 @@ function adjustRule(state) {
 }
 
 /**
+ * The function of the rule `name` in `ruler` (a markdown-it `Ruler`), by its public API only:
+ * the one function its default chain holds while the rule is enabled and not while disabled.
+ * Throws when the rule is missing or disabled (markdown-it's own "invalid rule name" error).
+ */
+function ruleNamed(ruler, name) {
+  const withIt = ruler.getRules("");
+  ruler.disable(name);
+  const without = new Set(ruler.getRules(""));
+  ruler.enable(name);
+  const found = withIt.filter((fn) => !without.has(fn));
+  if (found.length !== 1) throw new Error(`markdown-it: no enabled rule ${name}`);
+  return found[0];
+}
+
+/**
  * Register the page's rules on `md` (use as `md.use(pageRules)`). Wiki links render as
  * `<span class="wikilink" data-wikilink="name">label</span>`, images as
  * `<a class="image-link" href="src">alt</a>` — never fetched: a remote image in a note would tell
@@ -119,8 +134,7 @@ export function pageRules(md) {
     const alt = self.renderInlineAsText(token.children, options, env) || token.attrGet("src");
     return `<a class="image-link" href="${escape(token.attrGet("src"))}">${escape(alt)}</a>`;
   };
-  const reference = md.block.ruler.__rules__.find((rule) => rule.name === "reference").fn;
-  md.block.ruler.at("reference", shownDefinitions(reference));
+  md.block.ruler.at("reference", shownDefinitions(ruleNamed(md.block.ruler, "reference")));
   md.renderer.rules.definition = (tokens, index) =>
     `<p class="md-definition">${escape(tokens[index].content)}</p>\n`;
   md.core.ruler.push("page_adjust", adjustRule);

@@ -16,6 +16,20 @@ function memoryCount(agent) {
     : "memories unknown";
 }
 
+/** What of the memory root is no scope (a stray file, a folder named otherwise, a link out of
+ * it): never read, so never counted; named in the title, one line each (A-3). */
+function skippedBadge(agent) {
+  if (!agent.skippedCount) return null;
+  const lines = (agent.skipped ?? []).map((entry) => `${entry.name}: ${entry.problem}`);
+  const more = agent.skippedCount - lines.length;
+  if (more > 0) lines.push(`and ${more} more`);
+  return h(
+    "span",
+    { class: "badge badge-warn skipped", title: lines.join("\n") },
+    `${plural(agent.skippedCount, "entry", "entries")} not read`,
+  );
+}
+
 function agentCard(agent) {
   const count = memoryCount(agent);
   return h(
@@ -40,6 +54,7 @@ function agentCard(agent) {
       agent.unreadable
         ? h("span", { class: "badge badge-warn", title: agent.unreadable }, "Cannot be read")
         : null,
+      skippedBadge(agent),
       agent.memoryEnabled
         ? h("span", { class: "badge badge-ok" }, "Memory on")
         : h("span", { class: "badge" }, "Memory off"),

@@ -1,0 +1,89 @@
+"""What in a memory root is no scope, and why the service never reads it (A-3, A-7, Q-2b).
+
+A memory root holds one folder per scope, named by its key (K-7: ``user`` or a Workspace key).
+Anything else there — a stray file, a folder named otherwise (``notes``, ``user.bak``), a
+symlink leading out of the root or to nothing, a file in a scope's place — is skipped by every
+listing: it holds no memory the service reads, serves or counts. Skipped silently, a user who
+copied notes into ``…/memory/notes`` saw "no memory" and no reason; the overview (A-3) and the
+agents list (A-1) name each such entry with :func:`why_no_scope`, by its name alone (never a
+path, never a target it leads to, which may lie outside the memory root: A-7).
+
+Names starting with ``.`` are the service's and the system's own (a lock, a temp file,
+``.DS_Store``) and are never named.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+
+from memory_core.errors import InvalidId
+from memory_core.keys import check_scope_key
+from memory_core.wire import SkippedEntry
+
+__all__ = ["SKIPPED_NAMED", "Skipped", "skipped_entries", "why_no_scope"]
+
+SKIPPED_NAMED = 20
+"""The most skipped entries one answer names (sorted by name); the rest are counted."""
+
+
+def _kind(mode: int | None) -> str:
+    """What an entry of file mode ``mode`` (None: its ``lstat`` failed) is, in words."""
+    if mode is None:
+        return "an entry the service cannot look at"
+    if stat.S_ISLNK(mode):
+        return "a symlink"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "a special file (a FIFO, socket or device)"
+
+
+def why_no_scope(entry: os.DirEntry[str]) -> str:
+    """Why the memory-root entry ``entry``, which no listing takes as a scope, is none, for a
+    person: what it is and that the service never reads it. Makes at most one ``lstat`` (a
+    symlink's target is never looked at: it may lie outside the memory root, A-7); never
+    raises ``OSError``.
+    E.g. ``"a file whose name is no scope key ('user' or a Workspace key): never read"``."""
+    try:
+        mode: int | None = entry.stat(follow_symlinks=False).st_mode
+    except OSError:
+        mode = None
+    kind = _kind(mode)
+    try:
+        check_scope_key(entry.name)
+    except InvalidId:
+        return f"{kind} whose name is no scope key ('user' or a Workspace key): never read"
+    if mode is not None and stat.S_ISLNK(mode):  # where it leads is never looked at here
+        return (
+            "a symlink that does not lead to another scope folder of this memory root "
+            "(outside it, deeper, or nowhere): never followed"
+        )
+    return f"{kind} in a scope's place, not a scope folder: never read"
+
+
+@dataclass(slots=True)
+class Skipped:
+    """The entries of one memory root that are no scope: ``named`` holds ``(name, why)`` of the
+    first :data:`SKIPPED_NAMED` by name, ``count`` how many there are in all."""
+
+    named: list[tuple[str, str]] = field(default_factory=list)
+    count: int = 0
+
+    def add(self, entry: os.DirEntry[str]) -> None:
+        """Count ``entry`` (no scope) and name it when it is among the first by name; a name
+        starting with ``.`` is never counted nor named (see the module)."""
+        if entry.name.startswith("."):
+            return
+        self.count += 1
+        if len(self.named) < SKIPPED_NAMED or entry.name < self.named[-1][0]:
+            self.named.append((entry.name, why_no_scope(entry)))
+            self.named.sort()
+            del self.named[SKIPPED_NAMED:]
+
+
+def skipped_entries(skipped: Skipped) -> list[SkippedEntry]:
+    """The entries ``skipped`` names, as an answer names them (A-3, A-1)."""
+    return [SkippedEntry(name=name, problem=why) for name, why in skipped.named]

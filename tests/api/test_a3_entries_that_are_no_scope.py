@@ -1,0 +1,154 @@
+"""A-3, A-1, A-7: what in a memory root is no scope is named, never read, never a 500.
+
+A memory root holds one folder per scope (``user``, a Workspace key). A stray file, a folder
+named otherwise (notes copied in by hand), a symlink out of the root or to nothing, a file or
+FIFO in a scope's place were skipped silently: the Memory tab and the agents list showed no
+memory and no reason. The overview and the agents list (the API, ``memory-api agent list``)
+now name each by name with why it is never read; the target of a symlink out of the root is
+never read nor named.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from memory_api.cli import main
+from memory_api.store.not_scopes import SKIPPED_NAMED
+
+from tests.api.conftest import AgentHome, Client, memory_url, ok_json
+
+OUTSIDE_SECRET = "OUTSIDE THE MEMORY ROOT: never read"
+WORKSPACE_KEY = "stray-0123abcd"
+"""Named like a Workspace scope (K-7)."""
+
+
+def plant(agent: AgentHome, outside: Path) -> dict[str, str]:
+    """Plant one entry of each kind that is no scope; return name → the words its reason
+    must hold."""
+    root = agent.root
+    outside.mkdir()
+    (outside / "secret.md").write_text(OUTSIDE_SECRET, encoding="utf-8")
+    (root / "notes.txt").write_text("a stray file\n", encoding="utf-8")
+    (root / "notes").mkdir()
+    (root / "notes" / "deploy.md").write_text("---\nname: deploy\n---\nbody\n", encoding="utf-8")
+    (root / "locked").mkdir(mode=0o000)
+    (root / "elsewhere").symlink_to(outside)
+    (root / WORKSPACE_KEY).symlink_to(outside)  # named like a scope, leads out of the root
+    (root / "dangling-0123abcd").symlink_to(root / "gone-0123abcd")
+    (root / "file-0123abcd").write_text("a file in a scope's place\n", encoding="utf-8")
+    os.mkfifo(root / "pipe")
+    (root / ".DS_Store").write_bytes(b"\0")  # the system's: never named
+    return {
+        "notes.txt": "a file whose name is no scope key",
+        "notes": "a folder whose name is no scope key",
+        "locked": "a folder whose name is no scope key",
+        "elsewhere": "a symlink whose name is no scope key",
+        WORKSPACE_KEY: "does not lead to another scope folder",
+        "dangling-0123abcd": "does not lead to another scope folder",
+        "file-0123abcd": "a file in a scope's place",
+        "pipe": "a special file",
+    }
+
+
+def named(skipped: list[dict[str, str]]) -> dict[str, str]:
+    return {entry["name"]: entry["problem"] for entry in skipped}
+
+
+async def test_a3_the_overview_names_each_entry_that_is_no_scope(
+    client: Client, agent: AgentHome, tmp_path: Path
+) -> None:
+    agent.workspace("app")
+    expected = plant(agent, tmp_path / "outside")
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    said = named(overview["skipped"])
+    assert sorted(said) == sorted(expected)
+    for name, words in expected.items():
+        assert words in said[name], (name, said[name])
+        assert "never" in said[name]
+    assert overview["skippedCount"] == len(expected)
+    assert overview["totals"]["scopes"] == 2  # the user scope and the Workspace's, as before
+    assert OUTSIDE_SECRET not in str(overview)
+    assert str(tmp_path / "outside") not in str(overview)  # a link's target is never named
+
+
+async def test_a3_an_entry_added_later_is_named_by_the_next_overview(
+    client: Client, agent: AgentHome
+) -> None:
+    """The overview's rows are kept between requests under a change feed; what is skipped is
+    the root's latest listing, not the first one's."""
+    first = await ok_json(await client.get(memory_url()))
+    assert first["skipped"] == [] and first["skippedCount"] == 0
+
+    (agent.root / "copied-by-hand").mkdir()
+    then = await ok_json(await client.get(memory_url()))
+    assert list(named(then["skipped"])) == ["copied-by-hand"]
+
+    (agent.root / "copied-by-hand").rmdir()
+    again = await ok_json(await client.get(memory_url()))
+    assert again["skipped"] == [] and again["skippedCount"] == 0
+
+
+async def test_a3_many_entries_are_counted_and_the_first_named(
+    client: Client, agent: AgentHome
+) -> None:
+    names = [f"stray-{number:03}.txt" for number in range(SKIPPED_NAMED + 5)]
+    for name in reversed(names):
+        (agent.root / name).write_text("x\n", encoding="utf-8")
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert [entry["name"] for entry in overview["skipped"]] == names[:SKIPPED_NAMED]
+    assert overview["skippedCount"] == len(names)
+
+
+async def test_a1_the_agents_list_names_them_beside_the_count(
+    client: Client, agent: AgentHome, tmp_path: Path
+) -> None:
+    expected = plant(agent, tmp_path / "outside")
+
+    listed = await ok_json(await client.get("/api/projects/acme/agents"))
+
+    (card,) = listed["agents"]
+    assert card["memoryCount"] == 0  # the stray notes/deploy.md is no memory the service reads
+    assert sorted(named(card["skipped"])) == sorted(expected)
+    assert card["skippedCount"] == len(expected)
+    assert OUTSIDE_SECRET not in str(listed)
+
+
+async def test_a1_an_agent_without_such_entries_has_no_skipped_field(
+    client: Client, agent: AgentHome
+) -> None:
+    """The usual answer is as it was (``omit_defaults``, A-11)."""
+    (card,) = (await ok_json(await client.get("/api/projects/acme/agents")))["agents"]
+    assert "skipped" not in card and "skippedCount" not in card
+
+
+def test_a1_memory_api_agent_list_says_them_on_stderr(
+    data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
+    agent = AgentHome(data_dir=data_dir, project="acme", id="coder", tmp=tmp_path)
+    expected = plant(agent, tmp_path / "outside")
+    (agent.root / "bell\a").mkdir()  # a control character is shown escaped, never sent as is
+    capsys.readouterr()
+
+    assert main(["agent", "list"]) == 0  # the count is whole: they hold nothing it reads
+
+    captured = capsys.readouterr()
+    assert "coder" in captured.out
+    assert f"agent coder: {len(expected) + 1} entries of its memory root are no scope" in (
+        captured.err
+    )
+    for name, words in expected.items():
+        assert f"  {name!r}: " in captured.err and words in captured.err
+    assert "'bell\\x07'" in captured.err and "\a" not in captured.err
+    assert OUTSIDE_SECRET not in captured.out + captured.err
