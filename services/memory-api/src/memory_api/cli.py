@@ -251,13 +251,15 @@ def _say_skipped(agent: AgentSummary) -> None:
     hold nothing the service reads, so the count leaves them out; said, never silently."""
     if not agent.skipped_count:
         return
+    from memory_api.store.shown_names import shown_name  # a rare path: imported when needed
+
     print(
         f"agent {agent.id}: {counted(agent.skipped_count, 'entry', 'entries')} of its memory "
         "root are no scope, not counted:",
         file=sys.stderr,
     )
-    for entry in agent.skipped:  # a name is shown escaped: a control character is no command
-        print(f"  {entry.name!r}: {entry.problem}", file=sys.stderr)
+    for entry in agent.skipped:  # shown escaped (the service's already are): no control codes
+        print(f"  '{shown_name(entry.name)}': {entry.problem}", file=sys.stderr)
     if (more := agent.skipped_count - len(agent.skipped)) > 0:
         print(f"  and {more} more", file=sys.stderr)
 

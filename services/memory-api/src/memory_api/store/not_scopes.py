@@ -5,8 +5,9 @@ Anything else there — a stray file, a folder named otherwise (``notes``, ``use
 symlink leading out of the root or to nothing, a file in a scope's place — is skipped by every
 listing: it holds no memory the service reads, serves or counts. Skipped silently, a user who
 copied notes into ``…/memory/notes`` saw "no memory" and no reason; the overview (A-3) and the
-agents list (A-1) name each such entry with :func:`why_no_scope`, by its name alone (never a
-path, never a target it leads to, which may lie outside the memory root: A-7).
+agents list (A-1) name each such entry with :func:`why_no_scope`, by its name alone as a
+listing shows it (escaped, T-5b; never a path, never a target it leads to, which may lie
+outside the memory root: A-7).
 
 Names starting with ``.`` are the service's and the system's own (a lock, a temp file,
 ``.DS_Store``) and are never named.
@@ -21,6 +22,8 @@ from dataclasses import dataclass, field
 from memory_core.errors import InvalidId
 from memory_core.keys import check_scope_key
 from memory_core.wire import SkippedEntry
+
+from memory_api.store.shown_names import shown_name
 
 __all__ = ["SKIPPED_NAMED", "Skipped", "skipped_entries", "why_no_scope"]
 
@@ -73,13 +76,16 @@ class Skipped:
     count: int = 0
 
     def add(self, entry: os.DirEntry[str]) -> None:
-        """Count ``entry`` (no scope) and name it when it is among the first by name; a name
-        starting with ``.`` is never counted nor named (see the module)."""
+        """Count ``entry`` (no scope) and name it, as a listing shows a name (:func:`~memory_api.
+        store.shown_names.shown_name`: a byte that is not UTF-8 made the overview and the agents
+        list a 500), when it is among the first by name; a name starting with ``.`` is never
+        counted nor named (see the module)."""
         if entry.name.startswith("."):
             return
         self.count += 1
-        if len(self.named) < SKIPPED_NAMED or entry.name < self.named[-1][0]:
-            self.named.append((entry.name, why_no_scope(entry)))
+        name = shown_name(entry.name)
+        if len(self.named) < SKIPPED_NAMED or name < self.named[-1][0]:
+            self.named.append((name, why_no_scope(entry)))
             self.named.sort()
             del self.named[SKIPPED_NAMED:]
 

@@ -30,7 +30,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from memory_api.store.scopes import shown_name
+from memory_api.store.shown_names import shown_name
 from memory_api.transfer.exporter import ExportReport
 from memory_api.transfer.importer import ImportReport
 

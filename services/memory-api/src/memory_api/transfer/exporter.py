@@ -52,7 +52,8 @@ from memory_api.store.containment import (
 )
 from memory_api.store.history.bundles import bundle_bytes
 from memory_api.store.history.recorder import ScopeHistories
-from memory_api.store.scopes import list_folder, list_scopes, shown_name
+from memory_api.store.scopes import list_folder, list_scopes
+from memory_api.store.shown_names import shown_name
 from memory_api.transfer.sources import (
     ARCHIVE_FORMAT,
     ARCHIVE_MANIFEST,

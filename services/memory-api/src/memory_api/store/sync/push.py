@@ -68,7 +68,7 @@ from memory_api.store.history.repo import (
     sized_tree,
     tree_of,
 )
-from memory_api.store.scopes import shown_name
+from memory_api.store.shown_names import shown_name
 from memory_api.store.sync.backend import MachineRef
 from memory_api.store.sync.machines import Machine
 
