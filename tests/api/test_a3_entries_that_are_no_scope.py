@@ -161,8 +161,7 @@ async def test_a3_a_name_no_json_text_can_carry_is_named_escaped_never_a_500(
     Latin-1 disk) reached the JSON encoder as a lone surrogate: the overview and the whole
     project's agents list answered 500. Each name is shown as a listing shows one (T-5b): such
     bytes as ``\\xff``, a line break as ``\\n``, a right-to-left override marked."""
-    root = os.fsencode(agent.root)
-    os.mkdir(root + b"/notes\xff")
+    (agent.root / os.fsdecode(b"notes\xff")).mkdir()
     (agent.root / "two\nlines").write_text("x\n", encoding="utf-8")
     (agent.root / "evil\u202egnp.md").write_text("x\n", encoding="utf-8")
     shown = {"notes\\xff", "two\\nlines", "evil[hidden: U+202E]gnp.md"}
