@@ -185,7 +185,7 @@ def _kana_read_as_japanese(text: str) -> bool:
     bytes of EUC-JP's kana rows: ``中文`` is ``いゅ`` there, ``件用中`` is ``ンノい``, which no
     Japanese writes.
 
-    >>> _kana_read_as_japanese("設定ファイルを読んでチェックしょう"), _kana_read_as_japanese("いゅざ")
+    >>> _kana_read_as_japanese("読んでチェックしょう"), _kana_read_as_japanese("いゅざ")
     (True, False)
     """
     before = ""
