@@ -334,8 +334,10 @@ def test_r1_a_token_the_service_refuses_says_where_the_token_comes_from(
 
     [result] = revoked.sync(None)
 
-    assert not result.ok and result.error is not None
-    assert "Authentication failed" in result.error
+    assert not result.ok and result.refused and result.error is not None
+    assert result.error.startswith(  # the service's reason, not git's "Authentication failed"
+        "memory service answered 401: the bearer token is not known to this service"
+    )
     assert (
         "(the service refused the token from --token-file /home/ada/.claude/harness-memory/"
         "token: it is wrong, or was revoked; give one this service takes; installed hooks: run "
