@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 import pytest
+from aiohttp import ClientResponse
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url
@@ -32,7 +33,7 @@ def _history(agent: AgentHome) -> Path:
     return layout.history_root(agent.data_dir, agent.id) / "user.git"
 
 
-async def _requests(client: Client) -> list[object]:
+async def _requests(client: Client) -> list[ClientResponse]:
     """A fetch's ref list, a push's ref list and a fetch's pack request, each under the hang
     guard."""
     url = f"{memory_url()}/git/user.git"

@@ -399,14 +399,14 @@ class RemoteCopy:
             entry = noted if isinstance(noted, dict) else {}
             run = _ScopeRun(self, key, self.memory_root / key, path)
             waiting = run.has_waiting()
-            last_sync, error = entry.get("lastSync"), run.unreadable or entry.get("lastError")
+            last_sync, last_error = entry.get("lastSync"), run.unreadable or entry.get("lastError")
             outcomes = entry.get("outcomes")
             found.append(
                 ScopeSync(
                     key,
                     last_sync if isinstance(last_sync, str) else None,
                     waiting,
-                    error if isinstance(error, str) else None,
+                    last_error if isinstance(last_error, str) else None,
                     [str(line) for line in outcomes] if isinstance(outcomes, list) else [],
                 )
             )
