@@ -31,13 +31,15 @@ __all__ = ["stand_in"]  # the fixture, used by name
 NOTE = "---\nname: new\ndescription: d\n---\nbody\n"
 
 
-def _synced(url: str, work: Path, tmp_path: Path) -> RemoteCopy:
-    """A copy whose user scope synced once, a note written since (it waits to go back)."""
+def _synced(url: str, work: Path, tmp_path: Path, *, written: bool = True) -> RemoteCopy:
+    """A copy whose user scope synced once, and (``written``) a note written since, which
+    waits to go back (the stand-in takes no push)."""
     (work / "MEMORY.md").write_text("- [Note](note.md) — d\n", encoding="utf-8")
     _publish(work, "first")
     copy = _copy(url, tmp_path)
     assert copy.sync_scope("user").ok
-    (copy.memory_root / "user" / "new.md").write_text(NOTE, encoding="utf-8")
+    if written:
+        (copy.memory_root / "user" / "new.md").write_text(NOTE, encoding="utf-8")
     return copy
 
 
@@ -104,7 +106,7 @@ def test_r1_a_state_file_that_cannot_be_read_is_named_and_never_hangs(
     stand_in: tuple[str, Path], tmp_path: Path, what: str
 ) -> None:
     url, work = stand_in
-    copy = _synced(url, work, tmp_path)
+    copy = _synced(url, work, tmp_path, written=False)
     state = copy.sync_dir / "sync-state.json"
     state.unlink()
     if what == "fifo":
@@ -116,6 +118,12 @@ def test_r1_a_state_file_that_cannot_be_read_is_named_and_never_hangs(
 
     with pytest.raises(CopyUnreadable, match=r"the sync state .*sync-state\.json cannot be read"):
         copy.status()
+    synced = copy.sync_scope("user")  # its note read without waiting on the FIFO, then written
+
+    assert synced.ok, synced.as_json()
+    if what != "folder":  # a note written anew in its place: the status reads again
+        [scope] = copy.status()
+        assert scope.last_sync is not None and not scope.waiting
 
 
 def test_r1_a_copy_with_no_sync_folder_yet_has_no_scope_synced(tmp_path: Path) -> None:
