@@ -144,3 +144,27 @@ def test_r1_a_readable_copy_still_shows_each_scope_and_what_waits(
     assert known
     assert any(line.startswith("  user: last sync 20") for line in lines), lines
     assert any("changes wait to go back" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("name", ["machine-id", "sync/user.synced"])
+def test_r1_a_fifo_among_the_copy_s_own_files_never_holds_a_sync(
+    stand_in: tuple[str, Path], tmp_path: Path, name: str
+) -> None:
+    """The machine's id and the note a Session-start sync leaves for the parallel hook
+    entries of its Session were read with a blocking open: a FIFO there held every sync."""
+    url, work = stand_in
+    copy = _synced(url, work, tmp_path, written=False)
+    fifo = {"machine-id": copy.remote_dir / "machine-id",
+            "sync/user.synced": copy.sync_dir / "user.synced"}[name]  # fmt: skip
+    fifo.unlink()
+    os.mkfifo(fifo)
+    copy = _copy(url, tmp_path)  # reads its machine id anew
+
+    since = None if name == "machine-id" else 0.0  # a parallel entry reads the note
+    [result] = copy.sync(None, fresh_since=since)
+
+    assert result.skipped == (name != "machine-id"), result.as_json()
+    if name == "machine-id":
+        assert result.ok and fifo.is_file()  # a new id, written as a file in its place
+    else:
+        assert not result.ok and result.error == "the sync of a parallel hook entry left no result"

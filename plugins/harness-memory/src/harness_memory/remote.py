@@ -211,8 +211,8 @@ def machine_identity(remote_dir: Path) -> tuple[str, str]:
     :data:`~memory_core.rules.MACHINE_NAME_RULE` (R-1: control and hidden characters dropped,
     at most 64 characters; the id when nothing is left)."""
     path = remote_dir / "machine-id"
-    try:
-        machine_id = path.read_text(encoding="ascii").strip()
+    try:  # never waiting on a FIFO there: made anew, as a file that cannot be read
+        machine_id = _read_regular(path).decode("ascii").strip()
     except (OSError, UnicodeDecodeError):
         machine_id = ""
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", machine_id):
@@ -583,7 +583,7 @@ def _fresh_result(key: str, stamp: Path) -> SyncResult:
     """The result of the sync a parallel hook entry just made of ``key``, from its ``stamp``
     (:func:`_stamp_bytes`: empty, it succeeded; else why not), marked ``skipped``."""
     try:
-        said = stamp.read_text(encoding="utf-8", errors="replace")
+        said = _read_regular(stamp).decode("utf-8", "replace")
     except OSError:
         said = "\nthe sync of a parallel hook entry left no result"
     if not said:
