@@ -168,3 +168,32 @@ def test_r1_a_fifo_among_the_copy_s_own_files_never_holds_a_sync(
         assert result.ok and fifo.is_file()  # a new id, written as a file in its place
     else:
         assert not result.ok and result.error == "the sync of a parallel hook entry left no result"
+
+
+def test_r1_a_sync_leaves_a_state_file_it_may_not_read_as_it_is(
+    stand_in: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sync notes its scope's last sync in the state file it read: one this account may not
+    read (another account's notes, a mode changed by hand) was taken as empty and replaced by
+    this scope's note alone, dropping every other scope's. It is left as it is; a state file
+    that is torn is still replaced, the notes being for people and the sync not needing them."""
+    url, work = stand_in
+    copy = _synced(url, work, tmp_path, written=False)
+    state = copy.sync_dir / "sync-state.json"
+    kept = b'{"workspace-elsewhere": {"lastSync": "2026-01-02T03:04:05Z"}}'
+    state.write_bytes(kept)
+    real_open = os.open
+
+    def refusing(path: str | Path, flags: int, mode: int = 0o777, **kwargs: int | None) -> int:
+        if os.fspath(path) == os.fspath(state):
+            raise PermissionError(13, "Permission denied", os.fspath(state))
+        return real_open(path, flags, mode, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "open", refusing)
+        assert copy.sync_scope("user").ok
+    assert state.read_bytes() == kept
+
+    state.write_bytes(b'{"torn')
+    assert copy.sync_scope("user").ok
+    assert "user" in state.read_text(encoding="utf-8")

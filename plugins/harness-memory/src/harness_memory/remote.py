@@ -428,7 +428,7 @@ class RemoteCopy:
             raise CopyUnreadable(
                 f"the sync state {path} cannot be read ({why or error}): when each scope "
                 "last synced is not known"
-            ) from None
+            ) from error
         if isinstance(document, dict):
             return document
         if strict:
@@ -436,7 +436,15 @@ class RemoteCopy:
         return {}
 
     def _note(self, result: SyncResult) -> None:
-        state = self._state()
+        """Record ``result`` as scope ``result.scope``'s last sync in the state file. A state
+        file this account may not read is left as it is (replacing it would drop the other
+        scopes' notes); a torn one, a folder or a FIFO is replaced. Never raises."""
+        try:
+            state = self._state(strict=True)
+        except CopyUnreadable as unreadable:
+            if isinstance(unreadable.__cause__, PermissionError):
+                return
+            state = {}
         entry = dict(state.get(result.scope, {}))
         if result.ok:
             entry["lastSync"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
