@@ -334,13 +334,17 @@ def test_a11_serve_for_real_json_logs_and_graceful_stop(data_dir: Path) -> None:
     assert secret not in stderr.decode()
 
 
-def test_q1_demo_seed_prints_the_memory_tab_and_no_date_in_the_future(
+def test_q1_demo_seed_names_the_memory_tab_but_no_address_and_no_date_in_the_future(
     env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The seed runs before anything listens: an address it printed pointed at whatever held
+    the port then. It names the tab's route; ``serve`` logs the address once it listens."""
     monkeypatch.setenv("MEMORY_API_PORT", "8799")
     assert main(["demo", "seed", "--corpus", str(CORPUS)]) == 0
     out = capsys.readouterr().out
-    assert "http://127.0.0.1:8799/#/projects/demo/agents/demo/memory" in out
+    assert "http://" not in out
+    assert "#/projects/demo/agents/demo/memory" in out
+    assert "`memory-api serve`" in out and "once it listens" in out
     today = time.strftime("%Y-%m-%d", time.gmtime())
     dates = []
     for path in memory_root(env, "demo").rglob("*.md"):
@@ -351,19 +355,67 @@ def test_q1_demo_seed_prints_the_memory_tab_and_no_date_in_the_future(
     assert max(dates) <= today
 
 
-def test_q1_serve_on_a_busy_port_names_memory_api_port(
-    env: Path, capfd: pytest.CaptureFixture[str], restore_logging: None
+def test_q1_make_run_on_a_busy_port_shows_no_address_and_the_readme_s_advice(
+    env: Path,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    restore_logging: None,
 ) -> None:
+    """``make run`` (seed, then serve) with the port held by another program: the seed printed
+    the demo agent's Memory tab address and serve its web page, both pointing at that program.
+    Neither is shown; the advice is the README's ``make run MEMORY_API_PORT=…``."""
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        code = main(["serve", "--host", "127.0.0.1", "--port", str(port)])
-    logged = capfd.readouterr().err
+        monkeypatch.setenv("MEMORY_API_PORT", str(port))
+        assert main(["demo", "seed", "--corpus", str(CORPUS)]) == 0
+        code = main(["serve", "--host", "127.0.0.1"])
+    said = capfd.readouterr()
     assert code == 1
-    assert f"web page: http://127.0.0.1:{port}/" in logged
-    assert "already in use" in logged
-    assert f"MEMORY_API_PORT={port + 1}" in logged
+    assert "http://" not in said.out + said.err
+    assert f"port {port} on 127.0.0.1 is already in use" in said.err
+    advice = f"make run MEMORY_API_PORT={port + 1}"
+    assert advice in said.err
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "`make run MEMORY_API_PORT=9000`" in readme  # the same form
+
+
+@pytest.mark.e2e
+def test_q1_serve_logs_the_demo_memory_tab_once_it_listens(data_dir: Path) -> None:
+    """Over a seeded data dir, ``serve`` logs the page's and the demo agent's Memory tab
+    addresses after aiohttp's "Running on" (every address bound), and the tab is its page."""
+    port = unused_port()
+    environ = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")},
+        "MEMORY_API_DATA_DIR": str(data_dir),
+        "MEMORY_API_PORT": str(port),
+    }
+    seed = [sys.executable, "-m", "memory_api", "demo", "seed", "--corpus", str(CORPUS)]
+    subprocess.run(seed, env=environ, check=True, capture_output=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memory_api", "serve"],
+        env=environ,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    tab = f"http://127.0.0.1:{port}/#/projects/demo/agents/demo/memory"
+    try:
+        for _ in range(200):  # wait for the port to open (bounded; not a timing assertion)
+            try:
+                if _get(f"http://127.0.0.1:{port}/healthz")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.05)
+        status, page = _get(tab.split("#")[0])
+        assert status == 200 and b"<html" in page.lower()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+    logged = [line.split(": ", 1)[-1] for line in stderr.decode().splitlines()]
+    running = next(i for i, line in enumerate(logged) if line.startswith("======== Running on"))
+    assert logged.index(f"web page: http://127.0.0.1:{port}/") > running
+    assert logged.index(f"the demo agent's Memory tab: {tab}") > running
 
 
 def test_q1_help_speaks_to_users_not_in_requirement_ids() -> None:
