@@ -503,3 +503,21 @@ def test_a10a_the_cli_names_its_service_as_a_browser_would(host: str, url: str) 
     the service for absent."""
     assert default_url(host, 8765) == url
     assert page_url(host, 8765) == url + "/"
+
+
+def test_q1_a_demo_folder_serve_may_not_enter_is_no_demo_never_a_failed_start(
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``serve`` asks whether the demo was seeded once it listens: an agent's folder it may not
+    look into (another account's: EACCES, which ``Path.is_file`` raises) is no demo, and the
+    start goes on. The refusal is the kernel's answer, given here (the tests run as root)."""
+    from memory_api.demo import demo_seeded
+
+    assert main(["demo", "seed", "--corpus", str(CORPUS)]) == 0
+    assert demo_seeded(env)
+
+    def refused(path: Path) -> bool:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+
+    monkeypatch.setattr(Path, "is_file", refused)
+    assert demo_seeded(env) is False

@@ -168,8 +168,13 @@ def _seed_files(data_dir: Path, corpus: Path, report: SeedReport) -> dict[str, P
 
 def demo_seeded(data_dir: Path) -> bool:
     """Whether ``data_dir`` holds the demo agent as a seed left it (its seed marker is there):
-    ``serve`` then logs the demo agent's Memory tab address once it listens (Q-1)."""
-    return (agent_dir(data_dir, DEMO_AGENT) / SEED_MARKER).is_file()
+    ``serve`` then logs the demo agent's Memory tab address once it listens (Q-1). A folder
+    that cannot be looked at counts as no demo (False), never an error: ``serve`` asks this
+    while starting, and an agent's folder it may not enter must not stop it."""
+    try:
+        return (agent_dir(data_dir, DEMO_AGENT) / SEED_MARKER).is_file()
+    except OSError:
+        return False
 
 
 async def seed_demo(store: AgentStore, corpus: Path) -> SeedReport:
