@@ -14,6 +14,7 @@ Names starting with ``.`` are the service's and the system's own (a lock, a temp
 
 from __future__ import annotations
 
+import bisect
 import os
 import stat
 from dataclasses import dataclass, field
@@ -67,10 +68,12 @@ def why_no_scope(entry: os.DirEntry[str]) -> str:
 @dataclass(slots=True)
 class Skipped:
     """The entries of one memory root that are no scope: ``named`` holds ``(name, why)`` of the
-    first :data:`SKIPPED_NAMED` by name, ``count`` how many there are in all."""
+    first ``most`` by name (None: of every one, as an export's report names them), ``count``
+    how many there are in all."""
 
     named: list[tuple[str, str]] = field(default_factory=list)
     count: int = 0
+    most: int | None = SKIPPED_NAMED
 
     def add(self, entry: os.DirEntry[str]) -> None:
         """Count ``entry`` (no scope) and name it when it is among the first by name; a name
@@ -78,10 +81,12 @@ class Skipped:
         if entry.name.startswith("."):
             return
         self.count += 1
-        if len(self.named) < SKIPPED_NAMED or entry.name < self.named[-1][0]:
-            self.named.append((entry.name, why_no_scope(entry)))
-            self.named.sort()
-            del self.named[SKIPPED_NAMED:]
+        full = self.most is not None and len(self.named) >= self.most
+        if full and entry.name >= self.named[-1][0]:
+            return
+        bisect.insort(self.named, (entry.name, why_no_scope(entry)))
+        if self.most is not None:
+            del self.named[self.most :]
 
 
 def skipped_entries(skipped: Skipped) -> list[SkippedEntry]:

@@ -314,14 +314,15 @@ def memory_root_unread(root: Path, error: OSError) -> str:
     )
 
 
-def list_scopes(root: Path) -> list[tuple[str, Path]]:
+def list_scopes(root: Path, skipped: Skipped | None = None) -> list[tuple[str, Path]]:
     """Return ``(key, real dir)`` of every scope directly under ``root``, sorted by key.
 
     Entries whose names are no scope key (K-7), that are not directories, or that resolve
-    outside the root are skipped. A plain folder (the listing's own file type says so) is its
-    own real path; a symlink is resolved and judged by :func:`scope_real_dir`.
+    outside the root are skipped, each added to ``skipped`` when given (see
+    :func:`scope_folders`). A plain folder (the listing's own file type says so) is its own
+    real path; a symlink is resolved and judged by :func:`scope_real_dir`.
     """
-    return sorted((key, Path(folder)) for key, folder in scope_folders(root))
+    return sorted((key, Path(folder)) for key, folder in scope_folders(root, skipped))
 
 
 def scope_folders(root: Path, skipped: Skipped | None = None) -> list[tuple[str, str]]:

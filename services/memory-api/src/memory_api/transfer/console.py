@@ -168,6 +168,8 @@ def print_export(report: ExportReport, console: Console | None = None) -> None:
     out.print(table)
     for skipped in report.skipped:
         out.print(f"not archived: {shown(skipped.origin)}: {shown(skipped.reason)}")
+    for entry in report.not_scopes:  # beside the scopes, in the memory root itself
+        out.print(f"not archived, no scope: {shown(entry.origin)}: {shown(entry.reason)}")
     for link in report.linked:
         out.print(f"archived through its symlink: {shown(link.origin)} → {shown(link.reason)}")
     for kept in report.unaddressable:
