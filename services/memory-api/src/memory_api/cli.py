@@ -97,8 +97,10 @@ def _agent_store(settings: Settings) -> AgentStore:
 
 
 def _serve(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_core.addresses import bind_host
+
     from memory_api.http.auth import BindRefused, bind_decision
-    from memory_api.http.bind_address import bind_host, resolve_bind
+    from memory_api.http.bind_address import resolve_bind
     from memory_api.http.logs import configure_logging
     from memory_api.stores import build_stores
 
