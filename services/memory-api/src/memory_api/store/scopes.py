@@ -41,6 +41,7 @@ from memory_api.store.containment import (
 )
 
 __all__ = [
+    "GONE_ERRNOS",
     "NOT_A_FOLDER",
     "NOT_A_FOLDER_WHY",
     "FolderListing",
@@ -143,6 +144,11 @@ class Marker:
     not_visible: bool = False
 
 
+GONE_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG, errno.ELOOP})
+"""Lookup failures that say no Workspace folder is at a path (K-6a): only these make a Workspace
+the service once saw *orphaned*; every other failure leaves it *not visible*."""
+
+
 def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     """``(orphaned, not_visible)`` of the Workspace ``path`` a scope's marker names (K-6a).
 
@@ -150,16 +156,20 @@ def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     or a file or a link to one left where the folder was) is *not visible* while the scope
     holds :data:`~memory_core.layout.NOT_VISIBLE_FILE` (the service could not see it at the
     latest Session start either), else *orphaned* (it was seen, or the scope predates the
-    flag, and is gone). A path the service may not look up (a folder on its way is another
-    account's: EACCES, EPERM) is *not visible*: whether it is gone cannot be told. One the OS
-    cannot even look up (too long) is as absent as a deleted one, not a data dir error.
+    flag, and is gone). Only an answer that says no folder is there (:data:`GONE_ERRNOS`: no
+    such entry, a file on the way, a name too long to look up, a symlink loop) counts as gone;
+    any other lookup failure is *not visible*, since whether it is gone cannot be told: a
+    folder on its way is another account's (EACCES, EPERM), or it lies on a network or FUSE
+    mount that dropped (ENOTCONN of a disconnected sshfs, ESTALE of NFS, EIO, a timeout).
     """
     try:
         # no Path per scope: the overview judges thousands
         mode = os.stat(path).st_mode  # noqa: PTH116
-    except PermissionError:
-        return False, True
-    except (OSError, ValueError):  # ValueError: a NUL in a hand-edited marker, no such path
+    except ValueError:  # a NUL in a hand-edited marker: no such path
+        mode = None
+    except OSError as error:
+        if error.errno not in GONE_ERRNOS:
+            return False, True
         mode = None
     if mode is not None and stat.S_ISDIR(mode):
         return False, False
