@@ -57,6 +57,7 @@ __all__ = [
     "list_scopes",
     "made_scope_dir",
     "memory_root_unread",
+    "no_topic_file",
     "read_index_text",
     "read_marker",
     "refusal_text",
@@ -657,6 +658,23 @@ def sub_folder_files(scope: Path, targets: list[str]) -> frozenset[str]:
         if is_within(scope, resolved) and os.path.isfile(resolved):  # noqa: PTH113 - no raise
             present.add(target)
     return frozenset(present)
+
+
+def no_topic_file(root: Path, scope: Path, file_name: str, where: str) -> NotFound:
+    """The :class:`NotFound` (404) for a read or delete of ``file_name`` (K-7-checked) that
+    :func:`topic_entry` does not list in the real ``scope`` (``where`` names the scope in the
+    detail). When an entry of that name is there but is never read (a folder, a FIFO, a
+    symlink to nothing or to outside the memory root: what the listing names as a
+    ``refused-entry``, T-5b), the detail says what it is rather than only that no topic file
+    is there (Q-2b: an answer never claims absent what is on disk). One ``lstat``."""
+    detail = f"no topic file {file_name!r} in {where}"
+    why = _refusal(root, Path(f"{os.fspath(scope)}{os.sep}{file_name}"))
+    if why is not None:
+        detail += (
+            f": {file_name!r} there is {why}, which the service never reads or deletes "
+            "(rename, replace or remove it on disk)"
+        )
+    return NotFound(detail)
 
 
 def _is_the_index(scope: Path, lexical: Path) -> bool:
