@@ -25,12 +25,12 @@ from contextlib import contextmanager
 
 from memory_core.counting import counted
 from memory_core.hidden_text import show_hidden
+from memory_core.shown_names import shown_name
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from memory_api.store.scopes import shown_name
 from memory_api.transfer.exporter import ExportReport
 from memory_api.transfer.importer import ImportReport
 
