@@ -49,7 +49,8 @@ wheels: | $(BIN)/python
 	@ls $(DIST)/agent_memory_shared-*.whl $(DIST)/agent_memory_api-*.whl $(DIST)/agent_memory_harness-*.whl
 
 ## Start the service and its web page on 127.0.0.1 with the embedded data dir and a demo agent.
-## The seed prints the demo agent's Memory tab address last, before the service's log starts.
+## The service logs the demo agent's Memory tab address once it listens (never before: a busy
+## port's address would be another program's).
 run: $(RUN_STAMP)
 	@$(BIN)/memory-api demo seed --corpus tests/data/corpus
 	@$(BIN)/memory-api serve

@@ -37,6 +37,16 @@ from tests.api.conftest import (
     ok_json,
     versions_of,
 )
+from tests.support.refused_account import refused_service, request_json
+from tests.support.serve import ServedProcess
+
+AGENT = "/api/projects/acme/agents/coder"
+
+
+def call(base: str, method: str, path: str, body: object = None) -> tuple[int, Any]:
+    """One request to the real service (it has no token): status and decoded JSON."""
+    return request_json(base, method, path, None, body)
+
 
 CASE = Path(__file__).resolve().parents[1] / "data" / "cases" / "delete-keeps-index-line"
 GONE = "- [Café notes](cafe-notes.md) — the café's wifi"
@@ -309,6 +319,70 @@ async def test_delete_keeps_index_line_a_disk_that_refuses_the_new_index_is_503(
 
     monkeypatch.setattr(file_edit, "write_temp_beside", refusing)
     await _assert_refused(client, agent, cafe, 503, os.strerror(code))
+
+
+# --- an index another account owns (an agent under its own uid, a shared volume) ---------
+
+NOBODY = 65534
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another account needs root")
+async def test_delete_keeps_index_line_a_pruned_index_keeps_its_owner_group_and_mode(
+    client: Client, agent: AgentHome, cafe: bytes
+) -> None:
+    """The new index is renamed over the old one: without handing it back, a delete gave the
+    agent's ``MEMORY.md`` to the service's account, and the agent could no longer write it."""
+    index = agent.user / layout.INDEX_FILE
+    os.chown(index, NOBODY, NOBODY)
+    index.chmod(0o640)
+
+    deleted = await ok_json(await client.delete(file_url("user", "cafe-notes.md")))
+
+    assert deleted["removedIndexLines"] == [GONE]
+    after = index.stat()
+    assert (after.st_uid, after.st_gid, after.st_mode & 0o7777) == (NOBODY, NOBODY, 0o640)
+
+
+@pytest.fixture
+def refused(tmp_path: Path) -> Iterator[ServedProcess]:
+    yield from refused_service(tmp_path, "giving a file to another account needs root")
+
+
+@pytest.mark.parametrize(
+    ("mode", "deleted"),
+    [(0o644, False), (0o444, False), (0o666, True)],
+    ids=["owner-writes-only", "read-only", "every-account-writes"],
+)
+def test_delete_keeps_index_line_an_index_the_service_may_not_write_is_refused_for_real(
+    refused: ServedProcess, case_scopes: Path, mode: int, deleted: bool
+) -> None:
+    """The service without ``CAP_DAC_OVERRIDE`` (as another account would be), the index
+    another account's: its folder lets a new index be renamed over it, but the file's own mode
+    refuses the service a write, so the delete is refused (503) and nothing changes; an index
+    every account may write is pruned, its owner and mode kept."""
+    base = refused.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    user = layout.scope_dir(refused.data_dir, "coder", "user")
+    before = _copy_scope(case_scopes / "cr", user)
+    index = user / layout.INDEX_FILE
+    os.chown(index, NOBODY, NOBODY)
+    index.chmod(mode)
+
+    status, body = call(base, "DELETE", f"{AGENT}/memory/scopes/user/files/cafe-notes.md")
+
+    after = index.stat()
+    assert (after.st_uid, after.st_gid, after.st_mode & 0o7777) == (NOBODY, NOBODY, mode)
+    if deleted:
+        assert status == 200, body
+        assert body["removedIndexLines"] == [GONE]
+        assert not (user / "cafe-notes.md").exists()
+        return
+    assert status == 503, body
+    assert "'cafe-notes.md' was not deleted" in body["detail"]
+    assert "its mode does not let the service's account write it" in body["detail"]
+    assert index.read_bytes() == before
+    assert (user / "cafe-notes.md").exists()
+    assert [path.name for path in user.glob(".*") if path.name != layout.MARKER_FILE] == []
 
 
 # --- a full disk for real: a small tmpfs --------------------------------------------------

@@ -28,6 +28,7 @@ from memory_core.layout import MARKER_FILE, memory_root
 
 from tests.api.conftest import CORPUS, corpus_topics
 from tests.support.cli_help import every_help, options_without_help
+from tests.support.serve import code_under_test, serve
 
 
 @pytest.fixture
@@ -334,13 +335,17 @@ def test_a11_serve_for_real_json_logs_and_graceful_stop(data_dir: Path) -> None:
     assert secret not in stderr.decode()
 
 
-def test_q1_demo_seed_prints_the_memory_tab_and_no_date_in_the_future(
+def test_q1_demo_seed_names_the_memory_tab_but_no_address_and_no_date_in_the_future(
     env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The seed runs before anything listens: an address it printed pointed at whatever held
+    the port then. It names the tab's route; ``serve`` logs the address once it listens."""
     monkeypatch.setenv("MEMORY_API_PORT", "8799")
     assert main(["demo", "seed", "--corpus", str(CORPUS)]) == 0
     out = capsys.readouterr().out
-    assert "http://127.0.0.1:8799/#/projects/demo/agents/demo/memory" in out
+    assert "http://" not in out
+    assert "#/projects/demo/agents/demo/memory" in out
+    assert "`memory-api serve`" in out and "once it listens" in out
     today = time.strftime("%Y-%m-%d", time.gmtime())
     dates = []
     for path in memory_root(env, "demo").rglob("*.md"):
@@ -351,19 +356,51 @@ def test_q1_demo_seed_prints_the_memory_tab_and_no_date_in_the_future(
     assert max(dates) <= today
 
 
-def test_q1_serve_on_a_busy_port_names_memory_api_port(
-    env: Path, capfd: pytest.CaptureFixture[str], restore_logging: None
+def test_q1_make_run_on_a_busy_port_shows_no_address_and_the_readme_s_advice(
+    env: Path,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    restore_logging: None,
 ) -> None:
+    """``make run`` (seed, then serve) with the port held by another program: the seed printed
+    the demo agent's Memory tab address and serve its web page, both pointing at that program.
+    Neither is shown; the advice is the README's ``make run MEMORY_API_PORT=…``."""
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        code = main(["serve", "--host", "127.0.0.1", "--port", str(port)])
-    logged = capfd.readouterr().err
+        monkeypatch.setenv("MEMORY_API_PORT", str(port))
+        assert main(["demo", "seed", "--corpus", str(CORPUS)]) == 0
+        code = main(["serve", "--host", "127.0.0.1"])
+    said = capfd.readouterr()
     assert code == 1
-    assert "web page:" not in logged  # the page on that port is another process's
-    assert "already in use" in logged
-    assert f"MEMORY_API_PORT={port + 1}" in logged
+    assert "http://" not in said.out + said.err
+    assert f"port {port} on 127.0.0.1 is already in use" in said.err
+    advice = f"make run MEMORY_API_PORT={port + 1}"
+    assert advice in said.err
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "`make run MEMORY_API_PORT=9000`" in readme  # the same form
+
+
+@pytest.mark.e2e
+def test_q1_serve_logs_the_demo_memory_tab_once_it_listens(data_dir: Path) -> None:
+    """Over a seeded data dir, ``serve`` logs the page's and the demo agent's Memory tab
+    addresses after aiohttp's "Running on" (every address bound), and the tab is its page."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
+    seed = [sys.executable, "-m", "memory_api", "demo", "seed", "--corpus", str(CORPUS)]
+    seeded = {**environ, "MEMORY_API_DATA_DIR": str(data_dir), **code_under_test()}
+    subprocess.run(seed, env=seeded, check=True, capture_output=True)
+    served = serve(data_dir, {**environ, **code_under_test()})  # waits on /readyz
+    try:
+        status, page = _get(served.base_url + "/")
+        assert status == 200 and b"<html" in page.lower()
+    finally:
+        served.stop()
+    logged = [line.split(": ", 1)[-1] for line in served.log_text().splitlines()]
+    running = next(i for i, line in enumerate(logged) if line.startswith("======== Running on"))
+    assert logged.index(f"web page: {served.base_url}/") > running
+    tab = f"{served.base_url}/#/projects/demo/agents/demo/memory"
+    assert logged.index(f"the demo agent's Memory tab: {tab}") > running
 
 
 def test_q1_help_speaks_to_users_not_in_requirement_ids() -> None:
@@ -451,3 +488,21 @@ def test_a10a_the_cli_names_its_service_as_a_browser_would(host: str, url: str) 
     the service for absent."""
     assert default_url(host, 8765) == url
     assert page_url(host, 8765) == url + "/"
+
+
+def test_q1_a_demo_folder_serve_may_not_enter_is_no_demo_never_a_failed_start(
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``serve`` asks whether the demo was seeded once it listens: an agent's folder it may not
+    look into (another account's: EACCES, which ``Path.is_file`` raises) is no demo, and the
+    start goes on. The refusal is the kernel's answer, given here (the tests run as root)."""
+    from memory_api.demo import demo_seeded
+
+    assert main(["demo", "seed", "--corpus", str(CORPUS)]) == 0
+    assert demo_seeded(env)
+
+    def refused(path: Path) -> bool:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+
+    monkeypatch.setattr(Path, "is_file", refused)
+    assert demo_seeded(env) is False

@@ -10,10 +10,12 @@ test does what the case's ``run.sh`` does, with a real mount namespace.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import shutil
 import subprocess
+import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +28,7 @@ from memory_core.keys import key_for_real_path
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json
 from tests.api.test_r1_git_sync import MACHINE, GitMachine, git_url
 from tests.security.test_hostile_filesystem import refuse
-from tests.support.serve import ServedProcess, served_in, venv_bin
+from tests.support.serve import ServedProcess, serve, served_in, venv_bin
 
 CASE = Path(__file__).parents[1] / "data" / "cases" / "orphaned-while-in-use"
 
@@ -119,6 +121,36 @@ async def test_orphaned_while_in_use_a_workspace_it_may_no_longer_look_up_is_not
     assert (back["orphaned"], back["notVisible"]) == (False, False)
 
 
+@pytest.mark.parametrize(
+    "failure",
+    [errno.ENOTCONN, errno.ESTALE, errno.EIO, errno.ETIMEDOUT, errno.EHOSTDOWN],
+    ids=errno.errorcode.get,
+)
+async def test_orphaned_while_in_use_a_workspace_on_a_dropped_mount_is_not_orphaned(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch, failure: int
+) -> None:
+    """Seen, then its network or FUSE mount dropped (a disconnected sshfs: ENOTCONN; NFS:
+    ESTALE, EIO, a timeout). The lookup failing says nothing of whether the Workspace is
+    gone, so it is not visible, never orphaned; only "no such folder" answers make it so."""
+    workspace = agent.tmp / "net" / "workspace"
+    workspace.mkdir(parents=True)
+    started = await start(client, workspace)
+    original = os.stat
+
+    def failing(path: object, *args: object, **kwargs: object) -> object:
+        if str(path).startswith(str(agent.tmp / "net")):
+            raise OSError(failure, os.strerror(failure), str(path))
+        return original(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", failing)
+    dropped = await scope_of(client, started["key"])
+    monkeypatch.undo()
+    back = await scope_of(client, started["key"])
+
+    assert (dropped["orphaned"], dropped["notVisible"]) == (False, True)
+    assert (back["orphaned"], back["notVisible"]) == (False, False)
+
+
 async def test_orphaned_while_in_use_a_scope_from_before_the_flag_is_still_orphaned(
     client: Client, agent: AgentHome
 ) -> None:
@@ -172,6 +204,50 @@ def test_orphaned_while_in_use_case_run_in_another_mount_namespace(
     scope = next(item for item in scopes if item["key"] == key)
     assert (scope["orphaned"], scope["notVisible"]) == (False, True)
     assert (CASE / "run.sh").read_text(encoding="utf-8").count("unshare --mount") == 1
+
+
+def test_orphaned_while_in_use_a_workspace_behind_a_dropped_sshfs_for_real(
+    served: ServedProcess, tmp_path: Path
+) -> None:
+    """A Session starts in a Workspace on a mount the service sees; the service restarts while
+    that mount is down (FUSE with no daemon: every lookup fails with ENOTCONN, as a
+    disconnected sshfs). The overview must not call the Workspace gone."""
+    if not os.path.exists("/dev/fuse"):  # noqa: PTH110
+        pytest.skip("a dropped FUSE mount needs /dev/fuse")
+    done = subprocess.run(
+        [venv_bin("memory-api"), "agent", "create", "--project", "acme", "--id", "coder",
+         "--name", "Coder"],
+        env=served.env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    network = tmp_path / "sshfs"
+    (network / "workspace").mkdir(parents=True)
+    url = f"{served.base_url}/api/projects/acme/agents/coder/memory"
+    request = urllib.request.Request(  # noqa: S310 - loopback
+        f"{url}/session-start",
+        data=json.dumps({"workspace": str(network / "workspace")}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310 - loopback
+        key = json.load(answer)["key"]
+    served.stop()
+    dropped = Path(__file__).parents[1] / "support" / "dropped_mount.py"
+    again = serve(
+        served.data_dir,
+        {name: value for name, value in served.env.items() if name != "MEMORY_API_PORT"},
+        command_prefix=("unshare", "--mount", sys.executable, str(dropped), str(network), "--"),
+    )
+    url = f"{again.base_url}/api/projects/acme/agents/coder/memory"
+    try:
+        with urllib.request.urlopen(url, timeout=30) as answer:  # noqa: S310 - loopback
+            scopes = json.load(answer)["scopes"]
+        with urllib.request.urlopen(f"{url}/scopes/{key}", timeout=30) as answer:  # noqa: S310
+            scope = json.load(answer)
+    finally:
+        again.stop()
+    listed = next(item for item in scopes if item["key"] == key)
+    assert (listed["orphaned"], listed["notVisible"]) == (False, True)
+    assert (scope["orphaned"], scope["notVisible"]) == (False, True)
 
 
 async def first_push(client: Client, machine_dir: Path, workspace: Path) -> str:

@@ -122,6 +122,39 @@ def test_p5_transcripts_naming_the_workspace_or_a_folder_in_its_repo_import(
     assert f"shared with {(tmp_path / 'src' / 'shop-api').resolve()}" in capsys.readouterr().out
 
 
+def test_p5_transcripts_naming_another_worktree_of_the_workspaces_repository_import(
+    home: Path, data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Claude Code keeps the Sessions of every linked worktree in the main working tree's
+    folder, each transcript recording its own worktree as ``cwd``: a folder whose transcripts
+    name only ``shop_api-feature`` (a linked worktree of ``shop_api``) is the memory of
+    ``shop_api`` and of its other worktrees, not another project's. ``shop-api``, outside that
+    repository but of the same folder name, is still refused."""
+    main_tree = tmp_path / "src" / "shop_api"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-C", str(main_tree)]
+    subprocess.run(["git", "init", "-q", str(main_tree)], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "start"], check=True)
+    for name in ("shop_api-feature", "shop_api-fix"):
+        worktree = tmp_path / "src" / name
+        subprocess.run([*git, "worktree", "add", "-q", "-b", name, str(worktree)], check=True)
+    folder = project_folder(home, main_tree)
+    feature = (tmp_path / "src" / "shop_api-feature").resolve()
+    transcript(folder, feature)
+
+    for workspace in (main_tree, tmp_path / "src" / "shop_api-fix"):
+        assert claude_import(workspace) == 0, capsys.readouterr().err
+        assert (
+            layout.memory_root(data_dir, "coder")
+            / key_for_real_path(str(workspace.resolve()))
+            / "build.md"
+        ).exists()
+    rival = tmp_path / "src" / "shop-api"
+    rival.mkdir()
+    capsys.readouterr()
+    assert claude_import(rival, "--dry-run") == 1
+    assert f"its transcripts name only {feature}" in capsys.readouterr().err
+
+
 def test_p5_without_transcripts_another_directory_of_the_same_name_stops_it(
     home: Path, data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

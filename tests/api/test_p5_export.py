@@ -252,8 +252,11 @@ def test_p5_the_export_summary_counts_one_thing_in_the_singular(tmp_path: Path) 
     assert "1 byte " in printed and "1 bytes" not in printed
 
 
+EXPORT_CODER = ["memory", "export", "--project", PROJECT, "--agent", "coder"]
+
+
 def _export(output: Path | str) -> int:
-    return main(["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(output)])
+    return main([*EXPORT_CODER, "-o", str(output)])
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "socket"])
@@ -414,3 +417,57 @@ def test_p5_export_to_standard_output_refuses_a_terminal(
     monkeypatch.setattr("sys.stdout.isatty", lambda: True)
     assert main(["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", "-"]) == 2
     assert "redirect it" in capsys.readouterr().err
+
+
+def test_p5_export_names_each_entry_of_the_memory_root_that_is_no_scope(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The export said what it left out of each scope but nothing of the memory root's entries
+    that are no scope (A-3: notes copied into ``…/memory/notes``, a stray file, a symlink out):
+    an archive without them passed for the whole memory. Each is named, escaped, with why."""
+    root = layout.memory_root(env, "coder")
+    (root / "notes").mkdir()
+    (root / "notes" / "deploy.md").write_text("x\n", encoding="utf-8")
+    (root / "todo.txt").write_text("x\n", encoding="utf-8")
+    (root / "elsewhere").symlink_to(tmp_path)
+    (root / "\x1b[2Jred").write_text("x\n", encoding="utf-8")
+    (root / ".lock").write_text("", encoding="utf-8")  # the service's own: never named
+    output = tmp_path / "coder.tar.gz"
+
+    assert _export(output) == 0
+    printed = capsys.readouterr().out
+
+    named = [line for line in printed.splitlines() if line.startswith("not archived, no scope")]
+    never = "whose name is no scope key ('user' or a Workspace key): never read (not archived)"
+    assert named == [
+        f"not archived, no scope: \\x1b[2Jred: a file {never}",
+        f"not archived, no scope: elsewhere: a symlink {never}",
+        f"not archived, no scope: notes: a folder {never}",
+        f"not archived, no scope: todo.txt: a file {never}",
+    ]
+    with tarfile.open(output) as archive:
+        left_out = ("notes/deploy.md", "todo.txt", "red")
+        assert not [name for name in archive.getnames() if name.endswith(left_out)]
+
+    # Exporting chosen scopes: the root's other entries are no part of what was asked.
+    assert main([*EXPORT_CODER, "--scope", "user", "-o", str(output)]) == 0
+    assert "no scope" not in capsys.readouterr().out
+
+
+def test_p5_export_names_a_user_entry_that_is_no_scope_folder(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file where the user scope's folder belongs holds no memory; the overview says it on
+    the user scope's row, which an archive has not: the export's report names it instead."""
+    user = layout.memory_root(env, "copy") / "user"
+    user.rmdir()  # made empty with the agent
+    user.write_text("x\n", encoding="utf-8")
+    output = tmp_path / "copy.tar.gz"
+    argv = ["memory", "export", "--project", PROJECT, "--agent", "copy", "-o", str(output)]
+
+    assert main(argv) == 0
+
+    assert (
+        "not archived, no scope: user: a file in a scope's place, not a scope folder: never "
+        "read (not archived)" in capsys.readouterr().out
+    )

@@ -72,6 +72,31 @@ async def test_unaddressable_file_names_are_refused_entries_named_escaped_with_w
     assert raw_names(agent.user) == on_disk  # nothing renamed or changed
 
 
+async def test_unaddressable_file_names_an_index_line_linking_one_is_no_dangling_link(
+    client: Client, agent: AgentHome
+) -> None:
+    """An index line that links such a file by its name (the line break percent-encoded, the
+    tab inside ``<…>``) links a file that is there: the finding says it is never read and why,
+    never that it "is not in this scope"."""
+    make_input(agent.user)
+    index = agent.user / "MEMORY.md"
+    with index.open("a", encoding="utf-8") as lines:
+        lines.write("- [Deploy](deploy%0Asteps.md) — steps\n")
+        lines.write("- [Review](<review\trules.md>) — rules\n")
+        lines.write("- [Gone](never-written.md) — not there\n")
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+
+    dangling = {
+        f["line"]: f["message"] for f in listing["findings"] if f["code"] == "dangling-link"
+    }
+    assert dangling == {
+        2: f"links to 'deploy\\nsteps.md', which is {refusal(CONTROL)}: never read",
+        3: f"links to 'review\\trules.md', which is {refusal(CONTROL)}: never read",
+        4: "links to 'never-written.md', which is not in this scope",
+    }
+
+
 async def test_unaddressable_file_names_in_a_workspace_scope_count_in_its_overview_entry(
     client: Client, agent: AgentHome
 ) -> None:

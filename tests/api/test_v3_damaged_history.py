@@ -156,7 +156,7 @@ async def test_v3_a_ref_file_that_is_a_fifo_is_damage_and_never_blocks_the_scope
         await expect_problem(response, 503, "its refs/heads/main is a FIFO")
 
 
-@pytest.mark.parametrize("entry", ["packed-refs", "config", "objects/info/alternates"])
+@pytest.mark.parametrize("entry", ["HEAD", "packed-refs", "config", "objects/info/alternates"])
 async def test_v3_a_file_git_opens_that_is_a_fifo_is_damage_named_at_once(
     client: Client, agent: AgentHome, entry: str
 ) -> None:

@@ -102,6 +102,7 @@ def test_w2_groups_user_first_then_workspaces_with_their_paths(
     # Lint counts of the messy Workspace are shown on its header.
     shop = workspace_group(page, "shop-api")
     expect(shop.locator('.lint[data-code="dangling-link"]')).to_have_text("1 dangling link")
+    expect(page.locator("#skipped-entries")).to_have_count(0)  # every entry is a scope
     shot(page, "w2-memory-tab")
 
 
@@ -215,3 +216,41 @@ def test_w2_refresh_shows_memories_an_agent_saved_meanwhile(page: Page, service:
     expect(group.locator(".row")).to_have_count(5)
     expect(group.locator(".count")).to_have_text("5 memories")
     expect(group.locator(".row").first).to_have_attribute("data-file", "likes-tea.md")
+
+
+def test_a3_entries_of_the_memory_folder_that_are_no_scope_are_named_on_the_tab(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    """The agent card said "3 entries not read", but the Memory tab, where a user looks for the
+    notes they copied in, named none. It names each above the groups with why, its name as text
+    (markup stays text, a hidden character shows as its mark, I-9), and counts past the 20."""
+    root = layout.memory_root(service.data_dir, "demo")
+    (root / "notes").mkdir()
+    (root / '<img src="x" onerror="document.title=1">').write_text("x\n", encoding="utf-8")
+    (root / "\x1b[31mred").write_text("x\n", encoding="utf-8")
+    open_memory_tab(page)
+    notice = page.get_by_role("note").filter(has_text="of the memory folder not read")
+    expect(notice).to_contain_text("3 entries of the memory folder not read")
+    expect(notice.locator("li .entry-name")).to_have_text(
+        ["[hidden: U+001B][31mred", '<img src="x" onerror="document.title=1">', "notes"]
+    )
+    expect(notice.locator("li").nth(2)).to_contain_text(
+        "notes: a folder whose name is no scope key ('user' or a Workspace key): never read"
+    )
+    expect(notice.locator("img")).to_have_count(0)
+    expect(notice.locator(".skipped-more")).to_have_count(0)
+    shot(page, "a3-memory-tab-entries-not-read")
+
+    for number in range(22):
+        (root / f"stray-{number:02}.txt").write_text("x\n", encoding="utf-8")
+    page.get_by_role("button", name="Refresh", exact=True).click()
+    expect(notice).to_contain_text("25 entries of the memory folder not read")
+    expect(notice.locator("li")).to_have_count(20)
+    expect(notice.locator(".skipped-more")).to_have_text("…and 5 more.")
+
+    scopes = {scope["key"] for scope in service.overview()["scopes"]}
+    for entry in root.iterdir():
+        if entry.name not in scopes and not entry.name.startswith("."):
+            entry.rmdir() if entry.is_dir() else entry.unlink()
+    page.get_by_role("button", name="Refresh", exact=True).click()
+    expect(page.locator("#skipped-entries")).to_have_count(0)

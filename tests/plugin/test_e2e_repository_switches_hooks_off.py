@@ -52,16 +52,23 @@ def planting(target: Path) -> Any:
     return script
 
 
+@pytest.mark.parametrize("switch_in", ["settings.json", "settings.local.json"])
 async def test_repository_switches_hooks_off_not_the_managed_install(
     claude: Path,
     shared_service: RealService,
     new_agent: str,
     shared_memory_root: Path,
     tmp_path: Path,
+    switch_in: str,
 ) -> None:
+    """``switch_in``: the repository file holding ``"disableAllHooks": true`` (the case's
+    checked-in ``settings.json``, or ``settings.local.json``, which Claude Code reads the same
+    way when a repository ships one)."""
     workspace = tmp_path / "src" / "cloned-repo"
     shutil.copytree(CASE / "workspace", workspace)
     assert json.loads((workspace / ".claude" / "settings.json").read_text())["disableAllHooks"]
+    if switch_in != "settings.json":
+        (workspace / ".claude" / "settings.json").rename(workspace / ".claude" / switch_in)
     key = workspace_memory_key(workspace)
     other = shared_memory_root / workspace_memory_key(tmp_path / "src" / "billing")
     other.mkdir(parents=True)
@@ -77,7 +84,7 @@ async def test_repository_switches_hooks_off_not_the_managed_install(
     # the password database names it (no variable a repository can set moves it).
     managed_hooks_user(overlay, home, shared_service.token)
     repository = {"HARNESS_MEMORY_TOKEN": "not-the-token", "CLAUDE_CONFIG_DIR": str(workspace)}
-    settings = workspace / ".claude" / "settings.json"
+    settings = workspace / ".claude" / switch_in
     checked_in = json.loads(settings.read_text(encoding="utf-8"))
     settings.write_text(json.dumps({**checked_in, "env": repository}), encoding="utf-8")
 

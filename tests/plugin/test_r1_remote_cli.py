@@ -24,7 +24,7 @@ from harness_memory.cli import main
 from memory_core import layout
 
 from tests.plugin.real_service import RealService
-from tests.support.serve import venv_bin
+from tests.support.serve import code_under_test, venv_bin
 
 AGENT = "coder"
 
@@ -69,6 +69,7 @@ class Machine:
             "HARNESS_MEMORY_STATE_DIR": str(self.state),
             "HARNESS_MEMORY_REMOTE": "on",
             "HARNESS_MEMORY_TIMEOUT": "20",
+            **code_under_test(),  # a branch's checkout runs its own code, not the installed one
         }
 
     def run(self, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

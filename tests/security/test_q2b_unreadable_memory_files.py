@@ -103,6 +103,46 @@ async def test_unreadable_memory_files_a_topic_is_listed_counted_and_named_never
     assert (await client.get(file_url("user", "ok-topic.md"))).status == 200
 
 
+@pytest.mark.parametrize(
+    ("plant", "what"),
+    [
+        (lambda path, agent: os.mkfifo(path), "a FIFO (named pipe), not a regular file"),
+        (lambda path, agent: path.mkdir(), "a folder, not a file"),
+        (lambda path, agent: path.symlink_to("gone.md"), "a symlink to nothing"),
+        (
+            lambda path, agent: path.symlink_to(agent.tmp / "notes.txt"),
+            "a symlink to outside the memory root",
+        ),
+    ],
+    ids=["fifo", "folder", "dangling-symlink", "symlink-out-of-root"],
+)
+async def test_unreadable_memory_files_an_entry_never_read_is_named_by_a_read_and_a_delete(
+    client: Client, agent: AgentHome, plant: Any, what: str
+) -> None:
+    """An entry of a topic file's name that the service never reads (what the listing names as
+    a ``refused-entry``): a read or a delete of it answers 404 (no topic file is there), and the
+    detail says what is there instead of leaving "no topic file" to say it is absent. Nothing
+    on disk changes."""
+    make_case(agent.user)
+    (agent.tmp / "notes.txt").write_text("outside\n", encoding="utf-8")
+    entry = agent.user / "planted.md"
+    plant(entry, agent)
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    read = await client.get(file_url("user", "planted.md"))
+    delete = await client.delete(file_url("user", "planted.md"))
+
+    refused = [f["message"] for f in listing["findings"] if f["file"] == "planted.md"]
+    assert refused == [f"planted.md is {what}; not read"]
+    there = f"'planted.md' there is {what}, which the service never reads or deletes"
+    await expect_problem(read, 404, f"no topic file 'planted.md' in scope 'user': {there}")
+    await expect_problem(delete, 404, f"no topic file 'planted.md' in this scope: {there}")
+    assert entry.is_symlink() or entry.exists()  # nothing deleted
+    absent = await client.get(file_url("user", "never-written.md"))
+    body = await expect_problem(absent, 404, "no topic file 'never-written.md' in scope 'user'")
+    assert body["detail"] == "no topic file 'never-written.md' in scope 'user'"
+
+
 async def test_unreadable_memory_files_an_index_is_never_missing_nor_nothing_saved(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -59,8 +59,10 @@ in for the idle check. Both are logged once.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Callable
@@ -85,6 +87,7 @@ __all__ = [
     "Edited",
     "FileTooLarge",
     "Merge",
+    "NotWritableHere",
     "edit_file",
 ]
 
@@ -109,6 +112,58 @@ class FileTooLarge(OSError):
     """The file is longer than the read cap; it is left alone rather than edited from a part."""
 
 
+class NotWritableHere(PermissionError):
+    """The file may not be rewritten by this process (``errno`` ``EACCES``; ``strerror`` says
+    why, fit for a ``detail``): its permission bits refuse this account a write, though its
+    folder would let a replacement be renamed over it, or the replacement could not keep its
+    owner and group while the owner could no longer write it (an agent's ``MEMORY.md`` under its
+    own uid on a volume shared with a service running as another). The file is unchanged."""
+
+
+def _check_writable(path: Path) -> None:
+    """Raise :class:`NotWritableHere` when this process may not write ``path`` itself: the
+    edit replaces the file by a rename in its folder, which the folder's permission allows
+    even for a file whose own mode refuses this account (``0644`` of another uid)."""
+    if not os.access(path, os.W_OK):
+        raise NotWritableHere(
+            errno.EACCES,
+            "Permission denied: its mode does not let the service's account write it",
+            path.name,
+        )
+
+
+def _keep_owner(fd: int, name: str, read: IdleRead) -> None:
+    """Give the replacement open as ``fd`` the owner and group of the file it replaces (``read``).
+
+    Without that, a rewrite by a service running as another account than the file's owner
+    would hand the file to the service, and the owner (the agent writing its index) could no
+    longer write it. Where ``fchown`` is refused (no ``CAP_CHOWN``), the group is kept if this
+    account is in it, and the rewrite goes ahead only while its owner can still write it
+    through the group or other bits; else :class:`NotWritableHere` is raised.
+    """
+    if read.uid < 0:
+        return
+    info = os.fstat(fd)
+    if (info.st_uid, info.st_gid) == (read.uid, read.gid):
+        return
+    with contextlib.suppress(PermissionError):
+        os.fchown(fd, read.uid, read.gid)
+        return
+    with contextlib.suppress(PermissionError):
+        os.fchown(fd, -1, read.gid)
+    kept_group = os.fstat(fd).st_gid == read.gid
+    if info.st_uid == read.uid or read.mode & stat.S_IWOTH:
+        return
+    if kept_group and read.mode & stat.S_IWGRP:
+        return
+    raise NotWritableHere(
+        errno.EACCES,
+        f"Permission denied: it belongs to another account (uid {read.uid}), which a rewrite by "
+        "the service would take it from (the service cannot give it back its owner)",
+        name,
+    )
+
+
 @dataclass(frozen=True)
 class Edited:
     """A successful edit: ``before``, the bytes it was applied to, and ``after``, its result."""
@@ -123,8 +178,9 @@ def _warn_once(key: str, message: str, *args: object) -> None:
         logger.warning(message, *args)
 
 
-def _read(path: Path, cap: int) -> tuple[bytes, int] | None:
-    """Read ``path`` once no one writes it: (bytes, permission bits), or None when it is missing.
+def _read(path: Path, cap: int) -> IdleRead | None:
+    """Read ``path`` once no one writes it (its bytes, permission bits, owner), or None when it is
+    missing.
 
     Waiting for writers to close it means a half-done rewrite (truncated, not yet written) is
     never taken for the file's content. Raises :class:`FileKeptChanging` when a writer keeps it
@@ -140,7 +196,7 @@ def _read(path: Path, cap: int) -> tuple[bytes, int] | None:
         )
     if len(found.data) > cap:
         raise FileTooLarge(f"{path.name!r} is larger than {cap} bytes")
-    return found.data, found.mode
+    return found
 
 
 def _append(path: Path, tail: bytes) -> None:
@@ -183,8 +239,8 @@ def _carry_late_writes(
     if merge is None or depth > 0:
         _keep_aside(path, temp)
         return
-    merged = merge(installed, late, current[0])
-    if _replace_if_unchanged(path, current[0], merged, current[1], cap, merge, depth + 1) is None:
+    merged = merge(installed, late, current.data)
+    if _replace_if_unchanged(path, current.data, merged, current, cap, merge, depth + 1) is None:
         _keep_aside(path, temp)
 
 
@@ -192,7 +248,7 @@ def _replace_plainly(path: Path, temp: Path, expected: bytes, cap: int) -> bytes
     """No exchange here: re-read, and rename over only when nothing changed (a tiny window)."""
     _warn_once("exchange", "no atomic exchange on %s; concurrent writes have a small window", path)
     current = _read(path, cap)
-    if current is None or current[0] != expected:
+    if current is None or current.data != expected:
         return None
     temp.replace(path)
     return b""
@@ -213,7 +269,7 @@ def _replace_if_unchanged(
     path: Path,
     expected: bytes,
     new: bytes,
-    mode: int,
+    read: IdleRead,
     cap: int,
     merge: Merge | None,
     depth: int = 0,
@@ -225,12 +281,13 @@ def _replace_if_unchanged(
     the path again, with every write. Raises :class:`FileKeptChanging` when a writer holds the
     replaced file open for longer than :data:`IDLE_TIMEOUT` (their file is put back first).
     """
-    temp = write_temp_beside(path, new, mode=mode)
+    temp = write_temp_beside(path, new, mode=read.mode)
     fd = os.open(temp, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)
     # Until the appends are carried over, nobody may read our copy (a rewriter would take it,
     # without them, for the file) or write it: their open() waits for the lease to go.
     leased = hold_exclusive_lease(fd)
     try:
+        _keep_owner(fd, path.name, read)
         try:
             if not exchange(temp, path):
                 return _replace_plainly(path, temp, expected, cap)
@@ -295,11 +352,12 @@ def edit_file(
         current = _read(path, read_cap)
         if current is None:
             return None
-        before, mode = current
+        before = current.data
         after = edit(before)
         if after is None or after == before:
             return None
-        tail = _replace_if_unchanged(path, before, after, mode, read_cap, merge)
+        _check_writable(path)
+        tail = _replace_if_unchanged(path, before, after, current, read_cap, merge)
         if tail is None:
             continue
         if not tail or edit(before + tail) in (None, after + tail):

@@ -8,7 +8,9 @@ text; this module tells which encoding of that family it is, or that too little 
   known places (GB2312's level-1 hanzi, Big5's frequent characters, JIS level-1 kanji and the
   kana, KS X 1001's Hangul syllables): text read in the right one stands there; read in a wrong
   one, much of it lands on rare characters (Hanja among Hangul, half-width katakana, GB's
-  level-2 hanzi) or on a script its language does not write (kana in Chinese or Korean). Where
+  level-2 hanzi) or on a script its language does not write (kana in Chinese or Korean). A
+  Japanese reading whose kana no Japanese writes (a small ``ゅ`` after ``い``: Big5's ``中文``
+  in EUC-JP) is no reading of the text (:func:`_kana_read_as_japanese`). Where
   readings stand there alike (a GB18030 line wholly in GB rows 0xB0-0xC8 reads as Hangul), a
   Japanese reading with three kana or more is taken, else ``chardet``'s language models weigh
   them (:data:`_WEIGHED_FROM`, :data:`_ALIKE`); when those too weigh two alike, or the text
@@ -135,8 +137,63 @@ def _common_share(raw: bytes, codec: str) -> float:
 
 def _kana(text: str) -> int:
     """How many hiragana and katakana ``text`` holds (two can be a Big5 word read as EUC-JP:
-    ``文件`` is ``ゅン`` there; three or more were Japanese in every line measured)."""
-    return sum(1 for character in text if "\u3041" <= character <= "\u30fa")
+    ``文件`` is ``ゅン`` there; three or more were Japanese in every line measured, once
+    :func:`_kana_read_as_japanese` has let the reading stand)."""
+    return sum(1 for character in text if _is_kana(character))
+
+
+_SMALL_HIRAGANA = frozenset("ぁぃぅぇぉゃゅょゎ")
+_SMALL_KATAKANA = frozenset("ァィゥェォッャュョヮ")
+_TAKES_YOON = frozenset("きしちにひみりぎじぢびぴキシチニヒミリギジヂビピテデフヴ")
+"""The kana a small ya, yu or yo follows: the i-column (``きょう``, ``シュ``), and ``テュ``,
+``デュ``, ``フュ``, ``ヴュ`` in loanwords."""
+
+
+def _is_kana(character: str) -> bool:
+    return "\u3041" <= character <= "\u30fa"
+
+
+def _is_hiragana(character: str) -> bool:
+    return "\u3041" <= character <= "\u3096"
+
+
+def _is_katakana(character: str) -> bool:
+    return "\u30a1" <= character <= "\u30fa"
+
+
+def _kana_stands(character: str, before: str) -> bool:
+    """Whether the kana ``character`` can follow ``before`` (``""`` at the start) in Japanese:
+    a small kana follows a kana of its own script (a small ya, yu or yo one of
+    :data:`_TAKES_YOON`), ``ン`` a katakana, ``ー`` a kana, ``ん`` and ``っ`` a kana or a kanji
+    (``読んで``, ``待って``); no word opens with one of them."""
+    if character in "ゃゅょャュョ":
+        return before in _TAKES_YOON
+    if character in _SMALL_HIRAGANA:
+        return _is_hiragana(before)
+    if character in _SMALL_KATAKANA or character == "ン":
+        return _is_katakana(before)
+    if character == "ー":
+        return _is_kana(before)
+    if character in "んっ":
+        return _is_kana(before) or "\u4e00" <= before <= "\u9fff"
+    return True
+
+
+def _kana_read_as_japanese(text: str) -> bool:
+    """Whether the kana of ``text`` (one reading of some bytes) could be Japanese: each
+    stands where :func:`_kana_stands` lets it. Big5's most frequent characters stand in the
+    bytes of EUC-JP's kana rows: ``中文`` is ``いゅ`` there, ``件用中`` is ``ンノい``, which no
+    Japanese writes.
+
+    >>> _kana_read_as_japanese("読んでチェックしょう"), _kana_read_as_japanese("いゅざ")
+    (True, False)
+    """
+    before = ""
+    for character in text:
+        if _is_kana(character) and not _kana_stands(character, before):
+            return False
+        before = character
+    return True
 
 
 def cjk_readings(raw: bytes, decoding: Sequence[str]) -> CjkReadings:
@@ -149,6 +206,13 @@ def cjk_readings(raw: bytes, decoding: Sequence[str]) -> CjkReadings:
     'gb18030'
     """
     shares = {codec: _common_share(raw, codec) for codec in decoding}
+    not_japanese = {
+        codec
+        for codec in decoding
+        if codec in _JAPANESE and not _kana_read_as_japanese(raw.decode(codec))
+    }
+    if not_japanese and len(not_japanese) < len(decoding):
+        shares.update(dict.fromkeys(not_japanese, -1.0))  # never the text's own reading
     best = max(shares.values())
     alike = [codec for codec in decoding if shares[codec] == best]
     if len(alike) == 1:

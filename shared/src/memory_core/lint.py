@@ -68,6 +68,7 @@ from memory_core.hidden_text import find_hidden
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
 from memory_core.layout import INDEX_FILE
+from memory_core.shown_names import shown_name
 from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
 from memory_core.wire import Finding, Severity
 
@@ -547,8 +548,9 @@ def _dangling(
 ) -> list[Finding]:
     """``dangling-link``: each line linking a Markdown file of the scope's folder that is not
     there (a topic file, or one in a sub-folder when those were looked at). A link to an entry
-    that is there but never read (``refused``: a FIFO, a folder, a symlink out of the root)
-    says so, never that nothing is there."""
+    that is there but never read (``refused``: a FIFO, a folder, a symlink out of the root, a
+    name no route can address, keyed by its :func:`~memory_core.shown_names.shown_name`) says
+    so, never that nothing is there."""
     present = {_nfc(name) for name in topic_files}
     deeper = {_nfc(path) for path in in_sub_folders or ()}
     never_read = {_nfc(name): why for name, why in refused.items()}
@@ -556,8 +558,9 @@ def _dangling(
     for target, lines in sorted(linked.items()):
         if not target.endswith(".md") or target == INDEX_FILE:
             continue
-        if "/" not in target and target in never_read:
-            message = f"links to {target!r}, which is {never_read[target]}: never read"
+        refused_as = target if target in never_read else shown_name(target)
+        if "/" not in target and refused_as in never_read:
+            message = f"links to {target!r}, which is {never_read[refused_as]}: never read"
         elif "/" not in target and target not in present:
             message = f"links to {target!r}, which is not in this scope"
         elif "/" in target and in_sub_folders is not None and target not in deeper:

@@ -110,13 +110,16 @@ class IdleRead:
     confirmed that no one held the file open for writing while it was read, False when the
     timeout ran out first (``data`` is then what was there); ``leased`` tells whether leases were
     available at all (False: a fixed :data:`IDLE_GRACE` wait was all that could be done);
-    ``mode`` holds the file's permission bits.
+    ``mode`` holds the file's permission bits; ``uid`` and ``gid`` its owner and group (-1 when
+    not known).
     """
 
     data: bytes
     idle: bool
     leased: bool
     mode: int
+    uid: int = -1
+    gid: int = -1
 
 
 def shield_from_sigio() -> bool:
@@ -196,6 +199,7 @@ def read_when_idle(path: Path, limit: int, timeout: float) -> IdleRead:
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFileError(f"{path.name!r} is not a regular file")
         mode = stat.S_IMODE(info.st_mode)
+        owner = {"uid": info.st_uid, "gid": info.st_gid}
         os.set_blocking(fd, True)
         if sys.platform.startswith("linux"):
             fcntl.fcntl(fd, _F_SETSIG, signal.SIGURG)
@@ -205,16 +209,16 @@ def read_when_idle(path: Path, limit: int, timeout: float) -> IdleRead:
             granted = _try_lease(fd) if sys.platform.startswith("linux") else None
             if granted is None:
                 time.sleep(IDLE_GRACE)
-                return IdleRead(_read_all(fd, limit), idle=True, leased=False, mode=mode)
+                return IdleRead(_read_all(fd, limit), idle=True, leased=False, mode=mode, **owner)
             if granted:
                 data = _read_all(fd, limit)
                 # A pending break means someone is opening the file for writing right now.
                 pending = fcntl.fcntl(fd, fcntl.F_GETLEASE) != fcntl.F_RDLCK
                 fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
                 if not pending:
-                    return IdleRead(data, idle=True, leased=True, mode=mode)
+                    return IdleRead(data, idle=True, leased=True, mode=mode, **owner)
             if time.monotonic() >= deadline:
-                return IdleRead(_read_all(fd, limit), idle=False, leased=True, mode=mode)
+                return IdleRead(_read_all(fd, limit), idle=False, leased=True, mode=mode, **owner)
             time.sleep(pause)
             pause = min(pause * 2, _POLL_MAX)
     finally:

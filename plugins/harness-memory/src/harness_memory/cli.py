@@ -25,7 +25,8 @@ Exit status of ``session-start``: 0 when the Session started (memory or the draf
 open because the service is down or slow, P-2: a warning goes to stderr), 1 when it started
 without memory because the service refused the request or could not be asked for it (a wrong or
 revoked token: 401; an agent or project it does not hold: 404; a malformed id or Workspace
-path: :data:`REFUSED_KINDS`; the prompt is still printed, the reason goes to stderr), 2 for a
+path: :data:`REFUSED_KINDS`; the prompt is still printed, the reason goes to stderr; in remote
+mode a sync the service refused so, the prompt carrying the local copy as it was), 2 for a
 usage error (a draft id that is not 32 lowercase hex digits included).
 ``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
 adapters always exit 0 so a memory problem never blocks the harness; malformed hook input is
@@ -89,6 +90,12 @@ REFUSED_SAID = (
     "the Session started without memory, and the prompt printed carries none: the warning "
     "above says why and what to fix (exit status 1)"
 )
+REFUSED_FROM_COPY_SAID = (
+    "the Session started with this machine's local copy of its memory as it was, not synced: "
+    "the service refused the sync; the warning above says why and what to fix (exit status 1)"
+)
+"""What a refused ``session-start`` says in remote mode (R-1) when the prompt carries the local
+copy's memory (``status`` ``offline``): the refusal exits 1 all the same."""
 
 HOOKS: dict[str, dict[str, str]] = {
     "claude-code": {
@@ -304,7 +311,8 @@ def _session_start(
     if meta.error_kind in REFUSED_KINDS:
         import logging
 
-        logging.getLogger("harness_memory").error("%s", REFUSED_SAID)
+        said = REFUSED_FROM_COPY_SAID if meta.status == "offline" else REFUSED_SAID
+        logging.getLogger("harness_memory").error("%s", said)
         return REFUSED_STATUS
     return 0
 

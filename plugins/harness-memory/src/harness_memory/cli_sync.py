@@ -13,7 +13,8 @@ agent or state dir, those of the installed remote-mode hooks, :mod:`harness_memo
 nothing and asks the service nothing: per scope of the copy, the last successful sync, whether
 changes wait to go back, the last error, and what the service's merge of this machine's changes
 did (R-2) as the last sync that had any outcome read it. Exit status 0 when every scope synced
-(``--status``: always), 1 otherwise, 2 for a usage error (a missing setting, a token file that
+(``--status``: when the copy's state could be read; a sync folder that cannot be read is said
+so, never "no scope synced"), 1 otherwise, 2 for a usage error (a missing setting, a token file that
 cannot be read).
 """
 
@@ -30,7 +31,7 @@ from harness_memory.settings import HarnessSettings, MissingSettingsError, Token
 if TYPE_CHECKING:
     from harness_memory.remote import RemoteCopy, SyncResult
 
-__all__ = ["SYNC_HELP", "add_sync_flags", "remote_status_lines", "run_sync"]
+__all__ = ["SYNC_HELP", "add_sync_flags", "remote_status", "run_sync"]
 
 SYNC_HELP = "remote mode: sync the local copy of a Session's scopes with the service"
 
@@ -86,8 +87,9 @@ def run_sync(
     except InvalidId as error:
         parser.error(str(error))
     if args.status:
-        out.write("".join(f"{line}\n" for line in remote_status_lines(copy)))
-        return 0
+        lines, known = remote_status(copy)
+        out.write("".join(f"{line}\n" for line in lines))
+        return 0 if known else 1
     try:
         results = copy.sync(args.workspace or str(Path.cwd()))
     except RemoteError as error:
@@ -110,12 +112,19 @@ def _said(result: SyncResult) -> str:
     return "synced, changes sent" if result.sent else "synced"
 
 
-def remote_status_lines(copy: RemoteCopy) -> list[str]:
+def remote_status(copy: RemoteCopy) -> tuple[list[str], bool]:
     """Per scope of ``copy``: last sync, changes waiting, last error, and the merge outcomes
-    (R-2) of its last sync that had any; one line when no scope was synced yet."""
-    scopes = copy.status()
+    (R-2) of its last sync that had any; one line when no scope was synced yet. And whether
+    the copy's state could be read: False when its sync folder or state file cannot be (the
+    one line says so, never "no scope synced"; ``sync --status`` exits 1)."""
+    from harness_memory.remote import CopyUnreadable
+
+    try:
+        scopes = copy.status()
+    except CopyUnreadable as error:
+        return [f"remote copy {copy.memory_root}: its state cannot be read: {error}"], False
     if not scopes:
-        return [f"remote copy {copy.memory_root}: no scope synced yet"]
+        return [f"remote copy {copy.memory_root}: no scope synced yet"], True
     from memory_core.addresses import shown_url
 
     lines = [f"remote copy {copy.memory_root} of {shown_url(copy.url)}:"]
@@ -126,4 +135,4 @@ def remote_status_lines(copy: RemoteCopy) -> list[str]:
             said += f"; last error: {scope.last_error}"
         lines.append(said)
         lines += [f"    merged: {line}" for line in scope.outcomes]
-    return lines
+    return lines, True

@@ -53,6 +53,7 @@ Blocking: a hook process calls it directly.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -60,6 +61,7 @@ import re
 import secrets
 import shutil
 import socket
+import stat
 import subprocess
 import time
 from pathlib import Path
@@ -97,6 +99,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "REMOTE_DIR",
+    "CopyUnreadable",
     "RemoteCopy",
     "RemoteError",
     "ScopeSync",
@@ -118,6 +121,12 @@ failed every sync with UnicodeEncodeError where the name is percent-encoded for 
 
 class RemoteError(Exception):
     """Remote mode cannot run here (no git, a copy that cannot be written); says why."""
+
+
+class CopyUnreadable(RemoteError):
+    """The local copy's sync folder, or its state file, is there but cannot be read (another
+    account's, a mode changed by hand, a FIFO or folder where the file was): which scopes were
+    synced and what waits to go back is not known, and is never answered as "no scope"."""
 
 
 def _real_workspace(workspace: str) -> str:
@@ -142,9 +151,21 @@ class SyncResult:
     here), ``error`` (why not, when not ``ok``), ``outcomes`` (what the service's merge of this
     machine's changes did beyond taking them, one line each, R-2: from the push's answer and
     the ``Merged:`` lines of the versions fetched that it recorded for this machine),
-    ``skipped`` (a send-only sync found nothing to send and did not contact the service)."""
+    ``skipped`` (a send-only sync found nothing to send and did not contact the service),
+    ``refused`` (the service refused this machine: its token, 401, or the agent, 404; not
+    ``ok``, and no service down: a refusal to fix, P-4)."""
 
-    __slots__ = ("error", "missing", "ok", "outcomes", "scope", "sent", "skipped", "waiting")
+    __slots__ = (
+        "error",
+        "missing",
+        "ok",
+        "outcomes",
+        "refused",
+        "scope",
+        "sent",
+        "skipped",
+        "waiting",
+    )
 
     def __init__(
         self,
@@ -157,8 +178,10 @@ class SyncResult:
         error: str | None = None,
         outcomes: list[str] | None = None,
         skipped: bool = False,
+        refused: bool = False,
     ) -> None:
         self.scope = scope
+        self.refused = refused
         self.outcomes = outcomes or []
         self.skipped = skipped
         self.ok = ok
@@ -178,6 +201,7 @@ class SyncResult:
             "error": self.error,
             "outcomes": self.outcomes,
             "skipped": self.skipped,
+            "refused": self.refused,
         }
 
 
@@ -187,8 +211,8 @@ def machine_identity(remote_dir: Path) -> tuple[str, str]:
     :data:`~memory_core.rules.MACHINE_NAME_RULE` (R-1: control and hidden characters dropped,
     at most 64 characters; the id when nothing is left)."""
     path = remote_dir / "machine-id"
-    try:
-        machine_id = path.read_text(encoding="ascii").strip()
+    try:  # never waiting on a FIFO there: made anew, as a file that cannot be read
+        machine_id = _read_regular(path).decode("ascii").strip()
     except (OSError, UnicodeDecodeError):
         machine_id = ""
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", machine_id):
@@ -342,9 +366,7 @@ class RemoteCopy:
                 if result.skipped:
                     return result
                 if not send_only:  # what a parallel Session-start entry reads instead of syncing
-                    atomic_write_bytes(
-                        stamp, (result.error or "").encode("utf-8", "replace"), durable=False
-                    )
+                    atomic_write_bytes(stamp, _stamp_bytes(result), durable=False)
         except OSError as error:
             raise RemoteError(f"the local copy of scope {key} cannot be written: {error}") from None
         self._note(result)
@@ -353,36 +375,76 @@ class RemoteCopy:
     # --- status --------------------------------------------------------------------------------
 
     def status(self) -> list[ScopeSync]:
-        """Every scope of the copy: last sync, changes waiting, last error."""
-        state = self._state()
+        """Every scope of the copy: last sync, changes waiting, last error; ``[]`` only when
+        the copy has no sync folder (nothing synced yet). Raises :class:`CopyUnreadable` when
+        the sync folder or its state file cannot be read: a read error is never an empty
+        answer (R-1; fail closed)."""
+        try:
+            names = sorted(entry.name for entry in os.scandir(self.sync_dir))
+        except FileNotFoundError:
+            return []
+        except OSError as error:
+            raise CopyUnreadable(
+                f"the sync folder {self.sync_dir} cannot be read ({error.strerror or error}): "
+                "which scopes were synced, and what waits to go back, is not known"
+            ) from None
+        state = self._state(strict=True)
         found: list[ScopeSync] = []
-        for path in sorted(self.sync_dir.glob("*.git")) if self.sync_dir.is_dir() else []:
-            key = path.name.removesuffix(".git")
-            entry = state.get(key, {})
+        for name in names:
+            if not name.endswith(".git"):
+                continue
+            path = self.sync_dir / name
+            key = name.removesuffix(".git")
+            noted = state.get(key)
+            entry = noted if isinstance(noted, dict) else {}
             run = _ScopeRun(self, key, self.memory_root / key, path)
             waiting = run.has_waiting()
-            last_sync, error = entry.get("lastSync"), run.unreadable or entry.get("lastError")
+            last_sync, last_error = entry.get("lastSync"), run.unreadable or entry.get("lastError")
             outcomes = entry.get("outcomes")
             found.append(
                 ScopeSync(
                     key,
                     last_sync if isinstance(last_sync, str) else None,
                     waiting,
-                    error if isinstance(error, str) else None,
+                    last_error if isinstance(last_error, str) else None,
                     [str(line) for line in outcomes] if isinstance(outcomes, list) else [],
                 )
             )
         return found
 
-    def _state(self) -> dict[str, dict[str, object]]:
+    def _state(self, *, strict: bool = False) -> dict[str, dict[str, object]]:
+        """The notes of each scope's last sync (``{}`` when there are none yet). A state file
+        that cannot be read or understood is ``{}`` too, unless ``strict``: then
+        :class:`CopyUnreadable` names it (``status`` would say "last sync never")."""
+        path = self.sync_dir / _STATE_FILE
         try:
-            document = json.loads((self.sync_dir / _STATE_FILE).read_bytes())
-        except (OSError, ValueError):
+            document = json.loads(_read_regular(path))
+        except FileNotFoundError:
             return {}
-        return document if isinstance(document, dict) else {}
+        except (OSError, ValueError) as error:
+            if not strict:
+                return {}
+            why = error.strerror if isinstance(error, OSError) else "not JSON"
+            raise CopyUnreadable(
+                f"the sync state {path} cannot be read ({why or error}): when each scope "
+                "last synced is not known"
+            ) from error
+        if isinstance(document, dict):
+            return document
+        if strict:
+            raise CopyUnreadable(f"the sync state {path} is not a JSON object")
+        return {}
 
     def _note(self, result: SyncResult) -> None:
-        state = self._state()
+        """Record ``result`` as scope ``result.scope``'s last sync in the state file. A state
+        file this account may not read is left as it is (replacing it would drop the other
+        scopes' notes); a torn one, a folder or a FIFO is replaced. Never raises."""
+        try:
+            state = self._state(strict=True)
+        except CopyUnreadable as unreadable:
+            if isinstance(unreadable.__cause__, PermissionError):
+                return
+            state = {}
         entry = dict(state.get(result.scope, {}))
         if result.ok:
             entry["lastSync"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -505,14 +567,39 @@ class RemoteCopy:
         return env
 
 
+def _read_regular(path: Path) -> bytes:
+    """The bytes of the regular file ``path``, never following a symlink nor waiting on a
+    FIFO. Raises ``FileNotFoundError`` when it is not there, ``OSError`` when it cannot be
+    read or is no regular file."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        return handle.read()
+
+
+def _stamp_bytes(result: SyncResult) -> bytes:
+    """What a sync leaves for the parallel hook entries of its Session (:func:`_fresh_result`):
+    nothing when it succeeded, else why not, after ``refused`` and a newline when the service
+    refused this machine (so each entry tells a refusal as one, not as a service down)."""
+    if result.error is None:
+        return b""
+    return (("refused\n" if result.refused else "\n") + result.error).encode("utf-8", "replace")
+
+
 def _fresh_result(key: str, stamp: Path) -> SyncResult:
     """The result of the sync a parallel hook entry just made of ``key``, from its ``stamp``
-    (empty: it succeeded; else why not), marked ``skipped``."""
+    (:func:`_stamp_bytes`: empty, it succeeded; else why not), marked ``skipped``."""
     try:
-        error = stamp.read_text(encoding="utf-8", errors="replace")
+        said = _read_regular(stamp).decode("utf-8", "replace")
     except OSError:
-        error = "the sync of a parallel hook entry left no result"
-    return SyncResult(key, ok=not error, error=error or None, skipped=True)
+        said = "\nthe sync of a parallel hook entry left no result"
+    if not said:
+        return SyncResult(key, ok=True, skipped=True)
+    kind, newline, error = said.partition("\n")
+    if not newline:  # a stamp an older plugin wrote: the reason alone
+        kind, error = "", said
+    return SyncResult(key, ok=False, error=error, refused=kind == "refused", skipped=True)
 
 
 def _mtime(path: Path) -> float:
@@ -542,9 +629,12 @@ class _Locked:
 
 
 class _GitFailed(Exception):
-    def __init__(self, message: str, *, missing: bool = False) -> None:
+    def __init__(self, message: str, *, missing: bool = False, refused: bool = False) -> None:
         super().__init__(message)
         self.missing = missing
+        self.refused = refused
+        """The service refused this machine: its token (401) or the agent (404 for the user
+        scope, which it makes on demand), not a service that could not be reached."""
 
 
 _BASE = "refs/remotes/origin/main"
@@ -667,7 +757,9 @@ class _ScopeRun:
             # only a fetch of a Workspace scope can find none yet
             if self.key != USER_SCOPE and args[0] != "push":
                 return _GitFailed(_reason(message), missing=True)
-            return _GitFailed(self.copy.not_found())
+            return _GitFailed(self.copy.not_found(), refused=True)
+        if network and any(_REFUSED_LINE_401.fullmatch(line) for line in own):
+            return self._token_refused(args, message)
         reason = _reason(message) or f"git {args[0]} failed"
         if refused := _REFUSED_LINE.search(message):
             reason += f" (the service says: {refused.group(1).strip()[:500]})"
@@ -679,9 +771,19 @@ class _ScopeRun:
             said = self.copy.service_says(self.key, service)
             if said:
                 reason += f" (the service says: {said})"
-        if network and any(_REFUSED_LINE_401.fullmatch(line) for line in own):
-            reason += unauthorized_hint(self.copy.token_source)  # the service's 401
         return _GitFailed(reason)
+
+    def _token_refused(self, args: tuple[str, ...], message: str) -> _GitFailed:
+        """The service answered 401 (git says only "Authentication failed"): refused, in the
+        words the service's other answers use (``memory service answered 401: <its reason>``,
+        asked of it as :meth:`RemoteCopy.service_says`, else git's line), with where the token
+        came from and what to do (:func:`~harness_memory.errors.unauthorized_hint`)."""
+        service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
+        said = self.copy.service_says(self.key, service) or _reason(message)
+        return _GitFailed(
+            f"memory service answered 401: {said}{unauthorized_hint(self.copy.token_source)}",
+            refused=True,
+        )
 
     def refs(self) -> dict[str, str]:
         """``main``, the base, the sent ref and the last fetched ``main``: full name → commit.
@@ -894,7 +996,10 @@ class _ScopeRun:
                 else:
                     return SyncResult(self.key, ok=True, sent=sent, missing=True)
         except _GitFailed as failed:
-            return SyncResult(self.key, ok=False, waiting=self.has_waiting(), error=str(failed))
+            waiting = self.has_waiting()
+            return SyncResult(
+                self.key, ok=False, waiting=waiting, error=str(failed), refused=failed.refused
+            )
         # written while this sync ran: it goes back next time (with nothing sent or moved, the
         # check at the start is a few milliseconds old: the next hook's check sees a later write)
         waiting = bool(self._changed()) if sent or self.moved else False

@@ -55,7 +55,7 @@ from harness_memory.settings import (
 if TYPE_CHECKING:
     import logging
 
-    from harness_memory.remote import RemoteCopy
+    from harness_memory.remote import RemoteCopy, SyncResult
 
 __all__ = [
     "DEFAULT_TEMPLATE",
@@ -455,8 +455,10 @@ def _sync_copy(
     try:
         outcome = copy.sync(fetched.workspace, fresh_since=fresh_since)
         results = [result.as_json() for result in outcome]
-        failed = [result for result in outcome if not result.ok]
-        if failed:
+        failed = sorted((result for result in outcome if not result.ok), key=_not_refused)
+        if failed and failed[0].refused:  # a token or agent to fix, as a request's 401 / 404
+            fetched.error, fetched.error_kind = f"{failed[0].error}", "rejected"
+        elif failed:
             fetched.error = f"memory service not synced: {failed[0].error}"
             fetched.error_kind = "unreachable"
     except RemoteError as error:
@@ -468,6 +470,11 @@ def _sync_copy(
     if fetched.error is None:
         fetched.offline = False  # synced: the copy is the service's memory
     return results
+
+
+def _not_refused(result: SyncResult) -> bool:
+    """Sort key: the syncs the service refused (:attr:`SyncResult.refused`) first."""
+    return not result.refused
 
 
 def _copy_agent_settings(client: MemoryClient, copy: RemoteCopy, project: str, agent: str) -> None:

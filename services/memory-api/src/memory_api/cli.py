@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from memory_core.counting import counted
+from memory_core.shown_names import shown_name
 
 from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, place_for
 from memory_api.errors import ServiceError
@@ -97,8 +98,10 @@ def _agent_store(settings: Settings) -> AgentStore:
 
 
 def _serve(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_core.addresses import bind_host
+
     from memory_api.http.auth import BindRefused, bind_decision
-    from memory_api.http.bind_address import bind_host, resolve_bind
+    from memory_api.http.bind_address import resolve_bind
     from memory_api.http.logs import configure_logging
     from memory_api.stores import build_stores
 
@@ -140,9 +143,10 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     except OSError as error:
         if error.errno != errno.EADDRINUSE:
             raise
+        # The README's form (`make run MEMORY_API_PORT=9000`): make's own variable, as typed.
         logger.error(
             "port %s on %s is already in use (another memory-api?). Stop that process or pick "
-            "another port: MEMORY_API_PORT=%s make run (or memory-api serve --port %s)",
+            "another port: make run MEMORY_API_PORT=%s (or memory-api serve --port %s)",
             settings.port,
             settings.host,
             settings.port + 1,
@@ -150,6 +154,24 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         )
         return 1
     return 0
+
+
+def listening_said(settings: Settings) -> Callable[[str], None]:
+    """What ``serve`` logs once it listens, given aiohttp's banner (called after every address
+    is bound): the banner's lines, the web page's address, and in a data dir the demo seed
+    filled, the demo agent's Memory tab address (Q-1), each with the port bound
+    (:func:`~memory_api.serve_banner.banner_logger`).
+
+    Only then: an address logged before the bind (``make run`` printed the Memory tab first,
+    then found the port busy) pointed at whatever held the port, a page that is not ours.
+    """
+    from memory_api.demo import DEMO_MEMORY_TAB, demo_seeded
+    from memory_api.serve_banner import banner_logger
+
+    tabs = (
+        [("the demo agent's Memory tab", DEMO_MEMORY_TAB)] if demo_seeded(settings.data_dir) else []
+    )
+    return banner_logger(settings.host, settings.port, logger, tabs=tabs)
 
 
 def _run_app(settings: Settings, bind: BindAddress) -> None:
@@ -172,7 +194,6 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
 
     from memory_api.app import create_app
     from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
-    from memory_api.serve_banner import banner_logger
 
     app = create_app(settings, bind)
     gc.collect()  # nothing that is already garbage gets frozen
@@ -184,7 +205,7 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),
         shutdown_timeout=SHUTDOWN_TIMEOUT,
-        print=banner_logger(settings.host, settings.port, logger),
+        print=listening_said(settings),
     )
 
 
@@ -251,8 +272,6 @@ def _say_skipped(agent: AgentSummary) -> None:
     hold nothing the service reads, so the count leaves them out; said, never silently."""
     if not agent.skipped_count:
         return
-    from memory_api.store.shown_names import shown_name  # a rare path: imported when needed
-
     print(
         f"agent {agent.id}: {counted(agent.skipped_count, 'entry', 'entries')} of its memory "
         "root are no scope, not counted:",
@@ -347,7 +366,7 @@ def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
-    from memory_api.demo import seed_demo
+    from memory_api.demo import DEMO_MEMORY_TAB, seed_demo
 
     place_for(settings, args, writes=True, api=False)
     report = _run(seed_demo(_agent_store(settings), Path(args.corpus)))
@@ -359,9 +378,11 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     )
     for key, path in report.scopes.items():
         print(f"  {key:<28} {path}")
-    memory_tab = page_url(settings.host, settings.port, "/projects/demo/agents/demo/memory")
-    print(f"\n  The demo agent's Memory tab: {memory_tab}")
-    print("  (served once `memory-api serve` runs)\n")
+    # No address here: whatever holds the port now may not be the service over this data dir.
+    print(
+        "\n  `memory-api serve` (make run starts it next) logs the demo agent's Memory tab"
+        f"\n  address once it listens: the page's #{DEMO_MEMORY_TAB}\n"
+    )
     return 0
 
 

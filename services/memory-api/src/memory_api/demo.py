@@ -45,7 +45,15 @@ from memory_api.store.containment import checked_memory_root
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.sessions import ensure_workspace_scope
 
-__all__ = ["DEMO_AGENT", "DEMO_PROJECT", "DEMO_WORKSPACES", "SeedReport", "seed_demo"]
+__all__ = [
+    "DEMO_AGENT",
+    "DEMO_MEMORY_TAB",
+    "DEMO_PROJECT",
+    "DEMO_WORKSPACES",
+    "SeedReport",
+    "demo_seeded",
+    "seed_demo",
+]
 
 DEMO_PROJECT = "demo"
 DEMO_AGENT = "demo"
@@ -58,6 +66,8 @@ DEMO_WORKSPACES: tuple[tuple[str, str], ...] = (
 """(corpus folder, demo Workspace directory name) pairs seeded into Workspace scopes."""
 SEED_MARKER = "demo-seed.json"
 """The seed marker in the demo agent's folder: ``{"seeded": {scope key: [file names]}}``."""
+DEMO_MEMORY_TAB = f"/projects/{DEMO_PROJECT}/agents/{DEMO_AGENT}/memory"
+"""The page's route (the part after ``#``) of the demo agent's Memory tab."""
 
 
 @dataclass(slots=True)
@@ -154,6 +164,17 @@ def _seed_files(data_dir: Path, corpus: Path, report: SeedReport) -> dict[str, P
         scopes[key] = scope
     _write_marker(marker, seeded)
     return scopes
+
+
+def demo_seeded(data_dir: Path) -> bool:
+    """Whether ``data_dir`` holds the demo agent as a seed left it (its seed marker is there):
+    ``serve`` then logs the demo agent's Memory tab address once it listens (Q-1). A folder
+    that cannot be looked at counts as no demo (False), never an error: ``serve`` asks this
+    while starting, and an agent's folder it may not enter must not stop it."""
+    try:
+        return (agent_dir(data_dir, DEMO_AGENT) / SEED_MARKER).is_file()
+    except OSError:
+        return False
 
 
 async def seed_demo(store: AgentStore, corpus: Path) -> SeedReport:

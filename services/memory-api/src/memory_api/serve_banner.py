@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from yarl import URL
 
@@ -26,15 +26,26 @@ _RUNNING_ON = re.compile(r"(=+ Running on )(?P<urls>.+?)( =+)")
 _WILDCARDS = frozenset({"0.0.0.0", "::"})  # noqa: S104 - names compared, nothing bound
 
 
-def banner_logger(page_host: str, port: int, logger: logging.Logger) -> Callable[[str], None]:
+def banner_logger(
+    page_host: str,
+    port: int,
+    logger: logging.Logger,
+    *,
+    tabs: Sequence[tuple[str, str]] = (),
+) -> Callable[[str], None]:
     """A ``print`` for ``web.run_app`` that logs its banner to ``logger`` (INFO), each line a
     record, followed after its ``Running on`` line by ``web page: http://HOST:PORT/`` for the
-    service bound to ``page_host`` (``MEMORY_API_HOST``); ``port`` (``MEMORY_API_PORT``) is
-    used only when the banner names none (``0`` then names no page)."""
+    service bound to ``page_host`` (``MEMORY_API_HOST``), then each of ``tabs`` (a label and
+    the page's route, the part after ``#``) as ``LABEL: http://HOST:PORT/#ROUTE``; ``port``
+    (``MEMORY_API_PORT``) is used only when the banner names none (``0`` then names no page)."""
 
     def log_page(bound: int) -> None:
-        if bound != 0:
-            logger.info("web page: %s/", default_url(page_host, bound))
+        if bound == 0:
+            return
+        page = f"{default_url(page_host, bound)}/"
+        logger.info("web page: %s", page)
+        for label, route in tabs:
+            logger.info("%s: %s#%s", label, page, route)
 
     def log_banner(message: str) -> None:
         lines = [line.strip() for line in message.splitlines() if line.strip()]

@@ -54,10 +54,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from memory_core.addresses import bind_host
 from memory_core.file_kind import file_kind
 
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
-from memory_api.http.bind_address import bind_host
 
 __all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
 

@@ -150,7 +150,8 @@ def status(
     if workspace is not None:
         lines += _workspace_lines(workspace, home, geminis, labels)
     for state_dir, url, project, agent in sorted(copies):
-        lines += _remote_lines(Path(state_dir), url, project, agent)
+        said, known = _remote_lines(Path(state_dir), url, project, agent)
+        lines, healthy = lines + said, healthy and known
     from harness_memory.installers.service_check import service_lines
 
     said, taken = service_lines(installed, environ, env=given, harnesses=installed)  # H-7
@@ -340,11 +341,12 @@ def _remote_copies(commands: list[str]) -> set[tuple[str, str, str, str]]:
     return found
 
 
-def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> list[str]:
-    """Per scope of a remote-mode copy: last sync, what waits to go back, merge outcomes."""
+def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> tuple[list[str], bool]:
+    """Per scope of a remote-mode copy: last sync, what waits to go back, merge outcomes; and
+    whether its state could be read (a copy whose sync folder cannot be read is a problem, R-1)."""
     from memory_core.errors import InvalidId
 
-    from harness_memory.cli_sync import remote_status_lines
+    from harness_memory.cli_sync import remote_status
     from harness_memory.remote import RemoteCopy
 
     try:
@@ -352,8 +354,9 @@ def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> list[s
             url=url, token=None, project=project, agent=agent, state_dir=state_dir, timeout=2
         )
     except InvalidId as error:
-        return [f"remote copy in {state_dir}: {error}"]
-    return remote_status_lines(copy)
+        return [f"remote copy in {state_dir}: {error}"], True
+    lines, known = remote_status(copy)
+    return lines if known else [f"PROBLEM: {line}" for line in lines], known
 
 
 def _installed(

@@ -16,7 +16,7 @@ is judged by those same addresses (:func:`resolve_bind`), at start:
   host counts as listening beyond loopback (tokens needed), never as loopback.
 
 A bracketed IPv6 literal (``[::1]``, as written in a URL) is read without its brackets
-(:func:`bind_host`), since that is what the resolver takes.
+(:func:`memory_core.addresses.bind_host`), since that is what the resolver takes.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from memory_core.addresses import bind_host, is_loopback
 
 from memory_api.http.host_header import InvalidHost, read_host
 
-__all__ = ["BindAddress", "Resolver", "bind_host", "resolve_bind"]
+__all__ = ["BindAddress", "Resolver", "resolve_bind"]
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str], Sequence[str]]

@@ -70,6 +70,7 @@ from memory_api.store.scopes import (
     ScopeListing,
     TopicEntry,
     judged_topics,
+    no_topic_file,
     scan_scope,
     scope_real_dir,
     sub_folder_files,
@@ -517,7 +518,7 @@ class ScopeAnswers:
                     f"topic file {file_name!r} in scope {key!r} cannot be looked up: the "
                     f"scope cannot be listed: the service {listing.error}"
                 )
-            raise NotFound(f"no topic file {file_name!r} in scope {key!r}")
+            raise no_topic_file(root, scope, file_name, f"scope {key!r}")
         item = read.loaded[0]
         body = _masked(item.topic.body, reveal) or ""
         summary = _topic_summary(item, reveal=reveal)

@@ -15,15 +15,15 @@ Names starting with ``.`` are the service's and the system's own (a lock, a temp
 
 from __future__ import annotations
 
+import bisect
 import os
 import stat
 from dataclasses import dataclass, field
 
 from memory_core.errors import InvalidId
 from memory_core.keys import check_scope_key
+from memory_core.shown_names import shown_name
 from memory_core.wire import SkippedEntry
-
-from memory_api.store.shown_names import shown_name
 
 __all__ = ["SKIPPED_NAMED", "Skipped", "skipped_entries", "why_no_scope"]
 
@@ -70,24 +70,28 @@ def why_no_scope(entry: os.DirEntry[str]) -> str:
 @dataclass(slots=True)
 class Skipped:
     """The entries of one memory root that are no scope: ``named`` holds ``(name, why)`` of the
-    first :data:`SKIPPED_NAMED` by name, ``count`` how many there are in all."""
+    first ``most`` by name (None: of every one, as an export's report names them), ``count``
+    how many there are in all."""
 
     named: list[tuple[str, str]] = field(default_factory=list)
     count: int = 0
+    most: int | None = SKIPPED_NAMED
 
     def add(self, entry: os.DirEntry[str]) -> None:
-        """Count ``entry`` (no scope) and name it, as a listing shows a name (:func:`~memory_api.
-        store.shown_names.shown_name`: a byte that is not UTF-8 made the overview and the agents
+        """Count ``entry`` (no scope) and name it, as a listing shows a name (:func:`~memory_core.
+        shown_names.shown_name`: a byte that is not UTF-8 made the overview and the agents
         list a 500), when it is among the first by name; a name starting with ``.`` is never
         counted nor named (see the module)."""
         if entry.name.startswith("."):
             return
         self.count += 1
         name = shown_name(entry.name)
-        if len(self.named) < SKIPPED_NAMED or name < self.named[-1][0]:
-            self.named.append((name, why_no_scope(entry)))
-            self.named.sort()
-            del self.named[SKIPPED_NAMED:]
+        full = self.most is not None and len(self.named) >= self.most
+        if full and name >= self.named[-1][0]:
+            return
+        bisect.insort(self.named, (name, why_no_scope(entry)))
+        if self.most is not None:
+            del self.named[self.most :]
 
 
 def skipped_entries(skipped: Skipped) -> list[SkippedEntry]:

@@ -49,7 +49,7 @@ from memory_core.scope_files import INDEX_CAP
 
 from memory_api.errors import Conflict, NotFound, Unavailable
 from memory_api.store.containment import is_within, real_path
-from memory_api.store.scopes import topic_entry
+from memory_api.store.scopes import no_topic_file, topic_entry
 
 __all__ = ["PRUNE_READ_CAP", "delete_topic", "prune_index_file"]
 
@@ -82,7 +82,7 @@ def delete_topic(root: Path, scope: Path, file_name: str) -> list[str]:
     missing = NotFound(f"no topic file {file_name!r} in this scope")
     # What deletes is exactly what lists: the same judgement, links out included.
     if topic_entry(root, scope, file_name) is None:
-        raise missing
+        raise no_topic_file(root, scope, file_name, "this scope")
     removed = prune_index_file(root, scope, file_name)
     try:
         (scope / file_name).unlink()

@@ -26,6 +26,7 @@ from memory_core.index import index_lines, topic_link_targets
 from memory_core.keys import USER_SCOPE, check_scope_key, check_topic_file_name, key_for_real_path
 from memory_core.layout import NOT_A_FOLDER
 from memory_core.lint import IndexRead
+from memory_core.shown_names import shown_name
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
 from memory_api.errors import CannotRead, NotAFolder, NotFound, Unavailable
@@ -39,9 +40,9 @@ from memory_api.store.containment import (
     real_path,
 )
 from memory_api.store.not_scopes import Skipped
-from memory_api.store.shown_names import shown_name
 
 __all__ = [
+    "GONE_ERRNOS",
     "NOT_A_FOLDER",
     "NOT_A_FOLDER_WHY",
     "FolderListing",
@@ -57,6 +58,7 @@ __all__ = [
     "list_scopes",
     "made_scope_dir",
     "memory_root_unread",
+    "no_topic_file",
     "read_index_text",
     "read_marker",
     "refusal_text",
@@ -144,6 +146,11 @@ class Marker:
     not_visible: bool = False
 
 
+GONE_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG, errno.ELOOP})
+"""Lookup failures that say no Workspace folder is at a path (K-6a): only these make a Workspace
+the service once saw *orphaned*; every other failure leaves it *not visible*."""
+
+
 def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     """``(orphaned, not_visible)`` of the Workspace ``path`` a scope's marker names (K-6a).
 
@@ -151,16 +158,20 @@ def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     or a file or a link to one left where the folder was) is *not visible* while the scope
     holds :data:`~memory_core.layout.NOT_VISIBLE_FILE` (the service could not see it at the
     latest Session start either), else *orphaned* (it was seen, or the scope predates the
-    flag, and is gone). A path the service may not look up (a folder on its way is another
-    account's: EACCES, EPERM) is *not visible*: whether it is gone cannot be told. One the OS
-    cannot even look up (too long) is as absent as a deleted one, not a data dir error.
+    flag, and is gone). Only an answer that says no folder is there (:data:`GONE_ERRNOS`: no
+    such entry, a file on the way, a name too long to look up, a symlink loop) counts as gone;
+    any other lookup failure is *not visible*, since whether it is gone cannot be told: a
+    folder on its way is another account's (EACCES, EPERM), or it lies on a network or FUSE
+    mount that dropped (ENOTCONN of a disconnected sshfs, ESTALE of NFS, EIO, a timeout).
     """
     try:
         # no Path per scope: the overview judges thousands
         mode = os.stat(path).st_mode  # noqa: PTH116
-    except PermissionError:
-        return False, True
-    except (OSError, ValueError):  # ValueError: a NUL in a hand-edited marker, no such path
+    except ValueError:  # a NUL in a hand-edited marker: no such path
+        mode = None
+    except OSError as error:
+        if error.errno not in GONE_ERRNOS:
+            return False, True
         mode = None
     if mode is not None and stat.S_ISDIR(mode):
         return False, False
@@ -319,14 +330,15 @@ def memory_root_unread(root: Path, error: OSError) -> str:
     )
 
 
-def list_scopes(root: Path) -> list[tuple[str, Path]]:
+def list_scopes(root: Path, skipped: Skipped | None = None) -> list[tuple[str, Path]]:
     """Return ``(key, real dir)`` of every scope directly under ``root``, sorted by key.
 
     Entries whose names are no scope key (K-7), that are not directories, or that resolve
-    outside the root are skipped. A plain folder (the listing's own file type says so) is its
-    own real path; a symlink is resolved and judged by :func:`scope_real_dir`.
+    outside the root are skipped, each added to ``skipped`` when given (see
+    :func:`scope_folders`). A plain folder (the listing's own file type says so) is its own
+    real path; a symlink is resolved and judged by :func:`scope_real_dir`.
     """
-    return sorted((key, Path(folder)) for key, folder in scope_folders(root))
+    return sorted((key, Path(folder)) for key, folder in scope_folders(root, skipped))
 
 
 def scope_folders(root: Path, skipped: Skipped | None = None) -> list[tuple[str, str]]:
@@ -634,6 +646,23 @@ def sub_folder_files(scope: Path, targets: list[str]) -> frozenset[str]:
         if is_within(scope, resolved) and os.path.isfile(resolved):  # noqa: PTH113 - no raise
             present.add(target)
     return frozenset(present)
+
+
+def no_topic_file(root: Path, scope: Path, file_name: str, where: str) -> NotFound:
+    """The :class:`NotFound` (404) for a read or delete of ``file_name`` (K-7-checked) that
+    :func:`topic_entry` does not list in the real ``scope`` (``where`` names the scope in the
+    detail). When an entry of that name is there but is never read (a folder, a FIFO, a
+    symlink to nothing or to outside the memory root: what the listing names as a
+    ``refused-entry``, T-5b), the detail says what it is rather than only that no topic file
+    is there (Q-2b: an answer never claims absent what is on disk). One ``lstat``."""
+    detail = f"no topic file {file_name!r} in {where}"
+    why = _refusal(root, Path(f"{os.fspath(scope)}{os.sep}{file_name}"))
+    if why is not None:
+        detail += (
+            f": {file_name!r} there is {why}, which the service never reads or deletes "
+            "(rename, replace or remove it on disk)"
+        )
+    return NotFound(detail)
 
 
 def _is_the_index(scope: Path, lexical: Path) -> bool:

@@ -25,12 +25,12 @@ from contextlib import contextmanager
 
 from memory_core.counting import counted
 from memory_core.hidden_text import show_hidden
+from memory_core.shown_names import shown_name
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from memory_api.store.shown_names import shown_name
 from memory_api.transfer.exporter import ExportReport
 from memory_api.transfer.importer import ImportReport
 
@@ -168,6 +168,8 @@ def print_export(report: ExportReport, console: Console | None = None) -> None:
     out.print(table)
     for skipped in report.skipped:
         out.print(f"not archived: {shown(skipped.origin)}: {shown(skipped.reason)}")
+    for entry in report.not_scopes:  # beside the scopes, in the memory root itself
+        out.print(f"not archived, no scope: {shown(entry.origin)}: {shown(entry.reason)}")
     for link in report.linked:
         out.print(f"archived through its symlink: {shown(link.origin)} → {shown(link.reason)}")
     for kept in report.unaddressable:

@@ -14,7 +14,9 @@ symlink there: a ``MEMORY.md`` or ``*.md`` link to a regular file inside the mem
 archived under the link's name with the bytes it leads to (the service lists, searches and
 injects it like any other, A-7), and named with its target. Any other symlink (out of the root,
 to nothing, not ``*.md``), a folder or a FIFO in a scope, and the dot-named temp files of atomic
-writes (``.*.tmp``), are left out and listed. A ``*.md``
+writes (``.*.tmp``), are left out and listed. So is each entry of the memory root that is no
+scope (a stray file, notes copied into a folder not named like a scope, a symlink out of the
+root; :mod:`memory_api.store.not_scopes`, A-3), when every scope is exported. A ``*.md``
 file whose name no route can address (K-7: not UTF-8, a control character, a backslash) is
 archived as it is and named too, escaped, with why the service never reads it (T-5b). A file or
 scope folder that is there but cannot be read (no permission, an I/O error) stops the export with
@@ -39,6 +41,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_core.keys import USER_SCOPE
+from memory_core.shown_names import shown_name
 from memory_core.wire import utc_timestamp
 
 from memory_api.errors import BadRequest, CannotRead, NotFound, Unavailable
@@ -52,8 +56,8 @@ from memory_api.store.containment import (
 )
 from memory_api.store.history.bundles import bundle_bytes
 from memory_api.store.history.recorder import ScopeHistories
+from memory_api.store.not_scopes import Skipped as NotScopes
 from memory_api.store.scopes import list_folder, list_scopes
-from memory_api.store.shown_names import shown_name
 from memory_api.transfer.sources import (
     ARCHIVE_FORMAT,
     ARCHIVE_MANIFEST,
@@ -75,6 +79,8 @@ class ExportReport:
     T-5b), the symlinks archived as the file they lead to (``linked``: origin and the link's
     text), and the bytes of each scope's history bundle (``--with-history``; a scope without
     versions has none). Every origin is ``<key>/<name>`` with the name escaped (``shown_name``).
+    ``not_scopes``: the entries of the memory root left out as no scope, each origin the
+    entry's escaped name, each reason why the service never reads it (A-3).
     """
 
     output: Path
@@ -84,6 +90,7 @@ class ExportReport:
     skipped: list[Skipped] = field(default_factory=list)
     unaddressable: list[Skipped] = field(default_factory=list)
     linked: list[Skipped] = field(default_factory=list)
+    not_scopes: list[Skipped] = field(default_factory=list)
 
 
 def _add(archive: tarfile.TarFile, name: str, data: bytes, mtime: float) -> None:
@@ -176,6 +183,21 @@ def _export_scope(
         report.bytes += len(data)
 
 
+def _not_scopes(root: Path, scopes: list[tuple[str, Path]], found: NotScopes) -> list[Skipped]:
+    """Every entry of the memory ``root`` that is no scope, as ``found`` took them from its
+    listing, and the ``user`` entry when it is no scope folder (the listing leaves that one to
+    the user scope's own row, which an archive has not): ``(escaped name, why)``, by name."""
+    if all(key != USER_SCOPE for key, _ in scopes):
+        try:
+            with os.scandir(root) as entries:
+                for entry in entries:
+                    if entry.name == USER_SCOPE:
+                        found.add(entry)
+        except OSError:
+            pass  # no memory root (nothing exported): no entry of it left out either
+    return [Skipped(shown_name(name), f"{why} (not archived)") for name, why in found.named]
+
+
 def _export_history(
     archive: tarfile.TarFile,
     histories: ScopeHistories,
@@ -238,14 +260,17 @@ def export_scopes(
     """
     check_output(output, app_data_dir)
     root = checked_memory_root(Path(os.path.realpath(app_data_dir)), agent_id)
-    scopes = list_scopes(root)
-    if keys is not None:
-        found = dict(scopes)
-        missing = [key for key in keys if key not in found]
+    found = NotScopes(most=None)  # the report names every one
+    scopes = list_scopes(root, found)
+    report = ExportReport(output=output)
+    if keys is None:
+        report.not_scopes = _not_scopes(root, scopes, found)
+    else:
+        by_key = dict(scopes)
+        missing = [key for key in keys if key not in by_key]
         if missing:
             raise NotFound(f"no scope {', '.join(map(repr, missing))} in agent {agent_id!r}")
-        scopes = [(key, found[key]) for key in dict.fromkeys(keys)]
-    report = ExportReport(output=output)
+        scopes = [(key, by_key[key]) for key in dict.fromkeys(keys)]
     output.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.", suffix=".tmp")
     try:

@@ -8,8 +8,10 @@ checked against the Workspace (:func:`check_claude_code_folder`):
 
 1. its transcripts (``<project folder>/*.jsonl``) record the working directory of each
    Session (``cwd``); when one of them is the Workspace's project base (its git project root,
-   else the Workspace) or a folder inside it, the folder is the Workspace's: it is imported
-   (when they name other directories too, the report says the folder is shared);
+   else the Workspace), a folder inside it, or a folder of another working tree of the same
+   repository (a linked worktree, whose Sessions Claude Code keeps in the main working tree's
+   folder too), the folder is the Workspace's: it is imported (when they name other
+   directories too, the report says the folder is shared);
 2. when they name only other directories, the import stops (:class:`WrongProject`) naming
    them;
 3. with no transcript naming any directory, the import stops when another existing directory
@@ -46,6 +48,7 @@ __all__ = [
     "place_by_directories",
     "project_base",
     "same_name_directories",
+    "same_project",
     "transcript_directories",
     "within",
 ]
@@ -75,6 +78,17 @@ def _real(path: str) -> Path:
 def within(path: Path, base: Path) -> bool:
     """Whether ``path`` is ``base`` or a folder inside it (both real paths)."""
     return path == base or base in path.parents
+
+
+def same_project(path: Path, base: Path) -> bool:
+    """Whether the directory ``path`` (a real path a transcript recorded) belongs to the project
+    whose base is ``base``: it is ``base`` or inside it, or it lies in another working tree of
+    the same repository (a linked worktree: its git project root is ``base``). A directory that
+    is gone can only be judged by its path."""
+    if within(path, base):
+        return True
+    root = git_project_root(path) if path.is_dir() else None
+    return root == base
 
 
 def place_by_directories(directories: list[Path], workspace: Path | None) -> Path | None:
@@ -190,7 +204,7 @@ def check_claude_code_folder(memory_folder: Path, workspace: Path, anyway: str) 
     project_folder = memory_folder.parent
     base = project_base(workspace)
     named = transcript_directories(project_folder)
-    mine = {path for path in named if within(path, base)}
+    mine = {path for path in named if same_project(path, base)}
     if mine:
         return Ownership(tuple(sorted(named - mine)))
     how = f"To import it anyway, name the folder: {anyway}"

@@ -42,6 +42,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
+from memory_core.file_kind import file_kind
 from memory_core.git_dir import blocking_entry
 
 from memory_api.errors import ServiceError
@@ -288,16 +289,29 @@ def check_repository(path: Path) -> None:
     ``packed-refs``) until :data:`GIT_TIMEOUT`, holding the scope's lock, and every request
     of the scope behind it."""
     scope = path.name.removesuffix(".git")
-    if not is_repository(path) and _holds_something(path):
-        raise HistoryDamaged(
-            f"the history of scope {scope!r} is a folder but no git repository (its HEAD is "
-            f"gone): {REPAIR}"
-        )
-    if (found := blocking_entry(path)) is not None:
+    if (found := blocking_entry(path)) is not None:  # a FIFO as HEAD too: never "HEAD is gone"
         raise HistoryDamaged(
             f"the history of scope {scope!r} cannot be read: its {found}, which git would wait "
             f"on, not a file: {REPAIR}"
         )
+    if not is_repository(path) and _holds_something(path):
+        raise HistoryDamaged(
+            f"the history of scope {scope!r} is a folder but no git repository (its HEAD "
+            f"{_head_state(path)}): {REPAIR}"
+        )
+
+
+def _head_state(path: Path) -> str:
+    """What became of the repository ``path``'s ``HEAD``, for a damage note: ``is gone``, or
+    ``is a folder`` (what :func:`~memory_core.file_kind.file_kind` says, through a symlink),
+    or ``cannot be looked at (<why>)``."""
+    try:
+        mode = (path / "HEAD").stat().st_mode
+    except FileNotFoundError:
+        return "is gone"
+    except OSError as error:
+        return f"cannot be looked at ({error.strerror or error})"
+    return f"is {file_kind(mode)}, not a file"
 
 
 def _holds_something(path: Path) -> bool:

@@ -21,6 +21,7 @@ import { PromptEditor } from "./prompt-editor.js";
 import { promptWarning } from "./prompt-warnings.js";
 import { ScopeGroup } from "./scope-group.js";
 import { MemorySearch } from "./search.js";
+import { skippedNotice } from "./skipped-entries.js";
 import { refusalToast, restoreFile, unkeptReason } from "./versions.js";
 import { Viewer } from "./viewer.js";
 
@@ -87,6 +88,7 @@ export class MemoryTab {
     this.pages = new GroupPages(this);
     this.groupsState = h("div", { class: "groups-state" });
     this.summary = h("p", { class: "sub", id: "memories-summary" });
+    this.skippedBox = h("div", { class: "skipped-box" }); // entries that are no scope
     this.promptEditor = memoryPromptEditor(view, "prompt", {
       id: "memory-prompt",
       title: "Memory prompt",
@@ -181,6 +183,7 @@ export class MemoryTab {
         { class: "visually-hidden", id: "rows-keys-help" },
         "Arrow keys move between the memories of a group and their actions; Home and End go to the first and last; Tab moves on.",
       ),
+      this.skippedBox,
       this.search.element,
       this.pages.element,
       this.groupsState,
@@ -257,6 +260,7 @@ export class MemoryTab {
   showScopes(page, { replace: whole }) {
     const { enabled, templateHasMemory, totals } = page;
     this.overview = { enabled, templateHasMemory, totals };
+    replace(this.skippedBox, skippedNotice(page));
     for (const scope of page.scopes) this.withMachines(scope);
     if (whole) {
       this.scopes = page.scopes;

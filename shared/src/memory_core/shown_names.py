@@ -1,9 +1,10 @@
-"""A file name as the service shows it in an answer, a report or a log (T-5b, I-9).
+"""File names as a person can be shown them, and as findings name them (T-5b).
 
-A name listed from the disk may hold what no JSON text can carry or no person sees: bytes that
-are not UTF-8 (``os.fsdecode`` keeps them as lone surrogates, which the JSON encoder refuses:
-the answer became a 500), control characters (a line break splits a report's line), characters
-a person cannot see. :func:`shown_name` escapes or marks each, so one rule shows every name.
+A name on disk may hold bytes that are not UTF-8 (Python's ``surrogateescape``), control
+characters (a line break, a tab, an escape) or characters a person cannot see (I-9). A
+listing, a finding or a report shows it escaped, one line, every character visible:
+:func:`shown_name`. A finding that links such a name (an index line linking
+``deploy\\nsteps.md``) names the same entry by the same escaped form.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import unicodedata
 from memory_core.hidden_text import show_hidden
 
 __all__ = ["shown_name"]
+
+_CONTROL_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
 def shown_name(name: str) -> str:
@@ -27,9 +30,6 @@ def shown_name(name: str) -> str:
     """
     text = os.fsencode(name).decode("utf-8", "backslashreplace")
     return show_hidden("".join(_escaped(char) for char in text))
-
-
-_CONTROL_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
 def _escaped(char: str) -> str:
