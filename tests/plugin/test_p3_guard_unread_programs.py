@@ -335,7 +335,7 @@ def test_p3_the_memory_a_command_names_is_read_in_work_linear_in_its_length(
     """H-5: doubling the command doubles the lines run reading it (its words, here-data,
     ``eval``s and wrappers) and looking for the memory it names, and the memory the look holds
     (counted, never timed). Read at 8 KiB and 16 KiB, or 600 and 1,200 repeats where a part is
-    longer: hundreds of thousands of lines, the fixed part under 1 %, and enough repeats that
+    longer: hundreds of thousands of lines, the fixed part about 1 %, and enough repeats that
     a quadratic part of one Python line per pair of repeats lifts the ratio past 2.2 (a loop
     looking back at the words or here-document lines before each one fails every form); 32
     and 64 KiB showed the same ratios at up to four times the work."""
