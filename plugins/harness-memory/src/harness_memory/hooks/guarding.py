@@ -45,10 +45,12 @@ from harness_memory.guard import (
     unseen_by_mount,
 )
 from harness_memory.hooks import claude_code, tool_targets
+from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
 from harness_memory.hooks.program_settings import (
-    PROGRAM_VARIABLES,
+    CHOSEN_SETTINGS,
     SETTINGS_NAMES,
     SETTINGS_READERS,
+    moves_settings,
     settings_places,
 )
 from harness_memory.hooks.tool_targets import (
@@ -159,16 +161,47 @@ def shell_refusal(
     if located is None:
         return None
     memory_root, key, known = located
-    cwd = _UNKNOWN_BASE if known is None else known
-    texts = list(texts)
+    table = read_mount_table() if mounts is None else mounts
     environ = os.environ if environ is None else environ
+    judge = _Judge(memory_root, key, _records_folders(settings), table, environ)
+    return judge.texts(list(texts), known)
+
+
+class _Judge:
+    """One decision's memory root, Session key, records folders, mount table and the shell's
+    environment, for :func:`shell_refusal` and the commands a program's settings make it run
+    (judged as commands of the call, in the folder the program runs in)."""
+
+    __slots__ = ("environ", "key", "memory_root", "records", "table")
+
+    def __init__(
+        self,
+        memory_root: Path,
+        key: str | None,
+        records: set[str],
+        table: MountTable,
+        environ: Mapping[str, str],
+    ) -> None:
+        self.memory_root, self.key, self.records = memory_root, key, records
+        self.table, self.environ = table, environ
+
+    def texts(self, texts: list[str], known: str | None, depth: int = 0) -> str | None:
+        """The refusal of ``texts`` run in the folder ``known`` (None: unknown), or None."""
+        return _judged(self, texts, known, depth)
+
+
+def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> str | None:
+    """:func:`shell_refusal`'s judgement of ``texts`` run in ``known`` with ``judge``'s
+    settings; ``depth`` counts the commands of settings read on the way (at most
+    :data:`_SETTINGS_DEPTH`)."""
+    memory_root, key, records, table = judge.memory_root, judge.key, judge.records, judge.table
+    environ = judge.environ
+    cwd = _UNKNOWN_BASE if known is None else known
     read = [shell_paths(text, cwd, environ) for text in texts]
     if known is None and any(_from_unknown_folder(found) for found in read):
         return _UNKNOWN_FOLDER
-    table = read_mount_table() if mounts is None else mounts
     root = os.path.normpath(Path(memory_root).absolute())
     roots = {root, real_or_none(root) or root}
-    records = _records_folders(settings)
     paths = dict.fromkeys(path for found in read for path in found.paths)
     words = (found.undecided + found.derived + found.unanchored + found.built for found in read)
     if (reason := _over_caps([*paths, *(word for some in words for word in some)])) is not None:
@@ -184,6 +217,8 @@ def shell_refusal(
         reason = _settings_refusal(text, found, memory_root, key, records, table, environ)
         if reason is not None:
             return reason
+        if (reason := _git_settings_refusal(found, judge, root, depth)) is not None:
+            return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
         if (reason := _records_refusal(path, cwd, records, table)) is not None:
@@ -197,6 +232,73 @@ def shell_refusal(
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
     return _unread_program_refusal(texts, read, root, key, records)
+
+
+_SETTINGS_DEPTH = 2
+"""How deep commands a program's settings make it run are judged (a ``!git y`` alias whose
+``y`` runs another): past it the settings are not read again (the same files)."""
+
+
+def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
+    """The refusal of a command running ``git`` whose settings (files, variables, ``-c``:
+    :func:`~harness_memory.hooks.git_settings.git_settings`) the guard cannot read whole,
+    make it run a command the guard refuses (``alias.x = !sh -c '…'``, ``core.fsmonitor``,
+    judged as a command run where ``git`` runs), or name memory it may not write (with its
+    hook scripts: ``core.worktree``, a hook writing into another scope); or that writes git's
+    settings or hooks and runs ``git`` in the same command: what ``git`` then reads is not on
+    the disk yet when the guard answers (P-3)."""
+    if not found.configured or depth >= _SETTINGS_DEPTH:
+        return None
+    if (named := _names_git_settings(found)) is not None:
+        return (
+            f"{REFUSAL_PREFIX}the command writes git's settings or hooks ({_shown(named)}) "
+            "and runs git, which reads them when it starts (an alias, core.fsmonitor or a "
+            "hook then runs what they say): write them in a command of their own (the guard "
+            "reads them when git runs), or give git its options on its command line"
+        )
+    for _, base, words in found.configured:
+        settings = git_settings(words, base, judge.environ)
+        if settings.unknown is not None:
+            return (
+                f"{REFUSAL_PREFIX}git would read settings the guard cannot read whole "
+                f"({_shown(settings.unknown)}: no regular file, unreadable, longer than "
+                f"{GIT_SETTINGS_CAP} bytes, or too many files); what they make git run or "
+                "write cannot be known. Fix or remove that file, or run git with "
+                "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null"
+            )
+        for setting, command in settings.commands:
+            reason = judge.texts([command], base, depth + 1)
+            if reason is not None:
+                return (
+                    f"{REFUSAL_PREFIX}git's setting {_shown(setting)} makes it run "
+                    f"{_shown(command)}, and the guard refuses that command: "
+                    f"{reason.removeprefix(REFUSAL_PREFIX)}"
+                )
+        text = "\n".join(settings.text)
+        if (named := memory_named(text, root, judge.key, judge.records)) is not None:
+            return (
+                f"{REFUSAL_PREFIX}git's settings or hook scripts name another Workspace's "
+                "memory scope, the memory root outside the user scope and this Session's "
+                f"scope, or the Session records ({_shown(named)}); git may write there "
+                "(core.worktree, an alias, a hook). Take that out of the settings, or run the "
+                "command without git"
+            )
+    return None
+
+
+_GIT_SETTINGS_NAMES = (".gitconfig", "git/config", "/config.worktree", ".git/hooks", ".git/config")
+"""What the names of git's settings files and hooks folder hold."""
+
+
+def _names_git_settings(found: ShellPaths) -> str | None:
+    """The first word a command writing (or running a program that may write) names that
+    is one of git's settings files or hooks (:data:`_GIT_SETTINGS_NAMES`), or the folder
+    ``core.hooksPath`` names (husky's ``.husky``), or None."""
+    for word in found.mentioned:
+        folded = word.lower()
+        if any(name in folded for name in _GIT_SETTINGS_NAMES):
+            return word
+    return None
 
 
 def _unread_program_refusal(
@@ -328,7 +430,7 @@ def _settings_refusal(
     program then reads is not yet on the disk the guard reads. None otherwise (P-3)."""
     for program in dict.fromkeys(program for program, _ in found.settings_readers):
         for name, shown, run_time in found.settings_moved:
-            if name in PROGRAM_VARIABLES[program] and (run_time or program in SETTINGS_READERS):
+            if moves_settings(program, name) and (run_time or program in CHOSEN_SETTINGS):
                 return (
                     f"{REFUSAL_PREFIX}the command sets {_shown(shown)} and runs {program}, "
                     f"which then writes where {name} (or the settings file it chooses) says: "
@@ -340,8 +442,7 @@ def _settings_refusal(
     if not readers:
         return None
     program = readers[0]
-    folded = [text.lower(), *(path.lower() for path in found.paths)]
-    if named := [name for name in SETTINGS_NAMES if any(name in each for each in folded)]:
+    if named := _settings_named(text, found):
         return (
             f"{REFUSAL_PREFIX}the command names a settings file of curl or wget ({named[0]}) "
             f"and runs {program}, which reads it when it starts (output = … makes it write "
@@ -369,6 +470,19 @@ def _settings_refusal(
                     f"file of {reader} says it writes)"
                 )
     return None
+
+
+def _settings_named(text: str, found: ShellPaths) -> list[str]:
+    """The settings files' names (:data:`~harness_memory.hooks.program_settings.
+    SETTINGS_NAMES`) a command names where it may write them: a word of a command other
+    than one only reading (``cat ~/.curlrc`` is no write: :data:`~harness_memory.hooks.
+    unread_programs.ONLY_READERS`), a redirection's target; every path and the whole text
+    when such a word is a pattern or built at run time, or the text holds a here-document
+    (a program may take its script from it)."""
+    folded = [word.lower() for word in found.mentioned]
+    if "<<" in text or any(char in word for word in folded for char in "*?[$`"):
+        folded += [text.lower(), *(path.lower() for path in found.paths)]
+    return [name for name in SETTINGS_NAMES if any(name in each for each in folded)]
 
 
 def _folder_writer_refusal(found: ShellPaths) -> str | None:

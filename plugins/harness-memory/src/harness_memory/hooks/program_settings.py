@@ -24,12 +24,15 @@ import stat
 from collections.abc import Mapping
 
 __all__ = [
+    "CHOSEN_SETTINGS",
     "PROGRAM_VARIABLES",
     "SETTINGS_CAP",
     "SETTINGS_NAMES",
     "SETTINGS_PLACES_CAP",
     "SETTINGS_READERS",
     "SETTINGS_VARIABLES",
+    "is_settings_variable",
+    "moves_settings",
     "settings_files",
     "settings_places",
 ]
@@ -45,6 +48,7 @@ PROGRAM_VARIABLES: dict[str, frozenset[str]] = {
     "tar": frozenset({"TAR_OPTIONS"}),
     "unzip": frozenset({"UNZIP", "UNZIPOPT"}),
     "mktemp": frozenset({"TMPDIR"}),
+    "git": frozenset({"HOME", "XDG_CONFIG_HOME", "GIT_DIR"}),
 }
 """Variables changing where a program the guard reads writes: the settings file ``curl`` and
 ``wget`` read (any value: the file's text is not in the command), the options ``tar`` and
@@ -53,6 +57,25 @@ PROGRAM_VARIABLES: dict[str, frozenset[str]] = {
 (a literal one is judged as every word is)."""
 SETTINGS_VARIABLES = frozenset().union(*PROGRAM_VARIABLES.values())
 """Every variable of :data:`PROGRAM_VARIABLES`."""
+CHOSEN_SETTINGS = frozenset({"curl", "wget", "git"})
+"""Programs whose settings file a variable chooses even when its value is literal: the file's
+text is not in the command (``HOME=. curl URL``, ``GIT_CONFIG_GLOBAL=cfg git status``)."""
+
+
+def is_settings_variable(name: str) -> bool:
+    """Whether the variable ``name`` changes where a program the guard reads (or whose
+    settings it reads) writes or what it runs: one of :data:`SETTINGS_VARIABLES`, or any
+    ``GIT_CONFIG…`` (``GIT_CONFIG_GLOBAL``, ``GIT_CONFIG_COUNT``, ``GIT_CONFIG_KEY_0``…)."""
+    return name in SETTINGS_VARIABLES or name.startswith("GIT_CONFIG")
+
+
+def moves_settings(program: str, name: str) -> bool:
+    """Whether setting the variable ``name`` changes the settings ``program`` reads (or where
+    it writes): :data:`PROGRAM_VARIABLES`, and for ``git`` any ``GIT_CONFIG…``."""
+    known = PROGRAM_VARIABLES.get(program, frozenset())
+    return name in known or (program == "git" and name.startswith("GIT_CONFIG"))
+
+
 SETTINGS_CAP = 65_536
 """The most bytes of one settings file read; a longer one is unknown (the command refused)."""
 SETTINGS_PLACES_CAP = 16

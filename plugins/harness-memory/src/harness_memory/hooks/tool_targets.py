@@ -63,9 +63,14 @@ from harness_memory.hooks.here_data import (
 from harness_memory.hooks.in_place import edited_files
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
-    SETTINGS_VARIABLES,
+    is_settings_variable,
 )
-from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, RUNNING_VARIABLES, is_read
+from harness_memory.hooks.unread_programs import (
+    ONLY_READERS,
+    PROGRAM_OPTIONS,
+    RUNNING_VARIABLES,
+    is_read,
+)
 
 __all__ = [
     "DESTINATION_WRITERS",
@@ -165,7 +170,9 @@ class ShellPaths:
     __slots__ = (
         "budget",
         "built",
+        "configured",
         "derived",
+        "mentioned",
         "moved",
         "over_scan",
         "paths",
@@ -196,6 +203,8 @@ class ShellPaths:
         self.settings_moved: list[tuple[str, str, bool]] = []
         self.run_in_unknown: list[str] = []
         self.unbounded: list[str] = []
+        self.configured: list[tuple[str, str, list[str]]] = []
+        self.mentioned: list[str] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -215,6 +224,8 @@ class ShellPaths:
         self.settings_moved.extend(inner.settings_moved)
         self.run_in_unknown.extend(inner.run_in_unknown)
         self.unbounded.extend(inner.unbounded)
+        self.configured.extend(inner.configured)
+        self.mentioned.extend(inner.mentioned)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -766,6 +777,13 @@ _WRAPPER_OPERANDS = {"taskset": 1, "flock": 1, "chrt": 1}
 """Wrappers taking operands before the command they run (a CPU mask, a lock file, a
 priority)."""
 _DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
+_ALIASES = {"wget2": "wget"}
+"""Programs read as another: GNU Wget2 run by its own name takes Wget's options and reads the
+settings files ``wget`` (as Wget2) reads."""
+CONFIGURED = frozenset({"git"})
+"""Programs whose own settings files make them run commands or write places their words do
+not show (:mod:`~harness_memory.hooks.git_settings`): each run is kept in
+``ShellPaths.configured`` with its folder and words, for the guard to read those settings."""
 
 
 class _Writes:
@@ -779,6 +797,7 @@ class _Writes:
         "_base",
         "_closed",
         "_command",
+        "_config_words",
         "_environ",
         "_found",
         "_leading",
@@ -805,6 +824,7 @@ class _Writes:
         self._tails = tails
         self._environ = environ  # the shell's environment (``~`` in ``tar -C ~``)
         self._command: str | None = None
+        self._config_words: list[str] = []  # the words of a program reading settings of its own
         self._program: list[str] = []  # the command's name as spelled, then its options
         self._operand: str | None = None  # its first operand
         self._named_at = 0
@@ -866,6 +886,7 @@ class _Writes:
             self._redirect = False
             if word.isdigit() or word == "-":  # ``>&2``: a descriptor
                 return
+            self._found.mentioned.append(word)
             if self._built(word, known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
             return
@@ -890,13 +911,18 @@ class _Writes:
                 self._found.written_at_run_time.append(word)
         elif self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
+        if self._command in CONFIGURED:
+            expanded = _expand(word, known, environ)
+            self._config_words.append(word if expanded is None else expanded)
+        elif self._command not in ONLY_READERS:
+            self._found.mentioned.append(word)
         self._see_program(word)
 
     def _take_name(self, word: str) -> None:
         """Take a word before the command's name is known: an assignment, a wrapper
         (:data:`_WRAPPERS`), its options, their arguments (:data:`_WRAPPER_ARGUMENTS`) and its
         leading operands (:data:`_WRAPPER_OPERANDS`, a ``timeout``'s duration), or the name."""
-        name = word.rsplit("/", 1)[-1]
+        name = _ALIASES.get(word.rsplit("/", 1)[-1], word.rsplit("/", 1)[-1])
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
             self._skip = False
             return
@@ -904,7 +930,7 @@ class _Writes:
             self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
             if assigned.group("name") in RUNNING_VARIABLES:  # ``PATH=.:$PATH ls``
                 self._found.programs.append(word)
-            if assigned.group("name") in SETTINGS_VARIABLES:  # ``HOME=. curl URL``
+            if is_settings_variable(assigned.group("name")):  # ``HOME=. curl URL``
                 self._found.settings_moved.append(_setting(word, word))
             return
         if name in _WRAPPERS:
@@ -948,7 +974,7 @@ class _Writes:
         naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
         if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
             self._found.programs.append(f"{self._command} {word}")  # ``export PATH=.:$PATH``
-        if naming and word.split("=", 1)[0] in SETTINGS_VARIABLES:  # ``export HOME=.``
+        if naming and is_settings_variable(word.split("=", 1)[0]):  # ``export HOME=.``
             self._found.settings_moved.append(_setting(word, f"{self._command} {word}"))
 
     def _read_loop(
@@ -1015,6 +1041,9 @@ class _Writes:
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
         self._wrapper, self._leading = "", 0
         program, self._program = self._program, []
+        config_words, self._config_words = self._config_words, []
+        if command in CONFIGURED:
+            self._found.configured.append((command, self._base, config_words))
         if program and not is_read(program[0], program[1:], self._operand):
             self._found.programs.insert(self._named_at, program[0])
         if command in PROGRAM_VARIABLES and not _settings_skipped(command, program, operands):

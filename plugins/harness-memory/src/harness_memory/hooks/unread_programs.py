@@ -30,6 +30,7 @@ from harness_memory.hooks.here_data import SHELLS
 
 __all__ = [
     "KEYS_CAP",
+    "ONLY_READERS",
     "PROGRAM_OPTIONS",
     "READ_PROGRAMS",
     "RUNNING_VARIABLES",
@@ -71,7 +72,7 @@ READ_PROGRAMS = frozenset(
     # programs whose every written place the guard reads from their words
     | {"tee", "touch", "truncate", "rm", "rmdir", "unlink", "shred", "cp", "mv", "ln"}
     | {"install", "rsync", "dd", "mkdir", "chmod", "chown", "chgrp", "sort", "find", "tar"}
-    | {"unzip", "curl", "wget", "mktemp"}
+    | {"unzip", "curl", "wget", "wget2", "mktemp"}
 )
 """Programs (as a bare name, found on ``PATH``) whose writes the guard reads whole: the shell's
 own words and programs whose every written place, if any, one of their words names (judged as
@@ -80,6 +81,15 @@ else — an interpreter (``python3``, ``perl``, ``node``, ``ruby``, ``awk``, ``s
 script may write or run anything), ``git``, ``patch``, ``make``, ``xargs``, ``source``,
 ``eval``, a program named by its path (``./run.sh``, perhaps the agent's own) or built at run
 time (``$PY``) — may write places no word shows."""
+ONLY_READERS = frozenset(
+    {"cat", "ls", "grep", "egrep", "fgrep", "rg", "ag", "head", "tail", "wc", "stat", "file"}
+    | {"du", "df", "diff", "cmp", "comm", "less", "more", "realpath", "readlink", "basename"}
+    | {"dirname", "cut", "tr", "jq", "nl", "od", "hexdump", "md5sum", "sha1sum", "sha256sum"}
+    | {"sha512sum", "b2sum", "cksum", "base64", "column", "fold", "rev", "tac", "paste"}
+    | {"strings", "test", "[", "echo", "printf", "ls"}
+)
+"""Programs that only read the files their words name and write nothing but their output:
+naming a settings file there (``cat ~/.curlrc; curl URL``) is no writing of it."""
 PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {
     "tar": (
         "--to-command",
