@@ -27,11 +27,11 @@ from harness_memory.hooks.git_settings import GIT_FILES_CAP
 
 from tests.support.guard_cases import SHELL, Layout, answer, fill, refusal
 
-WRITE_AT_RUN_TIME = "echo x > \\\"$(cat target)\\\"/a.md"
+WRITE_AT_RUN_TIME = 'echo x > \\"$(cat target)\\"/a.md'
 """A shell command writing into the folder the file ``target`` names (quoted for a git
 config value in double quotes)."""
 SETTINGS = [
-    (".git/config", f'[alias]\n\tx = "!sh -c \'{WRITE_AT_RUN_TIME}\'"\n', "git x"),
+    (".git/config", f"[alias]\n\tx = \"!sh -c '{WRITE_AT_RUN_TIME}'\"\n", "git x"),
     (".git/config", f'[core]\n\tfsmonitor = "{WRITE_AT_RUN_TIME}; false"\n', "git status"),
     ("~/.gitconfig", f'[alias]\n\tsync = "!{WRITE_AT_RUN_TIME}"\n', "git sync"),
     ("~/.config/git/config", f'[Alias]\n\tx = "!{WRITE_AT_RUN_TIME}"\n', "git x"),
@@ -133,14 +133,14 @@ def test_p3_git_whose_settings_write_into_another_scope_is_refused(
 @pytest.mark.parametrize(
     "command",
     [
-        "git -c alias.x='!sh -c \"echo x > \\\"$(cat target)\\\"/a.md\"' x",
+        'git -c alias.x=\'!sh -c "echo x > \\"$(cat target)\\"/a.md"\' x',
         "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x "
         "GIT_CONFIG_VALUE_0='!echo x > \"$(cat target)\"/a.md' git x",
         "git config alias.x '!echo x > \"$(cat target)\"/a.md' && git x",
-        "printf '[alias]\\n\\tx = \"!echo x > \\\\\"$(cat target)\\\\\"/a.md\"\\n' "
+        'printf \'[alias]\\n\\tx = "!echo x > \\\\"$(cat target)\\\\"/a.md"\\n\' '
         ">> .git/config && git x",
         "export GIT_CONFIG_GLOBAL=conf/g; printf '[alias]\\n\\tx = \"!echo x > "
-        "\\\\\"$(cat target)\\\\\"/a.md\"\\n' > conf/g; git x",
+        '\\\\"$(cat target)\\\\"/a.md"\\n\' > conf/g; git x',
     ],
 )
 def test_p3_git_settings_given_or_written_in_the_same_command_are_refused(

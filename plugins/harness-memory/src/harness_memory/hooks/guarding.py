@@ -476,13 +476,22 @@ def _settings_named(text: str, found: ShellPaths) -> list[str]:
     """The settings files' names (:data:`~harness_memory.hooks.program_settings.
     SETTINGS_NAMES`) a command names where it may write them: a word of a command other
     than one only reading (``cat ~/.curlrc`` is no write: :data:`~harness_memory.hooks.
-    unread_programs.ONLY_READERS`), a redirection's target; every path and the whole text
-    when such a word is a pattern or built at run time, or the text holds a here-document
-    (a program may take its script from it)."""
+    unread_programs.ONLY_READERS`), a redirection's target, as written and with its known
+    variables expanded; a pattern matching one's name (``~/.c*rc``); the whole text when it
+    holds a here-document (a program may take its script from it)."""
+    import fnmatch  # only where curl or wget runs (H-5)
+
     folded = [word.lower() for word in found.mentioned]
-    if "<<" in text or any(char in word for word in folded for char in "*?[$`"):
-        folded += [text.lower(), *(path.lower() for path in found.paths)]
-    return [name for name in SETTINGS_NAMES if any(name in each for each in folded)]
+    folded += [text.lower()] if "<<" in text else []
+    named = [name for name in SETTINGS_NAMES if any(name in each for each in folded)]
+    patterns = [word.rsplit("/", 1)[-1] for word in folded if any(c in word for c in "*?[")]
+    for pattern in patterns:
+        named += [
+            file
+            for file in (".curlrc", "_curlrc", "curlrc", ".wgetrc", ".wget2rc", "wget2rc")
+            if fnmatch.fnmatchcase(file, pattern)
+        ]
+    return named
 
 
 def _folder_writer_refusal(found: ShellPaths) -> str | None:

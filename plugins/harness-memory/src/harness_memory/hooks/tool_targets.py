@@ -887,6 +887,7 @@ class _Writes:
             if word.isdigit() or word == "-":  # ``>&2``: a descriptor
                 return
             self._found.mentioned.append(word)
+            self._found.mentioned.append(_expand(word, known, environ) or "")
             if self._built(word, known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
             return
@@ -916,6 +917,7 @@ class _Writes:
             self._config_words.append(word if expanded is None else expanded)
         elif self._command not in ONLY_READERS:
             self._found.mentioned.append(word)
+            self._found.mentioned.append(_expand(word, known, environ) or "")
         self._see_program(word)
 
     def _take_name(self, word: str) -> None:
