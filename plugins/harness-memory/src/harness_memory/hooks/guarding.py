@@ -46,10 +46,11 @@ from harness_memory.guard import (
 )
 from harness_memory.hooks import claude_code, tool_targets
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
+from harness_memory.hooks.package_settings import PACKAGE_SETTINGS_CAP, package_settings
 from harness_memory.hooks.program_settings import (
-    CHOSEN_SETTINGS,
     SETTINGS_NAMES,
     SETTINGS_READERS,
+    chooses_settings,
     moves_settings,
     settings_places,
 )
@@ -217,7 +218,7 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
         reason = _settings_refusal(text, found, memory_root, key, records, table, environ)
         if reason is not None:
             return reason
-        if (reason := _git_settings_refusal(found, judge, root, depth)) is not None:
+        if (reason := _own_settings_refusal(found, judge, root, depth)) is not None:
             return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
@@ -239,24 +240,97 @@ _SETTINGS_DEPTH = 2
 ``y`` runs another): past it the settings are not read again (the same files)."""
 
 
+def _own_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
+    """The refusal of a command running ``git`` (:func:`_git_settings_refusal`), ``npm`` or
+    ``pip`` (:func:`_package_settings_refusal`) whose own settings make it write or run what
+    the guard refuses, or that writes them and runs it in the same command, or None (P-3)."""
+    if not found.configured or depth >= _SETTINGS_DEPTH:
+        return None
+    for program in dict.fromkeys(program for program, _, _ in found.configured):
+        if (named := _names_settings(found, _OWN_SETTINGS_NAMES[program])) is not None:
+            return (
+                f"{REFUSAL_PREFIX}the command writes {program}'s settings ({_shown(named)}) "
+                f"and runs {program}, which reads them when it starts (they can make it run "
+                "a command or write a place no word shows): write them in a command of their "
+                f"own (the guard reads them when {program} runs), or give {program} its "
+                "options on its command line"
+            )
+    if (reason := _git_settings_refusal(found, judge, root, depth)) is not None:
+        return reason
+    return _package_settings_refusal(found, judge, root, depth)
+
+
+_OWN_SETTINGS_NAMES = {
+    "git": (".gitconfig", "git/config", "/config.worktree", ".git/hooks", ".git/config"),
+    "npm": ("npmrc",),
+    "pip": ("pip.conf", "pip.ini", "pip/"),
+}
+"""What the names of each program's settings files (and git's hooks folder) hold."""
+
+
+def _names_settings(found: ShellPaths, names: tuple[str, ...]) -> str | None:
+    """The first word a command names where it may write (``ShellPaths.mentioned``: no
+    ``cat``'s or ``grep``'s operand) that holds one of ``names``, or None."""
+    for word in found.mentioned:
+        if any(name in word.lower() for name in names):
+            return word
+    return None
+
+
+def _package_settings_refusal(
+    found: ShellPaths, judge: _Judge, root: str, depth: int
+) -> str | None:
+    """The refusal of a command running ``npm`` or ``pip`` whose settings
+    (:func:`~harness_memory.hooks.package_settings.package_settings`) cannot be read whole,
+    name a place for it to write that the guard refuses (``prefix``, ``cache``, ``target``
+    …), a program to run that it refuses (``script-shell``), or memory it may not write."""
+    for program, base in dict.fromkeys((p, b) for p, b, _ in found.configured if p != "git"):
+        settings = package_settings(program, base, judge.environ)
+        if settings.unknown is not None:
+            return (
+                f"{REFUSAL_PREFIX}{program} would read a settings file the guard cannot read "
+                f"whole ({_shown(settings.unknown)}: no regular file, unreadable or longer "
+                f"than {PACKAGE_SETTINGS_CAP} bytes); where it writes cannot be known. Fix "
+                "or remove that file"
+            )
+        for setting, place in settings.places:
+            if (reason := _records_refusal(place, base, judge.records, judge.table)) is not None:
+                return reason
+            decision = check_write(
+                place, memory_root=judge.memory_root, workspace_key=judge.key, mounts=judge.table
+            )
+            if not decision.allowed:
+                return (
+                    f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where {program}'s "
+                    f"setting {setting} says it writes)"
+                )
+        for setting, command in settings.commands:
+            if (reason := judge.texts([command], base, depth + 1)) is not None:
+                return (
+                    f"{REFUSAL_PREFIX}{program}'s setting {_shown(setting)} makes it run "
+                    f"{_shown(command)}, and the guard refuses that command: "
+                    f"{reason.removeprefix(REFUSAL_PREFIX)}"
+                )
+        text = "\n".join(settings.text)
+        if (named := memory_named(text, root, judge.key, judge.records)) is not None:
+            return (
+                f"{REFUSAL_PREFIX}{program}'s settings name another Workspace's memory scope, "
+                "the memory root outside the user scope and this Session's scope, or the "
+                f"Session records ({_shown(named)}); {program} may write there. Take that "
+                "out of its settings"
+            )
+    return None
+
+
 def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
     """The refusal of a command running ``git`` whose settings (files, variables, ``-c``:
     :func:`~harness_memory.hooks.git_settings.git_settings`) the guard cannot read whole,
     make it run a command the guard refuses (``alias.x = !sh -c '…'``, ``core.fsmonitor``,
     judged as a command run where ``git`` runs), or name memory it may not write (with its
-    hook scripts: ``core.worktree``, a hook writing into another scope); or that writes git's
-    settings or hooks and runs ``git`` in the same command: what ``git`` then reads is not on
-    the disk yet when the guard answers (P-3)."""
-    if not found.configured or depth >= _SETTINGS_DEPTH:
-        return None
-    if (named := _names_git_settings(found)) is not None:
-        return (
-            f"{REFUSAL_PREFIX}the command writes git's settings or hooks ({_shown(named)}) "
-            "and runs git, which reads them when it starts (an alias, core.fsmonitor or a "
-            "hook then runs what they say): write them in a command of their own (the guard "
-            "reads them when git runs), or give git its options on its command line"
-        )
-    for _, base, words in found.configured:
+    hook scripts: ``core.worktree``, a hook writing into another scope) (P-3)."""
+    for program, base, words in found.configured:
+        if program != "git":
+            continue
         settings = git_settings(words, base, judge.environ)
         if settings.unknown is not None:
             return (
@@ -283,21 +357,6 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
                 "(core.worktree, an alias, a hook). Take that out of the settings, or run the "
                 "command without git"
             )
-    return None
-
-
-_GIT_SETTINGS_NAMES = (".gitconfig", "git/config", "/config.worktree", ".git/hooks", ".git/config")
-"""What the names of git's settings files and hooks folder hold."""
-
-
-def _names_git_settings(found: ShellPaths) -> str | None:
-    """The first word a command writing (or running a program that may write) names that
-    is one of git's settings files or hooks (:data:`_GIT_SETTINGS_NAMES`), or the folder
-    ``core.hooksPath`` names (husky's ``.husky``), or None."""
-    for word in found.mentioned:
-        folded = word.lower()
-        if any(name in folded for name in _GIT_SETTINGS_NAMES):
-            return word
     return None
 
 
@@ -430,7 +489,7 @@ def _settings_refusal(
     program then reads is not yet on the disk the guard reads. None otherwise (P-3)."""
     for program in dict.fromkeys(program for program, _ in found.settings_readers):
         for name, shown, run_time in found.settings_moved:
-            if moves_settings(program, name) and (run_time or program in CHOSEN_SETTINGS):
+            if moves_settings(program, name) and (run_time or chooses_settings(program, name)):
                 return (
                     f"{REFUSAL_PREFIX}the command sets {_shown(shown)} and runs {program}, "
                     f"which then writes where {name} (or the settings file it chooses) says: "

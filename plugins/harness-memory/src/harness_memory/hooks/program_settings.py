@@ -31,6 +31,7 @@ __all__ = [
     "SETTINGS_PLACES_CAP",
     "SETTINGS_READERS",
     "SETTINGS_VARIABLES",
+    "chooses_settings",
     "is_settings_variable",
     "moves_settings",
     "settings_files",
@@ -49,6 +50,8 @@ PROGRAM_VARIABLES: dict[str, frozenset[str]] = {
     "unzip": frozenset({"UNZIP", "UNZIPOPT"}),
     "mktemp": frozenset({"TMPDIR"}),
     "git": frozenset({"HOME", "XDG_CONFIG_HOME", "GIT_DIR"}),
+    "npm": frozenset({"HOME", "XDG_CONFIG_HOME"}),
+    "pip": frozenset({"HOME", "XDG_CONFIG_HOME", "VIRTUAL_ENV"}),
 }
 """Variables changing where a program the guard reads writes: the settings file ``curl`` and
 ``wget`` read (any value: the file's text is not in the command), the options ``tar`` and
@@ -60,20 +63,39 @@ SETTINGS_VARIABLES = frozenset().union(*PROGRAM_VARIABLES.values())
 CHOSEN_SETTINGS = frozenset({"curl", "wget", "git"})
 """Programs whose settings file a variable chooses even when its value is literal: the file's
 text is not in the command (``HOME=. curl URL``, ``GIT_CONFIG_GLOBAL=cfg git status``)."""
+_CHOOSING = frozenset(
+    {"HOME", "XDG_CONFIG_HOME", "NPM_CONFIG_USERCONFIG", "NPM_CONFIG_GLOBALCONFIG"}
+    | {"PIP_CONFIG_FILE"}
+)
+"""Variables choosing the settings file ``npm`` or ``pip`` reads (any letter case)."""
+_FAMILIES = {"git": "GIT_CONFIG", "npm": "NPM_CONFIG_", "pip": "PIP_"}
+"""Each program's own settings variables, by the start of their names (``npm``'s in any
+letter case, as it reads them)."""
 
 
 def is_settings_variable(name: str) -> bool:
     """Whether the variable ``name`` changes where a program the guard reads (or whose
     settings it reads) writes or what it runs: one of :data:`SETTINGS_VARIABLES`, or any
-    ``GIT_CONFIG…`` (``GIT_CONFIG_GLOBAL``, ``GIT_CONFIG_COUNT``, ``GIT_CONFIG_KEY_0``…)."""
-    return name in SETTINGS_VARIABLES or name.startswith("GIT_CONFIG")
+    ``GIT_CONFIG…`` (``GIT_CONFIG_GLOBAL``, ``GIT_CONFIG_KEY_0``…), ``npm_config_…`` or
+    ``PIP_…``."""
+    return name in SETTINGS_VARIABLES or name.upper().startswith(tuple(_FAMILIES.values()))
 
 
 def moves_settings(program: str, name: str) -> bool:
     """Whether setting the variable ``name`` changes the settings ``program`` reads (or where
-    it writes): :data:`PROGRAM_VARIABLES`, and for ``git`` any ``GIT_CONFIG…``."""
+    it writes): :data:`PROGRAM_VARIABLES`, and the program's own family (``GIT_CONFIG…``,
+    ``npm_config_…``, ``PIP_…``)."""
     known = PROGRAM_VARIABLES.get(program, frozenset())
-    return name in known or (program == "git" and name.startswith("GIT_CONFIG"))
+    family = _FAMILIES.get(program)
+    return name in known or (family is not None and name.upper().startswith(family))
+
+
+def chooses_settings(program: str, name: str) -> bool:
+    """Whether setting ``name`` even to a literal value makes ``program`` read a settings
+    file the command does not show (:data:`CHOSEN_SETTINGS`, ``HOME``,
+    ``NPM_CONFIG_USERCONFIG``, ``PIP_CONFIG_FILE``…); any other is refused only when built
+    at run time (a literal value is judged as every word is)."""
+    return program in CHOSEN_SETTINGS or name.upper() in _CHOOSING
 
 
 SETTINGS_CAP = 65_536

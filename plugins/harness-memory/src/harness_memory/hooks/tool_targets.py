@@ -777,13 +777,16 @@ _WRAPPER_OPERANDS = {"taskset": 1, "flock": 1, "chrt": 1}
 """Wrappers taking operands before the command they run (a CPU mask, a lock file, a
 priority)."""
 _DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
-_ALIASES = {"wget2": "wget"}
+_ALIASES = {"wget2": "wget", "npx": "npm", "pnpm": "npm", "pip3": "pip"}
 """Programs read as another: GNU Wget2 run by its own name takes Wget's options and reads the
-settings files ``wget`` (as Wget2) reads."""
-CONFIGURED = frozenset({"git"})
+settings files ``wget`` (as Wget2) reads; ``npx`` and ``pnpm`` read ``.npmrc``, ``pip3``
+``pip.conf``."""
+CONFIGURED = frozenset({"git", "npm", "npx", "pnpm", "pip", "pip3"})
 """Programs whose own settings files make them run commands or write places their words do
-not show (:mod:`~harness_memory.hooks.git_settings`): each run is kept in
-``ShellPaths.configured`` with its folder and words, for the guard to read those settings."""
+not show (:mod:`~harness_memory.hooks.git_settings`, :mod:`~harness_memory.hooks.
+package_settings`; ``python3 -m pip`` too): each run is kept in ``ShellPaths.configured``
+with its folder and words, for the guard to read those settings."""
+_PYTHON_RE = re.compile(r"^python[0-9.]*$")
 
 
 class _Writes:
@@ -912,10 +915,10 @@ class _Writes:
                 self._found.written_at_run_time.append(word)
         elif self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
-        if self._command in CONFIGURED:
+        if self._command in CONFIGURED or _PYTHON_RE.match(self._command):
             expanded = _expand(word, known, environ)
             self._config_words.append(word if expanded is None else expanded)
-        elif self._command not in ONLY_READERS:
+        if self._command != "git" and self._command not in ONLY_READERS:
             self._found.mentioned.append(word)
             self._found.mentioned.append(_expand(word, known, environ) or "")
         self._see_program(word)
@@ -924,7 +927,8 @@ class _Writes:
         """Take a word before the command's name is known: an assignment, a wrapper
         (:data:`_WRAPPERS`), its options, their arguments (:data:`_WRAPPER_ARGUMENTS`) and its
         leading operands (:data:`_WRAPPER_OPERANDS`, a ``timeout``'s duration), or the name."""
-        name = _ALIASES.get(word.rsplit("/", 1)[-1], word.rsplit("/", 1)[-1])
+        name = word.rsplit("/", 1)[-1]
+        name = "wget" if name == "wget2" else name
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
             self._skip = False
             return
@@ -1045,11 +1049,16 @@ class _Writes:
         program, self._program = self._program, []
         config_words, self._config_words = self._config_words, []
         if command in CONFIGURED:
-            self._found.configured.append((command, self._base, config_words))
+            read_as = _ALIASES.get(command, command)
+            self._found.configured.append((read_as, self._base, config_words))
+        elif command and _PYTHON_RE.match(command) and config_words[:2] == ["-m", "pip"]:
+            self._found.configured.append(("pip", self._base, config_words[2:]))
+            self._found.settings_readers.append(("pip", self._base))
         if program and not is_read(program[0], program[1:], self._operand):
             self._found.programs.insert(self._named_at, program[0])
-        if command in PROGRAM_VARIABLES and not _settings_skipped(command, program, operands):
-            self._found.settings_readers.append((command, self._base))
+        reader = _ALIASES.get(command or "", command)
+        if reader in PROGRAM_VARIABLES and not _settings_skipped(reader, program, operands):
+            self._found.settings_readers.append((reader, self._base))
         if (
             self._run_lost
             and command in FOLDER_WRITERS
