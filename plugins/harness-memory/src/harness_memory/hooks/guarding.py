@@ -45,6 +45,7 @@ from harness_memory.guard import (
     unseen_by_mount,
 )
 from harness_memory.hooks import claude_code, tool_targets
+from harness_memory.hooks.archive_members import ARCHIVE_BYTES_CAP, ArchiveLinks, member_places
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
 from harness_memory.hooks.package_settings import PACKAGE_SETTINGS_CAP, package_settings
 from harness_memory.hooks.program_settings import (
@@ -211,6 +212,8 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
         if (reason := _moved_home_refusal(found, roots, records)) is not None:
+            return reason
+        if (reason := _unpack_refusal(found, judge, roots)) is not None:
             return reason
         if (reason := _folder_writer_refusal(found)) is not None:
             return reason
@@ -621,6 +624,76 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
                     "memory service's data dir (or the hooks' Session records): that reaches "
                     "every scope without naming one; name the folders you mean inside it"
                 )
+    return None
+
+
+def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | None:
+    """The refusal of a command unpacking an archive (``tar -x``, ``unzip``) a member of
+    which lands where the guard refuses a write (:func:`~harness_memory.hooks.
+    archive_members.member_places`: through a symlink on the disk or an earlier symlink
+    member, or below the home into the data dir), or one it cannot list unpacked into the
+    home or a folder above it that holds the data dir (or the Session records): its members'
+    names may reach every scope. An archive it cannot list unpacked elsewhere passes (P-3)."""
+    if not found.unpacked:
+        return None
+    held = _held_folders(roots, judge.records)
+    links = ArchiveLinks()
+    for command, archive, folders in found.unpacked:
+        for folder in folders:
+            places = None if archive is None else member_places(command, archive, folder, links)
+            if places is None:
+                if (spelling := _holding(folder, held)) is not None:
+                    return (
+                        f"{REFUSAL_PREFIX}the command unpacks an archive into {_shown(spelling)}, "
+                        "which holds the memory service's data dir (or the hooks' Session "
+                        "records), and the guard cannot list it "
+                        f"({_shown(archive or 'its standard input')}): its members' names may "
+                        "reach every scope. Unpack it into "
+                        "a folder of its own (tar -C, unzip -d), or from a file the guard can "
+                        f"read (tar, gzip, bzip2, xz or zip, at most {ARCHIVE_BYTES_CAP} bytes)"
+                    )
+                continue
+            if len(places) > PATHS_CAP:
+                return _over_caps(places)
+            for place in places:
+                reason = _records_refusal(place, folder, judge.records, judge.table)
+                if reason is not None:
+                    return reason
+                decision = check_write(
+                    place,
+                    memory_root=judge.memory_root,
+                    workspace_key=judge.key,
+                    mounts=judge.table,
+                )
+                if not decision.allowed:
+                    return (
+                        f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where a member "
+                        f"of {_shown(archive or '')} lands when it is unpacked)"
+                    )
+    return None
+
+
+def _held_folders(roots: set[str], records: set[str]) -> list[str]:
+    """The data dirs of the memory ``roots`` (the roots when none is known) and the folders
+    holding the Session ``records``: what a folder above them holds."""
+    data_dirs = [app_data_dir_of(Path(root)) for root in roots]
+    held = [os.fspath(found) for found in data_dirs if found is not None] or sorted(roots)
+    return [*held, *(os.path.dirname(folder) for folder in records)]  # noqa: PTH120
+
+
+def _holding(path: str, folders: list[str]) -> str | None:
+    """``path`` (spelled or resolved) when it is the home or a folder above it holding one of
+    ``folders``; None otherwise."""
+    if not is_usable_path(path):
+        return None
+    home = os.path.normpath(Path.home())
+    spelled = os.path.normpath(path)
+    for spelling in dict.fromkeys((spelled, real_or_none(path) or spelled)):
+        if spelling != home and not home.startswith(spelling.rstrip("/") + "/"):
+            continue
+        inside = spelling.rstrip("/") + "/"
+        if any(folder.startswith(inside) for folder in folders):
+            return spelling
     return None
 
 

@@ -53,6 +53,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 
+from harness_memory.hooks.archive_members import archive_operand
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
@@ -163,8 +164,9 @@ class ShellPaths:
     reads that write into their folder by themselves (:data:`FOLDER_WRITERS`: ``curl -O``,
     ``tar -x``) run after a ``cd`` into a folder known only at run time; ``unbounded`` the
     unpacking commands that take absolute or ``..`` names from their archive (``tar -xP``,
-    ``unzip -:``). The folder an archive is unpacked into is in ``swept``: its members may
-    reach any folder below it.
+    ``unzip -:``). ``unpacked`` holds each extracting ``tar`` or ``unzip``: its name, the
+    archive it reads (absolute; None for its standard input, a ``$`` left in one built at run
+    time) and the folders it unpacks into (its members may reach any folder below them).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -185,6 +187,7 @@ class ShellPaths:
         "unanchored",
         "unbounded",
         "undecided",
+        "unpacked",
         "written_at_run_time",
     )
 
@@ -205,6 +208,7 @@ class ShellPaths:
         self.unbounded: list[str] = []
         self.configured: list[tuple[str, str, list[str]]] = []
         self.mentioned: list[str] = []
+        self.unpacked: list[tuple[str, str | None, list[str]]] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -226,6 +230,7 @@ class ShellPaths:
         self.unbounded.extend(inner.unbounded)
         self.configured.extend(inner.configured)
         self.mentioned.extend(inner.mentioned)
+        self.unpacked.extend(inner.unpacked)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -915,7 +920,11 @@ class _Writes:
                 self._found.written_at_run_time.append(word)
         elif self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
-        if self._command in CONFIGURED or _PYTHON_RE.match(self._command):
+        if (
+            self._command in CONFIGURED
+            or self._command in ("tar", "unzip")
+            or _PYTHON_RE.match(self._command)
+        ):
             expanded = _expand(word, known, environ)
             self._config_words.append(word if expanded is None else expanded)
         if self._command != "git" and self._command not in ONLY_READERS:
@@ -1066,7 +1075,11 @@ class _Writes:
         ):
             self._found.run_in_unknown.append(program[0])
         if (command == "tar" and _extracts(operands)) or command == "unzip":
-            self._found.swept.extend(_unpacked_into(command, operands, self._base, self._environ))
+            folders = _unpacked_into(command, operands, self._base, self._environ)
+            archive = archive_operand(command, config_words)
+            if archive is not None and archive != "-" and "$" not in archive:
+                archive = os.path.join(self._base, _tilde(archive, self._environ))  # noqa: PTH118
+            self._found.unpacked.append((command, archive, folders))
             self._found.unbounded.extend(_unbounded(command, operands))
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
