@@ -111,17 +111,22 @@ def test_p3_a_package_manager_whose_settings_write_into_another_scope_is_refused
         " && pip list",
         'PIP_LOG="$(cat target)" pip list',
         "PIP_CONFIG_FILE=conf.ini python3 -m pip list",
+        "HOME=h npm run t",
+        "export HOME=h; npm run t",
     ],
 )
 def test_p3_package_settings_written_or_chosen_in_the_same_command_are_refused(
     where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
-    """What the program then reads is not on the disk when the guard answers: refused; run
-    by bash with the real program, each writes into the other scope."""
+    """What the program then reads is not on the disk when the guard answers, or is read
+    where the command's own ``HOME`` or ``PIP_CONFIG_FILE`` points: refused; run by bash
+    with the real program, each writes into the other scope."""
     environment = _environment(where, monkeypatch)
     other = where.root / where.other
     (where.workspace / "target").write_text(f"{other}/written\n", encoding="utf-8")
     (where.workspace / "conf.ini").write_text(f"[global]\nlog = {other}/written\n")
+    (where.workspace / "h").mkdir()
+    (where.workspace / "h" / ".npmrc").write_text(f"logs-dir={other}/written\n")
 
     reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
 

@@ -37,7 +37,14 @@ from harness_memory.hooks.unread_programs import memory_named
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
-from tests.support.guard_cases import SHELL, Layout, assert_refused_and_bash_writes
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answer,
+    assert_refused_and_bash_writes,
+    fill,
+    refusal,
+)
 
 if TYPE_CHECKING:
     from _typeshed import TraceFunction
@@ -362,3 +369,26 @@ def _peak_bytes(work: Callable[[], object]) -> int:
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 scripts/index.py ~/agents/coder/agent_state/memory/user --tag release-20261204",
+        "node tools/build.js --out ~/agents/coder/agent_state/memory/{own}/index.md"
+        " --id cafe-deadbeef",
+        "python3 -m notesidx --root ~/agents/coder/agent_state/memory/user/ --since v2-20260101",
+    ],
+)
+def test_p3_a_key_shaped_word_naming_no_scope_beside_the_root_passes(
+    where: Layout, command: str
+) -> None:
+    """A word shaped like a Workspace key (``release-20261204``: a name, ``-``, 8 hex
+    digits) beside the user scope's or the Session's own path was refused as if it named
+    another scope; it names no folder of the memory root, so it passes. The same command
+    naming an existing other scope's key is still refused."""
+    shell = fill(command, where)
+    assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
+    other = shell.replace("release-20261204", where.other).replace("cafe-deadbeef", where.other)
+    other = other.replace("v2-20260101", where.other)
+    assert refusal(answer(where, "claude-code", "Bash", {"command": other})) is not None

@@ -249,7 +249,7 @@ def _own_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
     the guard refuses, or that writes them and runs it in the same command, or None (P-3)."""
     if not found.configured or depth >= _SETTINGS_DEPTH:
         return None
-    for program in dict.fromkeys(program for program, _, _ in found.configured):
+    for program in dict.fromkeys(program for program, _, _, _ in found.configured):
         if (named := _names_settings(found, _OWN_SETTINGS_NAMES[program])) is not None:
             return (
                 f"{REFUSAL_PREFIX}the command writes {program}'s settings ({_shown(named)}) "
@@ -287,8 +287,10 @@ def _package_settings_refusal(
     (:func:`~harness_memory.hooks.package_settings.package_settings`) cannot be read whole,
     name a place for it to write that the guard refuses (``prefix``, ``cache``, ``target``
     …), a program to run that it refuses (``script-shell``), or memory it may not write."""
-    for program, base in dict.fromkeys((p, b) for p, b, _ in found.configured if p != "git"):
-        settings = package_settings(program, base, judge.environ)
+    for program, base, _, assigned in found.configured:
+        if program == "git":
+            continue
+        settings = package_settings(program, base, {**judge.environ, **assigned})
         if settings.unknown is not None:
             return (
                 f"{REFUSAL_PREFIX}{program} would read a settings file the guard cannot read "
@@ -331,7 +333,7 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
     make it run a command the guard refuses (``alias.x = !sh -c '…'``, ``core.fsmonitor``,
     judged as a command run where ``git`` runs), or name memory it may not write (with its
     hook scripts: ``core.worktree``, a hook writing into another scope) (P-3)."""
-    for program, base, words in found.configured:
+    for program, base, words, _ in found.configured:
         if program != "git":
             continue
         settings = git_settings(words, base, judge.environ)

@@ -80,7 +80,8 @@ def package_settings(program: str, base: str, environ: Mapping[str, str]) -> Pac
         files = _pip_files(environ, home)
         variables = "PIP_"
     pairs: list[tuple[str, str]] = []
-    for file in dict.fromkeys(files):
+    for named in dict.fromkeys(files):
+        file = os.path.join(base, named)  # noqa: PTH118
         if not os.path.lexists(file):
             continue
         data = _read(file)

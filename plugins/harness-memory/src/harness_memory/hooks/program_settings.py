@@ -63,11 +63,6 @@ SETTINGS_VARIABLES = frozenset().union(*PROGRAM_VARIABLES.values())
 CHOSEN_SETTINGS = frozenset({"curl", "wget", "git"})
 """Programs whose settings file a variable chooses even when its value is literal: the file's
 text is not in the command (``HOME=. curl URL``, ``GIT_CONFIG_GLOBAL=cfg git status``)."""
-_CHOOSING = frozenset(
-    {"HOME", "XDG_CONFIG_HOME", "NPM_CONFIG_USERCONFIG", "NPM_CONFIG_GLOBALCONFIG"}
-    | {"PIP_CONFIG_FILE"}
-)
-"""Variables choosing the settings file ``npm`` or ``pip`` reads (any letter case)."""
 _FAMILIES = {"git": "GIT_CONFIG", "npm": "NPM_CONFIG_", "pip": "PIP_"}
 """Each program's own settings variables, by the start of their names (``npm``'s in any
 letter case, as it reads them)."""
@@ -92,10 +87,10 @@ def moves_settings(program: str, name: str) -> bool:
 
 def chooses_settings(program: str, name: str) -> bool:
     """Whether setting ``name`` even to a literal value makes ``program`` read a settings
-    file the command does not show (:data:`CHOSEN_SETTINGS`, ``HOME``,
-    ``NPM_CONFIG_USERCONFIG``, ``PIP_CONFIG_FILE``…); any other is refused only when built
-    at run time (a literal value is judged as every word is)."""
-    return program in CHOSEN_SETTINGS or name.upper() in _CHOOSING
+    file the guard does not read (:data:`CHOSEN_SETTINGS`); ``npm`` and ``pip`` are read with
+    the literal values a command gives them (``HOME=/tmp/ci-home npm ci``), so theirs are
+    refused only when built at run time."""
+    return program in CHOSEN_SETTINGS and bool(name)
 
 
 SETTINGS_CAP = 65_536

@@ -206,7 +206,7 @@ class ShellPaths:
         self.settings_moved: list[tuple[str, str, bool]] = []
         self.run_in_unknown: list[str] = []
         self.unbounded: list[str] = []
-        self.configured: list[tuple[str, str, list[str]]] = []
+        self.configured: list[tuple[str, str, list[str], dict[str, str]]] = []
         self.mentioned: list[str] = []
         self.unpacked: list[tuple[str, str | None, list[str]]] = []
         self.over_scan = False
@@ -802,11 +802,13 @@ class _Writes:
     substitution's end (``$(…)/a.md``), which the lexer splits from it."""
 
     __slots__ = (
+        "_assigned",
         "_base",
         "_closed",
         "_command",
         "_config_words",
         "_environ",
+        "_exported",
         "_found",
         "_leading",
         "_loop",
@@ -833,6 +835,8 @@ class _Writes:
         self._environ = environ  # the shell's environment (``~`` in ``tar -C ~``)
         self._command: str | None = None
         self._config_words: list[str] = []  # the words of a program reading settings of its own
+        self._assigned: dict[str, str] = {}  # literal settings variables before its name
+        self._exported: dict[str, str] = {}  # literal settings variables exported so far
         self._program: list[str] = []  # the command's name as spelled, then its options
         self._operand: str | None = None  # its first operand
         self._named_at = 0
@@ -947,6 +951,7 @@ class _Writes:
                 self._found.programs.append(word)
             if is_settings_variable(assigned.group("name")):  # ``HOME=. curl URL``
                 self._found.settings_moved.append(_setting(word, word))
+                self._note_setting(word, self._assigned)
             return
         if name in _WRAPPERS:
             self._wrapper, self._leading = name, _WRAPPER_OPERANDS.get(name, 0)
@@ -991,6 +996,15 @@ class _Writes:
             self._found.programs.append(f"{self._command} {word}")  # ``export PATH=.:$PATH``
         if naming and is_settings_variable(word.split("=", 1)[0]):  # ``export HOME=.``
             self._found.settings_moved.append(_setting(word, f"{self._command} {word}"))
+            self._note_setting(word, self._exported if self._command == "export" else {})
+
+    @staticmethod
+    def _note_setting(word: str, into: dict[str, str]) -> None:
+        """Keep the literal value of a settings variable's assignment ``word`` in ``into``
+        (``HOME=/tmp/ci-home npm ci``: npm then reads that home's ``.npmrc``)."""
+        name, _, value = word.partition("=")
+        if "$" not in value and "`" not in value:
+            into[name] = value
 
     def _read_loop(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
@@ -1057,11 +1071,12 @@ class _Writes:
         self._wrapper, self._leading = "", 0
         program, self._program = self._program, []
         config_words, self._config_words = self._config_words, []
+        assigned, self._assigned = self._exported | self._assigned, {}
         if command in CONFIGURED:
             read_as = _ALIASES.get(command, command)
-            self._found.configured.append((read_as, self._base, config_words))
+            self._found.configured.append((read_as, self._base, config_words, assigned))
         elif command and _PYTHON_RE.match(command) and config_words[:2] == ["-m", "pip"]:
-            self._found.configured.append(("pip", self._base, config_words[2:]))
+            self._found.configured.append(("pip", self._base, config_words[2:], assigned))
             self._found.settings_readers.append(("pip", self._base))
         if program and not is_read(program[0], program[1:], self._operand):
             self._found.programs.insert(self._named_at, program[0])
