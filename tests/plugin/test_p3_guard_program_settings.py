@@ -379,7 +379,8 @@ def test_p3_the_environment_given_is_the_one_judged(
 
     assert reason is not None and f"{other}/a.md, where the settings file of curl says" in reason
     assert shell_refusal([FETCH["curl"]], hook, settings) is None  # its own HOME: no settings
-    assert shell_paths("tar -xf a.tar -C ~/x", "/ws", environ).swept == [f"{given}/x"]
+    unpacked = shell_paths("tar -xf a.tar -C ~/x", "/ws", environ).unpacked
+    assert unpacked == [("tar", "/ws/a.tar", [f"{given}/x"])]
 
 
 WGET2_SETTINGS = [

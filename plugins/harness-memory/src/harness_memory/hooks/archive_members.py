@@ -102,6 +102,7 @@ def member_places(command: str, archive: str, folder: str, links: ArchiveLinks) 
     listed = _zip_members(archive) if command == "unzip" else _tar_members(archive)
     if listed is None or len(listed) > MEMBERS_CAP:
         return None
+    folder = os.path.realpath(folder)  # the kernel follows ``lnk`` before its ``..``
     places: list[str] = []
     for name, target, hard in listed:
         parts = [part for part in name.split("/") if part not in ("", ".", "..")]

@@ -49,12 +49,15 @@ from harness_memory.hooks.archive_members import ARCHIVE_BYTES_CAP, ArchiveLinks
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
 from harness_memory.hooks.package_settings import PACKAGE_SETTINGS_CAP, package_settings
 from harness_memory.hooks.program_settings import (
+    SETTINGS_CAP,
     SETTINGS_NAMES,
     SETTINGS_READERS,
     chooses_settings,
     moves_settings,
+    read_settings_file,
     settings_places,
 )
+from harness_memory.hooks.shell_startup import STARTUP_SHELLS, startup_files
 from harness_memory.hooks.tool_targets import (
     ShellPaths,
     ToolWrites,
@@ -260,13 +263,52 @@ def _own_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
             )
     if (reason := _git_settings_refusal(found, judge, root, depth)) is not None:
         return reason
+    if (reason := _startup_refusal(found, judge, root, depth)) is not None:
+        return reason
     return _package_settings_refusal(found, judge, root, depth)
+
+
+def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
+    """The refusal of a command starting a shell whose startup files
+    (:func:`~harness_memory.hooks.shell_startup.startup_files`: ``$BASH_ENV``, ``~/.bashrc``
+    with ``-i``, the profiles with ``-l``) the guard cannot read whole, or that run a command
+    it refuses (each judged as commands of the call, where the shell starts) or name memory
+    it may not write."""
+    for shell, base, words, assigned in found.configured:
+        if shell not in STARTUP_SHELLS:
+            continue
+        for named in startup_files(shell, words, {**judge.environ, **assigned}):
+            file = os.path.join(base, named)  # noqa: PTH118
+            if not os.path.lexists(file):
+                continue
+            data = read_settings_file(file)
+            if data is None:
+                return (
+                    f"{REFUSAL_PREFIX}{shell} would first run a startup file the guard cannot "
+                    f"read whole ({_shown(file)}: no regular file, unreadable or longer than "
+                    f"{SETTINGS_CAP} bytes); what it runs cannot be known. Run the shell "
+                    "without -i or -l (and without BASH_ENV), or fix that file"
+                )
+            text = data.decode("utf-8", "surrogateescape")
+            reason = judge.texts([text], base, depth + 1)
+            named_memory = memory_named(text, root, judge.key, judge.records)
+            if reason is None and named_memory is not None:
+                reason = f"it names other memory ({_shown(named_memory)})"
+            if reason is not None:
+                return (
+                    f"{REFUSAL_PREFIX}{shell} first runs {_shown(file)}, and the guard "
+                    f"refuses what it runs: {reason.removeprefix(REFUSAL_PREFIX)}"
+                )
+    return None
 
 
 _OWN_SETTINGS_NAMES = {
     "git": (".gitconfig", "git/config", "/config.worktree", ".git/hooks", ".git/config"),
     "npm": ("npmrc",),
     "pip": ("pip.conf", "pip.ini", "pip/"),
+    **dict.fromkeys(
+        STARTUP_SHELLS, (".bashrc", ".bash_profile", ".bash_login", ".profile", "bash.bashrc")
+    ),
 }
 """What the names of each program's settings files (and git's hooks folder) hold."""
 
@@ -288,7 +330,7 @@ def _package_settings_refusal(
     name a place for it to write that the guard refuses (``prefix``, ``cache``, ``target``
     …), a program to run that it refuses (``script-shell``), or memory it may not write."""
     for program, base, _, assigned in found.configured:
-        if program == "git":
+        if program not in ("npm", "pip"):
             continue
         settings = package_settings(program, base, {**judge.environ, **assigned})
         if settings.unknown is not None:

@@ -34,6 +34,7 @@ __all__ = [
     "chooses_settings",
     "is_settings_variable",
     "moves_settings",
+    "read_settings_file",
     "settings_files",
     "settings_places",
 ]
@@ -167,7 +168,7 @@ def settings_places(program: str, environ: Mapping[str, str], base: str) -> list
             return None  # Wget2 reads every file the pattern matches
         if not os.path.lexists(file):
             continue
-        data = _read_settings(file)
+        data = read_settings_file(file)
         if data is None:
             return None  # it may be read by the program; a read error never widens access
         text = data.decode("utf-8", "surrogateescape")
@@ -182,7 +183,7 @@ def settings_places(program: str, environ: Mapping[str, str], base: str) -> list
     return places if len(places) <= SETTINGS_PLACES_CAP else None
 
 
-def _read_settings(file: str) -> bytes | None:
+def read_settings_file(file: str) -> bytes | None:
     """The bytes of the settings file ``file``; None when it is no regular file (a FIFO, a
     socket, a folder, a device), cannot be read or is longer than :data:`SETTINGS_CAP`.
     Opened without waiting: a FIFO nobody writes would hold the guard past the hook's time

@@ -66,6 +66,7 @@ from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
 )
+from harness_memory.hooks.shell_startup import STARTUP_SHELLS
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
     PROGRAM_OPTIONS,
@@ -794,6 +795,19 @@ with its folder and words, for the guard to read those settings."""
 _PYTHON_RE = re.compile(r"^python[0-9.]*$")
 
 
+def _keeps_words(command: str) -> bool:
+    """Whether a command's words (expanded where known) are kept for what it reads besides:
+    its settings (:data:`CONFIGURED`, ``python3 -m pip``), its startup files (a shell:
+    :data:`~harness_memory.hooks.shell_startup.STARTUP_SHELLS`), its archive (``tar``,
+    ``unzip``)."""
+    return (
+        command in CONFIGURED
+        or command in STARTUP_SHELLS
+        or command in ("tar", "unzip")
+        or _PYTHON_RE.match(command) is not None
+    )
+
+
 class _Writes:
     """Follows one command's simple commands for the words they surely write: a redirection's
     target and a file-writing command's operands (:data:`WRITERS`, :data:`DESTINATION_WRITERS`,
@@ -924,11 +938,7 @@ class _Writes:
                 self._found.written_at_run_time.append(word)
         elif self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
-        if (
-            self._command in CONFIGURED
-            or self._command in ("tar", "unzip")
-            or _PYTHON_RE.match(self._command)
-        ):
+        if _keeps_words(self._command):
             expanded = _expand(word, known, environ)
             self._config_words.append(word if expanded is None else expanded)
         if self._command != "git" and self._command not in ONLY_READERS:
@@ -1072,7 +1082,7 @@ class _Writes:
         program, self._program = self._program, []
         config_words, self._config_words = self._config_words, []
         assigned, self._assigned = self._exported | self._assigned, {}
-        if command in CONFIGURED:
+        if command in CONFIGURED or command in STARTUP_SHELLS:
             read_as = _ALIASES.get(command, command)
             self._found.configured.append((read_as, self._base, config_words, assigned))
         elif command and _PYTHON_RE.match(command) and config_words[:2] == ["-m", "pip"]:
