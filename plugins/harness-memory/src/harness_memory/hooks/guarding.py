@@ -612,6 +612,14 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
             "the command, and could be another Workspace's memory scope; unpack without it, "
             "into a literal folder"
         )
+    for program in found.lost_programs:
+        return (
+            f"{REFUSAL_PREFIX}the command runs {_shown(program)}, a program whose writes the "
+            "guard cannot read (a relative path it opens lands in its folder), after a cd "
+            "into a folder known only when it runs ($(…), an unset variable): that could "
+            "be another Workspace's memory scope. cd into a literal folder (run the command "
+            "that finds it first and use what it printed)"
+        )
     for program in found.run_in_unknown:
         return (
             f"{REFUSAL_PREFIX}the command runs {_shown(program)} after a cd into a folder "

@@ -163,7 +163,8 @@ class ShellPaths:
     name, as spelled, and whether its value is built at run time: ``HOME=…``, ``export
     TMPDIR="$(…)"``, ``read TMPDIR``). ``run_in_unknown`` holds the programs the guard
     reads that write into their folder by themselves (:data:`FOLDER_WRITERS`: ``curl -O``,
-    ``tar -x``) run after a ``cd`` into a folder known only at run time; ``unbounded`` the
+    ``tar -x``) run after a ``cd`` into a folder known only at run time, and
+    ``lost_programs`` the programs the guard does not read run there; ``unbounded`` the
     unpacking commands that take absolute or ``..`` names from their archive (``tar -xP``,
     ``unzip -:``). ``unpacked`` holds each extracting ``tar`` or ``unzip``: its name, the
     archive it reads (absolute; None for its standard input, a ``$`` left in one built at run
@@ -175,6 +176,7 @@ class ShellPaths:
         "built",
         "configured",
         "derived",
+        "lost_programs",
         "mentioned",
         "moved",
         "over_scan",
@@ -209,6 +211,7 @@ class ShellPaths:
         self.unbounded: list[str] = []
         self.configured: list[tuple[str, str, list[str], dict[str, str]]] = []
         self.mentioned: list[str] = []
+        self.lost_programs: list[str] = []
         self.unpacked: list[tuple[str, str | None, list[str]]] = []
         self.over_scan = False
         self.budget = _ScanBudget()
@@ -231,6 +234,7 @@ class ShellPaths:
         self.unbounded.extend(inner.unbounded)
         self.configured.extend(inner.configured)
         self.mentioned.extend(inner.mentioned)
+        self.lost_programs.extend(inner.lost_programs)
         self.unpacked.extend(inner.unpacked)
         self.over_scan = self.over_scan or inner.over_scan
 
@@ -283,6 +287,7 @@ def shell_paths(
     previous: str | None = None
     lost = _lost  # whether the shell may be in a folder this cannot know
     entered = settled = _lost  # a cd (or env -C) went into a folder known only at run time
+    from_data = _lost  # one such folder is read from data (``cd "$(cat f)"``): _named_folder
     chdir = False  # inside an ``env`` command, whose ``-C``/``--chdir`` is a cd
     substituting = 0  # how many ``$(`` the lexer is inside
     quoted_back = False  # whether it is inside a backquoted command
@@ -291,6 +296,7 @@ def shell_paths(
     for word in words:
         settled = settled or (entered and word in _SEPARATORS and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
+        writes.folder_from_data = settled and from_data
         closing = substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word)
         if word == "(" and last.endswith("$"):
             substituting += 1
@@ -315,7 +321,10 @@ def shell_paths(
         chdir = word == "env" or (chdir and word not in _SEPARATORS)
         if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
             followed = _enter(folder, bases, known, environ)
-            entered = not (followed or writes.looped(folder, known, environ)) or entered
+            unfollowed = not (followed or writes.looped(folder, known, environ))
+            named = _named_folder(folder, known, unsure=writes.unsure)
+            from_data = from_data or (unfollowed and not named)
+            entered = unfollowed or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
         _note_assignments(word, previous, known, environ)
@@ -328,6 +337,35 @@ def shell_paths(
     _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+_FOLDER_PRINTERS = frozenset(
+    {"git", "dirname", "basename", "pwd", "mktemp", "realpath", "readlink", "npm", "pnpm"}
+    | {"yarn", "go", "rustc", "brew", "xcrun", "pyenv", "rbenv", "nodenv", "asdf"}
+)
+"""Programs whose output a ``cd "$(…)"`` takes that print a folder of their own knowledge (a
+repository's top, a word's folder, a package manager's root), not data an earlier call
+wrote (``cat target``)."""
+_SUBSTITUTED_RE = re.compile(r"(?:\$\(|`)\s*(?P<name>[^\s()`;|&]+)")
+
+
+def _named_folder(word: str, known: Mapping[str, str | None], *, unsure: bool) -> bool:
+    """Whether the folder a ``cd`` into ``word`` (known only at run time) takes comes from a
+    program printing folders of its own knowledge (:data:`_FOLDER_PRINTERS`: ``cd
+    "$(git rev-parse --show-toplevel)"``, ``cd "$(dirname "$0")/.."``) or a variable neither
+    set nor assigned (``cd ${PROJECT_ROOT:-.}``; not after ``read``, ``source`` or ``eval``:
+    ``unsure``), rather than from data a file or a variable set from one holds (``cd
+    "$(cat target)"``, ``d=$(cat f); cd "$d"``, ``cd `cat f```): a program the guard does not
+    read run in the latter is refused."""
+    if word in ("$", "`") or ("`" in word and not _SUBSTITUTED_RE.search(word)):
+        return False  # the lexer split the substitution off: what runs is not in the word
+    programs = [match.group("name") for match in _SUBSTITUTED_RE.finditer(word)]
+    if any(name.rsplit("/", 1)[-1] not in _FOLDER_PRINTERS for name in programs):
+        return False
+    names = [m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)]
+    if names and unsure:
+        return False
+    return all(name is None or name.split(":")[0].split("-")[0] not in known for name in names)
 
 
 def _entered_folder(previous: str | None, word: str, *, chdir: bool) -> str | None:
@@ -833,6 +871,7 @@ class _Writes:
         "_operands",
         "_program",
         "_redirect",
+        "_run_data",
         "_run_lost",
         "_skip",
         "_tails",
@@ -840,6 +879,7 @@ class _Writes:
         "_unsure",
         "_words",
         "_wrapper",
+        "folder_from_data",
         "folder_unknown",
     )
 
@@ -869,6 +909,7 @@ class _Writes:
         self._unsure = False  # a command that sets variables at run time has run
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
+        self.folder_from_data = False  # that folder is read from data (:func:`_named_folder`)
 
     def closed_substitution(self) -> None:
         """The lexer met the ``)`` ending a command substitution at the top level."""
@@ -974,8 +1015,14 @@ class _Writes:
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
         self._run_lost = self.folder_unknown
+        self._run_data = self.folder_from_data
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
+
+    @property
+    def unsure(self) -> bool:
+        """Whether a command that may set any variable (``read``, ``source``, ``eval``) ran."""
+        return self._unsure
 
     def looped(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
@@ -1090,6 +1137,8 @@ class _Writes:
             self._found.settings_readers.append(("pip", self._base))
         if program and not is_read(program[0], program[1:], self._operand):
             self._found.programs.insert(self._named_at, program[0])
+            if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
+                self._found.lost_programs.append(program[0])
         reader = _ALIASES.get(command or "", command)
         if reader in PROGRAM_VARIABLES and not _settings_skipped(reader, program, operands):
             self._found.settings_readers.append((reader, self._base))
