@@ -403,6 +403,9 @@ def test_p3_a_key_shaped_word_naming_no_scope_beside_the_root_passes(
         'd=$(cat target); cd "$d" && git init -q',
         'read d < target; cd "$d"; node -e \'require("fs").writeFileSync("a.md", "x")\'',
         'cd `cat target` && awk \'BEGIN {{ print "x" > "a.md" }}\'',
+        'cd $(dirname $(cat target)/x) && python3 -c \'open("a.md", "w").write("x")\'',
+        "cd $(git rev-parse --show-toplevel 2>/dev/null || cat target)"
+        " && make -f - <<< 'all:;@touch a.md'",
     ],
 )
 def test_p3_a_program_the_guard_cannot_read_after_a_cd_read_from_data_is_refused(
@@ -424,6 +427,7 @@ def test_p3_a_program_the_guard_cannot_read_after_a_cd_read_from_data_is_refused
         "cd ${PROJECT_ROOT:-.} && make test",
         'cd "$(mktemp -d)" && git init -q',
         'cd "$(npm root -g)/typescript" && node bin/tsc --version',
+        "cd $(git rev-parse --show-toplevel 2>/dev/null || pwd) && npm test",
     ],
 )
 def test_p3_a_program_after_a_cd_into_a_folder_a_program_names_passes(

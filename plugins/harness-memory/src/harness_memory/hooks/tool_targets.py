@@ -280,23 +280,21 @@ def shell_paths(
     found.budget = found.budget if _budget is None else _budget  # one for the whole command
     tails = [match.group("tail") for match in _GLUED_TAIL_RE.finditer(command)]
     found.built.extend(tails)
-    writes = _Writes(found, set(tails), environ)
+    writes = _Writes(found, set(tails), environ, cd_data=_lost)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
     lost = _lost  # whether the shell may be in a folder this cannot know
     entered = settled = _lost  # a cd (or env -C) went into a folder known only at run time
-    from_data = _lost  # one such folder is read from data (``cd "$(cat f)"``): _named_folder
     chdir = False  # inside an ``env`` command, whose ``-C``/``--chdir`` is a cd
     substituting = 0  # how many ``$(`` the lexer is inside
     quoted_back = False  # whether it is inside a backquoted command
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
-    for word in words:
+    for at, word in enumerate(words):
         settled = settled or (entered and word in _SEPARATORS and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
-        writes.folder_from_data = settled and from_data
         closing = substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word)
         if word == "(" and last.endswith("$"):
             substituting += 1
@@ -321,10 +319,8 @@ def shell_paths(
         chdir = word == "env" or (chdir and word not in _SEPARATORS)
         if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
             followed = _enter(folder, bases, known, environ)
-            unfollowed = not (followed or writes.looped(folder, known, environ))
-            named = _named_folder(folder, known, unsure=writes.unsure)
-            from_data = from_data or (unfollowed and not named)
-            entered = unfollowed or entered
+            spelt = _substitution_spelt(words, at) if folder == "$" else folder
+            entered = writes.cd_into(spelt, known, environ, followed=followed) or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
         _note_assignments(word, previous, known, environ)
@@ -346,7 +342,27 @@ _FOLDER_PRINTERS = frozenset(
 """Programs whose output a ``cd "$(…)"`` takes that print a folder of their own knowledge (a
 repository's top, a word's folder, a package manager's root), not data an earlier call
 wrote (``cat target``)."""
-_SUBSTITUTED_RE = re.compile(r"(?:\$\(|`)\s*(?P<name>[^\s()`;|&]+)")
+_SUBSTITUTED_RE = re.compile(r"(?:\$\(|`|\|\||&&|;|\|)\s*(?P<name>[^\s()`;|&<>]+)")
+"""A program a command substitution runs: after its opening, or after ``||``, ``&&``, ``;`` or
+``|`` inside it."""
+
+
+def _substitution_spelt(words: list[str], at: int) -> str:
+    """The command substitution an unquoted ``$`` at ``words[at]`` opens, spelt again from
+    the lexer's words (``$``, ``(``, ``git``, …, ``)``), up to :data:`_INNER_WORDS` words."""
+    depth = 0
+    spelt = ["$"]
+    for word in words[at + 1 : at + 1 + _INNER_WORDS]:
+        depth += word.count("(") - word.count(")") if _PUNCTUATION(word) else 0
+        spelt.append(word)
+        if depth <= 0:
+            break
+    inner = " ".join(spelt[2:-1]).replace("$ (", "$(").replace("` ", "`")
+    return f"$({inner})" if len(spelt) > 2 else "$"
+
+
+_INNER_WORDS = 64
+"""The most words of an unquoted ``cd $(…)`` read to tell what it runs; past them it is data."""
 
 
 def _named_folder(word: str, known: Mapping[str, str | None], *, unsure: bool) -> bool:
@@ -856,6 +872,7 @@ class _Writes:
     __slots__ = (
         "_assigned",
         "_base",
+        "_cd_data",
         "_closed",
         "_command",
         "_config_words",
@@ -879,12 +896,19 @@ class _Writes:
         "_unsure",
         "_words",
         "_wrapper",
-        "folder_from_data",
         "folder_unknown",
     )
 
-    def __init__(self, found: ShellPaths, tails: set[str], environ: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        found: ShellPaths,
+        tails: set[str],
+        environ: Mapping[str, str],
+        *,
+        cd_data: bool = False,
+    ) -> None:
         self._found = found
+        self._cd_data = cd_data  # a cd went into a folder read from data (:func:`_named_folder`)
         self._tails = tails
         self._environ = environ  # the shell's environment (``~`` in ``tar -C ~``)
         self._command: str | None = None
@@ -909,7 +933,6 @@ class _Writes:
         self._unsure = False  # a command that sets variables at run time has run
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
-        self.folder_from_data = False  # that folder is read from data (:func:`_named_folder`)
 
     def closed_substitution(self) -> None:
         """The lexer met the ``)`` ending a command substitution at the top level."""
@@ -1015,14 +1038,24 @@ class _Writes:
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
         self._run_lost = self.folder_unknown
-        self._run_data = self.folder_from_data
+        self._run_data = self.folder_unknown and self._cd_data
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
 
-    @property
-    def unsure(self) -> bool:
-        """Whether a command that may set any variable (``read``, ``source``, ``eval``) ran."""
-        return self._unsure
+    def cd_into(
+        self,
+        folder: str,
+        known: Mapping[str, str | None],
+        environ: Mapping[str, str],
+        *,
+        followed: bool,
+    ) -> bool:
+        """Whether a ``cd`` into ``folder`` (``followed``: known here) goes into a folder known
+        only at run time; one read from data (:func:`_named_folder`) is remembered."""
+        unfollowed = not (followed or self.looped(folder, known, environ))
+        named = _named_folder(folder, known, unsure=self._unsure)
+        self._cd_data = self._cd_data or (unfollowed and not named)
+        return unfollowed
 
     def looped(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
@@ -1121,20 +1154,28 @@ class _Writes:
             self._found.paths.append(path if absolute else f"{self._base}/{path}")
         return False
 
+    def _note_reads(self, command: str | None) -> list[str]:
+        """Keep what the command ended reads besides its words: a program's own settings or
+        startup files (:data:`CONFIGURED`, :data:`~harness_memory.hooks.shell_startup.
+        STARTUP_SHELLS`, ``python3 -m pip``) with its folder, words and literal settings
+        variables; gives the command's words (expanded where known)."""
+        words, self._config_words = self._config_words, []
+        assigned, self._assigned = self._exported | self._assigned, {}
+        if command in CONFIGURED or command in STARTUP_SHELLS:
+            read_as = _ALIASES.get(command or "", command or "")
+            self._found.configured.append((read_as, self._base, words, assigned))
+        elif command and _PYTHON_RE.match(command) and words[:2] == ["-m", "pip"]:
+            self._found.configured.append(("pip", self._base, words[2:], assigned))
+            self._found.settings_readers.append(("pip", self._base))
+        return words
+
     def end(self) -> None:
         """The simple command ended: judge its operands."""
         command, operands = self._command, self._operands
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
         self._wrapper, self._leading = "", 0
         program, self._program = self._program, []
-        config_words, self._config_words = self._config_words, []
-        assigned, self._assigned = self._exported | self._assigned, {}
-        if command in CONFIGURED or command in STARTUP_SHELLS:
-            read_as = _ALIASES.get(command, command)
-            self._found.configured.append((read_as, self._base, config_words, assigned))
-        elif command and _PYTHON_RE.match(command) and config_words[:2] == ["-m", "pip"]:
-            self._found.configured.append(("pip", self._base, config_words[2:], assigned))
-            self._found.settings_readers.append(("pip", self._base))
+        config_words = self._note_reads(command)
         if program and not is_read(program[0], program[1:], self._operand):
             self._found.programs.insert(self._named_at, program[0])
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
