@@ -278,8 +278,7 @@ def shell_paths(
     words = _shell_words(command)
     found = ShellPaths()
     found.budget = found.budget if _budget is None else _budget  # one for the whole command
-    tails = [match.group("tail") for match in _GLUED_TAIL_RE.finditer(command)]
-    found.built.extend(tails)
+    found.built.extend(tails := [m.group("tail") for m in _GLUED_TAIL_RE.finditer(command)])
     writes = _Writes(found, set(tails), environ, cd_data=_lost)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
@@ -319,7 +318,7 @@ def shell_paths(
         chdir = word == "env" or (chdir and word not in _SEPARATORS)
         if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
             followed = _enter(folder, bases, known, environ)
-            spelt = _substitution_spelt(words, at) if folder == "$" else folder
+            spelt = _substitution_spelt(words, at) if folder == "$" else folder  # ``cd $(…)``
             entered = writes.cd_into(spelt, known, environ, followed=followed) or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
