@@ -41,10 +41,10 @@ from harness_memory.installers.hook_groups import Removed, merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.own_switches import codex_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
-from harness_memory.installers.record import STATE_FOLDER, read_record, token_plan
+from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
-from harness_memory.installers.token_place import token_place
+from harness_memory.installers.token_place import token_place, token_plan
 
 __all__ = [
     "CONTEXT_LIMIT_TOKENS",
