@@ -146,6 +146,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old, document = read_json_object(path)
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
+    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     state = None if managed is not None else path.parent / STATE_FOLDER  # each user's own
     token = options.token if options.token is not None else _env_token(document)
     token_file = None

@@ -139,6 +139,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     hooks_path, config_path = home / "hooks.json", home / "config.toml"
     old_hooks, document = read_json_object(hooks_path)
     record = read_record(home)
+    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     token_file = None
     if install and options.token is not None:
         token_file = token_place(home, options.home, environ)  # never in a git work tree

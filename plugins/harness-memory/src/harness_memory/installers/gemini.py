@@ -134,6 +134,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old, document = read_json_object(path, comments=True)
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
+    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     state = path.parent / STATE_FOLDER
     token_file = None
     if install and options.token is not None:

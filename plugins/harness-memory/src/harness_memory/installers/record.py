@@ -92,6 +92,12 @@ class InstallRecord:
         """The token file an install keeps outside the state folder (its folder lies in a git
         work tree: :mod:`~harness_memory.installers.token_place`), which ``uninstall``
         removes; None when the token is in the state folder, or there is none."""
+        said = document.get("urlIdNotSecret")
+        listed = said if isinstance(said, list) else []
+        self.url_id_not_secret: list[str] = [d for d in listed if isinstance(d, str)]
+        """The digests (:func:`text_digest`) of the service URLs whose path holds an id the
+        user said is no secret when installing them (``--url-id-not-secret``, A-10):
+        ``status`` does not warn of those."""
 
     def wrote(self, path: Path, data: bytes) -> bool | None:
         """Whether ``data`` is a text an install wrote to the settings file ``path``; None
@@ -112,6 +118,16 @@ class InstallRecord:
         """Remember ``text`` as backed up by this install before it changed ``path``."""
         _note(self.backed_up, path, text)
 
+    def note_url(self, url: str, *, id_not_secret: bool) -> None:
+        """Remember whether the user said the id in the path of the service ``url`` this
+        install writes is no secret (only this install's URL is kept)."""
+        digest = text_digest(url.encode("utf-8"))
+        self.url_id_not_secret = [digest] if id_not_secret and url else []
+
+    def id_said_not_secret(self, url: str) -> bool:
+        """Whether the user said the id in ``url``'s path is no secret when installing it."""
+        return text_digest(url.encode("utf-8")) in self.url_id_not_secret
+
     def change(self) -> FileChange:
         """The record's new text, holding :attr:`previous` (and :attr:`created`,
         :attr:`created_folders`, :attr:`written` when they name any), as a change without a
@@ -127,6 +143,8 @@ class InstallRecord:
             document["backedUp"] = self.backed_up
         if self.token_file:
             document["tokenFile"] = self.token_file
+        if self.url_id_not_secret:
+            document["urlIdNotSecret"] = self.url_id_not_secret
         return FileChange(self.path, self.text, dump_json(document), backup=False)
 
 

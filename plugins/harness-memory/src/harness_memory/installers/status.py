@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from harness_memory.client import URL_ID_NOT_SECRET
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.codex_profiles import memory_profile_notes
@@ -54,6 +55,7 @@ from harness_memory.installers.own_switches import (
     managed_only,
     switched_off,
 )
+from harness_memory.installers.record import read_record
 from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
@@ -374,12 +376,13 @@ def _installed(
             f"where every local user can read it (ps); run `{again}` "
             "again to move it into a token file only you can read"
         )
-    if (why := _url_holding_an_id(commands)) is not None:
+    if (why := _url_holding_an_id(commands, path)) is not None:
         lines.append(
             f"{label}: WARNING: the hooks' service URL holds {why}, written in full into "
             f"{path} and every hook's command line, which other accounts (ps) and a "
             "repository holding the file read; install again with the service's address "
-            "without it (--url or --remote) and a bearer token (HARNESS_MEMORY_TOKEN)"
+            "without it (--url or --remote) and a bearer token (HARNESS_MEMORY_TOKEN), or, "
+            f"when the id is no secret, with {URL_ID_NOT_SECRET}"
         )
     if _env_token_read(document, commands):
         lines.append(
@@ -433,14 +436,23 @@ def _installed(
     return lines, fine
 
 
-def _url_holding_an_id(commands: list[str]) -> str | None:
-    """What in the service URL an earlier install wrote into ``commands`` an install now
-    refuses to write (:func:`memory_core.addresses.url_secret`, ``written``: a UUID or hex id
-    in its path, which may be a capability secret; A-10), or None."""
+def _url_holding_an_id(commands: list[str], path: Path) -> str | None:
+    """What in the service URL an earlier install wrote into ``commands`` (of the settings file
+    ``path``) an install now refuses to write (:func:`memory_core.addresses.url_secret`,
+    ``written``: a UUID or hex id in its path, which may be a capability secret; A-10), or
+    None. A URL the user said holds no secret when installing it (``--url-id-not-secret``,
+    kept in the install record beside ``path``) is not one."""
     from memory_core.addresses import url_secret
 
+    try:
+        record = read_record(path.parent)
+    except SettingsFileError:  # an unreadable record says nothing was said: warn
+        record = None
     urls = {url for command in commands for url in flag_values(command, "--url")}
-    return next((why for url in sorted(urls) if (why := url_secret(url, written=True))), None)
+    said = {url for url in urls if record is not None and record.id_said_not_secret(url)}
+    return next(
+        (why for url in sorted(urls - said) if (why := url_secret(url, written=True))), None
+    )
 
 
 def _program_lines(
