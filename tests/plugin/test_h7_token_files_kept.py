@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pwd
 from pathlib import Path
 
 import pytest
@@ -54,3 +56,82 @@ def test_h7_an_install_removes_no_file_a_planted_record_names_elsewhere(
     uninstall = ["uninstall", harness, "--home", str(home), "--memory-root", str(root)]
     assert main(uninstall, environ={"HOME": str(home)}) == 0
     assert key.read_text() == KEY
+
+
+@pytest.fixture
+def account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The account's home as the password database gives it (moved under ``tmp_path``)."""
+    home = tmp_path / "account"
+    entry = pwd.getpwuid(os.getuid())
+    moved = pwd.struct_passwd((*entry[:5], str(home), entry[6]))
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: moved)
+    home.mkdir()
+    return home
+
+
+def token_set(token: str) -> str:
+    out = io.StringIO()
+    stdin = io.BytesIO(f"{token}\n".encode())
+    assert main(["token", "set"], environ={}, stdin=stdin, stdout=out) == 0
+    return out.getvalue()
+
+
+def managed_install(account: Path, folder: Path) -> None:
+    root = memory_root(account.parent)
+    flags = ["--home", str(account), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    argv = ["install", "claude-code", "--managed", str(folder), *flags, "--no-check"]
+    assert main(argv, environ={"HOME": str(account)}) == 0
+
+
+def test_h7_a_user_install_keeps_the_token_file_the_managed_hooks_read(
+    account: Path, tmp_path: Path
+) -> None:
+    """``token set`` wrote ``~/.claude/harness-memory/token`` for the managed hooks; ``~/.claude``
+    became a repository; a user-level Claude Code install, keeping its own token outside the
+    work tree, removed that file as stale, and the managed hooks lost their token."""
+    managed = tmp_path / "managed"
+    managed_install(account, managed)
+    token_set("managed-Token-4711")
+    own = account / ".claude" / "harness-memory" / "token"
+    git(account / ".claude", "init", "-q")
+
+    status, said = install(account, "claude-code", TOKEN, {"HOME": str(account)})
+
+    assert status == 0
+    assert own.read_text() == "managed-Token-4711\n"
+    assert f"kept {own}" in said and str(managed / "managed-settings.json") in said
+    assert "`harness-memory token set`" in said
+    # token set then moves the managed hooks' token out, and nothing reads the old file now
+    moved = token_set("managed-Token-4712")
+    outside = account / ".config" / "harness-memory" / "tokens" / "managed"
+    assert outside.read_text() == "managed-Token-4712\n"
+    assert not own.exists() and f"removed {own}" in moved
+
+
+def test_h7_token_set_keeps_the_token_file_user_hooks_name(account: Path) -> None:
+    """A user-level install named ``~/.claude/harness-memory/token`` with ``--token-file``;
+    ``token set``, its state folder now in a work tree, removed that file and said "the hooks
+    now read …", untrue for those hooks: they were left without a token."""
+    assert install(account, "claude-code", TOKEN, {"HOME": str(account)})[0] == 0
+    own = account / ".claude" / "harness-memory" / "token"
+    assert own.read_text() == f"{TOKEN}\n"
+    git(account / ".claude", "init", "-q")
+
+    said = token_set("managed-Token-4711")
+
+    assert own.read_text() == f"{TOKEN}\n"
+    assert f"kept {own}" in said and "now read" not in said
+    assert str(account / ".claude" / "settings.json") in said
+    assert "`harness-memory install claude-code`" in said
+    # installing again moves the user hooks' token out; the old file is then removed
+    status, again = install(account, "claude-code", TOKEN, {"HOME": str(account)})
+    assert status == 0 and not own.exists(), again
+
+
+def test_h7_token_set_removes_a_token_file_in_a_work_tree_no_hook_names(account: Path) -> None:
+    own = account / ".claude" / "harness-memory" / "token"
+    token_set("managed-Token-4711")
+    git(account / ".claude", "init", "-q")
+    said = token_set("managed-Token-4712")
+    assert not own.exists() and f"removed {own}" in said

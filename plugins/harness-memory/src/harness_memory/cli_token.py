@@ -190,6 +190,27 @@ def run_token(
         parser.error(f"token set: cannot write {path}: {error.strerror or error}")
     out.write(f"wrote the token to {path} (mode 0600)\n")
     if stale is not None and stale.is_file():
-        stale.unlink()  # the hooks would read it first, and it lies in a work tree
-        out.write(f"removed {stale}: it lay in a git work tree (the hooks now read {path})\n")
+        out.write(_leave_stale(stale, path, environ))
     return 0
+
+
+def _leave_stale(stale: Path, path: Path, environ: Mapping[str, str]) -> str:
+    """Remove the managed hooks' token file ``stale`` (in a git work tree: they would read it
+    before ``path``) unless installed hooks name it with ``--token-file`` (a user-level
+    Claude Code install shares the folder): those would lose their token, so it is kept and
+    the line says which hooks read it and what to run. The line to print."""
+    from harness_memory.installers.token_place import token_readers
+
+    home = stale.parent.parent.parent  # <home>/.claude/harness-memory/token
+    named = token_readers(stale, home, environ)  # not the managed hooks: path is theirs now
+    if not named:
+        stale.unlink()
+        return f"removed {stale}: it lay in a git work tree (the managed hooks now read {path})\n"
+    wheres = ", ".join(where for where, _ in named)
+    fixes = " and ".join(dict.fromkeys(fix for _, fix in named))
+    return (
+        f"kept {stale}, though it lies in a git work tree: the hooks in {wheres} name it with "
+        f"--token-file and would be left without a token; while it is there the managed hooks "
+        f"read it, not {path}: run {fixes} to move those hooks' token out of the work tree, "
+        "then `harness-memory token set` again\n"
+    )

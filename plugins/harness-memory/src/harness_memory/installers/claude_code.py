@@ -37,7 +37,7 @@ from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import TOKEN_ENV, tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
-from harness_memory.installers.token_place import token_place, token_plan
+from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
     "AUTO_MEMORY",
@@ -180,6 +180,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     removals: list[Path] = []
     if install and managed is None:
         changes, removals = token_plan(record, token, token_file)
+        removals, kept = still_read(removals, options.home, environ, besides=path)
+        notes += kept
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings

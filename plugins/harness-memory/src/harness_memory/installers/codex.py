@@ -44,7 +44,7 @@ from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
-from harness_memory.installers.token_place import token_place, token_plan
+from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
     "CONTEXT_LIMIT_TOKENS",
@@ -177,6 +177,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += profile_notes
         _tidy(config)
     changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
+    removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
+    notes += kept
     changes += profiles
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))

@@ -38,7 +38,7 @@ from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
-from harness_memory.installers.token_place import token_place, token_plan
+from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
     "AUTO_MEMORY",
@@ -165,6 +165,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS)
     changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
+    removals, kept = still_read(removals, options.home, environ, besides=path)
+    notes += kept
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old, path=path)

@@ -60,7 +60,7 @@ from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
 
-__all__ = ["status"]
+__all__ = ["InstalledHooks", "installed_hooks", "status"]
 
 
 class _Target(NamedTuple):
@@ -158,6 +158,45 @@ def status(
 
     said, taken = service_lines(installed, environ, env=given, harnesses=installed)  # H-7
     return lines + said, healthy and taken
+
+
+class InstalledHooks(NamedTuple):
+    """The hook commands this plugin wrote into one settings file: its ``label`` (as ``status``
+    shows it), ``path``, the install that writes them again (``again``: ``harness-memory
+    install codex``, ``… --managed /etc/codex``), whether it is a ``managed`` install (its
+    hooks read each account's own token file, naming none) and the ``commands``."""
+
+    label: str
+    path: Path
+    again: str
+    managed: bool
+    commands: list[str]
+
+
+def installed_hooks(home: Path, environ: Mapping[str, str]) -> list[InstalledHooks]:
+    """The installed hooks of every settings file ``status`` reads by default: each harness's
+    user settings in ``home``, the managed settings where each harness reads them and those
+    this account's managed installs recorded (:func:`~harness_memory.installers.
+    managed_record.recorded`). A settings file that cannot be read, or holds none of our
+    hooks, is left out (``status`` says so)."""
+    from harness_memory.installers.managed_record import recorded
+
+    files = [
+        ManagedFile("claude-code", managed_file("claude-code", claude_code.managed_dir())),
+        ManagedFile("codex", managed_file("codex", codex_managed_plan.DEFAULT_DIR)),
+        ManagedFile("gemini", read_place("gemini", environ)),
+    ]
+    files += [file for file in recorded(home) if file not in files]
+    found: list[InstalledHooks] = []
+    for label, harness, path, managed_flag in _targets(home, environ, files):
+        try:
+            commands = our_commands(_read(path, harness), harness)
+        except SettingsFileError:
+            continue
+        if commands:
+            again = f"harness-memory install {harness}{managed_flag}"
+            found.append(InstalledHooks(label, path, again, bool(managed_flag), commands))
+    return found
 
 
 def _targets(

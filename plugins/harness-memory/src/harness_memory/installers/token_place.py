@@ -23,21 +23,24 @@ import contextlib
 import hashlib
 import os
 import re
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
 from harness_memory.installers.files import FileChange, SettingsFileError, read_text
 from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, InstallRecord
-from harness_memory.settings import TOKENS_FOLDER, token_kept_outside
+from harness_memory.settings import TOKENS_FOLDER, account_state_dir, token_kept_outside
 
 __all__ = [
     "TOKENS_FOLDER",
     "TokenPlaceError",
     "config_home",
     "plugin_token_file",
+    "still_read",
     "token_file_place",
     "token_place",
     "token_plan",
+    "token_readers",
     "work_tree_of",
 ]
 
@@ -170,3 +173,80 @@ def token_file_place(named: Path | None, state: Path | None) -> tuple[Path, Path
             "--git-dir=~/.dotfiles --work-tree=~, a bare repository) or the folder out of it"
         )
     return outside, own
+
+
+def token_readers(
+    path: Path, home: Path, environ: Mapping[str, str], *, besides: Path | None = None
+) -> list[tuple[str, str]]:
+    """``(settings file, what to run so they no longer need it)`` for each installed settings
+    file (:func:`~harness_memory.installers.status.installed_hooks`; not ``besides``, whose
+    hooks the running install rewrites) whose hooks would lose their token were the token
+    file ``path`` removed: a hook command naming it with ``--token-file`` (run its install
+    again), or a managed hook, which names none and reads the account's own token file
+    (``.claude/harness-memory/token`` in its home, :func:`~harness_memory.settings.
+    account_state_dir`) when it is there, else the one ``token set`` keeps outside a work
+    tree (:func:`~harness_memory.settings.token_kept_outside`), when ``path`` is the one it
+    reads and the other is not there to fall back to (run ``harness-memory token set``)."""
+    from harness_memory.installers.spec import flag_values
+    from harness_memory.installers.status import installed_hooks  # it imports the planners
+
+    state = account_state_dir(environ)
+    own = None if state is None else state / TOKEN_NAME
+    outside = None if state is None else token_kept_outside(state)
+    places: dict[Path, Path | None] = {} if own is None else {own: outside}
+    places |= {} if outside is None or own is None else {outside: own}
+    other = places.get(path)
+    implicit = path in places and (other is None or not other.is_file())  # no fallback then
+    found: list[tuple[str, str]] = []
+    for hooks in installed_hooks(home, environ):
+        if hooks.path == besides:
+            continue
+        named = any(
+            Path(value).absolute() == path.absolute()
+            for command in hooks.commands
+            for value in flag_values(command, "--token-file")
+        )
+        if named:
+            found.append((str(hooks.path), f"`{hooks.again}`"))
+        elif implicit and any(_reads_the_accounts_token(c) for c in hooks.commands):
+            found.append((str(hooks.path), "`harness-memory token set`"))
+    return found
+
+
+def _reads_the_accounts_token(command: str) -> bool:
+    """Whether the hook ``command`` reads the running account's own token file: a
+    ``--flags-only`` command naming no token, token file or state dir (the managed hooks)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    named = ("--token", "--token-file", "--state-dir")
+    given = any(word in named or word.startswith(tuple(f"{n}=" for n in named)) for word in words)
+    return "--flags-only" in words and not given
+
+
+def still_read(
+    stale: list[Path], home: Path, environ: Mapping[str, str], *, besides: Path
+) -> tuple[list[Path], list[str]]:
+    """``(the token files of stale to remove, a note for each one kept)``: an install keeps a
+    stale token file (:func:`token_plan`) that other installed hooks still read
+    (:func:`token_readers`; ``besides`` is the settings file it rewrites), since removing it
+    would leave them without a token: Claude Code's user install and the managed hooks share
+    ``~/.claude/harness-memory``. The note names them and what to run to move their token
+    out of the git work tree."""
+    removed: list[Path] = []
+    notes: list[str] = []
+    for path in stale:
+        readers = token_readers(path, home, environ, besides=besides)
+        if not readers:
+            removed.append(path)
+            continue
+        wheres = ", ".join(where for where, _ in readers)
+        fixes = " and ".join(dict.fromkeys(fix for _, fix in readers))
+        notes.append(f"kept {path}, no longer this install's: the hooks in {wheres} still read it")
+        if (tree := work_tree_of(path.parent)) is not None:
+            notes[-1] += (
+                f"; it lies in the git work tree {tree}, where `git add -f` or `git commit -a` "
+                f"can take it into a commit: run {fixes} to move their token out of it"
+            )
+    return removed, notes
