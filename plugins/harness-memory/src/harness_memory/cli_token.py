@@ -19,11 +19,13 @@ user's to read, and the hooks would refuse it. A state folder (``harness-memory`
 tree, where no ``.gitignore`` stops ``git add -f`` or ``git commit -a``
 (:func:`~harness_memory.installers.token_place.token_file_place`): the managed hooks' token
 then goes to ``~/.config/harness-memory/tokens/managed``, which they read when the state
-folder holds none, and a ``--file`` in one, or a home that is one, is refused (exit 2). The
-token is read from stdin, never from the command line, which every local user can read
-(``ps``); it is never printed. Exit status 0 when written, 2 for a token that cannot be one
-(empty, a space or control character inside, larger than a token file may be) or a file that
-cannot be written (or kept private, or kept out of a work tree); nothing is written then.
+folder holds none (the one there is removed, unless user-level hooks name it with
+``--token-file``: then it is kept, and the line says which and what to run), and a
+``--file`` in one, or a home that is one, is refused (exit 2). The token is read from stdin,
+never from the command line, which every local user can read (``ps``); it is never printed.
+Exit status 0 when written, 2 for a token that cannot be one (empty, a space or control
+character inside, larger than a token file may be) or a file that cannot be written (or kept
+private, or kept out of a work tree); nothing is written then.
 """
 
 from __future__ import annotations

@@ -10,8 +10,11 @@ folder at or above it, as written or with its symlinks resolved, holds ``.git``)
 file goes into the user's config folder instead (``$XDG_CONFIG_HOME``, by default
 ``~/.config``: ``harness-memory/tokens/<settings folder>-<digest>``, ``0600`` in ``0700``
 folders) and the hook commands name it there with ``--token-file``; a token file an earlier
-install left in the work tree is removed. When that folder lies in a work tree too, the
-install refuses, naming both and what to do (:class:`TokenPlaceError`): nothing is written.
+install left in the work tree is removed, unless other installed hooks still read it
+(:func:`still_read`: Claude Code's managed hooks share ``~/.claude/harness-memory``), and only
+where the plugin writes tokens (:func:`plugin_token_file`). When that folder lies in a work
+tree too, the install refuses, naming both and what to do (:class:`TokenPlaceError`): nothing
+is written.
 
 A work tree whose ``.git`` lies elsewhere (``git --git-dir=~/.dotfiles --work-tree=~``) shows
 no ``.git`` on the way and is not seen; ``git add -f`` there is the user's own choice.
