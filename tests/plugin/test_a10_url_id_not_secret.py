@@ -121,3 +121,18 @@ def test_a10_installing_again_without_the_flag_forgets_what_was_said(
     assert install(tmp_path, harness, f"{UNREACHABLE}/memory") == 0, caplog.text
     (record,) = home.rglob("harness-memory/install.json")
     assert "urlIdNotSecret" not in json.loads(record.read_text())
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_a10_installing_again_with_nothing_given_keeps_what_was_said(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, harness: str
+) -> None:
+    """Installing again with nothing given takes every setting from the installed hooks (the
+    upgrade ``status`` names): the id said to be no secret is taken as said, not refused."""
+    home = tmp_path / "home"
+    assert install(tmp_path, harness, TENANT_URL, "--url-id-not-secret") == 0, caplog.text
+    again = ["install", harness, "--home", str(home), "--no-check"]
+    again += ["--executable", str(HARNESS_MEMORY)]
+    assert main(again, environ={"HOME": str(home)}) == 0, caplog.text
+    assert TENANT_URL in settings_text(home)
+    assert ID_WARNING not in status_of(home)

@@ -340,6 +340,18 @@ def _default_managed_dir(harness: str, environ: Mapping[str, str]) -> Path:
     return managed_dir()
 
 
+def _id_said_not_secret(settings: Path, url: str) -> bool:
+    """Whether the install that wrote ``settings`` was told the id in ``url``'s path is no
+    secret (``--url-id-not-secret``, kept in its install record)."""
+    from harness_memory.installers.files import SettingsFileError
+    from harness_memory.installers.record import read_record
+
+    try:
+        return read_record(settings.parent).id_said_not_secret(url)
+    except SettingsFileError:
+        return False
+
+
 def _as_installed(
     args: argparse.Namespace,
     environ: Mapping[str, str],
@@ -349,8 +361,9 @@ def _as_installed(
     out: IO[str],
 ) -> tuple[str | None, str | None]:
     """``install HARNESS`` given no URL, project, agent or root: take them (and the timeout,
-    remote mode, the token file's token) from the hooks already installed, so installing again
-    is the whole upgrade (:mod:`harness_memory.installers.reinstall`). Fills ``values`` and
+    remote mode, the token file's token, and ``--url-id-not-secret`` when its install record
+    keeps it of that URL) from the hooks already installed, so installing again is the whole
+    upgrade (:mod:`harness_memory.installers.reinstall`). Fills ``values`` and
     ``args``; returns ``(memory root or None, token or None)``."""
     from harness_memory.installers.reinstall import installed_settings
 
@@ -362,6 +375,8 @@ def _as_installed(
     root = flags.get("memory-root")
     if flags.get("remote") == "on":
         args.remote_url, values["url"], root = flags["url"], None, None
+    if _id_said_not_secret(found.path, flags["url"]):  # as that install was told (A-10)
+        args.url_id_not_secret = True
     if args.timeout is None and "timeout" in flags:
         with contextlib.suppress(ValueError):
             args.timeout = float(flags["timeout"])
