@@ -14,7 +14,8 @@ check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FA
 them (``--token``) get a warning to install again (H-7), and so do hook commands without
 ``--flags-only``, whose settings a repository's environment could change (P-2a), hook commands
 whose Python does not run isolated (``-I``: a repository's ``PYTHONPATH`` could replace the
-guard), hook commands whose service URL holds an id an install now refuses to write (A-10),
+guard), hook commands whose service URL holds an id an install now refuses to write (A-10;
+not when their install was told ``--url-id-not-secret``),
 and settings whose ``env`` holds the token (read by the service check as those hooks read it, or no
 longer read at all). Managed settings a harness would not read (another place; Gemini CLI's
 system file not root's alone) are said, and so is an account whose managed hooks keep no state
