@@ -231,7 +231,9 @@ not load besides: their process answers from the files alone."""
 NO_START_LOADS = (
     "hashlib",  # the service derives the Workspace key; the hook sends the path (K-1)
     "_hashlib",
-    "harness_memory.hooks.guarding",  # the write guard's readers of tool calls (P-3)
+    "harness_memory.guard",  # the write guard (P-3) and what it reads tool calls with
+    "harness_memory.mounts",
+    "harness_memory.hooks.guarding",
     "harness_memory.hooks.tool_targets",
     "harness_memory.hooks.here_data",
     "harness_memory.hooks.unread_programs",
@@ -239,8 +241,9 @@ NO_START_LOADS = (
     "harness_memory.hooks.git_toplevel",
     "harness_memory.hooks.in_place",
 )
-"""What a Session-start hook must not load besides: its harness's module holds the write guard
-too, which imports what it reads tool calls with only when it runs."""
+"""What a Session-start hook must not load besides: its harness's module (or Claude Code's
+shared hook input) holds the write guard's entries too, which import the guard only when they
+run."""
 
 
 def loaded(path: Path) -> set[str]:
