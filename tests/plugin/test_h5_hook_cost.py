@@ -221,9 +221,29 @@ NO_GUARD_LOADS = (
     "harness_memory.session",
     "harness_memory.fitting",
     "harness_memory.hooks.session_start",
+    "hashlib",  # and with it OpenSSL's libcrypto: the guard reads its Session's key from the
+    "_hashlib",  # record, and derives one (sha256, K-1) only without a record
 )
 """What a write guard or a post-write hook (which leaves the request to a detached child) must
 not load besides: their process answers from the files alone."""
+
+
+NO_START_LOADS = (
+    "hashlib",  # the service derives the Workspace key; the hook sends the path (K-1)
+    "_hashlib",
+    "harness_memory.guard",  # the write guard (P-3) and what it reads tool calls with
+    "harness_memory.mounts",
+    "harness_memory.hooks.guarding",
+    "harness_memory.hooks.tool_targets",
+    "harness_memory.hooks.here_data",
+    "harness_memory.hooks.unread_programs",
+    "harness_memory.hooks.program_settings",
+    "harness_memory.hooks.git_toplevel",
+    "harness_memory.hooks.in_place",
+)
+"""What a Session-start hook must not load besides: its harness's module (or Claude Code's
+shared hook input) holds the write guard's entries too, which import the guard only when they
+run."""
 
 
 def loaded(path: Path) -> set[str]:
@@ -277,4 +297,4 @@ async def test_h5_a_session_start_hook_loads_only_the_session_start(
     assert "additionalContext" in answer["hookSpecificOutput"]
     names = loaded(modules)
     assert "http.client" in names  # it asked the service
-    assert sorted(names & set(NO_HOOK_LOADS)) == []
+    assert sorted(names & {*NO_HOOK_LOADS, *NO_START_LOADS}) == []

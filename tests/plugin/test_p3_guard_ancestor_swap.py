@@ -205,7 +205,8 @@ def test_p3_unpacking_into_the_home_through_a_symlink_and_dot_dot_is_refused(at:
 
     for command in ["tar -xf a.tar -C lnk/..", "tar -xf a.tar --directory=lnk/../"]:
         reason = at.refusal(command)
-        assert reason is not None and "unpacks an archive" in reason, command
+        assert reason is not None, command
+        assert "unpacks an archive" in reason or "where a member of" in reason, command
     assert at.refusal("cd lnk/.. && tar -xf a.tar") is None
 
     subprocess.run(["bash", "-c", "cd lnk/.. && tar -xf a.tar"], cwd=at.workspace, check=True)

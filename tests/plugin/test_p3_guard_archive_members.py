@@ -13,7 +13,12 @@ another Workspace's scope.
 
 from __future__ import annotations
 
+import io
+import stat
 import subprocess
+import tarfile
+import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +74,153 @@ def test_p3_an_archive_unpacked_into_a_folder_of_the_workspace_passes(
     where: Layout, command: str
 ) -> None:
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+def _home(where: Layout, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``HOME`` set to the folder holding the data dir (``~/data``), as a home holds
+    ``~/.local/share/…``; returned."""
+    home = where.data.parent
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+def _tar(path: Path, members: list[tuple[str, str | None]]) -> None:
+    """A tar archive at ``path`` of ``members``: (name, symlink target) or (name, None) for a
+    small file."""
+    with tarfile.open(path, "w:gz" if path.suffix == ".tgz" else "w") as archive:
+        for name, target in members:
+            info = tarfile.TarInfo(name)
+            if target is not None:
+                info.type, info.linkname = tarfile.SYMTYPE, target
+                archive.addfile(info)
+                continue
+            info.size = 2
+            archive.addfile(info, io.BytesIO(b"x\n"))
+
+
+def _zip(path: Path, members: list[tuple[str, str | None]]) -> None:
+    """A zip archive at ``path`` of ``members``, symlinks stored as unzip reads them."""
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, target in members:
+            if target is None:
+                archive.writestr(name, "x\n")
+                continue
+            info = zipfile.ZipInfo(name)
+            info.create_system = 3
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, target)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    ("command", "kind"),
+    [
+        ("tar -xf files.tar", "tar"),
+        ("tar xf files.tar -C .", "tar"),
+        ("unzip -qo files.zip", "zip"),
+        ("tar -xf links.tar && tar -xf files.tar", "tar-links"),
+        ("tar -xf links.tar; unzip -qo files.zip -d .", "zip-links"),
+    ],
+)
+def test_p3_an_archive_member_through_a_symlink_into_another_scope_is_refused(
+    where: Layout, harness: str, command: str, kind: str
+) -> None:
+    """A member ``lnk/a.md`` where ``lnk`` leads into another scope: a symlink left on the
+    disk by an earlier call, or a symlink member of an archive unpacked before it in the same
+    command. Both passed (the guard did not read archives); run by bash, each writes into the
+    other scope (GNU tar and unzip follow a symlink already on the disk)."""
+    other = where.root / where.other
+    workspace = where.workspace
+    if kind in ("tar", "zip"):
+        (workspace / "lnk").symlink_to(other)
+    _tar(workspace / "links.tar", [("lnk", str(other))])
+    _tar(workspace / "files.tar", [("lnk/a.md", None)])
+    _zip(workspace / "files.zip", [("lnk/a.md", None)])
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None and "where a member of" in reason, reason
+    assert where.other in reason
+    subprocess.run(["bash", "-c", command], cwd=workspace, capture_output=True)
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cd ~ && tar -xzf dl/tool.tgz",
+        "tar -xzf ~/dl/tool.tgz -C ~",
+        "cd ~ && unzip -qo dl/tool.zip",
+        "unzip -q ~/dl/tool.zip -d ~/",
+        "tar -xf ~/dl/links.tar -C ~",
+    ],
+)
+def test_p3_an_archive_unpacked_into_the_home_passes_when_its_members_stay_clear(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Unpacking a tool into the home (which holds the data dir) was refused whatever the
+    archive held; now its members are listed and judged: none reaches memory, so it passes."""
+    downloads = _home(where, monkeypatch) / "dl"
+    downloads.mkdir()
+    members = [("tool/bin/tool", None), ("tool/README", None), ("tool/lib", "bin")]
+    _tar(downloads / "tool.tgz", members)
+    _zip(downloads / "tool.zip", members)
+    _tar(downloads / "links.tar", [("latest", "tool"), ("latest/NEWS", None)])
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+@pytest.mark.parametrize(
+    ("members", "command"),
+    [
+        ([("data/agents/coder/agent_state/memory/{other}/a.md", None)], "cd ~ && tar -xf dl/a.tar"),
+        ([("data/agents/coder/agent_state/memory/{other}/a.md", None)], "unzip -q ~/dl/a.zip -d ~"),
+        ([("data/tokens/project.token", None)], "tar -xf ~/dl/a.tar -C ~"),
+        (
+            [("x", "data/agents/coder/agent_state/memory/{other}"), ("x/a.md", None)],
+            "cd ~ && tar -xf dl/a.tar",
+        ),
+    ],
+)
+def test_p3_an_archive_whose_members_reach_memory_from_the_home_is_refused(
+    where: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    members: list[tuple[str, str | None]],
+    command: str,
+) -> None:
+    """Members naming another scope or the service's folders below the home: refused."""
+    downloads = _home(where, monkeypatch) / "dl"
+    downloads.mkdir()
+    named = [
+        (name.format(other=where.other), t and t.format(other=where.other)) for name, t in members
+    ]
+    _tar(downloads / "a.tar", named)
+    _zip(downloads / "a.zip", named)
+
+    assert refusal(answer(where, "claude-code", "Bash", {"command": command})) is not None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "curl -s file:///dev/null | tar -xz -C ~",
+        "cd ~ && tar -xf dl/notes.7z",
+        "cd ~ && tar -xf dl/missing.tar",
+    ],
+)
+def test_p3_an_archive_the_guard_cannot_list_unpacked_into_the_home_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Standard input, a format ``tarfile`` does not read, a file not there yet: unknown,
+    so refused where its members could reach the data dir (and still passing elsewhere)."""
+    home = _home(where, monkeypatch)
+    (home / "dl").mkdir()
+    (home / "build").mkdir()
+    (home / "dl" / "notes.7z").write_bytes(b"7z\xbc\xaf\x27\x1c" + bytes(64))
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "cannot list" in reason
+    elsewhere = command.replace("-C ~", "-C ~/build").replace("cd ~ &&", "cd ~/build &&")
+    elsewhere = elsewhere.replace("dl/", "../dl/") if "cd ~/build" in elsewhere else elsewhere
+    assert answer(where, "claude-code", "Bash", {"command": elsewhere}) is None, elsewhere

@@ -137,6 +137,10 @@ SAME_COMMAND = [
     + FETCH["curl"]
     + "'",
     "printf 'output_document = %s/a.md\\n' \"$(cat target)\" > w.rc; WGETRC=w.rc " + FETCH["wget"],
+    "cat ~/.curlrc; sed 's|^|output = |' target | tee conf/.curlrc && " + FETCH["curl"],
+    "cat target | sed 's|^|output = |' > conf/.curlrc; cat conf/.curlrc; " + FETCH["curl"],
+    "python3 -c \"import os; open('conf/.curlrc', 'w').write("
+    "'output = ' + open('target').read().strip() + '/a.md')\"; " + FETCH["curl"],
 ]
 """The settings file written (or chosen) in the command that runs the program."""
 
@@ -183,6 +187,13 @@ def test_p3_a_settings_file_taking_settings_from_elsewhere_is_refused(
         ('output = "{other}/a.md"\n', 'curl -qs -o out.html "file://$PWD/note.md"'),
         ("", 'curl -fsSL -o out.html "file://$PWD/note.md" && cat out.html'),
         ("", "curl --version"),
+        ("silent\n", 'cat ~/.curlrc; curl -s "file://$PWD/note.md"'),
+        ("silent\n", 'grep -n output ~/.curlrc || curl -s "file://$PWD/note.md"'),
+        (
+            "silent\n",
+            'ls -la ~/.curlrc ~/.wgetrc && head -5 ~/.curlrc && curl -s "file://$PWD/note.md"',
+        ),
+        ("silent\n", "test -f ~/.wgetrc || wget -q http://127.0.0.1:9/note.md"),
     ],
 )
 def test_p3_a_fetch_whose_settings_write_elsewhere_or_are_skipped_passes(
@@ -368,7 +379,8 @@ def test_p3_the_environment_given_is_the_one_judged(
 
     assert reason is not None and f"{other}/a.md, where the settings file of curl says" in reason
     assert shell_refusal([FETCH["curl"]], hook, settings) is None  # its own HOME: no settings
-    assert shell_paths("tar -xf a.tar -C ~/x", "/ws", environ).swept == [f"{given}/x"]
+    unpacked = shell_paths("tar -xf a.tar -C ~/x", "/ws", environ).unpacked
+    assert unpacked == [("tar", "/ws/a.tar", [f"{given}/x"])]
 
 
 WGET2_SETTINGS = [
@@ -482,3 +494,36 @@ def test_p3_a_wget2_settings_file_taking_settings_from_elsewhere_is_refused(
     reason = refusal(answer(where, "claude-code", "Bash", {"command": FETCH["wget"]}))
 
     assert reason is not None and "cannot be known" in reason
+
+
+@pytest.mark.parametrize(
+    ("file", "text"), [row for row in WGET2_SETTINGS if row[0] == "~/.wget2rc"]
+)
+def test_p3_wget2_by_its_own_name_is_read_as_wget(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, file: str, text: str
+) -> None:
+    """``wget2`` run by its own name was a program the guard did not read: its ``wget2rc``
+    and its ``-O "$(cat target)"`` passed. Now it is read as ``wget``: both are refused, and
+    the plain fetch, run by bash with the real Wget2 against a loopback server, writes into
+    the other scope."""
+    if shutil.which("wget2") is None:
+        unavailable("Wget2", "wget2 is not installed (apt-get install wget2)")
+    monkeypatch.delenv("WGET2RC", raising=False)
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    run_time = 'wget2 -q -O "$(cat target)/b.md" http://127.0.0.1:9/note.md'
+    assert refusal(answer(where, "claude-code", "Bash", {"command": run_time})) is not None
+    environment = _wget2_settings(where, monkeypatch, file, text)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Note)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    fetch = f"wget2 -q --tries=1 http://127.0.0.1:{server.server_port}/note.md"
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": fetch}))
+
+    assert reason is not None and "where the settings file of wget says" in reason
+    try:
+        subprocess.run(["bash", "-c", fetch], cwd=where.workspace, env=environment, timeout=30)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert sorted(found.name for found in other.iterdir()) != ["MEMORY.md"]

@@ -37,7 +37,14 @@ from harness_memory.hooks.unread_programs import memory_named
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
-from tests.support.guard_cases import SHELL, Layout, assert_refused_and_bash_writes
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answer,
+    assert_refused_and_bash_writes,
+    fill,
+    refusal,
+)
 
 if TYPE_CHECKING:
     from _typeshed import TraceFunction
@@ -332,12 +339,17 @@ NAMING_MANY: dict[str, Callable[[int], str]] = {
 def test_p3_the_memory_a_command_names_is_read_in_work_linear_in_its_length(
     form: str, tmp_path: Path
 ) -> None:
-    """H-5: at 32 KiB and 64 KiB, doubling the command doubles the lines run reading it (its
-    words, here-data, ``eval``s and wrappers) and looking for the memory it names, and the
-    memory the look holds (counted, never timed)."""
+    """H-5: doubling the command doubles the lines run reading it (its words, here-data,
+    ``eval``s and wrappers) and looking for the memory it names, and the memory the look holds
+    (counted, never timed). Read at 8 KiB and 16 KiB, or 600 and 1,200 repeats where a part is
+    longer: hundreds of thousands of lines, the fixed part about 1 %, and enough repeats that
+    a quadratic part of one Python line per pair of repeats lifts the ratio past 2.2 (a loop
+    looking back at the words or here-document lines before each one fails every form); 32
+    and 64 KiB showed the same ratios at up to four times the work."""
     root = str(tmp_path / "m" / "agents" / "coder" / "agent_state" / "memory")
     unit = len(NAMING_MANY[form](1)) - len(NAMING_MANY[form](0))
-    commands = [NAMING_MANY[form](size // unit) for size in (32 * 1024, 64 * 1024)]
+    repeats = max(8 * 1024 // unit, 600)
+    commands = [NAMING_MANY[form](n) for n in (repeats, 2 * repeats)]
 
     def read(command: str) -> None:
         shell_paths(command, "/tmp", {})
@@ -349,7 +361,7 @@ def test_p3_the_memory_a_command_names_is_read_in_work_linear_in_its_length(
     lines, lines_twice = (_lines_run(functools.partial(read, c)) for c in commands)
     peak, peak_twice = (_peak_bytes(functools.partial(look, c)) for c in commands)
 
-    assert len(commands[1]) >= 64 * 1024 - unit
+    assert len(commands[1]) >= 16 * 1024 - 2 * unit
     assert lines_twice <= 2.2 * lines, (lines, lines_twice)
     assert peak_twice <= 2.5 * peak, (peak, peak_twice)
 
@@ -362,3 +374,70 @@ def _peak_bytes(work: Callable[[], object]) -> int:
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 scripts/index.py ~/agents/coder/agent_state/memory/user --tag release-20261204",
+        "node tools/build.js --out ~/agents/coder/agent_state/memory/{own}/index.md"
+        " --id cafe-deadbeef",
+        "python3 -m notesidx --root ~/agents/coder/agent_state/memory/user/ --since v2-20260101",
+    ],
+)
+def test_p3_a_key_shaped_word_naming_no_scope_beside_the_root_passes(
+    where: Layout, command: str
+) -> None:
+    """A word shaped like a Workspace key (``release-20261204``: a name, ``-``, 8 hex
+    digits) beside the user scope's or the Session's own path was refused as if it named
+    another scope; it names no folder of the memory root, so it passes. The same command
+    naming an existing other scope's key is still refused."""
+    shell = fill(command, where)
+    assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
+    other = shell.replace("release-20261204", where.other).replace("cafe-deadbeef", where.other)
+    other = other.replace("v2-20260101", where.other)
+    assert refusal(answer(where, "claude-code", "Bash", {"command": other})) is not None
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    [
+        'cd "$(cat target)" && python3 -c \'open("a.md", "w").write("x")\'',
+        'cd $(cat target); perl -e \'open(my $f, ">", "a.md"); print $f "x"\'',
+        'd=$(cat target); cd "$d" && git init -q',
+        'read d < target; cd "$d"; node -e \'require("fs").writeFileSync("a.md", "x")\'',
+        'cd `cat target` && awk \'BEGIN {{ print "x" > "a.md" }}\'',
+        'cd $(dirname $(cat target)/x) && python3 -c \'open("a.md", "w").write("x")\'',
+        "cd $(git rev-parse --show-toplevel 2>/dev/null || cat target)"
+        " && make -f - <<< 'all:;@touch a.md'",
+    ],
+)
+def test_p3_a_program_the_guard_cannot_read_after_a_cd_read_from_data_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    """A ``cd`` into a folder read from a file at run time, then a program whose writes the
+    guard does not read, writing a relative name: it lands in that folder, which may be
+    another scope. Each passed (no word named memory); run by bash, each writes there."""
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    assert_refused_and_bash_writes(where, harness, command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'cd "$(git rev-parse --show-toplevel)" && python3 -m pytest -q',
+        'cd "$(dirname "$0")/.." && ./scripts/build.sh',
+        "cd ${PROJECT_ROOT:-.} && make test",
+        'cd "$(mktemp -d)" && git init -q',
+        'cd "$(npm root -g)/typescript" && node bin/tsc --version',
+        "cd $(git rev-parse --show-toplevel 2>/dev/null || pwd) && npm test",
+    ],
+)
+def test_p3_a_program_after_a_cd_into_a_folder_a_program_names_passes(
+    where: Layout, command: str
+) -> None:
+    """A ``cd`` into the folder git, ``dirname``, ``mktemp`` or npm prints, or an unset
+    variable's default, is no data an earlier call wrote: the program after it passes."""
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

@@ -398,10 +398,11 @@ _KEY_JOINERS = re.compile(r"[-_.~]+")
 _WORD_JOINS = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])")
 """Where camelCase starts a word (``agentMemory``) and a number meets a word (``V2``)."""
 _ID = re.compile(
-    r"[0-9a-f]{16,}|[0-9A-F]{16,}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
-    r"-[0-9a-fA-F]{12}"
+    r"(?=[0-9]*[a-f])[0-9a-f]{16,}|(?=[0-9]*[A-F])[0-9A-F]{16,}"
+    r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 )
-"""Plain hex of one letter case, or a UUID: what an id is written as."""
+"""Plain hex of one letter case holding a letter (digits alone are a number: a project's,
+an account's), or a UUID: what an id is written as."""
 
 
 def looks_like_key(value: str) -> bool:
@@ -437,11 +438,17 @@ def looks_like_key(value: str) -> bool:
 
 
 def looks_like_id(value: str) -> bool:
-    """Whether ``value`` is 16 or more hex digits of one letter case, or a UUID: an id (a
-    tenant's, a webhook's), which may be a secret and is masked when shown, but is not refused
-    in a service URL's path (:func:`looks_like_key` is False for it).
+    """Whether ``value`` is 16 or more hex digits of one letter case, a letter among them, or
+    a UUID: an id (a tenant's, a webhook's), which may be a capability secret. It is masked
+    when shown (:func:`memory_core.addresses.shown_url`) and is no key standing alone
+    (:func:`looks_like_key` is False for it); an install refuses to write a service URL whose
+    path holds one (:func:`memory_core.addresses.url_secret`, ``written``) unless the user
+    says it is no secret (``harness-memory install … --url-id-not-secret``, A-10). Decimal
+    digits alone (``1234567890123456``, a project's number) are no id.
 
     >>> looks_like_id("123e4567-e89b-12d3-a456-426614174000"), looks_like_id("memory")
+    (True, False)
+    >>> looks_like_id("d41d8cd98f00b204e9800998ecf8427e"), looks_like_id("1234567890123456")
     (True, False)
     """
     return _ID.fullmatch(value) is not None

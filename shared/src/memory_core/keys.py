@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import errno
 import functools
-import hashlib
 import os
 import re
 import stat
@@ -273,6 +272,8 @@ def key_for_real_path(real_path: str) -> str:
     >>> key_for_real_path("/")
     'workspace-8a5edab2'
     """
+    import hashlib  # here: a write guard reading its Session's record derives no key (H-5)
+
     digest = hashlib.sha256(os.fsencode(real_path)).hexdigest()[:_HASH_DIGITS]
     last = real_path.rstrip(os.sep).rsplit(os.sep, 1)[-1]
     return f"{safe_basename(last)}-{digest}"

@@ -4,6 +4,7 @@
 
     harness-memory install codex --url URL --project P --agent A --memory-root DIR \\
         [--token-file PATH | --token T] [--timeout S] [--executable PATH] [--dry-run]
+        [--url-id-not-secret]   # a URL whose path holds a tenant's id, written as given
     harness-memory install claude-code --managed [DIR] …   # Claude Code's managed settings
     harness-memory install codex --managed [DIR] …   # Codex CLI's requirements.toml
     harness-memory install gemini --managed [PATH] …   # Gemini CLI's system settings
@@ -127,6 +128,14 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
         f"hooks keep a local copy under ~/{REMOTE_STATE_DIR} (the memory root), synced "
         "with it over git (instead of --url and --memory-root)",
     )
+    parser.add_argument(
+        "--url-id-not-secret",
+        action="store_true",
+        help="write a service URL whose path holds a UUID or hex id (a tenant's: "
+        ".../tenants/<uuid>/memory) as given: you say the id is no secret, since other "
+        "accounts (ps) and a repository holding the settings read it; without this flag "
+        "such a URL is refused, as it may be a capability secret",
+    )
     parser.add_argument("--timeout", type=float, help="seconds for each request to the service")
     parser.add_argument("--executable", help="the harness-memory command the hooks run")
     parser.add_argument(
@@ -173,13 +182,14 @@ def run_install(
         timeout=getattr(args, "timeout", None),
         managed_dir=managed,
         remote_state_dir=remote_state,
+        url_id_not_secret=install and args.url_id_not_secret,
     )
     if install and options.url:  # written into settings and command lines: even unchecked
         from harness_memory.client import service_url_parts
         from harness_memory.errors import ServiceUnreachableError
 
         try:
-            service_url_parts(options.url, written=True)
+            service_url_parts(options.url, written=not options.url_id_not_secret)
         except ServiceUnreachableError as error:
             _logger().error("install %s: %s (nothing was changed)", args.harness, error)
             return 1
@@ -334,6 +344,18 @@ def _default_managed_dir(harness: str, environ: Mapping[str, str]) -> Path:
     return managed_dir()
 
 
+def _id_said_not_secret(settings: Path, url: str) -> bool:
+    """Whether the install that wrote ``settings`` was told the id in ``url``'s path is no
+    secret (``--url-id-not-secret``, kept in its install record)."""
+    from harness_memory.installers.files import SettingsFileError
+    from harness_memory.installers.record import read_record
+
+    try:
+        return read_record(settings.parent).id_said_not_secret(url)
+    except SettingsFileError:
+        return False
+
+
 def _as_installed(
     args: argparse.Namespace,
     environ: Mapping[str, str],
@@ -343,8 +365,9 @@ def _as_installed(
     out: IO[str],
 ) -> tuple[str | None, str | None]:
     """``install HARNESS`` given no URL, project, agent or root: take them (and the timeout,
-    remote mode, the token file's token) from the hooks already installed, so installing again
-    is the whole upgrade (:mod:`harness_memory.installers.reinstall`). Fills ``values`` and
+    remote mode, the token file's token, and ``--url-id-not-secret`` when its install record
+    keeps it of that URL) from the hooks already installed, so installing again is the whole
+    upgrade (:mod:`harness_memory.installers.reinstall`). Fills ``values`` and
     ``args``; returns ``(memory root or None, token or None)``."""
     from harness_memory.installers.reinstall import installed_settings
 
@@ -356,6 +379,8 @@ def _as_installed(
     root = flags.get("memory-root")
     if flags.get("remote") == "on":
         args.remote_url, values["url"], root = flags["url"], None, None
+    if _id_said_not_secret(found.path, flags["url"]):  # as that install was told (A-10)
+        args.url_id_not_secret = True
     if args.timeout is None and "timeout" in flags:
         with contextlib.suppress(ValueError):
             args.timeout = float(flags["timeout"])

@@ -17,13 +17,15 @@ user's to read, and the hooks would refuse it. A state folder (``harness-memory`
 ``.gitignore`` an install writes there (``*``), so a repository made later around
 ``~/.claude`` takes no token into ``git add -A``. No token file is written inside a git work
 tree, where no ``.gitignore`` stops ``git add -f`` or ``git commit -a``
-(:func:`token_file_place`): the managed hooks' token then goes to
-``~/.config/harness-memory/tokens/managed``, which they read when the state folder holds none,
-and a ``--file`` in one, or a home that is one, is refused (exit 2). The token is read from
-stdin, never from the command line, which every local user can read (``ps``); it is never
-printed. Exit status 0 when written, 2 for a token that cannot be one (empty, a space or
-control character inside, larger than a token file may be) or a file that cannot be written
-(or kept private, or kept out of a work tree); nothing is written then.
+(:func:`~harness_memory.installers.token_place.token_file_place`): the managed hooks' token
+then goes to ``~/.config/harness-memory/tokens/managed``, which they read when the state
+folder holds none (the one there is removed, unless user-level hooks name it with
+``--token-file``: then it is kept, and the line says which and what to run), and a
+``--file`` in one, or a home that is one, is refused (exit 2). The token is read from stdin,
+never from the command line, which every local user can read (``ps``); it is never printed.
+Exit status 0 when written, 2 for a token that cannot be one (empty, a space or control
+character inside, larger than a token file may be) or a file that cannot be written (or kept
+private, or kept out of a work tree); nothing is written then.
 """
 
 from __future__ import annotations
@@ -38,21 +40,17 @@ from typing import IO
 
 from harness_memory.settings import (
     TOKEN_FILE_MAX_BYTES,
-    TOKEN_FILE_NAME,
     account_state_dir,
-    token_kept_outside,
     unknown_account_note,
 )
 
 __all__ = [
     "TOKEN_HELP",
     "TokenInputError",
-    "TokenPlaceError",
     "add_token_flags",
     "read_token",
     "run_token",
     "set_token",
-    "token_file_place",
 ]
 
 TOKEN_HELP = "write your 0600 token file from stdin (the managed hooks read it)"  # noqa: S105 (help text)
@@ -180,6 +178,8 @@ def run_token(
     out: IO[str],
 ) -> int:
     """``token set``: read the token, write the file, say where (never the token)."""
+    from harness_memory.installers.token_place import TokenPlaceError, token_file_place
+
     state = account_state_dir(environ)
     if args.file is None and state is None:
         parser.error(f"token set: {unknown_account_note()}; or give --file PATH")
@@ -197,47 +197,27 @@ def run_token(
         parser.error(f"token set: cannot write {path}: {error.strerror or error}")
     out.write(f"wrote the token to {path} (mode 0600)\n")
     if stale is not None and stale.is_file():
-        stale.unlink()  # the hooks would read it first, and it lies in a work tree
-        out.write(f"removed {stale}: it lay in a git work tree (the hooks now read {path})\n")
+        out.write(_leave_stale(stale, path, environ))
     return 0
 
 
-def token_file_place(named: Path | None, state: Path | None) -> tuple[Path, Path | None]:
-    """``(where token set writes the token, a token file to remove then)`` for the ``--file``
-    ``named`` (None: the managed hooks' own in the account's ``state`` dir). A token file is
-    never written inside a git work tree (H-7: no ``.gitignore`` stops ``git add -f`` or
-    ``git commit -a``): the state dir's ``token`` in one goes to
-    :func:`~harness_memory.settings.token_kept_outside` (read by the managed hooks there),
-    the one in the work tree then removed. Raises :class:`TokenPlaceError` for a ``named``
-    file in a work tree, or a state dir whose other place lies in one too."""
-    from harness_memory.installers.token_place import work_tree_of
+def _leave_stale(stale: Path, path: Path, environ: Mapping[str, str]) -> str:
+    """Remove the managed hooks' token file ``stale`` (in a git work tree: they would read it
+    before ``path``) unless installed hooks name it with ``--token-file`` (a user-level
+    Claude Code install shares the folder): those would lose their token, so it is kept and
+    the line says which hooks read it and what to run. The line to print."""
+    from harness_memory.installers.token_place import token_readers
 
-    if named is not None or state is None:
-        path = named if named is not None else Path(TOKEN_FILE_NAME)
-        if (tree := work_tree_of(path.absolute().parent)) is not None:
-            raise TokenPlaceError(
-                f"{path} lies in the git work tree {tree}, and a .gitignore does not stop "
-                "`git add -f` or `git commit -a` from taking it into a commit: name a file "
-                "outside every repository"
-            )
-        return path, None
-    own = state / TOKEN_FILE_NAME
-    tree = work_tree_of(state)
-    if tree is None:
-        return own, None
-    outside = token_kept_outside(state)
-    also = None if outside is None else work_tree_of(outside.parent)
-    if outside is None or also is not None:
-        where = "" if outside is None else f", and so does {outside.parent} ({also})"
-        raise TokenPlaceError(
-            f"{state}, where the managed hooks read your token, lies in the git work tree "
-            f"{tree}{where}; a .gitignore does not stop `git add -f` or `git commit -a` from "
-            "taking it into a commit: keep the repository's .git out of your home (git "
-            "--git-dir=~/.dotfiles --work-tree=~, a bare repository) or the folder out of it"
-        )
-    return outside, own
-
-
-class TokenPlaceError(ValueError):
-    """Where ``token set`` would write the token lies in a git work tree (H-7); the message
-    says which and what to do, never the token."""
+    home = stale.parent.parent.parent  # <home>/.claude/harness-memory/token
+    named = token_readers(stale, home, environ)  # not the managed hooks: path is theirs now
+    if not named:
+        stale.unlink()
+        return f"removed {stale}: it lay in a git work tree (the managed hooks now read {path})\n"
+    wheres = ", ".join(where for where, _ in named)
+    fixes = " and ".join(dict.fromkeys(fix for _, fix in named))
+    return (
+        f"kept {stale}, though it lies in a git work tree: the hooks in {wheres} name it with "
+        f"--token-file and would be left without a token; while it is there the managed hooks "
+        f"read it, not {path}: run {fixes} to move those hooks' token out of the work tree, "
+        "then `harness-memory token set` again\n"
+    )

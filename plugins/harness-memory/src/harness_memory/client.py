@@ -49,6 +49,7 @@ from harness_memory.settings import DEFAULT_TIMEOUT_S
 __all__ = [
     "DEFAULT_TIMEOUT_S",
     "MAX_ANSWER_BYTES",
+    "URL_ID_NOT_SECRET",
     "MemoryClient",
     "service_url_parts",
 ]
@@ -59,6 +60,12 @@ _ENCODER = msgspec.json.Encoder()
 _CHUNK = 64 * 1024
 
 _A = TypeVar("_A", bound=Answer)
+
+
+URL_ID_NOT_SECRET = "--url-id-not-secret"  # noqa: S105 (a flag, not a password)
+"""The install flag by which the user says the UUID or hex id in the service URL's path is no
+secret (a tenant's id a gateway routes by, ``…/tenants/<uuid>/memory``): the install writes
+the URL as given and ``status`` does not warn of it (A-10)."""
 
 
 def service_url_parts(url: str, *, written: bool = False) -> SplitResult:
@@ -77,7 +84,8 @@ def service_url_parts(url: str, *, written: bool = False) -> SplitResult:
     its path, which every settings file and message would show): the rule of
     :func:`memory_core.addresses.url_secret`, which ``memory-api --url`` follows too. A URL to
     be ``written`` into files (an install's settings and hook commands) must hold no UUID or
-    hex segment in its path either: it may be a capability secret (A-10)."""
+    hex segment in its path either: it may be a capability secret (A-10); the refusal names
+    :data:`URL_ID_NOT_SECRET`, the install flag by which the user says it is none."""
     shown = shown_url(url)
     try:
         parts = urlsplit(url)
@@ -98,10 +106,16 @@ def service_url_parts(url: str, *, written: bool = False) -> SplitResult:
             if written
             else ""
         )
+        way_out = (
+            "; or, when the id is no secret (a tenant's id the gateway routes by), install "
+            f"with {URL_ID_NOT_SECRET} to write the URL as given"
+            if written and url_secret(url) is None  # only an id stops it
+            else ""
+        )
         raise ServiceUnreachableError(
             f"memory service URL must not hold {secret}{kept}: the service takes a bearer "
             "token, given with --token-file, --token or HARNESS_MEMORY_TOKEN (kept in a 0600 "
-            f"file); give its address without it; got {shown!r}"
+            f"file); give its address without it{way_out}; got {shown!r}"
         )
     if host is None or port_problem or parts.scheme not in {"http", "https"}:
         raise ServiceUnreachableError(

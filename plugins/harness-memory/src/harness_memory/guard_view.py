@@ -9,7 +9,6 @@ neither the wire DTOs nor the record's other types (H-5).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from pathlib import Path
@@ -54,6 +53,8 @@ def record_path(state_dir: Path, session_id: str) -> Path:
 
 
 def _digest(text: str) -> str:
+    import hashlib  # here: a harness's Session ids are fit for a file name (H-5)
+
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

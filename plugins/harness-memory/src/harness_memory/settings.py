@@ -59,6 +59,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_S",
     "ENV_PREFIX",
     "MAX_TIMEOUT_S",
+    "TOKENS_FOLDER",
     "TOKEN_FILE_NAME",
     "HarnessSettings",
     "MissingSettingsError",
@@ -266,6 +267,12 @@ TOKEN_FILE_NAME = "token"  # noqa: S105 (a file name, not a password)
 ``--flags-only`` hook without ``--token-file`` reads it from :func:`account_state_dir`."""
 
 
+TOKENS_FOLDER = ("harness-memory", "tokens")
+"""The folders in the user's config folder (``~/.config``) that hold the token files kept out
+of git work trees (H-7): the only place outside a state dir where the plugin writes a token
+(:mod:`harness_memory.installers.token_place` owns the rules; the hooks read it here)."""
+
+
 def token_kept_outside(state_dir: Path) -> Path | None:
     """Where ``harness-memory token set`` keeps the token of the state dir ``state_dir`` when
     that lies in a git work tree (a home, or a ``~/.claude``, kept in git: no ``.gitignore``
@@ -278,7 +285,7 @@ def token_kept_outside(state_dir: Path) -> Path | None:
     """
     if state_dir.parts[-2:] != (".claude", "harness-memory"):
         return None
-    return state_dir.parent.parent / ".config" / "harness-memory" / "tokens" / "managed"
+    return state_dir.parent.parent.joinpath(".config", *TOKENS_FOLDER, "managed")
 
 
 def account_state_dir(

@@ -37,7 +37,6 @@ from memory_core.errors import UnresolvablePath
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
 
-from harness_memory.guard import is_usable_path
 from harness_memory.guard_view import GuardView, read_guard_view
 from harness_memory.settings import HarnessSettings
 
@@ -161,6 +160,8 @@ def working_folder(given: str | None) -> str | None:
     process's working folder (which the harness starts the hook in) when that folder's name,
     read the same lossy way, is the one given; else it is unknown, as is one no file name can
     hold (NUL, a lone surrogate past ``os.fsencode``)."""
+    from harness_memory.guard import is_usable_path  # the guard's: no Session start loads it (H-5)
+
     if not given:
         try:
             return str(Path.cwd())

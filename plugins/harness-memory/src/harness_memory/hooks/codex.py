@@ -30,12 +30,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from harness_memory.hooks.claude_code import HookInput
-from harness_memory.hooks.guarding import string_leaves, write_refusal
-from harness_memory.hooks.tool_targets import ToolWrites, patch_targets
 from harness_memory.settings import HarnessSettings
 
 if TYPE_CHECKING:
     from harness_memory.fitting import HarnessLimits
+    from harness_memory.hooks.tool_targets import ToolWrites
 
 __all__ = [
     "CODEX_VERSION",
@@ -86,6 +85,10 @@ def tool_writes(hook: HookInput) -> ToolWrites:
     """What a Codex tool call may write (:data:`GUARDED_TOOLS`): every file an ``apply_patch``
     patch names, a ``Bash`` command, the ``chars`` typed by ``write_stdin``, an MCP tool's
     string arguments."""
+    # Imported here: the Session start never needs the guard's readers of tool calls (H-5).
+    from harness_memory.hooks.guarding import string_leaves
+    from harness_memory.hooks.tool_targets import ToolWrites, patch_targets
+
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     command = arguments.get("command")
     if tool == "apply_patch" and isinstance(command, str):
@@ -99,6 +102,8 @@ def tool_writes(hook: HookInput) -> ToolWrites:
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
     """Answer Codex's ``PreToolUse`` hook: deny a call that writes where P-3 forbids."""
+    from harness_memory.hooks.guarding import write_refusal
+
     reason = write_refusal(tool_writes(hook), hook, settings)
     if reason is None:
         return None

@@ -27,12 +27,11 @@ import shlex
 from typing import TYPE_CHECKING, Any
 
 from harness_memory.hooks.claude_code import HookInput
-from harness_memory.hooks.guarding import string_leaves, write_refusal
-from harness_memory.hooks.tool_targets import ToolWrites
 from harness_memory.settings import HarnessSettings
 
 if TYPE_CHECKING:
     from harness_memory.fitting import HarnessLimits
+    from harness_memory.hooks.tool_targets import ToolWrites
 
 __all__ = [
     "CONTEXT_LIMIT",
@@ -78,6 +77,10 @@ def tool_writes(hook: HookInput) -> ToolWrites:
     """What a Gemini CLI tool call may write (:data:`GUARDED_TOOLS`): the ``file_path`` of
     ``write_file`` and ``replace``, a ``run_shell_command`` command (run in its ``dir_path``
     when it names one), an MCP tool's string arguments."""
+    # Imported here: the Session start never needs the guard's readers of tool calls (H-5).
+    from harness_memory.hooks.guarding import string_leaves
+    from harness_memory.hooks.tool_targets import ToolWrites
+
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     if tool in ("write_file", "replace") and isinstance(arguments.get("file_path"), str):
         return ToolWrites(paths=file_path_readings(arguments["file_path"]))
@@ -121,6 +124,8 @@ def _in_folder(command: str, folder: object) -> str:
 
 def before_tool(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
     """Answer Gemini CLI's ``BeforeTool`` hook: deny a call that writes where P-3 forbids."""
+    from harness_memory.hooks.guarding import write_refusal
+
     reason = write_refusal(tool_writes(hook), hook, settings)
     if reason is None:
         return None

@@ -45,12 +45,19 @@ from harness_memory.guard import (
     unseen_by_mount,
 )
 from harness_memory.hooks import claude_code, tool_targets
+from harness_memory.hooks.archive_members import ARCHIVE_BYTES_CAP, ArchiveLinks, member_places
+from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
+from harness_memory.hooks.package_settings import PACKAGE_SETTINGS_CAP, package_settings
 from harness_memory.hooks.program_settings import (
-    PROGRAM_VARIABLES,
+    SETTINGS_CAP,
     SETTINGS_NAMES,
     SETTINGS_READERS,
+    chooses_settings,
+    moves_settings,
+    read_settings_file,
     settings_places,
 )
+from harness_memory.hooks.shell_startup import STARTUP_SHELLS, startup_files
 from harness_memory.hooks.tool_targets import (
     ShellPaths,
     ToolWrites,
@@ -159,16 +166,47 @@ def shell_refusal(
     if located is None:
         return None
     memory_root, key, known = located
-    cwd = _UNKNOWN_BASE if known is None else known
-    texts = list(texts)
+    table = read_mount_table() if mounts is None else mounts
     environ = os.environ if environ is None else environ
+    judge = _Judge(memory_root, key, _records_folders(settings), table, environ)
+    return judge.texts(list(texts), known)
+
+
+class _Judge:
+    """One decision's memory root, Session key, records folders, mount table and the shell's
+    environment, for :func:`shell_refusal` and the commands a program's settings make it run
+    (judged as commands of the call, in the folder the program runs in)."""
+
+    __slots__ = ("environ", "key", "memory_root", "records", "table")
+
+    def __init__(
+        self,
+        memory_root: Path,
+        key: str | None,
+        records: set[str],
+        table: MountTable,
+        environ: Mapping[str, str],
+    ) -> None:
+        self.memory_root, self.key, self.records = memory_root, key, records
+        self.table, self.environ = table, environ
+
+    def texts(self, texts: list[str], known: str | None, depth: int = 0) -> str | None:
+        """The refusal of ``texts`` run in the folder ``known`` (None: unknown), or None."""
+        return _judged(self, texts, known, depth)
+
+
+def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> str | None:
+    """:func:`shell_refusal`'s judgement of ``texts`` run in ``known`` with ``judge``'s
+    settings; ``depth`` counts the commands of settings read on the way (at most
+    :data:`_SETTINGS_DEPTH`)."""
+    memory_root, key, records, table = judge.memory_root, judge.key, judge.records, judge.table
+    environ = judge.environ
+    cwd = _UNKNOWN_BASE if known is None else known
     read = [shell_paths(text, cwd, environ) for text in texts]
     if known is None and any(_from_unknown_folder(found) for found in read):
         return _UNKNOWN_FOLDER
-    table = read_mount_table() if mounts is None else mounts
     root = os.path.normpath(Path(memory_root).absolute())
     roots = {root, real_or_none(root) or root}
-    records = _records_folders(settings)
     paths = dict.fromkeys(path for found in read for path in found.paths)
     words = (found.undecided + found.derived + found.unanchored + found.built for found in read)
     if (reason := _over_caps([*paths, *(word for some in words for word in some)])) is not None:
@@ -178,11 +216,15 @@ def shell_refusal(
             return reason
         if (reason := _moved_home_refusal(found, roots, records)) is not None:
             return reason
+        if (reason := _unpack_refusal(found, judge, roots)) is not None:
+            return reason
         if (reason := _folder_writer_refusal(found)) is not None:
             return reason
     for text, found in zip(texts, read, strict=True):
         reason = _settings_refusal(text, found, memory_root, key, records, table, environ)
         if reason is not None:
+            return reason
+        if (reason := _own_settings_refusal(found, judge, root, depth)) is not None:
             return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
@@ -197,6 +239,172 @@ def shell_refusal(
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
     return _unread_program_refusal(texts, read, root, key, records)
+
+
+_SETTINGS_DEPTH = 2
+"""How deep commands a program's settings make it run are judged (a ``!git y`` alias whose
+``y`` runs another): past it the settings are not read again (the same files)."""
+
+
+def _own_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
+    """The refusal of a command running ``git`` (:func:`_git_settings_refusal`), ``npm`` or
+    ``pip`` (:func:`_package_settings_refusal`) whose own settings make it write or run what
+    the guard refuses, or that writes them and runs it in the same command, or None (P-3)."""
+    if not found.configured or depth >= _SETTINGS_DEPTH:
+        return None
+    for program in dict.fromkeys(program for program, _, _, _ in found.configured):
+        if (named := _names_settings(found, _OWN_SETTINGS_NAMES[program])) is not None:
+            return (
+                f"{REFUSAL_PREFIX}the command writes {program}'s settings ({_shown(named)}) "
+                f"and runs {program}, which reads them when it starts (they can make it run "
+                "a command or write a place no word shows): write them in a command of their "
+                f"own (the guard reads them when {program} runs), or give {program} its "
+                "options on its command line"
+            )
+    if (reason := _git_settings_refusal(found, judge, root, depth)) is not None:
+        return reason
+    if (reason := _startup_refusal(found, judge, root, depth)) is not None:
+        return reason
+    return _package_settings_refusal(found, judge, root, depth)
+
+
+def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
+    """The refusal of a command starting a shell whose startup files
+    (:func:`~harness_memory.hooks.shell_startup.startup_files`: ``$BASH_ENV``, ``~/.bashrc``
+    with ``-i``, the profiles with ``-l``) the guard cannot read whole, or that run a command
+    it refuses (each judged as commands of the call, where the shell starts) or name memory
+    it may not write."""
+    for shell, base, words, assigned in found.configured:
+        if shell not in STARTUP_SHELLS:
+            continue
+        for named in startup_files(shell, words, {**judge.environ, **assigned}):
+            file = os.path.join(base, named)  # noqa: PTH118
+            if not os.path.lexists(file):
+                continue
+            data = read_settings_file(file)
+            if data is None:
+                return (
+                    f"{REFUSAL_PREFIX}{shell} would first run a startup file the guard cannot "
+                    f"read whole ({_shown(file)}: no regular file, unreadable or longer than "
+                    f"{SETTINGS_CAP} bytes); what it runs cannot be known. Run the shell "
+                    "without -i or -l (and without BASH_ENV), or fix that file"
+                )
+            text = data.decode("utf-8", "surrogateescape")
+            reason = judge.texts([text], base, depth + 1)
+            named_memory = memory_named(text, root, judge.key, judge.records)
+            if reason is None and named_memory is not None:
+                reason = f"it names other memory ({_shown(named_memory)})"
+            if reason is not None:
+                return (
+                    f"{REFUSAL_PREFIX}{shell} first runs {_shown(file)}, and the guard "
+                    f"refuses what it runs: {reason.removeprefix(REFUSAL_PREFIX)}"
+                )
+    return None
+
+
+_OWN_SETTINGS_NAMES = {
+    "git": (".gitconfig", "git/config", "/config.worktree", ".git/hooks", ".git/config"),
+    "npm": ("npmrc",),
+    "pip": ("pip.conf", "pip.ini", "pip/"),
+    **dict.fromkeys(
+        STARTUP_SHELLS, (".bashrc", ".bash_profile", ".bash_login", ".profile", "bash.bashrc")
+    ),
+}
+"""What the names of each program's settings files (and git's hooks folder) hold."""
+
+
+def _names_settings(found: ShellPaths, names: tuple[str, ...]) -> str | None:
+    """The first word a command names where it may write (``ShellPaths.mentioned``: no
+    ``cat``'s or ``grep``'s operand) that holds one of ``names``, or None."""
+    for word in found.mentioned:
+        if any(name in word.lower() for name in names):
+            return word
+    return None
+
+
+def _package_settings_refusal(
+    found: ShellPaths, judge: _Judge, root: str, depth: int
+) -> str | None:
+    """The refusal of a command running ``npm`` or ``pip`` whose settings
+    (:func:`~harness_memory.hooks.package_settings.package_settings`) cannot be read whole,
+    name a place for it to write that the guard refuses (``prefix``, ``cache``, ``target``
+    …), a program to run that it refuses (``script-shell``), or memory it may not write."""
+    for program, base, _, assigned in found.configured:
+        if program not in ("npm", "pip"):
+            continue
+        settings = package_settings(program, base, {**judge.environ, **assigned})
+        if settings.unknown is not None:
+            return (
+                f"{REFUSAL_PREFIX}{program} would read a settings file the guard cannot read "
+                f"whole ({_shown(settings.unknown)}: no regular file, unreadable or longer "
+                f"than {PACKAGE_SETTINGS_CAP} bytes); where it writes cannot be known. Fix "
+                "or remove that file"
+            )
+        for setting, place in settings.places:
+            if (reason := _records_refusal(place, base, judge.records, judge.table)) is not None:
+                return reason
+            decision = check_write(
+                place, memory_root=judge.memory_root, workspace_key=judge.key, mounts=judge.table
+            )
+            if not decision.allowed:
+                return (
+                    f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where {program}'s "
+                    f"setting {setting} says it writes)"
+                )
+        for setting, command in settings.commands:
+            if (reason := judge.texts([command], base, depth + 1)) is not None:
+                return (
+                    f"{REFUSAL_PREFIX}{program}'s setting {_shown(setting)} makes it run "
+                    f"{_shown(command)}, and the guard refuses that command: "
+                    f"{reason.removeprefix(REFUSAL_PREFIX)}"
+                )
+        text = "\n".join(settings.text)
+        if (named := memory_named(text, root, judge.key, judge.records)) is not None:
+            return (
+                f"{REFUSAL_PREFIX}{program}'s settings name another Workspace's memory scope, "
+                "the memory root outside the user scope and this Session's scope, or the "
+                f"Session records ({_shown(named)}); {program} may write there. Take that "
+                "out of its settings"
+            )
+    return None
+
+
+def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
+    """The refusal of a command running ``git`` whose settings (files, variables, ``-c``:
+    :func:`~harness_memory.hooks.git_settings.git_settings`) the guard cannot read whole,
+    make it run a command the guard refuses (``alias.x = !sh -c '…'``, ``core.fsmonitor``,
+    judged as a command run where ``git`` runs), or name memory it may not write (with its
+    hook scripts: ``core.worktree``, a hook writing into another scope) (P-3)."""
+    for program, base, words, _ in found.configured:
+        if program != "git":
+            continue
+        settings = git_settings(words, base, judge.environ)
+        if settings.unknown is not None:
+            return (
+                f"{REFUSAL_PREFIX}git would read settings the guard cannot read whole "
+                f"({_shown(settings.unknown)}: no regular file, unreadable, longer than "
+                f"{GIT_SETTINGS_CAP} bytes, or too many files); what they make git run or "
+                "write cannot be known. Fix or remove that file, or run git with "
+                "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null"
+            )
+        for setting, command in settings.commands:
+            reason = judge.texts([command], base, depth + 1)
+            if reason is not None:
+                return (
+                    f"{REFUSAL_PREFIX}git's setting {_shown(setting)} makes it run "
+                    f"{_shown(command)}, and the guard refuses that command: "
+                    f"{reason.removeprefix(REFUSAL_PREFIX)}"
+                )
+        text = "\n".join(settings.text)
+        if (named := memory_named(text, root, judge.key, judge.records)) is not None:
+            return (
+                f"{REFUSAL_PREFIX}git's settings or hook scripts name another Workspace's "
+                "memory scope, the memory root outside the user scope and this Session's "
+                f"scope, or the Session records ({_shown(named)}); git may write there "
+                "(core.worktree, an alias, a hook). Take that out of the settings, or run the "
+                "command without git"
+            )
+    return None
 
 
 def _unread_program_refusal(
@@ -328,7 +536,7 @@ def _settings_refusal(
     program then reads is not yet on the disk the guard reads. None otherwise (P-3)."""
     for program in dict.fromkeys(program for program, _ in found.settings_readers):
         for name, shown, run_time in found.settings_moved:
-            if name in PROGRAM_VARIABLES[program] and (run_time or program in SETTINGS_READERS):
+            if moves_settings(program, name) and (run_time or chooses_settings(program, name)):
                 return (
                     f"{REFUSAL_PREFIX}the command sets {_shown(shown)} and runs {program}, "
                     f"which then writes where {name} (or the settings file it chooses) says: "
@@ -340,8 +548,7 @@ def _settings_refusal(
     if not readers:
         return None
     program = readers[0]
-    folded = [text.lower(), *(path.lower() for path in found.paths)]
-    if named := [name for name in SETTINGS_NAMES if any(name in each for each in folded)]:
+    if named := _settings_named(text, found):
         return (
             f"{REFUSAL_PREFIX}the command names a settings file of curl or wget ({named[0]}) "
             f"and runs {program}, which reads it when it starts (output = … makes it write "
@@ -371,6 +578,28 @@ def _settings_refusal(
     return None
 
 
+def _settings_named(text: str, found: ShellPaths) -> list[str]:
+    """The settings files' names (:data:`~harness_memory.hooks.program_settings.
+    SETTINGS_NAMES`) a command names where it may write them: a word of a command other
+    than one only reading (``cat ~/.curlrc`` is no write: :data:`~harness_memory.hooks.
+    unread_programs.ONLY_READERS`), a redirection's target, as written and with its known
+    variables expanded; a pattern matching one's name (``~/.c*rc``); the whole text when it
+    holds a here-document (a program may take its script from it)."""
+    import fnmatch  # only where curl or wget runs (H-5)
+
+    folded = [word.lower() for word in found.mentioned]
+    folded += [text.lower()] if "<<" in text else []
+    named = [name for name in SETTINGS_NAMES if any(name in each for each in folded)]
+    patterns = [word.rsplit("/", 1)[-1] for word in folded if any(c in word for c in "*?[")]
+    for pattern in patterns:
+        named += [
+            file
+            for file in (".curlrc", "_curlrc", "curlrc", ".wgetrc", ".wget2rc", "wget2rc")
+            if fnmatch.fnmatchcase(file, pattern)
+        ]
+    return named
+
+
 def _folder_writer_refusal(found: ShellPaths) -> str | None:
     """The refusal of a command unpacking an archive by its members' own absolute or ``..``
     names (``tar -xP``, ``unzip -:``), or running a program that writes into its folder by
@@ -382,6 +611,14 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
             f"'..' names ({_shown(option)}): where they land is written in the archive, not "
             "the command, and could be another Workspace's memory scope; unpack without it, "
             "into a literal folder"
+        )
+    for program in found.lost_programs:
+        return (
+            f"{REFUSAL_PREFIX}the command runs {_shown(program)}, a program whose writes the "
+            "guard cannot read (a relative path it opens lands in its folder), after a cd "
+            "into a folder known only when it runs ($(…), an unset variable): that could "
+            "be another Workspace's memory scope. cd into a literal folder (run the command "
+            "that finds it first and use what it printed)"
         )
     for program in found.run_in_unknown:
         return (
@@ -439,6 +676,76 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
                     "memory service's data dir (or the hooks' Session records): that reaches "
                     "every scope without naming one; name the folders you mean inside it"
                 )
+    return None
+
+
+def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | None:
+    """The refusal of a command unpacking an archive (``tar -x``, ``unzip``) a member of
+    which lands where the guard refuses a write (:func:`~harness_memory.hooks.
+    archive_members.member_places`: through a symlink on the disk or an earlier symlink
+    member, or below the home into the data dir), or one it cannot list unpacked into the
+    home or a folder above it that holds the data dir (or the Session records): its members'
+    names may reach every scope. An archive it cannot list unpacked elsewhere passes (P-3)."""
+    if not found.unpacked:
+        return None
+    held = _held_folders(roots, judge.records)
+    links = ArchiveLinks()
+    for command, archive, folders in found.unpacked:
+        for folder in folders:
+            places = None if archive is None else member_places(command, archive, folder, links)
+            if places is None:
+                if (spelling := _holding(folder, held)) is not None:
+                    return (
+                        f"{REFUSAL_PREFIX}the command unpacks an archive into {_shown(spelling)}, "
+                        "which holds the memory service's data dir (or the hooks' Session "
+                        "records), and the guard cannot list it "
+                        f"({_shown(archive or 'its standard input')}): its members' names may "
+                        "reach every scope. Unpack it into "
+                        "a folder of its own (tar -C, unzip -d), or from a file the guard can "
+                        f"read (tar, gzip, bzip2, xz or zip, at most {ARCHIVE_BYTES_CAP} bytes)"
+                    )
+                continue
+            if len(places) > PATHS_CAP:
+                return _over_caps(places)
+            for place in places:
+                reason = _records_refusal(place, folder, judge.records, judge.table)
+                if reason is not None:
+                    return reason
+                decision = check_write(
+                    place,
+                    memory_root=judge.memory_root,
+                    workspace_key=judge.key,
+                    mounts=judge.table,
+                )
+                if not decision.allowed:
+                    return (
+                        f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where a member "
+                        f"of {_shown(archive or '')} lands when it is unpacked)"
+                    )
+    return None
+
+
+def _held_folders(roots: set[str], records: set[str]) -> list[str]:
+    """The data dirs of the memory ``roots`` (the roots when none is known) and the folders
+    holding the Session ``records``: what a folder above them holds."""
+    data_dirs = [app_data_dir_of(Path(root)) for root in roots]
+    held = [os.fspath(found) for found in data_dirs if found is not None] or sorted(roots)
+    return [*held, *(os.path.dirname(folder) for folder in records)]  # noqa: PTH120
+
+
+def _holding(path: str, folders: list[str]) -> str | None:
+    """``path`` (spelled or resolved) when it is the home or a folder above it holding one of
+    ``folders``; None otherwise."""
+    if not is_usable_path(path):
+        return None
+    home = os.path.normpath(Path.home())
+    spelled = os.path.normpath(path)
+    for spelling in dict.fromkeys((spelled, real_or_none(path) or spelled)):
+        if spelling != home and not home.startswith(spelling.rstrip("/") + "/"):
+            continue
+        inside = spelling.rstrip("/") + "/"
+        if any(folder.startswith(inside) for folder in folders):
+            return spelling
     return None
 
 

@@ -24,12 +24,17 @@ import stat
 from collections.abc import Mapping
 
 __all__ = [
+    "CHOSEN_SETTINGS",
     "PROGRAM_VARIABLES",
     "SETTINGS_CAP",
     "SETTINGS_NAMES",
     "SETTINGS_PLACES_CAP",
     "SETTINGS_READERS",
     "SETTINGS_VARIABLES",
+    "chooses_settings",
+    "is_settings_variable",
+    "moves_settings",
+    "read_settings_file",
     "settings_files",
     "settings_places",
 ]
@@ -45,6 +50,9 @@ PROGRAM_VARIABLES: dict[str, frozenset[str]] = {
     "tar": frozenset({"TAR_OPTIONS"}),
     "unzip": frozenset({"UNZIP", "UNZIPOPT"}),
     "mktemp": frozenset({"TMPDIR"}),
+    "git": frozenset({"HOME", "XDG_CONFIG_HOME", "GIT_DIR"}),
+    "npm": frozenset({"HOME", "XDG_CONFIG_HOME"}),
+    "pip": frozenset({"HOME", "XDG_CONFIG_HOME", "VIRTUAL_ENV"}),
 }
 """Variables changing where a program the guard reads writes: the settings file ``curl`` and
 ``wget`` read (any value: the file's text is not in the command), the options ``tar`` and
@@ -53,6 +61,39 @@ PROGRAM_VARIABLES: dict[str, frozenset[str]] = {
 (a literal one is judged as every word is)."""
 SETTINGS_VARIABLES = frozenset().union(*PROGRAM_VARIABLES.values())
 """Every variable of :data:`PROGRAM_VARIABLES`."""
+CHOSEN_SETTINGS = frozenset({"curl", "wget", "git"})
+"""Programs whose settings file a variable chooses even when its value is literal: the file's
+text is not in the command (``HOME=. curl URL``, ``GIT_CONFIG_GLOBAL=cfg git status``)."""
+_FAMILIES = {"git": "GIT_CONFIG", "npm": "NPM_CONFIG_", "pip": "PIP_"}
+"""Each program's own settings variables, by the start of their names (``npm``'s in any
+letter case, as it reads them)."""
+
+
+def is_settings_variable(name: str) -> bool:
+    """Whether the variable ``name`` changes where a program the guard reads (or whose
+    settings it reads) writes or what it runs: one of :data:`SETTINGS_VARIABLES`, or any
+    ``GIT_CONFIG…`` (``GIT_CONFIG_GLOBAL``, ``GIT_CONFIG_KEY_0``…), ``npm_config_…`` or
+    ``PIP_…``."""
+    return name in SETTINGS_VARIABLES or name.upper().startswith(tuple(_FAMILIES.values()))
+
+
+def moves_settings(program: str, name: str) -> bool:
+    """Whether setting the variable ``name`` changes the settings ``program`` reads (or where
+    it writes): :data:`PROGRAM_VARIABLES`, and the program's own family (``GIT_CONFIG…``,
+    ``npm_config_…``, ``PIP_…``)."""
+    known = PROGRAM_VARIABLES.get(program, frozenset())
+    family = _FAMILIES.get(program)
+    return name in known or (family is not None and name.upper().startswith(family))
+
+
+def chooses_settings(program: str, name: str) -> bool:
+    """Whether setting ``name`` even to a literal value makes ``program`` read a settings
+    file the guard does not read (:data:`CHOSEN_SETTINGS`); ``npm`` and ``pip`` are read with
+    the literal values a command gives them (``HOME=/tmp/ci-home npm ci``), so theirs are
+    refused only when built at run time."""
+    return program in CHOSEN_SETTINGS and bool(name)
+
+
 SETTINGS_CAP = 65_536
 """The most bytes of one settings file read; a longer one is unknown (the command refused)."""
 SETTINGS_PLACES_CAP = 16
@@ -127,7 +168,7 @@ def settings_places(program: str, environ: Mapping[str, str], base: str) -> list
             return None  # Wget2 reads every file the pattern matches
         if not os.path.lexists(file):
             continue
-        data = _read_settings(file)
+        data = read_settings_file(file)
         if data is None:
             return None  # it may be read by the program; a read error never widens access
         text = data.decode("utf-8", "surrogateescape")
@@ -142,7 +183,7 @@ def settings_places(program: str, environ: Mapping[str, str], base: str) -> list
     return places if len(places) <= SETTINGS_PLACES_CAP else None
 
 
-def _read_settings(file: str) -> bytes | None:
+def read_settings_file(file: str) -> bytes | None:
     """The bytes of the settings file ``file``; None when it is no regular file (a FIFO, a
     socket, a folder, a device), cannot be read or is longer than :data:`SETTINGS_CAP`.
     Opened without waiting: a FIFO nobody writes would hold the guard past the hook's time

@@ -53,6 +53,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 
+from harness_memory.hooks.archive_members import archive_operand
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
@@ -63,9 +64,15 @@ from harness_memory.hooks.here_data import (
 from harness_memory.hooks.in_place import edited_files
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
-    SETTINGS_VARIABLES,
+    is_settings_variable,
 )
-from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, RUNNING_VARIABLES, is_read
+from harness_memory.hooks.shell_startup import STARTUP_SHELLS
+from harness_memory.hooks.unread_programs import (
+    ONLY_READERS,
+    PROGRAM_OPTIONS,
+    RUNNING_VARIABLES,
+    is_read,
+)
 
 __all__ = [
     "DESTINATION_WRITERS",
@@ -156,16 +163,21 @@ class ShellPaths:
     name, as spelled, and whether its value is built at run time: ``HOME=…``, ``export
     TMPDIR="$(…)"``, ``read TMPDIR``). ``run_in_unknown`` holds the programs the guard
     reads that write into their folder by themselves (:data:`FOLDER_WRITERS`: ``curl -O``,
-    ``tar -x``) run after a ``cd`` into a folder known only at run time; ``unbounded`` the
+    ``tar -x``) run after a ``cd`` into a folder known only at run time, and
+    ``lost_programs`` the programs the guard does not read run there; ``unbounded`` the
     unpacking commands that take absolute or ``..`` names from their archive (``tar -xP``,
-    ``unzip -:``). The folder an archive is unpacked into is in ``swept``: its members may
-    reach any folder below it.
+    ``unzip -:``). ``unpacked`` holds each extracting ``tar`` or ``unzip``: its name, the
+    archive it reads (absolute; None for its standard input, a ``$`` left in one built at run
+    time) and the folders it unpacks into (its members may reach any folder below them).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
         "budget",
         "built",
+        "configured",
         "derived",
+        "lost_programs",
+        "mentioned",
         "moved",
         "over_scan",
         "paths",
@@ -178,6 +190,7 @@ class ShellPaths:
         "unanchored",
         "unbounded",
         "undecided",
+        "unpacked",
         "written_at_run_time",
     )
 
@@ -196,6 +209,10 @@ class ShellPaths:
         self.settings_moved: list[tuple[str, str, bool]] = []
         self.run_in_unknown: list[str] = []
         self.unbounded: list[str] = []
+        self.configured: list[tuple[str, str, list[str], dict[str, str]]] = []
+        self.mentioned: list[str] = []
+        self.lost_programs: list[str] = []
+        self.unpacked: list[tuple[str, str | None, list[str]]] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -215,6 +232,10 @@ class ShellPaths:
         self.settings_moved.extend(inner.settings_moved)
         self.run_in_unknown.extend(inner.run_in_unknown)
         self.unbounded.extend(inner.unbounded)
+        self.configured.extend(inner.configured)
+        self.mentioned.extend(inner.mentioned)
+        self.lost_programs.extend(inner.lost_programs)
+        self.unpacked.extend(inner.unpacked)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -257,9 +278,8 @@ def shell_paths(
     words = _shell_words(command)
     found = ShellPaths()
     found.budget = found.budget if _budget is None else _budget  # one for the whole command
-    tails = [match.group("tail") for match in _GLUED_TAIL_RE.finditer(command)]
-    found.built.extend(tails)
-    writes = _Writes(found, set(tails), environ)
+    found.built.extend(tails := [m.group("tail") for m in _GLUED_TAIL_RE.finditer(command)])
+    writes = _Writes(found, set(tails), environ, cd_data=_lost)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
@@ -271,7 +291,7 @@ def shell_paths(
     quoted_back = False  # whether it is inside a backquoted command
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
-    for word in words:
+    for at, word in enumerate(words):
         settled = settled or (entered and word in _SEPARATORS and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
         closing = substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word)
@@ -298,7 +318,8 @@ def shell_paths(
         chdir = word == "env" or (chdir and word not in _SEPARATORS)
         if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
             followed = _enter(folder, bases, known, environ)
-            entered = not (followed or writes.looped(folder, known, environ)) or entered
+            spelt = _substitution_spelt(words, at) if folder == "$" else folder  # ``cd $(…)``
+            entered = writes.cd_into(spelt, known, environ, followed=followed) or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
         _note_assignments(word, previous, known, environ)
@@ -311,6 +332,55 @@ def shell_paths(
     _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+_FOLDER_PRINTERS = frozenset(
+    {"git", "dirname", "basename", "pwd", "mktemp", "realpath", "readlink", "npm", "pnpm"}
+    | {"yarn", "go", "rustc", "brew", "xcrun", "pyenv", "rbenv", "nodenv", "asdf"}
+)
+"""Programs whose output a ``cd "$(…)"`` takes that print a folder of their own knowledge (a
+repository's top, a word's folder, a package manager's root), not data an earlier call
+wrote (``cat target``)."""
+_SUBSTITUTED_RE = re.compile(r"(?:\$\(|`|\|\||&&|;|\|)\s*(?P<name>[^\s()`;|&<>]+)")
+"""A program a command substitution runs: after its opening, or after ``||``, ``&&``, ``;`` or
+``|`` inside it."""
+
+
+def _substitution_spelt(words: list[str], at: int) -> str:
+    """The command substitution an unquoted ``$`` at ``words[at]`` opens, spelt again from
+    the lexer's words (``$``, ``(``, ``git``, …, ``)``), up to :data:`_INNER_WORDS` words."""
+    depth = 0
+    spelt = ["$"]
+    for word in words[at + 1 : at + 1 + _INNER_WORDS]:
+        depth += word.count("(") - word.count(")") if _PUNCTUATION(word) else 0
+        spelt.append(word)
+        if depth <= 0:
+            break
+    inner = " ".join(spelt[2:-1]).replace("$ (", "$(").replace("` ", "`")
+    return f"$({inner})" if len(spelt) > 2 else "$"
+
+
+_INNER_WORDS = 64
+"""The most words of an unquoted ``cd $(…)`` read to tell what it runs; past them it is data."""
+
+
+def _named_folder(word: str, known: Mapping[str, str | None], *, unsure: bool) -> bool:
+    """Whether the folder a ``cd`` into ``word`` (known only at run time) takes comes from a
+    program printing folders of its own knowledge (:data:`_FOLDER_PRINTERS`: ``cd
+    "$(git rev-parse --show-toplevel)"``, ``cd "$(dirname "$0")/.."``) or a variable neither
+    set nor assigned (``cd ${PROJECT_ROOT:-.}``; not after ``read``, ``source`` or ``eval``:
+    ``unsure``), rather than from data a file or a variable set from one holds (``cd
+    "$(cat target)"``, ``d=$(cat f); cd "$d"``, ``cd `cat f```): a program the guard does not
+    read run in the latter is refused."""
+    if word in ("$", "`") or ("`" in word and not _SUBSTITUTED_RE.search(word)):
+        return False  # the lexer split the substitution off: what runs is not in the word
+    programs = [match.group("name") for match in _SUBSTITUTED_RE.finditer(word)]
+    if any(name.rsplit("/", 1)[-1] not in _FOLDER_PRINTERS for name in programs):
+        return False
+    names = [m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)]
+    if names and unsure:
+        return False
+    return all(name is None or name.split(":")[0].split("-")[0] not in known for name in names)
 
 
 def _entered_folder(previous: str | None, word: str, *, chdir: bool) -> str | None:
@@ -766,6 +836,29 @@ _WRAPPER_OPERANDS = {"taskset": 1, "flock": 1, "chrt": 1}
 """Wrappers taking operands before the command they run (a CPU mask, a lock file, a
 priority)."""
 _DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
+_ALIASES = {"wget2": "wget", "npx": "npm", "pnpm": "npm", "pip3": "pip"}
+"""Programs read as another: GNU Wget2 run by its own name takes Wget's options and reads the
+settings files ``wget`` (as Wget2) reads; ``npx`` and ``pnpm`` read ``.npmrc``, ``pip3``
+``pip.conf``."""
+CONFIGURED = frozenset({"git", "npm", "npx", "pnpm", "pip", "pip3"})
+"""Programs whose own settings files make them run commands or write places their words do
+not show (:mod:`~harness_memory.hooks.git_settings`, :mod:`~harness_memory.hooks.
+package_settings`; ``python3 -m pip`` too): each run is kept in ``ShellPaths.configured``
+with its folder and words, for the guard to read those settings."""
+_PYTHON_RE = re.compile(r"^python[0-9.]*$")
+
+
+def _keeps_words(command: str) -> bool:
+    """Whether a command's words (expanded where known) are kept for what it reads besides:
+    its settings (:data:`CONFIGURED`, ``python3 -m pip``), its startup files (a shell:
+    :data:`~harness_memory.hooks.shell_startup.STARTUP_SHELLS`), its archive (``tar``,
+    ``unzip``)."""
+    return (
+        command in CONFIGURED
+        or command in STARTUP_SHELLS
+        or command in ("tar", "unzip")
+        or _PYTHON_RE.match(command) is not None
+    )
 
 
 class _Writes:
@@ -776,10 +869,14 @@ class _Writes:
     substitution's end (``$(…)/a.md``), which the lexer splits from it."""
 
     __slots__ = (
+        "_assigned",
         "_base",
+        "_cd_data",
         "_closed",
         "_command",
+        "_config_words",
         "_environ",
+        "_exported",
         "_found",
         "_leading",
         "_loop",
@@ -790,6 +887,7 @@ class _Writes:
         "_operands",
         "_program",
         "_redirect",
+        "_run_data",
         "_run_lost",
         "_skip",
         "_tails",
@@ -800,11 +898,22 @@ class _Writes:
         "folder_unknown",
     )
 
-    def __init__(self, found: ShellPaths, tails: set[str], environ: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        found: ShellPaths,
+        tails: set[str],
+        environ: Mapping[str, str],
+        *,
+        cd_data: bool = False,
+    ) -> None:
         self._found = found
+        self._cd_data = cd_data  # a cd went into a folder read from data (:func:`_named_folder`)
         self._tails = tails
         self._environ = environ  # the shell's environment (``~`` in ``tar -C ~``)
         self._command: str | None = None
+        self._config_words: list[str] = []  # the words of a program reading settings of its own
+        self._assigned: dict[str, str] = {}  # literal settings variables before its name
+        self._exported: dict[str, str] = {}  # literal settings variables exported so far
         self._program: list[str] = []  # the command's name as spelled, then its options
         self._operand: str | None = None  # its first operand
         self._named_at = 0
@@ -866,6 +975,8 @@ class _Writes:
             self._redirect = False
             if word.isdigit() or word == "-":  # ``>&2``: a descriptor
                 return
+            self._found.mentioned.append(word)
+            self._found.mentioned.append(_expand(word, known, environ) or "")
             if self._built(word, known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
             return
@@ -890,6 +1001,12 @@ class _Writes:
                 self._found.written_at_run_time.append(word)
         elif self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
+        if _keeps_words(self._command):
+            expanded = _expand(word, known, environ)
+            self._config_words.append(word if expanded is None else expanded)
+        if self._command != "git" and self._command not in ONLY_READERS:
+            self._found.mentioned.append(word)
+            self._found.mentioned.append(_expand(word, known, environ) or "")
         self._see_program(word)
 
     def _take_name(self, word: str) -> None:
@@ -897,6 +1014,7 @@ class _Writes:
         (:data:`_WRAPPERS`), its options, their arguments (:data:`_WRAPPER_ARGUMENTS`) and its
         leading operands (:data:`_WRAPPER_OPERANDS`, a ``timeout``'s duration), or the name."""
         name = word.rsplit("/", 1)[-1]
+        name = "wget" if name == "wget2" else name
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
             self._skip = False
             return
@@ -904,8 +1022,9 @@ class _Writes:
             self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
             if assigned.group("name") in RUNNING_VARIABLES:  # ``PATH=.:$PATH ls``
                 self._found.programs.append(word)
-            if assigned.group("name") in SETTINGS_VARIABLES:  # ``HOME=. curl URL``
+            if is_settings_variable(assigned.group("name")):  # ``HOME=. curl URL``
                 self._found.settings_moved.append(_setting(word, word))
+                self._note_setting(word, self._assigned)
             return
         if name in _WRAPPERS:
             self._wrapper, self._leading = name, _WRAPPER_OPERANDS.get(name, 0)
@@ -918,8 +1037,24 @@ class _Writes:
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
         self._run_lost = self.folder_unknown
+        self._run_data = self.folder_unknown and self._cd_data
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
+
+    def cd_into(
+        self,
+        folder: str,
+        known: Mapping[str, str | None],
+        environ: Mapping[str, str],
+        *,
+        followed: bool,
+    ) -> bool:
+        """Whether a ``cd`` into ``folder`` (``followed``: known here) goes into a folder known
+        only at run time; one read from data (:func:`_named_folder`) is remembered."""
+        unfollowed = not (followed or self.looped(folder, known, environ))
+        named = _named_folder(folder, known, unsure=self._unsure)
+        self._cd_data = self._cd_data or (unfollowed and not named)
+        return unfollowed
 
     def looped(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
@@ -948,8 +1083,17 @@ class _Writes:
         naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
         if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
             self._found.programs.append(f"{self._command} {word}")  # ``export PATH=.:$PATH``
-        if naming and word.split("=", 1)[0] in SETTINGS_VARIABLES:  # ``export HOME=.``
+        if naming and is_settings_variable(word.split("=", 1)[0]):  # ``export HOME=.``
             self._found.settings_moved.append(_setting(word, f"{self._command} {word}"))
+            self._note_setting(word, self._exported if self._command == "export" else {})
+
+    @staticmethod
+    def _note_setting(word: str, into: dict[str, str]) -> None:
+        """Keep the literal value of a settings variable's assignment ``word`` in ``into``
+        (``HOME=/tmp/ci-home npm ci``: npm then reads that home's ``.npmrc``)."""
+        name, _, value = word.partition("=")
+        if "$" not in value and "`" not in value:
+            into[name] = value
 
     def _read_loop(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
@@ -1009,16 +1153,35 @@ class _Writes:
             self._found.paths.append(path if absolute else f"{self._base}/{path}")
         return False
 
+    def _note_reads(self, command: str | None) -> list[str]:
+        """Keep what the command ended reads besides its words: a program's own settings or
+        startup files (:data:`CONFIGURED`, :data:`~harness_memory.hooks.shell_startup.
+        STARTUP_SHELLS`, ``python3 -m pip``) with its folder, words and literal settings
+        variables; gives the command's words (expanded where known)."""
+        words, self._config_words = self._config_words, []
+        assigned, self._assigned = self._exported | self._assigned, {}
+        if command in CONFIGURED or command in STARTUP_SHELLS:
+            read_as = _ALIASES.get(command or "", command or "")
+            self._found.configured.append((read_as, self._base, words, assigned))
+        elif command and _PYTHON_RE.match(command) and words[:2] == ["-m", "pip"]:
+            self._found.configured.append(("pip", self._base, words[2:], assigned))
+            self._found.settings_readers.append(("pip", self._base))
+        return words
+
     def end(self) -> None:
         """The simple command ended: judge its operands."""
         command, operands = self._command, self._operands
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
         self._wrapper, self._leading = "", 0
         program, self._program = self._program, []
+        config_words = self._note_reads(command)
         if program and not is_read(program[0], program[1:], self._operand):
             self._found.programs.insert(self._named_at, program[0])
-        if command in PROGRAM_VARIABLES and not _settings_skipped(command, program, operands):
-            self._found.settings_readers.append((command, self._base))
+            if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
+                self._found.lost_programs.append(program[0])
+        reader = _ALIASES.get(command or "", command)
+        if reader in PROGRAM_VARIABLES and not _settings_skipped(reader, program, operands):
+            self._found.settings_readers.append((reader, self._base))
         if (
             self._run_lost
             and command in FOLDER_WRITERS
@@ -1026,7 +1189,11 @@ class _Writes:
         ):
             self._found.run_in_unknown.append(program[0])
         if (command == "tar" and _extracts(operands)) or command == "unzip":
-            self._found.swept.extend(_unpacked_into(command, operands, self._base, self._environ))
+            folders = _unpacked_into(command, operands, self._base, self._environ)
+            archive = archive_operand(command, config_words)
+            if archive is not None and archive != "-" and "$" not in archive:
+                archive = os.path.join(self._base, _tilde(archive, self._environ))  # noqa: PTH118
+            self._found.unpacked.append((command, archive, folders))
             self._found.unbounded.extend(_unbounded(command, operands))
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]

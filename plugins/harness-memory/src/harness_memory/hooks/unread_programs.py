@@ -30,6 +30,7 @@ from harness_memory.hooks.here_data import SHELLS
 
 __all__ = [
     "KEYS_CAP",
+    "ONLY_READERS",
     "PROGRAM_OPTIONS",
     "READ_PROGRAMS",
     "RUNNING_VARIABLES",
@@ -71,7 +72,7 @@ READ_PROGRAMS = frozenset(
     # programs whose every written place the guard reads from their words
     | {"tee", "touch", "truncate", "rm", "rmdir", "unlink", "shred", "cp", "mv", "ln"}
     | {"install", "rsync", "dd", "mkdir", "chmod", "chown", "chgrp", "sort", "find", "tar"}
-    | {"unzip", "curl", "wget", "mktemp"}
+    | {"unzip", "curl", "wget", "wget2", "mktemp"}
 )
 """Programs (as a bare name, found on ``PATH``) whose writes the guard reads whole: the shell's
 own words and programs whose every written place, if any, one of their words names (judged as
@@ -80,6 +81,15 @@ else — an interpreter (``python3``, ``perl``, ``node``, ``ruby``, ``awk``, ``s
 script may write or run anything), ``git``, ``patch``, ``make``, ``xargs``, ``source``,
 ``eval``, a program named by its path (``./run.sh``, perhaps the agent's own) or built at run
 time (``$PY``) — may write places no word shows."""
+ONLY_READERS = frozenset(
+    {"cat", "ls", "grep", "egrep", "fgrep", "rg", "ag", "head", "tail", "wc", "stat", "file"}
+    | {"du", "df", "diff", "cmp", "comm", "less", "more", "realpath", "readlink", "basename"}
+    | {"dirname", "cut", "tr", "jq", "nl", "od", "hexdump", "md5sum", "sha1sum", "sha256sum"}
+    | {"sha512sum", "b2sum", "cksum", "base64", "column", "fold", "rev", "tac", "paste"}
+    | {"strings", "test", "[", "echo", "printf", "ls"}
+)
+"""Programs that only read the files their words name and write nothing but their output:
+naming a settings file there (``cat ~/.curlrc; curl URL``) is no writing of it."""
 PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {
     "tar": (
         "--to-command",
@@ -146,7 +156,7 @@ def is_read(program: str, options: Iterable[str] = (), operand: str | None = Non
 def memory_named(text: str, root: str, key: str | None, records: Iterable[str]) -> str | None:
     """The first memory ``text`` names that a program it runs may not write, as spelled in
     it, or None: a word shaped like a Workspace key (K-7) other than ``key`` that is a folder
-    of the memory root ``root``, or any such word in a text naming the memory root; the memory
+    of the memory root ``root``; the memory
     root (by the last two folders of its spelled and real path, so ``~/…``, ``$HOME/…`` and a
     path without its first ``/`` count), other than as the user scope or ``key``'s scope
     (``…/memory/<key>/…``) in a text without ``..``; the ``.workspace``
@@ -208,14 +218,18 @@ def _word_end(text: str, at: int) -> int:
 
 def _other_key(text: str, root: str, own: set[str], *, root_named: bool) -> str | None:
     """The first word of ``text`` shaped like a Workspace key not in ``own`` that is a folder
-    of the memory root, or, when ``root_named``, any such word or the marker."""
+    of the memory root (past :data:`KEYS_CAP` lookups, any such word), or, when
+    ``root_named``, the marker. A key-shaped word naming no scope (``--tag
+    release-20261204`` beside the user scope's path) is an everyday argument and passes: a
+    program joining it to the root makes a folder no Workspace's Session uses yet (open, as
+    every path such a program builds: ``docs/security.md``)."""
     looked_up: set[str] = set()
     for token in _TOKEN_SPLIT_RE.split(text):
         if root_named and token.casefold() == MARKER_FILE:
             return token
         if len(token) > 57 or token in own or not SCOPE_KEY_RULE.accepts(token):
             continue
-        if root_named or len(looked_up) >= KEYS_CAP:
+        if len(looked_up) >= KEYS_CAP:
             return token
         if token not in looked_up:
             looked_up.add(token)

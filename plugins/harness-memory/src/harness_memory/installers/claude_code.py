@@ -34,10 +34,10 @@ from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.own_switches import claude_code_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
-from harness_memory.installers.record import STATE_FOLDER, read_record, token_plan
+from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import TOKEN_ENV, tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
-from harness_memory.installers.token_place import token_place
+from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
     "AUTO_MEMORY",
@@ -146,6 +146,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old, document = read_json_object(path)
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
+    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     state = None if managed is not None else path.parent / STATE_FOLDER  # each user's own
     token = options.token if options.token is not None else _env_token(document)
     token_file = None
@@ -179,6 +180,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     removals: list[Path] = []
     if install and managed is None:
         changes, removals = token_plan(record, token, token_file)
+        removals, kept = still_read(removals, options.home, environ, besides=path)
+        notes += kept
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings

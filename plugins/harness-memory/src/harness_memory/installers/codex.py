@@ -41,10 +41,10 @@ from harness_memory.installers.hook_groups import Removed, merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.own_switches import codex_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
-from harness_memory.installers.record import STATE_FOLDER, read_record, token_plan
+from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
-from harness_memory.installers.token_place import token_place
+from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
     "CONTEXT_LIMIT_TOKENS",
@@ -139,6 +139,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     hooks_path, config_path = home / "hooks.json", home / "config.toml"
     old_hooks, document = read_json_object(hooks_path)
     record = read_record(home)
+    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     token_file = None
     if install and options.token is not None:
         token_file = token_place(home, options.home, environ)  # never in a git work tree
@@ -176,6 +177,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += profile_notes
         _tidy(config)
     changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
+    removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
+    notes += kept
     changes += profiles
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))

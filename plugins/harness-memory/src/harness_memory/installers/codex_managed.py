@@ -92,6 +92,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     folder = options.managed_dir if options.managed_dir is not None else DEFAULT_DIR
     requirements_path, config_path = folder / REQUIREMENTS_NAME, folder / CONFIG_NAME
     record = read_record(folder)
+    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     old_requirements = read_text(requirements_path)
     requirements = _parse(requirements_path, old_requirements)
     check_tables(requirements, requirements_path, ("features", "hooks"))

@@ -35,10 +35,10 @@ from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.own_switches import gemini_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
-from harness_memory.installers.record import STATE_FOLDER, read_record, token_plan
+from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
-from harness_memory.installers.token_place import token_place
+from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
     "AUTO_MEMORY",
@@ -134,6 +134,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old, document = read_json_object(path, comments=True)
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
+    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     state = path.parent / STATE_FOLDER
     token_file = None
     if install and options.token is not None:
@@ -164,6 +165,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS)
     changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
+    removals, kept = still_read(removals, options.home, environ, besides=path)
+    notes += kept
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old, path=path)

@@ -20,19 +20,20 @@ HEADING = "What the write guard does not cover (P-3):"
 """The first line of the block the install prints."""
 
 _RUN_TIME = (
-    "A path a program the command starts builds from what the command's text does not show is "
-    "not judged: the guard reads the text, never parses the programs it runs (a script, "
-    "`python -c` reading a file or listing folders, `xargs -I{} cp x {}/a.md < list`, "
-    '`git apply` of a patch file, `mkdir "$(cat f)"`, a program run after `cd "$(cat f)"`, a '
-    "`git`, `npm` or shell settings file written in an earlier call, an archive's member "
-    "through a symlink left in the Workspace); only the harness's sandbox fences "
-    "those. A program the guard does not read (`python`, `node`, `perl`, `awk`, `sed`, `git`, "
-    "`xargs`, a script) is refused when the text names another Workspace's scope, the memory "
-    "root outside the user scope and the Session's own, or the Session records. "
-    'A place the shell builds at run time (`> "$(cat f)"/a.md`, '
-    "`d=$(cat f); cp x $d`) is refused only where the command surely writes it (a redirection; "
-    "`cp`, `mv`, `ln`, `install`, `rsync`, `tee`, `touch`, `truncate`, `rm`, `dd of=`, "
-    "`tar -x -C`, `unzip -d`, `patch -d`, `sort -o`, `curl -o` …)."
+    "A path a program the command starts builds from what the command's text does not show "
+    "is not judged: the guard reads the text, never parses the programs it runs (a script, "
+    "`python -c` reading a file or listing folders, `xargs -I{} cp x {}/a.md < list`, `git "
+    'apply` of a patch file, `mkdir "$(cat f)"`, a script a settings file names that the '
+    "guard reads (a git hook, npm's `script-shell`) naming no memory in its text, a file a "
+    "shell's startup file sources, an archive the guard cannot list unpacked into the "
+    "Workspace); only the harness's sandbox fences those. A program the guard does not "
+    "read (`python`, `node`, `perl`, `awk`, `sed`, `git`, `xargs`, a script) is refused "
+    "when the text names another Workspace's scope, the memory root outside the user scope "
+    "and the Session's own, or the Session records. A place the shell builds at run time "
+    '(`> "$(cat f)"/a.md`, `d=$(cat f); cp x $d`) is refused only where the command surely '
+    "writes it (a redirection; `cp`, `mv`, `ln`, `install`, `rsync`, `tee`, `touch`, "
+    "`truncate`, `rm`, `dd of=`, `tar -x -C`, `unzip -d`, `patch -d`, `sort -o`, `curl -o` "
+    "…)."
 )
 
 GUARD_GAPS: dict[str, tuple[str, ...]] = {

@@ -6,11 +6,11 @@ found before it switched the harness's own memory off, H-6), the hooks' Session 
 environment of its own, the bearer token (``token``, mode 0600, H-7) that their Session-start
 hook command names with ``--token-file``: a token on a command line is every local user's to
 read (``ps``). :meth:`InstallRecord.change` plans the record's new text as a
-:class:`~harness_memory.installers.files.FileChange` (no backup: it is ours), :func:`token_plan`
-the token file, :func:`ignore_plan` the folder's ``.gitignore`` (a settings folder kept in a
-dotfiles repository must not take the token into a commit); :func:`leftovers` names what
-``uninstall`` removes from the folder, and :func:`others_in` what it leaves because this plugin
-did not make it.
+:class:`~harness_memory.installers.files.FileChange` (no backup: it is ours),
+:func:`~harness_memory.installers.token_place.token_plan` the token file, :func:`ignore_plan`
+the folder's ``.gitignore`` (a settings folder kept in a dotfiles repository must not take the
+token into a commit); :func:`leftovers` names what ``uninstall`` removes from the folder, and
+:func:`others_in` what it leaves because this plugin did not make it.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ __all__ = [
     "others_in",
     "read_record",
     "text_digest",
-    "token_plan",
     "unignored_token",
 ]
 
@@ -51,9 +50,6 @@ IGNORE_TEXT = "# harness-memory: this machine's state (a bearer token, Session r
 ``git add -A`` in a dotfiles repository holding ``~/.claude`` (or a link into one) commits no
 token; what ``.pytest_cache`` and ``.ruff_cache`` do for the same reason."""
 _SESSIONS = "sessions"
-_KEPT_OUTSIDE = ("harness-memory", "tokens")
-"""The last two folders of a token file kept outside the state folder (the record names it):
-uninstall removes no file the record names anywhere else."""
 _WRITTEN_KEPT = 16
 """How many texts an install wrote the record keeps per settings file (the newest): enough for
 the installs again between an install and its uninstall, and a bound on the record's size."""
@@ -96,6 +92,12 @@ class InstallRecord:
         """The token file an install keeps outside the state folder (its folder lies in a git
         work tree: :mod:`~harness_memory.installers.token_place`), which ``uninstall``
         removes; None when the token is in the state folder, or there is none."""
+        said = document.get("urlIdNotSecret")
+        listed = said if isinstance(said, list) else []
+        self.url_id_not_secret: list[str] = [d for d in listed if isinstance(d, str)]
+        """The digests (:func:`text_digest`) of the service URLs whose path holds an id the
+        user said is no secret when installing them (``--url-id-not-secret``, A-10):
+        ``status`` does not warn of those."""
 
     def wrote(self, path: Path, data: bytes) -> bool | None:
         """Whether ``data`` is a text an install wrote to the settings file ``path``; None
@@ -116,6 +118,16 @@ class InstallRecord:
         """Remember ``text`` as backed up by this install before it changed ``path``."""
         _note(self.backed_up, path, text)
 
+    def note_url(self, url: str, *, id_not_secret: bool) -> None:
+        """Remember whether the user said the id in the path of the service ``url`` this
+        install writes is no secret (only this install's URL is kept)."""
+        digest = text_digest(url.encode("utf-8"))
+        self.url_id_not_secret = [digest] if id_not_secret and url else []
+
+    def id_said_not_secret(self, url: str) -> bool:
+        """Whether the user said the id in ``url``'s path is no secret when installing it."""
+        return text_digest(url.encode("utf-8")) in self.url_id_not_secret
+
     def change(self) -> FileChange:
         """The record's new text, holding :attr:`previous` (and :attr:`created`,
         :attr:`created_folders`, :attr:`written` when they name any), as a change without a
@@ -131,6 +143,8 @@ class InstallRecord:
             document["backedUp"] = self.backed_up
         if self.token_file:
             document["tokenFile"] = self.token_file
+        if self.url_id_not_secret:
+            document["urlIdNotSecret"] = self.url_id_not_secret
         return FileChange(self.path, self.text, dump_json(document), backup=False)
 
 
@@ -160,32 +174,6 @@ def read_record(settings_folder: Path) -> InstallRecord:
     path = settings_folder / STATE_FOLDER / RECORD_NAME
     text, document = read_json_object(path)
     return InstallRecord(path, text, document)
-
-
-def token_plan(
-    record: InstallRecord, token: str | None, place: Path | None
-) -> tuple[list[FileChange], list[Path]]:
-    """``(changes, removals)`` for the token file at ``place`` (the state folder's ``token``,
-    or one outside a git work tree: :func:`~harness_memory.installers.token_place.
-    token_place`) of the settings folder ``record`` belongs to; ``record`` notes a ``place``
-    outside the state folder, for ``uninstall``.
-
-    With a ``token`` the file is written with it (created 0600, made owner-only if it was not;
-    no backup; the old and new token masked in every output, H-7); a token file an earlier
-    install left elsewhere (in the state folder, now in a work tree, or where the record names
-    one) is removed, and without a ``token`` every one of them, so no stale token stays behind.
-    Raises :class:`~harness_memory.installers.files.SettingsFileError` for a token file that is
-    not a regular UTF-8 file.
-    """
-    own = record.path.parent / TOKEN_NAME
-    earlier = [own, *([Path(record.token_file)] if record.token_file else [])]
-    stale = [path for path in dict.fromkeys(earlier) if path != place and path.is_file()]
-    record.token_file = None if token is None or place in (None, own) else str(place)
-    if token is None or place is None:
-        return [], stale
-    old = read_text(place)
-    secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
-    return [FileChange(place, old, token + "\n", secrets, backup=False)], stale
 
 
 def ignore_plan(settings_folder: Path) -> list[FileChange]:
@@ -244,10 +232,12 @@ def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
     record, the token file (also one kept outside, which the record names, in a
     ``harness-memory/tokens`` folder: no other file), the ``.gitignore`` an install wrote and
     the Session records; folders, deepest first, removed when they are then empty)."""
+    from harness_memory.installers.token_place import plugin_token_file  # it imports this module
+
     state = record.path.parent
     files = [state / name for name in (RECORD_NAME, TOKEN_NAME) if (state / name).is_file()]
     kept = Path(record.token_file) if record.token_file else None
-    if kept is not None and kept.parent.parts[-2:] == _KEPT_OUTSIDE and kept.is_file():
+    if kept is not None and plugin_token_file(kept) and kept.is_file():
         files.append(kept)
     ignore = state / IGNORE_NAME
     if ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT:

@@ -62,6 +62,10 @@ class InstallOptions:
     """Remote mode (R-1): the state dir every harness's hooks share, which holds the local copy
     (``memory_root`` is inside it); every hook command gets ``--remote on --state-dir`` it.
     None: the hooks use the service's own memory root."""
+    url_id_not_secret: bool = False
+    """The user said the UUID or hex id in :attr:`url`'s path is no secret
+    (``--url-id-not-secret``: a tenant's id a gateway routes by, A-10): the install record
+    keeps that of this URL, and ``status`` does not warn of it."""
 
     @property
     def remote(self) -> bool:

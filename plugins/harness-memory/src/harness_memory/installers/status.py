@@ -14,7 +14,8 @@ check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FA
 them (``--token``) get a warning to install again (H-7), and so do hook commands without
 ``--flags-only``, whose settings a repository's environment could change (P-2a), hook commands
 whose Python does not run isolated (``-I``: a repository's ``PYTHONPATH`` could replace the
-guard), hook commands whose service URL holds an id an install now refuses to write (A-10),
+guard), hook commands whose service URL holds an id an install now refuses to write (A-10;
+not when their install was told ``--url-id-not-secret``),
 and settings whose ``env`` holds the token (read by the service check as those hooks read it, or no
 longer read at all). Managed settings a harness would not read (another place; Gemini CLI's
 system file not root's alone) are said, and so is an account whose managed hooks keep no state
@@ -35,6 +36,7 @@ from typing import Any, NamedTuple
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from harness_memory.client import URL_ID_NOT_SECRET
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.codex_profiles import memory_profile_notes
@@ -54,11 +56,12 @@ from harness_memory.installers.own_switches import (
     managed_only,
     switched_off,
 )
+from harness_memory.installers.record import read_record
 from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
 
-__all__ = ["status"]
+__all__ = ["InstalledHooks", "installed_hooks", "status"]
 
 
 class _Target(NamedTuple):
@@ -156,6 +159,45 @@ def status(
 
     said, taken = service_lines(installed, environ, env=given, harnesses=installed)  # H-7
     return lines + said, healthy and taken
+
+
+class InstalledHooks(NamedTuple):
+    """The hook commands this plugin wrote into one settings file: its ``label`` (as ``status``
+    shows it), ``path``, the install that writes them again (``again``: ``harness-memory
+    install codex``, ``… --managed /etc/codex``), whether it is a ``managed`` install (its
+    hooks read each account's own token file, naming none) and the ``commands``."""
+
+    label: str
+    path: Path
+    again: str
+    managed: bool
+    commands: list[str]
+
+
+def installed_hooks(home: Path, environ: Mapping[str, str]) -> list[InstalledHooks]:
+    """The installed hooks of every settings file ``status`` reads by default: each harness's
+    user settings in ``home``, the managed settings where each harness reads them and those
+    this account's managed installs recorded (:func:`~harness_memory.installers.
+    managed_record.recorded`). A settings file that cannot be read, or holds none of our
+    hooks, is left out (``status`` says so)."""
+    from harness_memory.installers.managed_record import recorded
+
+    files = [
+        ManagedFile("claude-code", managed_file("claude-code", claude_code.managed_dir())),
+        ManagedFile("codex", managed_file("codex", codex_managed_plan.DEFAULT_DIR)),
+        ManagedFile("gemini", read_place("gemini", environ)),
+    ]
+    files += [file for file in recorded(home) if file not in files]
+    found: list[InstalledHooks] = []
+    for label, harness, path, managed_flag in _targets(home, environ, files):
+        try:
+            commands = our_commands(_read(path, harness), harness)
+        except SettingsFileError:
+            continue
+        if commands:
+            again = f"harness-memory install {harness}{managed_flag}"
+            found.append(InstalledHooks(label, path, again, bool(managed_flag), commands))
+    return found
 
 
 def _targets(
@@ -374,12 +416,13 @@ def _installed(
             f"where every local user can read it (ps); run `{again}` "
             "again to move it into a token file only you can read"
         )
-    if (why := _url_holding_an_id(commands)) is not None:
+    if (why := _url_holding_an_id(commands, path)) is not None:
         lines.append(
             f"{label}: WARNING: the hooks' service URL holds {why}, written in full into "
             f"{path} and every hook's command line, which other accounts (ps) and a "
             "repository holding the file read; install again with the service's address "
-            "without it (--url or --remote) and a bearer token (HARNESS_MEMORY_TOKEN)"
+            "without it (--url or --remote) and a bearer token (HARNESS_MEMORY_TOKEN), or, "
+            f"when the id is no secret, with {URL_ID_NOT_SECRET}"
         )
     if _env_token_read(document, commands):
         lines.append(
@@ -433,14 +476,23 @@ def _installed(
     return lines, fine
 
 
-def _url_holding_an_id(commands: list[str]) -> str | None:
-    """What in the service URL an earlier install wrote into ``commands`` an install now
-    refuses to write (:func:`memory_core.addresses.url_secret`, ``written``: a UUID or hex id
-    in its path, which may be a capability secret; A-10), or None."""
+def _url_holding_an_id(commands: list[str], path: Path) -> str | None:
+    """What in the service URL an earlier install wrote into ``commands`` (of the settings file
+    ``path``) an install now refuses to write (:func:`memory_core.addresses.url_secret`,
+    ``written``: a UUID or hex id in its path, which may be a capability secret; A-10), or
+    None. A URL the user said holds no secret when installing it (``--url-id-not-secret``,
+    kept in the install record beside ``path``) is not one."""
     from memory_core.addresses import url_secret
 
+    try:
+        record = read_record(path.parent)
+    except SettingsFileError:  # an unreadable record says nothing was said: warn
+        record = None
     urls = {url for command in commands for url in flag_values(command, "--url")}
-    return next((why for url in sorted(urls) if (why := url_secret(url, written=True))), None)
+    said = {url for url in urls if record is not None and record.id_said_not_secret(url)}
+    return next(
+        (why for url in sorted(urls - said) if (why := url_secret(url, written=True))), None
+    )
 
 
 def _program_lines(

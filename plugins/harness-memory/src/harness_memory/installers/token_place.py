@@ -10,8 +10,11 @@ folder at or above it, as written or with its symlinks resolved, holds ``.git``)
 file goes into the user's config folder instead (``$XDG_CONFIG_HOME``, by default
 ``~/.config``: ``harness-memory/tokens/<settings folder>-<digest>``, ``0600`` in ``0700``
 folders) and the hook commands name it there with ``--token-file``; a token file an earlier
-install left in the work tree is removed. When that folder lies in a work tree too, the
-install refuses, naming both and what to do (:class:`TokenPlaceError`): nothing is written.
+install left in the work tree is removed, unless other installed hooks still read it
+(:func:`still_read`: Claude Code's managed hooks share ``~/.claude/harness-memory``), and only
+where the plugin writes tokens (:func:`plugin_token_file`). When that folder lies in a work
+tree too, the install refuses, naming both and what to do (:class:`TokenPlaceError`): nothing
+is written.
 
 A work tree whose ``.git`` lies elsewhere (``git --git-dir=~/.dotfiles --work-tree=~``) shows
 no ``.git`` on the way and is not seen; ``git add -f`` there is the user's own choice.
@@ -23,21 +26,42 @@ import contextlib
 import hashlib
 import os
 import re
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
-from harness_memory.installers.files import SettingsFileError
-from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME
+from harness_memory.installers.files import FileChange, SettingsFileError, read_text
+from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, InstallRecord
+from harness_memory.settings import TOKENS_FOLDER, account_state_dir, token_kept_outside
 
-__all__ = ["TOKENS_FOLDER", "TokenPlaceError", "config_home", "token_place", "work_tree_of"]
-
-TOKENS_FOLDER = ("harness-memory", "tokens")
-"""The folders in the user's config folder that hold the token files kept out of work trees."""
+__all__ = [
+    "TOKENS_FOLDER",
+    "TokenPlaceError",
+    "config_home",
+    "plugin_token_file",
+    "still_read",
+    "token_file_place",
+    "token_place",
+    "token_plan",
+    "token_readers",
+    "work_tree_of",
+]
 
 
 class TokenPlaceError(SettingsFileError):
-    """Every place an install could keep the token lies in a git work tree (H-7); the message
-    names them and what to do. Raised before anything is written."""
+    """Every place an install (or ``token set``) could keep the token lies in a git work tree
+    (H-7); the message names them and what to do, never the token. Raised before anything is
+    written."""
+
+
+def plugin_token_file(path: Path) -> bool:
+    """Whether ``path`` is where the plugin itself writes a token: a state folder's token file
+    (``<settings folder>/harness-memory/token``) or one in a ``harness-memory/tokens`` folder
+    (:data:`TOKENS_FOLDER`: kept out of a git work tree). Only such a file is ever removed as a
+    stale token: an install record naming any other file (``~/.ssh/id_ed25519``) removes
+    nothing (H-7)."""
+    in_state = path.parent.name == STATE_FOLDER and path.name == TOKEN_NAME
+    return in_state or path.parent.parts[-2:] == TOKENS_FOLDER
 
 
 def work_tree_of(folder: Path) -> Path | None:
@@ -87,3 +111,145 @@ def token_place(settings_folder: Path, home: Path, environ: Mapping[str, str]) -
     digest = hashlib.sha256(absolute).hexdigest()[:12]
     name = re.sub(r"[^A-Za-z0-9_-]", "", settings_folder.name)[:32] or "settings"
     return folder / f"{name}-{digest}"
+
+
+def token_plan(
+    record: InstallRecord, token: str | None, place: Path | None
+) -> tuple[list[FileChange], list[Path]]:
+    """``(changes, removals)`` for the token file at ``place`` (the state folder's ``token``,
+    or one outside a git work tree: :func:`token_place`) of the settings folder ``record``
+    belongs to; ``record`` notes a ``place`` outside the state folder, for ``uninstall``.
+
+    With a ``token`` the file is written with it (created 0600, made owner-only if it was not;
+    no backup; the old and new token masked in every output, H-7); a token file an earlier
+    install left elsewhere (in the state folder, now in a work tree, or where the record names
+    one) is removed, and without a ``token`` every one of them, so no stale token stays behind
+    — but only a file where the plugin writes tokens (:func:`plugin_token_file`): a record
+    naming any other file does not get it removed. Raises
+    :class:`~harness_memory.installers.files.SettingsFileError` for a token file that is not a
+    regular UTF-8 file.
+    """
+    own = record.path.parent / TOKEN_NAME
+    earlier = [own, *([Path(record.token_file)] if record.token_file else [])]
+    stale = [
+        path
+        for path in dict.fromkeys(earlier)
+        if path != place and plugin_token_file(path) and path.is_file()
+    ]
+    record.token_file = None if token is None or place in (None, own) else str(place)
+    if token is None or place is None:
+        return [], stale
+    old = read_text(place)
+    secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
+    return [FileChange(place, old, token + "\n", secrets, backup=False)], stale
+
+
+def token_file_place(named: Path | None, state: Path | None) -> tuple[Path, Path | None]:
+    """``(where token set writes the token, a token file to remove then)`` for the ``--file``
+    ``named`` (None: the managed hooks' own in the account's ``state`` dir). A token file is
+    never written inside a git work tree (H-7: no ``.gitignore`` stops ``git add -f`` or
+    ``git commit -a``): the state dir's ``token`` in one goes to
+    :func:`~harness_memory.settings.token_kept_outside` (read by the managed hooks there),
+    the one in the work tree then removed. Raises :class:`TokenPlaceError` for a ``named``
+    file in a work tree, or a state dir whose other place lies in one too."""
+    if named is not None or state is None:
+        path = named if named is not None else Path(TOKEN_NAME)
+        if (tree := work_tree_of(path.absolute().parent)) is not None:
+            raise TokenPlaceError(
+                f"{path} lies in the git work tree {tree}, and a .gitignore does not stop "
+                "`git add -f` or `git commit -a` from taking it into a commit: name a file "
+                "outside every repository"
+            )
+        return path, None
+    own = state / TOKEN_NAME
+    tree = work_tree_of(state)
+    if tree is None:
+        return own, None
+    outside = token_kept_outside(state)
+    also = None if outside is None else work_tree_of(outside.parent)
+    if outside is None or also is not None:
+        where = "" if outside is None else f", and so does {outside.parent} ({also})"
+        raise TokenPlaceError(
+            f"{state}, where the managed hooks read your token, lies in the git work tree "
+            f"{tree}{where}; a .gitignore does not stop `git add -f` or `git commit -a` from "
+            "taking it into a commit: keep the repository's .git out of your home (git "
+            "--git-dir=~/.dotfiles --work-tree=~, a bare repository) or the folder out of it"
+        )
+    return outside, own
+
+
+def token_readers(
+    path: Path, home: Path, environ: Mapping[str, str], *, besides: Path | None = None
+) -> list[tuple[str, str]]:
+    """``(settings file, what to run so they no longer need it)`` for each installed settings
+    file (:func:`~harness_memory.installers.status.installed_hooks`; not ``besides``, whose
+    hooks the running install rewrites) whose hooks would lose their token were the token
+    file ``path`` removed: a hook command naming it with ``--token-file`` (run its install
+    again), or a managed hook, which names none and reads the account's own token file
+    (``.claude/harness-memory/token`` in its home, :func:`~harness_memory.settings.
+    account_state_dir`) when it is there, else the one ``token set`` keeps outside a work
+    tree (:func:`~harness_memory.settings.token_kept_outside`), when ``path`` is the one it
+    reads and the other is not there to fall back to (run ``harness-memory token set``)."""
+    from harness_memory.installers.spec import flag_values
+    from harness_memory.installers.status import installed_hooks  # it imports the planners
+
+    state = account_state_dir(environ)
+    own = None if state is None else state / TOKEN_NAME
+    outside = None if state is None else token_kept_outside(state)
+    places: dict[Path, Path | None] = {} if own is None else {own: outside}
+    places |= {} if outside is None or own is None else {outside: own}
+    other = places.get(path)
+    implicit = path in places and (other is None or not other.is_file())  # no fallback then
+    found: list[tuple[str, str]] = []
+    for hooks in installed_hooks(home, environ):
+        if hooks.path == besides:
+            continue
+        named = any(
+            Path(value).absolute() == path.absolute()
+            for command in hooks.commands
+            for value in flag_values(command, "--token-file")
+        )
+        if named:
+            found.append((str(hooks.path), f"`{hooks.again}`"))
+        elif implicit and any(_reads_the_accounts_token(c) for c in hooks.commands):
+            found.append((str(hooks.path), "`harness-memory token set`"))
+    return found
+
+
+def _reads_the_accounts_token(command: str) -> bool:
+    """Whether the hook ``command`` reads the running account's own token file: a
+    ``--flags-only`` command naming no token, token file or state dir (the managed hooks)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    named = ("--token", "--token-file", "--state-dir")
+    given = any(word in named or word.startswith(tuple(f"{n}=" for n in named)) for word in words)
+    return "--flags-only" in words and not given
+
+
+def still_read(
+    stale: list[Path], home: Path, environ: Mapping[str, str], *, besides: Path
+) -> tuple[list[Path], list[str]]:
+    """``(the token files of stale to remove, a note for each one kept)``: an install keeps a
+    stale token file (:func:`token_plan`) that other installed hooks still read
+    (:func:`token_readers`; ``besides`` is the settings file it rewrites), since removing it
+    would leave them without a token: Claude Code's user install and the managed hooks share
+    ``~/.claude/harness-memory``. The note names them and what to run to move their token
+    out of the git work tree."""
+    removed: list[Path] = []
+    notes: list[str] = []
+    for path in stale:
+        readers = token_readers(path, home, environ, besides=besides)
+        if not readers:
+            removed.append(path)
+            continue
+        wheres = ", ".join(where for where, _ in readers)
+        fixes = " and ".join(dict.fromkeys(fix for _, fix in readers))
+        notes.append(f"kept {path}, no longer this install's: the hooks in {wheres} still read it")
+        if (tree := work_tree_of(path.parent)) is not None:
+            notes[-1] += (
+                f"; it lies in the git work tree {tree}, where `git add -f` or `git commit -a` "
+                f"can take it into a commit: run {fixes} to move their token out of it"
+            )
+    return removed, notes

@@ -1,0 +1,179 @@
+"""Where ``npm`` and ``pip`` write, and what they run, because their settings say so (P-3).
+
+``npm`` reads ``.npmrc`` files (the project's and every folder's above it, ``~/.npmrc`` or
+``$NPM_CONFIG_USERCONFIG``, the global ``etc/npmrc``) and ``npm_config_<key>`` variables;
+``pip`` reads ``pip.conf`` (``$PIP_CONFIG_FILE``, ``/etc/pip.conf``, ``/etc/xdg/pip/pip.conf``,
+``~/.pip/pip.conf``, ``$XDG_CONFIG_HOME/pip/pip.conf``, ``$VIRTUAL_ENV/pip.conf``) and
+``PIP_<KEY>`` variables. A line ``prefix = /…/memory/<other>`` (``cache``, ``logs-dir``,
+``tmp``; pip's ``target``, ``cache-dir``, ``root``, ``src``, ``log``…) makes a plain
+``npm install -g x`` or ``pip install x`` write there, and ``script-shell = …`` makes
+``npm test`` run another program. :func:`package_settings` reads them when the program runs
+and gives the places named for writing (judged as paths of the command), the commands named
+to run (judged as commands of the call) and their whole text (judged as the text of a program
+the guard does not read). A file it cannot read whole makes them unknown: the command is
+refused. Ordinary settings (a registry, ``save-exact``, an index URL) pass.
+
+Read when the program runs, at most :data:`PACKAGE_SETTINGS_CAP` bytes a file, linear (H-5).
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import re
+import stat
+from collections.abc import Mapping
+
+__all__ = [
+    "NPM_COMMANDS",
+    "NPM_PLACES",
+    "PACKAGE_SETTINGS_CAP",
+    "PIP_PLACES",
+    "PackageSettings",
+    "package_settings",
+]
+
+PACKAGE_SETTINGS_CAP = 65_536
+"""The most bytes of one settings file read; a longer one is unknown (the command refused)."""
+NPM_PLACES = frozenset(
+    {"prefix", "cache", "globalconfig", "userconfig", "logs-dir", "tmp", "init-module"}
+    | {"store-dir", "global-dir", "virtual-store-dir", "modules-dir", "global-bin-dir"}
+    | {"cache-dir", "state-dir", "lockfile-dir"}
+)
+"""``.npmrc`` keys naming a folder or file ``npm`` (or ``pnpm``, which reads it too) writes."""
+NPM_COMMANDS = frozenset({"script-shell", "shell", "editor", "browser", "git", "viewer"})
+"""``.npmrc`` keys naming a program ``npm`` runs (``script-shell`` runs every script)."""
+_NPM_CODE = frozenset({"node-options", "onload-script"})
+"""``.npmrc`` keys loading code into ``node`` (``--require ./x.js``): unknown unless empty."""
+PIP_PLACES = frozenset(
+    {"target", "prefix", "root", "cache-dir", "src", "log", "log-file", "report", "dest"}
+    | {"wheel-dir", "build", "build-dir", "download", "local-log", "download-cache"}
+)
+"""``pip.conf`` keys (and ``PIP_<KEY>`` variables) naming a folder or file ``pip`` writes."""
+_VARIABLE_RE = re.compile(r"\$\{(?P<name>[^}]*)\}")
+
+
+class PackageSettings:
+    """What a package manager's settings hold for one run: ``places`` (each place named for
+    writing, with its key), ``commands`` (programs named to run, with their key), ``text``
+    (every file and value read) and ``unknown`` (why they cannot all be read, or None)."""
+
+    __slots__ = ("commands", "places", "text", "unknown")
+
+    def __init__(self) -> None:
+        self.places: list[tuple[str, str]] = []
+        self.commands: list[tuple[str, str]] = []
+        self.text: list[str] = []
+        self.unknown: str | None = None
+
+
+def package_settings(program: str, base: str, environ: Mapping[str, str]) -> PackageSettings:
+    """The settings ``program`` (``npm`` or ``pip``) run in the folder ``base`` with
+    ``environ`` reads: its files and variables (this module's text), relative places taken
+    from ``base``, ``~/`` from the home."""
+    settings = PackageSettings()
+    home = environ.get("HOME") or _account_home()
+    if program == "npm":
+        files = _npm_files(base, environ, home)
+        variables = "npm_config_"
+    else:
+        files = _pip_files(environ, home)
+        variables = "PIP_"
+    pairs: list[tuple[str, str]] = []
+    for named in dict.fromkeys(files):
+        file = os.path.join(base, named)  # noqa: PTH118
+        if not os.path.lexists(file):
+            continue
+        data = _read(file)
+        if data is None:
+            settings.unknown = file
+            return settings
+        text = data.decode("utf-8", "surrogateescape")
+        settings.text.append(text)
+        pairs.extend(_pairs(text))
+    for name, value in environ.items():
+        if name.lower().startswith(variables.lower()):
+            pairs.append((name[len(variables) :].lower().replace("_", "-"), value))
+    for key, value in pairs:
+        value = _VARIABLE_RE.sub(lambda m: environ.get(m.group("name"), m.group(0)), value)
+        settings.text.append(f"{key}={value}")
+        if program == "npm" and key in _NPM_CODE and value.strip():
+            settings.commands.append((key, f"node {value}"))
+        elif program == "npm" and key in NPM_COMMANDS and value.strip():
+            settings.commands.append((key, value))
+        elif key in (NPM_PLACES if program == "npm" else PIP_PLACES) and value.strip():
+            place = value.strip()
+            place = home + place[1:] if place.startswith("~/") and home else place
+            settings.places.append((key, os.path.join(base, place)))  # noqa: PTH118
+    return settings
+
+
+def _npm_files(base: str, environ: Mapping[str, str], home: str) -> list[str]:
+    """``.npmrc`` in ``base`` and every folder above it, the user's and the global ones."""
+    lowered = {name.lower(): value for name, value in environ.items()}
+    files: list[str] = []
+    here = os.path.abspath(base)  # noqa: PTH100
+    while True:
+        files.append(os.path.join(here, ".npmrc"))  # noqa: PTH118
+        if here == os.path.dirname(here):  # noqa: PTH120
+            break
+        here = os.path.dirname(here)  # noqa: PTH120
+    files.append(lowered.get("npm_config_userconfig") or f"{home}/.npmrc")
+    files.append(lowered.get("npm_config_globalconfig") or "/usr/etc/npmrc")
+    prefix = lowered.get("npm_config_prefix")
+    files += [f"{prefix}/etc/npmrc"] if prefix else []
+    return [*files, "/etc/npmrc", "/usr/local/etc/npmrc", "/usr/lib/node_modules/npm/npmrc"]
+
+
+def _pip_files(environ: Mapping[str, str], home: str) -> list[str]:
+    """The ``pip.conf`` files ``pip`` reads with ``environ`` (none past ``PIP_CONFIG_FILE``
+    naming ``os.devnull``)."""
+    named = environ.get("PIP_CONFIG_FILE")
+    if named == os.devnull:
+        return []
+    system = [f"{folder}/pip/pip.conf" for folder in environ.get("XDG_CONFIG_DIRS", "").split(":")]
+    config = environ.get("XDG_CONFIG_HOME") or f"{home}/.config"
+    files = [*system, "/etc/xdg/pip/pip.conf", "/etc/pip.conf", f"{home}/.pip/pip.conf"]
+    files.append(f"{config}/pip/pip.conf")
+    if virtual := environ.get("VIRTUAL_ENV"):
+        files.append(f"{virtual}/pip.conf")
+    return [file for file in [*files, named or ""] if file and not file.startswith("/pip/")]
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    """The ``key = value`` lines of an ``.npmrc`` or a ``pip.conf`` (any section), the key
+    lowercased with ``_`` read as ``-``; a value in quotes without them; comments skipped."""
+    found: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line[0] in "#;[":
+            continue
+        key, equals, value = line.partition("=")
+        if not equals:
+            key, _, value = line.partition(":")  # ``pip.conf`` takes ``key: value`` too
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        found.append((key.strip().lower().replace("_", "-"), value))
+    return found
+
+
+def _read(file: str) -> bytes | None:
+    """The bytes of ``file``; None when it is no regular file (opened without waiting),
+    cannot be read or is longer than :data:`PACKAGE_SETTINGS_CAP`."""
+    try:
+        with os.fdopen(os.open(file, os.O_RDONLY | os.O_NONBLOCK), "rb") as opened:
+            if not stat.S_ISREG(os.fstat(opened.fileno()).st_mode):
+                return None
+            data = opened.read(PACKAGE_SETTINGS_CAP + 1)
+    except OSError:
+        return None
+    return data if len(data) <= PACKAGE_SETTINGS_CAP else None
+
+
+def _account_home() -> str:
+    """The account's home as the password database gives it ("" when it knows none)."""
+    try:
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        return ""

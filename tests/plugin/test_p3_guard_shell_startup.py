@@ -1,0 +1,154 @@
+"""P-3: a shell the command starts runs its startup files first, and the guard reads them.
+
+The guard reads ``bash -c '…'`` as the command bash runs, but bash first runs ``$BASH_ENV``
+(not interactive), ``~/.bashrc`` (``-i``) or the profiles (``-l``); ``sh`` runs ``$ENV`` when
+interactive. An agent wrote such a file in one call, the place read from a file at run time,
+and a harmless ``bash -lc 'ls'`` in the next wrote into another Workspace's scope (measured
+below: each refused form is then run by bash, and the file lands there). Now each startup file
+the shell would run is judged as commands of the call (and refused when it cannot be read
+whole); a command writing one and starting such a shell is refused. Debian's own startup
+files (``/etc/profile``, ``/etc/bash.bashrc``, ``/etc/skel``'s) pass.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.guard_cases import SHELL, Layout, answer, refusal
+
+WRITES = 'cp note.md "$(cat target)"/a.md\n'
+"""A startup file's line writing into the folder ``target`` names, built at run time."""
+STARTUP = [
+    ("BASH_ENV", "bash -c 'ls'"),
+    ("BASH_ENV", "bash -c 'git status' || true"),
+    ("~/.bashrc", "bash -ic 'ls'"),
+    ("~/.bash_profile", "bash -lc 'ls'"),
+    ("~/.profile", "bash --login -c 'npm test' || true"),
+    ("~/.profile", "sh -lc 'ls'"),
+    ("ENV", "sh -ic 'ls'"),
+]
+"""A startup file (a variable of the harness's environment naming ``conf/start.sh``, or a file
+of the home, the data dir here) and a command starting a shell that runs it first."""
+
+
+def _environment(where: Layout, monkeypatch: pytest.MonkeyPatch, file: str) -> dict[str, str]:
+    """The harness's environment (for the guard and for bash), with ``file``'s variable."""
+    for name in ("BASH_ENV", "ENV"):
+        monkeypatch.delenv(name, raising=False)
+    environment = {"PATH": "/usr/bin:/bin", "HOME": str(where.data)}
+    if file in ("BASH_ENV", "ENV"):
+        environment[file] = str(where.workspace / "conf" / "start.sh")
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    (where.workspace / "conf").mkdir()
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    return environment
+
+
+def _place(where: Layout, file: str) -> Path:
+    if file.startswith("~/"):
+        return where.data / file[2:]
+    return where.workspace / "conf" / "start.sh"
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(("file", "command"), STARTUP)
+def test_p3_a_shell_whose_startup_file_writes_into_another_scope_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, harness: str, file: str, command: str
+) -> None:
+    """Written in an earlier call (as a file tool would); the shell started in the next is
+    refused, naming the file; run by bash, it writes into the other scope."""
+    environment = _environment(where, monkeypatch, file)
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    (where.data / "target").write_text(f"{other}\n", encoding="utf-8")
+    _place(where, file).write_text(f"cd {where.workspace}\n{WRITES}", encoding="utf-8")
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None and "first runs" in reason, reason
+    subprocess.run(
+        ["bash", "-c", command],
+        cwd=where.workspace,
+        env=environment,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat conf/start.sh >> ~/.bashrc && bash -ic 'ls'",
+        "cp conf/start.sh ~/.profile; bash -lc ls",
+    ],
+)
+def test_p3_a_startup_file_written_in_the_command_starting_the_shell_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    environment = _environment(where, monkeypatch, "~/.bashrc")
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    (where.data / "target").write_text(f"{other}\n", encoding="utf-8")
+    (where.workspace / "conf" / "start.sh").write_text(f"cd {where.workspace}\n{WRITES}")
+    (where.data / "note.md").write_text("x\n", encoding="utf-8")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "settings" in reason, reason
+    subprocess.run(
+        ["bash", "-c", command],
+        cwd=where.workspace,
+        env=environment,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+def test_p3_a_startup_file_the_guard_cannot_read_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A FIFO as ``$BASH_ENV`` (opened without waiting): refused, naming it."""
+    _environment(where, monkeypatch, "BASH_ENV")
+    os.mkfifo(where.workspace / "conf" / "start.sh")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": "bash -c 'ls'"}))
+
+    assert reason is not None and "start.sh" in reason and "cannot read whole" in reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "bash -c 'ls'",
+        "bash -lc 'npm test'",
+        "bash -ic 'echo hi'",
+        "sh -lc 'make build'",
+        "bash --login -c 'pytest -q'",
+        "cat ~/.bashrc; bash -lic 'ls'",
+        "grep -n PATH ~/.profile && bash -lc 'echo $PATH'",
+    ],
+)
+def test_p3_a_shell_with_everyday_startup_files_passes(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Debian's startup files (``/etc/skel``'s ``.bashrc`` and ``.profile`` in the home, the
+    system's ``/etc/profile`` and ``/etc/bash.bashrc``) and reading them refuse nothing (in
+    a Workspace without the layout's symlink into another scope, which a glob such as
+    ``.bashrc``'s ``case`` patterns would match)."""
+    _environment(where, monkeypatch, "~/.bashrc")
+    (where.workspace / "notes").unlink()
+    for name in (".bashrc", ".profile"):
+        if Path("/etc/skel", name).exists():
+            shutil.copy(Path("/etc/skel", name), where.data / name)
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
