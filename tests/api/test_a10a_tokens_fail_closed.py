@@ -49,6 +49,14 @@ def _folder_is_a_symlink_loop(tokens: Path) -> None:
     tokens.symlink_to(tokens.name)  # tokens -> tokens: ELOOP, which root cannot read past
 
 
+def _folder_is_a_symlink_to_nothing(tokens: Path) -> None:
+    """The token folder moved to a mounted secret whose mount is gone: the name is there, the
+    folder is not. It was read as "no token folder", the open loopback mode: every local
+    caller passed without a token."""
+    tokens.rmdir()
+    tokens.symlink_to(tokens.parent / "gone" / "tokens")
+
+
 def _only_token_file(content: bytes) -> Callable[[Path], None]:
     def write(tokens: Path) -> None:
         (tokens / "ops.json").write_bytes(content)
@@ -80,6 +88,7 @@ def _record(**fields: object) -> bytes:
 FAULTS: dict[str, Callable[[Path], None]] = {
     "folder-replaced-by-a-file": _folder_is_a_file,
     "folder-a-symlink-loop": _folder_is_a_symlink_loop,
+    "folder-a-symlink-to-nothing": _folder_is_a_symlink_to_nothing,
     "only-token-file-empty": _only_token_file(b""),
     "only-token-file-broken-json": _only_token_file(b'{"name": "ops", "sha2'),
     "only-token-file-not-a-token": _only_token_file(b'{"name": "ops"}'),
@@ -328,3 +337,97 @@ def test_a10a_token_commands_name_a_file_in_the_folders_place(
     assert "the token folder" in err and "is not a folder (a file is in its place)" in err
     assert "Errno" not in err
     assert (data_dir / "tokens").read_text(encoding="utf-8") == "not a folder\n"
+
+
+WRITABLE_BY_EVERYONE = "can be written by every account"
+
+
+async def test_a10a_a_token_file_every_account_may_write_is_never_trusted(
+    client: Client, agent: AgentHome
+) -> None:
+    """A token file with the "other" write bit (``chmod 666``, or a copy made under ``umask
+    000``) let any account on the machine put their own secret's hash into it: its secret then
+    passed (200, every project). It is a token file that cannot be trusted: 503 for its secret
+    too, the readable tokens still pass, and the service says which bit to clear."""
+    tokens = agent.data_dir / "tokens"
+    (tokens / "good.json").write_bytes(_record(name="good"))
+    mine = "the-secret-of-another-account-0123"
+    (tokens / "planted.json").write_bytes(
+        json.dumps({"name": "planted", "sha256": hash_secret(mine)}).encode()
+    )
+    (tokens / "planted.json").chmod(0o666)
+
+    body = await expect_problem(await client.get("/api/me", headers=_bearer(mine)), 503, UNREADABLE)
+    assert f"({WRITABLE_BY_EVERYONE})" in body["detail"]
+    assert (await ok_json(await client.get("/api/me", headers=_bearer(GOOD))))["name"] == "good"
+    known = TokenStore(agent.data_dir).known()
+    assert known.unreadable is not None
+    assert f"tokens/planted.json: {WRITABLE_BY_EVERYONE} (mode 0666)" in known.unreadable
+    assert "chmod o-w" in known.unreadable
+
+    (tokens / "planted.json").chmod(0o600)  # the operator's fix: trusted again
+    assert (await ok_json(await client.get("/api/me", headers=_bearer(mine))))["name"] == "planted"
+
+
+async def test_a10a_a_token_folder_every_account_may_write_trusts_none_of_its_files(
+    aiohttp_client: AiohttpClient, data_dir: Path
+) -> None:
+    """With the token folder ``chmod 777`` any account could add a token file of its own: it
+    passed at once. While there are tokens, no file of such a folder is trusted (503 for their
+    secrets, naming the folder's mode); the environment's tokens, which no account can add to,
+    still pass; a folder without a token at all is the open loopback service it was."""
+    settings = Settings(
+        data_dir=data_dir, env_tokens=(TokenEntry(name="env", sha256=hash_secret(ENV)),)
+    )
+    client = await aiohttp_client(create_app(settings))
+    await ok_json(await client.get("/api/me", headers=_bearer(ENV)))  # the folder is made
+    tokens = data_dir / "tokens"
+    tokens.chmod(0o777)
+    mine = "the-secret-of-another-account-0123"
+    (tokens / "planted.json").write_bytes(
+        json.dumps({"name": "planted", "sha256": hash_secret(mine)}).encode()
+    )
+    (tokens / "planted.json").chmod(0o600)
+
+    body = await expect_problem(await client.get("/api/me", headers=_bearer(mine)), 503, UNREADABLE)
+    assert f"the token folder {WRITABLE_BY_EVERYONE} (mode 0777)" in body["detail"]
+    assert (await ok_json(await client.get("/api/me", headers=_bearer(ENV))))["name"] == "env"
+
+    tokens.chmod(0o755)
+    assert (await ok_json(await client.get("/api/me", headers=_bearer(mine))))["name"] == "planted"
+
+
+async def test_a10a_an_open_service_with_a_token_folder_every_account_may_write_stays_open(
+    client: Client, agent: AgentHome
+) -> None:
+    """No token anywhere: every local account reaches the API already (loopback only), so a
+    writable folder takes nothing more from anyone; the first token put in it closes the door."""
+    tokens = agent.data_dir / "tokens"
+    tokens.chmod(0o777)
+    assert (await ok_json(await client.get("/api/me")))["name"] == "local"
+    (tokens / "ops.json").write_bytes(_record(name="ops"))
+    (tokens / "ops.json").chmod(0o600)
+    await expect_problem(await client.get("/api/me", headers=_bearer(GOOD)), 503, UNREADABLE)
+
+
+async def test_a10a_a_token_folder_on_a_read_only_mount_is_trusted_whatever_its_mode(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Kubernetes Secret mounted as the token folder is a ``1777`` folder of ``0666``-able
+    files on a read-only mount: nobody can write it, so its tokens pass. (The mount's flag is
+    given here: making a read-only mount needs privileges the tests do not have.)"""
+    tokens = agent.data_dir / "tokens"
+    (tokens / "ops.json").write_bytes(_record(name="ops"))
+    (tokens / "ops.json").chmod(0o666)
+    tokens.chmod(0o1777)
+    await expect_problem(await client.get("/api/me", headers=_bearer(GOOD)), 503, UNREADABLE)
+    real = os.statvfs
+    read_only = os.statvfs_result((4096, 4096, 1, 0, 0, 1, 0, 0, os.ST_RDONLY, 255, 0))
+
+    def mounted(path: str | Path) -> os.statvfs_result:
+        inside = Path(path) == tokens or Path(path).parent == tokens
+        return read_only if inside else real(path)
+
+    monkeypatch.setattr(os, "statvfs", mounted)
+    (tokens / "ops.json").touch()  # a new stat: read again
+    assert (await ok_json(await client.get("/api/me", headers=_bearer(GOOD))))["name"] == "ops"

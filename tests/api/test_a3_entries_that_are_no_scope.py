@@ -152,3 +152,23 @@ def test_a1_memory_api_agent_list_says_them_on_stderr(
         assert f"  {name!r}: " in captured.err and words in captured.err
     assert "'bell\\x07'" in captured.err and "\a" not in captured.err
     assert OUTSIDE_SECRET not in captured.out + captured.err
+
+
+async def test_a3_a_name_no_json_text_can_carry_is_named_escaped_never_a_500(
+    client: Client, agent: AgentHome
+) -> None:
+    """An entry named with a byte that is not UTF-8 (``notes\\xff``, a name copied from a
+    Latin-1 disk) reached the JSON encoder as a lone surrogate: the overview and the whole
+    project's agents list answered 500. Each name is shown as a listing shows one (T-5b): such
+    bytes as ``\\xff``, a line break as ``\\n``, a right-to-left override marked."""
+    (agent.root / os.fsdecode(b"notes\xff")).mkdir()
+    (agent.root / "two\nlines").write_text("x\n", encoding="utf-8")
+    (agent.root / "evil\u202egnp.md").write_text("x\n", encoding="utf-8")
+    shown = {"notes\\xff", "two\\nlines", "evil[hidden: U+202E]gnp.md"}
+
+    overview = await ok_json(await client.get(memory_url()))
+    listed = await ok_json(await client.get("/api/projects/acme/agents"))
+
+    assert set(named(overview["skipped"])) == shown
+    (card,) = listed["agents"]
+    assert set(named(card["skipped"])) == shown

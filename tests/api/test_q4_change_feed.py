@@ -208,6 +208,33 @@ async def test_q4_a_scope_folder_renamed_is_seen_next(
     assert counts(await overview(client))[other] == 3
 
 
+@pytest.mark.parametrize("swapped", ["user", "workspace"])
+async def test_q4_a_scope_folder_swapped_for_a_symlink_out_of_the_root_is_never_read(
+    client: Client, warm: tuple[AgentHome, str], sweeps: list[str], swapped: str
+) -> None:
+    """A scope folder replaced between two requests by a symlink leading out of the memory root
+    (here to another agent's scope) is no scope of this agent, as a sweep finds it: the kept row
+    was placed again through the link, so the overview counted, dated and linted the other
+    folder's files as this scope's (A-7, Q-4)."""
+    agent, key = warm
+    elsewhere = agent.data_dir / "agents" / "other" / "agent_state" / "memory" / "user"
+    elsewhere.mkdir(parents=True)
+    for number in range(7):
+        topic(elsewhere, f"theirs-{number}.md", f"theirs-{number}", "not ours", "their note")
+    name = "user" if swapped == "user" else key
+    kept_files = {"user": 2, "workspace": 1}[swapped]  # the other scope's own files
+    folder = agent.root / name
+    for entry in folder.iterdir():
+        entry.unlink()
+    folder.rmdir()
+    folder.symlink_to(elsewhere)
+
+    page = await overview(client)
+    assert counts(page).get(name, 0) == 0
+    assert page["totals"]["files"] == kept_files
+    assert sweeps == ["overview", "search"]  # the feed's answer, not a sweep's
+
+
 QUEUE_LIMIT = int(Path("/proc/sys/fs/inotify/max_queued_events").read_text(encoding="ascii"))
 """How many events an inotify queue holds before it overflows."""
 

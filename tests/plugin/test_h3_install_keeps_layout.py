@@ -128,3 +128,68 @@ def test_h3_install_keeps_the_users_file_mode_and_keeps_the_token_apart(tmp_path
 
     assert path.read_text(encoding="utf-8") == text
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
+
+
+DEEP = 100_000
+"""Arrays nested deeper than Python's reader recurses."""
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        pytest.param('{"limit": 1e400}\n', "the number 1e400, beyond", id="beyond-a-double"),
+        pytest.param('{"limit": -1e400}\n', "the number -1e400, beyond", id="below-a-double"),
+        pytest.param('{"limit": NaN}\n', "NaN, which is no JSON value", id="nan"),
+        pytest.param('{"limit": Infinity}\n', "Infinity, which is no JSON", id="infinity"),
+        pytest.param('{"id": ' + "9" * 5000 + "}\n", "(5000 characters)", id="5000-digits"),
+        pytest.param(
+            '{"deep": ' + "[" * DEEP + "]" * DEEP + "}\n", "deeper than", id="nested-deep"
+        ),
+        pytest.param(
+            '{\n    "model": "a",\n    "theme": "dark",\n    "model": "b"\n}\n',
+            'the key "model" twice in one object',
+            id="a-key-twice",
+        ),
+    ],
+)
+def test_h3_a_value_python_reads_but_cannot_write_back_is_refused_saying_which(
+    tmp_path: Path, harness: str, text: str, said: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Python's reader took ``1e400`` as ``inf`` and wrote the file back with ``Infinity``,
+    which is no JSON: the harness could no longer read the user's settings at all (node's
+    ``JSON.parse`` refused it). ``NaN`` was taken (no JSON either), and 5,000 digits or deep
+    nesting ended the install in a traceback; a key twice lost its first value and the file
+    its layout. Each is refused by name, nothing written."""
+    path = users_file(tmp_path, harness, text)
+
+    assert run(tmp_path, "install", harness) == 1
+
+    assert f"{path} cannot be written back as it is: it " in caplog.text
+    assert said in caplog.text
+    assert "nothing was changed" in caplog.text
+    assert "Traceback" not in caplog.text
+    assert path.read_text(encoding="utf-8") == text
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize("layout", ["four spaces", "two spaces, \\u escapes"])
+def test_h3_half_of_a_utf16_pair_is_written_back_as_the_escape_it_was(
+    tmp_path: Path, harness: str, layout: str
+) -> None:
+    """``"\\ud800"`` (half of a surrogate pair, as a tool cutting text inside an emoji writes
+    it) is JSON; Python reads it as a lone surrogate, which no UTF-8 file can hold: the install
+    ended in a ``UnicodeEncodeError`` traceback. It is written back as the escape, the user's
+    other text as it was, and an uninstall gives the file back byte for byte."""
+    text = LAYOUTS[layout]({**USERS, "cut": "half \ud800 of it"}).replace("\ud800", "\\ud800")
+    before = text.encode("utf-8")
+    path = users_file(tmp_path, harness, text)
+
+    assert run(tmp_path, "install", harness) == 0
+
+    after = path.read_text(encoding="utf-8")
+    assert json.loads(after)["cut"] == "half \ud800 of it"
+    assert "Grüß Gott" in after or "Gr\\u00fc\\u00df Gott" in after
+    assert run(tmp_path, "uninstall", harness) == 0
+    assert path.read_bytes() == before

@@ -534,3 +534,31 @@ def test_a10_status_warns_of_an_id_an_earlier_install_wrote_into_the_url(
     assert "WARNING: the hooks' service URL holds an id in its path" in said
     assert "install again with the service's address without it" in said
     assert HOOK_ID not in said
+
+
+@pytest.mark.parametrize("source", ["HARNESS_MEMORY_TOKEN", "--token"])
+def test_h7_a_token_value_holding_a_byte_that_is_not_utf8_is_refused_before_anything_is_written(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, source: str
+) -> None:
+    """``HARNESS_MEMORY_TOKEN`` holding a byte that is not UTF-8 (Python keeps it as a lone
+    surrogate) wrote the hooks into the settings and then ended in a ``UnicodeEncodeError``
+    traceback at the token file: a torn install whose hooks named a token file that was never
+    written. It is refused first, naming where it came from and the byte, never the token;
+    nothing is written."""
+    token = "mem_half\udcffbyte"
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--memory-root", str(a_root(tmp_path)), "--url", UNREACHABLE]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    environ = {"HOME": str(home)}
+    if source == "--token":
+        flags += ["--token", token]
+    else:
+        environ[source] = token
+
+    status = main(["install", "claude-code", *flags], environ=environ, stdout=io.StringIO())
+
+    assert status == 1
+    assert f"the token from {source} holds the byte b'\\xff', which is not UTF-8" in caplog.text
+    assert "nothing was changed" in caplog.text
+    assert "mem_half" not in caplog.text
+    assert untouched(home)

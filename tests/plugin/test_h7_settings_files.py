@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.installers import files as files_module
 from harness_memory.installers.files import BACKUP_SUFFIX
 from harness_memory.installers.secrets import MASK
 from harness_memory.records import write_record
@@ -406,3 +407,34 @@ def test_a_managed_install_says_when_other_users_cannot_read_it(
     assert f"WARNING: {managed / settings} cannot be read by other users (mode 0640)" in said
     assert f"WARNING: other users cannot enter {tmp_path / 'etc'}" in said
     assert mode(managed / settings) == 0o640
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_a_write_failing_midway_leaves_no_folder_the_install_made(
+    tmp_path: Path,
+    harness: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The settings file refused at its write (an immutable file, ``chattr +i``: EPERM on the
+    rename over it) after the state folder was made and filled: the files were taken back but
+    the emptied ``harness-memory`` folder stayed, beside "nothing was changed"."""
+    home = tmp_path / "home"
+    settings = home / SETTINGS_FILES[harness]
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"theme": "dark"}\n', encoding="utf-8")
+    real = files_module.replace_bytes
+
+    def refusing(target: Path, data: bytes, mode: int) -> int:
+        if target.name == settings.name and target.parent == settings.parent:
+            raise PermissionError(1, "Operation not permitted", str(target))
+        return real(target, data, mode)
+
+    monkeypatch.setattr(files_module, "replace_bytes", refusing)
+    status, _ = run(home, memory_root(tmp_path), "install", harness, "--token", TOKEN)
+
+    assert status == 1
+    assert f"cannot write {settings}: Operation not permitted" in caplog.text
+    assert "nothing was changed" in caplog.text
+    assert sorted(p.name for p in settings.parent.iterdir()) == [settings.name]
+    assert settings.read_text(encoding="utf-8") == '{"theme": "dark"}\n'

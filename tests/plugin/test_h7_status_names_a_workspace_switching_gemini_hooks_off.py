@@ -109,3 +109,21 @@ def test_status_over_the_managed_install_warns_only_of_a_list_naming_its_hooks_n
     assert (
         "gemini (managed): WARNING:" in said and "hooksConfig.disabled lists agent-memory-" in said
     )
+
+
+def test_status_in_a_workspace_whose_settings_nest_too_deep_says_it_cannot_read_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository's ``.gemini/settings.json`` nested past Python's recursion limit ended
+    ``status`` in a ``RecursionError`` traceback; it is a file that cannot be read, said so."""
+    install(tmp_path)
+    workspace = workspace_saying(tmp_path, {})
+    deep = 100_000
+    path = workspace / ".gemini" / "settings.json"
+    path.write_text('{"a": ' + "[" * deep + "]" * deep + "}", encoding="utf-8")
+    monkeypatch.chdir(workspace)
+
+    said = cli(tmp_path, "status")
+
+    assert "gemini: WARNING: cannot read this Workspace's settings" in said
+    assert "nests arrays or objects deeper than this installer reads" in said

@@ -121,3 +121,32 @@ def test_status_over_a_managed_install_says_nothing_of_the_repository(
 
     assert f"{harness} (managed): installed" in said
     assert "switches these hooks off" not in said and "memory back on" not in said
+
+
+DEEP = 100_000
+"""Arrays nested deeper than Python's JSON and TOML readers recurse."""
+
+
+@pytest.mark.parametrize(
+    ("harness", "name", "text"),
+    [
+        ("claude-code", ".claude/settings.json", '{"a": ' + "[" * DEEP + "]" * DEEP + "}"),
+        ("claude-code", ".claude/settings.local.json", '{"a": ' + "[" * DEEP + "]" * DEEP + "}"),
+        ("codex", ".codex/config.toml", "a = " + "[" * DEEP + "]" * DEEP + "\n"),
+    ],
+    ids=["claude-settings", "claude-settings-local", "codex-config"],
+)
+def test_status_in_a_repository_whose_settings_nest_too_deep_says_nothing_of_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str, name: str, text: str
+) -> None:
+    """What a cloned repository checks in is anyone's text: nested past Python's recursion
+    limit, it ended ``status`` in a ``RecursionError`` traceback. It is read as a file the
+    harness cannot read either (nothing said of it), and the rest of the status is shown."""
+    install(tmp_path, harness)
+    _, inside = repository(tmp_path, name, text)
+    monkeypatch.chdir(inside)
+
+    said = cli(tmp_path, "status")
+
+    assert f"{harness}: installed" in said
+    assert "switches these hooks off" not in said and "memory back on" not in said

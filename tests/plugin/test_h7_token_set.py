@@ -141,6 +141,28 @@ def test_h7_token_set_takes_no_token_on_the_command_line(tmp_path: Path) -> None
     assert TOKEN.encode() not in done.stdout
 
 
+def test_h7_token_set_refuses_stdin_that_is_not_utf8_with_the_installed_command(
+    tmp_path: Path,
+) -> None:
+    """The command's own stdin keeps bytes that are not UTF-8 as lone surrogates (Python's
+    ``surrogateescape``), so the strict decoding the in-process runs check never saw them: the
+    installed command ended in a ``UnicodeEncodeError`` traceback. It is a usage error, saying
+    why, nothing written."""
+    token_file = tmp_path / "token"
+    done = subprocess.run(
+        [str(HARNESS_MEMORY), "token", "set", "--file", str(token_file)],
+        input=b"mem_\xff\xfeabc\n",
+        capture_output=True,
+        env={**os.environ, **code_under_test(), "PYTHONUTF8": "1"},
+        check=False,
+    )
+
+    assert done.returncode == 2, done.stderr
+    assert b"stdin is not UTF-8 text; nothing written" in done.stderr
+    assert b"Traceback" not in done.stderr
+    assert not token_file.exists()
+
+
 def test_h7_token_set_from_a_pipe_with_the_installed_command(tmp_path: Path) -> None:
     token_file = tmp_path / "token"
     done = subprocess.run(

@@ -40,6 +40,32 @@ def test_a10_a_tokens_file_every_account_may_read_is_warned_of_by_name_and_mode(
     assert "defaultMode" in settings.tokens_file_warning
 
 
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        (0o602, "writable by every account (mode 0602): anyone on this machine can add a token"),
+        (
+            0o666,
+            "readable and writable by every account (mode 0666): anyone on this machine can "
+            "read its secrets and add a token of their own, which the next start takes",
+        ),
+    ],
+)
+def test_a10_a_tokens_file_every_account_may_write_is_warned_of_by_name_and_mode(
+    tmp_path: Path, mode: int, said: str
+) -> None:
+    """Every account could write a token of its own into it (the next start takes it), and
+    ``0602`` was said nothing of: only the read bit was looked at."""
+    path = tokens_file(tmp_path, mode)
+
+    settings = Settings.from_env({"MEMORY_API_TOKENS_FILE": str(path)})
+
+    assert [entry.name for entry in settings.env_tokens] == ["ci"]
+    assert settings.tokens_file_warning is not None
+    assert f"MEMORY_API_TOKENS_FILE {path} is {said}" in settings.tokens_file_warning
+    assert "chmod 600" in settings.tokens_file_warning
+
+
 def test_a10_a_tokens_file_reached_through_a_symlink_is_judged_by_its_target(
     tmp_path: Path,
 ) -> None:

@@ -169,17 +169,27 @@ async def test_a7_memory_root_redirected_by_a_symlink_is_refused(
     assert names(outside) == ["MEMORY.md", "secret.md"]
 
 
-async def test_a7_user_scope_as_dangling_symlink_is_404_and_creates_nothing_outside(
+async def test_a7_user_scope_as_dangling_symlink_is_unusable_and_creates_nothing_outside(
     client: Client, agent: AgentHome
 ) -> None:
+    """Nothing is made where the link leads; the user scope, which there always is (K-6), is
+    named as unusable (Q-2b), as Session start says, never where the link leads. It answered
+    404 "no scope 'user'" and the overview left it out."""
     target = agent.tmp / "nowhere"
     agent.user.rmdir()
     agent.user.symlink_to(target, target_is_directory=True)
 
-    await expect_problem(await client.get(f"{memory_url()}/scopes/user/files"), 404, "'user'")
+    body = await expect_problem(
+        await client.get(f"{memory_url()}/scopes/user/files"),
+        503,
+        "not a folder in its folder's place",
+    )
+    assert "nowhere" not in body["detail"]
     overview = await ok_json(await client.get(memory_url()))
 
-    assert overview["scopes"] == []
+    [user] = overview["scopes"]
+    assert user["key"] == "user" and "not a folder in its folder's place" in user["unreadable"]
+    assert user["fileCount"] == 0
     assert not target.exists()
 
 

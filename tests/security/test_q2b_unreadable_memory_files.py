@@ -11,6 +11,7 @@ it; ``test_q2b_unreadable_memory_files_for_real.py`` has the kernel refuse for r
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -232,35 +233,57 @@ async def test_unreadable_memory_files_a_scope_folder_is_named_never_listed_empt
     assert overview["scopes"][0]["unreadable"] is None
 
 
+def _in_the_user_scopes_place(agent: AgentHome, thing: str) -> Callable[[], bool]:
+    """Put ``thing`` where the user scope's folder is; returns whether it is still there as
+    put (the service never moves it away)."""
+    agent.user.rmdir()
+    if thing == "a file":
+        agent.user.write_text("not a folder\n", encoding="utf-8")
+        return lambda: agent.user.read_text(encoding="utf-8") == "not a folder\n"
+    elsewhere = agent.data_dir / "elsewhere"  # another agent's scope, a folder of the user's
+    elsewhere.mkdir()
+    (elsewhere / "theirs.md").write_text("---\nname: theirs\n---\nnot ours\n", encoding="utf-8")
+    agent.user.symlink_to(elsewhere)
+    return lambda: agent.user.is_symlink() and agent.user.readlink() == elsewhere
+
+
+IN_THE_USER_SCOPES_PLACE = ["a file", "a symlink leading out of the root"]
+
+
+@pytest.mark.parametrize("thing", IN_THE_USER_SCOPES_PLACE)
 async def test_unreadable_memory_files_a_file_in_the_user_scopes_place_is_no_missing_scope(
-    client: Client, agent: AgentHome
+    client: Client, agent: AgentHome, thing: str
 ) -> None:
     """The user scope is made on demand (K-6), so there always is one: with a file in its
-    folder's place (ENOTDIR for every read in it) its routes answered 404 "no scope 'user'".
-    They answer 503 saying what is in the way (as Session start tells the model), and the file
-    is left as it was."""
-    agent.user.rmdir()
-    agent.user.write_text("not a folder\n", encoding="utf-8")
+    folder's place (ENOTDIR for every read in it) its routes answered 404 "no scope 'user'",
+    and so they did with a symlink leading out of the root there (as if there were no user
+    scope, while Session start said it cannot be used). They answer 503 saying what is in the
+    way (as Session start tells the model), never where a link leads, and it is left as it
+    was."""
+    still_there = _in_the_user_scopes_place(agent, thing)
     detail = (
         "scope 'user' of agent 'coder' cannot be used: the service found something that is "
         "not a folder in its folder's place; an operator must move it away (the scope's folder "
         "is then made again), then try again"
     )
     for route in ("files", "index", "files/a.md", "changes"):
-        await expect_problem(await client.get(f"{memory_url()}/scopes/user/{route}"), 503, detail)
+        body = await expect_problem(
+            await client.get(f"{memory_url()}/scopes/user/{route}"), 503, detail
+        )
+        assert "elsewhere" not in body["detail"]
     await expect_problem(await client.delete(file_url("user", "a.md")), 503, detail)
-    assert agent.user.read_text(encoding="utf-8") == "not a folder\n"
+    assert still_there()
 
 
+@pytest.mark.parametrize("thing", IN_THE_USER_SCOPES_PLACE)
 async def test_unreadable_memory_files_a_file_in_the_user_scopes_place_is_listed_and_searched(
-    client: Client, agent: AgentHome
+    client: Client, agent: AgentHome, thing: str
 ) -> None:
     """The overview (the Memory tab's first request) left the user scope out and a search said
     nothing of it: a person saw no user scope at all. It is listed first, unreadable, saying
     what is in its place, and every search says it was not searched."""
     _, key = agent.workspace("shop", corpus="coding-agent-workspace")
-    agent.user.rmdir()
-    agent.user.write_text("not a folder\n", encoding="utf-8")
+    still_there = _in_the_user_scopes_place(agent, thing)
     why = (
         "found something that is not a folder in its folder's place; an operator must move it "
         "away (the scope's folder is then made again)"
@@ -291,7 +314,7 @@ async def test_unreadable_memory_files_a_file_in_the_user_scopes_place_is_listed
         "message": f"scope 'user' cannot be used: the service {why}: none of its files was "
         "searched",
     }
-    assert agent.user.read_text(encoding="utf-8") == "not a folder\n"
+    assert still_there()
 
 
 async def test_unreadable_memory_files_an_agent_json_is_named_to_who_reaches_every_project(

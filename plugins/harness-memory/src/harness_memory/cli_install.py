@@ -154,7 +154,7 @@ def run_install(
 ) -> int:
     """Carry out ``install``/``uninstall``/``status`` as the module says; the exit status."""
     from harness_memory.installers import InstallOptions, SettingsFileError, choose_executable, run
-    from harness_memory.settings import TokenFileError
+    from harness_memory.settings import TokenFileError, TokenValueError
 
     if args.command == "status":
         return _status(args, environ, out)
@@ -167,7 +167,7 @@ def run_install(
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     try:
         token, token_source = _token(args, environ, managed, reused_token)
-    except TokenFileError as error:
+    except (TokenFileError, TokenValueError) as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1
     options = InstallOptions(
@@ -291,15 +291,19 @@ def _token(
     then the token of the hooks already installed (``reused``); ``(None, None)`` for none and
     for a managed install (managed settings are every user's: never a token). Raises
     :class:`~harness_memory.settings.TokenFileError` for a token file that cannot be read, may
-    be read by others, or holds no token."""
+    be read by others, or holds no token, :class:`~harness_memory.settings.TokenValueError` for
+    a token given as a value that no bearer token can be."""
+    from harness_memory.settings import check_token_value
+
     if getattr(args, "token", None):
-        return args.token, "--token"
+        return check_token_value(args.token, "--token"), "--token"
     if getattr(args, "token_file", None):
         return _read_token_file(Path(args.token_file)), f"--token-file {args.token_file}"
     if managed is not None:
         return None, None
     if environ.get("HARNESS_MEMORY_TOKEN"):
-        return environ["HARNESS_MEMORY_TOKEN"], "HARNESS_MEMORY_TOKEN"
+        source = "HARNESS_MEMORY_TOKEN"
+        return check_token_value(environ[source], source), source
     if file := environ.get("HARNESS_MEMORY_TOKEN_FILE"):
         return _read_token_file(Path(file)), f"HARNESS_MEMORY_TOKEN_FILE {file}"
     if reused is not None:

@@ -78,8 +78,9 @@ def read_token(stream: IO[str], *, interactive: bool) -> str:
     """The token on ``stream``: its text with surrounding white space (a final line end) cut.
 
     ``interactive`` (stdin is a terminal) asks for it with :func:`getpass.getpass` instead, so
-    it is not echoed. Raises :class:`TokenInputError` when it is empty, holds white space or a
-    control character inside (a second line included), or is over
+    it is not echoed. Raises :class:`TokenInputError` when it is not UTF-8 (also as the lone
+    surrogates the command's own stdin keeps such bytes as: a traceback), empty, holds white
+    space or a control character inside (a second line included), or is over
     :data:`~harness_memory.settings.TOKEN_FILE_MAX_BYTES` bytes.
     """
     if interactive:
@@ -91,6 +92,10 @@ def read_token(stream: IO[str], *, interactive: bool) -> str:
             text = stream.read(TOKEN_FILE_MAX_BYTES + 2)
         except UnicodeDecodeError:
             raise TokenInputError("stdin is not UTF-8 text") from None
+    try:  # the command's own stdin keeps bytes that are not UTF-8 as lone surrogates
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TokenInputError("stdin is not UTF-8 text") from None
     token = text.strip()
     if not token:
         raise TokenInputError("no token on stdin")

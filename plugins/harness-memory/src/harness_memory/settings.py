@@ -66,7 +66,9 @@ __all__ = [
     "SettingsError",
     "TemplateUnreadableError",
     "TokenFileError",
+    "TokenValueError",
     "account_state_dir",
+    "check_token_value",
     "default_state_dir",
     "load_settings",
     "remote_memory_root",
@@ -120,6 +122,30 @@ class TokenFileError(MissingSettingsError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class TokenValueError(SettingsError):
+    """A token given as a value (``--token``, ``HARNESS_MEMORY_TOKEN``) holds a byte that is
+    not UTF-8; the message names where it came from and the byte, never the token."""
+
+    def __init__(self, source: str, odd: str) -> None:
+        byte = os.fsencode(odd)
+        super().__init__(
+            f"the token from {source} holds the byte {byte!r}, which is not UTF-8: no bearer "
+            "token holds it (one token on one line)"
+        )
+
+
+def check_token_value(token: str, source: str) -> str:
+    """Return ``token`` (from ``source``, as a message names it) unless it holds a byte that is
+    not UTF-8 (Python keeps one from the environment or the command line as a lone surrogate),
+    raising :class:`TokenValueError` then: the install wrote its hooks into the settings, then
+    ended in a ``UnicodeEncodeError`` traceback with no token file written (a torn install)."""
+    try:
+        token.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise TokenValueError(source, token[error.start]) from None
+    return token
 
 
 TOKEN_FILE_MAX_BYTES = 64 * 1024

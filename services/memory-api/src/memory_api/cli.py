@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from memory_core.counting import counted
+from memory_core.shown_names import shown_name
 
 from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, place_for
 from memory_api.errors import ServiceError
@@ -276,8 +277,8 @@ def _say_skipped(agent: AgentSummary) -> None:
         "root are no scope, not counted:",
         file=sys.stderr,
     )
-    for entry in agent.skipped:  # a name is shown escaped: a control character is no command
-        print(f"  {entry.name!r}: {entry.problem}", file=sys.stderr)
+    for entry in agent.skipped:  # shown escaped (the service's already are): no control codes
+        print(f"  '{shown_name(entry.name)}': {entry.problem}", file=sys.stderr)
     if (more := agent.skipped_count - len(agent.skipped)) > 0:
         print(f"  and {more} more", file=sys.stderr)
 

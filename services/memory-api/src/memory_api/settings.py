@@ -216,22 +216,33 @@ def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
 def tokens_file_warning(path: str) -> str | None:
     """Why the tokens file at ``path`` (followed through symlinks, as a mounted Secret is one)
     is too open, or None: its mode lets every account on the machine read the plain secrets
-    (the "other" read bit). A group read bit is fine: a Kubernetes Secret mounted ``0440`` with
-    ``fsGroup`` is read by the service through its group. None for no path, or one that cannot
-    be looked at (reading it then fails with its own error)."""
+    (the "other" read bit), or write a token of their own into it, which the next start takes
+    (the "other" write bit: it was said nothing of). Group bits are fine: a Kubernetes Secret
+    mounted ``0440`` with ``fsGroup`` is read by the service through its group. None for no
+    path, or one that cannot be looked at (reading it then fails with its own error)."""
     if not path:
         return None
     try:
         mode = stat.S_IMODE(Path(path).stat().st_mode)
     except OSError:
         return None
-    if not mode & stat.S_IROTH:
+    readable, writable = mode & stat.S_IROTH, mode & stat.S_IWOTH
+    if not (readable or writable):
         return None
+    opened = {
+        (True, False): "readable",
+        (False, True): "writable",
+        (True, True): "readable and writable",
+    }[(bool(readable), bool(writable))]
+    harms = [
+        *(["read its secrets"] if readable else []),
+        *(["add a token of their own, which the next start takes"] if writable else []),
+    ]
     return (
-        f"MEMORY_API_TOKENS_FILE {path} is readable by every account (mode {mode:04o}): anyone "
-        "on this machine can read its secrets. Make it owner-only (chmod 600), or group-only "
-        "for the service's group (0440); in Kubernetes set the Secret volume's defaultMode "
-        "(0400, or 0440 with fsGroup)."
+        f"MEMORY_API_TOKENS_FILE {path} is {opened} by every account (mode {mode:04o}): anyone "
+        f"on this machine can {' and '.join(harms)}. Make it owner-only (chmod 600), or "
+        "group-only for the service's group (0440); in Kubernetes set the Secret volume's "
+        "defaultMode (0400, or 0440 with fsGroup)."
     )
 
 

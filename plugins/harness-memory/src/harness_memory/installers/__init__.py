@@ -10,7 +10,6 @@ before anything is written, so it is left exactly as it was.
 from __future__ import annotations
 
 import contextlib
-import json
 import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -23,6 +22,7 @@ from harness_memory.installers import (
     codex_managed,
     gemini,
     gemini_managed,
+    json_values,
     managed_record,
 )
 from harness_memory.installers.executable import Executable, choose_executable
@@ -230,7 +230,7 @@ def _token_backups(harness: str, changes: list[FileChange]) -> list[Path]:
 def _names_a_token(text: str, harness: str) -> bool:
     """Whether ``text`` is a JSON settings object holding a token (:func:`tokens_in`)."""
     try:
-        document = json.loads(text)
+        document = json_values.loads(text)
     except ValueError:
         return False
     return bool(tokens_in(document, harness))

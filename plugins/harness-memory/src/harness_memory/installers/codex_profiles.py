@@ -46,7 +46,7 @@ def memory_profiles(codex_home: Path, keys: tuple[str, ...] = ("memories",)) -> 
             continue
         try:
             features = tomllib.loads(path.read_text(encoding="utf-8")).get("features")
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             continue
         if isinstance(features, dict) and any(features.get(key) is True for key in keys):
             found.append(path)

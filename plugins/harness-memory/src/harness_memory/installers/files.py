@@ -32,7 +32,7 @@ from typing import Any
 
 from memory_core.atomic import atomic_write_bytes, make_dirs
 
-from harness_memory.installers import jsonc
+from harness_memory.installers import json_values, jsonc
 from harness_memory.installers.json_layout import layout_of
 from harness_memory.installers.secrets import MASK, holds, keeps_owner_only, mask, private_mode
 
@@ -143,7 +143,13 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
     if text is None or not text.strip():
         return text, {}
     try:
-        document = json.loads(text)
+        document = json_values.loads(text)
+    except json_values.UnwritableJson as error:
+        raise SettingsFileError(
+            f"{path} cannot be written back as it is: {error}; fix it and run the command "
+            "again, or add (install) or take out (uninstall) the hooks by hand (see the "
+            "harness-memory README)"
+        ) from None
     except json.JSONDecodeError as error:
         if comments and has_comments_safely(text):
             try:
@@ -256,7 +262,7 @@ def earlier_text(
             if by_us is not None and by_us(data):
                 continue
             text = data.decode("utf-8")
-            found = jsonc.loads(text) if comments else json.loads(text)
+            found = jsonc.loads(text) if comments else json_values.loads(text)
             if isinstance(found, dict) and json.dumps(_without_empty_hooks(found)) == wanted:
                 return Earlier(text, mode)
         except (OSError, SettingsFileError, ValueError):
@@ -364,11 +370,13 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
                 f"cannot write {_named(change.path, target)}: its folder is missing or not writable"
             )
     written: list[Written] = []
+    made: list[Path] = []
     try:
         for change, target in pending:
-            written.append(_write(change, target, stamp))
+            written.append(_write(change, target, stamp, made))
     except OSError as error:
         _roll_back(written, changes)
+        _remove_made(made)
         change, target = pending[len(written)]
         raise SettingsFileError(
             f"cannot write {_named(change.path, target)}: {error.strerror or error}"
@@ -416,10 +424,12 @@ def _named(path: Path, target: Path) -> str:
     return str(path)
 
 
-def _write(change: FileChange, target: Path, stamp: str) -> Written:
+def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Written:
+    """Write one change (see :func:`apply_changes`); the folders it makes are added to
+    ``made``, outermost first, before any file is written in them."""
     old_mode = _mode_of(target) if change.old is not None else None
     mode = change.mode_after(old_mode)
-    _make_folders(target.parent, 0o700 if mode & 0o077 == 0 else 0o755)
+    _make_folders(target.parent, 0o700 if mode & 0o077 == 0 else 0o755, made)
     if holds(change.new, change.secrets) and not keeps_owner_only(target.parent):
         raise OSError(errno.EPERM, NOT_PRIVATE)  # asked before the token is written there
     backup = None
@@ -490,17 +500,19 @@ def replace_bytes(target: Path, data: bytes, mode: int) -> int:
     return links
 
 
-def _make_folders(folder: Path, mode: int) -> None:
+def _make_folders(folder: Path, mode: int, made: list[Path]) -> None:
     """Make ``folder`` and its missing parents with exactly ``mode``, whatever the umask: never
     wider than the file they hold (``umask 000``), and never narrower either — private beside a
     private file (a token, the install record), else readable by every user, as managed
     settings must be under root's ``umask 077`` (a ``0700`` ``/etc/codex`` would leave every
-    other user's harness without them, silently). Folders that exist are left as they are."""
+    other user's harness without them, silently). Folders that exist are left as they are;
+    those it makes are added to ``made``, outermost first."""
     missing: list[Path] = []
     current = folder
     while not os.path.lexists(current) and current.parent != current:
         missing.append(current)
         current = current.parent
+    made.extend(reversed(missing))
     make_dirs(folder, mode)
     for path in missing:
         with contextlib.suppress(OSError):
@@ -564,6 +576,15 @@ def _roll_back(written: list[Written], changes: list[FileChange]) -> None:
                 replace_bytes(done.target, change.old.encode("utf-8"), done.old_mode or 0o600)
             if done.backup is not None:
                 done.backup.unlink()
+
+
+def _remove_made(made: list[Path]) -> None:
+    """Remove the folders an install made before a write failed (innermost first), so that
+    "nothing was changed" holds: an emptied state folder was left behind. One that holds a
+    file (someone else's meanwhile) stays."""
+    for folder in reversed(made):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def same_path(left: str, right: str) -> bool:

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from harness_memory.installers.json_values import escaped_surrogates
+
 __all__ = ["DEFAULT", "JsonLayout", "layout_of"]
 
 _FIRST_INDENT = re.compile(r"\n([ \t]+)\S")
@@ -44,7 +46,7 @@ class JsonLayout:
             separators=(self.item_separator, self.key_separator),
             ensure_ascii=self.ensure_ascii,
         )
-        return self.lead + body.replace("\n", self.newline) + self.tail
+        return self.lead + escaped_surrogates(body).replace("\n", self.newline) + self.tail
 
 
 DEFAULT = JsonLayout(indent="  ", item_separator=",", key_separator=": ", ensure_ascii=False)

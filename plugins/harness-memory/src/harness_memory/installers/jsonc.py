@@ -27,6 +27,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness_memory.installers.json_values import escaped_surrogates
+
 __all__ = ["JsoncError", "edit", "has_comments", "loads"]
 
 
@@ -301,8 +303,8 @@ def _types_differ(old: Any, new: Any) -> bool:
 
 def _render(value: Any, indent: str | None, unit: str) -> str:
     if indent is None:  # a compact object: its members on one line
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    text = json.dumps(value, ensure_ascii=False, indent=unit)
+        return escaped_surrogates(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
+    text = escaped_surrogates(json.dumps(value, ensure_ascii=False, indent=unit))
     return text.replace("\n", "\n" + indent)
 
 
@@ -366,7 +368,7 @@ def _insertion(
 
 def _key(key: str | None) -> str:
     """What stands before a value: ``"key": `` in an object, nothing in an array."""
-    return "" if key is None else json.dumps(key, ensure_ascii=False) + ": "
+    return "" if key is None else escaped_surrogates(json.dumps(key, ensure_ascii=False)) + ": "
 
 
 def _closed(segment: str) -> bool:

@@ -17,9 +17,10 @@ CLI's Workspace settings: :mod:`~harness_memory.installers.gemini_workspace`.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from pathlib import Path
+
+from harness_memory.installers import json_values
 
 __all__ = ["claude_code_lines", "codex_lines"]
 
@@ -33,8 +34,8 @@ def claude_code_lines(workspace: Path, home: Path) -> list[str]:
     lines: list[str] = []
     for path in _nearest(workspace, ".claude", ("settings.json", "settings.local.json"), home):
         try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
+            document = json_values.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):  # a repository's nesting too
             continue
         if not isinstance(document, dict):
             continue
@@ -55,7 +56,7 @@ def codex_lines(workspace: Path, home: Path) -> list[str]:
     for path in _nearest(workspace, ".codex", ("config.toml",), home):
         try:
             features = tomllib.loads(path.read_text(encoding="utf-8")).get("features")
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             continue
         if not isinstance(features, dict):
             continue

@@ -5,8 +5,9 @@ Anything else there — a stray file, a folder named otherwise (``notes``, ``use
 symlink leading out of the root or to nothing, a file in a scope's place — is skipped by every
 listing: it holds no memory the service reads, serves or counts. Skipped silently, a user who
 copied notes into ``…/memory/notes`` saw "no memory" and no reason; the overview (A-3) and the
-agents list (A-1) name each such entry with :func:`why_no_scope`, by its name alone (never a
-path, never a target it leads to, which may lie outside the memory root: A-7).
+agents list (A-1) name each such entry with :func:`why_no_scope`, by its name alone as a
+listing shows it (escaped, T-5b; never a path, never a target it leads to, which may lie
+outside the memory root: A-7).
 
 Names starting with ``.`` are the service's and the system's own (a lock, a temp file,
 ``.DS_Store``) and are never named.
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 
 from memory_core.errors import InvalidId
 from memory_core.keys import check_scope_key
+from memory_core.shown_names import shown_name
 from memory_core.wire import SkippedEntry
 
 __all__ = ["SKIPPED_NAMED", "Skipped", "skipped_entries", "why_no_scope"]
@@ -76,15 +78,18 @@ class Skipped:
     most: int | None = SKIPPED_NAMED
 
     def add(self, entry: os.DirEntry[str]) -> None:
-        """Count ``entry`` (no scope) and name it when it is among the first by name; a name
-        starting with ``.`` is never counted nor named (see the module)."""
+        """Count ``entry`` (no scope) and name it, as a listing shows a name (:func:`~memory_core.
+        shown_names.shown_name`: a byte that is not UTF-8 made the overview and the agents
+        list a 500), when it is among the first by name; a name starting with ``.`` is never
+        counted nor named (see the module)."""
         if entry.name.startswith("."):
             return
         self.count += 1
+        name = shown_name(entry.name)
         full = self.most is not None and len(self.named) >= self.most
-        if full and entry.name >= self.named[-1][0]:
+        if full and name >= self.named[-1][0]:
             return
-        bisect.insort(self.named, (entry.name, why_no_scope(entry)))
+        bisect.insort(self.named, (name, why_no_scope(entry)))
         if self.most is not None:
             del self.named[self.most :]
 

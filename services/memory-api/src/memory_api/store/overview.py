@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import heapq
 import os
+import stat
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -202,6 +203,7 @@ def _fed_rows(root: Path, records: ScopeRecords, fed: FedRows, feed: RootFeed, l
         for key in gone:
             del rows[key]
             always.discard(key)
+            places.pop(key, None)  # its folder's own events named it too: never placed again
         feed.forget(set(gone))
         places.update(
             (key, folder)
@@ -230,15 +232,21 @@ def _place(
     feed: RootFeed | None,
     always: set[str] | None,
 ) -> ScopeRow | None:
-    """Scope ``key``'s row from a ``stat`` of its real ``folder`` and an ``lstat`` of its index
-    (None: no folder now); its folder watched first when there is a ``feed``, its key added to
-    ``always`` when the watch cannot vouch for it. Once per scope on a sweep: kept lean."""
+    """Scope ``key``'s row from an ``lstat`` of its real ``folder`` and of its index (None: no
+    folder there now); its folder watched first when there is a ``feed``, its key added to
+    ``always`` when the watch cannot vouch for it. Once per scope on a sweep: kept lean.
+
+    ``folder`` is a real path, so a symlink found there now replaced the folder since it was
+    listed (one leading out of the root, A-7): it is no folder of this root, never followed.
+    """
     name = folder.rpartition(os.sep)[2]
     if feed is not None and name == key:
         feed.watch(name)
     try:
-        info = os.stat(folder)  # noqa: PTH116 - a string path, 20,000 folders a sweep
+        info = os.lstat(folder)  # a string path: 20,000 folders a sweep
     except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode):
         return None
     mtime = info.st_mtime_ns
     kept = known.get(name)

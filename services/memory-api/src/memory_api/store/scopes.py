@@ -247,16 +247,20 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
     Raises :class:`~memory_api.errors.Unavailable` (503) when the operating system refuses to
     make it (a read-only or full data dir, no permission: never "no scope", there should be
     one), :class:`~memory_api.errors.NotAFolder` (503) when something that is not a folder is
-    in its folder's place (a file, a dangling link: there is a scope, it cannot be used) and
+    in its folder's place (a file, a dangling link, a link leading out of the root: there is a
+    scope, it cannot be used; where a link leads is never said) and
     :class:`~memory_api.errors.NotFound` (404) when it is no folder inside the root (a file on
-    the root's way, a link out)."""
+    the root's way)."""
     error = scope_dir_error(root, key)
     if error is not None and not isinstance(error, NotADirectoryError):
         raise Unavailable(
             f"scope {key!r} of agent {agent_id!r} is not there and the service "
             f"{refusal_text(error)}"
         )
-    scope = scope_real_dir(root, key)
+    try:
+        scope = scope_real_dir(root, key)
+    except OutsideMemoryRoot:  # a link out is no folder of this root: the scope is unusable
+        scope = None
     if scope is None:
         if error is None and os.path.lexists(root / key):
             raise NotAFolder(
@@ -269,8 +273,9 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
 
 def scope_unusable(root: Path, key: str, agent_id: str) -> str | None:
     """Make scope ``key`` if missing (:func:`made_scope_dir`); :data:`NOT_A_FOLDER_WHY` when
-    something that is not a folder is in its folder's place, else None (a folder, or no folder
-    inside the root: a link out is no scope of this agent). Raises
+    something that is not a folder is in its folder's place (a link leading out of the root
+    too: the overview left the user scope out, a search said nothing of it, while Session start
+    said it cannot be used), else None (a folder, or no root to make it in). Raises
     :class:`~memory_api.errors.Unavailable` (503) when the kernel refuses to make it."""
     try:
         made_scope_dir(root, key, agent_id)

@@ -13,12 +13,14 @@ is seen at once (Q-4) while an unchanged folder costs a ``stat`` per file and on
 Fail closed (A-10a). Whether the service runs open on loopback or asks for a token is decided
 only from what was *read*: no folder at all, or a folder that lists and holds no token file,
 means "no token"; a folder that cannot be stat'ed or listed (no permission, a file in its
-place, a symlink loop) or a token file that cannot be read or decoded (empty, broken JSON, a
-FIFO, no permission, a symlink to nothing, a field no token record has, a ``sha256`` that is
-not 64 lowercase hex digits: :func:`~memory_api.bearer.check_token_entry`) is *unreadable*,
-and :class:`KnownTokens` says so instead of leaving the
-token out. The service then refuses what it cannot judge (503, :mod:`memory_api.http.auth`)
-until the tokens read again. Since the folder lives on the data dir, every replica and every
+place, a symlink loop, a symlink to nothing) or a token file that cannot be read or decoded
+(empty, broken JSON, a FIFO, no permission, a symlink to nothing, a field no token record has,
+a ``sha256`` that is not 64 lowercase hex digits: :func:`~memory_api.bearer.check_token_entry`)
+is *unreadable*, and :class:`KnownTokens` says so instead of leaving the token out. So is a
+token file every account may write, and every file of a token folder every account may write
+while there are tokens (anyone could make a token of their own there). The
+service then refuses what it cannot judge (503, :mod:`memory_api.http.auth`) until the tokens
+read again. Since the folder lives on the data dir, every replica and every
 restart sees the same state: nothing about "having had tokens" is kept in a process.
 """
 
@@ -115,6 +117,43 @@ def _gone(path: str) -> _Read:
     except OSError as error:
         return _Read(None, _reason(error))
     return _Read(None, "a symlink to a missing file")
+
+
+def _open_to_everyone(path: str, mode: int) -> bool:
+    """Whether every account may write the file or folder at ``path`` (whose mode is ``mode``):
+    its "other" write bit, unless it lies on a read-only filesystem (a Kubernetes Secret's
+    volume is ``1777`` but mounted read-only: nobody writes it)."""
+    if not mode & stat.S_IWOTH:
+        return False
+    try:
+        return not os.statvfs(path).f_flag & os.ST_RDONLY
+    except OSError:
+        return True  # cannot tell: never trusted on a guess
+
+
+def _writable_by_everyone(mode: int) -> str:
+    """Why a token file, or the token folder while there are tokens, is not trusted: every
+    account on the machine may write it (the "other" write bit), so anyone could add a token
+    of their own, or put their secret's hash into one, and pass (A-10a)."""
+    return (
+        f"can be written by every account (mode {stat.S_IMODE(mode):04o}): anyone on this "
+        "machine could make a token of their own (chmod o-w it)"
+    )
+
+
+def _missing_folder(path: str) -> str | None:
+    """Why the token folder found missing cannot be read, or None when there is truly none
+    (never made, or removed: no token file). Its name still there as a symlink to nothing (a
+    secret mount gone, a moved target) is a folder that cannot be read, never a missing one: it
+    opened a loopback service to every local caller while its tokens were out of reach
+    (A-10a)."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"cannot be looked at ({_reason(error)})"
+    return "is a symlink to a missing folder"
 
 
 class TokenStore:
@@ -229,7 +268,7 @@ class TokenStore:
             info = os.stat(self._dir_name)  # noqa: PTH116 - no Path per request
         except FileNotFoundError:
             self._listed = None
-            return (), True, None  # never made: no token file (the folder is made at start)
+            return (), True, _missing_folder(self._dir_name)
         except OSError as error:
             self._listed = None
             return (), True, f"cannot be looked at ({_reason(error)})"
@@ -238,19 +277,23 @@ class TokenStore:
             return (), True, "is not a folder"
         key = file_key(info)
         if self._listed is not None and self._listed[0] == key:
-            return self._listed[1], False, None
-        try:
-            listing = sorted(os.scandir(self._dir_name), key=lambda item: item.name)
-        except OSError as error:
-            self._listed = None
-            return (), True, f"cannot be listed ({_reason(error)})"
-        paths = tuple(
-            item.path
-            for item in listing
-            if not item.name.startswith(".") and item.name.endswith(".json")
-        )
-        self._listed = None if is_racy(key) else (key, paths)
-        return paths, True, None
+            paths, listed = self._listed[1], False
+        else:
+            try:
+                listing = sorted(os.scandir(self._dir_name), key=lambda item: item.name)
+            except OSError as error:
+                self._listed = None
+                return (), True, f"cannot be listed ({_reason(error)})"
+            paths = tuple(
+                item.path
+                for item in listing
+                if not item.name.startswith(".") and item.name.endswith(".json")
+            )
+            self._listed = None if is_racy(key) else (key, paths)
+            listed = True
+        if _open_to_everyone(self._dir_name, info.st_mode) and (paths or self._env):
+            return (), True, _writable_by_everyone(info.st_mode)  # no file in it is trusted
+        return paths, listed, None
 
     def _read(self, path: str) -> tuple[_Read, bool]:
         """The token of one file and whether it had to be read (not cached).
@@ -271,9 +314,13 @@ class TokenStore:
             return cached, False
         read: _Read
         try:
-            raw, _ = read_regular(Path(path), TOKEN_READ_CAP, follow_symlinks=True)
-            # a record edited by hand in a Windows editor starts with a BOM (RFC 8259 8.1)
-            read = _Read(check_token_entry(_decoder.decode(raw.removeprefix(codecs.BOM_UTF8))))
+            raw, opened = read_regular(Path(path), TOKEN_READ_CAP, follow_symlinks=True)
+            if _open_to_everyone(path, opened.st_mode):  # anyone could put their hash in
+                read = _Read(None, _writable_by_everyone(opened.st_mode))
+            else:
+                # a record edited by hand in a Windows editor starts with a BOM (RFC 8259 8.1)
+                raw = raw.removeprefix(codecs.BOM_UTF8)
+                read = _Read(check_token_entry(_decoder.decode(raw)))
         except FileNotFoundError:
             return _gone(path), True
         except NotRegularFileError:
