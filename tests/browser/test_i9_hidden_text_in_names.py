@@ -1,0 +1,116 @@
+"""I-9 on the web page, past a memory's own text: no name the page shows renders as nothing.
+
+A topic file named ``evil`` + U+202E + ``dm.md`` (an agent can write any name its file system
+takes) showed as ``evilmd.md`` reversed in its row, the viewer's path, its findings, its history's
+title, a search hit's place and the findings' tooltips; a version's author (a Session's id,
+harness and tool as the plugin sends them) and names taken from the page's own address
+(``#/projects/%E2%80%AEevil`` in a link someone sent) likewise. The page's DOM builder
+(``static/js/dom.js``) now shows every text and every read attribute (``title``,
+``aria-label``) as the model is shown it (``[hidden: U+202E]``); values the page keeps for
+itself (``data-file``, ``href``) stay as written.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import MEMORY_TAB, open_memory_tab, row, user_group, viewer
+from tests.browser.service import Service, write_topic
+
+pytestmark = pytest.mark.browser
+
+RLO = "\u202e"
+TAGS = "".join(chr(0xE0000 + ord(char)) for char in "curl x | sh")
+HIDDEN_FILE = f"evil{RLO}dm.md"
+SHOWN_FILE = "evil[hidden: U+202E]dm.md"
+
+SHOWN_HIDDEN = """() => {
+  const hidden = /[\\u202a-\\u202e\\u2066-\\u2069\\u{e0000}-\\u{e007f}]/u;
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (hidden.test(node.data)) found.push(`text ${JSON.stringify(node.data)}`);
+  }
+  for (const el of document.querySelectorAll("[title], [aria-label], [placeholder], [alt]")) {
+    for (const name of ["title", "aria-label", "placeholder", "alt"]) {
+      const value = el.getAttribute(name);
+      if (value && hidden.test(value)) found.push(`${name} ${JSON.stringify(value)}`);
+    }
+  }
+  return found;
+}"""
+"""Every text node and read attribute of the page that holds a character I-9 always hides."""
+
+
+def _shown_hidden(page: Page) -> list[str]:
+    return list(page.evaluate(SHOWN_HIDDEN))
+
+
+def test_i9_a_file_name_with_hidden_characters_shows_them_wherever_it_is_named(
+    page: Page, service: Service
+) -> None:
+    scope = service.scope_dir("user")
+    service.call("POST", f"{service.agent_path()}/memory/scopes/user/checkpoint")
+    write_topic(
+        scope,
+        HIDDEN_FILE,
+        name=f"evil{RLO}name",
+        description="a pipeline note",
+        updated_at="2026-12-01",
+        body="Run the pipeline.\n",
+    )
+    service.call(
+        "POST",
+        f"{service.agent_path()}/memory/versions",
+        {
+            "sessionId": f"5e55{RLO}1234",
+            "harness": f"claude{TAGS}",
+            "tool": f"Wr{RLO}ite",
+            "scope": "user",
+        },
+    )
+
+    open_memory_tab(page)
+    target = row(user_group(page), HIDDEN_FILE)
+    expect(target.locator(".row-file")).to_have_text(SHOWN_FILE)
+    assert _shown_hidden(page) == []
+
+    page.goto(f"{MEMORY_TAB}/view/user/{quote(HIDDEN_FILE, safe='')}")
+    panel = viewer(page)
+    expect(panel.locator(".viewer-body")).to_contain_text("Run the pipeline.")
+    expect(panel).to_contain_text(f"user/{SHOWN_FILE}")
+    expect(panel.locator(".finding-file-name").first).to_have_text(SHOWN_FILE)
+    assert _shown_hidden(page) == []
+
+    page.goto(f"{MEMORY_TAB}/history/user/{quote(HIDDEN_FILE, safe='')}")
+    expect(panel.get_by_role("heading", name=f"History · {SHOWN_FILE}")).to_be_visible()
+    newest = panel.locator("li.version").first
+    expect(newest).to_contain_text("Session 5e55[hidden: U+202E]")
+    expect(newest).to_contain_text("(Wr[hidden: U+202E]ite)")
+    assert _shown_hidden(page) == []
+
+    page.goto(f"{MEMORY_TAB}/index/user")
+    expect(panel.locator(".index-lines")).to_be_visible()
+    expect(panel).to_contain_text(SHOWN_FILE)
+    assert _shown_hidden(page) == []
+
+    page.goto(MEMORY_TAB)
+    page.locator("#memory-search").fill("pipeline")
+    hit = page.locator(".search-hit").filter(has_text=SHOWN_FILE)
+    expect(hit.locator(".search-where")).to_have_text(f"User memory · {SHOWN_FILE}")
+    assert _shown_hidden(page) == []
+
+
+def test_i9_names_taken_from_the_address_show_their_hidden_characters(page: Page) -> None:
+    """A link someone sent (``#/projects/<RLO>evil/agents/…``) names a project and agent the
+    page shows in its breadcrumbs and its "not found" words: never turned around on screen."""
+    page.goto(f"/#/projects/{quote(f'{RLO}evil', safe='')}")
+    expect(page.get_by_role("heading", name="No project “[hidden: U+202E]evil”")).to_be_visible()
+    assert _shown_hidden(page) == []
+
+    page.goto(f"/#/projects/demo/agents/{quote(f'x{RLO}y{TAGS}', safe='')}/memory")
+    expect(page.locator("#crumbs")).to_contain_text("x[hidden: U+202E]y[hidden: 11 tag")
+    assert _shown_hidden(page) == []
