@@ -114,3 +114,40 @@ def test_i9_names_taken_from_the_address_show_their_hidden_characters(page: Page
     page.goto(f"/#/projects/demo/agents/{quote(f'x{RLO}y{TAGS}', safe='')}/memory")
     expect(page.locator("#crumbs")).to_contain_text("x[hidden: U+202E]y[hidden: 11 tag")
     assert _shown_hidden(page) == []
+
+
+def test_i9_the_edit_prompt_names_a_memory_as_the_model_is_shown_it(
+    page: Page, service: Service
+) -> None:
+    """Edit on a memory whose name spells a command in tag characters: the prompt named it as
+    written, so Copy put the hidden command into the user's own chat message, unseen in the
+    preview, and Open a new chat failed (a draft's prompt holds no hidden character, A-12).
+    The prompt names the memory and its file with their marks, as Session start does."""
+    write_topic(
+        service.scope_dir("user"),
+        HIDDEN_FILE,
+        name=f"deploys{TAGS}",
+        description="a pipeline note",
+        updated_at="2026-12-01",
+        body="Run the pipeline.\n",
+    )
+    open_memory_tab(page)
+    row(user_group(page), HIDDEN_FILE).get_by_role("button", name="Edit").click()
+    modal = page.locator("dialog.bridge")
+    preview = modal.locator("#bridge-preview")
+    expect(preview).to_contain_text("“deploys[hidden: 11 tag characters]”")
+    expect(preview).to_contain_text(f"/user/{SHOWN_FILE})")
+    prompt = preview.inner_text()
+    assert _shown_hidden(page) == []
+
+    modal.get_by_role("button", name="Copy").click()
+    expect(modal.locator(".inline-status")).to_have_text("Prompt copied.")
+    assert page.evaluate("() => navigator.clipboard.readText()") == prompt
+
+    with page.context.expect_page() as opened:
+        modal.get_by_role("button", name="Open a new chat").click()
+    chat = opened.value
+    chat.wait_for_url("**/chat/**")
+    draft_id = chat.url.split("?", 1)[0].rsplit("/", 1)[-1]
+    draft = service.get(service.agent_path() + f"/drafts/{draft_id}")
+    assert draft["prompt"] == prompt

@@ -16,14 +16,21 @@ function scopePhrase(scope) {
   return `your Workspace memory for ${showHidden(scope.workspacePath ?? scope.title)}`;
 }
 
-/** The file a memory lives in, relative to the agent's memory root: `…/memory/<key>/<file>`. */
+/** The file a memory lives in, relative to the agent's memory root: `…/memory/<key>/<file>`,
+ * the file's hidden characters shown as their marks (I-9). */
 function targetPath(scope, file) {
-  return `…/memory/${scope.key}/${file}`;
+  return `…/memory/${scope.key}/${showHidden(file)}`;
 }
 
-/** The Edit prompt: name the memory and its file, then the requirement (or leave it trailing). */
+/**
+ * The Edit prompt: name the memory and its file, then the requirement (or leave it trailing).
+ * The memory's name and file are an agent's words: they are named as Session start shows them
+ * (I-9), so hidden characters never ride into the user's own chat message (Copy), nor make the
+ * draft's prompt one the service refuses (A-12).
+ */
 function editPrompt(scope, topic, requirement) {
-  const head = `Update the memory “${topic.name}” in ${scopePhrase(scope)} (${targetPath(scope, topic.file)}).`;
+  const name = showHidden(topic.name);
+  const head = `Update the memory “${name}” in ${scopePhrase(scope)} (${targetPath(scope, topic.file)}).`;
   return `${head}\n\n${requirement.trim()}`;
 }
 
