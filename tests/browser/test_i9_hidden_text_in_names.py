@@ -12,6 +12,7 @@ itself (``data-file``, ``href``) stay as written.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 import pytest
@@ -151,3 +152,44 @@ def test_i9_the_edit_prompt_names_a_memory_as_the_model_is_shown_it(
     draft_id = chat.url.split("?", 1)[0].rsplit("/", 1)[-1]
     draft = service.get(service.agent_path() + f"/drafts/{draft_id}")
     assert draft["prompt"] == prompt
+
+
+def test_i9_fix_this_memory_asks_with_the_marks_of_what_the_agent_wrote(
+    page: Page, service: Service
+) -> None:
+    """ "Fix this memory" prefills the findings' words, and lint quotes a dangling
+    ``[[wiki`` U+202E ``]]`` as written: the field and the prompt held the override, unseen
+    (and turning the rest of the line around), so the draft was refused. Pasted text in Add is
+    shown, copied and sent the same way."""
+    write_topic(
+        service.scope_dir("user"),
+        "links.md",
+        name="links",
+        description="a note with a link",
+        updated_at="2026-12-01",
+        body=f"See [[wiki{RLO}]].\n",
+    )
+    page.goto(f"{MEMORY_TAB}/fix/user/links.md")
+    modal = page.locator("dialog.bridge")
+    field = modal.locator("#bridge-field")
+    expect(field).to_have_value(re.compile(r"\[\[wiki\[hidden: U\+202E\]\]\] names no topic file"))
+    preview = modal.locator("#bridge-preview")
+    expect(preview).to_contain_text("[[wiki[hidden: U+202E]]] names no topic file")
+    assert RLO not in field.input_value()
+    assert _shown_hidden(page) == []
+
+    with page.context.expect_page() as opened:
+        modal.get_by_role("button", name="Open a new chat").click()
+    chat = opened.value
+    chat.wait_for_url("**/chat/**")
+    draft_id = chat.url.split("?", 1)[0].rsplit("/", 1)[-1]
+    draft = service.get(service.agent_path() + f"/drafts/{draft_id}")
+    assert draft["prompt"] == preview.inner_text()
+    page.keyboard.press("Escape")
+    expect(modal).to_have_count(0)
+
+    open_memory_tab(page)
+    user_group(page).get_by_role("button", name="Add a memory to user memory").click()
+    modal.locator("#bridge-field").fill(f"Deploy on Fridays{TAGS}.")
+    expect(preview).to_contain_text("Deploy on Fridays[hidden: 11 tag characters].")
+    assert _shown_hidden(page) == []

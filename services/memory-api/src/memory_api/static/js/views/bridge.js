@@ -16,21 +16,14 @@ function scopePhrase(scope) {
   return `your Workspace memory for ${showHidden(scope.workspacePath ?? scope.title)}`;
 }
 
-/** The file a memory lives in, relative to the agent's memory root: `…/memory/<key>/<file>`,
- * the file's hidden characters shown as their marks (I-9). */
+/** The file a memory lives in, relative to the agent's memory root: `…/memory/<key>/<file>`. */
 function targetPath(scope, file) {
-  return `…/memory/${scope.key}/${showHidden(file)}`;
+  return `…/memory/${scope.key}/${file}`;
 }
 
-/**
- * The Edit prompt: name the memory and its file, then the requirement (or leave it trailing).
- * The memory's name and file are an agent's words: they are named as Session start shows them
- * (I-9), so hidden characters never ride into the user's own chat message (Copy), nor make the
- * draft's prompt one the service refuses (A-12).
- */
+/** The Edit prompt: name the memory and its file, then the requirement (or leave it trailing). */
 function editPrompt(scope, topic, requirement) {
-  const name = showHidden(topic.name);
-  const head = `Update the memory “${name}” in ${scopePhrase(scope)} (${targetPath(scope, topic.file)}).`;
+  const head = `Update the memory “${topic.name}” in ${scopePhrase(scope)} (${targetPath(scope, topic.file)}).`;
   return `${head}\n\n${requirement.trim()}`;
 }
 
@@ -263,8 +256,12 @@ export function openBridge({ mode, project, agent, scope, topic, me, requirement
     tabindex: "0",
     "aria-labelledby": "bridge-preview-label",
   });
+  // The prompt as it is shown, copied and sent: the memory's name and file, a finding's words
+  // and pasted text hold what an agent wrote, so each hidden run is its mark (I-9), as Session
+  // start shows it. Never hidden characters riding unseen into the user's own chat message
+  // (Copy), nor a draft the service refuses for them (A-12).
   const prompt = () =>
-    isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value);
+    showHidden(isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value));
   const update = () => {
     preview.textContent =
       isEdit || field.value.trim() ? prompt() : "The prompt appears here as you type.";
