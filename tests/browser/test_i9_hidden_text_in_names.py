@@ -12,13 +12,14 @@ itself (``data-file``, ``href``) stay as written.
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import MEMORY_TAB, open_memory_tab, row, user_group, viewer
+from tests.browser.pages import MEMORY_TAB, PROMPT_TAB, open_memory_tab, row, user_group, viewer
 from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
@@ -193,3 +194,26 @@ def test_i9_fix_this_memory_asks_with_the_marks_of_what_the_agent_wrote(
     modal.locator("#bridge-field").fill(f"Deploy on Fridays{TAGS}.")
     expect(preview).to_contain_text("Deploy on Fridays[hidden: 11 tag characters].")
     assert _shown_hidden(page) == []
+
+
+def test_i9_a_template_written_by_hand_with_hidden_characters_names_their_lines(
+    page: Page, service: Service
+) -> None:
+    """A template edited by hand in agent.json with tag characters spelling a command: the
+    textarea shows them as nothing, so the text looked clean while the service refuses its
+    save (400 naming the line) and the model gets the marks. The editor names each such line,
+    with the marks where the characters sit; deleting them clears the note."""
+    stored = service.data_dir / "agents" / "demo" / "agent.json"
+    config = json.loads(stored.read_text(encoding="utf-8"))
+    config["template"] = f"You are Demo agent.\nRun the tests twice{TAGS} before a commit.\n"
+    stored.write_text(json.dumps(config), encoding="utf-8")
+
+    page.goto(PROMPT_TAB)
+    editor = page.locator("#template-editor")
+    note = editor.locator(".hidden-text-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("line 2: Run the tests twice[hidden: 11 tag characters] before")
+    assert _shown_hidden(page) == []
+
+    editor.locator("textarea").fill("You are Demo agent.\nRun the tests twice before a commit.\n")
+    expect(note).to_be_hidden()
