@@ -90,7 +90,7 @@ def test_i9_a_file_name_with_hidden_characters_shows_them_wherever_it_is_named(
     page.goto(f"{MEMORY_TAB}/history/user/{quote(HIDDEN_FILE, safe='')}")
     expect(panel.get_by_role("heading", name=f"History · {SHOWN_FILE}")).to_be_visible()
     newest = panel.locator("li.version").first
-    expect(newest).to_contain_text("Session 5e55[hidden: U+202E]")
+    expect(newest).to_contain_text("claude[hidden: 11 tag characters] Session")
     expect(newest).to_contain_text("(Wr[hidden: U+202E]ite)")
     assert _shown_hidden(page) == []
 
