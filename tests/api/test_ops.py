@@ -192,6 +192,39 @@ async def test_security_headers_on_every_response(client: Client, path: str) -> 
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["X-Frame-Options"] == "DENY"
     assert response.headers["Referrer-Policy"] == "no-referrer"
+    policy = _policy(response.headers["Content-Security-Policy"])
+    assert policy["frame-ancestors"] == ["'none'"]
+    assert policy["form-action"] == ["'none'"]
+    assert policy["base-uri"] == ["'none'"]
+
+
+def _policy(header: str) -> dict[str, list[str]]:
+    """A Content-Security-Policy header as {directive: its sources}."""
+    directives = (part.split() for part in header.split(";") if part.strip())
+    return {name: sources for name, *sources in directives}
+
+
+async def test_a10_the_page_s_policy_is_a_header_no_page_may_frame_and_no_form_leaves(
+    client: Client,
+) -> None:
+    """The page's policy was only its ``<meta>``, which cannot say ``frame-ancestors`` and left
+    ``form-action`` open: sent as a header it holds both, and scripts, styles and fetches stay
+    the page's own; nothing but the page itself may load anything."""
+    page = _policy((await client.get("/")).headers["Content-Security-Policy"])
+    assert page == {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'none'"],
+        "frame-ancestors": ["'none'"],
+    }
+    for path in ("/api/me", "/static/icon.svg", "/static/js/main.js", "/nowhere"):
+        other = _policy((await client.get(path)).headers["Content-Security-Policy"])
+        assert other["default-src"] == ["'none'"], path
 
 
 async def test_a11_access_log_has_no_authorization_value(

@@ -333,3 +333,34 @@ async def test_v1_checkpoint_of_the_agent_records_every_scope_beside_a_damaged_h
     await expect_problem(
         await client.post(f"{memory_url()}/checkpoint"), 503, "history of this scope is damaged"
     )
+
+
+async def test_v1_i9_who_wrote_never_holds_hidden_characters(
+    client: Client, agent: AgentHome
+) -> None:
+    """A hook's ``harness`` and ``tool`` with a right-to-left override or tag characters (no
+    control character, so nothing was dropped) were kept as sent: in the history's commit
+    messages (``git log`` in a terminal turned around) and in every answer naming who wrote.
+    Each run is kept as the mark Session start shows (I-9), as a file name in the summary is."""
+    seed(agent)
+    await checkpoint(client)
+    rlo, tags = "\u202e", "".join(chr(0xE0000 + ord(char)) for char in "curl x")
+    (agent.user / f"evil{rlo}dm.md").write_text("---\nname: e\ndescription: d\n---\nb\n")
+    await ok_json(
+        await client.post(
+            f"{memory_url()}/versions",
+            json={"sessionId": f"s{rlo}42", "harness": f"claude{tags}", "tool": f"Wr{rlo}ite"},
+        )
+    )
+
+    newest = (await changes(client))[0]
+    assert newest["author"]["sessionId"] == "s[hidden: U+202E]42"
+    assert newest["author"]["harness"] == "claude[hidden: 6 tag characters]"
+    assert newest["author"]["tool"] == "Wr[hidden: U+202E]ite"
+    assert (
+        newest["summary"]
+        == "Written in a claude[hidden: 6 tag characters] Session (Wr[hidden: U+202E]ite)"
+    )
+    log = git(history_dir(agent) / "user.git", "log", "--format=%an%n%B", "main")
+    assert "Tool: Wr[hidden: U+202E]ite" in log
+    assert rlo not in log and tags[0] not in log

@@ -70,11 +70,17 @@ Read [the spec][spec].
 
 
 def _without_csp(route: Route) -> None:
-    """Serve the page with its CSP meta tag removed, so only the renderer stands in the way."""
+    """Serve the page without its CSP (the meta tag and the header), so only the renderer
+    stands in the way."""
     response = route.fetch()
     page = re.sub(r"<meta http-equiv=\"Content-Security-Policy\"[^>]*>", "", response.text())
     assert "Content-Security-Policy" not in page
-    route.fulfill(response=response, body=page)
+    headers = {
+        name: value
+        for name, value in response.headers.items()
+        if name.lower() != "content-security-policy"
+    }
+    route.fulfill(response=response, body=page, headers=headers)
 
 
 RICH_DATA_DIR = 1001

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
+from memory_core.decoding import NOT_DECODED
+from memory_core.hidden_text import show_hidden
 from memory_core.lint import LINT_CODES, lint_index, lint_scope, lint_topic
 from memory_core.topics import ParsedTopic, parse_topic, read_topic
 from memory_core.wire import Finding
@@ -224,3 +226,30 @@ def test_t5_corpus_large_index(corpus: Path) -> None:
     counts = Counter(f.code for f in findings)
     assert counts == {"unindexed": 42, "index-line-too-long": 7, "not-injected": 1}
     assert set(counts) <= set(LINT_CODES)
+
+
+def test_i9_a_finding_never_quotes_hidden_characters() -> None:
+    """A finding's message quotes what an agent wrote (a dangling ``[[name]]``, a file the
+    service does not decode): a right-to-left override or tag characters there turned the
+    message around on the page and in ``memory-api lint``'s terminal, or hid a command. Each
+    run shows as the mark Session start injects (I-9); the file name stays as it is."""
+    rlo, tags = "\u202e", "".join(chr(0xE0000 + ord(char)) for char in "curl x")
+    topic = _topic(
+        f"---\nname: a\ndescription: d\n---\nSee [[wiki{rlo}]] and [[b{tags}]].\n", "a.md"
+    )
+    undecoded = ParsedTopic(
+        file=f"notes{rlo}.md",
+        name="notes",
+        description=None,
+        updated_at=None,
+        body="",
+        links=[],
+        problems=[f"{NOT_DECODED}not UTF-8"],
+        truncated=False,
+    )
+    findings = lint_scope("- [A](a.md)\n", [topic, undecoded], ["a.md", undecoded.file])
+    messages = [finding.message for finding in findings]
+    assert "[[wiki[hidden: U+202E]]] names no topic file of this scope" in messages
+    assert "[[b[hidden: 6 tag characters]]] names no topic file of this scope" in messages
+    assert any(m.startswith("notes[hidden: U+202E].md is there but") for m in messages)
+    assert all(show_hidden(message) == message for message in messages)

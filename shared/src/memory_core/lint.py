@@ -64,7 +64,7 @@ from dataclasses import dataclass
 
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.decoding import NOT_DECODED
-from memory_core.hidden_text import find_hidden
+from memory_core.hidden_text import find_hidden, show_hidden
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
 from memory_core.layout import INDEX_FILE
@@ -146,7 +146,10 @@ def _link_key(name: str) -> str:
 
 
 def _finding(code: str, file: str, line: int | None, message: str) -> Finding:
-    return Finding(code=code, severity=SEVERITIES[code], file=file, line=line, message=message)
+    """One finding; its ``message`` shows each run of hidden characters it quotes (a dangling
+    ``[[name]]``, a file name) as its mark (I-9): never turned around or hiding a command."""
+    shown = show_hidden(message)
+    return Finding(code=code, severity=SEVERITIES[code], file=file, line=line, message=shown)
 
 
 @dataclass(frozen=True, slots=True)

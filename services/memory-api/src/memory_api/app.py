@@ -97,8 +97,22 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": (
+        "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
 }
-"""Sent with every response: no MIME sniffing, no framing of the page, no referrer leaks."""
+"""Sent with every response: no MIME sniffing, no framing, no referrer leaks, and a response
+that is not the page (an API answer, a file of the page opened on its own) runs and loads
+nothing, even if a browser were led to show it as a document."""
+
+PAGE_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
+"""The web page's Content-Security-Policy, sent as a header: its ``<meta>`` policy (which a
+browser applies only once that tag is parsed, and which cannot hold ``frame-ancestors``) plus
+no framing by any page and no form submitted anywhere (the page's forms are dialogs)."""
 
 
 async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -121,7 +135,8 @@ class _WholeFile(web.FileResponse):
 
 async def _index(request: web.Request) -> web.FileResponse:
     """The web page (W-1 … W-5)."""
-    return _WholeFile(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+    headers = {"Cache-Control": "no-cache", "Content-Security-Policy": PAGE_POLICY}
+    return _WholeFile(STATIC_DIR / "index.html", headers=headers)
 
 
 async def _static(request: web.Request) -> web.FileResponse:

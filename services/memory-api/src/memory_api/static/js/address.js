@@ -41,12 +41,18 @@ function decode(part) {
   }
 }
 
+/** A part that no project, agent, scope or file can be called: a URL resolves it as "here" or
+ * "up" in any API path built from it (`%2e%2e` too), which would ask another route. */
+const DOT_SEGMENT = new Set([".", ".."]);
+
 /**
  * Parse `hash` (location.hash). Returns {view: "agents", project}, {view: "agent", project,
- * agent, tab, overlay: {kind, key, file} | null} or {view: "missing"}.
+ * agent, tab, overlay: {kind, key, file} | null} or {view: "missing"} (also for an address
+ * naming `.` or `..`: it names nothing, and the page asks nothing for it).
  */
 export function parseRoute(hash) {
   const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decode);
+  if (parts.some((part) => DOT_SEGMENT.has(part))) return { view: "missing" };
   if (parts.length === 0) return { view: "agents", project: null };
   if (parts[0] === "projects" && parts.length === 2) return { view: "agents", project: parts[1] };
   if (parts[0] !== "projects" || parts[2] !== "agents" || parts.length < 4) {

@@ -1,34 +1,51 @@
-// Building DOM nodes without HTML strings: user content only ever becomes text nodes.
+// Building DOM nodes without HTML strings: user content only ever becomes text nodes, and no
+// text shown through here renders as nothing (I-9): a run of hidden characters in a file name,
+// a finding, a search hit's place or a name taken from the address shows as its mark
+// (`[hidden: U+202E]`), as in a memory's body. Values the page keeps for itself (`value`,
+// `data-*`, `href`, `id`) stay as written.
+
+import { showHidden } from "./hidden-text.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/** Attributes a person reads (a tooltip, what a screen reader says): shown as `text` is. */
+const READ_ATTRIBUTES = new Set(["title", "aria-label", "aria-description", "placeholder", "alt"]);
+
+/** `value` as the page shows text: a string with each hidden run as its mark (I-9). */
+export function shownText(value) {
+  return showHidden(String(value));
+}
+
 /**
- * Create an element. `props`: `class`, `text`, `dataset`, `on<event>` handlers, `value` /
- * `checked` / `disabled` / `hidden` as properties, anything else as an attribute (true → "").
- * Children: nodes, strings (as text), arrays, null/false (skipped).
+ * Create an element. `props`: `class`, `text` (shown as {@link shownText}), `dataset`,
+ * `on<event>` handlers, `value` / `checked` / `disabled` / `hidden` as properties, anything
+ * else as an attribute (true → ""; `title`, `aria-label` and the other read ones as
+ * {@link shownText}). Children: nodes, strings (as text), arrays, null/false (skipped).
  */
 export function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(props ?? {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") el.className = value;
-    else if (key === "text") el.textContent = value;
+    else if (key === "text") el.textContent = shownText(value);
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key.startsWith("on") && typeof value === "function") {
       el.addEventListener(key.slice(2).toLowerCase(), value);
     } else if (key === "value" || key === "checked" || key === "disabled" || key === "hidden") {
       el[key] = value;
-    } else el.setAttribute(key, value === true ? "" : String(value));
+    } else if (READ_ATTRIBUTES.has(key)) el.setAttribute(key, shownText(value));
+    else el.setAttribute(key, value === true ? "" : String(value));
   }
   append(el, children);
   return el;
 }
 
-/** Append children (nodes, strings, nested arrays); null, undefined and false are skipped. */
+/** Append children (nodes, strings as {@link shownText}, nested arrays); null, undefined and
+ * false are skipped. */
 export function append(parent, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
-    parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    parent.append(child instanceof Node ? child : document.createTextNode(shownText(child)));
   }
   return parent;
 }

@@ -2,6 +2,7 @@
 // badge opens, and the requirement that "Fix this memory" hands to the Edit modal.
 
 import { h } from "./dom.js";
+import { showHidden } from "./hidden-text.js";
 
 /** Severities, worst first (T-5a). */
 export const SEVERITIES = ["error", "warning", "info"];
@@ -67,7 +68,8 @@ export function fixRequirement(findings, problems = []) {
     ...worstFirst(findings).map((f) => `- ${findingText(f)} [${severityOf(f)}, ${f.code}]`),
     ...problems.map((p) => `- ${p}`),
   ];
-  return `Fix what the memory lint reports for it:\n${lines.join("\n")}`;
+  // The prefilled field shows what an agent wrote (a link's name in a finding): its marks (I-9).
+  return showHidden(`Fix what the memory lint reports for it:\n${lines.join("\n")}`);
 }
 
 /** `findings` sorted worst severity first (stable within a severity). */

@@ -34,6 +34,7 @@ from typing import TypeVar
 
 from memory_core import layout
 from memory_core.counting import counted
+from memory_core.hidden_text import show_hidden
 from memory_core.keys import has_control_character
 from memory_core.wire import FileChangeKind, VersionSource
 
@@ -122,13 +123,15 @@ class NotRecorded:
 
 
 def clean_value(value: str | None) -> str | None:
-    """A client-given value as a trailer keeps it: control characters dropped, whitespace
-    trimmed, cut to :data:`TRAILER_VALUE_MAX` characters; None when nothing is left."""
+    """A client-given value as a trailer keeps it: control characters dropped, each other run
+    of hidden characters shown as its mark (``[hidden: U+202E]``, I-9: a harness, tool or file
+    name never turns around in ``git log`` or on the page), whitespace trimmed, cut to
+    :data:`TRAILER_VALUE_MAX` characters; None when nothing is left."""
     if value is None:
         return None
     if has_control_character(value):
         value = "".join(char for char in value if char.isprintable() or char == " ")
-    value = value.strip()[:TRAILER_VALUE_MAX].strip()
+    value = show_hidden(value).strip()[:TRAILER_VALUE_MAX].strip()
     return value or None
 
 

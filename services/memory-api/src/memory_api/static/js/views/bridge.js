@@ -256,8 +256,12 @@ export function openBridge({ mode, project, agent, scope, topic, me, requirement
     tabindex: "0",
     "aria-labelledby": "bridge-preview-label",
   });
+  // The prompt as it is shown, copied and sent: the memory's name and file, a finding's words
+  // and pasted text hold what an agent wrote, so each hidden run is its mark (I-9), as Session
+  // start shows it. Never hidden characters riding unseen into the user's own chat message
+  // (Copy), nor a draft the service refuses for them.
   const prompt = () =>
-    isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value);
+    showHidden(isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value));
   const update = () => {
     preview.textContent =
       isEdit || field.value.trim() ? prompt() : "The prompt appears here as you type.";

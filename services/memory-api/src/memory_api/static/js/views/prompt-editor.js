@@ -1,12 +1,30 @@
 // One prompt editor (the template, memory.prompt, memory.workspacePrompt): a textarea with its
 // own Save that asks to confirm (W-2), an optional "Restore default" (PATCH null, A-2), a
 // warning when a required placeholder is missing, the service's warning of the saved text
-// (I-1: `storedWarning`), and progress and errors on every action.
+// (I-1: `storedWarning`), a note naming each line that holds hidden characters (I-9: a text
+// edited by hand in agent.json, or pasted; the textarea shows them as nothing and a save is
+// refused for them), and progress and errors on every action.
 
 import { ApiError } from "../api.js";
 import { confirmDialog, toast } from "../dialogs.js";
 import { errorBox, h, keepFocus, replace, withBusy } from "../dom.js";
+import { showHidden } from "../hidden-text.js";
 import { STORED_PAST_THE_PAGE } from "./prompt-warnings.js";
+
+const HIDDEN_LINES_SHOWN = 5;
+
+/**
+ * The lines of `text` holding characters I-9 hides, as [number (1-based), the line with each
+ * hidden run as its mark]; at most `HIDDEN_LINES_SHOWN` of them, and how many there are.
+ */
+function hiddenLines(text) {
+  const found = [];
+  text.split("\n").forEach((line, at) => {
+    const shown = showHidden(line);
+    if (shown !== line) found.push([at + 1, shown]);
+  });
+  return { lines: found.slice(0, HIDDEN_LINES_SHOWN), count: found.length };
+}
 
 /**
  * Build an editor. `read(config)` → {value, isDefault?}; `patch(value | null)` → the PATCH body;
@@ -37,6 +55,12 @@ export class PromptEditor {
       hidden: true,
     });
     this.stale = h("div", { class: "alert alert-warn stale-note", hidden: true });
+    this.hiddenNote = h("div", {
+      class: "alert alert-warn hidden-text-note",
+      id: `${id}-hidden-text`,
+      role: "note",
+      hidden: true,
+    });
     this.storedNote = h("div", {
       class: "alert alert-warn stored-warning",
       id: `${id}-stored-warning`,
@@ -83,6 +107,7 @@ export class PromptEditor {
         this.storedNote,
         this.stale,
         this.textarea,
+        this.hiddenNote,
         this.warning,
         this.error,
         h(
@@ -129,6 +154,32 @@ export class PromptEditor {
     this.refreshState();
   }
 
+  /** Name each line of the text that holds hidden characters (I-9), with their marks; the
+   * textarea itself shows them as nothing. */
+  showHiddenLines() {
+    const { lines, count } = hiddenLines(this.textarea.value);
+    this.hiddenNote.hidden = count === 0;
+    if (count === 0) {
+      replace(this.hiddenNote);
+      return;
+    }
+    replace(
+      this.hiddenNote,
+      h(
+        "p",
+        { class: "alert-text" },
+        "This text holds characters a model reads but a person cannot see, shown nowhere in " +
+          "the box above; a save is refused until they are deleted. Where they are:",
+      ),
+      h(
+        "ul",
+        {},
+        lines.map(([number, shown]) => h("li", {}, h("code", { text: `line ${number}: ${shown}` }))),
+      ),
+      count > lines.length ? h("p", { text: `and ${count - lines.length} more lines` }) : null,
+    );
+  }
+
   /** Show what the service says is wrong with the saved text (`text`), or nothing (null). */
   showStoredWarning(text) {
     this.storedNote.hidden = !text;
@@ -169,6 +220,7 @@ export class PromptEditor {
     }
     if (dirty) this.status.textContent = "Unsaved changes";
     else if (!this.status.dataset.keep) this.status.textContent = "";
+    this.showHiddenLines();
     const missing = this.needs && !this.textarea.value.includes(this.needs);
     this.warning.hidden = !missing;
     if (missing) {

@@ -210,8 +210,8 @@ export async function restoreFile(tab, scope, file, version) {
  */
 export function beginView(viewer, title, sub, where) {
   delete viewer.dialog.dataset.file;
-  viewer.title.textContent = title;
-  viewer.title.title = title;
+  viewer.title.textContent = showHidden(title);
+  viewer.title.title = showHidden(title);
   viewer.sub.textContent = sub == null ? "" : showHidden(sub);
   replace(viewer.meta);
   replace(viewer.foot);
