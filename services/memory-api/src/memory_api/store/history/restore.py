@@ -49,6 +49,7 @@ from memory_core.index import index_lines_linking
 from memory_core.index_merge import merge_index
 from memory_core.index_rewrite import IndexNotRewritable, merge_index_bytes
 from memory_core.line_merge import merge_lines
+from memory_core.markdown import line_texts
 from memory_core.topics import decode_text
 from memory_core.wire import RestoreResult
 
@@ -216,7 +217,7 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
 
 def _not_merged(scope: Path, lines: str, problem: str) -> _IndexMerge:
     logger.warning("index of %s cannot take restored lines: %s", scope.name, problem)
-    return _IndexMerge([], [line for line in lines.splitlines() if line.strip()], problem)
+    return _IndexMerge([], [line for line in line_texts(lines) if line.strip()], problem)
 
 
 def _merge_into_index(root: Path, scope: Path, lines: str, places: str | None) -> _IndexMerge:
