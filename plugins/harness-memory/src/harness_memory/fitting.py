@@ -221,7 +221,9 @@ class _Cutter:
         occurrences = dict.fromkeys(self.manifests, 0)
         for section in self.sections:
             if section.kind == "index" and section.scope in self.manifests:
-                self.lines[section.scope] = line_texts(section.text)
+                # at "\n", a trailing one too: the service sends its index lines joined by "\n"
+                # (a lone CR shown as a mark, I-9); U+2028 and the like stay inside a line
+                self.lines[section.scope] = section.text.split("\n")
                 occurrences[section.scope] += 1
         newline = limits.measure("\n")
         for scope, lines in self.lines.items():
