@@ -50,10 +50,13 @@ async def test_a6_a_delete_removes_the_file_on_disk_and_its_index_line(
     assert names(agent.user) == sorted([layout.INDEX_FILE, "other.md"])
     assert index.read_text(encoding="utf-8") == "- [Other](other.md)\n"
 
-    # the undo, asked in the client's own spelling of the name the delete answered
-    url = f"{file_url('user', deleted['file'])}/restore"
-    await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    # the undo, asked in the client's own spelling: the file comes back as it was named
+    url = f"{file_url('user', asked)}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert restored["file"] == on_disk
     assert (agent.user / on_disk).read_text(encoding="utf-8") == TOPIC.format("the body")
+    assert names(agent.user) == sorted([layout.INDEX_FILE, "other.md", on_disk])
+    assert restored["indexLinesAdded"] == [f"- [Café]({on_disk}) — wifi"]
 
 
 async def test_v2_history_and_restore_resolve_the_name_on_disk(

@@ -11,7 +11,10 @@ rule, for every route that names a file (read, delete, history, diff, restore):
 3. two or more such names (``café.md`` composed and decomposed, neither asked exactly) are
    two files the client cannot tell apart: :class:`~memory_api.errors.Conflict` (409) naming
    each, never one picked silently;
-4. none: the asked name, for the caller's own lookup to answer 404 (or to find in history).
+4. none: the asked name, for the caller's own lookup to answer 404.
+
+A restore of a file no longer on disk matches the asked name so against the files of the
+version restored from (:func:`name_among`): the undo of a delete asked in the other spelling.
 
 Only entries whose names are memory (:func:`memory_core.scope_files.is_scope_file`) are
 matched. Resolving a name opens nothing: what the name leads to (a symlink out of the memory
@@ -22,13 +25,14 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 from memory_core.scope_files import is_scope_file
 
 from memory_api.errors import Conflict
 
-__all__ = ["on_disk_name"]
+__all__ = ["name_among", "on_disk_name"]
 
 
 def on_disk_name(scope: Path, asked: str) -> str:
@@ -43,22 +47,36 @@ def on_disk_name(scope: Path, asked: str) -> str:
     """
     if os.path.lexists(f"{os.fspath(scope)}{os.sep}{asked}"):
         return asked
-    wanted = unicodedata.normalize("NFC", asked)
     try:
         with os.scandir(scope) as entries:
-            twins = sorted(
-                entry.name
-                for entry in entries
-                if entry.name != asked
-                and unicodedata.normalize("NFC", entry.name) == wanted
-                and is_scope_file(entry.name)
-            )
+            return name_among(asked, [entry.name for entry in entries], "in this scope")
     except OSError:
         return asked
+
+
+def name_among(asked: str, names: Iterable[str], where: str) -> str:
+    """The one of ``names`` (memory file names only are considered) a request calling
+    ``asked`` means: ``asked`` when it is one of them or none matches it under NFC, else the
+    one that does. Raises :class:`~memory_api.errors.Conflict` (409) naming each when two or
+    more match and ``asked`` is none of them; ``where`` ends the detail's first clause
+    (``"in this scope"``).
+
+    >>> name_among("caf\\u00e9.md", ["cafe\\u0301.md", "other.md"], "here") == "cafe\\u0301.md"
+    True
+    """
+    listed = list(names)
+    if asked in listed:
+        return asked
+    wanted = unicodedata.normalize("NFC", asked)
+    twins = sorted(
+        name
+        for name in listed
+        if unicodedata.normalize("NFC", name) == wanted and is_scope_file(name)
+    )
     if len(twins) > 1:
         spelled = ", ".join(f"{name!r} ({ascii(name)[1:-1]})" for name in twins)
         raise Conflict(
-            f"no file is named exactly {asked!r} ({ascii(asked)[1:-1]}) in this scope, and "
+            f"no file is named exactly {asked!r} ({ascii(asked)[1:-1]}) {where}, and "
             f"{len(twins)} files are that name in other Unicode normalizations: {spelled}; "
             "ask for one by its name as it is on disk, or rename one of them"
         )

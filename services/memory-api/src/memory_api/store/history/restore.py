@@ -36,6 +36,7 @@ Blocking: run it in a worker thread holding the scope's lock.
 from __future__ import annotations
 
 import logging
+import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,7 @@ from memory_core.wire import RestoreResult
 from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import is_within, read_regular, real_path
 from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.file_names import name_among
 from memory_api.store.history.reading import check_version, content_at
 from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.repo import blob_id, read_head
@@ -106,6 +108,11 @@ def restore_file(
     repository = histories.repository(agent_id, scope)
     check_version(repository, version)
     data = content_at(repository, version, name)
+    if data is None and not os.path.lexists(scope / name):
+        # gone from disk, asked in another normalization than the version holds
+        held = name_among(name, histories.tree(repository, version), f"in version {version}")
+        if held != name:
+            name, data = held, content_at(repository, version, held)
     if data is None:
         raise NotFound(f"{name!r} is not in version {version}; nothing to restore")
     if name == layout.INDEX_FILE:
