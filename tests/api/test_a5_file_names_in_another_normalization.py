@@ -50,7 +50,9 @@ async def test_a6_a_delete_removes_the_file_on_disk_and_its_index_line(
     assert names(agent.user) == sorted([layout.INDEX_FILE, "other.md"])
     assert index.read_text(encoding="utf-8") == "- [Other](other.md)\n"
 
-    # the undo, asked in the client's own spelling: the file comes back as it was named
+    # the deleted file's text, and its undo, asked in the client's own spelling
+    url = f"{file_url('user', asked)}/versions/{deleted['restoreVersion']}"
+    assert (await ok_json(await client.get(url)))["file"] == on_disk
     url = f"{file_url('user', asked)}/restore"
     restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
     assert restored["file"] == on_disk

@@ -59,7 +59,7 @@ from memory_api.errors import READ_ACCESS_FIX, CannotRead, NotFound, ServiceErro
 from memory_api.store.agents import AgentStore
 from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import cannot_read, checked_memory_root
-from memory_api.store.file_names import on_disk_name
+from memory_api.store.file_names import name_among, on_disk_name
 from memory_api.store.history import reading
 from memory_api.store.history.git import NO_GIT, HistoryUnavailable, git_available
 from memory_api.store.history.maintenance import maintain
@@ -252,9 +252,18 @@ class HistoryStore:
 
         def work() -> FileAtVersion:
             scope, repository = self._repository(agent_id, key)
-            return reading.file_at(
-                repository, key, on_disk_name(scope, name), version, reveal=reveal
-            )
+            held = on_disk_name(scope, name)
+            try:
+                return reading.file_at(repository, key, held, version, reveal=reveal)
+            except NotFound:  # gone from disk: the version may hold it in another spelling
+                if held != name or os.path.lexists(scope / name):
+                    raise
+                reading.check_version(repository, version)  # a version of this history
+                names = self.histories.tree(repository, version)
+                held = name_among(name, names, f"in version {version}")
+                if held == name:
+                    raise
+            return reading.file_at(repository, key, held, version, reveal=reveal)
 
         return await asyncio.to_thread(work)
 
