@@ -202,3 +202,16 @@ async def test_k5_broken_markers_are_reported_never_fatal(
     scope = next(scope for scope in overview["scopes"] if scope["key"] == key)
     assert any(problem in text for text in scope["markerProblems"]), scope["markerProblems"]
     assert scope["fileCount"] == 0
+
+
+@pytest.mark.parametrize("sep", ["\u2028", "\f", "\x85"], ids=ascii)
+async def test_k5_a_workspace_path_holding_a_line_separator_is_one_line(
+    client: Client, agent: AgentHome, sep: str
+) -> None:
+    """A folder name may hold U+2028 or a form feed: the marker's one line is the whole path
+    (only LF, CRLF and CR end a line, T-4), never cut there into a path and a second line."""
+    _, key = agent.workspace(f"my{sep}app")
+    overview = await ok_json(await client.get(memory_url()))
+    scope = next(scope for scope in overview["scopes"] if scope["key"] == key)
+    assert scope["markerProblems"] == []
+    assert scope["workspacePath"].endswith(f"/my{sep}app")

@@ -210,3 +210,18 @@ def test_h1_the_reported_case_a_60_line_index_no_longer_vanishes(tmp_path: Path)
 
 def test_h1_the_limits_are_those_of_the_claude_code_the_e2e_tests_pin() -> None:
     assert CLAUDE_CODE_VERSION == claude_code_cli.VERSION
+
+
+@pytest.mark.parametrize("sep", ["\u2028", "\u2029"], ids=ascii)
+def test_h1_a_separator_inside_an_index_line_never_splits_it_into_pieces(sep: str) -> None:
+    """U+2028 and U+2029 reach the model as written (they are not hidden characters) and end
+    no line: pieces are cut at line ends only, so every piece ends with a whole line."""
+    for count in range(150, 260, 3):  # the pieces' ends fall at every place of a line
+        user = index(count, f"first half{sep}" + "x" * (count % 40) + f"{sep}and a third")
+        sections, capped = rendered(user, None)
+        delivery = fit(sections, [c.manifest for c in capped], claude_code_limits(3))
+        assert delivery.complete and len(delivery.pieces) > 1
+        whole = user.split("\n")
+        for body in bodies(delivery.pieces):
+            notes = [line for line in body.split("\n") if line.startswith("- [Note ")]
+            assert all(line in whole for line in notes), count

@@ -34,7 +34,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from urllib.parse import unquote
 
-from memory_core.markdown import blank_code_spans, fenced_lines
+from memory_core.markdown import blank_code_spans, fenced_lines, line_texts, lines_with_ends
 
 __all__ = [
     "RepeatedFind",
@@ -63,24 +63,19 @@ _ENTRY_RE = re.compile(
     r"(?P<name>[^`\n]*?[^`\s]\.md)[ \t]*\1"
 )
 _TITLE_CLOSERS = {'"': '"', "'": "'", "(": ")"}
-_ANY_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 def index_lines(text: str) -> list[str]:
-    """Split an index into lines on ``\\n`` only, line ends (``\\r`` included) removed.
+    """Split an index into lines (:func:`memory_core.markdown.line_texts`: a line ends at LF,
+    CRLF or a lone CR, nothing else), line ends removed.
 
     A trailing line end does not start another line; ``""`` has no lines. This is the line
     numbering every other part of Memory uses (1-based: line ``n`` is ``index_lines(t)[n-1]``).
 
-    >>> index_lines("a\\r\\nb\\n")
-    ['a', 'b']
+    >>> index_lines("a\\r\\nb\\u2028c\\n")
+    ['a', 'b\\u2028c']
     """
-    if not text:
-        return []
-    parts = text.split("\n")
-    if parts[-1] == "":
-        parts.pop()
-    return [part.removesuffix("\r") for part in parts]
+    return line_texts(text)
 
 
 class RepeatedFind:
@@ -359,7 +354,7 @@ def _lines_with_any_ends(text: str) -> list[str]:
     """Split ``text`` into lines each keeping its own line end: ``\\r\\n``, a lone ``\\r`` or
     ``\\n``, every one a line end as every reader takes it (T-2, ``decode_text``). Joining the
     result gives ``text`` back."""
-    return _ANY_LINE_RE.findall(text)
+    return lines_with_ends(text)
 
 
 def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str, list[str]]:

@@ -49,6 +49,7 @@ from memory_core.caps import (
 from memory_core.credentials import mask_secret_lines
 from memory_core.hidden_text import show_hidden, show_hidden_lines
 from memory_core.keys import USER_SCOPE
+from memory_core.markdown import line_texts
 from memory_core.rules import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER
 from memory_core.wire import CapFired, IndexPlacement, MemorySection, ScopeManifest
 
@@ -153,7 +154,12 @@ def prepare_index(raw: str | None, unread: Unread = (0, True)) -> PreparedIndex:
 def _head_lines(text: str, count: int) -> tuple[list[str], int]:
     """The first ``count`` of :func:`~memory_core.index.index_lines` of ``text``, and how many
     lines it has in all: only the head is split, the rest is counted at C speed, so an index
-    of thousands of lines costs what its injected part costs."""
+    of thousands of lines costs what its injected part costs. Lines end as
+    :func:`~memory_core.markdown.line_texts` says (LF, CRLF, a lone CR; never U+2028, ``\\f``
+    or the like), so the line cap counts the lines the model sees (I-4)."""
+    if text.count("\r") != text.count("\r\n"):  # a lone CR ends a line too: the full rule
+        lines = line_texts(text)
+        return lines[:count], len(lines)
     parts = text.split("\n", count)
     if len(parts) > count:  # the last part is the unsplit rest
         rest = parts.pop()

@@ -15,9 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["blank_code_spans", "fenced_lines", "lines_with_ends"]
+__all__ = ["blank_code_spans", "fenced_lines", "line_texts", "lines_with_ends"]
 
-_LINE_WITH_END_RE = re.compile(r"[^\n]*\n|[^\n]+")
+# The one line rule of Memory (T-2, T-4): a line ends at CRLF, a lone CR or LF, as Markdown,
+# the harnesses and the model take it. Nothing else ends a line: not U+2028/U+2029, a form
+# feed, a vertical tab, NEL (U+0085) or U+001C-U+001E, which ``str.splitlines`` splits at.
+_LINE_WITH_END_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 _FENCE_RE = re.compile(r" {0,3}(```+|~~~+)")
 # Spans within one line, without inner backticks: linear time on any input.
@@ -55,13 +58,32 @@ def blank_code_spans(line: str) -> str:
 
 
 def lines_with_ends(text: str) -> list[str]:
-    """Split ``text`` on ``\\n`` only, each line keeping its own line end (``\\r\\n`` too).
+    """Split ``text`` into lines, each keeping its own line end: ``\\r\\n``, a lone ``\\r``
+    or ``\\n``, and nothing else (U+2028, ``\\f``, ``\\x85``… stay inside their line).
 
     Joining the result gives ``text`` back byte for byte; a final line without a line end is
-    kept as it is, and ``""`` has no lines. Index pruning and the template insert rewrite text
-    line by line with this, so every other line stays exactly as written.
+    kept as it is, and ``""`` has no lines. Index pruning, the template insert and the
+    plugin's packing rewrite text line by line with this, so every other line stays exactly
+    as written. Use it (or :func:`line_texts`), never ``str.splitlines``, on memory text.
 
-    >>> lines_with_ends("a\\r\\nb\\nc")
-    ['a\\r\\n', 'b\\n', 'c']
+    >>> lines_with_ends("a\\r\\nb\\rc\\u2028d\\ne")
+    ['a\\r\\n', 'b\\r', 'c\\u2028d\\n', 'e']
     """
     return _LINE_WITH_END_RE.findall(text)
+
+
+def line_texts(text: str) -> list[str]:
+    """The lines of ``text`` as :func:`lines_with_ends` cuts them, without their line ends.
+
+    A trailing line end does not start another line; ``""`` has no lines. This is the
+    numbering every part of Memory uses (1-based: line ``n`` is ``line_texts(t)[n-1]``).
+
+    >>> line_texts("a\\r\\nb\\x0cc\\n")
+    ['a', 'b\\x0cc']
+    """
+    if "\r" not in text:  # the usual, decoded text (T-2): split at C speed
+        parts = text.split("\n")
+        if parts[-1] == "":
+            parts.pop()
+        return parts
+    return [line.removesuffix("\n").removesuffix("\r") for line in lines_with_ends(text)]

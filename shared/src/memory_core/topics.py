@@ -26,7 +26,7 @@ from frontmatter.default_handlers import YAMLHandler
 
 from memory_core.decoding import decode_file, decode_text
 from memory_core.hidden_text import find_hidden
-from memory_core.markdown import blank_code_spans, fenced_lines
+from memory_core.markdown import blank_code_spans, fenced_lines, line_texts
 from memory_core.scope_files import TOPIC_CAP
 from memory_core.text_fields import read_text_fields, text_field_lines
 
@@ -167,7 +167,7 @@ def _repair_plain_values(block: str) -> str | None:
 def _salvage(block: str) -> dict[str, Any]:
     """Read the known fields line by line from a block whose YAML as a whole failed."""
     found: dict[str, Any] = {}
-    for line in block.splitlines():
+    for line in line_texts(block):
         key, sep, _ = line.partition(":")
         if sep and key in _FIELDS and key not in found:
             try:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 
 import msgspec
 from memory_core.caps import share_budget, truncation_note
+from memory_core.markdown import line_texts, lines_with_ends
 from memory_core.wire import ScopeManifest
 
 from harness_memory.sections import PromptSection, joined
@@ -158,7 +159,7 @@ def _pack(text: str, capacity: int, measure: Callable[[str], int]) -> list[str] 
     bodies: list[str] = []
     current: list[str] = []
     used = 0
-    for line in text.splitlines(keepends=True):
+    for line in lines_with_ends(text):
         cost = measure(line)
         if cost > capacity:
             return None
@@ -220,6 +221,8 @@ class _Cutter:
         occurrences = dict.fromkeys(self.manifests, 0)
         for section in self.sections:
             if section.kind == "index" and section.scope in self.manifests:
+                # at "\n", a trailing one too: the service sends its index lines joined by "\n"
+                # (a lone CR shown as a mark, I-9); U+2028 and the like stay inside a line
                 self.lines[section.scope] = section.text.split("\n")
                 occurrences[section.scope] += 1
         newline = limits.measure("\n")
@@ -229,7 +232,7 @@ class _Cutter:
             self.ends[scope] = list(itertools.accumulate(costs))
         self.kept = {scope: len(lines) for scope, lines in self.lines.items()}
         self.prompt_cut = 0
-        self.prompt_lines = sum(len(s.text.splitlines()) for s in sections if s.kind == "prompt")
+        self.prompt_lines = sum(len(line_texts(s.text)) for s in sections if s.kind == "prompt")
 
     def cuts(self) -> list[ScopeCut]:
         """The scopes cut here, with the lines that still arrive out of the index's total."""
@@ -311,7 +314,7 @@ class _Cutter:
                 break
             if out[at].kind != "prompt":
                 continue
-            lines = out[at].text.splitlines(keepends=True)
+            lines = lines_with_ends(out[at].text)
             take = min(left, len(lines))
             left -= take
             out[at] = PromptSection(kind="prompt", text="".join(lines[: len(lines) - take]))

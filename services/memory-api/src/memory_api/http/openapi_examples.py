@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 from memory_core import layout, wire
+from memory_core.index import index_lines
 from memory_core.injection import build_memory_text, cap_indexes
 from memory_core.keys import key_for_real_path
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
@@ -195,7 +196,7 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
     workspace_scope, user_scope = _scope_summaries()
     lines = [
         wire.IndexLine(number=number, text=text, kept=True)
-        for number, text in enumerate(_INDEX.splitlines(), start=1)
+        for number, text in enumerate(index_lines(_INDEX), start=1)
     ]
     return {
         ("GET", memory): Example(

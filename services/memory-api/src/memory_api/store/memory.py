@@ -53,6 +53,7 @@ from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import checked_memory_root, real_path
+from memory_api.store.file_names import on_disk_name
 from memory_api.store.history.recorder import Attribution, NotRecorded, ScopeHistories
 from memory_api.store.history.service import scope_history_bytes
 from memory_api.store.listings import FolderListings
@@ -215,7 +216,14 @@ class MemoryStore:
         return self.answers.topic_list(*self._scope(agent_id, key), key)
 
     def _read(self, agent_id: str, key: str, file_name: str, reveal: bool) -> TopicFile:
-        return self.answers.topic_file(*self._scope(agent_id, key), key, file_name, reveal=reveal)
+        root, scope = self._scope(agent_id, key)
+        name = on_disk_name(scope, file_name)
+        return self.answers.topic_file(root, scope, key, name, reveal=reveal)
+
+    def _scope_and_name(self, agent_id: str, key: str, file_name: str) -> tuple[Path, Path, str]:
+        """(real root, real scope dir, the file's name on disk: :func:`on_disk_name`)."""
+        root, scope = self._scope(agent_id, key)
+        return root, scope, on_disk_name(scope, file_name)
 
     def _index(self, agent_id: str, key: str, reveal: bool) -> IndexView:
         return self.answers.index_view(*self._scope(agent_id, key), key, reveal=reveal)
@@ -326,7 +334,9 @@ class MemoryStore:
         """
         _check(project, agent_id, key, file_name)
         await self.agents.get(project, agent_id)
-        root, scope = await asyncio.to_thread(self._scope, agent_id, key)
+        root, scope, file_name = await asyncio.to_thread(
+            self._scope_and_name, agent_id, key, file_name
+        )
         # Locked by the scope's real name: a scope reached through a symlinked alias shares it.
         # Lock, pruning and unlock in one thread hop (see Locks.run_held).
         name = lock_name("index", agent_id, scope.name)

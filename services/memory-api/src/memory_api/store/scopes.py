@@ -26,6 +26,7 @@ from memory_core.index import index_lines, topic_link_targets
 from memory_core.keys import USER_SCOPE, check_scope_key, check_topic_file_name, key_for_real_path
 from memory_core.layout import NOT_A_FOLDER
 from memory_core.lint import IndexRead
+from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
@@ -825,7 +826,7 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
         text = raw[:MARKER_READ_CAP].decode("utf-8")
     except UnicodeDecodeError:
         return Marker(None, ["marker: not valid UTF-8"])
-    lines = text.splitlines()
+    lines = line_texts(text)  # a path may hold U+2028, \f…: only LF, CRLF, CR end a line
     path = lines[0].strip() if lines else ""
     problems: list[str] = []
     if not path:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import yaml
 from memory_core.hidden_text import without_hidden
 from memory_core.index import linked_topic_files
-from memory_core.markdown import fenced_lines
+from memory_core.markdown import fenced_lines, line_texts
 from memory_core.topics import parse_topic
 
 from memory_api.transfer.sources import SourceFile, SourceScope
@@ -170,7 +170,7 @@ def _title_and_hook(body: str) -> tuple[str | None, str]:
     """A body's first heading (None when it has none before its first text) and its first
     line of text (list marker dropped)."""
     heading = None
-    for line in body.splitlines():
+    for line in line_texts(body):
         stripped = line.strip()
         if not stripped or stripped == "---":
             continue

@@ -36,6 +36,7 @@ Blocking: run it in a worker thread holding the scope's lock.
 from __future__ import annotations
 
 import logging
+import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,12 +50,14 @@ from memory_core.index import index_lines_linking
 from memory_core.index_merge import merge_index
 from memory_core.index_rewrite import IndexNotRewritable, merge_index_bytes
 from memory_core.line_merge import merge_lines
+from memory_core.markdown import line_texts
 from memory_core.topics import decode_text
 from memory_core.wire import RestoreResult
 
 from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import is_within, read_regular, real_path
 from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.file_names import name_among
 from memory_api.store.history.reading import check_version, content_at
 from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.repo import blob_id, read_head
@@ -105,6 +108,11 @@ def restore_file(
     repository = histories.repository(agent_id, scope)
     check_version(repository, version)
     data = content_at(repository, version, name)
+    if data is None and not os.path.lexists(scope / name):
+        # gone from disk, asked in another normalization than the version holds
+        held = name_among(name, histories.tree(repository, version), f"in version {version}")
+        if held != name:
+            name, data = held, content_at(repository, version, held)
     if data is None:
         raise NotFound(f"{name!r} is not in version {version}; nothing to restore")
     if name == layout.INDEX_FILE:
@@ -216,7 +224,7 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
 
 def _not_merged(scope: Path, lines: str, problem: str) -> _IndexMerge:
     logger.warning("index of %s cannot take restored lines: %s", scope.name, problem)
-    return _IndexMerge([], [line for line in lines.splitlines() if line.strip()], problem)
+    return _IndexMerge([], [line for line in line_texts(lines) if line.strip()], problem)
 
 
 def _merge_into_index(root: Path, scope: Path, lines: str, places: str | None) -> _IndexMerge:

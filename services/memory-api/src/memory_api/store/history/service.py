@@ -59,6 +59,7 @@ from memory_api.errors import READ_ACCESS_FIX, CannotRead, NotFound, ServiceErro
 from memory_api.store.agents import AgentStore
 from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import cannot_read, checked_memory_root
+from memory_api.store.file_names import name_among, on_disk_name
 from memory_api.store.history import reading
 from memory_api.store.history.git import NO_GIT, HistoryUnavailable, git_available
 from memory_api.store.history.maintenance import maintain
@@ -207,6 +208,7 @@ class HistoryStore:
         self, agent_id: str, key: str, name: str, limit: int, before: str | None
     ) -> FileHistory:
         scope, repository = self._repository(agent_id, key)
+        name = on_disk_name(scope, name)
         versions, more = reading.file_history(repository, name, limit=limit, before=before)
         on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
         head = read_head(repository)
@@ -249,8 +251,19 @@ class HistoryStore:
         check_version_id(version)
 
         def work() -> FileAtVersion:
-            _, repository = self._repository(agent_id, key)
-            return reading.file_at(repository, key, name, version, reveal=reveal)
+            scope, repository = self._repository(agent_id, key)
+            held = on_disk_name(scope, name)
+            try:
+                return reading.file_at(repository, key, held, version, reveal=reveal)
+            except NotFound:  # gone from disk: the version may hold it in another spelling
+                if held != name or os.path.lexists(scope / name):
+                    raise
+                reading.check_version(repository, version)  # a version of this history
+                names = self.histories.tree(repository, version)
+                held = name_among(name, names, f"in version {version}")
+                if held == name:
+                    raise
+            return reading.file_at(repository, key, held, version, reveal=reveal)
 
         return await asyncio.to_thread(work)
 
@@ -271,11 +284,11 @@ class HistoryStore:
                 check_version_id(version)
 
         def work() -> FileDiff:
-            _, repository = self._repository(agent_id, key)
+            scope, repository = self._repository(agent_id, key)
             return reading.file_diff(
                 repository,
                 key,
-                name,
+                on_disk_name(scope, name),
                 from_version=versions[0],
                 to_version=versions[1],
                 reveal=reveal,
@@ -344,7 +357,10 @@ class HistoryStore:
         root, scope = await asyncio.to_thread(self._scope, agent_id, key)
 
         def work() -> tuple[RestoreResult, bool]:
-            result = restore_file(self.histories, agent_id, root, scope, name, version, principal)
+            on_disk = on_disk_name(scope, name)  # under the lock: what is there now
+            result = restore_file(
+                self.histories, agent_id, root, scope, on_disk, version, principal
+            )
             return result, self._due(agent_id, scope)
 
         result, due = await self.locks.run_held(lock_name("index", agent_id, scope.name), work)

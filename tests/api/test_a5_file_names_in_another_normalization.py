@@ -1,0 +1,129 @@
+"""A-5, A-6, V-2: a file named in one Unicode normalization is found when asked in the other.
+
+Found: a topic file written by macOS (``café.md`` as ``e`` + U+0301, NFD) answered 404 to a
+client asking for ``café.md`` composed (NFC), and the reverse. The name on disk is the truth:
+a name spelled exactly as asked is that file; else the one name equal to it under NFC is;
+two such names are a 409 naming both, never one picked. Read, delete, history and restore
+all resolve so, and what the resolved name leads to is judged as for any name (A-7).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from memory_core import layout
+
+from tests.api.conftest import AgentHome, Client, expect_problem, file_url, names, ok_json
+
+NFC = unicodedata.normalize("NFC", "café.md")
+NFD = unicodedata.normalize("NFD", "café.md")
+TOPIC = "---\nname: cafe\ndescription: the café's wifi\nupdated_at: 2026-11-20\n---\n{0}\n"
+
+
+def write_topic(agent: AgentHome, name: str, body: str = "the body") -> None:
+    (agent.user / name).write_text(TOPIC.format(body), encoding="utf-8")
+
+
+@pytest.mark.parametrize(("on_disk", "asked"), [(NFD, NFC), (NFC, NFD)], ids=["nfd", "nfc"])
+async def test_a5_a_read_finds_the_file_under_its_other_normalization(
+    client: Client, agent: AgentHome, on_disk: str, asked: str
+) -> None:
+    write_topic(agent, on_disk)
+    topic = await ok_json(await client.get(file_url("user", asked)))
+    assert topic["file"] == on_disk  # the name as it is on disk
+    assert topic["body"].strip() == "the body"
+
+
+@pytest.mark.parametrize(("on_disk", "asked"), [(NFD, NFC), (NFC, NFD)], ids=["nfd", "nfc"])
+async def test_a6_a_delete_removes_the_file_on_disk_and_its_index_line(
+    client: Client, agent: AgentHome, on_disk: str, asked: str
+) -> None:
+    write_topic(agent, on_disk)
+    write_topic(agent, "other.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text(f"- [Café]({on_disk}) — wifi\n- [Other](other.md)\n", encoding="utf-8")
+
+    deleted = await ok_json(await client.delete(file_url("user", asked)))
+    assert deleted["file"] == on_disk
+    assert deleted["removedIndexLines"] == [f"- [Café]({on_disk}) — wifi"]
+    assert names(agent.user) == sorted([layout.INDEX_FILE, "other.md"])
+    assert index.read_text(encoding="utf-8") == "- [Other](other.md)\n"
+
+    # the deleted file's text, and its undo, asked in the client's own spelling
+    url = f"{file_url('user', asked)}/versions/{deleted['restoreVersion']}"
+    assert (await ok_json(await client.get(url)))["file"] == on_disk
+    url = f"{file_url('user', asked)}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert restored["file"] == on_disk
+    assert (agent.user / on_disk).read_text(encoding="utf-8") == TOPIC.format("the body")
+    assert names(agent.user) == sorted([layout.INDEX_FILE, "other.md", on_disk])
+    assert restored["indexLinesAdded"] == [f"- [Café]({on_disk}) — wifi"]
+
+
+async def test_v2_history_and_restore_resolve_the_name_on_disk(
+    client: Client, agent: AgentHome
+) -> None:
+    write_topic(agent, NFD, "first")
+    write_topic(agent, "other.md")
+    deleted = await ok_json(await client.delete(file_url("user", "other.md")))  # records a version
+    (agent.user / NFD).write_text(TOPIC.format("second"), encoding="utf-8")
+
+    history = await ok_json(await client.get(f"{file_url('user', NFC)}/history"))
+    assert history["file"] == NFD and history["exists"] is True
+
+    url = f"{file_url('user', NFC)}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["version"]}))
+    assert restored["file"] == NFD
+    assert (agent.user / NFD).read_text(encoding="utf-8") == TOPIC.format("first")
+    assert not (agent.user / NFC).exists()  # no second file made beside it
+
+
+async def test_a5_an_exact_spelling_wins_over_its_twin(client: Client, agent: AgentHome) -> None:
+    write_topic(agent, NFD, "decomposed")
+    write_topic(agent, NFC, "composed")
+    for name, body in ((NFD, "decomposed"), (NFC, "composed")):
+        topic = await ok_json(await client.get(file_url("user", name)))
+        assert (topic["file"], topic["body"].strip()) == (name, body)
+
+
+async def test_a5_two_files_equal_to_the_name_asked_are_a_conflict_naming_both(
+    client: Client, agent: AgentHome
+) -> None:
+    # ộ: o + dot below + circumflex in canonical order, and ô + dot below; asked composed
+    first, second = "o\u0323\u0302-notes.md", "\u00f4\u0323-notes.md"
+    asked = unicodedata.normalize("NFC", first)
+    assert asked not in (first, second) and unicodedata.normalize("NFC", second) == asked
+    write_topic(agent, first)
+    write_topic(agent, second)
+
+    for response in (
+        await client.get(file_url("user", asked)),
+        await client.delete(file_url("user", asked)),
+        await client.get(f"{file_url('user', asked)}/history"),
+    ):
+        problem = await expect_problem(response, 409, "other Unicode normalizations")
+        assert ascii(first)[1:-1] in problem["detail"] and ascii(second)[1:-1] in problem["detail"]
+    assert names(agent.user) == sorted([first, second])  # nothing deleted
+
+
+async def test_a7_a_resolved_name_that_links_outside_the_root_is_never_read(
+    client: Client, agent: AgentHome
+) -> None:
+    outside = agent.tmp / "outside.md"
+    outside.write_text(TOPIC.format("secret outside"), encoding="utf-8")
+    (agent.user / NFD).symlink_to(outside)
+
+    for response in (
+        await client.get(file_url("user", NFC)),
+        await client.delete(file_url("user", NFC)),
+    ):
+        problem = await expect_problem(response, 404, "no topic file")
+        assert "outside the memory root" in problem["detail"]
+        assert "secret outside" not in str(problem)
+    assert outside.exists() and (agent.user / NFD).is_symlink()
+
+
+async def test_a5_a_name_matching_nothing_is_still_a_404(client: Client, agent: AgentHome) -> None:
+    write_topic(agent, NFD)
+    await expect_problem(await client.get(file_url("user", "cafe.md")), 404, "no topic file")
