@@ -46,6 +46,10 @@ SETTINGS = [
         "git status",
     ),
     ("conf/global", f'[alias]\n\tx = "!{WRITE_AT_RUN_TIME}"\n', "git x"),
+    # git ends a settings line at LF alone: a U+2028 or a form feed is inside the value, and
+    # what follows it is the alias's command too (a reader splitting there saw ``!true``)
+    (".git/config", f"[alias]\n\tx = !true \u2028 && sh -c '{WRITE_AT_RUN_TIME}'\n", "git x"),
+    (".git/config", f"[alias]\n\tx = !true \x0c && sh -c '{WRITE_AT_RUN_TIME}'\n", "git x"),
 ]
 """A settings file git reads (``conf/global`` is the one ``GIT_CONFIG_GLOBAL`` names in the
 harness's environment), a text making git write into the folder ``target`` names, and the

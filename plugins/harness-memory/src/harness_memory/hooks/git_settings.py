@@ -82,10 +82,11 @@ def parse_git_config(text: str) -> list[tuple[str, str]]:
     as ``section.name`` or ``section.subsection.name`` (section and name lowercased, the
     subsection as written), the value with its quotes and backslash escapes read as git reads
     them (``\\`` at a line's end continues it; ``#`` or ``;`` outside quotes ends it); a
-    name alone is ``""`` (true)."""
+    name alone is ``""`` (true). A line ends at LF alone, as git's own reader ends it: a CR,
+    a form feed or U+2028 inside a value is part of it (the command an alias runs goes on)."""
     found: list[tuple[str, str]] = []
     section = ""
-    lines = iter(text.splitlines())
+    lines = iter(text.split("\n"))
     for raw in lines:
         line = raw.strip()
         if line.startswith("["):

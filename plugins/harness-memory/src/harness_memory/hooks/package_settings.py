@@ -24,6 +24,8 @@ import re
 import stat
 from collections.abc import Mapping
 
+from memory_core.markdown import line_texts
+
 __all__ = [
     "NPM_COMMANDS",
     "NPM_PLACES",
@@ -144,7 +146,7 @@ def _pairs(text: str) -> list[tuple[str, str]]:
     """The ``key = value`` lines of an ``.npmrc`` or a ``pip.conf`` (any section), the key
     lowercased with ``_`` read as ``-``; a value in quotes without them; comments skipped."""
     found: list[tuple[str, str]] = []
-    for line in text.splitlines():
+    for line in line_texts(text):  # LF, CRLF, CR: npm's ini and Python's configparser
         line = line.strip()
         if not line or line[0] in "#;[":
             continue
