@@ -35,6 +35,31 @@ function hiddenLines(text) {
  * null (shown above the text while it says so).
  * The editor keeps the user's unsaved text when the config changes underneath it.
  */
+/**
+ * The notes an editor shows about its text, each hidden until it has something to say:
+ * `warning` (the placeholder it lacks), `stale` (the saved text changed underneath),
+ * `hiddenNote` (lines holding hidden characters), `storedNote` (what the service says of the
+ * saved text).
+ */
+function editorNotes(id) {
+  return {
+    warning: h("div", { class: "alert alert-warn placeholder-warning", role: "note", hidden: true }),
+    stale: h("div", { class: "alert alert-warn stale-note", hidden: true }),
+    hiddenNote: h("div", {
+      class: "alert alert-warn hidden-text-note",
+      id: `${id}-hidden-text`,
+      role: "note",
+      hidden: true,
+    }),
+    storedNote: h("div", {
+      class: "alert alert-warn stored-warning",
+      id: `${id}-stored-warning`,
+      role: "note",
+      hidden: true,
+    }),
+  };
+}
+
 export class PromptEditor {
   constructor({ id, title, description, restorable, note = null, ...behaviour }) {
     // behaviour: read, patch, needs, needsMessage, view, confirmText, storedWarning.
@@ -49,24 +74,7 @@ export class PromptEditor {
       oninput: () => this.refreshState(),
     });
     this.badge = h("span", { class: "badge" });
-    this.warning = h("div", {
-      class: "alert alert-warn placeholder-warning",
-      role: "note",
-      hidden: true,
-    });
-    this.stale = h("div", { class: "alert alert-warn stale-note", hidden: true });
-    this.hiddenNote = h("div", {
-      class: "alert alert-warn hidden-text-note",
-      id: `${id}-hidden-text`,
-      role: "note",
-      hidden: true,
-    });
-    this.storedNote = h("div", {
-      class: "alert alert-warn stored-warning",
-      id: `${id}-stored-warning`,
-      role: "note",
-      hidden: true,
-    });
+    Object.assign(this, editorNotes(id));
     this.error = h("div", { class: "editor-error" });
     this.status = h("span", { class: "inline-status", role: "status" });
     this.saveButton = h(
