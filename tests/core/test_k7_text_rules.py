@@ -11,7 +11,7 @@ import re
 import sys
 import unicodedata
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, SupportsIndex
 
 import pytest
 from hypothesis import given, settings
@@ -384,6 +384,40 @@ def test_i1_a_prompt_is_judged_in_one_walk_of_bounded_steps(
         assert list(_unbounded_repeats(one_step)) == []
         assert one_step.getwidth() in {(1, 1), (1, 2)}
     assert re.match(_LOOKALIKE, placeholder)  # a lookalike starts there: no walk steps on it
+
+
+class _LinesCounted(str):
+    """A text that counts the characters its ``count("\\n", …)`` reads: the work of placing
+    each hidden run on its line."""
+
+    scanned = 0
+
+    def count(
+        self, sub: str, start: SupportsIndex | None = None, end: SupportsIndex | None = None, /
+    ) -> int:
+        if sub == "\n":
+            self.scanned += len(range(len(self))[start:end])
+        return super().count(sub, start, end)
+
+
+@pytest.mark.parametrize("rule", [MEMORY_PROMPT_RULE, TEMPLATE_RULE])
+def test_i9_each_hidden_run_is_placed_on_its_line_in_one_pass(rule: TextRule) -> None:
+    """The refusal of a text with hidden characters names the line of each (the first five).
+    Every run found was placed by counting the lines from the text's start: a prompt of
+    ``\\x01a`` repeated (a hidden character every other one) took 19 s at 256 KiB, minutes of
+    a worker at the request's 1 MiB. Lines are counted on from the run before: the line ends
+    read are at most the text's length (counted, not timed)."""
+    text = _LinesCounted("{{MEMORY_USER_INDEX}}\n" + "\x01a\n" * 2_000)
+
+    reason = rule.problem(text)
+
+    assert reason is not None
+    assert reason.startswith(
+        "must not hold hidden characters (line 2: 1 control character (U+0001); line 3: 1 "
+        "control character (U+0001); line 4: "
+    )
+    assert "line 6: 1 control character (U+0001); and 1995 more)" in reason
+    assert text.scanned <= len(text)
 
 
 @pytest.mark.parametrize("run", ["memory", "index ", "MEMORY_"])
