@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, SupportsIndex
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from memory_core.hidden_text import HIDDEN_CANDIDATES, ZWSP_WORD_LETTERS, hidden_runs
 from memory_core.keys import DRAFT_ID_RULE, ID_RULE, SCOPE_KEY_RULE, TOPIC_FILE_NAME_RULE
 from memory_core.rules import (
+    _LOOKALIKE,
     AGENT_NAME_RULE,
     CONTROL_CLASS,
     DRAFT_PROMPT_RULE,
@@ -29,10 +30,18 @@ from memory_core.rules import (
     TEMPLATE_RULE,
     WHITESPACE,
     WORKSPACE_PATH_RULE,
+    WORKSPACE_PROMPT_RULE,
     TextRule,
     python_regex,
     template_placeholder_problem,
 )
+
+if TYPE_CHECKING:  # typeshed's names for the parser Python 3.11 keeps as re._parser
+    import sre_constants as regex_constants
+    import sre_parse as regex_parser
+else:
+    from re import _constants as regex_constants
+    from re import _parser as regex_parser
 
 TRICKY = [
     "",
@@ -292,15 +301,136 @@ def test_a2_i9_the_template_rule_and_i9_agree_on_every_zero_width_space(
     assert TEMPLATE_RULE.accepts(text) == (not zwsp_hidden), text
 
 
+_REPEATS = (
+    regex_constants.MAX_REPEAT,
+    regex_constants.MIN_REPEAT,
+    regex_constants.POSSESSIVE_REPEAT,
+)
+
+
+def _parts(argument: object) -> Iterator[regex_parser.SubPattern]:
+    """The sub-patterns an opcode's argument holds (a group's, a branch's, a repeat's body, a
+    lookaround's), outermost first."""
+    if isinstance(argument, regex_parser.SubPattern):
+        yield argument
+    elif isinstance(argument, tuple | list):
+        for item in argument:
+            yield from _parts(item)
+
+
+def _unbounded_repeats(pattern: regex_parser.SubPattern) -> Iterator[regex_parser.SubPattern]:
+    """The body of every repeat in ``pattern`` without an upper bound (``*``, ``+``, ``{n,}``),
+    inside groups, branches and lookarounds too."""
+    for opcode, argument in pattern.data:
+        if opcode in _REPEATS and isinstance(argument, tuple) and argument[1] == MAXREPEAT:
+            yield argument[2]
+        for part in _parts(argument):
+            yield from _unbounded_repeats(part)
+
+
+MAXREPEAT = regex_constants.MAXREPEAT
+_LOOKALIKE_WIDTH = 3 + 64 + len("memory") + 64 + 3
+"""The most characters a lookalike (with the closing braces searched after it) can span: three
+braces, 64 characters either side of its word, and three braces."""
+
+
+@pytest.mark.parametrize("searched", [_LOOKALIKE, _LOOKALIKE + r"\}{0,2}"])
+def test_i1_a_lookalike_is_searched_in_a_bounded_window(searched: str) -> None:
+    """Every repeat of the lookalike pattern (as the rule's lookahead and as the wording's
+    search) has an upper bound, so each attempt to match it reads at most a few dozen
+    characters past where it starts, however long the text, and searching the whole text is
+    one pass. Unbounded (``[A-Za-z _-]*memory``), a brace opened and never closed made every
+    attempt read on to the end: ``{{memorymemory…`` of 1 MiB was judged in minutes."""
+    parsed = regex_parser.parse(searched)
+    assert list(_unbounded_repeats(parsed)) == []
+    assert parsed.getwidth()[1] <= _LOOKALIKE_WIDTH
+
+
+@pytest.mark.parametrize(
+    ("rule", "placeholder"),
+    [(MEMORY_PROMPT_RULE, "{{MEMORY_USER_INDEX}}"), (WORKSPACE_PROMPT_RULE, "{{MEMORY_INDEX}}")],
+)
+def test_i1_a_prompt_is_judged_in_one_walk_of_bounded_steps(
+    rule: TextRule, placeholder: str
+) -> None:
+    """The prompt rule is ``^ walk placeholder walk $`` and nothing else repeats without bound:
+    each walk's step is a lookahead that no lookalike starts there (a bounded window: the test
+    above) and then one template character (or a word-break letter with its zero-width space:
+    one or two characters), so each character costs a bounded amount of work. A walk cannot
+    step over a lookalike, and the placeholder is one, so the first walk ends where the
+    placeholder may stand and the second starts once: the judgement is linear in the prompt's
+    length. A lookahead holding an unbounded repeat made each step read to the end of a long
+    unclosed brace (quadratic)."""
+    parsed = regex_parser.parse(python_regex(rule.pattern).pattern)
+    walks = list(_unbounded_repeats(parsed))
+    assert len(walks) == 2
+    assert [code for code in parsed.data if code[0] in _REPEATS] == [
+        (regex_constants.MAX_REPEAT, (0, MAXREPEAT, walk)) for walk in walks
+    ]  # both walks stand at the top, inside no other repeat or lookaround
+    outside: list[tuple[object, object]] = [c for c in parsed.data if c[0] not in _REPEATS]
+    assert outside == [
+        (regex_constants.AT, regex_constants.AT_BEGINNING),
+        *((regex_constants.LITERAL, ord(char)) for char in placeholder),
+        (regex_constants.AT, regex_constants.AT_END_STRING),
+    ]
+    for walk in walks:
+        (opcode, lookahead), *step = walk.data
+        assert opcode == regex_constants.ASSERT_NOT and isinstance(lookahead, tuple)
+        ahead = lookahead[1]
+        assert isinstance(ahead, regex_parser.SubPattern)
+        assert list(_unbounded_repeats(ahead)) == []
+        assert ahead.getwidth()[1] <= _LOOKALIKE_WIDTH
+        one_step = regex_parser.SubPattern(parsed.state, step)
+        assert list(_unbounded_repeats(one_step)) == []
+        assert one_step.getwidth() in {(1, 1), (1, 2)}
+    assert re.match(_LOOKALIKE, placeholder)  # a lookalike starts there: no walk steps on it
+
+
+class _LinesCounted(str):
+    """A text that counts the characters its ``count("\\n", …)`` reads: the work of placing
+    each hidden run on its line."""
+
+    scanned = 0
+
+    def count(
+        self, sub: str, start: SupportsIndex | None = None, end: SupportsIndex | None = None, /
+    ) -> int:
+        if sub == "\n":
+            self.scanned += len(range(len(self))[start:end])
+        return super().count(sub, start, end)
+
+
+@pytest.mark.parametrize("rule", [MEMORY_PROMPT_RULE, TEMPLATE_RULE])
+def test_i9_each_hidden_run_is_placed_on_its_line_in_one_pass(rule: TextRule) -> None:
+    """The refusal of a text with hidden characters names the line of each (the first five).
+    Every run found was placed by counting the lines from the text's start: a prompt of
+    ``\\x01a`` repeated (a hidden character every other one) took 19 s at 256 KiB, minutes of
+    a worker at the request's 1 MiB. Lines are counted on from the run before: the line ends
+    read are at most the text's length (counted, not timed)."""
+    text = _LinesCounted("{{MEMORY_USER_INDEX}}\n" + "\x01a\n" * 2_000)
+
+    reason = rule.problem(text)
+
+    assert reason is not None
+    assert reason.startswith(
+        "must not hold hidden characters (line 2: 1 control character (U+0001); line 3: 1 "
+        "control character (U+0001); line 4: "
+    )
+    assert "line 6: 1 control character (U+0001); and 1995 more)" in reason
+    assert text.scanned <= len(text)
+
+
 @pytest.mark.parametrize("run", ["memory", "index ", "MEMORY_"])
 @pytest.mark.parametrize("braces", ["{", "{{", "{{{"])
-def test_i1_a_long_unclosed_placeholder_is_judged_in_linear_time(run: str, braces: str) -> None:
+def test_i1_a_long_unclosed_placeholder_is_no_lookalike(run: str, braces: str) -> None:
     """A prompt of a request's full size (1 MiB) that opens braces and never closes them
-    (``{{memorymemory…``) was judged in time quadratic in its length — minutes of a worker for
-    one PATCH; each lookalike holds at most a few dozen characters around its word, so it is
-    judged in one pass."""
+    (``{{memorymemory…``) holds no lookalike: the prompt with its placeholder once passes, and
+    a template holding it is told of the placeholder alone. (It was judged in time quadratic
+    in its length, minutes of a worker for one PATCH: the two tests above hold the patterns to
+    a linear judgement, without a clock.)"""
     prompt = "{{MEMORY_USER_INDEX}}\n" + braces + run * (1024 * 1024 // len(run))
-    started = time.perf_counter()
-    MEMORY_PROMPT_RULE.problem(prompt)
-    template_placeholder_problem(prompt)
-    assert time.perf_counter() - started < 10
+    assert MEMORY_PROMPT_RULE.problem(prompt) is None
+    assert template_placeholder_problem(prompt) == (
+        "it holds '{{MEMORY_USER_INDEX}}', which nothing fills in: it would reach the model "
+        "as written"
+    )

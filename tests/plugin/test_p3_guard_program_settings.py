@@ -28,8 +28,8 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -273,26 +273,38 @@ def test_p3_a_literal_option_variable_or_one_no_such_program_reads_passes(
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
 
 
-def test_p3_settings_naming_many_places_are_refused_within_the_hooks_time(
+def test_p3_settings_naming_many_places_are_refused_without_judging_each(
     where: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """2,000 distinct ``output`` lines (40 KiB, under the 64 KiB read) took 850 ms to judge, one
-    path each; past 16 places the settings are taken as unknown, and the answer is quick."""
+    """2,000 distinct ``output`` lines (40 KiB, under the 64 KiB read) were judged one path
+    each (850 ms, past the hook's 100 ms); past 16 places the settings are taken as unknown
+    and refused before any is judged. Counted: the places the guard judges with
+    ``check_write``, never the time."""
+    from harness_memory.guard import check_write
+    from harness_memory.hooks import guarding
     from harness_memory.hooks.program_settings import SETTINGS_PLACES_CAP
 
     _environment(where, monkeypatch)
+    judged: list[str] = []
+
+    def counted(path: str | os.PathLike[str], **where_to: Any) -> Any:
+        judged.append(os.fspath(path))
+        return check_write(path, **where_to)
+
+    monkeypatch.setattr(guarding, "check_write", counted)
     lines = "".join(f"output = o{number}.html\n" for number in range(2_000))
     (where.data / ".curlrc").write_text(lines, encoding="utf-8")
 
-    started = time.perf_counter()
     reason = refusal(answer(where, "claude-code", "Bash", {"command": FETCH["curl"]}))
-    took = time.perf_counter() - started
 
     assert reason is not None and "cannot be known" in reason
-    assert took < 0.5  # several times the hook's 100 ms on a loaded 2-CPU machine
+    assert [path for path in judged if path.endswith(".html")] == []
     few = "".join(f"output = o{number}.html\n" for number in range(SETTINGS_PLACES_CAP))
     (where.data / ".curlrc").write_text(few, encoding="utf-8")
     assert answer(where, "claude-code", "Bash", {"command": FETCH["curl"]}) is None
+    assert sorted(path for path in judged if path.endswith(".html")) == sorted(
+        str(where.workspace / f"o{number}.html") for number in range(SETTINGS_PLACES_CAP)
+    )  # each place named is judged when few enough
 
 
 _HOOK_IN_A_PROCESS = """

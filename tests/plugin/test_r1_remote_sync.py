@@ -11,7 +11,6 @@ import os
 import shutil
 import socket
 import stat
-import time
 from pathlib import Path
 from urllib.parse import quote, unquote
 
@@ -24,6 +23,7 @@ from memory_core import layout
 
 from tests.plugin.real_service import TOKEN, RealService
 from tests.support.case_insensitive_disk import case_insensitive_disk
+from tests.support.git_runs import recording_git
 from tests.support.serve import serve
 from tests.support.unreadable_link import unreadable_link
 
@@ -479,7 +479,7 @@ def test_r1_a_local_copy_is_not_synced_for_a_workspace_whose_key_is_unknown(
         project="acme",
         agent=AGENT,
         state_dir=tmp_path / "state",
-        timeout=1.0,
+        timeout=30.0,  # a hang guard, not a budget: the path is refused before any request
     )
 
     with pytest.raises(RemoteError, match="cannot be read"):
@@ -508,7 +508,7 @@ def test_r1_k5_a_workspace_whose_path_no_marker_can_hold_gets_no_scope(
         project="acme",
         agent=AGENT,
         state_dir=tmp_path / "state",
-        timeout=1.0,
+        timeout=30.0,  # a hang guard, not a budget: the path is refused before any request
     )
 
     with pytest.raises(RemoteError, match=problem):
@@ -721,20 +721,29 @@ def test_r1_k5_a_workspace_scope_sent_without_its_marker_is_refused_by_name(
 
 @pytest.mark.parametrize("entry", ["packed-refs", "HEAD", "refs/remotes/origin/main"])
 def test_r1_a_fifo_in_the_sync_copy_s_git_dir_fails_the_sync_at_once_naming_it(
-    shared_service: RealService, new_agent: str, tmp_path: Path, entry: str
+    shared_service: RealService,
+    new_agent: str,
+    tmp_path: Path,
+    entry: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """git opens ``packed-refs`` (and ``HEAD``, the refs) and waited on a FIFO nobody writes
-    until its timeout, twice (120 s each by default), then said only that it took long."""
+    until its timeout, twice (120 s each by default), then said only that it took long. Now
+    the sync names the FIFO before any git runs on that copy (a recording ``git`` on PATH
+    shows none started)."""
+    runs = recording_git(tmp_path / "bin", monkeypatch)
     laptop = machine(shared_service, new_agent, tmp_path, "laptop")
     append(laptop.memory_root / "user" / "notes.md", "old\n")
     synced(laptop)
-    fifo = laptop.sync_dir / "user.git" / entry
+    git_dir = laptop.sync_dir / "user.git"
+    assert runs.on(git_dir)  # the recording git is the one the sync runs
+    fifo = git_dir / entry
     fifo.unlink(missing_ok=True)
     os.mkfifo(fifo)
     append(laptop.memory_root / "user" / "notes.md", "new\n")
-    started = time.monotonic()
+    before = len(runs.all())
     [result] = laptop.sync(None)
-    assert time.monotonic() - started < laptop.timeout / 2  # no git process waited on it
+    assert runs.on(git_dir, since=before) == []  # no git was started to wait on the FIFO
     assert not result.ok and result.error is not None
     assert result.error.startswith(f"{entry} is a FIFO in this machine's sync copy")
     assert "not a file git can read: git would wait on it; remove it" in result.error
@@ -779,7 +788,7 @@ def test_a10_a_sync_to_a_url_with_a_tenant_id_runs_and_never_shows_the_id(
         project="acme",
         agent=AGENT,
         state_dir=tmp_path / "state",
-        timeout=2.0,
+        timeout=30.0,  # a hang guard: nothing listens on port 9, git fails at once
     )
 
     [result] = copy.sync(None)

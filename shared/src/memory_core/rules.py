@@ -372,11 +372,13 @@ def _word_break(value: str, start: int, end: int) -> bool:
 
 
 def _template_hidden(value: str) -> str | None:
-    found = [
-        (value.count("\n", 0, match.start()) + 1, match.group())
-        for match in _TEMPLATE_RUN.finditer(value)
-        if not _word_break(value, match.start(), match.end())
-    ]
+    found: list[tuple[int, str]] = []
+    line, counted = 1, 0  # lines counted on from the last run: one pass, however many runs
+    for match in _TEMPLATE_RUN.finditer(value):
+        if not _word_break(value, match.start(), match.end()):
+            line += value.count("\n", counted, match.start())
+            counted = match.start()
+            found.append((line, match.group()))
     if not found:
         return None
     where = "; ".join(f"line {line}: {describe_hidden(run)}" for line, run in found[:5])
