@@ -40,15 +40,21 @@ def plant(agent: AgentHome, outside: Path) -> dict[str, str]:
     (root / "file-0123abcd").write_text("a file in a scope's place\n", encoding="utf-8")
     os.mkfifo(root / "pipe")
     (root / ".DS_Store").write_bytes(b"\0")  # the system's: never named
+    # A name that is not UTF-8 (Latin-1 "café") and one with a control character: each named
+    # escaped, never sent as is (surrogates no JSON encoder takes: the answer was a 500).
+    Path(os.fsdecode(os.fsencode(root) + b"/caf\xe9")).mkdir()
+    (root / "bell\a").mkdir()
     return {
-        "notes.txt": "a file whose name is no scope key",
+        "caf\\xe9": "a folder whose name is no scope key",
+        "bell\\x07": "a folder whose name is no scope key",
+        "notes.txt": "a regular file whose name is no scope key",
         "notes": "a folder whose name is no scope key",
         "locked": "a folder whose name is no scope key",
         "elsewhere": "a symlink whose name is no scope key",
         WORKSPACE_KEY: "does not lead to another scope folder",
         "dangling-0123abcd": "does not lead to another scope folder",
-        "file-0123abcd": "a file in a scope's place",
-        "pipe": "a special file",
+        "file-0123abcd": "a regular file in a scope's place",
+        "pipe": "a FIFO whose name is no scope key",
     }
 
 
@@ -138,17 +144,40 @@ def test_a1_memory_api_agent_list_says_them_on_stderr(
     assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
     agent = AgentHome(data_dir=data_dir, project="acme", id="coder", tmp=tmp_path)
     expected = plant(agent, tmp_path / "outside")
-    (agent.root / "bell\a").mkdir()  # a control character is shown escaped, never sent as is
     capsys.readouterr()
 
     assert main(["agent", "list"]) == 0  # the count is whole: they hold nothing it reads
 
     captured = capsys.readouterr()
     assert "coder" in captured.out
-    assert f"agent coder: {len(expected) + 1} entries of its memory root are no scope" in (
-        captured.err
-    )
+    assert f"agent coder: {len(expected)} entries of its memory root are no scope" in (captured.err)
     for name, words in expected.items():
-        assert f"  {name!r}: " in captured.err and words in captured.err
+        assert f"  '{name}': " in captured.err and words in captured.err
     assert "'bell\\x07'" in captured.err and "\a" not in captured.err
+    assert "'caf\\xe9'" in captured.err
     assert OUTSIDE_SECRET not in captured.out + captured.err
+
+
+def test_a3_memory_api_memory_export_names_them_escaped(
+    data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The export's report names each, escaped as the API does (never a crash on a name that
+    is not UTF-8, never a control character on the terminal)."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
+    agent = AgentHome(data_dir=data_dir, project="acme", id="coder", tmp=tmp_path)
+    expected = plant(agent, tmp_path / "outside")
+    capsys.readouterr()
+    argv = ["memory", "export", "--project", "acme", "--agent", "coder"]
+
+    assert main([*argv, "-o", str(tmp_path / "coder.tar.gz")]) == 0
+
+    printed = capsys.readouterr().out
+    flat = " ".join(printed.split())  # as said, whatever the terminal's width wrapped
+    for name, words in expected.items():
+        assert f"not archived, no scope: {name}: " in flat and words in flat, name
+    assert "\a" not in printed and OUTSIDE_SECRET not in printed

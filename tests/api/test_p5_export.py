@@ -440,10 +440,10 @@ def test_p5_export_names_each_entry_of_the_memory_root_that_is_no_scope(
     named = [line for line in printed.splitlines() if line.startswith("not archived, no scope")]
     never = "whose name is no scope key ('user' or a Workspace key): never read (not archived)"
     assert named == [
-        f"not archived, no scope: \\x1b[2Jred: a file {never}",
+        f"not archived, no scope: \\x1b[2Jred: a regular file {never}",
         f"not archived, no scope: elsewhere: a symlink {never}",
         f"not archived, no scope: notes: a folder {never}",
-        f"not archived, no scope: todo.txt: a file {never}",
+        f"not archived, no scope: todo.txt: a regular file {never}",
     ]
     with tarfile.open(output) as archive:
         left_out = ("notes/deploy.md", "todo.txt", "red")
@@ -468,6 +468,6 @@ def test_p5_export_names_a_user_entry_that_is_no_scope_folder(
     assert main(argv) == 0
 
     assert (
-        "not archived, no scope: user: a file in a scope's place, not a scope folder: never "
-        "read (not archived)" in capsys.readouterr().out
+        "not archived, no scope: user: a regular file in a scope's place, not a scope folder: "
+        "never read (not archived)" in capsys.readouterr().out
     )

@@ -137,5 +137,6 @@ def test_w1_entries_of_a_memory_root_that_are_no_scope_are_named_on_the_card(
     badge = page.locator('.agent-card[data-agent="demo"] .badge-warn.skipped')
     expect(badge).to_have_text("2 entries not read")
     expect(badge).to_have_attribute(
-        "title", re.compile("^notes: a folder whose name is no scope key.*\ntodo.txt: a file", re.S)
+        "title",
+        re.compile("^notes: a folder whose name is no scope key.*\ntodo.txt: a regular file", re.S),
     )

@@ -276,8 +276,8 @@ def _say_skipped(agent: AgentSummary) -> None:
         "root are no scope, not counted:",
         file=sys.stderr,
     )
-    for entry in agent.skipped:  # a name is shown escaped: a control character is no command
-        print(f"  {entry.name!r}: {entry.problem}", file=sys.stderr)
+    for entry in agent.skipped:  # its name comes escaped (shown_name): no control character
+        print(f"  '{entry.name}': {entry.problem}", file=sys.stderr)
     if (more := agent.skipped_count - len(agent.skipped)) > 0:
         print(f"  and {more} more", file=sys.stderr)
 

@@ -20,7 +20,9 @@ import stat
 from dataclasses import dataclass, field
 
 from memory_core.errors import InvalidId
+from memory_core.file_kind import file_kind
 from memory_core.keys import check_scope_key
+from memory_core.shown_names import shown_name
 from memory_core.wire import SkippedEntry
 
 __all__ = ["SKIPPED_NAMED", "Skipped", "skipped_entries", "why_no_scope"]
@@ -29,30 +31,17 @@ SKIPPED_NAMED = 20
 """The most skipped entries one answer names (sorted by name); the rest are counted."""
 
 
-def _kind(mode: int | None) -> str:
-    """What an entry of file mode ``mode`` (None: its ``lstat`` failed) is, in words."""
-    if mode is None:
-        return "an entry the service cannot look at"
-    if stat.S_ISLNK(mode):
-        return "a symlink"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISREG(mode):
-        return "a file"
-    return "a special file (a FIFO, socket or device)"
-
-
 def why_no_scope(entry: os.DirEntry[str]) -> str:
     """Why the memory-root entry ``entry``, which no listing takes as a scope, is none, for a
     person: what it is and that the service never reads it. Makes at most one ``lstat`` (a
     symlink's target is never looked at: it may lie outside the memory root, A-7); never
     raises ``OSError``.
-    E.g. ``"a file whose name is no scope key ('user' or a Workspace key): never read"``."""
+    E.g. ``"a regular file whose name is no scope key ('user' or a Workspace key): never read"``."""
     try:
         mode: int | None = entry.stat(follow_symlinks=False).st_mode
     except OSError:
         mode = None
-    kind = _kind(mode)
+    kind = "an entry the service cannot look at" if mode is None else file_kind(mode)
     try:
         check_scope_key(entry.name)
     except InvalidId:
@@ -90,5 +79,7 @@ class Skipped:
 
 
 def skipped_entries(skipped: Skipped) -> list[SkippedEntry]:
-    """The entries ``skipped`` names, as an answer names them (A-3, A-1)."""
-    return [SkippedEntry(name=name, problem=why) for name, why in skipped.named]
+    """The entries ``skipped`` names, as an answer names them (A-3, A-1): each name escaped
+    (:func:`~memory_core.shown_names.shown_name`; a name that is not UTF-8 holds surrogates
+    no JSON encoder takes, a control character or a hidden one must not reach a screen)."""
+    return [SkippedEntry(name=shown_name(name), problem=why) for name, why in skipped.named]

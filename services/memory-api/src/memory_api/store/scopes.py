@@ -22,11 +22,11 @@ from pathlib import Path, PurePath
 from memory_core import layout
 from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
-from memory_core.hidden_text import show_hidden
 from memory_core.index import index_lines, topic_link_targets
 from memory_core.keys import USER_SCOPE, check_scope_key, check_topic_file_name, key_for_real_path
 from memory_core.layout import NOT_A_FOLDER
 from memory_core.lint import IndexRead
+from memory_core.shown_names import shown_name
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
 from memory_api.errors import CannotRead, NotAFolder, NotFound, Unavailable
@@ -461,28 +461,6 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
             if why is not None:
                 refused.append((name, why))
     return FolderListing(tuple(sorted(regular)), tuple(judged), tuple(refused))
-
-
-def shown_name(name: str) -> str:
-    """``name`` as a listing can show it (T-5b): bytes that are not UTF-8 as ``\\xe9``, control
-    characters as ``\\n``, ``\\t`` or ``\\x1b``, characters a person cannot see as a mark
-    (I-9, :func:`~memory_core.hidden_text.show_hidden`: ``[hidden: U+200B]``); any other name
-    unchanged.
-
-    >>> shown_name("caf\\udce9-notes.md"), shown_name("deploy\\nsteps.md")
-    ('caf\\\\xe9-notes.md', 'deploy\\\\nsteps.md')
-    """
-    text = os.fsencode(name).decode("utf-8", "backslashreplace")
-    return show_hidden("".join(_escaped(char) for char in text))
-
-
-_CONTROL_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def _escaped(char: str) -> str:
-    if unicodedata.category(char) != "Cc":
-        return char
-    return _CONTROL_ESCAPES.get(char, f"\\x{ord(char):02x}")
 
 
 def _goes_on_after_md(name: str) -> bool:

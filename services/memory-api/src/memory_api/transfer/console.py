@@ -25,12 +25,12 @@ from contextlib import contextmanager
 
 from memory_core.counting import counted
 from memory_core.hidden_text import show_hidden
+from memory_core.shown_names import shown_name
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from memory_api.store.scopes import shown_name
 from memory_api.transfer.exporter import ExportReport
 from memory_api.transfer.importer import ImportReport
 
@@ -44,7 +44,7 @@ _HEADERS = ("added", "renamed", "same", "earlier", "skipped", "index+")
 
 def shown(text: str) -> str:
     r"""``text`` (a name, path, index line or reason from a source) as rich prints it verbatim:
-    control characters escaped like a listing's names (:func:`~memory_api.store.scopes.
+    control characters escaped like a listing's names (:func:`~memory_core.shown_names.
     shown_name`: ``\x1b``, ``\n``, bytes that are not UTF-8 as ``\xe9``), characters a person
     cannot see as a mark (I-9: ``[hidden: U+202E]``, never turning the name around on screen),
     then markup.

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core.keys import USER_SCOPE
+from memory_core.shown_names import shown_name
 from memory_core.wire import utc_timestamp
 
 from memory_api.errors import BadRequest, CannotRead, NotFound, Unavailable
@@ -56,7 +57,7 @@ from memory_api.store.containment import (
 from memory_api.store.history.bundles import bundle_bytes
 from memory_api.store.history.recorder import ScopeHistories
 from memory_api.store.not_scopes import Skipped as NotScopes
-from memory_api.store.scopes import list_folder, list_scopes, shown_name
+from memory_api.store.scopes import list_folder, list_scopes
 from memory_api.transfer.sources import (
     ARCHIVE_FORMAT,
     ARCHIVE_MANIFEST,

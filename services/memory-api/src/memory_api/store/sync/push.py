@@ -53,6 +53,7 @@ from memory_core.rules import marker_problem
 from memory_core.scope_files import is_scope_file, scope_file_cap
 from memory_core.scope_merge import MergeOutcome, merge_scopes
 from memory_core.scope_write import apply_scope
+from memory_core.shown_names import shown_name
 
 from memory_api.store.history.git import HistoryUnavailable, git, git_succeeds
 from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
@@ -68,7 +69,6 @@ from memory_api.store.history.repo import (
     sized_tree,
     tree_of,
 )
-from memory_api.store.scopes import shown_name
 from memory_api.store.sync.backend import MachineRef
 from memory_api.store.sync.machines import Machine
 
