@@ -4,9 +4,9 @@ Big5's most frequent characters (``中``, ``文``, ``件``, ``用``, ``元``) st
 EUC-JP's kana rows: ``中文文件`` is ``いゅゅン`` in EUC-JP, ``件用中`` is ``ンノい``. Three kana
 were taken as Japanese, so short Big5 notes were named EUC-JP, with ``iconv -f EUC-JP`` as the
 fix (mojibake for good). No Japanese writes a small ``ゅ`` after ``い`` or opens a word with
-``ン``: such a reading is no reading of the text. Japanese kana as people write them (``ちょっと
-待って``, ``読んでいる``, ``デュアル``, ``まぁ``, ``すごーい``, ``タイムゾーン``, ``いすゞ``) are still
-Japanese.
+``ン``: such a reading is no reading of the text. Japanese kana as people write them
+(``ちょっと待って``, ``読んでいる``, ``デュアル``, ``まぁ``, ``すごーい``, ``タイムゾーン``,
+``いすゞ``) are still Japanese.
 """
 
 from __future__ import annotations
