@@ -133,18 +133,28 @@ async def test_a1_an_agent_without_such_entries_has_no_skipped_field(
     assert "skipped" not in card and "skippedCount" not in card
 
 
-def test_a1_memory_api_agent_list_says_them_on_stderr(
+@pytest.fixture
+def planted_by_cli(
     data_dir: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-) -> None:
+) -> dict[str, str]:
+    """An agent ``coder`` made by ``memory-api agent create`` in ``data_dir`` (the commands'
+    data dir from now on), its memory root planted (:func:`plant`); what it says is cleared."""
     monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
     monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
     assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
     agent = AgentHome(data_dir=data_dir, project="acme", id="coder", tmp=tmp_path)
     expected = plant(agent, tmp_path / "outside")
     capsys.readouterr()
+    return expected
+
+
+def test_a1_memory_api_agent_list_says_them_on_stderr(
+    planted_by_cli: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    expected = planted_by_cli
 
     assert main(["agent", "list"]) == 0  # the count is whole: they hold nothing it reads
 
@@ -159,19 +169,11 @@ def test_a1_memory_api_agent_list_says_them_on_stderr(
 
 
 def test_a3_memory_api_memory_export_names_them_escaped(
-    data_dir: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    planted_by_cli: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The export's report names each, escaped as the API does (never a crash on a name that
     is not UTF-8, never a control character on the terminal)."""
-    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
-    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
-    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
-    agent = AgentHome(data_dir=data_dir, project="acme", id="coder", tmp=tmp_path)
-    expected = plant(agent, tmp_path / "outside")
-    capsys.readouterr()
+    expected = planted_by_cli
     argv = ["memory", "export", "--project", "acme", "--agent", "coder"]
 
     assert main([*argv, "-o", str(tmp_path / "coder.tar.gz")]) == 0
