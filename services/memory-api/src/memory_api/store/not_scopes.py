@@ -57,12 +57,12 @@ def why_no_scope(entry: os.DirEntry[str]) -> str:
 @dataclass(slots=True)
 class Skipped:
     """The entries of one memory root that are no scope: ``named`` holds ``(name, why)`` of the
-    first ``most`` by name (None: of every one, as an export's report names them), ``count``
-    how many there are in all."""
+    first ``most`` by name (the overview, the agents list and an export's report alike),
+    ``count`` how many there are in all."""
 
     named: list[tuple[str, str]] = field(default_factory=list)
     count: int = 0
-    most: int | None = SKIPPED_NAMED
+    most: int = SKIPPED_NAMED
 
     def add(self, entry: os.DirEntry[str]) -> None:
         """Count ``entry`` (no scope) and name it when it is among the first by name; a name
@@ -70,12 +70,10 @@ class Skipped:
         if entry.name.startswith("."):
             return
         self.count += 1
-        full = self.most is not None and len(self.named) >= self.most
-        if full and entry.name >= self.named[-1][0]:
+        if len(self.named) >= self.most and entry.name >= self.named[-1][0]:
             return
         bisect.insort(self.named, (entry.name, why_no_scope(entry)))
-        if self.most is not None:
-            del self.named[self.most :]
+        del self.named[self.most :]
 
 
 def skipped_entries(skipped: Skipped) -> list[SkippedEntry]:

@@ -170,6 +170,11 @@ def print_export(report: ExportReport, console: Console | None = None) -> None:
         out.print(f"not archived: {shown(skipped.origin)}: {shown(skipped.reason)}")
     for entry in report.not_scopes:  # beside the scopes, in the memory root itself
         out.print(f"not archived, no scope: {shown(entry.origin)}: {shown(entry.reason)}")
+    if (more := report.not_scopes_count - len(report.not_scopes)) > 0:
+        out.print(
+            f"not archived, no scope: {counted(more, 'more entry', 'more entries')} of the "
+            "memory root"
+        )
     for link in report.linked:
         out.print(f"archived through its symlink: {shown(link.origin)} → {shown(link.reason)}")
     for kept in report.unaddressable:
