@@ -156,10 +156,12 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def listening_said(settings: Settings) -> Callable[[str], None]:
-    """What ``serve`` logs once it listens, given aiohttp's banner (called after every address
-    is bound): the banner's lines, the web page's address, and in a data dir the demo seed
-    filled, the demo agent's Memory tab address (Q-1), each with the port bound
-    (:func:`~memory_api.serve_banner.banner_logger`).
+    """What ``serve`` logs once it listens, given aiohttp's banner (the callback is called after
+    every address is bound): the banner's lines, the web page's address, and in a data dir the
+    demo seed filled, the demo agent's Memory tab address (Q-1), each with the port bound
+    (:func:`~memory_api.serve_banner.banner_logger`). Whether the demo seed filled the data
+    dir is looked up here, when the callback is made (before the bind); the addresses are
+    logged only once it is called.
 
     Only then: an address logged before the bind (``make run`` printed the Memory tab first,
     then found the port busy) pointed at whatever held the port, a page that is not ours.
