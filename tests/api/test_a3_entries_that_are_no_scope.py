@@ -40,15 +40,21 @@ def plant(agent: AgentHome, outside: Path) -> dict[str, str]:
     (root / "file-0123abcd").write_text("a file in a scope's place\n", encoding="utf-8")
     os.mkfifo(root / "pipe")
     (root / ".DS_Store").write_bytes(b"\0")  # the system's: never named
+    # A name that is not UTF-8 (Latin-1 "café") and one with a control character: each named
+    # escaped, never sent as is (surrogates no JSON encoder takes: the answer was a 500).
+    Path(os.fsdecode(os.fsencode(root) + b"/caf\xe9")).mkdir()
+    (root / "bell\a").mkdir()
     return {
-        "notes.txt": "a file whose name is no scope key",
+        "caf\\xe9": "a folder whose name is no scope key",
+        "bell\\x07": "a folder whose name is no scope key",
+        "notes.txt": "a regular file whose name is no scope key",
         "notes": "a folder whose name is no scope key",
         "locked": "a folder whose name is no scope key",
         "elsewhere": "a symlink whose name is no scope key",
         WORKSPACE_KEY: "does not lead to another scope folder",
         "dangling-0123abcd": "does not lead to another scope folder",
-        "file-0123abcd": "a file in a scope's place",
-        "pipe": "a special file",
+        "file-0123abcd": "a regular file in a scope's place",
+        "pipe": "a FIFO whose name is no scope key",
     }
 
 
@@ -127,30 +133,38 @@ async def test_a1_an_agent_without_such_entries_has_no_skipped_field(
     assert "skipped" not in card and "skippedCount" not in card
 
 
-def test_a1_memory_api_agent_list_says_them_on_stderr(
+@pytest.fixture
+def planted_by_cli(
     data_dir: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-) -> None:
+) -> dict[str, str]:
+    """An agent ``coder`` made by ``memory-api agent create`` in ``data_dir`` (the commands'
+    data dir from now on), its memory root planted (:func:`plant`); what it says is cleared."""
     monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
     monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
     assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
     agent = AgentHome(data_dir=data_dir, project="acme", id="coder", tmp=tmp_path)
     expected = plant(agent, tmp_path / "outside")
-    (agent.root / "bell\a").mkdir()  # a control character is shown escaped, never sent as is
     capsys.readouterr()
+    return expected
+
+
+def test_a1_memory_api_agent_list_says_them_on_stderr(
+    planted_by_cli: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    expected = planted_by_cli
 
     assert main(["agent", "list"]) == 0  # the count is whole: they hold nothing it reads
 
     captured = capsys.readouterr()
     assert "coder" in captured.out
-    assert f"agent coder: {len(expected) + 1} entries of its memory root are no scope" in (
-        captured.err
-    )
+    assert f"agent coder: {len(expected)} entries of its memory root are no scope" in (captured.err)
     for name, words in expected.items():
-        assert f"  {name!r}: " in captured.err and words in captured.err
+        assert f"  '{name}': " in captured.err and words in captured.err
     assert "'bell\\x07'" in captured.err and "\a" not in captured.err
+    assert "'caf\\xe9'" in captured.err
     assert OUTSIDE_SECRET not in captured.out + captured.err
 
 
@@ -172,3 +186,20 @@ async def test_a3_a_name_no_json_text_can_carry_is_named_escaped_never_a_500(
     assert set(named(overview["skipped"])) == shown
     (card,) = listed["agents"]
     assert set(named(card["skipped"])) == shown
+
+
+def test_a3_memory_api_memory_export_names_them_escaped(
+    planted_by_cli: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The export's report names each, escaped as the API does (never a crash on a name that
+    is not UTF-8, never a control character on the terminal)."""
+    expected = planted_by_cli
+    argv = ["memory", "export", "--project", "acme", "--agent", "coder"]
+
+    assert main([*argv, "-o", str(tmp_path / "coder.tar.gz")]) == 0
+
+    printed = capsys.readouterr().out
+    flat = " ".join(printed.split())  # as said, whatever the terminal's width wrapped
+    for name, words in expected.items():
+        assert f"not archived, no scope: {name}: " in flat and words in flat, name
+    assert "\a" not in printed and OUTSIDE_SECRET not in printed

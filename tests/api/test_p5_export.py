@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from memory_api.cli import main
+from memory_api.store.not_scopes import SKIPPED_NAMED
 from memory_api.transfer.console import print_export, print_import
 from memory_api.transfer.exporter import ExportReport
 from memory_api.transfer.importer import ImportReport
@@ -440,10 +441,10 @@ def test_p5_export_names_each_entry_of_the_memory_root_that_is_no_scope(
     named = [line for line in printed.splitlines() if line.startswith("not archived, no scope")]
     never = "whose name is no scope key ('user' or a Workspace key): never read (not archived)"
     assert named == [
-        f"not archived, no scope: \\x1b[2Jred: a file {never}",
+        f"not archived, no scope: \\x1b[2Jred: a regular file {never}",
         f"not archived, no scope: elsewhere: a symlink {never}",
         f"not archived, no scope: notes: a folder {never}",
-        f"not archived, no scope: todo.txt: a file {never}",
+        f"not archived, no scope: todo.txt: a regular file {never}",
     ]
     with tarfile.open(output) as archive:
         left_out = ("notes/deploy.md", "todo.txt", "red")
@@ -452,6 +453,25 @@ def test_p5_export_names_each_entry_of_the_memory_root_that_is_no_scope(
     # Exporting chosen scopes: the root's other entries are no part of what was asked.
     assert main([*EXPORT_CODER, "--scope", "user", "-o", str(output)]) == 0
     assert "no scope" not in capsys.readouterr().out
+
+
+def test_p5_export_names_the_first_entries_that_are_no_scope_and_counts_the_rest(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A memory root holding thousands of stray files: the report named every one (and kept
+    them sorted one insertion at a time). It names the first by name, as the overview does
+    (A-3), and counts the rest."""
+    root = layout.memory_root(env, "coder")
+    names = [f"stray-{number:03}.txt" for number in range(SKIPPED_NAMED + 5)]
+    for name in reversed(names):
+        (root / name).write_text("x\n", encoding="utf-8")
+
+    assert _export(tmp_path / "coder.tar.gz") == 0
+
+    printed = capsys.readouterr().out.splitlines()
+    named = [line for line in printed if line.startswith("not archived, no scope: stray-")]
+    assert [line.split(": ")[1] for line in named] == names[:SKIPPED_NAMED]
+    assert "not archived, no scope: 5 more entries of the memory root" in printed
 
 
 def test_p5_export_names_a_user_entry_that_is_no_scope_folder(
@@ -468,6 +488,6 @@ def test_p5_export_names_a_user_entry_that_is_no_scope_folder(
     assert main(argv) == 0
 
     assert (
-        "not archived, no scope: user: a file in a scope's place, not a scope folder: never "
-        "read (not archived)" in capsys.readouterr().out
+        "not archived, no scope: user: a regular file in a scope's place, not a scope folder: "
+        "never read (not archived)" in capsys.readouterr().out
     )

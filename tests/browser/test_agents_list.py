@@ -133,9 +133,16 @@ def test_w1_entries_of_a_memory_root_that_are_no_scope_are_named_on_the_card(
     root = layout.memory_root(service.data_dir, "demo")
     (root / "notes").mkdir()
     (root / "todo.txt").write_text("x\n", encoding="utf-8")
+    (root / "user\u200b").mkdir()  # I-9: looks like the user scope; its mark shows it is not
     page.goto("/")
     badge = page.locator('.agent-card[data-agent="demo"] .badge-warn.skipped')
-    expect(badge).to_have_text("2 entries not read")
+    expect(badge).to_have_text("3 entries not read")
     expect(badge).to_have_attribute(
-        "title", re.compile("^notes: a folder whose name is no scope key.*\ntodo.txt: a file", re.S)
+        "title",
+        re.compile(
+            "^notes: a folder whose name is no scope key.*\ntodo.txt: a regular file"
+            ".*\nuser\\[hidden: U\\+200B\\]: a folder",
+            re.S,
+        ),
     )
+    assert "\u200b" not in (badge.get_attribute("title") or "")

@@ -223,7 +223,8 @@ def test_a3_entries_of_the_memory_folder_that_are_no_scope_are_named_on_the_tab(
 ) -> None:
     """The agent card said "3 entries not read", but the Memory tab, where a user looks for the
     notes they copied in, named none. It names each above the groups with why, its name as text
-    (markup stays text, a hidden character shows as its mark, I-9), and counts past the 20."""
+    (markup stays text, a control character escaped as the service names it: ``\\x1b``, a
+    hidden one as its mark, I-9), and counts past the 20."""
     root = layout.memory_root(service.data_dir, "demo")
     (root / "notes").mkdir()
     (root / '<img src="x" onerror="document.title=1">').write_text("x\n", encoding="utf-8")
@@ -232,7 +233,7 @@ def test_a3_entries_of_the_memory_folder_that_are_no_scope_are_named_on_the_tab(
     notice = page.get_by_role("note").filter(has_text="of the memory folder not read")
     expect(notice).to_contain_text("3 entries of the memory folder not read")
     expect(notice.locator("li .entry-name")).to_have_text(
-        ["[hidden: U+001B][31mred", '<img src="x" onerror="document.title=1">', "notes"]
+        ['<img src="x" onerror="document.title=1">', "\\x1b[31mred", "notes"]  # as shown, by name
     )
     expect(notice.locator("li").nth(2)).to_contain_text(
         "notes: a folder whose name is no scope key ('user' or a Workspace key): never read"

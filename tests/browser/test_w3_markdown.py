@@ -266,3 +266,23 @@ def test_w3_view_shows_what_commonmark_renders_as_nothing(
         "href", "https://example.com/runbook"
     )
     expect(body.locator('a[href="https://x.example/i.sh"]')).to_have_text("https://x.example/i.sh")
+
+
+def test_w3_the_page_rules_leave_a_disabled_reference_rule_disabled(page: Page) -> None:
+    """The page's rules find markdown-it's ``reference`` rule by disabling it and enabling it
+    again; on a parser where it was already disabled they turned it on (then refused). They
+    still refuse, and leave the rule as it was: a definition stays plain text."""
+    open_memory_tab(page)
+    said = page.evaluate(
+        """async () => {
+             const load = (path) => import(new URL(path, document.baseURI).href);
+             const markdownit = (await load("static/vendor/markdown-it/markdown-it.js")).default;
+             const { pageRules } = await load("static/js/markdown-rules.js");
+             const md = markdownit().disable("reference");
+             let refused = null;
+             try { md.use(pageRules); } catch (error) { refused = error.message; }
+             return { refused, html: md.render("[a]: https://example.com/a\\n\\n[a]\\n") };
+           }"""
+    )
+    assert said["refused"] == "markdown-it: no enabled rule reference"
+    assert "href" not in said["html"] and "[a]: https://example.com/a" in said["html"]

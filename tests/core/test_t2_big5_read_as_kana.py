@@ -4,8 +4,9 @@ Big5's most frequent characters (``中``, ``文``, ``件``, ``用``, ``元``) st
 EUC-JP's kana rows: ``中文文件`` is ``いゅゅン`` in EUC-JP, ``件用中`` is ``ンノい``. Three kana
 were taken as Japanese, so short Big5 notes were named EUC-JP, with ``iconv -f EUC-JP`` as the
 fix (mojibake for good). No Japanese writes a small ``ゅ`` after ``い`` or opens a word with
-``ン``: such a reading is no reading of the text. Japanese kana as people write them (``ちょっと
-待って``, ``読んでいる``, ``デュアル``, ``まぁ``, ``すごーい``) are still Japanese.
+``ン``: such a reading is no reading of the text. Japanese kana as people write them
+(``ちょっと待って``, ``読んでいる``, ``デュアル``, ``まぁ``, ``すごーい``, ``タイムゾーン``,
+``いすゞ``) are still Japanese.
 """
 
 from __future__ import annotations
@@ -27,6 +28,20 @@ JAPANESE_NOTES = [
     "すごーい",
     "テストが失敗した",
     "猫の名前はタマ",
+    # The prolonged sound mark ー before ン or a small kana (ーン, ーッ, ーィ) and the
+    # iteration marks: Japanese as written, never a reading to refuse.
+    "タイムゾーンを設定する",
+    "スプーン",
+    "パターンを使う",
+    "トーン",
+    "サーバーのキャッシュ",
+    "ガーッと書く",
+    "ルーィ",
+    "ゲームのスクリーンショット",
+    "いすゞ自動車",
+    "こゝろ",
+    "バヽア",
+    "すごーーい",
 ]
 
 

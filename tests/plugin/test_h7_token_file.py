@@ -246,12 +246,7 @@ def test_h7_a_token_file_on_a_disk_without_owner_only_modes_is_refused_nothing_c
     with case_insensitive_disk(tmp_path) as disk:
         home, root = disk / "home", memory_root(tmp_path)
         home.mkdir()
-        status, _ = install(home, root, harness, "--token", TOKEN)
-        assert status == 1
-        assert "keeps no owner-only permissions" in caplog.text
-        assert TOKEN not in caplog.text
-        assert not token_file(home, harness).exists()
-        assert not (home / SETTINGS[harness]).exists()
+        _install_refused_for_modes(home, root, harness, caplog)
 
 
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
@@ -281,6 +276,14 @@ def test_h7_a_token_file_on_a_disk_that_refuses_chmod_is_refused_with_the_reason
     home.mkdir(parents=True)
     refusing_chmod_under(home.parent, monkeypatch)
 
+    _install_refused_for_modes(home, root, harness, caplog)
+
+
+def _install_refused_for_modes(
+    home: Path, root: Path, harness: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An install with ``--token`` into ``home`` fails (1), saying the disk keeps no
+    owner-only modes, the token nowhere in the log, no token file and no settings left."""
     status, _ = install(home, root, harness, "--token", TOKEN)
 
     assert status == 1

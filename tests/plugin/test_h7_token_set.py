@@ -178,6 +178,19 @@ def test_h7_token_set_from_a_pipe_with_the_installed_command(tmp_path: Path) -> 
     assert TOKEN.encode() not in done.stdout + done.stderr
 
 
+def _refused_for_modes(token_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``token set --file token_file`` exits 2, saying the disk keeps no owner-only modes and
+    nothing was written, the token nowhere in what it says."""
+    with pytest.raises(SystemExit) as stopped:
+        token_set(TOKEN.encode(), "--file", str(token_file))
+
+    assert stopped.value.code == 2
+    said = capsys.readouterr()
+    assert "keeps no owner-only permissions" in said.err
+    assert "nothing was written" in said.err
+    assert TOKEN not in said.out + said.err
+
+
 def test_h7_token_set_on_a_disk_without_owner_only_modes_writes_no_token(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -187,14 +200,8 @@ def test_h7_token_set_on_a_disk_without_owner_only_modes_writes_no_token(
     with case_insensitive_disk(tmp_path) as disk:
         token_file = disk / "home" / ".claude" / "harness-memory" / "token"
 
-        with pytest.raises(SystemExit) as stopped:
-            token_set(TOKEN.encode(), "--file", str(token_file))
+        _refused_for_modes(token_file, capsys)
 
-        assert stopped.value.code == 2
-        said = capsys.readouterr()
-        assert "keeps no owner-only permissions" in said.err
-        assert "nothing was written" in said.err
-        assert TOKEN not in said.out + said.err
         assert not token_file.exists()
         assert [p.name for p in token_file.parent.iterdir()] == [".gitignore"]  # no temp file
 
@@ -228,14 +235,8 @@ def test_h7_token_set_on_a_disk_that_refuses_chmod_says_why_and_writes_no_token(
     refusing_chmod_under(disk, monkeypatch)
     token_file = disk / "home" / ".claude" / "harness-memory" / "token"
 
-    with pytest.raises(SystemExit) as stopped:
-        token_set(TOKEN.encode(), "--file", str(token_file))
+    _refused_for_modes(token_file, capsys)
 
-    assert stopped.value.code == 2
-    said = capsys.readouterr()
-    assert "keeps no owner-only permissions" in said.err
-    assert "nothing was written" in said.err
-    assert TOKEN not in said.out + said.err
     assert [p.name for p in token_file.parent.iterdir()] == [".gitignore"]  # no token, no temp
 
 

@@ -155,20 +155,13 @@ def test_r1_a_git_a_sync_started_keeps_the_scope_locked_until_it_ends(
     (work / "MEMORY.md").write_text("- [Old](old.md) — d\n", encoding="utf-8")
     _publish(work, "first")
     left_behind = tmp_path / "left-behind.pid"
-    wrapper = tmp_path / "bin" / "git"
-    wrapper.parent.mkdir()
-    real_git = shutil.which("git")
-    assert real_git is not None
-    wrapper.write_text(
-        "#!/bin/sh\n"
+    _git_first_on_path(
+        tmp_path,
+        monkeypatch,
         f"if [ ! -e {left_behind} ]; then\n"
         f"  sleep 300 </dev/null >/dev/null 2>&1 & echo $! > {left_behind}\n"
-        "fi\n"
-        f'exec {real_git} "$@"\n',
-        encoding="utf-8",
+        "fi\n",
     )
-    wrapper.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
     copy = _copy(url, tmp_path)
 
     assert copy.sync_scope("user").ok
@@ -220,21 +213,26 @@ def _git_unable_to_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path
     ID written to the returned file; every other run is the real git's. (git 2.39's ``status``
     reads no object to say what changed; a git that does, or a racy entry, fails so.)"""
     said = tmp_path / "unreadable-object"
+    _git_first_on_path(
+        tmp_path,
+        monkeypatch,
+        'for arg; do if [ "$arg" = status ] && [ -e ' + f"{said} ]; then\n"
+        f'  echo "fatal: unable to read $(cat {said})" >&2; rm {said}; exit 128\n'
+        "fi; done\n",
+    )
+    return said
+
+
+def _git_first_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, before: str) -> None:
+    """Put a ``git`` first on PATH (in ``tmp_path/bin``) that runs the shell lines ``before``,
+    then the real git with the same arguments."""
     wrapper = tmp_path / "bin" / "git"
     wrapper.parent.mkdir()
     real_git = shutil.which("git")
     assert real_git is not None
-    wrapper.write_text(
-        "#!/bin/sh\n"
-        'for arg; do if [ "$arg" = status ] && [ -e ' + f"{said} ]; then\n"
-        f'  echo "fatal: unable to read $(cat {said})" >&2; rm {said}; exit 128\n'
-        "fi; done\n"
-        f'exec {real_git} "$@"\n',
-        encoding="utf-8",
-    )
+    wrapper.write_text(f'#!/bin/sh\n{before}exec {real_git} "$@"\n', encoding="utf-8")
     wrapper.chmod(0o755)
     monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
-    return said
 
 
 @pytest.mark.parametrize("named", ["the null id", "an object no commit holds"])

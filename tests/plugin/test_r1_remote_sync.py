@@ -17,7 +17,13 @@ from urllib.parse import quote, unquote
 import pytest
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.sync import session_scopes
-from harness_memory.remote import RemoteCopy, RemoteError, SyncResult, machine_identity
+from harness_memory.remote import (
+    MACHINE_ID_READ_CAP,
+    RemoteCopy,
+    RemoteError,
+    SyncResult,
+    machine_identity,
+)
 from harness_memory.settings import HarnessSettings
 from memory_core import layout
 
@@ -539,6 +545,21 @@ def test_r1_i9_the_host_name_is_sent_without_hidden_characters(
     assert sent == (name or machine_id)
     # the header git sends it in: percent-encoded UTF-8, read back as the service reads it
     assert unquote(quote(sent, safe=""), errors="strict") == sent
+
+
+def test_r1_a_machine_id_file_over_its_cap_is_never_read_whole_and_made_anew(
+    tmp_path: Path,
+) -> None:
+    """``machine-id`` holds 64 characters; one of more than :data:`MACHINE_ID_READ_CAP` bytes
+    (a valid id, then padding) is no file this plugin wrote: made anew, never read whole."""
+    path = tmp_path / "machine-id"
+    path.write_bytes(b"0123abcd" + b" " * MACHINE_ID_READ_CAP)
+
+    machine_id, _ = machine_identity(tmp_path)
+
+    assert machine_id != "0123abcd"
+    assert path.read_text(encoding="ascii") == f"{machine_id}\n"
+    assert machine_identity(tmp_path)[0] == machine_id  # kept from then on
 
 
 def test_r1_an_agent_the_service_does_not_have_is_an_error_not_an_empty_memory(

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from harness_memory.cli_sync import remote_status
 from harness_memory.installers.status import _remote_lines
-from harness_memory.remote import CopyUnreadable, RemoteCopy
+from harness_memory.remote import SYNC_STATE_READ_CAP, CopyUnreadable, RemoteCopy
 
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.test_r1_hostile_service import _copy, _publish, stand_in
@@ -101,7 +101,7 @@ def test_r1_a_sync_folder_that_is_a_file_is_unreadable_not_empty(
     assert not healthy and said == [f"PROBLEM: {lines[0]}"]
 
 
-@pytest.mark.parametrize("what", ["fifo", "folder", "not json"])
+@pytest.mark.parametrize("what", ["fifo", "folder", "not json", "over the cap"])
 def test_r1_a_state_file_that_cannot_be_read_is_named_and_never_hangs(
     stand_in: tuple[str, Path], tmp_path: Path, what: str
 ) -> None:
@@ -113,11 +113,16 @@ def test_r1_a_state_file_that_cannot_be_read_is_named_and_never_hangs(
         os.mkfifo(state)  # opened blocking, no status would ever answer
     elif what == "folder":
         state.mkdir()
+    elif what == "over the cap":  # JSON, but no state this plugin wrote: never read whole
+        state.write_bytes(b'{"pad": "' + b"x" * SYNC_STATE_READ_CAP + b'"}')
     else:
         state.write_bytes(b"{torn")
 
     with pytest.raises(CopyUnreadable, match=r"the sync state .*sync-state\.json cannot be read"):
         copy.status()
+    if what == "over the cap":
+        with pytest.raises(CopyUnreadable, match=f"larger than {SYNC_STATE_READ_CAP} bytes"):
+            copy.status()
     synced = copy.sync_scope("user")  # its note read without waiting on the FIFO, then written
 
     assert synced.ok, synced.as_json()

@@ -12,6 +12,9 @@ new name kept apart as a twin of the old (``café-laptop.md``), and nothing wait
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -28,7 +31,70 @@ assert NFC != NFD and NFC.encode() != NFD.encode()
 RENAMES = [(NFD, NFC), (NFC, NFD)]
 """(old name, new name): macOS's form to the keyboard's, and back."""
 IDS = ["nfd-to-nfc", "nfc-to-nfd"]
+EACH_FORM = pytest.mark.parametrize("renaming", RENAMES, ids=IDS, indirect=True)
+"""A test run for each rename of :data:`RENAMES`."""
 __all__ = ["served_root"]  # the fixture, used by name
+
+
+@dataclass(frozen=True)
+class Renaming:
+    """One agent on the worker's shared service whose user scope (``user``) holds ``old`` and
+    the index line linking it; ``new`` is what a test renames it to. Copies of it are made
+    under ``tmp_path``."""
+
+    service: RealService
+    agent: str
+    tmp_path: Path
+    user: Path
+    old: str
+    new: str
+
+    def machine(self, name: str) -> RemoteCopy:
+        """A copy named ``name`` (``laptop``, ``desktop``), nothing synced yet."""
+        return machine(self.service, self.agent, self.tmp_path, name)
+
+    def synced_machine(self, name: str) -> RemoteCopy:
+        """A copy named ``name``, synced once."""
+        copy = self.machine(name)
+        synced(copy)
+        return copy
+
+    @contextmanager
+    def on_exfat(self) -> Iterator[RemoteCopy]:
+        """A copy on an exFAT disk, synced once, for the ``with`` block; checks first that the
+        disk folds letter case (``É`` and ``é`` are one name) and keeps the two Unicode forms
+        apart (exFAT does not normalise)."""
+        with case_insensitive_disk(self.tmp_path) as disk:
+            (disk / "Été.md").write_text("one file\n", encoding="utf-8")
+            assert (disk / "été.md").read_text(encoding="utf-8") == "one file\n"
+            assert not (disk / unicodedata.normalize("NFD", "Été.md")).exists()
+            (disk / "Été.md").unlink()
+            copy = machine(self.service, self.agent, disk, "desktop")
+            synced(copy)
+            yield copy
+
+    def rename(self, scope: Path) -> None:
+        """``old`` renamed ``new`` in ``scope``, its text edited and its index line pointed
+        there."""
+        _rename(scope, self.old, self.new)
+
+    def holds_only_the_new_name(self, scope: Path) -> None:
+        """``scope`` holds ``new`` alone beside its index, with the renamed text and line."""
+        _holds_only_the_new_name(scope, self.new)
+
+
+@pytest.fixture
+def renaming(
+    request: pytest.FixtureRequest,
+    shared_service: RealService,
+    new_agent: str,
+    served_root: Path,
+    tmp_path: Path,
+) -> Renaming:
+    """The :class:`Renaming` of ``request.param`` (old name, new name)."""
+    old, new = request.param
+    user = _served(served_root, old)
+    return Renaming(shared_service, new_agent, tmp_path, user, old, new)
 
 
 def _served(served_root: Path, old: str) -> Path:
@@ -57,117 +123,95 @@ def _holds_only_the_new_name(scope: Path, new: str) -> None:
     assert index == f"- [Café]({new}) where the coffee is\n", index.encode()
 
 
-@pytest.mark.parametrize(("old", "new"), RENAMES, ids=IDS)
-def test_r2_a_rename_only_in_unicode_form_reaches_the_service_and_every_copy(
-    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path,
-    old: str, new: str,
-) -> None:  # fmt: skip
-    user = _served(served_root, old)
-    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
-    desktop = machine(shared_service, new_agent, tmp_path, "desktop")
-    synced(laptop)
-    synced(desktop)
+def _nothing_left(copy: RemoteCopy) -> None:
+    """One more sync of ``copy`` sends nothing and leaves nothing waiting."""
+    [again] = synced(copy)
+    assert not again.sent and not again.waiting
 
-    _rename(laptop.memory_root / "user", old, new)
+
+@EACH_FORM
+def test_r2_a_rename_only_in_unicode_form_reaches_the_service_and_every_copy(
+    renaming: Renaming,
+) -> None:
+    laptop = renaming.synced_machine("laptop")
+    desktop = renaming.synced_machine("desktop")
+
+    renaming.rename(laptop.memory_root / "user")
     [sent] = synced(laptop)
     [taken] = synced(desktop)
 
     assert sent.sent and not sent.waiting and sent.outcomes == []  # no twin kept apart
     assert not taken.waiting
-    for scope in (user, laptop.memory_root / "user", desktop.memory_root / "user"):
-        _holds_only_the_new_name(scope, new)
-    [again] = synced(laptop)
-    assert not again.sent and not again.waiting
+    for scope in (renaming.user, laptop.memory_root / "user", desktop.memory_root / "user"):
+        renaming.holds_only_the_new_name(scope)
+    _nothing_left(laptop)
 
 
-def _on_exfat(shared_service: RealService, new_agent: str, disk: Path) -> RemoteCopy:
-    """A copy on the exFAT ``disk``; checks first that the disk folds letter case (``É`` and
-    ``é`` are one name) and keeps the two Unicode forms apart (exFAT does not normalise)."""
-    (disk / "Été.md").write_text("one file\n", encoding="utf-8")
-    assert (disk / "été.md").read_text(encoding="utf-8") == "one file\n"
-    assert not (disk / unicodedata.normalize("NFD", "Été.md")).exists()
-    (disk / "Été.md").unlink()
-    return machine(shared_service, new_agent, disk, "desktop")
-
-
-@pytest.mark.parametrize(("old", "new"), RENAMES, ids=IDS)
+@EACH_FORM
 def test_r2_a_unicode_form_rename_reaches_a_copy_on_a_case_insensitive_disk(
-    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path,
-    old: str, new: str,
-) -> None:  # fmt: skip
-    user = _served(served_root, old)
-    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
-    synced(laptop)
-    with case_insensitive_disk(tmp_path) as disk:
-        desktop = _on_exfat(shared_service, new_agent, disk)
-        synced(desktop)
-        _rename(laptop.memory_root / "user", old, new)
+    renaming: Renaming,
+) -> None:
+    laptop = renaming.synced_machine("laptop")
+    with renaming.on_exfat() as desktop:
+        renaming.rename(laptop.memory_root / "user")
         synced(laptop)
 
         [taken] = synced(desktop)
 
         assert not taken.waiting
-        _holds_only_the_new_name(desktop.memory_root / "user", new)
-        [again] = synced(desktop)
-        assert not again.sent and not again.waiting
-    _holds_only_the_new_name(user, new)
+        renaming.holds_only_the_new_name(desktop.memory_root / "user")
+        _nothing_left(desktop)
+    renaming.holds_only_the_new_name(renaming.user)
 
 
-@pytest.mark.parametrize(("old", "new"), RENAMES, ids=IDS)
+@EACH_FORM
 def test_r2_a_unicode_form_rename_made_on_a_case_insensitive_disk_reaches_the_service(
-    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path,
-    old: str, new: str,
-) -> None:  # fmt: skip
-    user = _served(served_root, old)
-    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
-    with case_insensitive_disk(tmp_path) as disk:
-        desktop = _on_exfat(shared_service, new_agent, disk)
-        synced(desktop)
-        _rename(desktop.memory_root / "user", old, new)
+    renaming: Renaming,
+) -> None:
+    laptop = renaming.machine("laptop")
+    with renaming.on_exfat() as desktop:
+        renaming.rename(desktop.memory_root / "user")
 
         [sent] = synced(desktop)
 
         assert sent.sent and not sent.waiting and sent.outcomes == []
-        _holds_only_the_new_name(desktop.memory_root / "user", new)
-        [again] = synced(desktop)
-        assert not again.sent and not again.waiting
-    _holds_only_the_new_name(user, new)
+        renaming.holds_only_the_new_name(desktop.memory_root / "user")
+        _nothing_left(desktop)
+    renaming.holds_only_the_new_name(renaming.user)
     synced(laptop)
-    _holds_only_the_new_name(laptop.memory_root / "user", new)
+    renaming.holds_only_the_new_name(laptop.memory_root / "user")
 
 
+@pytest.mark.parametrize(
+    "renaming", [(unicodedata.normalize("NFD", "Café.md"), NFC)], ids=["Cafe-nfd-to-cafe-nfc"],
+    indirect=True,
+)  # fmt: skip
 def test_r2_a_rename_in_both_letter_case_and_unicode_form_on_a_case_insensitive_disk(
-    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
+    renaming: Renaming,
 ) -> None:
     """``Café.md`` in NFD renamed ``café.md`` in NFC: one name on APFS, two on exFAT."""
-    old, new = unicodedata.normalize("NFD", "Café.md"), NFC
-    user = _served(served_root, old)
-    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
-    with case_insensitive_disk(tmp_path) as disk:
-        desktop = _on_exfat(shared_service, new_agent, disk)
-        synced(desktop)
+    laptop = renaming.machine("laptop")
+    with renaming.on_exfat() as desktop:
         synced(laptop)
-        _rename(desktop.memory_root / "user", old, new)
+        renaming.rename(desktop.memory_root / "user")
 
         [sent] = synced(desktop)
         [taken] = synced(laptop)
 
         assert sent.sent and not sent.waiting and sent.outcomes == []
         assert not taken.waiting
-        for scope in (user, desktop.memory_root / "user", laptop.memory_root / "user"):
-            _holds_only_the_new_name(scope, new)
+        for scope in (renaming.user, desktop.memory_root / "user", laptop.memory_root / "user"):
+            renaming.holds_only_the_new_name(scope)
 
 
-@pytest.mark.parametrize(("old", "new"), RENAMES, ids=IDS)
+@EACH_FORM
 def test_r2_a_unicode_form_rename_sent_by_the_post_write_hook_then_its_index_line(
-    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path,
-    old: str, new: str,
-) -> None:  # fmt: skip
+    renaming: Renaming,
+) -> None:
     """Each write is sent at once (send-only, no fetch between): the file under its new name
     first, its index line in a later send."""
-    user = _served(served_root, old)
-    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
-    synced(laptop)
+    old, new = renaming.old, renaming.new
+    laptop = renaming.synced_machine("laptop")
     scope = laptop.memory_root / "user"
     (scope / old).rename(scope / new)
     (scope / new).write_text("renamed text\n", encoding="utf-8")
@@ -178,27 +222,24 @@ def test_r2_a_unicode_form_rename_sent_by_the_post_write_hook_then_its_index_lin
 
     assert first.ok and first.sent and first.outcomes == []
     assert second.ok and second.sent and second.outcomes == []
-    for held in (user, scope):
-        _holds_only_the_new_name(held, new)
+    for held in (renaming.user, scope):
+        renaming.holds_only_the_new_name(held)
 
 
-@pytest.mark.parametrize(("old", "new"), RENAMES, ids=IDS)
+@EACH_FORM
 def test_r2_an_edit_of_the_old_form_on_a_case_insensitive_disk_is_kept_apart_never_lost(
-    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path,
-    old: str, new: str,
-) -> None:  # fmt: skip
+    renaming: Renaming,
+) -> None:
     """One machine renames the file into the other form while a copy on exFAT edits it under
     its old one: the edit is kept (R-2), under a name of its own that no disk folds into the
     new one, reported, and every copy ends alike with nothing waiting."""
-    user = _served(served_root, old)
-    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
-    synced(laptop)
-    with case_insensitive_disk(tmp_path) as disk:
-        desktop = _on_exfat(shared_service, new_agent, disk)
-        synced(desktop)
-        _rename(laptop.memory_root / "user", old, new)
+    laptop = renaming.synced_machine("laptop")
+    with renaming.on_exfat() as desktop:
+        renaming.rename(laptop.memory_root / "user")
         synced(laptop)
-        (desktop.memory_root / "user" / old).write_text("edited on exFAT\n", encoding="utf-8")
+        (desktop.memory_root / "user" / renaming.old).write_text(
+            "edited on exFAT\n", encoding="utf-8"
+        )
 
         [merged] = synced(desktop)
         [again] = synced(desktop)
@@ -206,7 +247,7 @@ def test_r2_an_edit_of_the_old_form_on_a_case_insensitive_disk_is_kept_apart_nev
 
         assert not merged.waiting and not again.waiting and not again.sent
         held = {}
-        for scope in (user, laptop.memory_root / "user", desktop.memory_root / "user"):
+        for scope in (renaming.user, laptop.memory_root / "user", desktop.memory_root / "user"):
             names = sorted(path.name for path in scope.iterdir())
             held[str(scope)] = {name: (scope / name).read_bytes() for name in names}
         first, *others = held.values()
@@ -217,19 +258,15 @@ def test_r2_an_edit_of_the_old_form_on_a_case_insensitive_disk_is_kept_apart_nev
         assert len(set(folded)) == len(folded), list(first)  # no two names one file on a Mac
 
 
-@pytest.mark.parametrize(("old", "new"), RENAMES, ids=IDS)
+@EACH_FORM
 def test_r2_a_unicode_form_rename_an_agent_made_on_the_service_reaches_a_case_insensitive_disk(
-    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path,
-    old: str, new: str,
-) -> None:  # fmt: skip
-    user = _served(served_root, old)
-    with case_insensitive_disk(tmp_path) as disk:
-        desktop = _on_exfat(shared_service, new_agent, disk)
-        synced(desktop)
-        _rename(user, old, new)  # in the scope folder itself, as an agent there writes
+    renaming: Renaming,
+) -> None:
+    with renaming.on_exfat() as desktop:
+        renaming.rename(renaming.user)  # in the scope folder itself, as an agent there writes
 
         [taken] = synced(desktop)
 
         assert not taken.waiting and taken.outcomes == []
-        _holds_only_the_new_name(desktop.memory_root / "user", new)
-        _holds_only_the_new_name(user, new)
+        renaming.holds_only_the_new_name(desktop.memory_root / "user")
+        renaming.holds_only_the_new_name(renaming.user)

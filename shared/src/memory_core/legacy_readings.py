@@ -136,10 +136,11 @@ def _common_share(raw: bytes, codec: str) -> float:
 
 
 def _kana(text: str) -> int:
-    """How many hiragana and katakana ``text`` holds (two can be a Big5 word read as EUC-JP:
+    """How many hiragana and katakana ``text`` holds, with ``ー`` and the iteration marks
+    (which stand only after a kana there; two can be a Big5 word read as EUC-JP:
     ``文件`` is ``ゅン`` there; three or more were Japanese in every line measured, once
     :func:`_kana_read_as_japanese` has let the reading stand)."""
-    return sum(1 for character in text if _is_kana(character))
+    return sum(1 for character in text if _is_kana_or_mark(character))
 
 
 _SMALL_HIRAGANA = frozenset("ぁぃぅぇぉゃゅょゎ")
@@ -149,33 +150,63 @@ _TAKES_YOON = frozenset("きしちにひみりぎじぢびぴキシチニヒミ�
 ``デュ``, ``フュ``, ``ヴュ`` in loanwords."""
 
 
+_HIRAGANA_MARKS = frozenset("ゝゞ")
+_KATAKANA_MARKS = frozenset("ヽヾ")
+_LONG_VOWEL = "ー"
+"""The prolonged sound mark U+30FC, written after a kana of either script (``スプーン``,
+``すごーい``)."""
+
+
 def _is_kana(character: str) -> bool:
+    """A hiragana or katakana letter, U+3041–U+30FA."""
     return "\u3041" <= character <= "\u30fa"
 
 
+def _is_kana_or_mark(character: str) -> bool:
+    """A kana letter, the prolonged sound mark ``ー`` or an iteration mark (``ゝゞヽヾ``): what
+    :func:`_kana_stands` judges, and what a small kana or ``ン`` may follow."""
+    return (
+        _is_kana(character)
+        or character == _LONG_VOWEL
+        or character in _HIRAGANA_MARKS
+        or character in _KATAKANA_MARKS
+    )
+
+
 def _is_hiragana(character: str) -> bool:
-    return "\u3041" <= character <= "\u3096"
+    """A hiragana letter, an iteration mark of hiragana, or ``ー`` (``すごーぃ``)."""
+    return (
+        "\u3041" <= character <= "\u3096"
+        or character in _HIRAGANA_MARKS
+        or character == _LONG_VOWEL
+    )
 
 
 def _is_katakana(character: str) -> bool:
-    return "\u30a1" <= character <= "\u30fa"
+    """A katakana letter, an iteration mark of katakana, or ``ー`` (``タイムゾーン``)."""
+    return (
+        "\u30a1" <= character <= "\u30fa"
+        or character in _KATAKANA_MARKS
+        or character == _LONG_VOWEL
+    )
 
 
 def _kana_stands(character: str, before: str) -> bool:
-    """Whether the kana ``character`` can follow ``before`` (``""`` at the start) in Japanese:
-    a small kana follows a kana of its own script (a small ya, yu or yo one of
-    :data:`_TAKES_YOON`), ``ン`` a katakana, ``ー`` a kana, ``ん`` and ``っ`` a kana or a kanji
-    (``読んで``, ``待って``); no word opens with one of them."""
+    """Whether the kana or mark ``character`` can follow ``before`` (``""`` at the start) in
+    Japanese: a small kana follows a kana of its own script (a small ya, yu or yo one of
+    :data:`_TAKES_YOON`), ``ン`` a katakana, ``ー`` a kana, an iteration mark a kana of its
+    script, ``ん`` and ``っ`` a kana or a kanji (``読んで``, ``待って``); ``ー`` counts as a
+    kana of either script before (``スプーン``, ``ガーッ``); no word opens with one of them."""
     if character in "ゃゅょャュョ":
         return before in _TAKES_YOON
-    if character in _SMALL_HIRAGANA:
+    if character in _SMALL_HIRAGANA or character in _HIRAGANA_MARKS:
         return _is_hiragana(before)
-    if character in _SMALL_KATAKANA or character == "ン":
+    if character in _SMALL_KATAKANA or character in _KATAKANA_MARKS or character == "ン":
         return _is_katakana(before)
-    if character == "ー":
-        return _is_kana(before)
+    if character == _LONG_VOWEL:
+        return _is_kana_or_mark(before)
     if character in "んっ":
-        return _is_kana(before) or "\u4e00" <= before <= "\u9fff"
+        return _is_kana_or_mark(before) or "\u4e00" <= before <= "\u9fff"
     return True
 
 
@@ -190,7 +221,7 @@ def _kana_read_as_japanese(text: str) -> bool:
     """
     before = ""
     for character in text:
-        if _is_kana(character) and not _kana_stands(character, before):
+        if _is_kana_or_mark(character) and not _kana_stands(character, before):
             return False
         before = character
     return True

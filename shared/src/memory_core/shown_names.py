@@ -23,7 +23,7 @@ def shown_name(name: str) -> str:
     """``name`` as a listing can show it (T-5b): bytes that are not UTF-8 as ``\\xe9``, control
     characters as ``\\n``, ``\\t`` or ``\\x1b``, characters a person cannot see as a mark
     (I-9, :func:`~memory_core.hidden_text.show_hidden`: ``[hidden: U+200B]``); any other name
-    unchanged.
+    unchanged. Raises ``UnicodeEncodeError`` for a lone surrogate ``os.fsdecode`` never makes.
 
     >>> shown_name("caf\\udce9-notes.md"), shown_name("deploy\\nsteps.md")
     ('caf\\\\xe9-notes.md', 'deploy\\\\nsteps.md')

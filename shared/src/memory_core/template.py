@@ -8,10 +8,7 @@ left for the harness.
 
 from __future__ import annotations
 
-import errno
-import os
 import re
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -251,19 +248,7 @@ def read_template_file(path: Path, max_bytes: int = TEMPLATE_FILE_MAX_BYTES) -> 
     FIFO, device or socket), ``OSError`` with ``EFBIG`` when it is longer than ``max_bytes``,
     other ``OSError`` (missing, unreadable) and ``UnicodeDecodeError``.
     """
-    from memory_core.errors import NotRegularFileError
+    from memory_core.regular_files import read_regular_file
 
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:  # judged before fdopen, which refuses a folder naming only the descriptor's number
-        regular = stat.S_ISREG(os.fstat(fd).st_mode)
-    except BaseException:
-        os.close(fd)
-        raise
-    if not regular:
-        os.close(fd)
-        raise NotRegularFileError(errno.EINVAL, "not a regular file", str(path))
-    with os.fdopen(fd, "rb") as handle:
-        raw = handle.read(max_bytes + 1)
-    if len(raw) > max_bytes:
-        raise OSError(errno.EFBIG, f"larger than {max_bytes} bytes", str(path))
+    raw = read_regular_file(path, max_bytes)
     return raw.decode("utf-8")

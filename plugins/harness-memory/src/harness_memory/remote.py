@@ -53,7 +53,6 @@ Blocking: a hook process calls it directly.
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import json
 import os
@@ -61,7 +60,6 @@ import re
 import secrets
 import shutil
 import socket
-import stat
 import subprocess
 import time
 from pathlib import Path
@@ -81,6 +79,7 @@ from memory_core.keys import (
     key_for_real_path,
     real_workspace_path,
 )
+from memory_core.regular_files import read_regular_file
 from memory_core.rules import (
     CONTROL_CLASS,
     MACHINE_NAME_MAX,
@@ -98,7 +97,9 @@ if TYPE_CHECKING:
     from harness_memory.settings import HarnessSettings
 
 __all__ = [
+    "MACHINE_ID_READ_CAP",
     "REMOTE_DIR",
+    "SYNC_STATE_READ_CAP",
     "CopyUnreadable",
     "RemoteCopy",
     "RemoteError",
@@ -113,6 +114,13 @@ MIN_GIT_TIMEOUT_S = 10.0
 """Seconds one git exchange may take at least, whatever the request timeout (a first fetch of a
 large scope takes longer than one JSON request)."""
 _STATE_FILE = "sync-state.json"
+SYNC_STATE_READ_CAP = 8 * 1024 * 1024
+"""Bytes of the sync state read at most: a note per scope (the last sync, its error, its merge
+outcomes); a larger one is no state this plugin wrote, and is said unreadable (then replaced)."""
+_STAMP_READ_CAP = 256 * 1024
+"""Bytes of a parallel hook entry's stamp read at most (why its sync failed, in words)."""
+MACHINE_ID_READ_CAP = 4096
+"""Bytes of ``machine-id`` read at most (it holds 64 characters); a larger one is made anew."""
 _NOT_IN_MACHINE_NAME = re.compile(f"[{CONTROL_CLASS}{HIDDEN_CANDIDATES}\\ud800-\\udfff]")
 """What a host name loses to become the machine's name: control and hidden characters (I-9),
 and the lone surrogates Python reads a host name's bytes that are no UTF-8 as (``lap\\xfftop``
@@ -212,7 +220,11 @@ def machine_identity(remote_dir: Path) -> tuple[str, str]:
     at most 64 characters; the id when nothing is left)."""
     path = remote_dir / "machine-id"
     try:  # never waiting on a FIFO there: made anew, as a file that cannot be read
-        machine_id = _read_regular(path).decode("ascii").strip()
+        machine_id = (
+            read_regular_file(path, MACHINE_ID_READ_CAP, follow_symlinks=False)
+            .decode("ascii")
+            .strip()
+        )
     except (OSError, UnicodeDecodeError):
         machine_id = ""
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", machine_id):
@@ -418,7 +430,9 @@ class RemoteCopy:
         :class:`CopyUnreadable` names it (``status`` would say "last sync never")."""
         path = self.sync_dir / _STATE_FILE
         try:
-            document = json.loads(_read_regular(path))
+            document = json.loads(
+                read_regular_file(path, SYNC_STATE_READ_CAP, follow_symlinks=False)
+            )
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as error:
@@ -567,17 +581,6 @@ class RemoteCopy:
         return env
 
 
-def _read_regular(path: Path) -> bytes:
-    """The bytes of the regular file ``path``, never following a symlink nor waiting on a
-    FIFO. Raises ``FileNotFoundError`` when it is not there, ``OSError`` when it cannot be
-    read or is no regular file."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
-        return handle.read()
-
-
 def _stamp_bytes(result: SyncResult) -> bytes:
     """What a sync leaves for the parallel hook entries of its Session (:func:`_fresh_result`):
     nothing when it succeeded, else why not, after ``refused`` and a newline when the service
@@ -591,7 +594,8 @@ def _fresh_result(key: str, stamp: Path) -> SyncResult:
     """The result of the sync a parallel hook entry just made of ``key``, from its ``stamp``
     (:func:`_stamp_bytes`: empty, it succeeded; else why not), marked ``skipped``."""
     try:
-        said = _read_regular(stamp).decode("utf-8", "replace")
+        stamped = read_regular_file(stamp, _STAMP_READ_CAP, follow_symlinks=False)
+        said = stamped.decode("utf-8", "replace")
     except OSError:
         said = "\nthe sync of a parallel hook entry left no result"
     if not said:

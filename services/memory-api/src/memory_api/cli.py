@@ -42,7 +42,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from memory_core.counting import counted
-from memory_core.shown_names import shown_name
 
 from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, place_for
 from memory_api.errors import ServiceError
@@ -157,10 +156,12 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def listening_said(settings: Settings) -> Callable[[str], None]:
-    """What ``serve`` logs once it listens, given aiohttp's banner (called after every address
-    is bound): the banner's lines, the web page's address, and in a data dir the demo seed
-    filled, the demo agent's Memory tab address (Q-1), each with the port bound
-    (:func:`~memory_api.serve_banner.banner_logger`).
+    """What ``serve`` logs once it listens, given aiohttp's banner (the callback is called after
+    every address is bound): the banner's lines, the web page's address, and in a data dir the
+    demo seed filled, the demo agent's Memory tab address (Q-1), each with the port bound
+    (:func:`~memory_api.serve_banner.banner_logger`). Whether the demo seed filled the data
+    dir is looked up here, when the callback is made (before the bind); the addresses are
+    logged only once it is called.
 
     Only then: an address logged before the bind (``make run`` printed the Memory tab first,
     then found the port busy) pointed at whatever held the port, a page that is not ours.
@@ -277,8 +278,8 @@ def _say_skipped(agent: AgentSummary) -> None:
         "root are no scope, not counted:",
         file=sys.stderr,
     )
-    for entry in agent.skipped:  # shown escaped (the service's already are): no control codes
-        print(f"  '{shown_name(entry.name)}': {entry.problem}", file=sys.stderr)
+    for entry in agent.skipped:  # its name comes escaped (shown_name): no control character
+        print(f"  '{entry.name}': {entry.problem}", file=sys.stderr)
     if (more := agent.skipped_count - len(agent.skipped)) > 0:
         print(f"  and {more} more", file=sys.stderr)
 

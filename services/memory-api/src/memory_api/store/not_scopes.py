@@ -21,6 +21,7 @@ import stat
 from dataclasses import dataclass, field
 
 from memory_core.errors import InvalidId
+from memory_core.file_kind import file_kind
 from memory_core.keys import check_scope_key
 from memory_core.shown_names import shown_name
 from memory_core.wire import SkippedEntry
@@ -31,30 +32,17 @@ SKIPPED_NAMED = 20
 """The most skipped entries one answer names (sorted by name); the rest are counted."""
 
 
-def _kind(mode: int | None) -> str:
-    """What an entry of file mode ``mode`` (None: its ``lstat`` failed) is, in words."""
-    if mode is None:
-        return "an entry the service cannot look at"
-    if stat.S_ISLNK(mode):
-        return "a symlink"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISREG(mode):
-        return "a file"
-    return "a special file (a FIFO, socket or device)"
-
-
 def why_no_scope(entry: os.DirEntry[str]) -> str:
     """Why the memory-root entry ``entry``, which no listing takes as a scope, is none, for a
     person: what it is and that the service never reads it. Makes at most one ``lstat`` (a
     symlink's target is never looked at: it may lie outside the memory root, A-7); never
     raises ``OSError``.
-    E.g. ``"a file whose name is no scope key ('user' or a Workspace key): never read"``."""
+    E.g. ``"a regular file whose name is no scope key ('user' or a Workspace key): never read"``."""
     try:
         mode: int | None = entry.stat(follow_symlinks=False).st_mode
     except OSError:
         mode = None
-    kind = _kind(mode)
+    kind = "an entry the service cannot look at" if mode is None else file_kind(mode)
     try:
         check_scope_key(entry.name)
     except InvalidId:
@@ -70,12 +58,12 @@ def why_no_scope(entry: os.DirEntry[str]) -> str:
 @dataclass(slots=True)
 class Skipped:
     """The entries of one memory root that are no scope: ``named`` holds ``(name, why)`` of the
-    first ``most`` by name (None: of every one, as an export's report names them), ``count``
-    how many there are in all."""
+    first ``most`` by name (the overview, the agents list and an export's report alike),
+    ``count`` how many there are in all."""
 
     named: list[tuple[str, str]] = field(default_factory=list)
     count: int = 0
-    most: int | None = SKIPPED_NAMED
+    most: int = SKIPPED_NAMED
 
     def add(self, entry: os.DirEntry[str]) -> None:
         """Count ``entry`` (no scope) and name it, as a listing shows a name (:func:`~memory_core.
@@ -86,14 +74,14 @@ class Skipped:
             return
         self.count += 1
         name = shown_name(entry.name)
-        full = self.most is not None and len(self.named) >= self.most
-        if full and name >= self.named[-1][0]:
+        if len(self.named) >= self.most and name >= self.named[-1][0]:
             return
         bisect.insort(self.named, (name, why_no_scope(entry)))
-        if self.most is not None:
-            del self.named[self.most :]
+        del self.named[self.most :]
 
 
 def skipped_entries(skipped: Skipped) -> list[SkippedEntry]:
-    """The entries ``skipped`` names, as an answer names them (A-3, A-1)."""
+    """The entries ``skipped`` names, as an answer names them (A-3, A-1): each name escaped
+    when it was added (:meth:`Skipped.add`; a name that is not UTF-8 holds surrogates no JSON
+    encoder takes, a control character or a hidden one must not reach a screen)."""
     return [SkippedEntry(name=name, problem=why) for name, why in skipped.named]

@@ -44,7 +44,7 @@ _HEADERS = ("added", "renamed", "same", "earlier", "skipped", "index+")
 
 def shown(text: str) -> str:
     r"""``text`` (a name, path, index line or reason from a source) as rich prints it verbatim:
-    control characters escaped like a listing's names (:func:`~memory_api.store.scopes.
+    control characters escaped like a listing's names (:func:`~memory_core.shown_names.
     shown_name`: ``\x1b``, ``\n``, bytes that are not UTF-8 as ``\xe9``), characters a person
     cannot see as a mark (I-9: ``[hidden: U+202E]``, never turning the name around on screen),
     then markup.
@@ -170,6 +170,11 @@ def print_export(report: ExportReport, console: Console | None = None) -> None:
         out.print(f"not archived: {shown(skipped.origin)}: {shown(skipped.reason)}")
     for entry in report.not_scopes:  # beside the scopes, in the memory root itself (A-3)
         out.print(f"not archived, no scope: {shown(entry.origin)}: {shown(entry.reason)}")
+    if (more := report.not_scopes_count - len(report.not_scopes)) > 0:
+        out.print(
+            f"not archived, no scope: {counted(more, 'more entry', 'more entries')} of the "
+            "memory root"
+        )
     for link in report.linked:
         out.print(f"archived through its symlink: {shown(link.origin)} → {shown(link.reason)}")
     for kept in report.unaddressable:

@@ -79,8 +79,10 @@ class ExportReport:
     T-5b), the symlinks archived as the file they lead to (``linked``: origin and the link's
     text), and the bytes of each scope's history bundle (``--with-history``; a scope without
     versions has none). Every origin is ``<key>/<name>`` with the name escaped (``shown_name``).
-    ``not_scopes``: the entries of the memory root left out as no scope, each origin the
-    entry's escaped name, each reason why the service never reads it (A-3).
+    ``not_scopes``: the entries of the memory root left out as no scope, the first
+    :data:`~memory_api.store.not_scopes.SKIPPED_NAMED` by name, each origin the entry's
+    escaped name, each reason why the service never reads it (A-3); ``not_scopes_count``: how
+    many there are in all (a root of 100,000 stray files is counted, not listed).
     """
 
     output: Path
@@ -91,6 +93,7 @@ class ExportReport:
     unaddressable: list[Skipped] = field(default_factory=list)
     linked: list[Skipped] = field(default_factory=list)
     not_scopes: list[Skipped] = field(default_factory=list)
+    not_scopes_count: int = 0
 
 
 def _add(archive: tarfile.TarFile, name: str, data: bytes, mtime: float) -> None:
@@ -184,9 +187,10 @@ def _export_scope(
 
 
 def _not_scopes(root: Path, scopes: list[tuple[str, Path]], found: NotScopes) -> list[Skipped]:
-    """Every entry of the memory ``root`` that is no scope, as ``found`` took them from its
-    listing, and the ``user`` entry when it is no scope folder (the listing leaves that one to
-    the user scope's own row, which an archive has not): ``(escaped name, why)``, by name."""
+    """The first entries by name of the memory ``root`` that are no scope, as ``found`` took
+    them from its listing, and the ``user`` entry when it is no scope folder (the listing
+    leaves that one to the user scope's own row, which an archive has not): ``(escaped name,
+    why)``, by name; ``found.count`` then counts them all."""
     if all(key != USER_SCOPE for key, _ in scopes):
         try:
             with os.scandir(root) as entries:
@@ -195,7 +199,7 @@ def _not_scopes(root: Path, scopes: list[tuple[str, Path]], found: NotScopes) ->
                         found.add(entry)
         except OSError:
             pass  # no memory root (nothing exported): no entry of it left out either
-    return [Skipped(shown_name(name), f"{why} (not archived)") for name, why in found.named]
+    return [Skipped(name, f"{why} (not archived)") for name, why in found.named]  # escaped
 
 
 def _export_history(
@@ -260,11 +264,12 @@ def export_scopes(
     """
     check_output(output, app_data_dir)
     root = checked_memory_root(Path(os.path.realpath(app_data_dir)), agent_id)
-    found = NotScopes(most=None)  # the report names every one
+    found = NotScopes()  # the first by name named, as the overview names them; all counted
     scopes = list_scopes(root, found)
     report = ExportReport(output=output)
     if keys is None:
         report.not_scopes = _not_scopes(root, scopes, found)
+        report.not_scopes_count = found.count
     else:
         by_key = dict(scopes)
         missing = [key for key in keys if key not in by_key]

@@ -92,14 +92,15 @@ function adjustRule(state) {
 /**
  * The function of the rule `name` in `ruler` (a markdown-it `Ruler`), by its public API only:
  * the one function its default chain holds while the rule is enabled and not while disabled.
- * Throws when the rule is missing or disabled (markdown-it's own "invalid rule name" error).
+ * Throws when the rule is missing or disabled (markdown-it's own "invalid rule name" error);
+ * either way the rule is left enabled or disabled as it was.
  */
 function ruleNamed(ruler, name) {
   const withIt = ruler.getRules("");
   ruler.disable(name);
   const without = new Set(ruler.getRules(""));
-  ruler.enable(name);
   const found = withIt.filter((fn) => !without.has(fn));
+  if (found.length > 0) ruler.enable(name); // it was enabled: put back (disabled: left so)
   if (found.length !== 1) throw new Error(`markdown-it: no enabled rule ${name}`);
   return found[0];
 }

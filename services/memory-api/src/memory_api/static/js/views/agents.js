@@ -4,6 +4,7 @@
 import { agentHref } from "../address.js";
 import { ApiError, api, paths } from "../api.js";
 import { errorBox, h, icon, notFoundState, plural, replace } from "../dom.js";
+import { showHidden } from "../hidden-text.js";
 
 const enc = encodeURIComponent;
 
@@ -17,10 +18,13 @@ function memoryCount(agent) {
 }
 
 /** What of the memory root is no scope (a stray file, a folder named otherwise, a link out of
- * it): never read, so never counted; named in the title, one line each (A-3). */
+ * it): never read, so never counted; named in the title, one line each (A-3), each name's
+ * hidden characters as marks (I-9), as the Memory tab's list shows them. */
 function skippedBadge(agent) {
   if (!agent.skippedCount) return null;
-  const lines = (agent.skipped ?? []).map((entry) => `${entry.name}: ${entry.problem}`);
+  const lines = (agent.skipped ?? []).map(
+    (entry) => `${showHidden(entry.name)}: ${entry.problem}`,
+  );
   const more = agent.skippedCount - lines.length;
   if (more > 0) lines.push(`and ${more} more`);
   return h(
