@@ -1,0 +1,75 @@
+"""Which texts look alike to a person: the skeleton of Unicode's UTS #39 (T-5b).
+
+Two strings are *confusable* when their skeletons are equal (UTS #39 section 4): ``pnpm`` with
+a Latin ``p`` and ``pnрm`` with a Cyrillic ``р`` (U+0440), ``notes`` and ``nοtes`` with a Greek
+``ο``, ``plan`` and the full-width ``ｐｌａｎ``. The mapping is Unicode's own ``confusables.txt``,
+kept unmodified in ``unicode_data/`` beside this module with its licence (Unicode License V3).
+No Python library computes this skeleton from a current ``confusables.txt`` and is small and
+kept (ICU's spoof checker has no wheel); the table is read on the first call, never on import,
+so a process that only imports this module (a hook: H-5) pays nothing for it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+from importlib import resources
+
+__all__ = ["CONFUSABLES_VERSION", "prototype", "skeleton"]
+
+CONFUSABLES_VERSION = "18.0.0"
+"""The Unicode version of the ``confusables.txt`` kept in ``unicode_data/``."""
+
+_DATA_FILE = "confusables.txt"
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Each source character of ``confusables.txt`` and the prototype it maps to.
+
+    A data line is ``SOURCE ; TARGET ; MA # comment``, code points in hex, the target one or
+    more of them."""
+    text = resources.files("memory_core").joinpath("unicode_data", _DATA_FILE)
+    table: dict[str, str] = {}
+    for line in text.read_text(encoding="utf-8-sig").splitlines():
+        data = line.split("#", 1)[0].strip()
+        if not data:
+            continue
+        source, target, _kind = (field.strip() for field in data.split(";"))
+        table[chr(int(source, 16))] = "".join(chr(int(point, 16)) for point in target.split())
+    return table
+
+
+def _ignorable(char: str) -> bool:
+    """A character drawn as nothing, as UTS #39 section 4 drops them before mapping (the format
+    characters: U+200B, U+FEFF, U+2060, the directional marks …; and the variation selectors)."""
+    point = ord(char)
+    return (
+        unicodedata.category(char) == "Cf"
+        or 0xFE00 <= point <= 0xFE0F
+        or 0xE0100 <= point <= 0xE01EF
+        or point == 0x034F  # COMBINING GRAPHEME JOINER
+        or 0x115F <= point <= 0x1160  # HANGUL CHOSEONG / JUNGSEONG FILLER
+        or point in (0x3164, 0xFFA0)  # HANGUL FILLER, HALFWIDTH HANGUL FILLER
+    )
+
+
+def prototype(char: str) -> str:
+    """What one character ``char`` (a ``str`` of length 1) looks like: its ``confusables.txt``
+    prototype (``"р"`` U+0440 gives ``"p"``, ``"ｐ"`` gives ``"p"``, ``"m"`` gives ``"rn"``),
+    or ``char`` itself when Unicode lists none."""
+    return _prototypes().get(char, char)
+
+
+def skeleton(text: str) -> str:
+    """The UTS #39 skeleton of ``text``: NFD, characters drawn as nothing dropped, each
+    character replaced by its prototype, NFD again. Two strings with one skeleton look alike
+    (``skeleton("pnрm") == skeleton("pnpm")``); the skeleton itself is for comparing only, never
+    for showing (``skeleton("m") == "rn"``).
+
+    >>> skeleton("prefers-pn\\u0440m") == skeleton("prefers-pnpm")
+    True
+    """
+    decomposed = unicodedata.normalize("NFD", text)
+    mapped = "".join(prototype(char) for char in decomposed if not _ignorable(char))
+    return unicodedata.normalize("NFD", mapped)
