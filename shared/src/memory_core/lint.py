@@ -65,8 +65,8 @@ import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.confusables import skeleton
+from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.decoding import NOT_DECODED
 from memory_core.hidden_text import find_hidden, show_hidden
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
