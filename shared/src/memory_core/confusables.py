@@ -24,19 +24,20 @@ _DATA_FILE = "confusables.txt"
 
 
 @cache
-def _prototypes() -> dict[str, str]:
-    """Each source character of ``confusables.txt`` and the prototype it maps to.
+def _prototypes() -> dict[int, str]:
+    """Each source code point of ``confusables.txt`` and the prototype it maps to (a
+    :meth:`str.translate` table).
 
     A data line is ``SOURCE ; TARGET ; MA # comment``, code points in hex, the target one or
     more of them."""
     text = resources.files("memory_core").joinpath("unicode_data", _DATA_FILE)
-    table: dict[str, str] = {}
+    table: dict[int, str] = {}
     for line in text.read_text(encoding="utf-8-sig").splitlines():
         data = line.split("#", 1)[0].strip()
         if not data:
             continue
         source, target, _kind = (field.strip() for field in data.split(";"))
-        table[chr(int(source, 16))] = "".join(chr(int(point, 16)) for point in target.split())
+        table[int(source, 16)] = "".join(chr(int(point, 16)) for point in target.split())
     return table
 
 
@@ -58,7 +59,7 @@ def prototype(char: str) -> str:
     """What one character ``char`` (a ``str`` of length 1) looks like: its ``confusables.txt``
     prototype (``"р"`` U+0440 gives ``"p"``, ``"ｐ"`` gives ``"p"``, ``"m"`` gives ``"rn"``),
     or ``char`` itself when Unicode lists none."""
-    return _prototypes().get(char, char)
+    return _prototypes().get(ord(char), char)
 
 
 def skeleton(text: str) -> str:
@@ -71,5 +72,6 @@ def skeleton(text: str) -> str:
     True
     """
     decomposed = unicodedata.normalize("NFD", text)
-    mapped = "".join(prototype(char) for char in decomposed if not _ignorable(char))
-    return unicodedata.normalize("NFD", mapped)
+    if not decomposed.isascii():
+        decomposed = "".join(char for char in decomposed if not _ignorable(char))
+    return unicodedata.normalize("NFD", decomposed.translate(_prototypes()))

@@ -64,6 +64,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memory_core.confusables import skeleton
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
@@ -788,22 +789,36 @@ def _look_alike_names(topic_files: Collection[str], only: str | None = None) -> 
 
 
 def _skeleton_groups(names: Iterable[str]) -> list[list[str]]:
-    """``names`` in groups of names drawn alike, each name in one group: two names meet when
-    their UTS #39 skeletons are equal case-folded (``Notes.md``, ``notes.md`` and ``nоtes.md``
-    with a Cyrillic ``о``) or as written (``Ideas.md`` with a capital I and ``ǀdeas.md`` with
-    U+01C0, which folding parts), both without characters shown as nothing."""
-    groups: list[list[str]] = []
-    group_of: dict[tuple[str, str], list[str]] = {}
-    for name in names:
-        keys = [("folded", skeleton(_seen_as(name))), ("written", skeleton(_nfc(name)))]
-        met = list({id(group_of[key]): group_of[key] for key in keys if key in group_of}.values())
-        group = [name, *(member for other in met for member in other)]
-        groups = [kept for kept in groups if all(kept is not other for other in met)]
-        groups.append(group)
-        for member in group:
-            group_of[("folded", skeleton(_seen_as(member)))] = group
-            group_of[("written", skeleton(_nfc(member)))] = group
-    return groups
+    """``names`` in groups of names drawn alike, each name in one group, in their order: two
+    names meet when their UTS #39 skeletons are equal case-folded (``Notes.md``, ``notes.md``
+    and ``nоtes.md`` with a Cyrillic ``о``) or as written (``Ideas.md`` with a capital I and
+    ``ǀdeas.md`` with U+01C0, which folding parts), both without characters shown as nothing.
+    Linear in the names (a union of the names that share a key)."""
+    listed = list(names)
+    parent = list(range(len(listed)))
+
+    def root(at: int) -> int:
+        while parent[at] != at:
+            parent[at] = parent[parent[at]]
+            at = parent[at]
+        return at
+
+    first: dict[tuple[str, str], int] = {}
+    for at, name in enumerate(listed):
+        for key in _look_keys(name):
+            met = first.setdefault(key, at)
+            parent[root(at)] = root(met)
+    groups: dict[int, list[str]] = {}
+    for at, name in enumerate(listed):
+        groups.setdefault(root(at), []).append(name)
+    return list(groups.values())
+
+
+@lru_cache(maxsize=16384)
+def _look_keys(name: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The two keys :func:`_skeleton_groups` meets names by; kept per name, as a scope's names
+    are linted again and again (the lint of one topic reads them all)."""
+    return ("folded", skeleton(_seen_as(name))), ("written", skeleton(_nfc(name)))
 
 
 def _seen_alike(name: str, other: str) -> bool:
