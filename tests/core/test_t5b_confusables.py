@@ -44,6 +44,7 @@ def test_t5b_a_character_is_drawn_as_its_prototype(char: str, drawn_as: str) -> 
         ("notes", "n\u03bftes"),
         ("plan", "\uff50\uff4c\uff41\uff4e"),
         ("deploy", "de\u200bploy\ufe0f"),  # drawn as nothing: dropped
+        ("deploy", "de\u3164ploy\u180b\U000e0101"),  # ignorable letters and selectors too
         ("caf\u00e9", "cafe\u0301"),  # NFD first: composed and decomposed are one
     ],
 )

@@ -874,9 +874,12 @@ def _odd_letters(one: str, alike: Sequence[str], name: str) -> str:
 
 def _letter(char: str) -> str:
     """One character as a finding names it: ``U+0440 CYRILLIC SMALL LETTER ER 'р', which
-    looks like 'p'`` (its script is the first word of its Unicode name)."""
+    looks like 'p'`` (its script is the first word of its Unicode name); a letter drawn as
+    nothing (U+3164 HANGUL FILLER) says so."""
     said = f"U+{ord(char):04X} {unicodedata.name(char, 'UNNAMED CHARACTER')} {char!r}"
     looks = unicodedata.normalize("NFC", skeleton(char))
+    if not looks:
+        return f"{said}, drawn as nothing"
     return f"{said}, which looks like {looks!r}" if looks != char else said
 
 
