@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from memory_core.confusables import skeleton
+from memory_core.hidden_text import show_hidden
 from memory_core.injection import cap_indexes
 from memory_core.lint import (
     LINT_CODES,
@@ -331,3 +333,128 @@ def test_t5b_topic_files_whose_names_look_alike_are_named(names: tuple[str, ...]
     plain = ("notes.md", "notes-2.md")
     plain_topics = [parse_topic(b"---\nname: n\n---\nb\n", name) for name in plain]
     assert not [f for f in lint_scope(None, plain_topics, plain) if f.code == "look-alike-names"]
+
+
+def _look_alike_findings(names: tuple[str, ...]) -> list[Finding]:
+    """The ``look-alike-names`` findings of a scope of ``names``, each indexed; the lint of one
+    topic says the same of its file as the scope lint."""
+    topics = [parse_topic(b"---\nname: n\ndescription: d\n---\nb\n", name) for name in names]
+    index = "".join(f"- [n](<{name}>) — d\n" for name in names)
+    found = [f for f in lint_scope(index, topics, names) if f.code == "look-alike-names"]
+    for topic in topics:
+        alone = lint_topic_in_scope(topic, names, index, scope_topics=lambda: topics)
+        mine = [f for f in found if f.file == topic.file]
+        assert [f for f in alone if f.code == "look-alike-names"] == mine
+    return found
+
+
+@pytest.mark.parametrize(
+    ("names", "said"),
+    [
+        # a Cyrillic er (U+0440) for a Latin p
+        (
+            ("prefers-pnpm.md", "prefers-pn\u0440m.md"),
+            ["U+0440 CYRILLIC SMALL LETTER ER '\u0440', which looks like 'p'"],
+        ),
+        # a Greek omicron for a Latin o, beside a name that differs from one only in case
+        (
+            ("Notes.md", "notes.md", "n\u03bftes.md"),
+            ["U+03BF GREEK SMALL LETTER OMICRON '\u03bf', which looks like 'o'"],
+        ),
+        # full-width letters
+        (
+            ("plan.md", "\uff50\uff4c\uff41\uff4e.md"),
+            [
+                "U+FF50 FULLWIDTH LATIN SMALL LETTER P '\uff50', which looks like 'p'",
+                "U+FF4E FULLWIDTH LATIN SMALL LETTER N '\uff4e', which looks like 'n'",
+            ],
+        ),
+        # a whole name in another script: Cyrillic es, o, er for Latin c, o, p
+        (
+            ("cop.md", "\u0441\u043e\u0440.md"),
+            ["U+0441 CYRILLIC SMALL LETTER ES", "U+0063 LATIN SMALL LETTER C 'c'"],
+        ),
+        # mixed script: a Russian name with one Latin a in it
+        (
+            ("\u0418\u0432\u0430\u043d.md", "\u0418\u0432a\u043d.md"),
+            [
+                "U+0430 CYRILLIC SMALL LETTER A '\u0430', which looks like 'a'",
+                "U+0061 LATIN SMALL LETTER A 'a'",
+            ],
+        ),
+        # a Latin alpha for a Greek one, and a look-alike hidden behind a format character
+        (("\u03b1lpha.md", "\u0251lpha.md"), ["U+03B1 GREEK SMALL LETTER ALPHA"]),
+        (("deploy.md", "de\u0440\u200bloy.md"), ["U+0440 CYRILLIC SMALL LETTER ER"]),
+        # a letter drawn as nothing (not a format character), shown as its mark
+        (
+            ("deploy.md", "deploy\u3164.md"),
+            ["U+3164 HANGUL FILLER '[hidden: U+3164]', drawn as nothing"],
+        ),
+        # a Latin dental click (U+01C0) for a capital I, which case-folding would part
+        (("Ideas.md", "\u01c0deas.md"), ["U+01C0 LATIN LETTER DENTAL CLICK"]),
+    ],
+)
+def test_t5b_topic_files_whose_names_are_drawn_alike_in_other_scripts_are_named(
+    names: tuple[str, ...], said: list[str]
+) -> None:
+    """Names drawn alike from characters of other scripts or forms (their UTS #39 skeletons are
+    equal) are a ``look-alike-names`` warning on each file, naming the others and the characters
+    that differ: code point, Unicode name (its script) and the letter it looks like; a character
+    shown as nothing is shown as its mark, never quoted."""
+    found = _look_alike_findings(names)
+    assert sorted(f.file for f in found) == sorted(names)
+    for finding in found:
+        assert finding.severity == "warning"
+        others = [name for name in names if name != finding.file]
+        assert all(show_hidden(repr(other)) in finding.message for other in others)
+        assert all(part in finding.message for part in said), finding.message
+        assert show_hidden(finding.message) == finding.message
+        assert "\u200b" not in finding.message
+
+
+def test_t5b_a_look_alike_hidden_character_is_shown_as_its_mark() -> None:
+    found = _look_alike_findings(("deploy.md", "de\u0440\u200bloy.md"))
+    assert all("'de\u0440\\u200bloy.md'" in f.message for f in found)
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        # ordinary names in one non-Latin script: Russian, Greek, Japanese, Chinese
+        (
+            "\u0437\u0430\u043c\u0435\u0442\u043a\u0438.md",
+            "\u0437\u0430\u0434\u0430\u0447\u0438.md",
+        ),
+        ("\u0418\u0432\u0430\u043d.md", "\u0418\u0433\u043e\u0440\u044c.md"),
+        (
+            "\u03c3\u03b7\u03bc\u03b5\u03b9\u03ce\u03c3\u03b5\u03b9\u03c2.md",
+            "\u03c3\u03c7\u03ad\u03b4\u03b9\u03bf.md",
+        ),
+        (
+            "\u30e1\u30e2.md",
+            "\u30ce\u30fc\u30c8.md",
+            "\u8a2d\u5b9a.md",
+            "\u30c7\u30d7\u30ed\u30a4.md",
+        ),
+        ("\u7b14\u8bb0.md", "\u8ba1\u5212.md"),
+        # accented Latin names that are different words
+        ("caf\u00e9.md", "cafe.md", "r\u00e9sum\u00e9.md", "resume.md"),
+    ],
+)
+def test_t5b_different_names_are_not_look_alikes(names: tuple[str, ...]) -> None:
+    """Different words in one script, and ASCII names that only share a UTS #39 skeleton, are
+    no ``look-alike-names`` finding."""
+    assert _look_alike_findings(names) == []
+
+
+@pytest.mark.parametrize(
+    "names", [("modern.md", "rnodern.md"), ("v1.md", "vl.md", "vI.md"), ("log-0.md", "log-O.md")]
+)
+def test_t5b_ascii_names_that_only_share_a_skeleton_are_not_look_alikes(
+    names: tuple[str, ...],
+) -> None:
+    """ASCII names whose UTS #39 skeletons meet (``m`` is drawn as ``rn``; ``1``, ``l`` and a
+    capital ``I`` as ``l``; ``0`` as ``O``) are different words an ordinary listing tells apart,
+    and such letters are common in real names: no ``look-alike-names`` finding."""
+    assert len({skeleton(name) for name in names}) == 1
+    assert _look_alike_findings(names) == []

@@ -202,6 +202,8 @@ NO_HOOK_LOADS = (
     "harness_memory.offline",  # only when the service cannot be reached (H-4)
     "memory_core.injection",
     "memory_core.credentials",
+    "memory_core.lint",  # the service's and the CLI's, with the Unicode confusables it reads
+    "memory_core.confusables",
     "logging",  # and with it traceback, threading: a warning imports it when it is said
     "traceback",
     "threading",

@@ -33,9 +33,12 @@ line where one applies:
 ``dangling-wiki-link``        warning  a ``[[name]]`` link in a body to no topic file (T-5b)
 ``look-alike-names``          warning  topic files whose names differ only in case, in how an
                                        accent is encoded or in characters shown as nothing
-                                       (``Notes.md``, ``notes.md``, ``notes<U+200B>.md``): they
-                                       look the same, and a case- or normalization-insensitive
-                                       disk (macOS, Windows) keeps one of them (T-5b)
+                                       (``Notes.md``, ``notes.md``, ``notes<U+200B>.md``), or
+                                       are drawn alike from letters of other scripts or forms
+                                       (one UTS #39 skeleton: ``pnpm.md`` and ``pnрm.md`` with
+                                       a Cyrillic ``р``; full-width letters): they look the
+                                       same, and a case- or normalization-insensitive disk
+                                       (macOS, Windows) keeps one of the first kind (T-5b)
 ``empty-name``                warning  ``name:`` with no text; the file name stands in (T-1a)
 ``name-mismatch``             warning  frontmatter ``name`` says other words than the file name
                                        (``Always run the linter`` is the same name as a title)
@@ -59,9 +62,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from memory_core.confusables import skeleton
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.decoding import NOT_DECODED
 from memory_core.hidden_text import find_hidden, show_hidden
@@ -758,30 +763,124 @@ def _scope_findings(
 
 
 def _look_alike_names(topic_files: Collection[str], only: str | None = None) -> list[Finding]:
-    """A ``look-alike-names`` finding per topic file (``only`` that one) whose name, NFC and
-    case-folded, without characters shown as nothing (:func:`_seen_as`), is another's too:
-    ``Notes.md`` and ``notes.md``, ``café.md`` written composed and decomposed, ``deploy.md``
-    and ``deploy<U+200B>.md``. A person cannot tell them apart on the page, and a disk that
-    ignores case or normalization (macOS, Windows: a machine this scope is synced to, R-1)
-    holds only one of the first two kinds."""
-    groups: dict[str, list[str]] = {}
-    for name in topic_files:
-        if not _in_wrong_case(name):
-            groups.setdefault(_seen_as(name), []).append(name)
+    """A ``look-alike-names`` finding per topic file (``only`` that one) whose name looks like
+    another's: the same name NFC and case-folded, without characters shown as nothing
+    (:func:`_seen_as`: ``Notes.md`` and ``notes.md``, ``café.md`` written composed and
+    decomposed, ``deploy.md`` and ``deploy<U+200B>.md``), or the same Unicode skeleton (UTS #39,
+    :func:`~memory_core.confusables.skeleton`: ``prefers-pnpm.md`` and ``prefers-pnрm.md`` with
+    a Cyrillic ``р``, a Greek ``ο`` for a Latin ``o``, full-width letters). A person cannot tell
+    them apart on the page, and a disk that ignores case or normalization (macOS, Windows: a
+    machine this scope is synced to, R-1) holds only one of the first kind.
+
+    Two names of ASCII characters only that differ in more than case (``modern.md`` and
+    ``rnodern.md``, ``v1.md`` and ``vl.md``) are not named: their skeletons meet, but ordinary
+    names share such letters, and a listing in a fixed-width font tells them apart."""
     findings = []
-    for names in groups.values():
+    for names in _skeleton_groups(name for name in topic_files if not _in_wrong_case(name)):
         for name in sorted(names) if len(names) > 1 else ():
             if only is not None and name != only:
                 continue
-            others = ", ".join(repr(other) for other in sorted(names) if other != name)
-            message = (
-                f"{name!r} and {others} are different files whose names differ only in case, "
-                "in how an accent is encoded or in characters shown as nothing (U+200B, "
-                "U+FEFF…): they look the same, and a disk that ignores case or encoding (macOS, "
-                "Windows: a machine this scope is synced to) keeps one of them; rename one"
-            )
-            findings.append(_finding("look-alike-names", name, None, message))
+            same = [other for other in sorted(names) if _seen_alike(name, other)]
+            alike = [other for other in sorted(names) if _drawn_alike(name, other)]
+            if same or alike:
+                message = _look_alike_message(name, same, alike)
+                findings.append(_finding("look-alike-names", name, None, message))
     return findings
+
+
+def _skeleton_groups(names: Iterable[str]) -> list[list[str]]:
+    """``names`` in groups of names drawn alike, each name in one group, in their order: two
+    names meet when their UTS #39 skeletons are equal case-folded (``Notes.md``, ``notes.md``
+    and ``nоtes.md`` with a Cyrillic ``о``) or as written (``Ideas.md`` with a capital I and
+    ``ǀdeas.md`` with U+01C0, which folding parts), both without characters shown as nothing.
+    Linear in the names (a union of the names that share a key)."""
+    listed = list(names)
+    parent = list(range(len(listed)))
+
+    def root(at: int) -> int:
+        while parent[at] != at:
+            parent[at] = parent[parent[at]]
+            at = parent[at]
+        return at
+
+    first: dict[tuple[str, str], int] = {}
+    for at, name in enumerate(listed):
+        for key in _look_keys(name):
+            met = first.setdefault(key, at)
+            parent[root(at)] = root(met)
+    groups: dict[int, list[str]] = {}
+    for at, name in enumerate(listed):
+        groups.setdefault(root(at), []).append(name)
+    return list(groups.values())
+
+
+@lru_cache(maxsize=16384)
+def _look_keys(name: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The two keys :func:`_skeleton_groups` meets names by; kept per name, as a scope's names
+    are linted again and again (the lint of one topic reads them all)."""
+    return ("folded", skeleton(_seen_as(name))), ("written", skeleton(_nfc(name)))
+
+
+def _seen_alike(name: str, other: str) -> bool:
+    """Whether ``other`` is another file whose name reads as ``name`` once NFC, case-folded and
+    without characters shown as nothing."""
+    return other != name and _seen_as(other) == _seen_as(name)
+
+
+def _drawn_alike(name: str, other: str) -> bool:
+    """Whether ``other``, a name of ``name``'s skeleton, reads differently yet is drawn alike:
+    a character of another script or form in one of them (two ASCII names never)."""
+    differs = other != name and _seen_as(other) != _seen_as(name)
+    return differs and not (name.isascii() and other.isascii())
+
+
+def _look_alike_message(name: str, same: Sequence[str], alike: Sequence[str]) -> str:
+    """What a ``look-alike-names`` finding about ``name`` says: the names that read as it
+    (``same``) and those drawn alike from other characters (``alike``), with the characters
+    that differ, each by its code point and Unicode name (its script: ``CYRILLIC SMALL LETTER
+    ER``) and the character it looks like."""
+    parts = []
+    if same:
+        others = ", ".join(repr(other) for other in same)
+        parts.append(
+            f"{name!r} and {others} are different files whose names differ only in case, "
+            "in how an accent is encoded or in characters shown as nothing (U+200B, "
+            "U+FEFF…): they look the same, and a disk that ignores case or encoding (macOS, "
+            "Windows: a machine this scope is synced to) keeps one of them"
+        )
+    if alike:
+        others = ", ".join(repr(other) for other in alike)
+        told = "; ".join(
+            told for told in (_odd_letters(one, alike, name) for one in (name, *alike)) if told
+        )
+        parts.append(f"{name!r} and {others} are different files whose names look the same: {told}")
+    return "; ".join(parts) + "; rename one"
+
+
+def _odd_letters(one: str, alike: Sequence[str], name: str) -> str:
+    """The characters of ``one`` (``name`` or one of ``alike``) that the names it is compared
+    with do not hold, each by its code point and Unicode name, and what it looks like when
+    that is another character: ``'prefers-pnрm.md' has U+0440 CYRILLIC SMALL LETTER ER 'р',
+    which looks like 'p'``; ``""`` when it holds none."""
+    others = [other for other in (name, *alike) if other != one]
+    held = set().union(*(set(_seen_as(other)) for other in others))
+    odd = [
+        char
+        for char in dict.fromkeys(_nfc(one))
+        if unicodedata.category(char) != "Cf" and char.casefold() not in held
+    ]
+    return f"{one!r} has {', '.join(map(_letter, odd))}" if odd else ""
+
+
+def _letter(char: str) -> str:
+    """One character as a finding names it: ``U+0440 CYRILLIC SMALL LETTER ER 'р', which
+    looks like 'p'`` (its script is the first word of its Unicode name); a letter drawn as
+    nothing (U+3164 HANGUL FILLER) says so."""
+    said = f"U+{ord(char):04X} {unicodedata.name(char, 'UNNAMED CHARACTER')} {char!r}"
+    looks = unicodedata.normalize("NFC", skeleton(char))
+    if not looks:
+        return f"{said}, drawn as nothing"
+    return f"{said}, which looks like {looks!r}" if looks != char else said
 
 
 def _unindexed(topic_files: Collection[str], linked: dict[str, list[int]]) -> list[Finding]:

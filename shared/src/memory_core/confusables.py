@@ -1,0 +1,88 @@
+"""Which texts look alike to a person: the skeleton of Unicode's UTS #39 (T-5b).
+
+Two strings are *confusable* when their skeletons are equal (UTS #39 section 4): ``pnpm`` with
+a Latin ``p`` and ``pnрm`` with a Cyrillic ``р`` (U+0440), ``notes`` and ``nοtes`` with a Greek
+``ο``, ``plan`` and the full-width ``ｐｌａｎ``. The mapping is Unicode's own ``confusables.txt``,
+kept unmodified in ``unicode_data/`` beside this module with its licence (Unicode License V3).
+No Python library computes this skeleton from a current ``confusables.txt`` and is small and
+kept (ICU's spoof checker has no wheel); the table is read on the first call, never on import,
+so a process that only imports this module (a hook: H-5) pays nothing for it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+from importlib import resources
+
+__all__ = ["CONFUSABLES_VERSION", "prototype", "skeleton"]
+
+CONFUSABLES_VERSION = "18.0.0"
+"""The Unicode version of the ``confusables.txt`` kept in ``unicode_data/``."""
+
+_DATA_FILE = "confusables.txt"
+
+
+@cache
+def _prototypes() -> dict[int, str]:
+    """Each source code point of ``confusables.txt`` and the prototype it maps to (a
+    :meth:`str.translate` table).
+
+    A data line is ``SOURCE ; TARGET ; MA # comment``, code points in hex, the target one or
+    more of them."""
+    text = resources.files("memory_core").joinpath("unicode_data", _DATA_FILE)
+    table: dict[int, str] = {}
+    for line in text.read_text(encoding="utf-8-sig").splitlines():
+        data = line.split("#", 1)[0].strip()
+        if not data:
+            continue
+        source, target, _kind = (field.strip() for field in data.split(";"))
+        table[int(source, 16)] = "".join(chr(int(point, 16)) for point in target.split())
+    return table
+
+
+def _ignorable(char: str) -> bool:
+    """A Default_Ignorable_Code_Point, drawn as nothing, as UTS #39 section 4 drops them before
+    mapping: the format characters (U+200B, U+FEFF, U+2060, the directional marks …), the
+    variation selectors, and the few letters and marks Unicode lists with them."""
+    point = ord(char)
+    return (
+        unicodedata.category(char) == "Cf"
+        or any(low <= point <= high for low, high in _IGNORABLE_RANGES)
+        or 0xE0000 <= point <= 0xE0FFF  # tags, variation selectors 17-256, reserved
+    )
+
+
+_IGNORABLE_RANGES = (
+    (0x034F, 0x034F),  # COMBINING GRAPHEME JOINER
+    (0x115F, 0x1160),  # HANGUL CHOSEONG / JUNGSEONG FILLER
+    (0x17B4, 0x17B5),  # KHMER VOWEL INHERENT AQ / AA
+    (0x180B, 0x180F),  # MONGOLIAN FREE VARIATION SELECTORS, VOWEL SEPARATOR
+    (0x3164, 0x3164),  # HANGUL FILLER
+    (0xFE00, 0xFE0F),  # VARIATION SELECTORS 1-16
+    (0xFFA0, 0xFFA0),  # HALFWIDTH HANGUL FILLER
+)
+"""The Default_Ignorable_Code_Point ranges of Unicode's DerivedCoreProperties.txt that are not
+format characters (category Cf), nor in the U+E0000 block."""
+
+
+def prototype(char: str) -> str:
+    """What one character ``char`` (a ``str`` of length 1) looks like: its ``confusables.txt``
+    prototype (``"р"`` U+0440 gives ``"p"``, ``"ｐ"`` gives ``"p"``, ``"m"`` gives ``"rn"``),
+    or ``char`` itself when Unicode lists none."""
+    return _prototypes().get(ord(char), char)
+
+
+def skeleton(text: str) -> str:
+    """The UTS #39 skeleton of ``text``: NFD, characters drawn as nothing dropped, each
+    character replaced by its prototype, NFD again. Two strings with one skeleton look alike
+    (``skeleton("pnрm") == skeleton("pnpm")``); the skeleton itself is for comparing only, never
+    for showing (``skeleton("m") == "rn"``).
+
+    >>> skeleton("prefers-pn\\u0440m") == skeleton("prefers-pnpm")
+    True
+    """
+    decomposed = unicodedata.normalize("NFD", text)
+    if not decomposed.isascii():
+        decomposed = "".join(char for char in decomposed if not _ignorable(char))
+    return unicodedata.normalize("NFD", decomposed.translate(_prototypes()))

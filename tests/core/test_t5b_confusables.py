@@ -1,0 +1,64 @@
+"""T-5b: the UTS #39 skeleton that tells names drawn alike, and the Unicode data it reads."""
+
+from __future__ import annotations
+
+import hashlib
+from importlib import resources
+
+import pytest
+from memory_core.confusables import CONFUSABLES_VERSION, prototype, skeleton
+
+DATA = resources.files("memory_core").joinpath("unicode_data")
+
+
+def test_t5b_the_kept_confusables_file_is_the_one_its_readme_names() -> None:
+    """``confusables.txt`` is Unicode's release of ``CONFUSABLES_VERSION``, unmodified (its
+    sha256 is the README's), kept beside its licence."""
+    data = DATA.joinpath("confusables.txt").read_bytes()
+    readme = DATA.joinpath("README.md").read_text(encoding="utf-8")
+    assert f"# Version: {CONFUSABLES_VERSION}\n" in data.decode("utf-8-sig")
+    assert f"| {CONFUSABLES_VERSION} " in readme
+    assert f"`{hashlib.sha256(data).hexdigest()}`" in readme
+    assert "SPDX-License-Identifier: Unicode-3.0" in DATA.joinpath("LICENSE").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("char", "drawn_as"),
+    [
+        ("\u0440", "p"),  # CYRILLIC SMALL LETTER ER
+        ("\u03bf", "o"),  # GREEK SMALL LETTER OMICRON
+        ("\uff50", "p"),  # FULLWIDTH LATIN SMALL LETTER P
+        ("m", "rn"),  # a prototype of more than one character
+        ("1", "l"),
+        ("p", "p"),  # a character Unicode lists no prototype for is its own
+    ],
+)
+def test_t5b_a_character_is_drawn_as_its_prototype(char: str, drawn_as: str) -> None:
+    assert prototype(char) == drawn_as
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("prefers-pnpm.md", "prefers-pn\u0440m.md"),
+        ("notes", "n\u03bftes"),
+        ("plan", "\uff50\uff4c\uff41\uff4e"),
+        ("deploy", "de\u200bploy\ufe0f"),  # drawn as nothing: dropped
+        ("deploy", "de\u3164ploy\u180b\U000e0101"),  # ignorable letters and selectors too
+        ("caf\u00e9", "cafe\u0301"),  # NFD first: composed and decomposed are one
+    ],
+)
+def test_t5b_names_drawn_alike_have_one_skeleton(one: str, other: str) -> None:
+    assert skeleton(one) == skeleton(other)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("\u0437\u0430\u043c\u0435\u0442\u043a\u0438", "\u0437\u0430\u0434\u0430\u0447\u0438"),
+        ("\u30e1\u30e2", "\u30ce\u30fc\u30c8"),
+        ("cafe", "caf\u00e9"),
+    ],
+)
+def test_t5b_different_words_have_different_skeletons(one: str, other: str) -> None:
+    assert skeleton(one) != skeleton(other)
