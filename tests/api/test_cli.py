@@ -134,6 +134,38 @@ def test_a1_agent_list_names_an_agent_whose_settings_cannot_be_read(
     )
 
 
+@pytest.mark.parametrize("kind", ["file", "fifo", "link-out"])
+def test_q2b_agent_list_says_a_user_scope_that_cannot_be_used(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """A file, a FIFO or a link out of the memory root where the user scope's folder belongs:
+    the line said "0" memories, exit 0 (a calm, wrong answer); now "0+", the reason in the
+    overview's words (never where the link leads) and exit 1."""
+    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
+    user = memory_root(env, "coder") / "user"
+    user.rmdir()
+    outside = tmp_path / "outside-0123"
+    outside.mkdir()
+    if kind == "file":
+        user.write_text("x", encoding="utf-8")
+    elif kind == "fifo":
+        os.mkfifo(user)
+    else:
+        user.symlink_to(outside, target_is_directory=True)
+    capsys.readouterr()
+
+    assert main(["agent", "list"]) == 1
+
+    captured = capsys.readouterr()
+    assert [line.split()[:3] for line in captured.out.splitlines()[1:]] == [["acme", "coder", "on"]]
+    assert captured.out.splitlines()[1].split()[3] == "0+"
+    assert (
+        "agent coder: its scope 'user' cannot be used: the service found something that is "
+        "not a folder in its folder's place" in captured.err
+    )
+    assert outside.name not in captured.err
+
+
 def test_a1_agent_create_with_template_file(
     env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -174,6 +174,67 @@ def test_a10_bad_tokens_file_names_the_variable(
     assert message in str(caught.value)
 
 
+SECRET_HEAD = "mem_0123456789ab"
+SECRET_TAIL = "cdef0123456789"
+
+
+@pytest.mark.parametrize(
+    ("char", "said"),
+    [
+        ("\n", "a line break (LF) (U+000A)"),
+        ("\r", "a line break (CR) (U+000D)"),
+        ("\t", "a control character (U+0009)"),
+        ("\x1b", "a control character (U+001B)"),
+        ("\x7f", "a control character (U+007F)"),
+        ("\x85", "non-ASCII (U+0085)"),
+        ("\u00e9", "non-ASCII (U+00E9)"),
+        ("\u2028", "non-ASCII (U+2028)"),
+    ],
+)
+def test_a10a_a_secret_no_authorization_header_can_carry_is_refused_at_load(
+    tmp_path: Path, char: str, said: str
+) -> None:
+    """A secret holding a line break, a control or a non-ASCII character was loaded as a token
+    no client could ever send (``Authorization: Bearer …`` ends at a line break; clients send
+    other bytes as Latin-1, UTF-8 or not at all): refused naming the variable, the token and
+    the character, never the secret."""
+    secret = f"{SECRET_HEAD}{char}{SECRET_TAIL}"
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env(
+            {"MEMORY_API_DATA_DIR": str(tmp_path), "MEMORY_API_TOKENS": f"ci={secret}"}
+        )
+    message = str(caught.value)
+    assert message.startswith("MEMORY_API_TOKENS: token 'ci': the secret holds ")
+    assert f"{said} at character {len(SECRET_HEAD) + 1}" in message
+    assert "Authorization header cannot carry" in message
+    assert SECRET_HEAD not in message and SECRET_TAIL not in message
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x1b", "\t", "\u00e9"])
+def test_a10a_a_tokens_file_secret_no_header_can_carry_is_refused_at_load(
+    tmp_path: Path, char: str
+) -> None:
+    """The same in ``MEMORY_API_TOKENS_FILE`` (a line break there ends the entry)."""
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"ok=0123456789abcdef0123\nbot:acme={SECRET_HEAD}{char}{SECRET_TAIL}\n")
+    env = {"MEMORY_API_DATA_DIR": str(tmp_path), "MEMORY_API_TOKENS_FILE": str(tokens)}
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env(env)
+    message = str(caught.value)
+    assert message.startswith("MEMORY_API_TOKENS_FILE: token 'bot': the secret holds ")
+    assert f"(U+{ord(char):04X}) at character {len(SECRET_HEAD) + 1}" in message
+    assert SECRET_HEAD not in message and SECRET_TAIL not in message
+
+
+def test_a10a_a_secret_of_visible_ascii_and_spaces_is_loaded(tmp_path: Path) -> None:
+    """Every character a header carries as written still makes a secret (a space inside too:
+    ``Bearer a b`` is read as the secret ``a b``)."""
+    secret = "".join(chr(code) for code in range(0x20, 0x7F)).replace(",", "").replace("=", "")
+    env = {"MEMORY_API_DATA_DIR": str(tmp_path), "MEMORY_API_TOKENS": f"ci=x{secret}"}
+    [entry] = Settings.from_env(env).env_tokens
+    assert entry.sha256 == hash_secret(f"x{secret}")
+
+
 def test_public_surface() -> None:
     assert memory_api.__all__ == ["Settings", "create_app"]
     for name in memory_api.__all__:

@@ -193,6 +193,46 @@ async def test_a7_user_scope_as_dangling_symlink_is_unusable_and_creates_nothing
     assert not target.exists()
 
 
+def _block_user_scope(agent: AgentHome, kind: str) -> Path:
+    """Put ``kind`` in the place of the user scope's folder; the place a link leads to."""
+    target = agent.tmp / "elsewhere-0123"
+    agent.user.rmdir()
+    if kind == "file":
+        agent.user.write_text(SECRET, encoding="utf-8")
+    elif kind == "fifo":
+        os.mkfifo(agent.user)
+    elif kind == "link-out":
+        outside = outside_dir(agent)
+        (outside / "stolen.md").write_text("---\ndescription: x\n---\nx\n", encoding="utf-8")
+        agent.user.symlink_to(outside, target_is_directory=True)
+        target = outside
+    else:
+        agent.user.symlink_to(target, target_is_directory=True)
+    return target
+
+
+@pytest.mark.parametrize("kind", ["file", "fifo", "link-out", "dangling-link"])
+async def test_q2b_agents_list_says_a_user_scope_that_cannot_be_used_as_the_overview_does(
+    client: Client, agent: AgentHome, kind: str
+) -> None:
+    """The agents list (A-1) counted such an agent "0 memories" with no word (a calm, wrong
+    answer) while the overview and Session start said the user scope cannot be used: now its
+    row says so in the same words, never where a link leads, and nothing is made there."""
+    _, key = agent.workspace("app", corpus="user-scope")
+    target = _block_user_scope(agent, kind)
+
+    body = await ok_json(await client.get("/api/projects/acme/agents"))
+
+    [coder] = body["agents"]
+    assert coder["memoryCount"] == len(corpus_topics("user-scope"))  # the Workspace's, counted
+    overview = await ok_json(await client.get(memory_url()))
+    said = overview["scopes"][0]["unreadable"]
+    assert said and said in coder["unreadable"]
+    assert "scope 'user' cannot be used" in coder["unreadable"]
+    assert target.name not in coder["unreadable"] and SECRET not in str(body)
+    assert key not in coder["unreadable"]
+
+
 async def test_a7_symlink_inside_the_root_reads_and_deletes_only_the_link(
     client: Client, agent: AgentHome
 ) -> None:

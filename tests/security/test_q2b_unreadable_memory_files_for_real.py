@@ -430,3 +430,30 @@ def test_unreadable_memory_files_for_real_get_one_status_on_every_route(
             f"the stored settings of agent 'coder' cannot be read (Permission denied): "
             f"{READ_ACCESS_FIX}"
         )
+
+
+def test_unreadable_memory_files_for_real_an_unreadable_user_scope_is_named_in_the_agents_list(
+    served: ServedProcess,
+) -> None:
+    """A user scope folder another account keeps to itself (``chmod 700``) holding notes: the
+    agent's row in the agents list says it could not be counted (Q-2b), never a plain 0, and
+    ``memory-api agent list`` says so too and exits 1."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    user = layout.memory_root(served.data_dir, "coder") / "user"
+    (user / "a.md").write_text("---\nname: a\ndescription: the agent's\n---\nb\n", "utf-8")
+    os.chown(user, NOBODY, NOBODY)
+    user.chmod(0o700)
+
+    status, listed = call(base, "GET", "/api/projects/acme/agents")
+
+    assert status == 200, listed
+    [coder] = listed["agents"]
+    assert coder["memoryCount"] == 0
+    assert "scope folder cannot be listed by the service" in coder["unreadable"]
+    assert "'user'" in coder["unreadable"]
+    words = [*refused_prefix(), venv_bin("memory-api"), "agent", "list"]
+    ran = subprocess.run(words, env=served.env, capture_output=True, text=True, check=False)
+    assert ran.returncode == 1, ran
+    assert "0+" in ran.stdout.splitlines()[1].split()
+    assert "agent coder: 1 scope folder cannot be listed by the service" in ran.stderr

@@ -20,6 +20,7 @@ from memory_core.keys import check_project_id
 
 __all__ = [
     "TokenEntry",
+    "check_secret_sendable",
     "check_token_entry",
     "check_token_name",
     "find_token",
@@ -31,6 +32,11 @@ __all__ = [
 SECRET_PREFIX = "mem_"  # noqa: S105 - a public marker in front of every secret, not one
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
+_NOT_SENDABLE_RE = re.compile(r"[^\x20-\x7e]")
+"""A character no ``Authorization`` header carries as written: a line break (CR, LF: it would
+end the header), NUL, a tab or another control, and anything outside ASCII (one client sends it
+as Latin-1, another as UTF-8, a third refuses to: it matches from some clients only)."""
+_CHARACTER_NAMES = {"\n": "a line break (LF)", "\r": "a line break (CR)", "\x00": "NUL"}
 
 
 class TokenEntry(
@@ -110,8 +116,9 @@ def parse_token_spec(spec: str) -> tuple[str, tuple[str, ...] | None, str]:
     """Split ``name=secret`` or ``name:proj-a|proj-b=secret`` into (name, projects, secret).
 
     Raises ValueError (never echoing the secret) for a missing ``=``, a bad name or project id,
-    a ``:`` naming no project (a token meant to reach some never reaches every one), or a
-    secret shorter than 16 characters.
+    a ``:`` naming no project (a token meant to reach some never reaches every one), a
+    secret shorter than 16 characters, or one holding a character an ``Authorization`` header
+    cannot carry (:func:`check_secret_sendable`).
     """
     head, sep, secret = spec.partition("=")
     if not sep:
@@ -131,4 +138,22 @@ def parse_token_spec(spec: str) -> tuple[str, tuple[str, ...] | None, str]:
             raise ValueError(f"token {name!r}: {error}") from None
     if len(secret.strip()) < 16:
         raise ValueError(f"token {name!r}: the secret must be at least 16 characters")
+    check_secret_sendable(name, secret.strip())
     return name, projects, secret.strip()
+
+
+def check_secret_sendable(name: str, secret: str) -> None:
+    """Raise ValueError when ``secret`` (of token ``name``) holds a character no client can send
+    in ``Authorization: Bearer <secret>``: a line break, NUL, a tab or another control, or one
+    outside ASCII (only space and ``!`` to ``~`` pass). Such a token could never be used; the
+    error names the character by code point and its place, never the secret (A-10a)."""
+    found = _NOT_SENDABLE_RE.search(secret)
+    if found is None:
+        return
+    char = found.group()
+    what = _CHARACTER_NAMES.get(char, "a control character" if char.isascii() else "non-ASCII")
+    raise ValueError(
+        f"token {name!r}: the secret holds {what} (U+{ord(char):04X}) at character "
+        f"{found.start() + 1}, which an Authorization header cannot carry: use only visible "
+        "ASCII characters (as 'memory-api token create' makes them)"
+    )

@@ -22,7 +22,14 @@ from memory_core.wire import RequestBody
 
 from memory_api.errors import BadRequest, BodyTimedOut, UnreadableBody
 
-__all__ = ["check_json_headers", "json_response", "json_text", "query_flag", "read_json"]
+__all__ = [
+    "check_json_headers",
+    "json_response",
+    "json_text",
+    "query_flag",
+    "read_json",
+    "refuse_body",
+]
 
 Body = TypeVar("Body", bound=RequestBody)
 
@@ -124,6 +131,16 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[Body]) -
     :class:`BodyTimedOut` (408) for one still incomplete after :data:`BODY_ARRIVAL_S`,
     ``msgspec.ValidationError`` / ``DecodeError`` for a wrong shape or broken JSON.
     """
+    body = await _read_body(request)
+    if not body or body.isspace():
+        raise BadRequest("the request body is empty; expected a JSON object")
+    return _decoded(body, decoder)
+
+
+async def _read_body(request: web.Request) -> bytes:
+    """The bytes of a body declared JSON, decoded from its ``Content-Encoding``; raises as
+    :func:`read_json` does for everything but an empty body, which is ``b""`` here unless
+    compressed data decoded to nothing (:class:`UnreadableBody`)."""
     check_json_headers(request)
     limit = request.client_max_size
     length = request.content_length
@@ -155,7 +172,12 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[Body]) -
                 f"the request body cannot be read: its {request.content_length} bytes of "
                 f"{coding} data decode to nothing (not {coding} data, or cut off)"
             )
-        raise BadRequest("the request body is empty; expected a JSON object")
+    return body
+
+
+def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
+    """``body`` decoded by ``decoder``; a lone surrogate escape is a :class:`BadRequest`
+    naming it, other errors are msgspec's (:func:`read_json`)."""
     try:
         return decoder.decode(body)
     except msgspec.DecodeError:
@@ -166,6 +188,46 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[Body]) -
                 "outside the Basic Multilingual Plane?); send whole characters"
             ) from None
         raise
+
+
+class _NoFields(RequestBody, frozen=True):
+    """The only body a route that takes none accepts: an empty JSON object ``{}``."""
+
+
+_no_fields = msgspec.json.Decoder(_NoFields)
+
+
+async def refuse_body(request: web.Request) -> None:
+    """Refuse a request body on a route that defines none (``POST …/template-placeholder``,
+    ``…/checkpoint``; ``DELETE`` of a memory file): a body it would ignore is a client's
+    mistake (a parameter it thinks it sent), never silently dropped.
+
+    No body, or an empty JSON object ``{}`` (what the web UI and earlier clients send), pass.
+    A body not declared JSON or in a ``Content-Encoding`` the service does not decode is a 415
+    (``web.HTTPUnsupportedMediaType``, as on every JSON route: a page of another origin cannot
+    send JSON unasked); any other JSON, or bytes that are not JSON, a :class:`BadRequest` (400)
+    saying the route takes no body; over ``client_max_size`` a 413, slow a 408, as
+    :func:`read_json`.
+    """
+    if not request.body_exists:
+        return
+    body = await _read_body(request)
+    if not body or body.isspace():
+        return
+    try:
+        _decoded(body, _no_fields)
+    except (msgspec.DecodeError, BadRequest) as error:
+        got = "" if isinstance(error, BadRequest) else f" ({error})"
+        raise BadRequest(
+            f"{request.method} {_route_name(request)} takes no request body: send none (or an "
+            f"empty JSON object {{}}); the body sent is not one{got}"
+        ) from None
+
+
+def _route_name(request: web.Request) -> str:
+    """The route's path template (``/api/projects/{project}/…``), else the request's path."""
+    info = request.match_info.route.resource
+    return info.canonical if info is not None else request.path
 
 
 _SURROGATE_ESCAPE = re.compile(

@@ -29,7 +29,7 @@ from memory_core.wire import RecordRequest, RestoreRequest
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_history_store
 from memory_api.errors import BadRequest
-from memory_api.http.jsonio import json_response, query_flag, read_json
+from memory_api.http.jsonio import json_response, query_flag, read_json, refuse_body
 from memory_api.store.history.recorder import Attribution
 
 __all__ = ["CHANGES_LIMIT", "HISTORY_LIMIT", "routes"]
@@ -181,8 +181,10 @@ def _checkpoint(request: web.Request) -> Attribution:
 @routes.post(BASE + "/scopes/{key}/checkpoint")
 async def post_scope_checkpoint(request: web.Request) -> web.Response:
     """V-1: ``RecordResult`` — whatever changed on disk in the scope, recorded as a version
-    by the caller (none when nothing changed)."""
+    by the caller (none when nothing changed). Takes no body (an empty JSON object passes;
+    anything else is a 400, :func:`~memory_api.http.jsonio.refuse_body`)."""
     project, agent, key = _ids(request)
+    await refuse_body(request)
     store = get_history_store(request.app)
     result = await store.record(project, agent, key, _checkpoint(request))
     return json_response(result)
@@ -190,8 +192,9 @@ async def post_scope_checkpoint(request: web.Request) -> web.Response:
 
 @routes.post(BASE + "/checkpoint")
 async def post_checkpoint(request: web.Request) -> web.Response:
-    """V-1: ``RecordResult`` — the same for every scope of the agent."""
+    """V-1: ``RecordResult`` — the same for every scope of the agent; no body, as above."""
     project, agent = request.match_info["project"], request.match_info["agent"]
+    await refuse_body(request)
     store = get_history_store(request.app)
     result = await store.record(project, agent, None, _checkpoint(request))
     return json_response(result)

@@ -32,7 +32,7 @@ from memory_core.wire import SessionStartRequest
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_history_store, get_memory_store
 from memory_api.errors import BadRequest
-from memory_api.http.jsonio import json_response, json_text, query_flag, read_json
+from memory_api.http.jsonio import json_response, json_text, query_flag, read_json, refuse_body
 from memory_api.http.logs import note_access
 from memory_api.store.history.recorder import Attribution
 from memory_api.store.overview import OVERVIEW_DEFAULT_LIMIT
@@ -125,8 +125,10 @@ async def get_scope(request: web.Request) -> web.Response:
 
 @routes.post(BASE + "/template-placeholder")
 async def post_template_placeholder(request: web.Request) -> web.Response:
-    """A-4: ``PlaceholderResult`` — the template and whether this call changed it."""
+    """A-4: ``PlaceholderResult`` — the template and whether this call changed it. Takes no
+    body (an empty JSON object passes; anything else is a 400, :func:`refuse_body`)."""
     project, agent = _ids(request)
+    await refuse_body(request)
     result = await get_memory_store(request.app).insert_placeholder(project, agent)
     return json_response(result)
 
@@ -168,8 +170,10 @@ async def get_file(request: web.Request) -> web.Response:
 
 @routes.delete(BASE + "/scopes/{key}/files/{file}")
 async def delete_file(request: web.Request) -> web.Response:
-    """A-6: ``DeleteResult`` — the file is gone, and so are the index lines linking to it."""
+    """A-6: ``DeleteResult`` — the file is gone, and so are the index lines linking to it.
+    Takes no body (:func:`refuse_body`)."""
     project, agent = _ids(request)
+    await refuse_body(request)
     key, file_name = request.match_info["key"], request.match_info["file"]
     principal = request[PRINCIPAL_KEY].name
     store = get_memory_store(request.app)

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from memory_core.counting import counted
+from memory_core.keys import USER_SCOPE
 from memory_core.wire import AgentList, AgentSummary, UnreadableAgentEntry
 
 from memory_api.errors import CannotRead
@@ -16,7 +17,7 @@ from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
 from memory_api.store.not_scopes import Skipped, skipped_entries
 from memory_api.store.overview import folder_count
 from memory_api.store.scope_records import ScopeRecordFiles, ScopeRecords
-from memory_api.store.scopes import list_folder, scope_folders
+from memory_api.store.scopes import NOT_A_FOLDER_WHY, list_folder, scope_blocked, scope_folders
 
 __all__ = ["agent_list", "agent_summaries", "count_topics"]
 
@@ -40,14 +41,18 @@ def count_topics(
     every folder is listed now. A memory root that is missing counts 0 (nothing saved yet).
     What is there but not counted is said, never counted as no memory (Q-2b): a memory root
     redirected by a symlink or that is no folder (never read, A-7), one the service may not
-    list or enter, a scope folder it may not list (the count is then of the others).
+    list or enter, a scope folder it may not list (the count is then of the others), a user
+    scope with something that is no folder in its place (a file, a FIFO, a link out of the
+    root: said in the overview's and Session start's words, never where a link leads).
     """
     try:
         root = checked_memory_root(data_dir, agent_id)
         kept = records.of(agent_id) if records is not None else ScopeRecords(None)
         total = 0
         unlisted: list[str] = []
+        user_seen = False
         for key, scope in scope_folders(root, skipped):
+            user_seen = user_seen or key == USER_SCOPE
             try:
                 info = os.stat(scope)  # noqa: PTH116 - a string: thousands of scopes
             except FileNotFoundError:
@@ -60,6 +65,7 @@ def count_topics(
                 unlisted.append(key)  # 0 stands for "cannot be listed" too
             total += count
         kept.flush()
+        user_blocked = not user_seen and scope_blocked(root, USER_SCOPE)
     except OutsideMemoryRoot:
         return 0, (
             "its memory root is no plain folder (a symlink or a file in its place), which the "
@@ -70,12 +76,18 @@ def count_topics(
     except OSError as error:  # one unreadable memory root must not break the agents list
         logger.warning("cannot count the memories of agent %s: %s", agent_id, error)
         return 0, f"its memories cannot be counted ({error.strerror or type(error).__name__})"
+    reasons: list[str] = []
+    if user_blocked:
+        reasons.append(
+            f"its scope {USER_SCOPE!r} cannot be used: the service {NOT_A_FOLDER_WHY}; "
+            "what it holds is not counted"
+        )
     if unlisted:
-        return total, (
+        reasons.append(
             f"{counted(len(unlisted), 'scope folder')} cannot be listed by the service, whose "
             f"memories are not counted: {', '.join(map(repr, sorted(unlisted)))}"
         )
-    return total, None
+    return total, "; ".join(reasons) or None
 
 
 async def agent_summaries(

@@ -65,6 +65,7 @@ __all__ = [
     "refusal_text",
     "scan_scope",
     "scan_topics",
+    "scope_blocked",
     "scope_dir_error",
     "scope_dir_refusal",
     "scope_folders",
@@ -285,6 +286,18 @@ def scope_unusable(root: Path, key: str, agent_id: str) -> str | None:
     except NotFound:
         return None
     return None
+
+
+def scope_blocked(root: Path, key: str) -> bool:
+    """Whether something that is no folder of the real ``root`` stands in scope ``key``'s place
+    (a file, a FIFO, a dangling link, a link leading out of the root: :func:`scope_unusable`'s
+    case), judged without making anything: for answers that only read, such as the agents
+    list's count. False for a folder, a link to another scope, or nothing there."""
+    try:
+        found = scope_real_dir(root, key)
+    except OutsideMemoryRoot:
+        return True
+    return found is None and os.path.lexists(root / key)
 
 
 def refusal_text(error: OSError) -> str:
