@@ -59,14 +59,15 @@ def _int(literal: str) -> int:
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    document = dict(pairs)
-    if len(document) < len(pairs):
-        twice = next(key for index, (key, _) in enumerate(pairs) if key in dict(pairs[:index]))
-        raise UnwritableJson(
-            f"it holds the key {_shown(json.dumps(twice, ensure_ascii=False))} twice in one "
-            "object (written back, the first would be lost and the file laid out anew)"
-        )
-    return document
+    seen: set[str] = set()
+    for key, _ in pairs:  # one pass: a set of the keys so far, never a dict per key
+        if key in seen:
+            raise UnwritableJson(
+                f"it holds the key {_shown(json.dumps(key, ensure_ascii=False))} twice in one "
+                "object (written back, the first would be lost and the file laid out anew)"
+            )
+        seen.add(key)
+    return dict(pairs)
 
 
 def loads(text: str) -> Any:

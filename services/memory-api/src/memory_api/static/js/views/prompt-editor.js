@@ -27,15 +27,6 @@ function hiddenLines(text) {
 }
 
 /**
- * Build an editor. `read(config)` → {value, isDefault?}; `patch(value | null)` → the PATCH body;
- * `needs` is a placeholder the text should hold (`needsMessage` explains its absence);
- * `restorable` adds "Restore default"; `confirmText` is the Save confirm's message; `view` is
- * the AgentView that sends the PATCH; `note` (optional) is shown above the text;
- * `storedWarning(config)` (optional) → what the service says is wrong with the saved text, or
- * null (shown above the text while it says so).
- * The editor keeps the user's unsaved text when the config changes underneath it.
- */
-/**
  * The notes an editor shows about its text, each hidden until it has something to say:
  * `warning` (the placeholder it lacks), `stale` (the saved text changed underneath),
  * `hiddenNote` (lines holding hidden characters), `storedNote` (what the service says of the
@@ -60,6 +51,15 @@ function editorNotes(id) {
   };
 }
 
+/**
+ * Build an editor. `read(config)` → {value, isDefault?}; `patch(value | null)` → the PATCH body;
+ * `needs` is a placeholder the text should hold (`needsMessage` explains its absence);
+ * `restorable` adds "Restore default"; `confirmText` is the Save confirm's message; `view` is
+ * the AgentView that sends the PATCH; `note` (optional) is shown above the text;
+ * `storedWarning(config)` (optional) → what the service says is wrong with the saved text, or
+ * null (shown above the text while it says so).
+ * The editor keeps the user's unsaved text when the config changes underneath it.
+ */
 export class PromptEditor {
   constructor({ id, title, description, restorable, note = null, ...behaviour }) {
     // behaviour: read, patch, needs, needsMessage, view, confirmText, storedWarning.
