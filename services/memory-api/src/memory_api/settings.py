@@ -223,13 +223,13 @@ def _refuse_writable_by_everyone(path: str) -> None:
     its mode (a Kubernetes Secret's volume). On a disk that keeps no permission bits (every
     file ``0777``: exFAT, FAT, WSL drvfs), where ``chmod o-w`` does nothing, the message says
     to move the file instead. A path that cannot be looked at passes here: reading it then
-    fails with its own error."""
+    fails with its own error, as does one that is no regular file."""
     try:
         mode = Path(path).stat().st_mode
     except OSError:
         return
-    if not open_to_everyone(path, mode):
-        return
+    if not stat.S_ISREG(mode) or not open_to_everyone(path, mode):
+        return  # a FIFO, device or folder is refused by its kind when read
     said = (
         f"MEMORY_API_TOKENS_FILE: {path} can be written by every account (mode "
         f"{stat.S_IMODE(mode):04o}): anyone on this machine could add a token of their own, "
