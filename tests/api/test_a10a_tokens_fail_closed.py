@@ -17,14 +17,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from memory_api import world_writable
 from memory_api.app import create_app
 from memory_api.bearer import TokenEntry, find_token, hash_secret
 from memory_api.cli import main
 from memory_api.settings import Settings
 from memory_api.store.tokens import TokenStore
 from pytest_aiohttp import AiohttpClient
-
-from memory_api import world_writable
 
 from tests.api.conftest import (
     AgentHome,

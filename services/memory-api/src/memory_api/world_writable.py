@@ -106,7 +106,7 @@ def _type_keeps_modes(path: str) -> bool:
         table = Path(MOUNT_TABLE).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return True
-    real = os.path.realpath(path)  # noqa: PTH118
+    real = os.path.realpath(path)
     best, kind = "", ""
     for line in table.splitlines():
         fields = line.split()

@@ -72,8 +72,10 @@ def plugin_token_file(path: Path) -> bool:
         return True
     if path.parent.parts[-2:] != TOKENS_FOLDER:
         return False
-    return _is_real(path.parent.parent, stat.S_ISDIR) and _is_real(path.parent, stat.S_ISDIR) and (
-        _is_real(path, stat.S_ISREG)
+    return (
+        _is_real(path.parent.parent, stat.S_ISDIR)
+        and _is_real(path.parent, stat.S_ISDIR)
+        and (_is_real(path, stat.S_ISREG))
     )
 
 

@@ -21,8 +21,9 @@ token file every account may write, and every file of a token folder every accou
 while there are tokens (anyone could make a token of their own there). The
 service then refuses what it cannot judge (503, :mod:`memory_api.http.auth`) until the tokens
 read again (on a disk that keeps no permission bits, where every file shows ``0777``, the
-reason says what to do instead of ``chmod``: :mod:`memory_api.world_writable`). Since the folder lives on the data dir, every replica and every
-restart sees the same state: nothing about "having had tokens" is kept in a process.
+reason says what to do instead of ``chmod``: :mod:`memory_api.world_writable`). Since the
+folder lives on the data dir, every replica and every restart sees the same state: nothing
+about "having had tokens" is kept in a process.
 """
 
 from __future__ import annotations
@@ -272,7 +273,8 @@ class TokenStore:
             self._listed = None if is_racy(key) else (key, paths)
             listed = True
         if open_to_everyone(self._dir_name, info.st_mode) and (paths or self._env):
-            return (), True, writable_by_everyone(self._dir_name, info.st_mode)  # no file in it is trusted
+            # no file in it is trusted
+            return (), True, writable_by_everyone(self._dir_name, info.st_mode)
         return paths, listed, None
 
     def _read(self, path: str) -> tuple[_Read, bool]:
