@@ -14,7 +14,8 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
                            ``name:proj-a|proj-b=secret`` (those projects); hashed at load (A-10)
 ``MEMORY_API_TOKENS_FILE`` a file of more such entries, one per line or comma-separated, ``#``
                            comment lines (a mounted Kubernetes or Compose secret, deploy.md);
-                           a regular file holding at least one token (A-10a)
+                           a regular file holding at least one token, that not every account
+                           may write unless on a read-only mount (A-10a)
 ``MEMORY_API_LOG_FORMAT``  ``text`` (default) or ``json`` (one JSON object per line)
 ``MEMORY_API_LOG_LEVEL``   ``DEBUG``, ``INFO`` (default), ``WARNING`` …
 ``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
@@ -119,7 +120,8 @@ class Settings:
     """Set when the ``MEMORY_API_TOKENS_FILE`` file is readable by every account (its mode
     lets others read, ``0644``/``0444``): what ``serve`` logs as a warning, naming the file and
     its mode. Not refused: a mounted Kubernetes Secret is ``0644`` unless ``defaultMode`` says
-    otherwise, and refusing would take a running deployment down on an upgrade."""
+    otherwise, and refusing would take a running deployment down on an upgrade. (One every
+    account may write is refused: :class:`SettingsError` from :meth:`Settings.from_env`.)"""
     retired_workers: str | None = None
     """The value of ``MEMORY_API_WORKERS`` when set (not blank): no longer read, since the
     service is one process; ``serve`` logs a warning saying how to run more."""
