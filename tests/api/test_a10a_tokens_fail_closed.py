@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from memory_api import world_writable
 from memory_api.app import create_app
 from memory_api.bearer import TokenEntry, find_token, hash_secret
 from memory_api.cli import main
@@ -32,6 +33,7 @@ from tests.api.conftest import (
     ok_json,
     write_topic,
 )
+from tests.support.case_insensitive_disk import case_insensitive_disk
 
 AGENTS = "/api/projects/acme/agents"
 UNREADABLE = "bearer tokens cannot be read"
@@ -431,3 +433,98 @@ async def test_a10a_a_token_folder_on_a_read_only_mount_is_trusted_whatever_its_
     monkeypatch.setattr(os, "statvfs", mounted)
     (tokens / "ops.json").touch()  # a new stat: read again
     assert (await ok_json(await client.get("/api/me", headers=_bearer(GOOD))))["name"] == "ops"
+
+
+MODELESS = "its disk keeps no permission bits"
+
+
+def test_a10a_a_token_on_a_disk_that_keeps_no_modes_is_distrusted_saying_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """On exFAT (FAT, WSL drvfs, some Windows bind mounts) every file and folder shows
+    ``0777`` and ``chmod`` changes nothing: after the upgrade every token there was distrusted
+    with a "chmod o-w it" that does nothing. Still never trusted (anyone may add a token
+    there), but the reason names the disk and what works: move the data dir, or give the
+    tokens in the environment. The environment's tokens still pass."""
+    with case_insensitive_disk(tmp_path) as disk:
+        data_dir = disk / "data"
+        (data_dir / "tokens").mkdir(parents=True)
+        (data_dir / "tokens" / "ops.json").write_bytes(_record(name="ops"))
+        (data_dir / "tokens" / "ops.json").chmod(0o600)  # kept by no bit of the disk
+        env = TokenEntry(name="env", sha256=hash_secret(ENV))
+
+        known = TokenStore(data_dir, (env,)).known()
+
+    assert [entry.name for entry in known.entries] == ["env"]  # fails closed: ops not trusted
+    assert known.configured and known.unreadable is not None and known.summary is not None
+    assert f"{WRITABLE_BY_EVERYONE} (mode 0777)" in known.unreadable
+    assert MODELESS in known.unreadable and MODELESS in known.summary
+    assert "MEMORY_API_DATA_DIR" in known.unreadable
+    assert "MEMORY_API_TOKENS or a MEMORY_API_TOKENS_FILE" in known.unreadable
+    assert "chmod o-w" not in known.unreadable
+
+
+@pytest.mark.parametrize(
+    "mounts",
+    [
+        "36 25 0:33 / {point} rw,noatime - 9p drvfs rw,aname=drvfs;path=C:\\;uid=1000\n",
+        "36 25 8:17 / {point} rw,relatime - vfat /dev/sdb1 rw,fmask=0000,dmask=0000\n",
+    ],
+    ids=["wsl-drvfs", "vfat"],
+)
+def test_a10a_a_modeless_disk_is_told_by_its_mount_type_where_no_probe_can_be_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mounts: str
+) -> None:
+    """Where no file can be made to try a mode on (the folder is not the service's to write),
+    the mount table's type tells: WSL's drvfs, FAT."""
+    tokens = tmp_path / "tokens"
+    tokens.mkdir()
+    (tokens / "ops.json").write_bytes(_record(name="ops"))
+    (tokens / "ops.json").chmod(0o666)
+    table = tmp_path / "mountinfo"
+    table.write_text(mounts.format(point=tmp_path), encoding="utf-8")
+    monkeypatch.setattr(world_writable, "MOUNT_TABLE", str(table))
+    monkeypatch.setattr(world_writable, "_kept", {})
+    monkeypatch.setattr(world_writable, "_probe", lambda folder: None)
+
+    known = TokenStore(tmp_path).known()
+
+    assert known.entries == () and known.unreadable is not None
+    assert MODELESS in known.unreadable and "chmod o-w" not in known.unreadable
+
+
+def test_a10a_a_disk_refusing_chmod_keeps_no_modes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel's own FAT and exFAT refuse a mode they cannot keep (``EPERM``)."""
+    tokens = tmp_path / "tokens"
+    tokens.mkdir()
+    (tokens / "ops.json").write_bytes(_record(name="ops"))
+    (tokens / "ops.json").chmod(0o666)
+    monkeypatch.setattr(world_writable, "_kept", {})
+
+    def refused(fd: int, mode: int) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "fchmod", refused)
+
+    unreadable = TokenStore(tmp_path).known().unreadable
+
+    assert unreadable is not None and MODELESS in unreadable
+    assert [path.name for path in tokens.iterdir()] == ["ops.json"]  # the probe is gone
+
+
+def test_a10a_a_disk_that_keeps_modes_still_says_chmod_o_w(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(world_writable, "_kept", {})
+    tokens = tmp_path / "tokens"
+    tokens.mkdir()
+    (tokens / "ops.json").write_bytes(_record(name="ops"))
+    (tokens / "ops.json").chmod(0o666)
+
+    unreadable = TokenStore(tmp_path).known().unreadable
+
+    assert unreadable is not None and "(chmod o-w it)" in unreadable
+    assert MODELESS not in unreadable
+    assert [path.name for path in tokens.iterdir()] == ["ops.json"]

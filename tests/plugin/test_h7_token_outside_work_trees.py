@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from harness_memory.cli import main
 from harness_memory.installers.spec import flag_values, our_commands
+from harness_memory.installers.token_place import plugin_token_file
 from harness_memory.settings import load_settings
 
 from tests.plugin.helpers import HARNESS_MEMORY
@@ -237,3 +238,47 @@ def test_h7_an_install_without_a_token_removes_the_one_kept_outside(
 
     assert not kept.exists()
     assert named_token_files(home, harness) == set()
+
+
+@pytest.mark.parametrize("linked", ["tokens", "harness-memory", "the file"])
+def test_h7_a_token_folder_made_a_symlink_is_never_the_plugins_to_remove(
+    tmp_path: Path, linked: str
+) -> None:
+    """The stale-token removal trusted ``~/.config/harness-memory/tokens/<x>`` by its spelling:
+    a dotfiles repository making ``tokens`` (or ``harness-memory``, or the file) a symlink had
+    the removal follow it into the repository's own folder. Judged by ``lstat`` now: nothing
+    reached through a link is removed, by install or uninstall."""
+    harness = "codex"
+    home, _ = in_dotfiles(tmp_path, harness)
+    assert install(home, harness, TOKEN)[0] == 0
+    (kept,) = named_token_files(home, harness)
+    moved = {"tokens": kept.parent, "harness-memory": kept.parent.parent, "the file": kept}[linked]
+    theirs = tmp_path / "their-dotfiles" / moved.name
+    theirs.parent.mkdir()
+    moved.rename(theirs)
+    moved.symlink_to(theirs)
+    assert kept.is_file() and not plugin_token_file(kept)
+    held = {
+        "tokens": theirs / kept.name,
+        "harness-memory": theirs / "tokens" / kept.name,
+        "the file": theirs,
+    }[linked]
+
+    out = io.StringIO()
+    flags = ["--home", str(home), "--memory-root", str(memory_root(tmp_path))]
+    flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+    flags += ["--executable", str(HARNESS_MEMORY)]
+    assert main(["install", harness, *flags], environ={"HOME": str(home)}, stdout=out) == 0
+    uninstall(home, harness)
+
+    assert held.read_text(encoding="utf-8") == f"{TOKEN}\n"  # theirs, untouched
+
+
+def test_h7_a_token_file_in_real_plugin_folders_is_the_plugins(tmp_path: Path) -> None:
+    tokens = tmp_path / ".config" / "harness-memory" / "tokens"
+    tokens.mkdir(parents=True)
+    (tokens / "claude-0123456789ab").write_text("t\n", encoding="utf-8")
+
+    assert plugin_token_file(tokens / "claude-0123456789ab")
+    assert not plugin_token_file(tokens / "missing")
+    assert not plugin_token_file(tmp_path / ".ssh" / "id_ed25519")

@@ -123,7 +123,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
             ONE_PROCESS,
         )
     if settings.tokens_file_warning is not None:
-        logger.warning("%s", settings.tokens_file_warning)  # said, not refused (settings.py)
+        logger.warning("%s", settings.tokens_file_warning)  # read bit: said, not refused
     tokens = build_stores(settings).tokens
     try:
         # A token folder that cannot be read counts as tokens: the API then fails closed (503)

@@ -14,7 +14,8 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
                            ``name:proj-a|proj-b=secret`` (those projects); hashed at load (A-10)
 ``MEMORY_API_TOKENS_FILE`` a file of more such entries, one per line or comma-separated, ``#``
                            comment lines (a mounted Kubernetes or Compose secret, deploy.md);
-                           a regular file holding at least one token (A-10a)
+                           a regular file holding at least one token, that not every account
+                           may write unless on a read-only mount (A-10a)
 ``MEMORY_API_LOG_FORMAT``  ``text`` (default) or ``json`` (one JSON object per line)
 ``MEMORY_API_LOG_LEVEL``   ``DEBUG``, ``INFO`` (default), ``WARNING`` …
 ``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
@@ -58,6 +59,7 @@ from memory_core.addresses import bind_host
 from memory_core.file_kind import file_kind
 
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
+from memory_api.world_writable import keeps_modes, open_to_everyone
 
 __all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
 
@@ -118,7 +120,8 @@ class Settings:
     """Set when the ``MEMORY_API_TOKENS_FILE`` file is readable by every account (its mode
     lets others read, ``0644``/``0444``): what ``serve`` logs as a warning, naming the file and
     its mode. Not refused: a mounted Kubernetes Secret is ``0644`` unless ``defaultMode`` says
-    otherwise, and refusing would take a running deployment down on an upgrade."""
+    otherwise, and refusing would take a running deployment down on an upgrade. (One every
+    account may write is refused: :class:`SettingsError` from :meth:`Settings.from_env`.)"""
     retired_workers: str | None = None
     """The value of ``MEMORY_API_WORKERS`` when set (not blank): no longer read, since the
     service is one process; ``serve`` logs a warning saying how to run more."""
@@ -200,6 +203,7 @@ def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
         )
     path = env.get("MEMORY_API_TOKENS_FILE", "").strip()
     if path:
+        _refuse_writable_by_everyone(path)
         from_file = _tokens(_tokens_file_text(Path(path)), "MEMORY_API_TOKENS_FILE")
         if not from_file:
             raise SettingsError(
@@ -213,34 +217,53 @@ def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
     return entries
 
 
+def _refuse_writable_by_everyone(path: str) -> None:
+    """Raise :class:`SettingsError` when every account on the machine may write the tokens file
+    at ``path`` (followed through symlinks, as a mounted Secret is one): anyone could add a
+    token of their own, which this start would take, as a token file of the token folder every
+    account may write is never trusted (A-10a). A file on a read-only mount is fine whatever
+    its mode (a Kubernetes Secret's volume). On a disk that keeps no permission bits (every
+    file ``0777``: exFAT, FAT, WSL drvfs), where ``chmod o-w`` does nothing, the message says
+    to move the file instead. A path that cannot be looked at passes here: reading it then
+    fails with its own error, as does one that is no regular file."""
+    try:
+        mode = Path(path).stat().st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(mode) or not open_to_everyone(path, mode):
+        return  # a FIFO, device or folder is refused by its kind when read
+    said = (
+        f"MEMORY_API_TOKENS_FILE: {path} can be written by every account (mode "
+        f"{stat.S_IMODE(mode):04o}): anyone on this machine could add a token of their own, "
+        "which this start would take. "
+    )
+    if keeps_modes(path):
+        raise SettingsError(f"{said}Make it owner-only (chmod o-w {path}, or chmod 600 it).")
+    raise SettingsError(
+        f"{said}Its disk keeps no permission bits (exFAT, FAT, WSL drvfs, a Windows bind mount: "
+        "chmod changes nothing there): move the file to a disk that keeps them, or give the "
+        "tokens in MEMORY_API_TOKENS."
+    )
+
+
 def tokens_file_warning(path: str) -> str | None:
     """Why the tokens file at ``path`` (followed through symlinks, as a mounted Secret is one)
     is too open, or None: its mode lets every account on the machine read the plain secrets
-    (the "other" read bit), or write a token of their own into it, which the next start takes
-    (the "other" write bit: it was said nothing of). Group bits are fine: a Kubernetes Secret
-    mounted ``0440`` with ``fsGroup`` is read by the service through its group. None for no
-    path, or one that cannot be looked at (reading it then fails with its own error)."""
+    (the "other" read bit; one they may write stops the start: see
+    :func:`_refuse_writable_by_everyone`). Group bits are fine: a Kubernetes Secret mounted
+    ``0440`` with ``fsGroup`` is read by the service through its group. None for no path, or
+    one that cannot be looked at (reading it then fails with its own error)."""
     if not path:
         return None
     try:
         mode = stat.S_IMODE(Path(path).stat().st_mode)
     except OSError:
         return None
-    readable, writable = mode & stat.S_IROTH, mode & stat.S_IWOTH
-    if not (readable or writable):
+    if not mode & stat.S_IROTH:
         return None
-    opened = {
-        (True, False): "readable",
-        (False, True): "writable",
-        (True, True): "readable and writable",
-    }[(bool(readable), bool(writable))]
-    harms = [
-        *(["read its secrets"] if readable else []),
-        *(["add a token of their own, which the next start takes"] if writable else []),
-    ]
     return (
-        f"MEMORY_API_TOKENS_FILE {path} is {opened} by every account (mode {mode:04o}): anyone "
-        f"on this machine can {' and '.join(harms)}. Make it owner-only (chmod 600), or "
+        f"MEMORY_API_TOKENS_FILE {path} is readable by every account (mode {mode:04o}): anyone "
+        "on this machine can read its secrets. Make it owner-only (chmod 600), or "
         "group-only for the service's group (0440); in Kubernetes set the Secret volume's "
         "defaultMode (0400, or 0440 with fsGroup)."
     )

@@ -27,7 +27,8 @@ import hashlib
 import os
 import re
 import shlex
-from collections.abc import Mapping
+import stat
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from harness_memory.installers.files import FileChange, SettingsFileError, read_text
@@ -59,9 +60,31 @@ def plugin_token_file(path: Path) -> bool:
     (``<settings folder>/harness-memory/token``) or one in a ``harness-memory/tokens`` folder
     (:data:`TOKENS_FOLDER`: kept out of a git work tree). Only such a file is ever removed as a
     stale token: an install record naming any other file (``~/.ssh/id_ed25519``) removes
-    nothing (H-7)."""
-    in_state = path.parent.name == STATE_FOLDER and path.name == TOKEN_NAME
-    return in_state or path.parent.parts[-2:] == TOKENS_FOLDER
+    nothing (H-7).
+
+    The ``harness-memory/tokens`` form is judged without following a symlink (``lstat``): both
+    folders must be real folders and the file a regular file, not a link. A dotfiles repository
+    making ``tokens`` (or ``harness-memory``) a symlink to a folder of its own, or the file a
+    link to one, puts there what the plugin never wrote: a record naming it removes nothing.
+    The config folder above them is the user's (``$XDG_CONFIG_HOME``, often itself a link) and
+    not judged. Never raises ``OSError``."""
+    if path.parent.name == STATE_FOLDER and path.name == TOKEN_NAME:
+        return True
+    if path.parent.parts[-2:] != TOKENS_FOLDER:
+        return False
+    return (
+        _is_real(path.parent.parent, stat.S_ISDIR)
+        and _is_real(path.parent, stat.S_ISDIR)
+        and (_is_real(path, stat.S_ISREG))
+    )
+
+
+def _is_real(path: Path, kind: Callable[[int], bool]) -> bool:
+    """Whether ``path`` itself (``lstat``: a symlink is never followed) is of ``kind``."""
+    try:
+        return kind(path.lstat().st_mode)
+    except OSError:
+        return False
 
 
 def work_tree_of(folder: Path) -> Path | None:

@@ -20,8 +20,10 @@ is *unreadable*, and :class:`KnownTokens` says so instead of leaving the token o
 token file every account may write, and every file of a token folder every account may write
 while there are tokens (anyone could make a token of their own there). The
 service then refuses what it cannot judge (503, :mod:`memory_api.http.auth`) until the tokens
-read again. Since the folder lives on the data dir, every replica and every
-restart sees the same state: nothing about "having had tokens" is kept in a process.
+read again (on a disk that keeps no permission bits, where every file shows ``0777``, the
+reason says what to do instead of ``chmod``: :mod:`memory_api.world_writable`). Since the
+folder lives on the data dir, every replica and every restart sees the same state: nothing
+about "having had tokens" is kept in a process.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.stat_cache import FileKey, StatCache, file_key, is_racy
+from memory_api.world_writable import open_to_everyone, writable_by_everyone
 
 __all__ = ["TOKENS_DIR", "KnownTokens", "TokenStore"]
 
@@ -117,28 +120,6 @@ def _gone(path: str) -> _Read:
     except OSError as error:
         return _Read(None, _reason(error))
     return _Read(None, "a symlink to a missing file")
-
-
-def _open_to_everyone(path: str, mode: int) -> bool:
-    """Whether every account may write the file or folder at ``path`` (whose mode is ``mode``):
-    its "other" write bit, unless it lies on a read-only filesystem (a Kubernetes Secret's
-    volume is ``1777`` but mounted read-only: nobody writes it)."""
-    if not mode & stat.S_IWOTH:
-        return False
-    try:
-        return not os.statvfs(path).f_flag & os.ST_RDONLY
-    except OSError:
-        return True  # cannot tell: never trusted on a guess
-
-
-def _writable_by_everyone(mode: int) -> str:
-    """Why a token file, or the token folder while there are tokens, is not trusted: every
-    account on the machine may write it (the "other" write bit), so anyone could add a token
-    of their own, or put their secret's hash into one, and pass (A-10a)."""
-    return (
-        f"can be written by every account (mode {stat.S_IMODE(mode):04o}): anyone on this "
-        "machine could make a token of their own (chmod o-w it)"
-    )
 
 
 def _missing_folder(path: str) -> str | None:
@@ -291,8 +272,9 @@ class TokenStore:
             )
             self._listed = None if is_racy(key) else (key, paths)
             listed = True
-        if _open_to_everyone(self._dir_name, info.st_mode) and (paths or self._env):
-            return (), True, _writable_by_everyone(info.st_mode)  # no file in it is trusted
+        if open_to_everyone(self._dir_name, info.st_mode) and (paths or self._env):
+            # no file in it is trusted
+            return (), True, writable_by_everyone(self._dir_name, info.st_mode)
         return paths, listed, None
 
     def _read(self, path: str) -> tuple[_Read, bool]:
@@ -315,8 +297,8 @@ class TokenStore:
         read: _Read
         try:
             raw, opened = read_regular(Path(path), TOKEN_READ_CAP, follow_symlinks=True)
-            if _open_to_everyone(path, opened.st_mode):  # anyone could put their hash in
-                read = _Read(None, _writable_by_everyone(opened.st_mode))
+            if open_to_everyone(path, opened.st_mode):  # anyone could put their hash in
+                read = _Read(None, writable_by_everyone(path, opened.st_mode))
             else:
                 # a record edited by hand in a Windows editor starts with a BOM (RFC 8259 8.1)
                 raw = raw.removeprefix(codecs.BOM_UTF8)

@@ -1,0 +1,121 @@
+"""Token sources every account on the machine may write (A-10a): never trusted.
+
+A token file, the token folder or ``MEMORY_API_TOKENS_FILE`` with the "other" write bit lets
+anyone on the machine add a token of their own. Two cases are told apart, for what the message
+tells the operator to do (both still fail closed):
+
+* a read-only mount: nobody writes it whatever its mode (a Kubernetes Secret's volume is
+  ``1777``), so it is trusted;
+* a disk that keeps no permission bits (exFAT, FAT, WSL's drvfs, some Windows bind mounts show
+  every file as ``0777``, and ``chmod`` either fails or changes nothing): ``chmod o-w`` does
+  nothing there, so the message says to move the data dir to a disk that keeps modes, or to
+  give the tokens in ``MEMORY_API_TOKENS`` / a ``MEMORY_API_TOKENS_FILE`` on such a disk.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+__all__ = ["keeps_modes", "open_to_everyone", "writable_by_everyone"]
+
+MODELESS_TYPES = frozenset({"vfat", "msdos", "exfat", "fat", "drvfs", "fuse.exfat"})
+"""File system types (the mount table's) that keep no permission bits."""
+MOUNT_TABLE = "/proc/self/mountinfo"
+
+_kept: dict[int, bool] = {}
+"""Whether a device keeps modes, by ``st_dev``: asked once per disk, not per request."""
+
+
+def open_to_everyone(path: str, mode: int) -> bool:
+    """Whether every account may write the file or folder at ``path`` (whose mode is ``mode``):
+    its "other" write bit, unless it lies on a read-only filesystem (a Kubernetes Secret's
+    volume is ``1777`` but mounted read-only: nobody writes it). Never raises: a path whose
+    mount cannot be asked counts as writable (never trusted on a guess)."""
+    if not mode & stat.S_IWOTH:
+        return False
+    try:
+        return not os.statvfs(path).f_flag & os.ST_RDONLY
+    except OSError:
+        return True
+
+
+def writable_by_everyone(path: str, mode: int) -> str:
+    """Why the file or folder at ``path`` (mode ``mode``), which every account may write, is
+    not trusted, and what to do: ``chmod o-w`` on a disk that keeps modes; on one that keeps
+    none (:func:`keeps_modes`), where that does nothing, move the data dir to a disk that
+    keeps them or give the tokens in the environment."""
+    said = (
+        f"can be written by every account (mode {stat.S_IMODE(mode):04o}): anyone on this "
+        "machine could make a token of their own"
+    )
+    if keeps_modes(path):
+        return f"{said} (chmod o-w it)"
+    return (
+        f"{said}, and its disk keeps no permission bits (exFAT, FAT, WSL drvfs, a Windows bind "
+        "mount: chmod changes nothing there): move the data dir (MEMORY_API_DATA_DIR) to a disk "
+        "that keeps them, or give the tokens in MEMORY_API_TOKENS or a MEMORY_API_TOKENS_FILE "
+        "on such a disk"
+    )
+
+
+def keeps_modes(path: str) -> bool:
+    """Whether the disk holding ``path`` (a file or folder) keeps permission bits.
+
+    Asked by making an empty file next to it (in ``path`` itself for a folder), ``chmod 0600``
+    and reading the mode back, the file removed at once; where no file can be made there, by
+    the file system type in the mount table (:data:`MODELESS_TYPES`). True when neither can
+    tell: the message then says ``chmod o-w``, the usual fix. Cached per device (``st_dev``).
+    Never raises."""
+    try:
+        device = os.stat(path).st_dev  # noqa: PTH116 - a path string, as the callers have
+    except OSError:
+        return True
+    if device not in _kept:
+        folder = path if os.path.isdir(path) else os.path.dirname(path) or "."  # noqa: PTH112, PTH120
+        probed = _probe(folder)
+        _kept[device] = probed if probed is not None else _type_keeps_modes(path)
+    return _kept[device]
+
+
+def _probe(folder: str) -> bool | None:
+    """Whether a file made ``0600`` in ``folder`` shows as such; None when none can be made."""
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".memory-api-probe.", suffix=".tmp")
+    except OSError:
+        return None
+    try:
+        try:
+            os.fchmod(fd, 0o600)
+        except PermissionError:  # the kernel's FAT and exFAT refuse a mode they cannot keep
+            return False
+        return stat.S_IMODE(os.fstat(fd).st_mode) & 0o077 == 0
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+        Path(name).unlink(missing_ok=True)
+
+
+def _type_keeps_modes(path: str) -> bool:
+    """Whether the mount holding ``path`` (the longest mount point above it) has a type other
+    than :data:`MODELESS_TYPES` (WSL's drvfs shows as ``9p`` with ``aname=drvfs``)."""
+    try:
+        table = Path(MOUNT_TABLE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True
+    real = os.path.realpath(path)
+    best, kind = "", ""
+    for line in table.splitlines():
+        fields = line.split()
+        if " - " not in line or len(fields) < 5:
+            continue
+        point = fields[4].replace("\\040", " ")
+        inside = real == point or real.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best):
+            after = line.split(" - ", 1)[1].split()
+            best, kind = point, " ".join(after)
+    fs_type = kind.split(" ")[0] if kind else ""
+    return not (fs_type in MODELESS_TYPES or (fs_type == "9p" and "aname=drvfs" in kind))
