@@ -145,6 +145,12 @@ def test_p3_git_whose_settings_write_into_another_scope_is_refused(
         ">> .git/config && git x",
         "export GIT_CONFIG_GLOBAL=conf/g; printf '[alias]\\n\\tx = \"!echo x > "
         '\\\\"$(cat target)\\\\"/a.md"\\n\' > conf/g; git x',
+        "printf '[alias]\\n\\tx = !cd ' > $PWD/h.cfg; tr -d '\\n' < target >> $PWD/h.cfg;"
+        " printf ' && echo x > a.md\\n' >> $PWD/h.cfg; git -c include.path=$PWD/h.cfg x",
+        "printf '[alias]\\n\\tx = !cd ' > h.cfg; tr -d '\\n' < target >> h.cfg;"
+        " printf ' && echo x > a.md\\n' >> h.cfg; GIT_CONFIG_GLOBAL=h.cfg git x",
+        "printf '[alias]\\n\\tx = !cd ' > h.cfg; tr -d '\\n' < target >> h.cfg;"
+        " printf ' && echo x > a.md\\n' >> h.cfg; H=$PWD/h.cfg git --config-env=include.path=H x",
     ],
 )
 def test_p3_git_settings_given_or_written_in_the_same_command_are_refused(

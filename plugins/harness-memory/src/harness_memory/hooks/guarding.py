@@ -48,6 +48,7 @@ from harness_memory.hooks import claude_code, tool_targets
 from harness_memory.hooks.archive_members import ARCHIVE_BYTES_CAP, ArchiveLinks, member_places
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
 from harness_memory.hooks.package_settings import PACKAGE_SETTINGS_CAP, package_settings
+from harness_memory.hooks.pointed_settings import pointed_files
 from harness_memory.hooks.program_settings import (
     SETTINGS_CAP,
     SETTINGS_NAMES,
@@ -261,11 +262,36 @@ def _own_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
                 f"own (the guard reads them when {program} runs), or give {program} its "
                 "options on its command line"
             )
+    if (reason := _pointed_settings_refusal(found, judge)) is not None:
+        return reason
     if (reason := _git_settings_refusal(found, judge, root, depth)) is not None:
         return reason
     if (reason := _startup_refusal(found, judge, root, depth)) is not None:
         return reason
     return _package_settings_refusal(found, judge, root, depth)
+
+
+def _pointed_settings_refusal(found: ShellPaths, judge: _Judge) -> str | None:
+    """The refusal of a command pointing a program at a settings file by name
+    (:func:`~harness_memory.hooks.pointed_settings.pointed_files`: ``PIP_CONFIG_FILE=p.cfg``,
+    ``bash --rcfile r.sh``, ``git -c include.path=h.cfg``) that is not on the disk now, is
+    named at run time, or is written by the same command: the guard reads settings when it
+    judges the command, so what that file will hold cannot be known (P-3)."""
+    written = {os.path.realpath(path) for path in found.paths if is_usable_path(path)}
+    for program, base, words, assigned in found.configured:
+        for file in pointed_files(program, base, words, {**judge.environ, **assigned}):
+            known = "$" not in file and is_usable_path(file)
+            if known and os.path.lexists(file) and os.path.realpath(file) not in written:
+                continue
+            return (
+                f"{REFUSAL_PREFIX}the command points {program} at the settings file "
+                f"{_shown(file)}, which is not on the disk yet, is named at run time or is "
+                f"written by the same command; {program} reads it when it starts, and the "
+                "guard cannot read settings that do not exist yet (they can make it run a "
+                "command or write a place no word shows). Write the file in a command of "
+                "its own first, or give the options on the command line"
+            )
+    return None
 
 
 def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
@@ -375,10 +401,10 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
     make it run a command the guard refuses (``alias.x = !sh -c '…'``, ``core.fsmonitor``,
     judged as a command run where ``git`` runs), or name memory it may not write (with its
     hook scripts: ``core.worktree``, a hook writing into another scope) (P-3)."""
-    for program, base, words, _ in found.configured:
+    for program, base, words, assigned in found.configured:
         if program != "git":
             continue
-        settings = git_settings(words, base, judge.environ)
+        settings = git_settings(words, base, {**judge.environ, **assigned})
         if settings.unknown is not None:
             return (
                 f"{REFUSAL_PREFIX}git would read settings the guard cannot read whole "
