@@ -45,7 +45,12 @@ from harness_memory.guard import (
     unseen_by_mount,
 )
 from harness_memory.hooks import claude_code, tool_targets
-from harness_memory.hooks.archive_members import ARCHIVE_BYTES_CAP, ArchiveLinks, member_places
+from harness_memory.hooks.archive_members import (
+    ARCHIVE_BYTES_CAP,
+    ArchiveLinks,
+    member_places,
+    writes_members,
+)
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
 from harness_memory.hooks.package_settings import PACKAGE_SETTINGS_CAP, package_settings
 from harness_memory.hooks.pointed_settings import pointed_files
@@ -711,14 +716,19 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
     archive_members.member_places`: through a symlink on the disk or an earlier symlink
     member, or below the home into the data dir), or one it cannot list unpacked into the
     home or a folder above it that holds the data dir (or the Session records): its members'
-    names may reach every scope. An archive it cannot list unpacked elsewhere passes (P-3)."""
+    names may reach every scope. An archive it cannot list unpacked elsewhere passes, but no
+    later unpack of the same command may reach into that folder (its symlinks are not
+    known: ``tar -x < links.tar && tar -xf files.tar``) (P-3)."""
     if not found.unpacked:
         return None
     held = _held_folders(roots, judge.records)
     links = ArchiveLinks()
-    for command, archive, folders in found.unpacked:
+    unknown: list[str] = []  # the folders an archive the guard cannot list was unpacked into
+    for command, archive, folders, words in found.unpacked:
         for folder in folders:
-            places = None if archive is None else member_places(command, archive, folder, links)
+            places = None
+            if archive is not None:
+                places = member_places(command, archive, folder, links, words)
             if places is None:
                 if (spelling := _holding(folder, held)) is not None:
                     return (
@@ -728,11 +738,20 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
                         f"({_shown(archive or 'its standard input')}): its members' names may "
                         "reach every scope. Unpack it into "
                         "a folder of its own (tar -C, unzip -d), or from a file the guard can "
-                        f"read (tar, gzip, bzip2, xz or zip, at most {ARCHIVE_BYTES_CAP} bytes)"
+                        f"read (tar, gzip, bzip2, xz or zip, at most {ARCHIVE_BYTES_CAP} bytes, "
+                        "without --transform)"
                     )
+                if (
+                    reason := _after_unknown(unknown, [folder], archive, both_ways=True)
+                ) is not None:
+                    return reason
+                if writes_members(command, words):
+                    unknown.append(os.path.realpath(folder))
                 continue
             if len(places) > PATHS_CAP:
                 return _over_caps(places)
+            if (reason := _after_unknown(unknown, places, archive, both_ways=False)) is not None:
+                return reason
             for place in places:
                 reason = _records_refusal(place, folder, judge.records, judge.table)
                 if reason is not None:
@@ -748,6 +767,30 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
                         f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where a member "
                         f"of {_shown(archive or '')} lands when it is unpacked)"
                     )
+    return None
+
+
+def _after_unknown(
+    unknown: list[str], places: list[str], archive: str | None, *, both_ways: bool
+) -> str | None:
+    """The refusal of an unpack whose ``places`` (its members', or with ``both_ways`` the
+    folder it unpacks into, whose members may reach any folder below or above it) pass into
+    a folder of ``unknown``, where an archive the guard cannot list was unpacked earlier in
+    the command (its symlinks may lead anywhere); None otherwise."""
+    for folder in unknown:
+        inside = folder.rstrip("/") + "/"
+        for place in places:
+            real = os.path.realpath(place) if both_ways else place
+            above = both_ways and inside.startswith(real.rstrip("/") + "/")
+            if real == folder or real.startswith(inside) or above:
+                return (
+                    f"{REFUSAL_PREFIX}the command unpacks an archive the guard cannot list "
+                    f"into {_shown(folder)} and then unpacks "
+                    f"{_shown(archive or 'its standard input')} there: the first one's "
+                    "symlinks are not known, and the second's members may pass through them "
+                    "into another scope. Unpack them in commands of their own, or from files "
+                    "the guard can read"
+                )
     return None
 
 
