@@ -53,7 +53,7 @@ from harness_memory.hooks.archive_members import (
 )
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
 from harness_memory.hooks.package_settings import PACKAGE_SETTINGS_CAP, package_settings
-from harness_memory.hooks.pointed_settings import pointed_files
+from harness_memory.hooks.pointed_settings import npm_option_files, pointed_files
 from harness_memory.hooks.program_settings import (
     SETTINGS_CAP,
     SETTINGS_NAMES,
@@ -280,13 +280,17 @@ def _pointed_settings_refusal(found: ShellPaths, judge: _Judge) -> str | None:
     """The refusal of a command pointing a program at a settings file by name
     (:func:`~harness_memory.hooks.pointed_settings.pointed_files`: ``PIP_CONFIG_FILE=p.cfg``,
     ``bash --rcfile r.sh``, ``git -c include.path=h.cfg``) that is not on the disk now, is
-    named at run time, or is written by the same command: the guard reads settings when it
-    judges the command, so what that file will hold cannot be known (P-3)."""
-    written = {os.path.realpath(path) for path in found.paths if is_usable_path(path)}
+    named at run time, or is named by another command of the same command line (which may
+    write it first: ``printf … > p.cfg; PIP_CONFIG_FILE=p.cfg pip list``): the guard reads
+    settings when it judges the command, so what that file will hold cannot be known (P-3)."""
     for program, base, words, assigned in found.configured:
         for file in pointed_files(program, base, words, {**judge.environ, **assigned}):
             known = "$" not in file and is_usable_path(file)
-            if known and os.path.lexists(file) and os.path.realpath(file) not in written:
+            if (
+                known
+                and os.path.lexists(file)
+                and not _named_elsewhere(file, found, base, words, assigned)
+            ):
                 continue
             return (
                 f"{REFUSAL_PREFIX}the command points {program} at the settings file "
@@ -297,6 +301,24 @@ def _pointed_settings_refusal(found: ShellPaths, judge: _Judge) -> str | None:
                 "its own first, or give the options on the command line"
             )
     return None
+
+
+def _named_elsewhere(
+    file: str, found: ShellPaths, base: str, words: list[str], assigned: Mapping[str, str]
+) -> bool:
+    """Whether the command names ``file`` (absolute) more often (``ShellPaths.paths``, each
+    word's parts around ``=``) than the program pointed at it does with its own ``words``
+    and ``assigned`` variables: another command of it may write the file first."""
+    target = os.path.normpath(file)
+    total = sum(1 for path in found.paths if os.path.normpath(path) == target)
+    own_words = [*words, *(f"{name}={value}" for name, value in assigned.items())]
+    own = sum(
+        1
+        for word in own_words
+        for part in word.split("=")
+        if part and os.path.normpath(os.path.join(base, part)) == target  # noqa: PTH118
+    )
+    return total > own
 
 
 def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
@@ -360,10 +382,11 @@ def _package_settings_refusal(
     (:func:`~harness_memory.hooks.package_settings.package_settings`) cannot be read whole,
     name a place for it to write that the guard refuses (``prefix``, ``cache``, ``target``
     …), a program to run that it refuses (``script-shell``), or memory it may not write."""
-    for program, base, _, assigned in found.configured:
+    for program, base, words, assigned in found.configured:
         if program not in ("npm", "pip"):
             continue
-        settings = package_settings(program, base, {**judge.environ, **assigned})
+        options = npm_option_files(words) if program == "npm" else {}
+        settings = package_settings(program, base, {**judge.environ, **assigned, **options})
         if settings.unknown is not None:
             return (
                 f"{REFUSAL_PREFIX}{program} would read a settings file the guard cannot read "

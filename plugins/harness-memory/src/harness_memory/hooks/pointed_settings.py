@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, startup_files
 
-__all__ = ["pointed_files"]
+__all__ = ["npm_option_files", "pointed_files"]
 
 _NPM_VARIABLES = ("npm_config_userconfig", "npm_config_globalconfig")
 _NPM_OPTIONS = ("--userconfig", "--globalconfig")
@@ -53,6 +53,18 @@ def pointed_files(
         return []
     found = [home + file[1:] if file.startswith("~/") and home else file for file in named]
     return [os.path.join(base, file) for file in found if file]  # noqa: PTH118
+
+
+def npm_option_files(words: list[str]) -> dict[str, str]:
+    """``npm``'s ``--userconfig FILE`` and ``--globalconfig FILE`` among ``words`` (its
+    options and operands) as the variables naming the same files (``npm_config_userconfig``
+    …), for its settings to be read as it reads them."""
+    found: dict[str, str] = {}
+    for option, variable in zip(_NPM_OPTIONS, _NPM_VARIABLES, strict=True):
+        values = [value for value in _option_values(words, (option,)) if value]
+        if values:
+            found[variable] = values[-1]
+    return found
 
 
 def _option_values(words: list[str], options: tuple[str, ...]) -> list[str]:
