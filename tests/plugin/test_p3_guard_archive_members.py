@@ -237,6 +237,10 @@ def test_p3_an_archive_the_guard_cannot_list_unpacked_into_the_home_is_refused(
         ([("x/lnk3", "{other}")], "tar --strip-components 1 -xf links.tar; tar -xf files.tar"),
         ([("lnk2", "{other}")], "tar -xf links.tar --transform s/lnk2/lnk3/ && tar -xf files.tar"),
         ([("lnk2", "{other}")], "tar --xform=s/lnk2/lnk3/ -xf links.tar && tar -xf files.tar"),
+        (
+            [("x/lnk3", "{other}")],
+            "TAR_OPTIONS=--strip-components=1 tar -xf links.tar && tar -xf files.tar",
+        ),
         ([("lnk3", "{other}")], "tar -x < links.tar && tar -xf files.tar"),
         ([("lnk3", "{other}")], "cat links.tar | tar -x; tar -xf files.tar"),
     ],
@@ -327,3 +331,22 @@ def test_p3_an_archive_is_unpacked_at_most_to_its_cap_while_it_is_listed(
     archive.rename(home / "big.tgz")
     reason = refusal(answer(where, "claude-code", "Bash", {"command": "tar -xzf ~/big.tgz -C ~"}))
     assert reason is not None and "cannot list" in reason
+
+
+def test_p3_tar_options_from_the_environment_rename_the_members(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``TAR_OPTIONS`` of the harness's environment comes before tar's own words: its
+    ``--transform`` makes ``lnk2`` land as ``lnk3``, so the first archive is unknown and the
+    second, unpacked through its folder, is refused."""
+    other = where.root / where.other
+    _tar(where.workspace / "links.tar", [("lnk2", str(other))])
+    _tar(where.workspace / "files.tar", [("lnk3/a.md", None)])
+    monkeypatch.setenv("TAR_OPTIONS", "--transform=s/lnk2/lnk3/")
+    command = "tar -xf links.tar && tar -xf files.tar"
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "cannot list" in reason, reason
+    monkeypatch.delenv("TAR_OPTIONS")
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None

@@ -747,11 +747,13 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
     held = _held_folders(roots, judge.records)
     links = ArchiveLinks()
     unknown: list[str] = []  # the folders an archive the guard cannot list was unpacked into
+    set_here = any(name == "TAR_OPTIONS" for name, _, _ in found.settings_moved)
     for command, archive, folders, words in found.unpacked:
+        options = _tar_options(judge.environ) if command == "tar" else []
         for folder in folders:
             places = None
-            if archive is not None:
-                places = member_places(command, archive, folder, links, words)
+            if archive is not None and options is not None and not (command == "tar" and set_here):
+                places = member_places(command, archive, folder, links, [*options, *words])
             if places is None:
                 if (spelling := _holding(folder, held)) is not None:
                     return (
@@ -791,6 +793,21 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
                         f"of {_shown(archive or '')} lands when it is unpacked)"
                     )
     return None
+
+
+def _tar_options(environ: Mapping[str, str]) -> list[str] | None:
+    """The words ``tar`` takes from ``TAR_OPTIONS`` in ``environ`` before its own
+    (``--strip-components``, ``--transform`` change where members land); None when they
+    cannot be split."""
+    value = environ.get("TAR_OPTIONS", "")
+    if not value.strip():
+        return []
+    import shlex  # only where the variable is set (H-5)
+
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return None
 
 
 def _after_unknown(
