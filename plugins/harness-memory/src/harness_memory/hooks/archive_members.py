@@ -9,10 +9,12 @@ own formats, compressed with gzip, bzip2 or xz; ``zip``) and gives each place a 
 followed through the symlink members before it (:class:`ArchiveLinks`), for the guard to judge
 like any path; the disk's own symlinks are followed there. An archive it cannot list (stdin, a
 format or compression it does not read, more than :data:`MEMBERS_CAP` members, larger than
-:data:`ARCHIVE_BYTES_CAP`) is unknown (None): the guard refuses it where its members could
+:data:`ARCHIVE_BYTES_CAP` or unpacking to more than :data:`UNPACKED_BYTES_CAP`, members
+renamed by ``tar --transform``) is unknown (None): the guard refuses it where its members could
 reach the data dir (the home), and lets it through elsewhere, as before.
 
-Listing reads the archive once, at most :data:`ARCHIVE_BYTES_CAP` bytes (H-5).
+Listing reads the archive once, at most :data:`ARCHIVE_BYTES_CAP` bytes unpacked to at most
+:data:`UNPACKED_BYTES_CAP` (H-5).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ MEMBERS_CAP = 5_000
 paths, :data:`~harness_memory.hooks.guarding.PATHS_CAP`)."""
 ARCHIVE_BYTES_CAP = 16 * 1024 * 1024
 """The largest archive file listed (a compressed one is read whole to list it)."""
-UNPACKED_BYTES_CAP = 64 * 1024 * 1024
+UNPACKED_BYTES_CAP = 32 * 1024 * 1024
 """The most bytes a compressed tar archive is unpacked to while it is listed (its members'
 headers and the data between them); past it the archive is unknown: a small ``.tar.gz`` of
 zeros unpacks to any size."""
