@@ -13,6 +13,7 @@ another Workspace's scope.
 
 from __future__ import annotations
 
+import gzip
 import io
 import stat
 import subprocess
@@ -21,6 +22,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from harness_memory.hooks import archive_members
+from harness_memory.hooks.archive_members import ArchiveLinks, member_places
 
 from tests.support.guard_cases import SHELL, Layout, answer, refusal
 
@@ -224,3 +227,126 @@ def test_p3_an_archive_the_guard_cannot_list_unpacked_into_the_home_is_refused(
     elsewhere = command.replace("-C ~", "-C ~/build").replace("cd ~ &&", "cd ~/build &&")
     elsewhere = elsewhere.replace("dl/", "../dl/") if "cd ~/build" in elsewhere else elsewhere
     assert answer(where, "claude-code", "Bash", {"command": elsewhere}) is None, elsewhere
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    ("links", "command"),
+    [
+        ([("x/lnk3", "{other}")], "tar -xf links.tar --strip-components=1 && tar -xf files.tar"),
+        ([("x/lnk3", "{other}")], "tar --strip-components 1 -xf links.tar; tar -xf files.tar"),
+        ([("lnk2", "{other}")], "tar -xf links.tar --transform s/lnk2/lnk3/ && tar -xf files.tar"),
+        ([("lnk2", "{other}")], "tar --xform=s/lnk2/lnk3/ -xf links.tar && tar -xf files.tar"),
+        (
+            [("x/lnk3", "{other}")],
+            "TAR_OPTIONS=--strip-components=1 tar -xf links.tar && tar -xf files.tar",
+        ),
+        ([("lnk3", "{other}")], "tar -x < links.tar && tar -xf files.tar"),
+        ([("lnk3", "{other}")], "cat links.tar | tar -x; tar -xf files.tar"),
+    ],
+)
+def test_p3_an_archive_renamed_or_unlisted_before_another_unpacked_through_it_is_refused(
+    where: Layout, harness: str, links: list[tuple[str, str]], command: str
+) -> None:
+    """The first archive's symlink member lands as ``lnk3`` only because of tar's options
+    (``--strip-components`` drops ``x/``, ``--transform`` renames ``lnk2``), or is read from
+    standard input, which the guard cannot list; the second's member ``lnk3/a.md`` then
+    passes through it. Each passed (the options were ignored, the unlisted symlinks
+    forgotten); run by bash with the real tar, each writes into the other scope."""
+    other = where.root / where.other
+    _tar(where.workspace / "links.tar", [(name, t.format(other=other)) for name, t in links])
+    _tar(where.workspace / "files.tar", [("lnk3/a.md", None)])
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None, command
+    assert where.other in reason or "cannot list" in reason, reason
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True)
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tar -xf links.tar --strip-components=1 -C build && tar -xf files.tar -C build",
+        "cat links.tar | tar -x -C build; tar -xf files.tar -C dist",
+        "tar -x -C build < links.tar && tar -xf files.tar -C dist",
+    ],
+)
+def test_p3_archives_stripped_or_unlisted_beside_each_other_pass(
+    where: Layout, command: str
+) -> None:
+    """A member stripped to a harmless name, and an unlisted archive unpacked into a folder
+    the next one does not reach: let through."""
+    (where.workspace / "build").mkdir()
+    (where.workspace / "dist").mkdir()
+    _tar(where.workspace / "links.tar", [("x/lnk3", "../dist"), ("x/lnk3/README", None)])
+    _tar(where.workspace / "files.tar", [("lnk3/a.md", None)])
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+def _zeros_after_a_link(path: Path, other: Path, size: int) -> None:
+    """A ``.tgz`` at ``path``: a symlink ``lnk`` to ``other``, ``size`` zero bytes as one
+    member (compressed to almost nothing), then ``lnk/a.md``."""
+    with tarfile.open(path, "w:gz") as archive:
+        link = tarfile.TarInfo("lnk")
+        link.type, link.linkname = tarfile.SYMTYPE, str(other)
+        archive.addfile(link)
+        zeros = tarfile.TarInfo("zeros")
+        zeros.size = size
+        archive.addfile(zeros, io.BytesIO(bytes(size)))
+        note = tarfile.TarInfo("lnk/a.md")
+        note.size = 2
+        archive.addfile(note, io.BytesIO(b"x\n"))
+
+
+def test_p3_an_archive_is_unpacked_at_most_to_its_cap_while_it_is_listed(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small ``.tar.gz`` of zeros unpacks to any size: listing it read every byte (1 GiB
+    took seconds). The bytes the decompressor gives are counted and stop at the cap; past
+    it the archive is unknown (refused where an unknown one is). Under the cap it is listed
+    and its member through ``lnk`` judged."""
+    other = where.root / where.other
+    archive = where.workspace / "big.tgz"
+    _zeros_after_a_link(archive, other, 4 * 1024 * 1024)
+    given: list[int] = []
+    read = gzip.GzipFile.read
+
+    def counted(self: gzip.GzipFile, size: int = -1) -> bytes:
+        data = read(self, size)
+        given.append(len(data))
+        return data
+
+    monkeypatch.setattr(gzip.GzipFile, "read", counted)
+    listed = member_places("tar", str(archive), str(where.workspace), ArchiveLinks(), ["-xzf"])
+    assert listed is not None and f"{other}/a.md" in listed
+    monkeypatch.setattr(archive_members, "UNPACKED_BYTES_CAP", 1024 * 1024)
+    given.clear()
+
+    assert member_places("tar", str(archive), str(where.workspace), ArchiveLinks()) is None
+    assert sum(given) <= 1024 * 1024 + 1
+    home = _home(where, monkeypatch)
+    archive.rename(home / "big.tgz")
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": "tar -xzf ~/big.tgz -C ~"}))
+    assert reason is not None and "cannot list" in reason
+
+
+def test_p3_tar_options_from_the_environment_rename_the_members(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``TAR_OPTIONS`` of the harness's environment comes before tar's own words: its
+    ``--transform`` makes ``lnk2`` land as ``lnk3``, so the first archive is unknown and the
+    second, unpacked through its folder, is refused."""
+    other = where.root / where.other
+    _tar(where.workspace / "links.tar", [("lnk2", str(other))])
+    _tar(where.workspace / "files.tar", [("lnk3/a.md", None)])
+    monkeypatch.setenv("TAR_OPTIONS", "--transform=s/lnk2/lnk3/")
+    command = "tar -xf links.tar && tar -xf files.tar"
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "cannot list" in reason, reason
+    monkeypatch.delenv("TAR_OPTIONS")
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None

@@ -145,14 +145,22 @@ def test_p3_git_whose_settings_write_into_another_scope_is_refused(
         ">> .git/config && git x",
         "export GIT_CONFIG_GLOBAL=conf/g; printf '[alias]\\n\\tx = \"!echo x > "
         '\\\\"$(cat target)\\\\"/a.md"\\n\' > conf/g; git x',
+        "printf '[alias]\\n\\tx = !cd ' > $WS/h.cfg; tr -d '\\n' < target >> $WS/h.cfg;"
+        " printf ' && echo x > a.md\\n' >> $WS/h.cfg; git -c include.path=$WS/h.cfg x",
+        "printf '[alias]\\n\\tx = !cd ' > h.cfg; tr -d '\\n' < target >> h.cfg;"
+        " printf ' && echo x > a.md\\n' >> h.cfg; GIT_CONFIG_GLOBAL=h.cfg git x",
+        "printf '[alias]\\n\\tx = !cd ' > h.cfg; tr -d '\\n' < target >> h.cfg;"
+        " printf ' && echo x > a.md\\n' >> h.cfg; H=$PWD/h.cfg git --config-env=include.path=H x",
     ],
 )
 def test_p3_git_settings_given_or_written_in_the_same_command_are_refused(
     where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
     """``-c``, ``GIT_CONFIG_*`` before git, ``git config`` then git, a settings file written
-    then git: each refused; run by bash with the real git, each writes into the other scope."""
+    then git: each refused; run by bash with the real git, each writes into the other scope.
+    (``$WS``: the Workspace's path, written out.)"""
     environment = _repository(where, monkeypatch)
+    command = command.replace("$WS", str(where.workspace))
     other = where.root / where.other
     (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
 

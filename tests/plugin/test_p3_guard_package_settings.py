@@ -111,8 +111,14 @@ def test_p3_a_package_manager_whose_settings_write_into_another_scope_is_refused
         " && pip list",
         'PIP_LOG="$(cat target)" pip list',
         "PIP_CONFIG_FILE=conf.ini python3 -m pip list",
+        "npm --userconfig h/.npmrc run t",
+        "npm --userconfig=h/.npmrc run t",
         "HOME=h npm run t",
         "export HOME=h; npm run t",
+        "printf 'cache=' > u.rc; cat target >> u.rc; npm_config_userconfig=u.rc npm config get"
+        " registry",
+        "printf 'cache=' > u.rc; cat target >> u.rc; npm --userconfig u.rc config get registry",
+        "printf '[global]\\nlog = ' > p.cfg; cat target >> p.cfg; PIP_CONFIG_FILE=p.cfg pip list",
     ],
 )
 def test_p3_package_settings_written_or_chosen_in_the_same_command_are_refused(

@@ -392,7 +392,7 @@ def test_p3_the_environment_given_is_the_one_judged(
     assert reason is not None and f"{other}/a.md, where the settings file of curl says" in reason
     assert shell_refusal([FETCH["curl"]], hook, settings) is None  # its own HOME: no settings
     unpacked = shell_paths("tar -xf a.tar -C ~/x", "/ws", environ).unpacked
-    assert unpacked == [("tar", "/ws/a.tar", [f"{given}/x"])]
+    assert unpacked == [("tar", "/ws/a.tar", [f"{given}/x"], ["-xf", "a.tar", "-C", "~/x"])]
 
 
 WGET2_SETTINGS = [

@@ -88,6 +88,10 @@ def test_p3_a_shell_whose_startup_file_writes_into_another_scope_is_refused(
     [
         "cat conf/start.sh >> ~/.bashrc && bash -ic 'ls'",
         "cp conf/start.sh ~/.profile; bash -lc ls",
+        "printf 'cd ' > r.sh; cat target >> r.sh; printf 'echo x > a.md\\n' >> r.sh;"
+        " bash --rcfile r.sh -i -c true",
+        "printf 'cd ' > r.sh; cat target >> r.sh; printf 'echo x > a.md\\n' >> r.sh;"
+        " BASH_ENV=r.sh bash -c true",
     ],
 )
 def test_p3_a_startup_file_written_in_the_command_starting_the_shell_is_refused(

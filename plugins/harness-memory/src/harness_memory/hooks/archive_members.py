@@ -9,10 +9,12 @@ own formats, compressed with gzip, bzip2 or xz; ``zip``) and gives each place a 
 followed through the symlink members before it (:class:`ArchiveLinks`), for the guard to judge
 like any path; the disk's own symlinks are followed there. An archive it cannot list (stdin, a
 format or compression it does not read, more than :data:`MEMBERS_CAP` members, larger than
-:data:`ARCHIVE_BYTES_CAP`) is unknown (None): the guard refuses it where its members could
+:data:`ARCHIVE_BYTES_CAP` or unpacking to more than :data:`UNPACKED_BYTES_CAP`, members
+renamed by ``tar --transform``) is unknown (None): the guard refuses it where its members could
 reach the data dir (the home), and lets it through elsewhere, as before.
 
-Listing reads the archive once, at most :data:`ARCHIVE_BYTES_CAP` bytes (H-5).
+Listing reads the archive once, at most :data:`ARCHIVE_BYTES_CAP` bytes unpacked to at most
+:data:`UNPACKED_BYTES_CAP` (H-5).
 """
 
 from __future__ import annotations
@@ -20,14 +22,27 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
+from typing import Any
 
-__all__ = ["ARCHIVE_BYTES_CAP", "MEMBERS_CAP", "ArchiveLinks", "archive_operand", "member_places"]
+__all__ = [
+    "ARCHIVE_BYTES_CAP",
+    "MEMBERS_CAP",
+    "UNPACKED_BYTES_CAP",
+    "ArchiveLinks",
+    "archive_operand",
+    "member_places",
+    "writes_members",
+]
 
 MEMBERS_CAP = 5_000
 """The most members an archive may hold for the guard to judge each (the guard's own cap on
 paths, :data:`~harness_memory.hooks.guarding.PATHS_CAP`)."""
 ARCHIVE_BYTES_CAP = 16 * 1024 * 1024
 """The largest archive file listed (a compressed one is read whole to list it)."""
+UNPACKED_BYTES_CAP = 32 * 1024 * 1024
+"""The most bytes a compressed tar archive is unpacked to while it is listed (its members'
+headers and the data between them); past it the archive is unknown: a small ``.tar.gz`` of
+zeros unpacks to any size."""
 _LINK_DEPTH = 8
 """How many symlink members one member's place is followed through."""
 
@@ -84,12 +99,29 @@ def archive_operand(command: str, words: list[str]) -> str | None:
     return None
 
 
-def member_places(command: str, archive: str, folder: str, links: ArchiveLinks) -> list[str] | None:
+def writes_members(command: str, words: list[str]) -> bool:
+    """Whether ``command`` (an extracting ``tar``, or ``unzip``) given ``words`` writes the
+    members to the disk: not ``unzip -l``, ``-p``, ``-t``, ``-v``, ``-z`` or ``-Z`` (it lists,
+    tests or prints them)."""
+    if command != "unzip":
+        return True
+    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
+    return not any(letter in bundle for bundle in bundles for letter in "lptvzZ")
+
+
+def member_places(
+    command: str, archive: str, folder: str, links: ArchiveLinks, words: list[str] | None = None
+) -> list[str] | None:
     """The places (absolute) the members of ``archive`` land when ``command`` (``tar`` or
-    ``unzip``) unpacks it into ``folder``, each followed through the symlink members before
-    it, which are added to ``links``; a symlink member's place is given too. ``..`` parts and
-    a leading ``/`` are dropped as both programs drop them. None when it cannot be listed."""
-    if archive == "-":
+    ``unzip``) given ``words`` (its options and operands) unpacks it into ``folder``, each
+    followed through the symlink members before it, which are added to ``links``; a symlink
+    member's place is given too. ``..`` parts and a leading ``/`` are dropped as both
+    programs drop them; ``tar --strip-components=N`` drops the first N parts of each name
+    (and of a hard link's target; a name with no more parts is not unpacked). None when it
+    cannot be listed, or ``tar`` renames its members (``--transform``, ``--xform``, bsdtar's
+    ``-s``: where they land is not in the archive)."""
+    strip = _stripped_parts(words or []) if command == "tar" else 0
+    if archive == "-" or strip is None:
         return None
     if command == "unzip" and not os.path.isfile(archive) and os.path.isfile(archive + ".zip"):  # noqa: PTH113
         archive += ".zip"
@@ -105,7 +137,7 @@ def member_places(command: str, archive: str, folder: str, links: ArchiveLinks) 
     folder = os.path.realpath(folder)  # the kernel follows ``lnk`` before its ``..``
     places: list[str] = []
     for name, target, hard in listed:
-        parts = [part for part in name.split("/") if part not in ("", ".", "..")]
+        parts = [part for part in name.split("/") if part not in ("", ".", "..")][strip:]
         if not parts:
             continue
         place = links.landing(posixpath.normpath(posixpath.join(folder, *parts)))
@@ -113,7 +145,7 @@ def member_places(command: str, archive: str, folder: str, links: ArchiveLinks) 
         if target is None:
             continue
         if hard:  # a hard link to another member: that name, below the folder
-            kept = [part for part in target.split("/") if part not in ("", ".", "..")]
+            kept = [part for part in target.split("/") if part not in ("", ".", "..")][strip:]
             places.append(links.landing(posixpath.join(folder, *kept)) if kept else folder)
             continue
         pointed = posixpath.join(posixpath.dirname(place), target)
@@ -121,20 +153,98 @@ def member_places(command: str, archive: str, folder: str, links: ArchiveLinks) 
     return places
 
 
+_TRANSFORMS = ("--transform", "--xform")
+_STRIP = "--strip-components"
+
+
+def _stripped_parts(words: list[str]) -> int | None:
+    """How many leading parts of each member's name ``tar`` given ``words`` drops
+    (``--strip-components=N``, ``--strip-components N``, ``--strip=N``: GNU tar takes a long
+    option shortened); None when it renames members (``--transform``/``--xform``, shortened
+    too, or ``-s`` alone or in a bundle, bsdtar's substitution) or N is not a number."""
+    strip = 0
+    for at, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if word == "--":
+            break
+        if name.startswith("--"):
+            if len(name) >= 5 and any(option.startswith(name) for option in _TRANSFORMS):
+                return None
+            if len(name) >= len("--strip") and _STRIP.startswith(name):
+                value = value if equals else (words[at + 1] if at + 1 < len(words) else "")
+                if not value.isdigit():
+                    return None
+                strip = int(value)
+        elif name.startswith("-") and "s" in name[1:]:
+            return None
+        elif at == 0 and "s" in name and "x" in name:
+            return None  # the old style: ``tar xsf a.tar``
+    return strip
+
+
+class _OverCap(Exception):
+    """An archive unpacks to more than :data:`UNPACKED_BYTES_CAP` bytes while it is listed."""
+
+
+class _CappedReader:
+    """A file-like reader over ``stream`` (an archive file, or a decompressor reading one)
+    giving at most ``cap`` bytes in all; one more raises :class:`_OverCap`."""
+
+    __slots__ = ("_left", "_stream")
+
+    def __init__(self, stream: Any, cap: int) -> None:
+        self._stream = stream
+        self._left = cap
+
+    def read(self, size: int = -1) -> bytes:
+        """At most ``size`` bytes (all left when negative) of the stream."""
+        if size < 0 or size > self._left + 1:
+            size = self._left + 1
+        data: bytes = self._stream.read(size)
+        self._left -= len(data)
+        if self._left < 0:
+            raise _OverCap
+        return data
+
+
+def _decompressed(raw: Any) -> Any:
+    """A reader of the tar data in the archive file ``raw`` (opened at its start): a
+    decompressor for gzip, bzip2 or xz (told by their first bytes), else ``raw`` itself."""
+    head = raw.read(6)
+    raw.seek(0)
+    if head.startswith(b"\x1f\x8b"):
+        import gzip  # only for such an archive (H-5)
+
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    if head.startswith(b"BZh"):
+        import bz2
+
+        return bz2.BZ2File(raw)
+    if head.startswith(b"\xfd7zXZ\x00"):
+        import lzma
+
+        return lzma.LZMAFile(raw)
+    return raw
+
+
 def _tar_members(archive: str) -> list[tuple[str, str | None, bool]] | None:
     """A tar archive's members (name, link target or None, whether a hard link); None when
-    ``tarfile`` cannot read it (another format, a compression it lacks, a damaged one)."""
+    ``tarfile`` cannot read it (another format, a compression it lacks, a damaged one) or it
+    unpacks to more than :data:`UNPACKED_BYTES_CAP` bytes before its last member (read as a
+    stream, each member's data skipped by reading it, every byte counted)."""
     import tarfile  # only where an archive is unpacked (H-5)
 
     found: list[tuple[str, str | None, bool]] = []
     try:
-        with tarfile.open(archive, "r:*") as opened:
-            for member in opened:
-                if len(found) >= MEMBERS_CAP:
-                    return None
-                target = member.linkname if member.issym() or member.islnk() else None
-                found.append((member.name, target, member.islnk()))
-    except (tarfile.TarError, OSError, EOFError, ValueError):
+        with open(archive, "rb") as raw:  # noqa: PTH123
+            reader = _CappedReader(_decompressed(raw), UNPACKED_BYTES_CAP)
+            with tarfile.open(fileobj=reader, mode="r|") as opened:  # type: ignore[call-overload]
+                for member in opened:
+                    if len(found) >= MEMBERS_CAP:
+                        return None
+                    target = member.linkname if member.issym() or member.islnk() else None
+                    found.append((member.name, target, member.islnk()))
+    except (_OverCap, tarfile.TarError, OSError, EOFError, ValueError):
         return None
     return found
 

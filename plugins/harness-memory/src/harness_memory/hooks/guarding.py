@@ -45,9 +45,15 @@ from harness_memory.guard import (
     unseen_by_mount,
 )
 from harness_memory.hooks import claude_code, tool_targets
-from harness_memory.hooks.archive_members import ARCHIVE_BYTES_CAP, ArchiveLinks, member_places
+from harness_memory.hooks.archive_members import (
+    ARCHIVE_BYTES_CAP,
+    ArchiveLinks,
+    member_places,
+    writes_members,
+)
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
 from harness_memory.hooks.package_settings import PACKAGE_SETTINGS_CAP, package_settings
+from harness_memory.hooks.pointed_settings import npm_option_files, pointed_files
 from harness_memory.hooks.program_settings import (
     SETTINGS_CAP,
     SETTINGS_NAMES,
@@ -261,11 +267,58 @@ def _own_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
                 f"own (the guard reads them when {program} runs), or give {program} its "
                 "options on its command line"
             )
+    if (reason := _pointed_settings_refusal(found, judge)) is not None:
+        return reason
     if (reason := _git_settings_refusal(found, judge, root, depth)) is not None:
         return reason
     if (reason := _startup_refusal(found, judge, root, depth)) is not None:
         return reason
     return _package_settings_refusal(found, judge, root, depth)
+
+
+def _pointed_settings_refusal(found: ShellPaths, judge: _Judge) -> str | None:
+    """The refusal of a command pointing a program at a settings file by name
+    (:func:`~harness_memory.hooks.pointed_settings.pointed_files`: ``PIP_CONFIG_FILE=p.cfg``,
+    ``bash --rcfile r.sh``, ``git -c include.path=h.cfg``) that is not on the disk now, is
+    named at run time, or is named by another command of the same command line (which may
+    write it first: ``printf … > p.cfg; PIP_CONFIG_FILE=p.cfg pip list``): the guard reads
+    settings when it judges the command, so what that file will hold cannot be known (P-3)."""
+    for program, base, words, assigned in found.configured:
+        for file in pointed_files(program, base, words, {**judge.environ, **assigned}):
+            known = "$" not in file and is_usable_path(file)
+            if (
+                known
+                and os.path.lexists(file)
+                and not _named_elsewhere(file, found, base, words, assigned)
+            ):
+                continue
+            return (
+                f"{REFUSAL_PREFIX}the command points {program} at the settings file "
+                f"{_shown(file)}, which is not on the disk yet, is named at run time or is "
+                f"written by the same command; {program} reads it when it starts, and the "
+                "guard cannot read settings that do not exist yet (they can make it run a "
+                "command or write a place no word shows). Write the file in a command of "
+                "its own first, or give the options on the command line"
+            )
+    return None
+
+
+def _named_elsewhere(
+    file: str, found: ShellPaths, base: str, words: list[str], assigned: Mapping[str, str]
+) -> bool:
+    """Whether the command names ``file`` (absolute) more often (``ShellPaths.paths``, each
+    word's parts around ``=``) than the program pointed at it does with its own ``words``
+    and ``assigned`` variables: another command of it may write the file first."""
+    target = os.path.normpath(file)
+    total = sum(1 for path in found.paths if os.path.normpath(path) == target)
+    own_words = [*words, *(f"{name}={value}" for name, value in assigned.items())]
+    own = sum(
+        1
+        for word in own_words
+        for part in word.split("=")
+        if part and os.path.normpath(os.path.join(base, part)) == target  # noqa: PTH118
+    )
+    return total > own
 
 
 def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
@@ -329,10 +382,11 @@ def _package_settings_refusal(
     (:func:`~harness_memory.hooks.package_settings.package_settings`) cannot be read whole,
     name a place for it to write that the guard refuses (``prefix``, ``cache``, ``target``
     …), a program to run that it refuses (``script-shell``), or memory it may not write."""
-    for program, base, _, assigned in found.configured:
+    for program, base, words, assigned in found.configured:
         if program not in ("npm", "pip"):
             continue
-        settings = package_settings(program, base, {**judge.environ, **assigned})
+        options = npm_option_files(words) if program == "npm" else {}
+        settings = package_settings(program, base, {**judge.environ, **assigned, **options})
         if settings.unknown is not None:
             return (
                 f"{REFUSAL_PREFIX}{program} would read a settings file the guard cannot read "
@@ -375,10 +429,10 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
     make it run a command the guard refuses (``alias.x = !sh -c '…'``, ``core.fsmonitor``,
     judged as a command run where ``git`` runs), or name memory it may not write (with its
     hook scripts: ``core.worktree``, a hook writing into another scope) (P-3)."""
-    for program, base, words, _ in found.configured:
+    for program, base, words, assigned in found.configured:
         if program != "git":
             continue
-        settings = git_settings(words, base, judge.environ)
+        settings = git_settings(words, base, {**judge.environ, **assigned})
         if settings.unknown is not None:
             return (
                 f"{REFUSAL_PREFIX}git would read settings the guard cannot read whole "
@@ -685,14 +739,21 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
     archive_members.member_places`: through a symlink on the disk or an earlier symlink
     member, or below the home into the data dir), or one it cannot list unpacked into the
     home or a folder above it that holds the data dir (or the Session records): its members'
-    names may reach every scope. An archive it cannot list unpacked elsewhere passes (P-3)."""
+    names may reach every scope. An archive it cannot list unpacked elsewhere passes, but no
+    later unpack of the same command may reach into that folder (its symlinks are not
+    known: ``tar -x < links.tar && tar -xf files.tar``) (P-3)."""
     if not found.unpacked:
         return None
     held = _held_folders(roots, judge.records)
     links = ArchiveLinks()
-    for command, archive, folders in found.unpacked:
+    unknown: list[str] = []  # the folders an archive the guard cannot list was unpacked into
+    set_here = any(name == "TAR_OPTIONS" for name, _, _ in found.settings_moved)
+    for command, archive, folders, words in found.unpacked:
+        options = _tar_options(judge.environ) if command == "tar" else []
         for folder in folders:
-            places = None if archive is None else member_places(command, archive, folder, links)
+            places = None
+            if archive is not None and options is not None and not (command == "tar" and set_here):
+                places = member_places(command, archive, folder, links, [*options, *words])
             if places is None:
                 if (spelling := _holding(folder, held)) is not None:
                     return (
@@ -702,11 +763,20 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
                         f"({_shown(archive or 'its standard input')}): its members' names may "
                         "reach every scope. Unpack it into "
                         "a folder of its own (tar -C, unzip -d), or from a file the guard can "
-                        f"read (tar, gzip, bzip2, xz or zip, at most {ARCHIVE_BYTES_CAP} bytes)"
+                        f"read (tar, gzip, bzip2, xz or zip, at most {ARCHIVE_BYTES_CAP} bytes, "
+                        "without --transform)"
                     )
+                if (
+                    reason := _after_unknown(unknown, [folder], archive, both_ways=True)
+                ) is not None:
+                    return reason
+                if writes_members(command, words):
+                    unknown.append(os.path.realpath(folder))
                 continue
             if len(places) > PATHS_CAP:
                 return _over_caps(places)
+            if (reason := _after_unknown(unknown, places, archive, both_ways=False)) is not None:
+                return reason
             for place in places:
                 reason = _records_refusal(place, folder, judge.records, judge.table)
                 if reason is not None:
@@ -722,6 +792,45 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
                         f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where a member "
                         f"of {_shown(archive or '')} lands when it is unpacked)"
                     )
+    return None
+
+
+def _tar_options(environ: Mapping[str, str]) -> list[str] | None:
+    """The words ``tar`` takes from ``TAR_OPTIONS`` in ``environ`` before its own
+    (``--strip-components``, ``--transform`` change where members land); None when they
+    cannot be split."""
+    value = environ.get("TAR_OPTIONS", "")
+    if not value.strip():
+        return []
+    import shlex  # only where the variable is set (H-5)
+
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return None
+
+
+def _after_unknown(
+    unknown: list[str], places: list[str], archive: str | None, *, both_ways: bool
+) -> str | None:
+    """The refusal of an unpack whose ``places`` (its members', or with ``both_ways`` the
+    folder it unpacks into, whose members may reach any folder below or above it) pass into
+    a folder of ``unknown``, where an archive the guard cannot list was unpacked earlier in
+    the command (its symlinks may lead anywhere); None otherwise."""
+    for folder in unknown:
+        inside = folder.rstrip("/") + "/"
+        for place in places:
+            real = os.path.realpath(place) if both_ways else place
+            above = both_ways and inside.startswith(real.rstrip("/") + "/")
+            if real == folder or real.startswith(inside) or above:
+                return (
+                    f"{REFUSAL_PREFIX}the command unpacks an archive the guard cannot list "
+                    f"into {_shown(folder)} and then unpacks "
+                    f"{_shown(archive or 'its standard input')} there: the first one's "
+                    "symlinks are not known, and the second's members may pass through them "
+                    "into another scope. Unpack them in commands of their own, or from files "
+                    "the guard can read"
+                )
     return None
 
 

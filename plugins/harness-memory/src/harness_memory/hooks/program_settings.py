@@ -69,12 +69,18 @@ _FAMILIES = {"git": "GIT_CONFIG", "npm": "NPM_CONFIG_", "pip": "PIP_"}
 letter case, as it reads them)."""
 
 
+_STARTUP_VARIABLES = frozenset({"BASH_ENV", "ENV"})
+"""The variables naming the startup file a shell runs first (``bash -c``, ``sh -i``)."""
+
+
 def is_settings_variable(name: str) -> bool:
     """Whether the variable ``name`` changes where a program the guard reads (or whose
-    settings it reads) writes or what it runs: one of :data:`SETTINGS_VARIABLES`, or any
-    ``GIT_CONFIG…`` (``GIT_CONFIG_GLOBAL``, ``GIT_CONFIG_KEY_0``…), ``npm_config_…`` or
-    ``PIP_…``."""
-    return name in SETTINGS_VARIABLES or name.upper().startswith(tuple(_FAMILIES.values()))
+    settings it reads) writes or what it runs: one of :data:`SETTINGS_VARIABLES`, a shell's
+    ``BASH_ENV`` or ``ENV``, or any ``GIT_CONFIG…`` (``GIT_CONFIG_GLOBAL``,
+    ``GIT_CONFIG_KEY_0``…), ``npm_config_…`` or ``PIP_…``."""
+    if name in SETTINGS_VARIABLES or name in _STARTUP_VARIABLES:
+        return True
+    return name.upper().startswith(tuple(_FAMILIES.values()))
 
 
 def moves_settings(program: str, name: str) -> bool:

@@ -168,7 +168,8 @@ class ShellPaths:
     unpacking commands that take absolute or ``..`` names from their archive (``tar -xP``,
     ``unzip -:``). ``unpacked`` holds each extracting ``tar`` or ``unzip``: its name, the
     archive it reads (absolute; None for its standard input, a ``$`` left in one built at run
-    time) and the folders it unpacks into (its members may reach any folder below them).
+    time), the folders it unpacks into (its members may reach any folder below them) and
+    its words (``--strip-components``, ``--transform``).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -212,7 +213,7 @@ class ShellPaths:
         self.configured: list[tuple[str, str, list[str], dict[str, str]]] = []
         self.mentioned: list[str] = []
         self.lost_programs: list[str] = []
-        self.unpacked: list[tuple[str, str | None, list[str]]] = []
+        self.unpacked: list[tuple[str, str | None, list[str], list[str]]] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -1193,7 +1194,7 @@ class _Writes:
             archive = archive_operand(command, config_words)
             if archive is not None and archive != "-" and "$" not in archive:
                 archive = os.path.join(self._base, _tilde(archive, self._environ))  # noqa: PTH118
-            self._found.unpacked.append((command, archive, folders))
+            self._found.unpacked.append((command, archive, folders, config_words))
             self._found.unbounded.extend(_unbounded(command, operands))
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
