@@ -70,6 +70,7 @@ OLDER_PLUGIN_FIELDS: dict[str, set[str]] = {
         "workspaceKind",
         "workspaceMemoryKey",
     },
+    "SkippedEntry": {"name", "problem"},  # 7a64516 (sent only in AgentSummary.skipped, when any)
     "UnreadableAgentEntry": {"id", "problem"},  # 68b0086
     "UnrecordableFile": {"file", "why"},  # d55517e
 }
