@@ -136,6 +136,8 @@ def test_p3_a_startup_file_the_guard_cannot_read_is_refused(
         "bash --login -c 'pytest -q'",
         "cat ~/.bashrc; bash -lic 'ls'",
         "grep -n PATH ~/.profile && bash -lc 'echo $PATH'",
+        "bash -c 'source ~/.profile && make'",
+        "bash -lc '. ~/.bashrc; ls'",
     ],
 )
 def test_p3_a_shell_with_everyday_startup_files_passes(

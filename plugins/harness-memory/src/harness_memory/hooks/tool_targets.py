@@ -169,6 +169,13 @@ class ShellPaths:
     ``unzip -:``). ``unpacked`` holds each extracting ``tar`` or ``unzip``: its name, the
     archive it reads (absolute; None for its standard input, a ``$`` left in one built at run
     time) and the folders it unpacks into (its members may reach any folder below them).
+    ``mentioned`` holds every word of a command other than ``git`` or one only reading
+    (:data:`~harness_memory.hooks.unread_programs.ONLY_READERS`) and every redirection's
+    target, as written and expanded; ``written`` only the places the command may write: a
+    redirection's target, a file-writing command's written operands (a copy's destination,
+    and the name each source takes in a destination folder), and every word of a program
+    whose writes the guard cannot read (``python3 -c '…'``; not ``source`` or ``.``, which
+    read), each as written and expanded (``~`` and known variables).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -191,6 +198,7 @@ class ShellPaths:
         "unbounded",
         "undecided",
         "unpacked",
+        "written",
         "written_at_run_time",
     )
 
@@ -211,6 +219,7 @@ class ShellPaths:
         self.unbounded: list[str] = []
         self.configured: list[tuple[str, str, list[str], dict[str, str]]] = []
         self.mentioned: list[str] = []
+        self.written: list[str] = []
         self.lost_programs: list[str] = []
         self.unpacked: list[tuple[str, str | None, list[str]]] = []
         self.over_scan = False
@@ -234,6 +243,7 @@ class ShellPaths:
         self.unbounded.extend(inner.unbounded)
         self.configured.extend(inner.configured)
         self.mentioned.extend(inner.mentioned)
+        self.written.extend(inner.written)
         self.lost_programs.extend(inner.lost_programs)
         self.unpacked.extend(inner.unpacked)
         self.over_scan = self.over_scan or inner.over_scan
@@ -762,6 +772,16 @@ def _find_names(words: list[str]) -> tuple[tuple[bool, str], ...] | None:
 
 
 _OPERAND_WRITERS = WRITERS | DESTINATION_WRITERS | IN_PLACE_EDITORS
+_SOURCING = (".", "source")
+"""Builtins running a file's commands: their operands are read, not written."""
+
+
+def _spellings(word: str, known: Mapping[str, str | None], environ: Mapping[str, str]) -> list[str]:
+    """``word`` as written and expanded (known variables, then ``~``; "" when undecided)."""
+    expanded = _expand(word, known, environ)
+    return [word, "" if expanded is None else _tilde(expanded, environ)]
+
+
 MOVERS = frozenset({"mv", "rm", "rmdir", "unlink", "rename"})
 """Commands that move or remove the folders they name: naming the account's home (or a folder
 above it) they can take the memory root away and put it back (:attr:`ShellPaths.moved`);
@@ -889,6 +909,7 @@ class _Writes:
         "_redirect",
         "_run_data",
         "_run_lost",
+        "_said",
         "_skip",
         "_tails",
         "_test",
@@ -918,6 +939,7 @@ class _Writes:
         self._operand: str | None = None  # its first operand
         self._named_at = 0
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
+        self._said: list[str] = []  # its words as written and expanded (not git's, source's)
         self._redirect = False
         self._closed = False  # the word before closed a command substitution
         self._skip = False
@@ -977,6 +999,7 @@ class _Writes:
                 return
             self._found.mentioned.append(word)
             self._found.mentioned.append(_expand(word, known, environ) or "")
+            self._found.written.extend(_spellings(word, known, environ))
             if self._built(word, known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
             return
@@ -996,7 +1019,10 @@ class _Writes:
                 self._moving.append(word)
             elif expanded is not None:
                 self._moving.append(os.path.join(base, _tilde(expanded, environ)))  # noqa: PTH118
+        if self._command not in ("git", *_SOURCING):
+            self._said.extend(_spellings(word, known, environ))
         if self._command == "dd" and word.startswith("of="):
+            self._found.written.extend(_spellings(word[3:], known, environ))
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
         elif self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS:
@@ -1174,8 +1200,10 @@ class _Writes:
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
         self._wrapper, self._leading = "", 0
         program, self._program = self._program, []
+        said, self._said = self._said, []
         config_words = self._note_reads(command)
         if program and not is_read(program[0], program[1:], self._operand):
+            self._found.written.extend(said)  # it may write any place its words name
             self._found.programs.insert(self._named_at, program[0])
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
                 self._found.lost_programs.append(program[0])
@@ -1242,6 +1270,35 @@ class _Writes:
             written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
+        self._note_written(command, written, operands, said)
+
+    def _note_written(
+        self,
+        command: str | None,
+        written: list[tuple[str, bool]],
+        operands: list[tuple[str, bool]],
+        said: list[str],
+    ) -> None:
+        """Keep in ``found.written`` the places the command ended writes: ``written`` (as
+        written and expanded: ``said`` holds the pairs), and for a copy into a folder
+        (``cp x ~/``, ``-t DIR``) the name each source takes there."""
+        spelled = dict(zip(said[::2], said[1::2], strict=False))
+        for word, _ in written:
+            self._found.written.extend([word, spelled.get(word, "")])
+        if command not in DESTINATION_WRITERS or not written:
+            return
+        files = [word for word, _ in operands if not word.startswith("-")]
+        targeted = any(word.startswith(("-t", "--target-directory")) for word, _ in operands)
+        folder = written[-1][0] if targeted else files[-1] if files else ""
+        if targeted and folder.startswith("-"):  # ``-tDIR``, ``--target-directory=DIR``
+            folder = folder.partition("=")[2] if folder.startswith("--") else folder[2:]
+        place = _tilde(spelled.get(folder, "") or folder, self._environ)
+        if not (place.endswith("/") or (Path(self._base) / place).is_dir()):
+            return
+        sources = files if targeted else files[:-1]
+        for source in sources:
+            name = (spelled.get(source, "") or source).rstrip("/").rsplit("/", 1)[-1]
+            self._found.written.append(f"{place.rstrip('/')}/{name}")
 
 
 SECOND_OPERAND_WRITERS: dict[str, frozenset[str]] = {
