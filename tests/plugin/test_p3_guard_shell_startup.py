@@ -138,17 +138,19 @@ def test_p3_a_startup_file_the_guard_cannot_read_is_refused(
         "grep -n PATH ~/.profile && bash -lc 'echo $PATH'",
         "bash -c 'source ~/.profile && make'",
         "bash -lc '. ~/.bashrc; ls'",
+        "case \"$(uname)\" in Linux*|*BSD) bash -ic 'make';; *) echo other;; esac",
     ],
 )
 def test_p3_a_shell_with_everyday_startup_files_passes(
     where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
     """Debian's startup files (``/etc/skel``'s ``.bashrc`` and ``.profile`` in the home, the
-    system's ``/etc/profile`` and ``/etc/bash.bashrc``) and reading them refuse nothing (in
-    a Workspace without the layout's symlink into another scope, which a glob such as
-    ``.bashrc``'s ``case`` patterns would match)."""
+    system's ``/etc/profile`` and ``/etc/bash.bashrc``) and reading them refuse nothing, in
+    a Workspace holding the layout's symlink into another scope: ``.bashrc``'s ``case $- in
+    *i*) ;; *) return;; esac`` patterns are matched against a word, never globbed as paths
+    (they once matched that symlink)."""
     _environment(where, monkeypatch, "~/.bashrc")
-    (where.workspace / "notes").unlink()
+    assert (where.workspace / "notes").is_symlink()
     for name in (".bashrc", ".profile"):
         if Path("/etc/skel", name).exists():
             shutil.copy(Path("/etc/skel", name), where.data / name)

@@ -301,6 +301,7 @@ def shell_paths(
     quoted_back = False  # whether it is inside a backquoted command
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
+    cases: list[str] = []  # the ``case`` commands the word is in, each at its part
     for at, word in enumerate(words):
         settled = settled or (entered and word in _SEPARATORS and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
@@ -311,6 +312,11 @@ def shell_paths(
             substituting = max(0, substituting - word.count(")"))
         if word.count("`") % 2:
             quoted_back = not quoted_back
+        if not (substituting or quoted_back) and _in_case_pattern(cases, word, previous):
+            if cases[-1] == _CASE_BODY:
+                writes.end()  # the pattern's ``)``: its commands come next
+            last, previous = word, None
+            continue  # a pattern is matched against the case's word, never a path
         if substituting or quoted_back or "`" in word:
             found.built.append(word)  # text the command substitution's output is made of
             _see_inside(inside, word, quoted_back, known, environ, lost=lost, base=bases[-1])
@@ -342,6 +348,44 @@ def shell_paths(
     _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+_CASE_WORD, _CASE_IN, _CASE_PATTERN, _CASE_BODY = "word", "in", "pattern", "body"
+"""The parts of a ``case WORD in PATTERN) COMMANDS ;; … esac`` a word may be in."""
+_CASE_ENDS = (";;", ";&", ";;&")
+
+
+def _in_case_pattern(cases: list[str], word: str, previous: str | None) -> bool:
+    """Follow ``case`` commands (``cases``: one part of each, innermost last) at ``word``
+    (``previous`` the word before it in its simple command, None at a command's start):
+    whether ``word`` is part of a pattern list (``in``, ``(``, a pattern, ``|``, the ``)``
+    ending it, a line's end between them), which the shell matches against the case's word
+    and never reads as a path (``case $- in *i*)`` in Debian's ``.bashrc``: the ``*`` once
+    became every name in the folder); a pattern holding ``$`` or a backquote is read as any
+    word is (its command substitutions run when it is matched)."""
+    part = cases[-1] if cases else None
+    if word == "case" and previous is None and part in (None, _CASE_BODY):
+        cases.append(_CASE_WORD)
+        return False
+    if part == _CASE_WORD:
+        cases[-1] = _CASE_IN
+        return False  # the word matched: expanded as any word is
+    if part == _CASE_IN:
+        cases[-1] = _CASE_PATTERN
+        return True  # ``in``
+    if part == _CASE_PATTERN:
+        if word == "esac":
+            cases.pop()
+            return False
+        if _PUNCTUATION(word) and word.startswith(")"):  # ``)``, ``);;``: the list's end
+            cases[-1] = _CASE_PATTERN if word[1:].startswith(_CASE_ENDS) else _CASE_BODY
+        return "$" not in word and "`" not in word  # ``$(…)`` in a pattern runs: read it
+    if part == _CASE_BODY:
+        if _PUNCTUATION(word) and word.startswith(_CASE_ENDS):  # ``;;``, ``;&``, ``;;&``
+            cases[-1] = _CASE_PATTERN
+        elif word == "esac" and previous is None:
+            cases.pop()
+    return False
 
 
 _FOLDER_PRINTERS = frozenset(
