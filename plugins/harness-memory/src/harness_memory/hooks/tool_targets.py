@@ -395,7 +395,41 @@ _FOLDER_PRINTERS = frozenset(
 """Programs whose output a ``cd "$(…)"`` takes that print a folder of their own knowledge (a
 repository's top, a word's folder, a package manager's root), not data an earlier call
 wrote (``cat target``)."""
-_SUBSTITUTED_RE = re.compile(r"(?:\$\(|`|\|\||&&|;|\|)\s*(?P<name>[^\s()`;|&<>]+)")
+_FOLDER_PRINTING = (
+    "poetry env info -p",
+    "poetry env info --path",
+    "pipenv --venv",
+    "pipenv --where",
+    "pyenv prefix",
+    "pyenv root",
+    "rbenv prefix",
+    "rbenv root",
+    "nodenv prefix",
+    "bundle show",
+    "bundle info --path",
+    "nvm which",
+    "go env GOPATH",
+    "go env GOROOT",
+    "go env GOMODCACHE",
+    "rustc --print sysroot",
+    "rustup which",
+    "npm root",
+    "npm prefix",
+    "pnpm root",
+    "yarn global dir",
+    "gem env home",
+    "conda info --base",
+    "brew --prefix",
+    "xcode-select -p",
+)
+"""Commands of programs that may write or print data otherwise, each printing a folder of its
+own knowledge and writing nothing (a virtual environment's, a version manager's, a Go or Rust
+toolchain's, a package manager's root): ``cd "$(poetry env info -p)"``, ``cd "$(pipenv
+--venv)"``. A command substitution running one of them (with any further words: ``bundle show
+rails``) is a folder printer as :data:`_FOLDER_PRINTERS` are."""
+_SUBSTITUTED_RE = re.compile(
+    r"(?:\$\(|`|\|\||&&|;|\|)\s*(?P<name>[^\s()`;|&<>]+)(?P<rest>[^()`;|&<>]*)"
+)
 """A program a command substitution runs: after its opening, or after ``||``, ``&&``, ``;`` or
 ``|`` inside it."""
 
@@ -420,7 +454,8 @@ _INNER_WORDS = 64
 
 def _named_folder(word: str, known: Mapping[str, str | None], *, unsure: bool) -> bool:
     """Whether the folder a ``cd`` into ``word`` (known only at run time) takes comes from a
-    program printing folders of its own knowledge (:data:`_FOLDER_PRINTERS`: ``cd
+    program printing folders of its own knowledge (:data:`_FOLDER_PRINTERS`,
+    :data:`_FOLDER_PRINTING`: ``cd
     "$(git rev-parse --show-toplevel)"``, ``cd "$(dirname "$0")/.."``) or a variable neither
     set nor assigned (``cd ${PROJECT_ROOT:-.}``; not after ``read``, ``source`` or ``eval``:
     ``unsure``), rather than from data a file or a variable set from one holds (``cd
@@ -428,9 +463,12 @@ def _named_folder(word: str, known: Mapping[str, str | None], *, unsure: bool) -
     read run in the latter is refused."""
     if word in ("$", "`") or ("`" in word and not _SUBSTITUTED_RE.search(word)):
         return False  # the lexer split the substitution off: what runs is not in the word
-    programs = [match.group("name") for match in _SUBSTITUTED_RE.finditer(word)]
-    if any(name.rsplit("/", 1)[-1] not in _FOLDER_PRINTERS for name in programs):
-        return False
+    for match in _SUBSTITUTED_RE.finditer(word):
+        name = match.group("name").rsplit("/", 1)[-1]
+        said = " ".join([name, *match.group("rest").replace('"', " ").split()])
+        printing = any(said == each or said.startswith(each + " ") for each in _FOLDER_PRINTING)
+        if name not in _FOLDER_PRINTERS and not printing:
+            return False
     names = [m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)]
     if names and unsure:
         return False
