@@ -282,7 +282,7 @@ def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) ->
             file = os.path.join(base, named)  # noqa: PTH118
             if not os.path.lexists(file):
                 continue
-            data = read_settings_file(file)
+            data = read_settings_file(file, SETTINGS_CAP)
             if data is None:
                 return (
                     f"{REFUSAL_PREFIX}{shell} would first run a startup file the guard cannot "
@@ -382,13 +382,8 @@ def _package_settings_refusal(
                     f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where {program}'s "
                     f"setting {setting} says it writes)"
                 )
-        for setting, command in settings.commands:
-            if (reason := judge.texts([command], base, depth + 1)) is not None:
-                return (
-                    f"{REFUSAL_PREFIX}{program}'s setting {_shown(setting)} makes it run "
-                    f"{_shown(command)}, and the guard refuses that command: "
-                    f"{reason.removeprefix(REFUSAL_PREFIX)}"
-                )
+        if reason := _run_setting_refusal(program, settings.commands, judge, base, depth):
+            return reason
         text = "\n".join(settings.text)
         if (named := memory_named(text, root, judge.key, judge.records)) is not None:
             return (
@@ -418,14 +413,8 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
                 "write cannot be known. Fix or remove that file, or run git with "
                 "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null"
             )
-        for setting, command in settings.commands:
-            reason = judge.texts([command], base, depth + 1)
-            if reason is not None:
-                return (
-                    f"{REFUSAL_PREFIX}git's setting {_shown(setting)} makes it run "
-                    f"{_shown(command)}, and the guard refuses that command: "
-                    f"{reason.removeprefix(REFUSAL_PREFIX)}"
-                )
+        if reason := _run_setting_refusal(program, settings.commands, judge, base, depth):
+            return reason
         text = "\n".join(settings.text)
         if (named := memory_named(text, root, judge.key, judge.records)) is not None:
             return (
@@ -434,6 +423,23 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
                 f"scope, or the Session records ({_shown(named)}); git may write there "
                 "(core.worktree, an alias, a hook). Take that out of the settings, or run the "
                 "command without git"
+            )
+    return None
+
+
+def _run_setting_refusal(
+    program: str, commands: list[tuple[str, str]], judge: _Judge, base: str, depth: int
+) -> str | None:
+    """The refusal of the first of ``commands`` (each a setting of ``program``'s and the
+    command it makes the program run: ``alias.x``, ``script-shell``) the guard refuses,
+    judged as a command of the call run in ``base`` (one settings level deeper than
+    ``depth``), or None."""
+    for setting, command in commands:
+        if (reason := judge.texts([command], base, depth + 1)) is not None:
+            return (
+                f"{REFUSAL_PREFIX}{program}'s setting {_shown(setting)} makes it run "
+                f"{_shown(command)}, and the guard refuses that command: "
+                f"{reason.removeprefix(REFUSAL_PREFIX)}"
             )
     return None
 
