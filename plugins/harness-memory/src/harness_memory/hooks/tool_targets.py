@@ -294,14 +294,10 @@ def shell_paths(
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
-    lost = _lost  # whether the shell may be in a folder this cannot know
-    entered = settled = _lost  # a cd (or env -C) went into a folder known only at run time
-    chdir = False  # inside an ``env`` command, whose ``-C``/``--chdir`` is a cd
-    substituting = 0  # how many ``$(`` the lexer is inside
-    quoted_back = False  # whether it is inside a backquoted command
+    lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
+    substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
-    cases: list[str] = []  # the ``case`` commands the word is in, each at its part
     for at, word in enumerate(words):
         settled = settled or (entered and word in _SEPARATORS and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
@@ -312,9 +308,7 @@ def shell_paths(
             substituting = max(0, substituting - word.count(")"))
         if word.count("`") % 2:
             quoted_back = not quoted_back
-        if not (substituting or quoted_back) and _in_case_pattern(cases, word, previous):
-            if cases[-1] == _CASE_BODY:
-                writes.end()  # the pattern's ``)``: its commands come next
+        if not (substituting or quoted_back) and writes.in_case_pattern(word, previous):
             last, previous = word, None
             continue  # a pattern is matched against the case's word, never a path
         if substituting or quoted_back or "`" in word:
@@ -973,6 +967,7 @@ class _Writes:
     __slots__ = (
         "_assigned",
         "_base",
+        "_cases",
         "_cd_data",
         "_closed",
         "_command",
@@ -1022,6 +1017,7 @@ class _Writes:
         self._named_at = 0
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
         self._said: list[str] = []  # its words as written and expanded (not git's, source's)
+        self._cases: list[str] = []  # the ``case`` commands the word is in, each at its part
         self._redirect = False
         self._closed = False  # the word before closed a command substitution
         self._skip = False
@@ -1036,6 +1032,14 @@ class _Writes:
         self._unsure = False  # a command that sets variables at run time has run
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
+
+    def in_case_pattern(self, word: str, previous: str | None) -> bool:
+        """Whether the top-level ``word`` (after ``previous``) is part of a ``case``'s pattern
+        list (:func:`_in_case_pattern`); the command before ends at the list's ``)``."""
+        pattern = _in_case_pattern(self._cases, word, previous)
+        if pattern and self._cases[-1] == _CASE_BODY:
+            self.end()  # the pattern's ``)``: its commands come next
+        return pattern
 
     def closed_substitution(self) -> None:
         """The lexer met the ``)`` ending a command substitution at the top level."""
