@@ -156,3 +156,29 @@ def test_p3_a_shell_with_everyday_startup_files_passes(
             shutil.copy(Path("/etc/skel", name), where.data / name)
 
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "case x in x) cp note.md notes/a.md;; esac",
+        "case x in $(cp note.md notes/a.md)) ;; esac",
+        "case x in\n  y|x) case y in *) tee notes/a.md < note.md;; esac;;\nesac",
+        'case "$(uname)" in *) ;; esac; cp note.md notes/a.md',
+    ],
+)
+def test_p3_a_case_whose_commands_write_into_another_scope_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Only a ``case``'s patterns go unread as paths: its commands, a command substitution in
+    a pattern (run when matched) and what follows ``esac`` are judged; run by bash, each
+    writes through the Workspace's symlink into the other scope."""
+    environment = _environment(where, monkeypatch, "~/.bashrc")
+    other = where.root / where.other
+
+    assert refusal(answer(where, "claude-code", "Bash", {"command": command})) is not None
+
+    subprocess.run(
+        ["bash", "-c", command], cwd=where.workspace, env=environment, capture_output=True
+    )
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"

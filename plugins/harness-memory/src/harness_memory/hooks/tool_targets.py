@@ -365,8 +365,11 @@ def _in_case_pattern(cases: list[str], word: str, previous: str | None) -> bool:
         cases[-1] = _CASE_IN
         return False  # the word matched: expanded as any word is
     if part == _CASE_IN:
+        if word != "in":  # not a case bash runs (a syntax error): read every word
+            cases.pop()
+            return False
         cases[-1] = _CASE_PATTERN
-        return True  # ``in``
+        return True
     if part == _CASE_PATTERN:
         if word == "esac":
             cases.pop()
