@@ -117,6 +117,18 @@ EVERYDAY = [
     # a find over the home holding the data dir whose -name tests keep the memory files out
     "cd ~ && find . -name '*.pyc' -delete",
     "find ~ -type d -name __pycache__ -prune -exec rm -rf {} +",
+    # files and folders named like a program's settings, read or given to it, while it runs:
+    # only a place the command writes that is such a file (by its last parts) is refused
+    "sed -n 1,20p src/git/config.ts && git status",
+    "python3 -m pytest tests/git/config_test.py && git status",
+    "npx vitest run src/lib/git/config.test.ts && git add -A",
+    "pytest tests/pip/ -q && pip list",
+    "pip install --cache-dir ~/.cache/pip/ x",
+    "python3 -m pip install -e ./vendor/pip/",
+    "npm run lint -- --fix src/npmrc.ts",
+    "bash -c 'source ~/.profile && make'",
+    "cp ~/.npmrc /tmp/npmrc.bak && npm test",
+    "echo x > notes/pip.conf.md && pip list",
 ]
 
 

@@ -193,3 +193,30 @@ def test_p3_package_managers_with_ordinary_settings_pass(
     (where.data / ".config" / "pip" / "pip.conf").write_text(ORDINARY_PIP, encoding="utf-8")
 
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+@pytest.mark.parametrize(
+    ("command", "program"),
+    [
+        ("mkdir conf && cp .npmrc.new conf/ && cp conf/.npmrc.new ~/.npmrc && npm test", "npm"),
+        ("cp ~/dotfiles/.npmrc ~/ && npm test", "npm"),
+        ("install -m 600 -t ~/.config/pip/ pip.conf; pip list", "pip"),
+        ('python3 -c \'open(".npmrc", "a").write("x")\' && npm test', "npm"),
+        ("echo 'log = x' > ~/.pip/pip.c* && pip3 install six", "pip"),
+        ("printf '[alias]' >> ~/.config/git/config && git status", "git"),
+        ("sed -i 's/a/b/' .git/config; git log", "git"),
+        ("echo ls > .git/hooks/pre-commit && git commit -qm x", "git"),
+    ],
+)
+def test_p3_settings_written_by_their_last_parts_then_run_are_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str, program: str
+) -> None:
+    """A place the command writes that is a settings file by its last parts (a copy's
+    destination, a copy into the home keeping its name, a script's text, a pattern matching
+    one): refused, naming the program, before it runs and reads what was written."""
+    _environment(where, monkeypatch)
+    (where.data / "dotfiles").mkdir()
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and f"writes {program}'s settings" in reason, (command, reason)

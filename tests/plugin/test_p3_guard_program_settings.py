@@ -380,7 +380,7 @@ def test_p3_the_environment_given_is_the_one_judged(
     monkeypatch.setenv("HOME", str(tmp_path / "own-home"))
     monkeypatch.delenv("CURL_HOME", raising=False)
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
-    monkeypatch.setattr("harness_memory.hooks.program_settings._account_home", lambda: "")
+    monkeypatch.setattr("harness_memory.hooks.program_settings.account_home", lambda: "")
     hook = HookInput(session_id="s-1", cwd=str(where.workspace))
     settings = HarnessSettings(
         url=None, token=None, project=None, agent=None, state_dir=None, memory_root=where.root

@@ -66,9 +66,39 @@ def test_p3_a_program_writing_in_a_folder_known_only_at_run_time_is_refused(
         'cd "$(dirname "$0")/.." && ./scripts/build.sh',
         "cd ${PROJECT_ROOT:-.} && make test",
         "cd $(git rev-parse --show-toplevel)",
+        # a virtual environment's, a version manager's or a toolchain's folder, as printed
+        'cd "$(poetry env info -p)" && bin/python -V',
+        'cd "$(pipenv --venv)" && ./bin/pip list',
+        'cd "$(pyenv prefix)" && bin/python3 -V',
+        "cd $(rbenv prefix) && bin/ruby -v",
+        'cd "$(bundle show rails)" && ./bin/setup',
+        'cd "$(dirname "$(nvm which 20)")" && ./node -v',
+        'cd "$(go env GOPATH)/src" && ./build.sh',
+        'cd "$(rustc --print sysroot)" && ./bin/rustc -V',
+        'cd "$(npm root -g)" && ./corepack/shims/pnpm -v',
+        'cd "$(conda info --base)" && bin/python -V',
     ],
 )
 def test_p3_a_program_run_in_a_folder_known_here_passes(where: Layout, command: str) -> None:
     subprocess.run(["git", "init", "-q"], cwd=where.workspace, check=True)
     (where.workspace / "packages" / "web").mkdir(parents=True)
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'cd "$(poetry run cat target)" && python3 -c \'open("a.md", "w")\'',
+        'cd "$(pipenv run cat target)" && ./w.sh',
+        'cd "$(bundle exec cat target)" && ./w.sh',
+        'cd "$(go env GOPATH; cat target)" && ./w.sh',
+    ],
+)
+def test_p3_a_folder_printer_running_what_prints_data_is_refused(
+    where: Layout, command: str
+) -> None:
+    """The same programs' other commands may print what a file holds: a program the guard
+    does not read run in that folder is refused, as after ``cd "$(cat target)"``."""
+    (where.workspace / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
+
+    assert refusal(answer(where, "claude-code", "Bash", {"command": command})) is not None

@@ -140,19 +140,49 @@ def test_p3_a_startup_file_the_guard_cannot_read_is_refused(
         "bash --login -c 'pytest -q'",
         "cat ~/.bashrc; bash -lic 'ls'",
         "grep -n PATH ~/.profile && bash -lc 'echo $PATH'",
+        "bash -c 'source ~/.profile && make'",
+        "bash -lc '. ~/.bashrc; ls'",
+        "case \"$(uname)\" in Linux*|*BSD) bash -ic 'make';; *) echo other;; esac",
     ],
 )
 def test_p3_a_shell_with_everyday_startup_files_passes(
     where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
     """Debian's startup files (``/etc/skel``'s ``.bashrc`` and ``.profile`` in the home, the
-    system's ``/etc/profile`` and ``/etc/bash.bashrc``) and reading them refuse nothing (in
-    a Workspace without the layout's symlink into another scope, which a glob such as
-    ``.bashrc``'s ``case`` patterns would match)."""
+    system's ``/etc/profile`` and ``/etc/bash.bashrc``) and reading them refuse nothing, in
+    a Workspace holding the layout's symlink into another scope: ``.bashrc``'s ``case $- in
+    *i*) ;; *) return;; esac`` patterns are matched against a word, never globbed as paths
+    (they once matched that symlink)."""
     _environment(where, monkeypatch, "~/.bashrc")
-    (where.workspace / "notes").unlink()
+    assert (where.workspace / "notes").is_symlink()
     for name in (".bashrc", ".profile"):
         if Path("/etc/skel", name).exists():
             shutil.copy(Path("/etc/skel", name), where.data / name)
 
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "case x in x) cp note.md notes/a.md;; esac",
+        "case x in $(cp note.md notes/a.md)) ;; esac",
+        "case x in\n  y|x) case y in *) tee notes/a.md < note.md;; esac;;\nesac",
+        'case "$(uname)" in *) ;; esac; cp note.md notes/a.md',
+    ],
+)
+def test_p3_a_case_whose_commands_write_into_another_scope_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Only a ``case``'s patterns go unread as paths: its commands, a command substitution in
+    a pattern (run when matched) and what follows ``esac`` are judged; run by bash, each
+    writes through the Workspace's symlink into the other scope."""
+    environment = _environment(where, monkeypatch, "~/.bashrc")
+    other = where.root / where.other
+
+    assert refusal(answer(where, "claude-code", "Bash", {"command": command})) is not None
+
+    subprocess.run(
+        ["bash", "-c", command], cwd=where.workspace, env=environment, capture_output=True
+    )
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"

@@ -27,10 +27,10 @@ Read when ``git`` runs, at most :data:`GIT_SETTINGS_CAP` bytes a file, linear (H
 from __future__ import annotations
 
 import os
-import pwd
 import re
-import stat
 from collections.abc import Iterable, Mapping
+
+from harness_memory.hooks.settings_file import account_home, read_settings_file
 
 __all__ = [
     "GIT_COMMAND_KEYS",
@@ -239,7 +239,7 @@ def _global_files(environ: Mapping[str, str]) -> list[str]:
     home ``HOME`` names and of the account's."""
     if (named := environ.get("GIT_CONFIG_GLOBAL")) is not None:
         return [named] if named else []
-    homes = [home for home in (environ.get("HOME"), _account_home()) if home]
+    homes = [home for home in (environ.get("HOME"), account_home()) if home]
     configs = [environ.get("XDG_CONFIG_HOME") or "", *(f"{home}/.config" for home in homes)]
     return [f"{folder}/git/config" for folder in configs if folder] + [
         f"{home}/.gitconfig" for home in homes
@@ -258,7 +258,7 @@ def _git_dir(folder: str, named: str | None) -> str | None:
         if os.path.isdir(dot_git):  # noqa: PTH112
             return dot_git
         if os.path.isfile(dot_git):  # noqa: PTH113
-            data = _read(dot_git)
+            data = read_settings_file(dot_git, GIT_SETTINGS_CAP)
             line = (data or b"").decode("utf-8", "surrogateescape").strip()
             if line.startswith("gitdir:"):
                 return os.path.join(here, line[7:].strip())  # noqa: PTH118
@@ -269,7 +269,7 @@ def _git_dir(folder: str, named: str | None) -> str | None:
 
 def _common_dir(repository: str) -> str:
     """The folder a linked worktree's repository shares its ``config`` from (``commondir``)."""
-    data = _read(os.path.join(repository, "commondir"))  # noqa: PTH118
+    data = read_settings_file(os.path.join(repository, "commondir"), GIT_SETTINGS_CAP)  # noqa: PTH118
     if not data:
         return repository
     common = data.decode("utf-8", "surrogateescape").strip()
@@ -292,7 +292,7 @@ class _Reader:
         if self._settings.unknown is not None or not os.path.lexists(file):
             return
         self._files += 1
-        data = _read(file) if self._files <= GIT_FILES_CAP else None
+        data = read_settings_file(file, GIT_SETTINGS_CAP) if self._files <= GIT_FILES_CAP else None
         if data is None:
             self._settings.unknown = file
             return
@@ -325,7 +325,7 @@ class _Reader:
     def _included(self, value: str, base: str) -> str:
         """The file an include's ``value`` names, read from ``base`` (``~/`` the home)."""
         if value.startswith("~/"):
-            home = self._environ.get("HOME") or _account_home()
+            home = self._environ.get("HOME") or account_home()
             return home + value[1:]
         return os.path.join(base, value)  # noqa: PTH118
 
@@ -336,7 +336,7 @@ class _Reader:
         if self._hooks_path is not None:
             value, base = self._hooks_path
             if value.startswith("~/"):
-                value = (self._environ.get("HOME") or _account_home()) + value[1:]
+                value = (self._environ.get("HOME") or account_home()) + value[1:]
             hooks = os.path.join(base, value)  # noqa: PTH118
         else:
             hooks = os.path.join(_common_dir(repository), "hooks")  # noqa: PTH118
@@ -357,30 +357,8 @@ class _Reader:
             path = os.path.join(hooks, name)  # noqa: PTH118
             if os.path.isdir(path):  # noqa: PTH112
                 continue  # husky's ``_`` folder: its scripts are judged where hooksPath names it
-            data = _read(path)
+            data = read_settings_file(path, GIT_SETTINGS_CAP)
             if data is None:
                 self._settings.unknown = path
                 return
             self._settings.text.append(data.decode("utf-8", "surrogateescape"))
-
-
-def _read(file: str) -> bytes | None:
-    """The bytes of ``file``; None when it is no regular file (opened without waiting: a FIFO
-    would hold the guard past the hook's time limit), cannot be read or is longer than
-    :data:`GIT_SETTINGS_CAP`."""
-    try:
-        with os.fdopen(os.open(file, os.O_RDONLY | os.O_NONBLOCK), "rb") as opened:
-            if not stat.S_ISREG(os.fstat(opened.fileno()).st_mode):
-                return None
-            data = opened.read(GIT_SETTINGS_CAP + 1)
-    except OSError:
-        return None
-    return data if len(data) <= GIT_SETTINGS_CAP else None
-
-
-def _account_home() -> str:
-    """The account's home as the password database gives it ("" when it knows none)."""
-    try:
-        return pwd.getpwuid(os.getuid()).pw_dir
-    except KeyError:
-        return ""

@@ -27,6 +27,7 @@ chosen in the same command (:func:`_settings_refusal`).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 from typing import Any
@@ -334,7 +335,7 @@ def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) ->
             file = os.path.join(base, named)  # noqa: PTH118
             if not os.path.lexists(file):
                 continue
-            data = read_settings_file(file)
+            data = read_settings_file(file, SETTINGS_CAP)
             if data is None:
                 return (
                     f"{REFUSAL_PREFIX}{shell} would first run a startup file the guard cannot "
@@ -356,23 +357,53 @@ def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) ->
 
 
 _OWN_SETTINGS_NAMES = {
-    "git": (".gitconfig", "git/config", "/config.worktree", ".git/hooks", ".git/config"),
-    "npm": ("npmrc",),
-    "pip": ("pip.conf", "pip.ini", "pip/"),
+    "git": (".gitconfig", "git/config", ".git/config", "config.worktree", ".git/hooks/"),
+    "npm": (".npmrc", "npmrc"),
+    "pip": ("pip.conf", "pip.ini"),
     **dict.fromkeys(
         STARTUP_SHELLS, (".bashrc", ".bash_profile", ".bash_login", ".profile", "bash.bashrc")
     ),
 }
-"""What the names of each program's settings files (and git's hooks folder) hold."""
+"""Each program's settings files as the last parts of their paths (``~/.gitconfig``,
+``~/.config/git/config``, ``.git/config``, ``~/.npmrc``, ``~/.config/pip/pip.conf``, the
+shells' startup files); one ending in ``/`` is a folder anything below which is a setting
+(git's hooks)."""
+_PATH_SPLIT_RE = re.compile(r"[\s'\"=:;,()<>|&{}]+")
+"""What ends a path inside a word a program is given (``open(".npmrc", "w")``,
+``--log=x/pip.conf``)."""
 
 
 def _names_settings(found: ShellPaths, names: tuple[str, ...]) -> str | None:
-    """The first word a command names where it may write (``ShellPaths.mentioned``: no
-    ``cat``'s or ``grep``'s operand) that holds one of ``names``, or None."""
-    for word in found.mentioned:
-        if any(name in word.lower() for name in names):
-            return word
+    """The first place a command writes (``ShellPaths.written``: a redirection's target, a
+    writer's destination, a word of a program whose writes the guard cannot read) that is
+    one of the settings files ``names`` (:data:`_OWN_SETTINGS_NAMES`), by its last parts
+    alone, or None: ``src/git/config.ts``, ``~/.cache/pip/`` and ``source ~/.profile`` name
+    none."""
+    wanted = [(tuple(name.lower().strip("/").split("/")), name.endswith("/")) for name in names]
+    for word in found.written:
+        for piece in _PATH_SPLIT_RE.split(word.lower()):
+            parts = tuple(part for part in piece.split("/") if part not in ("", "."))
+            if any(_ends_as(parts, name, below=below) for name, below in wanted):
+                return word
     return None
+
+
+def _ends_as(parts: tuple[str, ...], name: tuple[str, ...], *, below: bool) -> bool:
+    """Whether a path's ``parts`` end as ``name``'s (each part of the path may be a shell
+    pattern: ``~/.np*rc``; a ``*`` matches no leading dot), or, ``below``, hold them with at
+    most one part after (a file in that folder)."""
+    import fnmatch  # only where a program with settings of its own runs (H-5)
+
+    def alike(part: str, wanted: str) -> bool:
+        if part == wanted:
+            return True
+        dotted = not wanted.startswith(".") or part.startswith(".")
+        return dotted and any(c in part for c in "*?[") and fnmatch.fnmatchcase(wanted, part)
+
+    ends = [len(parts), len(parts) - 1] if below else [len(parts)]
+    return any(
+        end >= len(name) and all(map(alike, parts[end - len(name) : end], name)) for end in ends
+    )
 
 
 def _package_settings_refusal(
@@ -405,13 +436,8 @@ def _package_settings_refusal(
                     f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where {program}'s "
                     f"setting {setting} says it writes)"
                 )
-        for setting, command in settings.commands:
-            if (reason := judge.texts([command], base, depth + 1)) is not None:
-                return (
-                    f"{REFUSAL_PREFIX}{program}'s setting {_shown(setting)} makes it run "
-                    f"{_shown(command)}, and the guard refuses that command: "
-                    f"{reason.removeprefix(REFUSAL_PREFIX)}"
-                )
+        if reason := _run_setting_refusal(program, settings.commands, judge, base, depth):
+            return reason
         text = "\n".join(settings.text)
         if (named := memory_named(text, root, judge.key, judge.records)) is not None:
             return (
@@ -441,14 +467,8 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
                 "write cannot be known. Fix or remove that file, or run git with "
                 "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null"
             )
-        for setting, command in settings.commands:
-            reason = judge.texts([command], base, depth + 1)
-            if reason is not None:
-                return (
-                    f"{REFUSAL_PREFIX}git's setting {_shown(setting)} makes it run "
-                    f"{_shown(command)}, and the guard refuses that command: "
-                    f"{reason.removeprefix(REFUSAL_PREFIX)}"
-                )
+        if reason := _run_setting_refusal(program, settings.commands, judge, base, depth):
+            return reason
         text = "\n".join(settings.text)
         if (named := memory_named(text, root, judge.key, judge.records)) is not None:
             return (
@@ -457,6 +477,23 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
                 f"scope, or the Session records ({_shown(named)}); git may write there "
                 "(core.worktree, an alias, a hook). Take that out of the settings, or run the "
                 "command without git"
+            )
+    return None
+
+
+def _run_setting_refusal(
+    program: str, commands: list[tuple[str, str]], judge: _Judge, base: str, depth: int
+) -> str | None:
+    """The refusal of the first of ``commands`` (each a setting of ``program``'s and the
+    command it makes the program run: ``alias.x``, ``script-shell``) the guard refuses,
+    judged as a command of the call run in ``base`` (one settings level deeper than
+    ``depth``), or None."""
+    for setting, command in commands:
+        if (reason := judge.texts([command], base, depth + 1)) is not None:
+            return (
+                f"{REFUSAL_PREFIX}{program}'s setting {_shown(setting)} makes it run "
+                f"{_shown(command)}, and the guard refuses that command: "
+                f"{reason.removeprefix(REFUSAL_PREFIX)}"
             )
     return None
 

@@ -19,12 +19,12 @@ Read when the program runs, at most :data:`PACKAGE_SETTINGS_CAP` bytes a file, l
 from __future__ import annotations
 
 import os
-import pwd
 import re
-import stat
 from collections.abc import Mapping
 
 from memory_core.markdown import line_texts
+
+from harness_memory.hooks.settings_file import account_home, read_settings_file
 
 __all__ = [
     "NPM_COMMANDS",
@@ -74,7 +74,7 @@ def package_settings(program: str, base: str, environ: Mapping[str, str]) -> Pac
     ``environ`` reads: its files and variables (this module's text), relative places taken
     from ``base``, ``~/`` from the home."""
     settings = PackageSettings()
-    home = environ.get("HOME") or _account_home()
+    home = environ.get("HOME") or account_home()
     if program == "npm":
         files = _npm_files(base, environ, home)
         variables = "npm_config_"
@@ -86,7 +86,7 @@ def package_settings(program: str, base: str, environ: Mapping[str, str]) -> Pac
         file = os.path.join(base, named)  # noqa: PTH118
         if not os.path.lexists(file):
             continue
-        data = _read(file)
+        data = read_settings_file(file, PACKAGE_SETTINGS_CAP)
         if data is None:
             settings.unknown = file
             return settings
@@ -158,24 +158,3 @@ def _pairs(text: str) -> list[tuple[str, str]]:
             value = value[1:-1]
         found.append((key.strip().lower().replace("_", "-"), value))
     return found
-
-
-def _read(file: str) -> bytes | None:
-    """The bytes of ``file``; None when it is no regular file (opened without waiting),
-    cannot be read or is longer than :data:`PACKAGE_SETTINGS_CAP`."""
-    try:
-        with os.fdopen(os.open(file, os.O_RDONLY | os.O_NONBLOCK), "rb") as opened:
-            if not stat.S_ISREG(os.fstat(opened.fileno()).st_mode):
-                return None
-            data = opened.read(PACKAGE_SETTINGS_CAP + 1)
-    except OSError:
-        return None
-    return data if len(data) <= PACKAGE_SETTINGS_CAP else None
-
-
-def _account_home() -> str:
-    """The account's home as the password database gives it ("" when it knows none)."""
-    try:
-        return pwd.getpwuid(os.getuid()).pw_dir
-    except KeyError:
-        return ""

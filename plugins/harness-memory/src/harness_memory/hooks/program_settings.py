@@ -19,9 +19,9 @@ Read when the program runs, at most :data:`SETTINGS_CAP` bytes a file, linear (H
 from __future__ import annotations
 
 import os
-import pwd
-import stat
 from collections.abc import Mapping
+
+from harness_memory.hooks.settings_file import account_home, read_settings_file
 
 __all__ = [
     "CHOSEN_SETTINGS",
@@ -146,7 +146,7 @@ def settings_files(program: str, environ: Mapping[str, str]) -> list[str]:
     """Every settings file ``program`` (``curl`` or ``wget``) may read with ``environ``, as
     it looks them up (each candidate, whether or not it exists; the first found is used, so
     all are read)."""
-    homes = [home for home in (environ.get("HOME"), _account_home()) if home]
+    homes = [home for home in (environ.get("HOME"), account_home()) if home]
     if program == "curl":
         folders = [environ.get("CURL_HOME"), environ.get("XDG_CONFIG_HOME"), *homes]
         folders += [os.path.join(home, ".config") for home in homes]  # noqa: PTH118
@@ -174,7 +174,7 @@ def settings_places(program: str, environ: Mapping[str, str], base: str) -> list
             return None  # Wget2 reads every file the pattern matches
         if not os.path.lexists(file):
             continue
-        data = read_settings_file(file)
+        data = read_settings_file(file, SETTINGS_CAP)
         if data is None:
             return None  # it may be read by the program; a read error never widens access
         text = data.decode("utf-8", "surrogateescape")
@@ -189,26 +189,11 @@ def settings_places(program: str, environ: Mapping[str, str], base: str) -> list
     return places if len(places) <= SETTINGS_PLACES_CAP else None
 
 
-def read_settings_file(file: str) -> bytes | None:
-    """The bytes of the settings file ``file``; None when it is no regular file (a FIFO, a
-    socket, a folder, a device), cannot be read or is longer than :data:`SETTINGS_CAP`.
-    Opened without waiting: a FIFO nobody writes would hold the guard past the hook's time
-    limit, and a hook timed out lets the call through."""
-    try:
-        with os.fdopen(os.open(file, os.O_RDONLY | os.O_NONBLOCK), "rb") as settings:
-            if not stat.S_ISREG(os.fstat(settings.fileno()).st_mode):
-                return None
-            data = settings.read(SETTINGS_CAP + 1)
-    except OSError:
-        return None
-    return data if len(data) <= SETTINGS_CAP else None
-
-
 def _curl_places(text: str) -> list[str] | None:
     """The places a ``.curlrc`` names for ``curl`` to write (``output = "x"``, ``-o x``,
     ``dump-header: x``), or None when it includes or expands values from elsewhere."""
     places: list[str] = []
-    for line in text.splitlines():
+    for line in text.split("\n"):  # as curl and wget read their settings: LF ends a line
         option, value = _curl_line(line)
         if not option:
             continue
@@ -265,8 +250,8 @@ def _wget_places(text: str, environ: Mapping[str, str]) -> list[str] | None:
     ``dir_prefix``, ``logfile``…; ``~/`` read as the home), or None when it names a program
     to run (``use_askpass``)."""
     places: list[str] = []
-    home = environ.get("HOME") or _account_home()
-    for line in text.splitlines():
+    home = environ.get("HOME") or account_home()
+    for line in text.split("\n"):  # as curl and wget read their settings: LF ends a line
         name, equals, value = line.strip().partition("=")
         if not equals or name.startswith("#"):
             continue
@@ -285,8 +270,8 @@ def _wget2_places(text: str, environ: Mapping[str, str]) -> list[str] | None:
     escapes, ``~/`` read as the home), or None when it includes or takes settings from
     elsewhere, runs a program (:data:`_WGET2_UNKNOWN`) or continues a line with ``\\``."""
     places: list[str] = []
-    home = environ.get("HOME") or _account_home()
-    for line in text.splitlines():
+    home = environ.get("HOME") or account_home()
+    for line in text.split("\n"):  # as curl and wget read their settings: LF ends a line
         line = line.strip()
         if line.endswith("\\"):
             return None  # joined with the next line: the option's name may be split
@@ -319,11 +304,3 @@ def _wget2_value(value: str) -> str:
             break
         read.append(next(chars, "") if char == "\\" else char)
     return "".join(read)
-
-
-def _account_home() -> str:
-    """The account's home as the password database gives it ("" when it knows none)."""
-    try:
-        return pwd.getpwuid(os.getuid()).pw_dir
-    except KeyError:
-        return ""

@@ -169,7 +169,14 @@ class ShellPaths:
     ``unzip -:``). ``unpacked`` holds each extracting ``tar`` or ``unzip``: its name, the
     archive it reads (absolute; None for its standard input, a ``$`` left in one built at run
     time), the folders it unpacks into (its members may reach any folder below them) and
-    its words (``--strip-components``, ``--transform``).
+    its words (``--strip-components``, ``--transform``). ``mentioned`` holds every word of a
+    command other than ``git`` or one only reading
+    (:data:`~harness_memory.hooks.unread_programs.ONLY_READERS`) and every redirection's
+    target, as written and expanded; ``written`` only the places the command may write: a
+    redirection's target, a file-writing command's written operands (a copy's destination,
+    and the name each source takes in a destination folder), and every word of a program
+    whose writes the guard cannot read (``python3 -c '…'``; not ``source`` or ``.``, which
+    read), each as written and expanded (``~`` and known variables).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -192,6 +199,7 @@ class ShellPaths:
         "unbounded",
         "undecided",
         "unpacked",
+        "written",
         "written_at_run_time",
     )
 
@@ -212,6 +220,7 @@ class ShellPaths:
         self.unbounded: list[str] = []
         self.configured: list[tuple[str, str, list[str], dict[str, str]]] = []
         self.mentioned: list[str] = []
+        self.written: list[str] = []
         self.lost_programs: list[str] = []
         self.unpacked: list[tuple[str, str | None, list[str], list[str]]] = []
         self.over_scan = False
@@ -235,6 +244,7 @@ class ShellPaths:
         self.unbounded.extend(inner.unbounded)
         self.configured.extend(inner.configured)
         self.mentioned.extend(inner.mentioned)
+        self.written.extend(inner.written)
         self.lost_programs.extend(inner.lost_programs)
         self.unpacked.extend(inner.unpacked)
         self.over_scan = self.over_scan or inner.over_scan
@@ -285,11 +295,8 @@ def shell_paths(
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
-    lost = _lost  # whether the shell may be in a folder this cannot know
-    entered = settled = _lost  # a cd (or env -C) went into a folder known only at run time
-    chdir = False  # inside an ``env`` command, whose ``-C``/``--chdir`` is a cd
-    substituting = 0  # how many ``$(`` the lexer is inside
-    quoted_back = False  # whether it is inside a backquoted command
+    lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
+    substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
     for at, word in enumerate(words):
@@ -302,6 +309,9 @@ def shell_paths(
             substituting = max(0, substituting - word.count(")"))
         if word.count("`") % 2:
             quoted_back = not quoted_back
+        if not (substituting or quoted_back) and writes.in_case_pattern(word, previous):
+            last, previous = word, None
+            continue  # a pattern is matched against the case's word, never a path
         if substituting or quoted_back or "`" in word:
             found.built.append(word)  # text the command substitution's output is made of
             _see_inside(inside, word, quoted_back, known, environ, lost=lost, base=bases[-1])
@@ -335,6 +345,47 @@ def shell_paths(
     return found
 
 
+_CASE_WORD, _CASE_IN, _CASE_PATTERN, _CASE_BODY = "word", "in", "pattern", "body"
+"""The parts of a ``case WORD in PATTERN) COMMANDS ;; … esac`` a word may be in."""
+_CASE_ENDS = (";;", ";&", ";;&")
+
+
+def _in_case_pattern(cases: list[str], word: str, previous: str | None) -> bool:
+    """Follow ``case`` commands (``cases``: one part of each, innermost last) at ``word``
+    (``previous`` the word before it in its simple command, None at a command's start):
+    whether ``word`` is part of a pattern list (``in``, ``(``, a pattern, ``|``, the ``)``
+    ending it, a line's end between them), which the shell matches against the case's word
+    and never reads as a path (``case $- in *i*)`` in Debian's ``.bashrc``: the ``*`` once
+    became every name in the folder); a pattern holding ``$`` or a backquote is read as any
+    word is (its command substitutions run when it is matched)."""
+    part = cases[-1] if cases else None
+    if word == "case" and previous is None and part in (None, _CASE_BODY):
+        cases.append(_CASE_WORD)
+        return False
+    if part == _CASE_WORD:
+        cases[-1] = _CASE_IN
+        return False  # the word matched: expanded as any word is
+    if part == _CASE_IN:
+        if word != "in":  # not a case bash runs (a syntax error): read every word
+            cases.pop()
+            return False
+        cases[-1] = _CASE_PATTERN
+        return True
+    if part == _CASE_PATTERN:
+        if word == "esac":
+            cases.pop()
+            return False
+        if _PUNCTUATION(word) and word.startswith(")"):  # ``)``, ``);;``: the list's end
+            cases[-1] = _CASE_PATTERN if word[1:].startswith(_CASE_ENDS) else _CASE_BODY
+        return "$" not in word and "`" not in word  # ``$(…)`` in a pattern runs: read it
+    if part == _CASE_BODY:
+        if _PUNCTUATION(word) and word.startswith(_CASE_ENDS):  # ``;;``, ``;&``, ``;;&``
+            cases[-1] = _CASE_PATTERN
+        elif word == "esac" and previous is None:
+            cases.pop()
+    return False
+
+
 _FOLDER_PRINTERS = frozenset(
     {"git", "dirname", "basename", "pwd", "mktemp", "realpath", "readlink", "npm", "pnpm"}
     | {"yarn", "go", "rustc", "brew", "xcrun", "pyenv", "rbenv", "nodenv", "asdf"}
@@ -342,7 +393,41 @@ _FOLDER_PRINTERS = frozenset(
 """Programs whose output a ``cd "$(…)"`` takes that print a folder of their own knowledge (a
 repository's top, a word's folder, a package manager's root), not data an earlier call
 wrote (``cat target``)."""
-_SUBSTITUTED_RE = re.compile(r"(?:\$\(|`|\|\||&&|;|\|)\s*(?P<name>[^\s()`;|&<>]+)")
+_FOLDER_PRINTING = (
+    "poetry env info -p",
+    "poetry env info --path",
+    "pipenv --venv",
+    "pipenv --where",
+    "pyenv prefix",
+    "pyenv root",
+    "rbenv prefix",
+    "rbenv root",
+    "nodenv prefix",
+    "bundle show",
+    "bundle info --path",
+    "nvm which",
+    "go env GOPATH",
+    "go env GOROOT",
+    "go env GOMODCACHE",
+    "rustc --print sysroot",
+    "rustup which",
+    "npm root",
+    "npm prefix",
+    "pnpm root",
+    "yarn global dir",
+    "gem env home",
+    "conda info --base",
+    "brew --prefix",
+    "xcode-select -p",
+)
+"""Commands of programs that may write or print data otherwise, each printing a folder of its
+own knowledge and writing nothing (a virtual environment's, a version manager's, a Go or Rust
+toolchain's, a package manager's root): ``cd "$(poetry env info -p)"``, ``cd "$(pipenv
+--venv)"``. A command substitution running one of them (with any further words: ``bundle show
+rails``) is a folder printer as :data:`_FOLDER_PRINTERS` are."""
+_SUBSTITUTED_RE = re.compile(
+    r"(?:\$\(|`|\|\||&&|;|\|)\s*(?P<name>[^\s()`;|&<>]+)(?P<rest>[^()`;|&<>]*)"
+)
 """A program a command substitution runs: after its opening, or after ``||``, ``&&``, ``;`` or
 ``|`` inside it."""
 
@@ -367,7 +452,8 @@ _INNER_WORDS = 64
 
 def _named_folder(word: str, known: Mapping[str, str | None], *, unsure: bool) -> bool:
     """Whether the folder a ``cd`` into ``word`` (known only at run time) takes comes from a
-    program printing folders of its own knowledge (:data:`_FOLDER_PRINTERS`: ``cd
+    program printing folders of its own knowledge (:data:`_FOLDER_PRINTERS`,
+    :data:`_FOLDER_PRINTING`: ``cd
     "$(git rev-parse --show-toplevel)"``, ``cd "$(dirname "$0")/.."``) or a variable neither
     set nor assigned (``cd ${PROJECT_ROOT:-.}``; not after ``read``, ``source`` or ``eval``:
     ``unsure``), rather than from data a file or a variable set from one holds (``cd
@@ -375,9 +461,12 @@ def _named_folder(word: str, known: Mapping[str, str | None], *, unsure: bool) -
     read run in the latter is refused."""
     if word in ("$", "`") or ("`" in word and not _SUBSTITUTED_RE.search(word)):
         return False  # the lexer split the substitution off: what runs is not in the word
-    programs = [match.group("name") for match in _SUBSTITUTED_RE.finditer(word)]
-    if any(name.rsplit("/", 1)[-1] not in _FOLDER_PRINTERS for name in programs):
-        return False
+    for match in _SUBSTITUTED_RE.finditer(word):
+        name = match.group("name").rsplit("/", 1)[-1]
+        said = " ".join([name, *match.group("rest").replace('"', " ").split()])
+        printing = any(said == each or said.startswith(each + " ") for each in _FOLDER_PRINTING)
+        if name not in _FOLDER_PRINTERS and not printing:
+            return False
     names = [m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)]
     if names and unsure:
         return False
@@ -763,6 +852,16 @@ def _find_names(words: list[str]) -> tuple[tuple[bool, str], ...] | None:
 
 
 _OPERAND_WRITERS = WRITERS | DESTINATION_WRITERS | IN_PLACE_EDITORS
+_SOURCING = (".", "source")
+"""Builtins running a file's commands: their operands are read, not written."""
+
+
+def _spellings(word: str, known: Mapping[str, str | None], environ: Mapping[str, str]) -> list[str]:
+    """``word`` as written and expanded (known variables, then ``~``; "" when undecided)."""
+    expanded = _expand(word, known, environ)
+    return [word, "" if expanded is None else _tilde(expanded, environ)]
+
+
 MOVERS = frozenset({"mv", "rm", "rmdir", "unlink", "rename"})
 """Commands that move or remove the folders they name: naming the account's home (or a folder
 above it) they can take the memory root away and put it back (:attr:`ShellPaths.moved`);
@@ -872,6 +971,7 @@ class _Writes:
     __slots__ = (
         "_assigned",
         "_base",
+        "_cases",
         "_cd_data",
         "_closed",
         "_command",
@@ -890,6 +990,7 @@ class _Writes:
         "_redirect",
         "_run_data",
         "_run_lost",
+        "_said",
         "_skip",
         "_tails",
         "_test",
@@ -919,6 +1020,8 @@ class _Writes:
         self._operand: str | None = None  # its first operand
         self._named_at = 0
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
+        self._said: list[str] = []  # its words as written and expanded (not git's, source's)
+        self._cases: list[str] = []  # the ``case`` commands the word is in, each at its part
         self._redirect = False
         self._closed = False  # the word before closed a command substitution
         self._skip = False
@@ -933,6 +1036,14 @@ class _Writes:
         self._unsure = False  # a command that sets variables at run time has run
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
+
+    def in_case_pattern(self, word: str, previous: str | None) -> bool:
+        """Whether the top-level ``word`` (after ``previous``) is part of a ``case``'s pattern
+        list (:func:`_in_case_pattern`); the command before ends at the list's ``)``."""
+        pattern = _in_case_pattern(self._cases, word, previous)
+        if pattern and self._cases[-1] == _CASE_BODY:
+            self.end()  # the pattern's ``)``: its commands come next
+        return pattern
 
     def closed_substitution(self) -> None:
         """The lexer met the ``)`` ending a command substitution at the top level."""
@@ -978,6 +1089,7 @@ class _Writes:
                 return
             self._found.mentioned.append(word)
             self._found.mentioned.append(_expand(word, known, environ) or "")
+            self._found.written.extend(_spellings(word, known, environ))
             if self._built(word, known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
             return
@@ -997,7 +1109,10 @@ class _Writes:
                 self._moving.append(word)
             elif expanded is not None:
                 self._moving.append(os.path.join(base, _tilde(expanded, environ)))  # noqa: PTH118
+        if self._command not in ("git", *_SOURCING):
+            self._said.extend(_spellings(word, known, environ))
         if self._command == "dd" and word.startswith("of="):
+            self._found.written.extend(_spellings(word[3:], known, environ))
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
         elif self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS:
@@ -1175,8 +1290,10 @@ class _Writes:
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
         self._wrapper, self._leading = "", 0
         program, self._program = self._program, []
+        said, self._said = self._said, []
         config_words = self._note_reads(command)
         if program and not is_read(program[0], program[1:], self._operand):
+            self._found.written.extend(said)  # it may write any place its words name
             self._found.programs.insert(self._named_at, program[0])
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
                 self._found.lost_programs.append(program[0])
@@ -1243,6 +1360,35 @@ class _Writes:
             written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
+        self._note_written(command, written, operands, said)
+
+    def _note_written(
+        self,
+        command: str | None,
+        written: list[tuple[str, bool]],
+        operands: list[tuple[str, bool]],
+        said: list[str],
+    ) -> None:
+        """Keep in ``found.written`` the places the command ended writes: ``written`` (as
+        written and expanded: ``said`` holds the pairs), and for a copy into a folder
+        (``cp x ~/``, ``-t DIR``) the name each source takes there."""
+        spelled = dict(zip(said[::2], said[1::2], strict=False))
+        for word, _ in written:
+            self._found.written.extend([word, spelled.get(word, "")])
+        if command not in DESTINATION_WRITERS or not written:
+            return
+        files = [word for word, _ in operands if not word.startswith("-")]
+        targeted = any(word.startswith(("-t", "--target-directory")) for word, _ in operands)
+        folder = written[-1][0] if targeted else files[-1] if files else ""
+        if targeted and folder.startswith("-"):  # ``-tDIR``, ``--target-directory=DIR``
+            folder = folder.partition("=")[2] if folder.startswith("--") else folder[2:]
+        place = _tilde(spelled.get(folder, "") or folder, self._environ)
+        if not (place.endswith("/") or (Path(self._base) / place).is_dir()):
+            return
+        sources = files if targeted else files[:-1]
+        for source in sources:
+            name = (spelled.get(source, "") or source).rstrip("/").rsplit("/", 1)[-1]
+            self._found.written.append(f"{place.rstrip('/')}/{name}")
 
 
 SECOND_OPERAND_WRITERS: dict[str, frozenset[str]] = {
