@@ -26,7 +26,6 @@ NOT_MEMORY_TEXT = {
     "memory_api/http/jsonio.py": "a JSON decoder's error message",
     "memory_api/serve_banner.py": "an OS error message",
     "memory_api/settings.py": "an environment variable's value",
-    "memory_api/world_writable.py": "the mount table",
     "memory_api/store/history/clocks.py": "git's output",
     "memory_api/store/history/git.py": "git's error message",
     "memory_api/store/history/maintenance.py": "git's output",

@@ -19,6 +19,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from memory_api.mount_table import mount_of
+
 __all__ = ["keeps_modes", "open_to_everyone", "writable_by_everyone"]
 
 MODELESS_TYPES = frozenset({"vfat", "msdos", "exfat", "fat", "drvfs", "fuse.exfat"})
@@ -100,22 +102,13 @@ def _probe(folder: str) -> bool | None:
 
 
 def _type_keeps_modes(path: str) -> bool:
-    """Whether the mount holding ``path`` (the longest mount point above it) has a type other
-    than :data:`MODELESS_TYPES` (WSL's drvfs shows as ``9p`` with ``aname=drvfs``)."""
+    """Whether the mount holding ``path`` (:func:`~memory_api.mount_table.mount_of`) has a type
+    other than :data:`MODELESS_TYPES` (WSL's drvfs shows as ``9p`` with ``aname=drvfs``)."""
     try:
-        table = Path(MOUNT_TABLE).read_text(encoding="utf-8", errors="replace")
+        with open(MOUNT_TABLE, encoding="utf-8", errors="surrogateescape", newline="") as mounts:  # noqa: PTH123
+            table = mounts.read()  # newline="": a carriage return in a mount point ends no line
+        found = mount_of(table, os.path.realpath(path), os.stat(path).st_dev)  # noqa: PTH116
     except OSError:
         return True
-    real = os.path.realpath(path)
-    best, kind = "", ""
-    for line in table.splitlines():
-        fields = line.split()
-        if " - " not in line or len(fields) < 5:
-            continue
-        point = fields[4].replace("\\040", " ")
-        inside = real == point or real.startswith(point.rstrip("/") + "/")
-        if inside and len(point) >= len(best):
-            after = line.split(" - ", 1)[1].split()
-            best, kind = point, " ".join(after)
-    fs_type = kind.split(" ")[0] if kind else ""
-    return not (fs_type in MODELESS_TYPES or (fs_type == "9p" and "aname=drvfs" in kind))
+    fs_type, options = found or ("", "")
+    return not (fs_type in MODELESS_TYPES or (fs_type == "9p" and "aname=drvfs" in options))

@@ -50,6 +50,8 @@ from dataclasses import dataclass
 
 from inotify_simple import INotify, flags
 
+from memory_api.mount_table import filesystem_type
+
 __all__ = [
     "EVERYTHING",
     "LOCAL_FILESYSTEMS",
@@ -403,57 +405,6 @@ def watch_budget(limit_file: str = "/proc/sys/fs/inotify/max_user_watches") -> i
     except (OSError, ValueError):
         limit = WATCHES_UNKNOWN
     return max(0, limit // WATCH_SHARE)
-
-
-def _unescape(text: str) -> str:
-    r"""A mount point as ``/proc/self/mountinfo`` writes it (``\040`` for a space …), decoded."""
-    if "\\" not in text:
-        return text
-    raw = text.encode("utf-8", "surrogateescape")
-    out = bytearray()
-    i = 0
-    while i < len(raw):
-        if raw[i] == 0x5C and i + 3 < len(raw) and raw[i + 1 : i + 4].isdigit():
-            out.append(int(raw[i + 1 : i + 4], 8))
-            i += 4
-        else:
-            out.append(raw[i])
-            i += 1
-    return bytes(out).decode("utf-8", "surrogateescape")
-
-
-def filesystem_type(mountinfo: str, path: str, device: int) -> str | None:
-    """The type of the filesystem the real ``path`` (whose ``st_dev`` is ``device``) lives on,
-    by a ``/proc/PID/mountinfo`` text: the mount of that device, else (btrfs subvolumes report
-    other device numbers) the mount with the longest mount point holding ``path``; None when no
-    line says.
-
-    >>> text = ("22 1 8:1 / / rw - ext4 /dev/sda1 rw\\n"
-    ...         "40 22 0:52 / /mnt/n\\\\040fs rw shared:1 - nfs4 srv:/ rw\\n")
-    >>> filesystem_type(text, "/mnt/n fs/data", os.makedev(0, 52))
-    'nfs4'
-    >>> filesystem_type(text, "/srv/data", os.makedev(9, 9))
-    'ext4'
-    """
-    wanted = f"{os.major(device)}:{os.minor(device)}"
-    by_point: list[tuple[str, str]] = []
-    for line in mountinfo.split("\n"):  # the kernel escapes a newline, space, tab, backslash
-        fields = line.split(" ")  # in a path; a carriage return, NBSP or form feed stays
-        if len(fields) < 7 or "-" not in fields[6:]:
-            continue
-        dash = fields.index("-", 6)
-        if len(fields) <= dash + 1:
-            continue
-        kind = fields[dash + 1]
-        if fields[2] == wanted:
-            return kind
-        by_point.append((_unescape(fields[4]), kind))
-    best: tuple[int, str] | None = None
-    for point, kind in by_point:
-        inside = point == "/" or path == point or path.startswith(point.rstrip("/") + "/")
-        if inside and (best is None or len(point) > best[0]):
-            best = (len(point), kind)
-    return None if best is None else best[1]
 
 
 def _read_text(path: str) -> str:
