@@ -438,14 +438,9 @@ def _package_settings_refusal(
                 )
         if reason := _run_setting_refusal(program, settings.commands, judge, base, depth):
             return reason
-        text = "\n".join(settings.text)
-        if (named := memory_named(text, root, judge.key, judge.records)) is not None:
-            return (
-                f"{REFUSAL_PREFIX}{program}'s settings name another Workspace's memory scope, "
-                "the memory root outside the user scope and this Session's scope, or the "
-                f"Session records ({_shown(named)}); {program} may write there. Take that "
-                "out of its settings"
-            )
+        said = f"{program}'s settings name", f"{program} may write there"
+        if reason := _settings_name_memory(settings.text, root, judge, said, "its settings"):
+            return reason
     return None
 
 
@@ -469,16 +464,31 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
             )
         if reason := _run_setting_refusal(program, settings.commands, judge, base, depth):
             return reason
-        text = "\n".join(settings.text)
-        if (named := memory_named(text, root, judge.key, judge.records)) is not None:
-            return (
-                f"{REFUSAL_PREFIX}git's settings or hook scripts name another Workspace's "
-                "memory scope, the memory root outside the user scope and this Session's "
-                f"scope, or the Session records ({_shown(named)}); git may write there "
-                "(core.worktree, an alias, a hook). Take that out of the settings, or run the "
-                "command without git"
-            )
+        said = (
+            "git's settings or hook scripts name",
+            "git may write there (core.worktree, an alias, a hook)",
+        )
+        out = "the settings, or run the command without git"
+        if reason := _settings_name_memory(settings.text, root, judge, said, out):
+            return reason
     return None
+
+
+def _settings_name_memory(
+    texts: list[str], root: str, judge: _Judge, said: tuple[str, str], out: str
+) -> str | None:
+    """The refusal of settings ``texts`` (a program's settings files, git's hook scripts) that
+    name memory the command may not write (:func:`memory_named`), in ``said``'s words (what
+    names it, what the program may do there), telling to take it out of ``out``; None when
+    they name none (P-3)."""
+    named = memory_named("\n".join(texts), root, judge.key, judge.records)
+    if named is None:
+        return None
+    return (
+        f"{REFUSAL_PREFIX}{said[0]} another Workspace's memory scope, the memory root outside "
+        "the user scope and this Session's scope, or the Session records "
+        f"({_shown(named)}); {said[1]}. Take that out of {out}"
+    )
 
 
 def _run_setting_refusal(
