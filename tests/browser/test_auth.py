@@ -54,12 +54,13 @@ def test_a10_401_asks_for_a_token_then_the_page_works(
 
 def stored(page: Page) -> dict[str, str | None]:
     """The token the page keeps in each of the browser's storages for its site."""
-    return page.evaluate(
+    kept = page.evaluate(
         """() => ({
           local: localStorage.getItem('agent-memory.token'),
           session: sessionStorage.getItem('agent-memory.token'),
         })"""
     )
+    return {"local": kept["local"], "session": kept["session"]}
 
 
 def sign_in(page: Page, *, remember: bool) -> None:

@@ -125,9 +125,7 @@ def install(
     flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
     flags += ["--token", token] if token else []
     out = io.StringIO()
-    status = main(
-        ["install", harness, *flags], environ={"HOME": str(home), **environ}, stdout=out
-    )
+    status = main(["install", harness, *flags], environ={"HOME": str(home), **environ}, stdout=out)
     return status, out.getvalue()
 
 
@@ -200,7 +198,7 @@ def test_h7_a_token_once_committed_by_a_bare_dotfiles_repository_is_moved_out(
 
     status, said = install(home, harness, {"XDG_CONFIG_HOME": str(config)})
 
-    assert status == 0, caplog.text
+    assert status == 0, caplog.text + said
     assert not (state / "token").exists()
     dotfiles(home, git_dir, "commit", "-q", "-a", "-m", "after the install")
     assert TOKEN not in everything_git_holds(home, git_dir)
@@ -230,7 +228,7 @@ def test_h7_a_bare_repository_that_is_no_work_tree_of_the_home_keeps_the_token_i
 
     status, said = install(home, "codex", environ)
 
-    assert status == 0, caplog.text
+    assert status == 0, caplog.text + said
     assert named_token_files(home, "codex") == {home / ".codex" / "harness-memory" / "token"}
 
 
