@@ -159,7 +159,11 @@ def test_h7_a_home_that_is_the_work_tree_of_a_repository_kept_elsewhere_is_refus
     assert status == 1, said
     assert "the bearer token would lie in a git work tree" in caplog.text
     assert f"is in {home} (" in caplog.text or form == "~/.git a file"
-    assert how in caplog.text and "XDG_CONFIG_HOME" in caplog.text
+    assert how in caplog.text
+    assert (
+        "your home is that work tree, so every folder in it can be committed: set "
+        "XDG_CONFIG_HOME to a folder outside your home and every repository"
+    ) in caplog.text
     assert "nothing was changed" in caplog.text and TOKEN not in caplog.text + said
     assert sorted(path.relative_to(home) for path in home.rglob("*")) == before
 

@@ -109,13 +109,20 @@ def token_place(settings_folder: Path, home: Path, environ: Mapping[str, str]) -
     folder = config_home(home, environ).joinpath(*TOKENS_FOLDER)
     also = work_tree_of(folder, home, environ)
     if also is not None:
+        whole_home = home.absolute().is_relative_to(also.top.absolute())
+        way_out = (
+            "your home is that work tree, so every folder in it can be committed: set "
+            "XDG_CONFIG_HOME to a folder outside your home and every repository (the token "
+            "goes into its harness-memory/tokens)"
+            if whole_home
+            else "set XDG_CONFIG_HOME to a folder outside every repository (the token goes "
+            "into its harness-memory/tokens), or keep the settings folder out of the repository"
+        )
         raise TokenPlaceError(
             f"the bearer token would lie in a git work tree: {state} is in {tree}, and "
             f"{folder}, where the install keeps it then, is in "
-            f"{'it too' if also == tree else also}; a .gitignore does not "
-            "stop `git add -f`, `git add -u` or `git commit -a` from taking it into a commit. Set "
-            "XDG_CONFIG_HOME to a folder outside every repository (the token goes into "
-            "its harness-memory/tokens), or keep the settings folder out of the repository"
+            f"{'it too' if also == tree else also}; a .gitignore does not stop `git add -f`, "
+            f"`git add -u` or `git commit -a` from taking it into a commit: {way_out}"
         )
     absolute = os.fsencode(settings_folder.absolute())
     digest = hashlib.sha256(absolute).hexdigest()[:12]
