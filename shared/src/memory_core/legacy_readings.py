@@ -27,6 +27,7 @@ from dataclasses import dataclass
 __all__ = [
     "CjkReadings",
     "cjk_readings",
+    "cyrillic_by_case",
     "cyrillic_reading",
     "decodes",
     "koi8_r_by_case",
@@ -308,7 +309,22 @@ def koi8_r_by_case(raw: bytes) -> bool:
     >>> koi8_r_by_case("Кофе и чай".encode("koi8_r")), koi8_r_by_case("設定".encode("cp932"))
     (True, False)
     """
-    high = [character for character in raw.decode(KOI8_R) if not character.isascii()]
+    return cyrillic_by_case(raw, KOI8_R)
+
+
+def cyrillic_by_case(raw: bytes, codec: str) -> bool:
+    """Whether ``raw`` reads in ``codec`` (``koi8_r`` or ``cp1251``) as Cyrillic words, by the
+    rule of :func:`koi8_r_by_case`: a few Windows-1251 words (``Кофе``, ``Тест``) are
+    weighed best as GB18030 or Big5 by ``charset-normalizer`` and were named so.
+
+    >>> cyrillic_by_case("Кофе".encode("cp1251"), "cp1251")
+    True
+    """
+    try:
+        text = raw.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    high = [character for character in text if not character.isascii()]
     if len(high) < 2 or not all(_is_cyrillic(character) for character in high):
         return False
     capitals = sum(1 for character in high if character.isupper())
