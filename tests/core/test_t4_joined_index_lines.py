@@ -44,7 +44,8 @@ def test_t5_lint_names_the_line_and_the_character_that_joins_entries(soft: str) 
     assert joined.message.startswith(f"3 parts of this line are joined by {SOFT_BREAKS[soft]}")
     assert "Memory reads one line" in joined.message
     assert joined.message.endswith(
-        f"put each entry on its own line (replace each U+{ord(soft):04X} with a line break)"
+        f"put each entry on its own line (replace each U+{ord(soft):04X} with a line break, "
+        "or with a space inside one entry's text)"
     )
     assert SEVERITIES["joined-index-line"] == "warning"
 
@@ -54,7 +55,7 @@ def test_t5_lint_names_each_character_of_a_line_joined_by_two_kinds() -> None:
         f for f in lint_index(f"{A}\u2028{B}\x0c{C}\n", TOPICS) if f.code == "joined-index-line"
     ]
     assert "U+2028 LINE SEPARATOR and U+000C FORM FEED" in joined.message
-    assert "replace each U+2028 and U+000C with a line break" in joined.message
+    assert "replace each U+2028 and U+000C with a line break," in joined.message
 
 
 @pytest.mark.parametrize(
@@ -95,6 +96,22 @@ def test_a6_a_delete_removes_only_the_joined_entry_linking_the_file(
 def test_a6_a_joined_line_every_entry_of_which_links_the_file_goes_whole() -> None:
     index = f"- [Uv](uv.md)\u2028- [Uv, why](uv.md#why)\n{B}\n"
     assert prune_index(index, "uv.md") == (f"{B}\n", ["- [Uv](uv.md)\u2028- [Uv, why](uv.md#why)"])
+
+
+def test_a6_an_entry_whose_text_runs_on_past_a_soft_break_goes_with_that_text() -> None:
+    """A part linking nothing is the text of the entry before it, not an entry of its own:
+    it goes with that entry, and stays with the entry kept."""
+    index = f"- [Uv](uv.md) use uv\u2028for every project\u2028{B}\u2028more on pnpm\n"
+    assert prune_index(index, "uv.md") == (
+        f"{B}\u2028more on pnpm\n",
+        ["- [Uv](uv.md) use uv\u2028for every project"],
+    )
+    assert prune_index(index, "pnpm.md") == (
+        "- [Uv](uv.md) use uv\u2028for every project\n",
+        [f"{B}\u2028more on pnpm"],
+    )
+    alone = "- [Uv](uv.md) first half\u2028second half\n"
+    assert prune_index(alone, "uv.md") == ("", [alone.rstrip("\n")])  # one entry: the line
 
 
 def test_a6_blank_parts_left_at_the_edge_of_a_joined_line_go_with_the_entry() -> None:

@@ -444,9 +444,18 @@ def _partly_removed(
                 label in labels for label in reference_labels(part)
             )
 
-        if _parts_link_as_the_line(line) and (kept := parts_without(line, links)) is not None:
+        if (
+            _parts_link_as_the_line(line)
+            and (kept := parts_without(line, links, _starts_entry)) is not None
+        ):
             partly[number] = kept
     return partly
+
+
+def _starts_entry(part: str) -> bool:
+    """Whether a part of a joined line (:mod:`memory_core.joined_lines`) starts an entry of
+    its own: it links a file, names one as an entry, or uses a reference."""
+    return bool(link_targets(part) or entry_targets(part) or reference_labels(part))
 
 
 def _parts_link_as_the_line(line: str) -> bool:

@@ -6,12 +6,13 @@ reading the text also break a line at a *soft break*: U+2028 LINE SEPARATOR, U+2
 SEPARATOR, NEL (U+0085), a form feed, a vertical tab or U+001C-U+001E. An index whose entries
 are joined by one looks like an entry a line there, and is one line to Memory: injected,
 capped and linted as one. So lint names such a line (``joined-index-line``, with the
-character and how to fix it), and a delete removes only the part of the line that links the
+character and how to fix it), and a delete removes only the entry of the line that links the
 deleted file, never the entries beside it (:func:`memory_core.index.prune_index`).
 
 >>> joined_breaks("- [A](a.md)\\u2028- [B](b.md)")
 ['\\u2028']
->>> parts_without("- [A](a.md)\\u2028- [B](b.md)\\u2028- [C](c.md)", lambda part: "b.md" in part)
+>>> links = lambda part: "](" in part
+>>> parts_without("- [A](a.md)\\u2028- [B](b.md)\\u2028- [C](c.md)", lambda p: "b.md" in p, links)
 ('- [A](a.md)\\u2028- [C](c.md)', ['- [B](b.md)'])
 """
 
@@ -80,29 +81,39 @@ def break_name(char: str) -> str:
     return f"U+{ord(char):04X} {_NAMES.get(char) or unicodedata.name(char, 'UNNAMED')}"
 
 
-def parts_without(line: str, drop: Callable[[str], bool]) -> tuple[str, list[str]] | None:
-    """``line`` (one line, without its line end) without its parts between soft breaks for
-    which ``drop`` holds, each with the break that joined it to the parts kept; and the parts
-    dropped, in order. None when no part is dropped, or every part holding text would be:
-    then the line goes whole, or stays whole, as any line does.
-
-    ``drop`` is asked of each part alone (a link to the deleted file in it), so a link that a
-    soft break cuts in two is in no part: nothing is dropped, and the caller removes the line
-    whole, as before.
+def parts_without(
+    line: str, drop: Callable[[str], bool], starts_entry: Callable[[str], bool]
+) -> tuple[str, list[str]] | None:
+    """``line`` (one line, without its line end) without the *entries* joined in it for which
+    ``drop`` holds, and those entries, in order. An entry is a part between soft breaks for
+    which ``starts_entry`` holds (it links a file), with the parts after it that do not (its
+    text running on past a soft break: ``- [A](a.md) first half<U+2028>second half`` is one
+    entry); ``drop`` is asked of its first part. An entry dropped takes the break before it
+    (the one after it when it comes first), and no blank part is left at either end of the
+    line. None when the line holds fewer than two entries, none is dropped, or every one is:
+    then the line goes whole, or stays, as any line does.
     """
     parts, breaks = _split(line)
-    if len(parts) < 2:
+    starts = [0, *(number for number in range(1, len(parts)) if starts_entry(parts[number]))]
+    ends = [*starts[1:], len(parts)]
+    entries = [range(first, last) for first, last in zip(starts, ends, strict=True)]
+    dropped = [entry for entry in entries if drop(parts[entry.start])]
+    filled = [entry for entry in entries if any(parts[number].strip() for number in entry)]
+    if len(entries) < 2 or not dropped or len(dropped) >= len(filled):
         return None
-    dropped = [number for number, part in enumerate(parts) if part.strip() and drop(part)]
-    filled = [number for number, part in enumerate(parts) if part.strip()]
-    if not dropped or len(dropped) == len(filled):
-        return None
-    kept = [number for number in range(len(parts)) if number not in dropped]
-    while not parts[kept[0]].strip():  # no blank part left before the first entry kept …
-        kept.pop(0)
-    while not parts[kept[-1]].strip():  # … nor after the last
-        kept.pop()
-    text = parts[kept[0]]
-    for number in kept[1:]:
-        text += breaks[number - 1] + parts[number]  # the break that stood before the part
-    return text, [parts[number] for number in dropped]
+    gone = {number for entry in dropped for number in entry}
+    kept = [number for number in range(len(parts)) if number not in gone]
+    return _joined(parts, breaks, kept), [_joined(parts, breaks, list(entry)) for entry in dropped]
+
+
+def _joined(parts: list[str], breaks: list[str], numbers: list[int]) -> str:
+    """The parts ``numbers`` (in order, one holding text at least), each after the first with
+    the break that stood before it; no blank part at either end."""
+    while not parts[numbers[0]].strip():
+        numbers = numbers[1:]
+    while not parts[numbers[-1]].strip():
+        numbers = numbers[:-1]
+    text = parts[numbers[0]]
+    for number in numbers[1:]:
+        text += breaks[number - 1] + parts[number]
+    return text

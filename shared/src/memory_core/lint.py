@@ -573,7 +573,8 @@ def _joined(index_text: str) -> list[Finding]:
             f"{filled_parts(line)} parts of this line are joined by {named}, which editors and "
             "models may show as a line break, but Memory reads one line (a line ends at LF, "
             "CRLF or CR only): they are injected and capped as one line; put each entry on its "
-            f"own line (replace each {codes} with a line break)"
+            f"own line (replace each {codes} with a line break, or with a space inside one "
+            "entry's text)"
         )
         findings.append(_finding("joined-index-line", INDEX_FILE, number, message))
     return findings
