@@ -34,7 +34,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from urllib.parse import unquote
 
-from memory_core.joined_lines import SOFT_BREAKS, has_soft_break, parts_without
+from memory_core.joined_lines import SOFT_BREAKS, entries, has_soft_break, parts_without
 from memory_core.markdown import blank_code_spans, fenced_lines, line_texts, lines_with_ends
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "entry_targets",
     "index_lines",
     "index_lines_linking",
+    "line_entries",
     "line_links_to",
     "link_targets",
     "linked_topic_files",
@@ -450,6 +451,20 @@ def _partly_removed(
         ):
             partly[number] = kept
     return partly
+
+
+def line_entries(line: str) -> list[str]:
+    """The entries of one index line (without its line end) as a delete cuts them: for a line
+    whose entries a soft break joins (:mod:`memory_core.joined_lines`), each of them, as
+    :func:`prune_index` removes one; else ``[line]``. A restore finds where an entry it puts
+    back stood by them (:func:`memory_core.index_merge.merge_index`).
+
+    >>> line_entries("- [A](a.md) one\\u2028- [B](b.md) two")
+    ['- [A](a.md) one', '- [B](b.md) two']
+    """
+    if not has_soft_break(line) or not _parts_link_as_the_line(line):
+        return [line]
+    return entries(line, _starts_entry)
 
 
 def _starts_entry(part: str) -> bool:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 __all__ = [
     "SOFT_BREAKS",
     "break_name",
+    "entries",
     "filled_parts",
     "has_soft_break",
     "joined_breaks",
@@ -104,6 +105,22 @@ def parts_without(
     gone = {number for entry in dropped for number in entry}
     kept = [number for number in range(len(parts)) if number not in gone]
     return _joined(parts, breaks, kept), [_joined(parts, breaks, list(entry)) for entry in dropped]
+
+
+def entries(line: str, starts_entry: Callable[[str], bool]) -> list[str]:
+    """The entries of ``line`` as :func:`parts_without` cuts it (``starts_entry`` as there),
+    each with the soft breaks inside it, in order; blank ones left out. ``[line]`` for a line
+    of one entry (or none)."""
+    parts, breaks = _split(line)
+    starts = [0, *(number for number in range(1, len(parts)) if starts_entry(parts[number]))]
+    if len(starts) < 2:
+        return [line]
+    ends = [*starts[1:], len(parts)]
+    return [
+        _joined(parts, breaks, list(range(first, last)))
+        for first, last in zip(starts, ends, strict=True)
+        if any(parts[number].strip() for number in range(first, last))
+    ]
 
 
 def _joined(parts: list[str], breaks: list[str], numbers: list[int]) -> str:
