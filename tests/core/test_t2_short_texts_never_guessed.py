@@ -85,8 +85,10 @@ def test_t2_short_western_text_once_named_cjk_or_cyrillic_is_named_with_windows_
     assert "Windows-1252 (Western)" in problem and "iconv -f CP1252 -t UTF-8" in problem
 
 
-@pytest.mark.parametrize("word", ["Кофе", "Тест", "Привет", "Заметки"])
+@pytest.mark.parametrize("word", ["Кофе", "Тест", "Привет", "Заметки", "ещё №5", "«итог»"])
 def test_t2_a_few_windows_1251_letters_are_named_windows_1251_never_gbk(word: str) -> None:
+    """``Кофе`` was named GBK/GB18030, ``ещё №5`` Shift-JIS: a few Cyrillic letters read in
+    Windows-1251 as words, capitals at most one in three, the signs Cyrillic text uses aside."""
     raw = f"- [{word}](a.md)\n".encode("cp1251")
     assert legacy_readings(raw) == ("cp1251",)
     assert shown_text(raw) == f"- [{word}](a.md)\n"

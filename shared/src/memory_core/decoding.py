@@ -292,7 +292,7 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
         return (cyrillic_reading(raw),)
     if koi8_r_by_case(raw):
         return (KOI8_R, *wholly_common_cjk(raw))
-    if cyrillic_by_case(raw, WINDOWS_1251):  # ``Кофе``, weighed best as GB18030 or Big5
+    if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS):  # ``Кофе``, weighed as GB18030
         return (WINDOWS_1251, *wholly_common_cjk(raw))
     return None
 
