@@ -310,14 +310,13 @@ def _pointed_settings_refusal(found: ShellPaths, judge: _Judge) -> str | None:
     write it first: ``printf … > p.cfg; PIP_CONFIG_FILE=p.cfg pip list``): the guard reads
     settings when it judges the command, so what that file will hold cannot be known (P-3)."""
     for program, base, words, assigned in found.configured:
+        home = {"HOME": judge.environ["HOME"]} if "HOME" in judge.environ else {}
+        own = pointed_files(program, base, words, {**home, **assigned})
         for file in pointed_files(program, base, words, {**judge.environ, **assigned}):
             known = "$" not in file and is_usable_path(file)
-            if (
-                known
-                and os.path.lexists(file)
-                and not _named_elsewhere(file, found, base, words, assigned)
-            ):
-                continue
+            elsewhere = _named_elsewhere(file, found, base, words, assigned)
+            if known and not elsewhere and (os.path.lexists(file) or file not in own):
+                continue  # a missing file the harness's environment names is read by none
             return (
                 f"{REFUSAL_PREFIX}the command points {program} at the settings file "
                 f"{_shown(file)}, which is not on the disk yet, is named at run time or is "
@@ -337,6 +336,7 @@ def _named_elsewhere(
     and ``assigned`` variables: another command of it may write the file first."""
     target = os.path.normpath(file)
     total = sum(1 for path in found.paths if os.path.normpath(path) == target)
+    total -= sum(1 for path in found.only_read if os.path.normpath(path) == target)
     own_words = [*words, *(f"{name}={value}" for name, value in assigned.items())]
     own = sum(
         1
