@@ -247,6 +247,33 @@ def test_p3_what_a_shell_that_is_not_interactive_returns_before_is_not_read(
 
 
 @pytest.mark.parametrize(
+    "line",
+    [
+        "bash -ic 'source ./y.sh'\n",
+        "bash -i ./y.sh\n",
+        "bash -ic 'source ./z.sh'\n",
+    ],
+)
+def test_p3_a_script_an_interactive_shell_started_by_a_startup_file_sources_is_read_whole(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, line: str
+) -> None:
+    """``.profile`` (read for ``bash -lc``, not interactive) starts an interactive shell that
+    sources ``y.sh`` (or ``z.sh``, which sources ``y.sh``): its ``[[ $- != *i* ]] && return``
+    does not return there, so all of it is read; run by bash, it writes into the other
+    scope."""
+    environment = _environment(where, monkeypatch)
+    (where.workspace / "y.sh").write_text(f"[[ $- != *i* ]] && return\n{WRITES}")
+    (where.workspace / "z.sh").write_text(". ./y.sh\n", encoding="utf-8")
+    (where.data / ".profile").write_text(f"cd {where.workspace}\n{line}", encoding="utf-8")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": "bash -lc 'ls'"}))
+
+    assert reason is not None and "y.sh" in reason, reason
+    _run(where, environment, "bash -lc 'ls'")
+    assert (where.root / where.other / "a.md").exists(), f"nothing landed: no bypass ({line})"
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "f() {\ncase $- in *i*) ;; *) return;; esac\n}\ncp a b\n",

@@ -215,7 +215,7 @@ class _Judge:
         self.memory_root, self.key, self.records = memory_root, key, records
         self.table, self.environ = table, environ
         self.outer: list[ShellPaths] = []  # what the call's own command names
-        self.scripts: set[tuple[str, str]] = set()  # the scripts read: (file, folder)
+        self.scripts: set[tuple[str, str, bool]] = set()  # read: (file, folder, cut)
         self.interactive: bool | None = None  # the shell whose startup files are read
 
     def texts(self, texts: list[str], known: str | None, depth: int = 0) -> str | None:
@@ -417,25 +417,25 @@ def _script_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> 
     names memory it may not write; None otherwise. A missing script runs nothing, and a file
     this account can neither write nor replace is not read
     (:func:`~harness_memory.hooks.named_scripts.unchangeable`) (P-3)."""
-    for kind, base, spelled, path in found.scripts:
+    for kind, base, spelled, path, top in found.scripts:
         file = script_file(kind, base, path, judge.environ) if path is not None else spelled
         cannot = _unjudged_script(kind, spelled, path, file, found, judge)
-        if cannot is None and _skipped_script(file, base, judge):
+        same_shell = kind == "source" and top  # not a shell of its own (``bash -i x.sh``)
+        cut = same_shell and judge.interactive is False
+        if cannot is None and _skipped_script((file, base, cut), judge):
             continue
         if cannot is None and (depth >= SCRIPT_DEPTH or len(judge.scripts) >= SCRIPTS_CAP):
             cannot = f"is past the {SCRIPT_DEPTH} files deep or {SCRIPTS_CAP} in all it reads"
         if cannot is None:
-            judge.scripts.add((file, base))
+            judge.scripts.add((file, base, cut))
             language, text = read_script(file, run=kind == "run")
             if language == "unknown":
                 cannot = f"is no regular file, unreadable or longer than {SCRIPT_CAP} bytes"
             elif language != "program":  # a compiled one is a program like any other
-                if kind == "source" and judge.interactive is False:
-                    text = non_interactive_part(text, judge.environ)
-                reason = judge.texts([text], base, depth + 1) if language == "shell" else None
-                named = memory_named(text, root, judge.key, judge.records)
-                if reason is None and named is not None:
-                    reason = f"it names other memory ({_shown(named)})"
+                text = non_interactive_part(text, judge.environ) if cut else text
+                reason = _script_text_refusal(
+                    text, language, base, judge, root, depth, same_shell=same_shell
+                )
                 if reason is not None:
                     return (
                         f"{REFUSAL_PREFIX}settings the command reads run the script "
@@ -449,6 +449,33 @@ def _script_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> 
                 "settings, or write the script in a command of its own"
             )
     return None
+
+
+def _script_text_refusal(
+    text: str,
+    language: str,
+    base: str,
+    judge: _Judge,
+    root: str,
+    depth: int,
+    *,
+    same_shell: bool,
+) -> str | None:
+    """The refusal of a script's ``text`` run in ``base``: a shell script's (``language``
+    ``"shell"``) commands judged as commands of the call one level deeper than ``depth`` (in
+    the shell that runs its startup files when ``same_shell``, sourced; else in a shell of
+    unknown sort), or its text naming memory it may not write; None otherwise."""
+    reason = None
+    if language == "shell":
+        shell, judge.interactive = judge.interactive, judge.interactive if same_shell else None
+        try:
+            reason = judge.texts([text], base, depth + 1)
+        finally:
+            judge.interactive = shell
+    named = memory_named(text, root, judge.key, judge.records)
+    if reason is None and named is not None:
+        reason = f"it names other memory ({_shown(named)})"
+    return reason
 
 
 def _unjudged_script(
@@ -467,12 +494,13 @@ def _unjudged_script(
     return "is written by the same command" if writing > own else None
 
 
-def _skipped_script(file: str, base: str, judge: _Judge) -> bool:
-    """Whether the script ``file`` run in the folder ``base`` is not read: missing (it runs
-    nothing), unchangeable by this account
-    (:func:`~harness_memory.hooks.named_scripts.unchangeable`), or read already in this
-    decision."""
-    return (file, base) in judge.scripts or not os.path.lexists(file) or unchangeable(file)
+def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:
+    """Whether the script (its file, the folder it runs in, and whether only what a shell
+    that is not interactive runs of it is read) is not read: missing (it runs nothing),
+    unchangeable by this account (:func:`~harness_memory.hooks.named_scripts.unchangeable`),
+    or read so already in this decision."""
+    file = script[0]
+    return script in judge.scripts or not os.path.lexists(file) or unchangeable(file)
 
 
 def _ends_in(word: str, name: str) -> bool:

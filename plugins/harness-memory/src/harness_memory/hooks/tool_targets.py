@@ -182,7 +182,9 @@ class ShellPaths:
     ``paths``. ``scripts`` holds each script file a command runs: how (``source`` for ``.`` and
     ``source``, ``shell`` for a shell's script operand, ``bash x.sh``, ``run`` for a program
     named by its path, ``./x.sh``), the folder it runs in, the word as spelled and the path
-    (``~`` and known variables expanded, relative as written; None when built at run time).
+    (``~`` and known variables expanded, relative as written; None when built at run time)
+    and whether the command runs it itself (False: a command inside one of its words, ``bash
+    -ic 'source ./x.sh'``, whose shell may be another sort).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -232,7 +234,7 @@ class ShellPaths:
         self.lost_programs: list[str] = []
         self.unpacked: list[tuple[str, str | None, list[str], list[str]]] = []
         self.only_read: list[str] = []
-        self.scripts: list[tuple[str, str, str, str | None]] = []
+        self.scripts: list[tuple[str, str, str, str | None, bool]] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -258,7 +260,7 @@ class ShellPaths:
         self.lost_programs.extend(inner.lost_programs)
         self.unpacked.extend(inner.unpacked)
         self.only_read.extend(inner.only_read)
-        self.scripts.extend(inner.scripts)
+        self.scripts.extend((*script[:4], False) for script in inner.scripts)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -1239,7 +1241,7 @@ class _Writes:
         if equals and value and name in _STARTUP_VARIABLES:
             expanded = _expand(value, self._known, self._environ)
             path = None if expanded is None else _tilde(expanded, self._environ)
-            self._found.scripts.append(("source", self._base, value, path))
+            self._found.scripts.append(("source", self._base, value, path, True))
 
     @staticmethod
     def _note_setting(word: str, into: dict[str, str]) -> None:
@@ -1340,7 +1342,7 @@ class _Writes:
         for each in _through_loops(word, self._loops) or [word]:
             expanded = _expand(each, self._known, self._environ)
             path = None if expanded is None else _tilde(expanded, self._environ)
-            self._found.scripts.append((kind, self._base, word, path))
+            self._found.scripts.append((kind, self._base, word, path, True))
 
     def end(self) -> None:
         """The simple command ended: judge its operands."""
