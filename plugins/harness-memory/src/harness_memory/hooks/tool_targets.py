@@ -348,11 +348,7 @@ def shell_paths(
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
         _note_assignments(word, previous, known, environ)
-        named = len(found.paths)
-        _add_pieces(found, word, bases, known, environ, lost=lost)
-        if writes.reading or inside.reading:  # ``cat r.sh``: a read, no write
-            found.only_read.extend(found.paths[named:])
-            writes.reading = inside.reading = False
+        _add_word(found, word, bases, known, environ, lost=lost, readers=(writes, inside))
         if previous in _CD_WORDS and word.startswith("-") and word != "-":
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
@@ -361,6 +357,27 @@ def shell_paths(
     _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+def _add_word(
+    found: ShellPaths,
+    word: str,
+    bases: list[str],
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+    *,
+    lost: bool,
+    readers: tuple[_Writes, _Writes],
+) -> None:
+    """Add the paths ``word`` names (:func:`_add_pieces`), to ``found.only_read`` too when
+    one of ``readers`` (the top-level commands, those inside ``$(…)``) took it as an operand
+    of a command that only reads (``cat r.sh``: a read, no write)."""
+    named = len(found.paths)
+    _add_pieces(found, word, bases, known, environ, lost=lost)
+    if any(reader.reading for reader in readers):
+        found.only_read.extend(found.paths[named:])
+        for reader in readers:
+            reader.reading = False
 
 
 _CASE_WORD, _CASE_IN, _CASE_PATTERN, _CASE_BODY = "word", "in", "pattern", "body"
