@@ -19,6 +19,7 @@ import io
 import json
 import os
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -75,7 +76,7 @@ LAYOUTS = {
     ),
 }
 
-ENSURE_CACHED = {
+ENSURE_CACHED: dict[str, Callable[[], Path]] = {
     "claude-code": claude_code_binary,
     "codex": lambda: npm_cli(CODEX),
     "gemini": lambda: npm_cli(GEMINI),
