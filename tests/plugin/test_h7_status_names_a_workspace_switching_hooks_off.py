@@ -150,3 +150,62 @@ def test_status_in_a_repository_whose_settings_nest_too_deep_says_nothing_of_the
 
     assert f"{harness}: installed" in said
     assert "switches these hooks off" not in said and "memory back on" not in said
+
+
+OWN_MEMORY_SHAPES: list[tuple[dict[str, str], str | None]] = [
+    ({"settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": 0}}'}, "= 0)"),
+    ({"settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": false}}'}, "= false)"),
+    ({"settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": " OFF "}}'}, '= " OFF ")'),
+    (
+        {
+            "settings.json": (
+                '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""}, "autoMemoryEnabled": true}'
+            )
+        },
+        '= "", which is neither true nor false, and "autoMemoryEnabled": true)',
+    ),
+    (
+        {
+            "settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "maybe"}}',
+            "settings.local.json": '{"autoMemoryEnabled": true}',
+        },
+        '= "maybe", which is neither true nor false, and "autoMemoryEnabled": true)',
+    ),
+    ({"settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""}}'}, None),
+    ({"settings.json": '{"autoMemoryEnabled": true}'}, None),
+    (
+        {
+            "settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}}',
+            "settings.local.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "yes"}}',
+        },
+        None,
+    ),
+]
+"""What a repository's ``.claude/`` files say about Claude Code's own memory, and the end of the
+warning ``status`` gives (None: Claude Code's memory stays off, nothing said). Claude Code merges
+``settings.local.json`` over ``settings.json`` key by key and reads the variable's text: a false
+one turns its memory on, one neither true nor false leaves it to ``autoMemoryEnabled``. Each is
+measured with the real CLI: ``test_e2e_h6_repository_turns_own_memory_on.py``."""
+
+
+@pytest.mark.parametrize(("files", "said"), OWN_MEMORY_SHAPES, ids=str)
+def test_status_names_every_repository_setting_that_turns_claude_codes_memory_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], said: str | None
+) -> None:
+    install(tmp_path, "claude-code")
+    root = tmp_path / "src" / "app"
+    (root / ".claude").mkdir(parents=True)
+    for name, text in files.items():
+        (root / ".claude" / name).write_text(text, encoding="utf-8")
+    (root / ".git").mkdir()
+    monkeypatch.chdir(root)
+
+    out = cli(tmp_path, "status")
+
+    if said is None:
+        assert "own memory back on" not in out
+    else:
+        paths = " and ".join(str(root / ".claude" / name) for name in files)
+        verb = "turns" if len(files) == 1 else "together turn"
+        assert f"claude-code: WARNING: {paths} {verb} the harness's own memory back on" in out
+        assert f"(env.CLAUDE_CODE_DISABLE_AUTO_MEMORY {said}" in out

@@ -4,27 +4,36 @@ hooks off, or their own memory back on (H-6, P-3).
 What a repository checks in is read over the user's settings: Claude Code's
 ``.claude/settings.json`` and ``settings.local.json`` with ``"disableAllHooks": true`` switch
 off the hooks of the user's settings (measured: ``test_e2e_repository_switches_hooks_off.py``),
-and their ``env.CLAUDE_CODE_DISABLE_AUTO_MEMORY`` set to a false value turns Claude Code's own
-memory back on; Codex CLI's ``.codex/config.toml``, in a project the user trusts, switches
-every hook off with ``[features] hooks = false`` (or ``codex_hooks = false``) and turns
-terminals no hook sees, or Codex's own memories, back on (``unified_exec_tty = true``,
-``memories = true``; ``test_e2e_codex_repository_switches_hooks_off.py``). Nobody is told in
-the Session; ``status`` says it, for the user installs (managed ones hold over all of it).
-The nearest folder that holds such a file, from the Workspace up to its repository's root and
-below the user's home, is the one read. Gemini
-CLI's Workspace settings: :mod:`~harness_memory.installers.gemini_workspace`.
+and what they say together (``settings.local.json`` over ``settings.json``, key by key, as
+Claude Code merges them) can turn Claude Code's own memory back on over the install's
+``CLAUDE_CODE_DISABLE_AUTO_MEMORY = "1"``: the variable set to a false value (``"0"``,
+``false``, ``0``), or to one neither true nor false (``""``) beside ``"autoMemoryEnabled":
+true`` (:func:`claude_code_memory_on`; each measured,
+``test_e2e_h6_repository_turns_own_memory_on.py``); Codex CLI's ``.codex/config.toml``, in a
+project the user trusts, switches every hook off with ``[features] hooks = false`` (or
+``codex_hooks = false``) and turns terminals no hook sees, or Codex's own memories, back on
+(``unified_exec_tty = true``, ``memories = true``;
+``test_e2e_codex_repository_switches_hooks_off.py``). Nobody is told in the Session;
+``status`` says it, for the user installs (managed ones hold over all of it). The nearest
+folder that holds such a file, from the Workspace up to its repository's root and below the
+user's home, is the one read. Gemini CLI's Workspace settings:
+:mod:`~harness_memory.installers.gemini_workspace`.
 """
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from harness_memory.installers import json_values
 
-__all__ = ["claude_code_lines", "codex_lines"]
+__all__ = ["claude_code_lines", "claude_code_memory_on", "codex_lines"]
 
 _FALSE = {"0", "false", "no", "off"}
+_TRUE = {"1", "true", "yes", "on"}
+_VARIABLE = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
 MANAGED_FIX = "`harness-memory install {harness} --managed` (as root) holds over it"
 
 
@@ -32,6 +41,7 @@ def claude_code_lines(workspace: Path, home: Path) -> list[str]:
     """The WARNINGs for the user install of Claude Code in ``workspace`` (``home``: the
     user's, whose own settings are not a Workspace's)."""
     lines: list[str] = []
+    read: list[tuple[Path, dict[str, Any]]] = []
     for path in _nearest(workspace, ".claude", ("settings.json", "settings.local.json"), home):
         try:
             document = json_values.loads(path.read_text(encoding="utf-8"))
@@ -39,14 +49,56 @@ def claude_code_lines(workspace: Path, home: Path) -> list[str]:
             continue
         if not isinstance(document, dict):
             continue
-        env = document.get("env")
-        memory = env.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY") if isinstance(env, dict) else None
+        read.append((path, document))
         if document.get("disableAllHooks") is True:
             lines.append(_off("claude-code", path, '"disableAllHooks": true', "its"))
-        if isinstance(memory, str) and memory.strip().lower() in _FALSE:
-            why = f'env.CLAUDE_CODE_DISABLE_AUTO_MEMORY = "{memory}"'
-            lines.append(_own_memory("claude-code", path, why))
+    if on := claude_code_memory_on(read):
+        paths, why = on
+        lines.append(_own_memory("claude-code", paths, why))
     return lines
+
+
+def claude_code_memory_on(
+    documents: list[tuple[Path, dict[str, Any]]],
+) -> tuple[list[Path], str] | None:
+    """Whether a Workspace's Claude Code settings ``documents`` (``settings.json`` then
+    ``settings.local.json``, each with its path) turn Claude Code's auto memory back on over the
+    user install (``autoMemoryEnabled: false``, ``CLAUDE_CODE_DISABLE_AUTO_MEMORY = "1"``): the
+    files that do it and what they say, or None.
+
+    As Claude Code 2.1.332 decides (the later file wins key by key): the variable's value, as
+    text, trimmed and lower-cased, ``1``/``true``/``yes``/``on`` keeps it off and
+    ``0``/``false``/``no``/``off`` turns it on; any other value leaves it to
+    ``autoMemoryEnabled``, which a Workspace's ``true`` turns on.
+    """
+    variable: tuple[Path, Any] | None = None
+    enabled: tuple[Path, Any] | None = None
+    for path, document in documents:
+        env = document.get("env")
+        if isinstance(env, dict) and _VARIABLE in env:
+            variable = (path, env[_VARIABLE])
+        if "autoMemoryEnabled" in document:
+            enabled = (path, document["autoMemoryEnabled"])
+    if variable is None:
+        return None  # the user settings' "1" stands
+    said = f"env.{_VARIABLE} = {json.dumps(variable[1], ensure_ascii=False)}"
+    switch = _as_env_text(variable[1])
+    if switch in _FALSE:
+        return [variable[0]], said
+    if switch in _TRUE or enabled is None or enabled[1] is not True:
+        return None
+    paths = [variable[0]] if variable[0] == enabled[0] else [variable[0], enabled[0]]
+    return paths, f'{said}, which is neither true nor false, and "autoMemoryEnabled": true'
+
+
+def _as_env_text(value: Any) -> str:
+    """A settings ``env`` value as the variable's text Claude Code reads, trimmed and
+    lower-cased (JSON ``false`` → ``false``, ``0`` → ``0``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip().lower() if isinstance(value, str | int | float) else ""
 
 
 def codex_lines(workspace: Path, home: Path) -> list[str]:
@@ -70,7 +122,7 @@ def codex_lines(workspace: Path, home: Path) -> list[str]:
                 f"shown to the write guard. {MANAGED_FIX.format(harness='codex')}"
             )
         if features.get("memories") is True:
-            lines.append(_own_memory("codex", path, "[features] memories = true"))
+            lines.append(_own_memory("codex", [path], "[features] memories = true"))
     return lines
 
 
@@ -98,8 +150,9 @@ def _off(harness: str, path: Path, why: str, trust: str) -> str:
     )
 
 
-def _own_memory(harness: str, path: Path, why: str) -> str:
+def _own_memory(harness: str, paths: list[Path], why: str) -> str:
+    named, verb = " and ".join(map(str, paths)), "turns" if len(paths) == 1 else "together turn"
     return (
-        f"{harness}: WARNING: {path} turns the harness's own memory back on in Sessions in this "
+        f"{harness}: WARNING: {named} {verb} the harness's own memory back on in Sessions in this "
         f"Workspace ({why}), beside Agent Memory. {MANAGED_FIX.format(harness=harness)}"
     )
