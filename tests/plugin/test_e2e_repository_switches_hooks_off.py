@@ -30,8 +30,15 @@ from tests.plugin.claude_code_session import (
     tool_results,
 )
 from tests.plugin.fake_anthropic import Block
-from tests.plugin.harness_run import install_managed_claude_code, managed_hooks_user
+from tests.plugin.harness_run import (
+    install,
+    install_managed_claude_code,
+    managed_hooks_user,
+    workspace_with_key,
+)
 from tests.plugin.real_service import RealService
+from tests.plugin.test_e2e_h6_repository_turns_own_memory_on import first_requests
+from tests.plugin.test_h7_status_names_a_workspace_switching_hooks_off import HOOKS_OFF_SHAPES
 
 pytestmark = pytest.mark.e2e
 
@@ -105,3 +112,29 @@ async def test_repository_switches_hooks_off_not_the_managed_install(
     assert "Agent Memory write guard" in result_text(refused)
     assert not target.exists()
     assert any((home / ".claude" / "harness-memory" / "sessions").iterdir())  # the records
+
+
+@pytest.mark.parametrize(("files", "named"), HOOKS_OFF_SHAPES, ids=str)
+async def test_repository_switches_hooks_off_exactly_where_status_says(
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    files: dict[str, str],
+    named: str | None,
+) -> None:
+    """The shapes ``harness-memory status`` judges (a byte order mark, a key twice, one file
+    over the other, a comment, a string): the user install's Session-start hook runs in the
+    repository exactly where status names no file switching it off."""
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".claude").mkdir()
+    for name, text in files.items():
+        (workspace / ".claude" / name).write_text(text, encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
+
+    sent = await first_requests(claude, shared_service, workspace, home)
+
+    assert (f"- Workspace Memory Key: {key}" in sent) is (named is None)

@@ -171,6 +171,7 @@ OWN_MEMORY_SHAPES: list[tuple[dict[str, str], str | None]] = [
         },
         '= "maybe", which is neither true nor false, and "autoMemoryEnabled": true)',
     ),
+    ({"settings.json": '\ufeff{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}}'}, '= "0")'),
     ({"settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""}}'}, None),
     ({"settings.json": '{"autoMemoryEnabled": true}'}, None),
     (
@@ -209,3 +210,51 @@ def test_status_names_every_repository_setting_that_turns_claude_codes_memory_on
         verb = "turns" if len(files) == 1 else "together turn"
         assert f"claude-code: WARNING: {paths} {verb} the harness's own memory back on" in out
         assert f"(env.CLAUDE_CODE_DISABLE_AUTO_MEMORY {said}" in out
+
+
+HOOKS_OFF_SHAPES: list[tuple[dict[str, str], str | None]] = [
+    ({"settings.json": '\ufeff{"disableAllHooks": true}'}, "settings.json"),
+    ({"settings.json": '{"disableAllHooks": false, "disableAllHooks": true}'}, "settings.json"),
+    (
+        {
+            "settings.json": '{"disableAllHooks": false}',
+            "settings.local.json": '{"disableAllHooks": true}',
+        },
+        "settings.local.json",
+    ),
+    (
+        {
+            "settings.json": '{"disableAllHooks": true}',
+            "settings.local.json": '{"disableAllHooks": false}',
+        },
+        None,
+    ),
+    ({"settings.json": '// hooks off\n{"disableAllHooks": true}'}, None),
+    ({"settings.json": '{"disableAllHooks": "true"}'}, None),
+]
+"""What a repository's ``.claude/`` files say about ``disableAllHooks``, and the file ``status``
+names as switching the hooks off (None: the hooks run, nothing said). Claude Code skips a byte
+order mark, keeps a key's last value, lets ``settings.local.json`` win over ``settings.json``
+and reads no file with a comment; only ``true`` switches hooks off. Each is measured with the
+real CLI: ``test_e2e_repository_switches_hooks_off.py``."""
+
+
+@pytest.mark.parametrize(("files", "named"), HOOKS_OFF_SHAPES, ids=str)
+def test_status_names_the_repository_file_that_switches_hooks_off_as_claude_code_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], named: str | None
+) -> None:
+    install(tmp_path, "claude-code")
+    root = tmp_path / "src" / "app"
+    (root / ".claude").mkdir(parents=True)
+    for name, text in files.items():
+        (root / ".claude" / name).write_text(text, encoding="utf-8")
+    (root / ".git").mkdir()
+    monkeypatch.chdir(root)
+
+    out = cli(tmp_path, "status")
+
+    if named is None:
+        assert "switches these hooks off" not in out
+    else:
+        assert f"claude-code: WARNING: {root / '.claude' / named} switches these hooks off" in out
+        assert out.count("switches these hooks off") == 1

@@ -27,9 +27,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from harness_memory.installers import json_values
-
-__all__ = ["claude_code_lines", "claude_code_memory_on", "codex_lines"]
+__all__ = ["claude_code_lines", "claude_code_memory_on", "claude_code_settings", "codex_lines"]
 
 _FALSE = {"0", "false", "no", "off"}
 _TRUE = {"1", "true", "yes", "on"}
@@ -41,21 +39,44 @@ def claude_code_lines(workspace: Path, home: Path) -> list[str]:
     """The WARNINGs for the user install of Claude Code in ``workspace`` (``home``: the
     user's, whose own settings are not a Workspace's)."""
     lines: list[str] = []
-    read: list[tuple[Path, dict[str, Any]]] = []
-    for path in _nearest(workspace, ".claude", ("settings.json", "settings.local.json"), home):
-        try:
-            document = json_values.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):  # a repository's nesting too
-            continue
-        if not isinstance(document, dict):
-            continue
-        read.append((path, document))
-        if document.get("disableAllHooks") is True:
-            lines.append(_off("claude-code", path, '"disableAllHooks": true', "its"))
+    names = ("settings.json", "settings.local.json")
+    read = [
+        (path, document)
+        for path in _nearest(workspace, ".claude", names, home)
+        if (document := claude_code_settings(path)) is not None
+    ]
+    switch = _last_with(read, "disableAllHooks")
+    if switch is not None and switch[1] is True:
+        lines.append(_off("claude-code", switch[0], '"disableAllHooks": true', "its"))
     if on := claude_code_memory_on(read):
         paths, why = on
         lines.append(_own_memory("claude-code", paths, why))
     return lines
+
+
+def claude_code_settings(path: Path) -> dict[str, Any] | None:
+    """A Claude Code settings file as Claude Code 2.1.332 reads it, or None when it reads no
+    object there (missing, unreadable, no JSON, nested deeper than Python reads). A leading
+    byte order mark is skipped and a key twice in one object keeps its last value, as Claude
+    Code takes them (measured: ``test_e2e_repository_switches_hooks_off.py``)."""
+    try:
+        text = path.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")
+        document = json.loads(text, parse_constant=_no_constant)
+    except (OSError, ValueError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def _no_constant(name: str) -> Any:
+    """``NaN`` and ``Infinity`` are no JSON: Claude Code's reader refuses the file."""
+    raise ValueError(name)
+
+
+def _last_with(documents: list[tuple[Path, dict[str, Any]]], key: str) -> tuple[Path, Any] | None:
+    """The file and value of ``key`` in the last of ``documents`` holding it (the one Claude
+    Code's merge keeps), or None."""
+    held = [(path, document[key]) for path, document in documents if key in document]
+    return held[-1] if held else None
 
 
 def claude_code_memory_on(
@@ -71,14 +92,9 @@ def claude_code_memory_on(
     ``0``/``false``/``no``/``off`` turns it on; any other value leaves it to
     ``autoMemoryEnabled``, which a Workspace's ``true`` turns on.
     """
-    variable: tuple[Path, Any] | None = None
-    enabled: tuple[Path, Any] | None = None
-    for path, document in documents:
-        env = document.get("env")
-        if isinstance(env, dict) and _VARIABLE in env:
-            variable = (path, env[_VARIABLE])
-        if "autoMemoryEnabled" in document:
-            enabled = (path, document["autoMemoryEnabled"])
+    envs = [(path, document.get("env")) for path, document in documents]
+    variable = _last_with([(path, env) for path, env in envs if isinstance(env, dict)], _VARIABLE)
+    enabled = _last_with(documents, "autoMemoryEnabled")
     if variable is None:
         return None  # the user settings' "1" stands
     said = f"env.{_VARIABLE} = {json.dumps(variable[1], ensure_ascii=False)}"
