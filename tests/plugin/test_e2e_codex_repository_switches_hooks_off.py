@@ -43,7 +43,11 @@ pytestmark = pytest.mark.e2e
 SWITCHES = {
     "hooks-false": "[features]\nhooks = false\n",
     "codex-hooks-false": "[features]\ncodex_hooks = false\n",
+    "byte-order-mark": "\ufeff[features]\nhooks = false\n",
+    "inline-table": "features = { hooks = false }\n",
 }
+"""Each as ``harness-memory status`` names it too
+(``test_h7_status_names_a_workspace_switching_hooks_off.py``)."""
 
 
 def trusting(workspace: Path) -> str:

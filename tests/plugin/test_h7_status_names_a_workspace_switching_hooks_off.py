@@ -38,6 +38,12 @@ SWITCHES = {
     ("codex", ".codex/config.toml", "[features]\ncodex_hooks = false\n"): (
         "([features] codex_hooks = false)"
     ),
+    ("codex", ".codex/config.toml", "\ufeff[features]\nhooks = false\n"): (
+        "([features] hooks = false)"  # a byte order mark, which Codex skips
+    ),
+    ("codex", ".codex/config.toml", "features = { hooks = false }\n"): (
+        "([features] hooks = false)"
+    ),
     ("codex", ".codex/config.toml", "[features]\nunified_exec_tty = true\n"): (
         "turns terminals back on ([features] unified_exec_tty = true)"
     ),

@@ -123,7 +123,8 @@ def codex_lines(workspace: Path, home: Path) -> list[str]:
     lines: list[str] = []
     for path in _nearest(workspace, ".codex", ("config.toml",), home):
         try:
-            features = tomllib.loads(path.read_text(encoding="utf-8")).get("features")
+            text = path.read_text(encoding="utf-8").removeprefix("\ufeff")  # as Codex reads it
+            features = tomllib.loads(text).get("features")
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             continue
         if not isinstance(features, dict):
