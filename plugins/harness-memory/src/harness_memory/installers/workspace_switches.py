@@ -27,6 +27,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from harness_memory.installers.settings_text import split_mark
+
 __all__ = ["claude_code_lines", "claude_code_memory_on", "claude_code_settings", "codex_lines"]
 
 _FALSE = {"0", "false", "no", "off"}
@@ -60,7 +62,7 @@ def claude_code_settings(path: Path) -> dict[str, Any] | None:
     byte order mark is skipped and a key twice in one object keeps its last value, as Claude
     Code takes them (measured: ``test_e2e_repository_switches_hooks_off.py``)."""
     try:
-        text = path.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")
+        text = split_mark(path.read_bytes().decode("utf-8", errors="replace"))[1] or ""
         document = json.loads(text, parse_constant=_no_constant)
     except (OSError, ValueError, RecursionError):
         return None
@@ -123,7 +125,7 @@ def codex_lines(workspace: Path, home: Path) -> list[str]:
     lines: list[str] = []
     for path in _nearest(workspace, ".codex", ("config.toml",), home):
         try:
-            text = path.read_text(encoding="utf-8").removeprefix("\ufeff")  # as Codex reads it
+            text = split_mark(path.read_text(encoding="utf-8"))[1] or ""  # as Codex reads it
             features = tomllib.loads(text).get("features")
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             continue
