@@ -83,9 +83,11 @@ def repository(tmp_path: Path, name: str, text: str) -> tuple[Path, Path]:
 def test_status_in_a_repository_that_switches_the_user_install_off_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str, name: str, text: str
 ) -> None:
+    """Run in the repository's root, the Workspace (below it: :data:`WHERE_SHAPES`; Codex CLI
+    reads its project's ``.codex/`` from any folder below too)."""
     install(tmp_path, harness)
     path, inside = repository(tmp_path, name, text)
-    monkeypatch.chdir(inside)
+    monkeypatch.chdir(inside if harness == "codex" else path.parents[1])
 
     said = cli(tmp_path, "status")
 
@@ -264,3 +266,69 @@ def test_status_names_the_repository_file_that_switches_hooks_off_as_claude_code
     else:
         assert f"claude-code: WARNING: {root / '.claude' / named} switches these hooks off" in out
         assert out.count("switches these hooks off") == 1
+
+
+OFF = '{"disableAllHooks": true}'
+WHERE_SHAPES: list[tuple[bool, dict[str, str], str | None]] = [
+    (True, {"root/settings.local.json": OFF}, "root/settings.local.json"),
+    (True, {"here/settings.json": '{"theme": "x"}', "root/settings.local.json": OFF}, "root/"),
+    (True, {"here/settings.local.json": OFF}, "here/settings.local.json"),
+    (True, {"here/settings.json": OFF}, "here/settings.json"),
+    (
+        True,
+        {"here/settings.local.json": '{"disableAllHooks": false}', "root/settings.local.json": OFF},
+        "root/settings.local.json",
+    ),
+    (
+        True,
+        {"here/settings.local.json": OFF, "root/settings.local.json": '{"disableAllHooks": false}'},
+        None,
+    ),
+    (True, {"root/settings.json": OFF}, None),
+    (False, {"root/settings.json": OFF}, None),
+    (False, {"root/settings.local.json": OFF}, None),
+]
+"""Where a repository's Claude Code files stand, for a Session in a folder below its root
+(``here``: ``root/packages/web``; ``root`` a git repository or, False, a plain folder), and the
+file ``status`` names as switching the hooks off (None: the hooks run). Claude Code reads the
+folder's own ``settings.json`` and ``settings.local.json``, then the repository root's
+``settings.local.json`` over them; never the root's ``settings.json`` from below it, nor a plain
+folder above. Each measured with the real CLI: ``test_e2e_repository_switches_hooks_off.py``."""
+
+
+def lay_out(tmp_path: Path, git: bool, files: dict[str, str]) -> tuple[Path, Path]:
+    """The repository (``root``) and its folder ``here`` holding ``files``."""
+    root = tmp_path / "src" / "app"
+    here = root / "packages" / "web"
+    here.mkdir(parents=True)
+    if git:
+        (root / ".git").mkdir()
+    for spec, text in files.items():
+        where, name = spec.split("/")
+        folder = (root if where == "root" else here) / ".claude"
+        folder.mkdir(exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return root, here
+
+
+@pytest.mark.parametrize(("git", "files", "named"), WHERE_SHAPES, ids=str)
+def test_status_reads_a_repositorys_claude_code_files_where_claude_code_does(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    git: bool,
+    files: dict[str, str],
+    named: str | None,
+) -> None:
+    install(tmp_path, "claude-code")
+    root, here = lay_out(tmp_path, git, files)
+    monkeypatch.chdir(here)
+
+    said = cli(tmp_path, "status")
+
+    if named is None:
+        assert "switches these hooks off" not in said
+    else:
+        where, name = named.split("/")
+        name = name or "settings.local.json"
+        path = (root if where == "root" else here) / ".claude" / name
+        assert f"claude-code: WARNING: {path} switches these hooks off" in said

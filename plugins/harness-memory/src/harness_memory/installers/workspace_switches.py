@@ -13,11 +13,11 @@ true`` (:func:`claude_code_memory_on`; each measured,
 project the user trusts, switches every hook off with ``[features] hooks = false`` (or
 ``codex_hooks = false``) and turns terminals no hook sees, or Codex's own memories, back on
 (``unified_exec_tty = true``, ``memories = true``;
-``test_e2e_codex_repository_switches_hooks_off.py``). Nobody is told in the Session;
-``status`` says it, for the user installs (managed ones hold over all of it). The nearest
-folder that holds such a file, from the Workspace up to its repository's root and below the
-user's home, is the one read. Gemini CLI's Workspace settings:
-:mod:`~harness_memory.installers.gemini_workspace`.
+``test_e2e_codex_repository_switches_hooks_off.py``). Nobody is told in the Session; ``status``
+says it, for the user installs (managed ones hold over all of it). Claude Code's files are read
+where Claude Code reads them (:func:`claude_code_files`); Codex CLI's, the nearest folder that
+holds one, from the Workspace up to its repository's root and below the user's home. Gemini
+CLI's Workspace settings: :mod:`~harness_memory.installers.gemini_workspace`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,13 @@ from typing import Any
 
 from harness_memory.installers.settings_text import split_mark
 
-__all__ = ["claude_code_lines", "claude_code_memory_on", "claude_code_settings", "codex_lines"]
+__all__ = [
+    "claude_code_files",
+    "claude_code_lines",
+    "claude_code_memory_on",
+    "claude_code_settings",
+    "codex_lines",
+]
 
 _FALSE = {"0", "false", "no", "off"}
 _TRUE = {"1", "true", "yes", "on"}
@@ -41,10 +47,9 @@ def claude_code_lines(workspace: Path, home: Path) -> list[str]:
     """The WARNINGs for the user install of Claude Code in ``workspace`` (``home``: the
     user's, whose own settings are not a Workspace's)."""
     lines: list[str] = []
-    names = ("settings.json", "settings.local.json")
     read = [
         (path, document)
-        for path in _nearest(workspace, ".claude", names, home)
+        for path in claude_code_files(workspace, home)
         if (document := claude_code_settings(path)) is not None
     ]
     switch = _last_with(read, "disableAllHooks")
@@ -54,6 +59,35 @@ def claude_code_lines(workspace: Path, home: Path) -> list[str]:
         paths, why = on
         lines.append(_own_memory("claude-code", paths, why))
     return lines
+
+
+def claude_code_files(workspace: Path, home: Path) -> list[Path]:
+    """The settings files of ``workspace`` that Claude Code 2.1.332, run there, lays over the
+    user's, in the order it merges them (a later file's key wins): the Workspace's own
+    ``.claude/settings.json`` and ``.claude/settings.local.json``, then its repository root's
+    ``.claude/settings.local.json`` (the nearest folder above holding ``.git``). A repository
+    root's ``settings.json`` is not read from a folder below the root, nor any file of a
+    folder above a Workspace outside a repository (each measured:
+    ``test_e2e_repository_switches_hooks_off.py``). Only files that exist; none in ``home``
+    or above it (the user's own settings live there)."""
+    if workspace == home or workspace in home.parents:
+        return []
+    own = workspace / ".claude"
+    paths = [own / "settings.json", own / "settings.local.json"]
+    root = _repository_root(workspace, home)
+    if root is not None and root != workspace:
+        paths.append(root / ".claude" / "settings.local.json")
+    return [path for path in paths if path.is_file()]
+
+
+def _repository_root(workspace: Path, home: Path) -> Path | None:
+    """The nearest folder from ``workspace`` up holding a ``.git``, below ``home``; None."""
+    for place in [workspace, *workspace.parents]:
+        if place == home or place in home.parents:
+            return None
+        if (place / ".git").exists():
+            return place
+    return None
 
 
 def claude_code_settings(path: Path) -> dict[str, Any] | None:
