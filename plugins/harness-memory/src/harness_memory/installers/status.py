@@ -35,7 +35,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from harness_memory.client import URL_ID_NOT_SECRET
@@ -61,6 +60,7 @@ from harness_memory.installers.own_switches import (
 )
 from harness_memory.installers.record import read_record
 from harness_memory.installers.secrets import TOKEN_ENV
+from harness_memory.installers.settings_text import parse_toml
 from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
 
@@ -369,7 +369,7 @@ def _read(path: Path, harness: str) -> dict[str, Any]:
     if path.suffix != ".toml":
         return read_json_object(path, comments=harness == "gemini")[1]
     try:
-        return dict(tomlkit.parse(read_text(path) or "").unwrap())
+        return dict(parse_toml(read_text(path)).unwrap())
     except TOMLKitError as error:
         raise SettingsFileError(f"{path} is not valid TOML ({error})") from None
 
