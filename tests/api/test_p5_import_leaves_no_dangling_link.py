@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from memory_api.cli import main
-from memory_api.transfer import sources
+from memory_api.store.containment import read_regular
 from memory_core import layout
 from memory_core.index import index_lines, linked_topic_files
 
@@ -38,8 +38,7 @@ LEFT_OUT = {
     ),
     "- [Pipe](pipe.md) — a FIFO": "links 'pipe.md', which was not imported (not a regular file",
     "- [Old](archive/old.md) — last year": (
-        "links 'archive/old.md', which was not imported (a folder (only the top level is "
-        "imported))"
+        "links 'archive/old.md', which was not imported (a folder (only the top level is imported))"
     ),
     "- [Gone](gone.md) — never there": (
         "links 'gone.md', which neither the source nor this scope holds"
@@ -71,14 +70,13 @@ def source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (folder / "archive" / "old.md").write_text("old\n", encoding="utf-8")
     index = folder / layout.INDEX_FILE
     index.write_text(index.read_text(encoding="utf-8") + "\n".join(LEFT_OUT) + "\n", "utf-8")
-    real = sources.read_regular
 
     def refused(path: Path, cap: int) -> tuple[bytes, os.stat_result]:
         if Path(path).name == "private.md":
             raise PermissionError(errno.EACCES, "Permission denied")
-        return real(path, cap)
+        return read_regular(path, cap)
 
-    monkeypatch.setattr(sources, "read_regular", refused)
+    monkeypatch.setattr("memory_api.transfer.sources.read_regular", refused)
     return folder
 
 
