@@ -15,6 +15,7 @@ import errno
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from memory_api.cli import main
@@ -71,10 +72,10 @@ def source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     index = folder / layout.INDEX_FILE
     index.write_text(index.read_text(encoding="utf-8") + "\n".join(LEFT_OUT) + "\n", "utf-8")
 
-    def refused(path: Path, cap: int) -> tuple[bytes, os.stat_result]:
+    def refused(path: Path, cap: int, **options: Any) -> tuple[bytes, os.stat_result]:
         if Path(path).name == "private.md":
             raise PermissionError(errno.EACCES, "Permission denied")
-        return read_regular(path, cap)
+        return read_regular(path, cap, **options)
 
     monkeypatch.setattr("memory_api.transfer.sources.read_regular", refused)
     return folder

@@ -31,7 +31,7 @@ async def test_q4_a_delete_killed_halfway_is_finished_by_its_retry(
     index.write_text("# Index\n- [F](f.md)\n- [G](g.md)\n", encoding="utf-8")
     prune = store_pruning.prune_index_file
 
-    def prune_then_die(root: Path, scope: Path, file_name: str) -> list[str]:
+    def prune_then_die(root: Path, scope: Path, file_name: str) -> store_pruning.Pruned:
         prune(root, scope, file_name)
         raise _Killed
 
