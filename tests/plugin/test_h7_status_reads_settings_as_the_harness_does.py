@@ -210,3 +210,21 @@ def test_gemini_loads_keeps_the_last_of_a_key_twice_and_refuses_what_json_parse_
     assert gemini_loads('{"n": 1e400}') == {"n": float("inf")}  # JSON.parse: Infinity
     with pytest.raises(HarnessRefuses):
         gemini_loads('{"a": Infinity}')
+
+
+def test_status_reads_commented_gemini_settings_with_a_key_twice_as_gemini_cli_does(
+    tmp_path: Path,
+) -> None:
+    path = install(tmp_path, "gemini")
+    text = with_a_key_twice(path, "{}", "ours").replace("{\n", "{\n  // the team's\n", 1)
+    path.write_text(text, encoding="utf-8")
+
+    _, said = cli(tmp_path, "status")
+
+    assert f"gemini: installed in {path}" in said
+    assert f"gemini: note: {path}: line 5: the key 'hooks' is there twice; status reads" in said
+    assert "written back" not in said
+
+    code, _ = cli(tmp_path, "install", "gemini", *FLAGS, "--memory-root", str(tmp_path))
+    assert code == 1  # an install still refuses to rewrite it
+    assert path.read_text(encoding="utf-8") == text
