@@ -283,13 +283,19 @@ def _pointed_settings_refusal(found: ShellPaths, judge: _Judge) -> str | None:
     ``bash --rcfile r.sh``, ``git -c include.path=h.cfg``) that is not on the disk now, is
     named at run time, or is named by another command of the same command line (which may
     write it first: ``printf … > p.cfg; PIP_CONFIG_FILE=p.cfg pip list``): the guard reads
-    settings when it judges the command, so what that file will hold cannot be known (P-3)."""
+    settings when it judges the command, so what that file will hold cannot be known (P-3).
+    A file the harness's own environment names (``PIP_CONFIG_FILE``, ``NPM_CONFIG_USERCONFIG``,
+    ``GIT_CONFIG_GLOBAL`` set where the harness runs) that is missing passes unless another
+    command of the line names it: the program reads nothing from it, as it would read nothing
+    from a missing standard file."""
     for program, base, words, assigned in found.configured:
+        harness = set(pointed_files(program, base, [], judge.environ))
         for file in pointed_files(program, base, words, {**judge.environ, **assigned}):
             known = "$" not in file and is_usable_path(file)
+            there = os.path.lexists(file) if known else False
             if (
                 known
-                and os.path.lexists(file)
+                and (there or file in harness)  # the harness's own, missing: read as none
                 and not _named_elsewhere(file, found, base, words, assigned)
             ):
                 continue
