@@ -61,7 +61,7 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
-from harness_memory.hooks.in_place import edited_files
+from harness_memory.hooks.in_place import edited_files, sed_prints_only
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
@@ -1292,7 +1292,7 @@ class _Writes:
         program, self._program = self._program, []
         said, self._said = self._said, []
         config_words = self._note_reads(command)
-        if program and not is_read(program[0], program[1:], self._operand):
+        if program and not _writes_nothing_unread(program, self._operand, operands):
             self._found.written.extend(said)  # it may write any place its words name
             self._found.programs.insert(self._named_at, program[0])
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
@@ -1389,6 +1389,19 @@ class _Writes:
         for source in sources:
             name = (spelled.get(source, "") or source).rstrip("/").rsplit("/", 1)[-1]
             self._found.written.append(f"{place.rstrip('/')}/{name}")
+
+
+def _writes_nothing_unread(
+    program: list[str], operand: str | None, operands: list[tuple[str, bool]]
+) -> bool:
+    """Whether the guard reads every place the command ``program`` (its name as spelled and
+    its options before its first ``operand``; ``operands``: all its words) writes
+    (:func:`~harness_memory.hooks.unread_programs.is_read`), or it writes none: ``sed``
+    found on ``PATH`` with a script that only prints (:func:`~harness_memory.hooks.in_place.
+    sed_prints_only`: ``sed -n 1,20p .git/config`` is a reader like ``head``)."""
+    if is_read(program[0], program[1:], operand):
+        return True
+    return program[0] == "sed" and sed_prints_only(operands)
 
 
 SECOND_OPERAND_WRITERS: dict[str, frozenset[str]] = {
