@@ -22,7 +22,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from harness_memory.hooks import archive_members
+from harness_memory.hooks import archive_members, guarding
 from harness_memory.hooks.archive_members import ArchiveLinks, member_places
 
 from tests.support.guard_cases import SHELL, Layout, answer, refusal
@@ -76,6 +76,11 @@ def test_p3_an_archive_unpacked_by_its_own_names_or_above_the_data_dir_is_refuse
 def test_p3_an_archive_unpacked_into_a_folder_of_the_workspace_passes(
     where: Layout, command: str
 ) -> None:
+    """Archives the guard lists (their members land clear of memory), and unpacks into
+    folders of their own: let through. (An archive it cannot list unpacked beside the
+    Workspace's symlink into another scope is refused: below.)"""
+    _tar(where.workspace / "a.tar", [("src/a.py", None), ("README.md", None)])
+    _zip(where.workspace / "a.zip", [("src/a.py", None), ("README.md", None)])
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
 
 
@@ -350,3 +355,111 @@ def test_p3_tar_options_from_the_environment_rename_the_members(
     assert reason is not None and "cannot list" in reason, reason
     monkeypatch.delenv("TAR_OPTIONS")
     assert answer(where, "claude-code", "Bash", {"command": command}) is None
+
+
+UNLISTED = [
+    "tar x < files.tar",
+    "tar -x < files.tar",
+    "cat files.tar | tar x",
+    "cat files.tar | tar -xf - -C sub",
+    "curl -s file://{workspace}/files.tar | tar -x -C sub",
+    "tar -xf big.tar",
+    "tar -xf big.tar -C sub",
+    "unzip -qo big.zip",
+    "tar -xf files.tar --transform s,^,x/, -C sub",
+]
+"""Archives the guard cannot list (standard input, over its size cap, members renamed),
+unpacked into the Workspace (beside its symlink ``notes`` into another scope) or into
+``sub``, whose symlink ``x`` leads back to the Workspace."""
+
+
+def _unlisted_archives(where: Layout, command: str) -> None:
+    """``files.tar`` (members ``notes/a.md`` and ``x/notes/a.md``), and ``big.tar`` and
+    ``big.zip`` holding the same after more than the listing cap of zeros (stored); ``sub``
+    with a symlink ``x`` to the Workspace."""
+    members = [("notes/a.md", None), ("x/notes/a.md", None)]
+    _tar(where.workspace / "files.tar", members)
+    (where.workspace / "sub").mkdir()
+    (where.workspace / "sub" / "x").symlink_to("..")
+    if "big" not in command:
+        return
+    zeros = bytes(archive_members.ARCHIVE_BYTES_CAP + 1)
+    with tarfile.open(where.workspace / "big.tar", "w") as archive:
+        padding = tarfile.TarInfo("padding")
+        padding.size = len(zeros)
+        archive.addfile(padding, io.BytesIO(zeros))
+        for name, _ in members:
+            info = tarfile.TarInfo(name)
+            info.size = 2
+            archive.addfile(info, io.BytesIO(b"x\n"))
+    with zipfile.ZipFile(where.workspace / "big.zip", "w", zipfile.ZIP_STORED) as packed:
+        packed.writestr("padding", zeros)
+        for name, _ in members:
+            packed.writestr(name, "x\n")
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", UNLISTED)
+def test_p3_an_archive_the_guard_cannot_list_unpacked_where_a_symlink_reaches_memory_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    """Each passed: an archive the guard could not list was refused only where it was
+    unpacked into the home. Its members may take any name, and GNU tar and unzip follow a
+    symlink already on the disk: one below the folder (``notes``), or below a folder such a
+    symlink leads to (``sub/x`` → the Workspace → ``notes``). Run by bash, each writes
+    into the other scope."""
+    _unlisted_archives(where, command)
+    shell = command.format(workspace=where.workspace)
+    other = where.root / where.other
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None and "cannot list" in reason, reason
+    assert "notes" in reason or "/x" in reason, reason
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, capture_output=True)
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({shell})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tar x -C build < files.tar",
+        "cat files.tar | tar -xz -C build",
+        "curl -s file://{workspace}/files.tar | tar -x -C fresh",
+        "mkdir -p fresh && tar -xf big.tar -C fresh",
+        "unzip -qo big.zip -d build",
+        "tar -xf files.tar --transform s,^,v/, -C build",
+        "tar -x < files.tar -C build && tar -tf big.tar",
+    ],
+)
+def test_p3_an_archive_the_guard_cannot_list_unpacked_where_nothing_reaches_memory_passes(
+    where: Layout, command: str
+) -> None:
+    """Into a folder of its own (not there yet, or holding only a symlink to a folder beside
+    it that holds none into memory), every name a member may take stays clear: let through."""
+    _unlisted_archives(where, "big")
+    (where.workspace / "build").mkdir()
+    (where.workspace / "dist").mkdir()
+    (where.workspace / "build" / "lib").symlink_to("../dist")
+    shell = command.format(workspace=where.workspace)
+
+    assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
+
+
+def test_p3_a_folder_too_large_to_search_for_symlinks_is_refused_for_an_unlisted_archive(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether a folder holds a symlink into memory is read up to a cap of entries; past it
+    the unlisted archive is refused, saying so (counted, never timed)."""
+    build = where.workspace / "build"
+    build.mkdir()
+    for index in range(5):
+        (build / f"f{index}").write_text("x\n", encoding="utf-8")
+    monkeypatch.setattr(archive_members, "EXITS_SCAN_CAP", 3)
+    monkeypatch.setattr(guarding, "EXITS_SCAN_CAP", 3)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": "tar x -C build < a.tar"}))
+
+    assert reason is not None and "more than 3 entries" in reason, reason
+    monkeypatch.setattr(archive_members, "EXITS_SCAN_CAP", 6)
+    assert answer(where, "claude-code", "Bash", {"command": "tar x -C build < a.tar"}) is None

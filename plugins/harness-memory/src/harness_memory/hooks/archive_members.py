@@ -10,8 +10,13 @@ followed through the symlink members before it (:class:`ArchiveLinks`), for the 
 like any path; the disk's own symlinks are followed there. An archive it cannot list (stdin, a
 format or compression it does not read, more than :data:`MEMBERS_CAP` members, larger than
 :data:`ARCHIVE_BYTES_CAP` or unpacking to more than :data:`UNPACKED_BYTES_CAP`, members
-renamed by ``tar --transform``) is unknown (None): the guard refuses it where its members could
-reach the data dir (the home), and lets it through elsewhere, as before.
+renamed by ``tar --transform``) is unknown (None): its members may take any name below the
+folder it is unpacked into, so the guard refuses it where a place below that folder could
+reach memory: the folder holds the data dir (the home), or a symlink below it (or below the
+folders such symlinks lead to), or a mount on it, could lead there (:func:`exit_reaching`).
+A symlink member made by the archive itself is no way out: GNU tar makes one leading
+elsewhere (absolute, or with ``..``) only after the last member, and unzip makes every one
+after the last member.
 
 Listing reads the archive once, at most :data:`ARCHIVE_BYTES_CAP` bytes unpacked to at most
 :data:`UNPACKED_BYTES_CAP` (H-5).
@@ -22,14 +27,17 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
     "ARCHIVE_BYTES_CAP",
+    "EXITS_SCAN_CAP",
     "MEMBERS_CAP",
     "UNPACKED_BYTES_CAP",
     "ArchiveLinks",
     "archive_operand",
+    "exit_reaching",
     "member_places",
     "writes_members",
 ]
@@ -43,8 +51,53 @@ UNPACKED_BYTES_CAP = 32 * 1024 * 1024
 """The most bytes a compressed tar archive is unpacked to while it is listed (its members'
 headers and the data between them); past it the archive is unknown: a small ``.tar.gz`` of
 zeros unpacks to any size."""
+EXITS_SCAN_CAP = 50_000
+"""The most folder entries :func:`exit_reaching` reads below the folder an archive the guard
+cannot list is unpacked into (and below the folders its symlinks lead to); past it the
+folder is taken as reaching memory."""
 _LINK_DEPTH = 8
 """How many symlink members one member's place is followed through."""
+
+
+def exit_reaching(folder: str, reaches: Callable[[str], bool]) -> tuple[bool, str | None]:
+    """Whether a member of an archive unpacked into ``folder`` (absolute) could land where
+    ``reaches`` (a place, absolute, a folder ending in ``/``) says memory may be reached, and
+    the first such place: ``folder`` itself, every symlink below it (GNU tar and unzip follow
+    one already on the disk), every folder on another filesystem than the folder above it (a
+    mount), and the same below every folder such a symlink leads to, each folder read once.
+    ``(True, None)`` past :data:`EXITS_SCAN_CAP` entries or when a folder in the way cannot be
+    read (a read error never widens access); ``(False, None)`` when no place reaches. A
+    folder not there yet holds nothing but itself. Linear in the entries read (H-5)."""
+    if reaches(folder.rstrip("/") + "/"):
+        return True, folder
+    pending = [folder]
+    seen: set[str] = set()
+    read = 0
+    while pending:
+        current = pending.pop()
+        real = os.path.realpath(current)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            device = os.stat(current).st_dev  # noqa: PTH116
+            with os.scandir(current) as entries:
+                for entry in entries:
+                    read += 1
+                    if read > EXITS_SCAN_CAP:
+                        return True, None
+                    linked = entry.is_symlink()
+                    if not linked and not entry.is_dir(follow_symlinks=False):
+                        continue
+                    mounted = not linked and entry.stat(follow_symlinks=False).st_dev != device
+                    if (linked or mounted) and reaches(entry.path + "/"):
+                        return True, entry.path
+                    pending.append(entry.path)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # not there (yet), or a symlink to a file: nothing lands below it
+        except OSError:
+            return True, None
+    return False, None
 
 
 class ArchiveLinks:

@@ -48,7 +48,9 @@ from harness_memory.guard import (
 from harness_memory.hooks import claude_code, tool_targets
 from harness_memory.hooks.archive_members import (
     ARCHIVE_BYTES_CAP,
+    EXITS_SCAN_CAP,
     ArchiveLinks,
+    exit_reaching,
     member_places,
     writes_members,
 )
@@ -223,9 +225,9 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
             return reason
         if (reason := _moved_home_refusal(found, roots, records)) is not None:
             return reason
-        if (reason := _unpack_refusal(found, judge, roots)) is not None:
-            return reason
         if (reason := _folder_writer_refusal(found)) is not None:
+            return reason
+        if (reason := _unpack_refusal(found, judge, roots)) is not None:
             return reason
     for text, found in zip(texts, read, strict=True):
         reason = _settings_refusal(text, found, memory_root, key, records, table, environ)
@@ -819,11 +821,14 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
                         f"read (tar, gzip, bzip2, xz or zip, at most {ARCHIVE_BYTES_CAP} bytes, "
                         "without --transform)"
                     )
+                writes = writes_members(command, words)
+                if writes and (reason := _unlisted_refusal(folder, archive, judge, roots)):
+                    return reason
                 if (
                     reason := _after_unknown(unknown, [folder], archive, both_ways=True)
                 ) is not None:
                     return reason
-                if writes_members(command, words):
+                if writes:
                     unknown.append(os.path.realpath(folder))
                 continue
             if len(places) > PATHS_CAP:
@@ -846,6 +851,37 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
                         f"of {_shown(archive or '')} lands when it is unpacked)"
                     )
     return None
+
+
+def _unlisted_refusal(
+    folder: str, archive: str | None, judge: _Judge, roots: set[str]
+) -> str | None:
+    """The refusal of an archive the guard cannot list (``archive``: None for standard input)
+    unpacked into ``folder``, when a member of any name could reach the memory root, the
+    Session records or the service's own folders from there
+    (:func:`~harness_memory.hooks.archive_members.exit_reaching`: the folder itself, a symlink
+    or a mount below it); None when none can (P-3)."""
+    places = [roots, judge.records, _service_folders(roots)]
+
+    def reaches(place: str) -> bool:
+        return any(could_reach(place, folders, judge.table) for folders in places if folders)
+
+    reached, through = exit_reaching(folder, reaches)
+    if not reached:
+        return None
+    where = (
+        f"through {_shown(through)}, which could lead into memory"
+        if through is not None
+        else f"and what lies below {_shown(folder)} cannot all be read (more than "
+        f"{EXITS_SCAN_CAP} entries, or a folder it may not read)"
+    )
+    return (
+        f"{REFUSAL_PREFIX}the command unpacks an archive the guard cannot list "
+        f"({_shown(archive or 'its standard input')}) into {_shown(folder)}: its members may "
+        f"take any name there, {where}. Unpack it into a folder of its own holding no symlink "
+        "(tar -C, unzip -d), or from a file the guard can read (tar, gzip, bzip2, xz or zip, "
+        f"at most {ARCHIVE_BYTES_CAP} bytes, without --transform)"
+    )
 
 
 def _tar_options(environ: Mapping[str, str]) -> list[str] | None:
