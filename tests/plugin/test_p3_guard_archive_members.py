@@ -377,7 +377,7 @@ def _unlisted_archives(where: Layout, command: str) -> None:
     """``files.tar`` (members ``notes/a.md`` and ``x/notes/a.md``), and ``big.tar`` and
     ``big.zip`` holding the same after more than the listing cap of zeros (stored); ``sub``
     with a symlink ``x`` to the Workspace."""
-    members = [("notes/a.md", None), ("x/notes/a.md", None)]
+    members: list[tuple[str, str | None]] = [("notes/a.md", None), ("x/notes/a.md", None)]
     _tar(where.workspace / "files.tar", members)
     (where.workspace / "sub").mkdir()
     (where.workspace / "sub" / "x").symlink_to("..")
@@ -463,3 +463,107 @@ def test_p3_a_folder_too_large_to_search_for_symlinks_is_refused_for_an_unlisted
     assert reason is not None and "more than 3 entries" in reason, reason
     monkeypatch.setattr(archive_members, "EXITS_SCAN_CAP", 6)
     assert answer(where, "claude-code", "Bash", {"command": "tar x -C build < a.tar"}) is None
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    [
+        "unzip -qj links.zip && tar -xf files.tar",
+        "unzip -q -j -o links.zip -d . ; tar -xf files.tar",
+        "unzip -qoj links.zip && unzip -qo files.zip",
+    ],
+)
+def test_p3_members_unzip_j_lays_flat_are_judged_where_they_land(
+    where: Layout, harness: str, command: str
+) -> None:
+    """``unzip -j`` drops every member's folders: the symlink member ``deep/lnk`` lands as
+    ``lnk``. The guard placed it at ``deep/lnk``, so the next archive's ``lnk/a.md`` passed
+    through it unseen; run by bash, it writes into the other scope."""
+    other = where.root / where.other
+    _zip(where.workspace / "links.zip", [("deep/lnk", str(other))])
+    _tar(where.workspace / "files.tar", [("lnk/a.md", None)])
+    _zip(where.workspace / "files.zip", [("lnk/a.md", None)])
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None and "where a member of" in reason, reason
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True)
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "unzip -qjo docs.zip",
+        "unzip -j -o docs.zip -d .",
+        "unzip -q -o -j docs.zip",
+    ],
+)
+def test_p3_members_unzip_j_lays_flat_beside_a_symlink_pass(where: Layout, command: str) -> None:
+    """``notes/readme.md`` unpacked with ``-j`` lands as ``readme.md``, beside the
+    Workspace's symlink ``notes`` into another scope, not through it: it was refused as if
+    it landed below ``notes``."""
+    _zip(where.workspace / "docs.zip", [("notes/readme.md", None)])
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
+    assert (where.workspace / "readme.md").exists()
+
+
+def test_p3_unzip_options_from_the_environment_lay_members_flat(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``UNZIP`` of the harness's environment comes before unzip's own words: its ``-j``
+    lays ``deep/lnk`` flat as ``lnk``, so the next archive through ``lnk`` is refused."""
+    other = where.root / where.other
+    _zip(where.workspace / "links.zip", [("deep/lnk", str(other))])
+    _tar(where.workspace / "files.tar", [("lnk/a.md", None)])
+    command = "unzip -qo links.zip && tar -xf files.tar"
+    monkeypatch.setenv("UNZIP", "-j")
+
+    assert refusal(answer(where, "claude-code", "Bash", {"command": command})) is not None
+    monkeypatch.delenv("UNZIP")
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    [
+        "7z e a.7z",
+        "7z x a.7z -y",
+        "7za e -so a.7z | tar x",
+        "7zz x -si -o. < a.7z",
+        "7z e a.7z -osub",
+        "bsdtar -xf files.tar -s ,^,x/, -C sub",
+        "bsdtar -x < files.tar",
+    ],
+)
+def test_p3_archives_other_unpackers_lay_out_are_judged_as_unlisted(
+    where: Layout, harness: str, command: str
+) -> None:
+    """7-Zip's ``x`` and ``e`` (every member flat) and ``bsdtar`` (its ``-s`` renames
+    members) were programs the guard did not read: unpacking beside the Workspace's
+    symlink into another scope, or into ``sub`` whose symlink ``x`` leads back to it,
+    passed. Their members are not listed: refused where a symlink reaches memory."""
+    _unlisted_archives(where, command)
+    (where.workspace / "a.7z").write_bytes(b"7z\xbc\xaf\x27\x1c" + bytes(64))
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None and "cannot list" in reason, reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["7z e a.7z -obuild", "7z x a.7z -ofresh -y", "7z l a.7z", "bsdtar -xf files.tar -C build"],
+)
+def test_p3_archives_other_unpackers_lay_out_in_a_folder_of_their_own_pass(
+    where: Layout, command: str
+) -> None:
+    (where.workspace / "build").mkdir()
+    _tar(where.workspace / "files.tar", [("notes/a.md", None)])
+    (where.workspace / "a.7z").write_bytes(b"7z\xbc\xaf\x27\x1c" + bytes(64))
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

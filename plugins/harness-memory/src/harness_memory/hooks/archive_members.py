@@ -38,7 +38,9 @@ __all__ = [
     "ArchiveLinks",
     "archive_operand",
     "exit_reaching",
+    "junks_paths",
     "member_places",
+    "seven_zip_unpack",
     "writes_members",
 ]
 
@@ -152,6 +154,27 @@ def archive_operand(command: str, words: list[str]) -> str | None:
     return None
 
 
+def seven_zip_unpack(words: list[str]) -> tuple[str | None, list[str]] | None:
+    """What a 7-Zip program (``7z``, ``7za``, ``7zz``) given ``words`` unpacks: its archive
+    (None for ``-si``, its standard input) and the folders its ``-oDIR`` names (none: its
+    own folder), when its command is ``x`` (each member by its full name) or ``e`` (every
+    member flat in the folder); None when it unpacks nothing (``l``, ``t``, ``a``…)."""
+    operands = [word for word in words if not word.startswith("-")]
+    if not operands or operands[0] not in ("x", "e"):
+        return None
+    archive = None if "-si" in words or len(operands) < 2 else operands[1]
+    folders = [word[2:] for word in words if word.startswith("-o") and len(word) > 2]
+    return archive, folders
+
+
+def junks_paths(command: str, words: list[str]) -> bool:
+    """Whether ``unzip`` given ``words`` drops each member's folders (``-j``, alone or in a
+    bundle): every member lands flat in the folder, named by its last part."""
+    if command != "unzip":
+        return False
+    return any(word[:1] == "-" and word[1:2] != "-" and "j" in word for word in words)
+
+
 def writes_members(command: str, words: list[str]) -> bool:
     """Whether ``command`` (an extracting ``tar``, or ``unzip``) given ``words`` writes the
     members to the disk: not ``unzip -l``, ``-p``, ``-t``, ``-v``, ``-z`` or ``-Z`` (it lists,
@@ -170,12 +193,14 @@ def member_places(
     followed through the symlink members before it, which are added to ``links``; a symlink
     member's place is given too. ``..`` parts and a leading ``/`` are dropped as both
     programs drop them; ``tar --strip-components=N`` drops the first N parts of each name
-    (and of a hard link's target; a name with no more parts is not unpacked). None when it
+    (and of a hard link's target; a name with no more parts is not unpacked), ``unzip -j``
+    all but the last (every member lands flat in ``folder``). None when it
     cannot be listed, or ``tar`` renames its members (``--transform``, ``--xform``, bsdtar's
     ``-s``: where they land is not in the archive)."""
     strip = _stripped_parts(words or []) if command == "tar" else 0
-    if archive == "-" or strip is None:
-        return None
+    if archive == "-" or strip is None or command not in ("tar", "unzip"):
+        return None  # 7-Zip's archives are never listed here
+    flat = junks_paths(command, words or [])
     if command == "unzip" and not os.path.isfile(archive) and os.path.isfile(archive + ".zip"):  # noqa: PTH113
         archive += ".zip"
     try:
@@ -191,8 +216,9 @@ def member_places(
     places: list[str] = []
     for name, target, hard in listed:
         parts = [part for part in name.split("/") if part not in ("", ".", "..")][strip:]
-        if not parts:
-            continue
+        if not parts or (flat and name.endswith("/")):
+            continue  # ``unzip -j`` makes no folder
+        parts = parts[-1:] if flat else parts
         place = links.landing(posixpath.normpath(posixpath.join(folder, *parts)))
         places.append(place)
         if target is None:

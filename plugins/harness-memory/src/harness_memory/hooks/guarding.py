@@ -804,7 +804,7 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
     unknown: list[str] = []  # the folders an archive the guard cannot list was unpacked into
     set_here = any(name == "TAR_OPTIONS" for name, _, _ in found.settings_moved)
     for command, archive, folders, words in found.unpacked:
-        options = _tar_options(judge.environ) if command == "tar" else []
+        options = _environment_options(command, judge.environ)
         for folder in folders:
             places = None
             if archive is not None and options is not None and not (command == "tar" and set_here):
@@ -884,11 +884,15 @@ def _unlisted_refusal(
     )
 
 
-def _tar_options(environ: Mapping[str, str]) -> list[str] | None:
-    """The words ``tar`` takes from ``TAR_OPTIONS`` in ``environ`` before its own
-    (``--strip-components``, ``--transform`` change where members land); None when they
-    cannot be split."""
-    value = environ.get("TAR_OPTIONS", "")
+_OPTION_VARIABLES = {"tar": ("TAR_OPTIONS",), "unzip": ("UNZIP", "UNZIPOPT")}
+"""The variables an unpacking program takes options from before its own words."""
+
+
+def _environment_options(command: str, environ: Mapping[str, str]) -> list[str] | None:
+    """The words ``tar`` takes from ``TAR_OPTIONS`` (``unzip`` from ``UNZIP`` and
+    ``UNZIPOPT``) in ``environ`` before its own (``--strip-components``, ``--transform``,
+    ``-j`` change where members land); None when they cannot be split."""
+    value = " ".join(environ.get(name, "") for name in _OPTION_VARIABLES.get(command, ()))
     if not value.strip():
         return []
     import shlex  # only where the variable is set (H-5)

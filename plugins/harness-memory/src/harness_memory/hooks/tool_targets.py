@@ -53,7 +53,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 
-from harness_memory.hooks.archive_members import archive_operand
+from harness_memory.hooks.archive_members import archive_operand, seven_zip_unpack
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
@@ -957,6 +957,7 @@ def _keeps_words(command: str) -> bool:
         command in CONFIGURED
         or command in STARTUP_SHELLS
         or command in ("tar", "unzip")
+        or command in UNPACKED_AS
         or _PYTHON_RE.match(command) is not None
     )
 
@@ -1306,13 +1307,23 @@ class _Writes:
             and (command != "tar" or _extracts(operands))
         ):
             self._found.run_in_unknown.append(program[0])
-        if (command == "tar" and _extracts(operands)) or command == "unzip":
-            folders = _unpacked_into(command, operands, self._base, self._environ)
-            archive = archive_operand(command, config_words)
+        unpacker = UNPACKED_AS.get(command or "", command)
+        if (unpacker == "tar" and _extracts(operands)) or unpacker == "unzip":
+            folders = _unpacked_into(unpacker, operands, self._base, self._environ)
+            archive = archive_operand(unpacker, config_words)
             if archive is not None and archive != "-" and "$" not in archive:
                 archive = os.path.join(self._base, _tilde(archive, self._environ))  # noqa: PTH118
-            self._found.unpacked.append((command, archive, folders, config_words))
-            self._found.unbounded.extend(_unbounded(command, operands))
+            self._found.unpacked.append((unpacker, archive, folders, config_words))
+            self._found.unbounded.extend(_unbounded(unpacker, operands))
+        elif unpacker == "7z" and (unpacked := seven_zip_unpack(config_words)) is not None:
+            archive, named = unpacked
+            if archive is not None and "$" not in archive:
+                archive = os.path.join(self._base, _tilde(archive, self._environ))  # noqa: PTH118
+            folders = [folder for folder in named if "$" not in folder and "`" not in folder]
+            self._found.written_at_run_time.extend(f for f in named if f and f not in folders)
+            folders = [os.path.join(self._base, _tilde(f, self._environ)) for f in folders]  # noqa: PTH118
+            folders = folders if named else [self._base]
+            self._found.unpacked.append(("7z", archive, folders, config_words))
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
@@ -1354,8 +1365,8 @@ class _Writes:
             # rsync's ``-t`` keeps times: only cp, mv, ln and install take a target folder
             if command != "rsync":
                 written.extend(_option_values(operands, ("-t", "--target-directory")))
-        if command in OPTION_DESTINATIONS and (command != "tar" or _extracts(operands)):
-            written = _option_values(operands, OPTION_DESTINATIONS[command])
+        if unpacker in OPTION_DESTINATIONS and (unpacker != "tar" or _extracts(operands)):
+            written = _option_values(operands, OPTION_DESTINATIONS[unpacker or ""])
         if command in SECOND_OPERAND_WRITERS:
             written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
         written.extend(_placed_outputs(command or "", operands))
@@ -1430,14 +1441,15 @@ def _plain_operands(
 
 OPTION_DESTINATIONS: dict[str, tuple[str, ...]] = {
     "tar": ("-C", "--directory"),
+    "bsdtar": ("-C", "--directory"),
     "unzip": ("-d",),
     "patch": ("-d", "--directory", "-o", "--output"),
     "sort": ("-o", "--output"),
     "curl": ("-o", "--output"),
     "wget": ("-O", "--output-document", "-P", "--directory-prefix"),
 }
-"""Commands that write into (or to) the place an option names: ``tar -x -C DIR`` and
-``unzip -d DIR`` unpack there, ``patch -d DIR`` patches the files below it, ``patch -o``,
+"""Commands that write into (or to) the place an option names: ``tar -x -C DIR`` (``bsdtar``
+too) and ``unzip -d DIR`` unpack there, ``patch -d DIR`` patches the files below it, ``patch -o``,
 ``sort -o``, ``curl -o`` and ``wget -O`` write the file named (``wget -P``: into the folder).
 A place the shell builds at run time there is refused as a ``cp`` destination is (P-3);
 ``tar`` only when it extracts."""
@@ -1522,6 +1534,10 @@ def _placed_outputs(command: str, operands: list[tuple[str, bool]]) -> list[tupl
     return written
 
 
+UNPACKED_AS = {"bsdtar": "tar", "7z": "7z", "7za": "7z", "7zz": "7z", "7zr": "7z"}
+"""Unpacking programs read as another: ``bsdtar`` takes ``tar``'s options (``-x``, ``-f``,
+``-C``; its ``-s`` renames members, so such an archive is unknown); the 7-Zip programs by
+:func:`~harness_memory.hooks.archive_members.seven_zip_unpack`, their archives never listed."""
 FOLDER_WRITERS = frozenset({"curl", "wget", "tar", "unzip", "split"})
 """Programs the guard reads that may write into the folder they run in with no word naming
 the place: ``curl -O``/``-J``, ``wget URL``, ``tar -x`` and ``unzip`` (the archive's names),
