@@ -317,3 +317,45 @@ def test_p3_a_sed_that_may_write_git_settings_then_git_is_refused(
     reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
 
     assert reason is not None and "git" in reason, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'git config core.worktree "$(cat target)" && git checkout -- .',
+        'git config set core.worktree "$(cat target)"; git checkout -- .',
+        'git config --file .git/config core.worktree "$(cat target)" && git checkout -- .',
+    ],
+)
+def test_p3_a_git_place_set_by_the_command_at_run_time_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """``core.worktree`` (``core.hooksPath``, ``include.path``) set by ``git config`` to a
+    value built at run time: the settings git then reads are unknown, refused (``--file F``
+    was read as the key). Run by bash with the real git, the checkout writes the
+    repository's files into the other scope."""
+    environment = _repository(where, monkeypatch)
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "built at run time" in reason, reason
+    _bash(command, where, environment)
+    if "config set" not in command:  # git 2.46's verb: an older git refuses it
+        assert (other / "note.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'git config user.name "$(whoami)" && git commit -qm x --allow-empty',
+        "git config --get core.worktree; git status",
+        "git config --type bool core.bare false",
+    ],
+)
+def test_p3_git_settings_set_by_the_command_that_name_no_place_pass(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    _repository(where, monkeypatch)
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

@@ -55,7 +55,11 @@ from harness_memory.hooks.archive_members import (
     writes_members,
 )
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
-from harness_memory.hooks.package_settings import PACKAGE_SETTINGS_CAP, package_settings
+from harness_memory.hooks.package_settings import (
+    PACKAGE_SETTINGS_CAP,
+    package_settings,
+    written_settings,
+)
 from harness_memory.hooks.pointed_settings import npm_option_files, pointed_files
 from harness_memory.hooks.program_settings import (
     SETTINGS_CAP,
@@ -425,7 +429,22 @@ def _package_settings_refusal(
         if program not in ("npm", "pip"):
             continue
         options = npm_option_files(words) if program == "npm" else {}
-        settings = package_settings(program, base, {**judge.environ, **assigned, **options})
+        written = [  # ``npm config set …`` in the same command: read as if on the disk
+            pair
+            for other, _, its_words, _ in found.configured
+            if other == program
+            for pair in written_settings(program, its_words)
+        ]
+        environ = {**judge.environ, **assigned, **options}
+        settings = package_settings(program, base, environ, written)
+        for setting in settings.run_time:
+            return (
+                f"{REFUSAL_PREFIX}the command sets {program}'s setting {_shown(setting)} to a "
+                "value built at run time: where it makes "
+                f"{program} write, or what it makes it run, is known only when the command "
+                "runs, and could be another Workspace's memory scope. Set it to a literal "
+                "path (run the command that finds it first and use what it printed)"
+            )
         if settings.unknown is not None:
             return (
                 f"{REFUSAL_PREFIX}{program} would read a settings file the guard cannot read "
@@ -466,8 +485,9 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
             return (
                 f"{REFUSAL_PREFIX}git would read settings the guard cannot read whole "
                 f"({_shown(settings.unknown)}: no regular file, unreadable, longer than "
-                f"{GIT_SETTINGS_CAP} bytes, or too many files); what they make git run or "
-                "write cannot be known. Fix or remove that file, or run git with "
+                f"{GIT_SETTINGS_CAP} bytes, too many files, or a place set to a value built "
+                "at run time); what they make git run or write cannot be known. Fix or "
+                "remove that file, set a literal place, or run git with "
                 "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null"
             )
         if reason := _run_setting_refusal(program, settings.commands, judge, base, depth):
