@@ -430,13 +430,18 @@ def test_p3_an_archive_the_guard_cannot_list_unpacked_where_a_symlink_reaches_me
         "unzip -qo big.zip -d build",
         "tar -xf files.tar --transform s,^,v/, -C build",
         "tar -x < files.tar -C build && tar -tf big.tar",
+        "tar -xOf big.tar | wc -c",
+        "cat files.tar | tar -x --to-stdout > /dev/null",
+        "7z e -so a.7z | wc -c",
+        "TAR_OPTIONS=--no-same-owner tar -xf files.tar -C build",
     ],
 )
 def test_p3_an_archive_the_guard_cannot_list_unpacked_where_nothing_reaches_memory_passes(
     where: Layout, command: str
 ) -> None:
     """Into a folder of its own (not there yet, or holding only a symlink to a folder beside
-    it that holds none into memory), every name a member may take stays clear: let through."""
+    it that holds none into memory), every name a member may take stays clear; printed
+    (``tar -O``, ``7z e -so``), no member is written: let through."""
     _unlisted_archives(where, "big")
     (where.workspace / "build").mkdir()
     (where.workspace / "dist").mkdir()

@@ -176,12 +176,19 @@ def junks_paths(command: str, words: list[str]) -> bool:
 
 
 def writes_members(command: str, words: list[str]) -> bool:
-    """Whether ``command`` (an extracting ``tar``, or ``unzip``) given ``words`` writes the
-    members to the disk: not ``unzip -l``, ``-p``, ``-t``, ``-v``, ``-z`` or ``-Z`` (it lists,
-    tests or prints them)."""
+    """Whether ``command`` (an extracting ``tar``, ``unzip`` or 7-Zip) given ``words`` writes
+    the members to the disk: not ``unzip -l``, ``-p``, ``-t``, ``-v``, ``-z`` or ``-Z`` (it
+    lists, tests or prints them), nor ``tar -O``/``--to-stdout`` or ``7z e -so`` (they print
+    them)."""
+    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
+    if command == "7z":
+        return "-so" not in words
+    if command == "tar":
+        bundles += words[:1] if words and not words[0].startswith("-") else []  # ``xOf``
+        named = any(len(w) > 5 and "--to-stdout".startswith(w) for w in words)
+        return not named and not any("O" in bundle for bundle in bundles)
     if command != "unzip":
         return True
-    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
     return not any(letter in bundle for bundle in bundles for letter in "lptvzZ")
 
 

@@ -224,6 +224,7 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
     words = (found.undecided + found.derived + found.unanchored + found.built for found in read)
     if (reason := _over_caps([*paths, *(word for some in words for word in some)])) is not None:
         return reason  # counted once for the whole call: linear in what it names
+    unlisted: list[tuple[str, str | None]] = []  # archives it cannot list, where unpacked
     for found in read:
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
@@ -231,7 +232,7 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
             return reason
         if (reason := _folder_writer_refusal(found)) is not None:
             return reason
-        if (reason := _unpack_refusal(found, judge, roots)) is not None:
+        if (reason := _unpack_refusal(found, judge, roots, unlisted)) is not None:
             return reason
     for text, found in zip(texts, read, strict=True):
         reason = _settings_refusal(text, found, memory_root, key, records, table, environ)
@@ -251,6 +252,9 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
         )
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
+    for folder, archive in unlisted:  # after the paths: a folder itself refused says why
+        if (reason := _unlisted_refusal(folder, archive, judge, roots)) is not None:
+            return reason
     return _unread_program_refusal(texts, read, root, key, records)
 
 
@@ -808,7 +812,9 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
     return None
 
 
-def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | None:
+def _unpack_refusal(
+    found: ShellPaths, judge: _Judge, roots: set[str], unlisted: list[tuple[str, str | None]]
+) -> str | None:
     """The refusal of a command unpacking an archive (``tar -x``, ``unzip``) a member of
     which lands where the guard refuses a write (:func:`~harness_memory.hooks.
     archive_members.member_places`: through a symlink on the disk or an earlier symlink
@@ -822,12 +828,12 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
     held = _held_folders(roots, judge.records)
     links = ArchiveLinks()
     unknown: list[str] = []  # the folders an archive the guard cannot list was unpacked into
-    set_here = any(name == "TAR_OPTIONS" for name, _, _ in found.settings_moved)
+    set_here = _options_set_here(found)
     for command, archive, folders, words in found.unpacked:
-        options = _environment_options(command, judge.environ)
+        options = None if command in set_here else _environment_options(command, judge.environ)
         for folder in folders:
             places = None
-            if archive is not None and options is not None and not (command == "tar" and set_here):
+            if archive is not None and options is not None:
                 places = member_places(command, archive, folder, links, [*options, *words])
             if places is None:
                 if (spelling := _holding(folder, held)) is not None:
@@ -842,8 +848,8 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
                         "without --transform)"
                     )
                 writes = writes_members(command, words)
-                if writes and (reason := _unlisted_refusal(folder, archive, judge, roots)):
-                    return reason
+                if writes:
+                    unlisted.append((folder, archive))  # judged after the command's paths
                 if (
                     reason := _after_unknown(unknown, [folder], archive, both_ways=True)
                 ) is not None:
@@ -906,6 +912,48 @@ def _unlisted_refusal(
 
 _OPTION_VARIABLES = {"tar": ("TAR_OPTIONS",), "unzip": ("UNZIP", "UNZIPOPT")}
 """The variables an unpacking program takes options from before its own words."""
+
+
+def _options_set_here(found: ShellPaths) -> set[str]:
+    """The unpacking programs (``tar``, ``unzip``) whose option variables
+    (:data:`_OPTION_VARIABLES`) the command sets to a value that may move a member (built at
+    run time, or other than :func:`_moves_no_member`'s): their archives are unknown, since
+    which of their runs the value reaches is not read here."""
+    moved: set[str] = set()
+    for command, names in _OPTION_VARIABLES.items():
+        for name, shown, run_time in found.settings_moved:
+            if name in names and (run_time or not _moves_no_member(command, shown)):
+                moved.add(command)
+    return moved
+
+
+_KEEPING_TAR_OPTIONS = frozenset(
+    {"--no-same-owner", "--no-same-permissions", "--same-owner", "-p", "--numeric-owner"}
+    | {"--preserve-permissions", "--no-overwrite-dir", "--keep-old-files", "-k", "-v", "-m"}
+    | {"--skip-old-files", "--overwrite", "--verbose", "--touch", "--delay-directory-restore"}
+    | {"--ignore-zeros", "-i", "--wildcards", "--no-wildcards", "--totals", "--exclude-vcs"}
+)
+"""``TAR_OPTIONS`` words that change no member's place (owners, modes, what is kept)."""
+_KEEPING_TAR_PREFIXES = ("--warning=", "--exclude=", "--quoting-style=")
+_KEEPING_UNZIP_RE = re.compile(r"^-[qonufaCLXVbKMT]+$")
+"""``UNZIP`` words that change no member's place (quiet, overwrite, case, modes)."""
+
+
+def _moves_no_member(command: str, assignment: str) -> bool:
+    """Whether the literal value of ``assignment`` (``TAR_OPTIONS=…``, ``export UNZIP=…``)
+    holds only options that change no member's place (:data:`_KEEPING_TAR_OPTIONS`,
+    :data:`_KEEPING_UNZIP_RE`): then it is read as none."""
+    import shlex  # only where the variable is set (H-5)
+
+    try:
+        words = shlex.split(assignment.partition("=")[2])
+    except ValueError:
+        return False
+    if command == "unzip":
+        return all(_KEEPING_UNZIP_RE.match(word) for word in words)
+    return all(
+        word in _KEEPING_TAR_OPTIONS or word.startswith(_KEEPING_TAR_PREFIXES) for word in words
+    )
 
 
 def _environment_options(command: str, environ: Mapping[str, str]) -> list[str] | None:
