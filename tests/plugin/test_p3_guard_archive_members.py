@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import stat
 import subprocess
 import tarfile
@@ -572,3 +573,31 @@ def test_p3_archives_other_unpackers_lay_out_in_a_folder_of_their_own_pass(
     (where.workspace / "a.7z").write_bytes(b"7z\xbc\xaf\x27\x1c" + bytes(64))
 
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+@pytest.mark.parametrize(("passable", "reached"), [(True, True), (False, False)])
+def test_p3_a_folder_this_account_may_not_read_is_judged_by_whether_it_may_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, passable: bool, reached: bool
+) -> None:
+    """A folder below the one an archive is unpacked into that this account may not list:
+    passable (``x`` without ``r``), a member could go through a symlink in it the guard cannot
+    see, so it counts as reaching memory; not passable (another account's private folder in
+    ``/tmp``), no member can land below it, so it is skipped. (The tests run as root, who
+    may read every folder: the kernel's answer is stood in for.)"""
+    (tmp_path / "private").mkdir()
+    (tmp_path / "open").mkdir()
+    scandir, access = os.scandir, os.access
+
+    def listing(path: str) -> object:
+        if str(path).endswith("/private"):
+            raise PermissionError(13, "Permission denied", path)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", listing)
+    monkeypatch.setattr(
+        os,
+        "access",
+        lambda path, mode: passable if str(path).endswith("/private") else access(path, mode),
+    )
+
+    assert archive_members.exit_reaching(str(tmp_path), lambda place: False) == (reached, None)

@@ -68,8 +68,10 @@ def exit_reaching(folder: str, reaches: Callable[[str], bool]) -> tuple[bool, st
     one already on the disk), every folder on another filesystem than the folder above it (a
     mount), and the same below every folder such a symlink leads to, each folder read once.
     ``(True, None)`` past :data:`EXITS_SCAN_CAP` entries or when a folder in the way cannot be
-    read (a read error never widens access); ``(False, None)`` when no place reaches. A
-    folder not there yet holds nothing but itself. Linear in the entries read (H-5)."""
+    read but may be passed through (a read error never widens access); ``(False, None)`` when
+    no place reaches. A folder not there yet holds nothing but itself, and one this account
+    may not pass into (another's private folder in ``/tmp``) holds nothing it can unpack.
+    Linear in the entries read (H-5)."""
     if reaches(folder.rstrip("/") + "/"):
         return True, folder
     pending = [folder]
@@ -97,6 +99,10 @@ def exit_reaching(folder: str, reaches: Callable[[str], bool]) -> tuple[bool, st
                     pending.append(entry.path)
         except (FileNotFoundError, NotADirectoryError):
             continue  # not there (yet), or a symlink to a file: nothing lands below it
+        except PermissionError:
+            if os.access(current, os.X_OK):
+                return True, None  # passable but unreadable: what lies below is unknown
+            continue  # nor may the unpacking program pass into it (another account's)
         except OSError:
             return True, None
     return False, None
