@@ -544,16 +544,24 @@ def test_p3_unzip_options_from_the_environment_lay_members_flat(
         "7z e a.7z -osub",
         "bsdtar -xf files.tar -s ,^,x/, -C sub",
         "bsdtar -x < files.tar",
+        "cpio -idm < a.cpio",
+        "cpio --extract -D sub -F a.cpio",
+        "unrar x -o+ a.rar",
+        "unrar e a.rar sub/",
+        "jar xf a.jar",
+        "jar -xf a.jar -C build",
     ],
 )
 def test_p3_archives_other_unpackers_lay_out_are_judged_as_unlisted(
     where: Layout, harness: str, command: str
 ) -> None:
-    """7-Zip's ``x`` and ``e`` (every member flat) and ``bsdtar`` (its ``-s`` renames
-    members) were programs the guard did not read: unpacking beside the Workspace's
-    symlink into another scope, or into ``sub`` whose symlink ``x`` leads back to it,
-    passed. Their members are not listed: refused where a symlink reaches memory."""
+    """7-Zip's ``x`` and ``e`` (every member flat), ``bsdtar`` (its ``-s`` renames
+    members), ``cpio -i``, ``unrar`` and ``jar x`` were programs the guard did not read:
+    unpacking beside the Workspace's symlink into another scope, or into ``sub`` whose
+    symlink ``x`` leads back to it, passed. Their members are not listed: refused where a
+    symlink reaches memory (``jar -C``: its own folder too, as JDKs differ)."""
     _unlisted_archives(where, command)
+    (where.workspace / "build").mkdir()
     (where.workspace / "a.7z").write_bytes(b"7z\xbc\xaf\x27\x1c" + bytes(64))
 
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
@@ -563,7 +571,19 @@ def test_p3_archives_other_unpackers_lay_out_are_judged_as_unlisted(
 
 @pytest.mark.parametrize(
     "command",
-    ["7z e a.7z -obuild", "7z x a.7z -ofresh -y", "7z l a.7z", "bsdtar -xf files.tar -C build"],
+    [
+        "7z e a.7z -obuild",
+        "7z x a.7z -ofresh -y",
+        "7z l a.7z",
+        "bsdtar -xf files.tar -C build",
+        "cpio -idm -D build < a.cpio",
+        "cpio -it < a.cpio",
+        "cpio -o > a.cpio < list.txt",
+        "unrar x a.rar build/",
+        "unrar l a.rar",
+        "jar tf a.jar",
+        "cd build && jar xf ../a.jar",
+    ],
 )
 def test_p3_archives_other_unpackers_lay_out_in_a_folder_of_their_own_pass(
     where: Layout, command: str

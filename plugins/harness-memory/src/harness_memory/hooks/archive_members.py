@@ -40,7 +40,7 @@ __all__ = [
     "exit_reaching",
     "junks_paths",
     "member_places",
-    "seven_zip_unpack",
+    "unlisted_unpack",
     "writes_members",
 ]
 
@@ -160,17 +160,60 @@ def archive_operand(command: str, words: list[str]) -> str | None:
     return None
 
 
-def seven_zip_unpack(words: list[str]) -> tuple[str | None, list[str]] | None:
-    """What a 7-Zip program (``7z``, ``7za``, ``7zz``) given ``words`` unpacks: its archive
-    (None for ``-si``, its standard input) and the folders its ``-oDIR`` names (none: its
-    own folder), when its command is ``x`` (each member by its full name) or ``e`` (every
-    member flat in the folder); None when it unpacks nothing (``l``, ``t``, ``a``…)."""
+def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[str]] | None:
+    """What an unpacking program whose archives are never listed here, given ``words``,
+    unpacks: its archive (None for its standard input) and the folders it names to unpack
+    into (none: its own folder); None when it unpacks nothing. ``program`` is ``7z``
+    (``7z``, ``7za``, ``7zz``: ``x`` or ``e``, flat; ``-oDIR``; ``-si``), ``cpio`` (``-i``
+    or ``--extract``; ``-D DIR``/``--directory=DIR``; ``-F``/``-I``/``--file=`` its archive,
+    else standard input), ``unrar`` (``x`` or ``e``; a later operand ending in ``/`` its
+    folder) or ``jar`` (``x`` in its first word or ``--extract``; ``-C DIR`` too)."""
     operands = [word for word in words if not word.startswith("-")]
-    if not operands or operands[0] not in ("x", "e"):
-        return None
-    archive = None if "-si" in words or len(operands) < 2 else operands[1]
-    folders = [word[2:] for word in words if word.startswith("-o") and len(word) > 2]
-    return archive, folders
+    if program == "7z":
+        if not operands or operands[0] not in ("x", "e"):
+            return None
+        archive = None if "-si" in words or len(operands) < 2 else operands[1]
+        return archive, [word[2:] for word in words if word.startswith("-o") and len(word) > 2]
+    if program == "unrar":
+        if len(operands) < 2 or operands[0] not in ("x", "e"):
+            return None
+        return operands[1], [word for word in operands[2:] if word.endswith("/")][-1:]
+    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
+    if program == "cpio":
+        if "--extract" not in words and not any("i" in bundle for bundle in bundles):
+            return None
+        return _valued(words, ("-F", "-I", "--file")), _all_valued(words, ("-D", "--directory"))
+    if program == "jar":
+        first = words[0] if words else ""
+        if "--extract" not in words and not ("x" in first and not first.startswith("--")):
+            return None
+        rest = [word for word in words[1:] if not word.startswith("-")]
+        archive = _valued(words, ("-f", "--file")) or (rest[0] if "f" in first and rest else None)
+        named = _all_valued(words, ("-C", "--dir"))
+        return archive, [".", *named] if named else []  # its own folder, whichever JDK
+    return None
+
+
+def _valued(words: list[str], options: tuple[str, ...]) -> str | None:
+    """The last value ``options`` take among ``words`` (``-F FILE``, ``--file=FILE``)."""
+    found = _all_valued(words, options)
+    return found[-1] if found else None
+
+
+def _all_valued(words: list[str], options: tuple[str, ...]) -> list[str]:
+    """Every value ``options`` take among ``words``: ``-D DIR``, ``-DDIR``, ``--directory
+    DIR``, ``--directory=DIR``."""
+    values: list[str] = []
+    for at, word in enumerate(words):
+        following = words[at + 1] if at + 1 < len(words) else ""
+        for option in options:
+            if word == option:
+                values.append(following)
+            elif option.startswith("--") and word.startswith(option + "="):
+                values.append(word.partition("=")[2])
+            elif not option.startswith("--") and word.startswith(option) and len(word) > 2:
+                values.append(word[2:])
+    return [value for value in values if value]
 
 
 def junks_paths(command: str, words: list[str]) -> bool:
@@ -182,13 +225,15 @@ def junks_paths(command: str, words: list[str]) -> bool:
 
 
 def writes_members(command: str, words: list[str]) -> bool:
-    """Whether ``command`` (an extracting ``tar``, ``unzip`` or 7-Zip) given ``words`` writes
-    the members to the disk: not ``unzip -l``, ``-p``, ``-t``, ``-v``, ``-z`` or ``-Z`` (it
-    lists, tests or prints them), nor ``tar -O``/``--to-stdout`` or ``7z e -so`` (they print
-    them)."""
+    """Whether ``command`` (an extracting ``tar``, ``unzip``, 7-Zip, ``cpio``, ``unrar``,
+    ``jar``) given ``words`` writes the members to the disk: not ``unzip -l``, ``-p``, ``-t``,
+    ``-v``, ``-z`` or ``-Z`` (it lists, tests or prints them), nor ``tar -O``/``--to-stdout``,
+    ``7z e -so`` or ``cpio -t`` (they print or list them)."""
     bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
     if command == "7z":
         return "-so" not in words
+    if command == "cpio":  # ``-t``/``--list`` lists them
+        return "--list" not in words and not any("t" in bundle for bundle in bundles)
     if command == "tar":
         bundles += words[:1] if words and not words[0].startswith("-") else []  # ``xOf``
         named = any(len(w) > 5 and "--to-stdout".startswith(w) for w in words)

@@ -53,7 +53,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 
-from harness_memory.hooks.archive_members import archive_operand, seven_zip_unpack
+from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
@@ -1315,7 +1315,7 @@ class _Writes:
                 archive = os.path.join(self._base, _tilde(archive, self._environ))  # noqa: PTH118
             self._found.unpacked.append((unpacker, archive, folders, config_words))
             self._found.unbounded.extend(_unbounded(unpacker, operands))
-        elif unpacker == "7z" and (unpacked := seven_zip_unpack(config_words)) is not None:
+        elif unpacker in _UNLISTED and (unpacked := unlisted_unpack(unpacker, config_words)):
             archive, named = unpacked
             if archive is not None and "$" not in archive:
                 archive = os.path.join(self._base, _tilde(archive, self._environ))  # noqa: PTH118
@@ -1323,7 +1323,7 @@ class _Writes:
             self._found.written_at_run_time.extend(f for f in named if f and f not in folders)
             folders = [os.path.join(self._base, _tilde(f, self._environ)) for f in folders]  # noqa: PTH118
             folders = folders if named else [self._base]
-            self._found.unpacked.append(("7z", archive, folders, config_words))
+            self._found.unpacked.append((unpacker, archive, folders, config_words))
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
@@ -1534,10 +1534,18 @@ def _placed_outputs(command: str, operands: list[tuple[str, bool]]) -> list[tupl
     return written
 
 
-UNPACKED_AS = {"bsdtar": "tar", "7z": "7z", "7za": "7z", "7zz": "7z", "7zr": "7z"}
+UNPACKED_AS = {
+    "bsdtar": "tar",
+    **dict.fromkeys(("7z", "7za", "7zz", "7zr"), "7z"),
+    **dict.fromkeys(("unrar", "rar"), "unrar"),
+    "cpio": "cpio",
+    "jar": "jar",
+}
 """Unpacking programs read as another: ``bsdtar`` takes ``tar``'s options (``-x``, ``-f``,
-``-C``; its ``-s`` renames members, so such an archive is unknown); the 7-Zip programs by
-:func:`~harness_memory.hooks.archive_members.seven_zip_unpack`, their archives never listed."""
+``-C``; its ``-s`` renames members, so such an archive is unknown); the 7-Zip programs,
+``unrar``, ``cpio`` and ``jar`` by :func:`~harness_memory.hooks.archive_members.
+unlisted_unpack`, their archives never listed."""
+_UNLISTED = frozenset({"7z", "unrar", "cpio", "jar"})
 FOLDER_WRITERS = frozenset({"curl", "wget", "tar", "unzip", "split"})
 """Programs the guard reads that may write into the folder they run in with no word naming
 the place: ``curl -O``/``-J``, ``wget URL``, ``tar -x`` and ``unzip`` (the archive's names),
