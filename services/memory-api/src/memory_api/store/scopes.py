@@ -758,9 +758,9 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
         logger.warning("index %s links outside the memory root; ignored", lexical)
         return None
     try:
-        raw, info = read_regular(target, READ_CAP_BYTES + 1)
+        raw, info = read_regular(target, READ_CAP_BYTES + 1, real_folder=True)
         if len(raw) > READ_CAP_BYTES:
-            raw, info = read_regular(target, READ_CAP_BYTES + INDEX_COUNT_CAP + 1)
+            raw, info = read_regular(target, READ_CAP_BYTES + INDEX_COUNT_CAP + 1, real_folder=True)
     except (FileNotFoundError, NotRegularFileError):
         return None
     except OSError as error:
@@ -830,7 +830,7 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
     if not is_within(root, target):
         return Marker(None, ["marker: links outside the memory root; not read"])
     try:
-        raw, _ = read_regular(target, MARKER_READ_CAP + 1)
+        raw, _ = read_regular(target, MARKER_READ_CAP + 1, real_folder=True)
     except FileNotFoundError:
         return Marker(None, ["marker: missing (.workspace not found)"])
     except OSError as error:

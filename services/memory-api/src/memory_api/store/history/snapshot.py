@@ -123,7 +123,7 @@ def take_snapshot(
         if known is not None and previous is not None and known == previous.blob:
             continue
         try:
-            data, opened = read_regular(Path(entry.path), read_cap(name) + 1)
+            data, opened = read_regular(Path(entry.path), read_cap(name) + 1, real_folder=True)
         except FileNotFoundError:
             seen.discard(name)  # removed since it was looked at: gone (no read error to keep)
             continue
@@ -175,7 +175,7 @@ def disk_blob(scope: Path, name: str, blob_ids: BlobIds) -> tuple[str | None, st
     if known is not None:
         return known, None
     try:
-        data, opened = read_regular(path, read_cap(name) + 1)
+        data, opened = read_regular(path, read_cap(name) + 1, real_folder=True)
     except (FileNotFoundError, NotRegularFileError):
         return None, None  # gone, or no regular file, since the lstat
     except OSError as error:

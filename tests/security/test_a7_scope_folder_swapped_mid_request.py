@@ -1,0 +1,167 @@
+"""A-7: a scope folder swapped for a symlink between the service's check and its use.
+
+The agent writes in its memory root, so it can exchange its own scope folder with a symlink to
+another agent's scope (``renameat2(RENAME_EXCHANGE)``, over and over from a background job).
+Every path is checked inside the memory root first, but the check and the use were two walks
+of the same names: measured against the real service, an alpha token's ``GET`` of a topic file
+answered project beta's notes 11 times in 300, and a ``DELETE`` removed beta's file on the first
+try. Here the swap is made at the exact moment, after the check and before the use, so each
+case is deterministic: a read is refused (named, 503; an index not injected) rather than
+answered from the other folder, and a delete works in the folder it checked, held open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from memory_api.store import containment, pruning
+from memory_api.store.scopes import topic_entry
+from memory_core.swap import exchange, open_waiting_for_lease
+
+from tests.api.conftest import (
+    JSON_TYPE,
+    AgentHome,
+    Client,
+    create_agent,
+    expect_problem,
+    file_url,
+    memory_url,
+    ok_json,
+)
+
+SECRET = "---\nname: payroll\ndescription: beta's\n---\nBETA SECRET payroll figures\n"
+DECOY = "---\nname: payroll\ndescription: alpha's\n---\nalpha's own note\n"
+
+
+@pytest.fixture
+async def beta(client: Client, agent: AgentHome) -> Path:
+    """Agent ``other`` of project ``beta``: its user scope holds a secret and an index."""
+    await create_agent(client, "other", project="beta")
+    scope = agent.data_dir / "agents" / "other" / "agent_state" / "memory" / "user"
+    scope.mkdir(parents=True, exist_ok=True)
+    (scope / "notes.md").write_text(SECRET)
+    (scope / "MEMORY.md").write_text("- [Payroll](notes.md) BETA INDEX LINE\n")
+    return scope
+
+
+@contextmanager
+def swapped(scope: Path, other: Path) -> Iterator[Callable[[], None]]:
+    """A function that exchanges ``scope`` with a symlink to ``other`` (the agent's move);
+    whatever it did is undone afterwards."""
+    link = scope.with_name("swap-link")
+    link.symlink_to(other)
+    done: list[bool] = []
+
+    def swap() -> None:
+        if not done:
+            assert exchange(scope, link)
+            done.append(True)
+
+    try:
+        yield swap
+    finally:
+        if done:
+            exchange(scope, link)
+        link.unlink()
+
+
+def _swap_before_opening(
+    monkeypatch: pytest.MonkeyPatch, name: str, swap: Callable[[], None]
+) -> None:
+    """Swap right before the service opens a file called ``name``: after every check."""
+
+    def opening(path: Path | str, flags: int, wait: float = 2.0) -> int:
+        if Path(path).name == name:
+            swap()
+        return open_waiting_for_lease(path, flags, wait)
+
+    monkeypatch.setattr(containment, "open_waiting_for_lease", opening)
+
+
+async def test_a7_a_topic_file_read_through_a_scope_swapped_after_the_check_is_refused(
+    client: Client, agent: AgentHome, beta: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, key = agent.workspace("payroll-app")
+    (agent.root / key / "notes.md").write_text(DECOY)
+    with swapped(agent.root / key, beta) as swap:
+        _swap_before_opening(monkeypatch, "notes.md", swap)
+
+        answer = await client.get(file_url(key, "notes.md"))
+
+        problem = await expect_problem(answer, 503, "changed while it was opened")
+        assert "BETA" not in problem["detail"]
+    assert (beta / "notes.md").read_text() == SECRET
+
+
+async def test_a7_an_index_read_through_a_scope_swapped_after_the_check_is_never_injected(
+    client: Client, agent: AgentHome, beta: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace, key = agent.workspace("payroll-app")
+    (agent.root / key / "MEMORY.md").write_text("- [Own](own.md) alpha's line\n")
+    body = {"workspace": str(workspace)}
+    with swapped(agent.root / key, beta) as swap:
+        _swap_before_opening(monkeypatch, "MEMORY.md", swap)
+
+        answer = await client.post(f"{memory_url()}/session-start", json=body, headers=JSON_TYPE)
+
+        started = await ok_json(answer)
+        assert "BETA" not in started["memory"]
+
+
+async def test_a7_a_delete_through_a_scope_swapped_after_the_check_leaves_the_other_scope(
+    client: Client, agent: AgentHome, beta: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, key = agent.workspace("payroll-app")
+    own = agent.root / key
+    (own / "notes.md").write_text(DECOY)
+    (own / "MEMORY.md").write_text("- [Payroll](notes.md) alpha's line\n")
+    beta_index = (beta / "MEMORY.md").read_text()
+    with swapped(own, beta) as swap:
+
+        def check_then_swap(root: Path, scope: Path, name: str) -> object:
+            found = topic_entry(root, scope, name)
+            swap()
+            return found
+
+        monkeypatch.setattr(pruning, "topic_entry", check_then_swap)
+
+        deleted = await ok_json(await client.delete(file_url(key, "notes.md")))
+
+        assert deleted["removedIndexLines"] == ["- [Payroll](notes.md) alpha's line"]
+    assert (beta / "notes.md").read_text() == SECRET
+    assert (beta / "MEMORY.md").read_text() == beta_index
+    assert not (own / "notes.md").exists()  # the folder it checked, wherever its name went
+
+
+def test_a7_a_held_folder_is_walked_from_the_root_following_no_symlink(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    (root / "user").mkdir(parents=True)
+    (root / "link").symlink_to(root / "user")
+
+    with containment.held_folder(root, root / "user") as held:
+        (held / "a.md").write_text("a")
+    with pytest.raises(containment.FolderSwapped), containment.held_folder(root, root / "link"):
+        pass
+
+    assert (root / "user" / "a.md").read_text() == "a"
+
+
+def test_a7_a_memory_file_whose_folder_is_swapped_before_the_open_is_not_read(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "memory"
+    (root / "user").mkdir(parents=True)
+    (root / "user" / "a.md").write_text("own")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "a.md").write_text("not this one")
+    with swapped(root / "user", elsewhere) as swap:
+        swap()
+
+        with pytest.raises(containment.FolderSwapped):
+            containment.read_regular(root / "user" / "a.md", 100, real_folder=True)
+
+    assert containment.read_regular(root / "user" / "a.md", 100, real_folder=True)[0] == b"own"
