@@ -7,7 +7,7 @@ of the same names: measured against the real service, an alpha token's ``GET`` o
 answered project beta's notes 11 times in 300, and a ``DELETE`` removed beta's file on the first
 try. Here the swap is made at the exact moment, after the check and before the use, so each
 case is deterministic: a read is refused (named, 503; an index not injected) rather than
-answered from the other folder, and a delete works in the folder it checked, held open.
+answered from the other folder, and a delete or a restore works in the folder it checked, held open.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from memory_api.store import containment, pruning
+from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.history import restore
 from memory_api.store.scopes import topic_entry
 from memory_core.swap import exchange, open_waiting_for_lease
 
@@ -165,3 +167,33 @@ def test_a7_a_memory_file_whose_folder_is_swapped_before_the_open_is_not_read(
             containment.read_regular(root / "user" / "a.md", 100, real_folder=True)
 
     assert containment.read_regular(root / "user" / "a.md", 100, real_folder=True)[0] == b"own"
+
+
+async def test_a7_a_restore_through_a_scope_swapped_after_the_check_writes_only_its_own(
+    client: Client, agent: AgentHome, beta: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, key = agent.workspace("payroll-app")
+    own = agent.root / key
+    (own / "notes.md").write_text(DECOY)
+    (own / "MEMORY.md").write_text("- [Payroll](notes.md) alpha's line\n")
+    deleted = await ok_json(await client.delete(file_url(key, "notes.md")))
+    (beta / "notes.md").unlink()  # nothing at that name there: a write would be taken
+    beta_index = (beta / "MEMORY.md").read_text()
+    with swapped(own, beta) as swap:
+
+        def swap_then_create(path: Path, data: bytes) -> bool:
+            swap()
+            return create_new_bytes(path, data)
+
+        monkeypatch.setattr(restore, "create_new_bytes", swap_then_create)
+
+        answer = await client.post(
+            f"{file_url(key, 'notes.md')}/restore", json={"version": deleted["restoreVersion"]}
+        )
+
+        restored = await ok_json(answer)
+    assert not (beta / "notes.md").exists()
+    assert (beta / "MEMORY.md").read_text() == beta_index
+    assert restored["indexLinesAdded"] == ["- [Payroll](notes.md) alpha's line"]
+    assert (own / "notes.md").read_text() == DECOY
+    assert "alpha's line" in (own / "MEMORY.md").read_text()
