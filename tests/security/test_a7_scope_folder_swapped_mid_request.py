@@ -7,7 +7,8 @@ of the same names: measured against the real service, an alpha token's ``GET`` o
 answered project beta's notes 11 times in 300, and a ``DELETE`` removed beta's file on the first
 try. Here the swap is made at the exact moment, after the check and before the use, so each
 case is deterministic: a read is refused (named, 503; an index not injected) rather than
-answered from the other folder, and a delete or a restore works in the folder it checked, held open.
+answered from the other folder, and a delete, a restore or a machine's push works in the
+folder it checked, held open.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from memory_api.store import containment, pruning
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history import restore
 from memory_api.store.scopes import topic_entry
+from memory_api.store.sync import push
+from memory_core import scope_write
 from memory_core.swap import exchange, open_waiting_for_lease
 
 from tests.api.conftest import (
@@ -31,8 +35,10 @@ from tests.api.conftest import (
     expect_problem,
     file_url,
     memory_url,
+    names,
     ok_json,
 )
+from tests.api.test_r1_git_sync import MACHINE, GitMachine, git_url, scope_holds
 
 SECRET = "---\nname: payroll\ndescription: beta's\n---\nBETA SECRET payroll figures\n"
 DECOY = "---\nname: payroll\ndescription: alpha's\n---\nalpha's own note\n"
@@ -197,3 +203,25 @@ async def test_a7_a_restore_through_a_scope_swapped_after_the_check_writes_only_
     assert restored["indexLinesAdded"] == ["- [Payroll](notes.md) alpha's line"]
     assert (own / "notes.md").read_text() == DECOY
     assert "alpha's line" in (own / "MEMORY.md").read_text()
+
+
+async def test_a7_a_push_merged_into_a_scope_swapped_after_the_check_writes_only_its_own(
+    client: Client, agent: AgentHome, beta: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    laptop = GitMachine(agent.tmp / "laptop" / "user", git_url(client), MACHINE, "laptop")
+    scope_holds(agent.user, {"MEMORY.md": "- [A](a.md) a\n"})
+    await laptop.fetch()
+    laptop.write("b.md", "---\ndescription: b\n---\nfrom the laptop\n")
+    beta_files = names(beta)
+    with swapped(agent.user, beta) as swap:
+
+        def swap_then_apply(scope: Path, *args: Any, **kwargs: Any) -> Any:
+            swap()
+            return scope_write.apply_scope(scope, *args, **kwargs)
+
+        monkeypatch.setattr(push, "apply_scope", swap_then_apply)
+
+        await laptop.push()
+
+    assert names(beta) == beta_files
+    assert (agent.user / "b.md").read_text().endswith("from the laptop\n")
