@@ -7,24 +7,25 @@ of the same names: measured against the real service, an alpha token's ``GET`` o
 answered project beta's notes 11 times in 300, and a ``DELETE`` removed beta's file on the first
 try. Here the swap is made at the exact moment, after the check and before the use, so each
 case is deterministic: a read is refused (named, 503; an index not injected) rather than
-answered from the other folder, and a delete, a restore or a machine's push works in the
-folder it checked, held open.
+answered from the other folder, and a delete, a restore, a machine's push or a Session start's
+marker works in the folder it checked, held open.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_api.store import containment, pruning
+from memory_api.store import containment, pruning, sessions
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history import restore
 from memory_api.store.scopes import topic_entry
 from memory_api.store.sync import push
 from memory_core import scope_write
+from memory_core.keys import key_for_real_path
 from memory_core.swap import exchange, open_waiting_for_lease
 
 from tests.api.conftest import (
@@ -225,3 +226,29 @@ async def test_a7_a_push_merged_into_a_scope_swapped_after_the_check_writes_only
 
     assert names(beta) == beta_files
     assert (agent.user / "b.md").read_text().endswith("from the laptop\n")
+
+
+async def test_a7_a_marker_made_in_a_scope_swapped_after_the_check_lands_only_in_its_own(
+    client: Client, agent: AgentHome, beta: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = agent.tmp / "src" / "fresh-app"
+    workspace.mkdir(parents=True)
+    key = key_for_real_path(str(workspace.resolve()))
+    beta_files = names(beta)
+    undo = ExitStack()
+
+    def swap_then_create(path: Path, data: bytes) -> bool:
+        if path.name == ".workspace":  # the folder was made and checked: swap it now
+            undo.enter_context(swapped(agent.root / key, beta))()
+        return create_new_bytes(path, data)
+
+    monkeypatch.setattr(sessions, "create_new_bytes", swap_then_create)
+    with undo:
+        answer = await client.post(
+            f"{memory_url()}/session-start", json={"workspace": str(workspace)}, headers=JSON_TYPE
+        )
+        started = await ok_json(answer)
+
+    assert started["workspaceMemoryKey"] == key
+    assert names(beta) == beta_files
+    assert (agent.root / key / ".workspace").read_text() == f"{workspace.resolve()}\n"
