@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_api.store import containment, pruning, sessions
+from memory_api.store import containment, listings, pruning, sessions
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history import restore
-from memory_api.store.scopes import topic_entry
+from memory_api.store.scopes import list_folder, topic_entry
 from memory_api.store.sync import push
 from memory_core import scope_write
 from memory_core.keys import key_for_real_path
@@ -252,3 +252,24 @@ async def test_a7_a_marker_made_in_a_scope_swapped_after_the_check_lands_only_in
     assert started["workspaceMemoryKey"] == key
     assert names(beta) == beta_files
     assert (agent.root / key / ".workspace").read_text() == f"{workspace.resolve()}\n"
+
+
+async def test_a7_a_scope_listed_through_a_folder_swapped_after_the_check_names_none_of_its_files(
+    client: Client, agent: AgentHome, beta: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, key = agent.workspace("payroll-app")
+    (agent.root / key / "own.md").write_text(DECOY)
+    (beta / "salaries-2027.md").write_text(SECRET)
+    with swapped(agent.root / key, beta) as swap:
+
+        def swap_then_list(scope: Path | str, **how: bool) -> object:
+            swap()  # the scope was checked and its folder looked at: listed next
+            return list_folder(scope, **how)
+
+        monkeypatch.setattr(listings, "list_folder", swap_then_list)
+
+        answer = await client.get(f"{memory_url()}/scopes/{key}/files")
+
+        text = await answer.text()
+    assert "salaries-2027" not in text
+    assert "BETA" not in text

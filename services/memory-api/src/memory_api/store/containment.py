@@ -48,6 +48,7 @@ __all__ = [
     "held_folder",
     "is_within",
     "memory_root_below",
+    "named_by_the_kernel",
     "read_regular",
     "real_child",
     "real_path",
@@ -77,9 +78,10 @@ class FolderSwapped(OSError):
 _FOLDER_FLAGS = os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC
 
 
-def _named_by_the_kernel(fd: int) -> str | None:
+def named_by_the_kernel(fd: int) -> str | None:
     """The path the kernel gives the open descriptor ``fd`` (``/proc/self/fd``), or None where
-    it says none (no ``/proc``)."""
+    it says none (no ``/proc``): where the file or folder opened really is, whatever names led
+    to it."""
     try:
         return os.readlink(f"/proc/self/fd/{fd}")  # noqa: PTH115 - a string, no Path
     except OSError:
@@ -235,7 +237,7 @@ def read_regular(
     fd = open_waiting_for_lease(path, flags)  # a safe edit's lease lasts milliseconds
     try:
         if real_folder:
-            named = _named_by_the_kernel(fd)
+            named = named_by_the_kernel(fd)
             if named is not None and os.path.dirname(named) != str(path.parent):  # noqa: PTH120
                 raise FolderSwapped(path.name)
         info = os.fstat(fd)
