@@ -13,6 +13,7 @@ marker works in the folder it checked, held open.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 from memory_api.store import containment, listings, pruning, sessions
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.history import restore
+from memory_api.store.history import restore, snapshot
 from memory_api.store.scopes import list_folder, topic_entry
 from memory_api.store.sync import push
 from memory_core import scope_write
@@ -222,7 +223,12 @@ async def test_a7_a_push_merged_into_a_scope_swapped_after_the_check_writes_only
 
         monkeypatch.setattr(push, "apply_scope", swap_then_apply)
 
-        await laptop.push()
+        await asyncio.to_thread(laptop.run, "add", "-A")
+        await asyncio.to_thread(laptop.run, "commit", "-q", "-m", "from the laptop")
+        # merged, then not recorded while the scope's name is a link: a 503 the machine retries
+        await asyncio.to_thread(
+            laptop.run, "push", "-q", "origin", f"+HEAD:{laptop.ref}", check=False
+        )
 
     assert names(beta) == beta_files
     assert (agent.user / "b.md").read_text().endswith("from the laptop\n")
@@ -273,3 +279,28 @@ async def test_a7_a_scope_listed_through_a_folder_swapped_after_the_check_names_
         text = await answer.text()
     assert "salaries-2027" not in text
     assert "BETA" not in text
+
+
+async def test_a7_a_record_of_a_scope_swapped_after_the_check_names_none_of_its_files(
+    client: Client, agent: AgentHome, beta: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, key = agent.workspace("payroll-app")
+    (agent.root / key / "own.md").write_text(DECOY)
+    await ok_json(await client.post(f"{memory_url()}/scopes/{key}/checkpoint"))
+    (beta / "salaries-2027.md").write_text(SECRET)
+    listed = snapshot._entries
+    with swapped(agent.root / key, beta) as swap:
+
+        def swap_then_list(scope: Path) -> object:
+            swap()  # the scope was checked and is about to be listed for the record
+            return listed(scope)
+
+        monkeypatch.setattr(snapshot, "_entries", swap_then_list)
+
+        await client.post(f"{memory_url()}/scopes/{key}/checkpoint")
+
+    monkeypatch.undo()
+    changes = await client.get(f"{memory_url()}/scopes/{key}/changes")
+    text = await changes.text()
+    assert "salaries-2027" not in text
+    assert '"change":"deleted"' not in text.replace(" ", "")  # own.md was never gone

@@ -33,7 +33,13 @@ from memory_core.scope_files import is_scope_file
 from memory_core.scope_files import scope_file_cap as read_cap
 from memory_core.scope_merge import blob_id
 
-from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
+from memory_api.store.containment import (
+    FolderSwapped,
+    NotRegularFileError,
+    cannot_read,
+    named_by_the_kernel,
+    read_regular,
+)
 from memory_api.store.history.repo import Change, TreeEntry
 from memory_api.store.stat_cache import StatCache, file_key
 
@@ -80,9 +86,33 @@ class Snapshot:
         return not self.kept and not self.linked
 
 
-def _entries(scope: Path) -> list[os.DirEntry[str]]:
-    with os.scandir(scope) as listing:
-        return [entry for entry in listing if is_scope_file(entry.name)]
+@dataclass(frozen=True, slots=True)
+class _Listed:
+    """A memory file's entry of the scope folder: its ``name`` and ``path`` (the folder's)."""
+
+    name: str
+    path: str
+
+    def stat(self, *, follow_symlinks: bool = False) -> os.stat_result:
+        """The entry's ``lstat`` (``stat`` with ``follow_symlinks``), as a ``DirEntry`` gives."""
+        return os.stat(self.path, follow_symlinks=follow_symlinks)  # noqa: PTH116 - a string
+
+
+def _entries(scope: Path) -> list[_Listed]:
+    """The memory files of the real ``scope``, listed from the very folder that was checked:
+    one swapped for a symlink to another agent's scope meanwhile raises :class:`FolderSwapped`
+    (an ``OSError``), so none of its names is recorded, nor this scope's files taken for
+    deleted (A-7)."""
+    fd = os.open(scope, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        named = named_by_the_kernel(fd)
+        if named is not None and named != os.fspath(scope):
+            raise FolderSwapped(scope.name)
+        with os.scandir(fd) as listing:
+            names = [entry.name for entry in listing if is_scope_file(entry.name)]
+    finally:
+        os.close(fd)
+    return [_Listed(name, f"{os.fspath(scope)}{os.sep}{name}") for name in names]
 
 
 def take_snapshot(
