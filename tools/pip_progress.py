@@ -48,11 +48,11 @@ def main(argv: list[str]) -> int:
             output.append(line)
             if match := COLLECTING.match(line):
                 seen.append(_name(match.group(1)))
-                status = f"{label}: {len(seen)} packages resolved, {seen[-1]}"
+                status = f"{label}: {_packages(len(seen))} resolved, {seen[-1]}"
                 worth_a_line = len(seen) % LOG_EVERY == 1
             elif match := INSTALLING.match(line):
                 count = len(match.group(1).split(","))
-                status = f"{label}: unpacking {count} packages…"
+                status = f"{label}: unpacking {_packages(count)}…"
                 worth_a_line = True
             else:
                 continue
@@ -67,8 +67,13 @@ def main(argv: list[str]) -> int:
         print("".join(output), end="", file=sys.stderr)
         print(f"{label}: pip failed (exit {pip.returncode})", file=sys.stderr)
         return pip.returncode
-    print(f"{label}: done in {took:.0f} s ({len(seen)} packages)", flush=True)
+    print(f"{label}: done in {took:.0f} s ({_packages(len(seen))})", flush=True)
     return 0
+
+
+def _packages(count: int) -> str:
+    """``1 package``, ``23 packages`` (the line read "1 packages resolved")."""
+    return f"{count} package" if count == 1 else f"{count} packages"
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ Found: a topic file written by macOS (``café.md`` as ``e`` + U+0301, NFD) answe
 client asking for ``café.md`` composed (NFC), and the reverse. The name on disk is the truth:
 a name spelled exactly as asked is that file; else the one name equal to it under NFC is;
 two such names are a 409 naming both, never one picked. Read, delete, history and restore
-all resolve so, and what the resolved name leads to is judged as for any name (A-7).
+all resolve so, and what the resolved name leads to is judged as for any name (A-7). A file
+no longer on disk is resolved so among the names the history's versions held: its history
+was empty and its diff 404 when asked in the other normalization.
 """
 
 from __future__ import annotations
@@ -77,6 +79,70 @@ async def test_v2_history_and_restore_resolve_the_name_on_disk(
     assert restored["file"] == NFD
     assert (agent.user / NFD).read_text(encoding="utf-8") == TOPIC.format("first")
     assert not (agent.user / NFC).exists()  # no second file made beside it
+
+
+@pytest.mark.parametrize(("on_disk", "asked"), [(NFD, NFC), (NFC, NFD)], ids=["nfd", "nfc"])
+async def test_v2_a_gone_file_s_history_and_diff_are_found_in_its_other_normalization(
+    client: Client, agent: AgentHome, on_disk: str, asked: str
+) -> None:
+    """A file deleted (no longer on disk) is found in the history under the name its
+    versions held: asked in the other normalization, its history and diff answered 404."""
+    write_topic(agent, on_disk, "the wifi password is on the fridge")
+    deleted = await ok_json(await client.delete(file_url("user", on_disk)))
+
+    history = await ok_json(await client.get(f"{file_url('user', asked)}/history"))
+    assert history["file"] == on_disk and history["exists"] is False
+    versions = [version["version"] for version in history["versions"]]
+    assert versions[0] == deleted["version"] and deleted["restoreVersion"] in versions
+    assert history["versions"][0]["change"] == "deleted"
+
+    diff = await ok_json(await client.get(f"{file_url('user', asked)}/diff"))
+    assert diff["file"] == on_disk and diff["toVersion"] == deleted["version"]
+    assert "-the wifi password is on the fridge" in diff["unified"]
+
+    url = f"{file_url('user', asked)}/diff?to={deleted['restoreVersion']}"
+    assert (await ok_json(await client.get(url)))["file"] == on_disk
+
+
+async def test_v2_a_gone_file_asked_exactly_is_that_file_not_its_twin(
+    client: Client, agent: AgentHome
+) -> None:
+    """Both spellings deleted: a name asked exactly as a version held it is that file."""
+    write_topic(agent, NFD, "decomposed")
+    write_topic(agent, NFC, "composed")
+    for name in (NFD, NFC):
+        await ok_json(await client.delete(file_url("user", name)))
+    for name, body in ((NFD, "decomposed"), (NFC, "composed")):
+        diff = await ok_json(await client.get(f"{file_url('user', name)}/diff"))
+        assert diff["file"] == name and f"-{body}" in diff["unified"]
+
+
+async def test_v2_two_gone_files_equal_to_the_name_asked_are_a_conflict_naming_both(
+    client: Client, agent: AgentHome
+) -> None:
+    """Twins gone from disk are two files of the history the client cannot tell apart: 409
+    naming both, as for files on disk (the second spelling mixes composed and decomposed)."""
+    first, second = "o\u0323\u0302-notes.md", "\u00f4\u0323-notes.md"
+    asked = unicodedata.normalize("NFC", first)
+    write_topic(agent, first)
+    write_topic(agent, second)
+    for name in (first, second):
+        await ok_json(await client.delete(file_url("user", name)))
+
+    for response in (
+        await client.get(f"{file_url('user', asked)}/history"),
+        await client.get(f"{file_url('user', asked)}/diff"),
+    ):
+        problem = await expect_problem(response, 409, "other Unicode normalizations")
+        assert ascii(first)[1:-1] in problem["detail"] and ascii(second)[1:-1] in problem["detail"]
+
+
+async def test_v2_a_gone_name_matching_no_version_s_file_is_still_a_404(
+    client: Client, agent: AgentHome
+) -> None:
+    write_topic(agent, NFD)
+    await ok_json(await client.delete(file_url("user", NFD)))
+    await expect_problem(await client.get(f"{file_url('user', 'cafe.md')}/diff"), 404, "")
 
 
 async def test_a5_an_exact_spelling_wins_over_its_twin(client: Client, agent: AgentHome) -> None:

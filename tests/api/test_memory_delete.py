@@ -116,6 +116,39 @@ async def test_a6_of_two_files_whose_names_differ_only_in_normalization_only_one
     assert not (agent.user / decomposed).exists()
 
 
+@pytest.mark.parametrize("soft", ["\u2028", "\u2029", "\x85", "\x0c", "\x0b"])
+async def test_a6_a_delete_keeps_the_entries_joined_on_its_line_by_a_soft_break(
+    client: Client, agent: AgentHome, soft: str
+) -> None:
+    """Entries joined by a character other tools show as a line break (U+2028 …) are one line
+    to Memory: a delete took them all with it. Only the entry linking the file goes (with the
+    character that joined it), the undo puts it back on a line of its own, and lint names the
+    joined line."""
+    for name in ("uv.md", "pnpm.md", "ruff.md"):
+        write_topic(agent.user, name)
+    entries = ["- [Uv](uv.md) use uv", "- [Pnpm](pnpm.md) use pnpm", "- [Ruff](ruff.md) lint"]
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(("# Memory\n" + soft.join(entries) + "\n").encode("utf-8"))
+
+    lint = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    joined = [f for f in lint["findings"] if f["code"] == "joined-index-line"]
+    assert [(f["file"], f["line"]) for f in joined] == [("MEMORY.md", 2)]
+    assert f"U+{ord(soft):04X}" in joined[0]["message"]
+
+    deleted = await ok_json(await client.delete(file_url("user", "pnpm.md")))
+
+    assert deleted["removedIndexLines"] == [entries[1]]
+    kept = "# Memory\n" + entries[0] + soft + entries[2] + "\n"
+    assert index.read_bytes().decode("utf-8") == kept
+    assert names(agent.user) == sorted([layout.INDEX_FILE, "ruff.md", "uv.md"])
+
+    url = f"{file_url('user', 'pnpm.md')}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert restored["indexLinesAdded"] == [entries[1]]
+    text = index.read_bytes().decode("utf-8")
+    assert entries[0] + soft + entries[2] in text and f"\n{entries[1]}\n" in text
+
+
 async def test_a6_rewrite_keeps_bom_crlf_and_permissions(client: Client, agent: AgentHome) -> None:
     write_topic(agent.user, "f.md")
     index = agent.user / layout.INDEX_FILE

@@ -220,7 +220,29 @@ def test_p5_user_setting_auto_memory_directory_wins(tmp_path: Path) -> None:
     )
     env = {"CLAUDE_CONFIG_DIR": str(config), "HOME": str(tmp_path)}
     found = claude_code_memory_dir(str(tmp_path), env)
-    assert found == Path("~/notes/memory").expanduser()
+    assert found == tmp_path / "notes" / "memory"  # ~/ is the HOME the import runs with
+
+
+@pytest.mark.parametrize("value", ["notes/memory", "~/../elsewhere/memory", "~", " /srv/memory"])
+def test_p5_an_auto_memory_directory_claude_code_ignores_leaves_the_default_folder(
+    tmp_path: Path, value: str
+) -> None:
+    """Claude Code ignores a relative path, ``~`` alone or a ``~/..`` leading out of the home
+    (and keeps its memory in ``projects/<folder>/memory``): the import reads that folder, never
+    one the value would name from the directory it runs in."""
+    config = tmp_path / "cfg"
+    config.mkdir()
+    (config / "settings.json").write_text(
+        json.dumps({"autoMemoryDirectory": value}), encoding="utf-8"
+    )
+    workspace = tmp_path / "shop"
+    workspace.mkdir()
+    env = {"CLAUDE_CONFIG_DIR": str(config), "HOME": str(tmp_path / "home")}
+
+    found = claude_code_memory_dir(str(workspace), env)
+
+    name = sanitize_path(os.path.realpath(workspace))
+    assert found == config / "projects" / name / "memory"
 
 
 def test_p5_import_from_claude_code(

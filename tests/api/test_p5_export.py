@@ -6,7 +6,6 @@ import errno
 import io
 import json
 import os
-import socket
 import tarfile
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from rich.console import Console
 
 from tests.api.conftest import copy_corpus
 from tests.api.test_p5_import import CASE, snapshot
+from tests.support.socket_file import bound_socket
 
 PROJECT = "acme"
 
@@ -274,9 +274,7 @@ def test_p5_an_output_that_is_no_regular_file_is_refused_and_left_as_it_is(
         output.mkdir()
     else:  # a special file of our own: a device would need root, and be the machine's
         output = tmp_path / "listener"
-        server = socket.socket(socket.AF_UNIX)
-        server.bind(str(output))
-        server.close()
+        bound_socket(output).close()
     before = os.lstat(output)
     assert _export(output) == 1
     err = capsys.readouterr().err

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from memory_api.cli import main
 from memory_api.store.locks import Locks, LockTimeoutError, lock_name
-from memory_api.transfer.console import PROGRESS_MIN_FILES, import_progress
+from memory_api.transfer.console import NO_MEMORY_HERE, PROGRESS_MIN_FILES, import_progress
 from memory_api.transfer.runner import Target, run_import
 from memory_api.transfer.sources import read_folder
 from memory_core import index_rewrite, layout
@@ -557,3 +557,39 @@ def test_p5_i9_an_import_brings_no_hidden_characters_into_names_or_made_index_li
     assert "\u202e" not in out and "evil[hidden: U+202E]dm.md" in out
     assert "holds 1 bidirectional control (U+202E), which a person cannot see" in out
     assert tags in (scope / "setup.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+def test_p5_a_source_with_nothing_to_import_says_so_not_that_everything_is_there(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], dry_run: list[str]
+) -> None:
+    """An empty folder, or the wrong one (``~/notes`` for ``~/notes/memory``), ended its
+    report with "Nothing to change: everything offered is already there", as if it had been
+    imported before: it names what a memory folder holds, or that every file found was left
+    out."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run(str(empty), "--user", *dry_run) == 0
+    out = capsys.readouterr().out
+    assert "everything offered is already there" not in out
+    assert out.rstrip().endswith(NO_MEMORY_HERE)
+
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "readme.txt").write_text("hello\n", encoding="utf-8")
+    (other / "todo.txt").write_text("later\n", encoding="utf-8")
+    assert run(str(other), "--user", *dry_run) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "everything offered is already there" not in out
+    assert "not a Markdown file (.md)" in out
+    assert out.endswith("Nothing to import: 2 files found, none taken (see why above).")
+
+
+def test_p5_a_second_import_still_says_everything_offered_is_there(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(str(CASE / "memory"), "--user") == 0
+    capsys.readouterr()
+    assert run(str(CASE / "memory"), "--user") == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.endswith("Nothing to change: everything offered is already there.")

@@ -221,3 +221,60 @@ def test_p5_import_a_source_in_a_legacy_cjk_encoding_is_skipped_not_garbled(
     assert "ƒ" not in files(scope)["MEMORY.md"].decode()
     assert out.count("not imported: it is not UTF-8, and looks like Shift-JIS (cp932") == 2
     assert "iconv -f CP932 -t UTF-8" in out
+
+
+SHORT_NOTES = {
+    "latin1": ["Café", "Ærø", "çà", "Größe"],
+    "cp1252": ["‘a’", "50 €", "„Zitat“"],
+    "cp932": ["設定", "メモ"],
+    "big5": ["中文", "資料"],
+    "koi8_r": ["Кофе", "мир"],
+    "cp1251": ["Кофе", "Тест"],
+}
+OWN_NAME = {
+    "latin1": "Windows-1252 (Western)",
+    "cp1252": "Windows-1252 (Western)",
+    "cp932": "Shift-JIS",
+    "big5": "Big5",
+    "koi8_r": "KOI8-R (Cyrillic)",
+    "cp1251": "Windows-1251 (Cyrillic)",
+}
+
+
+def test_t2_p5_import_of_short_notes_never_stores_a_wrong_reading(
+    scope: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Short notes in Latin-1, Windows-1252, Shift-JIS, Big5, KOI8-R and Windows-1251: each is
+    stored as the text it was written as, or skipped by its name with the encodings it may be
+    in (its own among them), never stored as text read in another one. ``Кофе`` in
+    Windows-1251 was named GBK/GB18030, ``- [Ærø](a.md)`` Big5, ``- [‘a’](a.md)``
+    Shift-JIS: each now names Windows-1251 or Windows-1252 (Western) too."""
+    source = tmp_path / "memory"
+    source.mkdir()
+    written: dict[str, tuple[str, str]] = {}
+    for codec, words in SHORT_NOTES.items():
+        for number, word in enumerate(words):
+            for form, text in (("title", f"# {word}\n"), ("entry", f"- [{word}](a.md)\n")):
+                name = f"{codec.replace('_', '-')}-{number}-{form}.md"
+                (source / name).write_bytes(text.encode(codec.replace("latin1", "latin_1")))
+                written[name] = (text, codec)
+
+    monkeypatch.setenv("COLUMNS", "600")  # each file's path and reason on one row
+    assert run_import(source) == 0
+    out = printed(capsys)
+
+    stored = files(scope)
+    skipped = []
+    for name, (text, codec) in written.items():
+        if name in stored:
+            assert stored[name] == text.encode(), (name, stored[name].decode())
+            continue
+        skipped.append(name)
+        reason = out[out.index(name) + len(name) :][:600]
+        assert reason.lstrip().startswith("not imported: it is not UTF-8, and looks like "), name
+        assert OWN_NAME[codec] in reason.split(", then import it again")[0], (name, reason)
+    assert "GBK/GB18030" not in out  # no Windows-1251 or Big5 note named so
+    for codec in ("cp932", "big5", "koi8_r", "cp1251"):  # none stored as a Western reading
+        assert all(name in skipped for name in written if name.startswith(codec.replace("_", "-")))
+    for name in ("latin1-1-entry.md", "cp1252-0-entry.md", "cp1251-0-title.md"):
+        assert name in skipped  # once named Big5, Shift-JIS, GBK/GB18030 alone

@@ -5,6 +5,12 @@ U+001C–U+001E was one line to the pruner and several to ``str.splitlines`` rea
 reader now cuts lines as Markdown does, so a delete removes exactly the deleted file's line
 (every other byte stays), a restore puts back exactly that line (or names it whole when the
 index cannot take it), and the index view, its lint and the injection count the same lines.
+
+Then: a line whose entries such a character joins (``- [Alpha](alpha.md) …<U+2028>- [Beta]
+(beta.md) …``, an entry a line to an editor or a model) lost them all with a delete of one, and
+lint said nothing. Now lint names it (``joined-index-line``), and a delete removes only the
+entry linking the deleted file, with the character that joined it; its undo puts that entry
+back on a line of its own (``tests/core/test_t4_joined_index_lines.py``).
 """
 
 from __future__ import annotations
@@ -18,8 +24,12 @@ NOT_LINE_ENDS = ["\u2028", "\u2029", "\f", "\x85", "\v", "\x1c", "\x1d", "\x1e"]
 TOPIC = "---\nname: {0}\ndescription: about {0}\nupdated_at: 2026-11-20\n---\n{1}\n"
 
 
+ALPHA = "- [Alpha](alpha.md) — first half"
+BETA_JOINED = "- [Beta](beta.md) — an entry of its own, joined"
+
+
 def alpha_line(sep: str) -> str:
-    return f"- [Alpha](alpha.md) — first half{sep}- [Beta](beta.md) — not an entry of its own"
+    return f"{ALPHA}{sep}{BETA_JOINED}"
 
 
 def index_text(sep: str) -> str:
@@ -47,14 +57,16 @@ async def test_a6_delete_and_restore_change_only_the_deleted_file_line(
     assert index.read_bytes() == raw.replace(b"- [Gamma](gamma.md)\n", b"")
 
     deleted = await ok_json(await client.delete(file_url("user", "alpha.md")))
-    assert deleted["removedIndexLines"] == [alpha_line(sep)]
-    expected = f"# Index\n- [Beta](beta.md) — beta{sep}tail\n".encode()
+    assert deleted["removedIndexLines"] == [ALPHA]  # not the entry joined after it
+    expected = f"# Index\n{BETA_JOINED}\n- [Beta](beta.md) — beta{sep}tail\n".encode()
     assert index.read_bytes() == expected
 
     url = f"{file_url('user', 'alpha.md')}/restore"
     restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
-    assert restored["indexLinesAdded"] == [alpha_line(sep)]
-    assert index.read_bytes() == raw.replace(b"- [Gamma](gamma.md)\n", b"")  # in its place
+    assert restored["indexLinesAdded"] == [ALPHA]
+    assert index.read_bytes() == f"# Index\n{ALPHA}\n".encode() + expected.removeprefix(
+        b"# Index\n"
+    )  # in its place, on a line of its own
 
 
 @pytest.mark.parametrize("sep", ["\u2028", "\f", "\x85"], ids=ascii)
@@ -70,7 +82,7 @@ async def test_v2_a_restore_the_index_cannot_take_names_the_line_whole(
     url = f"{file_url('user', 'alpha.md')}/restore"
     restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
     assert restored["indexLinesAdded"] == []
-    assert restored["indexLinesNotAdded"] == [alpha_line(sep)]
+    assert restored["indexLinesNotAdded"] == [ALPHA]
 
 
 @pytest.mark.parametrize("sep", NOT_LINE_ENDS, ids=ascii)
@@ -85,7 +97,9 @@ async def test_a5_the_index_view_lint_and_injection_count_the_lines_markdown_sho
     # lint names the index lines as the view numbers them: the one line holding the character
     on_index = [f for f in view["findings"] if f["file"] == layout.INDEX_FILE]
     assert {f["line"] for f in on_index} <= {2, 3}
-    assert all(f["code"] == "hidden-text" for f in on_index)
+    assert {f["code"] for f in on_index} <= {"hidden-text", "joined-index-line"}
+    joined = [f["line"] for f in on_index if f["code"] == "joined-index-line"]
+    assert joined == [2, 3]  # entries joined, and an entry's text running on past the character
 
 
 @pytest.mark.parametrize("sep", NOT_LINE_ENDS, ids=ascii)

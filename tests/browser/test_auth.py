@@ -40,16 +40,81 @@ def test_a10_401_asks_for_a_token_then_the_page_works(
     expect(page.locator("#me")).to_contain_text("tester")
     shot(page, "a10-signed-in")
 
-    # Remembered: a reload needs no prompt, and the Memory tab works with the token.
+    # Kept for this tab: a reload needs no prompt, and the Memory tab works with the token.
     page.goto(MEMORY_TAB)
     page.reload()
     expect(user_group(page).locator(".row").first).to_be_visible()
     expect(page.locator("dialog.token-dialog")).to_have_count(0)
-    assert page.evaluate("() => localStorage.getItem('agent-memory.token')") == TOKEN
+    assert stored(page) == {"local": None, "session": TOKEN}
 
     # Sign out forgets it and the prompt comes back.
     page.get_by_role("button", name="Sign out").click()
     expect(page.locator("dialog.token-dialog")).to_be_visible()
+
+
+def stored(page: Page) -> dict[str, str | None]:
+    """The token the page keeps in each of the browser's storages for its site."""
+    kept = page.evaluate(
+        """() => ({
+          local: localStorage.getItem('agent-memory.token'),
+          session: sessionStorage.getItem('agent-memory.token'),
+        })"""
+    )
+    return {"local": kept["local"], "session": kept["session"]}
+
+
+def sign_in(page: Page, *, remember: bool) -> None:
+    """Answer the token prompt with the right token, ticking "Remember on this device" or not."""
+    dialog = page.locator("dialog.token-dialog")
+    dialog.get_by_label("Bearer token").fill(TOKEN)
+    dialog.get_by_label("Remember on this device").set_checked(remember)
+    dialog.get_by_role("button", name="Sign in").click()
+    expect(page.locator(".agent-card")).to_have_count(1)
+
+
+def test_a10_remember_on_this_device_is_off_by_default_and_says_where_the_token_is_kept(
+    make_service: ServiceFactory, open_page: PageFactory, shot: Shot
+) -> None:
+    """The box was ticked by default: a token typed once stayed in the browser's localStorage
+    for good, readable by anyone using that browser profile, without the user choosing it. It
+    is unticked now (the token kept for the tab, in sessionStorage, gone when it closes), and
+    the line under it says where the token is kept either way, for this site by its origin."""
+    service = make_service(token=TOKEN)
+    page = open_page(service)
+    page.goto("/")
+    dialog = page.locator("dialog.token-dialog")
+    box = dialog.get_by_label("Remember on this device")
+    where = dialog.locator("#token-kept-where")
+    expect(box).not_to_be_checked()
+    expect(box).to_have_attribute("aria-describedby", "token-kept-where")
+    expect(where).to_have_text(
+        "Kept for this tab only (the browser's session storage): forgotten when the tab closes."
+    )
+    box.check()
+    expect(where).to_have_text(
+        f"Kept in this browser's local storage for {service.base_url} until you sign out: "
+        "anyone using this browser profile can read it there."
+    )
+    shot(page, "a10-token-remembered")
+    box.uncheck()
+    expect(where).to_contain_text("for this tab only")
+
+    sign_in(page, remember=False)
+    assert stored(page) == {"local": None, "session": TOKEN}
+    other_tab = page.context.new_page()  # the same browser profile: no sessionStorage shared
+    other_tab.goto("/")
+    expect(other_tab.locator("dialog.token-dialog")).to_be_visible()
+
+    sign_in(other_tab, remember=True)
+    assert stored(other_tab) == {"local": TOKEN, "session": None}
+    third_tab = page.context.new_page()
+    third_tab.goto("/")
+    expect(third_tab.locator(".agent-card")).to_have_count(1)
+    expect(third_tab.locator("dialog.token-dialog")).to_have_count(0)
+
+    third_tab.get_by_role("button", name="Sign out").click()
+    expect(third_tab.locator("dialog.token-dialog")).to_be_visible()
+    assert stored(third_tab) == {"local": None, "session": None}
 
 
 def test_a10_the_token_prompt_tells_an_operator_how_to_make_a_token_and_a_stranger_nothing(

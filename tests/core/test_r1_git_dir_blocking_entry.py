@@ -8,12 +8,13 @@ a machine's sync copy ask :func:`memory_core.git_dir.blocking_entry` first.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 from pathlib import Path
 
 import pytest
 from memory_core.git_dir import blocking_entry
+
+from tests.support.socket_file import bound_socket
 
 
 @pytest.fixture
@@ -51,8 +52,7 @@ def test_r1_a_symlink_to_a_fifo_and_a_socket_are_named_too(git_dir: Path, tmp_pa
     (git_dir / "packed-refs").symlink_to(tmp_path / "pipe")
     assert blocking_entry(git_dir) == "packed-refs is a FIFO"
     (git_dir / "packed-refs").unlink()
-    with socket.socket(socket.AF_UNIX) as listener:
-        listener.bind(str(git_dir / "refs" / "heads" / "side"))
+    with bound_socket(git_dir / "refs" / "heads" / "side"):
         assert blocking_entry(git_dir) == "refs/heads/side is a socket"
 
 

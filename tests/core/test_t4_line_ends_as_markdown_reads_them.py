@@ -51,10 +51,14 @@ def test_t4_pruning_removes_the_one_line_and_keeps_every_other_byte(sep: str) ->
     assert removed == [f"- [Alpha](alpha.md) — first half{sep}second half"]
     assert pruned == text.replace(f"- [Alpha](alpha.md) — first half{sep}second half\n", "")
     assert prune_index(text, "delta.md")[0] == text.replace("- [Delta](delta.md) — delta\n", "")
-    # The line that links gamma.md after the separator is one line: it goes with either link,
-    # whole, and what a restore puts back is that one line.
-    line = f"- [Beta](beta.md) — beta{sep}- [Gamma](gamma.md) — written after the separator"
-    assert index_lines_linking(text, "gamma.md") == index_lines_linking(text, "beta.md") == [line]
+    # The line that links gamma.md after the separator is one line holding two entries: a
+    # delete of either takes its own entry with the separator joining it, never the other
+    # (tests/core/test_t4_joined_index_lines.py); a restore puts that entry back.
+    beta, gamma = "- [Beta](beta.md) — beta", "- [Gamma](gamma.md) — written after the separator"
+    assert index_lines_linking(text, "gamma.md") == [gamma]
+    assert index_lines_linking(text, "beta.md") == [beta]
+    assert prune_index(text, "gamma.md")[0] == text.replace(f"{sep}{gamma}", "")
+    assert prune_index(text, "beta.md")[0] == text.replace(f"{beta}{sep}", "")
 
 
 @pytest.mark.parametrize("sep", NOT_LINE_ENDS, ids=ascii)

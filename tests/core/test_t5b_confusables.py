@@ -10,6 +10,11 @@ from memory_core.confusables import CONFUSABLES_VERSION, prototype, skeleton
 
 DATA = resources.files("memory_core").joinpath("unicode_data")
 
+CHECKED_SHA256 = "6ed3ee967c9dfdf6677d563c9985182fbc50a2efb7d6059cd57b2e2ce18f5b92"
+"""The sha256 of ``confusables.txt`` as compared byte for byte with Unicode's copy in
+unicode-org/unicodetools (``unicodetools/data/security/dev/confusables.txt`` at commit
+``b7ffa393bde060e55d366946e0a239be107fe8a4``; the README names where and when)."""
+
 
 def test_t5b_the_kept_confusables_file_is_the_one_its_readme_names() -> None:
     """``confusables.txt`` is Unicode's release of ``CONFUSABLES_VERSION``, unmodified (its
@@ -20,6 +25,23 @@ def test_t5b_the_kept_confusables_file_is_the_one_its_readme_names() -> None:
     assert f"| {CONFUSABLES_VERSION} " in readme
     assert f"`{hashlib.sha256(data).hexdigest()}`" in readme
     assert "SPDX-License-Identifier: Unicode-3.0" in DATA.joinpath("LICENSE").read_text("utf-8")
+
+
+def test_t5b_the_kept_confusables_file_is_the_copy_checked_against_unicodes() -> None:
+    """The kept file is the one compared with Unicode's upstream copy: its sha256 is the one
+    checked, and the README says where it was checked (repository, path and commit), so a
+    replaced or edited file fails here until it is compared again."""
+    data = DATA.joinpath("confusables.txt").read_bytes()
+    readme = DATA.joinpath("README.md").read_text(encoding="utf-8")
+    assert hashlib.sha256(data).hexdigest() == CHECKED_SHA256
+    assert data.startswith(b"# confusables.txt\n# Date: 2026-08-06, 01:05:35 GMT\n")
+    assert f"`{CHECKED_SHA256}`" in readme
+    for source in (
+        "unicode-org/unicodetools",
+        "unicodetools/data/security/dev/confusables.txt",
+        "b7ffa393bde060e55d366946e0a239be107fe8a4",
+    ):
+        assert source in readme
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -146,13 +145,12 @@ async def run_claude(
     """
     urls = [model_url] + ([service_url] if service_url else [])
     ports = [urlsplit(url).port or 80 for url in urls]
-    with tempfile.TemporaryDirectory(prefix="cc-net-") as sockets:
-        async with unix_bridges(ports, Path(sockets)) as bridges:
-            command = [str(claude), "-p", prompt, "--output-format", output_format]
-            command += ["--verbose"] if output_format == "stream-json" else []
-            return await _run(
-                command + list(extra), workspace, home, model_url, bridges, etc_overlay, hidden
-            )
+    async with unix_bridges(ports) as bridges:
+        command = [str(claude), "-p", prompt, "--output-format", output_format]
+        command += ["--verbose"] if output_format == "stream-json" else []
+        return await _run(
+            command + list(extra), workspace, home, model_url, bridges, etc_overlay, hidden
+        )
 
 
 async def _run(

@@ -140,7 +140,6 @@ async def run_in_loopback(
     service: RealService,
     cwd: Path,
     env: Mapping[str, str],
-    sockets: Path,
     files: Sequence[Path] = (),
     hidden: Sequence[Path] = (),
     etc_overlay: Path | None = None,
@@ -154,7 +153,7 @@ async def run_in_loopback(
     assert service_port is not None
     async with (
         serve_app(app_factory) as port,
-        unix_bridges([port, service_port], sockets) as bridges,
+        unix_bridges([port, service_port]) as bridges,
     ):
         for path in files:
             text = path.read_text(encoding="utf-8")
@@ -262,7 +261,6 @@ async def run_codex(
             "NO_COLOR": "1",
             **code_under_test(),
         },
-        sockets=tmp,
         files=[home / ".codex" / "config.toml"],
         etc_overlay=etc_overlay,
     )
@@ -281,12 +279,11 @@ async def run_gemini(
     agent: str = "coder",
 ) -> tuple[FakeGemini, int, str, str]:
     """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME (``home``,
-    default ``tmp/home``; :func:`gemini_home`) serving ``agent``; the loopback bridge's sockets go
-    into ``tmp``."""
+    default ``tmp/home``; :func:`gemini_home`) serving ``agent``."""
     home = tmp / "home" if home is None else home
     gemini_home(home)
     install("gemini", home, service, memory_root, *install_flags, agent=agent)
-    return await run_gemini_in(turns, service, workspace, home, tmp)
+    return await run_gemini_in(turns, service, workspace, home)
 
 
 def gemini_home(home: Path) -> None:
@@ -301,7 +298,6 @@ async def run_gemini_in(
     service: RealService,
     workspace: Path,
     home: Path,
-    sockets: Path,
     *,
     hidden: Sequence[Path] = (),
     etc_overlay: Path | None = None,
@@ -328,7 +324,6 @@ async def run_gemini_in(
             **({} if relaunch else GEMINI_ONE_PROCESS),
             **code_under_test(),
         },
-        sockets=sockets,
         hidden=hidden,
         etc_overlay=etc_overlay,
     )

@@ -20,6 +20,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -113,9 +114,26 @@ def wrap(
     ]
 
 
+SOCKETS_PARENT = Path("/tmp")
+"""Where the bridges' sockets go: a socket's path must fit ``sun_path`` (108 bytes with its NUL),
+and a path under pytest's base temp dir need not (``/tmp/pytest-of-root/pytest-12345678901/
+popen-gw0/test_r1_what_claude_code_wrote0/machine-a/bridge-41234.sock`` is 108 characters)."""
+
+
 @contextlib.asynccontextmanager
-async def unix_bridges(ports: Sequence[int], directory: Path) -> AsyncIterator[dict[int, Path]]:
-    """Serve one Unix socket per loopback port in ``directory``, each forwarding to its port."""
+async def unix_bridges(ports: Sequence[int]) -> AsyncIterator[dict[int, Path]]:
+    """Serve one Unix socket per loopback port, each forwarding to its port; yields port → socket.
+
+    The sockets live in a folder of their own under :data:`SOCKETS_PARENT` (short whatever the
+    test's temp dir is, and gone afterwards).
+    """
+    with tempfile.TemporaryDirectory(prefix="bridges-", dir=SOCKETS_PARENT) as directory:
+        async with _bridges_in(ports, Path(directory)) as bridges:
+            yield bridges
+
+
+@contextlib.asynccontextmanager
+async def _bridges_in(ports: Sequence[int], directory: Path) -> AsyncIterator[dict[int, Path]]:
     servers: list[asyncio.AbstractServer] = []
     bridges: dict[int, Path] = {}
     for port in ports:

@@ -73,8 +73,21 @@ def test_a10_a_project_number_in_the_url_installs_and_status_does_not_warn(
 def test_a10_the_refusal_of_an_id_names_the_flag_that_says_it_is_no_secret(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, harness: str
 ) -> None:
+    """The refusal is one line that says why (the id may be a capability secret, written where
+    others read) and exactly what to add; it led with the bearer token and named the flag
+    last, after "give its address without it", in a 600-character sentence."""
     assert install(tmp_path, harness, TENANT_URL) == 1
-    assert "--url-id-not-secret" in caplog.text
+    (said,) = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert "\n" not in said
+    assert (
+        f"the service URL '{UNREACHABLE}/tenants/***/memory' holds an id in its path (a UUID "
+        "or hex segment), which may be a capability secret, so install does not write it into "
+        "settings files and hook command lines other accounts (ps) and a repository read: if "
+        "it is no secret (a tenant's id a gateway routes by), add --url-id-not-secret; else "
+        "give the address without it, and the bearer token with --token-file or "
+        "HARNESS_MEMORY_TOKEN (nothing was changed)"
+    ) in said
+    assert said.count("--url-id-not-secret") == 1
     assert TENANT not in caplog.text.lower()
     assert not (tmp_path / "home").exists() or TENANT not in settings_text(tmp_path / "home")
 

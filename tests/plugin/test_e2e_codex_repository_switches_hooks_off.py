@@ -44,6 +44,13 @@ SWITCHES = {
     "hooks-false": "[features]\nhooks = false\n",
     "codex-hooks-false": "[features]\ncodex_hooks = false\n",
 }
+SPELLINGS = {
+    **SWITCHES,
+    "byte-order-mark": "\ufeff[features]\nhooks = false\n",
+    "inline-table": "features = { hooks = false }\n",
+}
+"""The switch as a project's file may spell it, each as ``harness-memory status`` names it too
+(``test_h7_status_names_a_workspace_switching_hooks_off.py``)."""
 
 
 def trusting(workspace: Path) -> str:
@@ -52,7 +59,7 @@ def trusting(workspace: Path) -> str:
 
 
 @pytest.mark.parametrize("trusted", [False, True], ids=["untrusted", "trusted"])
-@pytest.mark.parametrize("switch", list(SWITCHES))
+@pytest.mark.parametrize("switch", list(SPELLINGS))
 async def test_codex_a_repository_switches_the_user_hooks_off_only_when_trusted(
     shared_service: RealService,
     new_agent: str,
@@ -63,7 +70,7 @@ async def test_codex_a_repository_switches_the_user_hooks_off_only_when_trusted(
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".codex").mkdir()
-    (workspace / ".codex" / "config.toml").write_text(SWITCHES[switch], encoding="utf-8")
+    (workspace / ".codex" / "config.toml").write_text(SPELLINGS[switch], encoding="utf-8")
     planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
     script = [[add_file("call_other", planted, TOPIC)]]
 

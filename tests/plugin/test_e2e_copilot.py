@@ -34,13 +34,13 @@ RUN_LIMIT_S = 180  # a hang guard, not an assertion about speed
 
 
 async def run_copilot(
-    script: Any, workspace: Path, home: Path, service: RealService, sockets: Path
+    script: Any, workspace: Path, home: Path, service: RealService
 ) -> tuple[int, str, list[dict[str, Any]]]:
     """``copilot -p`` in ``workspace`` against the stand-in; (status, stderr, request bodies)."""
     copilot = npm_cli(COPILOT)
     async with serve_model(script) as (fake, url):
         ports = [urlsplit(url).port or 80, urlsplit(service.url).port or 80]
-        async with unix_bridges(ports, sockets) as bridges:
+        async with unix_bridges(ports) as bridges:
             env = {
                 "HOME": str(home),
                 "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -119,7 +119,7 @@ async def test_h2_copilot_cli_ignores_the_users_claude_code_hooks(
     install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
     answer: Block = {"type": "text", "text": "ok"}
     status, err, bodies = await run_copilot(
-        lambda body: ([answer], "end_turn"), workspace, home, shared_service, tmp_path
+        lambda body: ([answer], "end_turn"), workspace, home, shared_service
     )
     assert status == 0, err[-3000:]
     assert bodies, err[-3000:]
@@ -140,9 +140,7 @@ async def test_h2_copilot_cli_runs_a_repositorys_claude_code_hooks_harmlessly(
     )
     (home / ".claude" / "settings.json").unlink()
     other = other_scope(shared_memory_root, tmp_path)
-    status, err, bodies = await run_copilot(
-        writes_into(other), workspace, home, shared_service, tmp_path
-    )
+    status, err, bodies = await run_copilot(writes_into(other), workspace, home, shared_service)
     assert status == 0, err[-3000:]
     assert list((home / ".claude" / "harness-memory" / "sessions").glob("*.json"))  # it ran
     first = json.dumps(bodies[0], ensure_ascii=False)

@@ -156,7 +156,6 @@ async def managed_gemini_session(
         service,
         workspace,
         home,
-        tmp_path,
         etc_overlay=overlay,
         relaunch=relaunch,
     )

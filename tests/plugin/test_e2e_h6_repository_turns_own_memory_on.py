@@ -28,6 +28,7 @@ from tests.plugin.harness_run import (
 )
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h6_one_memory import AUTO_MEMORY_DIR, answer
+from tests.plugin.test_h7_status_names_a_workspace_switching_hooks_off import OWN_MEMORY_SHAPES
 
 pytestmark = pytest.mark.e2e
 
@@ -154,3 +155,31 @@ async def test_h6_the_user_install_switches_off_a_variable_that_forced_claude_co
 
     assert f"- Workspace Memory Key: {key}" in sent
     assert OWN_MEMORY not in sent and not AUTO_MEMORY_DIR.findall(sent)
+
+
+@pytest.mark.parametrize(("files", "said"), OWN_MEMORY_SHAPES, ids=str)
+async def test_h6_every_repository_setting_status_names_turns_claude_codes_memory_on(
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    files: dict[str, str],
+    said: str | None,
+) -> None:
+    """The shapes ``harness-memory status`` judges (a variable Claude Code reads as false, as
+    a JSON ``0`` or ``false`` too; one neither true nor false beside ``"autoMemoryEnabled":
+    true``, in one file or split over both): Claude Code's own memory section reaches the
+    model over the user install exactly where status warns."""
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".claude").mkdir()
+    for name, text in files.items():
+        (workspace / ".claude" / name).write_text(text)
+    home = tmp_path / "home"
+    home.mkdir()
+    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
+
+    sent = await first_requests(claude, shared_service, workspace, home)
+
+    assert f"- Workspace Memory Key: {key}" in sent
+    assert (OWN_MEMORY in sent) is (said is not None)

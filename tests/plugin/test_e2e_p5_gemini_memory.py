@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -58,26 +57,24 @@ async def gemini_session(
     """One headless Gemini CLI Session in ``workspace`` whose model plays ``turns``."""
     gemini = npm_cli(GEMINI)
     fake = FakeGemini(turns=turns)
-    # A socket path holds at most 107 bytes: pytest's tmp_path can be longer.
-    with tempfile.TemporaryDirectory(prefix="gemini-") as sockets:
-        async with serve_app(fake.app) as port, unix_bridges([port], Path(sockets)) as bridges:
-            status, out, err = await run_isolated(
-                [str(gemini), "--yolo", "-p", "Remember this for later."],
-                bridges,
-                cwd=workspace,
-                env={
-                    "HOME": str(home),
-                    "PATH": "/usr/local/bin:/usr/bin:/bin",
-                    "GEMINI_API_KEY": "test-dummy-key",
-                    "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{port}",
-                    "GEMINI_CLI_TRUST_WORKSPACE": "true",
-                    "NO_COLOR": "1",
-                    **GEMINI_ONE_PROCESS,
-                },
-                limit_s=RUN_LIMIT_S,
-            )
-        assert status == 0, f"gemini failed:\n{out.decode()}\n{err.decode()}"
-        assert len(fake.session_turns()) > len(turns), "the scripted writes did not all run"
+    async with serve_app(fake.app) as port, unix_bridges([port]) as bridges:
+        status, out, err = await run_isolated(
+            [str(gemini), "--yolo", "-p", "Remember this for later."],
+            bridges,
+            cwd=workspace,
+            env={
+                "HOME": str(home),
+                "PATH": "/usr/local/bin:/usr/bin:/bin",
+                "GEMINI_API_KEY": "test-dummy-key",
+                "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{port}",
+                "GEMINI_CLI_TRUST_WORKSPACE": "true",
+                "NO_COLOR": "1",
+                **GEMINI_ONE_PROCESS,
+            },
+            limit_s=RUN_LIMIT_S,
+        )
+    assert status == 0, f"gemini failed:\n{out.decode()}\n{err.decode()}"
+    assert len(fake.session_turns()) > len(turns), "the scripted writes did not all run"
 
 
 async def test_p5_gemini_memory_written_by_the_cli_imported_for_its_own_project(

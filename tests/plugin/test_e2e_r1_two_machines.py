@@ -149,7 +149,6 @@ class Machine:
                 "PATH": "/usr/local/bin:/usr/bin:/bin",
                 "NO_COLOR": "1",
             },
-            sockets=self.root,
             files=[self.home / ".codex" / "config.toml"],
             hidden=(self.service.data_dir,),
         )
@@ -164,7 +163,6 @@ class Machine:
             self.service,
             self.workspace,
             self.home,
-            self.root,
             hidden=(self.service.data_dir,),
         )
         assert status == 0, err[-3000:]
@@ -187,7 +185,7 @@ class Machine:
             **code_under_test(),
         }
         command = [str(HARNESS_MEMORY), "sync", "--workspace", str(self.workspace), *flags]
-        async with unix_bridges([port], self.root) as bridges:
+        async with unix_bridges([port]) as bridges:
             code, out, err = await run_isolated(
                 command,
                 bridges,
@@ -319,7 +317,7 @@ async def test_r1_what_claude_code_wrote_on_a_codex_and_gemini_on_b_see_and_gemi
     assert f"- App data dir: {machine_b.copy.parents[3]}" in first
     assert (machine_b.user / "deploy-freeze.md").read_text(encoding="utf-8") == TOPIC
     # what the hooks saw of the service's data dir: nothing (an empty tmpfs)
-    async with unix_bridges([], machine_b.root) as bridges:
+    async with unix_bridges([]) as bridges:
         code, out, _ = await run_isolated(
             ["ls", "-A", str(shared_service.data_dir)],
             bridges,

@@ -13,8 +13,10 @@ and ``CLAUDE_CONFIG_DIR`` for the Session: neither moves the token or the Sessio
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +32,19 @@ from tests.plugin.claude_code_session import (
     tool_results,
 )
 from tests.plugin.fake_anthropic import Block
-from tests.plugin.harness_run import install_managed_claude_code, managed_hooks_user
+from tests.plugin.harness_run import (
+    install,
+    install_managed_claude_code,
+    managed_hooks_user,
+    workspace_with_key,
+)
 from tests.plugin.real_service import RealService
+from tests.plugin.test_e2e_h6_repository_turns_own_memory_on import first_requests
+from tests.plugin.test_h7_status_names_a_workspace_switching_hooks_off import (
+    HOOKS_OFF_SHAPES,
+    WHERE_SHAPES,
+    lay_out,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -105,3 +118,56 @@ async def test_repository_switches_hooks_off_not_the_managed_install(
     assert "Agent Memory write guard" in result_text(refused)
     assert not target.exists()
     assert any((home / ".claude" / "harness-memory" / "sessions").iterdir())  # the records
+
+
+@pytest.mark.parametrize(("files", "named"), HOOKS_OFF_SHAPES, ids=str)
+async def test_repository_switches_hooks_off_exactly_where_status_says(
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    files: dict[str, str],
+    named: str | None,
+) -> None:
+    """The shapes ``harness-memory status`` judges (a byte order mark, a key twice, one file
+    over the other, a comment, a string): the user install's Session-start hook runs in the
+    repository exactly where status names no file switching it off."""
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".claude").mkdir()
+    for name, text in files.items():
+        (workspace / ".claude" / name).write_text(text, encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
+
+    sent = await first_requests(claude, shared_service, workspace, home)
+
+    assert (f"- Workspace Memory Key: {key}" in sent) is (named is None)
+
+
+@pytest.mark.parametrize(("git", "files", "named"), WHERE_SHAPES, ids=str)
+async def test_repository_switches_hooks_off_from_where_status_reads(
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    git: bool,
+    files: dict[str, str],
+    named: str | None,
+) -> None:
+    """A Session in a folder below a repository's root: the hooks run exactly where
+    ``harness-memory status`` names no file switching them off."""
+    _, here = lay_out(tmp_path, False, files)
+    if git:
+        git_init = ["git", "init", "-q", str(here.parents[1])]
+        await asyncio.to_thread(subprocess.run, git_init, check=True, timeout=60)
+    key = workspace_memory_key(here)
+    home = tmp_path / "home"
+    home.mkdir()
+    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
+
+    sent = await first_requests(claude, shared_service, here, home)
+
+    assert (f"- Workspace Memory Key: {key}" in sent) is (named is None)

@@ -269,7 +269,7 @@ async def test_h3_gemini_commented_settings_reach_the_real_cli(
     planted = other_scope(memory_root, tmp_path) / "planted.md"
 
     fake, status, _out, err = await run_gemini_in(
-        [[write_call(planted, TOPIC)]], real_service, workspace, home, tmp_path
+        [[write_call(planted, TOPIC)]], real_service, workspace, home
     )
 
     assert status == 0, err[-3000:]

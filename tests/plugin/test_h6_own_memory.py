@@ -116,6 +116,42 @@ def test_claude_code_own_memory_stays_on_names_the_folders_that_hold_notes(
     assert "memory-api memory import --from claude-code" in said
 
 
+@pytest.mark.parametrize("setting", ["~/notes/claude-memory", "{home}/notes/claude-memory/"])
+def test_h6_names_the_folder_auto_memory_directory_moves_notes_to(
+    tmp_path: Path, setting: str
+) -> None:
+    """``autoMemoryDirectory`` ``~/…`` is taken inside the home the install is given (``--home``),
+    as Claude Code takes it inside that user's home; its notes are named like the others."""
+    home = tmp_path / "home"
+    folder = home / "notes" / "claude-memory"
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text("- [a](a.md) — a\n", encoding="utf-8")
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    value = setting.format(home=home)
+    settings.write_text(json.dumps({"autoMemoryDirectory": value}), encoding="utf-8")
+    status, said = run(home, "install", "claude-code")
+    assert status == 0
+    assert f"Claude Code's auto memory holds notes in {folder} (1 file)" in said
+
+
+def test_h6_names_no_folder_for_an_auto_memory_directory_claude_code_ignores(
+    tmp_path: Path,
+) -> None:
+    """A relative ``autoMemoryDirectory`` is ignored by Claude Code (its notes stay in
+    ``projects/…/memory``): the install names that folder, not one relative to where it runs."""
+    home = tmp_path / "home"
+    default = home / ".claude" / "projects" / "-home-ada-shop" / "memory"
+    default.mkdir(parents=True)
+    (default / "a.md").write_text("a\n", encoding="utf-8")
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"autoMemoryDirectory": "."}), encoding="utf-8"
+    )
+    status, said = run(home, "install", "claude-code")
+    assert status == 0
+    assert f"holds notes in {default} (1 file)." in said
+
+
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
 @pytest.mark.parametrize("before", [True, False])
 def test_h6_uninstall_restores_exactly_what_was_there(

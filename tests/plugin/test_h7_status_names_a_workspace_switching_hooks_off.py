@@ -38,6 +38,12 @@ SWITCHES = {
     ("codex", ".codex/config.toml", "[features]\ncodex_hooks = false\n"): (
         "([features] codex_hooks = false)"
     ),
+    ("codex", ".codex/config.toml", "\ufeff[features]\nhooks = false\n"): (
+        "([features] hooks = false)"  # a byte order mark, which Codex skips
+    ),
+    ("codex", ".codex/config.toml", "features = { hooks = false }\n"): (
+        "([features] hooks = false)"
+    ),
     ("codex", ".codex/config.toml", "[features]\nunified_exec_tty = true\n"): (
         "turns terminals back on ([features] unified_exec_tty = true)"
     ),
@@ -77,9 +83,11 @@ def repository(tmp_path: Path, name: str, text: str) -> tuple[Path, Path]:
 def test_status_in_a_repository_that_switches_the_user_install_off_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str, name: str, text: str
 ) -> None:
+    """Run in the repository's root, the Workspace (below it: :data:`WHERE_SHAPES`; Codex CLI
+    reads its project's ``.codex/`` from any folder below too)."""
     install(tmp_path, harness)
     path, inside = repository(tmp_path, name, text)
-    monkeypatch.chdir(inside)
+    monkeypatch.chdir(inside if harness == "codex" else path.parents[1])
 
     said = cli(tmp_path, "status")
 
@@ -150,3 +158,177 @@ def test_status_in_a_repository_whose_settings_nest_too_deep_says_nothing_of_the
 
     assert f"{harness}: installed" in said
     assert "switches these hooks off" not in said and "memory back on" not in said
+
+
+OWN_MEMORY_SHAPES: list[tuple[dict[str, str], str | None]] = [
+    ({"settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": 0}}'}, "= 0)"),
+    ({"settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": false}}'}, "= false)"),
+    ({"settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": " OFF "}}'}, '= " OFF ")'),
+    (
+        {
+            "settings.json": (
+                '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""}, "autoMemoryEnabled": true}'
+            )
+        },
+        '= "", which is neither true nor false, and "autoMemoryEnabled": true)',
+    ),
+    (
+        {
+            "settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "maybe"}}',
+            "settings.local.json": '{"autoMemoryEnabled": true}',
+        },
+        '= "maybe", which is neither true nor false, and "autoMemoryEnabled": true)',
+    ),
+    ({"settings.json": '\ufeff{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}}'}, '= "0")'),
+    ({"settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""}}'}, None),
+    ({"settings.json": '{"autoMemoryEnabled": true}'}, None),
+    (
+        {
+            "settings.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}}',
+            "settings.local.json": '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "yes"}}',
+        },
+        None,
+    ),
+]
+"""What a repository's ``.claude/`` files say about Claude Code's own memory, and the end of the
+warning ``status`` gives (None: Claude Code's memory stays off, nothing said). Claude Code merges
+``settings.local.json`` over ``settings.json`` key by key and reads the variable's text: a false
+one turns its memory on, one neither true nor false leaves it to ``autoMemoryEnabled``. Each is
+measured with the real CLI: ``test_e2e_h6_repository_turns_own_memory_on.py``."""
+
+
+@pytest.mark.parametrize(("files", "said"), OWN_MEMORY_SHAPES, ids=str)
+def test_status_names_every_repository_setting_that_turns_claude_codes_memory_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], said: str | None
+) -> None:
+    install(tmp_path, "claude-code")
+    root = tmp_path / "src" / "app"
+    (root / ".claude").mkdir(parents=True)
+    for name, text in files.items():
+        (root / ".claude" / name).write_text(text, encoding="utf-8")
+    (root / ".git").mkdir()
+    monkeypatch.chdir(root)
+
+    out = cli(tmp_path, "status")
+
+    if said is None:
+        assert "own memory back on" not in out
+    else:
+        paths = " and ".join(str(root / ".claude" / name) for name in files)
+        verb = "turns" if len(files) == 1 else "together turn"
+        assert f"claude-code: WARNING: {paths} {verb} the harness's own memory back on" in out
+        assert f"(env.CLAUDE_CODE_DISABLE_AUTO_MEMORY {said}" in out
+
+
+HOOKS_OFF_SHAPES: list[tuple[dict[str, str], str | None]] = [
+    ({"settings.json": '\ufeff{"disableAllHooks": true}'}, "settings.json"),
+    ({"settings.json": '{"disableAllHooks": false, "disableAllHooks": true}'}, "settings.json"),
+    (
+        {
+            "settings.json": '{"disableAllHooks": false}',
+            "settings.local.json": '{"disableAllHooks": true}',
+        },
+        "settings.local.json",
+    ),
+    (
+        {
+            "settings.json": '{"disableAllHooks": true}',
+            "settings.local.json": '{"disableAllHooks": false}',
+        },
+        None,
+    ),
+    ({"settings.json": '// hooks off\n{"disableAllHooks": true}'}, None),
+    ({"settings.json": '{"disableAllHooks": "true"}'}, None),
+]
+"""What a repository's ``.claude/`` files say about ``disableAllHooks``, and the file ``status``
+names as switching the hooks off (None: the hooks run, nothing said). Claude Code skips a byte
+order mark, keeps a key's last value, lets ``settings.local.json`` win over ``settings.json``
+and reads no file with a comment; only ``true`` switches hooks off. Each is measured with the
+real CLI: ``test_e2e_repository_switches_hooks_off.py``."""
+
+
+@pytest.mark.parametrize(("files", "named"), HOOKS_OFF_SHAPES, ids=str)
+def test_status_names_the_repository_file_that_switches_hooks_off_as_claude_code_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], named: str | None
+) -> None:
+    install(tmp_path, "claude-code")
+    root = tmp_path / "src" / "app"
+    (root / ".claude").mkdir(parents=True)
+    for name, text in files.items():
+        (root / ".claude" / name).write_text(text, encoding="utf-8")
+    (root / ".git").mkdir()
+    monkeypatch.chdir(root)
+
+    out = cli(tmp_path, "status")
+
+    if named is None:
+        assert "switches these hooks off" not in out
+    else:
+        assert f"claude-code: WARNING: {root / '.claude' / named} switches these hooks off" in out
+        assert out.count("switches these hooks off") == 1
+
+
+OFF = '{"disableAllHooks": true}'
+WHERE_SHAPES: list[tuple[bool, dict[str, str], str | None]] = [
+    (True, {"root/settings.local.json": OFF}, "root/settings.local.json"),
+    (True, {"here/settings.json": '{"theme": "x"}', "root/settings.local.json": OFF}, "root/"),
+    (True, {"here/settings.local.json": OFF}, "here/settings.local.json"),
+    (True, {"here/settings.json": OFF}, "here/settings.json"),
+    (
+        True,
+        {"here/settings.local.json": '{"disableAllHooks": false}', "root/settings.local.json": OFF},
+        "root/settings.local.json",
+    ),
+    (
+        True,
+        {"here/settings.local.json": OFF, "root/settings.local.json": '{"disableAllHooks": false}'},
+        None,
+    ),
+    (True, {"root/settings.json": OFF}, None),
+    (False, {"root/settings.json": OFF}, None),
+    (False, {"root/settings.local.json": OFF}, None),
+]
+"""Where a repository's Claude Code files stand, for a Session in a folder below its root
+(``here``: ``root/packages/web``; ``root`` a git repository or, False, a plain folder), and the
+file ``status`` names as switching the hooks off (None: the hooks run). Claude Code reads the
+folder's own ``settings.json`` and ``settings.local.json``, then the repository root's
+``settings.local.json`` over them; never the root's ``settings.json`` from below it, nor a plain
+folder above. Each measured with the real CLI: ``test_e2e_repository_switches_hooks_off.py``."""
+
+
+def lay_out(tmp_path: Path, git: bool, files: dict[str, str]) -> tuple[Path, Path]:
+    """The repository (``root``) and its folder ``here`` holding ``files``."""
+    root = tmp_path / "src" / "app"
+    here = root / "packages" / "web"
+    here.mkdir(parents=True)
+    if git:
+        (root / ".git").mkdir()
+    for spec, text in files.items():
+        where, name = spec.split("/")
+        folder = (root if where == "root" else here) / ".claude"
+        folder.mkdir(exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return root, here
+
+
+@pytest.mark.parametrize(("git", "files", "named"), WHERE_SHAPES, ids=str)
+def test_status_reads_a_repositorys_claude_code_files_where_claude_code_does(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    git: bool,
+    files: dict[str, str],
+    named: str | None,
+) -> None:
+    install(tmp_path, "claude-code")
+    root, here = lay_out(tmp_path, git, files)
+    monkeypatch.chdir(here)
+
+    said = cli(tmp_path, "status")
+
+    if named is None:
+        assert "switches these hooks off" not in said
+    else:
+        where, name = named.split("/")
+        name = name or "settings.local.json"
+        path = (root if where == "root" else here) / ".claude" / name
+        assert f"claude-code: WARNING: {path} switches these hooks off" in said

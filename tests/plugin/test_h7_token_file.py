@@ -485,6 +485,37 @@ def test_h7_a_claude_code_token_an_earlier_install_kept_in_env_moves_into_the_fi
     assert "WARNING" not in status_of(home)
 
 
+def test_h7_the_backup_keeping_a_token_is_named_where_it_lies_in_a_dotfiles_checkout(
+    tmp_path: Path,
+) -> None:
+    """``~/.claude/settings.json`` a symlink into a dotfiles checkout (GNU Stow, chezmoi), its
+    ``env`` holding the token an earlier install wrote: the backup, token and all, lies beside
+    the target, inside that checkout, and the install names it there (its file name and the
+    checkout's folder), never beside the link, where no such file is."""
+    home, root = tmp_path / "home", memory_root(tmp_path)
+    dotfiles = tmp_path / "dotfiles" / "claude"
+    dotfiles.mkdir(parents=True)
+    target = dotfiles / "claude-settings.json"
+    target.write_text(json.dumps({"env": {"HARNESS_MEMORY_TOKEN": TOKEN}}), encoding="utf-8")
+    (home / ".claude").mkdir(parents=True)
+    link = home / CLAUDE_SETTINGS
+    link.symlink_to(target)
+
+    status, said = install(home, root, "claude-code")
+
+    assert status == 0, said
+    assert link.is_symlink()
+    [backup] = dotfiles.glob(f"claude-settings.json{BACKUP_SUFFIX}*")
+    assert TOKEN in backup.read_text(encoding="utf-8") and mode(backup) == 0o600
+    assert f"the backup of {link} keeps the bearer token its old text held" in said
+    assert f"beside its target {target}" in said
+    assert (
+        f"keep claude-settings.json{BACKUP_SUFFIX}* out of any repository holding {dotfiles}"
+        in said
+    )
+    assert not list((home / ".claude").glob(f"*{BACKUP_SUFFIX}*"))
+
+
 def status_of(home: Path) -> str:
     out = io.StringIO()
     main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)

@@ -296,7 +296,7 @@ def test_h7_token_set_in_a_home_kept_in_git_writes_nothing_and_says_why(
     assert stopped.value.code == 2
     said = capsys.readouterr().err
     assert f"lies in the git work tree {account}" in said and "nothing written" in said
-    assert "--git-dir" in said and TOKEN not in said
+    assert "keep your home's folders out of every work tree" in said and TOKEN not in said
     assert sorted(path.name for path in account.iterdir()) == [".bashrc", ".git"]
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import tempfile
-from pathlib import Path
 
 from aiohttp import web
 from aiohttp.test_utils import unused_port
@@ -37,13 +35,12 @@ async def test_only_bridged_loopback_ports_are_reachable_inside() -> None:
     other_site = web.TCPSite(runner, "127.0.0.1", other)
     await other_site.start()  # listening outside, but not bridged in
     try:
-        with tempfile.TemporaryDirectory(prefix="cc-net-") as sockets:
-            async with unix_bridges([port], Path(sockets)) as bridges:
-                command = wrap([sys.executable, "-c", PROBE, str(port), str(other)], bridges)
-                process = await asyncio.create_subprocess_exec(
-                    *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
-                )
-                out, err = await asyncio.wait_for(process.communicate(), 60)
+        async with unix_bridges([port]) as bridges:
+            command = wrap([sys.executable, "-c", PROBE, str(port), str(other)], bridges)
+            process = await asyncio.create_subprocess_exec(
+                *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+            )
+            out, err = await asyncio.wait_for(process.communicate(), 60)
     finally:
         await runner.cleanup()
     assert process.returncode == 0, err.decode()

@@ -24,7 +24,6 @@ import http.server
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -35,6 +34,7 @@ import pytest
 
 from tests.support.guard_cases import SHELL, Layout, answer, refusal
 from tests.support.npm_cache import unavailable
+from tests.support.socket_file import bound_socket
 
 FETCH = {
     "curl": 'curl -s "file://$PWD/note.md"',
@@ -320,9 +320,7 @@ def _not_a_file(kind: str, path: Path) -> None:
     if kind == "fifo":
         os.mkfifo(path)
     elif kind == "socket":
-        listening = socket.socket(socket.AF_UNIX)
-        listening.bind(str(path))  # the file stays when the socket closes
-        listening.close()
+        bound_socket(path).close()  # the file stays when the socket closes
     else:
         path.mkdir()
 

@@ -83,7 +83,9 @@ def test_r1_session_start_for_an_agent_the_service_does_not_hold_exits_1(
     assert done.returncode == 1, done.stderr
     meta = json.loads(done.stdout)["sessionMeta"]
     assert meta["errorKind"] == "rejected"
-    assert "has no agent 'nobody' in project 'acme'" in meta["error"]
+    assert meta["error"].startswith(
+        "memory service answered 404: no agent 'nobody' in project 'acme' (asked at "
+    ), meta["error"]
 
 
 def test_r1_the_session_start_hook_with_a_refused_token_still_exits_0_and_says_why(

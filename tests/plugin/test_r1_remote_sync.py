@@ -7,10 +7,12 @@ smart HTTP to it with the bearer token. Nothing of the service's data dir is rea
 
 from __future__ import annotations
 
+import http.server
 import os
 import shutil
 import socket
 import stat
+import threading
 from pathlib import Path
 from urllib.parse import quote, unquote
 
@@ -567,10 +569,16 @@ def test_r1_an_agent_the_service_does_not_have_is_an_error_not_an_empty_memory(
 ) -> None:
     """The service makes the user scope on demand (and a push makes a Workspace scope), so a
     404 for it means the agent, project, address or token is wrong: the sync says so, never
-    "nothing saved yet" (a Session would start with no memory and no word why)."""
-    for url, agent in (
-        (shared_service.url, "nobody"),
-        (shared_service.url + "/elsewhere", new_agent),
+    "nothing saved yet" (a Session would start with no memory and no word why). It says so
+    in the service's own words, its problem's ``detail`` (as for its other answers: 401,
+    5xx), then where it asked and what to check."""
+    for url, agent, service_says in (
+        (shared_service.url, "nobody", "no agent 'nobody' in project 'acme'"),
+        (
+            shared_service.url + "/elsewhere",
+            new_agent,
+            f"nothing is served at /elsewhere/api/projects/acme/agents/{new_agent}/memory/git/",
+        ),
     ):
         copy = RemoteCopy(
             url=url,
@@ -581,9 +589,53 @@ def test_r1_an_agent_the_service_does_not_have_is_an_error_not_an_empty_memory(
             timeout=30.0,
         )
         for result in copy.sync(str(tmp_path)):
-            assert not result.ok and not result.missing, result.as_json()
-            assert f"no agent {agent!r} in project 'acme'" in (result.error or "")
+            assert not result.ok and not result.missing and result.refused, result.as_json()
+            assert (result.error or "").startswith(
+                f"memory service answered 404: {service_says}"
+            ), result.error
+            assert f"for agent {agent!r} in project 'acme'" in (result.error or "")
             assert "check the URL, project, agent and token" in (result.error or "")
+            assert shared_service.token not in (result.error or "")
+
+
+class _PlainNotFound(http.server.BaseHTTPRequestHandler):
+    """Another server at the service's address: a 404 of plain text, no problem+json."""
+
+    def do_GET(self) -> None:
+        body = b"404 page not found\n"
+        self.send_response(404)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+
+def test_r1_a_404_with_no_detail_of_the_service_s_is_said_in_the_sync_s_words(
+    tmp_path: Path,
+) -> None:
+    """A 404 whose body carries no problem ``detail`` (another server at that address) is
+    still a refusal, said in the sync's words: no agent there, and what to check."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _PlainNotFound)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        copy = RemoteCopy(
+            url=url, token="t" * 40, project="acme", agent="coder",
+            state_dir=tmp_path / "state", timeout=30.0,
+        )  # fmt: skip
+        [result] = copy.sync(None)
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()
+    assert not result.ok and result.refused and not result.missing, result.as_json()
+    assert (result.error or "").startswith(f"the service at {url} has no agent 'coder'")
+    assert "404 page not found" not in (result.error or "")
+    assert "check the URL, project, agent and token settings" in (result.error or "")
 
 
 @pytest.mark.parametrize(

@@ -111,7 +111,7 @@ def test_q1_the_install_progress_line_and_pip_s_failure() -> None:
     done = _progress("--no-index", "msgspec")  # installed already: nothing to fetch
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1].startswith("checking: done in ")
-    assert "(1 packages)" in done.stdout
+    assert "(1 package)" in done.stdout  # one, in the singular
 
     failed = _progress("--no-index", "no-such-package-for-agent-memory")
     assert failed.returncode != 0

@@ -18,6 +18,7 @@ from memory_core.legacy_readings import (
     KOI8_R,
     WINDOWS_1251,
     cjk_readings,
+    cyrillic_by_case,
     cyrillic_reading,
     decodes,
     koi8_r_by_case,
@@ -28,6 +29,7 @@ __all__ = [
     "CYRILLIC_8BIT",
     "LEGACY_MULTIBYTE",
     "NOT_DECODED",
+    "SHORT_TEXT_BYTES",
     "ExactText",
     "decode_exact",
     "decode_file",
@@ -53,6 +55,7 @@ swapped (:func:`~memory_core.legacy_readings.cyrillic_reading`)."""
 _CYRILLIC = (WINDOWS_1251, KOI8_R)
 
 _KNOWN_AS = {
+    "cp1252": ("Windows-1252 (Western)", "CP1252"),
     CYRILLIC_8BIT: ("Windows-1251 (Cyrillic)", "CP1251"),
     KOI8_R: ("KOI8-R (Cyrillic)", "KOI8-R"),
     "cp932": ("Shift-JIS", "CP932"),
@@ -207,10 +210,24 @@ def legacy_readings(raw: bytes) -> tuple[str, ...] | None:
     this tells every Shift-JIS, EUC-JP, GB18030 and EUC-KR line and 99 % of Big5 ones as CJK,
     every English line holding one CJK word of two characters or more, and no German, French,
     Spanish, Portuguese, Italian or Nordic one in Windows-1252 or Latin-1.
+    Short text is never named by one legacy encoding when it reads as Western text too: bytes
+    with at most :data:`SHORT_TEXT_BYTES` above 0x7F whose Windows-1252 reading stands as
+    Western text does (:func:`_short_and_western`: ``Ærø``, ``‘a’``, ``çà``, which the
+    verdicts above named Big5, Shift-JIS and Windows-1251) are named with ``cp1252`` last
+    among their readings: too little text to tell, so none is shown as its text and a file is
+    not decoded but named with every command that may convert it (T-2).
     Cost: ~2.7 ms for a 28,000-character Shift-JIS index (41 KB), plus ~12 ms to import
     ``charset-normalizer`` the first time (and ~170 ms for ``chardet`` when a short index needs
     it); UTF-8 text never gets here.
     """
+    readings = _family_readings(raw)
+    if readings is None or not _short_and_western(raw):
+        return readings
+    return (*readings, WESTERN)  # too little text to tell: never one named, nor shown
+
+
+def _family_readings(raw: bytes) -> tuple[str, ...] | None:
+    """:func:`legacy_readings` before the check of short text that reads as Western text."""
     from charset_normalizer import from_bytes  # only for bytes that are not UTF-8
 
     if (cyrillic := _cyrillic_8bit(raw)) is not None:
@@ -275,6 +292,8 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
         return (cyrillic_reading(raw),)
     if koi8_r_by_case(raw):
         return (KOI8_R, *wholly_common_cjk(raw))
+    if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS):  # ``Кофе``, weighed as GB18030
+        return (WINDOWS_1251, *wholly_common_cjk(raw))
     return None
 
 
@@ -302,17 +321,41 @@ characters, Big5's, Shift-JIS's katakana: ``資料`` in GB18030 is ``0xD9 0x59 0
 (``été``, ``Größe``, ``¿Qué``) or stand one pair alone (``Öl``, ``ça``), never so."""
 
 
-def _unlike_western(raw: bytes) -> tuple[int, int]:
+SHORT_TEXT_BYTES = 4
+"""Bytes above 0x7F a non-UTF-8 text holds at most to be *short*: two CJK characters, four
+Cyrillic letters, a Western word or two. Below it the verdicts of :func:`legacy_readings`
+(``charset-normalizer``'s family, ``chardet``'s choice, the byte patterns) rest on too little
+to stand alone against a Western reading (:func:`_short_and_western`)."""
+WESTERN = "cp1252"
+"""The reading :func:`legacy_readings` adds for short text that is Western text too."""
+
+
+def _short_and_western(raw: bytes) -> bool:
+    """Whether ``raw``, bytes that are not UTF-8, is short (at most :data:`SHORT_TEXT_BYTES`
+    above 0x7F) and its Windows-1252 reading stands as Western text does: every such byte an
+    accented letter or a common sign, none where :func:`_unlike_western` says Western text
+    never has it, a CJK-looking pair of words aside (``Ærø`` is ``0xC6 0x72 0xF8``, two Big5
+    characters' bytes, and a Western word). ``Кофе`` in Windows-1251 (``Êîôå``, four accented
+    letters in a row) and ``設定`` in Shift-JIS (``Ý’è`` with a byte cp1252 leaves undefined)
+    do not."""
+    if len(_HIGH_BYTE.findall(raw)) > SHORT_TEXT_BYTES:
+        return False
+    unlike, _ = _unlike_western(raw, cjk_words=False)
+    return unlike == 0
+
+
+def _unlike_western(raw: bytes, *, cjk_words: bool = True) -> tuple[int, int]:
     """How many of the bytes above 0x7F of ``raw``, read as Windows-1252, stand where Western
     text never has them: no accented letter or common sign (``ƒ``, ``‹``, ``ˆ``, a byte
     cp1252 leaves undefined), one followed by ``@ [ \\ ^ ` { | } ~``, or one of three or more
     in a row (``Größe`` has two). Shift-JIS and Big5 put a byte 0x40-0x7E after a lead byte
     above 0x7F (``デ`` is ``0x83 0x66``, ``ƒf`` in cp1252), so one line of katakana holds few
     pairs of high bytes but many such bytes; Western text holds next to none. Returns
-    ``(unlike, high)``, ``high`` the count of bytes above 0x7F."""
+    ``(unlike, high)``, ``high`` the count of bytes above 0x7F. ``cjk_words=False`` does not
+    count the bytes of a word :data:`_CJK_WORD` finds (a short Western word may look so)."""
     text = raw.decode("cp1252", errors="replace")  # one character per byte
     in_runs = {at for run in _LONG_HIGH_RUN.finditer(text) for at in range(*run.span())}
-    for word in _CJK_WORD.finditer(raw):
+    for word in _CJK_WORD.finditer(raw) if cjk_words else ():
         in_runs.update(at for at in range(*word.span()) if raw[at] > 0x7F)
     unlike = len(in_runs)
     for high in _HIGH.finditer(text):

@@ -34,6 +34,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from urllib.parse import unquote
 
+from memory_core.joined_lines import SOFT_BREAKS, entries, has_soft_break, parts_without
 from memory_core.markdown import blank_code_spans, fenced_lines, line_texts, lines_with_ends
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "entry_targets",
     "index_lines",
     "index_lines_linking",
+    "line_entries",
     "line_links_to",
     "link_targets",
     "linked_topic_files",
@@ -63,6 +65,7 @@ _ENTRY_RE = re.compile(
     r"(?P<name>[^`\n]*?[^`\s]\.md)[ \t]*\1"
 )
 _TITLE_CLOSERS = {'"': '"', "'": "'", "(": ")"}
+_SOFT_BREAK_RE = re.compile(f"[{SOFT_BREAKS}]")
 
 
 def index_lines(text: str) -> list[str]:
@@ -372,6 +375,13 @@ def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str,
     ('# Index\\r\\nsee a.md\\r\\n', ['- [A](a.md)'])
     >>> prune_index("- [A](a.md)\\r- [B](b.md)\\r", "a.md")
     ('- [B](b.md)\\r', ['- [A](a.md)'])
+
+    A line whose entries are joined by a soft break (U+2028, a form feed …: other tools show
+    them as lines, :mod:`memory_core.joined_lines`) loses only the entries that link the file,
+    with the break that joined each; it goes whole when every entry of it does:
+
+    >>> prune_index("- [A](a.md)\\u2028- [B](b.md)\\n", "a.md")
+    ('- [B](b.md)\\n', ['- [A](a.md)'])
     """
     tokens = _lines_with_any_ends(text)
     starts = list(itertools.accumulate(map(len, tokens), initial=0))
@@ -382,31 +392,114 @@ def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str,
         if (fenced is None or not fenced[number])
         and line_links_to(_content(tokens[number]), file_name, exact=exact)
     ]
+    labels: set[str] = set()
     if removed_at and "]:" in text:
         contents = [_content(token) for token in tokens]
-        uses = _reference_uses(contents, fenced, file_name, exact=exact)
+        labels = _labels_linking(contents, file_name, exact=exact)
+        uses = _reference_uses(contents, fenced, labels)
         removed_at = sorted({*removed_at, *uses})
     if not removed_at:
         return text, []
-    # the kept stretches between the removed lines, sliced from the text as they are
-    ends = [starts[number] for number in removed_at] + [len(text)]
-    begins = [0] + [starts[number + 1] for number in removed_at]
-    result = "".join(text[begin:end] for begin, end in zip(begins, ends, strict=True))
+    partly = _partly_removed(tokens, removed_at, file_name, labels, exact=exact)
+    if partly:
+        whole = set(removed_at) - partly.keys()
+        result = "".join(
+            partly[number][0] + token[len(_content(token)) :] if number in partly else token
+            for number, token in enumerate(tokens)
+            if number not in whole
+        )
+    else:  # the kept stretches between the removed lines, sliced from the text as they are
+        ends = [starts[number] for number in removed_at] + [len(text)]
+        begins = [0] + [starts[number + 1] for number in removed_at]
+        result = "".join(text[begin:end] for begin, end in zip(begins, ends, strict=True))
     if not text.endswith(("\n", "\r")):
         # the file had no final line end: the new last line must not gain one
         result = result.removesuffix("\n").removesuffix("\r")
-    return result, [_content(tokens[number]) for number in removed_at]
+    removed: list[str] = []
+    for number in removed_at:
+        removed.extend(partly[number][1] if number in partly else [_content(tokens[number])])
+    return result, removed
+
+
+def _partly_removed(
+    tokens: Sequence[str],
+    removed_at: Sequence[int],
+    file_name: str,
+    labels: set[str],
+    *,
+    exact: bool,
+) -> dict[int, tuple[str, list[str]]]:
+    """The lines of ``removed_at`` that hold entries joined by a soft break
+    (:mod:`memory_core.joined_lines`: U+2028, a form feed …, which other tools show as line
+    breaks) of which only some link ``file_name`` (or use a reference ``labels`` defines to
+    it): by 0-based number, the line without those entries and the entries removed. Every
+    other line of ``removed_at`` goes whole."""
+    partly: dict[int, tuple[str, list[str]]] = {}
+    for number in removed_at:
+        line = _content(tokens[number])
+        if not has_soft_break(line):
+            continue
+
+        def links(part: str) -> bool:
+            return line_links_to(part, file_name, exact=exact) or any(
+                label in labels for label in reference_labels(part)
+            )
+
+        if (
+            _parts_link_as_the_line(line)
+            and (kept := parts_without(line, links, _starts_entry)) is not None
+        ):
+            partly[number] = kept
+    return partly
+
+
+def line_entries(line: str) -> list[str]:
+    """The entries of one index line (without its line end) as a delete cuts them: for a line
+    whose entries a soft break joins (:mod:`memory_core.joined_lines`), each of them, as
+    :func:`prune_index` removes one; else ``[line]``. A restore finds where an entry it puts
+    back stood by them (:func:`memory_core.index_merge.merge_index`).
+
+    >>> line_entries("- [A](a.md) one\\u2028- [B](b.md) two")
+    ['- [A](a.md) one', '- [B](b.md) two']
+    """
+    if not has_soft_break(line) or not _parts_link_as_the_line(line):
+        return [line]
+    return entries(line, _starts_entry)
+
+
+def _starts_entry(part: str) -> bool:
+    """Whether a part of a joined line (:mod:`memory_core.joined_lines`) starts an entry of
+    its own: it links a file, names one as an entry, or uses a reference."""
+    return bool(link_targets(part) or entry_targets(part) or reference_labels(part))
+
+
+def _parts_link_as_the_line(line: str) -> bool:
+    """Whether the parts of ``line`` between soft breaks, each read alone, hold the links,
+    entries and reference uses the whole line holds, each part's brackets paired: no link's
+    text or target holds a soft break (``[Uv<U+2028>notes](uv.md)`` is one link across two
+    parts). Else the line is never cut, and goes whole."""
+
+    def found(text: str) -> list[str]:
+        return [*link_targets(text), *entry_targets(text), *reference_labels(text)]
+
+    parts = _SOFT_BREAK_RE.split(line)
+    if any(part.count("[") != part.count("]") for part in parts):
+        return False
+    return sorted(found(line)) == sorted(target for part in parts for target in found(part))
+
+
+def _labels_linking(contents: Sequence[str], file_name: str, *, exact: bool) -> set[str]:
+    """The reference labels whose definition in ``contents`` links ``file_name``."""
+    same = str.__eq__ if exact else _same_name
+    references = reference_definitions(contents)
+    return {label for label, target in references.items() if same(target, file_name)}
 
 
 def _reference_uses(
-    contents: Sequence[str], fenced: Sequence[bool] | None, file_name: str, *, exact: bool
+    contents: Sequence[str], fenced: Sequence[bool] | None, labels: set[str]
 ) -> list[int]:
-    """The 0-based numbers of the lines that use a reference label whose definition in
-    ``contents`` links ``file_name`` (a definition's own line is found by
-    :func:`line_links_to`)."""
-    same = str.__eq__ if exact else _same_name
-    references = reference_definitions(contents)
-    labels = {label for label, target in references.items() if same(target, file_name)}
+    """The 0-based numbers of the lines that use one of ``labels`` (the reference labels
+    :func:`_labels_linking` found; a definition's own line is found by :func:`line_links_to`)."""
     if not labels:
         return []
     return [

@@ -12,7 +12,9 @@ the target index without duplicates (:func:`merge_index`):
 - the target's own lines are never changed, reordered or removed, and its line ends (LF or
   CRLF) are used for the appended lines;
 - lines that come back to the index they were once part of (a restore, V-2: ``places``) go
-  back to where they stood in it, next to the same neighbours, rather than at the end.
+  back to where they stood in it, next to the same neighbours, rather than at the end (an
+  entry a delete cut out of a line of entries joined by a soft break comes back on a line of
+  its own, where it stood among them: :func:`memory_core.index.line_entries`).
 
 Merging the same source twice therefore adds nothing the second time (P-5, "a second run
 changes nothing").
@@ -35,6 +37,7 @@ from memory_core.index import (
     RepeatedFind,
     entry_span,
     index_lines,
+    line_entries,
     linked_topic_files,
     topic_link_targets,
 )
@@ -194,7 +197,8 @@ def merge_index(
         if places is None:
             merge.text = head + end.join(appended) + end
         else:
-            merge.text = _put_back(head, appended, index_lines(places), end)
+            where = [entry for line in index_lines(places) for entry in line_entries(line)]
+            merge.text = _put_back(head, appended, where, end)
         merge.changed = True
         merge.added = appended
     return merge

@@ -21,12 +21,14 @@ text; this module tells which encoding of that family it is, or that too little 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "CjkReadings",
     "cjk_readings",
+    "cyrillic_by_case",
     "cyrillic_reading",
     "decodes",
     "koi8_r_by_case",
@@ -308,11 +310,39 @@ def koi8_r_by_case(raw: bytes) -> bool:
     >>> koi8_r_by_case("Кофе и чай".encode("koi8_r")), koi8_r_by_case("設定".encode("cp932"))
     (True, False)
     """
-    high = [character for character in raw.decode(KOI8_R) if not character.isascii()]
-    if len(high) < 2 or not all(_is_cyrillic(character) for character in high):
+    return cyrillic_by_case(raw, KOI8_R)
+
+
+_GLUED_SIGN = re.compile("№[^\\W\\d_]|[^\\W\\d_][«»„“”…—–№][^\\W\\d_]")
+"""``№`` before a letter, or a sign other than an apostrophe (``п’ятниця``) between two
+letters: how Cyrillic text never writes one (``№5``, ``«итог»``), and CJK bytes read in
+Windows-1251 often do (``배포`` in EUC-KR is ``№иЖч``)."""
+
+
+def cyrillic_by_case(raw: bytes, codec: str, signs: frozenset[str] = frozenset()) -> bool:
+    """Whether ``raw`` reads in ``codec`` (``koi8_r`` or ``cp1251``) as Cyrillic words, by the
+    rule of :func:`koi8_r_by_case`, the characters of ``signs`` (``№``, ``«»``) standing among
+    them, never glued into a word (:data:`_GLUED_SIGN`), and not counted: a few Windows-1251
+    words (``Кофе``, ``Тест``, ``ещё №5``) are weighed best as GB18030, Big5 or Shift-JIS by
+    ``charset-normalizer`` and were named so.
+
+    >>> cyrillic_by_case("Кофе".encode("cp1251"), "cp1251")
+    True
+    """
+    try:
+        text = raw.decode(codec)
+    except UnicodeDecodeError:
         return False
-    capitals = sum(1 for character in high if character.isupper())
-    return len(high) - capitals >= 2 * capitals
+    high = [character for character in text if not character.isascii()]
+    if any(not _is_cyrillic(character) and character not in signs for character in high):
+        return False
+    if signs and _GLUED_SIGN.search(text):
+        return False
+    letters = [character for character in high if _is_cyrillic(character)]
+    if len(letters) < 2:
+        return False
+    capitals = sum(1 for character in letters if character.isupper())
+    return len(letters) - capitals >= 2 * capitals
 
 
 def wholly_common_cjk(raw: bytes) -> list[str]:

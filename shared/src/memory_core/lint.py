@@ -23,6 +23,10 @@ line where one applies:
 ``missing-description``       warning  no usable ``description`` (recall depends on it)
 ``description-multiline``     warning  ``description`` spans several lines; it should be one
 ``index-line-too-long``       warning  an index line over 150 characters (code points)
+``joined-index-line``         warning  an index line whose entries are joined by a character
+                                       other tools show as a line break (U+2028, U+2029, NEL,
+                                       a form feed, a vertical tab …; T-4): named by line and
+                                       character, with the fix (one entry a line)
 ``unindexed``                 warning  a topic file no index line links to
                                        (no claim past the scanned part of an over-large index)
 ``index-wrong-case``          warning  ``Memory.md`` / ``memory.md``: an index in the wrong case
@@ -72,7 +76,9 @@ from memory_core.decoding import NOT_DECODED
 from memory_core.hidden_text import find_hidden, show_hidden
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
+from memory_core.joined_lines import break_name, filled_parts, has_soft_break, joined_breaks
 from memory_core.layout import INDEX_FILE
+from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
 from memory_core.wire import Finding, Severity
@@ -107,6 +113,7 @@ SEVERITIES: dict[str, Severity] = {
     "missing-description": "warning",
     "description-multiline": "warning",
     "index-line-too-long": "warning",
+    "joined-index-line": "warning",
     "unindexed": "warning",
     "index-wrong-case": "warning",
     "dangling-wiki-link": "warning",
@@ -533,6 +540,7 @@ def _index_findings(
     for number, length in facts.long_lines:
         message = f"{length} characters; keep index lines under {INDEX_LINE_LIMIT}"
         findings.append(_finding("index-line-too-long", INDEX_FILE, number, message))
+    findings.extend(_joined(index_text))
     findings.extend(_dangling(linked, topic_files, in_sub_folders, refused or {}))
     if partial is not None:
         findings.append(_over_cap(partial, facts.lines))
@@ -546,6 +554,30 @@ def _index_findings(
         _hidden(INDEX_FILE, line, "this index line", what) for line, what in find_hidden(index_text)
     )
     return sorted(findings, key=lambda finding: finding.line or 0)
+
+
+def _joined(index_text: str) -> list[Finding]:
+    """``joined-index-line``: each line of the index (:func:`~memory_core.markdown.line_texts`)
+    holding text joined by a soft break (:mod:`memory_core.joined_lines`), which other tools
+    show as several lines and Memory reads, injects and caps as one, named by its code point
+    and Unicode name, with the fix."""
+    if not has_soft_break(index_text):
+        return []
+    findings: list[Finding] = []
+    for number, line in enumerate(line_texts(index_text), start=1):
+        if not (breaks := joined_breaks(line)):
+            continue
+        named = " and ".join(break_name(char) for char in breaks)
+        codes = " and ".join(f"U+{ord(char):04X}" for char in breaks)
+        message = (
+            f"{filled_parts(line)} parts of this line are joined by {named}, which editors and "
+            "models may show as a line break, but Memory reads one line (a line ends at LF, "
+            "CRLF or CR only): they are injected and capped as one line; put each entry on its "
+            f"own line (replace each {codes} with a line break, or with a space inside one "
+            "entry's text)"
+        )
+        findings.append(_finding("joined-index-line", INDEX_FILE, number, message))
+    return findings
 
 
 def _dangling(

@@ -271,11 +271,16 @@ def _after_install(
     out: IO[str],
 ) -> None:
     """What an install does and says after the files: the hooks' bytecode compiled (not in a
-    dry run), and a warning when a managed install runs these hooks for every user already."""
+    dry run), the harness version found on PATH against the one the hooks are measured on
+    (:mod:`~harness_memory.installers.harness_version`), and a warning when a managed install
+    runs these hooks for every user already."""
+    from harness_memory.installers.harness_version import version_note
+
     if not args.dry_run:
         from harness_memory.installers.executable import compile_bytecode
 
         out.write(f"{args.harness}: {compile_bytecode(command)}\n")
+    out.write(f"{args.harness}: {version_note(args.harness, environ)}\n")
     if managed is None and (also := _managed_install_too(args.harness, home, environ)):
         out.write(f"{args.harness}: WARNING: {also}\n")
 

@@ -41,6 +41,7 @@ from typing import IO
 from harness_memory.settings import (
     TOKEN_FILE_MAX_BYTES,
     account_state_dir,
+    token_kept_outside,
     unknown_account_note,
 )
 
@@ -184,7 +185,7 @@ def run_token(
     if args.file is None and state is None:
         parser.error(f"token set: {unknown_account_note()}; or give --file PATH")
     try:
-        path, stale = token_file_place(args.file, state)
+        path, stale = token_file_place(args.file, state, _home_of(state, environ), environ)
     except TokenPlaceError as error:
         parser.error(f"token set: {error}; nothing written")
     try:
@@ -199,6 +200,15 @@ def run_token(
     if stale is not None and stale.is_file():
         out.write(_leave_stale(stale, path, environ))
     return 0
+
+
+def _home_of(state: Path | None, environ: Mapping[str, str]) -> Path:
+    """The home whose bare repositories (a dotfiles setup, H-7) ``token set`` looks at: the
+    one holding the managed hooks' state dir ``state`` (``<home>/.claude/harness-memory``,
+    the account's own), else ``$HOME``, else the account's."""
+    if state is not None and token_kept_outside(state) is not None:
+        return state.parent.parent
+    return Path(environ["HOME"]) if environ.get("HOME") else Path.home()
 
 
 def _leave_stale(stale: Path, path: Path, environ: Mapping[str, str]) -> str:

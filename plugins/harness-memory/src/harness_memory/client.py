@@ -68,6 +68,20 @@ secret (a tenant's id a gateway routes by, ``…/tenants/<uuid>/memory``): the i
 the URL as given and ``status`` does not warn of it (A-10)."""
 
 
+def _id_refusal(shown: str) -> str:
+    """The refusal of a URL to be written whose only fault is a UUID or hex id in its path
+    (A-10), in one line: why it is refused (the id may be a capability secret, and the install
+    writes the URL where others read), then the flag that installs it as given, then the other
+    way."""
+    return (
+        f"the service URL {shown!r} holds an id in its path (a UUID or hex segment), which may "
+        "be a capability secret, so install does not write it into settings files and hook "
+        "command lines other accounts (ps) and a repository read: if it is no secret (a "
+        f"tenant's id a gateway routes by), add {URL_ID_NOT_SECRET}; else give the address "
+        "without it, and the bearer token with --token-file or HARNESS_MEMORY_TOKEN"
+    )
+
+
 def service_url_parts(url: str, *, written: bool = False) -> SplitResult:
     """``url`` split (``urllib.parse.urlsplit``) when it is an ``http(s)://host[:port]`` address;
     else :class:`ServiceUnreachableError` saying so, the URL shown by :func:`shown_url`. A URL
@@ -99,6 +113,8 @@ def service_url_parts(url: str, *, written: bool = False) -> SplitResult:
         raise ServiceUnreachableError(
             f"memory service URL must be http(s)://host[:port], got {shown!r} ({error})"
         ) from None
+    if written and url_secret(url) is None and url_secret(url, written=True) is not None:
+        raise ServiceUnreachableError(_id_refusal(shown))
     if (secret := url_secret(url, written=written)) is not None:
         kept = (
             ", and the install would write it into settings files and hook command lines "
@@ -106,16 +122,10 @@ def service_url_parts(url: str, *, written: bool = False) -> SplitResult:
             if written
             else ""
         )
-        way_out = (
-            "; or, when the id is no secret (a tenant's id the gateway routes by), install "
-            f"with {URL_ID_NOT_SECRET} to write the URL as given"
-            if written and url_secret(url) is None  # only an id stops it
-            else ""
-        )
         raise ServiceUnreachableError(
             f"memory service URL must not hold {secret}{kept}: the service takes a bearer "
             "token, given with --token-file, --token or HARNESS_MEMORY_TOKEN (kept in a 0600 "
-            f"file); give its address without it{way_out}; got {shown!r}"
+            f"file); give its address without it; got {shown!r}"
         )
     if host is None or port_problem or parts.scheme not in {"http", "https"}:
         raise ServiceUnreachableError(

@@ -127,6 +127,11 @@ and the lone surrogates Python reads a host name's bytes that are no UTF-8 as (`
 failed every sync with UnicodeEncodeError where the name is percent-encoded for git)."""
 
 
+NOT_FOUND_CHECK = "check the URL, project, agent and token settings"
+"""What a 404 for the user scope (or a push) asks a person to check: the service makes that
+scope on demand, so only a wrong address, project, agent or token is answered 404 there."""
+
+
 class RemoteError(Exception):
     """Remote mode cannot run here (no git, a copy that cannot be written); says why."""
 
@@ -480,8 +485,7 @@ class RemoteCopy:
         projects is answered 404 too)."""
         return (
             f"the service at {shown_url(self.url)} has no agent {self.agent!r} in project "
-            f"{self.project!r} that this token may reach (404): check the URL, project, agent "
-            "and token settings"
+            f"{self.project!r} that this token may reach (404): {NOT_FOUND_CHECK}"
         )
 
     def service_says(self, key: str, service: str = "git-upload-pack") -> str | None:
@@ -761,7 +765,7 @@ class _ScopeRun:
             # only a fetch of a Workspace scope can find none yet
             if self.key != USER_SCOPE and args[0] != "push":
                 return _GitFailed(_reason(message), missing=True)
-            return _GitFailed(self.copy.not_found(), refused=True)
+            return self._not_found_refused(args)
         if network and any(_REFUSED_LINE_401.fullmatch(line) for line in own):
             return self._token_refused(args, message)
         reason = _reason(message) or f"git {args[0]} failed"
@@ -776,6 +780,24 @@ class _ScopeRun:
             if said:
                 reason += f" (the service says: {said})"
         return _GitFailed(reason)
+
+    def _not_found_refused(self, args: tuple[str, ...]) -> _GitFailed:
+        """The service answered 404 where it holds or makes the scope (the user scope, made on
+        demand; a push, which makes a Workspace scope): refused, in the service's own words
+        as its other answers are said (``memory service answered 404: no agent 'coder' in
+        project 'acme'``, ``… nothing is served at /elsewhere/api/…``: its problem's
+        ``detail``, asked of it as :meth:`RemoteCopy.service_says`; git prints only "not
+        found"), then where it was asked and what to check. :meth:`RemoteCopy.not_found`'s
+        words only when the answer carries no detail (no problem+json: another server)."""
+        service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
+        said = self.copy.service_says(self.key, service)
+        if said is None:
+            return _GitFailed(self.copy.not_found(), refused=True)
+        return _GitFailed(
+            f"memory service answered 404: {said} (asked at {shown_url(self.copy.url)} for "
+            f"agent {self.copy.agent!r} in project {self.copy.project!r}: {NOT_FOUND_CHECK})",
+            refused=True,
+        )
 
     def _token_refused(self, args: tuple[str, ...], message: str) -> _GitFailed:
         """The service answered 401 (git says only "Authentication failed"): refused, in the

@@ -53,6 +53,15 @@ from harness_memory.hooks.archive_members import (
     writes_members,
 )
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
+from harness_memory.hooks.named_scripts import (
+    SCRIPT_CAP,
+    SCRIPT_DEPTH,
+    SCRIPTS_CAP,
+    non_interactive_part,
+    read_script,
+    script_file,
+    unchangeable,
+)
 from harness_memory.hooks.package_settings import PACKAGE_SETTINGS_CAP, package_settings
 from harness_memory.hooks.pointed_settings import npm_option_files, pointed_files
 from harness_memory.hooks.program_settings import (
@@ -64,7 +73,7 @@ from harness_memory.hooks.program_settings import (
     read_settings_file,
     settings_places,
 )
-from harness_memory.hooks.shell_startup import STARTUP_SHELLS, startup_files
+from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.tool_targets import (
     ShellPaths,
     ToolWrites,
@@ -184,7 +193,16 @@ class _Judge:
     environment, for :func:`shell_refusal` and the commands a program's settings make it run
     (judged as commands of the call, in the folder the program runs in)."""
 
-    __slots__ = ("environ", "key", "memory_root", "records", "table")
+    __slots__ = (
+        "environ",
+        "interactive",
+        "key",
+        "memory_root",
+        "outer",
+        "records",
+        "scripts",
+        "table",
+    )
 
     def __init__(
         self,
@@ -196,6 +214,9 @@ class _Judge:
     ) -> None:
         self.memory_root, self.key, self.records = memory_root, key, records
         self.table, self.environ = table, environ
+        self.outer: list[ShellPaths] = []  # what the call's own command names
+        self.scripts: set[tuple[str, str, bool]] = set()  # read: (file, folder, cut)
+        self.interactive: bool | None = None  # the shell whose startup files are read
 
     def texts(self, texts: list[str], known: str | None, depth: int = 0) -> str | None:
         """The refusal of ``texts`` run in the folder ``known`` (None: unknown), or None."""
@@ -210,6 +231,8 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
     environ = judge.environ
     cwd = _UNKNOWN_BASE if known is None else known
     read = [shell_paths(text, cwd, environ) for text in texts]
+    if depth == 0:
+        judge.outer = read
     if known is None and any(_from_unknown_folder(found) for found in read):
         return _UNKNOWN_FOLDER
     root = os.path.normpath(Path(memory_root).absolute())
@@ -232,6 +255,8 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
         if reason is not None:
             return reason
         if (reason := _own_settings_refusal(found, judge, root, depth)) is not None:
+            return reason
+        if depth and (reason := _script_refusal(found, judge, root, depth)) is not None:
             return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
@@ -285,14 +310,13 @@ def _pointed_settings_refusal(found: ShellPaths, judge: _Judge) -> str | None:
     write it first: ``printf … > p.cfg; PIP_CONFIG_FILE=p.cfg pip list``): the guard reads
     settings when it judges the command, so what that file will hold cannot be known (P-3)."""
     for program, base, words, assigned in found.configured:
+        home = {"HOME": judge.environ["HOME"]} if "HOME" in judge.environ else {}
+        own = pointed_files(program, base, words, {**home, **assigned})
         for file in pointed_files(program, base, words, {**judge.environ, **assigned}):
             known = "$" not in file and is_usable_path(file)
-            if (
-                known
-                and os.path.lexists(file)
-                and not _named_elsewhere(file, found, base, words, assigned)
-            ):
-                continue
+            elsewhere = _named_elsewhere(file, found, base, words, assigned)
+            if known and not elsewhere and (os.path.lexists(file) or file not in own):
+                continue  # a missing file the harness's environment names is read by none
             return (
                 f"{REFUSAL_PREFIX}the command points {program} at the settings file "
                 f"{_shown(file)}, which is not on the disk yet, is named at run time or is "
@@ -312,6 +336,7 @@ def _named_elsewhere(
     and ``assigned`` variables: another command of it may write the file first."""
     target = os.path.normpath(file)
     total = sum(1 for path in found.paths if os.path.normpath(path) == target)
+    total -= sum(1 for path in found.only_read if os.path.normpath(path) == target)
     own_words = [*words, *(f"{name}={value}" for name, value in assigned.items())]
     own = sum(
         1
@@ -331,29 +356,161 @@ def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) ->
     for shell, base, words, assigned in found.configured:
         if shell not in STARTUP_SHELLS:
             continue
-        for named in startup_files(shell, words, {**judge.environ, **assigned}):
-            file = os.path.join(base, named)  # noqa: PTH118
-            if not os.path.lexists(file):
-                continue
-            data = read_settings_file(file, SETTINGS_CAP)
-            if data is None:
-                return (
-                    f"{REFUSAL_PREFIX}{shell} would first run a startup file the guard cannot "
-                    f"read whole ({_shown(file)}: no regular file, unreadable or longer than "
-                    f"{SETTINGS_CAP} bytes); what it runs cannot be known. Run the shell "
-                    "without -i or -l (and without BASH_ENV), or fix that file"
-                )
-            text = data.decode("utf-8", "surrogateescape")
-            reason = judge.texts([text], base, depth + 1)
-            named_memory = memory_named(text, root, judge.key, judge.records)
-            if reason is None and named_memory is not None:
-                reason = f"it names other memory ({_shown(named_memory)})"
-            if reason is not None:
-                return (
-                    f"{REFUSAL_PREFIX}{shell} first runs {_shown(file)}, and the guard "
-                    f"refuses what it runs: {reason.removeprefix(REFUSAL_PREFIX)}"
-                )
+        interactive, judge.interactive = judge.interactive, is_interactive(words)
+        try:
+            reason = _startup_file_refusal(shell, base, words, assigned, judge, root, depth)
+        finally:
+            judge.interactive = interactive
+        if reason is not None:
+            return reason
     return None
+
+
+def _startup_file_refusal(
+    shell: str,
+    base: str,
+    words: list[str],
+    assigned: Mapping[str, str],
+    judge: _Judge,
+    root: str,
+    depth: int,
+) -> str | None:
+    """:func:`_startup_refusal` for one shell run in ``base`` with ``words`` and the
+    ``assigned`` variables; what a shell that is not interactive skips of a file
+    (:func:`~harness_memory.hooks.named_scripts.non_interactive_part`) is not judged."""
+    environ = {**judge.environ, **assigned}
+    for named in startup_files(shell, words, environ):
+        file = os.path.join(base, named)  # noqa: PTH118
+        if not os.path.lexists(file):
+            continue
+        data = read_settings_file(file, SETTINGS_CAP)
+        if data is None:
+            return (
+                f"{REFUSAL_PREFIX}{shell} would first run a startup file the guard cannot "
+                f"read whole ({_shown(file)}: no regular file, unreadable or longer than "
+                f"{SETTINGS_CAP} bytes); what it runs cannot be known. Run the shell "
+                "without -i or -l (and without BASH_ENV), or fix that file"
+            )
+        text = data.decode("utf-8", "surrogateescape")
+        text = text if judge.interactive else non_interactive_part(text, environ)
+        reason = judge.texts([text], base, depth + 1)
+        named_memory = memory_named(text, root, judge.key, judge.records)
+        if reason is None and named_memory is not None:
+            reason = f"it names other memory ({_shown(named_memory)})"
+        if reason is not None:
+            return (
+                f"{REFUSAL_PREFIX}{shell} first runs {_shown(file)}, and the guard "
+                f"refuses what it runs: {reason.removeprefix(REFUSAL_PREFIX)}"
+            )
+    return None
+
+
+def _script_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
+    """The refusal of a command read from settings (a startup file, a git alias, an npm
+    script: ``depth`` above 0) running a script file (``ShellPaths.scripts``: ``source
+    ./x.sh``, ``bash ./x.sh``, ``./x.sh``) the guard cannot judge (named at run time, written
+    by the call's command or the settings themselves, unreadable, longer than
+    :data:`~harness_memory.hooks.named_scripts.SCRIPT_CAP`, past
+    :data:`~harness_memory.hooks.named_scripts.SCRIPT_DEPTH` files deep or
+    :data:`~harness_memory.hooks.named_scripts.SCRIPTS_CAP` files in all), or one whose
+    commands the guard refuses (judged as commands of the call, where it runs) or whose text
+    names memory it may not write; None otherwise. A missing script runs nothing, and a file
+    this account can neither write nor replace is not read
+    (:func:`~harness_memory.hooks.named_scripts.unchangeable`) (P-3)."""
+    for kind, base, spelled, path, top in found.scripts:
+        file = script_file(kind, base, path, judge.environ) if path is not None else spelled
+        cannot = _unjudged_script(kind, spelled, path, file, found, judge)
+        same_shell = kind == "source" and top  # not a shell of its own (``bash -i x.sh``)
+        cut = same_shell and judge.interactive is False
+        if cannot is None and _skipped_script((file, base, cut), judge):
+            continue
+        if cannot is None and (depth >= SCRIPT_DEPTH or len(judge.scripts) >= SCRIPTS_CAP):
+            cannot = f"is past the {SCRIPT_DEPTH} files deep or {SCRIPTS_CAP} in all it reads"
+        if cannot is None:
+            judge.scripts.add((file, base, cut))
+            language, text = read_script(file, run=kind == "run")
+            if language == "unknown":
+                cannot = f"is no regular file, unreadable or longer than {SCRIPT_CAP} bytes"
+            elif language != "program":  # a compiled one is a program like any other
+                text = non_interactive_part(text, judge.environ) if cut else text
+                reason = _script_text_refusal(
+                    text, language, base, judge, root, depth, same_shell=same_shell
+                )
+                if reason is not None:
+                    return (
+                        f"{REFUSAL_PREFIX}settings the command reads run the script "
+                        f"{_shown(file)}, and the guard refuses what it runs: "
+                        f"{reason.removeprefix(REFUSAL_PREFIX)}"
+                    )
+        if cannot is not None:
+            return (
+                f"{REFUSAL_PREFIX}settings the command reads run the script {_shown(spelled)}, "
+                f"which the guard cannot judge: it {cannot}. Run the program without those "
+                "settings, or write the script in a command of its own"
+            )
+    return None
+
+
+def _script_text_refusal(
+    text: str,
+    language: str,
+    base: str,
+    judge: _Judge,
+    root: str,
+    depth: int,
+    *,
+    same_shell: bool,
+) -> str | None:
+    """The refusal of a script's ``text`` run in ``base``: a shell script's (``language``
+    ``"shell"``) commands judged as commands of the call one level deeper than ``depth`` (in
+    the shell that runs its startup files when ``same_shell``, sourced; else in a shell of
+    unknown sort), or its text naming memory it may not write; None otherwise."""
+    reason = None
+    if language == "shell":
+        shell, judge.interactive = judge.interactive, judge.interactive if same_shell else None
+        try:
+            reason = judge.texts([text], base, depth + 1)
+        finally:
+            judge.interactive = shell
+    named = memory_named(text, root, judge.key, judge.records)
+    if reason is None and named is not None:
+        reason = f"it names other memory ({_shown(named)})"
+    return reason
+
+
+def _unjudged_script(
+    kind: str, spelled: str, path: str | None, file: str, found: ShellPaths, judge: _Judge
+) -> str | None:
+    """Why the script ``file`` (``spelled`` so; ``path`` once expanded, None when built at
+    run time) that ``found``'s command runs (``kind``: ``source``, ``shell``, ``run``) cannot
+    be judged whatever it holds, or None: named at run time, or written by that command or by
+    the call's own (``judge.outer``; a shell's own script operand is no write of it)."""
+    if path is None:
+        return "names it at run time"
+    name = PurePath(file).name
+    own = sum(1 for word in (spelled, path) if kind == "shell" and _ends_in(word, name))
+    writing = sum(1 for word in found.written if _ends_in(word, name))
+    writing += sum(1 for outer in judge.outer for word in outer.written if _ends_in(word, name))
+    return "is written by the same command" if writing > own else None
+
+
+def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:
+    """Whether the script (its file, the folder it runs in, and whether only what a shell
+    that is not interactive runs of it is read) is not read: missing (it runs nothing),
+    unchangeable by this account (:func:`~harness_memory.hooks.named_scripts.unchangeable`),
+    or read so already in this decision."""
+    file = script[0]
+    return script in judge.scripts or not os.path.lexists(file) or unchangeable(file)
+
+
+def _ends_in(word: str, name: str) -> bool:
+    """Whether a place a command writes (``word``, as written) is a file called ``name``
+    (:func:`_names_settings`' reading: by its last part, a shell pattern matching too)."""
+    for piece in _PATH_SPLIT_RE.split(word.lower()):
+        parts = tuple(part for part in piece.split("/") if part not in ("", "."))
+        if _ends_as(parts, (name.lower(),), below=False):
+            return True
+    return False
 
 
 _OWN_SETTINGS_NAMES = {

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["STARTUP_SHELLS", "startup_files"]
+__all__ = ["STARTUP_SHELLS", "is_interactive", "script_operand", "startup_files"]
 
 STARTUP_SHELLS = frozenset({"bash", "rbash", "sh", "dash", "ash"})
 """Shells whose startup files the guard reads (bash's and the POSIX shell's rules)."""
@@ -24,6 +24,32 @@ def startup_files(shell: str, words: list[str], environ: Mapping[str, str]) -> l
     and operands) and ``environ`` runs before its command, each whether or not it exists
     (``~`` read as ``HOME``; a relative ``BASH_ENV`` stays relative)."""
     home = environ.get("HOME", "")
+    interactive, login, norc, noprofile, rcfile = _startup_options(words)
+    files: list[str] = []
+    bash = shell in ("bash", "rbash")
+    if login and not noprofile:
+        files.append("/etc/profile")
+        names = (".bash_profile", ".bash_login", ".profile") if bash else (".profile",)
+        files += [f"{home}/{name}" for name in names if home]
+    if interactive and bash and not norc:
+        files += ["/etc/bash.bashrc", rcfile or (f"{home}/.bashrc" if home else "")]
+    elif interactive and (variable := environ.get("ENV")):
+        files.append(_tilde(variable, home))
+    if not interactive and bash and (variable := environ.get("BASH_ENV")):
+        files.append(_tilde(variable, home))
+    return [file for file in files if file]
+
+
+def is_interactive(words: list[str]) -> bool:
+    """Whether a shell run with ``words`` (its options and operands) is interactive (``-i``,
+    ``-ic``): only then does its ``$-`` hold ``i``."""
+    return _startup_options(words)[0]
+
+
+def _startup_options(words: list[str]) -> tuple[bool, bool, bool, bool, str | None]:
+    """A shell's options among ``words`` that choose its startup files: whether it is
+    interactive, a login shell, run with ``--norc``, with ``--noprofile``, and its
+    ``--rcfile``."""
     interactive = login = norc = noprofile = False
     rcfile: str | None = None
     at = 0
@@ -44,19 +70,36 @@ def startup_files(shell: str, words: list[str], environ: Mapping[str, str]) -> l
         elif not word.startswith(("-", "+")):
             break
         at += 1
-    files: list[str] = []
-    bash = shell in ("bash", "rbash")
-    if login and not noprofile:
-        files.append("/etc/profile")
-        names = (".bash_profile", ".bash_login", ".profile") if bash else (".profile",)
-        files += [f"{home}/{name}" for name in names if home]
-    if interactive and bash and not norc:
-        files += ["/etc/bash.bashrc", rcfile or (f"{home}/.bashrc" if home else "")]
-    elif interactive and (variable := environ.get("ENV")):
-        files.append(_tilde(variable, home))
-    if not interactive and bash and (variable := environ.get("BASH_ENV")):
-        files.append(_tilde(variable, home))
-    return [file for file in files if file]
+    return interactive, login, norc, noprofile, rcfile
+
+
+_VALUED = frozenset({"--rcfile", "--init-file", "-o", "+o", "-O", "+O"})
+"""A shell's options taking the next word as their value."""
+
+
+def script_operand(words: list[str]) -> str | None:
+    """The script file a shell run with ``words`` (its options and operands) reads its
+    commands from (``bash -e x.sh a b``: ``x.sh``), or None when it reads them from ``-c``'s
+    operand, its standard input (``-s``, no operand) or is given none."""
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word in ("--", "-"):
+            return words[at + 1] if at + 1 < len(words) else None
+        if word in _VALUED:
+            at += 2
+            continue
+        if word.startswith("--"):
+            at += 1
+            continue
+        if word.startswith(("-", "+")) and len(word) > 1:
+            letters = word[1:]
+            if "c" in letters or "s" in letters:
+                return None
+            at += 2 if ("o" in letters or "O" in letters) else 1
+            continue
+        return word
+    return None
 
 
 def _tilde(path: str, home: str) -> str:

@@ -66,7 +66,7 @@ from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
 )
-from harness_memory.hooks.shell_startup import STARTUP_SHELLS
+from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
     PROGRAM_OPTIONS,
@@ -176,7 +176,15 @@ class ShellPaths:
     redirection's target, a file-writing command's written operands (a copy's destination,
     and the name each source takes in a destination folder), and every word of a program
     whose writes the guard cannot read (``python3 -c '…'``; not ``source`` or ``.``, which
-    read), each as written and expanded (``~`` and known variables).
+    read), each as written and expanded (``~`` and known variables). ``only_read`` holds the
+    paths of the words of commands that only read them
+    (:data:`~harness_memory.hooks.unread_programs.ONLY_READERS`: ``cat r.sh``), each also in
+    ``paths``. ``scripts`` holds each script file a command runs: how (``source`` for ``.`` and
+    ``source``, ``shell`` for a shell's script operand, ``bash x.sh``, ``run`` for a program
+    named by its path, ``./x.sh``), the folder it runs in, the word as spelled and the path
+    (``~`` and known variables expanded, relative as written; None when built at run time)
+    and whether the command runs it itself (False: a command inside one of its words, ``bash
+    -ic 'source ./x.sh'``, whose shell may be another sort).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -187,10 +195,12 @@ class ShellPaths:
         "lost_programs",
         "mentioned",
         "moved",
+        "only_read",
         "over_scan",
         "paths",
         "programs",
         "run_in_unknown",
+        "scripts",
         "settings_moved",
         "settings_readers",
         "sifted",
@@ -223,6 +233,8 @@ class ShellPaths:
         self.written: list[str] = []
         self.lost_programs: list[str] = []
         self.unpacked: list[tuple[str, str | None, list[str], list[str]]] = []
+        self.only_read: list[str] = []
+        self.scripts: list[tuple[str, str, str, str | None, bool]] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -247,6 +259,8 @@ class ShellPaths:
         self.written.extend(inner.written)
         self.lost_programs.extend(inner.lost_programs)
         self.unpacked.extend(inner.unpacked)
+        self.only_read.extend(inner.only_read)
+        self.scripts.extend((*script[:4], False) for script in inner.scripts)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -334,7 +348,7 @@ def shell_paths(
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
         _note_assignments(word, previous, known, environ)
-        _add_pieces(found, word, bases, known, environ, lost=lost)
+        _add_word(found, word, bases, known, environ, lost=lost, readers=(writes, inside))
         if previous in _CD_WORDS and word.startswith("-") and word != "-":
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
@@ -343,6 +357,27 @@ def shell_paths(
     _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+def _add_word(
+    found: ShellPaths,
+    word: str,
+    bases: list[str],
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+    *,
+    lost: bool,
+    readers: tuple[_Writes, _Writes],
+) -> None:
+    """Add the paths ``word`` names (:func:`_add_pieces`), to ``found.only_read`` too when
+    one of ``readers`` (the top-level commands, those inside ``$(…)``) took it as an operand
+    of a command that only reads (``cat r.sh``: a read, no write)."""
+    named = len(found.paths)
+    _add_pieces(found, word, bases, known, environ, lost=lost)
+    if any(reader.reading for reader in readers):
+        found.only_read.extend(found.paths[named:])
+        for reader in readers:
+            reader.reading = False
 
 
 _CASE_WORD, _CASE_IN, _CASE_PATTERN, _CASE_BODY = "word", "in", "pattern", "body"
@@ -854,6 +889,8 @@ def _find_names(words: list[str]) -> tuple[tuple[bool, str], ...] | None:
 _OPERAND_WRITERS = WRITERS | DESTINATION_WRITERS | IN_PLACE_EDITORS
 _SOURCING = (".", "source")
 """Builtins running a file's commands: their operands are read, not written."""
+_STARTUP_VARIABLES = ("BASH_ENV", "ENV")
+"""Variables naming a file every shell started after them runs first (a sourced script)."""
 
 
 def _spellings(word: str, known: Mapping[str, str | None], environ: Mapping[str, str]) -> list[str]:
@@ -979,6 +1016,7 @@ class _Writes:
         "_environ",
         "_exported",
         "_found",
+        "_known",
         "_leading",
         "_loop",
         "_loops",
@@ -991,6 +1029,7 @@ class _Writes:
         "_run_data",
         "_run_lost",
         "_said",
+        "_script_words",
         "_skip",
         "_tails",
         "_test",
@@ -998,6 +1037,7 @@ class _Writes:
         "_words",
         "_wrapper",
         "folder_unknown",
+        "reading",
     )
 
     def __init__(
@@ -1021,6 +1061,9 @@ class _Writes:
         self._named_at = 0
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
         self._said: list[str] = []  # its words as written and expanded (not git's, source's)
+        self._script_words: list[str] = []  # a shell's or ``source``'s words, as written
+        self._known: Mapping[str, str | None] = {}  # the command's assignments so far
+        self.reading = False  # the word seen last is an operand of a command only reading
         self._cases: list[str] = []  # the ``case`` commands the word is in, each at its part
         self._redirect = False
         self._closed = False  # the word before closed a command substitution
@@ -1061,7 +1104,7 @@ class _Writes:
         """Take the next top-level word of the command (separators included), the shell
         standing in ``base``."""
         glued, self._closed = self._closed and word in self._tails, False
-        self._base = base
+        self._base, self._known, self.reading = base, known, False
         opened = self._words.count("(") > self._words.count(")")  # ``\( … \)`` of a find
         if self._command == "find" and (word in _FIND_OPERATORS or (word == ")" and opened)):
             self._words.append(word)
@@ -1123,6 +1166,9 @@ class _Writes:
         if self._command != "git" and self._command not in ONLY_READERS:
             self._found.mentioned.append(word)
             self._found.mentioned.append(_expand(word, known, environ) or "")
+        self.reading = self._command in ONLY_READERS
+        if self._command in _SOURCING or self._command in STARTUP_SHELLS:
+            self._script_words.append(word)
         self._see_program(word)
 
     def _take_name(self, word: str) -> None:
@@ -1135,6 +1181,7 @@ class _Writes:
             self._skip = False
             return
         if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
+            self._note_startup_variable(word)
             self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
             if assigned.group("name") in RUNNING_VARIABLES:  # ``PATH=.:$PATH ls``
                 self._found.programs.append(word)
@@ -1199,9 +1246,19 @@ class _Writes:
         naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
         if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
             self._found.programs.append(f"{self._command} {word}")  # ``export PATH=.:$PATH``
+            self._note_startup_variable(word)
         if naming and is_settings_variable(word.split("=", 1)[0]):  # ``export HOME=.``
             self._found.settings_moved.append(_setting(word, f"{self._command} {word}"))
             self._note_setting(word, self._exported if self._command == "export" else {})
+
+    def _note_startup_variable(self, word: str) -> None:
+        """Keep the file an assignment ``word`` of ``BASH_ENV`` or ``ENV`` names as a script
+        sourced (``ShellPaths.scripts``): every shell started after it runs that file first."""
+        name, equals, value = word.partition("=")
+        if equals and value and name in _STARTUP_VARIABLES:
+            expanded = _expand(value, self._known, self._environ)
+            path = None if expanded is None else _tilde(expanded, self._environ)
+            self._found.scripts.append(("source", self._base, value, path, True))
 
     @staticmethod
     def _note_setting(word: str, into: dict[str, str]) -> None:
@@ -1284,6 +1341,26 @@ class _Writes:
             self._found.settings_readers.append(("pip", self._base))
         return words
 
+    def _note_script(self, command: str | None, program: list[str], words: list[str]) -> None:
+        """Keep the script file the command ended runs (``ShellPaths.scripts``): ``source``'s
+        or ``.``'s operand, a shell's script operand
+        (:func:`~harness_memory.hooks.shell_startup.script_operand`), or the program itself
+        when named by its path; each value a ``for`` loop's variable in it takes."""
+        if command in _SOURCING:
+            kind, word = "source", next((each for each in words if each != "--"), None)
+        elif command in STARTUP_SHELLS:
+            kind, word = "shell", script_operand(words)
+        elif program and "/" in program[0]:
+            kind, word = "run", program[0]
+        else:
+            return
+        if word is None:
+            return
+        for each in _through_loops(word, self._loops) or [word]:
+            expanded = _expand(each, self._known, self._environ)
+            path = None if expanded is None else _tilde(expanded, self._environ)
+            self._found.scripts.append((kind, self._base, word, path, True))
+
     def end(self) -> None:
         """The simple command ended: judge its operands."""
         command, operands = self._command, self._operands
@@ -1291,7 +1368,9 @@ class _Writes:
         self._wrapper, self._leading = "", 0
         program, self._program = self._program, []
         said, self._said = self._said, []
+        script_words, self._script_words = self._script_words, []
         config_words = self._note_reads(command)
+        self._note_script(command, program, script_words)
         if program and not is_read(program[0], program[1:], self._operand):
             self._found.written.extend(said)  # it may write any place its words name
             self._found.programs.insert(self._named_at, program[0])

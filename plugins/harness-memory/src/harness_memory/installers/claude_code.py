@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from memory_core.claude_code_settings import auto_memory_directory
 from memory_core.counting import counted
 
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
@@ -164,7 +165,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install:
         notes.append(switch_off(merged, AUTO_MEMORY, record.previous))
         notes.append(switch_off(merged, AUTO_MEMORY_VARIABLE, record.previous))
-        notes += _own_memory_folders(settings_path(options.home, environ).parent, document)
+        config = settings_path(options.home, environ).parent
+        notes += _own_memory_folders(config, options.home, document)
         notes.append(
             "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
         )
@@ -192,12 +194,14 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     return with_state(changes, notes, record, install=install, removals=removals)
 
 
-def _own_memory_folders(config_dir: Path, document: dict[str, Any]) -> list[str]:
-    """Name the auto-memory folders that hold notes, and how to bring them over (P-5)."""
+def _own_memory_folders(config_dir: Path, home: Path, document: dict[str, Any]) -> list[str]:
+    """Name the auto-memory folders that hold notes, and how to bring them over (P-5): every
+    ``projects/*/memory`` of ``config_dir``, and the folder the settings' ``autoMemoryDirectory``
+    names as Claude Code takes it (``~/`` is ``home``, the install's ``--home``)."""
     folders = sorted((config_dir / "projects").glob("*/memory"))
-    custom = document.get("autoMemoryDirectory")
-    if isinstance(custom, str) and custom:
-        folders.append(Path(custom).expanduser())
+    custom = auto_memory_directory(document.get("autoMemoryDirectory"), home)
+    if custom is not None:
+        folders.append(custom)
     held = [(f, n) for f in folders if f.is_dir() and (n := len(list(f.glob("*.md"))))]
     if not held:
         return []

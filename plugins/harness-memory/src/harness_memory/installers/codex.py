@@ -43,6 +43,7 @@ from harness_memory.installers.own_switches import codex_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import tokens_in
+from harness_memory.installers.settings_text import dump_toml, parse_toml, split_mark
 from harness_memory.installers.spec import InstallOptions, root_changes
 from harness_memory.installers.token_place import still_read, token_place, token_plan
 
@@ -147,7 +148,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     merged, removed = merge_hooks(document, HARNESS, wanted, source=hooks_path)
     old_config = read_text(config_path)
     try:
-        config = tomlkit.parse(old_config or "")
+        config = parse_toml(old_config)
     except TOMLKitError as error:
         raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
     check_tables(config, config_path)
@@ -186,12 +187,22 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         was = None if install else given_back(hooks_path, merged, old_hooks, record, HARNESS)
         change = FileChange(hooks_path, old_hooks, text, secrets)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
-    new_config = tomlkit.dumps(config)
+    new_config = dump_toml(config, old_config)
     if not install:  # tables taken out leave their blank separator line behind
-        new_config = new_config.rstrip("\n") + "\n" if new_config.strip() else ""
+        new_config = _without_trailing_blank_lines(new_config)
     if install or old_config is not None:
         changes.append(FileChange(config_path, old_config, new_config))
     return with_state(changes, notes, record, install=install, removals=removals)
+
+
+def _without_trailing_blank_lines(text: str) -> str:
+    """``text`` ending in one line end of its own kind (CRLF or LF) after its last line, its
+    byte order mark kept; ``""`` for a text left with nothing but blank lines."""
+    mark, body = split_mark(text)
+    if not (body or "").strip():
+        return ""
+    end = "\r\n" if (body or "").rstrip("\n").endswith("\r") else "\n"
+    return mark + (body or "").rstrip("\r\n") + end
 
 
 MEMORIES_FOLDERS = ("memories_v2", "memories")

@@ -24,6 +24,7 @@ from tomlkit.exceptions import TOMLKitError
 
 from harness_memory.installers.files import FileChange, SettingsFileError, read_text
 from harness_memory.installers.own_memory import Record, Switch, switch_back, switch_off
+from harness_memory.installers.settings_text import dump_toml, parse_toml, split_mark
 
 __all__ = ["PROFILE_SUFFIX", "memory_profile_notes", "memory_profiles", "profile_plan"]
 
@@ -45,7 +46,8 @@ def memory_profiles(codex_home: Path, keys: tuple[str, ...] = ("memories",)) -> 
         if path.name == "config.toml" or not path.is_file():
             continue
         try:
-            features = tomllib.loads(path.read_text(encoding="utf-8")).get("features")
+            text = split_mark(path.read_text(encoding="utf-8"))[1] or ""
+            features = tomllib.loads(text).get("features")
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             continue
         if isinstance(features, dict) and any(features.get(key) is True for key in keys):
@@ -73,7 +75,7 @@ def profile_plan(
         if old is None:
             continue
         try:
-            document = tomlkit.parse(old)
+            document = parse_toml(old)
         except TOMLKitError as error:
             raise SettingsFileError(f"{path} is not valid TOML ({error})") from None
         noted = previous.setdefault(_RECORDED + path.name, {})
@@ -89,7 +91,7 @@ def profile_plan(
                 else switch_back(document, named, noted)
             )
             notes += [said] if said is not None else []
-        changes.append(FileChange(path, old, tomlkit.dumps(document)))
+        changes.append(FileChange(path, old, dump_toml(document, old)))
     return changes, notes
 
 

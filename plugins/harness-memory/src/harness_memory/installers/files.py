@@ -35,6 +35,7 @@ from memory_core.atomic import atomic_write_bytes, make_dirs
 from harness_memory.installers import json_values, jsonc
 from harness_memory.installers.json_layout import layout_of
 from harness_memory.installers.secrets import MASK, holds, keeps_owner_only, mask, private_mode
+from harness_memory.installers.settings_text import line_ends_like, split_mark
 
 __all__ = [
     "BACKUP_SUFFIX",
@@ -199,17 +200,19 @@ def dump_json(
     line end for a new file or one no layout reproduces. A ``like`` holding comments is edited
     in place instead (:func:`~harness_memory.installers.jsonc.edit`): every byte outside the
     members that change stays; :class:`SettingsFileError` (naming ``path``) when the change
-    would cut a comment."""
+    would cut a comment. A byte order mark ``like`` starts with stays in front
+    (:mod:`~harness_memory.installers.settings_text`)."""
+    mark, like = split_mark(like)
     if like is not None and has_comments_safely(like):
         try:
-            return jsonc.edit(like, document)
+            return mark + line_ends_like(jsonc.edit(like, document), like)
         except jsonc.JsoncError as error:
             raise SettingsFileError(
                 f"{path or 'the settings file'}: {error}; every comment is kept, so move that "
                 "comment, or add (install) or take out (uninstall) the hooks by hand (see the "
                 "harness-memory README)"
             ) from None
-    return layout_of(like).render(document)
+    return mark + layout_of(like).render(document)
 
 
 def has_comments_safely(text: str) -> bool:

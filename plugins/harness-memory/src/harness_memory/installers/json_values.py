@@ -19,6 +19,8 @@ import math
 import re
 from typing import Any
 
+from harness_memory.installers.settings_text import split_mark
+
 __all__ = ["UnwritableJson", "escaped_surrogates", "loads"]
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -78,10 +80,12 @@ def loads(text: str) -> Any:
     ``NaN``, ``Infinity``, ``-Infinity``, a number beyond a double, an integer of more digits
     than Python converts, values nested deeper than it recurses, a key twice in one object
     (Python keeps the last; as Gemini CLI's commented files, :mod:`.jsonc`, it is refused).
+    A leading byte order mark is skipped, as the harnesses skip it
+    (:mod:`~harness_memory.installers.settings_text`).
     """
     try:
         return json.loads(
-            text,
+            split_mark(text)[1] or "",
             object_pairs_hook=_object,
             parse_constant=_constant,
             parse_float=_float,

@@ -157,15 +157,23 @@ def _backups_keeping_a_token(changes: list[FileChange]) -> list[str]:
     earlier install wrote into its ``env`` or hook commands, now moved into the state folder's
     token file): the backup lies beside the settings file, outside the state folder's
     ``.gitignore``, so a dotfiles repository holding that folder would take the token into
-    ``git add -A`` (H-7). ``uninstall`` removes such backups."""
+    ``git add -A`` (H-7). The backup lies beside the file written, a symlink's final target (a
+    dotfiles checkout's), and the note names that place. ``uninstall`` removes such backups."""
     return [
-        f"the backup of {change.path} keeps the bearer token its old text held (owner-only, "
-        f"beside it): keep {change.path.name}{BACKUP_SUFFIX}* out of any repository holding "
-        f"{change.path.parent} (`git add -A` would take it); `harness-memory uninstall` "
-        "removes it"
+        _backup_keeps_a_token(change.path, write_target(change.path))
         for change in changes
         if change.backup and change.changed and holds(change.old, change.secrets)
     ]
+
+
+def _backup_keeps_a_token(path: Path, target: Path) -> str:
+    """The note for the backup of settings file ``path`` written at ``target``."""
+    beside = "beside it" if target == path else f"beside its target {target}, which it links to"
+    return (
+        f"the backup of {path} keeps the bearer token its old text held (owner-only, {beside}): "
+        f"keep {target.name}{BACKUP_SUFFIX}* out of any repository holding {target.parent} "
+        "(`git add -A` would take it); `harness-memory uninstall` removes it"
+    )
 
 
 def _backups_of_ours(path: Path, record: InstallRecord) -> list[Path]:

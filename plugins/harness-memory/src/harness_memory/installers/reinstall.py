@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.managed_record import managed_file
+from harness_memory.installers.settings_text import parse_toml
 from harness_memory.installers.spec import flag_values, our_commands
 
 __all__ = ["FLAGS", "Installed", "installed_settings"]
@@ -78,7 +78,7 @@ def _settings_file(
 
 def _document(harness: str, path: Path, managed: Path | None) -> Any:
     if harness == "codex" and managed is not None:
-        return tomlkit.parse(read_text(path) or "").unwrap()
+        return parse_toml(read_text(path)).unwrap()
     return read_json_object(path, comments=harness == "gemini")[1]
 
 

@@ -22,6 +22,8 @@ system file not root's alone) are said, and so is an account whose managed hooks
 (no password database entry). For hooks in
 remote mode (R-1) it shows, per scope of the local copy, the last sync, whether changes wait to
 go back, the last error and what the service's merge of this machine's changes did (R-2).
+For each installed harness, the last Session its hooks started (when, where, whether memory
+came in) or that none has yet (:mod:`~harness_memory.installers.last_session`).
 Last, each service the Session-start hooks call is asked whether it takes their token and holds
 their agent (:mod:`~harness_memory.installers.service_check`): a refusal is a problem too.
 """
@@ -33,7 +35,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from harness_memory.client import URL_ID_NOT_SECRET
@@ -48,6 +49,7 @@ from harness_memory.installers.executable import (
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.gemini_managed import unread_reason
 from harness_memory.installers.gemini_workspace import hook_names, switched_off_lines
+from harness_memory.installers.last_session import last_session_lines
 from harness_memory.installers.managed_record import ManagedFile, managed_file, read_place
 from harness_memory.installers.own_switches import (
     claude_code_off,
@@ -58,6 +60,7 @@ from harness_memory.installers.own_switches import (
 )
 from harness_memory.installers.record import read_record
 from harness_memory.installers.secrets import TOKEN_ENV
+from harness_memory.installers.settings_text import parse_toml
 from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
 
@@ -133,6 +136,7 @@ def status(
             continue
         again = f"harness-memory install {harness}{managed_flag}"
         said, fine = _installed(label, again, path, document, commands)
+        said += last_session_lines(label, harness, commands)
         if label == "codex":  # H-6: a profile file may turn Codex's own memories back on
             said += [f"{label}: {note}" for note in memory_profile_notes(path.parent)]
         if off := _switched_off(harness, path, document, gemini_system):  # no hook runs
@@ -365,7 +369,7 @@ def _read(path: Path, harness: str) -> dict[str, Any]:
     if path.suffix != ".toml":
         return read_json_object(path, comments=harness == "gemini")[1]
     try:
-        return dict(tomlkit.parse(read_text(path) or "").unwrap())
+        return dict(parse_toml(read_text(path)).unwrap())
     except TOMLKitError as error:
         raise SettingsFileError(f"{path} is not valid TOML ({error})") from None
 

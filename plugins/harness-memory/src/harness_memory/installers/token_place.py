@@ -16,13 +16,15 @@ where the plugin writes tokens (:func:`plugin_token_file`). When that folder lie
 tree too, the install refuses, naming both and what to do (:class:`TokenPlaceError`): nothing
 is written.
 
-A work tree whose ``.git`` lies elsewhere (``git --git-dir=~/.dotfiles --work-tree=~``) shows
-no ``.git`` on the way and is not seen; ``git add -f`` there is the user's own choice.
+A work tree is one of any form :func:`~harness_memory.installers.work_trees.work_tree_of`
+finds: also one whose repository lies elsewhere (a "bare repository dotfiles" home, ``git
+--git-dir=~/.dotfiles --work-tree=~``; ``core.worktree``; ``GIT_DIR``/``GIT_WORK_TREE`` in the
+environment), which shows no ``.git`` on the way. A home that is a work tree holds the config
+folder too: the install refuses then, unless ``XDG_CONFIG_HOME`` names a folder outside it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
@@ -33,6 +35,7 @@ from pathlib import Path
 
 from harness_memory.installers.files import FileChange, SettingsFileError, read_text
 from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, InstallRecord
+from harness_memory.installers.work_trees import work_tree_of
 from harness_memory.settings import TOKENS_FOLDER, account_state_dir, token_kept_outside
 
 __all__ = [
@@ -45,7 +48,6 @@ __all__ = [
     "token_place",
     "token_plan",
     "token_readers",
-    "work_tree_of",
 ]
 
 
@@ -87,22 +89,6 @@ def _is_real(path: Path, kind: Callable[[int], bool]) -> bool:
         return False
 
 
-def work_tree_of(folder: Path) -> Path | None:
-    """The git work tree ``folder`` (absolute; it need not exist) lies in: the nearest folder at
-    or above it holding a ``.git`` entry (a folder, or the file of a linked worktree or
-    submodule), looked for along ``folder`` as written and with its symlinks resolved (a
-    settings folder linked into a dotfiles repository lies in that repository's work tree).
-    None when neither way meets one. Never raises ``OSError``."""
-    ways = [folder.absolute()]
-    with contextlib.suppress(OSError, RuntimeError):  # a symlink loop on the way
-        ways.append(folder.resolve())
-    for way in ways:
-        for above in (way, *way.parents):
-            if os.path.lexists(above / ".git"):
-                return above
-    return None
-
-
 def config_home(home: Path, environ: Mapping[str, str]) -> Path:
     """The user's config folder: ``$XDG_CONFIG_HOME`` when it is an absolute path (the XDG
     base directory rule: a relative one is ignored), else ``<home>/.config``."""
@@ -117,18 +103,26 @@ def token_place(settings_folder: Path, home: Path, environ: Mapping[str, str]) -
     digest of the settings folder's absolute path, so each settings folder has its own).
     Raises :class:`TokenPlaceError` when that lies in a work tree too."""
     state = settings_folder / STATE_FOLDER
-    tree = work_tree_of(state)
+    tree = work_tree_of(state, home, environ)
     if tree is None:
         return state / TOKEN_NAME
     folder = config_home(home, environ).joinpath(*TOKENS_FOLDER)
-    also = work_tree_of(folder)
+    also = work_tree_of(folder, home, environ)
     if also is not None:
+        whole_home = home.absolute().is_relative_to(also.top.absolute())
+        way_out = (
+            "your home is that work tree, so every folder in it can be committed: set "
+            "XDG_CONFIG_HOME to a folder outside your home and every repository (the token "
+            "goes into its harness-memory/tokens)"
+            if whole_home
+            else "set XDG_CONFIG_HOME to a folder outside every repository (the token goes "
+            "into its harness-memory/tokens), or keep the settings folder out of the repository"
+        )
         raise TokenPlaceError(
             f"the bearer token would lie in a git work tree: {state} is in {tree}, and "
-            f"{folder}, where the install keeps it then, is in {also}; a .gitignore does not "
-            "stop `git add -f` or `git commit -a` from taking it into a commit. Set "
-            "XDG_CONFIG_HOME to a folder outside every repository (the token goes into "
-            "its harness-memory/tokens), or keep the settings folder out of the repository"
+            f"{folder}, where the install keeps it then, is in "
+            f"{'it too' if also == tree else also}; a .gitignore does not stop `git add -f`, "
+            f"`git add -u` or `git commit -a` from taking it into a commit: {way_out}"
         )
     absolute = os.fsencode(settings_folder.absolute())
     digest = hashlib.sha256(absolute).hexdigest()[:12]
@@ -167,17 +161,21 @@ def token_plan(
     return [FileChange(place, old, token + "\n", secrets, backup=False)], stale
 
 
-def token_file_place(named: Path | None, state: Path | None) -> tuple[Path, Path | None]:
+def token_file_place(
+    named: Path | None, state: Path | None, home: Path, environ: Mapping[str, str]
+) -> tuple[Path, Path | None]:
     """``(where token set writes the token, a token file to remove then)`` for the ``--file``
     ``named`` (None: the managed hooks' own in the account's ``state`` dir). A token file is
     never written inside a git work tree (H-7: no ``.gitignore`` stops ``git add -f`` or
     ``git commit -a``): the state dir's ``token`` in one goes to
     :func:`~harness_memory.settings.token_kept_outside` (read by the managed hooks there),
     the one in the work tree then removed. Raises :class:`TokenPlaceError` for a ``named``
-    file in a work tree, or a state dir whose other place lies in one too."""
+    file in a work tree, or a state dir whose other place lies in one too (a work tree as
+    :func:`~harness_memory.installers.work_trees.work_tree_of` finds it, with the bare
+    repositories of ``home`` and ``environ``'s ``GIT_DIR``/``GIT_WORK_TREE``)."""
     if named is not None or state is None:
         path = named if named is not None else Path(TOKEN_NAME)
-        if (tree := work_tree_of(path.absolute().parent)) is not None:
+        if (tree := work_tree_of(path.absolute().parent, home, environ)) is not None:
             raise TokenPlaceError(
                 f"{path} lies in the git work tree {tree}, and a .gitignore does not stop "
                 "`git add -f` or `git commit -a` from taking it into a commit: name a file "
@@ -185,18 +183,19 @@ def token_file_place(named: Path | None, state: Path | None) -> tuple[Path, Path
             )
         return path, None
     own = state / TOKEN_NAME
-    tree = work_tree_of(state)
+    tree = work_tree_of(state, home, environ)
     if tree is None:
         return own, None
     outside = token_kept_outside(state)
-    also = None if outside is None else work_tree_of(outside.parent)
+    also = None if outside is None else work_tree_of(outside.parent, home, environ)
     if outside is None or also is not None:
-        where = "" if outside is None else f", and so does {outside.parent} ({also})"
+        where = "" if outside is None else f", and so does {outside.parent} (in {also})"
         raise TokenPlaceError(
             f"{state}, where the managed hooks read your token, lies in the git work tree "
-            f"{tree}{where}; a .gitignore does not stop `git add -f` or `git commit -a` from "
-            "taking it into a commit: keep the repository's .git out of your home (git "
-            "--git-dir=~/.dotfiles --work-tree=~, a bare repository) or the folder out of it"
+            f"{tree}{where}; a .gitignore does not stop `git add -f`, `git add -u` or `git "
+            "commit -a` from taking it into a commit: keep your home's folders out of every "
+            "work tree (dotfiles in a repository of their own folder, linked into the home, "
+            "e.g. by GNU Stow, rather than a repository whose work tree is the home)"
         )
     return outside, own
 
@@ -270,7 +269,7 @@ def still_read(
         wheres = ", ".join(where for where, _ in readers)
         fixes = " and ".join(dict.fromkeys(fix for _, fix in readers))
         notes.append(f"kept {path}, no longer this install's: the hooks in {wheres} still read it")
-        if (tree := work_tree_of(path.parent)) is not None:
+        if (tree := work_tree_of(path.parent, home, environ)) is not None:
             notes[-1] += (
                 f"; it lies in the git work tree {tree}, where `git add -f` or `git commit -a` "
                 f"can take it into a commit: run {fixes} to move their token out of it"

@@ -4,27 +4,42 @@ hooks off, or their own memory back on (H-6, P-3).
 What a repository checks in is read over the user's settings: Claude Code's
 ``.claude/settings.json`` and ``settings.local.json`` with ``"disableAllHooks": true`` switch
 off the hooks of the user's settings (measured: ``test_e2e_repository_switches_hooks_off.py``),
-and their ``env.CLAUDE_CODE_DISABLE_AUTO_MEMORY`` set to a false value turns Claude Code's own
-memory back on; Codex CLI's ``.codex/config.toml``, in a project the user trusts, switches
-every hook off with ``[features] hooks = false`` (or ``codex_hooks = false``) and turns
-terminals no hook sees, or Codex's own memories, back on (``unified_exec_tty = true``,
-``memories = true``; ``test_e2e_codex_repository_switches_hooks_off.py``). Nobody is told in
-the Session; ``status`` says it, for the user installs (managed ones hold over all of it).
-The nearest folder that holds such a file, from the Workspace up to its repository's root and
-below the user's home, is the one read. Gemini
+and what they say together (``settings.local.json`` over ``settings.json``, key by key, as
+Claude Code merges them) can turn Claude Code's own memory back on over the install's
+``CLAUDE_CODE_DISABLE_AUTO_MEMORY = "1"``: the variable set to a false value (``"0"``,
+``false``, ``0``), or to one neither true nor false (``""``) beside ``"autoMemoryEnabled":
+true`` (:func:`claude_code_memory_on`; each measured,
+``test_e2e_h6_repository_turns_own_memory_on.py``); Codex CLI's ``.codex/config.toml``, in a
+project the user trusts, switches every hook off with ``[features] hooks = false`` (or
+``codex_hooks = false``) and turns terminals no hook sees, or Codex's own memories, back on
+(``unified_exec_tty = true``, ``memories = true``;
+``test_e2e_codex_repository_switches_hooks_off.py``). Nobody is told in the Session; ``status``
+says it, for the user installs (managed ones hold over all of it). Claude Code's files are read
+where Claude Code reads them (:func:`claude_code_files`); Codex CLI's, the nearest folder that
+holds one, from the Workspace up to its repository's root and below the user's home. Gemini
 CLI's Workspace settings: :mod:`~harness_memory.installers.gemini_workspace`.
 """
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
+from typing import Any
 
-from harness_memory.installers import json_values
+from harness_memory.installers.settings_text import split_mark
 
-__all__ = ["claude_code_lines", "codex_lines"]
+__all__ = [
+    "claude_code_files",
+    "claude_code_lines",
+    "claude_code_memory_on",
+    "claude_code_settings",
+    "codex_lines",
+]
 
 _FALSE = {"0", "false", "no", "off"}
+_TRUE = {"1", "true", "yes", "on"}
+_VARIABLE = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
 MANAGED_FIX = "`harness-memory install {harness} --managed` (as root) holds over it"
 
 
@@ -32,21 +47,110 @@ def claude_code_lines(workspace: Path, home: Path) -> list[str]:
     """The WARNINGs for the user install of Claude Code in ``workspace`` (``home``: the
     user's, whose own settings are not a Workspace's)."""
     lines: list[str] = []
-    for path in _nearest(workspace, ".claude", ("settings.json", "settings.local.json"), home):
-        try:
-            document = json_values.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):  # a repository's nesting too
-            continue
-        if not isinstance(document, dict):
-            continue
-        env = document.get("env")
-        memory = env.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY") if isinstance(env, dict) else None
-        if document.get("disableAllHooks") is True:
-            lines.append(_off("claude-code", path, '"disableAllHooks": true', "its"))
-        if isinstance(memory, str) and memory.strip().lower() in _FALSE:
-            why = f'env.CLAUDE_CODE_DISABLE_AUTO_MEMORY = "{memory}"'
-            lines.append(_own_memory("claude-code", path, why))
+    read = [
+        (path, document)
+        for path in claude_code_files(workspace, home)
+        if (document := claude_code_settings(path)) is not None
+    ]
+    switch = _last_with(read, "disableAllHooks")
+    if switch is not None and switch[1] is True:
+        lines.append(_off("claude-code", switch[0], '"disableAllHooks": true', "its"))
+    if on := claude_code_memory_on(read):
+        paths, why = on
+        lines.append(_own_memory("claude-code", paths, why))
     return lines
+
+
+def claude_code_files(workspace: Path, home: Path) -> list[Path]:
+    """The settings files of ``workspace`` that Claude Code 2.1.332, run there, lays over the
+    user's, in the order it merges them (a later file's key wins): the Workspace's own
+    ``.claude/settings.json`` and ``.claude/settings.local.json``, then its repository root's
+    ``.claude/settings.local.json`` (the nearest folder above holding ``.git``). A repository
+    root's ``settings.json`` is not read from a folder below the root, nor any file of a
+    folder above a Workspace outside a repository (each measured:
+    ``test_e2e_repository_switches_hooks_off.py``). Only files that exist; none in ``home``
+    or above it (the user's own settings live there)."""
+    if workspace == home or workspace in home.parents:
+        return []
+    own = workspace / ".claude"
+    paths = [own / "settings.json", own / "settings.local.json"]
+    root = _repository_root(workspace, home)
+    if root is not None and root != workspace:
+        paths.append(root / ".claude" / "settings.local.json")
+    return [path for path in paths if path.is_file()]
+
+
+def _repository_root(workspace: Path, home: Path) -> Path | None:
+    """The nearest folder from ``workspace`` up holding a ``.git``, below ``home``; None."""
+    for place in [workspace, *workspace.parents]:
+        if place == home or place in home.parents:
+            return None
+        if (place / ".git").exists():
+            return place
+    return None
+
+
+def claude_code_settings(path: Path) -> dict[str, Any] | None:
+    """A Claude Code settings file as Claude Code 2.1.332 reads it, or None when it reads no
+    object there (missing, unreadable, no JSON, nested deeper than Python reads). A leading
+    byte order mark is skipped and a key twice in one object keeps its last value, as Claude
+    Code takes them (measured: ``test_e2e_repository_switches_hooks_off.py``)."""
+    try:
+        text = split_mark(path.read_bytes().decode("utf-8", errors="replace"))[1] or ""
+        document = json.loads(text, parse_constant=_no_constant)
+    except (OSError, ValueError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def _no_constant(name: str) -> Any:
+    """``NaN`` and ``Infinity`` are no JSON: Claude Code's reader refuses the file."""
+    raise ValueError(name)
+
+
+def _last_with(documents: list[tuple[Path, dict[str, Any]]], key: str) -> tuple[Path, Any] | None:
+    """The file and value of ``key`` in the last of ``documents`` holding it (the one Claude
+    Code's merge keeps), or None."""
+    held = [(path, document[key]) for path, document in documents if key in document]
+    return held[-1] if held else None
+
+
+def claude_code_memory_on(
+    documents: list[tuple[Path, dict[str, Any]]],
+) -> tuple[list[Path], str] | None:
+    """Whether a Workspace's Claude Code settings ``documents`` (``settings.json`` then
+    ``settings.local.json``, each with its path) turn Claude Code's auto memory back on over the
+    user install (``autoMemoryEnabled: false``, ``CLAUDE_CODE_DISABLE_AUTO_MEMORY = "1"``): the
+    files that do it and what they say, or None.
+
+    As Claude Code 2.1.332 decides (the later file wins key by key): the variable's value, as
+    text, trimmed and lower-cased, ``1``/``true``/``yes``/``on`` keeps it off and
+    ``0``/``false``/``no``/``off`` turns it on; any other value leaves it to
+    ``autoMemoryEnabled``, which a Workspace's ``true`` turns on.
+    """
+    envs = [(path, document.get("env")) for path, document in documents]
+    variable = _last_with([(path, env) for path, env in envs if isinstance(env, dict)], _VARIABLE)
+    enabled = _last_with(documents, "autoMemoryEnabled")
+    if variable is None:
+        return None  # the user settings' "1" stands
+    said = f"env.{_VARIABLE} = {json.dumps(variable[1], ensure_ascii=False)}"
+    switch = _as_env_text(variable[1])
+    if switch in _FALSE:
+        return [variable[0]], said
+    if switch in _TRUE or enabled is None or enabled[1] is not True:
+        return None
+    paths = [variable[0]] if variable[0] == enabled[0] else [variable[0], enabled[0]]
+    return paths, f'{said}, which is neither true nor false, and "autoMemoryEnabled": true'
+
+
+def _as_env_text(value: Any) -> str:
+    """A settings ``env`` value as the variable's text Claude Code reads, trimmed and
+    lower-cased (JSON ``false`` → ``false``, ``0`` → ``0``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip().lower() if isinstance(value, str | int | float) else ""
 
 
 def codex_lines(workspace: Path, home: Path) -> list[str]:
@@ -55,7 +159,8 @@ def codex_lines(workspace: Path, home: Path) -> list[str]:
     lines: list[str] = []
     for path in _nearest(workspace, ".codex", ("config.toml",), home):
         try:
-            features = tomllib.loads(path.read_text(encoding="utf-8")).get("features")
+            text = split_mark(path.read_text(encoding="utf-8"))[1] or ""  # as Codex reads it
+            features = tomllib.loads(text).get("features")
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             continue
         if not isinstance(features, dict):
@@ -70,7 +175,7 @@ def codex_lines(workspace: Path, home: Path) -> list[str]:
                 f"shown to the write guard. {MANAGED_FIX.format(harness='codex')}"
             )
         if features.get("memories") is True:
-            lines.append(_own_memory("codex", path, "[features] memories = true"))
+            lines.append(_own_memory("codex", [path], "[features] memories = true"))
     return lines
 
 
@@ -98,8 +203,9 @@ def _off(harness: str, path: Path, why: str, trust: str) -> str:
     )
 
 
-def _own_memory(harness: str, path: Path, why: str) -> str:
+def _own_memory(harness: str, paths: list[Path], why: str) -> str:
+    named, verb = " and ".join(map(str, paths)), "turns" if len(paths) == 1 else "together turn"
     return (
-        f"{harness}: WARNING: {path} turns the harness's own memory back on in Sessions in this "
+        f"{harness}: WARNING: {named} {verb} the harness's own memory back on in Sessions in this "
         f"Workspace ({why}), beside Agent Memory. {MANAGED_FIX.format(harness=harness)}"
     )

@@ -13,6 +13,14 @@ touched:
   is refused, not followed) and ``O_NONBLOCK`` (a FIFO named ``x.md`` cannot hang a request),
   then must be a regular file by ``fstat``.
 
+- a memory file (topic file, index, marker) with a name outside its own folder — another hard
+  link: ``ln /some/other/file scope/notes.md`` by anyone who may write the scope — is never
+  read (:func:`named_elsewhere`): its content is that other file's, perhaps outside the memory
+  root, which a service running with more access than the agent would serve. Names in its own
+  folder do not count (the atomic writes link a hidden temp file beside the file for a moment),
+  so a file whose every name is in its folder is read. The listing names one that is not as a
+  refused entry (:data:`HARD_LINKED`), a read of it is a 404 saying so.
+
 - a folder on the way swapped for a symlink between the check and the open (the agent, which
   writes in the memory root, exchanging its scope folder with a link to another agent's, over
   and over) is caught: a memory file is read only when the kernel names the opened descriptor
@@ -40,7 +48,9 @@ from memory_core.swap import open_waiting_for_lease
 from memory_api.errors import NotFound
 
 __all__ = [
+    "HARD_LINKED",
     "FolderSwapped",
+    "NamedElsewhereError",
     "NotRegularFileError",
     "OutsideMemoryRoot",
     "cannot_read",
@@ -49,6 +59,7 @@ __all__ = [
     "is_within",
     "memory_root_below",
     "named_by_the_kernel",
+    "named_elsewhere",
     "read_regular",
     "real_child",
     "real_path",
@@ -59,6 +70,36 @@ _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
 
 class OutsideMemoryRoot(NotFound):
     """A path resolves outside the memory root (a symlink out); answered as a plain 404."""
+
+
+HARD_LINKED = (
+    "a file with other hard links, a name outside its folder (its content is another "
+    "file's, perhaps from outside the memory root)"
+)
+"""Why a memory file with a name outside its own folder is never read (A-7, T-5b), as the
+listing's refused entry and a read's 404 say it."""
+
+
+class NamedElsewhereError(NotRegularFileError):
+    """A memory file that has a name outside its own folder (another hard link): never read,
+    like a file of another kind (A-7; :func:`named_elsewhere`)."""
+
+
+def named_elsewhere(path: str | os.PathLike[str], info: os.stat_result) -> bool:
+    """Whether the regular file at ``path`` (``info``: its ``stat``) has a name outside its
+    own folder: more hard links (``st_nlink``) than entries of that folder holding its inode
+    (``d_ino`` of one listing: no ``stat`` of each). False at once for a file of one name, the
+    usual case; one listing of its folder else. A folder that cannot be listed counts as a
+    name elsewhere: a read error never widens access. Never raises ``OSError``."""
+    if info.st_nlink <= 1:
+        return False
+    folder = Path(path).parent
+    try:
+        with os.scandir(folder) as entries:
+            here = sum(1 for entry in entries if entry.inode() == info.st_ino)
+    except OSError:
+        return True
+    return here < info.st_nlink
 
 
 class FolderSwapped(OSError):
@@ -218,7 +259,12 @@ def memory_root_below(real_app_data_dir: Path, agent_id: str) -> Path:
 
 
 def read_regular(
-    path: Path, limit: int, *, follow_symlinks: bool = False, real_folder: bool = False
+    path: Path,
+    limit: int,
+    *,
+    follow_symlinks: bool = False,
+    memory: bool = False,
+    real_folder: bool = False,
 ) -> tuple[bytes, os.stat_result]:
     """Read at most ``limit`` bytes of the regular file at ``path`` (already resolved and checked).
 
@@ -228,6 +274,9 @@ def read_regular(
     regular file, and ``OSError`` (e.g. ``ELOOP`` when the last component became a symlink after
     the check) otherwise. ``follow_symlinks`` lifts ``O_NOFOLLOW`` for files outside any memory
     root that an operator may link (a token mounted as a secret); a FIFO still never blocks.
+    A ``memory`` file (a topic file, an index, a marker) with a name outside its own folder
+    raises :class:`NamedElsewhereError` (a :class:`NotRegularFileError`), judged on the open
+    descriptor's ``fstat``: another hard link made after the listing is still seen.
     ``real_folder``: ``path``'s folder is real (a memory file's, checked inside the memory
     root), so the file opened must lie in that very folder as the kernel names the descriptor;
     one reached through a folder swapped for a symlink after the check raises
@@ -243,6 +292,8 @@ def read_regular(
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFileError(f"{path.name!r} is not a regular file")
+        if memory and named_elsewhere(path, info):
+            raise NamedElsewhereError(errno.EPERM, HARD_LINKED, str(path))
         os.set_blocking(fd, True)
         chunks: list[bytes] = []
         remaining = limit

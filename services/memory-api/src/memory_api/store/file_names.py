@@ -15,6 +15,8 @@ rule, for every route that names a file (read, delete, history, diff, restore):
 
 A restore of a file no longer on disk matches the asked name so against the files of the
 version restored from (:func:`name_among`): the undo of a delete asked in the other spelling.
+A history or diff of a file no longer on disk matches it so against the names the scope's
+versions held (:func:`memory_api.store.history.reading.history_name`): twins there are a 409 too.
 
 Only entries whose names are memory (:func:`memory_core.scope_files.is_scope_file`) are
 matched. Resolving a name opens nothing: what the name leads to (a symlink out of the memory

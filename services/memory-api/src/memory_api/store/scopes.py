@@ -32,11 +32,14 @@ from memory_core.topics import READ_CAP_BYTES, decode_text
 
 from memory_api.errors import CannotRead, NotAFolder, NotFound, Unavailable
 from memory_api.store.containment import (
+    HARD_LINKED,
+    NamedElsewhereError,
     NotRegularFileError,
     OutsideMemoryRoot,
     cannot_read,
     is_within,
     named_by_the_kernel,
+    named_elsewhere,
     read_regular,
     real_child,
     real_path,
@@ -573,7 +576,9 @@ def scan_scope(root: Path, scope: Path, listing: FolderListing | None = None) ->
     (its stat is the key of its parse); the judged entries are judged now.
 
     Refused (T-5b): ``MEMORY.md`` or a name that passes K-7 when it is a symlink leading outside
-    the memory root, a dangling symlink or a loop, a folder, a FIFO, a socket or a device; and a
+    the memory root, a dangling symlink or a loop, a folder, a FIFO, a socket or a device, or a
+    file with another hard link outside its folder (A-7: :data:`~memory_api.store.
+    containment.HARD_LINKED`); and a
     name ending in ``.MD`` / ``.Md``, which no route reads (``MEMORY.MD`` above all, an index in
     another case), or in ``.md`` and then blanks or dots (``notes.md ``). Dotfiles and other
     names are neither.
@@ -584,6 +589,8 @@ def scan_scope(root: Path, scope: Path, listing: FolderListing | None = None) ->
         return ScopeListing([], [], listing.error)
     topics: list[TopicEntry] = []
     refused = list(listing.refused)
+    if layout.INDEX_FILE not in listing.judged and _index_named_elsewhere(scope):
+        refused.append((layout.INDEX_FILE, HARD_LINKED))  # a regular file by its listing
     for name in listing.regular:
         found = _topic_entry(root, scope, name)
         if found is not None:
@@ -600,6 +607,18 @@ def scan_scope(root: Path, scope: Path, listing: FolderListing | None = None) ->
             refused.append((name, why))
     topics.sort(key=lambda topic: topic.file)
     return ScopeListing(topics, sorted(refused))
+
+
+def _index_named_elsewhere(scope: Path) -> bool:
+    """Whether the scope's ``MEMORY.md`` is a regular file with another hard link outside its
+    folder (never read, A-7); one ``lstat``, a listing of the folder only when it has more
+    than one name."""
+    lexical = f"{os.fspath(scope)}{os.sep}{layout.INDEX_FILE}"
+    try:
+        info = os.lstat(lexical)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and named_elsewhere(lexical, info)
 
 
 def count_listed(root: Path, scope: Path | str, listing: FolderListing) -> int:
@@ -658,8 +677,8 @@ def _topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
             target = lexical
     except OSError:
         return None
-    if not stat.S_ISREG(info.st_mode):
-        return None
+    if not stat.S_ISREG(info.st_mode) or named_elsewhere(target, info):
+        return None  # another hard link outside its folder: never read (A-7), named refused
     return TopicEntry(file=name, path=target, stat=info)
 
 
@@ -722,8 +741,12 @@ def _refusal(root: Path, lexical: Path) -> str | None:
         except OSError as error:
             return "a symlink loop" if error.errno == errno.ELOOP else "a symlink to nothing"
         what = _kind_of(info.st_mode)
+        if what is None and named_elsewhere(target, info):
+            return f"a symlink to {HARD_LINKED}"
         return None if what is None else f"a symlink to {what}"
     what = _kind_of(info.st_mode)
+    if what is None and named_elsewhere(lexical, info):
+        return HARD_LINKED
     return None if what is None else what
 
 
@@ -772,11 +795,13 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
         logger.warning("index %s links outside the memory root; ignored", lexical)
         return None
     try:
-        raw, info = read_regular(target, READ_CAP_BYTES + 1, real_folder=True)
+        raw, info = read_regular(target, READ_CAP_BYTES + 1, memory=True, real_folder=True)
         if len(raw) > READ_CAP_BYTES:
-            raw, info = read_regular(target, READ_CAP_BYTES + INDEX_COUNT_CAP + 1, real_folder=True)
+            raw, info = read_regular(
+                target, READ_CAP_BYTES + INDEX_COUNT_CAP + 1, memory=True, real_folder=True
+            )
     except (FileNotFoundError, NotRegularFileError):
-        return None
+        return None  # absent to the reader; the listing names one never read (T-5b)
     except OSError as error:
         logger.warning("index %s cannot be read: %s", lexical, error)
         if error.errno == errno.ELOOP:
@@ -844,9 +869,11 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
     if not is_within(root, target):
         return Marker(None, ["marker: links outside the memory root; not read"])
     try:
-        raw, _ = read_regular(target, MARKER_READ_CAP + 1, real_folder=True)
+        raw, _ = read_regular(target, MARKER_READ_CAP + 1, memory=True, real_folder=True)
     except FileNotFoundError:
         return Marker(None, ["marker: missing (.workspace not found)"])
+    except NamedElsewhereError:
+        return Marker(None, [f"marker: {HARD_LINKED}; not read"])
     except OSError as error:
         return Marker(None, [f"marker: cannot be read ({error.strerror or error})"])
     try:

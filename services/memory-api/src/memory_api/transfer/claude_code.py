@@ -4,8 +4,10 @@ How Claude Code (read from its shipped CLI, version 2.1.x) names the folder:
 
 - the config dir is ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``;
 - a user-level ``autoMemoryDirectory`` in ``<config dir>/settings.json`` replaces the whole
-  location (``~/`` expanded); Claude Code ignores that setting in a project's checked-in
-  settings for security, and so does this lookup;
+  location when Claude Code takes the value (an absolute path, or ``~/…`` inside the home:
+  :func:`memory_core.claude_code_settings.auto_memory_directory`; a value it ignores leaves the
+  default folder below); Claude Code ignores that setting in a project's checked-in settings
+  for security, and so does this lookup;
 - otherwise it is ``<config dir>/projects/<sanitized>/memory/``, where the sanitized name is
   derived from the project's base: the root of the git repository holding the Workspace (for a
   linked worktree the main working tree, so every worktree shares one memory; a repository as
@@ -24,6 +26,8 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
+
+from memory_core.claude_code_settings import auto_memory_directory
 
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.transfer.sources import json_value, read_small_text
@@ -167,17 +171,16 @@ def git_project_root(workspace: Path) -> Path | None:
     return None
 
 
-def _user_setting(config: Path) -> Path | None:
-    """``autoMemoryDirectory`` of the user's ``settings.json``, expanded; None when unset."""
+def _user_setting(config: Path, home: Path) -> Path | None:
+    """``autoMemoryDirectory`` of the user's ``settings.json`` as Claude Code takes it (``~/``
+    is ``home``); None when unset or a value Claude Code ignores."""
     text = read_small_text(config / "settings.json")
     try:
         settings = None if text is None else json_value(text)
     except ValueError:
         return None
     value = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
-    if not isinstance(value, str) or not value.strip():
-        return None
-    return Path(value.strip()).expanduser()
+    return auto_memory_directory(value, home)
 
 
 def claude_code_memory_dir(workspace: str, env: Mapping[str, str] | None = None) -> Path:
@@ -188,7 +191,8 @@ def claude_code_memory_dir(workspace: str, env: Mapping[str, str] | None = None)
     """
     environment = os.environ if env is None else env
     config = config_dir(environment)
-    configured = _user_setting(config)
+    home = environment.get("HOME")
+    configured = _user_setting(config, Path(home) if home else Path.home())
     if configured is not None:
         return configured
     real = Path(os.path.realpath(workspace))

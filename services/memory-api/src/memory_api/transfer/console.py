@@ -141,12 +141,34 @@ def print_import(reports: list[ImportReport], console: Console | None = None) ->
     # a file the source holds but no import takes (another project's, not a memory) is said
     # above; an index line of a memory that is there is missing from its index
     lines = sum(len(report.lines_left_out) for report in reports)
-    if lines:
+    if not any(_offered(report) for report in reports):
+        out.print(_nothing_offered(sum(len(report.skipped) for report in reports)))
+    elif lines:
         out.print(
             f"Nothing changed, but not added: {counted(lines, 'index line')} (see why above)."
         )
     else:
         out.print("Nothing to change: everything offered is already there.")
+
+
+NO_MEMORY_HERE = (
+    "Nothing to import: the source holds no memory. A memory folder holds Markdown topic "
+    "files (*.md), one per memory, and their index MEMORY.md: name that folder."
+)
+"""The last line of an import whose source held nothing at all to import: an empty folder, or
+the wrong one (``~/notes`` for ``~/notes/memory``), said "everything offered is already there"."""
+
+
+def _offered(report: ImportReport) -> bool:
+    """Whether the source offered the scope anything: a topic file, a merge, an index line."""
+    return bool(report.files or report.merged or report.index_added or report.index_skipped)
+
+
+def _nothing_offered(skipped: int) -> str:
+    """The last line when no report was offered anything; ``skipped``: source files not taken."""
+    if not skipped:
+        return NO_MEMORY_HERE
+    return f"Nothing to import: {counted(skipped, 'file')} found, none taken (see why above)."
 
 
 def print_export(report: ExportReport, console: Console | None = None) -> None:

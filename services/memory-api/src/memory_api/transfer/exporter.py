@@ -47,6 +47,8 @@ from memory_core.wire import utc_timestamp
 
 from memory_api.errors import BadRequest, CannotRead, NotFound, Unavailable
 from memory_api.store.containment import (
+    HARD_LINKED,
+    NamedElsewhereError,
     NotRegularFileError,
     cannot_read,
     checked_memory_root,
@@ -165,8 +167,11 @@ def _export_scope(
             report.skipped.append(Skipped(origin, f"{kind} (not archived)"))
             continue
         try:
-            data, opened = read_regular(source, IMPORT_FILE_CAP + 1)
+            data, opened = read_regular(source, IMPORT_FILE_CAP + 1, memory=True)
         except FileNotFoundError:
+            continue
+        except NamedElsewhereError:
+            report.skipped.append(Skipped(origin, f"{HARD_LINKED} (not archived)"))
             continue
         except NotRegularFileError:
             report.skipped.append(Skipped(origin, "not a regular file (not archived)"))

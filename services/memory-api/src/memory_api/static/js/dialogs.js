@@ -154,6 +154,19 @@ const SAID_BY_THE_PROMPT = new Set([
 ]);
 
 /**
+ * Where the page keeps the token it is given (A-10), as the prompt says it under "Remember on
+ * this device": unticked (the default) in this tab's sessionStorage, gone when the tab closes;
+ * ticked in this browser's localStorage for this site until Sign out, where anyone using this
+ * browser profile (or a script of this site) can read it.
+ */
+function keptWhere(remembered) {
+  return remembered
+    ? `Kept in this browser's local storage for ${location.origin} until you sign out: anyone ` +
+        "using this browser profile can read it there."
+    : "Kept for this tab only (the browser's session storage): forgotten when the tab closes.";
+}
+
+/**
  * Ask for a bearer token (A-10). Resolves {token, remember} or null when cancelled.
  * `problem` is the service's 401 ({type, detail}): its detail is shown unless the first line
  * says it already (SAID_BY_THE_PROMPT); `hadToken` says the token the page sent (just typed,
@@ -170,7 +183,14 @@ export function tokenDialog(problem, hadToken) {
     required: true,
     autofocus: true,
   });
-  const remember = h("input", { type: "checkbox", id: "token-remember", checked: true });
+  const where = h("p", { class: "muted token-kept-where", id: "token-kept-where" });
+  const remember = h("input", {
+    type: "checkbox",
+    id: "token-remember",
+    "aria-describedby": "token-kept-where",
+    onchange: () => where.replaceChildren(keptWhere(remember.checked)),
+  });
+  where.replaceChildren(keptWhere(false));
   return formDialog({
     className: "token-dialog",
     title: "Sign in with a token",
@@ -191,6 +211,7 @@ export function tokenDialog(problem, hadToken) {
         remember,
         "Remember on this device",
       ),
+      where,
     ],
     submit: h("button", { type: "submit", class: "btn btn-primary" }, "Sign in"),
     accept: (event) => {

@@ -18,6 +18,7 @@ const CODE_NAMES = {
   "name-mismatch": ["name differing from its file", "names differing from their files"],
   "name-not-kebab": ["name not in kebab-case", "names not in kebab-case"],
   "index-line-too-long": ["index line too long", "index lines too long"],
+  "joined-index-line": ["index line of joined entries", "index lines of joined entries"],
   "description-multiline": ["multi-line description", "multi-line descriptions"],
   "refused-entry": ["refused entry", "refused entries"],
   "index-over-read-cap": ["index over the read cap", "indexes over the read cap"],

@@ -15,6 +15,7 @@ Blocking: run it in a worker thread.
 from __future__ import annotations
 
 import os
+import unicodedata
 from pathlib import Path
 from typing import get_args
 
@@ -36,6 +37,7 @@ from memory_core.wire import (
 )
 
 from memory_api.errors import NotFound
+from memory_api.store.file_names import name_among
 from memory_api.store.history import clocks
 from memory_api.store.history.deletions import recent_deletions
 from memory_api.store.history.diffs import diff_hunks, unified_text
@@ -220,6 +222,39 @@ def file_history(
         for entry, (status, blob) in changed
     ]
     return versions, more
+
+
+def history_name(repository: Path, asked: str) -> str:
+    """The name the history holds for a file no longer on disk that a request calls ``asked``
+    (V-2), by :mod:`memory_api.store.file_names`' rule applied to the names its versions
+    held: ``asked`` when a version changed a file of that exact name, or none changed a file
+    that is ``asked`` under NFC; else the one such name (a file macOS wrote decomposed and
+    that was deleted, asked composed, or the reverse). Raises
+    :class:`~memory_api.errors.Conflict` (409) naming each when two or more such names were
+    held and ``asked`` is none of them, as for files on disk.
+
+    The names looked for: ``asked`` in NFC and in NFD (the spellings systems write), and every
+    name the index of deletions (:mod:`.deletions`) knows that is ``asked`` under NFC (a gone
+    file was deleted by some version: a spelling mixing both forms is found there). One
+    ``git log`` limited to those names says which of them a version changed.
+    """
+    wanted = unicodedata.normalize("NFC", asked)
+    spellings = {asked, wanted, unicodedata.normalize("NFD", asked)}
+    if read_head(repository) is None:
+        return asked
+    spellings.update(
+        name
+        for _, name in recent_deletions(repository).found
+        if unicodedata.normalize("NFC", name) == wanted
+    )
+    if spellings == {asked}:
+        return asked
+    out = git(
+        repository, "log", "-z", "--format=", "--name-only", "--no-renames", BRANCH, "--",
+        *sorted(spellings),
+    )  # fmt: skip
+    held = {name.strip("\n") for name in out.decode("utf-8", "surrogateescape").split("\0")}
+    return name_among(asked, sorted(held - {""}), "in this scope or its history")
 
 
 def _text(data: bytes | None) -> str | None:

@@ -116,6 +116,18 @@ def _is_regular_file(key: str, path: Path) -> bool:
         ) from None
 
 
+def _held_name(scope: Path, repository: Path, asked: str) -> str:
+    """The name a history or diff request calling ``asked`` means (V-2): the name on disk
+    (:func:`~memory_api.store.file_names.on_disk_name`), or for a file no longer there, the
+    name the history holds for it (:func:`~.reading.history_name`: a gone file asked in the
+    other Unicode normalization). Raises :class:`~memory_api.errors.Conflict` (409) for
+    twins, on disk or in the history."""
+    held = on_disk_name(scope, asked)
+    if held != asked or os.path.lexists(scope / asked):
+        return held
+    return reading.history_name(repository, asked)
+
+
 def _unrecordable(kept: KeptFile) -> UnrecordableFile:
     """A file a record could not take, as the answer names it: with what an operator must do
     when the service may not read it (Q-2b)."""
@@ -208,7 +220,7 @@ class HistoryStore:
         self, agent_id: str, key: str, name: str, limit: int, before: str | None
     ) -> FileHistory:
         scope, repository = self._repository(agent_id, key)
-        name = on_disk_name(scope, name)
+        name = _held_name(scope, repository, name)
         versions, more = reading.file_history(repository, name, limit=limit, before=before)
         on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
         head = read_head(repository)
@@ -288,7 +300,7 @@ class HistoryStore:
             return reading.file_diff(
                 repository,
                 key,
-                on_disk_name(scope, name),
+                _held_name(scope, repository, name),
                 from_version=versions[0],
                 to_version=versions[1],
                 reveal=reveal,

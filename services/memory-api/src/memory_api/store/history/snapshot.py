@@ -6,9 +6,10 @@ files, ``.kept-*`` copies, locks, folders or anything else. Each must be a regul
 real scope folder: a symlink is never followed (wherever it leads), a FIFO never opened. Each is
 read through the containment checks (``O_NOFOLLOW``, a regular file by ``fstat``) and at most up
 to its read cap (:func:`memory_core.scope_files.scope_file_cap`: 1 MiB, the index 16 MiB, what
-the service rewrites). A
-file over its cap, or one that cannot be read now, keeps the content its newest version holds
-(nothing is recorded for it, it is not taken for deleted); it is named in the debug log.
+the service rewrites). A file over its cap, one that cannot be read now, or one with another
+hard link outside its folder (never read, A-7: its content may be a file's from outside the
+memory root), keeps the content its newest version holds (nothing is recorded for it, it is not
+taken for deleted); it is named in the debug log.
 
 Reading 3,000 files on every Session start would cost a Session's worth of disk reads, so the
 blob id of each file is kept per file version (:class:`~memory_api.store.stat_cache.StatCache`
@@ -34,10 +35,12 @@ from memory_core.scope_files import scope_file_cap as read_cap
 from memory_core.scope_merge import blob_id
 
 from memory_api.store.containment import (
+    HARD_LINKED,
     FolderSwapped,
     NotRegularFileError,
     cannot_read,
     named_by_the_kernel,
+    named_elsewhere,
     read_regular,
 )
 from memory_api.store.history.repo import Change, TreeEntry
@@ -141,6 +144,9 @@ def take_snapshot(
             continue
         if not stat.S_ISREG(info.st_mode):
             continue  # a symlink, folder or FIFO is no memory file: not there for the history
+        if named_elsewhere(entry.path, info):  # never read: its last version is kept
+            _keep(snapshot, seen, KeptFile(name, HARD_LINKED, False))
+            continue
         seen.add(name)
         if info.st_nlink > 1:
             snapshot.linked = True
@@ -153,7 +159,9 @@ def take_snapshot(
         if known is not None and previous is not None and known == previous.blob:
             continue
         try:
-            data, opened = read_regular(Path(entry.path), read_cap(name) + 1, real_folder=True)
+            data, opened = read_regular(
+                Path(entry.path), read_cap(name) + 1, memory=True, real_folder=True
+            )
         except FileNotFoundError:
             seen.discard(name)  # removed since it was looked at: gone (no read error to keep)
             continue
@@ -199,13 +207,15 @@ def disk_blob(scope: Path, name: str, blob_ids: BlobIds) -> tuple[str | None, st
         return None, None
     if not stat.S_ISREG(info.st_mode):
         return None, None
+    if named_elsewhere(path, info):
+        return None, f"it is {HARD_LINKED}, which the service never reads"
     if info.st_size > read_cap(name):
         return None, over_cap(name)
     known = blob_ids.get(os.fspath(path), file_key(info))
     if known is not None:
         return known, None
     try:
-        data, opened = read_regular(path, read_cap(name) + 1, real_folder=True)
+        data, opened = read_regular(path, read_cap(name) + 1, memory=True, real_folder=True)
     except (FileNotFoundError, NotRegularFileError):
         return None, None  # gone, or no regular file, since the lstat
     except OSError as error:

@@ -1,0 +1,66 @@
+"""A settings file's byte order mark and line ends: the mark skipped on reading, as the
+harnesses skip it, and written back in front of the new text; the lines an install adds end as
+the file's own lines do (H-3).
+
+An editor on Windows saves ``settings.json`` or ``config.toml`` with a UTF-8 byte order mark.
+Claude Code and Codex CLI read such a file as if the mark were not there (measured with the
+real CLIs: a Workspace's ``.claude/settings.json`` or ``.codex/config.toml`` with one takes
+effect, ``test_e2e_repository_switches_hooks_off.py``,
+``test_e2e_codex_repository_switches_hooks_off.py``), so an install reads it the same way rather
+than refuse it as no JSON or TOML, and keeps the mark: every other byte of the file is the
+user's too. A file saved with CRLF line ends gets its new lines with CRLF, not a file of mixed
+line ends in the user's dotfiles.
+"""
+
+from __future__ import annotations
+
+import re
+
+import tomlkit
+from tomlkit.toml_document import TOMLDocument
+
+__all__ = ["BYTE_ORDER_MARK", "dump_toml", "line_ends_like", "parse_toml", "split_mark"]
+
+BYTE_ORDER_MARK = "\ufeff"
+_LONE_LF = re.compile(r"(?<!\r)\n")
+
+
+def line_ends_like(text: str, like: str | None) -> str:
+    """``text`` with each lone LF made CRLF when ``like`` (the file's text now) ends its lines
+    with CRLF only; else ``text`` as it is. (JSON holds no line end inside a string, and a
+    TOML file written with CRLF only holds none but CRLF in its multi-line strings.)
+
+    >>> line_ends_like('{\\n  "a": 1\\n}\\n', '{\\r\\n}\\r\\n')
+    '{\\r\\n  "a": 1\\r\\n}\\r\\n'
+    >>> line_ends_like('a\\nb\\n', 'x\\r\\ny\\n')
+    'a\\nb\\n'
+    """
+    if like is None or "\r\n" not in like or _LONE_LF.search(like):
+        return text
+    return _LONE_LF.sub("\r\n", text)
+
+
+def split_mark(text: str | None) -> tuple[str, str | None]:
+    """``(mark, rest)``: the byte order mark ``text`` starts with (``""`` when none) and the
+    text after it (None for None).
+
+    >>> split_mark("\\ufeff{}")
+    ('\\ufeff', '{}')
+    >>> split_mark("{}")
+    ('', '{}')
+    """
+    if text is not None and text.startswith(BYTE_ORDER_MARK):
+        return BYTE_ORDER_MARK, text[len(BYTE_ORDER_MARK) :]
+    return "", text
+
+
+def parse_toml(text: str | None) -> TOMLDocument:
+    """The TOML document ``text`` holds (None: an empty one), a leading byte order mark
+    skipped. Raises :class:`tomlkit.exceptions.TOMLKitError` for text that is no TOML."""
+    return tomlkit.parse(split_mark(text)[1] or "")
+
+
+def dump_toml(document: TOMLDocument, like: str | None) -> str:
+    """``document`` as text, behind the byte order mark ``like`` (the file's text it was read
+    from) starts with, if any, its lines ended as ``like`` ends them (:func:`line_ends_like`)."""
+    return split_mark(like)[0] + line_ends_like(tomlkit.dumps(document), like)

@@ -1,0 +1,181 @@
+"""A-7, Q-2: a memory file with another hard link outside its folder is never read.
+
+An agent that may write its scope can ``ln /some/other/file scope/notes.md``: no symlink on the
+way, a regular file by every ``stat``, so the listing, a read, the search, the Session start, the
+history and an export all served that other file's content, perhaps from outside the memory root
+(the service may run with more access than the agent). Such a file is now a refused entry named
+with why, a read of it a 404 saying so; its history keeps the last content it recorded. Names in
+its own folder do not count: the service's atomic writes link a hidden temp file beside the file
+for a moment, and a file whose every name is in its folder is read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import tarfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_api.cli import main
+from memory_api.store.containment import HARD_LINKED
+from memory_core import layout
+
+from tests.api.conftest import (
+    AgentHome,
+    Client,
+    expect_problem,
+    file_url,
+    memory_url,
+    ok_json,
+    write_topic,
+)
+
+SECRET = "TOP-SECRET-LINE-4711: never served"
+
+
+def outside_file(agent: AgentHome, name: str = "secret.md") -> Path:
+    """A file beside the data dir, outside every memory root, shaped like a topic file."""
+    folder = agent.tmp / "outside"
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    path.write_text(f"---\nname: secret\ndescription: {SECRET}\n---\n{SECRET}\n", encoding="utf-8")
+    return path
+
+
+def refused_entries(findings: list[dict[str, Any]]) -> dict[str, str]:
+    return {f["file"]: f["message"] for f in findings if f["code"] == "refused-entry"}
+
+
+async def test_a7_a_topic_file_hard_linked_to_a_file_outside_is_never_listed_read_or_found(
+    client: Client, agent: AgentHome
+) -> None:
+    write_topic(agent.user, "ok-topic.md")
+    os.link(outside_file(agent), agent.user / "notes.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text("- [Notes](notes.md) notes\n- [Ok](ok-topic.md) ok\n", encoding="utf-8")
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    assert [row["file"] for row in listing["files"]] == ["ok-topic.md"]
+    assert refused_entries(listing["findings"]) == {
+        "notes.md": f"notes.md is {HARD_LINKED}; not read"
+    }
+    assert SECRET not in str(listing)
+
+    problem = await expect_problem(await client.get(file_url("user", "notes.md")), 404, "notes.md")
+    assert f"'notes.md' there is {HARD_LINKED}, which the service never reads" in problem["detail"]
+    assert SECRET not in str(problem)
+
+    found = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "4711"}))
+    assert SECRET not in str(found) and "notes.md" not in str(found)
+    workspace = agent.tmp / "src" / "app"
+    workspace.mkdir(parents=True)
+    started = await ok_json(
+        await client.post(f"{memory_url()}/session-start", json={"workspace": str(workspace)})
+    )
+    assert SECRET not in str(started)
+    overview = await ok_json(await client.get(memory_url()))
+    assert overview["scopes"][0]["lintCounts"]["refused-entry"] == 1
+    assert SECRET not in str(overview)
+
+
+async def test_a7_an_index_hard_linked_to_a_file_outside_is_neither_read_nor_injected(
+    client: Client, agent: AgentHome
+) -> None:
+    outside = outside_file(agent, "MEMORY.md")
+    outside.write_text(f"- [Secret](secret.md) {SECRET}\n", encoding="utf-8")
+    write_topic(agent.user, "ok-topic.md")
+    os.link(outside, agent.user / layout.INDEX_FILE)
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    assert view["exists"] is False
+    assert refused_entries(view["findings"])["MEMORY.md"] == f"MEMORY.md is {HARD_LINKED}; not read"
+    assert SECRET not in str(view)
+    workspace = agent.tmp / "src" / "app"
+    workspace.mkdir(parents=True)
+    started = await ok_json(
+        await client.post(f"{memory_url()}/session-start", json={"workspace": str(workspace)})
+    )
+    assert SECRET not in started["memory"]
+    assert outside.read_text(encoding="utf-8") == f"- [Secret](secret.md) {SECRET}\n"
+
+
+async def test_a7_a_marker_hard_linked_to_a_file_outside_is_not_read(
+    client: Client, agent: AgentHome
+) -> None:
+    outside = outside_file(agent, "marker")
+    outside.write_text("/secret/path\n", encoding="utf-8")
+    _, key = agent.workspace("app")
+    marker = agent.root / key / layout.MARKER_FILE
+    marker.unlink()
+    os.link(outside, marker)
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    scope = next(scope for scope in overview["scopes"] if scope["key"] == key)
+    assert scope["workspacePath"] is None
+    assert "/secret/path" not in str(scope)
+    assert f"marker: {HARD_LINKED}; not read" in scope["markerProblems"]
+
+
+async def test_a7_the_history_and_an_export_never_take_a_hard_linked_file(
+    client: Client,
+    agent: AgentHome,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A topic file recorded once, then replaced by a hard link to a file outside: the
+    checkpoint keeps its last recorded content (never the other file's, never "deleted"), and
+    an export leaves it out, naming why."""
+    write_topic(agent.user, "notes.md")
+    first = await ok_json(await client.post(f"{memory_url()}/scopes/user/checkpoint"))
+    assert first["scopes"][0]["version"]
+    (agent.user / "notes.md").unlink()
+    os.link(outside_file(agent), agent.user / "notes.md")
+
+    again = await ok_json(await client.post(f"{memory_url()}/scopes/user/checkpoint"))
+    history = await ok_json(await client.get(f"{file_url('user', 'notes.md')}/history"))
+    versions = await ok_json(await client.get(f"{memory_url()}/scopes/user/changes"))
+
+    assert again["scopes"][0]["version"] is None  # nothing recorded: neither content nor a delete
+    assert history["exists"] is True and history["unrecorded"] is True
+    assert HARD_LINKED in history["unrecordable"]
+    assert SECRET not in str(history) + str(versions)
+
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(agent.data_dir))
+    monkeypatch.setenv("COLUMNS", "300")
+    output = agent.tmp / "coder.tar.gz"
+    argv = ["memory", "export", "--project", agent.project, "--agent", agent.id, "-o"]
+    assert await asyncio.to_thread(main, [*argv, str(output)]) == 0  # it runs its own loop
+    said = capsys.readouterr().out
+    with tarfile.open(output) as archive:
+        members = archive.getnames()
+        held = b"".join(
+            (archive.extractfile(member) or io.BytesIO()).read()
+            for member in archive.getmembers()
+            if member.isfile()
+        )
+    assert "agent-memory/scopes/user/notes.md" not in members
+    assert SECRET.encode() not in held
+    assert "notes.md" in said and "other hard links" in said
+
+
+async def test_a7_a_file_whose_every_name_is_in_its_folder_is_read(
+    client: Client, agent: AgentHome
+) -> None:
+    """The service's own atomic writes (``create_new_bytes``, the sync's ``scope_write``) link a
+    hidden temp file beside the file for a moment: two names, both in the folder. Such a file,
+    and one linked by another name in its folder, is read as before."""
+    write_topic(agent.user, "notes.md")
+    os.link(agent.user / "notes.md", agent.user / ".notes.md.x1y2z3.tmp")
+    os.link(agent.user / "notes.md", agent.user / "same-notes.md")
+    assert (agent.user / "notes.md").stat().st_nlink == 3
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    topic = await ok_json(await client.get(file_url("user", "notes.md")))
+
+    assert [row["file"] for row in listing["files"]] == ["notes.md", "same-notes.md"]
+    assert refused_entries(listing["findings"]) == {}
+    assert topic["file"] == "notes.md"
