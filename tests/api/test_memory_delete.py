@@ -310,12 +310,10 @@ async def test_a6_v1_a_file_removed_while_the_delete_records_it_is_404_not_an_op
         (agent.user / "f.md").unlink(missing_ok=True)
         return entries
 
-    def read_after_removal(
-        path: Path, cap: int, *, real_folder: bool = False
-    ) -> tuple[bytes, os.stat_result]:
+    def read_after_removal(path: Path, cap: int, **how: bool) -> tuple[bytes, os.stat_result]:
         if path.name == "f.md":
             path.unlink(missing_ok=True)
-        return real_read(path, cap, real_folder=real_folder)
+        return real_read(path, cap, **how)
 
     if when == "looked_at":
         monkeypatch.setattr(snapshot, "_entries", listed_then_removed)
