@@ -16,6 +16,7 @@ harness.
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,33 @@ def test_p3_real_startup_files_refuse_no_everyday_command(
     }
 
     assert {command: why for command, why in refused.items() if why} == {}
+
+
+@pytest.mark.parametrize(
+    ("setup", "asked", "shown"),
+    [
+        ("macos-nvm", "command -v nvm", "nvm"),
+        ("debian-root-bash-completion", "declare -F _comp_initialize", "_comp_initialize"),
+    ],
+)
+def test_p3_a_login_shell_of_these_homes_runs_their_big_scripts(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, setup: str, asked: str, shown: str
+) -> None:
+    """The corpus is real: ``bash -lc`` (Codex's form) in a macOS-style home loads nvm's
+    ``nvm.sh`` and in root's Debian home bash-completion (both past 64 KiB), so the guard
+    reads them for every command such a user's agent runs."""
+    _home(where, monkeypatch, setup)
+    environment = {"HOME": str(where.data), "PATH": "/usr/bin:/bin"}
+
+    ran = subprocess.run(
+        ["bash", "-lc", asked],
+        cwd=where.workspace,
+        env=environment,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=True,
+    )
+
+    assert ran.stdout.split() == [shown]

@@ -55,8 +55,8 @@ from harness_memory.hooks.archive_members import (
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
 from harness_memory.hooks.named_scripts import (
     SCRIPT_CAP,
-    SCRIPT_FOLLOW_CAP,
     SCRIPT_DEPTH,
+    SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
     non_interactive_part,
     read_script,
