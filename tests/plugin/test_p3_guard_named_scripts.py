@@ -176,7 +176,7 @@ def test_p3_a_script_written_by_the_settings_that_run_it_is_refused(
         (". ./deep1.sh\n", "deep"),
     ],
 )
-def test_p3_a_script_the_guard_cannot_read_or_name_is_refused(
+def test_p3_a_script_the_guard_cannot_read_is_refused(
     where: Layout, monkeypatch: pytest.MonkeyPatch, line: str, said: str
 ) -> None:
     """A FIFO (opened without waiting), longer than the cap, or sourcing
