@@ -58,6 +58,7 @@ from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
 from harness_memory.hooks.named_scripts import (
     SCRIPT_CAP,
     SCRIPT_DEPTH,
+    SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
     non_interactive_part,
     read_script,
@@ -419,21 +420,30 @@ def _startup_file_refusal(
     return None
 
 
-def _script_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
+def _script_refusal(
+    found: ShellPaths, judge: _Judge, root: str, depth: int, *, followed: bool = False
+) -> str | None:
     """The refusal of a command read from settings (a startup file, a git alias, an npm
-    script: ``depth`` above 0) running a script file (``ShellPaths.scripts``: ``source
-    ./x.sh``, ``bash ./x.sh``, ``./x.sh``) the guard cannot judge (named at run time, written
-    by the call's command or the settings themselves, unreadable, longer than
+    script: ``depth`` above 0; a script they run when ``followed``) running a script file
+    (``ShellPaths.scripts``: ``source ./x.sh``, ``bash ./x.sh``, ``./x.sh``) that the call's
+    command or the settings themselves (not a followed script: its commands are not judged)
+    write, that the guard cannot read (no regular file, unreadable, longer than
     :data:`~harness_memory.hooks.named_scripts.SCRIPT_CAP`, past
     :data:`~harness_memory.hooks.named_scripts.SCRIPT_DEPTH` files deep or
-    :data:`~harness_memory.hooks.named_scripts.SCRIPTS_CAP` files in all), or one whose
-    commands the guard refuses (judged as commands of the call, where it runs) or whose text
-    names memory it may not write; None otherwise. A missing script runs nothing, and a file
-    this account can neither write nor replace is not read
-    (:func:`~harness_memory.hooks.named_scripts.unchangeable`) (P-3)."""
+    :data:`~harness_memory.hooks.named_scripts.SCRIPTS_CAP` files in all), or whose text
+    names memory it may not write (:func:`_script_text_refusal`); None otherwise (P-3).
+
+    A script is judged as one the agent's own command runs (``bash ./x.sh``) is: by the memory
+    its text names, not as commands of the call (nvm's ``nvm.sh`` writes places it builds at
+    run time; the harness's sandbox fences those). So a script named at run time (``source
+    "$(brew --prefix)/etc/bash_completion"``) is not read, nor a missing one (it runs
+    nothing), a folder, a compiled program, or a file this account can neither write nor
+    replace (:func:`~harness_memory.hooks.named_scripts.unchangeable`)."""
     for kind, base, spelled, path, top in found.scripts:
-        file = script_file(kind, base, path, judge.environ) if path is not None else spelled
-        cannot = _unjudged_script(kind, spelled, path, file, found, judge)
+        if path is None:
+            continue  # named at run time: fenced as a script the agent's own command runs
+        file = script_file(kind, base, path, judge.environ)
+        cannot = _unjudged_script(kind, (spelled, path), file, [] if followed else [found], judge)
         same_shell = kind == "source" and top  # not a shell of its own (``bash -i x.sh``)
         cut = same_shell and judge.interactive is False
         if cannot is None and _skipped_script((file, base, cut), judge):
@@ -475,46 +485,54 @@ def _script_text_refusal(
     *,
     same_shell: bool,
 ) -> str | None:
-    """The refusal of a script's ``text`` run in ``base``: a shell script's (``language``
-    ``"shell"``) commands judged as commands of the call one level deeper than ``depth`` (in
-    the shell that runs its startup files when ``same_shell``, sourced; else in a shell of
-    unknown sort), or its text naming memory it may not write; None otherwise."""
-    reason = None
-    if language == "shell":
-        shell, judge.interactive = judge.interactive, judge.interactive if same_shell else None
-        try:
-            reason = judge.texts([text], base, depth + 1)
-        finally:
-            judge.interactive = shell
+    """The refusal of a script's ``text`` run in ``base``: naming memory it may not write
+    (:func:`~harness_memory.hooks.unread_programs.memory_named`, linear in its length); for a
+    shell script (``language`` ``"shell"``) of at most
+    :data:`~harness_memory.hooks.named_scripts.SCRIPT_FOLLOW_CAP` bytes, the scripts it runs in
+    turn (:func:`_script_refusal`, one level deeper than ``depth``: in the shell that runs its
+    startup files when ``same_shell``, sourced; else in a shell of unknown sort); None
+    otherwise. Its own commands are not judged (a longer script's scripts not followed)."""
     named = memory_named(text, root, judge.key, judge.records)
-    if reason is None and named is not None:
-        reason = f"it names other memory ({_shown(named)})"
-    return reason
+    if named is not None:
+        return f"it names other memory ({_shown(named)})"
+    if language != "shell" or len(text) > SCRIPT_FOLLOW_CAP:
+        return None
+    shell, judge.interactive = judge.interactive, judge.interactive if same_shell else None
+    try:
+        found = shell_paths(text, base, judge.environ)
+        return _script_refusal(found, judge, root, depth + 1, followed=True)
+    finally:
+        judge.interactive = shell
 
 
 def _unjudged_script(
-    kind: str, spelled: str, path: str | None, file: str, found: ShellPaths, judge: _Judge
+    kind: str, words: tuple[str, str], file: str, found: list[ShellPaths], judge: _Judge
 ) -> str | None:
-    """Why the script ``file`` (``spelled`` so; ``path`` once expanded, None when built at
-    run time) that ``found``'s command runs (``kind``: ``source``, ``shell``, ``run``) cannot
-    be judged whatever it holds, or None: named at run time, or written by that command or by
-    the call's own (``judge.outer``; a shell's own script operand is no write of it)."""
-    if path is None:
-        return "names it at run time"
+    """Why the script ``file`` (``words``: as spelled and once expanded) that a command runs
+    (``kind``: ``source``, ``shell``, ``run``) cannot be judged whatever it holds, or None:
+    written by the ``found`` commands (the settings naming it) or the call's own
+    (``judge.outer``). A shell's
+    own script operand is no write of it, nor a command substitution running it (``eval
+    "$(/opt/homebrew/bin/brew shellenv)"``: ``eval`` is given the text, not the file)."""
     name = PurePath(file).name
-    own = sum(1 for word in (spelled, path) if kind == "shell" and _ends_in(word, name))
-    writing = sum(1 for word in found.written if _ends_in(word, name))
-    writing += sum(1 for outer in judge.outer for word in outer.written if _ends_in(word, name))
+    spelled, path = words
+    own = sum(1 for word in words if kind == "shell" and _ends_in(word, name))
+    written = [word for each in (*found, *judge.outer) for word in each.written]
+    ran = re.compile(rf"(\$\(|`)\s*(?:{re.escape(spelled)}|{re.escape(path)})(?=[\s)`]|$)")
+    writing = sum(1 for word in written if _ends_in(ran.sub(r"\1", word), name))
     return "is written by the same command" if writing > own else None
 
 
 def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:
     """Whether the script (its file, the folder it runs in, and whether only what a shell
-    that is not interactive runs of it is read) is not read: missing (it runs nothing),
-    unchangeable by this account (:func:`~harness_memory.hooks.named_scripts.unchangeable`),
-    or read so already in this decision."""
+    that is not interactive runs of it is read) is not read: missing or a folder (it runs
+    nothing), unchangeable by this account
+    (:func:`~harness_memory.hooks.named_scripts.unchangeable`), or read so already in this
+    decision."""
     file = script[0]
-    return script in judge.scripts or not os.path.lexists(file) or unchangeable(file)
+    if script in judge.scripts or not os.path.lexists(file) or os.path.isdir(file):  # noqa: PTH112
+        return True
+    return unchangeable(file)
 
 
 def _ends_in(word: str, name: str) -> bool:
