@@ -7,6 +7,7 @@ import codecs
 import os
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import pytest
 from memory_core import file_edit, layout
@@ -304,15 +305,15 @@ async def test_a6_v1_a_file_removed_while_the_delete_records_it_is_404_not_an_op
     (agent.user / "f.md").write_text("---\ndescription: changed\n---\nsince\n", encoding="utf-8")
     real_entries, real_read = snapshot._entries, read_regular
 
-    def listed_then_removed(scope: Path) -> list[os.DirEntry[str]]:
+    def listed_then_removed(scope: Path) -> list[Any]:
         entries = real_entries(scope)
         (agent.user / "f.md").unlink(missing_ok=True)
         return entries
 
-    def read_after_removal(path: Path, cap: int) -> tuple[bytes, os.stat_result]:
+    def read_after_removal(path: Path, cap: int, **how: bool) -> tuple[bytes, os.stat_result]:
         if path.name == "f.md":
             path.unlink(missing_ok=True)
-        return real_read(path, cap)
+        return real_read(path, cap, **how)
 
     if when == "looked_at":
         monkeypatch.setattr(snapshot, "_entries", listed_then_removed)

@@ -31,8 +31,10 @@ async def test_q4_a_delete_killed_halfway_is_finished_by_its_retry(
     index.write_text("# Index\n- [F](f.md)\n- [G](g.md)\n", encoding="utf-8")
     prune = store_pruning.prune_index_file
 
-    def prune_then_die(root: Path, scope: Path, file_name: str) -> store_pruning.Pruned:
-        prune(root, scope, file_name)
+    def prune_then_die(
+        root: Path, scope: Path, file_name: str, *, shown: Path | None = None
+    ) -> store_pruning.Pruned:
+        prune(root, scope, file_name, shown=shown)
         raise _Killed
 
     monkeypatch.setattr(store_pruning, "prune_index_file", prune_then_die)

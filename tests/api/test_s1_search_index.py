@@ -34,9 +34,9 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the topic files search reads, in order."""
     read: list[str] = []
 
-    def counting(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
+    def counting(path: Path, limit: int, **how: bool) -> tuple[bytes, os.stat_result]:
         read.append(path.name)
-        return read_regular(path, limit)
+        return read_regular(path, limit, **how)
 
     monkeypatch.setattr(search_module, "read_regular", counting)
     return read

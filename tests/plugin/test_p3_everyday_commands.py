@@ -129,6 +129,12 @@ EVERYDAY = [
     "bash -c 'source ~/.profile && make'",
     "cp ~/.npmrc /tmp/npmrc.bak && npm test",
     "echo x > notes/pip.conf.md && pip list",
+    # a program's settings read by a sed that only prints, then the program run
+    "sed -n 1,20p .git/config && git status",
+    "sed -n '/^\\[remote/,/^\\[/p' .git/config; git remote -v",
+    "sed -e 's/^/  /' -e '/token/d' ~/.npmrc && npm ci",
+    "sed -n -E '/^(index|extra)/p' ~/.config/pip/pip.conf && pip list",
+    "cat .git/config | sed -n 1,5p && git log -1",
 ]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import stat
 import subprocess
 import tarfile
@@ -22,7 +23,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from harness_memory.hooks import archive_members
+from harness_memory.hooks import archive_members, guarding
 from harness_memory.hooks.archive_members import ArchiveLinks, member_places
 
 from tests.support.guard_cases import SHELL, Layout, answer, refusal
@@ -76,6 +77,11 @@ def test_p3_an_archive_unpacked_by_its_own_names_or_above_the_data_dir_is_refuse
 def test_p3_an_archive_unpacked_into_a_folder_of_the_workspace_passes(
     where: Layout, command: str
 ) -> None:
+    """Archives the guard lists (their members land clear of memory), and unpacks into
+    folders of their own: let through. (An archive it cannot list unpacked beside the
+    Workspace's symlink into another scope is refused: below.)"""
+    _tar(where.workspace / "a.tar", [("src/a.py", None), ("README.md", None)])
+    _zip(where.workspace / "a.zip", [("src/a.py", None), ("README.md", None)])
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
 
 
@@ -350,3 +356,268 @@ def test_p3_tar_options_from_the_environment_rename_the_members(
     assert reason is not None and "cannot list" in reason, reason
     monkeypatch.delenv("TAR_OPTIONS")
     assert answer(where, "claude-code", "Bash", {"command": command}) is None
+
+
+UNLISTED = [
+    "tar x < files.tar",
+    "tar -x < files.tar",
+    "cat files.tar | tar x",
+    "cat files.tar | tar -xf - -C sub",
+    "curl -s file://{workspace}/files.tar | tar -x -C sub",
+    "tar -xf big.tar",
+    "tar -xf big.tar -C sub",
+    "unzip -qo big.zip",
+    "tar -xf files.tar --transform s,^,x/, -C sub",
+]
+"""Archives the guard cannot list (standard input, over its size cap, members renamed),
+unpacked into the Workspace (beside its symlink ``notes`` into another scope) or into
+``sub``, whose symlink ``x`` leads back to the Workspace."""
+
+
+def _unlisted_archives(where: Layout, command: str) -> None:
+    """``files.tar`` (members ``notes/a.md`` and ``x/notes/a.md``), and ``big.tar`` and
+    ``big.zip`` holding the same after more than the listing cap of zeros (stored); ``sub``
+    with a symlink ``x`` to the Workspace."""
+    members: list[tuple[str, str | None]] = [("notes/a.md", None), ("x/notes/a.md", None)]
+    _tar(where.workspace / "files.tar", members)
+    (where.workspace / "sub").mkdir()
+    (where.workspace / "sub" / "x").symlink_to("..")
+    if "big" not in command:
+        return
+    zeros = bytes(archive_members.ARCHIVE_BYTES_CAP + 1)
+    with tarfile.open(where.workspace / "big.tar", "w") as archive:
+        padding = tarfile.TarInfo("padding")
+        padding.size = len(zeros)
+        archive.addfile(padding, io.BytesIO(zeros))
+        for name, _ in members:
+            info = tarfile.TarInfo(name)
+            info.size = 2
+            archive.addfile(info, io.BytesIO(b"x\n"))
+    with zipfile.ZipFile(where.workspace / "big.zip", "w", zipfile.ZIP_STORED) as packed:
+        packed.writestr("padding", zeros)
+        for name, _ in members:
+            packed.writestr(name, "x\n")
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", UNLISTED)
+def test_p3_an_archive_the_guard_cannot_list_unpacked_where_a_symlink_reaches_memory_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    """Each passed: an archive the guard could not list was refused only where it was
+    unpacked into the home. Its members may take any name, and GNU tar and unzip follow a
+    symlink already on the disk: one below the folder (``notes``), or below a folder such a
+    symlink leads to (``sub/x`` → the Workspace → ``notes``). Run by bash, each writes
+    into the other scope."""
+    _unlisted_archives(where, command)
+    shell = command.format(workspace=where.workspace)
+    other = where.root / where.other
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None and "cannot list" in reason, reason
+    assert "notes" in reason or "/x" in reason, reason
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, capture_output=True)
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({shell})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tar x -C build < files.tar",
+        "cat files.tar | tar -xz -C build",
+        "curl -s file://{workspace}/files.tar | tar -x -C fresh",
+        "mkdir -p fresh && tar -xf big.tar -C fresh",
+        "unzip -qo big.zip -d build",
+        "tar -xf files.tar --transform s,^,v/, -C build",
+        "tar -x < files.tar -C build && tar -tf big.tar",
+        "tar -xOf big.tar | wc -c",
+        "cat files.tar | tar -x --to-stdout > /dev/null",
+        "7z e -so a.7z | wc -c",
+        "TAR_OPTIONS=--no-same-owner tar -xf files.tar -C build",
+    ],
+)
+def test_p3_an_archive_the_guard_cannot_list_unpacked_where_nothing_reaches_memory_passes(
+    where: Layout, command: str
+) -> None:
+    """Into a folder of its own (not there yet, or holding only a symlink to a folder beside
+    it that holds none into memory), every name a member may take stays clear; printed
+    (``tar -O``, ``7z e -so``), no member is written: let through."""
+    _unlisted_archives(where, "big")
+    (where.workspace / "build").mkdir()
+    (where.workspace / "dist").mkdir()
+    (where.workspace / "build" / "lib").symlink_to("../dist")
+    shell = command.format(workspace=where.workspace)
+
+    assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
+
+
+def test_p3_a_folder_too_large_to_search_for_symlinks_is_refused_for_an_unlisted_archive(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether a folder holds a symlink into memory is read up to a cap of entries; past it
+    the unlisted archive is refused, saying so (counted, never timed)."""
+    build = where.workspace / "build"
+    build.mkdir()
+    for index in range(5):
+        (build / f"f{index}").write_text("x\n", encoding="utf-8")
+    monkeypatch.setattr(archive_members, "EXITS_SCAN_CAP", 3)
+    monkeypatch.setattr(guarding, "EXITS_SCAN_CAP", 3)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": "tar x -C build < a.tar"}))
+
+    assert reason is not None and "more than 3 entries" in reason, reason
+    monkeypatch.setattr(archive_members, "EXITS_SCAN_CAP", 6)
+    assert answer(where, "claude-code", "Bash", {"command": "tar x -C build < a.tar"}) is None
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    [
+        "unzip -qj links.zip && tar -xf files.tar",
+        "unzip -q -j -o links.zip -d . ; tar -xf files.tar",
+        "unzip -qoj links.zip && unzip -qo files.zip",
+    ],
+)
+def test_p3_members_unzip_j_lays_flat_are_judged_where_they_land(
+    where: Layout, harness: str, command: str
+) -> None:
+    """``unzip -j`` drops every member's folders: the symlink member ``deep/lnk`` lands as
+    ``lnk``. The guard placed it at ``deep/lnk``, so the next archive's ``lnk/a.md`` passed
+    through it unseen; run by bash, it writes into the other scope."""
+    other = where.root / where.other
+    _zip(where.workspace / "links.zip", [("deep/lnk", str(other))])
+    _tar(where.workspace / "files.tar", [("lnk/a.md", None)])
+    _zip(where.workspace / "files.zip", [("lnk/a.md", None)])
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None and "where a member of" in reason, reason
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True)
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "unzip -qjo docs.zip",
+        "unzip -j -o docs.zip -d .",
+        "unzip -q -o -j docs.zip",
+    ],
+)
+def test_p3_members_unzip_j_lays_flat_beside_a_symlink_pass(where: Layout, command: str) -> None:
+    """``notes/readme.md`` unpacked with ``-j`` lands as ``readme.md``, beside the
+    Workspace's symlink ``notes`` into another scope, not through it: it was refused as if
+    it landed below ``notes``."""
+    _zip(where.workspace / "docs.zip", [("notes/readme.md", None)])
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
+    assert (where.workspace / "readme.md").exists()
+
+
+def test_p3_unzip_options_from_the_environment_lay_members_flat(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``UNZIP`` of the harness's environment comes before unzip's own words: its ``-j``
+    lays ``deep/lnk`` flat as ``lnk``, so the next archive through ``lnk`` is refused."""
+    other = where.root / where.other
+    _zip(where.workspace / "links.zip", [("deep/lnk", str(other))])
+    _tar(where.workspace / "files.tar", [("lnk/a.md", None)])
+    command = "unzip -qo links.zip && tar -xf files.tar"
+    monkeypatch.setenv("UNZIP", "-j")
+
+    assert refusal(answer(where, "claude-code", "Bash", {"command": command})) is not None
+    monkeypatch.delenv("UNZIP")
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    [
+        "7z e a.7z",
+        "7z x a.7z -y",
+        "7za e -so a.7z | tar x",
+        "7zz x -si -o. < a.7z",
+        "7z e a.7z -osub",
+        "bsdtar -xf files.tar -s ,^,x/, -C sub",
+        "bsdtar -x < files.tar",
+        "cpio -idm < a.cpio",
+        "cpio --extract -D sub -F a.cpio",
+        "unrar x -o+ a.rar",
+        "unrar e a.rar sub/",
+        "jar xf a.jar",
+        "jar -xf a.jar -C build",
+    ],
+)
+def test_p3_archives_other_unpackers_lay_out_are_judged_as_unlisted(
+    where: Layout, harness: str, command: str
+) -> None:
+    """7-Zip's ``x`` and ``e`` (every member flat), ``bsdtar`` (its ``-s`` renames
+    members), ``cpio -i``, ``unrar`` and ``jar x`` were programs the guard did not read:
+    unpacking beside the Workspace's symlink into another scope, or into ``sub`` whose
+    symlink ``x`` leads back to it, passed. Their members are not listed: refused where a
+    symlink reaches memory (``jar -C``: its own folder too, as JDKs differ)."""
+    _unlisted_archives(where, command)
+    (where.workspace / "build").mkdir()
+    (where.workspace / "a.7z").write_bytes(b"7z\xbc\xaf\x27\x1c" + bytes(64))
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None and "cannot list" in reason, reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "7z e a.7z -obuild",
+        "7z x a.7z -ofresh -y",
+        "7z l a.7z",
+        "bsdtar -xf files.tar -C build",
+        "cpio -idm -D build < a.cpio",
+        "cpio -it < a.cpio",
+        "cpio -o > a.cpio < list.txt",
+        "unrar x a.rar build/",
+        "unrar l a.rar",
+        "jar tf a.jar",
+        "cd build && jar xf ../a.jar",
+    ],
+)
+def test_p3_archives_other_unpackers_lay_out_in_a_folder_of_their_own_pass(
+    where: Layout, command: str
+) -> None:
+    (where.workspace / "build").mkdir()
+    _tar(where.workspace / "files.tar", [("notes/a.md", None)])
+    (where.workspace / "a.7z").write_bytes(b"7z\xbc\xaf\x27\x1c" + bytes(64))
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+@pytest.mark.parametrize(("passable", "reached"), [(True, True), (False, False)])
+def test_p3_a_folder_this_account_may_not_read_is_judged_by_whether_it_may_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, passable: bool, reached: bool
+) -> None:
+    """A folder below the one an archive is unpacked into that this account may not list:
+    passable (``x`` without ``r``), a member could go through a symlink in it the guard cannot
+    see, so it counts as reaching memory; not passable (another account's private folder in
+    ``/tmp``), no member can land below it, so it is skipped. (The tests run as root, who
+    may read every folder: the kernel's answer is stood in for.)"""
+    (tmp_path / "private").mkdir()
+    (tmp_path / "open").mkdir()
+    scandir, access = os.scandir, os.access
+
+    def listing(path: str) -> object:
+        if str(path).endswith("/private"):
+            raise PermissionError(13, "Permission denied", path)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", listing)
+    monkeypatch.setattr(
+        os,
+        "access",
+        lambda path, mode: passable if str(path).endswith("/private") else access(path, mode),
+    )
+
+    assert archive_members.exit_reaching(str(tmp_path), lambda place: False) == (reached, None)

@@ -289,3 +289,73 @@ def test_p3_git_settings_are_read_to_their_caps(
         (where.workspace / "many" / f"hook-{number}").write_text("true\n", encoding="utf-8")
     reason = refusal(answer(where, "claude-code", "Bash", {"command": "git status"}))
     assert reason is not None and "too many files" in reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sed -n 'w .git/config' target && git status",
+        "sed 's/^/[alias]/w .git/config' target && git status",
+        "sed -n '1,$ W .git/config' target; git status",
+        "sed -i 1p .git/config && git status",
+        "sed -f script.sed .git/config && git status",
+        "sed -n '1e cp target .git/config' target && git status",
+        "./sed -n 1p .git/config && git status",
+    ],
+)
+def test_p3_a_sed_that_may_write_git_settings_then_git_is_refused(
+    where: Layout, command: str
+) -> None:
+    """A ``sed`` that only prints is read like ``head`` (``sed -n 1,20p .git/config && git
+    status`` passes: ``test_p3_everyday_commands.py``); one whose script writes a file
+    (``w``, ``W``, ``s///w``), runs one (``e``), edits in place, comes from a file, or is no
+    ``sed`` found on ``PATH`` may write git's settings before git reads them: refused."""
+    (where.workspace / ".git").mkdir()
+    (where.workspace / ".git" / "config").write_text("[core]\n\tbare = false\n")
+    (where.workspace / "script.sed").write_text("1p\n")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "git" in reason, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'git config core.worktree "$(cat target)" && git checkout -- .',
+        'git config set core.worktree "$(cat target)"; git checkout -- .',
+        'git config --file .git/config core.worktree "$(cat target)" && git checkout -- .',
+    ],
+)
+def test_p3_a_git_place_set_by_the_command_at_run_time_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """``core.worktree`` (``core.hooksPath``, ``include.path``) set by ``git config`` to a
+    value built at run time: the settings git then reads are unknown, refused (``--file F``
+    was read as the key). Run by bash with the real git, the checkout writes the
+    repository's files into the other scope."""
+    environment = _repository(where, monkeypatch)
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "built at run time" in reason, reason
+    _bash(command, where, environment)
+    if "config set" not in command:  # git 2.46's verb: an older git refuses it
+        assert (other / "note.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'git config user.name "$(whoami)" && git commit -qm x --allow-empty',
+        "git config --get core.worktree; git status",
+        "git config --type bool core.bare false",
+    ],
+)
+def test_p3_git_settings_set_by_the_command_that_name_no_place_pass(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    _repository(where, monkeypatch)
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

@@ -12,8 +12,10 @@ scope's ``MEMORY.md`` with each refused form.
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
+from harness_memory.hooks.in_place import sed_prints_only
 
 from tests.support.guard_cases import SHELL, Layout, answer, refusal
 
@@ -78,3 +80,51 @@ def test_p3_an_in_place_edit_of_a_file_built_at_run_time_is_still_refused(
     assert reason is not None and "builds at run time" in reason, command
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert memory.read_text(encoding="utf-8") == "- [a](a.md) x\n"
+
+
+PRINTING_ONLY = [
+    ["-n", "1,20p"],
+    ["-n", "/^\\[remote/,/^\\[/p"],
+    ["-e", "s/^/  /", "-e", "/token/d"],
+    ["-nE", "/^(index|extra)/p"],
+    ["s/a/b/g;s|w|e|2"],
+    ["y/abc/xyz/"],
+    ["-n", "/w/{p;q}"],
+    ["1a w out.txt"],
+    ["--sandbox", "w out.txt"],
+    ["-s", "-n", "$!N;l 5;="],
+]
+"""``sed`` words (before its files) whose scripts write nothing but the output: a ``w`` or
+``e`` inside a regex, a replacement or ``a``'s text is no command (the last one is
+``--sandbox``, where GNU sed itself refuses writing commands)."""
+WRITING = [
+    ["-n", "w out.txt"],
+    ["s/a/b/w out.txt"],
+    ["-n", "1,$ W out.txt"],
+    ["1e touch out.txt"],
+    ["s/.*/touch out.txt/e"],
+    ["-i", "1d"],
+    ["-f", "script.sed"],
+    ["--in-place=.bak", "1d"],
+    ["-n", "1p;w out.txt"],
+    ["--follow-symlinks", "-n", "p"],
+]
+"""``sed`` words that may write a file or run a program: refused as writers."""
+
+
+@pytest.mark.parametrize(
+    ("words", "prints"), [(w, True) for w in PRINTING_ONLY] + [(w, False) for w in WRITING]
+)
+def test_p3_a_sed_that_only_prints_is_told_from_one_that_writes(
+    tmp_path: Path, words: list[str], prints: bool
+) -> None:
+    """:func:`~harness_memory.hooks.in_place.sed_prints_only` reads the scripts; each one
+    read as printing only, run by GNU sed on a file, leaves the folder as it was."""
+    operands = [(word, False) for word in [*words, "f.txt"]]
+
+    assert sed_prints_only(operands) is prints, words
+    if prints:
+        (tmp_path / "f.txt").write_text("a w b\n", encoding="utf-8")
+        before = sorted(path.name for path in tmp_path.iterdir())
+        subprocess.run(["sed", *words, "f.txt"], cwd=tmp_path, capture_output=True, timeout=30)
+        assert sorted(path.name for path in tmp_path.iterdir()) == before, words

@@ -1,14 +1,17 @@
-"""P-3: a script that settings the guard reads run is read as a command of the call.
+"""P-3: a script that settings the guard reads run is read for the memory its text names.
 
 The guard judges a shell's startup files (``$BASH_ENV``, ``~/.bashrc`` with ``-i``, the
 profiles with ``-l``, ``$ENV``) and git's ``!`` aliases as commands of the call, but what such
 a command runs from another file it let through unread: a ``~/.bashrc`` holding ``source
 ./x.sh`` (or ``. x.sh``, ``bash ./x.sh``, ``./x.sh``, a ``for`` loop sourcing ``./*.sh``,
-``export BASH_ENV=./x.sh``) where ``x.sh`` copies a note into the folder a file names, and
-``bash -ic 'ls'`` wrote into another Workspace's scope (measured below: each refused form is
-then run by bash, and the file lands there). Now each such script is read as the command it
-is (a file sourced by a file sourced … up to ``SCRIPT_DEPTH`` deep), refused when it is named
-at run time, written by the same command, or cannot be read whole. A missing one runs nothing,
+``export BASH_ENV=./x.sh``) where ``x.sh`` copies a note into another Workspace's scope, and
+``bash -ic 'ls'`` wrote there (measured below: each refused form is then run by bash, and the
+file lands there). Now each such script is read as a script the agent's own command runs
+(``bash ./x.sh``) is: refused when its text names other memory (a file sourced by a file
+sourced … up to ``SCRIPT_DEPTH`` deep), when it is written by the same command, or cannot be
+read (past ``SCRIPT_CAP``, 1 MiB). Its commands are not judged as the call's (nvm's
+``nvm.sh`` writes places it builds at run time: the harness's sandbox fences them, as it
+fences ``bash ./x.sh``), nor is a script named at run time read. A missing one runs nothing,
 a compiled program is a program like any other, and what a shell that is not interactive
 returns before (Debian's ``case $- in *i*) ;; *) return;; esac``) is not read.
 """
@@ -29,6 +32,11 @@ WRITES = 'cp note.md "$(cat target)"/a.md\n'
 """A script's line writing into the folder ``target`` names, built at run time."""
 
 
+def _names(where: Layout) -> str:
+    """A script's line writing into the other scope, which its text names."""
+    return f'cp note.md "{where.root / where.other}/a.md"\n'
+
+
 def _environment(where: Layout, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """The harness's environment (for the guard and for bash), a note, the ``target`` file
     naming the other scope (in the Workspace and the home), and ``x.sh`` writing there."""
@@ -42,7 +50,7 @@ def _environment(where: Layout, monkeypatch: pytest.MonkeyPatch) -> dict[str, st
         (folder / "target").write_text(f"{other}\n", encoding="utf-8")
         (folder / "note.md").write_text("x\n", encoding="utf-8")
     script = where.workspace / "x.sh"
-    script.write_text(f"#!/bin/sh\n{WRITES}", encoding="utf-8")
+    script.write_text(f"#!/bin/sh\n{_names(where)}", encoding="utf-8")
     script.chmod(0o755)
     return environment
 
@@ -163,16 +171,15 @@ def test_p3_a_script_written_by_the_settings_that_run_it_is_refused(
 @pytest.mark.parametrize(
     ("line", "said"),
     [
-        ('source "$(cat name)"\n', "names it at run time"),
         (". ./fifo.sh\n", "no regular file"),
         (". ./big.sh\n", f"longer than {SCRIPT_CAP} bytes"),
         (". ./deep1.sh\n", "deep"),
     ],
 )
-def test_p3_a_script_the_guard_cannot_read_or_name_is_refused(
+def test_p3_a_script_the_guard_cannot_read_is_refused(
     where: Layout, monkeypatch: pytest.MonkeyPatch, line: str, said: str
 ) -> None:
-    """Named at run time, a FIFO (opened without waiting), longer than the cap, or sourcing
+    """A FIFO (opened without waiting), longer than the cap, or sourcing
     scripts deeper than the guard follows: refused, saying why."""
     _environment(where, monkeypatch)
     os.mkfifo(where.workspace / "fifo.sh")
@@ -187,6 +194,47 @@ def test_p3_a_script_the_guard_cannot_read_or_name_is_refused(
     assert reason is not None and said in reason, reason
 
 
+def test_p3_a_long_script_settings_run_that_names_other_memory_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the 64 KiB the guard follows a script's own scripts (160 KiB, nvm's size), its
+    text is still read whole for the memory it names; run by bash, it writes there."""
+    environment = _environment(where, monkeypatch)
+    padding = "# nvm_ls_remote() { …; }\n" * 6_000
+    (where.workspace / "big.sh").write_text(f"{padding}{_names(where)}", encoding="utf-8")
+    (where.data / ".profile").write_text(f"cd {where.workspace}\n. ./big.sh\n")
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": "bash -lc 'ls'"}))
+
+    assert reason is not None and "big.sh" in reason and "other memory" in reason, reason
+    _run(where, environment, "bash -lc 'ls'")
+    assert (where.root / where.other / "a.md").exists()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ". ./w.sh\n",
+        'source "$(cat name)"\n',
+        '[ -f "$(dirname w.sh)/w.sh" ] && source "$(dirname w.sh)/w.sh"\n',
+    ],
+)
+def test_p3_a_script_settings_run_is_judged_as_one_the_agents_own_command_runs(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, line: str
+) -> None:
+    """A script whose text names no memory (``w.sh`` writes where a file it reads names), or
+    one named at run time (``source $(brew --prefix)/etc/bash_completion``), gets the answer
+    ``bash ./w.sh`` gets: its commands are not judged as the call's, and what it writes is
+    fenced by the harness's sandbox (``docs/security.md``), not by the guard."""
+    _environment(where, monkeypatch)
+    (where.workspace / "w.sh").write_text(WRITES, encoding="utf-8")
+    (where.workspace / "name").write_text("w.sh\n", encoding="utf-8")
+    (where.data / ".bashrc").write_text(f"cd {where.workspace}\n{line}", encoding="utf-8")
+
+    own = answer(where, "claude-code", "Bash", {"command": "bash ./w.sh"})
+    assert answer(where, "claude-code", "Bash", {"command": "bash -ic 'ls'"}) == own is None
+
+
 @pytest.mark.parametrize(
     ("line", "command"),
     [
@@ -196,6 +244,7 @@ def test_p3_a_script_the_guard_cannot_read_or_name_is_refused(
         ('for f in ~/.bashrc.d/*.sh; do . "$f"; done\n', "bash -lic 'ls'"),
         ("/bin/true\n", "bash -ic 'ls'"),
         ("./tool.py --version\n", "bash -ic 'npm test' || true"),
+        ('eval "$(./tool.py init - bash)"\n', "bash -ic 'ls'"),
         ("export BASH_ENV=~/.bash_aliases\n", "bash -ic 'bash -c ls'"),
         (". ./x.sh\n", "bash -lc 'ls'"),
         (". ./x.sh\n", "bash -c 'ls'"),
@@ -205,7 +254,8 @@ def test_p3_everyday_scripts_settings_run_pass(
     where: Layout, monkeypatch: pytest.MonkeyPatch, line: str, command: str
 ) -> None:
     """Aliases sourced from the home, a missing script, a file sourcing itself, a loop over a
-    folder of snippets, a compiled program, a Python tool whose text names no memory, and a
+    folder of snippets, a compiled program, a Python tool whose text names no memory (run
+    itself, or in ``eval "$(…)"`` as ``brew shellenv`` and ``rbenv init`` are), and a
     ``.bashrc`` writing memory that a shell does not read (``-l`` without ``-i``, ``-c``)
     refuse nothing."""
     _environment(where, monkeypatch)
@@ -262,7 +312,7 @@ def test_p3_a_script_an_interactive_shell_started_by_a_startup_file_sources_is_r
     does not return there, so all of it is read; run by bash, it writes into the other
     scope."""
     environment = _environment(where, monkeypatch)
-    (where.workspace / "y.sh").write_text(f"[[ $- != *i* ]] && return\n{WRITES}")
+    (where.workspace / "y.sh").write_text(f"[[ $- != *i* ]] && return\n{_names(where)}")
     (where.workspace / "z.sh").write_text(". ./y.sh\n", encoding="utf-8")
     (where.data / ".profile").write_text(f"cd {where.workspace}\n{line}", encoding="utf-8")
 

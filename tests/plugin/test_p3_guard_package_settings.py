@@ -220,3 +220,78 @@ def test_p3_settings_written_by_their_last_parts_then_run_are_refused(
     reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
 
     assert reason is not None and f"writes {program}'s settings" in reason, (command, reason)
+
+
+SET_AT_RUN_TIME = [
+    'npm config set logs-dir "$(cat target)" && npm run t',
+    'npm set logs-dir "$(cat target)"; npm run t',
+    'npm config set --location user logs-dir="$(cat target)" && npm run t',
+    'pip config --user set global.log "$(cat target)" && pip list',
+    'python3 -m pip config set global.log "$(cat target)"; pip list',
+]
+"""``npm config set``/``pip config set`` writing a place read at run time into the settings
+file, then the plain command that writes there (``target`` names a folder of another
+scope's)."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", SET_AT_RUN_TIME)
+def test_p3_a_package_setting_set_by_the_command_to_a_run_time_place_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, harness: str, command: str
+) -> None:
+    """Each passed: the settings file did not hold the place yet when the guard read it,
+    and no word of the command names it. The values the command sets are read as the
+    file's lines; one built at run time is refused. Run by bash with the real program,
+    each writes into the other scope."""
+    environment = _environment(where, monkeypatch)
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}/written\n", encoding="utf-8")
+    (where.data / ".config" / "pip").mkdir(parents=True, exist_ok=True)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None and "value built at run time" in reason, reason
+    _bash(command, where, environment)
+    assert (other / "written").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize(
+    ("command", "named"),
+    [
+        ("npm config set logs-dir notes/logs && npm run t", "notes"),
+        ("npm config set cache={root}/{other}/c; npm cache verify", "{other}"),
+        ("pip config --site set global.target {root}/{other}/t", "{other}"),
+        ("npm config set script-shell 'sh -c \"echo x > {root}/{other}/a.md\"'", "{other}"),
+    ],
+)
+def test_p3_a_package_setting_set_by_the_command_to_memory_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str, named: str
+) -> None:
+    """A literal place in memory (or a program writing there) set by the command is judged
+    as the same line in the settings file is."""
+    _environment(where, monkeypatch)
+    shell = command.format(root=where.root, other=where.other)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
+
+    assert reason is not None and named.format(other=where.other) in reason, reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "npm config set registry https://registry.example/ && npm ci",
+        "npm config set cache ~/.npm-cache && npm ci",
+        "npm config set cache '${HOME}/.npm-cache'",
+        "npm set save-exact true",
+        "npm config get cache && npm config list",
+        "pip config set global.index-url https://pypi.example/simple && pip install x",
+        "pip config --user set global.cache-dir /tmp/pip-cache",
+        'pip config set global.timeout "$(cat timeout)"',
+    ],
+)
+def test_p3_ordinary_package_settings_set_by_the_command_pass(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    _environment(where, monkeypatch)
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

@@ -117,3 +117,51 @@ def test_p3_settings_files_pointed_at_missing_run_time_or_touched_are_refused(
 
     assert reason is not None, shell
     assert "settings" in reason, reason
+
+
+HARNESS_POINTED = [
+    ("PIP_CONFIG_FILE", "pip list"),
+    ("PIP_CONFIG_FILE", "python3 -m pip --version"),
+    ("NPM_CONFIG_USERCONFIG", "npm config get registry"),
+    ("npm_config_globalconfig", "npx --version"),
+    ("GIT_CONFIG_GLOBAL", "git status"),
+    ("GIT_CONFIG_SYSTEM", "git log -1"),
+]
+"""A variable of the harness's environment naming a settings file, and a command reading it."""
+
+
+@pytest.mark.parametrize(("variable", "command"), HARNESS_POINTED)
+def test_p3_a_missing_settings_file_the_harness_environment_names_passes(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, variable: str, command: str
+) -> None:
+    """The harness runs with the variable naming a file that is not there (a CI image's
+    ``PIP_CONFIG_FILE``): the program reads nothing from it. Every ``pip``, ``npm`` and
+    ``git`` command was refused as if the command had pointed it there."""
+    monkeypatch.setenv(variable, str(where.workspace.parent / "absent" / "settings.cfg"))
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+@pytest.mark.parametrize(("variable", "command"), HARNESS_POINTED)
+@pytest.mark.parametrize(
+    "writing",
+    [
+        'printf "[x]\\n" > "${variable}"; {command}',
+        "mkdir -p {folder} && cp /dev/null {file} && {command}",
+        "{command} && touch {file}; {command}",
+    ],
+)
+def test_p3_a_missing_settings_file_the_harness_names_written_by_the_command_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, variable: str, command: str, writing: str
+) -> None:
+    """The same missing file, written by another command of the line before the program
+    reads it: what it will hold cannot be read now, so the command is refused (a write
+    through the variable as a place the shell builds at run time)."""
+    file = where.workspace.parent / "absent" / "settings.cfg"
+    monkeypatch.setenv(variable, str(file))
+    shell = writing.format(variable=variable, command=command, folder=file.parent, file=file)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
+
+    assert reason is not None, shell
+    assert "settings file" in reason or "builds at run time" in reason, reason

@@ -269,7 +269,10 @@ def test_p3_a_place_a_program_takes_from_a_variable_built_at_run_time_is_refused
 def test_p3_a_literal_option_variable_or_one_no_such_program_reads_passes(
     where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
+    """(``a.tar`` is on the disk: an archive the guard cannot list, unpacked beside the
+    Workspace's symlink into another scope, is refused whatever the variable says.)"""
     _environment(where, monkeypatch)
+    subprocess.run(["tar", "-cf", "a.tar", "note.md"], cwd=where.workspace, check=True)
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
 
 

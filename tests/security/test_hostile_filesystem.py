@@ -58,6 +58,21 @@ def refuse(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, match: str
     monkeypatch.setattr(owner, name, refusing)
 
 
+def refuse_listing(monkeypatch: pytest.MonkeyPatch, match: str) -> None:
+    """Make listing a folder whose path holds ``match`` raise EACCES, however it is listed: by
+    ``os.scandir`` of its path, or of a descriptor ``os.open`` opens for it (``O_DIRECTORY``),
+    as a folder without read permission refuses both."""
+    refuse(monkeypatch, os, "scandir", match)
+    opening = os.open
+
+    def refusing(path: object, flags: int, *args: object, **kwargs: object) -> int:
+        if flags & os.O_DIRECTORY and match in str(path) and not flags & os.O_PATH:
+            raise PermissionError(13, "Permission denied", str(path))
+        return opening(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", refusing)
+
+
 # --- the memory root: what an agent's file tools can plant ---------------------------------
 
 
@@ -144,7 +159,7 @@ async def test_a5_scope_that_cannot_be_listed_is_named_never_shown_empty(
     the reason, and the overview keeps the scope with it (``unreadable``) and a finding."""
     write_topic(agent.user, "hidden.md")
     _, key = agent.workspace("app", corpus="user-scope")
-    refuse(monkeypatch, os, "scandir", key)
+    refuse_listing(monkeypatch, key)
 
     listing = await client.get(f"{memory_url()}/scopes/{key}/files")
     overview = await ok_json(await client.get(memory_url()))

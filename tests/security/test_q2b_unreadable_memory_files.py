@@ -33,7 +33,7 @@ from tests.api.conftest import (
     memory_url,
     ok_json,
 )
-from tests.security.test_hostile_filesystem import refuse
+from tests.security.test_hostile_filesystem import refuse, refuse_listing
 
 CASE = Path(__file__).parents[1] / "data" / "cases" / "unreadable-memory-files"
 DENIED = "cannot read it (Permission denied)"
@@ -218,7 +218,7 @@ async def test_unreadable_memory_files_a_scope_folder_is_named_never_listed_empt
 ) -> None:
     make_case(agent.user)
     _, key = agent.workspace("app", corpus="user-scope")
-    refuse(monkeypatch, os, "scandir", key)
+    refuse_listing(monkeypatch, key)
 
     await expect_problem(
         await client.get(f"{memory_url()}/scopes/{key}/files"),

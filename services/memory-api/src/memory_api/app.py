@@ -39,6 +39,7 @@ from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.parser_errors import ProblemRequestHandler, install_parser_problems
 from memory_api.http.problems import problem_middleware
 from memory_api.http.query_names import query_names_middleware
+from memory_api.http.transfer_coding import transfer_coding_middleware
 from memory_api.http.url_text import url_text_middleware
 from memory_api.routes import agents, config, drafts, git_sync, history, memory, ops, projects
 from memory_api.settings import Settings
@@ -203,6 +204,7 @@ def create_app(settings: Settings, bind: BindAddress | None = None) -> web.Appli
         _add_routes(app, module.routes)
 
     gates = (
+        transfer_coding_middleware,
         url_text_middleware,
         auth_middleware(stores.tokens, bind or resolve_bind(settings.host), settings.allowed_hosts),
         query_names_middleware,

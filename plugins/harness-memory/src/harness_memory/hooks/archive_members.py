@@ -10,8 +10,13 @@ followed through the symlink members before it (:class:`ArchiveLinks`), for the 
 like any path; the disk's own symlinks are followed there. An archive it cannot list (stdin, a
 format or compression it does not read, more than :data:`MEMBERS_CAP` members, larger than
 :data:`ARCHIVE_BYTES_CAP` or unpacking to more than :data:`UNPACKED_BYTES_CAP`, members
-renamed by ``tar --transform``) is unknown (None): the guard refuses it where its members could
-reach the data dir (the home), and lets it through elsewhere, as before.
+renamed by ``tar --transform``) is unknown (None): its members may take any name below the
+folder it is unpacked into, so the guard refuses it where a place below that folder could
+reach memory: the folder holds the data dir (the home), or a symlink below it (or below the
+folders such symlinks lead to), or a mount on it, could lead there (:func:`exit_reaching`).
+A symlink member made by the archive itself is no way out: GNU tar makes one leading
+elsewhere (absolute, or with ``..``) only after the last member, and unzip makes every one
+after the last member.
 
 Listing reads the archive once, at most :data:`ARCHIVE_BYTES_CAP` bytes unpacked to at most
 :data:`UNPACKED_BYTES_CAP` (H-5).
@@ -22,15 +27,20 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
     "ARCHIVE_BYTES_CAP",
+    "EXITS_SCAN_CAP",
     "MEMBERS_CAP",
     "UNPACKED_BYTES_CAP",
     "ArchiveLinks",
     "archive_operand",
+    "exit_reaching",
+    "junks_paths",
     "member_places",
+    "unlisted_unpack",
     "writes_members",
 ]
 
@@ -43,8 +53,59 @@ UNPACKED_BYTES_CAP = 32 * 1024 * 1024
 """The most bytes a compressed tar archive is unpacked to while it is listed (its members'
 headers and the data between them); past it the archive is unknown: a small ``.tar.gz`` of
 zeros unpacks to any size."""
+EXITS_SCAN_CAP = 50_000
+"""The most folder entries :func:`exit_reaching` reads below the folder an archive the guard
+cannot list is unpacked into (and below the folders its symlinks lead to); past it the
+folder is taken as reaching memory."""
 _LINK_DEPTH = 8
 """How many symlink members one member's place is followed through."""
+
+
+def exit_reaching(folder: str, reaches: Callable[[str], bool]) -> tuple[bool, str | None]:
+    """Whether a member of an archive unpacked into ``folder`` (absolute) could land where
+    ``reaches`` (a place, absolute, a folder ending in ``/``) says memory may be reached, and
+    the first such place: ``folder`` itself, every symlink below it (GNU tar and unzip follow
+    one already on the disk), every folder on another filesystem than the folder above it (a
+    mount), and the same below every folder such a symlink leads to, each folder read once.
+    ``(True, None)`` past :data:`EXITS_SCAN_CAP` entries or when a folder in the way cannot be
+    read but may be passed through (a read error never widens access); ``(False, None)`` when
+    no place reaches. A folder not there yet holds nothing but itself, and one this account
+    may not pass into (another's private folder in ``/tmp``) holds nothing it can unpack.
+    Linear in the entries read (H-5)."""
+    if reaches(folder.rstrip("/") + "/"):
+        return True, folder
+    pending = [folder]
+    seen: set[str] = set()
+    read = 0
+    while pending:
+        current = pending.pop()
+        real = os.path.realpath(current)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            device = os.stat(current).st_dev  # noqa: PTH116
+            with os.scandir(current) as entries:
+                for entry in entries:
+                    read += 1
+                    if read > EXITS_SCAN_CAP:
+                        return True, None
+                    linked = entry.is_symlink()
+                    if not linked and not entry.is_dir(follow_symlinks=False):
+                        continue
+                    mounted = not linked and entry.stat(follow_symlinks=False).st_dev != device
+                    if (linked or mounted) and reaches(entry.path + "/"):
+                        return True, entry.path
+                    pending.append(entry.path)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # not there (yet), or a symlink to a file: nothing lands below it
+        except PermissionError:
+            if os.access(current, os.X_OK):
+                return True, None  # passable but unreadable: what lies below is unknown
+            continue  # nor may the unpacking program pass into it (another account's)
+        except OSError:
+            return True, None
+    return False, None
 
 
 class ArchiveLinks:
@@ -99,13 +160,86 @@ def archive_operand(command: str, words: list[str]) -> str | None:
     return None
 
 
+def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[str]] | None:
+    """What an unpacking program whose archives are never listed here, given ``words``,
+    unpacks: its archive (None for its standard input) and the folders it names to unpack
+    into (none: its own folder); None when it unpacks nothing. ``program`` is ``7z``
+    (``7z``, ``7za``, ``7zz``: ``x`` or ``e``, flat; ``-oDIR``; ``-si``), ``cpio`` (``-i``
+    or ``--extract``; ``-D DIR``/``--directory=DIR``; ``-F``/``-I``/``--file=`` its archive,
+    else standard input), ``unrar`` (``x`` or ``e``; a later operand ending in ``/`` its
+    folder) or ``jar`` (``x`` in its first word or ``--extract``; ``-C DIR`` too)."""
+    operands = [word for word in words if not word.startswith("-")]
+    if program == "7z":
+        if not operands or operands[0] not in ("x", "e"):
+            return None
+        archive = None if "-si" in words or len(operands) < 2 else operands[1]
+        return archive, [word[2:] for word in words if word.startswith("-o") and len(word) > 2]
+    if program == "unrar":
+        if len(operands) < 2 or operands[0] not in ("x", "e"):
+            return None
+        return operands[1], [word for word in operands[2:] if word.endswith("/")][-1:]
+    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
+    if program == "cpio":
+        if "--extract" not in words and not any("i" in bundle for bundle in bundles):
+            return None
+        return _valued(words, ("-F", "-I", "--file")), _all_valued(words, ("-D", "--directory"))
+    if program == "jar":
+        first = words[0] if words else ""
+        if "--extract" not in words and not ("x" in first and not first.startswith("--")):
+            return None
+        rest = [word for word in words[1:] if not word.startswith("-")]
+        archive = _valued(words, ("-f", "--file")) or (rest[0] if "f" in first and rest else None)
+        named = _all_valued(words, ("-C", "--dir"))
+        return archive, [".", *named] if named else []  # its own folder, whichever JDK
+    return None
+
+
+def _valued(words: list[str], options: tuple[str, ...]) -> str | None:
+    """The last value ``options`` take among ``words`` (``-F FILE``, ``--file=FILE``)."""
+    found = _all_valued(words, options)
+    return found[-1] if found else None
+
+
+def _all_valued(words: list[str], options: tuple[str, ...]) -> list[str]:
+    """Every value ``options`` take among ``words``: ``-D DIR``, ``-DDIR``, ``--directory
+    DIR``, ``--directory=DIR``."""
+    values: list[str] = []
+    for at, word in enumerate(words):
+        following = words[at + 1] if at + 1 < len(words) else ""
+        for option in options:
+            if word == option:
+                values.append(following)
+            elif option.startswith("--") and word.startswith(option + "="):
+                values.append(word.partition("=")[2])
+            elif not option.startswith("--") and word.startswith(option) and len(word) > 2:
+                values.append(word[2:])
+    return [value for value in values if value]
+
+
+def junks_paths(command: str, words: list[str]) -> bool:
+    """Whether ``unzip`` given ``words`` drops each member's folders (``-j``, alone or in a
+    bundle): every member lands flat in the folder, named by its last part."""
+    if command != "unzip":
+        return False
+    return any(word[:1] == "-" and word[1:2] != "-" and "j" in word for word in words)
+
+
 def writes_members(command: str, words: list[str]) -> bool:
-    """Whether ``command`` (an extracting ``tar``, or ``unzip``) given ``words`` writes the
-    members to the disk: not ``unzip -l``, ``-p``, ``-t``, ``-v``, ``-z`` or ``-Z`` (it lists,
-    tests or prints them)."""
+    """Whether ``command`` (an extracting ``tar``, ``unzip``, 7-Zip, ``cpio``, ``unrar``,
+    ``jar``) given ``words`` writes the members to the disk: not ``unzip -l``, ``-p``, ``-t``,
+    ``-v``, ``-z`` or ``-Z`` (it lists, tests or prints them), nor ``tar -O``/``--to-stdout``,
+    ``7z e -so`` or ``cpio -t`` (they print or list them)."""
+    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
+    if command == "7z":
+        return "-so" not in words
+    if command == "cpio":  # ``-t``/``--list`` lists them
+        return "--list" not in words and not any("t" in bundle for bundle in bundles)
+    if command == "tar":
+        bundles += words[:1] if words and not words[0].startswith("-") else []  # ``xOf``
+        named = any(len(w) > 5 and "--to-stdout".startswith(w) for w in words)
+        return not named and not any("O" in bundle for bundle in bundles)
     if command != "unzip":
         return True
-    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
     return not any(letter in bundle for bundle in bundles for letter in "lptvzZ")
 
 
@@ -117,12 +251,14 @@ def member_places(
     followed through the symlink members before it, which are added to ``links``; a symlink
     member's place is given too. ``..`` parts and a leading ``/`` are dropped as both
     programs drop them; ``tar --strip-components=N`` drops the first N parts of each name
-    (and of a hard link's target; a name with no more parts is not unpacked). None when it
+    (and of a hard link's target; a name with no more parts is not unpacked), ``unzip -j``
+    all but the last (every member lands flat in ``folder``). None when it
     cannot be listed, or ``tar`` renames its members (``--transform``, ``--xform``, bsdtar's
     ``-s``: where they land is not in the archive)."""
     strip = _stripped_parts(words or []) if command == "tar" else 0
-    if archive == "-" or strip is None:
-        return None
+    if archive == "-" or strip is None or command not in ("tar", "unzip"):
+        return None  # 7-Zip's archives are never listed here
+    flat = junks_paths(command, words or [])
     if command == "unzip" and not os.path.isfile(archive) and os.path.isfile(archive + ".zip"):  # noqa: PTH113
         archive += ".zip"
     try:
@@ -138,8 +274,9 @@ def member_places(
     places: list[str] = []
     for name, target, hard in listed:
         parts = [part for part in name.split("/") if part not in ("", ".", "..")][strip:]
-        if not parts:
-            continue
+        if not parts or (flat and name.endswith("/")):
+            continue  # ``unzip -j`` makes no folder
+        parts = parts[-1:] if flat else parts
         place = links.landing(posixpath.normpath(posixpath.join(folder, *parts)))
         places.append(place)
         if target is None:

@@ -170,9 +170,13 @@ def git_settings(words: Iterable[str], base: str, environ: Mapping[str, str]) ->
             pairs.append((key.lower(), environ.get(name, "")))
         elif not word.startswith("-"):
             if word == "config":  # ``git config alias.x '!…'``: what later runs read
-                operands = [w for w in words[at + 1 :] if not w.startswith("-")]
-                if len(operands) >= 2:
-                    pairs.append((operands[0].lower(), operands[1]))
+                written = _config_written(words[at + 1 :])
+                if written is not None:
+                    key, value = written
+                    place = key in _PLACE_KEYS or key.startswith("includeif.")
+                    if place and ("$" in value or "`" in value):
+                        settings.unknown = f"{key}={value} (a place built at run time)"
+                    pairs.append(written)
             break
         at += 1
     if not _truthy(environ.get("GIT_CONFIG_NOSYSTEM", "")):
@@ -190,6 +194,36 @@ def git_settings(words: Iterable[str], base: str, environ: Mapping[str, str]) ->
     if settings.unknown is None and repository is not None:
         reader.read_hooks(repository, folder)
     return settings
+
+
+_PLACE_KEYS = frozenset({"core.worktree", "core.hookspath", "include.path"})
+"""Settings naming a place ``git`` writes (its work tree), runs from (its hooks) or reads
+more settings from (``includeIf.<condition>.path`` too): one ``git config`` sets to a value
+built at run time makes the settings unknown."""
+_CONFIG_VALUED = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment"})
+"""``git config`` options taking the next word (``--file .git/config``)."""
+_CONFIG_VERBS = frozenset({"set", "--add", "--replace-all", "add"})
+"""``git config`` subcommands and modes writing ``KEY VALUE`` (``git config set k v``)."""
+
+
+def _config_written(words: list[str]) -> tuple[str, str] | None:
+    """The ``(key, value)`` a ``git config`` given ``words`` (after ``config``) writes: its
+    first two operands after the options and their values (``--file F``, ``--type T``) and
+    a ``set`` verb; None when it names fewer (``git config --get k``, ``git config -l``)."""
+    operands: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in _CONFIG_VALUED:
+            skip = True
+        elif not word.startswith("-"):
+            operands.append(word)
+    if operands[:1] and operands[0] in _CONFIG_VERBS:
+        operands = operands[1:]
+    if len(operands) < 2:
+        return None
+    return _key(operands[0]), operands[1]
 
 
 def _pair(setting: str) -> tuple[str, str]:

@@ -48,7 +48,9 @@ from harness_memory.guard import (
 from harness_memory.hooks import claude_code, tool_targets
 from harness_memory.hooks.archive_members import (
     ARCHIVE_BYTES_CAP,
+    EXITS_SCAN_CAP,
     ArchiveLinks,
+    exit_reaching,
     member_places,
     writes_members,
 )
@@ -56,13 +58,18 @@ from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
 from harness_memory.hooks.named_scripts import (
     SCRIPT_CAP,
     SCRIPT_DEPTH,
+    SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
     non_interactive_part,
     read_script,
     script_file,
     unchangeable,
 )
-from harness_memory.hooks.package_settings import PACKAGE_SETTINGS_CAP, package_settings
+from harness_memory.hooks.package_settings import (
+    PACKAGE_SETTINGS_CAP,
+    package_settings,
+    written_settings,
+)
 from harness_memory.hooks.pointed_settings import npm_option_files, pointed_files
 from harness_memory.hooks.program_settings import (
     SETTINGS_CAP,
@@ -241,14 +248,15 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
     words = (found.undecided + found.derived + found.unanchored + found.built for found in read)
     if (reason := _over_caps([*paths, *(word for some in words for word in some)])) is not None:
         return reason  # counted once for the whole call: linear in what it names
+    unlisted: list[tuple[str, str | None]] = []  # archives it cannot list, where unpacked
     for found in read:
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
         if (reason := _moved_home_refusal(found, roots, records)) is not None:
             return reason
-        if (reason := _unpack_refusal(found, judge, roots)) is not None:
-            return reason
         if (reason := _folder_writer_refusal(found)) is not None:
+            return reason
+        if (reason := _unpack_refusal(found, judge, roots, unlisted)) is not None:
             return reason
     for text, found in zip(texts, read, strict=True):
         reason = _settings_refusal(text, found, memory_root, key, records, table, environ)
@@ -270,6 +278,9 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
         )
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
+    for folder, archive in unlisted:  # after the paths: a folder itself refused says why
+        if (reason := _unlisted_refusal(folder, archive, judge, roots)) is not None:
+            return reason
     return _unread_program_refusal(texts, read, root, key, records)
 
 
@@ -308,7 +319,11 @@ def _pointed_settings_refusal(found: ShellPaths, judge: _Judge) -> str | None:
     ``bash --rcfile r.sh``, ``git -c include.path=h.cfg``) that is not on the disk now, is
     named at run time, or is named by another command of the same command line (which may
     write it first: ``printf … > p.cfg; PIP_CONFIG_FILE=p.cfg pip list``): the guard reads
-    settings when it judges the command, so what that file will hold cannot be known (P-3)."""
+    settings when it judges the command, so what that file will hold cannot be known (P-3).
+    A file the harness's own environment names (``PIP_CONFIG_FILE``, ``NPM_CONFIG_USERCONFIG``,
+    ``GIT_CONFIG_GLOBAL`` set where the harness runs) that is missing passes unless another
+    command of the line names it: the program reads nothing from it, as it would read nothing
+    from a missing standard file."""
     for program, base, words, assigned in found.configured:
         home = {"HOME": judge.environ["HOME"]} if "HOME" in judge.environ else {}
         own = pointed_files(program, base, words, {**home, **assigned})
@@ -405,21 +420,30 @@ def _startup_file_refusal(
     return None
 
 
-def _script_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
+def _script_refusal(
+    found: ShellPaths, judge: _Judge, root: str, depth: int, *, followed: bool = False
+) -> str | None:
     """The refusal of a command read from settings (a startup file, a git alias, an npm
-    script: ``depth`` above 0) running a script file (``ShellPaths.scripts``: ``source
-    ./x.sh``, ``bash ./x.sh``, ``./x.sh``) the guard cannot judge (named at run time, written
-    by the call's command or the settings themselves, unreadable, longer than
+    script: ``depth`` above 0; a script they run when ``followed``) running a script file
+    (``ShellPaths.scripts``: ``source ./x.sh``, ``bash ./x.sh``, ``./x.sh``) that the call's
+    command or the settings themselves (not a followed script: its commands are not judged)
+    write, that the guard cannot read (no regular file, unreadable, longer than
     :data:`~harness_memory.hooks.named_scripts.SCRIPT_CAP`, past
     :data:`~harness_memory.hooks.named_scripts.SCRIPT_DEPTH` files deep or
-    :data:`~harness_memory.hooks.named_scripts.SCRIPTS_CAP` files in all), or one whose
-    commands the guard refuses (judged as commands of the call, where it runs) or whose text
-    names memory it may not write; None otherwise. A missing script runs nothing, and a file
-    this account can neither write nor replace is not read
-    (:func:`~harness_memory.hooks.named_scripts.unchangeable`) (P-3)."""
+    :data:`~harness_memory.hooks.named_scripts.SCRIPTS_CAP` files in all), or whose text
+    names memory it may not write (:func:`_script_text_refusal`); None otherwise (P-3).
+
+    A script is judged as one the agent's own command runs (``bash ./x.sh``) is: by the memory
+    its text names, not as commands of the call (nvm's ``nvm.sh`` writes places it builds at
+    run time; the harness's sandbox fences those). So a script named at run time (``source
+    "$(brew --prefix)/etc/bash_completion"``) is not read, nor a missing one (it runs
+    nothing), a folder, a compiled program, or a file this account can neither write nor
+    replace (:func:`~harness_memory.hooks.named_scripts.unchangeable`)."""
     for kind, base, spelled, path, top in found.scripts:
-        file = script_file(kind, base, path, judge.environ) if path is not None else spelled
-        cannot = _unjudged_script(kind, spelled, path, file, found, judge)
+        if path is None:
+            continue  # named at run time: fenced as a script the agent's own command runs
+        file = script_file(kind, base, path, judge.environ)
+        cannot = _unjudged_script(kind, (spelled, path), file, [] if followed else [found], judge)
         same_shell = kind == "source" and top  # not a shell of its own (``bash -i x.sh``)
         cut = same_shell and judge.interactive is False
         if cannot is None and _skipped_script((file, base, cut), judge):
@@ -461,46 +485,54 @@ def _script_text_refusal(
     *,
     same_shell: bool,
 ) -> str | None:
-    """The refusal of a script's ``text`` run in ``base``: a shell script's (``language``
-    ``"shell"``) commands judged as commands of the call one level deeper than ``depth`` (in
-    the shell that runs its startup files when ``same_shell``, sourced; else in a shell of
-    unknown sort), or its text naming memory it may not write; None otherwise."""
-    reason = None
-    if language == "shell":
-        shell, judge.interactive = judge.interactive, judge.interactive if same_shell else None
-        try:
-            reason = judge.texts([text], base, depth + 1)
-        finally:
-            judge.interactive = shell
+    """The refusal of a script's ``text`` run in ``base``: naming memory it may not write
+    (:func:`~harness_memory.hooks.unread_programs.memory_named`, linear in its length); for a
+    shell script (``language`` ``"shell"``) of at most
+    :data:`~harness_memory.hooks.named_scripts.SCRIPT_FOLLOW_CAP` bytes, the scripts it runs in
+    turn (:func:`_script_refusal`, one level deeper than ``depth``: in the shell that runs its
+    startup files when ``same_shell``, sourced; else in a shell of unknown sort); None
+    otherwise. Its own commands are not judged (a longer script's scripts not followed)."""
     named = memory_named(text, root, judge.key, judge.records)
-    if reason is None and named is not None:
-        reason = f"it names other memory ({_shown(named)})"
-    return reason
+    if named is not None:
+        return f"it names other memory ({_shown(named)})"
+    if language != "shell" or len(text) > SCRIPT_FOLLOW_CAP:
+        return None
+    shell, judge.interactive = judge.interactive, judge.interactive if same_shell else None
+    try:
+        found = shell_paths(text, base, judge.environ)
+        return _script_refusal(found, judge, root, depth + 1, followed=True)
+    finally:
+        judge.interactive = shell
 
 
 def _unjudged_script(
-    kind: str, spelled: str, path: str | None, file: str, found: ShellPaths, judge: _Judge
+    kind: str, words: tuple[str, str], file: str, found: list[ShellPaths], judge: _Judge
 ) -> str | None:
-    """Why the script ``file`` (``spelled`` so; ``path`` once expanded, None when built at
-    run time) that ``found``'s command runs (``kind``: ``source``, ``shell``, ``run``) cannot
-    be judged whatever it holds, or None: named at run time, or written by that command or by
-    the call's own (``judge.outer``; a shell's own script operand is no write of it)."""
-    if path is None:
-        return "names it at run time"
+    """Why the script ``file`` (``words``: as spelled and once expanded) that a command runs
+    (``kind``: ``source``, ``shell``, ``run``) cannot be judged whatever it holds, or None:
+    written by the ``found`` commands (the settings naming it) or the call's own
+    (``judge.outer``). A shell's
+    own script operand is no write of it, nor a command substitution running it (``eval
+    "$(/opt/homebrew/bin/brew shellenv)"``: ``eval`` is given the text, not the file)."""
     name = PurePath(file).name
-    own = sum(1 for word in (spelled, path) if kind == "shell" and _ends_in(word, name))
-    writing = sum(1 for word in found.written if _ends_in(word, name))
-    writing += sum(1 for outer in judge.outer for word in outer.written if _ends_in(word, name))
+    spelled, path = words
+    own = sum(1 for word in words if kind == "shell" and _ends_in(word, name))
+    written = [word for each in (*found, *judge.outer) for word in each.written]
+    ran = re.compile(rf"(\$\(|`)\s*(?:{re.escape(spelled)}|{re.escape(path)})(?=[\s)`]|$)")
+    writing = sum(1 for word in written if _ends_in(ran.sub(r"\1", word), name))
     return "is written by the same command" if writing > own else None
 
 
 def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:
     """Whether the script (its file, the folder it runs in, and whether only what a shell
-    that is not interactive runs of it is read) is not read: missing (it runs nothing),
-    unchangeable by this account (:func:`~harness_memory.hooks.named_scripts.unchangeable`),
-    or read so already in this decision."""
+    that is not interactive runs of it is read) is not read: missing or a folder (it runs
+    nothing), unchangeable by this account
+    (:func:`~harness_memory.hooks.named_scripts.unchangeable`), or read so already in this
+    decision."""
     file = script[0]
-    return script in judge.scripts or not os.path.lexists(file) or unchangeable(file)
+    if script in judge.scripts or not os.path.lexists(file) or os.path.isdir(file):  # noqa: PTH112
+        return True
+    return unchangeable(file)
 
 
 def _ends_in(word: str, name: str) -> bool:
@@ -574,7 +606,22 @@ def _package_settings_refusal(
         if program not in ("npm", "pip"):
             continue
         options = npm_option_files(words) if program == "npm" else {}
-        settings = package_settings(program, base, {**judge.environ, **assigned, **options})
+        written = [  # ``npm config set …`` in the same command: read as if on the disk
+            pair
+            for other, _, its_words, _ in found.configured
+            if other == program
+            for pair in written_settings(program, its_words)
+        ]
+        environ = {**judge.environ, **assigned, **options}
+        settings = package_settings(program, base, environ, written)
+        for setting in settings.run_time:
+            return (
+                f"{REFUSAL_PREFIX}the command sets {program}'s setting {_shown(setting)} to a "
+                "value built at run time: where it makes "
+                f"{program} write, or what it makes it run, is known only when the command "
+                "runs, and could be another Workspace's memory scope. Set it to a literal "
+                "path (run the command that finds it first and use what it printed)"
+            )
         if settings.unknown is not None:
             return (
                 f"{REFUSAL_PREFIX}{program} would read a settings file the guard cannot read "
@@ -615,8 +662,9 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
             return (
                 f"{REFUSAL_PREFIX}git would read settings the guard cannot read whole "
                 f"({_shown(settings.unknown)}: no regular file, unreadable, longer than "
-                f"{GIT_SETTINGS_CAP} bytes, or too many files); what they make git run or "
-                "write cannot be known. Fix or remove that file, or run git with "
+                f"{GIT_SETTINGS_CAP} bytes, too many files, or a place set to a value built "
+                "at run time); what they make git run or write cannot be known. Fix or "
+                "remove that file, set a literal place, or run git with "
                 "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null"
             )
         if reason := _run_setting_refusal(program, settings.commands, judge, base, depth):
@@ -937,7 +985,9 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
     return None
 
 
-def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | None:
+def _unpack_refusal(
+    found: ShellPaths, judge: _Judge, roots: set[str], unlisted: list[tuple[str, str | None]]
+) -> str | None:
     """The refusal of a command unpacking an archive (``tar -x``, ``unzip``) a member of
     which lands where the guard refuses a write (:func:`~harness_memory.hooks.
     archive_members.member_places`: through a symlink on the disk or an earlier symlink
@@ -951,12 +1001,12 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
     held = _held_folders(roots, judge.records)
     links = ArchiveLinks()
     unknown: list[str] = []  # the folders an archive the guard cannot list was unpacked into
-    set_here = any(name == "TAR_OPTIONS" for name, _, _ in found.settings_moved)
+    set_here = _options_set_here(found)
     for command, archive, folders, words in found.unpacked:
-        options = _tar_options(judge.environ) if command == "tar" else []
+        options = None if command in set_here else _environment_options(command, judge.environ)
         for folder in folders:
             places = None
-            if archive is not None and options is not None and not (command == "tar" and set_here):
+            if archive is not None and options is not None:
                 places = member_places(command, archive, folder, links, [*options, *words])
             if places is None:
                 if (spelling := _holding(folder, held)) is not None:
@@ -970,11 +1020,14 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
                         f"read (tar, gzip, bzip2, xz or zip, at most {ARCHIVE_BYTES_CAP} bytes, "
                         "without --transform)"
                     )
+                writes = writes_members(command, words)
+                if writes:
+                    unlisted.append((folder, archive))  # judged after the command's paths
                 if (
                     reason := _after_unknown(unknown, [folder], archive, both_ways=True)
                 ) is not None:
                     return reason
-                if writes_members(command, words):
+                if writes:
                     unknown.append(os.path.realpath(folder))
                 continue
             if len(places) > PATHS_CAP:
@@ -999,11 +1052,88 @@ def _unpack_refusal(found: ShellPaths, judge: _Judge, roots: set[str]) -> str | 
     return None
 
 
-def _tar_options(environ: Mapping[str, str]) -> list[str] | None:
-    """The words ``tar`` takes from ``TAR_OPTIONS`` in ``environ`` before its own
-    (``--strip-components``, ``--transform`` change where members land); None when they
-    cannot be split."""
-    value = environ.get("TAR_OPTIONS", "")
+def _unlisted_refusal(
+    folder: str, archive: str | None, judge: _Judge, roots: set[str]
+) -> str | None:
+    """The refusal of an archive the guard cannot list (``archive``: None for standard input)
+    unpacked into ``folder``, when a member of any name could reach the memory root, the
+    Session records or the service's own folders from there
+    (:func:`~harness_memory.hooks.archive_members.exit_reaching`: the folder itself, a symlink
+    or a mount below it); None when none can (P-3)."""
+    places = [roots, judge.records, _service_folders(roots)]
+
+    def reaches(place: str) -> bool:
+        return any(could_reach(place, folders, judge.table) for folders in places if folders)
+
+    reached, through = exit_reaching(folder, reaches)
+    if not reached:
+        return None
+    where = (
+        f"through {_shown(through)}, which could lead into memory"
+        if through is not None
+        else f"and what lies below {_shown(folder)} cannot all be read (more than "
+        f"{EXITS_SCAN_CAP} entries, or a folder it may not read)"
+    )
+    return (
+        f"{REFUSAL_PREFIX}the command unpacks an archive the guard cannot list "
+        f"({_shown(archive or 'its standard input')}) into {_shown(folder)}: its members may "
+        f"take any name there, {where}. Unpack it into a folder of its own holding no symlink "
+        "(tar -C, unzip -d), or from a file the guard can read (tar, gzip, bzip2, xz or zip, "
+        f"at most {ARCHIVE_BYTES_CAP} bytes, without --transform)"
+    )
+
+
+_OPTION_VARIABLES = {"tar": ("TAR_OPTIONS",), "unzip": ("UNZIP", "UNZIPOPT")}
+"""The variables an unpacking program takes options from before its own words."""
+
+
+def _options_set_here(found: ShellPaths) -> set[str]:
+    """The unpacking programs (``tar``, ``unzip``) whose option variables
+    (:data:`_OPTION_VARIABLES`) the command sets to a value that may move a member (built at
+    run time, or other than :func:`_moves_no_member`'s): their archives are unknown, since
+    which of their runs the value reaches is not read here."""
+    moved: set[str] = set()
+    for command, names in _OPTION_VARIABLES.items():
+        for name, shown, run_time in found.settings_moved:
+            if name in names and (run_time or not _moves_no_member(command, shown)):
+                moved.add(command)
+    return moved
+
+
+_KEEPING_TAR_OPTIONS = frozenset(
+    {"--no-same-owner", "--no-same-permissions", "--same-owner", "-p", "--numeric-owner"}
+    | {"--preserve-permissions", "--no-overwrite-dir", "--keep-old-files", "-k", "-v", "-m"}
+    | {"--skip-old-files", "--overwrite", "--verbose", "--touch", "--delay-directory-restore"}
+    | {"--ignore-zeros", "-i", "--wildcards", "--no-wildcards", "--totals", "--exclude-vcs"}
+)
+"""``TAR_OPTIONS`` words that change no member's place (owners, modes, what is kept)."""
+_KEEPING_TAR_PREFIXES = ("--warning=", "--exclude=", "--quoting-style=")
+_KEEPING_UNZIP_RE = re.compile(r"^-[qonufaCLXVbKMT]+$")
+"""``UNZIP`` words that change no member's place (quiet, overwrite, case, modes)."""
+
+
+def _moves_no_member(command: str, assignment: str) -> bool:
+    """Whether the literal value of ``assignment`` (``TAR_OPTIONS=…``, ``export UNZIP=…``)
+    holds only options that change no member's place (:data:`_KEEPING_TAR_OPTIONS`,
+    :data:`_KEEPING_UNZIP_RE`): then it is read as none."""
+    import shlex  # only where the variable is set (H-5)
+
+    try:
+        words = shlex.split(assignment.partition("=")[2])
+    except ValueError:
+        return False
+    if command == "unzip":
+        return all(_KEEPING_UNZIP_RE.match(word) for word in words)
+    return all(
+        word in _KEEPING_TAR_OPTIONS or word.startswith(_KEEPING_TAR_PREFIXES) for word in words
+    )
+
+
+def _environment_options(command: str, environ: Mapping[str, str]) -> list[str] | None:
+    """The words ``tar`` takes from ``TAR_OPTIONS`` (``unzip`` from ``UNZIP`` and
+    ``UNZIPOPT``) in ``environ`` before its own (``--strip-components``, ``--transform``,
+    ``-j`` change where members land); None when they cannot be split."""
+    value = " ".join(environ.get(name, "") for name in _OPTION_VARIABLES.get(command, ()))
     if not value.strip():
         return []
     import shlex  # only where the variable is set (H-5)

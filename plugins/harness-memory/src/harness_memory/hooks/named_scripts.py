@@ -4,12 +4,13 @@ The guard judges what a program's settings make it run as commands of the call: 
 startup files (``~/.bashrc`` under ``-i``, ``$BASH_ENV``), git's ``core.fsmonitor`` and
 ``!`` aliases, npm's ``script-shell``. Such a command may run another file: ``source ./x.sh``,
 ``. ~/.bash_aliases``, ``bash ./x.sh``, ``./x.sh`` (``ShellPaths.scripts``). An agent wrote
-``x.sh`` in one call (the place read from a file at run time) and the settings naming it
-ran it in the next. :func:`script_file` finds the file as the shell will, :func:`read_script`
-reads it (a shell script is judged as commands of the call; another language's text for the
-memory it names; a compiled program is a program like any other), and :func:`unchangeable`
-tells a file this account can neither write nor replace (a system file, read by no agent's
-hand): such a file is not read.
+``x.sh`` in one call and the settings naming it ran it in the next. :func:`script_file` finds
+the file as the shell will, :func:`read_script` reads it, and the guard judges it as a script
+the agent's own command runs (``bash ./x.sh``) is: by the memory its text names (a shell
+script's own scripts followed, up to :data:`SCRIPT_FOLLOW_CAP` bytes), not as commands of the
+call — real ones (nvm's ``nvm.sh``, 158 KiB; bash-completion's) write places they build at run
+time, which the harness's sandbox fences. :func:`unchangeable` tells a file this account can
+neither write nor replace (a system file, read by no agent's hand): such a file is not read.
 """
 
 from __future__ import annotations
@@ -24,14 +25,21 @@ __all__ = [
     "SCRIPTS_CAP",
     "SCRIPT_CAP",
     "SCRIPT_DEPTH",
+    "SCRIPT_FOLLOW_CAP",
     "non_interactive_part",
     "read_script",
     "script_file",
     "unchangeable",
 ]
 
-SCRIPT_CAP = 65_536
-"""The most bytes of one script read; a longer text is unknown (the command refused)."""
+SCRIPT_CAP = 1_048_576
+"""The most bytes of one script read (for the memory its text names, in one linear scan); a
+longer text is unknown (the command refused). Real startup scripts are far below it (nvm's
+``nvm.sh`` 158 KiB, bash-completion's ``bash_completion`` 136 KiB)."""
+SCRIPT_FOLLOW_CAP = 65_536
+"""The most bytes of a shell script whose own scripts (its ``source``, ``bash x.sh``) the guard
+reads the command text of to follow; a longer one is judged by its text alone (the scripts it
+runs then fenced as those of a script the agent's own command runs)."""
 SCRIPTS_CAP = 32
 """The most script files read for one tool call; past it the command is refused unjudged."""
 SCRIPT_DEPTH = 4

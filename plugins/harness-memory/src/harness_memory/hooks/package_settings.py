@@ -11,7 +11,10 @@
 and gives the places named for writing (judged as paths of the command), the commands named
 to run (judged as commands of the call) and their whole text (judged as the text of a program
 the guard does not read). A file it cannot read whole makes them unknown: the command is
-refused. Ordinary settings (a registry, ``save-exact``, an index URL) pass.
+refused. ``npm config set``/``pip config set`` in the same command writes settings the
+files do not hold yet: :func:`written_settings` reads them from its words, judged with the
+files' for every run of that program in the command (a place or program set to a value built
+at run time is refused). Ordinary settings (a registry, ``save-exact``, an index URL) pass.
 
 Read when the program runs, at most :data:`PACKAGE_SETTINGS_CAP` bytes a file, linear (H-5).
 """
@@ -33,6 +36,7 @@ __all__ = [
     "PIP_PLACES",
     "PackageSettings",
     "package_settings",
+    "written_settings",
 ]
 
 PACKAGE_SETTINGS_CAP = 65_536
@@ -58,21 +62,71 @@ _VARIABLE_RE = re.compile(r"\$\{(?P<name>[^}]*)\}")
 class PackageSettings:
     """What a package manager's settings hold for one run: ``places`` (each place named for
     writing, with its key), ``commands`` (programs named to run, with their key), ``text``
-    (every file and value read) and ``unknown`` (why they cannot all be read, or None)."""
+    (every file and value read), ``unknown`` (why they cannot all be read, or None) and
+    ``run_time`` (each ``key=value`` the command itself sets, to a place or a program, with
+    a value built at run time: ``npm config set cache "$(cat f)"``)."""
 
-    __slots__ = ("commands", "places", "text", "unknown")
+    __slots__ = ("commands", "places", "run_time", "text", "unknown")
 
     def __init__(self) -> None:
         self.places: list[tuple[str, str]] = []
         self.commands: list[tuple[str, str]] = []
         self.text: list[str] = []
         self.unknown: str | None = None
+        self.run_time: list[str] = []
 
 
-def package_settings(program: str, base: str, environ: Mapping[str, str]) -> PackageSettings:
+_NPM_VALUED = frozenset({"--location", "-L", "--userconfig", "--globalconfig", "--prefix"})
+"""``npm`` options taking the next word as their value (``--location user``)."""
+_PIP_VALUED = frozenset(
+    {"--editor", "--log", "--log-file", "--cache-dir", "--proxy", "--retries", "--timeout"}
+    | {"--cert", "--client-cert", "--python", "--exists-action", "--trusted-host"}
+)
+"""``pip`` options taking the next word as their value (``--editor vim``)."""
+
+
+def written_settings(program: str, words: list[str]) -> list[tuple[str, str]]:
+    """The settings ``npm config set`` (``npm set``, ``npm c set``, several ``key value``
+    pairs or ``key=value``) or ``pip config set`` (``--user``, ``--site``, ``--global``;
+    ``section.key value``) writes, given its ``words`` (after the program's name), as
+    ``(key, value)`` read as a settings file's (:func:`_pairs`: ``_`` as ``-``, lowercased);
+    none for any other command."""
+    valued = _NPM_VALUED if program == "npm" else _PIP_VALUED
+    plain: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word in valued
+        else:
+            plain.append(word)
+    if program == "npm" and plain[:1] == ["set"]:
+        plain = ["config", *plain]
+    if plain[:2] not in (["config", "set"], ["c", "set"]):
+        return []
+    operands, pairs = plain[2:], []
+    while operands:
+        key, equals, value = operands.pop(0).partition("=")
+        if not equals:
+            value = operands.pop(0) if operands else ""
+        if program == "pip":
+            key = key.partition(".")[2]  # ``global.target``: the section's key
+        pairs.append((key.strip().lower().replace("_", "-"), value))
+    return pairs
+
+
+def package_settings(
+    program: str,
+    base: str,
+    environ: Mapping[str, str],
+    written: list[tuple[str, str]] | None = None,
+) -> PackageSettings:
     """The settings ``program`` (``npm`` or ``pip``) run in the folder ``base`` with
-    ``environ`` reads: its files and variables (this module's text), relative places taken
-    from ``base``, ``~/`` from the home."""
+    ``environ`` reads: its files and variables (this module's text), and the settings
+    ``written`` by the same command before it runs (:func:`written_settings`: each read as
+    its files' lines are, a value built at run time kept in ``run_time``); relative places
+    taken from ``base``, ``~/`` from the home."""
     settings = PackageSettings()
     home = environ.get("HOME") or account_home()
     if program == "npm":
@@ -96,6 +150,12 @@ def package_settings(program: str, base: str, environ: Mapping[str, str]) -> Pac
     for name, value in environ.items():
         if name.lower().startswith(variables.lower()):
             pairs.append((name[len(variables) :].lower().replace("_", "-"), value))
+    keys = (NPM_PLACES | NPM_COMMANDS | _NPM_CODE) if program == "npm" else PIP_PLACES
+    for key, value in written or []:  # ``${NAME}`` left for npm to take from the environment
+        value = _VARIABLE_RE.sub(lambda m: environ.get(m.group("name"), m.group(0)), value)
+        if key in keys and ("$" in value or "`" in value):
+            settings.run_time.append(f"{key}={value}")
+    pairs += written or []
     for key, value in pairs:
         value = _VARIABLE_RE.sub(lambda m: environ.get(m.group("name"), m.group(0)), value)
         settings.text.append(f"{key}={value}")

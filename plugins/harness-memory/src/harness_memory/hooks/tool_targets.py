@@ -53,7 +53,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 
-from harness_memory.hooks.archive_members import archive_operand
+from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
@@ -61,7 +61,7 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
-from harness_memory.hooks.in_place import edited_files
+from harness_memory.hooks.in_place import edited_files, sed_prints_only
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
@@ -994,6 +994,7 @@ def _keeps_words(command: str) -> bool:
         command in CONFIGURED
         or command in STARTUP_SHELLS
         or command in ("tar", "unzip")
+        or command in UNPACKED_AS
         or _PYTHON_RE.match(command) is not None
     )
 
@@ -1371,7 +1372,7 @@ class _Writes:
         script_words, self._script_words = self._script_words, []
         config_words = self._note_reads(command)
         self._note_script(command, program, script_words)
-        if program and not is_read(program[0], program[1:], self._operand):
+        if program and not _writes_nothing_unread(program, self._operand, operands):
             self._found.written.extend(said)  # it may write any place its words name
             self._found.programs.insert(self._named_at, program[0])
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
@@ -1385,13 +1386,7 @@ class _Writes:
             and (command != "tar" or _extracts(operands))
         ):
             self._found.run_in_unknown.append(program[0])
-        if (command == "tar" and _extracts(operands)) or command == "unzip":
-            folders = _unpacked_into(command, operands, self._base, self._environ)
-            archive = archive_operand(command, config_words)
-            if archive is not None and archive != "-" and "$" not in archive:
-                archive = os.path.join(self._base, _tilde(archive, self._environ))  # noqa: PTH118
-            self._found.unpacked.append((command, archive, folders, config_words))
-            self._found.unbounded.extend(_unbounded(command, operands))
+        unpacker = self._note_unpack(command, operands, config_words)
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
@@ -1433,13 +1428,37 @@ class _Writes:
             # rsync's ``-t`` keeps times: only cp, mv, ln and install take a target folder
             if command != "rsync":
                 written.extend(_option_values(operands, ("-t", "--target-directory")))
-        if command in OPTION_DESTINATIONS and (command != "tar" or _extracts(operands)):
-            written = _option_values(operands, OPTION_DESTINATIONS[command])
+        if unpacker in OPTION_DESTINATIONS and (unpacker != "tar" or _extracts(operands)):
+            written = _option_values(operands, OPTION_DESTINATIONS[unpacker or ""])
         if command in SECOND_OPERAND_WRITERS:
             written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
         self._note_written(command, written, operands, said)
+
+    def _note_unpack(
+        self, command: str | None, operands: list[tuple[str, bool]], config_words: list[str]
+    ) -> str | None:
+        """Note an unpacking command's archive and the folders it fills (tar, unzip, or one the
+        guard cannot list); returns the unpacker's name (``bsdtar`` read as ``tar``)."""
+        unpacker = UNPACKED_AS.get(command or "", command)
+        if (unpacker == "tar" and _extracts(operands)) or unpacker == "unzip":
+            folders = _unpacked_into(unpacker, operands, self._base, self._environ)
+            archive = archive_operand(unpacker, config_words)
+            if archive is not None and archive != "-" and "$" not in archive:
+                archive = os.path.join(self._base, _tilde(archive, self._environ))  # noqa: PTH118
+            self._found.unpacked.append((unpacker, archive, folders, config_words))
+            self._found.unbounded.extend(_unbounded(unpacker, operands))
+        elif unpacker in _UNLISTED and (unpacked := unlisted_unpack(unpacker, config_words)):
+            archive, named = unpacked
+            if archive is not None and "$" not in archive:
+                archive = os.path.join(self._base, _tilde(archive, self._environ))  # noqa: PTH118
+            folders = [folder for folder in named if "$" not in folder and "`" not in folder]
+            self._found.written_at_run_time.extend(f for f in named if f and f not in folders)
+            folders = [os.path.join(self._base, _tilde(f, self._environ)) for f in folders]  # noqa: PTH118
+            folders = folders if named else [self._base]
+            self._found.unpacked.append((unpacker, archive, folders, config_words))
+        return unpacker
 
     def _note_written(
         self,
@@ -1470,6 +1489,19 @@ class _Writes:
             self._found.written.append(f"{place.rstrip('/')}/{name}")
 
 
+def _writes_nothing_unread(
+    program: list[str], operand: str | None, operands: list[tuple[str, bool]]
+) -> bool:
+    """Whether the guard reads every place the command ``program`` (its name as spelled and
+    its options before its first ``operand``; ``operands``: all its words) writes
+    (:func:`~harness_memory.hooks.unread_programs.is_read`), or it writes none: ``sed``
+    found on ``PATH`` with a script that only prints (:func:`~harness_memory.hooks.in_place.
+    sed_prints_only`: ``sed -n 1,20p .git/config`` is a reader like ``head``)."""
+    if is_read(program[0], program[1:], operand):
+        return True
+    return program[0] == "sed" and sed_prints_only(operands)
+
+
 SECOND_OPERAND_WRITERS: dict[str, frozenset[str]] = {
     "uniq": frozenset({"-f", "-s", "-w"}),
     "xxd": frozenset({"-c", "-g", "-l", "-o", "-s", "-n", "-cols", "-len", "-seek"}),
@@ -1496,14 +1528,15 @@ def _plain_operands(
 
 OPTION_DESTINATIONS: dict[str, tuple[str, ...]] = {
     "tar": ("-C", "--directory"),
+    "bsdtar": ("-C", "--directory"),
     "unzip": ("-d",),
     "patch": ("-d", "--directory", "-o", "--output"),
     "sort": ("-o", "--output"),
     "curl": ("-o", "--output"),
     "wget": ("-O", "--output-document", "-P", "--directory-prefix"),
 }
-"""Commands that write into (or to) the place an option names: ``tar -x -C DIR`` and
-``unzip -d DIR`` unpack there, ``patch -d DIR`` patches the files below it, ``patch -o``,
+"""Commands that write into (or to) the place an option names: ``tar -x -C DIR`` (``bsdtar``
+too) and ``unzip -d DIR`` unpack there, ``patch -d DIR`` patches the files below it, ``patch -o``,
 ``sort -o``, ``curl -o`` and ``wget -O`` write the file named (``wget -P``: into the folder).
 A place the shell builds at run time there is refused as a ``cp`` destination is (P-3);
 ``tar`` only when it extracts."""
@@ -1588,6 +1621,18 @@ def _placed_outputs(command: str, operands: list[tuple[str, bool]]) -> list[tupl
     return written
 
 
+UNPACKED_AS = {
+    "bsdtar": "tar",
+    **dict.fromkeys(("7z", "7za", "7zz", "7zr"), "7z"),
+    **dict.fromkeys(("unrar", "rar"), "unrar"),
+    "cpio": "cpio",
+    "jar": "jar",
+}
+"""Unpacking programs read as another: ``bsdtar`` takes ``tar``'s options (``-x``, ``-f``,
+``-C``; its ``-s`` renames members, so such an archive is unknown); the 7-Zip programs,
+``unrar``, ``cpio`` and ``jar`` by :func:`~harness_memory.hooks.archive_members.
+unlisted_unpack`, their archives never listed."""
+_UNLISTED = frozenset({"7z", "unrar", "cpio", "jar"})
 FOLDER_WRITERS = frozenset({"curl", "wget", "tar", "unzip", "split"})
 """Programs the guard reads that may write into the folder they run in with no word naming
 the place: ``curl -O``/``-J``, ``wget URL``, ``tar -x`` and ``unzip`` (the archive's names),

@@ -171,7 +171,7 @@ def git_config(git_dir: Path) -> dict[str, str]:
         return {}
     found: dict[str, str] = {}
     section: str | None = None
-    for raw in text.splitlines():
+    for raw in text.split("\n"):  # git reads its settings line by line at LF
         line = raw.strip()
         if line.startswith("["):
             name = line[1 : line.find("]")] if "]" in line else ""

@@ -53,6 +53,7 @@ from memory_api.http.browser_guard import (
     host_refusal,
     invalid_host_detail,
     origin_refusal,
+    unjudged_headers,
 )
 from memory_api.http.host_header import InvalidHost
 from memory_api.principal import LOCAL, Principal
@@ -169,12 +170,19 @@ def _check_host_rule(request: web.Request, allowed_hosts: frozenset[str]) -> Non
 
 def _check_origin_rules(request: web.Request, open_mode: bool) -> None:
     """Apply the ``Origin`` and ``Sec-Fetch-Site`` rules of
-    :mod:`~memory_api.http.browser_guard` to an ``/api/`` request; raises :class:`Forbidden`.
+    :mod:`~memory_api.http.browser_guard` to an ``/api/`` request; raises :class:`Forbidden`,
+    or :class:`BadRequest` for an unsafe request carrying either header twice or a
+    ``Sec-Fetch-Site`` no browser sends (:func:`unjudged_headers`).
 
     ``open_mode``: no token at all, on loopback: the ``Origin`` rule on every unsafe request.
     Always: the ``Sec-Fetch-Site`` rule on unsafe ones.
     """
     headers = request.headers
+    unjudged = unjudged_headers(
+        request.method, headers.getall("Origin", ()), headers.getall("Sec-Fetch-Site", ())
+    )
+    if unjudged is not None:
+        raise BadRequest(unjudged)
     host = addressed_to(request.raw_path, headers.get("Host"))
     refusal = origin_refusal(
         request.method,

@@ -51,7 +51,7 @@ changes.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from yarl import URL
 
@@ -64,11 +64,14 @@ __all__ = [
     "invalid_host_detail",
     "is_loopback_host",
     "origin_refusal",
+    "unjudged_headers",
 ]
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 """Methods that change nothing (RFC 9110 9.2.1); every other one is checked for its origin."""
 _FOREIGN_FETCH_SITES = frozenset({"cross-site", "same-site"})
+FETCH_SITES = frozenset({"same-origin", "same-site", "cross-site", "none"})
+"""The values a browser sends in ``Sec-Fetch-Site`` (Fetch Metadata), one per request."""
 _SHOWN = 100
 """Characters of a client's header value quoted in a refusal at most."""
 
@@ -146,6 +149,39 @@ def invalid_host_detail(host: str, error: InvalidHost) -> str:
         f"(RFC 9110 7.2): {error}; this service listens only on loopback, so it answers only "
         f"requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) and a port"
     )
+
+
+def unjudged_headers(method: str, origins: Sequence[str], fetch_sites: Sequence[str]) -> str | None:
+    """Why an unsafe request's ``Origin`` or ``Sec-Fetch-Site`` headers cannot be judged by
+    :func:`origin_refusal` (a 400); None: they can (or the method is safe).
+
+    ``origins`` and ``fetch_sites`` are every line of those headers as sent. A browser sends
+    each at most once, and ``Sec-Fetch-Site`` as one of :data:`FETCH_SITES`; the rules read one
+    value, so two lines (``Origin: <own>`` then ``Origin: http://evil.example``) or a list on
+    one line (``Sec-Fetch-Site: same-origin, cross-site``, as a proxy may merge two lines, RFC
+    9110 5.3) were judged by their first value alone, which another reader may take otherwise.
+
+    >>> unjudged_headers("POST", ["http://a", "http://b"], [])
+    'a POST carries 2 Origin headers; a browser sends one (Origin rule): send at most one'
+    >>> unjudged_headers("GET", ["http://a", "http://b"], []) is None
+    True
+    """
+    if method in SAFE_METHODS:
+        return None
+    for name, lines in (("Origin", origins), ("Sec-Fetch-Site", fetch_sites)):
+        if len(lines) > 1:
+            return (
+                f"a {method} carries {len(lines)} {name} headers; a browser sends one "
+                f"({'Origin' if name == 'Origin' else 'cross-site request'} rule): "
+                "send at most one"
+            )
+    if fetch_sites and fetch_sites[0].strip().lower() not in FETCH_SITES:
+        return (
+            f"a {method} carries Sec-Fetch-Site: {_shown(fetch_sites[0])}, which no browser "
+            f"sends (one of {', '.join(sorted(FETCH_SITES))}; cross-site request rule): "
+            "send one of those, or none"
+        )
+    return None
 
 
 def origin_refusal(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -176,10 +177,11 @@ async def _read_body(request: web.Request) -> bytes:
 
 
 def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
-    """``body`` decoded by ``decoder``; a lone surrogate escape is a :class:`BadRequest`
-    naming it, other errors are msgspec's (:func:`read_json`)."""
+    """``body`` decoded by ``decoder``; a lone surrogate escape or a member name given twice
+    in one object is a :class:`BadRequest` naming it, other errors are msgspec's
+    (:func:`read_json`)."""
     try:
-        return decoder.decode(body)
+        decoded = decoder.decode(body)
     except msgspec.DecodeError:
         if (lone := lone_surrogate(body)) is not None:
             raise BadRequest(
@@ -188,6 +190,43 @@ def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
                 "outside the Basic Multilingual Plane?); send whole characters"
             ) from None
         raise
+    if (twice := repeated_member(body)) is not None:
+        raise BadRequest(
+            f"the request body names the member {twice[:100]!r} more than once in one object; "
+            "send each field once (JSON member names must be unique, RFC 8259 4: readers "
+            "disagree on which value counts, the first or the last)"
+        )
+    return decoded
+
+
+class _RepeatedMember(Exception):
+    """A JSON object names one member twice (``args[0]``, the name)."""
+
+
+def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of :func:`repeated_member`: the object, or :class:`_RepeatedMember`."""
+    members: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in members:
+            raise _RepeatedMember(name)
+        members[name] = value
+    return members
+
+
+def repeated_member(body: bytes) -> str | None:
+    """The first member name that one object of the JSON ``body`` gives twice, as decoded
+    (``"workspace"`` and ``"work\u0073pace"`` are one name); None when every object's names
+    are unique. msgspec keeps the last value silently: ``{"workspace": "/tmp", "workspace":
+    "/etc"}`` started a Session for ``/etc`` while a reader of the first (a proxy's rule, a log)
+    saw ``/tmp``. ``body`` is one that a request body's decoder took already (a flat object of
+    known fields), so this second reading is small and shallow."""
+    try:
+        json.loads(body, object_pairs_hook=_unique_members)
+    except _RepeatedMember as repeated:
+        return str(repeated.args[0])
+    except ValueError:  # a reading msgspec took and this one does not: msgspec's stands
+        return None
+    return None
 
 
 class _NoFields(RequestBody, frozen=True):

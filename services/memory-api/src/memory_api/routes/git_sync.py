@@ -54,11 +54,24 @@ _CHUNK = 64 * 1024
 routes = web.RouteTableDef()
 
 
+def _one_header(request: web.Request, header: str) -> str | None:
+    """The one ``header`` line of the request (None without one); a :class:`BadRequest` for
+    several, which git's ``http.extraHeader`` sends when configured twice: the first was taken,
+    so a push went to one machine's ref while a proxy or log in front saw the other."""
+    lines = request.headers.getall(header, ())
+    if len(lines) > 1:
+        raise BadRequest(
+            f"the request carries {len(lines)} {header} headers; send exactly one (a machine "
+            "names itself once: check git's http.extraHeader settings)"
+        )
+    return lines[0] if lines else None
+
+
 def _machine_name(request: web.Request) -> str | None:
     """The ``X-Memory-Machine-Name`` header percent-decoded as UTF-8 (None without one); a
-    :class:`BadRequest` when its bytes are no UTF-8. ``%FF`` was noted as the name U+FFFD
-    (the replacement character), a name no machine sent."""
-    name = request.headers.get(MACHINE_NAME_HEADER)
+    :class:`BadRequest` when its bytes are no UTF-8 or it is sent twice. ``%FF`` was noted as
+    the name U+FFFD (the replacement character), a name no machine sent."""
+    name = _one_header(request, MACHINE_NAME_HEADER)
     if name is None:
         return None
     try:
@@ -71,7 +84,7 @@ def _machine_name(request: web.Request) -> str | None:
 
 def _request(request: web.Request, content_type: str | None = None) -> GitRequest:
     info = request.match_info
-    machine = check_machine(request.headers.get(MACHINE_HEADER), _machine_name(request))
+    machine = check_machine(_one_header(request, MACHINE_HEADER), _machine_name(request))
     return GitRequest(
         project=info["project"],
         agent_id=info["agent"],

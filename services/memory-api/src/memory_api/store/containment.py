@@ -21,9 +21,13 @@ touched:
   so a file whose every name is in its folder is read. The listing names one that is not as a
   refused entry (:data:`HARD_LINKED`), a read of it is a 404 saying so.
 
-What remains is the race of a *folder* on the way being swapped for a symlink between the check
-and the open; only someone who can already write inside the memory root could try it, and the
-read stays capped and read-only.
+- a folder on the way swapped for a symlink between the check and the open (the agent, which
+  writes in the memory root, exchanging its scope folder with a link to another agent's, over
+  and over) is caught: a memory file is read only when the kernel names the opened descriptor
+  in the very folder that was checked (``read_regular(…, real_folder=True)``, by
+  ``/proc/self/fd``), and a delete works in its scope folder held open by a descriptor, walked
+  from the memory root with no symlink followed (:func:`held_folder`). Both raced before: a
+  project's token read another project's notes, and a delete removed one of them.
 
 Everything here blocks on the filesystem: call it from a worker thread.
 """
@@ -33,6 +37,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from memory_core import layout
@@ -43,13 +49,16 @@ from memory_api.errors import NotFound
 
 __all__ = [
     "HARD_LINKED",
+    "FolderSwapped",
     "NamedElsewhereError",
     "NotRegularFileError",
     "OutsideMemoryRoot",
     "cannot_read",
     "checked_memory_root",
+    "held_folder",
     "is_within",
     "memory_root_below",
+    "named_by_the_kernel",
     "named_elsewhere",
     "read_regular",
     "real_child",
@@ -91,6 +100,71 @@ def named_elsewhere(path: str | os.PathLike[str], info: os.stat_result) -> bool:
     except OSError:
         return True
     return here < info.st_nlink
+
+
+class FolderSwapped(OSError):
+    """A folder on the way to a memory file was replaced (by a symlink, a file, or moved) after
+    it was checked: the file is not read or changed there. An ``OSError`` (``ELOOP``, as for a
+    file itself swapped for a symlink after the check), so every reader names it as a file it
+    cannot read; nothing of what was opened is used."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            errno.ELOOP,
+            "a folder on its way changed while it was opened (swapped for a symlink?)",
+            name,
+        )
+
+
+_FOLDER_FLAGS = os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC
+
+
+def named_by_the_kernel(fd: int) -> str | None:
+    """The path the kernel gives the open descriptor ``fd`` (``/proc/self/fd``), or None where
+    it says none (no ``/proc``): where the file or folder opened really is, whatever names led
+    to it."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")  # noqa: PTH115 - a string, no Path
+    except OSError:
+        return None
+
+
+@contextmanager
+def held_folder(root: Path, folder: Path) -> Iterator[Path]:
+    """Hold the real ``folder`` (``root`` or a folder below it, both real) open, and yield a
+    path that reaches it through that descriptor (``/proc/self/fd/<n>``): whatever is done
+    through the path (open, unlink, rename) happens in that very folder, even when its name is
+    swapped for a symlink meanwhile. The folder is walked from ``root`` one name at a time,
+    following no symlink (``O_NOFOLLOW``). Where the kernel offers no ``/proc/self/fd``, the
+    folder's own path is yielded (the check-then-use race stays open there).
+
+    Raises :class:`FolderSwapped` when a name on the way is no longer a folder (a symlink, a
+    file), ``FileNotFoundError`` when it is gone, ``OSError`` when it cannot be opened,
+    :class:`OutsideMemoryRoot` when ``folder`` is not ``root`` or below it.
+    """
+    if not is_within(root, folder):
+        raise OutsideMemoryRoot(f"{folder.name!r} is not inside the memory root")
+    below = os.path.relpath(folder, root)
+    fd = os.open(root, _FOLDER_FLAGS)
+    try:
+        for name in Path(below).parts:  # none for the root itself ("." has no parts)
+            try:
+                inner = os.open(name, _FOLDER_FLAGS | os.O_NOFOLLOW, dir_fd=fd)
+            except OSError as error:
+                if error.errno in (errno.ENOTDIR, errno.ELOOP):
+                    raise FolderSwapped(name) from None
+                raise
+            os.close(fd)
+            fd = inner
+        through = f"/proc/self/fd/{fd}"
+        try:
+            seen, held = Path(through).stat(), os.fstat(fd)
+            pinned = (seen.st_dev, seen.st_ino) == (held.st_dev, held.st_ino)
+        except OSError:
+            pinned = False
+        yield Path(through) if pinned else folder
+    finally:
+        os.close(fd)
 
 
 def cannot_read(error: OSError) -> str:
@@ -185,7 +259,12 @@ def memory_root_below(real_app_data_dir: Path, agent_id: str) -> Path:
 
 
 def read_regular(
-    path: Path, limit: int, *, follow_symlinks: bool = False, memory: bool = False
+    path: Path,
+    limit: int,
+    *,
+    follow_symlinks: bool = False,
+    memory: bool = False,
+    real_folder: bool = False,
 ) -> tuple[bytes, os.stat_result]:
     """Read at most ``limit`` bytes of the regular file at ``path`` (already resolved and checked).
 
@@ -198,10 +277,18 @@ def read_regular(
     A ``memory`` file (a topic file, an index, a marker) with a name outside its own folder
     raises :class:`NamedElsewhereError` (a :class:`NotRegularFileError`), judged on the open
     descriptor's ``fstat``: another hard link made after the listing is still seen.
+    ``real_folder``: ``path``'s folder is real (a memory file's, checked inside the memory
+    root), so the file opened must lie in that very folder as the kernel names the descriptor;
+    one reached through a folder swapped for a symlink after the check raises
+    :class:`FolderSwapped` (nothing of it is returned).
     """
     flags = _OPEN_FLAGS if follow_symlinks else _OPEN_FLAGS | os.O_NOFOLLOW
     fd = open_waiting_for_lease(path, flags)  # a safe edit's lease lasts milliseconds
     try:
+        if real_folder:
+            named = named_by_the_kernel(fd)
+            if named is not None and os.path.dirname(named) != str(path.parent):  # noqa: PTH120
+                raise FolderSwapped(path.name)
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFileError(f"{path.name!r} is not a regular file")

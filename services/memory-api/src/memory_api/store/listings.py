@@ -60,7 +60,7 @@ class FolderListings:
         hit = self._cache.get(path, key)
         if hit is not None:
             return hit
-        found = list_folder(scope)
+        found = list_folder(scope, real=True)
         if found is not None and found.error is None:
             # Stored under the key seen before the listing: a change in between makes a miss.
             self._cache.put(path, key, found)

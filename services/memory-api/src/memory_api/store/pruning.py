@@ -51,7 +51,7 @@ from memory_core.line_merge import merge_lines
 from memory_core.scope_files import INDEX_CAP
 
 from memory_api.errors import Conflict, NotFound, Unavailable
-from memory_api.store.containment import is_within, real_path
+from memory_api.store.containment import FolderSwapped, held_folder, is_within, real_path
 from memory_api.store.scopes import index_refusal, no_topic_file, topic_entry
 
 __all__ = ["PRUNE_READ_CAP", "Pruned", "delete_topic", "prune_index_file"]
@@ -94,17 +94,34 @@ def delete_topic(root: Path, scope: Path, file_name: str) -> Pruned:
     since the retry finds no file and answers 404.
     """
     missing = NotFound(f"no topic file {file_name!r} in this scope")
-    # What deletes is exactly what lists (A-5): the same judgement, links out included (A-7).
-    if topic_entry(root, scope, file_name) is None:
-        raise no_topic_file(root, scope, file_name, "this scope")
-    pruned = prune_index_file(root, scope, file_name)
     try:
-        (scope / file_name).unlink()
+        with held_folder(root, scope) as held:
+            return _delete_in(root, scope, held, file_name, missing)
+    except FolderSwapped:
+        raise NotFound(
+            f"no topic file {file_name!r} in this scope: the scope's folder was replaced while "
+            "it was deleted (by a symlink or a file); nothing was deleted"
+        ) from None
+    except FileNotFoundError:
+        raise missing from None
+
+
+def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: NotFound) -> Pruned:
+    """:func:`delete_topic` in the real ``scope``, held open as ``held``
+    (:func:`~memory_api.store.containment.held_folder`): every name is judged, pruned and
+    removed through the descriptor, so a scope folder swapped for a symlink to another agent's
+    meanwhile is never where a file is removed or an index pruned (A-7)."""
+    # What deletes is exactly what lists (A-5): the same judgement, links out included (A-7).
+    if topic_entry(root, held, file_name) is None:
+        raise no_topic_file(root, held, file_name, "this scope")
+    pruned = prune_index_file(root, held, file_name, shown=scope)
+    try:
+        (held / file_name).unlink()
     except FileNotFoundError:
         # Removed by the agent meanwhile: its lines were still rightly pruned.
         if not pruned.removed:
             raise missing from None
-    fsync_directory(scope)
+    fsync_directory(held)
     return pruned
 
 
@@ -138,7 +155,9 @@ def _refusal(file_name: str, why: str) -> str:
     )
 
 
-def prune_index_file(root: Path, scope: Path, file_name: str) -> Pruned:
+def prune_index_file(
+    root: Path, scope: Path, file_name: str, *, shown: Path | None = None
+) -> Pruned:
     """Remove the lines of the scope's ``MEMORY.md`` that link to ``file_name`` (T-4, A-6).
 
     Returns the removed lines (without line ends; those of an index in a legacy CJK encoding as
@@ -148,12 +167,20 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> Pruned:
     (:func:`_left_as_it_is`). Raises
     :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503) when the lines are
     there, or may be, and cannot be removed; the index is then unchanged.
+
+    ``scope`` may be a folder held open (:func:`~memory_api.store.containment.held_folder`):
+    the index is then read and replaced in that very folder (A-7), and the logs name it as
+    ``shown`` (the scope's own path) instead of ``/proc/self/fd/<n>``.
     """
     lexical = scope / layout.INDEX_FILE
+    named = (shown or scope) / layout.INDEX_FILE  # what the logs name
     target = real_path(lexical)
     if not is_within(root, target):
-        logger.warning("index %s links outside the memory root; not pruned", lexical)
+        logger.warning("index %s links outside the memory root; not pruned", named)
         return Pruned([], _left_as_it_is(root, scope, file_name))
+    if not os.path.islink(lexical):  # noqa: PTH114 - one lstat, no raise
+        target = lexical  # through the folder as given: a held one stays where it was checked
+    lexical = named
 
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
     exact = _has_twin(scope, file_name)

@@ -38,6 +38,7 @@ from memory_api.store.containment import (
     OutsideMemoryRoot,
     cannot_read,
     is_within,
+    named_by_the_kernel,
     named_elsewhere,
     read_regular,
     real_child,
@@ -441,16 +442,29 @@ _NAME_OVERHEAD = 64
 """Bytes of a short ``str`` object and its slot in a tuple, beyond its characters."""
 
 
-def list_folder(scope: Path | str) -> FolderListing | None:
+def list_folder(scope: Path | str, *, real: bool = False) -> FolderListing | None:
     """List the real scope dir ``scope`` once and sort its entries into a :class:`FolderListing`;
     None when it is gone (missing, no directory). A folder that is there but cannot be listed
     (no permission, an I/O error) gives an empty listing whose ``error`` says why (Q-2b, logged):
     it is never taken for an empty scope. So is a folder whose names can be listed but which
     may not be entered (read without search permission, mode ``r--``): no file in it can be
-    opened or even ``lstat``-ed, so each would vanish from the listing without a word."""
+    opened or even ``lstat``-ed, so each would vanish from the listing without a word.
+
+    ``real``: ``scope`` was checked to be a real folder of the memory root, so the folder
+    listed must be that very one as the kernel names it: one swapped for a symlink to another
+    agent's scope since the check is not listed (None, as gone), so no name of that folder is
+    answered as this scope's (A-7)."""
     try:
-        with os.scandir(scope) as entries:
-            listing = _classify(Path(scope), entries)
+        fd = os.open(scope, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            named = named_by_the_kernel(fd) if real else None
+            if named is not None and named != os.fspath(scope):
+                logger.info("%s was replaced while it was listed; not listed", scope)
+                return None
+            with os.scandir(fd) as entries:
+                listing = _classify(Path(scope), entries)
+        finally:
+            os.close(fd)
         os.lstat(f"{os.fspath(scope)}{os.sep}{os.curdir}")  # entered: needs search permission
     except (FileNotFoundError, NotADirectoryError):
         return None
@@ -570,7 +584,7 @@ def scan_scope(root: Path, scope: Path, listing: FolderListing | None = None) ->
     names are neither.
     """
     if listing is None:
-        listing = list_folder(scope) or _EMPTY
+        listing = list_folder(scope, real=True) or _EMPTY
     if listing.error is not None:
         return ScopeListing([], [], listing.error)
     topics: list[TopicEntry] = []
@@ -781,9 +795,11 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
         logger.warning("index %s links outside the memory root; ignored", lexical)
         return None
     try:
-        raw, info = read_regular(target, READ_CAP_BYTES + 1, memory=True)
+        raw, info = read_regular(target, READ_CAP_BYTES + 1, memory=True, real_folder=True)
         if len(raw) > READ_CAP_BYTES:
-            raw, info = read_regular(target, READ_CAP_BYTES + INDEX_COUNT_CAP + 1, memory=True)
+            raw, info = read_regular(
+                target, READ_CAP_BYTES + INDEX_COUNT_CAP + 1, memory=True, real_folder=True
+            )
     except (FileNotFoundError, NotRegularFileError):
         return None  # absent to the reader; the listing names one never read (T-5b)
     except OSError as error:
@@ -853,7 +869,7 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
     if not is_within(root, target):
         return Marker(None, ["marker: links outside the memory root; not read"])
     try:
-        raw, _ = read_regular(target, MARKER_READ_CAP + 1, memory=True)
+        raw, _ = read_regular(target, MARKER_READ_CAP + 1, memory=True, real_folder=True)
     except FileNotFoundError:
         return Marker(None, ["marker: missing (.workspace not found)"])
     except NamedElsewhereError:

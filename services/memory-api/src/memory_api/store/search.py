@@ -230,7 +230,7 @@ class MemorySearch:
         parse cache: a first build reads every file once, and must not fill that cache with
         them (memory stays bounded)."""
         try:
-            raw, info = read_regular(entry.real, READ_CAP_BYTES + 1, memory=True)
+            raw, info = read_regular(entry.real, READ_CAP_BYTES + 1, memory=True, real_folder=True)
         except (FileNotFoundError, NotRegularFileError):
             return None  # gone since the scan: not found, like the listing
         except OSError as error:

@@ -58,7 +58,7 @@ from memory_core.wire import (
 
 from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
-from memory_api.store.containment import OutsideMemoryRoot, memory_root_below
+from memory_api.store.containment import OutsideMemoryRoot, held_folder, memory_root_below
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import NOT_A_FOLDER, scope_dir_refusal, scope_real_dir
@@ -191,9 +191,10 @@ def _ensure_marker(
             raise NeedsBlockingIO(key)  # the worker thread logs the mismatch
         return None
     data = (real_workspace + "\n").encode("utf-8")
-    try:
-        if create_new_bytes(scope / layout.MARKER_FILE, data):
-            return None
+    try:  # in the folder held open: never one swapped in for it meanwhile
+        with held_folder(root, scope) as held:
+            if create_new_bytes(held / layout.MARKER_FILE, data):
+                return None
     except OSError as error:  # a read-only scope, a full disk: the caller judges
         logger.warning("scope %s: cannot write its .workspace marker: %s", key, error)
         return f"could not write its {layout.MARKER_FILE} marker ({error.strerror or error})"
@@ -278,14 +279,15 @@ def flag_visibility(scope: Path, key: str, *, visible: bool, cached_only: bool) 
         return  # as it should be: one lstat, no Path
     if cached_only:
         raise NeedsBlockingIO(key)
-    flag = scope / layout.NOT_VISIBLE_FILE
-    try:
-        if visible:
-            flag.unlink(missing_ok=True)
-        else:
-            create_new_bytes(flag, b"")
+    try:  # in the folder held open: never one swapped in for it meanwhile
+        with held_folder(scope.parent, scope) as held:
+            flag = held / layout.NOT_VISIBLE_FILE
+            if visible:
+                flag.unlink(missing_ok=True)
+            else:
+                create_new_bytes(flag, b"")
     except OSError as error:
-        logger.warning("scope %s: cannot set its %s flag: %s", key, flag.name, error)
+        logger.warning("scope %s: cannot set its %s flag: %s", key, layout.NOT_VISIBLE_FILE, error)
 
 
 def _index(

@@ -108,7 +108,7 @@ class TopicCache:
                     entry = _Entry(kept, known_key, kept.findings, kept.row, stored=True)
                     self._cache.put(where, known_key, entry)
                     return kept, known
-        raw, info = read_regular(Path(real), READ_CAP_BYTES + 1, memory=True)
+        raw, info = read_regular(Path(real), READ_CAP_BYTES + 1, memory=True, real_folder=True)
         key = file_key(info)
         hit = self._cache.get(where, key)
         if hit is not None and hit.whole:

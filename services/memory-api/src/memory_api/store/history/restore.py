@@ -55,7 +55,13 @@ from memory_core.topics import decode_text
 from memory_core.wire import RestoreResult
 
 from memory_api.errors import Conflict, NotFound
-from memory_api.store.containment import is_within, read_regular, real_path
+from memory_api.store.containment import (
+    FolderSwapped,
+    held_folder,
+    is_within,
+    read_regular,
+    real_path,
+)
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.file_names import name_among
 from memory_api.store.history.reading import check_version, content_at
@@ -164,10 +170,31 @@ class _IndexMerge:
 def _apply(
     histories: ScopeHistories, repository: Path, root: Path, scope: Path, plan: _Plan
 ) -> _IndexMerge:
-    """Steps 2 and 3 of the module docstring; what the index merge did."""
+    """Steps 2 and 3 of the module docstring; what the index merge did. They are done in the
+    real ``scope`` held open (:func:`~memory_api.store.containment.held_folder`): a scope
+    folder exchanged for a symlink to another agent's meanwhile is never written (A-7)."""
+    try:
+        with held_folder(root, scope) as held:
+            return _apply_in(histories, repository, root, (scope, held), plan)
+    except FolderSwapped:
+        raise Conflict(
+            f"{plan.name!r} was not restored: the scope's folder was replaced (by a symlink or a "
+            "file) while it was restored; nothing was written"
+        ) from None
+
+
+def _apply_in(
+    histories: ScopeHistories,
+    repository: Path,
+    root: Path,
+    scope: tuple[Path, Path],
+    plan: _Plan,
+) -> _IndexMerge:
+    """:func:`_apply` in ``scope``: (the real folder, the path holding it open)."""
+    real, held = scope
     if plan.name == layout.INDEX_FILE:
-        return _merge_into_index(root, scope, plan.index_lines or "", plan.places)
-    path = scope / plan.name
+        return _merge_into_index(root, held, plan.index_lines or "", plan.places, shown=real)
+    path = held / plan.name
     recorded = _recorded_blob(histories, repository, plan.name)
     if recorded is None:
         if not create_new_bytes(path, plan.data):
@@ -176,7 +203,7 @@ def _apply(
         _replace_recorded(path, plan, recorded)
     if not plan.index_lines:
         return _IndexMerge([])
-    return _merge_into_index(root, scope, plan.index_lines, plan.places)
+    return _merge_into_index(root, held, plan.index_lines, plan.places, shown=real)
 
 
 def _taken(path: Path, name: str) -> str:
@@ -202,9 +229,12 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
     def edit(raw: bytes) -> bytes | None:
         return plan.data if blob_id(raw) == recorded else None
 
-    target = real_path(path)
-    if target.parent != path.parent:
-        raise Conflict(f"{plan.name!r} is a link now; it was not replaced")
+    target = path  # through its folder as given: a held one stays where it was checked
+    if path.is_symlink():  # a link to a file of the same folder is that file
+        resolved = real_path(path)
+        if resolved.parent != real_path(path.parent):
+            raise Conflict(f"{plan.name!r} is a link now; it was not replaced")
+        target = path.parent / resolved.name
     try:
         edited = edit_file(target, edit, read_cap=PRUNE_READ_CAP)
     except FileKeptChanging:
@@ -227,12 +257,20 @@ def _not_merged(scope: Path, lines: str, problem: str) -> _IndexMerge:
     return _IndexMerge([], [line for line in line_texts(lines) if line.strip()], problem)
 
 
-def _merge_into_index(root: Path, scope: Path, lines: str, places: str | None) -> _IndexMerge:
+def _merge_into_index(
+    root: Path, scope: Path, lines: str, places: str | None, *, shown: Path | None = None
+) -> _IndexMerge:
     """Merge ``lines`` into the scope's index (created when missing), each where it stood in
-    ``places`` (the version's index): the lines added, or why the index was left as it was."""
-    path = real_path(scope / layout.INDEX_FILE)
+    ``places`` (the version's index): the lines added, or why the index was left as it was.
+    ``scope`` may be a folder held open (through which the index is edited, unless it is a
+    link); ``shown`` is then the real folder, which the logs name."""
+    lexical = scope / layout.INDEX_FILE
+    path = real_path(lexical)
     if not is_within(root, path):
-        return _not_merged(scope, lines, "MEMORY.md links outside the memory root")
+        return _not_merged(shown or scope, lines, "MEMORY.md links outside the memory root")
+    if not lexical.is_symlink():
+        path = lexical  # through the folder as given: a held one stays where it was checked
+    scope = shown or scope
     merges: list[list[str]] = []
     refusals: list[str] = []
 
@@ -268,4 +306,4 @@ def _merge_into_index(root: Path, scope: Path, lines: str, places: str | None) -
     merge = merge_index(None, lines, {})
     if create_new_bytes(path, merge.text.encode("utf-8")):
         return _IndexMerge(merge.added)
-    return _merge_into_index(root, scope, lines, places)  # created meanwhile: merge into it
+    return _merge_into_index(root, lexical.parent, lines, places, shown=scope)  # made meanwhile

@@ -36,8 +36,10 @@ from memory_core.scope_merge import blob_id
 
 from memory_api.store.containment import (
     HARD_LINKED,
+    FolderSwapped,
     NotRegularFileError,
     cannot_read,
+    named_by_the_kernel,
     named_elsewhere,
     read_regular,
 )
@@ -87,9 +89,33 @@ class Snapshot:
         return not self.kept and not self.linked
 
 
-def _entries(scope: Path) -> list[os.DirEntry[str]]:
-    with os.scandir(scope) as listing:
-        return [entry for entry in listing if is_scope_file(entry.name)]
+@dataclass(frozen=True, slots=True)
+class _Listed:
+    """A memory file's entry of the scope folder: its ``name`` and ``path`` (the folder's)."""
+
+    name: str
+    path: str
+
+    def stat(self, *, follow_symlinks: bool = False) -> os.stat_result:
+        """The entry's ``lstat`` (``stat`` with ``follow_symlinks``), as a ``DirEntry`` gives."""
+        return os.stat(self.path, follow_symlinks=follow_symlinks)  # noqa: PTH116 - a string
+
+
+def _entries(scope: Path) -> list[_Listed]:
+    """The memory files of the real ``scope``, listed from the very folder that was checked:
+    one swapped for a symlink to another agent's scope meanwhile raises :class:`FolderSwapped`
+    (an ``OSError``), so none of its names is recorded, nor this scope's files taken for
+    deleted (A-7)."""
+    fd = os.open(scope, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        named = named_by_the_kernel(fd)
+        if named is not None and named != os.fspath(scope):
+            raise FolderSwapped(scope.name)
+        with os.scandir(fd) as listing:
+            names = [entry.name for entry in listing if is_scope_file(entry.name)]
+    finally:
+        os.close(fd)
+    return [_Listed(name, f"{os.fspath(scope)}{os.sep}{name}") for name in names]
 
 
 def take_snapshot(
@@ -133,7 +159,9 @@ def take_snapshot(
         if known is not None and previous is not None and known == previous.blob:
             continue
         try:
-            data, opened = read_regular(Path(entry.path), read_cap(name) + 1, memory=True)
+            data, opened = read_regular(
+                Path(entry.path), read_cap(name) + 1, memory=True, real_folder=True
+            )
         except FileNotFoundError:
             seen.discard(name)  # removed since it was looked at: gone (no read error to keep)
             continue
@@ -187,7 +215,7 @@ def disk_blob(scope: Path, name: str, blob_ids: BlobIds) -> tuple[str | None, st
     if known is not None:
         return known, None
     try:
-        data, opened = read_regular(path, read_cap(name) + 1, memory=True)
+        data, opened = read_regular(path, read_cap(name) + 1, memory=True, real_folder=True)
     except (FileNotFoundError, NotRegularFileError):
         return None, None  # gone, or no regular file, since the lstat
     except OSError as error:

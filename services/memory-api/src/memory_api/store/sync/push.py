@@ -55,6 +55,7 @@ from memory_core.scope_merge import MergeOutcome, merge_scopes
 from memory_core.scope_write import apply_scope
 from memory_core.shown_names import shown_name
 
+from memory_api.store.containment import held_folder
 from memory_api.store.history.git import HistoryUnavailable, git, git_succeeds
 from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
 from memory_api.store.history.repo import (
@@ -236,7 +237,10 @@ def _take(
     merge = merge_scopes(base, first, incoming, blobs, label=machine.name)
     blobs.add(merge.new)
     blobs.prefetch({blob for name, blob in merge.files.items() if first.get(name) != blob})
-    raced = apply_scope(scope, first, merge.files, blobs, label=machine.name)
+    # written in the folder held open: one swapped for a link to another agent's scope
+    # meanwhile is never written; raises FolderSwapped (an OSError) when it is already
+    with held_folder(scope.parent, scope) as held:
+        raced = apply_scope(held, first, merge.files, blobs, label=machine.name)
     outcomes = [outcome.describe() for outcome in _unique(merge.outcomes + raced)] + outcomes
     written = {name for name, blob in merge.files.items() if first.get(name) != blob}
     written |= {name for name in first if name not in merge.files}

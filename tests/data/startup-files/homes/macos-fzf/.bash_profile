@@ -1,0 +1,3 @@
+if [ -f ~/.bashrc ]; then
+    . ~/.bashrc
+fi

@@ -1,0 +1,1 @@
+[ -f ~/.fzf.bash ] && source ~/.fzf.bash
