@@ -33,7 +33,7 @@ async def test_q4_a_delete_killed_halfway_is_finished_by_its_retry(
 
     def prune_then_die(
         root: Path, scope: Path, file_name: str, *, shown: Path | None = None
-    ) -> list[str]:
+    ) -> store_pruning.Pruned:
         prune(root, scope, file_name, shown=shown)
         raise _Killed
 

@@ -74,3 +74,27 @@ def test_w3_delete_from_the_viewer_of_a_file_with_a_space_in_its_name(
     expect(target).to_have_count(0)
     assert "Deploy%20notes.md" not in _index_text(service, "user")
     assert not (scope / "Deploy notes.md").exists()
+
+
+def test_w3_a_delete_beside_an_index_that_is_a_folder_says_its_line_was_not_removed(
+    page: Page, service: Service
+) -> None:
+    """A-6: ``MEMORY.md`` a folder (or a symlink out of the memory root) is never read or
+    rewritten; the file goes, and the toast says its index line was not removed and why
+    (the answer's ``indexProblem``), never a calm "Deleted"."""
+    scope = service.scope_dir("user")
+    index = scope / "MEMORY.md"
+    index.unlink()
+    index.mkdir()
+    open_memory_tab(page)
+    target = row(user_group(page), "time-zone.md")
+
+    target.get_by_role("button", name="Delete").click()
+    confirm_dialog(page).get_by_role("button", name="Delete").click()
+
+    expect(target).to_have_count(0)
+    toast = page.locator(".toast.error")
+    expect(toast).to_contain_text("Deleted time-zone.md, but its index line was not removed")
+    expect(toast).to_contain_text("MEMORY.md is a folder, not a file")
+    assert not (scope / "time-zone.md").exists()
+    assert index.is_dir()

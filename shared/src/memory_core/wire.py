@@ -428,13 +428,18 @@ class DeleteResult(Answer, frozen=True):
     takes the file back from (the Undo, V-2); both None when no history is kept. When the file
     was deleted but the history could not record the delete (a full disk, a damaged history),
     both are None and ``unrecorded`` says why: the version before it still holds the file (the
-    scope's history lists it), and the next record of the scope takes the delete."""
+    scope's history lists it), and the next record of the scope takes the delete. When the
+    scope's ``MEMORY.md`` is there but is no index the service reads or rewrites (a folder, a
+    FIFO, a symlink leading out of the memory root: never followed, A-7), the file is deleted
+    and ``index_problem`` says why no index line was looked at or removed: a line there linking
+    the file stays."""
 
     file: str
     removed_index_lines: list[str]
     version: str | None = None
     restore_version: str | None = None
     unrecorded: str | None = None
+    index_problem: str | None = None
 
 
 # --- search (S-1) ----------------------------------------------------------------------------

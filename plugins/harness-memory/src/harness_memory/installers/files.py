@@ -32,7 +32,7 @@ from typing import Any
 
 from memory_core.atomic import atomic_write_bytes, make_dirs
 
-from harness_memory.installers import json_values, jsonc
+from harness_memory.installers import harness_json, json_values, jsonc
 from harness_memory.installers.json_layout import layout_of
 from harness_memory.installers.secrets import MASK, holds, keeps_owner_only, mask, private_mode
 from harness_memory.installers.settings_text import line_ends_like, split_mark
@@ -42,6 +42,7 @@ __all__ = [
     "Earlier",
     "FileChange",
     "SettingsFileError",
+    "UnwritableSettings",
     "Written",
     "apply_changes",
     "backups_of",
@@ -63,6 +64,24 @@ _READ_CAP = 16 * 1024 * 1024
 
 class SettingsFileError(Exception):
     """A harness settings file cannot be read or understood; it is left exactly as it was."""
+
+
+class UnwritableSettings(SettingsFileError):
+    """A settings file its harness reads but an install or uninstall could not write back as it
+    was (a key twice in one object, a number beyond a double: ``reason``, for a person; ``what``
+    the file holds, said without the rewrite). Only a
+    command that rewrites the file is stopped by it; ``status`` reads it as the harness does
+    (:mod:`~harness_memory.installers.harness_json`)."""
+
+    def __init__(self, path: Path, reason: str, what: str | None = None) -> None:
+        super().__init__(
+            f"{path} cannot be written back as it is: {reason}; fix it and run the command "
+            "again, or add (install) or take out (uninstall) the hooks by hand (see the "
+            "harness-memory README)"
+        )
+        self.path = path
+        self.what = reason if what is None else what
+        """What the file holds, without what a rewrite would make of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +157,8 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
     (:func:`~harness_memory.installers.jsonc.loads`); its changes are then made in its text
     (:func:`dump_json` with ``comments``). Raises :class:`SettingsFileError` for anything but a
     JSON object, naming a comment's line when the file holds one and ``comments`` is off (it
-    is not rewritten, so no comment can be lost).
+    is not rewritten, so no comment can be lost); :class:`UnwritableSettings` (one) for a file
+    the harness reads that could not be written back as it is (a key twice in one object).
     """
     text = read_text(path)
     if text is None or not text.strip():
@@ -146,16 +166,14 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
     try:
         document = json_values.loads(text)
     except json_values.UnwritableJson as error:
-        raise SettingsFileError(
-            f"{path} cannot be written back as it is: {error}; fix it and run the command "
-            "again, or add (install) or take out (uninstall) the hooks by hand (see the "
-            "harness-memory README)"
-        ) from None
+        raise UnwritableSettings(path, str(error), error.what) from None
     except json.JSONDecodeError as error:
         if comments and has_comments_safely(text):
             try:
                 document = jsonc.loads(text)
             except jsonc.JsoncError as failure:
+                if _gemini_reads(text):  # a key twice: Gemini CLI keeps the last
+                    raise UnwritableSettings(path, str(failure)) from None
                 raise SettingsFileError(f"{path} is not valid JSON ({failure})") from None
             if not isinstance(document, dict):
                 raise SettingsFileError(
@@ -176,6 +194,15 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
     if not isinstance(document, dict):
         raise SettingsFileError(f"{path} holds a JSON {type(document).__name__}, not an object")
     return text, document
+
+
+def _gemini_reads(text: str) -> bool:
+    """Whether Gemini CLI reads a settings object from ``text``."""
+    try:
+        harness_json.gemini_loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def require_shapes(document: Any, source: object, shapes: dict[str, type]) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness_memory.installers.files import SettingsFileError, read_json_object
+from harness_memory.installers.harness_json import HarnessRefuses, NotKnown, read_gemini_settings
 from harness_memory.installers.spec import is_ours
 
 __all__ = ["hook_names", "our_handlers", "switched_off_lines"]
@@ -30,13 +30,27 @@ def switched_off_lines(
     """The status lines for the Workspace folder ``workspace``: for each installed Gemini CLI
     settings ``(label, document)``, a WARNING when the Workspace's ``.gemini/settings.json``
     switches its hooks off (``hooksConfig.enabled: false``, unless the system settings pin it
-    on: ``pinned_on``; or a hook's name or command in ``hooksConfig.disabled``); one line
-    when that file cannot be read. None when it does not exist."""
+    on: ``pinned_on``; or a hook's name or command in ``hooksConfig.disabled``). The file is
+    read as Gemini CLI reads it (:func:`~harness_memory.installers.harness_json.
+    read_gemini_settings`: comments, a key twice keeping its last value), never as an install
+    would rewrite it: one line when Gemini CLI stops on it (no Session starts there, and
+    Gemini CLI says why), a WARNING when status cannot tell what Gemini CLI reads from it.
+    None when it does not exist."""
     path = workspace / ".gemini" / "settings.json"
     try:
-        _, document = read_json_object(path, comments=True)
-    except SettingsFileError as error:
-        return [f"gemini: WARNING: cannot read this Workspace's settings ({error})"]
+        document = read_gemini_settings(path)
+    except HarnessRefuses as error:
+        return [
+            f"gemini: {path} stops Gemini CLI in this Workspace ({error}): it starts no "
+            "Session there and says why; no hook is switched off by it"
+        ]
+    except NotKnown as error:
+        return [
+            f"gemini: WARNING: cannot tell whether this Workspace's settings switch these "
+            f"hooks off: {path}: {error}"
+        ]
+    if document is None:
+        return []
     config = document.get("hooksConfig")
     if not isinstance(config, dict) or not installed:
         return []

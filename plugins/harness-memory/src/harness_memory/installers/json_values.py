@@ -30,7 +30,12 @@ _SHOWN = 40
 
 class UnwritableJson(ValueError):
     """JSON text (or Python's more) holding a value that would not be written back as it was
-    read; the message says which, for a person (no traceback, no file name)."""
+    read; the message says which, for a person (no traceback, no file name): ``what`` the text
+    holds, then (in brackets) ``why`` writing it back would change it, when that is not plain."""
+
+    def __init__(self, what: str, why: str = "") -> None:
+        super().__init__(f"{what} ({why})" if why else what)
+        self.what = what
 
 
 def _shown(literal: str) -> str:
@@ -45,8 +50,8 @@ def _float(literal: str) -> float:
     value = float(literal)
     if not math.isfinite(value):
         raise UnwritableJson(
-            f"it holds the number {_shown(literal)}, beyond what a JSON reader keeps as a number "
-            "(it would be written back as Infinity, which is not JSON)"
+            f"it holds the number {_shown(literal)}, beyond what a JSON reader keeps as a number",
+            "it would be written back as Infinity, which is not JSON",
         )
     return value
 
@@ -66,7 +71,8 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         if key in seen:
             raise UnwritableJson(
                 f"it holds the key {_shown(json.dumps(key, ensure_ascii=False))} twice in one "
-                "object (written back, the first would be lost and the file laid out anew)"
+                "object",
+                "written back, the first would be lost and the file laid out anew",
             )
         seen.add(key)
     return dict(pairs)

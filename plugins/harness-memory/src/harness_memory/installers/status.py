@@ -46,9 +46,20 @@ from harness_memory.installers.executable import (
     describe_executable,
     describe_python,
 )
-from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
+from harness_memory.installers.files import (
+    SettingsFileError,
+    UnwritableSettings,
+    read_json_object,
+    read_text,
+)
 from harness_memory.installers.gemini_managed import unread_reason
 from harness_memory.installers.gemini_workspace import hook_names, switched_off_lines
+from harness_memory.installers.harness_json import (
+    HarnessRefuses,
+    NotKnown,
+    claude_code_loads,
+    gemini_loads,
+)
 from harness_memory.installers.last_session import last_session_lines
 from harness_memory.installers.managed_record import ManagedFile, managed_file, read_place
 from harness_memory.installers.own_switches import (
@@ -124,18 +135,20 @@ def status(
     documents: dict[str, dict[str, Any]] = {}  # every settings document read, by label
     for label, harness, path, managed_flag in targets:
         try:
-            document = _read(path, harness)
+            document, note = _read_noting(path, harness)
             documents[label] = document
         except SettingsFileError as error:
             lines.append(f"{label}: cannot read its settings: {error}")
             healthy = False
             continue
         commands = our_commands(document, harness)
+        noted = [f"{label}: note: {path}: {note}"] if note else []
         if not commands:
-            lines.append(f"{label}: not installed ({path})")
+            lines += [f"{label}: not installed ({path})", *noted]
             continue
         again = f"harness-memory install {harness}{managed_flag}"
         said, fine = _installed(label, again, path, document, commands)
+        said += noted
         said += last_session_lines(label, harness, commands)
         if label == "codex":  # H-6: a profile file may turn Codex's own memories back on
             said += [f"{label}: {note}" for note in memory_profile_notes(path.parent)]
@@ -221,6 +234,9 @@ def _targets(
 
 
 _NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
+_REFUSED = {"gemini": "Gemini CLI stops on it, before any Session starts"}
+"""What a harness does with a settings file it cannot parse, where known (Gemini CLI 0.61:
+``FatalConfigError``); else it is said to read no settings from it."""
 
 
 def _managed_flag(harness: str, path: Path, environ: Mapping[str, str]) -> str:
@@ -366,12 +382,48 @@ def _pins_hooks_on(document: dict[str, Any]) -> bool:
 def _read(path: Path, harness: str) -> dict[str, Any]:
     """The settings document at ``path``: JSON (Gemini CLI's with comments), or Codex CLI's
     ``requirements.toml``; :class:`SettingsFileError` when it cannot be read."""
+    return _read_noting(path, harness)[0]
+
+
+def _read_noting(path: Path, harness: str) -> tuple[dict[str, Any], str | None]:
+    """The settings document at ``path`` (:func:`_read`) and, for a file the harness reads
+    that an install could not write back as it is (a key twice in one object), a note saying
+    so: status only reads, so it reads such a file as the harness does
+    (:mod:`~harness_memory.installers.harness_json`). :class:`SettingsFileError` (saying why,
+    never that the file cannot be written back) when it cannot be read, or the harness reads
+    no settings from it."""
     if path.suffix != ".toml":
-        return read_json_object(path, comments=harness == "gemini")[1]
+        try:
+            return read_json_object(path, comments=harness == "gemini")[1], None
+        except UnwritableSettings as error:
+            document = _as_harness_reads(path, harness, error.what)
+            return document, (
+                f"{error.what}; status reads it as {_NAMES[harness]} does, but "
+                f"`harness-memory install {harness}` and `uninstall` leave it as it is until "
+                "that is fixed"
+            )
     try:
-        return dict(parse_toml(read_text(path)).unwrap())
+        return dict(parse_toml(read_text(path)).unwrap()), None
     except TOMLKitError as error:
         raise SettingsFileError(f"{path} is not valid TOML ({error})") from None
+
+
+def _as_harness_reads(path: Path, harness: str, reason: str) -> dict[str, Any]:
+    """The JSON settings at ``path`` (which an install refused: ``reason``) as ``harness``
+    reads them; :class:`SettingsFileError` when it reads none, or when how it reads them is
+    not known (Codex CLI's ``hooks.json``)."""
+    loads = {"gemini": gemini_loads, "claude-code": claude_code_loads}.get(harness)
+    if loads is None:
+        raise SettingsFileError(
+            f"{path}: {reason}; which value {_NAMES[harness]} takes is not known to status"
+        )
+    try:
+        return loads(read_text(path) or "")
+    except HarnessRefuses as error:
+        said = _REFUSED.get(harness, f"{_NAMES[harness]} reads no settings from it")
+        raise SettingsFileError(f"{path}: {error}: {said}") from None
+    except NotKnown as error:
+        raise SettingsFileError(f"{path}: {error}") from None
 
 
 def _remote_copies(commands: list[str]) -> set[tuple[str, str, str, str]]:

@@ -170,7 +170,8 @@ async def get_file(request: web.Request) -> web.Response:
 
 @routes.delete(BASE + "/scopes/{key}/files/{file}")
 async def delete_file(request: web.Request) -> web.Response:
-    """A-6: ``DeleteResult`` — the file is gone, and so are the index lines linking to it.
+    """A-6: ``DeleteResult`` — the file is gone, and so are the index lines linking to it (or
+    ``indexProblem`` says why ``MEMORY.md``, no index the service reads, was left as it is).
     Takes no body (:func:`refuse_body`)."""
     project, agent = _ids(request)
     await refuse_body(request)

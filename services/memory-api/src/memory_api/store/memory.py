@@ -330,7 +330,9 @@ class MemoryStore:
         the index kept changing during every pruning attempt, and
         :class:`~memory_api.store.history.git.HistoryUnavailable` (503, nothing deleted) when
         the history cannot record what the delete would remove (git refuses; the file cannot
-        be read or is over its read cap, so its content as it is now cannot be kept).
+        be read or is over its read cap, so its content as it is now cannot be kept). A
+        ``MEMORY.md`` that is no index the service reads (a folder, a symlink out of the root)
+        is left as it is, and the answer's ``index_problem`` says so (the file is deleted).
         """
         _check(project, agent_id, key, file_name)
         await self.agents.get(project, agent_id)
@@ -341,7 +343,7 @@ class MemoryStore:
         # Lock, pruning and unlock in one thread hop (see Locks.run_held).
         name = lock_name("index", agent_id, scope.name)
         who = Attribution("delete", principal=principal, subject=file_name)
-        removed, recorded = await self.locks.run_held(
+        pruned, recorded = await self.locks.run_held(
             name,
             functools.partial(self.histories.around, removes=(file_name,)),
             agent_id,
@@ -352,17 +354,22 @@ class MemoryStore:
             scope,
             file_name,
         )
+        removed, problem = pruned
         if recorded is None:
-            return DeleteResult(file=file_name, removed_index_lines=removed)
+            return DeleteResult(file=file_name, removed_index_lines=removed, index_problem=problem)
         if isinstance(recorded, NotRecorded):  # deleted: never the answer of "no history kept"
             return DeleteResult(
-                file=file_name, removed_index_lines=removed, unrecorded=recorded.why
+                file=file_name,
+                removed_index_lines=removed,
+                unrecorded=recorded.why,
+                index_problem=problem,
             )
         return DeleteResult(
             file=file_name,
             removed_index_lines=removed,
             version=recorded.version,
             restore_version=recorded.parent,
+            index_problem=problem,
         )
 
     def _search(self, agent_id: str, query: str, key: str | None, limit: int) -> SearchResults:

@@ -24,8 +24,10 @@ delete is refused and nothing changes, the file and its line stay, and the detai
   replace it (no permission, a symlink loop, a read-only or full disk, an I/O error).
 
 An index that is not a regular file (a FIFO, a folder) or that leads out of the memory root is
-no index to any reader (nothing of it is injected or linted), so it holds no line to prune and
-the delete goes ahead without touching it.
+no index to the service (nothing of it is injected or linted), and it is never read, written or
+followed out of the root (A-7): the delete goes ahead without touching it, and says so
+(:attr:`Pruned.index_problem`, the answer's ``indexProblem``): no line there was looked at or
+removed, so one linking the file stays there for whoever uses that file as an index.
 
 Blocking: run in a worker thread.
 """
@@ -37,6 +39,7 @@ import logging
 import os
 import unicodedata
 from pathlib import Path
+from typing import NamedTuple
 
 from memory_core import layout
 from memory_core.atomic import fsync_directory
@@ -49,9 +52,9 @@ from memory_core.scope_files import INDEX_CAP
 
 from memory_api.errors import Conflict, NotFound, Unavailable
 from memory_api.store.containment import FolderSwapped, held_folder, is_within, real_path
-from memory_api.store.scopes import no_topic_file, topic_entry
+from memory_api.store.scopes import index_refusal, no_topic_file, topic_entry
 
-__all__ = ["PRUNE_READ_CAP", "delete_topic", "prune_index_file"]
+__all__ = ["PRUNE_READ_CAP", "Pruned", "delete_topic", "prune_index_file"]
 
 logger = logging.getLogger(__name__)
 
@@ -64,13 +67,24 @@ class _NotRewritable(Exception):
     """The index's bytes cannot be given back exactly after the pruning (see :func:`_pruned`)."""
 
 
-def delete_topic(root: Path, scope: Path, file_name: str) -> list[str]:
+class Pruned(NamedTuple):
+    """What a delete did to the scope's index: the ``removed`` lines (as
+    :func:`prune_index_file` shows them) and, when ``MEMORY.md`` is there but is no index the
+    service reads or rewrites, ``index_problem``: why no line of it was looked at or removed."""
+
+    removed: list[str]
+    index_problem: str | None = None
+
+
+def delete_topic(root: Path, scope: Path, file_name: str) -> Pruned:
     """Delete topic file ``file_name`` (K-7-checked) from the real ``scope``; prune its lines.
 
     Only a file that lists can be deleted (:func:`~memory_api.store.scopes.topic_entry`): a
     symlinked topic file is removed as a link (its target stays) and only when the target is a
     regular file inside the memory ``root``; one leading outside is reported as absent (A-7).
-    Returns the removed index lines. Raises :class:`NotFound` when there is no such topic file,
+    Returns the removed index lines, and why none could be looked at when ``MEMORY.md`` is no
+    index the service reads (:class:`Pruned`: the file is deleted all the same). Raises
+    :class:`NotFound` when there is no such topic file,
     :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503) when its index lines
     cannot be pruned (see the module docstring): nothing is deleted then.
 
@@ -92,7 +106,7 @@ def delete_topic(root: Path, scope: Path, file_name: str) -> list[str]:
         raise missing from None
 
 
-def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: NotFound) -> list[str]:
+def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: NotFound) -> Pruned:
     """:func:`delete_topic` in the real ``scope``, held open as ``held``
     (:func:`~memory_api.store.containment.held_folder`): every name is judged, pruned and
     removed through the descriptor, so a scope folder swapped for a symlink to another agent's
@@ -100,15 +114,15 @@ def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: Not
     # What deletes is exactly what lists (A-5): the same judgement, links out included (A-7).
     if topic_entry(root, held, file_name) is None:
         raise no_topic_file(root, held, file_name, "this scope")
-    removed = prune_index_file(root, held, file_name, shown=scope)
+    pruned = prune_index_file(root, held, file_name, shown=scope)
     try:
         (held / file_name).unlink()
     except FileNotFoundError:
         # Removed by the agent meanwhile: its lines were still rightly pruned.
-        if not removed:
+        if not pruned.removed:
             raise missing from None
     fsync_directory(held)
-    return removed
+    return pruned
 
 
 def _pruned(raw: bytes, file_name: str, *, exact: bool) -> tuple[bytes, list[str]] | None:
@@ -143,24 +157,30 @@ def _refusal(file_name: str, why: str) -> str:
 
 def prune_index_file(
     root: Path, scope: Path, file_name: str, *, shown: Path | None = None
-) -> list[str]:
+) -> Pruned:
     """Remove the lines of the scope's ``MEMORY.md`` that link to ``file_name`` (T-4, A-6).
 
     Returns the removed lines (without line ends; those of an index in a legacy CJK encoding as
-    :func:`~memory_core.decoding.shown_lines` shows them, never as mojibake); an empty list
-    when there is no index (none, not a regular file, or one leading out of the root) or no
-    such line. Raises
+    :func:`~memory_core.decoding.shown_lines` shows them, never as mojibake); none when there
+    is no index or no such line. An index that is not a regular file, or leads out of the root,
+    is never read or followed: no line removed, and :attr:`Pruned.index_problem` says why
+    (:func:`_left_as_it_is`). Raises
     :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503) when the lines are
     there, or may be, and cannot be removed; the index is then unchanged.
+
+    ``scope`` may be a folder held open (:func:`~memory_api.store.containment.held_folder`):
+    the index is then read and replaced in that very folder (A-7), and the logs name it as
+    ``shown`` (the scope's own path) instead of ``/proc/self/fd/<n>``.
     """
     lexical = scope / layout.INDEX_FILE
+    named = (shown or scope) / layout.INDEX_FILE  # what the logs name
     target = real_path(lexical)
     if not is_within(root, target):
-        logger.warning("index %s links outside the memory root; not pruned", lexical)
-        return []
+        logger.warning("index %s links outside the memory root; not pruned", named)
+        return Pruned([], _left_as_it_is(root, scope, file_name))
     if not os.path.islink(lexical):  # noqa: PTH114 - one lstat, no raise
         target = lexical  # through the folder as given: a held one stays where it was checked
-    lexical = (shown or scope) / layout.INDEX_FILE  # what the logs name
+    lexical = named
 
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
     exact = _has_twin(scope, file_name)
@@ -182,7 +202,8 @@ def prune_index_file(
             _refusal(file_name, f"cannot be rewritten keeping its other bytes ({error})")
         ) from None
     except NotRegularFileError:
-        return []
+        logger.warning("index %s is not a regular file; not pruned", lexical)
+        return Pruned([], _left_as_it_is(root, scope, file_name))
     except FileTooLarge:
         logger.warning("index %s is larger than %d bytes; not pruned", lexical, PRUNE_READ_CAP)
         raise Conflict(
@@ -204,11 +225,24 @@ def prune_index_file(
             )
         ) from None
     if edited is None:
-        return []
+        return Pruned([])
     if last and last[0][0] == edited.before:
-        return shown_lines(edited.before, last[0][1])
+        return Pruned(shown_lines(edited.before, last[0][1]))
     pruned = _pruned(edited.before, file_name, exact=exact)
-    return [] if pruned is None else shown_lines(edited.before, pruned[1])
+    return Pruned([] if pruned is None else shown_lines(edited.before, pruned[1]))
+
+
+def _left_as_it_is(root: Path, scope: Path, file_name: str) -> str:
+    """Why the scope's ``MEMORY.md`` (there, but no regular file inside the root) was left as
+    it is, for the answer: what it is (:func:`~memory_api.store.scopes.index_refusal`) and
+    that a line there linking ``file_name`` stays."""
+    what = index_refusal(root, scope) or "not a regular file"
+    return (
+        f"the scope's {layout.INDEX_FILE} is {what}, which the service never reads, rewrites "
+        f"or follows: no index line was looked at or removed, so a line there linking "
+        f"{file_name!r} stays; make {layout.INDEX_FILE} a regular file in the scope's folder "
+        "for the service to keep it"
+    )
 
 
 def _has_twin(scope: Path, file_name: str) -> bool:

@@ -30,8 +30,12 @@ held kept. An index that the service cannot add lines to that way (bytes that do
 exactly, CR alone beside LF, a character its encoding cannot hold, lines after which it would
 read as another encoding, an encoding that cannot be told from a legacy multi-byte one such as
 Shift-JIS or GB18030, larger than the pruning cap, unreadable) is left alone; the lines that
-would have been added are reported, with why, so that nothing is lost silently. A dry run plans
-the same, reporting the lines it would add, without writing anything.
+would have been added are reported, with why, so that nothing is lost silently. A source index
+line linking a file the scope will not hold (one not imported: unreadable, a symlink, every
+``-imported`` name taken; or one the source never held) is not merged, unless the scope has a
+file of that name already: it would be a dangling link; the report lists it with why
+(:mod:`~memory_api.transfer.index_targets`). A dry run plans the same, reporting the lines it
+would add, without writing anything.
 
 Blocking: run from the command line or a worker thread.
 """
@@ -42,6 +46,7 @@ import functools
 import itertools
 import os
 import stat
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -71,6 +76,7 @@ from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded
 from memory_api.store.history.repo import read_head
 from memory_api.store.locks import Locks, lock_name
 from memory_api.store.pruning import PRUNE_READ_CAP
+from memory_api.transfer.index_targets import without_missing_targets
 from memory_api.transfer.sources import (
     IMPORT_FILE_CAP,
     Merged,
@@ -156,7 +162,8 @@ class ImportReport:
     @property
     def lines_left_out(self) -> list[tuple[str, str]]:
         """The source index lines not added for a reason other than being there already (an
-        index the service may not rewrite, T-2): ``(line, why)``, each to add by hand."""
+        index the service may not rewrite, T-2, each to add by hand; a line linking a file the
+        scope does not hold, to merge once that file is imported): ``(line, why)``."""
         return [(line, why) for line, why in self.index_skipped if why not in MERGED_ALREADY]
 
     @property
@@ -449,7 +456,10 @@ def _import_files(
     if source.index is None:
         return
     renames = {o.name: o.stored_as for o in report.files if o.stored_as != o.name}
-    merge, note = _merge_index_file(root, scope, source.index, renames, dry_run)
+    imported = {unicodedata.normalize("NFC", outcome.name) for outcome in report.files}
+    index, left_out = without_missing_targets(root, scope, source.index, imported, report.skipped)
+    report.index_skipped.extend(left_out)
+    merge, note = _merge_index_file(root, scope, index, renames, dry_run)
     if merge is None:
         report.notes.append(note or "index not merged")
         return

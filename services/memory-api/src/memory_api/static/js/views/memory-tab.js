@@ -631,7 +631,17 @@ export class MemoryTab {
         ? { label: "Undo", run: () => this.undoDelete(scope, topic.file, result.restoreVersion) }
         : null;
       const deleted = `Deleted ${topic.file}${pruned ? ` and ${plural(pruned, "index line", "index lines")}` : ""}`;
-      if (result?.unrecorded) {
+      if (result?.indexProblem) {
+        // the file is gone; MEMORY.md is no index the service reads (a folder, a link out of
+        // the memory root): said, never a calm "Deleted" that hides a line left there (A-6)
+        const unrecorded = result.unrecorded
+          ? ` Its history could not record the delete yet: ${result.unrecorded}.`
+          : "";
+        toast(
+          `${deleted}, but its index line was not removed: ${result.indexProblem}.${unrecorded}`,
+          { error: true, timeout: 15000, action: result.unrecorded ? null : undo },
+        );
+      } else if (result?.unrecorded) {
         // gone from disk, but no version records the delete yet: no Undo to offer (V-2)
         toast(
           `${deleted}, but its history could not record it yet: ${result.unrecorded}. ` +

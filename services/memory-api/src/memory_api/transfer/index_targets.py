@@ -1,0 +1,92 @@
+"""The source index lines an import leaves out because they link a file the scope will not
+hold (P-5, T-5a).
+
+An import merges the source's ``MEMORY.md`` into the scope's. A line linking a topic file that
+was not imported (it could not be read, it is a symlink or a FIFO, every ``-imported`` name was
+taken) or that the source never held would be a dangling link in the scope: an ``error``
+finding, and every Session injects a line pointing at nothing. Such a line is not merged,
+unless the scope holds a file of that name already (the link then leads to it); the report
+lists each line left out with why. Nothing is lost: the source is untouched, and once the file
+can be imported a later run merges the line.
+
+The lines are cut as a delete prunes them (:func:`memory_core.index.prune_index`: every link
+form, an entry cut out of a line of joined entries, a reference definition with the lines
+using its label); the kept lines stay as they were. The targets judged are those the lint
+judges (:func:`memory_core.index.linked_topic_files`: Markdown files of the scope's folder or
+its sub-folders; ``MEMORY.md`` itself is no topic).
+
+Blocking: run from the command line or a worker thread.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Collection, Sequence
+from pathlib import Path, PurePosixPath
+
+from memory_core import layout
+from memory_core.errors import InvalidId
+from memory_core.index import linked_topic_files, prune_index
+
+from memory_api.store.scopes import sub_folder_files, topic_entry
+from memory_api.transfer.sources import Skipped
+
+__all__ = ["without_missing_targets"]
+
+
+def without_missing_targets(
+    root: Path,
+    scope: Path,
+    index: str,
+    imported: Collection[str],
+    skipped: Sequence[Skipped],
+) -> tuple[str, list[tuple[str, str]]]:
+    """``(index without its lines to missing files, [(line left out, why), …])``.
+
+    ``index`` is the source index text; ``imported`` the source names (NFC) of the topic files
+    the scope holds after the import (added, renamed, or there already); ``skipped`` what the
+    source offered but was not imported (its reason goes into the why). A target is there when
+    it is in ``imported`` or the real ``scope`` (in the real memory ``root``) lists it
+    already (:func:`~memory_api.store.scopes.topic_entry`; a path into a sub-folder:
+    :func:`~memory_api.store.scopes.sub_folder_files`). Nothing is written."""
+    left_out: list[tuple[str, str]] = []
+    for target in linked_topic_files(index):
+        if not target.endswith(".md") or target == layout.INDEX_FILE:
+            continue
+        if target in imported or _in_scope(root, scope, target):
+            continue
+        index, lines = prune_index(index, target)
+        why = _why(target, skipped)
+        left_out.extend((line, why) for line in lines)
+    return index, left_out
+
+
+def _in_scope(root: Path, scope: Path, target: str) -> bool:
+    """Whether the scope holds ``target`` (a topic file name, or a path into a sub-folder)."""
+    if "/" in target:
+        return bool(sub_folder_files(scope, [target]))
+    try:
+        return topic_entry(root, scope, target) is not None
+    except InvalidId:
+        return False
+
+
+def _why(target: str, skipped: Sequence[Skipped]) -> str:
+    """Why the line linking ``target`` is left out: the reason its file (or, for a path into a
+    sub-folder, that folder) was not imported, when the source offered it; else that neither
+    the source nor the scope holds it."""
+    head = _nfc(target.split("/", 1)[0])
+    for item in skipped:
+        if _nfc(PurePosixPath(item.origin.replace("\\", "/")).name) == head:
+            return (
+                f"links {target!r}, which was not imported ({item.reason}); the line would "
+                "link to nothing in this scope"
+            )
+    return (
+        f"links {target!r}, which neither the source nor this scope holds; the line would "
+        "link to nothing in this scope"
+    )
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
