@@ -22,7 +22,8 @@ line where one applies:
                                        absent (Q-2b)
 ``missing-description``       warning  no usable ``description`` (recall depends on it)
 ``description-multiline``     warning  ``description`` spans several lines; it should be one
-``index-line-too-long``       warning  an index line over 150 characters (code points)
+``index-line-too-long``       warning  an index line over 150 characters as shown
+                                       (grapheme clusters)
 ``joined-index-line``         warning  an index line whose entries are joined by a character
                                        other tools show as a line break (U+2028, U+2029, NEL,
                                        a form feed, a vertical tab …; T-4): named by line and
