@@ -194,7 +194,8 @@ _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 # see: ไทยไม่มี finds ไทย\u200bไม่มี; elsewhere it is hidden, I-9, and left out of what is searched
 # with the other hidden characters: visible_text).
 # ZWNJ stays a word break: in Persian it parts a prefix or suffix from its stem (می‌خواهم is
-# found by خواهم).
+# found by خواهم). Many keyboards make it hard to type, so the word is found written without
+# it too (میخواهم), and one typed with it finds the word written without (_ZWNJ_JOINED).
 _LEFT_OUT = (
     "\u00ad\u034f\u200b\u200d\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
     "\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
@@ -205,7 +206,10 @@ _SPELLED_AS = {"ß": "ss", "ẞ": "SS", "ё": "е", "Ё": "Е", "ı": "i"}
 _SPELLED_RE = re.compile(f"[{''.join(_SPELLED_AS)}]")  # a C-speed scan; str.translate is 10x
 # After each letter of a query word, what the text as written may hold that its search form
 # does not.
-_AFTER_LETTER = f"[\u0300-\u036f{_LEFT_OUT}]*"
+_AFTER_LETTER = f"[\u0300-\u036f{_LEFT_OUT}\u200c]*"
+_ZWNJ = "\u200c"
+_ZWNJ_JOINED = re.compile(rf"[^\W_]+(?:{_ZWNJ}[^\W_]+)+")
+"""A word whose parts a zero-width non-joiner parts (Persian ``می‌خواهم``, ``کتاب‌ها``)."""
 # A query letter and the letters written for it: ``е`` for ``ё``, ``ss`` for ``ß``.
 _WRITTEN_AS = {"е": "[её]", "ss": "(?:ss|ß|ẞ)"}
 
@@ -567,6 +571,15 @@ def _after_arabic_prefix(text: str, at: int) -> bool:
     return False
 
 
+def _with_zwnj_joined(text: str) -> str:
+    """``text`` with each word a zero-width non-joiner parts followed by its parts written
+    together (``می\u200cخواهم`` → ``می\u200cخواهم میخواهم``): found by its parts, by the word
+    typed without the joiner, and (the query's joiners left out, :func:`parse_query`) with it."""
+    return _ZWNJ_JOINED.sub(
+        lambda found: f"{found.group()} {found.group().replace(_ZWNJ, '')}", text
+    )
+
+
 def index_text(text: str) -> str:
     """The text FTS5 indexes for ``text``: every unspaced run as its pieces, and each
     camelCase identifier followed by its words, so a part of it is found too (see the module
@@ -577,7 +590,10 @@ def index_text(text: str) -> str:
     >>> index_text("call getUserName on HTTPServer")
     'call getUserName get User Name on HTTPServer HTTP Server'
     """
-    pieced = _fast_run().sub(lambda found: _pieces(found.group()), search_form(text))
+    formed = search_form(text)
+    if _ZWNJ in formed:
+        formed = _with_zwnj_joined(formed)
+    pieced = _fast_run().sub(lambda found: _pieces(found.group()), formed)
     if not pieced.isascii():
         pieced = _fast_indic().sub(_indic_pieces, pieced)
     if _SYMBOL.search(pieced) is not None:
@@ -706,7 +722,8 @@ def parse_query(text: str) -> Query | None:
     True
     """
     terms: list[Term] = []
-    for word in _QUERY_WORD.findall(search_form(text)):
+    # a zero-width non-joiner typed in a word joins it: the word is indexed joined too
+    for word in _QUERY_WORD.findall(search_form(text).replace(_ZWNJ, "")):
         begin = 0
         for piece in _PIECE.finditer(word.replace("_", " ")):
             if (piece.group("word") or piece.group("indic")) and not _BASE_CHAR.search(
