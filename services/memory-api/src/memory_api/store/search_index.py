@@ -76,7 +76,8 @@ answer puts in when it shows the text; an Indic word as pairs of its grapheme cl
 UTF-8 file with a line of another encoding is indexed read line by line, not as cp1252; 8: Yi,
 Tangut, Nushu, the Tai scripts, Ahom, Javanese and Balinese are unspaced runs,
 :data:`~memory_api.store.search_text.UNSPACED_SCRIPTS`; 9: a word a zero-width non-joiner
-parts, Persian ``می‌خواهم``, is indexed written without it too)."""
+parts, Persian ``می‌خواهم``, is indexed written without it too; a Hebrew word with its ends after
+its prefixes, ``הקפה`` as ``הקפה קפה``)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000
