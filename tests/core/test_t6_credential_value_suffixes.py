@@ -161,9 +161,9 @@ def test_t6_a_secret_managers_path_is_told_for_suffixes() -> None:
     accented letter, a lone hyphen or a doubled slash: the suffix test agrees on every suffix,
     and so does the whole verdict."""
     generator = random.Random(5)  # noqa: S311 - generated test values, no secret
-    outcomes = set()
+    outcomes: set[bool] = set()
     for _ in range(40):
-        parts = []
+        parts: list[str] = []
         while sum(map(len, parts)) < SHORT + 30:
             parts.append(generator.choice(["shop", "db", "kv", "data", "12", "db-pass", "v_1.2"]))
             if generator.random() < 0.05:
