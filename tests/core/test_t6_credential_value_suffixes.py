@@ -107,6 +107,7 @@ def test_t6_every_suffix_of_a_generated_value_gets_looks_secrets_verdict(seed: i
                 *("password", "Token", "your", "example", "vault", "key", "api", "sk"),
                 *("2024-01-01T", "v1.2", "os.environ", "--flag", "MY_ENV", "!Ref", "~/"),
                 *("C:\\", "12GB", "12文字", "uKdMNKHWnfVaEpVwKZgT", "Lm29xQ!k", "mode=fast"),
+                *("prod/db/", "/12/", "kv/data"),
             ]
         ),
         min_size=SHORT + 1,  # longer than SHORT, each piece a character at least
@@ -153,6 +154,28 @@ def test_t6_each_test_of_looks_secret_holds_for_suffixes() -> None:
                 assert got == expected, (name, value)
                 decided.setdefault(name, set()).add(expected)
     assert {name for name, outcomes in decided.items() if len(outcomes) == 1} == set(), decided
+
+
+def test_t6_a_secret_managers_path_is_told_for_suffixes() -> None:
+    """``kv/data/shop/db``-like values (``_STORE_PATH``), with now and then a capital, an
+    accented letter, a lone hyphen or a doubled slash: the suffix test agrees on every suffix,
+    and so does the whole verdict."""
+    generator = random.Random(5)  # noqa: S311 - generated test values, no secret
+    outcomes: set[bool] = set()
+    for _ in range(40):
+        parts: list[str] = []
+        while sum(map(len, parts)) < SHORT + 30:
+            parts.append(generator.choice(["shop", "db", "kv", "data", "12", "db-pass", "v_1.2"]))
+            if generator.random() < 0.05:
+                parts.append(generator.choice(["A", "1", "/", "-", "é"]))
+        text = "/".join(parts)
+        tails = _Tails(text)
+        for at in range(len(text) - SHORT):
+            expected = values._STORE_PATH.fullmatch(text[at:]) is not None
+            assert tails._store_path(at) == expected, text[at:]
+            outcomes.add(expected)
+        _assert_every_suffix_judged_alike(text)
+    assert outcomes == {True, False}
 
 
 def test_t6_values_sharing_an_end_are_judged_in_any_order() -> None:

@@ -40,6 +40,7 @@ from memory_core.credential_values import (
     _PLACEHOLDER_MARKERS,
     _PLACEHOLDER_WORDS,
     _REFERENCE,
+    _STORE_PATH,
     _TOKEN_PART,
     _WORD_RE,
     _is_word,
@@ -113,7 +114,9 @@ class _Tails:
             return False
         if self._last_space >= at or self.elided:
             return False
-        if _PATH_HEAD.match(self.text, at) or self._flag(at) or self._setting(at):
+        if _PATH_HEAD.match(self.text, at) or self._store_path(at):
+            return False
+        if self._flag(at) or self._setting(at):
             return False
         if self._date(at) or (self.code(at) and not self._random_head(at)):
             return False
@@ -136,6 +139,18 @@ class _Tails:
     def _last_space(self) -> int:
         space = _SPACE.search(self.reversed)
         return self.size - 1 - space.start() if space else -1
+
+    # ---- paths ----
+    @cached_property
+    def _store_path_start(self) -> tuple[int, int]:
+        """(start of the longest tail that ``_STORE_PATH`` accepts whole, its last ``/``)."""
+        return _tail_start(_STORE_PATH, self.reversed), self.text.rfind("/")
+
+    def _store_path(self, at: int) -> bool:
+        """``_STORE_PATH.fullmatch``: any part of such a tail that starts with a letter or digit
+        and still holds a ``/`` (its segments are letters or digits, never both glued)."""
+        start, slash = self._store_path_start
+        return start <= at < slash and self.text[at].isascii() and self.text[at].isalnum()
 
     # ---- digits, dates and versions ----
     @cached_property

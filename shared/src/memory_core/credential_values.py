@@ -5,7 +5,8 @@ A value is no credential when it is a word in any script (``sunshine``, ``про
 (``torch.autograd.grad(loss``, ``os.environ[…]``), a type (``varchar(500)``, ``String?``), a
 reference (``$TOKEN``, ``${{ secrets.X }}``, ``DB_PASSWORD``, ``see 1Password``), a placeholder
 (``your-api-key-here``, ``<token>``, ``****``, ``hunter2``), a quantity (``4096``, ``30s``), a
-date or version, a path (``/home/alex/app`` after ``pwd:``) or a command-line flag
+date or version, a path (``/home/alex/app`` after ``pwd:``, a secret manager's
+``prod/db/password`` after ``secret:``) or a command-line flag
 (``--frozen-lockfile`` after ``pass``). Digits alone are a credential only for a password key
 (``SSHPASS='200152'``, a PIN).
 
@@ -42,6 +43,13 @@ _DATE_OR_VERSION = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?|\d{1,2}[./]\d{1,2}[./]\d{2,4}|v?\d+(?:\.\d+){1,3}"
 )
 _PATH = re.compile(r"(?:~|\.{1,2})?/[^\s]*|[A-Za-z]:\\[^\s]*")
+# Where a secret manager keeps one, not the secret: lower-case words and numbers between
+# slashes, as Vault, AWS Secrets Manager and GCP Secret Manager name them (``kv/data/shop/db``,
+# ``prod/db/password``, ``projects/123/secrets/db-pass/versions/4``). A secret holding a slash
+# has capitals or letters mixed with digits (``wJalrXUtnFEMI/K7MDENG/…``). Reads the same
+# reversed, for credential_suffixes.
+_SEGMENT = r"(?:[a-z]+|\d+)(?:[-_.](?:[a-z]+|\d+))*"
+_STORE_PATH = re.compile(rf"{_SEGMENT}(?:/{_SEGMENT})+")
 _TOKEN_PART = re.compile(r"[A-Za-z0-9_-]{16,}")
 _FLAG = re.compile(r"--?[A-Za-z][\w-]*(?:=\S*)?")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][\w.-]*=(?P<right>[^=\s].*)")  # not base64's trailing =
@@ -177,7 +185,9 @@ def looks_secret(value: str, *, password: bool = False, strong: bool = False) ->
         return False  # words, a sentence or a command, not one credential
     if value.endswith(("...", "…")):
         return False  # an elided example: ``$2b$12$...``, ``ghp_Ab12…``
-    if _PATH.fullmatch(value) or _FLAG.fullmatch(value) or _is_setting(value):
+    if _PATH.fullmatch(value) or _STORE_PATH.fullmatch(value):
+        return False
+    if _FLAG.fullmatch(value) or _is_setting(value):
         return False
     if _DATE_OR_VERSION.fullmatch(value) or (_CODE.fullmatch(value) and not _random_head(value)):
         return False

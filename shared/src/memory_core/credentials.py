@@ -5,7 +5,8 @@ be in it. A finding needs a *value* that looks like a credential, not a word, an
 type, a placeholder or an elided example (:mod:`memory_core.credential_values`):
 
 - well-known token shapes (AWS, GitHub, GitLab, Slack, OpenAI-style ``sk-…``, Google API keys
-  and OAuth tokens, Stripe, npm, PyPI, Hugging Face, SendGrid, DigitalOcean, Shopify, Postman,
+  and OAuth tokens, Stripe secret and restricted keys (never a publishable ``pk_…``, public by
+  design), npm, PyPI, Hugging Face, SendGrid, DigitalOcean, Shopify, Postman,
   Linear, Telegram bots, JWTs) whose random part really is random (``AKIAXXXXXXXXXXXXXXXX`` and the
   documented ``…EXAMPLE`` keys are placeholders);
 - private-key blocks, bearer tokens and passwords inside URLs;
@@ -98,7 +99,7 @@ _TOKEN_DETECTORS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tup
         (
             "stripe-key",
             ("_live_", "_test_"),
-            r"\b(?:sk|rk|pk)_(?:live|test)_(?P<body>[0-9A-Za-z]{16,})\b",
+            r"\b(?:sk|rk)_(?:live|test)_(?P<body>[0-9A-Za-z]{16,})\b",
         ),
         ("npm-token", ("npm_",), r"\bnpm_(?P<body>[A-Za-z0-9]{36})\b"),
         ("pypi-token", ("pypi-ag",), r"\bpypi-AgEIcHlwaS5vcmc(?P<body>[A-Za-z0-9_-]{50,})"),

@@ -13,7 +13,8 @@ An index link is a Markdown link whose target is a topic file of the scope:
   index uses.
 
 A file name written in prose ("see testing-conventions.md", "edit `README.md` too") is a mention,
-not a link, and so is a link inside a code span or a fenced code block. A link into a sub-folder
+not a link, and so is a link inside a code span, a fenced code block or an HTML comment closed
+on its line (``<!-- - [Old](old.md) -->``, an entry commented out). A link into a sub-folder
 of the scope (``[Feb](archive/2026-02.md)``) names no topic file, but lint checks it is there
 (:func:`scope_link_targets`).
 
@@ -35,7 +36,13 @@ from collections.abc import Mapping, Sequence
 from urllib.parse import unquote
 
 from memory_core.joined_lines import SOFT_BREAKS, entries, has_soft_break, parts_without
-from memory_core.markdown import blank_code_spans, fenced_lines, line_texts, lines_with_ends
+from memory_core.markdown import (
+    blank_code_spans,
+    blank_comments,
+    fenced_lines,
+    line_texts,
+    lines_with_ends,
+)
 
 __all__ = [
     "RepeatedFind",
@@ -66,6 +73,11 @@ _ENTRY_RE = re.compile(
 )
 _TITLE_CLOSERS = {'"': '"', "'": "'", "(": ")"}
 _SOFT_BREAK_RE = re.compile(f"[{SOFT_BREAKS}]")
+
+
+def _prose(line: str) -> str:
+    """``line`` with its code spans and HTML comments blanked: what may link (T-4)."""
+    return blank_comments(blank_code_spans(line))
 
 
 def index_lines(text: str) -> list[str]:
@@ -164,7 +176,7 @@ def link_targets(line: str) -> list[str]:
     removed; targets are returned whatever they point at (URLs included), see
     :func:`topic_link_targets` for the scope-local ones. Links in code spans are ignored.
     """
-    prose = blank_code_spans(line)
+    prose = _prose(line)
     targets: list[str] = []
     reference = _REFERENCE_RE.match(prose)
     if reference:
@@ -212,7 +224,7 @@ def reference_labels(line: str) -> list[str]:
     >>> reference_labels("- [Deploy freeze][Freeze  Notes] and [other][] - see [x](x.md)")
     ['freeze notes', 'other']
     """
-    prose = blank_code_spans(line)
+    prose = _prose(line)
     if _REFERENCE_RE.match(prose):
         return []
     labels: list[str] = []
@@ -236,7 +248,7 @@ def reference_definitions(lines: Sequence[str]) -> dict[str, str]:
     for line, fenced in zip(lines, fenced_lines(lines), strict=True):
         if fenced or "]:" not in line:
             continue
-        match = _REFERENCE_RE.match(blank_code_spans(line))
+        match = _REFERENCE_RE.match(_prose(line))
         if match is not None:
             raw = match.group(2)
             found.setdefault(

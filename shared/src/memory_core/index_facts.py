@@ -14,14 +14,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import regex
+
 from memory_core.credentials import find_secrets
 from memory_core.index import index_lines, links_of_lines
 from memory_core.injection import PreparedIndex, prepare_index
 
-__all__ = ["INDEX_LINE_LIMIT", "IndexFacts", "index_facts"]
+__all__ = ["INDEX_LINE_LIMIT", "IndexFacts", "index_facts", "shown_characters"]
 
 INDEX_LINE_LIMIT = 150
-"""Index lines longer than this many code points are reported (T-5); the prompt asks for ~150."""
+"""Index lines longer than this many characters, as a reader counts them
+(:func:`shown_characters`), are reported (T-5); the prompt asks for ~150."""
+
+_GRAPHEME = regex.compile(r"\X")
+
+
+def shown_characters(line: str) -> int:
+    """How many characters ``line`` shows: its extended grapheme clusters (Unicode UAX #29).
+
+    A letter with its combining accents is one whatever its encoding (``é`` as U+0065 U+0301,
+    as macOS writes it, counts as the composed U+00E9 does), and so is an emoji sequence
+    (``👨‍👩‍👧`` is five code points, ``👍🏽`` two, ``⚠️`` two); a CJK character is one, as any
+    letter is. Counting code points made the same line too long written in NFD and fine in NFC.
+
+    >>> [shown_characters(text) for text in ("cafe\u0301", "\U0001f468\u200d\U0001f469", "数据")]
+    [4, 1, 2]
+    """
+    return len(_GRAPHEME.findall(line))
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +50,9 @@ class IndexFacts:
     ``lines`` counts its lines (:func:`~memory_core.index.index_lines`); ``links`` maps each
     scope-local link target (NFC) to the 1-based lines linking it (as
     :func:`~memory_core.index.linked_topic_files`; treat it as read-only); ``long_lines`` holds
-    ``(line, code points)`` of each line over :data:`INDEX_LINE_LIMIT`; ``secrets`` the
-    ``(kind, line)`` of :func:`~memory_core.credentials.find_secrets`; ``prepared`` the text as
-    the injection caps it (:func:`~memory_core.injection.prepare_index`).
+    ``(line, characters)`` of each line over :data:`INDEX_LINE_LIMIT` (:func:`shown_characters`);
+    ``secrets`` the ``(kind, line)`` of :func:`~memory_core.credentials.find_secrets`;
+    ``prepared`` the text as the injection caps it (:func:`~memory_core.injection.prepare_index`).
     """
 
     lines: int
@@ -50,9 +69,11 @@ def index_facts(text: str) -> IndexFacts:
         lines=len(lines),
         links=links_of_lines(lines),
         long_lines=tuple(
-            (number, len(line))
+            (number, length)
             for number, line in enumerate(lines, start=1)
+            # never fewer code points than characters: only a long line is segmented
             if len(line) > INDEX_LINE_LIMIT
+            and (length := shown_characters(line)) > INDEX_LINE_LIMIT
         ),
         secrets=tuple(find_secrets(text)),
         prepared=prepare_index(text),

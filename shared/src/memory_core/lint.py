@@ -22,7 +22,8 @@ line where one applies:
                                        absent (Q-2b)
 ``missing-description``       warning  no usable ``description`` (recall depends on it)
 ``description-multiline``     warning  ``description`` spans several lines; it should be one
-``index-line-too-long``       warning  an index line over 150 characters (code points)
+``index-line-too-long``       warning  an index line over 150 characters as shown
+                                       (grapheme clusters)
 ``joined-index-line``         warning  an index line whose entries are joined by a character
                                        other tools show as a line break (U+2028, U+2029, NEL,
                                        a form feed, a vertical tab …; T-4): named by line and
@@ -69,6 +70,8 @@ import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+
+import regex
 
 from memory_core.confusables import skeleton
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
@@ -128,7 +131,15 @@ SEVERITIES: dict[str, Severity] = {
 
 LINT_CODES = tuple(SEVERITIES)
 
-_KEBAB_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+# A lower-case word of any script: a letter that is no capital (a lower-case letter, or one of
+# a script without case: CJK, kana, Hangul, Arabic, Hebrew, Thai, Devanagari …) or a digit, then
+# such letters, digits and marks (a Devanagari vowel sign, an accent written apart, NFD).
+_LOWER_WORD = r"[\p{Ll}\p{Lo}\p{Lm}\p{Nd}][\p{Ll}\p{Lo}\p{Lm}\p{Nd}\p{M}]*"
+_CAPITALISED = r"[\p{Lu}\p{Lt}][\p{Ll}\p{Nd}\p{M}]*"
+_SCREAMING_WORD = r"[\p{Lu}\p{Nd}][\p{Lu}\p{Nd}\p{M}]*"
+_KEBAB_RE = regex.compile(rf"{_LOWER_WORD}(?:-{_LOWER_WORD})*")
+"""Kebab-case: lower-case words of any script joined by single hyphens (``deploy-freeze``,
+``настройки-сборки``, ``デプロイ手順``, ``über-uns`` composed or not)."""
 _NAMING_CODES = frozenset({"name-mismatch", "name-not-kebab"})
 _DESCRIPTION_CODES = frozenset({"missing-description"})
 _PLACEHOLDER_KEY = "lint-placeholder-00000000"  # any valid key: only the budget split matters
@@ -206,7 +217,10 @@ _TOPIC_RULES = (
     _TopicRule(
         "name-not-kebab",
         _name_not_kebab,
-        lambda topic: f"name {topic.name!r} is not kebab-case (a-z, 0-9, single hyphens)",
+        lambda topic: (
+            f"name {topic.name!r} is not kebab-case (lower-case letters of any script, digits, "
+            "single hyphens)"
+        ),
     ),
     _TopicRule(
         "missing-description",
@@ -284,12 +298,18 @@ def _secret(file: str, line: int | None, kind: str, where: str) -> Finding:
 # one-word lower-case stem fits kebab-case too, and so counts as Memory's own.
 _FILE_CONVENTIONS = (
     # Claude Code's auto memory: the memory's type, then a slug that may hold a date
-    ("type_slug", re.compile(r"(?:user|feedback|project|reference)_[a-z0-9][a-z0-9._-]*")),
-    ("snake_case", re.compile(r"[a-z0-9]+(?:_[a-z0-9]+(?:-[a-z0-9]+)*)*")),
-    ("camelCase", re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*")),
-    ("PascalCase", re.compile(r"(?:[A-Z][a-z0-9]*)+")),
-    ("SCREAMING_SNAKE_CASE", re.compile(r"[A-Z0-9]+(?:_[A-Z0-9]+)*")),
-    ("words-with-spaces", re.compile(r"[^\s_]+(?: [^\s_]+)*")),
+    (
+        "type_slug",
+        regex.compile(
+            r"(?:user|feedback|project|reference)"
+            r"_[\p{Ll}\p{Lo}\p{Lm}\p{Nd}][\p{Ll}\p{Lo}\p{Lm}\p{Nd}\p{M}._-]*"
+        ),
+    ),
+    ("snake_case", regex.compile(rf"{_LOWER_WORD}(?:_{_LOWER_WORD}(?:-{_LOWER_WORD})*)*")),
+    ("camelCase", regex.compile(r"\p{Ll}[\p{Ll}\p{Nd}\p{M}]*" + rf"(?:{_CAPITALISED})*")),
+    ("PascalCase", regex.compile(rf"(?:{_CAPITALISED})+")),
+    ("SCREAMING_SNAKE_CASE", regex.compile(rf"{_SCREAMING_WORD}(?:_{_SCREAMING_WORD})*")),
+    ("words-with-spaces", regex.compile(r"[^\s_]+(?: [^\s_]+)*")),
 )
 _CONVENTION_NAMES = {"type_slug": "Claude Code's type_slug file names"}
 

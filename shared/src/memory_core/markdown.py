@@ -2,7 +2,8 @@
 
 Only what link detection needs, in linear time on any input: which lines are fenced code
 (CommonMark fences of three or more backticks or tildes, an unclosed fence running to the end)
-and blanking single-line code spans so a link shown as code is not taken for a link.
+and blanking single-line code spans and HTML comments so a link shown as code or commented out
+is not taken for a link.
 
 >>> fenced_lines(["a", "```sh", "[[ -f x ]]", "```", "b"])
 [False, True, True, True, False]
@@ -15,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["blank_code_spans", "fenced_lines", "line_texts", "lines_with_ends"]
+__all__ = ["blank_code_spans", "blank_comments", "fenced_lines", "line_texts", "lines_with_ends"]
 
 # The one line rule of Memory (T-2, T-4): a line ends at CRLF, a lone CR or LF, as Markdown,
 # the harnesses and the model take it. Nothing else ends a line: not U+2028/U+2029, a form
@@ -55,6 +56,30 @@ def fenced_lines(lines: Sequence[str]) -> list[bool]:
 def blank_code_spans(line: str) -> str:
     """Replace each code span of a line by spaces of the same length (offsets stay valid)."""
     return _CODE_SPAN_RE.sub(lambda match: " " * len(match.group(0)), line)
+
+
+def blank_comments(line: str) -> str:
+    """Replace each HTML comment closed on its line (``<!-- [Old](old.md) -->``, an entry
+    commented out) by spaces of the same length, so a link in it is not taken for a link.
+
+    Linear time on any input: each ``<!--`` is closed by the first ``-->`` after it, and once
+    none follows, no later comment closes either.
+
+    >>> blank_comments("<!-- [B](b.md) gone --> [A](a.md)").strip()
+    '[A](a.md)'
+    """
+    if "<!--" not in line:
+        return line
+    parts: list[str] = []
+    done = 0
+    while (start := line.find("<!--", done)) != -1:
+        end = line.find("-->", start + 4)
+        if end == -1:
+            break
+        parts += (line[done:start], " " * (end + 3 - start))
+        done = end + 3
+    parts.append(line[done:])
+    return "".join(parts)
 
 
 def lines_with_ends(text: str) -> list[str]:

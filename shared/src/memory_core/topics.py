@@ -26,7 +26,7 @@ from frontmatter.default_handlers import YAMLHandler
 
 from memory_core.decoding import decode_file, decode_text
 from memory_core.hidden_text import find_hidden
-from memory_core.markdown import blank_code_spans, fenced_lines, line_texts
+from memory_core.markdown import blank_code_spans, blank_comments, fenced_lines, line_texts
 from memory_core.scope_files import TOPIC_CAP
 from memory_core.text_fields import read_text_fields, text_field_lines
 
@@ -56,6 +56,8 @@ _HANDLER = YAMLHandler()
 _FIELDS = ("name", "description", "updated_at")
 # [[name]], [[name|alias]], [[name#section]]; a padded "[[ -f x ]]" (shell test) is no link.
 _WIKI_LINK_RE = re.compile(r"\[\[([^\s\[\]|#](?:[^\[\]\n|#]*[^\s\[\]|#])?)(?:[|#][^\[\]\n]*)?\]\]")
+# ``[[https://example.com/guide]]``: an address in wiki brackets names no memory
+_URL_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _ERROR_PATH_RE = re.compile(r"at `\$\.(\w+)`")
 _PLAIN_FIELD_RE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+([^\s\"'\[{|>&*!#%@`-].*)")
 
@@ -101,8 +103,9 @@ class ParsedTopic(msgspec.Struct, frozen=True):
 def extract_links(body: str) -> list[str]:
     """Return the ``[[name]]`` link targets of a body, in order, each once (T-3).
 
-    ``[[name|alias]]`` and ``[[name#section]]`` link to ``name``; links inside code fences or
-    code spans, and padded forms such as a shell test ``[[ -f x ]]``, are not links.
+    ``[[name|alias]]`` and ``[[name#section]]`` link to ``name``; links inside code fences,
+    code spans or HTML comments closed on their line, an address (``[[https://…]]``) and
+    padded forms such as a shell test ``[[ -f x ]]`` are not links.
 
     >>> extract_links("See [[a]], [[b|B]] and [[a#why]]; `[[not]]`.")
     ['a', 'b']
@@ -112,15 +115,16 @@ def extract_links(body: str) -> list[str]:
     seen: dict[str, None] = {}
     for line in _prose_lines(body):
         for match in _WIKI_LINK_RE.finditer(line):
-            seen.setdefault(match.group(1), None)
+            if _URL_RE.match(match.group(1)) is None:
+                seen.setdefault(match.group(1), None)
     return list(seen)
 
 
 def _prose_lines(body: str) -> list[str]:
-    """The body's lines outside fenced code blocks, code spans blanked."""
+    """The body's lines outside fenced code blocks, code spans and HTML comments blanked."""
     lines = body.split("\n")
     return [
-        blank_code_spans(line)
+        blank_comments(blank_code_spans(line))
         for line, fenced in zip(lines, fenced_lines(lines), strict=True)
         if not fenced
     ]

@@ -62,7 +62,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
 :func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
@@ -75,7 +75,9 @@ person sees it, hidden characters left out, I-9: never their ``[hidden: …]`` m
 answer puts in when it shows the text; an Indic word as pairs of its grapheme clusters; 7: a
 UTF-8 file with a line of another encoding is indexed read line by line, not as cp1252; 8: Yi,
 Tangut, Nushu, the Tai scripts, Ahom, Javanese and Balinese are unspaced runs,
-:data:`~memory_api.store.search_text.UNSPACED_SCRIPTS`)."""
+:data:`~memory_api.store.search_text.UNSPACED_SCRIPTS`; 9: a word a zero-width non-joiner
+parts, Persian ``می‌خواهم``, is indexed written without it too; a Hebrew word with its ends after
+its prefixes, ``הקפה`` as ``הקפה קפה``)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000

@@ -23,9 +23,11 @@ wherever it stands; the ASCII signs ``+ < = > | ~`` stay word breaks
 (:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). Arabic writes its proclitics (``و ف ب
 ك ل``) and the article ``ال`` onto the word: a word holding the article is indexed with its
 parts too, without its proclitics and without the article (``والنشر``, "and the publishing",
-as ``والنشر النشر نشر``), and a query word is found after them. A camelCase identifier
-(``getUserName``, ``HTTPServer``) is indexed as itself followed by its words, and a camelCase
-query word asks for those words in a row, so ``UserName``, ``user_name`` and ``json`` find
+as ``والنشر النشر نشر``), and a query word is found after them. Hebrew writes its prefixes
+(``ה ו ב כ ל מ ש``, up to three) onto the word in the same way: a word starting with them is
+indexed with its ends after them too (``הקפה``, "the coffee", as ``הקפה קפה``). A camelCase
+identifier (``getUserName``, ``HTTPServer``) is indexed as itself followed by its words, and a
+camelCase query word asks for those words in a row, so ``UserName``, ``user_name`` and ``json`` find
 ``getUserName`` and ``parseJSON``; the hits holding a query identifier exactly as typed
 (``user_name``) rank first.
 
@@ -194,7 +196,8 @@ _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 # see: ไทยไม่มี finds ไทย\u200bไม่มี; elsewhere it is hidden, I-9, and left out of what is searched
 # with the other hidden characters: visible_text).
 # ZWNJ stays a word break: in Persian it parts a prefix or suffix from its stem (می‌خواهم is
-# found by خواهم).
+# found by خواهم). Many keyboards make it hard to type, so the word is found written without
+# it too (میخواهم), and one typed with it finds the word written without (_ZWNJ_JOINED).
 _LEFT_OUT = (
     "\u00ad\u034f\u200b\u200d\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
     "\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
@@ -205,7 +208,10 @@ _SPELLED_AS = {"ß": "ss", "ẞ": "SS", "ё": "е", "Ё": "Е", "ı": "i"}
 _SPELLED_RE = re.compile(f"[{''.join(_SPELLED_AS)}]")  # a C-speed scan; str.translate is 10x
 # After each letter of a query word, what the text as written may hold that its search form
 # does not.
-_AFTER_LETTER = f"[\u0300-\u036f{_LEFT_OUT}]*"
+_AFTER_LETTER = f"[\u0300-\u036f{_LEFT_OUT}\u200c]*"
+_ZWNJ = "\u200c"
+_ZWNJ_JOINED = re.compile(rf"[^\W_]+(?:{_ZWNJ}[^\W_]+)+")
+"""A word whose parts a zero-width non-joiner parts (Persian ``می‌خواهم``, ``کتاب‌ها``)."""
 # A query letter and the letters written for it: ``е`` for ``ё``, ``ss`` for ``ß``.
 _WRITTEN_AS = {"е": "[её]", "ss": "(?:ss|ß|ẞ)"}
 
@@ -567,6 +573,61 @@ def _after_arabic_prefix(text: str, at: int) -> bool:
     return False
 
 
+def _with_zwnj_joined(text: str) -> str:
+    """``text`` with each word a zero-width non-joiner parts followed by its parts written
+    together (``می\u200cخواهم`` → ``می\u200cخواهم میخواهم``): found by its parts, by the word
+    typed without the joiner, and (the query's joiners left out, :func:`parse_query`) with it."""
+    return _ZWNJ_JOINED.sub(
+        lambda found: f"{found.group()} {found.group().replace(_ZWNJ, '')}", text
+    )
+
+
+# Hebrew writes its prefixes onto the word: ה ("the"), ו ("and"), ב ל מ כ ("in", "to", "from",
+# "as") and ש ("that"), up to three of them (וכשה…, ושב…): הקפה is "the coffee", ובבית "and in
+# the house". A word of three or more letters starting with them is indexed with each of its
+# ends after one, two or three of them too (הקפה as הקפה קפה), and a query word is found after
+# them, so קפה finds הקפה and מהקפה. Unlike Arabic's article, no prefix tells itself apart from
+# a word's own first letter: a word starting with one (מכונה) is indexed with such an end
+# too (כונה), which only a query for that end finds.
+_HEBREW_PREFIX = "והבכלמש"
+_HEBREW_LETTER = "\u05d0-\u05ea"
+_HEBREW_PREFIXED = re.compile(
+    rf"(?<![^\W_])[{_HEBREW_PREFIX}]{{1,3}}[{_HEBREW_LETTER}]{{2,}}(?![^\W_])"
+)
+_HEBREW_LETTER_RE = re.compile(f"[{_HEBREW_LETTER}]")
+
+
+def _with_hebrew_parts(text: str) -> str:
+    """``text`` with each Hebrew word that starts with prefixes followed by its ends after one,
+    two and three of them, of two letters or more after one and three or more after more
+    (``הקפה`` → ``הקפה קפה``, ``ובבית`` → ``ובבית בבית בית``)."""
+
+    def parts(found: re.Match[str]) -> str:
+        word = found.group()
+        ends = [word]
+        for cut in range(1, 4):
+            if len(word) - cut < (2 if cut == 1 else 3) or word[cut - 1] not in _HEBREW_PREFIX:
+                break
+            ends.append(word[cut:])
+        return " ".join(ends)
+
+    return _HEBREW_PREFIXED.sub(parts, text)
+
+
+def _after_hebrew_prefix(text: str, at: int) -> bool:
+    """Whether ``text[at]`` starts a Hebrew word's end after one to three prefixes at the
+    word's start (``הקפה``: ``קפה`` at 1; ``ובבית``: ``בית`` at 2)."""
+    if _HEBREW_LETTER_RE.match(text, at) is None:
+        return False
+    for length in range(1, 4):
+        start = at - length
+        if start < 0 or text[start] not in _HEBREW_PREFIX:
+            return False
+        if not (start and _in_word(text[start - 1])):
+            return True
+    return False
+
+
 def index_text(text: str) -> str:
     """The text FTS5 indexes for ``text``: every unspaced run as its pieces, and each
     camelCase identifier followed by its words, so a part of it is found too (see the module
@@ -577,13 +638,18 @@ def index_text(text: str) -> str:
     >>> index_text("call getUserName on HTTPServer")
     'call getUserName get User Name on HTTPServer HTTP Server'
     """
-    pieced = _fast_run().sub(lambda found: _pieces(found.group()), search_form(text))
+    formed = search_form(text)
+    if _ZWNJ in formed:
+        formed = _with_zwnj_joined(formed)
+    pieced = _fast_run().sub(lambda found: _pieces(found.group()), formed)
     if not pieced.isascii():
         pieced = _fast_indic().sub(_indic_pieces, pieced)
     if _SYMBOL.search(pieced) is not None:
         pieced = _SYMBOL.sub(r" \g<0> ", pieced)  # each a word of its own
     if "ال" in pieced or "لل" in pieced:
         pieced = _with_arabic_parts(pieced)
+    if _HEBREW_LETTER_RE.search(pieced) is not None:
+        pieced = _with_hebrew_parts(pieced)
     return _with_parts(pieced)
 
 
@@ -706,7 +772,8 @@ def parse_query(text: str) -> Query | None:
     True
     """
     terms: list[Term] = []
-    for word in _QUERY_WORD.findall(search_form(text)):
+    # a zero-width non-joiner typed in a word joins it: the word is indexed joined too
+    for word in _QUERY_WORD.findall(search_form(text).replace(_ZWNJ, "")):
         begin = 0
         for piece in _PIECE.finditer(word.replace("_", " ")):
             if (piece.group("word") or piece.group("indic")) and not _BASE_CHAR.search(
@@ -780,6 +847,7 @@ def matches(text: str, query: Query) -> list[Match]:
                 and _in_word(text[start - 1])
                 and not _parts_meet(text, start)
                 and not _after_arabic_prefix(text, start)
+                and not _after_hebrew_prefix(text, start)
             ):
                 continue  # inside a longer word
             exact = (
@@ -861,11 +929,11 @@ def _in_word(character: str) -> bool:
 def _word_began() -> str:
     """A pattern for "the character just passed began a word": before it no letter or digit
     (or the text's start), a character of an unspaced run, two words of an identifier
-    meeting, or an Arabic word's proclitics or article. Put after a word's first letter, so
-    the engine scans for that letter at C speed and skips the places inside a word there too
-    (a 1 MB word holds a million ``x``). The run class in two lookbehinds: a bitmap for
-    plane 0, and ranges above it tried only for a character above it (one such range makes
-    ``re`` try every range for every character)."""
+    meeting, an Arabic word's proclitics or article, or a Hebrew word's prefixes. Put after a
+    word's first letter, so the engine scans for that letter at C speed and skips the places
+    inside a word there too (a 1 MB word holds a million ``x``). The run class in two
+    lookbehinds: a bitmap for plane 0, and ranges above it tried only for a character above it
+    (one such range makes ``re`` try every range for every character)."""
     members = re.findall(r"(\\?.)-(\\?.)", _fast_run().pattern[1:-2], re.DOTALL)
     plane_0 = "".join(f"{low}-{high}" for low, high in members if ord(high[-1]) < 0x10000)
     above = "".join(f"{low}-{high}" for low, high in members if ord(high[-1]) >= 0x10000)
@@ -878,7 +946,11 @@ def _word_began() -> str:
         rf"|(?<=[وفبكل]ا)(?<![^\W_]..)|(?<=[وف][بكل]ا)(?<![^\W_]...)"
         rf"|(?<=[ال]ل{one})(?<![^\W_]...)|(?<=[وفبكل]ال{one})(?<![^\W_]....)"
         rf"|(?<=[وف]لل{one})(?<![^\W_]....)"
-        rf"|(?<=[وف][بكل]ال{one})(?<![^\W_].....))"
+        rf"|(?<=[وف][بكل]ال{one})(?<![^\W_].....)"
+        # after a Hebrew word's prefixes (the word checked: _after_hebrew_prefix)
+        rf"|(?<=[{_HEBREW_PREFIX}]{one})(?<![^\W_]..)"
+        rf"|(?<=[{_HEBREW_PREFIX}]{{2}}{one})(?<![^\W_]...)"
+        rf"|(?<=[{_HEBREW_PREFIX}]{{3}}{one})(?<![^\W_]....))"
     )
 
 
