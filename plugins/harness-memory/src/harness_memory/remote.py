@@ -60,6 +60,7 @@ import re
 import secrets
 import shutil
 import socket
+import stat
 import subprocess
 import time
 from pathlib import Path
@@ -86,8 +87,9 @@ from memory_core.rules import (
     MACHINE_NAME_RULE,
     workspace_path_problem,
 )
-from memory_core.scope_files import scope_file_cap
+from memory_core.scope_files import scope_file_cap, sync_refusal
 from memory_core.scope_merge import fold_name
+from memory_core.shown_names import shown_name
 
 from harness_memory.client import service_url_parts
 from harness_memory.errors import TOKEN_SENT, ServiceUnreachableError, unauthorized_hint
@@ -896,10 +898,41 @@ class _ScopeRun:
 
     def _with_renamed(self, changed: list[str]) -> list[str]:
         """``changed`` (names ``git status`` gave) and both names of each file renamed only in
-        letter case or Unicode form (:meth:`_renamed_in_case`)."""
+        letter case or Unicode form (:meth:`_renamed_in_case`), less what stays here
+        (:meth:`_sendable`)."""
         for old, new in self._renamed_in_case().items():
             changed += [name for name in (old, new) if name not in changed]
-        return changed
+        return self._sendable(changed)
+
+    def _sendable(self, changed: list[str]) -> list[str]:
+        """The names of ``changed`` that may go to the service: a file gone (its deletion) or
+        a memory file within its cap (:func:`~memory_core.scope_files.sync_refusal`, the rule
+        the service takes a push by). Anything else the folder holds — a name no memory file
+        has (``notes.txt``), a symlink, a file over its cap — stays here unsent, and each sync
+        says so in its outcomes with what to do. Sent, the service left it out and the fetch
+        that followed removed it from this copy too: it was lost on every side (R-2)."""
+        sendable: list[str] = []
+        for name in changed:
+            try:
+                found = (self.scope / name).lstat()
+            except FileNotFoundError:
+                sendable.append(name)
+                continue
+            except OSError:  # git read it a moment ago: let git's own run say what fails
+                sendable.append(name)
+                continue
+            regular = stat.S_ISREG(found.st_mode)
+            refused = sync_refusal(name, regular=regular, size=found.st_size if regular else None)
+            if refused is None:
+                sendable.append(name)
+                continue
+            line = (
+                f"{shown_name(name)[:120]} stays on this machine only, never sent to the "
+                f"service: {refused.why}; {refused.remedy}"
+            )
+            if line not in self.outcomes:
+                self.outcomes.append(line)
+        return sendable
 
     def _renamed_in_case(self) -> dict[str, str]:
         """On a copy whose git found its disk case-insensitive (``core.ignorecase``: exFAT,
