@@ -16,8 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from harness_memory.remote import RemoteCopy
-from memory_core.scope_files import TOPIC_CAP
+from memory_core.scope_files import TOPIC_CAP, sync_refusal
 
 from tests.plugin.real_service import RealService
 from tests.plugin.test_r1_remote_sync import append, machine, served_root, synced
@@ -56,21 +55,21 @@ def test_r2_an_entry_no_scope_takes_stays_in_the_copy_and_is_said_never_lost(
     synced(laptop)
     scope = laptop.memory_root / "user"
     make(scope / name)
-    written = os.readlink(scope / name) if kind == "symlink" else (scope / name).read_bytes()
+    written = (scope / name).readlink() if kind == "symlink" else (scope / name).read_bytes()
     append(scope / "uv.md", "---\ndescription: use uv\n---\nuse uv\n")
     append(scope / "MEMORY.md", "- [Uv](uv.md) use uv\n")
 
     [first] = synced(laptop)
     [second] = synced(laptop)  # fetches main, which never holds the entry
 
-    kept = os.readlink(scope / name) if kind == "symlink" else (scope / name).read_bytes()
+    kept = (scope / name).readlink() if kind == "symlink" else (scope / name).read_bytes()
     assert kept == written
     for result in (first, second):
         [said] = [line for line in result.outcomes if line.startswith(name)]
         assert said.startswith(f"{name} stays on this machine only, never sent to the service")
         assert why in said and "to sync it" in said  # what happened, and the next step
     assert not second.waiting
-    assert not laptop.status()[0].waiting
+    assert not any(scope.waiting for scope in laptop.status())
     assert not os.path.lexists(served_root / "user" / name)
     assert (served_root / "user" / "uv.md").read_text(encoding="utf-8").endswith("use uv\n")
     synced(desktop)
@@ -100,8 +99,6 @@ def test_r2_a_memory_grown_over_its_cap_keeps_both_texts(
 
 def test_r1_the_service_and_the_copy_refuse_by_one_rule() -> None:
     """The outcome the service gives a push and the one the copy gives itself read alike."""
-    from memory_core.scope_files import sync_refusal
-
     assert sync_refusal("uv.md", regular=True, size=TOPIC_CAP) is None
     refused = sync_refusal("uv.md", regular=True, size=TOPIC_CAP + 1)
     assert refused is not None and refused.why == f"it is larger than {TOPIC_CAP} bytes"

@@ -20,7 +20,14 @@ from memory_core import layout
 from memory_core.errors import InvalidId
 from memory_core.keys import check_topic_file_name
 
-__all__ = ["INDEX_CAP", "TOPIC_CAP", "SyncRefusal", "is_scope_file", "scope_file_cap", "sync_refusal"]
+__all__ = [
+    "INDEX_CAP",
+    "TOPIC_CAP",
+    "SyncRefusal",
+    "is_scope_file",
+    "scope_file_cap",
+    "sync_refusal",
+]
 
 TOPIC_CAP = 1024 * 1024
 """Bytes of a topic file read at most (T-2); also ``memory_core.topics.READ_CAP_BYTES``."""
@@ -72,9 +79,7 @@ def sync_refusal(name: str, *, regular: bool, size: int | None) -> SyncRefusal |
             "give it a topic file's name (like notes.md, no folder) to sync it",
         )
     if not regular or size is None:
-        return SyncRefusal(
-            "it is no regular file", "put the file itself in its place to sync it"
-        )
+        return SyncRefusal("it is no regular file", "put the file itself in its place to sync it")
     cap = scope_file_cap(name)
     if size > cap:
         return SyncRefusal(

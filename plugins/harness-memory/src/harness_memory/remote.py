@@ -1037,6 +1037,13 @@ class _ScopeRun:
             changed = self._changed_mending(refs.get(_MAIN))
             if changed and _MAIN in refs and self._every_file_gone():
                 changed = self._put_back()
+            if marker is not None and _BASE in refs and self._write_marker(marker):
+                changed = self._changed()
+                self.outcomes.append(
+                    f"the .workspace marker of scope {self.key} was gone (deleted on the "
+                    "service or by another machine): it was written again from this "
+                    "Workspace's path, since it is what ties the scope to its Workspace (K-5)"
+                )
             if send_only and not changed and refs.get(_MAIN) == _held(refs):
                 return SyncResult(self.key, ok=True, skipped=True)
             if changed:
@@ -1240,11 +1247,18 @@ class _ScopeRun:
                 found += [line.strip() for line in merged.split("\x1f") if line.strip()]
         return found
 
-    def _write_marker(self, marker: str) -> None:
-        """Write the Workspace's ``.workspace`` marker (K-5) into the copy unless it has one."""
+    def _write_marker(self, marker: str) -> bool:
+        """Write the Workspace's ``.workspace`` marker (K-5) into the copy unless it has one;
+        whether it was written. As a Session start on the service's machine writes a marker
+        gone missing, a Session's sync writes it again into a copy that lost it (deleted on
+        the service, where a push then left the scope without it, and fetched): the scope
+        stayed tied to no Workspace for good otherwise."""
         marker_file = self.scope / layout.MARKER_FILE
-        if not marker_file.exists():
-            marker_file.write_text(marker + "\n", encoding="utf-8", errors="surrogateescape")
+        if os.path.lexists(marker_file):
+            return False
+        self.scope.mkdir(parents=True, exist_ok=True)
+        marker_file.write_text(marker + "\n", encoding="utf-8", errors="surrogateescape")
+        return True
 
     def _make_workspace_scope(self, marker: str) -> None:
         """A Workspace scope the service does not have yet: its marker (K-5) goes with the
