@@ -105,3 +105,43 @@ def test_r1_the_service_and_the_copy_refuse_by_one_rule() -> None:
     assert sync_refusal("MEMORY.md", regular=True, size=TOPIC_CAP + 1) is None  # 16 MiB cap
     link = sync_refusal("uv.md", regular=False, size=None)
     assert link is not None and link.why == "it is no regular file"
+
+
+@pytest.mark.parametrize("kind", ["over-its-cap", "symlink"])
+def test_r2_a_memory_kept_unsent_here_and_edited_elsewhere_keeps_both_and_syncs_on(
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path, kind: str
+) -> None:
+    """A memory grown over its cap (or made a symlink) on the laptop while the desktop edited
+    it: the laptop's move to the service's version was refused (``Entry 'notes.md' not
+    uptodate. Cannot merge``) at every sync from then on. The laptop's text is kept under a
+    name of its own, said in the outcome; the file takes the desktop's edit; the syncs go on."""
+    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
+    desktop = machine(shared_service, new_agent, tmp_path, "desktop")
+    synced(laptop)
+    append(laptop.memory_root / "user" / "notes.md", "---\ndescription: notes\n---\nfirst\n")
+    synced(laptop)
+    synced(desktop)
+    note = laptop.memory_root / "user" / "notes.md"
+    if kind == "symlink":
+        note.unlink()
+        _symlink(note)
+        written = note.readlink()
+    else:
+        _over_the_cap(note)
+        written = note.read_bytes()
+    append(desktop.memory_root / "user" / "notes.md", "from the desktop\n")
+    synced(desktop)
+
+    [result] = synced(laptop)
+
+    aside = laptop.memory_root / "user" / "notes-this-machine.md"
+    assert (aside.readlink() if kind == "symlink" else aside.read_bytes()) == written
+    [said] = [line for line in result.outcomes if line.startswith("notes.md was changed")]
+    assert "kept as notes-this-machine.md (on this machine only)" in said
+    assert note.read_text(encoding="utf-8").endswith("first\nfrom the desktop\n")
+    append(desktop.memory_root / "user" / "MEMORY.md", "- [Later](later.md) later\n")
+    synced(desktop)
+    synced(laptop)
+    assert "- [Later](later.md) later\n" in (laptop.memory_root / "user" / "MEMORY.md").read_text(
+        encoding="utf-8"
+    )

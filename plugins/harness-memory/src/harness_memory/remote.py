@@ -704,6 +704,8 @@ class _ScopeRun:
         self.moved = False
         """Whether the files were moved to a version fetched (``git reset``)."""
         self.unreadable: str | None = None
+        self.kept_here: dict[str, str] = {}
+        """The files :meth:`_sendable` keeps unsent, each with why (its refusal's words)."""
         """Why git could not tell what waits to be sent (:meth:`has_waiting`), if it could not."""
 
     def git(
@@ -926,6 +928,7 @@ class _ScopeRun:
             if refused is None:
                 sendable.append(name)
                 continue
+            self.kept_here[name] = refused.why
             line = (
                 f"{shown_name(name)[:120]} stays on this machine only, never sent to the "
                 f"service: {refused.why}; {refused.remedy}"
@@ -1174,6 +1177,7 @@ class _ScopeRun:
             self.moved = True
         elif main != incoming:  # sent and taken, or changed there: keep what was written since
             self._drop_renamed_twins(main, incoming)
+            self._set_aside_kept_here(main, incoming)
             self.git("reset", "-q", "--keep", incoming)
             self.moved = True
         if base != incoming:
@@ -1207,6 +1211,28 @@ class _ScopeRun:
             if what is not None:
                 refused.append(f"{name[:120]!r} ({what})")  # repr: one printable line
         return refused
+
+    def _set_aside_kept_here(self, main: str, incoming: str) -> None:
+        """Before step 3's move: a file the service holds whose text here is kept unsent
+        (:attr:`kept_here`: grown over its cap, made a symlink) and that ``incoming`` changes
+        (another machine's edit, a delete) is moved aside to a free name of its own and the
+        file put back as this copy last synced it, so the move takes the service's version.
+        ``reset --keep`` refused the move otherwise ("not uptodate. Cannot merge"), and every
+        later sync of the scope with it; the text written here stays, under the name said."""
+        if not self.kept_here:
+            return
+        names = sorted(self.kept_here)
+        listed = self.git("diff", "--name-only", "-z", main, incoming, "--", *names, raw=True)
+        for name in sorted(set(listed.split("\0")) - {""}):
+            aside = _free_name(self.scope, name)
+            (self.scope / name).rename(self.scope / aside)
+            self.git("checkout", "--", name)
+            self.outcomes.append(
+                f"{shown_name(name)[:120]} was changed on the service while this machine's "
+                f"text of it could not be sent ({self.kept_here[name]}): this machine's text "
+                f"is kept as {shown_name(aside)[:120]} (on this machine only), "
+                f"{shown_name(name)[:120]} holds the service's"
+            )
 
     def _drop_renamed_twins(self, main: str, incoming: str) -> None:
         """Before step 3's move: when ``incoming`` renames a file only in letter case or
@@ -1285,6 +1311,21 @@ def _not_a_memory_entry(mode: str, name: str, size: str) -> str | None:
     if not size.isdigit() or int(size) > cap:
         return f"larger than {cap} bytes"
     return None
+
+
+def _free_name(folder: Path, name: str) -> str:
+    """A name for this machine's own text of ``name`` that ``folder`` does not hold yet:
+    ``notes-this-machine.md``, then ``notes-this-machine-2.md`` …"""
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem:
+        stem, suffix = name, ""
+    number = 1
+    while True:
+        tail = "" if number == 1 else f"-{number}"
+        candidate = f"{stem}-this-machine{tail}" + (f".{suffix}" if suffix else "")
+        if not os.path.lexists(folder / candidate):
+            return candidate
+        number += 1
 
 
 def _status_names(out: str) -> list[str]:
