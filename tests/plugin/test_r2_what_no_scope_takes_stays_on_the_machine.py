@@ -55,7 +55,9 @@ def test_r2_an_entry_no_scope_takes_stays_in_the_copy_and_is_said_never_lost(
     synced(laptop)
     scope = laptop.memory_root / "user"
     make(scope / name)
-    written = (scope / name).readlink() if kind == "symlink" else (scope / name).read_bytes()
+    written: Path | bytes = (
+        (scope / name).readlink() if kind == "symlink" else (scope / name).read_bytes()
+    )
     append(scope / "uv.md", "---\ndescription: use uv\n---\nuse uv\n")
     append(scope / "MEMORY.md", "- [Uv](uv.md) use uv\n")
 
@@ -122,6 +124,7 @@ def test_r2_a_memory_kept_unsent_here_and_edited_elsewhere_keeps_both_and_syncs_
     synced(laptop)
     synced(desktop)
     note = laptop.memory_root / "user" / "notes.md"
+    written: Path | bytes
     if kind == "symlink":
         note.unlink()
         _symlink(note)

@@ -378,7 +378,7 @@ class RemoteCopy:
             git_dir.parent.mkdir(parents=True, exist_ok=True)
             stamp = self.sync_dir / f"{key}.synced"
             with _Locked(self.sync_dir / f"{key}.lock") as lock_fd:
-                if fresh_since is not None and _mtime(stamp) >= fresh_since:
+                if fresh_since is not None and _synced_since(stamp, fresh_since):
                     return _fresh_result(key, stamp)
                 run = _ScopeRun(self, key, scope, git_dir, lock_fd=lock_fd)
                 result = run.run(marker, send_only=send_only)
@@ -610,6 +610,15 @@ def _fresh_result(key: str, stamp: Path) -> SyncResult:
     if not newline:  # a stamp an older plugin wrote: the reason alone
         kind, error = "", said
     return SyncResult(key, ok=False, error=error, refused=kind == "refused", skipped=True)
+
+
+def _synced_since(stamp: Path, since: float) -> bool:
+    """Whether the sync ``stamp`` tells of ended at or after ``since`` (``time.time()``
+    seconds) and not after now: a parallel hook entry's sync, made on this clock since. A stamp
+    dated ahead of now was written while the clock ran ahead (then set back): taken for fresh,
+    it left every Session start unsynced, on a copy as old as that, until the clock caught up."""
+    synced = _mtime(stamp)
+    return since <= synced <= time.time()
 
 
 def _mtime(path: Path) -> float:
