@@ -14,12 +14,20 @@ for the index. Importing this module costs no YAML parser (a hook process uses i
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 from memory_core import layout
 from memory_core.errors import InvalidId
 from memory_core.keys import check_topic_file_name
 
-__all__ = ["INDEX_CAP", "TOPIC_CAP", "is_scope_file", "scope_file_cap"]
+__all__ = [
+    "INDEX_CAP",
+    "TOPIC_CAP",
+    "SyncRefusal",
+    "is_scope_file",
+    "scope_file_cap",
+    "sync_refusal",
+]
 
 TOPIC_CAP = 1024 * 1024
 """Bytes of a topic file read at most (T-2); also ``memory_core.topics.READ_CAP_BYTES``."""
@@ -42,3 +50,40 @@ def is_scope_file(name: str) -> bool:
 def scope_file_cap(name: str) -> int:
     """The most bytes of the memory file ``name`` that are recorded or sent."""
     return INDEX_CAP if name == layout.INDEX_FILE else TOPIC_CAP
+
+
+@dataclass(frozen=True, slots=True)
+class SyncRefusal:
+    """Why a scope entry is never synced (R-1): ``why`` as the service's push outcome says it
+    (``it is larger than 1048576 bytes``), ``remedy`` the step that makes it one that syncs."""
+
+    why: str
+    remedy: str
+
+
+def sync_refusal(name: str, *, regular: bool, size: int | None) -> SyncRefusal | None:
+    """Why the scope entry ``name`` is no memory file a push may bring (R-1), or None when it
+    is one: a name that is no memory file's (K-7), an entry that is no regular file
+    (``regular`` False: a symlink, a FIFO, a submodule; ``size`` None: its size is unknown),
+    a file over its cap (``size`` in bytes, :func:`scope_file_cap`). One rule for the service,
+    which leaves such an entry of a push out, and a machine's copy, which keeps it unsent.
+
+    >>> sync_refusal("notes.txt", regular=True, size=3).why
+    'it is no memory file (MEMORY.md, .workspace or a topic file name, K-7)'
+    >>> sync_refusal("uv.md", regular=True, size=3) is None
+    True
+    """
+    if not is_scope_file(name):
+        return SyncRefusal(
+            "it is no memory file (MEMORY.md, .workspace or a topic file name, K-7)",
+            "give it a topic file's name (like notes.md, no folder) to sync it",
+        )
+    if not regular or size is None:
+        return SyncRefusal("it is no regular file", "put the file itself in its place to sync it")
+    cap = scope_file_cap(name)
+    if size > cap:
+        return SyncRefusal(
+            f"it is larger than {cap} bytes",
+            f"split it into topic files of {cap} bytes at most to sync it",
+        )
+    return None

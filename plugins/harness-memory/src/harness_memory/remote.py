@@ -60,6 +60,7 @@ import re
 import secrets
 import shutil
 import socket
+import stat
 import subprocess
 import time
 from pathlib import Path
@@ -86,8 +87,9 @@ from memory_core.rules import (
     MACHINE_NAME_RULE,
     workspace_path_problem,
 )
-from memory_core.scope_files import scope_file_cap
+from memory_core.scope_files import scope_file_cap, sync_refusal
 from memory_core.scope_merge import fold_name
+from memory_core.shown_names import shown_name
 
 from harness_memory.client import service_url_parts
 from harness_memory.errors import TOKEN_SENT, ServiceUnreachableError, unauthorized_hint
@@ -376,7 +378,7 @@ class RemoteCopy:
             git_dir.parent.mkdir(parents=True, exist_ok=True)
             stamp = self.sync_dir / f"{key}.synced"
             with _Locked(self.sync_dir / f"{key}.lock") as lock_fd:
-                if fresh_since is not None and _mtime(stamp) >= fresh_since:
+                if fresh_since is not None and _synced_since(stamp, fresh_since):
                     return _fresh_result(key, stamp)
                 run = _ScopeRun(self, key, scope, git_dir, lock_fd=lock_fd)
                 result = run.run(marker, send_only=send_only)
@@ -610,6 +612,15 @@ def _fresh_result(key: str, stamp: Path) -> SyncResult:
     return SyncResult(key, ok=False, error=error, refused=kind == "refused", skipped=True)
 
 
+def _synced_since(stamp: Path, since: float) -> bool:
+    """Whether the sync ``stamp`` tells of ended at or after ``since`` (``time.time()``
+    seconds) and not after now: a parallel hook entry's sync, made on this clock since. A stamp
+    dated ahead of now was written while the clock ran ahead (then set back): taken for fresh,
+    it left every Session start unsynced, on a copy as old as that, until the clock caught up."""
+    synced = _mtime(stamp)
+    return since <= synced <= time.time()
+
+
 def _mtime(path: Path) -> float:
     """``path``'s modification time (seconds), or -1 when it cannot be read."""
     try:
@@ -702,6 +713,8 @@ class _ScopeRun:
         self.moved = False
         """Whether the files were moved to a version fetched (``git reset``)."""
         self.unreadable: str | None = None
+        self.kept_here: dict[str, str] = {}
+        """The files :meth:`_sendable` keeps unsent, each with why (its refusal's words)."""
         """Why git could not tell what waits to be sent (:meth:`has_waiting`), if it could not."""
 
     def git(
@@ -896,10 +909,42 @@ class _ScopeRun:
 
     def _with_renamed(self, changed: list[str]) -> list[str]:
         """``changed`` (names ``git status`` gave) and both names of each file renamed only in
-        letter case or Unicode form (:meth:`_renamed_in_case`)."""
+        letter case or Unicode form (:meth:`_renamed_in_case`), less what stays here
+        (:meth:`_sendable`)."""
         for old, new in self._renamed_in_case().items():
             changed += [name for name in (old, new) if name not in changed]
-        return changed
+        return self._sendable(changed)
+
+    def _sendable(self, changed: list[str]) -> list[str]:
+        """The names of ``changed`` that may go to the service: a file gone (its deletion) or
+        a memory file within its cap (:func:`~memory_core.scope_files.sync_refusal`, the rule
+        the service takes a push by). Anything else the folder holds — a name no memory file
+        has (``notes.txt``), a symlink, a file over its cap — stays here unsent, and each sync
+        says so in its outcomes with what to do. Sent, the service left it out and the fetch
+        that followed removed it from this copy too: it was lost on every side (R-2)."""
+        sendable: list[str] = []
+        for name in changed:
+            try:
+                found = (self.scope / name).lstat()
+            except FileNotFoundError:
+                sendable.append(name)
+                continue
+            except OSError:  # git read it a moment ago: let git's own run say what fails
+                sendable.append(name)
+                continue
+            regular = stat.S_ISREG(found.st_mode)
+            refused = sync_refusal(name, regular=regular, size=found.st_size if regular else None)
+            if refused is None:
+                sendable.append(name)
+                continue
+            self.kept_here[name] = refused.why
+            line = (
+                f"{shown_name(name)[:120]} stays on this machine only, never sent to the "
+                f"service: {refused.why}; {refused.remedy}"
+            )
+            if line not in self.outcomes:
+                self.outcomes.append(line)
+        return sendable
 
     def _renamed_in_case(self) -> dict[str, str]:
         """On a copy whose git found its disk case-insensitive (``core.ignorecase``: exFAT,
@@ -1004,6 +1049,13 @@ class _ScopeRun:
             changed = self._changed_mending(refs.get(_MAIN))
             if changed and _MAIN in refs and self._every_file_gone():
                 changed = self._put_back()
+            if marker is not None and _BASE in refs and self._write_marker(marker):
+                changed = self._changed()
+                self.outcomes.append(
+                    f"the .workspace marker of scope {self.key} was gone (deleted on the "
+                    "service or by another machine): it was written again from this "
+                    "Workspace's path, since it is what ties the scope to its Workspace (K-5)"
+                )
             if send_only and not changed and refs.get(_MAIN) == _held(refs):
                 return SyncResult(self.key, ok=True, skipped=True)
             if changed:
@@ -1134,6 +1186,7 @@ class _ScopeRun:
             self.moved = True
         elif main != incoming:  # sent and taken, or changed there: keep what was written since
             self._drop_renamed_twins(main, incoming)
+            self._set_aside_kept_here(main, incoming)
             self.git("reset", "-q", "--keep", incoming)
             self.moved = True
         if base != incoming:
@@ -1167,6 +1220,28 @@ class _ScopeRun:
             if what is not None:
                 refused.append(f"{name[:120]!r} ({what})")  # repr: one printable line
         return refused
+
+    def _set_aside_kept_here(self, main: str, incoming: str) -> None:
+        """Before step 3's move: a file the service holds whose text here is kept unsent
+        (:attr:`kept_here`: grown over its cap, made a symlink) and that ``incoming`` changes
+        (another machine's edit, a delete) is moved aside to a free name of its own and the
+        file put back as this copy last synced it, so the move takes the service's version.
+        ``reset --keep`` refused the move otherwise ("not uptodate. Cannot merge"), and every
+        later sync of the scope with it; the text written here stays, under the name said."""
+        if not self.kept_here:
+            return
+        names = sorted(self.kept_here)
+        listed = self.git("diff", "--name-only", "-z", main, incoming, "--", *names, raw=True)
+        for name in sorted(set(listed.split("\0")) - {""}):
+            aside = _free_name(self.scope, name)
+            (self.scope / name).rename(self.scope / aside)
+            self.git("checkout", "--", name)
+            self.outcomes.append(
+                f"{shown_name(name)[:120]} was changed on the service while this machine's "
+                f"text of it could not be sent ({self.kept_here[name]}): this machine's text "
+                f"is kept as {shown_name(aside)[:120]} (on this machine only), "
+                f"{shown_name(name)[:120]} holds the service's"
+            )
 
     def _drop_renamed_twins(self, main: str, incoming: str) -> None:
         """Before step 3's move: when ``incoming`` renames a file only in letter case or
@@ -1207,11 +1282,18 @@ class _ScopeRun:
                 found += [line.strip() for line in merged.split("\x1f") if line.strip()]
         return found
 
-    def _write_marker(self, marker: str) -> None:
-        """Write the Workspace's ``.workspace`` marker (K-5) into the copy unless it has one."""
+    def _write_marker(self, marker: str) -> bool:
+        """Write the Workspace's ``.workspace`` marker (K-5) into the copy unless it has one;
+        whether it was written. As a Session start on the service's machine writes a marker
+        gone missing, a Session's sync writes it again into a copy that lost it (deleted on
+        the service, where a push then left the scope without it, and fetched): the scope
+        stayed tied to no Workspace for good otherwise."""
         marker_file = self.scope / layout.MARKER_FILE
-        if not marker_file.exists():
-            marker_file.write_text(marker + "\n", encoding="utf-8", errors="surrogateescape")
+        if os.path.lexists(marker_file):
+            return False
+        self.scope.mkdir(parents=True, exist_ok=True)
+        marker_file.write_text(marker + "\n", encoding="utf-8", errors="surrogateescape")
+        return True
 
     def _make_workspace_scope(self, marker: str) -> None:
         """A Workspace scope the service does not have yet: its marker (K-5) goes with the
@@ -1238,6 +1320,21 @@ def _not_a_memory_entry(mode: str, name: str, size: str) -> str | None:
     if not size.isdigit() or int(size) > cap:
         return f"larger than {cap} bytes"
     return None
+
+
+def _free_name(folder: Path, name: str) -> str:
+    """A name for this machine's own text of ``name`` that ``folder`` does not hold yet:
+    ``notes-this-machine.md``, then ``notes-this-machine-2.md`` …"""
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem:
+        stem, suffix = name, ""
+    number = 1
+    while True:
+        tail = "" if number == 1 else f"-{number}"
+        candidate = f"{stem}-this-machine{tail}" + (f".{suffix}" if suffix else "")
+        if not os.path.lexists(folder / candidate):
+            return candidate
+        number += 1
 
 
 def _status_names(out: str) -> list[str]:

@@ -22,6 +22,7 @@ from typing import get_args
 from memory_core import layout
 from memory_core.credentials import mask_secret_lines
 from memory_core.decoding import shown_text
+from memory_core.shown_versions import shown_pair
 from memory_core.topics import parse_topic
 from memory_core.wire import (
     Author,
@@ -257,10 +258,6 @@ def history_name(repository: Path, asked: str) -> str:
     return name_among(asked, sorted(held - {""}), "in this scope or its history")
 
 
-def _text(data: bytes | None) -> str | None:
-    return None if data is None else shown_text(data)  # a legacy CJK file never as mojibake
-
-
 def _mask(text: str, reveal: bool) -> str:
     return text if reveal else "\n".join(mask_secret_lines(text.split("\n")))
 
@@ -347,8 +344,10 @@ def file_diff(
         from_version = parents[0] if parents else None
     else:
         check_version(repository, from_version)
-    old = None if from_version is None else _text(content_at(repository, from_version, name))
-    new = _text(content_at(repository, to_version, name))
+    old, new = shown_pair(
+        None if from_version is None else content_at(repository, from_version, name),
+        content_at(repository, to_version, name),
+    )  # one judgement of a legacy encoding for both: an unchanged line reads alike
     old_shown = None if old is None else _mask(old, reveal)
     new_shown = None if new is None else _mask(new, reveal)
     hunks = diff_hunks(old_shown, new_shown)

@@ -50,7 +50,7 @@ from pathlib import Path
 from memory_core.keys import USER_SCOPE, key_for_real_path
 from memory_core.layout import MARKER_FILE
 from memory_core.rules import marker_problem
-from memory_core.scope_files import is_scope_file, scope_file_cap
+from memory_core.scope_files import sync_refusal
 from memory_core.scope_merge import MergeOutcome, merge_scopes
 from memory_core.scope_write import apply_scope
 from memory_core.shown_names import shown_name
@@ -91,13 +91,8 @@ class TakenPush:
 
 def _refusal(name: str, mode: str, size: int | None) -> str | None:
     """Why a pushed entry is not taken (None: it is a memory file within its cap)."""
-    if not is_scope_file(name):
-        return "it is no memory file (MEMORY.md, .workspace or a topic file name, K-7)"
-    if mode not in _FILE_MODES or size is None:
-        return "it is no regular file"
-    if size > scope_file_cap(name):
-        return f"it is larger than {scope_file_cap(name)} bytes"
-    return None
+    refused = sync_refusal(name, regular=mode in _FILE_MODES, size=size)
+    return None if refused is None else refused.why
 
 
 def _not_taken(name: str, reason: str) -> str:
