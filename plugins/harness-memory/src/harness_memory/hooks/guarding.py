@@ -55,6 +55,7 @@ from harness_memory.hooks.archive_members import (
     writes_members,
 )
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
+from harness_memory.hooks.made_links import unknown_below
 from harness_memory.hooks.named_scripts import (
     SCRIPT_CAP,
     SCRIPT_DEPTH,
@@ -787,8 +788,9 @@ def _run_time_refusal(
     for word in found.written_at_run_time:
         return (
             f"{REFUSAL_PREFIX}the command writes a path the shell builds at run time "
-            f"({_shown(word)}: $(…), `…`, a variable set from one or unset, or a relative "
-            "path after a cd into such a folder); where it lands cannot be known before the "
+            f"({_shown(word)}: $(…), `…`, a variable set from one or unset, a relative "
+            "path after a cd into such a folder, or a path through a link the command makes "
+            'to such a place: ln -s "$(…)" lnk); where it lands cannot be known before the '
             "command runs, and it could be another Workspace's memory scope. Write to a "
             "literal path (a $(mktemp) or $(date …) in it is read), or run the command that "
             "makes the path first and use what it printed"
@@ -908,6 +910,14 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
             "be another Workspace's memory scope. cd into a literal folder (run the command "
             "that finds it first and use what it printed)"
         )
+    for program, word in found.linked_programs:
+        return (
+            f"{REFUSAL_PREFIX}the command runs {_shown(program)}, a program whose writes the "
+            f"guard cannot read, on {_shown(word)}, a path through a link the command makes "
+            'to a place read from data when it runs (ln -s "$(cat f)" lnk): that could be '
+            "another Workspace's memory scope. Link to a literal path (run the command that "
+            "finds it first and use what it printed)"
+        )
     for program in found.run_in_unknown:
         return (
             f"{REFUSAL_PREFIX}the command runs {_shown(program)} after a cd into a folder "
@@ -987,6 +997,14 @@ def _unpack_refusal(
     for command, archive, folders, words in found.unpacked:
         options = None if command in set_here else _environment_options(command, judge.environ)
         for folder in folders:
+            if (link := unknown_below(folder, found.links)) is not None:
+                return (
+                    f"{REFUSAL_PREFIX}the command unpacks an archive into {_shown(folder)}, "
+                    "which holds a link the command makes to a place built at run time "
+                    f'({_shown(link.spelt)}: ln -s "$(…)" lnk): its members may land '
+                    "through it in another Workspace's memory scope. Link to a literal path, "
+                    "or unpack into a folder of its own"
+                )
             places = None
             if archive is not None and options is not None:
                 places = member_places(command, archive, folder, links, [*options, *words])
