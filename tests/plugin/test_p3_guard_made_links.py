@@ -19,6 +19,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from harness_memory.hooks.tool_targets import shell_paths
 
 from tests.support.guard_cases import SHELL, Layout, answer, fill, refusal
 
@@ -148,3 +149,33 @@ def test_p3_more_links_than_are_kept_leave_every_later_write_unknown(where: Layo
     assert reason is not None and "builds at run time" in reason
     fewer = "".join(f"ln -s note.md l{n}; " for n in range(10))
     assert answer(where, "claude-code", "Bash", {"command": fewer + "echo x > y.md"}) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # ``ln -sf`` onto a link made to a folder makes the new link inside that folder, and
+        # ``lnk`` still leads to the other scope: its name is a place built at run time
+        'ln -s "$(cat target)" lnk && ln -sf "$PWD/sub" lnk && echo x > lnk/a.md',
+        'ln -s "$(cat target)" lnk && ln -s note.md lnk/ && echo x > lnk/a.md',
+    ],
+)
+def test_p3_a_link_made_onto_a_link_made_to_a_folder_is_refused(
+    where: Layout, command: str
+) -> None:
+    other = _prepared(where)
+    shell = command.replace("$PWD", str(where.workspace))
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
+
+    assert reason is not None and "builds at run time" in reason, shell
+    before = _scope(other)
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    assert _scope(other) != before, shell
+
+
+def test_p3_a_link_made_from_a_folder_that_cannot_be_known_is_read_without_a_crash() -> None:
+    """Relative words from an unknown folder are anchored at a name holding a NUL: looking
+    the link's folder up raised ValueError (a guard that crashes lets the call through)."""
+    found = shell_paths('ln -s "$(cat t)" l && echo x > l/a.md', "/\x00", {})
+    assert found.written_at_run_time == ["l/a.md"]

@@ -78,9 +78,12 @@ def _spellings(path: str, *, whole: bool = True) -> set[str]:
     its last name too (a link's own name is not: it may be replaced)."""
     spelt = {_folded(path), os.path.normpath(path)}
     head, _, name = _folded(path).rpartition("/")
-    spelt.add(f"{os.path.realpath(head or '/').rstrip('/')}/{name}")
-    if whole:
-        spelt.add(os.path.realpath(path))
+    try:
+        spelt.add(f"{os.path.realpath(head or '/').rstrip('/')}/{name}")
+        if whole:
+            spelt.add(os.path.realpath(path))
+    except (OSError, ValueError):  # a NUL (an unknown folder), a name no file can have
+        pass
     return spelt
 
 
@@ -120,22 +123,46 @@ def _options(command: str, words: list[str]) -> tuple[list[str], str | None, set
     return plain, folder, flags
 
 
+def _into(place: str, links: Mapping[str, MadeLink], flags: set[str]) -> bool:
+    """Whether a link made at ``place`` (absolute, a ``/`` at its end kept) goes into it as
+    into a folder, as ``ln`` decides when it runs: a folder there, or a symlink to one on the
+    disk or made earlier (one to a place known only at run time may be), unless ``-T``, or
+    ``-n`` for a symlink (then replaced)."""
+    if flags & {"T", "--no-target-directory"}:
+        return False
+    if place.endswith("/"):
+        return True
+    no_dereference = bool(flags & {"n", "--no-dereference"})
+    disk = Path(place)
+    try:
+        if no_dereference and disk.is_symlink():
+            return False
+        if disk.is_dir():
+            return True
+    except (OSError, ValueError):
+        return True  # cannot be looked at: taken as the folder, the wider reading
+    if no_dereference:
+        return False
+    places, unknown = followed(place, links)
+    return unknown is not None or any(Path(each).is_dir() for each in places)
+
+
 def made_links(
     command: str,
     words: list[tuple[str, str | None]],
     base: str,
+    links: Mapping[str, MadeLink],
 ) -> dict[str, MadeLink]:
     """The links ``command`` (``ln`` or ``cp``) run in ``base`` with ``words`` (each as
     written and expanded: None when built at run time, a relative one from ``base``) makes,
-    keyed by every spelling of the link's absolute path; empty when it makes none (a ``cp``
-    without ``-s``/``-l``)."""
+    after ``links`` (the command's so far), keyed by every spelling of the link's absolute
+    path; empty when it makes none (a ``cp`` without ``-s``/``-l``)."""
     spelt = dict(words)
     plain, folder, flags = _options(command, [word for word, _ in words])
     symbolic = bool(flags & {"s", "--symbolic", "--symbolic-link"})
     hard = command == "ln" or bool(flags & {"l", "--link"})
     if command == "cp" and not (symbolic or hard):
         return {}
-    no_folder = bool(flags & {"T", "--no-target-directory"})
     destination: str | None
     if folder is None and len(plain) == 1:
         sources, destination = plain, "."
@@ -147,8 +174,8 @@ def made_links(
         return {}  # a destination built at run time: refused as a write already
     place = os.path.join(base, spelt.get(destination) or destination)  # noqa: PTH118
     into = folder is not None or len(plain) == 1 or len(sources) > 1
-    into = into or (not no_folder and (destination.endswith("/") or Path(place).is_dir()))
-    links: dict[str, MadeLink] = {}
+    into = into or _into(place, links, flags)
+    made: dict[str, MadeLink] = {}
     for source in sources:
         expanded = spelt.get(source, source)
         name = expanded.rstrip("/").rsplit("/", 1)[-1] if expanded is not None else None
@@ -159,8 +186,8 @@ def made_links(
             start = os.path.dirname(_folded(link)) if symbolic else base  # noqa: PTH120
             target = os.path.join(start, expanded)  # noqa: PTH118
         for key in _spellings(link, whole=False):
-            links[key] = MadeLink(target, source)
-    return links
+            made[key] = MadeLink(target, source)
+    return made
 
 
 def add_links(into: dict[str, MadeLink], made: Mapping[str, MadeLink]) -> None:

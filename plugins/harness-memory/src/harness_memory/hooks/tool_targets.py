@@ -1515,7 +1515,8 @@ class _Writes:
         for word, built in operands:
             expanded = None if built else _expand(word, self._known, self._environ)
             words.append((word, None if expanded is None else _tilde(expanded, self._environ)))
-        add_links(self._found.links, made_links(command, words, self._base))
+        made = made_links(command, words, self._base, self._found.links)
+        add_links(self._found.links, made)
 
     def _note_unpack(
         self, command: str | None, operands: list[tuple[str, bool]], config_words: list[str]
