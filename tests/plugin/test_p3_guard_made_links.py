@@ -179,3 +179,13 @@ def test_p3_a_link_made_from_a_folder_that_cannot_be_known_is_read_without_a_cra
     the link's folder up raised ValueError (a guard that crashes lets the call through)."""
     found = shell_paths('ln -s "$(cat t)" l && echo x > l/a.md', "/\x00", {})
     assert found.written_at_run_time == ["l/a.md"]
+
+
+def test_p3_a_listed_archive_none_of_whose_members_pass_through_such_a_link_passes(
+    where: Layout,
+) -> None:
+    """Only a member landing through the link is refused (``b.tar``'s ``lnk/b.md``, above);
+    ``a.tar``'s ``unpacked.md`` lands beside it, in the Workspace."""
+    _prepared(where)
+    command = 'ln -s "$(cat target)" lnk; tar -xf a.tar'
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None

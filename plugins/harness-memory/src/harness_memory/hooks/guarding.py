@@ -55,7 +55,7 @@ from harness_memory.hooks.archive_members import (
     writes_members,
 )
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
-from harness_memory.hooks.made_links import unknown_below
+from harness_memory.hooks.made_links import unknown_below, unknown_link
 from harness_memory.hooks.named_scripts import (
     SCRIPT_CAP,
     SCRIPT_DEPTH,
@@ -997,17 +997,12 @@ def _unpack_refusal(
     for command, archive, folders, words in found.unpacked:
         options = None if command in set_here else _environment_options(command, judge.environ)
         for folder in folders:
-            if (link := unknown_below(folder, found.links)) is not None:
-                return (
-                    f"{REFUSAL_PREFIX}the command unpacks an archive into {_shown(folder)}, "
-                    "which holds a link the command makes to a place built at run time "
-                    f'({_shown(link.spelt)}: ln -s "$(…)" lnk): its members may land '
-                    "through it in another Workspace's memory scope. Link to a literal path, "
-                    "or unpack into a folder of its own"
-                )
             places = None
             if archive is not None and options is not None:
                 places = member_places(command, archive, folder, links, [*options, *words])
+            reached = [folder] if places is None else places
+            if (reason := _made_link_refusal(found, reached, below=places is None)) is not None:
+                return reason
             if places is None:
                 if (spelling := _holding(folder, held)) is not None:
                     return (
@@ -1049,6 +1044,24 @@ def _unpack_refusal(
                         f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where a member "
                         f"of {_shown(archive or '')} lands when it is unpacked)"
                     )
+    return None
+
+
+def _made_link_refusal(found: ShellPaths, places: list[str], *, below: bool) -> str | None:
+    """The refusal of an unpack whose member lands at one of ``places`` (``below``: anywhere
+    below the one folder an archive the guard cannot list fills) through a link the command
+    makes to a place built at run time (``ln -s "$(cat f)" lnk; tar -xf a.tar`` with a
+    member ``lnk/a.md``), or None (P-3)."""
+    for place in places if found.links else []:
+        link = unknown_below(place, found.links) if below else unknown_link(place, found.links)
+        if link is not None:
+            return (
+                f"{REFUSAL_PREFIX}the command unpacks an archive whose members may land through "
+                f"a link the command makes to a place built at run time ({_shown(place)}, "
+                f"through a link to {_shown(link.spelt)}): where they land cannot be known "
+                "before the command runs, and it could be another Workspace's memory scope. "
+                "Link to a literal path, or unpack into a folder of its own"
+            )
     return None
 
 
