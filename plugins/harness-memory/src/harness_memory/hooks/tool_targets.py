@@ -35,7 +35,10 @@ A place the command surely writes (a redirection's target, a :data:`WRITERS` ope
 :data:`DESTINATION_WRITERS` destination, ``dd of=``) that the shell builds at run time from what
 cannot be read here is returned in ``written_at_run_time``, whatever it names: the guard refuses
 it. ``$(mktemp)`` and name-only substitutions (``$(date +%F)``, ``$(nproc)``) are read as what
-they print first, and a ``for`` loop's variable over words read here takes those values. Globs
+they print first, and a ``for`` loop's variable over words read here takes those values. A
+link the command makes (``ln -s "$(cat f)" lnk``, :mod:`~harness_memory.hooks.made_links`)
+makes a place through it built at run time too, for the words after it; one with a literal
+target is followed where the kernel will. Globs
 are expanded by a counted scan (:data:`GLOB_SCAN_CAP` entries per command). The programs the
 command runs whose writes the guard cannot read are returned in ``programs``
 (:mod:`~harness_memory.hooks.unread_programs`: the guard refuses one where the text names memory
