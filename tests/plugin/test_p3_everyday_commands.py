@@ -95,6 +95,12 @@ EVERYDAY = [
     "for i in 1 2 3; do ./bench > out_$i.txt; done",
     'for f in *.md; do cp "$f" "/tmp/backup/$f"; done',
     'ln -sf "$(pwd)/bin/tool" ~/.local/bin/tool',
+    # links made and then used in the same command: a write through one to a place built at
+    # run time is refused, these are not
+    'ln -s "$(pwd)/build" out && ls out/ && python3 gen.py --out out/',
+    "ln -sf ../shared/x.py x.py && python x.py",
+    'mkdir -p venv/bin && ln -s "$(brew --prefix)/bin/python3" venv/bin/python',
+    "ln -sfn build/current latest && cp dist/app.js latest/",
     'cp "$(command -v python3)" /tmp/py && pushd "$(git rev-parse --show-toplevel)" > /dev/null',
     "sudo -u www-data touch /tmp/app.lock && timeout 30 tee /tmp/out.txt < input.txt",
     "if (( $(nproc) > 2 )); then make -j4 > build.log; fi",
@@ -198,6 +204,8 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "eval words": lambda n: "eval " + "cp a b; eval " * n + "x",
     "one long eval": lambda n: "eval " + "a " * n,
     "wrappers": lambda n: "taskset 1 flock f " * n + "cp a b",
+    # links made, each kept for the words after it: past 64 every path is taken as unknown
+    "made links": lambda n: "".join(f"ln -s a l{i}; echo x > l{i}/b; " for i in range(n)),
 }
 """Commands a model may send, by how many times their hostile part repeats."""
 _FULL_SIZE = {"unclosed braces": 100_000, "nested braces": 10_000, "nested defaults": 3000}

@@ -55,6 +55,7 @@ from harness_memory.hooks.archive_members import (
     writes_members,
 )
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
+from harness_memory.hooks.made_links import unknown_below, unknown_link
 from harness_memory.hooks.named_scripts import (
     SCRIPT_CAP,
     SCRIPT_DEPTH,
@@ -805,8 +806,9 @@ def _run_time_refusal(
     for word in found.written_at_run_time:
         return (
             f"{REFUSAL_PREFIX}the command writes a path the shell builds at run time "
-            f"({_shown(word)}: $(…), `…`, a variable set from one or unset, or a relative "
-            "path after a cd into such a folder); where it lands cannot be known before the "
+            f"({_shown(word)}: $(…), `…`, a variable set from one or unset, a relative "
+            "path after a cd into such a folder, or a path through a link the command makes "
+            'to such a place: ln -s "$(…)" lnk); where it lands cannot be known before the '
             "command runs, and it could be another Workspace's memory scope. Write to a "
             "literal path (a $(mktemp) or $(date …) in it is read), or run the command that "
             "makes the path first and use what it printed"
@@ -926,6 +928,14 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
             "be another Workspace's memory scope. cd into a literal folder (run the command "
             "that finds it first and use what it printed)"
         )
+    for program, word in found.linked_programs:
+        return (
+            f"{REFUSAL_PREFIX}the command runs {_shown(program)}, a program whose writes the "
+            f"guard cannot read, on {_shown(word)}, a path through a link the command makes "
+            'to a place read from data when it runs (ln -s "$(cat f)" lnk): that could be '
+            "another Workspace's memory scope. Link to a literal path (run the command that "
+            "finds it first and use what it printed)"
+        )
     for program in found.run_in_unknown:
         return (
             f"{REFUSAL_PREFIX}the command runs {_shown(program)} after a cd into a folder "
@@ -1008,6 +1018,9 @@ def _unpack_refusal(
             places = None
             if archive is not None and options is not None:
                 places = member_places(command, archive, folder, links, [*options, *words])
+            reached = [folder] if places is None else places
+            if (reason := _made_link_refusal(found, reached, below=places is None)) is not None:
+                return reason
             if places is None:
                 if (spelling := _holding(folder, held)) is not None:
                     return (
@@ -1049,6 +1062,24 @@ def _unpack_refusal(
                         f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where a member "
                         f"of {_shown(archive or '')} lands when it is unpacked)"
                     )
+    return None
+
+
+def _made_link_refusal(found: ShellPaths, places: list[str], *, below: bool) -> str | None:
+    """The refusal of an unpack whose member lands at one of ``places`` (``below``: anywhere
+    below the one folder an archive the guard cannot list fills) through a link the command
+    makes to a place built at run time (``ln -s "$(cat f)" lnk; tar -xf a.tar`` with a
+    member ``lnk/a.md``), or None (P-3)."""
+    for place in places if found.links else []:
+        link = unknown_below(place, found.links) if below else unknown_link(place, found.links)
+        if link is not None:
+            return (
+                f"{REFUSAL_PREFIX}the command unpacks an archive whose members may land through "
+                f"a link the command makes to a place built at run time ({_shown(place)}, "
+                f"through a link to {_shown(link.spelt)}): where they land cannot be known "
+                "before the command runs, and it could be another Workspace's memory scope. "
+                "Link to a literal path, or unpack into a folder of its own"
+            )
     return None
 
 

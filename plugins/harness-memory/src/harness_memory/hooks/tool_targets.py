@@ -35,7 +35,10 @@ A place the command surely writes (a redirection's target, a :data:`WRITERS` ope
 :data:`DESTINATION_WRITERS` destination, ``dd of=``) that the shell builds at run time from what
 cannot be read here is returned in ``written_at_run_time``, whatever it names: the guard refuses
 it. ``$(mktemp)`` and name-only substitutions (``$(date +%F)``, ``$(nproc)``) are read as what
-they print first, and a ``for`` loop's variable over words read here takes those values. Globs
+they print first, and a ``for`` loop's variable over words read here takes those values. A
+link the command makes (``ln -s "$(cat f)" lnk``, :mod:`~harness_memory.hooks.made_links`)
+makes a place through it built at run time too, for the words after it; one with a literal
+target is followed where the kernel will. Globs
 are expanded by a counted scan (:data:`GLOB_SCAN_CAP` entries per command). The programs the
 command runs whose writes the guard cannot read are returned in ``programs``
 (:mod:`~harness_memory.hooks.unread_programs`: the guard refuses one where the text names memory
@@ -62,6 +65,14 @@ from harness_memory.hooks.here_data import (
     is_arithmetic,
 )
 from harness_memory.hooks.in_place import edited_files, sed_prints_only
+from harness_memory.hooks.made_links import (
+    LINK_MAKERS,
+    MadeLink,
+    add_links,
+    followed,
+    made_links,
+    unknown_link,
+)
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
@@ -184,7 +195,12 @@ class ShellPaths:
     named by its path, ``./x.sh``), the folder it runs in, the word as spelled and the path
     (``~`` and known variables expanded, relative as written; None when built at run time)
     and whether the command runs it itself (False: a command inside one of its words, ``bash
-    -ic 'source ./x.sh'``, whose shell may be another sort).
+    -ic 'source ./x.sh'``, whose shell may be another sort). ``links`` holds the links the
+    command makes (``ln -s``, ``cp -s``, ``ln``), keyed by the link's absolute path
+    (:func:`~harness_memory.hooks.made_links.made_links`): a later word through one is judged
+    where it leads, or as built at run time when its target is; ``linked_programs`` each
+    program the guard does not read run on a word through such a link whose target is read
+    from data (``ln -s "$(cat f)" l && python3 w.py l/a.md``), with that word.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -192,6 +208,8 @@ class ShellPaths:
         "built",
         "configured",
         "derived",
+        "linked_programs",
+        "links",
         "lost_programs",
         "mentioned",
         "moved",
@@ -235,6 +253,8 @@ class ShellPaths:
         self.unpacked: list[tuple[str, str | None, list[str], list[str]]] = []
         self.only_read: list[str] = []
         self.scripts: list[tuple[str, str, str, str | None, bool]] = []
+        self.links: dict[str, MadeLink] = {}
+        self.linked_programs: list[tuple[str, str]] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -261,6 +281,8 @@ class ShellPaths:
         self.unpacked.extend(inner.unpacked)
         self.only_read.extend(inner.only_read)
         self.scripts.extend((*script[:4], False) for script in inner.scripts)
+        add_links(self.links, inner.links)
+        self.linked_programs.extend(inner.linked_programs)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -285,6 +307,7 @@ def shell_paths(
     _depth: int = 0,
     _lost: bool = False,
     _budget: _ScanBudget | None = None,
+    _links: Mapping[str, MadeLink] | None = None,
 ) -> ShellPaths:
     """Every path ``command`` names, read as bash run in ``cwd`` with ``environ``.
 
@@ -303,6 +326,7 @@ def shell_paths(
     words = _shell_words(command)
     found = ShellPaths()
     found.budget = found.budget if _budget is None else _budget  # one for the whole command
+    add_links(found.links, _links or {})  # the links the command around this one made before it
     found.built.extend(tails := [m.group("tail") for m in _GLUED_TAIL_RE.finditer(command)])
     writes = _Writes(found, set(tails), environ, cd_data=_lost)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
@@ -342,9 +366,11 @@ def shell_paths(
         _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost)  # before its cd
         chdir = word == "env" or (chdir and word not in _SEPARATORS)
         if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
-            followed = _enter(folder, bases, known, environ)
+            linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
+            entered_known = linked is None and _enter(folder, bases, known, environ)
             spelt = _substitution_spelt(words, at) if folder == "$" else folder  # ``cd $(…)``
-            entered = writes.cd_into(spelt, known, environ, followed=followed) or entered
+            spelt = spelt if linked is None else linked.spelt  # what the link's target is
+            entered = writes.cd_into(spelt, known, environ, followed=entered_known) or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
         _note_assignments(word, previous, known, environ)
@@ -543,9 +569,16 @@ def _read_inner(
     ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep."""
     for text in texts:
         if depth < _INNER_DEPTH and text.strip():
-            found.take(
-                shell_paths(text, base, environ, _depth=depth + 1, _lost=lost, _budget=found.budget)
+            inner = shell_paths(
+                text,
+                base,
+                environ,
+                _depth=depth + 1,
+                _lost=lost,
+                _budget=found.budget,
+                _links=found.links,
             )
+            found.take(inner)
 
 
 def _add_here_data(
@@ -767,6 +800,25 @@ def _env_folder(previous: str | None, word: str) -> str | None:
     if word.startswith("-C") and len(word) > 2:
         return word[2:]
     return None
+
+
+def _made_link(
+    found: ShellPaths,
+    word: str,
+    base: str,
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+) -> MadeLink | None:
+    """The link made earlier in the command to a place built at run time that ``word`` (as
+    the shell in ``base`` takes it) passes through (``ln -s "$(cat f)" l && … l/a.md``), or
+    None (none, or ``word`` itself built at run time: judged as such)."""
+    if not found.links:
+        return None
+    expanded = _expand(word, known, environ)
+    if expanded is None:
+        return None
+    path = _tilde(expanded, environ)
+    return unknown_link(path if PurePath(path).is_absolute() else f"{base}/{path}", found.links)
 
 
 def _enter(
@@ -1313,6 +1365,8 @@ class _Writes:
         (:meth:`_read_loop`): then each place it takes is judged as a path and it is not."""
         if self._unsure and "$" in word:
             return True  # a variable a sourced file, ``eval`` or ``read`` may have set
+        if _made_link(self._found, word, self._base, known, environ) is not None:
+            return True  # through a link made to a place built at run time: ``ln -s "$(…)" l``
         if not _built_at_run_time(word, known, environ, lost=lost):
             return False
         places = _through_loops(word, self._loops)
@@ -1377,6 +1431,7 @@ class _Writes:
             self._found.programs.insert(self._named_at, program[0])
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
                 self._found.lost_programs.append(program[0])
+            self._note_linked(program[0], said)
         reader = _ALIASES.get(command or "", command)
         if reader in PROGRAM_VARIABLES and not _settings_skipped(reader, program, operands):
             self._found.settings_readers.append((reader, self._base))
@@ -1387,6 +1442,8 @@ class _Writes:
         ):
             self._found.run_in_unknown.append(program[0])
         unpacker = self._note_unpack(command, operands, config_words)
+        if command in LINK_MAKERS:
+            self._note_links(command, operands)
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
@@ -1435,6 +1492,34 @@ class _Writes:
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
         self._note_written(command, written, operands, said)
+
+    def _note_linked(self, program: str, said: list[str]) -> None:
+        """Keep ``program`` (one the guard does not read) when a piece of its words ``said``
+        (as written and expanded) names a path through a link made earlier in the command
+        to a place read from data (``ln -s "$(cat f)" l``; not from a program printing
+        folders: ``ln -s "$(brew --prefix)/bin" b``)."""
+        if not self._found.links:
+            return
+        for word in said[1::2]:
+            for piece in _WORD_SPLIT_RE.split(word):
+                path = _tilde(piece, self._environ) if piece else ""
+                if not path or "$" in path:
+                    continue
+                anchored = path if PurePath(path).is_absolute() else f"{self._base}/{path}"
+                link = unknown_link(anchored, self._found.links)
+                if link is not None and not _named_folder(link.spelt, self._known, unsure=True):
+                    self._found.linked_programs.append((program, piece))
+                    return
+
+    def _note_links(self, command: str, operands: list[tuple[str, bool]]) -> None:
+        """Keep the links ``ln`` or ``cp`` with ``operands`` makes (``found.links``): each word
+        expanded (``~``, known variables; None when built at run time)."""
+        words: list[tuple[str, str | None]] = []
+        for word, built in operands:
+            expanded = None if built else _expand(word, self._known, self._environ)
+            words.append((word, None if expanded is None else _tilde(expanded, self._environ)))
+        made = made_links(command, words, self._base, self._found.links)
+        add_links(self._found.links, made)
 
     def _note_unpack(
         self, command: str | None, operands: list[tuple[str, bool]], config_words: list[str]
@@ -2062,6 +2147,7 @@ def _add(
                 found.paths.extend(_glob(anchored, found))
             else:
                 found.paths.append(anchored)
+                found.paths.extend(followed(anchored, found.links)[0] if found.links else [])
 
 
 _PROCESS_LINK_RE = re.compile(
