@@ -178,16 +178,17 @@ def _warn_once(key: str, message: str, *args: object) -> None:
         logger.warning(message, *args)
 
 
-def _read(path: Path, cap: int) -> IdleRead | None:
+def _read(path: Path, cap: int, *, memory: bool = False) -> IdleRead | None:
     """Read ``path`` once no one writes it (its bytes, permission bits, owner), or None when it is
-    missing.
+    missing. A ``memory`` file with a name outside its folder raises
+    :class:`~memory_core.hard_links.NamedElsewhereError` (A-7).
 
     Waiting for writers to close it means a half-done rewrite (truncated, not yet written) is
     never taken for the file's content. Raises :class:`FileKeptChanging` when a writer keeps it
     open for longer than :data:`IDLE_TIMEOUT`, :class:`FileTooLarge` over ``cap`` bytes.
     """
     try:
-        found = read_when_idle(path, cap, IDLE_TIMEOUT)
+        found = read_when_idle(path, cap, IDLE_TIMEOUT, memory=memory)
     except FileNotFoundError:
         return None
     if not found.idle:
@@ -333,6 +334,7 @@ def edit_file(
     merge: Merge | None = None,
     read_cap: int = DEFAULT_READ_CAP,
     attempts: int = EDIT_ATTEMPTS,
+    memory: bool = True,
 ) -> Edited | None:
     """Apply the pure ``edit`` to the file at ``path`` without losing a concurrent write.
 
@@ -341,15 +343,20 @@ def edit_file(
     file is missing or ``edit`` leaves it alone. ``merge`` combines two whole-file writes in the
     rare case described in the module docstring (e.g. :func:`memory_core.line_merge.merge_lines`
     for line files; ``None`` for formats that cannot be merged by lines). The permission bits
-    of the file are kept.
+    of the file are kept. A ``memory`` file (the default: an index, a topic file) with a name
+    outside its folder, another hard link, is never read nor rewritten (A-7): its content is
+    another file's, which the edit would copy into memory. ``memory=False`` is for a file an
+    operator may link (``agent.json``).
 
     Raises :class:`~memory_core.errors.FileKeptChanging` (nothing lost, edit not applied),
     :class:`FileTooLarge` over ``read_cap`` bytes,
-    :class:`~memory_core.errors.NotRegularFileError` and ``OSError`` (unreadable, read-only
+    :class:`~memory_core.hard_links.NamedElsewhereError` (a ``NotRegularFileError``: another
+    hard link, the file unchanged), :class:`~memory_core.errors.NotRegularFileError` and
+    ``OSError`` (unreadable, read-only
     folder, full disk: the file is unchanged). Blocking: call it from a worker thread.
     """
     for _ in range(attempts):
-        current = _read(path, read_cap)
+        current = _read(path, read_cap, memory=memory)
         if current is None:
             return None
         before = current.data
