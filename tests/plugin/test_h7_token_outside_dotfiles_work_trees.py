@@ -108,7 +108,10 @@ FORMS = {
     ),
     "core.worktree": (bare_with_core_worktree, "core.worktree of the repository {git_dir}"),
     "yadm": (yadm_repository, "core.worktree of the repository {git_dir}"),
-    "GIT_DIR and GIT_WORK_TREE": (in_the_environment, "GIT_WORK_TREE in the environment"),
+    "GIT_DIR and GIT_WORK_TREE": (
+        in_the_environment,
+        "GIT_WORK_TREE in the environment, of the repository GIT_DIR={git_dir}",
+    ),
 }
 """The home-wide work trees whose repository lies elsewhere, and how the warning names each."""
 

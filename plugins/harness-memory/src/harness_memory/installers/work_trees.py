@@ -82,7 +82,10 @@ def _trees_kept_elsewhere(home: Path, environ: Mapping[str, str]) -> Iterator[Wo
     """The work trees whose repository lies outside them: the environment's, then those of the
     bare repositories a dotfiles manager keeps (:func:`_dotfiles_repositories`)."""
     if given := environ.get("GIT_WORK_TREE"):
-        yield WorkTree(Path(given).expanduser(), "GIT_WORK_TREE in the environment", True)
+        how = "GIT_WORK_TREE in the environment"
+        if repository := environ.get("GIT_DIR"):  # the repository, named in a warning
+            how += f", of the repository GIT_DIR={Path(repository).expanduser().absolute()}"
+        yield WorkTree(Path(given).expanduser(), how, True)
     if given := environ.get("GIT_DIR"):
         git_dir = Path(given).expanduser().absolute()
         config = git_config(git_dir)
