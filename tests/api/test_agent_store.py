@@ -109,9 +109,9 @@ async def test_q2a_a_hand_edit_of_agent_json_during_the_insert_is_kept(
     config = data_dir / "agents" / "coder" / "agent.json"
     calls = 0
 
-    def edit_by_hand(path: Path, limit: int, timeout: float) -> IdleRead:
+    def edit_by_hand(path: Path, limit: int, timeout: float, **kwargs: bool) -> IdleRead:
         nonlocal calls
-        found = read_when_idle(path, limit, timeout)
+        found = read_when_idle(path, limit, timeout, **kwargs)
         calls += 1
         if calls == 1:  # the operator renames the agent right after the insert read the file
             edited = json.loads(found.data)

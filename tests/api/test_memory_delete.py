@@ -234,10 +234,10 @@ async def test_a6_a_line_written_by_someone_else_meanwhile_is_not_lost(
     index.write_text("# Index\n- [F](f.md)\n", encoding="utf-8")
     calls = 0
 
-    def racing_read(path: Path, limit: int, timeout: float) -> IdleRead:
+    def racing_read(path: Path, limit: int, timeout: float, **kwargs: bool) -> IdleRead:
         nonlocal calls
         calls += 1
-        result = read_when_idle(path, limit, timeout)
+        result = read_when_idle(path, limit, timeout, **kwargs)
         if calls == 1 and path.name == layout.INDEX_FILE:
             with path.open("a", encoding="utf-8") as handle:  # the agent's write lands now
                 handle.write("- [New](new.md) — written meanwhile\n")

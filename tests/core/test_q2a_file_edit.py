@@ -19,6 +19,7 @@ import pytest
 from memory_core import file_edit, swap
 from memory_core.errors import FileKeptChanging
 from memory_core.file_edit import Edited, edit_file
+from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
 from memory_core.line_merge import merge_lines
 
 
@@ -239,3 +240,36 @@ def test_q2a_a_lease_break_reported_with_sigio_ends_no_process() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "alive"
+
+
+def test_a7_a_memory_file_with_a_name_outside_its_folder_is_never_read_by_an_edit(
+    tmp_path: Path,
+) -> None:
+    """``ln /outside/secret.txt scope/MEMORY.md``: the edit would copy the other file's text
+    into memory. It is refused before the edit sees a byte (a ``NotRegularFileError``, as the
+    callers answer a FIFO there); ``memory=False`` (an operator's ``agent.json``) edits it."""
+    outside = tmp_path / "outside" / "secret.txt"
+    outside.parent.mkdir()
+    outside.write_bytes(b"TOP-SECRET\n")
+    scope = tmp_path / "scope"
+    scope.mkdir()
+    os.link(outside, scope / "MEMORY.md")
+    seen: list[bytes] = []
+
+    def append_line(raw: bytes) -> bytes:
+        seen.append(raw)
+        return raw + b"- [A](a.md)\n"
+
+    with pytest.raises(NamedElsewhereError) as refused:
+        edit_file(scope / "MEMORY.md", append_line, merge=merge_lines)
+
+    assert refused.value.strerror == HARD_LINKED
+    assert seen == []
+    assert (scope / "MEMORY.md").read_bytes() == outside.read_bytes() == b"TOP-SECRET\n"
+    os.link(scope / "MEMORY.md", scope / ".MEMORY.md.tmp")  # its names all in its folder now
+    outside.unlink()
+    assert edit_file(scope / "MEMORY.md", append_line) is not None
+    assert (scope / "MEMORY.md").read_bytes() == b"TOP-SECRET\n- [A](a.md)\n"
+    config = tmp_path / "agent.json"
+    os.link(scope / "MEMORY.md", config)
+    assert edit_file(config, lambda raw: raw + b"x", memory=False) is not None

@@ -22,7 +22,8 @@ import pytest
 from harness_memory.cli import main
 
 from tests.plugin.helpers import HARNESS_MEMORY
-from tests.plugin.test_h7_token_outside_work_trees import git, install, memory_root
+from tests.plugin.test_h7_token_outside_work_trees import install, memory_root
+from tests.support.real_git import git
 
 TOKEN = "s3cr3t-Token-4711-kept"
 KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nnot really\n-----END OPENSSH PRIVATE KEY-----\n"

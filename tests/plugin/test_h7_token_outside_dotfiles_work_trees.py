@@ -1,14 +1,19 @@
-"""H-7: no token file in a work tree whose repository lies elsewhere (dotfiles setups, real git).
+"""H-7: a token file in a work tree whose repository lies elsewhere (dotfiles setups, real git).
 
 The install kept the token out of a git work tree only when a ``.git`` lay at or above the
 state folder. A "bare repository dotfiles" home has none: ``git init --bare ~/.dotfiles`` used
 as ``git --git-dir=$HOME/.dotfiles --work-tree=$HOME`` (an alias such as ``dotfiles``), a bare
 repository with ``core.worktree`` set to the home (yadm's, vcsh's), or ``GIT_DIR`` and
 ``GIT_WORK_TREE`` in the environment. The token file went into ``~/.codex/harness-memory/token``
-and ``dotfiles add -f ~/.codex`` (or ``add -u`` once tracked) took it into a commit. Each form is
-a work tree now: the home holds the config folder too, so the install refuses, naming the
-repository and how it was found, and writes nothing; with ``XDG_CONFIG_HOME`` outside the home
-the token goes there and no ``add`` of the dotfiles repository can take it.
+and ``dotfiles add -f ~/.codex`` (or ``add -u`` once tracked) took it into a commit.
+
+Such a home has no folder outside the work tree, and refusing left a popular setup that
+installed before with nothing but ``XDG_CONFIG_HOME`` moved out of the home. So the token goes
+into ``~/.config/harness-memory/tokens/`` (``0600``, the folder ``0700``) beside a ``.gitignore``
+of ``*``: the repository's ``add ~/.config``, ``add -u`` and ``commit -a`` never take it, and a
+warning names the repository, how it was found and that ``add -f`` still would. A ``.git`` at or
+above the config folder (``~/.git`` of ``--separate-git-dir``) is an ordinary repository's work
+tree, refused as before.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import io
 import json
 import os
 import pwd
-import subprocess
+import stat
 from pathlib import Path
 
 import pytest
@@ -26,28 +31,12 @@ from harness_memory.installers.spec import flag_values, our_commands
 from harness_memory.installers.work_trees import git_config, work_tree_of
 
 from tests.plugin.helpers import HARNESS_MEMORY
+from tests.support.real_git import git
 
 TOKEN = "s3cr3t-Token-4711-dotfiles"
 HARNESSES = ["claude-code", "codex", "gemini"]
 FOLDER = {"claude-code": ".claude", "codex": ".codex", "gemini": ".gemini"}
 SETTINGS = {"claude-code": "settings.json", "codex": "hooks.json", "gemini": "settings.json"}
-
-
-def git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    """Real git in ``cwd`` with no user or system configuration; its output."""
-    environ = {
-        "HOME": str(cwd),
-        "PATH": "/usr/bin:/bin",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.invalid",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.invalid",
-        **(env or {}),
-    }
-    done = subprocess.run(["git", *args], cwd=cwd, env=environ, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def dotfiles(home: Path, git_dir: Path, *args: str) -> str:
@@ -107,13 +96,24 @@ def in_the_environment(home: Path) -> tuple[Path, dict[str, str]]:
 
 
 FORMS = {
-    "bare, untracked files hidden": (bare_with_untracked_hidden, "status.showUntrackedFiles is no"),
-    "bare, with an index": (bare_in_use, "which has an index"),
-    "core.worktree": (bare_with_core_worktree, "core.worktree of the repository"),
-    "yadm": (yadm_repository, "core.worktree of the repository"),
-    "~/.git a file": (separate_git_dir, ".git"),
-    "GIT_DIR and GIT_WORK_TREE": (in_the_environment, "GIT_WORK_TREE in the environment"),
+    "bare, untracked files hidden": (
+        bare_with_untracked_hidden,
+        "the bare repository {git_dir}, whose status.showUntrackedFiles is no: used as git "
+        "--git-dir={git_dir} --work-tree={home}",
+    ),
+    "bare, with an index": (
+        bare_in_use,
+        "the bare repository {git_dir}, which has an index: used as git --git-dir={git_dir} "
+        "--work-tree={home}",
+    ),
+    "core.worktree": (bare_with_core_worktree, "core.worktree of the repository {git_dir}"),
+    "yadm": (yadm_repository, "core.worktree of the repository {git_dir}"),
+    "GIT_DIR and GIT_WORK_TREE": (
+        in_the_environment,
+        "GIT_WORK_TREE in the environment, of the repository GIT_DIR={git_dir}",
+    ),
 }
+"""The home-wide work trees whose repository lies elsewhere, and how the warning names each."""
 
 
 def install(
@@ -143,23 +143,75 @@ def everything_git_holds(home: Path, git_dir: Path) -> str:
     )
 
 
+def warning(token_file: Path, home: Path, how: str) -> str:
+    """The install's and ``token set``'s warning, word for word."""
+    return (
+        f"WARNING: the bearer token is kept in {token_file}, in the work tree of a git "
+        f"repository kept elsewhere that holds your whole home: {home} ({how}). The .gitignore "
+        f"(*) in {token_file.parent} leaves it out of that repository's `add` of the folder "
+        "(`add -A`, `add ~/.config`), and `add -u` and `commit -a` take only files already "
+        "tracked; but `add -f` of that folder or file takes the token into a commit (and "
+        "`commit -a` then its every change): never force-add it, or set XDG_CONFIG_HOME to a "
+        "folder outside your home and every repository and install again"
+    )
+
+
 @pytest.mark.parametrize("harness", HARNESSES)
 @pytest.mark.parametrize("form", FORMS)
-def test_h7_a_home_that_is_the_work_tree_of_a_repository_kept_elsewhere_is_refused(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, form: str, harness: str
+def test_h7_a_home_wide_work_tree_kept_elsewhere_keeps_the_token_in_config_ignored_and_warned(
+    tmp_path: Path, form: str, harness: str
 ) -> None:
     home = tmp_path / "home"
     home.mkdir()
     make, how = FORMS[form]
     git_dir, environ = make(home)
+    (home / ".config").mkdir()
+    (home / ".config" / "app.conf").write_text("colour = yes\n", encoding="utf-8")
+
+    status, said = install(home, harness, environ)
+
+    assert status == 0, said
+    tokens = home / ".config" / "harness-memory" / "tokens"
+    (kept,) = named_token_files(home, harness)
+    assert kept.parent == tokens
+    assert kept.read_text(encoding="utf-8") == f"{TOKEN}\n"
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert stat.S_IMODE(tokens.stat().st_mode) == 0o700
+    assert "*" in (tokens / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert not list(home.rglob("token"))
+    shown = how.format(git_dir=git_dir, home=home)
+    assert f"{harness}: {warning(kept, home, shown)}\n" in said
+    assert TOKEN not in said
+
+    dotfiles(home, git_dir, "add", str(home / ".config"))  # the config folder, as a whole
+    dotfiles(home, git_dir, "add", "-f", FOLDER[harness])  # the settings folder, forced
+    dotfiles(home, git_dir, "commit", "-q", "-m", "settings")
+    kept.write_text("s3cr3t-Token-4711-changed\n", encoding="utf-8")
+    dotfiles(home, git_dir, "add", "-u")
+    dotfiles(home, git_dir, "commit", "-q", "--allow-empty", "-a", "-m", "again")
+    held = everything_git_holds(home, git_dir)
+    assert TOKEN not in held and "s3cr3t-Token-4711-changed" not in held
+    tracked = dotfiles(home, git_dir, "ls-files")
+    assert ".config/app.conf" in tracked and "tokens" not in tracked
+    assert SETTINGS[harness] in dotfiles(home, git_dir, "ls-files", FOLDER[harness])
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_h7_a_home_that_is_an_ordinary_work_tree_by_a_git_file_is_still_refused(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, harness: str
+) -> None:
+    """``git init --separate-git-dir ~/.dotfiles-git ~`` leaves ``~/.git`` (a file) at or
+    above every folder of the home: an ordinary repository's work tree, refused as before,
+    nothing written; with ``XDG_CONFIG_HOME`` outside the home the token goes there."""
+    home = tmp_path / "home"
+    home.mkdir()
+    git_dir, environ = separate_git_dir(home)
     before = sorted(path.relative_to(home) for path in home.rglob("*"))
 
     status, said = install(home, harness, environ)
 
     assert status == 1, said
     assert "the bearer token would lie in a git work tree" in caplog.text
-    assert f"is in {home} (" in caplog.text or form == "~/.git a file"
-    assert how in caplog.text
     assert (
         "your home is that work tree, so every folder in it can be committed: set "
         "XDG_CONFIG_HOME to a folder outside your home and every repository"
@@ -173,13 +225,10 @@ def test_h7_a_home_that_is_the_work_tree_of_a_repository_kept_elsewhere_is_refus
     assert status == 0, said
     (kept,) = named_token_files(home, harness)
     assert kept.parent == config / "harness-memory" / "tokens"
-    assert kept.read_text(encoding="utf-8") == f"{TOKEN}\n"
-    assert not list(home.rglob("token"))
-    dotfiles(home, git_dir, "add", "-f", FOLDER[harness])  # the settings folder, forced
+    assert "WARNING: the bearer token is kept" not in said
+    dotfiles(home, git_dir, "add", "-f", FOLDER[harness])
     dotfiles(home, git_dir, "commit", "-q", "-m", "settings")
-    dotfiles(home, git_dir, "add", "-u")
     assert TOKEN not in everything_git_holds(home, git_dir)
-    assert SETTINGS[harness] in dotfiles(home, git_dir, "ls-files", FOLDER[harness])
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
@@ -187,8 +236,9 @@ def test_h7_a_token_once_committed_by_a_bare_dotfiles_repository_is_moved_out(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, harness: str
 ) -> None:
     """An install from before kept the token in the state folder and ``dotfiles add -f
-    ~/.codex`` committed it: installing again moves it out and removes that file, so the
-    next ``dotfiles commit -a`` records its removal and never the new token."""
+    ~/.codex`` committed it: installing again moves it to ``~/.config/harness-memory/tokens``
+    and removes that file, so the next ``dotfiles commit -a`` records its removal and never the
+    new token."""
     home = tmp_path / "home"
     home.mkdir()
     git_dir, _ = bare_with_untracked_hidden(home)
@@ -198,12 +248,13 @@ def test_h7_a_token_once_committed_by_a_bare_dotfiles_repository_is_moved_out(
     (state / "token").chmod(0o600)
     dotfiles(home, git_dir, "add", "-f", FOLDER[harness])
     dotfiles(home, git_dir, "commit", "-q", "-m", "the token, by mistake")
-    config = tmp_path / "config"
 
-    status, said = install(home, harness, {"XDG_CONFIG_HOME": str(config)})
+    status, said = install(home, harness, {})
 
     assert status == 0, caplog.text + said
     assert not (state / "token").exists()
+    (kept,) = named_token_files(home, harness)
+    assert kept.parent == home / ".config" / "harness-memory" / "tokens"
     dotfiles(home, git_dir, "commit", "-q", "-a", "-m", "after the install")
     assert TOKEN not in everything_git_holds(home, git_dir)
     assert "token" not in dotfiles(home, git_dir, "ls-files")
@@ -264,18 +315,29 @@ def account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
-def test_h7_token_set_in_a_bare_dotfiles_home_writes_nothing_and_says_why(
+def test_h7_token_set_in_a_bare_dotfiles_home_keeps_it_in_config_and_warns(
     account: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``token set`` for the managed hooks, whose token lies in the home: refused, naming the
-    repository, before it reads the token."""
+    """``token set`` for the managed hooks, whose token would lie in the home's state folder:
+    written to ``~/.config/harness-memory/tokens/managed`` (which they read), beside its
+    ``.gitignore``, with the warning; nothing in ``~/.claude``."""
     git_dir, _ = bare_with_untracked_hidden(account)
 
-    with pytest.raises(SystemExit) as stopped:
-        main(["token", "set"], environ={}, stdin=io.BytesIO(f"{TOKEN}\n".encode()))
+    status = main(["token", "set"], environ={}, stdin=io.BytesIO(f"{TOKEN}\n".encode()))
 
-    assert stopped.value.code == 2
-    said = capsys.readouterr().err
-    assert f"lies in the git work tree {account} (the bare repository {git_dir}" in said
-    assert "nothing written" in said and TOKEN not in said
-    assert not (account / ".claude").exists() and not (account / ".config").exists()
+    assert status == 0
+    said = capsys.readouterr().out
+    kept = account / ".config" / "harness-memory" / "tokens" / "managed"
+    how = (
+        f"the bare repository {git_dir}, whose status.showUntrackedFiles is no: used as git "
+        f"--git-dir={git_dir} --work-tree={account}"
+    )
+    assert said == (f"wrote the token to {kept} (mode 0600)\n{warning(kept, account, how)}\n")
+    assert kept.read_text(encoding="utf-8") == f"{TOKEN}\n"
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert "*" in (kept.parent / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert not (account / ".claude").exists()
+    dotfiles(account, git_dir, "add", str(account / ".config"))
+    dotfiles(account, git_dir, "commit", "-q", "--allow-empty", "-a", "-m", "config")
+    assert TOKEN not in everything_git_holds(account, git_dir)
+    assert "managed" not in dotfiles(account, git_dir, "ls-files")

@@ -16,7 +16,6 @@ from __future__ import annotations
 import io
 import json
 import stat
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -26,28 +25,13 @@ from harness_memory.installers.token_place import plugin_token_file
 from harness_memory.settings import load_settings
 
 from tests.plugin.helpers import HARNESS_MEMORY
+from tests.support.real_git import git
 
 TOKEN = "s3cr3t-Token-4711-outside"
 OLD_TOKEN = "s3cr3t-Token-4711-earlier"
 HARNESSES = ["claude-code", "codex", "gemini"]
 FOLDER = {"claude-code": ".claude", "codex": ".codex", "gemini": ".gemini"}
 SETTINGS = {"claude-code": "settings.json", "codex": "hooks.json", "gemini": "settings.json"}
-
-
-def git(cwd: Path, *args: str) -> str:
-    """Run real git in ``cwd`` with no user or system configuration; its output."""
-    env = {
-        "HOME": str(cwd),
-        "PATH": "/usr/bin:/bin",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.invalid",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.invalid",
-    }
-    done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def everything_git_holds(repository: Path) -> str:

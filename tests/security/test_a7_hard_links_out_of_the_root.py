@@ -7,6 +7,10 @@ history and an export all served that other file's content, perhaps from outside
 with why, a read of it a 404 saying so; its history keeps the last content it recorded. Names in
 its own folder do not count: the service's atomic writes link a hidden temp file beside the file
 for a moment, and a file whose every name is in its folder is read.
+
+The rewrites behind a restore, a sync push, an import and a delete's pruning read the file they
+edit too (``memory_core.file_edit.edit_file``): the same rule holds there, so none of them copies
+that other file's content into memory.
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ from tests.api.conftest import (
     ok_json,
     write_topic,
 )
+from tests.api.test_r1_git_sync import MACHINE, GitMachine, git_url
+from tests.api.test_v1_versions import LINE, TOPIC, checkpoint, seed
+from tests.api.test_v2_history_and_restore import restore
 
 SECRET = "TOP-SECRET-LINE-4711: never served"
 
@@ -179,3 +186,136 @@ async def test_a7_a_file_whose_every_name_is_in_its_folder_is_read(
     assert [row["file"] for row in listing["files"]] == ["notes.md", "same-notes.md"]
     assert refused_entries(listing["findings"]) == {}
     assert topic["file"] == "notes.md"
+
+
+def index_linked_outside(agent: AgentHome) -> Path:
+    """Replace the user scope's index by a hard link to a text file outside every memory root
+    (the agent's ``ln /outside/secret.txt scope/MEMORY.md``); returns that file."""
+    outside = outside_file(agent, "secret.txt")
+    outside.write_text(f"{SECRET}\n", encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    index.unlink(missing_ok=True)
+    os.link(outside, index)
+    return outside
+
+
+async def index_served(client: Client) -> dict[str, Any]:
+    view: dict[str, Any] = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    return view
+
+
+async def test_a7_a_restore_never_merges_its_line_into_an_index_hard_linked_outside(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    await checkpoint(client)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    outside = index_linked_outside(agent)
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert (agent.user / TOPIC).exists()  # the file is restored; its line is not merged
+    assert result["indexLinesAdded"] == []
+    assert result["indexLinesNotAdded"] == [LINE]
+    assert result["indexProblem"] == f"MEMORY.md is {HARD_LINKED}; not read"
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == f"{SECRET}\n"
+    assert outside.read_text(encoding="utf-8") == f"{SECRET}\n"
+    view = await index_served(client)
+    assert view["exists"] is False and SECRET not in str(view) + str(result)
+
+
+async def test_a7_restoring_a_topic_file_hard_linked_outside_never_replaces_it(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    good = (await checkpoint(client))["version"]
+    (agent.user / TOPIC).unlink()
+    outside = outside_file(agent)
+    os.link(outside, agent.user / TOPIC)
+
+    response = await client.post(f"{file_url('user', TOPIC)}/restore", json={"version": good})
+
+    # the history first records the file as it is now, which it cannot: nothing is replaced
+    problem = await expect_problem(response, 503, f"{TOPIC!r} was not replaced")
+    assert HARD_LINKED in problem["detail"]
+    assert outside.samefile(agent.user / TOPIC)
+    assert SECRET not in str(problem)
+
+
+async def test_a7_a_delete_never_prunes_an_index_hard_linked_outside(
+    client: Client, agent: AgentHome
+) -> None:
+    write_topic(agent.user, "a.md")
+    outside = index_linked_outside(agent)
+    outside.write_text(f"- [A](a.md) {SECRET}\n", encoding="utf-8")
+
+    deleted = await ok_json(await client.delete(file_url("user", "a.md")))
+
+    assert deleted["removedIndexLines"] == []
+    assert outside.read_text(encoding="utf-8") == f"- [A](a.md) {SECRET}\n"
+    assert outside.samefile(agent.user / layout.INDEX_FILE)
+
+
+async def test_a7_a_sync_push_never_merges_into_an_index_hard_linked_outside(
+    client: Client, agent: AgentHome, tmp_path: Path
+) -> None:
+    """The push's merge writes ``MEMORY.md`` through the same edit as a restore: the pushed
+    line is not merged into the other file's text, which stays where it is, unread."""
+    (agent.user / layout.INDEX_FILE).write_text("- [A](a.md) a\n", encoding="utf-8")
+    write_topic(agent.user, "a.md")
+    laptop = GitMachine(tmp_path / "laptop" / "user", git_url(client), MACHINE, "laptop")
+    await laptop.fetch()
+    outside = index_linked_outside(agent)
+    laptop.write("b.md", "---\ndescription: b\n---\nfrom the laptop\n")
+    with (laptop.folder / layout.INDEX_FILE).open("a", encoding="utf-8") as handle:
+        handle.write("- [B](b.md) b\n")
+
+    await laptop.push()
+
+    assert (agent.user / "b.md").read_text(encoding="utf-8").endswith("from the laptop\n")
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == f"{SECRET}\n"
+    assert outside.samefile(agent.user / layout.INDEX_FILE)
+    view = await index_served(client)
+    assert view["exists"] is False and SECRET not in str(view)
+    await laptop.fetch()
+    assert SECRET not in laptop.read(layout.INDEX_FILE)
+
+
+async def test_a7_an_import_never_merges_into_an_index_hard_linked_outside(
+    agent: AgentHome,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = agent.tmp / "claude-memory"
+    source.mkdir()
+    write_topic(source, "c.md")
+    (source / layout.INDEX_FILE).write_text("- [C](c.md) c\n", encoding="utf-8")
+    outside = index_linked_outside(agent)
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(agent.data_dir))
+    monkeypatch.setenv("COLUMNS", "300")
+    argv = ["memory", "import", str(source), "--user", "--project", agent.project]
+
+    assert await asyncio.to_thread(main, [*argv, "--agent", agent.id]) == 0
+
+    said = capsys.readouterr().out
+    assert (agent.user / "c.md").exists()
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == f"{SECRET}\n"
+    assert outside.samefile(agent.user / layout.INDEX_FILE)
+    assert "MEMORY.md is a file with other hard links" in said and SECRET not in said
+
+
+async def test_a7_one_note_hard_linked_into_two_scopes_is_refused_in_both(
+    client: Client, agent: AgentHome
+) -> None:
+    """Each scope has one name of it and the other name lies outside its folder: neither scope
+    can tell which is the note's own, so both refuse it (copy a note to share it)."""
+    write_topic(agent.user, "shared.md")
+    _, key = agent.workspace("app")
+    os.link(agent.user / "shared.md", agent.root / key / "shared.md")
+
+    for scope in ("user", key):
+        listing = await ok_json(await client.get(f"{memory_url()}/scopes/{scope}/files"))
+        assert "shared.md" not in [row["file"] for row in listing["files"]]
+        assert refused_entries(listing["findings"]) == {
+            "shared.md": f"shared.md is {HARD_LINKED}; not read"
+        }

@@ -215,7 +215,10 @@ def legacy_readings(raw: bytes) -> tuple[str, ...] | None:
     Western text does (:func:`_short_and_western`: ``Ærø``, ``‘a’``, ``çà``, which the
     verdicts above named Big5, Shift-JIS and Windows-1251) are named with ``cp1252`` last
     among their readings: too little text to tell, so none is shown as its text and a file is
-    not decoded but named with every command that may convert it (T-2).
+    not decoded but named with every command that may convert it (T-2). A few Windows-1251
+    letters told by their case alone are never so: text that reads as Western text is not
+    named Windows-1251 (``- [çà](a.md)`` is read as Windows-1252), and CJK encodings that read
+    every character as a common one come before it (:func:`_windows_1251_by_case`).
     Cost: ~2.7 ms for a 28,000-character Shift-JIS index (41 KB), plus ~12 ms to import
     ``charset-normalizer`` the first time (and ~170 ms for ``chardet`` when a short index needs
     it); UTF-8 text never gets here.
@@ -292,9 +295,24 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
         return (cyrillic_reading(raw),)
     if koi8_r_by_case(raw):
         return (KOI8_R, *wholly_common_cjk(raw))
-    if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS):  # ``Кофе``, weighed as GB18030
-        return (WINDOWS_1251, *wholly_common_cjk(raw))
+    if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS) and not _short_and_western(raw):
+        return _windows_1251_by_case(raw)  # ``Кофе``, weighed as GB18030
     return None
+
+
+def _windows_1251_by_case(raw: bytes) -> tuple[str, ...]:
+    """The readings of ``raw``, a few Windows-1251 letters by their case
+    (:func:`~memory_core.legacy_readings.cyrillic_by_case`), likeliest first: Windows-1251
+    alone, or after the CJK encodings in which every character stands where their text has
+    them (:func:`~memory_core.legacy_readings.wholly_common_cjk`, ordered by
+    :func:`~memory_core.legacy_readings.cjk_readings`). A Windows-1251 word reads so only with
+    a capital every other letter (its lower-case letters are bytes 0xE0 and above, past every
+    CJK encoding's common rows, ``ё`` aside), which the case rule does not let through; short
+    Big5 ``測試``, EUC-KR ``메모`` and EUC-JP ``手順`` do (``ґъёХ``, ``ёЮёр``, ``јкЅз``)."""
+    common = wholly_common_cjk(raw)
+    if not common:
+        return (WINDOWS_1251,)
+    return (*cjk_readings(raw, common).codecs, WINDOWS_1251)
 
 
 _CYRILLIC_SIGNS = frozenset("«»—–„“”…№\xa0‘’")

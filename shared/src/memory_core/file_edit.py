@@ -71,6 +71,7 @@ from pathlib import Path
 
 from memory_core.atomic import fsync_directory, write_temp_beside
 from memory_core.errors import FileKeptChanging
+from memory_core.hard_links import NamedElsewhereError
 from memory_core.swap import (
     IDLE_GRACE,
     IdleRead,
@@ -178,16 +179,18 @@ def _warn_once(key: str, message: str, *args: object) -> None:
         logger.warning(message, *args)
 
 
-def _read(path: Path, cap: int) -> IdleRead | None:
+def _read(path: Path, cap: int, *, memory: bool = False) -> IdleRead | None:
     """Read ``path`` once no one writes it (its bytes, permission bits, owner), or None when it is
-    missing.
+    missing. A ``memory`` file with a name outside its folder raises
+    :class:`~memory_core.hard_links.NamedElsewhereError` (A-7): at the first read of an edit,
+    and at every re-read of the file in its race with another writer.
 
     Waiting for writers to close it means a half-done rewrite (truncated, not yet written) is
     never taken for the file's content. Raises :class:`FileKeptChanging` when a writer keeps it
     open for longer than :data:`IDLE_TIMEOUT`, :class:`FileTooLarge` over ``cap`` bytes.
     """
     try:
-        found = read_when_idle(path, cap, IDLE_TIMEOUT)
+        found = read_when_idle(path, cap, IDLE_TIMEOUT, memory=memory)
     except FileNotFoundError:
         return None
     if not found.idle:
@@ -223,7 +226,14 @@ def _keep_aside(path: Path, temp: Path) -> None:
 
 
 def _carry_late_writes(
-    path: Path, temp: Path, installed: bytes, cap: int, merge: Merge | None, depth: int
+    path: Path,
+    temp: Path,
+    installed: bytes,
+    cap: int,
+    merge: Merge | None,
+    depth: int,
+    *,
+    memory: bool,
 ) -> None:
     """Bring writes that landed on our copy (now at ``temp``) over to the file at ``path``."""
     late = read_when_idle(temp, cap, IDLE_TIMEOUT).data
@@ -233,21 +243,30 @@ def _carry_late_writes(
         with contextlib.suppress(FileNotFoundError):  # removed since: the removal is the latest
             _append(path, late[len(installed) :])
         return
-    current = _read(path, cap)
+    try:
+        current = _read(path, cap, memory=memory)
+    except NamedElsewhereError:  # hard-linked meanwhile: never merged with, ours kept beside
+        _keep_aside(path, temp)
+        return
     if current is None:
         return
     if merge is None or depth > 0:
         _keep_aside(path, temp)
         return
     merged = merge(installed, late, current.data)
-    if _replace_if_unchanged(path, current.data, merged, current, cap, merge, depth + 1) is None:
+    again = _replace_if_unchanged(
+        path, current.data, merged, current, cap, merge, depth + 1, memory=memory
+    )
+    if again is None:
         _keep_aside(path, temp)
 
 
-def _replace_plainly(path: Path, temp: Path, expected: bytes, cap: int) -> bytes | None:
+def _replace_plainly(
+    path: Path, temp: Path, expected: bytes, cap: int, *, memory: bool
+) -> bytes | None:
     """No exchange here: re-read, and rename over only when nothing changed (a tiny window)."""
     _warn_once("exchange", "no atomic exchange on %s; concurrent writes have a small window", path)
-    current = _read(path, cap)
+    current = _read(path, cap, memory=memory)
     if current is None or current.data != expected:
         return None
     temp.replace(path)
@@ -273,6 +292,8 @@ def _replace_if_unchanged(
     cap: int,
     merge: Merge | None,
     depth: int = 0,
+    *,
+    memory: bool = True,
 ) -> bytes | None:
     """Put ``new`` at ``path`` if it still holds ``expected``, or ``expected`` plus appends.
 
@@ -290,7 +311,7 @@ def _replace_if_unchanged(
         _keep_owner(fd, path.name, read)
         try:
             if not exchange(temp, path):
-                return _replace_plainly(path, temp, expected, cap)
+                return _replace_plainly(path, temp, expected, cap, memory=memory)
         except FileNotFoundError:
             return None  # the file was removed meanwhile: the caller reads again
         found = _swapped_out(path, temp, cap)
@@ -310,7 +331,7 @@ def _replace_if_unchanged(
         fd = -1
         if waiting:  # someone opened our copy while it stood there: let them finish first
             time.sleep(IDLE_GRACE)
-        _carry_late_writes(path, temp, new, cap, merge, depth)
+        _carry_late_writes(path, temp, new, cap, merge, depth, memory=memory)
         if found is not None and not found.idle:
             raise FileKeptChanging(
                 f"{path.name} is held open for writing by another program; try again later"
@@ -333,6 +354,7 @@ def edit_file(
     merge: Merge | None = None,
     read_cap: int = DEFAULT_READ_CAP,
     attempts: int = EDIT_ATTEMPTS,
+    memory: bool = True,
 ) -> Edited | None:
     """Apply the pure ``edit`` to the file at ``path`` without losing a concurrent write.
 
@@ -341,15 +363,20 @@ def edit_file(
     file is missing or ``edit`` leaves it alone. ``merge`` combines two whole-file writes in the
     rare case described in the module docstring (e.g. :func:`memory_core.line_merge.merge_lines`
     for line files; ``None`` for formats that cannot be merged by lines). The permission bits
-    of the file are kept.
+    of the file are kept. A ``memory`` file (the default: an index, a topic file) with a name
+    outside its folder, another hard link, is never read nor rewritten (A-7): its content is
+    another file's, which the edit would copy into memory. ``memory=False`` is for a file an
+    operator may link (``agent.json``).
 
     Raises :class:`~memory_core.errors.FileKeptChanging` (nothing lost, edit not applied),
     :class:`FileTooLarge` over ``read_cap`` bytes,
-    :class:`~memory_core.errors.NotRegularFileError` and ``OSError`` (unreadable, read-only
+    :class:`~memory_core.hard_links.NamedElsewhereError` (a ``NotRegularFileError``: another
+    hard link, the file unchanged), :class:`~memory_core.errors.NotRegularFileError` and
+    ``OSError`` (unreadable, read-only
     folder, full disk: the file is unchanged). Blocking: call it from a worker thread.
     """
     for _ in range(attempts):
-        current = _read(path, read_cap)
+        current = _read(path, read_cap, memory=memory)
         if current is None:
             return None
         before = current.data
@@ -357,7 +384,7 @@ def edit_file(
         if after is None or after == before:
             return None
         _check_writable(path)
-        tail = _replace_if_unchanged(path, before, after, current, read_cap, merge)
+        tail = _replace_if_unchanged(path, before, after, current, read_cap, merge, memory=memory)
         if tail is None:
             continue
         if not tail or edit(before + tail) in (None, after + tail):

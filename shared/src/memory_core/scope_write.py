@@ -38,6 +38,7 @@ from memory_core import layout
 from memory_core.atomic import create_new_bytes, fsync_directory
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
+from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import INDEX_CAP, is_scope_file, scope_file_cap
 from memory_core.scope_merge import Blobs, Content, MergeOutcome, blob_id, kept_name
@@ -199,5 +200,9 @@ def _write_index(path: Path, before: str | None, after: str | None, content: Con
             edit_file(path, merge, merge=merge_lines, read_cap=INDEX_CAP)
         except FileTooLarge:
             logger.warning("%s is larger than %d bytes; not rewritten", path, INDEX_CAP)
+        except NamedElsewhereError:  # never read: its text is another file's
+            logger.warning("%s is %s; the index change is not written", path, HARD_LINKED)
+        except NotRegularFileError:  # swapped for a folder or FIFO since the look
+            logger.warning("%s is not a regular file; the index change is not written", path)
         return
     raise FileKeptChanging(f"{path.name} kept appearing and disappearing while it was written")

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import cast
 
 from memory_core.errors import NotRegularFileError
+from memory_core.hard_links import check_named_here
 
 __all__ = [
     "IDLE_GRACE",
@@ -184,20 +185,23 @@ def _try_lease(fd: int) -> bool | None:
     return True
 
 
-def read_when_idle(path: Path, limit: int, timeout: float) -> IdleRead:
+def read_when_idle(path: Path, limit: int, timeout: float, *, memory: bool = False) -> IdleRead:
     """Read at most ``limit`` + 1 bytes of ``path`` once no one holds it open for writing.
 
     Waits up to ``timeout`` seconds (polling with a growing pause) for the writers to close it;
     a writer opening it while it is being read is seen and waited for too. ``path`` is opened
     without following a symlink. Raises :class:`~memory_core.errors.NotRegularFileError` for a
     folder, FIFO or the like (something swapped in for the file), ``OSError`` when it cannot be
-    opened.
+    opened. A ``memory`` file with a name outside its folder raises
+    :class:`~memory_core.hard_links.NamedElsewhereError` (judged on the descriptor opened; A-7).
     """
     fd = open_waiting_for_lease(path, _READ_FLAGS)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFileError(f"{path.name!r} is not a regular file")
+        if memory:
+            check_named_here(path, info)
         mode = stat.S_IMODE(info.st_mode)
         owner = {"uid": info.st_uid, "gid": info.st_gid}
         os.set_blocking(fd, True)

@@ -21,7 +21,11 @@ tree, where no ``.gitignore`` stops ``git add -f`` or ``git commit -a``
 then goes to ``~/.config/harness-memory/tokens/managed``, which they read when the state
 folder holds none (the one there is removed, unless user-level hooks name it with
 ``--token-file``: then it is kept, and the line says which and what to run), and a
-``--file`` in one, or a home that is one, is refused (exit 2). The token is read from stdin,
+``--file`` in one, or a home that is an ordinary repository's (``~/.git``), is refused (exit
+2). A home that is the work tree of a repository kept elsewhere (a bare dotfiles repository,
+yadm, vcsh) has no folder outside it: the token goes to ``~/.config/harness-memory/tokens/
+managed`` all the same, beside a ``.gitignore`` of ``*``, with a warning naming the
+repository (``add -f`` would still take it). The token is read from stdin,
 never from the command line, which every local user can read (``ps``); it is never printed.
 Exit status 0 when written, 2 for a token that cannot be one (empty, a space or control
 character inside, larger than a token file may be) or a file that cannot be written (or kept
@@ -40,6 +44,7 @@ from typing import IO
 
 from harness_memory.settings import (
     TOKEN_FILE_MAX_BYTES,
+    TOKENS_FOLDER,
     account_state_dir,
     token_kept_outside,
     unknown_account_note,
@@ -156,19 +161,26 @@ NOT_PRIVATE = (
 
 
 def _ignore_state_folder(folder: Path) -> None:
-    """Write a state folder's ``.gitignore`` (what an install writes there) unless it has one:
-    a dotfiles repository holding the settings folder then takes no token into a commit. Any
+    """Write a state folder's ``.gitignore`` (what an install writes there), or a
+    ``harness-memory/tokens`` folder's (:data:`~harness_memory.installers.token_place.
+    TOKENS_IGNORE_TEXT`), unless it has one: a dotfiles repository holding the settings or
+    config folder then takes no token into a commit by ``add`` (only ``add -f`` would). Any
     other folder ``--file`` names is the user's, and left as it is."""
     from harness_memory.installers.record import IGNORE_NAME, IGNORE_TEXT, STATE_FOLDER
+    from harness_memory.installers.token_place import TOKENS_IGNORE_TEXT
 
-    if folder.name != STATE_FOLDER:
+    if folder.parts[-2:] == TOKENS_FOLDER:
+        text = TOKENS_IGNORE_TEXT
+    elif folder.name == STATE_FOLDER:
+        text = IGNORE_TEXT
+    else:
         return
     try:  # no hard link (an exFAT disk has none): a plain exclusive create
         fd = os.open(folder / IGNORE_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         return
     with os.fdopen(fd, "wb") as handle:
-        handle.write(IGNORE_TEXT.encode("utf-8"))
+        handle.write(text.encode("utf-8"))
 
 
 def run_token(
@@ -185,7 +197,7 @@ def run_token(
     if args.file is None and state is None:
         parser.error(f"token set: {unknown_account_note()}; or give --file PATH")
     try:
-        path, stale = token_file_place(args.file, state, _home_of(state, environ), environ)
+        path, stale, warning = token_file_place(args.file, state, _home_of(state, environ), environ)
     except TokenPlaceError as error:
         parser.error(f"token set: {error}; nothing written")
     try:
@@ -197,6 +209,8 @@ def run_token(
     except OSError as error:
         parser.error(f"token set: cannot write {path}: {error.strerror or error}")
     out.write(f"wrote the token to {path} (mode 0600)\n")
+    if warning is not None:
+        out.write(f"{warning}\n")
     if stale is not None and stale.is_file():
         out.write(_leave_stale(stale, path, environ))
     return 0

@@ -40,6 +40,7 @@ from harness_memory.installers.plan import Plan
 from harness_memory.installers.record import others_in
 from harness_memory.installers.secrets import holds, tokens_in
 from harness_memory.installers.spec import InstallOptions
+from harness_memory.installers.token_place import lone_tokens_ignore
 
 __all__ = [
     "HARNESSES",
@@ -186,13 +187,17 @@ def _remove_earlier(backups: list[Path], *, already: list[Path]) -> list[Path]:
 
 def _remove(planned: Plan) -> list[Path]:
     """Delete the state files an uninstall takes away, then the folders left empty: the state
-    folders, then those the install made (deepest first)."""
+    folders, then those the install made (deepest first); a ``harness-memory/tokens`` folder
+    holding nothing but the ``.gitignore`` an install wrote counts as empty."""
     removed: list[Path] = []
     for path in planned.removals:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
             removed.append(path)
     for folder in [*planned.folders, *planned.made_folders]:
+        if (ignore := lone_tokens_ignore(folder)) is not None:  # the install's, left alone
+            ignore.unlink()
+            removed.append(ignore)
         with contextlib.suppress(OSError):  # not empty: someone else's files stay
             folder.rmdir()
             removed.append(folder)

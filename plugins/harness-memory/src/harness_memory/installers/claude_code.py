@@ -150,9 +150,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     state = None if managed is not None else path.parent / STATE_FOLDER  # each user's own
     token = options.token if options.token is not None else _env_token(document)
-    token_file = None
-    if install and state is not None and token is not None:
-        token_file = token_place(path.parent, options.home, environ)  # never in a git work tree
+    token_file, place_warning = None, None
+    if install and state is not None and token is not None:  # never in a work tree, or warned
+        token_file, place_warning = token_place(path.parent, options.home, environ)
     wanted = _wanted(options, state, token_file) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
@@ -161,7 +161,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if added is not None:
         _permissions(merged, added, install=True)
     _drop_env_token(merged)  # the hooks read no token from env (P-2a): the file holds it
-    notes: list[str] = []
+    notes: list[str] = [place_warning] if place_warning else []
     if install:
         notes.append(switch_off(merged, AUTO_MEMORY, record.previous))
         notes.append(switch_off(merged, AUTO_MEMORY_VARIABLE, record.previous))

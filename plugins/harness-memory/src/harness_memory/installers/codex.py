@@ -141,9 +141,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old_hooks, document = read_json_object(hooks_path)
     record = read_record(home)
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
-    token_file = None
-    if install and options.token is not None:
-        token_file = token_place(home, options.home, environ)  # never in a git work tree
+    token_file, place_warning = None, None
+    if install and options.token is not None:  # never in a git work tree, or one with a warning
+        token_file, place_warning = token_place(home, options.home, environ)
     wanted = hook_groups(options, home / STATE_FOLDER, token_file) if install else {}
     merged, removed = merge_hooks(document, HARNESS, wanted, source=hooks_path)
     old_config = read_text(config_path)
@@ -159,7 +159,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         writable_root(config, root, install=False)
     if added is not None:
         writable_root(config, added, install=True)
-    notes: list[str] = []
+    notes: list[str] = [place_warning] if place_warning else []
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
     switches = (MEMORIES, TERMINALS)
     profiles, profile_notes = profile_plan(home, switches, record.previous, install=install)

@@ -136,9 +136,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     record = read_record(path.parent)
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     state = path.parent / STATE_FOLDER
-    token_file = None
-    if install and options.token is not None:
-        token_file = token_place(path.parent, options.home, environ)  # never in a git work tree
+    token_file, place_warning = None, None
+    if install and options.token is not None:  # never in a git work tree, or one with a warning
+        token_file, place_warning = token_place(path.parent, options.home, environ)
     wanted: dict[str, list[dict[str, Any]]] = {}
     if install:
 
@@ -153,7 +153,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         if options.remote:  # what the agent wrote goes back at the Session's end too
             wanted["SessionEnd"] = [{"hooks": [handler("session-end")]}]
     merged = merged_settings(document, wanted, options, path, install=install)
-    notes: list[str] = []
+    notes: list[str] = [place_warning] if place_warning else []
     for switch in (AUTO_MEMORY, DIRECTORY_TREE):
         if install:
             notes.append(switch_off(merged, switch, record.previous))

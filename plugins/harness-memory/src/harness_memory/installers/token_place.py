@@ -18,9 +18,16 @@ is written.
 
 A work tree is one of any form :func:`~harness_memory.installers.work_trees.work_tree_of`
 finds: also one whose repository lies elsewhere (a "bare repository dotfiles" home, ``git
---git-dir=~/.dotfiles --work-tree=~``; ``core.worktree``; ``GIT_DIR``/``GIT_WORK_TREE`` in the
-environment), which shows no ``.git`` on the way. A home that is a work tree holds the config
-folder too: the install refuses then, unless ``XDG_CONFIG_HOME`` names a folder outside it.
+--git-dir=~/.dotfiles --work-tree=~``; yadm, vcsh, ``core.worktree``; ``GIT_DIR``/
+``GIT_WORK_TREE`` in the environment), which shows no ``.git`` on the way. Such a work tree
+holding the whole home holds the config folder too, and there is no place in the home outside
+it: the token is kept in the config folder's ``harness-memory/tokens/`` all the same, whose
+``.gitignore`` (``*``, :data:`TOKENS_IGNORE_TEXT`) leaves it out of that repository's ``add``
+of the folder (``dotfiles add ~/.config``), while ``add -u`` and ``commit -a`` take only files
+already tracked; ``add -f`` still could take it, which a warning says, naming the repository
+and how it was found (:func:`home_tree_warning`). A ``.git`` at or above the config folder (an
+ordinary repository, ``~/.git`` of ``--separate-git-dir``) is refused as before, as is a work
+tree kept elsewhere that holds the config folder but not the whole home.
 """
 
 from __future__ import annotations
@@ -34,14 +41,17 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from harness_memory.installers.files import FileChange, SettingsFileError, read_text
-from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, InstallRecord
-from harness_memory.installers.work_trees import work_tree_of
+from harness_memory.installers.record import IGNORE_NAME, STATE_FOLDER, TOKEN_NAME, InstallRecord
+from harness_memory.installers.work_trees import WorkTree, work_tree_of
 from harness_memory.settings import TOKENS_FOLDER, account_state_dir, token_kept_outside
 
 __all__ = [
     "TOKENS_FOLDER",
+    "TOKENS_IGNORE_TEXT",
     "TokenPlaceError",
     "config_home",
+    "home_tree_warning",
+    "lone_tokens_ignore",
     "plugin_token_file",
     "still_read",
     "token_file_place",
@@ -49,6 +59,12 @@ __all__ = [
     "token_plan",
     "token_readers",
 ]
+
+
+TOKENS_IGNORE_TEXT = "# harness-memory: bearer tokens, never to be committed\n*\n"
+"""The ``.gitignore`` of a ``harness-memory/tokens`` folder: git leaves out everything in it,
+itself too, so a dotfiles repository's ``add ~/.config`` (or ``add -A``) takes no token; only
+``add -f`` would."""
 
 
 class TokenPlaceError(SettingsFileError):
@@ -81,6 +97,23 @@ def plugin_token_file(path: Path) -> bool:
     )
 
 
+def lone_tokens_ignore(folder: Path) -> Path | None:
+    """The ``.gitignore`` of the ``harness-memory/tokens`` folder ``folder`` when it is all the
+    folder holds and what an install writes there (:data:`TOKENS_IGNORE_TEXT`, a regular
+    file): once the tokens are gone, nothing is left to ignore, and an uninstall removes it with
+    the folder. None otherwise (another file there, the user's own text). Never raises
+    ``OSError``."""
+    ignore = folder / IGNORE_NAME
+    if folder.parts[-2:] != TOKENS_FOLDER or not _is_real(ignore, stat.S_ISREG):
+        return None
+    try:
+        if [entry.name for entry in os.scandir(folder)] != [IGNORE_NAME]:
+            return None
+        return ignore if ignore.read_text(encoding="utf-8") == TOKENS_IGNORE_TEXT else None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def _is_real(path: Path, kind: Callable[[int], bool]) -> bool:
     """Whether ``path`` itself (``lstat``: a symlink is never followed) is of ``kind``."""
     try:
@@ -96,19 +129,44 @@ def config_home(home: Path, environ: Mapping[str, str]) -> Path:
     return Path(given) if given and Path(given).is_absolute() else home / ".config"
 
 
-def token_place(settings_folder: Path, home: Path, environ: Mapping[str, str]) -> Path:
-    """The token file for the hooks of ``settings_folder`` (``~/.claude``, ``~/.codex``,
-    ``~/.gemini`` …): its state folder's ``token`` unless that lies in a git work tree, else
-    ``<config home>/harness-memory/tokens/<name>-<12 hex digits>`` (:func:`config_home`; the
-    digest of the settings folder's absolute path, so each settings folder has its own).
-    Raises :class:`TokenPlaceError` when that lies in a work tree too."""
+def _holds_the_home(tree: WorkTree, home: Path) -> bool:
+    """Whether ``tree`` is a work tree kept elsewhere (no ``.git`` in it) holding all of
+    ``home``: a dotfiles setup, whose home has no folder outside it."""
+    return tree.elsewhere and home.absolute().is_relative_to(tree.top.absolute())
+
+
+def home_tree_warning(place: Path, tree: WorkTree) -> str:
+    """The warning of an install or ``token set`` keeping the token file ``place`` in the
+    work tree ``tree`` of a repository kept elsewhere that holds the whole home (H-7): which
+    repository, how it was found, and what can still take the token into a commit."""
+    return (
+        f"WARNING: the bearer token is kept in {place}, in the work tree of a git repository "
+        f"kept elsewhere that holds your whole home: {tree}. The .gitignore (*) in "
+        f"{place.parent} leaves it out of that repository's `add` of the folder (`add -A`, "
+        "`add ~/.config`), and `add -u` and `commit -a` take only files already tracked; but "
+        "`add -f` of that folder or file takes the token into a commit (and `commit -a` then "
+        "its every change): never force-add it, or set XDG_CONFIG_HOME to a folder outside "
+        "your home and every repository and install again"
+    )
+
+
+def token_place(
+    settings_folder: Path, home: Path, environ: Mapping[str, str]
+) -> tuple[Path, str | None]:
+    """``(token file, warning)`` for the hooks of ``settings_folder`` (``~/.claude``,
+    ``~/.codex``, ``~/.gemini`` …): its state folder's ``token`` unless that lies in a git
+    work tree, else ``<config home>/harness-memory/tokens/<name>-<12 hex digits>``
+    (:func:`config_home`; the digest of the settings folder's absolute path, so each settings
+    folder has its own). The warning (:func:`home_tree_warning`) when that lies in a work tree
+    kept elsewhere holding the whole home (a bare dotfiles repository's), else None. Raises
+    :class:`TokenPlaceError` when it lies in any other work tree too."""
     state = settings_folder / STATE_FOLDER
     tree = work_tree_of(state, home, environ)
     if tree is None:
-        return state / TOKEN_NAME
+        return state / TOKEN_NAME, None
     folder = config_home(home, environ).joinpath(*TOKENS_FOLDER)
     also = work_tree_of(folder, home, environ)
-    if also is not None:
+    if also is not None and not _holds_the_home(also, home):
         whole_home = home.absolute().is_relative_to(also.top.absolute())
         way_out = (
             "your home is that work tree, so every folder in it can be committed: set "
@@ -127,7 +185,8 @@ def token_place(settings_folder: Path, home: Path, environ: Mapping[str, str]) -
     absolute = os.fsencode(settings_folder.absolute())
     digest = hashlib.sha256(absolute).hexdigest()[:12]
     name = re.sub(r"[^A-Za-z0-9_-]", "", settings_folder.name)[:32] or "settings"
-    return folder / f"{name}-{digest}"
+    place = folder / f"{name}-{digest}"
+    return place, None if also is None else home_tree_warning(place, also)
 
 
 def token_plan(
@@ -138,7 +197,9 @@ def token_plan(
     belongs to; ``record`` notes a ``place`` outside the state folder, for ``uninstall``.
 
     With a ``token`` the file is written with it (created 0600, made owner-only if it was not;
-    no backup; the old and new token masked in every output, H-7); a token file an earlier
+    no backup; the old and new token masked in every output, H-7), and in a
+    ``harness-memory/tokens`` folder its ``.gitignore`` (:data:`TOKENS_IGNORE_TEXT`) when the
+    folder holds none (one of the user's is kept); a token file an earlier
     install left elsewhere (in the state folder, now in a work tree, or where the record names
     one) is removed, and without a ``token`` every one of them, so no stale token stays behind
     — but only a file where the plugin writes tokens (:func:`plugin_token_file`): a record
@@ -158,21 +219,28 @@ def token_plan(
         return [], stale
     old = read_text(place)
     secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
-    return [FileChange(place, old, token + "\n", secrets, backup=False)], stale
+    changes = [FileChange(place, old, token + "\n", secrets, backup=False)]
+    ignore = place.parent / IGNORE_NAME
+    if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
+        changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
+    return changes, stale
 
 
 def token_file_place(
     named: Path | None, state: Path | None, home: Path, environ: Mapping[str, str]
-) -> tuple[Path, Path | None]:
-    """``(where token set writes the token, a token file to remove then)`` for the ``--file``
-    ``named`` (None: the managed hooks' own in the account's ``state`` dir). A token file is
-    never written inside a git work tree (H-7: no ``.gitignore`` stops ``git add -f`` or
-    ``git commit -a``): the state dir's ``token`` in one goes to
+) -> tuple[Path, Path | None, str | None]:
+    """``(where token set writes the token, a token file to remove then, a warning)`` for the
+    ``--file`` ``named`` (None: the managed hooks' own in the account's ``state`` dir). A token
+    file is never written inside a git work tree (H-7: no ``.gitignore`` stops ``git add -f``
+    or ``git commit -a``): the state dir's ``token`` in one goes to
     :func:`~harness_memory.settings.token_kept_outside` (read by the managed hooks there),
     the one in the work tree then removed. Raises :class:`TokenPlaceError` for a ``named``
     file in a work tree, or a state dir whose other place lies in one too (a work tree as
     :func:`~harness_memory.installers.work_trees.work_tree_of` finds it, with the bare
-    repositories of ``home`` and ``environ``'s ``GIT_DIR``/``GIT_WORK_TREE``)."""
+    repositories of ``home`` and ``environ``'s ``GIT_DIR``/``GIT_WORK_TREE``). The other place
+    in a work tree kept elsewhere that holds the whole home (a bare dotfiles repository's) is
+    taken all the same, with :func:`home_tree_warning`, as an install does
+    (:func:`token_place`)."""
     if named is not None or state is None:
         path = named if named is not None else Path(TOKEN_NAME)
         if (tree := work_tree_of(path.absolute().parent, home, environ)) is not None:
@@ -181,13 +249,15 @@ def token_file_place(
                 "`git add -f` or `git commit -a` from taking it into a commit: name a file "
                 "outside every repository"
             )
-        return path, None
+        return path, None, None
     own = state / TOKEN_NAME
     tree = work_tree_of(state, home, environ)
     if tree is None:
-        return own, None
+        return own, None, None
     outside = token_kept_outside(state)
     also = None if outside is None else work_tree_of(outside.parent, home, environ)
+    if outside is not None and also is not None and _holds_the_home(also, home):
+        return outside, own, home_tree_warning(outside, also)
     if outside is None or also is not None:
         where = "" if outside is None else f", and so does {outside.parent} (in {also})"
         raise TokenPlaceError(
@@ -197,7 +267,7 @@ def token_file_place(
             "work tree (dotfiles in a repository of their own folder, linked into the home, "
             "e.g. by GNU Stow, rather than a repository whose work tree is the home)"
         )
-    return outside, own
+    return outside, own, None
 
 
 def token_readers(

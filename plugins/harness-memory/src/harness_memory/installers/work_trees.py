@@ -41,10 +41,13 @@ __all__ = ["WorkTree", "git_config", "work_tree_of"]
 class WorkTree:
     """A git work tree: its top folder ``top`` and ``how`` it was found, for a message
     (``"/home/ada/.git"``, ``"GIT_WORK_TREE in the environment"``, ``"the bare repository
-    /home/ada/.dotfiles, which has an index: used with the home as its work tree"``)."""
+    /home/ada/.dotfiles, which has an index: used with the home as its work tree"``);
+    ``elsewhere``: its repository lies outside it (no ``.git`` in it names one: a bare
+    dotfiles repository, ``core.worktree``, the environment's)."""
 
     top: Path
     how: str
+    elsewhere: bool = False
 
     def __str__(self) -> str:
         """``top``, and how it was found unless that is a ``.git`` right in it."""
@@ -79,21 +82,24 @@ def _trees_kept_elsewhere(home: Path, environ: Mapping[str, str]) -> Iterator[Wo
     """The work trees whose repository lies outside them: the environment's, then those of the
     bare repositories a dotfiles manager keeps (:func:`_dotfiles_repositories`)."""
     if given := environ.get("GIT_WORK_TREE"):
-        yield WorkTree(Path(given).expanduser(), "GIT_WORK_TREE in the environment")
+        how = "GIT_WORK_TREE in the environment"
+        if repository := environ.get("GIT_DIR"):  # the repository, named in a warning
+            how += f", of the repository GIT_DIR={Path(repository).expanduser().absolute()}"
+        yield WorkTree(Path(given).expanduser(), how, True)
     if given := environ.get("GIT_DIR"):
         git_dir = Path(given).expanduser().absolute()
         config = git_config(git_dir)
         if "core.worktree" in config:
             top = _worktree(git_dir, config["core.worktree"], home)
-            yield WorkTree(top, f"core.worktree of {git_dir}, the GIT_DIR in the environment")
+            yield WorkTree(top, f"core.worktree of {git_dir}, the GIT_DIR in the environment", True)
         elif not _true(config.get("core.bare", "false")) and not environ.get("GIT_WORK_TREE"):
             how = f"GIT_DIR={git_dir} in the environment: the folder git runs in"
-            yield WorkTree(Path.cwd(), how)
+            yield WorkTree(Path.cwd(), how, True)
     for git_dir in _dotfiles_repositories(home, environ):
         config = git_config(git_dir)
         if "core.worktree" in config:
             top = _worktree(git_dir, config["core.worktree"], home)
-            yield WorkTree(top, f"core.worktree of the repository {git_dir}")
+            yield WorkTree(top, f"core.worktree of the repository {git_dir}", True)
         elif git_dir.parent == home and _true(config.get("core.bare", "false")):
             sign = _used_with_a_work_tree(git_dir, config)
             if sign is not None:
@@ -101,6 +107,7 @@ def _trees_kept_elsewhere(home: Path, environ: Mapping[str, str]) -> Iterator[Wo
                     home,
                     f"the bare repository {git_dir}, {sign}: used as git --git-dir={git_dir} "
                     f"--work-tree={home}",
+                    True,
                 )
 
 

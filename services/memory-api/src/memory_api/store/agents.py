@@ -531,7 +531,12 @@ class AgentStore:
 
         self._load_in(project, agent_id)  # the same errors as a read for a missing agent
         # agent.json may be an operator's symlink (a mounted config): edit the file it names.
-        edit_file(Path(os.path.realpath(self._file(agent_id))), edit, read_cap=AGENT_READ_CAP)
+        edit_file(
+            Path(os.path.realpath(self._file(agent_id))),
+            edit,
+            read_cap=AGENT_READ_CAP,
+            memory=False,  # an operator's file, not a memory file: A-7's hard-link rule is not its
+        )
         if not outcome:
             raise NotFound(f"no agent {agent_id!r} in project {project!r}")
         return outcome[-1]

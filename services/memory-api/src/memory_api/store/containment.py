@@ -15,11 +15,10 @@ touched:
 
 - a memory file (topic file, index, marker) with a name outside its own folder — another hard
   link: ``ln /some/other/file scope/notes.md`` by anyone who may write the scope — is never
-  read (:func:`named_elsewhere`): its content is that other file's, perhaps outside the memory
-  root, which a service running with more access than the agent would serve. Names in its own
-  folder do not count (the atomic writes link a hidden temp file beside the file for a moment),
-  so a file whose every name is in its folder is read. The listing names one that is not as a
-  refused entry (:data:`HARD_LINKED`), a read of it is a 404 saying so.
+  read (:func:`memory_core.hard_links.named_elsewhere`, the one rule, which the rewrites of
+  ``memory_core.file_edit`` apply too): its content is that other file's, perhaps outside the
+  memory root. The listing names one as a refused entry (:data:`HARD_LINKED`), a read of it is
+  a 404 saying so.
 
 - a folder on the way swapped for a symlink between the check and the open (the agent, which
   writes in the memory root, exchanging its scope folder with a link to another agent's, over
@@ -43,6 +42,12 @@ from pathlib import Path
 
 from memory_core import layout
 from memory_core.errors import NotRegularFileError
+from memory_core.hard_links import (
+    HARD_LINKED,
+    NamedElsewhereError,
+    check_named_here,
+    named_elsewhere,
+)
 from memory_core.swap import open_waiting_for_lease
 
 from memory_api.errors import NotFound
@@ -70,36 +75,6 @@ _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
 
 class OutsideMemoryRoot(NotFound):
     """A path resolves outside the memory root (a symlink out); answered as a plain 404."""
-
-
-HARD_LINKED = (
-    "a file with other hard links, a name outside its folder (its content is another "
-    "file's, perhaps from outside the memory root)"
-)
-"""Why a memory file with a name outside its own folder is never read (A-7, T-5b), as the
-listing's refused entry and a read's 404 say it."""
-
-
-class NamedElsewhereError(NotRegularFileError):
-    """A memory file that has a name outside its own folder (another hard link): never read,
-    like a file of another kind (A-7; :func:`named_elsewhere`)."""
-
-
-def named_elsewhere(path: str | os.PathLike[str], info: os.stat_result) -> bool:
-    """Whether the regular file at ``path`` (``info``: its ``stat``) has a name outside its
-    own folder: more hard links (``st_nlink``) than entries of that folder holding its inode
-    (``d_ino`` of one listing: no ``stat`` of each). False at once for a file of one name, the
-    usual case; one listing of its folder else. A folder that cannot be listed counts as a
-    name elsewhere: a read error never widens access. Never raises ``OSError``."""
-    if info.st_nlink <= 1:
-        return False
-    folder = Path(path).parent
-    try:
-        with os.scandir(folder) as entries:
-            here = sum(1 for entry in entries if entry.inode() == info.st_ino)
-    except OSError:
-        return True
-    return here < info.st_nlink
 
 
 class FolderSwapped(OSError):
@@ -292,8 +267,8 @@ def read_regular(
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFileError(f"{path.name!r} is not a regular file")
-        if memory and named_elsewhere(path, info):
-            raise NamedElsewhereError(errno.EPERM, HARD_LINKED, str(path))
+        if memory:
+            check_named_here(path, info)
         os.set_blocking(fd, True)
         chunks: list[bytes] = []
         remaining = limit

@@ -46,6 +46,7 @@ from memory_core.atomic import fsync_directory
 from memory_core.decoding import decode_exact, name_spellings, shown_lines
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
+from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
 from memory_core.index import prune_index
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import INDEX_CAP
@@ -162,9 +163,9 @@ def prune_index_file(
 
     Returns the removed lines (without line ends; those of an index in a legacy CJK encoding as
     :func:`~memory_core.decoding.shown_lines` shows them, never as mojibake); none when there
-    is no index or no such line. An index that is not a regular file, or leads out of the root,
-    is never read or followed: no line removed, and :attr:`Pruned.index_problem` says why
-    (:func:`_left_as_it_is`). Raises
+    is no index or no such line. An index that is not a regular file, has another hard link
+    outside its folder (A-7) or leads out of the root is never read or followed: no line
+    removed, and :attr:`Pruned.index_problem` says why (:func:`_left_as_it_is`). Raises
     :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503) when the lines are
     there, or may be, and cannot be removed; the index is then unchanged.
 
@@ -201,6 +202,9 @@ def prune_index_file(
         raise Conflict(
             _refusal(file_name, f"cannot be rewritten keeping its other bytes ({error})")
         ) from None
+    except NamedElsewhereError:  # never read: to the service there is no index here
+        logger.warning("index %s is %s; not pruned", lexical, HARD_LINKED)
+        return Pruned([], _left_as_it_is(root, scope, file_name))
     except NotRegularFileError:
         logger.warning("index %s is not a regular file; not pruned", lexical)
         return Pruned([], _left_as_it_is(root, scope, file_name))

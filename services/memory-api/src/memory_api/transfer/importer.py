@@ -60,6 +60,7 @@ from memory_core.atomic import fsync_directory
 from memory_core.counting import counted
 from memory_core.errors import FileKeptChanging, InvalidId, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
+from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
 from memory_core.index_merge import IndexMerge, merge_index, rewrite_links
 from memory_core.index_rewrite import IndexNotRewritable, MergedBytes, merge_index_bytes
 from memory_core.keys import check_topic_file_name
@@ -317,6 +318,8 @@ def _merge_existing(
         ) from None
     except FileTooLarge:
         raise _NotRewritable(f"is larger than {PRUNE_READ_CAP} bytes") from None
+    except NamedElsewhereError:
+        raise _NotRewritable(f"is {HARD_LINKED}; not read") from None
     except (OSError, NotRegularFileError) as error:
         raise _NotRewritable(f"cannot be rewritten ({error.strerror or error})") from None
     if edited is not None and (not merges or merges[0][0] != edited.before):

@@ -46,6 +46,7 @@ from memory_core.decoding import name_spellings, shown_lines
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.file_kind import file_kind
+from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
 from memory_core.index import index_lines_linking
 from memory_core.index_merge import merge_index
 from memory_core.index_rewrite import IndexNotRewritable, merge_index_bytes
@@ -239,6 +240,8 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
         edited = edit_file(target, edit, read_cap=PRUNE_READ_CAP)
     except FileKeptChanging:
         raise Conflict(changed) from None
+    except NamedElsewhereError:
+        raise Conflict(f"{plan.name!r} is {HARD_LINKED}; it was not replaced") from None
     except (FileTooLarge, NotRegularFileError):
         raise Conflict(f"{plan.name!r} is no longer a file the service may replace") from None
     if edited is None:
@@ -293,6 +296,8 @@ def _merge_into_index(
         ) from None
     except FileTooLarge:
         return _not_merged(scope, lines, f"MEMORY.md is larger than {PRUNE_READ_CAP} bytes")
+    except NamedElsewhereError:
+        return _not_merged(scope, lines, f"MEMORY.md is {HARD_LINKED}; not read")
     except NotRegularFileError:
         return _not_merged(scope, lines, "MEMORY.md is not a regular file")
     except OSError as error:
