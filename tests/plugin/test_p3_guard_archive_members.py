@@ -26,6 +26,7 @@ import pytest
 from harness_memory.hooks import archive_members, guarding
 from harness_memory.hooks.archive_members import ArchiveLinks, member_places
 
+from tests.plugin.test_p3_guard_bypasses import shell_answers_through_a_bind_mount
 from tests.support.guard_cases import SHELL, Layout, answer, refusal
 
 ZIP_OF = (
@@ -456,7 +457,8 @@ def test_p3_a_folder_too_large_to_search_for_symlinks_is_refused_for_an_unlisted
     where: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Whether a folder holds a symlink into memory is read up to a cap of entries; past it
-    the unlisted archive is refused, saying so (counted, never timed)."""
+    the unlisted archive is refused, saying so and saying to unpack into a fresh folder,
+    which passes at once (counted, never timed)."""
     build = where.workspace / "build"
     build.mkdir()
     for index in range(5):
@@ -467,8 +469,61 @@ def test_p3_a_folder_too_large_to_search_for_symlinks_is_refused_for_an_unlisted
     reason = refusal(answer(where, "claude-code", "Bash", {"command": "tar x -C build < a.tar"}))
 
     assert reason is not None and "more than 3 entries" in reason, reason
+    assert "mkdir x && tar -C x" in reason, reason
+    fresh = "mkdir fresh && curl -s file:///a.tgz | tar xz -C fresh"
+    assert answer(where, "claude-code", "Bash", {"command": fresh}) is None
     monkeypatch.setattr(archive_members, "EXITS_SCAN_CAP", 6)
     assert answer(where, "claude-code", "Bash", {"command": "tar x -C build < a.tar"}) is None
+
+
+def test_p3_a_large_folder_is_read_only_up_to_the_cap_nearest_first(tmp_path: Path) -> None:
+    """A folder of many entries (a repository's ``node_modules``) is read only up to
+    :data:`~harness_memory.hooks.archive_members.EXITS_SCAN_CAP` entries, each once, and a
+    symlink near the top is found before the deep folders are read (counted, never timed)."""
+    for folder in range(3):
+        deep = tmp_path / f"d{folder}" / "sub"
+        deep.mkdir(parents=True)
+        for index in range(archive_members.EXITS_SCAN_CAP // 2):
+            (deep / f"f{index}").touch()
+    (tmp_path / "lnk").symlink_to("/")
+    asked: list[str] = []
+
+    def reaches(place: str) -> bool:
+        asked.append(place)
+        return place.endswith("/lnk/")
+
+    assert archive_members.exit_reaching(str(tmp_path), reaches, []) == (True, f"{tmp_path}/lnk")
+    assert archive_members.exit_reaching(str(tmp_path), lambda place: False, []) == (True, None)
+
+
+_BIND_AND_UNPACK = """
+mount --bind "$1" "$2/mnt" && cd "$2" && bash -c "$3"
+"""
+
+
+def test_p3_an_unlisted_archive_unpacked_above_a_bind_mount_of_another_scope_is_refused(
+    where: Layout,
+) -> None:
+    """Another scope bind-mounted inside the Workspace (``mnt``, on the same filesystem: no
+    ``st_dev`` tells it) passed for an archive the guard cannot list; the mount table names
+    it, and the guard refuses. Run by bash with the mount made for real (in a user and mount
+    namespace of the test's own), the member ``mnt/a.md`` lands in the other scope."""
+    other = where.root / where.other
+    mount_point = where.workspace / "mnt"
+    mount_point.mkdir()
+    (where.workspace / "notes").unlink()
+    _tar(where.workspace / "files.tar", [("mnt/a.md", None)])
+    commands = ["cat files.tar | tar x", "tar x < files.tar", "tar -x -C mnt < files.tar"]
+
+    answers = shell_answers_through_a_bind_mount(where, other, mount_point, commands)
+
+    assert all(answers.values()), answers
+    namespace = ["unshare", "--user", "--map-root-user", "--mount", "bash", "-c"]
+    for command in commands[:1]:
+        shell = [*namespace, _BIND_AND_UNPACK, "-", str(other), str(where.workspace), command]
+        done = subprocess.run(shell, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    assert (other / "a.md").exists(), "nothing landed: no bypass"
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -620,4 +675,7 @@ def test_p3_a_folder_this_account_may_not_read_is_judged_by_whether_it_may_pass(
         lambda path, mode: passable if str(path).endswith("/private") else access(path, mode),
     )
 
-    assert archive_members.exit_reaching(str(tmp_path), lambda place: False) == (reached, None)
+    assert archive_members.exit_reaching(str(tmp_path), lambda place: False, []) == (
+        reached,
+        None,
+    )

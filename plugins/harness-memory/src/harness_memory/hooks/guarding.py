@@ -1096,14 +1096,16 @@ def _unlisted_refusal(
     def reaches(place: str) -> bool:
         return any(could_reach(place, folders, judge.table) for folders in places if folders)
 
-    reached, through = exit_reaching(folder, reaches)
+    points = [mount.point for mount in judge.table.mounts]
+    reached, through = exit_reaching(folder, reaches, points)
     if not reached:
         return None
     where = (
         f"through {_shown(through)}, which could lead into memory"
         if through is not None
         else f"and what lies below {_shown(folder)} cannot all be read (more than "
-        f"{EXITS_SCAN_CAP} entries, or a folder it may not read)"
+        f"{EXITS_SCAN_CAP} entries, or a folder it may not read): unpack it into a fresh "
+        "folder instead (mkdir x && tar -C x …, unzip -d x), which holds nothing yet"
     )
     return (
         f"{REFUSAL_PREFIX}the command unpacks an archive the guard cannot list "
