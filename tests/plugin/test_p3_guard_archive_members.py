@@ -599,9 +599,10 @@ def test_p3_unzip_options_from_the_environment_lay_members_flat(
         "7z e a.7z -osub",
         "bsdtar -xf files.tar -s ,^,x/, -C sub",
         "bsdtar -x < files.tar",
-        "cpio -idm < a.cpio",
-        "cpio --extract -D sub -F a.cpio",
+        "cpio -idm --no-absolute-filenames < a.cpio",
+        "cpio --extract --no-absolute-filenames -D sub -F a.cpio",
         "unrar x -o+ a.rar",
+        "unrar x a.rar -opsub",
         "unrar e a.rar sub/",
         "jar xf a.jar",
         "jar -xf a.jar -C build",
@@ -611,7 +612,8 @@ def test_p3_archives_other_unpackers_lay_out_are_judged_as_unlisted(
     where: Layout, harness: str, command: str
 ) -> None:
     """7-Zip's ``x`` and ``e`` (every member flat), ``bsdtar`` (its ``-s`` renames
-    members), ``cpio -i``, ``unrar`` and ``jar x`` were programs the guard did not read:
+    members), ``cpio -i`` (here keeping its members below its folder), ``unrar`` (``-opDIR`` its
+    folder) and ``jar x`` were programs the guard did not read:
     unpacking beside the Workspace's symlink into another scope, or into ``sub`` whose
     symlink ``x`` leads back to it, passed. Their members are not listed: refused where a
     symlink reaches memory (``jar -C``: its own folder too, as JDKs differ)."""
@@ -631,10 +633,11 @@ def test_p3_archives_other_unpackers_lay_out_are_judged_as_unlisted(
         "7z x a.7z -ofresh -y",
         "7z l a.7z",
         "bsdtar -xf files.tar -C build",
-        "cpio -idm -D build < a.cpio",
+        "cpio -idm --no-absolute-filenames -D build < a.cpio",
         "cpio -it < a.cpio",
         "cpio -o > a.cpio < list.txt",
         "unrar x a.rar build/",
+        "unrar x -opbuild a.rar",
         "unrar l a.rar",
         "jar tf a.jar",
         "cd build && jar xf ../a.jar",
@@ -679,3 +682,87 @@ def test_p3_a_folder_this_account_may_not_read_is_judged_by_whether_it_may_pass(
         reached,
         None,
     )
+
+
+def _cpio(path: Path, name: str) -> None:
+    """A cpio archive (``newc``, as GNU cpio writes it) at ``path`` of one small file named
+    ``name`` as it is (absolute, or with ``..``)."""
+
+    def padded(data: bytes) -> bytes:
+        return data + b"\0" * (-len(data) % 4)
+
+    def entry(entry_name: str, mode: int, body: bytes) -> bytes:
+        named = entry_name.encode() + b"\0"
+        fields = [0, mode, 0, 0, 1, 0, len(body), 0, 0, 0, 0, len(named), 0]
+        header = b"070701" + b"".join(b"%08X" % field for field in fields)
+        return padded(header + named) + padded(body)
+
+    path.write_bytes(entry(name, 0o100644, b"x\n") + entry("TRAILER!!!", 0, b""))
+
+
+def _jar_by_parents(where: Layout) -> None:
+    """``evil.jar``, a zip whose one member climbs from the Workspace by ``..`` names into
+    the other scope's ``a.md``."""
+    other = where.root / where.other / "a.md"
+    with zipfile.ZipFile(where.workspace / "evil.jar", "w") as archive:
+        archive.writestr(os.path.relpath(other, where.workspace), "x\n")
+
+
+BY_THEIR_OWN_NAMES = [
+    "cpio -idm < evil.cpio",
+    "cpio -i -d -F evil.cpio",
+    "cat evil.cpio | cpio -idmv",
+    "cpio -idm --no-absolute-filenames --absolute-filenames < evil.cpio",
+    "jar -xPf evil.jar",
+    "jar xPf evil.jar",
+]
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", BY_THEIR_OWN_NAMES)
+def test_p3_cpio_and_jar_unpacking_by_the_members_own_names_are_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    """GNU cpio's copy-in and ``jar -P`` write each member by its own absolute or ``..``
+    name, wherever they are run: only the folder was judged, and each passed. Run by bash,
+    each writes into the other scope."""
+    (where.workspace / "notes").unlink()  # the folder alone reaches nothing
+    other = where.root / where.other
+    _cpio(where.workspace / "evil.cpio", str(other / "a.md"))
+    _jar_by_parents(where)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None and "own absolute or '..' names" in reason, reason
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True)
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize("command", ["7z x a.7z -spf", "7za x -SPF2 a.7z", "unrar x -ep3 a.rar"])
+def test_p3_7z_and_unrar_full_paths_are_refused(where: Layout, command: str) -> None:
+    """7-Zip's ``-spf`` (fully qualified paths) and unrar's ``-ep3`` (restored where they
+    were, its manual says: any place on the disk) write by the members' own names. (Neither
+    program is installed here: the refusal is judged from their manuals.)"""
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "own absolute or '..' names" in reason, reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mkdir fresh && cpio -idm --no-absolute-filenames -D fresh < evil.cpio",
+        "mkdir fresh && cpio -i --no-abs -F evil.cpio -D fresh",
+        "cpio -t < evil.cpio",
+        "mkdir fresh && cd fresh && jar xf ../evil.jar",
+    ],
+)
+def test_p3_cpio_and_jar_keeping_members_below_their_folder_pass(
+    where: Layout, command: str
+) -> None:
+    """``cpio --no-absolute-filenames`` and ``jar`` without ``-P`` keep every member below
+    the fresh folder they unpack into; ``cpio -t`` only lists: let through."""
+    _cpio(where.workspace / "evil.cpio", str(where.root / where.other / "a.md"))
+    _jar_by_parents(where)
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

@@ -41,6 +41,7 @@ __all__ = [
     "exit_reaching",
     "junks_paths",
     "member_places",
+    "own_names_option",
     "unlisted_unpack",
     "writes_members",
 ]
@@ -176,8 +177,8 @@ def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[st
     into (none: its own folder); None when it unpacks nothing. ``program`` is ``7z``
     (``7z``, ``7za``, ``7zz``: ``x`` or ``e``, flat; ``-oDIR``; ``-si``), ``cpio`` (``-i``
     or ``--extract``; ``-D DIR``/``--directory=DIR``; ``-F``/``-I``/``--file=`` its archive,
-    else standard input), ``unrar`` (``x`` or ``e``; a later operand ending in ``/`` its
-    folder) or ``jar`` (``x`` in its first word or ``--extract``; ``-C DIR`` too)."""
+    else standard input), ``unrar`` (``x`` or ``e``; ``-opDIR`` or a later operand ending in ``/``
+    its folder) or ``jar`` (``x`` in its first word or ``--extract``; ``-C DIR`` too)."""
     operands = [word for word in words if not word.startswith("-")]
     if program == "7z":
         if not operands or operands[0] not in ("x", "e"):
@@ -187,7 +188,9 @@ def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[st
     if program == "unrar":
         if len(operands) < 2 or operands[0] not in ("x", "e"):
             return None
-        return operands[1], [word for word in operands[2:] if word.endswith("/")][-1:]
+        named = [word[3:] for word in words if word.lower().startswith("-op") and len(word) > 3]
+        named += [word for word in operands[2:] if word.endswith("/")]
+        return operands[1], named[-1:]
     bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
     if program == "cpio":
         if "--extract" not in words and not any("i" in bundle for bundle in bundles):
@@ -202,6 +205,35 @@ def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[st
         named = _all_valued(words, ("-C", "--dir"))
         return archive, [".", *named] if named else []  # its own folder, whichever JDK
     return None
+
+
+def own_names_option(program: str, words: list[str]) -> str | None:
+    """The option (or, for ``cpio``, the missing one) with which an unpacking ``program``
+    whose archives are never listed here (``cpio``, ``jar``, ``7z``, ``unrar``), given
+    ``words``, writes its members by their own absolute or ``..`` names, as ``tar -P`` and
+    ``unzip -:`` do; None when it keeps them below its folder. GNU cpio's copy-in keeps
+    them unless the last of ``--no-absolute-filenames``/``--absolute-filenames`` (each
+    shortened as getopt takes it) is the first; the JDK's ``jar`` with ``-P`` (alone or in
+    its first word's bundle: ``-xPf``, ``xPf``); 7-Zip with ``-spf``/``-spf2`` (fully
+    qualified paths; its switches in any case); ``unrar`` with ``-ep3`` (full paths,
+    restored where they were)."""
+    if program == "cpio":
+        keeps = True
+        for word in words:
+            name = word.partition("=")[0]
+            if len(name) > 5 and "--no-absolute-filenames".startswith(name):
+                keeps = False
+            elif len(name) > 3 and "--absolute-filenames".startswith(name):
+                keeps = True
+        return "cpio -i without --no-absolute-filenames" if keeps else None
+    if program == "jar":
+        first = words[0] if words else ""
+        bundled = not first.startswith("--") and "P" in first
+        return "jar -P" if bundled or "-P" in words else None
+    switch = {"7z": "-spf", "unrar": "-ep3"}.get(program)
+    if switch is None:
+        return None
+    return next((word for word in words if word.lower().startswith(switch)), None)
 
 
 def _valued(words: list[str], options: tuple[str, ...]) -> str | None:

@@ -52,6 +52,7 @@ from harness_memory.hooks.archive_members import (
     ArchiveLinks,
     exit_reaching,
     member_places,
+    own_names_option,
     writes_members,
 )
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
@@ -914,12 +915,7 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
     itself (``curl -O``, ``tar -x``) after a ``cd`` into a folder known only at run time: where
     either writes is not in the command's text (P-3). None when it does neither."""
     for option in found.unbounded:
-        return (
-            f"{REFUSAL_PREFIX}the command unpacks an archive by its members' own absolute or "
-            f"'..' names ({_shown(option)}): where they land is written in the archive, not "
-            "the command, and could be another Workspace's memory scope; unpack without it, "
-            "into a literal folder"
-        )
+        return _own_names_refusal(option)
     for program in found.lost_programs:
         return (
             f"{REFUSAL_PREFIX}the command runs {_shown(program)}, a program whose writes the "
@@ -946,6 +942,18 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
             "(curl -o, tar -C, unzip -d) by a literal path"
         )
     return None
+
+
+def _own_names_refusal(option: str) -> str:
+    """The refusal of an unpack by its members' own absolute or ``..`` names, given by
+    ``option`` (``tar -P``, ``unzip -:``, ``cpio -i`` without ``--no-absolute-filenames``,
+    ``jar -P``, ``7z -spf``, ``unrar -ep3``) (P-3)."""
+    return (
+        f"{REFUSAL_PREFIX}the command unpacks an archive by its members' own absolute or "
+        f"'..' names ({_shown(option)}): where they land is written in the archive, not "
+        "the command, and could be another Workspace's memory scope; unpack without it "
+        "(cpio: with --no-absolute-filenames), into a literal folder"
+    )
 
 
 def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -> str | None:
@@ -1013,6 +1021,9 @@ def _unpack_refusal(
     unknown: list[str] = []  # the folders an archive the guard cannot list was unpacked into
     set_here = _options_set_here(found)
     for command, archive, folders, words in found.unpacked:
+        option = own_names_option(command, words) if writes_members(command, words) else None
+        if option is not None:
+            return _own_names_refusal(option)
         options = None if command in set_here else _environment_options(command, judge.environ)
         for folder in folders:
             places = None
