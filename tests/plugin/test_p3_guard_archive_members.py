@@ -766,3 +766,58 @@ def test_p3_cpio_and_jar_keeping_members_below_their_folder_pass(
     _jar_by_parents(where)
 
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+WRITTEN_THROUGH_A_MEMBER_LINK = [
+    "tar -xf evil.tar && echo hi > lnk/pwn.md",
+    "tar xf evil.tar; cp note.md lnk/",
+    "unzip -qo evil.zip && echo hi > lnk/pwn.md",
+    "tar -xf evil.tar && echo hi > file.md",
+    "tar x < evil.tar && echo hi > lnk/pwn.md",
+    "cat evil.tar | tar -x; echo hi > lnk/pwn.md",
+    "curl -s file://{workspace}/evil.tar | tar -x && echo hi > lnk/pwn.md",
+]
+"""A path written after an archive whose symlink member ``lnk`` leads into another scope
+(and ``file.md`` to its ``MEMORY.md``) is unpacked: listed, or from standard input."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", WRITTEN_THROUGH_A_MEMBER_LINK)
+def test_p3_a_write_through_a_symlink_an_archive_makes_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    """Each passed: the member ``lnk`` itself lands in the Workspace, and ``lnk/pwn.md``
+    was judged as a plain Workspace path before the archive made the link. Run by bash,
+    each writes into the other scope."""
+    (where.workspace / "notes").unlink()
+    other = where.root / where.other
+    members = [("lnk", str(other)), ("file.md", str(other / "MEMORY.md"))]
+    _tar(where.workspace / "evil.tar", members)
+    _zip(where.workspace / "evil.zip", members)
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    shell = command.format(workspace=where.workspace)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None, shell
+    before = {path.name: path.read_text(encoding="utf-8") for path in other.iterdir()}
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, capture_output=True)
+    after = {path.name: path.read_text(encoding="utf-8") for path in other.iterdir()}
+    assert after != before, f"nothing landed: no bypass ({shell})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tar -xf a.tar && echo hi > src/new.py",
+        "mkdir fresh && tar -x -C fresh < a.tar && echo done > log.txt",
+        "tar -xf a.tar && cat lnk/a.md",
+    ],
+)
+def test_p3_writes_clear_of_what_an_archive_makes_pass(where: Layout, command: str) -> None:
+    """A write beside a listed archive's members, none a symlink it passes through, or
+    outside the fresh folder an unlisted one fills, or a read: let through."""
+    (where.workspace / "notes").unlink()
+    _tar(where.workspace / "a.tar", [("src/a.py", None), ("lnk", "src")])
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

@@ -944,6 +944,28 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
     return None
 
 
+def _written_paths(found: ShellPaths) -> list[str]:
+    """The absolute paths of ``found.paths`` that spell a word of ``found.written`` (a
+    redirection's target, a copy's destination, a word of a program the guard does not
+    read, but not an unpacking program's own words: ``jar xf a.jar``), as anchored in each
+    folder the command may be in; a word built at run time is refused elsewhere. Linear in
+    the paths' parts (H-5)."""
+    own = {word for _, _, _, words in found.unpacked for word in words}  # ``jar xf a.jar``'s
+    words = {os.path.normpath(word) for word in found.written if word and "$" not in word} - {
+        os.path.normpath(word) for word in own if word
+    }
+    if not words:
+        return []
+    chosen: list[str] = []
+    for path in dict.fromkeys(found.paths):
+        folded = os.path.normpath(path)
+        parts = folded.split("/")
+        tails = {"/".join(parts[at:]) for at in range(1, len(parts))}
+        if folded in words or not tails.isdisjoint(words):
+            chosen.append(path)
+    return chosen
+
+
 def _own_names_refusal(option: str) -> str:
     """The refusal of an unpack by its members' own absolute or ``..`` names, given by
     ``option`` (``tar -P``, ``unzip -:``, ``cpio -i`` without ``--no-absolute-filenames``,
@@ -1073,6 +1095,46 @@ def _unpack_refusal(
                         f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where a member "
                         f"of {_shown(archive or '')} lands when it is unpacked)"
                     )
+    return _through_unpacked_refusal(found, judge, links, unknown)
+
+
+def _through_unpacked_refusal(
+    found: ShellPaths, judge: _Judge, links: ArchiveLinks, unknown: list[str]
+) -> str | None:
+    """The refusal of a command writing a path through a symlink an archive it unpacks makes
+    (``tar -xf a.tar && echo x > lnk/a.md``, a member ``lnk -> <other scope>``): judged
+    where the link leads (``links``: the listed archives' symlink members); or writing a path
+    below a folder in ``unknown`` (real), where an archive the guard cannot list is unpacked
+    (any member there may be such a link, so where the path lands is known only when the
+    command runs). Order is not read: a path the command writes before the unpack is judged
+    the same, the wider reading. None when no written path goes through either (P-3)."""
+    written = _written_paths(found)
+    for path in written if links.links else []:
+        for spelled in dict.fromkeys((os.path.normpath(path), os.path.realpath(path))):
+            pointed = links.links.get(spelled)  # the link itself: written through to its file
+            place = links.landing(spelled if pointed is None else pointed)
+            if place == spelled:
+                continue
+            decision = check_write(
+                place, memory_root=judge.memory_root, workspace_key=judge.key, mounts=judge.table
+            )
+            if not decision.allowed:
+                return (
+                    f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where "
+                    f"{_shown(path)} lands through a symlink an archive the command unpacks "
+                    "makes)"
+                )
+    for path in written if unknown else []:
+        real = os.path.realpath(path)
+        folder = next((f for f in unknown if real.startswith(f.rstrip("/") + "/")), None)
+        if folder is not None:
+            return (
+                f"{REFUSAL_PREFIX}the command writes {_shown(path)} below {_shown(folder)}, "
+                "where it unpacks an archive the guard cannot list: any member there may be "
+                "a symlink the write goes through, so where it lands is known only when the "
+                "command runs, and it could be another Workspace's memory scope. Write it in "
+                "a command of its own after the unpack"
+            )
     return None
 
 
