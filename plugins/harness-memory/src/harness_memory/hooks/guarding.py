@@ -332,6 +332,7 @@ def _pointed_settings_refusal(found: ShellPaths, judge: _Judge) -> str | None:
         for file in pointed_files(program, base, words, {**judge.environ, **assigned}):
             known = "$" not in file and is_usable_path(file)
             elsewhere = _named_elsewhere(file, found, base, words, assigned)
+            elsewhere = elsewhere or _written_around(file, program, found)
             if known and not elsewhere and (os.path.lexists(file) or file not in own):
                 continue  # a missing file the harness's environment names is read by none
             return (
@@ -362,6 +363,52 @@ def _named_elsewhere(
         if part and os.path.normpath(os.path.join(base, part)) == target  # noqa: PTH118
     )
     return total > own
+
+
+def _written_around(file: str, program: str, found: ShellPaths) -> bool:
+    """Whether the command may write the settings file ``file`` (absolute) that ``program``
+    reads without naming it: it writes, moves or removes a folder above it (``rm -rf conf &&
+    mv staged conf``), unpacks an archive into a folder at or above it (an archive the guard
+    lists with a member landing at it or on its way, or any it cannot list), or runs a
+    program the guard does not read (``python3 -c '…'``) other than one starting
+    ``program`` itself (``python3 -m pip``) or started by it (``bash -lc 'npm test'``); the
+    order of the programs is not read, the wider reading (P-3)."""
+    target = os.path.normpath(file)
+    spellings = {target, os.path.realpath(target)}
+
+    def at_or_above(folder: str) -> bool:
+        return any(s == folder or s.startswith(folder.rstrip("/") + "/") for s in spellings)
+
+    folders = [*_written_paths(found), *found.moved, *found.swept]
+    if any(at_or_above(os.path.normpath(f)) and os.path.normpath(f) != target for f in folders):
+        return True  # the file itself written: counted by :func:`_named_elsewhere`
+    for command, archive, into, words in found.unpacked:
+        if not writes_members(command, words):
+            continue
+        for folder in into:
+            if not (at_or_above(os.path.normpath(folder)) or at_or_above(os.path.realpath(folder))):
+                continue
+            places = None
+            if archive is not None and command in ("tar", "unzip"):
+                places = member_places(command, archive, folder, ArchiveLinks(), words)
+            if places is None or any(at_or_above(place) for place in places):
+                return True
+    launched = program in {os.path.basename(word) for word in found.written}  # noqa: PTH119
+    started = {
+        part  # a program the reader itself runs (``bash -lc 'npm test'``) runs after it reads
+        for configured in found.configured
+        if configured[0] == program
+        for word in configured[2]
+        for part in word.split()
+    }
+    names = [
+        os.path.basename(name)  # noqa: PTH119
+        for name in found.programs
+        if "=" not in name and "$" not in name and name not in started
+    ]
+    readers = sum(1 for configured in found.configured if configured[0] == program)
+    others = len(names) - min(readers, names.count(program))
+    return others > 0 and not launched
 
 
 def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
