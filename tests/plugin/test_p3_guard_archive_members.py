@@ -791,7 +791,10 @@ def test_p3_a_write_through_a_symlink_an_archive_makes_is_refused(
     each writes into the other scope."""
     (where.workspace / "notes").unlink()
     other = where.root / where.other
-    members = [("lnk", str(other)), ("file.md", str(other / "MEMORY.md"))]
+    members: list[tuple[str, str | None]] = [
+        ("lnk", str(other)),
+        ("file.md", str(other / "MEMORY.md")),
+    ]
     _tar(where.workspace / "evil.tar", members)
     _zip(where.workspace / "evil.zip", members)
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
