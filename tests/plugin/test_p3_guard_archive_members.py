@@ -26,6 +26,7 @@ import pytest
 from harness_memory.hooks import archive_members, guarding
 from harness_memory.hooks.archive_members import ArchiveLinks, member_places
 
+from tests.plugin.test_p3_guard_bypasses import shell_answers_through_a_bind_mount
 from tests.support.guard_cases import SHELL, Layout, answer, refusal
 
 ZIP_OF = (
@@ -456,7 +457,8 @@ def test_p3_a_folder_too_large_to_search_for_symlinks_is_refused_for_an_unlisted
     where: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Whether a folder holds a symlink into memory is read up to a cap of entries; past it
-    the unlisted archive is refused, saying so (counted, never timed)."""
+    the unlisted archive is refused, saying so and saying to unpack into a fresh folder,
+    which passes at once (counted, never timed)."""
     build = where.workspace / "build"
     build.mkdir()
     for index in range(5):
@@ -467,8 +469,61 @@ def test_p3_a_folder_too_large_to_search_for_symlinks_is_refused_for_an_unlisted
     reason = refusal(answer(where, "claude-code", "Bash", {"command": "tar x -C build < a.tar"}))
 
     assert reason is not None and "more than 3 entries" in reason, reason
+    assert "mkdir x && tar -C x" in reason, reason
+    fresh = "mkdir fresh && curl -s file:///a.tgz | tar xz -C fresh"
+    assert answer(where, "claude-code", "Bash", {"command": fresh}) is None
     monkeypatch.setattr(archive_members, "EXITS_SCAN_CAP", 6)
     assert answer(where, "claude-code", "Bash", {"command": "tar x -C build < a.tar"}) is None
+
+
+def test_p3_a_large_folder_is_read_only_up_to_the_cap_nearest_first(tmp_path: Path) -> None:
+    """A folder of many entries (a repository's ``node_modules``) is read only up to
+    :data:`~harness_memory.hooks.archive_members.EXITS_SCAN_CAP` entries, each once, and a
+    symlink near the top is found before the deep folders are read (counted, never timed)."""
+    for folder in range(3):
+        deep = tmp_path / f"d{folder}" / "sub"
+        deep.mkdir(parents=True)
+        for index in range(archive_members.EXITS_SCAN_CAP // 2):
+            (deep / f"f{index}").touch()
+    (tmp_path / "lnk").symlink_to("/")
+    asked: list[str] = []
+
+    def reaches(place: str) -> bool:
+        asked.append(place)
+        return place.endswith("/lnk/")
+
+    assert archive_members.exit_reaching(str(tmp_path), reaches, []) == (True, f"{tmp_path}/lnk")
+    assert archive_members.exit_reaching(str(tmp_path), lambda place: False, []) == (True, None)
+
+
+_BIND_AND_UNPACK = """
+mount --bind "$1" "$2/mnt" && cd "$2" && bash -c "$3"
+"""
+
+
+def test_p3_an_unlisted_archive_unpacked_above_a_bind_mount_of_another_scope_is_refused(
+    where: Layout,
+) -> None:
+    """Another scope bind-mounted inside the Workspace (``mnt``, on the same filesystem: no
+    ``st_dev`` tells it) passed for an archive the guard cannot list; the mount table names
+    it, and the guard refuses. Run by bash with the mount made for real (in a user and mount
+    namespace of the test's own), the member ``mnt/a.md`` lands in the other scope."""
+    other = where.root / where.other
+    mount_point = where.workspace / "mnt"
+    mount_point.mkdir()
+    (where.workspace / "notes").unlink()
+    _tar(where.workspace / "files.tar", [("mnt/a.md", None)])
+    commands = ["cat files.tar | tar x", "tar x < files.tar", "tar -x -C mnt < files.tar"]
+
+    answers = shell_answers_through_a_bind_mount(where, other, mount_point, commands)
+
+    assert all(answers.values()), answers
+    namespace = ["unshare", "--user", "--map-root-user", "--mount", "bash", "-c"]
+    for command in commands[:1]:
+        shell = [*namespace, _BIND_AND_UNPACK, "-", str(other), str(where.workspace), command]
+        done = subprocess.run(shell, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    assert (other / "a.md").exists(), "nothing landed: no bypass"
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -544,9 +599,10 @@ def test_p3_unzip_options_from_the_environment_lay_members_flat(
         "7z e a.7z -osub",
         "bsdtar -xf files.tar -s ,^,x/, -C sub",
         "bsdtar -x < files.tar",
-        "cpio -idm < a.cpio",
-        "cpio --extract -D sub -F a.cpio",
+        "cpio -idm --no-absolute-filenames < a.cpio",
+        "cpio --extract --no-absolute-filenames -D sub -F a.cpio",
         "unrar x -o+ a.rar",
+        "unrar x a.rar -opsub",
         "unrar e a.rar sub/",
         "jar xf a.jar",
         "jar -xf a.jar -C build",
@@ -556,7 +612,8 @@ def test_p3_archives_other_unpackers_lay_out_are_judged_as_unlisted(
     where: Layout, harness: str, command: str
 ) -> None:
     """7-Zip's ``x`` and ``e`` (every member flat), ``bsdtar`` (its ``-s`` renames
-    members), ``cpio -i``, ``unrar`` and ``jar x`` were programs the guard did not read:
+    members), ``cpio -i`` (here keeping its members below its folder), ``unrar`` (``-opDIR`` its
+    folder) and ``jar x`` were programs the guard did not read:
     unpacking beside the Workspace's symlink into another scope, or into ``sub`` whose
     symlink ``x`` leads back to it, passed. Their members are not listed: refused where a
     symlink reaches memory (``jar -C``: its own folder too, as JDKs differ)."""
@@ -576,10 +633,11 @@ def test_p3_archives_other_unpackers_lay_out_are_judged_as_unlisted(
         "7z x a.7z -ofresh -y",
         "7z l a.7z",
         "bsdtar -xf files.tar -C build",
-        "cpio -idm -D build < a.cpio",
+        "cpio -idm --no-absolute-filenames -D build < a.cpio",
         "cpio -it < a.cpio",
         "cpio -o > a.cpio < list.txt",
         "unrar x a.rar build/",
+        "unrar x -opbuild a.rar",
         "unrar l a.rar",
         "jar tf a.jar",
         "cd build && jar xf ../a.jar",
@@ -620,4 +678,149 @@ def test_p3_a_folder_this_account_may_not_read_is_judged_by_whether_it_may_pass(
         lambda path, mode: passable if str(path).endswith("/private") else access(path, mode),
     )
 
-    assert archive_members.exit_reaching(str(tmp_path), lambda place: False) == (reached, None)
+    assert archive_members.exit_reaching(str(tmp_path), lambda place: False, []) == (
+        reached,
+        None,
+    )
+
+
+def _cpio(path: Path, name: str) -> None:
+    """A cpio archive (``newc``, as GNU cpio writes it) at ``path`` of one small file named
+    ``name`` as it is (absolute, or with ``..``)."""
+
+    def padded(data: bytes) -> bytes:
+        return data + b"\0" * (-len(data) % 4)
+
+    def entry(entry_name: str, mode: int, body: bytes) -> bytes:
+        named = entry_name.encode() + b"\0"
+        fields = [0, mode, 0, 0, 1, 0, len(body), 0, 0, 0, 0, len(named), 0]
+        header = b"070701" + b"".join(b"%08X" % field for field in fields)
+        return padded(header + named) + padded(body)
+
+    path.write_bytes(entry(name, 0o100644, b"x\n") + entry("TRAILER!!!", 0, b""))
+
+
+def _jar_by_parents(where: Layout) -> None:
+    """``evil.jar``, a zip whose one member climbs from the Workspace by ``..`` names into
+    the other scope's ``a.md``."""
+    other = where.root / where.other / "a.md"
+    with zipfile.ZipFile(where.workspace / "evil.jar", "w") as archive:
+        archive.writestr(os.path.relpath(other, where.workspace), "x\n")
+
+
+BY_THEIR_OWN_NAMES = [
+    "cpio -idm < evil.cpio",
+    "cpio -i -d -F evil.cpio",
+    "cat evil.cpio | cpio -idmv",
+    "cpio -idm --no-absolute-filenames --absolute-filenames < evil.cpio",
+    "jar -xPf evil.jar",
+    "jar xPf evil.jar",
+]
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", BY_THEIR_OWN_NAMES)
+def test_p3_cpio_and_jar_unpacking_by_the_members_own_names_are_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    """GNU cpio's copy-in and ``jar -P`` write each member by its own absolute or ``..``
+    name, wherever they are run: only the folder was judged, and each passed. Run by bash,
+    each writes into the other scope."""
+    (where.workspace / "notes").unlink()  # the folder alone reaches nothing
+    other = where.root / where.other
+    _cpio(where.workspace / "evil.cpio", str(other / "a.md"))
+    _jar_by_parents(where)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None and "own absolute or '..' names" in reason, reason
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True)
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize("command", ["7z x a.7z -spf", "7za x -SPF2 a.7z", "unrar x -ep3 a.rar"])
+def test_p3_7z_and_unrar_full_paths_are_refused(where: Layout, command: str) -> None:
+    """7-Zip's ``-spf`` (fully qualified paths) and unrar's ``-ep3`` (restored where they
+    were, its manual says: any place on the disk) write by the members' own names. (Neither
+    program is installed here: the refusal is judged from their manuals.)"""
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "own absolute or '..' names" in reason, reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mkdir fresh && cpio -idm --no-absolute-filenames -D fresh < evil.cpio",
+        "mkdir fresh && cpio -i --no-abs -F evil.cpio -D fresh",
+        "cpio -t < evil.cpio",
+        "mkdir fresh && cd fresh && jar xf ../evil.jar",
+    ],
+)
+def test_p3_cpio_and_jar_keeping_members_below_their_folder_pass(
+    where: Layout, command: str
+) -> None:
+    """``cpio --no-absolute-filenames`` and ``jar`` without ``-P`` keep every member below
+    the fresh folder they unpack into; ``cpio -t`` only lists: let through."""
+    _cpio(where.workspace / "evil.cpio", str(where.root / where.other / "a.md"))
+    _jar_by_parents(where)
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+WRITTEN_THROUGH_A_MEMBER_LINK = [
+    "tar -xf evil.tar && echo hi > lnk/pwn.md",
+    "tar xf evil.tar; cp note.md lnk/",
+    "unzip -qo evil.zip && echo hi > lnk/pwn.md",
+    "tar -xf evil.tar && echo hi > file.md",
+    "tar x < evil.tar && echo hi > lnk/pwn.md",
+    "cat evil.tar | tar -x; echo hi > lnk/pwn.md",
+    "curl -s file://{workspace}/evil.tar | tar -x && echo hi > lnk/pwn.md",
+]
+"""A path written after an archive whose symlink member ``lnk`` leads into another scope
+(and ``file.md`` to its ``MEMORY.md``) is unpacked: listed, or from standard input."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", WRITTEN_THROUGH_A_MEMBER_LINK)
+def test_p3_a_write_through_a_symlink_an_archive_makes_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    """Each passed: the member ``lnk`` itself lands in the Workspace, and ``lnk/pwn.md``
+    was judged as a plain Workspace path before the archive made the link. Run by bash,
+    each writes into the other scope."""
+    (where.workspace / "notes").unlink()
+    other = where.root / where.other
+    members: list[tuple[str, str | None]] = [
+        ("lnk", str(other)),
+        ("file.md", str(other / "MEMORY.md")),
+    ]
+    _tar(where.workspace / "evil.tar", members)
+    _zip(where.workspace / "evil.zip", members)
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    shell = command.format(workspace=where.workspace)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None, shell
+    before = {path.name: path.read_text(encoding="utf-8") for path in other.iterdir()}
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, capture_output=True)
+    after = {path.name: path.read_text(encoding="utf-8") for path in other.iterdir()}
+    assert after != before, f"nothing landed: no bypass ({shell})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tar -xf a.tar && echo hi > src/new.py",
+        "mkdir fresh && tar -x -C fresh < a.tar && echo done > log.txt",
+        "tar -xf a.tar && cat lnk/a.md",
+    ],
+)
+def test_p3_writes_clear_of_what_an_archive_makes_pass(where: Layout, command: str) -> None:
+    """A write beside a listed archive's members, none a symlink it passes through, or
+    outside the fresh folder an unlisted one fills, or a read: let through."""
+    (where.workspace / "notes").unlink()
+    _tar(where.workspace / "a.tar", [("src/a.py", None), ("lnk", "src")])
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

@@ -171,3 +171,104 @@ def test_p3_a_reader_writing_the_settings_file_before_the_program_reads_it_is_re
     assert reason is not None and "r.sh" in reason, reason
     _run(where, environment, command)
     assert (where.root / where.other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+FILLED_WITHOUT_NAMING_IT = [
+    "mkdir -p staged && cp y.sh staged/start.sh && rm -rf conf && mv staged conf; bash -c ls",
+    "tar xf a.tar; bash -c ls",
+    "cat a.tar | tar x; bash -c ls",
+    "unzip -qo a.zip; bash -c ls",
+    'python3 -c \'import shutil; shutil.copy("y.sh", "conf/sta" + "rt.sh")\'; bash -c ls',
+]
+"""Commands filling the startup file ``conf/start.sh`` without naming it: a folder above it
+replaced, an archive with the member ``conf/start.sh`` unpacked (listed, or from standard
+input), a program the guard does not read writing it."""
+
+
+@pytest.mark.parametrize("present", [False, True])
+@pytest.mark.parametrize("command", FILLED_WITHOUT_NAMING_IT)
+def test_p3_a_startup_file_the_command_fills_without_naming_it_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str, present: bool
+) -> None:
+    """The harness's ``BASH_ENV`` names ``conf/start.sh`` (missing, or present and harmless):
+    each passed, as no word named the file. Run by bash, each writes into the other scope."""
+    import tarfile
+    import zipfile
+
+    environment = _layout(where, monkeypatch)
+    (where.workspace / "conf").mkdir()
+    if present:
+        (where.workspace / "conf" / "start.sh").write_text("alias ll='ls -l'\n", encoding="utf-8")
+    with tarfile.open(where.workspace / "a.tar", "w") as archive:
+        archive.add(where.workspace / "y.sh", "conf/start.sh")
+    with zipfile.ZipFile(where.workspace / "a.zip", "w") as packed:
+        packed.write(where.workspace / "y.sh", "conf/start.sh")
+    (where.workspace / "notes").unlink()  # no symlink for the unlisted unpack to go through
+    environment["BASH_ENV"] = str(where.workspace / "conf" / "start.sh")
+    monkeypatch.setenv("BASH_ENV", environment["BASH_ENV"])
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "start.sh" in reason, reason
+    _run(where, environment, command)
+    assert (where.root / where.other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tar xf a.tar; BASH_ENV=conf/r.sh bash -c true",
+        "unzip -qo a.zip; BASH_ENV=conf/r.sh bash -c true",
+        "mkdir -p staged && cp y.sh staged/r.sh && rm -rf conf && mv staged conf; "
+        "BASH_ENV=conf/r.sh bash -c true",
+    ],
+)
+def test_p3_a_present_settings_file_the_command_replaces_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Pointed at by the command and on the disk (harmless when the guard reads it), but
+    replaced by an unpack or a folder moved over it first: refused; run by bash, it writes
+    into the other scope."""
+    import tarfile
+    import zipfile
+
+    environment = _layout(where, monkeypatch)
+    (where.workspace / "conf").mkdir()
+    (where.workspace / "conf" / "r.sh").write_text("alias ll='ls -l'\n", encoding="utf-8")
+    with tarfile.open(where.workspace / "a.tar", "w") as archive:
+        archive.add(where.workspace / "y.sh", "conf/r.sh")
+    with zipfile.ZipFile(where.workspace / "a.zip", "w") as packed:
+        packed.write(where.workspace / "y.sh", "conf/r.sh")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "r.sh" in reason, reason
+    _run(where, environment, command)
+    assert (where.root / where.other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tar xf a.tar; bash -c ls",
+        "mkdir -p build && cp y.sh build/ && bash -c ls",
+        "python3 -m pip list",
+    ],
+)
+def test_p3_a_command_clear_of_the_startup_files_folder_passes(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """An archive whose members land beside ``conf`` (not on it), a copy into another
+    folder, and ``pip`` started by ``python3`` (the program reading the settings file):
+    let through."""
+    import tarfile
+
+    _layout(where, monkeypatch)
+    (where.workspace / "conf").mkdir()
+    (where.workspace / "conf" / "start.sh").write_text("alias ll='ls -l'\n", encoding="utf-8")
+    with tarfile.open(where.workspace / "a.tar", "w") as archive:
+        archive.add(where.workspace / "y.sh", "src/y.sh")
+    monkeypatch.setenv("BASH_ENV", str(where.workspace / "conf" / "start.sh"))
+    monkeypatch.setenv("PIP_CONFIG_FILE", str(where.workspace / "conf" / "start.sh"))
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

@@ -52,6 +52,7 @@ from harness_memory.hooks.archive_members import (
     ArchiveLinks,
     exit_reaching,
     member_places,
+    own_names_option,
     writes_members,
 )
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
@@ -83,6 +84,7 @@ from harness_memory.hooks.program_settings import (
 )
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.tool_targets import (
+    _ALIASES,
     ShellPaths,
     ToolWrites,
     shell_paths,
@@ -331,6 +333,7 @@ def _pointed_settings_refusal(found: ShellPaths, judge: _Judge) -> str | None:
         for file in pointed_files(program, base, words, {**judge.environ, **assigned}):
             known = "$" not in file and is_usable_path(file)
             elsewhere = _named_elsewhere(file, found, base, words, assigned)
+            elsewhere = elsewhere or _written_around(file, program, found)
             if known and not elsewhere and (os.path.lexists(file) or file not in own):
                 continue  # a missing file the harness's environment names is read by none
             return (
@@ -361,6 +364,53 @@ def _named_elsewhere(
         if part and os.path.normpath(os.path.join(base, part)) == target  # noqa: PTH118
     )
     return total > own
+
+
+def _written_around(file: str, program: str, found: ShellPaths) -> bool:
+    """Whether the command may write the settings file ``file`` (absolute) that ``program``
+    reads without naming it: it writes, moves or removes a folder above it (``rm -rf conf &&
+    mv staged conf``), unpacks an archive into a folder at or above it (an archive the guard
+    lists with a member landing at it or on its way, or any it cannot list), or runs a
+    program the guard does not read (``python3 -c '…'``) other than one starting
+    ``program`` itself (``python3 -m pip``) or started by it (``bash -lc 'npm test'``); the
+    order of the programs is not read, the wider reading (P-3)."""
+    target = os.path.normpath(file)
+    spellings = {target, os.path.realpath(target)}
+
+    def at_or_above(folder: str) -> bool:
+        return any(s == folder or s.startswith(folder.rstrip("/") + "/") for s in spellings)
+
+    folders = [*_written_paths(found), *found.moved, *found.swept]
+    if any(at_or_above(os.path.normpath(f)) and os.path.normpath(f) != target for f in folders):
+        return True  # the file itself written: counted by :func:`_named_elsewhere`
+    for command, archive, into, words in found.unpacked:
+        if not writes_members(command, words):
+            continue
+        for folder in into:
+            if not (at_or_above(os.path.normpath(folder)) or at_or_above(os.path.realpath(folder))):
+                continue
+            places = None
+            if archive is not None and command in ("tar", "unzip"):
+                places = member_places(command, archive, folder, ArchiveLinks(), words)
+            if places is None or any(at_or_above(place) for place in places):
+                return True
+    launched = program in {os.path.basename(word) for word in found.written}  # noqa: PTH119
+    started = {
+        part  # a program the reader itself runs (``bash -lc 'npm test'``) runs after it reads
+        for configured in found.configured
+        if configured[0] == program
+        for word in configured[2]
+        for part in word.split()
+    }
+    names = [
+        os.path.basename(name)  # noqa: PTH119
+        for name in found.programs
+        if "=" not in name and "$" not in name and name not in started
+    ]
+    readers = sum(1 for configured in found.configured if configured[0] == program)
+    spelt = [name for name in names if _ALIASES.get(name, name) == program]
+    others = len(names) - min(readers, len(spelt))  # ``npx`` is read as ``npm``
+    return others > 0 and not launched
 
 
 def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) -> str | None:
@@ -914,12 +964,7 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
     itself (``curl -O``, ``tar -x``) after a ``cd`` into a folder known only at run time: where
     either writes is not in the command's text (P-3). None when it does neither."""
     for option in found.unbounded:
-        return (
-            f"{REFUSAL_PREFIX}the command unpacks an archive by its members' own absolute or "
-            f"'..' names ({_shown(option)}): where they land is written in the archive, not "
-            "the command, and could be another Workspace's memory scope; unpack without it, "
-            "into a literal folder"
-        )
+        return _own_names_refusal(option)
     for program in found.lost_programs:
         return (
             f"{REFUSAL_PREFIX}the command runs {_shown(program)}, a program whose writes the "
@@ -946,6 +991,40 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
             "(curl -o, tar -C, unzip -d) by a literal path"
         )
     return None
+
+
+def _written_paths(found: ShellPaths) -> list[str]:
+    """The absolute paths of ``found.paths`` that spell a word of ``found.written`` (a
+    redirection's target, a copy's destination, a word of a program the guard does not
+    read, but not an unpacking program's own words: ``jar xf a.jar``), as anchored in each
+    folder the command may be in; a word built at run time is refused elsewhere. Linear in
+    the paths' parts (H-5)."""
+    own = {word for _, _, _, words in found.unpacked for word in words}  # ``jar xf a.jar``'s
+    words = {os.path.normpath(word) for word in found.written if word and "$" not in word} - {
+        os.path.normpath(word) for word in own if word
+    }
+    if not words:
+        return []
+    chosen: list[str] = []
+    for path in dict.fromkeys(found.paths):
+        folded = os.path.normpath(path)
+        parts = folded.split("/")
+        tails = {"/".join(parts[at:]) for at in range(1, len(parts))}
+        if folded in words or not tails.isdisjoint(words):
+            chosen.append(path)
+    return chosen
+
+
+def _own_names_refusal(option: str) -> str:
+    """The refusal of an unpack by its members' own absolute or ``..`` names, given by
+    ``option`` (``tar -P``, ``unzip -:``, ``cpio -i`` without ``--no-absolute-filenames``,
+    ``jar -P``, ``7z -spf``, ``unrar -ep3``) (P-3)."""
+    return (
+        f"{REFUSAL_PREFIX}the command unpacks an archive by its members' own absolute or "
+        f"'..' names ({_shown(option)}): where they land is written in the archive, not "
+        "the command, and could be another Workspace's memory scope; unpack without it "
+        "(cpio: with --no-absolute-filenames), into a literal folder"
+    )
 
 
 def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -> str | None:
@@ -1013,6 +1092,9 @@ def _unpack_refusal(
     unknown: list[str] = []  # the folders an archive the guard cannot list was unpacked into
     set_here = _options_set_here(found)
     for command, archive, folders, words in found.unpacked:
+        option = own_names_option(command, words) if writes_members(command, words) else None
+        if option is not None:
+            return _own_names_refusal(option)
         options = None if command in set_here else _environment_options(command, judge.environ)
         for folder in folders:
             places = None
@@ -1062,6 +1144,46 @@ def _unpack_refusal(
                         f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where a member "
                         f"of {_shown(archive or '')} lands when it is unpacked)"
                     )
+    return _through_unpacked_refusal(found, judge, links, unknown)
+
+
+def _through_unpacked_refusal(
+    found: ShellPaths, judge: _Judge, links: ArchiveLinks, unknown: list[str]
+) -> str | None:
+    """The refusal of a command writing a path through a symlink an archive it unpacks makes
+    (``tar -xf a.tar && echo x > lnk/a.md``, a member ``lnk -> <other scope>``): judged
+    where the link leads (``links``: the listed archives' symlink members); or writing a path
+    below a folder in ``unknown`` (real), where an archive the guard cannot list is unpacked
+    (any member there may be such a link, so where the path lands is known only when the
+    command runs). Order is not read: a path the command writes before the unpack is judged
+    the same, the wider reading. None when no written path goes through either (P-3)."""
+    written = _written_paths(found)
+    for path in written if links.links else []:
+        for spelled in dict.fromkeys((os.path.normpath(path), os.path.realpath(path))):
+            pointed = links.links.get(spelled)  # the link itself: written through to its file
+            place = links.landing(spelled if pointed is None else pointed)
+            if place == spelled:
+                continue
+            decision = check_write(
+                place, memory_root=judge.memory_root, workspace_key=judge.key, mounts=judge.table
+            )
+            if not decision.allowed:
+                return (
+                    f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where "
+                    f"{_shown(path)} lands through a symlink an archive the command unpacks "
+                    "makes)"
+                )
+    for path in written if unknown else []:
+        real = os.path.realpath(path)
+        folder = next((f for f in unknown if real.startswith(f.rstrip("/") + "/")), None)
+        if folder is not None:
+            return (
+                f"{REFUSAL_PREFIX}the command writes {_shown(path)} below {_shown(folder)}, "
+                "where it unpacks an archive the guard cannot list: any member there may be "
+                "a symlink the write goes through, so where it lands is known only when the "
+                "command runs, and it could be another Workspace's memory scope. Write it in "
+                "a command of its own after the unpack"
+            )
     return None
 
 
@@ -1096,14 +1218,16 @@ def _unlisted_refusal(
     def reaches(place: str) -> bool:
         return any(could_reach(place, folders, judge.table) for folders in places if folders)
 
-    reached, through = exit_reaching(folder, reaches)
+    points = [mount.point for mount in judge.table.mounts]
+    reached, through = exit_reaching(folder, reaches, points)
     if not reached:
         return None
     where = (
         f"through {_shown(through)}, which could lead into memory"
         if through is not None
         else f"and what lies below {_shown(folder)} cannot all be read (more than "
-        f"{EXITS_SCAN_CAP} entries, or a folder it may not read)"
+        f"{EXITS_SCAN_CAP} entries, or a folder it may not read): unpack it into a fresh "
+        "folder instead (mkdir x && tar -C x …, unzip -d x), which holds nothing yet"
     )
     return (
         f"{REFUSAL_PREFIX}the command unpacks an archive the guard cannot list "
