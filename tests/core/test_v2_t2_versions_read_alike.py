@@ -8,18 +8,31 @@ from memory_core.decoding import shown_text
 from memory_core.shown_versions import shown_pair
 
 SHORT = "---\nname: Café\ndescription: latin1\n---\nbody éÿ\n"
+"""A short Windows-1252 note, read as Windows-1252 alone."""
+UNDECIDED = "# çà là\n"
 """Too little Windows-1252 text to tell from Windows-1251 alone (its letters shown as U+FFFD)."""
+MORE = "more þ, née, déjà vu\n"
 
 
-def test_v2_a_short_legacy_note_and_its_longer_version_read_alike_line_by_line() -> None:
-    old = SHORT.encode("cp1252")
-    new = (SHORT + "more þ, née, déjà vu\n").encode("cp1252")
-    assert "\ufffd" in shown_text(old)  # alone, it is not guessed
+@pytest.mark.parametrize(
+    "short",
+    [UNDECIDED, SHORT, "---\nname: çà\n---\nçà\n"],
+    ids=["undecided-alone", "short", "cp1251-lookalike"],
+)
+def test_v2_a_short_legacy_note_and_its_longer_version_read_alike_line_by_line(
+    short: str,
+) -> None:
+    old = short.encode("cp1252")
+    new = (short + MORE).encode("cp1252")
 
     shown_old, shown_new = shown_pair(old, new)
 
-    assert shown_old == SHORT
-    assert shown_new == SHORT + "more þ, née, déjà vu\n"
+    assert shown_old == short
+    assert shown_new == short + MORE
+
+
+def test_v2_the_undecided_sample_is_undecided_alone() -> None:
+    assert "\ufffd" in shown_text(UNDECIDED.encode("cp1252"))
 
 
 @pytest.mark.parametrize(

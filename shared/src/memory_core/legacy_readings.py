@@ -319,6 +319,12 @@ letters: how Cyrillic text never writes one (``№5``, ``«итог»``), and CJ
 Windows-1251 often do (``배포`` in EUC-KR is ``№иЖч``)."""
 
 
+_MIXED_WORD = re.compile(r"[A-Za-z][\u0400-\u04ff]|[\u0400-\u04ff][A-Za-z]")
+"""A Latin letter glued to a Cyrillic one inside a word: Russian text writes none (``IT-отдел``
+has its hyphen), while Western text read in a Cyrillic code page is full of them (``née`` in
+Windows-1252 is ``nйe`` in Windows-1251, ``déjà`` is ``dйjа``)."""
+
+
 def cyrillic_by_case(raw: bytes, codec: str, signs: frozenset[str] = frozenset()) -> bool:
     """Whether ``raw`` reads in ``codec`` (``koi8_r`` or ``cp1251``) as Cyrillic words, by the
     rule of :func:`koi8_r_by_case`, the characters of ``signs`` (``№``, ``«»``) standing among
@@ -335,6 +341,8 @@ def cyrillic_by_case(raw: bytes, codec: str, signs: frozenset[str] = frozenset()
         return False
     high = [character for character in text if not character.isascii()]
     if any(not _is_cyrillic(character) and character not in signs for character in high):
+        return False
+    if _MIXED_WORD.search(text):  # ``nйe``, ``dйjа vu``: Western letters read as Cyrillic
         return False
     if signs and _GLUED_SIGN.search(text):
         return False
