@@ -64,7 +64,7 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
-from harness_memory.hooks.in_place import edited_files, sed_prints_only
+from harness_memory.hooks.in_place import edited_files, sed_prints_only, sed_written_files
 from harness_memory.hooks.made_links import (
     LINK_MAKERS,
     MadeLink,
@@ -1492,6 +1492,27 @@ class _Writes:
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
         self._note_written(command, written, operands, said)
+        if command == "sed":
+            self._note_sed_files(operands, said)
+
+    def _note_sed_files(self, operands: list[tuple[str, bool]], said: list[str]) -> None:
+        """Judge the files a ``sed``'s scripts write (``w FILE``, ``s///w FILE``:
+        :func:`~harness_memory.hooks.in_place.sed_written_files`, its scripts read as written
+        and expanded: ``said`` holds the pairs) as written paths: a literal name where the
+        kernel opens it (from the shell's folder), one built at run time (or relative after a
+        ``cd`` into a folder known only then) refused as such."""
+        spelled = dict(zip(said[::2], said[1::2], strict=False))
+        expanded = [(spelled.get(word) or word, built) for word, built in operands]
+        names = dict.fromkeys([*sed_written_files(operands), *sed_written_files(expanded)])
+        for name, built in names:
+            relative = not PurePath(name).is_absolute()
+            if built or (relative and self._run_lost):
+                self._found.written_at_run_time.append(name)
+            elif name not in ("/dev/stdout", "/dev/stderr"):  # sed's own output
+                path = f"{self._base}/{name}" if relative else name
+                self._found.paths.append(path)
+                self._found.paths.extend(followed(path, self._found.links)[0])
+                self._found.written.extend([name, path])
 
     def _note_linked(self, program: str, said: list[str]) -> None:
         """Keep ``program`` (one the guard does not read) when a piece of its words ``said``
