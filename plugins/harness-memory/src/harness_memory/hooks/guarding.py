@@ -61,6 +61,7 @@ from harness_memory.hooks.named_scripts import (
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
+    nested_scripts,
     non_interactive_part,
     read_script,
     script_file,
@@ -500,7 +501,8 @@ def _script_text_refusal(
         return None
     shell, judge.interactive = judge.interactive, judge.interactive if same_shell else None
     try:
-        found = shell_paths(text, base, judge.environ)
+        found = ShellPaths()
+        found.scripts = nested_scripts(text, base, judge.environ)
         return _script_refusal(found, judge, root, depth + 1, followed=True)
     finally:
         judge.interactive = shell
