@@ -469,3 +469,38 @@ def test_p3_the_scan_finds_the_scripts_a_followed_script_runs(tmp_path: Path) ->
         ("run", here, "./tool.py", "./tool.py", False),
         ("source", here, "$", None, True),
     ]
+
+
+def test_p3_a_dangling_link_a_startup_file_sources_refuses_nothing(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``.bash_profile`` sourcing ``~/.bash_aliases``, a link into dotfiles not checked out:
+    bash runs nothing from it, and every ``bash -lc`` was refused as reading no regular
+    file."""
+    environment = _environment(where, monkeypatch)
+    (where.data / ".bash_aliases").symlink_to(where.data / "dotfiles" / "aliases.sh")
+    (where.data / ".bash_profile").write_text(". ~/.bash_aliases\n", encoding="utf-8")
+
+    assert answer(where, "codex", "Bash", {"command": "bash -lc 'ls'"}) is None
+    _run(where, environment, "bash -lc 'ls'")
+    assert not (where.root / where.other / "a.md").exists()
+
+
+def test_p3_a_dangling_link_whose_target_the_command_writes_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same link, its target written by the command starting the shell: refused; run by
+    bash, the sourced target writes into the other scope."""
+    environment = _environment(where, monkeypatch)
+    (where.data / "dotfiles").mkdir()
+    (where.data / ".bash_aliases").symlink_to(where.data / "dotfiles" / "aliases.sh")
+    (where.data / ".bash_profile").write_text(
+        f"cd {where.workspace}\n. ~/.bash_aliases\n", encoding="utf-8"
+    )
+    command = "cp x.sh ~/dotfiles/aliases.sh; bash -lc 'ls'"
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": command}))
+
+    assert reason is not None and "written by the same command" in reason, reason
+    _run(where, environment, command)
+    assert (where.root / where.other / "a.md").exists()
