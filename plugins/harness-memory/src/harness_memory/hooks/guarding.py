@@ -439,8 +439,9 @@ def _script_refusal(
     its text names, not as commands of the call (nvm's ``nvm.sh`` writes places it builds at
     run time; the harness's sandbox fences those). So a script named at run time (``source
     "$(brew --prefix)/etc/bash_completion"``) is not read, nor a missing one (it runs
-    nothing), a link to nothing (nor does it, unless the command writes its target), a folder, a compiled program, or a file this account can neither write nor
-    replace (:func:`~harness_memory.hooks.named_scripts.unchangeable`)."""
+    nothing), a link to nothing (nor does it, unless the command writes its target), a
+    folder, a compiled program, or a file this account can neither write nor replace
+    (:func:`~harness_memory.hooks.named_scripts.unchangeable`)."""
     for kind, base, spelled, path, top in found.scripts:
         if path is None:
             continue  # named at run time: fenced as a script the agent's own command runs
