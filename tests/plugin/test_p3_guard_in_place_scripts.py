@@ -17,7 +17,13 @@ from pathlib import Path
 import pytest
 from harness_memory.hooks.in_place import sed_prints_only
 
-from tests.support.guard_cases import SHELL, Layout, answer, refusal
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answer,
+    assert_refused_and_bash_writes,
+    refusal,
+)
 
 EVERYDAY_EDITS = [
     ("sed -i 's/[[:space:]]*$//' app.py", "x = 1\n"),
@@ -93,6 +99,10 @@ PRINTING_ONLY = [
     ["1a w out.txt"],
     ["--sandbox", "w out.txt"],
     ["-s", "-n", "$!N;l 5;="],
+    [":a;N;$!ba;s/\\n/ /g"],
+    ["-n", "/x/bend;p;:end"],
+    ["-n", "s/[[:space:]]*w$//p"],
+    ["-e", "1a\\", "-e", "w out.txt"],
 ]
 """``sed`` words (before its files) whose scripts write nothing but the output: a ``w`` or
 ``e`` inside a regex, a replacement or ``a``'s text is no command (the last one is
@@ -108,8 +118,22 @@ WRITING = [
     ["--in-place=.bak", "1d"],
     ["-n", "1p;w out.txt"],
     ["--follow-symlinks", "-n", "p"],
+    ["-n", "wout.txt"],
+    ["s/a/b/wout.txt"],
+    ["-n", "/zzz/b;w out.txt"],
+    ["-n", "1!b;w out.txt"],
+    ["-n", ":a;w out.txt"],
+    ["-n", "/x/T;W out.txt"],
+    ["-n", "/zzz/b;s/a/b/w out.txt"],
+    ["-n", "1{/zzz/bx};w out.txt"],
+    ["-n", "/zzz/b x w out.txt"],
+    ["-n", "v;w out.txt"],
+    ["-n", "s/[/]/g;a/;w out.txt"],
+    ["-n", "/[/]/b;w out.txt"],
 ]
-"""``sed`` words that may write a file or run a program: refused as writers."""
+"""``sed`` words that may write a file or run a program: refused as writers. GNU sed ends a
+label (``b``, ``t``, ``T``, ``:``, ``v``) at white space, ``;``, ``#`` or ``}``, and a bracket
+expression in a regex holds its delimiter (``s/[/]/g;a/`` is one ``s``)."""
 
 
 @pytest.mark.parametrize(
@@ -128,3 +152,58 @@ def test_p3_a_sed_that_only_prints_is_told_from_one_that_writes(
         before = sorted(path.name for path in tmp_path.iterdir())
         subprocess.run(["sed", *words, "f.txt"], cwd=tmp_path, capture_output=True, timeout=30)
         assert sorted(path.name for path in tmp_path.iterdir()) == before, words
+
+
+@pytest.mark.parametrize("words", [w for w in WRITING if "out.txt" in w[-1] and "e" not in w[-1]])
+def test_p3_each_sed_read_as_a_writer_does_write_with_gnu_sed(
+    tmp_path: Path, words: list[str]
+) -> None:
+    """Run by GNU sed, each script read as writing creates ``out.txt`` (opened as sed reads
+    the script): the reading matches the program's."""
+    (tmp_path / "f.txt").write_text("a w b\n", encoding="utf-8")
+    subprocess.run(["sed", *words, "f.txt"], cwd=tmp_path, capture_output=True, timeout=30)
+    assert (tmp_path / "out.txt").exists(), words
+
+
+SED_WRITES_ELSEWHERE = [
+    "sed -n 'wnotes/pwn.md' f.txt",
+    "sed 's/a/b/wnotes/pwn.md' f.txt",
+    "sed -n 'Wnotes/pwn.md' f.txt",
+    "sed -n '/zzz/b;w{root}/{other}/pwn.md' f.txt",
+    "sed -n '1!b;w{root}/{other}/pwn.md' f.txt",
+    "sed -n ':a;w{root}/{other}/pwn.md' f.txt",
+    "sed -n '/x/T;W{root}/{other}/pwn.md' f.txt",
+    "sed -n '/zzz/b;s/a/b/w{root}/{other}/pwn.md' f.txt",
+    "sed -n '1{{/zzz/bx}};w{root}/{other}/pwn.md' f.txt || true",
+    "sed -n 's/[/]/g;a/;wnotes/pwn.md' f.txt",
+    "sed -n -e '/x/bx' -e ':x' -e 'wnotes/pwn.md' f.txt",
+    "sed -i 's/a/b/wnotes/pwn.md' f.txt",
+    'R={root}; sed -n "1{{s/a/b/;}};w$R/{other}/pwn.md" f.txt',
+]
+"""``sed`` commands whose ``w``/``W``/``s///w`` names a file in another scope, glued to the
+command, after a label or through the Workspace's link to that scope."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", SED_WRITES_ELSEWHERE)
+def test_p3_a_sed_writing_into_another_scope_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    """Each was allowed; refused now, and bash writes ``pwn.md`` into the other scope."""
+    (where.workspace / "f.txt").write_text("a\n", encoding="utf-8")
+
+    assert_refused_and_bash_writes(where, harness, command)
+
+
+def test_p3_a_sed_writing_a_file_named_at_run_time_is_refused(where: Layout) -> None:
+    """``w`` glued to a name built at run time: refused as such; bash writes there."""
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    (where.workspace / "f.txt").write_text("a\n", encoding="utf-8")
+    command = 'sed -n "w$(cat target)/pwn.md" f.txt'
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "builds at run time" in reason, reason
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
+    assert (other / "pwn.md").exists()

@@ -20,13 +20,20 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
 
 import pytest
 from harness_memory.hooks import named_scripts
-from harness_memory.hooks.named_scripts import SCRIPT_CAP, non_interactive_part
+from harness_memory.hooks.named_scripts import SCRIPT_CAP, nested_scripts, non_interactive_part
 
 from tests.support.guard_cases import SHELL, Layout, answer, refusal
+
+if TYPE_CHECKING:
+    from _typeshed import TraceFunction
 
 WRITES = 'cp note.md "$(cat target)"/a.md\n'
 """A script's line writing into the folder ``target`` names, built at run time."""
@@ -367,3 +374,133 @@ def test_p3_a_script_this_account_can_neither_write_nor_replace_is_not_read() ->
     ).stdout.split()
     assert shown == ["True", "False"]
     assert not named_scripts.unchangeable("/usr/bin/env")
+
+
+PROMPT_UNIT = r"""
+__git_ps1_show_upstream ()
+{
+	local key value upstream_type=git legacy="" verbose="" name=""
+	# get some config options from git-config
+	local output="$(git config -z --get-regexp '^(bash\.showupstream)$' 2>/dev/null)"
+	while read -r key value; do
+		case "$key" in
+		bash.showupstream)
+			GIT_PS1_SHOWUPSTREAM="$value"
+			if [[ -z "${GIT_PS1_SHOWUPSTREAM}" ]]; then p=""; return; fi
+			;;
+		esac
+	done <<< "$output"
+	[ -r "$g/rebase-merge/msgnum" ] && step=$(cat "$g/rebase-merge/msgnum") || true
+	if [ -n "$step" ] && [ -n "$total" ]; then r="$r $step/$total"; fi
+}
+"""
+"""About 600 bytes of a prompt script (``git-prompt.sh``'s manner: functions, ``case``,
+``$(…)``, quoting) a ``.bash_profile`` sources."""
+
+
+def _lines_run(work: Callable[[], object]) -> int:
+    """How many Python lines ``work`` runs (counted, never timed)."""
+    lines = 0
+
+    def trace(frame: FrameType, event: str, arg: object) -> TraceFunction:
+        nonlocal lines
+        lines += event == "line"
+        return trace
+
+    sys.settrace(trace)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return lines
+
+
+def test_p3_a_followed_script_is_scanned_for_its_scripts_in_little_work_per_kib(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """H-5: ``source ~/.git-prompt.sh`` in ``.bash_profile`` is read on every ``bash -lc``
+    (Codex runs each command so). The scripts a followed script runs are found by one scan
+    of its simple commands (:func:`~harness_memory.hooks.named_scripts.nested_scripts`), not
+    by reading it as the call's command: each KiB more of it costs the guard about 2,600
+    Python lines (it cost 96,000, 64 KiB some 270 ms). Counted, never timed: the work of a
+    32 KiB script less that of a 16 KiB one, per KiB, is under 8,000 lines."""
+    _environment(where, monkeypatch)
+    (where.data / ".bash_profile").write_text(". ~/prompt.sh\n", encoding="utf-8")
+    call = {"command": "bash -lc 'ls'"}
+    work = []
+    for kib in (0, 16, 32):
+        text = PROMPT_UNIT * (kib * 1024 // len(PROMPT_UNIT))
+        (where.data / "prompt.sh").write_text(text, encoding="utf-8")
+        lines = _lines_run(lambda: answer(where, "codex", "Bash", call))
+        work.append((len(text), lines))
+
+    (small, lines), (large, lines_twice) = work[1:]
+    assert (lines_twice - lines) / ((large - small) / 1024) < 8_000, work
+
+
+def test_p3_the_scan_finds_the_scripts_a_followed_script_runs(tmp_path: Path) -> None:
+    """What the guard followed through reading a script as a command it finds by the scan:
+    ``source``/``.`` after a literal ``cd``, a variable the script set, a ``for`` loop's
+    files, ``BASH_ENV``, a shell's script operand past ``-o pipefail``, a program named by
+    its path (inside ``$(…)`` not at the top); a comment, a redirection's ``&`` and a
+    ``$(…)`` name nothing it reads."""
+    (tmp_path / "d").mkdir()
+    for name in ("a.sh", "b.sh"):
+        (tmp_path / "d" / name).write_text("true\n", encoding="utf-8")
+    text = (
+        "cd d\n"
+        'X=./x.sh; [ -f "$X" ] && . "$X"\n'
+        'for f in ./*.sh; do source "$f"; done\n'
+        "export BASH_ENV=~/env.sh\n"
+        "if true; then bash -o pipefail ./y.sh; fi # . ./no.sh\n"
+        'eval "$(./tool.py init)"\n'
+        "tput setaf 1 >&/dev/null\n"
+        'source "$(brew --prefix)/etc/x"\n'
+    )
+    found = nested_scripts(text, str(tmp_path), {"HOME": "/home/u"})
+    here = str(tmp_path / "d")
+
+    assert found == [
+        ("source", here, "$X", "./x.sh", True),
+        ("source", here, "$f", f"{here}/a.sh", True),
+        ("source", here, "$f", f"{here}/b.sh", True),
+        ("source", here, "~/env.sh", "/home/u/env.sh", True),
+        ("shell", here, "./y.sh", "./y.sh", True),
+        ("run", here, "./tool.py", "./tool.py", False),
+        ("source", here, "$", None, True),
+    ]
+
+
+def test_p3_a_dangling_link_a_startup_file_sources_refuses_nothing(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``.bash_profile`` sourcing ``~/.bash_aliases``, a link into dotfiles not checked out:
+    bash runs nothing from it, and every ``bash -lc`` was refused as reading no regular
+    file."""
+    environment = _environment(where, monkeypatch)
+    (where.data / ".bash_aliases").symlink_to(where.data / "dotfiles" / "aliases.sh")
+    (where.data / ".bash_profile").write_text(". ~/.bash_aliases\n", encoding="utf-8")
+
+    assert answer(where, "codex", "Bash", {"command": "bash -lc 'ls'"}) is None
+    _run(where, environment, "bash -lc 'ls'")
+    assert not (where.root / where.other / "a.md").exists()
+
+
+def test_p3_a_dangling_link_whose_target_the_command_writes_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same link, its target written by the command starting the shell: refused; run by
+    bash, the sourced target writes into the other scope."""
+    environment = _environment(where, monkeypatch)
+    (where.data / "dotfiles").mkdir()
+    (where.data / ".bash_aliases").symlink_to(where.data / "dotfiles" / "aliases.sh")
+    (where.data / ".bash_profile").write_text(
+        f"cd {where.workspace}\n. ~/.bash_aliases\n", encoding="utf-8"
+    )
+    command = "cp x.sh ~/dotfiles/aliases.sh; bash -lc 'ls'"
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": command}))
+
+    assert reason is not None and "written by the same command" in reason, reason
+    _run(where, environment, command)
+    assert (where.root / where.other / "a.md").exists()

@@ -31,9 +31,16 @@ STARTUP = [
     ("~/.profile", "bash --login -c 'npm test' || true"),
     ("~/.profile", "sh -lc 'ls'"),
     ("ENV", "sh -ic 'ls'"),
+    ("~/.bashrc", "bash -o pipefail -ic 'ls'"),
+    ("~/.bashrc", "bash +o history -i -c 'ls'"),
+    ("~/.profile", "bash -O extglob -lc 'ls'"),
+    ("~/.bashrc", "bash -io pipefail -c 'ls'"),
+    ("~/.bash_profile", "bash -login -c 'ls'"),
 ]
 """A startup file (a variable of the harness's environment naming ``conf/start.sh``, or a file
-of the home, the data dir here) and a command starting a shell that runs it first."""
+of the home, the data dir here) and a command starting a shell that runs it first (a valued
+option before ``-i``/``-l``, ``-o pipefail``, read as :func:`~harness_memory.hooks.
+shell_startup.script_operand` reads it: one option reader for both)."""
 
 
 def _environment(where: Layout, monkeypatch: pytest.MonkeyPatch, file: str) -> dict[str, str]:

@@ -62,6 +62,7 @@ from harness_memory.hooks.named_scripts import (
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
+    nested_scripts,
     non_interactive_part,
     read_script,
     script_file,
@@ -488,13 +489,19 @@ def _script_refusal(
     its text names, not as commands of the call (nvm's ``nvm.sh`` writes places it builds at
     run time; the harness's sandbox fences those). So a script named at run time (``source
     "$(brew --prefix)/etc/bash_completion"``) is not read, nor a missing one (it runs
-    nothing), a folder, a compiled program, or a file this account can neither write nor
-    replace (:func:`~harness_memory.hooks.named_scripts.unchangeable`)."""
+    nothing), a link to nothing (nor does it, unless the command writes its target), a
+    folder, a compiled program, or a file this account can neither write nor replace
+    (:func:`~harness_memory.hooks.named_scripts.unchangeable`)."""
     for kind, base, spelled, path, top in found.scripts:
         if path is None:
             continue  # named at run time: fenced as a script the agent's own command runs
         file = script_file(kind, base, path, judge.environ)
         cannot = _unjudged_script(kind, (spelled, path), file, [] if followed else [found], judge)
+        if cannot is None and _dangling(file):  # a link to nothing: the shell runs nothing
+            target = os.path.realpath(file)  # unless the command writes what it points to
+            cannot = _unjudged_script(kind, (spelled, path), target, [found], judge)
+            if cannot is None:
+                continue
         same_shell = kind == "source" and top  # not a shell of its own (``bash -i x.sh``)
         cut = same_shell and judge.interactive is False
         if cannot is None and _skipped_script((file, base, cut), judge):
@@ -550,7 +557,8 @@ def _script_text_refusal(
         return None
     shell, judge.interactive = judge.interactive, judge.interactive if same_shell else None
     try:
-        found = shell_paths(text, base, judge.environ)
+        found = ShellPaths()
+        found.scripts = nested_scripts(text, base, judge.environ)
         return _script_refusal(found, judge, root, depth + 1, followed=True)
     finally:
         judge.interactive = shell
@@ -584,6 +592,12 @@ def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:
     if script in judge.scripts or not os.path.lexists(file) or os.path.isdir(file):  # noqa: PTH112
         return True
     return unchangeable(file)
+
+
+def _dangling(file: str) -> bool:
+    """Whether ``file`` is a symbolic link whose target does not exist (``~/.bash_aliases``
+    pointing into dotfiles not checked out): ``source`` of it runs nothing."""
+    return os.path.islink(file) and not os.path.exists(file)  # noqa: PTH110, PTH114
 
 
 def _ends_in(word: str, name: str) -> bool:

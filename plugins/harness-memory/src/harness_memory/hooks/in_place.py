@@ -11,12 +11,22 @@ set apart from the files. A ``sed`` without ``-i`` whose every script is literal
 no command writing a file or running one (:func:`sed_prints_only`: no ``w``, ``W``, ``e``,
 no ``s///w`` or ``s///e``; or run with ``--sandbox``) writes nothing but its output, like
 ``head``: ``sed -n 1,20p .git/config && git status`` reads git's settings and writes none.
-Read once, linear in the words (H-5).
+A ``sed`` that writes has the files of its ``w``, ``W`` and ``s///w`` read out of its scripts
+(:func:`sed_written_files`: ``sed -n 'wnotes/a.md' f`` writes ``notes/a.md``), as GNU sed reads
+them: a label ends at white space, ``;``, ``#`` or ``}`` (``/x/b;w FILE`` writes ``FILE``), a
+bracket expression holds its delimiter. Read once, linear in the words (H-5).
 """
 
 from __future__ import annotations
 
-__all__ = ["edited_files", "sed_prints_only"]
+__all__ = [
+    "SedScript",
+    "SedWords",
+    "edited_files",
+    "read_sed_script",
+    "sed_prints_only",
+    "sed_written_files",
+]
 
 _TAKING = {
     "sed": frozenset("efl"),  # -e SCRIPT, -f SCRIPT-FILE, -l N
@@ -77,142 +87,303 @@ def _first_taking(bundle: str, taking: frozenset[str], glued: frozenset[str]) ->
     return "", ""
 
 
-_SED_SAFE_LONG = (
+_SED_LONG = (
     "--quiet",
     "--silent",
-    "--regexp-extended",
-    "--separate",
-    "--unbuffered",
+    "--debug",
+    "--expression",
+    "--file",
+    "--follow-symlinks",
+    "--in-place",
+    "--line-length",
     "--null-data",
     "--zero-terminated",
     "--posix",
-    "--debug",
-    "--binary",
-    "--line-length",
+    "--regexp-extended",
+    "--separate",
     "--sandbox",
-    "--expression",
+    "--unbuffered",
+    "--binary",
+    "--help",
+    "--version",
 )
-"""``sed``'s long options that neither write a file nor take a script from one."""
+"""GNU ``sed``'s long options (any unambiguous start of one names it)."""
+_SED_UNSAFE_LONG = frozenset({"--file", "--follow-symlinks", "--in-place"})
+"""``sed``'s long options that write a file or take a script from one."""
 _SED_SAFE_SHORT = frozenset("nErsuzlbe")
 """``sed``'s short options that neither write a file nor take a script from one (``-l N``,
 ``-e SCRIPT`` take an argument)."""
+
+
+class SedWords:
+    """A ``sed``'s words read: its ``scripts`` (each a text and whether it is built at run
+    time; the first operand when no ``-e`` gives one), whether one comes from a file
+    (``from_file``: ``-f``), whether it runs with ``--sandbox`` (GNU sed then refuses every
+    command writing a file or running one) and whether an option writes a file or is not
+    known (``unsafe``: ``-i``, ``--follow-symlinks``, an unknown one)."""
+
+    __slots__ = ("from_file", "sandbox", "scripts", "unsafe")
+
+    def __init__(self, operands: list[tuple[str, bool]]) -> None:
+        self.scripts: list[tuple[str, bool]] = []
+        self.from_file = self.sandbox = self.unsafe = False
+        plain: list[tuple[str, bool]] = []
+        taking: str | None = None
+        for word, built in operands:
+            if taking is not None:
+                self._take(taking, word, built)
+                taking = None
+            elif word.startswith("--") and word != "--":
+                taking = self._long(word, built)
+            elif word.startswith("-") and len(word) > 1 and word != "--":
+                taking = self._short(word, built)
+            elif word != "--":
+                plain.append((word, built))
+        if not self.scripts and not self.from_file:
+            self.scripts = plain[:1]
+
+    @property
+    def joined(self) -> str:
+        """The scripts as one, each on its own lines (as GNU sed joins its ``-e`` scripts:
+        ``-e 'a\\' -e 'w f'`` appends the text ``w f``)."""
+        return "\n".join(text for text, _ in self.scripts)
+
+    def _take(self, letter: str, value: str, built: bool) -> None:
+        """Take ``value``, the argument of ``-e``, ``-f`` or ``-l`` (``letter``)."""
+        if letter == "e":
+            self.scripts.append((value, built))
+        self.from_file = self.from_file or letter == "f"
+
+    def _long(self, word: str, built: bool) -> str | None:
+        """Read a long option; the letter of its argument when the next word is it."""
+        name, equals, value = word.partition("=")
+        known = [option for option in _SED_LONG if option.startswith(name)]
+        if len(known) != 1:
+            self.unsafe = True
+            return None
+        self.sandbox = self.sandbox or known[0] == "--sandbox"
+        self.unsafe = self.unsafe or known[0] in _SED_UNSAFE_LONG
+        letter = {"--expression": "e", "--file": "f", "--line-length": "l"}.get(known[0])
+        if letter is not None and equals:
+            self._take(letter, value, built)
+            return None
+        return letter
+
+    def _short(self, word: str, built: bool) -> str | None:
+        """Read a bundle of short options; the letter of its argument when the next word
+        is it (``-ne``), or None (``-n``, ``-es/a/b/``, ``-i.bak``)."""
+        for at, letter in enumerate(word[1:], 2):
+            if letter in "efl":
+                if word[at:]:
+                    self._take(letter, word[at:], built)
+                    return None
+                return letter
+            if letter not in _SED_SAFE_SHORT:
+                self.unsafe = True
+            if letter == "i":  # ``-i[SUFFIX]``: the rest is the backup's suffix
+                return None
+        return None
 
 
 def sed_prints_only(operands: list[tuple[str, bool]]) -> bool:
     """Whether ``sed`` given ``operands`` (each a word and whether it is built at run time)
     writes nothing but its output: no ``-i``, no ``-f``/``--file`` (a script the guard does
     not read), every script literal (not built at run time) and holding no command that writes
-    a file or runs a program (:func:`_sed_script_prints_only`), or ``--sandbox`` (GNU sed then
+    a file or runs a program (:func:`read_sed_script`), or ``--sandbox`` (GNU sed then
     refuses those commands itself). Any option it does not know makes it False."""
-    scripts: list[tuple[str, bool]] = []
-    sandbox = False
-    skip: str | None = None
-    plain: list[tuple[str, bool]] = []
-    for word, built in operands:
-        if skip is not None:
-            if skip == "e":
-                scripts.append((word, built))
-            skip = None
-            continue
-        if word == "--":
-            continue
-        if word.startswith("--"):
-            name, equals, value = word.partition("=")
-            known = [option for option in _SED_SAFE_LONG if option.startswith(name)]
-            if len(name) <= 2 or len(known) != 1:
-                return False  # --in-place, --file, --follow-symlinks, an unknown one
-            sandbox = sandbox or known[0] == "--sandbox"
-            if known[0] in ("--expression", "--line-length"):
-                if equals and known[0] == "--expression":
-                    scripts.append((value, built))
-                skip = None if equals else ("e" if known[0] == "--expression" else "l")
-            continue
-        if word.startswith("-") and len(word) > 1:
-            letter, rest = _first_taking(word[1:], frozenset("el"), frozenset())
-            if not set(word[1:].split(letter, 1)[0] if letter else word[1:]) <= _SED_SAFE_SHORT:
-                return False  # -i, -f, -s… an unknown one
-            if letter == "e":
-                if rest:
-                    scripts.append((rest, built))
-                else:
-                    skip = "e"
-            elif letter == "l" and not rest:
-                skip = "l"
-            continue
-        plain.append((word, built))
-    if not scripts:
-        scripts = plain[:1]
-    if sandbox:
+    words = SedWords(operands)
+    if words.unsafe or words.from_file:
+        return False
+    if words.sandbox:
         return True
-    return bool(scripts) and all(
-        not built and _sed_script_prints_only(text) for text, built in scripts
-    )
+    literal = not any(built for _, built in words.scripts)
+    return bool(words.scripts) and literal and read_sed_script(words.joined).prints_only
+
+
+def sed_written_files(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The files ``sed`` given ``operands`` (each a word and whether it is built at run
+    time) writes by its scripts' ``w FILE``, ``W FILE`` and ``s///w FILE`` (GNU sed opens each
+    as it reads the script: ``sed -n 'wnotes/a.md' f`` writes ``notes/a.md``), each with
+    whether it is built at run time (a ``$`` or a backquote in a name of a script built so).
+    None under ``--sandbox``. Where a script cannot be read whole (:class:`SedScript`), every
+    ``w``/``W`` in its unread rest starts a name too: a name more, never one less."""
+    words = SedWords(operands)
+    if words.sandbox:
+        return []
+    built = any(built for _, built in words.scripts)
+    return [
+        (name, built and any(char in name for char in "$`"))
+        for name in read_sed_script(words.joined).files
+    ]
+
+
+class SedScript:
+    """What a ``sed`` script does, read as GNU sed 4.9 reads it: the ``files`` its ``w``,
+    ``W`` and ``s///w`` write (a name runs to the line's end), whether it ``runs`` a program
+    (``e``, ``s///e``), and whether it was read whole (``complete``; False for a command not
+    known here, an unterminated regex or a label holding an unusual character: then every
+    ``w``/``W`` of the rest starts a name in ``files``). ``prints_only``: read whole, writing
+    and running nothing."""
+
+    __slots__ = ("complete", "files", "runs")
+
+    def __init__(self) -> None:
+        self.files: list[str] = []
+        self.runs = False
+        self.complete = True
+
+    @property
+    def prints_only(self) -> bool:
+        """Whether the script was read whole and writes no file and runs no program."""
+        return self.complete and not self.files and not self.runs
 
 
 _SED_PLAIN = frozenset("pPdDnNgGhHxzF=lqQ{}")
 """``sed`` commands that take no file (``l``, ``q``, ``Q`` take at most a number)."""
-_SED_TO_LINE_END = frozenset("aic:btTv#rR")
-"""``sed`` commands whose argument (text, a label, a file it reads) runs to the line's end
-(``b``, ``t``, ``T``, ``:`` and ``v`` to a ``;`` too, read here as to the line's end: more
-of the script is then skipped, never a writing command taken as text)."""
-_SED_S_FLAGS = frozenset("gpiImM0123456789")
+_SED_TEXT = frozenset("aice")
+"""``sed`` commands whose text (``a``, ``i``, ``c``; ``e``'s command) runs to a newline no
+backslash escapes (GNU sed's one-line ``a text`` and ``a\\`` alike)."""
+_SED_TO_NEWLINE = frozenset("rR#")
+"""``sed`` commands whose argument (a file it reads, a comment) runs to the next newline."""
+_SED_LABELLED = frozenset(":btTv")
+"""``sed`` commands taking a label (``v`` a version): GNU sed ends it at white space, ``;``,
+``#`` or ``}`` (measured with GNU sed 4.9: ``/x/b;w FILE`` writes ``FILE``)."""
+_LABEL_END = frozenset(" \t\n;#}")
+_LABEL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+"""The characters of a label read as such; another makes the script not read whole."""
+_SED_S_FLAGS = frozenset("gpiImM0123456789 \t")
 """The flags of ``s///`` that write nothing (``w FILE`` writes, ``e`` runs the result)."""
 
 
-def _sed_script_prints_only(script: str) -> bool:
-    """Whether the ``sed`` ``script`` holds only commands writing nothing but the output
-    (:data:`_SED_PLAIN`, ``s`` and ``y`` without ``w``/``e``, the text and label commands);
-    False for ``w``, ``W``, ``e``, an ``s///`` flag ``w``/``e``, or what it cannot read."""
+def read_sed_script(script: str) -> SedScript:
+    """What the ``sed`` ``script`` does (:class:`SedScript`), read in one pass."""
+    read = SedScript()
     at, end = 0, len(script)
-    while at < end:
+    while 0 <= at < end:
         char = script[at]
-        if char in " \t\n;!}{" or char.isdigit() or char in ",$~+":
+        if char in " \t\n;!}{" or char.isdigit() or char in ",$~+" or char in _SED_PLAIN:
             at += 1
-            continue
-        if char in "/\\":  # an address /re/ or \cREc
-            if char == "\\":
+        elif char in "/\\":  # an address /re/ or \cREc
+            at = _past_delimited(script, at + (char == "\\"), 1)
+            while 0 <= at < end and script[at] in "IM":
                 at += 1
-                if at >= end:
-                    return False
-            at = _past_delimited(script, at, 1)
-            if at < 0:
-                return False
-            while at < end and script[at] in "IM":
-                at += 1
-            continue
-        if char in ("s", "y"):
-            at = _past_delimited(script, at + 1, 2)
-            if at < 0:
-                return False
-            while at < end and script[at] not in ";\n}":
-                if char == "y" and script[at] not in " \t":
-                    return False
-                if char == "s" and script[at] not in _SED_S_FLAGS and script[at] not in " \t":
-                    return False
-                at += 1
-            continue
-        if char in _SED_TO_LINE_END:
-            newline = script.find("\n", at)
-            at = end if newline < 0 else newline
-            continue
-        if char in _SED_PLAIN:
-            at += 1
-            continue
-        return False  # w, W, e, or a command not known here
-    return True
+        elif char in ("s", "y"):
+            at = _past_substitution(script, at, read)
+        elif char in _SED_TEXT:
+            read.runs = read.runs or char == "e"
+            at = _past_text(script, at + 1)
+        elif char in _SED_TO_NEWLINE:
+            at = _line_end(script, at)
+        elif char in "wW":
+            at = _past_file(script, at + 1, read)
+        elif char in _SED_LABELLED:
+            at = _past_label(script, at + 1)
+        else:
+            at = -1  # a command not known here
+    if at < 0:
+        read.complete = False
+        read.files = list(dict.fromkeys([*read.files, *_every_file_named(script)]))
+    return read
 
 
-def _past_delimited(script: str, at: int, parts: int) -> int:
-    """The index just past ``parts`` parts delimited by the character at ``at`` (``/a/``:
-    one, ``/a/b/``: two), backslash escapes skipped; -1 when the script ends first."""
-    if at >= len(script) or script[at] in "\n\\":
-        return -1
-    delimiter = script[at]
-    at += 1
-    for _ in range(parts):
-        while at < len(script) and script[at] != delimiter:
-            at += 2 if script[at] == "\\" else 1
-        if at >= len(script):
+def _past_substitution(script: str, at: int, read: SedScript) -> int:
+    """The index past ``s/re/new/flags`` or ``y/a/b/`` at ``at`` (an ``s///w`` name kept in
+    ``read``); -1 when unterminated or given a flag not known here."""
+    command = script[at]
+    at = _past_delimited(script, at + 1, 2, brackets=command == "s")
+    while 0 <= at < len(script) and script[at] not in ";\n}#":
+        flag = script[at]
+        if command == "s" and flag in "we":
+            read.runs = read.runs or flag == "e"
+            if flag == "w":
+                return _past_file(script, at + 1, read)
+        elif flag not in (_SED_S_FLAGS if command == "s" else " \t"):
             return -1
         at += 1
     return at
+
+
+def _past_text(script: str, at: int) -> int:
+    """The index of the newline ending a text starting at ``at`` (none a backslash escapes)."""
+    while at < len(script) and script[at] != "\n":
+        at += 2 if script[at] == "\\" else 1
+    return min(at, len(script))
+
+
+def _line_end(script: str, at: int) -> int:
+    """The index of the next newline from ``at``, or the script's end."""
+    newline = script.find("\n", at)
+    return len(script) if newline < 0 else newline
+
+
+def _past_file(script: str, at: int, read: SedScript) -> int:
+    """Keep in ``read`` the file name starting at ``at`` (blanks before it skipped; it runs
+    to the line's end, ``;`` and ``}`` too); -1 when there is none (sed stops there)."""
+    ended = _line_end(script, at)
+    name = script[at:ended].lstrip(" \t")
+    if not name:
+        return -1
+    read.files.append(name)
+    return ended
+
+
+def _past_label(script: str, at: int) -> int:
+    """The index just past the label starting at ``at`` (blanks before it skipped), at the
+    character ending it; -1 when it holds a character not in :data:`_LABEL_CHARS`."""
+    while at < len(script) and script[at] in " \t":
+        at += 1
+    while at < len(script) and script[at] not in _LABEL_END:
+        if script[at] not in _LABEL_CHARS:
+            return -1
+        at += 1
+    return at
+
+
+def _every_file_named(script: str) -> list[str]:
+    """Every name a ``w`` or ``W`` in ``script`` may start (to its line's end): a script not
+    read whole may write any of them."""
+    names: list[str] = []
+    for at, char in enumerate(script):
+        if char in "wW":
+            name = script[at + 1 : _line_end(script, at)].lstrip(" \t")
+            names += [name] if name else []
+    return names
+
+
+def _past_delimited(script: str, at: int, parts: int, *, brackets: bool = True) -> int:
+    """The index just past ``parts`` parts delimited by the character at ``at`` (``/a/``:
+    one, ``/a/b/``: two), backslash escapes skipped and, ``brackets``, a bracket expression
+    in the first part (a regex: ``s/[/]/x/`` is one part ``[/]`` to GNU sed) read whole; -1
+    when the script ends first or a bracket expression cannot be read."""
+    if at < 0 or at >= len(script) or script[at] in "\n\\":
+        return -1
+    delimiter = script[at]
+    at += 1
+    for part in range(parts):
+        while 0 <= at < len(script) and script[at] != delimiter:
+            if script[at] == "[" and brackets and part == 0:
+                at = _past_bracket(script, at)
+            else:
+                at += 2 if script[at] == "\\" else 1
+        if at < 0 or at >= len(script):
+            return -1
+        at += 1
+    return at
+
+
+def _past_bracket(script: str, at: int) -> int:
+    """The index just past the bracket expression opening at ``at`` (``[^]a/]``, with its
+    ``[:alpha:]``, ``[=a=]``, ``[.-.]``); -1 when it is not closed on its line."""
+    at += 1
+    at += script[at : at + 1] == "^"
+    at += script[at : at + 1] == "]"
+    while at < len(script) and script[at] not in "]\n":
+        if script[at] == "[" and script[at + 1 : at + 2] in (":", "=", "."):
+            closing = script.find(script[at + 1] + "]", at + 2)
+            newline = script.find("\n", at)
+            if closing < 0 or 0 <= newline < closing:
+                return -1
+            at = closing + 2
+        else:
+            at += 1
+    return at + 1 if at < len(script) and script[at] == "]" else -1

@@ -7,7 +7,8 @@ startup files (``~/.bashrc`` under ``-i``, ``$BASH_ENV``), git's ``core.fsmonito
 ``x.sh`` in one call and the settings naming it ran it in the next. :func:`script_file` finds
 the file as the shell will, :func:`read_script` reads it, and the guard judges it as a script
 the agent's own command runs (``bash ./x.sh``) is: by the memory its text names (a shell
-script's own scripts followed, up to :data:`SCRIPT_FOLLOW_CAP` bytes), not as commands of the
+script's own scripts followed, up to :data:`SCRIPT_FOLLOW_CAP` bytes, found by the one linear
+scan of :func:`nested_scripts`, not by reading it as a command), not as commands of the
 call — real ones (nvm's ``nvm.sh``, 158 KiB; bash-completion's) write places they build at run
 time, which the harness's sandbox fences. :func:`unchangeable` tells a file this account can
 neither write nor replace (a system file, read by no agent's hand): such a file is not read.
@@ -15,17 +16,22 @@ neither write nor replace (a system file, read by no agent's hand): such a file 
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 import stat
 from collections.abc import Mapping
 from pathlib import PurePath
 
+from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
+
 __all__ = [
     "SCRIPTS_CAP",
     "SCRIPT_CAP",
     "SCRIPT_DEPTH",
     "SCRIPT_FOLLOW_CAP",
+    "NestedScript",
+    "nested_scripts",
     "non_interactive_part",
     "read_script",
     "script_file",
@@ -137,3 +143,157 @@ def non_interactive_part(text: str, environ: Mapping[str, str]) -> str:
     if found is None or (found.group("prompt") and "PS1" in environ):
         return text
     return ""
+
+
+NestedScript = tuple[str, str, str, str | None, bool]
+"""A script a followed script runs, as ``ShellPaths.scripts`` holds one: its kind
+(``source``, ``shell``, ``run``), the folder it runs in, its word as spelled, its path once
+expanded (None when named at run time) and whether it runs at the top (not in ``$(…)``)."""
+_SEGMENT_RE = re.compile(r"(\$\(|`|\n|;|&&|\|\||\||(?<![<>])&(?!>)|[()])")
+"""What ends a simple command (or starts one inside ``$(…)`` or backquotes), for the scan (a
+``&`` of a redirection, ``>&/dev/null``, ends none)."""
+_COMMENT_RE = re.compile(r"(?m)(^|[ \t])#.*$")
+"""A comment: from a ``#`` starting a word to the line's end."""
+_REDIRECTION_RE = re.compile(r"^[0-9]*[<>]")
+"""A redirection word before a command's name (``>/dev/null cmd``)."""
+_LEADING = frozenset(
+    {"then", "do", "else", "elif", "if", "while", "until", "!", "{", "}", "time", "exec"}
+    | {"command", "builtin", "nohup", "env", "-", "--"}
+)
+"""Words before a command's name the scan passes over (keywords, wrappers)."""
+_GLOBS_CAP = 64
+"""How many patterns one scan matches against the disk (``for f in ~/.bashrc.d/*.sh``); a
+name holding one past it is taken as named at run time (as ``source "$(…)"`` is)."""
+_DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
+"""Builtins whose operands are assignments (``export BASH_ENV=./x.sh``)."""
+_ASSIGNED_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$", re.DOTALL)
+_PLAIN_VARIABLE_RE = re.compile(
+    r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)\}|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
+)
+
+
+def nested_scripts(text: str, base: str, environ: Mapping[str, str]) -> list[NestedScript]:
+    """The scripts a followed shell script's ``text`` run in ``base`` with ``environ`` runs
+    in turn: ``source x.sh``, ``. x.sh``, ``bash x.sh`` (a shell's script operand, read by
+    :func:`~harness_memory.hooks.shell_startup.script_operand`), ``./x.sh``, an assignment of
+    ``BASH_ENV`` or ``ENV`` (sourced by every shell after it), each in the folder a literal
+    ``cd`` before it entered, with literal variables (the environment's, the script's own
+    assignments, a ``for`` loop's values) read. One linear scan of simple commands split at
+    ``;``, ``&&``, ``|``, newlines, ``$(`` and backquotes, no path judged (H-5: a 64 KiB
+    startup file in a few milliseconds); a name it cannot read is one named at run time."""
+    scan = _NestedScan(base, environ)
+    pieces = _SEGMENT_RE.split(_COMMENT_RE.sub(r"\1", text))
+    top = True
+    for at in range(0, len(pieces), 2):  # a command's text, then what ends it
+        words = pieces[at].split()
+        if at and pieces[at - 1] in (")", "`") and pieces[at][:1] not in ("", " ", "\t"):
+            words = words[1:]  # ``$(…)/etc/x``: the substitution's tail, no command
+        ending = pieces[at + 1] if at + 1 < len(pieces) else "\n"
+        if words and ending in ("$(", "`") and not pieces[at][-1:].isspace():
+            words[-1] += "$"  # ``source "$(…)"``: a word built at run time
+        scan.command(words, top=top)
+        top = (top and ending not in ("$(", "`")) or ending == "\n"
+    return scan.found
+
+
+class _NestedScan:
+    """The state of :func:`nested_scripts`: the folder the shell is in (None once unknown),
+    the variables known (each its values: one, or a ``for`` loop's) and the scripts found."""
+
+    def __init__(self, base: str, environ: Mapping[str, str]) -> None:
+        self.base: str | None = base
+        self.environ = environ
+        self.known: dict[str, list[str] | None] = {}
+        self.found: list[NestedScript] = []
+        self.globs = 0
+
+    def command(self, said: list[str], *, top: bool) -> None:
+        """Read one simple command's words ``said`` (as split at white space)."""
+        words = [word.replace('"', "").replace("'", "") for word in said]
+        while words and (
+            words[0] in _LEADING or _ASSIGNED_RE.match(words[0]) or _REDIRECTION_RE.match(words[0])
+        ):
+            self._assign(words.pop(0), top=top)
+        if not words:
+            return
+        name = words[0].rsplit("/", 1)[-1]
+        if name in _DECLARING:
+            for word in words[1:]:
+                self._assign(word, top=top)
+        elif name == "for" and len(words) > 2 and words[2] == "in":
+            values = [self._values(word) for word in words[3:]]
+            flat = [value for each in values if each is not None for value in each]
+            self.known[words[1]] = None if None in values else flat
+        elif name in ("cd", "pushd"):
+            self._enter(words[1:])
+        elif name in (".", "source"):
+            operands = [word for word in words[1:] if word != "--"]
+            self._note("source", operands[0] if operands else None, top=top)
+        elif name in STARTUP_SHELLS:
+            self._note("shell", script_operand(words[1:]), top=top)
+        elif "/" in words[0]:
+            self._note("run", words[0], top=top)
+
+    def _assign(self, word: str, *, top: bool) -> None:
+        """Keep an assignment's literal value; one of ``BASH_ENV``/``ENV`` is a script."""
+        assigned = _ASSIGNED_RE.match(word)
+        if assigned is None:
+            return
+        name, value = assigned.group("name"), assigned.group("value")
+        self.known[name] = self._values(value, matched=False)  # bash matches no pattern there
+        if name in ("BASH_ENV", "ENV") and value:
+            self._note("source", value, top=top)
+
+    def _enter(self, operands: list[str]) -> None:
+        """Follow a ``cd``: into a literal folder, the home when none; else unknown."""
+        folders = [word for word in operands if not word.startswith("-")]
+        values = self._values(folders[0]) if folders else [self.environ.get("HOME", "")]
+        if self.base is None or values is None or len(values) != 1 or not values[0]:
+            self.base = None
+            return
+        self.base = os.path.normpath(os.path.join(self.base, values[0]))  # noqa: PTH118
+
+    def _note(self, kind: str, word: str | None, *, top: bool) -> None:
+        """Keep the script ``word`` names (each path a loop variable in it gives)."""
+        if word is None:
+            return
+        values = self._values(word)
+        base = self.base or ""
+        for path in values if values is not None else [None]:
+            relative = path is not None and not PurePath(path).is_absolute()
+            unknown = path is None or (relative and self.base is None)
+            self.found.append((kind, base, word, None if unknown else path, top))
+
+    def _values(self, word: str, *, matched: bool = True) -> list[str] | None:
+        """The values ``word`` takes: its variables read (each known, a loop's values one by
+        one, or the environment's), ``~`` read, a pattern matched from the folder; None when
+        it holds another expansion (``$(…)``, ``${x:-y}``, ``$1``) or an unknown variable."""
+        words = [word]
+        for found in _PLAIN_VARIABLE_RE.finditer(word):
+            variable = found.group("braced") or found.group("plain")
+            values = self.known.get(variable)
+            if values is None and variable not in self.known and variable in self.environ:
+                values = [self.environ[variable]]
+            if values is None:
+                return None
+            words = [each.replace(found.group(0), value) for each in words for value in values]
+        if any("$" in each or "`" in each for each in words):
+            return None
+        home = self.environ.get("HOME", "")
+        words = [home + each[1:] if each[:2] == "~/" and home else each for each in words]
+        if not matched:
+            return words
+        paths = [value for each in words for value in self._matched(each)]
+        return None if None in paths else [value for value in paths if value is not None]
+
+    def _matched(self, word: str) -> list[str | None]:
+        """``word``, or the files its pattern matches from the folder (sorted, as bash);
+        None past :data:`_GLOBS_CAP` patterns."""
+        if not any(char in word for char in "*?[") or self.base is None:
+            return [word]
+        self.globs += 1
+        if self.globs > _GLOBS_CAP:
+            return [None]
+        anchored = os.path.join(self.base, word)  # noqa: PTH118
+        matched: list[str | None] = [os.path.normpath(f) for f in sorted(glob.glob(anchored))]  # noqa: PTH207
+        return matched or [word]

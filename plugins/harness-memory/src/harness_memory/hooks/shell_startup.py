@@ -49,57 +49,69 @@ def is_interactive(words: list[str]) -> bool:
 def _startup_options(words: list[str]) -> tuple[bool, bool, bool, bool, str | None]:
     """A shell's options among ``words`` that choose its startup files: whether it is
     interactive, a login shell, run with ``--norc``, with ``--noprofile``, and its
-    ``--rcfile``."""
+    ``--rcfile`` (read by :func:`_shell_options`, as :func:`script_operand` reads them)."""
     interactive = login = norc = noprofile = False
     rcfile: str | None = None
-    at = 0
-    while at < len(words):
-        word = words[at]
-        if word in ("--login", "-login"):
+    for option, value in _shell_options(words)[0]:
+        if option in ("--login", "-login"):
             login = True
-        elif word == "--norc":
+        elif option in ("--norc", "-norc"):
             norc = True
-        elif word == "--noprofile":
+        elif option in ("--noprofile", "-noprofile"):
             noprofile = True
-        elif word in ("--rcfile", "--init-file"):
-            rcfile = words[at + 1] if at + 1 < len(words) else None
-            at += 1
-        elif word.startswith("-") and not word.startswith("--") and len(word) > 1:
-            interactive = interactive or "i" in word[1:]
-            login = login or "l" in word[1:]
-        elif not word.startswith(("-", "+")):
-            break
-        at += 1
+        elif option.lstrip("-") in ("rcfile", "init-file"):
+            rcfile = value
+        elif option[:1] == "-" and option[1:2] != "-" and option[1:] not in _LONG:
+            interactive = interactive or "i" in option[1:]
+            login = login or "l" in option[1:]
     return interactive, login, norc, noprofile, rcfile
 
 
-_VALUED = frozenset({"--rcfile", "--init-file", "-o", "+o", "-O", "+O"})
-"""A shell's options taking the next word as their value."""
+_LONG = frozenset(
+    {"debugger", "dump-po-strings", "dump-strings", "help", "init-file", "login"}
+    | {"noediting", "noprofile", "norc", "posix", "pretty-print", "protected", "rcfile"}
+    | {"rpm-requires", "restricted", "verbose", "version", "wordexp"}
+)
+"""bash's long options, spelled with ``--`` or one ``-`` (``-login``)."""
+_LONG_VALUED = frozenset({"rcfile", "init-file"})
+"""bash's long options taking the next word as their value (``--rcfile FILE``)."""
+
+
+def _shell_options(words: list[str]) -> tuple[list[tuple[str, str | None]], int]:
+    """A shell's options among ``words`` (its options and operands), each with the value it
+    takes or None, and the index of its first operand (``len(words)`` when none). A value
+    is the next word: ``--rcfile FILE``, ``-o pipefail``, ``+O extglob``, a bundle holding
+    ``o`` or ``O`` (``-io pipefail``); ``--`` and ``-`` end the options. The one reading of
+    a shell's options, for its startup files and its script operand alike."""
+    options: list[tuple[str, str | None]] = []
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word in ("--", "-"):
+            return options, at + 1
+        if not word.startswith(("-", "+")) or len(word) < 2:
+            return options, at
+        name = word[2:] if word.startswith("--") else word[1:]
+        if word.startswith("-") and name in _LONG:
+            valued = name in _LONG_VALUED
+        else:
+            valued = not word.startswith("--") and ("o" in name or "O" in name)
+        value = words[at + 1] if valued and at + 1 < len(words) else None
+        options.append((word, value))
+        at += 2 if valued else 1
+    return options, at
 
 
 def script_operand(words: list[str]) -> str | None:
     """The script file a shell run with ``words`` (its options and operands) reads its
     commands from (``bash -e x.sh a b``: ``x.sh``), or None when it reads them from ``-c``'s
     operand, its standard input (``-s``, no operand) or is given none."""
-    at = 0
-    while at < len(words):
-        word = words[at]
-        if word in ("--", "-"):
-            return words[at + 1] if at + 1 < len(words) else None
-        if word in _VALUED:
-            at += 2
-            continue
-        if word.startswith("--"):
-            at += 1
-            continue
-        if word.startswith(("-", "+")) and len(word) > 1:
-            letters = word[1:]
-            if "c" in letters or "s" in letters:
-                return None
-            at += 2 if ("o" in letters or "O" in letters) else 1
-            continue
-        return word
-    return None
+    options, first = _shell_options(words)
+    for option, _ in options:
+        short = not option.startswith("--") and option.lstrip("-+") not in _LONG
+        if short and ("c" in option[1:] or "s" in option[1:]):
+            return None
+    return words[first] if first < len(words) else None
 
 
 def _tilde(path: str, home: str) -> str:

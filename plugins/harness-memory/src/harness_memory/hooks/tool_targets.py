@@ -60,11 +60,12 @@ from harness_memory.hooks.archive_members import archive_operand, unlisted_unpac
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
+    HereData,
     closing_bracket,
     here_data,
     is_arithmetic,
 )
-from harness_memory.hooks.in_place import edited_files, sed_prints_only
+from harness_memory.hooks.in_place import edited_files, sed_prints_only, sed_written_files
 from harness_memory.hooks.made_links import (
     LINK_MAKERS,
     MadeLink,
@@ -320,15 +321,10 @@ def shell_paths(
     folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
     A command the lexer cannot split (an unclosed quote) is split at white space. Never raises.
     """
-    here = here_data(command)  # a here-document's body is data, not command text
-    command = here.command if _depth or _lost else with_toplevel(here.command, cwd, environ)
-    command = _read_substitutions(_backquotes_spelt(_subshells_spelt(command)), environ)
+    here, command = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
     words = _shell_words(command)
-    found = ShellPaths()
-    found.budget = found.budget if _budget is None else _budget  # one for the whole command
-    add_links(found.links, _links or {})  # the links the command around this one made before it
-    found.built.extend(tails := [m.group("tail") for m in _GLUED_TAIL_RE.finditer(command)])
-    writes = _Writes(found, set(tails), environ, cd_data=_lost)
+    found, tails = _found_for(command, _budget, _links)
+    writes = _Writes(found, tails, environ, cd_data=_lost)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
@@ -383,6 +379,33 @@ def shell_paths(
     _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+def _command_text(
+    command: str, cwd: str, environ: Mapping[str, str], *, nested: bool
+) -> tuple[HereData, str]:
+    """``command``'s here-data (:func:`~harness_memory.hooks.here_data.here_data`: a
+    here-document's body is data, not command text) and its text as the lexer reads it:
+    ``"$(git rev-parse --show-toplevel)"`` read as the folder git prints (unless
+    ``nested``: a command read inside another), subshells, backquotes and command
+    substitutions spelt for the lexer."""
+    here = here_data(command)
+    text = here.command if nested else with_toplevel(here.command, cwd, environ)
+    return here, _read_substitutions(_backquotes_spelt(_subshells_spelt(text)), environ)
+
+
+def _found_for(
+    command: str, budget: _ScanBudget | None, links: Mapping[str, MadeLink] | None
+) -> tuple[ShellPaths, set[str]]:
+    """A :class:`ShellPaths` to fill reading ``command`` (its text once quoting and
+    substitutions are read), sharing ``budget`` (one for the whole command) and knowing the
+    ``links`` the command around this one made before it, with the literal tails glued after
+    its command substitutions (``$(…)rest``: built at run time) in it and returned."""
+    found = ShellPaths()
+    found.budget = found.budget if budget is None else budget
+    add_links(found.links, links or {})
+    found.built.extend(tails := [m.group("tail") for m in _GLUED_TAIL_RE.finditer(command)])
+    return found, set(tails)
 
 
 def _add_word(
@@ -1492,6 +1515,27 @@ class _Writes:
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
         self._note_written(command, written, operands, said)
+        if command == "sed":
+            self._note_sed_files(operands, said)
+
+    def _note_sed_files(self, operands: list[tuple[str, bool]], said: list[str]) -> None:
+        """Judge the files a ``sed``'s scripts write (``w FILE``, ``s///w FILE``:
+        :func:`~harness_memory.hooks.in_place.sed_written_files`, its scripts read as written
+        and expanded: ``said`` holds the pairs) as written paths: a literal name where the
+        kernel opens it (from the shell's folder), one built at run time (or relative after a
+        ``cd`` into a folder known only then) refused as such."""
+        spelled = dict(zip(said[::2], said[1::2], strict=False))
+        expanded = [(spelled.get(word) or word, built) for word, built in operands]
+        names = dict.fromkeys([*sed_written_files(operands), *sed_written_files(expanded)])
+        for name, built in names:
+            relative = not PurePath(name).is_absolute()
+            if built or (relative and self._run_lost):
+                self._found.written_at_run_time.append(name)
+            elif name not in ("/dev/stdout", "/dev/stderr"):  # sed's own output
+                path = f"{self._base}/{name}" if relative else name
+                self._found.paths.append(path)
+                self._found.paths.extend(followed(path, self._found.links)[0])
+                self._found.written.extend([name, path])
 
     def _note_linked(self, program: str, said: list[str]) -> None:
         """Keep ``program`` (one the guard does not read) when a piece of its words ``said``
