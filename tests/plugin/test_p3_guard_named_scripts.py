@@ -18,6 +18,7 @@ returns before (Debian's ``case $- in *i*) ;; *) return;; esac``) is not read.
 
 from __future__ import annotations
 
+import inspect
 import os
 import subprocess
 import sys
@@ -358,11 +359,13 @@ def test_p3_a_prompt_test_with_an_inherited_prompt_is_read() -> None:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="asking as another account needs root")
 def test_p3_a_script_this_account_can_neither_write_nor_replace_is_not_read() -> None:
-    """Asked as ``nobody`` (the module's own text run by the system's Python, which that
-    account may read): a system program (``/usr/bin/env``, it and its folders root's) was
-    written by no agent of it; a file in ``/tmp`` (a folder above it writable by all) may
-    have been. Root may write any: nothing is unchangeable for it."""
-    source = Path(named_scripts.__file__).read_text(encoding="utf-8")
+    """Asked as ``nobody`` (the function's own text run by the system's Python, which that
+    account may run wherever the checkout lies): a system program (``/usr/bin/env``, it and its
+    folders root's) was written by no agent of it; a file in ``/tmp`` (a folder above it
+    writable by all) may have been. Root may write any: nothing is unchangeable for it."""
+    source = "import os\nfrom pathlib import PurePath\n\n" + inspect.getsource(
+        named_scripts.unchangeable
+    )
     asked = "print(unchangeable('/usr/bin/env'), unchangeable('/tmp/x.sh'))"
     nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     shown = subprocess.run(

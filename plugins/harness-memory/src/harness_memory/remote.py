@@ -989,7 +989,13 @@ class _ScopeRun:
             if done.returncode != 0:
                 raise self._failed(_STATUS, done, network=False)
             return self._with_renamed(_status_names(done.stdout.decode("utf-8", "surrogateescape")))
-        self._drop_stale_locks()  # a status git aborted on the torn index leaves its lock
+        self._remake_index(main, torn)
+        return self._changed()
+
+    def _remake_index(self, main: str | None, torn: str) -> None:
+        """Make the torn index (git's line ``torn`` says so) again from ``main``, this copy's
+        last commit (none: empty), and say so; the files are then compared with it again."""
+        self._drop_stale_locks()  # a git run aborted on the torn index leaves its lock
         with contextlib.suppress(FileNotFoundError):
             (self.git_dir / "index").unlink()
         if main is not None:
@@ -998,7 +1004,6 @@ class _ScopeRun:
             f"this machine's git index of scope {self.key} was torn ({torn}): it was made "
             "again from the copy's last sync, and every file written since goes to the service"
         )
-        return self._changed()
 
     def _lost(self, object_id: str, main: str | None) -> str | None:
         """Why the sync stops when git cannot read ``object_id``, or None when the index is to
@@ -1135,7 +1140,27 @@ class _ScopeRun:
         """Step 1: the working tree as one pending commit on ``base``, what the service holds
         (replacing an older pending commit, so the service always measures against what it
         holds); ``changed``: the files that differ from ``main`` (:meth:`_changed`, which
-        already looked at every file: only they go into the index). Its id."""
+        already looked at every file: only they go into the index). Its id.
+
+        An index torn where ``git status`` did not look (an entry cut short whose stat data
+        still matches its file: status trusts it, ``write-tree`` finds its null object id) is
+        made again from ``main`` and every file compared again, once (:meth:`_remake_index`)."""
+        try:
+            tree = self._tree(changed)
+        except _GitFailed as failed:
+            said = str(failed).split("\n")  # git's lines end at LF
+            torn = next((line for line in said if _TORN_INDEX.search(line)), None)
+            if torn is None:
+                raise
+            self._remake_index(self.refs().get(_MAIN), torn)
+            tree = self._tree(self._changed())
+        parents = ["-p", base] if base is not None else []
+        commit = self.git("commit-tree", tree, *parents, "-m", "Memory written on this machine")
+        self.set_ref(_MAIN, commit)
+        return commit
+
+    def _tree(self, changed: list[str]) -> str:
+        """The index with ``changed`` (names) taken from the files, written as a tree: its id."""
         if renamed := self._renamed_in_case():
             # the old name still opens the file there: --remove would keep it, and --add of
             # the new name would take the old entry's spelling
@@ -1144,11 +1169,7 @@ class _ScopeRun:
             changed = [name for name in changed if name not in renamed]
         names = "".join(name + "\0" for name in changed).encode("utf-8", "surrogateescape")
         self.git("update-index", "--add", "--remove", "-z", "--stdin", stdin=names)
-        tree = self.git("write-tree")
-        parents = ["-p", base] if base is not None else []
-        commit = self.git("commit-tree", tree, *parents, "-m", "Memory written on this machine")
-        self.set_ref(_MAIN, commit)
-        return commit
+        return self.git("write-tree")
 
     def _push(self) -> None:
         """Step 2: send the pending commit to this machine's ref; what the service's merge did
