@@ -85,7 +85,7 @@ from harness_memory.hooks.program_settings import (
 )
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.tool_targets import (
-    _ALIASES,
+    READ_AS,
     ShellPaths,
     ToolWrites,
     shell_paths,
@@ -409,7 +409,7 @@ def _written_around(file: str, program: str, found: ShellPaths) -> bool:
         if "=" not in name and "$" not in name and name not in started
     ]
     readers = sum(1 for configured in found.configured if configured[0] == program)
-    spelt = [name for name in names if _ALIASES.get(name, name) == program]
+    spelt = [name for name in names if READ_AS.get(name, name) == program]
     others = len(names) - min(readers, len(spelt))  # ``npx`` is read as ``npm``
     return others > 0 and not launched
 

@@ -91,6 +91,7 @@ __all__ = [
     "GLOB_SCAN_CAP",
     "IN_PLACE_EDITORS",
     "OPTION_DESTINATIONS",
+    "READ_AS",
     "WRITERS",
     "ShellPaths",
     "ToolWrites",
@@ -1048,7 +1049,7 @@ _WRAPPER_OPERANDS = {"taskset": 1, "flock": 1, "chrt": 1}
 """Wrappers taking operands before the command they run (a CPU mask, a lock file, a
 priority)."""
 _DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
-_ALIASES = {"wget2": "wget", "npx": "npm", "pnpm": "npm", "pip3": "pip"}
+READ_AS = {"wget2": "wget", "npx": "npm", "pnpm": "npm", "pip3": "pip"}
 """Programs read as another: GNU Wget2 run by its own name takes Wget's options and reads the
 settings files ``wget`` (as Wget2) reads; ``npx`` and ``pnpm`` read ``.npmrc``, ``pip3``
 ``pip.conf``."""
@@ -1412,7 +1413,7 @@ class _Writes:
         words, self._config_words = self._config_words, []
         assigned, self._assigned = self._exported | self._assigned, {}
         if command in CONFIGURED or command in STARTUP_SHELLS:
-            read_as = _ALIASES.get(command or "", command or "")
+            read_as = READ_AS.get(command or "", command or "")
             self._found.configured.append((read_as, self._base, words, assigned))
         elif command and _PYTHON_RE.match(command) and words[:2] == ["-m", "pip"]:
             self._found.configured.append(("pip", self._base, words[2:], assigned))
@@ -1455,7 +1456,7 @@ class _Writes:
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
                 self._found.lost_programs.append(program[0])
             self._note_linked(program[0], said)
-        reader = _ALIASES.get(command or "", command)
+        reader = READ_AS.get(command or "", command)
         if reader in PROGRAM_VARIABLES and not _settings_skipped(reader, program, operands):
             self._found.settings_readers.append((reader, self._base))
         if (
