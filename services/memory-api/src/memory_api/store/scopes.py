@@ -38,8 +38,8 @@ from memory_api.store.containment import (
     OutsideMemoryRoot,
     cannot_read,
     is_within,
-    named_by_the_kernel,
     named_elsewhere,
+    opened_at,
     read_regular,
     real_child,
     real_path,
@@ -457,8 +457,7 @@ def list_folder(scope: Path | str, *, real: bool = False) -> FolderListing | Non
     try:
         fd = os.open(scope, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
-            named = named_by_the_kernel(fd) if real else None
-            if named is not None and named != os.fspath(scope):
+            if real and not opened_at(fd, scope):
                 logger.info("%s was replaced while it was listed; not listed", scope)
                 return None
             with os.scandir(fd) as entries:
