@@ -34,7 +34,7 @@ __all__ = ["beta"]  # the fixture, used by name
 def no_proc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The service's process as if ``/proc`` were not mounted: no descriptor has a path."""
     nowhere = tmp_path / "no-proc"
-    monkeypatch.setattr(containment, "descriptor_path", lambda fd: f"{nowhere}/{fd}")
+    monkeypatch.setattr(containment, "descriptor_path", lambda fd: f"{nowhere}/{fd}", raising=False)
     for module in (containment, scopes, snapshot):
         if hasattr(module, "named_by_the_kernel"):
             monkeypatch.setattr(module, "named_by_the_kernel", lambda fd: None)
