@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 
 import pytest
-from memory_api.store import scopes
+from memory_api.store import containment, scopes
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_topic
 from tests.security.test_a7_hard_links_out_of_the_root import outside_file
@@ -97,7 +97,7 @@ def test_a7_rows_are_looked_at_in_the_folder_held_open_not_by_its_name(
     root, scope, other = _scope_with_rows(tmp_path)
     listing = scopes.list_folder(scope, real=True)
     assert listing is not None
-    checked = scopes.opened_at
+    checked = containment.opened_at
     with swapped(scope, other) as swap:
 
         def check_then_swap(fd: int, path: str | os.PathLike[str], **how: bool) -> bool:
