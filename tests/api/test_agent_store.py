@@ -94,6 +94,16 @@ async def test_list_skips_stray_folders_and_corrupt_files(
         ('W/"abc"', False),
         ('"abd"', False),
         ("", False),
+        # RFC 9110: list members are whole entity-tags, a comma inside quotes included
+        ('"x,abc,y"', False),
+        ('"a,*,b"', False),
+        ('"x,", "abc"', True),
+        ('W/"abc", "abc"', True),
+        ('W/"abc", W/"x"', False),
+        ("*, *", True),  # "*" on two lines
+        ('*, "x"', False),  # "*" among tags is no valid field: the precondition fails
+        ('"abc', False),  # an unclosed quote names no tag
+        (' , ,"abc" ,', True),  # empty members and blanks are dropped
     ],
 )
 def test_a2_if_match_comparison(header: str, matches: bool) -> None:

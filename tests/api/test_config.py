@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from multidict import CIMultiDict
 
 from tests.api.conftest import AGENT, JSON_TYPE, PROJECT, AgentHome, Client, expect_problem, ok_json
 
@@ -104,6 +105,27 @@ async def test_a2_if_match_star_and_lists_and_missing_header(
     assert "or that value is not an ETag it had" in body["detail"]
     # Without If-Match the PATCH is unconditional (documented choice).
     await ok_json(await client.patch(CONFIG, json={"name": "D"}))
+
+
+async def test_a2_if_match_is_a_list_across_every_line_sent(
+    client: Client, agent: AgentHome
+) -> None:
+    """RFC 9110 §5.3: ``If-Match`` on two lines means both lines' tags; the second line is
+    never dropped, and a comma inside a tag's quotes does not split it."""
+    _, etag = await _get(client)
+    two_lines = CIMultiDict([("If-Match", '"0000"'), ("If-Match", etag)])
+    await ok_json(await client.patch(CONFIG, json={"name": "A"}, headers=two_lines))
+
+    _, etag = await _get(client)
+    weak_then_stale = CIMultiDict([("If-Match", f"W/{etag}"), ("If-Match", '"0000"')])
+    response = await client.patch(CONFIG, json={"name": "B"}, headers=weak_then_stale)
+    await expect_problem(response, 412, "does not name the current ETag")
+
+    inner = etag.strip('"')
+    one_tag_with_commas = {"If-Match": f'"x,{inner},y"'}
+    response = await client.patch(CONFIG, json={"name": "B"}, headers=one_tag_with_commas)
+    await expect_problem(response, 412, "does not name the current ETag")
+    assert (await _get(client))[0]["name"] == "A"
 
 
 async def test_a2_unchanged_patch_keeps_the_etag(client: Client, agent: AgentHome) -> None:

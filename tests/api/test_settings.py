@@ -58,6 +58,9 @@ def test_a11_every_variable(tmp_path: Path) -> None:
             "MEMORY_API_HISTORY": "off",
             "MEMORY_API_HISTORY_MAX_AGE_DAYS": "30",
             "MEMORY_API_HISTORY_MAX_VERSIONS": "0",
+            "MEMORY_API_MAX_CONNECTIONS_PER_CLIENT": "8",
+            "MEMORY_API_HEADER_TIMEOUT": "5",
+            "MEMORY_API_IDLE_TIMEOUT": "30",
         }
     )
     assert (settings.host, settings.port, settings.log_format) == ("0.0.0.0", 9000, "json")  # noqa: S104
@@ -76,6 +79,11 @@ def test_a11_every_variable(tmp_path: Path) -> None:
         30,
         0,
     )
+    assert (
+        settings.max_connections_per_client,
+        settings.header_timeout,
+        settings.idle_timeout,
+    ) == (8, 5.0, 30.0)
 
 
 @pytest.mark.parametrize(
@@ -97,6 +105,9 @@ def test_a11_every_variable(tmp_path: Path) -> None:
         ("MEMORY_API_DRAFT_TTL", "0", ">= 1"),
         ("MEMORY_API_HISTORY", "maybe", "'on' or 'off'"),
         ("MEMORY_API_HISTORY_MAX_VERSIONS", "-1", ">= 0"),
+        ("MEMORY_API_MAX_CONNECTIONS_PER_CLIENT", "-1", ">= 0"),
+        ("MEMORY_API_HEADER_TIMEOUT", "0", "between 1 and 3600"),
+        ("MEMORY_API_IDLE_TIMEOUT", "soon", "MEMORY_API_IDLE_TIMEOUT must be an integer"),
     ],
 )
 def test_a11_bad_values_name_the_variable(

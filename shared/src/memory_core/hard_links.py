@@ -34,17 +34,21 @@ class NamedElsewhereError(NotRegularFileError):
     :data:`HARD_LINKED`, ``errno`` ``EPERM``."""
 
 
-def named_elsewhere(path: str | os.PathLike[str], info: os.stat_result) -> bool:
+def named_elsewhere(
+    path: str | os.PathLike[str], info: os.stat_result, *, folder: int | None = None
+) -> bool:
     """Whether the regular file at ``path`` (``info``: its ``stat``) has a name outside its
     own folder: more hard links (``st_nlink``) than entries of that folder holding its inode
     (``d_ino`` of one listing: no ``stat`` of each). False at once for a file of one name, the
-    usual case; one listing of its folder else. A folder that cannot be listed counts as a
-    name elsewhere: a read error never widens access. Never raises ``OSError``."""
+    usual case; one listing of its folder else: of ``folder``, a descriptor of that folder held
+    open (``O_RDONLY``), when given, so the folder counted is the one the file was found in,
+    whatever its name leads to now. A folder that cannot be listed counts as a name elsewhere:
+    a read error never widens access. Never raises ``OSError``."""
     if info.st_nlink <= 1:
         return False
-    folder = Path(path).parent
     try:
-        with os.scandir(folder) as entries:
+        listed = os.scandir(Path(path).parent) if folder is None else os.scandir(folder)
+        with listed as entries:
             here = sum(1 for entry in entries if entry.inode() == info.st_ino)
     except OSError:
         return True

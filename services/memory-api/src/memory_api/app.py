@@ -32,7 +32,12 @@ from memory_api.appkeys import (
 )
 from memory_api.http.auth import auth_middleware
 from memory_api.http.bind_address import BindAddress, resolve_bind
-from memory_api.http.connections import ConnectionCap, quiet_accept_errors
+from memory_api.http.connections import (
+    ConnectionCap,
+    ConnectionLimits,
+    PerClient,
+    quiet_accept_errors,
+)
 from memory_api.http.expect import REQUEST_GATES_KEY, expect_handler, install_expect_refusals
 from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
@@ -165,9 +170,18 @@ async def _static(request: web.Request) -> web.FileResponse:
 
 async def _cap_connections(app: web.Application) -> None:
     """Admit at most :func:`~memory_api.http.connections.cap_for` of the open-file limit as
-    connections, and log a failing ``accept()`` once per episode (Q-2c)."""
+    connections, and log a failing ``accept()`` once per episode (Q-2c); hold each client to
+    its cap and each request's head and each idle connection to their deadlines, as the
+    settings say (:class:`~memory_api.http.connections.ConnectionLimits`)."""
+    settings = app[SETTINGS_KEY]
     cap = ConnectionCap()
     ProblemRequestHandler.cap = cap
+    ProblemRequestHandler.limits = ConnectionLimits(
+        per_client=settings.max_connections_per_client,
+        header_s=settings.header_timeout,
+        idle_s=settings.idle_timeout,
+    )
+    ProblemRequestHandler.per_client = PerClient(settings.max_connections_per_client)
     quiet_accept_errors(asyncio.get_running_loop(), cap)
 
 

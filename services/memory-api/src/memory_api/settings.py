@@ -36,6 +36,13 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_SYNC_MAX_PUSH``  largest push a machine may send over git, in bytes (default 64 MiB,
                            R-1)
 ``MEMORY_API_SYNC_TIMEOUT``   seconds one git fetch or push may take (default 120, R-1)
+``MEMORY_API_MAX_CONNECTIONS_PER_CLIENT``  connections one client (its IP address, an IPv6
+                           one by its /64) may hold open at once (default 32; 0: no such cap;
+                           loopback peers are not capped so: :mod:`memory_api.http.connections`)
+``MEMORY_API_HEADER_TIMEOUT``  seconds a request's line and headers may take to arrive
+                           (default 20; 408 and closed beyond)
+``MEMORY_API_IDLE_TIMEOUT``  seconds a kept-alive connection may stay idle between requests
+                           (default 75)
 =========================  ====================================================================
 
 ``MEMORY_API_WORKERS`` is no longer read: ``memory-api serve`` is one process (replicas serve
@@ -73,6 +80,9 @@ DEFAULT_HISTORY_MAX_AGE_DAYS = 365
 DEFAULT_HISTORY_MAX_VERSIONS = 10_000
 DEFAULT_SYNC_MAX_PUSH = 64 * 1024 * 1024
 DEFAULT_SYNC_TIMEOUT = 120
+DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 32
+DEFAULT_HEADER_TIMEOUT = 20
+DEFAULT_IDLE_TIMEOUT = 75
 
 
 class SettingsError(ValueError):
@@ -116,6 +126,13 @@ class Settings:
     """Bytes of a machine's push over git at most (R-1)."""
     sync_timeout: float = float(DEFAULT_SYNC_TIMEOUT)
     """Seconds one git fetch or push may take (R-1)."""
+    max_connections_per_client: int = DEFAULT_MAX_CONNECTIONS_PER_CLIENT
+    """Connections one client (its IP address; an IPv6 one by its /64) may hold open at once;
+    0: no such cap. Loopback peers are no client of their own (Q-2c)."""
+    header_timeout: float = float(DEFAULT_HEADER_TIMEOUT)
+    """Seconds a request's line and headers may take to arrive (a slowloris's trickle)."""
+    idle_timeout: float = float(DEFAULT_IDLE_TIMEOUT)
+    """Seconds a kept-alive connection may stay idle between requests."""
     tokens_file_warning: str | None = None
     """Set when the ``MEMORY_API_TOKENS_FILE`` file is readable by every account (its mode
     lets others read, ``0644``/``0444``): what ``serve`` logs as a warning, naming the file and
@@ -155,6 +172,18 @@ class Settings:
             sync_max_push=_int(env, "MEMORY_API_SYNC_MAX_PUSH", DEFAULT_SYNC_MAX_PUSH, low=1024),
             sync_timeout=float(
                 _int(env, "MEMORY_API_SYNC_TIMEOUT", DEFAULT_SYNC_TIMEOUT, low=1, high=3600)
+            ),
+            max_connections_per_client=_int(
+                env,
+                "MEMORY_API_MAX_CONNECTIONS_PER_CLIENT",
+                DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+                low=0,
+            ),
+            header_timeout=float(
+                _int(env, "MEMORY_API_HEADER_TIMEOUT", DEFAULT_HEADER_TIMEOUT, low=1, high=3600)
+            ),
+            idle_timeout=float(
+                _int(env, "MEMORY_API_IDLE_TIMEOUT", DEFAULT_IDLE_TIMEOUT, low=1, high=86400)
             ),
             retired_workers=env.get("MEMORY_API_WORKERS", "").strip() or None,
             tokens_file_warning=tokens_file_warning(env.get("MEMORY_API_TOKENS_FILE", "").strip()),

@@ -1,4 +1,4 @@
-"""The open-connection cap: past the open-file limit the service refuses, once, in one line (Q-2c).
+"""Connection limits: the open-connection cap (Q-2c), a cap per client, slow clients' deadlines.
 
 Every connection takes a file descriptor, and so does every file a request opens. Without a
 cap, clients holding connections open take the last descriptors: ``accept()`` then fails with
@@ -10,18 +10,53 @@ once, before any request is read. An ``accept()`` that fails all the same (descr
 something else) is reported without a traceback (:func:`quiet_accept_errors`). Either is an
 episode, logged once when it starts and once when it ends (a connection admitted below nine
 tenths of the cap, :data:`CALM_S` after the last refusal), never per connection.
+
+**Per client.** One client opening connection after connection (a slowloris: each sends its
+request a byte at a time, so none ends) could take the whole cap. So a client holds at most
+:attr:`ConnectionLimits.per_client` connections at once (``MEMORY_API_MAX_CONNECTIONS_PER_CLIENT``);
+one more is answered ``503`` and closed like one past the cap. A client is its peer's IP
+address (:func:`client_of`), an IPv6 one by its ``/64`` (what one host or home network is
+given). Loopback peers are no client of their own: every program on this machine, and a
+reverse proxy on it passing on everyone's requests, connect from the same ``127.0.0.1``, so a
+cap there would throttle them all as one; they are held only by the process-wide cap and the
+deadlines. So is a peer with no IP address (the service listens on TCP only; behind a proxy
+that takes Unix-socket connections, the proxy is the one peer, on loopback).
+
+**Deadlines.** A request's line and headers must arrive within
+:attr:`ConnectionLimits.header_s` of the connection's start, or of the first byte of that
+request on a connection kept alive (``MEMORY_API_HEADER_TIMEOUT``): else the connection is
+answered ``408`` (problem+json) and closed. A connection idle between requests is closed after
+:attr:`ConnectionLimits.idle_s` (``MEMORY_API_IDLE_TIMEOUT``: aiohttp's ``keepalive_timeout``).
+A body has its own deadline where it is read: a JSON body's whole within
+:data:`memory_api.http.jsonio.BODY_ARRIVAL_S` (30 s, then 408), a git push's within
+``MEMORY_API_SYNC_TIMEOUT``; one no route reads is drained for aiohttp's ``lingering_time``
+(10 s) at most, then the connection is closed. A late head is logged once per
+episode, never per connection (:class:`SlowClients`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import resource
 import time
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ConnectionCap", "cap_for", "quiet_accept_errors", "refusal_bytes"]
+__all__ = [
+    "ConnectionCap",
+    "ConnectionLimits",
+    "PerClient",
+    "SlowClients",
+    "cap_for",
+    "client_of",
+    "problem_bytes",
+    "quiet_accept_errors",
+    "refusal_bytes",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -50,19 +85,145 @@ def cap_for(file_limit: int) -> int:
 
 def refusal_bytes(limit: int) -> bytes:
     """The whole HTTP answer to a connection past the cap: 503 problem+json, then closed."""
+    return problem_bytes(
+        503, f"the service holds its most open connections ({limit}); retry shortly"
+    )
+
+
+def problem_bytes(status: int, detail: str) -> bytes:
+    """A whole HTTP/1.1 answer written straight to a connection no request handler holds:
+    problem+json (RFC 9457) with ``status`` and ``detail``, ``Connection: close`` (and
+    ``Retry-After: 1`` for a 503)."""
+    phrase = {408: "Request Timeout", 503: "Service Unavailable"}[status]
     body = json.dumps(
-        {
-            "type": "about:blank",
-            "title": "Service Unavailable",
-            "status": 503,
-            "detail": f"the service holds its most open connections ({limit}); retry shortly",
-        }
+        {"type": "about:blank", "title": phrase, "status": status, "detail": detail}
     ).encode()
+    retry = "Retry-After: 1\r\n" if status == 503 else ""
     head = (
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\n"
-        f"Content-Length: {len(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n"
+        f"HTTP/1.1 {status} {phrase}\r\nContent-Type: application/problem+json\r\n"
+        f"Content-Length: {len(body)}\r\n{retry}Connection: close\r\n\r\n"
     )
     return head.encode() + body
+
+
+DEFAULT_PER_CLIENT = 32
+"""Connections one client (:func:`client_of`) may hold open at once by default."""
+DEFAULT_HEADER_S = 20.0
+"""Seconds a request's line and headers may take to arrive by default."""
+DEFAULT_IDLE_S = 75.0
+"""Seconds an idle keep-alive connection is kept by default."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionLimits:
+    """What one connection may hold (see the module doc): ``per_client`` connections of one
+    client at once (0: no cap per client), ``header_s`` seconds for a request's line and
+    headers, ``idle_s`` seconds idle between requests."""
+
+    per_client: int = DEFAULT_PER_CLIENT
+    header_s: float = DEFAULT_HEADER_S
+    idle_s: float = DEFAULT_IDLE_S
+
+
+def client_of(peername: object) -> str | None:
+    """The client a connection from ``peername`` (a transport's ``peername``) belongs to, for
+    the cap per client: its IPv4 address, or its IPv6 address's ``/64``; None for a loopback
+    peer and for one without an IP address (no client of its own: see the module doc).
+
+    >>> client_of(("192.0.2.7", 50123)), client_of(("2001:db8:1:2:a::1", 443, 0, 0))
+    ('192.0.2.7', '2001:db8:1:2::/64')
+    >>> client_of(("127.0.0.1", 1)), client_of(("::ffff:127.0.0.1", 1, 0, 0)), client_of("")
+    (None, None, None)
+    """
+    if not isinstance(peername, tuple) or not peername or not isinstance(peername[0], str):
+        return None
+    try:
+        address = ipaddress.ip_address(peername[0].partition("%")[0])
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if address.is_loopback:
+        return None
+    if isinstance(address, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+class PerClient:
+    """Counts the open connections of each client against ``limit`` (0: none); used from the
+    event loop's thread only. A refusal is an episode logged once (:class:`SlowClients`)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: Counter[str] = Counter()
+        self._said = _Episode(
+            "a client holds the most connections one client may ({limit}): its further "
+            "connections are answered 503 and closed"
+        )
+
+    def admit(self, client: str | None) -> bool:
+        """Take a place for a new connection of ``client``; False when it holds ``limit``."""
+        if client is None or self.limit <= 0:
+            return True
+        if self.open[client] >= self.limit:
+            self._said.note(limit=self.limit)
+            return False
+        self.open[client] += 1
+        return True
+
+    def release(self, client: str | None) -> None:
+        """Give back the place of a connection of ``client`` that ended."""
+        if client is None or client not in self.open:
+            return
+        self.open[client] -= 1
+        if self.open[client] <= 0:
+            del self.open[client]
+
+    def refusal(self) -> bytes:
+        """The whole answer to a connection past the cap per client: 503, then closed."""
+        return problem_bytes(
+            503,
+            f"this client holds the most open connections one client may ({self.limit}); "
+            "close some, or retry shortly",
+        )
+
+
+class SlowClients:
+    """The episodes of requests whose line and headers did not arrive within
+    :attr:`ConnectionLimits.header_s`: logged once when one starts, never per connection;
+    ``timed_out`` counts them all."""
+
+    def __init__(self) -> None:
+        self.timed_out = 0
+        self._said = _Episode(
+            "a request's line and headers did not arrive within {seconds:g} s: answered 408 "
+            "and closed (a slow or stalled client)"
+        )
+
+    def head(self, seconds: float) -> None:
+        """Note a head that did not arrive within ``seconds``."""
+        self.timed_out += 1
+        self._said.note(seconds=seconds)
+
+
+class _Episode:
+    """A warning ``message`` (a ``str.format`` template) logged once, then again only after
+    :data:`EPISODE_S` without it."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.last = -EPISODE_S
+
+    def note(self, **values: object) -> None:
+        now = time.monotonic()
+        if now - self.last >= EPISODE_S:
+            logger.warning("%s (logged once a minute at most)", self.message.format(**values))
+        self.last = now
+
+
+EPISODE_S = 60.0
+"""Seconds without a repeat that end an episode of slow clients or clients refused."""
 
 
 class ConnectionCap:

@@ -18,13 +18,22 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from http import HTTPStatus
+from typing import Any
 
 from aiohttp import http_exceptions, web_protocol, web_server
 from aiohttp.web_exceptions import HTTPException
 from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 
-from memory_api.http.connections import ConnectionCap, refusal_bytes
+from memory_api.http.connections import (
+    ConnectionCap,
+    ConnectionLimits,
+    PerClient,
+    SlowClients,
+    client_of,
+    problem_bytes,
+    refusal_bytes,
+)
 from memory_api.http.expect import REFUSED_UNREAD_KEY
 from memory_api.http.problems import problem_response
 
@@ -112,32 +121,111 @@ def _reason(error: http_exceptions.HttpProcessingError) -> str:
 
 class ProblemRequestHandler(web_protocol.RequestHandler):
     """aiohttp's connection handler, its own error answers made problem+json (see module), and
-    every connection counted against the process's :class:`ConnectionCap` (Q-2c)."""
+    every connection held to :mod:`memory_api.http.connections`' limits: counted against the
+    process's :class:`ConnectionCap` (Q-2c) and its client's :class:`PerClient` cap, its
+    requests' heads given :attr:`ConnectionLimits.header_s` to arrive, and kept idle
+    :attr:`ConnectionLimits.idle_s` at most (aiohttp's ``keepalive_timeout``)."""
 
     headers: Mapping[str, str] = {}
     """Sent with each such answer: the service's security headers."""
     cap: ConnectionCap | None = None
     """The cap new connections are admitted by (set when the app starts); None: no cap."""
+    limits: ConnectionLimits = ConnectionLimits()
+    """The limits of each connection (set from the settings when the app starts)."""
+    per_client: PerClient | None = None
+    """The cap per client new connections are admitted by (set when the app starts)."""
+    slow: SlowClients = SlowClients()
+    """Where heads that came too late are noted."""
     _admitted_by: ConnectionCap | None = None
+    _client: tuple[PerClient, str | None] | None = None
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def __init__(self, manager: web_server.Server, **kwargs: Any) -> None:
+        """aiohttp's own, its ``keepalive_timeout`` :attr:`ConnectionLimits.idle_s`."""
+        kwargs["keepalive_timeout"] = type(self).limits.idle_s
+        super().__init__(manager, **kwargs)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        """Admit the connection under the cap, else answer it 503 and close it unread."""
-        cap = type(self).cap
+        """Admit the connection under the cap and its client's, else answer it 503 and close it
+        unread; then give its first request's head :attr:`ConnectionLimits.header_s`."""
+        cap, per_client = type(self).cap, type(self).per_client
+        client = client_of(transport.get_extra_info("peername"))
+        refusal = None
         if cap is not None and not cap.admit():
+            refusal = refusal_bytes(cap.limit)
+        elif per_client is not None and not per_client.admit(client):
+            if cap is not None:
+                cap.release()  # admitted there, refused here: never served
+            refusal = per_client.refusal()
+        if refusal is not None:
             self._manager = None  # never served: connection_lost has nothing to undo
             if isinstance(transport, asyncio.WriteTransport):
-                transport.write(refusal_bytes(cap.limit))
+                transport.write(refusal)
             transport.close()
             return
         self._admitted_by = cap
+        self._client = None if per_client is None else (per_client, client)
         super().connection_made(transport)
+        self._await_head()
 
     def connection_lost(self, exc: BaseException | None) -> None:
-        """aiohttp's own, and the connection's place under the cap given back."""
+        """aiohttp's own, and the connection's places under the caps given back."""
+        self._stop_head_timer()
         if self._admitted_by is not None:
             self._admitted_by.release()
             self._admitted_by = None
+        if self._client is not None:
+            self._client[0].release(self._client[1])
+            self._client = None
         super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        """aiohttp's own; a request's head that arrived whole stops its deadline, and the first
+        byte of another request's head (after a whole request) starts one."""
+        before = self._request_count
+        super().data_received(data)
+        if self._request_count != before:
+            self._stop_head_timer()  # a head arrived whole (perhaps its body follows)
+        elif self._head_timer is None and data and self._parser_holds_a_head():
+            self._await_head()  # (bytes of a next head sent with a whole request: idle_s)
+
+    def _parser_holds_a_head(self) -> bool:
+        """Whether the parser holds the start of a request's head: bytes arrived since the last
+        whole message, and that message's body (if any) is complete."""
+        if not self._messages:
+            return not self._request_in_progress
+        return self._messages[-1][1].is_eof()
+
+    def _await_head(self) -> None:
+        if self._head_timer is None and not self._force_close:
+            loop = asyncio.get_running_loop()
+            self._head_timer = loop.call_later(type(self).limits.header_s, self._head_late)
+
+    def _stop_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_late(self) -> None:
+        """The head did not arrive in time: answered 408 (problem+json) and closed; only
+        closed after the answer being made when a request is still in hand."""
+        self._head_timer = None
+        transport = self.transport
+        if transport is None or self._force_close:
+            return
+        seconds = type(self).limits.header_s
+        type(self).slow.head(seconds)
+        if self._request_in_progress or self._messages:
+            self.close()  # the answer in hand is finished first; no more requests are read
+            return
+        transport.write(
+            problem_bytes(
+                408,
+                f"the request's line and headers did not arrive within {seconds:g} s; the "
+                "connection is closed",
+            )
+        )
+        self.force_close()
 
     def handle_error(
         self,

@@ -75,6 +75,13 @@ async def patch_config(request: web.Request) -> web.Response:
         request.match_info["project"],
         request.match_info["agent"],
         patch,
-        request.headers.get("If-Match"),
+        _if_match(request),
     )
     return config_response(record)
+
+
+def _if_match(request: web.Request) -> str | None:
+    """The ``If-Match`` field as every line of it sent says it (RFC 9110 §5.3: the lines joined
+    by ``", "`` mean the same), or None when none was sent: a second line is never dropped."""
+    lines = request.headers.getall("If-Match", ())
+    return ", ".join(lines) if lines else None

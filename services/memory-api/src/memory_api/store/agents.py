@@ -54,6 +54,7 @@ from memory_api.errors import (
     Unprocessable,
 )
 from memory_api.store.containment import NotRegularFileError, read_regular
+from memory_api.store.entity_tags import if_match_holds
 from memory_api.store.locks import Locks, lock_name
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
@@ -145,19 +146,11 @@ _SHOWN_IF_MATCH = 80
 
 
 def etag_matches(if_match: str, etag: str) -> bool:
-    """Tell whether an ``If-Match`` header value names ``etag`` (RFC 9110 strong comparison).
-
-    ``*`` matches any current record; a list of tags matches when one equals ``etag``; weak tags
-    (``W/"…"``) never match; an unquoted value is accepted as if quoted.
-    """
-    for candidate in (part.strip() for part in if_match.split(",")):
-        if candidate == "*":
-            return True
-        if candidate.startswith("W/"):
-            continue
-        if candidate == etag or f'"{candidate}"' == etag:
-            return True
-    return False
+    """Tell whether an ``If-Match`` field value (its lines joined by ``", "``) names ``etag``:
+    RFC 9110's strong comparison, as :func:`~memory_api.store.entity_tags.if_match_holds`
+    reads it (``*``; a list, across lines, of tags one of which equals ``etag``; a weak tag
+    never matches; an unquoted value is taken as if quoted)."""
+    return if_match_holds(if_match, etag)
 
 
 def _parse(raw: bytes, agent_id: str) -> AgentRecord:

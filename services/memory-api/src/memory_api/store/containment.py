@@ -26,7 +26,10 @@ touched:
   in the very folder that was checked (``read_regular(…, real_folder=True)``, by
   ``/proc/self/fd``), and a delete works in its scope folder held open by a descriptor, walked
   from the memory root with no symlink followed (:func:`held_folder`). Both raced before: a
-  project's token read another project's notes, and a delete removed one of them.
+  project's token read another project's notes, and a delete removed one of them. Where the
+  kernel offers no ``/proc/self/fd``, a read or a listing compares the descriptor with the
+  entry found by walking the checked path following no symlink (:func:`found_at`), and a
+  change that needs a held folder is refused (:class:`FolderNotHeld`): never the name alone.
 
 Everything here blocks on the filesystem: call it from a worker thread.
 """
@@ -54,17 +57,21 @@ from memory_api.errors import NotFound
 
 __all__ = [
     "HARD_LINKED",
+    "FolderNotHeld",
     "FolderSwapped",
     "NamedElsewhereError",
     "NotRegularFileError",
     "OutsideMemoryRoot",
     "cannot_read",
     "checked_memory_root",
+    "descriptor_path",
+    "found_at",
     "held_folder",
     "is_within",
     "memory_root_below",
     "named_by_the_kernel",
     "named_elsewhere",
+    "opened_at",
     "read_regular",
     "real_child",
     "real_path",
@@ -94,28 +101,92 @@ class FolderSwapped(OSError):
 _FOLDER_FLAGS = os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC
 
 
+class FolderNotHeld(OSError):
+    """A change (a delete, a restore, a push, a marker) needs its folder held open and reached
+    through the descriptor (:func:`held_folder`), and the kernel offers no path to do so (no
+    ``/proc/self/fd``): the change is refused rather than made through the folder's name, which
+    may be swapped for a symlink meanwhile (A-7). An ``OSError`` (``EOPNOTSUPP``): answered as
+    a 503 naming the reason, never done elsewhere."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            errno.EOPNOTSUPP,
+            "its folder cannot be held open for the change (the kernel offers no "
+            "/proc/self/fd): refused rather than made through a name that may be swapped",
+            name,
+        )
+
+
+def descriptor_path(fd: int) -> str:
+    """The path through which the kernel reaches the open descriptor ``fd`` itself
+    (``/proc/self/fd/<fd>``); it exists only where ``/proc`` is mounted."""
+    return f"/proc/self/fd/{fd}"
+
+
 def named_by_the_kernel(fd: int) -> str | None:
-    """The path the kernel gives the open descriptor ``fd`` (``/proc/self/fd``), or None where
-    it says none (no ``/proc``): where the file or folder opened really is, whatever names led
-    to it."""
+    """The path the kernel gives the open descriptor ``fd`` (:func:`descriptor_path`), or None
+    where it says none (no ``/proc``): where the file or folder opened really is, whatever
+    names led to it."""
     try:
-        return os.readlink(f"/proc/self/fd/{fd}")  # noqa: PTH115 - a string, no Path
+        return os.readlink(descriptor_path(fd))  # noqa: PTH115 - a string, no Path
     except OSError:
         return None
+
+
+def found_at(fd: int, path: str | os.PathLike[str]) -> bool:
+    """Whether the open descriptor ``fd`` is the very file or folder now at the real, absolute
+    ``path``: ``path`` is walked from ``/`` one name at a time following no symlink (its
+    folders with ``O_PATH``, its last name by an ``lstat`` relative to the folder walked), and
+    the entry found compared with ``fstat(fd)`` by device and inode. So a folder on the way
+    swapped for a symlink (before the descriptor was opened, or now) gives False; no name is
+    resolved twice. False too when anything on the way cannot be walked: a read error never
+    widens access. The check where :func:`named_by_the_kernel` says nothing; never raises."""
+    parts = os.fspath(path).split(os.sep)  # noqa: PTH206 - the names walked, "" first
+    if parts[0] != "" or not parts[-1]:
+        return False  # not absolute, or "/" itself: no memory file or scope folder
+    try:
+        held = os.fstat(fd)
+        folder = os.open(os.sep, _FOLDER_FLAGS)
+        try:
+            for name in parts[1:-1]:
+                inner = os.open(name, _FOLDER_FLAGS | os.O_NOFOLLOW, dir_fd=folder)
+                os.close(folder)
+                folder = inner
+            seen = os.stat(parts[-1], dir_fd=folder, follow_symlinks=False)
+        finally:
+            os.close(folder)
+    except OSError:
+        return False
+    return (seen.st_dev, seen.st_ino) == (held.st_dev, held.st_ino)
+
+
+def opened_at(fd: int, path: str | os.PathLike[str], *, in_folder: bool = False) -> bool:
+    """Whether the descriptor ``fd`` was opened at the real ``path`` (``in_folder``: in the
+    folder of ``path``, the file perhaps renamed or replaced since), as the kernel names it
+    (:func:`named_by_the_kernel`); where it names none, as :func:`found_at` finds it then, the
+    file at ``path`` itself (so a file replaced meanwhile is refused too: failing closed)."""
+    named = named_by_the_kernel(fd)
+    if named is None:
+        return found_at(fd, path)
+    wanted = os.fspath(path)
+    if in_folder:
+        return os.path.dirname(named) == os.path.dirname(wanted)  # noqa: PTH120 - strings
+    return named == wanted
 
 
 @contextmanager
 def held_folder(root: Path, folder: Path) -> Iterator[Path]:
     """Hold the real ``folder`` (``root`` or a folder below it, both real) open, and yield a
-    path that reaches it through that descriptor (``/proc/self/fd/<n>``): whatever is done
+    path that reaches it through that descriptor (:func:`descriptor_path`): whatever is done
     through the path (open, unlink, rename) happens in that very folder, even when its name is
     swapped for a symlink meanwhile. The folder is walked from ``root`` one name at a time,
-    following no symlink (``O_NOFOLLOW``). Where the kernel offers no ``/proc/self/fd``, the
-    folder's own path is yielded (the check-then-use race stays open there).
+    following no symlink (``O_NOFOLLOW``).
 
     Raises :class:`FolderSwapped` when a name on the way is no longer a folder (a symlink, a
     file), ``FileNotFoundError`` when it is gone, ``OSError`` when it cannot be opened,
-    :class:`OutsideMemoryRoot` when ``folder`` is not ``root`` or below it.
+    :class:`OutsideMemoryRoot` when ``folder`` is not ``root`` or below it, and
+    :class:`FolderNotHeld` where the kernel offers no such path (no ``/proc``): the change is
+    refused there, never made through the folder's own name (that raced, A-7).
     """
     if not is_within(root, folder):
         raise OutsideMemoryRoot(f"{folder.name!r} is not inside the memory root")
@@ -131,13 +202,15 @@ def held_folder(root: Path, folder: Path) -> Iterator[Path]:
                 raise
             os.close(fd)
             fd = inner
-        through = f"/proc/self/fd/{fd}"
+        through = descriptor_path(fd)
         try:
             seen, held = Path(through).stat(), os.fstat(fd)
             pinned = (seen.st_dev, seen.st_ino) == (held.st_dev, held.st_ino)
         except OSError:
             pinned = False
-        yield Path(through) if pinned else folder
+        if not pinned:
+            raise FolderNotHeld(folder.name)
+        yield Path(through)
     finally:
         os.close(fd)
 
@@ -253,17 +326,16 @@ def read_regular(
     raises :class:`NamedElsewhereError` (a :class:`NotRegularFileError`), judged on the open
     descriptor's ``fstat``: another hard link made after the listing is still seen.
     ``real_folder``: ``path``'s folder is real (a memory file's, checked inside the memory
-    root), so the file opened must lie in that very folder as the kernel names the descriptor;
-    one reached through a folder swapped for a symlink after the check raises
-    :class:`FolderSwapped` (nothing of it is returned).
+    root), so the file opened must lie in that very folder as the kernel names the descriptor,
+    or, where it names none (no ``/proc``), be the very file walked to by ``path`` following
+    no symlink (:func:`opened_at`); one reached through a folder swapped for a symlink after
+    the check raises :class:`FolderSwapped` (nothing of it is returned).
     """
     flags = _OPEN_FLAGS if follow_symlinks else _OPEN_FLAGS | os.O_NOFOLLOW
     fd = open_waiting_for_lease(path, flags)  # a safe edit's lease lasts milliseconds
     try:
-        if real_folder:
-            named = named_by_the_kernel(fd)
-            if named is not None and os.path.dirname(named) != str(path.parent):  # noqa: PTH120
-                raise FolderSwapped(path.name)
+        if real_folder and not opened_at(fd, path, in_folder=True):
+            raise FolderSwapped(path.name)
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFileError(f"{path.name!r} is not a regular file")

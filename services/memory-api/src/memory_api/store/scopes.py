@@ -38,8 +38,8 @@ from memory_api.store.containment import (
     OutsideMemoryRoot,
     cannot_read,
     is_within,
-    named_by_the_kernel,
     named_elsewhere,
+    opened_at,
     read_regular,
     real_child,
     real_path,
@@ -420,7 +420,8 @@ class FolderListing:
     folder's mtime and ctime, and so does any change of an entry's file type (which takes a new
     entry). ``regular``: the names of topic files the listing reports as regular files, sorted;
     ``judged``: entries whose verdict can change while the folder does not (a symlink, whose
-    target may change; a name like the index in another case), judged again on each use;
+    target may change; a file with more than one hard link, which may have a name outside the
+    folder, A-7; a name like the index in another case), judged again on each use;
     ``refused``: ``(name, why)`` of entries refused by their type or name alone (a name no
     route can address among them, escaped); ``error``: why the folder could not be listed
     (Q-2b: no permission, an I/O error), when it could not.
@@ -457,8 +458,7 @@ def list_folder(scope: Path | str, *, real: bool = False) -> FolderListing | Non
     try:
         fd = os.open(scope, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
-            named = named_by_the_kernel(fd) if real else None
-            if named is not None and named != os.fspath(scope):
+            if real and not opened_at(fd, scope):
                 logger.info("%s was replaced while it was listed; not listed", scope)
                 return None
             with os.scandir(fd) as entries:
@@ -502,7 +502,7 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
         if name.casefold() == layout.INDEX_FILE.casefold() or _is_link(entry):
             judged.append(name)
         elif _regular_by_type(entry):
-            regular.append(name)
+            (judged if _has_other_names(entry) else regular).append(name)
         else:
             why = _refusal_by_type(scope / name)
             if why is not None:
@@ -587,20 +587,40 @@ def scan_scope(root: Path, scope: Path, listing: FolderListing | None = None) ->
         listing = list_folder(scope, real=True) or _EMPTY
     if listing.error is not None:
         return ScopeListing([], [], listing.error)
+    try:
+        folder = os.open(scope, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except (FileNotFoundError, NotADirectoryError):
+        return ScopeListing([], [])  # gone since it was listed, as list_folder says
+    except OSError as error:
+        logger.warning("%s cannot be listed: %s", scope, error)
+        return ScopeListing([], [], cannot_read(error))
+    try:
+        if not opened_at(folder, scope):  # swapped for a symlink since it was checked (A-7)
+            logger.info("%s was replaced while it was listed; not listed", scope)
+            return ScopeListing([], [])
+        return _scan_held(root, scope, folder, listing)
+    finally:
+        os.close(folder)
+
+
+def _scan_held(root: Path, scope: Path, folder: int, listing: FolderListing) -> ScopeListing:
+    """:func:`scan_scope` in the real ``scope`` held open as ``folder``: each row's ``lstat`` is
+    taken relative to that descriptor, so it describes the very file listed there, whatever
+    the scope's name leads to meanwhile (A-7)."""
     topics: list[TopicEntry] = []
     refused = list(listing.refused)
-    if layout.INDEX_FILE not in listing.judged and _index_named_elsewhere(scope):
+    if layout.INDEX_FILE not in listing.judged and _index_named_elsewhere(scope, folder):
         refused.append((layout.INDEX_FILE, HARD_LINKED))  # a regular file by its listing
     for name in listing.regular:
-        found = _topic_entry(root, scope, name)
+        found = _topic_entry(root, scope, name, folder)
         if found is not None:
             topics.append(found)
         else:
-            why = _refusal(root, scope / name)  # replaced meanwhile
+            why = _refusal(root, scope / name, folder)  # replaced meanwhile
             if why is not None:
                 refused.append((name, why))
     for name in listing.judged:
-        found, why = _judge(root, scope, name)
+        found, why = _judge(root, scope, name, folder)
         if found is not None:
             topics.append(found)
         elif why is not None:
@@ -609,16 +629,16 @@ def scan_scope(root: Path, scope: Path, listing: FolderListing | None = None) ->
     return ScopeListing(topics, sorted(refused))
 
 
-def _index_named_elsewhere(scope: Path) -> bool:
+def _index_named_elsewhere(scope: Path, folder: int) -> bool:
     """Whether the scope's ``MEMORY.md`` is a regular file with another hard link outside its
-    folder (never read, A-7); one ``lstat``, a listing of the folder only when it has more
-    than one name."""
+    folder (never read, A-7); one ``lstat`` relative to the scope held open as ``folder``, a
+    listing of it only when it has more than one name."""
     lexical = f"{os.fspath(scope)}{os.sep}{layout.INDEX_FILE}"
     try:
-        info = os.lstat(lexical)
+        info = os.stat(layout.INDEX_FILE, dir_fd=folder, follow_symlinks=False)
     except OSError:
         return False
-    return stat.S_ISREG(info.st_mode) and named_elsewhere(lexical, info)
+    return stat.S_ISREG(info.st_mode) and named_elsewhere(lexical, info, folder=folder)
 
 
 def count_listed(root: Path, scope: Path | str, listing: FolderListing) -> int:
@@ -638,9 +658,12 @@ def judged_topics(root: Path, scope: Path, listing: FolderListing) -> list[Topic
 _EMPTY = FolderListing((), (), ())
 
 
-def _judge(root: Path, scope: Path, name: str) -> tuple[TopicEntry | None, str | None]:
+def _judge(
+    root: Path, scope: Path, name: str, folder: int | None = None
+) -> tuple[TopicEntry | None, str | None]:
     """A judged entry of :class:`FolderListing`: the topic file it is, or why it is refused (or
-    neither: gone, or not a topic file)."""
+    neither: gone, or not a topic file); looked at in ``folder``, the scope held open, when
+    given."""
     lexical = scope / name
     if not name.endswith(".md"):
         why = _other_case_extension(name)
@@ -649,9 +672,9 @@ def _judge(root: Path, scope: Path, name: str) -> tuple[TopicEntry | None, str |
             return None, why
         return None, None
     if name == layout.INDEX_FILE:
-        return None, _refusal(root, lexical)
-    found = _topic_entry(root, scope, name)
-    return (found, None) if found is not None else (None, _refusal(root, lexical))
+        return None, _refusal(root, lexical, folder)
+    found = _topic_entry(root, scope, name, folder)
+    return (found, None) if found is not None else (None, _refusal(root, lexical, folder))
 
 
 def topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
@@ -659,27 +682,39 @@ def topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
     return _topic_entry(root, scope, check_topic_file_name(name))
 
 
-def _topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
+def _topic_entry(
+    root: Path, scope: Path, name: str, folder: int | None = None
+) -> TopicEntry | None:
+    """The topic file ``name`` of the real ``scope`` as it lists (None: it does not); its
+    ``lstat`` taken in ``folder``, the scope held open, when given: the very file listed."""
     # Strings, not Paths: a large scope lists thousands of these on every request.
     lexical = f"{os.fspath(scope)}{os.sep}{name}"
     if name.casefold() == layout.INDEX_FILE.casefold() and _is_the_index(scope, Path(lexical)):
         return None  # "Memory.md" on a case-insensitive disk: the index itself, not a topic
     try:
-        info = os.lstat(lexical)
+        info = _lstat(lexical, name, folder)
         if stat.S_ISLNK(info.st_mode):
             resolved = real_path(Path(lexical))
             if not is_within(root, resolved):
                 logger.warning("topic file %s links outside the memory root; ignored", lexical)
                 return None
             info = resolved.stat()
-            target = os.fspath(resolved)
+            target, held = os.fspath(resolved), None
         else:
-            target = lexical
+            target, held = lexical, folder
     except OSError:
         return None
-    if not stat.S_ISREG(info.st_mode) or named_elsewhere(target, info):
+    if not stat.S_ISREG(info.st_mode) or named_elsewhere(target, info, folder=held):
         return None  # another hard link outside its folder: never read (A-7), named refused
     return TopicEntry(file=name, path=target, stat=info)
+
+
+def _lstat(lexical: str, name: str, folder: int | None) -> os.stat_result:
+    """The ``lstat`` of the entry ``name``: relative to ``folder`` (a scope held open) when
+    given, else of the path ``lexical``."""
+    if folder is None:
+        return os.lstat(lexical)
+    return os.stat(name, dir_fd=folder, follow_symlinks=False)
 
 
 def sub_folder_files(scope: Path, targets: list[str]) -> frozenset[str]:
@@ -726,10 +761,11 @@ def index_refusal(root: Path, scope: Path) -> str | None:
     return _refusal(root, scope / layout.INDEX_FILE)
 
 
-def _refusal(root: Path, lexical: Path) -> str | None:
-    """Why the entry at ``lexical`` is never read, or None when it is readable (T-5b)."""
+def _refusal(root: Path, lexical: Path, folder: int | None = None) -> str | None:
+    """Why the entry at ``lexical`` is never read, or None when it is readable (T-5b); looked
+    at in ``folder``, its folder held open, when given."""
     try:
-        info = os.lstat(lexical)
+        info = _lstat(os.fspath(lexical), lexical.name, folder)
     except OSError:
         return None  # vanished meanwhile
     if stat.S_ISLNK(info.st_mode):
@@ -745,7 +781,7 @@ def _refusal(root: Path, lexical: Path) -> str | None:
             return f"a symlink to {HARD_LINKED}"
         return None if what is None else f"a symlink to {what}"
     what = _kind_of(info.st_mode)
-    if what is None and named_elsewhere(lexical, info):
+    if what is None and named_elsewhere(lexical, info, folder=folder):
         return HARD_LINKED
     return None if what is None else what
 
@@ -760,6 +796,17 @@ def _kind_of(mode: int) -> str | None:
     if stat.S_ISSOCK(mode):
         return "a socket, not a regular file"
     return "a device, not a regular file"
+
+
+def _has_other_names(entry: os.DirEntry[str]) -> bool:
+    """Whether the regular ``entry`` has more than one hard link (one ``lstat``, relative to
+    the folder listed): then it is judged on every use like a symlink, so a name outside its
+    folder (never read, A-7) keeps it out of every count as it is out of the listing. One that
+    cannot be looked at is judged too, which finds out."""
+    try:
+        return entry.stat(follow_symlinks=False).st_nlink > 1
+    except OSError:
+        return True
 
 
 def _regular_by_type(entry: os.DirEntry[str]) -> bool:

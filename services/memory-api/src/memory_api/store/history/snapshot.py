@@ -39,8 +39,8 @@ from memory_api.store.containment import (
     FolderSwapped,
     NotRegularFileError,
     cannot_read,
-    named_by_the_kernel,
     named_elsewhere,
+    opened_at,
     read_regular,
 )
 from memory_api.store.history.repo import Change, TreeEntry
@@ -108,8 +108,7 @@ def _entries(scope: Path) -> list[_Listed]:
     deleted (A-7)."""
     fd = os.open(scope, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        named = named_by_the_kernel(fd)
-        if named is not None and named != os.fspath(scope):
+        if not opened_at(fd, scope):
             raise FolderSwapped(scope.name)
         with os.scandir(fd) as listing:
             names = [entry.name for entry in listing if is_scope_file(entry.name)]

@@ -1,0 +1,146 @@
+"""A-7 where the kernel offers no ``/proc/self/fd``: a swapped scope folder is still refused.
+
+The service asks the kernel where an opened descriptor lies (``/proc/self/fd``) to tell that a
+memory file or a scope folder was opened in the very folder it checked, not through a symlink
+swapped in for it (the agent exchanging its scope with a link to another agent's). Without
+``/proc`` (a container that mounts none) that check used to be skipped: the read, the listing
+and the delete went ahead through whatever the name led to. Now a read or a listing compares
+the descriptor with the entry walked to following no symlink, and a change that needs its folder
+held open is refused (503, named), never made through the folder's name alone. ``/proc`` is
+taken away here by pointing the service's descriptor path at a folder that does not exist.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from memory_api.store import containment, scopes
+from memory_api.store.history import snapshot
+
+from tests.api.conftest import AgentHome, Client, expect_problem, file_url, ok_json
+from tests.security.test_a7_scope_folder_swapped_mid_request import (
+    DECOY,
+    SECRET,
+    beta,
+    swapped,
+)
+
+__all__ = ["beta"]  # the fixture, used by name
+
+
+@pytest.fixture
+def no_proc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The service's process as if ``/proc`` were not mounted: no descriptor has a path."""
+    nowhere = tmp_path / "no-proc"
+    monkeypatch.setattr(containment, "descriptor_path", lambda fd: f"{nowhere}/{fd}", raising=False)
+    for module in (containment, scopes, snapshot):
+        if hasattr(module, "named_by_the_kernel"):
+            monkeypatch.setattr(module, "named_by_the_kernel", lambda fd: None)
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> tuple[Path, Path]:
+    """A memory root whose ``user`` scope holds ``a.md``, and a folder elsewhere holding
+    another ``a.md`` (another agent's scope)."""
+    root = tmp_path / "memory"
+    (root / "user").mkdir(parents=True)
+    (root / "user" / "a.md").write_text("own")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "a.md").write_text("not this one")
+    (elsewhere / "b.md").write_text("not this one either")
+    return root, elsewhere
+
+
+@pytest.mark.usefixtures("no_proc")
+def test_a7_without_proc_a_memory_file_read_through_a_swapped_folder_is_refused(
+    memory: tuple[Path, Path],
+) -> None:
+    root, elsewhere = memory
+    with swapped(root / "user", elsewhere) as swap:
+        swap()
+
+        with pytest.raises(containment.FolderSwapped):
+            containment.read_regular(root / "user" / "a.md", 100, real_folder=True)
+
+    assert containment.read_regular(root / "user" / "a.md", 100, real_folder=True)[0] == b"own"
+
+
+@pytest.mark.usefixtures("no_proc")
+def test_a7_without_proc_a_scope_listed_through_a_swapped_folder_is_not_listed(
+    memory: tuple[Path, Path],
+) -> None:
+    root, elsewhere = memory
+    with swapped(root / "user", elsewhere) as swap:
+        swap()
+
+        assert scopes.list_folder(root / "user", real=True) is None
+        with pytest.raises(containment.FolderSwapped):
+            snapshot._entries(root / "user")
+
+    listed = scopes.list_folder(root / "user", real=True)
+    assert listed is not None and listed.regular == ("a.md",)
+    assert [entry.name for entry in snapshot._entries(root / "user")] == ["a.md"]
+
+
+@pytest.mark.usefixtures("no_proc")
+def test_a7_without_proc_a_change_in_a_held_folder_is_refused_not_made_by_name(
+    memory: tuple[Path, Path],
+) -> None:
+    root, _ = memory
+
+    with pytest.raises(containment.FolderNotHeld), containment.held_folder(root, root / "user"):
+        pytest.fail("a held folder was yielded without a path through its descriptor")
+
+
+def test_a7_the_walked_check_tells_the_folder_checked_from_one_swapped_in(
+    memory: tuple[Path, Path],
+) -> None:
+    """:func:`containment.found_at` (what stands in for ``/proc``) on its own: the descriptor
+    of the real folder is found at its path, one opened through the swapped name is not, and
+    so is nothing opened while a folder on the way is a symlink."""
+    root, elsewhere = memory
+    scope = root / "user"
+    real = os.open(scope, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        with swapped(scope, elsewhere) as swap:
+            swap()
+            through_link = os.open(scope, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                assert not containment.found_at(through_link, scope)
+                assert not containment.found_at(real, scope)  # its name is a link now
+            finally:
+                os.close(through_link)
+        assert containment.found_at(real, scope)
+        assert not containment.found_at(real, Path("relative") / "user")
+    finally:
+        os.close(real)
+
+
+@pytest.mark.usefixtures("no_proc")
+async def test_a7_without_proc_a_delete_is_refused_and_leaves_both_scopes(
+    client: Client, agent: AgentHome, beta: Path
+) -> None:
+    _, key = agent.workspace("payroll-app")
+    own = agent.root / key
+    (own / "notes.md").write_text(DECOY)
+
+    answer = await client.delete(file_url(key, "notes.md"))
+
+    await expect_problem(answer, 503, "the kernel offers no /proc/self/fd")
+    assert (own / "notes.md").read_text() == DECOY
+    assert (beta / "notes.md").read_text() == SECRET
+
+
+@pytest.mark.usefixtures("no_proc")
+async def test_a7_without_proc_a_topic_file_is_still_read_from_its_own_folder(
+    client: Client, agent: AgentHome
+) -> None:
+    _, key = agent.workspace("payroll-app")
+    (agent.root / key / "notes.md").write_text(DECOY)
+
+    answer = await ok_json(await client.get(file_url(key, "notes.md")))
+
+    assert "alpha's own note" in str(answer)
