@@ -63,7 +63,7 @@ from memory_core import layout
 from memory_core.index import index_lines_linking, link_targets
 from memory_core.index_merge import merge_index, rewrite_links
 from memory_core.line_merge import merge_lines
-from memory_core.scope_files import is_scope_file
+from memory_core.scope_files import INDEX_CAP, is_scope_file
 
 __all__ = [
     "MergeOutcome",
@@ -77,7 +77,15 @@ __all__ = [
     "part_twins",
 ]
 
-OutcomeKind = Literal["kept-both", "kept-edited", "marker-kept", "twin-renamed"]
+OutcomeKind = Literal[
+    "index-unwritten",
+    "kept-both",
+    "kept-edited",
+    "marker-kept",
+    "renamed-deleted",
+    "renamed-twice",
+    "twin-renamed",
+]
 Blobs = Mapping[str, str]
 """A copy of a scope: file name → git blob id."""
 Content = Callable[[str], bytes]
@@ -102,12 +110,18 @@ def blob_id(data: bytes) -> str:
 class MergeOutcome:
     """What a merge did beyond taking one side's change (R-2): ``file`` and, for ``kept-both``,
     the name the second version is kept under (``kept_as``); for ``twin-renamed``, the name of
-    the file it is a twin of (``twin``) and the name it is kept under (``kept_as``)."""
+    the file it is a twin of (``twin``) and the name it is kept under (``kept_as``); for
+    ``renamed-twice`` (``file`` renamed ``twin`` on the second side, ``kept_as`` on the first)
+    and ``renamed-deleted`` (``file`` renamed ``kept_as`` on one side, deleted on the other)
+    the name it is kept under; for ``index-unwritten`` (the index change could not be written
+    where the index stands) ``reason`` says why and what to do, ``kept_as`` names the file
+    holding the lines the change added (None: it added none)."""
 
     kind: OutcomeKind
     file: str
     kept_as: str | None = None
     twin: str | None = None
+    reason: str | None = None
 
     def describe(self) -> str:
         """One line for a person: what happened to the file and where its text is."""
@@ -119,6 +133,32 @@ class MergeOutcome:
                 )
             case "kept-edited":
                 return f"{self.file} was deleted on one machine and edited on another: kept"
+            case "renamed-twice":
+                return (
+                    f"{self.file} was renamed {self.kept_as} on one machine and {self.twin} on "
+                    f"another: it is kept as {self.kept_as}"
+                )
+            case "renamed-deleted":
+                return (
+                    f"{self.file} was renamed {self.kept_as} on one machine and deleted on "
+                    f"another: kept as {self.kept_as}"
+                )
+            case "index-unwritten":
+                fix = (
+                    "make MEMORY.md on the service's machine a regular file of its own within "
+                    f"{INDEX_CAP} bytes"
+                )
+                if self.kept_as is None:
+                    return (
+                        f"{self.file} could not be written on the service ({self.reason}): "
+                        f"this machine's change of it only removed lines; {fix}, then remove "
+                        "them again"
+                    )
+                return (
+                    f"{self.file} could not be written on the service ({self.reason}): the "
+                    f"lines this machine added are kept in {self.kept_as} (a file of the "
+                    f"scope); to keep them in the index, {fix}, then move them into it"
+                )
             case "twin-renamed":
                 return (
                     f"{self.file} differs from {self.twin} only in letter case or Unicode "

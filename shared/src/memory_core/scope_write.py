@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import secrets
 import stat
 from pathlib import Path
@@ -40,12 +41,14 @@ from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
 from memory_core.line_merge import merge_lines
-from memory_core.scope_files import INDEX_CAP, is_scope_file, scope_file_cap
+from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file, scope_file_cap
 from memory_core.scope_merge import Blobs, Content, MergeOutcome, blob_id, kept_name
 
 __all__ = ["apply_scope"]
 
 logger = logging.getLogger(__name__)
+
+_LINE_RE = re.compile(rb"[^\n]*\n|[^\n]+")
 
 
 def apply_scope(
@@ -67,7 +70,11 @@ def apply_scope(
         if before == after or not is_scope_file(name):
             continue
         if name == layout.INDEX_FILE:
-            _write_index(scope / name, before, after, content)
+            unwritten = _write_index(scope / name, before, after, content)
+            if unwritten is not None:
+                outcomes.append(
+                    _keep_index_lines(scope, before, after, content, label, taken, unwritten)
+                )
         elif name == layout.MARKER_FILE:
             if after is not None:
                 create_new_bytes(scope / name, content(after), sync_parent=False)
@@ -178,12 +185,14 @@ def _delete_if_unchanged(
     return False
 
 
-def _write_index(path: Path, before: str | None, after: str | None, content: Content) -> None:
-    """Merge the change ``before`` → ``after`` of ``MEMORY.md`` into what it holds now."""
+def _write_index(path: Path, before: str | None, after: str | None, content: Content) -> str | None:
+    """Merge the change ``before`` → ``after`` of ``MEMORY.md`` into what it holds now; None
+    when written, else why it could not be (the file there is no regular file, has another
+    name too, or is over :data:`INDEX_CAP`): never followed, read or replaced then."""
     base = b"" if before is None else content(before)
     new = b"" if after is None else content(after)
     if after is None and _delete_if_unchanged(path, before):
-        return
+        return None
 
     def merge(raw: bytes) -> bytes | None:
         return merge_lines(base, new, raw)
@@ -191,18 +200,51 @@ def _write_index(path: Path, before: str | None, after: str | None, content: Con
     for _ in range(3):
         if _regular(path) is None:
             if create_new_bytes(path, new, sync_parent=False):
-                return
+                return None
             continue  # created meanwhile: merge into it
         if not _regular(path):
             logger.warning("%s is not a regular file; the index change is not written", path)
-            return
+            return _NOT_REGULAR
         try:
             edit_file(path, merge, merge=merge_lines, read_cap=INDEX_CAP)
         except FileTooLarge:
             logger.warning("%s is larger than %d bytes; not rewritten", path, INDEX_CAP)
+            return f"it is larger than {INDEX_CAP} bytes there"
         except NamedElsewhereError:  # never read (A-7): its text is another file's
             logger.warning("%s is %s; the index change is not written", path, HARD_LINKED)
+            return f"it is {HARD_LINKED} there, so it is never read (A-7)"
         except NotRegularFileError:  # swapped for a folder or FIFO since the look
             logger.warning("%s is not a regular file; the index change is not written", path)
-        return
+            return _NOT_REGULAR
+        return None
     raise FileKeptChanging(f"{path.name} kept appearing and disappearing while it was written")
+
+
+_NOT_REGULAR = "it is no regular file there (a symlink, a folder or a FIFO)"
+
+
+def _keep_index_lines(
+    scope: Path,
+    before: str | None,
+    after: str | None,
+    content: Content,
+    label: str,
+    taken: set[str],
+    reason: str,
+) -> MergeOutcome:
+    """The index change ``before`` → ``after`` could not be written (``reason``): the lines it
+    adds are kept in a topic file of their own beside it (``MEMORY-<label>.md``), so the fetch
+    that follows never drops them from the machine that wrote them (R-2); said either way."""
+    base = set(_LINE_RE.findall(b"" if before is None else content(before)))
+    added = [
+        line if line.endswith(b"\n") else line + b"\n"
+        for line in _LINE_RE.findall(b"" if after is None else content(after))
+        if line not in base and line.strip()
+    ]
+    data = b"".join(added)
+    if len(data) > TOPIC_CAP:  # whole lines, within what a topic file syncs
+        data = data[:TOPIC_CAP].rpartition(b"\n")[0] + b"\n"
+    if not added:
+        return MergeOutcome("index-unwritten", layout.INDEX_FILE, reason=reason)
+    kept = _keep_beside(scope, layout.INDEX_FILE, data, label, taken)
+    return MergeOutcome("index-unwritten", layout.INDEX_FILE, kept.kept_as, reason=reason)
