@@ -10,6 +10,7 @@ never dropped by the fetch that follows.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -60,3 +61,47 @@ def test_r1_an_index_change_the_service_cannot_write_is_said_and_kept(
         assert (copy / "new.md").read_text(encoding="utf-8") == "new\n"
     [again] = laptop.sync(None)
     assert again.ok and not again.sent and not again.waiting
+
+
+def test_r1_the_session_end_hook_says_what_the_service_did_with_what_it_sent(
+    shared_service: RealService, new_agent: str, tmp_path: Path
+) -> None:
+    """The hooks send without a person watching a sync's own answer: what the service's merge
+    did beyond taking the files (here: an index it could not write) is said on the hook's
+    stderr, one line for the scope, so the harness shows it."""
+    from tests.plugin.test_r1_remote_cli import Machine
+
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    meta = laptop.start("s1")
+    scope = Path(meta["directories"]["memoryRoot"]) / "user"
+    user = layout.memory_root(shared_service.data_dir, new_agent) / "user"
+    append(user / "MEMORY.md", "- the service's line\n")
+    _symlink(user / "MEMORY.md")
+    append(scope / "MEMORY.md", "- [New](new.md) the laptop's line\n")
+    hook = {"session_id": "s1", "cwd": str(laptop.workspace), "hook_event_name": "SessionEnd"}
+    done = laptop.run("hook", "claude-code", "session-end", stdin=json.dumps(hook))
+    assert done.returncode == 0 and done.stdout == "", done.stderr
+    said = [line for line in done.stderr.splitlines() if "scope user" in line]
+    assert len(said) == 1, done.stderr
+    assert "sent; the service: MEMORY.md could not be written on the service" in said[0]
+    assert "MEMORY-" in said[0] and "then move them into it" in said[0]
+
+
+def test_r1_the_session_start_hook_tells_the_user_what_its_sync_merged(
+    shared_service: RealService, new_agent: str, tmp_path: Path
+) -> None:
+    from tests.plugin.test_r1_remote_cli import Machine
+
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    meta = laptop.start("s1")
+    scope = Path(meta["directories"]["memoryRoot"]) / "user"
+    user = layout.memory_root(shared_service.data_dir, new_agent) / "user"
+    append(user / "MEMORY.md", "- the service's line\n")
+    _hard_link(user / "MEMORY.md")
+    append(scope / "MEMORY.md", "- [New](new.md) the laptop's line\n")
+    hook = {"session_id": "s2", "cwd": str(laptop.workspace), "source": "startup"}
+    done = laptop.run("hook", "codex", "session-start", stdin=json.dumps(hook))
+    assert done.returncode == 0, done.stderr
+    message = json.loads(done.stdout)["systemMessage"]
+    assert "Agent Memory: syncing scope user: MEMORY.md could not be written" in message
+    assert "then move them into it" in message, message
