@@ -17,7 +17,8 @@ import pytest
 from harness_memory.remote import RemoteCopy
 
 from tests.plugin.real_service import RealService
-from tests.plugin.test_r1_remote_sync import append, synced, two_machines
+from tests.plugin.test_r1_remote_sync import append, machine, synced, two_machines
+from tests.support.case_insensitive_disk import case_insensitive_disk
 
 __all__ = ["two_machines"]  # the fixture, used by name
 
@@ -158,3 +159,30 @@ def test_r2_a_rename_and_a_delete_on_two_machines_keep_the_renamed_file_and_say_
     for scope in every_copy(user, laptop, desktop):
         assert names(scope) == ["MEMORY.md", "b.md"], scope
         assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [A](b.md) about a\n"
+
+
+@pytest.mark.parametrize("renamer", ["exfat", "linux"])
+def test_r2_a_case_only_rename_and_an_edit_on_two_machines_end_as_one_file_with_the_edit(
+    shared_service: RealService, new_agent: str, user: Path, tmp_path: Path, renamer: str
+) -> None:
+    """``a.md`` renamed ``A.md`` on one machine and edited on the other, one of them on a
+    case-insensitive disk (exFAT, as on Windows or macOS): every copy and the service end with
+    ``A.md`` alone, holding the edit, and its index line; never both names (one file on that
+    disk, whose other text it would send back as an edit), nothing waiting."""
+    linux = machine(shared_service, new_agent, tmp_path, "laptop")
+    synced(linux)
+    with case_insensitive_disk(tmp_path) as disk:
+        exfat = machine(shared_service, new_agent, disk, "desktop")
+        synced(exfat)
+        renaming, editing = (exfat, linux) if renamer == "exfat" else (linux, exfat)
+        rename(renaming.memory_root / "user", "a.md", "A.md")
+        (editing.memory_root / "user" / "a.md").write_text("a first line, edited\n", "utf-8")
+        for copy in (renaming, editing, renaming, editing):
+            synced(copy)
+        for scope in every_copy(user, linux, exfat):
+            assert names(scope) == ["A.md", "MEMORY.md"], scope
+            assert (scope / "A.md").read_text(encoding="utf-8") == "a first line, edited\n"
+            assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [A](A.md) about a\n"
+        for copy in (linux, exfat):
+            [again] = synced(copy)
+            assert not again.sent and not again.waiting
