@@ -20,6 +20,11 @@ where a file's text must be merged.
   ``kept-edited``.
 - The ``.workspace`` marker is never replaced (K-5): a different one on the second side is
   reported as ``marker-kept``.
+- A topic file one side renamed (the caller gives the renames, found by git's rename
+  detection) is renamed on the other side too, its index links with it, before the rules
+  above: renamed on one side and edited on the other is one file under the new name holding
+  the edit; renamed to two names keeps the first side's (``renamed-twice``); renamed on one
+  side and deleted on the other is kept (``renamed-deleted``).
 - The merged scope never holds two names a case-insensitive or normalising file system (macOS,
   Windows) folds into one (``OK.md`` beside ``ok.md``, ``café.md`` in NFC beside NFD,
   ``Memory.md`` beside ``MEMORY.md``): a machine there could keep only one, and would send the

@@ -8,7 +8,10 @@ is kept:
 
 - ``MEMORY.md`` goes through :func:`memory_core.file_edit.edit_file` with a three-way line
   merge of the change into whatever the index holds now (every line anyone wrote stays); a
-  missing index is created (an index that appears meanwhile is merged into instead);
+  missing index is created (an index that appears meanwhile is merged into instead); where
+  the index there cannot be rewritten (no regular file, hard-linked elsewhere, over its cap)
+  the lines the change adds are kept in ``MEMORY-<label>.md`` instead, reported as
+  ``index-unwritten`` with why and what to do;
 - a topic file is created only where no file is (``os.link``), replaced only while it holds the
   text the merge started from (``edit_file``), deleted only while it does (moved aside,
   compared, then unlinked or put back). Where the file changed meanwhile the new text is kept
