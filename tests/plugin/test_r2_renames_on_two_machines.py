@@ -186,3 +186,48 @@ def test_r2_a_case_only_rename_and_an_edit_on_two_machines_end_as_one_file_with_
         for copy in (linux, exfat):
             [again] = synced(copy)
             assert not again.sent and not again.waiting
+
+
+def test_r2_edits_sent_one_by_one_after_a_rename_elsewhere_all_land_in_the_renamed_file(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """The post-write hook sends each write at once and fetches nothing: the second edit is
+    measured against the first one sent (``a.md``), while the service holds it as ``b.md``."""
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    rename(laptop.memory_root / "user", "a.md", "b.md")
+    synced(laptop)
+    edited = desktop.memory_root / "user" / "a.md"
+    append(edited, "a third line\n")
+    [first] = desktop.sync(None, send_only=True)
+    append(edited, "a fourth line\n")
+    [second] = desktop.sync(None, send_only=True)
+    assert first.sent and second.sent and first.outcomes == second.outcomes == []
+    synced(desktop)
+    synced(laptop)
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "b.md"], scope
+        assert (scope / "b.md").read_text(encoding="utf-8") == (
+            "a first line\na second line\na third line\na fourth line\n"
+        ), scope
+
+
+def test_r2_one_case_only_rename_made_on_both_machines_one_on_exfat_is_one_file(
+    shared_service: RealService, new_agent: str, user: Path, tmp_path: Path
+) -> None:
+    linux = machine(shared_service, new_agent, tmp_path, "laptop")
+    synced(linux)
+    with case_insensitive_disk(tmp_path) as disk:
+        exfat = machine(shared_service, new_agent, disk, "desktop")
+        synced(exfat)
+        for copy in (linux, exfat):
+            rename(copy.memory_root / "user", "a.md", "A.md")
+        for copy in (linux, exfat, linux):
+            [result] = synced(copy)
+            assert result.outcomes == []
+        for scope in every_copy(user, linux, exfat):
+            assert names(scope) == ["A.md", "MEMORY.md"], scope
+            assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [A](A.md) about a\n"
+        [again] = synced(exfat)
+        assert not again.sent and not again.waiting
