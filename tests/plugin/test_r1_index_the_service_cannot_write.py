@@ -83,7 +83,7 @@ def test_r1_the_session_end_hook_says_what_the_service_did_with_what_it_sent(
     assert done.returncode == 0 and done.stdout == "", done.stderr
     said = [line for line in done.stderr.splitlines() if "scope user" in line]
     assert len(said) == 1, done.stderr
-    assert "sent; the service: MEMORY.md could not be written on the service" in said[0]
+    assert "sent: MEMORY.md could not be written on the service" in said[0]
     assert "MEMORY-" in said[0] and "then move them into it" in said[0]
 
 
@@ -105,3 +105,27 @@ def test_r1_the_session_start_hook_tells_the_user_what_its_sync_merged(
     message = json.loads(done.stdout)["systemMessage"]
     assert "Agent Memory: syncing scope user: MEMORY.md could not be written" in message
     assert "then move them into it" in message, message
+
+
+def test_r1_a_send_that_keeps_the_index_on_the_machine_says_so_and_what_to_do(
+    shared_service: RealService, new_agent: str, tmp_path: Path
+) -> None:
+    """The post-write hook's send-only sync of a copy whose only change is one the service
+    never takes (an index made a symlink) sends nothing, and still says what stays on the
+    machine and what to do: it said nothing at all, each write, until a Session start."""
+    from tests.plugin.test_r1_remote_cli import Machine
+
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    meta = laptop.start("s1")
+    scope = Path(meta["directories"]["memoryRoot"]) / "user"
+    elsewhere = tmp_path / "elsewhere.md"
+    elsewhere.write_text("- [New](new.md) the laptop's line\n", encoding="utf-8")
+    (scope / "MEMORY.md").unlink(missing_ok=True)
+    (scope / "MEMORY.md").symlink_to(elsewhere)
+    hook = {"session_id": "s1", "cwd": str(laptop.workspace), "hook_event_name": "SessionEnd"}
+    done = laptop.run("hook", "claude-code", "session-end", stdin=json.dumps(hook))
+    assert done.returncode == 0 and done.stdout == "", done.stderr
+    said = [line for line in done.stderr.splitlines() if "scope user" in line]
+    assert len(said) == 1, done.stderr
+    assert "MEMORY.md stays on this machine only, never sent to the service" in said[0]
+    assert "put the file itself in its place to sync it" in said[0]
