@@ -244,10 +244,37 @@ def _keep_index_lines(
         for line in _LINE_RE.findall(b"" if after is None else content(after))
         if line not in base and line.strip()
     ]
+    if not added:
+        return MergeOutcome("index-unwritten", layout.INDEX_FILE, reason=reason)
+    own = kept_name(layout.INDEX_FILE, label, ())
+    if _added_to(scope / own, added):
+        return MergeOutcome("index-unwritten", layout.INDEX_FILE, own, reason=reason)
     data = b"".join(added)
     if len(data) > TOPIC_CAP:  # whole lines, within what a topic file syncs
         data = data[:TOPIC_CAP].rpartition(b"\n")[0] + b"\n"
-    if not added:
-        return MergeOutcome("index-unwritten", layout.INDEX_FILE, reason=reason)
     kept = _keep_beside(scope, layout.INDEX_FILE, data, label, taken)
     return MergeOutcome("index-unwritten", layout.INDEX_FILE, kept.kept_as, reason=reason)
+
+
+def _added_to(path: Path, lines: list[bytes]) -> bool:
+    """Append those of ``lines`` (each ending in a newline) that the regular file ``path`` (the
+    machine's own ``MEMORY-<label>.md`` of an earlier change) lacks; whether it now holds them
+    all. False when there is no such file, or it would grow over :data:`TOPIC_CAP` (then
+    they go into a new file): a change after change keeps its lines in one file, not one each."""
+    if not _regular(path):
+        return False
+    fits = True
+
+    def add(raw: bytes) -> bytes | None:
+        nonlocal fits
+        held = set(_LINE_RE.findall(raw))
+        missing = b"".join(line for line in lines if line not in held)
+        joint = b"\n" if raw and not raw.endswith(b"\n") else b""
+        fits = len(raw) + len(joint) + len(missing) <= TOPIC_CAP
+        return raw + joint + missing if missing and fits else None
+
+    try:
+        edit_file(path, add, read_cap=TOPIC_CAP)
+    except (FileKeptChanging, FileTooLarge, NamedElsewhereError, NotRegularFileError):
+        return False
+    return fits
