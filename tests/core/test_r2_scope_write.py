@@ -100,3 +100,22 @@ def test_r2_the_marker_is_created_never_replaced(tmp_path: Path) -> None:
 def test_r2_names_that_are_no_memory_files_are_skipped(tmp_path: Path) -> None:
     _apply(tmp_path, {}, {"notes.txt": b"x", ".hidden.md": b"x", "ok.md": b"ok\n"})
     assert _files(tmp_path) == {"ok.md": b"ok\n"}
+
+
+def test_r2_index_changes_the_folder_cannot_take_gather_in_one_file_of_the_machine(
+    tmp_path: Path,
+) -> None:
+    """An index that is a symlink is never followed or replaced: the lines each change adds
+    are kept in ``MEMORY-<label>.md``, one file however many changes come, each line once."""
+    target = tmp_path.parent / f"{tmp_path.name}-elsewhere.md"
+    target.write_bytes(b"- [A](a.md)\n")
+    (tmp_path / "MEMORY.md").symlink_to(target)
+    base = b"- [A](a.md)\n"
+    first = _apply(tmp_path, {"MEMORY.md": base}, {"MEMORY.md": base + b"- [B](b.md)\n"})
+    second = _apply(
+        tmp_path, {"MEMORY.md": base}, {"MEMORY.md": base + b"- [B](b.md)\n- [C](c.md)\n"}
+    )
+    assert [o.kept_as for o in first + second] == ["MEMORY-laptop.md", "MEMORY-laptop.md"]
+    assert {o.kind for o in first + second} == {"index-unwritten"}
+    assert (tmp_path / "MEMORY-laptop.md").read_bytes() == b"- [B](b.md)\n- [C](c.md)\n"
+    assert target.read_bytes() == b"- [A](a.md)\n"

@@ -20,6 +20,11 @@ where a file's text must be merged.
   ``kept-edited``.
 - The ``.workspace`` marker is never replaced (K-5): a different one on the second side is
   reported as ``marker-kept``.
+- A topic file one side renamed (the caller gives the renames, found by git's rename
+  detection) is renamed on the other side too, its index links with it, before the rules
+  above: renamed on one side and edited on the other is one file under the new name holding
+  the edit; renamed to two names keeps the first side's (``renamed-twice``); renamed on one
+  side and deleted on the other is kept (``renamed-deleted``).
 - The merged scope never holds two names a case-insensitive or normalising file system (macOS,
   Windows) folds into one (``OK.md`` beside ``ok.md``, ``café.md`` in NFC beside NFD,
   ``Memory.md`` beside ``MEMORY.md``): a machine there could keep only one, and would send the
@@ -63,7 +68,7 @@ from memory_core import layout
 from memory_core.index import index_lines_linking, link_targets
 from memory_core.index_merge import merge_index, rewrite_links
 from memory_core.line_merge import merge_lines
-from memory_core.scope_files import is_scope_file
+from memory_core.scope_files import INDEX_CAP, is_scope_file
 
 __all__ = [
     "MergeOutcome",
@@ -77,9 +82,19 @@ __all__ = [
     "part_twins",
 ]
 
-OutcomeKind = Literal["kept-both", "kept-edited", "marker-kept", "twin-renamed"]
+OutcomeKind = Literal[
+    "index-unwritten",
+    "kept-both",
+    "kept-edited",
+    "marker-kept",
+    "renamed-deleted",
+    "renamed-twice",
+    "twin-renamed",
+]
 Blobs = Mapping[str, str]
 """A copy of a scope: file name → git blob id."""
+Renames = Mapping[str, str]
+"""The topic files one side renamed since the base: old name → new name."""
 Content = Callable[[str], bytes]
 """The bytes of a blob id of any of the copies."""
 
@@ -102,12 +117,18 @@ def blob_id(data: bytes) -> str:
 class MergeOutcome:
     """What a merge did beyond taking one side's change (R-2): ``file`` and, for ``kept-both``,
     the name the second version is kept under (``kept_as``); for ``twin-renamed``, the name of
-    the file it is a twin of (``twin``) and the name it is kept under (``kept_as``)."""
+    the file it is a twin of (``twin``) and the name it is kept under (``kept_as``); for
+    ``renamed-twice`` (``file`` renamed ``twin`` on the second side, ``kept_as`` on the first)
+    and ``renamed-deleted`` (``file`` renamed ``kept_as`` on one side, deleted on the other)
+    the name it is kept under; for ``index-unwritten`` (the index change could not be written
+    where the index stands) ``reason`` says why and what to do, ``kept_as`` names the file
+    holding the lines the change added (None: it added none)."""
 
     kind: OutcomeKind
     file: str
     kept_as: str | None = None
     twin: str | None = None
+    reason: str | None = None
 
     def describe(self) -> str:
         """One line for a person: what happened to the file and where its text is."""
@@ -119,6 +140,32 @@ class MergeOutcome:
                 )
             case "kept-edited":
                 return f"{self.file} was deleted on one machine and edited on another: kept"
+            case "renamed-twice":
+                return (
+                    f"{self.file} was renamed {self.kept_as} on one machine and {self.twin} on "
+                    f"another: it is kept as {self.kept_as}"
+                )
+            case "renamed-deleted":
+                return (
+                    f"{self.file} was renamed {self.kept_as} on one machine and deleted on "
+                    f"another: kept as {self.kept_as}"
+                )
+            case "index-unwritten":
+                fix = (
+                    "make MEMORY.md on the service's machine a regular file of its own within "
+                    f"{INDEX_CAP} bytes"
+                )
+                if self.kept_as is None:
+                    return (
+                        f"{self.file} could not be written on the service ({self.reason}): "
+                        f"this machine's change of it only removed lines; {fix}, then remove "
+                        "them again"
+                    )
+                return (
+                    f"{self.file} could not be written on the service ({self.reason}): the "
+                    f"lines this machine added are kept in {self.kept_as} (a file of the "
+                    f"scope); to keep them in the index, {fix}, then move them into it"
+                )
             case "twin-renamed":
                 return (
                     f"{self.file} differs from {self.twin} only in letter case or Unicode "
@@ -199,15 +246,39 @@ class _Relink:
 
 
 def merge_scopes(
-    base: Blobs, first: Blobs, second: Blobs, content: Content, *, label: str
+    base: Blobs,
+    first: Blobs,
+    second: Blobs,
+    content: Content,
+    *,
+    label: str,
+    renamed: tuple[Renames, Renames] = ({}, {}),
 ) -> ScopeMerge:
     """Merge ``first`` and ``second``, both changed from ``base`` (see the module docstring).
 
-    ``label`` names the second side in the names of kept copies (a machine's name). Never
+    ``label`` names the second side in the names of kept copies (a machine's name).
+    ``renamed``: the topic files each side renamed since ``base`` (old name → new, as git's
+    rename detection found them), followed by the other side (:func:`_follow_renames`). Never
     raises on content; ``content`` is called only for versions of the index that must be read.
     """
+    followed = _follow_renames(base, first, second, content, renamed)
+    base, first, second = followed.base, followed.first, followed.second
+    made = followed.made
+
+    def read(blob: str) -> bytes:
+        return made[blob] if blob in made else content(blob)
+
+    merge = _merge_files(base, first, second, read, label, followed.relinks)
+    merge.outcomes[:0] = followed.outcomes
+    merge.new.update({blob: made[blob] for blob in merge.files.values() if blob in made})
+    return merge
+
+
+def _merge_files(
+    base: Blobs, first: Blobs, second: Blobs, content: Content, label: str, relinks: list[_Relink]
+) -> ScopeMerge:
+    """:func:`merge_scopes` once each side's renames are followed by the other."""
     merge = ScopeMerge(files=dict(first))
-    relinks: list[_Relink] = []
     taken = set(base) | set(first) | set(second)
     for name in sorted(taken - {layout.INDEX_FILE}):
         was, ours, theirs = base.get(name), first.get(name), second.get(name)
@@ -240,6 +311,98 @@ def merge_scopes(
     if moved and index is not None:
         _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, moved)
     return merge
+
+
+@dataclass(slots=True)
+class _Followed:
+    """The three copies with each side's renames made on the other side too (``made``: the
+    bytes of the indexes whose links were pointed at the new names), what that did beyond
+    (``outcomes``) and the index lines a renamed file kept that way must keep (``relinks``)."""
+
+    base: dict[str, str]
+    first: dict[str, str]
+    second: dict[str, str]
+    made: dict[str, bytes] = field(default_factory=dict)
+    outcomes: list[MergeOutcome] = field(default_factory=list)
+    relinks: list[_Relink] = field(default_factory=list)
+
+
+def _is_topic(name: str) -> bool:
+    return name not in (layout.INDEX_FILE, layout.MARKER_FILE) and is_scope_file(name)
+
+
+def _follow_renames(
+    base: Blobs, first: Blobs, second: Blobs, content: Content, renamed: tuple[Renames, Renames]
+) -> _Followed:
+    """Make each side's renames on the other side, as ``git merge`` does with the renames its
+    detection finds, so a file renamed on one side and edited (or left alone) on the other is
+    one file under its new name, holding the edit, and the index lines of both sides link it:
+
+    - renamed ``a.md`` → ``b.md`` on one side, still ``a.md`` on the other (edited or not):
+      ``a.md`` is read as ``b.md`` in the other side and the base, and the links to ``a.md`` of
+      their indexes as links to ``b.md``; the file-by-file merge then takes the edit into
+      ``b.md`` (both sides edited its text: both kept, ``kept-both``);
+    - renamed to two names (``b.md`` first, ``c.md`` second): the first side's name is kept,
+      the second side's text and index lines read under it (``renamed-twice``);
+    - renamed on one side, deleted on the other: the renamed file is kept, with its index
+      lines (``renamed-deleted``), as an edited file is (R-2: nothing is lost).
+
+    A rename is followed only where its new name is free on the other side."""
+    first_renames, second_renames = renamed
+    done = _Followed(dict(base), dict(first), dict(second))
+    links: tuple[dict[str, str], dict[str, str], dict[str, str]] = ({}, {}, {})
+    for old, new in first_renames.items():
+        if not (_is_topic(old) and _is_topic(new)) or old not in base or new not in first:
+            continue
+        other = second_renames.get(old)
+        if old in second and new not in second:
+            done.second[new] = done.second.pop(old)
+        elif other is not None and other != new and other in second and new not in second:
+            done.second[new] = done.second.pop(other)
+            links[2][other] = new
+            done.outcomes.append(MergeOutcome("renamed-twice", old, new, other))
+        elif old not in second and other is None:
+            done.outcomes.append(MergeOutcome("renamed-deleted", old, new))
+            done.relinks.append(_Relink(first, new, new))
+            continue
+        else:
+            continue
+        done.base[new] = done.base.pop(old)
+        links[0][old] = links[2][old] = new
+    for old, new in second_renames.items():
+        if not (_is_topic(old) and _is_topic(new)) or old not in base or new not in second:
+            continue
+        if old in first and new not in first and old in done.base:
+            done.first[new] = done.first.pop(old)
+            done.base[new] = done.base.pop(old)
+            links[0][old] = links[1][old] = new
+        elif old not in first and old not in first_renames:
+            done.outcomes.append(MergeOutcome("renamed-deleted", old, new))
+            done.relinks.append(_Relink(second, new, new))
+    for files, renames in zip((done.base, done.first, done.second), links, strict=True):
+        _relink_index(files, renames, content, done.made)
+    return done
+
+
+def _relink_index(
+    files: dict[str, str], renames: dict[str, str], content: Content, made: dict[str, bytes]
+) -> None:
+    """Point the links of the index of ``files`` at the new names of ``renames`` (old → new);
+    the new index's bytes go into ``made``. An index that is no UTF-8 is left as it is."""
+    blob = files.get(layout.INDEX_FILE)
+    if not renames or blob is None:
+        return
+    raw = made[blob] if blob in made else content(blob)
+    text = _text(raw)
+    if text is None:
+        return
+    nfc = {_nfc(old): new for old, new in renames.items()}
+    relinked = "\n".join(rewrite_links(line, nfc) for line in text.split("\n"))
+    if relinked == text:
+        return
+    data = (codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b"") + relinked.encode()
+    files[layout.INDEX_FILE] = blob_id(data)
+    made[blob_id(data)] = data
 
 
 def _twins_moved_before(base: Blobs, first: Blobs, second: Blobs) -> dict[str, str]:

@@ -8,7 +8,10 @@ is kept:
 
 - ``MEMORY.md`` goes through :func:`memory_core.file_edit.edit_file` with a three-way line
   merge of the change into whatever the index holds now (every line anyone wrote stays); a
-  missing index is created (an index that appears meanwhile is merged into instead);
+  missing index is created (an index that appears meanwhile is merged into instead); where
+  the index there cannot be rewritten (no regular file, hard-linked elsewhere, over its cap)
+  the lines the change adds are kept in ``MEMORY-<label>.md`` instead, reported as
+  ``index-unwritten`` with why and what to do;
 - a topic file is created only where no file is (``os.link``), replaced only while it holds the
   text the merge started from (``edit_file``), deleted only while it does (moved aside,
   compared, then unlinked or put back). Where the file changed meanwhile the new text is kept
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import secrets
 import stat
 from pathlib import Path
@@ -40,12 +44,14 @@ from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
 from memory_core.line_merge import merge_lines
-from memory_core.scope_files import INDEX_CAP, is_scope_file, scope_file_cap
+from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file, scope_file_cap
 from memory_core.scope_merge import Blobs, Content, MergeOutcome, blob_id, kept_name
 
 __all__ = ["apply_scope"]
 
 logger = logging.getLogger(__name__)
+
+_LINE_RE = re.compile(rb"[^\n]*\n|[^\n]+")
 
 
 def apply_scope(
@@ -67,7 +73,11 @@ def apply_scope(
         if before == after or not is_scope_file(name):
             continue
         if name == layout.INDEX_FILE:
-            _write_index(scope / name, before, after, content)
+            unwritten = _write_index(scope / name, before, after, content)
+            if unwritten is not None:
+                outcomes.append(
+                    _keep_index_lines(scope, before, after, content, label, taken, unwritten)
+                )
         elif name == layout.MARKER_FILE:
             if after is not None:
                 create_new_bytes(scope / name, content(after), sync_parent=False)
@@ -178,12 +188,14 @@ def _delete_if_unchanged(
     return False
 
 
-def _write_index(path: Path, before: str | None, after: str | None, content: Content) -> None:
-    """Merge the change ``before`` → ``after`` of ``MEMORY.md`` into what it holds now."""
+def _write_index(path: Path, before: str | None, after: str | None, content: Content) -> str | None:
+    """Merge the change ``before`` → ``after`` of ``MEMORY.md`` into what it holds now; None
+    when written, else why it could not be (the file there is no regular file, has another
+    name too, or is over :data:`INDEX_CAP`): never followed, read or replaced then."""
     base = b"" if before is None else content(before)
     new = b"" if after is None else content(after)
     if after is None and _delete_if_unchanged(path, before):
-        return
+        return None
 
     def merge(raw: bytes) -> bytes | None:
         return merge_lines(base, new, raw)
@@ -191,18 +203,78 @@ def _write_index(path: Path, before: str | None, after: str | None, content: Con
     for _ in range(3):
         if _regular(path) is None:
             if create_new_bytes(path, new, sync_parent=False):
-                return
+                return None
             continue  # created meanwhile: merge into it
         if not _regular(path):
             logger.warning("%s is not a regular file; the index change is not written", path)
-            return
+            return _NOT_REGULAR
         try:
             edit_file(path, merge, merge=merge_lines, read_cap=INDEX_CAP)
         except FileTooLarge:
             logger.warning("%s is larger than %d bytes; not rewritten", path, INDEX_CAP)
+            return f"it is larger than {INDEX_CAP} bytes there"
         except NamedElsewhereError:  # never read (A-7): its text is another file's
             logger.warning("%s is %s; the index change is not written", path, HARD_LINKED)
+            return f"it is {HARD_LINKED} there, so it is never read (A-7)"
         except NotRegularFileError:  # swapped for a folder or FIFO since the look
             logger.warning("%s is not a regular file; the index change is not written", path)
-        return
+            return _NOT_REGULAR
+        return None
     raise FileKeptChanging(f"{path.name} kept appearing and disappearing while it was written")
+
+
+_NOT_REGULAR = "it is no regular file there (a symlink, a folder or a FIFO)"
+
+
+def _keep_index_lines(
+    scope: Path,
+    before: str | None,
+    after: str | None,
+    content: Content,
+    label: str,
+    taken: set[str],
+    reason: str,
+) -> MergeOutcome:
+    """The index change ``before`` → ``after`` could not be written (``reason``): the lines it
+    adds are kept in a topic file of their own beside it (``MEMORY-<label>.md``), so the fetch
+    that follows never drops them from the machine that wrote them (R-2); said either way."""
+    base = set(_LINE_RE.findall(b"" if before is None else content(before)))
+    added = [
+        line if line.endswith(b"\n") else line + b"\n"
+        for line in _LINE_RE.findall(b"" if after is None else content(after))
+        if line not in base and line.strip()
+    ]
+    if not added:
+        return MergeOutcome("index-unwritten", layout.INDEX_FILE, reason=reason)
+    own = kept_name(layout.INDEX_FILE, label, ())
+    if _added_to(scope / own, added):
+        return MergeOutcome("index-unwritten", layout.INDEX_FILE, own, reason=reason)
+    data = b"".join(added)
+    if len(data) > TOPIC_CAP:  # whole lines, within what a topic file syncs
+        data = data[:TOPIC_CAP].rpartition(b"\n")[0] + b"\n"
+    kept = _keep_beside(scope, layout.INDEX_FILE, data, label, taken)
+    return MergeOutcome("index-unwritten", layout.INDEX_FILE, kept.kept_as, reason=reason)
+
+
+def _added_to(path: Path, lines: list[bytes]) -> bool:
+    """Append those of ``lines`` (each ending in a newline) that the regular file ``path`` (the
+    machine's own ``MEMORY-<label>.md`` of an earlier change) lacks; whether it now holds them
+    all. False when there is no such file, or it would grow over :data:`TOPIC_CAP` (then
+    they go into a new file): a change after change keeps its lines in one file, not one each."""
+    if not _regular(path):
+        return False
+    fits = True
+
+    def add(raw: bytes) -> bytes | None:
+        nonlocal fits
+        held = set(_LINE_RE.findall(raw))
+        missing = b"".join(line for line in lines if line not in held)
+        joint = b"\n" if raw and not raw.endswith(b"\n") else b""
+        fits = len(raw) + len(joint) + len(missing) <= TOPIC_CAP
+        return raw + joint + missing if missing and fits else None
+
+    try:
+        edit_file(path, add, read_cap=TOPIC_CAP)
+    except (FileKeptChanging, FileTooLarge, NamedElsewhereError, NotRegularFileError):
+        return False
+    return fits

@@ -166,7 +166,8 @@ class SyncResult:
     here), ``error`` (why not, when not ``ok``), ``outcomes`` (what the service's merge of this
     machine's changes did beyond taking them, one line each, R-2: from the push's answer and
     the ``Merged:`` lines of the versions fetched that it recorded for this machine),
-    ``skipped`` (a send-only sync found nothing to send and did not contact the service),
+    ``skipped`` (a send-only sync found nothing to send and did not contact the service; its
+    ``outcomes`` still name what stays on this machine unsent, and what to do),
     ``refused`` (the service refused this machine: its token, 401, or the agent, 404; not
     ``ok``, and no service down: a refusal to fix, P-4)."""
 
@@ -1062,7 +1063,8 @@ class _ScopeRun:
                     "Workspace's path, since it is what ties the scope to its Workspace (K-5)"
                 )
             if send_only and not changed and refs.get(_MAIN) == _held(refs):
-                return SyncResult(self.key, ok=True, skipped=True)
+                # what stays here unsent is said all the same: it is what the user must fix
+                return SyncResult(self.key, ok=True, skipped=True, outcomes=self.outcomes)
             if changed:
                 refs[_MAIN] = self._commit_local(_held(refs), changed)
             sent = False

@@ -23,6 +23,7 @@ from harness_memory.hooks.session_start import (
     context_answer,
     cut_summary,
     ignored_env_message,
+    merged_message,
     prompt_message,
     start_for_hook,
     template_message,
@@ -85,11 +86,12 @@ def session_start(
 
 def _user_message(meta: SessionMeta, delivery: Delivery, parts: int) -> str | None:
     """What the user must hear: memory failed open, an index could not be read (Q-2b), a scope
-    folder could not be created (A-9), or the prompt did not fit (H-1)."""
+    folder could not be created (A-9), remote mode's sync merged more than it took (R-2), or
+    the prompt did not fit (H-1)."""
     notice = availability_message(meta)
     if meta.status == "failed-open":
         return notice
-    for problem in (unreadable_message(meta), uncreated_message(meta)):
+    for problem in (unreadable_message(meta), uncreated_message(meta), merged_message(meta)):
         if problem is not None:
             notice = problem if notice is None else f"{notice} {problem}"
     cut = cut_summary(delivery)

@@ -34,6 +34,7 @@ __all__ = [
     "context_answer",
     "cut_summary",
     "ignored_env_message",
+    "merged_message",
     "prompt_message",
     "session_start_answer",
     "start_for_hook",
@@ -93,6 +94,7 @@ def session_start_answer(
         template_message(result.session_meta),
         unreadable_message(result.session_meta),
         uncreated_message(result.session_meta),
+        merged_message(result.session_meta),
     )
     said = [notice for notice in notices if notice is not None]
     if cut := cut_summary(delivery):
@@ -177,6 +179,24 @@ def availability_message(meta: SessionMeta) -> str | None:
             "from the files on this machine (read-only) and writes still go to them."
         )
     return None
+
+
+def merged_message(meta: SessionMeta) -> str | None:
+    """Tell the user what remote mode's sync at this Session start did beyond taking the files
+    (R-2: both texts of a file edited on two machines kept, a rename met by another machine's
+    change, an index the service could not write and where its lines are kept), one sentence
+    per scope with the service's words and what to do; None when it did nothing more.
+
+    ``meta`` is the Session's :class:`~harness_memory.records.SessionMeta`; its
+    ``remote_sync`` objects' ``outcomes`` hold the lines."""
+    said = [
+        f"syncing scope {result.get('scope')}: {'; '.join(str(line) for line in outcomes)}"
+        for result in meta.remote_sync or []
+        if isinstance(result, dict)
+        and (outcomes := result.get("outcomes"))
+        and isinstance(outcomes, list)
+    ]
+    return f"Agent Memory: {'. '.join(said)}." if said else None
 
 
 def unreadable_message(meta: SessionMeta) -> str | None:

@@ -10,7 +10,10 @@ local check and no request. The post-write hook syncs only the scopes the call m
 scope and the Session's Workspace scope (from the Session's record, else the hook's ``cwd``).
 
 They answer nothing and never fail the harness: a service that cannot be reached leaves the
-writes waiting for the next sync (R-2), which the log (stderr) says.
+writes waiting for the next sync (R-2), which the log (stderr) says; so does a line per scope
+whose send the service's merge did more with than take it (R-2: both edits kept, an index it
+could not write and where its lines are kept) or that keeps a file on this machine unsent (no
+memory file the service takes), with what to do.
 """
 
 from __future__ import annotations
@@ -86,6 +89,13 @@ def send_back(hook: HookInput, settings: HarnessSettings, scopes: list[str] | No
         if not result.ok:
             logger.warning(
                 "memory of scope %s waits for the next sync: %s", result.scope, result.error
+            )
+        elif result.outcomes:  # the merge did more than take it, or some stays here (R-2)
+            logger.warning(
+                "memory of scope %s %s: %s",
+                result.scope,
+                "sent" if result.sent else "not sent",
+                "; ".join(result.outcomes),
             )
 
 

@@ -60,6 +60,7 @@ from memory_api.store.recently_used import RecentlyUsed
 
 __all__ = [
     "MAINTENANCE_PACKS",
+    "MERGED_VALUE_MAX",
     "TRAILER_VALUE_MAX",
     "Attribution",
     "NotRecorded",
@@ -77,6 +78,10 @@ MAINTENANCE_PACKS = 16
 """Packs in a history (one per version recorded since the last repack) that call for one."""
 TRAILER_VALUE_MAX = 200
 """Characters of a client-given Session id, harness or tool name a version keeps."""
+MERGED_VALUE_MAX = 1000
+"""Characters of a ``Merged:`` trailer kept at most: the service's own outcome line (R-2),
+whose file names are cut to 120 characters each; cut at :data:`TRAILER_VALUE_MAX`, a machine
+read a line fetched with the version as another outcome than the whole one its push got."""
 TREES_KEPT = 64
 """Newest-version file lists kept per process (each a few hundred KB at 3,000 files)."""
 BLOB_IDS_KEPT = 200_000
@@ -122,16 +127,16 @@ class NotRecorded:
     why: str
 
 
-def clean_value(value: str | None) -> str | None:
+def clean_value(value: str | None, limit: int = TRAILER_VALUE_MAX) -> str | None:
     """A client-given value as a trailer keeps it: control characters dropped, each other run
     of hidden characters shown as its mark (``[hidden: U+202E]``, I-9: a harness, tool or file
     name never turns around in ``git log`` or on the page), whitespace trimmed, cut to
-    :data:`TRAILER_VALUE_MAX` characters; None when nothing is left."""
+    ``limit`` characters (:data:`TRAILER_VALUE_MAX`); None when nothing is left."""
     if value is None:
         return None
     if has_control_character(value):
         value = "".join(char for char in value if char.isprintable() or char == " ")
-    value = show_hidden(value).strip()[:TRAILER_VALUE_MAX].strip()
+    value = show_hidden(value).strip()[:limit].strip()
     return value or None
 
 
@@ -174,7 +179,8 @@ def message_for(who: Attribution, parent: str | None, count: int) -> str:
         ("Machine-Id", who.machine_id),
         *(("Merged", line) for line in who.merged),
     ):
-        cleaned = clean_value(value)
+        limit = MERGED_VALUE_MAX if name == "Merged" else TRAILER_VALUE_MAX
+        cleaned = clean_value(value, limit)
         if cleaned is not None:
             trailers.append(f"{name}: {cleaned}")
     summary = clean_value(_summary(who, parent, count)) or who.source

@@ -18,7 +18,10 @@ first push). Then, under the scope's lock:
 2. the push is merged with the newest version by the R-2 rules
    (:func:`memory_core.scope_merge.merge_scopes`, base = the machine's base, first = the
    service, second = the machine): the usual push, made on what the service already holds, is
-   simply taken. The base is the pushed commit's parent only when that is one of the scope's
+   simply taken. The files each side renamed since the base, as git's rename detection finds
+   them (``git diff-tree -M``), are renamed on the other side too, so a file renamed on one
+   machine and edited on another is one file under its new name holding the edit. The base
+   is the pushed commit's parent only when that is one of the scope's
    versions or the machine's last push the service took (``refs/taken/<id>``, which only the
    service moves: its files are merged into ``main``, so a machine that sends again without
    fetching in between measures its change against what it sent). A machine cannot make up a
@@ -221,15 +224,18 @@ def _take(
     known = None
     if parent is not None and head is not None and _trusted(repository, ref, parent, head):
         known = _files_of(repository, parent, head, newest)
+    renamed: tuple[dict[str, str], dict[str, str]] = ({}, {})
     if parent is not None and known is not None:
         base = {name: entry.blob for name, entry in known.items()}
         incoming = _changed_files(repository, parent, base, pushed, outcomes)
+        assert head is not None  # a trusted parent is a version or a push merged into one
+        renamed = (_renames(repository, parent, head), _renames(repository, parent, pushed))
     else:
         base = {}
         incoming = _memory_files(repository, tree, outcomes)
     _keep_marker(repository, scope.name, base, incoming, outcomes)
     blobs = _Blobs(repository)
-    merge = merge_scopes(base, first, incoming, blobs, label=machine.name)
+    merge = merge_scopes(base, first, incoming, blobs, label=machine.name, renamed=renamed)
     blobs.add(merge.new)
     blobs.prefetch({blob for name, blob in merge.files.items() if first.get(name) != blob})
     # written in the folder held open: one swapped for a link to another agent's scope
@@ -254,6 +260,24 @@ def _take(
     merged = bool(merge.outcomes or raced)
     recorded = histories.record(agent_id, scope, who, only=written, keep_empty=merged)
     return TakenPush(recorded, outcomes, commit=True)
+
+
+def _renames(repository: Path, base: str, commit: str) -> dict[str, str]:
+    """The files ``commit`` renamed since ``base`` (old name → new), as git's own rename
+    detection finds them (``git diff-tree -M``: a file gone and one come holding at least half
+    its text); the merge makes each on the other side too (R-2). Empty when ``commit`` is
+    ``base``."""
+    if base == commit:
+        return {}
+    out = git(repository, "diff-tree", "-z", "-M", "--raw", "--diff-filter=R", base, commit)
+    fields = iter(out.split(b"\x00"))
+    renames: dict[str, str] = {}
+    for meta in fields:
+        if not meta.startswith(b":"):
+            continue
+        old, new = next(fields, b""), next(fields, b"")
+        renames[old.decode("utf-8", "surrogateescape")] = new.decode("utf-8", "surrogateescape")
+    return renames
 
 
 def _trusted(repository: Path, ref: MachineRef, parent: str, head: str) -> bool:

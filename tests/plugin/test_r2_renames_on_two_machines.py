@@ -1,0 +1,233 @@
+"""R-2: a topic file renamed on one machine and changed on another ends as one file.
+
+Machine A renames ``a.md`` to ``b.md`` (and points its index line there) while machine B, from
+the same version, edits ``a.md``. After both sync, every copy and the service hold one file,
+``b.md``, with B's edit, and one index line linking it: the rename is found by git's own
+rename detection, as a ``git merge`` would. Where the two cannot be made one (both renamed it,
+to different names; renamed and edited on one side, edited on the other) the result is one
+file under the first name with a said outcome, or both texts kept and said: never two files in
+silence, and every version stays in the history.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from harness_memory.remote import RemoteCopy
+
+from tests.plugin.real_service import RealService
+from tests.plugin.test_r1_remote_sync import append, machine, synced, two_machines
+from tests.support.case_insensitive_disk import case_insensitive_disk
+
+__all__ = ["two_machines"]  # the fixture, used by name
+
+INDEX_LINE = "- [A](a.md) about a\n"
+
+
+@pytest.fixture
+def user(shared_service: RealService, new_agent: str) -> Path:
+    """The service's user scope of this test's agent, holding ``a.md`` and its index line."""
+    from memory_core import layout
+
+    scope = layout.memory_root(shared_service.data_dir, new_agent) / "user"
+    append(scope / "MEMORY.md", INDEX_LINE)
+    append(scope / "a.md", "a first line\na second line\n")
+    return scope
+
+
+def rename(scope: Path, old: str, new: str) -> None:
+    """``old`` renamed ``new`` in ``scope`` and its index line pointed there (as an agent
+    does)."""
+    (scope / old).rename(scope / new)
+    index = scope / "MEMORY.md"
+    index.write_text(
+        index.read_text(encoding="utf-8").replace(f"({old})", f"({new})"), encoding="utf-8"
+    )
+
+
+def names(scope: Path) -> list[str]:
+    return sorted(path.name for path in scope.iterdir())
+
+
+def every_copy(user: Path, *copies: RemoteCopy) -> list[Path]:
+    return [user, *(copy.memory_root / "user" for copy in copies)]
+
+
+@pytest.mark.parametrize("renamer_first", [True, False], ids=["rename-first", "edit-first"])
+def test_r2_a_rename_and_an_edit_on_two_machines_end_as_one_renamed_file_with_the_edit(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy], renamer_first: bool
+) -> None:
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    rename(laptop.memory_root / "user", "a.md", "b.md")
+    (desktop.memory_root / "user" / "a.md").write_text(
+        "a first line\na second line, edited\n", encoding="utf-8"
+    )
+    order = (laptop, desktop) if renamer_first else (desktop, laptop)
+    for copy in order:
+        synced(copy)
+    for copy in order:
+        synced(copy)
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "b.md"], scope
+        assert (scope / "b.md").read_text(encoding="utf-8").endswith("line, edited\n"), scope
+        assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [A](b.md) about a\n"
+
+
+def test_r2_an_index_line_edited_on_the_other_machine_follows_the_rename(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    rename(laptop.memory_root / "user", "a.md", "b.md")
+    (desktop.memory_root / "user" / "MEMORY.md").write_text(
+        "- [A](a.md) about a, said better\n", encoding="utf-8"
+    )
+    synced(laptop)
+    synced(desktop)
+    synced(laptop)
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "b.md"], scope
+        assert (scope / "MEMORY.md").read_text(encoding="utf-8") == (
+            "- [A](b.md) about a, said better\n"
+        ), scope
+
+
+def test_r2_one_file_renamed_to_two_names_on_two_machines_keeps_the_first_name_and_says_so(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    rename(laptop.memory_root / "user", "a.md", "b.md")
+    rename(desktop.memory_root / "user", "a.md", "c.md")
+    synced(laptop)
+    [result] = synced(desktop)
+    assert result.outcomes == [
+        "a.md was renamed b.md on one machine and c.md on another: it is kept as b.md"
+    ]
+    synced(laptop)
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "b.md"], scope
+        assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [A](b.md) about a\n"
+
+
+def test_r2_a_rename_and_an_edit_on_the_renaming_machine_too_keeps_both_texts_and_says_so(
+    user: Path,
+    two_machines: tuple[RemoteCopy, RemoteCopy],
+) -> None:
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    rename(laptop.memory_root / "user", "a.md", "b.md")
+    append(laptop.memory_root / "user" / "b.md", "the laptop's third line\n")
+    (desktop.memory_root / "user" / "a.md").write_text("the desktop's whole text\n", "utf-8")
+    synced(laptop)
+    [result] = synced(desktop)
+    [said] = result.outcomes
+    kept = said.rpartition(" the later one as ")[2]
+    assert said.startswith("b.md was edited on two machines: both are kept"), said
+    synced(laptop)
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == sorted(["MEMORY.md", "b.md", kept]), scope
+        assert (scope / "b.md").read_text(encoding="utf-8").endswith("the laptop's third line\n")
+        assert (scope / kept).read_text(encoding="utf-8") == "the desktop's whole text\n"
+        index = (scope / "MEMORY.md").read_text(encoding="utf-8")
+        assert index == f"- [A](b.md) about a\n- [A]({kept}) about a\n", scope
+
+
+@pytest.mark.parametrize("renamer_first", [True, False], ids=["rename-first", "delete-first"])
+def test_r2_a_rename_and_a_delete_on_two_machines_keep_the_renamed_file_and_say_so(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy], renamer_first: bool
+) -> None:
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    rename(laptop.memory_root / "user", "a.md", "b.md")
+    (desktop.memory_root / "user" / "a.md").unlink()
+    (desktop.memory_root / "user" / "MEMORY.md").write_text("", encoding="utf-8")
+    order = (laptop, desktop) if renamer_first else (desktop, laptop)
+    synced(order[0])
+    [second] = synced(order[1])
+    assert second.outcomes == [
+        "a.md was renamed b.md on one machine and deleted on another: kept as b.md"
+    ]
+    synced(order[0])
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "b.md"], scope
+        assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [A](b.md) about a\n"
+
+
+@pytest.mark.parametrize("renamer", ["exfat", "linux"])
+def test_r2_a_case_only_rename_and_an_edit_on_two_machines_end_as_one_file_with_the_edit(
+    shared_service: RealService, new_agent: str, user: Path, tmp_path: Path, renamer: str
+) -> None:
+    """``a.md`` renamed ``A.md`` on one machine and edited on the other, one of them on a
+    case-insensitive disk (exFAT, as on Windows or macOS): every copy and the service end with
+    ``A.md`` alone, holding the edit, and its index line; never both names (one file on that
+    disk, whose other text it would send back as an edit), nothing waiting."""
+    linux = machine(shared_service, new_agent, tmp_path, "laptop")
+    synced(linux)
+    with case_insensitive_disk(tmp_path) as disk:
+        exfat = machine(shared_service, new_agent, disk, "desktop")
+        synced(exfat)
+        renaming, editing = (exfat, linux) if renamer == "exfat" else (linux, exfat)
+        rename(renaming.memory_root / "user", "a.md", "A.md")
+        (editing.memory_root / "user" / "a.md").write_text("a first line, edited\n", "utf-8")
+        for copy in (renaming, editing, renaming, editing):
+            synced(copy)
+        for scope in every_copy(user, linux, exfat):
+            assert names(scope) == ["A.md", "MEMORY.md"], scope
+            assert (scope / "A.md").read_text(encoding="utf-8") == "a first line, edited\n"
+            assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [A](A.md) about a\n"
+        for copy in (linux, exfat):
+            [again] = synced(copy)
+            assert not again.sent and not again.waiting
+
+
+def test_r2_edits_sent_one_by_one_after_a_rename_elsewhere_all_land_in_the_renamed_file(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """The post-write hook sends each write at once and fetches nothing: the second edit is
+    measured against the first one sent (``a.md``), while the service holds it as ``b.md``."""
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    rename(laptop.memory_root / "user", "a.md", "b.md")
+    synced(laptop)
+    edited = desktop.memory_root / "user" / "a.md"
+    append(edited, "a third line\n")
+    [first] = desktop.sync(None, send_only=True)
+    append(edited, "a fourth line\n")
+    [second] = desktop.sync(None, send_only=True)
+    assert first.sent and second.sent and first.outcomes == second.outcomes == []
+    synced(desktop)
+    synced(laptop)
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "b.md"], scope
+        assert (scope / "b.md").read_text(encoding="utf-8") == (
+            "a first line\na second line\na third line\na fourth line\n"
+        ), scope
+
+
+def test_r2_one_case_only_rename_made_on_both_machines_one_on_exfat_is_one_file(
+    shared_service: RealService, new_agent: str, user: Path, tmp_path: Path
+) -> None:
+    linux = machine(shared_service, new_agent, tmp_path, "laptop")
+    synced(linux)
+    with case_insensitive_disk(tmp_path) as disk:
+        exfat = machine(shared_service, new_agent, disk, "desktop")
+        synced(exfat)
+        for copy in (linux, exfat):
+            rename(copy.memory_root / "user", "a.md", "A.md")
+        for copy in (linux, exfat, linux):
+            [result] = synced(copy)
+            assert result.outcomes == []
+        for scope in every_copy(user, linux, exfat):
+            assert names(scope) == ["A.md", "MEMORY.md"], scope
+            assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [A](A.md) about a\n"
+        [again] = synced(exfat)
+        assert not again.sent and not again.waiting
