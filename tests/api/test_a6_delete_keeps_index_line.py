@@ -321,6 +321,36 @@ async def test_delete_keeps_index_line_a_disk_that_refuses_the_new_index_is_503(
     await _assert_refused(client, agent, cafe, 503, os.strerror(code))
 
 
+@pytest.fixture
+def read_only_scope(agent: AgentHome, cafe: bytes) -> Iterator[Path]:
+    """The user scope (the case's CR scope in it) bind-mounted read-only onto itself: a volume
+    mounted read-only (a Kubernetes ``readOnly`` mount, a full-disk remount after errors).
+    Root only; skipped where no mount can be made."""
+    scope = agent.user
+    done = subprocess.run(
+        ["mount", "--bind", str(scope), str(scope)], capture_output=True, check=False
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot bind-mount here ({done.stderr.decode().strip()})")
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(scope)], check=True)
+        yield scope
+    finally:
+        subprocess.run(["umount", "-l", str(scope)], check=False)
+
+
+async def test_delete_keeps_index_line_on_a_read_only_file_system_says_so_for_real(
+    client: Client, agent: AgentHome, cafe: bytes, read_only_scope: Path
+) -> None:
+    """The file system, not the file's mode, refuses the new index: the detail names the
+    read-only file system (never "its mode does not let the service's account write it",
+    which sent the operator to chmod a file whose mode was fine) and what to do about it."""
+    body = await _assert_refused(client, agent, cafe, 503, "Read-only file system")
+    assert "mode" not in body["detail"]
+    assert "mounted read-only" in body["detail"]
+    assert "mount the file system holding it read-write" in body["detail"]
+
+
 # --- an index another account owns (an agent under its own uid, a shared volume) ---------
 
 NOBODY = 65534

@@ -35,6 +35,7 @@ Blocking: run in a worker thread.
 from __future__ import annotations
 
 import codecs
+import errno
 import logging
 import os
 import unicodedata
@@ -223,9 +224,7 @@ def prune_index_file(
         raise Unavailable(
             _refusal(
                 file_name,
-                f"could not be read or replaced ({reason}): an operator must give the account "
-                "the service runs as read and write access to it and its folder (for an I/O "
-                "error or a full disk, repair or free the disk), then try again",
+                f"could not be read or replaced ({reason}): {_operator_fix(error)}, then try again",
             )
         ) from None
     if edited is None:
@@ -234,6 +233,21 @@ def prune_index_file(
         return Pruned(shown_lines(edited.before, last[0][1]))
     pruned = _pruned(edited.before, file_name, exact=exact)
     return Pruned([] if pruned is None else shown_lines(edited.before, pruned[1]))
+
+
+def _operator_fix(error: OSError) -> str:
+    """What an operator does about ``error``, met reading or replacing an index: each
+    refusal's own remedy (a read-only file system is no matter of permissions)."""
+    if error.errno == errno.EROFS:
+        return "an operator must mount the file system holding it read-write"
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "an operator must free space on its disk"
+    if error.errno == errno.EIO:
+        return "an operator must repair its disk"
+    return (
+        "an operator must give the account the service runs as read and write access to it "
+        "and its folder"
+    )
 
 
 def _left_as_it_is(root: Path, scope: Path, file_name: str) -> str:
