@@ -71,6 +71,15 @@ REFUSED_MEMORY_PROMPTS = {
         "# Memory\n{{ MEMORY_USER_INDEX | trim }}\n",
         "'{{ MEMORY_USER_INDEX | trim }}' instead",
     ),
+    # full-width braces, as a Chinese or Japanese input method types them: no placeholder
+    "full-width-braces": (
+        "{{MEMORY_USER_INDEX}}\nsee \uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d\n",
+        "also holds '\uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d', which would reach the model as written",
+    ),
+    "full-width-braces-alone": (
+        "# Memory\n\uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d\n",
+        "'\uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d' instead",
+    ),
     "handlebars-block": (
         "{{MEMORY_USER_INDEX}}\n{{#MEMORY_INDEX}}\n",
         "also holds '{{#MEMORY_INDEX}}', which would reach the model as written",
