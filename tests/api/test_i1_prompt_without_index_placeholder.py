@@ -74,7 +74,8 @@ REFUSED_MEMORY_PROMPTS = {
     # full-width braces, as a Chinese or Japanese input method types them: no placeholder
     "full-width-braces": (
         "{{MEMORY_USER_INDEX}}\nsee \uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d\n",
-        "also holds '\uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d', which would reach the model as written",
+        "also holds '\uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d', which would reach the model "
+        "as written",
     ),
     "full-width-braces-alone": (
         "# Memory\n\uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d\n",
