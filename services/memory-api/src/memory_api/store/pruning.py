@@ -35,7 +35,6 @@ Blocking: run in a worker thread.
 from __future__ import annotations
 
 import codecs
-import errno
 import logging
 import os
 import unicodedata
@@ -52,7 +51,7 @@ from memory_core.index import prune_index
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import INDEX_CAP
 
-from memory_api.errors import Conflict, NotFound, Unavailable
+from memory_api.errors import Conflict, NotFound, Unavailable, write_fix
 from memory_api.store.containment import FolderSwapped, held_folder, is_within, real_path
 from memory_api.store.scopes import index_refusal, no_topic_file, topic_entry
 
@@ -63,6 +62,10 @@ logger = logging.getLogger(__name__)
 PRUNE_READ_CAP = INDEX_CAP
 """An index longer than this (bytes) is never rewritten from a partial read: the delete is
 refused instead (409)."""
+
+
+_ACCESS = "read and write access to it and its folder"
+"""What the service's account needs of an index it prunes (:func:`write_fix`)."""
 
 
 class _NotRewritable(Exception):
@@ -224,7 +227,8 @@ def prune_index_file(
         raise Unavailable(
             _refusal(
                 file_name,
-                f"could not be read or replaced ({reason}): {_operator_fix(error)}, then try again",
+                f"could not be read or replaced ({reason}): {write_fix(error, _ACCESS)}, "
+                "then try again",
             )
         ) from None
     if edited is None:
@@ -233,21 +237,6 @@ def prune_index_file(
         return Pruned(shown_lines(edited.before, last[0][1]))
     pruned = _pruned(edited.before, file_name, exact=exact)
     return Pruned([] if pruned is None else shown_lines(edited.before, pruned[1]))
-
-
-def _operator_fix(error: OSError) -> str:
-    """What an operator does about ``error``, met reading or replacing an index: each
-    refusal's own remedy (a read-only file system is no matter of permissions)."""
-    if error.errno == errno.EROFS:
-        return "an operator must mount the file system holding it read-write"
-    if error.errno in (errno.ENOSPC, errno.EDQUOT):
-        return "an operator must free space on its disk"
-    if error.errno == errno.EIO:
-        return "an operator must repair its disk"
-    return (
-        "an operator must give the account the service runs as read and write access to it "
-        "and its folder"
-    )
 
 
 def _left_as_it_is(root: Path, scope: Path, file_name: str) -> str:
