@@ -37,6 +37,7 @@ from tests.api.conftest import (
     ok_json,
     versions_of,
 )
+from tests.support.read_only_mount import read_only
 from tests.support.refused_account import refused_service, request_json
 from tests.support.serve import ServedProcess
 
@@ -323,20 +324,9 @@ async def test_delete_keeps_index_line_a_disk_that_refuses_the_new_index_is_503(
 
 @pytest.fixture
 def read_only_scope(agent: AgentHome, cafe: bytes) -> Iterator[Path]:
-    """The user scope (the case's CR scope in it) bind-mounted read-only onto itself: a volume
-    mounted read-only (a Kubernetes ``readOnly`` mount, a full-disk remount after errors).
-    Root only; skipped where no mount can be made."""
-    scope = agent.user
-    done = subprocess.run(
-        ["mount", "--bind", str(scope), str(scope)], capture_output=True, check=False
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot bind-mount here ({done.stderr.decode().strip()})")
-    try:
-        subprocess.run(["mount", "-o", "remount,bind,ro", str(scope)], check=True)
+    """The user scope (the case's CR scope in it) on a file system mounted read-only."""
+    with read_only(agent.user) as scope:
         yield scope
-    finally:
-        subprocess.run(["umount", "-l", str(scope)], check=False)
 
 
 async def test_delete_keeps_index_line_on_a_read_only_file_system_says_so_for_real(
