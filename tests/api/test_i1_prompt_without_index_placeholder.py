@@ -254,6 +254,10 @@ async def test_a_misspelt_placeholder_stored_by_hand_is_named_in_the_config_answ
         ("{{memory}}\n", "it holds '{{memory}}', which nothing fills in"),
         ("{{MEMORY}}\n{{MEMORY_USER_INDEX}}\n", "'{{MEMORY_USER_INDEX}}', which nothing fills"),
         ("{{MEMORY}}\nKey: {{WORKSPACE_MEMORY_KEYS}}\n", "'{{WORKSPACE_MEMORY_KEYS}}', which"),
+        (
+            "Be kind.\n\uff5b\uff5bMEMORY\uff5d\uff5d\n",
+            "'\uff5b\uff5bMEMORY\uff5d\uff5d', which nothing",
+        ),
     ],
 )
 async def test_prompt_without_index_placeholder_a_template_edit_that_would_misplace_memory_is_422(
