@@ -37,6 +37,7 @@ from tests.api.conftest import (
     ok_json,
     versions_of,
 )
+from tests.support.read_only_mount import read_only
 from tests.support.refused_account import refused_service, request_json
 from tests.support.serve import ServedProcess
 
@@ -319,6 +320,25 @@ async def test_delete_keeps_index_line_a_disk_that_refuses_the_new_index_is_503(
 
     monkeypatch.setattr(file_edit, "write_temp_beside", refusing)
     await _assert_refused(client, agent, cafe, 503, os.strerror(code))
+
+
+@pytest.fixture
+def read_only_scope(agent: AgentHome, cafe: bytes) -> Iterator[Path]:
+    """The user scope (the case's CR scope in it) on a file system mounted read-only."""
+    with read_only(agent.user) as scope:
+        yield scope
+
+
+async def test_delete_keeps_index_line_on_a_read_only_file_system_says_so_for_real(
+    client: Client, agent: AgentHome, cafe: bytes, read_only_scope: Path
+) -> None:
+    """The file system, not the file's mode, refuses the new index: the detail names the
+    read-only file system (never "its mode does not let the service's account write it",
+    which sent the operator to chmod a file whose mode was fine) and what to do about it."""
+    body = await _assert_refused(client, agent, cafe, 503, "Read-only file system")
+    assert "mode" not in body["detail"]
+    assert "mounted read-only" in body["detail"]
+    assert "mount the file system holding it read-write" in body["detail"]
 
 
 # --- an index another account owns (an agent under its own uid, a shared volume) ---------

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from memory_api.appkeys import get_draft_store
+from memory_api.store import drafts
 
 from tests.api.conftest import AGENT, PROJECT, AgentHome, Client, expect_problem, ok_json
 
@@ -137,3 +140,31 @@ async def test_a12_creating_a_draft_reads_no_live_draft(
     store.clock = lambda: datetime.now(UTC) + timedelta(hours=2)
     assert await store.sweep() == 22
     assert not any(store.directory.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("code", "fix"),
+    [
+        (errno.EROFS, "an operator must mount the file system holding it read-write"),
+        (errno.ENOSPC, "an operator must free space on its disk"),
+        (errno.EIO, "an operator must repair its disk"),
+        (errno.EACCES, "an operator must give the account the service runs as write access"),
+    ],
+    ids=["read-only-file-system", "full-disk", "io-error", "no-permission"],
+)
+async def test_a12_a_draft_the_disk_refuses_names_the_cause_and_its_own_fix(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch, code: int, fix: str
+) -> None:
+    """Each refusal with its own remedy: a read-only file system is mounted read-write (no
+    owner or mode would help), a full disk freed, an I/O error repaired; only a permission
+    fault is a matter of the account's access."""
+
+    def refusing(*args: object, **kwargs: object) -> None:
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(drafts, "atomic_write_bytes", refusing)
+    response = await client.post(DRAFTS, json={"prompt": "remember the deploy"})
+    body = await expect_problem(response, 503, "the draft was not kept")
+    assert f"({os.strerror(code)}): {fix}" in body["detail"]
+    if code != errno.EACCES:
+        assert "owner" not in body["detail"]

@@ -71,6 +71,16 @@ REFUSED_MEMORY_PROMPTS = {
         "# Memory\n{{ MEMORY_USER_INDEX | trim }}\n",
         "'{{ MEMORY_USER_INDEX | trim }}' instead",
     ),
+    # full-width braces, as a Chinese or Japanese input method types them: no placeholder
+    "full-width-braces": (
+        "{{MEMORY_USER_INDEX}}\nsee \uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d\n",
+        "also holds '\uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d', which would reach the model "
+        "as written",
+    ),
+    "full-width-braces-alone": (
+        "# Memory\n\uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d\n",
+        "'\uff5b\uff5bMEMORY_USER_INDEX\uff5d\uff5d' instead",
+    ),
     "handlebars-block": (
         "{{MEMORY_USER_INDEX}}\n{{#MEMORY_INDEX}}\n",
         "also holds '{{#MEMORY_INDEX}}', which would reach the model as written",
@@ -244,6 +254,10 @@ async def test_a_misspelt_placeholder_stored_by_hand_is_named_in_the_config_answ
         ("{{memory}}\n", "it holds '{{memory}}', which nothing fills in"),
         ("{{MEMORY}}\n{{MEMORY_USER_INDEX}}\n", "'{{MEMORY_USER_INDEX}}', which nothing fills"),
         ("{{MEMORY}}\nKey: {{WORKSPACE_MEMORY_KEYS}}\n", "'{{WORKSPACE_MEMORY_KEYS}}', which"),
+        (
+            "Be kind.\n\uff5b\uff5bMEMORY\uff5d\uff5d\n",
+            "'\uff5b\uff5bMEMORY\uff5d\uff5d', which nothing",
+        ),
     ],
 )
 async def test_prompt_without_index_placeholder_a_template_edit_that_would_misplace_memory_is_422(

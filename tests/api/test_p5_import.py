@@ -29,6 +29,8 @@ from memory_core.keys import key_for_real_path
 from memory_core.topics import parse_topic
 from rich.console import Console
 
+from tests.support.read_only_mount import read_only
+
 CASE = Path(__file__).resolve().parents[1] / "data" / "cases" / "import-claude-code-folder"
 PROJECT, AGENT = "acme", "coder"
 ARGS = ["--project", PROJECT, "--agent", AGENT]
@@ -447,6 +449,38 @@ def test_p5_the_index_merged_counts_the_source_index_lines_not_the_lines_made(
     out = capsys.readouterr().out
     assert "index: 1 line merged into MEMORY.md" in out  # the source index held one line
     assert "index line made" in out and "orphan.md" in out  # the other has its own row
+
+
+def test_p5_a_first_import_onto_a_read_only_file_system_names_the_history_folder_and_remedy(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No history yet, and the agent's folder read-only: the history folder cannot be made,
+    said with the kernel's reason and what to do (it said only "cannot be made: Read-only
+    file system")."""
+    with read_only(env / "agents" / AGENT):
+        assert run(str(CASE / "memory"), "--user") == 1
+    said = capsys.readouterr().err
+    assert "the history folder cannot be made (Read-only file system)" in said
+    assert "mount the file system holding it read-write" in said
+
+
+def test_p5_an_import_onto_a_read_only_file_system_says_to_mount_it_read_write(
+    env: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The agent's folder mounted read-only, for real: the stop names the kernel's reason and
+    its own remedy (it said "free space on the data dir's volume, its owner or mode", none of
+    which helps on a read-only mount)."""
+    first = tmp_path / "first"
+    first.mkdir()
+    (first / "uses-uv.md").write_text("---\ndescription: uv\n---\nuv.\n", encoding="utf-8")
+    assert run(str(first), "--user") == 0  # the scope and its history are there
+    capsys.readouterr()
+    with read_only(env / "agents" / AGENT):
+        assert run(str(CASE / "memory"), "--user") == 1
+    said = capsys.readouterr().err
+    assert "the import stopped in scope user (Read-only file system" in said
+    assert "mount the file system holding it read-write" in said
+    assert "free space" not in said and "owner or mode" not in said
 
 
 def test_p5_an_import_the_disk_stops_half_way_says_so_and_the_same_run_finishes_it(

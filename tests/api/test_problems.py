@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 from pathlib import Path
 
 import msgspec
@@ -23,6 +25,7 @@ from memory_core.errors import InvalidId
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import AGENT, PROJECT, AgentHome, Client, expect_problem
+from tests.support.read_only_mount import read_only
 
 
 class _Shape(msgspec.Struct, forbid_unknown_fields=True):
@@ -128,3 +131,39 @@ async def test_body_over_the_limit_is_413(aiohttp_client: AiohttpClient, data_di
     response = await client.post(f"/api/projects/{PROJECT}/agents", json=body)
     await expect_problem(response, 413, "limit of 2048 bytes")
     assert not (data_dir / "agents" / "coder").exists()
+
+
+@pytest.mark.parametrize(
+    ("code", "fix"),
+    [
+        (errno.EROFS, "an operator must mount the file system holding it read-write"),
+        (errno.ENOSPC, "an operator must free space on its disk"),
+        (errno.EIO, "an operator must repair its disk"),
+        (errno.EACCES, "an operator must give the account the service runs as read and write"),
+    ],
+    ids=["read-only-file-system", "full-disk", "io-error", "no-permission"],
+)
+async def test_a_data_dir_refusal_no_route_names_says_its_cause_and_remedy(
+    aiohttp_client: AiohttpClient, code: int, fix: str
+) -> None:
+    """The fallback for the operating system's refusals no route turns into its own answer:
+    503 with the kernel's reason, what an operator does about it, and the incident the log
+    names (it gave only "the data dir could not be used (…)"). No path is shown."""
+    error = OSError(code, os.strerror(code), "/srv/agent-memory/agents/coder/agent.json")
+    client = await aiohttp_client(_raiser(error))
+    body = await expect_problem(await client.get("/boom"), 503, "the data dir could not be used")
+    assert f"({os.strerror(code)}): {fix}" in body["detail"]
+    assert "the log names incident" in body["detail"]
+    assert "/srv" not in body["detail"]
+
+
+async def test_an_agent_on_a_read_only_file_system_is_answered_so_for_real(
+    client: Client, agent: AgentHome
+) -> None:
+    """PATCH …/config with the agent's folder mounted read-only: the kernel's EROFS, for real."""
+    with read_only(agent.data_dir / "agents" / AGENT):
+        response = await client.patch(
+            f"/api/projects/{PROJECT}/agents/{AGENT}/config", json={"name": "Renamed"}
+        )
+        body = await expect_problem(response, 503, "(Read-only file system)")
+        assert "mount the file system holding it read-write" in body["detail"]

@@ -24,6 +24,7 @@ from tests.api.conftest import (
     write_topic,
 )
 from tests.api.test_v1_versions import LINE, TOPIC, changes, checkpoint, seed
+from tests.support.read_only_mount import read_only
 
 OTHER_LINE = "- [Uses uv](uses-uv.md) — uv for Python"
 
@@ -560,3 +561,23 @@ async def test_v2_a_file_written_at_a_deleted_files_name_during_its_restore_is_k
     )
     await expect_problem(response, 409, "is a file the history does not hold (written meanwhile")
     assert (agent.user / TOPIC).read_text(encoding="utf-8") == "the agent's newest text\n"
+
+
+async def test_v2_a_restore_onto_a_read_only_file_system_names_it_and_writes_nothing(
+    client: Client, agent: AgentHome
+) -> None:
+    """The scope's folder on a file system mounted read-only: the restore is refused naming the
+    file, the kernel's reason and its remedy (it answered "the data dir could not be used",
+    naming neither the file nor what to do)."""
+    seed(agent)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    with read_only(agent.user):
+        response = await client.post(
+            history_url("user", TOPIC, "restore"), json={"version": deleted["restoreVersion"]}
+        )
+        body = await expect_problem(response, 503, f"{TOPIC!r} was not restored")
+        assert "(Read-only file system" in body["detail"]
+        assert "mount the file system holding it read-write" in body["detail"]
+        assert "nothing was written" in body["detail"]
+        assert not (agent.user / TOPIC).exists()
+    assert (await restore(client, TOPIC, deleted["restoreVersion"]))["file"] == TOPIC

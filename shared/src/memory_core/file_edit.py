@@ -124,13 +124,31 @@ class NotWritableHere(PermissionError):
 def _check_writable(path: Path) -> None:
     """Raise :class:`NotWritableHere` when this process may not write ``path`` itself: the
     edit replaces the file by a rename in its folder, which the folder's permission allows
-    even for a file whose own mode refuses this account (``0644`` of another uid)."""
-    if not os.access(path, os.W_OK):
-        raise NotWritableHere(
-            errno.EACCES,
-            "Permission denied: its mode does not let the service's account write it",
+    even for a file whose own mode refuses this account (``0644`` of another uid). A file on a
+    file system mounted read-only raises ``OSError`` ``EROFS`` instead, saying so: no mode
+    would let anyone write it there, so the detail must not send an operator to ``chmod``."""
+    if os.access(path, os.W_OK):
+        return
+    if _on_read_only_file_system(path):
+        raise OSError(
+            errno.EROFS,
+            "Read-only file system: the file system holding it is mounted read-only",
             path.name,
         )
+    raise NotWritableHere(
+        errno.EACCES,
+        "Permission denied: its mode does not let the service's account write it",
+        path.name,
+    )
+
+
+def _on_read_only_file_system(path: Path) -> bool:
+    """Whether ``path`` lies on a file system mounted read-only (``ST_RDONLY``); False when
+    that cannot be told."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def _keep_owner(fd: int, name: str, read: IdleRead) -> None:

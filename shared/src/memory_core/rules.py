@@ -316,9 +316,16 @@ _MEMORY_WORD = f"(?:{_any_case('memory')}|{_any_case('index')})"
 _AROUND = 64
 """At most this many characters a lookalike holds on either side of its memory word (a
 placeholder is short; unbounded, a long brace-less run made each check quadratic)."""
+_OPEN = "[{\uff5b]"
+_CLOSE = "[}\uff5d]"
+"""A brace as a placeholder is written: ASCII, or full-width (U+FF5B, U+FF5D), as a Chinese or
+Japanese input method types it; written literally in the patterns (ECMA-262, Python re and
+jsonschema-rs read a literal character alike)."""
+_NO_BRACE = "[^{}\uff5b\uff5d\\n]"
 _LOOKALIKE = (
-    rf"(?:\{{{{1,3}}[A-Za-z \t_-]{{0,{_AROUND}}}{_MEMORY_WORD}[A-Za-z \t_-]{{0,{_AROUND}}}\}}"
-    rf"|\{{\{{[^{{}}\n]{{0,{_AROUND}}}{_MEMORY_WORD}[^{{}}\n]{{0,{_AROUND}}}\}})"
+    rf"(?:{_OPEN}{{1,3}}[A-Za-z \t_-]{{0,{_AROUND}}}{_MEMORY_WORD}[A-Za-z \t_-]{{0,{_AROUND}}}"
+    rf"{_CLOSE}"
+    rf"|{_OPEN}{_OPEN}{_NO_BRACE}{{0,{_AROUND}}}{_MEMORY_WORD}{_NO_BRACE}{{0,{_AROUND}}}{_CLOSE})"
 )
 """The start of anything written to be a memory placeholder: one to three braces, then words
 (letters, spaces, ``_`` or ``-``, any case and order) of which one is *memory* or *index*, then a
@@ -408,7 +415,7 @@ def placeholder_problem(prompt: str, placeholder: str) -> str | None:
     "it holds '{{MEMORY_INDEX}}' (the Workspace prompt's) instead"
     """
     count = prompt.count(placeholder)
-    lookalikes = re.finditer(_LOOKALIKE + r"\}{0,2}", prompt)
+    lookalikes = re.finditer(_LOOKALIKE + _CLOSE + "{0,2}", prompt)
     others = [
         found for found in dict.fromkeys(m.group(0) for m in lookalikes) if found != placeholder
     ]
@@ -440,7 +447,7 @@ def placeholder_lookalikes(text: str) -> list[str]:
     >>> placeholder_lookalikes("a {{ MEMORY_USER_INDEX }} b {{MEMROY}} c {memory_index}")
     ['{{ MEMORY_USER_INDEX }}', '{{MEMROY}}', '{memory_index}']
     """
-    pattern = f"{_LOOKALIKE}\\}}{{0,2}}|{_BRACED}"
+    pattern = f"{_LOOKALIKE}{_CLOSE}{{0,2}}|{_BRACED}"
     return list(dict.fromkeys(m.group(0) for m in re.finditer(pattern, text)))
 
 
@@ -494,7 +501,7 @@ def template_placeholder_problem(template: str) -> str | None:
         problems.append(
             f"it holds {{{{MEMORY}}}} {count} times (the memory would be injected {count} times)"
         )
-    found = re.finditer(_LOOKALIKE + r"\}{0,2}", template)
+    found = re.finditer(_LOOKALIKE + _CLOSE + "{0,2}", template)
     others = [m for m in dict.fromkeys(m.group(0) for m in found) if m not in _TEMPLATE_OWN]
     if others:
         named = ", ".join(repr(other) for other in others)

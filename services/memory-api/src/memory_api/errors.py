@@ -39,6 +39,8 @@ should be), ``settings.SettingsError`` (a malformed environment variable, named)
 
 from __future__ import annotations
 
+import errno
+
 PROBLEM_TYPE_BASE = "tag:agent-memory,2026:problem/"
 """The start of the problem ``type`` URIs this service names (RFC 9457 3.1.1: a ``tag:`` URI,
 RFC 4151, names a kind without claiming a page to fetch). A client tells kinds apart by
@@ -165,6 +167,21 @@ READ_ACCESS_FIX = (
     "mode; for an I/O error, repair the disk), then try again"
 )
 """What an operator does about a file or folder the service cannot read (Q-2b)."""
+
+
+def write_fix(error: OSError, access: str) -> str:
+    """What an operator does about ``error``, met writing a file of the data dir, for a
+    ``detail``: each cause its own remedy. A file system mounted read-only is mounted read-write
+    (no owner or mode would help: the detail must not send anyone to ``chmod``), a full disk or
+    quota is freed, an I/O error repaired; anything else (no permission) is a matter of the
+    account's ``access`` (e.g. ``"write access to it (its owner and mode)"``)."""
+    if error.errno == errno.EROFS:
+        return "an operator must mount the file system holding it read-write"
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "an operator must free space on its disk"
+    if error.errno == errno.EIO:
+        return "an operator must repair its disk"
+    return f"an operator must give the account the service runs as {access}"
 
 
 class CannotRead(ServiceError):

@@ -40,7 +40,7 @@ from aiohttp.typedefs import Handler
 from memory_core.errors import FileKeptChanging, InvalidId
 from memory_core.wire import Problem
 
-from memory_api.errors import ServiceError, Unauthorized
+from memory_api.errors import ServiceError, Unauthorized, write_fix
 
 __all__ = ["PROBLEM_CONTENT_TYPE", "body_too_large", "problem_middleware", "problem_response"]
 
@@ -48,6 +48,8 @@ logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 _KEEP_HEADERS = ("Accept-Encoding", "Allow", "Retry-After", "WWW-Authenticate")
+_DATA_DIR_ACCESS = "read and write access to the data dir (its owner and mode)"
+"""What the service's account needs where a refusal no route names came from (``write_fix``)."""
 _encoder = msgspec.json.Encoder()
 
 
@@ -154,9 +156,11 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
             "data dir error in %s %s (incident %s)", request.method, logged_path, incident
         )
         reason = error.strerror or type(error).__name__
+        fix = write_fix(error, _DATA_DIR_ACCESS)
         return problem_response(
             503,
-            f"the data dir could not be used ({reason}); the log names incident {incident}",
+            f"the data dir could not be used ({reason}): {fix}, then try again; the log names "
+            f"incident {incident}",
             instance=instance,
         )
     except Exception:

@@ -28,7 +28,7 @@ from memory_core.draft_rules import DRAFT_TEXT_RULE
 from memory_core.errors import InvalidId
 from memory_core.wire import Draft, DraftCreate, utc_timestamp
 
-from memory_api.errors import BadRequest, CannotRead, NotFound, Unavailable
+from memory_api.errors import BadRequest, CannotRead, NotFound, Unavailable, write_fix
 from memory_api.store.containment import cannot_read, read_regular
 from memory_api.store.sessions import check_workspace_path
 
@@ -169,8 +169,8 @@ class DraftStore:
         except OSError as error:
             raise Unavailable(
                 "the draft was not kept: the data dir's drafts folder cannot be written "
-                f"({error.strerror or error}): an operator must give the account the service "
-                "runs as write access to it (its owner and mode) or free the disk, then try again"
+                f"({error.strerror or error}): "
+                f"{write_fix(error, 'write access to it (its owner and mode)')}, then try again"
             ) from None
 
     def _read(self, project: str, agent: str, draft_id: str) -> Draft:

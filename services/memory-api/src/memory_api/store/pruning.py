@@ -51,7 +51,7 @@ from memory_core.index import prune_index
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import INDEX_CAP
 
-from memory_api.errors import Conflict, NotFound, Unavailable
+from memory_api.errors import Conflict, NotFound, Unavailable, write_fix
 from memory_api.store.containment import FolderSwapped, held_folder, is_within, real_path
 from memory_api.store.scopes import index_refusal, no_topic_file, topic_entry
 
@@ -62,6 +62,10 @@ logger = logging.getLogger(__name__)
 PRUNE_READ_CAP = INDEX_CAP
 """An index longer than this (bytes) is never rewritten from a partial read: the delete is
 refused instead (409)."""
+
+
+_ACCESS = "read and write access to it and its folder"
+"""What the service's account needs of an index it prunes (:func:`write_fix`)."""
 
 
 class _NotRewritable(Exception):
@@ -223,9 +227,8 @@ def prune_index_file(
         raise Unavailable(
             _refusal(
                 file_name,
-                f"could not be read or replaced ({reason}): an operator must give the account "
-                "the service runs as read and write access to it and its folder (for an I/O "
-                "error or a full disk, repair or free the disk), then try again",
+                f"could not be read or replaced ({reason}): {write_fix(error, _ACCESS)}, "
+                "then try again",
             )
         ) from None
     if edited is None:

@@ -27,7 +27,7 @@ from typing import Literal
 from memory_core import layout
 from memory_core.keys import USER_SCOPE, is_temporary_workspace, key_for_real_path
 
-from memory_api.errors import BadRequest, NotFound, Unavailable
+from memory_api.errors import BadRequest, NotFound, Unavailable, write_fix
 from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history.recorder import ScopeHistories
@@ -44,6 +44,9 @@ from memory_api.transfer.sources import SourceError, SourceScope, read_budget, r
 from memory_api.transfer.topic_making import index_unlinked, name_unlinked
 
 __all__ = ["Target", "offered_scopes", "run_import"]
+
+_ACCESS = "write access to the data dir (its owner and mode)"
+"""What an import needs of the data dir (:func:`~memory_api.errors.write_fix`)."""
 
 TargetKind = Literal["user", "workspace", "archived", "harness"]
 
@@ -224,7 +227,6 @@ def _stopped(error: OSError, where: str, done: list[ImportReport]) -> str:
     return (
         f"the import stopped in scope {where} ({why})"
         + (f", after importing scope(s) {finished}" if finished else "")
-        + ": every file it wrote is whole; fix the cause (free space on the data dir's volume, "
-        "its owner or mode) and run the same import again: it takes up where it stopped and "
-        "imports nothing twice"
+        + f": every file it wrote is whole; {write_fix(error, _ACCESS)}, and run the same "
+        "import again: it takes up where it stopped and imports nothing twice"
     )

@@ -45,7 +45,7 @@ from pathlib import Path
 from memory_core.file_kind import file_kind
 from memory_core.git_dir import blocking_entry
 
-from memory_api.errors import ServiceError
+from memory_api.errors import ServiceError, write_fix
 
 __all__ = [
     "BRANCH",
@@ -354,7 +354,10 @@ def init_repository(path: Path) -> None:
         _owner_only(path.parent)
         temp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
     except OSError as error:
-        raise HistoryUnavailable(f"the history folder cannot be made: {error.strerror}") from None
+        fix = write_fix(error, "write access to the data dir's history folder (its owner and mode)")
+        raise HistoryUnavailable(
+            f"the history folder cannot be made ({error.strerror}): {fix}, then try again"
+        ) from None
     try:
         empty_template = temp / "template"
         empty_template.mkdir()

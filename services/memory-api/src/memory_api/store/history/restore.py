@@ -55,7 +55,7 @@ from memory_core.markdown import line_texts
 from memory_core.topics import decode_text
 from memory_core.wire import RestoreResult
 
-from memory_api.errors import Conflict, NotFound
+from memory_api.errors import Conflict, NotFound, Unavailable, write_fix
 from memory_api.store.containment import (
     FolderSwapped,
     held_folder,
@@ -71,6 +71,9 @@ from memory_api.store.history.repo import blob_id, read_head
 from memory_api.store.pruning import PRUNE_READ_CAP
 
 __all__ = ["restore_file"]
+
+_ACCESS = "write access to the scope's folder and the file (their owner and mode)"
+"""What the service's account needs to restore a file (:func:`~memory_api.errors.write_fix`)."""
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +113,10 @@ def restore_file(
     Raises :class:`NotFound` for a version not of this history or one that does not hold the
     file, :class:`Conflict` when the file changed while it was restored (nothing lost),
     :class:`~.git.HistoryUnavailable` when the history cannot record, or cannot take the file
-    it would replace as it is now (unreadable, over its read cap: nothing is replaced).
+    it would replace as it is now (unreadable, over its read cap: nothing is replaced), and
+    :class:`~memory_api.errors.Unavailable` (503) when the scope's folder or its disk refuses
+    the file (no permission, a read-only file system, a full disk: nothing is written; the
+    detail names the cause and its remedy).
     """
     repository = histories.repository(agent_id, scope)
     check_version(repository, version)
@@ -197,11 +203,18 @@ def _apply_in(
         return _merge_into_index(root, held, plan.index_lines or "", plan.places, shown=real)
     path = held / plan.name
     recorded = _recorded_blob(histories, repository, plan.name)
-    if recorded is None:
-        if not create_new_bytes(path, plan.data):
-            raise Conflict(_taken(path, plan.name))
-    else:
-        _replace_recorded(path, plan, recorded)
+    try:
+        if recorded is None:
+            if not create_new_bytes(path, plan.data):
+                raise Conflict(_taken(path, plan.name))
+        else:
+            _replace_recorded(path, plan, recorded)
+    except OSError as error:  # the folder or the disk refuses the file (not the history)
+        raise Unavailable(
+            f"{plan.name!r} was not restored: the scope's folder could not take it "
+            f"({error.strerror or type(error).__name__}): "
+            f"{write_fix(error, _ACCESS)}, then try again; nothing was written"
+        ) from None
     if not plan.index_lines:
         return _IndexMerge([])
     return _merge_into_index(root, held, plan.index_lines, plan.places, shown=real)
