@@ -427,3 +427,31 @@ async def test_unreadable_memory_files_a_topic_never_vanishes_from_search(
     again = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "readable"}))
     assert again["unreadable"] == []
     assert "private-topic.md" in [hit["file"] for hit in again["hits"]]
+
+
+async def test_unreadable_memory_files_a_topic_read_again_once_it_can_be_with_no_change(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read that failed for a while with nothing on disk changing (a lease held past its
+    wait, "Resource temporarily unavailable"; an I/O error that passed; no file descriptor
+    left) was kept as the file's state until its stat moved: every later search said it was
+    not read and never found its words, though the listing read it again. It is read again
+    at the next search, as a folder that could not be listed is."""
+    make_case(agent.user)
+    monkeypatch.setattr(search, "is_racy", lambda key: False)  # files as old as a day's notes
+    original = search.read_regular
+
+    def for_a_while(path: object, *args: Any, **kwargs: Any) -> Any:
+        if "private-topic.md" in str(path):
+            raise BlockingIOError(11, "Resource temporarily unavailable", str(path))
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(search, "read_regular", for_a_while)
+    first = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "case"}))
+    assert [f["file"] for f in first["unreadable"]] == ["user/private-topic.md"]
+
+    monkeypatch.setattr(search, "read_regular", original)  # the lease let go: nothing changed
+    again = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "case"}))
+
+    assert again["unreadable"] == []
+    assert sorted(hit["file"] for hit in again["hits"]) == ["ok-topic.md", "private-topic.md"]
