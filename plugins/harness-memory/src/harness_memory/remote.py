@@ -230,7 +230,7 @@ def _keep_private(remote_dir: Path) -> None:
     make_dirs(remote_dir)
     info = os.lstat(remote_dir)
     if stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and info.st_mode & 0o077:
-        os.chmod(remote_dir, stat.S_IMODE(info.st_mode) & 0o700)
+        remote_dir.chmod(stat.S_IMODE(info.st_mode) & 0o700)
 
 
 def machine_identity(remote_dir: Path) -> tuple[str, str]:
