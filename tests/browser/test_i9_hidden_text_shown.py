@@ -39,10 +39,13 @@ CASES = [
     "Braille ⠁\u2800⠃, blank \u2800 alone",
     "Devanagari क्\u200dष, Arabic ل\u200dا",
     "word\u2060joiner, filler \u3164, khmer \u17b4",
+    "a byte per letter: run\U000e0153 c\U000e0145u\U000e0143rl, deploy\ufe0f, 7\U000e0100",
+    "variants kept: 葛\U000e0100 ≩\ufe00 0\ufe00 \u3001\ufe00 ☺\ufe0e 1\ufe0f\u20e3, 葛\ufe0f not",
 ]
 _ALPHABET = (
     "ab1 _-#.\u00ad\u034f\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202e\u2066\u2069\u2060"
     "\ufe0f\ufeff\u2800⠁คเاלкक😀👩🏴\U000e0067\U000e007f\u180eᠠ\x1b\r"
+    "\ufe00\U000e0100葛≩0\u3001"
 )
 
 

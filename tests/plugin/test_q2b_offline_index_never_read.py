@@ -1,5 +1,6 @@
 """Q-2b on the plugin's offline path (H-4): an index that is there but never read (a symlink out
-of the memory root, a FIFO, a folder: T-5b) is said to be unreadable, as the service says it,
+of the memory root, a FIFO, a folder, a hard link to a file outside its folder: T-5b, A-7) is
+said to be unreadable, as the service says it, never read,
 never "nothing saved yet" (case ``unreadable-memory-files``, its kind); nor is a scope whose
 folder's place holds no folder (K-6)."""
 
@@ -9,7 +10,8 @@ import os
 from pathlib import Path
 
 import pytest
-from harness_memory.offline import session_start_from_files
+from harness_memory.offline import OfflineUnavailableError, session_start_from_files
+from memory_core.hard_links import HARD_LINKED
 from memory_core.keys import workspace_memory_key
 
 
@@ -19,6 +21,7 @@ from memory_core.keys import workspace_memory_key
         ("symlink", "a symlink to outside the memory root"),
         ("fifo", "not a regular file"),
         ("folder", "a folder, not a file"),
+        ("hard-link", HARD_LINKED),
     ],
 )
 def test_q2b_offline_an_index_never_read_is_not_nothing_saved(
@@ -31,6 +34,10 @@ def test_q2b_offline_an_index_never_read_is_not_nothing_saved(
         dotfiles = tmp_path / "dotfiles-MEMORY.md"
         dotfiles.write_text("- [Deploy](deploy.md) — staging first\n", encoding="utf-8")
         index.symlink_to(dotfiles)
+    elif kind == "hard-link":  # ln ~/dotfiles-MEMORY.md …/user/MEMORY.md: that file's text
+        dotfiles = tmp_path / "dotfiles-MEMORY.md"
+        dotfiles.write_text("- [Deploy](deploy.md) — staging first\n", encoding="utf-8")
+        os.link(dotfiles, index)
     elif kind == "fifo":
         os.mkfifo(index)
     else:
@@ -43,6 +50,7 @@ def test_q2b_offline_an_index_never_read_is_not_nothing_saved(
     )
 
     assert "Nothing saved yet: the user memory index" not in answer.memory
+    assert "staging first" not in answer.memory
     assert (
         "the user memory index could not be read: MEMORY.md is there, but Agent Memory "
         f"does not read it: it is {why}."
@@ -98,3 +106,23 @@ def test_k6_offline_what_is_no_folder_in_a_scope_folders_place_is_never_nothing_
         f"Not available: {named} cannot be saved in this Session: Agent Memory found something "
         "that is not a folder in its folder's place. Do not write into its Directory"
     ) in answer.memory
+
+
+def test_q2b_offline_agent_settings_that_are_a_fifo_are_refused_never_waited_on(
+    tmp_path: Path,
+) -> None:
+    """A FIFO in ``agent.json``'s place was opened for reading, which waits for a writer: the
+    Session start from the files (the service down) never started. It is refused at once, as
+    the service refuses it (Q-2b)."""
+    memory_root = tmp_path / "app" / "agents" / "coder" / "agent_state" / "memory"
+    (memory_root / "user").mkdir(parents=True)
+    os.mkfifo(tmp_path / "app" / "agents" / "coder" / "agent.json")
+    workspace = tmp_path / "shop-api"
+    workspace.mkdir()
+
+    with pytest.raises(
+        OfflineUnavailableError, match=r"cannot read agent\.json: not a regular file"
+    ):
+        session_start_from_files(
+            memory_root, project="acme", agent="coder", workspace=str(workspace)
+        )

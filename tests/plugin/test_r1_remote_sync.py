@@ -383,6 +383,30 @@ def test_r1_the_machine_id_file_is_private_and_the_token_is_in_no_url(
     assert shared_service.token.encode() not in stored
 
 
+def test_r1_the_local_copy_and_its_history_are_owner_only_whatever_the_umask(
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
+) -> None:
+    """The copy holds the scopes' notes and, in its git dirs, every version fetched (a
+    credential removed since among them): made under the usual umask (022) its folders were
+    0755 and its files 0644, so every account of the machine read them (the service keeps
+    its own history owner-only). The copy's root is owner-only, also one an earlier version
+    made open, so nothing below it can be reached by another account."""
+    (served_root / "user" / "deploy.md").write_text("---\nname: deploy\n---\nx\n")
+    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
+    laptop.remote_dir.mkdir(parents=True)
+    laptop.remote_dir.chmod(0o755)  # as an earlier version, or the umask, left it
+    previous = os.umask(0o022)
+    try:
+        synced(laptop)
+    finally:
+        os.umask(previous)
+
+    assert (laptop.memory_root / "user" / "deploy.md").is_file()
+    assert stat.S_IMODE(laptop.remote_dir.stat().st_mode) == 0o700
+    assert laptop.sync_dir.is_relative_to(laptop.remote_dir)
+    assert laptop.memory_root.is_relative_to(laptop.remote_dir)
+
+
 def test_r1_a_send_only_sync_with_nothing_to_send_asks_the_service_nothing(
     shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:

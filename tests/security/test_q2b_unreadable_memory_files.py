@@ -21,6 +21,7 @@ from memory_api.bearer import TokenEntry, hash_secret
 from memory_api.errors import READ_ACCESS_FIX
 from memory_api.settings import Settings
 from memory_api.store import agents, scopes, search, topic_cache
+from memory_api.store.containment import read_regular
 from memory_core import layout
 from pytest_aiohttp import AiohttpClient
 
@@ -427,3 +428,30 @@ async def test_unreadable_memory_files_a_topic_never_vanishes_from_search(
     again = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "readable"}))
     assert again["unreadable"] == []
     assert "private-topic.md" in [hit["file"] for hit in again["hits"]]
+
+
+async def test_unreadable_memory_files_a_topic_read_again_once_it_can_be_with_no_change(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read that failed for a while with nothing on disk changing (a lease held past its
+    wait, "Resource temporarily unavailable"; an I/O error that passed; no file descriptor
+    left) was kept as the file's state until its stat moved: every later search said it was
+    not read and never found its words, though the listing read it again. It is read again
+    at the next search, as a folder that could not be listed is."""
+    make_case(agent.user)
+    monkeypatch.setattr(search, "is_racy", lambda key: False)  # files as old as a day's notes
+
+    def for_a_while(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if path.name == "private-topic.md":
+            raise BlockingIOError(11, "Resource temporarily unavailable", str(path))
+        return read_regular(path, *args, **kwargs)
+
+    monkeypatch.setattr(search, "read_regular", for_a_while)
+    first = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "case"}))
+    assert [f["file"] for f in first["unreadable"]] == ["user/private-topic.md"]
+
+    monkeypatch.setattr(search, "read_regular", read_regular)  # the lease let go: no change
+    again = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "case"}))
+
+    assert again["unreadable"] == []
+    assert sorted(hit["file"] for hit in again["hits"]) == ["ok-topic.md", "private-topic.md"]

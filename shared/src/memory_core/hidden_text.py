@@ -19,8 +19,14 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
   as default-ignorable (U+2065, U+FFF0–U+FFF8, U+E0080–U+E00FF, U+E01F0–U+E0FFF: they render as
   nothing); the joiners U+200C (ZWNJ) and U+200D (ZWJ) unless they join two emoji (``👨‍👩‍👧``) or
   two letters of a script that needs them (Persian ``می‌خواهم``, Devanagari conjuncts); a
-  variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF) that follows no visible character (one
-  after another is how bytes are smuggled "inside" an emoji);
+  variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF) anywhere but after a character that
+  takes it (one after another is how bytes are smuggled "inside" an emoji, one after each
+  letter how they are smuggled inside a word): the emoji presentation selectors U+FE0E, U+FE0F
+  after an emoji or a keycap's base (``0``–``9``, ``#``, ``*``), U+FE00–U+FE0D after a
+  character with standardized variants (a CJK ideograph or CJK punctuation, a fullwidth form,
+  a mathematical operator or arrow, ``0``, a letter of Myanmar, Phags-pa or Manichaean, an
+  Egyptian hieroglyph), the ideographic variation selectors U+E0100–U+E01EF after a CJK
+  ideograph;
 - characters that belong only between certain neighbours, hidden anywhere else: the **soft
   hyphen** U+00AD alone between two letters of a word of letters (a hyphenation point, as
   German and Dutch text copied from the web carries: ``Donau\\u00addampf\\u00adschiff``; a run of
@@ -159,6 +165,38 @@ _EMOJI = (
 )
 
 
+_KEYCAP_BASES = frozenset("0123456789#*")
+# CJK ideographs: unified (and extension A), compatibility, and the supplementary planes'
+# extensions: the bases of ideographic variation sequences (U+E0100–U+E01EF).
+_IDEOGRAPHS = (
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xF900, 0xFAFF),
+    (0x20000, 0x3FFFF),
+)
+# The blocks of the characters StandardizedVariants.txt gives a sequence with U+FE00–U+FE0D:
+# digit zero, Myanmar, quotation marks, arrows and mathematical operators, CJK punctuation,
+# ideographs, Phags-pa, Myanmar extensions, fullwidth forms, Manichaean, Egyptian hieroglyphs.
+_STANDARDIZED_VARIANT_BASES = (
+    (0x0030, 0x0030),
+    (0x1000, 0x109F),
+    (0x2018, 0x201D),
+    (0x2190, 0x22FF),
+    (0x2900, 0x2AFF),
+    (0x3000, 0x303F),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xA840, 0xA87F),
+    (0xA9E0, 0xA9FF),
+    (0xAA60, 0xAA7F),
+    (0xF900, 0xFAFF),
+    (0xFF00, 0xFFEF),
+    (0x10AC0, 0x10AFF),
+    (0x13000, 0x1345F),
+    (0x20000, 0x3FFFF),
+)
+
+
 def _within(char: str, ranges: tuple[tuple[int, int], ...]) -> bool:
     """Whether ``char`` lies in one of ``ranges`` (sorted, disjoint, inclusive)."""
     point = ord(char)
@@ -173,6 +211,18 @@ def _is_emoji(char: str) -> bool:
 def _is_variation_selector(char: str) -> bool:
     point = ord(char)
     return 0xFE00 <= point <= 0xFE0F or 0xE0100 <= point <= 0xE01EF
+
+
+def _takes_variation(char: str, before: str) -> bool:
+    """Whether the variation selector ``char`` forms a sequence Unicode defines with the
+    character ``before`` it (see the module docstring); a selector after anything else renders
+    as nothing and carries a byte of whatever its code point spells."""
+    point = ord(char)
+    if point >= 0xE0100:
+        return _within(before, _IDEOGRAPHS)
+    if point >= 0xFE0E:
+        return _is_emoji(before) or before in _KEYCAP_BASES
+    return _within(before, _STANDARDIZED_VARIANT_BASES)
 
 
 def _emoji_before(text: str, at: int) -> bool:
@@ -354,7 +404,7 @@ def _is_hidden(
         return not (at > 0 and _script_letter(text[at - 1]) and (word_end or _script_letter(after)))
     if _is_variation_selector(char):
         before = text[at - 1] if at > 0 else ""
-        return not before or before.isspace() or bool(_CANDIDATE.match(before))
+        return not before or bool(_CANDIDATE.match(before)) or not _takes_variation(char, before)
     return not (char == "\ufeff" and at == 0 and text_start)
 
 

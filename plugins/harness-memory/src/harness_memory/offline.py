@@ -19,7 +19,8 @@ says ``"enabled": false`` makes the key line say so.
 
 Raises :class:`OfflineUnavailableError` when the files cannot stand in for the service (the memory
 root is missing or unreadable, or not shaped ``<data dir>/agents/<agent>/agent_state/memory``,
-or ``agent.json`` names another project, or a symlink on the Workspace's way cannot be read).
+or ``agent.json`` names another project or is no regular file, or a symlink on the Workspace's
+way cannot be read).
 """
 
 from __future__ import annotations
@@ -27,12 +28,15 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from memory_core import layout
 from memory_core.decoding import decode_text, not_decoded_why
 from memory_core.errors import InvalidId, UnresolvablePath
+from memory_core.hard_links import HARD_LINKED, named_elsewhere
 from memory_core.injection import (
     PreparedIndex,
     cap_indexes,
@@ -50,6 +54,7 @@ from memory_core.keys import (
     real_workspace_path,
 )
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.regular_files import read_regular_file
 from memory_core.template import key_line_value
 from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
 
@@ -228,12 +233,12 @@ def _agent_memory(app_data_dir: Path, project: str, agent: str) -> _AgentMemory:
 
     A missing ``agent.json`` means defaults (memory on, built-in prompts): the files are
     readable, so memory is not off. One that names another project raises
-    :class:`OfflineUnavailableError` (the settings point at another agent).
+    :class:`OfflineUnavailableError` (the settings point at another agent), as does one that
+    cannot be read or is no regular file (a FIFO is never waited on).
     """
     path = layout.agent_dir(app_data_dir, agent) / AGENT_FILE
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(_AGENT_FILE_CAP + 1)
+    try:  # never blocking: a FIFO in its place is refused, not waited on for a writer
+        raw = read_regular_file(path, _AGENT_FILE_CAP)
     except FileNotFoundError:
         return _AgentMemory(True, DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT)
     except OSError as error:
@@ -272,12 +277,36 @@ def _never_read(index: Path, *, inside: bool) -> tuple[PreparedIndex, tuple[int,
     return unreadable_index(f"does not read it: it is {why}"), (0, True)
 
 
+def _opened_index(target: Path) -> BinaryIO:
+    """``target`` opened for reading without waiting: a FIFO put in its place after it was
+    judged a file never blocks the Session start (it is refused by :func:`_never_read_why`)."""
+    fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _never_read_why(target: Path, info: os.stat_result) -> str | None:
+    """Why the index opened at ``target`` (``info``: the descriptor's ``fstat``) is never read,
+    as the service says it (T-5b, A-7), or None: it is read. Not a regular file (swapped in
+    after the check), or a file with a name outside its folder (another hard link: its text is
+    another file's, perhaps from outside the memory root; :func:`memory_core.hard_links.
+    named_elsewhere`, the rule every reader of a memory file applies)."""
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
+    return HARD_LINKED if named_elsewhere(target, info) else None
+
+
 def _read_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, bool]] | None:
     """A scope's ``MEMORY.md``: its text (first 1 MiB, whole lines) and the unread lines.
 
     None when the scope or its index does not exist: the injection then says nothing is saved.
-    One that is there but cannot be read, or is never read (not a regular file, or resolving
-    outside the memory root: a symlink out, T-5b), is
+    One that is there but cannot be read, or is never read (not a regular file, resolving
+    outside the memory root: a symlink out, T-5b, or with a name outside its folder: another
+    hard link, A-7), is
     :func:`~memory_core.injection.unreadable_index`: the injection says so (Q-2b), never that
     nothing is saved.
     """
@@ -286,7 +315,9 @@ def _read_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, b
         target = Path(os.path.realpath(scope / layout.INDEX_FILE))
         if root not in target.parents or not target.is_file():
             return _never_read(scope / layout.INDEX_FILE, inside=root in target.parents)
-        with target.open("rb") as handle:
+        with _opened_index(target) as handle:
+            if (why := _never_read_why(target, os.fstat(handle.fileno()))) is not None:
+                return unreadable_index(f"does not read it: it is {why}"), (0, True)
             raw = handle.read(INDEX_READ_CAP + 1)
             head = (
                 raw[: raw.rfind(b"\n", 0, INDEX_READ_CAP) + 1] if len(raw) > INDEX_READ_CAP else raw

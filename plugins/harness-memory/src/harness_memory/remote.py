@@ -69,7 +69,7 @@ from urllib.parse import quote
 
 from memory_core import layout
 from memory_core.addresses import shown_url
-from memory_core.atomic import atomic_write_bytes
+from memory_core.atomic import atomic_write_bytes, make_dirs
 from memory_core.errors import UnresolvablePath
 from memory_core.git_dir import blocking_entry
 from memory_core.hidden_text import HIDDEN_CANDIDATES
@@ -221,6 +221,19 @@ class SyncResult:
         }
 
 
+def _keep_private(remote_dir: Path) -> None:
+    """Make ``remote_dir``, the root of every local copy, owner-only (0700; missing parents
+    too): the copies hold the scopes' notes and their git dirs every version fetched (a
+    credential removed since among them), which git and the agent write under the umask
+    (0755 folders, 0644 files), as the service keeps its own history owner-only (V-1). One of
+    this account that lets others in (made by an earlier version, or by hand) is closed;
+    a symlink in its place is left to its target's owner. Raises ``OSError``."""
+    make_dirs(remote_dir)
+    info = os.lstat(remote_dir)
+    if stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and info.st_mode & 0o077:
+        remote_dir.chmod(stat.S_IMODE(info.st_mode) & 0o700)
+
+
 def machine_identity(remote_dir: Path) -> tuple[str, str]:
     """This machine's ``(id, name)``: a random id made once and kept in
     ``<remote_dir>/machine-id`` (0600), and the host name kept to
@@ -237,7 +250,7 @@ def machine_identity(remote_dir: Path) -> tuple[str, str]:
         machine_id = ""
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", machine_id):
         machine_id = secrets.token_hex(16)
-        remote_dir.mkdir(parents=True, exist_ok=True)
+        _keep_private(remote_dir)
         atomic_write_bytes(path, (machine_id + "\n").encode("ascii"), mode=0o600)
     name = _NOT_IN_MACHINE_NAME.sub("", socket.gethostname()).strip()[:MACHINE_NAME_MAX].strip()
     return machine_id, name if MACHINE_NAME_RULE.accepts(name) else machine_id
@@ -375,6 +388,7 @@ class RemoteCopy:
         scope = self.memory_root / key
         git_dir = self.sync_dir / f"{key}.git"
         try:
+            _keep_private(self.remote_dir)
             scope.mkdir(parents=True, exist_ok=True)
             git_dir.parent.mkdir(parents=True, exist_ok=True)
             stamp = self.sync_dir / f"{key}.synced"

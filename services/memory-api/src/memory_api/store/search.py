@@ -226,7 +226,10 @@ class MemorySearch:
     def _topic(entry: TopicEntry) -> Topic | None:
         """Read one topic file for the index, likely credentials masked (I-8); None if it is
         gone. One that is there but cannot be read, or that is not decoded (a legacy CJK
-        encoding, T-2), is indexed by its name alone, with why (Q-2b). Read past the listings'
+        encoding, T-2), is indexed by its name alone, with why (Q-2b); one that could not be
+        read is indexed with no stat key, so it is read again at the next search: a failure
+        that passes with nothing on disk changing (a lease held past its wait, an I/O error, no
+        file descriptor left) is never kept as the file's state. Read past the listings'
         parse cache: a first build reads every file once, and must not fill that cache with
         them (memory stays bounded)."""
         try:
@@ -236,7 +239,7 @@ class MemorySearch:
         except OSError as error:
             stem = _nfc(entry.file.removesuffix(".md"))
             why = cannot_read(error)
-            return Topic(entry.file, _stat_key(entry.stat), stem, stem, "", "", unreadable=why)
+            return Topic(entry.file, None, stem, stem, "", "", unreadable=why)
         topic = parse_topic(raw, entry.file)
         texts = [topic.name, _name_field(topic), topic.description or "", topic.body]
         # NFC: what is highlighted is what was indexed (a note written in NFD reads the same)
@@ -263,7 +266,8 @@ class MemorySearch:
         """Bring scope ``key`` up to date: list its folder only when that changed, else one
         ``lstat`` per indexed file; read what changed (S-1). With ``feed``, the folder is
         watched first; whether the feed cannot vouch for the scope (a symlinked scope or topic
-        file, a file with other hard links, a folder on another device): check it every time."""
+        file, a file with other hard links, a folder on another device, a file it could not
+        read, which no event says is readable again): check it every time."""
         state = index.scopes[key]
         folder_name = state.real.rpartition(os.sep)[2]
         if feed is not None and folder_name == key:
@@ -285,7 +289,8 @@ class MemorySearch:
                 index.drop(key, name)
             entries = [entry for entry in found.values() if entry is not None]
             self._index(index, key, [entry for entry in entries if _stale(state, entry)])
-            return unwatchable or linked or _unwatchable(state.real, entries)
+            unread = bool(index.unreadable(key))
+            return unwatchable or linked or unread or _unwatchable(state.real, entries)
         scanned = scan_scope(root, Path(state.real)) if folder is not None else None
         entries = scanned.topics if scanned is not None else []
         error = scanned.error if scanned is not None else None
@@ -298,7 +303,8 @@ class MemorySearch:
             # A folder it may not list (Q-2b): named by every search, listed again each time.
             index.put(key, Topic(_FOLDER, None, "", "", "", "", unreadable=error))
         index.set_scope(key, state.real, None if error else folder_key)
-        return unwatchable or error is not None or _unwatchable(state.real, entries)
+        unread = error is not None or bool(index.unreadable(key))
+        return unwatchable or unread or _unwatchable(state.real, entries)
 
     def _refresh(self, root: Path, agent: _Agent, only: str | None) -> None:
         """Bring the index in line with the disk: the scopes (all, or ``only``), then files.

@@ -62,7 +62,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
 :func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
@@ -77,7 +77,9 @@ UTF-8 file with a line of another encoding is indexed read line by line, not as 
 Tangut, Nushu, the Tai scripts, Ahom, Javanese and Balinese are unspaced runs,
 :data:`~memory_api.store.search_text.UNSPACED_SCRIPTS`; 9: a word a zero-width non-joiner
 parts, Persian ``می‌خواهم``, is indexed written without it too; a Hebrew word with its ends after
-its prefixes, ``הקפה`` as ``הקפה קפה``)."""
+its prefixes, ``הקפה`` as ``הקפה קפה``; 10: a variation selector after a character that takes
+none is hidden, I-9, left out of what is indexed; a file that could not be read is indexed with
+no stat key, read again at the next search, never kept unreadable while its stat stays)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000

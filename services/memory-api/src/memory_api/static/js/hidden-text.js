@@ -9,7 +9,7 @@
 // excepted), bidirectional controls (a direction mark alone on a right-to-left line excepted),
 // invisible characters (a zero-width space alone between two Thai, Lao, Myanmar or Khmer letters,
 // joiners inside an emoji or a word of a script that needs them, a variation selector after a
-// visible character, a byte order mark at the start excepted), soft hyphens but inside a
+// character that takes it, a byte order mark at the start excepted), soft hyphens but inside a
 // hyphenated word of letters, and control characters other than tab and line feed.
 
 const CANDIDATE =
@@ -44,6 +44,12 @@ const MARK = /^\p{M}$/u;
 // memory_core's approximation of Extended_Pictographic, range for range
 const EMOJI =
   /^[\u00a9\u00ae\u203c\u2049\u2122\u2139\u2190-\u21ff\u2300-\u23ff\u24c2\u25a0-\u27bf\u2900-\u297f\u2b00-\u2bff\u3030\u303d\u3297-\u3299\u{1f000}-\u{1ffff}]$/u;
+const KEYCAP_BASE = /^[0-9#*]$/u;
+// memory_core's bases of ideographic variation sequences (CJK ideographs), and of standardized
+// variants (U+FE00–U+FE0D), range for range
+const IDEOGRAPH = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{3ffff}]$/u;
+const STANDARDIZED_VARIANT_BASE =
+  /^[0\u1000-\u109f\u2018-\u201d\u2190-\u22ff\u2900-\u2aff\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\ua840-\ua87f\ua9e0-\ua9ff\uaa60-\uaa7f\uf900-\ufaff\uff00-\uffef\u{10ac0}-\u{10aff}\u{13000}-\u{1345f}\u{20000}-\u{3ffff}]$/u;
 const WORD_CHAR = /^[\p{L}\p{N}_\u00ad\u0300-\u036f]$/u;
 const LONGEST_HYPHENATED_WORD = 64;
 
@@ -53,6 +59,14 @@ const isVariationSelector = (char) => {
   const point = char.codePointAt(0);
   return (point >= 0xfe00 && point <= 0xfe0f) || (point >= 0xe0100 && point <= 0xe01ef);
 };
+
+/** Whether the variation selector `char` forms a sequence Unicode defines with `before`. */
+function takesVariation(char, before) {
+  const point = char.codePointAt(0);
+  if (point >= 0xe0100) return IDEOGRAPH.test(before);
+  if (point >= 0xfe0e) return EMOJI.test(before) || KEYCAP_BASE.test(before);
+  return STANDARDIZED_VARIANT_BASE.test(before);
+}
 
 function emojiBefore(chars, at) {
   let position = at - 1;
@@ -153,7 +167,7 @@ function isHidden(chars, at, flags, textStart, inPlace) {
     const wordEnd = !after || !(/^[\p{L}\p{N}]$/u.test(after) || isCandidate(after));
     return !(at > 0 && scriptLetter(before) && (wordEnd || scriptLetter(after)));
   }
-  if (isVariationSelector(char)) return !before || /^\s$/u.test(before) || isCandidate(before);
+  if (isVariationSelector(char)) return !before || isCandidate(before) || !takesVariation(char, before);
   return !(char === "\ufeff" && at === 0 && textStart);
 }
 
