@@ -215,13 +215,14 @@ def legacy_readings(raw: bytes) -> tuple[str, ...] | None:
     Western text does (:func:`_short_and_western`: ``Ærø``, ``‘a’``, ``çà``, which the
     verdicts above named Big5, Shift-JIS and Windows-1251) are named with ``cp1252`` last
     among their readings: too little text to tell, so none is shown as its text and a file is
-    not decoded but named with every command that may convert it (T-2). A few Windows-1251
-    letters told by their case alone are never so: text that reads as Western text is not
-    named Windows-1251 (``- [çà](a.md)`` is read as Windows-1252), and CJK encodings that read
-    every character as a common one come before it (:func:`_windows_1251_by_case`).
+    not decoded but named with every command that may convert it (T-2). So are a few
+    Windows-1251 letters told by their case alone that read as Western text too (``да`` is
+    ``äà``, and ``- [çà](a.md)`` the very bytes of ``- [за](a.md)``: both named), and CJK
+    encodings that read every character as a common one come before Windows-1251
+    (:func:`_windows_1251_by_case`).
     Cost: ~2.7 ms for a 28,000-character Shift-JIS index (41 KB), plus ~12 ms to import
-    ``charset-normalizer`` the first time (and ~170 ms for ``chardet`` when a short index needs
-    it); UTF-8 text never gets here.
+    ``charset-normalizer`` the first time (and 0.4-0.7 s for ``chardet``'s models when a short
+    index needs them); UTF-8 text never gets here.
     """
     readings = _family_readings(raw)
     if readings is None or not _short_and_western(raw):
@@ -295,8 +296,8 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
         return (cyrillic_reading(raw),)
     if koi8_r_by_case(raw):
         return (KOI8_R, *wholly_common_cjk(raw))
-    if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS) and not _short_and_western(raw):
-        return _windows_1251_by_case(raw)  # ``Кофе``, weighed as GB18030
+    if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS):  # ``Кофе``, weighed as GB18030
+        return _windows_1251_by_case(raw)  # ``да`` (``äà``) named with cp1252 too, never read
     return None
 
 

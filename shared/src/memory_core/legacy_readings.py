@@ -12,15 +12,17 @@ text; this module tells which encoding of that family it is, or that too little 
   Japanese reading whose kana no Japanese writes (a small ``ゅ`` after ``い``: Big5's ``中文``
   in EUC-JP) is no reading of the text (:func:`_kana_read_as_japanese`). Where
   readings stand there alike (a GB18030 line wholly in GB rows 0xB0-0xC8 reads as Hangul), a
-  Japanese reading with three kana or more is taken, else ``chardet``'s language models weigh
-  them (:data:`_WEIGHED_FROM`, :data:`_ALIKE`); when those too weigh two alike, or the text
-  is too short to weigh, it is *undecided*: every such reading is named and none is guessed.
+  Japanese reading with three kana or more is taken, else how often each reading's language
+  writes the characters it reads as weighs them (:func:`_weighed`); when that too weighs two
+  alike, or the text is too short to weigh, it is *undecided*: every such reading is named and
+  none is guessed.
 - **Cyrillic** (:func:`cyrillic_reading`): KOI8-R puts the lower-case letters where Windows-1251
   has the upper-case ones, so text read in the wrong one is mostly capitals (``кОФЕ``).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -87,41 +89,32 @@ _COMMON: dict[str, Callable[[bytes], bool]] = {
 them. A character of one byte above 0x7F (Shift-JIS's half-width katakana) or of three or
 four (EUC-JP's JIS X 0212, GB18030's four-byte forms) never does."""
 _JAPANESE = ("cp932", "euc_jp")
-_CHARDET_NAMES = {
-    "cp932": "cp932",
-    "gb18030": "gb18030",
-    "big5": "big5",
-    "euc_jp": "euc-jp",
-    "euc_kr": "euc-kr",
+_MODEL_OF = {
+    "cp932": "ja/cp932",
+    "gb18030": "zh/gb18030",
+    "big5": "zh/big5hkscs",
+    "euc_jp": "ja/euc_jis_2004",
+    "euc_kr": "ko/euc_kr",
 }
-_FROM_CHARDET = {
-    "cp932": "cp932",
-    "shift_jis": "cp932",
-    "shift_jis_2004": "cp932",
-    "gb18030": "gb18030",
-    "gbk": "gb18030",
-    "gb2312": "gb18030",
-    "big5": "big5",
-    "big5hkscs": "big5",
-    "cp950": "big5",
-    "euc_jp": "euc_jp",
-    "euc_jis_2004": "euc_jp",
-    "euc_kr": "euc_kr",
-    "cp949": "euc_kr",
-}
-"""``chardet``'s names for an encoding (it may name a superset) → ours."""
-_NO_MATCH = "ascii"
-"""What ``chardet`` is told to answer when no model fits bytes above ASCII: never one of the
-encodings asked about (its default, Windows-1252, is not among them: it warned each time)."""
+"""The ``chardet`` model (``language/encoding``) of each encoding's own language: its table
+gives each pair of bytes a weight 0-255 by how often the pair stands in that language's text
+written so. The two bytes of one character are such a pair, so the table weighs each
+character by how often its language writes it (``的`` 255 in GB18030, ``祸`` 1)."""
 _WEIGHED_FROM = 4
-"""Characters above ASCII ``chardet`` needs before it weighs readings that stand alike."""
-_ALIKE = 0.3
-"""Two readings ``chardet`` gives confidences within this ratio of each other (the second at
-least 0.3 times the first) are alike. On the 1,860 short indexes measured (the generated and
-the written lines of ``tests/core/test_t2_legacy_cjk_index.py`` and
-``tests/core/test_t2_short_legacy_index_lines.py``, one and two lines, titles alone), weighing
-from four characters on and at 0.3 named 13 wrongly and left 117 undecided; weighing any
-length at 0.5 named 32 wrongly and left 43 undecided."""
+"""Different characters above ASCII a reading needs before :func:`_weighed` weighs readings
+that stand alike: below it they are too few to tell (``咖啡`` is ``엣렸`` and ``色携`` as
+well; ``測試`` twice, in a title and its description, is still two)."""
+_CAPPED_AT = 32
+"""The weight a character counts at most: one very frequent character (``的`` read from
+EUC-JP ``議``) does not outweigh the rest of a line."""
+_STANDS_OUT = 1.3
+"""How many times the next reading's mean weight the likeliest one's must be to be taken
+alone. On 1,500 short lines cut from real text (``tests/core/legacy_text_lines.py``) and the
+1,860 generated and written ones of ``tests/core/test_t2_legacy_cjk_index.py`` and
+``tests/core/test_t2_short_legacy_index_lines.py``, ``chardet``'s whole verdict
+(``detect_all``, at 0.3) named 5 and 8 wrongly and left 216 and 131 undecided; these weights at
+1.3 name 1 and 2 wrongly (each as Windows-1251, before this step) and leave 192 and 85; at 1.5,
+2 and 97 for the second set; from three characters on, 3 and 146 for the first."""
 
 
 def _common_share(raw: bytes, codec: str) -> float:
@@ -231,8 +224,8 @@ def _kana_read_as_japanese(text: str) -> bool:
 
 def cjk_readings(raw: bytes, decoding: Sequence[str]) -> CjkReadings:
     """Which of ``decoding`` (the CJK encodings that decode ``raw``, not empty) ``raw`` is
-    written in (see the module). ``chardet`` is imported only when two or more stand where
-    their language's text does alike.
+    written in (see the module). ``chardet``'s models are loaded only when two or more stand
+    where their language's text does alike.
 
     >>> cjk_readings("- [咖啡](coffee.md) - 用户喜欢喝咖啡".encode("gb18030"),
     ...              ["gb18030", "euc_kr", "big5"]).codecs[0]
@@ -253,32 +246,38 @@ def cjk_readings(raw: bytes, decoding: Sequence[str]) -> CjkReadings:
     with_kana = [codec for codec in alike if codec in _JAPANESE and _kana(raw.decode(codec)) >= 3]
     if with_kana:
         return CjkReadings((with_kana[0],))
-    if sum(not character.isascii() for character in raw.decode(alike[0])) < _WEIGHED_FROM:
+    different = {character for character in raw.decode(alike[0]) if not character.isascii()}
+    if len(different) < _WEIGHED_FROM:
         return CjkReadings(tuple(alike))
     return _weighed(raw, alike)
 
 
 def _weighed(raw: bytes, alike: list[str]) -> CjkReadings:
-    """``alike`` ordered by ``chardet``'s confidence; decided when the first stands out."""
-    from chardet import detect_all  # only for text its readings leave undecided
-
-    found = detect_all(
-        raw,
-        ignore_threshold=True,
-        compat_names=False,
-        include_encodings=[*(_CHARDET_NAMES[codec] for codec in alike), _NO_MATCH],
-        no_match_encoding=_NO_MATCH,  # what it says when no model fits: none of ours
-    )
-    confidence: dict[str, float] = {}
-    for verdict in found:
-        codec = _FROM_CHARDET.get(str(verdict["encoding"] or "").lower())
-        if codec in alike and codec not in confidence:
-            confidence[codec] = float(verdict["confidence"] or 0.0)
-    ranked = sorted(alike, key=lambda codec: -confidence.get(codec, 0.0))
-    first, second = (confidence.get(codec, 0.0) for codec in ranked[:2])
-    if first > 0 and second < _ALIKE * first:
+    """``alike`` ordered by how often each reading's characters are written in its language
+    (:func:`_frequency`); decided when the first stands out (:data:`_STANDS_OUT`)."""
+    weight = {codec: _frequency(raw, codec) for codec in alike}
+    ranked = sorted(alike, key=lambda codec: -weight[codec])
+    first, second = (weight[codec] for codec in ranked[:2])
+    if first > 0 and first >= _STANDS_OUT * second:
         return CjkReadings((ranked[0],))
     return CjkReadings(tuple(ranked))
+
+
+def _frequency(raw: bytes, codec: str) -> float:
+    """The mean of ``log2(1 + weight)`` over the two-byte characters of ``raw`` read in
+    ``codec`` (which decodes it), each weight (0-255, at most :data:`_CAPPED_AT`) how often
+    its language writes that character (:data:`_MODEL_OF`); 0.0 when it has none. Read in
+    its own encoding, a line lands on characters its language writes often (``議事録`` in
+    Japanese, 2-10); read in another, on rare ones (``的祸峡``: 1-2 after one ``的``)."""
+    from chardet.models import load_models  # only for text its readings leave undecided
+
+    table = load_models()[_MODEL_OF[codec]]
+    weights = [
+        math.log2(1 + min(_CAPPED_AT, table[(found[0] << 8) | found[1]]))
+        for found in (character.encode(codec) for character in raw.decode(codec))
+        if len(found) == 2 and found[0] > 0x7F
+    ]
+    return sum(weights) / len(weights) if weights else 0.0
 
 
 def cyrillic_reading(raw: bytes) -> str:

@@ -1,0 +1,85 @@
+"""T-2: short index lines cut from real text are named their own CJK encoding, or undecided.
+
+A short line of kanji alone in EUC-JP (``- [議事録](settings.md) ― 確認``) was named GBK/GB18030
+(5 of 150 generated one-line indexes), Big5 ``- [測試及整](note.md)`` EUC-JP: ``chardet``'s
+verdict on a few characters stood out wrongly. Now readings that stand alike are weighed by how
+often their language writes each character they read as (``議事録`` in Japanese, ``的祸峡`` in
+Chinese): the lines below, cut from real prose in each language, are named their own encoding,
+or named with every encoding they may be in; never one they are not in.
+"""
+
+from __future__ import annotations
+
+import pytest
+from memory_core.decoding import legacy_readings
+
+from tests.core.legacy_text_lines import LANGUAGE_OF, short_lines
+from tests.core.test_t2_legacy_cjk_index import _CJK_ENCODINGS, _index_lines
+
+UNDECIDED_AT_MOST = {
+    ("cp932", "title"): 0.05,
+    ("cp932", "described"): 0.05,
+    ("euc_jp", "title"): 0.25,
+    ("euc_jp", "described"): 0.05,
+    ("gb18030", "title"): 0.35,
+    ("gb18030", "described"): 0.05,
+    ("big5", "title"): 0.1,
+    ("big5", "described"): 0.05,
+    ("euc_kr", "title"): 0.7,  # two or three Hangul syllables: as many GB18030 hanzi
+    ("euc_kr", "described"): 0.05,
+}
+"""The share of lines too short to tell which encoding, for each encoding and kind of line."""
+
+
+def _named(raw: bytes, codec: str) -> str:
+    found = legacy_readings(raw)
+    if found == (codec,):
+        return "right"
+    if found is not None and codec in found:
+        return "undecided"
+    return f"named {found}"
+
+
+@pytest.mark.parametrize("kind", ["title", "described"])
+@pytest.mark.parametrize("codec", list(LANGUAGE_OF))
+def test_t2_short_lines_of_real_text_are_never_named_another_cjk_encoding(
+    codec: str, kind: str
+) -> None:
+    lines = short_lines(codec, kind)
+    assert len(lines) == 150
+    named = {raw: _named(raw, codec) for raw in lines}
+    wrong = {
+        raw.decode(codec): verdict
+        for raw, verdict in named.items()
+        if verdict.startswith("named") and "cp1251" not in verdict
+    }
+    assert wrong == {}
+    undecided = sum(verdict == "undecided" for verdict in named.values())
+    assert undecided <= UNDECIDED_AT_MOST[codec, kind] * len(lines)
+
+
+def test_t2_hanja_alone_in_a_short_korean_line_is_the_one_kind_named_cyrillic() -> None:
+    """Two Hanja alone (``優雅``) read in Windows-1251 as two lower-case letters (``Юм…``): the
+    one line of the 1,500 named another encoding, for want of a Hangul syllable."""
+    wrong = [
+        raw.decode("euc_kr")
+        for kind in ("title", "described")
+        for raw in short_lines("euc_kr", kind)
+        if _named(raw, "euc_kr").startswith("named")
+    ]
+    assert wrong == ["- [優雅](note.md)\n"]
+
+
+@pytest.mark.parametrize("lines", [1, 2])
+@pytest.mark.parametrize(("lang", "codec"), _CJK_ENCODINGS, ids=str)
+def test_t2_generated_index_lines_are_never_named_another_cjk_encoding(
+    lang: str, codec: str, lines: int
+) -> None:
+    """The 5 of 150 one-line EUC-JP indexes of kanji alone that were named GBK/GB18030."""
+    samples = _index_lines(lang, codec, lines)
+    wrong = {}
+    for raw in samples:
+        found = legacy_readings(raw) or ()
+        if len(found) == 1 and found[0] != codec and found[0] != "cp1251":
+            wrong[raw.decode(codec)] = found
+    assert wrong == {}
