@@ -53,6 +53,11 @@ EMPTY_NAME = "frontmatter: name is empty; the file name stands in"
 """The problem of a ``name:`` line with no text (``name: ""``): the stem is the name (T-1a)."""
 
 _HANDLER = YAMLHandler()
+"""Opens a block (a ``---`` line at the top) and loads its YAML (python-frontmatter's own)."""
+_CLOSED = YAMLHandler(fm_boundary=re.compile(r"^(?:-{3,}|\.{3})\s*$", re.MULTILINE))
+"""Splits a block :data:`_HANDLER` opened at its first ``---`` or ``...`` line: Pandoc (and
+R Markdown, Quarto) close a YAML metadata block with either, as YAML ends a document with
+``...``; python-frontmatter takes ``---`` alone, and read such a note as having none (T-1)."""
 _FIELDS = ("name", "description", "updated_at")
 # [[name]], [[name|alias]], [[name#section]]; a padded "[[ -f x ]]" (shell test) is no link.
 _WIKI_LINK_RE = re.compile(r"\[\[([^\s\[\]|#](?:[^\[\]\n|#]*[^\s\[\]|#])?)(?:[|#][^\[\]\n]*)?\]\]")
@@ -222,7 +227,7 @@ def _second_block(body: str) -> bool:
     if not _HANDLER.detect(body):
         return False
     try:
-        block, _ = _HANDLER.split(body)
+        block, _ = _CLOSED.split(body)
         value = _HANDLER.load(block)
     except Exception:
         return False
@@ -235,9 +240,11 @@ def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
         problems.append(NO_FRONTMATTER)
         return {}, stripped
     try:
-        block, body = _HANDLER.split(stripped)
+        block, body = _CLOSED.split(stripped)  # opened by ``---``, closed by ``---`` or ``...``
     except ValueError:
-        problems.append("frontmatter: no closing '---' line; the whole file is read as body")
+        problems.append(
+            "frontmatter: no closing '---' (or '...') line; the whole file is read as body"
+        )
         return {}, stripped
     as_written = read_text_fields(block)
     problems.extend(as_written.problems)
