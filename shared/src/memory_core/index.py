@@ -38,6 +38,7 @@ from urllib.parse import unquote
 from memory_core.joined_lines import SOFT_BREAKS, entries, has_soft_break, parts_without
 from memory_core.markdown import (
     blank_code_spans,
+    blank_comment_lines,
     blank_comments,
     fenced_lines,
     line_texts,
@@ -245,6 +246,7 @@ def reference_definitions(lines: Sequence[str]) -> dict[str, str]:
     {'d': 'deploy.md'}
     """
     found: dict[str, str] = {}
+    lines = blank_comment_lines(lines)  # a definition inside ``<!-- … -->`` defines nothing
     for line, fenced in zip(lines, fenced_lines(lines), strict=True):
         if fenced or "]:" not in line:
             continue
@@ -337,6 +339,7 @@ def links_of_lines(lines: Sequence[str]) -> dict[str, list[int]]:
     {'deploy.md': [1, 3]}
     """
     found: dict[str, list[int]] = {}
+    lines = blank_comment_lines(lines)  # an entry inside ``<!-- … -->``, across lines, is none
     references = reference_definitions(lines) if any("]:" in line for line in lines) else {}
     for number, (line, fenced) in enumerate(zip(lines, fenced_lines(lines), strict=True), start=1):
         if fenced:
@@ -398,21 +401,24 @@ def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str,
     tokens = _lines_with_any_ends(text)
     starts = list(itertools.accumulate(map(len, tokens), initial=0))
     fenced = fenced_lines([_content(token) for token in tokens]) if _may_fence(text) else None
+    prose = _uncommented(text, tokens)
     removed_at = [
         number
         for number in _lines_that_may_name(text, tokens, starts, file_name)
         if (fenced is None or not fenced[number])
-        and line_links_to(_content(tokens[number]), file_name, exact=exact)
+        and line_links_to(_prose_of(tokens, prose, number), file_name, exact=exact)
     ]
     labels: set[str] = set()
     if removed_at and "]:" in text:
-        contents = [_content(token) for token in tokens]
+        contents = prose if prose is not None else [_content(token) for token in tokens]
         labels = _labels_linking(contents, file_name, exact=exact)
         uses = _reference_uses(contents, fenced, labels)
         removed_at = sorted({*removed_at, *uses})
     if not removed_at:
         return text, []
     partly = _partly_removed(tokens, removed_at, file_name, labels, exact=exact)
+    if prose is not None:
+        partly.update(_comment_ends_kept(tokens, prose, removed_at))
     if partly:
         whole = set(removed_at) - partly.keys()
         result = "".join(
@@ -531,6 +537,42 @@ def index_lines_linking(text: str, file_name: str) -> list[str]:
     ['- [Deploy][d]', '[d]: deploy.md']
     """
     return prune_index(text, file_name)[1]
+
+
+def _uncommented(text: str, tokens: Sequence[str]) -> list[str] | None:
+    """The lines of ``tokens`` (without their ends) with HTML comments blanked across lines
+    (:func:`~memory_core.markdown.blank_comment_lines`), or None when ``text`` holds none to
+    blank (the usual index: its lines are read as they are)."""
+    if "<!--" not in text or "-->" not in text:
+        return None
+    return blank_comment_lines([_content(token) for token in tokens])
+
+
+def _comment_ends_kept(
+    tokens: Sequence[str], prose: Sequence[str], removed_at: Sequence[int]
+) -> dict[int, tuple[str, list[str]]]:
+    """The lines of ``removed_at`` that close or open an HTML comment running across lines
+    (``- [A](a.md) <!-- retired:`` … ``-->``): each kept as its ``-->`` and ``<!--`` parts
+    alone, by 0-based number, with the line as removed. Removing it whole would end the
+    comment early or leave it unopened, and the entries it hides would become entries."""
+    kept: dict[int, tuple[str, list[str]]] = {}
+    for number in removed_at:
+        line, shown = _content(tokens[number]), prose[number]
+        close, opening = line.find("-->"), line.rfind("<!--")
+        head = line[: close + 3] if close != -1 and not shown[: close + 3].strip() else ""
+        if "<!--" in head:
+            head = ""  # a comment opened and closed on this line: none ran into it
+        tail = line[opening:] if opening != -1 and not shown[opening:].strip() else ""
+        if "-->" in tail:
+            tail = ""  # closed on this line: none runs on from it
+        if head or tail:
+            kept[number] = (f"{head} {tail}".strip() if head and tail else head or tail, [line])
+    return kept
+
+
+def _prose_of(tokens: Sequence[str], prose: Sequence[str] | None, number: int) -> str:
+    """Line ``number`` (0-based) as links are read in it: from ``prose`` when there is one."""
+    return prose[number] if prose is not None else _content(tokens[number])
 
 
 def _content(token: str) -> str:

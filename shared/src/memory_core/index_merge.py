@@ -41,7 +41,7 @@ from memory_core.index import (
     linked_topic_files,
     topic_link_targets,
 )
-from memory_core.markdown import blank_code_spans, fenced_lines
+from memory_core.markdown import blank_code_spans, blank_comment_lines, fenced_lines
 
 __all__ = ["IndexMerge", "merge_index", "rewrite_links"]
 
@@ -172,15 +172,16 @@ def merge_index(
         text = end.join(rewritten) + (end if rewritten else "")
         added = [line for line in rewritten if line.strip()]
         return IndexMerge(text=text, changed=bool(added), added=added)
-    present = {line.strip() for line in index_lines(target)}
+    present = {line.strip() for line in blank_comment_lines(index_lines(target))}
     indexed = set(linked_topic_files(target))
     merge = IndexMerge(text=target, changed=False)
     appended: list[str] = []
-    for line, in_fence in zip(rewritten, fenced, strict=True):
+    prose = blank_comment_lines(rewritten)  # an entry inside ``<!-- … -->`` links nothing
+    for line, shown, in_fence in zip(rewritten, prose, fenced, strict=True):
         stripped = line.strip()
         if not stripped:
             continue
-        links = [] if in_fence else [_nfc(t) for t in topic_link_targets(line)]
+        links = [] if in_fence else [_nfc(t) for t in topic_link_targets(shown)]
         if stripped in present:
             merge.skipped.append((line, "already there"))
         elif stripped.startswith("# ") and not links:

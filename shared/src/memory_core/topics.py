@@ -26,7 +26,13 @@ from frontmatter.default_handlers import YAMLHandler
 
 from memory_core.decoding import decode_file, decode_text
 from memory_core.hidden_text import find_hidden
-from memory_core.markdown import blank_code_spans, blank_comments, fenced_lines, line_texts
+from memory_core.markdown import (
+    blank_code_spans,
+    blank_comment_lines,
+    blank_comments,
+    fenced_lines,
+    line_texts,
+)
 from memory_core.scope_files import TOPIC_CAP
 from memory_core.text_fields import read_text_fields, text_field_lines
 
@@ -109,8 +115,8 @@ def extract_links(body: str) -> list[str]:
     """Return the ``[[name]]`` link targets of a body, in order, each once (T-3).
 
     ``[[name|alias]]`` and ``[[name#section]]`` link to ``name``; links inside code fences,
-    code spans or HTML comments closed on their line, an address (``[[https://…]]``) and
-    padded forms such as a shell test ``[[ -f x ]]`` are not links.
+    code spans or HTML comments (closed on their line or a later one), an address
+    (``[[https://…]]``) and padded forms such as a shell test ``[[ -f x ]]`` are not links.
 
     >>> extract_links("See [[a]], [[b|B]] and [[a#why]]; `[[not]]`.")
     ['a', 'b']
@@ -127,7 +133,7 @@ def extract_links(body: str) -> list[str]:
 
 def _prose_lines(body: str) -> list[str]:
     """The body's lines outside fenced code blocks, code spans and HTML comments blanked."""
-    lines = body.split("\n")
+    lines = blank_comment_lines(body.split("\n"))  # ``<!--`` … ``-->`` across lines too
     return [
         blank_comments(blank_code_spans(line))
         for line, fenced in zip(lines, fenced_lines(lines), strict=True)
