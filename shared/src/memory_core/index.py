@@ -37,6 +37,8 @@ from urllib.parse import unquote
 
 from memory_core.joined_lines import SOFT_BREAKS, entries, has_soft_break, parts_without
 from memory_core.markdown import (
+    URL_RE,
+    WIKI_LINK_RE,
     blank_code_spans,
     blank_comment_lines,
     blank_comments,
@@ -71,6 +73,12 @@ _REFERENCE_USE_RE = re.compile(r"\[([^\[\]\n]+)\](?:\[([^\[\]\n]*)\])?(?![(\[:])
 _ENTRY_RE = re.compile(
     r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)]|\|)[ \t]+(?:\*\*|__)?(`{1,2})[ \t]*"
     r"(?P<name>[^`\n]*?[^`\s]\.md)[ \t]*\1"
+)
+# ``<a href="a.md">``, ``<A class=x HREF='a.md'>``, ``<a href=a.md>``: the attributes before
+# ``href`` read up to 200 characters (linear time on a line of many ``<a`` never closed).
+_HREF_RE = re.compile(
+    r"<a\s[^<>]{0,200}?\bhref[ \t]*=[ \t]*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s\"'<>]+))",
+    re.IGNORECASE,
 )
 _TITLE_CLOSERS = {'"': '"', "'": "'", "(": ")"}
 _SOFT_BREAK_RE = re.compile(f"[{SOFT_BREAKS}]")
@@ -202,13 +210,33 @@ def entry_span(line: str) -> tuple[int, int] | None:
 
 
 def entry_targets(line: str) -> list[str]:
-    """The file a line names in the entry form (`` - `a-note.md` - about a``), or ``[]``.
+    """The files a line names as entries other than by a Markdown link (T-4), in order: the
+    entry form (`` - `a-note.md` - about a``, OpenCode's), a wiki link (``- [[deploy-freeze]]``
+    names ``deploy-freeze.md``, Obsidian's; ``|alias`` and ``#section`` dropped, a ``.md``
+    written kept, an address none) and an HTML link (``<a href="deploy.md">``, its ``#anchor``
+    dropped and ``%XX`` decoded as a Markdown link's). A person reading the index, and the
+    model, take each for a link to that file, so lint checks it and a delete prunes it; in a
+    code span or an HTML comment it is none.
 
     >>> entry_targets("- `a-note.md` - about a"), entry_targets("see `README.md` for more")
     (['a-note.md'], [])
+    >>> entry_targets('- [[deploy-freeze|Freeze]] and <a href="./db%20notes.md#why">DB</a>')
+    ['deploy-freeze.md', 'db notes.md']
     """
     span = entry_span(line)
-    return [line[span[0] : span[1]]] if span is not None else []
+    found = [line[span[0] : span[1]]] if span is not None else []
+    if "[[" not in line and "<" not in line:
+        return found
+    prose = _prose(line)
+    for match in WIKI_LINK_RE.finditer(prose):
+        name = match.group(1)
+        if URL_RE.match(name) is None:
+            found.append(name if name.lower().endswith(".md") else f"{name}.md")
+    for match in _HREF_RE.finditer(prose):
+        target = _clean(next(group for group in match.groups() if group is not None))
+        if target:
+            found.append(target)
+    return found
 
 
 def _label(label: str) -> str:
@@ -361,7 +389,7 @@ def _may_name(line: str, file_name: str) -> bool:
     """
     if "%" in line:
         return True
-    if file_name in line:
+    if _stem(file_name) in line:  # ``[[deploy-freeze]]`` names ``deploy-freeze.md``
         return True
     if line.isascii():
         return False
@@ -597,9 +625,17 @@ def _lines_that_may_name(
     if "%" in text or not file_name.isascii() or not unicodedata.is_normalized("NFC", text):
         return [n for n, token in enumerate(tokens) if _may_name(_content(token), file_name)]
     numbers: list[int] = []
-    position = text.find(file_name)
+    needle = _stem(file_name)  # a wiki link writes the name without ``.md``
+    position = text.find(needle)
     while position != -1:
         number = bisect.bisect_right(starts, position) - 1
         numbers.append(number)
-        position = text.find(file_name, starts[number + 1])  # on from the next line
+        position = text.find(needle, starts[number + 1])  # on from the next line
     return numbers
+
+
+def _stem(file_name: str) -> str:
+    """``file_name`` without ``.md`` (any case), as a wiki link writes it; the name itself
+    when that would leave nothing."""
+    stem = file_name[:-3] if file_name.lower().endswith(".md") else file_name
+    return stem or file_name

@@ -17,6 +17,8 @@ import re
 from collections.abc import Sequence
 
 __all__ = [
+    "URL_RE",
+    "WIKI_LINK_RE",
     "blank_code_spans",
     "blank_comment_lines",
     "blank_comments",
@@ -24,6 +26,15 @@ __all__ = [
     "line_texts",
     "lines_with_ends",
 ]
+
+WIKI_LINK_RE = re.compile(
+    r"\[\[([^\s\[\]|#](?:[^\[\]\n|#]*[^\s\[\]|#])?)"  # the name: no padding, no | or #
+    r"(?:[|#][^\[\]\n]*)?\]\]"  # an alias or a section
+)
+"""A wiki link, group 1 the name it links: ``[[name]]``, ``[[name|alias]]``,
+``[[name#section]]``; a padded ``[[ -f x ]]`` (a shell test) is none (T-3, T-4)."""
+URL_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+"""A web address's start: ``[[https://example.com/guide]]`` names no memory."""
 
 # The one line rule of Memory (T-2, T-4): a line ends at CRLF, a lone CR or LF, as Markdown,
 # the harnesses and the model take it. Nothing else ends a line: not U+2028/U+2029, a form

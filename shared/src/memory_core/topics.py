@@ -27,6 +27,8 @@ from frontmatter.default_handlers import YAMLHandler
 from memory_core.decoding import decode_file, decode_text
 from memory_core.hidden_text import find_hidden
 from memory_core.markdown import (
+    URL_RE,
+    WIKI_LINK_RE,
     blank_code_spans,
     blank_comment_lines,
     blank_comments,
@@ -65,10 +67,6 @@ _CLOSED = YAMLHandler(fm_boundary=re.compile(r"^(?:-{3,}|\.{3})\s*$", re.MULTILI
 R Markdown, Quarto) close a YAML metadata block with either, as YAML ends a document with
 ``...``; python-frontmatter takes ``---`` alone, and read such a note as having none (T-1)."""
 _FIELDS = ("name", "description", "updated_at")
-# [[name]], [[name|alias]], [[name#section]]; a padded "[[ -f x ]]" (shell test) is no link.
-_WIKI_LINK_RE = re.compile(r"\[\[([^\s\[\]|#](?:[^\[\]\n|#]*[^\s\[\]|#])?)(?:[|#][^\[\]\n]*)?\]\]")
-# ``[[https://example.com/guide]]``: an address in wiki brackets names no memory
-_URL_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _ERROR_PATH_RE = re.compile(r"at `\$\.(\w+)`")
 _PLAIN_FIELD_RE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+([^\s\"'\[{|>&*!#%@`-].*)")
 
@@ -125,8 +123,8 @@ def extract_links(body: str) -> list[str]:
         return []  # most bodies: no line need be split, fenced or blanked
     seen: dict[str, None] = {}
     for line in _prose_lines(body):
-        for match in _WIKI_LINK_RE.finditer(line):
-            if _URL_RE.match(match.group(1)) is None:
+        for match in WIKI_LINK_RE.finditer(line):
+            if URL_RE.match(match.group(1)) is None:
                 seen.setdefault(match.group(1), None)
     return list(seen)
 
