@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from memory_core.legacy_readings import (
     KOI8_R,
     WINDOWS_1251,
+    capital_inside,
     cjk_readings,
     cyrillic_by_case,
     cyrillic_reading,
@@ -272,7 +273,9 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
     generated one-line Russian KOI8-R indexes were named Shift-JIS before): then it is told
     by its letters and their case (:func:`~memory_core.legacy_readings.koi8_r_by_case`), and
     named with the CJK encodings that read it just as well (too short to tell: ``югдь`` is
-    ``性能``)."""
+    ``性能``). Bytes whose reading has a capital after a lower-case letter in a word are no
+    Cyrillic text (:func:`~memory_core.legacy_readings.capital_inside`: ``іЖҐч`` is Big5
+    ``備份``), whichever encoding ``charset-normalizer`` weighs best."""
     from charset_normalizer import from_bytes
 
     try:
@@ -293,7 +296,9 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
         return None
     best = from_bytes(raw, cp_isolation=[*_WEIGHED, *_CYRILLIC]).best()
     if best is None or best.encoding in _CYRILLIC:
-        return (cyrillic_reading(raw),)
+        reading = cyrillic_reading(raw)
+        if not capital_inside(raw.decode(reading)):
+            return (reading,)  # else ``іЖҐч`` (Big5 ``備份``): no Cyrillic word, CJK
     if koi8_r_by_case(raw):
         return (KOI8_R, *wholly_common_cjk(raw))
     if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS):  # ``Кофе``, weighed as GB18030
