@@ -273,9 +273,8 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
     generated one-line Russian KOI8-R indexes were named Shift-JIS before): then it is told
     by its letters and their case (:func:`~memory_core.legacy_readings.koi8_r_by_case`), and
     named with the CJK encodings that read it just as well (too short to tell: ``югдь`` is
-    ``性能``). Bytes whose reading has a capital after a lower-case letter in a word are no
-    Cyrillic text (:func:`~memory_core.legacy_readings.capital_inside`: ``іЖҐч`` is Big5
-    ``備份``), whichever encoding ``charset-normalizer`` weighs best."""
+    ``性能``); where its words read with a capital after a lower-case letter, after the CJK
+    encodings that read it (:func:`_cyrillic_or_cjk`)."""
     from charset_normalizer import from_bytes
 
     try:
@@ -296,9 +295,7 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
         return None
     best = from_bytes(raw, cp_isolation=[*_WEIGHED, *_CYRILLIC]).best()
     if best is None or best.encoding in _CYRILLIC:
-        reading = cyrillic_reading(raw)
-        if not capital_inside(raw.decode(reading)):
-            return (reading,)  # else ``іЖҐч`` (Big5 ``備份``): no Cyrillic word, CJK
+        return _cyrillic_or_cjk(raw, cyrillic_reading(raw))
     if koi8_r_by_case(raw):
         return (KOI8_R, *wholly_common_cjk(raw))
     if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS):  # ``Кофе``, weighed as GB18030
@@ -315,10 +312,26 @@ def _windows_1251_by_case(raw: bytes) -> tuple[str, ...]:
     a capital every other letter (its lower-case letters are bytes 0xE0 and above, past every
     CJK encoding's common rows, ``ё`` aside), which the case rule does not let through; short
     Big5 ``測試``, EUC-KR ``메모`` and EUC-JP ``手順`` do (``ґъёХ``, ``ёЮёр``, ``јкЅз``)."""
+    if capital_inside(raw.decode(WINDOWS_1251)):
+        return _cyrillic_or_cjk(raw, WINDOWS_1251)
     common = wholly_common_cjk(raw)
     if not common:
         return (WINDOWS_1251,)
     return (*cjk_readings(raw, common).codecs, WINDOWS_1251)
+
+
+def _cyrillic_or_cjk(raw: bytes, reading: str) -> tuple[str, ...]:
+    """``(reading,)``, the 8-bit Cyrillic encoding ``raw`` reads best in, unless a third of
+    its words read there with a capital after a lower-case letter
+    (:func:`~memory_core.legacy_readings.capital_inside`: ``іЖҐч`` is Big5 ``備份``, ``йРдє``
+    EUC-KR ``優雅``): then the CJK encodings that decode it come first, ``reading`` last, too
+    little to tell (a Cyrillic name such as ``МосГорТранс`` alone reads so too)."""
+    if not capital_inside(raw.decode(reading)):
+        return (reading,)
+    decoding = [codec for codec in LEGACY_MULTIBYTE if decodes(raw, codec)]
+    if not decoding:
+        return (reading,)
+    return (*cjk_readings(raw, decoding).codecs, reading)
 
 
 _CYRILLIC_SIGNS = frozenset("«»—–„“”…№\xa0‘’")
