@@ -20,6 +20,9 @@ LANGUAGE_OF = {
     "euc_kr": "ko",
 }
 """Each legacy CJK encoding → the text of its language (``tests/data/legacy-text/<lang>.txt``)."""
+WORDS_OF = {"cp1251": "ru", "koi8_r": "ru", "cp1252": "western", "latin_1": "western"}
+"""Each 8-bit encoding → its text: Russian, or French, German and Spanish (PostgreSQL's
+``libpq`` messages as its translators wrote them, one a line)."""
 
 _CUT = re.compile(r"[\s,.!?:;()（）、。，「」？！：]+")
 
@@ -43,6 +46,34 @@ def _window(rng: random.Random, phrases: list[str], shortest: int, longest: int)
         start = rng.randint(0, len(phrase) - size)
         if phrase[start] not in _NEVER_FIRST:
             return phrase[start : start + size]
+
+
+def _words(rng: random.Random, lines: list[str], shortest: int, longest: int) -> str:
+    """``shortest``-``longest`` words in a row of one line of text."""
+    words = rng.choice(lines).split()
+    size = min(len(words), rng.randint(shortest, longest))
+    start = rng.randint(0, len(words) - size)
+    return " ".join(words[start : start + size])
+
+
+def short_words(codec: str, kind: str, count: int = 150) -> list[bytes]:
+    """``count`` different index lines in the 8-bit ``codec`` (:data:`WORDS_OF`) cut from its
+    text: ``title`` lines ``- [<1-3 words>](note.md)``, or ``described`` ones, ``- [<1-3
+    words>](note.md) - <2-8 words>``; each with two characters above ASCII or more."""
+    text = (TEXTS / f"{WORDS_OF[codec]}.txt").read_text(encoding="utf-8")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    rng = random.Random(f"{codec} {kind}")  # noqa: S311 - test data, seeded
+    found: dict[bytes, None] = {}
+    for _ in range(100 * count):
+        if len(found) == count:
+            break
+        line = f"- [{_words(rng, lines, 1, 3)}](note.md)"
+        if kind == "described":
+            line += f" - {_words(rng, lines, 2, 8)}"
+        raw = (line + "\n").encode(codec, errors="ignore")
+        if sum(byte > 0x7F for byte in raw) >= 2:
+            found[raw] = None
+    return list(found)
 
 
 def short_lines(codec: str, kind: str, count: int = 150) -> list[bytes]:

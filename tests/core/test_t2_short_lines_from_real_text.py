@@ -5,7 +5,10 @@ A short line of kanji alone in EUC-JP (``- [議事録](settings.md) ― 確認``
 verdict on a few characters stood out wrongly. Now readings that stand alike are weighed by how
 often their language writes each character they read as (``議事録`` in Japanese, ``的祸峡`` in
 Chinese): the lines below, cut from real prose in each language, are named their own encoding,
-or named with every encoding they may be in; never one they are not in.
+or named with every encoding they may be in; never one they are not in. So are short lines of
+real Russian in Windows-1251 and KOI8-R, and of French, German and Spanish in Windows-1252 and
+Latin-1: ``- [не](note.md)`` in Windows-1251 (``Íå``) was read as Western text, and
+``ЗАМЕЧАНИЕ`` in capitals named KOI8-R (where it reads as lower-case letters, ``гбнеючмхе``).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import pytest
 from memory_core.decoding import legacy_readings
 
-from tests.core.legacy_text_lines import LANGUAGE_OF, short_lines
+from tests.core.legacy_text_lines import LANGUAGE_OF, WORDS_OF, short_lines, short_words
 from tests.core.test_t2_legacy_cjk_index import _CJK_ENCODINGS, _index_lines
 
 UNDECIDED_AT_MOST = {
@@ -85,3 +88,32 @@ def test_t2_generated_index_lines_are_never_named_another_cjk_encoding(
         if len(found) == 1 and found[0] != codec:
             wrong[raw.decode(codec)] = found
     assert wrong == {}
+
+
+@pytest.mark.parametrize("kind", ["title", "described"])
+@pytest.mark.parametrize("codec", list(WORDS_OF))
+def test_t2_short_lines_of_real_8_bit_text_are_named_right_or_with_their_own(
+    codec: str, kind: str
+) -> None:
+    """Western lines are read as written, or named with Windows-1252 among others; Cyrillic
+    ones named their own encoding, or it among others."""
+    lines = short_words(codec, kind)
+    assert len(lines) == 150
+    western = WORDS_OF[codec] == "western"
+    own = "cp1252" if western else codec
+    wrong = {
+        raw.decode(codec): found
+        for raw in lines
+        if (found := legacy_readings(raw)) != (None if western else (codec,))
+        and own not in (found or ())
+    }
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("codec", ["cp1251", "koi8_r"])
+def test_t2_a_cyrillic_name_with_capitals_inside_stands_among_other_words(codec: str) -> None:
+    """``МосГорТранс`` has capitals inside as CJK read as Cyrillic does (``йРдє``): among other
+    words it is read as written; alone it is too little to tell, and its encoding is named."""
+    among = "- [Транспорт](t.md) - МосГорТранс и метро\n- [Кофе](c.md) - без сахара\n"
+    assert legacy_readings(among.encode(codec)) == (codec,)
+    assert codec in (legacy_readings("- [МосГорТранс](t.md)\n".encode(codec)) or ())

@@ -20,7 +20,7 @@ from memory_core.legacy_readings import (
     capital_inside,
     cjk_readings,
     cyrillic_by_case,
-    cyrillic_reading,
+    cyrillic_readings,
     decodes,
     koi8_r_by_case,
     wholly_common_cjk,
@@ -295,9 +295,9 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
         return None
     best = from_bytes(raw, cp_isolation=[*_WEIGHED, *_CYRILLIC]).best()
     if best is None or best.encoding in _CYRILLIC:
-        return _cyrillic_or_cjk(raw, cyrillic_reading(raw))
+        return _cyrillic_or_cjk(raw, cyrillic_readings(raw))
     if koi8_r_by_case(raw):
-        return (KOI8_R, *wholly_common_cjk(raw))
+        return (*cyrillic_readings(raw), *wholly_common_cjk(raw))
     if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS):  # ``Кофе``, weighed as GB18030
         return _windows_1251_by_case(raw)  # ``да`` (``äà``) named with cp1252 too, never read
     return None
@@ -313,25 +313,25 @@ def _windows_1251_by_case(raw: bytes) -> tuple[str, ...]:
     CJK encoding's common rows, ``ё`` aside), which the case rule does not let through; short
     Big5 ``測試``, EUC-KR ``메모`` and EUC-JP ``手順`` do (``ґъёХ``, ``ёЮёр``, ``јкЅз``)."""
     if capital_inside(raw.decode(WINDOWS_1251)):
-        return _cyrillic_or_cjk(raw, WINDOWS_1251)
+        return _cyrillic_or_cjk(raw, (WINDOWS_1251,))
     common = wholly_common_cjk(raw)
     if not common:
         return (WINDOWS_1251,)
     return (*cjk_readings(raw, common).codecs, WINDOWS_1251)
 
 
-def _cyrillic_or_cjk(raw: bytes, reading: str) -> tuple[str, ...]:
-    """``(reading,)``, the 8-bit Cyrillic encoding ``raw`` reads best in, unless a third of
-    its words read there with a capital after a lower-case letter
+def _cyrillic_or_cjk(raw: bytes, readings: tuple[str, ...]) -> tuple[str, ...]:
+    """``readings``, the 8-bit Cyrillic encodings ``raw`` reads best in, unless a third of
+    its words read in the first with a capital after a lower-case letter
     (:func:`~memory_core.legacy_readings.capital_inside`: ``іЖҐч`` is Big5 ``備份``, ``йРдє``
-    EUC-KR ``優雅``): then the CJK encodings that decode it come first, ``reading`` last, too
+    EUC-KR ``優雅``): then the CJK encodings that decode it come first, ``readings`` last, too
     little to tell (a Cyrillic name such as ``МосГорТранс`` alone reads so too)."""
-    if not capital_inside(raw.decode(reading)):
-        return (reading,)
+    if not capital_inside(raw.decode(readings[0])):
+        return readings
     decoding = [codec for codec in LEGACY_MULTIBYTE if decodes(raw, codec)]
     if not decoding:
-        return (reading,)
-    return (*cjk_readings(raw, decoding).codecs, reading)
+        return readings
+    return (*cjk_readings(raw, decoding).codecs, *readings)
 
 
 _CYRILLIC_SIGNS = frozenset("«»—–„“”…№\xa0‘’")
