@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 from memory_core.index import linked_topic_files, prune_index, topic_link_targets
-from memory_core.index_merge import merge_index
+from memory_core.index_merge import merge_index, rewrite_links
 from memory_core.lint import lint_scope
 from memory_core.topics import ParsedTopic, parse_topic
 
@@ -54,7 +54,7 @@ def test_t4_wiki_and_html_links_are_index_entries() -> None:
     [
         ("- [[deploy-freeze]] — d", ["deploy-freeze.md"]),
         ("- [[deploy-freeze.md]] — d", ["deploy-freeze.md"]),
-        ('- <a href="a.md">A</a> and [[b]]', ["b.md", "a.md"]),
+        ('- <a href="a.md">A</a> and [[b]]', ["a.md", "b.md"]),
         ("- [[ -f x ]] shell test", []),
         ("- [[archive/2026-02]]", []),  # into a sub-folder: no topic file of the scope
         ('- <a href="https://example.com/a.md">A</a>', []),
@@ -87,3 +87,12 @@ def test_v2_a_restore_finds_a_file_indexed_by_a_wiki_link() -> None:
     assert merged.skipped == [
         ("- [Deploy freeze](deploy-freeze.md) — no deploys", "already indexed")
     ]
+
+
+def test_v2_a_restore_under_a_new_name_rewrites_wiki_and_html_entries() -> None:
+    """A restore that renames ``deploy.md`` points the entries it puts back at the new file,
+    in the form they were written; a name in a code span stays."""
+    line = '- [[deploy]], [[deploy.md|D]], <a href="./deploy.md#x">D</a> `[[deploy]]`'
+    assert rewrite_links(line, {"deploy.md": "deploy-2.md"}) == (
+        '- [[deploy-2]], [[deploy-2.md|D]], <a href="./deploy-2.md#x">D</a> `[[deploy]]`'
+    )

@@ -56,6 +56,7 @@ __all__ = [
     "line_entries",
     "line_links_to",
     "link_targets",
+    "linked_name_spans",
     "linked_topic_files",
     "links_of_lines",
     "prune_index",
@@ -225,18 +226,32 @@ def entry_targets(line: str) -> list[str]:
     """
     span = entry_span(line)
     found = [line[span[0] : span[1]]] if span is not None else []
-    if "[[" not in line and "<" not in line:
-        return found
-    prose = _prose(line)
-    for match in WIKI_LINK_RE.finditer(prose):
-        name = match.group(1)
-        if URL_RE.match(name) is None:
+    for start, end, wiki in linked_name_spans(line):
+        name = line[start:end]
+        if wiki:
             found.append(name if name.lower().endswith(".md") else f"{name}.md")
-    for match in _HREF_RE.finditer(prose):
-        target = _clean(next(group for group in match.groups() if group is not None))
-        if target:
+        elif target := _clean(name):
             found.append(target)
     return found
+
+
+def linked_name_spans(line: str) -> list[tuple[int, int, bool]]:
+    """``(start, end, wiki)`` of each name a wiki link (``wiki``: ``[[deploy-freeze]]``, its
+    name without ``.md``, an address none) or an HTML link (its ``href`` value, as written)
+    holds in ``line``, outside code spans and HTML comments, in order (:func:`entry_targets`;
+    a rename rewrites them in place)."""
+    if "[[" not in line and "<" not in line:
+        return []
+    prose = _prose(line)
+    spans = [
+        (*match.span(1), True)
+        for match in WIKI_LINK_RE.finditer(prose)
+        if URL_RE.match(match.group(1)) is None
+    ]
+    for match in _HREF_RE.finditer(prose):
+        group = next(number for number in (1, 2, 3) if match.group(number) is not None)
+        spans.append((*match.span(group), False))
+    return sorted(spans)
 
 
 def _label(label: str) -> str:

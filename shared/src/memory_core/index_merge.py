@@ -38,6 +38,7 @@ from memory_core.index import (
     entry_span,
     index_lines,
     line_entries,
+    linked_name_spans,
     linked_topic_files,
     topic_link_targets,
 )
@@ -108,7 +109,8 @@ def rewrite_links(line: str, renames: Mapping[str, str]) -> str:
     ``renames`` maps an old file name (NFC) to the new one. The link's form is kept: ``./``,
     ``<…>``, a ``#anchor`` or ``?query``, percent-encoding (a bare target that needs it is
     encoded); an entry (`` - `a.md` - about a``) names the new file. Prose mentions and links in
-    code spans are left alone.
+    code spans are left alone; a wiki link (``[[old]]``) and an HTML link's ``href`` name the
+    new file too.
     """
     if not renames:
         return line
@@ -122,12 +124,28 @@ def rewrite_links(line: str, renames: Mapping[str, str]) -> str:
     entry = entry_span(line)
     if entry is not None:
         spans.append((*entry, True))  # a name in a code span: written as it is, like <…>
+    named = linked_name_spans(line)  # ``[[deploy]]``, ``<a href="deploy.md">``
+    wiki = {start for start, _, is_wiki in named if is_wiki}
+    spans.extend((start, end, False) for start, end, _ in named)
     result = line
     for start, end, angled in sorted(spans, reverse=True):  # right to left: offsets stay valid
-        new = _new_destination(line[start:end], angled, renames)
+        if start in wiki:
+            new = _new_wiki_name(line[start:end], renames)
+        else:
+            new = _new_destination(line[start:end], angled, renames)
         if new is not None:
             result = result[:start] + new + result[end:]
     return result
+
+
+def _new_wiki_name(name: str, renames: Mapping[str, str]) -> str | None:
+    """The renamed file's name for the wiki link ``[[name]]`` (without ``.md`` when ``name``
+    was written so), or None if unchanged."""
+    written_md = name.lower().endswith(".md")
+    new = renames.get(_nfc(name if written_md else f"{name}.md"))
+    if new is None:
+        return None
+    return new if written_md else new.removesuffix(".md")
 
 
 @dataclass(slots=True)
