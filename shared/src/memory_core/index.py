@@ -404,7 +404,7 @@ def _may_name(line: str, file_name: str) -> bool:
     """
     if "%" in line:
         return True
-    if _stem(file_name) in line:  # ``[[deploy-freeze]]`` names ``deploy-freeze.md``
+    if file_name in line or ("[[" in line and _stem(file_name) in line):  # ``[[deploy]]``
         return True
     if line.isascii():
         return False
@@ -640,7 +640,8 @@ def _lines_that_may_name(
     if "%" in text or not file_name.isascii() or not unicodedata.is_normalized("NFC", text):
         return [n for n, token in enumerate(tokens) if _may_name(_content(token), file_name)]
     numbers: list[int] = []
-    needle = _stem(file_name)  # a wiki link writes the name without ``.md``
+    # a wiki link writes the name without ``.md``; most indexes hold none: the whole name
+    needle = _stem(file_name) if "[[" in text else file_name
     position = text.find(needle)
     while position != -1:
         number = bisect.bisect_right(starts, position) - 1
