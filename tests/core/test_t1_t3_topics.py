@@ -103,7 +103,7 @@ PROBLEM_CASES = [
     ),
     pytest.param(
         b"---\nname: x\nbody without end\n",
-        ["frontmatter: no closing '---' line; the whole file is read as body"],
+        ["frontmatter: no closing '---' (or '...') line; the whole file is read as body"],
         id="unclosed",
     ),
     pytest.param(

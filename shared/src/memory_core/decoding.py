@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from memory_core.legacy_readings import (
     KOI8_R,
     WINDOWS_1251,
+    capital_inside,
     cjk_readings,
     cyrillic_by_case,
-    cyrillic_reading,
+    cyrillic_readings,
     decodes,
     koi8_r_by_case,
     wholly_common_cjk,
@@ -215,13 +216,14 @@ def legacy_readings(raw: bytes) -> tuple[str, ...] | None:
     Western text does (:func:`_short_and_western`: ``Ærø``, ``‘a’``, ``çà``, which the
     verdicts above named Big5, Shift-JIS and Windows-1251) are named with ``cp1252`` last
     among their readings: too little text to tell, so none is shown as its text and a file is
-    not decoded but named with every command that may convert it (T-2). A few Windows-1251
-    letters told by their case alone are never so: text that reads as Western text is not
-    named Windows-1251 (``- [çà](a.md)`` is read as Windows-1252), and CJK encodings that read
-    every character as a common one come before it (:func:`_windows_1251_by_case`).
+    not decoded but named with every command that may convert it (T-2). So are a few
+    Windows-1251 letters told by their case alone that read as Western text too (``да`` is
+    ``äà``, and ``- [çà](a.md)`` the very bytes of ``- [за](a.md)``: both named), and CJK
+    encodings that read every character as a common one come before Windows-1251
+    (:func:`_windows_1251_by_case`).
     Cost: ~2.7 ms for a 28,000-character Shift-JIS index (41 KB), plus ~12 ms to import
-    ``charset-normalizer`` the first time (and ~170 ms for ``chardet`` when a short index needs
-    it); UTF-8 text never gets here.
+    ``charset-normalizer`` the first time (and 0.4-0.7 s for ``chardet``'s models when a short
+    index needs them); UTF-8 text never gets here.
     """
     readings = _family_readings(raw)
     if readings is None or not _short_and_western(raw):
@@ -271,7 +273,8 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
     generated one-line Russian KOI8-R indexes were named Shift-JIS before): then it is told
     by its letters and their case (:func:`~memory_core.legacy_readings.koi8_r_by_case`), and
     named with the CJK encodings that read it just as well (too short to tell: ``югдь`` is
-    ``性能``)."""
+    ``性能``); where its words read with a capital after a lower-case letter, after the CJK
+    encodings that read it (:func:`_cyrillic_or_cjk`)."""
     from charset_normalizer import from_bytes
 
     try:
@@ -292,11 +295,11 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
         return None
     best = from_bytes(raw, cp_isolation=[*_WEIGHED, *_CYRILLIC]).best()
     if best is None or best.encoding in _CYRILLIC:
-        return (cyrillic_reading(raw),)
+        return _cyrillic_or_cjk(raw, cyrillic_readings(raw))
     if koi8_r_by_case(raw):
-        return (KOI8_R, *wholly_common_cjk(raw))
-    if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS) and not _short_and_western(raw):
-        return _windows_1251_by_case(raw)  # ``Кофе``, weighed as GB18030
+        return (*cyrillic_readings(raw), *wholly_common_cjk(raw))
+    if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS):  # ``Кофе``, weighed as GB18030
+        return _windows_1251_by_case(raw)  # ``да`` (``äà``) named with cp1252 too, never read
     return None
 
 
@@ -309,10 +312,26 @@ def _windows_1251_by_case(raw: bytes) -> tuple[str, ...]:
     a capital every other letter (its lower-case letters are bytes 0xE0 and above, past every
     CJK encoding's common rows, ``ё`` aside), which the case rule does not let through; short
     Big5 ``測試``, EUC-KR ``메모`` and EUC-JP ``手順`` do (``ґъёХ``, ``ёЮёр``, ``јкЅз``)."""
+    if capital_inside(raw.decode(WINDOWS_1251)):
+        return _cyrillic_or_cjk(raw, (WINDOWS_1251,))
     common = wholly_common_cjk(raw)
     if not common:
         return (WINDOWS_1251,)
     return (*cjk_readings(raw, common).codecs, WINDOWS_1251)
+
+
+def _cyrillic_or_cjk(raw: bytes, readings: tuple[str, ...]) -> tuple[str, ...]:
+    """``readings``, the 8-bit Cyrillic encodings ``raw`` reads best in, unless a third of
+    its words read in the first with a capital after a lower-case letter
+    (:func:`~memory_core.legacy_readings.capital_inside`: ``іЖҐч`` is Big5 ``備份``, ``йРдє``
+    EUC-KR ``優雅``): then the CJK encodings that decode it come first, ``readings`` last, too
+    little to tell (a Cyrillic name such as ``МосГорТранс`` alone reads so too)."""
+    if not capital_inside(raw.decode(readings[0])):
+        return readings
+    decoding = [codec for codec in LEGACY_MULTIBYTE if decodes(raw, codec)]
+    if not decoding:
+        return readings
+    return (*cjk_readings(raw, decoding).codecs, *readings)
 
 
 _CYRILLIC_SIGNS = frozenset("«»—–„“”…№\xa0‘’")

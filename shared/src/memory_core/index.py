@@ -37,7 +37,10 @@ from urllib.parse import unquote
 
 from memory_core.joined_lines import SOFT_BREAKS, entries, has_soft_break, parts_without
 from memory_core.markdown import (
+    URL_RE,
+    WIKI_LINK_RE,
     blank_code_spans,
+    blank_comment_lines,
     blank_comments,
     fenced_lines,
     line_texts,
@@ -53,6 +56,7 @@ __all__ = [
     "line_entries",
     "line_links_to",
     "link_targets",
+    "linked_name_spans",
     "linked_topic_files",
     "links_of_lines",
     "prune_index",
@@ -70,6 +74,12 @@ _REFERENCE_USE_RE = re.compile(r"\[([^\[\]\n]+)\](?:\[([^\[\]\n]*)\])?(?![(\[:])
 _ENTRY_RE = re.compile(
     r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)]|\|)[ \t]+(?:\*\*|__)?(`{1,2})[ \t]*"
     r"(?P<name>[^`\n]*?[^`\s]\.md)[ \t]*\1"
+)
+# ``<a href="a.md">``, ``<A class=x HREF='a.md'>``, ``<a href=a.md>``: the attributes before
+# ``href`` read up to 200 characters (linear time on a line of many ``<a`` never closed).
+_HREF_RE = re.compile(
+    r"<a\s[^<>]{0,200}?\bhref[ \t]*=[ \t]*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s\"'<>]+))",
+    re.IGNORECASE,
 )
 _TITLE_CLOSERS = {'"': '"', "'": "'", "(": ")"}
 _SOFT_BREAK_RE = re.compile(f"[{SOFT_BREAKS}]")
@@ -201,13 +211,47 @@ def entry_span(line: str) -> tuple[int, int] | None:
 
 
 def entry_targets(line: str) -> list[str]:
-    """The file a line names in the entry form (`` - `a-note.md` - about a``), or ``[]``.
+    """The files a line names as entries other than by a Markdown link (T-4), in order: the
+    entry form (`` - `a-note.md` - about a``, OpenCode's), a wiki link (``- [[deploy-freeze]]``
+    names ``deploy-freeze.md``, Obsidian's; ``|alias`` and ``#section`` dropped, a ``.md``
+    written kept, an address none) and an HTML link (``<a href="deploy.md">``, its ``#anchor``
+    dropped and ``%XX`` decoded as a Markdown link's). A person reading the index, and the
+    model, take each for a link to that file, so lint checks it and a delete prunes it; in a
+    code span or an HTML comment it is none.
 
     >>> entry_targets("- `a-note.md` - about a"), entry_targets("see `README.md` for more")
     (['a-note.md'], [])
+    >>> entry_targets('- [[deploy-freeze|Freeze]] and <a href="./db%20notes.md#why">DB</a>')
+    ['deploy-freeze.md', 'db notes.md']
     """
     span = entry_span(line)
-    return [line[span[0] : span[1]]] if span is not None else []
+    found = [line[span[0] : span[1]]] if span is not None else []
+    for start, end, wiki in linked_name_spans(line):
+        name = line[start:end]
+        if wiki:
+            found.append(name if name.lower().endswith(".md") else f"{name}.md")
+        elif target := _clean(name):
+            found.append(target)
+    return found
+
+
+def linked_name_spans(line: str) -> list[tuple[int, int, bool]]:
+    """``(start, end, wiki)`` of each name a wiki link (``wiki``: ``[[deploy-freeze]]``, its
+    name without ``.md``, an address none) or an HTML link (its ``href`` value, as written)
+    holds in ``line``, outside code spans and HTML comments, in order (:func:`entry_targets`;
+    a rename rewrites them in place)."""
+    if "[[" not in line and "<" not in line:
+        return []
+    prose = _prose(line)
+    spans = [
+        (*match.span(1), True)
+        for match in WIKI_LINK_RE.finditer(prose)
+        if URL_RE.match(match.group(1)) is None
+    ]
+    for match in _HREF_RE.finditer(prose):
+        group = next(number for number in (1, 2, 3) if match.group(number) is not None)
+        spans.append((*match.span(group), False))
+    return sorted(spans)
 
 
 def _label(label: str) -> str:
@@ -245,6 +289,7 @@ def reference_definitions(lines: Sequence[str]) -> dict[str, str]:
     {'d': 'deploy.md'}
     """
     found: dict[str, str] = {}
+    lines = blank_comment_lines(lines)  # a definition inside ``<!-- … -->`` defines nothing
     for line, fenced in zip(lines, fenced_lines(lines), strict=True):
         if fenced or "]:" not in line:
             continue
@@ -337,6 +382,7 @@ def links_of_lines(lines: Sequence[str]) -> dict[str, list[int]]:
     {'deploy.md': [1, 3]}
     """
     found: dict[str, list[int]] = {}
+    lines = blank_comment_lines(lines)  # an entry inside ``<!-- … -->``, across lines, is none
     references = reference_definitions(lines) if any("]:" in line for line in lines) else {}
     for number, (line, fenced) in enumerate(zip(lines, fenced_lines(lines), strict=True), start=1):
         if fenced:
@@ -358,7 +404,7 @@ def _may_name(line: str, file_name: str) -> bool:
     """
     if "%" in line:
         return True
-    if file_name in line:
+    if file_name in line or ("[[" in line and _stem(file_name) in line):  # ``[[deploy]]``
         return True
     if line.isascii():
         return False
@@ -398,21 +444,24 @@ def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str,
     tokens = _lines_with_any_ends(text)
     starts = list(itertools.accumulate(map(len, tokens), initial=0))
     fenced = fenced_lines([_content(token) for token in tokens]) if _may_fence(text) else None
+    prose = _uncommented(text, tokens)
     removed_at = [
         number
         for number in _lines_that_may_name(text, tokens, starts, file_name)
         if (fenced is None or not fenced[number])
-        and line_links_to(_content(tokens[number]), file_name, exact=exact)
+        and line_links_to(_prose_of(tokens, prose, number), file_name, exact=exact)
     ]
     labels: set[str] = set()
     if removed_at and "]:" in text:
-        contents = [_content(token) for token in tokens]
+        contents = prose if prose is not None else [_content(token) for token in tokens]
         labels = _labels_linking(contents, file_name, exact=exact)
         uses = _reference_uses(contents, fenced, labels)
         removed_at = sorted({*removed_at, *uses})
     if not removed_at:
         return text, []
     partly = _partly_removed(tokens, removed_at, file_name, labels, exact=exact)
+    if prose is not None:
+        partly.update(_comment_ends_kept(tokens, prose, removed_at))
     if partly:
         whole = set(removed_at) - partly.keys()
         result = "".join(
@@ -533,6 +582,42 @@ def index_lines_linking(text: str, file_name: str) -> list[str]:
     return prune_index(text, file_name)[1]
 
 
+def _uncommented(text: str, tokens: Sequence[str]) -> list[str] | None:
+    """The lines of ``tokens`` (without their ends) with HTML comments blanked across lines
+    (:func:`~memory_core.markdown.blank_comment_lines`), or None when ``text`` holds none to
+    blank (the usual index: its lines are read as they are)."""
+    if "<!--" not in text or "-->" not in text:
+        return None
+    return blank_comment_lines([_content(token) for token in tokens])
+
+
+def _comment_ends_kept(
+    tokens: Sequence[str], prose: Sequence[str], removed_at: Sequence[int]
+) -> dict[int, tuple[str, list[str]]]:
+    """The lines of ``removed_at`` that close or open an HTML comment running across lines
+    (``- [A](a.md) <!-- retired:`` … ``-->``): each kept as its ``-->`` and ``<!--`` parts
+    alone, by 0-based number, with the line as removed. Removing it whole would end the
+    comment early or leave it unopened, and the entries it hides would become entries."""
+    kept: dict[int, tuple[str, list[str]]] = {}
+    for number in removed_at:
+        line, shown = _content(tokens[number]), prose[number]
+        close, opening = line.find("-->"), line.rfind("<!--")
+        head = line[: close + 3] if close != -1 and not shown[: close + 3].strip() else ""
+        if "<!--" in head:
+            head = ""  # a comment opened and closed on this line: none ran into it
+        tail = line[opening:] if opening != -1 and not shown[opening:].strip() else ""
+        if "-->" in tail:
+            tail = ""  # closed on this line: none runs on from it
+        if head or tail:
+            kept[number] = (f"{head} {tail}".strip() if head and tail else head or tail, [line])
+    return kept
+
+
+def _prose_of(tokens: Sequence[str], prose: Sequence[str] | None, number: int) -> str:
+    """Line ``number`` (0-based) as links are read in it: from ``prose`` when there is one."""
+    return prose[number] if prose is not None else _content(tokens[number])
+
+
 def _content(token: str) -> str:
     """A line of :func:`_lines_with_any_ends` without its line end."""
     return token.removesuffix("\n").removesuffix("\r")
@@ -555,9 +640,18 @@ def _lines_that_may_name(
     if "%" in text or not file_name.isascii() or not unicodedata.is_normalized("NFC", text):
         return [n for n, token in enumerate(tokens) if _may_name(_content(token), file_name)]
     numbers: list[int] = []
-    position = text.find(file_name)
+    # a wiki link writes the name without ``.md``; most indexes hold none: the whole name
+    needle = _stem(file_name) if "[[" in text else file_name
+    position = text.find(needle)
     while position != -1:
         number = bisect.bisect_right(starts, position) - 1
         numbers.append(number)
-        position = text.find(file_name, starts[number + 1])  # on from the next line
+        position = text.find(needle, starts[number + 1])  # on from the next line
     return numbers
+
+
+def _stem(file_name: str) -> str:
+    """``file_name`` without ``.md`` (any case), as a wiki link writes it; the name itself
+    when that would leave nothing."""
+    stem = file_name[:-3] if file_name.lower().endswith(".md") else file_name
+    return stem or file_name

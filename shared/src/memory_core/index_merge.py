@@ -38,10 +38,11 @@ from memory_core.index import (
     entry_span,
     index_lines,
     line_entries,
+    linked_name_spans,
     linked_topic_files,
     topic_link_targets,
 )
-from memory_core.markdown import blank_code_spans, fenced_lines
+from memory_core.markdown import blank_code_spans, blank_comment_lines, fenced_lines
 
 __all__ = ["IndexMerge", "merge_index", "rewrite_links"]
 
@@ -108,7 +109,8 @@ def rewrite_links(line: str, renames: Mapping[str, str]) -> str:
     ``renames`` maps an old file name (NFC) to the new one. The link's form is kept: ``./``,
     ``<…>``, a ``#anchor`` or ``?query``, percent-encoding (a bare target that needs it is
     encoded); an entry (`` - `a.md` - about a``) names the new file. Prose mentions and links in
-    code spans are left alone.
+    code spans are left alone; a wiki link (``[[old]]``) and an HTML link's ``href`` name the
+    new file too.
     """
     if not renames:
         return line
@@ -122,12 +124,28 @@ def rewrite_links(line: str, renames: Mapping[str, str]) -> str:
     entry = entry_span(line)
     if entry is not None:
         spans.append((*entry, True))  # a name in a code span: written as it is, like <…>
+    named = linked_name_spans(line)  # ``[[deploy]]``, ``<a href="deploy.md">``
+    wiki = {start for start, _, is_wiki in named if is_wiki}
+    spans.extend((start, end, False) for start, end, _ in named)
     result = line
     for start, end, angled in sorted(spans, reverse=True):  # right to left: offsets stay valid
-        new = _new_destination(line[start:end], angled, renames)
+        if start in wiki:
+            new = _new_wiki_name(line[start:end], renames)
+        else:
+            new = _new_destination(line[start:end], angled, renames)
         if new is not None:
             result = result[:start] + new + result[end:]
     return result
+
+
+def _new_wiki_name(name: str, renames: Mapping[str, str]) -> str | None:
+    """The renamed file's name for the wiki link ``[[name]]`` (without ``.md`` when ``name``
+    was written so), or None if unchanged."""
+    written_md = name.lower().endswith(".md")
+    new = renames.get(_nfc(name if written_md else f"{name}.md"))
+    if new is None:
+        return None
+    return new if written_md else new.removesuffix(".md")
 
 
 @dataclass(slots=True)
@@ -172,15 +190,16 @@ def merge_index(
         text = end.join(rewritten) + (end if rewritten else "")
         added = [line for line in rewritten if line.strip()]
         return IndexMerge(text=text, changed=bool(added), added=added)
-    present = {line.strip() for line in index_lines(target)}
+    present = {line.strip() for line in blank_comment_lines(index_lines(target))}
     indexed = set(linked_topic_files(target))
     merge = IndexMerge(text=target, changed=False)
     appended: list[str] = []
-    for line, in_fence in zip(rewritten, fenced, strict=True):
+    prose = blank_comment_lines(rewritten)  # an entry inside ``<!-- … -->`` links nothing
+    for line, shown, in_fence in zip(rewritten, prose, fenced, strict=True):
         stripped = line.strip()
         if not stripped:
             continue
-        links = [] if in_fence else [_nfc(t) for t in topic_link_targets(line)]
+        links = [] if in_fence else [_nfc(t) for t in topic_link_targets(shown)]
         if stripped in present:
             merge.skipped.append((line, "already there"))
         elif stripped.startswith("# ") and not links:

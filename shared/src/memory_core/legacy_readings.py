@@ -12,24 +12,29 @@ text; this module tells which encoding of that family it is, or that too little 
   Japanese reading whose kana no Japanese writes (a small ``ゅ`` after ``い``: Big5's ``中文``
   in EUC-JP) is no reading of the text (:func:`_kana_read_as_japanese`). Where
   readings stand there alike (a GB18030 line wholly in GB rows 0xB0-0xC8 reads as Hangul), a
-  Japanese reading with three kana or more is taken, else ``chardet``'s language models weigh
-  them (:data:`_WEIGHED_FROM`, :data:`_ALIKE`); when those too weigh two alike, or the text
-  is too short to weigh, it is *undecided*: every such reading is named and none is guessed.
+  Japanese reading with three kana or more is taken, else how often each reading's language
+  writes the characters it reads as weighs them (:func:`_weighed`); when that too weighs two
+  alike, or the text is too short to weigh, it is *undecided*: every such reading is named and
+  none is guessed.
 - **Cyrillic** (:func:`cyrillic_reading`): KOI8-R puts the lower-case letters where Windows-1251
   has the upper-case ones, so text read in the wrong one is mostly capitals (``кОФЕ``).
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "CjkReadings",
+    "capital_inside",
     "cjk_readings",
     "cyrillic_by_case",
     "cyrillic_reading",
+    "cyrillic_readings",
     "decodes",
     "koi8_r_by_case",
     "wholly_common_cjk",
@@ -87,41 +92,33 @@ _COMMON: dict[str, Callable[[bytes], bool]] = {
 them. A character of one byte above 0x7F (Shift-JIS's half-width katakana) or of three or
 four (EUC-JP's JIS X 0212, GB18030's four-byte forms) never does."""
 _JAPANESE = ("cp932", "euc_jp")
-_CHARDET_NAMES = {
-    "cp932": "cp932",
-    "gb18030": "gb18030",
-    "big5": "big5",
-    "euc_jp": "euc-jp",
-    "euc_kr": "euc-kr",
+_MODEL_OF = {
+    "cp932": "ja/cp932",
+    "gb18030": "zh/gb18030",
+    "big5": "zh/big5hkscs",
+    "euc_jp": "ja/euc_jis_2004",
+    "euc_kr": "ko/euc_kr",
 }
-_FROM_CHARDET = {
-    "cp932": "cp932",
-    "shift_jis": "cp932",
-    "shift_jis_2004": "cp932",
-    "gb18030": "gb18030",
-    "gbk": "gb18030",
-    "gb2312": "gb18030",
-    "big5": "big5",
-    "big5hkscs": "big5",
-    "cp950": "big5",
-    "euc_jp": "euc_jp",
-    "euc_jis_2004": "euc_jp",
-    "euc_kr": "euc_kr",
-    "cp949": "euc_kr",
-}
-"""``chardet``'s names for an encoding (it may name a superset) → ours."""
-_NO_MATCH = "ascii"
-"""What ``chardet`` is told to answer when no model fits bytes above ASCII: never one of the
-encodings asked about (its default, Windows-1252, is not among them: it warned each time)."""
+"""The ``chardet`` model (``language/encoding``) of each encoding's own language: its table
+gives each pair of bytes a weight 0-255 by how often the pair stands in that language's text
+written so. The two bytes of one character are such a pair, so the table weighs each
+character by how often its language writes it (``的`` 255 in GB18030, ``祸`` 1)."""
 _WEIGHED_FROM = 4
-"""Characters above ASCII ``chardet`` needs before it weighs readings that stand alike."""
-_ALIKE = 0.3
-"""Two readings ``chardet`` gives confidences within this ratio of each other (the second at
-least 0.3 times the first) are alike. On the 1,860 short indexes measured (the generated and
-the written lines of ``tests/core/test_t2_legacy_cjk_index.py`` and
-``tests/core/test_t2_short_legacy_index_lines.py``, one and two lines, titles alone), weighing
-from four characters on and at 0.3 named 13 wrongly and left 117 undecided; weighing any
-length at 0.5 named 32 wrongly and left 43 undecided."""
+"""Different characters above ASCII a reading needs before :func:`_weighed` weighs readings
+that stand alike: below it they are too few to tell (``咖啡`` is ``엣렸`` and ``色携`` as
+well; ``測試`` twice, in a title and its description, is still two)."""
+_CAPPED_AT = 32
+"""The weight a character counts at most: one very frequent character (``的`` read from
+EUC-JP ``議``) does not outweigh the rest of a line."""
+_STANDS_OUT = 1.3
+"""How many times the next reading's mean weight the likeliest one's must be to be taken
+alone. On 1,500 short lines cut from real text (``tests/core/legacy_text_lines.py``) and the
+1,860 generated and written ones of ``tests/core/test_t2_legacy_cjk_index.py`` and
+``tests/core/test_t2_short_legacy_index_lines.py``, ``chardet``'s whole verdict
+(``detect_all``, at 0.3) named 5 and 8 wrongly and left 216 and 131 undecided; these weights at
+1.3 name none wrongly (with :func:`capital_inside`; 1 and 2 as Windows-1251 before it) and
+leave 193 and 87; at 1.5 they left 97 of the second set; from three characters on, 3 wrong
+and 146 undecided of the first."""
 
 
 def _common_share(raw: bytes, codec: str) -> float:
@@ -231,8 +228,8 @@ def _kana_read_as_japanese(text: str) -> bool:
 
 def cjk_readings(raw: bytes, decoding: Sequence[str]) -> CjkReadings:
     """Which of ``decoding`` (the CJK encodings that decode ``raw``, not empty) ``raw`` is
-    written in (see the module). ``chardet`` is imported only when two or more stand where
-    their language's text does alike.
+    written in (see the module). ``chardet``'s models are loaded only when two or more stand
+    where their language's text does alike.
 
     >>> cjk_readings("- [咖啡](coffee.md) - 用户喜欢喝咖啡".encode("gb18030"),
     ...              ["gb18030", "euc_kr", "big5"]).codecs[0]
@@ -253,32 +250,38 @@ def cjk_readings(raw: bytes, decoding: Sequence[str]) -> CjkReadings:
     with_kana = [codec for codec in alike if codec in _JAPANESE and _kana(raw.decode(codec)) >= 3]
     if with_kana:
         return CjkReadings((with_kana[0],))
-    if sum(not character.isascii() for character in raw.decode(alike[0])) < _WEIGHED_FROM:
+    different = {character for character in raw.decode(alike[0]) if not character.isascii()}
+    if len(different) < _WEIGHED_FROM:
         return CjkReadings(tuple(alike))
     return _weighed(raw, alike)
 
 
 def _weighed(raw: bytes, alike: list[str]) -> CjkReadings:
-    """``alike`` ordered by ``chardet``'s confidence; decided when the first stands out."""
-    from chardet import detect_all  # only for text its readings leave undecided
-
-    found = detect_all(
-        raw,
-        ignore_threshold=True,
-        compat_names=False,
-        include_encodings=[*(_CHARDET_NAMES[codec] for codec in alike), _NO_MATCH],
-        no_match_encoding=_NO_MATCH,  # what it says when no model fits: none of ours
-    )
-    confidence: dict[str, float] = {}
-    for verdict in found:
-        codec = _FROM_CHARDET.get(str(verdict["encoding"] or "").lower())
-        if codec in alike and codec not in confidence:
-            confidence[codec] = float(verdict["confidence"] or 0.0)
-    ranked = sorted(alike, key=lambda codec: -confidence.get(codec, 0.0))
-    first, second = (confidence.get(codec, 0.0) for codec in ranked[:2])
-    if first > 0 and second < _ALIKE * first:
+    """``alike`` ordered by how often each reading's characters are written in its language
+    (:func:`_frequency`); decided when the first stands out (:data:`_STANDS_OUT`)."""
+    weight = {codec: _frequency(raw, codec) for codec in alike}
+    ranked = sorted(alike, key=lambda codec: -weight[codec])
+    first, second = (weight[codec] for codec in ranked[:2])
+    if first > 0 and first >= _STANDS_OUT * second:
         return CjkReadings((ranked[0],))
     return CjkReadings(tuple(ranked))
+
+
+def _frequency(raw: bytes, codec: str) -> float:
+    """The mean of ``log2(1 + weight)`` over the two-byte characters of ``raw`` read in
+    ``codec`` (which decodes it), each weight (0-255, at most :data:`_CAPPED_AT`) how often
+    its language writes that character (:data:`_MODEL_OF`); 0.0 when it has none. Read in
+    its own encoding, a line lands on characters its language writes often (``議事録`` in
+    Japanese, 2-10); read in another, on rare ones (``的祸峡``: 1-2 after one ``的``)."""
+    from chardet.models import load_models  # only for text its readings leave undecided
+
+    table = load_models()[_MODEL_OF[codec]]
+    weights = [
+        math.log2(1 + min(_CAPPED_AT, table[(found[0] << 8) | found[1]]))
+        for found in (character.encode(codec) for character in raw.decode(codec))
+        if len(found) == 2 and found[0] > 0x7F
+    ]
+    return sum(weights) / len(weights) if weights else 0.0
 
 
 def cyrillic_reading(raw: bytes) -> str:
@@ -293,11 +296,52 @@ def cyrillic_reading(raw: bytes) -> str:
     koi8 = raw.decode(KOI8_R)  # every byte maps
     if any(not character.isascii() and not _is_cyrillic(character) for character in koi8):
         return WINDOWS_1251
+    return cyrillic_readings(raw)[0]
+
+
+def cyrillic_readings(raw: bytes) -> tuple[str, ...]:
+    """The 8-bit Cyrillic encodings ``raw`` (Cyrillic text in one of them) is in, likeliest
+    first: the one its case tells (:func:`cyrillic_reading`'s rule), unless how often Russian
+    writes the pairs of letters of each reading, lower-cased (:func:`_letter_pairs`), says the
+    other :data:`_STANDS_OUT` times as much: then that one alone when a reading is all
+    capitals (``ЗАМЕЧАНИЕ`` in Windows-1251 reads in KOI8-R as lower-case letters,
+    ``гбнеючмхе``, and was named KOI8-R), else both, too little to tell (KOI8-R ``не`` beside
+    ``ОГРАНИЧЕНИЕ``, whose capitals read as lower-case letters in Windows-1251)."""
+    koi8 = raw.decode(KOI8_R)  # every byte maps
+    if any(not character.isascii() and not _is_cyrillic(character) for character in koi8):
+        return (WINDOWS_1251,)
+    texts = {KOI8_R: koi8, WINDOWS_1251: raw.decode(WINDOWS_1251, "replace")}
     lower = {
         codec: sum(1 for character in text if _is_cyrillic(character) and character.islower())
-        for codec, text in ((KOI8_R, koi8), (WINDOWS_1251, raw.decode(WINDOWS_1251, "replace")))
+        for codec, text in texts.items()
     }
-    return KOI8_R if lower[KOI8_R] > lower[WINDOWS_1251] else WINDOWS_1251
+    by_case = KOI8_R if lower[KOI8_R] > lower[WINDOWS_1251] else WINDOWS_1251
+    other = KOI8_R if by_case == WINDOWS_1251 else WINDOWS_1251
+    pairs = {codec: _letter_pairs(text, codec) for codec, text in texts.items()}
+    if pairs[by_case] * _STANDS_OUT > pairs[other]:
+        return (by_case,)  # the pairs agree, or tell too little against the case
+    if pairs[other] >= _STANDS_OUT * pairs[by_case] and min(lower.values()) == 0:
+        return (other,)  # all capitals: ``ЗАМЕЧАНИЕ``, whose other reading is lower-case
+    return (other, by_case)
+
+
+_RUSSIAN_MODEL = {WINDOWS_1251: "ru/cp1251", KOI8_R: "ru/koi8-r"}
+
+
+def _letter_pairs(text: str, codec: str) -> float:
+    """The mean ``log2(1 + weight)`` of the pairs of Cyrillic letters of ``text`` lower-cased
+    and written in ``codec``, each weight (0-255) how often Russian text so written holds
+    that pair (``chardet``'s model); 0.0 for none. ``замечание`` weighs 6.0, ``гбнеючмхе`` 1.8."""
+    from chardet.models import load_models
+
+    table = load_models()[_RUSSIAN_MODEL[codec]]
+    written = text.lower().encode(codec, "replace")
+    weights = [
+        math.log2(1 + table[(first << 8) | second])
+        for first, second in itertools.pairwise(written)
+        if first > 0x7F and second > 0x7F
+    ]
+    return sum(weights) / len(weights) if weights else 0.0
 
 
 def koi8_r_by_case(raw: bytes) -> bool:
@@ -323,6 +367,31 @@ _MIXED_WORD = re.compile(r"[A-Za-z][\u0400-\u04ff]|[\u0400-\u04ff][A-Za-z]")
 """A Latin letter glued to a Cyrillic one inside a word: Russian text writes none (``IT-отдел``
 has its hyphen), while Western text read in a Cyrillic code page is full of them (``née`` in
 Windows-1252 is ``nйe`` in Windows-1251, ``déjà`` is ``dйjа``)."""
+
+
+_CAPITAL_INSIDE = re.compile("[\u0430-\u045f][\u0400-\u042f]")
+"""A lower-case Cyrillic letter followed by a capital inside a word: Cyrillic text writes
+none (a capital opens a word, or all of it is capitals), while CJK bytes read as Cyrillic
+letters often do (``優雅`` in EUC-KR is ``йРдє``, Big5 ``備份`` is ``іЖҐч``), and KOI8-R text
+read in Windows-1251, case swapped, is full of them (``лПЖЕ``)."""
+
+
+_CYRILLIC_WORD = re.compile("[\u0400-\u04ff]{2,}")
+
+
+def capital_inside(text: str) -> bool:
+    """Whether a third or more of the Cyrillic words of ``text`` (two letters or more) have a
+    capital after a lower-case letter (:data:`_CAPITAL_INSIDE`): Cyrillic text seldom reads
+    so (a name such as ``МосГорТранс``, among the other words of an index), CJK bytes read as
+    Cyrillic letters often (``йРдє`` is EUC-KR ``優雅``): such text is named with the CJK
+    encodings that read it first, too little to tell.
+
+    >>> capital_inside("- [йРдє](a.md)"), capital_inside("Кофе и ЧАЙ, МосГорТранс, метро")
+    (True, False)
+    """
+    words = _CYRILLIC_WORD.findall(text)
+    inside = sum(1 for word in words if _CAPITAL_INSIDE.search(word))
+    return inside > 0 and 3 * inside >= len(words)
 
 
 def cyrillic_by_case(raw: bytes, codec: str, signs: frozenset[str] = frozenset()) -> bool:

@@ -16,7 +16,25 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["blank_code_spans", "blank_comments", "fenced_lines", "line_texts", "lines_with_ends"]
+__all__ = [
+    "URL_RE",
+    "WIKI_LINK_RE",
+    "blank_code_spans",
+    "blank_comment_lines",
+    "blank_comments",
+    "fenced_lines",
+    "line_texts",
+    "lines_with_ends",
+]
+
+WIKI_LINK_RE = re.compile(
+    r"\[\[([^\s\[\]|#](?:[^\[\]\n|#]*[^\s\[\]|#])?)"  # the name: no padding, no | or #
+    r"(?:[|#][^\[\]\n]*)?\]\]"  # an alias or a section
+)
+"""A wiki link, group 1 the name it links: ``[[name]]``, ``[[name|alias]]``,
+``[[name#section]]``; a padded ``[[ -f x ]]`` (a shell test) is none (T-3, T-4)."""
+URL_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+"""A web address's start: ``[[https://example.com/guide]]`` names no memory."""
 
 # The one line rule of Memory (T-2, T-4): a line ends at CRLF, a lone CR or LF, as Markdown,
 # the harnesses and the model take it. Nothing else ends a line: not U+2028/U+2029, a form
@@ -80,6 +98,41 @@ def blank_comments(line: str) -> str:
         done = end + 3
     parts.append(line[done:])
     return "".join(parts)
+
+
+_NOT_LINE_END = re.compile(r"[^\n]")
+
+
+def blank_comment_lines(lines: Sequence[str]) -> list[str]:
+    """``lines`` (split by :func:`line_texts`) with each HTML comment that closes blanked by
+    spaces, on its line or across lines (``<!--`` on one line, ``-->`` on a later one): an
+    entry inside renders as nothing and links nothing (T-4, T-5). Each line keeps its length,
+    so offsets stay valid; a line wholly inside is all spaces. A ``<!--`` in a code span or on
+    a fenced line opens nothing; one never closed blanks nothing (as :func:`blank_comments`).
+    Linear time: each ``<!--`` is closed by the first ``-->`` after it.
+
+    >>> found = blank_comment_lines(["- [A](a.md) <!-- old:", "- [B](b.md)", "-->", "[C](c.md)"])
+    >>> [line.rstrip() for line in found]
+    ['- [A](a.md)', '', '', '[C](c.md)']
+    """
+    if not any("<!--" in line for line in lines):
+        return list(lines)
+    fenced = fenced_lines(lines)
+    searched = "\n".join(
+        " " * len(line) if in_fence else blank_code_spans(line) if "`" in line else line
+        for line, in_fence in zip(lines, fenced, strict=True)
+    )
+    text = "\n".join(lines)
+    parts: list[str] = []
+    done = 0
+    while (start := searched.find("<!--", done)) != -1:
+        end = searched.find("-->", start + 4)
+        if end == -1:
+            break
+        parts += (text[done:start], _NOT_LINE_END.sub(" ", text[start : end + 3]))
+        done = end + 3
+    parts.append(text[done:])
+    return "".join(parts).split("\n")
 
 
 def lines_with_ends(text: str) -> list[str]:

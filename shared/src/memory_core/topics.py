@@ -26,7 +26,15 @@ from frontmatter.default_handlers import YAMLHandler
 
 from memory_core.decoding import decode_file, decode_text
 from memory_core.hidden_text import find_hidden
-from memory_core.markdown import blank_code_spans, blank_comments, fenced_lines, line_texts
+from memory_core.markdown import (
+    URL_RE,
+    WIKI_LINK_RE,
+    blank_code_spans,
+    blank_comment_lines,
+    blank_comments,
+    fenced_lines,
+    line_texts,
+)
 from memory_core.scope_files import TOPIC_CAP
 from memory_core.text_fields import read_text_fields, text_field_lines
 
@@ -53,11 +61,12 @@ EMPTY_NAME = "frontmatter: name is empty; the file name stands in"
 """The problem of a ``name:`` line with no text (``name: ""``): the stem is the name (T-1a)."""
 
 _HANDLER = YAMLHandler()
+"""Opens a block (a ``---`` line at the top) and loads its YAML (python-frontmatter's own)."""
+_CLOSED = YAMLHandler(fm_boundary=re.compile(r"^(?:-{3,}|\.{3})\s*$", re.MULTILINE))
+"""Splits a block :data:`_HANDLER` opened at its first ``---`` or ``...`` line: Pandoc (and
+R Markdown, Quarto) close a YAML metadata block with either, as YAML ends a document with
+``...``; python-frontmatter takes ``---`` alone, and read such a note as having none (T-1)."""
 _FIELDS = ("name", "description", "updated_at")
-# [[name]], [[name|alias]], [[name#section]]; a padded "[[ -f x ]]" (shell test) is no link.
-_WIKI_LINK_RE = re.compile(r"\[\[([^\s\[\]|#](?:[^\[\]\n|#]*[^\s\[\]|#])?)(?:[|#][^\[\]\n]*)?\]\]")
-# ``[[https://example.com/guide]]``: an address in wiki brackets names no memory
-_URL_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _ERROR_PATH_RE = re.compile(r"at `\$\.(\w+)`")
 _PLAIN_FIELD_RE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+([^\s\"'\[{|>&*!#%@`-].*)")
 
@@ -104,8 +113,8 @@ def extract_links(body: str) -> list[str]:
     """Return the ``[[name]]`` link targets of a body, in order, each once (T-3).
 
     ``[[name|alias]]`` and ``[[name#section]]`` link to ``name``; links inside code fences,
-    code spans or HTML comments closed on their line, an address (``[[https://…]]``) and
-    padded forms such as a shell test ``[[ -f x ]]`` are not links.
+    code spans or HTML comments (closed on their line or a later one), an address
+    (``[[https://…]]``) and padded forms such as a shell test ``[[ -f x ]]`` are not links.
 
     >>> extract_links("See [[a]], [[b|B]] and [[a#why]]; `[[not]]`.")
     ['a', 'b']
@@ -114,15 +123,15 @@ def extract_links(body: str) -> list[str]:
         return []  # most bodies: no line need be split, fenced or blanked
     seen: dict[str, None] = {}
     for line in _prose_lines(body):
-        for match in _WIKI_LINK_RE.finditer(line):
-            if _URL_RE.match(match.group(1)) is None:
+        for match in WIKI_LINK_RE.finditer(line):
+            if URL_RE.match(match.group(1)) is None:
                 seen.setdefault(match.group(1), None)
     return list(seen)
 
 
 def _prose_lines(body: str) -> list[str]:
     """The body's lines outside fenced code blocks, code spans and HTML comments blanked."""
-    lines = body.split("\n")
+    lines = blank_comment_lines(body.split("\n"))  # ``<!--`` … ``-->`` across lines too
     return [
         blank_comments(blank_code_spans(line))
         for line, fenced in zip(lines, fenced_lines(lines), strict=True)
@@ -222,7 +231,7 @@ def _second_block(body: str) -> bool:
     if not _HANDLER.detect(body):
         return False
     try:
-        block, _ = _HANDLER.split(body)
+        block, _ = _CLOSED.split(body)
         value = _HANDLER.load(block)
     except Exception:
         return False
@@ -235,9 +244,11 @@ def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
         problems.append(NO_FRONTMATTER)
         return {}, stripped
     try:
-        block, body = _HANDLER.split(stripped)
+        block, body = _CLOSED.split(stripped)  # opened by ``---``, closed by ``---`` or ``...``
     except ValueError:
-        problems.append("frontmatter: no closing '---' line; the whole file is read as body")
+        problems.append(
+            "frontmatter: no closing '---' (or '...') line; the whole file is read as body"
+        )
         return {}, stripped
     as_written = read_text_fields(block)
     problems.extend(as_written.problems)
