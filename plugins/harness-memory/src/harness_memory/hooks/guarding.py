@@ -425,7 +425,9 @@ def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) ->
             continue
         interactive, judge.interactive = judge.interactive, is_interactive(words)
         try:
-            reason = _startup_file_refusal(shell, base, words, assigned, judge, root, depth)
+            reason = _startup_file_refusal(
+                shell, (base, words, assigned), found, judge, root, depth
+            )
         finally:
             judge.interactive = interactive
         if reason is not None:
@@ -435,19 +437,32 @@ def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) ->
 
 def _startup_file_refusal(
     shell: str,
-    base: str,
-    words: list[str],
-    assigned: Mapping[str, str],
+    run: tuple[str, list[str], Mapping[str, str]],
+    found: ShellPaths,
     judge: _Judge,
     root: str,
     depth: int,
 ) -> str | None:
-    """:func:`_startup_refusal` for one shell run in ``base`` with ``words`` and the
-    ``assigned`` variables; what a shell that is not interactive skips of a file
-    (:func:`~harness_memory.hooks.named_scripts.non_interactive_part`) is not judged."""
+    """:func:`_startup_refusal` for one shell of the command ``found`` run as ``run`` says:
+    in its folder, with its words and the variables assigned to it; what a shell that is not
+    interactive skips of a file
+    (:func:`~harness_memory.hooks.named_scripts.non_interactive_part`) is not judged. A
+    missing file, or a link to nothing (``~/.bashrc`` into dotfiles not checked out), runs
+    nothing: bash skips it, unless the command writes where the link points (then refused)."""
+    base, words, assigned = run
     environ = {**judge.environ, **assigned}
     for named in startup_files(shell, words, environ):
         file = os.path.join(base, named)  # noqa: PTH118
+        if _dangling(file):
+            target = os.path.realpath(file)
+            cannot = _unjudged_script("source", (named, file), target, [found], judge)
+            if cannot is None:
+                continue
+            return (
+                f"{REFUSAL_PREFIX}{shell} would first run the startup file {_shown(file)}, a "
+                f"link to {_shown(target)}, which the same command writes; what it runs "
+                "cannot be known. Write that file in a command of its own"
+            )
         if not os.path.lexists(file):
             continue
         data = read_settings_file(file, SETTINGS_CAP)
