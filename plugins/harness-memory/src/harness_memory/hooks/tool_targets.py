@@ -323,7 +323,7 @@ def shell_paths(
     A command the lexer cannot split (an unclosed quote) is split at white space. Never raises.
     """
     here, command = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
-    words = _shell_words(command)
+    words = _loops_run_twice(_shell_words(command))
     found, tails = _found_for(command, _budget, _links)
     writes = _Writes(found, tails, environ, cd_data=_lost)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
@@ -380,6 +380,38 @@ def shell_paths(
     _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+LOOP_WORDS_CAP = 20_000
+"""The most words a command's loops are read as run twice for; a longer command's loop bodies
+are read once more only as far as that many words (every word is still read once)."""
+
+
+def _loops_run_twice(words: list[str]) -> list[str]:
+    """``words`` with the body of each outermost loop (``do`` … ``done`` of ``for``,
+    ``while``, ``until``, ``select``) read twice, a line break between: a loop's body may run
+    again, and its second run meets what its first made (``for i in 1 2; do echo x >
+    lnk/a.md; ln -s "$(cat f)" lnk; done`` writes through the link the first run made). An
+    inner loop is inside its outer one's copy, so every word of a loop is read after every
+    other. At most :data:`LOOP_WORDS_CAP` words are added; linear in the words."""
+    if "do" not in words:
+        return words
+    twice: list[str] = []
+    depth = 0
+    start = 0
+    added = 0
+    for at, word in enumerate(words):
+        twice.append(word)
+        if word == "do":
+            depth += 1
+            start = at + 1 if depth == 1 else start
+        elif word == "done" and depth:
+            depth -= 1
+            if depth == 0 and added < LOOP_WORDS_CAP:
+                body = words[start:at][: LOOP_WORDS_CAP - added]
+                added += len(body)
+                twice[-1:] = ["\n", *body, "\n", "done"]
+    return twice
 
 
 def _command_text(
