@@ -93,8 +93,8 @@ def test_p3_a_fetch_whose_settings_file_writes_into_another_scope_is_refused(
 ) -> None:
     """The settings file is written in a call of its own, from a file read at run time by a
     program (the guard lets that through: it writes the agent's own file; a ``sed`` script
-    filled from that file is refused itself, as its ``w`` could be in it); the plain fetch after it is
-    refused, naming the place; run by bash, it writes into the other scope."""
+    filled from that file is refused itself, as its ``w`` could be in it); the plain fetch
+    after it is refused, naming the place; run by bash, it writes into the other scope."""
     environment = _environment(where, monkeypatch, wgetrc=file == "$WGETRC")
     other = where.root / where.other
     (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
