@@ -146,13 +146,14 @@ EVERYDAY = [
 
 @pytest.fixture
 def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """A home holding the data dir (``~/.local/share/agent-memory``), a Workspace in it, and
-    the memory root with the user scope and the Workspace's scope."""
+    """A home holding the data dir (``~/.local/share/agent-memory``), ``~/bin``, a Workspace
+    in it, and the memory root with the user scope and the Workspace's scope."""
     home = tmp_path / "home" / "dev"
     data = home / ".local" / "share" / "agent-memory"
     root = layout.memory_root(data, "coder")
     work = home / "src" / "my-app"
     work.mkdir(parents=True)
+    (home / "bin").mkdir()  # ``cp … ~/bin/`` after a build: a home's own folder, there already
     for scope in ("user", workspace_memory_key(work)):
         (root / scope).mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))

@@ -207,3 +207,36 @@ def test_p3_a_sed_writing_a_file_named_at_run_time_is_refused(where: Layout) -> 
     assert reason is not None and "builds at run time" in reason, reason
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert (other / "pwn.md").exists()
+
+
+SED_SCRIPTS_BUILT_AT_RUN_TIME = [
+    'sed -n "$(cat script)" f.txt',
+    'sed -n -e "$(cat script)" f.txt',
+    'S=$(cat script); sed -n "$S" f.txt',
+    'sed -n "1p;$(cat script)" f.txt',
+    'sed "s|a|$(cat replacement)|" f.txt',
+    "sed -n `cat script` f.txt",
+]
+"""A ``sed`` script the shell builds at run time from data: ``script`` holds ``w`` and a file
+in another scope; ``replacement`` closes the ``s`` early, adds its ``w`` flag and makes the rest
+a comment."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", SED_SCRIPTS_BUILT_AT_RUN_TIME)
+def test_p3_a_sed_script_built_at_run_time_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    """Its ``w`` is in data the guard cannot read, not in the command: the file it writes is
+    known only at run time, as ``w$(cat target)``'s is. Each was allowed; refused now, and
+    bash writes ``pwn.md`` into the other scope."""
+    other = where.root / where.other
+    (where.workspace / "f.txt").write_text("a\n", encoding="utf-8")
+    (where.workspace / "script").write_text(f"w{other}/pwn.md\n", encoding="utf-8")
+    (where.workspace / "replacement").write_text(f"b|w{other}/pwn.md\n#", encoding="utf-8")
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None and "builds at run time" in reason, reason
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True, capture_output=True)
+    assert (other / "pwn.md").exists(), command

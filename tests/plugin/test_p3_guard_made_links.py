@@ -53,6 +53,14 @@ RUN_TIME_LINKS = [
     'cp -rs "$(cat target)" d && echo x >> d/MEMORY.md',
     'cp -al "$(cat target)" d && echo x >> d/MEMORY.md',
     'mkdir t && ln -s "$(cat target)/MEMORY.md" t && echo x >> t/MEMORY.md',
+    # a loop's body runs again: its second run writes through the link its first made
+    'for i in 1 2; do echo x > lnk/a.md; ln -s "$(cat target)" lnk; done',
+    'for i in 1 2; do cp note.md lnk/ 2>/dev/null; ln -sfn "$(cat target)" lnk; done',
+    'n=0; while [ $n -lt 2 ]; do tee lnk/a.md < note.md; ln -sfn "$(cat target)" lnk; '
+    "n=$((n+1)); done",
+    'n=0; until [ $n = 2 ]; do echo x > lnk/a.md; ln -s "$(cat target)" lnk; n=$((n+1)); done',
+    'for a in 1; do for b in 1 2; do echo x > lnk/a.md; ln -s "$(cat target)" lnk; done; done',
+    'for i in 1 2; do\n  echo x >> lnk/a.md\n  ln -sfn "$(cat target)" lnk\ndone',
 ]
 """Each was let through; ``target`` holds the other scope's folder."""
 LITERAL_LINKS = [

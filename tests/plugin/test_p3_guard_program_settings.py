@@ -91,14 +91,16 @@ def test_p3_a_fetch_whose_settings_file_writes_into_another_scope_is_refused(
     file: str,
     text: str,
 ) -> None:
-    """The settings file is written in a call of its own, from a file read at run time (the
-    guard lets that through: it writes the agent's own file); the plain fetch after it is
-    refused, naming the place; run by bash, it writes into the other scope."""
+    """The settings file is written in a call of its own, from a file read at run time by a
+    program (the guard lets that through: it writes the agent's own file; a ``sed`` script
+    filled from that file is refused itself, as its ``w`` could be in it); the plain fetch
+    after it is refused, naming the place; run by bash, it writes into the other scope."""
     environment = _environment(where, monkeypatch, wgetrc=file == "$WGETRC")
     other = where.root / where.other
     (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
     (where.workspace / "settings.in").write_text(text.format(target="@"), encoding="utf-8")
-    write = f'sed "s|@|$(cat target)|" settings.in > {file}'
+    fill = "t=open('target').read().strip(); print(open('settings.in').read().replace('@', t))"
+    write = f'python3 -c "{fill}" > {file}'
     assert answer(where, harness, SHELL[harness][1], {"command": write}) is None
     _bash(write, where, environment)
 

@@ -193,3 +193,66 @@ def test_p3_a_case_whose_commands_write_into_another_scope_is_refused(
         ["bash", "-c", command], cwd=where.workspace, env=environment, capture_output=True
     )
     assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+DANGLING = [
+    ("~/.bashrc", "bash -ic 'ls'"),
+    ("~/.bash_profile", "bash -lc 'ls'"),
+    ("~/.profile", "sh -lc 'ls'"),
+    ("BASH_ENV", "bash -c 'ls'"),
+    ("ENV", "sh -ic 'ls'"),
+]
+"""A startup file that is a link to nothing (``~/.bashrc`` into a dotfiles checkout not there)
+and a shell that would run it first."""
+
+
+@pytest.mark.parametrize(("file", "command"), DANGLING)
+def test_p3_a_startup_file_linking_to_nothing_passes_as_bash_skips_it(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, file: str, command: str
+) -> None:
+    """bash (and sh) skip a startup file that is not there, a link to nothing too: the
+    command runs as if it were missing (it once was refused as a file the guard cannot read);
+    run by the real shell, it succeeds and prints the listing."""
+    environment = _environment(where, monkeypatch, file)
+    _place(where, file).symlink_to(where.data / "dotfiles" / "startup.sh")
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+    ran = subprocess.run(
+        ["bash", "-c", command],
+        cwd=where.workspace,
+        env=environment,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        text=True,
+        check=True,
+    )
+    assert "note.md" in ran.stdout
+
+
+@pytest.mark.parametrize(("file", "command"), DANGLING)
+def test_p3_a_startup_file_linking_to_a_file_the_command_writes_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, file: str, command: str
+) -> None:
+    """The same link, its target written by the command that starts the shell: refused;
+    run by bash, the shell runs what was written and it lands in the other scope."""
+    environment = _environment(where, monkeypatch, file)
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    (where.data / "dotfiles").mkdir()
+    _place(where, file).symlink_to(where.data / "dotfiles" / "startup.sh")
+    (where.workspace / "conf" / "w.sh").write_text(f"cd {where.workspace}\n{WRITES}")
+    full = f"cp conf/w.sh ~/dotfiles/startup.sh; {command}"
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": full}))
+
+    assert reason is not None, full
+    subprocess.run(
+        ["bash", "-c", full],
+        cwd=where.workspace,
+        env=environment,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({full})"

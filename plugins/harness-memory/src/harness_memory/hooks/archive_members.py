@@ -31,6 +31,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from harness_memory.hooks.option_words import option_values, read_options, table_for
+
 __all__ = [
     "ARCHIVE_BYTES_CAP",
     "EXITS_SCAN_CAP",
@@ -147,28 +149,11 @@ def archive_operand(command: str, words: list[str]) -> str | None:
     """The archive an extracting ``tar`` (``-f X``, ``-xzfX``, ``--file=X``, the old style's
     ``xzf X``) or ``unzip`` (its first operand) given ``words`` reads; None when it reads its
     standard input or none is named."""
+    read = read_options(words, table_for(command), () if command == "unzip" else ("-f", "--file"))
     if command == "unzip":
-        skip = False
-        for word in words:
-            if skip:
-                skip = False
-                continue
-            if word.startswith("-"):
-                skip = word in ("-d", "-P", "-x")
-                continue
-            return word
-        return None
-    for at, word in enumerate(words):
-        following = words[at + 1] if at + 1 < len(words) else None
-        if word.startswith("--file"):
-            return word.partition("=")[2] or following
-        bundle = word[1:] if word.startswith("-") and not word.startswith("--") else ""
-        if at == 0 and not word.startswith("-"):
-            bundle = word  # the old style: ``tar xzf a.tgz``
-        if "f" in bundle:
-            glued = bundle[bundle.index("f") + 1 :]
-            return glued or following
-    return None
+        return words[read.operands[0]] if read.operands else None
+    archives = [value for name, _, value in read.values if name in ("-f", "--file")]
+    return archives[-1] if archives else None
 
 
 def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[str]] | None:
@@ -195,14 +180,16 @@ def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[st
     if program == "cpio":
         if "--extract" not in words and not any("i" in bundle for bundle in bundles):
             return None
-        return _valued(words, ("-F", "-I", "--file")), _all_valued(words, ("-D", "--directory"))
+        archive = _valued("cpio", words, ("-F", "-I", "--file"))
+        return archive, _all_valued("cpio", words, ("-D", "--directory"))
     if program == "jar":
         first = words[0] if words else ""
         if "--extract" not in words and not ("x" in first and not first.startswith("--")):
             return None
         rest = [word for word in words[1:] if not word.startswith("-")]
-        archive = _valued(words, ("-f", "--file")) or (rest[0] if "f" in first and rest else None)
-        named = _all_valued(words, ("-C", "--dir"))
+        archive = _valued("jar", words, ("-f", "--file"))
+        archive = archive or (rest[0] if "f" in first and rest else None)
+        named = _all_valued("jar", words, ("-C", "--dir"))
         return archive, [".", *named] if named else []  # its own folder, whichever JDK
     return None
 
@@ -236,26 +223,17 @@ def own_names_option(program: str, words: list[str]) -> str | None:
     return next((word for word in words if word.lower().startswith(switch)), None)
 
 
-def _valued(words: list[str], options: tuple[str, ...]) -> str | None:
-    """The last value ``options`` take among ``words`` (``-F FILE``, ``--file=FILE``)."""
-    found = _all_valued(words, options)
+def _valued(program: str, words: list[str], options: tuple[str, ...]) -> str | None:
+    """The last value ``options`` of ``program`` take among ``words`` (``-F FILE``,
+    ``--file=FILE``), read by :func:`~harness_memory.hooks.option_words.option_values`."""
+    found = _all_valued(program, words, options)
     return found[-1] if found else None
 
 
-def _all_valued(words: list[str], options: tuple[str, ...]) -> list[str]:
-    """Every value ``options`` take among ``words``: ``-D DIR``, ``-DDIR``, ``--directory
-    DIR``, ``--directory=DIR``."""
-    values: list[str] = []
-    for at, word in enumerate(words):
-        following = words[at + 1] if at + 1 < len(words) else ""
-        for option in options:
-            if word == option:
-                values.append(following)
-            elif option.startswith("--") and word.startswith(option + "="):
-                values.append(word.partition("=")[2])
-            elif not option.startswith("--") and word.startswith(option) and len(word) > 2:
-                values.append(word[2:])
-    return [value for value in values if value]
+def _all_valued(program: str, words: list[str], options: tuple[str, ...]) -> list[str]:
+    """Every value ``options`` of ``program`` take among ``words``: ``-D DIR``, ``-DDIR``,
+    ``-iD DIR``, ``--directory DIR``, ``--dir=DIR``."""
+    return [value for _, value in option_values(words, table_for(program), options) if value]
 
 
 def junks_paths(command: str, words: list[str]) -> bool:

@@ -285,7 +285,24 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
     for folder, archive in unlisted:  # after the paths: a folder itself refused says why
         if (reason := _unlisted_refusal(folder, archive, judge, roots)) is not None:
             return reason
-    return _unread_program_refusal(texts, read, root, key, records)
+    return _unread_program_refusal(texts, read, root, key, records) or _after_unread_refusal(read)
+
+
+def _after_unread_refusal(read: list[ShellPaths]) -> str | None:
+    """The refusal of a command writing into a folder not there yet after a program the
+    guard does not read ran in it (``ShellPaths.after_unread``): that program may have made
+    the folder, or one on its way, a link to anywhere, as ``ln -s "$(cat f)" lnk`` does
+    (P-3). Judged last: any other refusal of the same command says more."""
+    for found in read:
+        for program, word in found.after_unread:
+            return (
+                f"{REFUSAL_PREFIX}the command runs {_shown(program)}, a program whose writes "
+                f"the guard cannot read, and then writes {_shown(word)}, whose folder is not "
+                f"there yet: {_shown(program)} may make that folder a link to another "
+                "Workspace's memory scope before the write goes through it. Make the folder "
+                "in a command of its own first, or run the program in a command of its own"
+            )
+    return None
 
 
 _SETTINGS_DEPTH = 2
@@ -425,7 +442,9 @@ def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) ->
             continue
         interactive, judge.interactive = judge.interactive, is_interactive(words)
         try:
-            reason = _startup_file_refusal(shell, base, words, assigned, judge, root, depth)
+            reason = _startup_file_refusal(
+                shell, (base, words, assigned), found, judge, root, depth
+            )
         finally:
             judge.interactive = interactive
         if reason is not None:
@@ -435,19 +454,32 @@ def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) ->
 
 def _startup_file_refusal(
     shell: str,
-    base: str,
-    words: list[str],
-    assigned: Mapping[str, str],
+    run: tuple[str, list[str], Mapping[str, str]],
+    found: ShellPaths,
     judge: _Judge,
     root: str,
     depth: int,
 ) -> str | None:
-    """:func:`_startup_refusal` for one shell run in ``base`` with ``words`` and the
-    ``assigned`` variables; what a shell that is not interactive skips of a file
-    (:func:`~harness_memory.hooks.named_scripts.non_interactive_part`) is not judged."""
+    """:func:`_startup_refusal` for one shell of the command ``found`` run as ``run`` says:
+    in its folder, with its words and the variables assigned to it; what a shell that is not
+    interactive skips of a file
+    (:func:`~harness_memory.hooks.named_scripts.non_interactive_part`) is not judged. A
+    missing file, or a link to nothing (``~/.bashrc`` into dotfiles not checked out), runs
+    nothing: bash skips it, unless the command writes where the link points (then refused)."""
+    base, words, assigned = run
     environ = {**judge.environ, **assigned}
     for named in startup_files(shell, words, environ):
         file = os.path.join(base, named)  # noqa: PTH118
+        if _dangling(file):
+            target = os.path.realpath(file)
+            cannot = _unjudged_script("source", (named, file), target, [found], judge)
+            if cannot is None:
+                continue
+            return (
+                f"{REFUSAL_PREFIX}{shell} would first run the startup file {_shown(file)}, a "
+                f"link to {_shown(target)}, which the same command writes; what it runs "
+                "cannot be known. Write that file in a command of its own"
+            )
         if not os.path.lexists(file):
             continue
         data = read_settings_file(file, SETTINGS_CAP)

@@ -19,6 +19,9 @@ bracket expression holds its delimiter. Read once, linear in the words (H-5).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
+
 __all__ = [
     "SedScript",
     "SedWords",
@@ -200,21 +203,44 @@ def sed_prints_only(operands: list[tuple[str, bool]]) -> bool:
     return bool(words.scripts) and literal and read_sed_script(words.joined).prints_only
 
 
-def sed_written_files(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+def sed_written_files(
+    operands: list[tuple[str, bool]], assigned: Collection[str] = ()
+) -> list[tuple[str, bool]]:
     """The files ``sed`` given ``operands`` (each a word and whether it is built at run
     time) writes by its scripts' ``w FILE``, ``W FILE`` and ``s///w FILE`` (GNU sed opens each
     as it reads the script: ``sed -n 'wnotes/a.md' f`` writes ``notes/a.md``), each with
     whether it is built at run time (a ``$`` or a backquote in a name of a script built so).
+    A script the shell builds at run time (``sed -n "$(cat x)"``, ``"s|@|$(cat r)|"``) is given
+    too, as built at run time: text put into it may hold a ``w FILE`` anywhere, so the files
+    it writes are known only then (never ``-f FILE``'s, a program the guard does not read).
     None under ``--sandbox``. Where a script cannot be read whole (:class:`SedScript`), every
     ``w``/``W`` in its unread rest starts a name too: a name more, never one less."""
     words = SedWords(operands)
     if words.sandbox:
         return []
     built = any(built for _, built in words.scripts)
-    return [
+    files = [
         (name, built and any(char in name for char in "$`"))
         for name in read_sed_script(words.joined).files
     ]
+    # text the shell puts into a script at run time may hold any command: a ``w FILE`` (after
+    # a new line, a ``;``, or a ``s`` delimiter closing early: ``s|@|x|w FILE``)
+    made = [script for script, built in words.scripts if built and _filled(script, assigned)]
+    return files + [(script, True) for script in made]
+
+
+_FILLED_RE = re.compile(r"\$\(|`|\$\{|\$(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _filled(script: str, assigned: Collection[str]) -> bool:
+    """Whether the shell puts text into ``script`` at run time: a command substitution
+    (``$(…)``, a backquote), a ``${…}``, or a variable the command assigns (``S=$(cat x);
+    sed "$S"``). The words carry no quoting, so a ``$`` ending a line (``'s/ *$//'``) or
+    addressing the last one (``'$a\\x'``) is sed's own, unless it names such a variable."""
+    for match in _FILLED_RE.finditer(script):
+        if match.group("name") is None or match.group("name") in assigned:
+            return True
+    return False
 
 
 class SedScript:

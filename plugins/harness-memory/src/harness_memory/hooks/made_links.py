@@ -25,6 +25,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from harness_memory.hooks.option_words import read_options, table_for
+
 __all__ = [
     "LINKS_CAP",
     "LINK_MAKERS",
@@ -38,11 +40,6 @@ __all__ = [
 
 LINK_MAKERS = frozenset({"ln", "cp"})
 """Commands that may make links: ``ln`` (hard, or symbolic with ``-s``), ``cp -s``/``-l``."""
-_TAKING = {
-    "ln": frozenset({"-S", "--suffix", "-t", "--target-directory"}),
-    "cp": frozenset({"-S", "--suffix", "-t", "--target-directory"}),
-}
-"""Each link maker's options taking the next word."""
 LINKS_CAP = 64
 """How many links one command's made links are kept for; past it every path is taken as
 passing through a link to a place known only at run time (each word is compared with every
@@ -89,38 +86,11 @@ def _spellings(path: str, *, whole: bool = True) -> set[str]:
 
 def _options(command: str, words: list[str]) -> tuple[list[str], str | None, set[str]]:
     """The plain operands of ``ln``/``cp`` ``words``, its ``-t`` folder and its flags (the
-    letters of short options, the long options' names)."""
-    plain: list[str] = []
-    folder: str | None = None
-    flags: set[str] = set()
-    taking = _TAKING[command]
-    skip: str | None = None
-    ended = False
-    for word in words:
-        if skip is not None:
-            folder = word if skip in ("-t", "--target-directory") else folder
-            skip = None
-        elif ended or not word.startswith("-") or word == "-":
-            plain.append(word)
-        elif word == "--":
-            ended = True
-        elif word.startswith("--"):
-            name, equals, value = word.partition("=")
-            long = next((o for o in taking if len(name) > 2 and o.startswith(name)), None)
-            flags.add(long or name)
-            if long == "--target-directory":
-                folder = value if equals else folder
-            skip = long if long and not equals else None
-        else:
-            for at, letter in enumerate(word[1:], start=1):
-                flags.add(letter)
-                if f"-{letter}" in taking:
-                    rest = word[at + 1 :]
-                    if letter == "t" and rest:
-                        folder = rest
-                    skip = None if rest else f"-{letter}"
-                    break
-    return plain, folder, flags
+    letters of short options, the long options' names), read by
+    :func:`~harness_memory.hooks.option_words.read_options`."""
+    read = read_options(words, table_for(command), ("-t", "--target-directory"))
+    folders = [value for name, _, value in read.values if name in ("-t", "--target-directory")]
+    return [words[at] for at in read.operands], (folders[-1] if folders else None), read.flags
 
 
 def _into(place: str, links: Mapping[str, MadeLink], flags: set[str]) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from harness_memory.hooks.option_words import option_values, table_for
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, startup_files
 
 __all__ = ["npm_option_files", "pointed_files"]
@@ -37,7 +38,7 @@ def pointed_files(
     if program == "npm":
         lowered = {name.lower(): value for name, value in environ.items()}
         named = [lowered.get(variable, "") for variable in _NPM_VARIABLES]
-        named += _option_values(words, _NPM_OPTIONS)
+        named += [value for _, value in option_values(words, table_for("npm"), _NPM_OPTIONS)]
     elif program == "pip":
         named = [environ.get("PIP_CONFIG_FILE", "")]
         named = [file for file in named if file != os.devnull]
@@ -61,21 +62,10 @@ def npm_option_files(words: list[str]) -> dict[str, str]:
     …), for its settings to be read as it reads them."""
     found: dict[str, str] = {}
     for option, variable in zip(_NPM_OPTIONS, _NPM_VARIABLES, strict=True):
-        values = [value for value in _option_values(words, (option,)) if value]
+        values = [value for _, value in option_values(words, table_for("npm"), (option,)) if value]
         if values:
             found[variable] = values[-1]
     return found
-
-
-def _option_values(words: list[str], options: tuple[str, ...]) -> list[str]:
-    """The values of ``options`` among ``words`` (``--opt VALUE`` or ``--opt=VALUE``)."""
-    values: list[str] = []
-    for at, word in enumerate(words):
-        name, equals, value = word.partition("=")
-        if name in options:
-            following = words[at + 1] if at + 1 < len(words) else ""
-            values.append(value if equals else following)
-    return values
 
 
 def _git_includes(words: list[str], environ: Mapping[str, str]) -> list[str]:

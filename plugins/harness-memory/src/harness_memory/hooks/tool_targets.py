@@ -74,6 +74,7 @@ from harness_memory.hooks.made_links import (
     made_links,
     unknown_link,
 )
+from harness_memory.hooks.option_words import TABLES, option_values, read_options, table_for
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
@@ -203,9 +204,13 @@ class ShellPaths:
     where it leads, or as built at run time when its target is; ``linked_programs`` each
     program the guard does not read run on a word through such a link whose target is read
     from data (``ln -s "$(cat f)" l && python3 w.py l/a.md``), with that word.
+    ``after_unread`` holds each place written after a program the guard does not read ran in
+    the command, whose folder is not there yet (that program may make it a link), with the
+    program.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
+        "after_unread",
         "budget",
         "built",
         "configured",
@@ -257,6 +262,7 @@ class ShellPaths:
         self.scripts: list[tuple[str, str, str, str | None, bool]] = []
         self.links: dict[str, MadeLink] = {}
         self.linked_programs: list[tuple[str, str]] = []
+        self.after_unread: list[tuple[str, str]] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -285,6 +291,7 @@ class ShellPaths:
         self.scripts.extend((*script[:4], False) for script in inner.scripts)
         add_links(self.links, inner.links)
         self.linked_programs.extend(inner.linked_programs)
+        self.after_unread.extend(inner.after_unread)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -310,6 +317,7 @@ def shell_paths(
     _lost: bool = False,
     _budget: _ScanBudget | None = None,
     _links: Mapping[str, MadeLink] | None = None,
+    _unread: str | None = None,
 ) -> ShellPaths:
     """Every path ``command`` names, read as bash run in ``cwd`` with ``environ``.
 
@@ -323,15 +331,17 @@ def shell_paths(
     A command the lexer cannot split (an unclosed quote) is split at white space. Never raises.
     """
     here, command = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
-    words = _shell_words(command)
+    words = _loops_run_twice(_shell_words(command))
     found, tails = _found_for(command, _budget, _links)
     writes = _Writes(found, tails, environ, cd_data=_lost)
+    writes.unread = _unread  # a program the guard does not read ran before this text
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
     lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
     substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
+    code_ran = False  # output run as code (``eval "$(…)"``), until its command ends
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
     for at, word in enumerate(words):
@@ -360,7 +370,8 @@ def shell_paths(
         last = word
         evaluating, inner = _evaluated(evaluating, word, previous)
         inner += [word] if any(char.isspace() for char in word) else []
-        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost)  # before its cd
+        ran = writes.unread
+        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, unread=ran)
         chdir = word == "env" or (chdir and word not in _SEPARATORS)
         if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
             linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
@@ -369,6 +380,13 @@ def shell_paths(
             spelt = spelt if linked is None else linked.spelt  # what the link's target is
             entered = writes.cd_into(spelt, known, environ, followed=entered_known) or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
+        if (code := _run_time_code(previous, words, at)) is not None and not _code_printed(code):
+            code_ran = True  # ``eval "$(cat s)"``: once it ran, its code may have gone anywhere
+        if code_ran and word in _SEPARATORS and not substituting:
+            code_ran = False  # and set any variable
+            entered = writes.cd_into("$", known, environ, followed=False) or entered
+            settled = settled or entered
+            known.update(dict.fromkeys(known))
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
         _note_assignments(word, previous, known, environ)
         _add_word(found, word, bases, known, environ, lost=lost, readers=(writes, inside))
@@ -377,9 +395,42 @@ def shell_paths(
         previous = None if word in _SEPARATORS else word
     writes.end()
     inside.end()
-    _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
+    evaluated = [" ".join(evaluating or [])]
+    _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, unread=writes.unread)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+LOOP_WORDS_CAP = 20_000
+"""The most words a command's loops are read as run twice for; a longer command's loop bodies
+are read once more only as far as that many words (every word is still read once)."""
+
+
+def _loops_run_twice(words: list[str]) -> list[str]:
+    """``words`` with the body of each outermost loop (``do`` … ``done`` of ``for``,
+    ``while``, ``until``, ``select``) read twice, a line break between: a loop's body may run
+    again, and its second run meets what its first made (``for i in 1 2; do echo x >
+    lnk/a.md; ln -s "$(cat f)" lnk; done`` writes through the link the first run made). An
+    inner loop is inside its outer one's copy, so every word of a loop is read after every
+    other. At most :data:`LOOP_WORDS_CAP` words are added; linear in the words."""
+    if "do" not in words:
+        return words
+    twice: list[str] = []
+    depth = 0
+    start = 0
+    added = 0
+    for at, word in enumerate(words):
+        twice.append(word)
+        if word == "do":
+            depth += 1
+            start = at + 1 if depth == 1 else start
+        elif word == "done" and depth:
+            depth -= 1
+            if depth == 0 and added < LOOP_WORDS_CAP:
+                body = words[start:at][: LOOP_WORDS_CAP - added]
+                added += len(body)
+                twice[-1:] = ["\n", *body, "\n", "done"]
+    return twice
 
 
 def _command_text(
@@ -566,6 +617,48 @@ def _entered_folder(previous: str | None, word: str, *, chdir: bool) -> str | No
     return _env_folder(previous, word) if chdir else None
 
 
+_CODE_PRINTERS = frozenset(
+    {"dircolors", "lesspipe", "ssh-agent", "gpg-agent", "keychain", "brew", "pyenv", "rbenv"}
+    | {"nodenv", "goenv", "jenv", "plenv", "fzf", "conda", "direnv", "starship", "zoxide"}
+    | {"fnm", "mise", "rtx", "asdf", "thefuck", "kubectl", "gh", "npm", "pip", "uv", "rustup"}
+)
+"""Programs whose output an ``eval "$(…)"`` or ``source <(…)`` runs that print shell code of
+their own knowledge (colours, an agent's variables, a version manager's or package manager's
+setup, completions), not data an earlier call wrote (``cat script``), as
+:data:`_FOLDER_PRINTERS` print folders: ``eval "$(pyenv init - bash)"``, ``eval "$(dircolors
+-b)"`` in startup files."""
+_ASSIGNED_FIRST_RE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*")
+
+
+def _run_time_code(previous: str | None, words: list[str], at: int) -> str | None:
+    """The command substitution whose output the shell runs as code at ``words[at]`` after
+    ``previous``: ``eval "$(…)"``, ``eval `…```, ``source <(…)``, ``. "$(…)"`` (spelt
+    ``$(…)``, ``$`` when not known), or None. The guard cannot read that code: it may ``cd``
+    anywhere, set any variable, make links."""
+    word = words[at]
+    sourcing = previous in _SOURCING
+    if previous != "eval" and not sourcing:
+        return None
+    if word == "<(" and sourcing:
+        return _substitution_spelt(["$", "(", *words[at + 1 :]], 0)
+    if word == "$":
+        return _substitution_spelt(words, at)
+    if word.startswith(("$(", "`")) or (previous == "eval" and ("$(" in word or "`" in word)):
+        return word
+    return None
+
+
+def _code_printed(code: str) -> bool:
+    """Whether every program the command substitution ``code`` runs is a
+    :data:`_CODE_PRINTERS` one (by its last name: ``/opt/homebrew/bin/brew shellenv``; after
+    leading assignments: ``SHELL=/bin/sh lesspipe``)."""
+    names = []
+    for match in _SUBSTITUTED_RE.finditer(code):
+        said = _ASSIGNED_FIRST_RE.sub("", (match.group("name") + match.group("rest")).strip())
+        names.append(said.split(" ", 1)[0].strip("'\"").rsplit("/", 1)[-1])
+    return bool(names) and all(name in _CODE_PRINTERS for name in names)
+
+
 def _evaluated(
     evaluating: list[str] | None, word: str, previous: str | None
 ) -> tuple[list[str] | None, list[str]]:
@@ -588,9 +681,11 @@ def _read_inner(
     *,
     depth: int,
     lost: bool,
+    unread: str | None = None,
 ) -> None:
     """Add what each of ``texts`` (a command another shell or ``eval`` runs, standing in
-    ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep."""
+    ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep; ``unread``: a
+    program the guard does not read ran before it (``python3 mk.py && bash -c '…'``)."""
     for text in texts:
         if depth < _INNER_DEPTH and text.strip():
             inner = shell_paths(
@@ -601,6 +696,7 @@ def _read_inner(
                 _lost=lost,
                 _budget=found.budget,
                 _links=found.links,
+                _unread=unread,
             )
             found.take(inner)
 
@@ -1115,6 +1211,7 @@ class _Writes:
         "_wrapper",
         "folder_unknown",
         "reading",
+        "unread",
     )
 
     def __init__(
@@ -1127,6 +1224,7 @@ class _Writes:
     ) -> None:
         self._found = found
         self._cd_data = cd_data  # a cd went into a folder read from data (:func:`_named_folder`)
+        self.unread: str | None = None  # a program the guard does not read that ran already
         self._tails = tails
         self._environ = environ  # the shell's environment (``~`` in ``tar -C ~``)
         self._command: str | None = None
@@ -1212,6 +1310,8 @@ class _Writes:
             self._found.written.extend(_spellings(word, known, environ))
             if self._built(word, known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
+            else:
+                self._after_unread(word)
             return
         if self._command == "for":
             self._read_loop(word, known, environ)
@@ -1450,7 +1550,8 @@ class _Writes:
         script_words, self._script_words = self._script_words, []
         config_words = self._note_reads(command)
         self._note_script(command, program, script_words)
-        if program and not _writes_nothing_unread(program, self._operand, operands):
+        unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
+        if unread:
             self._found.written.extend(said)  # it may write any place its words name
             self._found.programs.insert(self._named_at, program[0])
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
@@ -1465,6 +1566,7 @@ class _Writes:
             and (command != "tar" or _extracts(operands))
         ):
             self._found.run_in_unknown.append(program[0])
+        self._note_glued_values(command, operands)
         unpacker = self._note_unpack(command, operands, config_words)
         if command in LINK_MAKERS:
             self._note_links(command, operands)
@@ -1473,7 +1575,8 @@ class _Writes:
             self._loop = None
         moving, self._moving = self._moving, []
         words, self._words = self._words, []
-        targeted = any(word.startswith(("-t", "--target-directory")) for word in moving)
+        target = option_values(moving, table_for(command or ""), ("-t", "--target-directory"))
+        targeted = bool(target)
         paths = [word for word in moving if not word.startswith("-")]
         if command in ("mv", "cp") and not targeted:
             paths = paths[:-1]  # the destination: moved into, not away
@@ -1508,9 +1611,9 @@ class _Writes:
             written = files[-1:]
             # rsync's ``-t`` keeps times: only cp, mv, ln and install take a target folder
             if command != "rsync":
-                written.extend(_option_values(operands, ("-t", "--target-directory")))
+                written.extend(_option_values(command, operands, ("-t", "--target-directory")))
         if unpacker in OPTION_DESTINATIONS and (unpacker != "tar" or _extracts(operands)):
-            written = _option_values(operands, OPTION_DESTINATIONS[unpacker or ""])
+            written = _option_values(unpacker, operands, OPTION_DESTINATIONS[unpacker or ""])
         if command in SECOND_OPERAND_WRITERS:
             written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
         written.extend(_placed_outputs(command or "", operands))
@@ -1518,6 +1621,43 @@ class _Writes:
         self._note_written(command, written, operands, said)
         if command == "sed":
             self._note_sed_files(operands, said)
+        if unread:
+            self.unread = self.unread or program[0]  # after its own writes: later ones meet it
+
+    def _after_unread(self, word: str) -> None:
+        """Keep in ``found.after_unread`` a place the command writes (``word``, not built at
+        run time) after a program the guard does not read ran in it, when the folder it lands
+        in is not there yet: that program may have made it, or a folder on its way, a link
+        to anywhere (``python3 -c 'os.symlink(…, "lnk")' && echo x > lnk/a.md``), as ``ln -s
+        "$(cat f)" lnk`` does (:mod:`~harness_memory.hooks.made_links`). A folder there
+        already is taken as the folder it is (``python3 build.py && echo x >> notes.md``)."""
+        if self.unread is None or self._run_lost:
+            return
+        expanded = _expand(word, self._known, self._environ)
+        if expanded is None:
+            return
+        path = os.path.join(self._base, _tilde(expanded, self._environ))  # noqa: PTH118
+        folder = os.path.dirname(path)  # noqa: PTH120
+        if not os.path.isdir(folder):  # noqa: PTH112
+            self._found.after_unread.append((self.unread, word))
+
+    def _note_glued_values(self, command: str | None, operands: list[tuple[str, bool]]) -> None:
+        """Judge as paths the values glued into a word of a program with an option table
+        (:data:`~harness_memory.hooks.option_words.TABLES`): ``tar -xvCnotes``'s ``notes``,
+        ``cp -vtDIR``'s ``DIR``; a value in a word of its own is judged as every word is."""
+        if command not in TABLES:
+            return
+        words = [word for word, _ in operands]
+        for _, at, value in read_options(words, TABLES[command]).values:
+            if value and at < len(words) and words[at] != value and not operands[at][1]:
+                _add(
+                    self._found,
+                    value,
+                    [self._base],
+                    self._known,
+                    self._environ,
+                    lost=self._run_lost,
+                )
 
     def _note_sed_files(self, operands: list[tuple[str, bool]], said: list[str]) -> None:
         """Judge the files a ``sed``'s scripts write (``w FILE``, ``s///w FILE``:
@@ -1527,7 +1667,10 @@ class _Writes:
         ``cd`` into a folder known only then) refused as such."""
         spelled = dict(zip(said[::2], said[1::2], strict=False))
         expanded = [(spelled.get(word) or word, built) for word, built in operands]
-        names = dict.fromkeys([*sed_written_files(operands), *sed_written_files(expanded)])
+        assigned = self._known.keys()
+        names = dict.fromkeys(
+            [*sed_written_files(operands, assigned), *sed_written_files(expanded, assigned)]
+        )
         for name, built in names:
             relative = not PurePath(name).is_absolute()
             if built or (relative and self._run_lost):
@@ -1601,15 +1744,16 @@ class _Writes:
         written and expanded: ``said`` holds the pairs), and for a copy into a folder
         (``cp x ~/``, ``-t DIR``) the name each source takes there."""
         spelled = dict(zip(said[::2], said[1::2], strict=False))
-        for word, _ in written:
+        for word, built in written:
             self._found.written.extend([word, spelled.get(word, "")])
+            if not built:
+                self._after_unread(word)
         if command not in DESTINATION_WRITERS or not written:
             return
         files = [word for word, _ in operands if not word.startswith("-")]
-        targeted = any(word.startswith(("-t", "--target-directory")) for word, _ in operands)
-        folder = written[-1][0] if targeted else files[-1] if files else ""
-        if targeted and folder.startswith("-"):  # ``-tDIR``, ``--target-directory=DIR``
-            folder = folder.partition("=")[2] if folder.startswith("--") else folder[2:]
+        target = _option_values(command, operands, ("-t", "--target-directory"))
+        targeted = bool(target)
+        folder = target[-1][0] if targeted else files[-1] if files else ""
         place = _tilde(spelled.get(folder, "") or folder, self._environ)
         if not (place.endswith("/") or (Path(self._base) / place).is_dir()):
             return
@@ -1736,7 +1880,7 @@ def _placed_outputs(command: str, operands: list[tuple[str, bool]]) -> list[tupl
     and :data:`MODE_CHANGERS`' operands, a ``find``'s start folders when it acts on what it
     finds (``find "$(cat f)" -delete``), a ``tar``'s archive when it creates one (``-cf``,
     ``czf``, ``--file=``); each with whether it is built at run time."""
-    written = _option_values(operands, OUTPUT_OPTIONS.get(command, ()))
+    written = _option_values(command, operands, OUTPUT_OPTIONS.get(command, ()))
     if command in EVERY_OPERAND_WRITERS:
         written.extend(_plain_operands(operands, EVERY_OPERAND_WRITERS[command]))
     if command in MODE_CHANGERS:
@@ -1797,12 +1941,9 @@ def _unpacked_into(
     """The folders an extracting ``tar`` or ``unzip`` given ``operands`` unpacks into, run in
     ``base`` with ``environ`` (its ``HOME`` for ``~``): its ``-C``/``--directory``/``-d``
     folders known here (one built at run time is judged elsewhere), else ``base``."""
-    values = _option_values(operands, OPTION_DESTINATIONS[command])
+    values = _option_values(command, operands, OPTION_DESTINATIONS[command])
     folders: list[str] = []
-    for word, built in values:
-        value = word.partition("=")[2] if word.startswith("--") else word
-        if word.startswith("-") and not word.startswith("--"):
-            value = word[2:]  # ``-CDIR``
+    for value, built in values:
         if not built and value:
             folders.append(os.path.join(base, _tilde(value, environ)))  # noqa: PTH118
     return folders if values else [base]
@@ -1834,19 +1975,9 @@ def _creates(operands: list[tuple[str, bool]]) -> bool:
 
 
 def _tar_archives(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
-    """The archives a ``tar`` names: ``-f FILE``, ``--file FILE``, ``--file=FILE``, the word
-    after a bundle ending in ``f`` (``-czf FILE``, old style ``czf FILE``) or glued after
-    its ``f`` (``-cfFILE``)."""
-    archives: list[tuple[str, bool]] = []
-    for at, (word, built) in enumerate(operands):
-        short = word[1:] if word[:1] == "-" and word[1:2] != "-" else ""
-        old_style = at == 0 and not word.startswith("-") and "f" in word
-        following = operands[at + 1 : at + 2]
-        if word == "--file" or short.endswith("f") or old_style:
-            archives.extend(following)
-        elif word.startswith("--file=") or "f" in short:
-            archives.append((word, built))
-    return archives
+    """The archives a ``tar`` names: ``-f FILE``, ``--file FILE``, ``--file=FILE``, in a
+    bundle (``-czf FILE``, ``-cfFILE``) or tar's old style (``czf FILE``)."""
+    return _option_values("tar", operands, ("-f", "--file"))
 
 
 _PLACED_OUTPUTS = (
@@ -1859,25 +1990,17 @@ _PLACED_OUTPUTS = (
 
 
 def _option_values(
-    operands: list[tuple[str, bool]], options: tuple[str, ...]
+    command: str | None, operands: list[tuple[str, bool]], options: tuple[str, ...]
 ) -> list[tuple[str, bool]]:
-    """The values ``operands`` give ``options`` (``-C DIR``, ``-CDIR``, ``--directory DIR``,
-    ``--directory=DIR``, a long one shortened (``--dir=DIR``), and a short one at the end of a
-    bundle of flags or glued after it: ``curl -sLo FILE``, ``wget -qO FILE``, ``tar -xvC
-    DIR``, ``-soFILE``), each with whether it is built at run time."""
-    values: list[tuple[str, bool]] = []
-    for at, (word, built) in enumerate(operands):
-        for option in options:
-            glued = option + "=" if option.startswith("--") else option  # --directory=, -CDIR
-            bundled = _in_bundle(word, option)
-            named = _abbreviates(word.partition("=")[0], option)
-            if (named and "=" in word) or (word.startswith(glued) and word != option):
-                values.append((word, built))  # --dir=DIR, -CDIR
-            elif (word == option or named or bundled == len(word)) and at + 1 < len(operands):
-                values.append(operands[at + 1])
-            elif bundled:
-                values.append((word, built))  # -soFILE
-    return values
+    """The values ``operands`` give ``options`` of ``command`` (``-C DIR``, ``-CDIR``,
+    ``-xvCDIR``, ``--directory DIR``, ``--dir=DIR``, ``curl -sLo FILE``), read as its own
+    parser reads them (:func:`~harness_memory.hooks.option_words.option_values`), each with
+    whether it is built at run time (the word holding it is)."""
+    if not options:
+        return []
+    words = [word for word, _ in operands]
+    values = option_values(words, table_for(command or ""), options)
+    return [(value, operands[at][1]) for at, value in values if at < len(operands)]
 
 
 def _abbreviates(name: str, option: str) -> bool:
@@ -1885,20 +2008,6 @@ def _abbreviates(name: str, option: str) -> bool:
     --target=DIR``, ``tar --dir DIR``, ``wget --output-doc=FILE``: any start of it past
     ``--``)."""
     return option.startswith("--") and len(name) > 2 and option.startswith(name)
-
-
-_FLAGS_RE = re.compile(r"-[A-Za-z0-9]+")
-
-
-def _in_bundle(word: str, option: str) -> int:
-    """Where the value of the short ``option`` (``-o``) starts in ``word`` when ``word``
-    bundles it after other flags (``-sLo``: its end, the value being the next word; ``-sofile``:
-    just after the ``o``), else 0."""
-    if len(option) != 2 or option[1] == "-" or word[1:2] in ("", "-", option[1]):
-        return 0
-    found = _FLAGS_RE.match(word)
-    letter = word.find(option[1], 1, found.end() if found else 1)
-    return letter + 1 if letter > 0 else 0
 
 
 def _extracts(operands: list[tuple[str, bool]]) -> bool:
