@@ -347,8 +347,14 @@ def _follow_renames(
     - renamed on one side, deleted on the other: the renamed file is kept, with its index
       lines (``renamed-deleted``), as an edited file is (R-2: nothing is lost).
 
-    A rename is followed only where its new name is free on the other side."""
-    first_renames, second_renames = renamed
+    A rename is followed only where its new name is free on the other side, and only a pure
+    one (git's ``R100``): the renaming side holds the old file's very text under the new name.
+    git calls a file gone and one come holding half its text a rename (a templated note
+    replaced by the next day's, ``R074``); following that would land the other side's edit of
+    the old file in the new one. Not followed, the old file is merged under its own name (an
+    edit on the other side kept, ``kept-edited``) and the new one is a file of its own."""
+    first_renames = _pure(renamed[0], base, first)
+    second_renames = _pure(renamed[1], base, second)
     done = _Followed(dict(base), dict(first), dict(second))
     links: tuple[dict[str, str], dict[str, str], dict[str, str]] = ({}, {}, {})
     for old, new in first_renames.items():
@@ -382,6 +388,16 @@ def _follow_renames(
     for files, renames in zip((done.base, done.first, done.second), links, strict=True):
         _relink_index(files, renames, content, done.made)
     return done
+
+
+def _pure(renames: Renames, base: Blobs, side: Blobs) -> Renames:
+    """The renames of ``renames`` (old → new) that ``side`` made without changing the text:
+    its file under the new name is the base's file under the old one, blob for blob."""
+    return {
+        old: new
+        for old, new in renames.items()
+        if base.get(old) is not None and base.get(old) == side.get(new)
+    }
 
 
 def _relink_index(
