@@ -68,7 +68,7 @@ from memory_core import layout
 from memory_core.index import index_lines_linking, link_targets
 from memory_core.index_merge import merge_index, rewrite_links
 from memory_core.line_merge import merge_lines
-from memory_core.scope_files import INDEX_CAP, is_scope_file
+from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file
 
 __all__ = [
     "MergeOutcome",
@@ -122,13 +122,19 @@ class MergeOutcome:
     and ``renamed-deleted`` (``file`` renamed ``kept_as`` on one side, deleted on the other)
     the name it is kept under; for ``index-unwritten`` (the index change could not be written
     where the index stands) ``reason`` says why and what to do, ``kept_as`` names the file
-    holding the lines the change added (None: it added none)."""
+    holding the lines the change added (None: it added none) and ``also_kept`` the files that
+    hold the rest of them when one topic file could not (each within its cap, T-2)."""
 
     kind: OutcomeKind
     file: str
     kept_as: str | None = None
     twin: str | None = None
     reason: str | None = None
+    also_kept: tuple[str, ...] = ()
+
+    def files(self) -> tuple[str, ...]:
+        """Every file this outcome names: ``file``, ``kept_as`` and ``also_kept``."""
+        return (self.file, *((self.kept_as,) if self.kept_as else ()), *self.also_kept)
 
     def describe(self) -> str:
         """One line for a person: what happened to the file and where its text is."""
@@ -161,10 +167,18 @@ class MergeOutcome:
                         f"this machine's change of it only removed lines; {fix}, then remove "
                         "them again"
                     )
+                if not self.also_kept:
+                    where = f"{self.kept_as} (a file of the scope)"
+                else:
+                    *firsts, last = (self.kept_as, *self.also_kept)
+                    where = (
+                        f"{', '.join(firsts)} and {last} (files of the scope, each within "
+                        f"{TOPIC_CAP} bytes)"
+                    )
                 return (
                     f"{self.file} could not be written on the service ({self.reason}): the "
-                    f"lines this machine added are kept in {self.kept_as} (a file of the "
-                    f"scope); to keep them in the index, {fix}, then move them into it"
+                    f"lines this machine added are kept in {where}; to keep them in the "
+                    f"index, {fix}, then move them into it"
                 )
             case "twin-renamed":
                 return (

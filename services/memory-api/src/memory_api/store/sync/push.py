@@ -245,7 +245,7 @@ def _take(
     outcomes = [outcome.describe() for outcome in _unique(merge.outcomes + raced)] + outcomes
     written = {name for name, blob in merge.files.items() if first.get(name) != blob}
     written |= {name for name in first if name not in merge.files}
-    written |= {name for o in raced for name in (o.file, o.kept_as) if name is not None}
+    written |= {name for o in raced for name in o.files()}
     who = Attribution(
         "sync",
         principal=principal,
