@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from memory_core.scope_files import TOPIC_CAP
 from memory_core.scope_merge import MergeOutcome, blob_id
 from memory_core.scope_write import apply_scope

@@ -216,6 +216,8 @@ def test_q2c_the_aiohttp_internals_the_head_deadline_reads_are_still_there() -> 
     from aiohttp import web_protocol
 
     slots = {
-        name for kind in web_protocol.RequestHandler.__mro__ for name in getattr(kind, "__slots__", ())
+        name
+        for kind in web_protocol.RequestHandler.__mro__
+        for name in getattr(kind, "__slots__", ())
     }
     assert {"_request_count", "_messages", "_request_in_progress"} <= slots
