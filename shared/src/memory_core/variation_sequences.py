@@ -39,7 +39,7 @@ def _registered() -> frozenset[tuple[int, int]]:
     data = resources.files("memory_core").joinpath("unicode_data")
     pairs: set[tuple[int, int]] = set()
     for name in SEQUENCE_FILES:
-        for line in data.joinpath(name).read_text(encoding="utf-8").splitlines():
+        for line in data.joinpath(name).read_text(encoding="utf-8").split("\n"):
             sequence = line.split("#", 1)[0].split(";", 1)[0].split()
             if len(sequence) != 2:
                 continue
