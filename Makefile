@@ -13,7 +13,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick bench-scale bench-replicas soak clean vendor-web measure-markdown wheels
+.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick bench-scale bench-replicas soak clean vendor-web variation-sequences measure-markdown wheels
 
 ## Everything: the packages and the test tools.
 install: $(TEST_STAMP)
@@ -124,6 +124,10 @@ soak: $(TEST_STAMP)
 ## Re-vendor the web page's ES modules (markdown-it, DOMPurify) from npm; needs npm. Commit the result.
 vendor-web: $(TEST_STAMP)
 	$(BIN)/python tools/vendor_web.py
+
+## Rewrite the page's table of Unicode's registered variation sequences (I-9). Commit the result.
+variation-sequences: $(TEST_STAMP)
+	$(BIN)/python tools/variation_sequences_js.py
 
 ## Size and speed of the page's Markdown renderer against a server-side one (docs/web.md).
 measure-markdown: $(TEST_STAMP)

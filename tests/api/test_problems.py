@@ -139,9 +139,26 @@ async def test_body_over_the_limit_is_413(aiohttp_client: AiohttpClient, data_di
         (errno.EROFS, "an operator must mount the file system holding it read-write"),
         (errno.ENOSPC, "an operator must free space on its disk"),
         (errno.EIO, "an operator must repair its disk"),
+        (errno.EDQUOT, "an operator must free space on its disk"),
         (errno.EACCES, "an operator must give the account the service runs as read and write"),
+        (errno.EPERM, "an operator must give the account the service runs as read and write"),
+        (errno.EMFILE, "an operator must raise the service's open-file limit"),
+        (errno.ENFILE, "an operator must raise the system's open-file limit"),
+        (errno.ENAMETOOLONG, "an operator must look into the error ENAMETOOLONG"),
+        (errno.ELOOP, "an operator must look into the error ELOOP"),
     ],
-    ids=["read-only-file-system", "full-disk", "io-error", "no-permission"],
+    ids=[
+        "read-only-file-system",
+        "full-disk",
+        "io-error",
+        "quota",
+        "no-permission",
+        "not-permitted",
+        "too-many-open-files",
+        "system-file-table-full",
+        "name-too-long",
+        "symlink-loop",
+    ],
 )
 async def test_a_data_dir_refusal_no_route_names_says_its_cause_and_remedy(
     aiohttp_client: AiohttpClient, code: int, fix: str
@@ -155,6 +172,8 @@ async def test_a_data_dir_refusal_no_route_names_says_its_cause_and_remedy(
     assert f"({os.strerror(code)}): {fix}" in body["detail"]
     assert "the log names incident" in body["detail"]
     assert "/srv" not in body["detail"]
+    if code not in (errno.EACCES, errno.EPERM):  # only no permission sends anyone to chmod
+        assert "access" not in body["detail"] and "owner" not in body["detail"]
 
 
 async def test_an_agent_on_a_read_only_file_system_is_answered_so_for_real(

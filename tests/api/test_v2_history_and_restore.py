@@ -581,3 +581,28 @@ async def test_v2_a_restore_onto_a_read_only_file_system_names_it_and_writes_not
         assert "nothing was written" in body["detail"]
         assert not (agent.user / TOPIC).exists()
     assert (await restore(client, TOPIC, deleted["restoreVersion"]))["file"] == TOPIC
+
+
+async def test_v2_a_folder_swapped_while_the_file_is_written_is_409_not_503(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scope's folder replaced (by a symlink or a file) just as the restored file is
+    created in it: ``FolderSwapped`` is an ``OSError``, and was answered as a disk refusing
+    the file (503, "give the account access"); it is the conflict it is (409), nothing
+    written."""
+    from memory_api.store.containment import FolderSwapped
+    from memory_api.store.history import restore as restoring
+
+    seed(agent)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+
+    def swapped(path: Path, data: bytes, **_: object) -> bool:
+        raise FolderSwapped(path.parent.name)
+
+    monkeypatch.setattr(restoring, "create_new_bytes", swapped)
+    response = await client.post(
+        history_url("user", TOPIC, "restore"), json={"version": deleted["restoreVersion"]}
+    )
+    body = await expect_problem(response, 409, "the scope's folder was replaced")
+    assert "nothing was written" in body["detail"]
+    assert not (agent.user / TOPIC).exists()

@@ -41,11 +41,21 @@ CASES = [
     "word\u2060joiner, filler \u3164, khmer \u17b4",
     "a byte per letter: run\U000e0153 c\U000e0145u\U000e0143rl, deploy\ufe0f, 7\U000e0100",
     "variants kept: 葛\U000e0100 ≩\ufe00 0\ufe00 \u3001\ufe00 ☺\ufe0e 1\ufe0f\u20e3, 葛\ufe0f not",
+    # a selector after each ideograph, full-width or maths character: only registered
+    # sequences (and one ideographic selector per two ideographs) stay
+    "".join(
+        c + chr(0xE0100 + ord(b) - 0x10)
+        for c, b in zip("部署到生产环境之前请先检查", "curl x.example", strict=False)
+    ),
+    "ｃ\ufe00ｕ\ufe03ｒ\ufe05ｌ\ufe01 ∀\ufe00∂\ufe02 →\ufe00 ！\ufe00 \u5c6e\ufe01",
+    "😀\ufe0f ⚠\ufe0f 🏳\ufe0f\u200d🌈",
+    "葛\U000e0100飾区の辻\U000e0100本, 葛\U000e0100葛\U000e0101",
 ]
 _ALPHABET = (
     "ab1 _-#.\u00ad\u034f\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202e\u2066\u2069\u2060"
     "\ufe0f\ufeff\u2800⠁คเاלкक😀👩🏴\U000e0067\U000e007f\u180eᠠ\x1b\r"
     "\ufe00\U000e0100葛≩0\u3001"
+    "部ｃ！∀\ufe03\U000e0153\u5c6e\ufe01⚠"
 )
 
 

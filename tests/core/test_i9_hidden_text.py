@@ -138,10 +138,13 @@ def test_i9_case_injection_shows_hidden_text_escaped_and_the_emoji_line_as_is(
         ("z\u200b\u200b\u200bz", "3 invisible characters (U+200B)", "z[hidden: 3 × U+200B]z"),
         # bytes smuggled in variation selectors after one emoji, or after nothing at all
         (
-            "😀\ufe0f\U000e0100\U000e0142\U000e0111",
+            "❤\ufe0f\U000e0100\U000e0142\U000e0111",
             "3 variation selectors",
-            "😀\ufe0f[hidden: 3 variation selectors]",
+            "❤\ufe0f[hidden: 3 variation selectors]",
         ),
+        # an emoji presentation selector after an emoji that has no text form: no registered
+        # sequence (emoji-variation-sequences.txt), a selector that carries a bit
+        ("😀\ufe0f", "1 variation selector", "😀[hidden: 1 variation selector]"),
         ("\ufe0fstart", "1 variation selector", "[hidden: 1 variation selector]start"),
         ("a \ufe0e b", "1 variation selector", None),
         # one variation selector after each letter: a byte per letter, none of them a sequence

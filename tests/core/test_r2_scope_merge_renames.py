@@ -78,16 +78,45 @@ def test_r2_renamed_on_one_side_and_deleted_on_the_other_is_kept_with_its_line(
     ]
 
 
-def test_r2_renamed_and_edited_on_one_side_and_edited_on_the_other_keeps_both_texts() -> None:
+def test_r2_a_rename_whose_side_changed_the_text_is_not_followed() -> None:
+    """git calls a file gone and one come holding half its text a rename (``R074``); one side
+    that also changed the text made a new file, not the old one renamed: the other side's edit
+    of the old file stays under the old name (``kept-edited``), never lands in the new one."""
     first = {INDEX: b"- [A](b.md) about a\n", "b.md": b"first's text\n"}
     second = {INDEX: b"- [A](a.md) about a\n", "a.md": b"second's text\n"}
     files, merged = _merge(BASE, first, second, ({"a.md": "b.md"}, {}))
     assert files == {
-        INDEX: b"- [A](b.md) about a\n- [A](b-laptop.md) about a\n",
+        INDEX: b"- [A](b.md) about a\n- [A](a.md) about a\n",
         "b.md": b"first's text\n",
-        "b-laptop.md": b"second's text\n",
+        "a.md": b"second's text\n",
     }
-    assert [o.kind for o in merged.outcomes] == ["kept-both"]
+    assert [(o.kind, o.file) for o in merged.outcomes] == [("kept-edited", "a.md")]
+
+
+TEMPLATE = (
+    "# Stand-up {day}\n\n## Done\n\n- {done}\n\n## Next\n\n- review\n\n## Blockers\n\n- none\n"
+)
+
+
+@pytest.mark.parametrize("renamer", ["first", "second"])
+def test_r2_a_templated_note_replaced_by_the_next_day_s_is_no_rename(renamer: str) -> None:
+    """``standup-2026-12-01.md`` deleted and ``standup-2026-12-02.md`` added from the same
+    template on one machine (git: ``R074``), ``standup-2026-12-01.md`` edited on the other: the
+    edit stays in the 12-01 file (``kept-edited``), the 12-02 file is the one machine's own."""
+    old, new = "standup-2026-12-01.md", "standup-2026-12-02.md"
+    day1 = TEMPLATE.format(day="2026-12-01", done="shipped the index").encode()
+    day1_edited = TEMPLATE.format(day="2026-12-01", done="shipped the index, then fixed it")
+    day2 = TEMPLATE.format(day="2026-12-02", done="wrote the docs").encode()
+    base = {INDEX: f"- [Mon]({old}) stand-up\n".encode(), old: day1}
+    replaced = {INDEX: f"- [Tue]({new}) stand-up\n".encode(), new: day2}
+    edited = {INDEX: f"- [Mon]({old}) stand-up\n".encode(), old: day1_edited.encode()}
+    if renamer == "first":
+        files, merged = _merge(base, replaced, edited, ({old: new}, {}))
+    else:
+        files, merged = _merge(base, edited, replaced, ({}, {old: new}))
+    assert files[old] == day1_edited.encode() and files[new] == day2
+    assert f"({old})".encode() in files[INDEX] and f"({new})".encode() in files[INDEX]
+    assert [(o.kind, o.file) for o in merged.outcomes] == [("kept-edited", old)]
 
 
 def test_r2_a_rename_onto_a_name_the_other_side_made_is_not_followed() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from memory_core.scope_files import TOPIC_CAP
 from memory_core.scope_merge import MergeOutcome, blob_id
 from memory_core.scope_write import apply_scope
 
@@ -119,3 +121,40 @@ def test_r2_index_changes_the_folder_cannot_take_gather_in_one_file_of_the_machi
     assert {o.kind for o in first + second} == {"index-unwritten"}
     assert (tmp_path / "MEMORY-laptop.md").read_bytes() == b"- [B](b.md)\n- [C](c.md)\n"
     assert target.read_bytes() == b"- [A](a.md)\n"
+
+
+def _index_lines(count: int, start: int = 0) -> bytes:
+    """``count`` index lines of about 100 bytes each, numbered from ``start``."""
+    return b"".join(
+        b"- [T%07d](t%07d.md) " % (at, at) + b"x" * 70 + b"\n" for at in range(start, start + count)
+    )
+
+
+def test_r2_index_lines_past_a_topic_file_s_cap_go_into_more_files_each_line_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The lines a change adds to an index the folder cannot take are more than one topic file
+    holds (1 MiB, T-2): they are kept in ``MEMORY-<label>.md``, ``MEMORY-<label>-2.md`` …,
+    each file within the cap, every line once across them, and the outcome names every file;
+    the next change that adds the same lines and more adds only the new ones."""
+    (tmp_path / "MEMORY.md").symlink_to(tmp_path / "elsewhere.md")
+    added = _index_lines(25_000)  # about 2.4 MiB
+    [outcome] = _apply(tmp_path, {"MEMORY.md": b""}, {"MEMORY.md": added})
+
+    kept = sorted(p.name for p in tmp_path.glob("MEMORY-laptop*.md"))
+    assert kept == ["MEMORY-laptop-2.md", "MEMORY-laptop-3.md", "MEMORY-laptop.md"]
+    assert all((tmp_path / name).stat().st_size <= TOPIC_CAP for name in kept)
+    held = [line for name in kept for line in (tmp_path / name).read_bytes().splitlines(True)]
+    assert sorted(held) == sorted(added.splitlines(True))
+    assert outcome.kind == "index-unwritten"
+    said = outcome.describe()
+    assert all(name in said for name in kept), said
+    assert "changed while it was written" not in caplog.text
+
+    more = _index_lines(10, start=25_000)
+    [again] = _apply(tmp_path, {"MEMORY.md": b""}, {"MEMORY.md": added + more})
+    after = sorted(p.name for p in tmp_path.glob("MEMORY-laptop*.md"))
+    held = [line for name in after for line in (tmp_path / name).read_bytes().splitlines(True)]
+    assert sorted(held) == sorted((added + more).splitlines(True))  # each line once
+    assert all((tmp_path / name).stat().st_size <= TOPIC_CAP for name in after)
+    assert again.kind == "index-unwritten"

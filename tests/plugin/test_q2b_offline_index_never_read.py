@@ -6,13 +6,17 @@ folder's place holds no folder (K-6)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
 from harness_memory.offline import OfflineUnavailableError, session_start_from_files
 from memory_core.hard_links import HARD_LINKED
 from memory_core.keys import workspace_memory_key
+from memory_core.swap import hold_exclusive_lease, release_lease
 
 
 @pytest.mark.parametrize(
@@ -126,3 +130,42 @@ def test_q2b_offline_agent_settings_that_are_a_fifo_are_refused_never_waited_on(
         session_start_from_files(
             memory_root, project="acme", agent="coder", workspace=str(workspace)
         )
+
+
+def test_q2b_offline_an_index_under_a_safe_edit_s_lease_is_read_once_the_edit_ends(
+    tmp_path: Path,
+) -> None:
+    """A safe edit holds a write lease on the index for a moment (``memory_core.swap``); the
+    plugin's non-blocking open (so a FIFO never hangs a Session start) failed at once with
+    ``EWOULDBLOCK`` then, and the Session start said the index could not be read. It waits
+    for the lease instead: the wait ends when the lease holder sees the open waiting (the
+    kernel's own signal) and lets go."""
+    memory_root = tmp_path / "app" / "agents" / "coder" / "agent_state" / "memory"
+    index = memory_root / "user" / "MEMORY.md"
+    index.parent.mkdir(parents=True)
+    index.write_text("- [Deploy](deploy.md) — staging first\n", encoding="utf-8")
+    workspace = tmp_path / "shop-api"
+    workspace.mkdir()
+    fd = os.open(index, os.O_RDWR)
+    answers: list[str] = []
+    try:
+        assert hold_exclusive_lease(fd), "leases are needed to show the wait"
+
+        def session_start() -> None:
+            answer = session_start_from_files(
+                memory_root, project="acme", agent="coder", workspace=str(workspace)
+            )
+            answers.append(answer.memory)
+
+        starting = threading.Thread(target=session_start)
+        starting.start()
+        deadline = time.monotonic() + 30
+        while fcntl.fcntl(fd, fcntl.F_GETLEASE) == fcntl.F_WRLCK:  # no open waiting yet
+            assert time.monotonic() < deadline, "the Session start never opened the index"
+            time.sleep(0.001)
+        release_lease(fd)
+    finally:
+        os.close(fd)
+    starting.join(30)
+    assert answers and "staging first" in answers[0], answers
+    assert "could not be read" not in answers[0]

@@ -115,10 +115,13 @@ def test_r2_one_file_renamed_to_two_names_on_two_machines_keeps_the_first_name_a
         assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [A](b.md) about a\n"
 
 
-def test_r2_a_rename_and_an_edit_on_the_renaming_machine_too_keeps_both_texts_and_says_so(
+def test_r2_a_rename_and_an_edit_on_the_renaming_machine_too_is_no_rename_and_keeps_both(
     user: Path,
     two_machines: tuple[RemoteCopy, RemoteCopy],
 ) -> None:
+    """A file renamed and changed on one machine (git: ``R0xx``, not ``R100``) is a new file,
+    not the old one renamed: the other machine's edit of the old file stays under the old
+    name (``kept-edited``), never in the new one."""
     laptop, desktop = two_machines
     synced(laptop)
     synced(desktop)
@@ -127,16 +130,47 @@ def test_r2_a_rename_and_an_edit_on_the_renaming_machine_too_keeps_both_texts_an
     (desktop.memory_root / "user" / "a.md").write_text("the desktop's whole text\n", "utf-8")
     synced(laptop)
     [result] = synced(desktop)
-    [said] = result.outcomes
-    kept = said.rpartition(" the later one as ")[2]
-    assert said.startswith("b.md was edited on two machines: both are kept"), said
+    assert result.outcomes == ["a.md was deleted on one machine and edited on another: kept"]
     synced(laptop)
     for scope in every_copy(user, laptop, desktop):
-        assert names(scope) == sorted(["MEMORY.md", "b.md", kept]), scope
+        assert names(scope) == ["MEMORY.md", "a.md", "b.md"], scope
         assert (scope / "b.md").read_text(encoding="utf-8").endswith("the laptop's third line\n")
-        assert (scope / kept).read_text(encoding="utf-8") == "the desktop's whole text\n"
+        assert (scope / "a.md").read_text(encoding="utf-8") == "the desktop's whole text\n"
         index = (scope / "MEMORY.md").read_text(encoding="utf-8")
-        assert index == f"- [A](b.md) about a\n- [A]({kept}) about a\n", scope
+        assert sorted(index.splitlines()) == ["- [A](a.md) about a", "- [A](b.md) about a"]
+
+
+STANDUP = "# Stand-up {}\n\n## Done\n\n- {}\n\n## Next\n\n- review\n\n## Blockers\n\n- none\n"
+
+
+@pytest.mark.parametrize("renamer_first", [True, False], ids=["new-day-first", "edit-first"])
+def test_r2_a_templated_note_replaced_by_the_next_day_s_keeps_the_edit_in_its_own_day(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy], renamer_first: bool
+) -> None:
+    """``standup-2026-12-01.md`` deleted and ``standup-2026-12-02.md`` added from the same
+    template on one machine (git finds ``R074``), the 12-01 note edited on the other: the edit
+    ends in the 12-01 note, said ``kept-edited``; the 12-02 note is the first machine's."""
+    laptop, desktop = two_machines
+    old, new = "standup-2026-12-01.md", "standup-2026-12-02.md"
+    append(user / old, STANDUP.format("2026-12-01", "shipped the index"))
+    append(user / "MEMORY.md", f"- [Mon]({old}) stand-up\n")
+    synced(laptop)
+    synced(desktop)
+    lap = laptop.memory_root / "user"
+    (lap / old).unlink()
+    (lap / new).write_text(STANDUP.format("2026-12-02", "wrote the docs"), encoding="utf-8")
+    index = (lap / "MEMORY.md").read_text(encoding="utf-8")
+    (lap / "MEMORY.md").write_text(index.replace(f"- [Mon]({old})", f"- [Tue]({new})"), "utf-8")
+    edited = STANDUP.format("2026-12-01", "shipped the index, then fixed it")
+    (desktop.memory_root / "user" / old).write_text(edited, encoding="utf-8")
+    first, second = (laptop, desktop) if renamer_first else (desktop, laptop)
+    synced(first)
+    [result] = synced(second)
+    assert result.outcomes == [f"{old} was deleted on one machine and edited on another: kept"]
+    synced(first)
+    for scope in every_copy(user, laptop, desktop):
+        assert (scope / old).read_text(encoding="utf-8") == edited, scope
+        assert (scope / new).read_text(encoding="utf-8").startswith("# Stand-up 2026-12-02")
 
 
 @pytest.mark.parametrize("renamer_first", [True, False], ids=["rename-first", "delete-first"])

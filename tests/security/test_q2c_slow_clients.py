@@ -173,3 +173,51 @@ async def test_q2c_loopback_peers_are_no_client_of_their_own(
     for reader, writer in held:
         writer.write(_request(client))
         assert (await _answer(reader))[0].startswith(b"HTTP/1.1 200 ")
+
+
+async def _head_and_body(reader: asyncio.StreamReader) -> bytes:
+    """One whole answer's head (its body, of its Content-Length, read past)."""
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), DEADLINE_S)
+    length = int(head.split(b"Content-Length: ", 1)[1].split(b"\r\n", 1)[0])
+    await asyncio.wait_for(reader.readexactly(length), DEADLINE_S)
+    return head
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE"])
+async def test_q2c_a_body_sent_after_its_answer_arms_no_deadline_on_the_idle_connection(
+    client: Client, connections: list[Connection], method: str
+) -> None:
+    """A request answered before its body was read (``405`` for a method ``/healthz`` does not
+    take) whose body arrives after the answer: those bytes are the body, not the start of a
+    next head, so the kept-alive connection, then idle, is never answered ``408``. The wait is
+    the service's own deadline twice over: two fresh connections, the second opened after the
+    first was answered ``408``, are answered ``408`` in turn, well after the late body."""
+    reader, writer = await _open(client, connections)
+    writer.write(_request(client, extra="Content-Length: 5\r\n").replace(b"GET", method.encode()))
+    assert (await _head_and_body(reader)).startswith(b"HTTP/1.1 405 ")
+    writer.write(b"hello")  # the body, after its answer
+    await writer.drain()
+
+    for _ in range(2):  # the deadline passes, then passes again
+        idle_reader, _ = await _open(client, connections)
+        head, problem = await _answer(idle_reader)
+        assert head.startswith(b"HTTP/1.1 408 ") and problem["status"] == 408
+
+    writer.write(_request(client))
+    head, body = await _answer(reader)
+    assert head.startswith(b"HTTP/1.1 200 "), head
+    assert body["status"] == "ok"
+
+
+def test_q2c_the_aiohttp_internals_the_head_deadline_reads_are_still_there() -> None:
+    """The head deadline (``parser_errors.ProblemRequestHandler``) reads aiohttp's request
+    handler's private ``_request_count``, ``_messages`` and ``_request_in_progress``: an aiohttp
+    without them fails here, loudly, rather than leaving slow heads undetected."""
+    from aiohttp import web_protocol
+
+    slots = {
+        name
+        for kind in web_protocol.RequestHandler.__mro__
+        for name in getattr(kind, "__slots__", ())
+    }
+    assert {"_request_count", "_messages", "_request_in_progress"} <= slots

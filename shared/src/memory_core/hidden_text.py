@@ -19,14 +19,15 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
   as default-ignorable (U+2065, U+FFF0–U+FFF8, U+E0080–U+E00FF, U+E01F0–U+E0FFF: they render as
   nothing); the joiners U+200C (ZWNJ) and U+200D (ZWJ) unless they join two emoji (``👨‍👩‍👧``) or
   two letters of a script that needs them (Persian ``می‌خواهم``, Devanagari conjuncts); a
-  variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF) anywhere but after a character that
-  takes it (one after another is how bytes are smuggled "inside" an emoji, one after each
-  letter how they are smuggled inside a word): the emoji presentation selectors U+FE0E, U+FE0F
-  after an emoji or a keycap's base (``0``–``9``, ``#``, ``*``), U+FE00–U+FE0D after a
-  character with standardized variants (a CJK ideograph or CJK punctuation, a fullwidth form,
-  a mathematical operator or arrow, ``0``, a letter of Myanmar, Phags-pa or Manichaean, an
-  Egyptian hieroglyph), the ideographic variation selectors U+E0100–U+E01EF after a CJK
-  ideograph;
+  variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF) anywhere but at the end of a sequence
+  Unicode registers (one after another is how bytes are smuggled "inside" an emoji, one after
+  each letter or ideograph how they are smuggled inside a word): U+FE00–U+FE0F only after a
+  character ``StandardizedVariants.txt`` or ``emoji-variation-sequences.txt`` lists with that
+  selector (:mod:`memory_core.variation_sequences`: ``⚠️``, ``1️⃣``, ``≩︀``, a CJK
+  compatibility variant), the ideographic variation selectors U+E0100–U+E01EF only after a CJK
+  ideograph whose previous ideograph carries none (``葛󠄀飾``). The Ideographic Variation
+  Database is not kept, so that last rule caps the channel rather than closing it: one
+  unregistered ideographic selector per two ideographs still passes;
 - characters that belong only between certain neighbours, hidden anywhere else: the **soft
   hyphen** U+00AD alone between two letters of a word of letters (a hyphenation point, as
   German and Dutch text copied from the web carries: ``Donau\\u00addampf\\u00adschiff``; a run of
@@ -77,6 +78,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from memory_core.counting import counted
+from memory_core.variation_sequences import registered_sequence
 
 __all__ = [
     "HIDDEN_CANDIDATES",
@@ -165,34 +167,12 @@ _EMOJI = (
 )
 
 
-_KEYCAP_BASES = frozenset("0123456789#*")
 # CJK ideographs: unified (and extension A), compatibility, and the supplementary planes'
 # extensions: the bases of ideographic variation sequences (U+E0100–U+E01EF).
 _IDEOGRAPHS = (
     (0x3400, 0x4DBF),
     (0x4E00, 0x9FFF),
     (0xF900, 0xFAFF),
-    (0x20000, 0x3FFFF),
-)
-# The blocks of the characters StandardizedVariants.txt gives a sequence with U+FE00–U+FE0D:
-# digit zero, Myanmar, quotation marks, arrows and mathematical operators, CJK punctuation,
-# ideographs, Phags-pa, Myanmar extensions, fullwidth forms, Manichaean, Egyptian hieroglyphs.
-_STANDARDIZED_VARIANT_BASES = (
-    (0x0030, 0x0030),
-    (0x1000, 0x109F),
-    (0x2018, 0x201D),
-    (0x2190, 0x22FF),
-    (0x2900, 0x2AFF),
-    (0x3000, 0x303F),
-    (0x3400, 0x4DBF),
-    (0x4E00, 0x9FFF),
-    (0xA840, 0xA87F),
-    (0xA9E0, 0xA9FF),
-    (0xAA60, 0xAA7F),
-    (0xF900, 0xFAFF),
-    (0xFF00, 0xFFEF),
-    (0x10AC0, 0x10AFF),
-    (0x13000, 0x1345F),
     (0x20000, 0x3FFFF),
 )
 
@@ -213,16 +193,21 @@ def _is_variation_selector(char: str) -> bool:
     return 0xFE00 <= point <= 0xFE0F or 0xE0100 <= point <= 0xE01EF
 
 
-def _takes_variation(char: str, before: str) -> bool:
-    """Whether the variation selector ``char`` forms a sequence Unicode defines with the
-    character ``before`` it (see the module docstring); a selector after anything else renders
-    as nothing and carries a byte of whatever its code point spells."""
-    point = ord(char)
-    if point >= 0xE0100:
-        return _within(before, _IDEOGRAPHS)
-    if point >= 0xFE0E:
-        return _is_emoji(before) or before in _KEYCAP_BASES
-    return _within(before, _STANDARDIZED_VARIANT_BASES)
+def _is_ideographic_selector(char: str) -> bool:
+    return 0xE0100 <= ord(char) <= 0xE01EF
+
+
+def _takes_variation(text: str, at: int) -> bool:
+    """Whether the variation selector ``text[at]`` (``at`` > 0) ends a sequence Unicode
+    registers, or one the ideographic rule lets stand (see the module docstring): U+FE00–U+FE0F
+    only after a character ``StandardizedVariants.txt`` or ``emoji-variation-sequences.txt``
+    lists with it (:func:`memory_core.variation_sequences.registered_sequence`); U+E0100–U+E01EF
+    only after a CJK ideograph whose previous ideograph carries none. A selector anywhere else
+    renders as nothing and carries a byte of whatever its code point spells."""
+    point, before = ord(text[at]), text[at - 1]
+    if point < 0xE0100:
+        return registered_sequence(ord(before), point)
+    return _within(before, _IDEOGRAPHS) and not (at >= 2 and _is_ideographic_selector(text[at - 2]))
 
 
 def _emoji_before(text: str, at: int) -> bool:
@@ -403,8 +388,7 @@ def _is_hidden(
         word_end = not after or not (after.isalnum() or _CANDIDATE.match(after))
         return not (at > 0 and _script_letter(text[at - 1]) and (word_end or _script_letter(after)))
     if _is_variation_selector(char):
-        before = text[at - 1] if at > 0 else ""
-        return not before or bool(_CANDIDATE.match(before)) or not _takes_variation(char, before)
+        return at == 0 or bool(_CANDIDATE.match(text[at - 1])) or not _takes_variation(text, at)
     return not (char == "\ufeff" and at == 0 and text_start)
 
 

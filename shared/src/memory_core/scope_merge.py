@@ -68,7 +68,7 @@ from memory_core import layout
 from memory_core.index import index_lines_linking, link_targets
 from memory_core.index_merge import merge_index, rewrite_links
 from memory_core.line_merge import merge_lines
-from memory_core.scope_files import INDEX_CAP, is_scope_file
+from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file
 
 __all__ = [
     "MergeOutcome",
@@ -122,13 +122,19 @@ class MergeOutcome:
     and ``renamed-deleted`` (``file`` renamed ``kept_as`` on one side, deleted on the other)
     the name it is kept under; for ``index-unwritten`` (the index change could not be written
     where the index stands) ``reason`` says why and what to do, ``kept_as`` names the file
-    holding the lines the change added (None: it added none)."""
+    holding the lines the change added (None: it added none) and ``also_kept`` the files that
+    hold the rest of them when one topic file could not (each within its cap, T-2)."""
 
     kind: OutcomeKind
     file: str
     kept_as: str | None = None
     twin: str | None = None
     reason: str | None = None
+    also_kept: tuple[str, ...] = ()
+
+    def files(self) -> tuple[str, ...]:
+        """Every file this outcome names: ``file``, ``kept_as`` and ``also_kept``."""
+        return (self.file, *((self.kept_as,) if self.kept_as else ()), *self.also_kept)
 
     def describe(self) -> str:
         """One line for a person: what happened to the file and where its text is."""
@@ -161,10 +167,18 @@ class MergeOutcome:
                         f"this machine's change of it only removed lines; {fix}, then remove "
                         "them again"
                     )
+                if not self.also_kept:
+                    where = f"{self.kept_as} (a file of the scope)"
+                else:
+                    *firsts, last = (self.kept_as, *self.also_kept)
+                    where = (
+                        f"{', '.join(firsts)} and {last} (files of the scope, each within "
+                        f"{TOPIC_CAP} bytes)"
+                    )
                 return (
                     f"{self.file} could not be written on the service ({self.reason}): the "
-                    f"lines this machine added are kept in {self.kept_as} (a file of the "
-                    f"scope); to keep them in the index, {fix}, then move them into it"
+                    f"lines this machine added are kept in {where}; to keep them in the "
+                    f"index, {fix}, then move them into it"
                 )
             case "twin-renamed":
                 return (
@@ -347,8 +361,14 @@ def _follow_renames(
     - renamed on one side, deleted on the other: the renamed file is kept, with its index
       lines (``renamed-deleted``), as an edited file is (R-2: nothing is lost).
 
-    A rename is followed only where its new name is free on the other side."""
-    first_renames, second_renames = renamed
+    A rename is followed only where its new name is free on the other side, and only a pure
+    one (git's ``R100``): the renaming side holds the old file's very text under the new name.
+    git calls a file gone and one come holding half its text a rename (a templated note
+    replaced by the next day's, ``R074``); following that would land the other side's edit of
+    the old file in the new one. Not followed, the old file is merged under its own name (an
+    edit on the other side kept, ``kept-edited``) and the new one is a file of its own."""
+    first_renames = _pure(renamed[0], base, first)
+    second_renames = _pure(renamed[1], base, second)
     done = _Followed(dict(base), dict(first), dict(second))
     links: tuple[dict[str, str], dict[str, str], dict[str, str]] = ({}, {}, {})
     for old, new in first_renames.items():
@@ -382,6 +402,16 @@ def _follow_renames(
     for files, renames in zip((done.base, done.first, done.second), links, strict=True):
         _relink_index(files, renames, content, done.made)
     return done
+
+
+def _pure(renames: Renames, base: Blobs, side: Blobs) -> Renames:
+    """The renames of ``renames`` (old → new) that ``side`` made without changing the text:
+    its file under the new name is the base's file under the old one, blob for blob."""
+    return {
+        old: new
+        for old, new in renames.items()
+        if base.get(old) is not None and base.get(old) == side.get(new)
+    }
 
 
 def _relink_index(

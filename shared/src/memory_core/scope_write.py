@@ -97,13 +97,22 @@ def _regular(path: Path) -> bool | None:
         return None
 
 
-def _keep_beside(scope: Path, name: str, data: bytes, label: str, taken: set[str]) -> MergeOutcome:
+def _keep_beside(
+    scope: Path,
+    name: str,
+    data: bytes,
+    label: str,
+    taken: set[str],
+    why: str = "changed while it was written",
+) -> MergeOutcome:
+    """Create ``data`` under a free name for ``name``'s second version (:func:`kept_name`);
+    logged with ``why`` it was kept there."""
     new = kept_name(name, label, taken)
     taken.add(new)
     while not create_new_bytes(scope / new, data, sync_parent=False):
         new = kept_name(name, label, taken)  # appeared since the listing
         taken.add(new)
-    logger.warning("%s changed while it was written; the incoming text is kept as %s", name, new)
+    logger.warning("%s %s; the incoming text is kept as %s", name, why, new)
     return MergeOutcome("kept-both", name, new)
 
 
@@ -236,8 +245,10 @@ def _keep_index_lines(
     reason: str,
 ) -> MergeOutcome:
     """The index change ``before`` → ``after`` could not be written (``reason``): the lines it
-    adds are kept in a topic file of their own beside it (``MEMORY-<label>.md``), so the fetch
-    that follows never drops them from the machine that wrote them (R-2); said either way."""
+    adds are kept in a topic file of their own beside it (``MEMORY-<label>.md``; more than one
+    topic file holds, T-2, in ``MEMORY-<label>-2.md`` … too, each line once across them, those
+    files already hold left out), so the fetch that follows never drops them from the machine
+    that wrote them (R-2); said either way, naming every such file."""
     base = set(_LINE_RE.findall(b"" if before is None else content(before)))
     added = [
         line if line.endswith(b"\n") else line + b"\n"
@@ -246,14 +257,68 @@ def _keep_index_lines(
     ]
     if not added:
         return MergeOutcome("index-unwritten", layout.INDEX_FILE, reason=reason)
-    own = kept_name(layout.INDEX_FILE, label, ())
-    if _added_to(scope / own, added):
-        return MergeOutcome("index-unwritten", layout.INDEX_FILE, own, reason=reason)
-    data = b"".join(added)
-    if len(data) > TOPIC_CAP:  # whole lines, within what a topic file syncs
-        data = data[:TOPIC_CAP].rpartition(b"\n")[0] + b"\n"
-    kept = _keep_beside(scope, layout.INDEX_FILE, data, label, taken)
-    return MergeOutcome("index-unwritten", layout.INDEX_FILE, kept.kept_as, reason=reason)
+    own = _own_index_files(scope, label)
+    held = {line for name in own for line in _lines_of(scope / name)}
+    missing = list(dict.fromkeys(line for line in added if line not in held))
+    if own and (not missing or _added_to(scope / own[-1], missing)):
+        return MergeOutcome(
+            "index-unwritten", layout.INDEX_FILE, own[0], reason=reason, also_kept=tuple(own[1:])
+        )
+    kept = list(own)
+    for part in _within_a_topic_file(missing):
+        why = f"could not be written ({reason})"
+        kept.append(_keep_beside(scope, layout.INDEX_FILE, part, label, taken, why).kept_as or "")
+    return MergeOutcome(
+        "index-unwritten", layout.INDEX_FILE, kept[0], reason=reason, also_kept=tuple(kept[1:])
+    )
+
+
+def _own_index_files(scope: Path, label: str) -> list[str]:
+    """The machine's ``MEMORY-<label>.md``, ``MEMORY-<label>-2.md`` … that are regular files
+    in ``scope``, in that order, up to the first name that is none."""
+    names: list[str] = []
+    while True:
+        name = kept_name(layout.INDEX_FILE, label, names)
+        if not _regular(scope / name):
+            return names
+        names.append(name)
+
+
+def _lines_of(path: Path) -> list[bytes]:
+    """The lines of the topic file ``path`` (read within :data:`TOPIC_CAP`); none when it
+    cannot be read."""
+    try:  # never a symlink followed, never a FIFO swapped in waited on
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return []
+    with os.fdopen(fd, "rb") as file:
+        try:
+            return _LINE_RE.findall(file.read(TOPIC_CAP)) if _regular_fd(fd) else []
+        except OSError:
+            return []
+
+
+def _regular_fd(fd: int) -> bool:
+    return stat.S_ISREG(os.fstat(fd).st_mode)
+
+
+def _within_a_topic_file(lines: list[bytes]) -> list[bytes]:
+    """``lines`` (each ending in a newline) joined into as few parts as keep each within
+    :data:`TOPIC_CAP`, in order, each line in one part; a line longer than the cap alone is
+    cut at it (no topic file could hold it whole)."""
+    parts: list[bytes] = []
+    part: list[bytes] = []
+    size = 0
+    for line in lines:
+        piece = line if len(line) <= TOPIC_CAP else line[: TOPIC_CAP - 1] + b"\n"
+        if part and size + len(piece) > TOPIC_CAP:
+            parts.append(b"".join(part))
+            part, size = [], 0
+        part.append(piece)
+        size += len(piece)
+    if part:
+        parts.append(b"".join(part))
+    return parts
 
 
 def _added_to(path: Path, lines: list[bytes]) -> bool:

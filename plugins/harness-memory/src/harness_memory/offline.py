@@ -55,6 +55,7 @@ from memory_core.keys import (
 )
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.regular_files import read_regular_file
+from memory_core.swap import open_waiting_for_lease
 from memory_core.template import key_line_value
 from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
 
@@ -278,9 +279,12 @@ def _never_read(index: Path, *, inside: bool) -> tuple[PreparedIndex, tuple[int,
 
 
 def _opened_index(target: Path) -> BinaryIO:
-    """``target`` opened for reading without waiting: a FIFO put in its place after it was
-    judged a file never blocks the Session start (it is refused by :func:`_never_read_why`)."""
-    fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    """``target`` opened for reading without waiting on a FIFO: one put in its place after it
+    was judged a file never blocks the Session start (it is refused by
+    :func:`_never_read_why`). A safe edit's momentary write lease on the index is waited out
+    (:func:`memory_core.swap.open_waiting_for_lease`, ``BlockingIOError`` after its wait):
+    a non-blocking open fails with ``EWOULDBLOCK`` under one, which is no unreadable index."""
+    fd = open_waiting_for_lease(target, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")

@@ -171,17 +171,28 @@ READ_ACCESS_FIX = (
 
 def write_fix(error: OSError, access: str) -> str:
     """What an operator does about ``error``, met writing a file of the data dir, for a
-    ``detail``: each cause its own remedy. A file system mounted read-only is mounted read-write
-    (no owner or mode would help: the detail must not send anyone to ``chmod``), a full disk or
-    quota is freed, an I/O error repaired; anything else (no permission) is a matter of the
-    account's ``access`` (e.g. ``"write access to it (its owner and mode)"``)."""
-    if error.errno == errno.EROFS:
-        return "an operator must mount the file system holding it read-write"
-    if error.errno in (errno.ENOSPC, errno.EDQUOT):
-        return "an operator must free space on its disk"
-    if error.errno == errno.EIO:
-        return "an operator must repair its disk"
-    return f"an operator must give the account the service runs as {access}"
+    ``detail``: each cause its own remedy. No permission (EACCES, EPERM) is a matter of the
+    account's ``access`` (e.g. ``"write access to it (its owner and mode)"``); a file system
+    mounted read-only (EROFS) is mounted read-write (no owner or mode would help: the detail
+    must not send anyone to ``chmod``), a full disk or quota (ENOSPC, EDQUOT) is freed, an I/O
+    error (EIO) repaired, the process's or the system's open-file limit (EMFILE, ENFILE)
+    raised; any other error is named (``ENAMETOOLONG``) with no remedy guessed."""
+    match error.errno:
+        case errno.EACCES | errno.EPERM:
+            return f"an operator must give the account the service runs as {access}"
+        case errno.EROFS:
+            return "an operator must mount the file system holding it read-write"
+        case errno.ENOSPC | errno.EDQUOT:
+            return "an operator must free space on its disk"
+        case errno.EIO:
+            return "an operator must repair its disk"
+        case errno.EMFILE:
+            return "an operator must raise the service's open-file limit (ulimit -n, LimitNOFILE)"
+        case errno.ENFILE:
+            return "an operator must raise the system's open-file limit (fs.file-max)"
+        case code:
+            name = errno.errorcode.get(code, f"errno {code}") if code else type(error).__name__
+            return f"an operator must look into the error {name}"
 
 
 class CannotRead(ServiceError):

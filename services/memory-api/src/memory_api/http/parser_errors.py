@@ -21,6 +21,7 @@ from http import HTTPStatus
 from typing import Any
 
 from aiohttp import http_exceptions, web_protocol, web_server
+from aiohttp.streams import StreamReader
 from aiohttp.web_exceptions import HTTPException
 from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
@@ -139,6 +140,8 @@ class ProblemRequestHandler(web_protocol.RequestHandler):
     _admitted_by: ConnectionCap | None = None
     _client: tuple[PerClient, str | None] | None = None
     _head_timer: asyncio.TimerHandle | None = None
+    _last_payload: StreamReader | None = None
+    """The body of the last request whose head arrived (None before the first one)."""
 
     def __init__(self, manager: web_server.Server, **kwargs: Any) -> None:
         """aiohttp's own, its ``keepalive_timeout`` :attr:`ConnectionLimits.idle_s`."""
@@ -181,20 +184,33 @@ class ProblemRequestHandler(web_protocol.RequestHandler):
 
     def data_received(self, data: bytes) -> None:
         """aiohttp's own; a request's head that arrived whole stops its deadline, and the first
-        byte of another request's head (after a whole request) starts one."""
+        byte of another request's head (after a whole request) starts one. Bytes that arrive
+        while the last request's body is still owed are that body, however late (a request
+        answered before its body was read: 405, 401, 404 …): they start no deadline.
+
+        Reads aiohttp's private ``_request_count``, ``_messages`` and
+        ``_request_in_progress`` (tests/security/test_q2c_slow_clients.py checks they exist)."""
         before = self._request_count
+        body_owed = self._body_owed()
         super().data_received(data)
+        if self._messages:
+            self._last_payload = self._messages[-1][1]
         if self._request_count != before:
             self._stop_head_timer()  # a head arrived whole (perhaps its body follows)
-        elif self._head_timer is None and data and self._parser_holds_a_head():
+        elif self._head_timer is None and data and not body_owed and self._parser_holds_a_head():
             self._await_head()  # (bytes of a next head sent with a whole request: idle_s)
+
+    def _body_owed(self) -> bool:
+        """Whether the last request whose head arrived still waits for bytes of its body."""
+        payload = self._messages[-1][1] if self._messages else self._last_payload
+        return payload is not None and not payload.is_eof()
 
     def _parser_holds_a_head(self) -> bool:
         """Whether the parser holds the start of a request's head: bytes arrived since the last
-        whole message, and that message's body (if any) is complete."""
-        if not self._messages:
-            return not self._request_in_progress
-        return self._messages[-1][1].is_eof()
+        whole message, that message's body (if any) is complete, and no request is in hand."""
+        if self._messages:
+            return self._messages[-1][1].is_eof()
+        return not self._request_in_progress and not self._body_owed()
 
     def _await_head(self) -> None:
         if self._head_timer is None and not self._force_close:

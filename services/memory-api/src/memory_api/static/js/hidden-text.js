@@ -12,6 +12,8 @@
 // character that takes it, a byte order mark at the start excepted), soft hyphens but inside a
 // hyphenated word of letters, and control characters other than tab and line feed.
 
+import { REGISTERED_BASES } from "./variation-sequences.js";
+
 const CANDIDATE =
   /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u{1bca0}-\u{1bca3}\u{1d159}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/u;
 const ALWAYS =
@@ -44,12 +46,8 @@ const MARK = /^\p{M}$/u;
 // memory_core's approximation of Extended_Pictographic, range for range
 const EMOJI =
   /^[\u00a9\u00ae\u203c\u2049\u2122\u2139\u2190-\u21ff\u2300-\u23ff\u24c2\u25a0-\u27bf\u2900-\u297f\u2b00-\u2bff\u3030\u303d\u3297-\u3299\u{1f000}-\u{1ffff}]$/u;
-const KEYCAP_BASE = /^[0-9#*]$/u;
-// memory_core's bases of ideographic variation sequences (CJK ideographs), and of standardized
-// variants (U+FE00–U+FE0D), range for range
+// memory_core's bases of ideographic variation sequences (CJK ideographs), range for range
 const IDEOGRAPH = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{3ffff}]$/u;
-const STANDARDIZED_VARIANT_BASE =
-  /^[0\u1000-\u109f\u2018-\u201d\u2190-\u22ff\u2900-\u2aff\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\ua840-\ua87f\ua9e0-\ua9ff\uaa60-\uaa7f\uf900-\ufaff\uff00-\uffef\u{10ac0}-\u{10aff}\u{13000}-\u{1345f}\u{20000}-\u{3ffff}]$/u;
 const WORD_CHAR = /^[\p{L}\p{N}_\u00ad\u0300-\u036f]$/u;
 const LONGEST_HYPHENATED_WORD = 64;
 
@@ -60,12 +58,25 @@ const isVariationSelector = (char) => {
   return (point >= 0xfe00 && point <= 0xfe0f) || (point >= 0xe0100 && point <= 0xe01ef);
 };
 
-/** Whether the variation selector `char` forms a sequence Unicode defines with `before`. */
-function takesVariation(char, before) {
+const isIdeographicSelector = (char) => {
   const point = char.codePointAt(0);
-  if (point >= 0xe0100) return IDEOGRAPH.test(before);
-  if (point >= 0xfe0e) return EMOJI.test(before) || KEYCAP_BASE.test(before);
-  return STANDARDIZED_VARIANT_BASE.test(before);
+  return point >= 0xe0100 && point <= 0xe01ef;
+};
+
+/** Whether `base` followed by the selector `selector` (U+FE00–U+FE0F) is a sequence Unicode
+ * registers (variation-sequences.js, generated from memory_core's Unicode files). */
+function registeredSequence(base, selector) {
+  const point = base.codePointAt(0);
+  return (REGISTERED_BASES.get(selector) || []).some(([first, last]) => first <= point && point <= last);
+}
+
+/** Whether the variation selector `chars[at]` (at > 0) ends a registered sequence, or an
+ * ideographic one the rule lets stand: after a CJK ideograph whose previous ideograph carries
+ * none. */
+function takesVariation(chars, at) {
+  const point = chars[at].codePointAt(0);
+  if (point < 0xe0100) return registeredSequence(chars[at - 1], point);
+  return IDEOGRAPH.test(chars[at - 1]) && !(at >= 2 && isIdeographicSelector(chars[at - 2]));
 }
 
 function emojiBefore(chars, at) {
@@ -167,7 +178,7 @@ function isHidden(chars, at, flags, textStart, inPlace) {
     const wordEnd = !after || !(/^[\p{L}\p{N}]$/u.test(after) || isCandidate(after));
     return !(at > 0 && scriptLetter(before) && (wordEnd || scriptLetter(after)));
   }
-  if (isVariationSelector(char)) return !before || isCandidate(before) || !takesVariation(char, before);
+  if (isVariationSelector(char)) return at === 0 || isCandidate(before) || !takesVariation(chars, at);
   return !(char === "\ufeff" && at === 0 && textStart);
 }
 

@@ -209,6 +209,8 @@ def _apply_in(
                 raise Conflict(_taken(path, plan.name))
         else:
             _replace_recorded(path, plan, recorded)
+    except FolderSwapped:
+        raise  # an OSError too, but a conflict: _apply answers it 409
     except OSError as error:  # the folder or the disk refuses the file (not the history)
         raise Unavailable(
             f"{plan.name!r} was not restored: the scope's folder could not take it "

@@ -245,7 +245,7 @@ def _take(
     outcomes = [outcome.describe() for outcome in _unique(merge.outcomes + raced)] + outcomes
     written = {name for name, blob in merge.files.items() if first.get(name) != blob}
     written |= {name for name in first if name not in merge.files}
-    written |= {name for o in raced for name in (o.file, o.kept_as) if name is not None}
+    written |= {name for o in raced for name in o.files()}
     who = Attribution(
         "sync",
         principal=principal,
@@ -263,10 +263,12 @@ def _take(
 
 
 def _renames(repository: Path, base: str, commit: str) -> dict[str, str]:
-    """The files ``commit`` renamed since ``base`` (old name → new), as git's own rename
-    detection finds them (``git diff-tree -M``: a file gone and one come holding at least half
-    its text); the merge makes each on the other side too (R-2). Empty when ``commit`` is
-    ``base``."""
+    """The files ``commit`` renamed since ``base`` without changing them (old name → new), as
+    git's own rename detection finds them (``git diff-tree -M``) with a similarity of 100
+    (``R100``); the merge makes each on the other side too (R-2). A file gone and one come
+    holding only part of its text (a templated note replaced by the next day's, ``R074``) is
+    no rename: following it would land the other side's edit of the old file in the new one.
+    Empty when ``commit`` is ``base``."""
     if base == commit:
         return {}
     out = git(repository, "diff-tree", "-z", "-M", "--raw", "--diff-filter=R", base, commit)
@@ -276,6 +278,8 @@ def _renames(repository: Path, base: str, commit: str) -> dict[str, str]:
         if not meta.startswith(b":"):
             continue
         old, new = next(fields, b""), next(fields, b"")
+        if meta.rsplit(b" ", 1)[-1] != b"R100":
+            continue  # the renaming side changed the text too
         renames[old.decode("utf-8", "surrogateescape")] = new.decode("utf-8", "surrogateescape")
     return renames
 

@@ -65,7 +65,7 @@ def keep_twins_apart(
     outcomes = [outcome.describe() for outcome in dict.fromkeys(parted.outcomes + raced)]
     written = {name for name, blob in parted.files.items() if files.get(name) != blob}
     written |= {name for name in files if name not in parted.files}
-    written |= {name for o in raced for name in (o.file, o.kept_as) if name is not None}
+    written |= {name for o in raced for name in o.files()}
     who = Attribution("found", subject=f"{subject}, twins kept apart", merged=tuple(outcomes))
     histories.record(agent_id, scope, who, only=written, keep_empty=True)
     return outcomes
