@@ -21,6 +21,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from harness_memory.hooks.link_texts import link_text
 
 from tests.support.guard_cases import (
     SHELL,
@@ -159,3 +160,48 @@ def test_p3_writes_into_folders_already_there_pass(where: Layout, command: str) 
     nothing it made."""
     _prepared(where)
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+@pytest.mark.parametrize(
+    ("code", "shown"),
+    [
+        ("import os; os.symlink(a, 'lnk')", "symlink(…)"),
+        ("Path('lnk').symlink_to(t)", "symlink(…)"),
+        ("os.link(a, b)", "link(…)"),
+        ("Path(b).hardlink_to(a)", "link(…)"),
+        ("require('fs').symlinkSync(t, 'lnk')", "symlink(…)"),
+        ("await fs.promises.symlink(t, 'lnk')", "symlink(…)"),
+        ("fs.linkSync(a, b)", "link(…)"),
+        ('File.symlink(t, "lnk")', "symlink(…)"),
+        ('symlink $t, "lnk";', "symlink / link list operator"),
+        ("symlink($t, 'lnk')", "symlink(…)"),
+        ('ln -s "$(cat target)" lnk', "ln"),
+        ("/bin/ln -sf a b", "ln"),
+        ("subprocess.run(['ln', '-s', t, 'lnk'])", "ln"),
+        ("os.system('ln -s ' + t + ' lnk')", "ln"),
+        ("FileUtils.ln_s(t, 'lnk')", "ln"),
+        ('BEGIN { system("ln -s " t " lnk") }', "ln"),
+        ("cp -rs src/ lnk", "cp -s/-l"),
+        ("cp --link a b", "cp -s/-l"),
+        ("stow -t ~ dotfiles", "stow/lndir"),
+        ("shutil.copytree(a, b, symlinks=True)", "symlinks=True"),
+    ],
+)
+def test_p3_one_table_reads_each_languages_link_calls(code: str, shown: str) -> None:
+    assert link_text(code) == shown, code
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "os.unlink(p); os.path.islink(p); os.readlink(p); Path(p).is_symlink()",
+        "fs.unlinkSync(p); fs.readlinkSync(p); fs.lstatSync(p)",
+        "os.stat(p, follow_symlinks=False); os.walk(d, followlinks=False)",
+        "ln = len(xs); print(ln == 3, ln + 1)",
+        "ls -ln; echo $ln; gcc -lnuma x.c",
+        "cp -r src/ dist/ && cp -a a b",
+        "open('out/a.txt', 'w').write('see the link below')",
+    ],
+)
+def test_p3_one_table_finds_no_link_in_code_making_none(code: str) -> None:
+    assert link_text(code) is None, code

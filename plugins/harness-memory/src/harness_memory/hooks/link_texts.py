@@ -36,9 +36,13 @@ LINK_TEXTS: tuple[tuple[str, str], ...] = (
     ("link(…)", r"\b(?:hard)?link(?:Sync|_to|at)?\s*\("),
     # perl's list operators without parentheses: symlink $from, $to; link "a", "b"
     ("symlink / link list operator", r"\b(?:sym)?link\s+[$\"'@]"),
-    # the shell's ln (a script, os.system("ln -s …"), ["ln", "-s", …], /bin/ln), ruby's
-    # FileUtils.ln / ln_s / ln_sf / ln_sr; not an assignment to a name ``ln``
-    ("ln", r"\bln(?:_sf|_sr|_s)?\b(?!\s*=(?!=))"),
+    # the shell's ln with its operands (a script, os.system("ln -s …"), /bin/ln), ln as a
+    # word of a list (["ln", "-s", …]), Ruby's FileUtils.ln( / ln_s / ln_sf / ln_sr; not a
+    # name ``ln`` in code (``ln = len(xs)``, ``print(ln == 3)``), ``$ln``, ``ls -ln``
+    (
+        "ln",
+        r"(?<![-$\w.])ln[ \t]+[-\"'$\w./~]|[\"']ln[\"'\s]|\.ln\s*\(|\bln_(?:sf|sr|s)\b",
+    ),
     # cp making links: cp -s, cp -rs, cp -al, cp --link, cp --symbolic-link
     ("cp -s/-l", r"\bcp\s+(?:-[A-Za-z]*[sl][A-Za-z]*\b|--link\b|--symbolic-link\b)"),
     # programs making links of whole trees, a copy keeping a tree's links

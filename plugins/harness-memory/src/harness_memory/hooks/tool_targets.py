@@ -1565,7 +1565,7 @@ class _Writes:
             return program[0], shown
         script = _script_word(command, program, script_words)
         if script is None and interpreted and self._operand is not None:
-            script = ("shell", self._operand)  # ``python3 mk.py``: found as a shell's operand
+            script = ("run", self._operand)  # ``python3 mk.py``: in the shell's folder
         if script is None or (expanded := _expand(script[1], self._known, self._environ)) is None:
             return None  # no script, or one named at run time: not read
         file = script_file(script[0], self._base, _tilde(expanded, self._environ), self._environ)
