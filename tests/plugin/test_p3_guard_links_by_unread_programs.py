@@ -53,6 +53,7 @@ THROUGH_LINKS = [
     # run inside another shell or a command substitution, by a runner, written by the command
     "bash -c 'python3 mk.py' && echo x > lnk/a.md",
     'echo "$(python3 mk.py)" > lnk/a.md',
+    'python3 mk.py; echo "$(tee lnk/a.md < note.md)"',
     "xargs ln -s < pair && echo x > lnk/a.md",
     "cp mk.py w.py && python3 w.py && echo x > lnk/a.md",
 ]

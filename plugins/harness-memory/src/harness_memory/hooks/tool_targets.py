@@ -343,6 +343,7 @@ def shell_paths(
     writes.linker = _linker  # a program that may make links ran before this text
     writes.here_text = "\n".join(text for text, _ in here.texts)  # an interpreter's code too
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
+    inside.linker, inside.here_text = writes.linker, writes.here_text
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
@@ -378,6 +379,7 @@ def shell_paths(
         evaluating, inner = _evaluated(evaluating, word, previous)
         inner += [word] if any(char.isspace() for char in word) else []
         writes.linker = writes.linker or found.linker  # made in ``$(…)``, ``bash -c '…'``
+        inside.linker = inside.linker or writes.linker
         ran = writes.linker
         _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, linker=ran)
         chdir = word == "env" or (chdir and word not in _SEPARATORS)
@@ -1564,7 +1566,8 @@ class _Writes:
         if interpreted and (shown := link_text(" ".join([*said, self.here_text]))) is not None:
             return program[0], shown
         script = _script_word(command, program, script_words)
-        if script is None and interpreted and self._operand is not None:
+        inline = program[-1] in _CODE_OPTIONS  # its operand is code or a module, no file
+        if script is None and interpreted and self._operand is not None and not inline:
             script = ("run", self._operand)  # ``python3 mk.py``: in the shell's folder
         if script is None or (expanded := _expand(script[1], self._known, self._environ)) is None:
             return None  # no script, or one named at run time: not read
@@ -1807,6 +1810,11 @@ class _Writes:
         for source in sources:
             name = (spelled.get(source, "") or source).rstrip("/").rsplit("/", 1)[-1]
             self._found.written.append(f"{place.rstrip('/')}/{name}")
+
+
+_CODE_OPTIONS = frozenset({"-c", "-e", "-E", "-r", "-p", "-m", "--eval", "--print"})
+"""Options after which an interpreter's operand is code or a module, not a script file
+(``python3 -c``, ``node -e``/``-p``, ``perl -E``, ``php -r``, ``python3 -m pytest``)."""
 
 
 def _script_word(
