@@ -141,6 +141,18 @@ EVERYDAY = [
     "sed -e 's/^/  /' -e '/token/d' ~/.npmrc && npm ci",
     "sed -n -E '/^(index|extra)/p' ~/.config/pip/pip.conf && pip list",
     "cat .git/config | sed -n 1,5p && git log -1",
+    # a build, install, clone or generator, then a write into a folder it or mkdir makes:
+    # programs whose code the guard does not read (or reads and finds making no link)
+    "git clone https://x/y.git repo && echo hi > repo/NOTES.md",
+    "npm run build && mkdir -p dist && echo ok > dist/stamp",
+    "npm install && mkdir -p out && cp a.txt out/",
+    "cargo build && mkdir -p release && cp target/release/app release/",
+    "python3 gen.py && mkdir -p reports && echo x > reports/sum.txt",
+    "pip install -r req.txt && mkdir -p logs && echo started > logs/run.log",
+    "./configure && make && mkdir -p /tmp/out && cp app /tmp/out/",
+    "go build ./... && mkdir -p bin && echo x > bin/VERSION",
+    "python3 run.py; mkdir newdir; echo x > newdir/a.txt",
+    "npx create-react-app web && echo '# web' > web/README.md",
 ]
 
 

@@ -1,21 +1,35 @@
-"""P-3: a link a program the guard cannot read makes is no way around it.
+"""P-3: a link a program whose code the guard reads makes is no way around it.
 
 ``python3 -c "…os.symlink(open('target').read().strip(), 'lnk')" && echo x > lnk/a.md``: the
 program builds the link from data, and the shell then writes through it. When the guard
 answers, ``lnk`` is not there, so ``lnk/a.md`` was judged a plain Workspace path and let
-through, and bash wrote into another scope. It is now judged as a link the command makes to a
-place read from data (``ln -s "$(cat f)" lnk``) is: after a program the guard does not read
-ran in the command, a write into a folder not there yet is refused (the program may make that
-folder a link). A write into a folder already there is judged as that folder, so everyday
-``python3 build.py && echo done >> build.log`` passes. Each refused form is then run by bash,
-which changes the other scope: the gap was real.
+through, and bash wrote into another scope. After a program whose code the guard reads
+(``python3 -c``, ``node -e``, ``perl -e``, ``ruby -e``, a here-document, a script file it or a
+shell runs, ``./mk.sh``) and finds making a link (``hooks/link_texts.py``'s one table), or
+one making links from its arguments (``xargs ln -s``), a write into a folder not there yet is
+refused, as a link made from data (``ln -s "$(cat f)" lnk``) is judged. Each refused form is
+then run by bash (and the interpreter), which changes the other scope: the gap was real.
+
+A program whose code the guard does not read (``npm``, ``cargo``, ``make``, ``git``, ``go``,
+``npx``, a compiled binary), or reads and finds making no link, is fenced by the harness's
+sandbox for the links it makes as for every other place it writes (``docs/security.md``):
+writes after it into folders it or ``mkdir`` makes pass (all were refused).
 """
 
 from __future__ import annotations
 
-import pytest
+import shutil
 
-from tests.support.guard_cases import SHELL, Layout, answer, assert_refused_and_bash_writes
+import pytest
+from harness_memory.hooks.link_texts import link_text
+
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answer,
+    assert_refused_and_bash_writes,
+    refusal,
+)
 
 MAKES_LINK = "import os; os.symlink(open('target').read().strip(), 'lnk')"
 """A program's text making ``lnk`` lead where the file ``target`` says (no memory named)."""
@@ -28,9 +42,26 @@ THROUGH_LINKS = [
     "bash mk.sh; cp note.md lnk/b.md",
     "python3 mk.py && bash -c 'echo x > lnk/a.md'",
     "for i in 1 2; do echo x > lnk/a.md; python3 mk.py 2>/dev/null || true; done",
+    # each interpreter's own link call, inline or in a script file
+    "node -e \"const fs = require('fs'); "
+    "fs.symlinkSync(fs.readFileSync('target', 'utf8').trim(), 'lnk')\" && echo x > lnk/a.md",
+    'perl -e \'open(my $f, "<", "target"); chomp(my $t = <$f>); symlink($t, "lnk")\' '
+    "&& cp note.md lnk/",
+    'perl -e \'open(F, "target"); chomp($t = <F>); symlink $t, "lnk"\' && echo x > lnk/a.md',
+    "python3 mk_path.py && echo x > lnk/a.md",
+    "python3 - <<'PY'\n" + MAKES_LINK + "\nPY\necho x > lnk/a.md",
+    # run inside another shell or a command substitution, by a runner, written by the command
+    "bash -c 'python3 mk.py' && echo x > lnk/a.md",
+    'echo "$(python3 mk.py)" > lnk/a.md',
+    'python3 mk.py; echo "$(tee lnk/a.md < note.md)"',
+    "xargs ln -s < pair && echo x > lnk/a.md",
+    "cp mk.py w.py && python3 w.py && echo x > lnk/a.md",
 ]
-"""Each was let through; ``target`` holds the other scope's folder, ``mk.py`` and ``mk.sh``
-make ``lnk`` lead there."""
+"""Each was let through; ``target`` holds the other scope's folder, ``mk.py``, ``mk_path.py``
+(``Path.symlink_to``) and ``mk.sh`` make ``lnk`` lead there, ``pair`` holds the two words
+``ln -s`` takes."""
+MAKES_LINK_RUBY = 'ruby -e \'File.symlink(File.read("target").strip, "lnk")\' && echo x > lnk/a.md'
+"""Ruby's ``File.symlink``, in a form of its own: run by bash only where ``ruby`` is."""
 
 
 def _prepared(where: Layout) -> None:
@@ -40,6 +71,15 @@ def _prepared(where: Layout) -> None:
     (work / "mk.py").write_text(MAKES_LINK + "\n", encoding="utf-8")
     (work / "mk.sh").write_text('#!/bin/sh\nln -s "$(cat target)" lnk\n', encoding="utf-8")
     (work / "mk.sh").chmod(0o755)
+    (work / "mk_path.py").write_text(
+        "from pathlib import Path\nPath('lnk').symlink_to(Path('target').read_text().strip())\n",
+        encoding="utf-8",
+    )
+    (work / "pair").write_text(f"{where.root / where.other} lnk\n", encoding="utf-8")
+    (work / "gen.py").write_text("print('report')\n", encoding="utf-8")
+    (work / "build.sh").write_text("#!/bin/sh\nmkdir -p dist\n", encoding="utf-8")
+    (work / "build.sh").chmod(0o755)
+    shutil.copy(shutil.which("true") or "/bin/true", work / "app")  # a compiled program
     (work / "build").mkdir()
 
 
@@ -50,6 +90,58 @@ def test_p3_a_write_through_a_link_an_unread_program_may_make_is_refused(
 ) -> None:
     _prepared(where)
     assert_refused_and_bash_writes(where, harness, command)
+
+
+def test_p3_ruby_file_symlink_is_refused(where: Layout) -> None:
+    """``ruby -e 'File.symlink(…)'`` is refused as the forms above are; run by bash (and
+    ``ruby``) where this machine has ``ruby``, else judged by the guard alone."""
+    _prepared(where)
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": MAKES_LINK_RUBY}))
+    assert reason is not None
+    assert "runs ruby, which may make a link (symlink(…))" in reason
+    if shutil.which("ruby"):
+        assert_refused_and_bash_writes(where, "claude-code", MAKES_LINK_RUBY)
+
+
+def test_p3_the_refusal_names_the_program_and_its_link_call(where: Layout) -> None:
+    _prepared(where)
+    command = "python3 mk_path.py && echo x > lnk/a.md"
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+    assert reason is not None
+    assert "runs python3, which may make a link (symlink(…) in mk_path.py)" in reason
+    assert "then writes lnk/a.md, whose folder is not there yet" in reason
+
+
+EVERYDAY_AFTER_PROGRAMS = [
+    "git clone https://x/y.git repo && echo hi > repo/NOTES.md",
+    "npm run build && mkdir -p dist && echo ok > dist/stamp",
+    "npm install && mkdir -p out && cp note.md out/",
+    "cargo build && mkdir -p release && cp target/release/app release/",
+    "python3 gen.py && mkdir -p reports && echo x > reports/sum.txt",
+    "pip install -r req.txt && mkdir -p logs && echo started > logs/run.log",
+    "./configure && make && mkdir -p /tmp/out && cp app /tmp/out/",
+    "go build ./... && mkdir -p bin && echo x > bin/VERSION",
+    "python3 run.py; mkdir newdir; echo x > newdir/a.txt",
+    "npx create-react-app web && echo '# web' > web/README.md",
+    "node -e \"console.log(require('fs').readdirSync('.'))\" && mkdir -p out && echo x > out/a",
+    "perl -e 'print \"hi\\n\"' && mkdir -p out && echo x > out/a",
+    "./build.sh && cp note.md dist/",
+    "./app && mkdir -p out && echo x > out/a",
+    "python3 -m pytest -q && mkdir -p reports && echo ok > reports/done",
+]
+"""Programs whose code the guard does not read (a package manager, a build tool, git, a
+compiled ``./app``), reads and finds making no link (``gen.py``, ``build.sh``, ``node -e``
+listing a folder), or that are not there (``run.py``: runs nothing), then a write into a
+folder they or ``mkdir`` make: each was refused."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", EVERYDAY_AFTER_PROGRAMS)
+def test_p3_writes_into_new_folders_after_programs_making_no_link_pass(
+    where: Layout, harness: str, command: str
+) -> None:
+    _prepared(where)
+    assert answer(where, harness, SHELL[harness][1], {"command": command}) is None, command
 
 
 @pytest.mark.parametrize(
@@ -69,3 +161,48 @@ def test_p3_writes_into_folders_already_there_pass(where: Layout, command: str) 
     nothing it made."""
     _prepared(where)
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+@pytest.mark.parametrize(
+    ("code", "shown"),
+    [
+        ("import os; os.symlink(a, 'lnk')", "symlink(…)"),
+        ("Path('lnk').symlink_to(t)", "symlink(…)"),
+        ("os.link(a, b)", "link(…)"),
+        ("Path(b).hardlink_to(a)", "link(…)"),
+        ("require('fs').symlinkSync(t, 'lnk')", "symlink(…)"),
+        ("await fs.promises.symlink(t, 'lnk')", "symlink(…)"),
+        ("fs.linkSync(a, b)", "link(…)"),
+        ('File.symlink(t, "lnk")', "symlink(…)"),
+        ('symlink $t, "lnk";', "symlink / link list operator"),
+        ("symlink($t, 'lnk')", "symlink(…)"),
+        ('ln -s "$(cat target)" lnk', "ln"),
+        ("/bin/ln -sf a b", "ln"),
+        ("subprocess.run(['ln', '-s', t, 'lnk'])", "ln"),
+        ("os.system('ln -s ' + t + ' lnk')", "ln"),
+        ("FileUtils.ln_s(t, 'lnk')", "ln"),
+        ('BEGIN { system("ln -s " t " lnk") }', "ln"),
+        ("cp -rs src/ lnk", "cp -s/-l"),
+        ("cp --link a b", "cp -s/-l"),
+        ("stow -t ~ dotfiles", "stow/lndir"),
+        ("shutil.copytree(a, b, symlinks=True)", "symlinks=True"),
+    ],
+)
+def test_p3_one_table_reads_each_languages_link_calls(code: str, shown: str) -> None:
+    assert link_text(code) == shown, code
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "os.unlink(p); os.path.islink(p); os.readlink(p); Path(p).is_symlink()",
+        "fs.unlinkSync(p); fs.readlinkSync(p); fs.lstatSync(p)",
+        "os.stat(p, follow_symlinks=False); os.walk(d, followlinks=False)",
+        "ln = len(xs); print(ln == 3, ln + 1)",
+        "ls -ln; echo $ln; gcc -lnuma x.c",
+        "cp -r src/ dist/ && cp -a a b",
+        "open('out/a.txt', 'w').write('see the link below')",
+    ],
+)
+def test_p3_one_table_finds_no_link_in_code_making_none(code: str) -> None:
+    assert link_text(code) is None, code

@@ -285,22 +285,24 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
     for folder, archive in unlisted:  # after the paths: a folder itself refused says why
         if (reason := _unlisted_refusal(folder, archive, judge, roots)) is not None:
             return reason
-    return _unread_program_refusal(texts, read, root, key, records) or _after_unread_refusal(read)
+    return _unread_program_refusal(texts, read, root, key, records) or _after_linker_refusal(read)
 
 
-def _after_unread_refusal(read: list[ShellPaths]) -> str | None:
-    """The refusal of a command writing into a folder not there yet after a program the
-    guard does not read ran in it (``ShellPaths.after_unread``): that program may have made
-    the folder, or one on its way, a link to anywhere, as ``ln -s "$(cat f)" lnk`` does
-    (P-3). Judged last: any other refusal of the same command says more."""
+def _after_linker_refusal(read: list[ShellPaths]) -> str | None:
+    """The refusal of a command writing into a folder not there yet after a program that may
+    make a link ran in it (``ShellPaths.after_linker``: one whose code the guard reads and
+    finds making links, or one making links from its arguments,
+    :mod:`~harness_memory.hooks.link_texts`): that program may have made the folder, or one
+    on its way, a link to anywhere, as ``ln -s "$(cat f)" lnk`` does (P-3). Judged last: any
+    other refusal of the same command says more."""
     for found in read:
-        for program, word in found.after_unread:
+        for program, shown, word in found.after_linker:
             return (
-                f"{REFUSAL_PREFIX}the command runs {_shown(program)}, a program whose writes "
-                f"the guard cannot read, and then writes {_shown(word)}, whose folder is not "
-                f"there yet: {_shown(program)} may make that folder a link to another "
-                "Workspace's memory scope before the write goes through it. Make the folder "
-                "in a command of its own first, or run the program in a command of its own"
+                f"{REFUSAL_PREFIX}the command runs {_shown(program)}, which may make a link "
+                f"({_shown(shown)}), and then writes {_shown(word)}, whose folder is not there "
+                f"yet: {_shown(program)} may make that folder a link to another Workspace's "
+                "memory scope before the write goes through it. Make the folder in a command "
+                "of its own first, or run the program in a command of its own"
             )
     return None
 

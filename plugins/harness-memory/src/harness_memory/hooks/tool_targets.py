@@ -66,6 +66,7 @@ from harness_memory.hooks.here_data import (
     is_arithmetic,
 )
 from harness_memory.hooks.in_place import edited_files, sed_prints_only, sed_written_files
+from harness_memory.hooks.link_texts import link_text, links_by_arguments, reads_text
 from harness_memory.hooks.made_links import (
     LINK_MAKERS,
     MadeLink,
@@ -74,6 +75,7 @@ from harness_memory.hooks.made_links import (
     made_links,
     unknown_link,
 )
+from harness_memory.hooks.named_scripts import read_script, script_file
 from harness_memory.hooks.option_words import TABLES, option_values, read_options, table_for
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
@@ -204,18 +206,20 @@ class ShellPaths:
     where it leads, or as built at run time when its target is; ``linked_programs`` each
     program the guard does not read run on a word through such a link whose target is read
     from data (``ln -s "$(cat f)" l && python3 w.py l/a.md``), with that word.
-    ``after_unread`` holds each place written after a program the guard does not read ran in
-    the command, whose folder is not there yet (that program may make it a link), with the
-    program.
+    ``after_linker`` holds each place written after a program that may make a link ran in the
+    command (``linker``, the first: the program and what shows it may,
+    :mod:`~harness_memory.hooks.link_texts`), whose folder is not there yet (the program may
+    have made it a link), with that program and what shows it.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
-        "after_unread",
+        "after_linker",
         "budget",
         "built",
         "configured",
         "derived",
         "linked_programs",
+        "linker",
         "links",
         "lost_programs",
         "mentioned",
@@ -262,7 +266,8 @@ class ShellPaths:
         self.scripts: list[tuple[str, str, str, str | None, bool]] = []
         self.links: dict[str, MadeLink] = {}
         self.linked_programs: list[tuple[str, str]] = []
-        self.after_unread: list[tuple[str, str]] = []
+        self.after_linker: list[tuple[str, str, str]] = []
+        self.linker: tuple[str, str] | None = None
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -291,7 +296,8 @@ class ShellPaths:
         self.scripts.extend((*script[:4], False) for script in inner.scripts)
         add_links(self.links, inner.links)
         self.linked_programs.extend(inner.linked_programs)
-        self.after_unread.extend(inner.after_unread)
+        self.after_linker.extend(inner.after_linker)
+        self.linker = self.linker or inner.linker
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -317,7 +323,7 @@ def shell_paths(
     _lost: bool = False,
     _budget: _ScanBudget | None = None,
     _links: Mapping[str, MadeLink] | None = None,
-    _unread: str | None = None,
+    _linker: tuple[str, str] | None = None,
 ) -> ShellPaths:
     """Every path ``command`` names, read as bash run in ``cwd`` with ``environ``.
 
@@ -334,8 +340,10 @@ def shell_paths(
     words = _loops_run_twice(_shell_words(command))
     found, tails = _found_for(command, _budget, _links)
     writes = _Writes(found, tails, environ, cd_data=_lost)
-    writes.unread = _unread  # a program the guard does not read ran before this text
+    writes.linker = _linker  # a program that may make links ran before this text
+    writes.here_text = "\n".join(text for text, _ in here.texts)  # an interpreter's code too
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
+    inside.linker, inside.here_text = writes.linker, writes.here_text
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
@@ -370,8 +378,10 @@ def shell_paths(
         last = word
         evaluating, inner = _evaluated(evaluating, word, previous)
         inner += [word] if any(char.isspace() for char in word) else []
-        ran = writes.unread
-        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, unread=ran)
+        writes.linker = writes.linker or found.linker  # made in ``$(…)``, ``bash -c '…'``
+        inside.linker = inside.linker or writes.linker
+        ran = writes.linker
+        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, linker=ran)
         chdir = word == "env" or (chdir and word not in _SEPARATORS)
         if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
             linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
@@ -396,7 +406,8 @@ def shell_paths(
     writes.end()
     inside.end()
     evaluated = [" ".join(evaluating or [])]
-    _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, unread=writes.unread)
+    ran = writes.linker
+    _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, linker=ran)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
 
@@ -681,11 +692,11 @@ def _read_inner(
     *,
     depth: int,
     lost: bool,
-    unread: str | None = None,
+    linker: tuple[str, str] | None = None,
 ) -> None:
     """Add what each of ``texts`` (a command another shell or ``eval`` runs, standing in
-    ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep; ``unread``: a
-    program the guard does not read ran before it (``python3 mk.py && bash -c '…'``)."""
+    ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep; ``linker``: a
+    program that may make links ran before it (``python3 mk.py && bash -c '…'``)."""
     for text in texts:
         if depth < _INNER_DEPTH and text.strip():
             inner = shell_paths(
@@ -696,7 +707,7 @@ def _read_inner(
                 _lost=lost,
                 _budget=found.budget,
                 _links=found.links,
-                _unread=unread,
+                _linker=linker,
             )
             found.take(inner)
 
@@ -1210,8 +1221,9 @@ class _Writes:
         "_words",
         "_wrapper",
         "folder_unknown",
+        "here_text",
+        "linker",
         "reading",
-        "unread",
     )
 
     def __init__(
@@ -1224,7 +1236,8 @@ class _Writes:
     ) -> None:
         self._found = found
         self._cd_data = cd_data  # a cd went into a folder read from data (:func:`_named_folder`)
-        self.unread: str | None = None  # a program the guard does not read that ran already
+        self.linker: tuple[str, str] | None = None  # a program that may make links, ran already
+        self.here_text = ""  # the command's here-documents' bodies
         self._tails = tails
         self._environ = environ  # the shell's environment (``~`` in ``tar -C ~``)
         self._command: str | None = None
@@ -1311,7 +1324,7 @@ class _Writes:
             if self._built(word, known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
             else:
-                self._after_unread(word)
+                self._after_linker(word)
             return
         if self._command == "for":
             self._read_loop(word, known, environ)
@@ -1525,20 +1538,50 @@ class _Writes:
         or ``.``'s operand, a shell's script operand
         (:func:`~harness_memory.hooks.shell_startup.script_operand`), or the program itself
         when named by its path; each value a ``for`` loop's variable in it takes."""
-        if command in _SOURCING:
-            kind, word = "source", next((each for each in words if each != "--"), None)
-        elif command in STARTUP_SHELLS:
-            kind, word = "shell", script_operand(words)
-        elif program and "/" in program[0]:
-            kind, word = "run", program[0]
-        else:
+        script = _script_word(command, program, words)
+        if script is None:
             return
-        if word is None:
-            return
+        kind, word = script
         for each in _through_loops(word, self._loops) or [word]:
             expanded = _expand(each, self._known, self._environ)
             path = None if expanded is None else _tilde(expanded, self._environ)
             self._found.scripts.append((kind, self._base, word, path, True))
+
+    def _link_maker(
+        self, command: str, program: list[str], said: list[str], script_words: list[str]
+    ) -> tuple[str, str] | None:
+        """Whether the program the command ended runs (``program``: its name as spelled and
+        options; ``said``: its words as written and expanded) may make a link, by what the
+        guard reads of it (:mod:`~harness_memory.hooks.link_texts`): the program, and what
+        shows it may; None when nothing read shows it (``npm``, ``make``, a compiled binary:
+        fenced by the harness's sandbox as for every place such a program writes). Read: a
+        program known to make links from its arguments (``xargs ln -s``, ``stow``); an
+        interpreter's words and here-documents (``python3 -c``, ``node -e``, ``perl -e``,
+        ``python3 - <<'PY'``); the script file it, a shell, ``source`` or the program named by
+        its path runs (``python3 mk.py``, ``bash mk.sh``, ``./mk.sh``), or, when the command
+        writes a file of that name before it runs (its text not yet there), that script."""
+        if (by := links_by_arguments(command, [*program[1:], *said])) is not None:
+            return program[0], by
+        interpreted = reads_text(command)
+        if interpreted and (shown := link_text(" ".join([*said, self.here_text]))) is not None:
+            return program[0], shown
+        script = _script_word(command, program, script_words)
+        inline = program[-1] in _CODE_OPTIONS  # its operand is code or a module, no file
+        if script is None and interpreted and self._operand is not None and not inline:
+            script = ("run", self._operand)  # ``python3 mk.py``: in the shell's folder
+        if script is None or (expanded := _expand(script[1], self._known, self._environ)) is None:
+            return None  # no script, or one named at run time: not read
+        file = script_file(script[0], self._base, _tilde(expanded, self._environ), self._environ)
+        name = os.path.basename(file)  # noqa: PTH119
+        if any(os.path.basename(word.rstrip("/")) == name for word in self._found.written):  # noqa: PTH119
+            return program[0], f"{script[1]}, a script the command writes"
+        if not os.path.isfile(file):  # noqa: PTH113
+            return None  # missing (it runs nothing), a folder
+        language, text = read_script(file, run=script[0] == "run")
+        if language == "unknown":
+            return program[0], f"{script[1]}, a script the guard cannot read"
+        shown = link_text(text) if language != "program" else None
+        return None if shown is None else (program[0], f"{shown} in {script[1]}")
 
     def end(self) -> None:
         """The simple command ended: judge its operands."""
@@ -1551,6 +1594,9 @@ class _Writes:
         config_words = self._note_reads(command)
         self._note_script(command, program, script_words)
         unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
+        maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
+        if unread and self.linker is None:
+            maker = self._link_maker(command or "", program, said, script_words)
         if unread:
             self._found.written.extend(said)  # it may write any place its words name
             self._found.programs.insert(self._named_at, program[0])
@@ -1621,17 +1667,20 @@ class _Writes:
         self._note_written(command, written, operands, said)
         if command == "sed":
             self._note_sed_files(operands, said)
-        if unread:
-            self.unread = self.unread or program[0]  # after its own writes: later ones meet it
+        if maker is not None:  # after its own writes: later ones meet it
+            self.linker = maker
+            self._found.linker = self._found.linker or maker
 
-    def _after_unread(self, word: str) -> None:
-        """Keep in ``found.after_unread`` a place the command writes (``word``, not built at
-        run time) after a program the guard does not read ran in it, when the folder it lands
-        in is not there yet: that program may have made it, or a folder on its way, a link
-        to anywhere (``python3 -c 'os.symlink(…, "lnk")' && echo x > lnk/a.md``), as ``ln -s
-        "$(cat f)" lnk`` does (:mod:`~harness_memory.hooks.made_links`). A folder there
-        already is taken as the folder it is (``python3 build.py && echo x >> notes.md``)."""
-        if self.unread is None or self._run_lost:
+    def _after_linker(self, word: str) -> None:
+        """Keep in ``found.after_linker`` a place the command writes (``word``, not built at
+        run time) after a program that may make links (:meth:`_link_maker`) ran in it, when
+        the folder it lands in is not there yet: that program may have made it, or a folder
+        on its way, a link to anywhere (``python3 -c 'os.symlink(…, "lnk")' && echo x >
+        lnk/a.md``), as ``ln -s "$(cat f)" lnk`` does (:mod:`~harness_memory.hooks.
+        made_links`). A folder there already is taken as the folder it is (``python3
+        mk.py && echo x >> notes.md``); after a program whose text shows no link, or is not
+        read (``npm run build && mkdir -p dist && echo ok > dist/stamp``), the write passes."""
+        if self.linker is None or self._run_lost:
             return
         expanded = _expand(word, self._known, self._environ)
         if expanded is None:
@@ -1639,7 +1688,7 @@ class _Writes:
         path = os.path.join(self._base, _tilde(expanded, self._environ))  # noqa: PTH118
         folder = os.path.dirname(path)  # noqa: PTH120
         if not os.path.isdir(folder):  # noqa: PTH112
-            self._found.after_unread.append((self.unread, word))
+            self._found.after_linker.append((*self.linker, word))
 
     def _note_glued_values(self, command: str | None, operands: list[tuple[str, bool]]) -> None:
         """Judge as paths the values glued into a word of a program with an option table
@@ -1747,7 +1796,7 @@ class _Writes:
         for word, built in written:
             self._found.written.extend([word, spelled.get(word, "")])
             if not built:
-                self._after_unread(word)
+                self._after_linker(word)
         if command not in DESTINATION_WRITERS or not written:
             return
         files = [word for word, _ in operands if not word.startswith("-")]
@@ -1761,6 +1810,30 @@ class _Writes:
         for source in sources:
             name = (spelled.get(source, "") or source).rstrip("/").rsplit("/", 1)[-1]
             self._found.written.append(f"{place.rstrip('/')}/{name}")
+
+
+_CODE_OPTIONS = frozenset({"-c", "-e", "-E", "-r", "-p", "-m", "--eval", "--print"})
+"""Options after which an interpreter's operand is code or a module, not a script file
+(``python3 -c``, ``node -e``/``-p``, ``perl -E``, ``php -r``, ``python3 -m pytest``)."""
+
+
+def _script_word(
+    command: str | None, program: list[str], words: list[str]
+) -> tuple[str, str] | None:
+    """The script file a command runs, as its kind (``source``, ``shell``, ``run``) and word:
+    ``source``'s or ``.``'s operand (``words``: their words, or a shell's, as written), a
+    shell's script operand (:func:`~harness_memory.hooks.shell_startup.script_operand`), or
+    the program itself when named by its path (``program``: its name as spelled first)."""
+    word: str | None
+    if command in _SOURCING:
+        kind, word = "source", next((each for each in words if each != "--"), None)
+    elif command in STARTUP_SHELLS:
+        kind, word = "shell", script_operand(words)
+    elif program and "/" in program[0]:
+        kind, word = "run", program[0]
+    else:
+        return None
+    return None if word is None else (kind, word)
 
 
 def _writes_nothing_unread(

@@ -1,0 +1,104 @@
+"""Which programs the guard does not read may make a link, by the text it reads of them (P-3).
+
+``python3 -c "import os; os.symlink(open('target').read().strip(), 'lnk')" && echo x >
+lnk/a.md``: the program makes ``lnk`` lead where data says, and the shell then writes through
+it. The guard reads the text of some programs it does not otherwise read (``python3 -c``/``node
+-e``/``perl -e``/``ruby -e`` code, a script file they or a shell run, ``./mk.sh``) for the
+memory it names; the same text says whether the program can make a link: one of
+:data:`LINK_TEXTS`. A program whose text the guard does not read (``npm``, ``cargo``,
+``make``, ``git``, ``go``, a compiled binary) is fenced by the harness's sandbox for the
+links it makes as for every other place it writes (``docs/security.md``). Pure text work,
+linear in the text's length (H-5).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = [
+    "LINKING_PROGRAMS",
+    "LINK_TEXTS",
+    "RUNNERS",
+    "TEXT_PROGRAMS",
+    "link_text",
+    "links_by_arguments",
+    "reads_text",
+]
+
+LINK_TEXTS: tuple[tuple[str, str], ...] = (
+    # a call making a symbolic link: os.symlink(, fs.symlink(, fs.symlinkSync(,
+    # fs.promises.symlink(, File.symlink(, perl's and php's symlink(, Path.symlink_to(,
+    # symlinkat(
+    ("symlink(…)", r"\bsymlink(?:Sync|_to|at)?\s*\("),
+    # one making a hard link: os.link(, fs.linkSync(, File.link(, Path.hardlink_to(,
+    # Path.link_to(, linkat( (not unlink(, readlink(, islink(: a letter stands before)
+    ("link(…)", r"\b(?:hard)?link(?:Sync|_to|at)?\s*\("),
+    # perl's list operators without parentheses: symlink $from, $to; link "a", "b"
+    ("symlink / link list operator", r"\b(?:sym)?link\s+[$\"'@]"),
+    # the shell's ln with its operands (a script, os.system("ln -s …"), /bin/ln), ln as a
+    # word of a list (["ln", "-s", …]), Ruby's FileUtils.ln( / ln_s / ln_sf / ln_sr; not a
+    # name ``ln`` in code (``ln = len(xs)``, ``print(ln == 3)``), ``$ln``, ``ls -ln``
+    (
+        "ln",
+        r"(?<![-$\w.])ln[ \t]+[-\"'$\w./~]|[\"']ln[\"'\s]|\.ln\s*\(|\bln_(?:sf|sr|s)\b",
+    ),
+    # cp making links: cp -s, cp -rs, cp -al, cp --link, cp --symbolic-link
+    ("cp -s/-l", r"\bcp\s+(?:-[A-Za-z]*[sl][A-Za-z]*\b|--link\b|--symbolic-link\b)"),
+    # programs making links of whole trees, a copy keeping a tree's links
+    ("stow/lndir", r"\b(?:stow|lndir)\b"),
+    ("symlinks=True", r"\bsymlinks\s*=\s*True\b"),
+)
+"""The one table of texts by which a program's code can make a link: each a name shown in a
+refusal and the pattern found in the code (Python, JavaScript, Perl, Ruby, PHP, awk, shell)."""
+_LINK_TEXT_RE = re.compile(
+    "|".join(f"(?P<t{at}>{pattern})" for at, (_, pattern) in enumerate(LINK_TEXTS))
+)
+TEXT_PROGRAMS = re.compile(
+    r"^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*"
+    r"|[gmn]?awk|lua[0-9.]*|sh|bash|rbash|dash|ash|ksh|mksh|zsh|source|\.)$"
+)
+"""Programs (by bare name) whose words the guard reads as their code: an interpreter given
+code inline (``python3 -c``, ``node -e``, ``perl -e``, ``ruby -e``, ``php -r``, ``awk '…'``)
+or a script file (its first operand: ``python3 mk.py``, ``bash mk.sh``, ``source x.sh``);
+a program named by its path (``./mk.sh``) is read by its file."""
+LINKING_PROGRAMS = frozenset({"ln", "link", "stow", "xstow", "lndir"})
+"""Programs known to make links from their arguments (``ln``, coreutils' ``link``, GNU
+``stow``, X11's ``lndir``): run by a program the guard does not read (``xargs ln -s``,
+``busybox ln``), or themselves not read (``link``, ``stow``)."""
+_LINKING_CP_RE = re.compile(r"^(?:-[A-Za-z]*[sl][A-Za-z]*|--link|--symbolic-link)$")
+"""A ``cp`` option making links instead of copies."""
+RUNNERS = frozenset({"xargs", "parallel", "busybox", "toybox", "watch"})
+"""Programs running the program their words name, with arguments the guard may not see
+(``xargs ln -s < pairs``)."""
+
+
+def reads_text(name: str) -> bool:
+    """Whether the guard reads the words (and script file) of the program called ``name``
+    (a bare name) as its code: :data:`TEXT_PROGRAMS`."""
+    return TEXT_PROGRAMS.match(name) is not None
+
+
+def link_text(text: str) -> str | None:
+    """The name (from :data:`LINK_TEXTS`) of the first text in ``text`` by which code can make
+    a link, or None; one linear scan."""
+    found = _LINK_TEXT_RE.search(text)
+    if found is None or found.lastgroup is None:
+        return None
+    return LINK_TEXTS[int(found.lastgroup[1:])][0]
+
+
+def links_by_arguments(name: str, words: Iterable[str]) -> str | None:
+    """The link-making program a command called ``name`` with ``words`` (as written) is or
+    runs (:data:`LINKING_PROGRAMS`, or ``cp -s``/``cp -l`` run by one of :data:`RUNNERS`), or
+    None."""
+    if name in LINKING_PROGRAMS:
+        return name
+    if name not in RUNNERS:
+        return None
+    said = list(words)
+    names = {word.rsplit("/", 1)[-1] for word in said}
+    if made := sorted(names & LINKING_PROGRAMS):
+        return f"{name} {made[0]}"
+    linking = any(_LINKING_CP_RE.match(word) for word in said)
+    return f"{name} cp" if "cp" in names and linking else None
