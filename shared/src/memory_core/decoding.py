@@ -182,7 +182,7 @@ def legacy_multibyte(raw: bytes) -> str | None:
     return None if readings is None else readings[0]
 
 
-def legacy_readings(raw: bytes) -> tuple[str, ...] | None:
+def legacy_readings(raw: bytes, *, weigh: bool = True) -> tuple[str, ...] | None:
     """The legacy encodings ``raw``, bytes that are not UTF-8, is most likely written in, the
     likeliest first; two or more when it is too short to tell which (a CJK title of two
     characters reads as Chinese, Japanese and Korean alike): then no reading of it is shown
@@ -223,19 +223,22 @@ def legacy_readings(raw: bytes) -> tuple[str, ...] | None:
     (:func:`_windows_1251_by_case`).
     Cost: ~2.7 ms for a 28,000-character Shift-JIS index (41 KB), plus ~12 ms to import
     ``charset-normalizer`` the first time (and 0.4-0.7 s for ``chardet``'s models when a short
-    index needs them); UTF-8 text never gets here.
+    index needs them); UTF-8 text never gets here. ``weigh=False`` never loads those models
+    (a hook's budget, H-5: :func:`not_decoded_why`): the readings they would choose among are
+    all returned (:func:`~memory_core.legacy_readings.cjk_readings`,
+    :func:`~memory_core.legacy_readings.cyrillic_readings`), likeliest by the rest first.
     """
-    readings = _family_readings(raw)
+    readings = _family_readings(raw, weigh=weigh)
     if readings is None or not _short_and_western(raw):
         return readings
     return (*readings, WESTERN)  # too little text to tell: never one named, nor shown
 
 
-def _family_readings(raw: bytes) -> tuple[str, ...] | None:
+def _family_readings(raw: bytes, *, weigh: bool) -> tuple[str, ...] | None:
     """:func:`legacy_readings` before the check of short text that reads as Western text."""
     from charset_normalizer import from_bytes  # only for bytes that are not UTF-8
 
-    if (cyrillic := _cyrillic_8bit(raw)) is not None:
+    if (cyrillic := _cyrillic_8bit(raw, weigh=weigh)) is not None:
         return cyrillic
     best = from_bytes(raw, cp_isolation=list(_WEIGHED)).best()
     first = _HIGH_BYTE.search(raw)
@@ -256,11 +259,11 @@ def _family_readings(raw: bytes) -> tuple[str, ...] | None:
     readable = [other for other in LEGACY_MULTIBYTE if decodes(raw, other)]
     head = raw[: raw.rfind(b"\n", 0, _CHOICE_BYTES) + 1 or _CHOICE_BYTES]  # whole lines
     if fitting := [other for other in readable if decodes(head, other)]:
-        return cjk_readings(head, fitting).codecs
-    return cjk_readings(raw, readable).codecs  # a first line longer than the sample
+        return cjk_readings(head, fitting, weigh=weigh).codecs
+    return cjk_readings(raw, readable, weigh=weigh).codecs  # a first line longer than the sample
 
 
-def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
+def _cyrillic_8bit(raw: bytes, *, weigh: bool) -> tuple[str, ...] | None:
     """:func:`legacy_readings` of ``raw``, bytes that are not UTF-8, when they are 8-bit
     Cyrillic text rather than Western or CJK text, else None. Windows-1251 Cyrillic text:
     ``charset-normalizer``, weighing Windows-1252, Latin-1, Windows-1251 and the CJK
@@ -295,15 +298,15 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
         return None
     best = from_bytes(raw, cp_isolation=[*_WEIGHED, *_CYRILLIC]).best()
     if best is None or best.encoding in _CYRILLIC:
-        return _cyrillic_or_cjk(raw, cyrillic_readings(raw))
+        return _cyrillic_or_cjk(raw, cyrillic_readings(raw, weigh=weigh), weigh=weigh)
     if koi8_r_by_case(raw):
-        return (*cyrillic_readings(raw), *wholly_common_cjk(raw))
+        return (*cyrillic_readings(raw, weigh=weigh), *wholly_common_cjk(raw))
     if cyrillic_by_case(raw, WINDOWS_1251, _CYRILLIC_SIGNS):  # ``Кофе``, weighed as GB18030
-        return _windows_1251_by_case(raw)  # ``да`` (``äà``) named with cp1252 too, never read
+        return _windows_1251_by_case(raw, weigh=weigh)  # ``да`` (``äà``): with cp1252, never read
     return None
 
 
-def _windows_1251_by_case(raw: bytes) -> tuple[str, ...]:
+def _windows_1251_by_case(raw: bytes, *, weigh: bool) -> tuple[str, ...]:
     """The readings of ``raw``, a few Windows-1251 letters by their case
     (:func:`~memory_core.legacy_readings.cyrillic_by_case`), likeliest first: Windows-1251
     alone, or after the CJK encodings in which every character stands where their text has
@@ -313,14 +316,14 @@ def _windows_1251_by_case(raw: bytes) -> tuple[str, ...]:
     CJK encoding's common rows, ``ё`` aside), which the case rule does not let through; short
     Big5 ``測試``, EUC-KR ``메모`` and EUC-JP ``手順`` do (``ґъёХ``, ``ёЮёр``, ``јкЅз``)."""
     if capital_inside(raw.decode(WINDOWS_1251)):
-        return _cyrillic_or_cjk(raw, (WINDOWS_1251,))
+        return _cyrillic_or_cjk(raw, (WINDOWS_1251,), weigh=weigh)
     common = wholly_common_cjk(raw)
     if not common:
         return (WINDOWS_1251,)
-    return (*cjk_readings(raw, common).codecs, WINDOWS_1251)
+    return (*cjk_readings(raw, common, weigh=weigh).codecs, WINDOWS_1251)
 
 
-def _cyrillic_or_cjk(raw: bytes, readings: tuple[str, ...]) -> tuple[str, ...]:
+def _cyrillic_or_cjk(raw: bytes, readings: tuple[str, ...], *, weigh: bool) -> tuple[str, ...]:
     """``readings``, the 8-bit Cyrillic encodings ``raw`` reads best in, unless a third of
     its words read in the first with a capital after a lower-case letter
     (:func:`~memory_core.legacy_readings.capital_inside`: ``іЖҐч`` is Big5 ``備份``, ``йРдє``
@@ -331,7 +334,7 @@ def _cyrillic_or_cjk(raw: bytes, readings: tuple[str, ...]) -> tuple[str, ...]:
     decoding = [codec for codec in LEGACY_MULTIBYTE if decodes(raw, codec)]
     if not decoding:
         return readings
-    return (*cjk_readings(raw, decoding).codecs, *readings)
+    return (*cjk_readings(raw, decoding, weigh=weigh).codecs, *readings)
 
 
 _CYRILLIC_SIGNS = frozenset("«»—–„“”…№\xa0‘’")
@@ -406,12 +409,15 @@ def _unlike_western(raw: bytes, *, cjk_words: bool = True) -> tuple[int, int]:
     return unlike, len(_HIGH.findall(text))
 
 
-def _looks_like(readings: tuple[str, ...]) -> str:
+def _looks_like(readings: tuple[str, ...], *, weighed: bool = True) -> str:
     """``looks like Shift-JIS (cp932); convert it to UTF-8 (iconv -f CP932 -t UTF-8)`` for
     :func:`legacy_readings`' verdict; for text too short to tell, every encoding it is as
     likely in, none taken for it: ``looks like GBK/GB18030 or EUC-KR, too little text to tell
     which (gb18030 or euc_kr); convert it to UTF-8 from the one it is written in (iconv -f
-    GB18030 -t UTF-8, or iconv -f EUC-KR -t UTF-8)``."""
+    GB18030 -t UTF-8, or iconv -f EUC-KR -t UTF-8)``. ``weighed=False``: the readings were
+    not weighed by language (:func:`legacy_readings`), so several are named as candidates
+    (``looks like EUC-KR or GBK/GB18030, one of them (euc_kr or gb18030); …``), never
+    as too little text to tell."""
     if len(readings) == 1:
         known, iconv = _KNOWN_AS[readings[0]]
         return (
@@ -419,13 +425,14 @@ def _looks_like(readings: tuple[str, ...]) -> str:
         )
     known = " or ".join(_KNOWN_AS[codec][0] for codec in readings)
     commands = ", or ".join(f"iconv -f {_KNOWN_AS[codec][1]} -t UTF-8" for codec in readings)
+    why = "too little text to tell which" if weighed else "one of them"
     return (
-        f"looks like {known}, too little text to tell which ({' or '.join(readings)}); "
+        f"looks like {known}, {why} ({' or '.join(readings)}); "
         f"convert it to UTF-8 from the one it is written in ({commands})"
     )
 
 
-def not_decoded_why(raw: bytes) -> str | None:
+def not_decoded_why(raw: bytes, *, weigh: bool = True) -> str | None:
     """Why an index (``MEMORY.md``) of bytes ``raw`` is not decoded, or None when it is.
 
     An index that is not UTF-8 (nor UTF-16/32) but :func:`legacy_multibyte` text is not read as
@@ -433,7 +440,9 @@ def not_decoded_why(raw: bytes) -> str | None:
     it (``unreadable``), in words that follow "the service …" / "Agent Memory …":
     ``"does not decode it: it is not UTF-8, and looks like Shift-JIS (cp932…); convert it …"``.
     Its bytes stay as they are: a delete still prunes its lines (:func:`decode_exact` keeps
-    every byte).
+    every byte). ``weigh=False`` (a hook, H-5: under 100 ms in a fresh process) never loads
+    ``chardet``'s language models, 70 ms to import and 100 ms to read the first time: every
+    candidate encoding they would choose among is named instead (:func:`legacy_readings`).
 
     >>> not_decoded_why("- [メモ](a.md)\\n".encode("utf-8")) is None
     True
@@ -447,8 +456,10 @@ def not_decoded_why(raw: bytes) -> str | None:
     except UnicodeDecodeError:
         if _mostly_utf8(raw) is not None:
             return None  # UTF-8 with a few lines of another encoding: read line by line
-        if (readings := legacy_readings(raw)) is not None:
-            return f"does not decode it: it is not UTF-8, and {_looks_like(readings)}"
+        if (readings := legacy_readings(raw, weigh=weigh)) is not None:
+            return (
+                f"does not decode it: it is not UTF-8, and {_looks_like(readings, weighed=weigh)}"
+            )
     return None
 
 

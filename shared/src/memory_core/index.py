@@ -49,6 +49,7 @@ from memory_core.markdown import (
 
 __all__ = [
     "RepeatedFind",
+    "comment_ends",
     "entry_span",
     "entry_targets",
     "index_lines",
@@ -600,17 +601,30 @@ def _comment_ends_kept(
     comment early or leave it unopened, and the entries it hides would become entries."""
     kept: dict[int, tuple[str, list[str]]] = {}
     for number in removed_at:
-        line, shown = _content(tokens[number]), prose[number]
-        close, opening = line.find("-->"), line.rfind("<!--")
-        head = line[: close + 3] if close != -1 and not shown[: close + 3].strip() else ""
-        if "<!--" in head:
-            head = ""  # a comment opened and closed on this line: none ran into it
-        tail = line[opening:] if opening != -1 and not shown[opening:].strip() else ""
-        if "-->" in tail:
-            tail = ""  # closed on this line: none runs on from it
-        if head or tail:
-            kept[number] = (f"{head} {tail}".strip() if head and tail else head or tail, [line])
+        line = _content(tokens[number])
+        if ends := comment_ends(line, prose[number]):
+            kept[number] = (ends, [line])
     return kept
+
+
+def comment_ends(line: str, shown: str) -> str:
+    """What a delete keeps of index ``line`` (``shown``: the line with its index's comments
+    blanked, :func:`~memory_core.markdown.blank_comment_lines`): the ``-->`` that closes a
+    comment run into it and the ``<!--`` part that opens one running on from it, joined by a
+    space; ``""`` for a line that does neither (A-6). A restore puts the line back in place of
+    them (:func:`memory_core.index_merge.merge_index`).
+
+    >>> comment_ends("--> - [A](a.md) <!-- old:", "    - [A](a.md)          ")
+    '--> <!-- old:'
+    """
+    close, opening = line.find("-->"), line.rfind("<!--")
+    head = line[: close + 3] if close != -1 and not shown[: close + 3].strip() else ""
+    if "<!--" in head:
+        head = ""  # a comment opened and closed on this line: none ran into it
+    tail = line[opening:] if opening != -1 and not shown[opening:].strip() else ""
+    if "-->" in tail:
+        tail = ""  # closed on this line: none runs on from it
+    return f"{head} {tail}".strip() if head and tail else head or tail
 
 
 def _prose_of(tokens: Sequence[str], prose: Sequence[str] | None, number: int) -> str:

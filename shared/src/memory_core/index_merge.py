@@ -7,8 +7,14 @@ the target index without duplicates (:func:`merge_index`):
 
 - a target that has no index (or a blank one) receives the source index whole, links rewritten;
 - otherwise a source line is appended unless it is blank, already present (compared without
-  outer whitespace), the source's top-level ``# `` title, or a link line whose every topic link
-  already has a line in the target (the memory is indexed there already);
+  outer whitespace, HTML comments and all, and hidden by a comment there as here:
+  ``## Ops <!-- team -->`` is there once it is), the source's top-level ``# `` title, or a link
+  line whose every topic link already has a line in the target (the memory is indexed there
+  already; an entry inside ``<!-- … -->`` links nothing);
+- lines of a comment across lines (:func:`memory_core.markdown.comment_line_runs`) come
+  together when some of them alone would leave a ``<!--`` or ``-->`` hiding or showing other
+  lines; a line put back in place of the ``<!--``/``-->`` a delete kept of it
+  (:func:`memory_core.index.comment_ends`) takes their place;
 - the target's own lines are never changed, reordered or removed, and its line ends (LF or
   CRLF) are used for the appended lines;
 - lines that come back to the index they were once part of (a restore, V-2: ``places``) go
@@ -35,6 +41,7 @@ from urllib.parse import quote, unquote
 
 from memory_core.index import (
     RepeatedFind,
+    comment_ends,
     entry_span,
     index_lines,
     line_entries,
@@ -42,7 +49,13 @@ from memory_core.index import (
     linked_topic_files,
     topic_link_targets,
 )
-from memory_core.markdown import blank_code_spans, blank_comment_lines, fenced_lines
+from memory_core.markdown import (
+    blank_code_spans,
+    blank_comment_lines,
+    comment_line_runs,
+    fenced_lines,
+    lines_with_ends,
+)
 
 __all__ = ["IndexMerge", "merge_index", "rewrite_links"]
 
@@ -190,37 +203,92 @@ def merge_index(
         text = end.join(rewritten) + (end if rewritten else "")
         added = [line for line in rewritten if line.strip()]
         return IndexMerge(text=text, changed=bool(added), added=added)
-    present = {line.strip() for line in blank_comment_lines(index_lines(target))}
+    held = index_lines(target)
+    # a line is there by its own text, comments and all; blanked, only to find links
+    present = set(zip(_stripped(held), _stripped(blank_comment_lines(held)), strict=True))
     indexed = set(linked_topic_files(target))
     merge = IndexMerge(text=target, changed=False)
-    appended: list[str] = []
     prose = blank_comment_lines(rewritten)  # an entry inside ``<!-- … -->`` links nothing
+    why_not: list[str | None] = []  # per source line: why it is not added, None: added
     for line, shown, in_fence in zip(rewritten, prose, fenced, strict=True):
-        stripped = line.strip()
-        if not stripped:
-            continue
+        key = (line.strip(), shown.strip())
         links = [] if in_fence else [_nfc(t) for t in topic_link_targets(shown)]
-        if stripped in present:
-            merge.skipped.append((line, "already there"))
-        elif stripped.startswith("# ") and not links:
-            merge.skipped.append((line, "title"))
+        if not key[0]:
+            why_not.append("")
+        elif key in present:
+            why_not.append("already there")
+        elif key[0].startswith("# ") and not links:
+            why_not.append("title")
         elif links and all(link in indexed for link in links):
-            merge.skipped.append((line, "already indexed"))
+            why_not.append("already indexed")
         else:
-            appended.append(line)
-            present.add(stripped)
+            why_not.append(None)
+            present.add(key)
             indexed.update(links)
+    appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
     if appended:
-        end = _line_end(target)
-        head = target if target.endswith("\n") else target + end
-        if places is None:
-            merge.text = head + end.join(appended) + end
-        else:
-            where = [entry for line in index_lines(places) for entry in line_entries(line)]
-            merge.text = _put_back(head, appended, where, end)
+        merge.text = _with_lines(target, appended, places)
+        if places is not None and "<!--" in merge.text:
+            ends = {
+                line.strip(): kept
+                for line, shown, why in zip(rewritten, prose, why_not, strict=True)
+                if why is None and (kept := comment_ends(line, shown))
+            }
+            merge.text = _without_kept_ends(merge.text, ends)
+        if "<!--" in merge.text and not _read_as_before(merge.text, present):
+            # a comment across lines, cut: its new lines alone would hide or show others
+            for first, last in comment_line_runs(rewritten):
+                if None in why_not[first : last + 1]:
+                    why_not[first : last + 1] = [None] * (last + 1 - first)
+            appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
+            merge.text = _with_lines(target, appended, places)
         merge.changed = True
         merge.added = appended
+    merge.skipped = [(line, why) for line, why in zip(rewritten, why_not, strict=True) if why]
     return merge
+
+
+def _with_lines(target: str, lines: list[str], places: str | None) -> str:
+    """``target`` with ``lines`` added: at its end, or where they stood in ``places``."""
+    end = _line_end(target)
+    head = target if target.endswith("\n") else target + end
+    if places is None:
+        return head + end.join(lines) + end
+    where = [entry for line in index_lines(places) for entry in line_entries(line)]
+    return _put_back(head, lines, where, end)
+
+
+def _without_kept_ends(text: str, ends: Mapping[str, str]) -> str:
+    """``text`` (a restore's merge, V-2) without the ``<!--``/``-->`` a delete kept of each
+    line put back (``ends``: line without outer whitespace → what the delete kept of it,
+    :func:`memory_core.index.comment_ends`): the line next to one put back that holds just
+    that, which the line's own comment ends now stand in for."""
+    if not ends:
+        return text
+    rows = lines_with_ends(text)
+    dropped: set[int] = set()
+    for at, row in enumerate(rows):
+        kept = ends.get(row.strip())
+        if kept is None:
+            continue
+        for near in (at + 1, at - 1):
+            if 0 <= near < len(rows) and near not in dropped and rows[near].strip() == kept:
+                dropped.add(near)
+                break
+    return "".join(row for at, row in enumerate(rows) if at not in dropped)
+
+
+def _stripped(lines: list[str]) -> list[str]:
+    return [line.strip() for line in lines]
+
+
+def _read_as_before(text: str, lines: set[tuple[str, str]]) -> bool:
+    """Whether every line of ``text`` is one of ``lines``, each ``(line, line as shown)``
+    without outer whitespace (comments blanked): merged, no line's comment opens or closes
+    elsewhere than it did in the index it came from (no stray ``<!--`` hides what follows)."""
+    held = index_lines(text)
+    read = zip(_stripped(held), _stripped(blank_comment_lines(held)), strict=True)
+    return all(key in lines for key in read if key[0])
 
 
 def _put_back(target: str, lines: list[str], places: list[str], end: str) -> str:

@@ -226,10 +226,11 @@ def _kana_read_as_japanese(text: str) -> bool:
     return True
 
 
-def cjk_readings(raw: bytes, decoding: Sequence[str]) -> CjkReadings:
+def cjk_readings(raw: bytes, decoding: Sequence[str], *, weigh: bool = True) -> CjkReadings:
     """Which of ``decoding`` (the CJK encodings that decode ``raw``, not empty) ``raw`` is
     written in (see the module). ``chardet``'s models are loaded only when two or more stand
-    where their language's text does alike.
+    where their language's text does alike; ``weigh=False`` never loads them (a hook's
+    budget, H-5): those readings are then all returned, none taken for the text.
 
     >>> cjk_readings("- [咖啡](coffee.md) - 用户喜欢喝咖啡".encode("gb18030"),
     ...              ["gb18030", "euc_kr", "big5"]).codecs[0]
@@ -251,7 +252,7 @@ def cjk_readings(raw: bytes, decoding: Sequence[str]) -> CjkReadings:
     if with_kana:
         return CjkReadings((with_kana[0],))
     different = {character for character in raw.decode(alike[0]) if not character.isascii()}
-    if len(different) < _WEIGHED_FROM:
+    if len(different) < _WEIGHED_FROM or not weigh:
         return CjkReadings(tuple(alike))
     return _weighed(raw, alike)
 
@@ -299,14 +300,16 @@ def cyrillic_reading(raw: bytes) -> str:
     return cyrillic_readings(raw)[0]
 
 
-def cyrillic_readings(raw: bytes) -> tuple[str, ...]:
+def cyrillic_readings(raw: bytes, *, weigh: bool = True) -> tuple[str, ...]:
     """The 8-bit Cyrillic encodings ``raw`` (Cyrillic text in one of them) is in, likeliest
     first: the one its case tells (:func:`cyrillic_reading`'s rule), unless how often Russian
     writes the pairs of letters of each reading, lower-cased (:func:`_letter_pairs`), says the
     other :data:`_STANDS_OUT` times as much: then that one alone when a reading is all
     capitals (``ЗАМЕЧАНИЕ`` in Windows-1251 reads in KOI8-R as lower-case letters,
     ``гбнеючмхе``, and was named KOI8-R), else both, too little to tell (KOI8-R ``не`` beside
-    ``ОГРАНИЧЕНИЕ``, whose capitals read as lower-case letters in Windows-1251)."""
+    ``ОГРАНИЧЕНИЕ``, whose capitals read as lower-case letters in Windows-1251).
+    ``weigh=False`` never loads ``chardet``'s model (a hook's budget, H-5): both are returned,
+    the one its case tells first, unless bytes KOI8-R reads as no letter tell Windows-1251."""
     koi8 = raw.decode(KOI8_R)  # every byte maps
     if any(not character.isascii() and not _is_cyrillic(character) for character in koi8):
         return (WINDOWS_1251,)
@@ -317,6 +320,8 @@ def cyrillic_readings(raw: bytes) -> tuple[str, ...]:
     }
     by_case = KOI8_R if lower[KOI8_R] > lower[WINDOWS_1251] else WINDOWS_1251
     other = KOI8_R if by_case == WINDOWS_1251 else WINDOWS_1251
+    if not weigh:
+        return (by_case, other)
     pairs = {codec: _letter_pairs(text, codec) for codec, text in texts.items()}
     if pairs[by_case] * _STANDS_OUT > pairs[other]:
         return (by_case,)  # the pairs agree, or tell too little against the case

@@ -13,6 +13,8 @@ is not taken for a link.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -22,6 +24,7 @@ __all__ = [
     "blank_code_spans",
     "blank_comment_lines",
     "blank_comments",
+    "comment_line_runs",
     "fenced_lines",
     "line_texts",
     "lines_with_ends",
@@ -117,22 +120,56 @@ def blank_comment_lines(lines: Sequence[str]) -> list[str]:
     """
     if not any("<!--" in line for line in lines):
         return list(lines)
+    text = "\n".join(lines)
+    parts: list[str] = []
+    done = 0
+    for start, end in _comment_offsets(lines):
+        parts += (text[done:start], _NOT_LINE_END.sub(" ", text[start:end]))
+        done = end
+    parts.append(text[done:])
+    return "".join(parts).split("\n")
+
+
+def comment_line_runs(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """The 0-based first and last line of each HTML comment of ``lines`` (as
+    :func:`blank_comment_lines` finds them) that closes on a later line than it opens, in
+    order; runs that share a line are one (``a <!-- x`` … ``--> b <!-- y`` … ``-->``). Lines
+    that hold these runs in part go together: a ``<!--`` or ``-->`` alone runs on elsewhere.
+
+    >>> comment_line_runs(["# I", "<!--", "old", "--> a <!--", "b -->", "<!-- c -->"])
+    [(1, 4)]
+    """
+    if not any("<!--" in line for line in lines):
+        return []
+    starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
+    runs: list[tuple[int, int]] = []
+    for start, end in _comment_offsets(lines):
+        first, last = bisect.bisect_right(starts, start) - 1, bisect.bisect_right(starts, end) - 1
+        if first == last:
+            continue
+        if runs and runs[-1][1] >= first:
+            first = runs.pop()[0]
+        runs.append((first, last))
+    return runs
+
+
+def _comment_offsets(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """The start and end (past ``-->``) of each HTML comment that closes, as offsets into
+    ``"\\n".join(lines)``; a ``<!--`` in a code span or on a fenced line opens nothing."""
     fenced = fenced_lines(lines)
     searched = "\n".join(
         " " * len(line) if in_fence else blank_code_spans(line) if "`" in line else line
         for line, in_fence in zip(lines, fenced, strict=True)
     )
-    text = "\n".join(lines)
-    parts: list[str] = []
+    found: list[tuple[int, int]] = []
     done = 0
     while (start := searched.find("<!--", done)) != -1:
         end = searched.find("-->", start + 4)
         if end == -1:
             break
-        parts += (text[done:start], _NOT_LINE_END.sub(" ", text[start : end + 3]))
+        found.append((start, end + 3))
         done = end + 3
-    parts.append(text[done:])
-    return "".join(parts).split("\n")
+    return found
 
 
 def lines_with_ends(text: str) -> list[str]:

@@ -326,10 +326,10 @@ def _read_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, b
             head = (
                 raw[: raw.rfind(b"\n", 0, INDEX_READ_CAP) + 1] if len(raw) > INDEX_READ_CAP else raw
             )
-            if (why := not_decoded_why(head)) is not None:
+            if (why := not_decoded_why(head, weigh=False)) is not None:  # H-5: no models
                 return unreadable_index(why), (0, True)  # never injected as mojibake
             if len(raw) <= INDEX_READ_CAP:
-                return decode_text(raw)[0], (0, True)
+                return decode_text(raw, name_legacy=False)[0], (0, True)
             rest = raw[INDEX_READ_CAP:] + handle.read(_COUNT_CAP)
             exact = not handle.read(1)
     except (OSError, InvalidId) as error:
@@ -340,7 +340,7 @@ def _read_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, b
         return None
     head = raw[:INDEX_READ_CAP]
     cut = head.rfind(b"\n") + 1  # the line the cap cuts through is not read at all
-    text = decode_text(head[:cut])[0]
+    text = decode_text(head[:cut], name_legacy=False)[0]
     tail = head[cut:] + rest
     unread = tail.count(b"\n") + (0 if not tail or tail.endswith(b"\n") else 1)
     return text, (unread, exact)
