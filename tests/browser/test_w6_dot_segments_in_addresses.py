@@ -13,9 +13,10 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import Request, expect
 
-from tests.browser.pages import MEMORY_TAB
+from tests.browser.pages import MEMORY_TAB, PageFactory
+from tests.browser.service import Service
 
 pytestmark = pytest.mark.browser
 
@@ -32,8 +33,11 @@ ADDRESSES = [
 
 @pytest.mark.parametrize("address", ADDRESSES)
 def test_w6_an_address_naming_dot_or_dot_dot_is_no_page_and_asks_nothing(
-    page: Page, address: str
+    open_page: PageFactory, read_only_service: Service, address: str
 ) -> None:
+    """Only the address is opened (the worker's shared demo service: nothing is saved); any
+    request past ``/api/me`` fails the test."""
+    page = open_page(read_only_service)
     asked: list[str] = []
 
     def note(request: Request) -> None:

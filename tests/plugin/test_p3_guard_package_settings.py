@@ -70,32 +70,40 @@ def _bash(command: str, where: Layout, environment: dict[str, str]) -> None:
     )
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
+def _refusals(where: Layout, command: str) -> dict[str, str | None]:
+    """Each harness's refusal of ``command`` through its shell tool (None: allowed)."""
+    return {
+        harness: refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+        for harness in SHELL
+    }
+
+
 @pytest.mark.parametrize(("file", "line", "command"), SETTINGS)
 def test_p3_a_package_manager_whose_settings_write_into_another_scope_is_refused(
     where: Layout,
     monkeypatch: pytest.MonkeyPatch,
-    harness: str,
     file: str,
     line: str,
     command: str,
 ) -> None:
     """The settings file is written in a call of its own from a file read at run time (the
-    guard lets that through: it writes the agent's own file); the plain command after it is
-    refused, naming the place; run by bash with the real program, it writes there."""
+    guard lets that through in every harness: it writes the agent's own file); the plain
+    command after it is refused by every harness, naming the place; run by bash with the real
+    program (once: what it does is no harness's), it writes there."""
     environment = _environment(where, monkeypatch)
     other = where.root / where.other
     (where.workspace / "target").write_text(f"{other}/written\n", encoding="utf-8")
     place = _place(where, file)
     place.parent.mkdir(parents=True, exist_ok=True)
     write = f'sed "s|^|{line} = |" target > {place}'.replace("\n", "\\n")
-    assert answer(where, harness, SHELL[harness][1], {"command": write}) is None
+    assert _refusals(where, write) == dict.fromkeys(SHELL)
     _bash(write, where, environment)
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    refused = _refusals(where, command)
 
-    assert reason is not None and where.other in reason, reason
-    assert "setting" in reason
+    for harness, reason in refused.items():
+        assert reason is not None and where.other in reason, (harness, reason)
+        assert "setting" in reason, (harness, reason)
     _bash(command, where, environment)
     assert (other / "written").exists(), "nothing landed: no bypass"
 
@@ -234,23 +242,23 @@ file, then the plain command that writes there (``target`` names a folder of ano
 scope's)."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", SET_AT_RUN_TIME)
 def test_p3_a_package_setting_set_by_the_command_to_a_run_time_place_is_refused(
-    where: Layout, monkeypatch: pytest.MonkeyPatch, harness: str, command: str
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
     """Each passed: the settings file did not hold the place yet when the guard read it,
     and no word of the command names it. The values the command sets are read as the
-    file's lines; one built at run time is refused. Run by bash with the real program,
-    each writes into the other scope."""
+    file's lines; one built at run time is refused, by every harness. Run by bash with the
+    real program (once: what it does is no harness's), each writes into the other scope."""
     environment = _environment(where, monkeypatch)
     other = where.root / where.other
     (where.workspace / "target").write_text(f"{other}/written\n", encoding="utf-8")
     (where.data / ".config" / "pip").mkdir(parents=True, exist_ok=True)
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    refused = _refusals(where, command)
 
-    assert reason is not None and "value built at run time" in reason, reason
+    for harness, reason in refused.items():
+        assert reason is not None and "value built at run time" in reason, (harness, reason)
     _bash(command, where, environment)
     assert (other / "written").exists(), f"nothing landed: no bypass ({command})"
 
