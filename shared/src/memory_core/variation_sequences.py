@@ -21,7 +21,6 @@ False
 from __future__ import annotations
 
 import functools
-from importlib import resources
 
 __all__ = ["SEQUENCE_FILES", "UNICODE_VERSION", "registered_sequence", "sequences_by_selector"]
 
@@ -35,7 +34,12 @@ _SELECTORS = range(0xFE00, 0xFE10)
 @functools.cache
 def _registered() -> frozenset[tuple[int, int]]:
     """Every ``(base, selector)`` code point pair the kept files list, for the selectors
-    U+FE00–U+FE0F. Lines are ``BASE SELECTOR; description; # comment``."""
+    U+FE00–U+FE0F. Lines are ``BASE SELECTOR; description; # comment``.
+
+    ``importlib.resources`` is imported here, on the first selector met: at import time it
+    would load ``tempfile`` into every hook process (H-5)."""
+    from importlib import resources
+
     data = resources.files("memory_core").joinpath("unicode_data")
     pairs: set[tuple[int, int]] = set()
     for name in SEQUENCE_FILES:
