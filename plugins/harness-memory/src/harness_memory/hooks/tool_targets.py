@@ -124,6 +124,15 @@ _UNKNOWN_FOLDER_WORDS = {"-execdir", "-okdir"}
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _PUNCTUATION = re.compile(r"^[;&|()<>]+$").match
 """A token the lexer made of punctuation characters alone (``)``, ``);``, ``&&`` …)."""
+_GLUED_SEPARATOR = re.compile(r"^\)+(?:;|&&|\|\||\|&?|&(?!>))").match
+"""A ``)`` the lexer glued to the separator after it (``);``, ``)&&``, ``)|``): it ends the
+command too (``eval $(cat s); echo x > a.md``), unlike ``)>`` or ``)&>`` (a redirection)."""
+
+
+def _separates(word: str) -> bool:
+    """Whether the lexer's ``word`` ends a simple command: a separator (:data:`_SEPARATORS`)
+    alone or glued after a ``)`` (:data:`_GLUED_SEPARATOR`)."""
+    return word in _SEPARATORS or (_PUNCTUATION(word) is not None and bool(_GLUED_SEPARATOR(word)))
 _BRACE_CAP = 256  # words one brace expression may become; past it the word is undecided
 
 
@@ -341,11 +350,11 @@ def shell_paths(
     previous: str | None = None
     lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
     substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
-    code_ran = False  # output run as code (``eval "$(…)"``), until its command ends
+    code = _CodeRun()  # output run as code (``eval "$(…)"``), until its command ends
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
     for at, word in enumerate(words):
-        settled = settled or (entered and word in _SEPARATORS and not substituting)
+        settled = settled or (entered and _separates(word) and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
         closing = substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word)
         if word == "(" and last.endswith("$"):
@@ -372,7 +381,7 @@ def shell_paths(
         inner += [word] if any(char.isspace() for char in word) else []
         ran = writes.unread
         _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, unread=ran)
-        chdir = word == "env" or (chdir and word not in _SEPARATORS)
+        chdir = word == "env" or (chdir and not _separates(word))
         if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
             linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
             entered_known = linked is None and _enter(folder, bases, known, environ)
@@ -380,10 +389,8 @@ def shell_paths(
             spelt = spelt if linked is None else linked.spelt  # what the link's target is
             entered = writes.cd_into(spelt, known, environ, followed=entered_known) or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
-        if (code := _run_time_code(previous, words, at)) is not None and not _code_printed(code):
-            code_ran = True  # ``eval "$(cat s)"``: once it ran, its code may have gone anywhere
-        if code_ran and word in _SEPARATORS and not substituting:
-            code_ran = False  # and set any variable
+        code.see(previous, words, at)  # ``eval "$(cat s)"``, ``source /dev/stdin < s``
+        if code.ended(word, substituting=substituting):  # its code may have gone anywhere
             entered = writes.cd_into("$", known, environ, followed=False) or entered
             settled = settled or entered
             known.update(dict.fromkeys(known))
@@ -392,7 +399,7 @@ def shell_paths(
         _add_word(found, word, bases, known, environ, lost=lost, readers=(writes, inside))
         if previous in _CD_WORDS and word.startswith("-") and word != "-":
             continue  # cd -P, cd -L, cd --: the folder is the next word
-        previous = None if word in _SEPARATORS else word
+        previous = None if _separates(word) else word
     writes.end()
     inside.end()
     evaluated = [" ".join(evaluating or [])]
@@ -621,6 +628,7 @@ _CODE_PRINTERS = frozenset(
     {"dircolors", "lesspipe", "ssh-agent", "gpg-agent", "keychain", "brew", "pyenv", "rbenv"}
     | {"nodenv", "goenv", "jenv", "plenv", "fzf", "conda", "direnv", "starship", "zoxide"}
     | {"fnm", "mise", "rtx", "asdf", "thefuck", "kubectl", "gh", "npm", "pip", "uv", "rustup"}
+    | {"opam", "minikube", "docker-machine", "nix", "nix-shell"}
 )
 """Programs whose output an ``eval "$(…)"`` or ``source <(…)`` runs that print shell code of
 their own knowledge (colours, an agent's variables, a version manager's or package manager's
@@ -630,15 +638,59 @@ setup, completions), not data an earlier call wrote (``cat script``), as
 _ASSIGNED_FIRST_RE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*")
 
 
-def _run_time_code(previous: str | None, words: list[str], at: int) -> str | None:
+class _CodeRun:
+    """Whether the command being read runs code the guard cannot read (:func:`_run_time_code`)
+    that no :data:`_CODE_PRINTERS` program printed, until that command's end; and what each
+    variable the command assigned from a command substitution holds (``x=$(cat s); eval
+    "$x"`` runs ``cat s``'s output as ``eval "$(cat s)"`` does)."""
+
+    def __init__(self) -> None:
+        self.ran = False
+        self.outputs: dict[str, str] = {}  # variable name -> the substitution it was assigned
+
+    def see(self, previous: str | None, words: list[str], at: int) -> None:
+        """Read ``words[at]`` (after ``previous``): an assignment, or code run from output."""
+        if (assignment := _ASSIGNMENT_RE.match(words[at])) is not None:
+            name, value = assignment.group("name"), assignment.group("value")
+            if value == "$" and words[at + 1 : at + 2] == ["("]:
+                self.outputs[name] = _substitution_spelt(words, at)
+            elif "$(" in value or "`" in value or "<(" in value:
+                self.outputs[name] = value
+            else:
+                self.outputs.pop(name, None)
+        code = _run_time_code(previous, words, at, self.outputs)
+        self.ran = self.ran or (code is not None and not _code_printed(code))
+
+    def ended(self, word: str, *, substituting: int) -> bool:
+        """Whether ``word`` ends the command whose code ran (then no longer running)."""
+        if self.ran and _separates(word) and not substituting:
+            self.ran = False
+            return True
+        return False
+
+
+_STDIN_FILE_RE = re.compile(r"^(?:/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+|\$\$|\$BASHPID)/fd/\d+)$")
+"""Files that are an open file descriptor (standard input, or one a redirection or ``<(…)``
+opened): ``source /dev/stdin < s`` runs what it reads, data the guard did not read."""
+
+
+def _run_time_code(
+    previous: str | None, words: list[str], at: int, outputs: Mapping[str, str]
+) -> str | None:
     """The command substitution whose output the shell runs as code at ``words[at]`` after
     ``previous``: ``eval "$(…)"``, ``eval `…```, ``source <(…)``, ``. "$(…)"`` (spelt
-    ``$(…)``, ``$`` when not known), or None. The guard cannot read that code: it may ``cd``
-    anywhere, set any variable, make links."""
+    ``$(…)``, ``$`` when not known), ``eval "$x"`` of a variable in ``outputs`` (what the
+    command assigned it from), ``source /dev/stdin`` (the file descriptor's path), or None.
+    The guard cannot read that code: it may ``cd`` anywhere, set any variable, make links."""
     word = words[at]
     sourcing = previous in _SOURCING
     if previous != "eval" and not sourcing:
         return None
+    if sourcing and _STDIN_FILE_RE.match(word):
+        return word
+    names = [m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)]
+    if from_output := [outputs[name] for name in names if name in outputs]:
+        return " ".join(from_output)
     if word == "<(" and sourcing:
         return _substitution_spelt(["$", "(", *words[at + 1 :]], 0)
     if word == "$":
