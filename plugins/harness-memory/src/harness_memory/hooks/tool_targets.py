@@ -133,6 +133,8 @@ def _separates(word: str) -> bool:
     """Whether the lexer's ``word`` ends a simple command: a separator (:data:`_SEPARATORS`)
     alone or glued after a ``)`` (:data:`_GLUED_SEPARATOR`)."""
     return word in _SEPARATORS or (_PUNCTUATION(word) is not None and bool(_GLUED_SEPARATOR(word)))
+
+
 _BRACE_CAP = 256  # words one brace expression may become; past it the word is undecided
 
 
@@ -669,7 +671,9 @@ class _CodeRun:
         return False
 
 
-_STDIN_FILE_RE = re.compile(r"^(?:/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+|\$\$|\$BASHPID)/fd/\d+)$")
+_STDIN_FILE_RE = re.compile(
+    r"^(?:/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+|\$\$|\$BASHPID)/fd/\d+)$"
+)
 """Files that are an open file descriptor (standard input, or one a redirection or ``<(…)``
 opened): ``source /dev/stdin < s`` runs what it reads, data the guard did not read."""
 
