@@ -349,6 +349,7 @@ def shell_paths(
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
+    shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
     previous: str | None = None
     lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
     substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
@@ -358,13 +359,7 @@ def shell_paths(
     for at, word in enumerate(words):
         settled = settled or (entered and _separates(word) and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
-        closing = substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word)
-        if word == "(" and last.endswith("$"):
-            substituting += 1
-        elif substituting and _PUNCTUATION(word):  # ``)``, or ``);`` as the lexer groups them
-            substituting = max(0, substituting - word.count(")"))
-        if word.count("`") % 2:
-            quoted_back = not quoted_back
+        closing, substituting, quoted_back = _substitution_at(word, last, substituting, quoted_back)
         if not (substituting or quoted_back) and writes.in_case_pattern(word, previous):
             last, previous = word, None
             continue  # a pattern is matched against the case's word, never a path
@@ -384,12 +379,9 @@ def shell_paths(
         ran = writes.unread
         _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, unread=ran)
         chdir = word == "env" or (chdir and not _separates(word))
-        if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
-            linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
-            entered_known = linked is None and _enter(folder, bases, known, environ)
-            spelt = _substitution_spelt(words, at) if folder == "$" else folder  # ``cd $(…)``
-            spelt = spelt if linked is None else linked.spelt  # what the link's target is
-            entered = writes.cd_into(spelt, known, environ, followed=entered_known) or entered
+        into = _entered_at((found, writes), words, at, previous, chdir=chdir, shell=shell)
+        if into is not None:  # a cd (or env -C) into a folder, known only at run time or not
+            entered = into or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
         code.see(previous, words, at)  # ``eval "$(cat s)"``, ``source /dev/stdin < s``
         if code.ended(word, substituting=substituting):  # its code may have gone anywhere
@@ -399,15 +391,62 @@ def shell_paths(
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
         _note_assignments(word, previous, known, environ)
         _add_word(found, word, bases, known, environ, lost=lost, readers=(writes, inside))
-        if previous in _CD_WORDS and word.startswith("-") and word != "-":
-            continue  # cd -P, cd -L, cd --: the folder is the next word
-        previous = None if _separates(word) else word
+        previous = _followed(previous, word)
     writes.end()
     inside.end()
     evaluated = [" ".join(evaluating or [])]
     _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, unread=writes.unread)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+def _followed(previous: str | None, word: str) -> str | None:
+    """The word the next word follows, as reading it needs: None after a separator (a new
+    command); still ``cd`` after its option (``cd -P``, ``cd --``: the folder is next)."""
+    if previous in _CD_WORDS and word.startswith("-") and word != "-":
+        return previous
+    return None if _separates(word) else word
+
+
+def _substitution_at(
+    word: str, last: str, substituting: int, quoted_back: bool
+) -> tuple[bool, int, bool]:
+    """Where the lexer's ``word`` (after ``last``) stands: whether it closes a top-level
+    ``$(…)`` (``)``, or ``);`` as the lexer groups them), and after it how many ``$(`` deep
+    the reading is and whether inside backquotes."""
+    closing = bool(substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word))
+    if word == "(" and last.endswith("$"):
+        substituting += 1
+    elif substituting and _PUNCTUATION(word):
+        substituting = max(0, substituting - word.count(")"))
+    if word.count("`") % 2:
+        quoted_back = not quoted_back
+    return closing, substituting, quoted_back
+
+
+def _entered_at(
+    reading: tuple[ShellPaths, _Writes],
+    words: list[str],
+    at: int,
+    previous: str | None,
+    *,
+    chdir: bool,
+    shell: tuple[list[str], dict[str, str | None], Mapping[str, str]],
+) -> bool | None:
+    """Read a ``cd``/``pushd`` operand or ``env -C`` folder at ``words[at]`` (after
+    ``previous``; ``chdir``: inside an ``env`` command): None when the shell enters no folder
+    there; else whether the folder is known only at run time (``cd "$(cat f)"``, a link the
+    command made to one: ``ln -s "$(…)" l; cd l``), a known one added to the folders the
+    shell may be in. ``reading``: what the command names and the reader of its writes;
+    ``shell``: those folders, the command's assignments and the environment."""
+    if (folder := _entered_folder(previous, words[at], chdir=chdir)) is None:
+        return None
+    (found, writes), (bases, known, environ) = reading, shell
+    linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
+    entered_known = linked is None and _enter(folder, bases, known, environ)
+    spelt = _substitution_spelt(words, at) if folder == "$" else folder  # ``cd $(…)``
+    spelt = spelt if linked is None else linked.spelt  # what the link's target is
+    return writes.cd_into(spelt, known, environ, followed=entered_known)
 
 
 LOOP_WORDS_CAP = 20_000
@@ -1631,26 +1670,7 @@ class _Writes:
             self._loop = None
         moving, self._moving = self._moving, []
         words, self._words = self._words, []
-        target = option_values(moving, table_for(command or ""), ("-t", "--target-directory"))
-        targeted = bool(target)
-        paths = [word for word in moving if not word.startswith("-")]
-        if command in ("mv", "cp") and not targeted:
-            paths = paths[:-1]  # the destination: moved into, not away
-        linking = any(
-            word == "--link" or (word[1:2] != "-" and "l" in word[1:])
-            for word in moving
-            if word.startswith("-")
-        )
-        if command in ("mv", "rename"):
-            self._found.moved.extend(paths)
-        elif command in MOVERS or (command == "cp" and linking):  # ``cp -al``: second names
-            self._found.swept.extend(paths)
-        elif command == "find" and _FIND_ACTIONS.intersection(moving):
-            starts = _find_starts(moving)
-            if (names := _find_names(words)) is not None:
-                self._found.sifted.extend((start, names) for start in starts or [self._base])
-            else:
-                self._found.swept.extend(starts or [self._base])
+        self._note_moves(command, moving, words)
         written: list[tuple[str, bool]] = []
         in_place = any(
             _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
@@ -1679,6 +1699,28 @@ class _Writes:
             self._note_sed_files(operands, said)
         if unread:
             self.unread = self.unread or program[0]  # after its own writes: later ones meet it
+
+    def _note_moves(self, command: str | None, moving: list[str], words: list[str]) -> None:
+        """Keep in ``found`` what the simple command ``command`` (its options and operands
+        ``moving``, all its ``words``) takes away: ``mv``'s sources (``moved``), what a mover
+        or ``cp -al`` (second names) sweeps, and what ``find … -delete`` sifts (``sifted``:
+        its starts and the names it matches) or sweeps (its starts, when no name is read)."""
+        read = read_options(moving, table_for(command or ""), ("-t", "--target-directory"))
+        targeted = any(name in ("-t", "--target-directory") for name, _, _ in read.values)
+        paths = [word for word in moving if not word.startswith("-")]
+        if command in ("mv", "cp") and not targeted:
+            paths = paths[:-1]  # the destination: moved into, not away
+        linking = bool(read.flags & {"l", "--link"})
+        if command in ("mv", "rename"):
+            self._found.moved.extend(paths)
+        elif command in MOVERS or (command == "cp" and linking):  # ``cp -al``: second names
+            self._found.swept.extend(paths)
+        elif command == "find" and _FIND_ACTIONS.intersection(moving):
+            starts = _find_starts(moving)
+            if (names := _find_names(words)) is not None:
+                self._found.sifted.extend((start, names) for start in starts or [self._base])
+            else:
+                self._found.swept.extend(starts or [self._base])
 
     def _after_unread(self, word: str) -> None:
         """Keep in ``found.after_unread`` a place the command writes (``word``, not built at
