@@ -24,6 +24,13 @@ getopt_long does, by the program's own table of the options taking a value
   taking the next word in turn (``tar xfC a.tar dir``);
 - ``find``'s and ``history``'s options are whole words each (``-fprint FILE``).
 
+Readers of their own remain where this grammar does not fit: ``in_place`` (``sed
+-i[SUFFIX]`` and perl's ``-i[EXT]``, ``-0[OCTAL]``… take only the rest of their bundle, perl
+has no long options, and an unknown ``sed`` option is judged unsafe, which this reader does
+not report), ``tool_targets``' match of ``PROGRAM_OPTIONS`` (any start of an option running a
+program counts, ambiguous or not: broader on purpose) and 7-Zip's and unrar's switches (no
+getopt at all).
+
 Pure text work, linear in the words (H-5).
 """
 

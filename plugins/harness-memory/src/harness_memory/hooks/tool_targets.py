@@ -2051,25 +2051,18 @@ def _unbounded(command: str, operands: list[tuple[str, bool]]) -> list[str]:
     """The option by which ``tar -x`` or ``unzip`` writes the archive's absolute or ``..``
     names as they are (``tar -P``/``--absolute-names``, in a bundle or tar's old style;
     ``unzip -:``), as a list of at most one."""
-    words = [word for word, _ in operands]
-    if command == "unzip":
-        return [f"unzip {w}" for w in words if w[:1] == "-" and w[1:2] != "-" and ":" in w][:1]
-    bundles = [w for w in words if w[:1] == "-" and w[1:2] != "-"]
-    bundles += words[:1] if words and not words[0].startswith("-") else []
-    named = [w for w in words if _abbreviates(w.partition("=")[0], "--absolute-names")]
-    return [f"tar {w}" for w in [*named, *(b for b in bundles if "P" in b)]][:1]
+    flags = read_options([word for word, _ in operands], table_for(command)).flags
+    if command == "unzip":  # each read as the program does: -P's letter, not a value's
+        return ["unzip -:"] if ":" in flags else []
+    named = [name for name in ("--absolute-names", "-P") if {name, name[1:]} & flags]
+    return [f"tar {name}" for name in named][:1]
 
 
 def _creates(operands: list[tuple[str, bool]]) -> bool:
     """Whether a ``tar`` with these operands writes its archive (``-c``, ``-r``, ``-u``,
     ``-A``, in a bundle or tar's old style, or their long names)."""
-    words = [word for word, _ in operands]
-    if _TAR_CREATING.intersection(words):
-        return True
-    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
-    if words and not words[0].startswith("-"):
-        bundles.append(words[0])
-    return any(letter in bundle for bundle in bundles for letter in "cruA")
+    flags = read_options([word for word, _ in operands], table_for("tar")).flags
+    return bool(flags & _TAR_CREATING) or bool(flags & set("cruA"))
 
 
 def _tar_archives(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -2111,13 +2104,8 @@ def _abbreviates(name: str, option: str) -> bool:
 def _extracts(operands: list[tuple[str, bool]]) -> bool:
     """Whether a ``tar`` with these operands extracts (``-x``, ``xzf``, ``-xzf``,
     ``--extract``, ``--get``)."""
-    words = [word for word, _ in operands]
-    if any(word in ("--extract", "--get") for word in words):
-        return True
-    bundles = [word for word in words if word[:1] == "-" and word[1:2] != "-"]
-    if words and not words[0].startswith("-"):
-        bundles.append(words[0])  # tar's old style: the first word holds its letters
-    return any("x" in bundle for bundle in bundles)
+    flags = read_options([word for word, _ in operands], table_for("tar")).flags
+    return bool(flags & {"x", "--extract", "--get"})  # a letter of a value is none
 
 
 _LOOP_VARIABLE_RE = re.compile(
