@@ -27,7 +27,13 @@ from harness_memory.hooks import archive_members, guarding
 from harness_memory.hooks.archive_members import ArchiveLinks, member_places
 
 from tests.plugin.test_p3_guard_bypasses import shell_answers_through_a_bind_mount
-from tests.support.guard_cases import SHELL, Layout, answer, refusal
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answer,
+    assert_refused_and_bash_writes,
+    refusal,
+)
 
 ZIP_OF = (
     'python3 -c \'import zipfile; z = zipfile.ZipFile("a.zip", "w");'
@@ -824,3 +830,30 @@ def test_p3_writes_clear_of_what_an_archive_makes_pass(where: Layout, command: s
     _tar(where.workspace / "a.tar", [("src/a.py", None), ("lnk", "src")])
 
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cpio -idDnotes --no-absolute-filenames < a.cpio",  # the t of -D's value, no -t
+        "tar -xf a.tar -COut",  # the O of -C's value, no -O
+        "unzip -o a.zip -dplot",  # the l, p, t of -d's value, no -l/-p/-t
+    ],
+)
+def test_p3_a_letter_inside_an_option_value_is_no_option(where: Layout, command: str) -> None:
+    """Whether an unpacker only lists or prints its members was read from every letter of a
+    short option's bundle, its glued value's too: ``cpio -idDnotes`` was taken for ``cpio
+    -t`` (it lists) and let through while it unpacked into the Workspace's link to another
+    scope. Its options are now read as its own parser reads them; refused, and run by bash
+    it writes there."""
+    other = where.root / where.other
+    for link in ("Out", "plot"):
+        (where.workspace / link).symlink_to(other)
+    (where.workspace / "a.md").write_text("x\n", encoding="utf-8")
+    _cpio(where.workspace / "a.cpio", "a.md")
+    _tar(where.workspace / "a.tar", [("a.md", None)])
+    with zipfile.ZipFile(where.workspace / "a.zip", "w") as archive:
+        archive.writestr("a.md", "x\n")
+    (where.workspace / "a.md").unlink()
+
+    assert_refused_and_bash_writes(where, "claude-code", command)

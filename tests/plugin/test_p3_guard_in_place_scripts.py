@@ -216,6 +216,9 @@ SED_SCRIPTS_BUILT_AT_RUN_TIME = [
     'sed -n "1p;$(cat script)" f.txt',
     'sed "s|a|$(cat replacement)|" f.txt',
     "sed -n `cat script` f.txt",
+    'S=$(cat script); sed -n "${S}" f.txt',
+    'sed -n "${X:-$(cat script)}" f.txt',
+    'sed -n "$(( 1 ))p;$(cat script)" f.txt',
 ]
 """A ``sed`` script the shell builds at run time from data: ``script`` holds ``w`` and a file
 in another scope; ``replacement`` closes the ``s`` early, adds its ``w`` flag and makes the rest
@@ -240,3 +243,25 @@ def test_p3_a_sed_script_built_at_run_time_is_refused(
     assert reason is not None and "builds at run time" in reason, reason
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True, capture_output=True)
     assert (other / "pwn.md").exists(), command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'sed -n "${N}p" f.txt',
+        'sed -n "${start},${end}p" f.txt',
+        'sed -n "$((n+1))p" f.txt',
+        'sed "${LINE}d" f.txt > g.txt',
+        'cat f.txt | sed "s/^/${PREFIX}/"',
+        'n=2; sed -n "$((n+1))p" f.txt',
+    ],
+)
+def test_p3_a_sed_script_holding_a_variable_or_arithmetic_passes(
+    where: Layout, command: str
+) -> None:
+    """A variable the command does not assign (the caller's line number or prefix, ``$N`` or
+    ``${N}`` alike) and arithmetic (``$((n+1))``) put a number or plain text into the script,
+    never a command: these printing ``sed``s were refused once ``${…}`` was read as data."""
+    (where.workspace / "f.txt").write_text("a\nb\nc\n", encoding="utf-8")
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

@@ -34,6 +34,8 @@ GLUED_AFTER_FLAGS = [
     "cp -vtnotes note.md",
     "mv -vtnotes moved.md",
     "install -vtnotes note.md",
+    "install --strip -tnotes /bin/true",  # --strip, not a start of --strip-program
+    "mktemp --tmpdir -pnotes",  # --tmpdir takes a value only after "="
 ]
 """Each writes into ``notes``, the Workspace's symlink into another scope."""
 
@@ -97,6 +99,23 @@ def test_p3_the_same_options_into_a_plain_folder_pass(where: Layout, command: st
         ("npm", ["--userconfig", "u.rc", "test"], ("--userconfig",), ["u.rc"]),
         ("find", [".", "-fprint", "out", "-name", "x"], ("-fprint",), ["out"]),
         ("cpio", ["-idDdir"], ("-D", "--directory"), ["dir"]),
+        # a whole option's name wins over a longer one it starts
+        ("install", ["--strip", "-tdir", "a"], ("-t", "--target-directory"), ["dir"]),
+        ("curl", ["--head", "-oout", "URL"], ("-o", "--output"), ["out"]),
+        ("wget", ["--hsts", "-Of", "URL"], ("-O", "--output-document"), ["f"]),
+        ("wget", ["--hsts-file", "h", "-Of", "URL"], ("-O", "--output-document"), ["f"]),
+        ("patch", ["--version", "-oout"], ("-o", "--output"), ["out"]),
+        ("patch", ["--backup", "-oout"], ("-o", "--output"), ["out"]),
+        ("tar", ["-x", "--strip", "1", "-Cdir"], ("-C", "--directory"), ["dir"]),
+        # a start of several names: each valued one, the next word also read on
+        ("curl", ["--outp", "out", "-oo", "URL"], ("-o", "--output"), ["out", "o"]),
+        # a value only after "="
+        ("mktemp", ["--tmpdir", "-pdir"], ("-p", "--tmpdir"), ["dir"]),
+        ("mktemp", ["--tmpdir=dir", "x.XXX"], ("-p", "--tmpdir"), ["dir"]),
+        ("tar", ["--one-top-level", "-xCdir"], ("-C", "--directory"), ["dir"]),
+        ("tar", ["--occurrence", "-xCdir"], ("-C", "--directory"), ["dir"]),
+        ("tar", ["--totals", "-xCdir"], ("-C", "--directory"), ["dir"]),
+        ("tar", ["--one-top-level=top", "-x"], ("--one-top-level",), ["top"]),
     ],
 )
 def test_p3_one_reader_reads_each_program_as_its_parser_does(

@@ -26,8 +26,21 @@ RUNS_OUTPUT = [
     ". <(cat script); echo x | tee a.md",
     'eval "$(cat script)" && python3 -c \'open("a.md", "w").write("x")\'',
     'eval "$(cat links)" && echo x > lnk/a.md',
+    "eval $(cat script); echo x > a.md",
+    "source <(cat script); echo x > a.md",
+    ". <(cat script); echo x > a.md",
+    "eval $(cat script)&& echo x > a.md",
+    'x=$(cat script); eval "$x"; echo x > a.md',
+    'x="$(cat script)" && eval "${{x}}" && echo x > a.md',
+    "source /dev/stdin < script; echo x > a.md",
+    '. /dev/stdin <<< "$(cat script)"; echo x > a.md',
+    "source /dev/fd/0 < script; echo x > a.md",
+    "source /proc/self/fd/0 < script; echo x > a.md",
 ]
-"""``script`` holds a ``cd`` into the other scope, ``links`` makes ``lnk`` lead there."""
+"""``script`` holds a ``cd`` into the other scope, ``links`` makes ``lnk`` lead there. The
+lexer glues a ``)`` to the ``;`` or ``&&`` after it (``);``): that still ends the command.
+A variable the command assigned from a substitution holds its output, and ``/dev/stdin`` (or
+``/dev/fd/0``, ``/proc/self/fd/0``) what is redirected in: code run from data too."""
 
 
 def _prepared(where: Layout) -> None:
@@ -54,6 +67,13 @@ def test_p3_a_write_after_code_run_from_output_is_refused(
         'eval "$(/opt/homebrew/bin/brew shellenv)" && brew install jq',
         'eval "$(pyenv init -)" && echo x >> notes.md',
         "source <(kubectl completion bash)",
+        "eval $(opam env) && dune build 2> build.log",
+        'eval "$(minikube docker-env)" && docker build . > build.log',
+        'eval "$(docker-machine env default)" && docker build . > build.log',
+        'eval "$(nix print-dev-env)" && make > build.log',
+        'eval "$(direnv hook bash)"; eval "$(zoxide init bash)"; echo x > notes.md',
+        'x="$(pyenv init -)"; eval "$x"; echo x > notes.md',
+        "eval $(opam env); echo x > notes.md",
         'eval "$(cat script)"',
         'echo x > a.md; eval "$(cat script)"',
     ],

@@ -256,3 +256,42 @@ def test_p3_a_startup_file_linking_to_a_file_the_command_writes_is_refused(
         timeout=60,
     )
     assert (other / "a.md").exists(), f"nothing landed: no bypass ({full})"
+
+
+MAKES_THE_FOLDER = [
+    "ln -sfn ~/realdots ~/dotfiles && {command}",
+    "mv ~/realdots ~/dotfiles; {command}",
+    "cp -r ~/realdots ~/dotfiles && {command}",
+]
+"""Commands making the missing folder a dangling startup file points into (its target's
+folder), before the shell that runs it: from then on the link leads to a file."""
+
+
+@pytest.mark.parametrize("making", MAKES_THE_FOLDER)
+@pytest.mark.parametrize(("file", "command"), DANGLING[:3])
+def test_p3_a_startup_file_linking_into_a_folder_the_command_makes_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, making: str, file: str, command: str
+) -> None:
+    """The link's target's folder is missing, and the command makes it (a link to, a move or
+    a copy of a folder holding the file): refused; run by bash, the shell runs that file and
+    it writes into the other scope."""
+    environment = _environment(where, monkeypatch, file)
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    (where.data / "realdots").mkdir()
+    (where.data / "realdots" / "startup.sh").write_text(f"cd {where.workspace}\n{WRITES}")
+    _place(where, file).symlink_to(where.data / "dotfiles" / "startup.sh")
+    full = making.format(command=command)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": full}))
+
+    assert reason is not None, full
+    subprocess.run(
+        ["bash", "-c", full],
+        cwd=where.workspace,
+        env=environment,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({full})"

@@ -176,9 +176,8 @@ def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[st
         named = [word[3:] for word in words if word.lower().startswith("-op") and len(word) > 3]
         named += [word for word in operands[2:] if word.endswith("/")]
         return operands[1], named[-1:]
-    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
     if program == "cpio":
-        if "--extract" not in words and not any("i" in bundle for bundle in bundles):
+        if not read_options(words, table_for("cpio")).flags & {"i", "--extract"}:
             return None
         archive = _valued("cpio", words, ("-F", "-I", "--file"))
         return archive, _all_valued("cpio", words, ("-D", "--directory"))
@@ -206,12 +205,11 @@ def own_names_option(program: str, words: list[str]) -> str | None:
     restored where they were)."""
     if program == "cpio":
         keeps = True
-        for word in words:
-            name = word.partition("=")[0]
-            if len(name) > 5 and "--no-absolute-filenames".startswith(name):
-                keeps = False
-            elif len(name) > 3 and "--absolute-filenames".startswith(name):
-                keeps = True
+        for word in words:  # one at a time: the last of the two wins
+            flags = read_options([word], table_for("cpio")).flags if word[:2] == "--" else set()
+            keeps = "--no-absolute-filenames" not in flags and (
+                keeps or "--absolute-filenames" in flags
+            )
         return "cpio -i without --no-absolute-filenames" if keeps else None
     if program == "jar":
         first = words[0] if words else ""
@@ -239,28 +237,23 @@ def _all_valued(program: str, words: list[str], options: tuple[str, ...]) -> lis
 def junks_paths(command: str, words: list[str]) -> bool:
     """Whether ``unzip`` given ``words`` drops each member's folders (``-j``, alone or in a
     bundle): every member lands flat in the folder, named by its last part."""
-    if command != "unzip":
-        return False
-    return any(word[:1] == "-" and word[1:2] != "-" and "j" in word for word in words)
+    return command == "unzip" and "j" in read_options(words, table_for("unzip")).flags
 
 
 def writes_members(command: str, words: list[str]) -> bool:
     """Whether ``command`` (an extracting ``tar``, ``unzip``, 7-Zip, ``cpio``, ``unrar``,
     ``jar``) given ``words`` writes the members to the disk: not ``unzip -l``, ``-p``, ``-t``,
     ``-v``, ``-z`` or ``-Z`` (it lists, tests or prints them), nor ``tar -O``/``--to-stdout``,
-    ``7z e -so`` or ``cpio -t`` (they print or list them)."""
-    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
+    ``7z e -so`` or ``cpio -t`` (they print or list them). Each read as the program's own
+    parser reads its options (:func:`~harness_memory.hooks.option_words.read_options`): a
+    letter inside a value (``cpio -idDvault``: ``-D vault``) is no option."""
     if command == "7z":
         return "-so" not in words
-    if command == "cpio":  # ``-t``/``--list`` lists them
-        return "--list" not in words and not any("t" in bundle for bundle in bundles)
-    if command == "tar":
-        bundles += words[:1] if words and not words[0].startswith("-") else []  # ``xOf``
-        named = any(len(w) > 5 and "--to-stdout".startswith(w) for w in words)
-        return not named and not any("O" in bundle for bundle in bundles)
-    if command != "unzip":
+    if command not in ("cpio", "tar", "unzip"):
         return True
-    return not any(letter in bundle for bundle in bundles for letter in "lptvzZ")
+    flags = read_options(words, table_for(command)).flags
+    printing = {"cpio": {"t", "--list"}, "tar": {"O", "--to-stdout"}}.get(command, set("lptvzZ"))
+    return not flags & printing
 
 
 def member_places(
@@ -317,25 +310,18 @@ _STRIP = "--strip-components"
 def _stripped_parts(words: list[str]) -> int | None:
     """How many leading parts of each member's name ``tar`` given ``words`` drops
     (``--strip-components=N``, ``--strip-components N``, ``--strip=N``: GNU tar takes a long
-    option shortened); None when it renames members (``--transform``/``--xform``, shortened
-    too, or ``-s`` alone or in a bundle, bsdtar's substitution) or N is not a number."""
+    option shortened, read by :func:`~harness_memory.hooks.option_words.read_options`); None
+    when it renames members (``--transform``/``--xform``, shortened too, or ``-s`` alone, in
+    a bundle or in the old style's first word: bsdtar's substitution) or N is not a
+    number."""
+    read = read_options(words, table_for("tar"))
+    if "s" in read.flags:
+        return None
     strip = 0
-    for at, word in enumerate(words):
-        name, equals, value = word.partition("=")
-        if word == "--":
-            break
-        if name.startswith("--"):
-            if len(name) >= 5 and any(option.startswith(name) for option in _TRANSFORMS):
-                return None
-            if len(name) >= len("--strip") and _STRIP.startswith(name):
-                value = value if equals else (words[at + 1] if at + 1 < len(words) else "")
-                if not value.isdigit():
-                    return None
-                strip = int(value)
-        elif name.startswith("-") and "s" in name[1:]:
+    for name, _, value in read.values:
+        if name in _TRANSFORMS or (name == _STRIP and not value.isdigit()):
             return None
-        elif at == 0 and "s" in name and "x" in name:
-            return None  # the old style: ``tar xsf a.tar``
+        strip = int(value) if name == _STRIP else strip
     return strip
 
 

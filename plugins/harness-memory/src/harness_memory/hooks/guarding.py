@@ -30,7 +30,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, NamedTuple
 
 from memory_core.errors import UnresolvablePath
 from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE, real_path
@@ -445,7 +445,7 @@ def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) ->
         interactive, judge.interactive = judge.interactive, is_interactive(words)
         try:
             reason = _startup_file_refusal(
-                shell, (base, words, assigned), found, judge, root, depth
+                _StartedShell(shell, base, words, assigned), found, judge, root, depth
             )
         finally:
             judge.interactive = interactive
@@ -454,32 +454,38 @@ def _startup_refusal(found: ShellPaths, judge: _Judge, root: str, depth: int) ->
     return None
 
 
+class _StartedShell(NamedTuple):
+    """A shell a command starts (``bash -lc '…'``): its name, the folder it starts in, its
+    words and the variables assigned to it (``BASH_ENV=x bash -c …``)."""
+
+    shell: str
+    base: str
+    words: list[str]
+    assigned: Mapping[str, str]
+
+
 def _startup_file_refusal(
-    shell: str,
-    run: tuple[str, list[str], Mapping[str, str]],
-    found: ShellPaths,
-    judge: _Judge,
-    root: str,
-    depth: int,
+    started: _StartedShell, found: ShellPaths, judge: _Judge, root: str, depth: int
 ) -> str | None:
-    """:func:`_startup_refusal` for one shell of the command ``found`` run as ``run`` says:
-    in its folder, with its words and the variables assigned to it; what a shell that is not
-    interactive skips of a file
+    """:func:`_startup_refusal` for one shell ``started`` by the command ``found``; what a
+    shell that is not interactive skips of a file
     (:func:`~harness_memory.hooks.named_scripts.non_interactive_part`) is not judged. A
     missing file, or a link to nothing (``~/.bashrc`` into dotfiles not checked out), runs
-    nothing: bash skips it, unless the command writes where the link points (then refused)."""
-    base, words, assigned = run
+    nothing: bash skips it, unless the command may make where the link points (then refused:
+    :func:`_may_make`)."""
+    shell, base, words, assigned = started
     environ = {**judge.environ, **assigned}
     for named in startup_files(shell, words, environ):
         file = os.path.join(base, named)  # noqa: PTH118
         if _dangling(file):
             target = os.path.realpath(file)
             cannot = _unjudged_script("source", (named, file), target, [found], judge)
-            if cannot is None:
+            if cannot is None and not _may_make(target, base, [found, *judge.outer]):
                 continue
             return (
                 f"{REFUSAL_PREFIX}{shell} would first run the startup file {_shown(file)}, a "
-                f"link to {_shown(target)}, which the same command writes; what it runs "
+                f"link to {_shown(target)}, which the same command writes or may make (or a "
+                "folder above it); what it runs "
                 "cannot be known. Write that file in a command of its own"
             )
         if not os.path.lexists(file):
@@ -626,6 +632,28 @@ def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:
     if script in judge.scripts or not os.path.lexists(file) or os.path.isdir(file):  # noqa: PTH112
         return True
     return unchangeable(file)
+
+
+_RUN_TIME_CHARS = re.compile(r"[$`*?\[]")
+"""Characters making a written word a place known only at run time (or a pattern)."""
+
+
+def _may_make(target: str, base: str, found: list[ShellPaths]) -> bool:
+    """Whether the commands ``found`` (standing in ``base``) may make the missing ``target``
+    (an absolute path) exist: they run a program the guard does not read, or write a place
+    built at run time, ``target`` itself or a folder above it (``ln -sfn ~/realdots
+    ~/dotfiles``, ``mv``/``cp -r`` of a folder there). Linear in the written words."""
+    above = {target, *map(str, PurePath(target).parents)} - {"/"}
+    for each in found:
+        if each.programs:
+            return True
+        for word in each.written:
+            if _RUN_TIME_CHARS.search(word):
+                return True
+            place = os.path.normpath(os.path.join(base, word))  # noqa: PTH118
+            if place in above or os.path.realpath(place) in above:
+                return True
+    return False
 
 
 def _dangling(file: str) -> bool:

@@ -229,16 +229,22 @@ def sed_written_files(
     return files + [(script, True) for script in made]
 
 
-_FILLED_RE = re.compile(r"\$\(|`|\$\{|\$(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
+_FILLED_RE = re.compile(
+    r"\$\((?!\()|`|\$\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)\}|\$\{|\$(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+)
 
 
 def _filled(script: str, assigned: Collection[str]) -> bool:
     """Whether the shell puts text into ``script`` at run time: a command substitution
-    (``$(…)``, a backquote), a ``${…}``, or a variable the command assigns (``S=$(cat x);
-    sed "$S"``). The words carry no quoting, so a ``$`` ending a line (``'s/ *$//'``) or
-    addressing the last one (``'$a\\x'``) is sed's own, unless it names such a variable."""
+    (``$(…)``, a backquote), a ``${…}`` with an operator (``${X:-$(cat f)}``), or a variable
+    the command assigns, ``$S`` or ``${S}`` alike (``S=$(cat x); sed "$S"``). A variable it
+    does not assign (``sed -n "${N}p"``: the caller's number) and arithmetic (``$((n+1))``,
+    whose ``$(…)`` inside are matched on their own) put in no command. The words carry no
+    quoting, so a ``$`` ending a line (``'s/ *$//'``) or addressing the last one
+    (``'$a\\x'``) is sed's own, unless it names such a variable."""
     for match in _FILLED_RE.finditer(script):
-        if match.group("name") is None or match.group("name") in assigned:
+        name = match.group("braced") or match.group("name")
+        if name is None or name in assigned:
             return True
     return False
 

@@ -11,13 +11,25 @@ getopt_long does, by the program's own table of the options taking a value
 - a bundle of short flags, the first one taking a value ending it: its value is the rest of
   the word (``-xvCdir``) or, at the word's end, the next word (``-xvC dir``);
 - a long option ``--opt=value`` or ``--opt value``, shortened to any start of its name as
-  GNU programs take it (``--dir=DIR``), unless the shortening is a whole option of its own
-  (``tar --checkpoint``);
+  GNU programs take it (``--dir=DIR``); a whole name wins over a longer one it starts
+  (``install --strip`` is no ``--strip-program``), so each table knows every long option
+  (:mod:`~harness_memory.hooks.option_names`); a start of several names is ambiguous (the
+  program stops), read as each of them that takes a value without taking the next word
+  from the operands, so no place it may name goes unjudged;
+- an optional-argument long option (``mktemp --tmpdir[=DIR]``, ``tar --one-top-level``)
+  takes a value only after ``=``: ``mktemp --tmpdir -pDIR`` makes its file in ``DIR``;
 - ``--`` ends the options; a lone ``-`` is an operand; GNU programs take options after
   operands too (``tar -f a.tar -x -C dir``);
 - ``tar``'s old style: a first word without a dash holds its letters, each one taking a value
   taking the next word in turn (``tar xfC a.tar dir``);
 - ``find``'s and ``history``'s options are whole words each (``-fprint FILE``).
+
+Readers of their own remain where this grammar does not fit: ``in_place`` (``sed
+-i[SUFFIX]`` and perl's ``-i[EXT]``, ``-0[OCTAL]``… take only the rest of their bundle, perl
+has no long options, and an unknown ``sed`` option is judged unsafe, which this reader does
+not report), ``tool_targets``' match of ``PROGRAM_OPTIONS`` (any start of an option running a
+program counts, ambiguous or not: broader on purpose) and 7-Zip's and unrar's switches (no
+getopt at all).
 
 Pure text work, linear in the words (H-5).
 """
@@ -25,6 +37,8 @@ Pure text work, linear in the words (H-5).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+
+from harness_memory.hooks.option_names import FLAGS, OPTIONAL, VALUED
 
 __all__ = [
     "TABLES",
@@ -37,25 +51,28 @@ __all__ = [
 
 
 class OptionTable:
-    """A program's options taking a value: ``short`` (their letters), ``long`` (their full
-    names, ``--directory``), ``flags`` (long options that are the start of a valued one but
-    options of their own, ``--checkpoint``), ``old_style`` (a first word without a dash holds
-    short letters: ``tar``, ``jar``) and ``whole_words`` (every option a whole word, taking
-    the next: ``find -fprint``). A plain class, as the other hook records (H-5)."""
+    """A program's options: ``short`` (the letters taking a value), ``long`` (the full names
+    taking one, ``--directory``), ``optional`` (the long ones taking a value only after
+    ``=``, ``--tmpdir[=DIR]``), ``flags`` (the long ones taking none, ``--strip``),
+    ``old_style`` (a first word without a dash holds short letters: ``tar``, ``jar``) and
+    ``whole_words`` (every option a whole word, taking the next: ``find -fprint``). A plain
+    class, as the other hook records (H-5)."""
 
-    __slots__ = ("flags", "long", "old_style", "short", "whole_words")
+    __slots__ = ("flags", "long", "old_style", "optional", "short", "whole_words")
 
     def __init__(
         self,
         short: str = "",
         long: Iterable[str] = (),
         *,
+        optional: Iterable[str] = (),
         flags: Iterable[str] = (),
         old_style: bool = False,
         whole_words: bool = False,
     ) -> None:
         self.short = frozenset(short)
         self.long = frozenset(long)
+        self.optional = frozenset(optional)
         self.flags = frozenset(flags)
         self.old_style = old_style
         self.whole_words = whole_words
@@ -86,7 +103,7 @@ def read_options(
     a flag). Never raises; a valued option at the end takes the value ``""``."""
     wanted = tuple(wanted)
     short = table.short | {option[1] for option in wanted if _is_short(option)}
-    long = table.long | {option for option in wanted if option.startswith("--")}
+    long = table.long | {o for o in wanted if o.startswith("--") and o not in table.optional}
     found = ReadOptions()
     if table.whole_words:
         _read_whole_words(words, long | {o for o in wanted if o.startswith("-")}, found)
@@ -105,7 +122,7 @@ def read_options(
             ended = True
             at += 1
         elif word.startswith("--"):
-            at = _read_long(words, at, (long, table.flags), found)
+            at = _read_long(words, at, (long, table.optional, table.flags), found)
         else:
             at = _read_short(words, at, short, found)
     return found
@@ -159,24 +176,26 @@ def _read_old_style(words: Sequence[str], short: frozenset[str], found: ReadOpti
 def _read_long(
     words: Sequence[str],
     at: int,
-    tables: tuple[frozenset[str], frozenset[str]],
+    tables: tuple[frozenset[str], frozenset[str], frozenset[str]],
     found: ReadOptions,
 ) -> int:
-    """Read the long option at ``words[at]``; where reading goes on."""
-    long, flags = tables
-    word = words[at]
-    name, equals, value = word.partition("=")
-    option = name if name in long and name not in flags else None
-    if option is None and name not in flags and len(name) > 2:
-        option = next((each for each in sorted(long) if each.startswith(name)), None)
-    if option is None:
-        found.flags.add(name)
+    """Read the long option at ``words[at]`` (``tables``: the names taking a value, taking
+    one after ``=`` only, taking none); where reading goes on."""
+    long, optional, flags = tables
+    name, equals, value = words[at].partition("=")
+    known = long | optional | flags
+    if name in known or len(name) <= 2:
+        options = [name] if name in known else []
+    else:
+        options = sorted(each for each in known if each.startswith(name))
+    valued = [each for each in options if each in long or (equals and each in optional)]
+    if not valued:
+        found.flags.add(options[0] if len(options) == 1 else name)
         return at + 1
-    if equals:
-        found.values.append((option, at, value))
-        return at + 1
-    found.values.append((option, at + 1, words[at + 1] if at + 1 < len(words) else ""))
-    return at + 2
+    following = words[at + 1] if at + 1 < len(words) else ""
+    for option in valued:
+        found.values.append((option, at, value) if equals else (option, at + 1, following))
+    return at + 1 if equals or len(options) > 1 else at + 2
 
 
 def _read_short(words: Sequence[str], at: int, short: frozenset[str], found: ReadOptions) -> int:
@@ -194,145 +213,51 @@ def _read_short(words: Sequence[str], at: int, short: frozenset[str], found: Rea
     return at + 1
 
 
-_TAR = OptionTable(
-    "bCfFgHIKLNTVX",
-    (
-        "--directory",
-        "--file",
-        "--listed-incremental",
-        "--index-file",
-        "--to-command",
-        "--checkpoint-action",
-        "--use-compress-program",
-        "--info-script",
-        "--new-volume-script",
-        "--rsh-command",
-        "--transform",
-        "--xform",
-        "--strip-components",
-        "--exclude",
-        "--exclude-from",
-        "--files-from",
-        "--format",
-        "--label",
-        "--owner",
-        "--group",
-        "--mode",
-        "--mtime",
-        "--newer",
-        "--newer-mtime",
-        "--after-date",
-        "--blocking-factor",
-        "--record-size",
-        "--tape-length",
-        "--starting-file",
-        "--volno-file",
-        "--suffix",
-        "--warning",
-        "--quoting-style",
-        "--sort",
-    ),
-    flags=("--checkpoint", "--strip", "--exclude-vcs", "--exclude-caches", "--backup"),
-    old_style=True,
-)
-_COPIERS = OptionTable("St", ("--suffix", "--target-directory"))
+def _table(
+    program: str, short: str, long: Iterable[str] = (), *, old_style: bool = False
+) -> OptionTable:
+    """``program``'s table: ``short`` and ``long`` taking a value, with every long option its
+    ``--help`` lists (:mod:`~harness_memory.hooks.option_names`) of each kind; wget's
+    ``--no-X`` flags stand for ``--X`` too (its switches take both)."""
+    flags = ["--" + name for name in FLAGS.get(program, "").split()]
+    if program == "wget":
+        flags += ["--" + name.removeprefix("--no-") for name in flags if name.startswith("--no-")]
+    valued = {*long, *("--" + name for name in VALUED.get(program, "").split())}
+    return OptionTable(
+        short,
+        valued,
+        optional=["--" + name for name in OPTIONAL.get(program, "").split()],
+        flags=set(flags) - valued,
+        old_style=old_style,
+    )
+
+
+_TAR_VALUED = ("--checkpoint-action", "--use-compress-program", "--info-script", "--warning")
+_TAR = _table("tar", "bCfFgHIKLNTVX", _TAR_VALUED, old_style=True)
 TABLES: dict[str, OptionTable] = {
     "tar": _TAR,
     "bsdtar": _TAR,
     "unzip": OptionTable("dxP"),
-    "patch": OptionTable(
-        "BdDFgioprVYz",
-        (
-            "--directory",
-            "--output",
-            "--input",
-            "--reject-file",
-            "--prefix",
-            "--suffix",
-            "--basename-prefix",
-            "--strip",
-            "--fuzz",
-            "--ifdef",
-            "--get",
-            "--quoting-style",
-            "--version-control",
-        ),
-    ),
-    "sort": OptionTable(
-        "koStT",
-        (
-            "--key",
-            "--output",
-            "--buffer-size",
-            "--field-separator",
-            "--temporary-directory",
-            "--batch-size",
-            "--compress-program",
-            "--files0-from",
-            "--parallel",
-            "--random-source",
-            "--sort",
-        ),
-    ),
-    "curl": OptionTable(
-        "AbcCdDeEFHKmoPQrtTuUwxXyYz",
-        (
-            "--output",
-            "--output-dir",
-            "--dump-header",
-            "--cookie-jar",
-            "--trace",
-            "--trace-ascii",
-            "--libcurl",
-            "--stderr",
-            "--etag-save",
-            "--hsts",
-            "--alt-svc",
-            "--config",
-            "--data",
-            "--header",
-            "--user-agent",
-            "--user",
-            "--request",
-            "--write-out",
-            "--proxy",
-        ),
-    ),
-    "wget": OptionTable(
-        "aABDeiIloOPQRtTUwX",
-        (
-            "--output-document",
-            "--directory-prefix",
-            "--output-file",
-            "--append-output",
-            "--execute",
-            "--save-cookies",
-            "--warc-file",
-            "--hsts-file",
-            "--rejected-log",
-            "--config",
-            "--use-askpass",
-            "--user-agent",
-            "--header",
-            "--tries",
-            "--timeout",
-        ),
-    ),
-    "cp": _COPIERS,
-    "mv": _COPIERS,
-    "ln": _COPIERS,
-    "install": OptionTable("gmoSt", ("--suffix", "--target-directory", "--strip-program")),
-    "cpio": OptionTable("CDEFHIMOR", ("--directory", "--file", "--format", "--pattern-file")),
+    "patch": _table("patch", "BdDFgioprVYz"),
+    "sort": _table("sort", "koStT"),
+    "curl": _table("curl", "AbcCdDeEFHKmoPQrtTuUwxXyYz", ("--proxy", "--preproxy")),
+    "wget": _table("wget", "aABDeiIloOPQRtTUwX"),
+    "cp": _table("cp", "St"),
+    "mv": _table("mv", "St"),
+    "ln": _table("ln", "St"),
+    "install": _table("install", "gmoSt"),
+    "cpio": _table("cpio", "CDEFHIMOR"),
     "jar": OptionTable("Cefm", ("--file", "--dir", "--manifest", "--main-class")),
-    "mktemp": OptionTable("p", ("--tmpdir", "--suffix")),
+    "mktemp": _table("mktemp", "p"),
     "npm": OptionTable("", ("--userconfig", "--globalconfig")),
     "find": OptionTable(whole_words=True),
     "history": OptionTable(whole_words=True),
 }
-"""Each program's options taking a value, as its own parser reads them (GNU tar 1.34,
-coreutils 9, curl 8, wget 1.21, GNU patch 2.7, GNU cpio 2.13, Info-ZIP unzip 6.0, the JDK's
-``jar``, npm). Options a caller wants take a value whatever the table says; a program not
-here is read with no option taking one."""
+"""Each program's options, as its own parser reads them (GNU tar 1.34, coreutils 9, curl
+7.88, wget 1.21, GNU patch 2.7, GNU cpio 2.13, Info-ZIP unzip 6.0, the JDK's ``jar``, npm;
+the long ones of the GNU programs, curl and wget all listed, valued or not). Options a
+caller wants take a value whatever the table says (after ``=`` only, for an optional one);
+a program not here is read with no option taking one."""
 
 
 def table_for(program: str) -> OptionTable:

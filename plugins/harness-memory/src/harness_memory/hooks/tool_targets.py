@@ -126,6 +126,17 @@ _UNKNOWN_FOLDER_WORDS = {"-execdir", "-okdir"}
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _PUNCTUATION = re.compile(r"^[;&|()<>]+$").match
 """A token the lexer made of punctuation characters alone (``)``, ``);``, ``&&`` …)."""
+_GLUED_SEPARATOR = re.compile(r"^\)+(?:;|&&|\|\||\|&?|&(?!>))").match
+"""A ``)`` the lexer glued to the separator after it (``);``, ``)&&``, ``)|``): it ends the
+command too (``eval $(cat s); echo x > a.md``), unlike ``)>`` or ``)&>`` (a redirection)."""
+
+
+def _separates(word: str) -> bool:
+    """Whether the lexer's ``word`` ends a simple command: a separator (:data:`_SEPARATORS`)
+    alone or glued after a ``)`` (:data:`_GLUED_SEPARATOR`)."""
+    return word in _SEPARATORS or (_PUNCTUATION(word) is not None and bool(_GLUED_SEPARATOR(word)))
+
+
 _BRACE_CAP = 256  # words one brace expression may become; past it the word is undecided
 
 
@@ -334,8 +345,7 @@ def shell_paths(
     (``sh -c '…'``, ``ssh host '…'``): read too, as run where they stand (:func:`_read_inner`).
     A short option glued to a path (``cp -t/dir``) names that path too; after a ``cd`` into a
     folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
-    A command the lexer cannot split (an unclosed quote) is split at white space. Never raises.
-    """
+    A command the lexer cannot split (an unclosed quote) is split at white space. Never raises."""
     here, command = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
     words = _loops_run_twice(_shell_words(command))
     found, tails = _found_for(command, _budget, _links)
@@ -346,22 +356,17 @@ def shell_paths(
     inside.linker, inside.here_text = writes.linker, writes.here_text
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
+    shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
     previous: str | None = None
     lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
     substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
-    code_ran = False  # output run as code (``eval "$(…)"``), until its command ends
+    code = _CodeRun()  # output run as code (``eval "$(…)"``), until its command ends
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
     for at, word in enumerate(words):
-        settled = settled or (entered and word in _SEPARATORS and not substituting)
+        settled = settled or (entered and _separates(word) and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
-        closing = substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word)
-        if word == "(" and last.endswith("$"):
-            substituting += 1
-        elif substituting and _PUNCTUATION(word):  # ``)``, or ``);`` as the lexer groups them
-            substituting = max(0, substituting - word.count(")"))
-        if word.count("`") % 2:
-            quoted_back = not quoted_back
+        closing, substituting, quoted_back = _substitution_at(word, last, substituting, quoted_back)
         if not (substituting or quoted_back) and writes.in_case_pattern(word, previous):
             last, previous = word, None
             continue  # a pattern is matched against the case's word, never a path
@@ -378,38 +383,85 @@ def shell_paths(
         last = word
         evaluating, inner = _evaluated(evaluating, word, previous)
         inner += [word] if any(char.isspace() for char in word) else []
-        writes.linker = writes.linker or found.linker  # made in ``$(…)``, ``bash -c '…'``
-        inside.linker = inside.linker or writes.linker
-        ran = writes.linker
-        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, linker=ran)
-        chdir = word == "env" or (chdir and word not in _SEPARATORS)
-        if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
-            linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
-            entered_known = linked is None and _enter(folder, bases, known, environ)
-            spelt = _substitution_spelt(words, at) if folder == "$" else folder  # ``cd $(…)``
-            spelt = spelt if linked is None else linked.spelt  # what the link's target is
-            entered = writes.cd_into(spelt, known, environ, followed=entered_known) or entered
+        _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
+        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, linker=writes.linker)
+        chdir = word == "env" or (chdir and not _separates(word))
+        into = _entered_at((found, writes), words, at, previous, chdir=chdir, shell=shell)
+        if into is not None:  # a cd (or env -C) into a folder, known only at run time or not
+            entered = into or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
-        if (code := _run_time_code(previous, words, at)) is not None and not _code_printed(code):
-            code_ran = True  # ``eval "$(cat s)"``: once it ran, its code may have gone anywhere
-        if code_ran and word in _SEPARATORS and not substituting:
-            code_ran = False  # and set any variable
+        code.see(previous, words, at)  # ``eval "$(cat s)"``, ``source /dev/stdin < s``
+        if code.ended(word, substituting=substituting):  # its code may have gone anywhere
             entered = writes.cd_into("$", known, environ, followed=False) or entered
             settled = settled or entered
             known.update(dict.fromkeys(known))
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
         _note_assignments(word, previous, known, environ)
         _add_word(found, word, bases, known, environ, lost=lost, readers=(writes, inside))
-        if previous in _CD_WORDS and word.startswith("-") and word != "-":
-            continue  # cd -P, cd -L, cd --: the folder is the next word
-        previous = None if word in _SEPARATORS else word
+        previous = _followed(previous, word)
     writes.end()
     inside.end()
     evaluated = [" ".join(evaluating or [])]
-    ran = writes.linker
-    _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, linker=ran)
+    _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, linker=writes.linker)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+def _followed(previous: str | None, word: str) -> str | None:
+    """The word the next word follows, as reading it needs: None after a separator (a new
+    command); still ``cd`` after its option (``cd -P``, ``cd --``: the folder is next)."""
+    if previous in _CD_WORDS and word.startswith("-") and word != "-":
+        return previous
+    return None if _separates(word) else word
+
+
+def _substitution_at(
+    word: str, last: str, substituting: int, quoted_back: bool
+) -> tuple[bool, int, bool]:
+    """Where the lexer's ``word`` (after ``last``) stands: whether it closes a top-level
+    ``$(…)`` (``)``, or ``);`` as the lexer groups them), and after it how many ``$(`` deep
+    the reading is and whether inside backquotes."""
+    closing = bool(substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word))
+    if word == "(" and last.endswith("$"):
+        substituting += 1
+    elif substituting and _PUNCTUATION(word):
+        substituting = max(0, substituting - word.count(")"))
+    if word.count("`") % 2:
+        quoted_back = not quoted_back
+    return closing, substituting, quoted_back
+
+
+def _carry_linker(found: ShellPaths, writes: _Writes, inside: _Writes) -> None:
+    """Let a program that may make links, met inside a word (``$(…)``, ``bash -c '…'``: kept in
+    ``found.linker``), count for the words after it in ``writes``, and ``writes``' for those in
+    ``inside`` (:meth:`_Writes._after_linker`)."""
+    writes.linker = writes.linker or found.linker
+    inside.linker = inside.linker or writes.linker
+
+
+def _entered_at(
+    reading: tuple[ShellPaths, _Writes],
+    words: list[str],
+    at: int,
+    previous: str | None,
+    *,
+    chdir: bool,
+    shell: tuple[list[str], dict[str, str | None], Mapping[str, str]],
+) -> bool | None:
+    """Read a ``cd``/``pushd`` operand or ``env -C`` folder at ``words[at]`` (after
+    ``previous``; ``chdir``: inside an ``env`` command): None when the shell enters no folder
+    there; else whether the folder is known only at run time (``cd "$(cat f)"``, a link the
+    command made to one: ``ln -s "$(…)" l; cd l``), a known one added to the folders the
+    shell may be in. ``reading``: what the command names and the reader of its writes;
+    ``shell``: those folders, the command's assignments and the environment."""
+    if (folder := _entered_folder(previous, words[at], chdir=chdir)) is None:
+        return None
+    (found, writes), (bases, known, environ) = reading, shell
+    linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
+    entered_known = linked is None and _enter(folder, bases, known, environ)
+    spelt = _substitution_spelt(words, at) if folder == "$" else folder  # ``cd $(…)``
+    spelt = spelt if linked is None else linked.spelt  # what the link's target is
+    return writes.cd_into(spelt, known, environ, followed=entered_known)
 
 
 LOOP_WORDS_CAP = 20_000
@@ -632,6 +684,7 @@ _CODE_PRINTERS = frozenset(
     {"dircolors", "lesspipe", "ssh-agent", "gpg-agent", "keychain", "brew", "pyenv", "rbenv"}
     | {"nodenv", "goenv", "jenv", "plenv", "fzf", "conda", "direnv", "starship", "zoxide"}
     | {"fnm", "mise", "rtx", "asdf", "thefuck", "kubectl", "gh", "npm", "pip", "uv", "rustup"}
+    | {"opam", "minikube", "docker-machine", "nix", "nix-shell"}
 )
 """Programs whose output an ``eval "$(…)"`` or ``source <(…)`` runs that print shell code of
 their own knowledge (colours, an agent's variables, a version manager's or package manager's
@@ -641,15 +694,61 @@ setup, completions), not data an earlier call wrote (``cat script``), as
 _ASSIGNED_FIRST_RE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*")
 
 
-def _run_time_code(previous: str | None, words: list[str], at: int) -> str | None:
+class _CodeRun:
+    """Whether the command being read runs code the guard cannot read (:func:`_run_time_code`)
+    that no :data:`_CODE_PRINTERS` program printed, until that command's end; and what each
+    variable the command assigned from a command substitution holds (``x=$(cat s); eval
+    "$x"`` runs ``cat s``'s output as ``eval "$(cat s)"`` does)."""
+
+    def __init__(self) -> None:
+        self.ran = False
+        self.outputs: dict[str, str] = {}  # variable name -> the substitution it was assigned
+
+    def see(self, previous: str | None, words: list[str], at: int) -> None:
+        """Read ``words[at]`` (after ``previous``): an assignment, or code run from output."""
+        if (assignment := _ASSIGNMENT_RE.match(words[at])) is not None:
+            name, value = assignment.group("name"), assignment.group("value")
+            if value == "$" and words[at + 1 : at + 2] == ["("]:
+                self.outputs[name] = _substitution_spelt(words, at)
+            elif "$(" in value or "`" in value or "<(" in value:
+                self.outputs[name] = value
+            else:
+                self.outputs.pop(name, None)
+        code = _run_time_code(previous, words, at, self.outputs)
+        self.ran = self.ran or (code is not None and not _code_printed(code))
+
+    def ended(self, word: str, *, substituting: int) -> bool:
+        """Whether ``word`` ends the command whose code ran (then no longer running)."""
+        if self.ran and _separates(word) and not substituting:
+            self.ran = False
+            return True
+        return False
+
+
+_STDIN_FILE_RE = re.compile(
+    r"^(?:/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+|\$\$|\$BASHPID)/fd/\d+)$"
+)
+"""Files that are an open file descriptor (standard input, or one a redirection or ``<(…)``
+opened): ``source /dev/stdin < s`` runs what it reads, data the guard did not read."""
+
+
+def _run_time_code(
+    previous: str | None, words: list[str], at: int, outputs: Mapping[str, str]
+) -> str | None:
     """The command substitution whose output the shell runs as code at ``words[at]`` after
     ``previous``: ``eval "$(…)"``, ``eval `…```, ``source <(…)``, ``. "$(…)"`` (spelt
-    ``$(…)``, ``$`` when not known), or None. The guard cannot read that code: it may ``cd``
-    anywhere, set any variable, make links."""
+    ``$(…)``, ``$`` when not known), ``eval "$x"`` of a variable in ``outputs`` (what the
+    command assigned it from), ``source /dev/stdin`` (the file descriptor's path), or None.
+    The guard cannot read that code: it may ``cd`` anywhere, set any variable, make links."""
     word = words[at]
     sourcing = previous in _SOURCING
     if previous != "eval" and not sourcing:
         return None
+    if sourcing and _STDIN_FILE_RE.match(word):
+        return word
+    names = [m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)]
+    if from_output := [outputs[name] for name in names if name in outputs]:
+        return " ".join(from_output)
     if word == "<(" and sourcing:
         return _substitution_spelt(["$", "(", *words[at + 1 :]], 0)
     if word == "$":
@@ -1621,26 +1720,7 @@ class _Writes:
             self._loop = None
         moving, self._moving = self._moving, []
         words, self._words = self._words, []
-        target = option_values(moving, table_for(command or ""), ("-t", "--target-directory"))
-        targeted = bool(target)
-        paths = [word for word in moving if not word.startswith("-")]
-        if command in ("mv", "cp") and not targeted:
-            paths = paths[:-1]  # the destination: moved into, not away
-        linking = any(
-            word == "--link" or (word[1:2] != "-" and "l" in word[1:])
-            for word in moving
-            if word.startswith("-")
-        )
-        if command in ("mv", "rename"):
-            self._found.moved.extend(paths)
-        elif command in MOVERS or (command == "cp" and linking):  # ``cp -al``: second names
-            self._found.swept.extend(paths)
-        elif command == "find" and _FIND_ACTIONS.intersection(moving):
-            starts = _find_starts(moving)
-            if (names := _find_names(words)) is not None:
-                self._found.sifted.extend((start, names) for start in starts or [self._base])
-            else:
-                self._found.swept.extend(starts or [self._base])
+        self._note_moves(command, moving, words)
         written: list[tuple[str, bool]] = []
         in_place = any(
             _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
@@ -1670,6 +1750,28 @@ class _Writes:
         if maker is not None:  # after its own writes: later ones meet it
             self.linker = maker
             self._found.linker = self._found.linker or maker
+
+    def _note_moves(self, command: str | None, moving: list[str], words: list[str]) -> None:
+        """Keep in ``found`` what the simple command ``command`` (its options and operands
+        ``moving``, all its ``words``) takes away: ``mv``'s sources (``moved``), what a mover
+        or ``cp -al`` (second names) sweeps, and what ``find … -delete`` sifts (``sifted``:
+        its starts and the names it matches) or sweeps (its starts, when no name is read)."""
+        read = read_options(moving, table_for(command or ""), ("-t", "--target-directory"))
+        targeted = any(name in ("-t", "--target-directory") for name, _, _ in read.values)
+        paths = [word for word in moving if not word.startswith("-")]
+        if command in ("mv", "cp") and not targeted:
+            paths = paths[:-1]  # the destination: moved into, not away
+        linking = bool(read.flags & {"l", "--link"})
+        if command in ("mv", "rename"):
+            self._found.moved.extend(paths)
+        elif command in MOVERS or (command == "cp" and linking):  # ``cp -al``: second names
+            self._found.swept.extend(paths)
+        elif command == "find" and _FIND_ACTIONS.intersection(moving):
+            starts = _find_starts(moving)
+            if (names := _find_names(words)) is not None:
+                self._found.sifted.extend((start, names) for start in starts or [self._base])
+            else:
+                self._found.swept.extend(starts or [self._base])
 
     def _after_linker(self, word: str) -> None:
         """Keep in ``found.after_linker`` a place the command writes (``word``, not built at
@@ -2026,25 +2128,18 @@ def _unbounded(command: str, operands: list[tuple[str, bool]]) -> list[str]:
     """The option by which ``tar -x`` or ``unzip`` writes the archive's absolute or ``..``
     names as they are (``tar -P``/``--absolute-names``, in a bundle or tar's old style;
     ``unzip -:``), as a list of at most one."""
-    words = [word for word, _ in operands]
-    if command == "unzip":
-        return [f"unzip {w}" for w in words if w[:1] == "-" and w[1:2] != "-" and ":" in w][:1]
-    bundles = [w for w in words if w[:1] == "-" and w[1:2] != "-"]
-    bundles += words[:1] if words and not words[0].startswith("-") else []
-    named = [w for w in words if _abbreviates(w.partition("=")[0], "--absolute-names")]
-    return [f"tar {w}" for w in [*named, *(b for b in bundles if "P" in b)]][:1]
+    flags = read_options([word for word, _ in operands], table_for(command)).flags
+    if command == "unzip":  # each read as the program does: -P's letter, not a value's
+        return ["unzip -:"] if ":" in flags else []
+    named = [name for name in ("--absolute-names", "-P") if {name, name[1:]} & flags]
+    return [f"tar {name}" for name in named][:1]
 
 
 def _creates(operands: list[tuple[str, bool]]) -> bool:
     """Whether a ``tar`` with these operands writes its archive (``-c``, ``-r``, ``-u``,
     ``-A``, in a bundle or tar's old style, or their long names)."""
-    words = [word for word, _ in operands]
-    if _TAR_CREATING.intersection(words):
-        return True
-    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
-    if words and not words[0].startswith("-"):
-        bundles.append(words[0])
-    return any(letter in bundle for bundle in bundles for letter in "cruA")
+    flags = read_options([word for word, _ in operands], table_for("tar")).flags
+    return bool(flags & _TAR_CREATING) or bool(flags & set("cruA"))
 
 
 def _tar_archives(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -2086,13 +2181,8 @@ def _abbreviates(name: str, option: str) -> bool:
 def _extracts(operands: list[tuple[str, bool]]) -> bool:
     """Whether a ``tar`` with these operands extracts (``-x``, ``xzf``, ``-xzf``,
     ``--extract``, ``--get``)."""
-    words = [word for word, _ in operands]
-    if any(word in ("--extract", "--get") for word in words):
-        return True
-    bundles = [word for word in words if word[:1] == "-" and word[1:2] != "-"]
-    if words and not words[0].startswith("-"):
-        bundles.append(words[0])  # tar's old style: the first word holds its letters
-    return any("x" in bundle for bundle in bundles)
+    flags = read_options([word for word, _ in operands], table_for("tar")).flags
+    return bool(flags & {"x", "--extract", "--get"})  # a letter of a value is none
 
 
 _LOOP_VARIABLE_RE = re.compile(
