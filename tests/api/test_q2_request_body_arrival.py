@@ -4,7 +4,8 @@
 buffer, and awaits the rest otherwise. Either way the answer is the same: a body sent after its
 headers, or in chunks, decodes; a body that grew past the limit when decompressed is a 413; an
 empty or blank one is a 400; a body the client never finished is a 400, never a 5xx, and one
-it never finishes while it stays is a 408 after ``BODY_ARRIVAL_S``.
+it never finishes while it stays, or trickles slower than it may, is a 408 after
+``MEMORY_API_BODY_TIMEOUT`` seconds (``Settings.body_timeout``), the connection then closed.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import json
 import re
 import zlib
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from aiohttp import ClientSession, web
 from memory_api.app import create_app
-from memory_api.http import jsonio
 from memory_api.settings import Settings
 from pytest_aiohttp import AiohttpClient
 from yarl import URL
@@ -149,11 +150,11 @@ async def test_q2_a_body_cut_off_by_a_lost_connection_is_a_400_not_a_data_dir_er
 
 
 async def test_q2_a_body_that_never_all_arrives_is_408_and_the_connection_closed(
-    client: Client, start_body: bytes, monkeypatch: pytest.MonkeyPatch
+    aiohttp_client: AiohttpClient, settings: Settings, start_body: bytes
 ) -> None:
     """A client that announces more than it sends, and stays, cannot hold its request open
-    beyond ``BODY_ARRIVAL_S`` (RFC 9110 15.5.9: 408, and ``close``)."""
-    monkeypatch.setattr(jsonio, "BODY_ARRIVAL_S", 0.2)
+    beyond the body deadline (``Settings.body_timeout``; RFC 9110 15.5.9: 408, and ``close``)."""
+    client = await aiohttp_client(create_app(replace(settings, body_timeout=0.2)))
     reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
     try:
         request = head(SESSION_START, f"Content-Length: {len(start_body) + 50}")
@@ -174,3 +175,50 @@ async def test_q2_a_body_that_never_all_arrives_is_408_and_the_connection_closed
         client, head(SESSION_START, f"Content-Length: {len(start_body)}") + start_body
     )
     assert status == 200, answer
+
+
+BODY_S = 1
+"""``MEMORY_API_BODY_TIMEOUT`` for the trickle below: its smallest value, in whole seconds."""
+DEADLINE_S = 30.0
+"""The longest any wait on the service may take before the test gives up (a bound, not a
+timing)."""
+
+
+async def test_q2_a_body_trickled_slower_than_the_body_timeout_is_408_and_closed(
+    aiohttp_client: AiohttpClient, data_dir: Path, start_body: bytes
+) -> None:
+    """``MEMORY_API_BODY_TIMEOUT`` (not a fixed 30 s) bounds a body sent a byte at a time: each
+    byte keeps the connection busy, but the whole body must arrive within the setting. The pace
+    of the trickle is a wait on the service's answer, so the test ends when the service says."""
+    settings = Settings.from_env(
+        {"MEMORY_API_DATA_DIR": str(data_dir), "MEMORY_API_BODY_TIMEOUT": str(BODY_S)}
+    )
+    client = await aiohttp_client(create_app(settings))
+    padded = start_body[:-1] + b"," + b" " * 100_000 + b'"pad": 0}'
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    try:
+        request = head(SESSION_START, f"Content-Length: {len(padded)}")
+        writer.write(request.replace(b"Connection: close\r\n", b""))  # keep-alive asked
+        answer = asyncio.ensure_future(reader.readuntil(b"\r\n\r\n"))
+        sent = 0
+        for byte in padded:
+            writer.write(bytes([byte]))
+            sent += 1
+            done, _ = await asyncio.wait({answer}, timeout=PAUSE_S)
+            if done:
+                break
+        answer_head = await asyncio.wait_for(answer, DEADLINE_S)
+        length = int(re.findall(rb"Content-Length: (\d+)", answer_head)[0])
+        problem = json.loads(await asyncio.wait_for(reader.readexactly(length), DEADLINE_S))
+        rest = await asyncio.wait_for(reader.read(), DEADLINE_S)
+    finally:
+        writer.close()
+        await asyncio.gather(writer.wait_closed(), return_exceptions=True)
+    assert sent < len(padded), "the whole body was sent before the service answered"
+    assert answer_head.startswith(b"HTTP/1.1 408 ") and b"Connection: close" in answer_head
+    assert b"application/problem+json" in answer_head
+    assert problem["status"] == 408
+    assert problem["detail"] == (
+        f"the request body did not arrive within {BODY_S} s ({len(padded)} bytes were announced)"
+    )
+    assert rest == b"" and reader.at_eof(), "the connection stays open after the 408"

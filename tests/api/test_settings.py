@@ -20,6 +20,7 @@ def test_a11_defaults(tmp_path: Path) -> None:
     assert settings.chat_url is None
     assert settings.draft_ttl == 3600
     assert settings.max_body == 1024 * 1024
+    assert (settings.header_timeout, settings.body_timeout) == (20, 30)
     assert (settings.history, settings.history_max_age_days, settings.history_max_versions) == (
         True,
         365,
@@ -60,6 +61,7 @@ def test_a11_every_variable(tmp_path: Path) -> None:
             "MEMORY_API_HISTORY_MAX_VERSIONS": "0",
             "MEMORY_API_MAX_CONNECTIONS_PER_CLIENT": "8",
             "MEMORY_API_HEADER_TIMEOUT": "5",
+            "MEMORY_API_BODY_TIMEOUT": "7",
             "MEMORY_API_IDLE_TIMEOUT": "30",
         }
     )
@@ -82,8 +84,9 @@ def test_a11_every_variable(tmp_path: Path) -> None:
     assert (
         settings.max_connections_per_client,
         settings.header_timeout,
+        settings.body_timeout,
         settings.idle_timeout,
-    ) == (8, 5.0, 30.0)
+    ) == (8, 5.0, 7.0, 30.0)
 
 
 @pytest.mark.parametrize(
@@ -107,6 +110,7 @@ def test_a11_every_variable(tmp_path: Path) -> None:
         ("MEMORY_API_HISTORY_MAX_VERSIONS", "-1", ">= 0"),
         ("MEMORY_API_MAX_CONNECTIONS_PER_CLIENT", "-1", ">= 0"),
         ("MEMORY_API_HEADER_TIMEOUT", "0", "between 1 and 3600"),
+        ("MEMORY_API_BODY_TIMEOUT", "0", "between 1 and 3600"),
         ("MEMORY_API_IDLE_TIMEOUT", "soon", "MEMORY_API_IDLE_TIMEOUT must be an integer"),
     ],
 )

@@ -122,5 +122,73 @@ def test_r2_a_templated_note_replaced_by_the_next_day_s_is_no_rename(renamer: st
 def test_r2_a_rename_onto_a_name_the_other_side_made_is_not_followed() -> None:
     second = {INDEX: b"- [A](a.md) about a\n", "a.md": b"a text, edited\n", "b.md": b"new b\n"}
     files, merged = _merge(BASE, RENAMED, second, ({"a.md": "b.md"}, {}))
-    assert files["a.md"] == b"a text, edited\n" and "b-laptop.md" in files
-    assert {o.kind for o in merged.outcomes} == {"kept-edited", "kept-both"}
+    assert files["a.md"] == b"a text, edited\n" and files["b-laptop.md"] == b"new b\n"
+    assert {o.kind for o in merged.outcomes} == {"kept-edited", "renamed-to-one"}
+
+
+TWO = {
+    INDEX: b"- [A](a.md) about a\n- [B](b.md) about b\n",
+    "a.md": b"a text\n",
+    "b.md": b"b text\n",
+}
+A_TO_C = {
+    INDEX: b"- [A](c.md) about a\n- [B](b.md) about b\n",
+    "c.md": b"a text\n",
+    "b.md": b"b text\n",
+}
+B_TO_C = {
+    INDEX: b"- [A](a.md) about a\n- [B](c.md) about b\n",
+    "a.md": b"a text\n",
+    "c.md": b"b text\n",
+}
+
+
+def test_r2_two_files_renamed_to_one_name_keep_both_texts_each_with_its_own_index_line() -> None:
+    """a.md renamed c.md on one machine, b.md renamed c.md on another: both texts are kept, and
+    each index line links the file holding the text it was written for. The second side's
+    ``[B](c.md)`` line was left linking c.md, a's text, beside a dangling ``[B](b.md)``."""
+    files, merged = _merge(TWO, A_TO_C, B_TO_C, ({"a.md": "c.md"}, {"b.md": "c.md"}))
+    assert files == {
+        INDEX: b"- [A](c.md) about a\n- [B](c-laptop.md) about b\n",
+        "c.md": b"a text\n",
+        "c-laptop.md": b"b text\n",
+    }
+    assert [o.describe() for o in merged.outcomes] == [
+        "a.md was renamed c.md on one machine and b.md was renamed c.md on another: both are "
+        "kept, b.md's text as c-laptop.md; each index line links the file holding the text it "
+        "was written for"
+    ]
+
+
+def test_r2_a_file_renamed_onto_a_name_the_other_side_wrote_keeps_both_with_their_lines() -> None:
+    """One side renamed a.md c.md, the other wrote a c.md of its own (and kept a.md): a's text
+    keeps c.md and its line, the other c.md is kept under a new name with its line."""
+    mine = {
+        INDEX: b"- [A](a.md) about a\n- [C](c.md) mine\n",
+        "a.md": b"a text\n",
+        "c.md": b"mine\n",
+    }
+    base = {INDEX: b"- [A](a.md) about a\n", "a.md": b"a text\n"}
+    renamed = {INDEX: b"- [A](c.md) about a\n", "c.md": b"a text\n"}
+    files, merged = _merge(base, renamed, mine, ({"a.md": "c.md"}, {}))
+    assert files == {
+        INDEX: b"- [A](c.md) about a\n- [C](c-laptop.md) mine\n",
+        "c.md": b"a text\n",
+        "c-laptop.md": b"mine\n",
+    }
+    assert [o.describe() for o in merged.outcomes] == [
+        "a.md was renamed c.md on one machine and c.md was written on another: both are kept, "
+        "the other c.md as c-laptop.md; each index line links the file holding the text it "
+        "was written for"
+    ]
+    files, merged = _merge(base, mine, renamed, ({}, {"a.md": "c.md"}))
+    assert files == {
+        INDEX: b"- [A](c-laptop.md) about a\n- [C](c.md) mine\n",
+        "c.md": b"mine\n",
+        "c-laptop.md": b"a text\n",
+    }
+    assert [o.describe() for o in merged.outcomes] == [
+        "c.md was written on one machine and a.md was renamed c.md on another: both are kept, "
+        "a.md's text as c-laptop.md; each index line links the file holding the text it was "
+        "written for"
+    ]

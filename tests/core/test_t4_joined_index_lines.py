@@ -128,3 +128,48 @@ def test_a6_a_link_a_soft_break_cuts_in_two_still_takes_its_line_whole() -> None
     """A link whose text holds the soft break is in no one part: the line goes whole."""
     index = f"- [Uv\u2028notes](uv.md) {B}\n{C}\n"
     assert prune_index(index, "uv.md") == (f"{C}\n", [f"- [Uv\u2028notes](uv.md) {B}"])
+
+
+@pytest.mark.parametrize("soft", ["\u2028", "\x0c"], ids=["U+2028", "U+000C"])
+@pytest.mark.parametrize(
+    ("index", "pruned", "removed"),
+    [
+        (  # the line closes a comment in an entry kept
+            "<!-- retired:\n- [Old](old.md) -->{soft}{A}{soft}{B}\n{C}\n",
+            "<!-- retired:\n- [Old](old.md) -->{soft}{B}\n{C}\n",
+            A,
+        ),
+        (  # the line opens a comment in an entry kept
+            "{A}{soft}{B} <!-- old:\n- [Old](old.md)\n-->\n{C}\n",
+            "{B} <!-- old:\n- [Old](old.md)\n-->\n{C}\n",
+            A,
+        ),
+        (  # the line opens a comment in the entry removed: its <!-- part stays in its place
+            "{B}{soft}{A} <!-- old:\n- [Old](old.md)\n-->\n{C}\r\n",
+            "{B}{soft}<!-- old:\n- [Old](old.md)\n-->\n{C}\r\n",
+            A + " <!-- old:",
+        ),
+        (  # the line closes a comment in the entry removed: its --> stays in its place
+            "<!-- old:\n- [Old](old.md)\n--> {A}{soft}{B}\r\n{C}",
+            "<!-- old:\n- [Old](old.md)\n-->{soft}{B}\r\n{C}",
+            "--> " + A,
+        ),
+        (  # both: the --> of one entry removed, the <!-- of another
+            "<!--\n--> {A}{soft}{B}{soft}- [Uv, why](uv.md#why) <!-- x\n-->\n",
+            "<!--\n-->{soft}{B}{soft}<!-- x\n-->\n",
+            None,
+        ),
+    ],
+    ids=["closes-kept", "opens-kept", "opens-removed", "closes-removed", "both-removed"],
+)
+def test_a6_a_joined_line_running_a_comment_on_keeps_its_other_entries_and_the_comment_ends(
+    soft: str, index: str, pruned: str, removed: str | None
+) -> None:
+    """A joined line that also opens or closes an HTML comment running across lines: a delete
+    keeps both what the comment needs (its ``<!--`` / ``-->``, else the comment would end early
+    or never open, and the entries it hides would become entries) and the line's entries that
+    do not link the file. Only the entries that link it go; the rest is byte for byte."""
+    index, pruned = (text.format(soft=soft, A=A, B=B, C=C) for text in (index, pruned))
+    gone = [removed] if removed else ["--> " + A, "- [Uv, why](uv.md#why) <!-- x"]
+
+    assert prune_index(index, "uv.md") == (pruned, gone)

@@ -11,6 +11,7 @@ silence, and every version stays in the history.
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,37 @@ def test_r2_one_file_renamed_to_two_names_on_two_machines_keeps_the_first_name_a
     for scope in every_copy(user, laptop, desktop):
         assert names(scope) == ["MEMORY.md", "b.md"], scope
         assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [A](b.md) about a\n"
+
+
+def test_r2_two_files_renamed_to_one_name_on_two_machines_keep_both_each_with_its_line(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The laptop renames ``a.md`` to ``c.md``, the desktop ``b.md`` to ``c.md``: both texts
+    are kept, the desktop's as ``c-desktop.md``, and each index line links the file holding the
+    text it was written for (the desktop's ``[B](c.md)`` line pointed at the laptop's text)."""
+    append(user / "MEMORY.md", "- [B](b.md) about b\n")
+    append(user / "b.md", "b's only line\n")
+    monkeypatch.setattr(socket, "gethostname", lambda: "desktop")  # the name in a kept copy's
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    rename(laptop.memory_root / "user", "a.md", "c.md")
+    rename(desktop.memory_root / "user", "b.md", "c.md")
+    synced(laptop)
+    [result] = synced(desktop)
+    assert result.outcomes == [
+        "a.md was renamed c.md on one machine and b.md was renamed c.md on another: both are "
+        "kept, b.md's text as c-desktop.md; each index line links the file holding the text it "
+        "was written for"
+    ]
+    synced(laptop)
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "c-desktop.md", "c.md"], scope
+        assert (scope / "c.md").read_text(encoding="utf-8") == "a first line\na second line\n"
+        assert (scope / "c-desktop.md").read_text(encoding="utf-8") == "b's only line\n"
+        assert (scope / "MEMORY.md").read_text(encoding="utf-8") == (
+            "- [A](c.md) about a\n- [B](c-desktop.md) about b\n"
+        ), scope
 
 
 def test_r2_a_rename_and_an_edit_on_the_renaming_machine_too_is_no_rename_and_keeps_both(

@@ -32,7 +32,7 @@ import bisect
 import itertools
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from urllib.parse import unquote
 
 from memory_core.joined_lines import SOFT_BREAKS, entries, has_soft_break, parts_without
@@ -460,9 +460,10 @@ def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str,
         removed_at = sorted({*removed_at, *uses})
     if not removed_at:
         return text, []
-    partly = _partly_removed(tokens, removed_at, file_name, labels, exact=exact)
-    if prose is not None:
-        partly.update(_comment_ends_kept(tokens, prose, removed_at))
+    partly = _partly_removed(tokens, prose, removed_at, file_name, labels, exact=exact)
+    if prose is not None:  # a line cut into entries keeps its comment ends there already
+        whole_lines = [number for number in removed_at if number not in partly]
+        partly.update(_comment_ends_kept(tokens, prose, whole_lines))
     if partly:
         whole = set(removed_at) - partly.keys()
         result = "".join(
@@ -485,6 +486,7 @@ def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str,
 
 def _partly_removed(
     tokens: Sequence[str],
+    prose: Sequence[str] | None,
     removed_at: Sequence[int],
     file_name: str,
     labels: set[str],
@@ -495,7 +497,10 @@ def _partly_removed(
     (:mod:`memory_core.joined_lines`: U+2028, a form feed …, which other tools show as line
     breaks) of which only some link ``file_name`` (or use a reference ``labels`` defines to
     it): by 0-based number, the line without those entries and the entries removed. Every
-    other line of ``removed_at`` goes whole."""
+    other line of ``removed_at`` goes whole. ``prose``: the lines with comments blanked across
+    lines (:func:`_uncommented`), or None when there is none; an entry removed that opens or
+    closes such a comment leaves its ``<!--`` / ``-->`` part in its place
+    (:func:`comment_ends`), so the comment still runs where it ran."""
     partly: dict[int, tuple[str, list[str]]] = {}
     for number in removed_at:
         line = _content(tokens[number])
@@ -507,12 +512,24 @@ def _partly_removed(
                 label in labels for label in reference_labels(part)
             )
 
+        leaves = None if prose is None else _comment_ends_of(prose[number])
         if (
             _parts_link_as_the_line(line)
-            and (kept := parts_without(line, links, _starts_entry)) is not None
+            and (kept := parts_without(line, links, _starts_entry, leaves)) is not None
         ):
             partly[number] = kept
     return partly
+
+
+def _comment_ends_of(shown: str) -> Callable[[str, int], str]:
+    """What an entry of a joined line leaves when a delete removes it (``leaves`` of
+    :func:`~memory_core.joined_lines.parts_without`): its :func:`comment_ends`, read against
+    ``shown``, the whole line with its index's comments blanked (the entry starts at ``at``)."""
+
+    def leaves(entry: str, at: int) -> str:
+        return comment_ends(entry, shown[at : at + len(entry)])
+
+    return leaves
 
 
 def line_entries(line: str) -> list[str]:

@@ -18,6 +18,7 @@ deleted file, never the entries beside it (:func:`memory_core.index.prune_index`
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -83,7 +84,10 @@ def break_name(char: str) -> str:
 
 
 def parts_without(
-    line: str, drop: Callable[[str], bool], starts_entry: Callable[[str], bool]
+    line: str,
+    drop: Callable[[str], bool],
+    starts_entry: Callable[[str], bool],
+    leaves: Callable[[str, int], str] | None = None,
 ) -> tuple[str, list[str]] | None:
     """``line`` (one line, without its line end) without the *entries* joined in it for which
     ``drop`` holds, and those entries, in order. An entry is a part between soft breaks for
@@ -93,6 +97,11 @@ def parts_without(
     (the one after it when it comes first), and no blank part is left at either end of the
     line. None when the line holds fewer than two entries, none is dropped, or every one is:
     then the line goes whole, or stays, as any line does.
+
+    ``leaves(entry, offset)`` (the dropped entry's text, soft breaks and all, and where in
+    ``line`` it starts) is what stays of an entry dropped, in its place: ``""`` (the default)
+    for nothing, else that text (the ``-->`` / ``<!--`` of a comment running across lines,
+    :func:`memory_core.index.comment_ends`).
     """
     parts, breaks = _split(line)
     starts = [0, *(number for number in range(1, len(parts)) if starts_entry(parts[number]))]
@@ -103,8 +112,19 @@ def parts_without(
     if len(entries) < 2 or not dropped or len(dropped) >= len(filled):
         return None
     gone = {number for entry in dropped for number in entry}
+    removed = [_joined(parts, breaks, list(entry)) for entry in dropped]
+    if leaves is not None:
+        steps = (len(part) + len(brk) for part, brk in zip(parts[:-1], breaks, strict=True))
+        offsets = [0, *itertools.accumulate(steps)]
+        parts = list(parts)
+        for entry in dropped:
+            last = entry[-1]
+            text = line[offsets[entry.start] : offsets[last] + len(parts[last])]
+            if left := leaves(text, offsets[entry.start]):
+                parts[entry.start] = left
+                gone.remove(entry.start)
     kept = [number for number in range(len(parts)) if number not in gone]
-    return _joined(parts, breaks, kept), [_joined(parts, breaks, list(entry)) for entry in dropped]
+    return _joined(parts, breaks, kept), removed
 
 
 def entries(line: str, starts_entry: Callable[[str], bool]) -> list[str]:

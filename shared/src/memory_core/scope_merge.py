@@ -24,7 +24,10 @@ where a file's text must be merged.
   detection) is renamed on the other side too, its index links with it, before the rules
   above: renamed on one side and edited on the other is one file under the new name holding
   the edit; renamed to two names keeps the first side's (``renamed-twice``); renamed on one
-  side and deleted on the other is kept (``renamed-deleted``).
+  side and deleted on the other is kept (``renamed-deleted``); two texts given one new name
+  (``a.md`` → ``c.md`` on one side, ``b.md`` → ``c.md`` or a new ``c.md`` on the other) keep
+  the first side's there and the second side's under a new name like a ``kept-both`` copy,
+  each side's index lines linking its own text (``renamed-to-one``).
 - The merged scope never holds two names a case-insensitive or normalising file system (macOS,
   Windows) folds into one (``OK.md`` beside ``ok.md``, ``café.md`` in NFC beside NFD,
   ``Memory.md`` beside ``MEMORY.md``): a machine there could keep only one, and would send the
@@ -88,6 +91,7 @@ OutcomeKind = Literal[
     "kept-edited",
     "marker-kept",
     "renamed-deleted",
+    "renamed-to-one",
     "renamed-twice",
     "twin-renamed",
 ]
@@ -120,10 +124,14 @@ class MergeOutcome:
     the file it is a twin of (``twin``) and the name it is kept under (``kept_as``); for
     ``renamed-twice`` (``file`` renamed ``twin`` on the second side, ``kept_as`` on the first)
     and ``renamed-deleted`` (``file`` renamed ``kept_as`` on one side, deleted on the other)
-    the name it is kept under; for ``index-unwritten`` (the index change could not be written
-    where the index stands) ``reason`` says why and what to do, ``kept_as`` names the file
-    holding the lines the change added (None: it added none) and ``also_kept`` the files that
-    hold the rest of them when one topic file could not (each within its cap, T-2)."""
+    the name it is kept under; for ``renamed-to-one`` (two texts given one new name ``file``,
+    at least one side by a rename) the name the second side's text is kept under
+    (``kept_as``) and the names each side's text had before (``renamed_from``: first, second;
+    None where that side wrote it as ``file``); for ``index-unwritten`` (the index change could
+    not be written where the index stands) ``reason`` says why and what to do, ``kept_as``
+    names the file holding the lines the change added (None: it added none) and ``also_kept``
+    the files that hold the rest of them when one topic file could not (each within its cap,
+    T-2)."""
 
     kind: OutcomeKind
     file: str
@@ -131,6 +139,7 @@ class MergeOutcome:
     twin: str | None = None
     reason: str | None = None
     also_kept: tuple[str, ...] = ()
+    renamed_from: tuple[str | None, str | None] = (None, None)
 
     def files(self) -> tuple[str, ...]:
         """Every file this outcome names: ``file``, ``kept_as`` and ``also_kept``."""
@@ -150,6 +159,18 @@ class MergeOutcome:
                 return (
                     f"{self.file} was renamed {self.kept_as} on one machine and {self.twin} on "
                     f"another: it is kept as {self.kept_as}"
+                )
+            case "renamed-to-one":
+                came = [
+                    f"{old} was renamed {self.file}" if old else f"{self.file} was written"
+                    for old in self.renamed_from
+                ]
+                second = self.renamed_from[1]
+                whose = f"{second}'s text" if second else f"the other {self.file}"
+                return (
+                    f"{came[0]} on one machine and {came[1]} on another: both are kept, "
+                    f"{whose} as {self.kept_as}; each index line links the file holding the "
+                    "text it was written for"
                 )
             case "renamed-deleted":
                 return (
@@ -275,7 +296,7 @@ def merge_scopes(
     rename detection found them), followed by the other side (:func:`_follow_renames`). Never
     raises on content; ``content`` is called only for versions of the index that must be read.
     """
-    followed = _follow_renames(base, first, second, content, renamed)
+    followed = _follow_renames(base, first, second, content, renamed, label)
     base, first, second = followed.base, followed.first, followed.second
     made = followed.made
 
@@ -346,7 +367,12 @@ def _is_topic(name: str) -> bool:
 
 
 def _follow_renames(
-    base: Blobs, first: Blobs, second: Blobs, content: Content, renamed: tuple[Renames, Renames]
+    base: Blobs,
+    first: Blobs,
+    second: Blobs,
+    content: Content,
+    renamed: tuple[Renames, Renames],
+    label: str,
 ) -> _Followed:
     """Make each side's renames on the other side, as ``git merge`` does with the renames its
     detection finds, so a file renamed on one side and edited (or left alone) on the other is
@@ -359,29 +385,39 @@ def _follow_renames(
     - renamed to two names (``b.md`` first, ``c.md`` second): the first side's name is kept,
       the second side's text and index lines read under it (``renamed-twice``);
     - renamed on one side, deleted on the other: the renamed file is kept, with its index
-      lines (``renamed-deleted``), as an edited file is (R-2: nothing is lost).
+      lines (``renamed-deleted``), as an edited file is (R-2: nothing is lost);
+    - two texts given one new name (``a.md`` → ``c.md`` first, ``b.md`` → ``c.md`` or a
+      ``c.md`` of its own second, :func:`_part_renamed_onto_one`): the second side's ``c.md``
+      is read under a new name (``c-<label>.md``), its index links with it, before the rest;
+      its rename (``b.md`` → that name) is then followed as any (``renamed-to-one``).
 
-    A rename is followed only where its new name is free on the other side, and only a pure
+    A rename is followed only where its new name is free on the other side (or made free, as
+    above, where the other side left the old file as it was), and only a pure
     one (git's ``R100``): the renaming side holds the old file's very text under the new name.
     git calls a file gone and one come holding half its text a rename (a templated note
     replaced by the next day's, ``R074``); following that would land the other side's edit of
     the old file in the new one. Not followed, the old file is merged under its own name (an
     edit on the other side kept, ``kept-edited``) and the new one is a file of its own."""
     first_renames = _pure(renamed[0], base, first)
-    second_renames = _pure(renamed[1], base, second)
+    second_pure = _pure(renamed[1], base, second)
+    second_renames = dict(second_pure)
     done = _Followed(dict(base), dict(first), dict(second))
     links: tuple[dict[str, str], dict[str, str], dict[str, str]] = ({}, {}, {})
+    _part_renamed_onto_one(done, first_renames, second_renames, links[2], label)
+    parted = dict(done.second)  # the second side as the renames below find it
     for old, new in first_renames.items():
         if not (_is_topic(old) and _is_topic(new)) or old not in base or new not in first:
             continue
+        if new in second and parted.get(old) != base[old]:
+            continue  # onto the second side's own new file, with an edit of the old one there
         other = second_renames.get(old)
-        if old in second and new not in second:
+        if old in parted and new not in parted:
             done.second[new] = done.second.pop(old)
-        elif other is not None and other != new and other in second and new not in second:
+        elif other is not None and other != new and other in parted and new not in parted:
             done.second[new] = done.second.pop(other)
             links[2][other] = new
             done.outcomes.append(MergeOutcome("renamed-twice", old, new, other))
-        elif old not in second and other is None:
+        elif old not in parted and other is None:
             done.outcomes.append(MergeOutcome("renamed-deleted", old, new))
             done.relinks.append(_Relink(first, new, new))
             continue
@@ -390,7 +426,7 @@ def _follow_renames(
         done.base[new] = done.base.pop(old)
         links[0][old] = links[2][old] = new
     for old, new in second_renames.items():
-        if not (_is_topic(old) and _is_topic(new)) or old not in base or new not in second:
+        if not (_is_topic(old) and _is_topic(new)) or old not in base or new not in parted:
             continue
         if old in first and new not in first and old in done.base:
             done.first[new] = done.first.pop(old)
@@ -398,10 +434,42 @@ def _follow_renames(
             links[0][old] = links[1][old] = new
         elif old not in first and old not in first_renames:
             done.outcomes.append(MergeOutcome("renamed-deleted", old, new))
-            done.relinks.append(_Relink(second, new, new))
+            done.relinks.append(_Relink(second, second_pure[old], new))
     for files, renames in zip((done.base, done.first, done.second), links, strict=True):
         _relink_index(files, renames, content, done.made)
     return done
+
+
+def _part_renamed_onto_one(
+    done: _Followed,
+    first_renames: Renames,
+    second_renames: dict[str, str],
+    second_links: dict[str, str],
+    label: str,
+) -> None:
+    """Give the second side's file a new name wherever both sides hold a different text under
+    a name the base lacks and at least one side got it by a rename (``a.md`` → ``c.md`` on one
+    side, ``b.md`` → ``c.md`` on the other): the second side's ``c.md`` is read as
+    ``c-<label>.md`` (:func:`kept_name`), the links of its index to ``c.md`` with it
+    (``second_links``, old → new), and its rename onto ``c.md`` as one onto the new name
+    (``second_renames``, changed in place), so that each side's index lines link the text they
+    were written for. Reported as ``renamed-to-one``."""
+    first_from = {new: old for old, new in first_renames.items()}
+    second_from = {new: old for old, new in second_renames.items()}
+    taken = set(done.base) | set(done.first) | set(done.second)
+    for name in sorted(set(done.first) & set(done.second) - set(done.base)):
+        if not _is_topic(name) or done.first[name] == done.second[name]:
+            continue
+        if name not in first_from and name not in second_from:
+            continue  # written on both sides: two versions, kept-both as any
+        new = kept_name(name, label, taken)
+        taken.add(new)
+        done.second[new] = done.second.pop(name)
+        second_links[name] = new
+        if (old := second_from.get(name)) is not None:
+            second_renames[old] = new
+        froms = (first_from.get(name), second_from.get(name))
+        done.outcomes.append(MergeOutcome("renamed-to-one", name, new, renamed_from=froms))
 
 
 def _pure(renames: Renames, base: Blobs, side: Blobs) -> Renames:

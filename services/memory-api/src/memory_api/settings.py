@@ -41,6 +41,8 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
                            loopback peers are not capped so: :mod:`memory_api.http.connections`)
 ``MEMORY_API_HEADER_TIMEOUT``  seconds a request's line and headers may take to arrive
                            (default 20; 408 and closed beyond)
+``MEMORY_API_BODY_TIMEOUT``  seconds a JSON request body still on its way when its route reads
+                           it may take to arrive whole (default 30; 408 and closed beyond)
 ``MEMORY_API_IDLE_TIMEOUT``  seconds a kept-alive connection may stay idle between requests
                            (default 75)
 =========================  ====================================================================
@@ -82,6 +84,7 @@ DEFAULT_SYNC_MAX_PUSH = 64 * 1024 * 1024
 DEFAULT_SYNC_TIMEOUT = 120
 DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 32
 DEFAULT_HEADER_TIMEOUT = 20
+DEFAULT_BODY_TIMEOUT = 30
 DEFAULT_IDLE_TIMEOUT = 75
 
 
@@ -131,6 +134,9 @@ class Settings:
     0: no such cap. Loopback peers are no client of their own (Q-2c)."""
     header_timeout: float = float(DEFAULT_HEADER_TIMEOUT)
     """Seconds a request's line and headers may take to arrive (a slowloris's trickle)."""
+    body_timeout: float = float(DEFAULT_BODY_TIMEOUT)
+    """Seconds a JSON request body still on its way when its route reads it may take to arrive
+    whole (a body announced longer than sent, or trickled); 408 and closed beyond."""
     idle_timeout: float = float(DEFAULT_IDLE_TIMEOUT)
     """Seconds a kept-alive connection may stay idle between requests."""
     tokens_file_warning: str | None = None
@@ -181,6 +187,9 @@ class Settings:
             ),
             header_timeout=float(
                 _int(env, "MEMORY_API_HEADER_TIMEOUT", DEFAULT_HEADER_TIMEOUT, low=1, high=3600)
+            ),
+            body_timeout=float(
+                _int(env, "MEMORY_API_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT, low=1, high=3600)
             ),
             idle_timeout=float(
                 _int(env, "MEMORY_API_IDLE_TIMEOUT", DEFAULT_IDLE_TIMEOUT, low=1, high=86400)

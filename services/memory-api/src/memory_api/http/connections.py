@@ -28,9 +28,9 @@ request on a connection kept alive (``MEMORY_API_HEADER_TIMEOUT``): else the con
 answered ``408`` (problem+json) and closed. A connection idle between requests is closed after
 :attr:`ConnectionLimits.idle_s` (``MEMORY_API_IDLE_TIMEOUT``: aiohttp's ``keepalive_timeout``).
 A body has its own deadline where it is read: a JSON body's whole within
-:data:`memory_api.http.jsonio.BODY_ARRIVAL_S` (30 s, then 408), a git push's within
-``MEMORY_API_SYNC_TIMEOUT``; one no route reads is drained for aiohttp's ``lingering_time``
-(10 s) at most, then the connection is closed. A late head is logged once per
+``MEMORY_API_BODY_TIMEOUT`` (30 s; then 408), a git push's within ``MEMORY_API_SYNC_TIMEOUT``;
+one no route reads is drained for aiohttp's ``lingering_time`` (10 s) at most, then the
+connection is closed. A late head is logged once per
 episode, never per connection (:class:`SlowClients`).
 """
 

@@ -21,6 +21,7 @@ from aiohttp import StreamReader, hdrs, web
 from aiohttp.web_protocol import RequestPayloadError
 from memory_core.wire import RequestBody
 
+from memory_api.appkeys import get_settings
 from memory_api.errors import BadRequest, BodyTimedOut, UnreadableBody
 
 __all__ = [
@@ -57,9 +58,6 @@ def json_text(text: str) -> msgspec.Raw:
     escaping it was an eighth of the request's work. At most 32 texts are kept."""
     return msgspec.Raw(_encoder.encode(text))
 
-
-BODY_ARRIVAL_S = 30.0
-"""Seconds a request body still on its way after its handler started may take to arrive."""
 
 BODY_ENCODINGS = ("gzip", "deflate", "br", "zstd")
 """The ``Content-Encoding`` values a request body may carry: aiohttp decodes each (``br`` and
@@ -129,7 +127,8 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[Body]) -
     (``web.HTTPUnsupportedMediaType``, see :func:`_check_encoding`). Raises :class:`BadRequest`
     for an empty body or one that cannot be read (data that does not decode in its
     ``Content-Encoding`` or decodes to nothing, a connection lost mid-body),
-    :class:`BodyTimedOut` (408) for one still incomplete after :data:`BODY_ARRIVAL_S`,
+    :class:`BodyTimedOut` (408) for one still incomplete after the body deadline
+    (``MEMORY_API_BODY_TIMEOUT``: :attr:`~memory_api.settings.Settings.body_timeout` seconds),
     ``msgspec.ValidationError`` / ``DecodeError`` for a wrong shape or broken JSON.
     """
     body = await _read_body(request)
@@ -147,14 +146,15 @@ async def _read_body(request: web.Request) -> bytes:
     length = request.content_length
     if limit and length is not None and length > limit:
         raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=length)
+    deadline_s = get_settings(request.app).body_timeout  # MEMORY_API_BODY_TIMEOUT
     try:
         body = _buffered_body(request.content, limit)
         if body is None:
-            async with asyncio.timeout(BODY_ARRIVAL_S):
+            async with asyncio.timeout(deadline_s):
                 body = await request.read()
     except TimeoutError:
         raise BodyTimedOut(
-            f"the request body did not arrive within {BODY_ARRIVAL_S:g} s "
+            f"the request body did not arrive within {deadline_s:g} s "
             f"({request.content_length} bytes were announced)"
         ) from None
     except RequestPayloadError as error:

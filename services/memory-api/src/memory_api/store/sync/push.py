@@ -20,7 +20,9 @@ first push). Then, under the scope's lock:
    service, second = the machine): the usual push, made on what the service already holds, is
    simply taken. The files each side renamed since the base, as git's rename detection finds
    them (``git diff-tree -M``), are renamed on the other side too, so a file renamed on one
-   machine and edited on another is one file under its new name holding the edit. The base
+   machine and edited on another is one file under its new name holding the edit, and two
+   files renamed to one name on two machines keep both texts, each index line linking its
+   own (``renamed-to-one``). The base
    is the pushed commit's parent only when that is one of the scope's
    versions or the machine's last push the service took (``refs/taken/<id>``, which only the
    service moves: its files are merged into ``main``, so a machine that sends again without
