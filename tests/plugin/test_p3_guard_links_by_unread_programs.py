@@ -83,6 +83,46 @@ def _prepared(where: Layout) -> None:
     (work / "build").mkdir()
 
 
+MORE_LINK_CODE = {
+    "alias.py": "from os import symlink as s; s(open('target').read().strip(), 'lnk')\n",
+    "bound.py": "import os\nf = os.symlink\nf(open('target').read().strip(), 'lnk')\n",
+    "binln.py": "import subprocess\n"
+    "subprocess.run(['/bin/ln', '-s', open('target').read().strip(), 'lnk'], check=True)\n",
+    "keep.py": "import shutil\nshutil.copy2('away', 'lnk', follow_symlinks=False)\n",
+    "tree.py": "import shutil\nshutil.copytree('tree', 'lnk', True)\n",
+    "cpa.sh": "cp -a away lnk\n",
+    "mv.sh": "mv away lnk\n",
+    "var.sh": 'L=ln; $L -s "$(cat target)" lnk\n',
+}
+"""Scripts making ``lnk`` lead to the other scope in ways the table once missed: a link
+function named without its call, ``'/bin/ln'`` in a list, a copy or move keeping the link
+``away`` (already in the Workspace) as a link, a program named by a variable."""
+THROUGH_MORE_LINKS = [
+    *(f"python3 {name} && echo x > lnk/a.md" for name in MORE_LINK_CODE if name.endswith(".py")),
+    *(f"bash {name} && echo x > lnk/a.md" for name in MORE_LINK_CODE if name.endswith(".sh")),
+    "python3 -c \"from os import symlink as s; s(open('target').read().strip(), 'lnk')\" "
+    "&& echo x > lnk/a.md",
+]
+
+
+def _prepared_more(where: Layout) -> None:
+    _prepared(where)
+    work = where.workspace
+    for name, code in MORE_LINK_CODE.items():
+        (work / name).write_text(code, encoding="utf-8")
+    (work / "away").symlink_to(where.root / where.other)
+    (work / "tree").mkdir()
+    (work / "tree" / "lnk").symlink_to(where.root / where.other)
+
+
+@pytest.mark.parametrize("command", THROUGH_MORE_LINKS)
+def test_p3_link_code_the_table_once_missed_is_refused(where: Layout, command: str) -> None:
+    _prepared_more(where)
+    if "tree.py" in command:  # copytree keeps tree/lnk as a link: write through lnk/lnk
+        command = command.replace("lnk/a.md", "lnk/lnk/a.md")
+    assert_refused_and_bash_writes(where, "claude-code", command)
+
+
 @pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", THROUGH_LINKS)
 def test_p3_a_write_through_a_link_an_unread_program_may_make_is_refused(
@@ -174,7 +214,8 @@ def test_p3_writes_into_folders_already_there_pass(where: Layout, command: str) 
         ("await fs.promises.symlink(t, 'lnk')", "symlink(…)"),
         ("fs.linkSync(a, b)", "link(…)"),
         ('File.symlink(t, "lnk")', "symlink(…)"),
-        ('symlink $t, "lnk";', "symlink / link list operator"),
+        ('symlink $t, "lnk";', "symlink(…)"),
+        ('link $t, "lnk";', "symlink / link list operator"),
         ("symlink($t, 'lnk')", "symlink(…)"),
         ('ln -s "$(cat target)" lnk', "ln"),
         ("/bin/ln -sf a b", "ln"),
@@ -186,6 +227,17 @@ def test_p3_writes_into_folders_already_there_pass(where: Layout, command: str) 
         ("cp --link a b", "cp -s/-l"),
         ("stow -t ~ dotfiles", "stow/lndir"),
         ("shutil.copytree(a, b, symlinks=True)", "symlinks=True"),
+        ("from os import symlink as s; s(t, 'lnk')", "symlink(…)"),
+        ("f = os.symlink; f(t, 'lnk')", "symlink(…)"),
+        ("Path(b).hardlink_to", "link(…)"),
+        ("subprocess.run(['/bin/ln', '-s', t, 'lnk'])", "ln"),
+        ("shutil.copy2('notes', 'lnk', follow_symlinks=False)", "cp -a / rsync -a / mv"),
+        ("shutil.copytree(a, b, True)", "cp -a / rsync -a / mv"),
+        ("cp -a notes lnk", "cp -a / rsync -a / mv"),
+        ("cp --preserve=links a b", "cp -a / rsync -a / mv"),
+        ("rsync -a src/ lnk", "cp -a / rsync -a / mv"),
+        ("mv notes lnk", "cp -a / rsync -a / mv"),
+        ('L=ln; $L -s "$(cat t)" lnk', "a program named by a variable"),
     ],
 )
 def test_p3_one_table_reads_each_languages_link_calls(code: str, shown: str) -> None:
@@ -200,7 +252,8 @@ def test_p3_one_table_reads_each_languages_link_calls(code: str, shown: str) -> 
         "os.stat(p, follow_symlinks=False); os.walk(d, followlinks=False)",
         "ln = len(xs); print(ln == 3, ln + 1)",
         "ls -ln; echo $ln; gcc -lnuma x.c",
-        "cp -r src/ dist/ && cp -a a b",
+        "cat a b > c && cp src/x dist/",
+        "x = $a - $b; print(y)",
         "open('out/a.txt', 'w').write('see the link below')",
     ],
 )
