@@ -19,6 +19,7 @@ writes after it into folders it or ``mkdir`` makes pass (all were refused).
 from __future__ import annotations
 
 import shutil
+import tarfile
 
 import pytest
 from harness_memory.hooks.link_texts import link_text
@@ -120,6 +121,27 @@ def test_p3_link_code_the_table_once_missed_is_refused(where: Layout, command: s
     _prepared_more(where)
     if "tree.py" in command:  # copytree keeps tree/lnk as a link: write through lnk/lnk
         command = command.replace("lnk/a.md", "lnk/lnk/a.md")
+    assert_refused_and_bash_writes(where, "claude-code", command)
+
+
+THE_LINK_ITSELF = [
+    "python3 mk.py && cp note.md lnk",
+    "python3 mk.py && mv note.md lnk",
+    "python3 mk.py && cp -t lnk note.md",
+    "python3 mk.py && tar -xf a.tar -C lnk",
+]
+"""Writes naming the link ``mk.py`` makes as the place written, not a folder on the way:
+each was let through (only the folder a place lands in was looked at)."""
+
+
+@pytest.mark.parametrize("command", THE_LINK_ITSELF)
+def test_p3_a_write_naming_the_link_itself_is_refused(where: Layout, command: str) -> None:
+    _prepared(where)
+    with tarfile.open(where.workspace / "a.tar", "w") as archive:
+        archive.add(where.workspace / "note.md", arcname="from_tar.md")
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+    assert reason is not None, command
+    assert "which is not there yet: python3 may make it a link" in reason
     assert_refused_and_bash_writes(where, "claude-code", command)
 
 

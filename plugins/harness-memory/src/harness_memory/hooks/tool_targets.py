@@ -219,8 +219,9 @@ class ShellPaths:
     from data (``ln -s "$(cat f)" l && python3 w.py l/a.md``), with that word.
     ``after_linker`` holds each place written after a program that may make a link ran in the
     command (``linker``, the first: the program and what shows it may,
-    :mod:`~harness_memory.hooks.link_texts`), whose folder is not there yet (the program may
-    have made it a link), with that program and what shows it.
+    :mod:`~harness_memory.hooks.link_texts`), which or whose folder is not there yet (the
+    program may have made it a link), with that program, what shows it and which of the two
+    is missing (``"which"``, ``"whose folder"``).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -277,7 +278,7 @@ class ShellPaths:
         self.scripts: list[tuple[str, str, str, str | None, bool]] = []
         self.links: dict[str, MadeLink] = {}
         self.linked_programs: list[tuple[str, str]] = []
-        self.after_linker: list[tuple[str, str, str]] = []
+        self.after_linker: list[tuple[str, str, str, str]] = []
         self.linker: tuple[str, str] | None = None
         self.over_scan = False
         self.budget = _ScanBudget()
@@ -1776,21 +1777,25 @@ class _Writes:
     def _after_linker(self, word: str) -> None:
         """Keep in ``found.after_linker`` a place the command writes (``word``, not built at
         run time) after a program that may make links (:meth:`_link_maker`) ran in it, when
-        the folder it lands in is not there yet: that program may have made it, or a folder
-        on its way, a link to anywhere (``python3 -c 'os.symlink(…, "lnk")' && echo x >
-        lnk/a.md``), as ``ln -s "$(cat f)" lnk`` does (:mod:`~harness_memory.hooks.
-        made_links`). A folder there already is taken as the folder it is (``python3
-        mk.py && echo x >> notes.md``); after a program whose text shows no link, or is not
-        read (``npm run build && mkdir -p dist && echo ok > dist/stamp``), the write passes."""
+        it or the folder it lands in is not there yet: that program may have made it, or a
+        folder on its way, a link to anywhere (``python3 -c 'os.symlink(…, "lnk")' && echo x >
+        lnk/a.md``; ``python3 mk.py && cp x lnk``, ``… && tar -xf a.tar -C lnk``: the link
+        itself named as the place written), as ``ln -s "$(cat f)" lnk`` does
+        (:mod:`~harness_memory.hooks.made_links`). A place there already is taken as what it
+        is (``python3 mk.py && echo x >> notes.md``); after a program whose text shows no
+        link, or is not read (``npm run build && mkdir -p dist && echo ok > dist/stamp``), the
+        write passes."""
         if self.linker is None or self._run_lost:
             return
         expanded = _expand(word, self._known, self._environ)
         if expanded is None:
             return
         path = os.path.join(self._base, _tilde(expanded, self._environ))  # noqa: PTH118
-        folder = os.path.dirname(path)  # noqa: PTH120
+        folder = os.path.dirname(path.rstrip("/") or "/")  # noqa: PTH120
         if not os.path.isdir(folder):  # noqa: PTH112
-            self._found.after_linker.append((*self.linker, word))
+            self._found.after_linker.append((*self.linker, word, "whose folder"))
+        elif not os.path.lexists(path):  # noqa: PTH110
+            self._found.after_linker.append((*self.linker, word, "which"))
 
     def _note_glued_values(self, command: str | None, operands: list[tuple[str, bool]]) -> None:
         """Judge as paths the values glued into a word of a program with an option table
