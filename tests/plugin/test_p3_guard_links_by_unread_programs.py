@@ -80,6 +80,16 @@ def _prepared(where: Layout) -> None:
     (work / "gen.py").write_text("print('report')\n", encoding="utf-8")
     (work / "build.sh").write_text("#!/bin/sh\nmkdir -p dist\n", encoding="utf-8")
     (work / "build.sh").chmod(0o755)
+    (work / "script.py").write_text("import json\nprint(json.dumps({'a': 1}))\n", "utf-8")
+    (work / "gradlew").write_text('#!/bin/sh\nexec java -jar gradle.jar "$@"\n', "utf-8")
+    (work / "gradlew").chmod(0o755)
+    (work / "build.js").write_text(
+        "const fs = require('fs');\nconsole.log(fs.readlinkSync('x'));\n", "utf-8"
+    )
+    (work / "tidy.py").write_text(
+        "import os\nif os.path.islink('x'):\n    print(os.readlink('x'))\n    os.unlink('x')\n",
+        "utf-8",
+    )
     shutil.copy(shutil.which("true") or "/bin/true", work / "app")  # a compiled program
     (work / "build").mkdir()
 
@@ -121,6 +131,38 @@ def test_p3_link_code_the_table_once_missed_is_refused(where: Layout, command: s
     _prepared_more(where)
     if "tree.py" in command:  # copytree keeps tree/lnk as a link: write through lnk/lnk
         command = command.replace("lnk/a.md", "lnk/lnk/a.md")
+    assert_refused_and_bash_writes(where, "claude-code", command)
+
+
+LOCAL_CODE = {
+    "helper.py": MAKES_LINK + "\n",
+    "uses.py": "import helper\n",
+    "x.js": "const fs = require('fs');\n"
+    "fs.symlinkSync(fs.readFileSync('target', 'utf8').trim(), 'lnk');\n",
+    "uses.js": "require('./x');\n",
+    "nm": "mk.py\n",
+}
+"""Local code the guard cannot read in the command's words: a module ``python3 -m`` runs
+(``helper.py``), modules a script loads from beside it (``uses.py``, ``uses.js``), and
+``nm`` naming the script to run."""
+THROUGH_LOCAL_CODE = [
+    "python3 -m helper && echo x > lnk/a.md",
+    "python3 < mk.py && echo x > lnk/a.md",
+    "cat mk.py | python3 && echo x > lnk/a.md",
+    "cat mk.py | python3 - && echo x > lnk/a.md",
+    'python3 "$(cat nm)" && echo x > lnk/a.md',
+    "python3 uses.py && echo x > lnk/a.md",
+    *(["node uses.js && echo x > lnk/a.md"] if shutil.which("node") else []),
+]
+"""Each was let through: the code making ``lnk`` is a local module, comes on standard input,
+is named at run time, or is loaded by the script run."""
+
+
+@pytest.mark.parametrize("command", THROUGH_LOCAL_CODE)
+def test_p3_local_code_not_in_the_words_counts_as_making_links(where: Layout, command: str) -> None:
+    _prepared(where)
+    for name, code in LOCAL_CODE.items():
+        (where.workspace / name).write_text(code, encoding="utf-8")
     assert_refused_and_bash_writes(where, "claude-code", command)
 
 
@@ -190,6 +232,13 @@ EVERYDAY_AFTER_PROGRAMS = [
     "./build.sh && cp note.md dist/",
     "./app && mkdir -p out && echo x > out/a",
     "python3 -m pytest -q && mkdir -p reports && echo ok > reports/done",
+    "python3 script.py && mkdir -p out && cp note.md out/",
+    "./gradlew build && mkdir -p dist && cp note.md dist/",
+    "node build.js && mkdir -p out && cp note.md out/",
+    "python3 tidy.py && mkdir -p out && cp note.md out/",
+    "python3 gen.py; python3 gen.py && echo ok > build/stamp",
+    "python3 gen.py; python3 gen.py && mkdir -p o6 && echo ok > o6/stamp",
+    "bash build.sh; bash build.sh && mkdir -p o5 && cp note.md o5/",
 ]
 """Programs whose code the guard does not read (a package manager, a build tool, git, a
 compiled ``./app``), reads and finds making no link (``gen.py``, ``build.sh``, ``node -e``

@@ -23,6 +23,7 @@ __all__ = [
     "TEXT_PROGRAMS",
     "link_text",
     "links_by_arguments",
+    "local_imports",
     "reads_text",
 ]
 
@@ -126,3 +127,33 @@ def links_by_arguments(name: str, words: Iterable[str]) -> str | None:
         return f"{name} {made[0]}"
     linking = any(_LINKING_CP_RE.match(word) for word in said)
     return f"{name} cp" if "cp" in names and linking else None
+
+
+_PYTHON_IMPORT_RE = re.compile(
+    r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w., \t]+))", re.MULTILINE
+)
+_NODE_IMPORT_RE = re.compile(
+    r"(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*\(?\s*)[\"'](\./[^\"'\n]+)[\"']"
+)
+_NODE_ENDINGS = ("", ".js", ".mjs", ".cjs", ".ts", "/index.js")
+
+
+def local_imports(text: str) -> list[str]:
+    """The files, relative to a script's own folder, that ``text`` (a Python or JavaScript
+    script's code) may load as a module beside it: ``import helper`` / ``from helper import
+    x`` (``helper.py``, ``helper/__init__.py``), ``require('./x')`` / ``import … from
+    './x'`` (``x``, ``x.js``, …, ``x/index.js``); one linear scan each. Which are there is the
+    caller's look; their code may make a link as the script's own may (P-3)."""
+    names: list[str] = []
+    for found in _PYTHON_IMPORT_RE.finditer(text):
+        spelled = found.group(1) if found.group(1) is not None else found.group(2)
+        for each in spelled.split(","):
+            module = each.split()[0].lstrip(".") if each.split() else ""
+            if module and ".." not in module:
+                path = module.replace(".", "/")
+                names.extend([f"{path}.py", f"{path}/__init__.py"])
+    for found in _NODE_IMPORT_RE.finditer(text):
+        path = found.group(1)[2:]
+        if ".." not in path:
+            names.extend(f"{path}{ending}" for ending in _NODE_ENDINGS)
+    return names

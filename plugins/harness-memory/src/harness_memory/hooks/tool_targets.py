@@ -53,6 +53,7 @@ import os
 import re
 import shlex
 import sys
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 
@@ -66,7 +67,12 @@ from harness_memory.hooks.here_data import (
     is_arithmetic,
 )
 from harness_memory.hooks.in_place import edited_files, sed_prints_only, sed_written_files
-from harness_memory.hooks.link_texts import link_text, links_by_arguments, reads_text
+from harness_memory.hooks.link_texts import (
+    link_text,
+    links_by_arguments,
+    local_imports,
+    reads_text,
+)
 from harness_memory.hooks.made_links import (
     LINK_MAKERS,
     MadeLink,
@@ -1317,6 +1323,7 @@ class _Writes:
         "_skip",
         "_tails",
         "_test",
+        "_unread_said",
         "_unsure",
         "_words",
         "_wrapper",
@@ -1349,6 +1356,7 @@ class _Writes:
         self._named_at = 0
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
         self._said: list[str] = []  # its words as written and expanded (not git's, source's)
+        self._unread_said: list[str] = []  # every unread program's words so far (``_said``)
         self._script_words: list[str] = []  # a shell's or ``source``'s words, as written
         self._known: Mapping[str, str | None] = {}  # the command's assignments so far
         self.reading = False  # the word seen last is an operand of a command only reading
@@ -1648,7 +1656,12 @@ class _Writes:
             self._found.scripts.append((kind, self._base, word, path, True))
 
     def _link_maker(
-        self, command: str, program: list[str], said: list[str], script_words: list[str]
+        self,
+        command: str,
+        program: list[str],
+        said: list[str],
+        script_words: list[str],
+        wrapper: str,
     ) -> tuple[str, str] | None:
         """Whether the program the command ended runs (``program``: its name as spelled and
         options; ``said``: its words as written and expanded) may make a link, by what the
@@ -1659,7 +1672,9 @@ class _Writes:
         interpreter's words and here-documents (``python3 -c``, ``node -e``, ``perl -e``,
         ``python3 - <<'PY'``); the script file it, a shell, ``source`` or the program named by
         its path runs (``python3 mk.py``, ``bash mk.sh``, ``./mk.sh``), or, when the command
-        writes a file of that name before it runs (its text not yet there), that script."""
+        writes a file of that name before it runs (its text not yet there), that script; a
+        local module or code on standard input (:meth:`_code_elsewhere`; not under the
+        ``wrapper`` ``command``, whose ``-v`` only names the program)."""
         if (by := links_by_arguments(command, [*program[1:], *said])) is not None:
             return program[0], by
         interpreted = reads_text(command)
@@ -1667,27 +1682,95 @@ class _Writes:
             return program[0], shown
         script = _script_word(command, program, script_words)
         inline = program[-1] in _CODE_OPTIONS  # its operand is code or a module, no file
-        if script is None and interpreted and self._operand is not None and not inline:
-            script = ("run", self._operand)  # ``python3 mk.py``: in the shell's folder
-        if script is None or (expanded := _expand(script[1], self._known, self._environ)) is None:
-            return None  # no script, or one named at run time: not read
+        operand = self._operand
+        if operand == "<" and interpreted and not inline:  # ``python3 < mk.py``: code fed in
+            spelled = said[::2]
+            operand = spelled[spelled.index("<") + 1] if "<" in spelled[:-1] else None
+        if script is None and interpreted and operand not in (None, "-") and not inline:
+            script = ("run", operand or "")  # ``python3 mk.py``: in the shell's folder
+        if script is None:
+            reads = interpreted and wrapper != "command"
+            return self._code_elsewhere(program, interpreted=reads, inline=inline)
+        if (expanded := _expand(script[1], self._known, self._environ)) is None:
+            return program[0], f"{script[1]}, a script named at run time"
         file = script_file(script[0], self._base, _tilde(expanded, self._environ), self._environ)
         name = os.path.basename(file)  # noqa: PTH119
-        if any(os.path.basename(word.rstrip("/")) == name for word in self._found.written):  # noqa: PTH119
+        if self._writes_script(name):
             return program[0], f"{script[1]}, a script the command writes"
         if not os.path.isfile(file):  # noqa: PTH113
             return None  # missing (it runs nothing), a folder
-        language, text = read_script(file, run=script[0] == "run")
+        return self._script_links(program[0], script[1], file, run=script[0] == "run")
+
+    def _writes_script(self, name: str) -> bool:
+        """Whether the command so far writes a file called ``name`` (a script's base name) by
+        a writer the guard reads (a redirect, ``cp``/``mv``/``tee``'s target), not only as a
+        word of a program it does not read (``python3 gen.py; python3 gen.py``: ``gen.py``
+        is read, not written)."""
+        names = Counter(
+            os.path.basename(word.rstrip("/"))  # noqa: PTH119
+            for word in self._found.written
+        )
+        names.subtract(os.path.basename(word.rstrip("/")) for word in self._unread_said)  # noqa: PTH119
+        return names[name] > 0
+
+    def _code_elsewhere(
+        self, program: list[str], *, interpreted: bool, inline: bool
+    ) -> tuple[str, str] | None:
+        """Whether an interpreter (``program``) run with no script file may make a link by
+        code the guard cannot read in its words: a local module (``python3 -m helper``, read
+        as its file, or a local package), or code it reads on standard input (``python3 <
+        helper.py``, ``cat helper.py | python3``: no operand, no here-document). None for
+        code given inline (already read), a module not in the shell's folder (``python3 -m
+        pytest``), or a program the guard does not read as code (``npm``)."""
+        if not interpreted:
+            return None
+        if inline:
+            module = self._operand if program[-1] == "-m" else None
+            if module is None or not _PYTHON_RE.match(program[0].rsplit("/", 1)[-1]):
+                return None
+            path = os.path.join(self._base, *module.split("."))  # noqa: PTH118
+            if os.path.isfile(f"{path}.py"):  # noqa: PTH113
+                return self._script_links(program[0], f"-m {module}", f"{path}.py", run=False)
+            if os.path.isdir(path):  # noqa: PTH112
+                return program[0], f"-m {module}, a local package"
+            return None
+        quiet = {"-V", "--version", "-h", "--help", "-v"}
+        if self._operand in (None, "-") and not self.here_text and not quiet & set(program[1:]):
+            return program[0], "code read from standard input"
+        return None
+
+    def _script_links(
+        self, name: str, spelled: str, file: str, *, run: bool
+    ) -> tuple[str, str] | None:
+        """Whether the script ``file`` (run as ``spelled`` by the program ``name``) may make a
+        link by its text (:func:`~harness_memory.hooks.link_texts.link_text`) or that of a
+        module beside it it loads (:func:`~harness_memory.hooks.link_texts.local_imports`,
+        one level: ``import helper`` with ``helper.py`` in its folder, ``require('./x')``);
+        a script the guard cannot read may."""
+        language, text = read_script(file, run=run)
         if language == "unknown":
-            return program[0], f"{script[1]}, a script the guard cannot read"
-        shown = link_text(text) if language != "program" else None
-        return None if shown is None else (program[0], f"{shown} in {script[1]}")
+            return name, f"{spelled}, a script the guard cannot read"
+        if language == "program":
+            return None
+        if (shown := link_text(text)) is not None:
+            return name, f"{shown} in {spelled}"
+        folder = os.path.dirname(file)  # noqa: PTH120
+        for each in local_imports(text)[:_IMPORTS_READ]:
+            module = os.path.join(folder, each)  # noqa: PTH118
+            if not os.path.isfile(module):  # noqa: PTH113
+                continue
+            kind, code = read_script(module, run=False)
+            if kind == "unknown":
+                return name, f"{spelled}, loading {each}, a module the guard cannot read"
+            if (shown := link_text(code)) is not None:
+                return name, f"{shown} in {each}, loaded by {spelled}"
+        return None
 
     def end(self) -> None:
         """The simple command ended: judge its operands."""
         command, operands = self._command, self._operands
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
-        self._wrapper, self._leading = "", 0
+        wrapper, self._wrapper, self._leading = self._wrapper, "", 0
         program, self._program = self._program, []
         said, self._said = self._said, []
         script_words, self._script_words = self._script_words, []
@@ -1696,9 +1779,10 @@ class _Writes:
         unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
         maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
         if unread and self.linker is None:
-            maker = self._link_maker(command or "", program, said, script_words)
+            maker = self._link_maker(command or "", program, said, script_words, wrapper)
         if unread:
             self._found.written.extend(said)  # it may write any place its words name
+            self._unread_said.extend(said)
             self._found.programs.insert(self._named_at, program[0])
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
                 self._found.lost_programs.append(program[0])
@@ -1794,7 +1878,7 @@ class _Writes:
         folder = os.path.dirname(path.rstrip("/") or "/")  # noqa: PTH120
         if not os.path.isdir(folder):  # noqa: PTH112
             self._found.after_linker.append((*self.linker, word, "whose folder"))
-        elif not os.path.lexists(path):  # noqa: PTH110
+        elif not os.path.lexists(path):
             self._found.after_linker.append((*self.linker, word, "which"))
 
     def _note_glued_values(self, command: str | None, operands: list[tuple[str, bool]]) -> None:
@@ -1919,6 +2003,9 @@ class _Writes:
             self._found.written.append(f"{place.rstrip('/')}/{name}")
 
 
+_IMPORTS_READ = 64
+"""How many of a script's modules beside it (:func:`~harness_memory.hooks.link_texts.
+local_imports`'s names) the guard looks for and reads for link-making code."""
 _CODE_OPTIONS = frozenset({"-c", "-e", "-E", "-r", "-p", "-m", "--eval", "--print"})
 """Options after which an interpreter's operand is code or a module, not a script file
 (``python3 -c``, ``node -e``/``-p``, ``perl -E``, ``php -r``, ``python3 -m pytest``)."""
