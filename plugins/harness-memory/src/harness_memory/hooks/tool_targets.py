@@ -1323,10 +1323,12 @@ class _Writes:
         "_skip",
         "_tails",
         "_test",
-        "_unread_said",
+        "_unread_names",
         "_unsure",
         "_words",
         "_wrapper",
+        "_written_names",
+        "_written_seen",
         "folder_unknown",
         "here_text",
         "linker",
@@ -1356,7 +1358,9 @@ class _Writes:
         self._named_at = 0
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
         self._said: list[str] = []  # its words as written and expanded (not git's, source's)
-        self._unread_said: list[str] = []  # every unread program's words so far (``_said``)
+        self._unread_names: Counter[str] = Counter()  # base names of unread programs' words
+        self._written_names: Counter[str] = Counter()  # those of ``found.written``'s words …
+        self._written_seen = 0  # … counted so far (it only grows: counted once each)
         self._script_words: list[str] = []  # a shell's or ``source``'s words, as written
         self._known: Mapping[str, str | None] = {}  # the command's assignments so far
         self.reading = False  # the word seen last is an operand of a command only reading
@@ -1692,7 +1696,10 @@ class _Writes:
             reads = interpreted and wrapper != "command"
             return self._code_elsewhere(program, interpreted=reads, inline=inline)
         if (expanded := _expand(script[1], self._known, self._environ)) is None:
-            return program[0], f"{script[1]}, a script named at run time"
+            # an interpreter's or shell's script named at run time (``python3 "$(cat nm)"``);
+            # a program itself so named is fenced by the sandbox as any unread program
+            named = interpreted or script[0] != "run"
+            return (program[0], f"{script[1]}, a script named at run time") if named else None
         file = script_file(script[0], self._base, _tilde(expanded, self._environ), self._environ)
         name = os.path.basename(file)  # noqa: PTH119
         if self._writes_script(name):
@@ -1706,12 +1713,13 @@ class _Writes:
         a writer the guard reads (a redirect, ``cp``/``mv``/``tee``'s target), not only as a
         word of a program it does not read (``python3 gen.py; python3 gen.py``: ``gen.py``
         is read, not written)."""
-        names = Counter(
+        written = self._found.written
+        self._written_names.update(
             os.path.basename(word.rstrip("/"))  # noqa: PTH119
-            for word in self._found.written
+            for word in written[self._written_seen :]
         )
-        names.subtract(os.path.basename(word.rstrip("/")) for word in self._unread_said)  # noqa: PTH119
-        return names[name] > 0
+        self._written_seen = len(written)
+        return self._written_names[name] > self._unread_names[name]
 
     def _code_elsewhere(
         self, program: list[str], *, interpreted: bool, inline: bool
@@ -1782,7 +1790,7 @@ class _Writes:
             maker = self._link_maker(command or "", program, said, script_words, wrapper)
         if unread:
             self._found.written.extend(said)  # it may write any place its words name
-            self._unread_said.extend(said)
+            self._unread_names.update(os.path.basename(word.rstrip("/")) for word in said)  # noqa: PTH119
             self._found.programs.insert(self._named_at, program[0])
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
                 self._found.lost_programs.append(program[0])
