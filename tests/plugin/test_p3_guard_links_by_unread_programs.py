@@ -19,6 +19,7 @@ writes after it into folders it or ``mkdir`` makes pass (all were refused).
 from __future__ import annotations
 
 import shutil
+import tarfile
 
 import pytest
 from harness_memory.hooks.link_texts import link_text
@@ -79,8 +80,111 @@ def _prepared(where: Layout) -> None:
     (work / "gen.py").write_text("print('report')\n", encoding="utf-8")
     (work / "build.sh").write_text("#!/bin/sh\nmkdir -p dist\n", encoding="utf-8")
     (work / "build.sh").chmod(0o755)
+    (work / "script.py").write_text("import json\nprint(json.dumps({'a': 1}))\n", "utf-8")
+    (work / "gradlew").write_text('#!/bin/sh\nexec java -jar gradle.jar "$@"\n', "utf-8")
+    (work / "gradlew").chmod(0o755)
+    (work / "build.js").write_text(
+        "const fs = require('fs');\nconsole.log(fs.readlinkSync('x'));\n", "utf-8"
+    )
+    (work / "tidy.py").write_text(
+        "import os\nif os.path.islink('x'):\n    print(os.readlink('x'))\n    os.unlink('x')\n",
+        "utf-8",
+    )
     shutil.copy(shutil.which("true") or "/bin/true", work / "app")  # a compiled program
     (work / "build").mkdir()
+
+
+MORE_LINK_CODE = {
+    "alias.py": "from os import symlink as s; s(open('target').read().strip(), 'lnk')\n",
+    "bound.py": "import os\nf = os.symlink\nf(open('target').read().strip(), 'lnk')\n",
+    "binln.py": "import subprocess\n"
+    "subprocess.run(['/bin/ln', '-s', open('target').read().strip(), 'lnk'], check=True)\n",
+    "keep.py": "import shutil\nshutil.copy2('away', 'lnk', follow_symlinks=False)\n",
+    "tree.py": "import shutil\nshutil.copytree('tree', 'lnk', True)\n",
+    "cpa.sh": "cp -a away lnk\n",
+    "mv.sh": "mv away lnk\n",
+    "var.sh": 'L=ln; $L -s "$(cat target)" lnk\n',
+}
+"""Scripts making ``lnk`` lead to the other scope in ways the table once missed: a link
+function named without its call, ``'/bin/ln'`` in a list, a copy or move keeping the link
+``away`` (already in the Workspace) as a link, a program named by a variable."""
+THROUGH_MORE_LINKS = [
+    *(f"python3 {name} && echo x > lnk/a.md" for name in MORE_LINK_CODE if name.endswith(".py")),
+    *(f"bash {name} && echo x > lnk/a.md" for name in MORE_LINK_CODE if name.endswith(".sh")),
+    "python3 -c \"from os import symlink as s; s(open('target').read().strip(), 'lnk')\" "
+    "&& echo x > lnk/a.md",
+]
+
+
+def _prepared_more(where: Layout) -> None:
+    _prepared(where)
+    work = where.workspace
+    for name, code in MORE_LINK_CODE.items():
+        (work / name).write_text(code, encoding="utf-8")
+    (work / "away").symlink_to(where.root / where.other)
+    (work / "tree").mkdir()
+    (work / "tree" / "lnk").symlink_to(where.root / where.other)
+
+
+@pytest.mark.parametrize("command", THROUGH_MORE_LINKS)
+def test_p3_link_code_the_table_once_missed_is_refused(where: Layout, command: str) -> None:
+    _prepared_more(where)
+    if "tree.py" in command:  # copytree keeps tree/lnk as a link: write through lnk/lnk
+        command = command.replace("lnk/a.md", "lnk/lnk/a.md")
+    assert_refused_and_bash_writes(where, "claude-code", command)
+
+
+LOCAL_CODE = {
+    "helper.py": MAKES_LINK + "\n",
+    "uses.py": "import helper\n",
+    "x.js": "const fs = require('fs');\n"
+    "fs.symlinkSync(fs.readFileSync('target', 'utf8').trim(), 'lnk');\n",
+    "uses.js": "require('./x');\n",
+    "nm": "mk.py\n",
+}
+"""Local code the guard cannot read in the command's words: a module ``python3 -m`` runs
+(``helper.py``), modules a script loads from beside it (``uses.py``, ``uses.js``), and
+``nm`` naming the script to run."""
+THROUGH_LOCAL_CODE = [
+    "python3 -m helper && echo x > lnk/a.md",
+    "python3 < mk.py && echo x > lnk/a.md",
+    "cat mk.py | python3 && echo x > lnk/a.md",
+    "cat mk.py | python3 - && echo x > lnk/a.md",
+    'python3 "$(cat nm)" && echo x > lnk/a.md',
+    "python3 uses.py && echo x > lnk/a.md",
+    *(["node uses.js && echo x > lnk/a.md"] if shutil.which("node") else []),
+]
+"""Each was let through: the code making ``lnk`` is a local module, comes on standard input,
+is named at run time, or is loaded by the script run."""
+
+
+@pytest.mark.parametrize("command", THROUGH_LOCAL_CODE)
+def test_p3_local_code_not_in_the_words_counts_as_making_links(where: Layout, command: str) -> None:
+    _prepared(where)
+    for name, code in LOCAL_CODE.items():
+        (where.workspace / name).write_text(code, encoding="utf-8")
+    assert_refused_and_bash_writes(where, "claude-code", command)
+
+
+THE_LINK_ITSELF = [
+    "python3 mk.py && cp note.md lnk",
+    "python3 mk.py && mv note.md lnk",
+    "python3 mk.py && cp -t lnk note.md",
+    "python3 mk.py && tar -xf a.tar -C lnk",
+]
+"""Writes naming the link ``mk.py`` makes as the place written, not a folder on the way:
+each was let through (only the folder a place lands in was looked at)."""
+
+
+@pytest.mark.parametrize("command", THE_LINK_ITSELF)
+def test_p3_a_write_naming_the_link_itself_is_refused(where: Layout, command: str) -> None:
+    _prepared(where)
+    with tarfile.open(where.workspace / "a.tar", "w") as archive:
+        archive.add(where.workspace / "note.md", arcname="from_tar.md")
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+    assert reason is not None, command
+    assert "which is not there yet: python3 may make it a link" in reason
+    assert_refused_and_bash_writes(where, "claude-code", command)
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -128,6 +232,13 @@ EVERYDAY_AFTER_PROGRAMS = [
     "./build.sh && cp note.md dist/",
     "./app && mkdir -p out && echo x > out/a",
     "python3 -m pytest -q && mkdir -p reports && echo ok > reports/done",
+    "python3 script.py && mkdir -p out && cp note.md out/",
+    "./gradlew build && mkdir -p dist && cp note.md dist/",
+    "node build.js && mkdir -p out && cp note.md out/",
+    "python3 tidy.py && mkdir -p out && cp note.md out/",
+    "python3 gen.py; python3 gen.py && echo ok > build/stamp",
+    "python3 gen.py; python3 gen.py && mkdir -p o6 && echo ok > o6/stamp",
+    "bash build.sh; bash build.sh && mkdir -p o5 && cp note.md o5/",
 ]
 """Programs whose code the guard does not read (a package manager, a build tool, git, a
 compiled ``./app``), reads and finds making no link (``gen.py``, ``build.sh``, ``node -e``
@@ -174,7 +285,8 @@ def test_p3_writes_into_folders_already_there_pass(where: Layout, command: str) 
         ("await fs.promises.symlink(t, 'lnk')", "symlink(…)"),
         ("fs.linkSync(a, b)", "link(…)"),
         ('File.symlink(t, "lnk")', "symlink(…)"),
-        ('symlink $t, "lnk";', "symlink / link list operator"),
+        ('symlink $t, "lnk";', "symlink(…)"),
+        ('link $t, "lnk";', "symlink / link list operator"),
         ("symlink($t, 'lnk')", "symlink(…)"),
         ('ln -s "$(cat target)" lnk', "ln"),
         ("/bin/ln -sf a b", "ln"),
@@ -186,6 +298,17 @@ def test_p3_writes_into_folders_already_there_pass(where: Layout, command: str) 
         ("cp --link a b", "cp -s/-l"),
         ("stow -t ~ dotfiles", "stow/lndir"),
         ("shutil.copytree(a, b, symlinks=True)", "symlinks=True"),
+        ("from os import symlink as s; s(t, 'lnk')", "symlink(…)"),
+        ("f = os.symlink; f(t, 'lnk')", "symlink(…)"),
+        ("Path(b).hardlink_to", "link(…)"),
+        ("subprocess.run(['/bin/ln', '-s', t, 'lnk'])", "ln"),
+        ("shutil.copy2('notes', 'lnk', follow_symlinks=False)", "cp -a / rsync -a / mv"),
+        ("shutil.copytree(a, b, True)", "cp -a / rsync -a / mv"),
+        ("cp -a notes lnk", "cp -a / rsync -a / mv"),
+        ("cp --preserve=links a b", "cp -a / rsync -a / mv"),
+        ("rsync -a src/ lnk", "cp -a / rsync -a / mv"),
+        ("mv notes lnk", "cp -a / rsync -a / mv"),
+        ('L=ln; $L -s "$(cat t)" lnk', "a program named by a variable"),
     ],
 )
 def test_p3_one_table_reads_each_languages_link_calls(code: str, shown: str) -> None:
@@ -200,7 +323,8 @@ def test_p3_one_table_reads_each_languages_link_calls(code: str, shown: str) -> 
         "os.stat(p, follow_symlinks=False); os.walk(d, followlinks=False)",
         "ln = len(xs); print(ln == 3, ln + 1)",
         "ls -ln; echo $ln; gcc -lnuma x.c",
-        "cp -r src/ dist/ && cp -a a b",
+        "cat a b > c && cp src/x dist/",
+        "x = $a - $b; print(y)",
         "open('out/a.txt', 'w').write('see the link below')",
     ],
 )

@@ -296,11 +296,12 @@ def _after_linker_refusal(read: list[ShellPaths]) -> str | None:
     on its way, a link to anywhere, as ``ln -s "$(cat f)" lnk`` does (P-3). Judged last: any
     other refusal of the same command says more."""
     for found in read:
-        for program, shown, word in found.after_linker:
+        for program, shown, word, missing in found.after_linker:
+            made = "it" if missing == "which" else "that folder"
             return (
                 f"{REFUSAL_PREFIX}the command runs {_shown(program)}, which may make a link "
-                f"({_shown(shown)}), and then writes {_shown(word)}, whose folder is not there "
-                f"yet: {_shown(program)} may make that folder a link to another Workspace's "
+                f"({_shown(shown)}), and then writes {_shown(word)}, {missing} is not there "
+                f"yet: {_shown(program)} may make {made} a link to another Workspace's "
                 "memory scope before the write goes through it. Make the folder in a command "
                 "of its own first, or run the program in a command of its own"
             )

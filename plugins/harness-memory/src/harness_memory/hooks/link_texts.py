@@ -23,28 +23,53 @@ __all__ = [
     "TEXT_PROGRAMS",
     "link_text",
     "links_by_arguments",
+    "local_imports",
     "reads_text",
 ]
 
 LINK_TEXTS: tuple[tuple[str, str], ...] = (
-    # a call making a symbolic link: os.symlink(, fs.symlink(, fs.symlinkSync(,
-    # fs.promises.symlink(, File.symlink(, perl's and php's symlink(, Path.symlink_to(,
-    # symlinkat(
-    ("symlink(…)", r"\bsymlink(?:Sync|_to|at)?\s*\("),
-    # one making a hard link: os.link(, fs.linkSync(, File.link(, Path.hardlink_to(,
-    # Path.link_to(, linkat( (not unlink(, readlink(, islink(: a letter stands before)
-    ("link(…)", r"\b(?:hard)?link(?:Sync|_to|at)?\s*\("),
+    # a call making a symbolic link, or the function named without its call (``f =
+    # os.symlink``, ``from os import symlink as s``): os.symlink, fs.symlink(Sync),
+    # fs.promises.symlink, File.symlink, perl's and php's symlink, Path.symlink_to, symlinkat
+    # (not is_symlink, follow_symlinks, symlinks=: a letter or ``_`` stands next to it)
+    ("symlink(…)", r"\bsymlink(?:Sync|_to|at)?\b"),
+    # one making a hard link: os.link(, fs.linkSync, File.link(, Path.hardlink_to,
+    # Path.link_to, linkat( (not unlink(, readlink(, islink(: a letter stands before); the
+    # names os.link / fs.link / File.link without their call too
+    (
+        "link(…)",
+        r"\b(?:hard)?link(?:at)?\s*\(|\b(?:hardlink_to|link_to|linkSync)\b"
+        r"|\b(?:os|fs|File)\.link\b",
+    ),
     # perl's list operators without parentheses: symlink $from, $to; link "a", "b"
-    ("symlink / link list operator", r"\b(?:sym)?link\s+[$\"'@]"),
+    ("symlink / link list operator", r"\blink\s+[$\"'@]"),
     # the shell's ln with its operands (a script, os.system("ln -s …"), /bin/ln), ln as a
-    # word of a list (["ln", "-s", …]), Ruby's FileUtils.ln( / ln_s / ln_sf / ln_sr; not a
-    # name ``ln`` in code (``ln = len(xs)``, ``print(ln == 3)``), ``$ln``, ``ls -ln``
+    # word of a list (["ln", "-s", …], ['/bin/ln', …]), Ruby's FileUtils.ln( / ln_s / ln_sf /
+    # ln_sr; not a name ``ln`` in code (``ln = len(xs)``, ``print(ln == 3)``), ``$ln``,
+    # ``ls -ln``
     (
         "ln",
-        r"(?<![-$\w.])ln[ \t]+[-\"'$\w./~]|[\"']ln[\"'\s]|\.ln\s*\(|\bln_(?:sf|sr|s)\b",
+        r"(?<![-$\w.])ln[ \t]+[-\"'$\w./~]|[\"'/]ln[\"'\s]|\.ln\s*\(|\bln_(?:sf|sr|s)\b",
     ),
     # cp making links: cp -s, cp -rs, cp -al, cp --link, cp --symbolic-link
     ("cp -s/-l", r"\bcp\s+(?:-[A-Za-z]*[sl][A-Za-z]*\b|--link\b|--symbolic-link\b)"),
+    # a copy or move keeping a link as a link: cp -a/-d/-P/-R/-r, --preserve=links,
+    # --no-dereference, rsync -a/-l, mv (of a link already there: its new name leads where
+    # it did); shutil.copy(2)/copyfile(…, follow_symlinks=False), copytree(…, True)
+    (
+        "cp -a / rsync -a / mv",
+        r"\bcp\s+(?:-[A-Za-z]*[adPRr][A-Za-z]*\b|--preserve=\S*links|--no-dereference\b)"
+        r"|\brsync\s+(?:-[A-Za-z]*[al][A-Za-z]*\b|--links\b|--archive\b)"
+        r"|(?<![-$\w.])mv[ \t]+[-\"'$\w./~]|[\"'/]mv[\"'\s]"
+        r"|\bcopy(?:2|file)?\s*\([^)\n]*follow_symlinks\s*=\s*False"
+        r"|\bcopytree\s*\([^)\n]*,\s*True\b",
+    ),
+    # a shell command whose name is a variable (``L=ln; $L -s "$(cat t)" lnk``): any
+    # program, a linker among them
+    (
+        "a program named by a variable",
+        r"(?:(?<![^\n])|[;&|]|\bthen|\bdo)[ \t]*\"?\$\{?\w+\}?\"?[ \t]+-\w",
+    ),
     # programs making links of whole trees, a copy keeping a tree's links
     ("stow/lndir", r"\b(?:stow|lndir)\b"),
     ("symlinks=True", r"\bsymlinks\s*=\s*True\b"),
@@ -102,3 +127,33 @@ def links_by_arguments(name: str, words: Iterable[str]) -> str | None:
         return f"{name} {made[0]}"
     linking = any(_LINKING_CP_RE.match(word) for word in said)
     return f"{name} cp" if "cp" in names and linking else None
+
+
+_PYTHON_IMPORT_RE = re.compile(
+    r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w., \t]+))", re.MULTILINE
+)
+_NODE_IMPORT_RE = re.compile(
+    r"(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*\(?\s*)[\"'](\./[^\"'\n]+)[\"']"
+)
+_NODE_ENDINGS = ("", ".js", ".mjs", ".cjs", ".ts", "/index.js")
+
+
+def local_imports(text: str) -> list[str]:
+    """The files, relative to a script's own folder, that ``text`` (a Python or JavaScript
+    script's code) may load as a module beside it: ``import helper`` / ``from helper import
+    x`` (``helper.py``, ``helper/__init__.py``), ``require('./x')`` / ``import … from
+    './x'`` (``x``, ``x.js``, …, ``x/index.js``); one linear scan each. Which are there is the
+    caller's look; their code may make a link as the script's own may (P-3)."""
+    names: list[str] = []
+    for found in _PYTHON_IMPORT_RE.finditer(text):
+        spelled = found.group(1) if found.group(1) is not None else found.group(2)
+        for each in spelled.split(","):
+            module = each.split()[0].lstrip(".") if each.split() else ""
+            if module and ".." not in module:
+                path = module.replace(".", "/")
+                names.extend([f"{path}.py", f"{path}/__init__.py"])
+    for found in _NODE_IMPORT_RE.finditer(text):
+        path = found.group(1)[2:]
+        if ".." not in path:
+            names.extend(f"{path}{ending}" for ending in _NODE_ENDINGS)
+    return names

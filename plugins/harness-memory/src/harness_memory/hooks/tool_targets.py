@@ -53,6 +53,7 @@ import os
 import re
 import shlex
 import sys
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 
@@ -66,7 +67,12 @@ from harness_memory.hooks.here_data import (
     is_arithmetic,
 )
 from harness_memory.hooks.in_place import edited_files, sed_prints_only, sed_written_files
-from harness_memory.hooks.link_texts import link_text, links_by_arguments, reads_text
+from harness_memory.hooks.link_texts import (
+    link_text,
+    links_by_arguments,
+    local_imports,
+    reads_text,
+)
 from harness_memory.hooks.made_links import (
     LINK_MAKERS,
     MadeLink,
@@ -219,8 +225,9 @@ class ShellPaths:
     from data (``ln -s "$(cat f)" l && python3 w.py l/a.md``), with that word.
     ``after_linker`` holds each place written after a program that may make a link ran in the
     command (``linker``, the first: the program and what shows it may,
-    :mod:`~harness_memory.hooks.link_texts`), whose folder is not there yet (the program may
-    have made it a link), with that program and what shows it.
+    :mod:`~harness_memory.hooks.link_texts`), which or whose folder is not there yet (the
+    program may have made it a link), with that program, what shows it and which of the two
+    is missing (``"which"``, ``"whose folder"``).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -277,7 +284,7 @@ class ShellPaths:
         self.scripts: list[tuple[str, str, str, str | None, bool]] = []
         self.links: dict[str, MadeLink] = {}
         self.linked_programs: list[tuple[str, str]] = []
-        self.after_linker: list[tuple[str, str, str]] = []
+        self.after_linker: list[tuple[str, str, str, str]] = []
         self.linker: tuple[str, str] | None = None
         self.over_scan = False
         self.budget = _ScanBudget()
@@ -1316,9 +1323,12 @@ class _Writes:
         "_skip",
         "_tails",
         "_test",
+        "_unread_names",
         "_unsure",
         "_words",
         "_wrapper",
+        "_written_names",
+        "_written_seen",
         "folder_unknown",
         "here_text",
         "linker",
@@ -1348,6 +1358,9 @@ class _Writes:
         self._named_at = 0
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
         self._said: list[str] = []  # its words as written and expanded (not git's, source's)
+        self._unread_names: Counter[str] = Counter()  # base names of unread programs' words
+        self._written_names: Counter[str] = Counter()  # those of ``found.written``'s words …
+        self._written_seen = 0  # … counted so far (it only grows: counted once each)
         self._script_words: list[str] = []  # a shell's or ``source``'s words, as written
         self._known: Mapping[str, str | None] = {}  # the command's assignments so far
         self.reading = False  # the word seen last is an operand of a command only reading
@@ -1647,7 +1660,12 @@ class _Writes:
             self._found.scripts.append((kind, self._base, word, path, True))
 
     def _link_maker(
-        self, command: str, program: list[str], said: list[str], script_words: list[str]
+        self,
+        command: str,
+        program: list[str],
+        said: list[str],
+        script_words: list[str],
+        wrapper: str,
     ) -> tuple[str, str] | None:
         """Whether the program the command ended runs (``program``: its name as spelled and
         options; ``said``: its words as written and expanded) may make a link, by what the
@@ -1658,7 +1676,9 @@ class _Writes:
         interpreter's words and here-documents (``python3 -c``, ``node -e``, ``perl -e``,
         ``python3 - <<'PY'``); the script file it, a shell, ``source`` or the program named by
         its path runs (``python3 mk.py``, ``bash mk.sh``, ``./mk.sh``), or, when the command
-        writes a file of that name before it runs (its text not yet there), that script."""
+        writes a file of that name before it runs (its text not yet there), that script; a
+        local module or code on standard input (:meth:`_code_elsewhere`; not under the
+        ``wrapper`` ``command``, whose ``-v`` only names the program)."""
         if (by := links_by_arguments(command, [*program[1:], *said])) is not None:
             return program[0], by
         interpreted = reads_text(command)
@@ -1666,27 +1686,99 @@ class _Writes:
             return program[0], shown
         script = _script_word(command, program, script_words)
         inline = program[-1] in _CODE_OPTIONS  # its operand is code or a module, no file
-        if script is None and interpreted and self._operand is not None and not inline:
-            script = ("run", self._operand)  # ``python3 mk.py``: in the shell's folder
-        if script is None or (expanded := _expand(script[1], self._known, self._environ)) is None:
-            return None  # no script, or one named at run time: not read
+        operand = self._operand
+        if operand == "<" and interpreted and not inline:  # ``python3 < mk.py``: code fed in
+            spelled = said[::2]
+            operand = spelled[spelled.index("<") + 1] if "<" in spelled[:-1] else None
+        if script is None and interpreted and operand not in (None, "-") and not inline:
+            script = ("run", operand or "")  # ``python3 mk.py``: in the shell's folder
+        if script is None:
+            reads = interpreted and wrapper != "command"
+            return self._code_elsewhere(program, interpreted=reads, inline=inline)
+        if (expanded := _expand(script[1], self._known, self._environ)) is None:
+            # an interpreter's or shell's script named at run time (``python3 "$(cat nm)"``);
+            # a program itself so named is fenced by the sandbox as any unread program
+            named = interpreted or script[0] != "run"
+            return (program[0], f"{script[1]}, a script named at run time") if named else None
         file = script_file(script[0], self._base, _tilde(expanded, self._environ), self._environ)
         name = os.path.basename(file)  # noqa: PTH119
-        if any(os.path.basename(word.rstrip("/")) == name for word in self._found.written):  # noqa: PTH119
+        if self._writes_script(name):
             return program[0], f"{script[1]}, a script the command writes"
         if not os.path.isfile(file):  # noqa: PTH113
             return None  # missing (it runs nothing), a folder
-        language, text = read_script(file, run=script[0] == "run")
+        return self._script_links(program[0], script[1], file, run=script[0] == "run")
+
+    def _writes_script(self, name: str) -> bool:
+        """Whether the command so far writes a file called ``name`` (a script's base name) by
+        a writer the guard reads (a redirect, ``cp``/``mv``/``tee``'s target), not only as a
+        word of a program it does not read (``python3 gen.py; python3 gen.py``: ``gen.py``
+        is read, not written)."""
+        written = self._found.written
+        self._written_names.update(
+            os.path.basename(word.rstrip("/"))  # noqa: PTH119
+            for word in written[self._written_seen :]
+        )
+        self._written_seen = len(written)
+        return self._written_names[name] > self._unread_names[name]
+
+    def _code_elsewhere(
+        self, program: list[str], *, interpreted: bool, inline: bool
+    ) -> tuple[str, str] | None:
+        """Whether an interpreter (``program``) run with no script file may make a link by
+        code the guard cannot read in its words: a local module (``python3 -m helper``, read
+        as its file, or a local package), or code it reads on standard input (``python3 <
+        helper.py``, ``cat helper.py | python3``: no operand, no here-document). None for
+        code given inline (already read), a module not in the shell's folder (``python3 -m
+        pytest``), or a program the guard does not read as code (``npm``)."""
+        if not interpreted:
+            return None
+        if inline:
+            module = self._operand if program[-1] == "-m" else None
+            if module is None or not _PYTHON_RE.match(program[0].rsplit("/", 1)[-1]):
+                return None
+            path = os.path.join(self._base, *module.split("."))  # noqa: PTH118
+            if os.path.isfile(f"{path}.py"):  # noqa: PTH113
+                return self._script_links(program[0], f"-m {module}", f"{path}.py", run=False)
+            if os.path.isdir(path):  # noqa: PTH112
+                return program[0], f"-m {module}, a local package"
+            return None
+        quiet = {"-V", "--version", "-h", "--help", "-v"}
+        if self._operand in (None, "-") and not self.here_text and not quiet & set(program[1:]):
+            return program[0], "code read from standard input"
+        return None
+
+    def _script_links(
+        self, name: str, spelled: str, file: str, *, run: bool
+    ) -> tuple[str, str] | None:
+        """Whether the script ``file`` (run as ``spelled`` by the program ``name``) may make a
+        link by its text (:func:`~harness_memory.hooks.link_texts.link_text`) or that of a
+        module beside it it loads (:func:`~harness_memory.hooks.link_texts.local_imports`,
+        one level: ``import helper`` with ``helper.py`` in its folder, ``require('./x')``);
+        a script the guard cannot read may."""
+        language, text = read_script(file, run=run)
         if language == "unknown":
-            return program[0], f"{script[1]}, a script the guard cannot read"
-        shown = link_text(text) if language != "program" else None
-        return None if shown is None else (program[0], f"{shown} in {script[1]}")
+            return name, f"{spelled}, a script the guard cannot read"
+        if language == "program":
+            return None
+        if (shown := link_text(text)) is not None:
+            return name, f"{shown} in {spelled}"
+        folder = os.path.dirname(file)  # noqa: PTH120
+        for each in local_imports(text)[:_IMPORTS_READ]:
+            module = os.path.join(folder, each)  # noqa: PTH118
+            if not os.path.isfile(module):  # noqa: PTH113
+                continue
+            kind, code = read_script(module, run=False)
+            if kind == "unknown":
+                return name, f"{spelled}, loading {each}, a module the guard cannot read"
+            if (shown := link_text(code)) is not None:
+                return name, f"{shown} in {each}, loaded by {spelled}"
+        return None
 
     def end(self) -> None:
         """The simple command ended: judge its operands."""
         command, operands = self._command, self._operands
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
-        self._wrapper, self._leading = "", 0
+        wrapper, self._wrapper, self._leading = self._wrapper, "", 0
         program, self._program = self._program, []
         said, self._said = self._said, []
         script_words, self._script_words = self._script_words, []
@@ -1695,9 +1787,10 @@ class _Writes:
         unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
         maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
         if unread and self.linker is None:
-            maker = self._link_maker(command or "", program, said, script_words)
+            maker = self._link_maker(command or "", program, said, script_words, wrapper)
         if unread:
             self._found.written.extend(said)  # it may write any place its words name
+            self._unread_names.update(os.path.basename(word.rstrip("/")) for word in said)  # noqa: PTH119
             self._found.programs.insert(self._named_at, program[0])
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
                 self._found.lost_programs.append(program[0])
@@ -1776,21 +1869,25 @@ class _Writes:
     def _after_linker(self, word: str) -> None:
         """Keep in ``found.after_linker`` a place the command writes (``word``, not built at
         run time) after a program that may make links (:meth:`_link_maker`) ran in it, when
-        the folder it lands in is not there yet: that program may have made it, or a folder
-        on its way, a link to anywhere (``python3 -c 'os.symlink(…, "lnk")' && echo x >
-        lnk/a.md``), as ``ln -s "$(cat f)" lnk`` does (:mod:`~harness_memory.hooks.
-        made_links`). A folder there already is taken as the folder it is (``python3
-        mk.py && echo x >> notes.md``); after a program whose text shows no link, or is not
-        read (``npm run build && mkdir -p dist && echo ok > dist/stamp``), the write passes."""
+        it or the folder it lands in is not there yet: that program may have made it, or a
+        folder on its way, a link to anywhere (``python3 -c 'os.symlink(…, "lnk")' && echo x >
+        lnk/a.md``; ``python3 mk.py && cp x lnk``, ``… && tar -xf a.tar -C lnk``: the link
+        itself named as the place written), as ``ln -s "$(cat f)" lnk`` does
+        (:mod:`~harness_memory.hooks.made_links`). A place there already is taken as what it
+        is (``python3 mk.py && echo x >> notes.md``); after a program whose text shows no
+        link, or is not read (``npm run build && mkdir -p dist && echo ok > dist/stamp``), the
+        write passes."""
         if self.linker is None or self._run_lost:
             return
         expanded = _expand(word, self._known, self._environ)
         if expanded is None:
             return
         path = os.path.join(self._base, _tilde(expanded, self._environ))  # noqa: PTH118
-        folder = os.path.dirname(path)  # noqa: PTH120
+        folder = os.path.dirname(path.rstrip("/") or "/")  # noqa: PTH120
         if not os.path.isdir(folder):  # noqa: PTH112
-            self._found.after_linker.append((*self.linker, word))
+            self._found.after_linker.append((*self.linker, word, "whose folder"))
+        elif not os.path.lexists(path):
+            self._found.after_linker.append((*self.linker, word, "which"))
 
     def _note_glued_values(self, command: str | None, operands: list[tuple[str, bool]]) -> None:
         """Judge as paths the values glued into a word of a program with an option table
@@ -1914,6 +2011,9 @@ class _Writes:
             self._found.written.append(f"{place.rstrip('/')}/{name}")
 
 
+_IMPORTS_READ = 64
+"""How many of a script's modules beside it (:func:`~harness_memory.hooks.link_texts.
+local_imports`'s names) the guard looks for and reads for link-making code."""
 _CODE_OPTIONS = frozenset({"-c", "-e", "-E", "-r", "-p", "-m", "--eval", "--print"})
 """Options after which an interpreter's operand is code or a module, not a script file
 (``python3 -c``, ``node -e``/``-p``, ``perl -E``, ``php -r``, ``python3 -m pytest``)."""
