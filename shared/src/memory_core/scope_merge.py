@@ -27,7 +27,9 @@ where a file's text must be merged.
   side and deleted on the other is kept (``renamed-deleted``); two texts given one new name
   (``a.md`` → ``c.md`` on one side, ``b.md`` → ``c.md`` or a new ``c.md`` on the other) keep
   the first side's there and the second side's under a new name like a ``kept-both`` copy,
-  each side's index lines linking its own text (``renamed-to-one``).
+  each side's index lines linking its own text (``renamed-to-one``); a new ``c.md`` written
+  with other text on each side, no rename, is kept the same way, reported as ``kept-both``:
+  the second side's index lines linking ``c.md`` link ``c-<label>.md``, its text.
 - The merged scope never holds two names a case-insensitive or normalising file system (macOS,
   Windows) folds into one (``OK.md`` beside ``ok.md``, ``café.md`` in NFC beside NFD,
   ``Memory.md`` beside ``MEMORY.md``): a machine there could keep only one, and would send the
@@ -127,7 +129,9 @@ class MergeOutcome:
     the name it is kept under; for ``renamed-to-one`` (two texts given one new name ``file``,
     at least one side by a rename) the name the second side's text is kept under
     (``kept_as``) and the names each side's text had before (``renamed_from``: first, second;
-    None where that side wrote it as ``file``); for ``index-unwritten`` (the index change could
+    None where that side wrote it as ``file``); ``written_twice`` for a ``kept-both`` of a name
+    the base lacks that each side wrote (each side's index lines link its own text); for
+    ``index-unwritten`` (the index change could
     not be written where the index stands) ``reason`` says why and what to do, ``kept_as``
     names the file holding the lines the change added (None: it added none) and ``also_kept``
     the files that hold the rest of them when one topic file could not (each within its cap,
@@ -140,6 +144,7 @@ class MergeOutcome:
     reason: str | None = None
     also_kept: tuple[str, ...] = ()
     renamed_from: tuple[str | None, str | None] = (None, None)
+    written_twice: bool = False
 
     def files(self) -> tuple[str, ...]:
         """Every file this outcome names: ``file``, ``kept_as`` and ``also_kept``."""
@@ -148,6 +153,12 @@ class MergeOutcome:
     def describe(self) -> str:
         """One line for a person: what happened to the file and where its text is."""
         match self.kind:
+            case "kept-both" if self.written_twice:
+                return (
+                    f"{self.file} was written on two machines: both are kept, the later one as "
+                    f"{self.kept_as}; each index line links the file holding the text it was "
+                    "written for"
+                )
             case "kept-both":
                 return (
                     f"{self.file} was edited on two machines: both are kept, "
@@ -387,9 +398,11 @@ def _follow_renames(
     - renamed on one side, deleted on the other: the renamed file is kept, with its index
       lines (``renamed-deleted``), as an edited file is (R-2: nothing is lost);
     - two texts given one new name (``a.md`` → ``c.md`` first, ``b.md`` → ``c.md`` or a
-      ``c.md`` of its own second, :func:`_part_renamed_onto_one`): the second side's ``c.md``
+      ``c.md`` of its own second, :func:`_part_one_new_name`): the second side's ``c.md``
       is read under a new name (``c-<label>.md``), its index links with it, before the rest;
-      its rename (``b.md`` → that name) is then followed as any (``renamed-to-one``).
+      its rename (``b.md`` → that name) is then followed as any (``renamed-to-one``); a
+      new ``c.md`` with other text on each side, no rename, is parted the same way
+      (``kept-both``).
 
     A rename is followed only where its new name is free on the other side (or made free, as
     above, where the other side left the old file as it was), and only a pure
@@ -403,7 +416,12 @@ def _follow_renames(
     second_renames = dict(second_pure)
     done = _Followed(dict(base), dict(first), dict(second))
     links: tuple[dict[str, str], dict[str, str], dict[str, str]] = ({}, {}, {})
-    _part_renamed_onto_one(done, first_renames, second_renames, links[2], label)
+    onto_one: dict[str, str] = {}
+    _part_one_new_name(done, first_renames, second_renames, onto_one, label)
+    held = done.base.get(layout.INDEX_FILE) if onto_one else None  # read only when needed
+    before = set((_text(content(held)) or "").split("\n")) if held is not None else set()
+    _relink_index(done.second, onto_one, content, done.made, kept=before)
+    done.relinks.extend(_Relink(second, name, new) for name, new in onto_one.items())
     parted = dict(done.second)  # the second side as the renames below find it
     for old, new in first_renames.items():
         if not (_is_topic(old) and _is_topic(new)) or old not in base or new not in first:
@@ -440,7 +458,7 @@ def _follow_renames(
     return done
 
 
-def _part_renamed_onto_one(
+def _part_one_new_name(
     done: _Followed,
     first_renames: Renames,
     second_renames: dict[str, str],
@@ -448,20 +466,21 @@ def _part_renamed_onto_one(
     label: str,
 ) -> None:
     """Give the second side's file a new name wherever both sides hold a different text under
-    a name the base lacks and at least one side got it by a rename (``a.md`` → ``c.md`` on one
-    side, ``b.md`` → ``c.md`` on the other): the second side's ``c.md`` is read as
+    a name the base lacks (``a.md`` → ``c.md`` on one side, ``b.md`` → ``c.md`` on the other,
+    or a new ``c.md`` written on each): the second side's ``c.md`` is read as
     ``c-<label>.md`` (:func:`kept_name`), the links of its index to ``c.md`` with it
     (``second_links``, old → new), and its rename onto ``c.md`` as one onto the new name
     (``second_renames``, changed in place), so that each side's index lines link the text they
-    were written for. Reported as ``renamed-to-one``."""
+    were written for (a line the base's index held, written before either text, links both:
+    the caller keeps it and adds a copy for the new name). Reported as ``renamed-to-one``
+    where at least one side got the name by a rename, else as ``kept-both``
+    (``written_twice``)."""
     first_from = {new: old for old, new in first_renames.items()}
     second_from = {new: old for old, new in second_renames.items()}
     taken = set(done.base) | set(done.first) | set(done.second)
     for name in sorted(set(done.first) & set(done.second) - set(done.base)):
         if not _is_topic(name) or done.first[name] == done.second[name]:
             continue
-        if name not in first_from and name not in second_from:
-            continue  # written on both sides: two versions, kept-both as any
         new = kept_name(name, label, taken)
         taken.add(new)
         done.second[new] = done.second.pop(name)
@@ -469,7 +488,10 @@ def _part_renamed_onto_one(
         if (old := second_from.get(name)) is not None:
             second_renames[old] = new
         froms = (first_from.get(name), second_from.get(name))
-        done.outcomes.append(MergeOutcome("renamed-to-one", name, new, renamed_from=froms))
+        if froms == (None, None):  # written on both sides, no rename
+            done.outcomes.append(MergeOutcome("kept-both", name, new, written_twice=True))
+        else:
+            done.outcomes.append(MergeOutcome("renamed-to-one", name, new, renamed_from=froms))
 
 
 def _pure(renames: Renames, base: Blobs, side: Blobs) -> Renames:
@@ -483,10 +505,16 @@ def _pure(renames: Renames, base: Blobs, side: Blobs) -> Renames:
 
 
 def _relink_index(
-    files: dict[str, str], renames: dict[str, str], content: Content, made: dict[str, bytes]
+    files: dict[str, str],
+    renames: dict[str, str],
+    content: Content,
+    made: dict[str, bytes],
+    *,
+    kept: set[str] | None = None,
 ) -> None:
-    """Point the links of the index of ``files`` at the new names of ``renames`` (old → new);
-    the new index's bytes go into ``made``. An index that is no UTF-8 is left as it is."""
+    """Point the links of the index of ``files`` at the new names of ``renames`` (old → new),
+    but for its lines of ``kept``; the new index's bytes go into ``made``. An index that is no
+    UTF-8 is left as it is."""
     blob = files.get(layout.INDEX_FILE)
     if not renames or blob is None:
         return
@@ -495,7 +523,9 @@ def _relink_index(
     if text is None:
         return
     nfc = {_nfc(old): new for old, new in renames.items()}
-    relinked = "\n".join(rewrite_links(line, nfc) for line in text.split("\n"))
+    relinked = "\n".join(
+        line if kept and line in kept else rewrite_links(line, nfc) for line in text.split("\n")
+    )
     if relinked == text:
         return
     data = (codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b"") + relinked.encode()
