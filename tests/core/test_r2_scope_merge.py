@@ -324,3 +324,41 @@ def test_r2_an_index_line_held_before_the_new_name_was_written_links_both_texts(
         assert files[INDEX] == planned + b"- [C](c-laptop.md) planned\n"
         assert (files["c.md"], files["c-laptop.md"]) == (first["c.md"], second["c.md"])
         assert [o.describe() for o in merged.outcomes] == [CREATED_BOTH]
+
+
+def test_r2_an_index_line_sent_after_its_new_file_was_kept_both_links_the_kept_copy() -> None:
+    """The laptop sends its new c.md alone (kept as c-laptop.md beside the service's own c.md),
+    then, from a copy that still holds its c.md (it has not fetched since), the index line it
+    wrote for it: the line links c-laptop.md, the laptop's text, never the service's c.md."""
+    sent = {**THEIRS, INDEX: C_BASE[INDEX]}  # the laptop's last send, taken: the base now
+    service = {**MINE, "c-laptop.md": b"theirs\n"}
+    files, merged = _merge(sent, service, THEIRS)
+    assert files == {
+        INDEX: b"- [A](a.md) about a\n- [C](c.md) mine\n- [C](c-laptop.md) theirs\n",
+        "a.md": b"a\n",
+        "c.md": b"mine\n",
+        "c-laptop.md": b"theirs\n",
+    }
+    assert merged.outcomes == []
+
+
+def test_r2_an_index_line_edited_after_its_file_was_kept_both_leaves_the_other_its_line() -> None:
+    """The laptop's edit of c.md was kept as c-laptop.md; its next send edits c.md's index line
+    too: the edited line links its text, c-laptop.md, and the service's c.md keeps its line."""
+    lines = b"- [C](c.md) about c\n- [Z](z.md) z\n"
+    before = {INDEX: lines, "c.md": b"c0\n", "z.md": b"z\n"}
+    service = {
+        INDEX: lines + b"- [C](c-laptop.md) about c\n",
+        "c.md": b"service\n",
+        "c-laptop.md": b"laptop\n",
+        "z.md": b"z\n",
+    }
+    sent = {**before, "c.md": b"laptop\n"}  # taken: the base now
+    second = {**sent, INDEX: lines.replace(b"about c", b"about c, sharper")}
+    files, merged = _merge(sent, service, second)
+    assert files[INDEX] == (
+        b"- [C](c-laptop.md) about c, sharper\n- [Z](z.md) z\n- [C](c-laptop.md) about c\n"
+        b"- [C](c.md) about c\n"
+    )
+    assert (files["c.md"], files["c-laptop.md"]) == (b"service\n", b"laptop\n")
+    assert merged.outcomes == []

@@ -43,7 +43,10 @@ the keeping side's ``MEMORY.md`` that link to it (T-4), links rewritten to the n
 ``kept-both`` copy (:func:`~memory_core.index_merge.rewrite_links`), are merged into the index
 (:func:`~memory_core.index_merge.merge_index`: nothing twice), so nothing kept is unindexed.
 The merged index's lines linking a ``twin-renamed`` file that are not lines of the first
-side's index (the second side's own) are rewritten to its new name.
+side's index (the second side's own) are rewritten to its new name; so are the second side's
+lines linking a name whose text of the second side an earlier merge kept as a ``kept-both``
+copy (a file sent, then its index line in a send of its own), the first side's file keeping
+its lines.
 
 "First" is the copy whose names win: the service's scope when it takes a machine's changes,
 the service's answer when a machine takes what came back. Pure.
@@ -243,7 +246,7 @@ def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
     """
     used = set(taken)
     folded = {fold_name(name) for name in used}
-    slug = _SLUG_RE.sub("-", label.lower()).strip("-")[:40].strip("-") or "copy"
+    slug = _slug(label)
     stem = name[:-3] if name.endswith(".md") else name
     for number in itertools.count(1):
         suffix = f"-{slug}" + (f"-{number}" if number > 1 else "") + ".md"
@@ -253,6 +256,11 @@ def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
         if fold_name(candidate) not in folded and is_scope_file(candidate):
             return candidate
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _slug(label: str) -> str:
+    """``label`` as it stands in a kept copy's name: ``[a-z0-9-]``, ``copy`` when empty."""
+    return _SLUG_RE.sub("-", label.lower()).strip("-")[:40].strip("-") or "copy"
 
 
 def fold_name(name: str) -> str:
@@ -352,11 +360,42 @@ def _merge_files(
             relinks.append(_Relink(second, name, new))
     _merge_index(merge, base, first, second, content, relinks)
     _part_twins(merge, first, content, label, taken)
-    moved = _twins_moved_before(base, first, second)
+    kept_before = _kept_both_before(base, first, second, label)
+    moved = _twins_moved_before(base, first, second) | kept_before
     index = merge.files.get(layout.INDEX_FILE)
     if moved and index is not None:
         _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, moved)
+        _keep_first_lines(merge, first.get(layout.INDEX_FILE), content, set(kept_before))
     return merge
+
+
+def _keep_first_lines(
+    merge: ScopeMerge, held: str | None, content: Content, names: set[str]
+) -> None:
+    """Give each file of ``names`` the merged index links none of its lines of the first
+    side's index ``held`` (a blob id) back: a second side's edit of such a line was pointed at
+    its own text's new name (:func:`_kept_both_before`), and the first side's file stays
+    indexed (T-4)."""
+    index = merge.files.get(layout.INDEX_FILE)
+    if held is None or index is None:
+        return
+    raw = merge.new[index] if index in merge.new else content(index)
+    text = _text(raw)
+    if text is None:
+        return
+    lines = [
+        line
+        for name in sorted(names)
+        if not index_lines_linking(text, name)
+        for line in index_lines_for(content(held), name)
+    ]
+    if not lines:
+        return
+    merged = merge_index(text, "".join(line + "\n" for line in lines), {})
+    if merged.changed:
+        data = (codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b"") + merged.text.encode()
+        merge.files[layout.INDEX_FILE] = blob_id(data)
+        merge.new[blob_id(data)] = data
 
 
 @dataclass(slots=True)
@@ -553,6 +592,30 @@ def _twins_moved_before(base: Blobs, first: Blobs, second: Blobs) -> dict[str, s
         )
         if copies:
             moved[name] = copies[0][1]
+    return moved
+
+
+def _kept_both_before(base: Blobs, first: Blobs, second: Blobs, label: str) -> dict[str, str]:
+    """The files an earlier merge of the second side's changes kept as a ``kept-both`` copy: a
+    name the second side holds as it was in ``base`` that the first side holds with other text,
+    while it holds the second side's text under that name's kept name for ``label``
+    (``c-laptop.md``, ``c-laptop-2.md`` …; :func:`kept_name`) that the second side lacks. Old
+    name → new. A machine sends a new ``c.md`` (kept as ``c-laptop.md`` beside the service's
+    own ``c.md``) and, with its next send, the index line it wrote for it: that line follows its
+    text, never links the other ``c.md``."""
+    moved: dict[str, str] = {}
+    for name, blob in second.items():
+        if not _is_topic(name) or base.get(name) != blob or first.get(name) in (None, blob):
+            continue
+        stem = name.removesuffix(".md")
+        kept = re.compile(re.escape(f"{stem}-{_slug(label)}") + r"(?:-[0-9]+)?\.md")
+        copies = sorted(
+            other
+            for other, same in first.items()
+            if same == blob and other not in second and kept.fullmatch(other)
+        )
+        if copies:
+            moved[name] = copies[0]
     return moved
 
 
