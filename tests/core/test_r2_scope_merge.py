@@ -121,7 +121,8 @@ def test_r2_without_a_common_base_nothing_is_dropped() -> None:
     files, _ = _merge({}, first, second)
     assert files["a.md"] == b"a1\n" and files["a-laptop.md"] == b"a2\n"
     assert files["b.md"] == b"b\n" and files["s.md"] == b"same\n"
-    assert files[INDEX] == b"- [A](a.md)\n- [B](b.md)\n- [A](a-laptop.md)\n"
+    # the second side's line for a.md links its text, a-laptop.md, where it wrote it
+    assert files[INDEX] == b"- [A](a.md)\n- [A](a-laptop.md)\n- [B](b.md)\n"
 
 
 def test_r2_an_unchanged_index_is_never_read() -> None:
@@ -238,4 +239,126 @@ def test_r2_an_index_line_sent_after_its_twin_file_links_the_name_the_file_is_ke
         "OK.md": b"service\n",
         "ok-laptop.md": b"laptop\n",
     }
+    assert merged.outcomes == []
+
+
+C_BASE = {INDEX: b"- [A](a.md) about a\n", "a.md": b"a\n"}
+MINE = {INDEX: b"- [A](a.md) about a\n- [C](c.md) mine\n", "a.md": b"a\n", "c.md": b"mine\n"}
+THEIRS = {INDEX: b"- [A](a.md) about a\n- [C](c.md) theirs\n", "a.md": b"a\n", "c.md": b"theirs\n"}
+CREATED_BOTH = (
+    "c.md was written on two machines: both are kept, the later one as c-laptop.md; each "
+    "index line links the file holding the text it was written for"
+)
+
+
+def test_r2_a_new_name_written_on_two_machines_keeps_each_text_with_its_own_index_line() -> None:
+    """Two machines write a new c.md, each with its own text and index line: the second's text
+    is kept as c-laptop.md and its index line follows it there. It was left linking c.md, the
+    first machine's text, beside a copy of it linking c-laptop.md (a stale index line)."""
+    files, merged = _merge(C_BASE, MINE, THEIRS)
+    assert files == {
+        INDEX: b"- [A](a.md) about a\n- [C](c.md) mine\n- [C](c-laptop.md) theirs\n",
+        "a.md": b"a\n",
+        "c.md": b"mine\n",
+        "c-laptop.md": b"theirs\n",
+    }
+    assert [o.describe() for o in merged.outcomes] == [CREATED_BOTH]
+    files, merged = _merge(C_BASE, THEIRS, MINE)  # the other order: the names swap, as the texts
+    assert files == {
+        INDEX: b"- [A](a.md) about a\n- [C](c.md) theirs\n- [C](c-laptop.md) mine\n",
+        "a.md": b"a\n",
+        "c.md": b"theirs\n",
+        "c-laptop.md": b"mine\n",
+    }
+    assert [o.describe() for o in merged.outcomes] == [CREATED_BOTH]
+
+
+def test_r2_one_index_line_written_with_two_texts_links_each_text_once() -> None:
+    """Both machines wrote the very same index line for their own c.md: each text keeps a
+    line of its own, neither twice."""
+    line = b"- [C](c.md) about c\n"
+    mine = {**MINE, INDEX: C_BASE[INDEX] + line}
+    theirs = {**THEIRS, INDEX: C_BASE[INDEX] + line}
+    files, merged = _merge(C_BASE, mine, theirs)
+    assert files[INDEX] == C_BASE[INDEX] + line + b"- [C](c-laptop.md) about c\n"
+    assert (files["c.md"], files["c-laptop.md"]) == (b"mine\n", b"theirs\n")
+    assert [o.kind for o in merged.outcomes] == ["kept-both"]
+
+
+def test_r2_a_new_name_written_on_two_machines_with_an_index_line_on_one_side_only() -> None:
+    """The side without an index line for c.md adds none; the other side's line links its
+    own text, whichever side it is and whichever side's names win."""
+    unindexed_mine = {**MINE, INDEX: C_BASE[INDEX]}
+    unindexed_theirs = {**THEIRS, INDEX: C_BASE[INDEX]}
+    cases = [
+        (MINE, unindexed_theirs, b"- [C](c.md) mine\n"),
+        (unindexed_theirs, MINE, b"- [C](c-laptop.md) mine\n"),
+        (unindexed_mine, THEIRS, b"- [C](c-laptop.md) theirs\n"),
+        (THEIRS, unindexed_mine, b"- [C](c.md) theirs\n"),
+    ]
+    for first, second, line in cases:
+        files, merged = _merge(C_BASE, first, second)
+        assert files[INDEX] == C_BASE[INDEX] + line
+        assert files["c.md"] == first["c.md"] and files["c-laptop.md"] == second["c.md"]
+        assert [o.describe() for o in merged.outcomes] == [CREATED_BOTH]
+    files, merged = _merge(C_BASE, unindexed_mine, unindexed_theirs)
+    assert files == {**C_BASE, "c.md": b"mine\n", "c-laptop.md": b"theirs\n"}
+    assert [o.describe() for o in merged.outcomes] == [CREATED_BOTH]
+
+
+def test_r2_one_new_text_written_on_two_machines_is_one_file_with_one_line() -> None:
+    for first, second in ((MINE, dict(MINE)), (MINE, {**MINE, INDEX: C_BASE[INDEX]})):
+        for one, other in ((first, second), (second, first)):
+            files, merged = _merge(C_BASE, one, other)
+            assert files == MINE
+            assert merged.outcomes == []
+
+
+def test_r2_an_index_line_held_before_the_new_name_was_written_links_both_texts() -> None:
+    """The index linked c.md before either machine wrote it (a line written first): that line
+    was written for neither text, so each text keeps a copy of it and none is unindexed."""
+    planned = b"- [A](a.md) about a\n- [C](c.md) planned\n"
+    base = {**C_BASE, INDEX: planned}
+    for first, second in ((MINE, THEIRS), (THEIRS, MINE)):
+        files, merged = _merge(base, {**first, INDEX: planned}, {**second, INDEX: planned})
+        assert files[INDEX] == planned + b"- [C](c-laptop.md) planned\n"
+        assert (files["c.md"], files["c-laptop.md"]) == (first["c.md"], second["c.md"])
+        assert [o.describe() for o in merged.outcomes] == [CREATED_BOTH]
+
+
+def test_r2_an_index_line_sent_after_its_new_file_was_kept_both_links_the_kept_copy() -> None:
+    """The laptop sends its new c.md alone (kept as c-laptop.md beside the service's own c.md),
+    then, from a copy that still holds its c.md (it has not fetched since), the index line it
+    wrote for it: the line links c-laptop.md, the laptop's text, never the service's c.md."""
+    sent = {**THEIRS, INDEX: C_BASE[INDEX]}  # the laptop's last send, taken: the base now
+    service = {**MINE, "c-laptop.md": b"theirs\n"}
+    files, merged = _merge(sent, service, THEIRS)
+    assert files == {
+        INDEX: b"- [A](a.md) about a\n- [C](c.md) mine\n- [C](c-laptop.md) theirs\n",
+        "a.md": b"a\n",
+        "c.md": b"mine\n",
+        "c-laptop.md": b"theirs\n",
+    }
+    assert merged.outcomes == []
+
+
+def test_r2_an_index_line_edited_after_its_file_was_kept_both_leaves_the_other_its_line() -> None:
+    """The laptop's edit of c.md was kept as c-laptop.md; its next send edits c.md's index line
+    too: the edited line links its text, c-laptop.md, and the service's c.md keeps its line."""
+    lines = b"- [C](c.md) about c\n- [Z](z.md) z\n"
+    before = {INDEX: lines, "c.md": b"c0\n", "z.md": b"z\n"}
+    service = {
+        INDEX: lines + b"- [C](c-laptop.md) about c\n",
+        "c.md": b"service\n",
+        "c-laptop.md": b"laptop\n",
+        "z.md": b"z\n",
+    }
+    sent = {**before, "c.md": b"laptop\n"}  # taken: the base now
+    second = {**sent, INDEX: lines.replace(b"about c", b"about c, sharper")}
+    files, merged = _merge(sent, service, second)
+    assert files[INDEX] == (
+        b"- [C](c-laptop.md) about c, sharper\n- [Z](z.md) z\n- [C](c-laptop.md) about c\n"
+        b"- [C](c.md) about c\n"
+    )
+    assert (files["c.md"], files["c-laptop.md"]) == (b"service\n", b"laptop\n")
     assert merged.outcomes == []

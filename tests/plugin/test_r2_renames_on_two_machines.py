@@ -147,6 +147,64 @@ def test_r2_two_files_renamed_to_one_name_on_two_machines_keep_both_each_with_it
         ), scope
 
 
+def test_r2_one_new_name_written_on_two_machines_keeps_both_each_with_its_line(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No rename: the laptop and the desktop each write a new ``c.md`` of their own with its
+    index line. Both texts are kept, the desktop's as ``c-desktop.md``, and its line links
+    that file (it linked ``c.md``, the laptop's text, beside a copy linking ``c-desktop.md``)."""
+    monkeypatch.setattr(socket, "gethostname", lambda: "desktop")  # the name in a kept copy's
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    for copy, text in ((laptop, "the laptop's c\n"), (desktop, "the desktop's c\n")):
+        append(copy.memory_root / "user" / "c.md", text)
+        append(copy.memory_root / "user" / "MEMORY.md", f"- [C](c.md) {text}")
+    synced(laptop)
+    [result] = synced(desktop)
+    assert result.outcomes == [
+        "c.md was written on two machines: both are kept, the later one as c-desktop.md; each "
+        "index line links the file holding the text it was written for"
+    ]
+    synced(laptop)
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "a.md", "c-desktop.md", "c.md"], scope
+        assert (scope / "c.md").read_text(encoding="utf-8") == "the laptop's c\n"
+        assert (scope / "c-desktop.md").read_text(encoding="utf-8") == "the desktop's c\n"
+        assert (scope / "MEMORY.md").read_text(encoding="utf-8") == (
+            f"{INDEX_LINE}- [C](c.md) the laptop's c\n- [C](c-desktop.md) the desktop's c\n"
+        ), scope
+
+
+def test_r2_a_new_file_and_its_index_line_sent_one_by_one_keep_the_line_on_its_text(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The post-write hook sends each write at once and fetches nothing: the desktop's new
+    ``c.md`` is kept as ``c-desktop.md`` beside the laptop's, and its index line, sent next
+    from a copy still holding ``c.md``, links ``c-desktop.md`` (it linked the laptop's text)."""
+    monkeypatch.setattr(socket, "gethostname", lambda: "desktop")  # the name in a kept copy's
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    append(laptop.memory_root / "user" / "c.md", "the laptop's c\n")
+    append(laptop.memory_root / "user" / "MEMORY.md", "- [C](c.md) the laptop's c\n")
+    synced(laptop)
+    append(desktop.memory_root / "user" / "c.md", "the desktop's c\n")
+    [file_sent] = desktop.sync(None, send_only=True)
+    append(desktop.memory_root / "user" / "MEMORY.md", "- [C](c.md) the desktop's c\n")
+    [line_sent] = desktop.sync(None, send_only=True)
+    assert file_sent.sent and line_sent.sent and line_sent.outcomes == []
+    synced(desktop)
+    synced(laptop)
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "a.md", "c-desktop.md", "c.md"], scope
+        assert (scope / "c.md").read_text(encoding="utf-8") == "the laptop's c\n"
+        assert (scope / "c-desktop.md").read_text(encoding="utf-8") == "the desktop's c\n"
+        assert (scope / "MEMORY.md").read_text(encoding="utf-8") == (
+            f"{INDEX_LINE}- [C](c.md) the laptop's c\n- [C](c-desktop.md) the desktop's c\n"
+        ), scope
+
+
 def test_r2_a_rename_and_an_edit_on_the_renaming_machine_too_is_no_rename_and_keeps_both(
     user: Path,
     two_machines: tuple[RemoteCopy, RemoteCopy],

@@ -27,7 +27,9 @@ where a file's text must be merged.
   side and deleted on the other is kept (``renamed-deleted``); two texts given one new name
   (``a.md`` → ``c.md`` on one side, ``b.md`` → ``c.md`` or a new ``c.md`` on the other) keep
   the first side's there and the second side's under a new name like a ``kept-both`` copy,
-  each side's index lines linking its own text (``renamed-to-one``).
+  each side's index lines linking its own text (``renamed-to-one``); a new ``c.md`` written
+  with other text on each side, no rename, is kept the same way, reported as ``kept-both``:
+  the second side's index lines linking ``c.md`` link ``c-<label>.md``, its text.
 - The merged scope never holds two names a case-insensitive or normalising file system (macOS,
   Windows) folds into one (``OK.md`` beside ``ok.md``, ``café.md`` in NFC beside NFD,
   ``Memory.md`` beside ``MEMORY.md``): a machine there could keep only one, and would send the
@@ -41,7 +43,10 @@ the keeping side's ``MEMORY.md`` that link to it (T-4), links rewritten to the n
 ``kept-both`` copy (:func:`~memory_core.index_merge.rewrite_links`), are merged into the index
 (:func:`~memory_core.index_merge.merge_index`: nothing twice), so nothing kept is unindexed.
 The merged index's lines linking a ``twin-renamed`` file that are not lines of the first
-side's index (the second side's own) are rewritten to its new name.
+side's index (the second side's own) are rewritten to its new name; so are the second side's
+lines linking a name whose text of the second side an earlier merge kept as a ``kept-both``
+copy (a file sent, then its index line in a send of its own), the first side's file keeping
+its lines.
 
 "First" is the copy whose names win: the service's scope when it takes a machine's changes,
 the service's answer when a machine takes what came back. Pure.
@@ -127,7 +132,9 @@ class MergeOutcome:
     the name it is kept under; for ``renamed-to-one`` (two texts given one new name ``file``,
     at least one side by a rename) the name the second side's text is kept under
     (``kept_as``) and the names each side's text had before (``renamed_from``: first, second;
-    None where that side wrote it as ``file``); for ``index-unwritten`` (the index change could
+    None where that side wrote it as ``file``); ``written_twice`` for a ``kept-both`` of a name
+    the base lacks that each side wrote (each side's index lines link its own text); for
+    ``index-unwritten`` (the index change could
     not be written where the index stands) ``reason`` says why and what to do, ``kept_as``
     names the file holding the lines the change added (None: it added none) and ``also_kept``
     the files that hold the rest of them when one topic file could not (each within its cap,
@@ -140,6 +147,7 @@ class MergeOutcome:
     reason: str | None = None
     also_kept: tuple[str, ...] = ()
     renamed_from: tuple[str | None, str | None] = (None, None)
+    written_twice: bool = False
 
     def files(self) -> tuple[str, ...]:
         """Every file this outcome names: ``file``, ``kept_as`` and ``also_kept``."""
@@ -148,6 +156,12 @@ class MergeOutcome:
     def describe(self) -> str:
         """One line for a person: what happened to the file and where its text is."""
         match self.kind:
+            case "kept-both" if self.written_twice:
+                return (
+                    f"{self.file} was written on two machines: both are kept, the later one as "
+                    f"{self.kept_as}; each index line links the file holding the text it was "
+                    "written for"
+                )
             case "kept-both":
                 return (
                     f"{self.file} was edited on two machines: both are kept, "
@@ -232,7 +246,7 @@ def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
     """
     used = set(taken)
     folded = {fold_name(name) for name in used}
-    slug = _SLUG_RE.sub("-", label.lower()).strip("-")[:40].strip("-") or "copy"
+    slug = _slug(label)
     stem = name[:-3] if name.endswith(".md") else name
     for number in itertools.count(1):
         suffix = f"-{slug}" + (f"-{number}" if number > 1 else "") + ".md"
@@ -242,6 +256,11 @@ def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
         if fold_name(candidate) not in folded and is_scope_file(candidate):
             return candidate
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _slug(label: str) -> str:
+    """``label`` as it stands in a kept copy's name: ``[a-z0-9-]``, ``copy`` when empty."""
+    return _SLUG_RE.sub("-", label.lower()).strip("-")[:40].strip("-") or "copy"
 
 
 def fold_name(name: str) -> str:
@@ -341,11 +360,42 @@ def _merge_files(
             relinks.append(_Relink(second, name, new))
     _merge_index(merge, base, first, second, content, relinks)
     _part_twins(merge, first, content, label, taken)
-    moved = _twins_moved_before(base, first, second)
+    kept_before = _kept_both_before(base, first, second, label)
+    moved = _twins_moved_before(base, first, second) | kept_before
     index = merge.files.get(layout.INDEX_FILE)
     if moved and index is not None:
         _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, moved)
+        _keep_first_lines(merge, first.get(layout.INDEX_FILE), content, set(kept_before))
     return merge
+
+
+def _keep_first_lines(
+    merge: ScopeMerge, held: str | None, content: Content, names: set[str]
+) -> None:
+    """Give each file of ``names`` the merged index links none of its lines of the first
+    side's index ``held`` (a blob id) back: a second side's edit of such a line was pointed at
+    its own text's new name (:func:`_kept_both_before`), and the first side's file stays
+    indexed (T-4)."""
+    index = merge.files.get(layout.INDEX_FILE)
+    if held is None or index is None:
+        return
+    raw = merge.new[index] if index in merge.new else content(index)
+    text = _text(raw)
+    if text is None:
+        return
+    lines = [
+        line
+        for name in sorted(names)
+        if not index_lines_linking(text, name)
+        for line in index_lines_for(content(held), name)
+    ]
+    if not lines:
+        return
+    merged = merge_index(text, "".join(line + "\n" for line in lines), {})
+    if merged.changed:
+        data = (codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b"") + merged.text.encode()
+        merge.files[layout.INDEX_FILE] = blob_id(data)
+        merge.new[blob_id(data)] = data
 
 
 @dataclass(slots=True)
@@ -387,9 +437,11 @@ def _follow_renames(
     - renamed on one side, deleted on the other: the renamed file is kept, with its index
       lines (``renamed-deleted``), as an edited file is (R-2: nothing is lost);
     - two texts given one new name (``a.md`` → ``c.md`` first, ``b.md`` → ``c.md`` or a
-      ``c.md`` of its own second, :func:`_part_renamed_onto_one`): the second side's ``c.md``
+      ``c.md`` of its own second, :func:`_part_one_new_name`): the second side's ``c.md``
       is read under a new name (``c-<label>.md``), its index links with it, before the rest;
-      its rename (``b.md`` → that name) is then followed as any (``renamed-to-one``).
+      its rename (``b.md`` → that name) is then followed as any (``renamed-to-one``); a
+      new ``c.md`` with other text on each side, no rename, is parted the same way
+      (``kept-both``).
 
     A rename is followed only where its new name is free on the other side (or made free, as
     above, where the other side left the old file as it was), and only a pure
@@ -403,7 +455,12 @@ def _follow_renames(
     second_renames = dict(second_pure)
     done = _Followed(dict(base), dict(first), dict(second))
     links: tuple[dict[str, str], dict[str, str], dict[str, str]] = ({}, {}, {})
-    _part_renamed_onto_one(done, first_renames, second_renames, links[2], label)
+    onto_one: dict[str, str] = {}
+    _part_one_new_name(done, first_renames, second_renames, onto_one, label)
+    held = done.base.get(layout.INDEX_FILE) if onto_one else None  # read only when needed
+    before = set((_text(content(held)) or "").split("\n")) if held is not None else set()
+    _relink_index(done.second, onto_one, content, done.made, kept=before)
+    done.relinks.extend(_Relink(second, name, new) for name, new in onto_one.items())
     parted = dict(done.second)  # the second side as the renames below find it
     for old, new in first_renames.items():
         if not (_is_topic(old) and _is_topic(new)) or old not in base or new not in first:
@@ -440,7 +497,7 @@ def _follow_renames(
     return done
 
 
-def _part_renamed_onto_one(
+def _part_one_new_name(
     done: _Followed,
     first_renames: Renames,
     second_renames: dict[str, str],
@@ -448,20 +505,21 @@ def _part_renamed_onto_one(
     label: str,
 ) -> None:
     """Give the second side's file a new name wherever both sides hold a different text under
-    a name the base lacks and at least one side got it by a rename (``a.md`` → ``c.md`` on one
-    side, ``b.md`` → ``c.md`` on the other): the second side's ``c.md`` is read as
+    a name the base lacks (``a.md`` → ``c.md`` on one side, ``b.md`` → ``c.md`` on the other,
+    or a new ``c.md`` written on each): the second side's ``c.md`` is read as
     ``c-<label>.md`` (:func:`kept_name`), the links of its index to ``c.md`` with it
     (``second_links``, old → new), and its rename onto ``c.md`` as one onto the new name
     (``second_renames``, changed in place), so that each side's index lines link the text they
-    were written for. Reported as ``renamed-to-one``."""
+    were written for (a line the base's index held, written before either text, links both:
+    the caller keeps it and adds a copy for the new name). Reported as ``renamed-to-one``
+    where at least one side got the name by a rename, else as ``kept-both``
+    (``written_twice``)."""
     first_from = {new: old for old, new in first_renames.items()}
     second_from = {new: old for old, new in second_renames.items()}
     taken = set(done.base) | set(done.first) | set(done.second)
     for name in sorted(set(done.first) & set(done.second) - set(done.base)):
         if not _is_topic(name) or done.first[name] == done.second[name]:
             continue
-        if name not in first_from and name not in second_from:
-            continue  # written on both sides: two versions, kept-both as any
         new = kept_name(name, label, taken)
         taken.add(new)
         done.second[new] = done.second.pop(name)
@@ -469,7 +527,10 @@ def _part_renamed_onto_one(
         if (old := second_from.get(name)) is not None:
             second_renames[old] = new
         froms = (first_from.get(name), second_from.get(name))
-        done.outcomes.append(MergeOutcome("renamed-to-one", name, new, renamed_from=froms))
+        if froms == (None, None):  # written on both sides, no rename
+            done.outcomes.append(MergeOutcome("kept-both", name, new, written_twice=True))
+        else:
+            done.outcomes.append(MergeOutcome("renamed-to-one", name, new, renamed_from=froms))
 
 
 def _pure(renames: Renames, base: Blobs, side: Blobs) -> Renames:
@@ -483,10 +544,16 @@ def _pure(renames: Renames, base: Blobs, side: Blobs) -> Renames:
 
 
 def _relink_index(
-    files: dict[str, str], renames: dict[str, str], content: Content, made: dict[str, bytes]
+    files: dict[str, str],
+    renames: dict[str, str],
+    content: Content,
+    made: dict[str, bytes],
+    *,
+    kept: set[str] | None = None,
 ) -> None:
-    """Point the links of the index of ``files`` at the new names of ``renames`` (old → new);
-    the new index's bytes go into ``made``. An index that is no UTF-8 is left as it is."""
+    """Point the links of the index of ``files`` at the new names of ``renames`` (old → new),
+    but for its lines of ``kept``; the new index's bytes go into ``made``. An index that is no
+    UTF-8 is left as it is."""
     blob = files.get(layout.INDEX_FILE)
     if not renames or blob is None:
         return
@@ -495,7 +562,9 @@ def _relink_index(
     if text is None:
         return
     nfc = {_nfc(old): new for old, new in renames.items()}
-    relinked = "\n".join(rewrite_links(line, nfc) for line in text.split("\n"))
+    relinked = "\n".join(
+        line if kept and line in kept else rewrite_links(line, nfc) for line in text.split("\n")
+    )
     if relinked == text:
         return
     data = (codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b"") + relinked.encode()
@@ -523,6 +592,30 @@ def _twins_moved_before(base: Blobs, first: Blobs, second: Blobs) -> dict[str, s
         )
         if copies:
             moved[name] = copies[0][1]
+    return moved
+
+
+def _kept_both_before(base: Blobs, first: Blobs, second: Blobs, label: str) -> dict[str, str]:
+    """The files an earlier merge of the second side's changes kept as a ``kept-both`` copy: a
+    name the second side holds as it was in ``base`` that the first side holds with other text,
+    while it holds the second side's text under that name's kept name for ``label``
+    (``c-laptop.md``, ``c-laptop-2.md`` …; :func:`kept_name`) that the second side lacks. Old
+    name → new. A machine sends a new ``c.md`` (kept as ``c-laptop.md`` beside the service's
+    own ``c.md``) and, with its next send, the index line it wrote for it: that line follows its
+    text, never links the other ``c.md``."""
+    moved: dict[str, str] = {}
+    for name, blob in second.items():
+        if not _is_topic(name) or base.get(name) != blob or first.get(name) in (None, blob):
+            continue
+        stem = name.removesuffix(".md")
+        kept = re.compile(re.escape(f"{stem}-{_slug(label)}") + r"(?:-[0-9]+)?\.md")
+        copies = sorted(
+            other
+            for other, same in first.items()
+            if same == blob and other not in second and kept.fullmatch(other)
+        )
+        if copies:
+            moved[name] = copies[0]
     return moved
 
 

@@ -22,7 +22,8 @@ first push). Then, under the scope's lock:
    them (``git diff-tree -M``), are renamed on the other side too, so a file renamed on one
    machine and edited on another is one file under its new name holding the edit, and two
    files renamed to one name on two machines keep both texts, each index line linking its
-   own (``renamed-to-one``). The base
+   own (``renamed-to-one``), as do two new files written under one name (``kept-both``,
+   the machine's index lines for it following its text to the new name). The base
    is the pushed commit's parent only when that is one of the scope's
    versions or the machine's last push the service took (``refs/taken/<id>``, which only the
    service moves: its files are merged into ``main``, so a machine that sends again without
