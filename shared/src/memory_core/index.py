@@ -56,6 +56,7 @@ __all__ = [
     "index_lines_linking",
     "line_entries",
     "line_links_to",
+    "line_without_entries",
     "link_targets",
     "linked_name_spans",
     "linked_topic_files",
@@ -544,6 +545,27 @@ def line_entries(line: str) -> list[str]:
     if not has_soft_break(line) or not _parts_link_as_the_line(line):
         return [line]
     return entries(line, _starts_entry)
+
+
+def line_without_entries(line: str, shown: str, gone: Sequence[str]) -> str | None:
+    """``line`` (one index line, without its line end) as a delete that removed its joined
+    entries ``gone`` (some of :func:`line_entries`) left it: without them and the soft break
+    each took, each leaving its ``<!--`` / ``-->`` part (:func:`comment_ends`, read against
+    ``shown``, the line with its index's comments blanked). None when ``line`` is no joined
+    line, or such a delete would not have removed just ``gone`` from it. A restore puts the
+    entries back into the line the delete left (V-2, A-6).
+
+    >>> line_without_entries("- [A](a.md)\u2028- [B](b.md)", "- [A](a.md)\u2028- [B](b.md)",
+    ...                      ["- [B](b.md)"])
+    '- [A](a.md)'
+    """
+    if not has_soft_break(line) or not _parts_link_as_the_line(line):
+        return None
+    firsts = {_SOFT_BREAK_RE.split(entry, maxsplit=1)[0] for entry in gone}
+    kept = parts_without(line, firsts.__contains__, _starts_entry, _comment_ends_of(shown))
+    if kept is None or sorted(kept[1]) != sorted(gone):
+        return None
+    return kept[0]
 
 
 def _starts_entry(part: str) -> bool:

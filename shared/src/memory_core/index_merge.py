@@ -20,7 +20,9 @@ the target index without duplicates (:func:`merge_index`):
 - lines that come back to the index they were once part of (a restore, V-2: ``places``) go
   back to where they stood in it, next to the same neighbours, rather than at the end (an
   entry a delete cut out of a line of entries joined by a soft break comes back on a line of
-  its own, where it stood among them: :func:`memory_core.index.line_entries`).
+  its own, where it stood among them: :func:`memory_core.index.line_entries`; but into that
+  line, byte for byte, when the line also opens or closes a comment across lines, which a
+  line of its own beside it would land inside: :func:`_rejoined`).
 
 Merging the same source twice therefore adds nothing the second time (P-5, "a second run
 changes nothing").
@@ -45,10 +47,12 @@ from memory_core.index import (
     entry_span,
     index_lines,
     line_entries,
+    line_without_entries,
     linked_name_spans,
     linked_topic_files,
     topic_link_targets,
 )
+from memory_core.joined_lines import has_soft_break
 from memory_core.markdown import (
     blank_code_spans,
     blank_comment_lines,
@@ -227,7 +231,21 @@ def merge_index(
             indexed.update(links)
     appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
     if appended:
-        merge.text = _with_lines(target, appended, places)
+        head, alone = target, appended
+        if places is not None:
+            spare = [
+                line
+                for line, why in zip(rewritten, why_not, strict=True)
+                if why == "already indexed"
+            ]
+            head, alone, rejoined, taken = _rejoined(target, appended, spare, places)
+            present.update(rejoined)
+            why_not = [
+                None if line.strip() in taken else why
+                for line, why in zip(rewritten, why_not, strict=True)
+            ]
+            appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
+        merge.text = _with_lines(head, alone, places) if alone else head
         if places is not None and "<!--" in merge.text:
             ends = {
                 line.strip(): kept
@@ -241,7 +259,10 @@ def merge_index(
                 if None in why_not[first : last + 1]:
                     why_not[first : last + 1] = [None] * (last + 1 - first)
             appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
-            merge.text = _with_lines(target, appended, places)
+            head, alone = target, appended
+            if places is not None:
+                head, alone, _, _ = _rejoined(target, appended, [], places)
+            merge.text = _with_lines(head, alone, places) if alone else head
         merge.changed = True
         merge.added = appended
     merge.skipped = [(line, why) for line, why in zip(rewritten, why_not, strict=True) if why]
@@ -256,6 +277,69 @@ def _with_lines(target: str, lines: list[str], places: str | None) -> str:
         return head + end.join(lines) + end
     where = [entry for line in index_lines(places) for entry in line_entries(line)]
     return _put_back(head, lines, where, end)
+
+
+def _rejoined(
+    target: str, lines: list[str], spare: list[str], places: str
+) -> tuple[str, list[str], set[tuple[str, str]], set[str]]:
+    """``target`` with the entries among ``lines`` that a delete cut out of a line of entries
+    joined by a soft break in ``places`` (A-6) that also opens or closes an HTML comment
+    across lines back in that line, where the index still holds it as the delete left it
+    (:func:`memory_core.index.line_without_entries`): the line is then its old self again,
+    byte for byte, and an entry that opened or closed a comment across lines opens or closes
+    it again, never put on a line of its own inside it (V-2).
+    ``spare``: source lines not added for linking files indexed already, which go back too
+    when the delete took them from the same line (its other entries linking the same file).
+    Returns the new text, the lines still to put back (in order), each line rejoined as
+    ``(line, line as shown)`` and the entries put back in them, without outer whitespace."""
+    old = index_lines(places)
+    wanted = {line.strip() for line in lines}
+    extra = {line.strip() for line in spare}
+    if "<!--" not in places:
+        return target, lines, set(), set()
+    shown = blank_comment_lines(old)
+    groups: dict[int, tuple[list[str], list[str]]] = {}
+    for number, line in enumerate(old):
+        if not has_soft_break(line) or not comment_ends(line, shown[number]):
+            continue  # else an entry stands on a line of its own, no comment around it
+        entries = line_entries(line)
+        cut = [entry for entry in entries if entry.strip() in wanted]
+        more = [entry for entry in entries if entry.strip() in wanted | extra]
+        if cut and len(more) < len(entries):
+            groups[number] = (more, cut)
+    if not groups:
+        return target, lines, set(), set()
+    rows = lines_with_ends(target)
+    contents = [row.rstrip("\r\n") for row in rows]
+    taken: set[str] = set()
+    rejoined: set[tuple[str, str]] = set()
+    for number, tries in groups.items():
+        found = _left_by_delete(old[number], shown[number], tries, contents, taken)
+        if found is None:
+            continue
+        cut, left = found
+        at = contents.index(left)
+        rows[at] = old[number] + rows[at][len(left) :]
+        contents[at] = old[number]
+        taken.update(entry.strip() for entry in cut)
+        rejoined.add((old[number].strip(), shown[number].strip()))
+    alone = [line for line in lines if line.strip() not in taken]
+    return "".join(rows), alone, rejoined, taken
+
+
+def _left_by_delete(
+    line: str, shown: str, tries: tuple[list[str], list[str]], rows: list[str], taken: set[str]
+) -> tuple[list[str], str] | None:
+    """The first of ``tries`` (entries of the joined ``line``; ``shown``: it with comments
+    blanked) whose removal leaves a line among ``rows`` (the index's lines, without ends),
+    with that line; None when neither does, or one of them is in ``taken`` already."""
+    for cut in tries:
+        if any(entry.strip() in taken for entry in cut):
+            return None
+        left = line_without_entries(line, shown, cut)
+        if left is not None and left in rows:
+            return cut, left
+    return None
 
 
 def _without_kept_ends(text: str, ends: Mapping[str, str]) -> str:
