@@ -204,3 +204,25 @@ def test_v2_a_restore_puts_an_entry_cut_beside_a_comment_back_into_its_joined_li
     assert "uv.md" in _shown_links(merged.text)
     again = merge_index(merged.text, "".join(line + "\n" for line in gone), {}, places=index)
     assert (again.changed, again.added) == (False, [])
+
+
+@pytest.mark.parametrize("soft", ["\u2028", "\x0c"], ids=["U+2028", "U+000C"])
+@pytest.mark.parametrize(("index", "pruned", "removed"), COMMENT_PLACEMENTS, ids=PLACEMENT_IDS)
+def test_v2_an_entry_whose_joined_line_changed_meanwhile_comes_back_outside_the_comment(
+    soft: str, index: str, pruned: str, removed: str | None
+) -> None:
+    """The joined line was edited after the delete, so the entry cannot go back into it: it
+    comes back on a line of its own that no comment hides, and the comment still hides what
+    it hid (``old.md`` stays retired); every other line stays as it was."""
+    index = index.format(soft=soft, A=A, B=B, C=C)
+    after_delete, gone = prune_index(index, "uv.md")
+    edited = after_delete.replace("use pnpm", "use pnpm 9")
+
+    merged = merge_index(edited, "".join(line + "\n" for line in gone), {}, places=index)
+
+    assert merged.changed
+    assert "uv.md" not in _shown_links(edited)
+    assert sorted(_shown_links(merged.text)) == sorted(_shown_links(index))  # old.md hidden
+    assert [row for row in line_texts(edited) if row.strip()] == [
+        row for row in line_texts(merged.text) if row in line_texts(edited) and row.strip()
+    ]

@@ -66,6 +66,7 @@ __all__ = [
     "reference_labels",
     "scope_link_targets",
     "topic_link_targets",
+    "without_comment_ends",
 ]
 
 _REFERENCE_RE = re.compile(r" {0,3}\[([^\]\n]+)\]:[ \t]*(<[^<>\n]*>|\S+)")
@@ -656,14 +657,34 @@ def comment_ends(line: str, shown: str) -> str:
     >>> comment_ends("--> - [A](a.md) <!-- old:", "    - [A](a.md)          ")
     '--> <!-- old:'
     """
-    close, opening = line.find("-->"), line.rfind("<!--")
-    head = line[: close + 3] if close != -1 and not shown[: close + 3].strip() else ""
-    if "<!--" in head:
-        head = ""  # a comment opened and closed on this line: none ran into it
-    tail = line[opening:] if opening != -1 and not shown[opening:].strip() else ""
-    if "-->" in tail:
-        tail = ""  # closed on this line: none runs on from it
+    cut, resume = _comment_end_cuts(line, shown)
+    head, tail = line[:cut], line[resume:]
     return f"{head} {tail}".strip() if head and tail else head or tail
+
+
+def without_comment_ends(line: str, shown: str) -> str:
+    """Index ``line`` without its :func:`comment_ends` (``shown`` as there), outer whitespace
+    dropped: the entry itself, as a restore puts it back on a line of its own when the index
+    keeps those ends elsewhere (V-2).
+
+    >>> without_comment_ends("--> - [A](a.md) <!-- old:", "    - [A](a.md)          ")
+    '- [A](a.md)'
+    """
+    cut, resume = _comment_end_cuts(line, shown)
+    return line[cut:resume].strip()
+
+
+def _comment_end_cuts(line: str, shown: str) -> tuple[int, int]:
+    """Where the ``-->`` that closes a comment run into ``line`` ends (0: none) and where the
+    ``<!--`` that opens one running on from it starts (``len(line)``: none)."""
+    close, opening = line.find("-->"), line.rfind("<!--")
+    cut = close + 3 if close != -1 and not shown[: close + 3].strip() else 0
+    if "<!--" in line[:cut]:
+        cut = 0  # a comment opened and closed on this line: none ran into it
+    resume = opening if opening != -1 and not shown[opening:].strip() else len(line)
+    if "-->" in line[resume:]:
+        resume = len(line)  # closed on this line: none runs on from it
+    return cut, max(cut, resume)
 
 
 def _prose_of(tokens: Sequence[str], prose: Sequence[str] | None, number: int) -> str:
