@@ -149,6 +149,30 @@ async def test_a6_a_delete_keeps_the_entries_joined_on_its_line_by_a_soft_break(
     assert entries[0] + soft + entries[2] in text and f"\n{entries[1]}\n" in text
 
 
+@pytest.mark.parametrize("soft", ["\u2028", "\x0c"])
+async def test_v2_an_undo_puts_an_entry_back_into_its_joined_line_that_closes_a_comment(
+    client: Client, agent: AgentHome, soft: str
+) -> None:
+    """A joined line that also closes a comment across lines: the delete keeps the line's
+    other entries and its ``-->``; the undo puts the entry back into that line, byte for byte.
+    On a line of its own beside the comment's ``<!--`` it landed inside it, hidden."""
+    for name in ("uv.md", "pnpm.md"):
+        write_topic(agent.user, name)
+    old = f"# Memory\n<!-- retired:\n- [Old](old.md) -->{soft}- [Uv](uv.md) uv notes{soft}"
+    old += "- [Pnpm](pnpm.md) use pnpm\n"
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(old.encode("utf-8"))
+
+    deleted = await ok_json(await client.delete(file_url("user", "uv.md")))
+    assert deleted["removedIndexLines"] == ["- [Uv](uv.md) uv notes"]
+    assert "uv.md" not in index.read_text(encoding="utf-8")
+
+    url = f"{file_url('user', 'uv.md')}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert restored["indexLinesAdded"] == ["- [Uv](uv.md) uv notes"]
+    assert index.read_bytes().decode("utf-8") == old  # Uv after the -->, outside the comment
+
+
 async def test_a6_rewrite_keeps_bom_crlf_and_permissions(client: Client, agent: AgentHome) -> None:
     write_topic(agent.user, "f.md")
     index = agent.user / layout.INDEX_FILE

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import pytest
 from memory_core.index import index_lines_linking, prune_index
+from memory_core.index_merge import merge_index
 from memory_core.lint import SEVERITIES, lint_index
+from memory_core.markdown import blank_comment_lines, line_texts
 
 SOFT_BREAKS = {
     "\u2028": "U+2028 LINE SEPARATOR",
@@ -130,38 +132,40 @@ def test_a6_a_link_a_soft_break_cuts_in_two_still_takes_its_line_whole() -> None
     assert prune_index(index, "uv.md") == (f"{C}\n", [f"- [Uv\u2028notes](uv.md) {B}"])
 
 
+COMMENT_PLACEMENTS = [
+    (  # the line closes a comment in an entry kept
+        "<!-- retired:\n- [Old](old.md) -->{soft}{A}{soft}{B}\n{C}\n",
+        "<!-- retired:\n- [Old](old.md) -->{soft}{B}\n{C}\n",
+        A,
+    ),
+    (  # the line opens a comment in an entry kept
+        "{A}{soft}{B} <!-- old:\n- [Old](old.md)\n-->\n{C}\n",
+        "{B} <!-- old:\n- [Old](old.md)\n-->\n{C}\n",
+        A,
+    ),
+    (  # the line opens a comment in the entry removed: its <!-- part stays in its place
+        "{B}{soft}{A} <!-- old:\n- [Old](old.md)\n-->\n{C}\r\n",
+        "{B}{soft}<!-- old:\n- [Old](old.md)\n-->\n{C}\r\n",
+        A + " <!-- old:",
+    ),
+    (  # the line closes a comment in the entry removed: its --> stays in its place
+        "<!-- old:\n- [Old](old.md)\n--> {A}{soft}{B}\r\n{C}",
+        "<!-- old:\n- [Old](old.md)\n-->{soft}{B}\r\n{C}",
+        "--> " + A,
+    ),
+    (  # both: the --> of one entry removed, the <!-- of another
+        "<!--\n--> {A}{soft}{B}{soft}- [Uv, why](uv.md#why) <!-- x\n-->\n",
+        "<!--\n-->{soft}{B}{soft}<!-- x\n-->\n",
+        None,
+    ),
+]
+"""Joined lines that also open or close an HTML comment across lines: ``(index, pruned,
+removed)`` for a delete of ``uv.md`` (removed None: the two entries of the last)."""
+PLACEMENT_IDS = ["closes-kept", "opens-kept", "opens-removed", "closes-removed", "both-removed"]
+
+
 @pytest.mark.parametrize("soft", ["\u2028", "\x0c"], ids=["U+2028", "U+000C"])
-@pytest.mark.parametrize(
-    ("index", "pruned", "removed"),
-    [
-        (  # the line closes a comment in an entry kept
-            "<!-- retired:\n- [Old](old.md) -->{soft}{A}{soft}{B}\n{C}\n",
-            "<!-- retired:\n- [Old](old.md) -->{soft}{B}\n{C}\n",
-            A,
-        ),
-        (  # the line opens a comment in an entry kept
-            "{A}{soft}{B} <!-- old:\n- [Old](old.md)\n-->\n{C}\n",
-            "{B} <!-- old:\n- [Old](old.md)\n-->\n{C}\n",
-            A,
-        ),
-        (  # the line opens a comment in the entry removed: its <!-- part stays in its place
-            "{B}{soft}{A} <!-- old:\n- [Old](old.md)\n-->\n{C}\r\n",
-            "{B}{soft}<!-- old:\n- [Old](old.md)\n-->\n{C}\r\n",
-            A + " <!-- old:",
-        ),
-        (  # the line closes a comment in the entry removed: its --> stays in its place
-            "<!-- old:\n- [Old](old.md)\n--> {A}{soft}{B}\r\n{C}",
-            "<!-- old:\n- [Old](old.md)\n-->{soft}{B}\r\n{C}",
-            "--> " + A,
-        ),
-        (  # both: the --> of one entry removed, the <!-- of another
-            "<!--\n--> {A}{soft}{B}{soft}- [Uv, why](uv.md#why) <!-- x\n-->\n",
-            "<!--\n-->{soft}{B}{soft}<!-- x\n-->\n",
-            None,
-        ),
-    ],
-    ids=["closes-kept", "opens-kept", "opens-removed", "closes-removed", "both-removed"],
-)
+@pytest.mark.parametrize(("index", "pruned", "removed"), COMMENT_PLACEMENTS, ids=PLACEMENT_IDS)
 def test_a6_a_joined_line_running_a_comment_on_keeps_its_other_entries_and_the_comment_ends(
     soft: str, index: str, pruned: str, removed: str | None
 ) -> None:
@@ -173,3 +177,52 @@ def test_a6_a_joined_line_running_a_comment_on_keeps_its_other_entries_and_the_c
     gone = [removed] if removed else ["--> " + A, "- [Uv, why](uv.md#why) <!-- x"]
 
     assert prune_index(index, "uv.md") == (pruned, gone)
+
+
+def _shown_links(text: str) -> list[str]:
+    """The topic files linked outside every HTML comment of ``text``, in order met."""
+    shown = "\n".join(blank_comment_lines(line_texts(text)))
+    return [name for name in ("uv.md", "old.md", "pnpm.md", "ruff.md") if f"({name}" in shown]
+
+
+@pytest.mark.parametrize("soft", ["\u2028", "\x0c"], ids=["U+2028", "U+000C"])
+@pytest.mark.parametrize(("index", "pruned", "removed"), COMMENT_PLACEMENTS, ids=PLACEMENT_IDS)
+def test_v2_a_restore_puts_an_entry_cut_beside_a_comment_back_into_its_joined_line(
+    soft: str, index: str, pruned: str, removed: str | None
+) -> None:
+    """Delete then restore (V-2): the entries a delete cut out of a joined line that opens or
+    closes a comment across lines go back into that line, byte for byte, where the index
+    still holds it as the delete left it. On a line of its own beside the comment's
+    ``<!--`` / ``-->`` an entry landed inside the comment: hidden from the model and lint."""
+    index = index.format(soft=soft, A=A, B=B, C=C)
+    after_delete, gone = prune_index(index, "uv.md")
+
+    merged = merge_index(after_delete, "".join(line + "\n" for line in gone), {}, places=index)
+
+    assert merged.text == index
+    assert merged.added == gone
+    assert "uv.md" in _shown_links(merged.text)
+    again = merge_index(merged.text, "".join(line + "\n" for line in gone), {}, places=index)
+    assert (again.changed, again.added) == (False, [])
+
+
+@pytest.mark.parametrize("soft", ["\u2028", "\x0c"], ids=["U+2028", "U+000C"])
+@pytest.mark.parametrize(("index", "pruned", "removed"), COMMENT_PLACEMENTS, ids=PLACEMENT_IDS)
+def test_v2_an_entry_whose_joined_line_changed_meanwhile_comes_back_outside_the_comment(
+    soft: str, index: str, pruned: str, removed: str | None
+) -> None:
+    """The joined line was edited after the delete, so the entry cannot go back into it: it
+    comes back on a line of its own that no comment hides, and the comment still hides what
+    it hid (``old.md`` stays retired); every other line stays as it was."""
+    index = index.format(soft=soft, A=A, B=B, C=C)
+    after_delete, gone = prune_index(index, "uv.md")
+    edited = after_delete.replace("use pnpm", "use pnpm 9")
+
+    merged = merge_index(edited, "".join(line + "\n" for line in gone), {}, places=index)
+
+    assert merged.changed
+    assert "uv.md" not in _shown_links(edited)
+    assert sorted(_shown_links(merged.text)) == sorted(_shown_links(index))  # old.md hidden
+    assert [row for row in line_texts(edited) if row.strip()] == [
+        row for row in line_texts(merged.text) if row in line_texts(edited) and row.strip()
+    ]

@@ -56,6 +56,7 @@ __all__ = [
     "index_lines_linking",
     "line_entries",
     "line_links_to",
+    "line_without_entries",
     "link_targets",
     "linked_name_spans",
     "linked_topic_files",
@@ -65,6 +66,7 @@ __all__ = [
     "reference_labels",
     "scope_link_targets",
     "topic_link_targets",
+    "without_comment_ends",
 ]
 
 _REFERENCE_RE = re.compile(r" {0,3}\[([^\]\n]+)\]:[ \t]*(<[^<>\n]*>|\S+)")
@@ -546,6 +548,27 @@ def line_entries(line: str) -> list[str]:
     return entries(line, _starts_entry)
 
 
+def line_without_entries(line: str, shown: str, gone: Sequence[str]) -> str | None:
+    """``line`` (one index line, without its line end) as a delete that removed its joined
+    entries ``gone`` (some of :func:`line_entries`) left it: without them and the soft break
+    each took, each leaving its ``<!--`` / ``-->`` part (:func:`comment_ends`, read against
+    ``shown``, the line with its index's comments blanked). None when ``line`` is no joined
+    line, or such a delete would not have removed just ``gone`` from it. A restore puts the
+    entries back into the line the delete left (V-2, A-6).
+
+    >>> line_without_entries("- [A](a.md)\u2028- [B](b.md)", "- [A](a.md)\u2028- [B](b.md)",
+    ...                      ["- [B](b.md)"])
+    '- [A](a.md)'
+    """
+    if not has_soft_break(line) or not _parts_link_as_the_line(line):
+        return None
+    firsts = {_SOFT_BREAK_RE.split(entry, maxsplit=1)[0] for entry in gone}
+    kept = parts_without(line, firsts.__contains__, _starts_entry, _comment_ends_of(shown))
+    if kept is None or sorted(kept[1]) != sorted(gone):
+        return None
+    return kept[0]
+
+
 def _starts_entry(part: str) -> bool:
     """Whether a part of a joined line (:mod:`memory_core.joined_lines`) starts an entry of
     its own: it links a file, names one as an entry, or uses a reference."""
@@ -634,14 +657,34 @@ def comment_ends(line: str, shown: str) -> str:
     >>> comment_ends("--> - [A](a.md) <!-- old:", "    - [A](a.md)          ")
     '--> <!-- old:'
     """
-    close, opening = line.find("-->"), line.rfind("<!--")
-    head = line[: close + 3] if close != -1 and not shown[: close + 3].strip() else ""
-    if "<!--" in head:
-        head = ""  # a comment opened and closed on this line: none ran into it
-    tail = line[opening:] if opening != -1 and not shown[opening:].strip() else ""
-    if "-->" in tail:
-        tail = ""  # closed on this line: none runs on from it
+    cut, resume = _comment_end_cuts(line, shown)
+    head, tail = line[:cut], line[resume:]
     return f"{head} {tail}".strip() if head and tail else head or tail
+
+
+def without_comment_ends(line: str, shown: str) -> str:
+    """Index ``line`` without its :func:`comment_ends` (``shown`` as there), outer whitespace
+    dropped: the entry itself, as a restore puts it back on a line of its own when the index
+    keeps those ends elsewhere (V-2).
+
+    >>> without_comment_ends("--> - [A](a.md) <!-- old:", "    - [A](a.md)          ")
+    '- [A](a.md)'
+    """
+    cut, resume = _comment_end_cuts(line, shown)
+    return line[cut:resume].strip()
+
+
+def _comment_end_cuts(line: str, shown: str) -> tuple[int, int]:
+    """Where the ``-->`` that closes a comment run into ``line`` ends (0: none) and where the
+    ``<!--`` that opens one running on from it starts (``len(line)``: none)."""
+    close, opening = line.find("-->"), line.rfind("<!--")
+    cut = close + 3 if close != -1 and not shown[: close + 3].strip() else 0
+    if "<!--" in line[:cut]:
+        cut = 0  # a comment opened and closed on this line: none ran into it
+    resume = opening if opening != -1 and not shown[opening:].strip() else len(line)
+    if "-->" in line[resume:]:
+        resume = len(line)  # closed on this line: none runs on from it
+    return cut, max(cut, resume)
 
 
 def _prose_of(tokens: Sequence[str], prose: Sequence[str] | None, number: int) -> str:

@@ -20,7 +20,11 @@ the target index without duplicates (:func:`merge_index`):
 - lines that come back to the index they were once part of (a restore, V-2: ``places``) go
   back to where they stood in it, next to the same neighbours, rather than at the end (an
   entry a delete cut out of a line of entries joined by a soft break comes back on a line of
-  its own, where it stood among them: :func:`memory_core.index.line_entries`).
+  its own, where it stood among them: :func:`memory_core.index.line_entries`; but into that
+  line, byte for byte, when the line also opens or closes a comment across lines, which a
+  line of its own beside it would land inside: :func:`_rejoined`; when that line was edited
+  meanwhile, on a line of its own without the ``<!--``/``-->`` the line keeps, after the
+  line closing any comment it would fall in: :func:`_shown_again`).
 
 Merging the same source twice therefore adds nothing the second time (P-5, "a second run
 changes nothing").
@@ -45,13 +49,17 @@ from memory_core.index import (
     entry_span,
     index_lines,
     line_entries,
+    line_without_entries,
     linked_name_spans,
     linked_topic_files,
     topic_link_targets,
+    without_comment_ends,
 )
+from memory_core.joined_lines import has_soft_break
 from memory_core.markdown import (
     blank_code_spans,
     blank_comment_lines,
+    blank_comments,
     comment_line_runs,
     fenced_lines,
     lines_with_ends,
@@ -227,21 +235,48 @@ def merge_index(
             indexed.update(links)
     appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
     if appended:
-        merge.text = _with_lines(target, appended, places)
+        head, alone = target, appended
+        loose: dict[str, str] = {}  # an entry put back alone → it without its comment ends
+        if places is not None:
+            spare = [
+                line
+                for line, why in zip(rewritten, why_not, strict=True)
+                if why == "already indexed"
+            ]
+            head, alone, rejoined, taken, loose = _rejoined(target, appended, spare, places)
+            present.update(rejoined)
+            present.update((entry.strip(), entry.strip()) for entry in loose.values())
+            why_not = [
+                None if line.strip() in taken else why
+                for line, why in zip(rewritten, why_not, strict=True)
+            ]
+            appended = [
+                loose.get(line.strip(), line)
+                for line, why in zip(rewritten, why_not, strict=True)
+                if why is None
+            ]
+        merge.text = _with_lines(head, alone, places) if alone else head
         if places is not None and "<!--" in merge.text:
             ends = {
                 line.strip(): kept
                 for line, shown, why in zip(rewritten, prose, why_not, strict=True)
-                if why is None and (kept := comment_ends(line, shown))
+                if why is None
+                and line.strip() not in loose  # its ends are kept on a joined line
+                and (kept := comment_ends(line, shown))
             }
             merge.text = _without_kept_ends(merge.text, ends)
+        if alone and places is not None:
+            merge.text = _shown_again(merge.text, alone, loose)
         if "<!--" in merge.text and not _read_as_before(merge.text, present):
             # a comment across lines, cut: its new lines alone would hide or show others
             for first, last in comment_line_runs(rewritten):
                 if None in why_not[first : last + 1]:
                     why_not[first : last + 1] = [None] * (last + 1 - first)
             appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
-            merge.text = _with_lines(target, appended, places)
+            head, alone = target, appended
+            if places is not None:
+                head, alone, *_ = _rejoined(target, appended, [], places)
+            merge.text = _with_lines(head, alone, places) if alone else head
         merge.changed = True
         merge.added = appended
     merge.skipped = [(line, why) for line, why in zip(rewritten, why_not, strict=True) if why]
@@ -256,6 +291,108 @@ def _with_lines(target: str, lines: list[str], places: str | None) -> str:
         return head + end.join(lines) + end
     where = [entry for line in index_lines(places) for entry in line_entries(line)]
     return _put_back(head, lines, where, end)
+
+
+def _rejoined(
+    target: str, lines: list[str], spare: list[str], places: str
+) -> tuple[str, list[str], set[tuple[str, str]], set[str], dict[str, str]]:
+    """``target`` with the entries among ``lines`` that a delete cut out of a line of entries
+    joined by a soft break in ``places`` (A-6) that also opens or closes an HTML comment
+    across lines back in that line, where the index still holds it as the delete left it
+    (:func:`memory_core.index.line_without_entries`): the line is then its old self again,
+    byte for byte, and an entry that opened or closed a comment across lines opens or closes
+    it again, never put on a line of its own inside it (V-2).
+    ``spare``: source lines not added for linking files indexed already, which go back too
+    when the delete took them from the same line (its other entries linking the same file).
+    Returns the new text, the lines still to put back (in order), each line rejoined as
+    ``(line, line as shown)`` and the entries put back in them, without outer whitespace, and
+    for each entry of such a line that cannot go back into it (edited meanwhile) but held
+    that line's ``<!--`` / ``-->``, which the index keeps there still: the entry without them
+    (:func:`memory_core.index.without_comment_ends`), by the entry without outer whitespace.
+    """
+    old = index_lines(places)
+    wanted = {line.strip() for line in lines}
+    extra = {line.strip() for line in spare}
+    if "<!--" not in places:
+        return target, lines, set(), set(), {}
+    shown = blank_comment_lines(old)
+    groups: dict[int, tuple[list[str], list[str]]] = {}
+    for number, line in enumerate(old):
+        if not has_soft_break(line) or not comment_ends(line, shown[number]):
+            continue  # else an entry stands on a line of its own, no comment around it
+        entries = line_entries(line)
+        cut = [entry for entry in entries if entry.strip() in wanted]
+        more = [entry for entry in entries if entry.strip() in wanted | extra]
+        if cut and len(more) < len(entries):
+            groups[number] = (more, cut)
+    if not groups:
+        return target, lines, set(), set(), {}
+    rows = lines_with_ends(target)
+    contents = [row.rstrip("\r\n") for row in rows]
+    taken: set[str] = set()
+    rejoined: set[tuple[str, str]] = set()
+    loose: dict[str, str] = {}
+    for number, tries in groups.items():
+        found = _left_by_delete(old[number], shown[number], tries, contents, taken)
+        if found is None:
+            for entry in tries[1]:
+                at = old[number].find(entry)
+                seen = shown[number][at : at + len(entry)]
+                if at != -1 and comment_ends(entry, seen):
+                    loose.setdefault(entry.strip(), without_comment_ends(entry, seen))
+            continue
+        cut, left = found
+        at = contents.index(left)
+        rows[at] = old[number] + rows[at][len(left) :]
+        contents[at] = old[number]
+        taken.update(entry.strip() for entry in cut)
+        rejoined.add((old[number].strip(), shown[number].strip()))
+    alone = [line for line in lines if line.strip() not in taken]
+    return "".join(rows), alone, rejoined, taken, loose
+
+
+def _shown_again(text: str, lines: list[str], loose: Mapping[str, str]) -> str:
+    """``text`` (a restore's merge, V-2, ``lines`` put back on lines of their own) with each
+    of ``lines`` that ``loose`` names written as it says (without the ``<!--`` / ``-->`` the
+    index keeps elsewhere), and each put back inside a comment across lines, which would hide
+    it, moved to just after the line that closes that comment; every other line as it was."""
+    rows = lines_with_ends(text)
+    for number, row in enumerate(rows):
+        body = row.rstrip("\r\n")
+        if body.strip() in loose:
+            rows[number] = loose[body.strip()] + row[len(body) :]
+    if "<!--" not in text:
+        return "".join(rows)
+    # only lines that show text of their own: a line of a comment put back whole stays in it
+    shown = [
+        loose.get(line.strip(), line.strip()) for line in lines if blank_comments(line).strip()
+    ]
+    for line in dict.fromkeys(shown):
+        contents = [row.rstrip("\r\n") for row in rows]
+        at = next((i for i, body in enumerate(contents) if body.strip() == line), None)
+        if at is None:
+            continue
+        rest = contents[:at] + contents[at + 1 :]
+        for first, last in comment_line_runs(rest):
+            if first < at <= last:  # between a comment's first and last line: hidden
+                rows.insert(last + 1, rows.pop(at))
+                break
+    return "".join(rows)
+
+
+def _left_by_delete(
+    line: str, shown: str, tries: tuple[list[str], list[str]], rows: list[str], taken: set[str]
+) -> tuple[list[str], str] | None:
+    """The first of ``tries`` (entries of the joined ``line``; ``shown``: it with comments
+    blanked) whose removal leaves a line among ``rows`` (the index's lines, without ends),
+    with that line; None when neither does, or one of them is in ``taken`` already."""
+    for cut in tries:
+        if any(entry.strip() in taken for entry in cut):
+            return None
+        left = line_without_entries(line, shown, cut)
+        if left is not None and left in rows:
+            return cut, left
+    return None
 
 
 def _without_kept_ends(text: str, ends: Mapping[str, str]) -> str:
