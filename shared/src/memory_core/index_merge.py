@@ -217,22 +217,7 @@ def merge_index(
     indexed = set(linked_topic_files(target))
     merge = IndexMerge(text=target, changed=False)
     prose = blank_comment_lines(rewritten)  # an entry inside ``<!-- … -->`` links nothing
-    why_not: list[str | None] = []  # per source line: why it is not added, None: added
-    for line, shown, in_fence in zip(rewritten, prose, fenced, strict=True):
-        key = (line.strip(), shown.strip())
-        links = [] if in_fence else [_nfc(t) for t in topic_link_targets(shown)]
-        if not key[0]:
-            why_not.append("")
-        elif key in present:
-            why_not.append("already there")
-        elif key[0].startswith("# ") and not links:
-            why_not.append("title")
-        elif links and all(link in indexed for link in links):
-            why_not.append("already indexed")
-        else:
-            why_not.append(None)
-            present.add(key)
-            indexed.update(links)
+    why_not = _why_not(rewritten, prose, fenced, present, indexed)
     appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
     if appended:
         head, alone = target, appended
@@ -268,10 +253,7 @@ def merge_index(
         if alone and places is not None:
             merge.text = _shown_again(merge.text, alone, loose)
         if "<!--" in merge.text and not _read_as_before(merge.text, present):
-            # a comment across lines, cut: its new lines alone would hide or show others
-            for first, last in comment_line_runs(rewritten):
-                if None in why_not[first : last + 1]:
-                    why_not[first : last + 1] = [None] * (last + 1 - first)
+            _add_whole_comments(rewritten, why_not)
             appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
             head, alone = target, appended
             if places is not None:
@@ -281,6 +263,45 @@ def merge_index(
         merge.added = appended
     merge.skipped = [(line, why) for line, why in zip(rewritten, why_not, strict=True) if why]
     return merge
+
+
+def _why_not(
+    rewritten: list[str],
+    prose: list[str],
+    fenced: list[bool],
+    present: set[tuple[str, str]],
+    indexed: set[str],
+) -> list[str | None]:
+    """Per source line (``rewritten``; ``prose``: the same with comments blanked; ``fenced``:
+    inside a code fence) why it is not added (``""`` blank, ``"already there"``, ``"title"``,
+    ``"already indexed"``), None when it is added. ``present`` (lines held, each as its text
+    and its text blanked) and ``indexed`` (topic files linked) grow by each line added."""
+    why_not: list[str | None] = []
+    for line, shown, in_fence in zip(rewritten, prose, fenced, strict=True):
+        key = (line.strip(), shown.strip())
+        links = [] if in_fence else [_nfc(t) for t in topic_link_targets(shown)]
+        if not key[0]:
+            why_not.append("")
+        elif key in present:
+            why_not.append("already there")
+        elif key[0].startswith("# ") and not links:
+            why_not.append("title")
+        elif links and all(link in indexed for link in links):
+            why_not.append("already indexed")
+        else:
+            why_not.append(None)
+            present.add(key)
+            indexed.update(links)
+    return why_not
+
+
+def _add_whole_comments(rewritten: list[str], why_not: list[str | None]) -> None:
+    """Mark added (None in ``why_not``) every line of each comment across lines of the source
+    (``rewritten``) that has any line added: a comment cut, its new lines alone would hide or
+    show others."""
+    for first, last in comment_line_runs(rewritten):
+        if None in why_not[first : last + 1]:
+            why_not[first : last + 1] = [None] * (last + 1 - first)
 
 
 def _with_lines(target: str, lines: list[str], places: str | None) -> str:
