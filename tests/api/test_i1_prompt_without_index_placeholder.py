@@ -275,3 +275,31 @@ async def test_prompt_without_index_placeholder_a_template_edit_that_would_mispl
     for allowed in ("No memory here.\n", "{{MEMORY}}\n- CWD: {{CWD}}\n- Agent: {{AGENT_ID}}\n"):
         config = await ok_json(await client.patch(CONFIG, json={"template": allowed}))
         assert config["template"] == allowed
+
+
+@pytest.mark.parametrize("by_hand", [False, True], ids=["saved", "by-hand"])
+async def test_a_prompt_starting_with_a_byte_order_mark_reaches_the_model_without_it(
+    client: Client, agent: AgentHome, by_hand: bool
+) -> None:
+    """A prompt pasted from a file saved as "UTF-8 with BOM" starts with U+FEFF: the PATCH takes
+    it (a byte order mark is no hidden text), and the Session start answered
+    ``[hidden: U+FEFF]# Mine`` as the model's first words. A mark at a prompt's start is the
+    file's encoding, never text: the model reads the prompt as a person sees it, in the text
+    and in its sections alike."""
+    _fill_indexes(agent)
+    memory = {
+        "prompt": "\ufeff# Mine\n{{MEMORY_USER_INDEX}}\n",
+        "workspacePrompt": "\ufeff## Here\n{{MEMORY_INDEX}}",
+    }
+    if by_hand:
+        _store_by_hand(agent, **memory)
+    else:
+        await ok_json(await client.patch(CONFIG, json={"memory": memory}))
+    answer = await _start(client, agent)
+    _assert_manifests_describe_the_text(answer)
+    assert answer["memory"].startswith("# Mine\n" + USER_LINES[0])
+    assert "\n\n## Here\n" + WORKSPACE_LINES[0] in answer["memory"]
+    assert "\ufeff" not in answer["memory"] and "[hidden" not in answer["memory"]
+    body = {"workspace": str(agent.tmp / "src" / "app"), "sections": True}
+    sectioned = await ok_json(await client.post(START, json=body))
+    assert "".join(section["text"] for section in sectioned["sections"]) == answer["memory"]

@@ -52,7 +52,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import msgspec
-from memory_core.template import default_template, read_template_file
+from memory_core.template import TemplateFileError, default_template, read_template_file
 
 __all__ = [
     "DEFAULT_TEMPLATE",
@@ -249,7 +249,9 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
             return DEFAULT_TEMPLATE
         try:
             return read_template_file(self.template_file)
-        except (OSError, UnicodeDecodeError) as error:
+        except TemplateFileError as error:
+            raise TemplateUnreadableError(str(error)) from error
+        except OSError as error:
             raise TemplateUnreadableError(
                 f"cannot read the template file {self.template_file}: {error}"
             ) from error
