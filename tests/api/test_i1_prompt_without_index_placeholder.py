@@ -303,3 +303,38 @@ async def test_a_prompt_starting_with_a_byte_order_mark_reaches_the_model_withou
     body = {"workspace": str(agent.tmp / "src" / "app"), "sections": True}
     sectioned = await ok_json(await client.post(START, json=body))
     assert "".join(section["text"] for section in sectioned["sections"]) == answer["memory"]
+
+
+@pytest.mark.parametrize(
+    "saved_as",
+    [
+        pytest.param(lambda text: b"\xef\xbb\xbf" + text.encode(), id="utf-8-with-bom"),
+        pytest.param(lambda text: text.replace("\n", "\r\n").encode("utf-16"), id="utf-16"),
+    ],
+)
+async def test_an_agent_json_saved_by_an_editor_with_a_byte_order_mark_stays_the_agent(
+    client: Client, agent: AgentHome, saved_as: Any
+) -> None:
+    """``agent.json`` edited by hand in Notepad (saved "UTF-8 with BOM", or "Unicode"): the agent
+    left the list for its ``unreadable`` part and every Session start and config read answered
+    503 "JSON is malformed: invalid character (byte 0)". Read as the editor shows it, the prompt
+    edited by hand gets its index after it, as any hand edit does; the next change is saved
+    back as the service writes ``agent.json`` (UTF-8, no mark)."""
+    _fill_indexes(agent)
+    path = agent.data_dir / "agents" / agent.id / "agent.json"
+    stored = json.loads(path.read_bytes())
+    stored["name"] = "Coder \u2014 \u00e9dit\u00e9"
+    stored["memory"]["prompt"] = "# Memory\nSave what you learn in the user scope.\n"
+    path.write_bytes(saved_as(json.dumps(stored, indent=2, ensure_ascii=False)))
+
+    config = await ok_json(await client.get(CONFIG))
+    assert config["name"] == "Coder \u2014 \u00e9dit\u00e9"
+    listed = await ok_json(await client.get(f"/api/projects/{PROJECT}/agents"))
+    assert [item["id"] for item in listed["agents"]] == [AGENT]
+    assert not listed.get("unreadable")
+    answer = await _start(client, agent)
+    _assert_manifests_describe_the_text(answer)
+    assert answer["manifests"][0]["placement"] == "after-prompt"
+
+    await ok_json(await client.patch(CONFIG, json={"name": "Coder"}))
+    assert json.loads(path.read_bytes().decode("utf-8"))["name"] == "Coder"

@@ -8,7 +8,6 @@ left for the harness.
 
 from __future__ import annotations
 
-import codecs
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -247,16 +246,6 @@ class TemplateFileError(ValueError):
     names the file, the first byte that is not UTF-8 and where it is."""
 
 
-_MARKED = (
-    (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16's: FF FE 00 00 starts with FF FE
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
-"""The byte order marks a text file starts with, and the codec that reads it without the mark."""
-
-
 def read_template_file(path: Path, max_bytes: int = TEMPLATE_FILE_MAX_BYTES) -> str:
     """Read an operator's template file (UTF-8) of at most ``max_bytes``, never blocking.
 
@@ -270,14 +259,14 @@ def read_template_file(path: Path, max_bytes: int = TEMPLATE_FILE_MAX_BYTES) -> 
     ``OSError`` (missing, unreadable) and :class:`TemplateFileError` (not UTF-8 and no byte
     order mark: Latin-1, say).
     """
+    from memory_core.byte_order import decode_marked, marked_codec
     from memory_core.regular_files import read_regular_file
 
     raw = read_regular_file(path, max_bytes)
-    codec = next((codec for mark, codec in _MARKED if raw.startswith(mark)), "utf-8")
     try:
-        text = raw.decode(codec)
+        text = decode_marked(raw)
     except UnicodeDecodeError as error:
-        said = "UTF-8" if codec == "utf-8" else codec.upper().removesuffix("-SIG")
+        said = (marked_codec(raw) or "utf-8").upper().removesuffix("-SIG")
         raise TemplateFileError(
             f"the template file {path} is not {said} text (byte 0x{raw[error.start]:02x} at "
             f"offset {error.start}): save it as UTF-8"
