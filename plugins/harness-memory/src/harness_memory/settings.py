@@ -207,9 +207,10 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
         Raises :class:`TokenFileError` when the file cannot be read, is no regular file, may be
         read by other users (group or others bits: a token file is 0600, H-7), is larger than
         :data:`TOKEN_FILE_MAX_BYTES`, is not UTF-8 (nor text its byte order mark names: a file
-        PowerShell or Notepad saved is read without the mark), holds only whitespace, or holds a character
-        an ``Authorization`` header cannot carry as a token (white space or a line break inside
-        it, a control or non-ASCII character): sent, it failed as "service unreachable".
+        PowerShell or Notepad saved is read without the mark), holds only whitespace, or holds
+        a character an ``Authorization`` header cannot carry as a token (white space or a line
+        break inside it, a control or non-ASCII character): sent, it failed as "service
+        unreachable".
         """
         if self.token is not None or self.token_file is None:
             return self.token
