@@ -107,6 +107,35 @@ def test_install_through_symlinked_settings(tmp_path: Path, harness: str) -> Non
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
+def test_settings_moved_into_dotfiles_after_the_install_leave_no_backup_at_uninstall(
+    tmp_path: Path, harness: str
+) -> None:
+    """Installed into a plain settings file, which the user then moves into a dotfiles
+    checkout and links back (``stow --adopt``): the uninstall writes through the link and
+    leaves nothing of the install. The backup the install made beside the plain file stayed
+    in the settings folder, since backups were looked for beside the link's target only."""
+    home, dotfiles = tmp_path / "home", tmp_path / "dotfiles"
+    settings = home / SETTINGS_FILES[harness]
+    settings.parent.mkdir(parents=True)
+    dotfiles.mkdir()
+    before = '{\n  "theme": "dark"\n}\n'
+    settings.write_text(before, encoding="utf-8")
+    status, said = run(home, memory_root(tmp_path), "install", harness)
+    assert status == 0, said
+    assert backups_of(settings)  # beside the plain file
+    adopted = dotfiles / settings.name
+    settings.rename(adopted)
+    settings.symlink_to(adopted)
+
+    status, said = run(home, memory_root(tmp_path), "uninstall", harness)
+
+    assert status == 0, said
+    assert settings.is_symlink() and adopted.read_text(encoding="utf-8") == before
+    assert sorted(path.name for path in settings.parent.iterdir()) == [settings.name]
+    assert sorted(path.name for path in dotfiles.iterdir()) == [settings.name]
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
 def test_install_through_symlinked_settings_target_not_writable_changes_nothing(
     tmp_path: Path, harness: str, caplog: pytest.LogCaptureFixture
 ) -> None:

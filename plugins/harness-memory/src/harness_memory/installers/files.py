@@ -587,10 +587,17 @@ def _write_backup(target: Path, stamp: str, data: bytes, mode: int) -> Path:
 
 
 def backups_of(path: Path) -> list[Path]:
-    """The backups an install or uninstall made of ``path`` (beside its write target), sorted;
-    symlinks named like one are not ours and are left out."""
+    """The backups an install or uninstall made of ``path`` (beside its write target, and
+    beside ``path`` itself when that is a symlink: an install made before the file was moved
+    into a dotfiles checkout and linked back left its backup there), sorted; symlinks named
+    like one are not ours and are left out."""
     target = write_target(path)
-    found = target.parent.glob(f"{glob_escape(target.name)}{BACKUP_SUFFIX}*")
+    places = {(target.parent, target.name), (path.absolute().parent, path.name)}
+    found = {
+        backup
+        for folder, name in places
+        for backup in folder.glob(f"{glob_escape(name)}{BACKUP_SUFFIX}*")
+    }
     return sorted(backup for backup in found if backup.is_file() and not backup.is_symlink())
 
 
