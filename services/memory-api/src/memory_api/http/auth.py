@@ -212,8 +212,8 @@ def auth_middleware(
     loopback (``0.0.0.0``, ``::``, a public address, a name resolving to one, a name that does
     not resolve: tokens needed) any ``Host`` is answered, as a reverse proxy or a probe may name
     the service as it likes. The tokens are looked at on every request (one ``stat`` of their
-    folder, and one per token file), so a token created by another process works at once. The
-    web page and the operations endpoints need no token.
+    folder, one of each folder above it, and one per token file), so a token created by another
+    process works at once. The web page and the operations endpoints need no token.
     """
     loopback_only = bind.loopback_only
     allowed = frozenset(allowed_hosts) | ({bind.name} if bind.name else set())
