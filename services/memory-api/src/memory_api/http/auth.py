@@ -22,7 +22,8 @@
   origin (cross-site request forgery). Bound beyond loopback (tokens needed), only the
   ``Sec-Fetch-Site`` rule applies: a reverse proxy may name the service as it likes.
 - Tokens that cannot be read never open the door (A-10a): "no token" is concluded only from a
-  token folder that is absent or lists no token file (:class:`~memory_api.store.tokens.
+  token folder that is absent or lists no token file, and that no other account could have
+  made so (no folder on its way every account may write: :class:`~memory_api.store.tokens.
   KnownTokens`). When none can be read, every ``/api/`` request answers 503 (one log line per
   change of state, by the token store); when some can, a request whose token is not among the
   readable ones answers 503 rather than 401, since its token may be one that cannot be read.
