@@ -89,6 +89,34 @@ def _run(work: Coroutine[Any, Any, _T]) -> _T:
     return asyncio.run(work)
 
 
+def _agent_in_data_dir(agents: AgentStore, data_dir: Path, project: str, agent: str) -> None:
+    """Check that ``agent`` of ``project`` is in ``data_dir``, for the commands that work on its
+    files (``memory import|export``, ``history prune --agent``).
+
+    Raises :class:`~memory_api.errors.NotFound` naming the data dir it looked in and the way on
+    (Q-1): the project the agent belongs to when it is another (ids are unique across
+    projects), else the ``agent create`` that makes it; a bare "no agent 'coder2'" left a
+    newcomer restoring an export into a new agent (docs/operations.md) without the next step.
+    """
+    from memory_api.errors import NotFound
+
+    try:
+        _run(agents.get(project, agent))
+    except NotFound:
+        where = f"no agent {agent!r} in project {project!r} in the data dir {data_dir}"
+        elsewhere = [record.project for record in _run(agents.list()) if record.id == agent]
+        if elsewhere:
+            raise NotFound(
+                f"{where}: {agent!r} is an agent of project {elsewhere[0]!r} "
+                f"(--project {elsewhere[0]})"
+            ) from None
+        raise NotFound(
+            f"{where}; make it there first: memory-api agent create --data-dir {data_dir} "
+            f"--project {project} --id {agent} --name NAME (`memory-api agent list "
+            f"--data-dir {data_dir}` names the agents it holds)"
+        ) from None
+
+
 def _agent_store(settings: Settings) -> AgentStore:
     from memory_api.stores import build_stores, prepare_data_dir
 
@@ -415,7 +443,7 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     prepare_data_dir(settings.data_dir)
     stores = build_stores(settings)
     store = stores.agents
-    _run(store.get(args.project, args.agent))  # the agent exists in that project
+    _agent_in_data_dir(store, settings.data_dir, args.project, args.agent)
     harness = _harness_request(args)
     try:
         sources = offered_scopes(args.source, args.archive_scope, harness)
@@ -463,7 +491,7 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
         print(f"memory-api: exporting {place.said}; {NAME_THE_DATA_DIR}", file=sys.stderr)
     prepare_data_dir(settings.data_dir)
     stores = build_stores(settings)
-    _run(stores.agents.get(args.project, args.agent))
+    _agent_in_data_dir(stores.agents, settings.data_dir, args.project, args.agent)
     histories = stores.history.histories if args.with_history else None
     if histories is not None and not histories.enabled:
         print("memory-api: no history is kept here (MEMORY_API_HISTORY=off)", file=sys.stderr)
@@ -539,7 +567,13 @@ def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
     if args.agent is not None:
         records = [record for record in records if record.id == args.agent]
         if not records:
-            print(f"memory-api: no agent {args.agent!r}", file=sys.stderr)
+            in_project = f" in project {args.project!r}" if args.project else ""
+            print(
+                f"memory-api: no agent {args.agent!r}{in_project} in the data dir "
+                f"{settings.data_dir} (`memory-api agent list --data-dir {settings.data_dir}` "
+                "names the agents it holds)",
+                file=sys.stderr,
+            )
             return 1
     data_dir = stores.history.histories.app_data_dir
     squashed = 0
