@@ -202,7 +202,8 @@ def _asked(
                 Finding(
                     False,
                     f"the service at {url} needs a bearer token: {EACH_USERS_OWN_FILE}; "
-                    "the project and agent could not be checked without one",
+                    "the project and agent could not be checked without one (yours in "
+                    "HARNESS_MEMORY_TOKEN checks them; a managed install never keeps it)",
                 )
             ]
         if token is None and error.status == 401:
@@ -224,6 +225,8 @@ def _asked(
                 "`harness-memory status` then checks it",
             )
         ]
+    if token is not None and managed:
+        return [_checked_for_a_managed_install(client, ids, url, token_source)]
     if token is not None and _asks_for_none(client, ids):
         source = f"from {token_source} " if token_source else ""
         return [
@@ -236,6 +239,28 @@ def _asked(
             )
         ]
     return []
+
+
+def _checked_for_a_managed_install(
+    client: MemoryClient, ids: tuple[str, str], url: str, token_source: str | None
+) -> Finding:
+    """The warning of a managed install whose check the service answered to the token from
+    ``token_source`` (the environment's): the check passed, but the managed hooks never read
+    that token, so each user still needs their own (H-7). A user who exported the token as the
+    README says was told "could not be checked without one", and the ids went unchecked."""
+    source = token_source or "the environment"
+    if _asks_for_none(client, ids):
+        return Finding(
+            False,
+            f"the service at {url} has no tokens configured, so the token from {source} was "
+            f"not needed and is not kept: once that service's data dir holds tokens, "
+            f"{EACH_USERS_OWN_FILE}",
+        )
+    return Finding(
+        False,
+        f"the service at {url} took the token from {source} for this check only: managed "
+        f"settings are every user's, so the hooks never read it; {EACH_USERS_OWN_FILE}",
+    )
 
 
 def _asks_for_none(client: MemoryClient, ids: tuple[str, str]) -> bool:
