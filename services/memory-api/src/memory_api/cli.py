@@ -363,9 +363,12 @@ def _token_list(settings: Settings, args: argparse.Namespace) -> int:
     if not known.configured:
         print("no tokens: the service is open and binds to loopback only")
         return 0
+    # a header as `agent list` prints one; a token of every project said so, not as "*"
+    print(f"{'NAME':<24} {'PROJECTS':<30} CREATED")
     for entry in known.entries:
-        reach = "*" if entry.projects is None else ",".join(entry.projects)
-        print(f"{entry.name:<24} {reach:<30} {entry.created_at or 'env'}")
+        reach = "every project" if entry.projects is None else ",".join(entry.projects)
+        created = entry.created_at or "(from the environment: MEMORY_API_TOKENS or its file)"
+        print(f"{entry.name:<24} {reach:<30} {created}")
     if known.unreadable is not None:
         print(f"cannot be read: {known.unreadable}", file=sys.stderr)
         return 1
