@@ -457,6 +457,7 @@ def _checked(
         managed=managed,
         memory_root=None if options.remote else root,
         token_source=token_source,
+        remote=options.remote,
     )
     errors = [finding.text for finding in findings if finding.error]
     if errors:
