@@ -511,7 +511,24 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
     )
     print(f"exported from the data dir {settings.data_dir}", file=sys.stderr)
     print_export(report)
+    _say_committable(Path(args.output))
     return 0
+
+
+def _say_committable(archive: Path) -> None:
+    """A warning when the export ``archive`` lies in a git work tree that does not ignore it
+    (:func:`~memory_api.transfer.work_tree.committable_in`): the next ``git add -A`` there
+    would commit every memory of the agent (README: export outside the checkout)."""
+    from memory_api.transfer.work_tree import committable_in
+
+    top = committable_in(archive)
+    if top is not None:
+        print(
+            f"memory-api: warning: {archive} lies in the git work tree {top}, and nothing there "
+            "ignores it: `git add -A` would commit every memory it holds; move it out of the "
+            "work tree, or add its name to a .gitignore",
+            file=sys.stderr,
+        )
 
 
 def _memory_export_to_stdout(
