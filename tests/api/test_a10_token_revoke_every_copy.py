@@ -67,7 +67,7 @@ def test_a10_a_revoked_token_no_longer_passes_from_a_copy_of_its_file(
     assert request_json(served.base_url, "GET", "/api/me", secret)[0] == 401
     assert sorted(path.name for path in tokens.iterdir()) == ["admin.json"]
     listed = _token(served, "list")
-    assert [line.split()[0] for line in listed.stdout.splitlines()] == ["admin"]
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == ["NAME", "admin"]
 
 
 def test_a10_a_new_token_never_takes_a_name_another_file_holds(served: ServedProcess) -> None:

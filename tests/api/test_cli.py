@@ -200,6 +200,7 @@ def test_a10_token_create_prints_the_secret_once(
     assert main(["token", "list"]) == 0
     listing = capsys.readouterr().out
     assert "ci" in listing and secret not in listing
+    assert listing.split() == ["NAME", "PROJECTS", "CREATED", "ci", "acme,x", stored["createdAt"]]
     assert main(["token", "create", "--name", "ci"]) == 1
     assert "exists already" in capsys.readouterr().err
     assert main(["token", "revoke", "--name", "ci"]) == 0
@@ -229,6 +230,22 @@ def test_a10_the_first_token_says_the_service_now_asks_for_one(
     second = capsys.readouterr()
     assert "shown only now" in second.err and "had no token" not in second.err
     assert len(second.out.splitlines()) == 1
+
+
+def test_a10_token_list_says_what_each_column_is_and_a_token_of_every_project_as_such(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A newcomer read "me  *  2026-…" with no header: what the "*" and an "env" in the last
+    column meant was nowhere said."""
+    monkeypatch.setenv("MEMORY_API_TOKENS", "deploy=" + "s" * 20)
+    assert main(["token", "create", "--name", "me"]) == 0
+    capsys.readouterr()
+    assert main(["token", "list"]) == 0
+    header, *rows = capsys.readouterr().out.splitlines()
+    assert header.split() == ["NAME", "PROJECTS", "CREATED"]
+    said = {row.split()[0]: " ".join(row.split()[1:]) for row in rows}
+    assert said["me"].startswith("every project 20")
+    assert said["deploy"] == "every project (from the environment: MEMORY_API_TOKENS or its file)"
 
 
 def test_a10_token_name_is_checked(env: Path, capsys: pytest.CaptureFixture[str]) -> None:

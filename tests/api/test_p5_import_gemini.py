@@ -108,7 +108,24 @@ def test_p5_gemini_a_heading_with_no_text_of_its_own_makes_no_memory(
     merged = {m.origin: m.detail for r in reports for m in r.merged}
     assert merged[str(global_file)] == (
         "1 added memory and 1 other section → topic files (user scope); "
-        "1 heading with no text of their own left out"
+        "1 heading with no text of its own left out"
+    )
+
+
+def test_p5_gemini_headings_left_out_are_counted_in_the_right_number(
+    data_dir: Path, gemini: dict[str, Path]
+) -> None:
+    """Two bare headings read "2 headings with no text of their own", never "their" for one."""
+    global_file = gemini["home"] / ".gemini" / "GEMINI.md"
+    global_file.write_text(
+        "# My Gemini notes\n\n## Later\n\n## Gemini Added Memories\n- My GitHub handle is ada-l\n",
+        encoding="utf-8",
+    )
+    reports = run(data_dir, "gemini", gemini["workspace"], {"HOME": str(gemini["home"])})
+    merged = {m.origin: m.detail for r in reports for m in r.merged}
+    assert merged[str(global_file)] == (
+        "1 added memory and 0 other sections → topic files (user scope); "
+        "2 headings with no text of their own left out"
     )
 
 

@@ -46,7 +46,7 @@ def test_q1_an_export_from_the_default_data_dir_says_so_before_it_looks_for_the_
     default = home / ".local" / "share" / "agent-memory"
     assert f"exporting in the data dir {default} (the default: none is named)" in said
     assert "--data-dir DIR (or MEMORY_API_DATA_DIR)" in said
-    assert said.rstrip().endswith("no agent 'coder' in project 'acme'")
+    assert f"no agent 'coder' in project 'acme' in the data dir {default}" in said
 
 
 def test_q1_token_list_of_the_default_data_dir_does_not_speak_for_a_service(

@@ -59,6 +59,26 @@ def test_v1_an_import_is_a_version_and_what_was_there_is_recorded_first(
     assert summaries == [f"Import {source}", "History starts: 1 file found"]
 
 
+def test_v1_an_import_of_a_folder_named_as_typed_is_recorded_by_its_absolute_path(
+    cli: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README: ``memory import ./memories --from memory-tool --user …`` run in a checkout was
+    recorded as "Import ./memories", which the History of the Memory tab shows to whoever reads
+    it later, from no particular folder; the report still names the folder as typed."""
+    folder = tmp_path / "work" / "memories"
+    folder.mkdir(parents=True)
+    write_topic(folder, "theirs.md")
+    (tmp_path / "notes").mkdir()
+    write_topic(tmp_path / "notes", "plain.md")
+    monkeypatch.chdir(tmp_path / "work")
+    ids = ["--user", "--project", PROJECT, "--agent", "coder"]
+    assert main(["memory", "import", "./memories", "--from", "memory-tool", *ids]) == 0
+    assert main(["memory", "import", "../notes", *ids]) == 0
+
+    summaries = git_log(repository(cli, "coder"))
+    assert summaries[:2] == [f"Import {tmp_path / 'notes'}", f"Import {folder}"]
+
+
 def test_v3_export_with_history_and_import_takes_it_back(cli: Path, tmp_path: Path) -> None:
     user = layout.scope_dir(cli, "coder", "user")
     write_topic(user, "first.md")
@@ -104,7 +124,7 @@ def test_v3_a_scope_with_its_own_history_keeps_it(cli: Path, tmp_path: Path) -> 
     assert main(["memory", "import", str(archive), "--project", PROJECT, "--agent", "copy"]) == 0
 
     assert git_log(repository(cli, "copy"))[1:] == own
-    assert git_log(repository(cli, "copy"))[0] == "Import archive:user"
+    assert git_log(repository(cli, "copy"))[0] == f"Import {archive} (scope user)"
 
 
 def test_v3_retention_squashes_the_old_end_and_keeps_the_newest_versions(
@@ -234,7 +254,7 @@ def test_v3_a_damaged_history_bundle_is_reported_and_the_files_still_come_in(
     assert main(["memory", "import", str(damaged), "--project", PROJECT, "--agent", "copy"]) == 0
 
     assert (layout.scope_dir(cli, "copy", "user") / "first.md").exists()
-    assert git_log(repository(cli, "copy")) == ["Import archive:user"]
+    assert git_log(repository(cli, "copy")) == [f"Import {damaged} (scope user)"]
 
 
 def test_v3_prune_says_one_version_and_one_day_in_the_singular(

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -50,9 +51,13 @@ async def run_isolated(
 ) -> tuple[int, bytes, bytes]:
     """Run ``command`` through :func:`wrap` with no stdin; (exit code, stdout, stderr).
 
-    ``limit_s`` is a hang guard, not an assertion about speed: past it the process is killed
-    and whatever it printed is returned with its (non-zero) exit code. ``etc_overlay`` and
-    ``hidden`` as in :func:`wrap`.
+    ``limit_s`` is a hang guard, not an assertion about speed: past it the process is killed,
+    with every process it started (its process group: the namespace's first process leads a
+    session of its own), and whatever it printed is returned with its (non-zero) exit code.
+    Killing the first process alone left the CLI it runs holding the output pipes (``codex
+    exec`` retrying a model it cannot reach), and the guard waited on them without end; and the
+    output read before the limit was lost with the ``communicate()`` the limit cancelled.
+    ``etc_overlay`` and ``hidden`` as in :func:`wrap`.
     """
     process = await asyncio.create_subprocess_exec(
         *wrap(command, bridges, etc_overlay=etc_overlay, hidden=hidden),
@@ -61,12 +66,15 @@ async def run_isolated(
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
+        start_new_session=True,
     )
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), limit_s)
+    reading = asyncio.ensure_future(process.communicate())
+    try:  # shielded: a cancelled communicate() drops what it had read so far
+        out, err = await asyncio.wait_for(asyncio.shield(reading), limit_s)
     except TimeoutError:
-        process.kill()
-        out, err = await process.communicate()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        out, err = await reading
     assert process.returncode is not None
     return process.returncode, out, err
 

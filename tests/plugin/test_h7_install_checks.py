@@ -281,6 +281,24 @@ def test_h7_the_warning_of_a_service_that_does_not_answer_is_the_last_line(
     assert "claude-code: installed — wrote" in done.stdout
 
 
+def test_h7_a_remote_install_whose_service_does_not_answer_names_its_copy_and_remote(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``install … --remote URL`` for a service that does not answer (the README's team block
+    tried before the server is up) was told to "install again with the right --url", a flag
+    remote mode refuses, and that Sessions start without memory, where they start from the
+    local copy."""
+    home = tmp_path / "home"
+    flags = ["--remote", UNREACHABLE, "--project", "acme", "--agent", "coder"]
+    flags += ["--home", str(home), "--executable", str(HARNESS_MEMORY), "--dry-run"]
+    assert main(["install", "claude-code", *flags], environ={"HOME": str(home)}) == 0
+    said = " ".join(caplog.text.split())
+    assert f"the service at {UNREACHABLE} does not answer" in said
+    assert "every Session starts from this machine's local copy as it is" in said
+    assert "install again with the right --remote URL" in said
+    assert "--url" not in said and "without it" not in said
+
+
 def test_h7_an_install_without_a_token_is_told_the_service_needs_one_and_how_to_give_it(
     shared_service: RealService,
     new_agent: str,

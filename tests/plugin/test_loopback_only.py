@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+from pathlib import Path
 
 from aiohttp import web
 from aiohttp.test_utils import unused_port
 
-from tests.plugin.loopback_only import unix_bridges, wrap
+from tests.plugin.loopback_only import run_isolated, unix_bridges, wrap
 
 PROBE = """
 import socket, sys, urllib.request
@@ -45,3 +47,26 @@ async def test_only_bridged_loopback_ports_are_reachable_inside() -> None:
         await runner.cleanup()
     assert process.returncode == 0, err.decode()
     assert out.decode().split() == ["bridged", "unreachable", "127.0.0.1", "unreachable", "1.1.1.1"]
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its parent to read its status does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return False
+    return state[0] != "Z"
+
+
+async def test_the_hang_guard_ends_what_the_command_started_too(tmp_path: Path) -> None:
+    """Past ``limit_s`` the command is killed with what it started, and what it printed before
+    is returned: a CLI's own child holding the output pipes (``codex exec`` retrying a model it
+    cannot reach) kept the guard waiting, 26 minutes in one run, after the namespace's first
+    process was killed; and what was read before the limit was dropped."""
+    started = tmp_path / "child.pid"
+    script = f"sleep 600 & echo $! > {started}; echo started; wait"
+    code, out, _ = await run_isolated(
+        ["sh", "-c", script], {}, cwd=tmp_path, env=dict(os.environ), limit_s=20
+    )
+    assert code != 0 and out == b"started\n"
+    assert not _alive(int(started.read_text(encoding="ascii")))

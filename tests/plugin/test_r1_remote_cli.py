@@ -164,6 +164,32 @@ def test_r2_the_service_down_keeps_the_copy_and_the_writes_arrive_later(
     assert "nothing waits" in laptop.run("sync", "--status").stdout
 
 
+def test_r1_a_sync_by_hand_the_service_does_not_answer_says_what_waits_as_status_does(
+    shared_service: RealService, new_agent: str, tmp_path: Path
+) -> None:
+    """``harness-memory sync`` with the service down said "changes wait for the next sync" of
+    every scope, beside a ``sync --status`` saying "nothing waits" of the same copy."""
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    meta = laptop.start("s1")
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        laptop.url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    user = Path(meta["directories"]["memoryRoot"]) / "user"
+    (user / "MEMORY.md").write_text("- written offline\n", encoding="utf-8")
+
+    synced = laptop.run("sync", "--workspace", str(laptop.workspace))
+
+    assert synced.returncode == 1
+    said = dict(line.split(": ", 1) for line in synced.stdout.splitlines())
+    assert said["user"].startswith("not synced (")
+    assert said["user"].endswith("; changes wait for the next sync")
+    assert said[meta["key"]].endswith(
+        "; nothing waits to go back; the next sync brings what the service holds"
+    )
+    status = laptop.run("sync", "--status").stdout
+    assert f"{meta['key']}: last sync" in status and "nothing waits" in status
+
+
 def test_r1_a_token_file_others_may_read_is_refused(
     shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:

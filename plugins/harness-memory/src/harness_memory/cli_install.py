@@ -167,6 +167,7 @@ def run_install(
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     try:
         token, token_source = _token(args, environ, managed, reused_token)
+        checking = _checking_token(environ, managed, (token, token_source))
     except (TokenFileError, TokenValueError) as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1
@@ -195,7 +196,7 @@ def run_install(
             return 1
     warnings: list[str] = []
     if install and not args.no_check:
-        checked = _checked(args, str(root), options, token_source)
+        checked = _checked(args, str(root), options, *checking)
         if checked is None:
             return 1
         warnings = checked
@@ -306,13 +307,33 @@ def _token(
         return _read_token_file(Path(args.token_file)), f"--token-file {args.token_file}"
     if managed is not None:
         return None, None
+    token, source = _environment_token(environ)
+    if token is not None:
+        return token, source
+    if reused is not None:
+        return reused, "the token file of the hooks installed before"
+    return None, None
+
+
+def _checking_token(
+    environ: Mapping[str, str], managed: Path | None, hooks: tuple[str | None, str | None]
+) -> tuple[str | None, str | None]:
+    """``(token, where it came from)`` the install checks the service with (H-7): the hooks'
+    own (``hooks``, from :func:`_token`), or for a managed install, which writes none, the
+    environment's (:func:`_environment_token`), used for the check only and kept nowhere."""
+    return hooks if managed is None else _environment_token(environ)
+
+
+def _environment_token(environ: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """``(token, where it came from)`` of ``HARNESS_MEMORY_TOKEN``, else of the file
+    ``HARNESS_MEMORY_TOKEN_FILE`` names; ``(None, None)`` for neither. Raises as :func:`_token`."""
+    from harness_memory.settings import check_token_value
+
     if environ.get("HARNESS_MEMORY_TOKEN"):
         source = "HARNESS_MEMORY_TOKEN"
         return check_token_value(environ[source], source), source
     if file := environ.get("HARNESS_MEMORY_TOKEN_FILE"):
         return _read_token_file(Path(file)), f"HARNESS_MEMORY_TOKEN_FILE {file}"
-    if reused is not None:
-        return reused, "the token file of the hooks installed before"
     return None, None
 
 
@@ -404,11 +425,16 @@ def _read_token_file(path: Path) -> str | None:
 
 
 def _checked(
-    args: argparse.Namespace, root: str, options: Any, token_source: str | None
+    args: argparse.Namespace,
+    root: str,
+    options: Any,
+    token: str | None,
+    token_source: str | None,
 ) -> list[str] | None:
     """Run the install checks (H-7): each error reported, and None when there is one; else the
-    warnings, for the install to say after everything else (``token_source``: where the token
-    came from, which a refusal names)."""
+    warnings, for the install to say after everything else. ``token`` is the one the service is
+    asked with: the hooks' own, or for a managed install (which writes none) the environment's,
+    for the check only; ``token_source`` where it came from, which a refusal names."""
     from harness_memory.installers.checks import Finding, check_root, check_service
     from harness_memory.installers.executable import describe_executable
 
@@ -427,10 +453,11 @@ def _checked(
         options.url,
         options.project,
         options.agent,
-        options.token,
+        token,
         managed=managed,
         memory_root=None if options.remote else root,
         token_source=token_source,
+        remote=options.remote,
     )
     errors = [finding.text for finding in findings if finding.error]
     if errors:

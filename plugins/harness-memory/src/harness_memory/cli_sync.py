@@ -105,8 +105,16 @@ def run_sync(
 
 
 def _said(result: SyncResult) -> str:
+    """One scope's line of ``harness-memory sync``. A sync that failed says whether changes
+    wait to go back as ``sync --status`` does (``waiting``): "changes wait" for a copy with
+    nothing to send contradicted the "nothing waits" of the status beside it."""
     if not result.ok:
-        return f"not synced ({result.error}); changes wait for the next sync"
+        after = (
+            "changes wait for the next sync"
+            if result.waiting
+            else "nothing waits to go back; the next sync brings what the service holds"
+        )
+        return f"not synced ({result.error}); {after}"
     if result.missing:
         return "nothing saved yet, here or on the service"
     return "synced, changes sent" if result.sent else "synced"

@@ -89,6 +89,34 @@ def _run(work: Coroutine[Any, Any, _T]) -> _T:
     return asyncio.run(work)
 
 
+def _agent_in_data_dir(agents: AgentStore, data_dir: Path, project: str, agent: str) -> None:
+    """Check that ``agent`` of ``project`` is in ``data_dir``, for the commands that work on its
+    files (``memory import|export``, ``history prune --agent``).
+
+    Raises :class:`~memory_api.errors.NotFound` naming the data dir it looked in and the way on
+    (Q-1): the project the agent belongs to when it is another (ids are unique across
+    projects), else the ``agent create`` that makes it; a bare "no agent 'coder2'" left a
+    newcomer restoring an export into a new agent (docs/operations.md) without the next step.
+    """
+    from memory_api.errors import NotFound
+
+    try:
+        _run(agents.get(project, agent))
+    except NotFound:
+        where = f"no agent {agent!r} in project {project!r} in the data dir {data_dir}"
+        elsewhere = [record.project for record in _run(agents.list()) if record.id == agent]
+        if elsewhere:
+            raise NotFound(
+                f"{where}: {agent!r} is an agent of project {elsewhere[0]!r} "
+                f"(--project {elsewhere[0]})"
+            ) from None
+        raise NotFound(
+            f"{where}; make it there first: memory-api agent create --data-dir {data_dir} "
+            f"--project {project} --id {agent} --name NAME (`memory-api agent list "
+            f"--data-dir {data_dir}` names the agents it holds)"
+        ) from None
+
+
 def _agent_store(settings: Settings) -> AgentStore:
     from memory_api.stores import build_stores, prepare_data_dir
 
@@ -335,9 +363,12 @@ def _token_list(settings: Settings, args: argparse.Namespace) -> int:
     if not known.configured:
         print("no tokens: the service is open and binds to loopback only")
         return 0
+    # a header as `agent list` prints one; a token of every project said so, not as "*"
+    print(f"{'NAME':<24} {'PROJECTS':<30} CREATED")
     for entry in known.entries:
-        reach = "*" if entry.projects is None else ",".join(entry.projects)
-        print(f"{entry.name:<24} {reach:<30} {entry.created_at or 'env'}")
+        reach = "every project" if entry.projects is None else ",".join(entry.projects)
+        created = entry.created_at or "(from the environment: MEMORY_API_TOKENS or its file)"
+        print(f"{entry.name:<24} {reach:<30} {created}")
     if known.unreadable is not None:
         print(f"cannot be read: {known.unreadable}", file=sys.stderr)
         return 1
@@ -415,7 +446,7 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     prepare_data_dir(settings.data_dir)
     stores = build_stores(settings)
     store = stores.agents
-    _run(store.get(args.project, args.agent))  # the agent exists in that project
+    _agent_in_data_dir(store, settings.data_dir, args.project, args.agent)
     harness = _harness_request(args)
     try:
         sources = offered_scopes(args.source, args.archive_scope, harness)
@@ -463,7 +494,7 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
         print(f"memory-api: exporting {place.said}; {NAME_THE_DATA_DIR}", file=sys.stderr)
     prepare_data_dir(settings.data_dir)
     stores = build_stores(settings)
-    _run(stores.agents.get(args.project, args.agent))
+    _agent_in_data_dir(stores.agents, settings.data_dir, args.project, args.agent)
     histories = stores.history.histories if args.with_history else None
     if histories is not None and not histories.enabled:
         print("memory-api: no history is kept here (MEMORY_API_HISTORY=off)", file=sys.stderr)
@@ -480,7 +511,24 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
     )
     print(f"exported from the data dir {settings.data_dir}", file=sys.stderr)
     print_export(report)
+    _say_committable(Path(args.output))
     return 0
+
+
+def _say_committable(archive: Path) -> None:
+    """A warning when the export ``archive`` lies in a git work tree that does not ignore it
+    (:func:`~memory_api.transfer.work_tree.committable_in`): the next ``git add -A`` there
+    would commit every memory of the agent (README: export outside the checkout)."""
+    from memory_api.transfer.work_tree import committable_in
+
+    top = committable_in(archive)
+    if top is not None:
+        print(
+            f"memory-api: warning: {archive} lies in the git work tree {top}, and nothing there "
+            "ignores it: `git add -A` would commit every memory it holds; move it out of the "
+            "work tree, or add its name to a .gitignore",
+            file=sys.stderr,
+        )
 
 
 def _memory_export_to_stdout(
@@ -539,7 +587,13 @@ def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
     if args.agent is not None:
         records = [record for record in records if record.id == args.agent]
         if not records:
-            print(f"memory-api: no agent {args.agent!r}", file=sys.stderr)
+            in_project = f" in project {args.project!r}" if args.project else ""
+            print(
+                f"memory-api: no agent {args.agent!r}{in_project} in the data dir "
+                f"{settings.data_dir} (`memory-api agent list --data-dir {settings.data_dir}` "
+                "names the agents it holds)",
+                file=sys.stderr,
+            )
             return 1
     data_dir = stores.history.histories.app_data_dir
     squashed = 0

@@ -124,11 +124,14 @@ def check_service(
     timeout: float = CHECK_TIMEOUT_S,
     memory_root: str | None = None,
     token_source: str | None = None,
+    remote: bool = False,
 ) -> list[Finding]:
     """Findings for the service at ``url``: is it a URL, does it answer, does it know the
     agent, does it take the token — asked through the plugin's one client
     (:meth:`~harness_memory.client.MemoryClient.agent_config`). A ``managed`` install carries no
-    token (each user gives theirs), so a service asking for one is a warning there.
+    token (each user gives theirs), so a service asking for one is a warning there. A
+    ``remote`` install (``--remote URL``) keeps a local copy, which a service that does not
+    answer leaves its Sessions with, and is given its URL by ``--remote``, never ``--url``.
     ``memory_root`` (the install's, when it has one) is where a 404 looks for the project the
     agent is in when the service cannot say (:func:`explain_missing_agent`); ``token_source``
     where ``token`` came from (``--token``, ``HARNESS_MEMORY_TOKEN``, ``--token-file PATH`` …),
@@ -146,6 +149,7 @@ def check_service(
         managed=managed,
         memory_root=memory_root,
         token_source=token_source,
+        remote=remote,
     )
     return clear + asked
 
@@ -188,6 +192,7 @@ def _asked(
     managed: bool,
     memory_root: str | None,
     token_source: str | None,
+    remote: bool = False,
 ) -> list[Finding]:
     """What asking the service for the config of ``ids`` (project, agent) says (see
     :func:`check_service`)."""
@@ -202,7 +207,8 @@ def _asked(
                 Finding(
                     False,
                     f"the service at {url} needs a bearer token: {EACH_USERS_OWN_FILE}; "
-                    "the project and agent could not be checked without one",
+                    "the project and agent could not be checked without one (yours in "
+                    "HARNESS_MEMORY_TOKEN checks them; a managed install never keeps it)",
                 )
             ]
         if token is None and error.status == 401:
@@ -214,16 +220,9 @@ def _asked(
     except BadServiceAnswerError as error:
         return [Finding(False, f"the service at {url} is not the memory service? {error}")]
     except MemoryClientError as error:
-        return [
-            Finding(
-                False,
-                f"the service at {url} does not answer ({error}): the install goes ahead, but "
-                f"its hooks reach no memory until a service answers at {url} — every Session "
-                "starts without it, or with the memory files on this machine read directly (the "
-                "hooks fail open); start the service, or install again with the right --url; "
-                "`harness-memory status` then checks it",
-            )
-        ]
+        return [_no_answer(url, error, remote=remote)]
+    if token is not None and managed:
+        return [_checked_for_a_managed_install(client, ids, url, token_source)]
     if token is not None and _asks_for_none(client, ids):
         source = f"from {token_source} " if token_source else ""
         return [
@@ -236,6 +235,52 @@ def _asked(
             )
         ]
     return []
+
+
+def _no_answer(url: str, error: MemoryClientError, *, remote: bool) -> Finding:
+    """The warning of an install whose service at ``url`` does not answer: the install goes
+    ahead (the service may be down meanwhile), saying what its Sessions get until it answers
+    and which flag gives another URL (``--remote`` for a remote install, which refuses
+    ``--url``: it was told "install again with the right --url")."""
+    if remote:
+        meanwhile = (
+            f"its hooks sync with no service until one answers at {url} — every Session starts "
+            "from this machine's local copy as it is, and its writes wait there for the next "
+            "sync; start the service, or install again with the right --remote URL"
+        )
+    else:
+        meanwhile = (
+            f"its hooks reach no memory until a service answers at {url} — every Session "
+            "starts without it, or with the memory files on this machine read directly (the "
+            "hooks fail open); start the service, or install again with the right --url"
+        )
+    return Finding(
+        False,
+        f"the service at {url} does not answer ({error}): the install goes ahead, but "
+        f"{meanwhile}; `harness-memory status` then checks it",
+    )
+
+
+def _checked_for_a_managed_install(
+    client: MemoryClient, ids: tuple[str, str], url: str, token_source: str | None
+) -> Finding:
+    """The warning of a managed install whose check the service answered to the token from
+    ``token_source`` (the environment's): the check passed, but the managed hooks never read
+    that token, so each user still needs their own (H-7). A user who exported the token as the
+    README says was told "could not be checked without one", and the ids went unchecked."""
+    source = token_source or "the environment"
+    if _asks_for_none(client, ids):
+        return Finding(
+            False,
+            f"the service at {url} has no tokens configured, so the token from {source} was "
+            f"not needed and is not kept: once that service's data dir holds tokens, "
+            f"{EACH_USERS_OWN_FILE}",
+        )
+    return Finding(
+        False,
+        f"the service at {url} took the token from {source} for this check only: managed "
+        f"settings are every user's, so the hooks never read it; {EACH_USERS_OWN_FILE}",
+    )
 
 
 def _asks_for_none(client: MemoryClient, ids: tuple[str, str]) -> bool:

@@ -189,7 +189,10 @@ def _global_file(scope: SourceScope, path: Path) -> None:
         f"{counted(others, 'other section')} → topic files (user scope)"
     )
     if bare:
-        detail += f"; {counted(bare, 'heading')} with no text of their own left out"
+        headings = counted(
+            bare, "heading with no text of its own", "headings with no text of their own"
+        )
+        detail += f"; {headings} left out"
     scope.merged.append(Merged(str(path), detail))
 
 

@@ -44,6 +44,7 @@ from memory_api.transfer.sources import (
     SourceScope,
     read_budget,
     read_source,
+    recorded_as,
 )
 from memory_api.transfer.topic_making import index_unlinked
 
@@ -137,7 +138,8 @@ def harness_scopes(
         scopes = vscode_scopes(workspace, environment)
     else:
         assert request.source is not None
-        scopes = [memory_tool_scope(Path(request.source), shown=request.source)]
+        folder = Path(request.source)
+        scopes = recorded_as([memory_tool_scope(folder, shown=request.source)], folder)
     for scope in scopes:
         index_unlinked(scope)
     return scopes

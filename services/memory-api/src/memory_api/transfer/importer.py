@@ -404,7 +404,8 @@ def _import_recorded(
     work: Callable[..., None],
 ) -> None:
     """The import between records (V-1); an archived history taken by a scope without one."""
-    who = Attribution("import", principal=COMMAND_LINE, subject=source.label)
+    subject = source.recorded or source.label
+    who = Attribution("import", principal=COMMAND_LINE, subject=subject)
     repository = histories.repository(agent_id, scope)
     if source.history is not None and read_head(repository) is None:
         work(root, scope, source, report)

@@ -40,7 +40,13 @@ from memory_api.store.sessions import (
 )
 from memory_api.transfer.harnesses import HarnessRequest, harness_scopes
 from memory_api.transfer.importer import ImportReport, import_scope
-from memory_api.transfer.sources import SourceError, SourceScope, read_budget, read_source
+from memory_api.transfer.sources import (
+    SourceError,
+    SourceScope,
+    read_budget,
+    read_source,
+    recorded_as,
+)
 from memory_api.transfer.topic_making import index_unlinked, name_unlinked
 
 __all__ = ["Target", "offered_scopes", "run_import"]
@@ -77,7 +83,7 @@ def offered_scopes(
         return harness_scopes(harness)
     if source is None:
         raise SourceError("name the SOURCE folder or archive, or use --from")
-    scopes = read_source(Path(source), shown=source)
+    scopes = recorded_as(read_source(Path(source), shown=source), Path(source))
     for scope in scopes:
         if scope.key is None:
             index_unlinked(scope)

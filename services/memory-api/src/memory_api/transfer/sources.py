@@ -209,7 +209,9 @@ class SourceScope:
     where a coding agent's memory belongs (None: where the command line says); ``merged`` the
     source files that became index lines or made topics; ``indexed`` the ``(file, line)`` index
     lines made for topics the source index never linked; ``notes`` anything else the report
-    must say.
+    must say. ``recorded`` is the source as the scope's history names it (V-1: a version read
+    later, from any folder, by someone who did not type the path): the absolute folder, or the
+    archive's with the scope it held; None records ``label``.
     """
 
     label: str
@@ -224,6 +226,18 @@ class SourceScope:
     merged: list[Merged] = field(default_factory=list)
     indexed: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    recorded: str | None = None
+
+
+def recorded_as(scopes: list[SourceScope], path: Path) -> list[SourceScope]:
+    """``scopes`` read from ``path`` (a folder, or an archive of scopes with keys), each given
+    the name the history records it by (:attr:`SourceScope.recorded`): ``path`` resolved
+    against the working directory, and for an archived scope ``(scope KEY)`` after it
+    ("Import ./memories" or "Import archive:user" named no folder or file a reader could find)."""
+    where = str(path.resolve())
+    for scope in scopes:
+        scope.recorded = where if scope.key is None else f"{where} (scope {scope.key})"
+    return scopes
 
 
 def json_value(text: str | bytes) -> object:

@@ -1,0 +1,68 @@
+"""Q-1: the commands that work on an agent's files (``memory import|export``, ``history prune
+--agent``) say, for an agent the data dir does not hold, where they looked and the way on.
+
+Found following docs/operations.md as a newcomer: ``memory-api memory import coder.tar.gz
+--project acme --agent coder2`` (an export restored into a new agent) answered only "no agent
+'coder2' in project 'acme'", with neither the data dir it looked in (the default one, when none
+was named, is rarely the service's) nor the ``agent create`` that makes it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from memory_api.cli import main
+
+from tests.api.conftest import CORPUS
+
+FOLDER = str(CORPUS / "user-scope")
+
+
+@pytest.fixture
+def env(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A named data dir holding agent ``coder`` of project ``acme``; no tokens."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
+    return data_dir
+
+
+def test_q1_an_import_into_an_agent_not_there_says_where_it_looked_and_how_to_make_it(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    argv = ["memory", "import", FOLDER, "--user", "--project", "acme", "--agent", "coder2"]
+    assert main(argv) == 1
+    said = capsys.readouterr().err
+    assert f"no agent 'coder2' in project 'acme' in the data dir {env}" in said
+    assert (
+        f"memory-api agent create --data-dir {env} --project acme --id coder2 --name NAME" in said
+    )
+    # the command it names makes the agent, and the same import then runs
+    make = said.split("first: ", 1)[1].split(" (", 1)[0].replace("NAME", "Coder2").split()
+    assert make[0] == "memory-api" and main(make[1:]) == 0
+    assert main(argv) == 0
+
+
+def test_q1_an_export_of_an_agent_of_another_project_names_its_project(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    out = tmp_path / "coder.tar.gz"
+    assert main(["memory", "export", "--project", "shop", "--agent", "coder", "-o", str(out)]) == 1
+    said = capsys.readouterr().err
+    assert f"no agent 'coder' in project 'shop' in the data dir {env}" in said
+    assert "'coder' is an agent of project 'acme' (--project acme)" in said
+    assert not out.exists()
+
+
+def test_q1_history_prune_of_an_agent_not_there_names_the_data_dir(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MEMORY_API_HISTORY_MAX_VERSIONS", "5")
+    capsys.readouterr()
+    assert main(["history", "prune", "--agent", "coder2"]) == 1
+    said = capsys.readouterr().err
+    assert f"no agent 'coder2' in the data dir {env}" in said
+    assert f"memory-api agent list --data-dir {env}" in said
