@@ -13,10 +13,13 @@ now taken both ways: as the folder, and as the link's own name.
 ``mv`` and ``cp -a``/``-d``/``-P``/``-r``/``--no-dereference`` keep a symbolic link as a
 link: a relative one (``sub/rel -> notes``, leading nowhere where it stands) moved or copied
 into the Workspace's top (``mv sub/rel d2``) leads into the other scope, and bash wrote there
-through it; so did a folder holding one (``mv sub/tree tree``, ``tree/up -> ../notes``). Each
-such link is now followed from its new folder, and a link made into another scope is
-refused as a write there. Each refused form is then run by bash, which writes into the other
-scope: the gap was real.
+through it; so did a folder holding one (``mv sub/tree tree``, ``tree/up -> ../notes``), a
+hard link to the link (``ln sub/rel hard``), ``cpio -p``, ``find -exec mv``, ``xargs mv``
+and a rename by code the guard reads (``os.rename``, ``shutil.move``, ``fs.renameSync``,
+perl's ``rename``). Each such link is now followed from its new folder, a link made into
+another scope is refused as a write there, and a program moving names it finds at run time,
+or code renaming, is one that may make links. Each refused form is then run by bash, which
+writes into the other scope: the gap was real.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ REPLACED = [
     "python3 -c 'import shutil; shutil.rmtree(\"sub/d\")' && ln -s ../notes sub/d "
     "&& echo x > sub/d/a.md",
     "rm -rf {root}/{own}/x && ln -s UP {root}/{own}/x && echo x > {root}/{own}/x/a.md",
+    "rm -rf sub/* && ln -s ../notes sub/d && echo x > sub/d/a.md",
     'rm -rf d && python3 -c \'import os; os.symlink(open("target").read().strip(), "d")\' '
     "&& echo x > d/a.md",
 ]
@@ -88,6 +92,15 @@ MOVED_LINKS = [
     "find sub -name rel -exec mv {{}} . \\; && echo x > rel/a.md",
     "find sub -name rel -exec cp -P {{}} d2 \\; && echo x > d2/a.md",
     "find sub -name rel -print0 | xargs -0 mv -t . && echo x > rel/a.md",
+    "ln sub/rel hard && echo x > hard/a.md",
+    "cd sub && echo rel | cpio -pd .. && cd .. && echo x > rel/a.md",
+    # a program whose code the guard reads renaming the link
+    "python3 -c \"import os; os.rename('sub/rel', 'rel')\" && echo x > rel/a.md",
+    "python3 -c \"import os; os.replace('sub/rel', 'rel')\" && echo x > rel/a.md",
+    "python3 -c \"import shutil; shutil.move('sub/rel', 'rel')\" && echo x > rel/a.md",
+    "python3 -c \"from pathlib import Path; Path('sub/rel').rename('rel')\" && echo x > rel/a.md",
+    "node -e \"require('fs').renameSync('sub/rel', 'rel')\" && echo x > rel/a.md",
+    'perl -e \'rename "sub/rel", "rel"\' && echo x > rel/a.md',
 ]
 """A relative link moved or copied as a link leads elsewhere from its new folder: each was let
 through, and bash wrote into the other scope through it."""

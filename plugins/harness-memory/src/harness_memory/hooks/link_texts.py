@@ -70,6 +70,16 @@ LINK_TEXTS: tuple[tuple[str, str], ...] = (
         "a program named by a variable",
         r"(?:(?<![^\n])|[;&|]|\bthen|\bdo)[ \t]*\"?\$\{?\w+\}?\"?[ \t]+-\w",
     ),
+    # a rename keeping a link as a link (a relative one moved elsewhere leads elsewhere):
+    # os.rename/renames/replace, shutil.move, Path(…).rename/replace, fs.rename(Sync),
+    # File.rename, FileUtils.mv, perl's rename (not str.replace, a DataFrame's rename)
+    (
+        "rename / move",
+        r"\b(?:os\.(?:rename|renames|replace)|shutil\.move|fs\.(?:promises\.)?rename(?:Sync)?"
+        r"|File\.rename|FileUtils\.mv)\b|\bfrom\s+(?:os|shutil)\s+import\b[^\n]*\b(?:rename|move)\b"
+        r"|\bPath\([^)\n]*\)\.(?:rename|replace)\b|\brenameSync\b"
+        r"|(?<![.\w$\"'])rename\s*(?:\(\s*)?[\"'$]",
+    ),
     # programs making links of whole trees, a copy keeping a tree's links
     ("stow/lndir", r"\b(?:stow|lndir)\b"),
     ("symlinks=True", r"\bsymlinks\s*=\s*True\b"),

@@ -221,6 +221,7 @@ def made_links(
     symbolic = bool(flags & {"s", "--symbolic", "--symbolic-link"})
     hard = command == "ln" or bool(flags & {"l", "--link"})
     keeping = command == "mv" or (bool(flags & KEEPING) and not flags & _FOLLOWING)
+    keeping = keeping or (command == "ln" and not flags & {"L", "--logical"})
     if command == "cp" and not (symbolic or hard or keeping):
         return {}
     sources, destination = _operands(command, plain, folder)
@@ -238,16 +239,17 @@ def made_links(
         name = expanded.rstrip("/").rsplit("/", 1)[-1] if expanded is not None else None
         # into a folder under a name known only at run time: the whole folder
         link = f"{place.rstrip('/')}/{name}" if into and name is not None else place
-        if symbolic or hard:
+        kept = _kept(link, source, expanded, base) if keeping and not symbolic else None
+        if kept is not None and (kept.place is not None or not hard):
+            # ``mv sub/rel l``, ``cp -P``, ``ln sub/rel l``: the link copied, moved or
+            # hard-linked as a link, its target read from its new folder
+            made.update(dict.fromkeys(_spellings(link, whole=False), kept))
+        elif symbolic or hard:
             target: str | None = None
             if expanded is not None:
                 start = os.path.dirname(_folded(link)) if symbolic else base  # noqa: PTH120
                 target = os.path.join(start, expanded)  # noqa: PTH118
             made.update(dict.fromkeys(_spellings(link, whole=False), MadeLink(target, source)))
-            continue
-        kept = _kept(link, source, expanded, base)
-        if kept is not None:
-            made.update(dict.fromkeys(_spellings(link, whole=False), kept))
         elif tree and os.path.isdir(moved := os.path.join(base, expanded or "")):  # noqa: PTH112,PTH118
             inner = _tree_links(link, moved)
             made.update(inner if inner is not None else {link: MadeLink(None, source)})

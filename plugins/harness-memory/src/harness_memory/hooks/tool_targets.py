@@ -2030,8 +2030,11 @@ class _Writes:
         if self._found.replaced_unknown:
             return True
         place = os.path.normpath(place)
-        for gone in (*self._found.swept, *self._found.moved):
-            gone = os.path.normpath(gone)
+        for each in (*self._found.swept, *self._found.moved):
+            pattern = _GLOB_CHARS.search(each)  # ``rm -rf sub/*``: any name below ``sub``
+            gone = os.path.normpath(
+                each[: pattern.start()].rpartition("/")[0] or "/" if pattern else each
+            )
             if place == gone or place.startswith(gone.rstrip("/") + "/"):
                 return True
         return False
