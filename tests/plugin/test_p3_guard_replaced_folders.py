@@ -93,6 +93,7 @@ MOVED_LINKS = [
     "find sub -name rel -exec cp -P {{}} d2 \\; && echo x > d2/a.md",
     "find sub -name rel -print0 | xargs -0 mv -t . && echo x > rel/a.md",
     "ln sub/rel hard && echo x > hard/a.md",
+    "mkdir -p n && mv sub/rel n/ && mv n/rel ./n2 && echo x > n2/a.md",
     "cd sub && echo rel | cpio -pd .. && cd .. && echo x > rel/a.md",
     # a program whose code the guard reads renaming the link
     "python3 -c \"import os; os.rename('sub/rel', 'rel')\" && echo x > rel/a.md",

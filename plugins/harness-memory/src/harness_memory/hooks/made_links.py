@@ -57,13 +57,15 @@ the path is taken as leading to a place known only at run time."""
 class MadeLink:
     """A link a command makes: ``place`` is the absolute path it leads to (None: built at run
     time), ``spelt`` its target as written (for a ``cd`` through it: read from data or from
-    a program printing folders). A plain class, like the other hook records (H-5)."""
+    a program printing folders), ``text`` what a symbolic link holds (None for a hard link:
+    moved, it still names its file). A plain class, like the other hook records (H-5)."""
 
-    __slots__ = ("place", "spelt")
+    __slots__ = ("place", "spelt", "text")
 
-    def __init__(self, place: str | None, spelt: str) -> None:
+    def __init__(self, place: str | None, spelt: str, text: str | None = None) -> None:
         self.place = place
         self.spelt = spelt
+        self.text = text
 
 
 def _folded(path: str) -> str:
@@ -146,19 +148,25 @@ symbolic links it holds; past it the whole new folder is taken as leading to a p
 only at run time."""
 
 
-def _kept(link: str, source: str, expanded: str | None, base: str) -> MadeLink | None:
+def _kept(
+    link: str, source: str, expanded: str | None, base: str, links: Mapping[str, MadeLink]
+) -> MadeLink | None:
     """The link ``mv`` or a link-keeping ``cp`` leaves at ``link`` from the source ``source``
     (``expanded``: None when built at run time, a relative one from ``base``) when it is a
-    symbolic link: its target as written, now read from ``link``'s folder (a relative one
-    moved elsewhere leads elsewhere); a source built at run time may be any link. None for
-    a source that is no symbolic link (a file, a folder, nothing)."""
+    symbolic link, on the disk or made earlier in the command (``links``): its text, now
+    read from ``link``'s folder (a relative one moved elsewhere leads elsewhere); a source
+    built at run time may be any link. None for a source that is no link."""
     if expanded is None:
         return MadeLink(None, source)
+    path = os.path.join(base, expanded)  # noqa: PTH118
+    made = next((links[key] for key in _spellings(path, whole=False) if key in links), None)
+    if made is not None and (made.place is None or made.text is None):
+        return made  # a place known only at run time, or a hard link: the same file
     try:
-        target = os.readlink(os.path.join(base, expanded))  # noqa: PTH115,PTH118
+        text = made.text if made is not None and made.text else os.readlink(path)  # noqa: PTH115
     except (OSError, ValueError):
         return None
-    return MadeLink(os.path.join(os.path.dirname(_folded(link)), target), target)  # noqa: PTH118,PTH120
+    return MadeLink(os.path.join(os.path.dirname(_folded(link)), text), text, text)  # noqa: PTH118,PTH120
 
 
 def _tree_links(link: str, folder: str) -> dict[str, MadeLink] | None:
@@ -183,7 +191,8 @@ def _tree_links(link: str, folder: str) -> dict[str, MadeLink] | None:
             if entry.is_symlink():
                 target = os.readlink(entry.path)  # noqa: PTH115
                 place = os.path.join(os.path.dirname(_folded(at)), target)  # noqa: PTH118,PTH120
-                made.update(dict.fromkeys(_spellings(at, whole=False), MadeLink(place, target)))
+                kept = MadeLink(place, target, target)
+                made.update(dict.fromkeys(_spellings(at, whole=False), kept))
             elif entry.is_dir(follow_symlinks=False):
                 stack.append((f"{inner}{entry.name}/", entry.path))
     return made
@@ -239,7 +248,7 @@ def made_links(
         name = expanded.rstrip("/").rsplit("/", 1)[-1] if expanded is not None else None
         # into a folder under a name known only at run time: the whole folder
         link = f"{place.rstrip('/')}/{name}" if into and name is not None else place
-        kept = _kept(link, source, expanded, base) if keeping and not symbolic else None
+        kept = _kept(link, source, expanded, base, links) if keeping and not symbolic else None
         if kept is not None and (kept.place is not None or not hard):
             # ``mv sub/rel l``, ``cp -P``, ``ln sub/rel l``: the link copied, moved or
             # hard-linked as a link, its target read from its new folder
@@ -249,7 +258,10 @@ def made_links(
             if expanded is not None:
                 start = os.path.dirname(_folded(link)) if symbolic else base  # noqa: PTH120
                 target = os.path.join(start, expanded)  # noqa: PTH118
-            made.update(dict.fromkeys(_spellings(link, whole=False), MadeLink(target, source)))
+            text = expanded if symbolic else None
+            made.update(
+                dict.fromkeys(_spellings(link, whole=False), MadeLink(target, source, text))
+            )
         elif tree and os.path.isdir(moved := os.path.join(base, expanded or "")):  # noqa: PTH112,PTH118
             inner = _tree_links(link, moved)
             made.update(inner if inner is not None else {link: MadeLink(None, source)})
