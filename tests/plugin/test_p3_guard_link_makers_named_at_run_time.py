@@ -109,13 +109,16 @@ def test_p3_a_copy_making_links_by_a_shortened_option_is_refused(
     "command",
     [
         'busybox ln -s "$(cat target)" lnk && echo x > lnk/a.md',
+        'strace -f -o /dev/null ln -s "$(cat target)" lnk && echo x > lnk/a.md',
+        'doas ln -s "$(cat target)" lnk && echo x > lnk/a.md',
         'ln -s --target-d=sub "$(cat target)" && echo x > sub/a.md',
         'ln -s --targ sub "$(cat target)" && echo x > sub/a.md',
     ],
 )
 def test_p3_link_makers_that_need_another_setup_are_refused(where: Layout, command: str) -> None:
-    """``busybox`` (not installed everywhere) and ``-t`` shortened (``--target-d=``,
-    ``--targ``): the link's name is known only at run time."""
+    """``busybox``, ``strace`` (a program the guard does not read, given ``ln`` as a word:
+    it was let through, and ran it), ``doas`` (not installed everywhere), and ``-t``
+    shortened (``--target-d=``, ``--targ``): the link's name is known only at run time."""
     _prepared(where)
     reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
     assert reason is not None and reason.startswith("Agent Memory write guard: "), command

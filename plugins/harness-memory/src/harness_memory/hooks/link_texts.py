@@ -132,15 +132,17 @@ def link_text(text: str) -> str | None:
 
 def links_by_arguments(name: str, words: Iterable[str]) -> str | None:
     """The link-making program a command called ``name`` with ``words`` (as written) is or
-    runs (:data:`LINKING_PROGRAMS`, or ``mv`` or ``cp -s``/``-l``/``-a``/``-P`` run by one of
-    :data:`RUNNERS`), or None."""
+    runs (:data:`LINKING_PROGRAMS`, or ``ln``, ``mv`` or ``cp -s``/``-l``/``-a``/``-P`` as a
+    word of any program the guard does not read: ``xargs``, ``strace``, ``git mv``), or
+    None."""
     if name in LINKING_PROGRAMS:
         return name
-    if name not in RUNNERS:
-        return None
     said = list(words)
     names = {word.rsplit("/", 1)[-1] for word in said}
-    if made := sorted(names & (LINKING_PROGRAMS | _MOVING)):
+    # any program given ``ln``, ``mv`` or ``cp`` as a word may run it (``strace -f ln -s …``,
+    # ``git mv``); ``link`` only by a runner (``npm link``, ``make link`` are their own)
+    linking = LINKING_PROGRAMS | _MOVING if name in RUNNERS else {"ln", *_MOVING}
+    if made := sorted(names & linking):
         return f"{name} {made[0]}"
     linking = any(_LINKING_CP_RE.match(word) for word in said)
     return f"{name} cp" if "cp" in names and linking else None
