@@ -141,8 +141,8 @@ def links_by_arguments(name: str, words: Iterable[str]) -> str | None:
     names = {word.rsplit("/", 1)[-1] for word in said}
     # any program given ``ln``, ``mv`` or ``cp`` as a word may run it (``strace -f ln -s …``,
     # ``git mv``); ``link`` only by a runner (``npm link``, ``make link`` are their own)
-    linking = LINKING_PROGRAMS | _MOVING if name in RUNNERS else {"ln", *_MOVING}
-    if made := sorted(names & linking):
+    run = LINKING_PROGRAMS | _MOVING if name in RUNNERS else {"ln", *_MOVING}
+    if made := sorted(names & run):
         return f"{name} {made[0]}"
     linking = any(_LINKING_CP_RE.match(word) for word in said)
     return f"{name} cp" if "cp" in names and linking else None
