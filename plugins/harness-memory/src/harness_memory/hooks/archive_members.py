@@ -162,8 +162,10 @@ def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[st
     into (none: its own folder); None when it unpacks nothing. ``program`` is ``7z``
     (``7z``, ``7za``, ``7zz``: ``x`` or ``e``, flat; ``-oDIR``; ``-si``), ``cpio`` (``-i``
     or ``--extract``; ``-D DIR``/``--directory=DIR``; ``-F``/``-I``/``--file=`` its archive,
-    else standard input), ``unrar`` (``x`` or ``e``; ``-opDIR`` or a later operand ending in ``/``
-    its folder) or ``jar`` (``x`` in its first word or ``--extract``; ``-C DIR`` too)."""
+    else standard input; ``-p DIR``, ``--pass-through``: the files named on its input copied
+    into ``DIR``, links kept as links), ``unrar`` (``x`` or ``e``; ``-opDIR`` or a later
+    operand ending in ``/`` its folder) or ``jar`` (``x`` in its first word or
+    ``--extract``; ``-C DIR`` too)."""
     operands = [word for word in words if not word.startswith("-")]
     if program == "7z":
         if not operands or operands[0] not in ("x", "e"):
@@ -177,7 +179,10 @@ def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[st
         named += [word for word in operands[2:] if word.endswith("/")]
         return operands[1], named[-1:]
     if program == "cpio":
-        if not read_options(words, table_for("cpio")).flags & {"i", "--extract"}:
+        read = read_options(words, table_for("cpio"))
+        if read.flags & {"p", "--pass-through"}:  # names on its input copied into a folder
+            return None, [words[at] for at in read.operands[:1]] or ["."]
+        if not read.flags & {"i", "--extract"}:
             return None
         archive = _valued("cpio", words, ("-F", "-I", "--file"))
         return archive, _all_valued("cpio", words, ("-D", "--directory"))

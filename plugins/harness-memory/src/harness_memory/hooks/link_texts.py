@@ -70,6 +70,16 @@ LINK_TEXTS: tuple[tuple[str, str], ...] = (
         "a program named by a variable",
         r"(?:(?<![^\n])|[;&|]|\bthen|\bdo)[ \t]*\"?\$\{?\w+\}?\"?[ \t]+-\w",
     ),
+    # a rename keeping a link as a link (a relative one moved elsewhere leads elsewhere):
+    # os.rename/renames/replace, shutil.move, Path(…).rename/replace, fs.rename(Sync),
+    # File.rename, FileUtils.mv, perl's rename (not str.replace, a DataFrame's rename)
+    (
+        "rename / move",
+        r"\b(?:os\.(?:rename|renames|replace)|shutil\.move|fs\.(?:promises\.)?rename(?:Sync)?"
+        r"|File\.rename|FileUtils\.mv)\b|\bfrom\s+(?:os|shutil)\s+import\b[^\n]*\b(?:rename|move)\b"
+        r"|\bPath\([^)\n]*\)\.(?:rename|replace)\b|\brenameSync\b"
+        r"|(?<![.\w$\"'])rename\s*(?:\(\s*)?[\"'$]",
+    ),
     # programs making links of whole trees, a copy keeping a tree's links
     ("stow/lndir", r"\b(?:stow|lndir)\b"),
     ("symlinks=True", r"\bsymlinks\s*=\s*True\b"),
@@ -91,11 +101,18 @@ LINKING_PROGRAMS = frozenset({"ln", "link", "stow", "xstow", "lndir"})
 """Programs known to make links from their arguments (``ln``, coreutils' ``link``, GNU
 ``stow``, X11's ``lndir``): run by a program the guard does not read (``xargs ln -s``,
 ``busybox ln``), or themselves not read (``link``, ``stow``)."""
-_LINKING_CP_RE = re.compile(r"^(?:-[A-Za-z]*[sl][A-Za-z]*|--link|--symbolic-link)$")
-"""A ``cp`` option making links instead of copies."""
-RUNNERS = frozenset({"xargs", "parallel", "busybox", "toybox", "watch"})
+_LINKING_CP_RE = re.compile(
+    r"^(?:-[A-Za-z]*[sladPRr][A-Za-z]*|--link|--symbolic-link|--archive|--no-dereference"
+    r"|--recursive|--preserve=\S*links)$"
+)
+"""A ``cp`` option making links instead of copies, or copying a symbolic link as a link
+(``-a``, ``-d``, ``-P``, ``-r``: a relative one copied elsewhere leads elsewhere)."""
+RUNNERS = frozenset({"xargs", "parallel", "busybox", "toybox", "watch", "find"})
 """Programs running the program their words name, with arguments the guard may not see
-(``xargs ln -s < pairs``)."""
+(``xargs ln -s < pairs``, ``find … -exec mv {} . \\;``)."""
+_MOVING = frozenset({"mv"})
+"""A program that, run on names the guard may not see, may move a relative symbolic link
+into another folder, where it leads elsewhere."""
 
 
 def reads_text(name: str) -> bool:
@@ -115,15 +132,17 @@ def link_text(text: str) -> str | None:
 
 def links_by_arguments(name: str, words: Iterable[str]) -> str | None:
     """The link-making program a command called ``name`` with ``words`` (as written) is or
-    runs (:data:`LINKING_PROGRAMS`, or ``cp -s``/``cp -l`` run by one of :data:`RUNNERS`), or
+    runs (:data:`LINKING_PROGRAMS`, or ``ln``, ``mv`` or ``cp -s``/``-l``/``-a``/``-P`` as a
+    word of any program the guard does not read: ``xargs``, ``strace``, ``git mv``), or
     None."""
     if name in LINKING_PROGRAMS:
         return name
-    if name not in RUNNERS:
-        return None
     said = list(words)
     names = {word.rsplit("/", 1)[-1] for word in said}
-    if made := sorted(names & LINKING_PROGRAMS):
+    # any program given ``ln``, ``mv`` or ``cp`` as a word may run it (``strace -f ln -s …``,
+    # ``git mv``); ``link`` only by a runner (``npm link``, ``make link`` are their own)
+    run = LINKING_PROGRAMS | _MOVING if name in RUNNERS else {"ln", *_MOVING}
+    if made := sorted(names & run):
         return f"{name} {made[0]}"
     linking = any(_LINKING_CP_RE.match(word) for word in said)
     return f"{name} cp" if "cp" in names and linking else None

@@ -22,14 +22,16 @@ it is made in. Pure text and path work, no process started; the folders are look
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from harness_memory.hooks.option_words import read_options, table_for
 
 __all__ = [
+    "KEEPING",
     "LINKS_CAP",
     "LINK_MAKERS",
+    "TREE_CAP",
     "MadeLink",
     "add_links",
     "followed",
@@ -38,8 +40,10 @@ __all__ = [
     "unknown_link",
 ]
 
-LINK_MAKERS = frozenset({"ln", "cp"})
-"""Commands that may make links: ``ln`` (hard, or symbolic with ``-s``), ``cp -s``/``-l``."""
+LINK_MAKERS = frozenset({"ln", "cp", "mv"})
+"""Commands that may make links: ``ln`` (hard, or symbolic with ``-s``), ``cp -s``/``-l``, and
+``mv`` or ``cp -a``/``-P``/``-r`` of a symbolic link (or a folder holding one): its target,
+read from its new folder, may lead elsewhere."""
 LINKS_CAP = 64
 """How many links one command's made links are kept for; past it every path is taken as
 passing through a link to a place known only at run time (each word is compared with every
@@ -53,13 +57,15 @@ the path is taken as leading to a place known only at run time."""
 class MadeLink:
     """A link a command makes: ``place`` is the absolute path it leads to (None: built at run
     time), ``spelt`` its target as written (for a ``cd`` through it: read from data or from
-    a program printing folders). A plain class, like the other hook records (H-5)."""
+    a program printing folders), ``text`` what a symbolic link holds (None for a hard link:
+    moved, it still names its file). A plain class, like the other hook records (H-5)."""
 
-    __slots__ = ("place", "spelt")
+    __slots__ = ("place", "spelt", "text")
 
-    def __init__(self, place: str | None, spelt: str) -> None:
+    def __init__(self, place: str | None, spelt: str, text: str | None = None) -> None:
         self.place = place
         self.spelt = spelt
+        self.text = text
 
 
 def _folded(path: str) -> str:
@@ -117,46 +123,148 @@ def _into(place: str, links: Mapping[str, MadeLink], flags: set[str]) -> bool:
     return unknown is not None or any(Path(each).is_dir() for each in places)
 
 
+def _readings(
+    place: str, links: Mapping[str, MadeLink], flags: set[str], replaced: bool
+) -> tuple[bool, ...]:
+    """Whether a link made at ``place`` goes into it (True), is ``place`` itself (False), or
+    either: a folder there now that the command may have removed, moved or replaced before
+    (``replaced``: ``rm -rf d && ln -s ../notes d``, where ``ln`` then makes ``d`` itself)."""
+    if flags & {"T", "--no-target-directory"}:
+        return (False,)
+    if place.endswith("/"):
+        return (True,)
+    into = _into(place, links, flags)
+    return (True, False) if into and replaced else (into,)
+
+
+KEEPING = frozenset({"a", "d", "P", "R", "r", "--archive", "--no-dereference", "--recursive"})
+"""``cp`` flags by which a symbolic link among its sources is copied as a link (``-R``/``-r``
+without ``-L`` copy the links of a tree, and the operands, as links)."""
+_FOLLOWING = frozenset({"L", "--dereference"})
+"""``cp`` flags by which a source that is a symbolic link is copied as its file."""
+TREE_CAP = 4096
+"""How many entries of a folder a move or a link-keeping copy takes are read for the
+symbolic links it holds; past it the whole new folder is taken as leading to a place known
+only at run time."""
+
+
+def _kept(
+    link: str, source: str, expanded: str | None, base: str, links: Mapping[str, MadeLink]
+) -> MadeLink | None:
+    """The link ``mv`` or a link-keeping ``cp`` leaves at ``link`` from the source ``source``
+    (``expanded``: None when built at run time, a relative one from ``base``) when it is a
+    symbolic link, on the disk or made earlier in the command (``links``): its text, now
+    read from ``link``'s folder (a relative one moved elsewhere leads elsewhere); a source
+    built at run time may be any link. None for a source that is no link."""
+    if expanded is None:
+        return MadeLink(None, source)
+    path = os.path.join(base, expanded)  # noqa: PTH118
+    made = next((links[key] for key in _spellings(path, whole=False) if key in links), None)
+    if made is not None and (made.place is None or made.text is None):
+        return made  # a place known only at run time, or a hard link: the same file
+    try:
+        text = made.text if made is not None and made.text else os.readlink(path)  # noqa: PTH115
+    except (OSError, ValueError):
+        return None
+    return MadeLink(os.path.join(os.path.dirname(_folded(link)), text), text, text)  # noqa: PTH118,PTH120
+
+
+def _tree_links(link: str, folder: str) -> dict[str, MadeLink] | None:
+    """The symbolic links below the folder ``folder`` (absolute) as they stand below ``link``
+    once the tree is moved or copied there, keyed by every spelling (a relative target read
+    from its new folder); None past :data:`TREE_CAP` entries or when a folder cannot be
+    listed (a read error never widens access)."""
+    made: dict[str, MadeLink] = {}
+    seen = 0
+    stack = [("", folder)]
+    while stack:
+        inner, here = stack.pop()
+        try:
+            entries = list(os.scandir(here))
+        except OSError:
+            return None
+        seen += len(entries)
+        if seen > TREE_CAP:
+            return None
+        for entry in entries:
+            at = f"{link.rstrip('/')}/{inner}{entry.name}"
+            if entry.is_symlink():
+                target = os.readlink(entry.path)  # noqa: PTH115
+                place = os.path.join(os.path.dirname(_folded(at)), target)  # noqa: PTH118,PTH120
+                kept = MadeLink(place, target, target)
+                made.update(dict.fromkeys(_spellings(at, whole=False), kept))
+            elif entry.is_dir(follow_symlinks=False):
+                stack.append((f"{inner}{entry.name}/", entry.path))
+    return made
+
+
+def _operands(command: str, plain: list[str], folder: str | None) -> tuple[list[str], str | None]:
+    """The sources and destination of ``ln``/``cp``/``mv`` by their plain operands and
+    ``-t`` folder: ``ln x`` links into the shell's folder; ``cp x``/``mv x`` make nothing."""
+    if folder is not None:
+        return plain, folder
+    if len(plain) == 1:
+        return (plain, ".") if command == "ln" else ([], None)
+    return plain[:-1], plain[-1] if plain else None
+
+
 def made_links(
     command: str,
     words: list[tuple[str, str | None]],
     base: str,
     links: Mapping[str, MadeLink],
+    *,
+    replaced: Callable[[str], bool] | None = None,
 ) -> dict[str, MadeLink]:
-    """The links ``command`` (``ln`` or ``cp``) run in ``base`` with ``words`` (each as
+    """The links ``command`` (``ln``, ``cp``, ``mv``) run in ``base`` with ``words`` (each as
     written and expanded: None when built at run time, a relative one from ``base``) makes,
     after ``links`` (the command's so far), keyed by every spelling of the link's absolute
-    path; empty when it makes none (a ``cp`` without ``-s``/``-l``)."""
+    path; empty when it makes none (a ``cp`` keeping no link). ``replaced`` tells whether an
+    absolute place may have been removed, moved or replaced earlier in the command: a folder
+    there is then taken both ways, as the folder and as the link's own name. ``mv`` and a
+    link-keeping ``cp`` (:data:`KEEPING`) make, of a source that is a symbolic link, a link
+    leading where its target, read from its new folder, leads, and of a folder, every link
+    it holds (:func:`_tree_links`)."""
     spelt = dict(words)
     plain, folder, flags = _options(command, [word for word, _ in words])
     symbolic = bool(flags & {"s", "--symbolic", "--symbolic-link"})
     hard = command == "ln" or bool(flags & {"l", "--link"})
-    if command == "cp" and not (symbolic or hard):
+    keeping = command == "mv" or (bool(flags & KEEPING) and not flags & _FOLLOWING)
+    keeping = keeping or (command == "ln" and not flags & {"L", "--logical"})
+    if command == "cp" and not (symbolic or hard or keeping):
         return {}
-    destination: str | None
-    if folder is None and len(plain) == 1:
-        sources, destination = plain, "."
-    elif folder is None:
-        sources, destination = plain[:-1], plain[-1] if plain else None
-    else:
-        sources, destination = plain, folder
+    sources, destination = _operands(command, plain, folder)
     if destination is None or spelt.get(destination, destination) is None:
         return {}  # a destination built at run time: refused as a write already
     place = os.path.join(base, spelt.get(destination) or destination)  # noqa: PTH118
-    into = folder is not None or len(plain) == 1 or len(sources) > 1
-    into = into or _into(place, links, flags)
+    if folder is not None or len(plain) == 1 or len(sources) > 1:
+        readings: tuple[bool, ...] = (True,)
+    else:
+        readings = _readings(place, links, flags, replaced is not None and replaced(place))
+    tree = command == "mv" or bool(flags & {"a", "R", "r", "--archive", "--recursive"})
     made: dict[str, MadeLink] = {}
-    for source in sources:
+    for source, into in ((source, into) for source in sources for into in readings):
         expanded = spelt.get(source, source)
         name = expanded.rstrip("/").rsplit("/", 1)[-1] if expanded is not None else None
         # into a folder under a name known only at run time: the whole folder
         link = f"{place.rstrip('/')}/{name}" if into and name is not None else place
-        target: str | None = None
-        if expanded is not None:
-            start = os.path.dirname(_folded(link)) if symbolic else base  # noqa: PTH120
-            target = os.path.join(start, expanded)  # noqa: PTH118
-        for key in _spellings(link, whole=False):
-            made[key] = MadeLink(target, source)
+        kept = _kept(link, source, expanded, base, links) if keeping and not symbolic else None
+        if kept is not None and (kept.place is not None or not hard):
+            # ``mv sub/rel l``, ``cp -P``, ``ln sub/rel l``: the link copied, moved or
+            # hard-linked as a link, its target read from its new folder
+            made.update(dict.fromkeys(_spellings(link, whole=False), kept))
+        elif symbolic or hard:
+            target: str | None = None
+            if expanded is not None:
+                start = os.path.dirname(_folded(link)) if symbolic else base  # noqa: PTH120
+                target = os.path.join(start, expanded)  # noqa: PTH118
+            text = expanded if symbolic else None
+            made.update(
+                dict.fromkeys(_spellings(link, whole=False), MadeLink(target, source, text))
+            )
+        elif tree and os.path.isdir(moved := os.path.join(base, expanded or "")):  # noqa: PTH112,PTH118
+            inner = _tree_links(link, moved)
+            made.update(inner if inner is not None else {link: MadeLink(None, source)})
     return made
 
 
@@ -169,30 +277,36 @@ def add_links(into: dict[str, MadeLink], made: Mapping[str, MadeLink]) -> None:
         into["/"] = MadeLink(None, "$")
 
 
-def _through(path: str, links: Mapping[str, MadeLink]) -> tuple[MadeLink, str] | None:
-    """The made link ``path`` lies at or below, and the rest of it after the link."""
+def _through(path: str, links: Mapping[str, MadeLink]) -> list[tuple[MadeLink, str]]:
+    """Each made link ``path`` lies at or below (a place taken two ways gives two), with the
+    rest of ``path`` after the link."""
+    found: list[tuple[MadeLink, str]] = []
     for spelled in _spellings(path):
         for key, link in links.items():
             if spelled == key or spelled.startswith(key.rstrip("/") + "/"):
-                return link, spelled[len(key.rstrip("/")) :]
-    return None
+                found.append((link, spelled[len(key.rstrip("/")) :]))
+    return found
 
 
 def followed(path: str, links: Mapping[str, MadeLink]) -> tuple[list[str], MadeLink | None]:
     """The places the absolute ``path`` leads to through the links made so far (literal
-    targets joined in, as the kernel follows them; ``path`` itself not among them), and the
-    made link with a target built at run time it passes through, if any."""
+    targets joined in, as the kernel follows them; ``path`` itself not among them), and a
+    made link with a target built at run time it passes through, if any. Every link it may
+    pass through is followed, at most :data:`_CHAIN_CAP` deep and :data:`LINKS_CAP` places
+    in all; past either the path is taken as leading to a place known only at run time."""
     places: list[str] = []
-    current = path
+    current = [path]
     for _ in range(_CHAIN_CAP):
-        found = _through(current, links) if links else None
-        if found is None:
+        found = [each for at in current for each in _through(at, links)] if links else []
+        if not found:
             return places, None
-        link, rest = found
-        if link.place is None:
-            return places, link
-        current = link.place + rest
-        places.append(current)
+        for link, _rest in found:
+            if link.place is None:
+                return places, link
+        current = list(dict.fromkeys(link.place + rest for link, rest in found if link.place))
+        places.extend(current)
+        if len(places) > LINKS_CAP:
+            break
     return places, MadeLink(None, path)  # a chain too long to follow: unknown
 
 

@@ -227,7 +227,9 @@ class ShellPaths:
     command (``linker``, the first: the program and what shows it may,
     :mod:`~harness_memory.hooks.link_texts`), which or whose folder is not there yet (the
     program may have made it a link), with that program, what shows it and which of the two
-    is missing (``"which"``, ``"whose folder"``).
+    is missing (``"which"``, ``"whose folder"``). ``replaced_unknown`` is True once a
+    command removed or moved a place built at run time (``rm -rf "$(cat f)"``): any folder
+    may be gone after it.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -246,6 +248,7 @@ class ShellPaths:
         "over_scan",
         "paths",
         "programs",
+        "replaced_unknown",
         "run_in_unknown",
         "scripts",
         "settings_moved",
@@ -286,6 +289,7 @@ class ShellPaths:
         self.linked_programs: list[tuple[str, str]] = []
         self.after_linker: list[tuple[str, str, str, str]] = []
         self.linker: tuple[str, str] | None = None
+        self.replaced_unknown = False
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -316,6 +320,7 @@ class ShellPaths:
         self.linked_programs.extend(inner.linked_programs)
         self.after_linker.extend(inner.after_linker)
         self.linker = self.linker or inner.linker
+        self.replaced_unknown = self.replaced_unknown or inner.replaced_unknown
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -357,7 +362,7 @@ def shell_paths(
     words = _loops_run_twice(_shell_words(command))
     found, tails = _found_for(command, _budget, _links)
     writes = _Writes(found, tails, environ, cd_data=_lost)
-    writes.linker = _linker  # a program that may make links ran before this text
+    writes.linker, writes.code_variable = _linker, _code_variable(command, _depth)
     writes.here_text = "\n".join(text for text, _ in here.texts)  # an interpreter's code too
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     inside.linker, inside.here_text = writes.linker, writes.here_text
@@ -1129,6 +1134,7 @@ script is no file (:func:`~harness_memory.hooks.in_place.edited_files`)."""
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 """``find`` actions that write (or run a command on) every file below its start folders."""
 _RUNNING_ACTIONS = (["-exec"], ["-execdir"], ["-ok"], ["-okdir"])
+_RUNNING_WORDS = frozenset(action for (action,) in _RUNNING_ACTIONS)
 """``find`` actions whose next word is a program it runs."""
 _FIND_WIDENING = frozenset({"-o", "-or", "!", "-not", "(", ")", ",", "-L", "-follow"})
 """``find`` words after which a ``-name`` test no longer bounds what its actions reach."""
@@ -1261,6 +1267,20 @@ NAME``); another wrapper's option takes none (``time -p cp …``, ``command -p c
 _WRAPPER_OPERANDS = {"taskset": 1, "flock": 1, "chrt": 1}
 """Wrappers taking operands before the command they run (a CPU mask, a lock file, a
 priority)."""
+_LONE_VARIABLE_RE = re.compile(r'^"?\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})"?$')
+"""A text that is one variable, as ``eval "$x"`` runs it: code from data (read as such by the
+run-time code rules: ``x="$(pyenv init -)"; eval "$x"`` passes), not a program's name."""
+
+
+def _code_variable(text: str, depth: int) -> bool:
+    """Whether ``text``, read inside another command (``depth``), is one variable alone: the
+    code ``eval "$x"`` runs (:data:`_LONE_VARIABLE_RE`)."""
+    return bool(depth) and _LONE_VARIABLE_RE.match(text.strip()) is not None
+
+
+_RUN_TIME_NAME_RE = re.compile(r"\$[{(A-Za-z_@*0-9!#?$-]|`")
+"""An expansion in a command's name (``$cmd``, ``"$@"``, ``${a[@]}``, ``$(…)``, a backquote):
+the program it runs is known only then, unless a known value gives it."""
 _DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
 READ_AS = {"wget2": "wget", "npx": "npm", "pnpm": "npm", "pip3": "pip"}
 """Programs read as another: GNU Wget2 run by its own name takes Wget's options and reads the
@@ -1311,6 +1331,7 @@ class _Writes:
         "_loop",
         "_loops",
         "_moving",
+        "_name_tested",
         "_named_at",
         "_operand",
         "_operands",
@@ -1329,6 +1350,7 @@ class _Writes:
         "_wrapper",
         "_written_names",
         "_written_seen",
+        "code_variable",
         "folder_unknown",
         "here_text",
         "linker",
@@ -1346,6 +1368,7 @@ class _Writes:
         self._found = found
         self._cd_data = cd_data  # a cd went into a folder read from data (:func:`_named_folder`)
         self.linker: tuple[str, str] | None = None  # a program that may make links, ran already
+        self.code_variable = False  # the text is one variable ``eval`` runs as code
         self.here_text = ""  # the command's here-documents' bodies
         self._tails = tails
         self._environ = environ  # the shell's environment (``~`` in ``tar -C ~``)
@@ -1376,6 +1399,7 @@ class _Writes:
         self._moving: list[str] = []  # a mover's options and operands (absolute)
         self._words: list[str] = []  # a mover's words as the shell gives them (not anchored)
         self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
+        self._name_tested = False  # the command's name was met there (no command, then)
         self._unsure = False  # a command that sets variables at run time has run
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
@@ -1448,12 +1472,7 @@ class _Writes:
             self._take_name(word)
             return
         if self._command in MOVERS or self._command in ("cp", "find"):
-            expanded = _expand(word, known, environ)
-            self._words.append(word if expanded is None else expanded)
-            if word.startswith("-"):
-                self._moving.append(word)
-            elif expanded is not None:
-                self._moving.append(os.path.join(base, _tilde(expanded, environ)))  # noqa: PTH118
+            self._see_moving(word, known, environ, base)
         if self._command not in ("git", *_SOURCING):
             self._said.extend(_spellings(word, known, environ))
         if self._command == "dd" and word.startswith("of="):
@@ -1473,10 +1492,28 @@ class _Writes:
             self._script_words.append(word)
         self._see_program(word)
 
+    def _see_moving(
+        self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str], base: str
+    ) -> None:
+        """Keep a word of a mover, ``cp`` or ``find`` (:meth:`_note_moves`); a mover's operand
+        built at run time may take any folder away (``rm -rf "$(cat f)"``)."""
+        expanded = _expand(word, known, environ)
+        self._words.append(word if expanded is None else expanded)
+        if word.startswith("-"):
+            self._moving.append(word)
+        elif expanded is not None:
+            self._moving.append(os.path.join(base, _tilde(expanded, environ)))  # noqa: PTH118
+        elif self._command in MOVERS:
+            self._found.replaced_unknown = True
+
     def _take_name(self, word: str) -> None:
         """Take a word before the command's name is known: an assignment, a wrapper
         (:data:`_WRAPPERS`), its options, their arguments (:data:`_WRAPPER_ARGUMENTS`) and its
         leading operands (:data:`_WRAPPER_OPERANDS`, a ``timeout``'s duration), or the name."""
+        if _RUN_TIME_NAME_RE.search(word) and not _ASSIGNMENT_RE.match(word):
+            # ``cmd=ln; $cmd -s …``: the program the known value names; else one named at
+            # run time (``"$@"``, ``$UNSET``), which may be any (:meth:`_link_maker`)
+            word = _expand(word, self._known, self._environ) or word
         name = word.rsplit("/", 1)[-1]
         name = "wget" if name == "wget2" else name
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
@@ -1501,6 +1538,7 @@ class _Writes:
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
+        self._name_tested = self._test
         self._run_lost = self.folder_unknown
         self._run_data = self.folder_unknown and self._cd_data
         self._named_at = len(self._found.programs)  # before the programs in its words
@@ -1679,6 +1717,8 @@ class _Writes:
         writes a file of that name before it runs (its text not yet there), that script; a
         local module or code on standard input (:meth:`_code_elsewhere`; not under the
         ``wrapper`` ``command``, whose ``-v`` only names the program)."""
+        if self._named_at_run_time(program[0], said):
+            return program[0], "a program named at run time, which may be ln"
         if (by := links_by_arguments(command, [*program[1:], *said])) is not None:
             return program[0], by
         interpreted = reads_text(command)
@@ -1707,6 +1747,17 @@ class _Writes:
         if not os.path.isfile(file):  # noqa: PTH113
             return None  # missing (it runs nothing), a folder
         return self._script_links(program[0], script[1], file, run=script[0] == "run")
+
+    def _named_at_run_time(self, name: str, said: list[str]) -> bool:
+        """Whether the command's name ``name`` is an expansion the guard cannot read
+        (``"$@"``, ``$UNSET``, ``${a[@]}``), or a command substitution (the lexer gives it as
+        ``$``) followed by words of its own (``$(echo ln) -s …``; not the text glued after
+        one inside a word read again, ``"$(cat f)/a"``): it may run any program, ``ln`` too."""
+        if self._name_tested or self.code_variable:
+            return False  # a test's operand (``[[ "$(git …)" > main ]]``), ``eval "$x"``'s code
+        if name != "$":
+            return bool(_RUN_TIME_NAME_RE.search(name))
+        return any(word not in self._tails and word != "$" for word in said[::2])
 
     def _writes_script(self, name: str) -> bool:
         """Whether the command so far writes a file called ``name`` (a script's base name) by
@@ -1840,6 +1891,10 @@ class _Writes:
         self._note_written(command, written, operands, said)
         if command == "sed":
             self._note_sed_files(operands, said)
+        if command == "find" and self.linker is None and _RUNNING_WORDS & set(said[::2]):
+            # ``find … -exec ln -s {} l \;``, ``-exec mv {} . \;``: names found at run time
+            by = links_by_arguments("find", said[::2])
+            maker = (program[0], by) if by is not None else None
         if maker is not None:  # after its own writes: later ones meet it
             self.linker = maker
             self._found.linker = self._found.linker or maker
@@ -1884,9 +1939,9 @@ class _Writes:
             return
         path = os.path.join(self._base, _tilde(expanded, self._environ))  # noqa: PTH118
         folder = os.path.dirname(path.rstrip("/") or "/")  # noqa: PTH120
-        if not os.path.isdir(folder):  # noqa: PTH112
+        if not os.path.isdir(folder) or self._gone(folder):  # noqa: PTH112
             self._found.after_linker.append((*self.linker, word, "whose folder"))
-        elif not os.path.lexists(path):
+        elif not os.path.lexists(path) or self._gone(path):
             self._found.after_linker.append((*self.linker, word, "which"))
 
     def _note_glued_values(self, command: str | None, operands: list[tuple[str, bool]]) -> None:
@@ -1948,14 +2003,48 @@ class _Writes:
                     return
 
     def _note_links(self, command: str, operands: list[tuple[str, bool]]) -> None:
-        """Keep the links ``ln`` or ``cp`` with ``operands`` makes (``found.links``): each word
-        expanded (``~``, known variables; None when built at run time)."""
-        words: list[tuple[str, str | None]] = []
+        """Keep the links ``ln``, ``cp`` or ``mv`` with ``operands`` makes (``found.links``):
+        each word expanded (``~``, known variables; None when built at run time); a word of a
+        ``for`` loop's variable once per value it takes (``for f in *.md; do mv "$f" d/``)."""
+        runs: list[list[tuple[str, str | None]]] = [[]]
         for word, built in operands:
             expanded = None if built else _expand(word, self._known, self._environ)
-            words.append((word, None if expanded is None else _tilde(expanded, self._environ)))
-        made = made_links(command, words, self._base, self._found.links)
-        add_links(self._found.links, made)
+            values = [expanded] if expanded is not None or built else None
+            looped = _through_loops(word, self._loops) or [word]
+            values = values or [_expand(each, self._known, self._environ) for each in looped]
+            spelt = [None if each is None else _tilde(each, self._environ) for each in values]
+            runs = [[*run, (word, each)] for run in runs for each in spelt][:_BRACE_CAP]
+        for words in runs:
+            made = made_links(
+                command, words, self._base, self._found.links, replaced=self._replaced
+            )
+            add_links(self._found.links, made)
+            # a link made into memory is a write there: judged where it leads (``mv sub/rel
+            # d`` with ``rel -> ../notes``, ``ln -s ../notes sub/l``: from the link's folder)
+            self._found.paths.extend(dict.fromkeys(m.place for m in made.values() if m.place))
+
+    def _gone(self, place: str) -> bool:
+        """Whether the absolute ``place`` may have been removed or moved away by a command
+        before (``rm -rf d``, ``mv d e``, ``find d -delete``, one of a place built at run
+        time): whatever stands there now may be something else when the next word runs."""
+        if self._found.replaced_unknown:
+            return True
+        place = os.path.normpath(place)
+        for each in (*self._found.swept, *self._found.moved):
+            pattern = _GLOB_CHARS.search(each)  # ``rm -rf sub/*``: any name below ``sub``
+            gone = os.path.normpath(
+                each[: pattern.start()].rpartition("/")[0] or "/" if pattern else each
+            )
+            if place == gone or place.startswith(gone.rstrip("/") + "/"):
+                return True
+        return False
+
+    def _replaced(self, place: str) -> bool:
+        """Whether the absolute ``place`` may be other than it is on the disk by now: gone
+        (:meth:`_gone`), or a program the guard does not read, an unpacking command or one
+        that may make links ran before (``python3 -c 'shutil.rmtree("d")'``, ``tar -xf``)."""
+        found = self._found
+        return bool(found.programs or found.unpacked or self.linker) or self._gone(place)
 
     def _note_unpack(
         self, command: str | None, operands: list[tuple[str, bool]], config_words: list[str]

@@ -1,0 +1,174 @@
+"""P-3: a folder the command removes or moves, then replaces by a link, is judged as the link.
+
+``ln`` makes a link *inside* a folder that stands at its destination, so the guard read
+``ln -s ../notes sub/d`` with a folder ``sub/d`` on the disk as making ``sub/d/notes``. But
+``rm -rf sub/d && ln -s ../notes sub/d && echo x > sub/d/a.md`` removes that folder first:
+``ln`` makes ``sub/d`` itself, its relative target read from ``sub`` (``sub/../notes``, the
+Workspace's link into another scope), and bash wrote into that scope; likewise after ``mv``,
+``rmdir``, ``find -delete``, and for a folder of the Session's own scope. A folder the
+command may have taken away or replaced before (a remover's or mover's operand, one built at
+run time, or anything after a program the guard does not read, an unpacker or a linker) is
+now taken both ways: as the folder, and as the link's own name.
+
+``mv`` and ``cp -a``/``-d``/``-P``/``-r``/``--no-dereference`` keep a symbolic link as a
+link: a relative one (``sub/rel -> notes``, leading nowhere where it stands) moved or copied
+into the Workspace's top (``mv sub/rel d2``) leads into the other scope, and bash wrote there
+through it; so did a folder holding one (``mv sub/tree tree``, ``tree/up -> ../notes``), a
+hard link to the link (``ln sub/rel hard``), ``cpio -p``, ``find -exec mv``, ``xargs mv``
+and a rename by code the guard reads (``os.rename``, ``shutil.move``, ``fs.renameSync``,
+perl's ``rename``). Each such link is now followed from its new folder, a link made into
+another scope is refused as a write there, and a program moving names it finds at run time,
+or code renaming, is one that may make links. Each refused form is then run by bash, which
+writes into the other scope: the gap was real.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from harness_memory.hooks.made_links import TREE_CAP
+
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answer,
+    assert_refused_and_bash_writes,
+    fill,
+    refusal,
+)
+
+
+def _prepared(where: Layout) -> None:
+    """The Workspace with a folder ``sub/d``, a link ``sub/rel -> notes`` (nothing where it
+    stands), a folder ``sub/tree`` holding ``up -> ../notes``, ``target`` naming the other
+    scope, a note, and a folder ``x`` in the Session's own scope."""
+    work = where.workspace
+    (work / "sub" / "d").mkdir(parents=True)
+    (work / "sub" / "rel").symlink_to("notes")
+    (work / "sub" / "tree").mkdir()
+    (work / "sub" / "tree" / "up").symlink_to("../notes")
+    (work / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
+    (work / "note.md").write_text("x\n", encoding="utf-8")
+    (work / "d").mkdir()
+    (where.root / where.own / "x").mkdir()
+
+
+def _own_x_to_notes(where: Layout) -> str:
+    """The relative target from the own scope's folder to the Workspace's ``notes`` link."""
+    return os.path.relpath(where.workspace / "notes", where.root / where.own)
+
+
+REPLACED = [
+    "rm -rf sub/d && ln -s ../notes sub/d && echo x > sub/d/a.md",
+    "rm -rf sub/d; ln -sfn ../notes sub/d; cp note.md sub/d/",
+    "rm -r sub/d && ln -s ../notes sub/d && tee sub/d/a.md < note.md",
+    "rmdir sub/d && ln -s ../notes sub/d && echo x > sub/d/a.md",
+    "find sub/d -delete && ln -s ../notes sub/d && echo x > sub/d/a.md",
+    "mv sub/d sub/e && ln -s ../notes sub/d && echo x > sub/d/a.md",
+    "mkdir old && mv sub/d old/ && ln -s ../notes sub/d && echo x > sub/d/a.md",
+    "cmd=ln; rm -rf sub/d && $cmd -s ../notes sub/d && echo x > sub/d/a.md",
+    'rm -rf "$(echo sub/d)" && ln -s ../notes sub/d && echo x > sub/d/a.md',
+    "python3 -c 'import shutil; shutil.rmtree(\"sub/d\")' && ln -s ../notes sub/d "
+    "&& echo x > sub/d/a.md",
+    "rm -rf {root}/{own}/x && ln -s UP {root}/{own}/x && echo x > {root}/{own}/x/a.md",
+    "rm -rf sub/* && ln -s ../notes sub/d && echo x > sub/d/a.md",
+    'rm -rf d && python3 -c \'import os; os.symlink(open("target").read().strip(), "d")\' '
+    "&& echo x > d/a.md",
+]
+"""Each was let through (``sub/d``, ``d`` and the own scope's ``x`` are folders when the
+guard answers); bash wrote into the other scope."""
+MOVED_LINKS = [
+    "mv sub/rel d2 && echo x > d2/a.md",
+    "mv sub/rel . && echo x > rel/a.md",
+    "mv -t . sub/rel && echo x > rel/a.md",
+    "cp -P sub/rel d2 && echo x > d2/a.md",
+    "cp -a sub/rel d2 && echo x > d2/a.md",
+    "cp -d sub/rel d2 && echo x > d2/a.md",
+    "cp --no-deref sub/rel d2 && echo x > d2/a.md",
+    "mv sub/tree tree && cp note.md tree/up/",
+    "cp -a sub/tree/. t2 && echo x > t2/up/a.md",
+    "cp -r sub/tree t3 && echo x > t3/up/a.md",
+    "find sub -name rel -exec mv {{}} . \\; && echo x > rel/a.md",
+    "find sub -name rel -exec cp -P {{}} d2 \\; && echo x > d2/a.md",
+    "find sub -name rel -print0 | xargs -0 mv -t . && echo x > rel/a.md",
+    "ln sub/rel hard && echo x > hard/a.md",
+    "mkdir -p n && mv sub/rel n/ && mv n/rel ./n2 && echo x > n2/a.md",
+    "cd sub && echo rel | cpio -pd .. && cd .. && echo x > rel/a.md",
+    # a program whose code the guard reads renaming the link
+    "python3 -c \"import os; os.rename('sub/rel', 'rel')\" && echo x > rel/a.md",
+    "python3 -c \"import os; os.replace('sub/rel', 'rel')\" && echo x > rel/a.md",
+    "python3 -c \"import shutil; shutil.move('sub/rel', 'rel')\" && echo x > rel/a.md",
+    "python3 -c \"from pathlib import Path; Path('sub/rel').rename('rel')\" && echo x > rel/a.md",
+    "node -e \"require('fs').renameSync('sub/rel', 'rel')\" && echo x > rel/a.md",
+    'perl -e \'rename "sub/rel", "rel"\' && echo x > rel/a.md',
+]
+"""A relative link moved or copied as a link leads elsewhere from its new folder: each was let
+through, and bash wrote into the other scope through it."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", REPLACED + MOVED_LINKS)
+def test_p3_a_folder_replaced_by_a_link_or_a_link_moved_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    _prepared(where)
+    assert_refused_and_bash_writes(where, harness, command.replace("UP", _own_x_to_notes(where)))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mv sub/rel d2",
+        "cp -a sub/tree t2",
+        "ln -s ../notes sub/l",
+    ],
+)
+def test_p3_a_link_made_into_another_scope_is_refused_without_a_write(
+    where: Layout, command: str
+) -> None:
+    """The link itself leads into the other scope: made, it is a way in, as ``ln -s notes x``
+    naming the scope is."""
+    _prepared(where)
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+    assert reason is not None and reason.startswith("Agent Memory write guard: "), command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf build && mkdir build && cp -r sub/d/. build/ && echo ok > build/stamp",
+        "mv d d.old && mkdir d && echo x > d/index.html",
+        "rm -rf dist && ln -s sub/d dist && echo hi > dist/x.txt",
+        "rm -rf sub/d && ln -s ../d sub/d && echo hi > sub/d/x.txt",
+        "mv sub/tree sub/tree2 && ls sub/tree2/up",
+        "cp -a sub/d sub/d2 && echo x > sub/d2/a.txt",
+        'for f in *.md; do mv "$f" d/; done',
+        "find . -name '*.orig' -exec rm {{}} \\; && echo ok > done.txt",
+        "rm -rf {root}/{own}/x && mkdir {root}/{own}/x && echo x > {root}/{own}/x/a.md",
+        "ln -s {root}/{own} mine && echo x > mine/a.md",
+    ],
+)
+def test_p3_everyday_removals_moves_and_links_pass(where: Layout, command: str) -> None:
+    """Folders removed and made again, links into the Workspace or the Session's own scope,
+    moves and link-keeping copies of folders whose links stay clear of other memory."""
+    _prepared(where)
+    shell = fill(command, where)
+    assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
+
+
+def test_p3_a_moved_folder_holding_more_entries_than_are_read_is_a_place_known_at_run_time(
+    where: Layout,
+) -> None:
+    """Past :data:`TREE_CAP` entries the links of a moved folder are not all read: a write into
+    it is refused as through a link to a place known only at run time; fewer are read."""
+    _prepared(where)
+    big = where.workspace / "big"
+    big.mkdir()
+    for n in range(TREE_CAP + 1):
+        (big / f"f{n}").touch()
+    command = "mv big big2 && echo x > big2/a.md"
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+    assert reason is not None and "builds at run time" in reason
+    small = "mv sub/d sub/d3 && echo x > sub/d3/a.md"
+    assert answer(where, "claude-code", "Bash", {"command": small}) is None
