@@ -847,31 +847,45 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
             raw, info = read_regular(
                 target, READ_CAP_BYTES + INDEX_COUNT_CAP + 1, memory=True, real_folder=True
             )
-    except (FileNotFoundError, NotRegularFileError):
-        return None  # absent to the reader; the listing names one never read (T-5b)
+    except FileNotFoundError:
+        return None
     except OSError as error:
-        logger.warning("index %s cannot be read: %s", lexical, error)
-        if error.errno == errno.ELOOP:
-            return None  # a symlink loop: a refused entry (T-5b)
-        try:
-            info = os.lstat(target)
-        except FileNotFoundError:
-            return None
-        except OSError:
-            # A scope folder the service may not enter (another account's, mode 0700): whether
-            # its index is there is unknown, so it is unreadable, never missing (Q-2b). The
-            # folder's own stat stands in (its ctime moves when its mode is fixed).
-            try:
-                info = os.lstat(scope)
-            except OSError:
-                return None
-        return IndexText(text="", stat=info, error=cannot_read(error))
+        return _index_not_read(root, scope, target, error)
     head = raw[: raw.rfind(b"\n", 0, READ_CAP_BYTES) + 1] if len(raw) > READ_CAP_BYTES else raw
     if (why := not_decoded_why(head)) is not None:
         return IndexText(text="", stat=info, error=why)  # never injected as mojibake
     if len(raw) <= READ_CAP_BYTES:
         return IndexText(text=decode_text(raw)[0], stat=info)
     return _over_cap_index(raw, info)
+
+
+def _index_not_read(root: Path, scope: Path, target: Path, error: OSError) -> IndexText | None:
+    """What :func:`read_index_text` answers for an index whose open or read raised ``error``.
+
+    None only when no index is to be read there: none at all, or an entry the listing names as
+    never read (:func:`index_refusal`: a folder, a FIFO, a symlink loop, T-5b). An index the
+    kernel refused though its name is a regular file (swapped for a symlink or another entry
+    between the look and the open, a folder on its way swapped, ``ELOOP``/``EINVAL``; no
+    permission; an I/O error) is an :class:`IndexText` whose ``error`` says why (Q-2b): never
+    absent, so never "nothing saved yet".
+    """
+    refused = isinstance(error, NotRegularFileError) or error.errno == errno.ELOOP
+    if refused and index_refusal(root, scope) is not None:
+        return None  # a refused entry, named as such by the listing and the injection
+    logger.warning("index %s cannot be read: %s", scope / layout.INDEX_FILE, error)
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        # A scope folder the service may not enter (another account's, mode 0700): whether
+        # its index is there is unknown, so it is unreadable, never missing (Q-2b). The
+        # folder's own stat stands in (its ctime moves when its mode is fixed).
+        try:
+            info = os.lstat(scope)
+        except OSError:
+            return None
+    return IndexText(text="", stat=info, error=cannot_read(error))
 
 
 def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
