@@ -730,15 +730,28 @@ def sub_folder_files(scope: Path, targets: list[str]) -> frozenset[str]:
     return frozenset(present)
 
 
-def no_topic_file(root: Path, scope: Path, file_name: str, where: str) -> NotFound:
+def no_topic_file(root: Path, scope: Path, file_name: str, where: str) -> NotFound | CannotRead:
     """The :class:`NotFound` (404) for a read or delete of ``file_name`` (K-7-checked) that
     :func:`topic_entry` does not list in the real ``scope`` (``where`` names the scope in the
     detail). When an entry of that name is there but is never read (a folder, a FIFO, a
     symlink to nothing or to outside the memory root: what the listing names as a
     ``refused-entry``, T-5b), the detail says what it is rather than only that no topic file
-    is there (Q-2b: an answer never claims absent what is on disk). One ``lstat``."""
+    is there (Q-2b: an answer never claims absent what is on disk). An entry that cannot even
+    be looked at (its ``lstat`` fails with an I/O error, a stale mount, no permission) is a
+    :class:`CannotRead` (503) naming it, never a 404. An ``lstat`` or two.
+    """
     detail = f"no topic file {file_name!r} in {where}"
-    why = _refusal(root, Path(f"{os.fspath(scope)}{os.sep}{file_name}"))
+    lexical = f"{os.fspath(scope)}{os.sep}{file_name}"
+    try:
+        os.lstat(lexical)
+    except (FileNotFoundError, NotADirectoryError):
+        return NotFound(detail)
+    except OSError as error:  # there, or cannot tell: never "no topic file" (Q-2b)
+        return CannotRead(
+            f"topic file {file_name!r} in {where} cannot be looked at: the service "
+            f"{cannot_read(error)}"
+        )
+    why = _refusal(root, Path(lexical))
     if why is not None:
         detail += (
             f": {file_name!r} there is {why}, which the service never reads or deletes "
@@ -766,16 +779,20 @@ def _refusal(root: Path, lexical: Path, folder: int | None = None) -> str | None
     at in ``folder``, its folder held open, when given."""
     try:
         info = _lstat(os.fspath(lexical), lexical.name, folder)
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return None  # vanished meanwhile
+    except OSError as error:  # there as far as anyone can tell: never taken for absent (Q-2b)
+        return not_looked_at(error)
     if stat.S_ISLNK(info.st_mode):
         target = real_path(lexical)
         if not is_within(root, target):
             return "a symlink to outside the memory root"
         try:
             info = target.stat()
+        except (FileNotFoundError, NotADirectoryError):
+            return "a symlink to nothing"
         except OSError as error:
-            return "a symlink loop" if error.errno == errno.ELOOP else "a symlink to nothing"
+            return "a symlink loop" if error.errno == errno.ELOOP else not_looked_at(error)
         what = _kind_of(info.st_mode)
         if what is None and named_elsewhere(target, info):
             return f"a symlink to {HARD_LINKED}"
@@ -784,6 +801,15 @@ def _refusal(root: Path, lexical: Path, folder: int | None = None) -> str | None
     if what is None and named_elsewhere(lexical, info, folder=folder):
         return HARD_LINKED
     return None if what is None else what
+
+
+def not_looked_at(error: OSError) -> str:
+    """What the listing says of an entry whose ``lstat`` (or its symlink's target's ``stat``)
+    failed for another reason than "not there" (an I/O error, a stale network mount, no
+    permission to look into its folder): ``"an entry the service cannot look at (Input/output
+    error)"``. Such an entry is named among those never read (T-5b, Q-2b), never left out of
+    the listing as if it were absent."""
+    return f"an entry the service cannot look at ({error.strerror or type(error).__name__})"
 
 
 def _kind_of(mode: int) -> str | None:
