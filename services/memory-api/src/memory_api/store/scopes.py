@@ -13,6 +13,7 @@ import errno
 import functools
 import logging
 import os
+import re
 import stat
 import unicodedata
 from collections.abc import Iterable
@@ -928,21 +929,37 @@ def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
     exact = len(raw) <= READ_CAP_BYTES + INDEX_COUNT_CAP
     rest = raw[cut:] if exact else raw[cut : raw.rfind(b"\n") + 1]
     links: dict[str, list[int]] = {}
-    rest_lines = rest.split(b"\n")
-    if rest_lines and rest_lines[-1] == b"":
-        rest_lines.pop()
-    for offset, line in enumerate(rest_lines, start=read_lines + 1):
+    number, start = read_lines + 1, 0  # the number of the rest's line at ``start``
+    mark = _LINK_MARK.search(rest)
+    while mark is not None:  # only lines that may link are decoded and parsed
+        line_start = rest.rfind(b"\n", 0, mark.start()) + 1
+        end = rest.find(b"\n", mark.start())
+        end = len(rest) if end == -1 else end
+        number += rest.count(b"\n", start, line_start)
+        start = line_start
+        line = rest[line_start:end]
         cut_line = line[:LINK_LINE_CAP]
         head_text = decode_text(cut_line, partial=len(line) > LINK_LINE_CAP, name_legacy=False)[0]
         for target in topic_link_targets(head_text):
-            links.setdefault(unicodedata.normalize("NFC", target), []).append(offset)
+            links.setdefault(unicodedata.normalize("NFC", target), []).append(number)
+        mark = _LINK_MARK.search(rest, end + 1)
+    rest_count = rest.count(b"\n") + (1 if rest and not rest.endswith(b"\n") else 0)
     partial = IndexRead(
         size=info.st_size,
-        lines_total=read_lines + len(rest_lines) + (0 if exact else 1),
+        lines_total=read_lines + rest_count + (0 if exact else 1),
         exact=exact,
         links=links,
     )
     return IndexText(text=text, stat=info, partial=partial)
+
+
+_LINK_MARK = re.compile(rb"[\[`=]")
+"""A byte every form of link or entry of an index line needs (T-4): ``[`` (a Markdown,
+reference or wiki link), a backquote (the entry form) or ``=`` (an HTML link's ``href=``), the
+same byte in every encoding an index is read in. A line past the read cap with none is only
+counted, never decoded and parsed: an index of millions of plain lines past its cap (12 MB of
+``- x``) took a minute a request, so every route that reads it (the overview, a Session start,
+one topic file) outlasted its client."""
 
 
 def read_marker(root: Path, scope: Path, key: str) -> Marker:
