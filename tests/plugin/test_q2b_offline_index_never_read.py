@@ -209,3 +209,34 @@ def test_q2b_offline_an_index_under_a_safe_edit_s_lease_is_read_once_the_edit_en
     starting.join(30)
     assert answers and "staging first" in answers[0], answers
     assert "could not be read" not in answers[0]
+
+
+@pytest.mark.parametrize("refusal", [errno.EACCES, errno.EIO], ids=errno.errorcode.get)
+def test_q2b_offline_a_memory_root_that_cannot_be_looked_at_is_named_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refusal: int
+) -> None:
+    """A memory root whose ``stat`` fails (a folder on its way another account's, a disk's
+    I/O error) raised the bare ``OSError`` out of the Session start from the files, past its
+    contract: it is :class:`OfflineUnavailableError` naming the root and the reason, which the
+    Session's record gives (P-2)."""
+    memory_root = tmp_path / "app" / "agents" / "coder" / "agent_state" / "memory"
+    (memory_root / "user").mkdir(parents=True)
+    workspace = tmp_path / "shop-api"
+    workspace.mkdir()
+    looking = os.stat
+
+    def refusing(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        if str(path) == str(memory_root):
+            raise OSError(refusal, os.strerror(refusal), str(path))
+        return looking(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", refusing)
+
+    with pytest.raises(OfflineUnavailableError) as raised:
+        session_start_from_files(
+            memory_root, project="acme", agent="coder", workspace=str(workspace)
+        )
+
+    assert str(raised.value) == (
+        f"the memory root {memory_root} cannot be looked at here ({os.strerror(refusal)})"
+    )

@@ -105,7 +105,13 @@ def session_start_from_files(
             f"{memory_root} is not the memory root of agent {agent!r} "
             "(<data dir>/agents/<agent>/agent_state/memory)"
         )
-    if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
+    try:  # only "no such folder" is False; another refusal (EIO, EACCES on the way) raises
+        usable = root.is_dir() and os.access(root, os.R_OK | os.X_OK)
+    except OSError as error:
+        raise OfflineUnavailableError(
+            f"the memory root {memory_root} cannot be looked at here ({error.strerror})"
+        ) from None
+    if not usable:
         raise OfflineUnavailableError(f"the memory root {memory_root} is not readable here")
     settings = _agent_memory(app_data_dir, project, agent)
     kind: WorkspaceKind = "persistent"
