@@ -9,8 +9,10 @@ The 2 s "racily fresh" rule is lifted so the files these tests write a moment ea
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
+import shutil
 import sqlite3
 import stat
 from pathlib import Path
@@ -212,3 +214,34 @@ async def test_a5_a_listing_from_the_memo_is_the_same_when_the_parse_cache_holds
     )
 
     assert msgspec.to_builtins(answer) == first  # rows and findings from the memo's own
+
+
+@pytest.mark.parametrize("code", [errno.EIO, errno.ESTALE, errno.EACCES], ids=errno.errorcode.get)
+def test_q2b_a_scope_folder_whose_stat_fails_is_listed_with_the_reason_never_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int
+) -> None:
+    """The listing memo keys a folder by its ``stat``; one that failed for another reason than
+    "not there" (a disk's I/O error, an NFS handle gone stale, no permission to look into the
+    memory root) answered None, which every caller reads as "the folder is gone": a scope that
+    is on disk was answered as absent. Now the folder is listed as any other, and a listing it
+    refuses says why (Q-2b)."""
+    scope = tmp_path / "user"
+    scope.mkdir()
+    (scope / "deploy-steps.md").write_text(TOPICS["deploy-steps.md"], encoding="utf-8")
+    looking = os.stat
+
+    def refusing(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        if os.fspath(path) == os.fspath(scope):
+            raise OSError(code, os.strerror(code), os.fspath(path))
+        return looking(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", refusing)
+
+    listing = FolderListings().listing(scope)
+
+    assert listing is not None
+    assert listing.regular == ("deploy-steps.md",)
+    assert listing.error is None
+    monkeypatch.undo()
+    shutil.rmtree(scope)
+    assert FolderListings().listing(scope) is None  # gone is gone

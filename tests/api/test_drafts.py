@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from memory_api.appkeys import get_draft_store
 from memory_api.store import drafts
+from memory_api.store.containment import read_regular
 
 from tests.api.conftest import AGENT, PROJECT, AgentHome, Client, expect_problem, ok_json
 
@@ -168,3 +169,35 @@ async def test_a12_a_draft_the_disk_refuses_names_the_cause_and_its_own_fix(
     assert f"({os.strerror(code)}): {fix}" in body["detail"]
     if code != errno.EACCES:
         assert "owner" not in body["detail"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [errno.EACCES, errno.EIO, errno.ESTALE, errno.ENOTCONN, errno.EMFILE, errno.ENOTDIR],
+    ids=errno.errorcode.get,
+)
+async def test_a12_a_draft_that_cannot_be_read_is_503_naming_it_never_expired(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch, code: int
+) -> None:
+    """A draft the kernel will not read (no permission, a disk's I/O error, an NFS mount gone
+    stale, an sshfs disconnected, no descriptor left, the drafts folder no folder) may well be
+    there: the answer is 503 naming it and the reason, never 404 "it may have expired", which
+    every reason but three was before (a chat opened from the link would start without it)."""
+    created = await ok_json(await client.post(DRAFTS, json={"prompt": "remember"}), 201)
+
+    def refusing(path: Path, *args: object, **kwargs: object) -> object:
+        if path.name == f"{created['id']}.json":
+            raise OSError(code, os.strerror(code), str(path))
+        return read_regular(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(drafts, "read_regular", refusing)
+
+    response = await client.get(f"{DRAFTS}/{created['id']}")
+
+    body = await expect_problem(
+        response, 503, f"draft '{created['id']}' cannot be looked up: the service cannot read it"
+    )
+    assert f"({os.strerror(code)})" in body["detail"]
+    assert "expired" not in body["detail"]
+    monkeypatch.undo()
+    assert (await ok_json(await client.get(f"{DRAFTS}/{created['id']}")))["prompt"] == "remember"

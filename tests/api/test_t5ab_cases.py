@@ -14,7 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json
+from memory_core import layout
+from memory_core.topics import READ_CAP_BYTES
+
+from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json, write_topic
 from tools.lint_noise import SYNTHETIC, write_folder
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "cases"
@@ -234,6 +237,38 @@ async def test_t5b_case_index_over_the_read_cap_has_true_counts(
     assert answer["manifests"][0]["linesDropped"] == 2
     assert "shows 3 of 5 lines; 2 lines were left out" in answer["memory"]
     assert "x" * 1000 not in answer["memory"]
+
+
+async def test_t5b_links_past_the_read_cap_among_plain_lines_are_found_on_their_lines(
+    client: Client, agent: AgentHome
+) -> None:
+    """Past the 1 MiB read cap only lines that may link are parsed (``[``, a backquote, ``=``):
+    an index of millions of plain lines took a minute a request. Every link form there is
+    still found, on its own line number, and the line count stays exact."""
+    scope = agent.user
+    scope.mkdir(parents=True, exist_ok=True)
+    for name in ("alpha", "beta", "gamma", "delta"):
+        write_topic(scope, f"{name}.md")
+    filler = b"- plain note\n" * (READ_CAP_BYTES // 13 + 1)  # fills the read cap and more
+    links = [
+        b"- [Alpha](alpha.md)",
+        b"- [[beta]]",
+        b"- `gamma.md` - gamma",
+        b'<a href="delta.md">Delta</a>',
+        b"- [Gone](gone.md) - not there",
+    ]
+    raw = filler + b"\n".join(link + b"\n" + b"- plain note" for link in links) + b"\n"
+    (scope / layout.INDEX_FILE).write_bytes(raw)
+    first_link = filler.count(b"\n") + 1
+
+    view = await _index_view(client)
+
+    assert view["manifest"]["linesTotal"] == raw.count(b"\n")
+    assert not _by_code(view, "unindexed")  # alpha … delta are linked past the cap
+    dangling = _by_code(view, "dangling-link")
+    assert [(f["line"], f["message"]) for f in dangling] == [
+        (first_link + 8, "links to 'gone.md', which is not in this scope")
+    ]
 
 
 async def test_t5b_a_fifo_a_folder_and_a_dangling_symlink_are_refused_by_name(

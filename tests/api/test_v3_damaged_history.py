@@ -11,6 +11,7 @@ record the disk refused leaves no part of a pack behind to take the space the ne
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import shutil
 import stat
@@ -19,7 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from memory_api.errors import READ_ACCESS_FIX
+from memory_api.store.containment import read_regular
 from memory_api.store.history import git as history_git
+from memory_api.store.history import repo as history_repo
 from memory_core import layout
 
 from tests.api.conftest import (
@@ -154,6 +158,34 @@ async def test_v3_a_ref_file_that_is_a_fifo_is_damage_and_never_blocks_the_scope
         timeout=30,  # a hang guard: each answers at once
     ):
         await expect_problem(response, 503, "its refs/heads/main is a FIFO")
+
+
+@pytest.mark.parametrize("code", [errno.EIO, errno.EACCES, errno.ESTALE], ids=errno.errorcode.get)
+async def test_q2b_a_ref_file_that_cannot_be_read_is_named_with_what_to_do(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch, code: int
+) -> None:
+    """The branch's ref file refused by the kernel (a disk's I/O error, no permission, a stale
+    NFS handle) answered "the history cannot be read: Input/output error": no file named, no
+    fix. The 503 names the file and what an operator must do."""
+    await three_versions(client, agent)
+
+    def refusing(path: Path, *args: Any, **kwargs: Any) -> tuple[bytes, os.stat_result]:
+        if path.parts[-3:] == ("refs", "heads", "main"):
+            raise OSError(code, os.strerror(code), str(path))
+        return read_regular(path, *args, **kwargs)
+
+    monkeypatch.setattr(history_repo, "read_regular", refusing)
+
+    for response in (
+        await client.get(f"{memory_url()}/scopes/user/changes"),
+        await client.get(f"{file_url('user', TOPIC)}/history"),
+    ):
+        await expect_problem(
+            response,
+            503,
+            "the history cannot be read: the service cannot read its file "
+            f"user.git/refs/heads/main ({os.strerror(code)}): {READ_ACCESS_FIX}",
+        )
 
 
 @pytest.mark.parametrize("entry", ["HEAD", "packed-refs", "config", "objects/info/alternates"])

@@ -1,11 +1,12 @@
 """Q-2b on the plugin's offline path (H-4): an index that is there but never read (a symlink out
-of the memory root, a FIFO, a folder, a hard link to a file outside its folder: T-5b, A-7) is
-said to be unreadable, as the service says it, never read,
+of the memory root, a FIFO, a folder, a symlink loop, a hard link to a file outside its folder:
+T-5b, A-7) or cannot be looked at is said to be unreadable, as the service says it, never read,
 never "nothing saved yet" (case ``unreadable-memory-files``, its kind); nor is a scope whose
 folder's place holds no folder (K-6)."""
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import threading
@@ -26,6 +27,7 @@ from memory_core.swap import hold_exclusive_lease, release_lease
         ("fifo", "not a regular file"),
         ("folder", "a folder, not a file"),
         ("hard-link", HARD_LINKED),
+        ("symlink-loop", "a symlink loop"),
     ],
 )
 def test_q2b_offline_an_index_never_read_is_not_nothing_saved(
@@ -44,6 +46,8 @@ def test_q2b_offline_an_index_never_read_is_not_nothing_saved(
         os.link(dotfiles, index)
     elif kind == "fifo":
         os.mkfifo(index)
+    elif kind == "symlink-loop":  # the service names it a refused entry (T-5b)
+        index.symlink_to(index.name)
     else:
         index.mkdir()
     workspace = tmp_path / "shop-api"
@@ -59,6 +63,42 @@ def test_q2b_offline_an_index_never_read_is_not_nothing_saved(
         "the user memory index could not be read: MEMORY.md is there, but Agent Memory "
         f"does not read it: it is {why}."
     ) in answer.memory
+
+
+@pytest.mark.parametrize("refusal", [errno.EACCES, errno.EIO, errno.ESTALE])
+def test_q2b_offline_an_index_that_cannot_be_looked_at_is_not_nothing_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refusal: int
+) -> None:
+    """A ``stat`` of the index that fails for another reason than "no such file" (its folder
+    another account's, mode 0700; a disk or network mount that answers ``EIO``, ``ESTALE``)
+    never makes the index missing ("Nothing saved yet"): the Session start from the files says
+    the index could not be read, and why."""
+    memory_root = tmp_path / "app" / "agents" / "coder" / "agent_state" / "memory"
+    index = memory_root / "user" / "MEMORY.md"
+    index.parent.mkdir(parents=True)
+    index.write_text("- [Deploy](deploy.md) — staging first\n", encoding="utf-8")
+    workspace = tmp_path / "shop-api"
+    workspace.mkdir()
+    looking = os.stat
+
+    def refusing(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        if str(path) == str(index):
+            raise OSError(refusal, os.strerror(refusal), str(path))
+        return looking(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", refusing)
+
+    answer = session_start_from_files(
+        memory_root, project="acme", agent="coder", workspace=str(workspace)
+    )
+
+    assert "Nothing saved yet: the user memory index" not in answer.memory
+    assert (
+        "the user memory index could not be read: MEMORY.md is there, but Agent Memory "
+        f"cannot read it ({os.strerror(refusal)})."
+    ) in answer.memory
+    user = next(manifest for manifest in answer.manifests if manifest.scope == "user")
+    assert user.unreadable == f"cannot read it ({os.strerror(refusal)})"
 
 
 def test_q2b_offline_a_missing_index_is_nothing_saved(tmp_path: Path) -> None:
@@ -169,3 +209,34 @@ def test_q2b_offline_an_index_under_a_safe_edit_s_lease_is_read_once_the_edit_en
     starting.join(30)
     assert answers and "staging first" in answers[0], answers
     assert "could not be read" not in answers[0]
+
+
+@pytest.mark.parametrize("refusal", [errno.EACCES, errno.EIO], ids=errno.errorcode.get)
+def test_q2b_offline_a_memory_root_that_cannot_be_looked_at_is_named_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refusal: int
+) -> None:
+    """A memory root whose ``stat`` fails (a folder on its way another account's, a disk's
+    I/O error) raised the bare ``OSError`` out of the Session start from the files, past its
+    contract: it is :class:`OfflineUnavailableError` naming the root and the reason, which the
+    Session's record gives (P-2)."""
+    memory_root = tmp_path / "app" / "agents" / "coder" / "agent_state" / "memory"
+    (memory_root / "user").mkdir(parents=True)
+    workspace = tmp_path / "shop-api"
+    workspace.mkdir()
+    looking = os.stat
+
+    def refusing(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        if str(path) == str(memory_root):
+            raise OSError(refusal, os.strerror(refusal), str(path))
+        return looking(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", refusing)
+
+    with pytest.raises(OfflineUnavailableError) as raised:
+        session_start_from_files(
+            memory_root, project="acme", agent="coder", workspace=str(workspace)
+        )
+
+    assert str(raised.value) == (
+        f"the memory root {memory_root} cannot be looked at here ({os.strerror(refusal)})"
+    )

@@ -25,6 +25,7 @@ way cannot be read).
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -104,7 +105,13 @@ def session_start_from_files(
             f"{memory_root} is not the memory root of agent {agent!r} "
             "(<data dir>/agents/<agent>/agent_state/memory)"
         )
-    if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
+    try:  # only "no such folder" is False; another refusal (EIO, EACCES on the way) raises
+        usable = root.is_dir() and os.access(root, os.R_OK | os.X_OK)
+    except OSError as error:
+        raise OfflineUnavailableError(
+            f"the memory root {memory_root} cannot be looked at here ({error.strerror})"
+        ) from None
+    if not usable:
         raise OfflineUnavailableError(f"the memory root {memory_root} is not readable here")
     settings = _agent_memory(app_data_dir, project, agent)
     kind: WorkspaceKind = "persistent"
@@ -262,20 +269,32 @@ def _agent_memory(app_data_dir: Path, project: str, agent: str) -> _AgentMemory:
     )
 
 
-def _never_read(index: Path, *, inside: bool) -> tuple[PreparedIndex, tuple[int, bool]] | None:
-    """The stand-in of an index that is there but never read (T-5b); None when it is not there
-    (no entry, or a symlink to nothing)."""
-    if not os.path.lexists(index):
-        return None
-    if not inside:
-        why = "a symlink to outside the memory root"
-    elif index.is_dir():
-        why = "a folder, not a file"
-    elif index.exists():
-        why = "not a regular file"
-    else:
-        return None
-    return unreadable_index(f"does not read it: it is {why}"), (0, True)
+_ABSENT = "absent"
+"""What :func:`_looked_at` says of an index that is not there."""
+
+
+def _looked_at(target: Path) -> str | None:
+    """Why the index at ``target`` (its real path, inside the memory root) is not read, judged
+    by its name before the open: :data:`_ABSENT` when nothing is there (no entry, a symlink to
+    nothing, no folder for it: ``ENOENT``, ``ENOTDIR``, a loop in its scope folder's place);
+    ``"a symlink loop"`` (``ELOOP`` in its own folder: a refused entry, as the service says,
+    T-5b); ``"a folder, not a file"``; ``"not a regular
+    file"``; None for a regular file. Any other refusal (no permission, an I/O error) raises
+    that ``OSError``: the index is there as far as anyone can tell and cannot be read (Q-2b).
+    ``Path.is_file``, used before, answers False for a loop, which made it "nothing saved
+    yet"."""
+    try:
+        info = target.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return _ABSENT
+    except OSError as error:
+        if error.errno != errno.ELOOP:
+            raise
+        # the loop is the index's own link, or its scope folder's (named by the scope, K-6)
+        return "a symlink loop" if target.parent.is_dir() else _ABSENT
+    if stat.S_ISDIR(info.st_mode):
+        return "a folder, not a file"
+    return None if stat.S_ISREG(info.st_mode) else "not a regular file"
 
 
 def _opened_index(target: Path) -> BinaryIO:
@@ -317,8 +336,13 @@ def _read_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, b
     try:
         scope = root / key
         target = Path(os.path.realpath(scope / layout.INDEX_FILE))
-        if root not in target.parents or not target.is_file():
-            return _never_read(scope / layout.INDEX_FILE, inside=root in target.parents)
+        why = (
+            _looked_at(target) if root in target.parents else "a symlink to outside the memory root"
+        )
+        if why == _ABSENT:
+            return None
+        if why is not None:
+            return unreadable_index(f"does not read it: it is {why}"), (0, True)
         with _opened_index(target) as handle:
             if (why := _never_read_why(target, os.fstat(handle.fileno()))) is not None:
                 return unreadable_index(f"does not read it: it is {why}"), (0, True)

@@ -25,7 +25,7 @@ import msgspec
 from memory_core import keys
 from memory_core.atomic import atomic_write_bytes
 from memory_core.draft_rules import DRAFT_TEXT_RULE
-from memory_core.errors import InvalidId
+from memory_core.errors import InvalidId, NotRegularFileError
 from memory_core.wire import Draft, DraftCreate, utc_timestamp
 
 from memory_api.errors import BadRequest, CannotRead, NotFound, Unavailable, write_fix
@@ -181,12 +181,13 @@ class DraftStore:
         except FileNotFoundError:
             raise missing from None
         except OSError as error:
-            if error.errno in (errno.EACCES, errno.EPERM, errno.EIO):  # there, or cannot tell
-                raise CannotRead(
-                    f"draft {draft_id!r} cannot be looked up: the service {cannot_read(error)}"
-                ) from None  # never "it may have expired" (Q-2b)
-            logger.warning("ignoring draft entry %s: %s", path.name, error)  # a folder, a FIFO
-            raise missing from None
+            if isinstance(error, NotRegularFileError) or error.errno == errno.ELOOP:
+                # a folder, a FIFO, a symlink in a draft's place: no draft the service wrote
+                logger.warning("ignoring draft entry %s: %s", path.name, error)
+                raise missing from None
+            raise CannotRead(  # there, or cannot tell: never "it may have expired" (Q-2b)
+                f"draft {draft_id!r} cannot be looked up: the service {cannot_read(error)}"
+            ) from None
         if draft is None or self._expired(draft, self.clock()):
             _remove(path)
             raise missing
@@ -198,8 +199,10 @@ class DraftStore:
         """Return a live draft of ``agent`` in ``project``.
 
         Raises :class:`BadRequest` for a malformed id, :class:`NotFound` for an unknown,
-        expired (then deleted) or other agent's draft, and :class:`CannotRead` (503) when the
-        service may not read the draft or its folder (Q-2b).
+        expired (then deleted) or other agent's draft, or an entry in a draft's place that is
+        no regular file (a folder, a FIFO, a symlink), and :class:`CannotRead` (503) when the
+        draft or its folder cannot be read, whatever the reason the kernel gives (no
+        permission, an I/O error, a network mount gone stale, no descriptor left), Q-2b.
         """
         return await asyncio.to_thread(self._read, project, agent, draft_id)
 

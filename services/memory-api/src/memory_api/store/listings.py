@@ -47,15 +47,18 @@ class FolderListings:
 
         ``info`` is the folder's ``stat`` when the caller has just taken it (the overview does,
         for the scope's activity); else it is taken here. Raises nothing: a folder gone is None,
-        one that cannot be listed a listing whose ``error`` says why (Q-2b; logged by
+        one that cannot be listed (or whose ``stat`` fails for another reason than "not there":
+        an I/O error, a stale mount) a listing whose ``error`` says why (Q-2b; logged by
         :func:`~memory_api.store.scopes.list_folder`), never kept.
         """
         path = os.fspath(scope)
         if info is None:
             try:
                 info = os.stat(path)  # noqa: PTH116 - a string: the overview passes thousands
-            except OSError:
+            except (FileNotFoundError, NotADirectoryError):
                 return None
+            except OSError:  # there, or cannot tell: the listing names why, never "gone" (Q-2b)
+                return list_folder(scope, real=True)
         key = file_key(info)
         hit = self._cache.get(path, key)
         if hit is not None:

@@ -13,6 +13,7 @@ import errno
 import functools
 import logging
 import os
+import re
 import stat
 import unicodedata
 from collections.abc import Iterable
@@ -730,15 +731,28 @@ def sub_folder_files(scope: Path, targets: list[str]) -> frozenset[str]:
     return frozenset(present)
 
 
-def no_topic_file(root: Path, scope: Path, file_name: str, where: str) -> NotFound:
+def no_topic_file(root: Path, scope: Path, file_name: str, where: str) -> NotFound | CannotRead:
     """The :class:`NotFound` (404) for a read or delete of ``file_name`` (K-7-checked) that
     :func:`topic_entry` does not list in the real ``scope`` (``where`` names the scope in the
     detail). When an entry of that name is there but is never read (a folder, a FIFO, a
     symlink to nothing or to outside the memory root: what the listing names as a
     ``refused-entry``, T-5b), the detail says what it is rather than only that no topic file
-    is there (Q-2b: an answer never claims absent what is on disk). One ``lstat``."""
+    is there (Q-2b: an answer never claims absent what is on disk). An entry that cannot even
+    be looked at (its ``lstat`` fails with an I/O error, a stale mount, no permission) is a
+    :class:`CannotRead` (503) naming it, never a 404. An ``lstat`` or two.
+    """
     detail = f"no topic file {file_name!r} in {where}"
-    why = _refusal(root, Path(f"{os.fspath(scope)}{os.sep}{file_name}"))
+    lexical = f"{os.fspath(scope)}{os.sep}{file_name}"
+    try:
+        os.lstat(lexical)
+    except (FileNotFoundError, NotADirectoryError):
+        return NotFound(detail)
+    except OSError as error:  # there, or cannot tell: never "no topic file" (Q-2b)
+        return CannotRead(
+            f"topic file {file_name!r} in {where} cannot be looked at: the service "
+            f"{cannot_read(error)}"
+        )
+    why = _refusal(root, Path(lexical))
     if why is not None:
         detail += (
             f": {file_name!r} there is {why}, which the service never reads or deletes "
@@ -766,16 +780,20 @@ def _refusal(root: Path, lexical: Path, folder: int | None = None) -> str | None
     at in ``folder``, its folder held open, when given."""
     try:
         info = _lstat(os.fspath(lexical), lexical.name, folder)
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return None  # vanished meanwhile
+    except OSError as error:  # there as far as anyone can tell: never taken for absent (Q-2b)
+        return not_looked_at(error)
     if stat.S_ISLNK(info.st_mode):
         target = real_path(lexical)
         if not is_within(root, target):
             return "a symlink to outside the memory root"
         try:
             info = target.stat()
+        except (FileNotFoundError, NotADirectoryError):
+            return "a symlink to nothing"
         except OSError as error:
-            return "a symlink loop" if error.errno == errno.ELOOP else "a symlink to nothing"
+            return "a symlink loop" if error.errno == errno.ELOOP else not_looked_at(error)
         what = _kind_of(info.st_mode)
         if what is None and named_elsewhere(target, info):
             return f"a symlink to {HARD_LINKED}"
@@ -784,6 +802,15 @@ def _refusal(root: Path, lexical: Path, folder: int | None = None) -> str | None
     if what is None and named_elsewhere(lexical, info, folder=folder):
         return HARD_LINKED
     return None if what is None else what
+
+
+def not_looked_at(error: OSError) -> str:
+    """What the listing says of an entry whose ``lstat`` (or its symlink's target's ``stat``)
+    failed for another reason than "not there" (an I/O error, a stale network mount, no
+    permission to look into its folder): ``"an entry the service cannot look at (Input/output
+    error)"``. Such an entry is named among those never read (T-5b, Q-2b), never left out of
+    the listing as if it were absent."""
+    return f"an entry the service cannot look at ({error.strerror or type(error).__name__})"
 
 
 def _kind_of(mode: int) -> str | None:
@@ -847,31 +874,45 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
             raw, info = read_regular(
                 target, READ_CAP_BYTES + INDEX_COUNT_CAP + 1, memory=True, real_folder=True
             )
-    except (FileNotFoundError, NotRegularFileError):
-        return None  # absent to the reader; the listing names one never read (T-5b)
+    except FileNotFoundError:
+        return None
     except OSError as error:
-        logger.warning("index %s cannot be read: %s", lexical, error)
-        if error.errno == errno.ELOOP:
-            return None  # a symlink loop: a refused entry (T-5b)
-        try:
-            info = os.lstat(target)
-        except FileNotFoundError:
-            return None
-        except OSError:
-            # A scope folder the service may not enter (another account's, mode 0700): whether
-            # its index is there is unknown, so it is unreadable, never missing (Q-2b). The
-            # folder's own stat stands in (its ctime moves when its mode is fixed).
-            try:
-                info = os.lstat(scope)
-            except OSError:
-                return None
-        return IndexText(text="", stat=info, error=cannot_read(error))
+        return _index_not_read(root, scope, target, error)
     head = raw[: raw.rfind(b"\n", 0, READ_CAP_BYTES) + 1] if len(raw) > READ_CAP_BYTES else raw
     if (why := not_decoded_why(head)) is not None:
         return IndexText(text="", stat=info, error=why)  # never injected as mojibake
     if len(raw) <= READ_CAP_BYTES:
         return IndexText(text=decode_text(raw)[0], stat=info)
     return _over_cap_index(raw, info)
+
+
+def _index_not_read(root: Path, scope: Path, target: Path, error: OSError) -> IndexText | None:
+    """What :func:`read_index_text` answers for an index whose open or read raised ``error``.
+
+    None only when no index is to be read there: none at all, or an entry the listing names as
+    never read (:func:`index_refusal`: a folder, a FIFO, a symlink loop, T-5b). An index the
+    kernel refused though its name is a regular file (swapped for a symlink or another entry
+    between the look and the open, a folder on its way swapped, ``ELOOP``/``EINVAL``; no
+    permission; an I/O error) is an :class:`IndexText` whose ``error`` says why (Q-2b): never
+    absent, so never "nothing saved yet".
+    """
+    refused = isinstance(error, NotRegularFileError) or error.errno == errno.ELOOP
+    if refused and index_refusal(root, scope) is not None:
+        return None  # a refused entry, named as such by the listing and the injection
+    logger.warning("index %s cannot be read: %s", scope / layout.INDEX_FILE, error)
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        # A scope folder the service may not enter (another account's, mode 0700): whether
+        # its index is there is unknown, so it is unreadable, never missing (Q-2b). The
+        # folder's own stat stands in (its ctime moves when its mode is fixed).
+        try:
+            info = os.lstat(scope)
+        except OSError:
+            return None
+    return IndexText(text="", stat=info, error=cannot_read(error))
 
 
 def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
@@ -888,21 +929,37 @@ def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
     exact = len(raw) <= READ_CAP_BYTES + INDEX_COUNT_CAP
     rest = raw[cut:] if exact else raw[cut : raw.rfind(b"\n") + 1]
     links: dict[str, list[int]] = {}
-    rest_lines = rest.split(b"\n")
-    if rest_lines and rest_lines[-1] == b"":
-        rest_lines.pop()
-    for offset, line in enumerate(rest_lines, start=read_lines + 1):
+    number, start = read_lines + 1, 0  # the number of the rest's line at ``start``
+    mark = _LINK_MARK.search(rest)
+    while mark is not None:  # only lines that may link are decoded and parsed
+        line_start = rest.rfind(b"\n", 0, mark.start()) + 1
+        end = rest.find(b"\n", mark.start())
+        end = len(rest) if end == -1 else end
+        number += rest.count(b"\n", start, line_start)
+        start = line_start
+        line = rest[line_start:end]
         cut_line = line[:LINK_LINE_CAP]
         head_text = decode_text(cut_line, partial=len(line) > LINK_LINE_CAP, name_legacy=False)[0]
         for target in topic_link_targets(head_text):
-            links.setdefault(unicodedata.normalize("NFC", target), []).append(offset)
+            links.setdefault(unicodedata.normalize("NFC", target), []).append(number)
+        mark = _LINK_MARK.search(rest, end + 1)
+    rest_count = rest.count(b"\n") + (1 if rest and not rest.endswith(b"\n") else 0)
     partial = IndexRead(
         size=info.st_size,
-        lines_total=read_lines + len(rest_lines) + (0 if exact else 1),
+        lines_total=read_lines + rest_count + (0 if exact else 1),
         exact=exact,
         links=links,
     )
     return IndexText(text=text, stat=info, partial=partial)
+
+
+_LINK_MARK = re.compile(rb"[\[`=]")
+"""A byte every form of link or entry of an index line needs (T-4): ``[`` (a Markdown,
+reference or wiki link), a backquote (the entry form) or ``=`` (an HTML link's ``href=``), the
+same byte in every encoding an index is read in. A line past the read cap with none is only
+counted, never decoded and parsed: an index of millions of plain lines past its cap (12 MB of
+``- x``) took a minute a request, so every route that reads it (the overview, a Session start,
+one topic file) outlasted its client."""
 
 
 def read_marker(root: Path, scope: Path, key: str) -> Marker:

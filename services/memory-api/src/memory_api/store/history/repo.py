@@ -25,6 +25,7 @@ from pathlib import Path
 
 from memory_core.scope_merge import blob_id
 
+from memory_api.errors import READ_ACCESS_FIX
 from memory_api.store.containment import read_regular
 from memory_api.store.history.git import (
     BRANCH,
@@ -115,6 +116,16 @@ def read_head(repository: Path) -> str | None:
     return read_ref(repository, BRANCH)
 
 
+def _unreadable(repository: Path, name: str, error: OSError) -> HistoryUnavailable:
+    """The 503 for a file ``name`` of the history ``repository`` the kernel will not read (Q-2b):
+    the detail names the file and the reason and says what to do."""
+    why = error.strerror or type(error).__name__
+    return HistoryUnavailable(
+        f"the history cannot be read: the service cannot read its file "
+        f"{repository.name}/{name} ({why}): {READ_ACCESS_FIX}"
+    )
+
+
 def read_ref(repository: Path, ref: str) -> str | None:
     """The commit the ref ``ref`` (a full name under ``refs/``) points to, or None when there
     is no such ref; a file read, no git. Raises :class:`HistoryUnavailable` when the files
@@ -129,7 +140,7 @@ def read_ref(repository: Path, ref: str) -> str | None:
     except FileNotFoundError:
         raw = b""
     except OSError as error:  # NotRegularFileError is one
-        raise HistoryUnavailable(f"the history cannot be read: {error.strerror or error}") from None
+        raise _unreadable(repository, ref, error) from None
     found = _HEX40.match(raw)
     if found is not None:
         return found.group().decode("ascii")
@@ -144,7 +155,7 @@ def read_ref(repository: Path, ref: str) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise HistoryUnavailable(f"the history cannot be read: {error.strerror or error}") from None
+        raise _unreadable(repository, "packed-refs", error) from None
     if len(packed) > _PACKED_REFS_CAP:
         raise HistoryUnavailable(
             f"the history cannot be read: its packed-refs is over {_PACKED_REFS_CAP} bytes"
