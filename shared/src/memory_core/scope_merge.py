@@ -17,7 +17,9 @@ where a file's text must be merged.
   name, ``<stem>-<label>.md`` (``-2``, ``-3`` … when taken), reported as ``kept-both``. Never
   conflict markers in a memory file.
 - Deleted on one side and edited on the other: the edited file stays, reported as
-  ``kept-edited``.
+  ``kept-edited``; where that side renamed *and* rewrote it (git paired the two, or its index
+  line links the new name now, :mod:`~memory_core.rewritten_renames`), both texts stay, the
+  edit under the old name, reported as ``renamed-changed``.
 - The ``.workspace`` marker is never replaced (K-5): a different one on the second side is
   reported as ``marker-kept``.
 - A topic file one side renamed (the caller gives the renames, found by git's rename
@@ -76,6 +78,7 @@ from memory_core import layout
 from memory_core.index import index_lines_linking, link_targets
 from memory_core.index_merge import merge_index, rewrite_links
 from memory_core.line_merge import merge_lines
+from memory_core.rewritten_renames import rewritten_renames
 from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file
 
 __all__ = [
@@ -96,6 +99,7 @@ OutcomeKind = Literal[
     "kept-edited",
     "marker-kept",
     "renamed-deleted",
+    "renamed-changed",
     "renamed-to-one",
     "renamed-twice",
     "twin-renamed",
@@ -129,10 +133,12 @@ class MergeOutcome:
     the file it is a twin of (``twin``) and the name it is kept under (``kept_as``); for
     ``renamed-twice`` (``file`` renamed ``twin`` on the second side, ``kept_as`` on the first)
     and ``renamed-deleted`` (``file`` renamed ``kept_as`` on one side, deleted on the other)
-    the name it is kept under; for ``renamed-to-one`` (two texts given one new name ``file``,
-    at least one side by a rename) the name the second side's text is kept under
-    (``kept_as``) and the names each side's text had before (``renamed_from``: first, second;
-    None where that side wrote it as ``file``); ``written_twice`` for a ``kept-both`` of a name
+    the name it is kept under; for ``renamed-changed`` (``file`` renamed ``kept_as`` and
+    changed on one side, edited on the other: both kept) the changed text's name; for
+    ``renamed-to-one`` (two texts given one new name ``file``, at least one side by a rename)
+    the name the second side's text is kept under (``kept_as``) and the names each side's
+    text had before (``renamed_from``: first, second; None where that side wrote it as
+    ``file``); ``written_twice`` for a ``kept-both`` of a name
     the base lacks that each side wrote (each side's index lines link its own text); for
     ``index-unwritten`` (the index change could
     not be written where the index stands) ``reason`` says why and what to do, ``kept_as``
@@ -169,6 +175,11 @@ class MergeOutcome:
                 )
             case "kept-edited":
                 return f"{self.file} was deleted on one machine and edited on another: kept"
+            case "renamed-changed":
+                return (
+                    f"{self.file} was renamed {self.kept_as} and changed on one machine and "
+                    f"edited on another: both are kept, the edit as {self.file}"
+                )
             case "renamed-twice":
                 return (
                     f"{self.file} was renamed {self.kept_as} on one machine and {self.twin} on "
@@ -315,6 +326,10 @@ def merge_scopes(
     rename detection found them), followed by the other side (:func:`_follow_renames`). Never
     raises on content; ``content`` is called only for versions of the index that must be read.
     """
+    rewritten = (
+        rewritten_renames(renamed[0], base, first, content),
+        rewritten_renames(renamed[1], base, second, content),
+    )
     followed = _follow_renames(base, first, second, content, renamed, label)
     base, first, second = followed.base, followed.first, followed.second
     made = followed.made
@@ -322,16 +337,24 @@ def merge_scopes(
     def read(blob: str) -> bytes:
         return made[blob] if blob in made else content(blob)
 
-    merge = _merge_files(base, first, second, read, label, followed.relinks)
+    merge = _merge_files(base, first, second, read, label, followed.relinks, rewritten)
     merge.outcomes[:0] = followed.outcomes
     merge.new.update({blob: made[blob] for blob in merge.files.values() if blob in made})
     return merge
 
 
 def _merge_files(
-    base: Blobs, first: Blobs, second: Blobs, content: Content, label: str, relinks: list[_Relink]
+    base: Blobs,
+    first: Blobs,
+    second: Blobs,
+    content: Content,
+    label: str,
+    relinks: list[_Relink],
+    rewritten: tuple[Renames, Renames],
 ) -> ScopeMerge:
-    """:func:`merge_scopes` once each side's renames are followed by the other."""
+    """:func:`merge_scopes` once each side's renames are followed by the other; ``rewritten``
+    the files each side renamed and rewrote (:func:`rewritten_renames`), which name what a
+    ``kept-edited`` file's other side did."""
     merge = ScopeMerge(files=dict(first))
     taken = set(base) | set(first) | set(second)
     for name in sorted(taken - {layout.INDEX_FILE}):
@@ -346,11 +369,11 @@ def _merge_files(
             else:
                 merge.outcomes.append(MergeOutcome("marker-kept", name))
         elif theirs is None:  # deleted on the second side, edited on the first: kept
-            merge.outcomes.append(MergeOutcome("kept-edited", name))
+            merge.outcomes.append(_kept_edited(name, rewritten[1]))
             relinks.append(_Relink(first, name, name))
         elif ours is None:  # deleted on the first side, edited on the second: kept
             merge.files[name] = theirs
-            merge.outcomes.append(MergeOutcome("kept-edited", name))
+            merge.outcomes.append(_kept_edited(name, rewritten[0]))
             relinks.append(_Relink(second, name, name))
         else:  # two different versions: the second one under a new name
             new = kept_name(name, label, taken)
@@ -367,6 +390,15 @@ def _merge_files(
         _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, moved)
         _keep_first_lines(merge, first.get(layout.INDEX_FILE), content, set(kept_before))
     return merge
+
+
+def _kept_edited(name: str, rewritten: Renames) -> MergeOutcome:
+    """The outcome of ``name`` kept with its edit where the other side no longer holds it:
+    ``renamed-changed`` when that side renamed and rewrote it, else ``kept-edited``."""
+    new = rewritten.get(name)
+    if new is None:
+        return MergeOutcome("kept-edited", name)
+    return MergeOutcome("renamed-changed", name, new)
 
 
 def _keep_first_lines(
