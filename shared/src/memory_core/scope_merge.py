@@ -249,8 +249,11 @@ class ScopeMerge:
 def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
     """A free topic file name for the second version of ``name``: ``<stem>-<label>.md``, then
     ``<stem>-<label>-2.md`` …; ``label`` folded to ``[a-z0-9-]`` (``copy`` when nothing is
-    left), the stem cut so the name stays within 255 UTF-8 bytes (K-7); never a twin of a name
-    of ``taken`` (:func:`fold_name`).
+    left); never a twin of a name of ``taken`` (:func:`fold_name`). A stem too long for the
+    name to stay within 255 UTF-8 bytes (K-7: a name of many multi-byte characters) is cut at a
+    character and marked with six hex digits of its whole name's hash (``<head>~1a2b3c``), so
+    two long names alike in their first 230 bytes keep copies told apart by where they came
+    from, whatever order they are kept in.
 
     >>> kept_name("deploy.md", "Alice's Laptop", {"deploy-alice-s-laptop.md"})
     'deploy-alice-s-laptop-2.md'
@@ -259,10 +262,14 @@ def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
     folded = {fold_name(name) for name in used}
     slug = _slug(label)
     stem = name[:-3] if name.endswith(".md") else name
+    raw = stem.encode("utf-8", "surrogateescape")
+    mark = "~" + hashlib.sha1(raw, usedforsecurity=False).hexdigest()[:6]
     for number in itertools.count(1):
         suffix = f"-{slug}" + (f"-{number}" if number > 1 else "") + ".md"
         budget = _NAME_MAX_BYTES - len(suffix.encode("utf-8"))
-        head = stem.encode("utf-8", "surrogateescape")[:budget].decode("utf-8", "ignore")
+        head = stem
+        if len(raw) > budget:
+            head = raw[: budget - len(mark)].decode("utf-8", "ignore") + mark
         candidate = head + suffix
         if fold_name(candidate) not in folded and is_scope_file(candidate):
             return candidate
