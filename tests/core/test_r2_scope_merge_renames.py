@@ -242,3 +242,46 @@ def test_r2_a_file_renamed_onto_a_name_the_other_side_wrote_keeps_both_with_thei
         "a.md's text as c-laptop.md; each index line links the file holding the text it was "
         "written for"
     ]
+
+
+PURE_B = {INDEX: b"- [A](b.md) about a\n", "b.md": b"a text\n"}
+CHANGED_B = {INDEX: b"- [A](b.md) about a\n", "b.md": b"a text\nthe first side's\n"}
+PURE_C = {INDEX: b"- [A](c.md) about a\n", "c.md": b"a text\n"}
+CHANGED_C = {INDEX: b"- [A](c.md) about a\n", "c.md": b"a text\nthe second side's\n"}
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [(PURE_B, CHANGED_C), (CHANGED_B, PURE_C), (CHANGED_B, CHANGED_C)],
+    ids=["pure-changed", "changed-pure", "changed-changed"],
+)
+@pytest.mark.parametrize("git_paired", [True, False], ids=["git-paired", "index-tied"])
+def test_r2_renamed_to_two_names_with_a_text_changed_keeps_both_and_says_so(
+    first: Copy, second: Copy, git_paired: bool
+) -> None:
+    """``a.md`` renamed ``b.md`` on one side and ``c.md`` on the other, at least one of them
+    with its text changed: two texts, so both stay under their new names, each with its
+    index line, said in one line (never "deleted on another", never nothing)."""
+    renamed = ({"a.md": "b.md"}, {"a.md": "c.md"}) if git_paired else ({}, {})
+    pure = (_pure_of(first, "b.md"), _pure_of(second, "c.md"))
+    renamed = (
+        renamed[0] if git_paired else ({"a.md": "b.md"} if pure[0] else {}),
+        renamed[1] if git_paired else ({"a.md": "c.md"} if pure[1] else {}),
+    )
+    files, merged = _merge(BASE, first, second, renamed)
+    assert files["b.md"] == first["b.md"] and files["c.md"] == second["c.md"]
+    assert sorted(files) == [INDEX, "b.md", "c.md"]
+    assert sorted(files[INDEX].decode().splitlines()) == [
+        "- [A](b.md) about a",
+        "- [A](c.md) about a",
+    ]
+    assert [o.describe() for o in merged.outcomes] == [
+        "a.md was renamed b.md on one machine and c.md on another, with other texts: both are "
+        "kept, as b.md and c.md"
+    ]
+
+
+def _pure_of(side: Copy, name: str) -> bool:
+    """Whether ``side`` holds the base's ``a.md`` text as ``name`` (git finds a pure rename
+    whatever else it pairs)."""
+    return side[name] == BASE["a.md"]

@@ -398,3 +398,32 @@ def test_r2_renamed_and_rewritten_on_one_machine_edited_on_the_other_keeps_both_
         assert (scope / "b.md").read_text(encoding="utf-8") == "nothing like the old text\n"
         index = (scope / "MEMORY.md").read_text(encoding="utf-8")
         assert sorted(index.splitlines()) == ["- [A](a.md) about a", "- [A](b.md) about a"]
+
+
+@pytest.mark.parametrize("laptop_changes", [True, False], ids=["both-change", "desktop-changes"])
+def test_r2_renamed_to_two_names_with_a_text_changed_keeps_both_texts_and_says_so(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy], laptop_changes: bool
+) -> None:
+    """``a.md`` renamed ``b.md`` on the laptop and ``c.md`` on the desktop, the desktop (and
+    maybe the laptop) changing its text too: both texts stay, each under its machine's name
+    with its index line, and the sync says so (it said "deleted on another", or nothing)."""
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    rename(laptop.memory_root / "user", "a.md", "b.md")
+    if laptop_changes:
+        append(laptop.memory_root / "user" / "b.md", "the laptop's line\n")
+    rename(desktop.memory_root / "user", "a.md", "c.md")
+    append(desktop.memory_root / "user" / "c.md", "the desktop's line\n")
+    synced(laptop)
+    [result] = synced(desktop)
+    assert result.outcomes == [
+        "a.md was renamed b.md on one machine and c.md on another, with other texts: both are "
+        "kept, as b.md and c.md"
+    ]
+    synced(laptop)
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "b.md", "c.md"], scope
+        assert (scope / "c.md").read_text(encoding="utf-8").endswith("the desktop's line\n")
+        index = (scope / "MEMORY.md").read_text(encoding="utf-8")
+        assert sorted(index.splitlines()) == ["- [A](b.md) about a", "- [A](c.md) about a"]

@@ -19,7 +19,9 @@ where a file's text must be merged.
 - Deleted on one side and edited on the other: the edited file stays, reported as
   ``kept-edited``; where that side renamed *and* rewrote it (git paired the two, or its index
   line links the new name now, :mod:`~memory_core.rewritten_renames`), both texts stay, the
-  edit under the old name, reported as ``renamed-changed``.
+  edit under the old name, reported as ``renamed-changed``; renamed to two names on the two
+  sides, at least one with its text changed, both texts stay under their new names, reported
+  as ``renamed-apart``.
 - The ``.workspace`` marker is never replaced (K-5): a different one on the second side is
   reported as ``marker-kept``.
 - A topic file one side renamed (the caller gives the renames, found by git's rename
@@ -98,6 +100,7 @@ OutcomeKind = Literal[
     "kept-both",
     "kept-edited",
     "marker-kept",
+    "renamed-apart",
     "renamed-deleted",
     "renamed-changed",
     "renamed-to-one",
@@ -135,6 +138,8 @@ class MergeOutcome:
     and ``renamed-deleted`` (``file`` renamed ``kept_as`` on one side, deleted on the other)
     the name it is kept under; for ``renamed-changed`` (``file`` renamed ``kept_as`` and
     changed on one side, edited on the other: both kept) the changed text's name; for
+    ``renamed-apart`` (``file`` renamed ``kept_as`` on the first side and ``twin`` on the
+    second, at least one with its text changed: both kept) the two names; for
     ``renamed-to-one`` (two texts given one new name ``file``, at least one side by a rename)
     the name the second side's text is kept under (``kept_as``) and the names each side's
     text had before (``renamed_from``: first, second; None where that side wrote it as
@@ -175,6 +180,12 @@ class MergeOutcome:
                 )
             case "kept-edited":
                 return f"{self.file} was deleted on one machine and edited on another: kept"
+            case "renamed-apart":
+                return (
+                    f"{self.file} was renamed {self.kept_as} on one machine and {self.twin} on "
+                    f"another, with other texts: both are kept, as {self.kept_as} and "
+                    f"{self.twin}"
+                )
             case "renamed-changed":
                 return (
                     f"{self.file} was renamed {self.kept_as} and changed on one machine and "
@@ -345,7 +356,7 @@ def merge_scopes(
         return made[blob] if blob in made else content(blob)
 
     merge = _merge_files(base, first, second, read, label, followed.relinks, rewritten)
-    merge.outcomes[:0] = followed.outcomes
+    merge.outcomes[:0] = _renamed_apart(followed.outcomes, rewritten)
     merge.new.update({blob: made[blob] for blob in merge.files.values() if blob in made})
     return merge
 
@@ -397,6 +408,32 @@ def _merge_files(
         _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, moved)
         _keep_first_lines(merge, first.get(layout.INDEX_FILE), content, set(kept_before))
     return merge
+
+
+def _renamed_apart(
+    outcomes: list[MergeOutcome], rewritten: tuple[Renames, Renames]
+) -> list[MergeOutcome]:
+    """``outcomes`` of following the renames, with each file the two sides renamed to two
+    names, at least one with its text changed (so both texts stay, each under its side's new
+    name), said as ``renamed-apart``: in place of a ``renamed-deleted`` (the side that changed
+    it did not delete it), or added where neither rename was pure (nothing else said it)."""
+    said: list[MergeOutcome] = []
+    for outcome in outcomes:
+        old, pure = outcome.file, outcome.kept_as
+        firsts, seconds = rewritten[0].get(old), rewritten[1].get(old)
+        if outcome.kind != "renamed-deleted":
+            said.append(outcome)
+        elif firsts not in (None, pure):  # the first side changed it, the second renamed it
+            said.append(MergeOutcome("renamed-apart", old, firsts, pure))
+        elif seconds not in (None, pure):
+            said.append(MergeOutcome("renamed-apart", old, pure, seconds))
+        else:
+            said.append(outcome)
+    for old, new in rewritten[0].items():
+        other = rewritten[1].get(old)
+        if other is not None and other != new:
+            said.append(MergeOutcome("renamed-apart", old, new, other))
+    return said
 
 
 def _kept_edited(name: str, rewritten: Renames) -> MergeOutcome:
