@@ -214,29 +214,7 @@ class MergeOutcome:
                     f"another: kept as {self.kept_as}"
                 )
             case "index-unwritten":
-                fix = (
-                    "make MEMORY.md on the service's machine a regular file of its own within "
-                    f"{INDEX_CAP} bytes"
-                )
-                if self.kept_as is None:
-                    return (
-                        f"{self.file} could not be written on the service ({self.reason}): "
-                        f"this machine's change of it only removed lines; {fix}, then remove "
-                        "them again"
-                    )
-                if not self.also_kept:
-                    where = f"{self.kept_as} (a file of the scope)"
-                else:
-                    *firsts, last = (self.kept_as, *self.also_kept)
-                    where = (
-                        f"{', '.join(firsts)} and {last} (files of the scope, each within "
-                        f"{TOPIC_CAP} bytes)"
-                    )
-                return (
-                    f"{self.file} could not be written on the service ({self.reason}): the "
-                    f"lines this machine added are kept in {where}; to keep them in the "
-                    f"index, {fix}, then move them into it"
-                )
+                return self._index_unwritten()
             case "twin-renamed":
                 return (
                     f"{self.file} differs from {self.twin} only in letter case or Unicode "
@@ -245,6 +223,32 @@ class MergeOutcome:
                 )
             case _:
                 return f"{self.file} named another Workspace path: the scope's own is kept"
+
+    def _index_unwritten(self) -> str:
+        """The line of an ``index-unwritten`` outcome: why, where the lines are, what to do."""
+        fix = (
+            "make MEMORY.md on the service's machine a regular file of its own within "
+            f"{INDEX_CAP} bytes"
+        )
+        if self.kept_as is None:
+            return (
+                f"{self.file} could not be written on the service ({self.reason}): "
+                f"this machine's change of it only removed lines; {fix}, then remove "
+                "them again"
+            )
+        if not self.also_kept:
+            where = f"{self.kept_as} (a file of the scope)"
+        else:
+            *firsts, last = (self.kept_as, *self.also_kept)
+            where = (
+                f"{', '.join(firsts)} and {last} (files of the scope, each within "
+                f"{TOPIC_CAP} bytes)"
+            )
+        return (
+            f"{self.file} could not be written on the service ({self.reason}): the "
+            f"lines this machine added are kept in {where}; to keep them in the "
+            f"index, {fix}, then move them into it"
+        )
 
 
 @dataclass(slots=True)
