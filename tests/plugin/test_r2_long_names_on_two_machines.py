@@ -59,8 +59,8 @@ def test_r2_long_names_edited_on_two_machines_keep_both_texts_apart_and_round_tr
     index = held[layout.INDEX_FILE].splitlines()
     for n, name in enumerate(NAMES):
         assert held[name] == f"base\nTrue {n}\n"
-        [copy] = [k for k in kept if held[k] == f"base\nFalse {n}\n"]
-        assert f"- [Note {n}]({copy}) note {n}" in index
+        [theirs] = [k for k in kept if held[k] == f"base\nFalse {n}\n"]
+        assert f"- [Note {n}]({theirs}) note {n}" in index
         assert f"- [Note {n}]({name}) note {n}" in index
 
     (laptop.memory_root / "user" / kept[0]).write_text("edited on the laptop\n", "utf-8")
