@@ -28,7 +28,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 
 from memory_core import layout
-from memory_core.index import index_lines_linking
+from memory_core.index import link_targets
 from memory_core.index_merge import rewrite_links
 from memory_core.scope_files import is_scope_file
 
@@ -57,25 +57,48 @@ def rewritten_renames(
     come = [name for name in side if _is_topic(name) and name not in base]
     if not gone or not come:
         return {}
-    before, after = _index(base, content), _index(side, content)
-    lines = set(after.split("\n")) if after is not None else set()
+    linking = _lines_by_link(_index(base, content), gone)
+    tied = _lines_by_link(_index(side, content), come)
     pairs: dict[str, str] = {}
+    came = set(come)
+
+    def free(old: str, new: str | None) -> bool:
+        return new in came and new not in taken and base[old] != side[new]
+
+    taken: set[str | None] = set()
     for old in gone:
-        linking = index_lines_linking(before, old) if before is not None else []
-        free = [new for new in come if new not in pairs.values() and base[old] != side[new]]
-        tied = next((new for new in free if _tied(linking, old, new, lines)), None)
-        if tied is not None:
-            pairs[old] = tied
-        elif not linking and renames.get(old) in free:
-            pairs[old] = renames[old]
+        ties = (new for line in linking.get(old, []) for new in tied.get(line, []))
+        new = next((new for new in ties if free(old, new)), None)
+        if new is None and old not in linking and free(old, renames.get(old)):
+            new = renames[old]
+        if new is not None:
+            pairs[old] = new
+            taken.add(new)
     return pairs
 
 
-def _tied(linking: list[str], old: str, new: str, lines: set[str]) -> bool:
-    """Whether one of the base index's lines ``linking`` ``old`` stands among ``lines`` (the
-    side's index) linking ``new`` instead, its words unchanged."""
-    renamed = {unicodedata.normalize("NFC", old): new}
-    return any(rewrite_links(line, renamed) in lines for line in linking)
+_BLANK = "\x00"
+"""What a link to a renamed file is pointed at to compare two lines' words (no file name holds
+a NUL, K-7)."""
+
+
+def _lines_by_link(text: str | None, names: list[str]) -> dict[str, list[str]]:
+    """``text``'s lines linking one of ``names`` (T-4 forms), each with that link blanked
+    (:data:`_BLANK`): keyed by the name, the blanked lines; keyed by a blanked line, the names
+    whose lines read so. One look at each line's links whatever the count of names, so a
+    version that renamed a thousand notes costs its index's length, not its square."""
+    found: dict[str, list[str]] = {}
+    if text is None:
+        return found
+    wanted = {unicodedata.normalize("NFC", name): name for name in names}
+    for line in text.split("\n"):
+        for target in dict.fromkeys(unicodedata.normalize("NFC", t) for t in link_targets(line)):
+            name = wanted.get(target)
+            if name is not None:
+                blanked = rewrite_links(line, {target: _BLANK})
+                found.setdefault(name, []).append(blanked)
+                found.setdefault(blanked, []).append(name)
+    return found
 
 
 def _is_topic(name: str) -> bool:

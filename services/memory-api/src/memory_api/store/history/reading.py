@@ -418,13 +418,13 @@ def renames_in(repository: Path, entry: LogEntry) -> dict[str, str]:
     come.pop(layout.INDEX_FILE, None)
     if not gone or not come:
         return {}
+    holding: dict[str, list[str]] = {}  # blob → the names added holding it, last first
+    for name, blob in sorted(come.items(), reverse=True):
+        holding.setdefault(blob, []).append(name)
     pure: dict[str, str] = {}
-    for old, blob in gone.items():
-        new = next(
-            (name for name, b in come.items() if b == blob and name not in pure.values()), None
-        )
-        if new is not None:
-            pure[old] = new
+    for old, blob in sorted(gone.items()):
+        if holding.get(blob):
+            pure[old] = holding[blob].pop()
     index = next((item for item in entry.files if item.name == layout.INDEX_FILE), None)
     if index is None or index.status != "M":
         return pure
