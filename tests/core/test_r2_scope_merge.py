@@ -397,3 +397,30 @@ def test_r2_long_names_alike_but_for_their_end_keep_copies_apart_and_within_255_
             2 * len(names)
         )
     assert forward == backward
+
+
+def test_r2_an_index_line_reworded_on_both_sides_keeps_both_versions_and_says_so() -> None:
+    base = {"MEMORY.md": b"# Memory\n- [A](a.md) about a\n- [B](b.md) about b\n"}
+    first = {
+        "MEMORY.md": b"# Memory\n- [A](a.md) about a, the service's words\n- [B](b.md) about b\n"
+    }
+    second = {
+        "MEMORY.md": b"# Memory\n- [A](a.md) about a, the laptop's words\n- [B](b.md) about b\n"
+    }
+    merged, merge = _merge(base, first, second)
+    assert merged["MEMORY.md"] == (
+        b"# Memory\n- [A](a.md) about a, the service's words\n"
+        b"- [A](a.md) about a, the laptop's words\n- [B](b.md) about b\n"
+    )
+    assert [o.describe() for o in merge.outcomes] == [
+        "the MEMORY.md line '- [A](a.md) about a' was changed on two machines: both versions "
+        "are kept, one after the other"
+    ]
+
+
+def test_r2_index_lines_added_on_both_sides_or_changed_on_one_say_nothing() -> None:
+    base = {"MEMORY.md": b"- [A](a.md) about a\n"}
+    first = {"MEMORY.md": b"- [A](a.md) about a\n- [B](b.md) the service's\n"}
+    second = {"MEMORY.md": b"- [A](a.md) about a, reworded\n- [C](c.md) the laptop's\n"}
+    _, merge = _merge(base, first, second)
+    assert merge.outcomes == []

@@ -20,7 +20,7 @@ import re
 
 from merge3 import Merge3
 
-__all__ = ["merge_lines"]
+__all__ = ["changed_on_both", "merge_lines"]
 
 _LINE_RE = re.compile(rb"[^\n]*\n|[^\n]+")
 
@@ -49,3 +49,22 @@ def merge_lines(base: bytes, a: bytes, b: bytes) -> bytes:
             merged[-1]
         ]
     return b"".join(merged)
+
+
+def changed_on_both(base: bytes, a: bytes, b: bytes) -> list[tuple[list[bytes], ...]]:
+    """The regions of ``base`` that ``a`` and ``b`` both replaced, each with other lines: the
+    places where :func:`merge_lines` keeps both versions one after the other, each as its
+    lines in ``base``, ``a`` and ``b``. A region one side only removed, or only added to (its
+    lines of ``base`` all still there), is not one.
+
+    >>> changed_on_both(b"x\\nkeep\\n", b"x, said by a\\nkeep\\n", b"x, said by b\\nkeep\\n")
+    [([b'x\\n'], [b'x, said by a\\n'], [b'x, said by b\\n'])]
+    """
+    found: list[tuple[list[bytes], ...]] = []
+    for group in Merge3(_lines(base), _lines(a), _lines(b)).merge_groups():
+        if group[0] == "conflict":
+            base_lines, a_lines, b_lines = group[1], group[2], group[3]
+            was = set(base_lines)
+            if a_lines and b_lines and was - set(a_lines) and was - set(b_lines):
+                found.append((list(base_lines), list(a_lines), list(b_lines)))
+    return found

@@ -79,7 +79,7 @@ from typing import Literal
 from memory_core import layout
 from memory_core.index import index_lines_linking, link_targets
 from memory_core.index_merge import merge_index, rewrite_links
-from memory_core.line_merge import merge_lines
+from memory_core.line_merge import changed_on_both, merge_lines
 from memory_core.rewritten_renames import rewritten_renames
 from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file
 
@@ -96,6 +96,7 @@ __all__ = [
 ]
 
 OutcomeKind = Literal[
+    "index-lines-both",
     "index-unwritten",
     "kept-both",
     "kept-edited",
@@ -159,6 +160,8 @@ class MergeOutcome:
     also_kept: tuple[str, ...] = ()
     renamed_from: tuple[str | None, str | None] = (None, None)
     written_twice: bool = False
+    lines: tuple[str, ...] = ()
+    """For ``index-lines-both``: the index lines as they were before both sides changed them."""
 
     def files(self) -> tuple[str, ...]:
         """Every file this outcome names: ``file``, ``kept_as`` and ``also_kept``."""
@@ -215,6 +218,13 @@ class MergeOutcome:
                 )
             case "index-unwritten":
                 return self._index_unwritten()
+            case "index-lines-both":
+                shown = self.lines[0] if len(self.lines[0]) <= 80 else self.lines[0][:79] + "…"
+                more = f" and {len(self.lines) - 1} more" if len(self.lines) > 1 else ""
+                return (
+                    f"the {self.file} line {shown!r}{more} was changed on two machines: both "
+                    "versions are kept, one after the other"
+                )
             case "twin-renamed":
                 return (
                     f"{self.file} differs from {self.twin} only in letter case or Unicode "
@@ -438,6 +448,22 @@ def _renamed_apart(
         if other is not None and other != new:
             said.append(MergeOutcome("renamed-apart", old, new, other))
     return said
+
+
+_LINK_TARGET_RE = re.compile(rb"\]\([^)]*\)")
+
+
+def _reworded_on_both(base: bytes, second: bytes, first: bytes) -> tuple[str, ...]:
+    """The index lines of ``base`` both sides reworded, each its own way (both versions are
+    kept, :func:`~memory_core.line_merge.changed_on_both`), as text; not those whose two
+    versions differ only in where their links point (a rename each side made, said by its
+    own outcome)."""
+    were: list[str] = []
+    for was, seconds, firsts in changed_on_both(base, second, first):
+        words = [{_LINK_TARGET_RE.sub(b"]()", line) for line in side} for side in (seconds, firsts)]
+        if words[0] != words[1]:
+            were += [line.decode("utf-8", "replace").rstrip("\r\n") for line in was]
+    return tuple(were)
 
 
 def _kept_edited(name: str, rewritten: Renames) -> MergeOutcome:
@@ -800,6 +826,8 @@ def _merge_index(
     else:
         parts = [b"" if blob is None else content(blob) for blob in (was, theirs, ours)]
         index = merge_lines(parts[0], parts[1], parts[2])  # the first side's lines first
+        if were := _reworded_on_both(parts[0], parts[1], parts[2]):
+            merge.outcomes.append(MergeOutcome("index-lines-both", name, lines=were))
     lines: list[str] = []
     for relink in relinks:
         old = relink.side.get(name)
