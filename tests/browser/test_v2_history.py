@@ -551,3 +551,27 @@ def test_v2_a_delete_the_history_could_not_record_is_said_and_offers_no_undo(
     expect(toast).to_contain_text("its history could not record it yet")
     expect(toast.get_by_role("button", name="Undo")).to_have_count(0)
     expect(target).to_have_count(0)
+
+
+def test_v2_a_note_renamed_and_rewritten_at_once_shows_as_a_rename_in_what_changed(
+    open_page: PageFactory, service: Service
+) -> None:
+    """An agent renames ``time-zone.md`` to ``zones.md`` and rewrites it in one go, pointing
+    its index line there: git alone sees a delete and an add; the page says which name each
+    was (``(renamed zones.md)``, ``(was time-zone.md)``)."""
+    _checkpoint(service)
+    scope = service.scope_dir("user")
+    (scope / "time-zone.md").rename(scope / "zones.md")
+    (scope / "zones.md").write_text("Nothing of the old note is left.\n", encoding="utf-8")
+    index = scope / layout.INDEX_FILE
+    index.write_text(
+        index.read_text(encoding="utf-8").replace("(time-zone.md)", "(zones.md)"), "utf-8"
+    )
+    _checkpoint(service)
+    page = _open(open_page, service, "desktop")
+    open_memory_tab(page)
+    page.goto(MEMORY_TAB + "/changes/user")
+    newest = viewer(page).locator("li.change").first
+    expect(newest.locator('[data-file="time-zone.md"]')).to_contain_text("(renamed zones.md)")
+    expect(newest.locator('[data-file="zones.md"]')).to_contain_text("(was time-zone.md)")
+    _assert_axe_clean(page, "What changed, a rename")

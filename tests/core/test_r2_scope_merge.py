@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+from memory_core.scope_files import is_scope_file
 from memory_core.scope_merge import (
     MergeOutcome,
     ScopeMerge,
     blob_id,
+    fold_name,
     kept_name,
     merge_scopes,
     part_twins,
@@ -142,6 +145,7 @@ def test_r2_kept_names_are_free_topic_names_within_255_bytes() -> None:
     long = "ü" * 126 + ".md"  # 255 bytes
     name = kept_name(long, "laptop", {long})
     assert name.endswith("-laptop.md") and len(name.encode()) <= 255
+    assert name.startswith("ü" * 100) and is_scope_file(name)
     assert kept_name("a.md", "", {"a.md"}) == "a-copy.md"
     assert kept_name("a.md", "x", {"a-x.md", "a-x-2.md"}) == "a-x-3.md"
 
@@ -362,3 +366,61 @@ def test_r2_an_index_line_edited_after_its_file_was_kept_both_leaves_the_other_i
     )
     assert (files["c.md"], files["c-laptop.md"]) == (b"service\n", b"laptop\n")
     assert merged.outcomes == []
+
+
+LONG_HEADS = ["長" * 83, "ü" * 124, "😀" * 61, "e\u0301" * 82, "a" * 250]
+
+
+@pytest.mark.parametrize("head", LONG_HEADS, ids=["cjk", "latin-2", "emoji", "nfd", "ascii"])
+def test_r2_long_names_alike_but_for_their_end_keep_copies_apart_and_within_255_bytes(
+    head: str,
+) -> None:
+    """Names too long for ``-<label>.md`` to fit (K-7's 255 bytes of UTF-8), alike in all but
+    their last characters, each kept once more, in either order: every kept name is a topic
+    file name within 255 bytes, no two are one name or twins, and each names its own file the
+    same whichever was kept first."""
+    names = [f"{head[: len(head) - 1]}{end}.md" for end in ("a", "b", "é", "😀")]
+    names = [n for n in names if len(n.encode()) <= 255]
+    forward: dict[str, str] = {}
+    taken = set(names)
+    for name in names:
+        forward[name] = kept_name(name, "laptop", taken)
+        taken.add(forward[name])
+    backward: dict[str, str] = {}
+    taken = set(names)
+    for name in reversed(names):
+        backward[name] = kept_name(name, "laptop", taken)
+        taken.add(backward[name])
+    for kept in (forward, backward):
+        assert all(len(k.encode()) <= 255 and is_scope_file(k) for k in kept.values()), kept
+        assert len({fold_name(k) for k in kept.values()} | {fold_name(n) for n in names}) == (
+            2 * len(names)
+        )
+    assert forward == backward
+
+
+def test_r2_an_index_line_reworded_on_both_sides_keeps_both_versions_and_says_so() -> None:
+    base = {"MEMORY.md": b"# Memory\n- [A](a.md) about a\n- [B](b.md) about b\n"}
+    first = {
+        "MEMORY.md": b"# Memory\n- [A](a.md) about a, the service's words\n- [B](b.md) about b\n"
+    }
+    second = {
+        "MEMORY.md": b"# Memory\n- [A](a.md) about a, the laptop's words\n- [B](b.md) about b\n"
+    }
+    merged, merge = _merge(base, first, second)
+    assert merged["MEMORY.md"] == (
+        b"# Memory\n- [A](a.md) about a, the service's words\n"
+        b"- [A](a.md) about a, the laptop's words\n- [B](b.md) about b\n"
+    )
+    assert [o.describe() for o in merge.outcomes] == [
+        "the MEMORY.md line '- [A](a.md) about a' was changed on two machines: both versions "
+        "are kept, one after the other"
+    ]
+
+
+def test_r2_index_lines_added_on_both_sides_or_changed_on_one_say_nothing() -> None:
+    base = {"MEMORY.md": b"- [A](a.md) about a\n"}
+    first = {"MEMORY.md": b"- [A](a.md) about a\n- [B](b.md) the service's\n"}
+    second = {"MEMORY.md": b"- [A](a.md) about a, reworded\n- [C](c.md) the laptop's\n"}
+    _, merge = _merge(base, first, second)
+    assert merge.outcomes == []

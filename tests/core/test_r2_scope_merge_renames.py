@@ -80,8 +80,10 @@ def test_r2_renamed_on_one_side_and_deleted_on_the_other_is_kept_with_its_line(
 
 def test_r2_a_rename_whose_side_changed_the_text_is_not_followed() -> None:
     """git calls a file gone and one come holding half its text a rename (``R074``); one side
-    that also changed the text made a new file, not the old one renamed: the other side's edit
-    of the old file stays under the old name (``kept-edited``), never lands in the new one."""
+    that also changed the text made a new text, not the old one renamed: the other side's edit
+    of the old file stays under the old name, never lands in the new one, and the outcome
+    says the first side renamed and rewrote it (its index line links ``b.md`` now), not that
+    it deleted it."""
     first = {INDEX: b"- [A](b.md) about a\n", "b.md": b"first's text\n"}
     second = {INDEX: b"- [A](a.md) about a\n", "a.md": b"second's text\n"}
     files, merged = _merge(BASE, first, second, ({"a.md": "b.md"}, {}))
@@ -90,6 +92,54 @@ def test_r2_a_rename_whose_side_changed_the_text_is_not_followed() -> None:
         "b.md": b"first's text\n",
         "a.md": b"second's text\n",
     }
+    assert [(o.kind, o.file, o.kept_as) for o in merged.outcomes] == [
+        ("renamed-changed", "a.md", "b.md")
+    ]
+
+
+REWRITTEN = {INDEX: b"- [A](b.md) about a\n", "b.md": b"nothing like the old text\n"}
+EDITED_AGAIN = {INDEX: b"- [A](a.md) about a\n", "a.md": b"a text\nand a line more\n"}
+
+
+@pytest.mark.parametrize("renamer", ["first", "second"])
+def test_r2_renamed_and_rewritten_on_one_side_edited_on_the_other_keeps_both_and_says_so(
+    renamer: str,
+) -> None:
+    """``a.md`` renamed ``b.md`` and rewritten in one change (too little text left for git to
+    pair them: a delete and an add to git), ``a.md`` edited on the other side: both texts
+    stay, each with its index line, and the outcome names the rename its index line tells,
+    never "deleted on one machine"."""
+    if renamer == "first":
+        files, merged = _merge(BASE, REWRITTEN, EDITED_AGAIN, ({}, {}))
+    else:
+        files, merged = _merge(BASE, EDITED_AGAIN, REWRITTEN, ({}, {}))
+    assert files["a.md"] == b"a text\nand a line more\n"
+    assert files["b.md"] == b"nothing like the old text\n"
+    assert sorted(files[INDEX].decode().splitlines()) == [
+        "- [A](a.md) about a",
+        "- [A](b.md) about a",
+    ]
+    assert [o.describe() for o in merged.outcomes] == [
+        "a.md was renamed b.md and changed on one machine and edited on another: both are "
+        "kept, the edit as a.md"
+    ]
+
+
+def test_r2_git_s_pairing_alone_names_the_rewrite_where_no_index_line_linked_the_file() -> None:
+    base = {INDEX: b"", "a.md": b"a text\n"}
+    first = {INDEX: b"", "b.md": b"a text, then much more\n"}
+    second = {INDEX: b"", "a.md": b"a text, edited\n"}
+    _, merged = _merge(base, first, second, ({"a.md": "b.md"}, {}))
+    assert [(o.kind, o.file, o.kept_as) for o in merged.outcomes] == [
+        ("renamed-changed", "a.md", "b.md")
+    ]
+
+
+def test_r2_a_file_deleted_and_another_written_with_its_own_line_is_no_rename() -> None:
+    """A delete beside a new file whose index line is a line of its own (not the old line
+    pointed at it) stays a delete: ``kept-edited``."""
+    first = {INDEX: b"- [B](b.md) about b\n", "b.md": b"b text\n"}
+    _, merged = _merge(BASE, first, EDITED_AGAIN, ({}, {}))
     assert [(o.kind, o.file) for o in merged.outcomes] == [("kept-edited", "a.md")]
 
 
@@ -192,3 +242,46 @@ def test_r2_a_file_renamed_onto_a_name_the_other_side_wrote_keeps_both_with_thei
         "a.md's text as c-laptop.md; each index line links the file holding the text it was "
         "written for"
     ]
+
+
+PURE_B = {INDEX: b"- [A](b.md) about a\n", "b.md": b"a text\n"}
+CHANGED_B = {INDEX: b"- [A](b.md) about a\n", "b.md": b"a text\nthe first side's\n"}
+PURE_C = {INDEX: b"- [A](c.md) about a\n", "c.md": b"a text\n"}
+CHANGED_C = {INDEX: b"- [A](c.md) about a\n", "c.md": b"a text\nthe second side's\n"}
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [(PURE_B, CHANGED_C), (CHANGED_B, PURE_C), (CHANGED_B, CHANGED_C)],
+    ids=["pure-changed", "changed-pure", "changed-changed"],
+)
+@pytest.mark.parametrize("git_paired", [True, False], ids=["git-paired", "index-tied"])
+def test_r2_renamed_to_two_names_with_a_text_changed_keeps_both_and_says_so(
+    first: Copy, second: Copy, git_paired: bool
+) -> None:
+    """``a.md`` renamed ``b.md`` on one side and ``c.md`` on the other, at least one of them
+    with its text changed: two texts, so both stay under their new names, each with its
+    index line, said in one line (never "deleted on another", never nothing)."""
+    renamed = ({"a.md": "b.md"}, {"a.md": "c.md"}) if git_paired else ({}, {})
+    pure = (_pure_of(first, "b.md"), _pure_of(second, "c.md"))
+    renamed = (
+        renamed[0] if git_paired else ({"a.md": "b.md"} if pure[0] else {}),
+        renamed[1] if git_paired else ({"a.md": "c.md"} if pure[1] else {}),
+    )
+    files, merged = _merge(BASE, first, second, renamed)
+    assert files["b.md"] == first["b.md"] and files["c.md"] == second["c.md"]
+    assert sorted(files) == [INDEX, "b.md", "c.md"]
+    assert sorted(files[INDEX].decode().splitlines()) == [
+        "- [A](b.md) about a",
+        "- [A](c.md) about a",
+    ]
+    assert [o.describe() for o in merged.outcomes] == [
+        "a.md was renamed b.md on one machine and c.md on another, with other texts: both are "
+        "kept, as b.md and c.md"
+    ]
+
+
+def _pure_of(side: Copy, name: str) -> bool:
+    """Whether ``side`` holds the base's ``a.md`` text as ``name`` (git finds a pure rename
+    whatever else it pairs)."""
+    return side[name] == BASE["a.md"]

@@ -65,6 +65,42 @@ def test_r2_a_topic_deleted_meanwhile_gets_the_edit(tmp_path: Path) -> None:
     assert _files(tmp_path) == {"a.md": b"a1\n"}
 
 
+def test_r2_a_text_kept_beside_a_file_edited_meanwhile_gets_its_index_line(
+    tmp_path: Path,
+) -> None:
+    """The change's index line for ``a.md`` now links the text an agent wrote meanwhile; the
+    change's own text, kept as ``a-laptop.md``, is linked by that line pointed there: nothing
+    kept is left out of the index (an agent would never find it at Session start)."""
+    (tmp_path / "MEMORY.md").write_bytes(b"- [A](a.md) about a\n")
+    (tmp_path / "a.md").write_bytes(b"a0\n")
+    disk = _files(tmp_path)
+    (tmp_path / "a.md").write_bytes(b"written by an agent meanwhile\n")
+    target = {"MEMORY.md": b"- [A](a.md) about a\n- [P](p.md) pushed\n", "a.md": b"pushed a\n"}
+    target["p.md"] = b"p\n"
+    assert _apply(tmp_path, disk, target) == [MergeOutcome("kept-both", "a.md", "a-laptop.md")]
+    assert _files(tmp_path)["a-laptop.md"] == b"pushed a\n"
+    assert _files(tmp_path)["MEMORY.md"] == (
+        b"- [A](a.md) about a\n- [P](p.md) pushed\n- [A](a-laptop.md) about a\n"
+    )
+
+
+def test_r2_a_file_edited_while_the_change_deleted_it_keeps_its_index_line(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "MEMORY.md").write_bytes(b"- [A](a.md) about a\n- [B](b.md) about b\n")
+    (tmp_path / "a.md").write_bytes(b"a0\n")
+    (tmp_path / "b.md").write_bytes(b"b\n")
+    disk = _files(tmp_path)
+    (tmp_path / "a.md").write_bytes(b"edited meanwhile\n")
+    target = {"MEMORY.md": b"- [B](b.md) about b\n", "b.md": b"b\n"}
+    assert _apply(tmp_path, disk, target) == [MergeOutcome("kept-edited", "a.md")]
+    assert _files(tmp_path) == {
+        "MEMORY.md": b"- [B](b.md) about b\n- [A](a.md) about a\n",
+        "a.md": b"edited meanwhile\n",
+        "b.md": b"b\n",
+    }
+
+
 def test_r2_index_lines_written_meanwhile_stay(tmp_path: Path) -> None:
     (tmp_path / "MEMORY.md").write_bytes(b"- [A](a.md)\n")
     disk = _files(tmp_path)

@@ -128,6 +128,31 @@ def test_r2_both_machines_append_to_one_index_and_every_line_arrives(
         assert set(lines) == expected and len(lines) == 3, root
 
 
+def test_r2_one_index_line_reworded_on_both_machines_keeps_both_and_says_so(
+    served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    laptop, desktop = two_machines
+    append(served_root / "user" / "MEMORY.md", "# Memory\n- [A](a.md) about a\n")
+    append(served_root / "user" / "a.md", "a\n")
+    synced(laptop)
+    synced(desktop)
+    for copy, who in ((laptop, "laptop"), (desktop, "desktop")):
+        index = copy.memory_root / "user" / "MEMORY.md"
+        index.write_text(f"# Memory\n- [A](a.md) about a, as the {who} says\n", "utf-8")
+    synced(laptop)
+    [result] = synced(desktop)
+    synced(laptop)
+    assert result.outcomes == [
+        "the MEMORY.md line '- [A](a.md) about a' was changed on two machines: both versions "
+        "are kept, one after the other"
+    ]
+    for root in (served_root, laptop.memory_root, desktop.memory_root):
+        assert (root / "user" / "MEMORY.md").read_text(encoding="utf-8") == (
+            "# Memory\n- [A](a.md) about a, as the laptop says\n"
+            "- [A](a.md) about a, as the desktop says\n"
+        ), root
+
+
 def test_r2_two_edits_of_one_file_keep_both_under_a_named_file(
     shared_service: RealService,
     new_agent: str,

@@ -205,13 +205,13 @@ def test_r2_a_new_file_and_its_index_line_sent_one_by_one_keep_the_line_on_its_t
         ), scope
 
 
-def test_r2_a_rename_and_an_edit_on_the_renaming_machine_too_is_no_rename_and_keeps_both(
+def test_r2_a_rename_and_an_edit_on_the_renaming_machine_too_keeps_both_and_says_so(
     user: Path,
     two_machines: tuple[RemoteCopy, RemoteCopy],
 ) -> None:
-    """A file renamed and changed on one machine (git: ``R0xx``, not ``R100``) is a new file,
-    not the old one renamed: the other machine's edit of the old file stays under the old
-    name (``kept-edited``), never in the new one."""
+    """A file renamed and changed on one machine (git: ``R0xx``, not ``R100``) is not followed
+    as a rename: the other machine's edit of the old file stays under the old name, never in
+    the new one, and the sync says the first machine renamed and changed it."""
     laptop, desktop = two_machines
     synced(laptop)
     synced(desktop)
@@ -220,7 +220,10 @@ def test_r2_a_rename_and_an_edit_on_the_renaming_machine_too_is_no_rename_and_ke
     (desktop.memory_root / "user" / "a.md").write_text("the desktop's whole text\n", "utf-8")
     synced(laptop)
     [result] = synced(desktop)
-    assert result.outcomes == ["a.md was deleted on one machine and edited on another: kept"]
+    assert result.outcomes == [
+        "a.md was renamed b.md and changed on one machine and edited on another: both are "
+        "kept, the edit as a.md"
+    ]
     synced(laptop)
     for scope in every_copy(user, laptop, desktop):
         assert names(scope) == ["MEMORY.md", "a.md", "b.md"], scope
@@ -355,3 +358,72 @@ def test_r2_one_case_only_rename_made_on_both_machines_one_on_exfat_is_one_file(
             assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [A](A.md) about a\n"
         [again] = synced(exfat)
         assert not again.sent and not again.waiting
+
+
+def rewrite(scope: Path, old: str, new: str, text: str) -> None:
+    """``old`` renamed ``new`` and given ``text`` in one change (too little of the old text
+    left for git to pair them), its index line pointed there."""
+    rename(scope, old, new)
+    (scope / new).write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("renamer_first", [True, False], ids=["rename-first", "edit-first"])
+def test_r2_renamed_and_rewritten_on_one_machine_edited_on_the_other_keeps_both_and_says_so(
+    user: Path,
+    two_machines: tuple[RemoteCopy, RemoteCopy],
+    renamer_first: bool,
+) -> None:
+    """The laptop renames ``a.md`` to ``b.md`` and rewrites it in one change; the desktop
+    edits ``a.md``. Every copy ends with both texts, the edit as ``a.md`` and the rewrite as
+    ``b.md``, each with its index line, and the sync says what happened (a rename, not "a.md
+    was deleted on one machine")."""
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    rewrite(laptop.memory_root / "user", "a.md", "b.md", "nothing like the old text\n")
+    (desktop.memory_root / "user" / "a.md").write_text(
+        "a first line\na second line, edited\n", encoding="utf-8"
+    )
+    order = (laptop, desktop) if renamer_first else (desktop, laptop)
+    synced(order[0])
+    [merged] = synced(order[1])
+    assert merged.outcomes == [
+        "a.md was renamed b.md and changed on one machine and edited on another: both are "
+        "kept, the edit as a.md"
+    ]
+    synced(order[0])
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "a.md", "b.md"], scope
+        assert (scope / "a.md").read_text(encoding="utf-8").endswith("line, edited\n"), scope
+        assert (scope / "b.md").read_text(encoding="utf-8") == "nothing like the old text\n"
+        index = (scope / "MEMORY.md").read_text(encoding="utf-8")
+        assert sorted(index.splitlines()) == ["- [A](a.md) about a", "- [A](b.md) about a"]
+
+
+@pytest.mark.parametrize("laptop_changes", [True, False], ids=["both-change", "desktop-changes"])
+def test_r2_renamed_to_two_names_with_a_text_changed_keeps_both_texts_and_says_so(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy], laptop_changes: bool
+) -> None:
+    """``a.md`` renamed ``b.md`` on the laptop and ``c.md`` on the desktop, the desktop (and
+    maybe the laptop) changing its text too: both texts stay, each under its machine's name
+    with its index line, and the sync says so (it said "deleted on another", or nothing)."""
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    rename(laptop.memory_root / "user", "a.md", "b.md")
+    if laptop_changes:
+        append(laptop.memory_root / "user" / "b.md", "the laptop's line\n")
+    rename(desktop.memory_root / "user", "a.md", "c.md")
+    append(desktop.memory_root / "user" / "c.md", "the desktop's line\n")
+    synced(laptop)
+    [result] = synced(desktop)
+    assert result.outcomes == [
+        "a.md was renamed b.md on one machine and c.md on another, with other texts: both are "
+        "kept, as b.md and c.md"
+    ]
+    synced(laptop)
+    for scope in every_copy(user, laptop, desktop):
+        assert names(scope) == ["MEMORY.md", "b.md", "c.md"], scope
+        assert (scope / "c.md").read_text(encoding="utf-8").endswith("the desktop's line\n")
+        index = (scope / "MEMORY.md").read_text(encoding="utf-8")
+        assert sorted(index.splitlines()) == ["- [A](b.md) about a", "- [A](c.md) about a"]

@@ -25,7 +25,7 @@ from merge3 import Merge3
 
 from memory_core.line_matching import BoundedMatcher
 
-__all__ = ["merge_lines"]
+__all__ = ["changed_on_both", "merge_lines"]
 
 _LINE_RE = re.compile(rb"[^\n]*\n|[^\n]+")
 
@@ -34,17 +34,20 @@ def _lines(data: bytes) -> list[bytes]:
     return _LINE_RE.findall(data)
 
 
+def _merge_groups(base: bytes, a: bytes, b: bytes) -> Any:
+    """``merge3``'s merge groups of the three texts' lines, matched at a bounded cost."""
+    # merge3 types its matcher's blocks as list[tuple[int, int, int]]; difflib's Match is one
+    matcher: Any = BoundedMatcher
+    return Merge3(_lines(base), _lines(a), _lines(b), sequence_matcher=matcher).merge_groups()
+
+
 def merge_lines(base: bytes, a: bytes, b: bytes) -> bytes:
     """Merge ``a`` and ``b``, two edits of ``base``; ``b`` wins conflicts, no added line is lost.
 
     All three are the whole files' bytes; the result is too. Never raises.
     """
     merged: list[bytes] = []
-    # merge3 types its matcher's blocks as list[tuple[int, int, int]]; difflib's Match is one
-    matcher: Any = BoundedMatcher
-    for group in Merge3(
-        _lines(base), _lines(a), _lines(b), sequence_matcher=matcher
-    ).merge_groups():
+    for group in _merge_groups(base, a, b):
         if group[0] == "conflict":
             base_lines, a_lines, b_lines = group[1], group[2], group[3]
             known = set(base_lines) | set(b_lines)
@@ -58,3 +61,22 @@ def merge_lines(base: bytes, a: bytes, b: bytes) -> bytes:
             merged[-1]
         ]
     return b"".join(merged)
+
+
+def changed_on_both(base: bytes, a: bytes, b: bytes) -> list[tuple[list[bytes], ...]]:
+    """The regions of ``base`` that ``a`` and ``b`` both replaced, each with other lines: the
+    places where :func:`merge_lines` keeps both versions one after the other, each as its
+    lines in ``base``, ``a`` and ``b``. A region one side only removed, or only added to (its
+    lines of ``base`` all still there), is not one.
+
+    >>> changed_on_both(b"x\\nkeep\\n", b"x, said by a\\nkeep\\n", b"x, said by b\\nkeep\\n")
+    [([b'x\\n'], [b'x, said by a\\n'], [b'x, said by b\\n'])]
+    """
+    found: list[tuple[list[bytes], ...]] = []
+    for group in _merge_groups(base, a, b):
+        if group[0] == "conflict":
+            base_lines, a_lines, b_lines = group[1], group[2], group[3]
+            was = set(base_lines)
+            if a_lines and b_lines and was - set(a_lines) and was - set(b_lines):
+                found.append((list(base_lines), list(a_lines), list(b_lines)))
+    return found

@@ -17,7 +17,11 @@ where a file's text must be merged.
   name, ``<stem>-<label>.md`` (``-2``, ``-3`` … when taken), reported as ``kept-both``. Never
   conflict markers in a memory file.
 - Deleted on one side and edited on the other: the edited file stays, reported as
-  ``kept-edited``.
+  ``kept-edited``; where that side renamed *and* rewrote it (git paired the two, or its index
+  line links the new name now, :mod:`~memory_core.rewritten_renames`), both texts stay, the
+  edit under the old name, reported as ``renamed-changed``; renamed to two names on the two
+  sides, at least one with its text changed, both texts stay under their new names, reported
+  as ``renamed-apart``.
 - The ``.workspace`` marker is never replaced (K-5): a different one on the second side is
   reported as ``marker-kept``.
 - A topic file one side renamed (the caller gives the renames, found by git's rename
@@ -75,7 +79,8 @@ from typing import Literal
 from memory_core import layout
 from memory_core.index import index_lines_linking, link_targets
 from memory_core.index_merge import merge_index, rewrite_links
-from memory_core.line_merge import merge_lines
+from memory_core.line_merge import changed_on_both, merge_lines
+from memory_core.rewritten_renames import rewritten_renames
 from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file
 
 __all__ = [
@@ -91,11 +96,14 @@ __all__ = [
 ]
 
 OutcomeKind = Literal[
+    "index-lines-both",
     "index-unwritten",
     "kept-both",
     "kept-edited",
     "marker-kept",
+    "renamed-apart",
     "renamed-deleted",
+    "renamed-changed",
     "renamed-to-one",
     "renamed-twice",
     "twin-renamed",
@@ -129,10 +137,14 @@ class MergeOutcome:
     the file it is a twin of (``twin``) and the name it is kept under (``kept_as``); for
     ``renamed-twice`` (``file`` renamed ``twin`` on the second side, ``kept_as`` on the first)
     and ``renamed-deleted`` (``file`` renamed ``kept_as`` on one side, deleted on the other)
-    the name it is kept under; for ``renamed-to-one`` (two texts given one new name ``file``,
-    at least one side by a rename) the name the second side's text is kept under
-    (``kept_as``) and the names each side's text had before (``renamed_from``: first, second;
-    None where that side wrote it as ``file``); ``written_twice`` for a ``kept-both`` of a name
+    the name it is kept under; for ``renamed-changed`` (``file`` renamed ``kept_as`` and
+    changed on one side, edited on the other: both kept) the changed text's name; for
+    ``renamed-apart`` (``file`` renamed ``kept_as`` on the first side and ``twin`` on the
+    second, at least one with its text changed: both kept) the two names; for
+    ``renamed-to-one`` (two texts given one new name ``file``, at least one side by a rename)
+    the name the second side's text is kept under (``kept_as``) and the names each side's
+    text had before (``renamed_from``: first, second; None where that side wrote it as
+    ``file``); ``written_twice`` for a ``kept-both`` of a name
     the base lacks that each side wrote (each side's index lines link its own text); for
     ``index-unwritten`` (the index change could
     not be written where the index stands) ``reason`` says why and what to do, ``kept_as``
@@ -148,6 +160,8 @@ class MergeOutcome:
     also_kept: tuple[str, ...] = ()
     renamed_from: tuple[str | None, str | None] = (None, None)
     written_twice: bool = False
+    lines: tuple[str, ...] = ()
+    """For ``index-lines-both``: the index lines as they were before both sides changed them."""
 
     def files(self) -> tuple[str, ...]:
         """Every file this outcome names: ``file``, ``kept_as`` and ``also_kept``."""
@@ -169,6 +183,17 @@ class MergeOutcome:
                 )
             case "kept-edited":
                 return f"{self.file} was deleted on one machine and edited on another: kept"
+            case "renamed-apart":
+                return (
+                    f"{self.file} was renamed {self.kept_as} on one machine and {self.twin} on "
+                    f"another, with other texts: both are kept, as {self.kept_as} and "
+                    f"{self.twin}"
+                )
+            case "renamed-changed":
+                return (
+                    f"{self.file} was renamed {self.kept_as} and changed on one machine and "
+                    f"edited on another: both are kept, the edit as {self.file}"
+                )
             case "renamed-twice":
                 return (
                     f"{self.file} was renamed {self.kept_as} on one machine and {self.twin} on "
@@ -192,28 +217,13 @@ class MergeOutcome:
                     f"another: kept as {self.kept_as}"
                 )
             case "index-unwritten":
-                fix = (
-                    "make MEMORY.md on the service's machine a regular file of its own within "
-                    f"{INDEX_CAP} bytes"
-                )
-                if self.kept_as is None:
-                    return (
-                        f"{self.file} could not be written on the service ({self.reason}): "
-                        f"this machine's change of it only removed lines; {fix}, then remove "
-                        "them again"
-                    )
-                if not self.also_kept:
-                    where = f"{self.kept_as} (a file of the scope)"
-                else:
-                    *firsts, last = (self.kept_as, *self.also_kept)
-                    where = (
-                        f"{', '.join(firsts)} and {last} (files of the scope, each within "
-                        f"{TOPIC_CAP} bytes)"
-                    )
+                return self._index_unwritten()
+            case "index-lines-both":
+                shown = self.lines[0] if len(self.lines[0]) <= 80 else self.lines[0][:79] + "…"
+                more = f" and {len(self.lines) - 1} more" if len(self.lines) > 1 else ""
                 return (
-                    f"{self.file} could not be written on the service ({self.reason}): the "
-                    f"lines this machine added are kept in {where}; to keep them in the "
-                    f"index, {fix}, then move them into it"
+                    f"the {self.file} line {shown!r}{more} was changed on two machines: both "
+                    "versions are kept, one after the other"
                 )
             case "twin-renamed":
                 return (
@@ -223,6 +233,32 @@ class MergeOutcome:
                 )
             case _:
                 return f"{self.file} named another Workspace path: the scope's own is kept"
+
+    def _index_unwritten(self) -> str:
+        """The line of an ``index-unwritten`` outcome: why, where the lines are, what to do."""
+        fix = (
+            "make MEMORY.md on the service's machine a regular file of its own within "
+            f"{INDEX_CAP} bytes"
+        )
+        if self.kept_as is None:
+            return (
+                f"{self.file} could not be written on the service ({self.reason}): "
+                f"this machine's change of it only removed lines; {fix}, then remove "
+                "them again"
+            )
+        if not self.also_kept:
+            where = f"{self.kept_as} (a file of the scope)"
+        else:
+            *firsts, last = (self.kept_as, *self.also_kept)
+            where = (
+                f"{', '.join(firsts)} and {last} (files of the scope, each within "
+                f"{TOPIC_CAP} bytes)"
+            )
+        return (
+            f"{self.file} could not be written on the service ({self.reason}): the "
+            f"lines this machine added are kept in {where}; to keep them in the "
+            f"index, {fix}, then move them into it"
+        )
 
 
 @dataclass(slots=True)
@@ -238,8 +274,11 @@ class ScopeMerge:
 def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
     """A free topic file name for the second version of ``name``: ``<stem>-<label>.md``, then
     ``<stem>-<label>-2.md`` …; ``label`` folded to ``[a-z0-9-]`` (``copy`` when nothing is
-    left), the stem cut so the name stays within 255 UTF-8 bytes (K-7); never a twin of a name
-    of ``taken`` (:func:`fold_name`).
+    left); never a twin of a name of ``taken`` (:func:`fold_name`). A stem too long for the
+    name to stay within 255 UTF-8 bytes (K-7: a name of many multi-byte characters) is cut at a
+    character and marked with six hex digits of its whole name's hash (``<head>~1a2b3c``), so
+    two long names alike in their first 230 bytes keep copies told apart by where they came
+    from, whatever order they are kept in.
 
     >>> kept_name("deploy.md", "Alice's Laptop", {"deploy-alice-s-laptop.md"})
     'deploy-alice-s-laptop-2.md'
@@ -248,10 +287,14 @@ def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
     folded = {fold_name(name) for name in used}
     slug = _slug(label)
     stem = name[:-3] if name.endswith(".md") else name
+    raw = stem.encode("utf-8", "surrogateescape")
+    mark = "~" + hashlib.sha1(raw, usedforsecurity=False).hexdigest()[:6]
     for number in itertools.count(1):
         suffix = f"-{slug}" + (f"-{number}" if number > 1 else "") + ".md"
         budget = _NAME_MAX_BYTES - len(suffix.encode("utf-8"))
-        head = stem.encode("utf-8", "surrogateescape")[:budget].decode("utf-8", "ignore")
+        head = stem
+        if len(raw) > budget:
+            head = raw[: budget - len(mark)].decode("utf-8", "ignore") + mark
         candidate = head + suffix
         if fold_name(candidate) not in folded and is_scope_file(candidate):
             return candidate
@@ -315,6 +358,10 @@ def merge_scopes(
     rename detection found them), followed by the other side (:func:`_follow_renames`). Never
     raises on content; ``content`` is called only for versions of the index that must be read.
     """
+    rewritten = (
+        rewritten_renames(renamed[0], base, first, content),
+        rewritten_renames(renamed[1], base, second, content),
+    )
     followed = _follow_renames(base, first, second, content, renamed, label)
     base, first, second = followed.base, followed.first, followed.second
     made = followed.made
@@ -322,16 +369,24 @@ def merge_scopes(
     def read(blob: str) -> bytes:
         return made[blob] if blob in made else content(blob)
 
-    merge = _merge_files(base, first, second, read, label, followed.relinks)
-    merge.outcomes[:0] = followed.outcomes
+    merge = _merge_files(base, first, second, read, label, followed.relinks, rewritten)
+    merge.outcomes[:0] = _renamed_apart(followed.outcomes, rewritten)
     merge.new.update({blob: made[blob] for blob in merge.files.values() if blob in made})
     return merge
 
 
 def _merge_files(
-    base: Blobs, first: Blobs, second: Blobs, content: Content, label: str, relinks: list[_Relink]
+    base: Blobs,
+    first: Blobs,
+    second: Blobs,
+    content: Content,
+    label: str,
+    relinks: list[_Relink],
+    rewritten: tuple[Renames, Renames],
 ) -> ScopeMerge:
-    """:func:`merge_scopes` once each side's renames are followed by the other."""
+    """:func:`merge_scopes` once each side's renames are followed by the other; ``rewritten``
+    the files each side renamed and rewrote (:func:`rewritten_renames`), which name what a
+    ``kept-edited`` file's other side did."""
     merge = ScopeMerge(files=dict(first))
     taken = set(base) | set(first) | set(second)
     for name in sorted(taken - {layout.INDEX_FILE}):
@@ -346,11 +401,11 @@ def _merge_files(
             else:
                 merge.outcomes.append(MergeOutcome("marker-kept", name))
         elif theirs is None:  # deleted on the second side, edited on the first: kept
-            merge.outcomes.append(MergeOutcome("kept-edited", name))
+            merge.outcomes.append(_kept_edited(name, rewritten[1]))
             relinks.append(_Relink(first, name, name))
         elif ours is None:  # deleted on the first side, edited on the second: kept
             merge.files[name] = theirs
-            merge.outcomes.append(MergeOutcome("kept-edited", name))
+            merge.outcomes.append(_kept_edited(name, rewritten[0]))
             relinks.append(_Relink(second, name, name))
         else:  # two different versions: the second one under a new name
             new = kept_name(name, label, taken)
@@ -367,6 +422,57 @@ def _merge_files(
         _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, moved)
         _keep_first_lines(merge, first.get(layout.INDEX_FILE), content, set(kept_before))
     return merge
+
+
+def _renamed_apart(
+    outcomes: list[MergeOutcome], rewritten: tuple[Renames, Renames]
+) -> list[MergeOutcome]:
+    """``outcomes`` of following the renames, with each file the two sides renamed to two
+    names, at least one with its text changed (so both texts stay, each under its side's new
+    name), said as ``renamed-apart``: in place of a ``renamed-deleted`` (the side that changed
+    it did not delete it), or added where neither rename was pure (nothing else said it)."""
+    said: list[MergeOutcome] = []
+    for outcome in outcomes:
+        old, pure = outcome.file, outcome.kept_as
+        firsts, seconds = rewritten[0].get(old), rewritten[1].get(old)
+        if outcome.kind != "renamed-deleted":
+            said.append(outcome)
+        elif firsts not in (None, pure):  # the first side changed it, the second renamed it
+            said.append(MergeOutcome("renamed-apart", old, firsts, pure))
+        elif seconds not in (None, pure):
+            said.append(MergeOutcome("renamed-apart", old, pure, seconds))
+        else:
+            said.append(outcome)
+    for old, new in rewritten[0].items():
+        other = rewritten[1].get(old)
+        if other is not None and other != new:
+            said.append(MergeOutcome("renamed-apart", old, new, other))
+    return said
+
+
+_LINK_TARGET_RE = re.compile(rb"\]\([^)]*\)")
+
+
+def _reworded_on_both(base: bytes, second: bytes, first: bytes) -> tuple[str, ...]:
+    """The index lines of ``base`` both sides reworded, each its own way (both versions are
+    kept, :func:`~memory_core.line_merge.changed_on_both`), as text; not those whose two
+    versions differ only in where their links point (a rename each side made, said by its
+    own outcome)."""
+    were: list[str] = []
+    for was, seconds, firsts in changed_on_both(base, second, first):
+        words = [{_LINK_TARGET_RE.sub(b"]()", line) for line in side} for side in (seconds, firsts)]
+        if words[0] != words[1]:
+            were += [line.decode("utf-8", "replace").rstrip("\r\n") for line in was]
+    return tuple(were)
+
+
+def _kept_edited(name: str, rewritten: Renames) -> MergeOutcome:
+    """The outcome of ``name`` kept with its edit where the other side no longer holds it:
+    ``renamed-changed`` when that side renamed and rewrote it, else ``kept-edited``."""
+    new = rewritten.get(name)
+    if new is None:
+        return MergeOutcome("kept-edited", name)
+    return MergeOutcome("renamed-changed", name, new)
 
 
 def _keep_first_lines(
@@ -720,6 +826,8 @@ def _merge_index(
     else:
         parts = [b"" if blob is None else content(blob) for blob in (was, theirs, ours)]
         index = merge_lines(parts[0], parts[1], parts[2])  # the first side's lines first
+        if were := _reworded_on_both(parts[0], parts[1], parts[2]):
+            merge.outcomes.append(MergeOutcome("index-lines-both", name, lines=were))
     lines: list[str] = []
     for relink in relinks:
         old = relink.side.get(name)

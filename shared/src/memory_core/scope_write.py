@@ -16,7 +16,10 @@ is kept:
   text the merge started from (``edit_file``), deleted only while it does (moved aside,
   compared, then unlinked or put back). Where the file changed meanwhile the new text is kept
   beside it under a new name (``kept-both``); where it was deleted meanwhile the new text is
-  written anyway (``kept-edited``); a file edited meanwhile is never deleted (``kept-edited``);
+  written anyway (``kept-edited``); a file edited meanwhile is never deleted (``kept-edited``).
+  Either way nothing kept is left out of the index: the new index's lines linking a text kept
+  beside are added linking its new name, and the lines the change removed for a file kept
+  because it was edited meanwhile are added back (each only where the index lacks it);
 - the ``.workspace`` marker is created when missing and never replaced or deleted (K-5);
 - an entry that is no regular file (a symlink, wherever it leads; a folder; a FIFO) is never
   followed, opened, replaced or removed: the new text goes beside it.
@@ -36,6 +39,7 @@ import os
 import re
 import secrets
 import stat
+import unicodedata
 from pathlib import Path
 
 from memory_core import layout
@@ -43,9 +47,17 @@ from memory_core.atomic import create_new_bytes, fsync_directory
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
+from memory_core.index_merge import rewrite_links
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file, scope_file_cap
-from memory_core.scope_merge import Blobs, Content, MergeOutcome, blob_id, kept_name
+from memory_core.scope_merge import (
+    Blobs,
+    Content,
+    MergeOutcome,
+    blob_id,
+    index_lines_for,
+    kept_name,
+)
 
 __all__ = ["apply_scope"]
 
@@ -85,8 +97,39 @@ def apply_scope(
             outcome = _write_topic(scope, name, before, after, content, label, taken)
             if outcome is not None:
                 outcomes.append(outcome)
+    _index_what_was_kept(scope, disk, target, content, outcomes)
     fsync_directory(scope)
     return outcomes
+
+
+def _index_what_was_kept(
+    scope: Path, disk: Blobs, target: Blobs, content: Content, outcomes: list[MergeOutcome]
+) -> None:
+    """Add to the index on disk the lines of each topic file a race kept (see the module):
+    for a text kept beside (``kept-both``), ``target``'s index lines linking its name, pointed
+    at the name it is kept under; for a file kept because it was edited while the change
+    deleted it (``kept-edited`` where ``target`` lacks it), the lines of ``disk``'s index
+    linking it. Only lines the index lacks; an index that cannot be rewritten is left as it is
+    (its own outcome says so)."""
+    lines: list[str] = []
+    for outcome in outcomes:
+        if outcome.kind == "kept-both" and outcome.kept_as and outcome.file in target:
+            index, renamed = target.get(layout.INDEX_FILE), {outcome.file: outcome.kept_as}
+        elif outcome.kind == "kept-edited" and outcome.file not in target:
+            index, renamed = disk.get(layout.INDEX_FILE), {}
+        else:
+            continue
+        if index is not None:
+            found = index_lines_for(content(index), outcome.file)
+            lines += [rewrite_links(line, _nfc_keys(renamed)) for line in found]
+    if lines:
+        wanted = [line.encode("utf-8") + b"\n" for line in dict.fromkeys(lines)]
+        _added_to(scope / layout.INDEX_FILE, wanted, cap=INDEX_CAP)
+
+
+def _nfc_keys(renamed: dict[str, str]) -> dict[str, str]:
+    """``renamed`` with its old names in NFC, as :func:`rewrite_links` takes them."""
+    return {unicodedata.normalize("NFC", old): new for old, new in renamed.items()}
 
 
 def _regular(path: Path) -> bool | None:
@@ -321,10 +364,10 @@ def _within_a_topic_file(lines: list[bytes]) -> list[bytes]:
     return parts
 
 
-def _added_to(path: Path, lines: list[bytes]) -> bool:
+def _added_to(path: Path, lines: list[bytes], *, cap: int = TOPIC_CAP) -> bool:
     """Append those of ``lines`` (each ending in a newline) that the regular file ``path`` (the
-    machine's own ``MEMORY-<label>.md`` of an earlier change) lacks; whether it now holds them
-    all. False when there is no such file, or it would grow over :data:`TOPIC_CAP` (then
+    machine's own ``MEMORY-<label>.md`` of an earlier change, or the index) lacks; whether it
+    now holds them all. False when there is no such file, or it would grow over ``cap`` (then
     they go into a new file): a change after change keeps its lines in one file, not one each."""
     if not _regular(path):
         return False
@@ -335,11 +378,11 @@ def _added_to(path: Path, lines: list[bytes]) -> bool:
         held = set(_LINE_RE.findall(raw))
         missing = b"".join(line for line in lines if line not in held)
         joint = b"\n" if raw and not raw.endswith(b"\n") else b""
-        fits = len(raw) + len(joint) + len(missing) <= TOPIC_CAP
+        fits = len(raw) + len(joint) + len(missing) <= cap
         return raw + joint + missing if missing and fits else None
 
     try:
-        edit_file(path, add, read_cap=TOPIC_CAP)
+        edit_file(path, add, read_cap=cap)
     except (FileKeptChanging, FileTooLarge, NamedElsewhereError, NotRegularFileError):
         return False
     return fits

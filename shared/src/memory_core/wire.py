@@ -657,11 +657,21 @@ class Author(Answer, frozen=True):
     """The machine whose local copy sent the change (``sync``, R-1): its name."""
 
 
-class FileChange(Answer, frozen=True):
-    """One file a version changed: ``MEMORY.md``, ``.workspace`` or a topic file."""
+class FileChange(Answer, frozen=True, omit_defaults=True):
+    """One file a version changed: ``MEMORY.md``, ``.workspace`` or a topic file.
+
+    A topic file the version renamed is two changes, ``deleted`` for the old name and
+    ``added`` for the new one, tied by ``renamed_to`` (on the old) and ``renamed_from`` (on the
+    new): the same text under a new name, or a new text its index line tells is the old
+    file's (the line that linked the old name links the new one, its words unchanged: a note
+    renamed and rewritten in one change, V-2). A restore of the old name from the version
+    before brings back its text and index line (the undo). Left out of the answer where no
+    rename was found, as an older service answers."""
 
     file: str
     change: FileChangeKind
+    renamed_from: str | None = None
+    renamed_to: str | None = None
 
 
 class Version(Answer, frozen=True):

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
 from typing import get_args
 
 from memory_core import layout
 from memory_core.credentials import mask_secret_lines
 from memory_core.decoding import shown_text
+from memory_core.rewritten_renames import rewritten_renames
+from memory_core.scope_files import INDEX_CAP
 from memory_core.shown_versions import shown_pair
 from memory_core.topics import parse_topic
 from memory_core.wire import (
@@ -57,6 +60,7 @@ from memory_api.store.history.repo import (
     entry_at,
     log,
     read_blob,
+    read_blobs,
     read_head,
 )
 from memory_api.store.history.snapshot import read_cap
@@ -94,14 +98,22 @@ def author_of(entry: LogEntry) -> Author:
     )
 
 
-def version_of(entry: LogEntry) -> Version:
-    """A logged version as the wire's :class:`~memory_core.wire.Version`."""
+def version_of(entry: LogEntry, renamed: Mapping[str, str] | None = None) -> Version:
+    """A logged version as the wire's :class:`~memory_core.wire.Version`; ``renamed`` the
+    topic files it renamed (old name → new, :func:`renames_in`)."""
+    renames = renamed or {}
+    came = {new: old for old, new in renames.items()}
     return Version(
         version=entry.version,
         summary=entry.summary,
         author=author_of(entry),
         files=[
-            FileChange(file=item.name, change=_KINDS.get(item.status, "modified"))
+            FileChange(
+                file=item.name,
+                change=_KINDS.get(item.status, "modified"),
+                renamed_from=came.get(item.name) if item.status == "A" else None,
+                renamed_to=renames.get(item.name) if item.status == "D" else None,
+            )
             for item in entry.files
         ],
         restored_from=entry.trailers.get("Restored-From"),
@@ -390,7 +402,40 @@ def scope_changes(
         entries, more = _page(repository, limit, before, *args)
     else:
         entries, more = _page_since(repository, limit, before, since, *args)
-    return [version_of(entry) for entry in entries], more
+    return [version_of(entry, renames_in(repository, entry)) for entry in entries], more
+
+
+def renames_in(repository: Path, entry: LogEntry) -> dict[str, str]:
+    """The topic files the logged version ``entry`` renamed (old name → new, V-2): a file it
+    deleted whose very text it added under another name, or whose index line it pointed at a
+    file it added with another text (:func:`~memory_core.rewritten_renames.rewritten_renames`:
+    renamed and rewritten in one change, which git's own rename detection takes for a delete
+    and an add). Reads the index before and after only for a version that both deleted and
+    added a topic file, and not one over its cap."""
+    gone = {item.name: item.blob for item in entry.files if item.status == "D"}
+    come = {item.name: item.blob for item in entry.files if item.status == "A"}
+    gone.pop(layout.INDEX_FILE, None)
+    come.pop(layout.INDEX_FILE, None)
+    if not gone or not come:
+        return {}
+    holding: dict[str, list[str]] = {}  # blob → the names added holding it, last first
+    for name, blob in sorted(come.items(), reverse=True):
+        holding.setdefault(blob, []).append(name)
+    pure: dict[str, str] = {}
+    for old, blob in sorted(gone.items()):
+        if holding.get(blob):
+            pure[old] = holding[blob].pop()
+    index = next((item for item in entry.files if item.name == layout.INDEX_FILE), None)
+    if index is None or index.status != "M":
+        return pure
+    sizes = blob_sizes(repository, (index.was, index.blob))
+    if any(sizes.get(blob, INDEX_CAP + 1) > INDEX_CAP for blob in (index.was, index.blob)):
+        return pure
+    texts = read_blobs(repository, (index.was, index.blob))
+    base = {name: blob for name, blob in gone.items() if name not in pure}
+    side = {name: blob for name, blob in come.items() if name not in pure.values()}
+    base[layout.INDEX_FILE], side[layout.INDEX_FILE] = index.was, index.blob
+    return pure | rewritten_renames({}, base, side, lambda blob: texts.get(blob, b""))
 
 
 def _page_since(

@@ -87,12 +87,14 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class LoggedFile:
-    """A file a logged version changed: ``status`` ``A``, ``M`` or ``D``, and its blob in
-    that version (the removed blob for ``D``)."""
+    """A file a logged version changed: ``status`` ``A``, ``M`` or ``D``, its blob in that
+    version (the removed blob for ``D``), and its blob in the version before (``was``: git's
+    null id for ``A``)."""
 
     status: str
     name: str
     blob: str
+    was: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,7 +426,8 @@ def _entry(chunk: bytes) -> LogEntry | None:
             continue
         status = parts[4][:1]
         blob = parts[2] if status == "D" else parts[3]
-        files.append(LoggedFile(status, name.decode("utf-8", "surrogateescape"), blob))
+        name_text = name.decode("utf-8", "surrogateescape")
+        files.append(LoggedFile(status, name_text, blob, was=parts[2]))
     trailers: dict[str, str] = {}
     merged: list[str] = []
     for line in trailer_text.split("\x1d"):

@@ -266,12 +266,13 @@ def _take(
 
 
 def _renames(repository: Path, base: str, commit: str) -> dict[str, str]:
-    """The files ``commit`` renamed since ``base`` without changing them (old name → new), as
-    git's own rename detection finds them (``git diff-tree -M``) with a similarity of 100
-    (``R100``); the merge makes each on the other side too (R-2). A file gone and one come
-    holding only part of its text (a templated note replaced by the next day's, ``R074``) is
-    no rename: following it would land the other side's edit of the old file in the new one.
-    Empty when ``commit`` is ``base``."""
+    """The files ``commit`` renamed since ``base`` (old name → new), as git's own rename
+    detection finds them (``git diff-tree -M``: a file gone and one come holding at least half
+    its text). The merge follows only the pure ones (``R100``) on the other side (R-2); one
+    that changed the text too (a templated note replaced by the next day's, ``R074``) is only
+    named in the outcome of an edit of the old file kept beside it (``renamed-changed``):
+    following it would land the other side's edit of the old file in the new one. Empty when
+    ``commit`` is ``base``."""
     if base == commit:
         return {}
     out = git(repository, "diff-tree", "-z", "-M", "--raw", "--diff-filter=R", base, commit)
@@ -281,8 +282,6 @@ def _renames(repository: Path, base: str, commit: str) -> dict[str, str]:
         if not meta.startswith(b":"):
             continue
         old, new = next(fields, b""), next(fields, b"")
-        if meta.rsplit(b" ", 1)[-1] != b"R100":
-            continue  # the renaming side changed the text too
         renames[old.decode("utf-8", "surrogateescape")] = new.decode("utf-8", "surrogateescape")
     return renames
 

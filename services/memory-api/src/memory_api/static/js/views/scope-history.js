@@ -233,8 +233,12 @@ export class ScopeHistoryView {
       h(
         "ul",
         { class: "change-files", "aria-label": "Files it changed" },
-        version.files.map(({ file, change }) => {
+        version.files.map(({ file, change, renamedFrom, renamedTo }) => {
           const [label, badgeClass] = CHANGE_LABELS[change] ?? [change, ""];
+          // a rename is two changes, the old name deleted and the new one added (V-2)
+          let renamed = "";
+          if (renamedTo) renamed = ` (renamed ${renamedTo})`;
+          else if (renamedFrom) renamed = ` (was ${renamedFrom})`;
           return h(
             "li",
             { dataset: { file } },
@@ -251,6 +255,7 @@ export class ScopeHistoryView {
                   },
                   file,
                 ),
+            renamed ? h("span", { class: "renamed", text: renamed }) : null,
           );
         }),
       ),
