@@ -66,9 +66,12 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy
 
-## Every test, spread over the machine's cores (pytest-xdist). worksteal: each worker starts on its
-## share of the tests in order and an idle one takes tests off a busy one's queue, so a long file
-## (the Schemathesis run, a bench smoke, the two-machine e2e) no longer leaves a core idle at the end.
+## Every test, spread over the machine's cores (pytest-xdist): two test processes per core
+## (`-n auto` as tests/conftest.py counts it; PYTEST_XDIST_AUTO_NUM_WORKERS=N sets N). Most of a
+## test is a wait on another process: one per core left the cores idle a third of the time.
+## worksteal: each worker starts on its share of the tests in order and an idle one takes tests
+## off a busy one's queue, so a long file (the Schemathesis run, a bench smoke, the two-machine
+## e2e) no longer leaves a core idle at the end.
 ## Python keeps its bytecode for the run even where the environment says not to
 ## (PYTHONDONTWRITEBYTECODE, as in many containers): else every `memory-api serve` a test starts
 ## compiles the service again (0.83 s to ready instead of 0.63 s) and each worker rewrites every
