@@ -42,9 +42,11 @@ without Greek accents (as unicode61 drops Latin ones), without the marks a reade
 out — Arabic harakat and tatweel, Hebrew points — or that only hint at rendering inside a word
 (a soft hyphen, a combining grapheme joiner, a zero-width joiner, the zero-width space of
 Thai word breaks), and with ``ß`` as ``ss``,
-``ё`` as ``е`` and Turkish ``ı`` as ``i`` (``strasse`` finds ``Straße``, ``kirmizi`` finds
-``Kırmızı``, ``ежик`` finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``, ``Donaudampf`` finds
-``Donau\\u00addampf``).
+``ё`` as ``е``, Turkish ``ı`` as ``i``, the Latin letters with a stroke as the letter under it
+(``ł đ ø``) and the Arabic letter forms written alike as one (``أ إ آ ٱ`` as ``ا``, ``ى ی`` as
+``ي``, ``ک`` as ``ك``, ``ة`` as ``ه``) (``strasse`` finds ``Straße``, ``kirmizi`` finds
+``Kırmızı``, ``ежик`` finds ``Ёжик``, ``lodz`` finds ``Łódź``, ``محمد`` finds ``مُحَمَّد``,
+``احمد`` finds ``أحمد``, ``Donaudampf`` finds ``Donau\\u00addampf``).
 
 The highlighting is done here by the same rules, in the stored text's search form, each place
 mapped back onto whole characters of the text as written (``file`` marks ``ﬁle``, ``株式``
@@ -204,7 +206,34 @@ _LEFT_OUT = (
     "\ufe00-\ufe0f\U0001f3fb-\U0001f3ff"
 )
 _LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
-_SPELLED_AS = {"ß": "ss", "ẞ": "SS", "ё": "е", "Ё": "Е", "ı": "i"}
+# Letters a keyboard without them types as another: ``ß`` as ``ss``, ``ё`` as ``е``, Turkish
+# ``ı`` as ``i``; the Latin letters with a stroke, which no decomposition takes apart as it does
+# an accent, as the letter under it (``lodz`` finds ``Łódź``, ``da nang`` ``Đà Nẵng``, ``tromso``
+# ``Tromsø``); and the Arabic letter forms a reader writes alike, as search engines fold them:
+# an alef with hamza or madda or wasla as a bare alef, alef maksura and the Persian yeh as
+# yeh, the Persian keheh as kaf, teh marbuta as heh (``احمد`` finds ``أحمد``, ``مدرسه``
+# ``مدرسة``).
+_SPELLED_AS = {
+    "ß": "ss",
+    "ẞ": "SS",
+    "ё": "е",
+    "Ё": "Е",
+    "ı": "i",
+    "ł": "l",
+    "Ł": "L",
+    "đ": "d",
+    "Đ": "D",
+    "ø": "o",
+    "Ø": "O",
+    "\u0622": "\u0627",  # آ
+    "\u0623": "\u0627",  # أ
+    "\u0625": "\u0627",  # إ
+    "\u0671": "\u0627",  # ٱ
+    "\u0649": "\u064a",  # ى
+    "\u06cc": "\u064a",  # ی
+    "\u06a9": "\u0643",  # ک
+    "\u0629": "\u0647",  # ة
+}
 _SPELLED_RE = re.compile(f"[{''.join(_SPELLED_AS)}]")  # a C-speed scan; str.translate is 10x
 # After each letter of a query word, what the text as written may hold that its search form
 # does not.
