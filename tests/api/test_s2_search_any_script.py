@@ -336,6 +336,31 @@ async def test_s2_text_that_looks_the_same_is_found_the_same(
     assert _nfc(whole(hit["snippet"])) == _nfc(body)
 
 
+@pytest.mark.parametrize(
+    ("body", "query", "mark"),
+    [
+        ("office trip to 🇯🇵 in May", "🇯🇵", "🇯🇵"),
+        ("flags on the wall: 🇺🇸🇯🇵", "🇯🇵", "🇯🇵"),
+        ("flags on the wall: 🇺🇸🇯🇵", "🇺🇸", "🇺🇸"),
+        ("flags on the wall: 🇺🇸🇯🇵", "🇸🇯", None),  # Svalbard: U.S. and Japan meet there
+        ("teams in 🇯🇲 and 🇵🇱", "🇯🇵", None),  # Jamaica and Poland hold J and P apart
+    ],
+)
+async def test_s2_a_flag_is_found_as_one_symbol(
+    client: Client, agent: AgentHome, body: str, query: str, mark: str | None
+) -> None:
+    """A flag is two regional indicator letters, paired from the start of a run of them: a
+    query flag finds the notes that show it, marked whole, never the two halves of two flags
+    side by side or the same letters in other flags."""
+    topic(agent.user, "note.md", "note", "x", body)
+    results = await search(client, query)
+    if mark is None:
+        assert (results["total"], results["hits"]) == (0, [])
+        return
+    [hit] = results["hits"]
+    assert marked(hit["snippet"]) == [mark]
+
+
 async def test_s2_an_arabic_word_is_split_only_after_its_article(
     client: Client, agent: AgentHome
 ) -> None:

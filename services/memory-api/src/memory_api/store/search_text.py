@@ -164,8 +164,14 @@ characters and goes on with a vowel sign (``कां``)."""
 # Symbols searched one by one: emoji, the symbol blocks (``✅``, ``🚀``, arrows and math signs)
 # and the Latin-1 signs ``¬ ± × ÷``. Blocks, not ``\p{So}``: a class of a few ranges is scanned
 # at C speed, one of So's hundreds three times slower.
+# A flag is two regional indicator letters (``🇯🇵`` is J and P), paired from the start of a run
+# of them: one symbol, so ``🇸🇯`` is not found in ``🇺🇸🇯🇵`` (the US and Japan), nor ``🇯🇵`` in
+# ``🇯🇲 🇵🇱`` (Jamaica, Poland).
 _SYMBOLS = "\u00a9\u00ac\u00ae\u00b1\u00d7\u00f7\u2122\u2190-\u2bff\U0001f000-\U0001faff"
-_SYMBOL = re.compile(f"[{_SYMBOLS}]")
+_REGIONAL = "\U0001f1e6-\U0001f1ff"
+_FLAG = f"[{_REGIONAL}]{{2}}"
+_SYMBOL = re.compile(f"{_FLAG}|[{_SYMBOLS}]")
+_REGIONAL_BEFORE = re.compile(f"[{_REGIONAL}]*$")
 SIGN_SEPARATORS = "".join(
     sign
     for sign in map(chr, range(0x30000))
@@ -178,7 +184,7 @@ code and tables hold them everywhere, and ``a+b`` is the words ``a`` and ``b``. 
 arrows and the signs of the math blocks (``→ ≠ ≤``), are symbols: each a word of its own."""
 _WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]--[[\\p{{L}}\\p{{M}}]&&[{_INDIC}]]]"
 _PIECE = regex.compile(
-    rf"(?P<symbol>[{_SYMBOLS}])|(?P<run>{_RUN.pattern})|(?P<indic>{_INDIC_RUN.pattern})"
+    rf"(?P<symbol>{_FLAG}|[{_SYMBOLS}])|(?P<run>{_RUN.pattern})|(?P<indic>{_INDIC_RUN.pattern})"
     rf"|(?P<word>{_WORD_CHAR}+)",
     regex.V1,
 )
@@ -864,6 +870,8 @@ def matches(text: str, query: Query) -> list[Match]:
             for hit in pattern.finditer(text):
                 if clusters and not (hit.start() in edges and hit.end(1) in edges):
                     continue  # half of a cluster: a vowel sign or virama split off
+                if not _pair_start(text, hit.start()):
+                    continue  # the second half of a flag
                 found.append(Match(hit.start(), hit.end(1), number))
                 count += 1
                 if count == MAX_MATCHES:
@@ -901,6 +909,16 @@ def matches(text: str, query: Query) -> list[Match]:
         found = [_whole_graphemes(written, match) for match in found]
     found.sort(key=lambda match: (match.start, match.end))
     return found
+
+
+def _pair_start(text: str, at: int) -> bool:
+    """Whether ``at`` starts no flag's second half: ``text[at]`` is no regional indicator, or
+    an even number of them stands before it (a flag pairs them from the start of the run;
+    counted over the 64 characters before, more than any real text holds in a row)."""
+    if not 0x1F1E6 <= ord(text[at]) <= 0x1F1FF:
+        return True
+    before = _REGIONAL_BEFORE.search(text, max(0, at - 64), at)
+    return before is None or (before.end() - before.start()) % 2 == 0
 
 
 def _cluster_edges(text: str) -> set[int]:
