@@ -10,7 +10,9 @@ line where one applies:
                                        inside words), by kind, count, line and field, or in
                                        a topic file's name (I-9)
 ``dangling-link``             error    an index link to a file of the scope (or into one of its
-                                       sub-folders) that does not exist
+                                       sub-folders) that does not exist (a ``[[wiki link]]``
+                                       names a note as Obsidian does: ``[[Deploy Freeze]]``
+                                       is ``deploy-freeze.md``; a Markdown link is a path)
 ``not-injected``              error    index lines past the injection caps (I-4), one per scope
 ``missing-index``             error    topic files exist but the scope has no ``MEMORY.md``
 ``refused-entry``             error    an entry that is never read (a symlink out of the memory
@@ -452,10 +454,11 @@ def lint_topics(
 _TYPE_PREFIX_RE = re.compile(r"(?:user|feedback|project|reference)-(?=.)")
 
 
-def _link_keys(name: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def _link_keys(name: str) -> frozenset[str]:
     """:func:`_link_key` of ``name``, and without a Claude Code type (``feedback_x`` → ``x``)."""
     key = _link_key(name)
-    return {key, _TYPE_PREFIX_RE.sub("", key, count=1)}
+    return frozenset({key, _TYPE_PREFIX_RE.sub("", key, count=1)})
 
 
 def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> list[Finding]:
@@ -529,19 +532,56 @@ def lint_index(
     the others are dangling. None: they were not looked at, and are not judged.
     """
     facts = facts if facts is not None else index_facts(index_text)
-    linked = _links(facts, partial)
+    linked = _links(facts, partial, topic_files)
     return _index_findings(
         index_text, facts, linked, topic_files, companion_index, partial, in_sub_folders
     )
 
 
-def _links(facts: IndexFacts, partial: IndexRead | None) -> dict[str, list[int]]:
-    if partial is None:
-        return facts.links
-    linked = {target: list(lines) for target, lines in facts.links.items()}
-    for target, lines in partial.links.items():
-        linked.setdefault(target, []).extend(lines)
-    return linked
+def _links(
+    facts: IndexFacts, partial: IndexRead | None, topic_files: Collection[str]
+) -> dict[str, list[int]]:
+    """The index's links (those past a read cap too) and the lines linking each, a wiki link
+    resolved to the topic files it names (:func:`_wiki_resolved`)."""
+    linked = facts.links
+    if partial is not None:
+        linked = {target: list(lines) for target, lines in facts.links.items()}
+        for target, lines in partial.links.items():
+            linked.setdefault(target, []).extend(lines)
+    return _wiki_resolved(linked, facts.wiki, topic_files) if facts.wiki else linked
+
+
+def _wiki_resolved(
+    linked: Mapping[str, list[int]],
+    wiki: Mapping[str, tuple[int, ...]],
+    topic_files: Collection[str],
+) -> dict[str, list[int]]:
+    """``linked`` with each line whose wiki link names no file as written (``[[Deploy
+    Freeze]]``: no ``Deploy Freeze.md``) put on the topic files it names as Obsidian resolves
+    a note's name, and as a ``[[link]]`` in a body is (:func:`lint_links`): NFC, case-folded,
+    ``-``, ``_`` and spaces alike, a Claude Code type prefix optional (``deploy-freeze.md``,
+    ``feedback_deploy_freeze.md``). A Markdown link is a path, taken as written (T-5b).
+    """
+    present = {_nfc(name) for name in topic_files}
+    by_key: dict[str, set[str]] = {}
+    for name in present:
+        for key in _link_keys(name):
+            by_key.setdefault(key, set()).add(name)
+    resolved = dict(linked)
+    for target, wiki_lines in wiki.items():
+        if target in present or "/" in target or target not in resolved:
+            continue
+        names = {name for key in _link_keys(target) for name in by_key.get(key, ())}
+        if not names:
+            continue
+        left = [line for line in resolved[target] if line not in wiki_lines]
+        if left:
+            resolved[target] = left  # a Markdown link to the same name stays as written
+        else:
+            del resolved[target]
+        for name in names:
+            resolved[name] = sorted({*resolved.get(name, ()), *wiki_lines})
+    return resolved
 
 
 def _index_findings(
@@ -726,7 +766,7 @@ def lint_scope(
     ]
     if index_text is not None:
         facts = facts if facts is not None else index_facts(index_text)
-        linked = _links(facts, partial)
+        linked = _links(facts, partial, topic_files)
         findings.extend(
             _index_findings(
                 index_text,
@@ -778,7 +818,7 @@ def lint_topic_in_scope(
     findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only=file)]
     if index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
-        findings.extend(_unindexed([file], _links(facts, partial)))
+        findings.extend(_unindexed([file], _links(facts, partial, topic_files)))
     own = list(own) if own is not None else lint_topic(topic)
     folded: frozenset[str] = frozenset()
     codes = {finding.code for finding in own}
