@@ -9,6 +9,11 @@ line where one applies:
                                        characters, bidirectional controls, zero-width characters
                                        inside words), by kind, count, line and field, or in
                                        a topic file's name (I-9)
+``look-alike-link``           error    a web address that reads as another site: a host mixing
+                                       scripts (``gіthub.com`` with a Cyrillic ``і``), drawn
+                                       wholly in look-alike letters (``аррӏе.com``), behind a
+                                       user name like a host (``https://github.com@evil.example``)
+                                       or a link text showing another host (I-9, T-5b)
 ``dangling-link``             error    an index link to a file of the scope (or into one of its
                                        sub-folders) that does not exist (a ``[[wiki link]]``
                                        names a note as Obsidian does: ``[[Deploy Freeze]]``
@@ -83,6 +88,7 @@ from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
 from memory_core.joined_lines import break_name, filled_parts, has_soft_break, joined_breaks
 from memory_core.layout import INDEX_FILE
+from memory_core.look_alike_links import LookAlikeLink, look_alike_links
 from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
@@ -109,6 +115,7 @@ __all__ = [
 SEVERITIES: dict[str, Severity] = {
     "secret": "error",
     "hidden-text": "error",
+    "look-alike-link": "error",
     "dangling-link": "error",
     "not-injected": "error",
     "missing-index": "error",
@@ -269,7 +276,21 @@ def lint_topic(topic: ParsedTopic) -> list[Finding]:
         findings.append(_secret(file, topic.body_line + line - 1, kind, "the body"))
     findings.extend(_hidden(file, line, where, what) for line, where, what in topic.hidden)
     findings.extend(_hidden(file, None, _FILE_NAME, what) for _, what in find_hidden(file))
+    for link in look_alike_links(topic.description or ""):
+        findings.append(_look_alike(file, None, "the frontmatter description", link))
+    for link in look_alike_links(topic.body):
+        findings.append(_look_alike(file, topic.body_line + link.line - 1, "the body", link))
     return findings
+
+
+def _look_alike(file: str, line: int | None, where: str, link: LookAlikeLink) -> Finding:
+    """A ``look-alike-link`` finding (I-9, T-5b): the host as written and why it reads as
+    another."""
+    message = (
+        f"{where} links to {link.host!r}, which {link.why}: a person reads one site and the "
+        "link leads to another; write the address the note means"
+    )
+    return _finding("look-alike-link", file, line, message)
 
 
 _FILE_NAME = "the file name"
@@ -612,6 +633,10 @@ def _index_findings(
     )
     findings.extend(
         _hidden(INDEX_FILE, line, "this index line", what) for line, what in find_hidden(index_text)
+    )
+    findings.extend(
+        _look_alike(INDEX_FILE, link.line, "this index line", link)
+        for link in look_alike_links(index_text)
     )
     return sorted(findings, key=lambda finding: finding.line or 0)
 
