@@ -80,8 +80,9 @@ parts, Persian ``می‌خواهم``, is indexed written without it too; a Hebre
 its prefixes, ``הקפה`` as ``הקפה קפה``; 10: a variation selector after a character that takes
 none is hidden, I-9, left out of what is indexed; a file that could not be read is indexed with
 no stat key, read again at the next search, never kept unreadable while its stat stays; 11:
-the Latin letters with a stroke, ``ł đ ø``, as the letter under it, and the Arabic letter
-forms written alike, ``أ إ آ ٱ ى ی ک ة``, as one; a flag, two regional indicators, one word)."""
+the Latin letters with a stroke, ``ł đ ø ħ``, as the letter under it, ``æ œ þ ð`` as ``ae oe
+th d``, and the Arabic letter forms written alike, ``أ إ آ ٱ ى ی ک ة``, as one; a flag, two
+regional indicators, one word)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000

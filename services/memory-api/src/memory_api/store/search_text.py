@@ -43,10 +43,11 @@ out — Arabic harakat and tatweel, Hebrew points — or that only hint at rende
 (a soft hyphen, a combining grapheme joiner, a zero-width joiner, the zero-width space of
 Thai word breaks), and with ``ß`` as ``ss``,
 ``ё`` as ``е``, Turkish ``ı`` as ``i``, the Latin letters with a stroke as the letter under it
-(``ł đ ø``) and the Arabic letter forms written alike as one (``أ إ آ ٱ`` as ``ا``, ``ى ی`` as
-``ي``, ``ک`` as ``ك``, ``ة`` as ``ه``) (``strasse`` finds ``Straße``, ``kirmizi`` finds
-``Kırmızı``, ``ежик`` finds ``Ёжик``, ``lodz`` finds ``Łódź``, ``محمد`` finds ``مُحَمَّد``,
-``احمد`` finds ``أحمد``, ``Donaudampf`` finds ``Donau\\u00addampf``).
+(``ł đ ø ħ``), ``æ œ þ ð`` as ``ae oe th d`` and the Arabic letter forms written alike as one
+(``أ إ آ ٱ`` as ``ا``, ``ى ی`` as ``ي``, ``ک`` as ``ك``, ``ة`` as ``ه``) (``strasse`` finds
+``Straße``, ``kirmizi`` finds ``Kırmızı``, ``ежик`` finds ``Ёжик``, ``lodz`` finds ``Łódź``,
+``oeuvre`` finds ``œuvre``, ``محمد`` finds ``مُحَمَّد``, ``احمد`` finds ``أحمد``, ``Donaudampf``
+finds ``Donau\\u00addampf``).
 
 The highlighting is done here by the same rules, in the stored text's search form, each place
 mapped back onto whole characters of the text as written (``file`` marks ``ﬁle``, ``株式``
@@ -215,10 +216,10 @@ _LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
 # Letters a keyboard without them types as another: ``ß`` as ``ss``, ``ё`` as ``е``, Turkish
 # ``ı`` as ``i``; the Latin letters with a stroke, which no decomposition takes apart as it does
 # an accent, as the letter under it (``lodz`` finds ``Łódź``, ``da nang`` ``Đà Nẵng``, ``tromso``
-# ``Tromsø``); and the Arabic letter forms a reader writes alike, as search engines fold them:
-# an alef with hamza or madda or wasla as a bare alef, alef maksura and the Persian yeh as
-# yeh, the Persian keheh as kaf, teh marbuta as heh (``احمد`` finds ``أحمد``, ``مدرسه``
-# ``مدرسة``).
+# ``Tromsø``); ``æ œ þ ð`` as ``ae oe th d``; and the Arabic letter forms a reader writes alike,
+# as search engines fold them: an alef with hamza or madda or wasla as a bare alef, alef
+# maksura and the Persian yeh as yeh, the Persian keheh as kaf, teh marbuta as heh (``احمد``
+# finds ``أحمد``, ``مدرسه`` ``مدرسة``).
 _SPELLED_AS = {
     "ß": "ss",
     "ẞ": "SS",
@@ -231,6 +232,18 @@ _SPELLED_AS = {
     "Đ": "D",
     "ø": "o",
     "Ø": "O",
+    "ħ": "h",
+    "Ħ": "H",
+    # the ligatures a keyboard types as their two letters (``oeuvre`` finds ``œuvre``)
+    "æ": "ae",
+    "Æ": "AE",
+    "œ": "oe",
+    "Œ": "OE",
+    # Icelandic thorn and eth, as they are written in ASCII
+    "þ": "th",
+    "Þ": "TH",
+    "ð": "d",
+    "Ð": "D",
     "\u0622": "\u0627",  # آ
     "\u0623": "\u0627",  # أ
     "\u0625": "\u0627",  # إ
