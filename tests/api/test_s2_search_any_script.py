@@ -367,6 +367,49 @@ async def test_s2_a_flag_is_found_as_one_symbol(
     assert marked(hit["snippet"]) == [mark]
 
 
+@pytest.mark.parametrize(
+    ("typed", "mark"),
+    [
+        ("하", "한"),  # ㅎ ㅏ: the first syllable before its final consonant
+        ("한", "한"),
+        ("한구", "한국"),  # 한국 is typed through 한구
+        ("한국", "한국"),
+        ("한국어", "한국어"),
+        ("배포 회의", "회의"),
+    ],
+)
+async def test_s2_korean_is_found_while_its_last_syllable_is_typed(
+    client: Client, agent: AgentHome, typed: str, mark: str
+) -> None:
+    """Search as you type: a Korean input method shows a syllable before its final consonant
+    (``한국`` is typed ``ㅎ 하 한 한ㄱ 한구 한국``), so a query's last syllable without one is
+    found with any (as a last Latin word is a prefix), marked as written in the note; a
+    syllable that has one is found as it is."""
+    topic(agent.user, "note.md", "note", "x", "내일 한국어 배포 회의가 있습니다")
+    topic(agent.user, "other.md", "other", "x", "하루 종일 비가 온다")  # 하 of 하루, not 한
+    results = await search(client, typed)
+    expected = (
+        [("user", "note.md")] if typed != "하" else [("user", "note.md"), ("user", "other.md")]
+    )
+    assert sorted(files_of(results)) == expected
+    note = next(hit for hit in results["hits"] if hit["file"] == "note.md")
+    assert mark in marked(note["snippet"])
+
+
+async def test_s2_a_closed_korean_syllable_is_found_as_it_is(
+    client: Client, agent: AgentHome
+) -> None:
+    """Only a syllable without a final consonant is open: ``한구`` finds ``한구석`` (a corner)
+    and ``한국``, ``한국`` (its final ㄱ typed) finds ``한국`` alone."""
+    topic(agent.user, "corner.md", "corner", "x", "방 한구석에 두었다")
+    topic(agent.user, "korea.md", "korea", "x", "한국에 간다")
+    assert sorted(files_of(await search(client, "한구"))) == [
+        ("user", "corner.md"),
+        ("user", "korea.md"),
+    ]
+    assert files_of(await search(client, "한국")) == [("user", "korea.md")]
+
+
 async def test_s2_an_arabic_word_is_split_only_after_its_article(
     client: Client, agent: AgentHome
 ) -> None:

@@ -9,9 +9,11 @@ character, so ``用户周末喜欢`` is stored as ``用户 户周 周末 末喜 
 two or more characters becomes the phrase of its pieces (``成语接龙`` →
 ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those characters in a
 row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
-place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
-change, so ``python`` finds it too. A word of an Indic script (:data:`INDIC_SCRIPTS`: Hindi
-writes its compounds as one word, ``प्रधानमंत्री``) is indexed in the same way by its grapheme
+place. A query's last Hangul syllable without a final consonant may still be being typed (an
+input method shows ``한구`` on the way to ``한국``): it is found with any final consonant. A
+run of such characters glued to Latin letters (``用Python写``) is split at the script change,
+so ``python`` finds it too. A word of an Indic script (:data:`INDIC_SCRIPTS`: Hindi writes its
+compounds as one word, ``प्रधानमंत्री``) is indexed in the same way by its grapheme
 clusters, each pair joined by a private-use character, plus its last cluster
 (``डाकघर``, "post office", as ``डा\\ue000क क\\ue000घ घ\\ue000र र\\ue000``): a query word of those
 scripts is the phrase of its cluster pairs, found exactly where a word holds those clusters
@@ -770,10 +772,20 @@ class Term:
     identifier: str = ""
     clusters: bool = False
     """``run`` is of an Indic script: found where it starts and ends on cluster boundaries."""
+    open_end: bool = False
+    """``run`` ends in a Hangul syllable still being typed (:func:`_open_syllable`): that
+    syllable is found with any final consonant (``한구`` finds ``한국``)."""
 
     @property
     def fts(self) -> str:
-        """This term in FTS5 query syntax (a quoted phrase; ``*`` for a prefix)."""
+        """This term in FTS5 query syntax (a quoted phrase; ``*`` for a prefix; a group of
+        phrases, one per final consonant, for an open Hangul syllable)."""
+        if self.open_end:
+            return (
+                "("
+                + " OR ".join(_with_run(self, ending).fts for ending in _endings(self.run[-1]))
+                + ")"
+            )
         if self.clusters:
             pairs = _cluster_pairs(CLUSTER.findall(self.run))
             if len(pairs) == 1:
@@ -786,6 +798,28 @@ class Term:
         return '"' + " ".join(self.words) + '"' + ("*" if self.prefix else "")
 
 
+_HANGUL_FIRST, _HANGUL_LAST, _FINALS = 0xAC00, 0xD7A3, 28
+
+
+def _open_syllable(char: str) -> bool:
+    """Whether ``char`` is a Hangul syllable without a final consonant (``구``, not ``국``):
+    as a query's last character it may be a syllable still being typed, which the input method
+    shows before its final consonant (``한국`` is typed through ``한구``), as a word's start is
+    its prefix."""
+    point = ord(char)
+    return _HANGUL_FIRST <= point <= _HANGUL_LAST and (point - _HANGUL_FIRST) % _FINALS == 0
+
+
+def _endings(syllable: str) -> list[str]:
+    """The open Hangul ``syllable`` and the 27 syllables it makes with a final consonant."""
+    return [chr(ord(syllable) + final) for final in range(_FINALS)]
+
+
+def _with_run(term: Term, last: str) -> Term:
+    """``term`` with its run's last character ``last``, closed."""
+    return dataclasses.replace(term, run=term.run[:-1] + last, open_end=False)
+
+
 @dataclass(frozen=True, slots=True)
 class Query:
     """A parsed query: its terms, all required; ``fts`` the FTS5 MATCH expression."""
@@ -794,8 +828,8 @@ class Query:
 
     @property
     def fts(self) -> str:
-        """Every term, all required (FTS5's implicit AND)."""
-        return " ".join(term.fts for term in self.terms)
+        """Every term, all required (an AND: a group of phrases may stand among them)."""
+        return " AND ".join(term.fts for term in self.terms)
 
     def in_column(self, index: int, column: str) -> str:
         """FTS5 syntax for term ``index`` found in ``column`` (for its document frequency)."""
@@ -811,9 +845,9 @@ def parse_query(text: str) -> Query | None:
     is no word: left out.
 
     >>> parse_query('deploy "notes').fts
-    '"deploy" "notes"*'
+    '"deploy" AND "notes"*'
     >>> parse_query("用Python写代码").fts
-    '"用"* "Python" "写代 代码"'
+    '"用"* AND "Python" AND "写代 代码"'
     >>> parse_query("?!") is None
     True
     >>> parse_query("\\u0301 \\ufe0f") is None
@@ -844,6 +878,8 @@ def parse_query(text: str) -> Query | None:
     last = terms[-1]
     if last.words:
         terms[-1] = dataclasses.replace(last, prefix=True)
+    elif last.run and _open_syllable(last.run[-1]):
+        terms[-1] = dataclasses.replace(last, open_end=True)
     return Query(tuple(dict.fromkeys(terms)))  # a word typed twice is one thing to find
 
 
@@ -1038,7 +1074,10 @@ def _finders(query: Query) -> list[tuple[re.Pattern[str], str, bool]]:
     finders: list[tuple[re.Pattern[str], str, bool]] = []
     for term in query.terms:
         if term.run:
-            written = f"[{_LEFT_OUT}]*".join(map(re.escape, term.run))
+            letters = list(map(re.escape, term.run))
+            if term.open_end:  # the syllable with any final consonant
+                letters[-1] = f"[{term.run[-1]}-{chr(ord(term.run[-1]) + _FINALS - 1)}]"
+            written = f"[{_LEFT_OUT}]*".join(letters)
             finders.append((re.compile(f"(?=({written}))"), term.run, False))
             continue
         # words typed apart (``max_retry``) or met in an identifier (``UserName``)
