@@ -675,17 +675,25 @@ def _dangling(
     there (a topic file, or one in a sub-folder when those were looked at). A link to an entry
     that is there but never read (``refused``: a FIFO, a folder, a symlink out of the root, a
     name no route can address, keyed by its :func:`~memory_core.shown_names.shown_name`) says
-    so, never that nothing is there."""
+    so, never that nothing is there. A link that names a topic file in another case
+    (``Deploy.md``, ``deploy.MD`` for ``deploy.md``) says which: only a disk that ignores case
+    opens it."""
     present = {_nfc(name) for name in topic_files}
     deeper = {_nfc(path) for path in in_sub_folders or ()}
     never_read = {_nfc(name): why for name, why in refused.items()}
     findings: list[Finding] = []
     for target, lines in sorted(linked.items()):
-        if not target.endswith(".md") or target == INDEX_FILE:
+        twin = _case_twin(target, present)
+        if (not target.endswith(".md") and twin is None) or target == INDEX_FILE:
             continue
         refused_as = target if target in never_read else shown_name(target)
         if "/" not in target and refused_as in never_read:
             message = f"links to {target!r}, which is {never_read[refused_as]}: never read"
+        elif twin is not None:
+            message = (
+                f"links to {target!r}, but the file is {twin!r}: only a disk that ignores case "
+                "(macOS, Windows) opens it; write the name as the file has it"
+            )
         elif "/" not in target and target not in present:
             message = f"links to {target!r}, which is not in this scope"
         elif "/" in target and in_sub_folders is not None and target not in deeper:
@@ -1000,10 +1008,25 @@ def _letter(char: str) -> str:
     return f"{said}, which looks like {looks!r}" if looks != char else said
 
 
+def _case_twin(target: str, present: Collection[str]) -> str | None:
+    """The topic file (of ``present``, NFC names) that ``target``, a link into the scope's
+    folder naming no file, names in another case (``Deploy.md``, ``deploy.MD``), if one does."""
+    if "/" in target or target in present or not target.lower().endswith(".md"):
+        return None
+    folded = target.casefold()
+    return next((name for name in sorted(present) if name.casefold() == folded), None)
+
+
 def _unindexed(topic_files: Collection[str], linked: dict[str, list[int]]) -> list[Finding]:
+    """``unindexed``: each topic file no index line links (one linked in another case is
+    linked: its ``dangling-link`` says how to fix the link)."""
     message = "no MEMORY.md line links to this file, so it is never recalled"
+    present = {_nfc(name) for name in topic_files}
+    in_other_case = {target.casefold() for target in linked if _case_twin(target, present)}
     return [
         _finding("unindexed", name, None, message)
         for name in sorted(topic_files)
-        if _nfc(name) not in linked and not _in_wrong_case(name)
+        if _nfc(name) not in linked
+        and _nfc(name).casefold() not in in_other_case
+        and not _in_wrong_case(name)
     ]
