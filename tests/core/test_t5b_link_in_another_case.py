@@ -1,10 +1,11 @@
-"""T-5b: an index link that names a topic file in another case says so.
+"""T-5b: an index link that names a topic file in another case, or drawn alike, says so.
 
 ``- [Deploy](Deploy.md)`` for ``deploy.md`` opens the file on a disk that ignores case (macOS,
 Windows) and nothing on this one. Lint said ``links to 'Deploy.md', which is not in this
 scope`` (a person sees the file right there) and ``unindexed`` for ``deploy.md``; a link
 written ``deploy.MD`` was not judged at all. Now the one finding names the file the link means
-and the fix, and the file is not called unindexed.
+and the fix, and the file is not called unindexed. A link drawn like a file's name in letters
+of another script or width (``dеploy.md``, ``ｄeploy.md``) names the file and the letters.
 """
 
 from __future__ import annotations
@@ -66,3 +67,22 @@ def test_t5b_a_link_to_no_file_in_any_case_still_dangles_plainly() -> None:
     assert link_findings(index, FILES) == [
         ("dangling-link", "MEMORY.md", 1, "links to 'Gone.md', which is not in this scope")
     ]
+
+
+@pytest.mark.parametrize(
+    ("written", "odd"),
+    [
+        ("dеploy.md", "U+0435 CYRILLIC SMALL LETTER IE 'е', which looks like 'e'"),
+        ("ｄeploy.md", "U+FF44 FULLWIDTH LATIN SMALL LETTER D 'ｄ', which looks like 'd'"),
+    ],
+)
+def test_t5b_a_link_drawn_like_a_file_says_which_letters_differ(written: str, odd: str) -> None:
+    """A link whose name is drawn like a topic file's (a Cyrillic ``е`` for a Latin ``e``)
+    dangles everywhere, yet a person reading the index sees a link to a file that is there:
+    the finding names the file and the letters that differ."""
+    index = f"- [Deploy]({written})\n- [Notes](notes.md)\n"
+    [dangling] = [f for f in lint_scope(index, [], FILES) if f.code == "dangling-link"]
+    assert dangling.message == (
+        f"links to {written!r}, which is not in this scope; it is drawn like 'deploy.md': "
+        f"{written!r} has {odd}"
+    )

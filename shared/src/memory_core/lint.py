@@ -695,7 +695,9 @@ def _dangling(
                 "(macOS, Windows) opens it; write the name as the file has it"
             )
         elif "/" not in target and target not in present:
-            message = f"links to {target!r}, which is not in this scope"
+            message = f"links to {target!r}, which is not in this scope" + _drawn_like(
+                target, present
+            )
         elif "/" in target and in_sub_folders is not None and target not in deeper:
             message = f"links to {target!r}, which is not in this scope's folder"
         else:
@@ -1006,6 +1008,19 @@ def _letter(char: str) -> str:
     if not looks:
         return f"{said}, drawn as nothing"
     return f"{said}, which looks like {looks!r}" if looks != char else said
+
+
+def _drawn_like(target: str, present: Collection[str]) -> str:
+    """What a dangling link's ``target`` is drawn like, when a topic file of ``present`` (NFC
+    names) looks the same (one UTS #39 skeleton: ``dеploy.md`` with a Cyrillic ``е`` and
+    ``deploy.md``): ``; it is drawn like 'deploy.md': 'dеploy.md' has U+0435 …``; else ``""``.
+    A person reading the index sees a link to a file that is there."""
+    key = _look_keys(target)[0]
+    alike = sorted(name for name in present if _look_keys(name)[0] == key)
+    if not alike:
+        return ""
+    odd = _odd_letters(target, alike[:1], target)
+    return f"; it is drawn like {alike[0]!r}" + (f": {odd}" if odd else "")
 
 
 def _case_twin(target: str, present: Collection[str]) -> str | None:
