@@ -86,3 +86,14 @@ def test_t5b_a_link_drawn_like_a_file_says_which_letters_differ(written: str, od
         f"links to {written!r}, which is not in this scope; it is drawn like 'deploy.md': "
         f"{written!r} has {odd}"
     )
+
+
+def test_t5b_a_wiki_link_in_a_body_drawn_like_a_file_says_so_too() -> None:
+    text = "---\nname: notes\ndescription: notes\n---\nSee [[dеploy]] first.\n"
+    body_topic = parse_topic(text.encode(), "notes.md")
+    [finding] = [f for f in lint_scope(None, [body_topic], FILES) if f.code == "dangling-wiki-link"]
+    assert (finding.file, finding.line) == ("notes.md", 5)
+    assert finding.message == (
+        "[[dеploy]] names no topic file of this scope; it is drawn like 'deploy.md': "
+        "'dеploy.md' has U+0435 CYRILLIC SMALL LETTER IE 'е', which looks like 'e'"
+    )

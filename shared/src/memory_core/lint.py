@@ -494,6 +494,7 @@ def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> l
     known: set[str] = set()
     for name in (*topic_files, *(topic.name for topic in topics)):
         known |= _link_keys(name)
+    present = {_nfc(name) for name in topic_files}
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
         for target in topic.links:
@@ -504,10 +505,16 @@ def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> l
                     "dangling-wiki-link",
                     topic.file,
                     _line_of(topic, f"[[{target}"),
-                    f"[[{target}]] names no topic file of this scope",
+                    f"[[{target}]] names no topic file of this scope"
+                    + _drawn_like(_as_file(target), present),
                 )
             )
     return findings
+
+
+def _as_file(target: str) -> str:
+    """A ``[[link]]``'s target as a file name: ``.md`` added unless written."""
+    return target if target.lower().endswith(".md") else f"{target}.md"
 
 
 def _line_of(topic: ParsedTopic, needle: str) -> int | None:
