@@ -368,6 +368,29 @@ async def test_s2_a_flag_is_found_as_one_symbol(
 
 
 @pytest.mark.parametrize(
+    ("query", "found", "mark"),
+    [
+        ("👩\u200d💻", ["joined.md"], "👩🏽\u200d💻"),  # a skin tone left out, as typed without
+        ("👩🏽\u200d💻", ["joined.md"], "👩🏽\u200d💻"),
+        ("💻", ["apart.md", "joined.md"], None),  # one emoji: wherever it stands
+        ("🏳️\u200d🌈", ["joined.md"], "🏳️\u200d🌈"),
+    ],
+)
+async def test_s2_an_emoji_sequence_is_found_as_one(
+    client: Client, agent: AgentHome, query: str, found: list[str], mark: str | None
+) -> None:
+    """An emoji joined by ZWJ (``👩‍💻``, a woman technologist; ``🏳️‍🌈``) is its emoji in a row:
+    found where they stand together, marked whole, never in a note holding them apart."""
+    topic(agent.user, "joined.md", "joined", "x", "pair with 👩🏽\u200d💻 under 🏳️\u200d🌈")
+    topic(agent.user, "apart.md", "apart", "x", "👩 bought a 💻 and a 🏳️ and a 🌈")
+    results = await search(client, query)
+    assert sorted(file for _, file in files_of(results)) == found
+    if mark is not None:
+        [hit] = results["hits"]
+        assert marked(hit["snippet"]) == [mark]
+
+
+@pytest.mark.parametrize(
     ("typed", "mark"),
     [
         ("하", "한"),  # ㅎ ㅏ: the first syllable before its final consonant

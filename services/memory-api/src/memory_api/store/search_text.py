@@ -21,17 +21,19 @@ in a row (``घर`` finds ``डाकघर``), never where a cluster of the qu
 text (``मंत्र`` does not find ``मंत्री``: ``त्री`` is one cluster); one cluster asks for the
 pieces that start with it whole. Each symbol (emoji, ``✅``, an arrow or math sign such as
 ``→ ≠ ≤``, ``± ×``) is a word of its own, glued to its neighbours or not, so ``🚀`` finds itself
-wherever it stands; the ASCII signs ``+ < = > | ~`` stay word breaks
-(:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). Arabic writes its proclitics (``و ف ب
-ك ل``) and the article ``ال`` onto the word: a word holding the article is indexed with its
-parts too, without its proclitics and without the article (``والنشر``, "and the publishing",
-as ``والنشر النشر نشر``), and a query word is found after them. Hebrew writes its prefixes
-(``ה ו ב כ ל מ ש``, up to three) onto the word in the same way: a word starting with them is
-indexed with its ends after them too (``הקפה``, "the coffee", as ``הקפה קפה``). A camelCase
-identifier (``getUserName``, ``HTTPServer``) is indexed as itself followed by its words, and a
-camelCase query word asks for those words in a row, so ``UserName``, ``user_name`` and ``json`` find
-``getUserName`` and ``parseJSON``; the hits holding a query identifier exactly as typed
-(``user_name``) rank first.
+wherever it stands; symbols typed glued together are found in a row (an emoji sequence,
+``👩\\u200d💻``, is its emoji once its joiners and skin tone are left out: never a note holding
+them apart); a flag, two regional indicators, is one symbol; the ASCII signs ``+ < = > | ~``
+stay word breaks (:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). Arabic writes its
+proclitics (``و ف ب ك ل``) and the article ``ال`` onto the word: a word holding the article is
+indexed with its parts too, without its proclitics and without the article (``والنشر``, "and the
+publishing", as ``والنشر النشر نشر``), and a query word is found after them. Hebrew writes its
+prefixes (``ה ו ב כ ל מ ש``, up to three) onto the word in the same way: a word starting with
+them is indexed with its ends after them too (``הקפה``, "the coffee", as ``הקפה קפה``). A
+camelCase identifier (``getUserName``, ``HTTPServer``) is indexed as itself followed by its
+words, and a camelCase query word asks for those words in a row, so ``UserName``, ``user_name``
+and ``json`` find ``getUserName`` and ``parseJSON``; the hits holding a query identifier exactly
+as typed (``user_name``) rank first.
 
 Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
 written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
@@ -187,7 +189,7 @@ code and tables hold them everywhere, and ``a+b`` is the words ``a`` and ``b``. 
 arrows and the signs of the math blocks (``→ ≠ ≤``), are symbols: each a word of its own."""
 _WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]--[[\\p{{L}}\\p{{M}}]&&[{_INDIC}]]]"
 _PIECE = regex.compile(
-    rf"(?P<symbol>{_FLAG}|[{_SYMBOLS}])|(?P<run>{_RUN.pattern})|(?P<indic>{_INDIC_RUN.pattern})"
+    rf"(?P<symbol>(?:{_FLAG}|[{_SYMBOLS}])+)|(?P<run>{_RUN.pattern})|(?P<indic>{_INDIC_RUN.pattern})"
     rf"|(?P<word>{_WORD_CHAR}+)",
     regex.V1,
 )
@@ -772,6 +774,9 @@ class Term:
     identifier: str = ""
     clusters: bool = False
     """``run`` is of an Indic script: found where it starts and ends on cluster boundaries."""
+    symbols: bool = False
+    """``run`` is of symbols glued together (an emoji ZWJ sequence, ``👩‍💻``, is its emoji in a
+    row once its joiners are left out): found as those symbols in a row, each a word."""
     open_end: bool = False
     """``run`` ends in a Hangul syllable still being typed (:func:`_open_syllable`): that
     syllable is found with any final consonant (``한구`` finds ``한국``)."""
@@ -786,6 +791,8 @@ class Term:
                 + " OR ".join(_with_run(self, ending).fts for ending in _endings(self.run[-1]))
                 + ")"
             )
+        if self.symbols:
+            return '"' + " ".join(_SYMBOL.findall(self.run)) + '"'
         if self.clusters:
             pairs = _cluster_pairs(CLUSTER.findall(self.run))
             if len(pairs) == 1:
@@ -864,7 +871,10 @@ def parse_query(text: str) -> Query | None:
                 continue  # marks alone (a lone vowel sign too): nothing to find
             if piece.group("indic"):
                 terms.append(Term(run=piece.group(), clusters=True))
-            elif piece.group("run") or piece.group("symbol"):
+            elif piece.group("symbol"):
+                symbols = len(_SYMBOL.findall(piece.group())) > 1
+                terms.append(Term(run=piece.group(), symbols=symbols))
+            elif piece.group("run"):
                 terms.append(Term(run=piece.group()))
             elif terms and terms[-1].words and word_continues(word, piece.start()):
                 words = (*terms.pop().words, *_CAMEL_SPLIT.split(piece.group()))
