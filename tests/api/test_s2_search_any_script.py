@@ -284,6 +284,11 @@ async def test_s2_an_indic_query_never_matches_half_a_cluster(
         ("ｶ゛ｲﾄﾞを読む", "ガイド", "ｶ゛ｲﾄﾞ"),
         ("かﾞっこうへ行く", "がっこう", "かﾞっこう"),
         ("デプロイ手順", "テﾞプロイ", "デプロイ"),
+        # katakana typed in hiragana, as an input method shows it before conversion
+        ("デプロイ手順を確認する", "でぷろい", "デプロイ"),
+        ("でぷろいは金曜に禁止", "デプロイ", "でぷろい"),
+        ("毎朝コーヒーを飲む", "こーひー", "コーヒー"),
+        ("ｶﾞｲﾄﾞを読んでから", "がいど", "ｶﾞｲﾄﾞ"),
         # ligatures, squared words, circled numbers and letters, superscripts, math letters
         ("open the ﬁle ﬁrst", "file", "ﬁle"),
         ("open the file first", "ﬁle", "file"),

@@ -45,7 +45,8 @@ letters and numbers, superscripts, math letters ``𝐀``; not Hangul letters typ
 without Greek accents (as unicode61 drops Latin ones), without the marks a reader may leave
 out — Arabic harakat and tatweel, Hebrew points — or that only hint at rendering inside a word
 (a soft hyphen, a combining grapheme joiner, a zero-width joiner, the zero-width space of
-Thai word breaks), and with ``ß`` as ``ss``,
+Thai word breaks), with katakana as hiragana (an input method shows ``でぷろい`` until it is
+converted to ``デプロイ``: either finds the other), and with ``ß`` as ``ss``,
 ``ё`` as ``е``, Turkish ``ı`` as ``i``, the Latin letters with a stroke as the letter under it
 (``ł đ ø ħ``), ``æ œ þ ð`` as ``ae oe th d`` and the Arabic letter forms written alike as one
 (``أ إ آ ٱ`` as ``ا``, ``ى ی`` as ``ي``, ``ک`` as ``ك``, ``ة`` as ``ه``) (``strasse`` finds
@@ -256,6 +257,9 @@ _SPELLED_AS = {
     "\u06cc": "\u064a",  # ی
     "\u06a9": "\u0643",  # ک
     "\u0629": "\u0647",  # ة
+    # katakana as hiragana: an input method shows what is typed in hiragana until it is
+    # converted (``でぷろい`` on the way to ``デプロイ``), and either spells the same sounds
+    **{chr(code): chr(code - 0x60) for code in [*range(0x30A1, 0x30F7), 0x30FD, 0x30FE]},
 }
 _SPELLED_RE = re.compile(f"[{''.join(_SPELLED_AS)}]")  # a C-speed scan; str.translate is 10x
 # After each letter of a query word, what the text as written may hold that its search form
@@ -389,13 +393,13 @@ def search_form(text: str) -> str:
     folded as NFKC folds them (half-width kana, ligatures, ``㍿``, ``①``, ``²``, ``𝐀``,
     full-width Latin), the marks a reader may leave out and in-word rendering hints dropped,
     Greek accents too (as unicode61 drops Latin ones), ``ß`` as ``ss``, ``ё`` as ``е``,
-    Turkish ``ı`` as ``i``.
+    Turkish ``ı`` as ``i``, katakana as hiragana (see :data:`_SPELLED_AS`).
 
     >>> search_form("Straße, Ёжик, مُحَمَّد, Donau\\u00addampf, Οδυσσέας, ＡＰＩキー")
-    'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIキー'
+    'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIきー'
     >>> search_form("ｶﾞｲﾄﾞ, ﬁle, ㍿, ①, x², 𝐀, Kırmızı")
-    'ガイド, file, 株式会社, 1, x2, A, Kirmizi'
-    >>> search_form("カﾞイド, ハﾟン, カ゛イド") == "ガイド, パン, ガイド"
+    'がいど, file, 株式会社, 1, x2, A, Kirmizi'
+    >>> search_form("カﾞイド, ハﾟン, カ゛イド") == "がいど, ぱん, がいど"
     True
     """
     if text.isascii():
