@@ -399,13 +399,17 @@ async def test_a10a_a_token_folder_every_account_may_write_trusts_none_of_its_fi
     assert (await ok_json(await client.get("/api/me", headers=_bearer(mine))))["name"] == "planted"
 
 
-async def test_a10a_an_open_service_with_a_token_folder_every_account_may_write_stays_open(
+async def test_a10a_an_open_service_with_a_sticky_token_folder_every_account_may_write_stays_open(
     client: Client, agent: AgentHome
 ) -> None:
     """No token anywhere: every local account reaches the API already (loopback only), so a
-    writable folder takes nothing more from anyone; the first token put in it closes the door."""
+    ``1777`` folder takes nothing more from anyone; the first token put in it closes the door.
+    Without the sticky bit any account could have removed the owner's token files, so an empty
+    ``0777`` folder says nothing about whether there were tokens: 503, never the open mode."""
     tokens = agent.data_dir / "tokens"
     tokens.chmod(0o777)
+    await expect_problem(await client.get("/api/me"), 503, UNREADABLE)
+    tokens.chmod(0o1777)
     assert (await ok_json(await client.get("/api/me")))["name"] == "local"
     (tokens / "ops.json").write_bytes(_record(name="ops"))
     (tokens / "ops.json").chmod(0o600)

@@ -275,3 +275,66 @@ async def test_prompt_without_index_placeholder_a_template_edit_that_would_mispl
     for allowed in ("No memory here.\n", "{{MEMORY}}\n- CWD: {{CWD}}\n- Agent: {{AGENT_ID}}\n"):
         config = await ok_json(await client.patch(CONFIG, json={"template": allowed}))
         assert config["template"] == allowed
+
+
+@pytest.mark.parametrize("by_hand", [False, True], ids=["saved", "by-hand"])
+async def test_a_prompt_starting_with_a_byte_order_mark_reaches_the_model_without_it(
+    client: Client, agent: AgentHome, by_hand: bool
+) -> None:
+    """A prompt pasted from a file saved as "UTF-8 with BOM" starts with U+FEFF: the PATCH takes
+    it (a byte order mark is no hidden text), and the Session start answered
+    ``[hidden: U+FEFF]# Mine`` as the model's first words. A mark at a prompt's start is the
+    file's encoding, never text: the model reads the prompt as a person sees it, in the text
+    and in its sections alike."""
+    _fill_indexes(agent)
+    memory = {
+        "prompt": "\ufeff# Mine\n{{MEMORY_USER_INDEX}}\n",
+        "workspacePrompt": "\ufeff## Here\n{{MEMORY_INDEX}}",
+    }
+    if by_hand:
+        _store_by_hand(agent, **memory)
+    else:
+        await ok_json(await client.patch(CONFIG, json={"memory": memory}))
+    answer = await _start(client, agent)
+    _assert_manifests_describe_the_text(answer)
+    assert answer["memory"].startswith("# Mine\n" + USER_LINES[0])
+    assert "\n\n## Here\n" + WORKSPACE_LINES[0] in answer["memory"]
+    assert "\ufeff" not in answer["memory"] and "[hidden" not in answer["memory"]
+    body = {"workspace": str(agent.tmp / "src" / "app"), "sections": True}
+    sectioned = await ok_json(await client.post(START, json=body))
+    assert "".join(section["text"] for section in sectioned["sections"]) == answer["memory"]
+
+
+@pytest.mark.parametrize(
+    "saved_as",
+    [
+        pytest.param(lambda text: b"\xef\xbb\xbf" + text.encode(), id="utf-8-with-bom"),
+        pytest.param(lambda text: text.replace("\n", "\r\n").encode("utf-16"), id="utf-16"),
+    ],
+)
+async def test_an_agent_json_saved_by_an_editor_with_a_byte_order_mark_stays_the_agent(
+    client: Client, agent: AgentHome, saved_as: Any
+) -> None:
+    """``agent.json`` edited by hand in Notepad (saved "UTF-8 with BOM", or "Unicode"): the agent
+    left the list for its ``unreadable`` part and every Session start and config read answered
+    503 "JSON is malformed: invalid character (byte 0)". Read as the editor shows it, the prompt
+    edited by hand gets its index after it, as any hand edit does; the next change is saved
+    back as the service writes ``agent.json`` (UTF-8, no mark)."""
+    _fill_indexes(agent)
+    path = agent.data_dir / "agents" / agent.id / "agent.json"
+    stored = json.loads(path.read_bytes())
+    stored["name"] = "Coder \u2014 \u00e9dit\u00e9"
+    stored["memory"]["prompt"] = "# Memory\nSave what you learn in the user scope.\n"
+    path.write_bytes(saved_as(json.dumps(stored, indent=2, ensure_ascii=False)))
+
+    config = await ok_json(await client.get(CONFIG))
+    assert config["name"] == "Coder \u2014 \u00e9dit\u00e9"
+    listed = await ok_json(await client.get(f"/api/projects/{PROJECT}/agents"))
+    assert [item["id"] for item in listed["agents"]] == [AGENT]
+    assert not listed.get("unreadable")
+    answer = await _start(client, agent)
+    _assert_manifests_describe_the_text(answer)
+    assert answer["manifests"][0]["placement"] == "after-prompt"
+
+    await ok_json(await client.patch(CONFIG, json={"name": "Coder"}))
+    assert json.loads(path.read_bytes().decode("utf-8"))["name"] == "Coder"

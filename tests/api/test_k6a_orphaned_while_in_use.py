@@ -285,3 +285,21 @@ async def test_orphaned_while_in_use_a_machines_workspace_is_not_visible_never_o
     here.rmdir()
     scope = await scope_of(client, key)
     assert (scope["orphaned"], scope["notVisible"]) == (True, False)
+
+
+async def test_orphaned_while_in_use_a_path_through_a_folder_only_the_harness_sees(
+    client: Client, agent: AgentHome
+) -> None:
+    """``/workspace/../app``: the harness's mount namespace holds ``/workspace``, the service's
+    does not, and the kernel fails the whole path there, while its real path (the ``..`` taken
+    away, as ``realpath`` does) is a folder. Session start answered 400 "workspace must be a
+    directory, not a file" about a folder; it starts the Session, its scope not visible from
+    the service, never orphaned."""
+    (agent.tmp / "app").mkdir()
+    through = agent.tmp / "mounted-in-the-harness" / ".." / "app"
+
+    started = await start(client, through)
+    scope = await scope_of(client, started["key"])
+
+    assert started["key"] == key_for_real_path(str(agent.tmp / "app"))
+    assert scope["orphaned"] is False

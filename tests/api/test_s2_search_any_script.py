@@ -787,3 +787,44 @@ async def test_s2_i9_a_match_is_marked_around_the_hidden_marks(
     [hit] = (await search(client, query))["hits"]
     assert marked(hit["snippet"]) == [mark]
     assert not regex.search(r"[\u200b\u2060\u202e\u202c\U000e0000-\U000e007f]", mark)
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "mark"),
+    [
+        ("C#", "csharp.md", "C#"),
+        ("c#", "csharp.md", "C#"),
+        ("C++", "cpp.md", "C++"),
+        ("F#", "fsharp.md", "F#"),
+        ("g++", "cpp.md", "g++"),
+        ("Ｃ＃", "csharp.md", "C#"),  # full-width, as a CJK input method types it
+        ("用C#写", "csharp.md", "C#"),  # glued to Chinese
+    ],
+)
+async def test_s2_a_name_typed_with_signs_is_found_as_written(
+    client: Client, agent: AgentHome, query: str, first: str, mark: str
+) -> None:
+    """``C#``, ``C++``, ``F#``: the query was the prefix ``c``, so every note holding a word
+    starting with c was a hit (``café``, ``coin`` marked), the one holding ``C#`` ranked last
+    by length. A word typed with ``#`` or ``+`` right after it is a whole word, the notes holding
+    it with those signs rank first, and the name is marked whole."""
+    topic(agent.user, "cafe.md", "cafe", "the café on the corner", "coffee, cake, cards, coin")
+    topic(agent.user, "csharp.md", "csharp", "plugin notes", "用C#写插件, see the build. " * 8)
+    topic(agent.user, "cpp.md", "cpp", "native build", "C++ with g++ -O2 on the CI runners")
+    topic(agent.user, "fsharp.md", "fsharp", "scripts", "F# scripts, C bindings")
+    topic(agent.user, "vitamin.md", "vitamin", "health", "vitamin C every morning")
+
+    results = await search(client, query)
+
+    hits = files_of(results)
+    assert hits[0] == ("user", first), results
+    assert ("user", "cafe.md") not in hits  # no word starting with c is asked for
+    assert any(mark in piece for piece in marked(results["hits"][0]["snippet"]))
+
+
+async def test_s2_signs_between_words_still_part_them(client: Client, agent: AgentHome) -> None:
+    """``a+b``, ``C#sharp`` and ``#tag``: a sign with a word after it is no name's end."""
+    topic(agent.user, "code.md", "code", "x", "total=price+tax; C#sharp; #deploy")
+    assert marked((await search(client, "price+tax"))["hits"][0]["snippet"]) == ["price", "tax"]
+    assert files_of(await search(client, "#deploy")) == [("user", "code.md")]
+    assert files_of(await search(client, "sharp")) == [("user", "code.md")]

@@ -13,6 +13,7 @@ import json
 import os
 import stat
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -103,6 +104,35 @@ def test_install_through_symlinked_settings(tmp_path: Path, harness: str) -> Non
     assert status == 0, said
     assert link.is_symlink() and link.readlink() == link_text
     assert str(root) not in target.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_settings_moved_into_dotfiles_after_the_install_leave_no_backup_at_uninstall(
+    tmp_path: Path, harness: str
+) -> None:
+    """Installed into a plain settings file, which the user then moves into a dotfiles
+    checkout and links back (``stow --adopt``): the uninstall writes through the link and
+    leaves nothing of the install. The backup the install made beside the plain file stayed
+    in the settings folder, since backups were looked for beside the link's target only."""
+    home, dotfiles = tmp_path / "home", tmp_path / "dotfiles"
+    settings = home / SETTINGS_FILES[harness]
+    settings.parent.mkdir(parents=True)
+    dotfiles.mkdir()
+    before = '{\n  "theme": "dark"\n}\n'
+    settings.write_text(before, encoding="utf-8")
+    status, said = run(home, memory_root(tmp_path), "install", harness)
+    assert status == 0, said
+    assert backups_of(settings)  # beside the plain file
+    adopted = dotfiles / settings.name
+    settings.rename(adopted)
+    settings.symlink_to(adopted)
+
+    status, said = run(home, memory_root(tmp_path), "uninstall", harness)
+
+    assert status == 0, said
+    assert settings.is_symlink() and adopted.read_text(encoding="utf-8") == before
+    assert sorted(path.name for path in settings.parent.iterdir()) == [settings.name]
+    assert sorted(path.name for path in dotfiles.iterdir()) == [settings.name]
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
@@ -204,6 +234,63 @@ def test_install_through_a_hard_linked_settings_file(tmp_path: Path, harness: st
     status, said = run(home, memory_root(tmp_path), "uninstall", harness)
     assert status == 0, said
     assert settings.samefile(copy) and copy.read_text(encoding="utf-8") == before
+
+
+_INSTALL_OVER_A_BIND_MOUNT = """
+import subprocess, sys
+from harness_memory.cli import main
+host, settings, home, root, executable = sys.argv[1:6]
+subprocess.run(["mount", "--bind", host, settings], check=True)
+for verb, extra in (("install", ["--url", "http://127.0.0.1:9", "--project", "acme",
+                                 "--agent", "coder", "--executable", executable]),
+                    ("uninstall", [])):
+    status = main([verb, sys.argv[6], "--home", home, "--memory-root", root, *extra],
+                  environ={"HOME": home})
+    print(verb, status, open(host, encoding="utf-8").read().count("harness-memory hook"))
+"""
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_install_through_a_settings_file_mounted_over_its_name(
+    tmp_path: Path, harness: str
+) -> None:
+    """A settings file that is a single-file bind mount of the host's (a container's, a
+    devcontainer's ``-v ~/.claude/settings.json:…``): no rename can replace a mount point
+    (EBUSY), so the install and the uninstall rewrite the file in place: the host's file gets
+    the hooks and loses them again, and the output says why. The install refused it ("Device
+    or resource busy"), so no harness run in such a container could get memory. Made for real
+    in a user and mount namespace of the test's own."""
+    home, host = tmp_path / "home", tmp_path / "host" / "settings.json"
+    settings = home / SETTINGS_FILES[harness]
+    settings.parent.mkdir(parents=True)
+    settings.touch()
+    host.parent.mkdir()
+    before = '{\n  "theme": "dark"\n}\n'
+    host.write_text(before, encoding="utf-8")
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-c", _INSTALL_OVER_A_BIND_MOUNT, str(host), str(settings)]
+    command += [str(home), str(memory_root(tmp_path)), str(HARNESS_MEMORY), harness]
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", *command],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    hooks = 2 if harness == "claude-code" else 1  # SessionStart and PreToolUse at least
+    said = [
+        line.split()
+        for line in done.stdout.splitlines()
+        if line.startswith(("install ", "uninstall "))
+    ]
+    assert said[0][:2] == ["install", "0"] and int(said[0][2]) >= hooks, done.stdout
+    assert said[1] == ["uninstall", "0", "0"], done.stdout
+    assert f"{settings} is a mount point" in done.stdout
+    assert "rewritten in place" in done.stdout
+    assert host.read_text(encoding="utf-8") == before
+    assert settings.read_bytes() == b""  # outside the namespace: the name's own empty file
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
@@ -425,7 +512,7 @@ def test_a_write_failing_midway_leaves_no_folder_the_install_made(
     settings.write_text('{"theme": "dark"}\n', encoding="utf-8")
     real = files_module.replace_bytes
 
-    def refusing(target: Path, data: bytes, mode: int) -> int:
+    def refusing(target: Path, data: bytes, mode: int) -> str | None:
         if target.name == settings.name and target.parent == settings.parent:
             raise PermissionError(1, "Operation not permitted", str(target))
         return real(target, data, mode)

@@ -624,3 +624,35 @@ def test_h7_a_gitignore_of_the_users_that_leaves_the_token_to_git_is_said(
     (tmp_path / "git-aside").rename(home / ".git")
     git(home, "add", "-A")
     assert "harness-memory/token" not in git(home, "ls-files")
+
+
+SAVED_BY_AN_EDITOR = {
+    "utf-8 with BOM (Notepad, PowerShell 5's Set-Content)": b"\xef\xbb\xbf" + TOKEN.encode(),
+    "utf-16 (PowerShell 5's > redirection)": f"{TOKEN}\r\n".encode("utf-16"),
+}
+
+
+@pytest.mark.parametrize("saved_as", list(SAVED_BY_AN_EDITOR))
+def test_h7_a_token_file_saved_with_a_byte_order_mark_holds_its_token(
+    tmp_path: Path, saved_as: str
+) -> None:
+    """A token file written by Notepad or PowerShell starts with a byte order mark: the hooks
+    refused it ("it holds '\\ufeff', which no bearer token holds", or "not UTF-8 text") and
+    sent no token, and ``install --token-file`` refused it. The mark names the file's encoding
+    and is no part of the token: the token is what an editor shows."""
+    path = tmp_path / "token"
+    path.write_bytes(SAVED_BY_AN_EDITOR[saved_as])
+    path.chmod(0o600)
+
+    assert load_settings({"token_file": str(path)}, {}).bearer_token() == TOKEN
+
+    home = tmp_path / "home"
+    status, said = install(home, memory_root(tmp_path), "codex", "--token-file", str(path))
+    assert status == 0, said
+    assert (home / ".codex/harness-memory/token").read_text(encoding="utf-8") == TOKEN + "\n"
+
+    kept = tmp_path / "kept" / "token"  # `harness-memory token set < token.txt`
+    words = ["token", "set", "--file", str(kept)]
+    piped = io.BytesIO(b"\xef\xbb\xbf" + TOKEN.encode() + b"\r\n")
+    assert main(words, environ={}, stdin=piped, stdout=io.StringIO()) == 0
+    assert kept.read_text(encoding="utf-8") == TOKEN + "\n"

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from harness_memory.cli import main
 from harness_memory.session import template_problem
+from memory_core.template import TemplateFileError, read_template_file
 
 MISSING = "it holds no {{MEMORY}}, so no memory is injected (I-5)"
 CASES = {
@@ -74,3 +75,51 @@ def test_a_template_file_holding_it_once_says_nothing(
 
     assert template_problem(template) is None
     assert not [r for r in caplog.records if "template file" in r.getMessage()]
+
+
+TEMPLATE = "You are Coder \u2014 caf\u00e9.\n{{MEMORY}}\n"
+SAVED_AS = {
+    "utf-8 with BOM (Notepad)": b"\xef\xbb\xbf" + TEMPLATE.encode(),
+    "utf-16 (Notepad's Unicode)": TEMPLATE.encode("utf-16"),
+    "utf-16 big-endian with BOM": b"\xfe\xff" + TEMPLATE.encode("utf-16-be"),
+    "utf-32 with BOM": TEMPLATE.encode("utf-32"),
+    "crlf line ends": TEMPLATE.replace("\n", "\r\n").encode(),
+}
+
+
+@pytest.mark.parametrize("saved_as", list(SAVED_AS))
+def test_a_template_file_is_read_as_its_editor_shows_it(tmp_path: Path, saved_as: str) -> None:
+    """A template file saved by a Windows editor starts with a byte order mark (or is UTF-16):
+    the prompt began ``[hidden: U+FEFF]You are Coder`` (or the Session start refused "'utf-8'
+    codec can't decode byte 0xff"). What reaches the model is the text a person sees in the
+    editor, with LF line ends, and ``memory-api agent create --template-file`` reads it alike
+    (:func:`~memory_core.template.read_template_file`)."""
+    path = tmp_path / "template.md"
+    path.write_bytes(SAVED_AS[saved_as])
+
+    assert read_template_file(path) == TEMPLATE
+    out = io.StringIO()
+    words = ["session-start", "--url", "http://127.0.0.1:9", "--project", "acme", "--agent"]
+    words += ["coder", "--workspace", str(tmp_path), "--template-file", str(path)]
+    assert main(words, environ={"HOME": str(tmp_path)}, stdout=out) == 0
+    assert out.getvalue().startswith("You are Coder \u2014 caf\u00e9.\n")
+    assert "\r" not in out.getvalue() and "[hidden" not in out.getvalue()
+
+
+def test_a_template_file_in_a_legacy_encoding_is_named_with_the_byte_that_is_not_utf8(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Latin-1 (no byte order mark says which encoding): refused, naming the file, the byte and
+    where it is, never the codec's bare "'utf-8' codec can't decode"."""
+    path = tmp_path / "template.md"
+    path.write_bytes("You are Coder, caf\u00e9.\n{{MEMORY}}\n".encode("latin-1"))
+
+    with pytest.raises(TemplateFileError) as raised:
+        read_template_file(path)
+    said = f"the template file {path} is not UTF-8 text (byte 0xe9 at offset 18): save it as UTF-8"
+    assert str(raised.value) == said
+    words = ["session-start", "--url", "http://127.0.0.1:9", "--project", "acme", "--agent"]
+    words += ["coder", "--workspace", str(tmp_path), "--template-file", str(path)]
+    with pytest.raises(SystemExit):
+        main(words, environ={"HOME": str(tmp_path)}, stdout=io.StringIO())
+    assert said in capsys.readouterr().err

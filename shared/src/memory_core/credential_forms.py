@@ -17,6 +17,7 @@ of the value within the line, ``kind`` being ``"password-assignment"`` and the l
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from bisect import bisect_right
@@ -32,11 +33,12 @@ __all__ = [
     "FORM_HINTS",
     "Cell",
     "Span",
+    "TableRow",
     "cell_value",
     "form_spans",
     "is_delimiter_row",
     "names_credential",
-    "table_cells",
+    "table_row",
 ]
 
 Span = tuple[str, int, int]
@@ -375,25 +377,53 @@ class Cell:
     end: int
 
 
-def table_cells(line: str) -> list[Cell] | None:
-    """The cells of a Markdown table row (``| a | b |``), stripped; None for another line."""
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A Markdown table row (``| a | b |``): how many cells it has, each of its cells that is
+    not blank (by index), and the cells naming a credential (``(index, kind)``, in order).
+
+    A blank cell is kept as a count only: it names nothing and holds no value, so a row of a
+    million empty cells costs what its few written ones do, once per line (:func:`table_row`).
+    """
+
+    count: int
+    written: dict[int, Cell]
+    named: tuple[tuple[int, str], ...]
+
+    def cell(self, index: int) -> Cell | None:
+        """The cell at ``index`` when it is written (None: blank, or past the row's end)."""
+        return self.written.get(index)
+
+
+@functools.lru_cache(maxsize=8)
+def table_row(line: str) -> TableRow | None:
+    """The cells of a Markdown table row (``| a | b |``), stripped; None for another line.
+
+    Cells lie between ``|``s; the text after the last one is a cell when it is not blank.
+    Cached for the last few lines: a text is scanned for credentials several times per answer,
+    each line twice per scan, and a row of millions of cells (a 16 MiB index line of ``|``)
+    was split in Python each time, 45 s for one ``GET …/index`` of a 200 KB line (Q-2c).
+    """
     stripped = line.lstrip(" ")
     if not stripped.startswith("|") or len(line) - len(stripped) > 3:
         return None
-    cells: list[Cell] = []
-    position = line.index("|") + 1
-    while position < len(line):
-        end = line.find("|", position)
-        if end == -1:
-            end = len(line)
-            if not line[position:].strip():
-                break
-        raw = line[position:end]
+    first = line.index("|") + 1
+    parts = line[first:].split("|")
+    if not parts[-1].strip():
+        parts.pop()
+    offsets = list(itertools.accumulate(map(len, parts), initial=0))
+    written: dict[int, Cell] = {}
+    for index in itertools.compress(range(len(parts)), map(str.strip, parts)):
+        raw = parts[index]
         text = raw.strip()
-        start = position + (raw.index(text) if text else 0)
-        cells.append(Cell(text, start, start + len(text)))
-        position = end + 1
-    return cells
+        start = first + offsets[index] + index + len(raw) - len(raw.lstrip())
+        written[index] = Cell(text, start, start + len(text))
+    named = tuple(
+        (index, kind)
+        for index, cell in written.items()
+        if (kind := names_credential(cell.text)) is not None
+    )
+    return TableRow(len(parts), written, named)
 
 
 _MARKUP = "*_` "
@@ -419,11 +449,11 @@ def cell_value(cell: Cell, kind: str) -> Span | None:
     return _value_span(cell.start, value, kind) if " " not in value else None
 
 
-def _row_spans(cells: list[Cell]) -> Iterator[Span]:
+def _row_spans(row: TableRow) -> Iterator[Span]:
     """A key-value row: ``| password | x |``."""
-    for cell, following in itertools.pairwise(cells):
-        kind = names_credential(cell.text)
-        if kind is not None:
+    for index, kind in row.named:
+        following = row.cell(index + 1)
+        if following is not None:
             found = cell_value(following, kind)
             if found is not None:
                 yield found
@@ -441,15 +471,17 @@ def form_spans(line: str, hints: frozenset[str]) -> list[Span]:
     if "</" in hints or "value=" in hints:
         spans.extend(_xml_spans(line))
     if "|" in hints:
-        cells = table_cells(line)
-        if cells is not None:
-            spans.extend(_row_spans(cells))
+        row = table_row(line)
+        if row is not None:
+            spans.extend(_row_spans(row))
     return spans
 
 
 _DELIMITER_CELL = re.compile(r":?-+:?")
 
 
-def is_delimiter_row(cells: list[Cell]) -> bool:
-    """A table's delimiter row: ``|---|:--:|``."""
-    return all(_DELIMITER_CELL.fullmatch(cell.text) for cell in cells)
+def is_delimiter_row(row: TableRow) -> bool:
+    """A table's delimiter row: ``|---|:--:|`` (a blank cell is none)."""
+    return len(row.written) == row.count and all(
+        _DELIMITER_CELL.fullmatch(cell.text) for cell in row.written.values()
+    )

@@ -47,13 +47,12 @@ from dataclasses import dataclass
 
 from memory_core.credential_forms import (
     FORM_HINTS,
-    Cell,
     Span,
+    TableRow,
     cell_value,
     form_spans,
     is_delimiter_row,
-    names_credential,
-    table_cells,
+    table_row,
 )
 from memory_core.credential_values import character_classes, is_placeholder, looks_random
 from memory_core.hidden_text import HIDDEN_CANDIDATES
@@ -195,25 +194,23 @@ class _ScanState:
     column: tuple[int, str, bool] | None = None
 
 
-def _column(cells: list[Cell] | None, state: _ScanState) -> tuple[_ScanState, Span | None]:
-    """The table state after a line of ``cells`` (None: no table row) and the credential in the
-    open credential column, if any."""
+def _column(row: TableRow | None, state: _ScanState) -> tuple[_ScanState, Span | None]:
+    """The table state after a line that is ``row`` (None: no table row) and the credential in
+    the open credential column, if any."""
     column = state.column
-    if cells is None:
+    if row is None:
         return _ScanState(state.in_key, None), None
     if column is not None:
         index, kind, seen = column
         if not seen:
-            if is_delimiter_row(cells):
+            if is_delimiter_row(row):
                 return _ScanState(state.in_key, (index, kind, True)), None
-        elif index < len(cells):
-            return state, cell_value(cells[index], kind)
         else:
-            return state, None
-    for index, cell in enumerate(cells):
-        named = names_credential(cell.text)
-        if named is not None:
-            return _ScanState(state.in_key, (index, named, False)), None
+            cell = row.cell(index)
+            return state, None if cell is None else cell_value(cell, kind)
+    if row.named:
+        index, named = row.named[0]
+        return _ScanState(state.in_key, (index, named, False)), None
     return _ScanState(state.in_key, None), None
 
 
@@ -303,7 +300,7 @@ def _scan(lines: Sequence[str]) -> list[tuple[int, bool, list[Span]]]:
         hints = candidates.get(number)
         spans = _spans(line, hints) if hints else []
         if state.column is not None or (hints and "|" in hints):
-            state, in_column = _column(table_cells(line), state)
+            state, in_column = _column(table_row(line), state)
             if in_column is not None:
                 spans = _merged([*spans, in_column])
         if spans:

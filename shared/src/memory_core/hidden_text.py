@@ -86,6 +86,7 @@ from memory_core.counting import counted
 from memory_core.variation_sequences import registered_sequence
 
 __all__ = [
+    "BYTE_ORDER_MARK",
     "HIDDEN_CANDIDATES",
     "ZWSP_WORD_LETTERS",
     "describe_hidden",
@@ -93,6 +94,7 @@ __all__ = [
     "hidden_runs",
     "show_hidden",
     "show_hidden_lines",
+    "show_prompt",
     "without_hidden",
 ]
 
@@ -549,6 +551,23 @@ def show_hidden(line: str, *, text_start: bool = False) -> str:
         return line
     parts.append(line[shown:])
     return "".join(parts)
+
+
+BYTE_ORDER_MARK = "\ufeff"
+"""U+FEFF at the start of a text: the mark an editor writes before a file's first character
+(Windows Notepad's "UTF-8 with BOM"), no character of the text."""
+
+
+def show_prompt(text: str) -> str:
+    """A prompt or template ``text`` as the model reads it (I-9): a byte order mark at its start
+    left out (carried over from a file it was pasted or read from; never text a person wrote,
+    and never a ``[hidden: U+FEFF]`` mark before the first word), every other hidden run shown
+    by :func:`show_hidden`.
+
+    >>> show_prompt("\ufeff# Memory \u202eon")
+    '# Memory [hidden: U+202E]on'
+    """
+    return show_hidden(text.removeprefix(BYTE_ORDER_MARK))
 
 
 def without_hidden(text: str, *, text_start: bool = False) -> tuple[str, list[tuple[int, str]]]:

@@ -47,7 +47,7 @@ from memory_core.caps import (
     unreadable_note,
 )
 from memory_core.credentials import mask_secret_lines
-from memory_core.hidden_text import show_hidden, show_hidden_lines
+from memory_core.hidden_text import BYTE_ORDER_MARK, show_hidden, show_hidden_lines
 from memory_core.keys import USER_SCOPE
 from memory_core.markdown import line_texts
 from memory_core.rules import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER
@@ -369,8 +369,10 @@ def _prompt_sections(prompt: str, placeholder: str, index: CappedIndex) -> list[
     The index goes exactly once: at the first placeholder (further ones are dropped), or, when
     the prompt holds none (stored before the rule of ``MEMORY_PROMPT_RULE``, or edited by
     hand), after the prompt and a blank line. Hidden characters of the prompt's own text are
-    shown escaped (:func:`~memory_core.hidden_text.show_hidden`, I-9).
+    shown escaped (:func:`~memory_core.hidden_text.show_hidden`, I-9); a byte order mark at its
+    start is left out (:func:`~memory_core.hidden_text.show_prompt`).
     """
+    prompt = prompt.removeprefix(BYTE_ORDER_MARK)  # a file's encoding mark, never text (I-9)
     pieces = prompt.split(placeholder)
     if len(pieces) == 1:
         pieces = [prompt.rstrip("\n") + "\n\n", ""]

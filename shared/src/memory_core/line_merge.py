@@ -2,8 +2,10 @@
 
 Used by :func:`memory_core.file_edit.edit_file` for the rare case of two whole-file writes of
 one index that it has to combine: both started from ``base``; ``a`` and ``b`` are the two
-results. The merge itself is the ``merge3`` library's (the diff3 algorithm); only conflicts are
-settled here, by a rule that never drops an added line:
+results. The merge itself is the ``merge3`` library's (the diff3 algorithm, its lines matched at
+a bounded cost by :class:`~memory_core.line_matching.BoundedMatcher`: a change too large to match
+line by line is one conflicting region); only conflicts are settled here, by a rule that never
+drops an added line:
 
 - in a conflicting region, ``b``'s version is taken (it is the one standing at the path), and
   after it every line ``a`` added there that neither ``base`` nor ``b`` has;
@@ -17,8 +19,11 @@ b'b\\nfrom b\\nfrom a\\n'
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from merge3 import Merge3
+
+from memory_core.line_matching import BoundedMatcher
 
 __all__ = ["merge_lines"]
 
@@ -35,7 +40,11 @@ def merge_lines(base: bytes, a: bytes, b: bytes) -> bytes:
     All three are the whole files' bytes; the result is too. Never raises.
     """
     merged: list[bytes] = []
-    for group in Merge3(_lines(base), _lines(a), _lines(b)).merge_groups():
+    # merge3 types its matcher's blocks as list[tuple[int, int, int]]; difflib's Match is one
+    matcher: Any = BoundedMatcher
+    for group in Merge3(
+        _lines(base), _lines(a), _lines(b), sequence_matcher=matcher
+    ).merge_groups():
         if group[0] == "conflict":
             base_lines, a_lines, b_lines = group[1], group[2], group[3]
             known = set(base_lines) | set(b_lines)

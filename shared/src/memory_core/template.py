@@ -27,6 +27,7 @@ __all__ = [
     "OFF_KEY_VALUE",
     "TEMPLATE_FILE_MAX_BYTES",
     "TEMPORARY_KEY_VALUE",
+    "TemplateFileError",
     "default_template",
     "has_memory_placeholder",
     "insert_placeholder",
@@ -212,7 +213,8 @@ def substitute(
     in the same pass. One pass over the template: placeholder text that arrives inside a value
     (an index that mentions ``{{WORKSPACE_MEMORY_KEY}}``) is never expanded again. Other ``{{…}}``
     placeholders are left for the harness. Hidden characters of the template's own text are
-    shown escaped (I-9), as the plugin's rendering does. The memory fills the first
+    shown escaped (I-9), as the plugin's rendering does, and a byte order mark at its start is
+    left out (:func:`~memory_core.hidden_text.show_prompt`). The memory fills the first
     ``{{MEMORY}}`` only; a second one is left out (I-1: the indexes reach the model once).
 
     >>> substitute("a\\u202eb {{MEMORY}}", "M", "k")
@@ -224,9 +226,9 @@ def substitute(
     >>> substitute("{{MEMORY}} and again {{MEMORY}}", "M", "k")
     'M and again '
     """
-    from memory_core.hidden_text import show_hidden  # not on a write guard's path (H-5)
+    from memory_core.hidden_text import show_prompt  # not on a write guard's path (H-5)
 
-    template = show_hidden(template)
+    template = show_prompt(template)
     values = {**(extra or {}), MEMORY_PLACEHOLDER: memory, KEY_PLACEHOLDER: key_value}
     pattern = re.compile("|".join(re.escape(name) for name in values) if extra else _SUBSTITUTE)
 
@@ -239,16 +241,34 @@ def substitute(
     return pattern.sub(value, template)
 
 
+class TemplateFileError(ValueError):
+    """A template file that holds no text this reads (:func:`read_template_file`); the message
+    names the file, the first byte that is not UTF-8 and where it is."""
+
+
 def read_template_file(path: Path, max_bytes: int = TEMPLATE_FILE_MAX_BYTES) -> str:
     """Read an operator's template file (UTF-8) of at most ``max_bytes``, never blocking.
 
     For ``--template-file`` options and ``HARNESS_MEMORY_TEMPLATE``. A FIFO nobody writes would
     block a plain ``open`` and ``/dev/zero`` never ends, so the file is opened non-blocking and
-    must be a regular file. Raises :class:`~memory_core.errors.NotRegularFileError` (a folder,
-    FIFO, device or socket), ``OSError`` with ``EFBIG`` when it is longer than ``max_bytes``,
-    other ``OSError`` (missing, unreadable) and ``UnicodeDecodeError``.
+    must be a regular file. The text is what a person sees in an editor: a file that starts
+    with a byte order mark (Windows Notepad's "UTF-8 with BOM", or its "Unicode": UTF-16) is
+    read in that encoding without the mark, which never reaches the model, and CRLF line ends
+    read as LF (I-9). Raises :class:`~memory_core.errors.NotRegularFileError` (a folder, FIFO,
+    device or socket), ``OSError`` with ``EFBIG`` when it is longer than ``max_bytes``, other
+    ``OSError`` (missing, unreadable) and :class:`TemplateFileError` (not UTF-8 and no byte
+    order mark: Latin-1, say).
     """
+    from memory_core.byte_order import decode_marked, marked_codec
     from memory_core.regular_files import read_regular_file
 
     raw = read_regular_file(path, max_bytes)
-    return raw.decode("utf-8")
+    try:
+        text = decode_marked(raw)
+    except UnicodeDecodeError as error:
+        said = (marked_codec(raw) or "utf-8").upper().removesuffix("-SIG")
+        raise TemplateFileError(
+            f"the template file {path} is not {said} text (byte 0x{raw[error.start]:02x} at "
+            f"offset {error.start}): save it as UTF-8"
+        ) from None
+    return text.replace("\r\n", "\n")

@@ -81,7 +81,8 @@ def add_token_flags(token: argparse.ArgumentParser) -> None:
 
 
 def read_token(stream: IO[str], *, interactive: bool) -> str:
-    """The token on ``stream``: its text with surrounding white space (a final line end) cut.
+    """The token on ``stream``: its text with surrounding white space (a final line end) and a
+    leading byte order mark (a file Notepad or PowerShell saved, piped in) cut.
 
     ``interactive`` (stdin is a terminal) asks for it with :func:`getpass.getpass` instead, so
     it is not echoed. Raises :class:`TokenInputError` when it is not UTF-8 (also as the lone
@@ -102,7 +103,7 @@ def read_token(stream: IO[str], *, interactive: bool) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise TokenInputError("stdin is not UTF-8 text") from None
-    token = text.strip()
+    token = text.removeprefix("\ufeff").strip()  # a byte order mark: a file saved by Notepad
     if not token:
         raise TokenInputError("no token on stdin")
     if len(token.encode("utf-8")) > TOKEN_FILE_MAX_BYTES:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal, TypeAlias
 
 import msgspec
-from memory_core.hidden_text import show_hidden
+from memory_core.hidden_text import show_prompt
 from memory_core.template import KEY_PLACEHOLDER, MEMORY_PLACEHOLDER
 from memory_core.wire import MemorySection
 
@@ -50,10 +50,10 @@ def render_sections(
     once gets the memory at the first only (the service refuses to store such a template):
     the indexes reach the model once, as the manifests count them. Sections with no text are
     left out. Hidden characters of the template's own text (a bidirectional override, tag
-    characters, I-9) are shown escaped, as in the memory prompts: the model reads the template
-    as a person sees it.
+    characters, I-9) are shown escaped, as in the memory prompts, and a byte order mark at its
+    start is left out: the model reads the template as a person sees it.
     """
-    template = show_hidden(template)
+    template = show_prompt(template)
     values = {**(extra or {}), KEY_PLACEHOLDER: key_value}
     names = [MEMORY_PLACEHOLDER, *(name for name in values if name)]
     if isinstance(memory, str):

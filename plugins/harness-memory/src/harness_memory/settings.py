@@ -52,7 +52,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import msgspec
-from memory_core.template import default_template, read_template_file
+from memory_core.byte_order import decode_marked
+from memory_core.template import TemplateFileError, default_template, read_template_file
 
 __all__ = [
     "DEFAULT_TEMPLATE",
@@ -205,9 +206,11 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
 
         Raises :class:`TokenFileError` when the file cannot be read, is no regular file, may be
         read by other users (group or others bits: a token file is 0600, H-7), is larger than
-        :data:`TOKEN_FILE_MAX_BYTES`, is not UTF-8, holds only whitespace, or holds a character
-        an ``Authorization`` header cannot carry as a token (white space or a line break inside
-        it, a control or non-ASCII character): sent, it failed as "service unreachable".
+        :data:`TOKEN_FILE_MAX_BYTES`, is not UTF-8 (nor text its byte order mark names: a file
+        PowerShell or Notepad saved is read without the mark), holds only whitespace, or holds
+        a character an ``Authorization`` header cannot carry as a token (white space or a line
+        break inside it, a control or non-ASCII character): sent, it failed as "service
+        unreachable".
         """
         if self.token is not None or self.token_file is None:
             return self.token
@@ -223,8 +226,8 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
             raise TokenFileError(self.token_file, error.strerror or str(error)) from error
         if len(raw) > TOKEN_FILE_MAX_BYTES:
             raise TokenFileError(self.token_file, f"larger than {TOKEN_FILE_MAX_BYTES} bytes")
-        try:
-            token = raw.decode("utf-8").strip()
+        try:  # a file saved with a byte order mark (Notepad, PowerShell) is read without it
+            token = decode_marked(raw).strip()
         except UnicodeDecodeError as error:
             raise TokenFileError(self.token_file, "not UTF-8 text") from error
         if not token:
@@ -249,7 +252,9 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
             return DEFAULT_TEMPLATE
         try:
             return read_template_file(self.template_file)
-        except (OSError, UnicodeDecodeError) as error:
+        except TemplateFileError as error:
+            raise TemplateUnreadableError(str(error)) from error
+        except OSError as error:
             raise TemplateUnreadableError(
                 f"cannot read the template file {self.template_file}: {error}"
             ) from error

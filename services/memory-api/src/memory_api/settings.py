@@ -68,7 +68,7 @@ from memory_core.addresses import bind_host
 from memory_core.file_kind import file_kind
 
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
-from memory_api.world_writable import keeps_modes, open_to_everyone
+from memory_api.world_writable import keeps_modes, movable_by_others, open_to_everyone
 
 __all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
 
@@ -259,8 +259,10 @@ def _refuse_writable_by_everyone(path: str) -> None:
     """Raise :class:`SettingsError` when every account on the machine may write the tokens file
     at ``path`` (followed through symlinks, as a mounted Secret is one): anyone could add a
     token of their own, which this start would take, as a token file of the token folder every
-    account may write is never trusted (A-10a). A file on a read-only mount is fine whatever
-    its mode (a Kubernetes Secret's volume). On a disk that keeps no permission bits (every
+    account may write is never trusted (A-10a); so is a file below a folder every account may
+    write (:func:`~memory_api.world_writable.movable_by_others`: anyone could put a file of
+    their own in its place). A file on a read-only mount is fine whatever its mode (a
+    Kubernetes Secret's volume). On a disk that keeps no permission bits (every
     file ``0777``: exFAT, FAT, WSL drvfs), where ``chmod o-w`` does nothing, the message says
     to move the file instead. A path that cannot be looked at passes here: reading it then
     fails with its own error, as does one that is no regular file."""
@@ -268,8 +270,18 @@ def _refuse_writable_by_everyone(path: str) -> None:
         mode = Path(path).stat().st_mode
     except OSError:
         return
-    if not stat.S_ISREG(mode) or not open_to_everyone(path, mode):
+    if not stat.S_ISREG(mode):
         return  # a FIFO, device or folder is refused by its kind when read
+    if not open_to_everyone(path, mode):
+        movable = movable_by_others(path)
+        if movable is not None and movable[1].startswith("every account"):
+            folder, why = movable
+            raise SettingsError(
+                f"MEMORY_API_TOKENS_FILE: {path} lies below {folder}, which {why} (a file of "
+                "tokens this start would take); or keep the file in a folder only its owner "
+                "may write."
+            )
+        return
     said = (
         f"MEMORY_API_TOKENS_FILE: {path} can be written by every account (mode "
         f"{stat.S_IMODE(mode):04o}): anyone on this machine could add a token of their own, "

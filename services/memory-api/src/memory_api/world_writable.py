@@ -21,7 +21,7 @@ from pathlib import Path
 
 from memory_api.mount_table import mount_of
 
-__all__ = ["keeps_modes", "open_to_everyone", "writable_by_everyone"]
+__all__ = ["keeps_modes", "movable_by_others", "open_to_everyone", "writable_by_everyone"]
 
 MODELESS_TYPES = frozenset({"vfat", "msdos", "exfat", "fat", "drvfs", "fuse.exfat"})
 """File system types (the mount table's) that keep no permission bits."""
@@ -42,6 +42,57 @@ def open_to_everyone(path: str, mode: int) -> bool:
         return not os.statvfs(path).f_flag & os.ST_RDONLY
     except OSError:
         return True
+
+
+def movable_by_others(path: str) -> tuple[str, str] | None:
+    """The folder above ``path`` through which another account could move ``path`` away or put
+    something of its own in its place, and why (not naming the folder), or None.
+
+    Each folder the kernel walks to reach ``path`` is judged (the path as written, and with
+    its symlinks resolved): one every account may write (:func:`open_to_everyone`) lets anyone
+    rename or remove its entries, unless it has the sticky bit; then only an entry's owner may,
+    so the entry must belong to root or this process's user (an absent one anyone may make).
+    ``path`` itself is not judged (its own mode is its caller's rule). Never raises: a missing
+    folder is judged by the one above it (where anyone could make it); one that cannot be
+    looked at is returned as such (never trusted on a guess).
+
+    A token folder whose data dir every account may write was renamed away by another account,
+    and a loopback service then took "no token folder" for the open mode (A-10a)."""
+    chains = dict.fromkeys((os.path.abspath(path), os.path.realpath(path)))  # noqa: PTH100
+    me = os.geteuid()
+    for chain in chains:
+        child, folder = chain, os.path.dirname(chain)  # noqa: PTH120
+        while folder != child:
+            try:
+                mode = os.stat(folder).st_mode  # noqa: PTH116 - a path string per folder
+            except FileNotFoundError:  # whoever may make it is judged by the folder above
+                child, folder = folder, os.path.dirname(folder)  # noqa: PTH120
+                continue
+            except OSError as error:
+                return folder, f"cannot be looked at ({error.strerror})"
+            sticky = bool(mode & stat.S_ISVTX)
+            if open_to_everyone(folder, mode) and not (sticky and _owned_by(child, (0, me))):
+                fix = (
+                    "chmod o-w it"
+                    if keeps_modes(folder)
+                    else "its disk keeps no permission bits, so chmod changes nothing there: "
+                    "move the data dir (MEMORY_API_DATA_DIR) to a disk that keeps them"
+                )
+                return folder, (
+                    f"every account may write (mode {stat.S_IMODE(mode):04o}"
+                    f"{'' if sticky else ', no sticky bit'}; {fix}): anyone on this machine "
+                    "could move what lies below it away or put their own in its place"
+                )
+            child, folder = folder, os.path.dirname(folder)  # noqa: PTH120
+    return None
+
+
+def _owned_by(path: str, owners: tuple[int, ...]) -> bool:
+    """Whether the entry ``path`` (not followed) exists and belongs to one of ``owners``."""
+    try:
+        return os.lstat(path).st_uid in owners
+    except OSError:
+        return False
 
 
 def writable_by_everyone(path: str, mode: int) -> str:

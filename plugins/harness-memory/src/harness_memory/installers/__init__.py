@@ -321,10 +321,10 @@ def _report(
         out.write(f"{harness}: {verb} — wrote {done.path}\n")
         if done.target != done.path.absolute() and done.path.is_symlink():  # not a linked folder
             out.write(f"{harness}: {done.path} is a symlink: wrote its target {done.target}\n")
-        if done.hard_links > 1:
+        if done.in_place is not None:
             out.write(
-                f"{harness}: {done.target} has {done.hard_links} hard links: rewritten in place, "
-                "so that every one of them has the change\n"
+                f"{harness}: {done.target} {done.in_place}: rewritten in place, so that every "
+                "name it has gets the change\n"
             )
         if done.old_mode is not None and done.mode != done.old_mode:
             out.write(

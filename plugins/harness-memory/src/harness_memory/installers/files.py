@@ -10,7 +10,8 @@ the same bytes as its file now does, or as a newer backup of it, is removed
 text an install wrote (:attr:`FileChange.ours`), so an install followed by an uninstall leaves
 no backup. A settings file that is a symlink (a
 dotfiles manager's) is written through: its target changes, the link stays; one with other hard
-links is rewritten in place, so that every name gets the change. A file or backup
+links, or one mounted over its name (a container's single-file bind mount), is rewritten in
+place, so that every name gets the change. A file or backup
 that holds the bearer token is made private, and no output shows a token (H-7).
 :func:`describe` renders the plan as unified diffs for ``--dry-run``.
 """
@@ -370,9 +371,9 @@ class Written:
     tightened: tuple[Path, ...] = ()
     pruned: tuple[Path, ...] = ()
     """Older backups removed as copies of the file now or of a newer one (:func:`prune_backups`)."""
-    hard_links: int = 1
-    """How many names the replaced file had (more than one: rewritten in place, see
-    :func:`replace_bytes`)."""
+    in_place: str | None = None
+    """Why the file was rewritten in place rather than replaced (:func:`replace_bytes`), as
+    said after its name (``has 2 hard links``); None when it was replaced atomically."""
 
 
 def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> list[Written]:
@@ -380,7 +381,8 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
 
     A symlinked settings file is written through: its final target is replaced atomically in
     its own folder, the backup lies beside the target, the link stays (H-7); a file with other
-    hard links is rewritten in place, so that they get the change too (:func:`replace_bytes`).
+    hard links, or one a file is mounted over, is rewritten in place, so that they get the
+    change too (:func:`replace_bytes`).
     A file that holds
     a token after the change is made private (group and other bits cleared), and so is a
     backup that holds one; other files keep their mode (a new file is ``0600``).
@@ -467,14 +469,14 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
         backup_mode = private_mode(old_mode) if holds(change.old, change.secrets) else old_mode
         backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
     try:
-        links = replace_bytes(target, change.new.encode("utf-8"), mode)
+        in_place = replace_bytes(target, change.new.encode("utf-8"), mode)
         _check_private(change, target, old_mode)
     except OSError:
         if backup is not None:
             backup.unlink(missing_ok=True)
         raise
     tightened = _tighten_old_backups(target, change.secrets)
-    return Written(change.path, target, backup, old_mode, mode, tightened, hard_links=links)
+    return Written(change.path, target, backup, old_mode, mode, tightened, in_place=in_place)
 
 
 def _check_private(change: FileChange, target: Path, old_mode: int | None) -> None:
@@ -502,24 +504,43 @@ NOT_PRIVATE = (
 """Why an install writes no token where the disk keeps no owner-only modes (H-7)."""
 
 
-def replace_bytes(target: Path, data: bytes, mode: int) -> int:
+def replace_bytes(target: Path, data: bytes, mode: int) -> str | None:
     """Give the file ``target`` (no symlink: a :func:`write_target`) the bytes ``data`` and the
-    permission bits ``mode`` (H-7); returns how many hard links it had (1 for a new file).
+    permission bits ``mode`` (H-7); returns why it was rewritten in place (see below), or None
+    when it was replaced atomically (or is new).
 
-    Atomically, a temporary file renamed over it, unless it has other hard links (a dotfiles
-    checkout's copy hard-linked into the home): a rename would part this name from the others,
-    which would never get the change, so such a file is rewritten in place (its mode set
-    before a byte is written, then synced), as editors write a linked file (Vim's
-    ``backupcopy``, Emacs's ``backup-by-copying-when-linked``); its backup is taken before.
-    Raises ``OSError``.
+    Atomically, a temporary file renamed over it, unless that would part it from where the
+    harness or the user reads it: a file with other hard links (a dotfiles checkout's copy
+    hard-linked into the home), whose other names would never get the change, or a file
+    mounted over its name (a container's or a devcontainer's single-file bind mount of the
+    host's settings: the kernel refuses a rename over a mount point, ``EBUSY``). Such a file
+    is rewritten in place (its mode set before a byte is written, then synced), as editors
+    write a linked file (Vim's ``backupcopy``, Emacs's ``backup-by-copying-when-linked``); its
+    backup is taken before. Raises ``OSError``.
     """
     try:
         links = os.lstat(target).st_nlink
     except FileNotFoundError:
         links = 1
-    if links <= 1:
+    if links > 1:
+        _rewrite_in_place(target, data, mode)
+        return f"has {links} hard links"
+    try:
         atomic_write_bytes(target, data, mode=mode)
-        return 1
+    except OSError as error:
+        if error.errno != errno.EBUSY or not target.is_file():
+            raise
+        _rewrite_in_place(target, data, mode)
+        return MOUNTED_OVER
+    return None
+
+
+MOUNTED_OVER = "is a mount point (a file mounted over this name, as a container's bind mount)"
+"""Why :func:`replace_bytes` rewrote a file in place that no rename can replace."""
+
+
+def _rewrite_in_place(target: Path, data: bytes, mode: int) -> None:
+    """Write ``data`` into the file ``target`` itself (same inode), private to ``mode`` first."""
     fd = os.open(target, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     with os.fdopen(fd, "wb") as handle:
         os.fchmod(fd, mode)  # private before a token is in it
@@ -527,7 +548,6 @@ def replace_bytes(target: Path, data: bytes, mode: int) -> int:
         handle.truncate()
         handle.flush()
         os.fsync(fd)
-    return links
 
 
 def _make_folders(folder: Path, mode: int, made: list[Path]) -> None:
@@ -567,10 +587,17 @@ def _write_backup(target: Path, stamp: str, data: bytes, mode: int) -> Path:
 
 
 def backups_of(path: Path) -> list[Path]:
-    """The backups an install or uninstall made of ``path`` (beside its write target), sorted;
-    symlinks named like one are not ours and are left out."""
+    """The backups an install or uninstall made of ``path`` (beside its write target, and
+    beside ``path`` itself when that is a symlink: an install made before the file was moved
+    into a dotfiles checkout and linked back left its backup there), sorted; symlinks named
+    like one are not ours and are left out."""
     target = write_target(path)
-    found = target.parent.glob(f"{glob_escape(target.name)}{BACKUP_SUFFIX}*")
+    places = {(target.parent, target.name), (path.absolute().parent, path.name)}
+    found = {
+        backup
+        for folder, name in places
+        for backup in folder.glob(f"{glob_escape(name)}{BACKUP_SUFFIX}*")
+    }
     return sorted(backup for backup in found if backup.is_file() and not backup.is_symlink())
 
 

@@ -22,7 +22,8 @@
   origin (cross-site request forgery). Bound beyond loopback (tokens needed), only the
   ``Sec-Fetch-Site`` rule applies: a reverse proxy may name the service as it likes.
 - Tokens that cannot be read never open the door (A-10a): "no token" is concluded only from a
-  token folder that is absent or lists no token file (:class:`~memory_api.store.tokens.
+  token folder that is absent or lists no token file, and that no other account could have
+  made so (no folder on its way every account may write: :class:`~memory_api.store.tokens.
   KnownTokens`). When none can be read, every ``/api/`` request answers 503 (one log line per
   change of state, by the token store); when some can, a request whose token is not among the
   readable ones answers 503 rather than 401, since its token may be one that cannot be read.
@@ -212,8 +213,8 @@ def auth_middleware(
     loopback (``0.0.0.0``, ``::``, a public address, a name resolving to one, a name that does
     not resolve: tokens needed) any ``Host`` is answered, as a reverse proxy or a probe may name
     the service as it likes. The tokens are looked at on every request (one ``stat`` of their
-    folder, and one per token file), so a token created by another process works at once. The
-    web page and the operations endpoints need no token.
+    folder, one of each folder above it, and one per token file), so a token created by another
+    process works at once. The web page and the operations endpoints need no token.
     """
     loopback_only = bind.loopback_only
     allowed = frozenset(allowed_hosts) | ({bind.name} if bind.name else set())

@@ -28,6 +28,7 @@ from typing import Any
 
 import msgspec
 from memory_core.atomic import atomic_write_bytes
+from memory_core.byte_order import decode_marked, marked_codec
 from memory_core.errors import InvalidId
 from memory_core.file_edit import edit_file
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
@@ -154,9 +155,19 @@ def etag_matches(if_match: str, etag: str) -> bool:
 
 
 def _parse(raw: bytes, agent_id: str) -> AgentRecord:
-    """The record held by the bytes of ``agent.json``; :class:`UnreadableAgent` when invalid."""
+    """The record held by the bytes of ``agent.json``; :class:`UnreadableAgent` when invalid.
+
+    A file an editor saved with a byte order mark (Notepad's "UTF-8 with BOM", or UTF-16) is
+    read as the editor shows it (:func:`~memory_core.byte_order.decode_marked`; RFC 8259 lets a
+    reader ignore the mark): an agent edited by hand in such an editor stays an agent."""
     try:
-        data = _decoder.decode(raw)
+        text = decode_marked(raw).encode("utf-8") if marked_codec(raw) is not None else raw
+        data = _decoder.decode(text)
+    except UnicodeDecodeError as error:
+        raise UnreadableAgent(
+            f"the stored settings of agent {agent_id!r} are invalid: not text in the encoding "
+            f"its byte order mark names (byte 0x{raw[error.start]:02x} at offset {error.start})"
+        ) from error
     except msgspec.DecodeError as error:
         raise UnreadableAgent(
             f"the stored settings of agent {agent_id!r} are invalid: {error}"

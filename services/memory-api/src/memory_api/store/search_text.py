@@ -33,7 +33,10 @@ them is indexed with its ends after them too (``הקפה``, "the coffee", as ``�
 camelCase identifier (``getUserName``, ``HTTPServer``) is indexed as itself followed by its
 words, and a camelCase query word asks for those words in a row, so ``UserName``, ``user_name``
 and ``json`` find ``getUserName`` and ``parseJSON``; the hits holding a query identifier exactly
-as typed (``user_name``) rank first.
+as typed (``user_name``) rank first. A query word typed with the signs ``#`` or ``+`` right after
+it (``C#``, ``C++``, ``F#``, ``g++``) is a name: found as a whole word (``C#`` never asks for
+every word starting with ``c``), the hits holding it with those signs rank first, and it is
+marked with them.
 
 Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
 written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
@@ -195,6 +198,9 @@ _PIECE = regex.compile(
     regex.V1,
 )
 _QUERY_WORD = regex.compile(rf"[{_LETTER}{_SYMBOLS}_]+", regex.V1)
+_NAME_SIGNS = re.compile(r"[#+]+")
+"""Signs that may end a query word as part of a name (``C#``, ``C++``, ``F#``, ``g++``), when
+no word goes on after them (``a+b`` is the words ``a`` and ``b``; ``#tag`` is ``tag``)."""
 _BASE_CHAR = regex.compile(r"[\p{L}\p{N}\p{Co}]")
 """A character a query word needs to be searchable: marks alone (``\u0301``) are no word (the
 tokenizer drops an accent, and an empty prefix would match every note)."""
@@ -776,6 +782,10 @@ class Term:
     run: str = ""
     prefix: bool = False
     identifier: str = ""
+    signs: str = ""
+    """The signs typed right after the word, ending it (``#`` of ``C#``, ``++`` of ``C++``): a
+    name written so (a language's); the word is then whole, no prefix, and ``identifier`` is
+    the word with its signs, which ranks the hits holding it so first and is marked whole."""
     clusters: bool = False
     """``run`` is of an Indic script: found where it starts and ends on cluster boundaries."""
     symbols: bool = False
@@ -866,8 +876,12 @@ def parse_query(text: str) -> Query | None:
     """
     terms: list[Term] = []
     # a zero-width non-joiner typed in a word joins it: the word is indexed joined too
-    for word in _QUERY_WORD.findall(search_form(text).replace(_ZWNJ, "")):
-        begin = 0
+    form = search_form(text).replace(_ZWNJ, "")
+    for found in _QUERY_WORD.finditer(form):
+        word, begin, before = found.group(), 0, len(terms)
+        signs = _NAME_SIGNS.match(form, found.end())
+        if signs and signs.end() < len(form) and _in_name(form[signs.end()]):
+            signs = None  # ``a+b``: a sign between two words, no name
         for piece in _PIECE.finditer(word.replace("_", " ")):
             if (piece.group("word") or piece.group("indic")) and not _BASE_CHAR.search(
                 piece.group()
@@ -887,10 +901,14 @@ def parse_query(text: str) -> Query | None:
                 begin = piece.start()
                 words = tuple(_CAMEL_SPLIT.split(piece.group()))
                 terms.append(Term(words=words, identifier=piece.group() if len(words) > 1 else ""))
+        if signs and len(terms) > before and terms[-1].words:  # the word ends in a word piece
+            named = terms.pop()
+            typed = (named.identifier or "".join(named.words)) + signs.group()
+            terms.append(dataclasses.replace(named, identifier=typed, signs=signs.group()))
     if not terms:
         return None
     last = terms[-1]
-    if last.words:
+    if last.words and not last.signs:
         terms[-1] = dataclasses.replace(last, prefix=True)
     elif last.run and _open_syllable(last.run[-1]):
         terms[-1] = dataclasses.replace(last, open_end=True)
@@ -927,6 +945,7 @@ def matches(text: str, query: Query) -> list[Match]:
     edges = _cluster_edges(text) if indic else set()
     for number, (pattern, run, prefix) in enumerate(_finders(query)):
         identifier = query.terms[number].identifier.casefold()
+        signs = query.terms[number].signs
         count = 0
         if run:  # every place, overlapping ones too (``龙龙`` twice in ``龙龙龙``)
             clusters = query.terms[number].clusters
@@ -962,6 +981,8 @@ def matches(text: str, query: Query) -> list[Match]:
                 end = rest
             elif end < len(text) and _in_word(text[end]) and not _parts_meet(text, end):
                 continue
+            if signs:
+                exact, end = _with_signs(text, start, end, identifier, signs)
             found.append(Match(start, end, number, exact))
             count += 1
             if count == MAX_MATCHES:
@@ -1011,6 +1032,26 @@ def _whole_graphemes(text: str, match: Match) -> Match:
     if (start, end) == (match.start, match.end):
         return match
     return Match(start, end, match.term, match.exact)
+
+
+def _with_signs(text: str, start: int, end: int, typed: str, signs: str) -> tuple[bool, int]:
+    """For a term typed with its signs (``C#``) whose word matched ``text[start:end]``: whether
+    the signs follow there, as typed and ending the name (``C#``, not ``C#sharp`` or ``C++`` for
+    ``C+``), and where the match then ends (after them: the name is marked whole)."""
+    after = end + len(signs)
+    whole = (
+        text[start:after].casefold() == typed
+        and not (start and _in_name(text[start - 1]))
+        and not (after < len(text) and (_in_name(text[after]) or text[after] in "#+"))
+    )
+    return whole, after if whole else end
+
+
+def _in_name(character: str) -> bool:
+    """Whether ``character`` would make a name typed with signs part of a longer word (a letter,
+    digit or mark of a spaced script, an underscore; not a character of an unspaced run:
+    ``用C#写`` holds ``C#``)."""
+    return character == "_" or _in_word(character)
 
 
 def _in_identifier(text: str, at: int) -> bool:

@@ -131,8 +131,10 @@ def _real_workspace(workspace: str) -> tuple[str, bool]:
                 "through it"
             ) from None
         # not there for the service: missing, below a file, a name too long or a folder it may
-        # not search (the harness may see another filesystem, or run as another user)
-        is_dir = not os.path.lexists(real)
+        # not search (the harness may see another filesystem, or run as another user); a ``..``
+        # after a folder only the harness sees (``/workspace/../app``) has a real path that may
+        # be there: refused only when that is no folder
+        is_dir = not os.path.lexists(real) or Path(real).is_dir()
         present = False
     if not is_dir:
         raise BadRequest("workspace must be a directory, not a file")

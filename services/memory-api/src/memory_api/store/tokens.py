@@ -18,7 +18,11 @@ place, a symlink loop, a symlink to nothing) or a token file that cannot be read
 a ``sha256`` that is not 64 lowercase hex digits: :func:`~memory_api.bearer.check_token_entry`)
 is *unreadable*, and :class:`KnownTokens` says so instead of leaving the token out. So is a
 token file every account may write, and every file of a token folder every account may write
-while there are tokens (anyone could make a token of their own there). The
+while there are tokens (anyone could make a token of their own there); and the whole folder,
+tokens or none, when another account could have changed what it lists: it has no sticky bit
+and every account may write it (one could have removed every token file), or a folder above
+it (the data dir, a folder above that) lets every account move it away or put a folder of
+their own in its place. The
 service then refuses what it cannot judge (503, :mod:`memory_api.http.auth`) until the tokens
 read again (on a disk that keeps no permission bits, where every file shows ``0777``, the
 reason says what to do instead of ``chmod``: :mod:`memory_api.world_writable`). Since the
@@ -35,6 +39,7 @@ import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
 from memory_core.counting import counted
@@ -52,7 +57,11 @@ from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.stat_cache import FileKey, StatCache, file_key, is_racy
-from memory_api.world_writable import open_to_everyone, writable_by_everyone
+from memory_api.world_writable import (
+    movable_by_others,
+    open_to_everyone,
+    writable_by_everyone,
+)
 
 __all__ = ["TOKENS_DIR", "KnownTokens", "TokenStore"]
 
@@ -99,6 +108,14 @@ class _Read:
 
     entry: TokenEntry | None
     problem: str | None = None
+
+
+class _FolderProblem(NamedTuple):
+    """Why the token folder cannot be trusted: ``logged`` naming the folder at fault (for the
+    service's log), ``said`` without it (for a client and ``/readyz``)."""
+
+    logged: str
+    said: str
 
 
 _decoder = msgspec.json.Decoder(TokenEntry)
@@ -173,8 +190,9 @@ class TokenStore:
         some could not be read (A-10a).
 
         A folder without token files (the usual open service on loopback) costs one ``stat``
-        of the folder. A change between readable and unreadable is logged once (an error when
-        it turns unreadable, a notice when it reads again), not once per request.
+        of the folder and one of each folder above it (:meth:`_movable`). A change between
+        readable and unreadable is logged once (an error when it turns unreadable, a notice
+        when it reads again), not once per request.
         """
         paths, listed, folder_problem = self._token_paths()
         if listed:  # the folder was listed anew: forget the files it no longer holds
@@ -199,12 +217,19 @@ class TokenStore:
         return known
 
     def _known(
-        self, found: list[TokenEntry], folder_problem: str | None, problems: dict[str, str]
+        self,
+        found: list[TokenEntry],
+        folder_problem: str | _FolderProblem | None,
+        problems: dict[str, str],
     ) -> KnownTokens:
         entries = (*self._env, *found) if found else self._env
+        if isinstance(folder_problem, str):
+            folder_problem = _FolderProblem(folder_problem, folder_problem)
         if folder_problem is not None:
             return KnownTokens(
-                entries, f"{TOKENS_DIR}/ {folder_problem}", f"the token folder {folder_problem}"
+                entries,
+                f"{TOKENS_DIR}/ {folder_problem.logged}",
+                f"the token folder {folder_problem.said}",
             )
         if problems:
             named = "; ".join(f"{TOKENS_DIR}/{name}: {why}" for name, why in problems.items())
@@ -234,10 +259,13 @@ class TokenStore:
                 known.unreadable,
             )
 
-    def _token_paths(self) -> tuple[tuple[str, ...], bool, str | None]:
+    def _token_paths(self) -> tuple[tuple[str, ...], bool, str | _FolderProblem | None]:
         """The token files' paths, sorted by name, whether the folder was listed for them
         (else they are the last listing's, the folder being unchanged since), and why the folder
-        could not be read (None: it was read, or it does not exist).
+        could not be read (None: it was read, or it does not exist) or another account could
+        have made it hold what it holds (:func:`~memory_api.world_writable.movable_by_others`:
+        a folder above it every account may write; or it has no sticky bit and every account
+        may write it, so one may have removed its token files).
 
         Creating, removing or renaming a file in a folder sets its mtime and ctime, so while
         the folder's ``stat`` is the one of the last listing (and that listing was not taken
@@ -249,7 +277,7 @@ class TokenStore:
             info = os.stat(self._dir_name)  # noqa: PTH116 - no Path per request
         except FileNotFoundError:
             self._listed = None
-            return (), True, _missing_folder(self._dir_name)
+            return (), True, _missing_folder(self._dir_name) or self._movable()
         except OSError as error:
             self._listed = None
             return (), True, f"cannot be looked at ({_reason(error)})"
@@ -272,10 +300,26 @@ class TokenStore:
             )
             self._listed = None if is_racy(key) else (key, paths)
             listed = True
-        if open_to_everyone(self._dir_name, info.st_mode) and (paths or self._env):
-            # no file in it is trusted
+        if open_to_everyone(self._dir_name, info.st_mode) and (
+            paths or self._env or not info.st_mode & stat.S_ISVTX
+        ):  # no file in it is trusted, nor (no sticky bit) that none is left in it
             return (), True, writable_by_everyone(self._dir_name, info.st_mode)
+        movable = self._movable()
+        if movable is not None:  # whatever it lists, another account may have made it so
+            self._listed = None
+            return (), True, movable
         return paths, listed, None
+
+    def _movable(self) -> _FolderProblem | None:
+        """Why another account could have moved the token folder away or put its own in its
+        place (:func:`~memory_api.world_writable.movable_by_others`), or None."""
+        movable = movable_by_others(self._dir_name)
+        if movable is None:
+            return None
+        folder, why = movable
+        return _FolderProblem(
+            f"lies below {folder}, which {why}", f"lies below a folder which {why}"
+        )
 
     def _read(self, path: str) -> tuple[_Read, bool]:
         """The token of one file and whether it had to be read (not cached).

@@ -2,8 +2,10 @@
 
 Pure: two texts in (either may be None: the file did not exist), the hunks out. The hunks come
 from :class:`difflib.SequenceMatcher` with three lines of context, the way ``diff -u`` groups
-them; :func:`unified_text` prints exactly those hunks, so the text and the structure never
-disagree. Line ends are not part of a line's text (CRLF and LF read alike, T-2).
+them, at a bounded cost (:class:`~memory_core.line_matching.BoundedMatcher`: past its budget
+the lines between the common start and end are one replaced block); :func:`unified_text`
+prints exactly those hunks, so the text and the structure never disagree. Line ends are not
+part of a line's text (CRLF and LF read alike, T-2).
 
 >>> hunks = diff_hunks("a\\nb\\nc\\n", "a\\nB\\nc\\n")
 >>> [(line.kind, line.text) for line in hunks[0].lines]
@@ -20,8 +22,7 @@ disagree. Line ends are not part of a line's text (CRLF and LF read alike, T-2).
 
 from __future__ import annotations
 
-from difflib import SequenceMatcher
-
+from memory_core.line_matching import BoundedMatcher
 from memory_core.wire import DiffHunk, DiffLine
 
 __all__ = ["CONTEXT_LINES", "diff_hunks", "unified_text"]
@@ -40,7 +41,7 @@ def _lines(text: str | None) -> list[str]:
 def diff_hunks(old: str | None, new: str | None) -> list[DiffHunk]:
     """The hunks turning ``old`` into ``new`` (None: no file), numbered from 1 per side."""
     before, after = _lines(old), _lines(new)
-    matcher = SequenceMatcher(None, before, after, autojunk=False)
+    matcher = BoundedMatcher(None, before, after, autojunk=False)
     hunks: list[DiffHunk] = []
     for group in matcher.get_grouped_opcodes(CONTEXT_LINES):
         lines: list[DiffLine] = []
