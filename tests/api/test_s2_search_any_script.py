@@ -400,6 +400,7 @@ async def test_s2_an_emoji_sequence_is_found_as_one(
     [
         ("하", "한"),  # ㅎ ㅏ: the first syllable before its final consonant
         ("한", "한"),
+        ("한ㄱ", "한"),  # ... and through 한ㄱ: the consonant alone is no syllable yet
         ("한구", "한국"),  # 한국 is typed through 한구
         ("한국", "한국"),
         ("한국어", "한국어"),
@@ -410,9 +411,10 @@ async def test_s2_korean_is_found_while_its_last_syllable_is_typed(
     client: Client, agent: AgentHome, typed: str, mark: str
 ) -> None:
     """Search as you type: a Korean input method shows a syllable before its final consonant
-    (``한국`` is typed ``ㅎ 하 한 한ㄱ 한구 한국``), so a query's last syllable without one is
-    found with any (as a last Latin word is a prefix), marked as written in the note; a
-    syllable that has one is found as it is."""
+    and the next syllable's consonant alone (``한국`` is typed ``ㅎ 하 한 한ㄱ 한구 한국``), so a
+    query's last syllable without one is found with any (as a last Latin word is a prefix) and
+    a consonant alone after it is left out, marked as written in the note; a syllable that has
+    a final consonant is found as it is."""
     topic(agent.user, "note.md", "note", "x", "내일 한국어 배포 회의가 있습니다")
     topic(agent.user, "other.md", "other", "x", "하루 종일 비가 온다")  # 하 of 하루, not 한
     results = await search(client, typed)

@@ -9,34 +9,34 @@ character, so ``用户周末喜欢`` is stored as ``用户 户周 周末 末喜 
 two or more characters becomes the phrase of its pieces (``成语接龙`` →
 ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those characters in a
 row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
-place. A query's last Hangul syllable without a final consonant may still be being typed (an
-input method shows ``한구`` on the way to ``한국``): it is found with any final consonant. A
-run of such characters glued to Latin letters (``用Python写``) is split at the script change,
-so ``python`` finds it too. A word of an Indic script (:data:`INDIC_SCRIPTS`: Hindi writes its
-compounds as one word, ``प्रधानमंत्री``) is indexed in the same way by its grapheme
-clusters, each pair joined by a private-use character, plus its last cluster
-(``डाकघर``, "post office", as ``डा\\ue000क क\\ue000घ घ\\ue000र र\\ue000``): a query word of those
-scripts is the phrase of its cluster pairs, found exactly where a word holds those clusters
-in a row (``घर`` finds ``डाकघर``), never where a cluster of the query is half of one in the
-text (``मंत्र`` does not find ``मंत्री``: ``त्री`` is one cluster); one cluster asks for the
-pieces that start with it whole. Each symbol (emoji, ``✅``, an arrow or math sign such as
-``→ ≠ ≤``, ``± ×``) is a word of its own, glued to its neighbours or not, so ``🚀`` finds itself
-wherever it stands; symbols typed glued together are found in a row (an emoji sequence,
-``👩\\u200d💻``, is its emoji once its joiners and skin tone are left out: never a note holding
-them apart); a flag, two regional indicators, is one symbol; the ASCII signs ``+ < = > | ~``
-stay word breaks (:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). Arabic writes its
-proclitics (``و ف ب ك ل``) and the article ``ال`` onto the word: a word holding the article is
-indexed with its parts too, without its proclitics and without the article (``والنشر``, "and the
-publishing", as ``والنشر النشر نشر``), and a query word is found after them. Hebrew writes its
-prefixes (``ה ו ב כ ל מ ש``, up to three) onto the word in the same way: a word starting with
-them is indexed with its ends after them too (``הקפה``, "the coffee", as ``הקפה קפה``). A
-camelCase identifier (``getUserName``, ``HTTPServer``) is indexed as itself followed by its
-words, and a camelCase query word asks for those words in a row, so ``UserName``, ``user_name``
-and ``json`` find ``getUserName`` and ``parseJSON``; the hits holding a query identifier exactly
-as typed (``user_name``) rank first. A query word typed with the signs ``#`` or ``+`` right after
-it (``C#``, ``C++``, ``F#``, ``g++``) is a name: found as a whole word (``C#`` never asks for
-every word starting with ``c``), the hits holding it with those signs rank first, and it is
-marked with them.
+place. A query's last Hangul syllable may still be being typed (an input method shows ``한ㄱ``
+and ``한구`` on the way to ``한국``): a consonant typed alone after it is left out, and one
+without a final consonant is found with any. A run of such characters glued to Latin letters
+(``用Python写``) is split at the script change, so ``python`` finds it too. A word of an Indic
+script (:data:`INDIC_SCRIPTS`: Hindi writes its compounds as one word, ``प्रधानमंत्री``) is
+indexed in the same way by its grapheme clusters, each pair joined by a private-use character,
+plus its last cluster (``डाकघर``, "post office", as ``डा\\ue000क क\\ue000घ घ\\ue000र
+र\\ue000``): a query word of those scripts is the phrase of its cluster pairs, found exactly
+where a word holds those clusters in a row (``घर`` finds ``डाकघर``), never where a cluster of
+the query is half of one in the text (``मंत्र`` does not find ``मंत्री``: ``त्री`` is one
+cluster); one cluster asks for the pieces that start with it whole. Each symbol (emoji, ``✅``,
+an arrow or math sign such as ``→ ≠ ≤``, ``± ×``) is a word of its own, glued to its neighbours
+or not, so ``🚀`` finds itself wherever it stands; symbols typed glued together are found in a
+row (an emoji sequence, ``👩\\u200d💻``, is its emoji once its joiners and skin tone are left out:
+never a note holding them apart); a flag, two regional indicators, is one symbol; the ASCII
+signs ``+ < = > | ~`` stay word breaks (:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``).
+Arabic writes its proclitics (``و ف ب ك ل``) and the article ``ال`` onto the word: a word
+holding the article is indexed with its parts too, without its proclitics and without the
+article (``والنشر``, "and the publishing", as ``والنشر النشر نشر``), and a query word is found
+after them. Hebrew writes its prefixes (``ה ו ב כ ל מ ש``, up to three) onto the word in the
+same way: a word starting with them is indexed with its ends after them too (``הקפה``, "the
+coffee", as ``הקפה קפה``). A camelCase identifier (``getUserName``, ``HTTPServer``) is indexed
+as itself followed by its words, and a camelCase query word asks for those words in a row, so
+``UserName``, ``user_name`` and ``json`` find ``getUserName`` and ``parseJSON``; the hits
+holding a query identifier exactly as typed (``user_name``) rank first. A query word typed with
+the signs ``#`` or ``+`` right after it (``C#``, ``C++``, ``F#``, ``g++``) is a name: found as a
+whole word (``C#`` never asks for every word starting with ``c``), the hits holding it with
+those signs rank first, and it is marked with them.
 
 Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
 written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
@@ -822,6 +822,11 @@ class Term:
 _HANGUL_FIRST, _HANGUL_LAST, _FINALS = 0xAC00, 0xD7A3, 28
 
 
+_HANGUL_TYPING = re.compile("(?<=[\uac00-\ud7a3])[\u3131-\u314e]+$")
+"""Consonants typed alone after a query's last syllable (``한ㄱ`` on the way to ``한국``): the
+start of a syllable the input method has not made yet, left out."""
+
+
 def _open_syllable(char: str) -> bool:
     """Whether ``char`` is a Hangul syllable without a final consonant (``구``, not ``국``):
     as a query's last character it may be a syllable still being typed, which the input method
@@ -910,6 +915,9 @@ def parse_query(text: str) -> Query | None:
     last = terms[-1]
     if last.words and not last.signs:
         terms[-1] = dataclasses.replace(last, prefix=True)
+    elif last.run and _HANGUL_TYPING.search(last.run):
+        last = dataclasses.replace(last, run=_HANGUL_TYPING.sub("", last.run))
+        terms[-1] = dataclasses.replace(last, open_end=_open_syllable(last.run[-1]))
     elif last.run and _open_syllable(last.run[-1]):
         terms[-1] = dataclasses.replace(last, open_end=True)
     return Query(tuple(dict.fromkeys(terms)))  # a word typed twice is one thing to find
