@@ -80,8 +80,6 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
-import regex
-
 from memory_core.counting import counted
 from memory_core.variation_sequences import registered_sequence
 
@@ -329,11 +327,40 @@ def _direction_marks(text: str) -> frozenset[int]:
 # opening and closing punctuation, a Markdown link's text ("[Fach\\u00adbegriffe](a.md)").
 # Spaces are str.isspace's, spelt out: the page's script (hidden-text.js) says the same.
 _SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-_PROSE_BEFORE = regex.compile(r"[(\[\"'«„“‘‚‹¿¡*]*(?:[\p{L}\p{M}]+-)*")
-_PROSE_AFTER = regex.compile(r"(?:-[\p{L}\p{M}]+)*[.,;:!?)\"'»“”’›…*]*(?:\](?:[(\[].*)?)?")
+_OPENING = "([\"'«„“‘‚‹¿¡*"
+_CLOSING = ".,;:!?)\"'»“”’›…*"
 _LINE_START = re.compile(f"[{_SPACES}]*(?:[-*+>][{_SPACES}]+)*")
 _TOKEN = re.compile(f"[^{_SPACES}]*")
 _TOKEN_LIMIT = 256  # characters looked at around a word for its token: more is no prose
+
+
+def _compound_parts(parts: str) -> bool:
+    """Whether ``parts`` (``-``-separated) are each a run of letters and marks: the other
+    words of a hyphenated compound (``Schiff\\u00adfahrts-Gesellschaft``)."""
+    return all(
+        part and all(unicodedata.category(char)[0] in "LM" for char in part)
+        for part in parts.split("-")
+    )
+
+
+def _prose_before(before: str) -> bool:
+    """Whether ``before``, what a token holds before a hyphenated word, is prose: opening
+    punctuation, then a compound's words each followed by ``-``."""
+    rest = before.lstrip(_OPENING)
+    return not rest or (rest.endswith("-") and _compound_parts(rest[:-1]))
+
+
+def _prose_after(after: str) -> bool:
+    """Whether ``after``, what a token holds after a hyphenated word, is prose: a compound's
+    words each after a ``-``, closing punctuation, then the end of a Markdown link's text
+    (``](…)``, ``][…]``)."""
+    bracket = after.find("]")
+    if bracket != -1:
+        if after[bracket + 1 : bracket + 2] not in ("", "(", "["):
+            return False
+        after = after[:bracket]
+    rest = after.rstrip(_CLOSING)
+    return not rest or (rest.startswith("-") and _compound_parts(rest[1:]))
 
 
 def _in_prose(text: str, start: int, end: int) -> bool:
@@ -353,7 +380,7 @@ def _in_prose(text: str, start: int, end: int) -> bool:
     after_token = _TOKEN.match(text, end, min(len(text), end + _TOKEN_LIMIT))
     token_end = after_token.end() if after_token is not None else end
     before, after = text[token_start:start], text[end:token_end]
-    if _PROSE_BEFORE.fullmatch(before) is None or _PROSE_AFTER.fullmatch(after) is None:
+    if not (_prose_before(before) and _prose_after(after)):
         return False
     if text.count("`", line_start, start) % 2 == 1:
         return False  # inside a code span
