@@ -284,6 +284,11 @@ async def test_s2_an_indic_query_never_matches_half_a_cluster(
         ("ｶ゛ｲﾄﾞを読む", "ガイド", "ｶ゛ｲﾄﾞ"),
         ("かﾞっこうへ行く", "がっこう", "かﾞっこう"),
         ("デプロイ手順", "テﾞプロイ", "デプロイ"),
+        # katakana typed in hiragana, as an input method shows it before conversion
+        ("デプロイ手順を確認する", "でぷろい", "デプロイ"),
+        ("でぷろいは金曜に禁止", "デプロイ", "でぷろい"),
+        ("毎朝コーヒーを飲む", "こーひー", "コーヒー"),
+        ("ｶﾞｲﾄﾞを読んでから", "がいど", "ｶﾞｲﾄﾞ"),
         # ligatures, squared words, circled numbers and letters, superscripts, math letters
         ("open the ﬁle ﬁrst", "file", "ﬁle"),
         ("open the file first", "ﬁle", "file"),
@@ -299,6 +304,28 @@ async def test_s2_an_indic_query_never_matches_half_a_cluster(
         ("KIRMIZI DÜĞME", "kırmızı", "KIRMIZI"),
         ("ıspanak yemeği", "ispanak", "ıspanak"),
         ("İstanbul ofisi", "istanbul", "İstanbul"),
+        # a Latin letter with a stroke is typed as the letter under it, as an accent is left out
+        ("Biuro w Łodzi otwarte", "lodzi", "Łodzi"),
+        ("chuyến bay đi Đà Nẵng", "da", "Đà"),
+        ("chuyến bay đi Đà Nẵng", "đà", "Đà"),
+        ("Møte i Tromsø", "tromso", "Tromsø"),
+        ("Møte i Tromso", "tromsø", "Tromso"),
+        ("Ħal Qormi", "hal", "Ħal"),
+        # ligatures and Icelandic letters as their ASCII spelling
+        ("un chef-d'œuvre", "oeuvre", "œuvre"),
+        ("ŒUVRE complète", "œuvre", "ŒUVRE"),
+        ("Æsir og vaner", "aesir", "Æsir"),
+        ("Þórður fór", "thordur", "Þórður"),
+        # Arabic letter forms a reader writes alike: hamza, madda and wasla on the alef, alef
+        # maksura and the Persian yeh, the Persian keheh, teh marbuta
+        ("كتب أحمد الكود", "احمد", "أحمد"),
+        ("كتب احمد الكود", "أحمد", "احمد"),
+        ("درس الإسلام", "الاسلام", "الإسلام"),
+        ("قرأ القرآن", "القران", "القرآن"),
+        ("ذهب إلى المدرسة", "الى", "إلى"),
+        ("مدرسة جديدة", "مدرسه", "مدرسة"),
+        ("این کتاب خوب است", "كتاب", "کتاب"),
+        ("كتاب علي", "علی", "علي"),
         # arrows and math signs are words of their own
         ("build → deploy", "→", "→"),
         ("require a ≠ b here", "≠", "≠"),
@@ -318,6 +345,99 @@ async def test_s2_text_that_looks_the_same_is_found_the_same(
     [hit] = results["hits"]
     assert [_nfc(part) for part in marked(hit["snippet"])] == [_nfc(mark)]
     assert _nfc(whole(hit["snippet"])) == _nfc(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "query", "mark"),
+    [
+        ("office trip to 🇯🇵 in May", "🇯🇵", "🇯🇵"),
+        ("flags on the wall: 🇺🇸🇯🇵", "🇯🇵", "🇯🇵"),
+        ("flags on the wall: 🇺🇸🇯🇵", "🇺🇸", "🇺🇸"),
+        ("flags on the wall: 🇺🇸🇯🇵", "🇸🇯", None),  # Svalbard: U.S. and Japan meet there
+        ("teams in 🇯🇲 and 🇵🇱", "🇯🇵", None),  # Jamaica and Poland hold J and P apart
+    ],
+)
+async def test_s2_a_flag_is_found_as_one_symbol(
+    client: Client, agent: AgentHome, body: str, query: str, mark: str | None
+) -> None:
+    """A flag is two regional indicator letters, paired from the start of a run of them: a
+    query flag finds the notes that show it, marked whole, never the two halves of two flags
+    side by side or the same letters in other flags."""
+    topic(agent.user, "note.md", "note", "x", body)
+    results = await search(client, query)
+    if mark is None:
+        assert (results["total"], results["hits"]) == (0, [])
+        return
+    [hit] = results["hits"]
+    assert marked(hit["snippet"]) == [mark]
+
+
+@pytest.mark.parametrize(
+    ("query", "found", "mark"),
+    [
+        ("👩\u200d💻", ["joined.md"], "👩🏽\u200d💻"),  # a skin tone left out, as typed without
+        ("👩🏽\u200d💻", ["joined.md"], "👩🏽\u200d💻"),
+        ("💻", ["apart.md", "joined.md"], None),  # one emoji: wherever it stands
+        ("🏳️\u200d🌈", ["joined.md"], "🏳️\u200d🌈"),
+    ],
+)
+async def test_s2_an_emoji_sequence_is_found_as_one(
+    client: Client, agent: AgentHome, query: str, found: list[str], mark: str | None
+) -> None:
+    """An emoji joined by ZWJ (``👩‍💻``, a woman technologist; ``🏳️‍🌈``) is its emoji in a row:
+    found where they stand together, marked whole, never in a note holding them apart."""
+    topic(agent.user, "joined.md", "joined", "x", "pair with 👩🏽\u200d💻 under 🏳️\u200d🌈")
+    topic(agent.user, "apart.md", "apart", "x", "👩 bought a 💻 and a 🏳️ and a 🌈")
+    results = await search(client, query)
+    assert sorted(file for _, file in files_of(results)) == found
+    if mark is not None:
+        [hit] = results["hits"]
+        assert marked(hit["snippet"]) == [mark]
+
+
+@pytest.mark.parametrize(
+    ("typed", "mark"),
+    [
+        ("하", "한"),  # ㅎ ㅏ: the first syllable before its final consonant
+        ("한", "한"),
+        ("한ㄱ", "한"),  # ... and through 한ㄱ: the consonant alone is no syllable yet
+        ("한구", "한국"),  # 한국 is typed through 한구
+        ("한국", "한국"),
+        ("한국어", "한국어"),
+        ("배포 회의", "회의"),
+    ],
+)
+async def test_s2_korean_is_found_while_its_last_syllable_is_typed(
+    client: Client, agent: AgentHome, typed: str, mark: str
+) -> None:
+    """Search as you type: a Korean input method shows a syllable before its final consonant
+    and the next syllable's consonant alone (``한국`` is typed ``ㅎ 하 한 한ㄱ 한구 한국``), so a
+    query's last syllable without one is found with any (as a last Latin word is a prefix) and
+    a consonant alone after it is left out, marked as written in the note; a syllable that has
+    a final consonant is found as it is."""
+    topic(agent.user, "note.md", "note", "x", "내일 한국어 배포 회의가 있습니다")
+    topic(agent.user, "other.md", "other", "x", "하루 종일 비가 온다")  # 하 of 하루, not 한
+    results = await search(client, typed)
+    expected = (
+        [("user", "note.md")] if typed != "하" else [("user", "note.md"), ("user", "other.md")]
+    )
+    assert sorted(files_of(results)) == expected
+    note = next(hit for hit in results["hits"] if hit["file"] == "note.md")
+    assert mark in marked(note["snippet"])
+
+
+async def test_s2_a_closed_korean_syllable_is_found_as_it_is(
+    client: Client, agent: AgentHome
+) -> None:
+    """Only a syllable without a final consonant is open: ``한구`` finds ``한구석`` (a corner)
+    and ``한국``, ``한국`` (its final ㄱ typed) finds ``한국`` alone."""
+    topic(agent.user, "corner.md", "corner", "x", "방 한구석에 두었다")
+    topic(agent.user, "korea.md", "korea", "x", "한국에 간다")
+    assert sorted(files_of(await search(client, "한구"))) == [
+        ("user", "corner.md"),
+        ("user", "korea.md"),
+    ]
+    assert files_of(await search(client, "한국")) == [("user", "korea.md")]
 
 
 async def test_s2_an_arabic_word_is_split_only_after_its_article(

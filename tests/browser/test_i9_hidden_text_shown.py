@@ -32,6 +32,9 @@ CASES = [
     "Thai คุณ\u200bเป็น, and twice คุณ\u200b\u200bเป็น",
     "Scotland 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f and a bare \U000e0067",
     "Donau\u00addampf\u00adschiff, ghp_abc\u00addef1, - \u00ad -",
+    "„Donau\u00addampf“ (Schiff\u00adfahrts-Gesellschaft), [Fach\u00adbegriffe](a.md).",
+    "run `su\u00addo rm`, /etc/sudo\u00aders, exam\u00adple.com, [a](deploy\u00adfreeze.md)",
+    "descrip\u00adtion: a key\n  - na\u00adme: nested, and Donau\u00addampf: mid-line",
     "המחיר הוא\u200f 42, English\u200f 42",
     "escape \x1b[8mhidden\x1b[0m and \r lone",
     "keycap #\ufe0f\u20e3, smuggled 😀" + "\ufe00" * 12,
@@ -56,6 +59,7 @@ _ALPHABET = (
     "\ufe0f\ufeff\u2800⠁คเاלкक😀👩🏴\U000e0067\U000e007f\u180eᠠ\x1b\r"
     "\ufe00\U000e0100葛≩0\u3001"
     "部ｃ！∀\ufe03\U000e0153\u5c6e\ufe01⚠"
+    "`/:[]().\n"
 )
 
 

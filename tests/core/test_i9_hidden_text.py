@@ -366,6 +366,19 @@ def test_i9_lines_without_hidden_text_reach_the_model_byte_for_byte(corpus: Path
         ("Pass\u00adw0rd", "1 invisible character (U+00AD)", None),
         ("call getUser\u00adName", "1 invisible character (U+00AD)", None),
         ("x" * 70 + "\u00ady", "1 invisible character (U+00AD)", None),
+        # ... and out of prose: a word a program reads (and the model copies) is another word
+        # than the one a person sees: a command in a code span, a path, an address, a link
+        # target, an option, a key starting a line (a frontmatter field no parser finds)
+        ("run `su\u00addo rm` first", "1 invisible character (U+00AD)", None),
+        ("run `git com\u00admit -m x` first", "1 invisible character (U+00AD)", None),
+        ("edit /etc/sudo\u00aders", "1 invisible character (U+00AD)", None),
+        ("see https://exam\u00adple.com/docs", "1 invisible character (U+00AD)", None),
+        ("mail it to exam\u00adple.com", "1 invisible character (U+00AD)", None),
+        ("- [Deploy](deploy\u00adfreeze.md)", "1 invisible character (U+00AD)", None),
+        ("use --pre\u00adserve-root", "1 invisible character (U+00AD)", None),
+        ("mode=ver\u00adbose", "1 invisible character (U+00AD)", None),
+        ("descrip\u00adtion: the real one", "1 invisible character (U+00AD)", None),
+        ("  - descrip\u00adtion: nested", "1 invisible character (U+00AD)", None),
         # direction marks in a run, or on a line without right-to-left letters
         ("שלום\u200f\u200f\u200f עולם", "3 bidirectional controls (U+200F)", None),
         (
@@ -418,6 +431,9 @@ KEPT_IN_THEIR_PLACE = [
     "De fietsen\u00admakerij sluit om vijf uur; Ko\u00adde\u00adre\u00adview op vrijdag.",
     "Пере\u00adзапуск сервиса после деплоя",
     "Übersetzungs\u00adstrategie für ökonomische Fach\u00adbegriffe",
+    # ... in prose around punctuation, a compound's hyphen, a link's text, a colon mid-line
+    "„Donau\u00addampf“ (Schiff\u00adfahrts-Gesellschaft), [Fach\u00adbegriffe](terms.md).",
+    "Die Regel der Donau\u00addampf: montags, nicht freitags!",
     # the combining grapheme joiner between Hebrew vowel points, and before an umlaut
     "יְרוּשָׁלַ\u034fִם",
     "u\u034f\u0308 is a diaeresis, ü an umlaut",

@@ -69,6 +69,12 @@ SECRET_LINES = [
     ("gitlab-token", "glpat-abcdefghij0123456789", "glpat-abcdefghij"),
     ("slack-token", "xoxb-1234567890-abcdefghijkl", "xoxb-1234567890"),
     ("slack-webhook", "https://hooks.slack.com/services/T000/B000/a1B2c3D4e5F6g7H8", "T000/B000"),
+    (
+        "discord-webhook",
+        "alerts: https://discord.com/api/webhooks/112233445566778899/"
+        "Xk29fLm2Qa7RtY0pLm2Qa7RtY0pXk29fLm2Qa7RtY0pLm2Qa7RtY0pXk29fLm2QaZ9",
+        "Xk29fLm2Qa7RtY0p",
+    ),
     ("openai-style-key", "OPENAI sk-proj-abcdefghijklmnopqrstuvwxyz0123", "abcdefghijklmnop"),
     ("google-api-key", "AIzaSyA0123456789abcdefghijklmnopqrstuv", "AIzaSyA0123456789"),
     ("stripe-key", "sk_live_0123456789abcdefghij", "0123456789abcdefghij"),

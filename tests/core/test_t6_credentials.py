@@ -55,7 +55,7 @@ def test_t6_the_labelled_set_is_large_and_covers_every_kind() -> None:
         "jwt", "bearer-token", "url-password", "private-key", "password-assignment",
         "secret-assignment", "token-assignment", "api-key-assignment", "sendgrid-key",
         "pypi-token", "digitalocean-token", "shopify-token", "postman-key", "linear-key",
-        "google-oauth-token", "telegram-bot-token",
+        "google-oauth-token", "telegram-bot-token", "discord-webhook",
     }  # fmt: skip
     assert claimed <= kinds
     per_kind = Counter(label.split(":")[1] for label, _ in ROWS if label.startswith("secret:"))

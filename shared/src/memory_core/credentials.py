@@ -90,6 +90,12 @@ _TOKEN_DETECTORS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tup
             r"https://hooks\.slack\.com/services/(?P<body>[A-Za-z0-9/_-]{20,})",
         ),
         (
+            "discord-webhook",
+            ("discord.com/api/webhooks/", "discordapp.com/api/webhooks/"),
+            r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d{17,20}/"
+            r"(?P<body>[A-Za-z0-9_-]{60,})",
+        ),
+        (
             "openai-style-key",
             ("sk-",),
             r"\bsk-(?:[a-z0-9]{2,12}-){0,2}(?P<body>[A-Za-z0-9_-]{20,})",

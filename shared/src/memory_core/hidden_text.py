@@ -32,7 +32,10 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
   hyphen** U+00AD alone between two letters of a word of letters (a hyphenation point, as
   German and Dutch text copied from the web carries: ``Donau\\u00addampf\\u00adschiff``; a run of
   them, or one beside a space, digit or sign or inside a token such as ``ghp_abc\\u00addef1``,
-  hides bits or splits what masking and search look for); the combining grapheme joiner
+  hides bits or splits what masking and search look for), and only in prose: a word in a code
+  span, a path, an address, a link target, an option or a key starting a line
+  (``su\\u00addo``, ``exam\\u00adple.com``, ``descrip\\u00adtion:``) is another word to a
+  program and to the model than the one a person reads; the combining grapheme joiner
   U+034F between a letter or mark and a mark (Hebrew vowel points); the
   Mongolian free variation selectors U+180B–U+180D, U+180F after a Mongolian letter and its
   vowel separator U+180E between two; the Duployan shorthand format controls
@@ -320,6 +323,71 @@ def _direction_marks(text: str) -> frozenset[int]:
     return frozenset(marks)
 
 
+# What may stand around a hyphenated word in prose: a compound's other words joined by a hyphen,
+# opening and closing punctuation, a Markdown link's text ("[Fach\\u00adbegriffe](a.md)").
+# Spaces are str.isspace's, spelt out: the page's script (hidden-text.js) says the same.
+_SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_OPENING = "([\"'«„“‘‚‹¿¡*"
+_CLOSING = ".,;:!?)\"'»“”’›…*"
+_LINE_START = re.compile(f"[{_SPACES}]*(?:[-*+>][{_SPACES}]+)*")
+_TOKEN = re.compile(f"[^{_SPACES}]*")
+_TOKEN_LIMIT = 256  # characters looked at around a word for its token: more is no prose
+
+
+def _compound_parts(parts: str) -> bool:
+    """Whether ``parts`` (``-``-separated) are each a run of letters and marks: the other
+    words of a hyphenated compound (``Schiff\\u00adfahrts-Gesellschaft``)."""
+    return all(
+        part and all(unicodedata.category(char)[0] in "LM" for char in part)
+        for part in parts.split("-")
+    )
+
+
+def _prose_before(before: str) -> bool:
+    """Whether ``before``, what a token holds before a hyphenated word, is prose: opening
+    punctuation, then a compound's words each followed by ``-``."""
+    rest = before.lstrip(_OPENING)
+    return not rest or (rest.endswith("-") and _compound_parts(rest[:-1]))
+
+
+def _prose_after(after: str) -> bool:
+    """Whether ``after``, what a token holds after a hyphenated word, is prose: a compound's
+    words each after a ``-``, closing punctuation, then the end of a Markdown link's text
+    (``](…)``, ``][…]``)."""
+    bracket = after.find("]")
+    if bracket != -1:
+        if after[bracket + 1 : bracket + 2] not in ("", "(", "["):
+            return False
+        after = after[:bracket]
+    rest = after.rstrip(_CLOSING)
+    return not rest or (rest.startswith("-") and _compound_parts(rest[1:]))
+
+
+def _in_prose(text: str, start: int, end: int) -> bool:
+    """Whether the word ``text[start:end]`` stands in prose, where a soft hyphen is a
+    hyphenation point that changes nothing: the token (between spaces) holding it is the
+    word with prose punctuation or a compound's other words around it, outside a code span,
+    and not a key (``descrip\\u00adtion:`` starting a line, the frontmatter field a parser no
+    longer finds). A word in a path, an address, a link target, an identifier or a command
+    in backticks (``su\\u00addo``, ``exam\\u00adple.com``, ``deploy\\u00adfreeze.md``) is another
+    word to a program, and to the model, than the one a person reads. At most :data:`_TOKEN_LIMIT`
+    characters on either side are looked at (a token longer than that is no prose)."""
+    window = max(0, start - _TOKEN_LIMIT)
+    found = text.rfind("\n", window, start)
+    line_start = found + 1 if found != -1 or window == 0 else window  # no line start seen
+    before_token = _TOKEN.match(text[line_start:start][::-1])
+    token_start = start - (before_token.end() if before_token is not None else 0)
+    after_token = _TOKEN.match(text, end, min(len(text), end + _TOKEN_LIMIT))
+    token_end = after_token.end() if after_token is not None else end
+    before, after = text[token_start:start], text[end:token_end]
+    if not (_prose_before(before) and _prose_after(after)):
+        return False
+    if text.count("`", line_start, start) % 2 == 1:
+        return False  # inside a code span
+    keyed = after.startswith(":") and not before and (found != -1 or window == 0)
+    return not (keyed and _LINE_START.fullmatch(text, line_start, token_start) is not None)
+
+
 def _hyphenation_points(text: str) -> frozenset[int]:
     """The positions of the soft hyphens of ``text`` that are hyphenation points: inside a word
     of letters (:func:`_hyphenated`), as German or Dutch text copied from the web carries
@@ -336,7 +404,7 @@ def _hyphenation_points(text: str) -> frozenset[int]:
             continue
         start = at - _word_chars(reverse, len(text) - at)  # the text before, read backwards
         end = at + 1 + _word_chars(text, at + 1)
-        if _hyphenated(text[start:end]):
+        if _hyphenated(text[start:end]) and _in_prose(text, start, end):
             points.update(
                 start + i for i, char in enumerate(text[start:end]) if char == _SOFT_HYPHEN
             )

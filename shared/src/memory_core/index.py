@@ -66,6 +66,7 @@ __all__ = [
     "reference_labels",
     "scope_link_targets",
     "topic_link_targets",
+    "wiki_link_targets",
     "without_comment_ends",
 ]
 
@@ -392,6 +393,33 @@ def links_of_lines(lines: Sequence[str]) -> dict[str, list[int]]:
             continue
         for target in dict.fromkeys(scope_link_targets(line, references)):
             found.setdefault(unicodedata.normalize("NFC", target), []).append(number)
+    return found
+
+
+def wiki_link_targets(lines: Sequence[str]) -> dict[str, tuple[int, ...]]:
+    """Each target (NFC, as :func:`links_of_lines` keys it: ``[[Deploy Freeze]]`` is
+    ``Deploy Freeze.md``) that ``lines``, split by :func:`index_lines`, write as a wiki link,
+    and the 1-based lines writing it so, outside code fences and HTML comments. A wiki link
+    names a note, not a path: Obsidian finds ``[[Deploy Freeze]]`` in ``deploy-freeze.md``
+    (lint, T-5b).
+
+    >>> wiki_link_targets(["- [[Deploy Freeze|freeze]] and [b](b.md)", "`[[code]]`"])
+    {'Deploy Freeze.md': (1,)}
+    """
+    if not any("[[" in line for line in lines):
+        return {}
+    found: dict[str, tuple[int, ...]] = {}
+    lines = blank_comment_lines(lines)
+    for number, (line, fenced) in enumerate(zip(lines, fenced_lines(lines), strict=True), 1):
+        if fenced or "[[" not in line:
+            continue
+        for start, end, wiki in linked_name_spans(line):
+            name = line[start:end]
+            if wiki:
+                target = name if name.lower().endswith(".md") else f"{name}.md"
+                target = unicodedata.normalize("NFC", target)
+                if number not in found.get(target, ()):
+                    found[target] = (*found.get(target, ()), number)
     return found
 
 

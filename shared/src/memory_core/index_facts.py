@@ -12,12 +12,13 @@ file version) lints it again without looking at its lines again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import regex
 
 from memory_core.credentials import find_secrets
-from memory_core.index import index_lines, links_of_lines
+from memory_core.index import index_lines, links_of_lines, wiki_link_targets
 from memory_core.injection import PreparedIndex, prepare_index
 
 __all__ = ["INDEX_LINE_LIMIT", "IndexFacts", "index_facts", "shown_characters"]
@@ -52,7 +53,9 @@ class IndexFacts:
     :func:`~memory_core.index.linked_topic_files`; treat it as read-only); ``long_lines`` holds
     ``(line, characters)`` of each line over :data:`INDEX_LINE_LIMIT` (:func:`shown_characters`);
     ``secrets`` the ``(kind, line)`` of :func:`~memory_core.credentials.find_secrets`;
-    ``prepared`` the text as the injection caps it (:func:`~memory_core.injection.prepare_index`).
+    ``prepared`` the text as the injection caps it (:func:`~memory_core.injection.prepare_index`);
+    ``wiki`` the ``links`` written as wiki links and the lines writing them so
+    (:func:`~memory_core.index.wiki_link_targets`): those name a note by its name, not a path.
     """
 
     lines: int
@@ -60,6 +63,7 @@ class IndexFacts:
     long_lines: tuple[tuple[int, int], ...]
     secrets: tuple[tuple[str, int], ...]
     prepared: PreparedIndex
+    wiki: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 def index_facts(text: str) -> IndexFacts:
@@ -77,4 +81,5 @@ def index_facts(text: str) -> IndexFacts:
         ),
         secrets=tuple(find_secrets(text)),
         prepared=prepare_index(text),
+        wiki=wiki_link_targets(lines),
     )

@@ -9,8 +9,15 @@ line where one applies:
                                        characters, bidirectional controls, zero-width characters
                                        inside words), by kind, count, line and field, or in
                                        a topic file's name (I-9)
+``look-alike-link``           error    a web address that reads as another site: a host mixing
+                                       scripts (``gіthub.com`` with a Cyrillic ``і``), drawn
+                                       wholly in look-alike letters (``аррӏе.com``), behind a
+                                       user name like a host (``https://github.com@evil.example``)
+                                       or a link text showing another host (I-9, T-5b)
 ``dangling-link``             error    an index link to a file of the scope (or into one of its
-                                       sub-folders) that does not exist
+                                       sub-folders) that does not exist (a ``[[wiki link]]``
+                                       names a note as Obsidian does: ``[[Deploy Freeze]]``
+                                       is ``deploy-freeze.md``; a Markdown link is a path)
 ``not-injected``              error    index lines past the injection caps (I-4), one per scope
 ``missing-index``             error    topic files exist but the scope has no ``MEMORY.md``
 ``refused-entry``             error    an entry that is never read (a symlink out of the memory
@@ -81,6 +88,7 @@ from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
 from memory_core.joined_lines import break_name, filled_parts, has_soft_break, joined_breaks
 from memory_core.layout import INDEX_FILE
+from memory_core.look_alike_links import LookAlikeLink, look_alike_links
 from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
@@ -107,6 +115,7 @@ __all__ = [
 SEVERITIES: dict[str, Severity] = {
     "secret": "error",
     "hidden-text": "error",
+    "look-alike-link": "error",
     "dangling-link": "error",
     "not-injected": "error",
     "missing-index": "error",
@@ -267,7 +276,21 @@ def lint_topic(topic: ParsedTopic) -> list[Finding]:
         findings.append(_secret(file, topic.body_line + line - 1, kind, "the body"))
     findings.extend(_hidden(file, line, where, what) for line, where, what in topic.hidden)
     findings.extend(_hidden(file, None, _FILE_NAME, what) for _, what in find_hidden(file))
+    for link in look_alike_links(topic.description or ""):
+        findings.append(_look_alike(file, None, "the frontmatter description", link))
+    for link in look_alike_links(topic.body):
+        findings.append(_look_alike(file, topic.body_line + link.line - 1, "the body", link))
     return findings
+
+
+def _look_alike(file: str, line: int | None, where: str, link: LookAlikeLink) -> Finding:
+    """A ``look-alike-link`` finding (I-9, T-5b): the host as written and why it reads as
+    another."""
+    message = (
+        f"{where} links to {link.host!r}, which {link.why}: a person reads one site and the "
+        "link leads to another; write the address the note means"
+    )
+    return _finding("look-alike-link", file, line, message)
 
 
 _FILE_NAME = "the file name"
@@ -452,10 +475,11 @@ def lint_topics(
 _TYPE_PREFIX_RE = re.compile(r"(?:user|feedback|project|reference)-(?=.)")
 
 
-def _link_keys(name: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def _link_keys(name: str) -> frozenset[str]:
     """:func:`_link_key` of ``name``, and without a Claude Code type (``feedback_x`` → ``x``)."""
     key = _link_key(name)
-    return {key, _TYPE_PREFIX_RE.sub("", key, count=1)}
+    return frozenset({key, _TYPE_PREFIX_RE.sub("", key, count=1)})
 
 
 def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> list[Finding]:
@@ -470,6 +494,7 @@ def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> l
     known: set[str] = set()
     for name in (*topic_files, *(topic.name for topic in topics)):
         known |= _link_keys(name)
+    present = {_nfc(name) for name in topic_files}
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
         for target in topic.links:
@@ -480,10 +505,16 @@ def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> l
                     "dangling-wiki-link",
                     topic.file,
                     _line_of(topic, f"[[{target}"),
-                    f"[[{target}]] names no topic file of this scope",
+                    f"[[{target}]] names no topic file of this scope"
+                    + _drawn_like(_as_file(target), present),
                 )
             )
     return findings
+
+
+def _as_file(target: str) -> str:
+    """A ``[[link]]``'s target as a file name: ``.md`` added unless written."""
+    return target if target.lower().endswith(".md") else f"{target}.md"
 
 
 def _line_of(topic: ParsedTopic, needle: str) -> int | None:
@@ -529,19 +560,56 @@ def lint_index(
     the others are dangling. None: they were not looked at, and are not judged.
     """
     facts = facts if facts is not None else index_facts(index_text)
-    linked = _links(facts, partial)
+    linked = _links(facts, partial, topic_files)
     return _index_findings(
         index_text, facts, linked, topic_files, companion_index, partial, in_sub_folders
     )
 
 
-def _links(facts: IndexFacts, partial: IndexRead | None) -> dict[str, list[int]]:
-    if partial is None:
-        return facts.links
-    linked = {target: list(lines) for target, lines in facts.links.items()}
-    for target, lines in partial.links.items():
-        linked.setdefault(target, []).extend(lines)
-    return linked
+def _links(
+    facts: IndexFacts, partial: IndexRead | None, topic_files: Collection[str]
+) -> dict[str, list[int]]:
+    """The index's links (those past a read cap too) and the lines linking each, a wiki link
+    resolved to the topic files it names (:func:`_wiki_resolved`)."""
+    linked = facts.links
+    if partial is not None:
+        linked = {target: list(lines) for target, lines in facts.links.items()}
+        for target, lines in partial.links.items():
+            linked.setdefault(target, []).extend(lines)
+    return _wiki_resolved(linked, facts.wiki, topic_files) if facts.wiki else linked
+
+
+def _wiki_resolved(
+    linked: Mapping[str, list[int]],
+    wiki: Mapping[str, tuple[int, ...]],
+    topic_files: Collection[str],
+) -> dict[str, list[int]]:
+    """``linked`` with each line whose wiki link names no file as written (``[[Deploy
+    Freeze]]``: no ``Deploy Freeze.md``) put on the topic files it names as Obsidian resolves
+    a note's name, and as a ``[[link]]`` in a body is (:func:`lint_links`): NFC, case-folded,
+    ``-``, ``_`` and spaces alike, a Claude Code type prefix optional (``deploy-freeze.md``,
+    ``feedback_deploy_freeze.md``). A Markdown link is a path, taken as written (T-5b).
+    """
+    present = {_nfc(name) for name in topic_files}
+    by_key: dict[str, set[str]] = {}
+    for name in present:
+        for key in _link_keys(name):
+            by_key.setdefault(key, set()).add(name)
+    resolved = dict(linked)
+    for target, wiki_lines in wiki.items():
+        if target in present or "/" in target or target not in resolved:
+            continue
+        names = {name for key in _link_keys(target) for name in by_key.get(key, ())}
+        if not names:
+            continue
+        left = [line for line in resolved[target] if line not in wiki_lines]
+        if left:
+            resolved[target] = left  # a Markdown link to the same name stays as written
+        else:
+            del resolved[target]
+        for name in names:
+            resolved[name] = sorted({*resolved.get(name, ()), *wiki_lines})
+    return resolved
 
 
 def _index_findings(
@@ -572,6 +640,10 @@ def _index_findings(
     )
     findings.extend(
         _hidden(INDEX_FILE, line, "this index line", what) for line, what in find_hidden(index_text)
+    )
+    findings.extend(
+        _look_alike(INDEX_FILE, link.line, "this index line", link)
+        for link in look_alike_links(index_text)
     )
     return sorted(findings, key=lambda finding: finding.line or 0)
 
@@ -610,19 +682,29 @@ def _dangling(
     there (a topic file, or one in a sub-folder when those were looked at). A link to an entry
     that is there but never read (``refused``: a FIFO, a folder, a symlink out of the root, a
     name no route can address, keyed by its :func:`~memory_core.shown_names.shown_name`) says
-    so, never that nothing is there."""
+    so, never that nothing is there. A link that names a topic file in another case
+    (``Deploy.md``, ``deploy.MD`` for ``deploy.md``) says which: only a disk that ignores case
+    opens it."""
     present = {_nfc(name) for name in topic_files}
     deeper = {_nfc(path) for path in in_sub_folders or ()}
     never_read = {_nfc(name): why for name, why in refused.items()}
     findings: list[Finding] = []
     for target, lines in sorted(linked.items()):
-        if not target.endswith(".md") or target == INDEX_FILE:
+        twin = _case_twin(target, present)
+        if (not target.endswith(".md") and twin is None) or target == INDEX_FILE:
             continue
         refused_as = target if target in never_read else shown_name(target)
         if "/" not in target and refused_as in never_read:
             message = f"links to {target!r}, which is {never_read[refused_as]}: never read"
+        elif twin is not None:
+            message = (
+                f"links to {target!r}, but the file is {twin!r}: only a disk that ignores case "
+                "(macOS, Windows) opens it; write the name as the file has it"
+            )
         elif "/" not in target and target not in present:
-            message = f"links to {target!r}, which is not in this scope"
+            message = f"links to {target!r}, which is not in this scope" + _drawn_like(
+                target, present
+            )
         elif "/" in target and in_sub_folders is not None and target not in deeper:
             message = f"links to {target!r}, which is not in this scope's folder"
         else:
@@ -726,7 +808,7 @@ def lint_scope(
     ]
     if index_text is not None:
         facts = facts if facts is not None else index_facts(index_text)
-        linked = _links(facts, partial)
+        linked = _links(facts, partial, topic_files)
         findings.extend(
             _index_findings(
                 index_text,
@@ -778,7 +860,7 @@ def lint_topic_in_scope(
     findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only=file)]
     if index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
-        findings.extend(_unindexed([file], _links(facts, partial)))
+        findings.extend(_unindexed([file], _links(facts, partial, topic_files)))
     own = list(own) if own is not None else lint_topic(topic)
     folded: frozenset[str] = frozenset()
     codes = {finding.code for finding in own}
@@ -935,10 +1017,38 @@ def _letter(char: str) -> str:
     return f"{said}, which looks like {looks!r}" if looks != char else said
 
 
+def _drawn_like(target: str, present: Collection[str]) -> str:
+    """What a dangling link's ``target`` is drawn like, when a topic file of ``present`` (NFC
+    names) looks the same (one UTS #39 skeleton: ``dеploy.md`` with a Cyrillic ``е`` and
+    ``deploy.md``): ``; it is drawn like 'deploy.md': 'dеploy.md' has U+0435 …``; else ``""``.
+    A person reading the index sees a link to a file that is there."""
+    key = _look_keys(target)[0]
+    alike = sorted(name for name in present if _look_keys(name)[0] == key)
+    if not alike:
+        return ""
+    odd = _odd_letters(target, alike[:1], target)
+    return f"; it is drawn like {alike[0]!r}" + (f": {odd}" if odd else "")
+
+
+def _case_twin(target: str, present: Collection[str]) -> str | None:
+    """The topic file (of ``present``, NFC names) that ``target``, a link into the scope's
+    folder naming no file, names in another case (``Deploy.md``, ``deploy.MD``), if one does."""
+    if "/" in target or target in present or not target.lower().endswith(".md"):
+        return None
+    folded = target.casefold()
+    return next((name for name in sorted(present) if name.casefold() == folded), None)
+
+
 def _unindexed(topic_files: Collection[str], linked: dict[str, list[int]]) -> list[Finding]:
+    """``unindexed``: each topic file no index line links (one linked in another case is
+    linked: its ``dangling-link`` says how to fix the link)."""
     message = "no MEMORY.md line links to this file, so it is never recalled"
+    present = {_nfc(name) for name in topic_files}
+    in_other_case = {target.casefold() for target in linked if _case_twin(target, present)}
     return [
         _finding("unindexed", name, None, message)
         for name in sorted(topic_files)
-        if _nfc(name) not in linked and not _in_wrong_case(name)
+        if _nfc(name) not in linked
+        and _nfc(name).casefold() not in in_other_case
+        and not _in_wrong_case(name)
     ]

@@ -9,30 +9,34 @@ character, so ``用户周末喜欢`` is stored as ``用户 户周 周末 末喜 
 two or more characters becomes the phrase of its pieces (``成语接龙`` →
 ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those characters in a
 row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
-place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
-change, so ``python`` finds it too. A word of an Indic script (:data:`INDIC_SCRIPTS`: Hindi
-writes its compounds as one word, ``प्रधानमंत्री``) is indexed in the same way by its grapheme
-clusters, each pair joined by a private-use character, plus its last cluster
-(``डाकघर``, "post office", as ``डा\\ue000क क\\ue000घ घ\\ue000र र\\ue000``): a query word of those
-scripts is the phrase of its cluster pairs, found exactly where a word holds those clusters
-in a row (``घर`` finds ``डाकघर``), never where a cluster of the query is half of one in the
-text (``मंत्र`` does not find ``मंत्री``: ``त्री`` is one cluster); one cluster asks for the
-pieces that start with it whole. Each symbol (emoji, ``✅``, an arrow or math sign such as
-``→ ≠ ≤``, ``± ×``) is a word of its own, glued to its neighbours or not, so ``🚀`` finds itself
-wherever it stands; the ASCII signs ``+ < = > | ~`` stay word breaks
-(:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). Arabic writes its proclitics (``و ف ب
-ك ل``) and the article ``ال`` onto the word: a word holding the article is indexed with its
-parts too, without its proclitics and without the article (``والنشر``, "and the publishing",
-as ``والنشر النشر نشر``), and a query word is found after them. Hebrew writes its prefixes
-(``ה ו ב כ ל מ ש``, up to three) onto the word in the same way: a word starting with them is
-indexed with its ends after them too (``הקפה``, "the coffee", as ``הקפה קפה``). A camelCase
-identifier (``getUserName``, ``HTTPServer``) is indexed as itself followed by its words, and a
-camelCase query word asks for those words in a row, so ``UserName``, ``user_name`` and ``json`` find
-``getUserName`` and ``parseJSON``; the hits holding a query identifier exactly as typed
-(``user_name``) rank first. A query word typed with the signs ``#`` or ``+`` right after it
-(``C#``, ``C++``, ``F#``, ``g++``) is a name: found as a whole word (``C#`` never asks for every
-word starting with ``c``), the hits holding it with those signs rank first, and it is marked
-with them.
+place. A query's last Hangul syllable may still be being typed (an input method shows ``한ㄱ``
+and ``한구`` on the way to ``한국``): a consonant typed alone after it is left out, and one
+without a final consonant is found with any. A run of such characters glued to Latin letters
+(``用Python写``) is split at the script change, so ``python`` finds it too. A word of an Indic
+script (:data:`INDIC_SCRIPTS`: Hindi writes its compounds as one word, ``प्रधानमंत्री``) is
+indexed in the same way by its grapheme clusters, each pair joined by a private-use character,
+plus its last cluster (``डाकघर``, "post office", as ``डा\\ue000क क\\ue000घ घ\\ue000र
+र\\ue000``): a query word of those scripts is the phrase of its cluster pairs, found exactly
+where a word holds those clusters in a row (``घर`` finds ``डाकघर``), never where a cluster of
+the query is half of one in the text (``मंत्र`` does not find ``मंत्री``: ``त्री`` is one
+cluster); one cluster asks for the pieces that start with it whole. Each symbol (emoji, ``✅``,
+an arrow or math sign such as ``→ ≠ ≤``, ``± ×``) is a word of its own, glued to its neighbours
+or not, so ``🚀`` finds itself wherever it stands; symbols typed glued together are found in a
+row (an emoji sequence, ``👩\\u200d💻``, is its emoji once its joiners and skin tone are left out:
+never a note holding them apart); a flag, two regional indicators, is one symbol; the ASCII
+signs ``+ < = > | ~`` stay word breaks (:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``).
+Arabic writes its proclitics (``و ف ب ك ل``) and the article ``ال`` onto the word: a word
+holding the article is indexed with its parts too, without its proclitics and without the
+article (``والنشر``, "and the publishing", as ``والنشر النشر نشر``), and a query word is found
+after them. Hebrew writes its prefixes (``ה ו ב כ ל מ ש``, up to three) onto the word in the
+same way: a word starting with them is indexed with its ends after them too (``הקפה``, "the
+coffee", as ``הקפה קפה``). A camelCase identifier (``getUserName``, ``HTTPServer``) is indexed
+as itself followed by its words, and a camelCase query word asks for those words in a row, so
+``UserName``, ``user_name`` and ``json`` find ``getUserName`` and ``parseJSON``; the hits
+holding a query identifier exactly as typed (``user_name``) rank first. A query word typed with
+the signs ``#`` or ``+`` right after it (``C#``, ``C++``, ``F#``, ``g++``) is a name: found as a
+whole word (``C#`` never asks for every word starting with ``c``), the hits holding it with
+those signs rank first, and it is marked with them.
 
 Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
 written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
@@ -44,10 +48,14 @@ letters and numbers, superscripts, math letters ``𝐀``; not Hangul letters typ
 without Greek accents (as unicode61 drops Latin ones), without the marks a reader may leave
 out — Arabic harakat and tatweel, Hebrew points — or that only hint at rendering inside a word
 (a soft hyphen, a combining grapheme joiner, a zero-width joiner, the zero-width space of
-Thai word breaks), and with ``ß`` as ``ss``,
-``ё`` as ``е`` and Turkish ``ı`` as ``i`` (``strasse`` finds ``Straße``, ``kirmizi`` finds
-``Kırmızı``, ``ежик`` finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``, ``Donaudampf`` finds
-``Donau\\u00addampf``).
+Thai word breaks), with katakana as hiragana (an input method shows ``でぷろい`` until it is
+converted to ``デプロイ``: either finds the other), and with ``ß`` as ``ss``,
+``ё`` as ``е``, Turkish ``ı`` as ``i``, the Latin letters with a stroke as the letter under it
+(``ł đ ø ħ``), ``æ œ þ ð`` as ``ae oe th d`` and the Arabic letter forms written alike as one
+(``أ إ آ ٱ`` as ``ا``, ``ى ی`` as ``ي``, ``ک`` as ``ك``, ``ة`` as ``ه``) (``strasse`` finds
+``Straße``, ``kirmizi`` finds ``Kırmızı``, ``ежик`` finds ``Ёжик``, ``lodz`` finds ``Łódź``,
+``oeuvre`` finds ``œuvre``, ``محمد`` finds ``مُحَمَّد``, ``احمد`` finds ``أحمد``, ``Donaudampf``
+finds ``Donau\\u00addampf``).
 
 The highlighting is done here by the same rules, in the stored text's search form, each place
 mapped back onto whole characters of the text as written (``file`` marks ``ﬁle``, ``株式``
@@ -165,8 +173,14 @@ characters and goes on with a vowel sign (``कां``)."""
 # Symbols searched one by one: emoji, the symbol blocks (``✅``, ``🚀``, arrows and math signs)
 # and the Latin-1 signs ``¬ ± × ÷``. Blocks, not ``\p{So}``: a class of a few ranges is scanned
 # at C speed, one of So's hundreds three times slower.
+# A flag is two regional indicator letters (``🇯🇵`` is J and P), paired from the start of a run
+# of them: one symbol, so ``🇸🇯`` is not found in ``🇺🇸🇯🇵`` (the US and Japan), nor ``🇯🇵`` in
+# ``🇯🇲 🇵🇱`` (Jamaica, Poland).
 _SYMBOLS = "\u00a9\u00ac\u00ae\u00b1\u00d7\u00f7\u2122\u2190-\u2bff\U0001f000-\U0001faff"
-_SYMBOL = re.compile(f"[{_SYMBOLS}]")
+_REGIONAL = "\U0001f1e6-\U0001f1ff"
+_FLAG = f"[{_REGIONAL}]{{2}}"
+_SYMBOL = re.compile(f"{_FLAG}|[{_SYMBOLS}]")
+_REGIONAL_BEFORE = re.compile(f"[{_REGIONAL}]*$")
 SIGN_SEPARATORS = "".join(
     sign
     for sign in map(chr, range(0x30000))
@@ -179,7 +193,7 @@ code and tables hold them everywhere, and ``a+b`` is the words ``a`` and ``b``. 
 arrows and the signs of the math blocks (``→ ≠ ≤``), are symbols: each a word of its own."""
 _WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]--[[\\p{{L}}\\p{{M}}]&&[{_INDIC}]]]"
 _PIECE = regex.compile(
-    rf"(?P<symbol>[{_SYMBOLS}])|(?P<run>{_RUN.pattern})|(?P<indic>{_INDIC_RUN.pattern})"
+    rf"(?P<symbol>(?:{_FLAG}|[{_SYMBOLS}])+)|(?P<run>{_RUN.pattern})|(?P<indic>{_INDIC_RUN.pattern})"
     rf"|(?P<word>{_WORD_CHAR}+)",
     regex.V1,
 )
@@ -210,7 +224,49 @@ _LEFT_OUT = (
     "\ufe00-\ufe0f\U0001f3fb-\U0001f3ff"
 )
 _LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
-_SPELLED_AS = {"ß": "ss", "ẞ": "SS", "ё": "е", "Ё": "Е", "ı": "i"}
+# Letters a keyboard without them types as another: ``ß`` as ``ss``, ``ё`` as ``е``, Turkish
+# ``ı`` as ``i``; the Latin letters with a stroke, which no decomposition takes apart as it does
+# an accent, as the letter under it (``lodz`` finds ``Łódź``, ``da nang`` ``Đà Nẵng``, ``tromso``
+# ``Tromsø``); ``æ œ þ ð`` as ``ae oe th d``; and the Arabic letter forms a reader writes alike,
+# as search engines fold them: an alef with hamza or madda or wasla as a bare alef, alef
+# maksura and the Persian yeh as yeh, the Persian keheh as kaf, teh marbuta as heh (``احمد``
+# finds ``أحمد``, ``مدرسه`` ``مدرسة``).
+_SPELLED_AS = {
+    "ß": "ss",
+    "ẞ": "SS",
+    "ё": "е",
+    "Ё": "Е",
+    "ı": "i",
+    "ł": "l",
+    "Ł": "L",
+    "đ": "d",
+    "Đ": "D",
+    "ø": "o",
+    "Ø": "O",
+    "ħ": "h",
+    "Ħ": "H",
+    # the ligatures a keyboard types as their two letters (``oeuvre`` finds ``œuvre``)
+    "æ": "ae",
+    "Æ": "AE",
+    "œ": "oe",
+    "Œ": "OE",
+    # Icelandic thorn and eth, as they are written in ASCII
+    "þ": "th",
+    "Þ": "TH",
+    "ð": "d",
+    "Ð": "D",
+    "\u0622": "\u0627",  # آ
+    "\u0623": "\u0627",  # أ
+    "\u0625": "\u0627",  # إ
+    "\u0671": "\u0627",  # ٱ
+    "\u0649": "\u064a",  # ى
+    "\u06cc": "\u064a",  # ی
+    "\u06a9": "\u0643",  # ک
+    "\u0629": "\u0647",  # ة
+    # katakana as hiragana: an input method shows what is typed in hiragana until it is
+    # converted (``でぷろい`` on the way to ``デプロイ``), and either spells the same sounds
+    **{chr(code): chr(code - 0x60) for code in [*range(0x30A1, 0x30F7), 0x30FD, 0x30FE]},
+}
 _SPELLED_RE = re.compile(f"[{''.join(_SPELLED_AS)}]")  # a C-speed scan; str.translate is 10x
 # After each letter of a query word, what the text as written may hold that its search form
 # does not.
@@ -343,13 +399,13 @@ def search_form(text: str) -> str:
     folded as NFKC folds them (half-width kana, ligatures, ``㍿``, ``①``, ``²``, ``𝐀``,
     full-width Latin), the marks a reader may leave out and in-word rendering hints dropped,
     Greek accents too (as unicode61 drops Latin ones), ``ß`` as ``ss``, ``ё`` as ``е``,
-    Turkish ``ı`` as ``i``.
+    Turkish ``ı`` as ``i``, katakana as hiragana (see :data:`_SPELLED_AS`).
 
     >>> search_form("Straße, Ёжик, مُحَمَّد, Donau\\u00addampf, Οδυσσέας, ＡＰＩキー")
-    'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIキー'
+    'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIきー'
     >>> search_form("ｶﾞｲﾄﾞ, ﬁle, ㍿, ①, x², 𝐀, Kırmızı")
-    'ガイド, file, 株式会社, 1, x2, A, Kirmizi'
-    >>> search_form("カﾞイド, ハﾟン, カ゛イド") == "ガイド, パン, ガイド"
+    'がいど, file, 株式会社, 1, x2, A, Kirmizi'
+    >>> search_form("カﾞイド, ハﾟン, カ゛イド") == "がいど, ぱん, がいど"
     True
     """
     if text.isascii():
@@ -732,10 +788,25 @@ class Term:
     the word with its signs, which ranks the hits holding it so first and is marked whole."""
     clusters: bool = False
     """``run`` is of an Indic script: found where it starts and ends on cluster boundaries."""
+    symbols: bool = False
+    """``run`` is of symbols glued together (an emoji ZWJ sequence, ``👩‍💻``, is its emoji in a
+    row once its joiners are left out): found as those symbols in a row, each a word."""
+    open_end: bool = False
+    """``run`` ends in a Hangul syllable still being typed (:func:`_open_syllable`): that
+    syllable is found with any final consonant (``한구`` finds ``한국``)."""
 
     @property
     def fts(self) -> str:
-        """This term in FTS5 query syntax (a quoted phrase; ``*`` for a prefix)."""
+        """This term in FTS5 query syntax (a quoted phrase; ``*`` for a prefix; a group of
+        phrases, one per final consonant, for an open Hangul syllable)."""
+        if self.open_end:
+            return (
+                "("
+                + " OR ".join(_with_run(self, ending).fts for ending in _endings(self.run[-1]))
+                + ")"
+            )
+        if self.symbols:
+            return '"' + " ".join(_SYMBOL.findall(self.run)) + '"'
         if self.clusters:
             pairs = _cluster_pairs(CLUSTER.findall(self.run))
             if len(pairs) == 1:
@@ -748,6 +819,33 @@ class Term:
         return '"' + " ".join(self.words) + '"' + ("*" if self.prefix else "")
 
 
+_HANGUL_FIRST, _HANGUL_LAST, _FINALS = 0xAC00, 0xD7A3, 28
+
+
+_HANGUL_TYPING = re.compile("(?<=[\uac00-\ud7a3])[\u3131-\u314e]+$")
+"""Consonants typed alone after a query's last syllable (``한ㄱ`` on the way to ``한국``): the
+start of a syllable the input method has not made yet, left out."""
+
+
+def _open_syllable(char: str) -> bool:
+    """Whether ``char`` is a Hangul syllable without a final consonant (``구``, not ``국``):
+    as a query's last character it may be a syllable still being typed, which the input method
+    shows before its final consonant (``한국`` is typed through ``한구``), as a word's start is
+    its prefix."""
+    point = ord(char)
+    return _HANGUL_FIRST <= point <= _HANGUL_LAST and (point - _HANGUL_FIRST) % _FINALS == 0
+
+
+def _endings(syllable: str) -> list[str]:
+    """The open Hangul ``syllable`` and the 27 syllables it makes with a final consonant."""
+    return [chr(ord(syllable) + final) for final in range(_FINALS)]
+
+
+def _with_run(term: Term, last: str) -> Term:
+    """``term`` with its run's last character ``last``, closed."""
+    return dataclasses.replace(term, run=term.run[:-1] + last, open_end=False)
+
+
 @dataclass(frozen=True, slots=True)
 class Query:
     """A parsed query: its terms, all required; ``fts`` the FTS5 MATCH expression."""
@@ -756,8 +854,8 @@ class Query:
 
     @property
     def fts(self) -> str:
-        """Every term, all required (FTS5's implicit AND)."""
-        return " ".join(term.fts for term in self.terms)
+        """Every term, all required (an AND: a group of phrases may stand among them)."""
+        return " AND ".join(term.fts for term in self.terms)
 
     def in_column(self, index: int, column: str) -> str:
         """FTS5 syntax for term ``index`` found in ``column`` (for its document frequency)."""
@@ -773,9 +871,9 @@ def parse_query(text: str) -> Query | None:
     is no word: left out.
 
     >>> parse_query('deploy "notes').fts
-    '"deploy" "notes"*'
+    '"deploy" AND "notes"*'
     >>> parse_query("用Python写代码").fts
-    '"用"* "Python" "写代 代码"'
+    '"用"* AND "Python" AND "写代 代码"'
     >>> parse_query("?!") is None
     True
     >>> parse_query("\\u0301 \\ufe0f") is None
@@ -796,7 +894,10 @@ def parse_query(text: str) -> Query | None:
                 continue  # marks alone (a lone vowel sign too): nothing to find
             if piece.group("indic"):
                 terms.append(Term(run=piece.group(), clusters=True))
-            elif piece.group("run") or piece.group("symbol"):
+            elif piece.group("symbol"):
+                symbols = len(_SYMBOL.findall(piece.group())) > 1
+                terms.append(Term(run=piece.group(), symbols=symbols))
+            elif piece.group("run"):
                 terms.append(Term(run=piece.group()))
             elif terms and terms[-1].words and word_continues(word, piece.start()):
                 words = (*terms.pop().words, *_CAMEL_SPLIT.split(piece.group()))
@@ -814,6 +915,11 @@ def parse_query(text: str) -> Query | None:
     last = terms[-1]
     if last.words and not last.signs:
         terms[-1] = dataclasses.replace(last, prefix=True)
+    elif last.run and _HANGUL_TYPING.search(last.run):
+        last = dataclasses.replace(last, run=_HANGUL_TYPING.sub("", last.run))
+        terms[-1] = dataclasses.replace(last, open_end=_open_syllable(last.run[-1]))
+    elif last.run and _open_syllable(last.run[-1]):
+        terms[-1] = dataclasses.replace(last, open_end=True)
     return Query(tuple(dict.fromkeys(terms)))  # a word typed twice is one thing to find
 
 
@@ -854,6 +960,8 @@ def matches(text: str, query: Query) -> list[Match]:
             for hit in pattern.finditer(text):
                 if clusters and not (hit.start() in edges and hit.end(1) in edges):
                     continue  # half of a cluster: a vowel sign or virama split off
+                if not _pair_start(text, hit.start()):
+                    continue  # the second half of a flag
                 found.append(Match(hit.start(), hit.end(1), number))
                 count += 1
                 if count == MAX_MATCHES:
@@ -893,6 +1001,16 @@ def matches(text: str, query: Query) -> list[Match]:
         found = [_whole_graphemes(written, match) for match in found]
     found.sort(key=lambda match: (match.start, match.end))
     return found
+
+
+def _pair_start(text: str, at: int) -> bool:
+    """Whether ``at`` starts no flag's second half: ``text[at]`` is no regional indicator, or
+    an even number of them stands before it (a flag pairs them from the start of the run;
+    counted over the 64 characters before, more than any real text holds in a row)."""
+    if not 0x1F1E6 <= ord(text[at]) <= 0x1F1FF:
+        return True
+    before = _REGIONAL_BEFORE.search(text, max(0, at - 64), at)
+    return before is None or (before.end() - before.start()) % 2 == 0
 
 
 def _cluster_edges(text: str) -> set[int]:
@@ -1019,7 +1137,10 @@ def _finders(query: Query) -> list[tuple[re.Pattern[str], str, bool]]:
     finders: list[tuple[re.Pattern[str], str, bool]] = []
     for term in query.terms:
         if term.run:
-            written = f"[{_LEFT_OUT}]*".join(map(re.escape, term.run))
+            letters = list(map(re.escape, term.run))
+            if term.open_end:  # the syllable with any final consonant
+                letters[-1] = f"[{term.run[-1]}-{chr(ord(term.run[-1]) + _FINALS - 1)}]"
+            written = f"[{_LEFT_OUT}]*".join(letters)
             finders.append((re.compile(f"(?=({written}))"), term.run, False))
             continue
         # words typed apart (``max_retry``) or met in an identifier (``UserName``)

@@ -10,7 +10,7 @@
 // invisible characters (a zero-width space alone between two Thai, Lao, Myanmar or Khmer letters,
 // joiners inside an emoji or a word of a script that needs them, a variation selector after a
 // character that takes it, a byte order mark at the start excepted), soft hyphens but inside a
-// hyphenated word of letters, and control characters other than tab and line feed.
+// hyphenated word of letters in prose, and control characters other than tab and line feed.
 
 import { REGISTERED_BASES } from "./variation-sequences.js";
 
@@ -120,6 +120,41 @@ function hyphenated(word) {
   );
 }
 
+// memory_core's prose rule for a hyphenated word, pattern for pattern (hidden_text._in_prose)
+const SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000";
+const PROSE_BEFORE = /^[(\["'«„“‘‚‹¿¡*]*(?:[\p{L}\p{M}]+-)*$/u;
+const PROSE_AFTER = /^(?:-[\p{L}\p{M}]+)*[.,;:!?)"'»“”’›…*]*(?:\](?:[(\[].*)?)?$/u;
+const LINE_START = new RegExp(`^[${SPACES}]*(?:[-*+>][${SPACES}]+)*$`, "u");
+const SPACE = new RegExp(`^[${SPACES}]$`, "u");
+const TOKEN_LIMIT = 256;
+
+/** Whether the word `chars[start..end)` stands in prose, where a soft hyphen is a hyphenation
+ * point: not in a code span, a path, an address, a link target or a key starting a line. */
+function inProse(chars, start, end) {
+  const window = Math.max(0, start - TOKEN_LIMIT);
+  let found = -1;
+  for (let at = start - 1; at >= window; at -= 1) {
+    if (chars[at] === "\n") {
+      found = at;
+      break;
+    }
+  }
+  const lineStart = found !== -1 || window === 0 ? found + 1 : window;
+  let tokenStart = start;
+  while (tokenStart > lineStart && !SPACE.test(chars[tokenStart - 1])) tokenStart -= 1;
+  let tokenEnd = end;
+  const limit = Math.min(chars.length, end + TOKEN_LIMIT);
+  while (tokenEnd < limit && !SPACE.test(chars[tokenEnd])) tokenEnd += 1;
+  const before = chars.slice(tokenStart, start).join("");
+  const after = chars.slice(end, tokenEnd).join("");
+  if (!PROSE_BEFORE.test(before) || !PROSE_AFTER.test(after)) return false;
+  let ticks = 0;
+  for (let at = lineStart; at < start; at += 1) if (chars[at] === "`") ticks += 1;
+  if (ticks % 2 === 1) return false;
+  const keyed = after.startsWith(":") && !before && (found !== -1 || window === 0);
+  return !(keyed && LINE_START.test(chars.slice(lineStart, tokenStart).join("")));
+}
+
 /** The positions of the soft hyphens that are hyphenation points, and of the direction marks
  * alone on a line holding right-to-left letters. */
 function inPlacePositions(chars) {
@@ -131,7 +166,7 @@ function inPlacePositions(chars) {
     while (start > 0 && WORD_CHAR.test(chars[start - 1])) start -= 1;
     let end = at + 1;
     while (end < chars.length && WORD_CHAR.test(chars[end])) end += 1;
-    if (hyphenated(chars.slice(start, end))) {
+    if (hyphenated(chars.slice(start, end)) && inProse(chars, start, end)) {
       for (let i = start; i < end; i += 1) if (chars[i] === SOFT_HYPHEN) places.add(i);
     }
     judged = end;

@@ -1,0 +1,265 @@
+"""Web addresses that read as one site and lead to another (I-9, T-5b).
+
+A note that says ``[docs](https://gіthub.com/acme/deploy)`` with a Cyrillic ``і`` (U+0456)
+shows a person ``github.com``; an agent that follows it, and a person who clicks it, reach
+another host. The same goes for a host drawn wholly in another script's look-alike letters
+(``аррӏе.com``, all Cyrillic, under a domain not at home in that script: not ``.ru``), for a
+host hidden behind a user name that looks like one (``https://github.com@evil.example/``: the
+host is ``evil.example``), and for a link whose text is an address of another host than the
+one it leads to (``[https://github.com/x](https://evil.example/x)``: the page shows only the
+text). :func:`look_alike_links` finds each, by line.
+
+A host's label is judged as UTS #39 judges an identifier at the "highly restrictive" level: its
+letters may be of one script, or Latin with the scripts Japanese, Chinese or Korean write
+beside it (Han with Hiragana and Katakana, Han with Bopomofo, Han with Hangul); a label of
+another single script is a look-alike when its letters are drawn like ASCII ones
+(:func:`~memory_core.confusables.skeleton`: ``аррӏе`` is ``apple``). A label in punycode
+(``xn--…``) is judged as the letters it spells.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import regex
+
+from memory_core.confusables import skeleton
+
+__all__ = ["LookAlikeLink", "look_alike_links"]
+
+# An address: its scheme, an optional user name (up to the last @ before the host) and host.
+_ADDRESS = regex.compile(
+    r"(?i)\b(?:https?|ftp)://(?:(?P<user>[^/\s?#@<>\[\]()\"'`]*)@)?"
+    r"(?P<host>[^/\s?#:@<>\[\]()\"'`|\\]+)"
+)
+# A Markdown link whose text is an address: the host the text shows, the one it leads to.
+_SHOWN_ADDRESS = regex.compile(
+    r"\[\s*<?(?:(?:https?|ftp)://)?(?:www\.)?(?P<shown>[^\s/\[\]()<>@]+\.[^\W\d_]{2,})[^\]]*\]"
+    r"\(\s*<?(?:https?|ftp)://(?:[^/\s@)>]*@)?(?:www\.)?(?P<real>[^/\s?#:@)>]+)"
+)
+# Letters of a script of their own (the prolonged sound mark ー is Common: Japanese either way).
+_LETTER = regex.compile(r"[\p{L}--[\p{Script=Common}\p{Script=Inherited}]]", regex.V1)
+# A file name is no address a link text shows: ``[deploy.md](https://host/a/deploy.md)``.
+_FILE_ENDINGS = frozenset(
+    [
+        "md",
+        "markdown",
+        "txt",
+        "py",
+        "js",
+        "ts",
+        "json",
+        "yaml",
+        "yml",
+        "toml",
+        "sh",
+        "rs",
+        "go",
+        "html",
+        "htm",
+        "css",
+        "png",
+        "jpg",
+        "jpeg",
+        "gif",
+        "svg",
+        "pdf",
+        "lock",
+        "cfg",
+        "ini",
+        "log",
+        "csv",
+        "xml",
+        "zip",
+        "gz",
+        "tar",
+        "ipynb",
+        "rb",
+        "java",
+        "kt",
+        "c",
+        "h",
+        "cpp",
+    ]
+)
+_ALLOWED_WITH_LATIN = (
+    frozenset({"Latin", "Han", "Hiragana", "Katakana"}),
+    frozenset({"Latin", "Han", "Bopomofo"}),
+    frozenset({"Latin", "Han", "Hangul"}),
+)
+_SCRIPTS = (
+    "Latin",
+    "Cyrillic",
+    "Greek",
+    "Armenian",
+    "Cherokee",
+    "Georgian",
+    "Han",
+    "Hiragana",
+    "Katakana",
+    "Bopomofo",
+    "Hangul",
+    "Arabic",
+    "Hebrew",
+    "Coptic",
+    "Lisu",
+    "Canadian_Aboriginal",
+)
+_BY_SCRIPT = {name: regex.compile(rf"\p{{Script={name}}}") for name in _SCRIPTS}
+_ASCII_LABEL = regex.compile(r"[a-z0-9-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class LookAlikeLink:
+    """One address of a text that reads as another: its 1-based ``line``, the ``host`` as
+    written and ``why`` in words (the scripts and letters, or the host it really leads to)."""
+
+    line: int
+    host: str
+    why: str
+
+
+def _script(letter: str) -> str:
+    """The script of ``letter`` among those that matter for look-alikes; else its Unicode
+    name's first word (a script of its own)."""
+    for name, pattern in _BY_SCRIPT.items():
+        if pattern.match(letter):
+            return name
+    return unicodedata.name(letter, "UNKNOWN").split()[0].title()
+
+
+def _spelled(label: str) -> str:
+    """A label as its letters: a punycode label (``xn--…``) decoded, else as written."""
+    if label.startswith("xn--"):
+        try:
+            return label.encode("ascii").decode("idna")
+        except UnicodeError:
+            return label
+    return label
+
+
+def _letter_names(letters: str) -> str:
+    return ", ".join(f"{char} U+{ord(char):04X} {unicodedata.name(char, '?')}" for char in letters)
+
+
+# The top-level domains where a host written wholly in a script is at home (as browsers show
+# such a host as written): a Cyrillic name under .ru, a Greek one under .gr.
+_HOME_DOMAINS = {
+    "Cyrillic": frozenset(
+        [
+            "ru",
+            "su",
+            "by",
+            "ua",
+            "kz",
+            "kg",
+            "bg",
+            "mk",
+            "rs",
+            "me",
+            "mn",
+            "tj",
+            "uz",
+            "рф",
+            "срб",
+            "бг",
+            "укр",
+            "қаз",
+            "мкд",
+            "мон",
+            "бел",
+            "рус",
+        ]
+    ),
+    "Greek": frozenset(["gr", "cy", "ελ", "ευ"]),
+}
+
+
+def _label_problem(label: str, top: str = "") -> str | None:
+    """Why a host's label reads as another, or None (see the module docstring); ``top`` is
+    the host's top-level domain."""
+    letters = _LETTER.findall(label)
+    if not letters or label.isascii():
+        return None
+    by_script: dict[str, list[str]] = {}
+    for letter in letters:
+        by_script.setdefault(_script(letter), []).append(letter)
+    scripts = frozenset(by_script)
+    if len(scripts) > 1:
+        if any(scripts <= allowed for allowed in _ALLOWED_WITH_LATIN):
+            return None
+        main = "Latin" if "Latin" in scripts else max(scripts, key=lambda n: len(by_script[n]))
+        odd = "".join(dict.fromkeys(c for name in scripts - {main} for c in by_script[name]))
+        names = " and ".join(sorted(scripts))
+        return f"mixes {names} letters ({_letter_names(odd)})"
+    [script] = scripts
+    looks = _drawn_as(label)
+    if (
+        script != "Latin"
+        and _ASCII_LABEL.fullmatch(looks)
+        and top not in _HOME_DOMAINS.get(script, ())
+    ):
+        return f"is written in {script} letters drawn like the Latin {looks!r}"
+    return None
+
+
+def _drawn_as(text: str) -> str:
+    """``text`` with each letter outside ASCII as the letter it is drawn like (its UTS #39
+    prototype, when that is one ASCII character): ``gіthub`` → ``github``."""
+    shown = []
+    for char in text:
+        looks = unicodedata.normalize("NFKC", skeleton(char)).casefold() if char.isalpha() else ""
+        shown.append(looks if len(looks) == 1 and looks.isascii() and not char.isascii() else char)
+    return "".join(shown)
+
+
+def _host_problem(host: str) -> str | None:
+    """Why ``host`` reads as another, or None."""
+    folded = unicodedata.normalize("NFKC", host).casefold().rstrip(".")
+    top = _spelled(folded.rsplit(".", 1)[-1])
+    for label in folded.split("."):
+        problem = _label_problem(_spelled(label), top)
+        if problem is not None:
+            looks = ".".join(_drawn_as(_spelled(part)) for part in folded.split("."))
+            return f"{problem}: it reads as {looks!r}"
+    return None
+
+
+def _line_problems(line: str) -> list[tuple[str, str]]:
+    """``(host, why)`` of each look-alike address on one line."""
+    found: list[tuple[str, str]] = []
+    for match in _ADDRESS.finditer(line):
+        host, user = match.group("host"), match.group("user")
+        problem = _host_problem(host)
+        if problem is not None:
+            found.append((host, problem))
+        elif user and "." in user:
+            why = f"puts {user!r} before an @: its host is {host!r}"
+            found.append((host, why))
+    for match in _SHOWN_ADDRESS.finditer(line):
+        shown, real = match.group("shown").casefold(), match.group("real").casefold()
+        if shown.rsplit(".", 1)[-1] in _FILE_ENDINGS:
+            continue
+        if shown != real and not real.endswith(f".{shown}") and not shown.endswith(f".{real}"):
+            why = f"is behind a link text showing {shown!r}"
+            found.append((real, why))
+    return found
+
+
+def look_alike_links(text: str) -> list[LookAlikeLink]:
+    """Each web address of ``text`` that reads as another (see the module docstring), by
+    1-based line (split on ``\\n``), in order; one finding per address.
+
+    >>> [link.why.split(":")[0] for link in look_alike_links("see https://g\\u0456thub.com/x")]
+    ['mixes Cyrillic and Latin letters (і U+0456 CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I)']
+    >>> look_alike_links("see https://github.com/x and https://例え.jp and https://яндекс.рф")
+    []
+    """
+    if "://" not in text:
+        return []
+    found: list[LookAlikeLink] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if "://" in line:
+            found.extend(LookAlikeLink(number, host, why) for host, why in _line_problems(line))
+    return found
