@@ -13,11 +13,12 @@ counted (cells made), never timed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+import re
 
 import pytest
 from memory_core import credential_forms
-from memory_core.credential_forms import Cell, table_row
+from memory_core.credential_forms import Cell, is_delimiter_row, table_row
+from memory_core.credential_keys import credential_key_kind, phrases
 from memory_core.credentials import find_secrets, mask_secret_lines
 
 SECRET = "hunter2-Zq8xW4pLk9"
@@ -46,8 +47,8 @@ def _reference_cells(line: str) -> list[Cell] | None:
 
 
 @pytest.fixture
-def cells_made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The text of every cell the scan makes (the row cache emptied before and after)."""
+def cells_made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The text of every cell the scan makes."""
     made: list[str] = []
 
     class Counted(Cell):
@@ -58,9 +59,7 @@ def cells_made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
             super().__init__(text, start, end)
 
     monkeypatch.setattr(credential_forms, "Cell", Counted)
-    table_row.cache_clear()
-    yield made
-    table_row.cache_clear()
+    return made
 
 
 def test_i8_a_row_of_many_blank_cells_makes_only_its_written_ones(cells_made: list[str]) -> None:
@@ -73,7 +72,7 @@ def test_i8_a_row_of_many_blank_cells_makes_only_its_written_ones(cells_made: li
     assert SECRET not in masked[2] and "[masked: password-assignment]" in masked[2]
     assert found == [("password-assignment", 3)]
     assert set(cells_made) == {"password", SECRET}  # no blank cell was made
-    assert len(cells_made) <= 4  # each written cell once per line, not once per scan
+    assert len(cells_made) <= 4  # the name and its value, once per line in each of two scans
 
 
 def test_i8_a_credential_column_cell_in_a_row_of_many_blank_cells_is_still_masked(
@@ -84,11 +83,25 @@ def test_i8_a_credential_column_cell_in_a_row_of_many_blank_cells_is_still_maske
     assert "" not in cells_made
 
 
+def _reference_name(cell: str) -> str | None:
+    """The kind a cell names as the former check found it: a prose name spanning the cell, or
+    a key."""
+    text = cell.strip("*_` ")
+    if not text:
+        return None
+    for kind, start, end in phrases(text):
+        if (start, end) == (0, len(text)):
+            return kind
+    return credential_key_kind(text) if " " not in text else None
+
+
 def test_i8_rows_are_split_into_the_cells_the_former_split_made() -> None:
     chooser = random.Random(8)  # noqa: S311 - test data, not a secret
-    pieces = ["|", "|", " ", "  ", "a", "pw", "`x`", "\t", "---", ":"]
-    for _ in range(2000):
-        line = "".join(chooser.choice(pieces) for _ in range(chooser.randint(0, 14)))
+    pieces = ["|", "|", " ", "  ", "a", "pw", "`x`", "\t", "---", ":", "-", "\u00a0", "\u3000"]
+    names = ["Password", "**PW**", "api key", "DB_PASSWORD", "apiKey", "sort_key", "пароль"]
+    names += ["密码", "mot de passe", "İpass", "bypass", "Token", "key", "api", "x_secret"]
+    for _ in range(4000):
+        line = "".join(chooser.choice(pieces + names) for _ in range(chooser.randint(0, 14)))
         reference = _reference_cells(line)
         row = table_row(line)
         if reference is None:
@@ -96,4 +109,15 @@ def test_i8_rows_are_split_into_the_cells_the_former_split_made() -> None:
             continue
         assert row is not None, line
         assert row.count == len(reference), line
-        assert row.written == {i: cell for i, cell in enumerate(reference) if cell.text}, line
+        written = {i: cell for i, cell in enumerate(reference) if cell.text}
+        every = range(-1, len(reference) + 1)
+        assert {i: row.cell(i) for i in every} == {i: written.get(i) for i in every}, line
+        named = [(i, kind) for i, cell in written.items() if (kind := _reference_name(cell.text))]
+        assert list(row.named) == named, line
+        assert list(row.named_cells) == [written[i] for i, _ in named], line
+        after = [written.get(i + 1) for i, _ in named]
+        assert [row.after_named(at) for at in range(len(named))] == after, line
+        delimiter = len(written) == len(reference) and all(
+            re.fullmatch(":?-+:?", cell.text) for cell in reference
+        )
+        assert is_delimiter_row(row) == delimiter, line

@@ -17,14 +17,20 @@ of the value within the line, ``kind`` being ``"password-assignment"`` and the l
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_core.credential_keys import PHRASE_HINTS, credential_key_kind, phrases
+from memory_core.credential_keys import (
+    NAME_HINTS,
+    PHRASE_HINTS,
+    credential_key_kind,
+    lower_in_place,
+    phrase_kind,
+    phrases,
+)
 from memory_core.credential_suffixes import ValueSuffixes
 from memory_core.credential_values import looks_secret
 from memory_core.markdown import blank_code_spans
@@ -377,53 +383,99 @@ class Cell:
     end: int
 
 
+def _raw_cell(line: str, start: int) -> str:
+    """The text of the cell starting at ``start`` (just past a ``|``), unstripped."""
+    closing = line.find("|", start)
+    return line[start : len(line) if closing == -1 else closing]
+
+
+def _cell_at(line: str, start: int, raw: str | None = None) -> Cell | None:
+    """The cell whose ``raw`` text (found when not given) starts at ``start`` (just past a
+    ``|``), None when it is blank."""
+    if raw is None:
+        raw = _raw_cell(line, start)
+    text = raw.strip()
+    if not text:
+        return None
+    start += len(raw) - len(raw.lstrip())
+    return Cell(text, start, start + len(text))
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
-    """A Markdown table row (``| a | b |``): how many cells it has, each of its cells that is
-    not blank (by index), and the cells naming a credential (``(index, kind)``, in order).
+    """A Markdown table row (``| a | b |``): its ``line``, where its first cell starts
+    (``first``, just past the opening ``|``), how many cells it has (``count``), and the cells
+    naming a credential (``named``: ``(index, kind)``, in order; ``named_cells``: those cells).
 
-    A blank cell is kept as a count only: it names nothing and holds no value, so a row of a
-    million empty cells costs what its few written ones do, once per line (:func:`table_row`).
+    No other cell is made: the row is read from the line when a cell is asked for, so a row of a
+    million cells, blank or written, costs what its credential names do (:func:`table_row`).
     """
 
+    line: str
+    first: int
     count: int
-    written: dict[int, Cell]
     named: tuple[tuple[int, str], ...]
+    named_cells: tuple[Cell, ...]
 
     def cell(self, index: int) -> Cell | None:
-        """The cell at ``index`` when it is written (None: blank, or past the row's end)."""
-        return self.written.get(index)
+        """The cell at ``index`` when it is written (None: blank, or past the row's end); found
+        by a walk over the ``index`` ``|``s before it."""
+        if not 0 <= index < self.count:
+            return None
+        position = self.first
+        for _ in range(index):
+            position = self.line.find("|", position) + 1
+        return _cell_at(self.line, position)
+
+    def after_named(self, at: int) -> Cell | None:
+        """The cell right after ``named_cells[at]``, when it is written (``| password | x |``)."""
+        closing = self.line.find("|", self.named_cells[at].end)
+        return None if closing == -1 else _cell_at(self.line, closing + 1)
 
 
-@functools.lru_cache(maxsize=8)
 def table_row(line: str) -> TableRow | None:
-    """The cells of a Markdown table row (``| a | b |``), stripped; None for another line.
+    """The Markdown table row ``line`` is (``| a | b |``), None for another line.
 
-    Cells lie between ``|``s; the text after the last one is a cell when it is not blank.
-    Cached for the last few lines: a text is scanned for credentials several times per answer,
-    each line twice per scan, and a row of millions of cells (a 16 MiB index line of ``|``)
-    was split in Python each time, 45 s for one ``GET …/index`` of a 200 KB line (Q-2c).
+    Cells lie between ``|``s; the text after the last one is a cell when it is not blank. Only
+    the cells holding a :data:`~memory_core.credential_keys.NAME_HINTS` literal are looked at,
+    each once: the rest are counted at C speed. A row of millions of cells (a 16 MiB index line
+    of ``|a``) was split into a Cell each, 9 s per 2 MB line and hundreds of MB (Q-2c). Made
+    once per line per scan (credentials' ``_scan`` passes it on), never kept.
     """
     stripped = line.lstrip(" ")
     if not stripped.startswith("|") or len(line) - len(stripped) > 3:
         return None
     first = line.index("|") + 1
-    parts = line[first:].split("|")
-    if not parts[-1].strip():
-        parts.pop()
-    offsets = list(itertools.accumulate(map(len, parts), initial=0))
-    written: dict[int, Cell] = {}
-    for index in itertools.compress(range(len(parts)), map(str.strip, parts)):
-        raw = parts[index]
-        text = raw.strip()
-        start = first + offsets[index] + index + len(raw) - len(raw.lstrip())
-        written[index] = Cell(text, start, start + len(text))
-    named = tuple(
-        (index, kind)
-        for index, cell in written.items()
-        if (kind := names_credential(cell.text)) is not None
-    )
-    return TableRow(len(parts), written, named)
+    count = line.count("|", first) + (1 if line[line.rfind("|") + 1 :].strip() else 0)
+    named: list[tuple[int, str]] = []
+    cells: list[Cell] = []
+    index, previous = 0, first
+    for start in _hinted_cells(line, first):
+        index += line.count("|", previous, start)
+        previous = start
+        raw = _raw_cell(line, start)
+        kind = names_credential(raw.strip())
+        cell = None if kind is None else _cell_at(line, start, raw)
+        if cell is not None and kind is not None:
+            named.append((index, kind))
+            cells.append(cell)
+    return TableRow(line, first, count, tuple(named), tuple(cells))
+
+
+def _hinted_cells(line: str, first: int) -> list[int]:
+    """Where each cell from ``first`` on that holds a name hint starts, in order. Each hint is
+    looked for once per cell (a cell found, the search goes on past its end), at C speed."""
+    lowered = lower_in_place(line)
+    starts: set[int] = set()
+    for hint in NAME_HINTS:
+        position = lowered.find(hint, first)
+        while position != -1:
+            starts.add(line.rfind("|", first - 1, position) + 1)
+            closing = line.find("|", position)
+            if closing == -1:
+                break
+            position = lowered.find(hint, closing)
+    return sorted(starts)
 
 
 _MARKUP = "*_` "
@@ -434,13 +486,14 @@ def names_credential(cell: str) -> str | None:
     text = cell.strip(_MARKUP)
     if not text:
         return None
-    for kind, start, end in phrases(text):
-        if (start, end) == (0, len(text)):
-            return kind
+    kind = phrase_kind(text)
+    if kind is not None:
+        return kind
     return credential_key_kind(text) if " " not in text else None
 
 
 def cell_value(cell: Cell, kind: str) -> Span | None:
+    """The span of a ``kind`` credential given in ``cell`` (its text bare or quoted), else None."""
     value = cell.text
     quoted = _QUOTED.fullmatch(value)
     if quoted is not None:
@@ -451,17 +504,19 @@ def cell_value(cell: Cell, kind: str) -> Span | None:
 
 def _row_spans(row: TableRow) -> Iterator[Span]:
     """A key-value row: ``| password | x |``."""
-    for index, kind in row.named:
-        following = row.cell(index + 1)
+    for at, (_, kind) in enumerate(row.named):
+        following = row.after_named(at)
         if following is not None:
             found = cell_value(following, kind)
             if found is not None:
                 yield found
 
 
-def form_spans(line: str, hints: frozenset[str]) -> list[Span]:
+def form_spans(line: str, hints: frozenset[str], row: TableRow | None = None) -> list[Span]:
     """The value spans of every form in ``line`` (unordered, perhaps overlapping); ``hints``
-    are the :data:`FORM_HINTS` the lower-cased line holds: only the forms they name are tried."""
+    are the :data:`FORM_HINTS` the lower-cased line holds: only the forms they name are tried.
+    ``row`` is :func:`table_row` of the line, which the caller makes once per line (None: no
+    table row, or not looked at)."""
     spans = [
         *_assignment_spans(line, hints),
         *_phrase_spans(line, hints),
@@ -470,18 +525,16 @@ def form_spans(line: str, hints: frozenset[str]) -> list[Span]:
     ]
     if "</" in hints or "value=" in hints:
         spans.extend(_xml_spans(line))
-    if "|" in hints:
-        row = table_row(line)
-        if row is not None:
-            spans.extend(_row_spans(row))
+    if row is not None:
+        spans.extend(_row_spans(row))
     return spans
 
 
-_DELIMITER_CELL = re.compile(r":?-+:?")
+# Cells of dashes with an optional colon at either end, every one written; the text after the
+# last ``|`` is a cell when not blank. ``\s`` is what ``str.strip`` strips.
+_DELIMITER_ROW = re.compile(r"(?:\s*+:?-++:?\s*+\|)*+\s*+(?::?-++:?\s*+)?")
 
 
 def is_delimiter_row(row: TableRow) -> bool:
-    """A table's delimiter row: ``|---|:--:|`` (a blank cell is none)."""
-    return len(row.written) == row.count and all(
-        _DELIMITER_CELL.fullmatch(cell.text) for cell in row.written.values()
-    )
+    """A table's delimiter row: ``|---|:--:|`` (a blank cell is none), matched at C speed."""
+    return _DELIMITER_ROW.fullmatch(row.line, row.first) is not None

@@ -20,7 +20,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["PHRASE_HINTS", "credential_key_kind", "phrases"]
+__all__ = [
+    "NAME_HINTS",
+    "PHRASE_HINTS",
+    "credential_key_kind",
+    "lower_in_place",
+    "phrase_kind",
+    "phrases",
+]
 
 _KEY_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
 # A key's last word that names a credential by itself …
@@ -127,17 +134,39 @@ PHRASE_HINTS = tuple(
 )
 """Lower-case literals one of which a line holds when :func:`phrases` can find anything: the
 names that hold no shorter name (``pass`` stands for ``password`` and ``passwort``)."""
+# The kind each prose name is, spelled lower-case (a name of two kinds: the first by name).
+_KIND_OF_PHRASE = {
+    word: kind for word, kind, _ in sorted(_WORDS, key=lambda entry: entry[1], reverse=True)
+}
+_KEY_HINTS = (*_WHOLE, *_GLUED, "key")
+NAME_HINTS = tuple(
+    sorted(
+        hint
+        for hint in {*PHRASE_HINTS, *_KEY_HINTS}
+        if not any(other != hint and other in hint for other in (*PHRASE_HINTS, *_KEY_HINTS))
+    )
+)
+"""Lower-case literals one of which a text holds (:func:`lower_in_place`) when it names a
+credential as a whole: a prose name (:func:`phrase_kind`) or a key
+(:func:`credential_key_kind`, whose last word holds one)."""
 _WORDS_BY_HINT = {
     hint: tuple(entry for entry in _WORDS if hint in entry[0]) for hint in PHRASE_HINTS
 }
 
 
-def _lower_in_place(line: str) -> str:
+def lower_in_place(line: str) -> str:
     """``line`` lower-cased character by character, so offsets into it stay those of ``line``."""
     lowered = line.lower()
     if len(lowered) == len(line):
         return lowered
     return "".join(char.lower() if len(char.lower()) == 1 else char for char in line)
+
+
+def phrase_kind(text: str) -> str | None:
+    """The kind of credential ``text`` names when it is, as a whole, a prose name of one
+    (``Password``, ``mot de passe``, ``API key``), else None: the name :func:`phrases` finds
+    spanning all of ``text``, found by one look-up."""
+    return _KIND_OF_PHRASE.get(lower_in_place(text))
 
 
 def _is_boundary(text: str, at: int, joiners: str = "_-") -> bool:
@@ -152,7 +181,7 @@ def phrases(line: str) -> list[tuple[str, int, int]]:
     Chinese, Japanese, Korean or Thai may sit inside a run of letters.
     Where names overlap (``api 密钥``, ``密钥``) the longest is kept.
     """
-    lowered = _lower_in_place(line)
+    lowered = lower_in_place(line)
     found: list[tuple[int, int, str]] = []
     for hint in PHRASE_HINTS:
         if hint not in lowered:

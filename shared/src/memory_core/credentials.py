@@ -219,17 +219,20 @@ def _hints_in(line: str) -> frozenset[str]:
     return frozenset(hint for hint in _ALL_HINTS if hint in lowered)
 
 
-def _spans(line: str, hints: frozenset[str] | None = None) -> list[Span]:
+def _spans(
+    line: str, hints: frozenset[str] | None = None, row: TableRow | None = None
+) -> list[Span]:
     """(kind, start, end) of each secret part in one line, earlier and longer first.
 
     ``hints`` are the detector hints the line holds (found here when not given); only the
-    detectors they name run. Table columns, which need the lines before, are not looked at.
+    detectors they name run. ``row`` is the line's :func:`table_row` (None: no table row), made
+    once by the caller. Table columns, which need the lines before, are not looked at.
     """
     if hints is None:
         hints = _hints_in(line)
     if not hints:
         return []  # the common case: no detector could match
-    spans = [*_token_spans(line, hints), *form_spans(line, hints)]
+    spans = [*_token_spans(line, hints), *form_spans(line, hints, row)]
     if "private key" in hints and _PRIVATE_KEY_BEGIN.search(line):
         spans.append(("private-key", 0, len(line)))
     return _merged(spans)
@@ -298,9 +301,11 @@ def _scan(lines: Sequence[str]) -> list[tuple[int, bool, list[Span]]]:
             number += 1
             continue
         hints = candidates.get(number)
-        spans = _spans(line, hints) if hints else []
-        if state.column is not None or (hints and "|" in hints):
-            state, in_column = _column(table_row(line), state)
+        in_table = state.column is not None or bool(hints and "|" in hints)
+        row = table_row(line) if in_table else None  # once per line: the forms and the column
+        spans = _spans(line, hints, row) if hints else []
+        if in_table:
+            state, in_column = _column(row, state)
             if in_column is not None:
                 spans = _merged([*spans, in_column])
         if spans:
