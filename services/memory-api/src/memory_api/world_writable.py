@@ -1,4 +1,5 @@
-"""Token sources every account on the machine may write (A-10a): never trusted.
+"""Token sources every account on the machine may write (A-10a): never trusted; nor token
+sources below a folder another account owns or may write (:func:`movable_by_others`).
 
 A token file, the token folder or ``MEMORY_API_TOKENS_FILE`` with the "other" write bit lets
 anyone on the machine add a token of their own. Two cases are told apart, for what the message
