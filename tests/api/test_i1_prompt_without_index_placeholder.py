@@ -338,3 +338,25 @@ async def test_an_agent_json_saved_by_an_editor_with_a_byte_order_mark_stays_the
 
     await ok_json(await client.patch(CONFIG, json={"name": "Coder"}))
     assert json.loads(path.read_bytes().decode("utf-8"))["name"] == "Coder"
+
+
+@pytest.mark.parametrize(
+    ("mark", "encoding", "said"),
+    [
+        (b"\xef\xbb\xbf", "utf-8", "not the UTF-8 text its byte order mark (EF BB BF) says"),
+        (b"\xff\xfe", "utf-16-le", "not the UTF-16 little-endian text its byte order mark"),
+    ],
+)
+async def test_an_agent_json_that_is_not_the_text_its_mark_says_names_the_byte_at_fault(
+    client: Client, agent: AgentHome, mark: bytes, encoding: str, said: str
+) -> None:
+    """The byte named is the one at fault, at its offset in the file, mark included: a UTF-8
+    mark then ``0x80`` was said to be "byte 0xef at offset 0", the mark itself."""
+    path = agent.data_dir / "agents" / agent.id / "agent.json"
+    text = path.read_bytes().decode("utf-8").encode(encoding)
+    odd = b"\x80" if encoding == "utf-8" else b"\n"  # an odd byte after UTF-16 (echo >>)
+    path.write_bytes(mark + text + odd)
+
+    offset = len(mark) + len(text)
+    body = await expect_problem(await client.get(CONFIG), 503, said)
+    assert f"(byte 0x{odd[0]:02x} at offset {offset}: " in body["detail"]

@@ -653,6 +653,33 @@ def test_h7_a_token_file_saved_with_a_byte_order_mark_holds_its_token(
 
     kept = tmp_path / "kept" / "token"  # `harness-memory token set < token.txt`
     words = ["token", "set", "--file", str(kept)]
-    piped = io.BytesIO(b"\xef\xbb\xbf" + TOKEN.encode() + b"\r\n")
+    piped = io.BytesIO(SAVED_BY_AN_EDITOR[saved_as])  # the same file, through the same reader
     assert main(words, environ={}, stdin=piped, stdout=io.StringIO()) == 0
     assert kept.read_text(encoding="utf-8") == TOKEN + "\n"
+
+
+def test_h7_a_utf16_token_file_with_a_stray_byte_is_named_utf16_by_hooks_and_token_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``echo >> token`` after PowerShell's ``>`` leaves one byte (``0A``) after the UTF-16
+    text: no UTF-16 at all, and not UTF-8 either. It was refused as "not UTF-8 text", naming
+    an encoding the file is not in; both readers name the one its mark says, and the byte."""
+    raw = f"{TOKEN}\r\n".encode("utf-16") + b"\n"
+    path = tmp_path / "token"
+    path.write_bytes(raw)
+    path.chmod(0o600)
+    said = (
+        f"not the UTF-16 little-endian text its byte order mark (FF FE) says (byte 0x0a at "
+        f"offset {len(raw) - 1}: truncated data)"
+    )
+
+    with pytest.raises(TokenFileError) as refused:
+        load_settings({"token_file": str(path)}, {}).bearer_token()
+    assert said in str(refused.value)
+
+    words = ["token", "set", "--file", str(tmp_path / "kept")]
+    with pytest.raises(SystemExit) as usage:
+        main(words, environ={}, stdin=io.BytesIO(raw), stdout=io.StringIO())
+    assert usage.value.code == 2
+    assert f"stdin is {said}; nothing written" in capsys.readouterr().err
+    assert not (tmp_path / "kept").exists()

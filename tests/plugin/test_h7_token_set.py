@@ -158,7 +158,8 @@ def test_h7_token_set_refuses_stdin_that_is_not_utf8_with_the_installed_command(
     )
 
     assert done.returncode == 2, done.stderr
-    assert b"stdin is not UTF-8 text; nothing written" in done.stderr
+    said = b"stdin is not UTF-8 text (byte 0xff at offset 4: invalid start byte); nothing written"
+    assert said in done.stderr
     assert b"Traceback" not in done.stderr
     assert not token_file.exists()
 

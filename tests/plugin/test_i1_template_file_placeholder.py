@@ -116,10 +116,43 @@ def test_a_template_file_in_a_legacy_encoding_is_named_with_the_byte_that_is_not
 
     with pytest.raises(TemplateFileError) as raised:
         read_template_file(path)
-    said = f"the template file {path} is not UTF-8 text (byte 0xe9 at offset 18): save it as UTF-8"
+    said = (
+        f"the template file {path} is not UTF-8 text (byte 0xe9 at offset 18: invalid "
+        "continuation byte): save it again as UTF-8"
+    )
     assert str(raised.value) == said
     words = ["session-start", "--url", "http://127.0.0.1:9", "--project", "acme", "--agent"]
     words += ["coder", "--workspace", str(tmp_path), "--template-file", str(path)]
     with pytest.raises(SystemExit):
         main(words, environ={"HOME": str(tmp_path)}, stdout=io.StringIO())
     assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("mark", "encoding", "said"),
+    [
+        (b"\xef\xbb\xbf", "utf-8", "UTF-8 text its byte order mark (EF BB BF) says"),
+        (b"\xff\xfe", "utf-16-le", "UTF-16 little-endian text its byte order mark (FF FE) says"),
+        (b"\xfe\xff", "utf-16-be", "UTF-16 big-endian text its byte order mark (FE FF) says"),
+    ],
+)
+def test_a_marked_template_file_that_is_not_its_text_names_its_encoding_and_the_byte_at_fault(
+    tmp_path: Path, mark: bytes, encoding: str, said: str
+) -> None:
+    """A file whose byte order mark names an encoding is judged in that encoding, and the
+    byte at fault is named at its offset in the whole file (mark included): ``EF BB BF 80``
+    was said to be byte 0xef at offset 0, and "not UTF-8 text: save it as UTF-8" of a file
+    saved as UTF-8."""
+    path = tmp_path / "template.md"
+    good = "You are Coder.\n".encode(encoding)
+    lone = "\ud800A".encode(encoding, "surrogatepass")  # a surrogate no other one follows
+    bad = b"\x80" if encoding == "utf-8" else lone
+    path.write_bytes(mark + good + bad)
+
+    with pytest.raises(TemplateFileError) as raised:
+        read_template_file(path)
+    offset = len(mark) + len(good)
+    assert str(raised.value).startswith(
+        f"the template file {path} is not the {said} (byte 0x{(mark + good + bad)[offset]:02x} "
+        f"at offset {offset}: "
+    )

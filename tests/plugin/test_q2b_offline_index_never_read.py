@@ -211,14 +211,25 @@ def test_q2b_offline_an_index_under_a_safe_edit_s_lease_is_read_once_the_edit_en
     assert "could not be read" not in answers[0]
 
 
+def _pathlib_of_python_3_14(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Path.is_dir``/``is_file`` as Python 3.14 has them: False for every ``OSError`` (before,
+    only for "no such file", a file on the way or a loop; others raised)."""
+    monkeypatch.setattr(Path, "is_dir", lambda self, **_: os.path.isdir(self))  # noqa: PTH112
+    monkeypatch.setattr(Path, "is_file", lambda self, **_: os.path.isfile(self))  # noqa: PTH113
+
+
+@pytest.mark.parametrize("python", ["this python", "python 3.14"])
 @pytest.mark.parametrize("refusal", [errno.EACCES, errno.EIO], ids=errno.errorcode.get)
 def test_q2b_offline_a_memory_root_that_cannot_be_looked_at_is_named_with_the_reason(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refusal: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refusal: int, python: str
 ) -> None:
     """A memory root whose ``stat`` fails (a folder on its way another account's, a disk's
     I/O error) raised the bare ``OSError`` out of the Session start from the files, past its
     contract: it is :class:`OfflineUnavailableError` naming the root and the reason, which the
-    Session's record gives (P-2)."""
+    Session's record gives (P-2). Whatever pathlib answers for a refusal: Python 3.14's
+    ``Path.is_dir`` answers False, which would have said "not readable here", no reason."""
+    if python == "python 3.14":
+        _pathlib_of_python_3_14(monkeypatch)
     memory_root = tmp_path / "app" / "agents" / "coder" / "agent_state" / "memory"
     (memory_root / "user").mkdir(parents=True)
     workspace = tmp_path / "shop-api"
@@ -240,3 +251,41 @@ def test_q2b_offline_a_memory_root_that_cannot_be_looked_at_is_named_with_the_re
     assert str(raised.value) == (
         f"the memory root {memory_root} cannot be looked at here ({os.strerror(refusal)})"
     )
+
+
+@pytest.mark.parametrize("python", ["this python", "python 3.14"])
+def test_q2b_offline_a_scope_folder_that_cannot_be_looked_at_is_never_no_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, python: str
+) -> None:
+    """The index's ``stat`` says "a symlink loop" and its scope folder's says ``EIO`` (a disk
+    failing): the index is there as far as anyone can tell and cannot be read, never "not a
+    folder in its folder's place" nor "nothing saved yet". Python 3.14's ``Path.is_dir``
+    answers False for the ``EIO``, which made the scope folder no folder."""
+    if python == "python 3.14":
+        _pathlib_of_python_3_14(monkeypatch)
+    memory_root = tmp_path / "app" / "agents" / "coder" / "agent_state" / "memory"
+    index = memory_root / "user" / "MEMORY.md"
+    index.parent.mkdir(parents=True)
+    index.write_text("- [Deploy](deploy.md) — staging first\n", encoding="utf-8")
+    workspace = tmp_path / "shop-api"
+    workspace.mkdir()
+    looking = os.stat
+    refusals = {str(index): errno.ELOOP, str(index.parent): errno.EIO}
+
+    def refusing(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        if (refusal := refusals.get(str(path))) is not None:
+            raise OSError(refusal, os.strerror(refusal), str(path))
+        return looking(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", refusing)
+
+    answer = session_start_from_files(
+        memory_root, project="acme", agent="coder", workspace=str(workspace)
+    )
+
+    assert "not a folder in its folder's place" not in answer.memory
+    assert "Nothing saved yet: the user" not in answer.memory
+    assert (
+        "the user memory index could not be read: MEMORY.md is there, but Agent Memory "
+        f"cannot read it ({os.strerror(errno.EIO)})."
+    ) in answer.memory

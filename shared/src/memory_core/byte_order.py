@@ -18,26 +18,65 @@ from __future__ import annotations
 
 import codecs
 
-__all__ = ["decode_marked", "marked_codec"]
+__all__ = ["decode_marked", "marked_codec", "not_text"]
 
 _MARKS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16's: FF FE 00 00 starts with FF FE
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32 little-endian"),  # before UTF-16's: FF FE 00 00
+    (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32 big-endian"),
+    (codecs.BOM_UTF8, "utf-8", "UTF-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 little-endian"),
+    (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 big-endian"),
 )
-"""The byte order marks a text file may start with, and the codec that reads it without it."""
+"""The byte order marks a text file may start with, the codec that reads what follows the
+mark, and the encoding's name for a person."""
+
+
+def _mark(raw: bytes) -> tuple[bytes, str, str]:
+    """The byte order mark ``raw`` starts with, its codec and name; ``b""`` and UTF-8's when
+    it starts with none."""
+    return next((mark for mark in _MARKS if raw.startswith(mark[0])), (b"", "utf-8", "UTF-8"))
 
 
 def marked_codec(raw: bytes) -> str | None:
-    """The codec that reads ``raw`` without the byte order mark it starts with (``utf-8-sig``,
-    ``utf-16``, ``utf-32``), or None when it starts with none."""
-    return next((codec for mark, codec in _MARKS if raw.startswith(mark)), None)
+    """The codec that reads what follows the byte order mark ``raw`` starts with
+    (``utf-8``, ``utf-16-le``, ``utf-32-be``…), or None when it starts with none."""
+    mark, codec, _ = _mark(raw)
+    return codec if mark else None
 
 
 def decode_marked(raw: bytes) -> str:
     """``raw`` as text: in the encoding its byte order mark names, without the mark; UTF-8
-    when it has none. Raises ``UnicodeDecodeError`` (``.start``: the first byte that is not
-    text in that encoding)."""
-    return raw.decode(marked_codec(raw) or "utf-8")
+    when it has none. Raises ``UnicodeDecodeError`` whose ``.object`` is ``raw`` and
+    ``.start`` the offset in ``raw`` of the first byte that is not text in that encoding
+    (after the mark: ``b"\\xef\\xbb\\xbf\\x80"`` fails at 3, byte ``0x80``);
+    :func:`not_text` says so for a person.
+
+    >>> try:
+    ...     decode_marked(b"\\xef\\xbb\\xbf\\x80")
+    ... except UnicodeDecodeError as error:
+    ...     print(error.start, hex(error.object[error.start]))
+    3 0x80
+    """
+    mark, codec, _ = _mark(raw)
+    try:
+        return raw[len(mark) :].decode(codec)
+    except UnicodeDecodeError as error:
+        start, end = error.start + len(mark), error.end + len(mark)
+        raise UnicodeDecodeError(codec, raw, start, end, error.reason) from None
+
+
+def not_text(error: UnicodeDecodeError) -> str:
+    """What :func:`decode_marked`'s ``error`` found, for a person: the encoding the bytes are
+    in (the one their byte order mark names, else UTF-8) and the first byte that is not such
+    text, at its offset in the whole file: ``"not the UTF-16 little-endian text its byte
+    order mark (FF FE) says (byte 0x0a at offset 41: truncated data)"`` (an odd byte a line
+    end ``echo >>`` added), ``"not UTF-8 text (byte 0xe9 at offset 3: invalid continuation
+    byte)"``."""
+    raw = bytes(error.object)
+    mark, _, name = _mark(raw)
+    said = (
+        f"not the {name} text its byte order mark ({mark.hex(' ').upper()}) says"
+        if mark
+        else "not UTF-8 text"
+    )
+    return f"{said} (byte 0x{raw[error.start]:02x} at offset {error.start}: {error.reason})"

@@ -243,7 +243,7 @@ def substitute(
 
 class TemplateFileError(ValueError):
     """A template file that holds no text this reads (:func:`read_template_file`); the message
-    names the file, the first byte that is not UTF-8 and where it is."""
+    names the file, its encoding, the first byte that is not such text and where it is."""
 
 
 def read_template_file(path: Path, max_bytes: int = TEMPLATE_FILE_MAX_BYTES) -> str:
@@ -257,18 +257,18 @@ def read_template_file(path: Path, max_bytes: int = TEMPLATE_FILE_MAX_BYTES) -> 
     read as LF (I-9). Raises :class:`~memory_core.errors.NotRegularFileError` (a folder, FIFO,
     device or socket), ``OSError`` with ``EFBIG`` when it is longer than ``max_bytes``, other
     ``OSError`` (missing, unreadable) and :class:`TemplateFileError` (not UTF-8 and no byte
-    order mark: Latin-1, say).
+    order mark: Latin-1, say; or not the text its mark says: the message names the encoding
+    and the byte at fault, at its offset in the whole file,
+    :func:`~memory_core.byte_order.not_text`).
     """
-    from memory_core.byte_order import decode_marked, marked_codec
+    from memory_core.byte_order import decode_marked, not_text
     from memory_core.regular_files import read_regular_file
 
     raw = read_regular_file(path, max_bytes)
     try:
         text = decode_marked(raw)
     except UnicodeDecodeError as error:
-        said = (marked_codec(raw) or "utf-8").upper().removesuffix("-SIG")
         raise TemplateFileError(
-            f"the template file {path} is not {said} text (byte 0x{raw[error.start]:02x} at "
-            f"offset {error.start}): save it as UTF-8"
+            f"the template file {path} is {not_text(error)}: save it again as UTF-8"
         ) from None
     return text.replace("\r\n", "\n")

@@ -190,8 +190,7 @@ def main(
     if args.command in ("install", "uninstall", "status"):
         return run_install(parser, args, env, out)
     if args.command == "token":
-        text = sys.stdin if stdin is None else io.TextIOWrapper(stdin, encoding="utf-8")
-        return run_token(parser, args, env, text, out)
+        return run_token(parser, args, env, sys.stdin.buffer if stdin is None else stdin, out)
     if args.command == "session-start":
         return _session_start(parser, args, settings, out)
     if args.command == "draft":

@@ -47,6 +47,7 @@ from harness_memory.settings import (
     TOKENS_FOLDER,
     account_state_dir,
     token_kept_outside,
+    token_text,
     unknown_account_note,
 )
 
@@ -80,30 +81,32 @@ def add_token_flags(token: argparse.ArgumentParser) -> None:
     )
 
 
-def read_token(stream: IO[str], *, interactive: bool) -> str:
-    """The token on ``stream``: its text with surrounding white space (a final line end) and a
-    leading byte order mark (a file Notepad or PowerShell saved, piped in) cut.
+def read_token(stream: IO[bytes], *, interactive: bool) -> str:
+    """The token on ``stream`` (bytes), read as the hooks read a token file
+    (:func:`~harness_memory.settings.token_text`): in the encoding its byte order mark names (a
+    file Notepad or PowerShell saved, piped in), UTF-8 without one, surrounding white space (a
+    final line end) cut.
 
     ``interactive`` (stdin is a terminal) asks for it with :func:`getpass.getpass` instead, so
-    it is not echoed. Raises :class:`TokenInputError` when it is not UTF-8 (also as the lone
-    surrogates the command's own stdin keeps such bytes as: a traceback), empty, holds white
-    space or a control character inside (a second line included), or is over
+    it is not echoed. Raises :class:`TokenInputError` when it is not the text it says (naming
+    its encoding and the byte at fault), empty, holds white space or a control character
+    inside (a second line included), or is over
     :data:`~harness_memory.settings.TOKEN_FILE_MAX_BYTES` bytes.
     """
     if interactive:
         import getpass  # only this command asks; a hook process never loads it (H-5)
 
         text = getpass.getpass("token: ")
+        try:  # the terminal's bytes that are not UTF-8 come as lone surrogates
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise TokenInputError("the token typed is not UTF-8 text") from None
     else:
         try:
-            text = stream.read(TOKEN_FILE_MAX_BYTES + 2)
-        except UnicodeDecodeError:
-            raise TokenInputError("stdin is not UTF-8 text") from None
-    try:  # the command's own stdin keeps bytes that are not UTF-8 as lone surrogates
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise TokenInputError("stdin is not UTF-8 text") from None
-    token = text.removeprefix("\ufeff").strip()  # a byte order mark: a file saved by Notepad
+            text = token_text(stream.read(TOKEN_FILE_MAX_BYTES + 1))
+        except ValueError as error:
+            raise TokenInputError(f"stdin is {error}") from None
+    token = text.strip()
     if not token:
         raise TokenInputError("no token on stdin")
     if len(token.encode("utf-8")) > TOKEN_FILE_MAX_BYTES:
@@ -188,7 +191,7 @@ def run_token(
     parser: argparse.ArgumentParser,
     args: argparse.Namespace,
     environ: Mapping[str, str],
-    stdin: IO[str],
+    stdin: IO[bytes],
     out: IO[str],
 ) -> int:
     """``token set``: read the token, write the file, say where (never the token)."""

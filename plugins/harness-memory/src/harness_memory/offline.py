@@ -106,7 +106,7 @@ def session_start_from_files(
             "(<data dir>/agents/<agent>/agent_state/memory)"
         )
     try:  # only "no such folder" is False; another refusal (EIO, EACCES on the way) raises
-        usable = root.is_dir() and os.access(root, os.R_OK | os.X_OK)
+        usable = _is_folder(root) and os.access(root, os.R_OK | os.X_OK)
     except OSError as error:
         raise OfflineUnavailableError(
             f"the memory root {memory_root} cannot be looked at here ({error.strerror})"
@@ -191,18 +191,48 @@ def _uncreated(root: Path, key: str) -> tuple[PreparedIndex, tuple[int, bool]] |
     return None if why is None else (uncreated_index(why), (0, True))
 
 
+_NOTHING_THERE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.EBADF})
+"""The ``stat`` errors that mean nothing is there to follow to (what ``Path.is_dir`` answered
+False for before Python 3.14): a missing entry, a file on the way, a symlink loop."""
+
+
+def _mode_of(path: Path) -> int | None:
+    """``path``'s mode (symlinks followed), or None when nothing is there to follow to
+    (:data:`_NOTHING_THERE`). Any other refusal (no permission on the way, an I/O error) raises
+    that ``OSError``: the caller names it. Not ``Path.is_dir``/``is_file``: from Python 3.14
+    they answer False for every ``OSError``, which would read a refusal as absence."""
+    try:
+        return os.stat(path).st_mode  # noqa: PTH116 - os.stat itself, whatever pathlib does
+    except OSError as error:
+        if error.errno in _NOTHING_THERE:
+            return None
+        raise
+
+
+def _is_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder (symlinks followed); raises as :func:`_mode_of`."""
+    mode = _mode_of(path)
+    return mode is not None and stat.S_ISDIR(mode)
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file (symlinks followed); raises as :func:`_mode_of`."""
+    mode = _mode_of(path)
+    return mode is not None and stat.S_ISREG(mode)
+
+
 def _unwritable_why(root: Path, key: str) -> str | None:
     """Why this account cannot save memories into scope ``key`` (the kernel's own answer, by
     ``access(2)``, which also says so of a read-only mount; :data:`~memory_core.layout.
     NOT_A_FOLDER` for what is no folder in its folder's place, which was injected as "nothing
     saved yet" and its Directory named for saving), or None."""
     scope = root / key
-    if not os.path.lexists(scope) or not scope.is_dir():
+    if not os.path.lexists(scope) or _no_folder_why(scope) is not None:
         return _uncreatable_why(root, key)
     if not os.access(scope, os.W_OK | os.X_OK):
         return "cannot write into its folder here (the folder is not writable by this account)"
     index = scope / layout.INDEX_FILE
-    if index.is_file() and not index.is_symlink() and not os.access(index, os.W_OK):
+    if _is_file(index) and not index.is_symlink() and not os.access(index, os.W_OK):
         return f"cannot write its {layout.INDEX_FILE} here (not writable by this account)"
     return None
 
@@ -217,9 +247,18 @@ def _uncreatable_why(root: Path, key: str) -> str | None:
         if os.access(root, os.W_OK | os.X_OK):
             return None
         return "cannot create its folder here (the memory root is not writable by this account)"
-    if not scope.is_dir():  # a file, a FIFO, a dangling link or a loop in its place (K-6)
-        return layout.NOT_A_FOLDER
-    return None
+    return _no_folder_why(scope)
+
+
+def _no_folder_why(scope: Path) -> str | None:
+    """Why the scope folder ``scope`` (which is there) is no folder to save in, or None:
+    :data:`~memory_core.layout.NOT_A_FOLDER` for a file, a FIFO, a dangling link or a loop in
+    its place (K-6); the kernel's refusal when it cannot be looked at (no permission on the
+    way, an I/O error), never taken for either."""
+    try:
+        return None if _is_folder(scope) else layout.NOT_A_FOLDER
+    except OSError as error:
+        return f"cannot look at its folder here ({error.strerror})"
 
 
 def _scope_directory(root: Path, key: str | None) -> str | None:
@@ -291,7 +330,7 @@ def _looked_at(target: Path) -> str | None:
         if error.errno != errno.ELOOP:
             raise
         # the loop is the index's own link, or its scope folder's (named by the scope, K-6)
-        return "a symlink loop" if target.parent.is_dir() else _ABSENT
+        return "a symlink loop" if _is_folder(target.parent) else _ABSENT
     if stat.S_ISDIR(info.st_mode):
         return "a folder, not a file"
     return None if stat.S_ISREG(info.st_mode) else "not a regular file"

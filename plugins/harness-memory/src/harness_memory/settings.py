@@ -52,7 +52,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import msgspec
-from memory_core.byte_order import decode_marked
+from memory_core.byte_order import decode_marked, not_text
 from memory_core.template import TemplateFileError, default_template, read_template_file
 
 __all__ = [
@@ -74,6 +74,7 @@ __all__ = [
     "load_settings",
     "remote_memory_root",
     "token_kept_outside",
+    "token_text",
     "unknown_account_note",
 ]
 
@@ -154,6 +155,22 @@ TOKEN_FILE_MAX_BYTES = 64 * 1024
 by mistake is not read for ever."""
 
 
+def token_text(raw: bytes) -> str:
+    """The text of a token file's bytes ``raw`` (read as at most :data:`TOKEN_FILE_MAX_BYTES`
+    ``+ 1``), as the hooks, ``install --token-file`` and ``token set``'s stdin all read it:
+    in the encoding its byte order mark names, without the mark (a file PowerShell or Notepad
+    saved), UTF-8 without one; surrounding white space (the final line end) cut. Raises
+    ``ValueError`` saying why not: larger than :data:`TOKEN_FILE_MAX_BYTES`, or not the text
+    it says (naming its encoding and the byte at fault: a UTF-16 file an ``echo >>`` added a
+    line end to is no UTF-8, :func:`~memory_core.byte_order.not_text`)."""
+    if len(raw) > TOKEN_FILE_MAX_BYTES:
+        raise ValueError(f"larger than {TOKEN_FILE_MAX_BYTES} bytes")
+    try:
+        return decode_marked(raw).strip()
+    except UnicodeDecodeError as error:
+        raise ValueError(not_text(error)) from None
+
+
 class TemplateUnreadableError(Exception):
     """The configured template file cannot be read (missing, unreadable, not UTF-8, too large,
     not a regular file)."""
@@ -224,12 +241,10 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
                 raw = handle.read(TOKEN_FILE_MAX_BYTES + 1)
         except OSError as error:
             raise TokenFileError(self.token_file, error.strerror or str(error)) from error
-        if len(raw) > TOKEN_FILE_MAX_BYTES:
-            raise TokenFileError(self.token_file, f"larger than {TOKEN_FILE_MAX_BYTES} bytes")
         try:  # a file saved with a byte order mark (Notepad, PowerShell) is read without it
-            token = decode_marked(raw).strip()
-        except UnicodeDecodeError as error:
-            raise TokenFileError(self.token_file, "not UTF-8 text") from error
+            token = token_text(raw)
+        except ValueError as error:
+            raise TokenFileError(self.token_file, str(error)) from None
         if not token:
             raise TokenFileError(self.token_file, "it is empty")
         if (odd := _NOT_IN_A_TOKEN.search(token)) is not None:

@@ -260,8 +260,9 @@ def _refuse_writable_by_everyone(path: str) -> None:
     at ``path`` (followed through symlinks, as a mounted Secret is one): anyone could add a
     token of their own, which this start would take, as a token file of the token folder every
     account may write is never trusted (A-10a); so is a file below a folder every account may
-    write (:func:`~memory_api.world_writable.movable_by_others`: anyone could put a file of
-    their own in its place). A file on a read-only mount is fine whatever its mode (a
+    write, or another account owns or its group may write
+    (:func:`~memory_api.world_writable.movable_by_others`: that account could put a file of
+    its own in its place). A file on a read-only mount is fine whatever its mode (a
     Kubernetes Secret's volume). On a disk that keeps no permission bits (every
     file ``0777``: exFAT, FAT, WSL drvfs), where ``chmod o-w`` does nothing, the message says
     to move the file instead. A path that cannot be looked at passes here: reading it then
@@ -274,7 +275,7 @@ def _refuse_writable_by_everyone(path: str) -> None:
         return  # a FIFO, device or folder is refused by its kind when read
     if not open_to_everyone(path, mode):
         movable = movable_by_others(path)
-        if movable is not None and movable[1].startswith("every account"):
+        if movable is not None and not movable[1].startswith("cannot be looked at"):
             folder, why = movable
             raise SettingsError(
                 f"MEMORY_API_TOKENS_FILE: {path} lies below {folder}, which {why} (a file of "

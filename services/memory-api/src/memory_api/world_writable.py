@@ -1,4 +1,5 @@
-"""Token sources every account on the machine may write (A-10a): never trusted.
+"""Token sources every account on the machine may write (A-10a): never trusted; nor token
+sources below a folder another account owns or may write (:func:`movable_by_others`).
 
 A token file, the token folder or ``MEMORY_API_TOKENS_FILE`` with the "other" write bit lets
 anyone on the machine add a token of their own. Two cases are told apart, for what the message
@@ -14,7 +15,9 @@ tells the operator to do (both still fail closed):
 
 from __future__ import annotations
 
+import grp
 import os
+import pwd
 import stat
 import tempfile
 from pathlib import Path
@@ -49,42 +52,103 @@ def movable_by_others(path: str) -> tuple[str, str] | None:
     something of its own in its place, and why (not naming the folder), or None.
 
     Each folder the kernel walks to reach ``path`` is judged (the path as written, and with
-    its symlinks resolved): one every account may write (:func:`open_to_everyone`) lets anyone
-    rename or remove its entries, unless it has the sticky bit; then only an entry's owner may,
-    so the entry must belong to root or this process's user (an absent one anyone may make).
+    its symlinks resolved), as the kernel lets a rename in it (:func:`_why_movable`): it is
+    safe only when its owner is root or this process's user (a folder's owner may rename any
+    entry of it, sticky or not) and no one else may write it (the "other" write bit, or the
+    group one unless its group is this user's own, :func:`_own_group`), or it is sticky and
+    the entry on the way belongs to root or this process's user (then only they may move it;
+    an absent one anyone may make). A folder on a read-only mount is safe whatever its mode.
     ``path`` itself is not judged (its own mode is its caller's rule). Never raises: a missing
     folder is judged by the one above it (where anyone could make it); one that cannot be
-    looked at is returned as such (never trusted on a guess).
+    looked at is returned as such (the reason then starts "cannot be looked at"; never trusted
+    on a guess).
 
     A token folder whose data dir every account may write was renamed away by another account,
-    and a loopback service then took "no token folder" for the open mode (A-10a)."""
+    and a loopback service then took "no token folder" for the open mode (A-10a); a sticky
+    ``1777`` folder owned by another account let that account do the same."""
     chains = dict.fromkeys((os.path.abspath(path), os.path.realpath(path)))  # noqa: PTH100
-    me = os.geteuid()
     for chain in chains:
         child, folder = chain, os.path.dirname(chain)  # noqa: PTH120
         while folder != child:
             try:
-                mode = os.stat(folder).st_mode  # noqa: PTH116 - a path string per folder
+                info = os.stat(folder)  # noqa: PTH116 - a path string per folder
             except FileNotFoundError:  # whoever may make it is judged by the folder above
                 child, folder = folder, os.path.dirname(folder)  # noqa: PTH120
                 continue
             except OSError as error:
                 return folder, f"cannot be looked at ({error.strerror})"
-            sticky = bool(mode & stat.S_ISVTX)
-            if open_to_everyone(folder, mode) and not (sticky and _owned_by(child, (0, me))):
-                fix = (
-                    "chmod o-w it"
-                    if keeps_modes(folder)
-                    else "its disk keeps no permission bits, so chmod changes nothing there: "
-                    "move the data dir (MEMORY_API_DATA_DIR) to a disk that keeps them"
-                )
-                return folder, (
-                    f"every account may write (mode {stat.S_IMODE(mode):04o}"
-                    f"{'' if sticky else ', no sticky bit'}; {fix}): anyone on this machine "
-                    "could move what lies below it away or put their own in its place"
-                )
+            why = _why_movable(folder, child, info)
+            if why is not None:
+                return folder, why
             child, folder = folder, os.path.dirname(folder)  # noqa: PTH120
     return None
+
+
+def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:
+    """Why an account other than root and this process's user may rename ``child`` (absent or
+    not) in ``folder`` (whose ``stat`` is ``info``), with the fix; None when none may."""
+    mode, me = info.st_mode, os.geteuid()
+    owned = info.st_uid in (0, me)
+    others = bool(mode & stat.S_IWOTH)
+    group = bool(mode & stat.S_IWGRP) and not _own_group(info.st_gid)
+    if owned and not (others or group):
+        return None
+    sticky = bool(mode & stat.S_ISVTX)
+    if owned and sticky and _owned_by(child, (0, me)):
+        return None  # only an entry's owner, and the folder's, may move it
+    if _read_only(folder):
+        return None  # nobody renames anything there
+    said = f"mode {stat.S_IMODE(mode):04o}{'' if sticky else ', no sticky bit'}"
+    if not owned:
+        return (
+            f"belongs to another account (uid {info.st_uid}; {said}), which may rename what "
+            "lies in it whatever its mode (chown it to root or the service's user, or move the "
+            "data dir, MEMORY_API_DATA_DIR, out of it): that account could move what lies below "
+            "it away or put their own in its place"
+        )
+    if others:
+        fix = (
+            "chmod o-w it"
+            if keeps_modes(folder)
+            else "its disk keeps no permission bits, so chmod changes nothing there: "
+            "move the data dir (MEMORY_API_DATA_DIR) to a disk that keeps them"
+        )
+        return (
+            f"every account may write ({said}; {fix}): anyone on this machine could move what "
+            "lies below it away or put their own in its place"
+        )
+    return (
+        f"the accounts of its group (gid {info.st_gid}) may write ({said}; chmod g-w it): any "
+        "of them could move what lies below it away or put their own in its place"
+    )
+
+
+def _read_only(folder: str) -> bool:
+    """Whether ``folder`` lies on a read-only mount (False when that cannot be asked)."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _own_group(gid: int) -> bool:
+    """Whether the group ``gid`` is this process's own and holds no other account: its
+    effective group, naming no other member in the group database and the primary group of
+    no other account there (a user private group; a pod's ``fsGroup``, which the container's
+    group database does not know). The group ``users`` that every account shares is not."""
+    if gid != os.getegid():
+        return False
+    me = os.geteuid()
+    try:
+        members = set(grp.getgrgid(gid).gr_mem)
+    except KeyError:
+        members = set()
+    try:
+        names = {entry.pw_name for entry in pwd.getpwall() if entry.pw_uid == me}
+        sharing = any(entry.pw_gid == gid and entry.pw_uid != me for entry in pwd.getpwall())
+    except OSError:
+        return False
+    return not sharing and members <= names
 
 
 def _owned_by(path: str, owners: tuple[int, ...]) -> bool:

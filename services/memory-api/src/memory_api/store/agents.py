@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 from memory_core.atomic import atomic_write_bytes
-from memory_core.byte_order import decode_marked, marked_codec
+from memory_core.byte_order import decode_marked, marked_codec, not_text
 from memory_core.errors import InvalidId
 from memory_core.file_edit import edit_file
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
@@ -165,8 +165,7 @@ def _parse(raw: bytes, agent_id: str) -> AgentRecord:
         data = _decoder.decode(text)
     except UnicodeDecodeError as error:
         raise UnreadableAgent(
-            f"the stored settings of agent {agent_id!r} are invalid: not text in the encoding "
-            f"its byte order mark names (byte 0x{raw[error.start]:02x} at offset {error.start})"
+            f"the stored settings of agent {agent_id!r} are invalid: {not_text(error)}"
         ) from error
     except msgspec.DecodeError as error:
         raise UnreadableAgent(

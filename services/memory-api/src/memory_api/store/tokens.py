@@ -289,15 +289,10 @@ class TokenStore:
             paths, listed = self._listed[1], False
         else:
             try:
-                listing = sorted(os.scandir(self._dir_name), key=lambda item: item.name)
+                paths = self._listing()
             except OSError as error:
                 self._listed = None
                 return (), True, f"cannot be listed ({_reason(error)})"
-            paths = tuple(
-                item.path
-                for item in listing
-                if not item.name.startswith(".") and item.name.endswith(".json")
-            )
             self._listed = None if is_racy(key) else (key, paths)
             listed = True
         if open_to_everyone(self._dir_name, info.st_mode) and (
@@ -309,6 +304,32 @@ class TokenStore:
             self._listed = None
             return (), True, movable
         return paths, listed, None
+
+    def _listing(self) -> tuple[str, ...]:
+        """The paths of the token folder's token files (``*.json``, not hidden), sorted by
+        name, whether or not the folder is trusted. Raises OSError when it cannot be listed."""
+        listing = sorted(os.scandir(self._dir_name), key=lambda item: item.name)
+        return tuple(
+            item.path
+            for item in listing
+            if not item.name.startswith(".") and item.name.endswith(".json")
+        )
+
+    def distrusted(self) -> str | None:
+        """Why the service trusts no token file of the token folder, naming the folder at fault
+        and the fix, or None: another account could have moved the folder away or put its own
+        in its place (:meth:`_movable`), or every account may write it (A-10a). A folder that
+        cannot be looked at is left to the command's own error."""
+        movable = self._movable()
+        if movable is not None:
+            return f"the token folder {self._dir} {movable.logged}"
+        try:
+            mode = os.stat(self._dir_name).st_mode  # noqa: PTH116 - as the listing's
+        except OSError:
+            return None
+        if stat.S_ISDIR(mode) and open_to_everyone(self._dir_name, mode):
+            return f"the token folder {self._dir} {writable_by_everyone(self._dir_name, mode)}"
+        return None
 
     def _movable(self) -> _FolderProblem | None:
         """Why another account could have moved the token folder away or put its own in its
@@ -362,11 +383,18 @@ class TokenStore:
         """Create a token file and return (entry, secret); the secret is shown only this once.
 
         Raises ValueError for a bad name or project id, :class:`Conflict` when the name is taken
-        (by a file or by ``MEMORY_API_TOKENS``) or a file is where the token folder should be.
+        (by a file or by ``MEMORY_API_TOKENS``), a file is where the token folder should be, or
+        the service trusts no token file of the folder (:meth:`distrusted`: its secret would
+        never be accepted; nothing is written).
         """
         check_token_name(name)
         if projects is not None:
             projects = tuple(dict.fromkeys(check_project_id(p) for p in projects))
+        if (distrust := self.distrusted()) is not None:
+            raise Conflict(
+                f"{distrust}; the service trusts no token file there, so it would never accept "
+                "a token made now: none was made. Fix that, then run this again"
+            )
         if any(entry.name == name for entry in self._env):
             raise Conflict(f"token {name!r} is already defined in MEMORY_API_TOKENS")
         if held := [path for path in self._files_of(name) if Path(path).name != f"{name}.json"]:
@@ -406,8 +434,14 @@ class TokenStore:
         every other whose record is named ``name`` (a copy an operator made of a token file, a
         file renamed by hand) and every one holding the same secret under another name (a copy
         whose name was edited: ``ci-old`` answering ``ci``'s secret), sorted; and the hashes of
-        the secrets they hold (``sha256`` hex)."""
-        paths, _, _ = self._token_paths()
+        the secrets they hold (``sha256`` hex). The folder is listed whether or not it is
+        trusted (:meth:`distrusted`): deleting a token file only narrows access."""
+        paths, _, problem = self._token_paths()
+        if problem is not None:  # listed all the same when it can be
+            try:
+                paths = self._listing()
+            except OSError:
+                paths = ()
         own = f"{name}.json"
         entries = {path: self._read(path)[0].entry for path in paths}
         secrets = {
