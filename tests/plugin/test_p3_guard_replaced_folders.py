@@ -214,6 +214,28 @@ def test_p3_a_moved_folder_holding_more_entries_than_are_read_is_a_place_known_a
             (big / f"f{n}").touch()
     reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
     assert reason is not None and "builds at run time" in reason, command
+    assert "a folder of over 40 entries the guard does not read for links" in reason, reason
     small = "mv sub/d sub/d3 && echo x > sub/d3/a.md"
     assert answer(where, "claude-code", "Bash", {"command": small}) is None
     assert TREE_CAP >= 50_000
+
+
+def test_p3_a_moved_folder_of_thousands_of_entries_is_read_whole(where: Layout) -> None:
+    """A ``public/`` of 5,000 files is read whole for its links (under :data:`TREE_CAP`): moved
+    or copied, a write into it passes; one holding a link into another scope, copied as
+    ``dir/.``, is refused by where that link leads from its new folder."""
+    _prepared(where)
+    public = where.workspace / "public"
+    big = where.workspace / "a" / "b" / "big"
+    for folder in (public, big):
+        folder.mkdir(parents=True)
+        for n in range(5000):
+            (folder / f"f{n}").touch()
+    (big / "up").symlink_to("../../notes")
+    for command in (
+        "mv public assets && echo ok > assets/manifest.json",
+        "cp -a public out && echo ok > out/v.txt",
+    ):
+        assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+    linked = "cp -a a/b/big/. sub/d/ && echo x > sub/d/up/a.md"
+    assert refusal(answer(where, "claude-code", "Bash", {"command": linked})) is not None

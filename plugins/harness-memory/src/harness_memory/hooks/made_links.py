@@ -65,14 +65,19 @@ class MadeLink:
     """A link a command makes: ``place`` is the absolute path it leads to (None: built at run
     time), ``spelt`` its target as written (for a ``cd`` through it: read from data or from
     a program printing folders), ``text`` what a symbolic link holds (None for a hard link:
-    moved, it still names its file). A plain class, like the other hook records (H-5)."""
+    moved, it still names its file), ``why`` what made a place unknown other than a target
+    built at run time (a folder too big to read for its links), for the refusal. A plain
+    class, like the other hook records (H-5)."""
 
-    __slots__ = ("place", "spelt", "text")
+    __slots__ = ("place", "spelt", "text", "why")
 
-    def __init__(self, place: str | None, spelt: str, text: str | None = None) -> None:
+    def __init__(
+        self, place: str | None, spelt: str, text: str | None = None, why: str | None = None
+    ) -> None:
         self.place = place
         self.spelt = spelt
         self.text = text
+        self.why = why
 
 
 def _folded(path: str) -> str:
@@ -235,8 +240,8 @@ def _whole_tree(
         return made
     inner = _tree_links(link, moved)
     if inner is None:
-        why = f"{source}, a folder of over {TREE_CAP} entries the guard does not read through"
-        return dict.fromkeys(_spellings(link, whole=False), MadeLink(None, why))
+        why = f"{source}, a folder of over {TREE_CAP} entries the guard does not read for links"
+        return dict.fromkeys(_spellings(link, whole=False), MadeLink(None, source, why=why))
     return {**inner, **made}
 
 
