@@ -857,3 +857,17 @@ def test_p3_a_letter_inside_an_option_value_is_no_option(where: Layout, command:
     (where.workspace / "a.md").unlink()
 
     assert_refused_and_bash_writes(where, "claude-code", command)
+
+
+@pytest.mark.parametrize(
+    ("command", "mode"),
+    [("cpio -idm < evil.cpio", "cpio -i "), ("cpio -pd dd < list", "cpio -p ")],
+)
+def test_p3_a_cpio_refusal_names_the_mode_it_runs_in(
+    where: Layout, command: str, mode: str
+) -> None:
+    """The refusal names the mode cpio runs in (copy-in ``-i``, pass-through ``-p``), not
+    copy-in for both."""
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and f"({mode}without --no-absolute-filenames)" in reason, reason

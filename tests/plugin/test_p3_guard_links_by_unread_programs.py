@@ -309,6 +309,13 @@ def test_p3_writes_into_folders_already_there_pass(where: Layout, command: str) 
         ("rsync -a src/ lnk", "cp -a / rsync -a / mv"),
         ("mv notes lnk", "cp -a / rsync -a / mv"),
         ('L=ln; $L -s "$(cat t)" lnk', "a program named by a variable"),
+        ("import os as o; o.rename('sub/rel', 'rel')", "rename / move"),
+        ("p = Path('sub/rel'); p.rename('rel')", "rename / move"),
+        ("p.replace(target)", "rename / move"),
+        ("require('fs/promises').rename('sub/rel', 'rel')", "rename / move"),
+        ("const fsp = require('fs/promises'); await fsp.rename(a, b)", "rename / move"),
+        ("-MFile::Copy -e move('sub/rel', 'rel')", "rename / move"),
+        ("FileUtils.move('sub/rel', 'rel')", "rename / move"),
     ],
 )
 def test_p3_one_table_reads_each_languages_link_calls(code: str, shown: str) -> None:
@@ -326,6 +333,8 @@ def test_p3_one_table_reads_each_languages_link_calls(code: str, shown: str) -> 
         "cat a b > c && cp src/x dist/",
         "x = $a - $b; print(y)",
         "open('out/a.txt', 'w').write('see the link below')",
+        "s = name.replace(' ', '_'); t = text.replace(old, new).strip()",
+        "df = df.rename(columns={'a': 'b'}); df.rename({'a': 'b'}, axis=1)",
     ],
 )
 def test_p3_one_table_finds_no_link_in_code_making_none(code: str) -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from harness_memory.hooks import made_links
 from harness_memory.hooks.made_links import TREE_CAP
 
 from tests.support.guard_cases import (
@@ -75,6 +76,12 @@ REPLACED = [
     "rm -rf sub/* && ln -s ../notes sub/d && echo x > sub/d/a.md",
     'rm -rf d && python3 -c \'import os; os.symlink(open("target").read().strip(), "d")\' '
     "&& echo x > d/a.md",
+    # removed by a brace expansion, or by what a find finds and removes
+    "rm -rf sub/{{d,e}} && ln -s ../notes sub/d && echo x > sub/d/a.md",
+    "find sub -mindepth 1 -maxdepth 1 -name d -exec rm -rf {{}} + && ln -s ../notes sub/d "
+    "&& echo x > sub/d/a.md",
+    "find sub -name d -type d -exec rmdir {{}} \\; ; ln -s ../notes sub/d && echo x > sub/d/a.md",
+    "find sub -name d -delete && ln -s ../notes sub/d && echo x > sub/d/a.md",
 ]
 """Each was let through (``sub/d``, ``d`` and the own scope's ``x`` are folders when the
 guard answers); bash wrote into the other scope."""
@@ -102,6 +109,26 @@ MOVED_LINKS = [
     "python3 -c \"from pathlib import Path; Path('sub/rel').rename('rel')\" && echo x > rel/a.md",
     "node -e \"require('fs').renameSync('sub/rel', 'rel')\" && echo x > rel/a.md",
     'perl -e \'rename "sub/rel", "rel"\' && echo x > rel/a.md',
+    "python3 -c \"import os as o; o.rename('sub/rel', 'rel')\" && echo x > rel/a.md",
+    "python3 -c \"from pathlib import Path; p = Path('sub/rel'); p.rename('rel')\" "
+    "&& echo x > rel/a.md",
+    'perl -MFile::Copy -e \'move("sub/rel", "rel")\' && echo x > rel/a.md',
+    # a link made earlier in the command, inside a folder then moved or copied
+    "ln -s ../notes sub/d/up && mv sub/d dd && echo x > dd/up/a.md",
+    "ln -s ../notes sub/d/up && cp -a sub/d dd && echo x > dd/up/a.md",
+    "ln -s ../notes sub/d/up && cp -r sub/d dd && echo x > dd/up/a.md",
+    "ln -s ../notes sub/d/up && mv sub/d dd && cd dd/up && echo x > a.md",
+    "mkdir -p s/t && ln -s ../notes s/t/up && mv s/t t && echo x > t/up/a.md",
+    # sources named by a pattern, expanded as bash expands them
+    "mv sub/tre? tree && cp note.md tree/up/",
+    "mv sub/tr* tree && cp note.md tree/up/",
+    "cp -a sub/tre* t2 && echo x > t2/up/a.md",
+    "cp -a sub/tree/* d/ && echo x > d/up/a.md",
+    "mv sub/re? d2 && echo x > d2/a.md",
+    "cp -P sub/re* d2 && echo x > d2/a.md",
+    # git mv renames on the disk as mv does
+    "git init -q . && git add -A && git mv sub/rel rel && echo x > rel/a.md",
+    "git init -q . && git add -A && git mv -f sub/tree tree && echo x > tree/up/a.md",
 ]
 """A relative link moved or copied as a link leads elsewhere from its new folder: each was let
 through, and bash wrote into the other scope through it."""
@@ -147,6 +174,12 @@ def test_p3_a_link_made_into_another_scope_is_refused_without_a_write(
         "find . -name '*.orig' -exec rm {{}} \\; && echo ok > done.txt",
         "rm -rf {root}/{own}/x && mkdir {root}/{own}/x && echo x > {root}/{own}/x/a.md",
         "ln -s {root}/{own} mine && echo x > mine/a.md",
+        "mkdir -p src && cp note.md src/a.js && find src -name '*.js' -exec cp {{}} d/ \\; "
+        "&& echo ok > d/stamp",
+        "mkdir -p src dist && ls src | xargs -r cp -t dist/ && echo ok > dist/stamp",
+        "rm -rf dist && mkdir dist && cp -r sub/d/. dist/ && echo ok > dist/stamp",
+        "mv sub/d* dd && echo ok > dd/x.txt",
+        "git mv sub/d sub/e",
     ],
 )
 def test_p3_everyday_removals_moves_and_links_pass(where: Layout, command: str) -> None:
@@ -157,18 +190,52 @@ def test_p3_everyday_removals_moves_and_links_pass(where: Layout, command: str) 
     assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mv big big2 && echo x > big2/a.md",
+        "cp -a a/b/big/. sub/d/ && echo x > sub/d/up/a.md",
+        "cp -a a/b/big sub/d/ && echo x > sub/d/big/up/a.md",
+    ],
+)
 def test_p3_a_moved_folder_holding_more_entries_than_are_read_is_a_place_known_at_run_time(
-    where: Layout,
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
-    """Past :data:`TREE_CAP` entries the links of a moved folder are not all read: a write into
-    it is refused as through a link to a place known only at run time; fewer are read."""
+    """Past :data:`TREE_CAP` entries the links of a moved or copied folder are not all read: a
+    write into it (however its destination is spelt: ``dir/.``) is refused as through a link
+    to a place known only at run time, the refusal naming the folder; fewer are read. The cap
+    is lowered here: at its real size (50,000) an everyday ``public/`` is read whole."""
+    monkeypatch.setattr(made_links, "TREE_CAP", 40)
     _prepared(where)
-    big = where.workspace / "big"
-    big.mkdir()
-    for n in range(TREE_CAP + 1):
-        (big / f"f{n}").touch()
-    command = "mv big big2 && echo x > big2/a.md"
+    for big in (where.workspace / "big", where.workspace / "a" / "b" / "big"):
+        big.mkdir(parents=True)
+        (big / "up").symlink_to("../../notes")
+        for n in range(made_links.TREE_CAP + 1):
+            (big / f"f{n}").touch()
     reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
-    assert reason is not None and "builds at run time" in reason
+    assert reason is not None and "builds at run time" in reason, command
+    assert "a folder of over 40 entries the guard does not read for links" in reason, reason
     small = "mv sub/d sub/d3 && echo x > sub/d3/a.md"
     assert answer(where, "claude-code", "Bash", {"command": small}) is None
+    assert TREE_CAP >= 50_000
+
+
+def test_p3_a_moved_folder_of_thousands_of_entries_is_read_whole(where: Layout) -> None:
+    """A ``public/`` of 5,000 files is read whole for its links (under :data:`TREE_CAP`): moved
+    or copied, a write into it passes; one holding a link into another scope, copied as
+    ``dir/.``, is refused by where that link leads from its new folder."""
+    _prepared(where)
+    public = where.workspace / "public"
+    big = where.workspace / "a" / "b" / "big"
+    for folder in (public, big):
+        folder.mkdir(parents=True)
+        for n in range(5000):
+            (folder / f"f{n}").touch()
+    (big / "up").symlink_to("../../notes")
+    for command in (
+        "mv public assets && echo ok > assets/manifest.json",
+        "cp -a public out && echo ok > out/v.txt",
+    ):
+        assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+    linked = "cp -a a/b/big/. sub/d/ && echo x > sub/d/up/a.md"
+    assert refusal(answer(where, "claude-code", "Bash", {"command": linked})) is not None

@@ -215,7 +215,9 @@ def own_names_option(program: str, words: list[str]) -> str | None:
             keeps = "--no-absolute-filenames" not in flags and (
                 keeps or "--absolute-filenames" in flags
             )
-        return "cpio -i without --no-absolute-filenames" if keeps else None
+        flags = read_options(words, table_for("cpio")).flags
+        mode = "-p" if flags & {"p", "--pass-through"} else "-i"  # the mode it runs in
+        return f"cpio {mode} without --no-absolute-filenames" if keeps else None
     if program == "jar":
         first = words[0] if words else ""
         bundled = not first.startswith("--") and "P" in first

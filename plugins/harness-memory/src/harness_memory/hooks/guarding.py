@@ -938,7 +938,7 @@ def _run_time_refusal(
             'to such a place: ln -s "$(…)" lnk); where it lands cannot be known before the '
             "command runs, and it could be another Workspace's memory scope. Write to a "
             "literal path (a $(mktemp) or $(date …) in it is read), or run the command that "
-            "makes the path first and use what it printed"
+            f"makes the path first and use what it printed{_too_big(found)}"
         )
     for word in found.unanchored:
         if could_name_a_scope(word, key):
@@ -1262,6 +1262,19 @@ def _through_unpacked_refusal(
                 "a command of its own after the unpack"
             )
     return None
+
+
+def _too_big(found: ShellPaths) -> str:
+    """What the refusal of a write built at run time adds when the command moves or copies a
+    folder too big to read for its links (``MadeLink.why``): a write into it is taken as
+    through a link to a place known only at run time; empty when it moves none (P-3)."""
+    why = next((link.why for link in found.links.values() if link.why), None)
+    if why is None:
+        return ""
+    return (
+        f". The command moves or copies {_shown(why)}: a write into it is taken as through "
+        "such a link; move or copy the folder in a command of its own, then write into it"
+    )
 
 
 def _made_link_refusal(found: ShellPaths, places: list[str], *, below: bool) -> str | None:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from harness_memory.hooks.option_words import CP_KEEPING, CP_LINKING, cp_flags
+
 __all__ = [
     "LINKING_PROGRAMS",
     "LINK_TEXTS",
@@ -71,13 +73,20 @@ LINK_TEXTS: tuple[tuple[str, str], ...] = (
         r"(?:(?<![^\n])|[;&|]|\bthen|\bdo)[ \t]*\"?\$\{?\w+\}?\"?[ \t]+-\w",
     ),
     # a rename keeping a link as a link (a relative one moved elsewhere leads elsewhere):
-    # os.rename/renames/replace, shutil.move, Path(…).rename/replace, fs.rename(Sync),
-    # File.rename, FileUtils.mv, perl's rename (not str.replace, a DataFrame's rename)
+    # os.rename/renames/replace, shutil.move, fs.rename(Sync), File.rename, FileUtils.mv /
+    # move, perl's rename and File::Copy's move; a ``.rename(`` of any receiver whose first
+    # argument is no keyword or mapping (``p.rename('rel')``, ``fsp.rename(a, b)``,
+    # ``require('fs/promises').rename``: not a DataFrame's ``rename(columns=…)`` /
+    # ``rename({…})``); a ``.replace(`` of one argument (``Path.replace(target)``: a
+    # ``str.replace`` takes two); os, shutil or pathlib imported under another name, or their
+    # rename functions imported by name (``import os as o; o.rename``)
     (
         "rename / move",
         r"\b(?:os\.(?:rename|renames|replace)|shutil\.move|fs\.(?:promises\.)?rename(?:Sync)?"
-        r"|File\.rename|FileUtils\.mv)\b|\bfrom\s+(?:os|shutil)\s+import\b[^\n]*\b(?:rename|move)\b"
-        r"|\bPath\([^)\n]*\)\.(?:rename|replace)\b|\brenameSync\b"
+        r"|File\.rename|FileUtils\.(?:mv|move))\b|File::Copy\b"
+        r"|\bfrom\s+(?:os|shutil)\s+import\b[^\n]*\b(?:rename|renames|replace|move)\b"
+        r"|\bimport\s+(?:os|shutil|pathlib)\s+as\b|\brenameSync\b"
+        r"|\.renames?\s*\(\s*(?!\w+\s*=[^=]|[{*)])|\.replace\s*\(\s*[^,()\s][^,()]*\)"
         r"|(?<![.\w$\"'])rename\s*(?:\(\s*)?[\"'$]",
     ),
     # programs making links of whole trees, a copy keeping a tree's links
@@ -101,12 +110,6 @@ LINKING_PROGRAMS = frozenset({"ln", "link", "stow", "xstow", "lndir"})
 """Programs known to make links from their arguments (``ln``, coreutils' ``link``, GNU
 ``stow``, X11's ``lndir``): run by a program the guard does not read (``xargs ln -s``,
 ``busybox ln``), or themselves not read (``link``, ``stow``)."""
-_LINKING_CP_RE = re.compile(
-    r"^(?:-[A-Za-z]*[sladPRr][A-Za-z]*|--link|--symbolic-link|--archive|--no-dereference"
-    r"|--recursive|--preserve=\S*links)$"
-)
-"""A ``cp`` option making links instead of copies, or copying a symbolic link as a link
-(``-a``, ``-d``, ``-P``, ``-r``: a relative one copied elsewhere leads elsewhere)."""
 RUNNERS = frozenset({"xargs", "parallel", "busybox", "toybox", "watch", "find"})
 """Programs running the program their words name, with arguments the guard may not see
 (``xargs ln -s < pairs``, ``find … -exec mv {} . \\;``)."""
@@ -144,8 +147,28 @@ def links_by_arguments(name: str, words: Iterable[str]) -> str | None:
     run = LINKING_PROGRAMS | _MOVING if name in RUNNERS else {"ln", *_MOVING}
     if made := sorted(names & run):
         return f"{name} {made[0]}"
-    linking = any(_LINKING_CP_RE.match(word) for word in said)
-    return f"{name} cp" if "cp" in names and linking else None
+    return f"{name} cp" if "cp" in names and _linking_cp(said) else None
+
+
+_ARGUMENTS_END = frozenset({";", "\\;", "+"})
+"""Words ending the arguments of a program ``find -exec`` runs."""
+
+
+def _linking_cp(words: list[str]) -> bool:
+    """Whether a ``cp`` among ``words`` (a runner's: ``xargs cp -a``, ``find … -exec cp -s {}
+    \\;``) is given a flag making links or copying a symbolic link as a link, its own words
+    (after its name, up to ``find``'s ``;``/``+``) read by ``cp``'s option table
+    (:func:`~harness_memory.hooks.option_words.cp_flags`); the runner's own options are not
+    ``cp``'s (``find -name``, ``xargs -r``)."""
+    for at, word in enumerate(words):
+        if word.rsplit("/", 1)[-1] != "cp":
+            continue
+        rest = words[at + 1 :]
+        ends = [place for place, each in enumerate(rest) if each in _ARGUMENTS_END]
+        flags = cp_flags(rest[: ends[0]] if ends else rest)
+        if flags & (CP_LINKING | CP_KEEPING):
+            return True
+    return False
 
 
 _PYTHON_IMPORT_RE = re.compile(

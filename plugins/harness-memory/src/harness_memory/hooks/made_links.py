@@ -25,10 +25,17 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from harness_memory.hooks.option_words import read_options, table_for
+from harness_memory.hooks.option_words import (
+    CP_FOLLOWING,
+    CP_KEEPING,
+    CP_LINKING,
+    CP_TREE,
+    cp_flags,
+    read_options,
+    table_for,
+)
 
 __all__ = [
-    "KEEPING",
     "LINKS_CAP",
     "LINK_MAKERS",
     "TREE_CAP",
@@ -58,14 +65,19 @@ class MadeLink:
     """A link a command makes: ``place`` is the absolute path it leads to (None: built at run
     time), ``spelt`` its target as written (for a ``cd`` through it: read from data or from
     a program printing folders), ``text`` what a symbolic link holds (None for a hard link:
-    moved, it still names its file). A plain class, like the other hook records (H-5)."""
+    moved, it still names its file), ``why`` what made a place unknown other than a target
+    built at run time (a folder too big to read for its links), for the refusal. A plain
+    class, like the other hook records (H-5)."""
 
-    __slots__ = ("place", "spelt", "text")
+    __slots__ = ("place", "spelt", "text", "why")
 
-    def __init__(self, place: str | None, spelt: str, text: str | None = None) -> None:
+    def __init__(
+        self, place: str | None, spelt: str, text: str | None = None, why: str | None = None
+    ) -> None:
         self.place = place
         self.spelt = spelt
         self.text = text
+        self.why = why
 
 
 def _folded(path: str) -> str:
@@ -96,7 +108,8 @@ def _options(command: str, words: list[str]) -> tuple[list[str], str | None, set
     :func:`~harness_memory.hooks.option_words.read_options`."""
     read = read_options(words, table_for(command), ("-t", "--target-directory"))
     folders = [value for name, _, value in read.values if name in ("-t", "--target-directory")]
-    return [words[at] for at in read.operands], (folders[-1] if folders else None), read.flags
+    flags = cp_flags(words) if command == "cp" else read.flags
+    return [words[at] for at in read.operands], (folders[-1] if folders else None), flags
 
 
 def _into(place: str, links: Mapping[str, MadeLink], flags: set[str]) -> bool:
@@ -137,15 +150,11 @@ def _readings(
     return (True, False) if into and replaced else (into,)
 
 
-KEEPING = frozenset({"a", "d", "P", "R", "r", "--archive", "--no-dereference", "--recursive"})
-"""``cp`` flags by which a symbolic link among its sources is copied as a link (``-R``/``-r``
-without ``-L`` copy the links of a tree, and the operands, as links)."""
-_FOLLOWING = frozenset({"L", "--dereference"})
-"""``cp`` flags by which a source that is a symbolic link is copied as its file."""
-TREE_CAP = 4096
+TREE_CAP = 50_000
 """How many entries of a folder a move or a link-keeping copy takes are read for the
-symbolic links it holds; past it the whole new folder is taken as leading to a place known
-only at run time."""
+symbolic links it holds (``os.scandir`` reads 100,000 in about 0.1 s on a loaded machine:
+an everyday ``public/`` or ``node_modules`` tree fits); past it the whole new folder is
+taken as leading to a place known only at run time (its ``spelt`` says so)."""
 
 
 def _kept(
@@ -198,6 +207,44 @@ def _tree_links(link: str, folder: str) -> dict[str, MadeLink] | None:
     return made
 
 
+def _carried(link: str, source: str, links: Mapping[str, MadeLink]) -> dict[str, MadeLink]:
+    """The links made earlier in the command (``links``) below the folder ``source``
+    (absolute), as they stand below ``link`` once ``mv`` or a tree-copying ``cp`` takes the
+    folder there: ``ln -s ../notes d/up && mv d e`` leaves ``e/up`` leading where
+    ``../notes`` leads from ``e``. A symbolic link's text is read from its new folder; a
+    hard link, or one to a place known only at run time, stays what it was."""
+    made: dict[str, MadeLink] = {}
+    heads = {spelled.rstrip("/") + "/" for spelled in _spellings(source)}
+    for key, each in links.items():
+        head = next((head for head in heads if key.startswith(head)), None)
+        if head is None:
+            continue
+        at = f"{link.rstrip('/')}/{key[len(head) :]}"
+        moved = each
+        if each.place is not None and each.text is not None:
+            place = os.path.join(os.path.dirname(_folded(at)), each.text)  # noqa: PTH118,PTH120
+            moved = MadeLink(place, each.text, each.text)
+        made.update(dict.fromkeys(_spellings(at, whole=False), moved))
+    return made
+
+
+def _whole_tree(
+    link: str, source: str, moved: str, links: Mapping[str, MadeLink]
+) -> dict[str, MadeLink]:
+    """The links a folder ``moved`` (absolute; ``source`` as written) leaves below ``link``
+    once moved or copied there: those on the disk (:func:`_tree_links`) and those the
+    command made in it before (:func:`_carried`); past :data:`TREE_CAP` entries, or a folder
+    that cannot be listed, the whole new folder leads to a place known only at run time."""
+    made = _carried(link, moved, links)
+    if not os.path.isdir(moved):  # noqa: PTH112
+        return made
+    inner = _tree_links(link, moved)
+    if inner is None:
+        why = f"{source}, a folder of over {TREE_CAP} entries the guard does not read for links"
+        return dict.fromkeys(_spellings(link, whole=False), MadeLink(None, source, why=why))
+    return {**inner, **made}
+
+
 def _operands(command: str, plain: list[str], folder: str | None) -> tuple[list[str], str | None]:
     """The sources and destination of ``ln``/``cp``/``mv`` by their plain operands and
     ``-t`` folder: ``ln x`` links into the shell's folder; ``cp x``/``mv x`` make nothing."""
@@ -222,14 +269,15 @@ def made_links(
     path; empty when it makes none (a ``cp`` keeping no link). ``replaced`` tells whether an
     absolute place may have been removed, moved or replaced earlier in the command: a folder
     there is then taken both ways, as the folder and as the link's own name. ``mv`` and a
-    link-keeping ``cp`` (:data:`KEEPING`) make, of a source that is a symbolic link, a link
-    leading where its target, read from its new folder, leads, and of a folder, every link
-    it holds (:func:`_tree_links`)."""
+    link-keeping ``cp`` (:data:`~harness_memory.hooks.option_words.CP_KEEPING`) make, of a
+    source that is a symbolic link, a link leading where its target, read from its new
+    folder, leads, and of a folder, every link it holds or the command made in it before
+    (:func:`_whole_tree`)."""
     spelt = dict(words)
     plain, folder, flags = _options(command, [word for word, _ in words])
-    symbolic = bool(flags & {"s", "--symbolic", "--symbolic-link"})
+    symbolic = bool(flags & {"s", "--symbolic", *CP_LINKING} - {"l", "--link"})
     hard = command == "ln" or bool(flags & {"l", "--link"})
-    keeping = command == "mv" or (bool(flags & KEEPING) and not flags & _FOLLOWING)
+    keeping = command == "mv" or (bool(flags & CP_KEEPING) and not flags & CP_FOLLOWING)
     keeping = keeping or (command == "ln" and not flags & {"L", "--logical"})
     if command == "cp" and not (symbolic or hard or keeping):
         return {}
@@ -241,7 +289,7 @@ def made_links(
         readings: tuple[bool, ...] = (True,)
     else:
         readings = _readings(place, links, flags, replaced is not None and replaced(place))
-    tree = command == "mv" or bool(flags & {"a", "R", "r", "--archive", "--recursive"})
+    tree = command == "mv" or bool(flags & CP_TREE)
     made: dict[str, MadeLink] = {}
     for source, into in ((source, into) for source in sources for into in readings):
         expanded = spelt.get(source, source)
@@ -262,9 +310,9 @@ def made_links(
             made.update(
                 dict.fromkeys(_spellings(link, whole=False), MadeLink(target, source, text))
             )
-        elif tree and os.path.isdir(moved := os.path.join(base, expanded or "")):  # noqa: PTH112,PTH118
-            inner = _tree_links(link, moved)
-            made.update(inner if inner is not None else {link: MadeLink(None, source)})
+        elif tree and expanded is not None:
+            moved = os.path.join(base, expanded)  # noqa: PTH118
+            made.update(_whole_tree(link, source, moved, links))
     return made
 
 

@@ -41,9 +41,14 @@ from collections.abc import Iterable, Sequence
 from harness_memory.hooks.option_names import FLAGS, OPTIONAL, VALUED
 
 __all__ = [
+    "CP_FOLLOWING",
+    "CP_KEEPING",
+    "CP_LINKING",
+    "CP_TREE",
     "TABLES",
     "OptionTable",
     "ReadOptions",
+    "cp_flags",
     "option_values",
     "read_options",
     "table_for",
@@ -263,3 +268,29 @@ a program not here is read with no option taking one."""
 def table_for(program: str) -> OptionTable:
     """``program``'s :class:`OptionTable` (:data:`TABLES`), or one with no valued option."""
     return TABLES.get(program, _EMPTY)
+
+
+CP_LINKING = frozenset({"s", "l", "--symbolic-link", "--link"})
+"""``cp`` flags by which it makes links instead of copies (``-s`` symbolic, ``-l`` hard)."""
+CP_TREE = frozenset({"a", "R", "r", "--archive", "--recursive"})
+"""``cp`` flags by which it copies a folder's whole tree (its symbolic links as links, unless
+:data:`CP_FOLLOWING`)."""
+CP_KEEPING = CP_TREE | {"d", "P", "--no-dereference", "--preserve=links"}
+"""``cp`` flags by which a symbolic link among its sources is copied as a link (``-R``/``-r``
+without ``-L`` copy the links of a tree, and the operands, as links); ``--preserve=links``
+stands for a ``--preserve`` whose list names ``links`` or ``all``."""
+CP_FOLLOWING = frozenset({"L", "--dereference"})
+"""``cp`` flags by which a source that is a symbolic link is copied as its file."""
+
+
+def cp_flags(words: Sequence[str]) -> set[str]:
+    """The flags of ``cp`` ``words`` (its words after its name), read by ``cp``'s own table
+    (:func:`read_options`): short letters, long names, and ``--preserve=links`` for a
+    ``--preserve`` value naming ``links`` or ``all``. The one reading of ``cp``'s link flags
+    (:data:`CP_LINKING`, :data:`CP_KEEPING`, :data:`CP_TREE`, :data:`CP_FOLLOWING`)."""
+    read = read_options(words, TABLES["cp"], ("-t", "--target-directory"))
+    flags = set(read.flags)
+    for name, _, value in read.values:
+        if name == "--preserve" and {"links", "all"} & set(value.split(",")):
+            flags.add("--preserve=links")
+    return flags

@@ -130,6 +130,9 @@ _CD_WORDS = {"cd", "pushd"}
 _UNKNOWN_FOLDER_WORDS = {"-execdir", "-okdir"}
 """``find`` options that run their command in each found file's folder."""
 _GLOB_CHARS = re.compile(r"[*?\[]")
+_PATTERN_CHARS = re.compile(r"[*?\[{]")
+"""A glob's characters or a brace expansion's ``{``: a removed word holding one may take any
+name in its folder (``rm -rf sub/{d,e}``)."""
 _PUNCTUATION = re.compile(r"^[;&|()<>]+$").match
 """A token the lexer made of punctuation characters alone (``)``, ``);``, ``&&`` …)."""
 _GLUED_SEPARATOR = re.compile(r"^\)+(?:;|&&|\|\||\|&?|&(?!>))").match
@@ -1160,6 +1163,17 @@ def _find_starts(moving: list[str]) -> list[str]:
     )
 
 
+def _find_matches(name: str, names: tuple[tuple[bool, str], ...]) -> bool:
+    """Whether ``name`` matches every ``-name`` (exact) / ``-iname`` pattern of ``names``
+    (:func:`_find_names`), as :func:`fnmatch.fnmatchcase` reads them."""
+    import fnmatch  # only for a find that removes what it finds (H-5)
+
+    return all(
+        fnmatch.fnmatchcase(name if exact else name.casefold(), each if exact else each.casefold())
+        for exact, each in names
+    )
+
+
 def _find_names(words: list[str]) -> tuple[tuple[bool, str], ...] | None:
     """The ``-name``/``-iname`` patterns (with whether letter case counts) of a ``find`` whose
     words (as the shell gives them) are tests joined by AND only, each action
@@ -1859,6 +1873,8 @@ class _Writes:
         unpacker = self._note_unpack(command, operands, config_words)
         if command in LINK_MAKERS:
             self._note_links(command, operands)
+        elif command == "git" and "mv" in config_words:
+            self._note_git_mv(config_words)
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
@@ -2002,18 +2018,49 @@ class _Writes:
                     self._found.linked_programs.append((program, piece))
                     return
 
+    def _note_git_mv(self, words: list[str]) -> None:
+        """Read ``git mv`` (``words``: git's words after its name, expanded) as ``mv``: it
+        renames on the disk as ``mv`` does, a symbolic link or a folder holding one among
+        them (its options ``-f``, ``-k``, ``-n``, ``-v``, ``--`` read as ``mv``'s flags; git's
+        own options before ``mv`` are not read: the words after it are taken from the
+        shell's folder)."""
+        moving = words[words.index("mv") + 1 :]
+        self._note_links("mv", [(word, False) for word in moving])
+        anchored = [word if word.startswith("-") else f"{self._base}/{word}" for word in moving]
+        self._note_moves("mv", anchored, moving)
+
+    def _alternatives(self, word: str, built: bool) -> list[list[tuple[str, str | None]]]:
+        """What an operand ``word`` of ``ln``/``cp``/``mv`` may become, each a list of words
+        (as written, and expanded: None when built at run time): itself expanded (``~``,
+        known variables); a ``for`` loop's variable once per value it takes (``for f in
+        *.md; do mv "$f" d/``); a pattern, its matches as bash sorts them, and itself (its
+        characters may have been quoted: then bash takes it literally)."""
+        expanded = None if built else _expand(word, self._known, self._environ)
+        values = [expanded] if expanded is not None or built else None
+        looped = _through_loops(word, self._loops) or [word]
+        values = values or [_expand(each, self._known, self._environ) for each in looped]
+        spelt = [None if each is None else _tilde(each, self._environ) for each in values]
+        found: list[list[tuple[str, str | None]]] = []
+        for each in spelt:
+            if each is not None and _GLOB_CHARS.search(each):
+                pattern = each if each.startswith("/") else f"{self._base}/{each}"
+                try:
+                    matches = sorted(_scan(pattern, self._found.budget))
+                except _OverScan:
+                    self._found.over_scan = True
+                    matches = []
+                if matches:
+                    found.append([(match, match) for match in matches])
+            found.append([(word, each)])
+        return found
+
     def _note_links(self, command: str, operands: list[tuple[str, bool]]) -> None:
-        """Keep the links ``ln``, ``cp`` or ``mv`` with ``operands`` makes (``found.links``):
-        each word expanded (``~``, known variables; None when built at run time); a word of a
-        ``for`` loop's variable once per value it takes (``for f in *.md; do mv "$f" d/``)."""
+        """Keep the links ``ln``, ``cp`` or ``mv`` with ``operands`` makes (``found.links``),
+        each operand read as each of the words it may become (:meth:`_alternatives`)."""
         runs: list[list[tuple[str, str | None]]] = [[]]
         for word, built in operands:
-            expanded = None if built else _expand(word, self._known, self._environ)
-            values = [expanded] if expanded is not None or built else None
-            looped = _through_loops(word, self._loops) or [word]
-            values = values or [_expand(each, self._known, self._environ) for each in looped]
-            spelt = [None if each is None else _tilde(each, self._environ) for each in values]
-            runs = [[*run, (word, each)] for run in runs for each in spelt][:_BRACE_CAP]
+            alternatives = self._alternatives(word, built)
+            runs = [[*run, *each] for run in runs for each in alternatives][:_BRACE_CAP]
         for words in runs:
             made = made_links(
                 command, words, self._base, self._found.links, replaced=self._replaced
@@ -2030,8 +2077,15 @@ class _Writes:
         if self._found.replaced_unknown:
             return True
         place = os.path.normpath(place)
+        for start, names in self._found.sifted:  # ``find sub -name d -exec rm -rf {} +``
+            start = os.path.normpath(start)
+            if place == start or place.startswith(start.rstrip("/") + "/"):
+                parts = [os.path.basename(start), *place[len(start) :].split("/")]  # noqa: PTH119
+                if any(part and _find_matches(part, names) for part in parts):
+                    return True
         for each in (*self._found.swept, *self._found.moved):
-            pattern = _GLOB_CHARS.search(each)  # ``rm -rf sub/*``: any name below ``sub``
+            # ``rm -rf sub/*``, ``rm -rf sub/{d,e}``: any name below ``sub``
+            pattern = _PATTERN_CHARS.search(each)
             gone = os.path.normpath(
                 each[: pattern.start()].rpartition("/")[0] or "/" if pattern else each
             )
