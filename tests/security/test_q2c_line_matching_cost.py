@@ -1,12 +1,14 @@
-"""Q-2c, V-2, R-2: matching the lines of two versions costs what differs, never what repeats.
+"""Q-2c, V-2, R-2: matching the lines of two versions costs a few passes over them, whatever
+they hold, and gives the minimal diff for ordinary text.
 
 ``GET …/diff`` of two 32 KB versions of a note of alternating ``a``/``b`` lines took 31 s of
 CPU under difflib (a 1 MiB topic file, the cap, would take days), holding the GIL; a push
-merging an 80 KB ``MEMORY.md`` of 101 repeated lines took 4.6 s under the scope's lock. One
-request from anyone who can make two versions of a file (a token, a machine, the agent's
-file tools) stalled the service. Now difflib matches at most ``MATCH_BUDGET`` pairs of lines
-(those between the lines both texts start and end with); past that, they are one replaced
-block: a diff that still turns the old text into the new one, a merge that keeps every line.
+merging an 80 KB ``MEMORY.md`` of 101 repeated lines took 4.6 s under the scope's lock. A
+first bound (difflib only below 500 x 500 differing lines) still took 2.5 s for ``a`` 500 times
+against ``a``/``b`` 250 times, and turned two edits far apart in a 1,000-line index into one
+replaced block (a merge then kept the old and the edited line). Now the lines are matched by
+patience (unique lines as anchors, at most ``MAX_DEPTH`` levels); difflib sees only small
+gaps without anchors, within ``DIFFLIB_BUDGET`` pairs of lines in all.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 import pytest
 from memory_api.store.history.diffs import diff_hunks
 from memory_core import line_matching
-from memory_core.line_matching import MATCH_BUDGET, BoundedMatcher
+from memory_core.line_matching import DIFFLIB_BUDGET, MAX_DEPTH, SMALL_REGION, PatienceMatcher
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import TOPIC_CAP
 
@@ -28,6 +30,7 @@ from tests.api.test_v1_versions import TOPIC, checkpoint
 from tests.api.test_v2_history_and_restore import history_url, write
 
 HEAD = "---\nname: repeats\ndescription: lines that repeat\n---\n"
+UNIQUE_INDEX = [f"- [entry {n}](entry-{n}.md) - what entry {n} holds\n" for n in range(1_000)]
 
 
 def _alternating(first: str, second: str, size: int) -> str:
@@ -53,6 +56,10 @@ def matched(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(line_matching, "SequenceMatcher", Recording)
     return pairs
+
+
+def _within_difflib_budget(matched: list[int]) -> bool:
+    return all(pairs <= SMALL_REGION for pairs in matched) and sum(matched) <= DIFFLIB_BUDGET
 
 
 def _applied(old: str, hunks: list[Any]) -> str:
@@ -83,34 +90,134 @@ async def test_q2c_the_diff_of_a_large_topic_file_of_repeated_lines_is_answered(
 
     diff = await ok_json(await client.get(history_url("user", TOPIC, "diff")))
 
-    assert all(pairs <= MATCH_BUDGET for pairs in matched), matched
-    assert len(diff["hunks"]) == 1  # the lines after the front matter: one replaced block
+    assert _within_difflib_budget(matched), matched
+    assert len(diff["hunks"]) == 1  # no line is unique: after the front matter, one block
     kinds = [line["kind"] for line in diff["hunks"][0]["lines"]]
     assert kinds[:3] == ["context"] * 3 and kinds[-1] == "added"
 
 
-def test_q2c_a_diff_past_the_budget_still_turns_the_old_text_into_the_new_one(
+def test_q2c_a_diff_of_lines_that_all_repeat_still_turns_the_old_text_into_the_new_one(
     matched: list[int],
 ) -> None:
     old = "same start\n" + _alternating("a", "b", 64_000) + "same end\n"
     new = "same start\n" + _alternating("b", "a", 64_000) + "same end\n"
     hunks = diff_hunks(old, new)
-    assert matched == []  # far past the budget: nothing given to difflib
+    assert matched == []  # no anchor and far past a small gap: nothing given to difflib
     assert _applied(old, hunks) == new
     assert hunks[0].lines[0].text == "same start" and hunks[-1].lines[-1].text == "same end"
 
 
-def test_q2c_within_the_budget_the_lines_are_matched_as_difflib_matches_them() -> None:
-    """Texts that neither start nor end alike are difflib's alone; any two are rebuilt whole."""
+def test_q2c_one_line_against_two_alternating_lines_is_matched_within_the_budget(
+    matched: list[int],
+) -> None:
+    """1 KB each; the first bound gave these 500 x 500 lines to difflib: 2.5 s of CPU."""
+    old, new = "a\n" * 500, "a\nb\n" * 250
+    hunks = diff_hunks(old, new)
+    assert _within_difflib_budget(matched), matched
+    assert _applied(old, hunks) == new
+
+
+def test_q2c_two_edits_far_apart_in_a_large_index_are_two_small_hunks() -> None:
+    edited = list(UNIQUE_INDEX)
+    edited[10], edited[990] = "- [entry 10](entry-10.md) - edited\n", "- [990](990.md) - edited\n"
+    hunks = diff_hunks("".join(UNIQUE_INDEX), "".join(edited))
+    assert [(hunk.old_start, hunk.old_lines, hunk.new_lines) for hunk in hunks] == [
+        (8, 7, 7),
+        (988, 7, 7),
+    ]
+    assert [line.kind for line in hunks[1].lines].count("removed") == 1
+
+
+def test_q2c_a_merge_of_edits_far_apart_in_a_large_index_is_the_minimal_one() -> None:
+    """Side a edits entries 10 and 990, side b adds one at 500: both changes, nothing else."""
+    ours = list(UNIQUE_INDEX)
+    ours[10], ours[990] = "- [entry 10](entry-10.md) - edited\n", "- [990](990.md) - edited\n"
+    theirs = [*UNIQUE_INDEX[:500], "- [new](new.md) - added at 500\n", *UNIQUE_INDEX[500:]]
+
+    merged = merge_lines(
+        "".join(UNIQUE_INDEX).encode(), "".join(ours).encode(), "".join(theirs).encode()
+    )
+
+    expected = [*ours[:500], "- [new](new.md) - added at 500\n", *ours[500:]]
+    assert merged.decode().splitlines(keepends=True) == expected  # 1,001 lines
+
+
+class _Counted(str):
+    """A line that counts each time it is hashed or compared (the matcher's unit of work)."""
+
+    calls = 0
+
+    def __hash__(self) -> int:
+        _Counted.calls += 1
+        return str.__hash__(self)
+
+    def __eq__(self, other: object) -> bool:
+        _Counted.calls += 1
+        return str.__eq__(self, other)
+
+
+def _nested(depth: int, tag: str) -> list[str]:
+    """Lines unique only within the gap between two copies of the line around them."""
+    if depth == 0:
+        return [tag]
+    inner = _nested(depth - 1, tag)
+    return [f"level {depth}", *inner, f"level {depth}", *inner]
+
+
+def _chained(count: int, tag: str) -> list[str]:
+    """Each level one line unique only inside the level around it: ``count`` levels deep."""
+    lines = [tag]
+    for level in reversed(range(count)):
+        lines = [f"level {level}", *lines, f"level {level}", f"{tag} {level}"]
+    return lines
+
+
+ADVERSARIAL: dict[str, Callable[[int], tuple[list[str], list[str]]]] = {
+    "one line vs two alternating": lambda n: (["a"] * n, ["a", "b"] * (n // 2)),
+    "alternating, shifted by one": lambda n: (["a", "b"] * (n // 2), ["b", "a"] * (n // 2)),
+    "nested repeats": lambda n: (
+        _nested(n.bit_length() - 2, "x"),
+        _nested(n.bit_length() - 2, "y"),
+    ),
+    "levels chained deeper than MAX_DEPTH": lambda n: (
+        _chained(n // 3, "x"),
+        _chained(n // 3, "y"),
+    ),
+    "unique anchors between repeats": lambda n: (
+        [line for s in range(100) for line in [f"anchor {s}", *["a", "b"] * (n // 200)]],
+        [line for s in range(100) for line in [f"anchor {s}", *["b", "a"] * (n // 200)]],
+    ),
+}
+
+
+@pytest.mark.parametrize("size", [1_000, 16_000])
+@pytest.mark.parametrize("case", sorted(ADVERSARIAL))
+def test_q2c_matching_hashes_and_compares_each_line_a_few_times_per_level(
+    case: str, size: int, matched: list[int]
+) -> None:
+    """At most six hashes or comparisons of each line per level, whatever the lines hold."""
+    before, after = ADVERSARIAL[case](size)
+    a, b = [_Counted(line) for line in before], [_Counted(line) for line in after]
+    _Counted.calls = 0
+
+    blocks = PatienceMatcher(None, a, b).get_opcodes()
+
+    assert _Counted.calls <= 6 * (MAX_DEPTH + 1) * (len(a) + len(b)), _Counted.calls
+    assert _within_difflib_budget(matched), matched
+    assert _rebuilt(a, b, blocks) == after
+
+
+def test_q2c_any_two_short_texts_are_rebuilt_whole_from_the_matching() -> None:
     chooser = random.Random(46)  # noqa: S311 - test data, not a secret
-    for _ in range(300):
+    for _ in range(500):
         a = [chooser.choice("abcde") for _ in range(chooser.randint(0, 40))]
         b = [chooser.choice("abcde") for _ in range(chooser.randint(0, 40))]
-        for autojunk in (False, True):
-            bounded = BoundedMatcher(None, a, b, autojunk).get_opcodes()
-            assert _rebuilt(a, b, bounded) == b
-            if a and b and a[0] != b[0] and a[-1] != b[-1]:
-                assert bounded == SequenceMatcher(None, a, b, autojunk).get_opcodes()
+        matcher = PatienceMatcher(None, a, b)
+        assert _rebuilt(a, b, matcher.get_opcodes()) == b
+        blocks = matcher.get_matching_blocks()
+        assert all(a[i : i + size] == b[j : j + size] for i, j, size in blocks)
+        assert blocks[-1] == (len(a), len(b), 0)
+        assert matcher.ratio() == 2 * sum(size for _, _, size in blocks) / ((len(a) + len(b)) or 1)
 
 
 def _rebuilt(a: Sequence[str], b: Sequence[str], opcodes: Sequence[Any]) -> list[str]:
@@ -131,6 +238,6 @@ def test_q2c_a_merge_of_a_large_index_of_repeated_lines_keeps_every_added_line(
 
     merged = merge_lines(base, ours, theirs)
 
-    assert all(pairs <= MATCH_BUDGET for pairs in matched), matched
+    assert _within_difflib_budget(matched), matched
     assert b"- [ours](ours.md) - added here\n" in merged
     assert merged.startswith(theirs)  # the conflicting region: the standing side's lines

@@ -3,9 +3,9 @@
 Used by :func:`memory_core.file_edit.edit_file` for the rare case of two whole-file writes of
 one index that it has to combine: both started from ``base``; ``a`` and ``b`` are the two
 results. The merge itself is the ``merge3`` library's (the diff3 algorithm, its lines matched at
-a bounded cost by :class:`~memory_core.line_matching.BoundedMatcher`: a change too large to match
-line by line is one conflicting region); only conflicts are settled here, by a rule that never
-drops an added line:
+a bounded cost by :class:`~memory_core.line_matching.PatienceMatcher`: edits far apart are
+separate regions, and only a stretch of lines that all repeat can become one conflicting
+region); only conflicts are settled here, by a rule that never drops an added line:
 
 - in a conflicting region, ``b``'s version is taken (it is the one standing at the path), and
   after it every line ``a`` added there that neither ``base`` nor ``b`` has;
@@ -23,7 +23,7 @@ from typing import Any
 
 from merge3 import Merge3
 
-from memory_core.line_matching import BoundedMatcher
+from memory_core.line_matching import PatienceMatcher
 
 __all__ = ["changed_on_both", "merge_lines"]
 
@@ -37,7 +37,7 @@ def _lines(data: bytes) -> list[bytes]:
 def _merge_groups(base: bytes, a: bytes, b: bytes) -> Any:
     """``merge3``'s merge groups of the three texts' lines, matched at a bounded cost."""
     # merge3 types its matcher's blocks as list[tuple[int, int, int]]; difflib's Match is one
-    matcher: Any = BoundedMatcher
+    matcher: Any = PatienceMatcher
     return Merge3(_lines(base), _lines(a), _lines(b), sequence_matcher=matcher).merge_groups()
 
 

@@ -1,9 +1,9 @@
 """The difference between two versions of a file, as hunks and as unified diff text (V-2).
 
 Pure: two texts in (either may be None: the file did not exist), the hunks out. The hunks come
-from :class:`difflib.SequenceMatcher` with three lines of context, the way ``diff -u`` groups
-them, at a bounded cost (:class:`~memory_core.line_matching.BoundedMatcher`: past its budget
-the lines between the common start and end are one replaced block); :func:`unified_text`
+from :class:`~memory_core.line_matching.PatienceMatcher` (``git diff --patience``'s matching,
+at a bounded cost whatever the lines hold) with three lines of context, the way ``diff -u``
+groups them; :func:`unified_text`
 prints exactly those hunks, so the text and the structure never disagree. Line ends are not
 part of a line's text (CRLF and LF read alike, T-2).
 
@@ -22,7 +22,7 @@ part of a line's text (CRLF and LF read alike, T-2).
 
 from __future__ import annotations
 
-from memory_core.line_matching import BoundedMatcher
+from memory_core.line_matching import PatienceMatcher
 from memory_core.wire import DiffHunk, DiffLine
 
 __all__ = ["CONTEXT_LINES", "diff_hunks", "unified_text"]
@@ -41,7 +41,7 @@ def _lines(text: str | None) -> list[str]:
 def diff_hunks(old: str | None, new: str | None) -> list[DiffHunk]:
     """The hunks turning ``old`` into ``new`` (None: no file), numbered from 1 per side."""
     before, after = _lines(old), _lines(new)
-    matcher = BoundedMatcher(None, before, after, autojunk=False)
+    matcher = PatienceMatcher(None, before, after, autojunk=False)
     hunks: list[DiffHunk] = []
     for group in matcher.get_grouped_opcodes(CONTEXT_LINES):
         lines: list[DiffLine] = []
