@@ -920,12 +920,55 @@ def _line_words(line: str) -> list[str]:
 
 
 def _lexed(text: str) -> list[str]:
-    """``text`` split by the lexer as bash splits a line; ``ValueError`` at a quote left
-    open."""
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>")
+    """``text`` split by the lexer as bash splits a line (a redirection's descriptor left out:
+    :func:`_descriptors_dropped`); ``ValueError`` at a quote left open."""
+    lexer = shlex.shlex(_descriptors_dropped(text), posix=True, punctuation_chars=";&|()<>")
     lexer.whitespace_split = True
     lexer.commenters = ""
     return list(lexer)
+
+
+_DESCRIPTOR_RE = re.compile(r"(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})(?=[<>])")
+"""A redirection's descriptor as bash reads it: a word of digits alone, or ``{NAME}`` (bash
+stores the descriptor it opens in ``NAME``), right before ``<`` or ``>`` (``2>err``,
+``1>&2``, ``3<>f``, ``{fd}>log``); glued to other text (``a2>x``) or spaced from the operator
+(``2 >x``) it is a word of its own."""
+_DESCRIPTOR_NAME_RE = re.compile(r"(?:^|[\s;&|()])\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}[<>]")
+"""A ``{NAME}`` redirection's variable: set at run time, to the descriptor bash opens."""
+
+
+def _descriptors_dropped(text: str) -> str:
+    """``text`` with each redirection's descriptor (:data:`_DESCRIPTOR_RE`) outside quotes
+    left out: the lexer splits ``2>/dev/null`` into ``2``, ``>``, ``/dev/null``, and the ``2``
+    was read as a word of the command (``ln -s "$(cat f)" lnk 2>/dev/null`` made ``2`` the
+    link, so ``lnk`` was not followed). Which descriptor a redirection opens changes no
+    place it writes; quotes and escapes are read as the lexer reads them."""
+    if "<" not in text and ">" not in text:
+        return text
+    out: list[str] = []
+    quote = ""
+    at = 0
+    starts = True  # at the start of a word
+    while at < len(text):
+        char = text[at]
+        if not quote and starts and (found := _DESCRIPTOR_RE.match(text, at)) is not None:
+            out.append(" ")  # ``;2>x``: the lexer would glue ``;`` and ``>``
+            at = found.end()
+            starts = False
+            continue
+        if char == "\\" and quote != "'":
+            out.append(text[at : at + 2])
+            at += 2
+            starts = False
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        starts = not quote and char in _WORD_ENDS
+        out.append(char)
+        at += 1
+    return "".join(out)
 
 
 def _subshells_spelt(command: str) -> str:
@@ -1234,9 +1277,14 @@ wrappers, and ``if``/``elif``/``while``/``until``, whose condition is a command 
 "$(cat f)"/a.md; then`` was read as a command ``if`` whose operand was ``cp``)."""
 _SEPARATING_RE = re.compile(r"[;&|()]")
 """A character that ends a simple command, in a token of punctuation the lexer grouped."""
-_REDIRECTION_RE = re.compile(r"^[&<]?>[>|&]?$")
-"""A redirection operator as the lexer splits it (``>``, ``>>``, ``>|``, ``&>``, ``<>``,
-``>&``; a descriptor number before it is a word of its own)."""
+_REDIRECTION_RE = re.compile(r"^(?:[&<]?>[>|&]?|<&?|<<[<-]?)$")
+"""A redirection operator as the lexer splits it: ``>``, ``>>``, ``>|``, ``&>``, ``&>>``,
+``<>``, ``>&`` (which write their word), ``<``, ``<&`` and a ``<<``, ``<<-`` or ``<<<``
+here-data did not take (which read it); its descriptor is left out before
+(:func:`_descriptors_dropped`). The word after it is no operand of the command."""
+_DESCRIPTOR_WORD_RE = re.compile(r"^(?:[0-9]+-?|-)$")
+"""The word after ``>&`` or ``<&`` that names a descriptor (``2``, ``2-``: moved, ``-``:
+closed), not a file."""
 _SETTERS = frozenset(
     {"source", ".", "eval", "read", "mapfile", "readarray", "printf", "getopts", "set"}
 )
@@ -1342,6 +1390,7 @@ class _Writes:
         "_said",
         "_script_words",
         "_skip",
+        "_stdin",
         "_tails",
         "_test",
         "_unread_names",
@@ -1388,7 +1437,8 @@ class _Writes:
         self._known: Mapping[str, str | None] = {}  # the command's assignments so far
         self.reading = False  # the word seen last is an operand of a command only reading
         self._cases: list[str] = []  # the ``case`` commands the word is in, each at its part
-        self._redirect = False
+        self._redirect = ""  # the redirection operator whose word comes next
+        self._stdin: str | None = None  # the file ``<`` feeds the command
         self._closed = False  # the word before closed a command substitution
         self._skip = False
         self._wrapper = ""  # the last wrapper before the command's name (``sudo``)
@@ -1445,22 +1495,13 @@ class _Writes:
             self.end()  # ``));``: the lexer groups the separator with the end
             return
         if _REDIRECTION_RE.match(word) and not self._test:
-            self._redirect = True
+            self._redirect = word
             return
         if _PUNCTUATION(word) and _SEPARATING_RE.search(word) and not self._test:
             self.end()  # ``);``, ``;;``, ``|&``, ``>(``: a separator the lexer grouped
             return
         if self._redirect:
-            self._redirect = False
-            if word.isdigit() or word == "-":  # ``>&2``: a descriptor
-                return
-            self._found.mentioned.append(word)
-            self._found.mentioned.append(_expand(word, known, environ) or "")
-            self._found.written.extend(_spellings(word, known, environ))
-            if self._built(word, known, environ, lost=lost):
-                self._found.written_at_run_time.append(word)
-            else:
-                self._after_linker(word)
+            self._see_redirected(word, known, environ, lost=lost)
             return
         if self._command == "for":
             self._read_loop(word, known, environ)
@@ -1491,6 +1532,32 @@ class _Writes:
         if self._command in _SOURCING or self._command in STARTUP_SHELLS:
             self._script_words.append(word)
         self._see_program(word)
+
+    def _see_redirected(
+        self,
+        word: str,
+        known: Mapping[str, str | None],
+        environ: Mapping[str, str],
+        *,
+        lost: bool,
+    ) -> None:
+        """Take the word of a redirection (:data:`_REDIRECTION_RE`): a descriptor after
+        ``>&``/``<&`` (:data:`_DESCRIPTOR_WORD_RE`) names no file; ``<`` and the other reading
+        ones read theirs (``<`` feeds it to the command: ``python3 < mk.py`` runs its code);
+        the others write theirs (judged as a written place)."""
+        operator, self._redirect = self._redirect, ""
+        if operator in (">&", "<&") and _DESCRIPTOR_WORD_RE.match(word):
+            return
+        self._found.mentioned.append(word)
+        self._found.mentioned.append(_expand(word, known, environ) or "")
+        if operator.startswith("<") and operator != "<>":
+            self._stdin = word if operator == "<" else self._stdin
+            return
+        self._found.written.extend(_spellings(word, known, environ))
+        if self._built(word, known, environ, lost=lost):
+            self._found.written_at_run_time.append(word)
+        else:
+            self._after_linker(word)
 
     def _see_moving(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str], base: str
@@ -1727,9 +1794,8 @@ class _Writes:
         script = _script_word(command, program, script_words)
         inline = program[-1] in _CODE_OPTIONS  # its operand is code or a module, no file
         operand = self._operand
-        if operand == "<" and interpreted and not inline:  # ``python3 < mk.py``: code fed in
-            spelled = said[::2]
-            operand = spelled[spelled.index("<") + 1] if "<" in spelled[:-1] else None
+        if operand is None and interpreted and not inline:  # ``python3 < mk.py``: code fed in
+            operand = self._stdin
         if script is None and interpreted and operand not in (None, "-") and not inline:
             script = ("run", operand or "")  # ``python3 mk.py``: in the shell's folder
         if script is None:
@@ -1828,7 +1894,7 @@ class _Writes:
     def end(self) -> None:
         """The simple command ended: judge its operands."""
         command, operands = self._command, self._operands
-        self._command, self._operands, self._redirect, self._skip = None, [], False, False
+        self._command, self._operands, self._redirect, self._skip = None, [], "", False
         wrapper, self._wrapper, self._leading = self._wrapper, "", 0
         program, self._program = self._program, []
         said, self._said = self._said, []
@@ -1839,6 +1905,7 @@ class _Writes:
         maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
         if unread and self.linker is None:
             maker = self._link_maker(command or "", program, said, script_words, wrapper)
+        self._stdin = None
         if unread:
             self._found.written.extend(said)  # it may write any place its words name
             self._unread_names.update(os.path.basename(word.rstrip("/")) for word in said)  # noqa: PTH119

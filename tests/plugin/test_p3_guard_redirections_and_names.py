@@ -1,0 +1,91 @@
+"""P-3: a redirection's descriptor is no word of the command, and a program named by a variable
+is the one the variable surely holds, or one named at run time.
+
+``ln -s "$(cat target)" lnk 2>/dev/null && echo x > lnk/a.md`` made a link into another scope
+and wrote through it: the lexer split ``2>/dev/null`` into ``2``, ``>`` and ``/dev/null``, the
+``2`` was read as the ``ln``'s last operand (the link), and ``lnk`` was a plain new folder. Bash
+reads a word of digits alone (or ``{NAME}``) right before ``<`` or ``>`` as the redirection's
+descriptor, wherever the redirection stands (before the command's name, between operands,
+after them), for every operator (``>``, ``>>``, ``<``, ``>&``, ``<&``, ``<>``, ``>|``, ``&>``,
+``&>>``); ``<`` and ``<&`` read their word, which is no operand either (``mv sub/rel d2 <
+note.md`` made ``note.md`` the destination). Each refused form is run by bash, which writes
+into the other scope: the gap was real.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answer,
+    assert_refused_and_bash_writes,
+    fill,
+)
+
+LINK = 'ln -s "$(cat target)" lnk'
+REDIRECTED_LINKERS = [
+    f"{LINK} 2>/dev/null && echo x > lnk/a.md",
+    f"{LINK} 2> /dev/null && echo x > lnk/a.md",
+    f"{LINK} 2>err && echo x > lnk/a.md",
+    f"{LINK} 2>>err && echo x > lnk/a.md",
+    f"{LINK} 1>&2 && echo x > lnk/a.md",
+    f"{LINK} 3<>err && echo x > lnk/a.md",
+    f"{LINK} {{{{fd}}}}>err && echo x > lnk/a.md",
+    f"{LINK} 2>|err && echo x > lnk/a.md",
+    f"{LINK} < note.md && echo x > lnk/a.md",
+    f"{LINK} 0<note.md && echo x > lnk/a.md",
+    f"{LINK} <&0 && echo x > lnk/a.md",
+    f"{LINK} 0<&- && echo x > lnk/a.md",
+    'ln -s "$(cat target)" 2>err lnk && echo x > lnk/a.md',
+    "mv sub/rel d2 2>/dev/null; echo x > d2/a.md",
+    "mv sub/rel 2>/dev/null d2; echo x > d2/a.md",
+    "mv 2>/dev/null sub/rel d2; echo x > d2/a.md",
+    "2>/dev/null mv sub/rel d2; echo x > d2/a.md",
+    "mv sub/rel d2 2>&1; echo x > d2/a.md",
+    "mv sub/rel d2 1>&2-; echo x > d2/a.md",
+    "mv sub/rel d2 < note.md; echo x > d2/a.md",
+    "mv sub/rel d2 {{fd}}>&2; echo x > d2/a.md",
+    "cp -P sub/rel d2 2>/dev/null; echo x > d2/a.md",
+    "cp -P sub/rel d2 2> err.log; echo x > d2/a.md",
+    "true;2>/dev/null mv sub/rel d2; echo x > d2/a.md",
+]
+"""Each was let through (``lnk``, ``d2``: a link into the other scope, not followed)."""
+
+
+def _prepared(where: Layout) -> None:
+    work = where.workspace
+    (work / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
+    (work / "note.md").write_text("x\n", encoding="utf-8")
+    (work / "sub").mkdir()
+    (work / "sub" / "rel").symlink_to("notes")
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", REDIRECTED_LINKERS)
+def test_p3_a_redirection_on_a_linking_command_keeps_its_link_followed(
+    where: Layout, harness: str, command: str
+) -> None:
+    _prepared(where)
+    assert_refused_and_bash_writes(where, harness, command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "make 2>&1 | tee build.log",
+        "cp note.md copy.md 2>/dev/null && echo ok > done.txt",
+        "mv note.md moved.md 2>err.log; echo ok > done.txt",
+        "python3 -c 'print(1)' > out.txt 2>&1",
+        "sort < note.md > sorted.txt",
+        "exec 3>&1; echo x >&3; echo ok > done.txt",
+        "echo a2>x.txt",
+        "echo 2 > two.txt",
+    ],
+)
+def test_p3_everyday_redirections_pass(where: Layout, command: str) -> None:
+    """Descriptors, their duplicates and input files are no places written."""
+    _prepared(where)
+    shell = fill(command, where)
+    assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
