@@ -89,3 +89,55 @@ def test_p3_everyday_redirections_pass(where: Layout, command: str) -> None:
     _prepared(where)
     shell = fill(command, where)
     assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
+
+
+TARGETED = '$cmd -s "$(cat target)" lnk && echo x > lnk/a.md'
+NAMES_SET_UNSURELY = [
+    f"cmd=ln; if false; then cmd=echo; fi; {TARGETED}",
+    f"cmd=ln; false && cmd=echo; {TARGETED}",
+    f"cmd=ln; true || cmd=echo; {TARGETED}",
+    f"cmd=ln; cmd=echo true; {TARGETED}",
+    f"cmd=ln; (cmd=echo); {TARGETED}",
+    f"cmd=ln; true | cmd=echo; {TARGETED}",
+    f"cmd=ln; f() {{{{ cmd=echo; }}}}; {TARGETED}",
+    f"cmd=echo; printf -v cmd ln; {TARGETED}",
+    f"cmd=echo; read cmd <<< ln; {TARGETED}",
+    f"read cmd <<< ln; {TARGETED}",
+    f"cmd=echo; declare cmd=ln; {TARGETED}",
+    f"cmd=echo; export cmd=ln; {TARGETED}",
+    f"cmd=echo; eval cmd=ln; {TARGETED}",
+    f"cmd=echo; for cmd in ln; do :; done; {TARGETED}",
+    f"cmd=echo; {{{{ cmd=ln; }}}}; {TARGETED}",
+    f"cmd=echo; [ -e target ] && cmd=ln; {TARGETED}",
+    f"cmd=l; cmd+=n; {TARGETED}",
+    'x="ln -s"; $x "$(cat target)" lnk && echo x > lnk/a.md',
+    'x="env ln"; $x -s "$(cat target)" lnk && echo x > lnk/a.md',
+    'shopt -s expand_aliases; alias l=ln\nl -s "$(cat target)" lnk && echo x > lnk/a.md',
+]
+"""Each was read as the program of the variable's last value written (``echo``), whatever
+the flow; bash ran ``ln``."""
+
+
+@pytest.mark.parametrize("command", NAMES_SET_UNSURELY)
+def test_p3_a_program_named_by_a_variable_set_unsurely_is_named_at_run_time(
+    where: Layout, command: str
+) -> None:
+    _prepared(where)
+    assert_refused_and_bash_writes(where, "claude-code", command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cmd=ls; $cmd -la && echo ok > listing.txt",
+        'EDITOR=true; "$EDITOR" note.md && echo ok > done.txt',
+        'PY=python3; "$PY" -c "print(1)" > out.txt',
+    ],
+)
+def test_p3_a_program_named_by_one_plain_assignment_is_that_program(
+    where: Layout, command: str
+) -> None:
+    """Set once, alone, at the top level, to one word: the program it names."""
+    _prepared(where)
+    shell = fill(command, where)
+    assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell

@@ -366,6 +366,7 @@ def shell_paths(
     writes.here_text = "\n".join(text for text, _ in here.texts)  # an interpreter's code too
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     inside.linker, inside.here_text = writes.linker, writes.here_text
+    writes.unsure_names = inside.unsure_names = _names_set_unsurely(words, command)
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
@@ -971,6 +972,57 @@ def _descriptors_dropped(text: str) -> str:
     return "".join(out)
 
 
+_IFS = " \t\n"
+"""The characters bash splits an unquoted expansion's value at (``IFS`` unset)."""
+_NAMING_BUILTINS = frozenset(
+    {"read", "printf", "mapfile", "readarray", "getopts", "unset", "for", "select"}
+    | {"declare", "typeset", "local", "export", "readonly", "let"}
+)
+"""Commands whose words may name variables they set (or unset) at run time."""
+_GROUP_OPENERS = frozenset({"{", "if", "while", "until", "for", "select", "case"})
+_GROUP_CLOSERS = frozenset({"}", "fi", "done", "esac"})
+_PLAIN_BEFORE = frozenset({";", "\n"})
+_PLAIN_AFTER = frozenset({";", "\n", "&&", "||"})
+
+
+def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
+    """The variables ``words`` (``command`` lexed) may set otherwise than by one plain
+    assignment standing alone at the top level (``cmd=ln;``): assigned twice or with ``+=``,
+    in a branch, a loop, a group, a subshell, a pipeline or a function's body (``false &&
+    cmd=echo``, ``(cmd=echo)``, ``f() { cmd=echo; }``), before a command (``cmd=echo
+    true``), by a builtin (``read cmd``, ``printf -v cmd``, ``declare``, ``for cmd in``),
+    by ``${cmd:=…}`` or a ``{cmd}>`` redirection; and ``alias NAME`` for each alias defined
+    (``alias l=ln``). The value such a variable holds when it names a program is known only
+    at run time. Linear in the words."""
+    counts: Counter[str] = Counter()
+    unsure = {m.group("name") for m in _DESCRIPTOR_NAME_RE.finditer(command)}
+    depth, previous, builtin = 0, ";", ""
+    for at, word in enumerate(words):
+        after = words[at + 1] if at + 1 < len(words) else ";"
+        if _PUNCTUATION(word):
+            depth = max(0, depth + word.count("(") - word.count(")"))
+        elif word in _GROUP_OPENERS and previous in _SEPARATORS:
+            depth += 1
+        elif word in _GROUP_CLOSERS:
+            depth = max(0, depth - 1)
+        builtin = "" if _separates(word) else builtin or (word if previous in _SEPARATORS else "")
+        unsure.update(m.group("name") for m in _ASSIGNING_DEFAULT_RE.finditer(word))
+        if builtin in _NAMING_BUILTINS and word != builtin:
+            unsure.update(m.group() for m in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", word))
+        if builtin == "alias" and word != builtin:
+            unsure.add(f"alias {word.partition('=')[0]}")
+            unsure.add(word.partition("=")[0])
+        if (assigned := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?)=", word)) is not None:
+            name = assigned.group(1)
+            counts[name] += 1
+            alone = previous in _PLAIN_BEFORE and after in _PLAIN_AFTER
+            if assigned.group(2) or depth or not alone:
+                unsure.add(name)
+        previous = word
+    unsure.update(name for name, count in counts.items() if count > 1)
+    return frozenset(unsure)
+
+
 def _subshells_spelt(command: str) -> str:
     """``command`` with each ``$((`` that bash reads as a command substitution of a subshell
     (``$((cp x "$(cat f)"/a.md) )``: no adjacent ``))`` closes it) spelt ``$( (``, so the
@@ -1380,6 +1432,7 @@ class _Writes:
         "_loops",
         "_moving",
         "_name_tested",
+        "_name_unread",
         "_named_at",
         "_operand",
         "_operands",
@@ -1404,6 +1457,7 @@ class _Writes:
         "here_text",
         "linker",
         "reading",
+        "unsure_names",
     )
 
     def __init__(
@@ -1451,6 +1505,8 @@ class _Writes:
         self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
         self._name_tested = False  # the command's name was met there (no command, then)
         self._unsure = False  # a command that sets variables at run time has run
+        self.unsure_names: frozenset[str] = frozenset()  # :func:`_names_set_unsurely`
+        self._name_unread = False  # the command's name is an alias the command defines
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
 
@@ -1577,10 +1633,7 @@ class _Writes:
         """Take a word before the command's name is known: an assignment, a wrapper
         (:data:`_WRAPPERS`), its options, their arguments (:data:`_WRAPPER_ARGUMENTS`) and its
         leading operands (:data:`_WRAPPER_OPERANDS`, a ``timeout``'s duration), or the name."""
-        if _RUN_TIME_NAME_RE.search(word) and not _ASSIGNMENT_RE.match(word):
-            # ``cmd=ln; $cmd -s …``: the program the known value names; else one named at
-            # run time (``"$@"``, ``$UNSET``), which may be any (:meth:`_link_maker`)
-            word = _expand(word, self._known, self._environ) or word
+        word = self._program_word(word)
         name = word.rsplit("/", 1)[-1]
         name = "wget" if name == "wget2" else name
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
@@ -1605,11 +1658,29 @@ class _Writes:
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
+        self._name_unread = name in self.unsure_names and f"alias {name}" in self.unsure_names
         self._name_tested = self._test
         self._run_lost = self.folder_unknown
         self._run_data = self.folder_unknown and self._cd_data
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
+
+    def _program_word(self, word: str) -> str:
+        """A word that may be the command's name as the shell runs it: ``cmd=ln; $cmd -s …``
+        is ``ln`` when the command surely set ``cmd`` once, to one word; a name set otherwise
+        (:func:`_names_set_unsurely`: twice, in a branch, a subshell, a function, by a builtin,
+        after a ``source`` or ``eval``), a value bash splits into words (``x="env ln"``), or
+        one named at run time (``"$@"``, ``$UNSET``) is kept as written: it may be any program
+        (:meth:`_link_maker`)."""
+        if not _RUN_TIME_NAME_RE.search(word) or _ASSIGNMENT_RE.match(word):
+            return word
+        names = {m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)}
+        if self._unsure or names & self.unsure_names:
+            return word
+        expanded = _expand(word, self._known, self._environ)
+        if expanded is None or any(char in _IFS for char in expanded):
+            return word
+        return expanded
 
     def cd_into(
         self,
@@ -1821,6 +1892,8 @@ class _Writes:
         one inside a word read again, ``"$(cat f)/a"``): it may run any program, ``ln`` too."""
         if self._name_tested or self.code_variable:
             return False  # a test's operand (``[[ "$(git …)" > main ]]``), ``eval "$x"``'s code
+        if self._name_unread:
+            return True  # an alias the command defines (``alias l=ln``)
         if name != "$":
             return bool(_RUN_TIME_NAME_RE.search(name))
         return any(word not in self._tails and word != "$" for word in said[::2])
