@@ -22,6 +22,7 @@ from tests.support.guard_cases import (
     answer,
     assert_refused_and_bash_writes,
     fill,
+    refusal,
 )
 
 LINK = 'ln -s "$(cat target)" lnk'
@@ -141,3 +142,64 @@ def test_p3_a_program_named_by_one_plain_assignment_is_that_program(
     _prepared(where)
     shell = fill(command, where)
     assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$(npm bin)/eslint src && mkdir -p reports && echo ok > reports/lint.txt",
+        '"$(npm bin)/jest" | tee test-output.txt',
+        "$CC -o app main.c && mkdir -p bin && mv app bin/",
+        '"$PYTHON" setup.py build && mkdir -p wheel && echo x > wheel/y',
+        '"${{PYTHON:-python3}}" -m build && mkdir -p wheel && echo x > wheel/a',
+        "$EDITOR README.md && mkdir -p notes2 && echo x > notes2/a.md",
+        'run() {{ echo "+ $*"; "$@"; }}; run make && mkdir -p out && echo x > out/a',
+        'f() {{ "$@"; }}; f echo hi > out.txt',
+        "man ln && mkdir -p x && echo y > x/z",
+        "tldr ln; mkdir -p o && echo x > o/a",
+        "pip install ln && mkdir -p out && echo x > out/a.txt",
+        "brew install mv && mkdir -p o && echo x > o/a",
+    ],
+)
+def test_p3_everyday_programs_named_through_the_environment_pass(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """A name whose last path component is literal is that program; a variable the command
+    never sets is the harness's environment's (inherited by the hook: unset is empty, and
+    the next word is the program); a function running ``"$@"`` runs what it is called
+    with, where it is called; ``man ln``, ``pip install ln`` show a page, install a
+    package. Each was refused as a program named at run time that may be ``ln``."""
+    for name in ("CC", "PYTHON", "EDITOR"):
+        monkeypatch.delenv(name, raising=False)
+    _prepared(where)
+    shell = fill(command, where)
+    assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'f() {{ "$@"; }}; f ln -s "$(cat target)" lnk && echo x > lnk/a.md',
+        'LN=ln; "${{LN:-echo}}" -s "$(cat target)" lnk && echo x > lnk/a.md',
+        '$UNSET_NAME ln -s "$(cat target)" lnk && echo x > lnk/a.md',
+        '$(echo /bin)/ln -s "$(cat target)" lnk && echo x > lnk/a.md',
+    ],
+)
+def test_p3_a_linker_named_through_a_function_or_the_environment_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    monkeypatch.delenv("UNSET_NAME", raising=False)
+    _prepared(where)
+    assert_refused_and_bash_writes(where, "claude-code", command)
+
+
+def test_p3_a_program_named_by_the_environment_is_its_value(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``$LINKER`` set to ``ln`` in the harness's environment (the shell's too) runs ``ln``."""
+    monkeypatch.setenv("LINKER", "ln")
+    _prepared(where)
+    command = '$LINKER -s "$(cat target)" lnk && echo x > lnk/a.md'
+    shell = fill(command, where)
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
+    assert reason is not None and reason.startswith("Agent Memory write guard: "), shell

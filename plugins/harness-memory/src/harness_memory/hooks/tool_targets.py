@@ -365,8 +365,7 @@ def shell_paths(
     writes.linker, writes.code_variable = _linker, _code_variable(command, _depth)
     writes.here_text = "\n".join(text for text, _ in here.texts)  # an interpreter's code too
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
-    inside.linker, inside.here_text = writes.linker, writes.here_text
-    writes.unsure_names = inside.unsure_names = _names_set_unsurely(words, command)
+    words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
@@ -418,6 +417,24 @@ def shell_paths(
     _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, linker=writes.linker)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+def _readers_set(
+    readers: tuple[_Writes, _Writes], words: list[str], command: str, *, top_level: bool
+) -> list[str]:
+    """Give the reader of the commands inside ``$(…)`` what the top-level one knows (the
+    programs run before, the here-documents), and both how ``command`` (as ``words``) names
+    programs: its variables set unsurely (:func:`_names_set_unsurely`) and its functions
+    running their arguments (:func:`_function_runners`, whose ``words`` are returned);
+    ``top_level``: no word of another command read again."""
+    writes, inside = readers
+    inside.linker, inside.here_text = writes.linker, writes.here_text
+    words, runners = _function_runners(words)
+    unsure = _names_set_unsurely(words, command)
+    for reader in readers:
+        reader.unsure_names, reader.runners = unsure, runners
+    writes.top_level = top_level
+    return words
 
 
 def _followed(previous: str | None, word: str) -> str | None:
@@ -985,6 +1002,50 @@ _PLAIN_BEFORE = frozenset({";", "\n"})
 _PLAIN_AFTER = frozenset({";", "\n", "&&", "||"})
 
 
+_ARGUMENTS_RUN = frozenset({"$@", "${@}", "$*", "${*}"})
+"""A function body's command run as its arguments (``"$@"``, quotes read by the lexer)."""
+
+
+def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
+    """``words`` with each command of a function's body that runs its arguments (``f() {
+    "$@"; }``, ``function run { echo "+ $*"; "$@"; }``: :data:`_ARGUMENTS_RUN`) spelt ``:``
+    (it runs nothing where the function is defined), and the names of those functions: a
+    call runs its arguments (``run make`` runs ``make``), read as a wrapper's are."""
+    out = list(words)
+    runners: set[str] = set()
+    stack: list[tuple[str, int]] = []  # the functions whose body is open, at which depth
+    depth = 0
+    previous = ";"
+    for at, word in enumerate(words):
+        if word == "{":
+            depth += 1
+            name = _function_named(words, at)
+            if name is not None:
+                stack.append((name, depth))
+        elif word == "}" and depth:
+            if stack and stack[-1][1] == depth:
+                stack.pop()
+            depth -= 1
+        elif stack and word in _ARGUMENTS_RUN and (previous in _SEPARATORS or previous == "{"):
+            out[at] = ":"
+            runners.add(stack[-1][0])
+        previous = word
+    return out, frozenset(runners)
+
+
+def _function_named(words: list[str], at: int) -> str | None:
+    """The function whose body the ``{`` at ``words[at]`` opens (``NAME() {``, ``NAME ( ) {``,
+    ``function NAME {``, ``function NAME() {``), or None."""
+    before = words[max(0, at - 4) : at]
+    while before[-1:] == ["()"] or before[-2:] == ["(", ")"]:
+        before = before[:-1] if before[-1] == "()" else before[:-2]
+        if before and _NAME_RE.match(before[-1]):
+            return before[-1]
+    if before[-2:-1] == ["function"] and _NAME_RE.match(before[-1]):
+        return before[-1]
+    return None
+
+
 def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
     """The variables ``words`` (``command`` lexed) may set otherwise than by one plain
     assignment standing alone at the top level (``cmd=ln;``): assigned twice or with ``+=``,
@@ -1381,6 +1442,15 @@ def _code_variable(text: str, depth: int) -> bool:
 _RUN_TIME_NAME_RE = re.compile(r"\$[{(A-Za-z_@*0-9!#?$-]|`")
 """An expansion in a command's name (``$cmd``, ``"$@"``, ``${a[@]}``, ``$(…)``, a backquote):
 the program it runs is known only then, unless a known value gives it."""
+_ENVIRONMENT_NAME_RE = re.compile(
+    r"^\$(?:(?P<plain>[A-Za-z_][A-Za-z0-9_]*)|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+    r"(?:(?P<colon>:?)-(?P<default>[A-Za-z0-9._/+-]*))?\})$"
+)
+"""A command's name that is one variable, plain or with a literal default (``$CC``,
+``${PYTHON:-python3}``)."""
+_LITERAL_PROGRAM_RE = re.compile(r"/[A-Za-z0-9._+-]+$")
+"""A command's name whose last path component is literal (``"$(npm bin)/jest"``): the program
+of that name in a folder known at run time, read as that program is."""
 _DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
 READ_AS = {"wget2": "wget", "npx": "npm", "pnpm": "npm", "pip3": "pip"}
 """Programs read as another: GNU Wget2 run by its own name takes Wget's options and reads the
@@ -1457,6 +1527,8 @@ class _Writes:
         "here_text",
         "linker",
         "reading",
+        "runners",
+        "top_level",
         "unsure_names",
     )
 
@@ -1506,6 +1578,8 @@ class _Writes:
         self._name_tested = False  # the command's name was met there (no command, then)
         self._unsure = False  # a command that sets variables at run time has run
         self.unsure_names: frozenset[str] = frozenset()  # :func:`_names_set_unsurely`
+        self.runners: frozenset[str] = frozenset()  # functions running their arguments
+        self.top_level = False  # the command is no word of another read again
         self._name_unread = False  # the command's name is an alias the command defines
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
@@ -1561,6 +1635,16 @@ class _Writes:
             return
         if self._command == "for":
             self._read_loop(word, known, environ)
+            return
+        if (
+            glued
+            and self._program == ["$"]
+            and self._operand is None
+            and self.top_level
+            and "/" in word
+        ):
+            self._program[0] = f"${word}"  # ``$(npm bin)/eslint``: a program called eslint
+            self._command = word.rsplit("/", 1)[-1]
             return
         if glued and self._operands:  # ``$(…)/a.md``: one word, built at run time
             self._operands[-1] = (self._operands[-1][0] + word, True)
@@ -1634,6 +1718,8 @@ class _Writes:
         (:data:`_WRAPPERS`), its options, their arguments (:data:`_WRAPPER_ARGUMENTS`) and its
         leading operands (:data:`_WRAPPER_OPERANDS`, a ``timeout``'s duration), or the name."""
         word = self._program_word(word)
+        if not word:
+            return  # ``$CC`` unset: an empty name, so the next word is the command's name
         name = word.rsplit("/", 1)[-1]
         name = "wget" if name == "wget2" else name
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
@@ -1648,7 +1734,7 @@ class _Writes:
                 self._found.settings_moved.append(_setting(word, word))
                 self._note_setting(word, self._assigned)
             return
-        if name in _WRAPPERS:
+        if name in _WRAPPERS or name in self.runners:
             self._wrapper, self._leading = name, _WRAPPER_OPERANDS.get(name, 0)
             return
         if self._leading and not word.startswith("-"):
@@ -1678,9 +1764,25 @@ class _Writes:
         if self._unsure or names & self.unsure_names:
             return word
         expanded = _expand(word, self._known, self._environ)
+        if expanded is None and (inherited := _ENVIRONMENT_NAME_RE.match(word)) is not None:
+            expanded = self._inherited(inherited)
         if expanded is None or any(char in _IFS for char in expanded):
             return word
         return expanded
+
+    def _inherited(self, spelt: re.Match[str]) -> str | None:
+        """The value of a command's name that is one variable the command never sets
+        (:data:`_ENVIRONMENT_NAME_RE`: ``$CC``, ``"${PYTHON:-python3}"``): the shell's
+        environment's, which the hook inherits from the harness as the shell does (unset:
+        empty, its default if it has one); None when the command sets it."""
+        name = spelt.group("name") or spelt.group("plain")
+        if name in self._known:
+            return None
+        value = self._environ.get(name)
+        default = spelt.group("default")
+        if default is not None and (value is None or (value == "" and spelt.group("colon"))):
+            return default
+        return value or ""
 
     def cd_into(
         self,
@@ -1857,6 +1959,8 @@ class _Writes:
         ``wrapper`` ``command``, whose ``-v`` only names the program)."""
         if self._named_at_run_time(program[0], said):
             return program[0], "a program named at run time, which may be ln"
+        if _documents(command, said[::2]):
+            return None  # ``man ln``, ``pip install ln``: a page shown, a package installed
         if (by := links_by_arguments(command, [*program[1:], *said])) is not None:
             return program[0], by
         interpreted = reads_text(command)
@@ -1894,6 +1998,8 @@ class _Writes:
             return False  # a test's operand (``[[ "$(git …)" > main ]]``), ``eval "$x"``'s code
         if self._name_unread:
             return True  # an alias the command defines (``alias l=ln``)
+        if _LITERAL_PROGRAM_RE.search(name) is not None:
+            return False  # ``"$(npm bin)/jest"``, ``$(npm bin)/eslint``: the program is ``jest``
         if name != "$":
             return bool(_RUN_TIME_NAME_RE.search(name))
         return any(word not in self._tails and word != "$" for word in said[::2])
@@ -2265,6 +2371,23 @@ def _script_word(
     else:
         return None
     return None if word is None else (kind, word)
+
+
+_DOCUMENTERS = frozenset({"man", "tldr", "info", "whatis", "apropos", "help"})
+"""Programs showing the documentation of the programs their words name."""
+_INSTALLERS = frozenset({"pip", "pip3", "npm", "pnpm", "yarn", "brew", "apt", "apt-get"})
+"""Package managers: ``install NAME`` names a package, not a program run."""
+
+
+def _documents(command: str, words: list[str]) -> bool:
+    """Whether ``command`` with ``words`` (as written) shows documentation (``man ln``) or
+    installs, adds or removes packages (``pip install ln``, ``brew install mv``): a word
+    ``ln`` or ``mv`` there names a page or a package, and runs no such program."""
+    if command in _DOCUMENTERS:
+        return True
+    actions = {"install", "add", "remove", "uninstall", "info", "show", "search"}
+    first = next((word for word in words if not word.startswith("-")), "")
+    return command in _INSTALLERS and first in actions
 
 
 def _writes_nothing_unread(
