@@ -203,3 +203,41 @@ def test_p3_a_program_named_by_the_environment_is_its_value(
     shell = fill(command, where)
     reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
     assert reason is not None and reason.startswith("Agent Memory write guard: "), shell
+
+
+@pytest.mark.parametrize(
+    ("command", "advice"),
+    [
+        ("cmd=ln; false && cmd=echo; $cmd -s x y; echo ok > new.txt", "Make it (touch"),
+        ("cmd=ln; false && cmd=echo; $cmd -s x y; echo ok > new/a.txt", "Make its folder"),
+    ],
+)
+def test_p3_a_write_after_a_linker_is_told_what_to_make_first(
+    where: Layout, command: str, advice: str
+) -> None:
+    """A plain file not there yet is made first (``touch``), not its folder, which stands."""
+    _prepared(where)
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+    assert reason is not None and advice in reason, reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'echo x > "$PWD/notes/a.md"',
+        'cd sub && echo x > "$PWD/../notes/a.md"',
+        'cd sub && cd .. && echo x > "$OLDPWD/rel/../../notes/a.md"',
+    ],
+)
+def test_p3_pwd_is_the_shells_folder_not_the_hooks(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """The hook's own ``PWD`` named another folder than the Workspace the command runs in:
+    ``$PWD`` was read as that one, so ``$PWD/notes/a.md`` passed and bash, which sets
+    ``PWD`` to the folder it starts in when the inherited one names another, wrote into the
+    other scope through the Workspace's ``notes`` link."""
+    monkeypatch.setenv("PWD", "/tmp")
+    _prepared(where)
+    shell = fill(command, where)
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
+    assert reason is not None and reason.startswith("Agent Memory write guard: "), shell

@@ -358,7 +358,7 @@ def shell_paths(
     A short option glued to a path (``cp -t/dir``) names that path too; after a ``cd`` into a
     folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
     A command the lexer cannot split (an unclosed quote) is split at white space. Never raises."""
-    here, command = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
+    here, command, environ = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
     words = _loops_run_twice(_shell_words(command))
     found, tails = _found_for(command, _budget, _links)
     writes = _Writes(found, tails, environ, cd_data=_lost)
@@ -437,6 +437,18 @@ def _readers_set(
     return words
 
 
+def _started_in(environ: Mapping[str, str], cwd: str) -> Mapping[str, str]:
+    """``environ`` as the shell started in ``cwd`` has it: bash keeps an inherited ``PWD``
+    only when it names ``cwd`` (a path through a link, perhaps), else sets it to ``cwd``; the
+    hook's own ``PWD`` may name another folder than the one the command runs in."""
+    pwd = environ.get("PWD")
+    try:
+        kept = pwd is not None and Path(pwd).samefile(cwd)
+    except (OSError, ValueError):
+        kept = False
+    return environ if kept else {**environ, "PWD": cwd}
+
+
 def _followed(previous: str | None, word: str) -> str | None:
     """The word the next word follows, as reading it needs: None after a separator (a new
     command); still ``cd`` after its option (``cd -P``, ``cd --``: the folder is next)."""
@@ -488,7 +500,11 @@ def _entered_at(
         return None
     (found, writes), (bases, known, environ) = reading, shell
     linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
+    before = len(bases)
     entered_known = linked is None and _enter(folder, bases, known, environ)
+    if previous in _CD_WORDS:  # the shell's own folder: ``$PWD`` and ``$OLDPWD`` follow it
+        known["OLDPWD"] = known["PWD"] if "PWD" in known else environ.get("PWD")
+        known["PWD"] = bases[-1] if entered_known and len(bases) == before + 1 else None
     spelt = _substitution_spelt(words, at) if folder == "$" else folder  # ``cd $(…)``
     spelt = spelt if linked is None else linked.spelt  # what the link's target is
     return writes.cd_into(spelt, known, environ, followed=entered_known)
@@ -528,15 +544,17 @@ def _loops_run_twice(words: list[str]) -> list[str]:
 
 def _command_text(
     command: str, cwd: str, environ: Mapping[str, str], *, nested: bool
-) -> tuple[HereData, str]:
+) -> tuple[HereData, str, Mapping[str, str]]:
     """``command``'s here-data (:func:`~harness_memory.hooks.here_data.here_data`: a
     here-document's body is data, not command text) and its text as the lexer reads it:
     ``"$(git rev-parse --show-toplevel)"`` read as the folder git prints (unless
     ``nested``: a command read inside another), subshells, backquotes and command
-    substitutions spelt for the lexer."""
+    substitutions spelt for the lexer; and ``environ`` as the shell in ``cwd`` has it
+    (:func:`_started_in`: its ``PWD``)."""
+    environ = _started_in(environ, cwd)
     here = here_data(command)
     text = here.command if nested else with_toplevel(here.command, cwd, environ)
-    return here, _read_substitutions(_backquotes_spelt(_subshells_spelt(text)), environ)
+    return here, _read_substitutions(_backquotes_spelt(_subshells_spelt(text)), environ), environ
 
 
 def _found_for(
@@ -1290,8 +1308,10 @@ script is no file (:func:`~harness_memory.hooks.in_place.edited_files`)."""
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 """``find`` actions that write (or run a command on) every file below its start folders."""
 _RUNNING_ACTIONS = (["-exec"], ["-execdir"], ["-ok"], ["-okdir"])
+"""``find`` actions whose next word is a program it runs, each as a one-word list (compared
+with a slice of the words read)."""
 _RUNNING_WORDS = frozenset(action for (action,) in _RUNNING_ACTIONS)
-"""``find`` actions whose next word is a program it runs."""
+"""The same actions as words (looked for among a ``find``'s words)."""
 _FIND_WIDENING = frozenset({"-o", "-or", "!", "-not", "(", ")", ",", "-L", "-follow"})
 """``find`` words after which a ``-name`` test no longer bounds what its actions reach."""
 
