@@ -298,11 +298,12 @@ def _after_linker_refusal(read: list[ShellPaths]) -> str | None:
     for found in read:
         for program, shown, word, missing in found.after_linker:
             made = "it" if missing == "which" else "that folder"
+            first = "it (touch, mkdir -p)" if missing == "which" else "its folder (mkdir -p)"
             return (
                 f"{REFUSAL_PREFIX}the command runs {_shown(program)}, which may make a link "
                 f"({_shown(shown)}), and then writes {_shown(word)}, {missing} is not there "
                 f"yet: {_shown(program)} may make {made} a link to another Workspace's "
-                "memory scope before the write goes through it. Make the folder in a command "
+                f"memory scope before the write goes through it. Make {first} in a command "
                 "of its own first, or run the program in a command of its own"
             )
     return None

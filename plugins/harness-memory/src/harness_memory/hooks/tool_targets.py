@@ -361,14 +361,14 @@ def shell_paths(
     A short option glued to a path (``cp -t/dir``) names that path too; after a ``cd`` into a
     folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
     A command the lexer cannot split (an unclosed quote) is split at white space. Never raises."""
-    here, command = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
+    here, command, environ = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
     words = _loops_run_twice(_shell_words(command))
     found, tails = _found_for(command, _budget, _links)
     writes = _Writes(found, tails, environ, cd_data=_lost)
     writes.linker, writes.code_variable = _linker, _code_variable(command, _depth)
     writes.here_text = "\n".join(text for text, _ in here.texts)  # an interpreter's code too
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
-    inside.linker, inside.here_text = writes.linker, writes.here_text
+    words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
@@ -422,6 +422,36 @@ def shell_paths(
     return found
 
 
+def _readers_set(
+    readers: tuple[_Writes, _Writes], words: list[str], command: str, *, top_level: bool
+) -> list[str]:
+    """Give the reader of the commands inside ``$(…)`` what the top-level one knows (the
+    programs run before, the here-documents), and both how ``command`` (as ``words``) names
+    programs: its variables set unsurely (:func:`_names_set_unsurely`) and its functions
+    running their arguments (:func:`_function_runners`, whose ``words`` are returned);
+    ``top_level``: no word of another command read again."""
+    writes, inside = readers
+    inside.linker, inside.here_text = writes.linker, writes.here_text
+    words, runners = _function_runners(words)
+    unsure = _names_set_unsurely(words, command)
+    for reader in readers:
+        reader.unsure_names, reader.runners = unsure, runners
+    writes.top_level = top_level
+    return words
+
+
+def _started_in(environ: Mapping[str, str], cwd: str) -> Mapping[str, str]:
+    """``environ`` as the shell started in ``cwd`` has it: bash keeps an inherited ``PWD``
+    only when it names ``cwd`` (a path through a link, perhaps), else sets it to ``cwd``; the
+    hook's own ``PWD`` may name another folder than the one the command runs in."""
+    pwd = environ.get("PWD")
+    try:
+        kept = pwd is not None and Path(pwd).samefile(cwd)
+    except (OSError, ValueError):
+        kept = False
+    return environ if kept else {**environ, "PWD": cwd}
+
+
 def _followed(previous: str | None, word: str) -> str | None:
     """The word the next word follows, as reading it needs: None after a separator (a new
     command); still ``cd`` after its option (``cd -P``, ``cd --``: the folder is next)."""
@@ -473,7 +503,11 @@ def _entered_at(
         return None
     (found, writes), (bases, known, environ) = reading, shell
     linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
+    before = len(bases)
     entered_known = linked is None and _enter(folder, bases, known, environ)
+    if previous in _CD_WORDS:  # the shell's own folder: ``$PWD`` and ``$OLDPWD`` follow it
+        known["OLDPWD"] = known["PWD"] if "PWD" in known else environ.get("PWD")
+        known["PWD"] = bases[-1] if entered_known and len(bases) == before + 1 else None
     spelt = _substitution_spelt(words, at) if folder == "$" else folder  # ``cd $(…)``
     spelt = spelt if linked is None else linked.spelt  # what the link's target is
     return writes.cd_into(spelt, known, environ, followed=entered_known)
@@ -513,15 +547,17 @@ def _loops_run_twice(words: list[str]) -> list[str]:
 
 def _command_text(
     command: str, cwd: str, environ: Mapping[str, str], *, nested: bool
-) -> tuple[HereData, str]:
+) -> tuple[HereData, str, Mapping[str, str]]:
     """``command``'s here-data (:func:`~harness_memory.hooks.here_data.here_data`: a
     here-document's body is data, not command text) and its text as the lexer reads it:
     ``"$(git rev-parse --show-toplevel)"`` read as the folder git prints (unless
     ``nested``: a command read inside another), subshells, backquotes and command
-    substitutions spelt for the lexer."""
+    substitutions spelt for the lexer; and ``environ`` as the shell in ``cwd`` has it
+    (:func:`_started_in`: its ``PWD``)."""
+    environ = _started_in(environ, cwd)
     here = here_data(command)
     text = here.command if nested else with_toplevel(here.command, cwd, environ)
-    return here, _read_substitutions(_backquotes_spelt(_subshells_spelt(text)), environ)
+    return here, _read_substitutions(_backquotes_spelt(_subshells_spelt(text)), environ), environ
 
 
 def _found_for(
@@ -923,12 +959,150 @@ def _line_words(line: str) -> list[str]:
 
 
 def _lexed(text: str) -> list[str]:
-    """``text`` split by the lexer as bash splits a line; ``ValueError`` at a quote left
-    open."""
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>")
+    """``text`` split by the lexer as bash splits a line (a redirection's descriptor left out:
+    :func:`_descriptors_dropped`); ``ValueError`` at a quote left open."""
+    lexer = shlex.shlex(_descriptors_dropped(text), posix=True, punctuation_chars=";&|()<>")
     lexer.whitespace_split = True
     lexer.commenters = ""
     return list(lexer)
+
+
+_DESCRIPTOR_RE = re.compile(r"(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})(?=[<>])")
+"""A redirection's descriptor as bash reads it: a word of digits alone, or ``{NAME}`` (bash
+stores the descriptor it opens in ``NAME``), right before ``<`` or ``>`` (``2>err``,
+``1>&2``, ``3<>f``, ``{fd}>log``); glued to other text (``a2>x``) or spaced from the operator
+(``2 >x``) it is a word of its own."""
+_DESCRIPTOR_NAME_RE = re.compile(r"(?:^|[\s;&|()])\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}[<>]")
+"""A ``{NAME}`` redirection's variable: set at run time, to the descriptor bash opens."""
+
+
+def _descriptors_dropped(text: str) -> str:
+    """``text`` with each redirection's descriptor (:data:`_DESCRIPTOR_RE`) outside quotes
+    left out: the lexer splits ``2>/dev/null`` into ``2``, ``>``, ``/dev/null``, and the ``2``
+    was read as a word of the command (``ln -s "$(cat f)" lnk 2>/dev/null`` made ``2`` the
+    link, so ``lnk`` was not followed). Which descriptor a redirection opens changes no
+    place it writes; quotes and escapes are read as the lexer reads them."""
+    if "<" not in text and ">" not in text:
+        return text
+    out: list[str] = []
+    quote = ""
+    at = 0
+    starts = True  # at the start of a word
+    while at < len(text):
+        char = text[at]
+        if not quote and starts and (found := _DESCRIPTOR_RE.match(text, at)) is not None:
+            out.append(" ")  # ``;2>x``: the lexer would glue ``;`` and ``>``
+            at = found.end()
+            starts = False
+            continue
+        if char == "\\" and quote != "'":
+            out.append(text[at : at + 2])
+            at += 2
+            starts = False
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        starts = not quote and char in _WORD_ENDS
+        out.append(char)
+        at += 1
+    return "".join(out)
+
+
+_IFS = " \t\n"
+"""The characters bash splits an unquoted expansion's value at (``IFS`` unset)."""
+_NAMING_BUILTINS = frozenset(
+    {"read", "printf", "mapfile", "readarray", "getopts", "unset", "for", "select"}
+    | {"declare", "typeset", "local", "export", "readonly", "let"}
+)
+"""Commands whose words may name variables they set (or unset) at run time."""
+_GROUP_OPENERS = frozenset({"{", "if", "while", "until", "for", "select", "case"})
+_GROUP_CLOSERS = frozenset({"}", "fi", "done", "esac"})
+_PLAIN_BEFORE = frozenset({";", "\n"})
+_PLAIN_AFTER = frozenset({";", "\n", "&&", "||"})
+
+
+_ARGUMENTS_RUN = frozenset({"$@", "${@}", "$*", "${*}"})
+"""A function body's command run as its arguments (``"$@"``, quotes read by the lexer)."""
+
+
+def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
+    """``words`` with each command of a function's body that runs its arguments (``f() {
+    "$@"; }``, ``function run { echo "+ $*"; "$@"; }``: :data:`_ARGUMENTS_RUN`) spelt ``:``
+    (it runs nothing where the function is defined), and the names of those functions: a
+    call runs its arguments (``run make`` runs ``make``), read as a wrapper's are."""
+    out = list(words)
+    runners: set[str] = set()
+    stack: list[tuple[str, int]] = []  # the functions whose body is open, at which depth
+    depth = 0
+    previous = ";"
+    for at, word in enumerate(words):
+        if word == "{":
+            depth += 1
+            name = _function_named(words, at)
+            if name is not None:
+                stack.append((name, depth))
+        elif word == "}" and depth:
+            if stack and stack[-1][1] == depth:
+                stack.pop()
+            depth -= 1
+        elif stack and word in _ARGUMENTS_RUN and (previous in _SEPARATORS or previous == "{"):
+            out[at] = ":"
+            runners.add(stack[-1][0])
+        previous = word
+    return out, frozenset(runners)
+
+
+def _function_named(words: list[str], at: int) -> str | None:
+    """The function whose body the ``{`` at ``words[at]`` opens (``NAME() {``, ``NAME ( ) {``,
+    ``function NAME {``, ``function NAME() {``), or None."""
+    before = words[max(0, at - 4) : at]
+    while before[-1:] == ["()"] or before[-2:] == ["(", ")"]:
+        before = before[:-1] if before[-1] == "()" else before[:-2]
+        if before and _NAME_RE.match(before[-1]):
+            return before[-1]
+    if before[-2:-1] == ["function"] and _NAME_RE.match(before[-1]):
+        return before[-1]
+    return None
+
+
+def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
+    """The variables ``words`` (``command`` lexed) may set otherwise than by one plain
+    assignment standing alone at the top level (``cmd=ln;``): assigned twice or with ``+=``,
+    in a branch, a loop, a group, a subshell, a pipeline or a function's body (``false &&
+    cmd=echo``, ``(cmd=echo)``, ``f() { cmd=echo; }``), before a command (``cmd=echo
+    true``), by a builtin (``read cmd``, ``printf -v cmd``, ``declare``, ``for cmd in``),
+    by ``${cmd:=…}`` or a ``{cmd}>`` redirection; and ``alias NAME`` for each alias defined
+    (``alias l=ln``). The value such a variable holds when it names a program is known only
+    at run time. Linear in the words."""
+    counts: Counter[str] = Counter()
+    unsure = {m.group("name") for m in _DESCRIPTOR_NAME_RE.finditer(command)}
+    depth, previous, builtin = 0, ";", ""
+    for at, word in enumerate(words):
+        after = words[at + 1] if at + 1 < len(words) else ";"
+        if _PUNCTUATION(word):
+            depth = max(0, depth + word.count("(") - word.count(")"))
+        elif word in _GROUP_OPENERS and previous in _SEPARATORS:
+            depth += 1
+        elif word in _GROUP_CLOSERS:
+            depth = max(0, depth - 1)
+        builtin = "" if _separates(word) else builtin or (word if previous in _SEPARATORS else "")
+        unsure.update(m.group("name") for m in _ASSIGNING_DEFAULT_RE.finditer(word))
+        if builtin in _NAMING_BUILTINS and word != builtin:
+            unsure.update(m.group() for m in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", word))
+        if builtin == "alias" and word != builtin:
+            unsure.add(f"alias {word.partition('=')[0]}")
+            unsure.add(word.partition("=")[0])
+        if (assigned := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?)=", word)) is not None:
+            name = assigned.group(1)
+            counts[name] += 1
+            alone = previous in _PLAIN_BEFORE and after in _PLAIN_AFTER
+            if assigned.group(2) or depth or not alone:
+                unsure.add(name)
+        previous = word
+    unsure.update(name for name, count in counts.items() if count > 1)
+    return frozenset(unsure)
 
 
 def _subshells_spelt(command: str) -> str:
@@ -1137,8 +1311,10 @@ script is no file (:func:`~harness_memory.hooks.in_place.edited_files`)."""
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 """``find`` actions that write (or run a command on) every file below its start folders."""
 _RUNNING_ACTIONS = (["-exec"], ["-execdir"], ["-ok"], ["-okdir"])
+"""``find`` actions whose next word is a program it runs, each as a one-word list (compared
+with a slice of the words read)."""
 _RUNNING_WORDS = frozenset(action for (action,) in _RUNNING_ACTIONS)
-"""``find`` actions whose next word is a program it runs."""
+"""The same actions as words (looked for among a ``find``'s words)."""
 _FIND_WIDENING = frozenset({"-o", "-or", "!", "-not", "(", ")", ",", "-L", "-follow"})
 """``find`` words after which a ``-name`` test no longer bounds what its actions reach."""
 
@@ -1248,9 +1424,14 @@ wrappers, and ``if``/``elif``/``while``/``until``, whose condition is a command 
 "$(cat f)"/a.md; then`` was read as a command ``if`` whose operand was ``cp``)."""
 _SEPARATING_RE = re.compile(r"[;&|()]")
 """A character that ends a simple command, in a token of punctuation the lexer grouped."""
-_REDIRECTION_RE = re.compile(r"^[&<]?>[>|&]?$")
-"""A redirection operator as the lexer splits it (``>``, ``>>``, ``>|``, ``&>``, ``<>``,
-``>&``; a descriptor number before it is a word of its own)."""
+_REDIRECTION_RE = re.compile(r"^(?:[&<]?>[>|&]?|<&?|<<[<-]?)$")
+"""A redirection operator as the lexer splits it: ``>``, ``>>``, ``>|``, ``&>``, ``&>>``,
+``<>``, ``>&`` (which write their word), ``<``, ``<&`` and a ``<<``, ``<<-`` or ``<<<``
+here-data did not take (which read it); its descriptor is left out before
+(:func:`_descriptors_dropped`). The word after it is no operand of the command."""
+_DESCRIPTOR_WORD_RE = re.compile(r"^(?:[0-9]+-?|-)$")
+"""The word after ``>&`` or ``<&`` that names a descriptor (``2``, ``2-``: moved, ``-``:
+closed), not a file."""
 _SETTERS = frozenset(
     {"source", ".", "eval", "read", "mapfile", "readarray", "printf", "getopts", "set"}
 )
@@ -1295,6 +1476,15 @@ def _code_variable(text: str, depth: int) -> bool:
 _RUN_TIME_NAME_RE = re.compile(r"\$[{(A-Za-z_@*0-9!#?$-]|`")
 """An expansion in a command's name (``$cmd``, ``"$@"``, ``${a[@]}``, ``$(…)``, a backquote):
 the program it runs is known only then, unless a known value gives it."""
+_ENVIRONMENT_NAME_RE = re.compile(
+    r"^\$(?:(?P<plain>[A-Za-z_][A-Za-z0-9_]*)|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+    r"(?:(?P<colon>:?)-(?P<default>[A-Za-z0-9._/+-]*))?\})$"
+)
+"""A command's name that is one variable, plain or with a literal default (``$CC``,
+``${PYTHON:-python3}``)."""
+_LITERAL_PROGRAM_RE = re.compile(r"/[A-Za-z0-9._+-]+$")
+"""A command's name whose last path component is literal (``"$(npm bin)/jest"``): the program
+of that name in a folder known at run time, read as that program is."""
 _DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
 READ_AS = {"wget2": "wget", "npx": "npm", "pnpm": "npm", "pip3": "pip"}
 """Programs read as another: GNU Wget2 run by its own name takes Wget's options and reads the
@@ -1346,6 +1536,7 @@ class _Writes:
         "_loops",
         "_moving",
         "_name_tested",
+        "_name_unread",
         "_named_at",
         "_operand",
         "_operands",
@@ -1356,6 +1547,7 @@ class _Writes:
         "_said",
         "_script_words",
         "_skip",
+        "_stdin",
         "_tails",
         "_test",
         "_unread_names",
@@ -1369,6 +1561,9 @@ class _Writes:
         "here_text",
         "linker",
         "reading",
+        "runners",
+        "top_level",
+        "unsure_names",
     )
 
     def __init__(
@@ -1402,7 +1597,8 @@ class _Writes:
         self._known: Mapping[str, str | None] = {}  # the command's assignments so far
         self.reading = False  # the word seen last is an operand of a command only reading
         self._cases: list[str] = []  # the ``case`` commands the word is in, each at its part
-        self._redirect = False
+        self._redirect = ""  # the redirection operator whose word comes next
+        self._stdin: str | None = None  # the file ``<`` feeds the command
         self._closed = False  # the word before closed a command substitution
         self._skip = False
         self._wrapper = ""  # the last wrapper before the command's name (``sudo``)
@@ -1415,6 +1611,10 @@ class _Writes:
         self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
         self._name_tested = False  # the command's name was met there (no command, then)
         self._unsure = False  # a command that sets variables at run time has run
+        self.unsure_names: frozenset[str] = frozenset()  # :func:`_names_set_unsurely`
+        self.runners: frozenset[str] = frozenset()  # functions running their arguments
+        self.top_level = False  # the command is no word of another read again
+        self._name_unread = False  # the command's name is an alias the command defines
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
 
@@ -1459,25 +1659,26 @@ class _Writes:
             self.end()  # ``));``: the lexer groups the separator with the end
             return
         if _REDIRECTION_RE.match(word) and not self._test:
-            self._redirect = True
+            self._redirect = word
             return
         if _PUNCTUATION(word) and _SEPARATING_RE.search(word) and not self._test:
             self.end()  # ``);``, ``;;``, ``|&``, ``>(``: a separator the lexer grouped
             return
         if self._redirect:
-            self._redirect = False
-            if word.isdigit() or word == "-":  # ``>&2``: a descriptor
-                return
-            self._found.mentioned.append(word)
-            self._found.mentioned.append(_expand(word, known, environ) or "")
-            self._found.written.extend(_spellings(word, known, environ))
-            if self._built(word, known, environ, lost=lost):
-                self._found.written_at_run_time.append(word)
-            else:
-                self._after_linker(word)
+            self._see_redirected(word, known, environ, lost=lost)
             return
         if self._command == "for":
             self._read_loop(word, known, environ)
+            return
+        if (
+            glued
+            and self._program == ["$"]
+            and self._operand is None
+            and self.top_level
+            and "/" in word
+        ):
+            self._program[0] = f"${word}"  # ``$(npm bin)/eslint``: a program called eslint
+            self._command = word.rsplit("/", 1)[-1]
             return
         if glued and self._operands:  # ``$(…)/a.md``: one word, built at run time
             self._operands[-1] = (self._operands[-1][0] + word, True)
@@ -1506,6 +1707,32 @@ class _Writes:
             self._script_words.append(word)
         self._see_program(word)
 
+    def _see_redirected(
+        self,
+        word: str,
+        known: Mapping[str, str | None],
+        environ: Mapping[str, str],
+        *,
+        lost: bool,
+    ) -> None:
+        """Take the word of a redirection (:data:`_REDIRECTION_RE`): a descriptor after
+        ``>&``/``<&`` (:data:`_DESCRIPTOR_WORD_RE`) names no file; ``<`` and the other reading
+        ones read theirs (``<`` feeds it to the command: ``python3 < mk.py`` runs its code);
+        the others write theirs (judged as a written place)."""
+        operator, self._redirect = self._redirect, ""
+        if operator in (">&", "<&") and _DESCRIPTOR_WORD_RE.match(word):
+            return
+        self._found.mentioned.append(word)
+        self._found.mentioned.append(_expand(word, known, environ) or "")
+        if operator.startswith("<") and operator != "<>":
+            self._stdin = word if operator == "<" else self._stdin
+            return
+        self._found.written.extend(_spellings(word, known, environ))
+        if self._built(word, known, environ, lost=lost):
+            self._found.written_at_run_time.append(word)
+        else:
+            self._after_linker(word)
+
     def _see_moving(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str], base: str
     ) -> None:
@@ -1524,10 +1751,9 @@ class _Writes:
         """Take a word before the command's name is known: an assignment, a wrapper
         (:data:`_WRAPPERS`), its options, their arguments (:data:`_WRAPPER_ARGUMENTS`) and its
         leading operands (:data:`_WRAPPER_OPERANDS`, a ``timeout``'s duration), or the name."""
-        if _RUN_TIME_NAME_RE.search(word) and not _ASSIGNMENT_RE.match(word):
-            # ``cmd=ln; $cmd -s …``: the program the known value names; else one named at
-            # run time (``"$@"``, ``$UNSET``), which may be any (:meth:`_link_maker`)
-            word = _expand(word, self._known, self._environ) or word
+        word = self._program_word(word)
+        if not word:
+            return  # ``$CC`` unset: an empty name, so the next word is the command's name
         name = word.rsplit("/", 1)[-1]
         name = "wget" if name == "wget2" else name
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
@@ -1542,7 +1768,7 @@ class _Writes:
                 self._found.settings_moved.append(_setting(word, word))
                 self._note_setting(word, self._assigned)
             return
-        if name in _WRAPPERS:
+        if name in _WRAPPERS or name in self.runners:
             self._wrapper, self._leading = name, _WRAPPER_OPERANDS.get(name, 0)
             return
         if self._leading and not word.startswith("-"):
@@ -1552,11 +1778,45 @@ class _Writes:
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
+        self._name_unread = name in self.unsure_names and f"alias {name}" in self.unsure_names
         self._name_tested = self._test
         self._run_lost = self.folder_unknown
         self._run_data = self.folder_unknown and self._cd_data
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
+
+    def _program_word(self, word: str) -> str:
+        """A word that may be the command's name as the shell runs it: ``cmd=ln; $cmd -s …``
+        is ``ln`` when the command surely set ``cmd`` once, to one word; a name set otherwise
+        (:func:`_names_set_unsurely`: twice, in a branch, a subshell, a function, by a builtin,
+        after a ``source`` or ``eval``), a value bash splits into words (``x="env ln"``), or
+        one named at run time (``"$@"``, ``$UNSET``) is kept as written: it may be any program
+        (:meth:`_link_maker`)."""
+        if not _RUN_TIME_NAME_RE.search(word) or _ASSIGNMENT_RE.match(word):
+            return word
+        names = {m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)}
+        if self._unsure or names & self.unsure_names:
+            return word
+        expanded = _expand(word, self._known, self._environ)
+        if expanded is None and (inherited := _ENVIRONMENT_NAME_RE.match(word)) is not None:
+            expanded = self._inherited(inherited)
+        if expanded is None or any(char in _IFS for char in expanded):
+            return word
+        return expanded
+
+    def _inherited(self, spelt: re.Match[str]) -> str | None:
+        """The value of a command's name that is one variable the command never sets
+        (:data:`_ENVIRONMENT_NAME_RE`: ``$CC``, ``"${PYTHON:-python3}"``): the shell's
+        environment's, which the hook inherits from the harness as the shell does (unset:
+        empty, its default if it has one); None when the command sets it."""
+        name = spelt.group("name") or spelt.group("plain")
+        if name in self._known:
+            return None
+        value = self._environ.get(name)
+        default = spelt.group("default")
+        if default is not None and (value is None or (value == "" and spelt.group("colon"))):
+            return default
+        return value or ""
 
     def cd_into(
         self,
@@ -1733,6 +1993,8 @@ class _Writes:
         ``wrapper`` ``command``, whose ``-v`` only names the program)."""
         if self._named_at_run_time(program[0], said):
             return program[0], "a program named at run time, which may be ln"
+        if _documents(command, said[::2]):
+            return None  # ``man ln``, ``pip install ln``: a page shown, a package installed
         if (by := links_by_arguments(command, [*program[1:], *said])) is not None:
             return program[0], by
         interpreted = reads_text(command)
@@ -1741,9 +2003,8 @@ class _Writes:
         script = _script_word(command, program, script_words)
         inline = program[-1] in _CODE_OPTIONS  # its operand is code or a module, no file
         operand = self._operand
-        if operand == "<" and interpreted and not inline:  # ``python3 < mk.py``: code fed in
-            spelled = said[::2]
-            operand = spelled[spelled.index("<") + 1] if "<" in spelled[:-1] else None
+        if operand is None and interpreted and not inline:  # ``python3 < mk.py``: code fed in
+            operand = self._stdin
         if script is None and interpreted and operand not in (None, "-") and not inline:
             script = ("run", operand or "")  # ``python3 mk.py``: in the shell's folder
         if script is None:
@@ -1769,6 +2030,10 @@ class _Writes:
         one inside a word read again, ``"$(cat f)/a"``): it may run any program, ``ln`` too."""
         if self._name_tested or self.code_variable:
             return False  # a test's operand (``[[ "$(git …)" > main ]]``), ``eval "$x"``'s code
+        if self._name_unread:
+            return True  # an alias the command defines (``alias l=ln``)
+        if _LITERAL_PROGRAM_RE.search(name) is not None:
+            return False  # ``"$(npm bin)/jest"``, ``$(npm bin)/eslint``: the program is ``jest``
         if name != "$":
             return bool(_RUN_TIME_NAME_RE.search(name))
         return any(word not in self._tails and word != "$" for word in said[::2])
@@ -1842,7 +2107,7 @@ class _Writes:
     def end(self) -> None:
         """The simple command ended: judge its operands."""
         command, operands = self._command, self._operands
-        self._command, self._operands, self._redirect, self._skip = None, [], False, False
+        self._command, self._operands, self._redirect, self._skip = None, [], "", False
         wrapper, self._wrapper, self._leading = self._wrapper, "", 0
         program, self._program = self._program, []
         said, self._said = self._said, []
@@ -1853,6 +2118,7 @@ class _Writes:
         maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
         if unread and self.linker is None:
             maker = self._link_maker(command or "", program, said, script_words, wrapper)
+        self._stdin = None
         if unread:
             self._found.written.extend(said)  # it may write any place its words name
             self._unread_names.update(os.path.basename(word.rstrip("/")) for word in said)  # noqa: PTH119
@@ -2179,6 +2445,23 @@ def _script_word(
     else:
         return None
     return None if word is None else (kind, word)
+
+
+_DOCUMENTERS = frozenset({"man", "tldr", "info", "whatis", "apropos", "help"})
+"""Programs showing the documentation of the programs their words name."""
+_INSTALLERS = frozenset({"pip", "pip3", "npm", "pnpm", "yarn", "brew", "apt", "apt-get"})
+"""Package managers: ``install NAME`` names a package, not a program run."""
+
+
+def _documents(command: str, words: list[str]) -> bool:
+    """Whether ``command`` with ``words`` (as written) shows documentation (``man ln``) or
+    installs, adds or removes packages (``pip install ln``, ``brew install mv``): a word
+    ``ln`` or ``mv`` there names a page or a package, and runs no such program."""
+    if command in _DOCUMENTERS:
+        return True
+    actions = {"install", "add", "remove", "uninstall", "info", "show", "search"}
+    first = next((word for word in words if not word.startswith("-")), "")
+    return command in _INSTALLERS and first in actions
 
 
 def _writes_nothing_unread(
