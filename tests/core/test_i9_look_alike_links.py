@@ -5,13 +5,23 @@ agent that follows it, or a click, reaches another host. Lint said nothing: the 
 rule looks for characters a person cannot see, and these are seen, only as other letters.
 Addresses in one script (``münchen.de``, ``яндекс.рф``, ``例え.jp``) and Latin beside the scripts
 Japanese, Chinese and Korean write with it are no look-alikes (UTS #39 highly restrictive).
+
+The finding is an error, so it must not fire on ordinary links: a link text or a user name
+counts only when it really reads as an address (never a product, a file, a person's name or an
+e-mail address), and two hosts are compared as one site reads them (IDNA and punycode alike,
+NFKC, case-folded, without a trailing dot). Every lint of a topic or index runs it, so its
+cost is linear in the line, whatever brackets the line holds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+import regex
+from memory_core import look_alike_links as module
 from memory_core.lint import lint_index, lint_topic
-from memory_core.look_alike_links import look_alike_links
+from memory_core.look_alike_links import TEXT_CAP, look_alike_links
 from memory_core.topics import parse_topic
 
 
@@ -29,6 +39,19 @@ from memory_core.topics import parse_topic
         ("https://github.com@evil.example/x", "evil.example", "'github.com' before an @"),
         ("[https://github.com/x](https://evil.example/x)", "evil.example", "showing 'github.com'"),
         ("[github.com](https://evil.example)", "evil.example", "showing 'github.com'"),
+        ("[www.github.com](https://evil.example)", "evil.example", "showing 'github.com'"),
+        ("[github.com/acme](https://evil.example/acme)", "evil.example", "showing 'github.com'"),
+        ("[https://GitHub.com/x](https://evil.example/x)", "evil.example", "showing 'github.com'"),
+        # a port or a percent-encoded slash after the look-alike user name hides nothing
+        ("https://apple.com:443@evil.example/", "evil.example", "'apple.com:443' before an @"),
+        ("https://github.com%2F@evil.example/", "evil.example", "'github.com%2F' before an @"),
+        # a full address of another site shown as text stays a finding even when that site
+        # redirects to the target: the text promises a host the link does not open
+        (
+            "[https://youtu.be/x](https://www.youtube.com/watch?v=x)",
+            "www.youtube.com",
+            "showing 'youtu.be'",
+        ),
     ],
 )
 def test_i9_an_address_drawn_like_another_is_found(text: str, host: str, reads_as: str) -> None:
@@ -53,6 +76,92 @@ def test_i9_an_address_drawn_like_another_is_found(text: str, host: str, reads_a
 )
 def test_i9_an_address_in_one_script_or_an_allowed_mix_is_not(text: str) -> None:
     assert look_alike_links(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # one host written as IDN and as punycode, in either direction
+        "[münchen.de](https://xn--mnchen-3ya.de/)",
+        "[https://münchen.de/](https://xn--mnchen-3ya.de/)",
+        "[xn--mnchen-3ya.de](https://münchen.de/)",
+        # the same host in full-width letters, in capitals, with a port or a trailing dot
+        "[ＧＩＴＨＵＢ.com](https://github.com)",
+        "[https://GitHub.com/a](https://github.com/a)",
+        "[docs.python.org](https://docs.python.org:443/3/)",
+        "[foo.example.com](https://foo.example.com.)",
+        "[example.com](https://example.com\u3002)",  # an ideographic full stop
+        "[www.github.com](https://github.com) and [python.org](https://docs.python.org/3/)",
+        # a file name, shown for the file the link opens or for a page about it
+        "[index.php](https://example.com/index.php)",
+        "[CHANGELOG.rst](https://github.com/acme/app/blob/main/CHANGELOG.rst)",
+        "[App.tsx](https://github.com/acme/app/blob/main/src/App.tsx)",
+        "[schema.sql](https://example.com/a/schema.sql)",
+        "[notes.org](https://example.com/notes.org)",
+        "[Main.swift](https://github.com/acme/Main.swift)",
+        "[README.md](https://github.com/acme/app)",
+        "[setup.py](https://setuptools.pypa.io/en/latest/)",
+        # a product's name, a version, words
+        "[ASP.NET Core](https://learn.microsoft.com/aspnet/core)",
+        "[Deno.land](https://deno.com)",
+        "[Socket.IO](https://github.com/socketio/socket.io)",
+        "[Node.js](https://nodejs.org) and [Vue.js](https://vuejs.org)",
+        "[v1.2](https://github.com/acme/releases) and [e.g. this](https://example.org)",
+        "[127.0.0.1:8000](http://localhost:8000/)",
+        # a person's name or an e-mail address before the @ is a user name, not a host
+        "https://first.last@mail.example.com/",
+        "https://jdoe%40corp.com@intranet.corp.com/",
+        "ftp://anonymous@ftp.gnu.org/pub and https://git@github.com/acme/app",
+    ],
+)
+def test_i9_a_link_text_or_user_name_that_is_no_other_address_is_no_finding(text: str) -> None:
+    assert look_alike_links(text) == []
+
+
+class _CountingPattern:
+    """Stands in for the link-target pattern and counts the link targets it yields: each one
+    is where a link text is read back from, at most ``TEXT_CAP`` characters."""
+
+    def __init__(self, pattern: regex.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.targets = 0
+
+    def finditer(self, line: str) -> Iterator[regex.Match[str]]:
+        for match in self.pattern.finditer(line):
+            self.targets += 1
+            yield match
+
+
+@pytest.mark.parametrize(
+    ("chunk", "links"),
+    [
+        ("[a.bc ", 0),  # an opening bracket without a closing one: was quadratic, 1 MB > 100 s
+        ("[github.com ", 0),
+        ("[a](b ", 0),
+        ("[x](https://x.org/[a] ", 1),
+        ("[github.com](https://evil.example) ", 1),
+    ],
+)
+def test_i9_a_link_text_is_read_back_only_from_each_link_target(
+    chunk: str, links: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link text is looked for only at a ``](`` followed by an address, and read back at
+    most ``TEXT_CAP`` characters: the work is one bounded read per link, linear in the line
+    (counted, never timed)."""
+    counting = _CountingPattern(module._LINK_TARGET)
+    monkeypatch.setattr(module, "_LINK_TARGET", counting)
+    repeats = 20_000
+    found = look_alike_links("https://x.org " + chunk * repeats)
+    assert counting.targets == links * repeats
+    assert len(found) == ("evil" in chunk) * repeats
+    assert counting.pattern.pattern.startswith(r"\]\(")  # a match starts only at a ](
+
+
+def test_i9_a_link_text_longer_than_an_address_is_not_read_as_one() -> None:
+    near = "[" + " " * (TEXT_CAP - len("github.com")) + "github.com](https://evil.example)"
+    far = "[" + " " * (TEXT_CAP + 1 - len("github.com")) + "github.com](https://evil.example)"
+    assert [link.host for link in look_alike_links(near)] == ["evil.example"]
+    assert look_alike_links(far) == []
 
 
 def test_t5b_lint_names_the_line_and_the_field_in_topics_and_the_index() -> None:

@@ -132,6 +132,46 @@ def test_t6_the_kind_named_is_the_kind_labelled() -> None:
     assert right / total >= MINIMUM
 
 
+_DISCORD_TOKEN = "Xk29fLm2Qa7RtY0pLm2Qa7RtY0pXk29fLm2Qa7RtY0pLm2Qa7RtY0pXk29fLm2QaZ9ab"
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "https://discord.com/api/webhooks/",
+        "https://discord.com/api/v10/webhooks/",  # the address Discord's own docs give today
+        "https://discord.com/api/v9/webhooks/",
+        "https://DISCORD.COM/api/webhooks/",  # a host is read in any case
+        "https://Discord.com/API/V10/Webhooks/",
+        "https://www.discord.com/api/webhooks/",
+        "https://ptb.discord.com/api/v10/webhooks/",
+        "https://canary.discord.com/api/webhooks/",
+        "https://discordapp.com/api/webhooks/",  # the old host, still served
+        "https://canary.discordapp.com/api/v6/webhooks/",
+    ],
+)
+def test_t6_a_discord_webhook_is_found_on_every_host_and_api_version(address: str) -> None:
+    """A webhook URL is the credential itself (whoever holds it posts to the channel): found
+    whatever API version (``/api/v10/``), host (``www.``, ``ptb.``, ``canary.``,
+    ``discordapp.com``) and letter case it is written with, and masked whole."""
+    line = f"alerts: {address}112233445566778899/{_DISCORD_TOKEN}"
+    assert find_secrets(line) == [("discord-webhook", 1)]
+    assert mask_secrets(line) == "alerts: [masked: discord-webhook]"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "https://discord.com/api/v10/webhooks/{webhook.id}/{webhook.token}",
+        "https://discord.com/api/v10/webhooks/<id>/<token>",
+        "https://discord.com/api/v10/channels/112233445566778899/messages",
+        "https://discord.com/developers/docs/resources/webhook#execute-webhook",
+    ],
+)
+def test_t6_a_discord_address_without_a_webhook_token_is_no_credential(line: str) -> None:
+    assert find_secrets(line) == []
+
+
 @pytest.mark.parametrize(("label", "text"), [row for row in ROWS if row[0].startswith("none:")])
 def test_i8_a_line_without_a_credential_is_injected_byte_for_byte(label: str, text: str) -> None:
     if find_secrets(text):

@@ -6,9 +6,10 @@ type, a placeholder or an elided example (:mod:`memory_core.credential_values`):
 
 - well-known token shapes (AWS, GitHub, GitLab, Slack, OpenAI-style ``sk-…``, Google API keys
   and OAuth tokens, Stripe secret and restricted keys (never a publishable ``pk_…``, public by
-  design), npm, PyPI, Hugging Face, SendGrid, DigitalOcean, Shopify, Postman,
-  Linear, Telegram bots, JWTs) whose random part really is random (``AKIAXXXXXXXXXXXXXXXX`` and the
-  documented ``…EXAMPLE`` keys are placeholders);
+  design), npm, PyPI, Hugging Face, SendGrid, DigitalOcean, Shopify, Postman, Linear,
+  Telegram bots, Slack and Discord webhooks (any host, API version and letter case of
+  ``https://discord.com/api/v10/webhooks/…``), JWTs) whose random part really is random
+  (``AKIAXXXXXXXXXXXXXXXX`` and the documented ``…EXAMPLE`` keys are placeholders);
 - private-key blocks, bearer tokens and passwords inside URLs;
 - values given to a key that names a credential (:mod:`memory_core.credential_keys`), in the
   forms people write them: assignments in YAML, JSON, shell and ``.env`` (``DB_PASS=…``,
@@ -91,9 +92,9 @@ _TOKEN_DETECTORS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tup
         ),
         (
             "discord-webhook",
-            ("discord.com/api/webhooks/", "discordapp.com/api/webhooks/"),
-            r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d{17,20}/"
-            r"(?P<body>[A-Za-z0-9_-]{60,})",
+            ("discord.com/api/", "discordapp.com/api/"),
+            r"(?i)https://(?:(?:ptb|canary|www)\.)?discord(?:app)?\.com/api(?:/v\d{1,2})?"
+            r"/webhooks/\d{17,20}/(?P<body>[A-Za-z0-9_-]{60,})",
         ),
         (
             "openai-style-key",

@@ -9,6 +9,18 @@ host is ``evil.example``), and for a link whose text is an address of another ho
 one it leads to (``[https://github.com/x](https://evil.example/x)``: the page shows only the
 text). :func:`look_alike_links` finds each, by line.
 
+A user name or a link text counts only when it really reads as an address
+(:mod:`memory_core.shown_hosts`): a full address, or a bare host name in lower case under a
+top-level domain people read as a site's ending, never a product (``Node.js``, ``ASP.NET
+Core``, ``Deno.land``), a file (``index.php``, ``App.tsx``), a person (``first.last@``) or an
+e-mail address (``jdoe%40corp.com@``). A link text naming a file of the path it leads to
+(``[notes.org](https://example.com/notes.org)``) is that file. Hosts are compared as one site
+reads them: IDNA and punycode alike (``münchen.de`` is ``xn--mnchen-3ya.de``), NFKC,
+case-folded, without a trailing dot or ``www.``, or one a sub-domain of the other. A full address of
+another site stays a finding even when that site redirects to the target
+(``[https://youtu.be/x](https://www.youtube.com/watch?v=x)``): the text promises a host the
+link does not open, and a list of redirecting pairs would be guesswork.
+
 A host's label is judged as UTS #39 judges an identifier at the "highly restrictive" level: its
 letters may be of one script, or Latin with the scripts Japanese, Chinese or Korean write
 beside it (Han with Hiragana and Katakana, Han with Bopomofo, Han with Hangul); a label of
@@ -20,11 +32,21 @@ another single script is a look-alike when its letters are drawn like ASCII ones
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 import regex
 
 from memory_core.confusables import skeleton
+from memory_core.shown_hosts import (
+    address_host,
+    named_host,
+    same_site,
+    site_key,
+    spelled,
+    user_host,
+)
 
 __all__ = ["LookAlikeLink", "look_alike_links"]
 
@@ -33,56 +55,14 @@ _ADDRESS = regex.compile(
     r"(?i)\b(?:https?|ftp)://(?:(?P<user>[^/\s?#@<>\[\]()\"'`]*)@)?"
     r"(?P<host>[^/\s?#:@<>\[\]()\"'`|\\]+)"
 )
-# A Markdown link whose text is an address: the host the text shows, the one it leads to.
-_SHOWN_ADDRESS = regex.compile(
-    r"\[\s*<?(?:(?:https?|ftp)://)?(?:www\.)?(?P<shown>[^\s/\[\]()<>@]+\.[^\W\d_]{2,})[^\]]*\]"
-    r"\(\s*<?(?:https?|ftp)://(?:[^/\s@)>]*@)?(?:www\.)?(?P<real>[^/\s?#:@)>]+)"
-)
+# Where a Markdown link leads: a ``](`` and a web address. A link's text is read back from
+# there (:func:`_shown_links`), never searched for forwards from each ``[`` (that scanned to
+# the end of the line from every ``[`` without a ``]``: quadratic in a line of ``[a.bc``).
+_LINK_TARGET = regex.compile(r"\]\(\s*<?(?P<target>(?i:https?|ftp)://[^\s()<>]+)")
+TEXT_CAP = 256
+"""The longest link text read as one that shows an address, in characters."""
 # Letters of a script of their own (the prolonged sound mark ー is Common: Japanese either way).
 _LETTER = regex.compile(r"[\p{L}--[\p{Script=Common}\p{Script=Inherited}]]", regex.V1)
-# A file name is no address a link text shows: ``[deploy.md](https://host/a/deploy.md)``.
-_FILE_ENDINGS = frozenset(
-    [
-        "md",
-        "markdown",
-        "txt",
-        "py",
-        "js",
-        "ts",
-        "json",
-        "yaml",
-        "yml",
-        "toml",
-        "sh",
-        "rs",
-        "go",
-        "html",
-        "htm",
-        "css",
-        "png",
-        "jpg",
-        "jpeg",
-        "gif",
-        "svg",
-        "pdf",
-        "lock",
-        "cfg",
-        "ini",
-        "log",
-        "csv",
-        "xml",
-        "zip",
-        "gz",
-        "tar",
-        "ipynb",
-        "rb",
-        "java",
-        "kt",
-        "c",
-        "h",
-        "cpp",
-    ]
-)
 _ALLOWED_WITH_LATIN = (
     frozenset({"Latin", "Han", "Hiragana", "Katakana"}),
     frozenset({"Latin", "Han", "Bopomofo"}),
@@ -127,16 +107,6 @@ def _script(letter: str) -> str:
         if pattern.match(letter):
             return name
     return unicodedata.name(letter, "UNKNOWN").split()[0].title()
-
-
-def _spelled(label: str) -> str:
-    """A label as its letters: a punycode label (``xn--…``) decoded, else as written."""
-    if label.startswith("xn--"):
-        try:
-            return label.encode("ascii").decode("idna")
-        except UnicodeError:
-            return label
-    return label
 
 
 def _letter_names(letters: str) -> str:
@@ -217,34 +187,63 @@ def _drawn_as(text: str) -> str:
 def _host_problem(host: str) -> str | None:
     """Why ``host`` reads as another, or None."""
     folded = unicodedata.normalize("NFKC", host).casefold().rstrip(".")
-    top = _spelled(folded.rsplit(".", 1)[-1])
+    top = spelled(folded.rsplit(".", 1)[-1])
     for label in folded.split("."):
-        problem = _label_problem(_spelled(label), top)
+        problem = _label_problem(spelled(label), top)
         if problem is not None:
-            looks = ".".join(_drawn_as(_spelled(part)) for part in folded.split("."))
+            looks = ".".join(_drawn_as(spelled(part)) for part in folded.split("."))
             return f"{problem}: it reads as {looks!r}"
     return None
 
 
 def _line_problems(line: str) -> list[tuple[str, str]]:
-    """``(host, why)`` of each look-alike address on one line."""
-    found: list[tuple[str, str]] = []
+    """``(host, why)`` of each look-alike address on one line, one per address: its host
+    drawn like another, else a user name before its ``@`` that reads as another host, else a
+    link text showing another host."""
+    found: dict[int, tuple[str, str]] = {}
     for match in _ADDRESS.finditer(line):
         host, user = match.group("host"), match.group("user")
         problem = _host_problem(host)
+        shown = user_host(user) if user and problem is None else None
+        if problem is None and shown is not None and not same_site(shown, host):
+            problem = f"puts {user!r} before an @: its host is {host!r}"
         if problem is not None:
-            found.append((host, problem))
-        elif user and "." in user:
-            why = f"puts {user!r} before an @: its host is {host!r}"
-            found.append((host, why))
-    for match in _SHOWN_ADDRESS.finditer(line):
-        shown, real = match.group("shown").casefold(), match.group("real").casefold()
-        if shown.rsplit(".", 1)[-1] in _FILE_ENDINGS:
+            found[match.start()] = (host, problem)
+    for text, at, target in _shown_links(line):
+        shown = named_host(text)
+        real = address_host(target)
+        if at in found or shown is None or not real or same_site(shown, real):
             continue
-        if shown != real and not real.endswith(f".{shown}") and not shown.endswith(f".{real}"):
-            why = f"is behind a link text showing {shown!r}"
-            found.append((real, why))
-    return found
+        if _names_a_file_of(text, target):
+            continue
+        found[at] = (real, f"is behind a link text showing {site_key(shown)!r}")
+    return [found[at] for at in sorted(found)]
+
+
+def _shown_links(line: str) -> Iterator[tuple[str, int, str]]:
+    """``(text, at, target)`` of each Markdown link of ``line`` to a web address: its text,
+    where its target starts and the target. Found from each ``](`` and read back to the
+    nearest ``[`` at most :data:`TEXT_CAP` characters before it (one without a ``]``
+    between): linear in the line, whatever brackets it holds."""
+    for match in _LINK_TARGET.finditer(line):
+        end = match.start()
+        start = line.rfind("[", max(0, end - TEXT_CAP - 1), end)
+        if start >= 0 and "]" not in line[start + 1 : end]:
+            yield line[start + 1 : end], match.start("target"), match.group("target")
+
+
+def _names_a_file_of(text: str, target: str) -> bool:
+    """Whether a link's ``text`` names a segment of its ``target``'s path: the file the link
+    opens (``[index.php](https://example.com/index.php)``, ``[notes.org](…/notes.org)``)."""
+    path = target.split("://", 1)[-1].partition("/")[2]
+    for end in "?#":
+        path = path.split(end, 1)[0]
+    segments = {_folded(unquote(segment)) for segment in path.split("/")}
+    return _folded(text.strip(" \t<>`")) in segments - {""}
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def look_alike_links(text: str) -> list[LookAlikeLink]:
