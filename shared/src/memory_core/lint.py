@@ -491,10 +491,10 @@ def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> l
     either side optional (``[[always-preview]]`` → ``feedback_always-preview.md``). The line is
     the first that holds it.
     """
+    names = _Names.of(topic_files)
     known: set[str] = set()
-    for name in (*topic_files, *(topic.name for topic in topics)):
+    for name in (*names.present, *(topic.name for topic in topics)):
         known |= _link_keys(name)
-    present = {_nfc(name) for name in topic_files}
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
         for target in topic.links:
@@ -506,7 +506,7 @@ def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> l
                     topic.file,
                     _line_of(topic, f"[[{target}"),
                     f"[[{target}]] names no topic file of this scope"
-                    + _drawn_like(_as_file(target), present),
+                    + _drawn_like(_as_file(target), names),
                 )
             )
     return findings
@@ -685,12 +685,13 @@ def _dangling(
     so, never that nothing is there. A link that names a topic file in another case
     (``Deploy.md``, ``deploy.MD`` for ``deploy.md``) says which: only a disk that ignores case
     opens it."""
-    present = {_nfc(name) for name in topic_files}
+    names = _Names.of(topic_files)
+    present = names.present
     deeper = {_nfc(path) for path in in_sub_folders or ()}
     never_read = {_nfc(name): why for name, why in refused.items()}
     findings: list[Finding] = []
     for target, lines in sorted(linked.items()):
-        twin = _case_twin(target, present)
+        twin = _case_twin(target, names)
         if (not target.endswith(".md") and twin is None) or target == INDEX_FILE:
             continue
         refused_as = target if target in never_read else shown_name(target)
@@ -703,7 +704,7 @@ def _dangling(
             )
         elif "/" not in target and target not in present:
             message = f"links to {target!r}, which is not in this scope" + _drawn_like(
-                target, present
+                target, names
             )
         elif "/" in target and in_sub_folders is not None and target not in deeper:
             message = f"links to {target!r}, which is not in this scope's folder"
@@ -1017,34 +1018,55 @@ def _letter(char: str) -> str:
     return f"{said}, which looks like {looks!r}" if looks != char else said
 
 
-def _drawn_like(target: str, present: Collection[str]) -> str:
-    """What a dangling link's ``target`` is drawn like, when a topic file of ``present`` (NFC
-    names) looks the same (one UTS #39 skeleton: ``dеploy.md`` with a Cyrillic ``е`` and
-    ``deploy.md``): ``; it is drawn like 'deploy.md': 'dеploy.md' has U+0435 …``; else ``""``.
-    A person reading the index sees a link to a file that is there."""
-    key = _look_keys(target)[0]
-    alike = sorted(name for name in present if _look_keys(name)[0] == key)
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """A scope's topic file names as a lint looks a link's target up in them, built once per
+    lint so each look-up is a dict read (linear in links + files, never their product):
+    ``present`` the NFC names, ``by_fold`` each case-folded name to its first name in sorted
+    order, ``by_look`` each UTS #39 skeleton key (:func:`_look_keys`) to its names, sorted."""
+
+    present: frozenset[str]
+    by_fold: Mapping[str, str]
+    by_look: Mapping[tuple[str, str], list[str]]
+
+    @classmethod
+    def of(cls, topic_files: Iterable[str]) -> _Names:
+        """The table of ``topic_files`` (any names; NFC here), reading them once."""
+        present = frozenset(_nfc(name) for name in topic_files)
+        by_fold: dict[str, str] = {}
+        by_look: dict[tuple[str, str], list[str]] = {}
+        for name in sorted(present):
+            by_fold.setdefault(name.casefold(), name)
+            by_look.setdefault(_look_keys(name)[0], []).append(name)
+        return cls(present, by_fold, by_look)
+
+
+def _drawn_like(target: str, names: _Names) -> str:
+    """What a dangling link's ``target`` is drawn like, when a topic file of ``names`` looks
+    the same (one UTS #39 skeleton: ``dеploy.md`` with a Cyrillic ``е`` and ``deploy.md``):
+    ``; it is drawn like 'deploy.md': 'dеploy.md' has U+0435 …``; else ``""``. A person
+    reading the index sees a link to a file that is there."""
+    alike = names.by_look.get(_look_keys(target)[0])
     if not alike:
         return ""
     odd = _odd_letters(target, alike[:1], target)
     return f"; it is drawn like {alike[0]!r}" + (f": {odd}" if odd else "")
 
 
-def _case_twin(target: str, present: Collection[str]) -> str | None:
-    """The topic file (of ``present``, NFC names) that ``target``, a link into the scope's
-    folder naming no file, names in another case (``Deploy.md``, ``deploy.MD``), if one does."""
-    if "/" in target or target in present or not target.lower().endswith(".md"):
+def _case_twin(target: str, names: _Names) -> str | None:
+    """The topic file (of ``names``) that ``target``, a link into the scope's folder naming no
+    file, names in another case (``Deploy.md``, ``deploy.MD``), if one does."""
+    if "/" in target or target in names.present or not target.lower().endswith(".md"):
         return None
-    folded = target.casefold()
-    return next((name for name in sorted(present) if name.casefold() == folded), None)
+    return names.by_fold.get(target.casefold())
 
 
 def _unindexed(topic_files: Collection[str], linked: dict[str, list[int]]) -> list[Finding]:
     """``unindexed``: each topic file no index line links (one linked in another case is
     linked: its ``dangling-link`` says how to fix the link)."""
     message = "no MEMORY.md line links to this file, so it is never recalled"
-    present = {_nfc(name) for name in topic_files}
-    in_other_case = {target.casefold() for target in linked if _case_twin(target, present)}
+    names = _Names.of(topic_files)
+    in_other_case = {target.casefold() for target in linked if _case_twin(target, names)}
     return [
         _finding("unindexed", name, None, message)
         for name in sorted(topic_files)
