@@ -585,31 +585,61 @@ def _wiki_resolved(
     topic_files: Collection[str],
 ) -> dict[str, list[int]]:
     """``linked`` with each line whose wiki link names no file as written (``[[Deploy
-    Freeze]]``: no ``Deploy Freeze.md``) put on the topic files it names as Obsidian resolves
-    a note's name, and as a ``[[link]]`` in a body is (:func:`lint_links`): NFC, case-folded,
-    ``-``, ``_`` and spaces alike, a Claude Code type prefix optional (``deploy-freeze.md``,
-    ``feedback_deploy_freeze.md``). A Markdown link is a path, taken as written (T-5b).
-    """
-    present = {_nfc(name) for name in topic_files}
-    by_key: dict[str, set[str]] = {}
-    for name in present:
-        for key in _link_keys(name):
-            by_key.setdefault(key, set()).add(name)
+    Freeze]]``: no ``Deploy Freeze.md``) put on the one topic file it names
+    (:func:`_wiki_note`). A Markdown link is a path, taken as written (T-5b)."""
+    names = _Names.of(topic_files)
+    by_words = _by_link_words(names.present)
     resolved = dict(linked)
     for target, wiki_lines in wiki.items():
-        if target in present or "/" in target or target not in resolved:
+        if target in names.present or "/" in target or target not in resolved:
             continue
-        names = {name for key in _link_keys(target) for name in by_key.get(key, ())}
-        if not names:
+        name = _wiki_note(target, names, by_words)
+        if name is None:
             continue
         left = [line for line in resolved[target] if line not in wiki_lines]
         if left:
             resolved[target] = left  # a Markdown link to the same name stays as written
         else:
             del resolved[target]
-        for name in names:
-            resolved[name] = sorted({*resolved.get(name, ()), *wiki_lines})
+        resolved[name] = sorted({*resolved.get(name, ()), *wiki_lines})
     return resolved
+
+
+def _by_link_words(present: Iterable[str]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The topic files by their :func:`_link_key` and by it without a Claude Code type
+    (``feedback_x`` → ``x``), each list shortest name first, then in sorted order."""
+    full: dict[str, list[str]] = {}
+    bare: dict[str, list[str]] = {}
+    for name in sorted(present, key=lambda name: (len(name), name)):
+        key = _link_key(name)
+        full.setdefault(key, []).append(name)
+        bare.setdefault(_TYPE_PREFIX_RE.sub("", key, count=1), []).append(name)
+    return full, bare
+
+
+def _wiki_note(
+    target: str,
+    names: _Names,
+    by_words: tuple[dict[str, list[str]], dict[str, list[str]]],
+) -> str | None:
+    """The one topic file a wiki link's ``target`` (``Deploy Freeze.md``, not a file of
+    ``names``) names, as Obsidian resolves a note's name (its file name, case-insensitive,
+    the shortest when several match) and then more loosely, as a ``[[link]]`` in a body is
+    (:func:`lint_links`), each step only when the one before finds nothing: the name in
+    another case (``deploy.md``); the same words, ``-``, ``_`` and spaces alike
+    (``deploy-freeze.md``); those words under a Claude Code type prefix
+    (``feedback_deploy_freeze.md``); the link's words without its own type prefix. None when
+    nothing matches."""
+    twin = names.by_fold.get(target.casefold())
+    if twin is not None:
+        return twin
+    full, bare = by_words
+    key = _link_key(target)
+    stripped = _TYPE_PREFIX_RE.sub("", key, count=1)
+    for found in (full.get(key), bare.get(key), full.get(stripped), bare.get(stripped)):
+        if found:
+            return found[0]
+    return None
 
 
 def _index_findings(
