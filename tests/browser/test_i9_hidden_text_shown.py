@@ -35,6 +35,8 @@ CASES = [
     "„Donau\u00addampf“ (Schiff\u00adfahrts-Gesellschaft), [Fach\u00adbegriffe](a.md).",
     "run `su\u00addo rm`, /etc/sudo\u00aders, exam\u00adple.com, [a](deploy\u00adfreeze.md)",
     "descrip\u00adtion: a key\n  - na\u00adme: nested, and Donau\u00addampf: mid-line",
+    "Donau\u00addampf's, _Donau\u00addampf_, ~~Donau\u00addampf~~, Donau\u00addampf—Schiff/Boot",
+    "--pre\u00adserve, my_Donau\u00addampf, `_Donau\u00addampf_`, [[Donau\u00addampf]]",
     "המחיר הוא\u200f 42, English\u200f 42",
     "escape \x1b[8mhidden\x1b[0m and \r lone",
     "keycap #\ufe0f\u20e3, smuggled 😀" + "\ufe00" * 12,

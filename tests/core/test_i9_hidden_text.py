@@ -376,6 +376,12 @@ def test_i9_lines_without_hidden_text_reach_the_model_byte_for_byte(corpus: Path
         ("mail it to exam\u00adple.com", "1 invisible character (U+00AD)", None),
         ("- [Deploy](deploy\u00adfreeze.md)", "1 invisible character (U+00AD)", None),
         ("use --pre\u00adserve-root", "1 invisible character (U+00AD)", None),
+        ("use --pre\u00adserve", "1 invisible character (U+00AD)", None),
+        ("run `_Donau\u00addampf_` first", "1 invisible character (U+00AD)", None),
+        ("see https://exam\u00adple.com/Donau/Schiff", "1 invisible character (U+00AD)", None),
+        ("call my_Donau\u00addampf now", "1 invisible character (U+00AD)", None),
+        ("call Donau\u00addampf_x now", "1 invisible character (U+00AD)", None),
+        ("see [[Donau\u00addampf]]", "1 invisible character (U+00AD)", None),
         ("mode=ver\u00adbose", "1 invisible character (U+00AD)", None),
         ("descrip\u00adtion: the real one", "1 invisible character (U+00AD)", None),
         ("  - descrip\u00adtion: nested", "1 invisible character (U+00AD)", None),
@@ -434,6 +440,11 @@ KEPT_IN_THEIR_PLACE = [
     # ... in prose around punctuation, a compound's hyphen, a link's text, a colon mid-line
     "„Donau\u00addampf“ (Schiff\u00adfahrts-Gesellschaft), [Fach\u00adbegriffe](terms.md).",
     "Die Regel der Donau\u00addampf: montags, nicht freitags!",
+    # ... before a possessive, inside Markdown emphasis, between words joined by a dash or slash
+    "Donau\u00addampf's Kessel, Donau\u00addampf’s Kessel",
+    "_Donau\u00addampf_, *Donau\u00addampf*, ~~Donau\u00addampf~~, __Fach\u00adbegriffe__",
+    "Donau\u00addampf—Schiff, Donau\u00addampf–Schiff, Donau\u00addampf/Schiff",
+    "und/oder Fach\u00adbegriffe",
     # the combining grapheme joiner between Hebrew vowel points, and before an umlaut
     "יְרוּשָׁלַ\u034fִם",
     "u\u034f\u0308 is a diaeresis, ü an umlaut",

@@ -74,3 +74,45 @@ def test_t5b_what_names_no_note_still_dangles(line: str, dangling: str) -> None:
 
 def test_t5b_a_file_the_wiki_links_miss_is_still_unindexed() -> None:
     assert codes(INDEX, [*FILES, "orphan.md"]) == [("unindexed", "orphan.md", None)]
+
+
+@pytest.mark.parametrize(
+    ("link", "files", "unindexed"),
+    [
+        # the file of that name wins over a looser match; a looser one is no link to it
+        ("[[Deploy]]", ["deploy.md", "project-deploy.md"], ["project-deploy.md"]),
+        ("[[deploy]]", ["deploy.md", "project-deploy.md"], ["project-deploy.md"]),
+        (
+            "[[always preview]]",
+            ["always-preview.md", "feedback_always-preview.md"],
+            ["feedback_always-preview.md"],
+        ),
+        # several names in another case, or with other separators: one file, the first
+        ("[[DEPLOY]]", ["Deploy.md", "deploy.md"], ["deploy.md"]),
+        ("[[Deploy Freeze]]", ["deploy-freeze.md", "deploy_freeze.md"], ["deploy_freeze.md"]),
+        # the loose match stays when nothing closer is there
+        ("[[deploy]]", ["project-deploy.md"], []),
+        ("[[Straße]]", ["strasse.md"], []),
+    ],
+)
+def test_t5b_an_index_wiki_link_names_one_note_the_closest_first(
+    link: str, files: list[str], unindexed: list[str]
+) -> None:
+    assert codes(f"# Index\n\n- {link} — entry\n", files) == [
+        ("unindexed", name, None) for name in unindexed
+    ]
+
+
+@pytest.mark.parametrize(
+    ("there", "dangles"), [(frozenset({"notes/Deploy.md"}), False), (frozenset(), True)]
+)
+def test_t5b_an_index_wiki_link_with_a_folder_names_that_path_in_the_scope(
+    there: frozenset[str], dangles: bool
+) -> None:
+    index = "# Index\n\n- [[notes/Deploy]] — in a sub-folder\n"
+    findings = lint_index(index, ["deploy.md"], in_sub_folders=there)
+    assert [(f.code, f.line, f.message) for f in findings if f.code == "dangling-link"] == (
+        [("dangling-link", 3, "links to 'notes/Deploy.md', which is not in this scope's folder")]
+        if dangles
+        else []
+    )

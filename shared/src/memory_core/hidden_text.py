@@ -324,43 +324,50 @@ def _direction_marks(text: str) -> frozenset[int]:
 
 
 # What may stand around a hyphenated word in prose: a compound's other words joined by a hyphen,
-# opening and closing punctuation, a Markdown link's text ("[Fach\\u00adbegriffe](a.md)").
+# a dash or a slash ("Donau\\u00addampf-/–/—//Schiff"), opening and closing punctuation with
+# Markdown emphasis ("*", "_", "~"), a possessive "'s", a Markdown link's text
+# ("[Fach\\u00adbegriffe](a.md)").
 # Spaces are str.isspace's, spelt out: the page's script (hidden-text.js) says the same.
 _SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-_OPENING = "([\"'«„“‘‚‹¿¡*"
-_CLOSING = ".,;:!?)\"'»“”’›…*"
+_OPENING = "([\"'«„“‘‚‹¿¡*_~"
+_CLOSING = ".,;:!?)\"'»“”’›…*_~"
+_JOINS = "-–—/"  # hyphen, en dash, em dash, slash: between two words of prose
+_JOIN = re.compile(f"[{_JOINS}]")
+_POSSESSIVE = re.compile("['’]s\\Z")
 _LINE_START = re.compile(f"[{_SPACES}]*(?:[-*+>][{_SPACES}]+)*")
 _TOKEN = re.compile(f"[^{_SPACES}]*")
 _TOKEN_LIMIT = 256  # characters looked at around a word for its token: more is no prose
 
 
 def _compound_parts(parts: str) -> bool:
-    """Whether ``parts`` (``-``-separated) are each a run of letters and marks: the other
-    words of a hyphenated compound (``Schiff\\u00adfahrts-Gesellschaft``)."""
+    """Whether ``parts`` (separated by :data:`_JOINS`) are each a run of letters and marks:
+    the other words of a compound (``Schiff\\u00adfahrts-Gesellschaft``, ``Donau\\u00addampf/
+    Schiff``). An empty part (``--pre\\u00adserve``, ``/etc/sudo\\u00aders``) is none."""
     return all(
         part and all(unicodedata.category(char)[0] in "LM" for char in part)
-        for part in parts.split("-")
+        for part in _JOIN.split(parts)
     )
 
 
 def _prose_before(before: str) -> bool:
     """Whether ``before``, what a token holds before a hyphenated word, is prose: opening
-    punctuation, then a compound's words each followed by ``-``."""
+    punctuation or emphasis, then a compound's words each followed by a :data:`_JOINS`."""
     rest = before.lstrip(_OPENING)
-    return not rest or (rest.endswith("-") and _compound_parts(rest[:-1]))
+    return not rest or (rest[-1] in _JOINS and _compound_parts(rest[:-1]))
 
 
 def _prose_after(after: str) -> bool:
     """Whether ``after``, what a token holds after a hyphenated word, is prose: a compound's
-    words each after a ``-``, closing punctuation, then the end of a Markdown link's text
-    (``](…)``, ``][…]``)."""
+    words each after a :data:`_JOINS`, a possessive ``'s`` (``’s``), closing punctuation or
+    emphasis, then the end of a Markdown link's text (``](…)``, ``][…]``)."""
     bracket = after.find("]")
     if bracket != -1:
         if after[bracket + 1 : bracket + 2] not in ("", "(", "["):
             return False
         after = after[:bracket]
     rest = after.rstrip(_CLOSING)
-    return not rest or (rest.startswith("-") and _compound_parts(rest[1:]))
+    rest = _POSSESSIVE.sub("", rest, count=1)
+    return not rest or (rest[0] in _JOINS and _compound_parts(rest[1:]))
 
 
 def _in_prose(text: str, start: int, end: int) -> bool:
@@ -388,6 +395,16 @@ def _in_prose(text: str, start: int, end: int) -> bool:
     return not (keyed and _LINE_START.fullmatch(text, line_start, token_start) is not None)
 
 
+def _without_emphasis(text: str, start: int, at: int, end: int) -> tuple[int, int]:
+    """The word ``text[start:end]`` around the soft hyphen at ``at`` without the ``_`` of
+    Markdown emphasis at its ends (``_Donau\\u00addampf_``): those stand around it, as ``*``."""
+    while start < at and text[start] == "_":
+        start += 1
+    while end > at + 1 and text[end - 1] == "_":
+        end -= 1
+    return start, end
+
+
 def _hyphenation_points(text: str) -> frozenset[int]:
     """The positions of the soft hyphens of ``text`` that are hyphenation points: inside a word
     of letters (:func:`_hyphenated`), as German or Dutch text copied from the web carries
@@ -404,6 +421,7 @@ def _hyphenation_points(text: str) -> frozenset[int]:
             continue
         start = at - _word_chars(reverse, len(text) - at)  # the text before, read backwards
         end = at + 1 + _word_chars(text, at + 1)
+        start, end = _without_emphasis(text, start, at, end)
         if _hyphenated(text[start:end]) and _in_prose(text, start, end):
             points.update(
                 start + i for i, char in enumerate(text[start:end]) if char == _SOFT_HYPHEN

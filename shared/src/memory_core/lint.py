@@ -491,10 +491,10 @@ def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> l
     either side optional (``[[always-preview]]`` → ``feedback_always-preview.md``). The line is
     the first that holds it.
     """
+    names = _Names.of(topic_files)
     known: set[str] = set()
-    for name in (*topic_files, *(topic.name for topic in topics)):
+    for name in (*names.present, *(topic.name for topic in topics)):
         known |= _link_keys(name)
-    present = {_nfc(name) for name in topic_files}
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
         for target in topic.links:
@@ -506,7 +506,7 @@ def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> l
                     topic.file,
                     _line_of(topic, f"[[{target}"),
                     f"[[{target}]] names no topic file of this scope"
-                    + _drawn_like(_as_file(target), present),
+                    + _drawn_like(_as_file(target), names),
                 )
             )
     return findings
@@ -585,31 +585,61 @@ def _wiki_resolved(
     topic_files: Collection[str],
 ) -> dict[str, list[int]]:
     """``linked`` with each line whose wiki link names no file as written (``[[Deploy
-    Freeze]]``: no ``Deploy Freeze.md``) put on the topic files it names as Obsidian resolves
-    a note's name, and as a ``[[link]]`` in a body is (:func:`lint_links`): NFC, case-folded,
-    ``-``, ``_`` and spaces alike, a Claude Code type prefix optional (``deploy-freeze.md``,
-    ``feedback_deploy_freeze.md``). A Markdown link is a path, taken as written (T-5b).
-    """
-    present = {_nfc(name) for name in topic_files}
-    by_key: dict[str, set[str]] = {}
-    for name in present:
-        for key in _link_keys(name):
-            by_key.setdefault(key, set()).add(name)
+    Freeze]]``: no ``Deploy Freeze.md``) put on the one topic file it names
+    (:func:`_wiki_note`). A Markdown link is a path, taken as written (T-5b)."""
+    names = _Names.of(topic_files)
+    by_words = _by_link_words(names.present)
     resolved = dict(linked)
     for target, wiki_lines in wiki.items():
-        if target in present or "/" in target or target not in resolved:
+        if target in names.present or "/" in target or target not in resolved:
             continue
-        names = {name for key in _link_keys(target) for name in by_key.get(key, ())}
-        if not names:
+        name = _wiki_note(target, names, by_words)
+        if name is None:
             continue
         left = [line for line in resolved[target] if line not in wiki_lines]
         if left:
             resolved[target] = left  # a Markdown link to the same name stays as written
         else:
             del resolved[target]
-        for name in names:
-            resolved[name] = sorted({*resolved.get(name, ()), *wiki_lines})
+        resolved[name] = sorted({*resolved.get(name, ()), *wiki_lines})
     return resolved
+
+
+def _by_link_words(present: Iterable[str]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The topic files by their :func:`_link_key` and by it without a Claude Code type
+    (``feedback_x`` → ``x``), each list shortest name first, then in sorted order."""
+    full: dict[str, list[str]] = {}
+    bare: dict[str, list[str]] = {}
+    for name in sorted(present, key=lambda name: (len(name), name)):
+        key = _link_key(name)
+        full.setdefault(key, []).append(name)
+        bare.setdefault(_TYPE_PREFIX_RE.sub("", key, count=1), []).append(name)
+    return full, bare
+
+
+def _wiki_note(
+    target: str,
+    names: _Names,
+    by_words: tuple[dict[str, list[str]], dict[str, list[str]]],
+) -> str | None:
+    """The one topic file a wiki link's ``target`` (``Deploy Freeze.md``, not a file of
+    ``names``) names, as Obsidian resolves a note's name (its file name, case-insensitive,
+    the shortest when several match) and then more loosely, as a ``[[link]]`` in a body is
+    (:func:`lint_links`), each step only when the one before finds nothing: the name in
+    another case (``deploy.md``); the same words, ``-``, ``_`` and spaces alike
+    (``deploy-freeze.md``); those words under a Claude Code type prefix
+    (``feedback_deploy_freeze.md``); the link's words without its own type prefix. None when
+    nothing matches."""
+    twin = names.by_fold.get(target.casefold())
+    if twin is not None:
+        return twin
+    full, bare = by_words
+    key = _link_key(target)
+    stripped = _TYPE_PREFIX_RE.sub("", key, count=1)
+    for found in (full.get(key), bare.get(key), full.get(stripped), bare.get(stripped)):
+        if found:
+            return found[0]
+    return None
 
 
 def _index_findings(
@@ -685,12 +715,13 @@ def _dangling(
     so, never that nothing is there. A link that names a topic file in another case
     (``Deploy.md``, ``deploy.MD`` for ``deploy.md``) says which: only a disk that ignores case
     opens it."""
-    present = {_nfc(name) for name in topic_files}
+    names = _Names.of(topic_files)
+    present = names.present
     deeper = {_nfc(path) for path in in_sub_folders or ()}
     never_read = {_nfc(name): why for name, why in refused.items()}
     findings: list[Finding] = []
     for target, lines in sorted(linked.items()):
-        twin = _case_twin(target, present)
+        twin = _case_twin(target, names)
         if (not target.endswith(".md") and twin is None) or target == INDEX_FILE:
             continue
         refused_as = target if target in never_read else shown_name(target)
@@ -703,7 +734,7 @@ def _dangling(
             )
         elif "/" not in target and target not in present:
             message = f"links to {target!r}, which is not in this scope" + _drawn_like(
-                target, present
+                target, names
             )
         elif "/" in target and in_sub_folders is not None and target not in deeper:
             message = f"links to {target!r}, which is not in this scope's folder"
@@ -1017,34 +1048,55 @@ def _letter(char: str) -> str:
     return f"{said}, which looks like {looks!r}" if looks != char else said
 
 
-def _drawn_like(target: str, present: Collection[str]) -> str:
-    """What a dangling link's ``target`` is drawn like, when a topic file of ``present`` (NFC
-    names) looks the same (one UTS #39 skeleton: ``dеploy.md`` with a Cyrillic ``е`` and
-    ``deploy.md``): ``; it is drawn like 'deploy.md': 'dеploy.md' has U+0435 …``; else ``""``.
-    A person reading the index sees a link to a file that is there."""
-    key = _look_keys(target)[0]
-    alike = sorted(name for name in present if _look_keys(name)[0] == key)
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """A scope's topic file names as a lint looks a link's target up in them, built once per
+    lint so each look-up is a dict read (linear in links + files, never their product):
+    ``present`` the NFC names, ``by_fold`` each case-folded name to its first name in sorted
+    order, ``by_look`` each UTS #39 skeleton key (:func:`_look_keys`) to its names, sorted."""
+
+    present: frozenset[str]
+    by_fold: Mapping[str, str]
+    by_look: Mapping[tuple[str, str], list[str]]
+
+    @classmethod
+    def of(cls, topic_files: Iterable[str]) -> _Names:
+        """The table of ``topic_files`` (any names; NFC here), reading them once."""
+        present = frozenset(_nfc(name) for name in topic_files)
+        by_fold: dict[str, str] = {}
+        by_look: dict[tuple[str, str], list[str]] = {}
+        for name in sorted(present):
+            by_fold.setdefault(name.casefold(), name)
+            by_look.setdefault(_look_keys(name)[0], []).append(name)
+        return cls(present, by_fold, by_look)
+
+
+def _drawn_like(target: str, names: _Names) -> str:
+    """What a dangling link's ``target`` is drawn like, when a topic file of ``names`` looks
+    the same (one UTS #39 skeleton: ``dеploy.md`` with a Cyrillic ``е`` and ``deploy.md``):
+    ``; it is drawn like 'deploy.md': 'dеploy.md' has U+0435 …``; else ``""``. A person
+    reading the index sees a link to a file that is there."""
+    alike = names.by_look.get(_look_keys(target)[0])
     if not alike:
         return ""
     odd = _odd_letters(target, alike[:1], target)
     return f"; it is drawn like {alike[0]!r}" + (f": {odd}" if odd else "")
 
 
-def _case_twin(target: str, present: Collection[str]) -> str | None:
-    """The topic file (of ``present``, NFC names) that ``target``, a link into the scope's
-    folder naming no file, names in another case (``Deploy.md``, ``deploy.MD``), if one does."""
-    if "/" in target or target in present or not target.lower().endswith(".md"):
+def _case_twin(target: str, names: _Names) -> str | None:
+    """The topic file (of ``names``) that ``target``, a link into the scope's folder naming no
+    file, names in another case (``Deploy.md``, ``deploy.MD``), if one does."""
+    if "/" in target or target in names.present or not target.lower().endswith(".md"):
         return None
-    folded = target.casefold()
-    return next((name for name in sorted(present) if name.casefold() == folded), None)
+    return names.by_fold.get(target.casefold())
 
 
 def _unindexed(topic_files: Collection[str], linked: dict[str, list[int]]) -> list[Finding]:
     """``unindexed``: each topic file no index line links (one linked in another case is
     linked: its ``dangling-link`` says how to fix the link)."""
     message = "no MEMORY.md line links to this file, so it is never recalled"
-    present = {_nfc(name) for name in topic_files}
-    in_other_case = {target.casefold() for target in linked if _case_twin(target, present)}
+    names = _Names.of(topic_files)
+    in_other_case = {target.casefold() for target in linked if _case_twin(target, names)}
     return [
         _finding("unindexed", name, None, message)
         for name in sorted(topic_files)

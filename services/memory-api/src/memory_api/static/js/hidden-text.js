@@ -122,8 +122,9 @@ function hyphenated(word) {
 
 // memory_core's prose rule for a hyphenated word, pattern for pattern (hidden_text._in_prose)
 const SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000";
-const PROSE_BEFORE = /^[(\["'«„“‘‚‹¿¡*]*(?:[\p{L}\p{M}]+-)*$/u;
-const PROSE_AFTER = /^(?:-[\p{L}\p{M}]+)*[.,;:!?)"'»“”’›…*]*(?:\](?:[(\[].*)?)?$/u;
+// words joined by a hyphen, en or em dash or slash; emphasis; a possessive 's
+const PROSE_BEFORE = /^[(\["'«„“‘‚‹¿¡*_~]*(?:[\p{L}\p{M}]+[-–—/])*$/u;
+const PROSE_AFTER = /^(?:[-–—/][\p{L}\p{M}]+)*(?:['’]s)?[.,;:!?)"'»“”’›…*_~]*(?:\](?:[(\[].*)?)?$/u;
 const LINE_START = new RegExp(`^[${SPACES}]*(?:[-*+>][${SPACES}]+)*$`, "u");
 const SPACE = new RegExp(`^[${SPACES}]$`, "u");
 const TOKEN_LIMIT = 256;
@@ -166,6 +167,8 @@ function inPlacePositions(chars) {
     while (start > 0 && WORD_CHAR.test(chars[start - 1])) start -= 1;
     let end = at + 1;
     while (end < chars.length && WORD_CHAR.test(chars[end])) end += 1;
+    while (start < at && chars[start] === "_") start += 1; // emphasis: _Donau\u00addampf_
+    while (end > at + 1 && chars[end - 1] === "_") end -= 1;
     if (hyphenated(chars.slice(start, end)) && inProse(chars, start, end)) {
       for (let i = start; i < end; i += 1) if (chars[i] === SOFT_HYPHEN) places.add(i);
     }
