@@ -410,11 +410,11 @@ async def test_s2_an_emoji_sequence_is_found_as_one(
 async def test_s2_korean_is_found_while_its_last_syllable_is_typed(
     client: Client, agent: AgentHome, typed: str, mark: str
 ) -> None:
-    """Search as you type (``typing=true``, the page's live query): a Korean input method shows a syllable before its final consonant
-    and the next syllable's consonant alone (``한국`` is typed ``ㅎ 하 한 한ㄱ 한구 한국``), so a
-    query's last syllable without one is found with any (as a last Latin word is a prefix) and
-    a consonant alone after it is left out, marked as written in the note; a syllable that has
-    a final consonant is found as it is."""
+    """Search as you type (``typing=true``, the page's live query): a Korean input method shows
+    a syllable before its final consonant and the next syllable's consonant alone (``한국`` is
+    typed ``ㅎ 하 한 한ㄱ 한구 한국``), so a query's last syllable without one is found with
+    any (as a last Latin word is a prefix) and a consonant alone after it is left out, marked
+    as written in the note; a syllable that has a final consonant is found as it is."""
     topic(agent.user, "note.md", "note", "x", "내일 한국어 배포 회의가 있습니다")
     topic(agent.user, "other.md", "other", "x", "하루 종일 비가 온다")  # 하 of 하루, not 한
     results = await search(client, typed, typing="true")  # as the page's search box sends it
