@@ -900,3 +900,26 @@ async def test_s2_signs_between_words_still_part_them(client: Client, agent: Age
     assert marked((await search(client, "price+tax"))["hits"][0]["snippet"]) == ["price", "tax"]
     assert files_of(await search(client, "#deploy")) == [("user", "code.md")]
     assert files_of(await search(client, "sharp")) == [("user", "code.md")]
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "loose"),
+    [
+        ("نام على الكرسي", "على", False),
+        ("جاء علي أمس", "على", True),  # alef maksura written as yeh
+        ("ذهب إلى المدرسة", "الى", True),  # hamza under the alef, typed bare
+        ("عَلَى الطاولة", "على", False),  # harakat are no spelling
+        ("كتاب علي", "علی", False),  # the Persian yeh is the same letter
+        ("کتاب‌ها اینجا", "کتابها", False),  # a ZWNJ left out is no spelling either
+        ("بالمدرسة", "مدرسة", False),  # after the article and a proclitic
+    ],
+)
+def test_s2_only_an_arabic_letter_spelled_otherwise_makes_a_match_loose(
+    text: str, query: str, loose: bool
+) -> None:
+    """A match is loose (ranked after and marked only without a match as typed) when it writes
+    an alef form, alef maksura or teh marbuta otherwise than typed; nothing else makes it so."""
+    parsed = search_text.parse_query(query)
+    assert parsed is not None
+    [match] = search_text.matches(text, parsed)
+    assert match.loose is loose

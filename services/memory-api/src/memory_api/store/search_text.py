@@ -972,7 +972,7 @@ def _unmerged_form(text: str, form: str) -> str:
 def _as_typed(written: str, typed: str, prefix: bool) -> bool:
     """Whether ``written`` (a match as the text writes it) spells the merging Arabic letters
     as ``typed`` does (the whole of it, or its start for a prefix)."""
-    kept = _unmerged_form(written, search_form(written)).casefold()
+    kept = _unmerged_form(written, search_form(written).replace(_ZWNJ, "")).casefold()
     typed = typed.casefold()
     return kept.startswith(typed) if prefix else kept == typed
 
