@@ -923,3 +923,20 @@ def test_s2_only_an_arabic_letter_spelled_otherwise_makes_a_match_loose(
     assert parsed is not None
     [match] = search_text.matches(text, parsed)
     assert match.loose is loose
+
+
+async def test_s2_a_live_korean_query_finds_the_syllable_as_typed_among_many_opened(
+    client: Client, agent: AgentHome
+) -> None:
+    """More notes than an answer holds may match only through the opened syllable, each
+    better by BM25 (a rarer form, in its name); those holding the syllable as typed still come
+    first."""
+    for final in range(1, 28):  # 공북, 공붂 … 공붛: each final consonant, four notes each
+        opened = chr(ord("부") + final)
+        for number in range(4):
+            topic(agent.user, f"o{final}-{number}.md", f"공{opened} {number}", "x", "x")
+    for number in range(30):
+        topic(agent.user, f"study-{number}.md", "notes", "x", "공부를 한다 " + "그리고 " * 40)
+    results = await search(client, "공부", typing="true", limit="30")
+    assert results["total"] == 138
+    assert {file for _, file in files_of(results)} == {f"study-{n}.md" for n in range(30)}

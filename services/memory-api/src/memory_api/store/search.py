@@ -458,7 +458,13 @@ class MemorySearch:
         total = index.count(query, scope)
         if not total:
             return 0, [], None
-        return total, index.candidates(query, scope, CANDIDATES), index.stats(query)
+        rows = index.candidates(query, scope, CANDIDATES)
+        typed = query.as_typed()
+        if typed != query:  # a syllable opened: the best files holding it as typed too,
+            first = index.candidates(typed, scope, CANDIDATES)  # which rank first (_ranked)
+            ids = {row.id for row in first}
+            rows = [*first, *(row for row in rows if row.id not in ids)]
+        return total, rows, index.stats(query)
 
 
 def _stale(state: ScopeState, entry: TopicEntry) -> bool:

@@ -862,6 +862,11 @@ class Query:
         """Every term, all required (an AND: a group of phrases may stand among them)."""
         return " AND ".join(term.fts for term in self.terms)
 
+    def as_typed(self) -> Query:
+        """This query with no Korean syllable opened (:attr:`Term.open_end`): what it finds
+        is written as typed (the candidates holding it are fetched first, S-2)."""
+        return Query(tuple(dataclasses.replace(term, open_end=False) for term in self.terms))
+
     def in_column(self, index: int, column: str) -> str:
         """FTS5 syntax for term ``index`` found in ``column`` (for its document frequency)."""
         return f"{{{column}}} : {self.terms[index].fts}"
