@@ -9,9 +9,11 @@ character, so ``用户周末喜欢`` is stored as ``用户 户周 周末 末喜 
 two or more characters becomes the phrase of its pieces (``成语接龙`` →
 ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those characters in a
 row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
-place. A query's last Hangul syllable may still be being typed (an input method shows ``한ㄱ``
-and ``한구`` on the way to ``한국``): a consonant typed alone after it is left out, and one
-without a final consonant is found with any. A run of such characters glued to Latin letters
+place. In a query still being typed (``typing``: the page's live search), the last Hangul
+syllable may be unfinished (an input method shows ``한ㄱ`` and ``한구`` on the way to
+``한국``): a consonant typed alone after it is left out, and one without a final consonant is
+found with any, below the syllable as typed; a query typed in full finds only what it says
+(``공부`` never ``공분``). A run of such characters glued to Latin letters
 (``用Python写``) is split at the script change, so ``python`` finds it too. A word of an Indic
 script (:data:`INDIC_SCRIPTS`: Hindi writes its compounds as one word, ``प्रधानमंत्री``) is
 indexed in the same way by its grapheme clusters, each pair joined by a private-use character,
@@ -52,7 +54,9 @@ Thai word breaks), with katakana as hiragana (an input method shows ``でぷろ�
 converted to ``デプロイ``: either finds the other), and with ``ß`` as ``ss``,
 ``ё`` as ``е``, Turkish ``ı`` as ``i``, the Latin letters with a stroke as the letter under it
 (``ł đ ø ħ``), ``æ œ þ ð`` as ``ae oe th d`` and the Arabic letter forms written alike as one
-(``أ إ آ ٱ`` as ``ا``, ``ى ی`` as ``ي``, ``ک`` as ``ك``, ``ة`` as ``ه``) (``strasse`` finds
+(``أ إ آ ٱ`` as ``ا``, ``ى ی`` as ``ي``, ``ک`` as ``ك``, ``ة`` as ``ه``; where that merges two
+words, ``على`` and ``علي``, the one written as typed ranks first and is marked: ``Match.loose``)
+(``strasse`` finds
 ``Straße``, ``kirmizi`` finds ``Kırmızı``, ``ежик`` finds ``Ёжик``, ``lodz`` finds ``Łódź``,
 ``oeuvre`` finds ``œuvre``, ``محمد`` finds ``مُحَمَّد``, ``احمد`` finds ``أحمد``, ``Donaudampf``
 finds ``Donau\\u00addampf``).
