@@ -59,4 +59,4 @@ def test_a11_every_route_that_reads_a_query_parameter_documents_it() -> None:
     does not list would be refused; these are the ones the routes read."""
     read = {name for operation in OPERATIONS.values() for name, *_ in operation.query}
     assert read == {"after", "before", "cursor", "from", "limit", "q", "reveal", "scope",
-                    "since", "to"}  # fmt: skip
+                    "since", "to", "typing"}  # fmt: skip

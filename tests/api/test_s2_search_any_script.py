@@ -410,14 +410,14 @@ async def test_s2_an_emoji_sequence_is_found_as_one(
 async def test_s2_korean_is_found_while_its_last_syllable_is_typed(
     client: Client, agent: AgentHome, typed: str, mark: str
 ) -> None:
-    """Search as you type: a Korean input method shows a syllable before its final consonant
-    and the next syllable's consonant alone (``한국`` is typed ``ㅎ 하 한 한ㄱ 한구 한국``), so a
-    query's last syllable without one is found with any (as a last Latin word is a prefix) and
-    a consonant alone after it is left out, marked as written in the note; a syllable that has
-    a final consonant is found as it is."""
+    """Search as you type (``typing=true``, the page's live query): a Korean input method shows
+    a syllable before its final consonant and the next syllable's consonant alone (``한국`` is
+    typed ``ㅎ 하 한 한ㄱ 한구 한국``), so a query's last syllable without one is found with
+    any (as a last Latin word is a prefix) and a consonant alone after it is left out, marked
+    as written in the note; a syllable that has a final consonant is found as it is."""
     topic(agent.user, "note.md", "note", "x", "내일 한국어 배포 회의가 있습니다")
     topic(agent.user, "other.md", "other", "x", "하루 종일 비가 온다")  # 하 of 하루, not 한
-    results = await search(client, typed)
+    results = await search(client, typed, typing="true")  # as the page's search box sends it
     expected = (
         [("user", "note.md")] if typed != "하" else [("user", "note.md"), ("user", "other.md")]
     )
@@ -429,15 +429,85 @@ async def test_s2_korean_is_found_while_its_last_syllable_is_typed(
 async def test_s2_a_closed_korean_syllable_is_found_as_it_is(
     client: Client, agent: AgentHome
 ) -> None:
-    """Only a syllable without a final consonant is open: ``한구`` finds ``한구석`` (a corner)
-    and ``한국``, ``한국`` (its final ㄱ typed) finds ``한국`` alone."""
+    """Only a syllable without a final consonant is open: being typed, ``한구`` finds
+    ``한구석`` (a corner) and ``한국``, ``한국`` (its final ㄱ typed) finds ``한국`` alone."""
     topic(agent.user, "corner.md", "corner", "x", "방 한구석에 두었다")
     topic(agent.user, "korea.md", "korea", "x", "한국에 간다")
-    assert sorted(files_of(await search(client, "한구"))) == [
-        ("user", "corner.md"),
+    assert files_of(await search(client, "한구", typing="true")) == [
+        ("user", "corner.md"),  # written as typed: first
         ("user", "korea.md"),
     ]
-    assert files_of(await search(client, "한국")) == [("user", "korea.md")]
+    assert files_of(await search(client, "한국", typing="true")) == [("user", "korea.md")]
+
+
+@pytest.mark.parametrize(
+    ("query", "other"),
+    [
+        ("공부", "공분이 크다"),  # study / public anger
+        ("나무", "나뭇잎이 진다"),  # tree / a leaf
+        ("서우", "서울시청 앞"),  # (a name) / Seoul
+        ("한구", "한국에 간다"),
+        ("한ㄱ", "한국에 간다"),  # a lone consonant is text typed in full too
+    ],
+)
+async def test_s2_a_korean_query_typed_in_full_finds_only_what_it_says(
+    client: Client, agent: AgentHome, query: str, other: str
+) -> None:
+    """A query the API or CLI sends whole (no ``typing``) is finished: its last syllable is as
+    written, so ``공부`` never finds ``공분``; the page's live query opens it (below)."""
+    topic(agent.user, "other.md", "other", "x", other)
+    assert files_of(await search(client, query)) == []
+    assert files_of(await search(client, query, typing="false")) == []
+
+
+async def test_s2_a_live_korean_query_ranks_and_marks_the_syllable_as_typed_first(
+    client: Client, agent: AgentHome
+) -> None:
+    """Being typed, ``공부`` still finds ``공분`` (the input method may not have added the final
+    consonant yet), but the notes holding ``공부`` as typed come first, whatever BM25 says, and
+    in a text holding both only ``공부`` is marked."""
+    topic(agent.user, "anger.md", "공분", "공분 공분", "공분이 크다 " * 3)
+    topic(agent.user, "study.md", "notes", "x", "매일 공부를 한다 " + "그리고 " * 40)
+    topic(agent.user, "both.md", "both", "x", "공분이 아니라 공부를 한다 " + "그리고 " * 40)
+    results = await search(client, "공부", typing="true")
+    assert sorted(files_of(results)[:2]) == [("user", "both.md"), ("user", "study.md")]
+    assert files_of(results)[2] == ("user", "anger.md")
+    both = next(hit for hit in results["hits"] if hit["file"] == "both.md")
+    assert marked(both["snippet"]) == ["공부"]
+    anger = next(hit for hit in results["hits"] if hit["file"] == "anger.md")
+    assert marked(anger["nameParts"]) == ["공분"]  # found only so: marked so
+
+
+async def test_s2_typing_must_be_true_or_false(client: Client, agent: AgentHome) -> None:
+    response = await client.get(memory_url() + "/search", params={"q": "x", "typing": "1"})
+    await expect_problem(response, 400, "typing")
+
+
+@pytest.mark.parametrize(
+    ("query", "as_typed", "folded"),
+    [
+        ("على", "نام على الكرسي", "جاء علي أمس"),  # "on" / "Ali"
+        ("علي", "جاء علي أمس", "نام على الكرسي"),
+        ("كرة", "لعب كرة القدم", "هذا كره شديد"),  # "ball" / "hatred"
+        ("كره", "هذا كره شديد", "لعب كرة القدم"),
+        ("احمد", "كتب احمد الكود", "كتب أحمد الكود"),
+    ],
+)
+async def test_s2_an_arabic_word_written_as_typed_ranks_first(
+    client: Client, agent: AgentHome, query: str, as_typed: str, folded: str
+) -> None:
+    """Alef forms, alef maksura and teh marbuta are folded (people type without hamza or teh
+    marbuta precision), so ``على`` finds ``علي`` too; but the notes writing the word as typed
+    rank first, and a note holding both marks only the form typed."""
+    topic(agent.user, "folded.md", "folded", "x", folded + " " + folded)
+    topic(agent.user, "typed.md", "typed", "x", as_typed + " " + "كلام " * 40)
+    topic(agent.user, "both.md", "both", "x", folded + " ثم " + as_typed + " " + "كلام " * 40)
+    results = await search(client, query)
+    assert sorted(files_of(results)[:2]) == [("user", "both.md"), ("user", "typed.md")]
+    assert files_of(results)[2] == ("user", "folded.md")
+    both = next(hit for hit in results["hits"] if hit["file"] == "both.md")
+    [mark] = marked(both["snippet"])
+    assert mark in as_typed.split()
 
 
 async def test_s2_an_arabic_word_is_split_only_after_its_article(
@@ -830,3 +900,43 @@ async def test_s2_signs_between_words_still_part_them(client: Client, agent: Age
     assert marked((await search(client, "price+tax"))["hits"][0]["snippet"]) == ["price", "tax"]
     assert files_of(await search(client, "#deploy")) == [("user", "code.md")]
     assert files_of(await search(client, "sharp")) == [("user", "code.md")]
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "loose"),
+    [
+        ("نام على الكرسي", "على", False),
+        ("جاء علي أمس", "على", True),  # alef maksura written as yeh
+        ("ذهب إلى المدرسة", "الى", True),  # hamza under the alef, typed bare
+        ("عَلَى الطاولة", "على", False),  # harakat are no spelling
+        ("كتاب علي", "علی", False),  # the Persian yeh is the same letter
+        ("کتاب‌ها اینجا", "کتابها", False),  # a ZWNJ left out is no spelling either
+        ("بالمدرسة", "مدرسة", False),  # after the article and a proclitic
+    ],
+)
+def test_s2_only_an_arabic_letter_spelled_otherwise_makes_a_match_loose(
+    text: str, query: str, loose: bool
+) -> None:
+    """A match is loose (ranked after and marked only without a match as typed) when it writes
+    an alef form, alef maksura or teh marbuta otherwise than typed; nothing else makes it so."""
+    parsed = search_text.parse_query(query)
+    assert parsed is not None
+    [match] = search_text.matches(text, parsed)
+    assert match.loose is loose
+
+
+async def test_s2_a_live_korean_query_finds_the_syllable_as_typed_among_many_opened(
+    client: Client, agent: AgentHome
+) -> None:
+    """More notes than an answer holds may match only through the opened syllable, each
+    better by BM25 (a rarer form, in its name); those holding the syllable as typed still come
+    first."""
+    for final in range(1, 28):  # 공북, 공붂 … 공붛: each final consonant, four notes each
+        opened = chr(ord("부") + final)
+        for number in range(4):
+            topic(agent.user, f"o{final}-{number}.md", f"공{opened} {number}", "x", "x")
+    for number in range(30):
+        topic(agent.user, f"study-{number}.md", "notes", "x", "공부를 한다 " + "그리고 " * 40)
+    results = await search(client, "공부", typing="true", limit="30")
+    assert results["total"] == 138
+    assert {file for _, file in files_of(results)} == {f"study-{n}.md" for n in range(30)}

@@ -128,3 +128,19 @@ def test_s2_search_finds_a_word_inside_chinese_text(
     expect(hit).to_have_attribute("data-file", "db-migrations.md")
     expect(hit.locator(".row-desc mark")).to_have_text("回滚")
     expect(hit.locator(".search-snippet mark")).to_have_text("回滚")
+
+
+def test_s2_the_search_box_sends_a_live_query_as_still_being_typed(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
+    """Typing runs the search with ``typing=true`` (a Korean last syllable the input method has
+    not finished is then opened by the service); Enter runs it as typed in full, without."""
+    page = open_page(read_only_service)
+    open_memory_tab(page)
+    with page.expect_request(lambda request: "/memory/search?" in request.url) as typed:
+        search_box(page).fill("pnpm")
+    assert "typing=true" in typed.value.url
+    with page.expect_request(lambda request: "/memory/search?" in request.url) as entered:
+        search_box(page).press("Enter")
+    assert "typing" not in entered.value.url
+    expect(hits(page).first).to_have_attribute("data-file", "prefers-pnpm.md")

@@ -279,6 +279,16 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                 {"type": "integer", "minimum": 1, "maximum": 100},
                 None,
             ),
+            (
+                "typing",
+                False,
+                "`true`: `q` is still being typed (the web page's search box sends it as it "
+                "changes): a Korean last syllable without a final consonant is found with any "
+                "(`한구` finds `한국`), below the hits written as typed. By default `q` is taken "
+                "as typed in full and finds only what it says (`공부` never finds `공분`).",
+                {"type": "string", "enum": ["true", "false"], "default": "false"},
+                None,
+            ),
         ),
     ),
     ("POST", f"{_BASE}/memory/session-start"): Operation(

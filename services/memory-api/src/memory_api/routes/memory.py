@@ -187,12 +187,14 @@ async def get_search(request: web.Request) -> web.Response:
     """S-1: ``SearchResults`` — topic files of every scope ranked against ``q``.
 
     Query parameters: ``q`` (required, the words to find), ``scope`` (only this scope key),
-    ``limit`` (1-100 hits, default 20).
+    ``limit`` (1-100 hits, default 20), ``typing`` (``true``: ``q`` is still being typed, as
+    the page's search box sends it; a Korean last syllable is then open, S-2).
     """
     project, agent = _ids(request)
     query = request.query.get("q", "")
     scope = request.query.get("scope")  # given empty: checked, and refused (K-7)
     limit = _whole_number(request, "limit", SEARCH_DEFAULT_LIMIT)
     store = get_memory_store(request.app)
-    results = await store.search(project, agent, query, scope, limit)
+    typing = query_flag(request, "typing")
+    results = await store.search(project, agent, query, scope, limit, typing=typing)
     return json_response(results)

@@ -372,11 +372,13 @@ class MemoryStore:
             index_problem=problem,
         )
 
-    def _search(self, agent_id: str, query: str, key: str | None, limit: int) -> SearchResults:
+    def _search(
+        self, agent_id: str, query: str, key: str | None, limit: int, typing: bool
+    ) -> SearchResults:
         root = self._root(agent_id)
         if key is not None:
             self._scope(agent_id, key)  # 404 for a Workspace key with no directory
-        found = self.searcher.search(agent_id, root, query, scope=key, limit=limit)
+        found = self.searcher.search(agent_id, root, query, scope=key, limit=limit, typing=typing)
         why = scope_unusable(root, USER_SCOPE, agent_id) if key is None else None
         if why is None:
             return found
@@ -391,9 +393,17 @@ class MemoryStore:
         return msgspec.structs.replace(found, unreadable=[unusable, *found.unreadable])
 
     async def search(
-        self, project: str, agent_id: str, query: str, key: str | None, limit: int
+        self,
+        project: str,
+        agent_id: str,
+        query: str,
+        key: str | None,
+        limit: int,
+        *,
+        typing: bool = False,
     ) -> SearchResults:
-        """S-1: rank the topic files of every scope (or of scope ``key``) against ``query``.
+        """S-1: rank the topic files of every scope (or of scope ``key``) against ``query``;
+        ``typing``: a query still being typed (a Korean last syllable is open, S-2).
 
         A change on disk is seen by this very search (the index is re-validated by stat).
         Raises ``InvalidId`` (400), :class:`~memory_api.errors.BadRequest` for an empty or too
@@ -402,7 +412,7 @@ class MemoryStore:
         """
         _check(project, agent_id, key)
         await self.agents.get(project, agent_id)
-        return await asyncio.to_thread(self._search, agent_id, query, key, limit)
+        return await asyncio.to_thread(self._search, agent_id, query, key, limit, typing)
 
     async def session_start(
         self, project: str, agent_id: str, body: SessionStartRequest

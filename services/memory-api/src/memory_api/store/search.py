@@ -379,11 +379,19 @@ class MemorySearch:
     # --- the search ---------------------------------------------------------------------------
 
     def search(
-        self, agent_id: str, root: Path, query: str, *, scope: str | None, limit: int
+        self,
+        agent_id: str,
+        root: Path,
+        query: str,
+        *,
+        scope: str | None,
+        limit: int,
+        typing: bool = False,
     ) -> SearchResults:
         """Search agent ``agent_id`` whose real memory root is ``root``; the best hits first,
         at most ``limit`` of them, only in scope ``scope`` when given (its key checked by the
-        caller). ``total`` counts every match.
+        caller). ``total`` counts every match. ``typing``: ``query`` is still being typed (see
+        :func:`~.search_text.parse_query`).
 
         A query without a word finds nothing. Raises :class:`BadRequest` for an empty or too
         long query or a bad ``limit``, :class:`LockTimeoutError` (503) when another process
@@ -395,7 +403,7 @@ class MemorySearch:
             raise BadRequest(f"q must be at most {MAX_QUERY_CHARS} characters")
         if not 1 <= limit <= MAX_LIMIT:
             raise BadRequest(f"limit must be between 1 and {MAX_LIMIT}")
-        parsed = parse_query(query)
+        parsed = parse_query(query, typing=typing)
         if parsed is None:
             return SearchResults(query=query, scope=scope, total=0, hits=[])
         if len(parsed.terms) > MAX_QUERY_TERMS:
@@ -450,7 +458,13 @@ class MemorySearch:
         total = index.count(query, scope)
         if not total:
             return 0, [], None
-        return total, index.candidates(query, scope, CANDIDATES), index.stats(query)
+        rows = index.candidates(query, scope, CANDIDATES)
+        typed = query.as_typed()
+        if typed != query:  # a syllable opened: the best files holding it as typed too,
+            first = index.candidates(typed, scope, CANDIDATES)  # which rank first (_ranked)
+            ids = {row.id for row in first}
+            rows = [*first, *(row for row in rows if row.id not in ids)]
+        return total, rows, index.stats(query)
 
 
 def _stale(state: ScopeState, entry: TopicEntry) -> bool:
@@ -469,13 +483,15 @@ def _entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
 
 def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int) -> list[SearchHit]:
     """The candidates scored (:func:`~.search_rank.score`), the best ``limit`` as hits: first
-    those holding the most of the query's identifiers exactly as typed (``user_name`` before
-    ``user named``), then by score. Each field is matched in its first :data:`SCORED_CHARS`
+    those with the fewest terms found only loosely (:attr:`~.search_text.Match.loose`: ``공부``
+    before ``공분`` for a ``공부`` being typed, ``على`` before ``علي``), then those holding the
+    most of the query's identifiers exactly as typed (``user_name`` before ``user named``),
+    then by score. Each field is matched in its first :data:`SCORED_CHARS`
     characters only: a snippet shows a passage of those."""
     if stats is None:
         return []
     terms = range(len(query.terms))
-    scored: list[tuple[int, float, Row, list[Shown]]] = []
+    scored: list[tuple[int, int, float, Row, list[Shown]]] = []
     for row in rows:
         shown = [shown_matches(text[:SCORED_CHARS], query) for text in row.fields]
         found = [field.found for field in shown]
@@ -485,9 +501,11 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
             if not any(field[term] for field in frequencies):
                 frequencies[cut[-1]][term] = 1
         exact = len({m.term for field in found for m in field if m.exact})
-        scored.append((exact, score(stats, row.lengths, frequencies), row, shown))
-    scored.sort(key=lambda item: (-item[0], -item[1]))  # stable: ties keep FTS5's order
-    return [_hit(query, row, value, shown) for _, value, row, shown in scored[:limit]]
+        matched = {m.term for field in found for m in field}
+        loose = len(matched - {m.term for field in found for m in field if not m.loose})
+        scored.append((loose, exact, score(stats, row.lengths, frequencies), row, shown))
+    scored.sort(key=lambda item: (item[0], -item[1], -item[2]))  # stable: ties keep FTS5's
+    return [_hit(query, row, value, shown) for _, _, value, row, shown in scored[:limit]]
 
 
 def _hit(query: Query, row: Row, value: float, shown: list[Shown]) -> SearchHit:

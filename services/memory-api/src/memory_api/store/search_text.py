@@ -9,9 +9,11 @@ character, so ``用户周末喜欢`` is stored as ``用户 户周 周末 末喜 
 two or more characters becomes the phrase of its pieces (``成语接龙`` →
 ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those characters in a
 row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
-place. A query's last Hangul syllable may still be being typed (an input method shows ``한ㄱ``
-and ``한구`` on the way to ``한국``): a consonant typed alone after it is left out, and one
-without a final consonant is found with any. A run of such characters glued to Latin letters
+place. In a query still being typed (``typing``: the page's live search), the last Hangul
+syllable may be unfinished (an input method shows ``한ㄱ`` and ``한구`` on the way to
+``한국``): a consonant typed alone after it is left out, and one without a final consonant is
+found with any, below the syllable as typed; a query typed in full finds only what it says
+(``공부`` never ``공분``). A run of such characters glued to Latin letters
 (``用Python写``) is split at the script change, so ``python`` finds it too. A word of an Indic
 script (:data:`INDIC_SCRIPTS`: Hindi writes its compounds as one word, ``प्रधानमंत्री``) is
 indexed in the same way by its grapheme clusters, each pair joined by a private-use character,
@@ -52,7 +54,9 @@ Thai word breaks), with katakana as hiragana (an input method shows ``でぷろ�
 converted to ``デプロイ``: either finds the other), and with ``ß`` as ``ss``,
 ``ё`` as ``е``, Turkish ``ı`` as ``i``, the Latin letters with a stroke as the letter under it
 (``ł đ ø ħ``), ``æ œ þ ð`` as ``ae oe th d`` and the Arabic letter forms written alike as one
-(``أ إ آ ٱ`` as ``ا``, ``ى ی`` as ``ي``, ``ک`` as ``ك``, ``ة`` as ``ه``) (``strasse`` finds
+(``أ إ آ ٱ`` as ``ا``, ``ى ی`` as ``ي``, ``ک`` as ``ك``, ``ة`` as ``ه``; where that merges two
+words, ``على`` and ``علي``, the one written as typed ranks first and is marked: ``Match.loose``)
+(``strasse`` finds
 ``Straße``, ``kirmizi`` finds ``Kırmızı``, ``ежик`` finds ``Ёжик``, ``lodz`` finds ``Łódź``,
 ``oeuvre`` finds ``œuvre``, ``محمد`` finds ``مُحَمَّد``, ``احمد`` finds ``أحمد``, ``Donaudampf``
 finds ``Donau\\u00addampf``).
@@ -757,7 +761,7 @@ def shown_matches(text: str, query: Query) -> Shown:
     def moved(match: Match) -> Match:
         start = match.start + before[bisect.bisect_right(places, match.start)]
         end = match.end + before[bisect.bisect_left(places, match.end)]
-        return Match(start, end, match.term, match.exact)
+        return dataclasses.replace(match, start=start, end=end)
 
     spans = [(place + before[i], place + before[i + 1]) for i, place in enumerate(places)]
     return Shown("".join(shown), [moved(match) for match in found], spans)
@@ -792,8 +796,13 @@ class Term:
     """``run`` is of symbols glued together (an emoji ZWJ sequence, ``👩‍💻``, is its emoji in a
     row once its joiners are left out): found as those symbols in a row, each a word."""
     open_end: bool = False
-    """``run`` ends in a Hangul syllable still being typed (:func:`_open_syllable`): that
-    syllable is found with any final consonant (``한구`` finds ``한국``)."""
+    """``run`` ends in a Hangul syllable still being typed (:func:`_open_syllable`; only in a
+    query still being typed, ``typing``): that syllable is found with any final consonant
+    (``한구`` finds ``한국``), a match so is loose (:attr:`Match.loose`)."""
+    typed: str = ""
+    """The word as typed when it holds a letter an Arabic fold merges (:data:`_MERGING`) or
+    merges onto (``على``, whose form is ``علي``, or ``علي`` itself): a match that writes one
+    of those letters otherwise is loose (:attr:`Match.loose`); else empty."""
 
     @property
     def fts(self) -> str:
@@ -857,14 +866,25 @@ class Query:
         """Every term, all required (an AND: a group of phrases may stand among them)."""
         return " AND ".join(term.fts for term in self.terms)
 
+    def as_typed(self) -> Query:
+        """This query with no Korean syllable opened (:attr:`Term.open_end`): what it finds
+        is written as typed (the candidates holding it are fetched first, S-2)."""
+        return Query(tuple(dataclasses.replace(term, open_end=False) for term in self.terms))
+
     def in_column(self, index: int, column: str) -> str:
         """FTS5 syntax for term ``index`` found in ``column`` (for its document frequency)."""
         return f"{{{column}}} : {self.terms[index].fts}"
 
 
-def parse_query(text: str) -> Query | None:
+def parse_query(text: str, *, typing: bool = False) -> Query | None:
     """The user's words as a :class:`Query`, each distinct term once; None when ``text``
     holds no word.
+
+    ``typing``: ``text`` is a query still being typed (the web page's search box as it
+    changes, S-1): a Korean last syllable without a final consonant is then open (an input
+    method shows ``한구`` on the way to ``한국``) and consonants typed alone after it are left
+    out. A query typed in full (the API's default) finds only what it says: ``공부`` never
+    finds ``공분``.
 
     Never FTS5 syntax from the user: quotes, operators, column names and stars are just text.
     A piece of marks with no letter or digit (a lone combining accent, a variation selector)
@@ -882,6 +902,7 @@ def parse_query(text: str) -> Query | None:
     terms: list[Term] = []
     # a zero-width non-joiner typed in a word joins it: the word is indexed joined too
     form = search_form(text).replace(_ZWNJ, "")
+    unmerged = _unmerged_form(text, form)
     for found in _QUERY_WORD.finditer(form):
         word, begin, before = found.group(), 0, len(terms)
         signs = _NAME_SIGNS.match(form, found.end())
@@ -905,7 +926,15 @@ def parse_query(text: str) -> Query | None:
             else:
                 begin = piece.start()
                 words = tuple(_CAMEL_SPLIT.split(piece.group()))
-                terms.append(Term(words=words, identifier=piece.group() if len(words) > 1 else ""))
+                at = found.start() + piece.start()
+                typed = unmerged[at : at + len(piece.group())]
+                terms.append(
+                    Term(
+                        words=words,
+                        identifier=piece.group() if len(words) > 1 else "",
+                        typed=typed if _FOLD_TARGET_RE.search(typed) else "",
+                    )
+                )
         if signs and len(terms) > before and terms[-1].words:  # the word ends in a word piece
             named = terms.pop()
             typed = (named.identifier or "".join(named.words)) + signs.group()
@@ -915,12 +944,46 @@ def parse_query(text: str) -> Query | None:
     last = terms[-1]
     if last.words and not last.signs:
         terms[-1] = dataclasses.replace(last, prefix=True)
+    elif not typing:
+        pass  # typed in full: its last syllable is as written
     elif last.run and _HANGUL_TYPING.search(last.run):
         last = dataclasses.replace(last, run=_HANGUL_TYPING.sub("", last.run))
         terms[-1] = dataclasses.replace(last, open_end=_open_syllable(last.run[-1]))
     elif last.run and _open_syllable(last.run[-1]):
         terms[-1] = dataclasses.replace(last, open_end=True)
     return Query(tuple(dict.fromkeys(terms)))  # a word typed twice is one thing to find
+
+
+_MERGING = "\u0622\u0623\u0625\u0671\u0649\u0629"
+"""The Arabic letters search folds onto another that spell distinct words with it (``على``
+"on" and ``علي`` "Ali", ``كرة`` "ball" and ``كره`` "hatred"): alef with madda, hamza or wasla,
+alef maksura, teh marbuta. Found either way, as people type without that precision, but a
+hit written as typed ranks first and is the one marked (:attr:`Match.loose`)."""
+_MERGING_RE = re.compile(f"[{_MERGING}]")
+_FOLD_TARGET_RE = re.compile(f"[{_MERGING}\u0627\u064a\u0647]")
+"""A letter of :data:`_MERGING` or one they are folded onto (alef, yeh, heh): a word holding
+one is matched loosely where the text writes it otherwise (``كره`` finds ``كرة`` below ``كره``)."""
+_KEEP = str.maketrans({letter: chr(0xF000 + index) for index, letter in enumerate(_MERGING)})
+_RESTORE = str.maketrans({chr(0xF000 + index): letter for index, letter in enumerate(_MERGING)})
+
+
+def _unmerged_form(text: str, form: str) -> str:
+    """``text`` in its search form (``form``) but with the letters of :data:`_MERGING` as
+    written, character for character against ``form``; ``form`` itself when ``text`` holds
+    none of them (or when a fold around them changed the length, which no real text does)."""
+    if text.isascii() or _MERGING_RE.search(text) is None:
+        return form
+    kept = search_form(unicodedata.normalize("NFC", text).translate(_KEEP)).replace(_ZWNJ, "")
+    kept = kept.translate(_RESTORE)
+    return kept if len(kept) == len(form) else form
+
+
+def _as_typed(written: str, typed: str, prefix: bool) -> bool:
+    """Whether ``written`` (a match as the text writes it) spells the merging Arabic letters
+    as ``typed`` does (the whole of it, or its start for a prefix)."""
+    kept = _unmerged_form(written, search_form(written).replace(_ZWNJ, "")).casefold()
+    typed = typed.casefold()
+    return kept.startswith(typed) if prefix else kept == typed
 
 
 def word_continues(word: str, start: int) -> bool:
@@ -933,12 +996,16 @@ def word_continues(word: str, start: int) -> bool:
 @dataclass(frozen=True, slots=True)
 class Match:
     """Where a term matched in a text: characters ``start`` to ``end``; ``term`` its index;
-    ``exact``: the term's identifier as typed, neither spelled apart nor part of a longer one."""
+    ``exact``: the term's identifier as typed, neither spelled apart nor part of a longer one;
+    ``loose``: found only through an opened Korean syllable or a merging Arabic fold (``공분``
+    for ``공부`` typed, ``علي`` for ``على``): such a hit ranks below one written as typed, and
+    :func:`matches` marks it only where the term is not found as typed."""
 
     start: int
     end: int
     term: int
     exact: bool = False
+    loose: bool = False
 
 
 def matches(text: str, query: Query) -> list[Match]:
@@ -962,11 +1029,13 @@ def matches(text: str, query: Query) -> list[Match]:
                     continue  # half of a cluster: a vowel sign or virama split off
                 if not _pair_start(text, hit.start()):
                     continue  # the second half of a flag
-                found.append(Match(hit.start(), hit.end(1), number))
+                loose = query.terms[number].open_end and hit.group(1)[-1] != run[-1]
+                found.append(Match(hit.start(), hit.end(1), number, loose=loose))
                 count += 1
                 if count == MAX_MATCHES:
                     break
             continue
+        term = query.terms[number]
         for hit in pattern.finditer(text):
             start, end = hit.span()
             if (
@@ -991,16 +1060,33 @@ def matches(text: str, query: Query) -> list[Match]:
                 continue
             if signs:
                 exact, end = _with_signs(text, start, end, identifier, signs)
-            found.append(Match(start, end, number, exact))
+            found.append(
+                Match(start, end, number, exact, _loose(written, places, start, end, term))
+            )
             count += 1
             if count == MAX_MATCHES:
                 break
     if places is not None:  # back onto the text as written, whole characters
-        found = [Match(places.start(m.start), places.end(m.end), m.term, m.exact) for m in found]
+        found = [
+            dataclasses.replace(m, start=places.start(m.start), end=places.end(m.end))
+            for m in found
+        ]
     if not written.isascii():
         found = [_whole_graphemes(written, match) for match in found]
+    as_typed = {match.term for match in found if not match.loose}
+    found = [match for match in found if not (match.loose and match.term in as_typed)]
     found.sort(key=lambda match: (match.start, match.end))
     return found
+
+
+def _loose(written: str, places: _FormMap | None, start: int, end: int, term: Term) -> bool:
+    """Whether a word term's match at ``start:end`` of the search form of ``written`` is
+    written otherwise than the term was typed in a letter of :data:`_MERGING`."""
+    if not term.typed:
+        return False
+    if places is not None:
+        start, end = places.start(start), places.end(end)
+    return not _as_typed(written[start:end], term.typed, term.prefix)
 
 
 def _pair_start(text: str, at: int) -> bool:
@@ -1039,7 +1125,7 @@ def _whole_graphemes(text: str, match: Match) -> Match:
     end = max(end, grapheme.end()) if grapheme else end
     if (start, end) == (match.start, match.end):
         return match
-    return Match(start, end, match.term, match.exact)
+    return dataclasses.replace(match, start=start, end=end)
 
 
 def _with_signs(text: str, start: int, end: int, typed: str, signs: str) -> tuple[bool, int]:

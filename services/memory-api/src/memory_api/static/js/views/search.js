@@ -2,7 +2,9 @@
 // …/memory/search, debounced; Enter searches at once); hits come best first and show the
 // memory's name, its scope, its description and a passage of its body, the matched words marked
 // in each (each text once), and open in the viewer. Escape clears. Only the newest answer is
-// shown, so a slow early answer never replaces a later one.
+// shown, so a slow early answer never replaces a later one. A search run by typing says so
+// (`typing=true`): the service then opens a Korean last syllable an input method has not
+// finished (`한구` on the way to `한국`, S-2); Enter searches the text as typed in full.
 
 import { ApiError, api, paths } from "../api.js";
 import { errorBox, h, plural, replace } from "../dom.js";
@@ -27,6 +29,7 @@ export class MemorySearch {
     this.ticket = 0;
     this.timer = null;
     this.limit = LIMIT;
+    this.typing = false; // the box's text is still being typed (its last search ran on input)
     this.input = h("input", {
       type: "search",
       id: "memory-search",
@@ -64,7 +67,7 @@ export class MemorySearch {
   onKey(event) {
     if (event.key === "Enter") {
       event.preventDefault();
-      this.run();
+      this.run(false);
     } else if (event.key === "Escape" && this.input.value) {
       event.preventDefault();
       this.input.value = "";
@@ -74,7 +77,7 @@ export class MemorySearch {
 
   schedule() {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.run(), DEBOUNCE_MS);
+    this.timer = setTimeout(() => this.run(true), DEBOUNCE_MS);
   }
 
   clear() {
@@ -84,9 +87,11 @@ export class MemorySearch {
     this.status.textContent = "";
   }
 
-  /** Search for the box's text now; an empty box clears the results. */
-  async run() {
+  /** Search for the box's text now; an empty box clears the results. `typing`: the text is
+   * still being typed (a debounced input, not Enter); a retry or "more" keeps the last one's. */
+  async run(typing = this.typing) {
     clearTimeout(this.timer);
+    this.typing = typing;
     const query = this.input.value.trim();
     if (!query) {
       this.clear();
@@ -97,6 +102,7 @@ export class MemorySearch {
     this.status.textContent = "Searching…";
     this.results.setAttribute("aria-busy", "true");
     const search = new URLSearchParams({ q: query, limit: String(this.limit) });
+    if (typing) search.set("typing", "true");
     const path = `${paths.memory(project, agent)}/search?${search}`;
     try {
       const data = await api.get(path);
