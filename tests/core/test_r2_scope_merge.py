@@ -14,6 +14,8 @@ from memory_core.scope_merge import (
     part_twins,
 )
 
+from tests.support.index_reads import count_index_reads
+
 Copy = dict[str, bytes]
 
 
@@ -424,3 +426,24 @@ def test_r2_index_lines_added_on_both_sides_or_changed_on_one_say_nothing() -> N
     second = {"MEMORY.md": b"- [A](a.md) about a, reworded\n- [C](c.md) the laptop's\n"}
     _, merge = _merge(base, first, second)
     assert merge.outcomes == []
+
+
+def test_r2_a_merge_keeping_many_files_reads_each_index_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every file both sides edited is kept twice, each copy with its index line, and the
+    laptop's index is read once for the lines of all of them, not once per file kept (the
+    merged index, a text of its own here, is read by the line merge)."""
+    count = 300
+    lines = "".join(f"- [N{n}](n{n}.md) about {n}\n" for n in range(count))
+    names = [f"n{n}.md" for n in range(count)]
+    base = {INDEX: lines.encode()} | dict.fromkeys(names, b"base\n")
+    first = {INDEX: (lines + "- [Y](y.md) the service's\n").encode()}
+    first |= dict.fromkeys(names, b"the service's\n")
+    second = {INDEX: (lines + "- [X](x.md) new\n").encode()} | dict.fromkeys(names, b"laptop\n")
+    reads = count_index_reads(monkeypatch, lines + "- [X](x.md) new\n")
+    merged, merge = _merge(base, first, second)
+    assert [o.kind for o in merge.outcomes] == ["kept-both"] * count
+    assert len(reads) == 1
+    index = merged[INDEX].decode().splitlines()
+    assert all(f"- [N{n}](n{n}-laptop.md) about {n}" in index for n in range(count))

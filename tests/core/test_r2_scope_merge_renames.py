@@ -285,3 +285,31 @@ def _pure_of(side: Copy, name: str) -> bool:
     """Whether ``side`` holds the base's ``a.md`` text as ``name`` (git finds a pure rename
     whatever else it pairs)."""
     return side[name] == BASE["a.md"]
+
+
+LINK_FORMS = {
+    "inline": "- [A]({}.md) about a\n",
+    "reference": "- [A][a] about a\n\n[a]: {}.md\n",
+    "wiki": "- [[{}]] about a\n",
+}
+
+
+@pytest.mark.parametrize("form", sorted(LINK_FORMS))
+def test_r2_a_line_each_side_relinked_for_its_own_rename_is_no_line_changed_twice(
+    form: str,
+) -> None:
+    """``a.md`` renamed and rewritten ``b.md`` on one side and ``c.md`` on the other, each
+    side pointing the index line at its own new name in whatever link form the line has (an
+    inline link, a reference definition, a wiki link, T-4): a rename each side made, said as
+    ``renamed-apart``; the line's words are the same on both sides, so never "changed on
+    two machines"."""
+    line = LINK_FORMS[form]
+    base = {INDEX: line.format("a").encode(), "a.md": b"a text\n"}
+    first = {INDEX: line.format("b").encode(), "b.md": b"the service's own text\n"}
+    second = {INDEX: line.format("c").encode(), "c.md": b"the laptop's own text\n"}
+    files, merged = _merge(base, first, second, ({}, {}))
+    assert sorted(files) == [INDEX, "b.md", "c.md"]
+    assert [o.describe() for o in merged.outcomes] == [
+        "a.md was renamed b.md on one machine and c.md on another, with other texts: both are "
+        "kept, as b.md and c.md"
+    ]

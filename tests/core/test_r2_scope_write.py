@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from memory_core.index import index_lines_linking, index_lines_linking_each
 from memory_core.scope_files import TOPIC_CAP
 from memory_core.scope_merge import MergeOutcome, blob_id
 from memory_core.scope_write import apply_scope
+
+from tests.support.index_reads import count_index_reads
 
 
 def _apply(scope: Path, disk: dict[str, bytes], target: dict[str, bytes]) -> list[MergeOutcome]:
@@ -99,6 +102,59 @@ def test_r2_a_file_edited_while_the_change_deleted_it_keeps_its_index_line(
         "a.md": b"edited meanwhile\n",
         "b.md": b"b\n",
     }
+
+
+def test_r2_a_push_keeping_many_files_reads_the_index_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every file of a push kept beside a file edited meanwhile gets its index line, and the
+    index is read once for all of them, not once per file: a push that keeps thousands
+    (every file, once the history is moved aside) costs the index's length, not its
+    square."""
+    count = 300
+    lines = "".join(f"- [N{n}](n{n}.md) about {n}\n" for n in range(count))
+    (tmp_path / "MEMORY.md").write_text(lines)
+    for n in range(count):
+        (tmp_path / f"n{n}.md").write_bytes(b"before\n")
+    disk = _files(tmp_path)
+    for n in range(count):
+        (tmp_path / f"n{n}.md").write_bytes(b"written meanwhile\n")
+    target = {"MEMORY.md": lines.encode()} | {f"n{n}.md": b"pushed\n" for n in range(count)}
+    reads = count_index_reads(monkeypatch, lines)
+    outcomes = _apply(tmp_path, disk, target)
+    assert len(outcomes) == count and {o.kind for o in outcomes} == {"kept-both"}
+    assert len(reads) == 1
+    readded = (tmp_path / "MEMORY.md").read_text().splitlines()[count:]
+    assert sorted(readded) == sorted(f"- [N{n}](n{n}-laptop.md) about {n}" for n in range(count))
+
+
+EVERY_FORM = (
+    "# Memory\n"
+    "- [A](a.md) inline, [B](<b.md#why>) angled\n"
+    "- [Ref][r] a reference use\n"
+    '- [[c]] wiki and <a href="d.md">html</a>\n'
+    "- `e.md` - an entry\n"
+    "- [P](p%25.md) a name holding a percent sign\n"
+    "- [A2](a.md) one\u2028- [F](f.md) two joined by a soft break\n"
+    "<!-- - [G](g.md) commented out -->\n"
+    "```\n- [H](h.md) fenced\n```\n"
+    "- [Caf\u00e9](cafe\u0301.md) written in NFD\n"
+    "see a.md in prose\n"
+    "\n"
+    "[r]: a.md\n"
+)
+
+
+def test_r2_one_read_finds_for_each_file_the_lines_a_delete_of_it_removes() -> None:
+    """The one-pass reader finds, for every file, just the lines a delete of that file prunes
+    (T-4: every link form; a reference use where its definition points; of joined entries
+    the ones linking it; never fenced, commented or prose)."""
+    names = ["a.md", "b.md", "c.md", "d.md", "e.md", "f.md", "g.md", "h.md", "p%.md"]
+    names += ["caf\u00e9.md", "nothing.md"]
+    each = index_lines_linking_each(EVERY_FORM, names)
+    one_by_one = {name: index_lines_linking(EVERY_FORM, name) for name in names}
+    assert each == {name: lines for name, lines in one_by_one.items() if lines}
+    assert sorted(each) == ["a.md", "b.md", "c.md", "café.md", "d.md", "e.md", "f.md", "p%.md"]
 
 
 def test_r2_index_lines_written_meanwhile_stay(tmp_path: Path) -> None:

@@ -18,21 +18,9 @@ from memory_core import layout
 from memory_core.index import index_lines_linking
 
 from tests.plugin.test_r1_remote_sync import append, served_root, synced, two_machines
+from tests.support.scope_texts import lines_of, texts
 
 __all__ = ["served_root", "two_machines"]  # the fixtures, used by name
-
-
-def lines_of(scope: Path) -> set[str]:
-    return {
-        line
-        for path in scope.iterdir()
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    }
-
-
-def texts(scope: Path) -> dict[str, str]:
-    return {path.name: path.read_text(encoding="utf-8") for path in sorted(scope.iterdir())}
 
 
 def write_on(copy: RemoteCopy, who: str) -> None:

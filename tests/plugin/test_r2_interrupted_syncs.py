@@ -27,6 +27,7 @@ from memory_core import layout
 
 from tests.plugin.real_service import RealService
 from tests.plugin.test_r1_remote_sync import append, machine, synced, versions
+from tests.support.scope_texts import lines_of, texts
 
 SYNC = """
 import sys
@@ -36,19 +37,6 @@ url, token, agent, state = sys.argv[1:5]
 RemoteCopy(url=url, token=token, project="acme", agent=agent, state_dir=Path(state),
            timeout=30.0).sync(None)
 """
-
-
-def lines_of(scope: Path) -> set[str]:
-    return {
-        line
-        for path in scope.iterdir()
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    }
-
-
-def texts(scope: Path) -> dict[str, str]:
-    return {path.name: path.read_text(encoding="utf-8") for path in sorted(scope.iterdir())}
 
 
 def git_stand_in(folder: Path, push: str, *, before: str = "") -> dict[str, str]:

@@ -18,14 +18,11 @@ from harness_memory.remote import RemoteCopy
 from memory_core import layout
 
 from tests.plugin.test_r1_remote_sync import served_root, synced, two_machines
+from tests.support.scope_texts import texts
 
 __all__ = ["served_root", "two_machines"]  # the fixtures, used by name
 
 NAMES = ["長" * 83 + "a.md", "長" * 83 + "b.md", "é" * 125 + "x.md", "😀" * 62 + "y.md"]
-
-
-def texts(scope: Path) -> dict[str, str]:
-    return {path.name: path.read_text(encoding="utf-8") for path in sorted(scope.iterdir())}
 
 
 def test_r2_long_names_edited_on_two_machines_keep_both_texts_apart_and_round_trip(

@@ -32,7 +32,7 @@ import bisect
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from urllib.parse import unquote
 
 from memory_core.joined_lines import SOFT_BREAKS, entries, has_soft_break, parts_without
@@ -54,6 +54,7 @@ __all__ = [
     "entry_targets",
     "index_lines",
     "index_lines_linking",
+    "index_lines_linking_each",
     "line_entries",
     "line_links_to",
     "line_without_entries",
@@ -649,6 +650,72 @@ def index_lines_linking(text: str, file_name: str) -> list[str]:
     ['- [Deploy][d]', '[d]: deploy.md']
     """
     return prune_index(text, file_name)[1]
+
+
+def index_lines_linking_each(text: str, names: Iterable[str]) -> dict[str, list[str]]:
+    """:func:`index_lines_linking` for each of ``names`` in one pass over the index ``text``:
+    each name (as given) that some line links → those lines, in order, as :func:`prune_index`
+    removes them for it (T-4: every link form, a reference use where its definition points,
+    of a line of entries joined by a soft break the entries linking it; fenced code and HTML
+    comments link nothing). Names compare in NFC. Each line is read once whatever the count
+    of names, so the index lines of thousands of files kept in a push cost the index's
+    length, not its square (R-2).
+
+    >>> index_lines_linking_each("- [A](a.md) [[b]]\\n- [B][r]\\n\\n[r]: b.md\\n", ["b.md", "c.md"])
+    {'b.md': ['- [A](a.md) [[b]]', '- [B][r]', '[r]: b.md']}
+    """
+    wanted: dict[str, list[str]] = {}
+    for name in names:
+        wanted.setdefault(unicodedata.normalize("NFC", name), []).append(name)
+    found: dict[str, list[str]] = {}
+    if not wanted or not text:
+        return found
+    lines = index_lines(text)
+    commented = "<!--" in text and "-->" in text
+    shown = blank_comment_lines(lines) if commented else lines
+    fenced = fenced_lines(lines) if _may_fence(text) else [False] * len(lines)
+    references = reference_definitions(shown) if "]:" in text else {}
+    for line, prose, fence in zip(lines, shown, fenced, strict=True):
+        if fence:
+            continue
+        for target in dict.fromkeys(_names_linked(prose, references)):
+            for name in wanted.get(target, ()):
+                leaves = _comment_ends_of(prose) if commented else None
+                found.setdefault(name, []).extend(_entries_linking(line, name, references, leaves))
+    return found
+
+
+def _names_linked(prose: str, references: Mapping[str, str]) -> list[str]:
+    """The targets (NFC) one index line links as :func:`line_links_to` finds them, undecoded
+    ones too, and where the reference labels it uses point (``references``: label →
+    target, :func:`reference_definitions`)."""
+    targets = [*link_targets(prose), *entry_targets(prose)]
+    if "%" in prose:  # a name that really holds ``%20``, linked as it is spelled
+        targets += link_targets(prose.replace("%", "%25"))
+    if references and "[" in prose:
+        targets += [references[label] for label in reference_labels(prose) if label in references]
+    return [unicodedata.normalize("NFC", target) for target in targets]
+
+
+def _entries_linking(
+    line: str,
+    name: str,
+    references: Mapping[str, str],
+    leaves: Callable[[str, int], str] | None,
+) -> list[str]:
+    """What :func:`prune_index` removes of ``line``, a line linking ``name``: the line, or of
+    a line of entries joined by a soft break (:func:`_partly_removed`) the entries linking it
+    when some do not."""
+    if not has_soft_break(line) or not _parts_link_as_the_line(line):
+        return [line]
+    labels = {label for label, target in references.items() if _same_name(target, name)}
+
+    def links(part: str) -> bool:
+        """Whether the entry ``part`` links ``name``, itself or by a reference label."""
+        return line_links_to(part, name) or any(label in labels for label in reference_labels(part))
+
+    kept = parts_without(line, links, _starts_entry, leaves)
+    return [line] if kept is None else kept[1]
 
 
 def _uncommented(text: str, tokens: Sequence[str]) -> list[str] | None:

@@ -28,9 +28,9 @@ import unicodedata
 from collections.abc import Callable, Mapping
 
 from memory_core import layout
-from memory_core.index import link_targets
+from memory_core.index import index_lines_linking_each
 from memory_core.index_merge import rewrite_links
-from memory_core.scope_files import is_scope_file
+from memory_core.scope_files import is_topic_file
 
 __all__ = ["rewritten_renames"]
 
@@ -53,8 +53,8 @@ def rewritten_renames(
     became ``[Tue]``: the next day's note from the same template), git's is not. An index that
     is not UTF-8 ties nothing and says nothing against git.
     """
-    gone = [name for name in base if _is_topic(name) and name not in side]
-    come = [name for name in side if _is_topic(name) and name not in base]
+    gone = [name for name in base if is_topic_file(name) and name not in side]
+    come = [name for name in side if is_topic_file(name) and name not in base]
     if not gone or not come:
         return {}
     linking = _lines_by_link(_index(base, content), gone)
@@ -63,6 +63,8 @@ def rewritten_renames(
     came = set(come)
 
     def free(old: str, new: str | None) -> bool:
+        """Whether ``new`` may be ``old``'s new name: come in ``side``, not yet paired, and
+        holding another text (a pure rename is no rewrite)."""
         return new in came and new not in taken and base[old] != side[new]
 
     taken: set[str | None] = set()
@@ -83,26 +85,22 @@ a NUL, K-7)."""
 
 
 def _lines_by_link(text: str | None, names: list[str]) -> dict[str, list[str]]:
-    """``text``'s lines linking one of ``names`` (T-4 forms), each with that link blanked
-    (:data:`_BLANK`): keyed by the name, the blanked lines; keyed by a blanked line, the names
-    whose lines read so. One look at each line's links whatever the count of names, so a
-    version that renamed a thousand notes costs its index's length, not its square."""
+    """``text``'s lines linking one of ``names`` (:func:`~memory_core.index.
+    index_lines_linking_each`: every T-4 form, a reference use where its definition points),
+    each with that link blanked (:data:`_BLANK`): keyed by the name, the blanked lines; keyed
+    by a blanked line, the names whose lines read so. One read of the index whatever the
+    count of names, so a version that renamed a thousand notes costs its index's length, not
+    its square."""
     found: dict[str, list[str]] = {}
     if text is None:
         return found
-    wanted = {unicodedata.normalize("NFC", name): name for name in names}
-    for line in text.split("\n"):
-        for target in dict.fromkeys(unicodedata.normalize("NFC", t) for t in link_targets(line)):
-            name = wanted.get(target)
-            if name is not None:
-                blanked = rewrite_links(line, {target: _BLANK})
-                found.setdefault(name, []).append(blanked)
-                found.setdefault(blanked, []).append(name)
+    for name, lines in index_lines_linking_each(text, names).items():
+        blank = {unicodedata.normalize("NFC", name): _BLANK}
+        for line in lines:
+            blanked = rewrite_links(line, blank)
+            found.setdefault(name, []).append(blanked)
+            found.setdefault(blanked, []).append(name)
     return found
-
-
-def _is_topic(name: str) -> bool:
-    return name not in (layout.INDEX_FILE, layout.MARKER_FILE) and is_scope_file(name)
 
 
 def _index(files: Mapping[str, str], content: Callable[[str], bytes]) -> str | None:

@@ -25,6 +25,7 @@ __all__ = [
     "TOPIC_CAP",
     "SyncRefusal",
     "is_scope_file",
+    "is_topic_file",
     "scope_file_cap",
     "sync_refusal",
 ]
@@ -45,6 +46,12 @@ def is_scope_file(name: str) -> bool:
     except InvalidId:
         return False
     return True
+
+
+def is_topic_file(name: str) -> bool:
+    """Whether a scope entry named ``name`` is a topic file: memory other than the index and
+    the Workspace marker (K-7)."""
+    return name not in (layout.INDEX_FILE, layout.MARKER_FILE) and is_scope_file(name)
 
 
 def scope_file_cap(name: str) -> int:

@@ -77,11 +77,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from memory_core import layout
-from memory_core.index import index_lines_linking, link_targets
+from memory_core.index import entry_targets, index_lines_linking_each, link_targets
 from memory_core.index_merge import merge_index, rewrite_links
 from memory_core.line_merge import changed_on_both, merge_lines
 from memory_core.rewritten_renames import rewritten_renames
-from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file
+from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file, is_topic_file
 
 __all__ = [
     "MergeOutcome",
@@ -316,15 +316,18 @@ def fold_name(name: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFD", name).casefold())
 
 
-def index_lines_for(index: bytes | None, name: str) -> list[str]:
-    """The lines of the index ``index`` (bytes, UTF-8) that link to ``name`` (T-4)."""
+def index_lines_for(index: bytes | None, names: Iterable[str]) -> dict[str, list[str]]:
+    """The lines of the index ``index`` (bytes, UTF-8; none when it is not) that link to each
+    of ``names`` (T-4), read in one pass however many names: name → its lines, in order; a
+    name no line links is left out (:func:`~memory_core.index.index_lines_linking_each`)."""
     text = _text(index)
     if not text:
-        return []
-    return index_lines_linking(text, name)
+        return {}
+    return index_lines_linking_each(text, names)
 
 
 def _text(data: bytes | None) -> str | None:
+    """``data`` decoded as UTF-8 without a byte order mark; None when absent or not UTF-8."""
     if data is None:
         return None
     try:
@@ -367,6 +370,7 @@ def merge_scopes(
     made = followed.made
 
     def read(blob: str) -> bytes:
+        """The bytes of ``blob``: an index following the renames made, else ``content``'s."""
         return made[blob] if blob in made else content(blob)
 
     merge = _merge_files(base, first, second, read, label, followed.relinks, rewritten)
@@ -450,20 +454,25 @@ def _renamed_apart(
     return said
 
 
-_LINK_TARGET_RE = re.compile(rb"\]\([^)]*\)")
-
-
 def _reworded_on_both(base: bytes, second: bytes, first: bytes) -> tuple[str, ...]:
     """The index lines of ``base`` both sides reworded, each its own way (both versions are
     kept, :func:`~memory_core.line_merge.changed_on_both`), as text; not those whose two
     versions differ only in where their links point (a rename each side made, said by its
-    own outcome)."""
+    own outcome), in any T-4 form (:func:`_words`)."""
     were: list[str] = []
     for was, seconds, firsts in changed_on_both(base, second, first):
-        words = [{_LINK_TARGET_RE.sub(b"]()", line) for line in side} for side in (seconds, firsts)]
-        if words[0] != words[1]:
+        if {_words(line) for line in seconds} != {_words(line) for line in firsts}:
             were += [line.decode("utf-8", "replace").rstrip("\r\n") for line in was]
     return tuple(were)
+
+
+def _words(line: bytes) -> str:
+    """What the index line ``line`` says, not where it links: every link target blanked, in
+    each form the link reader knows (inline, reference definition, wiki, entry, HTML; T-4:
+    :func:`~memory_core.index.link_targets`, :func:`~memory_core.index.entry_targets`)."""
+    text = line.decode("utf-8", "replace")
+    targets = [*link_targets(text), *entry_targets(text)]
+    return rewrite_links(text, dict.fromkeys(map(_nfc, targets), ""))
 
 
 def _kept_edited(name: str, rewritten: Renames) -> MergeOutcome:
@@ -489,12 +498,10 @@ def _keep_first_lines(
     text = _text(raw)
     if text is None:
         return
-    lines = [
-        line
-        for name in sorted(names)
-        if not index_lines_linking(text, name)
-        for line in index_lines_for(content(held), name)
-    ]
+    linked = index_lines_linking_each(text, names)
+    unlinked = sorted(name for name in names if name not in linked)
+    found = index_lines_for(content(held), unlinked) if unlinked else {}
+    lines = [line for name in unlinked for line in found.get(name, [])]
     if not lines:
         return
     merged = merge_index(text, "".join(line + "\n" for line in lines), {})
@@ -516,10 +523,6 @@ class _Followed:
     made: dict[str, bytes] = field(default_factory=dict)
     outcomes: list[MergeOutcome] = field(default_factory=list)
     relinks: list[_Relink] = field(default_factory=list)
-
-
-def _is_topic(name: str) -> bool:
-    return name not in (layout.INDEX_FILE, layout.MARKER_FILE) and is_scope_file(name)
 
 
 def _follow_renames(
@@ -569,7 +572,7 @@ def _follow_renames(
     done.relinks.extend(_Relink(second, name, new) for name, new in onto_one.items())
     parted = dict(done.second)  # the second side as the renames below find it
     for old, new in first_renames.items():
-        if not (_is_topic(old) and _is_topic(new)) or old not in base or new not in first:
+        if not (is_topic_file(old) and is_topic_file(new)) or old not in base or new not in first:
             continue
         if new in second and parted.get(old) != base[old]:
             continue  # onto the second side's own new file, with an edit of the old one there
@@ -589,7 +592,7 @@ def _follow_renames(
         done.base[new] = done.base.pop(old)
         links[0][old] = links[2][old] = new
     for old, new in second_renames.items():
-        if not (_is_topic(old) and _is_topic(new)) or old not in base or new not in parted:
+        if not (is_topic_file(old) and is_topic_file(new)) or old not in base or new not in parted:
             continue
         if old in first and new not in first and old in done.base:
             done.first[new] = done.first.pop(old)
@@ -624,7 +627,7 @@ def _part_one_new_name(
     second_from = {new: old for old, new in second_renames.items()}
     taken = set(done.base) | set(done.first) | set(done.second)
     for name in sorted(set(done.first) & set(done.second) - set(done.base)):
-        if not _is_topic(name) or done.first[name] == done.second[name]:
+        if not is_topic_file(name) or done.first[name] == done.second[name]:
             continue
         new = kept_name(name, label, taken)
         taken.add(new)
@@ -711,7 +714,7 @@ def _kept_both_before(base: Blobs, first: Blobs, second: Blobs, label: str) -> d
     text, never links the other ``c.md``."""
     moved: dict[str, str] = {}
     for name, blob in second.items():
-        if not _is_topic(name) or base.get(name) != blob or first.get(name) in (None, blob):
+        if not is_topic_file(name) or base.get(name) != blob or first.get(name) in (None, blob):
             continue
         stem = name.removesuffix(".md")
         kept = re.compile(re.escape(f"{stem}-{_slug(label)}") + r"(?:-[0-9]+)?\.md")
@@ -759,6 +762,7 @@ def _part_twins(
 
 
 def _nfc(name: str) -> str:
+    """``name`` in NFC, the form links are compared in (T-4)."""
     return unicodedata.normalize("NFC", name)
 
 
@@ -798,10 +802,27 @@ def _relink_twins(
 
 
 def _put(files: dict[str, str], name: str, blob: str | None) -> None:
+    """Set ``files[name]`` to ``blob``; None removes it."""
     if blob is None:
         files.pop(name, None)
     else:
         files[name] = blob
+
+
+def _lines_of_relinks(
+    relinks: list[_Relink], content: Content
+) -> dict[str | None, dict[str, list[str]]]:
+    """For each index (blob id) of the sides of ``relinks``, its lines linking each file those
+    relinks name there (:func:`index_lines_for`): one read of each index however many files a
+    merge keeps."""
+    names: dict[str | None, list[str]] = {}
+    for relink in relinks:
+        names.setdefault(relink.side.get(layout.INDEX_FILE), []).append(relink.name)
+    return {
+        blob: index_lines_for(content(blob), wanted)
+        for blob, wanted in names.items()
+        if blob is not None
+    }
 
 
 def _merge_index(
@@ -812,6 +833,10 @@ def _merge_index(
     content: Content,
     relinks: list[_Relink],
 ) -> None:
+    """Set the merged index in ``merge``: one side's where only it changed, else the two
+    merged as lines (the first side's first; lines both reworded said as
+    ``index-lines-both``), then the lines of ``relinks`` (each side's index lines linking a
+    file kept, pointed at its kept name) merged in, nothing twice."""
     name = layout.INDEX_FILE
     was, ours, theirs = base.get(name), first.get(name), second.get(name)
     if not relinks and theirs in (was, ours):
@@ -829,11 +854,11 @@ def _merge_index(
         if were := _reworded_on_both(parts[0], parts[1], parts[2]):
             merge.outcomes.append(MergeOutcome("index-lines-both", name, lines=were))
     lines: list[str] = []
+    found = _lines_of_relinks(relinks, content)
     for relink in relinks:
-        old = relink.side.get(name)
-        found = index_lines_for(None if old is None else content(old), relink.name)
         renames = {} if relink.new == relink.name else {relink.name: relink.new}
-        lines.extend(rewrite_links(line, renames) for line in found)
+        linking = found.get(relink.side.get(name), {}).get(relink.name, [])
+        lines.extend(rewrite_links(line, renames) for line in linking)
     if lines:
         text = _text(index)
         if index is None or text is not None:

@@ -111,7 +111,7 @@ def _index_what_was_kept(
     deleted it (``kept-edited`` where ``target`` lacks it), the lines of ``disk``'s index
     linking it. Only lines the index lacks; an index that cannot be rewritten is left as it is
     (its own outcome says so)."""
-    lines: list[str] = []
+    kept: list[tuple[str, str, dict[str, str]]] = []  # index blob, file, its new name
     for outcome in outcomes:
         if outcome.kind == "kept-both" and outcome.kept_as and outcome.file in target:
             index, renamed = target.get(layout.INDEX_FILE), {outcome.file: outcome.kept_as}
@@ -120,8 +120,16 @@ def _index_what_was_kept(
         else:
             continue
         if index is not None:
-            found = index_lines_for(content(index), outcome.file)
-            lines += [rewrite_links(line, _nfc_keys(renamed)) for line in found]
+            kept.append((index, outcome.file, renamed))
+    names: dict[str, list[str]] = {}
+    for index, name, _ in kept:
+        names.setdefault(index, []).append(name)
+    found = {index: index_lines_for(content(index), files) for index, files in names.items()}
+    lines = [
+        rewrite_links(line, _nfc_keys(renamed))
+        for index, name, renamed in kept
+        for line in found[index].get(name, [])
+    ]
     if lines:
         wanted = [line.encode("utf-8") + b"\n" for line in dict.fromkeys(lines)]
         _added_to(scope / layout.INDEX_FILE, wanted, cap=INDEX_CAP)
@@ -168,6 +176,8 @@ def _write_topic(
     label: str,
     taken: set[str],
 ) -> MergeOutcome | None:
+    """Bring the topic file ``name`` from blob ``before`` to ``after`` (None: absent) where
+    the folder still holds ``before``; what a race kept (see the module), or None."""
     path = scope / name
     if after is None:
         kept = not _delete_if_unchanged(path, before, label, taken)
@@ -182,6 +192,7 @@ def _write_topic(
         return None if _same(path, after) else _keep_beside(scope, name, data, label, taken)
 
     def replace(raw: bytes) -> bytes | None:
+        """The new text while the file holds what the merge started from, else no change."""
         return data if blob_id(raw) == before else None
 
     try:
@@ -250,6 +261,7 @@ def _write_index(path: Path, before: str | None, after: str | None, content: Con
         return None
 
     def merge(raw: bytes) -> bytes | None:
+        """The change merged as lines into the index as it is now (:func:`merge_lines`)."""
         return merge_lines(base, new, raw)
 
     for _ in range(3):
@@ -342,6 +354,7 @@ def _lines_of(path: Path) -> list[bytes]:
 
 
 def _regular_fd(fd: int) -> bool:
+    """Whether the open file ``fd`` is a regular file."""
     return stat.S_ISREG(os.fstat(fd).st_mode)
 
 
@@ -374,6 +387,8 @@ def _added_to(path: Path, lines: list[bytes], *, cap: int = TOPIC_CAP) -> bool:
     fits = True
 
     def add(raw: bytes) -> bytes | None:
+        """``raw`` with the lines it lacks appended, or no change when it lacks none or they
+        would take it over ``cap`` (``fits`` says which)."""
         nonlocal fits
         held = set(_LINE_RE.findall(raw))
         missing = b"".join(line for line in lines if line not in held)
