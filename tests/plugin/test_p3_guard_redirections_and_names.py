@@ -147,8 +147,6 @@ def test_p3_a_program_named_by_one_plain_assignment_is_that_program(
 @pytest.mark.parametrize(
     "command",
     [
-        "$(npm bin)/eslint src && mkdir -p reports && echo ok > reports/lint.txt",
-        '"$(npm bin)/jest" | tee test-output.txt',
         "$CC -o app main.c && mkdir -p bin && mv app bin/",
         '"$PYTHON" setup.py build && mkdir -p wheel && echo x > wheel/y',
         '"${{PYTHON:-python3}}" -m build && mkdir -p wheel && echo x > wheel/a',
@@ -164,13 +162,14 @@ def test_p3_a_program_named_by_one_plain_assignment_is_that_program(
 def test_p3_everyday_programs_named_through_the_environment_pass(
     where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
-    """A name whose last path component is literal is that program; a variable the command
-    never sets is the harness's environment's (inherited by the hook: unset is empty, and
-    the next word is the program); a function running ``"$@"`` runs what it is called
-    with, where it is called; ``man ln``, ``pip install ln`` show a page, install a
-    package. Each was refused as a program named at run time that may be ``ln``."""
-    for name in ("CC", "PYTHON", "EDITOR"):
-        monkeypatch.delenv(name, raising=False)
+    """A variable the command never sets is the harness's environment's, inherited by the
+    hook (``$CC`` set there, ``${PYTHON:-python3}`` unset there); a function running ``"$@"``
+    runs what it is called with, where it is called; ``man ln``, ``pip install ln`` show a
+    page, install a package. Each was refused as a program named at run time that may be
+    ``ln``."""
+    monkeypatch.setenv("CC", "cc")
+    monkeypatch.setenv("PYTHON", "python3")
+    monkeypatch.setenv("EDITOR", "vi")
     _prepared(where)
     shell = fill(command, where)
     assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
@@ -183,11 +182,23 @@ def test_p3_everyday_programs_named_through_the_environment_pass(
         'LN=ln; "${{LN:-echo}}" -s "$(cat target)" lnk && echo x > lnk/a.md',
         '$UNSET_NAME ln -s "$(cat target)" lnk && echo x > lnk/a.md',
         '$(echo /bin)/ln -s "$(cat target)" lnk && echo x > lnk/a.md',
+        # a literal last path component names no program: the folder may hold a link the
+        # command made, and bash splits an unquoted substitution into words of its own
+        'mkdir -p bin && ln -sf /bin/ln bin/git && "$(pwd)/bin"/git -s "$(cat target)" lnk'
+        " && echo x > lnk/a.md",
+        '$(echo ln -s "$(cat target)" lnk --suffix=)/git && echo x > lnk/a.md',
+        # bash's own variables are the shell's, not the environment's
+        "$BASH mk.sh; echo x > lnk/a.md",
+        'echo ln; $_ -s "$(cat target)" lnk && echo x > lnk/a.md',
+        # an element of the variable set
+        'cmd=echo; cmd[0]=ln; $cmd -s "$(cat target)" lnk && echo x > lnk/a.md',
     ],
 )
 def test_p3_a_linker_named_through_a_function_or_the_environment_is_refused(
     where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
+    """Each was let through, and bash, running it, wrote into the other scope."""
+    (where.workspace / "mk.sh").write_text('ln -s "$(cat target)" lnk\n', encoding="utf-8")
     monkeypatch.delenv("UNSET_NAME", raising=False)
     _prepared(where)
     assert_refused_and_bash_writes(where, "claude-code", command)

@@ -1073,7 +1073,8 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
     in a branch, a loop, a group, a subshell, a pipeline or a function's body (``false &&
     cmd=echo``, ``(cmd=echo)``, ``f() { cmd=echo; }``), before a command (``cmd=echo
     true``), by a builtin (``read cmd``, ``printf -v cmd``, ``declare``, ``for cmd in``),
-    by ``${cmd:=…}`` or a ``{cmd}>`` redirection; and ``alias NAME`` for each alias defined
+    by ``${cmd:=…}``, an element (``cmd[0]=ln``) or a ``{cmd}>`` redirection; and
+    ``alias NAME`` for each alias defined
     (``alias l=ln``). The value such a variable holds when it names a program is known only
     at run time. Linear in the words."""
     counts: Counter[str] = Counter()
@@ -1094,6 +1095,8 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
         if builtin == "alias" and word != builtin:
             unsure.add(f"alias {word.partition('=')[0]}")
             unsure.add(word.partition("=")[0])
+        if (element := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]\+?=", word)) is not None:
+            unsure.add(element.group(1))  # ``cmd[0]=ln``: ``$cmd`` is its element 0
         if (assigned := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?)=", word)) is not None:
             name = assigned.group(1)
             counts[name] += 1
@@ -1482,9 +1485,13 @@ _ENVIRONMENT_NAME_RE = re.compile(
 )
 """A command's name that is one variable, plain or with a literal default (``$CC``,
 ``${PYTHON:-python3}``)."""
-_LITERAL_PROGRAM_RE = re.compile(r"/[A-Za-z0-9._+-]+$")
-"""A command's name whose last path component is literal (``"$(npm bin)/jest"``): the program
-of that name in a folder known at run time, read as that program is."""
+_SHELL_OWN_NAME_RE = re.compile(
+    r"^(?:BASH\w*|_|PPID|RANDOM|SRANDOM|SECONDS|LINENO|OLDPWD|PWD|HOSTNAME|HOSTTYPE|MACHTYPE"
+    r"|OSTYPE|SHELLOPTS|SHLVL|UID|EUID|GROUPS|FUNCNAME|EPOCHSECONDS|EPOCHREALTIME|REPLY|OPTARG"
+    r"|OPTIND|COMP_\w+|DIRSTACK|HISTCMD|PIPESTATUS|IFS)$"
+)
+"""Variables bash sets itself (``$BASH``, ``$_``, ``$RANDOM`` …): their value in the shell is
+not the hook's environment's, so a command named by one is named at run time."""
 _DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
 READ_AS = {"wget2": "wget", "npx": "npm", "pnpm": "npm", "pip3": "pip"}
 """Programs read as another: GNU Wget2 run by its own name takes Wget's options and reads the
@@ -1670,16 +1677,6 @@ class _Writes:
         if self._command == "for":
             self._read_loop(word, known, environ)
             return
-        if (
-            glued
-            and self._program == ["$"]
-            and self._operand is None
-            and self.top_level
-            and "/" in word
-        ):
-            self._program[0] = f"${word}"  # ``$(npm bin)/eslint``: a program called eslint
-            self._command = word.rsplit("/", 1)[-1]
-            return
         if glued and self._operands:  # ``$(…)/a.md``: one word, built at run time
             self._operands[-1] = (self._operands[-1][0] + word, True)
             return
@@ -1797,6 +1794,8 @@ class _Writes:
         names = {m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)}
         if self._unsure or names & self.unsure_names:
             return word
+        if any(name and _SHELL_OWN_NAME_RE.match(name) for name in names):
+            return word  # ``$_``, ``$BASH``: the shell's own value, not the environment's
         expanded = _expand(word, self._known, self._environ)
         if expanded is None and (inherited := _ENVIRONMENT_NAME_RE.match(word)) is not None:
             expanded = self._inherited(inherited)
@@ -1807,16 +1806,19 @@ class _Writes:
     def _inherited(self, spelt: re.Match[str]) -> str | None:
         """The value of a command's name that is one variable the command never sets
         (:data:`_ENVIRONMENT_NAME_RE`: ``$CC``, ``"${PYTHON:-python3}"``): the shell's
-        environment's, which the hook inherits from the harness as the shell does (unset:
-        empty, its default if it has one); None when the command sets it."""
+        environment's, which the hook inherits from the harness as the shell does (its default
+        if it has one); None when the command sets it, when bash sets it itself
+        (:data:`_SHELL_OWN_NAME_RE`: ``$BASH``, ``$_``), or when the environment lacks it and
+        no default is given (the shell's may hold it, from the user's startup files: it may
+        name any program)."""
         name = spelt.group("name") or spelt.group("plain")
-        if name in self._known:
+        if name in self._known or _SHELL_OWN_NAME_RE.match(name):
             return None
         value = self._environ.get(name)
         default = spelt.group("default")
         if default is not None and (value is None or (value == "" and spelt.group("colon"))):
             return default
-        return value or ""
+        return value
 
     def cd_into(
         self,
@@ -2032,10 +2034,10 @@ class _Writes:
             return False  # a test's operand (``[[ "$(git …)" > main ]]``), ``eval "$x"``'s code
         if self._name_unread:
             return True  # an alias the command defines (``alias l=ln``)
-        if _LITERAL_PROGRAM_RE.search(name) is not None:
-            return False  # ``"$(npm bin)/jest"``, ``$(npm bin)/eslint``: the program is ``jest``
         if name != "$":
             return bool(_RUN_TIME_NAME_RE.search(name))
+        if self.top_level:
+            return True  # ``$(npm bin)/eslint``, ``$(echo ln -s … --suffix=)/git``: any program
         return any(word not in self._tails and word != "$" for word in said[::2])
 
     def _writes_script(self, name: str) -> bool:
