@@ -148,6 +148,7 @@ def test_p3_a_program_named_by_one_plain_assignment_is_that_program(
     "command",
     [
         "$CC -o app main.c && mkdir -p bin && mv app bin/",
+        '"$PWD"/gen.sh && mkdir -p out && echo x > out/a',
         '"$PYTHON" setup.py build && mkdir -p wheel && echo x > wheel/y',
         '"${{PYTHON:-python3}}" -m build && mkdir -p wheel && echo x > wheel/a',
         "$EDITOR README.md && mkdir -p notes2 && echo x > notes2/a.md",

@@ -1486,12 +1486,14 @@ _ENVIRONMENT_NAME_RE = re.compile(
 """A command's name that is one variable, plain or with a literal default (``$CC``,
 ``${PYTHON:-python3}``)."""
 _SHELL_OWN_NAME_RE = re.compile(
-    r"^(?:BASH\w*|_|PPID|RANDOM|SRANDOM|SECONDS|LINENO|OLDPWD|PWD|HOSTNAME|HOSTTYPE|MACHTYPE"
+    r"^(?:BASH\w*|_|PPID|RANDOM|SRANDOM|SECONDS|LINENO|HOSTNAME|HOSTTYPE|MACHTYPE"
     r"|OSTYPE|SHELLOPTS|SHLVL|UID|EUID|GROUPS|FUNCNAME|EPOCHSECONDS|EPOCHREALTIME|REPLY|OPTARG"
     r"|OPTIND|COMP_\w+|DIRSTACK|HISTCMD|PIPESTATUS|IFS)$"
 )
 """Variables bash sets itself (``$BASH``, ``$_``, ``$RANDOM`` …): their value in the shell is
-not the hook's environment's, so a command named by one is named at run time."""
+not the hook's environment's, so a command named by one is named at run time. ``$PWD`` and
+``$OLDPWD`` are not among them: the guard follows them from the folder bash starts in and its
+``cd`` (``_started_in``)."""
 _DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
 READ_AS = {"wget2": "wget", "npx": "npm", "pnpm": "npm", "pip3": "pip"}
 """Programs read as another: GNU Wget2 run by its own name takes Wget's options and reads the
