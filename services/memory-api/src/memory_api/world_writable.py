@@ -15,6 +15,7 @@ tells the operator to do (both still fail closed):
 
 from __future__ import annotations
 
+import functools
 import grp
 import os
 import pwd
@@ -131,12 +132,37 @@ def _read_only(folder: str) -> bool:
         return False
 
 
+ACCOUNT_FILES = ("/etc/group", "/etc/passwd")
+"""The local account database, whose change times key :func:`_own_group`'s answers."""
+
+
 def _own_group(gid: int) -> bool:
     """Whether the group ``gid`` is this process's own and holds no other account: its
     effective group, naming no other member in the group database and the primary group of
     no other account there (a user private group; a pod's ``fsGroup``, which the container's
     group database does not know). The group ``users`` that every account shares is not.
-    Read at each call (~0.2 ms), so an account added to the group is seen at once."""
+
+    Read again whenever :data:`ACCOUNT_FILES` change (an account added to the group is seen
+    at the next request); reading the whole account database (``getpwall``) cost ~0.2 ms on
+    every request that checks the token folder. A change kept only in a network directory
+    (LDAP, through NSS) is seen after a restart."""
+    return _own_group_as_of(gid, _account_files_changed())
+
+
+def _account_files_changed() -> tuple[int, ...]:
+    """The change times (ns) of :data:`ACCOUNT_FILES`, -1 for one that cannot be looked at."""
+    stamps = []
+    for name in ACCOUNT_FILES:
+        try:
+            stamps.append(os.stat(name).st_ctime_ns)  # noqa: PTH116
+        except OSError:
+            stamps.append(-1)
+    return tuple(stamps)
+
+
+@functools.lru_cache(maxsize=8)
+def _own_group_as_of(gid: int, _changed: tuple[int, ...]) -> bool:
+    """:func:`_own_group` as the account database stood when it changed at ``_changed``."""
     if gid != os.getegid():
         return False
     me = os.geteuid()
