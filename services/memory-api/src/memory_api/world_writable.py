@@ -91,7 +91,8 @@ def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:
     mode, me = info.st_mode, os.geteuid()
     owned = info.st_uid in (0, me)
     others = bool(mode & stat.S_IWOTH)
-    group = bool(mode & stat.S_IWGRP) and not _own_group(info.st_gid)
+    # the group's members are read only when the "other" bit leaves the answer open
+    group = not others and bool(mode & stat.S_IWGRP) and not _own_group(info.st_gid)
     if owned and not (others or group):
         return None
     sticky = bool(mode & stat.S_ISVTX)
