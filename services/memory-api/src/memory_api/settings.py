@@ -68,7 +68,12 @@ from memory_core.addresses import bind_host
 from memory_core.file_kind import file_kind
 
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
-from memory_api.world_writable import keeps_modes, movable_by_others, open_to_everyone
+from memory_api.world_writable import (
+    keeps_modes,
+    movable_by_others,
+    open_to_everyone,
+    other_writers,
+)
 
 __all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
 
@@ -268,12 +273,20 @@ def _refuse_writable_by_everyone(path: str) -> None:
     to move the file instead. A path that cannot be looked at passes here: reading it then
     fails with its own error, as does one that is no regular file."""
     try:
-        mode = Path(path).stat().st_mode
+        info = Path(path).stat()
     except OSError:
         return
+    mode = info.st_mode
     if not stat.S_ISREG(mode):
         return  # a FIFO, device or folder is refused by its kind when read
     if not open_to_everyone(path, mode):
+        written = other_writers(path, info)
+        if written is not None:
+            raise SettingsError(
+                f"MEMORY_API_TOKENS_FILE: {path} {written}: another account may write it, so "
+                "it could add a token of their own, which this start would take; keep it "
+                "owned by the service's user (or root) and written by no other account."
+            )
         movable = movable_by_others(path)
         if movable is not None and not movable[1].startswith("cannot be looked at"):
             folder, why = movable

@@ -15,17 +15,26 @@ tells the operator to do (both still fail closed):
 
 from __future__ import annotations
 
+import errno
 import functools
 import grp
 import os
 import pwd
 import stat
+import struct
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from memory_api.mount_table import mount_of
 
-__all__ = ["keeps_modes", "movable_by_others", "open_to_everyone", "writable_by_everyone"]
+__all__ = [
+    "keeps_modes",
+    "movable_by_others",
+    "open_to_everyone",
+    "other_writers",
+    "writable_by_everyone",
+]
 
 MODELESS_TYPES = frozenset({"vfat", "msdos", "exfat", "fat", "drvfs", "fuse.exfat"})
 """File system types (the mount table's) that keep no permission bits."""
@@ -91,9 +100,12 @@ def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:
     mode, me = info.st_mode, os.geteuid()
     owned = info.st_uid in (0, me)
     others = bool(mode & stat.S_IWOTH)
-    # the group's members are read only when the "other" bit leaves the answer open
-    group = not others and bool(mode & stat.S_IWGRP) and not _own_group(info.st_gid)
-    if owned and not (others or group):
+    # the group's members and an ACL's entries are read only when the "other" bit leaves the
+    # answer open
+    granted = None if others else _acl_writers(folder, info)
+    group = granted is not None and granted.group and not _own_group(info.st_gid)
+    named = granted.named if granted is not None else ()
+    if owned and not (others or group or named):
         return None
     sticky = bool(mode & stat.S_ISVTX)
     if owned and sticky and _owned_by(child, (0, me)):
@@ -119,10 +131,102 @@ def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:
             f"every account may write ({said}; {fix}): anyone on this machine could move what "
             "lies below it away or put their own in its place"
         )
+    if named:
+        who, fix = named[0]
+        return (
+            f"{who} ({said}; {fix}): it could move what lies below it away or put its own in "
+            "its place"
+        )
     return (
         f"the accounts of its group (gid {info.st_gid}) may write ({said}; chmod g-w it): any "
         "of them could move what lies below it away or put their own in its place"
     )
+
+
+def other_writers(path: str, info: os.stat_result) -> str | None:
+    """Why an account other than root and this process's user may write the file or folder at
+    ``path`` (whose ``stat`` is ``info``), with the fix, or None (A-10a).
+
+    Judged as the kernel grants a write: the entry's owner (any owner may ``chmod`` and write
+    it), its group's write bit unless the group is this user's own (:func:`_own_group`), and
+    every account or group an access control list names (POSIX ACL, ``setfacl``: write
+    through its mask). The "other" write bit is its callers' own rule
+    (:func:`open_to_everyone`, :func:`writable_by_everyone`). None on a read-only mount, where
+    nobody writes. An ACL that cannot be read counts as one that lets another write (never
+    trusted on a guess).
+
+    A token folder a shared group could write (``0770``) was emptied by one of its accounts,
+    and the loopback service then answered every request without a token (the open mode); a
+    token file it could write took that account's hash."""
+    if _read_only(path):
+        return None
+    mode = stat.S_IMODE(info.st_mode)
+    if info.st_uid not in (0, os.geteuid()):
+        return (
+            f"belongs to another account (uid {info.st_uid}), which may write it whatever its "
+            "mode (chown it to root or the service's user)"
+        )
+    granted = _acl_writers(path, info)
+    if granted.group and not _own_group(info.st_gid):
+        return (
+            f"the accounts of its group (gid {info.st_gid}) may write it (mode {mode:04o}; "
+            "chmod g-w it)"
+        )
+    if granted.named:
+        who, fix = granted.named[0]
+        return f"{who} it ({fix})"
+    return None
+
+
+ACL_XATTR = "system.posix_acl_access"
+"""The extended attribute holding a file's access ACL (Linux; ``acl_ea_header`` format)."""
+_ACL_USER, _ACL_GROUP_OBJ, _ACL_GROUP, _ACL_MASK = 0x02, 0x04, 0x08, 0x10
+_ACL_WRITE = 0x02
+_ACL_ENTRY = struct.Struct("<HHI")
+_NO_ACL = frozenset({errno.ENODATA, errno.ENOTSUP, errno.EOPNOTSUPP})
+
+
+@dataclass(frozen=True, slots=True)
+class _Granted:
+    """Who the mode bits and the ACL let write besides the owner and "other": ``group``, the
+    owning group (its bit, or its ACL entry through the mask); ``named``, for each ACL entry
+    naming another account or group, who it lets write and how to take that away."""
+
+    group: bool
+    named: tuple[tuple[str, str], ...] = ()
+
+
+def _acl_writers(path: str, info: os.stat_result) -> _Granted:
+    """The writers :class:`_Granted` by ``path``'s mode (``info``) and its access ACL.
+
+    With an ACL the group bits of the mode are its mask; the owning group writes when its own
+    entry and the mask both let it, a named account or group when its entry and the mask do.
+    A named entry for root or this process's user, or for this user's own group, is no other
+    writer."""
+    try:
+        raw = os.getxattr(path, ACL_XATTR, follow_symlinks=True)
+    except OSError as error:
+        if error.errno in _NO_ACL:
+            return _Granted(bool(info.st_mode & stat.S_IWGRP))
+        unread = f"its access control list cannot be read ({error.strerror}): any account may"
+        return _Granted(True, ((unread, "make it readable, or setfacl -b it"),))
+    ends = range(4, len(raw) - _ACL_ENTRY.size + 1, _ACL_ENTRY.size)
+    entries = [_ACL_ENTRY.unpack_from(raw, offset) for offset in ends]
+    mask = next((perm for tag, perm, _ in entries if tag == _ACL_MASK), 0o7)
+    me = os.geteuid()
+    group, named = False, []
+    for tag, perm, ident in entries:
+        if not perm & mask & _ACL_WRITE:
+            continue
+        if tag == _ACL_GROUP_OBJ:
+            group = True
+        elif tag == _ACL_USER and ident not in (0, me):
+            said = f"an access control list entry lets the account uid {ident} write"
+            named.append((said, f"setfacl -x u:{ident} it"))
+        elif tag == _ACL_GROUP and not _own_group(ident):
+            said = f"an access control list entry lets the group gid {ident} write"
+            named.append((said, f"setfacl -x g:{ident} it"))
+    return _Granted(group, tuple(named))
 
 
 def _read_only(folder: str) -> bool:
