@@ -130,7 +130,7 @@ def test_a10a_a_token_folder_a_shared_group_may_write_is_never_emptied_into_the_
     _as_other(REMOVE_ALL, str(tokens), groups=(SHARED_GROUP,))
 
     assert list(tokens.iterdir()) == []
-    _refused(served, f"the accounts of its group (gid {SHARED_GROUP}) may write")
+    _refused(served, f"may be written by the accounts of its group (gid {SHARED_GROUP};")
 
 
 def test_a10a_a_token_folder_of_another_account_is_never_emptied_into_the_open_mode(
@@ -152,7 +152,7 @@ def test_a10a_a_token_folder_an_acl_lets_another_account_write_is_never_trusted(
 
     _as_other(REMOVE_ALL, str(tokens))
 
-    _refused(served, f"an access control list entry lets the account uid {OTHER} write")
+    _refused(served, f"may be written by the account uid {OTHER}, named in its access control")
 
 
 def test_a10a_a_folder_above_an_acl_lets_another_account_write_is_never_trusted(
@@ -163,7 +163,7 @@ def test_a10a_a_folder_above_an_acl_lets_another_account_write_is_never_trusted(
 
     _as_other(RENAME, str(data_dir / "tokens"), str(data_dir / "gone"))
 
-    _refused(served, f"an access control list entry lets the account uid {OTHER} write")
+    _refused(served, f"the account uid {OTHER}, named in its access control list, may write it")
 
 
 @pytest.mark.parametrize("grant", ["shared group", "acl"])

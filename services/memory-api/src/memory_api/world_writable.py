@@ -134,8 +134,8 @@ def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:
     if named:
         who, fix = named[0]
         return (
-            f"{who} ({said}; {fix}): it could move what lies below it away or put its own in "
-            "its place"
+            f"{who}, may write it ({said}; {fix}): it could move what lies below it away or put "
+            "its own in its place"
         )
     return (
         f"the accounts of its group (gid {info.st_gid}) may write ({said}; chmod g-w it): any "
@@ -169,12 +169,12 @@ def other_writers(path: str, info: os.stat_result) -> str | None:
     granted = _acl_writers(path, info)
     if granted.group and not _own_group(info.st_gid):
         return (
-            f"the accounts of its group (gid {info.st_gid}) may write it (mode {mode:04o}; "
+            f"may be written by the accounts of its group (gid {info.st_gid}; mode {mode:04o}: "
             "chmod g-w it)"
         )
     if granted.named:
         who, fix = granted.named[0]
-        return f"{who} it ({fix})"
+        return f"may be written by {who} ({fix})"
     return None
 
 
@@ -208,7 +208,7 @@ def _acl_writers(path: str, info: os.stat_result) -> _Granted:
     except OSError as error:
         if error.errno in _NO_ACL:
             return _Granted(bool(info.st_mode & stat.S_IWGRP))
-        unread = f"its access control list cannot be read ({error.strerror}): any account may"
+        unread = f"any account, as its access control list cannot be read ({error.strerror})"
         return _Granted(True, ((unread, "make it readable, or setfacl -b it"),))
     ends = range(4, len(raw) - _ACL_ENTRY.size + 1, _ACL_ENTRY.size)
     entries = [_ACL_ENTRY.unpack_from(raw, offset) for offset in ends]
@@ -221,10 +221,10 @@ def _acl_writers(path: str, info: os.stat_result) -> _Granted:
         if tag == _ACL_GROUP_OBJ:
             group = True
         elif tag == _ACL_USER and ident not in (0, me):
-            said = f"an access control list entry lets the account uid {ident} write"
+            said = f"the account uid {ident}, named in its access control list"
             named.append((said, f"setfacl -x u:{ident} it"))
         elif tag == _ACL_GROUP and not _own_group(ident):
-            said = f"an access control list entry lets the group gid {ident} write"
+            said = f"the group gid {ident}, named in its access control list"
             named.append((said, f"setfacl -x g:{ident} it"))
     return _Granted(group, tuple(named))
 
