@@ -205,3 +205,49 @@ def test_a10a_a_tokens_file_another_account_may_write_refuses_to_start(
     said = str(refused.value)
     assert f"MEMORY_API_TOKENS_FILE: {tokens_file}" in said
     assert "another account may write" in said and "add a token of their own" in said
+
+
+def grant_read_by_acl(path: Path, uid: int) -> None:
+    """Give the account ``uid`` read of ``path`` by an access control list entry
+    (``setfacl -m u:UID:r``), its mode bits otherwise as they are."""
+    mode = path.stat().st_mode
+    entries = [
+        (_ACL_USER_OBJ, (mode >> 6) & 7, _NO_ID),
+        (_ACL_USER, 4, uid),
+        (_ACL_GROUP_OBJ, (mode >> 3) & 7, _NO_ID),
+        (_ACL_MASK, 4 | (mode >> 3) & 7, _NO_ID),
+        (_ACL_OTHER, mode & 7, _NO_ID),
+    ]
+    acl = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in entries)
+    os.setxattr(path, "system.posix_acl_access", acl)
+
+
+@pytest.mark.parametrize("grant", ["shared group", "acl"])
+def test_a10_a_tokens_file_another_account_may_read_is_warned_of(
+    tmp_path: Path, grant: str
+) -> None:
+    """``MEMORY_API_TOKENS_FILE`` holds the secrets themselves: one another account may read
+    through a group it shares (``0640``, group 4242) or an ACL entry was said nothing of (only
+    the "other" read bit was); the service's own group (a pod's ``fsGroup``) is still fine."""
+    tokens_file = tmp_path / "tokens"
+    tokens_file.write_text("ops=" + "s" * 40 + "\n", encoding="utf-8")
+    tokens_file.chmod(0o600)
+    if grant == "shared group":
+        os.chown(tokens_file, 0, SHARED_GROUP)
+        tokens_file.chmod(0o640)
+        said = f"may be read by the accounts of its group (gid {SHARED_GROUP}"
+    else:
+        grant_read_by_acl(tokens_file, OTHER)
+        said = f"may be read by the account uid {OTHER}, named in its access control list"
+
+    warning = Settings.from_env({"MEMORY_API_TOKENS_FILE": str(tokens_file)}).tokens_file_warning
+
+    assert warning is not None and said in warning, warning
+    assert "anyone who may read it can read its secrets" in warning
+
+    if grant == "acl":
+        os.removexattr(tokens_file, "system.posix_acl_access")
+    os.chown(tokens_file, 0, os.getegid())
+    tokens_file.chmod(0o640)
+    own_group = Settings.from_env({"MEMORY_API_TOKENS_FILE": str(tokens_file)})
+    assert own_group.tokens_file_warning is None

@@ -72,6 +72,7 @@ from memory_api.world_writable import (
     keeps_modes,
     movable_by_others,
     open_to_everyone,
+    other_readers,
     other_writers,
 )
 
@@ -314,17 +315,28 @@ def tokens_file_warning(path: str) -> str | None:
     """Why the tokens file at ``path`` (followed through symlinks, as a mounted Secret is one)
     is too open, or None: its mode lets every account on the machine read the plain secrets
     (the "other" read bit; one they may write stops the start: see
-    :func:`_refuse_writable_by_everyone`). Group bits are fine: a Kubernetes Secret mounted
-    ``0440`` with ``fsGroup`` is read by the service through its group. None for no path, or
-    one that cannot be looked at (reading it then fails with its own error)."""
+    :func:`_refuse_writable_by_everyone`), or another account may read them: its owner, a
+    group it shares, an ACL entry (:func:`~memory_api.world_writable.other_readers`). The
+    service's own group is fine: a Kubernetes Secret mounted ``0440`` with ``fsGroup`` (the
+    pod's ``runAsGroup``) is read by the service through it. None for no path, or one that
+    cannot be looked at (reading it then fails with its own error)."""
     if not path:
         return None
     try:
-        mode = stat.S_IMODE(Path(path).stat().st_mode)
+        info = Path(path).stat()
     except OSError:
         return None
+    mode = stat.S_IMODE(info.st_mode)
     if not mode & stat.S_IROTH:
-        return None
+        readers = other_readers(path, info)
+        if readers is None:
+            return None
+        return (
+            f"MEMORY_API_TOKENS_FILE {path} {readers}: anyone who may read it can read its "
+            "secrets. Make it owner-only (chmod 600), or group-only for the service's own "
+            "group (0440); in Kubernetes set the Secret volume's defaultMode (0400, or 0440 "
+            "with fsGroup)."
+        )
     return (
         f"MEMORY_API_TOKENS_FILE {path} is readable by every account (mode {mode:04o}): anyone "
         "on this machine can read its secrets. Make it owner-only (chmod 600), or "

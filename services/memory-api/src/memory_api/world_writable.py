@@ -32,6 +32,7 @@ __all__ = [
     "keeps_modes",
     "movable_by_others",
     "open_to_everyone",
+    "other_readers",
     "other_writers",
     "writable_by_everyone",
 ]
@@ -102,7 +103,7 @@ def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:
     others = bool(mode & stat.S_IWOTH)
     # the group's members and an ACL's entries are read only when the "other" bit leaves the
     # answer open
-    granted = None if others else _acl_writers(folder, info)
+    granted = None if others else _acl_grants(folder, info, _ACL_WRITE)
     group = granted is not None and granted.group and not _own_group(info.st_gid)
     named = granted.named if granted is not None else ()
     if owned and not (others or group or named):
@@ -166,7 +167,7 @@ def other_writers(path: str, info: os.stat_result) -> str | None:
             f"belongs to another account (uid {info.st_uid}), which may write it whatever its "
             "mode (chown it to root or the service's user)"
         )
-    granted = _acl_writers(path, info)
+    granted = _acl_grants(path, info, _ACL_WRITE)
     if granted.group and not _own_group(info.st_gid):
         return (
             f"may be written by the accounts of its group (gid {info.st_gid}; mode {mode:04o}: "
@@ -178,36 +179,59 @@ def other_writers(path: str, info: os.stat_result) -> str | None:
     return None
 
 
+def other_readers(path: str, info: os.stat_result) -> str | None:
+    """Why an account other than root and this process's user may read the file at ``path``
+    (whose ``stat`` is ``info``), with the fix, or None: its owner when another account, its
+    group's read bit unless the group is this user's own (a pod's ``fsGroup`` is), every
+    account or group its access control list lets read. The "other" read bit is its callers'
+    own rule. For a file holding secrets themselves (``MEMORY_API_TOKENS_FILE``, A-10)."""
+    mode = stat.S_IMODE(info.st_mode)
+    if info.st_uid not in (0, os.geteuid()):
+        return f"belongs to another account (uid {info.st_uid}), which may read it"
+    granted = _acl_grants(path, info, _ACL_READ)
+    if granted.group and not _own_group(info.st_gid):
+        return (
+            f"may be read by the accounts of its group (gid {info.st_gid}; mode {mode:04o}: "
+            "chmod g-r it)"
+        )
+    if granted.named:
+        who, fix = granted.named[0]
+        return f"may be read by {who} ({fix})"
+    return None
+
+
 ACL_XATTR = "system.posix_acl_access"
 """The extended attribute holding a file's access ACL (Linux; ``acl_ea_header`` format)."""
 _ACL_USER, _ACL_GROUP_OBJ, _ACL_GROUP, _ACL_MASK = 0x02, 0x04, 0x08, 0x10
-_ACL_WRITE = 0x02
+_ACL_WRITE, _ACL_READ = 0x02, 0x04
 _ACL_ENTRY = struct.Struct("<HHI")
 _NO_ACL = frozenset({errno.ENODATA, errno.ENOTSUP, errno.EOPNOTSUPP})
 
 
 @dataclass(frozen=True, slots=True)
 class _Granted:
-    """Who the mode bits and the ACL let write besides the owner and "other": ``group``, the
-    owning group (its bit, or its ACL entry through the mask); ``named``, for each ACL entry
-    naming another account or group, who it lets write and how to take that away."""
+    """Who the mode bits and the ACL let write (or read) besides the owner and "other":
+    ``group``, the owning group (its bit, or its ACL entry through the mask); ``named``, for
+    each ACL entry naming another account or group, who it lets and how to take that away."""
 
     group: bool
     named: tuple[tuple[str, str], ...] = ()
 
 
-def _acl_writers(path: str, info: os.stat_result) -> _Granted:
-    """The writers :class:`_Granted` by ``path``'s mode (``info``) and its access ACL.
+def _acl_grants(path: str, info: os.stat_result, permission: int) -> _Granted:
+    """Who is :class:`_Granted` ``permission`` (:data:`_ACL_WRITE` or :data:`_ACL_READ`) by
+    ``path``'s mode (``info``) and its access ACL.
 
-    With an ACL the group bits of the mode are its mask; the owning group writes when its own
-    entry and the mask both let it, a named account or group when its entry and the mask do.
-    A named entry for root or this process's user, or for this user's own group, is no other
-    writer."""
+    With an ACL the group bits of the mode are its mask; the owning group has the permission
+    when its own entry and the mask both give it, a named account or group when its entry and
+    the mask do. A named entry for root or this process's user, or for this user's own group,
+    is no other account."""
+    group_bit = permission << 3  # S_IWGRP, S_IRGRP
     try:
         raw = os.getxattr(path, ACL_XATTR, follow_symlinks=True)
     except OSError as error:
         if error.errno in _NO_ACL:
-            return _Granted(bool(info.st_mode & stat.S_IWGRP))
+            return _Granted(bool(info.st_mode & group_bit))
         unread = f"any account, as its access control list cannot be read ({error.strerror})"
         return _Granted(True, ((unread, "make it readable, or setfacl -b it"),))
     ends = range(4, len(raw) - _ACL_ENTRY.size + 1, _ACL_ENTRY.size)
@@ -216,7 +240,7 @@ def _acl_writers(path: str, info: os.stat_result) -> _Granted:
     me = os.geteuid()
     group, named = False, []
     for tag, perm, ident in entries:
-        if not perm & mask & _ACL_WRITE:
+        if not perm & mask & permission:
             continue
         if tag == _ACL_GROUP_OBJ:
             group = True
