@@ -64,17 +64,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from memory_core.account_access import other_readers, other_writers
 from memory_core.addresses import bind_host
 from memory_core.file_kind import file_kind
 
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
-from memory_api.world_writable import (
-    keeps_modes,
-    movable_by_others,
-    open_to_everyone,
-    other_readers,
-    other_writers,
-)
+from memory_api.world_writable import keeps_modes, movable_by_others, open_to_everyone
 
 __all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
 
@@ -316,7 +311,7 @@ def tokens_file_warning(path: str) -> str | None:
     is too open, or None: its mode lets every account on the machine read the plain secrets
     (the "other" read bit; one they may write stops the start: see
     :func:`_refuse_writable_by_everyone`), or another account may read them: its owner, a
-    group it shares, an ACL entry (:func:`~memory_api.world_writable.other_readers`). The
+    group it shares, an ACL entry (:func:`~memory_core.account_access.other_readers`). The
     service's own group is fine: a Kubernetes Secret mounted ``0440`` with ``fsGroup`` (the
     pod's ``runAsGroup``) is read by the service through it. None for no path, or one that
     cannot be looked at (reading it then fails with its own error)."""

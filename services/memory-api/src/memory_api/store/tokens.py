@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import msgspec
+from memory_core.account_access import other_writers
 from memory_core.counting import counted
 from memory_core.keys import check_project_id
 from memory_core.wire import utc_timestamp
@@ -60,7 +61,6 @@ from memory_api.store.stat_cache import FileKey, StatCache, file_key, is_racy
 from memory_api.world_writable import (
     movable_by_others,
     open_to_everyone,
-    other_writers,
     writable_by_everyone,
 )
 
@@ -143,7 +143,7 @@ def _gone(path: str) -> _Read:
 def _written_by_others(folder: str, info: os.stat_result) -> str | None:
     """Why another account may write the token folder ``folder`` (its ``stat`` ``info``), so
     may have removed its token files or put its own in it, or None
-    (:func:`~memory_api.world_writable.other_writers`; its "other" bit is judged apart)."""
+    (:func:`~memory_core.account_access.other_writers`; its "other" bit is judged apart)."""
     why = other_writers(folder, info)
     if why is None:
         return None
