@@ -96,6 +96,14 @@ _ACL_ENTRY = struct.Struct("<HHI")
 _NO_ACL = frozenset({errno.ENODATA, errno.ENOTSUP, errno.EOPNOTSUPP})
 
 
+def _no_xattrs(path: str, attribute: str, *, follow_symlinks: bool = True) -> bytes:
+    """``os.getxattr`` where the system has none (macOS): no access ACL to read."""
+    raise OSError(errno.ENOTSUP, "no extended attributes here", path)
+
+
+_getxattr = getattr(os, "getxattr", _no_xattrs)
+
+
 @dataclass(frozen=True, slots=True)
 class Granted:
     """Who the mode bits and the ACL let write (or read) besides the owner and "other":
@@ -116,7 +124,7 @@ def acl_grants(path: str, info: os.stat_result, permission: int) -> Granted:
     is no other account."""
     group_bit = permission << 3  # S_IWGRP, S_IRGRP
     try:
-        raw = os.getxattr(path, ACL_XATTR, follow_symlinks=True)
+        raw = _getxattr(path, ACL_XATTR, follow_symlinks=True)
     except OSError as error:
         if error.errno in _NO_ACL:
             return Granted(bool(info.st_mode & group_bit))
