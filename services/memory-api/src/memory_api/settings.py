@@ -32,7 +32,9 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_ALLOWED_HOSTS`` host names, comma-separated, that a service listening only on
                            loopback answers besides loopback names (``localhost``,
                            ``127.0.0.1``, ``[::1]``) and its bind host's own name: e.g. the
-                           public name a reverse proxy on this machine passes (A-10a)
+                           public name a reverse proxy on this machine passes (A-10a); set,
+                           it holds a service bound beyond loopback to the same rule (a
+                           container published on the host's loopback)
 ``MEMORY_API_SYNC_MAX_PUSH``  largest push a machine may send over git, in bytes (default 64 MiB,
                            R-1)
 ``MEMORY_API_SYNC_TIMEOUT``   seconds one git fetch or push may take (default 120, R-1)
