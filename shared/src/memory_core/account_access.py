@@ -47,8 +47,12 @@ def other_writers(path: str, info: os.stat_result) -> str | None:
     A token folder a shared group could write (``0770``) was emptied by one of its accounts,
     and the loopback service then answered every request without a token (the open mode); a
     token file it could write took that account's hash."""
-    if read_only(path):
-        return None
+    why = _writers(path, info)
+    return None if why is None or read_only(path) else why
+
+
+def _writers(path: str, info: os.stat_result) -> str | None:
+    """:func:`other_writers` whatever the mount (asked about only when someone may write)."""
     mode = stat.S_IMODE(info.st_mode)
     if info.st_uid not in (0, os.geteuid()):
         return (
