@@ -52,6 +52,7 @@ __all__ = [
     "real_path",
     "real_workspace_path",
     "safe_basename",
+    "walked_as_spelled",
     "workspace_memory_key",
 ]
 
@@ -305,14 +306,21 @@ def real_path(path: str | os.PathLike[str]) -> str:
     return real
 
 
+def walked_as_spelled(spelled: str, absolute: str) -> bool:
+    """Whether the kernel reaches ``absolute`` (``os.path.abspath(spelled)``) through the very
+    folders it names: ``spelled`` holds no ``..`` (abspath drops it with the name before it,
+    the kernel after following that name) and ``absolute`` no leading ``//`` (which
+    ``os.path.realpath`` makes ``/``). Where no part of it is a symlink either, ``absolute``
+    is its real path."""
+    return not absolute.startswith("//") and ".." not in spelled.split(os.sep)  # noqa: PTH206
+
+
 def _is_real(spelled: str, absolute: str) -> bool:
     """Whether ``absolute`` (``spelled`` made absolute) is already the real path, as
-    ``os.path.realpath`` would answer it, found with an ``lstat`` per part and no more: no part
-    that is there is a symlink (the first one that is not there, or cannot be looked at, ends
-    the walk: realpath resolves nothing below it either), ``spelled`` holds no ``..`` (abspath
-    drops it with the name before it, the kernel after following that name) and ``absolute``
-    has no leading ``//`` (which realpath makes ``/``)."""
-    if absolute.startswith("//") or ".." in spelled.split(os.sep):  # noqa: PTH206 - str paths
+    ``os.path.realpath`` would answer it (:func:`walked_as_spelled`), found with an ``lstat``
+    per part and no more: no part that is there is a symlink (the first one that is not there,
+    or cannot be looked at, ends the walk: realpath resolves nothing below it either)."""
+    if not walked_as_spelled(spelled, absolute):
         return False
     current = ""
     for part in absolute.split(os.sep)[1:]:  # noqa: PTH206

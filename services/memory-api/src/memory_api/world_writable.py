@@ -24,6 +24,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from memory_core.keys import walked_as_spelled
+
 from memory_api.mount_table import mount_of
 
 __all__ = ["keeps_modes", "movable_by_others", "open_to_everyone", "writable_by_everyone"]
@@ -69,11 +71,9 @@ def movable_by_others(path: str) -> tuple[str, str] | None:
     and a loopback service then took "no token folder" for the open mode (A-10a); a sticky
     ``1777`` folder owned by another account let that account do the same."""
     written = os.path.abspath(path)  # noqa: PTH100
-    # no ``..`` (which abspath drops as spelled, the kernel after following what lies before
-    # it), no leading ``//`` (which realpath drops) and no symlink on the way: ``written`` is
-    # its own real path, and ``lstat`` is ``stat``: one walk judges both, without realpath
-    plain = ".." not in path.split(os.sep) and not written.startswith("//")  # noqa: PTH206
-    if plain and not _is_symlink(written):
+    # with no symlink on the way, ``written`` is its own real path and ``lstat`` is ``stat``:
+    # one walk judges both, without realpath
+    if walked_as_spelled(path, written) and not _is_symlink(written):
         found = _judged(written, os.lstat)
         if found is not _SYMLINK:
             return found
