@@ -52,6 +52,7 @@ __all__ = [
     "real_path",
     "real_workspace_path",
     "safe_basename",
+    "walked_as_spelled",
     "workspace_memory_key",
 ]
 
@@ -290,15 +291,46 @@ def real_path(path: str | os.PathLike[str]) -> str:
     (``ValueError``) or a lone surrogate (``UnicodeEncodeError``) still raises as it does in
     ``os.path.realpath``.
     """
+    spelled = os.fspath(path)
+    absolute = os.path.abspath(spelled)  # noqa: PTH100 - str paths
+    if _is_real(spelled, absolute):
+        return absolute
     try:
-        real = os.path.realpath(os.fspath(path))
+        real = os.path.realpath(spelled)
     except OSError as error:  # Python < 3.13: readlink's error escapes
-        raise _unresolvable(error, os.fspath(path)) from None
+        raise _unresolvable(error, spelled) from None
     # Python >= 3.13 keeps such a link, as if it were a folder: look for it (an lstat per part)
     unreadable = _unreadable_link(real) if sys.version_info >= (3, 13) else None
     if unreadable is not None:
         raise _unresolvable(unreadable, real)
     return real
+
+
+def walked_as_spelled(spelled: str, absolute: str) -> bool:
+    """Whether the kernel reaches ``absolute`` (``os.path.abspath(spelled)``) through the very
+    folders it names: ``spelled`` holds no ``..`` (abspath drops it with the name before it,
+    the kernel after following that name) and ``absolute`` no leading ``//`` (which
+    ``os.path.realpath`` makes ``/``). Where no part of it is a symlink either, ``absolute``
+    is its real path."""
+    return not absolute.startswith("//") and ".." not in spelled.split(os.sep)  # noqa: PTH206
+
+
+def _is_real(spelled: str, absolute: str) -> bool:
+    """Whether ``absolute`` (``spelled`` made absolute) is already the real path, as
+    ``os.path.realpath`` would answer it (:func:`walked_as_spelled`), found with an ``lstat``
+    per part and no more: no part that is there is a symlink (the first one that is not there,
+    or cannot be looked at, ends the walk: realpath resolves nothing below it either)."""
+    if not walked_as_spelled(spelled, absolute):
+        return False
+    current = ""
+    for part in absolute.split(os.sep)[1:]:  # noqa: PTH206
+        current = f"{current}{os.sep}{part}"
+        try:
+            if stat.S_ISLNK(os.lstat(current).st_mode):
+                return False
+        except OSError:
+            return True
+    return True
 
 
 def _unreadable_link(real: str) -> OSError | None:

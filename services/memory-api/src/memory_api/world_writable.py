@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from memory_core.account_access import (
@@ -26,6 +27,7 @@ from memory_core.account_access import (
     own_group,
     read_only,
 )
+from memory_core.keys import walked_as_spelled
 
 from memory_api.mount_table import mount_of
 
@@ -77,22 +79,53 @@ def movable_by_others(path: str) -> tuple[str, str] | None:
     A token folder whose data dir every account may write was renamed away by another account,
     and a loopback service then took "no token folder" for the open mode (A-10a); a sticky
     ``1777`` folder owned by another account let that account do the same."""
-    chains = dict.fromkeys((os.path.abspath(path), os.path.realpath(path)))  # noqa: PTH100
-    for chain in chains:
-        child, folder = chain, os.path.dirname(chain)  # noqa: PTH120
-        while folder != child:
-            try:
-                info = os.stat(folder)  # noqa: PTH116 - a path string per folder
-            except FileNotFoundError:  # whoever may make it is judged by the folder above
-                child, folder = folder, os.path.dirname(folder)  # noqa: PTH120
-                continue
-            except OSError as error:
-                return folder, f"cannot be looked at ({error.strerror})"
-            why = _why_movable(folder, child, info)
-            if why is not None:
-                return folder, why
-            child, folder = folder, os.path.dirname(folder)  # noqa: PTH120
+    written = os.path.abspath(path)  # noqa: PTH100
+    # with no symlink on the way, ``written`` is its own real path and ``lstat`` is ``stat``:
+    # one walk judges both, without realpath
+    if walked_as_spelled(path, written) and not _is_symlink(written):
+        found = _judged(written, os.lstat)
+        if found is not _SYMLINK:
+            return found
+    for chain in dict.fromkeys((written, os.path.realpath(path))):
+        found = _judged(chain, os.stat)
+        if found is not None:
+            return found
     return None
+
+
+_SYMLINK = ("", "")
+"""What :func:`_judged` answers, looking with ``os.lstat``, on meeting a symlink."""
+
+
+def _judged(chain: str, look: Callable[[str], os.stat_result]) -> tuple[str, str] | None:
+    """:func:`movable_by_others` for the folders above the absolute ``chain``, each looked at
+    with ``look`` (``os.stat``, or ``os.lstat`` where ``chain`` is a real path), bottom up;
+    :data:`_SYMLINK` when a folder looked at is a symlink (then the kernel's walk leaves
+    ``chain``, and both must be judged with the links followed)."""
+    child, folder = chain, os.path.dirname(chain)  # noqa: PTH120
+    while folder != child:
+        try:
+            info = look(folder)
+        except FileNotFoundError:  # whoever may make it is judged by the folder above
+            child, folder = folder, os.path.dirname(folder)  # noqa: PTH120
+            continue
+        except OSError as error:
+            return folder, f"cannot be looked at ({error.strerror})"
+        if stat.S_ISLNK(info.st_mode):
+            return _SYMLINK
+        why = _why_movable(folder, child, info)
+        if why is not None:
+            return folder, why
+        child, folder = folder, os.path.dirname(folder)  # noqa: PTH120
+    return None
+
+
+def _is_symlink(path: str) -> bool:
+    """Whether ``path`` is a symlink (False when it cannot be looked at, as for realpath)."""
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:

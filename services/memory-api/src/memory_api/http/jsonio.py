@@ -213,6 +213,10 @@ def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return members
 
 
+_pairs_decoder = json.JSONDecoder(object_pairs_hook=_unique_members)
+"""The reader of :func:`repeated_member`, made once (``json.loads`` makes one per call)."""
+
+
 def repeated_member(body: bytes) -> str | None:
     """The first member name that one object of the JSON ``body`` gives twice, as decoded
     (``"workspace"`` and ``"work\u0073pace"`` are one name); None when every object's names
@@ -220,8 +224,8 @@ def repeated_member(body: bytes) -> str | None:
     "/etc"}`` started a Session for ``/etc`` while a reader of the first (a proxy's rule, a log)
     saw ``/tmp``. ``body`` is one that a request body's decoder took already (a flat object of
     known fields), so this second reading is small and shallow."""
-    try:
-        json.loads(body, object_pairs_hook=_unique_members)
+    try:  # UTF-8, as msgspec took it (json.loads would also guess UTF-16 and UTF-32)
+        _pairs_decoder.decode(body.decode("utf-8"))
     except _RepeatedMember as repeated:
         return str(repeated.args[0])
     except ValueError:  # a reading msgspec took and this one does not: msgspec's stands
