@@ -32,7 +32,9 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_ALLOWED_HOSTS`` host names, comma-separated, that a service listening only on
                            loopback answers besides loopback names (``localhost``,
                            ``127.0.0.1``, ``[::1]``) and its bind host's own name: e.g. the
-                           public name a reverse proxy on this machine passes (A-10a)
+                           public name a reverse proxy on this machine passes (A-10a); set,
+                           it holds a service bound beyond loopback to the same rule (a
+                           container published on the host's loopback)
 ``MEMORY_API_SYNC_MAX_PUSH``  largest push a machine may send over git, in bytes (default 64 MiB,
                            R-1)
 ``MEMORY_API_SYNC_TIMEOUT``   seconds one git fetch or push may take (default 120, R-1)
@@ -64,6 +66,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from memory_core.account_access import other_readers, other_writers
 from memory_core.addresses import bind_host
 from memory_core.file_kind import file_kind
 
@@ -268,12 +271,20 @@ def _refuse_writable_by_everyone(path: str) -> None:
     to move the file instead. A path that cannot be looked at passes here: reading it then
     fails with its own error, as does one that is no regular file."""
     try:
-        mode = Path(path).stat().st_mode
+        info = Path(path).stat()
     except OSError:
         return
+    mode = info.st_mode
     if not stat.S_ISREG(mode):
         return  # a FIFO, device or folder is refused by its kind when read
     if not open_to_everyone(path, mode):
+        written = other_writers(path, info)
+        if written is not None:
+            raise SettingsError(
+                f"MEMORY_API_TOKENS_FILE: {path} {written}: another account may write it, so "
+                "it could add a token of their own, which this start would take; keep it "
+                "owned by the service's user (or root) and written by no other account."
+            )
         movable = movable_by_others(path)
         if movable is not None and not movable[1].startswith("cannot be looked at"):
             folder, why = movable
@@ -301,17 +312,28 @@ def tokens_file_warning(path: str) -> str | None:
     """Why the tokens file at ``path`` (followed through symlinks, as a mounted Secret is one)
     is too open, or None: its mode lets every account on the machine read the plain secrets
     (the "other" read bit; one they may write stops the start: see
-    :func:`_refuse_writable_by_everyone`). Group bits are fine: a Kubernetes Secret mounted
-    ``0440`` with ``fsGroup`` is read by the service through its group. None for no path, or
-    one that cannot be looked at (reading it then fails with its own error)."""
+    :func:`_refuse_writable_by_everyone`), or another account may read them: its owner, a
+    group it shares, an ACL entry (:func:`~memory_core.account_access.other_readers`). The
+    service's own group is fine: a Kubernetes Secret mounted ``0440`` with ``fsGroup`` (the
+    pod's ``runAsGroup``) is read by the service through it. None for no path, or one that
+    cannot be looked at (reading it then fails with its own error)."""
     if not path:
         return None
     try:
-        mode = stat.S_IMODE(Path(path).stat().st_mode)
+        info = Path(path).stat()
     except OSError:
         return None
+    mode = stat.S_IMODE(info.st_mode)
     if not mode & stat.S_IROTH:
-        return None
+        readers = other_readers(path, info)
+        if readers is None:
+            return None
+        return (
+            f"MEMORY_API_TOKENS_FILE {path} {readers}: anyone who may read it can read its "
+            "secrets. Make it owner-only (chmod 600), or group-only for the service's own "
+            "group (0440); in Kubernetes set the Secret volume's defaultMode (0400, or 0440 "
+            "with fsGroup)."
+        )
     return (
         f"MEMORY_API_TOKENS_FILE {path} is readable by every account (mode {mode:04o}): anyone "
         "on this machine can read its secrets. Make it owner-only (chmod 600), or "

@@ -15,20 +15,28 @@ tells the operator to do (both still fail closed):
 
 from __future__ import annotations
 
-import functools
-import grp
 import os
-import pwd
 import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from memory_core.account_access import (
+    ACL_WRITE,
+    acl_grants,
+    own_group,
+    read_only,
+)
 from memory_core.keys import walked_as_spelled
 
 from memory_api.mount_table import mount_of
 
-__all__ = ["keeps_modes", "movable_by_others", "open_to_everyone", "writable_by_everyone"]
+__all__ = [
+    "keeps_modes",
+    "movable_by_others",
+    "open_to_everyone",
+    "writable_by_everyone",
+]
 
 MODELESS_TYPES = frozenset({"vfat", "msdos", "exfat", "fat", "drvfs", "fuse.exfat"})
 """File system types (the mount table's) that keep no permission bits."""
@@ -58,10 +66,11 @@ def movable_by_others(path: str) -> tuple[str, str] | None:
     Each folder the kernel walks to reach ``path`` is judged (the path as written, and with
     its symlinks resolved), as the kernel lets a rename in it (:func:`_why_movable`): it is
     safe only when its owner is root or this process's user (a folder's owner may rename any
-    entry of it, sticky or not) and no one else may write it (the "other" write bit, or the
-    group one unless its group is this user's own, :func:`_own_group`), or it is sticky and
-    the entry on the way belongs to root or this process's user (then only they may move it;
-    an absent one anyone may make). A folder on a read-only mount is safe whatever its mode.
+    entry of it, sticky or not) and no one else may write it (the "other" write bit, the
+    group one unless its group is this user's own, an ACL entry:
+    :mod:`memory_core.account_access`), or it is sticky and the entry on the way belongs to
+    root or this process's user (then only they may move it; an absent one anyone may make).
+    A folder on a read-only mount is safe whatever its mode.
     ``path`` itself is not judged (its own mode is its caller's rule). Never raises: a missing
     folder is judged by the one above it (where anyone could make it); one that cannot be
     looked at is returned as such (the reason then starts "cannot be looked at"; never trusted
@@ -125,14 +134,17 @@ def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:
     mode, me = info.st_mode, os.geteuid()
     owned = info.st_uid in (0, me)
     others = bool(mode & stat.S_IWOTH)
-    # the group's members are read only when the "other" bit leaves the answer open
-    group = not others and bool(mode & stat.S_IWGRP) and not _own_group(info.st_gid)
-    if owned and not (others or group):
+    # the group's members and an ACL's entries are read only when the "other" bit leaves the
+    # answer open
+    granted = None if others else acl_grants(folder, info, ACL_WRITE)
+    group = granted is not None and granted.group and not own_group(info.st_gid)
+    named = granted.named if granted is not None else ()
+    if owned and not (others or group or named):
         return None
     sticky = bool(mode & stat.S_ISVTX)
     if owned and sticky and _owned_by(child, (0, me)):
         return None  # only an entry's owner, and the folder's, may move it
-    if _read_only(folder):
+    if read_only(folder):
         return None  # nobody renames anything there
     said = f"mode {stat.S_IMODE(mode):04o}{'' if sticky else ', no sticky bit'}"
     if not owned:
@@ -153,64 +165,16 @@ def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:
             f"every account may write ({said}; {fix}): anyone on this machine could move what "
             "lies below it away or put their own in its place"
         )
+    if named:
+        who, fix = named[0]
+        return (
+            f"{who}, may write it ({said}; {fix}): it could move what lies below it away or put "
+            "its own in its place"
+        )
     return (
         f"the accounts of its group (gid {info.st_gid}) may write ({said}; chmod g-w it): any "
         "of them could move what lies below it away or put their own in its place"
     )
-
-
-def _read_only(folder: str) -> bool:
-    """Whether ``folder`` lies on a read-only mount (False when that cannot be asked)."""
-    try:
-        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
-
-
-ACCOUNT_FILES = ("/etc/group", "/etc/passwd")
-"""The local account database, whose change times key :func:`_own_group`'s answers."""
-
-
-def _own_group(gid: int) -> bool:
-    """Whether the group ``gid`` is this process's own and holds no other account: its
-    effective group, naming no other member in the group database and the primary group of
-    no other account there (a user private group; a pod's ``fsGroup``, which the container's
-    group database does not know). The group ``users`` that every account shares is not.
-
-    Read again whenever :data:`ACCOUNT_FILES` change (an account added to the group is seen
-    at the next request); reading the whole account database (``getpwall``) cost ~0.2 ms on
-    every request that checks the token folder. A change kept only in a network directory
-    (LDAP, through NSS) is seen after a restart."""
-    return _own_group_as_of(gid, _account_files_changed())
-
-
-def _account_files_changed() -> tuple[int, ...]:
-    """The change times (ns) of :data:`ACCOUNT_FILES`, -1 for one that cannot be looked at."""
-    stamps = []
-    for name in ACCOUNT_FILES:
-        try:
-            stamps.append(os.stat(name).st_ctime_ns)  # noqa: PTH116
-        except OSError:
-            stamps.append(-1)
-    return tuple(stamps)
-
-
-@functools.lru_cache(maxsize=8)
-def _own_group_as_of(gid: int, _changed: tuple[int, ...]) -> bool:
-    """:func:`_own_group` as the account database stood when it changed at ``_changed``."""
-    if gid != os.getegid():
-        return False
-    me = os.geteuid()
-    try:
-        members = set(grp.getgrgid(gid).gr_mem)
-    except KeyError:
-        members = set()
-    try:
-        names = {entry.pw_name for entry in pwd.getpwall() if entry.pw_uid == me}
-        sharing = any(entry.pw_gid == gid and entry.pw_uid != me for entry in pwd.getpwall())
-    except OSError:
-        return False
-    return not sharing and members <= names
 
 
 def _owned_by(path: str, owners: tuple[int, ...]) -> bool:

@@ -10,6 +10,7 @@ before anything is written, so it is left exactly as it was.
 from __future__ import annotations
 
 import contextlib
+import os
 import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -255,18 +256,46 @@ def _open_to_others(written: list[Written]) -> list[str]:
                 f"{done.mode:04o}): they could change the commands your hooks run; "
                 f"chmod o-w {done.target}"
             )
+        elif hasattr(os, "geteuid"):  # accounts and groups as POSIX has them
+            with contextlib.suppress(OSError):
+                if why := _other_writers(done.target, done.target.stat()):
+                    said.append(
+                        f"{done.target} {why}: they could change the commands your hooks run"
+                    )
         if done.target.parent not in folders:
             folders.append(done.target.parent)
     for folder in folders:
         with contextlib.suppress(OSError):
-            mode = folder.stat().st_mode
-            if mode & stat.S_IWOTH and not mode & stat.S_ISVTX:
-                said.append(
-                    f"{folder} may be written by every user of this machine (mode "
-                    f"{stat.S_IMODE(mode):04o}): they could replace the settings in it; "
-                    f"chmod o-w {folder}"
-                )
+            said.extend(_folder_open_to_others(folder, folder.stat()))
     return said
+
+
+def _other_writers(path: Path, info: os.stat_result) -> str | None:
+    """:func:`memory_core.account_access.other_writers` of ``path``, imported only on a POSIX
+    system (its ``pwd`` and ``grp`` are not on Windows)."""
+    from memory_core.account_access import other_writers
+
+    return other_writers(str(path), info)
+
+
+def _folder_open_to_others(folder: Path, info: os.stat_result) -> list[str]:
+    """What :func:`_open_to_others` says of the ``folder`` holding settings (its ``stat``
+    ``info``): every user, or another account (its owner, a group the user shares, an ACL
+    entry: :func:`~memory_core.account_access.other_writers`), may replace the settings in it;
+    a sticky folder the user owns lets none of them replace the user's own file."""
+    mode = info.st_mode
+    if mode & stat.S_IWOTH and not mode & stat.S_ISVTX:
+        return [
+            f"{folder} may be written by every user of this machine (mode "
+            f"{stat.S_IMODE(mode):04o}): they could replace the settings in it; "
+            f"chmod o-w {folder}"
+        ]
+    if not hasattr(os, "geteuid"):  # accounts and groups as POSIX has them
+        return []
+    why = _other_writers(folder, info)
+    if why is None or (mode & stat.S_ISVTX and info.st_uid == os.geteuid()):
+        return []
+    return [f"{folder} {why}: they could replace the settings in it"]
 
 
 def _closed_to_others(changes: list[FileChange]) -> list[str]:

@@ -155,16 +155,20 @@ def _principal(known: KnownTokens, request: web.Request, open_without_tokens: bo
     return Principal(name=entry.name, projects=entry.projects)
 
 
-def _check_host_rule(request: web.Request, allowed_hosts: frozenset[str]) -> None:
+def _check_host_rule(
+    request: web.Request, allowed_hosts: frozenset[str], loopback_only: bool
+) -> None:
     """Apply the ``Host`` rule of :mod:`~memory_api.http.browser_guard` (DNS rebinding, A-10a)
-    to a request to a service listening only on loopback, whatever its route; raises
-    :class:`Forbidden` (403) for a name neither loopback nor in ``allowed_hosts``, or
-    :class:`BadRequest` (400) for a ``Host`` that is no host at all."""
+    to a request to a service listening only on loopback (``loopback_only``) or held to
+    ``MEMORY_API_ALLOWED_HOSTS``, whatever its route; raises :class:`Forbidden` (403) for a
+    name neither loopback nor in ``allowed_hosts``, or :class:`BadRequest` (400) for a
+    ``Host`` that is no host at all."""
     host = addressed_to(request.raw_path, request.headers.get("Host"))
     try:
-        refusal = host_refusal(host, allowed_hosts)
+        refusal = host_refusal(host, allowed_hosts, loopback_only=loopback_only)
     except InvalidHost as error:
-        raise BadRequest(invalid_host_detail(host or "", error)) from None
+        detail = invalid_host_detail(host or "", error, loopback_only=loopback_only)
+        raise BadRequest(detail) from None
     if refusal is not None:
         raise Forbidden(refusal)
 
@@ -212,17 +216,21 @@ def auth_middleware(
     403 otherwise (DNS rebinding, A-10a); and without any token the API is open. Bound beyond
     loopback (``0.0.0.0``, ``::``, a public address, a name resolving to one, a name that does
     not resolve: tokens needed) any ``Host`` is answered, as a reverse proxy or a probe may name
-    the service as it likes. The tokens are looked at on every request (one ``stat`` of their
+    the service as it likes, unless ``allowed_hosts`` names some: then the same ``Host`` rule
+    holds (a container bound to ``0.0.0.0`` and published on the host's loopback, which the
+    user's browser reaches as a service on loopback: docker-compose.yml). The tokens are
+    looked at on every request (one ``stat`` of their
     folder, one of each folder above it, and one per token file), so a token created by another
     process works at once. The web page and the operations endpoints need no token.
     """
     loopback_only = bind.loopback_only
+    host_rule = loopback_only or bool(allowed_hosts)  # a container published on loopback
     allowed = frozenset(allowed_hosts) | ({bind.name} if bind.name else set())
 
     @web.middleware
     async def authenticate(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if loopback_only:
-            _check_host_rule(request, allowed)
+        if host_rule:
+            _check_host_rule(request, allowed, loopback_only)
         if not request.path.startswith(API_PREFIX):
             return await handler(request)
         # A handful of unchanged token files: a stat each, answered on the event loop (a thread

@@ -117,15 +117,23 @@ def addressed_to(target: str, host: str | None) -> str | None:
     return URL(target).raw_authority
 
 
-def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
-    """Why a request to a service listening only on loopback is refused for its ``Host`` (403);
+_WHY_LOOPBACK = "this service listens only on loopback, so it"
+_WHY_LISTED = "this service is held to the names in MEMORY_API_ALLOWED_HOSTS, so it"
+
+
+def host_refusal(
+    host: str | None, allowed: Collection[str], *, loopback_only: bool = True
+) -> str | None:
+    """Why a request to a service held to the Host rule is refused for its ``Host`` (403);
     None: it passes. Raises :class:`~memory_api.http.host_header.InvalidHost` (400) for a
     ``Host`` that is no ``host[:port]`` at all (``evil.example#.localhost``, ``127.1``,
     ``[::1%25lo]``).
 
     ``allowed`` holds the extra names (lower-case, no port): ``MEMORY_API_ALLOWED_HOSTS`` and
-    the bind host's own name. A request without ``Host`` (HTTP/1.0) comes from no browser and
-    passes.
+    the bind host's own name. ``loopback_only``: the service listens only on loopback (else it
+    is held to the rule by ``MEMORY_API_ALLOWED_HOSTS``: a container published on the host's
+    loopback), which the refusal says. A request without ``Host`` (HTTP/1.0) comes from no
+    browser and passes.
     """
     if host is None:
         return None
@@ -133,8 +141,8 @@ def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
     if is_loopback_host(read) or read.name in allowed:
         return None
     return (
-        f"this service listens only on loopback, so it answers only requests addressed to a "
-        f"loopback name (localhost, 127.0.0.1, [::1]), the name it is bound to, or one in "
+        f"{_WHY_LOOPBACK if loopback_only else _WHY_LISTED} answers only requests addressed "
+        f"to a loopback name (localhost, 127.0.0.1, [::1]), the name it is bound to, or one in "
         f"MEMORY_API_ALLOWED_HOSTS; "
         f"this one was addressed to {_shown(host)} (Host rule: a page using DNS rebinding, or "
         f"a name the operator has not allowed: a reverse proxy on this machine must pass a "
@@ -142,12 +150,13 @@ def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
     )
 
 
-def invalid_host_detail(host: str, error: InvalidHost) -> str:
+def invalid_host_detail(host: str, error: InvalidHost, *, loopback_only: bool = True) -> str:
     """The problem ``detail`` of a ``Host`` that :func:`host_refusal` could not read (400)."""
     return (
         f"the Host header {_shown(host)} is not a host name or address with an optional port "
-        f"(RFC 9110 7.2): {error}; this service listens only on loopback, so it answers only "
-        f"requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) and a port"
+        f"(RFC 9110 7.2): {error}; {_WHY_LOOPBACK if loopback_only else _WHY_LISTED} answers "
+        f"only requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) or a name "
+        f"it allows, and a port"
     )
 
 

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import msgspec
+from memory_core.account_access import other_writers
 from memory_core.counting import counted
 from memory_core.keys import check_project_id
 from memory_core.wire import utc_timestamp
@@ -137,6 +138,16 @@ def _gone(path: str) -> _Read:
     except OSError as error:
         return _Read(None, _reason(error))
     return _Read(None, "a symlink to a missing file")
+
+
+def _written_by_others(folder: str, info: os.stat_result) -> str | None:
+    """Why another account may write the token folder ``folder`` (its ``stat`` ``info``), so
+    may have removed its token files or put its own in it, or None
+    (:func:`~memory_core.account_access.other_writers`; its "other" bit is judged apart)."""
+    why = other_writers(folder, info)
+    if why is None:
+        return None
+    return f"{why}: another account may remove its token files or put its own in it"
 
 
 def _missing_folder(path: str) -> str | None:
@@ -299,6 +310,10 @@ class TokenStore:
             paths or self._env or not info.st_mode & stat.S_ISVTX
         ):  # no file in it is trusted, nor (no sticky bit) that none is left in it
             return (), True, writable_by_everyone(self._dir_name, info.st_mode)
+        written = _written_by_others(self._dir_name, info)
+        if written is not None:  # another account may have emptied it, or put its own in it
+            self._listed = None
+            return (), True, written
         movable = self._movable()
         if movable is not None:  # whatever it lists, another account may have made it so
             self._listed = None
@@ -324,12 +339,16 @@ class TokenStore:
         if movable is not None:
             return f"the token folder {self._dir} {movable.logged}"
         try:
-            mode = os.stat(self._dir_name).st_mode  # noqa: PTH116 - as the listing's
+            info = os.stat(self._dir_name)  # noqa: PTH116 - as the listing's
         except OSError:
             return None
-        if stat.S_ISDIR(mode) and open_to_everyone(self._dir_name, mode):
-            return f"the token folder {self._dir} {writable_by_everyone(self._dir_name, mode)}"
-        return None
+        if not stat.S_ISDIR(info.st_mode):
+            return None
+        if open_to_everyone(self._dir_name, info.st_mode):
+            said = writable_by_everyone(self._dir_name, info.st_mode)
+            return f"the token folder {self._dir} {said}"
+        written = _written_by_others(self._dir_name, info)
+        return None if written is None else f"the token folder {self._dir} {written}"
 
     def _movable(self) -> _FolderProblem | None:
         """Why another account could have moved the token folder away or put its own in its
@@ -362,8 +381,11 @@ class TokenStore:
         read: _Read
         try:
             raw, opened = read_regular(Path(path), TOKEN_READ_CAP, follow_symlinks=True)
+            written = other_writers(path, opened)
             if open_to_everyone(path, opened.st_mode):  # anyone could put their hash in
                 read = _Read(None, writable_by_everyone(path, opened.st_mode))
+            elif written is not None:  # that account could put its hash in
+                read = _Read(None, f"another account may write it, so it is not trusted: {written}")
             else:
                 # a record edited by hand in a Windows editor starts with a BOM (RFC 8259 8.1)
                 raw = raw.removeprefix(codecs.BOM_UTF8)

@@ -1,0 +1,207 @@
+"""Which accounts besides root and this process's user may write or read a file or folder
+(A-10, A-10a, H-7), as the kernel grants access: the entry's owner, its group's bits unless
+the group is this user's own, and every account or group a POSIX access control list
+(``setfacl``) names, through the ACL's mask. The "other" bits are each caller's own rule.
+
+The service judges its token sources with it (``memory_api.world_writable``), the plugin the
+settings files it writes hooks into (``harness_memory.installers``). The ACL is read from the
+``system.posix_acl_access`` extended attribute (Linux); a system or file system without one
+(macOS, tmpfs without ACLs) is judged by its mode bits alone.
+"""
+
+from __future__ import annotations
+
+import errno
+import functools
+import grp
+import os
+import pwd
+import stat
+import struct
+from dataclasses import dataclass
+
+__all__ = [
+    "ACL_READ",
+    "ACL_WRITE",
+    "Granted",
+    "acl_grants",
+    "other_readers",
+    "other_writers",
+    "own_group",
+    "read_only",
+]
+
+
+def other_writers(path: str, info: os.stat_result) -> str | None:
+    """Why an account other than root and this process's user may write the file or folder at
+    ``path`` (whose ``stat`` is ``info``), with the fix, or None (A-10a).
+
+    Judged as the kernel grants a write: the entry's owner (any owner may ``chmod`` and write
+    it), its group's write bit unless the group is this user's own (:func:`own_group`), and
+    every account or group an access control list names (POSIX ACL, ``setfacl``: write
+    through its mask). The "other" write bit is its callers' own rule
+    (``memory_api.world_writable.open_to_everyone``). None on a read-only mount, where
+    nobody writes. An ACL that cannot be read counts as one that lets another write (never
+    trusted on a guess).
+
+    A token folder a shared group could write (``0770``) was emptied by one of its accounts,
+    and the loopback service then answered every request without a token (the open mode); a
+    token file it could write took that account's hash."""
+    why = _writers(path, info)
+    return None if why is None or read_only(path) else why
+
+
+def _writers(path: str, info: os.stat_result) -> str | None:
+    """:func:`other_writers` whatever the mount (asked about only when someone may write)."""
+    mode = stat.S_IMODE(info.st_mode)
+    if info.st_uid not in (0, os.geteuid()):
+        return (
+            f"belongs to another account (uid {info.st_uid}), which may write it whatever its "
+            "mode (chown it to root or the service's user)"
+        )
+    granted = acl_grants(path, info, ACL_WRITE)
+    if granted.group and not own_group(info.st_gid):
+        return (
+            f"may be written by the accounts of its group (gid {info.st_gid}; mode {mode:04o}: "
+            "chmod g-w it)"
+        )
+    if granted.named:
+        who, fix = granted.named[0]
+        return f"may be written by {who} ({fix})"
+    return None
+
+
+def other_readers(path: str, info: os.stat_result) -> str | None:
+    """Why an account other than root and this process's user may read the file at ``path``
+    (whose ``stat`` is ``info``), with the fix, or None: its owner when another account, its
+    group's read bit unless the group is this user's own (a pod's ``fsGroup`` is), every
+    account or group its access control list lets read. The "other" read bit is its callers'
+    own rule. For a file holding secrets themselves (``MEMORY_API_TOKENS_FILE``, A-10)."""
+    mode = stat.S_IMODE(info.st_mode)
+    if info.st_uid not in (0, os.geteuid()):
+        return f"belongs to another account (uid {info.st_uid}), which may read it"
+    granted = acl_grants(path, info, ACL_READ)
+    if granted.group and not own_group(info.st_gid):
+        return (
+            f"may be read by the accounts of its group (gid {info.st_gid}; mode {mode:04o}: "
+            "chmod g-r it)"
+        )
+    if granted.named:
+        who, fix = granted.named[0]
+        return f"may be read by {who} ({fix})"
+    return None
+
+
+ACL_XATTR = "system.posix_acl_access"
+"""The extended attribute holding a file's access ACL (Linux; ``acl_ea_header`` format)."""
+_ACL_USER, _ACL_GROUP_OBJ, _ACL_GROUP, _ACL_MASK = 0x02, 0x04, 0x08, 0x10
+ACL_WRITE, ACL_READ = 0x02, 0x04
+_ACL_ENTRY = struct.Struct("<HHI")
+_NO_ACL = frozenset({errno.ENODATA, errno.ENOTSUP, errno.EOPNOTSUPP})
+
+
+def _no_xattrs(path: str, attribute: str, *, follow_symlinks: bool = True) -> bytes:
+    """``os.getxattr`` where the system has none (macOS): no access ACL to read."""
+    raise OSError(errno.ENOTSUP, "no extended attributes here", path)
+
+
+_getxattr = getattr(os, "getxattr", _no_xattrs)
+
+
+@dataclass(frozen=True, slots=True)
+class Granted:
+    """Who the mode bits and the ACL let write (or read) besides the owner and "other":
+    ``group``, the owning group (its bit, or its ACL entry through the mask); ``named``, for
+    each ACL entry naming another account or group, who it lets and how to take that away."""
+
+    group: bool
+    named: tuple[tuple[str, str], ...] = ()
+
+
+def acl_grants(path: str, info: os.stat_result, permission: int) -> Granted:
+    """Who is :class:`Granted` ``permission`` (:data:`ACL_WRITE` or :data:`ACL_READ`) by
+    ``path``'s mode (``info``) and its access ACL.
+
+    With an ACL the group bits of the mode are its mask; the owning group has the permission
+    when its own entry and the mask both give it, a named account or group when its entry and
+    the mask do. A named entry for root or this process's user, or for this user's own group,
+    is no other account."""
+    group_bit = permission << 3  # S_IWGRP, S_IRGRP
+    try:
+        raw = _getxattr(path, ACL_XATTR, follow_symlinks=True)
+    except OSError as error:
+        if error.errno in _NO_ACL:
+            return Granted(bool(info.st_mode & group_bit))
+        unread = f"any account, as its access control list cannot be read ({error.strerror})"
+        return Granted(True, ((unread, "make it readable, or setfacl -b it"),))
+    ends = range(4, len(raw) - _ACL_ENTRY.size + 1, _ACL_ENTRY.size)
+    entries = [_ACL_ENTRY.unpack_from(raw, offset) for offset in ends]
+    mask = next((perm for tag, perm, _ in entries if tag == _ACL_MASK), 0o7)
+    me = os.geteuid()
+    group, named = False, []
+    for tag, perm, ident in entries:
+        if not perm & mask & permission:
+            continue
+        if tag == _ACL_GROUP_OBJ:
+            group = True
+        elif tag == _ACL_USER and ident not in (0, me):
+            said = f"the account uid {ident}, named in its access control list"
+            named.append((said, f"setfacl -x u:{ident} it"))
+        elif tag == _ACL_GROUP and not own_group(ident):
+            said = f"the group gid {ident}, named in its access control list"
+            named.append((said, f"setfacl -x g:{ident} it"))
+    return Granted(group, tuple(named))
+
+
+def read_only(folder: str) -> bool:
+    """Whether ``folder`` lies on a read-only mount (False when that cannot be asked)."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+ACCOUNT_FILES = ("/etc/group", "/etc/passwd")
+"""The local account database, whose change times key :func:`own_group`'s answers."""
+
+
+def own_group(gid: int) -> bool:
+    """Whether the group ``gid`` is this process's own and holds no other account: its
+    effective group, naming no other member in the group database and the primary group of
+    no other account there (a user private group; a pod's ``fsGroup``, which the container's
+    group database does not know). The group ``users`` that every account shares is not.
+
+    Read again whenever :data:`ACCOUNT_FILES` change (an account added to the group is seen
+    at the next request); reading the whole account database (``getpwall``) cost ~0.2 ms on
+    every request that checks the token folder. A change kept only in a network directory
+    (LDAP, through NSS) is seen after a restart."""
+    return _own_group_as_of(gid, _account_files_changed())
+
+
+def _account_files_changed() -> tuple[int, ...]:
+    """The change times (ns) of :data:`ACCOUNT_FILES`, -1 for one that cannot be looked at."""
+    stamps = []
+    for name in ACCOUNT_FILES:
+        try:
+            stamps.append(os.stat(name).st_ctime_ns)  # noqa: PTH116
+        except OSError:
+            stamps.append(-1)
+    return tuple(stamps)
+
+
+@functools.lru_cache(maxsize=8)
+def _own_group_as_of(gid: int, _changed: tuple[int, ...]) -> bool:
+    """:func:`own_group` as the account database stood when it changed at ``_changed``."""
+    if gid != os.getegid():
+        return False
+    me = os.geteuid()
+    try:
+        members = set(grp.getgrgid(gid).gr_mem)
+    except KeyError:
+        members = set()
+    try:
+        names = {entry.pw_name for entry in pwd.getpwall() if entry.pw_uid == me}
+        sharing = any(entry.pw_gid == gid and entry.pw_uid != me for entry in pwd.getpwall())
+    except OSError:
+        return False
+    return not sharing and members <= names
