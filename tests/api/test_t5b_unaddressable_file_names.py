@@ -25,8 +25,8 @@ UTF8 = "is not UTF-8 (bytes of another encoding, e.g. Latin-1)"
 CONTROL = "holds a control character (a line break, a tab …)"
 
 
-def refusal(what: str) -> str:
-    return f"a file whose name {what}, so no route can read or delete it (rename it)"
+def refusal(what: str, kind: str = "a file") -> str:
+    return f"{kind} whose name {what}, so no route can read or delete it (rename it)"
 
 
 def make_input(scope: Path) -> None:
@@ -198,4 +198,30 @@ async def test_a_name_going_on_after_md_is_a_refused_entry_not_skipped_unsaid(
         "mixed.md [hidden: U+200E].": f"mixed.md [hidden: U+200E]. is {after_md}; not read",
     }
     assert overview["scopes"][0]["lintCounts"]["refused-entry"] == 7
+    assert raw_names(agent.user) == on_disk
+
+
+async def test_an_unaddressable_name_says_what_the_entry_is(
+    client: Client, agent: AgentHome
+) -> None:
+    """A folder, a symlink or a FIFO whose ``*.md`` name no route can address is named as what
+    it is, never as "a file" (a folder ``notes\xe9.md`` copied from an old archive holds no
+    text to read); nothing on disk is followed, renamed or changed."""
+    scope = os.fsencode(agent.user)
+    os.mkdir(os.path.join(scope, b"old\xe9.md"))  # noqa: PTH102, PTH118 - a name in bytes
+    os.mkdir(os.path.join(scope, b"fold\tx.md"))  # noqa: PTH102, PTH118
+    os.symlink(b"ok-topic.md", os.path.join(scope, b"alias\xe9.md"))  # noqa: PTH211, PTH118
+    os.mkfifo(os.path.join(scope, b"pipe\xe9.md"))  # noqa: PTH118
+    (agent.user / "ok-topic.md").write_text("---\nname: ok-topic\ndescription: x\n---\n", "utf-8")
+    on_disk = raw_names(agent.user)
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+
+    refused = {f["file"]: f["message"] for f in listing["findings"] if f["code"] == "refused-entry"}
+    assert refused == {
+        "old\\xe9.md": f"old\\xe9.md is {refusal(UTF8, 'a folder')}; not read",
+        "fold\\tx.md": f"fold\\tx.md is {refusal(CONTROL, 'a folder')}; not read",
+        "alias\\xe9.md": f"alias\\xe9.md is {refusal(UTF8, 'a symlink')}; not read",
+        "pipe\\xe9.md": f"pipe\\xe9.md is {refusal(UTF8, 'a FIFO')}; not read",
+    }
     assert raw_names(agent.user) == on_disk
