@@ -357,6 +357,52 @@ def test_token_in_readable_settings(
         assert mode(home / name) == 0o644, other
 
 
+# The token the user already keeps in the very file the install changes, under keys of their own.
+USERS_OWN_PLACES = {
+    "claude-code": (".claude/settings.json", '{\n  "env": {"MEMORY_API_TOKEN": "%s"}\n}\n'),
+    "gemini": (
+        ".gemini/settings.json",
+        '{"mcpServers": {"memory": {"headers": {"Authorization": "Bearer %s"}}}}\n',
+    ),
+    "codex": (
+        ".codex/config.toml",
+        '[shell_environment_policy]\nset = { MEMORY_API_TOKEN = "%s" }\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_token_in_readable_settings_already_there_under_the_users_own_key(
+    tmp_path: Path, harness: str
+) -> None:
+    """A settings file already holding the token the install is given, under a key of the
+    user's (``env.MEMORY_API_TOKEN`` for the CLI, an MCP server's header, Codex's
+    ``shell_environment_policy``), holds it after the install: it and its backup are made
+    readable by their owner only, the install says so, and the dry run masks it there too.
+    The token went unmasked into the diff and the file stayed 0644."""
+    home = tmp_path / "home"
+    name, text = USERS_OWN_PLACES[harness]
+    settings = home / name
+    settings.parent.mkdir(parents=True)
+    settings.write_text(text % TOKEN, encoding="utf-8")
+    settings.chmod(0o644)
+    root = memory_root(tmp_path)
+
+    status, shown = run(home, root, "install", harness, "--token", TOKEN, "--dry-run")
+    assert status == 0
+    assert TOKEN not in shown
+    assert mode(settings) == 0o644
+
+    status, said = run(home, root, "install", harness, "--token", TOKEN)
+    assert status == 0
+    assert TOKEN in settings.read_text(encoding="utf-8")  # the user's key is theirs: kept
+    assert mode(settings) == 0o600
+    assert f"{settings} holds the bearer token: made it readable by its owner only" in said
+    assert "(mode 0644 -> 0600)" in said
+    assert [mode(backup) for backup in backups_of(settings)] == [0o600]
+    assert TOKEN not in said
+
+
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
 @pytest.mark.parametrize("token", ['it\'s a "token"', "tab\tback\\slash", "ünï-cödé-tökén"])
 def test_token_in_readable_settings_masked_however_it_is_quoted(

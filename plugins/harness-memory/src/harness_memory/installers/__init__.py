@@ -98,14 +98,28 @@ def plan(
     Gemini CLI its system settings (:mod:`.gemini_managed`); a managed install into any other
     place than the harness reads is recorded for ``status`` (:mod:`.managed_record`)."""
     if options.managed_dir is None:
-        return HARNESSES[harness](options, environ, install=install)
+        planned = HARNESSES[harness](options, environ, install=install)
+    else:
+        planned = _managed_plan(harness, options, options.managed_dir, environ, install=install)
+    return _with_token(planned, options.token)
+
+
+def _managed_plan(
+    harness: str,
+    options: InstallOptions,
+    managed_dir: Path,
+    environ: Mapping[str, str],
+    *,
+    install: bool,
+) -> Plan:
+    """:func:`plan` for a managed install into ``managed_dir`` (``options.managed_dir``)."""
     if harness == "codex":
         planned = codex_managed.plan(options, environ, install=install)
     elif harness == "gemini":
         planned = gemini_managed.plan(options, environ, install=install)
     else:
         planned = HARNESSES[harness](options, environ, install=install)
-    path = managed_record.managed_file(harness, options.managed_dir)
+    path = managed_record.managed_file(harness, managed_dir)
     if path == managed_record.read_place(harness, environ):
         return planned
     changes, removals, note = managed_record.record_plan(
@@ -119,6 +133,18 @@ def plan(
         made_folders=[*planned.made_folders, *made],
         notes=[*planned.notes, *([note] if note else [])],
     )
+
+
+def _with_token(planned: Plan, token: str | None) -> Plan:
+    """``planned`` with the install's ``token`` among every change's secrets (H-7): a settings
+    file the user made hold that very token elsewhere (``env.MEMORY_API_TOKEN``, an MCP
+    server's ``Authorization`` header, Codex's ``shell_environment_policy.set``) holds it after
+    the install too, so it is made readable by its owner only, its backup likewise, and the
+    dry-run diff masks it, as for the places an install writes it."""
+    if not token:
+        return planned
+    changes = [replace(change, secrets=change.secrets | {token}) for change in planned.changes]
+    return replace(planned, changes=changes)
 
 
 def run(
