@@ -155,6 +155,36 @@ def test_install_through_symlinked_settings_target_not_writable_changes_nothing(
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
+@pytest.mark.parametrize("kind", ["folder", "fifo", "latin-1 text"])
+def test_install_through_symlinked_settings_target_not_a_settings_file_names_both(
+    tmp_path: Path, harness: str, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A link whose target is no settings file the install can read (a folder, a FIFO, text
+    that is not UTF-8) is an error naming the link and its target, the file in fact read:
+    the error named only the link, whose own name says nothing of where it leads."""
+    home = tmp_path / "home"
+    link = home / LINKED[harness][0]
+    link.parent.mkdir(parents=True)
+    target = home / "dotfiles" / "settings"
+    target.parent.mkdir()
+    if kind == "folder":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.write_bytes('{"theme": "Café"}\n'.encode("latin-1"))
+    link.symlink_to(os.path.relpath(target, link.parent))
+
+    status, _ = run(home, memory_root(tmp_path), "install", harness)
+
+    assert status == 1
+    assert f"{link} (a symlink to {target})" in caplog.text
+    assert "nothing was changed" in caplog.text
+    assert sorted(p.name for p in link.parent.iterdir()) == [link.name]
+    assert sorted(p.name for p in target.parent.iterdir()) == ["settings"]
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
 def test_install_through_symlinked_settings_folder_and_a_link_chain(
     tmp_path: Path, harness: str
 ) -> None:
