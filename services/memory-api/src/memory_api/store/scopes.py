@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from memory_core import layout
+from memory_core.caps import folder_unreadable
 from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.index import index_lines, topic_link_targets
@@ -931,6 +932,8 @@ def _index_not_read(root: Path, scope: Path, target: Path, error: OSError) -> In
             info = os.lstat(scope)
         except OSError:
             return None
+        why = folder_unreadable(error.strerror or type(error).__name__)
+        return IndexText(text="", stat=info, error=why)
     return IndexText(text="", stat=info, error=cannot_read(error))
 
 
