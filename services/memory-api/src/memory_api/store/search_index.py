@@ -83,7 +83,8 @@ no stat key, read again at the next search, never kept unreadable while its stat
 the Latin letters with a stroke, ``ł đ ø ħ``, as the letter under it, ``æ œ þ ð`` as ``ae oe
 th d``, and the Arabic letter forms written alike, ``أ إ آ ٱ ى ی ک ة``, as one; a flag, two
 regional indicators, one word; katakana as hiragana; 12: an ideographic variation selector,
-U+E0100–U+E01EF, left out of a word as U+FE00–U+FE0F are: ``葛\U000e0100城`` is ``葛城``)."""
+U+E0100–U+E01EF, and a Mongolian free one, U+180B–U+180D, U+180F, left out of a word as
+U+FE00–U+FE0F are: ``葛\U000e0100城`` is ``葛城``)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000
