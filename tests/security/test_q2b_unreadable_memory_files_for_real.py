@@ -133,8 +133,8 @@ def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_nev
     assert "Nothing saved yet: the Workspace memory index" not in started["memory"]
     label = f"the Workspace memory index ({first['key']})"
     assert (
-        f"{label} could not be read: its scope folder is there, but Agent Memory cannot read its "
-        "scope folder (Permission denied), so whether MEMORY.md is there cannot be told."
+        f"{label} could not be read: Agent Memory cannot read its scope folder (Permission "
+        "denied), so whether MEMORY.md is there cannot be told."
     ) in started["memory"]
     assert "could not be read: MEMORY.md is there" not in started["memory"]
     manifest = next(m for m in started["manifests"] if m["scope"] == first["key"])
@@ -150,7 +150,7 @@ def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_nev
     done = asyncio.run(run_cli("hook", "codex", "session-start", stdin=stdin, env=env))
     assert done.returncode == 0, done.stderr
     told = done.json()["systemMessage"]  # what the harness shows the user
-    assert "its scope folder is there, but Agent Memory cannot read its scope folder" in told
+    assert "(Agent Memory cannot read its scope folder (Permission denied), so whether" in told
     assert "let Agent Memory read that scope folder (its owner and mode)" in told
     assert "(MEMORY.md is there" not in told and "make MEMORY.md a plain file" not in told
 
@@ -183,6 +183,28 @@ def test_unreadable_memory_files_for_real_offline_the_harness_says_so_too(tmp_pa
     assert "the user memory index could not be read" in meta["systemPrompt"]
     assert "Nothing saved yet: the user memory index" not in meta["systemPrompt"]
     assert meta["manifests"][0]["unreadable"] == DENIED
+
+
+def test_unreadable_memory_files_for_real_offline_a_scope_folder_it_may_not_enter(
+    tmp_path: Path,
+) -> None:
+    """H-4 reads the files itself: a user scope folder another account keeps to itself (``chmod
+    700``) is said to be the folder it cannot read, whether ``MEMORY.md`` is there unknown, as
+    the service says it (it said "MEMORY.md is there")."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a folder to another account needs root")
+    root = layout.memory_root(tmp_path / "data", "coder")
+    make_case(root / "user")
+    os.chown(root / "user", NOBODY, NOBODY)
+    (root / "user").chmod(0o700)
+
+    meta = offline_session_meta(root, tmp_path)
+
+    assert (
+        "the user memory index could not be read: Agent Memory cannot read its scope folder "
+        "(Permission denied), so whether MEMORY.md is there cannot be told."
+    ) in meta["systemPrompt"]
+    assert meta["manifests"][0]["unreadable"] == FOLDER_DENIED
 
 
 def test_unreadable_memory_files_for_real_a_delete_that_could_not_be_undone_is_refused(

@@ -117,13 +117,10 @@ def is_folder_unread(why: str) -> bool:
 def index_unread(why: str) -> str:
     """What a note says of an index that could not be read, ``why`` the manifest's
     ``unreadable``: ``MEMORY.md is there, but Agent Memory cannot read it (…)``, or for a
-    scope folder that cannot be read (:func:`folder_unreadable`) that the folder is there and
-    whether ``MEMORY.md`` is cannot be told, never that it is."""
+    scope folder that cannot be read (:func:`folder_unreadable`) that whether ``MEMORY.md`` is
+    there cannot be told, never that it is."""
     if is_folder_unread(why):
-        return (
-            f"its scope folder is there, but Agent Memory {why}, so whether MEMORY.md is there "
-            "cannot be told"
-        )
+        return f"Agent Memory {why}, so whether MEMORY.md is there cannot be told"
     return f"MEMORY.md is there, but Agent Memory {why}"
 
 
