@@ -408,8 +408,8 @@ def test_token_in_readable_settings_already_there_under_the_users_own_key(
     """A settings file already holding the token the install is given, under a key of the
     user's (``env.MEMORY_API_TOKEN`` for the CLI, an MCP server's header, Codex's
     ``shell_environment_policy``), holds it after the install: it and its backup are made
-    readable by their owner only, the install says so, and the dry run masks it there too.
-    The token went unmasked into the diff and the file stayed 0644."""
+    readable by their owner only, the install says so, and the dry run masks it there too, as
+    does an uninstall's. The token went unmasked into both diffs and the file stayed 0644."""
     home = tmp_path / "home"
     name, text = USERS_OWN_PLACES[harness]
     settings = home / name
@@ -431,6 +431,15 @@ def test_token_in_readable_settings_already_there_under_the_users_own_key(
     assert "(mode 0644 -> 0600)" in said
     assert [mode(backup) for backup in backups_of(settings)] == [0o600]
     assert TOKEN not in said
+
+    # The uninstall knows the token by the install's token file: its diff masks it too, and
+    # the file it gives back, which still holds it, stays the owner's alone.
+    status, shown = run(home, root, "uninstall", harness, "--dry-run")
+    assert status == 0 and TOKEN not in shown and MASK in shown
+    status, said = run(home, root, "uninstall", harness)
+    assert status == 0 and TOKEN not in said
+    assert settings.read_text(encoding="utf-8") == text % TOKEN
+    assert mode(settings) == 0o600
 
 
 @pytest.mark.parametrize("harness", ["codex", "gemini"])

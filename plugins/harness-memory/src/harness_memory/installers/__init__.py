@@ -37,7 +37,7 @@ from harness_memory.installers.files import (
     write_target,
 )
 from harness_memory.installers.plan import Plan
-from harness_memory.installers.record import others_in
+from harness_memory.installers.record import RECORD_NAME, TOKEN_NAME, others_in
 from harness_memory.installers.secrets import holds, tokens_in
 from harness_memory.installers.spec import InstallOptions
 from harness_memory.installers.token_place import lone_tokens_ignore
@@ -101,7 +101,7 @@ def plan(
         planned = HARNESSES[harness](options, environ, install=install)
     else:
         planned = _managed_plan(harness, options, options.managed_dir, environ, install=install)
-    return _with_token(planned, options.token)
+    return _with_token(planned, options.token, *_kept_tokens(planned))
 
 
 def _managed_plan(
@@ -135,16 +135,33 @@ def _managed_plan(
     )
 
 
-def _with_token(planned: Plan, token: str | None) -> Plan:
-    """``planned`` with the install's ``token`` among every change's secrets (H-7): a settings
-    file the user made hold that very token elsewhere (``env.MEMORY_API_TOKEN``, an MCP
-    server's ``Authorization`` header, Codex's ``shell_environment_policy.set``) holds it after
-    the install too, so it is made readable by its owner only, its backup likewise, and the
-    dry-run diff masks it, as for the places an install writes it."""
-    if not token:
+def _with_token(planned: Plan, *tokens: str | None) -> Plan:
+    """``planned`` with the bearer ``tokens`` (the one given, the one the install's token file
+    keeps) among every change's secrets (H-7): a settings file the user made hold that very
+    token elsewhere (``env.MEMORY_API_TOKEN``, an MCP server's ``Authorization`` header, Codex's
+    ``shell_environment_policy.set``) holds it after an install or uninstall too, so it is made
+    readable by its owner only, its backup likewise, and every dry-run diff masks it, as for
+    the places an install writes it."""
+    known = frozenset(token for token in tokens if token)
+    if not known:
         return planned
-    changes = [replace(change, secrets=change.secrets | {token}) for change in planned.changes]
+    changes = [replace(change, secrets=change.secrets | known) for change in planned.changes]
     return replace(planned, changes=changes)
+
+
+def _kept_tokens(planned: Plan) -> list[str]:
+    """The tokens the install's token files hold (``<state folder>/token``, beside the record
+    an install writes or an uninstall removes): an uninstall, or an install without
+    ``--token``, knows the token by them. A file that cannot be read holds none here."""
+    paths = [*planned.removals, *(change.path for change in planned.changes)]
+    states = {path.parent for path in paths if path.name == RECORD_NAME}
+    found: list[str] = []
+    for state in sorted(states):
+        with contextlib.suppress(OSError, SettingsFileError):
+            text = read_text(state / TOKEN_NAME)
+            if text is not None and text.strip():
+                found.append(text.strip())
+    return found
 
 
 def run(
