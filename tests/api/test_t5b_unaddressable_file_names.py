@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 import pytest
 from memory_api.cli import main
 
-from tests.api.conftest import AgentHome, Client, memory_url, ok_json
+from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json
 
 CASE = Path(__file__).parents[1] / "data" / "cases" / "unaddressable-file-names"
 
@@ -225,3 +225,41 @@ async def test_an_unaddressable_name_says_what_the_entry_is(
         "pipe\\xe9.md": f"pipe\\xe9.md is {refusal(UTF8, 'a FIFO')}; not read",
     }
     assert raw_names(agent.user) == on_disk
+
+
+# Names K-7 allows that hold a character a URL or a route pattern gives a meaning of its own.
+URL_MEANINGFUL_NAMES = [
+    "brace{x}.md",
+    "{{MEMORY}}.md",
+    "open{.md",
+    "close}.md",
+    "what?.md",
+    "hash#1.md",
+    "50%.md",
+    "a%2Fb.md",
+    "plus+sign.md",
+    "semi;colon.md",
+    "[brackets].md",
+]
+
+
+@pytest.mark.parametrize("name", URL_MEANINGFUL_NAMES)
+async def test_every_listed_topic_file_is_read_its_history_shown_and_deleted_by_its_route(
+    client: Client, agent: AgentHome, name: str
+) -> None:
+    """What the listing names, a route reads, shows the history of and deletes (A-5, A-6,
+    V-2), whatever K-7-allowed characters its name holds: ``brace{x}.md`` was listed, and every
+    route of it answered 404 "nothing is served at …" (the router's own segment pattern stops
+    at a brace), so it could be neither read nor deleted."""
+    (agent.user / name).write_text("---\nname: x\ndescription: d\n---\nbody\n", "utf-8")
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    read = await ok_json(await client.get(file_url("user", name)))
+    history = await ok_json(await client.get(f"{file_url('user', name)}/history"))
+    deleted = await ok_json(await client.delete(file_url("user", name)))
+
+    assert [row["file"] for row in listing["files"]] == [name]
+    assert read["file"] == name and read["body"] == "body"
+    assert history["file"] == name
+    assert deleted["file"] == name
+    assert not (agent.user / name).exists()
