@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from memory_api.cli import main
 from memory_core import layout
 from memory_core.keys import key_for_real_path
 
@@ -303,3 +304,39 @@ async def test_orphaned_while_in_use_a_path_through_a_folder_only_the_harness_se
 
     assert started["key"] == key_for_real_path(str(agent.tmp / "app"))
     assert scope["orphaned"] is False
+
+
+async def test_orphaned_while_in_use_a_workspace_an_archive_brings_is_not_visible(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``memory export`` on one machine, ``memory import`` of the archive on another (a new
+    service, a move into containers): every Workspace of the archive lies on the machine it
+    came from, so the importing service never saw it. Each was reported orphaned the moment it
+    was restored; it is not visible from the service. One whose folder is here is neither, and
+    is orphaned once it is gone."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(agent.data_dir))
+    on_the_laptop = agent.tmp / "laptop-disk" / "shop-api"  # never there for this service
+    here, _ = agent.workspace("billing")
+    for workspace in (on_the_laptop, here):
+        scope = agent.root / key_for_real_path(str(workspace))
+        scope.mkdir(parents=True, exist_ok=True)
+        (scope / layout.MARKER_FILE).write_text(f"{workspace}\n", encoding="utf-8")
+        (scope / "deploy.md").write_text("---\nname: deploy\ndescription: x\n---\nb\n", "utf-8")
+    archive = agent.tmp / "coder.tar.gz"
+    export = ["memory", "export", "--project", agent.project, "--agent", agent.id]
+    create = ["agent", "create", "--project", agent.project, "--id", "moved", "--name", "Moved"]
+    restore = ["memory", "import", str(archive), "--project", agent.project, "--agent", "moved"]
+    for argv in ([*export, "-o", str(archive)], create):
+        assert await asyncio.to_thread(main, argv) == 0  # the CLI runs its own event loop
+
+    assert await asyncio.to_thread(main, restore) == 0
+
+    url = f"/api/projects/{agent.project}/agents/moved/memory"
+    overview = await ok_json(await client.get(url))
+    listed = {item["workspacePath"]: item for item in overview["scopes"]}
+    restored = listed[str(on_the_laptop)]
+    assert (restored["orphaned"], restored["notVisible"]) == (False, True)
+    assert (listed[str(here)]["orphaned"], listed[str(here)]["notVisible"]) == (False, False)
+    shutil.rmtree(here)
+    gone = await ok_json(await client.get(f"{url}/scopes/{listed[str(here)]['key']}"))
+    assert (gone["orphaned"], gone["notVisible"]) == (True, False)

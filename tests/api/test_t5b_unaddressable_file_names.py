@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 import pytest
 from memory_api.cli import main
 
-from tests.api.conftest import AgentHome, Client, memory_url, ok_json
+from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json
 
 CASE = Path(__file__).parents[1] / "data" / "cases" / "unaddressable-file-names"
 
@@ -25,8 +25,8 @@ UTF8 = "is not UTF-8 (bytes of another encoding, e.g. Latin-1)"
 CONTROL = "holds a control character (a line break, a tab …)"
 
 
-def refusal(what: str) -> str:
-    return f"a file whose name {what}, so no route can read or delete it (rename it)"
+def refusal(what: str, kind: str = "a file") -> str:
+    return f"{kind} whose name {what}, so no route can read or delete it (rename it)"
 
 
 def make_input(scope: Path) -> None:
@@ -199,3 +199,67 @@ async def test_a_name_going_on_after_md_is_a_refused_entry_not_skipped_unsaid(
     }
     assert overview["scopes"][0]["lintCounts"]["refused-entry"] == 7
     assert raw_names(agent.user) == on_disk
+
+
+async def test_an_unaddressable_name_says_what_the_entry_is(
+    client: Client, agent: AgentHome
+) -> None:
+    """A folder, a symlink or a FIFO whose ``*.md`` name no route can address is named as what
+    it is, never as "a file" (a folder ``notes\xe9.md`` copied from an old archive holds no
+    text to read); nothing on disk is followed, renamed or changed."""
+    scope = os.fsencode(agent.user)
+    os.mkdir(os.path.join(scope, b"old\xe9.md"))  # noqa: PTH102, PTH118 - a name in bytes
+    os.mkdir(os.path.join(scope, b"fold\tx.md"))  # noqa: PTH102, PTH118
+    os.symlink(b"ok-topic.md", os.path.join(scope, b"alias\xe9.md"))  # noqa: PTH211, PTH118
+    os.mkfifo(os.path.join(scope, b"pipe\xe9.md"))  # noqa: PTH118
+    (agent.user / "ok-topic.md").write_text("---\nname: ok-topic\ndescription: x\n---\n", "utf-8")
+    on_disk = raw_names(agent.user)
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+
+    refused = {f["file"]: f["message"] for f in listing["findings"] if f["code"] == "refused-entry"}
+    assert refused == {
+        "old\\xe9.md": f"old\\xe9.md is {refusal(UTF8, 'a folder')}; not read",
+        "fold\\tx.md": f"fold\\tx.md is {refusal(CONTROL, 'a folder')}; not read",
+        "alias\\xe9.md": f"alias\\xe9.md is {refusal(UTF8, 'a symlink')}; not read",
+        "pipe\\xe9.md": f"pipe\\xe9.md is {refusal(UTF8, 'a FIFO')}; not read",
+    }
+    assert raw_names(agent.user) == on_disk
+
+
+# Names K-7 allows that hold a character a URL or a route pattern gives a meaning of its own.
+URL_MEANINGFUL_NAMES = [
+    "brace{x}.md",
+    "{{MEMORY}}.md",
+    "open{.md",
+    "close}.md",
+    "what?.md",
+    "hash#1.md",
+    "50%.md",
+    "a%2Fb.md",
+    "plus+sign.md",
+    "semi;colon.md",
+    "[brackets].md",
+]
+
+
+@pytest.mark.parametrize("name", URL_MEANINGFUL_NAMES)
+async def test_every_listed_topic_file_is_read_its_history_shown_and_deleted_by_its_route(
+    client: Client, agent: AgentHome, name: str
+) -> None:
+    """What the listing names, a route reads, shows the history of and deletes (A-5, A-6,
+    V-2), whatever K-7-allowed characters its name holds: ``brace{x}.md`` was listed, and every
+    route of it answered 404 "nothing is served at …" (the router's own segment pattern stops
+    at a brace), so it could be neither read nor deleted."""
+    (agent.user / name).write_text("---\nname: x\ndescription: d\n---\nbody\n", "utf-8")
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    read = await ok_json(await client.get(file_url("user", name)))
+    history = await ok_json(await client.get(f"{file_url('user', name)}/history"))
+    deleted = await ok_json(await client.delete(file_url("user", name)))
+
+    assert [row["file"] for row in listing["files"]] == [name]
+    assert read["file"] == name and read["body"] == "body"
+    assert history["file"] == name
+    assert deleted["file"] == name
+    assert not (agent.user / name).exists()

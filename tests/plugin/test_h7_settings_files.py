@@ -155,6 +155,36 @@ def test_install_through_symlinked_settings_target_not_writable_changes_nothing(
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
+@pytest.mark.parametrize("kind", ["folder", "fifo", "latin-1 text"])
+def test_install_through_symlinked_settings_target_not_a_settings_file_names_both(
+    tmp_path: Path, harness: str, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A link whose target is no settings file the install can read (a folder, a FIFO, text
+    that is not UTF-8) is an error naming the link and its target, the file in fact read:
+    the error named only the link, whose own name says nothing of where it leads."""
+    home = tmp_path / "home"
+    link = home / LINKED[harness][0]
+    link.parent.mkdir(parents=True)
+    target = home / "dotfiles" / "settings"
+    target.parent.mkdir()
+    if kind == "folder":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.write_bytes('{"theme": "Café"}\n'.encode("latin-1"))
+    link.symlink_to(os.path.relpath(target, link.parent))
+
+    status, _ = run(home, memory_root(tmp_path), "install", harness)
+
+    assert status == 1
+    assert f"{link} (a symlink to {target})" in caplog.text
+    assert "nothing was changed" in caplog.text
+    assert sorted(p.name for p in link.parent.iterdir()) == [link.name]
+    assert sorted(p.name for p in target.parent.iterdir()) == ["settings"]
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
 def test_install_through_symlinked_settings_folder_and_a_link_chain(
     tmp_path: Path, harness: str
 ) -> None:
@@ -355,6 +385,61 @@ def test_token_in_readable_settings(
     # Files that hold no token keep their mode.
     for other, name in SETTINGS_FILES.items():
         assert mode(home / name) == 0o644, other
+
+
+# The token the user already keeps in the very file the install changes, under keys of their own.
+USERS_OWN_PLACES = {
+    "claude-code": (".claude/settings.json", '{\n  "env": {"MEMORY_API_TOKEN": "%s"}\n}\n'),
+    "gemini": (
+        ".gemini/settings.json",
+        '{"mcpServers": {"memory": {"headers": {"Authorization": "Bearer %s"}}}}\n',
+    ),
+    "codex": (
+        ".codex/config.toml",
+        '[shell_environment_policy]\nset = { MEMORY_API_TOKEN = "%s" }\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_token_in_readable_settings_already_there_under_the_users_own_key(
+    tmp_path: Path, harness: str
+) -> None:
+    """A settings file already holding the token the install is given, under a key of the
+    user's (``env.MEMORY_API_TOKEN`` for the CLI, an MCP server's header, Codex's
+    ``shell_environment_policy``), holds it after the install: it and its backup are made
+    readable by their owner only, the install says so, and the dry run masks it there too, as
+    does an uninstall's. The token went unmasked into both diffs and the file stayed 0644."""
+    home = tmp_path / "home"
+    name, text = USERS_OWN_PLACES[harness]
+    settings = home / name
+    settings.parent.mkdir(parents=True)
+    settings.write_text(text % TOKEN, encoding="utf-8")
+    settings.chmod(0o644)
+    root = memory_root(tmp_path)
+
+    status, shown = run(home, root, "install", harness, "--token", TOKEN, "--dry-run")
+    assert status == 0
+    assert TOKEN not in shown
+    assert mode(settings) == 0o644
+
+    status, said = run(home, root, "install", harness, "--token", TOKEN)
+    assert status == 0
+    assert TOKEN in settings.read_text(encoding="utf-8")  # the user's key is theirs: kept
+    assert mode(settings) == 0o600
+    assert f"{settings} holds the bearer token: made it readable by its owner only" in said
+    assert "(mode 0644 -> 0600)" in said
+    assert [mode(backup) for backup in backups_of(settings)] == [0o600]
+    assert TOKEN not in said
+
+    # The uninstall knows the token by the install's token file: its diff masks it too, and
+    # the file it gives back, which still holds it, stays the owner's alone.
+    status, shown = run(home, root, "uninstall", harness, "--dry-run")
+    assert status == 0 and TOKEN not in shown and MASK in shown
+    status, said = run(home, root, "uninstall", harness)
+    assert status == 0 and TOKEN not in said
+    assert settings.read_text(encoding="utf-8") == text % TOKEN
+    assert mode(settings) == 0o600
 
 
 @pytest.mark.parametrize("harness", ["codex", "gemini"])

@@ -31,6 +31,7 @@ from tests.support.refused_account import (
 from tests.support.serve import ServedProcess, venv_bin
 
 NOBODY = 65534
+FOLDER_DENIED = "cannot read its scope folder (Permission denied)"
 
 
 def call(base: str, method: str, path: str, body: object = None) -> tuple[int, Any]:
@@ -110,7 +111,9 @@ def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_nev
 ) -> None:
     """A Workspace scope folder another account keeps to itself (``chmod 700``): the service
     cannot even look for its ``MEMORY.md``, so Session start says its index could not be read,
-    never that nothing is saved there."""
+    never that nothing is saved there, and that it is the folder it cannot read: whether
+    ``MEMORY.md`` is there cannot be told (the note said "MEMORY.md is there", and the harness
+    told the user to make ``MEMORY.md`` readable, while the folder was what refused)."""
     base = served.base_url
     assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
     workspace = tmp_path / "workspace"
@@ -129,9 +132,27 @@ def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_nev
     assert status == 200, started
     assert "Nothing saved yet: the Workspace memory index" not in started["memory"]
     label = f"the Workspace memory index ({first['key']})"
-    assert f"{label} could not be read" in started["memory"]
+    assert (
+        f"{label} could not be read: Agent Memory cannot read its scope folder (Permission "
+        "denied), so whether MEMORY.md is there cannot be told."
+    ) in started["memory"]
+    assert "could not be read: MEMORY.md is there" not in started["memory"]
     manifest = next(m for m in started["manifests"] if m["scope"] == first["key"])
-    assert manifest["unreadable"] == DENIED
+    assert manifest["unreadable"] == FOLDER_DENIED
+    env = {
+        "HARNESS_MEMORY_URL": base,
+        "HARNESS_MEMORY_PROJECT": "acme",
+        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_ROOT": str(layout.memory_root(served.data_dir, "coder")),
+        "HOME": str(tmp_path / "home"),
+    }
+    stdin = hook_fixture("codex_session_start.json", workspace=str(workspace))
+    done = asyncio.run(run_cli("hook", "codex", "session-start", stdin=stdin, env=env))
+    assert done.returncode == 0, done.stderr
+    told = done.json()["systemMessage"]  # what the harness shows the user
+    assert "(Agent Memory cannot read its scope folder (Permission denied), so whether" in told
+    assert "let Agent Memory read that scope folder (its owner and mode)" in told
+    assert "(MEMORY.md is there" not in told and "make MEMORY.md a plain file" not in told
 
     key = first["key"]
     status, problem = call(base, "GET", f"{AGENT}/memory/scopes/{key}/files/a.md")
@@ -162,6 +183,28 @@ def test_unreadable_memory_files_for_real_offline_the_harness_says_so_too(tmp_pa
     assert "the user memory index could not be read" in meta["systemPrompt"]
     assert "Nothing saved yet: the user memory index" not in meta["systemPrompt"]
     assert meta["manifests"][0]["unreadable"] == DENIED
+
+
+def test_unreadable_memory_files_for_real_offline_a_scope_folder_it_may_not_enter(
+    tmp_path: Path,
+) -> None:
+    """H-4 reads the files itself: a user scope folder another account keeps to itself (``chmod
+    700``) is said to be the folder it cannot read, whether ``MEMORY.md`` is there unknown, as
+    the service says it (it said "MEMORY.md is there")."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a folder to another account needs root")
+    root = layout.memory_root(tmp_path / "data", "coder")
+    make_case(root / "user")
+    os.chown(root / "user", NOBODY, NOBODY)
+    (root / "user").chmod(0o700)
+
+    meta = offline_session_meta(root, tmp_path)
+
+    assert (
+        "the user memory index could not be read: Agent Memory cannot read its scope folder "
+        "(Permission denied), so whether MEMORY.md is there cannot be told."
+    ) in meta["systemPrompt"]
+    assert meta["manifests"][0]["unreadable"] == FOLDER_DENIED
 
 
 def test_unreadable_memory_files_for_real_a_delete_that_could_not_be_undone_is_refused(
@@ -358,13 +401,14 @@ def _an_unreadable_index_then_scope_folder(
     assert done.returncode == 1, done.stderr
     assert f"scope 'user' cannot be listed: the service {DENIED}" in done.stderr
     assert not archive.exists()
-    for method, path, body in (
-        ("GET", f"{AGENT}/memory", None),
-        ("GET", f"{AGENT}/memory/search?q=topic", None),
-        ("POST", f"{AGENT}/memory/session-start", {"workspace": str(tmp_path)}),
+    for method, path, body, why in (
+        ("GET", f"{AGENT}/memory", None, DENIED),
+        ("GET", f"{AGENT}/memory/search?q=topic", None, DENIED),
+        # the index in a folder it cannot read: the folder is what refused
+        ("POST", f"{AGENT}/memory/session-start", {"workspace": str(tmp_path)}, FOLDER_DENIED),
     ):
         status, answer = call(base, method, path, body)
-        assert status == 200 and DENIED in json.dumps(answer), (method, path, answer)
+        assert status == 200 and why in json.dumps(answer), (method, path, answer)
 
 
 def test_unreadable_memory_files_for_real_get_one_status_on_every_route(

@@ -21,6 +21,9 @@ __all__ = [
     "LINE_CAP",
     "Unread",
     "empty_note",
+    "folder_unreadable",
+    "index_unread",
+    "is_folder_unread",
     "share_budget",
     "truncation_note",
     "uncreated_note",
@@ -95,14 +98,40 @@ def uncreated_note(scope: str, why: str) -> str:
     )
 
 
+_FOLDER_UNREADABLE = "cannot read its scope folder"
+
+
+def folder_unreadable(strerror: str) -> str:
+    """Why an index could not be read when its scope folder cannot be (another account's
+    folder, mode ``0700``: Q-2b): ``"cannot read its scope folder (Permission denied)"``.
+    Whether ``MEMORY.md`` is there cannot then be told, which :func:`index_unread` says."""
+    return f"{_FOLDER_UNREADABLE} ({strerror})"
+
+
+def is_folder_unread(why: str) -> bool:
+    """Whether ``why`` (a manifest's ``unreadable``) says the scope folder itself could not be
+    read (:func:`folder_unreadable`), not the index in it."""
+    return why.startswith(_FOLDER_UNREADABLE)
+
+
+def index_unread(why: str) -> str:
+    """What a note says of an index that could not be read, ``why`` the manifest's
+    ``unreadable``: ``MEMORY.md is there, but Agent Memory cannot read it (…)``, or for a
+    scope folder that cannot be read (:func:`folder_unreadable`) that whether ``MEMORY.md`` is
+    there cannot be told, never that it is."""
+    if is_folder_unread(why):
+        return f"Agent Memory {why}, so whether MEMORY.md is there cannot be told"
+    return f"MEMORY.md is there, but Agent Memory {why}"
+
+
 def unreadable_note(scope: str, why: str) -> str:
     """The note injected for an index that is there but cannot be read (Q-2b): never "nothing
     saved yet", since memories may well be saved. ``why`` is the reason, e.g. "cannot read
     it (Permission denied)"."""
     return (
-        f"(Not loaded: the {_label(scope)} could not be read: MEMORY.md is there, but Agent "
-        f"Memory {why}. Memories may be saved that are not shown here; tell the user, and do "
-        "not take this as an empty memory.)"
+        f"(Not loaded: the {_label(scope)} could not be read: {index_unread(why)}. Memories "
+        "may be saved that are not shown here; tell the user, and do not take this as an empty "
+        "memory.)"
     )
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from memory_core import layout
+from memory_core.caps import folder_unreadable
 from memory_core.decoding import decode_text, not_decoded_why
 from memory_core.errors import InvalidId, UnresolvablePath
 from memory_core.hard_links import HARD_LINKED, named_elsewhere
@@ -362,6 +363,18 @@ def _never_read_why(target: Path, info: os.stat_result) -> str | None:
     return HARD_LINKED if named_elsewhere(target, info) else None
 
 
+def _folder_refuses(scope: Path) -> bool:
+    """Whether the scope folder itself refuses a look inside (another account's, mode ``0700``:
+    Q-2b), so that an index there can be neither found nor ruled out."""
+    try:
+        os.lstat(scope / layout.INDEX_FILE)
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
 def _read_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, bool]] | None:
     """A scope's ``MEMORY.md``: its text (first 1 MiB, whole lines) and the unread lines.
 
@@ -399,6 +412,8 @@ def _read_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, b
         logger.warning("index of scope %s cannot be read: %s", key, error)
         if isinstance(error, OSError) and not isinstance(error, FileNotFoundError):
             reason = error.strerror or type(error).__name__
+            if _folder_refuses(root / key):  # whether MEMORY.md is there cannot be told
+                return unreadable_index(folder_unreadable(reason)), (0, True)
             return unreadable_index(f"cannot read it ({reason})"), (0, True)
         return None
     head = raw[:INDEX_READ_CAP]

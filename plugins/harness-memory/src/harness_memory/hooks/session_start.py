@@ -17,6 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from memory_core.caps import index_unread, is_folder_unread
+
 from harness_memory.fitting import Delivery, HarnessLimits, fit
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.records import SessionMeta, write_record
@@ -206,18 +208,20 @@ def unreadable_message(meta: SessionMeta) -> str | None:
     ``meta`` is the Session's :class:`~harness_memory.records.SessionMeta`; its manifests'
     ``unreadable`` say why.
     """
+    unread = [m for m in meta.manifests if m.unreadable is not None]
+    if not unread:
+        return None
     said = [
         f"the {'user' if m.scope == 'user' else 'Workspace'} memory index could not be read "
-        f"(MEMORY.md is there, but Agent Memory {m.unreadable})"
-        for m in meta.manifests
-        if m.unreadable is not None
+        f"({index_unread(m.unreadable or '')})"
+        for m in unread
     ]
-    if not said:
-        return None
-    return (
-        f"Agent Memory: {'; '.join(said)}, so what it lists is not in this Session; make "
-        "MEMORY.md a plain file of its scope folder that Agent Memory may read."
+    fix = (
+        "let Agent Memory read that scope folder (its owner and mode)"
+        if any(is_folder_unread(m.unreadable or "") for m in unread)
+        else "make MEMORY.md a plain file of its scope folder that Agent Memory may read"
     )
+    return f"Agent Memory: {'; '.join(said)}, so what it lists is not in this Session; {fix}."
 
 
 def prompt_message(result: SessionStart) -> str | None:

@@ -38,7 +38,7 @@ from harness_memory.installers.files import (
     write_target,
 )
 from harness_memory.installers.plan import Plan
-from harness_memory.installers.record import others_in
+from harness_memory.installers.record import RECORD_NAME, TOKEN_NAME, others_in
 from harness_memory.installers.secrets import holds, tokens_in
 from harness_memory.installers.spec import InstallOptions
 from harness_memory.installers.token_place import lone_tokens_ignore
@@ -99,14 +99,28 @@ def plan(
     Gemini CLI its system settings (:mod:`.gemini_managed`); a managed install into any other
     place than the harness reads is recorded for ``status`` (:mod:`.managed_record`)."""
     if options.managed_dir is None:
-        return HARNESSES[harness](options, environ, install=install)
+        planned = HARNESSES[harness](options, environ, install=install)
+    else:
+        planned = _managed_plan(harness, options, options.managed_dir, environ, install=install)
+    return _with_token(planned, options.token, *_kept_tokens(planned))
+
+
+def _managed_plan(
+    harness: str,
+    options: InstallOptions,
+    managed_dir: Path,
+    environ: Mapping[str, str],
+    *,
+    install: bool,
+) -> Plan:
+    """:func:`plan` for a managed install into ``managed_dir`` (``options.managed_dir``)."""
     if harness == "codex":
         planned = codex_managed.plan(options, environ, install=install)
     elif harness == "gemini":
         planned = gemini_managed.plan(options, environ, install=install)
     else:
         planned = HARNESSES[harness](options, environ, install=install)
-    path = managed_record.managed_file(harness, options.managed_dir)
+    path = managed_record.managed_file(harness, managed_dir)
     if path == managed_record.read_place(harness, environ):
         return planned
     changes, removals, note = managed_record.record_plan(
@@ -120,6 +134,35 @@ def plan(
         made_folders=[*planned.made_folders, *made],
         notes=[*planned.notes, *([note] if note else [])],
     )
+
+
+def _with_token(planned: Plan, *tokens: str | None) -> Plan:
+    """``planned`` with the bearer ``tokens`` (the one given, the one the install's token file
+    keeps) among every change's secrets (H-7): a settings file the user made hold that very
+    token elsewhere (``env.MEMORY_API_TOKEN``, an MCP server's ``Authorization`` header, Codex's
+    ``shell_environment_policy.set``) holds it after an install or uninstall too, so it is made
+    readable by its owner only, its backup likewise, and every dry-run diff masks it, as for
+    the places an install writes it."""
+    known = frozenset(token for token in tokens if token)
+    if not known:
+        return planned
+    changes = [replace(change, secrets=change.secrets | known) for change in planned.changes]
+    return replace(planned, changes=changes)
+
+
+def _kept_tokens(planned: Plan) -> list[str]:
+    """The tokens the install's token files hold (``<state folder>/token``, beside the record
+    an install writes or an uninstall removes): an uninstall, or an install without
+    ``--token``, knows the token by them. A file that cannot be read holds none here."""
+    paths = [*planned.removals, *(change.path for change in planned.changes)]
+    states = {path.parent for path in paths if path.name == RECORD_NAME}
+    found: list[str] = []
+    for state in sorted(states):
+        with contextlib.suppress(OSError, SettingsFileError):
+            text = read_text(state / TOKEN_NAME)
+            if text is not None and text.strip():
+                found.append(text.strip())
+    return found
 
 
 def run(

@@ -136,18 +136,22 @@ def read_text(path: Path) -> str | None:
     except OSError as error:
         raise SettingsFileError(f"cannot read {path}: {error.strerror}") from None
     if not stat.S_ISREG(info.st_mode):
-        raise SettingsFileError(f"{path} is not a regular file")
+        raise SettingsFileError(f"{_named(path, write_target(path))} is not a regular file")
     try:
         with path.open("rb") as handle:
             raw = handle.read(_READ_CAP + 1)
     except OSError as error:
-        raise SettingsFileError(f"cannot read {path}: {error.strerror}") from None
+        raise SettingsFileError(
+            f"cannot read {_named(path, write_target(path))}: {error.strerror}"
+        ) from None
     if len(raw) > _READ_CAP:
-        raise SettingsFileError(f"{path} is larger than {_READ_CAP} bytes")
+        raise SettingsFileError(
+            f"{_named(path, write_target(path))} is larger than {_READ_CAP} bytes"
+        )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise SettingsFileError(f"{path} is not UTF-8 text") from None
+        raise SettingsFileError(f"{_named(path, write_target(path))} is not UTF-8 text") from None
 
 
 def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None, dict[str, Any]]:
@@ -451,6 +455,8 @@ def _writable_folder(folder: Path, *, may_create: bool) -> bool:
 
 
 def _named(path: Path, target: Path) -> str:
+    """``path`` as an error names it: a symlink (a dotfiles manager's) with its final
+    ``target``, the file in fact read and written (H-7)."""
     if path.is_symlink():
         return f"{path} (a symlink to {target})"
     return str(path)

@@ -35,7 +35,7 @@ from memory_api.store.history.recorder import Attribution
 __all__ = ["CHANGES_LIMIT", "HISTORY_LIMIT", "routes"]
 
 BASE = "/api/projects/{project}/agents/{agent}/memory"
-FILE = BASE + "/scopes/{key}/files/{name}"
+FILE = BASE + "/scopes/{key}/files/{name:[^/]+}"  # any name K-7 allows: memory.TOPIC_FILE
 
 routes = web.RouteTableDef()
 _restore_decoder = msgspec.json.Decoder(RestoreRequest)

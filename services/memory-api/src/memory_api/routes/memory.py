@@ -41,6 +41,11 @@ __all__ = ["BASE", "SEARCH_DEFAULT_LIMIT", "SESSION_ID_LOG_CHARS", "routes"]
 
 BASE = "/api/projects/{project}/agents/{agent}/memory"
 
+TOPIC_FILE = BASE + "/scopes/{key}/files/{file:[^/]+}"
+"""One topic file's route. Its name may hold any character K-7 allows but ``/``: aiohttp's own
+segment pattern, ``[^{}/]+``, left a listed ``brace{x}.md`` without a route that reads or
+deletes it (T-5b); its canonical form, which OpenAPI and the metrics name, stays ``{file}``."""
+
 routes = web.RouteTableDef()
 _session_start_decoder = msgspec.json.Decoder(SessionStartRequest)
 SEARCH_DEFAULT_LIMIT = 20
@@ -154,7 +159,7 @@ async def get_index(request: web.Request) -> web.Response:
     return json_response(await store.read_index(project, agent, key, reveal=reveal))
 
 
-@routes.get(BASE + "/scopes/{key}/files/{file}")
+@routes.get(TOPIC_FILE)
 async def get_file(request: web.Request) -> web.Response:
     """A-5: ``TopicFile`` — fields, body without frontmatter, ``[[links]]``, findings.
 
@@ -168,7 +173,7 @@ async def get_file(request: web.Request) -> web.Response:
     return json_response(topic)
 
 
-@routes.delete(BASE + "/scopes/{key}/files/{file}")
+@routes.delete(TOPIC_FILE)
 async def delete_file(request: web.Request) -> web.Response:
     """A-6: ``DeleteResult`` — the file is gone, and so are the index lines linking to it (or
     ``indexProblem`` says why ``MEMORY.md``, no index the service reads, was left as it is).

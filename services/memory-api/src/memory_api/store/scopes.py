@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from memory_core import layout
+from memory_core.caps import folder_unreadable
 from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.index import index_lines, topic_link_targets
@@ -485,20 +486,20 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
             # K-7 refuses it: a dot-named ``*.md`` file is named (T-5b); the atomic writes'
             # ``.*.tmp``, other dotfiles and editors' lock links (``.#notes.md``) are not.
             if name.endswith(".md") and not _is_link(entry):
-                refused.append((shown_name(name), _name_refusal(name)))
+                refused.append((shown_name(name), _name_refusal(name, entry)))
             continue
         if not name.endswith(".md"):
             if name.casefold().endswith(".md"):
                 judged.append(name)  # another case of ".md": the index itself on some disks
             elif _goes_on_after_md(name) and not _is_link(entry):
-                refused.append((shown_name(name), _name_refusal(name)))  # "notes.md " (T-5b)
+                refused.append((shown_name(name), _name_refusal(name, entry)))  # "notes.md " (T-5b)
             continue
         if name == layout.INDEX_FILE:
             if not _regular_by_type(entry):
                 judged.append(name)
             continue
         if not _is_topic_name(name):
-            refused.append((shown_name(name), _name_refusal(name)))  # never read, but named
+            refused.append((shown_name(name), _name_refusal(name, entry)))  # never read, but named
             continue
         if name.casefold() == layout.INDEX_FILE.casefold() or _is_link(entry):
             judged.append(name)
@@ -523,8 +524,9 @@ def _goes_on_after_md(name: str) -> bool:
     return len(kept) < len(name) and kept.casefold().endswith(".md")
 
 
-def _name_refusal(name: str) -> str:
-    """Why a ``*.md`` entry whose name fails K-7 is never read: what is wrong with the name."""
+def _name_refusal(name: str, entry: os.DirEntry[str]) -> str:
+    """Why a ``*.md`` entry whose name fails K-7 is never read: what it is (a file, a folder, a
+    symlink, a FIFO …, by its own type, never followed) and what is wrong with its name."""
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
@@ -545,7 +547,25 @@ def _name_refusal(name: str) -> str:
                 what = str(error).rpartition(": ")[2]
             else:
                 what = "cannot be addressed"
-    return f"a file whose name {what}, so no route can read or delete it (rename it)"
+    return f"{_entry_kind(entry)} whose name {what}, so no route can read or delete it (rename it)"
+
+
+def _entry_kind(entry: os.DirEntry[str]) -> str:
+    """What ``entry`` is, by its own type (a symlink is not followed): ``"a file"``, ``"a
+    folder"``, ``"a symlink"``, ``"a FIFO"``, ``"a socket"``, ``"a device"``; ``"an entry"``
+    when it cannot be told (gone meanwhile, no permission)."""
+    try:
+        mode = entry.stat(follow_symlinks=False).st_mode
+    except OSError:
+        return "an entry"
+    kinds = (
+        (stat.S_ISREG, "a file"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISLNK, "a symlink"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((kind for test, kind in kinds if test(mode)), "a device")
 
 
 def _is_link(entry: os.DirEntry[str]) -> bool:
@@ -912,6 +932,8 @@ def _index_not_read(root: Path, scope: Path, target: Path, error: OSError) -> In
             info = os.lstat(scope)
         except OSError:
             return None
+        why = folder_unreadable(error.strerror or type(error).__name__)
+        return IndexText(text="", stat=info, error=why)
     return IndexText(text="", stat=info, error=cannot_read(error))
 
 

@@ -222,10 +222,13 @@ _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 # ZWNJ stays a word break: in Persian it parts a prefix or suffix from its stem (می‌خواهم is
 # found by خواهم). Many keyboards make it hard to type, so the word is found written without
 # it too (میخواهم), and one typed with it finds the word written without (_ZWNJ_JOINED).
+# A variation selector after its character (U+FE00–U+FE0F, the ideographic ones U+E0100–U+E01EF
+# a name such as 葛\U000e0100城 carries, Mongolian's free ones U+180B–U+180D, U+180F) picks a
+# glyph, not a letter: 葛城 finds it.
 _LEFT_OUT = (
     "\u00ad\u034f\u200b\u200d\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
     "\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
-    "\ufe00-\ufe0f\U0001f3fb-\U0001f3ff"
+    "\u180b-\u180d\u180f\ufe00-\ufe0f\U0001f3fb-\U0001f3ff\U000e0100-\U000e01ef"
 )
 _LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
 # Letters a keyboard without them types as another: ``ß`` as ``ss``, ``ё`` as ``е``, Turkish

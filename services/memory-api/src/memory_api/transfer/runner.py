@@ -37,6 +37,7 @@ from memory_api.store.sessions import (
     check_real_workspace,
     check_workspace_path,
     ensure_workspace_scope,
+    flag_visibility,
 )
 from memory_api.transfer.harnesses import HarnessRequest, harness_scopes
 from memory_api.transfer.importer import ImportReport, import_scope
@@ -139,6 +140,10 @@ def _archived_place(root: Path, source: SourceScope, dry_run: bool) -> _Place:
     if key == USER_SCOPE or not source.marker:
         return _Place(key, scope)
     if create_new_bytes(scope / layout.MARKER_FILE, (source.marker + "\n").encode("utf-8")):
+        # a Workspace of another machine or mount namespace: the service never saw it, so it
+        # is not visible from here, never orphaned (K-6a), as after a machine's push
+        visible = os.path.isdir(source.marker)  # noqa: PTH112 - one stat
+        flag_visibility(scope, key, visible=visible, cached_only=False)
         return _Place(key, scope, (f"restored its {layout.MARKER_FILE} marker",))
     marker = read_marker(root, scope, key)
     if marker.path != source.marker:
