@@ -413,3 +413,64 @@ def test_k1_a_workspace_through_41_symlinks_gets_no_key_as_the_kernel_opens_none
     assert real_workspace_path(near) == str(tmp_path / "near" / "real")
     assert workspace_memory_key(near) == key_for_real_path(str(tmp_path / "near" / "real"))
     assert real_workspace_path(tmp_path / "not-there") == str(tmp_path / "not-there")
+
+
+def test_k1_real_path_answers_as_realpath_without_symlinks_on_the_way(tmp_path: Path) -> None:
+    """The lstat walk (no symlink on the way) gives os.path.realpath's answer, and a symlink
+    anywhere, a '..' or a missing part still does too."""
+    from memory_core.keys import real_path
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "a")
+    for spelled in (
+        tmp_path / "a" / "b",
+        tmp_path / "a" / "b" / "missing" / "deeper",
+        tmp_path / "link" / "b",
+        tmp_path / "a" / ".." / "link" / "b",
+        tmp_path / "a" / "." / "b" / "",
+    ):
+        assert real_path(str(spelled)) == os.path.realpath(spelled)
+
+
+def test_k1_real_path_of_a_relative_path_in_a_deleted_cwd_is_unresolvable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A relative path whose cwd was removed names no folder: UnresolvablePath (a 400 or a
+    guard's refusal), never a raw FileNotFoundError."""
+    from memory_core.keys import real_path
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    with pytest.raises(UnresolvablePath):
+        real_path("notes.md")
+
+
+def test_k1_real_path_refuses_a_nul_or_a_lone_surrogate_after_a_missing_part() -> None:
+    """As os.path.realpath does, wherever the NUL or the surrogate stands."""
+    from memory_core.keys import real_path
+
+    with pytest.raises(ValueError, match="null"):
+        real_path("/nonexistent-k1/a\0b")
+    with pytest.raises(UnicodeEncodeError):
+        real_path("/nonexistent-k1/\ud800")
+
+
+def test_k1_real_path_off_posix_is_realpaths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Off POSIX (Windows: a drive, junctions lstat does not show as links, the disk's own
+    case) every path goes through os.path.realpath."""
+    from memory_core import keys
+
+    asked: list[str] = []
+
+    def realpath(spelled: str) -> str:
+        asked.append(spelled)
+        return "/resolved"
+
+    monkeypatch.setattr(os, "name", "nt")
+    monkeypatch.setattr(os.path, "realpath", realpath)
+    assert keys.real_path(str(tmp_path)) == "/resolved"
+    assert asked == [str(tmp_path)]

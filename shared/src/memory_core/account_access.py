@@ -5,8 +5,9 @@ the group is this user's own, and every account or group a POSIX access control 
 
 The service judges its token sources with it (``memory_api.world_writable``), the plugin the
 settings files it writes hooks into (``harness_memory.installers``). The ACL is read from the
-``system.posix_acl_access`` extended attribute (Linux); a system or file system without one
-(macOS, tmpfs without ACLs) is judged by its mode bits alone.
+``system.posix_acl_access`` extended attribute (Linux). ACLs of other kinds (macOS's
+``chmod +a``, NFSv4, SMB, ZFS's NFSv4 ACLs) are not read: such a file or folder, and one on
+a file system without POSIX ACLs, is judged by its mode bits alone.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ __all__ = [
 ]
 
 
+ACL_WRITE, ACL_READ = 0x02, 0x04
+"""The permission bits :func:`acl_grants` asks about (an ACL entry's ``w`` and ``r``)."""
+
+
 def other_writers(path: str, info: os.stat_result) -> str | None:
     """Why an account other than root and this process's user may write the file or folder at
     ``path`` (whose ``stat`` is ``info``), with the fix, or None (A-10a).
@@ -53,22 +58,7 @@ def other_writers(path: str, info: os.stat_result) -> str | None:
 
 def _writers(path: str, info: os.stat_result) -> str | None:
     """:func:`other_writers` whatever the mount (asked about only when someone may write)."""
-    mode = stat.S_IMODE(info.st_mode)
-    if info.st_uid not in (0, os.geteuid()):
-        return (
-            f"belongs to another account (uid {info.st_uid}), which may write it whatever its "
-            "mode (chown it to root or the service's user)"
-        )
-    granted = acl_grants(path, info, ACL_WRITE)
-    if granted.group and not own_group(info.st_gid):
-        return (
-            f"may be written by the accounts of its group (gid {info.st_gid}; mode {mode:04o}: "
-            "chmod g-w it)"
-        )
-    if granted.named:
-        who, fix = granted.named[0]
-        return f"may be written by {who} ({fix})"
-    return None
+    return _others(path, info, ACL_WRITE)
 
 
 def other_readers(path: str, info: os.stat_result) -> str | None:
@@ -77,25 +67,39 @@ def other_readers(path: str, info: os.stat_result) -> str | None:
     group's read bit unless the group is this user's own (a pod's ``fsGroup`` is), every
     account or group its access control list lets read. The "other" read bit is its callers'
     own rule. For a file holding secrets themselves (``MEMORY_API_TOKENS_FILE``, A-10)."""
-    mode = stat.S_IMODE(info.st_mode)
+    return _others(path, info, ACL_READ)
+
+
+_VERBS = {
+    ACL_WRITE: ("written", "w", "write it whatever its mode"),
+    ACL_READ: ("read", "r", "read it"),
+}
+"""Per permission: its participle, its ``chmod`` letter, and what another owner may do."""
+
+
+def _others(path: str, info: os.stat_result, permission: int) -> str | None:
+    """Why an account other than root and this process's user has ``permission``
+    (:data:`ACL_WRITE` or :data:`ACL_READ`) on ``path`` (whose ``stat`` is ``info``), with the
+    fix, or None: its owner, its group (unless this user's own), an ACL entry."""
+    done, letter, owner_may = _VERBS[permission]
     if info.st_uid not in (0, os.geteuid()):
-        return f"belongs to another account (uid {info.st_uid}), which may read it"
-    granted = acl_grants(path, info, ACL_READ)
+        fix = " (chown it to root or the service's user)" if permission == ACL_WRITE else ""
+        return f"belongs to another account (uid {info.st_uid}), which may {owner_may}{fix}"
+    granted = acl_grants(path, info, permission)
     if granted.group and not own_group(info.st_gid):
         return (
-            f"may be read by the accounts of its group (gid {info.st_gid}; mode {mode:04o}: "
-            "chmod g-r it)"
+            f"may be {done} by the accounts of its group (gid {info.st_gid}; mode "
+            f"{stat.S_IMODE(info.st_mode):04o}: chmod g-{letter} it)"
         )
     if granted.named:
         who, fix = granted.named[0]
-        return f"may be read by {who} ({fix})"
+        return f"may be {done} by {who} ({fix})"
     return None
 
 
 ACL_XATTR = "system.posix_acl_access"
 """The extended attribute holding a file's access ACL (Linux; ``acl_ea_header`` format)."""
 _ACL_USER, _ACL_GROUP_OBJ, _ACL_GROUP, _ACL_MASK = 0x02, 0x04, 0x08, 0x10
-ACL_WRITE, ACL_READ = 0x02, 0x04
 _ACL_ENTRY = struct.Struct("<HHI")
 _NO_ACL = frozenset({errno.ENODATA, errno.ENOTSUP, errno.EOPNOTSUPP})
 
@@ -134,8 +138,10 @@ def acl_grants(path: str, info: os.stat_result, permission: int) -> Granted:
             return Granted(bool(info.st_mode & group_bit))
         unread = f"any account, as its access control list cannot be read ({error.strerror})"
         return Granted(True, ((unread, "make it readable, or setfacl -b it"),))
-    ends = range(4, len(raw) - _ACL_ENTRY.size + 1, _ACL_ENTRY.size)
-    entries = [_ACL_ENTRY.unpack_from(raw, offset) for offset in ends]
+    entries = _acl_entries(raw)
+    if entries is None:  # never trusted on a guess: as an ACL that cannot be read
+        unread = "any account, as its access control list is not one this reader knows"
+        return Granted(True, ((unread, "setfacl -b it, then set what it should allow"),))
     mask = next((perm for tag, perm, _ in entries if tag == _ACL_MASK), 0o7)
     me = os.geteuid()
     group, named = False, []
@@ -151,6 +157,27 @@ def acl_grants(path: str, info: os.stat_result, permission: int) -> Granted:
             said = f"the group gid {ident}, named in its access control list"
             named.append((said, f"setfacl -x g:{ident} it"))
     return Granted(group, tuple(named))
+
+
+_ACL_VERSION = 0x0002
+"""``POSIX_ACL_XATTR_VERSION``: the only ``acl_ea_header`` version Linux writes."""
+
+
+def _acl_entries(raw: bytes) -> list[tuple[int, int, int]] | None:
+    """The ``(tag, perm, id)`` entries of the access ACL ``raw`` (``acl_ea_header``, then
+    8-byte ``acl_ea_entry`` records, little-endian), or None when it is not a well-formed one:
+    another version, a torn record, or not exactly one owning-group entry (then the mode's
+    group bits would be read as no one's)."""
+    if len(raw) < 4 or (len(raw) - 4) % _ACL_ENTRY.size:
+        return None
+    if int.from_bytes(raw[:4], "little") != _ACL_VERSION:
+        return None
+    entries = [
+        _ACL_ENTRY.unpack_from(raw, offset) for offset in range(4, len(raw), _ACL_ENTRY.size)
+    ]
+    if sum(tag == _ACL_GROUP_OBJ for tag, _, _ in entries) != 1:
+        return None
+    return entries
 
 
 def read_only(folder: str) -> bool:

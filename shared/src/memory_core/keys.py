@@ -292,12 +292,12 @@ def real_path(path: str | os.PathLike[str]) -> str:
     ``os.path.realpath``.
     """
     spelled = os.fspath(path)
-    absolute = os.path.abspath(spelled)  # noqa: PTH100 - str paths
-    if _is_real(spelled, absolute):
-        return absolute
     try:
+        absolute = os.path.abspath(spelled)  # noqa: PTH100 - str paths; may ask for the cwd
+        if _is_real(spelled, absolute):
+            return absolute
         real = os.path.realpath(spelled)
-    except OSError as error:  # Python < 3.13: readlink's error escapes
+    except OSError as error:  # a deleted cwd; Python < 3.13: readlink's error escapes
         raise _unresolvable(error, spelled) from None
     # Python >= 3.13 keeps such a link, as if it were a folder: look for it (an lstat per part)
     unreadable = _unreadable_link(real) if sys.version_info >= (3, 13) else None
@@ -319,8 +319,16 @@ def _is_real(spelled: str, absolute: str) -> bool:
     """Whether ``absolute`` (``spelled`` made absolute) is already the real path, as
     ``os.path.realpath`` would answer it (:func:`walked_as_spelled`), found with an ``lstat``
     per part and no more: no part that is there is a symlink (the first one that is not there,
-    or cannot be looked at, ends the walk: realpath resolves nothing below it either)."""
-    if not walked_as_spelled(spelled, absolute):
+    or cannot be looked at, ends the walk: realpath resolves nothing below it either).
+
+    POSIX only: a Windows path has a drive, and its junctions are not symlinks to ``lstat``
+    (``ntpath.realpath`` also gives the disk's own case). A path holding a NUL or a character
+    the file system encoding cannot hold is left to ``os.path.realpath``, which raises."""
+    if os.name != "posix" or "\0" in absolute or not walked_as_spelled(spelled, absolute):
+        return False
+    try:
+        os.fsencode(absolute)
+    except UnicodeEncodeError:
         return False
     current = ""
     for part in absolute.split(os.sep)[1:]:  # noqa: PTH206

@@ -331,8 +331,8 @@ def tokens_file_warning(path: str) -> str | None:
         return (
             f"MEMORY_API_TOKENS_FILE {path} {readers}: anyone who may read it can read its "
             "secrets. Make it owner-only (chmod 600), or group-only for the service's own "
-            "group (0440); in Kubernetes set the Secret volume's defaultMode (0400, or 0440 "
-            "with fsGroup)."
+            "group (0440); in Kubernetes set the Secret volume's defaultMode to 0400, or to "
+            "0440 with the pod's fsGroup equal to its runAsGroup."
         )
     return (
         f"MEMORY_API_TOKENS_FILE {path} is readable by every account (mode {mode:04o}): anyone "

@@ -333,8 +333,10 @@ class TokenStore:
     def distrusted(self) -> str | None:
         """Why the service trusts no token file of the token folder, naming the folder at fault
         and the fix, or None: another account could have moved the folder away or put its own
-        in its place (:meth:`_movable`), or every account may write it (A-10a). A folder that
-        cannot be looked at is left to the command's own error."""
+        in its place (:meth:`_movable`), every account may write it, or another account may
+        (its owner, a group the service's user shares, an ACL entry:
+        :func:`~memory_core.account_access.other_writers`) (A-10a). A folder that cannot be
+        looked at is left to the command's own error."""
         movable = self._movable()
         if movable is not None:
             return f"the token folder {self._dir} {movable.logged}"

@@ -1,0 +1,51 @@
+"""A-10a: an access control list this reader does not know is never read as "no one else"."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+from memory_core import account_access
+from memory_core.account_access import ACL_WRITE, acl_grants
+
+_USER_OBJ, _GROUP_OBJ, _MASK, _OTHER = 0x01, 0x04, 0x10, 0x20
+
+
+def _acl(*entries: tuple[int, int, int], version: int = 2) -> bytes:
+    return struct.pack("<I", version) + b"".join(struct.pack("<HHI", *e) for e in entries)
+
+
+WELL_FORMED = _acl((_USER_OBJ, 7, 0), (_GROUP_OBJ, 5, 0), (_MASK, 5, 0), (_OTHER, 5, 0))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        _acl(version=2)[:3],
+        _acl(),
+        _acl((_USER_OBJ, 7, 0), (_OTHER, 5, 0)),  # no owning-group entry
+        _acl((_USER_OBJ, 7, 0), (_GROUP_OBJ, 5, 0), (_OTHER, 5, 0), version=1),
+        WELL_FORMED + b"\x01\x02\x03",  # a torn entry
+    ],
+    ids=["empty", "torn-header", "no-entries", "no-group", "version-1", "torn-entry"],
+)
+def test_an_acl_this_reader_does_not_know_counts_as_letting_another_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, raw: bytes
+) -> None:
+    target = tmp_path / "tokens"
+    target.mkdir(mode=0o755)
+    monkeypatch.setattr(account_access, "_getxattr", lambda *_a, **_k: raw)
+    granted = acl_grants(str(target), target.stat(), ACL_WRITE)
+    assert granted.group
+    assert "not one this reader knows" in granted.named[0][0]
+
+
+def test_a_well_formed_acl_granting_no_write_is_read_as_such(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "tokens"
+    target.mkdir(mode=0o755)
+    monkeypatch.setattr(account_access, "_getxattr", lambda *_a, **_k: WELL_FORMED)
+    assert acl_grants(str(target), target.stat(), ACL_WRITE) == account_access.Granted(False)
