@@ -286,6 +286,7 @@ class ScopeAnswers:
             partial=index.read.partial if index is not None else None,
             facts=facts,
             in_sub_folders=in_sub_folders,
+            index_problems=index.read.problems if index is not None else (),
         )
         paths_of = {item.topic.file: item.entry.path for item in read.loaded}
         findings.extend(

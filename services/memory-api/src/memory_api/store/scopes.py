@@ -120,13 +120,16 @@ class IndexText:
     For an index over the read cap (T-5b) ``text`` holds only its complete lines within the
     first 1 MiB and ``partial`` says how many lines there are in all and where the rest links.
     For an index that is there but cannot be read (Q-2b) ``error`` says why
-    (:func:`~memory_api.store.containment.cannot_read`) and ``text`` is empty.
+    (:func:`~memory_api.store.containment.cannot_read`) and ``text`` is empty. ``problems``
+    holds the ``encoding`` problems of its decoding (:func:`~memory_core.decoding.decode_text`:
+    bytes that are not UTF-8 and how they were read), which its lint names (T-2, T-5).
     """
 
     text: str
     stat: os.stat_result
     partial: IndexRead | None = None
     error: str | None = None
+    problems: tuple[str, ...] = ()
 
     @property
     def unread(self) -> tuple[int, bool]:
@@ -882,8 +885,14 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
     if (why := not_decoded_why(head)) is not None:
         return IndexText(text="", stat=info, error=why)  # never injected as mojibake
     if len(raw) <= READ_CAP_BYTES:
-        return IndexText(text=decode_text(raw)[0], stat=info)
+        text, problems = decode_text(raw)
+        return IndexText(text=text, stat=info, problems=_encoding(problems))
     return _over_cap_index(raw, info)
+
+
+def _encoding(problems: list[str]) -> tuple[str, ...]:
+    """The ``encoding`` problems of an index's decoding."""
+    return tuple(problem for problem in problems if problem.startswith("encoding: "))
 
 
 def _index_not_read(root: Path, scope: Path, target: Path, error: OSError) -> IndexText | None:
@@ -924,7 +933,7 @@ def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
     """
     head = raw[:READ_CAP_BYTES]
     cut = head.rfind(b"\n") + 1  # the line the cap cuts through is not read at all
-    text = decode_text(head[:cut])[0]
+    text, problems = decode_text(head[:cut])
     read_lines = len(index_lines(text))
     exact = len(raw) <= READ_CAP_BYTES + INDEX_COUNT_CAP
     rest = raw[cut:] if exact else raw[cut : raw.rfind(b"\n") + 1]
@@ -950,7 +959,7 @@ def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
         exact=exact,
         links=links,
     )
-    return IndexText(text=text, stat=info, partial=partial)
+    return IndexText(text=text, stat=info, partial=partial, problems=_encoding(problems))
 
 
 _LINK_MARK = re.compile(rb"[\[`=]")
