@@ -23,6 +23,7 @@ from aiohttp.test_utils import TestServer
 from memory_api.app import create_app
 from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
 from memory_api.settings import Settings
+from memory_api.store.agents import NOT_A_FILE_FIX
 from memory_core import file_edit, layout
 
 from tests.api.conftest import (
@@ -223,7 +224,11 @@ async def test_a2_agent_file_that_is_no_regular_file_is_named_and_never_blocks(
     listing = await ok_json(await client.get("/api/projects/acme/agents"))
     assert [item["id"] for item in listing["agents"]] == ["other"]
     assert listing["unreadable"] == [  # named, never gone unsaid (Q-2b)
-        {"id": "coder", "problem": "the stored settings of agent 'coder' are not a regular file"}
+        {
+            "id": "coder",
+            "problem": "the stored settings of agent 'coder' (agents/coder/agent.json in the "
+            f"data dir) are not a regular file: {NOT_A_FILE_FIX}",
+        }
     ]
 
 

@@ -330,8 +330,8 @@ async def test_unreadable_memory_files_an_agent_json_is_named_to_who_reaches_eve
     assert listing["unreadable"] == [
         {
             "id": "private",
-            "problem": "the stored settings of agent 'private' cannot be read "
-            f"(Permission denied): {READ_ACCESS_FIX}",
+            "problem": "the stored settings of agent 'private' (agents/private/agent.json in "
+            f"the data dir) cannot be read (Permission denied): {READ_ACCESS_FIX}",
         }
     ]
     await expect_problem(
@@ -399,8 +399,8 @@ async def test_unreadable_memory_files_agents_of_no_readable_project_are_named_b
     assert by_admin["unreadable"] == [
         {
             "id": "coder",
-            "problem": "the stored settings of agent 'coder' cannot be read "
-            f"(Permission denied): {READ_ACCESS_FIX}",
+            "problem": "the stored settings of agent 'coder' (agents/coder/agent.json in "
+            f"the data dir) cannot be read (Permission denied): {READ_ACCESS_FIX}",
         }
     ]
     assert seen == {"projects": []}  # a read error never widens a token's reach

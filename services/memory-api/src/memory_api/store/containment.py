@@ -37,6 +37,7 @@ Everything here blocks on the filesystem: call it from a worker thread.
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import stat
 from collections.abc import Iterator
@@ -53,7 +54,9 @@ from memory_core.hard_links import (
 )
 from memory_core.swap import open_waiting_for_lease
 
-from memory_api.errors import NotFound
+from memory_api.errors import CannotRead, NotFound
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "HARD_LINKED",
@@ -297,6 +300,8 @@ def memory_root_below(real_app_data_dir: Path, agent_id: str) -> Path:
             mode = os.lstat(current).st_mode
         except FileNotFoundError:
             break  # the rest does not exist yet: nothing on the way can redirect it
+        except OSError as error:
+            raise _root_not_looked_at(current, parts[:depth], agent_id, error) from None
         if stat.S_ISLNK(mode) or (depth == len(parts) and not stat.S_ISDIR(mode)):
             raise OutsideMemoryRoot(
                 f"the memory root of agent {agent_id!r} is not a plain directory"
@@ -304,6 +309,23 @@ def memory_root_below(real_app_data_dir: Path, agent_id: str) -> Path:
         if not stat.S_ISDIR(mode):
             break  # a file on the way: the root cannot exist, and nothing lies below it
     return real_app_data_dir.joinpath(*parts)
+
+
+def _root_not_looked_at(
+    path: str, shown: tuple[str, ...], agent_id: str, error: OSError
+) -> CannotRead:
+    """The :class:`CannotRead` (503, Q-2b) of a memory root the service cannot look at: the
+    ``lstat`` of ``path`` (``shown``: its parts below the data dir) on the way to it failed
+    (no search permission on the folder above, an I/O error). The ``detail`` names the entry
+    by its place in the data dir, never the host path; the log names the full path."""
+    logger.warning("the memory root of agent %s cannot be looked at: %s", agent_id, error)
+    place = "/".join(shown)
+    above = "/".join(shown[:-1]) or "the data dir"
+    return CannotRead(
+        f"the memory root of agent {agent_id!r} cannot be looked at: the service cannot look "
+        f"at {place} in the data dir ({error.strerror or type(error).__name__}; it needs search "
+        f"access to {above})"
+    )
 
 
 def read_regular(
