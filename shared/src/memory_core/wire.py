@@ -323,15 +323,23 @@ class TopicSummary(Answer, frozen=True):
 
 
 class TopicList(Answer, frozen=True):
-    """Answer of ``GET …/memory/scopes/{key}/files``: every topic file, sorted by file name.
+    """Answer of ``GET …/memory/scopes/{key}/files``: a page of the scope's topic files, sorted
+    by file name (A-5).
 
-    ``findings`` is the scope's whole lint (T-5), as the index view reports it: the web page
-    opens a row's findings from its badge (W-6).
+    ``files`` holds at most ``?limit=`` rows (1-1000, default 1000) after ``?cursor=``;
+    ``next_cursor`` asks for the next page (the ``cursor`` query parameter), None on the last,
+    so a client following it is given every file; ``total`` counts every file of the scope.
+    ``findings`` is the scope's lint (T-5), as the index view reports it, paged with the files:
+    the findings about the files on this page, and on the first page those about anything else
+    (the index, the scope, entries never read). The web page opens a row's findings from its
+    badge (W-6).
     """
 
     scope: str
     files: list[TopicSummary]
     findings: list[Finding]
+    total: int = 0
+    next_cursor: str | None = None
 
 
 class TopicFile(TopicSummary, frozen=True):
