@@ -35,6 +35,7 @@ from tests.api.conftest import (
     ok_json,
     write_topic,
 )
+from tests.support.socket_file import bound_socket
 
 CONFIG = "/api/projects/acme/agents/coder/config"
 DRAFTS = "/api/projects/acme/agents/coder/drafts"
@@ -208,17 +209,22 @@ async def test_a7_folder_on_the_way_to_the_memory_root_being_a_file_is_404(
 # --- beside the memory: agent.json, tokens, drafts, locks ------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["folder", "fifo"])
+@pytest.mark.parametrize("kind", ["folder", "fifo", "socket"])
 async def test_a2_agent_file_that_is_no_regular_file_is_named_and_never_blocks(
     client: Client, agent: AgentHome, kind: str
 ) -> None:
+    """A socket's ``open`` fails with ENXIO ("No such device or address"): it was answered
+    "cannot be read (No such device or address): … give … read access", a fix that fixes
+    nothing; it is no regular file, like a folder or a FIFO."""
     await client.post("/api/projects/acme/agents", json={"id": "other", "name": "Other"})
     stored = agent.data_dir / "agents" / agent.id / "agent.json"
     stored.unlink()
     if kind == "folder":
         stored.mkdir()
-    else:
+    elif kind == "fifo":
         os.mkfifo(stored)
+    else:
+        bound_socket(stored).close()
 
     await expect_problem(await client.get(CONFIG), 503, "not a regular file")
     listing = await ok_json(await client.get("/api/projects/acme/agents"))

@@ -341,9 +341,11 @@ def read_regular(
     Returns ``(data, stat)``; ``stat`` is taken from the open descriptor, so it describes exactly
     the file read (pass the read cap + 1 to tell a file at the cap from a longer one). Raises
     ``FileNotFoundError`` when the file is missing, :class:`NotRegularFileError` for anything but a
-    regular file, and ``OSError`` (e.g. ``ELOOP`` when the last component became a symlink after
-    the check) otherwise. ``follow_symlinks`` lifts ``O_NOFOLLOW`` for files outside any memory
-    root that an operator may link (a token mounted as a secret); a FIFO still never blocks.
+    regular file (a socket too, which ``open`` refuses with ``ENXIO``: never "cannot read it",
+    which sends an operator to its mode), and ``OSError`` (e.g. ``ELOOP`` when the last
+    component became a symlink after the check) otherwise. ``follow_symlinks`` lifts
+    ``O_NOFOLLOW`` for files outside any memory root that an operator may link (a token
+    mounted as a secret); a FIFO still never blocks.
     A ``memory`` file (a topic file, an index, a marker) with a name outside its own folder
     raises :class:`NamedElsewhereError` (a :class:`NotRegularFileError`), judged on the open
     descriptor's ``fstat``: another hard link made after the listing is still seen.
@@ -354,7 +356,14 @@ def read_regular(
     the check raises :class:`FolderSwapped` (nothing of it is returned).
     """
     flags = _OPEN_FLAGS if follow_symlinks else _OPEN_FLAGS | os.O_NOFOLLOW
-    fd = open_waiting_for_lease(path, flags)  # a safe edit's lease lasts milliseconds
+    try:
+        fd = open_waiting_for_lease(path, flags)  # a safe edit's lease lasts milliseconds
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # a socket (or a device with nothing behind it)
+            raise NotRegularFileError(
+                errno.ENXIO, f"{path.name!r} is a socket or device, not a regular file"
+            ) from None
+        raise
     try:
         if real_folder and not opened_at(fd, path, in_folder=True):
             raise FolderSwapped(path.name)
