@@ -111,3 +111,27 @@ async def test_q2b_a_memory_root_the_service_cannot_look_at_names_its_place_on_e
         assert os.fspath(agent.data_dir) not in body["detail"], url
     listing = await ok_json(await client.get("/api/projects/acme/agents"))
     assert listing["agents"][0]["unreadable"] == f"{named}: its memories are not counted"
+
+
+@pytest.mark.parametrize(("kind", "what"), [("file", "no folder"), ("symlink", "a symlink")])
+async def test_a7_a_memory_root_never_read_names_its_place_and_the_fix(
+    client: Client, agent: AgentHome, kind: str, what: str
+) -> None:
+    """Still 404 on every route (A-7: never followed nor read), but no longer only "the memory
+    root of agent 'coder' is not a plain directory": which entry, where, and what to do."""
+    agent.user.rmdir()
+    agent.root.rmdir()
+    if kind == "file":
+        agent.root.write_text("not a folder", encoding="utf-8")
+    else:
+        agent.root.symlink_to(agent.tmp, target_is_directory=True)
+
+    body = await expect_problem(await client.get(memory_url()), 404, "memory root")
+
+    assert body["detail"] == (
+        "the memory root of agent 'coder' is not a plain directory: "
+        f"agents/coder/agent_state/memory in the data dir is {what}, which the service never "
+        "follows or reads (A-7): an operator must move it away and put a plain folder there "
+        "(the agent's memory, from a backup), then try again"
+    )
+    assert os.fspath(agent.data_dir) not in body["detail"]

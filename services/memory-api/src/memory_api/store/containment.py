@@ -303,12 +303,27 @@ def memory_root_below(real_app_data_dir: Path, agent_id: str) -> Path:
         except OSError as error:
             raise _root_not_looked_at(current, parts[:depth], agent_id, error) from None
         if stat.S_ISLNK(mode) or (depth == len(parts) and not stat.S_ISDIR(mode)):
-            raise OutsideMemoryRoot(
-                f"the memory root of agent {agent_id!r} is not a plain directory"
-            )
+            raise _root_redirected(current, parts[:depth], agent_id, mode)
         if not stat.S_ISDIR(mode):
             break  # a file on the way: the root cannot exist, and nothing lies below it
     return real_app_data_dir.joinpath(*parts)
+
+
+def _root_redirected(
+    path: str, shown: tuple[str, ...], agent_id: str, mode: int
+) -> OutsideMemoryRoot:
+    """The :class:`OutsideMemoryRoot` (404, A-7: never read) of a memory root that a symlink
+    on its way redirects, or that is no folder (``mode``: the ``lstat`` of ``path``, whose
+    parts below the data dir are ``shown``), naming that entry by its place in the data dir
+    and the fix; the log names the full path."""
+    logger.warning("the memory root of agent %s is not a plain directory: %s", agent_id, path)
+    what = "a symlink" if stat.S_ISLNK(mode) else "no folder"
+    return OutsideMemoryRoot(
+        f"the memory root of agent {agent_id!r} is not a plain directory: "
+        f"{'/'.join(shown)} in the data dir is {what}, which the service never follows or "
+        "reads (A-7): an operator must move it away and put a plain folder there (the "
+        "agent's memory, from a backup), then try again"
+    )
 
 
 def _root_not_looked_at(
