@@ -26,7 +26,7 @@ def _not_utf8(findings: list[dict[str, Any]]) -> list[tuple[str, str, int | None
 
 
 def _message(findings: list[dict[str, Any]]) -> str:
-    return next(f["message"] for f in findings if f["code"] == "invalid-encoding")
+    return str(next(f["message"] for f in findings if f["code"] == "invalid-encoding"))
 
 
 async def test_t2_an_index_in_cp1252_names_each_line_and_offset_and_is_read_as_before(

@@ -11,6 +11,7 @@ log line names the full path.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -18,11 +19,13 @@ from pathlib import Path
 
 import pytest
 from memory_api.errors import READ_ACCESS_FIX
-from memory_api.store import agents
+from memory_api.store import agents, scopes
+from memory_api.store.containment import read_regular
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, ok_json
 from tests.security.test_hostile_filesystem import refuse
+from tests.support.socket_file import bound_socket
 
 CONFIG = "/api/projects/acme/agents/coder/config"
 SHOWN = "agents/coder/agent.json in the data dir"
@@ -135,3 +138,48 @@ async def test_a7_a_memory_root_never_read_names_its_place_and_the_fix(
         "(the agent's memory, from a backup), then try again"
     )
     assert os.fspath(agent.data_dir) not in body["detail"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "problem"),
+    [
+        (
+            "folder",
+            "marker: .workspace is a folder, not a file; not read: move it away, and the next "
+            "Session start in its Workspace writes the marker again (K-5)",
+        ),
+        (
+            "socket",
+            "marker: .workspace is a socket, not a regular file; not read: move it away, and the "
+            "next Session start in its Workspace writes the marker again (K-5)",
+        ),
+        ("eio", f"marker: cannot be read (Input/output error): {READ_ACCESS_FIX}"),
+    ],
+)
+async def test_k5_a_marker_the_service_cannot_read_is_named_with_the_fix(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch, kind: str, problem: str
+) -> None:
+    """A ``.workspace`` marker that is a folder, a socket, or fails with EIO was reported as
+    "marker: cannot be read ('.workspace' is not a regular file)", "… (No such device or
+    address)" or "… (Input/output error)": nothing to act on."""
+    _, key = agent.workspace("app")
+    marker = agent.root / key / layout.MARKER_FILE
+    if kind == "folder":
+        marker.unlink()
+        marker.mkdir()
+    elif kind == "socket":
+        marker.unlink()
+        bound_socket(marker).close()
+    else:
+
+        def failing(path: Path, *args: object, **kwargs: object) -> tuple[bytes, os.stat_result]:
+            if path.name == layout.MARKER_FILE:
+                raise OSError(errno.EIO, "Input/output error", str(path))
+            return read_regular(path, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(scopes, "read_regular", failing)
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    scope = next(scope for scope in overview["scopes"] if scope["key"] == key)
+    assert scope["markerProblems"] == [problem]

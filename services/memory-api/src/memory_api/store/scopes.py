@@ -31,7 +31,7 @@ from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
-from memory_api.errors import CannotRead, NotAFolder, NotFound, Unavailable
+from memory_api.errors import READ_ACCESS_FIX, CannotRead, NotAFolder, NotFound, Unavailable
 from memory_api.store.containment import (
     HARD_LINKED,
     NamedElsewhereError,
@@ -971,6 +971,13 @@ counted, never decoded and parsed: an index of millions of plain lines past its 
 one topic file) outlasted its client."""
 
 
+MARKER_IN_THE_WAY_FIX = (
+    "not read: move it away, and the next Session start in its Workspace writes the marker "
+    "again (K-5)"
+)
+"""What to do about a folder, FIFO or socket where a scope's ``.workspace`` marker should be."""
+
+
 def read_marker(root: Path, scope: Path, key: str) -> Marker:
     """Read and judge a Workspace scope's ``.workspace`` marker (K-5, K-6a).
 
@@ -987,8 +994,14 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
         return Marker(None, ["marker: missing (.workspace not found)"])
     except NamedElsewhereError:
         return Marker(None, [f"marker: {HARD_LINKED}; not read"])
+    except NotRegularFileError as error:
+        logger.warning("marker %s is no regular file: %s", target, error)
+        what = _refusal(root, scope / layout.MARKER_FILE) or "not a regular file"
+        return Marker(None, [f"marker: {layout.MARKER_FILE} is {what}; {MARKER_IN_THE_WAY_FIX}"])
     except OSError as error:
-        return Marker(None, [f"marker: cannot be read ({error.strerror or error})"])
+        logger.warning("marker %s cannot be read: %s", target, error)
+        why = error.strerror or type(error).__name__
+        return Marker(None, [f"marker: cannot be read ({why}): {READ_ACCESS_FIX}"])
     try:
         text = raw[:MARKER_READ_CAP].decode("utf-8")
     except UnicodeDecodeError:
