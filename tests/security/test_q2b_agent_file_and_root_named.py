@@ -183,3 +183,20 @@ async def test_k5_a_marker_the_service_cannot_read_is_named_with_the_fix(
 
     scope = next(scope for scope in overview["scopes"] if scope["key"] == key)
     assert scope["markerProblems"] == [problem]
+
+
+async def test_q2b_an_agents_folder_the_service_cannot_list_names_it_and_the_fix(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Listing ``agents/`` refused (EACCES): the agents and projects lists answered the
+    catch-all "the data dir could not be used (Permission denied) … the log names incident …";
+    now a 503 naming the folder by its place in the data dir and what an operator must do."""
+    refuse(monkeypatch, os, "scandir", f"{os.sep}data{os.sep}agents")
+    named = (
+        "the folder of every agent (agents/ in the data dir) cannot be listed: the service "
+        f"cannot read it (Permission denied): {READ_ACCESS_FIX}"
+    )
+
+    for url in ("/api/projects", "/api/projects/acme/agents"):
+        body = await expect_problem(await client.get(url), 503, named)
+        assert os.fspath(agent.data_dir) not in body["detail"], url
