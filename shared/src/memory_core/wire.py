@@ -717,7 +717,9 @@ class FileHistory(Answer, frozen=True):
     (a write no version holds yet: a checkpoint records it, unless the service cannot read it);
     ``unrecordable`` why the history cannot keep the file on disk as it is now, in the words of
     its listing row's problem (``"the service cannot read it (Permission denied)"``, ``"it is
-    larger than 1 MiB (its read cap)"``, 16 MiB for ``MEMORY.md``): then it is ``unrecorded``,
+    larger than 1 MiB (its read cap)"``, 16 MiB for ``MEMORY.md``; ``"it is a FIFO (named pipe),
+    not a regular file, which the service never reads"`` for an entry in its place, T-5b):
+    then it is ``unrecorded``,
     no checkpoint takes it, and a delete or a restore of it is refused (503), as neither could
     be undone; null when the history can keep it, or it is not there.
     """

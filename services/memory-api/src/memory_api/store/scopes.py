@@ -58,6 +58,7 @@ __all__ = [
     "TopicEntry",
     "count_listed",
     "create_scope_dir",
+    "entry_refusal",
     "index_refusal",
     "judged_topics",
     "list_folder",
@@ -776,6 +777,13 @@ def index_refusal(root: Path, scope: Path) -> str | None:
     symlink to outside the memory root"``, ``"a FIFO (named pipe), not a regular file"`` …;
     None when it is a readable regular file or is not there. One ``lstat`` when it is missing."""
     return _refusal(root, scope / layout.INDEX_FILE)
+
+
+def entry_refusal(root: Path, scope: Path, name: str) -> str | None:
+    """Why the entry ``name`` of the real ``scope`` is never read (T-5b: ``"a FIFO (named
+    pipe), not a regular file"``, ``"a folder, not a file"``, ``"a symlink to outside the
+    memory root"`` …), or None when it is a readable regular file or is not there."""
+    return _refusal(root, scope / name)
 
 
 def _refusal(root: Path, lexical: Path, folder: int | None = None) -> str | None:

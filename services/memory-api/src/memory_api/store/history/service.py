@@ -75,6 +75,7 @@ from memory_api.store.history.snapshot import KeptFile, Snapshot, disk_blob
 from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import (
+    entry_refusal,
     list_scopes,
     made_scope_dir,
     scope_dir_refusal,
@@ -219,10 +220,15 @@ class HistoryStore:
     def _file_history(
         self, agent_id: str, key: str, name: str, limit: int, before: str | None
     ) -> FileHistory:
-        scope, repository = self._repository(agent_id, key)
+        root, scope = self._scope(agent_id, key)
+        repository = self.histories.repository(agent_id, scope)
         name = _held_name(scope, repository, name)
         versions, more = reading.file_history(repository, name, limit=limit, before=before)
         on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
+        if on_disk is None and unrecordable is None and (why := entry_refusal(root, scope, name)):
+            # a FIFO, a folder, a socket or a symlink out of the root in its place: there, never
+            # read (T-5b), as the listing names it and a restore refuses it (409): not gone
+            unrecordable = f"it is {why}, which the service never reads"
         head = read_head(repository)
         newest = None if head is None else self.histories.tree(repository, head).get(name)
         # a file the service cannot read (or over its read cap) is there all the same (Q-2b):
