@@ -452,8 +452,13 @@ class ScopeAnswers:
         folder = os.fspath(scope)
         try:
             info = scope.stat()
-        except OSError:
+        except (FileNotFoundError, NotADirectoryError):
             raise NotFound(f"no scope {key!r}") from None
+        except OSError as error:  # there, but cannot be looked at: never "no scope" (Q-2b)
+            logger.warning("scope folder %s cannot be looked at: %s", scope, error)
+            raise CannotRead(
+                f"scope {key!r} cannot be looked at: the service {cannot_read(error)}"
+            ) from None
         files = folder_count(root, folder, info, records)
         row = ScopeRow.of(key, folder, scope_activity(folder, info.st_mtime_ns), files)
         summary = self._summary(root, row, self._user_index_text(root), records)
