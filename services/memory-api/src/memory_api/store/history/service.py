@@ -117,6 +117,18 @@ def _is_regular_file(key: str, path: Path) -> bool:
         ) from None
 
 
+def _never_read(root: Path, scope: Path, key: str, name: str) -> str | None:
+    """Why the history cannot keep ``name`` of the real ``scope`` when no regular file holds
+    the name but another entry does (a FIFO, a folder, a socket, a symlink out of the root):
+    there, never read (T-5b), as the listing names it and a restore refuses it (409), so
+    never gone. None when nothing is there; :class:`~memory_api.errors.CannotRead` (503)
+    when whether anything is there cannot be told (:func:`_is_regular_file`)."""
+    if _is_regular_file(key, scope / name):
+        return None
+    why = entry_refusal(root, scope, name)
+    return None if why is None else f"it is {why}, which the service never reads"
+
+
 def _held_name(scope: Path, repository: Path, asked: str) -> str:
     """The name a history or diff request calling ``asked`` means (V-2): the name on disk
     (:func:`~memory_api.store.file_names.on_disk_name`), or for a file no longer there, the
@@ -225,10 +237,8 @@ class HistoryStore:
         name = _held_name(scope, repository, name)
         versions, more = reading.file_history(repository, name, limit=limit, before=before)
         on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
-        if on_disk is None and unrecordable is None and (why := entry_refusal(root, scope, name)):
-            # a FIFO, a folder, a socket or a symlink out of the root in its place: there, never
-            # read (T-5b), as the listing names it and a restore refuses it (409): not gone
-            unrecordable = f"it is {why}, which the service never reads"
+        if on_disk is None and unrecordable is None:
+            unrecordable = _never_read(root, scope, key, name)
         head = read_head(repository)
         newest = None if head is None else self.histories.tree(repository, head).get(name)
         # a file the service cannot read (or over its read cap) is there all the same (Q-2b):
