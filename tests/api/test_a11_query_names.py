@@ -26,7 +26,7 @@ AGENTS = "/api/projects/acme/agents"
          "scope"),
         ("/scopes/user/files/a.md?reveal=true&reveal=false", "'reveal' is given 2 times"),
         ("/scopes/user/files/a.md?raw=1", "no query parameter 'raw': it takes reveal"),
-        ("/scopes/user/files?limit=5", "no query parameter 'limit': it takes none"),
+        ("/scopes/user/files?limt=5", "no query parameter 'limt': it takes cursor, limit"),
         ("/scopes/user/changes?limit=5&befor=x", "no query parameter 'befor': it takes after, "
          "before, limit, since"),
     ],

@@ -129,7 +129,8 @@ def test_a1_agent_list_names_an_agent_whose_settings_cannot_be_read(
     captured = capsys.readouterr()
     assert [line.split()[:2] for line in captured.out.splitlines()[1:]] == [["acme", "coder"]]
     assert (
-        "agent lost (project unknown): the stored settings of agent 'lost' are not a regular file"
+        "agent lost (project unknown): the stored settings of agent 'lost' "
+        "(agents/lost/agent.json in the data dir) are not a regular file: an operator must"
         in captured.err
     )
 

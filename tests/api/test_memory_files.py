@@ -46,7 +46,13 @@ async def test_k6_user_scope_listing_creates_it_on_demand(client: Client, agent:
 
     listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
 
-    assert listing == {"scope": "user", "files": [], "findings": []}
+    assert listing == {
+        "scope": "user",
+        "files": [],
+        "findings": [],
+        "total": 0,
+        "nextCursor": None,
+    }
     assert agent.user.is_dir()
 
 

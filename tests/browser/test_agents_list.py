@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from memory_api.store.agents import NOT_A_FILE_FIX
 from memory_core import layout
 from playwright.sync_api import Page, expect
 
@@ -83,7 +84,8 @@ def test_w1_an_agent_whose_settings_cannot_be_read_is_named_not_gone(
     section = page.locator(".unreadable-agents")
     expect(section.locator("h2")).to_have_text("Agents whose settings cannot be read")
     expect(section.locator("li")).to_have_text(
-        "lost: the stored settings of agent 'lost' are not a regular file"
+        "lost: the stored settings of agent 'lost' (agents/lost/agent.json in the data "
+        f"dir) are not a regular file: {NOT_A_FILE_FIX}"
     )
     expect(page.locator('.agent-card[data-agent="demo"]')).to_have_count(1)
 
@@ -120,7 +122,8 @@ def test_w1_when_no_agent_can_be_read_the_page_names_them_not_no_agents_yet(
     page.goto("/")
     section = page.locator(".unreadable-agents")
     expect(section.locator("li")).to_have_text(
-        "demo: the stored settings of agent 'demo' are not a regular file"
+        "demo: the stored settings of agent 'demo' (agents/demo/agent.json in the data "
+        f"dir) are not a regular file: {NOT_A_FILE_FIX}"
     )
     expect(page.locator("main")).not_to_contain_text("No agents yet")
 

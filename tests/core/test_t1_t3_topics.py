@@ -165,13 +165,18 @@ def test_t2_non_utf8_falls_back_and_names_the_encoding() -> None:
     topic = parse_topic(raw, "n.md")
     assert topic.description == "Café"
     assert topic.body == "Crème"
-    assert topic.problems == ["encoding: not valid UTF-8 (byte 0xe9 at offset 28); read as cp1252"]
+    assert topic.problems == [
+        "encoding: not valid UTF-8 (byte 0xe9 at offset 28, line 3; byte 0xe8 at offset 36, "
+        "line 5); read as cp1252"
+    ]
 
 
 def test_t2_bytes_cp1252_cannot_map_fall_back_to_latin1() -> None:
     text, problems = decode_text(b"a\x81b")
     assert text == "a\x81b"
-    assert problems == ["encoding: not valid UTF-8 (byte 0x81 at offset 1); read as Latin-1"]
+    assert problems == [
+        "encoding: not valid UTF-8 (byte 0x81 at offset 1, line 1); read as Latin-1"
+    ]
 
 
 def test_t2_utf8_with_a_line_of_another_encoding_is_read_line_by_line() -> None:
@@ -182,7 +187,7 @@ def test_t2_utf8_with_a_line_of_another_encoding_is_read_line_by_line() -> None:
     topic = parse_topic(raw, "n.md")
     assert (topic.description, topic.body) == ("Café — crème", "Crème brûlée")
     assert topic.problems == [
-        "encoding: not valid UTF-8 (byte 0xe8 at offset 48); line 5 read as cp1252, every "
+        "encoding: not valid UTF-8 (byte 0xe8 at offset 48, line 5); line 5 read as cp1252, every "
         "other line as UTF-8"
     ]
     exact = decode_exact(raw)
@@ -294,7 +299,10 @@ EXPECTED_PROBLEMS: dict[str, list[str]] = {
     "service-map.md": ["line-endings: CRLF read as LF"],
     "plain-notes.md": ["frontmatter: missing (no '---' block at the top)"],
     "empty.md": ["empty: the file holds no text"],
-    "latin1-notes.md": ["encoding: not valid UTF-8 (byte 0xe9 at offset 39); read as cp1252"],
+    "latin1-notes.md": [
+        "encoding: not valid UTF-8 (byte 0xe9 at offset 39, line 3; byte 0xe8 at offset 134, "
+        "line 6); read as cp1252"
+    ],
 }
 
 

@@ -217,6 +217,11 @@ def test_t5_corpus_workspace_findings(corpus: Path) -> None:
         ("name-mismatch", "db-migrations.md", None),  # a Chinese name: one finding, not two
         ("missing-description", "empty.md", None),
         ("missing-description", "plain-notes.md", None),
+        (
+            "invalid-encoding",
+            "latin1-notes.md",
+            3,
+        ),  # read as cp1252: named by line and offset (T-2)
     }
     assert "testing-conventions.md" not in {f.file for f in findings}  # prose mention is fine
     # lint reports, never changes

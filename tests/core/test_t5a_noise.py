@@ -66,7 +66,10 @@ def test_t5a_a_tidy_folder_in_any_common_convention_has_no_warning(style: str) -
 
 @pytest.mark.parametrize(
     ("folder", "most"),
-    [("user-scope", 0.0), ("coding-agent-workspace", 0.34), ("large-index", 0.15)],
+    # coding-agent-workspace: 5 of 12; the fifth is latin1-notes.md, which the corpus holds in
+    # Latin-1 on purpose and which is read as cp1252: its invalid-encoding warning is the
+    # finding T-2 asks for, not noise
+    [("user-scope", 0.0), ("coding-agent-workspace", 0.42), ("large-index", 0.15)],
 )
 def test_t5a_share_of_corpus_files_with_a_warning(corpus: Path, folder: str, most: float) -> None:
     share = _share_with_a_warning(*_corpus_scope(corpus / folder))

@@ -400,7 +400,8 @@ def test_h7_install_takes_the_token_from_the_variable_so_it_is_on_no_command_lin
 
 
 @pytest.mark.parametrize(
-    "kind", ["folder", "fifo", "empty", "huge", "not-utf8", "two-lines", "non-ascii", "spaced"]
+    "kind",
+    ["folder", "fifo", "empty", "huge", "invalid-encoding", "two-lines", "non-ascii", "spaced"],
 )
 def test_h7_a_token_file_that_is_no_token_is_named_never_waited_on(
     tmp_path: Path, kind: str
@@ -414,7 +415,7 @@ def test_h7_a_token_file_that_is_no_token_is_named_never_waited_on(
         content = {
             "empty": b" \n",
             "huge": b"x" * 70_000,
-            "not-utf8": b"\xff\xfe",
+            "invalid-encoding": b"\xff\xfe",
             "two-lines": b"mem_abc\nX-Other: 1\n",  # once sent, failed as "unreachable"
             "non-ascii": "mem_t\u00f8ken\n".encode(),
             "spaced": b"mem_abc def\n",

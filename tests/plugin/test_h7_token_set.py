@@ -108,7 +108,7 @@ def test_h7_token_set_stays_owner_only_under_umask_000(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "given",
     [b"", b"\n  \n", f"{TOKEN}\nsecond-line\n".encode(), b"to ken", b"tok\x1ben", b"\xff\xfe"],
-    ids=["empty", "blank", "two-lines", "space", "control", "not-utf8"],
+    ids=["empty", "blank", "two-lines", "space", "control", "invalid-encoding"],
 )
 def test_h7_token_set_refuses_what_cannot_be_a_token_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], given: bytes

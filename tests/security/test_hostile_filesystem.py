@@ -23,6 +23,7 @@ from aiohttp.test_utils import TestServer
 from memory_api.app import create_app
 from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
 from memory_api.settings import Settings
+from memory_api.store.agents import NOT_A_FILE_FIX
 from memory_core import file_edit, layout
 
 from tests.api.conftest import (
@@ -34,6 +35,7 @@ from tests.api.conftest import (
     ok_json,
     write_topic,
 )
+from tests.support.socket_file import bound_socket
 
 CONFIG = "/api/projects/acme/agents/coder/config"
 DRAFTS = "/api/projects/acme/agents/coder/drafts"
@@ -207,23 +209,32 @@ async def test_a7_folder_on_the_way_to_the_memory_root_being_a_file_is_404(
 # --- beside the memory: agent.json, tokens, drafts, locks ------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["folder", "fifo"])
+@pytest.mark.parametrize("kind", ["folder", "fifo", "socket"])
 async def test_a2_agent_file_that_is_no_regular_file_is_named_and_never_blocks(
     client: Client, agent: AgentHome, kind: str
 ) -> None:
+    """A socket's ``open`` fails with ENXIO ("No such device or address"): it was answered
+    "cannot be read (No such device or address): … give … read access", a fix that fixes
+    nothing; it is no regular file, like a folder or a FIFO."""
     await client.post("/api/projects/acme/agents", json={"id": "other", "name": "Other"})
     stored = agent.data_dir / "agents" / agent.id / "agent.json"
     stored.unlink()
     if kind == "folder":
         stored.mkdir()
-    else:
+    elif kind == "fifo":
         os.mkfifo(stored)
+    else:
+        bound_socket(stored).close()
 
     await expect_problem(await client.get(CONFIG), 503, "not a regular file")
     listing = await ok_json(await client.get("/api/projects/acme/agents"))
     assert [item["id"] for item in listing["agents"]] == ["other"]
     assert listing["unreadable"] == [  # named, never gone unsaid (Q-2b)
-        {"id": "coder", "problem": "the stored settings of agent 'coder' are not a regular file"}
+        {
+            "id": "coder",
+            "problem": "the stored settings of agent 'coder' (agents/coder/agent.json in the "
+            f"data dir) are not a regular file: {NOT_A_FILE_FIX}",
+        }
     ]
 
 

@@ -35,6 +35,7 @@ from tests.api.conftest import (
     ok_json,
 )
 from tests.security.test_hostile_filesystem import refuse, refuse_listing
+from tests.support.socket_file import bound_socket
 
 CASE = Path(__file__).parents[1] / "data" / "cases" / "unreadable-memory-files"
 DENIED = "cannot read it (Permission denied)"
@@ -175,7 +176,8 @@ async def test_unreadable_memory_files_an_index_is_never_missing_nor_nothing_sav
 
 def _never_read_index(scope: Path, kind: str, outside: Path) -> str:
     """Make the scope's ``MEMORY.md`` an entry the service never reads (T-5b): a symlink out of
-    the memory root (a dotfiles checkout), a FIFO or a folder; return why it is not read."""
+    the memory root (a dotfiles checkout), a FIFO, a socket or a folder; return why it is not
+    read."""
     index = scope / layout.INDEX_FILE
     index.unlink()
     if kind == "symlink":
@@ -186,16 +188,21 @@ def _never_read_index(scope: Path, kind: str, outside: Path) -> str:
     if kind == "fifo":
         os.mkfifo(index)
         return "a FIFO (named pipe), not a regular file"
+    if kind == "socket":
+        bound_socket(index).close()
+        return "a socket, not a regular file"
     index.mkdir()
     return "a folder, not a file"
 
 
-@pytest.mark.parametrize("kind", ["symlink", "fifo", "folder"])
+@pytest.mark.parametrize("kind", ["symlink", "fifo", "socket", "folder"])
 async def test_unreadable_memory_files_an_index_never_read_is_not_nothing_saved(
     client: Client, agent: AgentHome, tmp_path: Path, kind: str
 ) -> None:
     """An index that is there but never read (T-5b) is not an empty memory: the model is told
-    it could not be read and why, as for one the service may not read (Q-2b)."""
+    it could not be read and why, as for one the service may not read (Q-2b). A socket's
+    ``open`` fails with ENXIO: it was told "cannot read it (No such device or address)" and
+    linted both ``refused-entry`` and ``unreadable`` (whose fix, read access, fixes nothing)."""
     make_case(agent.user)
     why = _never_read_index(agent.user, kind, tmp_path)
     workspace, _ = agent.workspace("app")
@@ -212,6 +219,9 @@ async def test_unreadable_memory_files_an_index_never_read_is_not_nothing_saved(
     user = next(m for m in started["manifests"] if m["scope"] == "user")
     assert user["unreadable"] == f"does not read it: it is {why}"
     assert user["linesKept"] == 0
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    about_index = [f["code"] for f in view["findings"] if f["file"] == layout.INDEX_FILE]
+    assert about_index == ["refused-entry"]
 
 
 async def test_unreadable_memory_files_a_scope_folder_is_named_never_listed_empty(
@@ -330,8 +340,8 @@ async def test_unreadable_memory_files_an_agent_json_is_named_to_who_reaches_eve
     assert listing["unreadable"] == [
         {
             "id": "private",
-            "problem": "the stored settings of agent 'private' cannot be read "
-            f"(Permission denied): {READ_ACCESS_FIX}",
+            "problem": "the stored settings of agent 'private' (agents/private/agent.json in "
+            f"the data dir) cannot be read (Permission denied): {READ_ACCESS_FIX}",
         }
     ]
     await expect_problem(
@@ -399,8 +409,8 @@ async def test_unreadable_memory_files_agents_of_no_readable_project_are_named_b
     assert by_admin["unreadable"] == [
         {
             "id": "coder",
-            "problem": "the stored settings of agent 'coder' cannot be read "
-            f"(Permission denied): {READ_ACCESS_FIX}",
+            "problem": "the stored settings of agent 'coder' (agents/coder/agent.json in "
+            f"the data dir) cannot be read (Permission denied): {READ_ACCESS_FIX}",
         }
     ]
     assert seen == {"projects": []}  # a read error never widens a token's reach

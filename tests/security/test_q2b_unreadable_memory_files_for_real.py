@@ -471,7 +471,8 @@ def test_unreadable_memory_files_for_real_get_one_status_on_every_route(
         status, detail = _problem(base, method, path)
         assert status == 503, (method, path, detail)
         assert detail == (
-            f"the stored settings of agent 'coder' cannot be read (Permission denied): "
+            "the stored settings of agent 'coder' (agents/coder/agent.json in the data dir) "
+            "cannot be read (Permission denied): "
             f"{READ_ACCESS_FIX}"
         )
 

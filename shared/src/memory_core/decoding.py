@@ -29,7 +29,10 @@ from memory_core.legacy_readings import (
 __all__ = [
     "CYRILLIC_8BIT",
     "LEGACY_MULTIBYTE",
+    "MIXED_READING",
     "NOT_DECODED",
+    "NOT_UTF8",
+    "REPLACED",
     "SHORT_TEXT_BYTES",
     "ExactText",
     "decode_exact",
@@ -39,6 +42,7 @@ __all__ = [
     "legacy_readings",
     "name_spellings",
     "not_decoded_why",
+    "not_utf8_spots",
     "shown_lines",
     "shown_text",
 ]
@@ -89,45 +93,130 @@ def decode_text(
     >>> decode_text(b"\\xef\\xbb\\xbfa\\r\\nb")
     ('a\\nb', ['encoding: UTF-8 byte order mark removed', 'line-endings: CRLF read as LF'])
     >>> decode_text("Café".encode("latin-1"))[1]
-    ['encoding: not valid UTF-8 (byte 0xe9 at offset 3); read as cp1252']
+    ['encoding: not valid UTF-8 (byte 0xe9 at offset 3, line 1); read as cp1252']
     """
     problems: list[str] = []
     text: str
+    mark = 0
     if raw.startswith(codecs.BOM_UTF8):
         raw = raw[len(codecs.BOM_UTF8) :]
+        mark = len(codecs.BOM_UTF8)
         problems.append("encoding: UTF-8 byte order mark removed")
     if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00
-        text = raw.decode("utf-32", errors="replace")
-        problems.append("encoding: UTF-32 text")
+        text = _wide_text(raw, "utf-32", "encoding: UTF-32 text", problems, partial=partial)
     elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        text = raw.decode("utf-16", errors="replace")
-        problems.append("encoding: UTF-16 text")
+        text = _wide_text(raw, "utf-16", "encoding: UTF-16 text", problems, partial=partial)
     elif (unmarked := _utf16_without_bom(raw)) is not None:
-        text = raw.decode(unmarked, errors="replace")
-        problems.append("encoding: UTF-16 text without a byte order mark")
+        unmarked_problem = "encoding: UTF-16 text without a byte order mark"
+        text = _wide_text(raw, unmarked, unmarked_problem, problems, partial=partial)
     else:
         try:
             text = codecs.getincrementaldecoder("utf-8")().decode(raw, final=not partial)
-        except UnicodeDecodeError as error:
-            where = f"byte 0x{raw[error.start]:02x} at offset {error.start}"
-            if (mixed := _mostly_utf8(raw, partial=partial)) is not None:
-                text, odd = mixed
-                shown = ", ".join(str(number) for number in odd[:5])
-                more = f" and {len(odd) - 5} more" if len(odd) > 5 else ""
-                problems.append(
-                    f"encoding: not valid UTF-8 ({where}); line {shown}{more} read as cp1252, "
-                    "every other line as UTF-8"
-                )
-                return _lf_text(text, problems)
-            try:
-                text, used = raw.decode("cp1252"), "cp1252"
-            except UnicodeDecodeError:
-                text, used = raw.decode("latin-1"), "Latin-1"
-            problem = f"encoding: not valid UTF-8 ({where}); read as {used}"
-            if name_legacy and (legacy := legacy_readings(raw)) is not None:
-                problem += f", but {_looks_like(legacy)}"
-            problems.append(problem)
+        except UnicodeDecodeError:
+            text = _not_utf8_text(raw, mark, problems, partial=partial, name_legacy=name_legacy)
     return _lf_text(text, problems)
+
+
+def _not_utf8_text(
+    raw: bytes, mark: int, problems: list[str], *, partial: bool, name_legacy: bool
+) -> str:
+    """The text of ``raw`` (after a UTF-8 byte order mark of ``mark`` bytes), which is not
+    valid UTF-8: read line by line when it is mostly UTF-8 (:func:`_mostly_utf8`), else as
+    cp1252 (Latin-1 when cp1252 cannot map a byte). Its ``encoding`` problem, added to
+    ``problems``, starts with :data:`NOT_UTF8` and names the first bytes that are not UTF-8
+    on each line, by byte offset in the file and line (:func:`not_utf8_spots`), and how the
+    bytes were read."""
+    where = _spots_shown(*not_utf8_spots(raw, mark, partial=partial))
+    if (mixed := _mostly_utf8(raw, partial=partial)) is not None:
+        text, odd = mixed
+        shown = ", ".join(str(number) for number in odd[:5])
+        more = f" and {len(odd) - 5} more" if len(odd) > 5 else ""
+        problems.append(
+            f"{NOT_UTF8}{where}); line {shown}{more} {MIXED_READING}, every other line as UTF-8"
+        )
+        return text
+    try:
+        text, used = raw.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        text, used = raw.decode("latin-1"), "Latin-1"
+    problem = f"{NOT_UTF8}{where}); read as {used}"
+    if name_legacy and (legacy := legacy_readings(raw)) is not None:
+        problem += f", but {_looks_like(legacy)}"
+    problems.append(problem)
+    return text
+
+
+NOT_UTF8 = "encoding: not valid UTF-8 ("
+"""How the ``encoding`` problem of bytes read though not valid UTF-8 starts (T-2): then the
+bytes that are not, as :func:`not_utf8_spots` finds them, and how they were read."""
+
+MIXED_READING = "read as cp1252"
+"""What an ``encoding`` problem of a UTF-8 file with lines of another encoding says of them."""
+
+SPOTS_SHOWN = 5
+"""How many lines' bad bytes an ``encoding`` problem names (then "and N more lines")."""
+
+
+def not_utf8_spots(
+    raw: bytes, mark: int = 0, *, partial: bool = False
+) -> tuple[list[tuple[int, int, int]], int]:
+    """Where ``raw`` is not valid UTF-8: ``(line, offset, byte)`` of the first bad byte on
+    each of the first :data:`SPOTS_SHOWN` lines holding one, and how many lines hold one.
+
+    ``line`` is 1-based, lines ending at LF, CRLF or CR as every reader takes them; ``offset``
+    is the byte's 0-based offset in the file (``mark``: the bytes of a byte order mark cut
+    off before ``raw``); ``byte`` its value. ``partial``: the bytes were cut at the read cap,
+    so an incomplete sequence at the very end is not counted. One pass, each line decoded once.
+
+    >>> not_utf8_spots("a\\ncafé\\n".encode() + b"caf\\xe9\\n")
+    ([(3, 11, 233)], 1)
+    """
+    spots: list[tuple[int, int, int]] = []
+    count = 0
+    offset = mark
+    lines = raw.splitlines(keepends=True)
+    for number, line in enumerate(lines, start=1):
+        last = partial and number == len(lines)
+        try:
+            codecs.getincrementaldecoder("utf-8")().decode(line, final=not last)
+        except UnicodeDecodeError as error:
+            count += 1
+            if len(spots) < SPOTS_SHOWN:
+                spots.append((number, offset + error.start, line[error.start]))
+        offset += len(line)
+    return spots, count
+
+
+def _spots_shown(spots: list[tuple[int, int, int]], count: int) -> str:
+    """``byte 0xe9 at offset 28, line 3; byte 0xfc at offset 90, line 7 and 2 more lines``."""
+    shown = "; ".join(
+        f"byte 0x{byte:02x} at offset {offset}, line {line}" for line, offset, byte in spots
+    )
+    more = count - len(spots)
+    return shown + (f" and {more} more line{'s' if more > 1 else ''}" if more > 0 else "")
+
+
+def _wide_text(raw: bytes, codec: str, problem: str, problems: list[str], *, partial: bool) -> str:
+    """``raw`` decoded as UTF-16 or UTF-32 (``codec``), its ``problem`` added to ``problems``.
+    Bytes that are not valid in it are read as U+FFFD, and the problem then says so
+    (:data:`REPLACED`), naming the first such bytes by byte offset in the file and line.
+    ``partial``: cut at the read cap, so an incomplete unit at the very end is dropped."""
+    problems.append(problem)
+    try:
+        return codecs.getincrementaldecoder(codec)().decode(raw, final=not partial)
+    except UnicodeDecodeError as error:
+        text = codecs.getincrementaldecoder(codec)("replace").decode(raw, final=not partial)
+        line = raw[: error.start].decode(codec, errors="replace").count("\n") + 1
+        bad = raw[error.start : error.end].hex()
+        problems.append(
+            f"encoding: not valid {codec.upper()} (bytes 0x{bad} at offset {error.start}, "
+            f"line {line}, and any like them {REPLACED})"
+        )
+        return text
+
+
+REPLACED = "are read as U+FFFD"
+"""What an ``encoding`` problem says of bytes not valid in a file's UTF-16 or UTF-32 (T-2)."""
 
 
 def _lf_text(text: str, problems: list[str]) -> tuple[str, list[str]]:

@@ -28,6 +28,10 @@ line where one applies:
                                        CJK encoding, T-2), named with the reason: never taken for
                                        absent (Q-2b)
 ``missing-description``       warning  no usable ``description`` (recall depends on it)
+``invalid-encoding``          warning  bytes read though not valid UTF-8 (as cp1252, Latin-1,
+                                       or line by line) or not valid in a UTF-16/UTF-32 file
+                                       (as U+FFFD), in the index or a topic file: named by
+                                       line and byte offset, with the fix (T-2)
 ``description-multiline``     warning  ``description`` spans several lines; it should be one
 ``index-line-too-long``       warning  an index line over 150 characters as shown
                                        (grapheme clusters)
@@ -83,6 +87,7 @@ import regex
 from memory_core.confusables import skeleton
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.decoding import NOT_DECODED
+from memory_core.encoding_findings import not_utf8_notes
 from memory_core.hidden_text import find_hidden, show_hidden
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
@@ -122,6 +127,7 @@ SEVERITIES: dict[str, Severity] = {
     "refused-entry": "error",
     "index-over-read-cap": "error",
     "unreadable": "error",
+    "invalid-encoding": "warning",
     "missing-description": "warning",
     "description-multiline": "warning",
     "index-line-too-long": "warning",
@@ -269,6 +275,7 @@ def lint_topic(topic: ParsedTopic) -> list[Finding]:
         for rule in _TOPIC_RULES
         if rule.applies(topic)
     ]
+    findings.extend(_not_utf8(file, topic.problems))
     for field, value in (("name", topic.name), ("description", topic.description or "")):
         for kind, _ in find_secrets(value):
             findings.append(_secret(file, None, kind, f"the frontmatter {field}"))
@@ -787,6 +794,15 @@ def _wrong_case_indexes(topic_files: Collection[str]) -> list[Finding]:
     ]
 
 
+def _not_utf8(file: str, problems: Iterable[str]) -> list[Finding]:
+    """``invalid-encoding``: bytes of ``file`` read though not valid in its encoding, by line and
+    offset, with the fix (:func:`~memory_core.encoding_findings.not_utf8_notes`)."""
+    return [
+        _finding("invalid-encoding", file, line, message)
+        for line, message in not_utf8_notes(file, problems)
+    ]
+
+
 def _refused(refused: Sequence[tuple[str, str]]) -> list[Finding]:
     return [
         _finding("refused-entry", name, None, f"{name} is {why}; not read")
@@ -818,6 +834,7 @@ def lint_scope(
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
     in_sub_folders: Collection[str] | None = None,
+    index_problems: Sequence[str] = (),
 ) -> list[Finding]:
     """Lint one scope (T-5, T-5a, T-5b, I-9): its index (None when missing), topics and names.
 
@@ -829,8 +846,10 @@ def lint_scope(
     describes an index larger than the read cap; ``facts`` is
     :func:`~memory_core.index_facts.index_facts` of ``index_text`` when the caller keeps it
     (a service extends it as the index grows); ``in_sub_folders`` the index's links into
-    sub-folders that are there (see :func:`lint_index`). Returns the scope-level findings
-    first (index by line), then :func:`lint_topics`. Nothing is changed.
+    sub-folders that are there (see :func:`lint_index`); ``index_problems`` the ``encoding``
+    problems of the index's decoding (:func:`~memory_core.decoding.decode_text`), named as
+    ``invalid-encoding`` when bytes were read though not valid (T-2). Returns the scope-level
+    findings first (index by line), then :func:`lint_topics`. Nothing is changed.
     """
     findings = [
         *_unreadable(unreadable),
@@ -852,6 +871,7 @@ def lint_scope(
                 dict(refused),
             )
         )
+        findings.extend(_not_utf8(INDEX_FILE, index_problems))
         if partial is None or partial.exact:
             # past the scanned part of an over-large index any file may be linked: no claim
             findings.extend(_unindexed(topic_files, linked))

@@ -323,15 +323,23 @@ class TopicSummary(Answer, frozen=True):
 
 
 class TopicList(Answer, frozen=True):
-    """Answer of ``GET …/memory/scopes/{key}/files``: every topic file, sorted by file name.
+    """Answer of ``GET …/memory/scopes/{key}/files``: a page of the scope's topic files, sorted
+    by file name (A-5).
 
-    ``findings`` is the scope's whole lint (T-5), as the index view reports it: the web page
-    opens a row's findings from its badge (W-6).
+    ``files`` holds at most ``?limit=`` rows (1-1000, default 1000) after ``?cursor=``;
+    ``next_cursor`` asks for the next page (the ``cursor`` query parameter), None on the last,
+    so a client following it is given every file; ``total`` counts every file of the scope.
+    ``findings`` is the scope's lint (T-5), as the index view reports it, paged with the files:
+    the findings about the files on this page, and on the first page those about anything else
+    (the index, the scope, entries never read). The web page opens a row's findings from its
+    badge (W-6).
     """
 
     scope: str
     files: list[TopicSummary]
     findings: list[Finding]
+    total: int = 0
+    next_cursor: str | None = None
 
 
 class TopicFile(TopicSummary, frozen=True):
@@ -709,7 +717,9 @@ class FileHistory(Answer, frozen=True):
     (a write no version holds yet: a checkpoint records it, unless the service cannot read it);
     ``unrecordable`` why the history cannot keep the file on disk as it is now, in the words of
     its listing row's problem (``"the service cannot read it (Permission denied)"``, ``"it is
-    larger than 1 MiB (its read cap)"``, 16 MiB for ``MEMORY.md``): then it is ``unrecorded``,
+    larger than 1 MiB (its read cap)"``, 16 MiB for ``MEMORY.md``; ``"it is a FIFO (named pipe),
+    not a regular file, which the service never reads"`` for an entry in its place, T-5b):
+    then it is ``unrecorded``,
     no checkpoint takes it, and a delete or a restore of it is refused (503), as neither could
     be undone; null when the history can keep it, or it is not there.
     """

@@ -36,6 +36,7 @@ from memory_core.keys import (
 from memory_core.rules import TIMESTAMP_RULE, TextRule
 
 from memory_api.http.openapi_examples import EXAMPLES, PARAMETER_EXAMPLES, Example
+from memory_api.store.file_pages import FILES_DEFAULT_LIMIT, FILES_MAX_LIMIT
 from memory_api.store.overview import (
     CURSOR_RULE,
     GROUP_QUERY_MAX,
@@ -237,7 +238,24 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Insert {{MEMORY}} into the template, idempotently (A-4)", wire.PlaceholderResult
     ),
     ("GET", f"{_BASE}/memory/scopes/{{key}}/files"): Operation(
-        "Topic files of a scope (A-5)", wire.TopicList
+        "A page of a scope's topic files, by file name, and their findings (A-5)",
+        wire.TopicList,
+        query=(
+            (
+                "limit",
+                False,
+                f"How many files at most (default {FILES_DEFAULT_LIMIT}).",
+                {"type": "integer", "minimum": 1, "maximum": FILES_MAX_LIMIT},
+                None,
+            ),
+            (
+                "cursor",
+                False,
+                "The `nextCursor` of the page before: this page starts after the file it names.",
+                TOPIC_FILE_NAME_RULE.json_schema(),
+                "deploy-freeze.md",
+            ),
+        ),
     ),
     ("GET", f"{_BASE}/memory/scopes/{{key}}/index"): Operation(
         "A scope's index and what the injection keeps; credentials masked (A-5, I-8)",

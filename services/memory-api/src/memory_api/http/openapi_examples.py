@@ -219,7 +219,13 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         ),
         ("GET", f"{memory}/scopes/{{key}}/files"): Example(
             "The user scope's topic files",
-            wire.TopicList(scope="user", files=[wire.TopicSummary(**_TOPIC_FIELDS)], findings=[]),
+            wire.TopicList(
+                scope="user",
+                files=[wire.TopicSummary(**_TOPIC_FIELDS)],
+                findings=[],
+                total=1,
+                next_cursor=None,
+            ),
         ),
         ("GET", f"{memory}/scopes/{{key}}/index"): Example(
             "The user index: every line is injected",

@@ -5,7 +5,7 @@ GET      ``…/memory?limit=…&cursor=…&q=…``    overview: switch, template
                                                scopes, totals (A-3)
 POST     ``…/memory/template-placeholder``     insert ``{{MEMORY}}`` + key line (A-4, I-7)
 GET      ``…/memory/scopes/{key}``             one scope's overview entry (A-3)
-GET      ``…/memory/scopes/{key}/files``       topic files of a scope (A-5)
+GET      ``…/memory/scopes/{key}/files``       a page of a scope's topic files (A-5)
 GET      ``…/memory/scopes/{key}/index``       raw index, kept/dropped lines, lint (A-5)
 GET      ``…/memory/scopes/{key}/files/{file}`` one topic file: fields, body, links (A-5)
 DELETE   ``…/memory/scopes/{key}/files/{file}`` delete it and prune its index lines (A-6, V-1)
@@ -34,6 +34,7 @@ from memory_api.appkeys import PRINCIPAL_KEY, get_history_store, get_memory_stor
 from memory_api.errors import BadRequest
 from memory_api.http.jsonio import json_response, json_text, query_flag, read_json, refuse_body
 from memory_api.http.logs import note_access
+from memory_api.store.file_pages import FILES_DEFAULT_LIMIT
 from memory_api.store.history.recorder import Attribution
 from memory_api.store.overview import OVERVIEW_DEFAULT_LIMIT
 
@@ -140,10 +141,22 @@ async def post_template_placeholder(request: web.Request) -> web.Response:
 
 @routes.get(BASE + "/scopes/{key}/files")
 async def get_files(request: web.Request) -> web.Response:
-    """A-5: ``TopicList`` — every topic file of the scope, sorted by file name."""
+    """A-5: ``TopicList`` — a page of the scope's topic files, sorted by file name.
+
+    Query parameters: ``limit`` (1-1000 files, default 1000), ``cursor`` (the ``nextCursor``
+    of the page before; the last page has none).
+    """
     project, agent = _ids(request)
     key = request.match_info["key"]
-    return json_response(await get_memory_store(request.app).list_files(project, agent, key))
+    store = get_memory_store(request.app)
+    listing = await store.list_files(
+        project,
+        agent,
+        key,
+        limit=_whole_number(request, "limit", FILES_DEFAULT_LIMIT),
+        cursor=request.query.get("cursor"),
+    )
+    return json_response(listing)
 
 
 @routes.get(BASE + "/scopes/{key}/index")

@@ -48,13 +48,14 @@ from memory_api.defaults import default_template
 from memory_api.errors import (
     READ_ACCESS_FIX,
     BadRequest,
+    CannotRead,
     Conflict,
     NotFound,
     PreconditionFailed,
     ServiceError,
     Unprocessable,
 )
-from memory_api.store.containment import NotRegularFileError, read_regular
+from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
 from memory_api.store.entity_tags import if_match_holds
 from memory_api.store.locks import Locks, lock_name
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
@@ -65,7 +66,9 @@ __all__ = [
     "AgentStore",
     "MemorySettings",
     "UnreadableAgent",
+    "agent_file_shown",
     "etag_matches",
+    "unusable_agent",
 ]
 
 logger = logging.getLogger(__name__)
@@ -129,9 +132,50 @@ class _Patch:
 class UnreadableAgent(ServiceError):
     """``agent.json`` exists but cannot be read (no permission, an I/O error) or is not valid
     (hand-edited or from elsewhere): 503 like every file the service has but cannot read
-    (Q-2b), named with the reason, never a 404 nor a 500."""
+    (Q-2b), named with the reason, its place in the data dir and the fix
+    (:func:`unusable_agent`), never a 404 nor a 500."""
 
     status = 503
+
+
+def agent_file_shown(agent_id: str) -> str:
+    """Where an agent's ``agent.json`` is, as a ``detail`` may show it (Q-2b): its place in
+    the data dir (``agents/coder/agent.json``), never the host's path to the data dir."""
+    return f"{AGENTS_DIR}/{agent_id}/{AGENT_FILE}"
+
+
+def unusable_agent(agent_id: str, what: str, fix: str) -> UnreadableAgent:
+    """The :class:`UnreadableAgent` of agent ``agent_id`` whose ``agent.json`` ``what`` (``"are
+    not a regular file"``), naming the file in the data dir and what an operator does (``fix``):
+    ``"the stored settings of agent 'coder' (agents/coder/agent.json in the data dir) are
+    invalid: …: an operator must …"``."""
+    return UnreadableAgent(
+        f"the stored settings of agent {agent_id!r} ({agent_file_shown(agent_id)} in the data "
+        f"dir) {what}: {fix}"
+    )
+
+
+INVALID_FIX = (
+    "an operator must correct it by hand (a JSON object: project, name, template and memory, as "
+    "GET …/config shows an agent's) or restore it from a backup, then try again"
+)
+"""What an operator does about an ``agent.json`` that is no valid agent (Q-2b)."""
+
+NOT_A_FILE_FIX = (
+    "an operator must move what is there away and put the agent's agent.json back (from a "
+    "backup), then try again"
+)
+"""What an operator does about a folder, FIFO or device where ``agent.json`` should be."""
+
+
+NOT_A_FILE = "are not a regular file"
+
+
+def _logged(path: str, error: UnreadableAgent) -> UnreadableAgent:
+    """``error``, once logged naming the full ``path`` of the ``agent.json`` (the ``detail``
+    names its place in the data dir only)."""
+    logger.warning("agent settings %s cannot be used: %s", path, error.detail)
+    return error
 
 
 _decoder = msgspec.json.Decoder(_AgentFile)
@@ -164,13 +208,9 @@ def _parse(raw: bytes, agent_id: str) -> AgentRecord:
         text = decode_marked(raw).encode("utf-8") if marked_codec(raw) is not None else raw
         data = _decoder.decode(text)
     except UnicodeDecodeError as error:
-        raise UnreadableAgent(
-            f"the stored settings of agent {agent_id!r} are invalid: {not_text(error)}"
-        ) from error
+        raise unusable_agent(agent_id, f"are invalid: {not_text(error)}", INVALID_FIX) from error
     except msgspec.DecodeError as error:
-        raise UnreadableAgent(
-            f"the stored settings of agent {agent_id!r} are invalid: {error}"
-        ) from error
+        raise unusable_agent(agent_id, f"are invalid: {error}", INVALID_FIX) from error
     return AgentRecord(
         project=data.project,
         id=agent_id,
@@ -285,19 +325,17 @@ class AgentStore:
         except (FileNotFoundError, NotADirectoryError):
             return None
         except NotRegularFileError:
-            raise UnreadableAgent(
-                f"the stored settings of agent {agent_id!r} are not a regular file"
-            ) from None
+            raise _logged(where, unusable_agent(agent_id, NOT_A_FILE, NOT_A_FILE_FIX)) from None
         except OSError as error:
-            raise UnreadableAgent(
-                f"the stored settings of agent {agent_id!r} cannot be read "
-                f"({error.strerror or type(error).__name__}): {READ_ACCESS_FIX}"
-            ) from None
+            why = f"cannot be read ({error.strerror or type(error).__name__})"
+            raise _logged(where, unusable_agent(agent_id, why, READ_ACCESS_FIX)) from None
         if len(raw) > AGENT_READ_CAP:
-            raise UnreadableAgent(
-                f"the stored settings of agent {agent_id!r} are larger than {AGENT_READ_CAP} bytes"
-            )
-        record = _parse(raw, agent_id)
+            why = f"are larger than {AGENT_READ_CAP} bytes"
+            raise _logged(where, unusable_agent(agent_id, why, INVALID_FIX))
+        try:
+            record = _parse(raw, agent_id)
+        except UnreadableAgent as error:
+            raise _logged(where, error) from None
         self._records.put(where, file_key(info), record)
         return record
 
@@ -329,10 +367,17 @@ class AgentStore:
     def _scan_all(self) -> tuple[list[AgentRecord], list[tuple[str, str]]]:
         """Every agent that can be read, by id, and ``(id, why)`` of each whose ``agent.json``
         is there but cannot be read or is invalid (Q-2b: its project is then unknown)."""
+        folder = self.data_dir / AGENTS_DIR
         try:
-            entries = sorted(os.scandir(self.data_dir / AGENTS_DIR), key=lambda item: item.name)
+            entries = sorted(os.scandir(folder), key=lambda item: item.name)
         except FileNotFoundError:
             return [], []
+        except OSError as error:
+            logger.warning("the agents folder %s cannot be listed: %s", folder, error)
+            raise CannotRead(
+                f"the folder of every agent ({AGENTS_DIR}/ in the data dir) cannot be listed: "
+                f"the service {cannot_read(error)}"
+            ) from None
         records: list[AgentRecord] = []
         unreadable: list[tuple[str, str]] = []
         for entry in entries:
@@ -341,8 +386,7 @@ class AgentStore:
                 record = self._load(entry.name)
             except InvalidId:
                 continue
-            except UnreadableAgent as error:
-                logger.warning("agent %s cannot be listed: %s", entry.name, error.detail)
+            except UnreadableAgent as error:  # logged with its path by _load
                 unreadable.append((entry.name, error.detail))
                 continue
             if record is not None:

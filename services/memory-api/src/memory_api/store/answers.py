@@ -50,6 +50,7 @@ from memory_core.wire import (
 
 from memory_api.errors import CannotRead, NotFound
 from memory_api.store.containment import NotRegularFileError, OutsideMemoryRoot, cannot_read
+from memory_api.store.file_pages import FILES_DEFAULT_LIMIT, page_after
 from memory_api.store.listings import FolderListings
 from memory_api.store.not_scopes import Skipped
 from memory_api.store.overview import (
@@ -286,6 +287,7 @@ class ScopeAnswers:
             partial=index.read.partial if index is not None else None,
             facts=facts,
             in_sub_folders=in_sub_folders,
+            index_problems=index.read.problems if index is not None else (),
         )
         paths_of = {item.topic.file: item.entry.path for item in read.loaded}
         findings.extend(
@@ -450,8 +452,13 @@ class ScopeAnswers:
         folder = os.fspath(scope)
         try:
             info = scope.stat()
-        except OSError:
+        except (FileNotFoundError, NotADirectoryError):
             raise NotFound(f"no scope {key!r}") from None
+        except OSError as error:  # there, but cannot be looked at: never "no scope" (Q-2b)
+            logger.warning("scope folder %s cannot be looked at: %s", scope, error)
+            raise CannotRead(
+                f"scope {key!r} cannot be looked at: the service {cannot_read(error)}"
+            ) from None
         files = folder_count(root, folder, info, records)
         row = ScopeRow.of(key, folder, scope_activity(folder, info.st_mtime_ns), files)
         summary = self._summary(root, row, self._user_index_text(root), records)
@@ -472,25 +479,49 @@ class ScopeAnswers:
         found = self.files.read(root, user_scope) if user_scope is not None else None
         return found.readable_text if found is not None else None
 
-    def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
-        """Every topic file of the scope, sorted by file name, and the scope's lint (A-5); a
-        file that cannot be read is listed with that problem. :class:`CannotRead` (503) when
-        the folder itself cannot be listed: it is never answered as an empty scope (Q-2b)."""
+    def topic_list(
+        self,
+        root: Path,
+        scope: Path,
+        key: str,
+        limit: int = FILES_DEFAULT_LIMIT,
+        cursor: str | None = None,
+    ) -> TopicList:
+        """A page of the scope's topic files, sorted by file name, and the scope's lint paged
+        with them (A-5, :mod:`~memory_api.store.file_pages`): at most ``limit`` files after
+        ``cursor``; a file that cannot be read is listed with that problem. :class:`CannotRead`
+        (503) when the folder itself cannot be listed: it is never answered as an empty scope
+        (Q-2b). The whole scope is read and linted (kept by its files' versions), the rows of
+        this page alone are made."""
         listing = self._scan(root, scope)
         if listing.error is not None:
             raise CannotRead(f"scope {key!r} cannot be listed: the service {listing.error}")
         read = self._load(listing.topics)
-        files = [self._listed(item) for item in read.loaded]
-        if read.unreadable:
-            files.extend(item.row() for item in read.unreadable)
-            files.sort(key=lambda row: row.file)
-        findings = self._scope_findings(root, scope, key, listing, read)
+        rows: list[tuple[str, _Loaded | _Unreadable]] = [
+            *((item.entry.file, item) for item in read.loaded),
+            *((item.entry.file, item) for item in read.unreadable),
+        ]
+        rows.sort(key=lambda row: row[0])
+        names = [name for name, _ in rows]
+        start, end, next_cursor = page_after(names, cursor, limit)
+        files = [
+            self._listed(item) if isinstance(item, _Loaded) else item.row()
+            for _, item in rows[start:end]
+        ]
+        findings = _paged_findings(
+            self._scope_findings(root, scope, key, listing, read),
+            set(names[start:end]),
+            set(names),
+            first=start == 0,
+        )
         self.cache.keep(
             os.fspath(scope),
             [(item.entry.path, item.entry.file) for item in read.loaded],
             read.files,
         )
-        return TopicList(scope=key, files=files, findings=findings)
+        return TopicList(
+            scope=key, files=files, findings=findings, total=len(names), next_cursor=next_cursor
+        )
 
     def topic_file(
         self, root: Path, scope: Path, key: str, file_name: str, *, reveal: bool = False
@@ -656,6 +687,19 @@ def _unusable_user_scope(why: str) -> ScopeSummary:
 def _title(path: str | None, key: str) -> str:
     """A Workspace scope's title: its path's basename, else the path, else the key (A-3)."""
     return (PurePath(path).name or path) if path else key
+
+
+def _paged_findings(
+    findings: list[Finding], on_page: set[str], listed: set[str], *, first: bool
+) -> list[Finding]:
+    """The scope's ``findings`` a page of its listing carries: those about the files
+    ``on_page``, and on the ``first`` page those about anything not ``listed`` as a file (the
+    index, the scope folder, an entry never read)."""
+    return [
+        finding
+        for finding in findings
+        if finding.file in on_page or (first and finding.file not in listed)
+    ]
 
 
 def _listed_names(root: Path, scope: Path, listing: FolderListing) -> list[str]:

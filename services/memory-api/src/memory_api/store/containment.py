@@ -37,6 +37,7 @@ Everything here blocks on the filesystem: call it from a worker thread.
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import stat
 from collections.abc import Iterator
@@ -53,7 +54,9 @@ from memory_core.hard_links import (
 )
 from memory_core.swap import open_waiting_for_lease
 
-from memory_api.errors import NotFound
+from memory_api.errors import CannotRead, NotFound
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "HARD_LINKED",
@@ -297,13 +300,47 @@ def memory_root_below(real_app_data_dir: Path, agent_id: str) -> Path:
             mode = os.lstat(current).st_mode
         except FileNotFoundError:
             break  # the rest does not exist yet: nothing on the way can redirect it
+        except OSError as error:
+            raise _root_not_looked_at(current, parts[:depth], agent_id, error) from None
         if stat.S_ISLNK(mode) or (depth == len(parts) and not stat.S_ISDIR(mode)):
-            raise OutsideMemoryRoot(
-                f"the memory root of agent {agent_id!r} is not a plain directory"
-            )
+            raise _root_redirected(current, parts[:depth], agent_id, mode)
         if not stat.S_ISDIR(mode):
             break  # a file on the way: the root cannot exist, and nothing lies below it
     return real_app_data_dir.joinpath(*parts)
+
+
+def _root_redirected(
+    path: str, shown: tuple[str, ...], agent_id: str, mode: int
+) -> OutsideMemoryRoot:
+    """The :class:`OutsideMemoryRoot` (404, A-7: never read) of a memory root that a symlink
+    on its way redirects, or that is no folder (``mode``: the ``lstat`` of ``path``, whose
+    parts below the data dir are ``shown``), naming that entry by its place in the data dir
+    and the fix; the log names the full path."""
+    logger.warning("the memory root of agent %s is not a plain directory: %s", agent_id, path)
+    what = "a symlink" if stat.S_ISLNK(mode) else "no folder"
+    return OutsideMemoryRoot(
+        f"the memory root of agent {agent_id!r} is not a plain directory: "
+        f"{'/'.join(shown)} in the data dir is {what}, which the service never follows or "
+        "reads (A-7): an operator must move it away and put a plain folder there (the "
+        "agent's memory, from a backup), then try again"
+    )
+
+
+def _root_not_looked_at(
+    path: str, shown: tuple[str, ...], agent_id: str, error: OSError
+) -> CannotRead:
+    """The :class:`CannotRead` (503, Q-2b) of a memory root the service cannot look at: the
+    ``lstat`` of ``path`` (``shown``: its parts below the data dir) on the way to it failed
+    (no search permission on the folder above, an I/O error). The ``detail`` names the entry
+    by its place in the data dir, never the host path; the log names the full path."""
+    logger.warning("the memory root of agent %s cannot be looked at: %s", agent_id, error)
+    place = "/".join(shown)
+    above = "/".join(shown[:-1]) or "the data dir"
+    return CannotRead(
+        f"the memory root of agent {agent_id!r} cannot be looked at: the service cannot look "
+        f"at {place} in the data dir ({error.strerror or type(error).__name__}; it needs search "
+        f"access to {above})"
+    )
 
 
 def read_regular(
@@ -319,9 +356,11 @@ def read_regular(
     Returns ``(data, stat)``; ``stat`` is taken from the open descriptor, so it describes exactly
     the file read (pass the read cap + 1 to tell a file at the cap from a longer one). Raises
     ``FileNotFoundError`` when the file is missing, :class:`NotRegularFileError` for anything but a
-    regular file, and ``OSError`` (e.g. ``ELOOP`` when the last component became a symlink after
-    the check) otherwise. ``follow_symlinks`` lifts ``O_NOFOLLOW`` for files outside any memory
-    root that an operator may link (a token mounted as a secret); a FIFO still never blocks.
+    regular file (a socket too, which ``open`` refuses with ``ENXIO``: never "cannot read it",
+    which sends an operator to its mode), and ``OSError`` (e.g. ``ELOOP`` when the last
+    component became a symlink after the check) otherwise. ``follow_symlinks`` lifts
+    ``O_NOFOLLOW`` for files outside any memory root that an operator may link (a token
+    mounted as a secret); a FIFO still never blocks.
     A ``memory`` file (a topic file, an index, a marker) with a name outside its own folder
     raises :class:`NamedElsewhereError` (a :class:`NotRegularFileError`), judged on the open
     descriptor's ``fstat``: another hard link made after the listing is still seen.
@@ -332,7 +371,14 @@ def read_regular(
     the check raises :class:`FolderSwapped` (nothing of it is returned).
     """
     flags = _OPEN_FLAGS if follow_symlinks else _OPEN_FLAGS | os.O_NOFOLLOW
-    fd = open_waiting_for_lease(path, flags)  # a safe edit's lease lasts milliseconds
+    try:
+        fd = open_waiting_for_lease(path, flags)  # a safe edit's lease lasts milliseconds
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # a socket (or a device with nothing behind it)
+            raise NotRegularFileError(
+                errno.ENXIO, f"{path.name!r} is a socket or device, not a regular file"
+            ) from None
+        raise
     try:
         if real_folder and not opened_at(fd, path, in_folder=True):
             raise FolderSwapped(path.name)

@@ -54,6 +54,7 @@ from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.file_names import on_disk_name
+from memory_api.store.file_pages import FILES_DEFAULT_LIMIT, check_page
 from memory_api.store.history.recorder import Attribution, NotRecorded, ScopeHistories
 from memory_api.store.history.service import scope_history_bytes
 from memory_api.store.listings import FolderListings
@@ -212,8 +213,8 @@ class MemoryStore:
         except ServiceError:  # a history folder that is no plain folder: reported as none
             return 0
 
-    def _list(self, agent_id: str, key: str) -> TopicList:
-        return self.answers.topic_list(*self._scope(agent_id, key), key)
+    def _list(self, agent_id: str, key: str, limit: int, cursor: str | None) -> TopicList:
+        return self.answers.topic_list(*self._scope(agent_id, key), key, limit, cursor)
 
     def _read(self, agent_id: str, key: str, file_name: str, reveal: bool) -> TopicFile:
         root, scope = self._scope(agent_id, key)
@@ -281,15 +282,28 @@ class MemoryStore:
         )
         return answer
 
-    async def list_files(self, project: str, agent_id: str, key: str) -> TopicList:
-        """A-5: every topic file of scope ``key``, sorted by file name, none left out.
+    async def list_files(
+        self,
+        project: str,
+        agent_id: str,
+        key: str,
+        *,
+        limit: int = FILES_DEFAULT_LIMIT,
+        cursor: str | None = None,
+    ) -> TopicList:
+        """A-5: a page of scope ``key``'s topic files, sorted by file name: at most ``limit``
+        (1-:data:`~memory_api.store.file_pages.FILES_MAX_LIMIT`) after ``cursor`` (the
+        ``nextCursor`` of the page before); its ``nextCursor`` names the next page, none left
+        out.
 
-        Raises ``InvalidId`` (400) and :class:`NotFound` (404: agent, or a Workspace key with no
-        directory; the user scope is created on demand).
+        Raises ``InvalidId`` (400), :class:`~memory_api.errors.BadRequest` (a bad limit or
+        cursor) and :class:`NotFound` (404: agent, or a Workspace key with no directory; the
+        user scope is created on demand).
         """
         _check(project, agent_id, key)
+        check_page(limit, cursor)
         _, answer = await asyncio.to_thread(
-            self._with_agent, project, agent_id, self._list, agent_id, key
+            self._with_agent, project, agent_id, self._list, agent_id, key, limit, cursor
         )
         return answer
 

@@ -32,7 +32,7 @@ from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
-from memory_api.errors import CannotRead, NotAFolder, NotFound, Unavailable
+from memory_api.errors import READ_ACCESS_FIX, CannotRead, NotAFolder, NotFound, Unavailable
 from memory_api.store.containment import (
     HARD_LINKED,
     NamedElsewhereError,
@@ -59,6 +59,7 @@ __all__ = [
     "TopicEntry",
     "count_listed",
     "create_scope_dir",
+    "entry_refusal",
     "index_refusal",
     "judged_topics",
     "list_folder",
@@ -121,13 +122,16 @@ class IndexText:
     For an index over the read cap (T-5b) ``text`` holds only its complete lines within the
     first 1 MiB and ``partial`` says how many lines there are in all and where the rest links.
     For an index that is there but cannot be read (Q-2b) ``error`` says why
-    (:func:`~memory_api.store.containment.cannot_read`) and ``text`` is empty.
+    (:func:`~memory_api.store.containment.cannot_read`) and ``text`` is empty. ``problems``
+    holds the ``encoding`` problems of its decoding (:func:`~memory_core.decoding.decode_text`:
+    bytes that are not UTF-8 and how they were read), which its lint names (T-2, T-5).
     """
 
     text: str
     stat: os.stat_result
     partial: IndexRead | None = None
     error: str | None = None
+    problems: tuple[str, ...] = ()
 
     @property
     def unread(self) -> tuple[int, bool]:
@@ -795,6 +799,13 @@ def index_refusal(root: Path, scope: Path) -> str | None:
     return _refusal(root, scope / layout.INDEX_FILE)
 
 
+def entry_refusal(root: Path, scope: Path, name: str) -> str | None:
+    """Why the entry ``name`` of the real ``scope`` is never read (T-5b: ``"a FIFO (named
+    pipe), not a regular file"``, ``"a folder, not a file"``, ``"a symlink to outside the
+    memory root"`` …), or None when it is a readable regular file or is not there."""
+    return _refusal(root, scope / name)
+
+
 def _refusal(root: Path, lexical: Path, folder: int | None = None) -> str | None:
     """Why the entry at ``lexical`` is never read, or None when it is readable (T-5b); looked
     at in ``folder``, its folder held open, when given."""
@@ -902,8 +913,14 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
     if (why := not_decoded_why(head)) is not None:
         return IndexText(text="", stat=info, error=why)  # never injected as mojibake
     if len(raw) <= READ_CAP_BYTES:
-        return IndexText(text=decode_text(raw)[0], stat=info)
+        text, problems = decode_text(raw)
+        return IndexText(text=text, stat=info, problems=_encoding(problems))
     return _over_cap_index(raw, info)
+
+
+def _encoding(problems: list[str]) -> tuple[str, ...]:
+    """The ``encoding`` problems of an index's decoding."""
+    return tuple(problem for problem in problems if problem.startswith("encoding: "))
 
 
 def _index_not_read(root: Path, scope: Path, target: Path, error: OSError) -> IndexText | None:
@@ -946,7 +963,7 @@ def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
     """
     head = raw[:READ_CAP_BYTES]
     cut = head.rfind(b"\n") + 1  # the line the cap cuts through is not read at all
-    text = decode_text(head[:cut])[0]
+    text, problems = decode_text(head[:cut])
     read_lines = len(index_lines(text))
     exact = len(raw) <= READ_CAP_BYTES + INDEX_COUNT_CAP
     rest = raw[cut:] if exact else raw[cut : raw.rfind(b"\n") + 1]
@@ -972,7 +989,7 @@ def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
         exact=exact,
         links=links,
     )
-    return IndexText(text=text, stat=info, partial=partial)
+    return IndexText(text=text, stat=info, partial=partial, problems=_encoding(problems))
 
 
 _LINK_MARK = re.compile(rb"[\[`=]")
@@ -982,6 +999,13 @@ same byte in every encoding an index is read in. A line past the read cap with n
 counted, never decoded and parsed: an index of millions of plain lines past its cap (12 MB of
 ``- x``) took a minute a request, so every route that reads it (the overview, a Session start,
 one topic file) outlasted its client."""
+
+
+MARKER_IN_THE_WAY_FIX = (
+    "not read: move it away, and the next Session start in its Workspace writes the marker "
+    "again (K-5)"
+)
+"""What to do about a folder, FIFO or socket where a scope's ``.workspace`` marker should be."""
 
 
 def read_marker(root: Path, scope: Path, key: str) -> Marker:
@@ -1000,8 +1024,14 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
         return Marker(None, ["marker: missing (.workspace not found)"])
     except NamedElsewhereError:
         return Marker(None, [f"marker: {HARD_LINKED}; not read"])
+    except NotRegularFileError as error:
+        logger.warning("marker %s is no regular file: %s", target, error)
+        what = _refusal(root, scope / layout.MARKER_FILE) or "not a regular file"
+        return Marker(None, [f"marker: {layout.MARKER_FILE} is {what}; {MARKER_IN_THE_WAY_FIX}"])
     except OSError as error:
-        return Marker(None, [f"marker: cannot be read ({error.strerror or error})"])
+        logger.warning("marker %s cannot be read: %s", target, error)
+        why = error.strerror or type(error).__name__
+        return Marker(None, [f"marker: cannot be read ({why}): {READ_ACCESS_FIX}"])
     try:
         text = raw[:MARKER_READ_CAP].decode("utf-8")
     except UnicodeDecodeError:

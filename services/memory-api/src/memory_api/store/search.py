@@ -143,6 +143,21 @@ def _unwatchable(folder: str, entries: list[TopicEntry]) -> bool:
     return any(entry.stat.st_nlink > 1 or entry.path != prefix + entry.file for entry in entries)
 
 
+def _scope_folder(path: str) -> tuple[os.stat_result | None, str | None]:
+    """The stat of a scope's folder and None; ``(None, None)`` when it is gone (or no folder);
+    ``(None, why)`` when its ``stat`` failed otherwise (an I/O error, no permission): it is
+    there for all anyone can tell, so its files are not searched and every search says why
+    (Q-2b), never "no hit" as if the scope were empty."""
+    try:
+        info = os.stat(path)  # noqa: PTH116 - a string path, 20,000 folders a search
+    except (FileNotFoundError, NotADirectoryError):
+        return None, None
+    except OSError as error:
+        logger.warning("scope folder %s cannot be looked at: %s", path, error)
+        return None, cannot_read(error)
+    return (info, None) if stat.S_ISDIR(info.st_mode) else (None, None)
+
+
 def _folder(path: str | Path) -> os.stat_result | None:
     """The stat of a folder, None if absent (or no folder)."""
     try:
@@ -272,7 +287,7 @@ class MemorySearch:
         folder_name = state.real.rpartition(os.sep)[2]
         if feed is not None and folder_name == key:
             feed.watch(folder_name)
-        folder = _folder(state.real)
+        folder, unlooked = _scope_folder(state.real)
         folder_key = None if folder is None else _stat_key(folder)
         unwatchable = (
             feed is None
@@ -293,7 +308,7 @@ class MemorySearch:
             return unwatchable or linked or unread or _unwatchable(state.real, entries)
         scanned = scan_scope(root, Path(state.real)) if folder is not None else None
         entries = scanned.topics if scanned is not None else []
-        error = scanned.error if scanned is not None else None
+        error = scanned.error if scanned is not None else unlooked
         listed = {entry.file for entry in entries} | ({_FOLDER} if error else set())
         for name in [name for name in state.files if name not in listed]:
             index.drop(key, name)

@@ -140,3 +140,24 @@ export const api = {
   post: async (path, body) => (await request("POST", path, { body })).data,
   del: async (path) => (await request("DELETE", path)).data,
 };
+
+/**
+ * Every topic file of a scope and their findings (A-5): the listing comes in pages of at most
+ * 1,000 files, each asked for after the one before (its `nextCursor`) until the last, and is
+ * joined in the service's order. Resolves to {scope, files, findings, total}.
+ */
+export async function scopeListing(project, agent, key) {
+  const base = paths.files(project, agent, key);
+  const files = [];
+  const findings = [];
+  let cursor = null;
+  let total = 0;
+  do {
+    const page = await api.get(cursor === null ? base : `${base}?cursor=${enc(cursor)}`);
+    for (const row of page.files) files.push(row);
+    for (const finding of page.findings) findings.push(finding);
+    total = page.total ?? files.length;
+    cursor = page.nextCursor ?? null;
+  } while (cursor !== null);
+  return { scope: key, files, findings, total };
+}

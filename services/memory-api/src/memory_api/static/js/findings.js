@@ -23,6 +23,7 @@ const CODE_NAMES = {
   "refused-entry": ["refused entry", "refused entries"],
   "index-over-read-cap": ["index over the read cap", "indexes over the read cap"],
   unreadable: ["file the service cannot read", "files the service cannot read"],
+  "invalid-encoding": ["file not valid in its encoding", "files not valid in their encoding"],
   "index-wrong-case": ["index in the wrong case", "indexes in the wrong case"],
   "dangling-wiki-link": ["dangling [[link]]", "dangling [[links]]"],
   "look-alike-names": ["look-alike file name", "look-alike file names"],

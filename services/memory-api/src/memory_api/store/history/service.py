@@ -75,6 +75,7 @@ from memory_api.store.history.snapshot import KeptFile, Snapshot, disk_blob
 from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import (
+    entry_refusal,
     list_scopes,
     made_scope_dir,
     scope_dir_refusal,
@@ -114,6 +115,18 @@ def _is_regular_file(key: str, path: Path) -> bool:
             f"scope {key!r} cannot be listed: the service {cannot_read(error)}; whether "
             f"{path.name!r} is there cannot be told"
         ) from None
+
+
+def _never_read(root: Path, scope: Path, key: str, name: str) -> str | None:
+    """Why the history cannot keep ``name`` of the real ``scope`` when no regular file holds
+    the name but another entry does (a FIFO, a folder, a socket, a symlink out of the root):
+    there, never read (T-5b), as the listing names it and a restore refuses it (409), so
+    never gone. None when nothing is there; :class:`~memory_api.errors.CannotRead` (503)
+    when whether anything is there cannot be told (:func:`_is_regular_file`)."""
+    if _is_regular_file(key, scope / name):
+        return None
+    why = entry_refusal(root, scope, name)
+    return None if why is None else f"it is {why}, which the service never reads"
 
 
 def _held_name(scope: Path, repository: Path, asked: str) -> str:
@@ -219,10 +232,13 @@ class HistoryStore:
     def _file_history(
         self, agent_id: str, key: str, name: str, limit: int, before: str | None
     ) -> FileHistory:
-        scope, repository = self._repository(agent_id, key)
+        root, scope = self._scope(agent_id, key)
+        repository = self.histories.repository(agent_id, scope)
         name = _held_name(scope, repository, name)
         versions, more = reading.file_history(repository, name, limit=limit, before=before)
         on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
+        if on_disk is None and unrecordable is None:
+            unrecordable = _never_read(root, scope, key, name)
         head = read_head(repository)
         newest = None if head is None else self.histories.tree(repository, head).get(name)
         # a file the service cannot read (or over its read cap) is there all the same (Q-2b):

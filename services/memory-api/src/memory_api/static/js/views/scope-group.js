@@ -8,7 +8,7 @@
 // their actions), so the groups after a large one and the prompt editors stay a few Tab presses
 // away (W-6). Lint findings open from the badge beside each row and from the header's counts.
 
-import { ApiError, api, paths } from "../api.js";
+import { ApiError, scopeListing } from "../api.js";
 import { errorBox, formatDate, h, icon, plural, replace } from "../dom.js";
 import { byFile, codeLabel, severityOf, worstSeverity } from "../findings.js";
 import { showHidden } from "../hidden-text.js";
@@ -345,7 +345,7 @@ export class ScopeGroup {
       );
     }
     try {
-      const listing = await api.get(paths.files(project, agent, this.scope.key));
+      const listing = await scopeListing(project, agent, this.scope.key);
       this.files = sortTopics(listing.files);
       this.findings = byFile(listing.findings);
       replace(this.note);

@@ -7,7 +7,7 @@
 // masked from the service; "Reveal" asks for the text as written, explicitly (I-8, W-6). A
 // memory's and an index's History button opens their versions here too (V-2, history.js).
 
-import { ApiError, api, paths } from "../api.js";
+import { ApiError, api, paths, scopeListing } from "../api.js";
 import { openModal } from "../dialogs.js";
 import { errorBox, formatDate, formatSize, h, icon, plural, replace, withBusy } from "../dom.js";
 import { byFile, codeLabel, fileFindings } from "../findings.js";
@@ -189,8 +189,9 @@ export class Viewer {
   }
 
   /**
-   * Open the panel with `title` and `sub` while `path` loads; resolve its body, or null when it
-   * failed (the error and a Retry calling `retry` are shown) or another open() came since.
+   * Open the panel with `title` and `sub` while `path` loads (a path to GET, or a function
+   * resolving the body); resolve its body, or null when it failed (the error and a Retry
+   * calling `retry` are shown) or another open() came since.
    */
   async fetch(title, sub, path, failure, retry, where) {
     this.title.textContent = showHidden(title);
@@ -203,7 +204,8 @@ export class Viewer {
     this.show(where);
     const ticket = ++this.request;
     try {
-      const data = await api.get(path);
+      // a path to GET, or a function that asks for what it needs (a listing's every page)
+      const data = await (typeof path === "function" ? path() : api.get(path));
       return ticket === this.request ? data : null;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -339,7 +341,7 @@ export class Viewer {
     const listing = await this.fetch(
       file ? `Findings · ${file}` : `Findings · ${label}`,
       scope.workspacePath,
-      paths.files(project, agent, scope.key),
+      () => scopeListing(project, agent, scope.key),
       "Could not read the findings",
       () => this.openFindings(scope, file, where),
       where,
