@@ -117,7 +117,30 @@ def _said(result: SyncResult) -> str:
         return f"not synced ({result.error}); {after}"
     if result.missing:
         return "nothing saved yet, here or on the service"
-    return "synced, changes sent" if result.sent else "synced"
+    return "synced: " + _what_moved(result)
+
+
+def _what_moved(result: SyncResult) -> str:
+    """What a sync that reached the service did, in one line (R-1, R-2): ``sent N files``,
+    ``received M files``, ``joined with changes made elsewhere`` when it did both (the
+    service's merge took this machine's changes beside others', which the copy now holds),
+    or ``nothing to do``; and when a file was written while it ran, that it waits. A join
+    with no conflict has no ``merged:`` line, so this line is all that tells of it."""
+    done: list[str] = []
+    if result.sent:
+        done.append(f"sent {_files(result.sent_files)}")
+    if result.received_files:
+        done.append(f"received {_files(result.received_files)}")
+    if result.joined:
+        done.append("joined with changes made elsewhere")
+    said = ", ".join(done) or "nothing to do: this copy and the service hold the same"
+    if result.waiting:
+        said += "; a change written during the sync waits for the next one"
+    return said
+
+
+def _files(count: int) -> str:
+    return f"{count} file" if count == 1 else f"{count} files"
 
 
 def remote_status(copy: RemoteCopy) -> tuple[list[str], bool]:

@@ -169,16 +169,22 @@ class SyncResult:
     ``skipped`` (a send-only sync found nothing to send and did not contact the service; its
     ``outcomes`` still name what stays on this machine unsent, and what to do),
     ``refused`` (the service refused this machine: its token, 401, or the agent, 404; not
-    ``ok``, and no service down: a refusal to fix, P-4)."""
+    ``ok``, and no service down: a refusal to fix, P-4), ``sent_files`` (how many files the
+    changes sent added, changed or deleted) and ``received_files`` (how many files of this copy
+    the version fetched changed: what other machines or the service's own agents wrote, and
+    what the service's merge made of this machine's changes beyond taking them). A sync that
+    both sent and received *joined* the two sides' changes (:attr:`joined`)."""
 
     __slots__ = (
         "error",
         "missing",
         "ok",
         "outcomes",
+        "received_files",
         "refused",
         "scope",
         "sent",
+        "sent_files",
         "skipped",
         "waiting",
     )
@@ -195,9 +201,13 @@ class SyncResult:
         outcomes: list[str] | None = None,
         skipped: bool = False,
         refused: bool = False,
+        sent_files: int = 0,
+        received_files: int = 0,
     ) -> None:
         self.scope = scope
         self.refused = refused
+        self.sent_files = sent_files
+        self.received_files = received_files
         self.outcomes = outcomes or []
         self.skipped = skipped
         self.ok = ok
@@ -218,7 +228,16 @@ class SyncResult:
             "outcomes": self.outcomes,
             "skipped": self.skipped,
             "refused": self.refused,
+            "sentFiles": self.sent_files,
+            "receivedFiles": self.received_files,
+            "joined": self.joined,
         }
+
+    @property
+    def joined(self) -> bool:
+        """Whether this sync joined this machine's changes with changes made elsewhere: it
+        sent some, and the version it fetched back changed files here too."""
+        return self.ok and self.sent and self.received_files > 0
 
 
 def _keep_private(remote_dir: Path) -> None:
@@ -727,6 +746,10 @@ class _ScopeRun:
         self.outcomes: list[str] = []
         self.moved = False
         """Whether the files were moved to a version fetched (``git reset``)."""
+        self.sent_files = 0
+        """How many files the commits this run sent added, changed or deleted."""
+        self.received_files = 0
+        """How many files of the copy the version fetched changed (:meth:`_take_main`)."""
         self.unreadable: str | None = None
         self.kept_here: dict[str, str] = {}
         """The files :meth:`_sendable` keeps unsent, each with why (its refusal's words)."""
@@ -1083,11 +1106,12 @@ class _ScopeRun:
                 refs[_MAIN] = self._commit_local(_held(refs), changed)
             sent = False
             if _MAIN in refs and refs[_MAIN] != _held(refs):
+                self.sent_files += self._files_between(_held(refs), refs[_MAIN])
                 self._push()
                 self.set_ref(_SENT, refs[_MAIN])
                 sent = True
             if send_only and sent and _BASE in refs:
-                return SyncResult(self.key, ok=True, sent=True, outcomes=self.outcomes)
+                return self._done(sent=True, waiting=False)
             if not self._take_main(refs):
                 if marker is not None and _MAIN not in refs:
                     self._make_workspace_scope(marker)
@@ -1102,7 +1126,31 @@ class _ScopeRun:
         # written while this sync ran: it goes back next time (with nothing sent or moved, the
         # check at the start is a few milliseconds old: the next hook's check sees a later write)
         waiting = bool(self._changed()) if sent or self.moved else False
-        return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
+        return self._done(sent=sent, waiting=waiting)
+
+    def _done(self, *, sent: bool, waiting: bool) -> SyncResult:
+        """The result of a run that reached the service: what it sent and received, and the
+        merge outcomes."""
+        return SyncResult(
+            self.key,
+            ok=True,
+            sent=sent,
+            waiting=waiting,
+            outcomes=self.outcomes,
+            sent_files=self.sent_files,
+            received_files=self.received_files,
+        )
+
+    def _files_between(self, old: str | None, new: str) -> int:
+        """How many files differ between the commits ``old`` (None: none, every file of
+        ``new`` counts) and ``new``: added, changed or deleted, a rename counting twice."""
+        if old is None:
+            listed = self.git("ls-tree", "-z", "--name-only", new, raw=True)
+        else:
+            listed = self.git(
+                "diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new, raw=True
+            )
+        return sum(1 for name in listed.split("\0") if name)
 
     def _drop_stale_locks(self) -> None:
         """Remove the lock files a git stopped mid-way left in the git dir (``index.lock``,
@@ -1218,6 +1266,8 @@ class _ScopeRun:
                 + (f" and {len(refused) - 5} more" if len(refused) > 5 else "")
             )
         main, base = refs.get(_MAIN), refs.get(_BASE)
+        if main != incoming:
+            self.received_files += self._files_between(main, incoming)
         if main is None:  # a new copy: nothing here to keep (step 1 took all)
             self.git("reset", "-q", "--hard", incoming)
             self.moved = True
@@ -1339,6 +1389,7 @@ class _ScopeRun:
         changed = self._changed()
         if changed:
             refs = {_MAIN: self._commit_local(None, changed)}
+            self.sent_files += self._files_between(None, refs[_MAIN])
             self._push()
             self._take_main(refs)
 

@@ -1,0 +1,85 @@
+"""R-1, R-2: every ``harness-memory sync`` says in one line per scope what it did.
+
+Two machines write to one scope without touching each other's files: the service joins their
+changes with no conflict, so no ``merged:`` line is printed, and the scope's line is all that
+tells the second machine its changes went out and the first one's came in. Each line is
+checked against what the service and the copies then hold: ``sent N files``, ``received M
+files``, ``joined with changes made elsewhere`` when both, ``nothing to do`` when neither.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_core import layout
+
+from tests.plugin.real_service import RealService
+from tests.plugin.test_r1_remote_cli import Machine, served_root
+from tests.support.scope_texts import texts
+
+__all__ = ["served_root"]  # the fixture, used by name
+
+
+def user_line(machine: Machine) -> tuple[str, list[str]]:
+    """The user scope's line of ``harness-memory sync`` on ``machine`` and the lines under it."""
+    done = machine.run("sync")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    [at] = [n for n, line in enumerate(lines) if line.startswith("user: ")]
+    under = [line for line in lines[at + 1 :] if line.startswith("  ")]
+    return lines[at].removeprefix("user: "), under
+
+
+def write(machine: Machine, name: str, words: str) -> None:
+    """A topic file and its index line, written into ``machine``'s copy of the user scope."""
+    user = machine.state / "remote" / "acme" / "agents" / machine.agent / "agent_state"
+    user = user / "memory" / "user"
+    user.mkdir(parents=True, exist_ok=True)
+    (user / name).write_text(f"---\ndescription: {words}\n---\n{words}\n", encoding="utf-8")
+    with (user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write(f"- [{words}]({name}) {words}\n")
+
+
+def copy_texts(machine: Machine) -> dict[str, str]:
+    root = machine.state / "remote" / "acme" / "agents" / machine.agent / "agent_state"
+    return texts(root / "memory" / "user")
+
+
+def test_r2_a_sync_that_joins_two_machines_changes_without_conflict_says_so(
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    desktop = Machine(tmp_path, "desktop", shared_service, new_agent)
+    write(laptop, "pnpm.md", "use pnpm")
+    write(desktop, "ruff.md", "lint with ruff")  # neither machine has synced yet
+
+    assert user_line(laptop) == ("synced: sent 2 files", [])
+    said, under = user_line(desktop)
+    assert said == "synced: sent 2 files, received 2 files, joined with changes made elsewhere"
+    assert under == []  # the join had no conflict: no merged line
+    assert user_line(laptop) == ("synced: received 2 files", [])
+    held = texts(served_root / "user")
+    assert held == copy_texts(laptop) == copy_texts(desktop)
+    assert set(held) == {layout.INDEX_FILE, "pnpm.md", "ruff.md"}
+    for machine in (laptop, desktop):
+        assert user_line(machine) == (
+            "synced: nothing to do: this copy and the service hold the same",
+            [],
+        )
+
+
+def test_r2_a_sync_that_only_receives_or_only_deletes_counts_its_files(
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    desktop = Machine(tmp_path, "desktop", shared_service, new_agent)
+    for name in ("a.md", "b.md", "c.md"):
+        write(laptop, name, f"note {name}")
+    assert user_line(laptop) == ("synced: sent 4 files", [])
+    assert user_line(desktop) == ("synced: received 4 files", [])
+    root = desktop.state / "remote" / "acme" / "agents" / new_agent / "agent_state"
+    (root / "memory" / "user" / "c.md").unlink()
+    assert user_line(desktop) == ("synced: sent 1 file", [])
+    assert not (served_root / "user" / "c.md").exists()
+    assert user_line(laptop) == ("synced: received 1 file", [])
+    assert copy_texts(laptop) == copy_texts(desktop) == texts(served_root / "user")
