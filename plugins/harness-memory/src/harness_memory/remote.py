@@ -63,6 +63,7 @@ import socket
 import stat
 import subprocess
 import time
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -74,6 +75,7 @@ from memory_core.errors import UnresolvablePath
 from memory_core.git_dir import blocking_entry
 from memory_core.hidden_text import HIDDEN_CANDIDATES
 from memory_core.keys import (
+    FILE_NAME_MAX_BYTES,
     USER_SCOPE,
     check_agent_id,
     check_project_id,
@@ -87,8 +89,8 @@ from memory_core.rules import (
     MACHINE_NAME_RULE,
     workspace_path_problem,
 )
-from memory_core.scope_files import scope_file_cap, sync_refusal
-from memory_core.scope_merge import fold_name
+from memory_core.scope_files import is_topic_file, scope_file_cap, sync_refusal
+from memory_core.scope_merge import fitted_name, fold_name
 from memory_core.shown_names import shown_name
 
 from harness_memory.client import service_url_parts
@@ -750,6 +752,9 @@ class _ScopeRun:
         """How many files the commits this run sent added, changed or deleted."""
         self.received_files = 0
         """How many files of the copy the version fetched changed (:meth:`_take_main`)."""
+        self.fitted = False
+        """Whether :meth:`_take_main` moved the files to a commit of its own that renames
+        names too long for this disk (:meth:`_fit_names`), which waits to be sent."""
         self.unreadable: str | None = None
         self.kept_here: dict[str, str] = {}
         """The files :meth:`_sendable` keeps unsent, each with why (its refusal's words)."""
@@ -1118,6 +1123,8 @@ class _ScopeRun:
                     sent = True
                 else:
                     return SyncResult(self.key, ok=True, sent=sent, missing=True)
+            if self.fitted:
+                sent = self._send_fitted() or sent
         except _GitFailed as failed:
             waiting = self.has_waiting()
             return SyncResult(
@@ -1127,6 +1134,20 @@ class _ScopeRun:
         # check at the start is a few milliseconds old: the next hook's check sees a later write)
         waiting = bool(self._changed()) if sent or self.moved else False
         return self._done(sent=sent, waiting=waiting)
+
+    def _send_fitted(self) -> bool:
+        """Send the commit :meth:`_fit_names` moved the files to (names too long for this
+        disk, renamed) and take what the service made of it, once; whether it was sent."""
+        refs = self.refs()
+        held = _held(refs)
+        if _MAIN not in refs or refs[_MAIN] == held:
+            return False
+        self.sent_files += self._files_between(held, refs[_MAIN])
+        self._push()
+        self.set_ref(_SENT, refs[_MAIN])
+        self.fitted = False
+        self._take_main(self.refs())
+        return True
 
     def _done(self, *, sent: bool, waiting: bool) -> SyncResult:
         """The result of a run that reached the service: what it sent and received, and the
@@ -1266,15 +1287,17 @@ class _ScopeRun:
                 + (f" and {len(refused) - 5} more" if len(refused) > 5 else "")
             )
         main, base = refs.get(_MAIN), refs.get(_BASE)
+        target = incoming
         if main != incoming:
             self.received_files += self._files_between(main, incoming)
+            target = self._fit_names(incoming)
         if main is None:  # a new copy: nothing here to keep (step 1 took all)
-            self.git("reset", "-q", "--hard", incoming)
+            self.git("reset", "-q", "--hard", target)
             self.moved = True
         elif main != incoming:  # sent and taken, or changed there: keep what was written since
-            self._drop_renamed_twins(main, incoming)
-            self._set_aside_kept_here(main, incoming)
-            self.git("reset", "-q", "--keep", incoming)
+            self._drop_renamed_twins(main, target)
+            self._set_aside_kept_here(main, target)
+            self.git("reset", "-q", "--keep", target)
             self.moved = True
         if base != incoming:
             said = self._merge_outcomes(base, incoming)
@@ -1283,6 +1306,65 @@ class _ScopeRun:
         if refs.get(_SENT) != incoming:
             self.set_ref(_SENT, incoming)
         return True
+
+    def _fit_names(self, incoming: str) -> str:
+        """What step 3 moves the files to: ``incoming``, or, when it holds a topic file whose
+        name is longer than this disk takes (``pathconf``'s ``NAME_MAX``: eCryptfs takes 143
+        bytes where the service takes 255, K-7), a commit on it that renames each such file to
+        a name the disk takes (:func:`~memory_core.scope_merge.fitted_name`, the cut a kept
+        copy's name gets at 255 bytes) and points its index lines there, said in the outcomes.
+        git failed to write the file otherwise (``File name too long``) and every later sync
+        with it; the commit goes back to the service as this copy's change, so every copy
+        ends with the name this disk takes (:attr:`fitted`)."""
+        limit = _name_max(self.scope)
+        if limit >= FILE_NAME_MAX_BYTES:
+            return incoming
+        listing = self.git("ls-tree", "-z", incoming, raw=True)
+        entries = [entry for entry in listing.split("\0") if entry]
+        names = [entry.partition("\t")[2] for entry in entries]
+        renames: dict[str, str] = {}
+        for name in names:
+            if len(name.encode("utf-8", "surrogateescape")) <= limit or not is_topic_file(name):
+                continue
+            fitted = fitted_name(name, limit, [*names, *renames.values()])
+            if fitted is not None:
+                renames[name] = fitted
+        if not renames:
+            return incoming
+        kept = [self._renamed_entry(entry, renames) for entry in entries]
+        tree = self.git("mktree", "-z", stdin="".join(kept).encode("utf-8", "surrogateescape"))
+        message = "Names too long for this machine's disk shortened"
+        commit = self.git("commit-tree", tree, "-p", incoming, "-m", message)
+        for old, new in renames.items():
+            self.outcomes.append(
+                f"{shown_name(old)[:120]} takes {len(old.encode('utf-8', 'surrogateescape'))} "
+                f"bytes, more than this machine's disk takes in a name ({limit}): it is kept as "
+                f"{shown_name(new)}, here and on the service, its index lines pointing there"
+            )
+        self.fitted = True
+        return commit
+
+    def _renamed_entry(self, entry: str, renames: dict[str, str]) -> str:
+        """One ``ls-tree -z`` entry (without its NUL) of :meth:`_fit_names`, renamed by
+        ``renames``; the index with its links to renamed files pointed at the new names (an
+        index that is not UTF-8 is left as it is)."""
+        meta, _, name = entry.partition("\t")
+        if name in renames:
+            return f"{meta}\t{renames[name]}\0"
+        if name != layout.INDEX_FILE:
+            return entry + "\0"
+        from memory_core.index_merge import rewrite_links  # only here: hooks import this module
+
+        mode, kind, blob = meta.split(" ")
+        data = self._run(("cat-file", "blob", blob), check=True, network=False, stdin=None)
+        try:
+            text = data.stdout.decode("utf-8")
+        except UnicodeDecodeError:
+            return entry + "\0"
+        by_form = {unicodedata.normalize("NFC", old): new for old, new in renames.items()}
+        lines = [rewrite_links(line, by_form) for line in text.splitlines(keepends=True)]
+        blob = self.git("hash-object", "-w", "--stdin", stdin="".join(lines).encode("utf-8"))
+        return f"{mode} {kind} {blob}\t{name}\0"
 
     def _not_memory(self, commit: str) -> list[str]:
         """What of ``commit``'s tree a service of these rules never sends (R-1: a version holds
@@ -1392,6 +1474,16 @@ class _ScopeRun:
             self.sent_files += self._files_between(None, refs[_MAIN])
             self._push()
             self._take_main(refs)
+
+
+def _name_max(folder: Path) -> int:
+    """The longest name ``folder``'s file system takes, in bytes (``pathconf``'s
+    ``NAME_MAX``, from ``statfs``); 255 when it cannot be told."""
+    try:
+        found = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return FILE_NAME_MAX_BYTES
+    return found if found > 0 else FILE_NAME_MAX_BYTES
 
 
 def _not_a_memory_entry(mode: str, name: str, size: str) -> str | None:
