@@ -83,3 +83,30 @@ def test_r2_a_sync_that_only_receives_or_only_deletes_counts_its_files(
     assert not (served_root / "user" / "c.md").exists()
     assert user_line(laptop) == ("synced: received 1 file", [])
     assert copy_texts(laptop) == copy_texts(desktop) == texts(served_root / "user")
+
+
+def test_r2_a_delete_undone_by_another_machine_s_edit_is_said_to_the_deleting_machine(
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
+) -> None:
+    """The laptop deletes a note and syncs; the desktop, which had not synced since, edits it
+    and syncs: the service keeps the edited note and tells the desktop. The laptop's next sync
+    brings the note back, and says why, with whose sync the merge was made: its delete was
+    taken before the edit came, so no version of its own holds the outcome."""
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    desktop = Machine(tmp_path, "desktop", shared_service, new_agent)
+    write(laptop, "pnpm.md", "use pnpm")
+    user_line(laptop)
+    user_line(desktop)
+    root = laptop.state / "remote" / "acme" / "agents" / new_agent / "agent_state"
+    (root / "memory" / "user" / "pnpm.md").unlink()
+    assert user_line(laptop) == ("synced: sent 1 file", [])
+    other = desktop.state / "remote" / "acme" / "agents" / new_agent / "agent_state"
+    with (other / "memory" / "user" / "pnpm.md").open("a", encoding="utf-8") as note:
+        note.write("pnpm 9 at least\n")
+    kept = "pnpm.md was deleted on one machine and edited on another: kept"
+    assert user_line(desktop) == ("synced: sent 1 file", [f"  merged: {kept}"])
+    said, under = user_line(laptop)
+    assert said == "synced: received 1 file"
+    [line] = under
+    assert line.startswith(f"  merged: {kept} (merged when ") and line.endswith(" synced)")
+    assert copy_texts(laptop) == copy_texts(desktop) == texts(served_root / "user")

@@ -12,7 +12,8 @@ agent or state dir, those of the installed remote-mode hooks, :mod:`harness_memo
 ``_with_installed_remote``). ``--status`` syncs
 nothing and asks the service nothing: per scope of the copy, the last successful sync, whether
 changes wait to go back, the last error, and what the service's merge of this machine's changes
-did (R-2) as the last sync that had any outcome read it. Exit status 0 when every scope synced
+did (R-2), and of another machine's that reached this copy (``… (merged when desk synced)``), as
+the last sync that had any outcome read it. Exit status 0 when every scope synced
 (``--status``: when the copy's state could be read; a sync folder that cannot be read is said
 so, never "no scope synced"), 1 otherwise, 2 for a usage error (a missing setting, a token file that
 cannot be read).

@@ -1437,18 +1437,33 @@ class _ScopeRun:
         self.git("reset", "-q", "--keep", step)
 
     def _merge_outcomes(self, base: str | None, incoming: str) -> list[str]:
-        """The ``Merged:`` lines of the versions since ``base`` that took this machine's
-        changes (``Machine-Id:`` is its id), oldest first."""
+        """The ``Merged:`` lines of the versions since ``base`` that merged a machine's changes,
+        oldest first: those that took this machine's (``Machine-Id:`` is its id) as they are,
+        and another machine's each with whose sync it was (``… (merged when desk synced)``).
+        A merge made at another machine's sync is one this machine's change took part in as
+        often as not: this machine deleted ``e.md`` and synced, the desk sent its edit of it
+        and was told ``kept``; this machine got ``e.md`` back with no word of why. What was
+        left out of another machine's push (``… was not taken: …``) is that machine's alone."""
         machine_id = self.copy.machine_id
         fields = "%(trailers:key=Machine-Id,valueonly,separator=%x1f)%x1d"
+        fields += "%(trailers:key=Machine,valueonly,separator=%x1f)%x1d"
         fields += "%(trailers:key=Merged,valueonly,separator=%x1f)"
         span = incoming if base is None else f"{base}..{incoming}"
         out = self.git("log", "--reverse", f"--format=%x1e{fields}", span)
         found: list[str] = []
         for record in out.split("\x1e"):
-            owner, _, merged = record.partition("\x1d")
-            if owner.strip() == machine_id and merged.strip():
-                found += [line.strip() for line in merged.split("\x1f") if line.strip()]
+            owner, _, rest = record.partition("\x1d")
+            name, _, merged = rest.partition("\x1d")
+            lines = [line.strip() for line in merged.split("\x1f") if line.strip()]
+            if owner.strip() == machine_id:
+                found += lines
+            elif owner.strip():
+                who = name.strip() or "another machine"
+                found += [
+                    f"{line} (merged when {who} synced)"
+                    for line in lines
+                    if " was not taken: " not in line
+                ]
         return found
 
     def _write_marker(self, marker: str) -> bool:
