@@ -63,7 +63,7 @@ def test_r2_a_sync_that_joins_two_machines_changes_without_conflict_says_so(
     assert set(held) == {layout.INDEX_FILE, "pnpm.md", "ruff.md"}
     for machine in (laptop, desktop):
         assert user_line(machine) == (
-            "synced: nothing to do: this copy and the service hold the same",
+            "synced: nothing to do: nothing to send, nothing new on the service",
             [],
         )
 
@@ -110,3 +110,18 @@ def test_r2_a_delete_undone_by_another_machine_s_edit_is_said_to_the_deleting_ma
     [line] = under
     assert line.startswith(f"  merged: {kept} (merged when ") and line.endswith(" synced)")
     assert copy_texts(laptop) == copy_texts(desktop) == texts(served_root / "user")
+
+
+def test_r2_nothing_to_do_beside_a_file_that_stays_here_claims_no_equal_copies(
+    shared_service: RealService, new_agent: str, tmp_path: Path
+) -> None:
+    """A file no scope holds stays on this machine, named under the line: the line says there
+    was nothing to send or receive, never that the copy and the service hold the same."""
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    write(laptop, "pnpm.md", "use pnpm")
+    user_line(laptop)
+    root = laptop.state / "remote" / "acme" / "agents" / new_agent / "agent_state"
+    (root / "memory" / "user" / "notes.txt").write_text("scratch\n", encoding="utf-8")
+    said, [under] = user_line(laptop)
+    assert said == "synced: nothing to do: nothing to send, nothing new on the service"
+    assert under.startswith("  merged: notes.txt stays on this machine only")

@@ -134,7 +134,7 @@ def _what_moved(result: SyncResult) -> str:
         done.append(f"received {_files(result.received_files)}")
     if result.joined:
         done.append("joined with changes made elsewhere")
-    said = ", ".join(done) or "nothing to do: this copy and the service hold the same"
+    said = ", ".join(done) or "nothing to do: nothing to send, nothing new on the service"
     if result.waiting:
         said += "; a change written during the sync waits for the next one"
     return said
