@@ -130,3 +130,24 @@ async def test_v2_a_file_deleted_beside_a_new_one_of_its_own_is_not_followed(
         ("deleted", "a.md", None, None),
         ("added", "a.md", None, None),
     ]
+
+
+async def test_v2_a_files_history_follows_two_renames_and_one_back(
+    client: Client, agent: AgentHome
+) -> None:
+    """``a.md`` → ``b.md`` → ``c.md`` → ``a.md`` again: the history of ``a.md`` is all of it,
+    each version under the name it had, and ends where ``a.md`` was first written."""
+    scope = agent.user
+    (scope / "a.md").write_text(FIRST, encoding="utf-8")
+    made = [(await checkpoint(client))["version"]]
+    for old, new in (("a.md", "b.md"), ("b.md", "c.md"), ("c.md", "a.md")):
+        (scope / old).rename(scope / new)
+        made.append((await checkpoint(client))["version"])
+    versions = (await history(client, "a.md"))["versions"]
+    assert [item["version"] for item in versions] == made[::-1]
+    assert shown(versions) == [
+        ("renamed", "a.md", "c.md", None),
+        ("renamed", "c.md", "b.md", None),
+        ("renamed", "b.md", "a.md", None),
+        ("added", "a.md", None, None),
+    ]
