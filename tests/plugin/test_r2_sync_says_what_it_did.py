@@ -11,13 +11,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from harness_memory import remote
+from harness_memory.remote import RemoteCopy
 from memory_core import layout
 
 from tests.plugin.real_service import RealService
 from tests.plugin.test_r1_remote_cli import Machine, served_root
+from tests.plugin.test_r1_remote_sync import synced, two_machines
 from tests.support.scope_texts import texts
 
-__all__ = ["served_root"]  # the fixture, used by name
+__all__ = ["served_root", "two_machines"]  # the fixtures, used by name
 
 
 def user_line(machine: Machine) -> tuple[str, list[str]]:
@@ -125,3 +129,47 @@ def test_r2_nothing_to_do_beside_a_file_that_stays_here_claims_no_equal_copies(
     said, [under] = user_line(laptop)
     assert said == "synced: nothing to do: nothing to send, nothing new on the service"
     assert under.startswith("  merged: notes.txt stays on this machine only")
+
+
+def test_r2_a_file_written_while_the_sync_moves_the_files_is_sent_by_the_same_sync(
+    served_root: Path,
+    two_machines: tuple[RemoteCopy, RemoteCopy],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The agent writes ``deploy.md`` just as the sync, having sent what it had, moves the
+    files to the version fetched, which changes ``deploy.md`` too (the laptop's edit): git
+    will not move that file. The sync runs again at once: the write is sent, both texts are
+    kept and said, and the sync succeeds, where it failed with git's words (``Entry
+    'deploy.md' not uptodate. Cannot merge.``) and left the write for the next one."""
+    laptop, desktop = two_machines
+    user = served_root / "user"
+    user.mkdir(parents=True, exist_ok=True)
+    (user / "deploy.md").write_text("v0\n", encoding="utf-8")
+    synced(laptop)
+    synced(desktop)
+    (laptop.memory_root / "user" / "deploy.md").write_text("v1 laptop\n", encoding="utf-8")
+    synced(laptop)
+    (desktop.memory_root / "user" / "other.md").write_text("sent first\n", encoding="utf-8")
+    fit = remote._ScopeRun._fit_names
+    writes: list[Path] = []
+
+    def write_meanwhile(run: remote._ScopeRun, incoming: str) -> str:
+        if not writes:  # once: the agent's one write, made as the files are about to move
+            writes.append(run.scope / "deploy.md")
+            writes[0].write_text("v2 desktop, written during the sync\n", encoding="utf-8")
+        return fit(run, incoming)
+
+    monkeypatch.setattr(remote._ScopeRun, "_fit_names", write_meanwhile)
+    [result] = synced(desktop)
+    monkeypatch.undo()
+
+    assert writes and result.sent and not result.waiting
+    assert result.sent_files == 2  # other.md in the first run, deploy.md in the second
+    [kept] = result.outcomes
+    assert kept.startswith("deploy.md was edited on two machines: both are kept")
+    held = texts(user)
+    assert {held["deploy.md"], *(t for n, t in held.items() if n.startswith("deploy-"))} == {
+        "v1 laptop\n",
+        "v2 desktop, written during the sync\n",
+    }
+    assert held == texts(desktop.memory_root / "user")

@@ -167,7 +167,7 @@ class ShortNames:
 def _serve(backing: str, mount_point: str, name_max: int) -> None:
     """Serve ``backing`` at ``mount_point`` with names of at most ``name_max`` bytes, until
     unmounted."""
-    import mfusepy  # type: ignore[import-untyped]  # only the serving process loads libfuse
+    import mfusepy  # only the serving process loads libfuse
 
     mfusepy.FUSE(ShortNames(backing, name_max), mount_point, foreground=True, nothreads=True)
 

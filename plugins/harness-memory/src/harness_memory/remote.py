@@ -416,8 +416,7 @@ class RemoteCopy:
             with _Locked(self.sync_dir / f"{key}.lock") as lock_fd:
                 if fresh_since is not None and _synced_since(stamp, fresh_since):
                     return _fresh_result(key, stamp)
-                run = _ScopeRun(self, key, scope, git_dir, lock_fd=lock_fd)
-                result = run.run(marker, send_only=send_only)
+                result = self._run_scope(key, scope, git_dir, lock_fd, marker, send_only)
                 if result.skipped:
                     return result
                 if not send_only:  # what a parallel Session-start entry reads instead of syncing
@@ -425,6 +424,31 @@ class RemoteCopy:
         except OSError as error:
             raise RemoteError(f"the local copy of scope {key} cannot be written: {error}") from None
         self._note(result)
+        return result
+
+    def _run_scope(
+        self,
+        key: str,
+        scope: Path,
+        git_dir: Path,
+        lock_fd: int,
+        marker: str | None,
+        send_only: bool,
+    ) -> SyncResult:
+        """One sync of scope ``key`` under its lock, run again once when the agent wrote a file
+        the version fetched changes while the sync moved the files to it: git refuses the move
+        (``Entry 'a.md' not uptodate. Cannot merge.``), the write kept as it is; the second run
+        sends it, and the service keeps both texts (R-2). The sync failed with git's words
+        before, and the write waited for the next one. What the first run sent is counted."""
+        run = _ScopeRun(self, key, scope, git_dir, lock_fd=lock_fd)
+        result = run.run(marker, send_only=send_only)
+        if result.ok or not _WRITTEN_DURING_MOVE.search(result.error or ""):
+            return result
+        again = _ScopeRun(self, key, scope, git_dir, lock_fd=lock_fd)
+        result = again.run(marker, send_only=send_only)
+        result.sent_files += run.sent_files
+        result.sent = result.sent or run.sent_files > 0
+        result.outcomes[:0] = [line for line in run.outcomes if line not in result.outcomes]
         return result
 
     # --- status --------------------------------------------------------------------------------
@@ -709,6 +733,9 @@ _TORN_INDEX = re.compile(
 full disk leaves while git writes it (not an index git may not open, which is no tear). git
 names any object it cannot find alike (:data:`_UNREADABLE_OBJECT`): only the null id, which no
 object has, is the index's fault by itself; another is told apart by :meth:`_ScopeRun._lost`."""
+_WRITTEN_DURING_MOVE = re.compile(r"^error: Entry '.*' not uptodate\. Cannot merge\.$", re.M)
+"""git's line when ``reset --keep`` will not move a file changed since the last commit that the
+version it moves to changes too: the agent wrote it while the sync ran."""
 _UNREADABLE_OBJECT = re.compile(r"^fatal: unable to read ([0-9a-f]{40}|[0-9a-f]{64})$")
 """git's own line for an object its object store does not hold (a missing file of
 ``objects/``), whoever named it: the index, or a tree of a commit."""
