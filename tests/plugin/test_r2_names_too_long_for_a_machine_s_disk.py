@@ -96,3 +96,35 @@ def test_r2_an_edit_of_the_long_name_made_meanwhile_lands_in_the_cut_name(
         [cut] = set(held) - {layout.INDEX_FILE}
         assert held[cut] == TEXT + "never on holidays\n"
         assert held == texts(desktop.memory_root / "user") == texts(laptop.memory_root / "user")
+
+
+def test_r2_a_name_too_long_for_the_service_s_disk_is_kept_under_a_cut_name_and_said(
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
+) -> None:
+    """The service's memory root is on a disk of 143-byte names: a machine's push of the
+    long name is taken under the cut name, its index line pointed there, said, recorded as the
+    push's version; the machine's copy moves to the cut name. Writing it failed the whole push
+    (503) before, and every later one: none of that machine's changes was ever taken."""
+    served_root.mkdir(parents=True, exist_ok=True)
+    with short_names_disk(tmp_path, at=served_root):
+        laptop = machine(shared_service, new_agent, tmp_path, "laptop")
+        desktop = machine(shared_service, new_agent, tmp_path, "desktop")
+        synced(laptop)
+        user = laptop.memory_root / "user"
+        (user / LONG).write_text(TEXT, encoding="utf-8")
+        (user / layout.INDEX_FILE).write_text(f"- [Deploys]({LONG}) how we ship\n", "utf-8")
+        (user / "other.md").write_text("sent beside it\n", encoding="utf-8")
+        [result] = synced(laptop)
+        held = texts(served_root / "user")
+        [cut] = set(held) - {layout.INDEX_FILE, "other.md"}
+        assert len(cut.encode()) <= ECRYPTFS_NAME_MAX and "~" in cut
+        assert held[cut] == TEXT and held["other.md"] == "sent beside it\n"
+        assert held[layout.INDEX_FILE] == f"- [Deploys]({cut}) how we ship\n"
+        assert any(LONG in line and "the service's disk" in line for line in result.outcomes)
+        assert texts(laptop.memory_root / "user") == held
+        synced(desktop)
+        assert texts(desktop.memory_root / "user") == held
+        status, _, body = shared_service.request(
+            "GET", f"/api/projects/acme/agents/{new_agent}/memory/scopes/user/changes"
+        )
+        assert status == 200 and body["versions"][0]["author"]["source"] == "sync"

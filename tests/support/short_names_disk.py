@@ -30,17 +30,24 @@ ECRYPTFS_NAME_MAX = 143
 
 
 @contextlib.contextmanager
-def short_names_disk(tmp_path: Path, name_max: int = ECRYPTFS_NAME_MAX) -> Iterator[Path]:
-    """Mount a folder at ``tmp_path / "short"`` whose names take at most ``name_max`` bytes,
-    for the ``with`` block; its mount point. Skips the test, saying why, when no FUSE file
-    system can be mounted here."""
+def short_names_disk(
+    tmp_path: Path, name_max: int = ECRYPTFS_NAME_MAX, *, at: Path | None = None
+) -> Iterator[Path]:
+    """Mount a folder whose names take at most ``name_max`` bytes at ``at`` (an existing
+    folder, whose entries are moved onto the new disk first: a service's memory root) or at
+    ``tmp_path / "short"``, for the ``with`` block; its mount point. Skips the test, saying
+    why, when no FUSE file system can be mounted here."""
     if shutil.which("fusermount") is None and shutil.which("fusermount3") is None:
         pytest.skip("no short-name disk can be mounted: fusermount is not installed")
     if os.geteuid() != 0 or not Path("/dev/fuse").exists():
         pytest.skip("no short-name disk can be mounted: needs root and /dev/fuse")
-    backing, mount_point = tmp_path / "short-backing", tmp_path / "short"
+    backing, mount_point = tmp_path / "short-backing", at or tmp_path / "short"
     backing.mkdir()
-    mount_point.mkdir()
+    if at is None:
+        mount_point.mkdir()
+    else:
+        for entry in list(at.iterdir()):
+            shutil.move(entry, backing / entry.name)
     served = subprocess.Popen(
         [sys.executable, "-m", __name__, str(backing), str(mount_point), str(name_max)],
         stdout=subprocess.PIPE,
@@ -113,7 +120,7 @@ class ShortNames:
         return os.open(self.check(path), flags)
 
     def create(self, path: str, mode: int, fi: Any = None) -> int:
-        return os.open(self.check(path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        return os.open(self.check(path), os.O_RDWR | os.O_CREAT | os.O_TRUNC, mode)
 
     def read(self, path: str, size: int, offset: int, fh: int) -> bytes:
         return os.pread(fh, size, offset)
@@ -169,7 +176,17 @@ def _serve(backing: str, mount_point: str, name_max: int) -> None:
     unmounted."""
     import mfusepy  # only the serving process loads libfuse
 
-    mfusepy.FUSE(ShortNames(backing, name_max), mount_point, foreground=True, nothreads=True)
+    # no attribute caching: a folder's mtime read through the mount is the disk's own at once,
+    # as on a kernel file system (the service skips a scope whose folder did not change)
+    mfusepy.FUSE(
+        ShortNames(backing, name_max),
+        mount_point,
+        foreground=True,
+        nothreads=True,
+        attr_timeout=0,
+        entry_timeout=0,
+        negative_timeout=0,
+    )
 
 
 if __name__ == "__main__":

@@ -63,7 +63,6 @@ import socket
 import stat
 import subprocess
 import time
-import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -89,8 +88,8 @@ from memory_core.rules import (
     MACHINE_NAME_RULE,
     workspace_path_problem,
 )
-from memory_core.scope_files import is_topic_file, scope_file_cap, sync_refusal
-from memory_core.scope_merge import fitted_name, fold_name
+from memory_core.scope_files import scope_file_cap, sync_refusal
+from memory_core.scope_merge import fold_name
 from memory_core.shown_names import shown_name
 
 from harness_memory.client import service_url_parts
@@ -1338,36 +1337,29 @@ class _ScopeRun:
         """What step 3 moves the files to: ``incoming``, or, when it holds a topic file whose
         name is longer than this disk takes (``pathconf``'s ``NAME_MAX``: eCryptfs takes 143
         bytes where the service takes 255, K-7), a commit on it that renames each such file to
-        a name the disk takes (:func:`~memory_core.scope_merge.fitted_name`, the cut a kept
-        copy's name gets at 255 bytes) and points its index lines there, said in the outcomes.
-        git failed to write the file otherwise (``File name too long``) and every later sync
-        with it; the commit goes back to the service as this copy's change, so every copy
-        ends with the name this disk takes (:attr:`fitted`)."""
-        limit = _name_max(self.scope)
+        a name the disk takes and points its index lines there
+        (:mod:`memory_core.short_names`), said in the outcomes. git failed to write the file
+        otherwise (``File name too long``) and every later sync with it; the commit goes back
+        to the service as this copy's change, so every copy ends with the name this disk takes
+        (:attr:`fitted`)."""
+        from memory_core import short_names  # only here: every hook imports this module
+
+        limit = short_names.disk_name_max(self.scope)
         if limit >= FILE_NAME_MAX_BYTES:
             return incoming
         listing = self.git("ls-tree", "-z", incoming, raw=True)
         entries = [entry for entry in listing.split("\0") if entry]
-        names = [entry.partition("\t")[2] for entry in entries]
-        renames: dict[str, str] = {}
-        for name in names:
-            if len(name.encode("utf-8", "surrogateescape")) <= limit or not is_topic_file(name):
-                continue
-            fitted = fitted_name(name, limit, [*names, *renames.values()])
-            if fitted is not None:
-                renames[name] = fitted
+        renames = short_names.fitted_renames((e.partition("\t")[2] for e in entries), limit)
         if not renames:
             return incoming
         kept = [self._renamed_entry(entry, renames) for entry in entries]
         tree = self.git("mktree", "-z", stdin="".join(kept).encode("utf-8", "surrogateescape"))
         message = "Names too long for this machine's disk shortened"
         commit = self.git("commit-tree", tree, "-p", incoming, "-m", message)
-        for old, new in renames.items():
-            self.outcomes.append(
-                f"{shown_name(old)[:120]} takes {len(old.encode('utf-8', 'surrogateescape'))} "
-                f"bytes, more than this machine's disk takes in a name ({limit}): it is kept as "
-                f"{shown_name(new)}, here and on the service, its index lines pointing there"
-            )
+        self.outcomes += [
+            short_names.shortened_line(old, new, limit, "this machine's disk")
+            for old, new in renames.items()
+        ]
         self.fitted = True
         return commit
 
@@ -1375,22 +1367,19 @@ class _ScopeRun:
         """One ``ls-tree -z`` entry (without its NUL) of :meth:`_fit_names`, renamed by
         ``renames``; the index with its links to renamed files pointed at the new names (an
         index that is not UTF-8 is left as it is)."""
+        from memory_core.short_names import relinked_index
+
         meta, _, name = entry.partition("\t")
         if name in renames:
             return f"{meta}\t{renames[name]}\0"
         if name != layout.INDEX_FILE:
             return entry + "\0"
-        from memory_core.index_merge import rewrite_links  # only here: hooks import this module
-
         mode, kind, blob = meta.split(" ")
         data = self._run(("cat-file", "blob", blob), check=True, network=False, stdin=None)
-        try:
-            text = data.stdout.decode("utf-8")
-        except UnicodeDecodeError:
+        relinked = relinked_index(data.stdout, renames)
+        if relinked is None:
             return entry + "\0"
-        by_form = {unicodedata.normalize("NFC", old): new for old, new in renames.items()}
-        lines = [rewrite_links(line, by_form) for line in text.splitlines(keepends=True)]
-        blob = self.git("hash-object", "-w", "--stdin", stdin="".join(lines).encode("utf-8"))
+        blob = self.git("hash-object", "-w", "--stdin", stdin=relinked)
         return f"{mode} {kind} {blob}\t{name}\0"
 
     def _not_memory(self, commit: str) -> list[str]:
@@ -1516,16 +1505,6 @@ class _ScopeRun:
             self.sent_files += self._files_between(None, refs[_MAIN])
             self._push()
             self._take_main(refs)
-
-
-def _name_max(folder: Path) -> int:
-    """The longest name ``folder``'s file system takes, in bytes (``pathconf``'s
-    ``NAME_MAX``, from ``statfs``); 255 when it cannot be told."""
-    try:
-        found = os.pathconf(folder, "PC_NAME_MAX")
-    except (OSError, ValueError):
-        return FILE_NAME_MAX_BYTES
-    return found if found > 0 else FILE_NAME_MAX_BYTES
 
 
 def _not_a_memory_entry(mode: str, name: str, size: str) -> str | None:
