@@ -173,3 +173,20 @@ def test_r2_a_file_written_while_the_sync_moves_the_files_is_sent_by_the_same_sy
         "v2 desktop, written during the sync\n",
     }
     assert held == texts(desktop.memory_root / "user")
+
+
+def test_r1_a_sync_that_sent_files_never_says_nothing_was_saved() -> None:
+    """A sync that sent files and then found no version of the scope on the service (one that
+    recorded nothing, seen on a FUSE disk whose folder times were cached) said "nothing saved
+    yet, here or on the service": its own files were there."""
+    from harness_memory.cli_sync import _said
+    from harness_memory.remote import SyncResult
+
+    sent = SyncResult("user", ok=True, sent=True, missing=True, sent_files=2)
+    assert _said(sent) == (
+        "sent 2 files, but the service showed no version of this scope after taking them; "
+        "the next sync brings what it keeps"
+    )
+    assert _said(SyncResult("user", ok=True, missing=True)) == (
+        "nothing saved yet, here or on the service"
+    )

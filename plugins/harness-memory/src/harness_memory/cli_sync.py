@@ -116,6 +116,11 @@ def _said(result: SyncResult) -> str:
             else "nothing waits to go back; the next sync brings what the service holds"
         )
         return f"not synced ({result.error}); {after}"
+    if result.missing and result.sent:
+        return (
+            f"sent {_files(result.sent_files)}, but the service showed no version of this scope "
+            "after taking them; the next sync brings what it keeps"
+        )
     if result.missing:
         return "nothing saved yet, here or on the service"
     return "synced: " + _what_moved(result)
