@@ -575,3 +575,48 @@ def test_v2_a_note_renamed_and_rewritten_at_once_shows_as_a_rename_in_what_chang
     expect(newest.locator('[data-file="time-zone.md"]')).to_contain_text("(renamed zones.md)")
     expect(newest.locator('[data-file="zones.md"]')).to_contain_text("(was time-zone.md)")
     _assert_axe_clean(page, "What changed, a rename")
+
+
+def test_v2_a_memory_s_history_follows_it_across_a_rename_and_undoes_the_rename(
+    open_page: PageFactory, service: Service
+) -> None:
+    """``time-zone.md`` is edited, renamed ``zones.md`` (its index line pointed there), then
+    edited: the History of ``zones.md`` lists the rename as one version, "Renamed from
+    time-zone.md", and the versions before it under the name they had; that version's "Undo
+    this rename" brings ``time-zone.md`` back with its text and index line of then."""
+    scope = service.scope_dir("user")
+    _checkpoint(service)
+    _append(service, "time-zone.md", "Meetings in UTC.\n")
+    _checkpoint(service)
+    before = (scope / "time-zone.md").read_text(encoding="utf-8")
+    (scope / "time-zone.md").rename(scope / "zones.md")
+    index = scope / layout.INDEX_FILE
+    line = next(ln for ln in _index(service).splitlines() if "(time-zone.md)" in ln)
+    index.write_text(
+        index.read_text(encoding="utf-8").replace("(time-zone.md)", "(zones.md)"), "utf-8"
+    )
+    _checkpoint(service)
+    _append(service, "zones.md", "And in CET for Berlin.\n")
+    _checkpoint(service)
+    page = _open(open_page, service, "desktop")
+    open_memory_tab(page)
+    page.goto(MEMORY_TAB + "/history/user/zones.md")
+    versions = _versions(page)
+    expect(versions).to_have_count(4)
+    renamed = versions.nth(1)
+    expect(renamed).to_contain_text("Renamed from time-zone.md")
+    expect(versions.nth(2)).to_contain_text("Then named time-zone.md")
+    expect(versions.nth(3)).to_contain_text("Then named time-zone.md")
+    _assert_axe_clean(page, "a history across a rename")
+
+    versions.nth(2).locator(".version-toggle").click()
+    expect(versions.nth(2).locator(".diff")).to_contain_text("Meetings in UTC.")  # time-zone.md's
+    renamed.locator(".version-toggle").click()
+    renamed.get_by_role("button", name="Undo this rename").click()
+    dialog = confirm_dialog(page)
+    expect(dialog).to_contain_text("Undo the rename of time-zone.md to zones.md?")
+    dialog.get_by_role("button", name="Undo the rename").click()
+    expect(page.locator(".toast")).to_contain_text("Restored time-zone.md")
+    assert (scope / "time-zone.md").read_text(encoding="utf-8") == before
+    assert line in _index(service).splitlines()
+    assert (scope / "zones.md").read_text(encoding="utf-8").endswith("And in CET for Berlin.\n")

@@ -435,6 +435,6 @@ async def test_r2_the_service_stopped_both_start_with_memory_and_their_writes_ar
     restart(real_service)
     for machine in (machine_a, machine_b):
         said = await machine.sync()
-        assert "user: synced, changes sent" in said, said
+        assert "user: synced: sent 1 file" in said, said
     lines = (served / "user" / "MEMORY.md").read_text(encoding="utf-8").splitlines()
     assert set(lines) == {LINE, line_a, line_b} and len(lines) == 3, lines

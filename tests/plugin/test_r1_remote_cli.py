@@ -158,7 +158,7 @@ def test_r2_the_service_down_keeps_the_copy_and_the_writes_arrive_later(
     laptop.url = shared_service.url
     synced = laptop.run("sync", "--workspace", str(laptop.workspace))
     assert synced.returncode == 0, synced.stdout + synced.stderr
-    assert "user: synced, changes sent" in synced.stdout
+    assert "user: synced: sent 1 file\n" in synced.stdout
     text = (served_root / "user" / "MEMORY.md").read_text(encoding="utf-8")
     assert text == "- kept line\n- written offline\n"
     assert "nothing waits" in laptop.run("sync", "--status").stdout
@@ -311,7 +311,7 @@ def test_r1_sync_by_hand_after_install_remote_syncs_the_copy_the_hooks_use(
     user.mkdir(parents=True, exist_ok=True)
     (user / "pnpm.md").write_text("---\ndescription: use pnpm\n---\npnpm only\n", encoding="utf-8")
     (user / "MEMORY.md").write_text("- [Pnpm](pnpm.md) this team uses pnpm\n", encoding="utf-8")
-    assert "user: synced, changes sent" in sync("--workspace", str(workspace))
+    assert "user: synced: sent 2 files\n" in sync("--workspace", str(workspace))
     assert (served_root / "user" / "pnpm.md").read_text(encoding="utf-8").endswith("pnpm only\n")
     shown = sync("--status")
     assert f"remote copy {copy_root / 'memory'} of {shared_service.url}:" in shown, shown

@@ -170,8 +170,9 @@ def test_r2_two_edits_of_one_file_keep_both_under_a_named_file(
     [result] = synced(laptop)
     assert len(result.outcomes) == 1 and "edited on two machines" in result.outcomes[0]
     assert [scope.outcomes for scope in laptop.status()] == [result.outcomes]
-    [other] = synced(desktop)
-    assert other.outcomes == []  # another machine's merge is not this machine's outcome
+    [other] = synced(desktop)  # another machine's merge, said with whose sync made it
+    [line] = other.outcomes
+    assert line.startswith(result.outcomes[0] + " (merged when ") and line.endswith(" synced)")
     kept = sorted(path.name for path in (served_root / "user").glob("deploy*.md"))
     assert len(kept) == 2, kept
     texts = {(served_root / "user" / name).read_text(encoding="utf-8") for name in kept}

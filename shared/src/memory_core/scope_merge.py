@@ -88,6 +88,7 @@ __all__ = [
     "OutcomeKind",
     "ScopeMerge",
     "blob_id",
+    "fitted_name",
     "fold_name",
     "index_lines_for",
     "kept_name",
@@ -283,22 +284,49 @@ def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
     >>> kept_name("deploy.md", "Alice's Laptop", {"deploy-alice-s-laptop.md"})
     'deploy-alice-s-laptop-2.md'
     """
-    used = set(taken)
-    folded = {fold_name(name) for name in used}
     slug = _slug(label)
+    tails = (f"-{slug}" + (f"-{number}" if number > 1 else "") for number in itertools.count(1))
+    found = _free_cut(name, _NAME_MAX_BYTES, tails, taken)
+    assert found is not None  # a 255-byte budget always leaves room
+    return found
+
+
+def fitted_name(name: str, max_bytes: int, taken: Iterable[str]) -> str | None:
+    """``name`` cut to take at most ``max_bytes`` bytes of UTF-8, for a disk whose names are
+    shorter than 255 bytes (eCryptfs: 143): by :func:`kept_name`'s rule (the stem cut at a
+    character and marked with six hex digits of its whole name's hash, ``<head>~1a2b3c.md``),
+    then ``-2``, ``-3`` … for a name ``taken`` holds (or a twin of one). ``name`` itself when it
+    fits; None when ``max_bytes`` leaves no room for a topic file name.
+
+    >>> fitted_name("é" * 100 + ".md", 143, ())
+    'éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé~d36996.md'
+    """
+    if len(name.encode("utf-8", "surrogateescape")) <= max_bytes:
+        return name
+    tails = ("" if number == 1 else f"-{number}" for number in itertools.count(1))
+    return _free_cut(name, max_bytes, itertools.islice(tails, 1000), taken)
+
+
+def _free_cut(name: str, max_bytes: int, tails: Iterable[str], taken: Iterable[str]) -> str | None:
+    """The first ``<stem><tail>.md`` of ``tails`` within ``max_bytes`` bytes that ``taken``
+    holds no twin of, the stem cut and marked with its hash where it must be; None when none
+    is a scope file name."""
+    folded = {fold_name(other) for other in taken}
     stem = name[:-3] if name.endswith(".md") else name
     raw = stem.encode("utf-8", "surrogateescape")
     mark = "~" + hashlib.sha1(raw, usedforsecurity=False).hexdigest()[:6]
-    for number in itertools.count(1):
-        suffix = f"-{slug}" + (f"-{number}" if number > 1 else "") + ".md"
-        budget = _NAME_MAX_BYTES - len(suffix.encode("utf-8"))
+    for tail in tails:
+        suffix = tail + ".md"
+        budget = max_bytes - len(suffix.encode("utf-8"))
         head = stem
         if len(raw) > budget:
+            if budget - len(mark) < 1:
+                return None
             head = raw[: budget - len(mark)].decode("utf-8", "ignore") + mark
         candidate = head + suffix
         if fold_name(candidate) not in folded and is_scope_file(candidate):
             return candidate
-    raise AssertionError("unreachable")  # pragma: no cover
+    return None
 
 
 def _slug(label: str) -> str:

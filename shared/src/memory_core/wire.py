@@ -643,6 +643,9 @@ started), ``write`` (a harness's post-write hook), ``checkpoint`` (an explicit c
 ``import`` (the API's own changes), ``squash`` (the base of a history cut by retention, V-3),
 ``sync`` (changes a machine sent from its local copy, R-1)."""
 FileChangeKind = Literal["added", "modified", "deleted"]
+FileVersionKind = Literal["added", "modified", "deleted", "renamed"]
+"""How a version changed one file as its own history tells (V-2): a rename is one change
+there, where a scope's version lists it as two (:class:`FileChange`)."""
 DiffLineKind = Literal["context", "added", "removed"]
 
 
@@ -699,13 +702,25 @@ class Version(Answer, frozen=True):
 
 class FileVersion(Answer, frozen=True):
     """One version of one file in its history (V-2): the scope version that changed it, how,
-    who, and ``size`` in bytes at that version (None where it was deleted)."""
+    who, and ``size`` in bytes at that version (None where it was deleted).
+
+    The history follows the file across renames, as ``git log --follow`` does: ``file`` is the
+    name it had at that version. The version that renamed it is one entry, ``renamed``, with
+    ``renamed_from`` (in the history of the new name, which then goes on with the old name's
+    versions) or ``renamed_to`` (in the history of the old name, where it ends), tied as the
+    scope's changes tie a rename (:class:`FileChange`). Its undo is the scope's: a restore of
+    the old name from ``restore_version``, the version before the rename (its text and index
+    line come back; the new file stays). Left out (null) where they do not apply."""
 
     version: str
-    change: FileChangeKind
+    change: FileVersionKind
     summary: str
     author: Author
     size: int | None
+    file: str | None = None
+    renamed_from: str | None = None
+    renamed_to: str | None = None
+    restore_version: str | None = None
 
 
 class FileHistory(Answer, frozen=True):

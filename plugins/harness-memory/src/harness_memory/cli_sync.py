@@ -12,7 +12,8 @@ agent or state dir, those of the installed remote-mode hooks, :mod:`harness_memo
 ``_with_installed_remote``). ``--status`` syncs
 nothing and asks the service nothing: per scope of the copy, the last successful sync, whether
 changes wait to go back, the last error, and what the service's merge of this machine's changes
-did (R-2) as the last sync that had any outcome read it. Exit status 0 when every scope synced
+did (R-2), and of another machine's that reached this copy (``… (merged when desk synced)``), as
+the last sync that had any outcome read it. Exit status 0 when every scope synced
 (``--status``: when the copy's state could be read; a sync folder that cannot be read is said
 so, never "no scope synced"), 1 otherwise, 2 for a usage error (a missing setting, a token file that
 cannot be read).
@@ -115,9 +116,37 @@ def _said(result: SyncResult) -> str:
             else "nothing waits to go back; the next sync brings what the service holds"
         )
         return f"not synced ({result.error}); {after}"
+    if result.missing and result.sent:
+        return (
+            f"sent {_files(result.sent_files)}, but the service showed no version of this scope "
+            "after taking them; the next sync brings what it keeps"
+        )
     if result.missing:
         return "nothing saved yet, here or on the service"
-    return "synced, changes sent" if result.sent else "synced"
+    return "synced: " + _what_moved(result)
+
+
+def _what_moved(result: SyncResult) -> str:
+    """What a sync that reached the service did, in one line (R-1, R-2): ``sent N files``,
+    ``received M files``, ``joined with changes made elsewhere`` when it did both (the
+    service's merge took this machine's changes beside others', which the copy now holds),
+    or ``nothing to do``; and when a file was written while it ran, that it waits. A join
+    with no conflict has no ``merged:`` line, so this line is all that tells of it."""
+    done: list[str] = []
+    if result.sent:
+        done.append(f"sent {_files(result.sent_files)}")
+    if result.received_files:
+        done.append(f"received {_files(result.received_files)}")
+    if result.joined:
+        done.append("joined with changes made elsewhere")
+    said = ", ".join(done) or "nothing to do: nothing to send, nothing new on the service"
+    if result.waiting:
+        said += "; a change written during the sync waits for the next one"
+    return said
+
+
+def _files(count: int) -> str:
+    return f"{count} file" if count == 1 else f"{count} files"
 
 
 def remote_status(copy: RemoteCopy) -> tuple[list[str], bool]:

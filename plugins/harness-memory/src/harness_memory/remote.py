@@ -74,6 +74,7 @@ from memory_core.errors import UnresolvablePath
 from memory_core.git_dir import blocking_entry
 from memory_core.hidden_text import HIDDEN_CANDIDATES
 from memory_core.keys import (
+    FILE_NAME_MAX_BYTES,
     USER_SCOPE,
     check_agent_id,
     check_project_id,
@@ -169,16 +170,22 @@ class SyncResult:
     ``skipped`` (a send-only sync found nothing to send and did not contact the service; its
     ``outcomes`` still name what stays on this machine unsent, and what to do),
     ``refused`` (the service refused this machine: its token, 401, or the agent, 404; not
-    ``ok``, and no service down: a refusal to fix, P-4)."""
+    ``ok``, and no service down: a refusal to fix, P-4), ``sent_files`` (how many files the
+    changes sent added, changed or deleted) and ``received_files`` (how many files of this copy
+    the version fetched changed: what other machines or the service's own agents wrote, and
+    what the service's merge made of this machine's changes beyond taking them). A sync that
+    both sent and received *joined* the two sides' changes (:attr:`joined`)."""
 
     __slots__ = (
         "error",
         "missing",
         "ok",
         "outcomes",
+        "received_files",
         "refused",
         "scope",
         "sent",
+        "sent_files",
         "skipped",
         "waiting",
     )
@@ -195,9 +202,13 @@ class SyncResult:
         outcomes: list[str] | None = None,
         skipped: bool = False,
         refused: bool = False,
+        sent_files: int = 0,
+        received_files: int = 0,
     ) -> None:
         self.scope = scope
         self.refused = refused
+        self.sent_files = sent_files
+        self.received_files = received_files
         self.outcomes = outcomes or []
         self.skipped = skipped
         self.ok = ok
@@ -218,7 +229,16 @@ class SyncResult:
             "outcomes": self.outcomes,
             "skipped": self.skipped,
             "refused": self.refused,
+            "sentFiles": self.sent_files,
+            "receivedFiles": self.received_files,
+            "joined": self.joined,
         }
+
+    @property
+    def joined(self) -> bool:
+        """Whether this sync joined this machine's changes with changes made elsewhere: it
+        sent some, and the version it fetched back changed files here too."""
+        return self.ok and self.sent and self.received_files > 0
 
 
 def _keep_private(remote_dir: Path) -> None:
@@ -395,8 +415,7 @@ class RemoteCopy:
             with _Locked(self.sync_dir / f"{key}.lock") as lock_fd:
                 if fresh_since is not None and _synced_since(stamp, fresh_since):
                     return _fresh_result(key, stamp)
-                run = _ScopeRun(self, key, scope, git_dir, lock_fd=lock_fd)
-                result = run.run(marker, send_only=send_only)
+                result = self._run_scope(key, scope, git_dir, lock_fd, marker, send_only)
                 if result.skipped:
                     return result
                 if not send_only:  # what a parallel Session-start entry reads instead of syncing
@@ -404,6 +423,31 @@ class RemoteCopy:
         except OSError as error:
             raise RemoteError(f"the local copy of scope {key} cannot be written: {error}") from None
         self._note(result)
+        return result
+
+    def _run_scope(
+        self,
+        key: str,
+        scope: Path,
+        git_dir: Path,
+        lock_fd: int,
+        marker: str | None,
+        send_only: bool,
+    ) -> SyncResult:
+        """One sync of scope ``key`` under its lock, run again once when the agent wrote a file
+        the version fetched changes while the sync moved the files to it: git refuses the move
+        (``Entry 'a.md' not uptodate. Cannot merge.``), the write kept as it is; the second run
+        sends it, and the service keeps both texts (R-2). The sync failed with git's words
+        before, and the write waited for the next one. What the first run sent is counted."""
+        run = _ScopeRun(self, key, scope, git_dir, lock_fd=lock_fd)
+        result = run.run(marker, send_only=send_only)
+        if result.ok or not _WRITTEN_DURING_MOVE.search(result.error or ""):
+            return result
+        again = _ScopeRun(self, key, scope, git_dir, lock_fd=lock_fd)
+        result = again.run(marker, send_only=send_only)
+        result.sent_files += run.sent_files
+        result.sent = result.sent or run.sent_files > 0
+        result.outcomes[:0] = [line for line in run.outcomes if line not in result.outcomes]
         return result
 
     # --- status --------------------------------------------------------------------------------
@@ -688,6 +732,9 @@ _TORN_INDEX = re.compile(
 full disk leaves while git writes it (not an index git may not open, which is no tear). git
 names any object it cannot find alike (:data:`_UNREADABLE_OBJECT`): only the null id, which no
 object has, is the index's fault by itself; another is told apart by :meth:`_ScopeRun._lost`."""
+_WRITTEN_DURING_MOVE = re.compile(r"^error: Entry '.*' not uptodate\. Cannot merge\.$", re.M)
+"""git's line when ``reset --keep`` will not move a file changed since the last commit that the
+version it moves to changes too: the agent wrote it while the sync ran."""
 _UNREADABLE_OBJECT = re.compile(r"^fatal: unable to read ([0-9a-f]{40}|[0-9a-f]{64})$")
 """git's own line for an object its object store does not hold (a missing file of
 ``objects/``), whoever named it: the index, or a tree of a commit."""
@@ -727,6 +774,13 @@ class _ScopeRun:
         self.outcomes: list[str] = []
         self.moved = False
         """Whether the files were moved to a version fetched (``git reset``)."""
+        self.sent_files = 0
+        """How many files the commits this run sent added, changed or deleted."""
+        self.received_files = 0
+        """How many files of the copy the version fetched changed (:meth:`_take_main`)."""
+        self.fitted = False
+        """Whether :meth:`_take_main` moved the files to a commit of its own that renames
+        names too long for this disk (:meth:`_fit_names`), which waits to be sent."""
         self.unreadable: str | None = None
         self.kept_here: dict[str, str] = {}
         """The files :meth:`_sendable` keeps unsent, each with why (its refusal's words)."""
@@ -1083,17 +1137,20 @@ class _ScopeRun:
                 refs[_MAIN] = self._commit_local(_held(refs), changed)
             sent = False
             if _MAIN in refs and refs[_MAIN] != _held(refs):
+                self.sent_files += self._files_between(_held(refs), refs[_MAIN])
                 self._push()
                 self.set_ref(_SENT, refs[_MAIN])
                 sent = True
             if send_only and sent and _BASE in refs:
-                return SyncResult(self.key, ok=True, sent=True, outcomes=self.outcomes)
+                return self._done(sent=True, waiting=False)
             if not self._take_main(refs):
                 if marker is not None and _MAIN not in refs:
                     self._make_workspace_scope(marker)
                     sent = True
                 else:
                     return SyncResult(self.key, ok=True, sent=sent, missing=True)
+            if self.fitted:
+                sent = self._send_fitted() or sent
         except _GitFailed as failed:
             waiting = self.has_waiting()
             return SyncResult(
@@ -1102,7 +1159,45 @@ class _ScopeRun:
         # written while this sync ran: it goes back next time (with nothing sent or moved, the
         # check at the start is a few milliseconds old: the next hook's check sees a later write)
         waiting = bool(self._changed()) if sent or self.moved else False
-        return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
+        return self._done(sent=sent, waiting=waiting)
+
+    def _send_fitted(self) -> bool:
+        """Send the commit :meth:`_fit_names` moved the files to (names too long for this
+        disk, renamed) and take what the service made of it, once; whether it was sent."""
+        refs = self.refs()
+        held = _held(refs)
+        if _MAIN not in refs or refs[_MAIN] == held:
+            return False
+        self.sent_files += self._files_between(held, refs[_MAIN])
+        self._push()
+        self.set_ref(_SENT, refs[_MAIN])
+        self.fitted = False
+        self._take_main(self.refs())
+        return True
+
+    def _done(self, *, sent: bool, waiting: bool) -> SyncResult:
+        """The result of a run that reached the service: what it sent and received, and the
+        merge outcomes."""
+        return SyncResult(
+            self.key,
+            ok=True,
+            sent=sent,
+            waiting=waiting,
+            outcomes=self.outcomes,
+            sent_files=self.sent_files,
+            received_files=self.received_files,
+        )
+
+    def _files_between(self, old: str | None, new: str) -> int:
+        """How many files differ between the commits ``old`` (None: none, every file of
+        ``new`` counts) and ``new``: added, changed or deleted, a rename counting twice."""
+        if old is None:
+            listed = self.git("ls-tree", "-z", "--name-only", new, raw=True)
+        else:
+            listed = self.git(
+                "diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new, raw=True
+            )
+        return sum(1 for name in listed.split("\0") if name)
 
     def _drop_stale_locks(self) -> None:
         """Remove the lock files a git stopped mid-way left in the git dir (``index.lock``,
@@ -1218,13 +1313,17 @@ class _ScopeRun:
                 + (f" and {len(refused) - 5} more" if len(refused) > 5 else "")
             )
         main, base = refs.get(_MAIN), refs.get(_BASE)
+        target = incoming
+        if main != incoming:
+            self.received_files += self._files_between(main, incoming)
+            target = self._fit_names(incoming)
         if main is None:  # a new copy: nothing here to keep (step 1 took all)
-            self.git("reset", "-q", "--hard", incoming)
+            self.git("reset", "-q", "--hard", target)
             self.moved = True
         elif main != incoming:  # sent and taken, or changed there: keep what was written since
-            self._drop_renamed_twins(main, incoming)
-            self._set_aside_kept_here(main, incoming)
-            self.git("reset", "-q", "--keep", incoming)
+            self._drop_renamed_twins(main, target)
+            self._set_aside_kept_here(main, target)
+            self.git("reset", "-q", "--keep", target)
             self.moved = True
         if base != incoming:
             said = self._merge_outcomes(base, incoming)
@@ -1233,6 +1332,55 @@ class _ScopeRun:
         if refs.get(_SENT) != incoming:
             self.set_ref(_SENT, incoming)
         return True
+
+    def _fit_names(self, incoming: str) -> str:
+        """What step 3 moves the files to: ``incoming``, or, when it holds a topic file whose
+        name is longer than this disk takes (``pathconf``'s ``NAME_MAX``: eCryptfs takes 143
+        bytes where the service takes 255, K-7), a commit on it that renames each such file to
+        a name the disk takes and points its index lines there
+        (:mod:`memory_core.short_names`), said in the outcomes. git failed to write the file
+        otherwise (``File name too long``) and every later sync with it; the commit goes back
+        to the service as this copy's change, so every copy ends with the name this disk takes
+        (:attr:`fitted`)."""
+        from memory_core import short_names  # only here: every hook imports this module
+
+        limit = short_names.disk_name_max(self.scope)
+        if limit >= FILE_NAME_MAX_BYTES:
+            return incoming
+        listing = self.git("ls-tree", "-z", incoming, raw=True)
+        entries = [entry for entry in listing.split("\0") if entry]
+        renames = short_names.fitted_renames((e.partition("\t")[2] for e in entries), limit)
+        if not renames:
+            return incoming
+        kept = [self._renamed_entry(entry, renames) for entry in entries]
+        tree = self.git("mktree", "-z", stdin="".join(kept).encode("utf-8", "surrogateescape"))
+        message = "Names too long for this machine's disk shortened"
+        commit = self.git("commit-tree", tree, "-p", incoming, "-m", message)
+        self.outcomes += [
+            short_names.shortened_line(old, new, limit, "this machine's disk")
+            for old, new in renames.items()
+        ]
+        self.fitted = True
+        return commit
+
+    def _renamed_entry(self, entry: str, renames: dict[str, str]) -> str:
+        """One ``ls-tree -z`` entry (without its NUL) of :meth:`_fit_names`, renamed by
+        ``renames``; the index with its links to renamed files pointed at the new names (an
+        index that is not UTF-8 is left as it is)."""
+        from memory_core.short_names import relinked_index
+
+        meta, _, name = entry.partition("\t")
+        if name in renames:
+            return f"{meta}\t{renames[name]}\0"
+        if name != layout.INDEX_FILE:
+            return entry + "\0"
+        mode, kind, blob = meta.split(" ")
+        data = self._run(("cat-file", "blob", blob), check=True, network=False, stdin=None)
+        relinked = relinked_index(data.stdout, renames)
+        if relinked is None:
+            return entry + "\0"
+        blob = self.git("hash-object", "-w", "--stdin", stdin=relinked)
+        return f"{mode} {kind} {blob}\t{name}\0"
 
     def _not_memory(self, commit: str) -> list[str]:
         """What of ``commit``'s tree a service of these rules never sends (R-1: a version holds
@@ -1305,18 +1453,33 @@ class _ScopeRun:
         self.git("reset", "-q", "--keep", step)
 
     def _merge_outcomes(self, base: str | None, incoming: str) -> list[str]:
-        """The ``Merged:`` lines of the versions since ``base`` that took this machine's
-        changes (``Machine-Id:`` is its id), oldest first."""
+        """The ``Merged:`` lines of the versions since ``base`` that merged a machine's changes,
+        oldest first: those that took this machine's (``Machine-Id:`` is its id) as they are,
+        and another machine's each with whose sync it was (``… (merged when desk synced)``).
+        A merge made at another machine's sync is one this machine's change took part in as
+        often as not: this machine deleted ``e.md`` and synced, the desk sent its edit of it
+        and was told ``kept``; this machine got ``e.md`` back with no word of why. What was
+        left out of another machine's push (``… was not taken: …``) is that machine's alone."""
         machine_id = self.copy.machine_id
         fields = "%(trailers:key=Machine-Id,valueonly,separator=%x1f)%x1d"
+        fields += "%(trailers:key=Machine,valueonly,separator=%x1f)%x1d"
         fields += "%(trailers:key=Merged,valueonly,separator=%x1f)"
         span = incoming if base is None else f"{base}..{incoming}"
         out = self.git("log", "--reverse", f"--format=%x1e{fields}", span)
         found: list[str] = []
         for record in out.split("\x1e"):
-            owner, _, merged = record.partition("\x1d")
-            if owner.strip() == machine_id and merged.strip():
-                found += [line.strip() for line in merged.split("\x1f") if line.strip()]
+            owner, _, rest = record.partition("\x1d")
+            name, _, merged = rest.partition("\x1d")
+            lines = [line.strip() for line in merged.split("\x1f") if line.strip()]
+            if owner.strip() == machine_id:
+                found += lines
+            elif owner.strip():
+                who = name.strip() or "another machine"
+                found += [
+                    f"{line} (merged when {who} synced)"
+                    for line in lines
+                    if " was not taken: " not in line
+                ]
         return found
 
     def _write_marker(self, marker: str) -> bool:
@@ -1339,6 +1502,7 @@ class _ScopeRun:
         changed = self._changed()
         if changed:
             refs = {_MAIN: self._commit_local(None, changed)}
+            self.sent_files += self._files_between(None, refs[_MAIN])
             self._push()
             self._take_main(refs)
 

@@ -107,18 +107,24 @@ def _check_answer(head: Head) -> None:
 
 
 async def _stream(request: web.Request, answer: StreamedAnswer) -> web.StreamResponse:
-    """Pass git's streamed answer on (a problem instead when git did not answer 200)."""
+    """Pass git's streamed answer on (a problem instead when git did not answer 200). A client
+    that hangs up before the end (the plugin's question after a failed push reads the status
+    alone) stops the answer quietly: the write's ``ConnectionResetError`` was logged as a
+    "data dir error" with an incident id, an ERROR for an operator to chase."""
     try:
         _check_answer(answer.head)
         response = web.StreamResponse(status=200)
         response.content_type = answer.head.headers.get("content-type", "application/octet-stream")
         response.headers["Cache-Control"] = "no-cache, max-age=0, must-revalidate"
         await response.prepare(request)
-        async for chunk in answer.chunks():
-            await response.write(chunk)
+        try:
+            async for chunk in answer.chunks():
+                await response.write(chunk)
+            await response.write_eof()
+        except ConnectionResetError:  # the client hung up mid-answer: nothing is wrong here
+            pass
     finally:
         await answer.close()
-    await response.write_eof()
     return response
 
 

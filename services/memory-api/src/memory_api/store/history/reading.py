@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
@@ -213,28 +214,122 @@ def _named(entry: LogEntry, name: str) -> tuple[str, str] | None:
     return None
 
 
+_RENAMES_FOLLOWED = 100
+"""Renames a file's history follows at most (a bound on the walk, never reached by a person)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    """The part of a file's history under one name: ``name``'s versions from ``tip`` (the
+    newest version the span may hold) down to ``renamed``, the version that renamed ``old``
+    to ``name`` (None: down to the first version)."""
+
+    name: str
+    tip: str
+    renamed: str | None = None
+    old: str | None = None
+
+
+def _spans(repository: Path, name: str) -> list[_Span]:
+    """``name``'s history as spans, newest first: one per name it had, each ending at the
+    version that renamed the next one's name to it (:func:`renames_in`, as the scope's changes
+    tell a rename). Asks git for the versions that added each name, and reads those alone."""
+    spans: list[_Span] = []
+    current, tip = name, BRANCH
+    for _ in range(_RENAMES_FOLLOWED):
+        added = git(repository, "log", "--format=%H", "--diff-filter=A", tip, "--", current)
+        found = None
+        for version in added.decode("ascii").split():
+            [entry] = log(repository, "-n", "1", version)
+            old = {new: old for old, new in renames_in(repository, entry).items()}.get(current)
+            if old is not None and entry.parents:
+                found = (version, old, entry.parents[0])
+                break
+        if found is None:
+            break
+        version, old, parent = found
+        spans.append(_Span(current, tip, version, old))
+        current, tip = old, parent
+    spans.append(_Span(current, tip))
+    return spans
+
+
+def _within(repository: Path, span: _Span, version: str) -> bool:
+    """Whether ``version`` (one of the branch's) is a version of ``span``: at or below its tip
+    and at or above the rename that starts it."""
+    if span.tip != BRANCH and not git_succeeds(
+        repository, "merge-base", "--is-ancestor", version, span.tip
+    ):
+        return False
+    return span.renamed is None or git_succeeds(
+        repository, "merge-base", "--is-ancestor", span.renamed, version
+    )
+
+
 def file_history(
     repository: Path, name: str, *, limit: int, before: str | None = None
 ) -> tuple[list[FileVersion], bool]:
     """The versions that changed ``name``, newest first (at most ``limit``, older than
-    ``before``), and whether more follow. Raises :class:`NotFound` for a ``before`` that is no
-    version here."""
-    entries, more = _page(repository, limit, before, paths=(name,))
-    changed = [(entry, _named(entry, name) or ("M", "")) for entry in entries]
+    ``before``), and whether more follow; followed across renames (see
+    :class:`~memory_core.wire.FileVersion`). Raises :class:`NotFound` for a ``before`` that is
+    no version here."""
+    if _start(repository, before) is None:
+        return [], False
+    found: list[tuple[LogEntry, _Span]] = []
+    started = before is None
+    for span in _spans(repository, name):
+        start = span.tip
+        if not started:
+            assert before is not None
+            if not _within(repository, span, before):
+                continue
+            start, started = before, True
+        bound = () if span.renamed is None else (f"^{span.renamed}^",)
+        wanted = limit + 2 - len(found)
+        entries = log(repository, "-n", str(wanted), start, *bound, paths=(span.name,))
+        if entries and entries[0].version == before:
+            entries = entries[1:]
+        found += [(entry, span) for entry in entries]
+        if len(found) > limit:
+            break
+    page = found[:limit]
+    return _file_versions(repository, page), len(found) > limit
+
+
+def _file_versions(repository: Path, page: list[tuple[LogEntry, _Span]]) -> list[FileVersion]:
+    """The entries of a file's history, each logged under its span's name, as the wire's."""
+    changed = [(entry, span, _named(entry, span.name) or ("M", "")) for entry, span in page]
     sizes = blob_sizes(
-        repository, [blob for _, (status, blob) in changed if status != "D" and blob]
+        repository, [blob for _, _, (status, blob) in changed if status != "D" and blob]
     )
-    versions = [
-        FileVersion(
-            version=entry.version,
-            change=_KINDS.get(status, "modified"),
-            summary=entry.summary,
-            author=author_of(entry),
-            size=None if status == "D" else sizes.get(blob),
+    versions: list[FileVersion] = []
+    for entry, span, (status, blob) in changed:
+        kind = _KINDS.get(status, "modified")
+        came = span.old if entry.version == span.renamed else None
+        went = _renamed_to(repository, entry, span.name) if status == "D" else None
+        versions.append(
+            FileVersion(
+                version=entry.version,
+                change="renamed" if came or went else kind,
+                summary=entry.summary,
+                author=author_of(entry),
+                size=None if status == "D" else sizes.get(blob),
+                file=span.name,
+                renamed_from=came,
+                renamed_to=went,
+                restore_version=(entry.parents[0] if entry.parents else None)
+                if came or went
+                else None,
+            )
         )
-        for entry, (status, blob) in changed
-    ]
-    return versions, more
+    return versions
+
+
+def _renamed_to(repository: Path, entry: LogEntry, name: str) -> str | None:
+    """The name the version ``entry`` (logged for ``name`` alone, which it deleted) renamed
+    ``name`` to, if it renamed it (:func:`renames_in`, read with all its files)."""
+    [whole] = log(repository, "-n", "1", entry.version)
+    return renames_in(repository, whole).get(name)
 
 
 def history_name(repository: Path, asked: str) -> str:

@@ -53,12 +53,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_core.keys import USER_SCOPE, key_for_real_path
-from memory_core.layout import MARKER_FILE
+from memory_core.keys import FILE_NAME_MAX_BYTES, USER_SCOPE, key_for_real_path
+from memory_core.layout import INDEX_FILE, MARKER_FILE
 from memory_core.rules import marker_problem
 from memory_core.scope_files import sync_refusal
-from memory_core.scope_merge import MergeOutcome, merge_scopes
+from memory_core.scope_merge import MergeOutcome, blob_id, merge_scopes
 from memory_core.scope_write import apply_scope
+from memory_core.short_names import disk_name_max, fitted_renames, relinked_index, shortened_line
 from memory_core.shown_names import shown_name
 
 from memory_api.store.containment import held_folder
@@ -238,6 +239,7 @@ def _take(
         incoming = _memory_files(repository, tree, outcomes)
     _keep_marker(repository, scope.name, base, incoming, outcomes)
     blobs = _Blobs(repository)
+    outcomes += _fit_to_disk(scope, incoming, first, blobs, renamed[1])
     merge = merge_scopes(base, first, incoming, blobs, label=machine.name, renamed=renamed)
     blobs.add(merge.new)
     blobs.prefetch({blob for name, blob in merge.files.items() if first.get(name) != blob})
@@ -263,6 +265,37 @@ def _take(
     merged = bool(merge.outcomes or raced)
     recorded = histories.record(agent_id, scope, who, only=written, keep_empty=merged)
     return TakenPush(recorded, outcomes, commit=True)
+
+
+def _fit_to_disk(
+    scope: Path,
+    incoming: dict[str, str],
+    first: dict[str, str],
+    blobs: _Blobs,
+    renamed: dict[str, str],
+) -> list[str]:
+    """Rename in ``incoming`` (the pushed files) each topic file whose name is longer than the
+    scope folder's disk takes (eCryptfs: 143 bytes, where K-7 allows 255) to one it takes, the
+    pushed index's links and the machine's renames (``renamed``) pointed there
+    (:mod:`memory_core.short_names`); the outcome lines. Writing it failed the whole push
+    (503, ``File name too long``), and every later one of that machine: none of its changes
+    was ever taken."""
+    limit = disk_name_max(scope)
+    if limit >= FILE_NAME_MAX_BYTES:
+        return []
+    renames = fitted_renames(incoming, limit, first)
+    if not renames:
+        return []
+    for old, new in renames.items():
+        incoming[new] = incoming.pop(old)
+    for old, new in list(renamed.items()):
+        renamed[old] = renames.get(new, new)
+    index = incoming.get(INDEX_FILE)
+    relinked = None if index is None else relinked_index(blobs(index), renames)
+    if relinked is not None:
+        incoming[INDEX_FILE] = blob_id(relinked)
+        blobs.add({incoming[INDEX_FILE]: relinked})
+    return [shortened_line(old, new, limit, "the service's disk") for old, new in renames.items()]
 
 
 def _renames(repository: Path, base: str, commit: str) -> dict[str, str]:

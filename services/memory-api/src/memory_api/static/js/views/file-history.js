@@ -7,6 +7,11 @@
 // it is (the service cannot read it, or it is over its read cap: Q-2b, the history's `unrecordable`):
 // then the page says why,
 // and offers neither Record nor Restore, which the service would refuse.
+// The history follows the file across renames (the service's `file`, `renamedFrom`, `renamedTo`):
+// the rename is one version, "Renamed from a.md" (or "to b.md"), whose undo restores the old name
+// as it was before it (`restoreVersion`), as the scope's What changed tells a rename; a version
+// from before a rename names the file as it was called then, and its text, diff and restore are
+// of that name.
 
 import { ApiError, api } from "../api.js";
 import { confirmDialog, toast } from "../dialogs.js";
@@ -231,6 +236,7 @@ export class FileHistoryView {
         version.summary,
         version.size === null ? "" : ` · ${formatSize(version.size)}`,
       ),
+      this.nameNote(version),
     );
     const element = h(
       "li",
@@ -250,6 +256,20 @@ export class FileHistoryView {
     return element;
   }
 
+  /** The file's name at `version` when it differs from the one shown, or the rename it made. */
+  nameNote(version) {
+    let text = null;
+    if (version.renamedFrom) text = `Renamed from ${version.renamedFrom}`;
+    else if (version.renamedTo) text = `Renamed to ${version.renamedTo}`;
+    else if (version.file && version.file !== this.file) text = `Then named ${version.file}`;
+    return text ? h("span", { class: "version-renamed", text }) : null;
+  }
+
+  /** The name the file had at `version` (the service's `file`; the one shown when absent). */
+  nameAt(version) {
+    return version.file ?? this.file;
+  }
+
   /** Open (or close) one version in place; one is open at a time. */
   setOpen(element, open) {
     for (const other of this.list.querySelectorAll(".version-toggle[aria-expanded='true']")) {
@@ -267,10 +287,12 @@ export class FileHistoryView {
   renderDetail(element) {
     const info = element.versionInfo;
     const { version, newest, holdsNow } = info;
-    const deleted = version.change === "deleted";
+    const renamedAway = Boolean(version.renamedTo);
+    const deleted = version.change === "deleted" || renamedAway;
+    const elsewhere = this.nameAt(version) !== this.file;
     const modes = MODES.filter(([mode]) => {
       if (mode === "text") return !deleted;
-      if (mode === "current") return !newest && !deleted;
+      if (mode === "current") return !newest && !deleted && !elsewhere;
       return true;
     });
     if (!modes.some(([mode]) => mode === info.mode)) info.mode = "change";
@@ -301,7 +323,18 @@ export class FileHistoryView {
       ),
     );
     let actions;
-    if (!deleted && !holdsNow && this.unkept) {
+    if (version.change === "renamed" && version.restoreVersion) {
+      const undo = h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-primary restore-btn undo-rename-btn",
+          onclick: () => this.undoRename(version, undo),
+        },
+        h("span", { class: "label-text" }, "Undo this rename"),
+      );
+      actions = h("div", { class: "version-actions" }, undo);
+    } else if (!deleted && !holdsNow && this.unkept && !elsewhere) {
       // a restore would replace a file the history could not keep: the service refuses it
       actions = h("p", { class: "version-note unkept-restore", text: this.unkept });
     } else if (!deleted && !holdsNow) {
@@ -338,8 +371,8 @@ export class FileHistoryView {
     const { reveal } = info;
     const path =
       mode === "text"
-        ? versionPaths.version(project, agent, key, this.file, version, { reveal })
-        : versionPaths.diff(project, agent, key, this.file, {
+        ? versionPaths.version(project, agent, key, this.nameAt(info.version), version, { reveal })
+        : versionPaths.diff(project, agent, key, this.nameAt(info.version), {
             [mode === "change" ? "to" : "from"]: version,
             reveal,
           });
@@ -411,16 +444,37 @@ export class FileHistoryView {
     return [masked, renderDiff(data, { empty })];
   }
 
-  /** Restore `version` after a confirm (V-2), then show the history again. */
+  /** Restore `version` after a confirm (V-2), then show the history again. A version from
+   * before a rename is restored under the name it had then. */
   async restore(version, button) {
+    const file = this.nameAt(version);
     const ok = await confirmDialog({
-      title: `Restore ${this.file} as of ${formatWhen(version.author.time)}?`,
-      message: `${this.file} gets the text it had then, and its lines in MEMORY.md of then come back. What it holds now stays in its history, so this can be undone too.`,
+      title: `Restore ${file} as of ${formatWhen(version.author.time)}?`,
+      message: `${file} gets the text it had then, and its lines in MEMORY.md of then come back. What it holds now stays in its history, so this can be undone too.`,
       confirmLabel: "Restore",
     });
     if (!ok) return;
     const result = await withBusy(button, "Restoring…", () =>
-      restoreFile(this.tab, this.scope, this.file, version.version),
+      restoreFile(this.tab, this.scope, file, version.version),
+    );
+    if (!result || !this.current()) return;
+    await this.open(this.scope, this.file, this.where);
+    keepFocus(this.list?.querySelector(".version-toggle"));
+  }
+
+  /** Undo a rename after a confirm (V-2): the old name restored from the version before it,
+   * its text and index line back, as the scope's What changed undoes one; the new file stays. */
+  async undoRename(version, button) {
+    const old = version.renamedFrom ?? this.nameAt(version);
+    const now = version.renamedTo ?? this.nameAt(version);
+    const ok = await confirmDialog({
+      title: `Undo the rename of ${old} to ${now}?`,
+      message: `${old} gets back the text it had before the rename, and its lines in MEMORY.md of then come back. ${now} stays as it is (delete it if it is not wanted), and both stay in the history.`,
+      confirmLabel: "Undo the rename",
+    });
+    if (!ok) return;
+    const result = await withBusy(button, "Restoring…", () =>
+      restoreFile(this.tab, this.scope, old, version.restoreVersion),
     );
     if (!result || !this.current()) return;
     await this.open(this.scope, this.file, this.where);

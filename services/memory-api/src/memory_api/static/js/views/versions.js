@@ -158,6 +158,7 @@ export const CHANGE_LABELS = {
   added: ["Added", "badge-ok"],
   modified: ["Changed", "badge-accent"],
   deleted: ["Deleted", "badge-danger"],
+  renamed: ["Renamed", "badge-accent"],
 };
 
 /**

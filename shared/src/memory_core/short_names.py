@@ -1,0 +1,77 @@
+"""Names too long for the disk a scope's copy is written on (R-2, K-7).
+
+A topic file name may take 255 bytes of UTF-8 (K-7), the limit of ext4, xfs, btrfs and APFS;
+eCryptfs with encrypted names (an encrypted home on Ubuntu) takes 143, some FUSE and network
+file systems fewer. A name another copy sent that this disk cannot hold is kept under a name it
+can (:func:`~memory_core.scope_merge.fitted_name`: the cut a kept copy's name gets at 255
+bytes), the index's links pointed there, and said: the machine's sync (``harness_memory``) and
+the service's take of a push (``memory_api``) both do so, each for its own disk.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from memory_core.index_merge import rewrite_links
+from memory_core.keys import FILE_NAME_MAX_BYTES
+from memory_core.markdown import lines_with_ends
+from memory_core.scope_files import is_topic_file
+from memory_core.scope_merge import fitted_name
+from memory_core.shown_names import shown_name
+
+__all__ = ["disk_name_max", "fitted_renames", "relinked_index", "shortened_line"]
+
+
+def disk_name_max(folder: Path) -> int:
+    """The longest name ``folder``'s file system takes, in bytes (``pathconf``'s ``NAME_MAX``,
+    which the kernel reads from ``statfs``); 255 when it cannot be told."""
+    try:
+        found = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return FILE_NAME_MAX_BYTES
+    return found if found > 0 else FILE_NAME_MAX_BYTES
+
+
+def fitted_renames(
+    names: Iterable[str], max_bytes: int, taken: Iterable[str] = ()
+) -> dict[str, str]:
+    """The topic files of ``names`` longer than ``max_bytes`` bytes of UTF-8, each to a name
+    that fits and that no other name, none of ``taken`` and no other such rename takes (old →
+    new). One that no name can fit (a limit too small for ``~`` and a hash) is left out."""
+    listed = list(names)
+    others = [*listed, *taken]
+    renames: dict[str, str] = {}
+    for name in listed:
+        if len(name.encode("utf-8", "surrogateescape")) <= max_bytes or not is_topic_file(name):
+            continue
+        fitted = fitted_name(name, max_bytes, [*others, *renames.values()])
+        if fitted is not None:
+            renames[name] = fitted
+    return renames
+
+
+def relinked_index(data: bytes, renames: Mapping[str, str]) -> bytes | None:
+    """The index ``data`` with each link to a file of ``renames`` pointed at its new name,
+    line endings kept; None when it is not UTF-8 (it is then left as it is)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    by_form = {unicodedata.normalize("NFC", old): new for old, new in renames.items()}
+    lines = lines_with_ends(text)  # the one line rule (T-4): a U+2028 ends no line
+    return "".join(rewrite_links(line, by_form) for line in lines).encode("utf-8")
+
+
+def shortened_line(old: str, new: str, max_bytes: int, disk: str) -> str:
+    """The outcome line of ``old`` kept as ``new`` because ``disk`` (``this machine's disk``,
+    ``the service's disk``) takes names of at most ``max_bytes`` bytes; names as a listing
+    shows them (:func:`~memory_core.shown_names.shown_name`)."""
+    size = len(old.encode("utf-8", "surrogateescape"))
+    return (
+        f"{shown_name(old)[:120]} takes {size} bytes, more than {disk} takes in a name "
+        f"({max_bytes}): it is kept as {shown_name(new)} on every copy, its index lines "
+        "pointing there"
+    )
