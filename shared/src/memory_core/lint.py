@@ -72,7 +72,6 @@ line where one applies:
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -92,6 +91,7 @@ from memory_core.look_alike_links import LookAlikeLink, look_alike_links
 from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
+from memory_core.wiki_links import WikiFiles, link_key, link_keys
 from memory_core.wire import Finding, Severity
 
 __all__ = [
@@ -166,17 +166,6 @@ def _seen_as(name: str) -> str:
     return "".join(char for char in folded if unicodedata.category(char) != "Cf")
 
 
-_SEPARATORS_RE = re.compile(r"[-_\s]+")
-
-
-def _link_key(name: str) -> str:
-    """A name's words: NFC, case-folded, ``.md`` dropped, runs of ``-``, ``_`` and spaces as
-    one ``-`` (``[[project-drift]]`` names ``project_drift.md``; ``Always run the linter`` is
-    ``always-run-the-linter`` written as a title)."""
-    stem = _nfc(name).removesuffix(".md").casefold()
-    return _SEPARATORS_RE.sub("-", stem).strip("-")
-
-
 def _finding(code: str, file: str, line: int | None, message: str) -> Finding:
     """One finding; its ``message`` shows each run of hidden characters it quotes (a dangling
     ``[[name]]``, a file name) as its mark (I-9): never turned around or hiding a command."""
@@ -198,7 +187,7 @@ def _stem(topic: ParsedTopic) -> str:
 
 
 def _name_mismatch(topic: ParsedTopic) -> bool:
-    return _link_key(topic.name) != _link_key(_stem(topic))
+    return link_key(topic.name) != link_key(_stem(topic))
 
 
 def _name_not_kebab(topic: ParsedTopic) -> bool:
@@ -471,17 +460,6 @@ def lint_topics(
     return findings
 
 
-# Claude Code's memory types: a link may name a type_slug file without its type, or with it.
-_TYPE_PREFIX_RE = re.compile(r"(?:user|feedback|project|reference)-(?=.)")
-
-
-@lru_cache(maxsize=4096)
-def _link_keys(name: str) -> frozenset[str]:
-    """:func:`_link_key` of ``name``, and without a Claude Code type (``feedback_x`` → ``x``)."""
-    key = _link_key(name)
-    return frozenset({key, _TYPE_PREFIX_RE.sub("", key, count=1)})
-
-
 def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> list[Finding]:
     """``dangling-wiki-link``: a ``[[name]]`` in a body that names no topic file (T-5b).
 
@@ -494,11 +472,11 @@ def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> l
     names = _Names.of(topic_files)
     known: set[str] = set()
     for name in (*names.present, *(topic.name for topic in topics)):
-        known |= _link_keys(name)
+        known |= link_keys(name)
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
         for target in topic.links:
-            if _link_keys(target) & known:
+            if link_keys(target) & known:
                 continue
             findings.append(
                 _finding(
@@ -560,40 +538,45 @@ def lint_index(
     the others are dangling. None: they were not looked at, and are not judged.
     """
     facts = facts if facts is not None else index_facts(index_text)
-    linked = _links(facts, partial, topic_files)
+    linked = _links(facts, partial, topic_files, in_sub_folders)
     return _index_findings(
         index_text, facts, linked, topic_files, companion_index, partial, in_sub_folders
     )
 
 
 def _links(
-    facts: IndexFacts, partial: IndexRead | None, topic_files: Collection[str]
+    facts: IndexFacts,
+    partial: IndexRead | None,
+    topic_files: Collection[str],
+    in_sub_folders: Collection[str] | None = None,
 ) -> dict[str, list[int]]:
     """The index's links (those past a read cap too) and the lines linking each, a wiki link
-    resolved to the topic files it names (:func:`_wiki_resolved`)."""
+    resolved to the file it names among the topic files and the files of sub-folders known
+    (:func:`_wiki_resolved`)."""
     linked = facts.links
     if partial is not None:
         linked = {target: list(lines) for target, lines in facts.links.items()}
         for target, lines in partial.links.items():
             linked.setdefault(target, []).extend(lines)
-    return _wiki_resolved(linked, facts.wiki, topic_files) if facts.wiki else linked
+    if not facts.wiki:
+        return linked
+    return _wiki_resolved(linked, facts.wiki, WikiFiles([*topic_files, *(in_sub_folders or ())]))
 
 
 def _wiki_resolved(
     linked: Mapping[str, list[int]],
     wiki: Mapping[str, tuple[int, ...]],
-    topic_files: Collection[str],
+    files: WikiFiles,
 ) -> dict[str, list[int]]:
     """``linked`` with each line whose wiki link names no file as written (``[[Deploy
-    Freeze]]``: no ``Deploy Freeze.md``) put on the one topic file it names
-    (:func:`_wiki_note`). A Markdown link is a path, taken as written (T-5b)."""
-    names = _Names.of(topic_files)
-    by_words = _by_link_words(names.present)
+    Freeze]]``: no ``Deploy Freeze.md``) put on the one file it names, as Obsidian resolves
+    it (:class:`~memory_core.wiki_links.WikiFiles`: ``deploy-freeze.md``; ``[[Notes/Deploy]]``
+    is ``notes/deploy.md``). A Markdown link is a path, taken as written (T-5b)."""
     resolved = dict(linked)
     for target, wiki_lines in wiki.items():
-        if target in names.present or "/" in target or target not in resolved:
+        if target in files.present or target not in resolved:
             continue
-        name = _wiki_note(target, names, by_words)
+        name = files.resolve(target)
         if name is None:
             continue
         left = [line for line in resolved[target] if line not in wiki_lines]
@@ -603,43 +586,6 @@ def _wiki_resolved(
             del resolved[target]
         resolved[name] = sorted({*resolved.get(name, ()), *wiki_lines})
     return resolved
-
-
-def _by_link_words(present: Iterable[str]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """The topic files by their :func:`_link_key` and by it without a Claude Code type
-    (``feedback_x`` → ``x``), each list shortest name first, then in sorted order."""
-    full: dict[str, list[str]] = {}
-    bare: dict[str, list[str]] = {}
-    for name in sorted(present, key=lambda name: (len(name), name)):
-        key = _link_key(name)
-        full.setdefault(key, []).append(name)
-        bare.setdefault(_TYPE_PREFIX_RE.sub("", key, count=1), []).append(name)
-    return full, bare
-
-
-def _wiki_note(
-    target: str,
-    names: _Names,
-    by_words: tuple[dict[str, list[str]], dict[str, list[str]]],
-) -> str | None:
-    """The one topic file a wiki link's ``target`` (``Deploy Freeze.md``, not a file of
-    ``names``) names, as Obsidian resolves a note's name (its file name, case-insensitive,
-    the shortest when several match) and then more loosely, as a ``[[link]]`` in a body is
-    (:func:`lint_links`), each step only when the one before finds nothing: the name in
-    another case (``deploy.md``); the same words, ``-``, ``_`` and spaces alike
-    (``deploy-freeze.md``); those words under a Claude Code type prefix
-    (``feedback_deploy_freeze.md``); the link's words without its own type prefix. None when
-    nothing matches."""
-    twin = names.by_fold.get(target.casefold())
-    if twin is not None:
-        return twin
-    full, bare = by_words
-    key = _link_key(target)
-    stripped = _TYPE_PREFIX_RE.sub("", key, count=1)
-    for found in (full.get(key), bare.get(key), full.get(stripped), bare.get(stripped)):
-        if found:
-            return found[0]
-    return None
 
 
 def _index_findings(
@@ -839,7 +785,7 @@ def lint_scope(
     ]
     if index_text is not None:
         facts = facts if facts is not None else index_facts(index_text)
-        linked = _links(facts, partial, topic_files)
+        linked = _links(facts, partial, topic_files, in_sub_folders)
         findings.extend(
             _index_findings(
                 index_text,

@@ -74,6 +74,7 @@ from memory_api.store.scopes import (
     scan_scope,
     scope_real_dir,
     sub_folder_files,
+    sub_folder_files_any_case,
     topic_entry,
 )
 from memory_api.store.stat_cache import FileKey, StatCache, derived_key, file_key, is_racy
@@ -631,7 +632,8 @@ def _lint_inputs(
         keys = [*keys, file_key(index.read.stat)]
     companion = None if key == USER_SCOPE else user_index
     judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
-    return _LintInputs(text, companion, unreadable, sub_folder_files(scope, deeper), judged, keys)
+    there = sub_folder_files(scope, deeper) | sub_folder_files_any_case(scope, deeper)
+    return _LintInputs(text, companion, unreadable, there, judged, keys)
 
 
 def _unusable_user_scope(why: str) -> ScopeSummary:

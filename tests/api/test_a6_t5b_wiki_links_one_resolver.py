@@ -1,0 +1,64 @@
+"""A-6, T-5b: the service reads a ``[[wiki link]]`` as one file, whether it lints or deletes.
+
+The index view resolved ``[[Deploy Freeze]]`` to ``deploy-freeze.md`` (no finding), but the
+delete of that file left the line behind, where the next lint called it a ``dangling-link``.
+``[[Notes/Deploy]]`` with the folder ``notes/`` and ``[[./deploy]]`` were read as Obsidian does
+not: a dangling link, and no link at all (``deploy.md`` then "unindexed").
+"""
+
+from __future__ import annotations
+
+from memory_core import layout
+
+from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json, write_topic
+
+INDEX = [
+    "# Memory",
+    "- [[./deploy]] - how to deploy",
+    "- [[Notes/Deploy]] - the long notes",
+    "- [[Deploy Freeze|freeze]] - no Friday deploys",
+    "- [[deploy-freeze]] - written as the file",
+    "- [Other](other.md) - stays",
+]
+
+
+def _scope(agent: AgentHome) -> None:
+    for name in ("deploy.md", "deploy-freeze.md", "other.md"):
+        write_topic(agent.user, name)
+    (agent.user / "notes").mkdir()
+    (agent.user / "notes" / "deploy.md").write_text("the long notes\n", encoding="utf-8")
+    (agent.user / layout.INDEX_FILE).write_text("\n".join(INDEX) + "\n", encoding="utf-8")
+
+
+async def _link_findings(client: Client) -> list[tuple[str, int | None]]:
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    return [
+        (f["code"], f["line"])
+        for f in view["findings"]
+        if f["code"] in {"dangling-link", "unindexed"}
+    ]
+
+
+async def test_t5b_every_wiki_link_names_the_file_obsidian_opens(
+    client: Client, agent: AgentHome
+) -> None:
+    _scope(agent)
+    assert await _link_findings(client) == []
+
+
+async def test_a6_a_delete_prunes_each_line_the_lint_reads_as_linking_the_file(
+    client: Client, agent: AgentHome
+) -> None:
+    _scope(agent)
+    result = await ok_json(await client.delete(file_url("user", "deploy-freeze.md")))
+    assert result["removedIndexLines"] == [INDEX[3], INDEX[4]]
+    assert await _link_findings(client) == []
+
+    result = await ok_json(await client.delete(file_url("user", "deploy.md")))
+    assert result["removedIndexLines"] == [INDEX[1]]  # [[Notes/Deploy]] is notes/deploy.md
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8").splitlines() == [
+        INDEX[0],
+        INDEX[2],
+        INDEX[5],
+    ]
+    assert await _link_findings(client) == []
