@@ -62,3 +62,29 @@ async def test_a6_a_delete_prunes_each_line_the_lint_reads_as_linking_the_file(
         INDEX[5],
     ]
     assert await _link_findings(client) == []
+
+
+async def test_t5b_a_topic_file_says_which_file_each_body_link_opens(
+    client: Client, agent: AgentHome
+) -> None:
+    """The page opens what the lint resolves: by file name as Obsidian finds it, by words,
+    by a topic's frontmatter name; None where the lint says ``dangling-wiki-link``."""
+    _scope(agent)
+    (agent.user / "pnpm.md").write_text(
+        "---\nname: Prefers pnpm\ndescription: pnpm\n---\nbody\n", encoding="utf-8"
+    )
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\n"
+        "[[./deploy]], [[DEPLOY]], [[Deploy Freeze#why|freeze]], [[prefers pnpm]], [[gone]]\n",
+        encoding="utf-8",
+    )
+    topic = await ok_json(await client.get(file_url("user", "links.md")))
+    assert topic["linkFiles"] == {
+        "./deploy": "deploy.md",
+        "DEPLOY": "deploy.md",
+        "Deploy Freeze": "deploy-freeze.md",
+        "prefers pnpm": "pnpm.md",
+        "gone": None,
+    }
+    dangling = [f["message"] for f in topic["findings"] if f["code"] == "dangling-wiki-link"]
+    assert dangling == ["[[gone]] names no topic file of this scope"]

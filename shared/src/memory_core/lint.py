@@ -91,7 +91,7 @@ from memory_core.look_alike_links import LookAlikeLink, look_alike_links
 from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
-from memory_core.wiki_links import WikiFiles, link_key, link_keys
+from memory_core.wiki_links import WikiFiles, link_key
 from memory_core.wire import Finding, Severity
 
 __all__ = [
@@ -463,20 +463,19 @@ def lint_topics(
 def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> list[Finding]:
     """``dangling-wiki-link``: a ``[[name]]`` in a body that names no topic file (T-5b).
 
-    A link names a file by its stem (``[[deploy-freeze]]`` → ``deploy-freeze.md``) or by a
-    topic's frontmatter ``name``, compared in NFC and case-folded, with ``-``, ``_`` and spaces
-    alike (``[[project-drift]]`` → ``project_drift.md``) and a Claude Code type prefix on
-    either side optional (``[[always-preview]]`` → ``feedback_always-preview.md``). The line is
-    the first that holds it.
+    A link names the file :class:`~memory_core.wiki_links.WikiFiles` resolves it to, as the
+    index's wiki links are read: by its file name as Obsidian finds it (``[[./deploy]]``,
+    ``[[DEPLOY]]`` → ``deploy.md``), then by its words, ``-``, ``_`` and spaces alike
+    (``[[project-drift]]`` → ``project_drift.md``), a Claude Code type prefix on either side
+    optional (``[[always-preview]]`` → ``feedback_always-preview.md``), then by a topic's
+    frontmatter ``name``. The line is the first that holds it.
     """
     names = _Names.of(topic_files)
-    known: set[str] = set()
-    for name in (*names.present, *(topic.name for topic in topics)):
-        known |= link_keys(name)
+    files = WikiFiles(names.present, [(topic.name, topic.file) for topic in topics])
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
         for target in topic.links:
-            if link_keys(target) & known:
+            if files.resolve(target) is not None:
                 continue
             findings.append(
                 _finding(

@@ -18,7 +18,9 @@ link names a note, not a path, and Obsidian finds it so (its help, "Internal lin
 Memory then reads a bare name as loosely as a ``[[link]]`` in a body is read, each step only
 when the one before finds nothing: the same words with ``-``, ``_`` and spaces alike
 (``[[Deploy Freeze]]`` is ``deploy-freeze.md``), those words under a Claude Code type prefix
-(``feedback_deploy_freeze.md``), the link's words without its own type prefix.
+(``feedback_deploy_freeze.md``), the link's words without its own type prefix, and then a
+topic's frontmatter ``name`` in those words (a body's ``[[Prefers pnpm]]`` for ``pnpm.md`` whose
+``name`` is that).
 """
 
 from __future__ import annotations
@@ -82,7 +84,10 @@ class WikiFiles:
     so each look-up is a few dict reads. ``files``: relative POSIX paths (NFC here), the topic
     files and whatever files of its sub-folders are known."""
 
-    def __init__(self, files: Iterable[str]) -> None:
+    def __init__(self, files: Iterable[str], titles: Iterable[tuple[str, str]] = ()) -> None:
+        """``titles``: ``(frontmatter name, file)`` of topic files, a name a link in a body
+        may write for its file (``[[Prefers pnpm]]`` for ``pnpm.md`` named so), the last
+        step of a bare name's loose reading."""
         self.present = frozenset(_nfc(name) for name in files)
         ordered = sorted(self.present, key=lambda path: (path.count("/"), len(path), path))
         self._by_fold: dict[str, str] = {}
@@ -97,6 +102,10 @@ class WikiFiles:
                 self._by_words.setdefault(key, []).append(path)
                 bare = _TYPE_PREFIX_RE.sub("", key, count=1)
                 self._by_bare_words.setdefault(bare, []).append(path)
+        self._by_title: dict[str, str] = {}
+        for title, file in sorted(titles, key=lambda pair: (len(pair[1]), pair[1])):
+            for key in link_keys(title):
+                self._by_title.setdefault(key, _nfc(file))
 
     def resolve(self, name: str) -> str | None:
         """The file a wiki link's ``name`` (as written between ``[[`` and a ``|`` or ``#``)
@@ -125,4 +134,7 @@ class WikiFiles:
         ):
             if found_words := table.get(wanted):
                 return found_words[0]
+        for wanted in (key, stripped):
+            if (titled := self._by_title.get(wanted)) is not None:
+                return titled
         return None

@@ -36,6 +36,7 @@ from memory_core.lint import (
     mask_secret_lines,
 )
 from memory_core.topics import ParsedTopic
+from memory_core.wiki_links import WikiFiles
 from memory_core.wire import (
     Finding,
     IndexLine,
@@ -523,26 +524,54 @@ class ScopeAnswers:
         item = read.loaded[0]
         body = _masked(item.topic.body, reveal) or ""
         summary = _topic_summary(item, reveal=reveal)
+        names = self._scope_names(root, scope, item)
         return TopicFile(
             **msgspec.structs.asdict(summary),
             body=body,
             links=item.topic.links,
-            findings=self._file_findings(root, scope, item),
+            link_files=self._link_files(root, scope, item, names),
+            findings=self._file_findings(root, scope, item, names),
             masked=body != item.topic.body
             or summary.description != item.topic.description
             or summary.name != item.topic.name,
         )
 
-    def _file_findings(self, root: Path, scope: Path, item: _Loaded) -> list[Finding]:
-        """The scope lint's findings about the loaded topic file ``item`` (T-5)."""
+    def _scope_names(self, root: Path, scope: Path, item: _Loaded) -> list[str]:
+        """The names of the scope's topic files, the loaded ``item``'s among them."""
         listing = self.folders.listing(scope)
         names = _listed_names(root, scope, listing) if listing is not None else []
         if item.entry.file not in names:
             names.append(item.entry.file)
+        return names
+
+    def _scope_topics(self, root: Path, scope: Path) -> list[ParsedTopic]:
+        """Every topic file of the scope, parsed (from the cache where it is current)."""
+        return [loaded.topic for loaded in self._load(self._scan(root, scope).topics).loaded]
+
+    def _link_files(
+        self, root: Path, scope: Path, item: _Loaded, names: list[str]
+    ) -> dict[str, str | None]:
+        """The topic file each ``[[link]]`` of ``item``'s body opens, as the lint resolves it
+        (:class:`~memory_core.wiki_links.WikiFiles`), or None: by file names first, the
+        other files read for their frontmatter names only when a link is left (T-5b)."""
+        links = item.topic.links
+        files = WikiFiles(names)
+        found = {link: files.resolve(link) for link in links}
+        if None in found.values():
+            titled = [(topic.name, topic.file) for topic in self._scope_topics(root, scope)]
+            files = WikiFiles(names, titled)
+            found = {link: files.resolve(link) for link in links}
+        return found
+
+    def _file_findings(
+        self, root: Path, scope: Path, item: _Loaded, names: list[str]
+    ) -> list[Finding]:
+        """The scope lint's findings about the loaded topic file ``item`` (T-5); ``names``
+        the scope's topic files (:meth:`_scope_names`)."""
         index = self.files.read(root, scope)
 
         def scope_topics() -> list[ParsedTopic]:
-            return [loaded.topic for loaded in self._load(self._scan(root, scope).topics).loaded]
+            return self._scope_topics(root, scope)
 
         return lint_topic_in_scope(
             item.topic,
