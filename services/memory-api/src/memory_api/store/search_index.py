@@ -62,7 +62,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
 :func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
@@ -82,7 +82,9 @@ none is hidden, I-9, left out of what is indexed; a file that could not be read 
 no stat key, read again at the next search, never kept unreadable while its stat stays; 11:
 the Latin letters with a stroke, ``ł đ ø ħ``, as the letter under it, ``æ œ þ ð`` as ``ae oe
 th d``, and the Arabic letter forms written alike, ``أ إ آ ٱ ى ی ک ة``, as one; a flag, two
-regional indicators, one word; katakana as hiragana)."""
+regional indicators, one word; katakana as hiragana; 12: an Arabic word holding a letter those
+folds merge or merge onto is indexed as written too, its token marked, so the files writing a
+query word as typed are fetched first)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000
