@@ -88,3 +88,24 @@ async def test_t5b_a_topic_file_says_which_file_each_body_link_opens(
     }
     dangling = [f["message"] for f in topic["findings"] if f["code"] == "dangling-wiki-link"]
     assert dangling == ["[[gone]] names no topic file of this scope"]
+
+
+async def test_v2_undoing_the_delete_puts_back_every_line_it_pruned(
+    client: Client, agent: AgentHome
+) -> None:
+    """The restore finds the lines to put back as the delete found those to prune: the wiki
+    link ``[[Deploy Freeze]]`` among the version's files names ``deploy-freeze.md``."""
+    _scope(agent)
+    await ok_json(await client.delete(file_url("user", "deploy-freeze.md")))
+    deleted = await ok_json(await client.get(f"{memory_url()}/scopes/user/deleted"))
+    [entry] = deleted["files"]
+
+    response = await client.post(
+        f"{memory_url()}/scopes/user/files/deploy-freeze.md/restore",
+        json={"version": entry["restoreVersion"]},
+    )
+    result = await ok_json(response)
+
+    assert result["indexLinesAdded"] == [INDEX[3], INDEX[4]]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == "\n".join(INDEX) + "\n"
+    assert await _link_findings(client) == []

@@ -687,14 +687,17 @@ def _reference_uses(
     ]
 
 
-def index_lines_linking(text: str, file_name: str) -> list[str]:
+def index_lines_linking(
+    text: str, file_name: str, *, files: Collection[str] | None = None
+) -> list[str]:
     """The lines of the index ``text`` (:func:`index_lines`) that link to ``file_name``: the
-    lines :func:`prune_index` removes for it, in order (a restore puts these back, V-2).
+    lines :func:`prune_index` removes for it, in order (a restore puts these back, V-2);
+    ``files`` as there (a wiki link naming it among the scope's files links it).
 
     >>> index_lines_linking("- [Deploy][d]\\n- [B](b.md)\\n\\n[d]: deploy.md\\n", "deploy.md")
     ['- [Deploy][d]', '[d]: deploy.md']
     """
-    return prune_index(text, file_name)[1]
+    return prune_index(text, file_name, files=files)[1]
 
 
 def index_lines_linking_each(text: str, names: Iterable[str]) -> dict[str, list[str]]:
