@@ -327,7 +327,7 @@ def test_r2_a_wiki_link_follows_the_rename_of_the_file_it_names(renamer: str) ->
     # the other side edits the very lines: they follow the rename, not stay as they were
     edited_lines = lines.replace(b"weekend", b"weekend, staging fine").replace(b"x", b"y")
     edited = {INDEX: edited_lines, "deploy-freeze.md": b"text\n", "other.md": b"o\n"}
-    pair = ({"deploy-freeze.md": "freeze.md"}, {})
+    pair: tuple[dict[str, str], dict[str, str]] = ({"deploy-freeze.md": "freeze.md"}, {})
     if renamer == "first":
         files, _ = _merge(base, renamed, edited, pair)
     else:

@@ -53,6 +53,7 @@ __all__ = [
     "comment_ends",
     "entry_span",
     "entry_targets",
+    "files_linked",
     "index_lines",
     "index_lines_linking",
     "index_lines_linking_each",
@@ -371,6 +372,24 @@ def line_links_to(
         is_wiki and unicodedata.normalize("NFC", wiki_path(line[start:end])) in wiki
         for start, end, is_wiki in linked_name_spans(line)
     )
+
+
+def files_linked(text: str, files: Collection[str]) -> set[str]:
+    """The files of the scope the index ``text`` links (:func:`linked_topic_files`, NFC), a
+    wiki link resolved among the scope's ``files`` as the lint resolves it
+    (``[[Deploy Freeze]]`` links ``deploy-freeze.md``,
+    :class:`~memory_core.wiki_links.WikiFiles`).
+
+    >>> sorted(files_linked("- [[Deploy Freeze]]\\n- [B](b.md)\\n", ["deploy-freeze.md", "b.md"]))
+    ['Deploy Freeze.md', 'b.md', 'deploy-freeze.md']
+    """
+    linked = set(linked_topic_files(text))
+    if "[[" in text:
+        table = WikiFiles(files)
+        for name in wiki_link_targets(index_lines(text)):
+            if (found := table.resolve(name)) is not None:
+                linked.add(found)
+    return linked
 
 
 def wiki_names_naming(text: str, file_name: str, files: Collection[str]) -> frozenset[str]:

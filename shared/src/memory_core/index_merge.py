@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
@@ -53,6 +53,7 @@ from memory_core.index import (
     linked_name_spans,
     linked_topic_files,
     topic_link_targets,
+    wiki_link_targets,
     without_comment_ends,
 )
 from memory_core.joined_lines import has_soft_break
@@ -66,7 +67,7 @@ from memory_core.markdown import (
 )
 from memory_core.wiki_links import WikiFiles, wiki_path
 
-__all__ = ["IndexMerge", "merge_index", "rewrite_links"]
+__all__ = ["IndexMerge", "merge_index", "rewrite_links", "wiki_renames"]
 
 _REFERENCE_RE = re.compile(r"( {0,3}\[[^\]\n]+\]:[ \t]*)(<[^<>\n]*>|\S+)")
 # Characters a bare link destination cannot hold as they are; anything else stays readable.
@@ -160,6 +161,29 @@ def rewrite_links(line: str, renames: Mapping[str, str], wiki: WikiFiles | None 
         if new is not None:
             result = result[:start] + new + result[end:]
     return result
+
+
+def wiki_renames(text: str, renames: Mapping[str, str], files: Iterable[str]) -> dict[str, str]:
+    """``renames`` (old file name, NFC → new) and, for each wiki link of the index ``text``
+    that names a renamed file among ``files`` (the files before the renames) as the lint
+    resolves it (``[[Deploy Freeze]]`` for ``deploy-freeze.md``,
+    :class:`~memory_core.wiki_links.WikiFiles`), the name it writes (``Deploy Freeze.md``)
+    → that file's new name: so :func:`rewrite_links` points it at the new file too.
+
+    >>> wiki_renames("- [[Deploy Freeze]] x\\n", {"deploy-freeze.md": "d-imported.md"},
+    ...              ["deploy-freeze.md"])
+    {'deploy-freeze.md': 'd-imported.md', 'Deploy Freeze.md': 'd-imported.md'}
+    """
+    found = dict(renames)
+    if not renames or "[[" not in text:
+        return found
+    table = WikiFiles(files)
+    by_nfc = {_nfc(old): new for old, new in renames.items()}
+    for name in wiki_link_targets(index_lines(text)):
+        named = table.resolve(name)
+        if named is not None and named in by_nfc and name not in found:
+            found[name] = by_nfc[named]
+    return found
 
 
 def _new_wiki_name(
