@@ -109,3 +109,24 @@ async def test_v2_undoing_the_delete_puts_back_every_line_it_pruned(
     assert result["indexLinesAdded"] == [INDEX[3], INDEX[4]]
     assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == "\n".join(INDEX) + "\n"
     assert await _link_findings(client) == []
+
+
+async def test_t5b_a_body_link_into_a_sub_folder_in_another_case_is_no_dangling_link(
+    client: Client, agent: AgentHome
+) -> None:
+    """``[[Notes/Deploy]]`` in a body names ``notes/deploy.md`` as Obsidian finds it: the scope's
+    lint and the file's own findings say nothing; ``[[Notes/Gone]]`` still dangles."""
+    _scope(agent)
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\nSee [[Notes/Deploy]] and [[Notes/Gone]].\n",
+        encoding="utf-8",
+    )
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [Links](links.md) - links\n")
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    topic = await ok_json(await client.get(file_url("user", "links.md")))
+
+    for findings in (view["findings"], topic["findings"]):
+        dangling = [f["message"] for f in findings if f["code"] == "dangling-wiki-link"]
+        assert dangling == ["[[Notes/Gone]] names no topic file of this scope"]

@@ -447,21 +447,28 @@ def lint_topics(
     topics: Sequence[ParsedTopic],
     topic_files: Collection[str],
     own: Callable[[ParsedTopic], Sequence[Finding]] = lint_topic,
+    in_sub_folders: Collection[str] = (),
 ) -> list[Finding]:
     """The topic half of :func:`lint_scope` (T-5, T-5a, T-5b): the scope's convention findings,
     dangling ``[[links]]``, then each file's own findings by file name, less those a convention
     stands for. ``own`` gives a topic's own findings (:func:`lint_topic`; a caller may memoise
-    it)."""
+    it); ``in_sub_folders`` as for :func:`lint_links`."""
     findings, folded = _conventions(topics)
-    findings.extend(lint_links(topics, topic_files))
+    findings.extend(lint_links(topics, topic_files, in_sub_folders))
     for topic in sorted(topics, key=lambda topic: topic.file):
         leave_out = folded | _WRONG_CASE_STANDS_FOR if _in_wrong_case(topic.file) else folded
         findings.extend(finding for finding in own(topic) if finding.code not in leave_out)
     return findings
 
 
-def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> list[Finding]:
-    """``dangling-wiki-link``: a ``[[name]]`` in a body that names no topic file (T-5b).
+def lint_links(
+    topics: Sequence[ParsedTopic],
+    topic_files: Collection[str],
+    in_sub_folders: Collection[str] = (),
+) -> list[Finding]:
+    """``dangling-wiki-link``: a ``[[name]]`` in a body that names no file of the scope (T-5b):
+    no topic file, nor one of ``in_sub_folders`` (the files of the scope's sub-folders known to
+    be there, as relative paths: ``[[Notes/Deploy]]`` is ``notes/deploy.md`` when it is one).
 
     A link names the file :class:`~memory_core.wiki_links.WikiFiles` resolves it to, as the
     index's wiki links are read: by its file name as Obsidian finds it (``[[./deploy]]``,
@@ -471,7 +478,8 @@ def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> l
     frontmatter ``name``. The line is the first that holds it.
     """
     names = _Names.of(topic_files)
-    files = WikiFiles(names.present, [(topic.name, topic.file) for topic in topics])
+    titles = [(topic.name, topic.file) for topic in topics]
+    files = WikiFiles([*names.present, *in_sub_folders], titles)
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
         for target in topic.links:
@@ -800,7 +808,7 @@ def lint_scope(
         if partial is None or partial.exact:
             # past the scanned part of an over-large index any file may be linked: no claim
             findings.extend(_unindexed(topic_files, linked))
-    findings.extend(lint_topics(topics, topic_files))
+    findings.extend(lint_topics(topics, topic_files, in_sub_folders=in_sub_folders or ()))
     if any(not name for name, _ in unreadable):
         # the folder could not be listed: which files are there is unknown, so no link is judged
         return [f for f in findings if f.code not in _CLAIMS_ON_FILES]
@@ -819,9 +827,10 @@ def lint_topic_in_scope(
     own: Sequence[Finding] | None = None,
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
+    in_sub_folders: Collection[str] = (),
 ) -> list[Finding]:
     """The findings :func:`lint_scope` gives about ``topic.file``, in its order, at the cost of
-    this one file (T-5, T-5a, T-5b).
+    this one file (T-5, T-5a, T-5b); ``in_sub_folders`` as for :func:`lint_links`.
 
     ``topic_files`` lists every topic file of the scope (this one included), ``index_text``,
     ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
@@ -848,9 +857,9 @@ def lint_topic_in_scope(
         folded = _conventions(scope_topics())[1]
     if _in_wrong_case(file):
         folded |= _WRONG_CASE_STANDS_FOR
-    if topic.links and lint_links([topic], topic_files):
+    if topic.links and lint_links([topic], topic_files, in_sub_folders):
         # named by no stem: a topic's frontmatter name may still be it
-        links = lint_links(scope_topics(), topic_files)
+        links = lint_links(scope_topics(), topic_files, in_sub_folders)
         findings.extend(finding for finding in links if finding.file == file)
     findings.extend(f for f in own if f.code not in folded)
     return findings

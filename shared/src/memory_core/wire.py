@@ -343,7 +343,8 @@ class TopicFile(TopicSummary, frozen=True):
     ``?reveal=true`` answers the text as written (``masked`` false), for an explicit reveal
     (W-6). ``link_files`` holds, for each of ``links``, the topic file it opens, as the lint
     resolves a ``[[link]]`` (:class:`memory_core.wiki_links.WikiFiles`: ``Deploy Freeze`` →
-    ``deploy-freeze.md``, ``./deploy`` → ``deploy.md``), or None where it names none (T-5b).
+    ``deploy-freeze.md``, ``./deploy`` → ``deploy.md``), or None where it names none (T-5b;
+    a file of a sub-folder, which no route opens, is none here).
     """
 
     body: str

@@ -36,7 +36,7 @@ from memory_core.lint import (
     mask_secret_lines,
 )
 from memory_core.topics import ParsedTopic
-from memory_core.wiki_links import WikiFiles
+from memory_core.wiki_links import WikiFiles, wiki_path
 from memory_core.wire import (
     Finding,
     IndexLine,
@@ -274,7 +274,8 @@ class ScopeAnswers:
         files, unreadable, in_sub_folders = read.files, inputs.unreadable, inputs.in_sub_folders
         text, companion = inputs.text, inputs.companion
         facts = index.facts() if index is not None and text is not None else None
-        memo = derived_key((inputs.judged, in_sub_folders), inputs.keys)
+        linked_deeper = body_sub_folder_files(scope, [item.topic for item in read.loaded])
+        memo = derived_key((inputs.judged, in_sub_folders, linked_deeper), inputs.keys)
         known = self._lints.get(os.fspath(scope), memo)
         if known is not None:
             return list(known)
@@ -295,6 +296,7 @@ class ScopeAnswers:
                 [item.topic for item in read.loaded],
                 files,
                 own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
+                in_sub_folders=linked_deeper,
             )
         )
         self._lints.put(os.fspath(scope), memo, findings)
@@ -525,12 +527,13 @@ class ScopeAnswers:
         body = _masked(item.topic.body, reveal) or ""
         summary = _topic_summary(item, reveal=reveal)
         names = self._scope_names(root, scope, item)
+        deeper = body_sub_folder_files(scope, [item.topic])
         return TopicFile(
             **msgspec.structs.asdict(summary),
             body=body,
             links=item.topic.links,
             link_files=self._link_files(root, scope, item, names),
-            findings=self._file_findings(root, scope, item, names),
+            findings=self._file_findings(root, scope, item, names, deeper),
             masked=body != item.topic.body
             or summary.description != item.topic.description
             or summary.name != item.topic.name,
@@ -564,10 +567,11 @@ class ScopeAnswers:
         return found
 
     def _file_findings(
-        self, root: Path, scope: Path, item: _Loaded, names: list[str]
+        self, root: Path, scope: Path, item: _Loaded, names: list[str], deeper: frozenset[str]
     ) -> list[Finding]:
         """The scope lint's findings about the loaded topic file ``item`` (T-5); ``names``
-        the scope's topic files (:meth:`_scope_names`)."""
+        the scope's topic files (:meth:`_scope_names`), ``deeper`` the files of its
+        sub-folders its body's ``[[links]]`` name (:func:`body_sub_folder_files`)."""
         index = self.files.read(root, scope)
 
         def scope_topics() -> list[ParsedTopic]:
@@ -581,6 +585,7 @@ class ScopeAnswers:
             own=self.cache.lint(item.entry.path, item.topic),
             partial=index.read.partial if index is not None else None,
             facts=index.facts() if index is not None else None,
+            in_sub_folders=deeper,
         )
 
     def index_view(self, root: Path, scope: Path, key: str, *, reveal: bool = False) -> IndexView:
@@ -687,6 +692,25 @@ def _unusable_user_scope(why: str) -> ScopeSummary:
 def _title(path: str | None, key: str) -> str:
     """A Workspace scope's title: its path's basename, else the path, else the key (A-3)."""
     return (PurePath(path).name or path) if path else key
+
+
+def body_sub_folder_files(scope: Path, topics: list[ParsedTopic]) -> frozenset[str]:
+    """The files of the real ``scope``'s sub-folders that the ``[[links]]`` of the ``topics``'
+    bodies name with a folder (``[[Notes/Deploy]]``: ``notes/deploy.md`` when it is there, in
+    any case, :func:`~memory_api.store.scopes.sub_folder_files_any_case`), as relative paths:
+    the lint resolves those links among them (T-5b). A ``stat`` or a listing per such link;
+    none for a body without one."""
+    paths = sorted(
+        {
+            path
+            for topic in topics
+            for link in topic.links
+            if "/" in (path := wiki_path(link)) and not path.startswith(("/", "../"))
+        }
+    )
+    if not paths:
+        return frozenset()
+    return sub_folder_files(scope, paths) | sub_folder_files_any_case(scope, paths)
 
 
 def _listed_names(root: Path, scope: Path, listing: FolderListing) -> list[str]:
