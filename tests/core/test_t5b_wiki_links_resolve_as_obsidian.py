@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import pytest
 from memory_core.index import prune_index, wiki_names_naming
-from memory_core.lint import lint_index
+from memory_core.lint import lint_index, lint_links
+from memory_core.topics import parse_topic
 from memory_core.wiki_links import WikiFiles, wiki_path
 
 FILES = ["deploy.md", "deploy-freeze.md", "Meeting Notes.md", "feedback_always-preview.md"]
@@ -117,3 +118,15 @@ def test_a6_a_file_named_as_the_link_is_written_keeps_the_link() -> None:
     index = "- [[Deploy Freeze]] - y\n"
     assert prune_index(index, "deploy-freeze.md", files=files)[1] == []
     assert prune_index(index, "Deploy Freeze.md", files=files)[1] == ["- [[Deploy Freeze]] - y"]
+
+
+def test_t3_a_wiki_link_in_a_table_cell_escapes_its_pipe() -> None:
+    """A Markdown table's cell writes ``[[Permalinks\\|Permalinks]]`` (its ``|`` would end the
+    cell), as Obsidian's own help does: the link names ``Permalinks``, not ``Permalinks\\``,
+    which the lint called a ``dangling-wiki-link``."""
+    body = "| key | what |\n|---|---|\n| `permalink` | See [[Permalinks\\|Permalinks]]. |\n"
+    topic = parse_topic(f"---\ndescription: d\n---\n{body}".encode(), "properties.md")
+    assert topic.links == ["Permalinks"]
+    assert lint_links([topic], ["properties.md", "Permalinks.md"]) == []
+    index = "| note | why |\n|---|---|\n| [[Permalinks\\|links]] | stable addresses |\n"
+    assert [f.code for f in lint_index(index, ["Permalinks.md"])] == []
