@@ -9,7 +9,12 @@ Japanese, Chinese and Korean write with it are no look-alikes (UTS #39 highly re
 The finding is an error, so it must not fire on ordinary links: a link text or a user name
 counts only when it really reads as an address (never a product, a file, a person's name or an
 e-mail address), and two hosts are compared as one site reads them (IDNA and punycode alike,
-NFKC, case-folded, without a trailing dot). Every lint of a topic or index runs it, so its
+NFKC, case-folded, without a trailing dot, one registrable domain by the Public Suffix List, a
+site's own short domain as that site: ``youtu.be`` fired as another site than YouTube's).
+Sub-domains and top-level domains are read by the Public Suffix List too: ``github.io`` and
+``evil.github.io`` are two sites, ``https://github.com.evil.io`` is a host of ``evil.io`` that
+reads as ``github.com``, and ``example.museum`` is a host (it was a miss: ``.museum`` was in
+no list). Every lint of a topic or index runs it, so its
 cost is linear in the line, whatever brackets the line holds.
 """
 
@@ -45,13 +50,23 @@ from memory_core.topics import parse_topic
         # a port or a percent-encoded slash after the look-alike user name hides nothing
         ("https://apple.com:443@evil.example/", "evil.example", "'apple.com:443' before an @"),
         ("https://github.com%2F@evil.example/", "evil.example", "'github.com%2F' before an @"),
-        # a full address of another site shown as text stays a finding even when that site
-        # redirects to the target: the text promises a host the link does not open
-        (
-            "[https://youtu.be/x](https://www.youtube.com/watch?v=x)",
-            "www.youtube.com",
-            "showing 'youtu.be'",
-        ),
+        # a public shortener is no site's own: the text promises it, the link goes elsewhere
+        ("[https://bit.ly/x](https://evil.example/x)", "evil.example", "showing 'bit.ly'"),
+        # sites are registrable domains (Public Suffix List): a sub-domain of a suffix anyone
+        # registers under is another's site, however it is shown
+        ("[github.io](https://evil.github.io)", "evil.github.io", "showing 'github.io'"),
+        ("[alice.github.io](https://bob.github.io/x)", "bob.github.io", "'alice.github.io'"),
+        ("[shop.example.co.jp](https://evil.co.jp)", "evil.co.jp", "'shop.example.co.jp'"),
+        # a host whose first labels spell another site, as a person reads it up to ".com"
+        ("https://github.com.evil.io/login", "github.com.evil.io", "a host of 'evil.io'"),
+        ("[GitHub](https://github.com.evil.io/x)", "github.com.evil.io", "'github.com'"),
+        ("https://www.paypal.com.login.example/", "www.paypal.com.login.example", "'paypal.com'"),
+        ("https://bbc.co.uk.example.org/news", "bbc.co.uk.example.org", "'bbc.co.uk'"),
+        ("[https://github.com.evil.io](https://evil.io)", "github.com.evil.io", "'evil.io'"),
+        # under any top-level domain the Public Suffix List knows, not only the common ones
+        ("[example.museum](https://evil.museum)", "evil.museum", "showing 'example.museum'"),
+        ("[news.example.ly](https://evil.example)", "evil.example", "'news.example.ly'"),
+        ("[github.com](https://login-github.com/x)", "login-github.com", "'github.com'"),
     ],
 )
 def test_i9_an_address_drawn_like_another_is_found(text: str, host: str, reads_as: str) -> None:
@@ -72,6 +87,14 @@ def test_i9_an_address_drawn_like_another_is_found(text: str, host: str, reads_a
         "https://例え.jp, https://ソニー.jp, https://東京tokyo.jp, https://한국.kr",
         "https://user:secret@host.example/ (a user name, not a host)",
         "http://localhost:8080/api and ftp://files.example.org/pub",
+        # sub-domains named after a country, a stage or a product are no other site
+        "https://shop.de.example.com/ https://api.dev.example.com/ https://docs.aws.amazon.com/",
+        "https://en.m.wikipedia.org/wiki/X https://www.google.com.au/ https://a.b.c.d.example.net",
+        "http://192.168.1.10:8080/ https://[2001:db8::1]/x",
+        # a faculty's host of a university (free-programming-books-ja.md holds this one)
+        "http://psycho.edu.yamaguchi-u.ac.jp/wordpress/",
+        # an image's alt text is no link text: a badge inside a link to the address shown
+        "[![https://x.example/s/](https://img.shields.io/website?url=x)](https://x.example/s/)",
     ],
 )
 def test_i9_an_address_in_one_script_or_an_allowed_mix_is_not(text: str) -> None:
@@ -112,6 +135,17 @@ def test_i9_an_address_in_one_script_or_an_allowed_mix_is_not(text: str) -> None
         "https://first.last@mail.example.com/",
         "https://jdoe%40corp.com@intranet.corp.com/",
         "ftp://anonymous@ftp.gnu.org/pub and https://git@github.com/acme/app",
+        # a site's own short domain is that site (shortened by the site, it leads there)
+        "[https://youtu.be/x](https://www.youtube.com/watch?v=x)",
+        "[youtu.be/x](https://youtube.com/watch?v=x) and [youtube.com/watch?v=x](https://youtu.be/x)",
+        "[x.com/acme](https://twitter.com/acme) and [aka.ms/x](https://learn.microsoft.com/x)",
+        "[redd.it/x](https://www.reddit.com/r/y/comments/x)",
+        # one registrable domain, whichever side is the sub-domain
+        "[docs.github.com](https://github.com/x) and [github.com](https://gist.github.com/x)",
+        "[news.ycombinator.com](https://ycombinator.com/x)",
+        # a file name under a top-level domain that is also a file ending
+        "[lib.rs](https://evil.example) [main.tf](https://x.example) [id_rsa.pub](https://y.example)",
+        "[app.zip](https://a.example) [configure.ac](https://b.example) [run.sh](https://c.example)",
     ],
 )
 def test_i9_a_link_text_or_user_name_that_is_no_other_address_is_no_finding(text: str) -> None:

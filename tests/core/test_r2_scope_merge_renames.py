@@ -313,3 +313,28 @@ def test_r2_a_line_each_side_relinked_for_its_own_rename_is_no_line_changed_twic
         "a.md was renamed b.md on one machine and c.md on another, with other texts: both are "
         "kept, as b.md and c.md"
     ]
+
+
+@pytest.mark.parametrize("renamer", ["first", "second"])
+def test_r2_a_wiki_link_follows_the_rename_of_the_file_it_names(renamer: str) -> None:
+    """``[[Deploy Freeze]]`` names ``deploy-freeze.md`` as the lint resolves it (T-5b); a sync
+    that renames the file on the other side points the link at the new name, as it does a
+    Markdown link, never leaves it to dangle. ``[[./deploy-freeze]]`` is that file too."""
+    lines = b"- [[Deploy Freeze|freeze]] weekend\n- [[./deploy-freeze]] again\n- [[other]] x\n"
+    relinked = b"- [[freeze|freeze]] weekend\n- [[freeze]] again\n- [[other]] x\n"
+    base = {INDEX: lines, "deploy-freeze.md": b"text\n", "other.md": b"o\n"}
+    renamed = {INDEX: relinked, "freeze.md": b"text\n", "other.md": b"o\n"}
+    # the other side edits the very lines: they follow the rename, not stay as they were
+    edited_lines = lines.replace(b"weekend", b"weekend, staging fine").replace(b"x", b"y")
+    edited = {INDEX: edited_lines, "deploy-freeze.md": b"text\n", "other.md": b"o\n"}
+    pair: tuple[dict[str, str], dict[str, str]] = ({"deploy-freeze.md": "freeze.md"}, {})
+    if renamer == "first":
+        files, _ = _merge(base, renamed, edited, pair)
+    else:
+        files, _ = _merge(base, edited, renamed, (pair[1], pair[0]))
+    assert files[INDEX].splitlines() == [
+        b"- [[freeze|freeze]] weekend, staging fine",
+        b"- [[freeze]] again",
+        b"- [[other]] y",
+    ]
+    assert "freeze.md" in files and "deploy-freeze.md" not in files

@@ -32,7 +32,7 @@ import bisect
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from urllib.parse import unquote
 
 from memory_core.joined_lines import SOFT_BREAKS, entries, has_soft_break, parts_without
@@ -46,12 +46,14 @@ from memory_core.markdown import (
     line_texts,
     lines_with_ends,
 )
+from memory_core.wiki_links import WikiFiles, wiki_path
 
 __all__ = [
     "RepeatedFind",
     "comment_ends",
     "entry_span",
     "entry_targets",
+    "files_linked",
     "index_lines",
     "index_lines_linking",
     "index_lines_linking_each",
@@ -68,6 +70,7 @@ __all__ = [
     "scope_link_targets",
     "topic_link_targets",
     "wiki_link_targets",
+    "wiki_names_naming",
     "without_comment_ends",
 ]
 
@@ -234,7 +237,7 @@ def entry_targets(line: str) -> list[str]:
     for start, end, wiki in linked_name_spans(line):
         name = line[start:end]
         if wiki:
-            found.append(name if name.lower().endswith(".md") else f"{name}.md")
+            found.append(wiki_path(name))
         elif target := _clean(name):
             found.append(target)
     return found
@@ -347,20 +350,68 @@ def _same_name(left: str, right: str) -> bool:
     return unicodedata.normalize("NFC", left) == unicodedata.normalize("NFC", right)
 
 
-def line_links_to(line: str, file_name: str, *, exact: bool = False) -> bool:
+def line_links_to(
+    line: str, file_name: str, *, exact: bool = False, wiki: Collection[str] = ()
+) -> bool:
     """Tell whether ``line`` holds a Markdown link to ``file_name``, or names it as an entry
     (T-4); prose never counts.
 
     The target is compared after decoding; a raw, undecoded match counts too (a file whose
     name really holds ``%20``). Unicode is compared in NFC, or, with ``exact``, as spelled (the
     folder holds another file whose name differs only in normalization: a link then names the
-    one it spells, as the kernel takes it).
+    one it spells, as the kernel takes it). ``wiki``: the other names a wiki link may write
+    for the file (:func:`wiki_names_naming`, ``Deploy Freeze.md`` for ``deploy-freeze.md``).
     """
     same = str.__eq__ if exact else _same_name
     for match in _targets_with_raw(line):
         if any(same(candidate, file_name) for candidate in match):
             return True
-    return any(same(entry, file_name) for entry in entry_targets(line))
+    if any(same(entry, file_name) for entry in entry_targets(line)):
+        return True
+    return bool(wiki) and any(
+        is_wiki and unicodedata.normalize("NFC", wiki_path(line[start:end])) in wiki
+        for start, end, is_wiki in linked_name_spans(line)
+    )
+
+
+def files_linked(text: str, files: Collection[str]) -> set[str]:
+    """The files of the scope the index ``text`` links (:func:`linked_topic_files`, NFC), a
+    wiki link resolved among the scope's ``files`` as the lint resolves it
+    (``[[Deploy Freeze]]`` links ``deploy-freeze.md``,
+    :class:`~memory_core.wiki_links.WikiFiles`).
+
+    >>> sorted(files_linked("- [[Deploy Freeze]]\\n- [B](b.md)\\n", ["deploy-freeze.md", "b.md"]))
+    ['Deploy Freeze.md', 'b.md', 'deploy-freeze.md']
+    """
+    linked = set(linked_topic_files(text))
+    if "[[" in text:
+        table = WikiFiles(files)
+        for name in wiki_link_targets(index_lines(text)):
+            if (found := table.resolve(name)) is not None:
+                linked.add(found)
+    return linked
+
+
+def wiki_names_naming(text: str, file_name: str, files: Collection[str]) -> frozenset[str]:
+    """The names (NFC, as :func:`wiki_link_targets` keys them) other than ``file_name`` that a
+    wiki link of the index ``text`` writes for ``file_name``, one of the scope's ``files``,
+    as the lint resolves a wiki link among them (:class:`~memory_core.wiki_links.WikiFiles`:
+    ``[[Deploy Freeze]]`` and ``[[DEPLOY-freeze]]`` name ``deploy-freeze.md``, unless a file
+    of that very name is there). A delete prunes the lines writing them (A-6).
+
+    >>> sorted(wiki_names_naming("- [[Deploy Freeze]]\\n- [[deploy]]\\n", "deploy-freeze.md",
+    ...                          ["deploy-freeze.md", "deploy.md"]))
+    ['Deploy Freeze.md']
+    """
+    if "[[" not in text:
+        return frozenset()
+    wanted = unicodedata.normalize("NFC", file_name)
+    table = WikiFiles(files)
+    return frozenset(
+        name
+        for name in wiki_link_targets(index_lines(text))
+        if name != wanted and table.resolve(name) == wanted
+    )
 
 
 def _targets_with_raw(line: str) -> list[tuple[str, ...]]:
@@ -417,8 +468,7 @@ def wiki_link_targets(lines: Sequence[str]) -> dict[str, tuple[int, ...]]:
         for start, end, wiki in linked_name_spans(line):
             name = line[start:end]
             if wiki:
-                target = name if name.lower().endswith(".md") else f"{name}.md"
-                target = unicodedata.normalize("NFC", target)
+                target = unicodedata.normalize("NFC", wiki_path(name))
                 if number not in found.get(target, ()):
                     found[target] = (*found.get(target, ()), number)
     return found
@@ -450,9 +500,18 @@ def _lines_with_any_ends(text: str) -> list[str]:
     return lines_with_ends(text)
 
 
-def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str, list[str]]:
+def prune_index(
+    text: str,
+    file_name: str,
+    *,
+    exact: bool = False,
+    files: Collection[str] | None = None,
+) -> tuple[str, list[str]]:
     """Remove every line holding a link to ``file_name`` (T-4, A-6); keep the rest byte-for-byte.
-    ``exact``: as for :func:`line_links_to`.
+    ``exact``: as for :func:`line_links_to`. ``files``: the scope's files (``file_name``
+    among them); a wiki link naming ``file_name`` as the lint resolves it among them links it
+    too (``[[Deploy Freeze]]`` for ``deploy-freeze.md``, :func:`wiki_names_naming`); None:
+    only a wiki link writing its name (in NFC) does.
 
     Returns ``(new_text, removed_lines)`` (removed lines without their line ends). Prose
     mentions and lines in fenced code stay. A line ends at LF, CRLF or a lone CR (classic Mac
@@ -477,11 +536,15 @@ def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str,
     starts = list(itertools.accumulate(map(len, tokens), initial=0))
     fenced = fenced_lines([_content(token) for token in tokens]) if _may_fence(text) else None
     prose = _uncommented(text, tokens)
+    wiki = wiki_names_naming(text, file_name, files) if files is not None else frozenset()
+    may_name = _lines_that_may_name(text, tokens, starts, file_name)
+    if wiki:
+        may_name = sorted({*may_name, *(n for n, token in enumerate(tokens) if "[[" in token)})
     removed_at = [
         number
-        for number in _lines_that_may_name(text, tokens, starts, file_name)
+        for number in may_name
         if (fenced is None or not fenced[number])
-        and line_links_to(_prose_of(tokens, prose, number), file_name, exact=exact)
+        and line_links_to(_prose_of(tokens, prose, number), file_name, exact=exact, wiki=wiki)
     ]
     labels: set[str] = set()
     if removed_at and "]:" in text:
@@ -491,7 +554,7 @@ def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str,
         removed_at = sorted({*removed_at, *uses})
     if not removed_at:
         return text, []
-    partly = _partly_removed(tokens, prose, removed_at, file_name, labels, exact=exact)
+    partly = _partly_removed(tokens, prose, removed_at, file_name, labels, exact=exact, wiki=wiki)
     if prose is not None:  # a line cut into entries keeps its comment ends there already
         whole_lines = [number for number in removed_at if number not in partly]
         partly.update(_comment_ends_kept(tokens, prose, whole_lines))
@@ -523,6 +586,7 @@ def _partly_removed(
     labels: set[str],
     *,
     exact: bool,
+    wiki: Collection[str] = (),
 ) -> dict[int, tuple[str, list[str]]]:
     """The lines of ``removed_at`` that hold entries joined by a soft break
     (:mod:`memory_core.joined_lines`: U+2028, a form feed …, which other tools show as line
@@ -539,7 +603,7 @@ def _partly_removed(
             continue
 
         def links(part: str) -> bool:
-            return line_links_to(part, file_name, exact=exact) or any(
+            return line_links_to(part, file_name, exact=exact, wiki=wiki) or any(
                 label in labels for label in reference_labels(part)
             )
 
@@ -642,14 +706,17 @@ def _reference_uses(
     ]
 
 
-def index_lines_linking(text: str, file_name: str) -> list[str]:
+def index_lines_linking(
+    text: str, file_name: str, *, files: Collection[str] | None = None
+) -> list[str]:
     """The lines of the index ``text`` (:func:`index_lines`) that link to ``file_name``: the
-    lines :func:`prune_index` removes for it, in order (a restore puts these back, V-2).
+    lines :func:`prune_index` removes for it, in order (a restore puts these back, V-2);
+    ``files`` as there (a wiki link naming it among the scope's files links it).
 
     >>> index_lines_linking("- [Deploy][d]\\n- [B](b.md)\\n\\n[d]: deploy.md\\n", "deploy.md")
     ['- [Deploy][d]', '[d]: deploy.md']
     """
-    return prune_index(text, file_name)[1]
+    return prune_index(text, file_name, files=files)[1]
 
 
 def index_lines_linking_each(text: str, names: Iterable[str]) -> dict[str, list[str]]:

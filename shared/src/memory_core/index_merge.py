@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
@@ -53,6 +53,7 @@ from memory_core.index import (
     linked_name_spans,
     linked_topic_files,
     topic_link_targets,
+    wiki_link_targets,
     without_comment_ends,
 )
 from memory_core.joined_lines import has_soft_break
@@ -64,8 +65,9 @@ from memory_core.markdown import (
     fenced_lines,
     lines_with_ends,
 )
+from memory_core.wiki_links import WikiFiles, wiki_path
 
-__all__ = ["IndexMerge", "merge_index", "rewrite_links"]
+__all__ = ["IndexMerge", "merge_index", "rewrite_links", "wiki_renames"]
 
 _REFERENCE_RE = re.compile(r"( {0,3}\[[^\]\n]+\]:[ \t]*)(<[^<>\n]*>|\S+)")
 # Characters a bare link destination cannot hold as they are; anything else stays readable.
@@ -124,14 +126,16 @@ def _inline_spans(prose: str) -> list[tuple[int, int, bool]]:
     return spans
 
 
-def rewrite_links(line: str, renames: Mapping[str, str]) -> str:
+def rewrite_links(line: str, renames: Mapping[str, str], wiki: WikiFiles | None = None) -> str:
     """Point the links of ``line`` that name a renamed topic file at its new name (T-4 forms).
 
     ``renames`` maps an old file name (NFC) to the new one. The link's form is kept: ``./``,
     ``<…>``, a ``#anchor`` or ``?query``, percent-encoding (a bare target that needs it is
     encoded); an entry (`` - `a.md` - about a``) names the new file. Prose mentions and links in
     code spans are left alone; a wiki link (``[[old]]``) and an HTML link's ``href`` name the
-    new file too.
+    new file too. ``wiki``: the scope's files before the renames, among which a wiki link
+    names the file the lint resolves it to (``[[Deploy Freeze]]`` is ``deploy-freeze.md``,
+    :class:`~memory_core.wiki_links.WikiFiles`); None: the file its name spells.
     """
     if not renames:
         return line
@@ -146,12 +150,12 @@ def rewrite_links(line: str, renames: Mapping[str, str]) -> str:
     if entry is not None:
         spans.append((*entry, True))  # a name in a code span: written as it is, like <…>
     named = linked_name_spans(line)  # ``[[deploy]]``, ``<a href="deploy.md">``
-    wiki = {start for start, _, is_wiki in named if is_wiki}
+    wiki_starts = {start for start, _, is_wiki in named if is_wiki}
     spans.extend((start, end, False) for start, end, _ in named)
     result = line
     for start, end, angled in sorted(spans, reverse=True):  # right to left: offsets stay valid
-        if start in wiki:
-            new = _new_wiki_name(line[start:end], renames)
+        if start in wiki_starts:
+            new = _new_wiki_name(line[start:end], renames, wiki)
         else:
             new = _new_destination(line[start:end], angled, renames)
         if new is not None:
@@ -159,11 +163,38 @@ def rewrite_links(line: str, renames: Mapping[str, str]) -> str:
     return result
 
 
-def _new_wiki_name(name: str, renames: Mapping[str, str]) -> str | None:
+def wiki_renames(text: str, renames: Mapping[str, str], files: Iterable[str]) -> dict[str, str]:
+    """``renames`` (old file name, NFC → new) and, for each wiki link of the index ``text``
+    that names a renamed file among ``files`` (the files before the renames) as the lint
+    resolves it (``[[Deploy Freeze]]`` for ``deploy-freeze.md``,
+    :class:`~memory_core.wiki_links.WikiFiles`), the name it writes (``Deploy Freeze.md``)
+    → that file's new name: so :func:`rewrite_links` points it at the new file too.
+
+    >>> wiki_renames("- [[Deploy Freeze]] x\\n", {"deploy-freeze.md": "d-imported.md"},
+    ...              ["deploy-freeze.md"])
+    {'deploy-freeze.md': 'd-imported.md', 'Deploy Freeze.md': 'd-imported.md'}
+    """
+    found = dict(renames)
+    if not renames or "[[" not in text:
+        return found
+    table = WikiFiles(files)
+    by_nfc = {_nfc(old): new for old, new in renames.items()}
+    for name in wiki_link_targets(index_lines(text)):
+        named = table.resolve(name)
+        if named is not None and named in by_nfc and name not in found:
+            found[name] = by_nfc[named]
+    return found
+
+
+def _new_wiki_name(
+    name: str, renames: Mapping[str, str], wiki: WikiFiles | None = None
+) -> str | None:
     """The renamed file's name for the wiki link ``[[name]]`` (without ``.md`` when ``name``
-    was written so), or None if unchanged."""
+    was written so), or None if unchanged; the file it names is the one ``wiki`` resolves it
+    to, else the one its path spells (``[[./deploy]]`` is ``deploy.md``)."""
     written_md = name.lower().endswith(".md")
-    new = renames.get(_nfc(name if written_md else f"{name}.md"))
+    named = wiki.resolve(name) if wiki is not None else None
+    new = renames.get(named if named is not None else _nfc(wiki_path(name)))
     if new is None:
         return None
     return new if written_md else new.removesuffix(".md")

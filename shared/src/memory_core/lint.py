@@ -76,7 +76,6 @@ line where one applies:
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -97,6 +96,7 @@ from memory_core.look_alike_links import LookAlikeLink, look_alike_links
 from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
+from memory_core.wiki_links import WikiFiles, link_key
 from memory_core.wire import Finding, Severity
 
 __all__ = [
@@ -172,17 +172,6 @@ def _seen_as(name: str) -> str:
     return "".join(char for char in folded if unicodedata.category(char) != "Cf")
 
 
-_SEPARATORS_RE = re.compile(r"[-_\s]+")
-
-
-def _link_key(name: str) -> str:
-    """A name's words: NFC, case-folded, ``.md`` dropped, runs of ``-``, ``_`` and spaces as
-    one ``-`` (``[[project-drift]]`` names ``project_drift.md``; ``Always run the linter`` is
-    ``always-run-the-linter`` written as a title)."""
-    stem = _nfc(name).removesuffix(".md").casefold()
-    return _SEPARATORS_RE.sub("-", stem).strip("-")
-
-
 def _finding(code: str, file: str, line: int | None, message: str) -> Finding:
     """One finding; its ``message`` shows each run of hidden characters it quotes (a dangling
     ``[[name]]``, a file name) as its mark (I-9): never turned around or hiding a command."""
@@ -204,7 +193,7 @@ def _stem(topic: ParsedTopic) -> str:
 
 
 def _name_mismatch(topic: ParsedTopic) -> bool:
-    return _link_key(topic.name) != _link_key(_stem(topic))
+    return link_key(topic.name) != link_key(_stem(topic))
 
 
 def _name_not_kebab(topic: ParsedTopic) -> bool:
@@ -465,47 +454,43 @@ def lint_topics(
     topics: Sequence[ParsedTopic],
     topic_files: Collection[str],
     own: Callable[[ParsedTopic], Sequence[Finding]] = lint_topic,
+    in_sub_folders: Collection[str] = (),
 ) -> list[Finding]:
     """The topic half of :func:`lint_scope` (T-5, T-5a, T-5b): the scope's convention findings,
     dangling ``[[links]]``, then each file's own findings by file name, less those a convention
     stands for. ``own`` gives a topic's own findings (:func:`lint_topic`; a caller may memoise
-    it)."""
+    it); ``in_sub_folders`` as for :func:`lint_links`."""
     findings, folded = _conventions(topics)
-    findings.extend(lint_links(topics, topic_files))
+    findings.extend(lint_links(topics, topic_files, in_sub_folders))
     for topic in sorted(topics, key=lambda topic: topic.file):
         leave_out = folded | _WRONG_CASE_STANDS_FOR if _in_wrong_case(topic.file) else folded
         findings.extend(finding for finding in own(topic) if finding.code not in leave_out)
     return findings
 
 
-# Claude Code's memory types: a link may name a type_slug file without its type, or with it.
-_TYPE_PREFIX_RE = re.compile(r"(?:user|feedback|project|reference)-(?=.)")
+def lint_links(
+    topics: Sequence[ParsedTopic],
+    topic_files: Collection[str],
+    in_sub_folders: Collection[str] = (),
+) -> list[Finding]:
+    """``dangling-wiki-link``: a ``[[name]]`` in a body that names no file of the scope (T-5b):
+    no topic file, nor one of ``in_sub_folders`` (the files of the scope's sub-folders known to
+    be there, as relative paths: ``[[Notes/Deploy]]`` is ``notes/deploy.md`` when it is one).
 
-
-@lru_cache(maxsize=4096)
-def _link_keys(name: str) -> frozenset[str]:
-    """:func:`_link_key` of ``name``, and without a Claude Code type (``feedback_x`` → ``x``)."""
-    key = _link_key(name)
-    return frozenset({key, _TYPE_PREFIX_RE.sub("", key, count=1)})
-
-
-def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> list[Finding]:
-    """``dangling-wiki-link``: a ``[[name]]`` in a body that names no topic file (T-5b).
-
-    A link names a file by its stem (``[[deploy-freeze]]`` → ``deploy-freeze.md``) or by a
-    topic's frontmatter ``name``, compared in NFC and case-folded, with ``-``, ``_`` and spaces
-    alike (``[[project-drift]]`` → ``project_drift.md``) and a Claude Code type prefix on
-    either side optional (``[[always-preview]]`` → ``feedback_always-preview.md``). The line is
-    the first that holds it.
+    A link names the file :class:`~memory_core.wiki_links.WikiFiles` resolves it to, as the
+    index's wiki links are read: by its file name as Obsidian finds it (``[[./deploy]]``,
+    ``[[DEPLOY]]`` → ``deploy.md``), then by its words, ``-``, ``_`` and spaces alike
+    (``[[project-drift]]`` → ``project_drift.md``), a Claude Code type prefix on either side
+    optional (``[[always-preview]]`` → ``feedback_always-preview.md``), then by a topic's
+    frontmatter ``name``. The line is the first that holds it.
     """
     names = _Names.of(topic_files)
-    known: set[str] = set()
-    for name in (*names.present, *(topic.name for topic in topics)):
-        known |= _link_keys(name)
+    titles = [(topic.name, topic.file) for topic in topics]
+    files = WikiFiles([*names.present, *in_sub_folders], titles)
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
         for target in topic.links:
-            if _link_keys(target) & known:
+            if files.resolve(target) is not None:
                 continue
             findings.append(
                 _finding(
@@ -567,40 +552,45 @@ def lint_index(
     the others are dangling. None: they were not looked at, and are not judged.
     """
     facts = facts if facts is not None else index_facts(index_text)
-    linked = _links(facts, partial, topic_files)
+    linked = _links(facts, partial, topic_files, in_sub_folders)
     return _index_findings(
         index_text, facts, linked, topic_files, companion_index, partial, in_sub_folders
     )
 
 
 def _links(
-    facts: IndexFacts, partial: IndexRead | None, topic_files: Collection[str]
+    facts: IndexFacts,
+    partial: IndexRead | None,
+    topic_files: Collection[str],
+    in_sub_folders: Collection[str] | None = None,
 ) -> dict[str, list[int]]:
     """The index's links (those past a read cap too) and the lines linking each, a wiki link
-    resolved to the topic files it names (:func:`_wiki_resolved`)."""
+    resolved to the file it names among the topic files and the files of sub-folders known
+    (:func:`_wiki_resolved`)."""
     linked = facts.links
     if partial is not None:
         linked = {target: list(lines) for target, lines in facts.links.items()}
         for target, lines in partial.links.items():
             linked.setdefault(target, []).extend(lines)
-    return _wiki_resolved(linked, facts.wiki, topic_files) if facts.wiki else linked
+    if not facts.wiki:
+        return linked
+    return _wiki_resolved(linked, facts.wiki, WikiFiles([*topic_files, *(in_sub_folders or ())]))
 
 
 def _wiki_resolved(
     linked: Mapping[str, list[int]],
     wiki: Mapping[str, tuple[int, ...]],
-    topic_files: Collection[str],
+    files: WikiFiles,
 ) -> dict[str, list[int]]:
     """``linked`` with each line whose wiki link names no file as written (``[[Deploy
-    Freeze]]``: no ``Deploy Freeze.md``) put on the one topic file it names
-    (:func:`_wiki_note`). A Markdown link is a path, taken as written (T-5b)."""
-    names = _Names.of(topic_files)
-    by_words = _by_link_words(names.present)
+    Freeze]]``: no ``Deploy Freeze.md``) put on the one file it names, as Obsidian resolves
+    it (:class:`~memory_core.wiki_links.WikiFiles`: ``deploy-freeze.md``; ``[[Notes/Deploy]]``
+    is ``notes/deploy.md``). A Markdown link is a path, taken as written (T-5b)."""
     resolved = dict(linked)
     for target, wiki_lines in wiki.items():
-        if target in names.present or "/" in target or target not in resolved:
+        if target in files.present or target not in resolved:
             continue
-        name = _wiki_note(target, names, by_words)
+        name = files.resolve(target)
         if name is None:
             continue
         left = [line for line in resolved[target] if line not in wiki_lines]
@@ -610,43 +600,6 @@ def _wiki_resolved(
             del resolved[target]
         resolved[name] = sorted({*resolved.get(name, ()), *wiki_lines})
     return resolved
-
-
-def _by_link_words(present: Iterable[str]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """The topic files by their :func:`_link_key` and by it without a Claude Code type
-    (``feedback_x`` → ``x``), each list shortest name first, then in sorted order."""
-    full: dict[str, list[str]] = {}
-    bare: dict[str, list[str]] = {}
-    for name in sorted(present, key=lambda name: (len(name), name)):
-        key = _link_key(name)
-        full.setdefault(key, []).append(name)
-        bare.setdefault(_TYPE_PREFIX_RE.sub("", key, count=1), []).append(name)
-    return full, bare
-
-
-def _wiki_note(
-    target: str,
-    names: _Names,
-    by_words: tuple[dict[str, list[str]], dict[str, list[str]]],
-) -> str | None:
-    """The one topic file a wiki link's ``target`` (``Deploy Freeze.md``, not a file of
-    ``names``) names, as Obsidian resolves a note's name (its file name, case-insensitive,
-    the shortest when several match) and then more loosely, as a ``[[link]]`` in a body is
-    (:func:`lint_links`), each step only when the one before finds nothing: the name in
-    another case (``deploy.md``); the same words, ``-``, ``_`` and spaces alike
-    (``deploy-freeze.md``); those words under a Claude Code type prefix
-    (``feedback_deploy_freeze.md``); the link's words without its own type prefix. None when
-    nothing matches."""
-    twin = names.by_fold.get(target.casefold())
-    if twin is not None:
-        return twin
-    full, bare = by_words
-    key = _link_key(target)
-    stripped = _TYPE_PREFIX_RE.sub("", key, count=1)
-    for found in (full.get(key), bare.get(key), full.get(stripped), bare.get(stripped)):
-        if found:
-            return found[0]
-    return None
 
 
 def _index_findings(
@@ -858,7 +811,7 @@ def lint_scope(
     ]
     if index_text is not None:
         facts = facts if facts is not None else index_facts(index_text)
-        linked = _links(facts, partial, topic_files)
+        linked = _links(facts, partial, topic_files, in_sub_folders)
         findings.extend(
             _index_findings(
                 index_text,
@@ -875,7 +828,7 @@ def lint_scope(
         if partial is None or partial.exact:
             # past the scanned part of an over-large index any file may be linked: no claim
             findings.extend(_unindexed(topic_files, linked))
-    findings.extend(lint_topics(topics, topic_files))
+    findings.extend(lint_topics(topics, topic_files, in_sub_folders=in_sub_folders or ()))
     if any(not name for name, _ in unreadable):
         # the folder could not be listed: which files are there is unknown, so no link is judged
         return [f for f in findings if f.code not in _CLAIMS_ON_FILES]
@@ -894,9 +847,10 @@ def lint_topic_in_scope(
     own: Sequence[Finding] | None = None,
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
+    in_sub_folders: Collection[str] = (),
 ) -> list[Finding]:
     """The findings :func:`lint_scope` gives about ``topic.file``, in its order, at the cost of
-    this one file (T-5, T-5a, T-5b).
+    this one file (T-5, T-5a, T-5b); ``in_sub_folders`` as for :func:`lint_links`.
 
     ``topic_files`` lists every topic file of the scope (this one included), ``index_text``,
     ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
@@ -923,9 +877,9 @@ def lint_topic_in_scope(
         folded = _conventions(scope_topics())[1]
     if _in_wrong_case(file):
         folded |= _WRONG_CASE_STANDS_FOR
-    if topic.links and lint_links([topic], topic_files):
+    if topic.links and lint_links([topic], topic_files, in_sub_folders):
         # named by no stem: a topic's frontmatter name may still be it
-        links = lint_links(scope_topics(), topic_files)
+        links = lint_links(scope_topics(), topic_files, in_sub_folders)
         findings.extend(finding for finding in links if finding.file == file)
     findings.extend(f for f in own if f.code not in folded)
     return findings

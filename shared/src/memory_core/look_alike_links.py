@@ -5,9 +5,11 @@ shows a person ``github.com``; an agent that follows it, and a person who clicks
 another host. The same goes for a host drawn wholly in another script's look-alike letters
 (``аррӏе.com``, all Cyrillic, under a domain not at home in that script: not ``.ru``), for a
 host hidden behind a user name that looks like one (``https://github.com@evil.example/``: the
-host is ``evil.example``), and for a link whose text is an address of another host than the
-one it leads to (``[https://github.com/x](https://evil.example/x)``: the page shows only the
-text). :func:`look_alike_links` finds each, by line.
+host is ``evil.example``), for a host whose first labels spell another site
+(``https://github.com.evil.io/login`` is a host of ``evil.io``), and for a link whose text is
+an address of another site than the one it leads to
+(``[https://github.com/x](https://evil.example/x)``: the page shows only the text).
+:func:`look_alike_links` finds each, by line.
 
 A user name or a link text counts only when it really reads as an address
 (:mod:`memory_core.shown_hosts`): a full address, or a bare host name in lower case under a
@@ -16,10 +18,12 @@ Core``, ``Deno.land``), a file (``index.php``, ``App.tsx``), a person (``first.l
 e-mail address (``jdoe%40corp.com@``). A link text naming a file of the path it leads to
 (``[notes.org](https://example.com/notes.org)``) is that file. Hosts are compared as one site
 reads them: IDNA and punycode alike (``münchen.de`` is ``xn--mnchen-3ya.de``), NFKC,
-case-folded, without a trailing dot or ``www.``, or one a sub-domain of the other. A full address of
-another site stays a finding even when that site redirects to the target
-(``[https://youtu.be/x](https://www.youtube.com/watch?v=x)``): the text promises a host the
-link does not open, and a list of redirecting pairs would be guesswork.
+case-folded, without a trailing dot or ``www.``, one site when they have one registrable
+domain by the Public Suffix List (``docs.github.com`` is ``github.com``; ``evil.github.io`` is
+not ``github.io``) or one is a site's own short domain
+(``[https://youtu.be/x](https://www.youtube.com/watch?v=x)``,
+:data:`~memory_core.shown_hosts.SAME_OWNER`). A public shortener (``bit.ly``) is no site's
+own: a link text showing it and leading elsewhere stays a finding.
 
 A host's label is judged as UTS #39 judges an identifier at the "highly restrictive" level: its
 letters may be of one script, or Latin with the scripts Japanese, Chinese or Korean write
@@ -42,9 +46,11 @@ from memory_core.confusables import skeleton
 from memory_core.shown_hosts import (
     address_host,
     named_host,
+    registrable,
     same_site,
     site_key,
     spelled,
+    spelled_site,
     user_host,
 )
 
@@ -204,6 +210,8 @@ def _line_problems(line: str) -> list[tuple[str, str]]:
     for match in _ADDRESS.finditer(line):
         host, user = match.group("host"), match.group("user")
         problem = _host_problem(host)
+        if problem is None and (spelled_as := spelled_site(host)) is not None:
+            problem = f"starts with {spelled_as!r}: it is a host of {registrable(host)!r}"
         shown = user_host(user) if user and problem is None else None
         if problem is None and shown is not None and not same_site(shown, host):
             problem = f"puts {user!r} before an @: its host is {host!r}"
@@ -224,11 +232,13 @@ def _shown_links(line: str) -> Iterator[tuple[str, int, str]]:
     """``(text, at, target)`` of each Markdown link of ``line`` to a web address: its text,
     where its target starts and the target. Found from each ``](`` and read back to the
     nearest ``[`` at most :data:`TEXT_CAP` characters before it (one without a ``]``
-    between): linear in the line, whatever brackets it holds."""
+    between): linear in the line, whatever brackets it holds. An image (``![alt](src)``) is
+    no link: its alt text is shown only in its place, and its source is fetched, never opened
+    (``[![https://x.example](https://img.shields.io/…)](https://x.example)``, a badge)."""
     for match in _LINK_TARGET.finditer(line):
         end = match.start()
         start = line.rfind("[", max(0, end - TEXT_CAP - 1), end)
-        if start >= 0 and "]" not in line[start + 1 : end]:
+        if start >= 0 and "]" not in line[start + 1 : end] and line[start - 1 : start] != "!":
             yield line[start + 1 : end], match.start("target"), match.group("target")
 
 

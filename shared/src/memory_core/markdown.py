@@ -31,11 +31,12 @@ __all__ = [
 ]
 
 WIKI_LINK_RE = re.compile(
-    r"\[\[([^\s\[\]|#](?:[^\[\]\n|#]*[^\s\[\]|#])?)"  # the name: no padding, no | or #
-    r"(?:[|#][^\[\]\n]*)?\]\]"  # an alias or a section
+    r"\[\[([^\s\[\]|#\\](?:[^\[\]\n|#]*[^\s\[\]|#\\])?)"  # the name: no padding, | or #
+    r"(?:\\?[|#][^\[\]\n]*)?\]\]"  # an alias (after ``\|`` in a table's cell) or a section
 )
 """A wiki link, group 1 the name it links: ``[[name]]``, ``[[name|alias]]``,
-``[[name#section]]``; a padded ``[[ -f x ]]`` (a shell test) is none (T-3, T-4)."""
+``[[name#section]]``, ``[[name\\|alias]]`` (a Markdown table's cell escapes the ``|``, as
+Obsidian's help writes it); a padded ``[[ -f x ]]`` (a shell test) is none (T-3, T-4)."""
 URL_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 """A web address's start: ``[[https://example.com/guide]]`` names no memory."""
 

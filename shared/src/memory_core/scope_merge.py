@@ -82,6 +82,7 @@ from memory_core.index_merge import merge_index, rewrite_links
 from memory_core.line_merge import changed_on_both, merge_lines
 from memory_core.rewritten_renames import rewritten_renames
 from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file, is_topic_file
+from memory_core.wiki_links import WikiFiles
 
 __all__ = [
     "MergeOutcome",
@@ -690,7 +691,8 @@ def _relink_index(
 ) -> None:
     """Point the links of the index of ``files`` at the new names of ``renames`` (old → new),
     but for its lines of ``kept``; the new index's bytes go into ``made``. An index that is no
-    UTF-8 is left as it is."""
+    UTF-8 is left as it is. A wiki link names the file the lint resolves it to among the
+    files before the renames (``[[Deploy Freeze]]`` follows ``deploy-freeze.md``, T-5b)."""
     blob = files.get(layout.INDEX_FILE)
     if not renames or blob is None:
         return
@@ -699,8 +701,11 @@ def _relink_index(
     if text is None:
         return
     nfc = {_nfc(old): new for old, new in renames.items()}
+    back = {new: old for old, new in renames.items()}
+    wiki = WikiFiles(back.get(name, name) for name in files) if "[[" in text else None
     relinked = "\n".join(
-        line if kept and line in kept else rewrite_links(line, nfc) for line in text.split("\n")
+        line if kept and line in kept else rewrite_links(line, nfc, wiki)
+        for line in text.split("\n")
     )
     if relinked == text:
         return

@@ -9,51 +9,109 @@ text that really reads as an address counts, so that ordinary links raise nothin
 - else a bare host name, optionally with ``:port`` and a path (``docs.python.org/3``), written
   in lower case as an address bar shows it (``Deno.land``, ``ASP.NET``, ``Socket.IO`` and
   ``ＧＩＴＨＵＢ.com`` are names), of labels of letters and digits joined by single hyphens,
-  under a top-level domain people read as a site's ending (:data:`SITE_ENDINGS`, or one in
-  another script: ``.рф``, ``.中国``). A file name (``index.php``, ``App.tsx``,
-  ``CHANGELOG.rst``, ``README.md``, ``setup.py``) or a version (``v1.2``) ends otherwise.
+  under a top-level domain (one the Public Suffix List knows: ``.com``, ``.museum``, ``.ly``,
+  or one in another script: ``.рф``, ``.中国``) that is no common file ending
+  (:data:`FILE_ENDINGS`). A file name (``index.php``, ``App.tsx``, ``CHANGELOG.rst``,
+  ``README.md``, ``setup.py``) or a version (``v1.2``) ends otherwise.
 
-Two hosts are one site (:func:`site_key`) when they are equal once NFKC-normalised,
-case-folded, with punycode labels spelled in their letters (``xn--mnchen-3ya.de`` is
-``münchen.de``), the ideographic full stops ``。．｡`` read as dots, without a trailing dot (the
-fully qualified ``foo.example.com.``) or a leading ``www.``.
+A host is read as one site reads it (:func:`site_key`): NFKC-normalised, case-folded, with
+punycode labels spelled in their letters (``xn--mnchen-3ya.de`` is ``münchen.de``), the
+ideographic full stops ``。．｡`` read as dots, without a trailing dot (the fully qualified
+``foo.example.com.``) or a leading ``www.``. Two hosts are one site (:func:`same_site`) when
+they have one registrable domain by the Public Suffix List (the ``publicsuffixlist`` package's
+bundled copy, never fetched): ``docs.github.com`` and ``github.com`` are one site,
+``alice.github.io`` and ``bob.github.io`` two (``github.io`` is a suffix anyone registers
+under, as ``co.uk`` is), and ``github.com.evil.io`` is a host of ``evil.io``. A site's own
+short domains (:data:`SAME_OWNER`: ``youtu.be`` is YouTube's) are that site.
+
+A host whose first labels spell another site (:func:`spelled_site`: ``github.com.evil.io``,
+``www.paypal.com.login.example``) reads as that site to a person, who stops at the first
+``.com``: its labels before its registrable domain end in ``.com``, ``.net`` or ``.org`` or a
+second-level suffix (``.co.uk``, ``.com.au``), with a label before it. A country code there is
+no such ending (``shop.de.example.com`` is a country's shop of ``example.com``), nor ``edu``
+(``psycho.edu.yamaguchi-u.ac.jp`` is a faculty's host of a university).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import unicodedata
+from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 import regex
 
+if TYPE_CHECKING:
+    from publicsuffixlist import PublicSuffixList
+
 __all__ = [
+    "FILE_ENDINGS",
+    "SAME_OWNER",
     "SITE_ENDINGS",
     "address_host",
     "named_host",
+    "registrable",
     "same_site",
     "site_key",
     "spelled",
+    "spelled_site",
     "user_host",
 ]
 
-SITE_ENDINGS = frozenset(
+FILE_ENDINGS = frozenset(
+    [
+        "md", "py", "pl", "sh", "rs", "so", "pm", "ml", "tf", "cc", "cl", "in", "pro", "mobi",
+        "zip", "mov", "ps", "mk", "ac", "pub", "properties", "sc", "cr", "sv", "gs", "mm", "mo",
+        "re", "as", "gd", "st", "ts", "java", "cpp", "go", "rb", "txt", "php", "lua", "dart",
+    ]
+)  # fmt: skip
+"""Top-level domains that are also common file endings (``README.md``, ``setup.py``,
+``run.sh``, ``lib.rs``, ``main.tf``, ``configure.ac``, ``id_rsa.pub``, ``app.properties``,
+``archive.zip``; a few are no domain today and are named in case one is delegated): a bare
+name under one reads as a file far more often than as a host, so it is not judged as a link
+text (a miss, never a false finding)."""
+
+_COMMON_ENDINGS = frozenset(
     [
         "com", "net", "org", "edu", "gov", "mil", "int", "info", "biz", "io", "co", "dev",
         "app", "ai", "me", "tv", "xyz", "online", "site", "tech", "cloud", "shop", "store",
-        "eu", "asia", "uk", "de", "fr", "nl", "be", "ch", "at", "li", "lu", "it", "es", "pt",
-        "ie", "se", "no", "dk", "fi", "is", "ee", "lv", "lt", "cz", "sk", "hu", "ro", "bg",
-        "gr", "cy", "mt", "si", "hr", "ba", "ru", "ua", "by", "kz", "ge", "tr", "il", "ae",
-        "sa", "qa", "eg", "za", "ng", "ke", "us", "ca", "mx", "br", "ar", "pe", "uy", "ve",
-        "au", "nz", "jp", "cn", "hk", "tw", "kr", "sg", "th", "vn", "id", "ph", "pk", "bd",
-        "lk", "np", "ir",
     ]
 )  # fmt: skip
-"""ASCII top-level domains read as a site's ending: the generic ones people meet and the
-country codes of most sites. A conservative list: a top-level domain that is also a common
-file ending (``.md`` Moldova, ``.py`` Paraguay, ``.pl``, ``.sh``, ``.rs``, ``.in``, ``.ml``,
-``.so``, ``.pm``, ``.tf``, ``.cc``, ``.cl``, ``.pro``, ``.mobi``) is left out, as ``README.md``
-and ``setup.py`` name files far more often than hosts; a host under one of those is not judged
-as a link text (a miss, never a false finding)."""
+SITE_ENDINGS = _COMMON_ENDINGS
+"""The generic top-level domains people meet most (kept for callers: any top-level domain the
+Public Suffix List knows, but :data:`FILE_ENDINGS`, now reads as a site's ending)."""
+
+_SPELLED_ENDINGS = frozenset(["com", "net", "org"])
+"""The endings that make a host's first labels read as a site of their own
+(:func:`spelled_site`); a country code does not (``de.example.com`` is common), nor ``edu`` or
+``gov``, which name a faculty or an office under a university's or a country's domain
+(``psycho.edu.yamaguchi-u.ac.jp``)."""
+
+SAME_OWNER = {
+    "youtu.be": "youtube.com",
+    "redd.it": "reddit.com",
+    "t.co": "twitter.com",
+    "x.com": "twitter.com",
+    "fb.me": "facebook.com",
+    "fb.com": "facebook.com",
+    "fb.watch": "facebook.com",
+    "instagr.am": "instagram.com",
+    "lnkd.in": "linkedin.com",
+    "aka.ms": "microsoft.com",
+    "wp.me": "wordpress.com",
+    "goo.gl": "google.com",
+    "g.co": "google.com",
+    "git.io": "github.com",
+    "gh.io": "github.com",
+    "apple.co": "apple.com",
+    "spoti.fi": "spotify.com",
+    "amzn.to": "amazon.com",
+}
+"""A site's own short or alias domains, each run by the company that runs the site it
+leads to (``[youtu.be/x](https://www.youtube.com/watch?v=x)`` is one site). A shortener anyone
+may point anywhere (``bit.ly``, ``tinyurl.com``) is no site's own: a link text showing it
+stays a finding when the link leads elsewhere."""
 
 _LABEL = regex.compile(r"[^\W_]+(?:-+[^\W_]+)*")
 _PORT = regex.compile(r":\d{1,5}$")
@@ -81,12 +139,69 @@ def site_key(host: str) -> str:
     return key.removeprefix("www.")
 
 
+@lru_cache(maxsize=1)
+def _suffixes() -> PublicSuffixList:
+    """The Public Suffix List, read from the package's bundled copy on first use (~0.15 s,
+    once per process: only a lint with a web address pays it; the hooks never do)."""
+    from publicsuffixlist import PublicSuffixList  # paid on first use only
+
+    return PublicSuffixList()
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=4096)
+def registrable(host: str) -> str:
+    """The registrable domain of ``host`` read as one site (:func:`site_key`): its public
+    suffix and one label more (``docs.github.com`` → ``github.com``, ``a.b.github.io`` →
+    ``b.github.io``, ``www.bbc.co.uk`` → ``bbc.co.uk``); a host that is a suffix itself, an IP
+    address or a single label is its own."""
+    key = site_key(host)
+    if not key or _is_address(key):
+        return key
+    return _text(_suffixes().privatesuffix(key)) or key
+
+
+def _text(found: object) -> str | None:
+    """A Public Suffix List answer for a ``str`` domain: a ``str``, or None (it answers bytes
+    labels only for labels given as bytes)."""
+    return found if isinstance(found, str) else None
+
+
 def same_site(shown: str, real: str) -> bool:
-    """Whether a host shown as ``shown`` is the site ``real`` leads to: the same
-    :func:`site_key`, or one a sub-domain of the other (``python.org`` for
-    ``docs.python.org``, ``docs.github.com`` for ``github.com``)."""
-    one, other = site_key(shown), site_key(real)
-    return one == other or one.endswith(f".{other}") or other.endswith(f".{one}")
+    """Whether a host shown as ``shown`` is the site ``real`` leads to: one registrable domain
+    (:func:`registrable`: ``python.org`` for ``docs.python.org``; not ``github.io`` for
+    ``evil.github.io``, nor ``github.com`` for ``github.com.evil.io``), a site's own short
+    domain counting as that site (:data:`SAME_OWNER`)."""
+    if site_key(shown) == site_key(real):
+        return True  # the usual link text, its own address: no list read
+    one, other = registrable(shown), registrable(real)
+    return SAME_OWNER.get(one, one) == SAME_OWNER.get(other, other)
+
+
+@lru_cache(maxsize=4096)
+def spelled_site(host: str) -> str | None:
+    """The site the first labels of ``host`` spell when that is not the site it is
+    (``github.com`` of ``github.com.evil.io``, ``paypal.com`` of ``www.paypal.com.login.io``,
+    ``bbc.co.uk`` of ``bbc.co.uk.example.org``), else None: see the module docstring."""
+    key = site_key(host)
+    if key.count(".") < 3 or _is_address(key):
+        return None
+    owner = registrable(key)
+    head = key.removesuffix(owner).rstrip(".")
+    if not head or head == key or "." not in head:
+        return None
+    suffix = _text(_suffixes().publicsuffix(head, accept_unknown=False))
+    if suffix is None or (suffix not in _SPELLED_ENDINGS and "." not in suffix):
+        return None
+    spelled_as = _text(_suffixes().privatesuffix(head, accept_unknown=False))
+    return spelled_as if spelled_as and spelled_as != owner else None
 
 
 def address_host(address: str) -> str:
@@ -114,9 +229,18 @@ def _bare_host(text: str, *, any_case: bool) -> str | None:
     if len(labels) < 2 or not all(_LABEL.fullmatch(label) for label in labels):
         return None
     top = spelled(labels[-1].lower())
-    if top.isascii() and top not in SITE_ENDINGS:
+    if top.isascii() and (top in FILE_ENDINGS or not _known_ending(top)):
         return None
     return host
+
+
+@lru_cache(maxsize=1024)
+def _known_ending(top: str) -> bool:
+    """Whether ``top`` is a top-level domain the Public Suffix List knows (``museum``, ``ly``,
+    ``gg``); the common ones are known without reading the list."""
+    return (
+        top in _COMMON_ENDINGS or _text(_suffixes().publicsuffix(top, accept_unknown=False)) == top
+    )
 
 
 def named_host(text: str) -> str | None:

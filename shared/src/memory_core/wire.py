@@ -349,13 +349,17 @@ class TopicFile(TopicSummary, frozen=True):
     ``findings`` are the lint findings (T-5) that concern this file. Likely credentials in the
     body, name and description are masked (``[masked: <kind>]``, I-8) and ``masked`` says so;
     ``?reveal=true`` answers the text as written (``masked`` false), for an explicit reveal
-    (W-6).
+    (W-6). ``link_files`` holds, for each of ``links``, the topic file it opens, as the lint
+    resolves a ``[[link]]`` (:class:`memory_core.wiki_links.WikiFiles`: ``Deploy Freeze`` →
+    ``deploy-freeze.md``, ``./deploy`` → ``deploy.md``), or None where it names none (T-5b;
+    a file of a sub-folder, which no route opens, is none here).
     """
 
     body: str
     links: list[str]
     findings: list[Finding]
     masked: bool
+    link_files: dict[str, str | None] = {}
 
 
 Severity = Literal["error", "warning", "info"]

@@ -240,6 +240,7 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
                 body="Use `pnpm install`, `pnpm add`, `pnpm run` in every repository.\n\n"
                 "Related: [[review-style]]",
                 links=["review-style"],
+                link_files={"review-style": "review-style.md"},
                 findings=[],
                 masked=False,
             ),

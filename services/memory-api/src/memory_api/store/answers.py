@@ -36,6 +36,7 @@ from memory_core.lint import (
     mask_secret_lines,
 )
 from memory_core.topics import ParsedTopic
+from memory_core.wiki_links import WikiFiles, wiki_path
 from memory_core.wire import (
     Finding,
     IndexLine,
@@ -75,6 +76,7 @@ from memory_api.store.scopes import (
     scan_scope,
     scope_real_dir,
     sub_folder_files,
+    sub_folder_files_any_case,
     topic_entry,
 )
 from memory_api.store.stat_cache import FileKey, StatCache, derived_key, file_key, is_racy
@@ -273,7 +275,8 @@ class ScopeAnswers:
         files, unreadable, in_sub_folders = read.files, inputs.unreadable, inputs.in_sub_folders
         text, companion = inputs.text, inputs.companion
         facts = index.facts() if index is not None and text is not None else None
-        memo = derived_key((inputs.judged, in_sub_folders), inputs.keys)
+        linked_deeper = body_sub_folder_files(scope, [item.topic for item in read.loaded])
+        memo = derived_key((inputs.judged, in_sub_folders, linked_deeper), inputs.keys)
         known = self._lints.get(os.fspath(scope), memo)
         if known is not None:
             return list(known)
@@ -295,6 +298,7 @@ class ScopeAnswers:
                 [item.topic for item in read.loaded],
                 files,
                 own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
+                in_sub_folders=linked_deeper,
             )
         )
         self._lints.put(os.fspath(scope), memo, findings)
@@ -553,26 +557,56 @@ class ScopeAnswers:
         item = read.loaded[0]
         body = _masked(item.topic.body, reveal) or ""
         summary = _topic_summary(item, reveal=reveal)
+        names = self._scope_names(root, scope, item)
+        deeper = body_sub_folder_files(scope, [item.topic])
         return TopicFile(
             **msgspec.structs.asdict(summary),
             body=body,
             links=item.topic.links,
-            findings=self._file_findings(root, scope, item),
+            link_files=self._link_files(root, scope, item, names),
+            findings=self._file_findings(root, scope, item, names, deeper),
             masked=body != item.topic.body
             or summary.description != item.topic.description
             or summary.name != item.topic.name,
         )
 
-    def _file_findings(self, root: Path, scope: Path, item: _Loaded) -> list[Finding]:
-        """The scope lint's findings about the loaded topic file ``item`` (T-5)."""
+    def _scope_names(self, root: Path, scope: Path, item: _Loaded) -> list[str]:
+        """The names of the scope's topic files, the loaded ``item``'s among them."""
         listing = self.folders.listing(scope)
         names = _listed_names(root, scope, listing) if listing is not None else []
         if item.entry.file not in names:
             names.append(item.entry.file)
+        return names
+
+    def _scope_topics(self, root: Path, scope: Path) -> list[ParsedTopic]:
+        """Every topic file of the scope, parsed (from the cache where it is current)."""
+        return [loaded.topic for loaded in self._load(self._scan(root, scope).topics).loaded]
+
+    def _link_files(
+        self, root: Path, scope: Path, item: _Loaded, names: list[str]
+    ) -> dict[str, str | None]:
+        """The topic file each ``[[link]]`` of ``item``'s body opens, as the lint resolves it
+        (:class:`~memory_core.wiki_links.WikiFiles`), or None: by file names first, the
+        other files read for their frontmatter names only when a link is left (T-5b)."""
+        links = item.topic.links
+        files = WikiFiles(names)
+        found = {link: files.resolve(link) for link in links}
+        if None in found.values():
+            titled = [(topic.name, topic.file) for topic in self._scope_topics(root, scope)]
+            files = WikiFiles(names, titled)
+            found = {link: files.resolve(link) for link in links}
+        return found
+
+    def _file_findings(
+        self, root: Path, scope: Path, item: _Loaded, names: list[str], deeper: frozenset[str]
+    ) -> list[Finding]:
+        """The scope lint's findings about the loaded topic file ``item`` (T-5); ``names``
+        the scope's topic files (:meth:`_scope_names`), ``deeper`` the files of its
+        sub-folders its body's ``[[links]]`` name (:func:`body_sub_folder_files`)."""
         index = self.files.read(root, scope)
 
         def scope_topics() -> list[ParsedTopic]:
-            return [loaded.topic for loaded in self._load(self._scan(root, scope).topics).loaded]
+            return self._scope_topics(root, scope)
 
         return lint_topic_in_scope(
             item.topic,
@@ -582,6 +616,7 @@ class ScopeAnswers:
             own=self.cache.lint(item.entry.path, item.topic),
             partial=index.read.partial if index is not None else None,
             facts=index.facts() if index is not None else None,
+            in_sub_folders=deeper,
         )
 
     def index_view(self, root: Path, scope: Path, key: str, *, reveal: bool = False) -> IndexView:
@@ -662,7 +697,8 @@ def _lint_inputs(
         keys = [*keys, file_key(index.read.stat)]
     companion = None if key == USER_SCOPE else user_index
     judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
-    return _LintInputs(text, companion, unreadable, sub_folder_files(scope, deeper), judged, keys)
+    there = sub_folder_files(scope, deeper) | sub_folder_files_any_case(scope, deeper)
+    return _LintInputs(text, companion, unreadable, there, judged, keys)
 
 
 def _unusable_user_scope(why: str) -> ScopeSummary:
@@ -700,6 +736,25 @@ def _paged_findings(
         for finding in findings
         if finding.file in on_page or (first and finding.file not in listed)
     ]
+
+
+def body_sub_folder_files(scope: Path, topics: list[ParsedTopic]) -> frozenset[str]:
+    """The files of the real ``scope``'s sub-folders that the ``[[links]]`` of the ``topics``'
+    bodies name with a folder (``[[Notes/Deploy]]``: ``notes/deploy.md`` when it is there, in
+    any case, :func:`~memory_api.store.scopes.sub_folder_files_any_case`), as relative paths:
+    the lint resolves those links among them (T-5b). A ``stat`` or a listing per such link;
+    none for a body without one."""
+    paths = sorted(
+        {
+            path
+            for topic in topics
+            for link in topic.links
+            if "/" in (path := wiki_path(link)) and not path.startswith(("/", "../"))
+        }
+    )
+    if not paths:
+        return frozenset()
+    return sub_folder_files(scope, paths) | sub_folder_files_any_case(scope, paths)
 
 
 def _listed_names(root: Path, scope: Path, listing: FolderListing) -> list[str]:

@@ -130,9 +130,13 @@ def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: Not
     return pruned
 
 
-def _pruned(raw: bytes, file_name: str, *, exact: bool) -> tuple[bytes, list[str]] | None:
+def _pruned(
+    raw: bytes, file_name: str, *, exact: bool, files: list[str] | None
+) -> tuple[bytes, list[str]] | None:
     """The index ``raw`` without its lines linking ``file_name`` (spelled as it is, with
-    ``exact``: :func:`_has_twin`), and those lines; None when no line links it. Raises
+    ``exact``: :func:`_has_twin`; a wiki link naming it among the scope's ``files`` as the
+    lint resolves it, :func:`~memory_core.index.prune_index`), and those lines; None when no
+    line links it. Raises
     :class:`_NotRewritable` for bytes that re-encoding would not give back (see
     :func:`~memory_core.decoding.decode_exact`).
 
@@ -146,7 +150,9 @@ def _pruned(raw: bytes, file_name: str, *, exact: bool) -> tuple[bytes, list[str
         raise _NotRewritable("it is UTF-16 text with an odd byte or a lone surrogate")
     new_text, removed = decoded.text, []
     for spelling in name_spellings(raw, file_name):  # a Shift-JIS index: the name's SJIS bytes
-        new_text, gone = prune_index(new_text, spelling, exact=exact)
+        new_text, gone = prune_index(
+            new_text, spelling, exact=exact, files=None if files is None else [*files, spelling]
+        )
         removed.extend(gone)
     if not removed:
         return None
@@ -189,9 +195,10 @@ def prune_index_file(
 
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
     exact = _has_twin(scope, file_name)
+    files = _markdown_files(scope)
 
     def edit(raw: bytes) -> bytes | None:
-        pruned = _pruned(raw, file_name, exact=exact)
+        pruned = _pruned(raw, file_name, exact=exact, files=files)
         last[:] = [(raw, [] if pruned is None else pruned[1])]
         return None if pruned is None else pruned[0]
 
@@ -235,7 +242,7 @@ def prune_index_file(
         return Pruned([])
     if last and last[0][0] == edited.before:
         return Pruned(shown_lines(edited.before, last[0][1]))
-    pruned = _pruned(edited.before, file_name, exact=exact)
+    pruned = _pruned(edited.before, file_name, exact=exact, files=files)
     return Pruned([] if pruned is None else shown_lines(edited.before, pruned[1]))
 
 
@@ -250,6 +257,23 @@ def _left_as_it_is(root: Path, scope: Path, file_name: str) -> str:
         f"{file_name!r} stays; make {layout.INDEX_FILE} a regular file in the scope's folder "
         "for the service to keep it"
     )
+
+
+def _markdown_files(scope: Path) -> list[str] | None:
+    """The names of the Markdown files in ``scope`` (``*.md`` in any case, the index left
+    out): those a wiki link of the index may name instead of the one deleted
+    (``[[deploy]]`` names ``deploy.md``, not ``deploy-freeze.md``). None read; None for a
+    folder that cannot be listed: then only the links writing the file's own name are pruned,
+    never a line that may name another file."""
+    try:
+        with os.scandir(scope) as entries:
+            return [
+                entry.name
+                for entry in entries
+                if entry.name.lower().endswith(".md") and entry.name != layout.INDEX_FILE
+            ]
+    except OSError:
+        return None
 
 
 def _has_twin(scope: Path, file_name: str) -> bool:

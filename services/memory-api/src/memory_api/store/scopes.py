@@ -79,6 +79,7 @@ __all__ = [
     "scope_real_dir",
     "scope_unusable",
     "sub_folder_files",
+    "sub_folder_files_any_case",
     "topic_entry",
     "workspace_presence",
 ]
@@ -753,6 +754,34 @@ def sub_folder_files(scope: Path, targets: list[str]) -> frozenset[str]:
         if is_within(scope, resolved) and os.path.isfile(resolved):  # noqa: PTH113 - no raise
             present.add(target)
     return frozenset(present)
+
+
+def sub_folder_files_any_case(scope: Path, targets: list[str]) -> frozenset[str]:
+    """The files of the real ``scope``'s sub-folders that the ``targets`` (as for
+    :func:`sub_folder_files`) not there as written name in another case, as their paths are
+    spelled on disk (``Notes/Deploy.md`` → ``notes/deploy.md``): a wiki link names a file so,
+    as Obsidian finds it (:mod:`memory_core.wiki_links`); a Markdown link, a path, does not.
+    Each folder on the way is listed once per target (the name written exactly so first, then
+    the first in sorted order); a folder that cannot be listed holds none."""
+    found: set[str] = set()
+    for target in targets:
+        if sub_folder_files(scope, [target]):
+            continue
+        spelled: list[str] = []
+        for part in target.split("/"):
+            try:
+                names = sorted(entry.name for entry in scope.joinpath(*spelled).iterdir())
+            except OSError:
+                break
+            same = [name for name in names if name == part] or [
+                name for name in names if name.casefold() == part.casefold()
+            ]
+            if not same:
+                break
+            spelled.append(same[0])
+        else:
+            found |= sub_folder_files(scope, ["/".join(spelled)])
+    return frozenset(found)
 
 
 def no_topic_file(root: Path, scope: Path, file_name: str, where: str) -> NotFound | CannotRead:

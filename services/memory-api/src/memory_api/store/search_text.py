@@ -55,7 +55,9 @@ converted to ``デプロイ``: either finds the other), and with ``ß`` as ``ss`
 ``ё`` as ``е``, Turkish ``ı`` as ``i``, the Latin letters with a stroke as the letter under it
 (``ł đ ø ħ``), ``æ œ þ ð`` as ``ae oe th d`` and the Arabic letter forms written alike as one
 (``أ إ آ ٱ`` as ``ا``, ``ى ی`` as ``ي``, ``ک`` as ``ك``, ``ة`` as ``ه``; where that merges two
-words, ``على`` and ``علي``, the one written as typed ranks first and is marked: ``Match.loose``)
+words, ``على`` and ``علي``, the one written as typed ranks first and is marked: ``Match.loose``;
+the index holds each such word as written too, so the notes writing it as typed are fetched
+first, however many write it otherwise)
 (``strasse`` finds
 ``Straße``, ``kirmizi`` finds ``Kırmızı``, ``ежик`` finds ``Ёжик``, ``lodz`` finds ``Łódź``,
 ``oeuvre`` finds ``œuvre``, ``محمد`` finds ``مُحَمَّد``, ``احمد`` finds ``أحمد``, ``Donaudampf``
@@ -625,6 +627,36 @@ def _with_arabic_parts(text: str) -> str:
     return _WITH_ARTICLE.sub(parts, text)
 
 
+AS_TYPED = "\ue001"
+"""Marks the token of an Arabic word as written (:func:`_typed_words`): a private-use
+character, a word character to the tokenizer, never typed into a query."""
+_ARABIC_WORD_RE = re.compile(f"{_ARABIC_LETTER}+")
+
+
+def _typed_words(text: str, formed: str) -> str:
+    """The Arabic words of ``text`` (``formed``: its search form) that hold a letter an Arabic
+    fold merges or merges onto (:data:`_FOLD_TARGET_RE`), as written (the search form with
+    the letters of :data:`_MERGING` kept, :func:`_unmerged_form`), with their parts after the
+    article, each marked by :data:`AS_TYPED`, joined by spaces; ``""`` for none.
+
+    The tokenizer indexes the folded word (``على`` as ``علي``), which finds every spelling; these
+    tokens find the word as it is written, so the files holding a query word as typed are
+    fetched first (:meth:`Query.as_typed`) and rank first by the same fold the ranker
+    applies (:attr:`Match.loose`), however many files write it otherwise.
+
+    >>> _typed_words("نام على الكرسي", search_form("نام على الكرسي"))
+    '\ue001نام \ue001على \ue001الكرسي \ue001كرسي'
+    """
+    unmerged = _unmerged_form(text, formed.replace(_ZWNJ, ""))
+    if "ال" in unmerged or "لل" in unmerged:
+        unmerged = _with_arabic_parts(unmerged)
+    return " ".join(
+        AS_TYPED + word
+        for word in _ARABIC_WORD_RE.findall(unmerged)
+        if _FOLD_TARGET_RE.search(word) is not None
+    )
+
+
 def _after_arabic_prefix(text: str, at: int) -> bool:
     """Whether ``text[at]`` starts a word's part after its Arabic proclitics or article
     (``والنشر``: ``النشر`` at 1, ``نشر`` at 3), the word holding the article."""
@@ -719,6 +751,8 @@ def index_text(text: str) -> str:
         pieced = _with_arabic_parts(pieced)
     if _HEBREW_LETTER_RE.search(pieced) is not None:
         pieced = _with_hebrew_parts(pieced)
+    if _ARABIC_LETTER_RE.search(formed) is not None and (typed := _typed_words(text, formed)):
+        return f"{_with_parts(pieced)} {typed}"
     return _with_parts(pieced)
 
 
@@ -870,13 +904,23 @@ class Query:
         return " AND ".join(term.fts for term in self.terms)
 
     def as_typed(self) -> Query:
-        """This query with no Korean syllable opened (:attr:`Term.open_end`): what it finds
-        is written as typed (the candidates holding it are fetched first, S-2)."""
-        return Query(tuple(dataclasses.replace(term, open_end=False) for term in self.terms))
+        """This query with no Korean syllable opened (:attr:`Term.open_end`) and each Arabic
+        word that an Arabic fold may match loosely (:attr:`Term.typed`) asked for as written
+        (its :data:`AS_TYPED` token, :func:`_typed_words`): what it finds is written as typed
+        (the candidates holding it are fetched first, S-2)."""
+        return Query(tuple(_as_typed_term(term) for term in self.terms))
 
     def in_column(self, index: int, column: str) -> str:
         """FTS5 syntax for term ``index`` found in ``column`` (for its document frequency)."""
         return f"{{{column}}} : {self.terms[index].fts}"
+
+
+def _as_typed_term(term: Term) -> Term:
+    """``term`` as :meth:`Query.as_typed` asks for it."""
+    term = dataclasses.replace(term, open_end=False)
+    if term.typed and len(term.words) == 1:
+        return dataclasses.replace(term, words=(AS_TYPED + term.typed,), typed="")
+    return term
 
 
 def parse_query(text: str, *, typing: bool = False) -> Query | None:

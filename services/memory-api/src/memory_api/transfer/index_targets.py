@@ -26,7 +26,8 @@ from pathlib import Path, PurePosixPath
 
 from memory_core import layout
 from memory_core.errors import InvalidId
-from memory_core.index import linked_topic_files, prune_index
+from memory_core.index import index_lines, linked_topic_files, prune_index, wiki_link_targets
+from memory_core.wiki_links import WikiFiles
 
 from memory_api.store.scopes import sub_folder_files, topic_entry
 from memory_api.transfer.sources import Skipped
@@ -50,15 +51,44 @@ def without_missing_targets(
     already (:func:`~memory_api.store.scopes.topic_entry`; a path into a sub-folder:
     :func:`~memory_api.store.scopes.sub_folder_files`). Nothing is written."""
     left_out: list[tuple[str, str]] = []
+    wiki = wiki_link_targets(index_lines(index))
+    named = WikiFiles([*imported, *_scope_notes(scope)]) if wiki else None
     for target in linked_topic_files(index):
         if not target.endswith(".md") or target == layout.INDEX_FILE:
             continue
         if target in imported or _in_scope(root, scope, target):
             continue
+        if (
+            named is not None
+            and target in wiki
+            and _named_there(root, scope, named, imported, target)
+        ):
+            continue  # ``[[Deploy Freeze]]``: deploy-freeze.md, imported or there (T-5b)
         index, lines = prune_index(index, target)
         why = _why(target, skipped)
         left_out.extend((line, why) for line in lines)
     return index, left_out
+
+
+def _scope_notes(scope: Path) -> list[str]:
+    """The names of the Markdown files of the real ``scope`` (none when it cannot be listed),
+    which a wiki link of the source index may name; each is judged by :func:`_in_scope`."""
+    try:
+        return [entry.name for entry in scope.iterdir() if entry.name.lower().endswith(".md")]
+    except OSError:
+        return []
+
+
+def _named_there(
+    root: Path, scope: Path, named: WikiFiles, imported: Collection[str], target: str
+) -> bool:
+    """Whether the wiki link writing ``target`` names a file the scope will hold, as the lint
+    resolves it (:class:`~memory_core.wiki_links.WikiFiles`, over the files imported and
+    those of the scope): one imported, or a topic file of the scope."""
+    found = named.resolve(target)
+    if found is None:
+        return False
+    return found in imported or _in_scope(root, scope, found)
 
 
 def _in_scope(root: Path, scope: Path, target: str) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import yaml
 from memory_core.hidden_text import without_hidden
-from memory_core.index import linked_topic_files
+from memory_core.index import files_linked
 from memory_core.markdown import fenced_lines, line_texts
 from memory_core.topics import parse_topic
 
@@ -194,7 +194,9 @@ def _line_for(item: SourceFile) -> str:
 
 
 def _unlinked(scope: SourceScope) -> list[SourceFile]:
-    linked = set(linked_topic_files(scope.index or ""))
+    """The topic files of ``scope`` its index links in no form, a wiki link read as the lint
+    reads it (``[[Deploy Freeze]]`` links ``deploy-freeze.md``, T-5b)."""
+    linked = files_linked(scope.index or "", [item.name for item in scope.files])
     return [i for i in scope.files if unicodedata.normalize("NFC", i.name) not in linked]
 
 

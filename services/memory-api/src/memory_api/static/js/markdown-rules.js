@@ -4,7 +4,8 @@
 // the usual "Markdown comment") is shown as written, a link without text shows its target.
 // Everything else is plain CommonMark + GFM as markdown-it and its task-list plugin parse it.
 
-const WIKI_LINK = /^\[\[([^[\]\n|]+)(?:\|([^[\]\n]+))?\]\]/;
+// `[[name\|label]]`: the escaped `|` a Markdown table's cell writes (Obsidian's own help does)
+const WIKI_LINK = /^\[\[([^[\]\n|]+?)\\?(?:\|([^[\]\n]+))?\]\]/;
 const OPEN_BRACKET = 0x5b;
 const WWW_TAIL = /^[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+(?:[/?#][^\s<>]*)?/u;
 const TRAILING_PUNCTUATION = /[?!.,:*_~'"]+$/;

@@ -45,10 +45,13 @@ const PURIFY = {
 };
 
 /**
- * Render Markdown `text` into a <div class="md">. `options.onWikiLink(name)` makes [[name]] and
- * relative `*.md` links buttons that open that memory (`name` without `.md`); without it they
- * stay plain text. Credentials must be masked in `text` before the call: masking the output
- * would miss link targets.
+ * Render Markdown `text` into a <div class="md">. `options.onWikiLink(file)` makes [[name]] and
+ * relative `*.md` links buttons that open that memory (`file`, a topic file name); without it
+ * they stay plain text. `options.wikiFile(name)` says which file a [[name]] opens (the service's
+ * answer, resolved as the lint resolves it: `Deploy Freeze` → `deploy-freeze.md`), null for
+ * none: such a link is shown as missing, never a button to a file that is not there.
+ * Credentials must be masked in `text` before the call: masking the output would miss link
+ * targets.
  */
 export function renderMarkdown(text, options = {}) {
   const fragment = DOMPurify.sanitize(md.render(String(text)), PURIFY);
@@ -64,13 +67,17 @@ export function renderMarkdown(text, options = {}) {
 }
 
 function wikiLink(name, label, options) {
-  if (!options.onWikiLink) return h("span", { class: "wikilink missing", text: `[[${label}]]` });
+  const file = options.wikiFile ? options.wikiFile(name) : `${name}.md`;
+  if (!options.onWikiLink || !file) {
+    const title = file ? null : `[[${name}]] names no topic file of this scope`;
+    return h("span", { class: "wikilink missing", title, text: `[[${label}]]` });
+  }
   return h("button", {
     type: "button",
     class: "wikilink",
-    title: `Open ${name}`,
+    title: `Open ${file}`,
     text: label,
-    onclick: () => options.onWikiLink(name),
+    onclick: () => options.onWikiLink(file),
   });
 }
 
@@ -91,7 +98,7 @@ function link(anchor, options) {
         type: "button",
         class: "wikilink",
         title: `Open ${file}`,
-        onclick: () => options.onWikiLink(file.replace(/\.md$/i, "")),
+        onclick: () => options.onWikiLink(file),
       },
       children,
     );

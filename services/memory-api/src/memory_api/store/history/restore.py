@@ -38,6 +38,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -86,14 +87,19 @@ class _Plan:
     places: str | None  # the version's MEMORY.md, where each line goes back to its place
 
 
-def _linking_lines(old_index: bytes | None, name: str) -> str | None:
+def _linking_lines(old_index: bytes | None, name: str, files: Iterable[str]) -> str | None:
+    """The lines of the version's index ``old_index`` linking ``name`` (each spelling of it
+    there), as a delete prunes them: a wiki link naming it among the version's ``files``
+    (``[[Deploy Freeze]]`` for ``deploy-freeze.md``) too, so a restore puts back every line
+    the delete took (V-2, A-6)."""
     if old_index is None:
         return None
     text = decode_text(old_index)[0]
+    notes = [file for file in files if file.lower().endswith(".md") and file != layout.INDEX_FILE]
     lines = [
         line
         for spelling in name_spellings(old_index, name)
-        for line in index_lines_linking(text, spelling)
+        for line in index_lines_linking(text, spelling, files=[*notes, spelling])
     ]
     return "".join(line + "\n" for line in lines) or None
 
@@ -134,7 +140,8 @@ def restore_file(
     else:
         old_index = content_at(repository, version, layout.INDEX_FILE)
         places = None if old_index is None else decode_text(old_index)[0]
-        plan = _Plan(name, data, _linking_lines(old_index, name), places)
+        files = histories.tree(repository, version)
+        plan = _Plan(name, data, _linking_lines(old_index, name, files), places)
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
     merged, recorded = histories.around(
         agent_id, scope, who, _apply, histories, repository, root, scope, plan, removes=(name,)

@@ -248,9 +248,15 @@ export class Viewer {
       date ? h("time", { datetime: date, title: date }, `Updated ${formatDate(date)}`) : null,
       h("span", { title: `${data.size.toLocaleString()} bytes` }, formatSize(data.size)),
     );
-    const open = (name) => this.tab.go("view", scope, `${name}.md`);
+    const open = (file) => this.tab.go("view", scope, file);
+    // [[name]] opens the file the service resolves it to, as its lint does (T-5b)
+    const linkFiles = data.linkFiles ?? {};
+    const wikiFile = (name) => {
+      const link = name.split("#")[0].trim();
+      return Object.hasOwn(linkFiles, link) ? linkFiles[link] : `${link}.md`;
+    };
     const body = data.body.trim()
-      ? renderMarkdown(data.body, { onWikiLink: open })
+      ? renderMarkdown(data.body, { onWikiLink: open, wikiFile })
       : h("p", { class: "state", text: "This memory has no body." });
     replace(
       this.notes,

@@ -1,0 +1,132 @@
+"""A-6, T-5b: the service reads a ``[[wiki link]]`` as one file, whether it lints or deletes.
+
+The index view resolved ``[[Deploy Freeze]]`` to ``deploy-freeze.md`` (no finding), but the
+delete of that file left the line behind, where the next lint called it a ``dangling-link``.
+``[[Notes/Deploy]]`` with the folder ``notes/`` and ``[[./deploy]]`` were read as Obsidian does
+not: a dangling link, and no link at all (``deploy.md`` then "unindexed").
+"""
+
+from __future__ import annotations
+
+from memory_core import layout
+
+from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json, write_topic
+
+INDEX = [
+    "# Memory",
+    "- [[./deploy]] - how to deploy",
+    "- [[Notes/Deploy]] - the long notes",
+    "- [[Deploy Freeze|freeze]] - no Friday deploys",
+    "- [[deploy-freeze]] - written as the file",
+    "- [Other](other.md) - stays",
+]
+
+
+def _scope(agent: AgentHome) -> None:
+    for name in ("deploy.md", "deploy-freeze.md", "other.md"):
+        write_topic(agent.user, name)
+    (agent.user / "notes").mkdir()
+    (agent.user / "notes" / "deploy.md").write_text("the long notes\n", encoding="utf-8")
+    (agent.user / layout.INDEX_FILE).write_text("\n".join(INDEX) + "\n", encoding="utf-8")
+
+
+async def _link_findings(client: Client) -> list[tuple[str, int | None]]:
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    return [
+        (f["code"], f["line"])
+        for f in view["findings"]
+        if f["code"] in {"dangling-link", "unindexed"}
+    ]
+
+
+async def test_t5b_every_wiki_link_names_the_file_obsidian_opens(
+    client: Client, agent: AgentHome
+) -> None:
+    _scope(agent)
+    assert await _link_findings(client) == []
+
+
+async def test_a6_a_delete_prunes_each_line_the_lint_reads_as_linking_the_file(
+    client: Client, agent: AgentHome
+) -> None:
+    _scope(agent)
+    result = await ok_json(await client.delete(file_url("user", "deploy-freeze.md")))
+    assert result["removedIndexLines"] == [INDEX[3], INDEX[4]]
+    assert await _link_findings(client) == []
+
+    result = await ok_json(await client.delete(file_url("user", "deploy.md")))
+    assert result["removedIndexLines"] == [INDEX[1]]  # [[Notes/Deploy]] is notes/deploy.md
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8").splitlines() == [
+        INDEX[0],
+        INDEX[2],
+        INDEX[5],
+    ]
+    assert await _link_findings(client) == []
+
+
+async def test_t5b_a_topic_file_says_which_file_each_body_link_opens(
+    client: Client, agent: AgentHome
+) -> None:
+    """The page opens what the lint resolves: by file name as Obsidian finds it, by words,
+    by a topic's frontmatter name; None where the lint says ``dangling-wiki-link``."""
+    _scope(agent)
+    (agent.user / "pnpm.md").write_text(
+        "---\nname: Prefers pnpm\ndescription: pnpm\n---\nbody\n", encoding="utf-8"
+    )
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\n"
+        "[[./deploy]], [[DEPLOY]], [[Deploy Freeze#why|freeze]], [[prefers pnpm]], [[gone]]\n",
+        encoding="utf-8",
+    )
+    topic = await ok_json(await client.get(file_url("user", "links.md")))
+    assert topic["linkFiles"] == {
+        "./deploy": "deploy.md",
+        "DEPLOY": "deploy.md",
+        "Deploy Freeze": "deploy-freeze.md",
+        "prefers pnpm": "pnpm.md",
+        "gone": None,
+    }
+    dangling = [f["message"] for f in topic["findings"] if f["code"] == "dangling-wiki-link"]
+    assert dangling == ["[[gone]] names no topic file of this scope"]
+
+
+async def test_v2_undoing_the_delete_puts_back_every_line_it_pruned(
+    client: Client, agent: AgentHome
+) -> None:
+    """The restore finds the lines to put back as the delete found those to prune: the wiki
+    link ``[[Deploy Freeze]]`` among the version's files names ``deploy-freeze.md``."""
+    _scope(agent)
+    await ok_json(await client.delete(file_url("user", "deploy-freeze.md")))
+    deleted = await ok_json(await client.get(f"{memory_url()}/scopes/user/deleted"))
+    [entry] = deleted["files"]
+
+    response = await client.post(
+        f"{memory_url()}/scopes/user/files/deploy-freeze.md/restore",
+        json={"version": entry["restoreVersion"]},
+    )
+    result = await ok_json(response)
+
+    assert result["indexLinesAdded"] == [INDEX[3], INDEX[4]]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == "\n".join(INDEX) + "\n"
+    assert await _link_findings(client) == []
+
+
+async def test_t5b_a_body_link_into_a_sub_folder_in_another_case_is_no_dangling_link(
+    client: Client, agent: AgentHome
+) -> None:
+    """``[[Notes/Deploy]]`` in a body names ``notes/deploy.md`` as Obsidian finds it: the scope's
+    lint and the file's own findings say nothing; ``[[Notes/Gone]]`` still dangles."""
+    _scope(agent)
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\nSee [[Notes/Deploy]] and [[Notes/Gone]].\n",
+        encoding="utf-8",
+    )
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [Links](links.md) - links\n")
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    topic = await ok_json(await client.get(file_url("user", "links.md")))
+
+    for findings in (view["findings"], topic["findings"]):
+        dangling = [f["message"] for f in findings if f["code"] == "dangling-wiki-link"]
+        assert dangling == ["[[Notes/Gone]] names no topic file of this scope"]

@@ -1,0 +1,43 @@
+"""T-5b, W-3: a ``[[link]]`` in a body opens the file the lint resolves it to, or shows missing.
+
+The page opened ``[[name]]`` as ``name.md``: ``[[Review Style]]`` and ``[[./prefers-pnpm]]``
+(links the lint reads as ``review-style.md`` and ``prefers-pnpm.md``, no finding) opened nothing
+("it is not there any more"), and ``[[no-such-note]]`` (a ``dangling-wiki-link``) was a button
+to a 404. The service answers the file each link opens (``linkFiles``), as its lint resolves it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import open_memory_tab, row, user_group, viewer
+from tests.browser.service import Service, write_topic
+
+pytestmark = pytest.mark.browser
+
+
+def test_t5b_a_wiki_link_opens_the_file_the_lint_resolves(page: Page, service: Service) -> None:
+    write_topic(
+        service.scope_dir("user"),
+        "links.md",
+        name="links",
+        description="links written as people write them",
+        updated_at="2026-12-01",
+        body="See [[Review Style]], [[./prefers-pnpm|pnpm]] and [[no-such-note]].\n",
+    )
+    open_memory_tab(page)
+    row(user_group(page), "links.md").get_by_role("button", name="View").click()
+    panel = viewer(page)
+    body = panel.locator(".viewer-body")
+    missing = body.locator(".wikilink.missing")
+    expect(missing).to_have_text("[[no-such-note]]")
+    expect(missing).to_have_attribute("title", "[[no-such-note]] names no topic file of this scope")
+    assert body.get_by_role("button", name="no-such-note").count() == 0
+
+    body.get_by_role("button", name="Review Style").click()
+    expect(panel.locator("h2")).to_have_text("review-style")
+    page.keyboard.press("Escape")
+    row(user_group(page), "links.md").get_by_role("button", name="View").click()
+    viewer(page).locator(".viewer-body").get_by_role("button", name="pnpm").click()
+    expect(viewer(page).locator("h2")).to_have_text("prefers-pnpm")

@@ -1,0 +1,132 @@
+"""T-5b, A-6: one resolver says which file a ``[[wiki link]]`` names, as Obsidian finds it.
+
+Obsidian reads ``[[name]]`` as a note, not a path: relative to the note that links (``./`` and
+``x/..`` are steps), case-insensitive (``[[Notes/Deploy]]`` is ``notes/deploy.md``), a bare
+name in any folder (the note's own folder first), a name with a folder by the end of a path.
+Memory adds the loose reading of a body link (``[[Deploy Freeze]]`` is ``deploy-freeze.md``).
+The lint said ``[[./deploy]]`` linked nothing (and called ``deploy.md`` unindexed) and
+``[[Notes/Deploy]]`` dangling; a delete of ``deploy-freeze.md`` left ``[[Deploy Freeze]]`` in
+the index, a line the lint had read as a link to it and now called dangling.
+"""
+
+from __future__ import annotations
+
+import pytest
+from memory_core.index import prune_index, wiki_names_naming
+from memory_core.lint import lint_index, lint_links
+from memory_core.topics import parse_topic
+from memory_core.wiki_links import WikiFiles, wiki_path
+
+FILES = ["deploy.md", "deploy-freeze.md", "Meeting Notes.md", "feedback_always-preview.md"]
+DEEPER = ["notes/deploy.md", "archive/2026/feb.md"]
+
+
+@pytest.mark.parametrize(
+    ("name", "file"),
+    [
+        ("deploy", "deploy.md"),  # as written
+        ("./deploy", "deploy.md"),  # relative to the note linking, at the scope's root
+        ("notes/../deploy", "deploy.md"),
+        ("DEPLOY", "deploy.md"),  # case-insensitive
+        ("deploy.MD", "deploy.md"),
+        ("Notes/Deploy", "notes/deploy.md"),  # the folder's case too
+        ("./Notes/./deploy.md", "notes/deploy.md"),
+        ("feb", "archive/2026/feb.md"),  # a bare name in any folder
+        ("2026/Feb", "archive/2026/feb.md"),  # a path's end
+        ("Deploy Freeze", "deploy-freeze.md"),  # Memory's loose reading of a bare name
+        ("meeting-notes", "Meeting Notes.md"),
+        ("always preview", "feedback_always-preview.md"),
+        ("../deploy", None),  # out of the scope's folder
+        ("/deploy", None),  # from a vault's root: not this scope's to judge
+        ("Archive/Deploy", None),  # a folder that holds no such file
+        ("notes/deploy-freeze", None),  # a name with a folder is no loose name
+    ],
+)
+def test_t5b_a_wiki_link_names_the_file_obsidian_opens(name: str, file: str | None) -> None:
+    assert WikiFiles([*FILES, *DEEPER]).resolve(name) == file
+
+
+def test_t5b_the_root_file_comes_first_then_the_shortest_path() -> None:
+    files = WikiFiles(["b/c/deploy.md", "a/deploy.md", "Deploy.md"])
+    assert files.resolve("deploy") == "Deploy.md"
+    assert WikiFiles(["b/c/deploy.md", "a/deploy.md"]).resolve("DEPLOY") == "a/deploy.md"
+
+
+def test_t5b_a_file_written_as_linked_wins_over_another_case() -> None:
+    assert WikiFiles(["DEPLOY.md", "deploy.md"]).resolve("deploy") == "deploy.md"
+    assert WikiFiles(["DEPLOY.md", "deploy.md"]).resolve("DEPLOY") == "DEPLOY.md"
+
+
+def test_t4_a_relative_wiki_link_is_a_link_to_the_file() -> None:
+    assert wiki_path("./deploy") == "deploy.md"
+    assert wiki_path("../deploy") == "../deploy.md"
+
+
+INDEX = "\n".join(
+    [
+        "# Memory",
+        "- [[./deploy]] - how to deploy",
+        "- [[Notes/Deploy]] - the long notes",
+        "- [[Deploy Freeze|freeze]] - no Friday deploys",
+        "- [[Meeting Notes]] - weekly",
+        "- [[always preview]] - preview",
+        "",
+    ]
+)
+
+
+def test_t5b_the_lint_finds_every_wiki_link_and_calls_none_dangling() -> None:
+    found = lint_index(INDEX, FILES, in_sub_folders=DEEPER)
+    assert [(f.code, f.line) for f in found if f.code in {"dangling-link", "unindexed"}] == []
+
+
+def test_t5b_a_folder_in_another_case_that_holds_nothing_still_dangles() -> None:
+    found = lint_index("- [[Archive/Deploy]] - gone\n", FILES, in_sub_folders=DEEPER)
+    assert [(f.code, f.line) for f in found] == [("dangling-link", 1)]
+
+
+@pytest.mark.parametrize(
+    ("deleted", "pruned"),
+    [
+        ("deploy.md", ["- [[./deploy]] - how to deploy"]),
+        ("deploy-freeze.md", ["- [[Deploy Freeze|freeze]] - no Friday deploys"]),
+        ("Meeting Notes.md", ["- [[Meeting Notes]] - weekly"]),
+        ("feedback_always-preview.md", ["- [[always preview]] - preview"]),
+    ],
+)
+def test_a6_a_delete_prunes_the_lines_the_lint_reads_as_linking_the_file(
+    deleted: str, pruned: list[str]
+) -> None:
+    text, removed = prune_index(INDEX, deleted, files=FILES)
+    assert removed == pruned
+    assert text.splitlines() == [line for line in INDEX.splitlines() if line not in pruned]
+
+
+def test_a6_a_wiki_link_naming_another_file_stays() -> None:
+    """``[[deploy]]`` names ``deploy.md`` while it is there: deleting ``deploy-freeze.md``
+    leaves it; without the folder's files only the file's own name is pruned."""
+    index = "- [[deploy]] - x\n- [[Deploy Freeze]] - y\n"
+    assert wiki_names_naming(index, "deploy-freeze.md", FILES) == {"Deploy Freeze.md"}
+    assert prune_index(index, "deploy-freeze.md", files=FILES)[1] == ["- [[Deploy Freeze]] - y"]
+    assert prune_index(index, "deploy-freeze.md")[1] == []
+    assert prune_index(index, "deploy.md", files=FILES)[1] == ["- [[deploy]] - x"]
+
+
+def test_a6_a_file_named_as_the_link_is_written_keeps_the_link() -> None:
+    """With ``Deploy Freeze.md`` there, ``[[Deploy Freeze]]`` is that note's link."""
+    files = [*FILES, "Deploy Freeze.md"]
+    index = "- [[Deploy Freeze]] - y\n"
+    assert prune_index(index, "deploy-freeze.md", files=files)[1] == []
+    assert prune_index(index, "Deploy Freeze.md", files=files)[1] == ["- [[Deploy Freeze]] - y"]
+
+
+def test_t3_a_wiki_link_in_a_table_cell_escapes_its_pipe() -> None:
+    """A Markdown table's cell writes ``[[Permalinks\\|Permalinks]]`` (its ``|`` would end the
+    cell), as Obsidian's own help does: the link names ``Permalinks``, not ``Permalinks\\``,
+    which the lint called a ``dangling-wiki-link``."""
+    body = "| key | what |\n|---|---|\n| `permalink` | See [[Permalinks\\|Permalinks]]. |\n"
+    topic = parse_topic(f"---\ndescription: d\n---\n{body}".encode(), "properties.md")
+    assert topic.links == ["Permalinks"]
+    assert lint_links([topic], ["properties.md", "Permalinks.md"]) == []
+    index = "| note | why |\n|---|---|\n| [[Permalinks\\|links]] | stable addresses |\n"
+    assert [f.code for f in lint_index(index, ["Permalinks.md"])] == []
