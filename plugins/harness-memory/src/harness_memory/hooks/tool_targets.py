@@ -1553,6 +1553,7 @@ class _Writes:
         "_redirect",
         "_run_data",
         "_run_lost",
+        "_run_named",
         "_said",
         "_script_words",
         "_skip",
@@ -1626,6 +1627,7 @@ class _Writes:
         self._name_unread = False  # the command's name is an alias the command defines
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
+        self._run_named = False  # the command's name is spelled with an expansion (``$(…)``)
 
     def in_case_pattern(self, word: str, previous: str | None) -> bool:
         """Whether the top-level ``word`` (after ``previous``) is part of a ``case``'s pattern
@@ -1657,7 +1659,7 @@ class _Writes:
             self._words.append(word)
             self._moving.append(word)
             return
-        if word in _SEPARATORS:
+        if word in _SEPARATORS and not glued:  # ``${C:-$(echo cp)}``: its ``}`` ends no group
             self.end()
             return
         if word in ("[[", "((") or (self._test and word in ("]]", "))")):
@@ -1693,7 +1695,9 @@ class _Writes:
             self._found.written.extend(_spellings(word[3:], known, environ))
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
-        elif self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS:
+        elif (
+            self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS or self._run_named
+        ):
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
         if _keeps_words(self._command):
             expanded = _expand(word, known, environ)
@@ -1781,6 +1785,7 @@ class _Writes:
         self._name_tested = self._test
         self._run_lost = self.folder_unknown
         self._run_data = self.folder_unknown and self._cd_data
+        self._run_named = name == "$" or bool(_RUN_TIME_NAME_RE.search(word))
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
 
@@ -2115,6 +2120,7 @@ class _Writes:
         wrapper, self._wrapper, self._leading = self._wrapper, "", 0
         program, self._program = self._program, []
         said, self._said = self._said, []
+        run_named, self._run_named = self._run_named, False
         script_words, self._script_words = self._script_words, []
         config_words = self._note_reads(command)
         self._note_script(command, program, script_words)
@@ -2172,6 +2178,10 @@ class _Writes:
             written = _option_values(unpacker, operands, OPTION_DESTINATIONS[unpacker or ""])
         if command in SECOND_OPERAND_WRITERS:
             written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
+        if run_named and self._named_at_run_time(program[0], said):
+            # ``$(echo cp) note.md "$(cat f)"/a.md``: any program, ``cp`` among them, may
+            # write each of its words; one built at run time lands where no one can tell
+            written = [(word, built) for word, built in operands if built]
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
         self._note_written(command, written, operands, said)

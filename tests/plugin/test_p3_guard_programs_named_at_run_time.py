@@ -1,0 +1,79 @@
+"""P-3: a program named at run time, given a place also built at run time, may write there.
+
+``$(echo cp) note.md "$(cat target)"/a.md`` runs ``cp``: the guard read the command's name as
+a program it does not read (``$``), judged its literal words as paths and let the word built
+at run time pass, since only a known writer's (``cp``, ``tee``…) such operand was refused; bash
+copied into the other scope. A program named at run time (``$(…)``, a backquote, a variable
+set from one, ``${C:-$(…)}``, ``"$@"``) may be any writer: each of its words built at run time
+is a place it may write, refused as ``cp``'s destination is. Its literal words are judged as
+paths, as before: into the Session's own scope or the Workspace they pass. Each refused form
+is then run by bash, which writes into the other scope; each passing one writes where the
+guard was told it would.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    assert_allowed_and_bash_writes_there,
+    assert_refused_and_bash_writes,
+)
+
+NAMED_AND_PLACED_AT_RUN_TIME = [
+    '$(echo cp) note.md "$(cat target)"/a.md',
+    '$(echo cp) note.md "$(cat target)"',
+    '"$(echo cp)" note.md "$(cat target)"/a.md',
+    "`echo cp` note.md `cat target`/a.md",
+    'x=$(echo cp); $x note.md "$(cat target)"/a.md',
+    "c=$(echo cp); d=$(cat target); $c note.md $d/a.md",
+    '$(echo tee) "$(cat target)"/a.md < note.md',
+    '$(echo cp) -t "$(cat target)" note.md',
+    '$(printf %s cp) note.md "$(< target)"/a.md',
+    '${{C:-$(echo cp)}} note.md "$(cat target)"/a.md',
+    '${{C:-`echo cp`}} note.md "$(cat target)"/a.md',
+    'env $(echo cp) note.md "$(cat target)"/a.md',
+    'nice -n 1 $(echo cp) note.md "$(cat target)"/a.md',
+    'true | $(echo cp) note.md "$(cat target)"/a.md',
+    '{{ $(echo cp) note.md "$(cat target)"/a.md; }}',
+    "bash -c '$(echo cp) note.md \"$(cat target)\"/a.md'",
+]
+"""Each was let through (the ``${C:-$(…)}`` forms: its ``}`` was read as closing a group, so
+``note.md`` was taken as the command's name); ``target`` holds the other scope's folder."""
+
+
+def _prepared(where: Layout) -> None:
+    work = where.workspace
+    (work / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
+    (work / "note.md").write_text("x\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", NAMED_AND_PLACED_AT_RUN_TIME)
+def test_p3_a_program_named_at_run_time_writing_a_place_built_at_run_time_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    _prepared(where)
+    assert_refused_and_bash_writes(where, harness, command)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        ("$(echo cp) note.md {root}/{own}/a.md", "{root}/{own}/a.md"),
+        ("$(echo cp) note.md copy.md", "copy.md"),
+        ("`echo cp` note.md {root}/user/a.md", "{root}/user/a.md"),
+        ('d=$(echo cp); $d note.md "out.md"', "out.md"),
+        ("$(echo mkdir) -p build/$(date +%F)", "build"),
+    ],
+)
+def test_p3_a_program_named_at_run_time_writing_literal_places_passes(
+    where: Layout, harness: str, command: str, place: str
+) -> None:
+    """Its words known here are judged as paths: the Session's own scope, the user scope and
+    the Workspace pass, and bash writes there (``$(date +%F)`` is read as what it prints)."""
+    _prepared(where)
+    assert_allowed_and_bash_writes_there(where, harness, command, place)
