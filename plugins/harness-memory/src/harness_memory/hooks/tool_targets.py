@@ -88,6 +88,7 @@ from harness_memory.hooks.program_settings import (
     is_settings_variable,
 )
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
+from harness_memory.hooks.synced_trees import SYNCERS, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
     PROGRAM_OPTIONS,
@@ -1696,7 +1697,10 @@ class _Writes:
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
         elif (
-            self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS or self._run_named
+            self._command in _OPERAND_WRITERS
+            or self._command in _PLACED_OUTPUTS
+            or self._command in SYNCERS
+            or self._run_named
         ):
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
         if _keeps_words(self._command):
@@ -2157,27 +2161,7 @@ class _Writes:
         moving, self._moving = self._moving, []
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
-        written: list[tuple[str, bool]] = []
-        in_place = any(
-            _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
-            or (word[1:2] not in ("", "-") and "i" in word[1:])
-            for word, _ in operands
-            if word.startswith("-")
-        )
-        if command in WRITERS:
-            written = [(word, built) for word, built in operands if not word.startswith("-")]
-        elif command in IN_PLACE_EDITORS and in_place:  # ``sed -i 's/ *$//' f``: f alone
-            written = edited_files(command, operands)
-        elif command in DESTINATION_WRITERS:
-            files = [(word, built) for word, built in operands if not word.startswith("-")]
-            written = files[-1:]
-            # rsync's ``-t`` keeps times: only cp, mv, ln and install take a target folder
-            if command != "rsync":
-                written.extend(_option_values(command, operands, ("-t", "--target-directory")))
-        if unpacker in OPTION_DESTINATIONS and (unpacker != "tar" or _extracts(operands)):
-            written = _option_values(unpacker, operands, OPTION_DESTINATIONS[unpacker or ""])
-        if command in SECOND_OPERAND_WRITERS:
-            written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
+        written = _operand_places(command, unpacker, operands)
         if run_named and self._named_at_run_time(program[0], said):
             # ``$(echo cp) note.md "$(cat f)"/a.md``: any program, ``cp`` among them, may
             # write each of its words; one built at run time lands where no one can tell
@@ -2434,6 +2418,41 @@ class _Writes:
             self._found.written.append(f"{place.rstrip('/')}/{name}")
 
 
+def _operand_places(
+    command: str | None, unpacker: str | None, operands: list[tuple[str, bool]]
+) -> list[tuple[str, bool]]:
+    """The operands (each with whether it is built at run time) the command ``command`` (read
+    as ``unpacker`` when it unpacks) writes by its own table: a :data:`WRITERS` operand, the
+    files ``sed -i``/``perl -i`` edit, a :data:`DESTINATION_WRITERS` destination (and ``-t``
+    folder), an unpacker's folder option, ``pax -rw``'s destination folder, a
+    :data:`SECOND_OPERAND_WRITERS` second operand."""
+    written: list[tuple[str, bool]] = []
+    in_place = any(
+        _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
+        or (word[1:2] not in ("", "-") and "i" in word[1:])
+        for word, _ in operands
+        if word.startswith("-")
+    )
+    if command in WRITERS:
+        written = [(word, built) for word, built in operands if not word.startswith("-")]
+    elif command in IN_PLACE_EDITORS and in_place:  # ``sed -i 's/ *$//' f``: f alone
+        written = edited_files(command, operands)
+    elif command in DESTINATION_WRITERS:
+        files = [(word, built) for word, built in operands if not word.startswith("-")]
+        written = files[-1:]
+        # rsync's ``-t`` keeps times: only cp, mv, ln and install take a target folder
+        if command != "rsync":
+            written.extend(_option_values(command, operands, ("-t", "--target-directory")))
+    if unpacker in OPTION_DESTINATIONS and (unpacker != "tar" or _extracts(operands)):
+        written = _option_values(unpacker, operands, OPTION_DESTINATIONS[unpacker or ""])
+    elif command == "pax":  # ``pax -rw FILE… DIR``: its destination folder
+        copied = synced("pax", [word for word, _ in operands]).destination
+        written = [(word, built) for word, built in operands if word == copied][-1:]
+    if command in SECOND_OPERAND_WRITERS:
+        written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
+    return written
+
+
 _IMPORTS_READ = 64
 """How many of a script's modules beside it (:func:`~harness_memory.hooks.link_texts.
 local_imports`'s names) the guard looks for and reads for link-making code."""
@@ -2616,12 +2635,13 @@ UNPACKED_AS = {
     **dict.fromkeys(("unrar", "rar"), "unrar"),
     "cpio": "cpio",
     "jar": "jar",
+    "pax": "pax",
 }
 """Unpacking programs read as another: ``bsdtar`` takes ``tar``'s options (``-x``, ``-f``,
 ``-C``; its ``-s`` renames members, so such an archive is unknown); the 7-Zip programs,
 ``unrar``, ``cpio`` and ``jar`` by :func:`~harness_memory.hooks.archive_members.
 unlisted_unpack`, their archives never listed."""
-_UNLISTED = frozenset({"7z", "unrar", "cpio", "jar"})
+_UNLISTED = frozenset({"7z", "unrar", "cpio", "jar", "pax"})
 FOLDER_WRITERS = frozenset({"curl", "wget", "tar", "unzip", "split"})
 """Programs the guard reads that may write into the folder they run in with no word naming
 the place: ``curl -O``/``-J``, ``wget URL``, ``tar -x`` and ``unzip`` (the archive's names),
