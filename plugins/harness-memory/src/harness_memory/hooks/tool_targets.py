@@ -1700,6 +1700,7 @@ class _Writes:
             self._command in _OPERAND_WRITERS
             or self._command in _PLACED_OUTPUTS
             or self._command in SYNCERS
+            or self._command == "git"
             or self._run_named
         ):
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
@@ -2450,7 +2451,87 @@ def _operand_places(
         written = [(word, built) for word, built in operands if word == copied][-1:]
     if command in SECOND_OPERAND_WRITERS:
         written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
+    if command == "git":  # its literal words are judged as paths already
+        written = [(word, built) for word, built in _git_folders(operands) if built]
     return written
+
+
+_GIT_READERS = frozenset(
+    {
+        "status", "log", "diff", "show", "rev-parse", "ls-files", "ls-tree", "cat-file",
+        "describe", "blame", "grep", "shortlog", "rev-list", "show-ref", "for-each-ref",
+        "name-rev", "whatchanged", "version", "help", "var", "check-ignore", "check-attr",
+        "merge-base", "diff-tree", "diff-files", "diff-index", "count-objects", "cherry",
+        "range-diff", "annotate", "show-branch", "ls-remote", "verify-commit", "verify-tag",
+    }
+)  # fmt: skip
+"""git's commands that write no file of the work tree (``status`` at most refreshes the
+index's stat data): run in a folder known only at run time, they change nothing there."""
+_GIT_FOLDER_OPTIONS = ("-C", "--git-dir", "--work-tree")
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
+
+
+def _git_folders(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The places a ``git`` call with ``operands`` (its words after its name, each with
+    whether it is built at run time) writes that its words name: the folders it works in by
+    its own options before its command (``-C DIR``, ``--git-dir[=]DIR``, ``--work-tree[=]DIR``,
+    ``-c core.worktree=DIR``) when its command may write the work tree's files (any but
+    :data:`_GIT_READERS`: ``git -C "$(cat f)" restore .`` rewrites files where ``f`` says),
+    and its command's own places (:func:`_git_command_places`)."""
+    folders: list[tuple[str, bool]] = []
+    at = 0
+    while at < len(operands):
+        word, built = operands[at]
+        name, equals, value = word.partition("=")
+        if not word.startswith("-"):
+            places = _git_command_places(word, operands[at + 1 :])
+            return places if word in _GIT_READERS else [*folders, *places]
+        valued = name in _GIT_VALUED and not equals and at + 1 < len(operands)
+        taken = operands[at + 1] if valued else None
+        at += 2 if taken is not None else 1
+        value, built = taken if taken is not None else (value, built)
+        setting = name == "-c" and value.partition("=")[0].lower() == "core.worktree"
+        if name in _GIT_FOLDER_OPTIONS or setting:
+            folders.append((word if taken is None else taken[0], built))
+    return folders
+
+
+_GIT_PLACING = frozenset({"worktree", "clone", "init", "bundle", "pack-objects", "merge-file"})
+"""git's commands whose operands name places they make or write (``worktree add DIR``,
+``clone URL DIR``, ``init DIR``, ``bundle create FILE``, ``pack-objects BASE``, ``merge-file
+FILE``): every operand of theirs built at run time is taken as such a place."""
+_GIT_OUTPUTS = {
+    "archive": ("-o", "--output"),
+    "format-patch": ("-o", "--output-directory", "--output"),
+    "index-pack": ("-o",),
+    "checkout-index": ("--prefix",),
+    "config": ("-f", "--file"),
+    "clone": ("--separate-git-dir",),
+    "init": ("--separate-git-dir",),
+}
+"""Options by which a git command writes the place they name (the ``--output`` of the
+commands showing diffs is read for every command)."""
+
+
+def _git_command_places(command: str, operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The places git's ``command`` given ``operands`` (each with whether it is built at run
+    time) writes: :data:`_GIT_PLACING`'s operands, :data:`_GIT_OUTPUTS`' values and any
+    command's ``--output`` (``git diff --output=FILE``), each as ``-o VALUE``, ``-oVALUE``,
+    ``--opt=VALUE`` or ``--opt VALUE``."""
+    options = (*_GIT_OUTPUTS.get(command, ()), "--output")
+    places: list[tuple[str, bool]] = []
+    for at, (word, built) in enumerate(operands):
+        name, equals, _ = word.partition("=")
+        short = next((o for o in options if len(o) == 2 and word.startswith(o)), None)
+        if name in options and not equals and at + 1 < len(operands):
+            places.append(operands[at + 1])
+        elif (
+            (name in options and equals)
+            or (short is not None and word != short)
+            or (command in _GIT_PLACING and built)
+        ):
+            places.append((word, built))
+    return places
 
 
 _IMPORTS_READ = 64
