@@ -216,7 +216,11 @@ class ShellPaths:
     read), each as written and expanded (``~`` and known variables). ``only_read`` holds the
     paths of the words of commands that only read them
     (:data:`~harness_memory.hooks.unread_programs.ONLY_READERS`: ``cat r.sh``), each also in
-    ``paths``. ``scripts`` holds each script file a command runs: how (``source`` for ``.`` and
+    ``paths``. ``named`` holds the absolute paths of the files the command creates or rewrites
+    by that name, known here (a redirection's target, ``tee``'s, ``touch``'s, ``cp``'s
+    destination and the name a source takes in a destination folder; not what ``rm`` removes):
+    the guard holds each name to K-7 in a scope it may write. ``scripts`` holds each script file
+    a command runs: how (``source`` for ``.`` and
     ``source``, ``shell`` for a shell's script operand, ``bash x.sh``, ``run`` for a program
     named by its path, ``./x.sh``), the folder it runs in, the word as spelled and the path
     (``~`` and known variables expanded, relative as written; None when built at run time)
@@ -248,6 +252,7 @@ class ShellPaths:
         "lost_programs",
         "mentioned",
         "moved",
+        "named",
         "only_read",
         "over_scan",
         "paths",
@@ -285,6 +290,7 @@ class ShellPaths:
         self.configured: list[tuple[str, str, list[str], dict[str, str]]] = []
         self.mentioned: list[str] = []
         self.written: list[str] = []
+        self.named: list[str] = []
         self.lost_programs: list[str] = []
         self.unpacked: list[tuple[str, str | None, list[str], list[str]]] = []
         self.only_read: list[str] = []
@@ -316,6 +322,7 @@ class ShellPaths:
         self.configured.extend(inner.configured)
         self.mentioned.extend(inner.mentioned)
         self.written.extend(inner.written)
+        self.named.extend(inner.named)
         self.lost_programs.extend(inner.lost_programs)
         self.unpacked.extend(inner.unpacked)
         self.only_read.extend(inner.only_read)
@@ -1389,6 +1396,8 @@ def _spellings(word: str, known: Mapping[str, str | None], environ: Mapping[str,
 
 
 MOVERS = frozenset({"mv", "rm", "rmdir", "unlink", "rename"})
+_REMOVERS = frozenset({"rm", "rmdir", "unlink", "shred"})
+"""Writers whose operands are taken away, not written by that name."""
 """Commands that move or remove the folders they name: naming the account's home (or a folder
 above it) they can take the memory root away and put it back (:attr:`ShellPaths.moved`);
 ``cp -l`` (``-al``, ``--link``) too, which gives every file in them a second name."""
@@ -1740,6 +1749,18 @@ class _Writes:
             self._found.written_at_run_time.append(word)
         else:
             self._after_linker(word)
+            self._note_named(word)
+
+    def _note_named(self, word: str) -> None:
+        """Keep in ``found.named`` the absolute path of a file the command creates or rewrites
+        by the name ``word`` (expanded where known; not built at run time)."""
+        expanded = _expand(word, self._known, self._environ)
+        if expanded is None or expanded in ("", "-"):
+            return
+        for each in _braces(expanded) or [expanded]:  # ``{user,KEY}/a.md``: each name
+            path = _tilde(each, self._environ)
+            if not _GLOB_CHARS.search(path):  # a pattern names what is there already
+                self._found.named.append(path if path.startswith("/") else f"{self._base}/{path}")
 
     def _see_moving(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str], base: str
@@ -2400,10 +2421,13 @@ class _Writes:
         written and expanded: ``said`` holds the pairs), and for a copy into a folder
         (``cp x ~/``, ``-t DIR``) the name each source takes there."""
         spelled = dict(zip(said[::2], said[1::2], strict=False))
+        naming = command not in _REMOVERS
         for word, built in written:
             self._found.written.extend([word, spelled.get(word, "")])
             if not built:
                 self._after_linker(word)
+                if naming and not word.startswith("-"):
+                    self._note_named(word)
         if command not in DESTINATION_WRITERS or not written:
             return
         files = [word for word, _ in operands if not word.startswith("-")]
@@ -2417,6 +2441,8 @@ class _Writes:
         for source in sources:
             name = (spelled.get(source, "") or source).rstrip("/").rsplit("/", 1)[-1]
             self._found.written.append(f"{place.rstrip('/')}/{name}")
+            if "$" not in name and "`" not in name:
+                self._note_named(f"{place.rstrip('/')}/{name}")
 
 
 def _operand_places(
