@@ -13,6 +13,8 @@ guard was told it would.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from tests.support.guard_cases import (
@@ -42,16 +44,28 @@ NAMED_AND_PLACED_AT_RUN_TIME = [
 ]
 """Each was let through (the ``${C:-$(…)}`` forms: its ``}`` was read as closing a group, so
 ``note.md`` was taken as the command's name); ``target`` holds the other scope's folder."""
+NAMED_BY_A_LINK = [
+    './tool note.md "$(cat target)"/a.md',
+    'bin/t "$(cat target)"/a.md < note.md',
+    'bin/mk -s "$(cat target)" lnk && echo x > lnk/a.md',
+]
+"""A program named by a path that is a link to ``cp`` (``tool``) ``tee`` (``bin/t``) or ``ln`` (``bin/mk``): the
+guard read it by its spelled name, a program it does not read, and let the run-time place
+through; the kernel runs the program the link leads to. Each was let through."""
 
 
 def _prepared(where: Layout) -> None:
     work = where.workspace
     (work / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
     (work / "note.md").write_text("x\n", encoding="utf-8")
+    (work / "tool").symlink_to(shutil.which("cp") or "/bin/cp")
+    (work / "bin").mkdir()
+    (work / "bin" / "t").symlink_to(shutil.which("tee") or "/usr/bin/tee")
+    (work / "bin" / "mk").symlink_to(shutil.which("ln") or "/bin/ln")
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
-@pytest.mark.parametrize("command", NAMED_AND_PLACED_AT_RUN_TIME)
+@pytest.mark.parametrize("command", NAMED_AND_PLACED_AT_RUN_TIME + NAMED_BY_A_LINK)
 def test_p3_a_program_named_at_run_time_writing_a_place_built_at_run_time_is_refused(
     where: Layout, harness: str, command: str
 ) -> None:
@@ -68,6 +82,8 @@ def test_p3_a_program_named_at_run_time_writing_a_place_built_at_run_time_is_ref
         ("`echo cp` note.md {root}/user/a.md", "{root}/user/a.md"),
         ('d=$(echo cp); $d note.md "out.md"', "out.md"),
         ("$(echo mkdir) -p build/$(date +%F)", "build"),
+        ("./tool note.md copy.md", "copy.md"),
+        ("bin/t {root}/{own}/t.md < note.md", "{root}/{own}/t.md"),
     ],
 )
 def test_p3_a_program_named_at_run_time_writing_literal_places_passes(

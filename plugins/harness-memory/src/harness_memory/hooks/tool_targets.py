@@ -92,6 +92,7 @@ from harness_memory.hooks.synced_trees import SYNCERS, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
     PROGRAM_OPTIONS,
+    READ_PROGRAMS,
     RUNNING_VARIABLES,
     is_read,
 )
@@ -1783,7 +1784,7 @@ class _Writes:
         word = self._program_word(word)
         if not word:
             return  # ``$CC`` unset: an empty name, so the next word is the command's name
-        name = word.rsplit("/", 1)[-1]
+        name = self._linked_program(word) or word.rsplit("/", 1)[-1]
         name = "wget" if name == "wget2" else name
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
             self._skip = False
@@ -1814,6 +1815,21 @@ class _Writes:
         self._run_named = name == "$" or bool(_RUN_TIME_NAME_RE.search(word))
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
+
+    def _linked_program(self, word: str) -> str | None:
+        """The program a literal path ``word`` names (``./tool``, ``bin/x``) when it is a link
+        to one whose writes the guard reads under another name (``ln -s /bin/cp tool``:
+        ``./tool note.md "$(cat f)"/a.md`` runs ``cp``, which writes its last word); None
+        for a bare name, a path built at run time or to a program of its own name."""
+        if "/" not in word or "$" in word or "`" in word or self._command is not None:
+            return None
+        try:
+            real = os.path.realpath(os.path.join(self._base, _tilde(word, self._environ)))  # noqa: PTH118
+        except (OSError, ValueError):
+            return None
+        name = os.path.basename(real)  # noqa: PTH119
+        spelt = word.rsplit("/", 1)[-1]
+        return name if name != spelt and name in READ_PROGRAMS else None
 
     def _program_word(self, word: str) -> str:
         """A word that may be the command's name as the shell runs it: ``cmd=ln; $cmd -s …``
