@@ -49,9 +49,9 @@ NAMED_BY_A_LINK = [
     'bin/t "$(cat target)"/a.md < note.md',
     'bin/mk -s "$(cat target)" lnk && echo x > lnk/a.md',
 ]
-"""A program named by a path that is a link to ``cp`` (``tool``) ``tee`` (``bin/t``) or ``ln`` (``bin/mk``): the
-guard read it by its spelled name, a program it does not read, and let the run-time place
-through; the kernel runs the program the link leads to. Each was let through."""
+"""A program named by a path that is a link to ``cp`` (``tool``), ``tee`` (``bin/t``) or ``ln``
+(``bin/mk``): the guard read it by its spelled name, a program it does not read, and let the
+run-time place through; the kernel runs the program the link leads to. Each was let through."""
 
 
 def _prepared(where: Layout) -> None:
