@@ -20,8 +20,10 @@ import pytest
 from tests.support.guard_cases import (
     SHELL,
     Layout,
+    answer,
     assert_allowed_and_bash_writes_there,
     assert_refused_and_bash_writes,
+    fill,
 )
 
 NAMED_AND_PLACED_AT_RUN_TIME = [
@@ -91,5 +93,43 @@ def test_p3_a_program_named_at_run_time_writing_literal_places_passes(
 ) -> None:
     """Its words known here are judged as paths: the Session's own scope, the user scope and
     the Workspace pass, and bash writes there (``$(date +%F)`` is read as what it prints)."""
+    _prepared(where)
+    assert_allowed_and_bash_writes_there(where, harness, command, place)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    [
+        "npm test",
+        "npx eslint --fix src",
+        "npm run build && mkdir -p dist && echo ok > dist/stamp",
+        "make -j$(nproc) all",
+        "pytest -q tests",
+        "python -m pytest -x",
+        'git status && git add -A && git commit -qm "$(cat msg)"',
+        "rsync -a --delete build/ dist/",
+    ],
+)
+def test_p3_daily_commands_still_pass(where: Layout, harness: str, command: str) -> None:
+    """The fail-closed readings of this round (programs named at run time, link-keeping
+    copies, git's places) leave the agent's daily commands alone."""
+    _prepared(where)
+    shell = fill(command, where)
+    assert answer(where, harness, SHELL[harness][1], {"command": shell}) is None, shell
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        ("sed -i 's/x/y/' note.md && echo ok > edited.txt", "edited.txt"),
+        ("echo x > {root}/{own}/n.md && sed -i 's/x/y/' {root}/{own}/n.md", "{root}/{own}/n.md"),
+        ("mkdir -p build && cp note.md build/ && rsync -a build/ dist/", "dist/note.md"),
+    ],
+)
+def test_p3_daily_edits_and_copies_pass_and_land_where_said(
+    where: Layout, harness: str, command: str, place: str
+) -> None:
     _prepared(where)
     assert_allowed_and_bash_writes_there(where, harness, command, place)
