@@ -43,9 +43,14 @@ NAMED_AND_PLACED_AT_RUN_TIME = [
     'true | $(echo cp) note.md "$(cat target)"/a.md',
     '{{ $(echo cp) note.md "$(cat target)"/a.md; }}',
     "bash -c '$(echo cp) note.md \"$(cat target)\"/a.md'",
+    'shopt -s expand_aliases; alias c=cp\nc note.md "$(cat target)"/a.md',
+    'hash -p /bin/cp c; c note.md "$(cat target)"/a.md',
+    'find . -maxdepth 1 -name note.md -exec cp {{}} "$(cat target)"/a.md \\;',
+    'find . -maxdepth 1 -name note.md -exec tee "$(cat target)"/a.md \\; < note.md',
 ]
 """Each was let through (the ``${C:-$(…)}`` forms: its ``}`` was read as closing a group, so
-``note.md`` was taken as the command's name); ``target`` holds the other scope's folder."""
+``note.md`` was taken as the command's name; an alias or a name ``hash -p`` gives ``cp``; a
+writer ``find -exec`` runs); ``target`` holds the other scope's folder."""
 NAMED_BY_A_LINK = [
     './tool note.md "$(cat target)"/a.md',
     'bin/t "$(cat target)"/a.md < note.md',
@@ -109,6 +114,8 @@ def test_p3_a_program_named_at_run_time_writing_literal_places_passes(
         "python -m pytest -x",
         'git status && git add -A && git commit -qm "$(cat msg)"',
         "rsync -a --delete build/ dist/",
+        "find . -name '*.py' -exec grep -l \"$(cat note.md)\" {{}} +",
+        "find . -name '*.orig' -exec rm {{}} \\; && echo ok > done.txt",
     ],
 )
 def test_p3_daily_commands_still_pass(where: Layout, harness: str, command: str) -> None:

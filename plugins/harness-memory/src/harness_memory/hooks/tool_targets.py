@@ -1077,15 +1077,15 @@ def _function_named(words: list[str], at: int) -> str | None:
 
 
 def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
-    """The variables ``words`` (``command`` lexed) may set otherwise than by one plain
-    assignment standing alone at the top level (``cmd=ln;``): assigned twice or with ``+=``,
-    in a branch, a loop, a group, a subshell, a pipeline or a function's body (``false &&
+    """The variables ``words`` (``command`` lexed) may set otherwise than by one plain assignment
+    standing alone at the top level (``cmd=ln;``): assigned twice or with ``+=``, in a
+    branch, a loop, a group, a subshell, a pipeline or a function's body (``false &&
     cmd=echo``, ``(cmd=echo)``, ``f() { cmd=echo; }``), before a command (``cmd=echo
-    true``), by a builtin (``read cmd``, ``printf -v cmd``, ``declare``, ``for cmd in``),
-    by ``${cmd:=…}``, an element (``cmd[0]=ln``) or a ``{cmd}>`` redirection; and
-    ``alias NAME`` for each alias defined
-    (``alias l=ln``). The value such a variable holds when it names a program is known only
-    at run time. Linear in the words."""
+    true``), by a builtin (``read cmd``, ``printf -v cmd``, ``declare``, ``for cmd in``), by
+    ``${cmd:=…}``, an element (``cmd[0]=ln``) or a ``{cmd}>`` redirection; and ``alias
+    NAME`` for each alias defined (``alias l=ln``) or name hashed to a program (``hash -p
+    /bin/cp c``). The value such a variable holds when it names a program is known only at
+    run time. Linear in the words."""
     counts: Counter[str] = Counter()
     unsure = {m.group("name") for m in _DESCRIPTOR_NAME_RE.finditer(command)}
     depth, previous, builtin = 0, ";", ""
@@ -1104,6 +1104,8 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
         if builtin == "alias" and word != builtin:
             unsure.add(f"alias {word.partition('=')[0]}")
             unsure.add(word.partition("=")[0])
+        if builtin == "hash" and words[at - 2 : at - 1] == ["-p"]:  # ``hash -p /bin/cp c``
+            unsure.update((f"alias {word}", word))
         if (element := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]\+?=", word)) is not None:
             unsure.add(element.group(1))  # ``cmd[0]=ln``: ``$cmd`` is its element 0
         if (assigned := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?)=", word)) is not None:
@@ -1812,7 +1814,8 @@ class _Writes:
         self._name_tested = self._test
         self._run_lost = self.folder_unknown
         self._run_data = self.folder_unknown and self._cd_data
-        self._run_named = name == "$" or bool(_RUN_TIME_NAME_RE.search(word))
+        # ``$(echo cp)``, ``$x``; an alias or hashed name the command defines: ``alias c=cp``
+        self._run_named = name == "$" or bool(_RUN_TIME_NAME_RE.search(word)) or self._name_unread
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
 
@@ -2493,9 +2496,37 @@ def _operand_places(
         written = [(word, built) for word, built in operands if word == copied][-1:]
     if command in SECOND_OPERAND_WRITERS:
         written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
+    if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
+        written = [*written, *_found_places(operands)]
     if command == "git":  # its literal words are judged as paths already
         written = [(word, built) for word, built in _git_folders(operands) if built]
     return written
+
+
+def _found_places(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The words built at run time that a ``find`` action (``-exec``, ``-execdir``, ``-ok``,
+    ``-okdir``) gives a writer the guard reads (``cp``, ``tee``, ``rsync``…) or a program
+    named at run time: places it may write, as if the writer ran them itself."""
+    places: list[tuple[str, bool]] = []
+    running: str | None = None
+    for word, built in operands:
+        if running is None:
+            running = "" if word in _RUNNING_WORDS else None
+        elif not running:
+            running = word.rsplit("/", 1)[-1] or "$"
+        elif word in (";", "+", "\\;"):
+            running = None
+        elif (
+            built
+            and "{}" not in word
+            and (  # ``{}``: what it finds, judged as swept
+                running in _OPERAND_WRITERS
+                or running in SYNCERS
+                or _RUN_TIME_NAME_RE.search(running)
+            )
+        ):
+            places.append((word, built))
+    return places
 
 
 _GIT_READERS = frozenset(
