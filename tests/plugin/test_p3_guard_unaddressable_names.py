@@ -98,6 +98,11 @@ SHELL_WRITES = [
     ("cp note.md {root}/{own}/Note.MD", "Note.MD"),
     ("cp note.txt {root}/{own}/", "note.txt"),
     ("mkdir -p {root}/{own}/sub && echo x > {root}/{own}/sub/a.md", "sub/"),
+    ("dd if=note.md of={root}/{own}/X.MD", "X.MD"),
+    ("mv note.txt {root}/{own}/X.MD", "X.MD"),
+    ("install -m 644 note.md {root}/{own}/X.MD", "X.MD"),
+    ("echo x >| {root}/{own}/X.MD", "X.MD"),
+    ("cat <<EOF > {root}/{own}/X.MD\nx\nEOF", "X.MD"),
 ]
 """Each was let through: bash wrote a file no route of the service can address."""
 

@@ -1708,6 +1708,8 @@ class _Writes:
             self._found.written.extend(_spellings(word[3:], known, environ))
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
+            else:
+                self._note_named(word[3:])
         elif (
             self._command in _OPERAND_WRITERS
             or self._command in _PLACED_OUTPUTS
