@@ -123,3 +123,30 @@ def assert_refused_and_bash_writes(where: Layout, harness: str, command: str) ->
     before = set(other.iterdir())
     subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
     assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
+
+
+def _tree(folder: Path) -> dict[str, bytes | None]:
+    """Every entry below ``folder`` by its relative path, a file's bytes (None for others)."""
+    return {
+        str(path.relative_to(folder)): (
+            path.read_bytes() if path.is_file() and not path.is_symlink() else None
+        )
+        for path in folder.rglob("*")
+    }
+
+
+def assert_allowed_and_bash_writes_there(
+    where: Layout, harness: str, command: str, place: str
+) -> None:
+    """``command`` (filled) through ``harness``'s shell tool passes the guard; then bash runs it,
+    it makes ``place`` (filled; relative to the Workspace) and leaves the other scope as it
+    was: the guard let through only a write that lands where it said."""
+    shell = fill(command, where)
+    other = where.root / where.other
+    made = where.workspace / fill(place, where)
+
+    assert answer(where, harness, SHELL[harness][1], {"command": shell}) is None, shell
+    before = _tree(other)
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    assert made.exists(), f"bash did not write {made}: {shell}"
+    assert _tree(other) == before, f"bash changed the other scope: {shell}"

@@ -30,8 +30,8 @@ import stat
 from pathlib import Path, PurePath
 
 import msgspec
-from memory_core.errors import UnresolvablePath
-from memory_core.keys import USER_SCOPE, real_path
+from memory_core.errors import InvalidId, UnresolvablePath
+from memory_core.keys import USER_SCOPE, check_scope_file_name, real_path
 from memory_core.layout import MARKER_FILE, app_data_dir_of, service_owned
 
 from harness_memory.mounts import MountTable, below_by_mount, read_mount_table
@@ -44,6 +44,7 @@ __all__ = [
     "check_write",
     "has_other_names",
     "is_usable_path",
+    "name_problem",
     "replaceable_ancestor",
     "unseen_by_mount",
 ]
@@ -92,6 +93,7 @@ def check_write(
     workspace_key: str | None,
     cwd: str | os.PathLike[str] | None = None,
     mounts: MountTable | None = None,
+    naming: bool = False,
 ) -> GuardDecision:
     """Decide whether a file tool may write ``target_path`` (P-3).
 
@@ -114,7 +116,8 @@ def check_write(
     (``unknown``), a path outside the memory root through a file or folder of the memory root
     or the data dir (by device and inode) is denied (:func:`unseen_by_mount`). Never raises
     for odd input: an empty path, or one (joined with ``cwd``) holding NUL or a lone
-    surrogate, is denied.
+    surrogate, is denied. ``naming`` (a file created or rewritten by that name) also denies a
+    name the service cannot address in a scope it may write (K-7, :func:`name_problem`).
     """
     joined = _joined(target_path, cwd)
     if isinstance(joined, GuardDecision):
@@ -159,10 +162,65 @@ def check_write(
             "the path goes through a symlink inside the memory root; "
             "memory files are written only at their real location",
         )
-    decision = _decide_scope(real_parts, workspace_key)
+    decision = _decide_scope(real_parts, workspace_key, naming=naming)
     if decision.allowed and has_other_names(real, root_real):
         return _HARD_LINKED
     return decision
+
+
+def name_problem(below: tuple[str, ...]) -> str | None:
+    """Why the memory service cannot address a file at ``below`` (its parts below a scope
+    folder), with a name that it can, or None when it can: a scope holds files only at its
+    top, each ``MEMORY.md`` or a topic file name (K-7: ``.md`` last, in lower case, no ``.``
+    first, no ``\\`` or control character, UTF-8, at most 255 bytes). A file the service
+    cannot address is never injected, searched, listed by name or synced (P-3)."""
+    if not below:
+        return None
+    name = below[-1]
+    rule = (
+        "a memory file must be MEMORY.md or a topic file whose name ends in '.md' (lower "
+        "case), does not start with '.', holds no '\\' or control character and is UTF-8 of "
+        "at most 255 bytes (K-7)"
+    )
+    if len(below) > 1:
+        why = f"the memory service reads only the files at a scope's top, not in {below[0]}/"
+        return f"{why}; {rule}: write {_addressable(name)} in the scope itself"
+    try:
+        check_scope_file_name(name)
+    except InvalidId as error:
+        return (
+            f"the memory service cannot address a file named '{_escaped(name)}' "
+            f"({error.reason}), so it is never injected, searched or synced; {rule}: name it "
+            f"{_addressable(name)}"
+        )
+    return None
+
+
+def _escaped(name: str) -> str:
+    """``name`` as a message shows it: a byte that is no UTF-8 as ``\\xNN`` (``caf\\xe9``), a
+    control character as Python writes it (``\\n``, ``\\t``), the rest as it is."""
+    shown: list[str] = []
+    for char in name:
+        if 0xDC80 <= ord(char) <= 0xDCFF:  # ``os.fsdecode``'s stand-in for a byte
+            shown.append(f"\\x{ord(char) - 0xDC00:02x}")
+        elif not char.isprintable() and char != " ":
+            shown.append(repr(char)[1:-1])
+        else:
+            shown.append(char)
+    return "".join(shown)
+
+
+def _addressable(name: str) -> str:
+    """A topic file name like ``name`` that K-7 accepts: undecodable bytes and control
+    characters dropped, ``\\`` made ``-``, leading dots taken off, its last extension
+    (``.MD``, ``.txt``) made ``.md``, cut to 255 bytes of UTF-8."""
+    text = name.encode("utf-8", "surrogateescape").decode("utf-8", "ignore")
+    text = "".join(char for char in text if char.isprintable() or char == " ").replace("\\", "-")
+    stem = text.lstrip(".").strip()
+    head, dot, _ = stem.rpartition(".")
+    stem = head if dot and head else stem
+    stem = stem.encode("utf-8")[: 255 - 3].decode("utf-8", "ignore") or "notes"
+    return f"{stem}.md"
 
 
 def _joined(
@@ -413,8 +471,20 @@ def _passes_through(joined: str, roots: tuple[str, ...]) -> bool:
     return False
 
 
-def _decide_scope(parts: tuple[str, ...], workspace_key: str | None) -> GuardDecision:
-    """Judge a write by its location below the memory root (``parts`` is relative to it)."""
+def _decide_scope(
+    parts: tuple[str, ...], workspace_key: str | None, *, naming: bool = False
+) -> GuardDecision:
+    """Judge a write by its location below the memory root (``parts`` is relative to it);
+    ``naming``: one in a scope it may write by a name the service cannot address is denied
+    (:func:`name_problem`)."""
+    decision = _decide_scope_of(parts, workspace_key)
+    if decision.allowed and naming and (problem := name_problem(parts[1:])) is not None:
+        return GuardDecision(False, problem, decision.scope)
+    return decision
+
+
+def _decide_scope_of(parts: tuple[str, ...], workspace_key: str | None) -> GuardDecision:
+    """Judge a write by the scope it lands in (``parts`` is relative to the memory root)."""
     own = "the user scope" if workspace_key is None else f"the user scope or {workspace_key}"
     if len(parts) < 2:
         return GuardDecision(

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from harness_memory.hooks.option_words import option_values, read_options, table_for
+from harness_memory.hooks.synced_trees import pax_options
 
 __all__ = [
     "ARCHIVE_BYTES_CAP",
@@ -164,8 +165,9 @@ def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[st
     or ``--extract``; ``-D DIR``/``--directory=DIR``; ``-F``/``-I``/``--file=`` its archive,
     else standard input; ``-p DIR``, ``--pass-through``: the files named on its input copied
     into ``DIR``, links kept as links), ``unrar`` (``x`` or ``e``; ``-opDIR`` or a later
-    operand ending in ``/`` its folder) or ``jar`` (``x`` in its first word or
-    ``--extract``; ``-C DIR`` too)."""
+    operand ending in ``/`` its folder), ``jar`` (``x`` in its first word or
+    ``--extract``; ``-C DIR`` too) or ``pax`` (``-r`` without ``-w``; ``-f FILE``, else
+    standard input; its own folder)."""
     operands = [word for word in words if not word.startswith("-")]
     if program == "7z":
         if not operands or operands[0] not in ("x", "e"):
@@ -186,6 +188,11 @@ def unlisted_unpack(program: str, words: list[str]) -> tuple[str | None, list[st
             return None
         archive = _valued("cpio", words, ("-F", "-I", "--file"))
         return archive, _all_valued("cpio", words, ("-D", "--directory"))
+    if program == "pax":  # ``-r`` alone reads an archive (``-f FILE``, else its input)
+        letters, _, values = pax_options(words)
+        if "r" not in letters or "w" in letters:
+            return None  # a listing, an archive written, or a copy (``synced_trees``)
+        return values.get("f"), []
     if program == "jar":
         first = words[0] if words else ""
         if "--extract" not in words and not ("x" in first and not first.startswith("--")):
@@ -205,7 +212,8 @@ def own_names_option(program: str, words: list[str]) -> str | None:
     ``unzip -:`` do; None when it keeps them below its folder. GNU cpio's copy-in keeps
     them unless the last of ``--no-absolute-filenames``/``--absolute-filenames`` (each
     shortened as getopt takes it) is the first; the JDK's ``jar`` with ``-P`` (alone or in
-    its first word's bundle: ``-xPf``, ``xPf``); 7-Zip with ``-spf``/``-spf2`` (fully
+    its first word's bundle: ``-xPf``, ``xPf``); ``pax -r`` always (measured: it writes
+    ``/…`` and ``../…`` members where they name); 7-Zip with ``-spf``/``-spf2`` (fully
     qualified paths; its switches in any case); ``unrar`` with ``-ep3`` (full paths,
     restored where they were)."""
     if program == "cpio":
@@ -218,6 +226,8 @@ def own_names_option(program: str, words: list[str]) -> str | None:
         flags = read_options(words, table_for("cpio")).flags
         mode = "-p" if flags & {"p", "--pass-through"} else "-i"  # the mode it runs in
         return f"cpio {mode} without --no-absolute-filenames" if keeps else None
+    if program == "pax":  # it has no option keeping them below its folder
+        return "pax -r, which writes absolute and '..' names as they are"
     if program == "jar":
         first = words[0] if words else ""
         bundled = not first.startswith("--") and "P" in first

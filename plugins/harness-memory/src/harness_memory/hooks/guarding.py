@@ -142,7 +142,9 @@ def refusal(
     *,
     mounts: MountTable | None = None,
 ) -> str | None:
-    """The guard's reason to refuse the first target it denies, or None when all are allowed.
+    """The guard's reason to refuse the first target it denies, or None when all are allowed:
+    a file tool's targets, each also held to the names the memory service can address in a
+    scope it may write (K-7: :func:`~harness_memory.guard.name_problem`).
 
     With no memory root known (no record, no ``--memory-root``) nothing is refused. ``mounts``
     is the decision's mount table (read here when None). More than :data:`PATHS_CAP` targets
@@ -167,7 +169,7 @@ def refusal(
         if (reason := _records_refusal(target, cwd, records, table)) is not None:
             return reason
         decision = check_write(
-            target, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table
+            target, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table, naming=True
         )
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(target)})"
@@ -282,6 +284,14 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
         )
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
+    for named in dict.fromkeys(path for found in read for path in found.named):
+        if named.endswith("/") or os.path.isdir(named):  # noqa: PTH112
+            continue  # a folder written into (``cp f dir/``): the name each file takes is named
+        decision = check_write(
+            named, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table, naming=True
+        )
+        if not decision.allowed:  # a name the service cannot address (K-7)
+            return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(named)})"
     for folder, archive in unlisted:  # after the paths: a folder itself refused says why
         if (reason := _unlisted_refusal(folder, archive, judge, roots)) is not None:
             return reason

@@ -34,6 +34,7 @@ from harness_memory.hooks.option_words import (
     read_options,
     table_for,
 )
+from harness_memory.hooks.synced_trees import SYNCERS, synced
 
 __all__ = [
     "LINKS_CAP",
@@ -47,10 +48,10 @@ __all__ = [
     "unknown_link",
 ]
 
-LINK_MAKERS = frozenset({"ln", "cp", "mv"})
+LINK_MAKERS = frozenset({"ln", "cp", "mv", *SYNCERS})
 """Commands that may make links: ``ln`` (hard, or symbolic with ``-s``), ``cp -s``/``-l``, and
-``mv`` or ``cp -a``/``-P``/``-r`` of a symbolic link (or a folder holding one): its target,
-read from its new folder, may lead elsewhere."""
+``mv``, ``cp -a``/``-P``/``-r``, ``rsync -a``/``-l`` or ``pax -rw`` of a symbolic link (or a
+folder holding one): its target, read from its new folder, may lead elsewhere."""
 LINKS_CAP = 64
 """How many links one command's made links are kept for; past it every path is taken as
 passing through a link to a place known only at run time (each word is compared with every
@@ -273,6 +274,8 @@ def made_links(
     source that is a symbolic link, a link leading where its target, read from its new
     folder, leads, and of a folder, every link it holds or the command made in it before
     (:func:`_whole_tree`)."""
+    if command in SYNCERS:
+        return _synced_links(command, words, base, links)
     spelt = dict(words)
     plain, folder, flags = _options(command, [word for word, _ in words])
     symbolic = bool(flags & {"s", "--symbolic", *CP_LINKING} - {"l", "--link"})
@@ -313,6 +316,66 @@ def made_links(
         elif tree and expanded is not None:
             moved = os.path.join(base, expanded)  # noqa: PTH118
             made.update(_whole_tree(link, source, moved, links))
+    return made
+
+
+def _synced_place(place: str, source: str, expanded: str, how: str) -> list[str]:
+    """Where a source ``expanded`` (``source`` as written) of ``rsync``/``pax -rw`` lands in
+    the destination ``place`` (absolute), by ``how`` (:class:`~harness_memory.hooks.
+    synced_trees.Synced`): a lone file or link with no folder there is ``place`` itself; a
+    folder there, or one ``place``'s ``/`` names, takes it by its last name."""
+    name = expanded.rstrip("/").rsplit("/", 1)[-1] or source
+    if how == "fills":
+        return [place]
+    if how == "path":
+        return [f"{place.rstrip('/')}/{_folded(expanded).lstrip('/')}"]
+    into = f"{place.rstrip('/')}/{name}"
+    if how == "into" or place.endswith("/") or os.path.isdir(place):  # noqa: PTH112
+        return [into]
+    return [place, into]  # rsync makes the folder for a source that is one; either way
+
+
+def _synced_links(
+    command: str, words: list[tuple[str, str | None]], base: str, links: Mapping[str, MadeLink]
+) -> dict[str, MadeLink]:
+    """The links ``rsync`` or ``pax -rw`` (:mod:`~harness_memory.hooks.synced_trees`) run in
+    ``base`` with ``words`` (as written and expanded) leaves when it keeps links as links: of
+    a source that is a symbolic link, one leading where its target, read from its new folder,
+    leads (:func:`_kept`); of a folder, every link it holds or the command made in it
+    (:func:`_whole_tree`); a source built at run time or not shown (a list, another host) may
+    be any link: the whole destination then leads to a place known only at run time."""
+    spelt = dict(words)
+    read = synced(command, [word if value is None else value for word, value in words])
+    destination = read.destination
+    if destination is None or spelt.get(destination, "") is None:
+        return {}  # a destination built at run time: refused as a write already
+    place = os.path.join(base, destination)  # noqa: PTH118
+    made: dict[str, MadeLink] = {}
+    for folder in read.linked_from[-1:]:  # ``--link-dest=../notes``: from the destination
+        built = "$" in folder or "`" in folder
+        real = os.path.realpath(place)  # the kernel takes ``..`` from where it leads
+        linked = None if built else os.path.normpath(os.path.join(real, folder))  # noqa: PTH118
+        made.update(dict.fromkeys(_spellings(place, whole=False), MadeLink(linked, folder)))
+    if len(read.linked_from) > 1:  # which one a file is linked from is known at run time
+        why = f"{destination}, whose files {command} links from {len(read.linked_from)} folders"
+        made.update(dict.fromkeys(_spellings(place, whole=False), MadeLink(None, why, why=why)))
+    if not read.keeps_links:
+        return made
+    if read.unknown is not None:
+        why = f"{destination}, which {command} fills with {read.unknown}"
+        made.update(dict.fromkeys(_spellings(place, whole=False), MadeLink(None, why, why=why)))
+    for source, how in read.copies:
+        expanded = source  # the words given to :func:`synced` are already expanded
+        if any(value is None and word == source for word, value in words):
+            made.update(dict.fromkeys(_spellings(place, whole=False), MadeLink(None, source)))
+            continue
+        for link in _synced_place(place, source, expanded, how):
+            kept = _kept(link, source, expanded.rstrip("/"), base, links)
+            if kept is not None and how != "fills":
+                made.update(dict.fromkeys(_spellings(link, whole=False), kept))
+            else:
+                moved = os.path.join(base, expanded)  # noqa: PTH118
+                made.update(_whole_tree(link, source, moved, links))
     return made
 
 

@@ -88,9 +88,11 @@ from harness_memory.hooks.program_settings import (
     is_settings_variable,
 )
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
+from harness_memory.hooks.synced_trees import SYNCERS, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
     PROGRAM_OPTIONS,
+    READ_PROGRAMS,
     RUNNING_VARIABLES,
     is_read,
 )
@@ -215,7 +217,11 @@ class ShellPaths:
     read), each as written and expanded (``~`` and known variables). ``only_read`` holds the
     paths of the words of commands that only read them
     (:data:`~harness_memory.hooks.unread_programs.ONLY_READERS`: ``cat r.sh``), each also in
-    ``paths``. ``scripts`` holds each script file a command runs: how (``source`` for ``.`` and
+    ``paths``. ``named`` holds the absolute paths of the files the command creates or rewrites
+    by that name, known here (a redirection's target, ``tee``'s, ``touch``'s, ``cp``'s
+    destination and the name a source takes in a destination folder; not what ``rm`` removes):
+    the guard holds each name to K-7 in a scope it may write. ``scripts`` holds each script file
+    a command runs: how (``source`` for ``.`` and
     ``source``, ``shell`` for a shell's script operand, ``bash x.sh``, ``run`` for a program
     named by its path, ``./x.sh``), the folder it runs in, the word as spelled and the path
     (``~`` and known variables expanded, relative as written; None when built at run time)
@@ -247,6 +253,7 @@ class ShellPaths:
         "lost_programs",
         "mentioned",
         "moved",
+        "named",
         "only_read",
         "over_scan",
         "paths",
@@ -284,6 +291,7 @@ class ShellPaths:
         self.configured: list[tuple[str, str, list[str], dict[str, str]]] = []
         self.mentioned: list[str] = []
         self.written: list[str] = []
+        self.named: list[str] = []
         self.lost_programs: list[str] = []
         self.unpacked: list[tuple[str, str | None, list[str], list[str]]] = []
         self.only_read: list[str] = []
@@ -315,6 +323,7 @@ class ShellPaths:
         self.configured.extend(inner.configured)
         self.mentioned.extend(inner.mentioned)
         self.written.extend(inner.written)
+        self.named.extend(inner.named)
         self.lost_programs.extend(inner.lost_programs)
         self.unpacked.extend(inner.unpacked)
         self.only_read.extend(inner.only_read)
@@ -1068,15 +1077,15 @@ def _function_named(words: list[str], at: int) -> str | None:
 
 
 def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
-    """The variables ``words`` (``command`` lexed) may set otherwise than by one plain
-    assignment standing alone at the top level (``cmd=ln;``): assigned twice or with ``+=``,
-    in a branch, a loop, a group, a subshell, a pipeline or a function's body (``false &&
+    """The variables ``words`` (``command`` lexed) may set otherwise than by one plain assignment
+    standing alone at the top level (``cmd=ln;``): assigned twice or with ``+=``, in a
+    branch, a loop, a group, a subshell, a pipeline or a function's body (``false &&
     cmd=echo``, ``(cmd=echo)``, ``f() { cmd=echo; }``), before a command (``cmd=echo
-    true``), by a builtin (``read cmd``, ``printf -v cmd``, ``declare``, ``for cmd in``),
-    by ``${cmd:=…}``, an element (``cmd[0]=ln``) or a ``{cmd}>`` redirection; and
-    ``alias NAME`` for each alias defined
-    (``alias l=ln``). The value such a variable holds when it names a program is known only
-    at run time. Linear in the words."""
+    true``), by a builtin (``read cmd``, ``printf -v cmd``, ``declare``, ``for cmd in``), by
+    ``${cmd:=…}``, an element (``cmd[0]=ln``) or a ``{cmd}>`` redirection; and ``alias
+    NAME`` for each alias defined (``alias l=ln``) or name hashed to a program (``hash -p
+    /bin/cp c``). The value such a variable holds when it names a program is known only at
+    run time. Linear in the words."""
     counts: Counter[str] = Counter()
     unsure = {m.group("name") for m in _DESCRIPTOR_NAME_RE.finditer(command)}
     depth, previous, builtin = 0, ";", ""
@@ -1095,6 +1104,8 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
         if builtin == "alias" and word != builtin:
             unsure.add(f"alias {word.partition('=')[0]}")
             unsure.add(word.partition("=")[0])
+        if builtin == "hash" and words[at - 2 : at - 1] == ["-p"]:  # ``hash -p /bin/cp c``
+            unsure.update((f"alias {word}", word))
         if (element := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]\+?=", word)) is not None:
             unsure.add(element.group(1))  # ``cmd[0]=ln``: ``$cmd`` is its element 0
         if (assigned := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?)=", word)) is not None:
@@ -1388,6 +1399,8 @@ def _spellings(word: str, known: Mapping[str, str | None], environ: Mapping[str,
 
 
 MOVERS = frozenset({"mv", "rm", "rmdir", "unlink", "rename"})
+_REMOVERS = frozenset({"rm", "rmdir", "unlink", "shred"})
+"""Writers whose operands are taken away, not written by that name."""
 """Commands that move or remove the folders they name: naming the account's home (or a folder
 above it) they can take the memory root away and put it back (:attr:`ShellPaths.moved`);
 ``cp -l`` (``-al``, ``--link``) too, which gives every file in them a second name."""
@@ -1553,6 +1566,7 @@ class _Writes:
         "_redirect",
         "_run_data",
         "_run_lost",
+        "_run_named",
         "_said",
         "_script_words",
         "_skip",
@@ -1626,6 +1640,7 @@ class _Writes:
         self._name_unread = False  # the command's name is an alias the command defines
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
+        self._run_named = False  # the command's name is spelled with an expansion (``$(…)``)
 
     def in_case_pattern(self, word: str, previous: str | None) -> bool:
         """Whether the top-level ``word`` (after ``previous``) is part of a ``case``'s pattern
@@ -1657,7 +1672,7 @@ class _Writes:
             self._words.append(word)
             self._moving.append(word)
             return
-        if word in _SEPARATORS:
+        if word in _SEPARATORS and not glued:  # ``${C:-$(echo cp)}``: its ``}`` ends no group
             self.end()
             return
         if word in ("[[", "((") or (self._test and word in ("]]", "))")):
@@ -1693,7 +1708,15 @@ class _Writes:
             self._found.written.extend(_spellings(word[3:], known, environ))
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
-        elif self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS:
+            else:
+                self._note_named(word[3:])
+        elif (
+            self._command in _OPERAND_WRITERS
+            or self._command in _PLACED_OUTPUTS
+            or self._command in SYNCERS
+            or self._command == "git"
+            or self._run_named
+        ):
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
         if _keeps_words(self._command):
             expanded = _expand(word, known, environ)
@@ -1731,6 +1754,18 @@ class _Writes:
             self._found.written_at_run_time.append(word)
         else:
             self._after_linker(word)
+            self._note_named(word)
+
+    def _note_named(self, word: str) -> None:
+        """Keep in ``found.named`` the absolute path of a file the command creates or rewrites
+        by the name ``word`` (expanded where known; not built at run time)."""
+        expanded = _expand(word, self._known, self._environ)
+        if expanded is None or expanded in ("", "-"):
+            return
+        for each in _braces(expanded) or [expanded]:  # ``{user,KEY}/a.md``: each name
+            path = _tilde(each, self._environ)
+            if not _GLOB_CHARS.search(path):  # a pattern names what is there already
+                self._found.named.append(path if path.startswith("/") else f"{self._base}/{path}")
 
     def _see_moving(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str], base: str
@@ -1753,7 +1788,7 @@ class _Writes:
         word = self._program_word(word)
         if not word:
             return  # ``$CC`` unset: an empty name, so the next word is the command's name
-        name = word.rsplit("/", 1)[-1]
+        name = self._linked_program(word) or word.rsplit("/", 1)[-1]
         name = "wget" if name == "wget2" else name
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
             self._skip = False
@@ -1781,8 +1816,25 @@ class _Writes:
         self._name_tested = self._test
         self._run_lost = self.folder_unknown
         self._run_data = self.folder_unknown and self._cd_data
+        # ``$(echo cp)``, ``$x``; an alias or hashed name the command defines: ``alias c=cp``
+        self._run_named = name == "$" or bool(_RUN_TIME_NAME_RE.search(word)) or self._name_unread
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
+
+    def _linked_program(self, word: str) -> str | None:
+        """The program a literal path ``word`` names (``./tool``, ``bin/x``) when it is a link
+        to one whose writes the guard reads under another name (``ln -s /bin/cp tool``:
+        ``./tool note.md "$(cat f)"/a.md`` runs ``cp``, which writes its last word); None
+        for a bare name, a path built at run time or to a program of its own name."""
+        if "/" not in word or "$" in word or "`" in word or self._command is not None:
+            return None
+        try:
+            real = os.path.realpath(os.path.join(self._base, _tilde(word, self._environ)))  # noqa: PTH118
+        except (OSError, ValueError):
+            return None
+        name = os.path.basename(real)  # noqa: PTH119
+        spelt = word.rsplit("/", 1)[-1]
+        return name if name != spelt and name in READ_PROGRAMS else None
 
     def _program_word(self, word: str) -> str:
         """A word that may be the command's name as the shell runs it: ``cmd=ln; $cmd -s …``
@@ -2115,6 +2167,7 @@ class _Writes:
         wrapper, self._wrapper, self._leading = self._wrapper, "", 0
         program, self._program = self._program, []
         said, self._said = self._said, []
+        run_named, self._run_named = self._run_named, False
         script_words, self._script_words = self._script_words, []
         config_words = self._note_reads(command)
         self._note_script(command, program, script_words)
@@ -2151,27 +2204,11 @@ class _Writes:
         moving, self._moving = self._moving, []
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
-        written: list[tuple[str, bool]] = []
-        in_place = any(
-            _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
-            or (word[1:2] not in ("", "-") and "i" in word[1:])
-            for word, _ in operands
-            if word.startswith("-")
-        )
-        if command in WRITERS:
-            written = [(word, built) for word, built in operands if not word.startswith("-")]
-        elif command in IN_PLACE_EDITORS and in_place:  # ``sed -i 's/ *$//' f``: f alone
-            written = edited_files(command, operands)
-        elif command in DESTINATION_WRITERS:
-            files = [(word, built) for word, built in operands if not word.startswith("-")]
-            written = files[-1:]
-            # rsync's ``-t`` keeps times: only cp, mv, ln and install take a target folder
-            if command != "rsync":
-                written.extend(_option_values(command, operands, ("-t", "--target-directory")))
-        if unpacker in OPTION_DESTINATIONS and (unpacker != "tar" or _extracts(operands)):
-            written = _option_values(unpacker, operands, OPTION_DESTINATIONS[unpacker or ""])
-        if command in SECOND_OPERAND_WRITERS:
-            written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
+        written = _operand_places(command, unpacker, operands)
+        if run_named and self._named_at_run_time(program[0], said):
+            # ``$(echo cp) note.md "$(cat f)"/a.md``: any program, ``cp`` among them, may
+            # write each of its words; one built at run time lands where no one can tell
+            written = [(word, built) for word, built in operands if built]
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
         self._note_written(command, written, operands, said)
@@ -2405,10 +2442,13 @@ class _Writes:
         written and expanded: ``said`` holds the pairs), and for a copy into a folder
         (``cp x ~/``, ``-t DIR``) the name each source takes there."""
         spelled = dict(zip(said[::2], said[1::2], strict=False))
+        naming = command not in _REMOVERS
         for word, built in written:
             self._found.written.extend([word, spelled.get(word, "")])
             if not built:
                 self._after_linker(word)
+                if naming and not word.startswith("-"):
+                    self._note_named(word)
         if command not in DESTINATION_WRITERS or not written:
             return
         files = [word for word, _ in operands if not word.startswith("-")]
@@ -2422,6 +2462,151 @@ class _Writes:
         for source in sources:
             name = (spelled.get(source, "") or source).rstrip("/").rsplit("/", 1)[-1]
             self._found.written.append(f"{place.rstrip('/')}/{name}")
+            if "$" not in name and "`" not in name:
+                self._note_named(f"{place.rstrip('/')}/{name}")
+
+
+def _operand_places(
+    command: str | None, unpacker: str | None, operands: list[tuple[str, bool]]
+) -> list[tuple[str, bool]]:
+    """The operands (each with whether it is built at run time) the command ``command`` (read
+    as ``unpacker`` when it unpacks) writes by its own table: a :data:`WRITERS` operand, the
+    files ``sed -i``/``perl -i`` edit, a :data:`DESTINATION_WRITERS` destination (and ``-t``
+    folder), an unpacker's folder option, ``pax -rw``'s destination folder, a
+    :data:`SECOND_OPERAND_WRITERS` second operand."""
+    written: list[tuple[str, bool]] = []
+    in_place = any(
+        _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
+        or (word[1:2] not in ("", "-") and "i" in word[1:])
+        for word, _ in operands
+        if word.startswith("-")
+    )
+    if command in WRITERS:
+        written = [(word, built) for word, built in operands if not word.startswith("-")]
+    elif command in IN_PLACE_EDITORS and in_place:  # ``sed -i 's/ *$//' f``: f alone
+        written = edited_files(command, operands)
+    elif command in DESTINATION_WRITERS:
+        files = [(word, built) for word, built in operands if not word.startswith("-")]
+        written = files[-1:]
+        # rsync's ``-t`` keeps times: only cp, mv, ln and install take a target folder
+        if command != "rsync":
+            written.extend(_option_values(command, operands, ("-t", "--target-directory")))
+    if unpacker in OPTION_DESTINATIONS and (unpacker != "tar" or _extracts(operands)):
+        written = _option_values(unpacker, operands, OPTION_DESTINATIONS[unpacker or ""])
+    elif command == "pax":  # ``pax -rw FILE… DIR``: its destination folder
+        copied = synced("pax", [word for word, _ in operands]).destination
+        written = [(word, built) for word, built in operands if word == copied][-1:]
+    if command in SECOND_OPERAND_WRITERS:
+        written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
+    if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
+        written = [*written, *_found_places(operands)]
+    if command == "git":  # its literal words are judged as paths already
+        written = [(word, built) for word, built in _git_folders(operands) if built]
+    return written
+
+
+def _found_places(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The words built at run time that a ``find`` action (``-exec``, ``-execdir``, ``-ok``,
+    ``-okdir``) gives a writer the guard reads (``cp``, ``tee``, ``rsync``…) or a program
+    named at run time: places it may write, as if the writer ran them itself."""
+    places: list[tuple[str, bool]] = []
+    running: str | None = None
+    for word, built in operands:
+        if running is None:
+            running = "" if word in _RUNNING_WORDS else None
+        elif not running:
+            running = word.rsplit("/", 1)[-1] or "$"
+        elif word in (";", "+", "\\;"):
+            running = None
+        elif (
+            built
+            and "{}" not in word
+            and (  # ``{}``: what it finds, judged as swept
+                running in _OPERAND_WRITERS
+                or running in SYNCERS
+                or _RUN_TIME_NAME_RE.search(running)
+            )
+        ):
+            places.append((word, built))
+    return places
+
+
+_GIT_READERS = frozenset(
+    {
+        "status", "log", "diff", "show", "rev-parse", "ls-files", "ls-tree", "cat-file",
+        "describe", "blame", "grep", "shortlog", "rev-list", "show-ref", "for-each-ref",
+        "name-rev", "whatchanged", "version", "help", "var", "check-ignore", "check-attr",
+        "merge-base", "diff-tree", "diff-files", "diff-index", "count-objects", "cherry",
+        "range-diff", "annotate", "show-branch", "ls-remote", "verify-commit", "verify-tag",
+    }
+)  # fmt: skip
+"""git's commands that write no file of the work tree (``status`` at most refreshes the
+index's stat data): run in a folder known only at run time, they change nothing there."""
+_GIT_FOLDER_OPTIONS = ("-C", "--git-dir", "--work-tree")
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
+
+
+def _git_folders(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The places a ``git`` call with ``operands`` (its words after its name, each with
+    whether it is built at run time) writes that its words name: the folders it works in by
+    its own options before its command (``-C DIR``, ``--git-dir[=]DIR``, ``--work-tree[=]DIR``,
+    ``-c core.worktree=DIR``) when its command may write the work tree's files (any but
+    :data:`_GIT_READERS`: ``git -C "$(cat f)" restore .`` rewrites files where ``f`` says),
+    and its command's own places (:func:`_git_command_places`)."""
+    folders: list[tuple[str, bool]] = []
+    at = 0
+    while at < len(operands):
+        word, built = operands[at]
+        name, equals, value = word.partition("=")
+        if not word.startswith("-"):
+            places = _git_command_places(word, operands[at + 1 :])
+            return places if word in _GIT_READERS else [*folders, *places]
+        valued = name in _GIT_VALUED and not equals and at + 1 < len(operands)
+        taken = operands[at + 1] if valued else None
+        at += 2 if taken is not None else 1
+        value, built = taken if taken is not None else (value, built)
+        setting = name == "-c" and value.partition("=")[0].lower() == "core.worktree"
+        if name in _GIT_FOLDER_OPTIONS or setting:
+            folders.append((word if taken is None else taken[0], built))
+    return folders
+
+
+_GIT_PLACING = frozenset({"worktree", "clone", "init", "bundle", "pack-objects", "merge-file"})
+"""git's commands whose operands name places they make or write (``worktree add DIR``,
+``clone URL DIR``, ``init DIR``, ``bundle create FILE``, ``pack-objects BASE``, ``merge-file
+FILE``): every operand of theirs built at run time is taken as such a place."""
+_GIT_OUTPUTS = {
+    "archive": ("-o", "--output"),
+    "format-patch": ("-o", "--output-directory", "--output"),
+    "index-pack": ("-o",),
+    "checkout-index": ("--prefix",),
+    "config": ("-f", "--file"),
+    "clone": ("--separate-git-dir",),
+    "init": ("--separate-git-dir",),
+}
+"""Options by which a git command writes the place they name (the ``--output`` of the
+commands showing diffs is read for every command)."""
+
+
+def _git_command_places(command: str, operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The places git's ``command`` given ``operands`` (each with whether it is built at run
+    time) writes: :data:`_GIT_PLACING`'s operands, :data:`_GIT_OUTPUTS`' values and any
+    command's ``--output`` (``git diff --output=FILE``), each as ``-o VALUE``, ``-oVALUE``,
+    ``--opt=VALUE`` or ``--opt VALUE``."""
+    options = (*_GIT_OUTPUTS.get(command, ()), "--output")
+    places: list[tuple[str, bool]] = []
+    for at, (word, built) in enumerate(operands):
+        name, equals, _ = word.partition("=")
+        short = next((o for o in options if len(o) == 2 and word.startswith(o)), None)
+        if name in options and not equals and at + 1 < len(operands):
+            places.append(operands[at + 1])
+        elif (
+            (name in options and equals)
+            or (short is not None and word != short)
+            or (command in _GIT_PLACING and built)
+        ):
+            places.append((word, built))
+    return places
 
 
 _IMPORTS_READ = 64
@@ -2606,12 +2791,13 @@ UNPACKED_AS = {
     **dict.fromkeys(("unrar", "rar"), "unrar"),
     "cpio": "cpio",
     "jar": "jar",
+    "pax": "pax",
 }
 """Unpacking programs read as another: ``bsdtar`` takes ``tar``'s options (``-x``, ``-f``,
 ``-C``; its ``-s`` renames members, so such an archive is unknown); the 7-Zip programs,
 ``unrar``, ``cpio`` and ``jar`` by :func:`~harness_memory.hooks.archive_members.
 unlisted_unpack`, their archives never listed."""
-_UNLISTED = frozenset({"7z", "unrar", "cpio", "jar"})
+_UNLISTED = frozenset({"7z", "unrar", "cpio", "jar", "pax"})
 FOLDER_WRITERS = frozenset({"curl", "wget", "tar", "unzip", "split"})
 """Programs the guard reads that may write into the folder they run in with no word naming
 the place: ``curl -O``/``-J``, ``wget URL``, ``tar -x`` and ``unzip`` (the archive's names),

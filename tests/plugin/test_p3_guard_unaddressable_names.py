@@ -1,0 +1,160 @@
+"""P-3, K-7: the guard refuses a memory file name the service cannot address, and says which.
+
+The guard let the model write ``UPPER.MD``, ``notes.txt``, ``.hidden.md``, a Latin-1 name
+(``caf\\xe9-notes.md``), one holding a line break, or a file in a folder of the scope into its
+own scope: the service never reads, injects, searches, lists by name or syncs such a file
+(``shared/cases/unaddressable-file-names``), so the note was lost without a word. Now a file
+tool's path (Claude Code's ``Write``/``Edit``, Codex CLI's ``apply_patch``, Gemini CLI's
+``write_file``/``replace``) and a shell command's written name (a redirection, ``tee``,
+``touch``, ``cp``'s destination or the name a file takes in it) in a scope the Session may
+write are held to K-7: refused with the rule and a name that works. Bash then really writes the
+refused name, one no scope file rule accepts; ``MEMORY.md``, ``Deploy notes.md``, a CJK name
+and ``rm`` of such a file pass.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from memory_core.scope_files import is_scope_file
+
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answer,
+    assert_allowed_and_bash_writes_there,
+    fill,
+    refusal,
+)
+
+UNADDRESSABLE = [
+    ("UPPER.MD", "must end in '.md'", "UPPER.md"),
+    ("notes.txt", "must end in '.md'", "notes.md"),
+    (".hidden.md", "must not start with '.'", "hidden.md"),
+    ("deploy\nsteps.md", "control character", "deploysteps.md"),
+    ("review\trules.md", "control character", "reviewrules.md"),
+]
+"""A name, what K-7 says of it, and the name the refusal offers instead."""
+
+
+def _file_tools(harness: str, path: str) -> list[tuple[str, dict[str, str]]]:
+    """Each file-writing tool of ``harness`` called on ``path``."""
+    if harness == "claude-code":
+        return [
+            ("Write", {"file_path": path, "content": "x\n"}),
+            ("Edit", {"file_path": path, "old_string": "x", "new_string": "y"}),
+        ]
+    if harness == "codex":
+        return [
+            (
+                "apply_patch",
+                {"command": f"*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n"},
+            )
+        ]
+    return [
+        ("write_file", {"file_path": path, "content": "x\n"}),
+        ("replace", {"file_path": path, "old_string": "x", "new_string": "y"}),
+    ]
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(("name", "why", "instead"), UNADDRESSABLE)
+@pytest.mark.parametrize("scope", ["own", "user"])
+def test_p3_a_file_tool_writing_a_name_the_service_cannot_address_is_refused_saying_which(
+    where: Layout, harness: str, name: str, why: str, instead: str, scope: str
+) -> None:
+    folder = where.root / (where.own if scope == "own" else "user")
+    if harness == "codex" and "\n" in name:  # a patch's header ends at the line break
+        name, why, instead = name.split("\n")[0], "must end in '.md'", "deploy.md"
+    for tool, arguments in _file_tools(harness, str(folder / name)):
+        reason = refusal(answer(where, harness, tool, arguments))
+        assert reason is not None, (tool, name)
+        assert "cannot address" in reason and why in reason and "(K-7)" in reason, reason
+        assert f"name it {instead}" in reason, reason
+        good = str(folder / instead)
+        fixed = {key: good if key == "file_path" else value for key, value in arguments.items()}
+        if "command" in fixed:
+            fixed["command"] = fixed["command"].replace(str(folder / name), good)
+        assert answer(where, harness, tool, fixed) is None, (tool, instead)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_a_file_in_a_folder_of_a_scope_is_refused(where: Layout, harness: str) -> None:
+    path = str(where.root / where.own / "sub" / "a.md")
+    for tool, arguments in _file_tools(harness, path):
+        reason = refusal(answer(where, harness, tool, arguments))
+        assert reason is not None and "only the files at a scope's top" in reason, reason
+        assert "write a.md in the scope itself" in reason, reason
+
+
+SHELL_WRITES = [
+    ("echo x > {root}/{own}/UPPER.MD", "UPPER.MD"),
+    ("echo x >> {root}/user/notes.txt", "notes.txt"),
+    ("echo x > $'{root}/{own}/caf\\xe9-notes.md'", "caf\\xe9-notes.md"),
+    ("echo x > $'{root}/{own}/deploy\\nsteps.md'", "deploy\\nsteps.md"),
+    ("echo x | tee {root}/{own}/T.txt", "T.txt"),
+    ("touch {root}/{own}/.hidden.md", ".hidden.md"),
+    ("cp note.md {root}/{own}/Note.MD", "Note.MD"),
+    ("cp note.txt {root}/{own}/", "note.txt"),
+    ("mkdir -p {root}/{own}/sub && echo x > {root}/{own}/sub/a.md", "sub/"),
+    ("dd if=note.md of={root}/{own}/X.MD", "X.MD"),
+    ("mv note.txt {root}/{own}/X.MD", "X.MD"),
+    ("install -m 644 note.md {root}/{own}/X.MD", "X.MD"),
+    ("echo x >| {root}/{own}/X.MD", "X.MD"),
+    ("cat <<EOF > {root}/{own}/X.MD\nx\nEOF", "X.MD"),
+]
+"""Each was let through: bash wrote a file no route of the service can address."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(("command", "shown"), SHELL_WRITES)
+def test_p3_a_shell_write_of_a_name_the_service_cannot_address_is_refused(
+    where: Layout, harness: str, command: str, shown: str
+) -> None:
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "note.txt").write_text("x\n", encoding="utf-8")
+    shell = fill(command, where)
+    own, user = where.root / where.own, where.root / "user"
+    before = {*own.iterdir(), *user.iterdir()}
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None and "(K-7)" in reason and shown in reason, reason
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True)
+    made = {*own.iterdir(), *user.iterdir()} - before
+    assert made and not any(is_scope_file(path.name) and path.is_file() for path in made), made
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        ("echo x >> {root}/{own}/MEMORY.md", "{root}/{own}/MEMORY.md"),
+        ('echo x > "{root}/{own}/Deploy notes.md"', "{root}/{own}/Deploy notes.md"),
+        ("echo x > {root}/{own}/数据库迁移.md", "{root}/{own}/数据库迁移.md"),
+        ("echo x > {root}/user/Memory.md", "{root}/user/Memory.md"),
+        ("cp note.md {root}/{own}/", "{root}/{own}/note.md"),
+        ("echo x > UPPER.MD", "UPPER.MD"),
+        ("echo x > {root}/{own}/ok.md && rm {root}/{own}/ok.md && echo y > b.md", "b.md"),
+    ],
+)
+def test_p3_names_the_service_addresses_and_writes_outside_memory_pass(
+    where: Layout, harness: str, command: str, place: str
+) -> None:
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    assert_allowed_and_bash_writes_there(where, harness, command, place)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_removing_a_file_the_service_cannot_address_passes(where: Layout, harness: str) -> None:
+    """The way out of an unaddressable name stays open: ``rm`` and ``mv`` to a good name."""
+    stray = where.root / where.own / "UPPER.MD"
+    stray.write_text("x\n", encoding="utf-8")
+    for command in (
+        f"mv {stray} {stray.with_name('upper.md')}",
+        f"rm {stray.with_name('upper.md')}",
+    ):
+        assert answer(where, harness, SHELL[harness][1], {"command": command}) is None, command
+        subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
+    assert list((where.root / where.own).iterdir()) == [where.root / where.own / "MEMORY.md"]
