@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
@@ -203,6 +204,28 @@ async def test_q2c_a_body_sent_after_its_answer_arms_no_deadline_on_the_idle_con
         head, problem = await _answer(idle_reader)
         assert head.startswith(b"HTTP/1.1 408 ") and problem["status"] == 408
 
+    writer.write(_request(client))
+    head, body = await _answer(reader)
+    assert head.startswith(b"HTTP/1.1 200 "), head
+    assert body["status"] == "ok"
+
+
+async def test_q2c_a_head_sent_in_time_is_served_though_the_service_read_it_late(
+    client: Client, connections: list[Connection], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A starved service (its event loop held past the deadline right after it accepted the
+    connection, as on a busy machine) finds the head's bytes waiting unread when the deadline
+    fires: the client sent in time, so they are read and served, not answered ``408``."""
+    accepted = parser_errors.ProblemRequestHandler.connection_made
+
+    def accepted_then_held(
+        handler: parser_errors.ProblemRequestHandler, transport: asyncio.BaseTransport
+    ) -> None:
+        accepted(handler, transport)
+        time.sleep(HEADER_S * 1.5)  # the loop held: the deadline passes before any read
+
+    monkeypatch.setattr(parser_errors.ProblemRequestHandler, "connection_made", accepted_then_held)
+    reader, writer = await _open(client, connections)
     writer.write(_request(client))
     head, body = await _answer(reader)
     assert head.startswith(b"HTTP/1.1 200 "), head

@@ -16,6 +16,7 @@ without the bytes: :class:`memory_api.http.logs.ParserRefusalFilter`).
 from __future__ import annotations
 
 import asyncio
+import select
 from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
@@ -120,6 +121,21 @@ def _reason(error: http_exceptions.HttpProcessingError) -> str:
     return str(error.message).partition(":\n\n")[0]
 
 
+def _bytes_waiting(transport: asyncio.BaseTransport) -> bool:
+    """Whether bytes (or the peer's end) wait unread in the kernel for the connection of
+    ``transport``: ``poll`` with no timeout; False when that cannot be asked (no socket, a
+    system without ``poll``)."""
+    sock = transport.get_extra_info("socket")
+    if sock is None or not hasattr(select, "poll"):
+        return False
+    poller = select.poll()
+    try:
+        poller.register(sock.fileno(), select.POLLIN)
+        return bool(poller.poll(0))
+    except (OSError, ValueError):
+        return False
+
+
 class ProblemRequestHandler(web_protocol.RequestHandler):
     """aiohttp's connection handler, its own error answers made problem+json (see module), and
     every connection held to :mod:`memory_api.http.connections`' limits: counted against the
@@ -142,6 +158,8 @@ class ProblemRequestHandler(web_protocol.RequestHandler):
     _head_timer: asyncio.TimerHandle | None = None
     _last_payload: StreamReader | None = None
     """The body of the last request whose head arrived (None before the first one)."""
+    _head_rechecked = False
+    """Whether the running head deadline was put off once for bytes the service had not read."""
 
     def __init__(self, manager: web_server.Server, **kwargs: Any) -> None:
         """aiohttp's own, its ``keepalive_timeout`` :attr:`ConnectionLimits.idle_s`."""
@@ -218,6 +236,7 @@ class ProblemRequestHandler(web_protocol.RequestHandler):
             self._head_timer = loop.call_later(type(self).limits.header_s, self._head_late)
 
     def _stop_head_timer(self) -> None:
+        self._head_rechecked = False
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
@@ -228,6 +247,12 @@ class ProblemRequestHandler(web_protocol.RequestHandler):
         self._head_timer = None
         transport = self.transport
         if transport is None or self._force_close:
+            return
+        if not self._head_rechecked and _bytes_waiting(transport):
+            # sent in time and not read yet: the service was late (a starved event loop), not
+            # the client; the loop reads them first, then this deadline is judged again
+            self._head_rechecked = True
+            self._head_timer = asyncio.get_running_loop().call_later(0, self._head_late)
             return
         seconds = type(self).limits.header_s
         type(self).slow.head(seconds)
