@@ -12,10 +12,13 @@ from memory_core import layout
 
 from tests.api.harness_memory import agent_made, import_argv
 
-NEXT_STEP = {
-    "claude-code": "set CLAUDE_CONFIG_DIR to that folder and run the import again",
-    "codex": "set CODEX_HOME to that folder and run the import again",
-    "gemini": "set GEMINI_CLI_HOME to that folder and run the import again",
+NEXT_STEP = {  # each variable named with the folder it holds, as the harness reads it
+    "claude-code": "set CLAUDE_CONFIG_DIR to the folder it uses in place of ~/.claude and run",
+    "codex": "set CODEX_HOME to the folder it uses in place of ~/.codex and run",
+    # GEMINI_CLI_HOME names the folder *holding* .gemini: set to a .gemini folder, Gemini CLI
+    # and the import would read its .gemini/.gemini
+    "gemini": "set GEMINI_CLI_HOME to the folder that holds its .gemini folder (Gemini CLI "
+    "reads $GEMINI_CLI_HOME/.gemini) and run",
     "vscode": "`memory-api memory import FOLDER --from memory-tool --user`",
 }
 

@@ -183,3 +183,17 @@ def test_p5_gemini_user_only(data_dir: Path, gemini: dict[str, Path]) -> None:
     reports = run(data_dir, "gemini", None, {"HOME": str(gemini["home"])})
     assert [r.key for r in reports] == ["user"]
     assert [p.name for p in layout.memory_root(data_dir, "coder").iterdir()] == ["user"]
+
+
+def test_p5_gemini_cli_home_names_the_folder_holding_dot_gemini_as_the_not_found_hint_says(
+    data_dir: Path, gemini: dict[str, Path], tmp_path: Path
+) -> None:
+    # The import that finds nothing says: set GEMINI_CLI_HOME to the folder that holds its
+    # .gemini folder. Done so, from a HOME that holds none, the user's memory is found.
+    empty_home = tmp_path / "elsewhere"
+    empty_home.mkdir()
+    env = {"HOME": str(empty_home), "GEMINI_CLI_HOME": str(gemini["home"])}
+
+    run(data_dir, "gemini", None, env)
+
+    assert "my-github-handle-is-ada-l.md" in topic_texts(scope_dir(data_dir, "user"))

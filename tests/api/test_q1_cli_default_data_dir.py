@@ -49,6 +49,26 @@ def test_q1_an_export_from_the_default_data_dir_says_so_before_it_looks_for_the_
     assert f"no agent 'coder' in project 'acme' in the data dir {default}" in said
 
 
+def test_q1_an_export_beside_a_running_service_points_at_its_data_dir_not_at_agent_create(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's second shell without ``MEMORY_API_DATA_DIR``, beside ``make run``: the
+    export looked in the default data dir and ended "make it there first: memory-api agent
+    create --data-dir <the default>", an agent in a data dir no service looks at; its first line
+    said to name the data dir twice over. The way on is the service's data dir, said once."""
+    with served_in(tmp_path) as service:
+        monkeypatch.setenv("MEMORY_API_PORT", service.base_url.rsplit(":", 1)[1])
+        assert main(["memory", "export", *IDS, "-o", str(home / "out.tar.gz")]) == 1
+        said = capsys.readouterr().err
+    default = home / ".local" / "share" / "agent-memory"
+    [first, *_] = said.splitlines()
+    assert f"a memory-api service answers at {service.base_url}: to read its data dir" in first
+    assert first.count("--data-dir DIR (or MEMORY_API_DATA_DIR)") == 1
+    assert f"no agent 'coder' in project 'acme' in the data dir {default} (the default" in said
+    assert "make it there first" not in said and "agent create" not in said
+    assert not (home / "out.tar.gz").exists()
+
+
 def test_q1_token_list_of_the_default_data_dir_does_not_speak_for_a_service(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

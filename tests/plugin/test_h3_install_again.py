@@ -104,6 +104,10 @@ def test_h3_installing_again_with_nothing_else_changes_nothing_and_keeps_the_tok
 
     assert status == 0, said
     assert "nothing to change (already installed)" in said
+    # the harness's own memory: said as it stands, not as a change this run made
+    own = [line for line in said.splitlines() if "own" in line and "memor" in line]
+    assert own and all(": still turned off (" in line for line in own if "turned off" in line)
+    assert all("as the install before left it" in line for line in own if "turned off" in line)
     assert (home / SETTINGS[harness]).read_bytes() == before
     token = (home / SETTINGS[harness]).parent / "harness-memory" / "token"
     assert token.read_text("utf-8") == TOKEN + "\n"

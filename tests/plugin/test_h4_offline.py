@@ -127,7 +127,11 @@ async def test_h4_hooks_tell_the_user_memory_came_from_the_files(
     stdin = hook_fixture(fixture, workspace=str(workspace))
     done = await run_cli("hook", harness, "session-start", stdin=stdin, env=env)
     answer = json.loads(done.stdout)
-    assert "read from the files" in answer["systemMessage"]
+    said = answer["systemMessage"]
+    assert "read straight from the files on this machine" in said
+    # what a write does now, said without a "(read-only)" beside it that read as "no writes"
+    assert "memory writes still go to them" in said and "read-only" not in said
+    assert "recorded at the next Session start the service answers" in said
     # stderr agrees with it (issue 26): no "failed open" beside memory that was served
     assert "failed open" not in done.stderr
     assert f"memory read from the files on this machine for acme/{new_agent}" in done.stderr

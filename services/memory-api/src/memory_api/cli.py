@@ -89,7 +89,9 @@ def _run(work: Coroutine[Any, Any, _T]) -> _T:
     return asyncio.run(work)
 
 
-def _agent_in_data_dir(agents: AgentStore, data_dir: Path, project: str, agent: str) -> None:
+def _agent_in_data_dir(
+    agents: AgentStore, data_dir: Path, project: str, agent: str, *, named: bool = True
+) -> None:
     """Check that ``agent`` of ``project`` is in ``data_dir``, for the commands that work on its
     files (``memory import|export``, ``history prune --agent``).
 
@@ -97,6 +99,9 @@ def _agent_in_data_dir(agents: AgentStore, data_dir: Path, project: str, agent: 
     (Q-1): the project the agent belongs to when it is another (ids are unique across
     projects), else the ``agent create`` that makes it; a bare "no agent 'coder2'" left a
     newcomer restoring an export into a new agent (docs/operations.md) without the next step.
+    ``named`` False: ``data_dir`` is the default one, which nobody named (a reading command
+    beside ``make run`` without ``MEMORY_API_DATA_DIR``): the way on is to name the data dir
+    that holds the agent, never to create it in a data dir no service looks at.
     """
     from memory_api.errors import NotFound
 
@@ -109,6 +114,12 @@ def _agent_in_data_dir(agents: AgentStore, data_dir: Path, project: str, agent: 
             raise NotFound(
                 f"{where}: {agent!r} is an agent of project {elsewhere[0]!r} "
                 f"(--project {elsewhere[0]})"
+            ) from None
+        if not named:
+            raise NotFound(
+                f"{where} (the default: none is named); to reach the agent, {NAME_THE_DATA_DIR} "
+                "that holds it: make run's is .data in the checkout, a service logs its own as "
+                "'data dir: …' when it starts"
             ) from None
         raise NotFound(
             f"{where}; make it there first: memory-api agent create --data-dir {data_dir} "
@@ -495,10 +506,20 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
 
     place = place_for(settings, args, writes=False, api=False)
     if not settings.data_dir_named:  # said before the agent is looked for: it may not be here
-        print(f"memory-api: exporting {place.said}; {NAME_THE_DATA_DIR}", file=sys.stderr)
+        # the place names the way on already when a service answers (its data dir is another)
+        said = (
+            place.said if NAME_THE_DATA_DIR in place.said else f"{place.said}; {NAME_THE_DATA_DIR}"
+        )
+        print(f"memory-api: exporting {said}", file=sys.stderr)
     prepare_data_dir(settings.data_dir)
     stores = build_stores(settings)
-    _agent_in_data_dir(stores.agents, settings.data_dir, args.project, args.agent)
+    _agent_in_data_dir(
+        stores.agents,
+        settings.data_dir,
+        args.project,
+        args.agent,
+        named=settings.data_dir_named,
+    )
     histories = stores.history.histories if args.with_history else None
     if histories is not None and not histories.enabled:
         print("memory-api: no history is kept here (MEMORY_API_HISTORY=off)", file=sys.stderr)

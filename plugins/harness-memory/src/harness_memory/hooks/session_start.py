@@ -178,7 +178,9 @@ def availability_message(meta: SessionMeta) -> str | None:
     if meta.status == "offline":
         return (
             f"Agent Memory: the memory service is unreachable ({meta.error}); memory was read "
-            "from the files on this machine (read-only) and writes still go to them."
+            "straight from the files on this machine, and the agent's memory writes still go "
+            "to them (their versions are recorded at the next Session start the service "
+            "answers)."
         )
     return None
 

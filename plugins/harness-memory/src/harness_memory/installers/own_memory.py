@@ -97,8 +97,13 @@ def switch_off(
     new_table: Callable[[], Any] = dict,
 ) -> str:
     """Set ``switch`` off in ``document``; note in ``previous`` what was there (unless a former
-    install already did). Returns the sentence the install prints."""
+    install already did). Returns the sentence the install prints: what it did and what was
+    there before, or, installed again over the former install's own value, that it is *still*
+    so (H-3: installing again changes nothing)."""
     current = _get(document, switch.keys)
+    # installed again over a former install's own value: nothing changes here, and the sentence
+    # says so ("nothing to change" followed by "turned off … not set before" read as a change)
+    again = switch.dotted in previous and current is not _ABSENT and current == switch.off
     if switch.dotted not in previous:
         previous[switch.dotted] = {"absent": True} if current is _ABSENT else {"value": current}
     was = previous[switch.dotted]
@@ -109,7 +114,22 @@ def switch_off(
         before = "on by default" if switch.default_on else "off by default; now off explicitly"
     else:
         before = f"{switch.dotted} was {_shown(was['value'])}"
-    return f"{switch.what}: {switch.done} ({switch.dotted} = {_shown(switch.off)}; {before})."
+    setting = f"{switch.dotted} = {_shown(switch.off)}"
+    if again:
+        return (
+            f"{switch.what}: still {switch.done} ({setting}, as the install before left it; "
+            f"before that install: {_was(switch, was)})."
+        )
+    return f"{switch.what}: {switch.done} ({setting}; {before})."
+
+
+def _was(switch: Switch, was: dict[str, Any]) -> str:
+    """What the first install found at ``switch`` (``was``, its record), said after it."""
+    if "absent" not in was:
+        return _shown(was["value"])
+    if switch.when_absent is not None:
+        return "not set"
+    return f"not set, {'on' if switch.default_on else 'off'} by default"
 
 
 def switch_back(document: MutableMapping[str, Any], switch: Switch, previous: Record) -> str | None:

@@ -86,6 +86,8 @@ BOOKKEEPING = {
     ".codex-baseline": "Codex's baseline of this folder for its consolidation; not a memory",
 }
 FOLDERS = ("memories_v2", "memories")
+_CODEX_DIR = "the folder it uses in place of ~/.codex"
+_CODEX_ELSEWHERE = ELSEWHERE.format(variable="CODEX_HOME", harness="Codex CLI", folder=_CODEX_DIR)
 """The second memory pipeline's folder, then the first's (read in this order)."""
 _PATH = re.compile(r"(?:(?<=[\s=,(\[])|^)(~?/[^\s,;)\]]+)")
 _APPLIES = re.compile(r"^applies_to:(.*)$", re.MULTILINE)
@@ -419,10 +421,7 @@ def codex_scopes(workspace: Path | None, env: Mapping[str, str] | None = None) -
     folders = [f for f in codex_memories_dirs(environment) if entry_kind(f) == "folder"]
     if not folders:
         looked = " or ".join(map(str, codex_memories_dirs(environment)))
-        raise SourceError(
-            f"Codex CLI keeps no memories here: {looked}. "
-            f"{ELSEWHERE.format(variable='CODEX_HOME', harness='Codex CLI')}"
-        )
+        raise SourceError(f"Codex CLI keeps no memories here: {looked}. {_CODEX_ELSEWHERE}")
     home = Path(environment.get("HOME") or Path.home())
     label = " and ".join(map(str, folders))
     user = SourceScope(label=f"{label} (user)", role="user")

@@ -58,6 +58,12 @@ __all__ = ["ADDED_MEMORIES", "gemini_dir", "gemini_scopes", "project_memory_dir"
 ADDED_MEMORIES = "Gemini Added Memories"
 """The heading (``## Gemini Added Memories``) ``save_memory`` filed its facts under."""
 PROJECT_ROOT_FILE = ".project_root"
+_GEMINI_HOME = (
+    "the folder that holds its .gemini folder (Gemini CLI reads $GEMINI_CLI_HOME/.gemini)"
+)
+_GEMINI_ELSEWHERE = ELSEWHERE.format(
+    variable="GEMINI_CLI_HOME", harness="Gemini CLI", folder=_GEMINI_HOME
+)
 PRIVATE_KNOWN = {
     "skills": "Auto Memory's skill drafts waiting for your review in Gemini CLI (/memory inbox)",
     ".inbox": "Auto Memory's proposed memory changes waiting for your review in Gemini CLI "
@@ -280,8 +286,5 @@ def gemini_scopes(
         scopes.append(ours)
     if not any(scope.files or scope.index or scope.skipped for scope in scopes):
         whose = "for the user" if workspace is None else "for the user or that Workspace"
-        raise SourceError(
-            f"Gemini CLI keeps no memory {whose} here: {gemini}. "
-            f"{ELSEWHERE.format(variable='GEMINI_CLI_HOME', harness='Gemini CLI')}"
-        )
+        raise SourceError(f"Gemini CLI keeps no memory {whose} here: {gemini}. {_GEMINI_ELSEWHERE}")
     return scopes

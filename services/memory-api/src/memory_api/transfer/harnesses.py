@@ -50,6 +50,11 @@ from memory_api.transfer.topic_making import index_unlinked
 
 __all__ = ["HARNESSES", "HarnessRequest", "harness_scopes"]
 
+_CLAUDE_DIR = "the folder it uses in place of ~/.claude"
+_CLAUDE_ELSEWHERE = ELSEWHERE.format(
+    variable="CLAUDE_CONFIG_DIR", harness="Claude Code", folder=_CLAUDE_DIR
+)
+
 
 @dataclass(frozen=True, slots=True)
 class HarnessRequest:
@@ -94,8 +99,7 @@ def _claude_code(request: HarnessRequest, workspace: Path, env: Mapping[str, str
     folder = claude_code_memory_dir(str(workspace), env)
     if not folder.is_dir():
         raise SourceError(
-            f"Claude Code keeps no memory for that Workspace here: {folder}. "
-            f"{ELSEWHERE.format(variable='CLAUDE_CONFIG_DIR', harness='Claude Code')}"
+            f"Claude Code keeps no memory for that Workspace here: {folder}. {_CLAUDE_ELSEWHERE}"
         )
     if folder.parent.parent == config_dir(env) / "projects":
         anyway = import_command(folder, workspace, request.project, request.agent)

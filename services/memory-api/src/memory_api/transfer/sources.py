@@ -156,12 +156,13 @@ def _spend(size: int, origin: str, *, history: bool = False) -> None:
 
 
 ELSEWHERE = (
-    "If {harness} keeps its files elsewhere, set {variable} to that folder and run the import "
+    "If {harness} keeps its files elsewhere, set {variable} to {folder} and run the import "
     "again; a memory folder of your own: `memory-api memory import FOLDER --user` "
     "(or --workspace PATH)"
 )
 """The next step a ``--from HARNESS`` import that found nothing ends with (``harness``, the
-``variable`` that moves its files)."""
+``variable`` that moves its files, and ``folder``: which folder that variable names, as the
+harness reads it — not the memory folder the message named before it, which lies deeper)."""
 
 
 @dataclass(frozen=True, slots=True)
