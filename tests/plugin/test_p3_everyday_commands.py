@@ -10,6 +10,7 @@ which the harness takes as no answer and runs the command unguarded).
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import sys
@@ -244,7 +245,8 @@ def _lines_run_and_peak_bytes(command: str) -> tuple[int, int]:
         shell_paths(command, "/tmp", {"X": "/tmp/x"})
     finally:
         sys.settrace(None)
-    tracemalloc.start()
+    gc.collect()  # every reading starts from no garbage and the collector's counts at zero:
+    tracemalloc.start()  # the peak then depends on the command, not on the tests run before
     try:
         shell_paths(command, "/tmp", {"X": "/tmp/x"})
         peak = tracemalloc.get_traced_memory()[1]
