@@ -45,6 +45,7 @@ IN_A_FOLDER_BUILT_AT_RUN_TIME = [
 changed since its commit; the Workspace is a repository holding ``own.md``."""
 PLACES_BUILT_AT_RUN_TIME = [
     'git worktree add -q "$(cat target)"/wt',
+    'git worktree add -q "$(cat target)/$(basename "$PWD")-feature"',
     'git clone -q . "$(cat target)"/c',
     'git init -q "$(cat target)"/i',
     'git bundle create "$(cat target)"/b HEAD',
@@ -104,6 +105,10 @@ def test_p3_git_writing_in_a_folder_or_at_a_place_built_at_run_time_is_refused(
         ('git -C "$(git rev-parse --show-toplevel)" restore own.md', "own.md"),
         ('git checkout -q -b "topic-$(date +%F)"', ".git"),
         ("git worktree add -q ../wt2", "../wt2/own.md"),
+        (
+            'git worktree add -q "../$(basename "$PWD")-feature" -b feature',
+            "../my-app-feature/own.md",
+        ),
         ("git archive -o out.tar HEAD", "out.tar"),
         ("git format-patch -q -o patches --root", "patches"),
         ("git diff --output=changes.diff HEAD", "changes.diff"),

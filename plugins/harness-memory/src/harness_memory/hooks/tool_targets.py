@@ -52,6 +52,7 @@ import itertools
 import os
 import re
 import shlex
+import shutil
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -1492,6 +1493,33 @@ def _code_variable(text: str, depth: int) -> bool:
 _RUN_TIME_NAME_RE = re.compile(r"\$[{(A-Za-z_@*0-9!#?$-]|`")
 """An expansion in a command's name (``$cmd``, ``"$@"``, ``${a[@]}``, ``$(…)``, a backquote):
 the program it runs is known only then, unless a known value gives it."""
+_SUBSTITUTED_TEXT_RE = re.compile(r"\$\([^()]*\)")
+"""A command substitution holding none (its nesting read innermost first)."""
+
+
+def _run_time_name(word: str, known: Mapping[str, str | None], *, unsure: bool) -> bool:
+    """Whether the command's name ``word`` (a top-level word as the lexer gives it, quotes
+    read; ``known``: the command's assignments, ``unsure`` as :func:`_named_folder` takes
+    it) is one the shell builds at run time (:data:`_RUN_TIME_NAME_RE`), so it may be any
+    program; not a literal name in a folder that only substitutions of programs printing
+    folders of their own knowledge build (:func:`_named_folder`: ``"$(dirname "$0")"/tool``,
+    ``"$(git rev-parse --show-toplevel)"/bin/lint``: a program called ``tool``, judged as
+    one so named is; the word was quoted, as the lexer splits an unquoted ``$(`` from its
+    text and bash splits its output). ``"$(cat f)"/tool`` may be any program (a link in the
+    folder ``f`` names may lead to ``cp``)."""
+    if not _RUN_TIME_NAME_RE.search(word):
+        return False
+    folder, _, name = word.rpartition("/")
+    if not name or any(char in name for char in "$`()") or not folder:
+        return True
+    outside = folder
+    while (unnested := _SUBSTITUTED_TEXT_RE.sub("", outside)) != outside:
+        outside = unnested
+    if any(char in outside for char in "$`()"):
+        return True  # a variable, a backquote: any folder, or words bash splits
+    return not _named_folder(folder, known, unsure=unsure)
+
+
 _ENVIRONMENT_NAME_RE = re.compile(
     r"^\$(?:(?P<plain>[A-Za-z_][A-Za-z0-9_]*)|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
     r"(?:(?P<colon>:?)-(?P<default>[A-Za-z0-9._/+-]*))?\})$"
@@ -1817,16 +1845,26 @@ class _Writes:
         self._run_lost = self.folder_unknown
         self._run_data = self.folder_unknown and self._cd_data
         # ``$(echo cp)``, ``$x``; an alias or hashed name the command defines: ``alias c=cp``
-        self._run_named = name == "$" or bool(_RUN_TIME_NAME_RE.search(word)) or self._name_unread
+        self._run_named = name == "$" or self._built_name(word) or self._name_unread
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
 
-    def _linked_program(self, word: str) -> str | None:
+    def _built_name(self, word: str) -> bool:
+        """Whether the command's name ``word`` may be any program (:func:`_run_time_name`),
+        or names one in a folder built at run time by a name that in the shell's folder is a
+        link to a program the guard reads (``"$(dirname "$0")"/tool``, ``./tool`` -> ``cp``:
+        ``$0`` of ``bash -c`` names no folder)."""
+        if _run_time_name(word, self._known, unsure=self._unsure):
+            return True
+        name = word.rsplit("/", 1)[-1]
+        return "$" in word and self._linked_program(f"./{name}", named=False) is not None
+
+    def _linked_program(self, word: str, *, named: bool = True) -> str | None:
         """The program a literal path ``word`` names (``./tool``, ``bin/x``) when it is a link
         to one whose writes the guard reads under another name (``ln -s /bin/cp tool``:
         ``./tool note.md "$(cat f)"/a.md`` runs ``cp``, which writes its last word); None
         for a bare name, a path built at run time or to a program of its own name."""
-        if "/" not in word or "$" in word or "`" in word or self._command is not None:
+        if "/" not in word or "$" in word or "`" in word or (named and self._command is not None):
             return None
         try:
             real = os.path.realpath(os.path.join(self._base, _tilde(word, self._environ)))  # noqa: PTH118
@@ -2089,7 +2127,7 @@ class _Writes:
         if self._name_unread:
             return True  # an alias the command defines (``alias l=ln``)
         if name != "$":
-            return bool(_RUN_TIME_NAME_RE.search(name))
+            return self._built_name(name)
         if self.top_level:
             return True  # ``$(npm bin)/eslint``, ``$(echo ln -s … --suffix=)/git``: any program
         return any(word not in self._tails and word != "$" for word in said[::2])
@@ -2990,6 +3028,12 @@ _NAME_ONLY_RE = re.compile(
 )
 """Substitutions whose output is one name with no ``..`` and no literal text of the command's
 own (a date of ``%`` fields and ``-_:T``, a count, an account or host name, a commit id)."""
+_BASENAME_RE = re.compile(
+    r'\$\(\s*basename\s+(?P<q>"?)(?:\$PWD|\$\{PWD\}|\$HOME|\$\{HOME\})(?P=q)\s*\)'
+)
+"""``$(basename "$PWD")`` (or ``$HOME``): one name, the last of a folder's path, read as a
+name-only substitution is (``git worktree add "../$(basename "$PWD")-feature"``: a sibling
+folder of the shell's)."""
 _MKTEMP_RE = re.compile(r"^\s*mktemp(?:\s+-[dqu]+)*\s*$")
 """``mktemp`` without a template: a new name in ``$TMPDIR`` (``/tmp`` when unset)."""
 _RUN_TIME_NAME = "@"
@@ -3000,13 +3044,15 @@ guard allows (``…/my-app-1a2b3c4$(date +%-d)`` is no Session's scope)."""
 
 def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
     """``command`` with the command substitutions whose output this can tell put in as text:
-    a name-only one (:data:`_NAME_ONLY_RE`: ``$(date +%F)``, ``$(nproc)``) as one name, and
+    a name-only one (:data:`_NAME_ONLY_RE`: ``$(date +%F)``, ``$(nproc)``; :data:`_BASENAME_RE`)
+    as one name, a program lookup as the program's path (:func:`_looked_up`), and
     ``$(mktemp)``/``$(mktemp -d)`` as a path in the temporary folder (``$TMPDIR``, unless the
     command sets it). So ``> logs/build-$(date +%F).log`` and ``out=$(mktemp); … > "$out"``
     name a known place; every other substitution stays for the shell."""
     if "$(" not in command and "`" not in command:
         return command
     folder = None if "TMPDIR" in command else environ.get("TMPDIR") or "/tmp"  # noqa: S108
+    command = _BASENAME_RE.sub(_RUN_TIME_NAME, command)
 
     def text(match: re.Match[str]) -> str:
         inner = match.group("dollar")
@@ -3015,9 +3061,47 @@ def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
             return _RUN_TIME_NAME
         if folder is not None and _MKTEMP_RE.match(inner):
             return f"{folder.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
-        return match.group(0)
+        return _looked_up(inner, command, environ) or match.group(0)
 
     return _SUBSTITUTION_RE.sub(text, command)
+
+
+_LOOKUP_RE = re.compile(
+    r"^\s*(?P<by>which|command\s+-v|type\s+-P|pyenv\s+which)\s+(?P<name>[A-Za-z0-9_.+-]+)\s*$"
+)
+"""A substitution that only looks a program up and prints its path (``which python3``,
+``command -v node``, ``type -P make``, ``pyenv which python``)."""
+_LITERAL_PATH_RE = re.compile(r"^/[A-Za-z0-9_./+-]+$")
+"""An absolute path the lexer reads as one word, as written."""
+_LOOKUP_UNSURE_RE = re.compile(r"PATH|alias|hash|enable|function\s|\(\s*\)\s*(?:[{(]|$)", re.M)
+"""What in a command may change what a lookup finds: ``PATH`` set, an alias, ``hash -p``, a
+builtin turned off, a function defined (``which() { echo cp; }``)."""
+
+
+def _looked_up(inner: str, command: str, environ: Mapping[str, str]) -> str | None:
+    """The path a program lookup ``inner`` (:data:`_LOOKUP_RE`) prints, as text for the
+    lexer: ``$(which python3) -m pytest`` runs ``python3`` (judged as that program), never
+    any writer, as ``$(echo cp)`` may be. ``which``/``command -v``/``type -P`` are read as
+    the program found in ``PATH`` (the environment's; absolute folders only) is spelt;
+    ``pyenv which X`` as ``X`` in pyenv's root, a folder it prints (``"$(pyenv root)"/…/X``).
+    None (left to the shell, any program) when the command may change the lookup
+    (:data:`_LOOKUP_UNSURE_RE`, exported functions, ``BASH_ENV``) or the program is not
+    found (an empty output: the next word would be the command's name)."""
+    looked = _LOOKUP_RE.match(inner)
+    if looked is None or _LOOKUP_UNSURE_RE.search(command) or "BASH_ENV" in environ:
+        return None
+    if any(key.startswith("BASH_FUNC_") for key in environ):
+        return None
+    path = environ.get("PATH") or os.environ.get("PATH", os.defpath)
+    if any(not folder.startswith("/") for folder in path.split(":")):
+        return None  # ``.`` or an empty entry: the shell's folder, which a cd changes
+    name = looked.group("name")
+    if looked.group("by").startswith("pyenv"):
+        return f'"$(pyenv root)"/versions/{_RUN_TIME_NAME}/bin/{name}'
+    found = shutil.which(name, path=path)
+    if found is None or not _LITERAL_PATH_RE.match(found):
+        return None
+    return found
 
 
 def _cd_folders(
