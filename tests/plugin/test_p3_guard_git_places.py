@@ -55,6 +55,10 @@ PLACES_BUILT_AT_RUN_TIME = [
     'git config -f "$(cat target)"/c k.v 1',
     'git diff --output="$(cat target)"/d.md HEAD',
     'git log --output "$(cat target)"/l.md',
+    'git -C "$(cat target)" diff --output=a.md HEAD',
+    'git -C "$(cat target)" log -1 --output=a.md',
+    'git -C "$(cat target)" show --output a.md',
+    'git -C "$(cat target)" diff --no-index --output=a.md MEMORY.md MEMORY.md',
 ]
 """Each was let through; each writes the place named."""
 

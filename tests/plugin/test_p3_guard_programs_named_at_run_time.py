@@ -48,6 +48,8 @@ NAMED_AND_PLACED_AT_RUN_TIME = [
     'hash -p /bin/cp c; c note.md "$(cat target)"/a.md',
     'find . -maxdepth 1 -name note.md -exec cp {{}} "$(cat target)"/a.md \\;',
     'find . -maxdepth 1 -name note.md -exec tee "$(cat target)"/a.md \\; < note.md',
+    'find . -maxdepth 0 -exec $(echo cp) note.md "$(cat target)"/a.md \\;',
+    'find . -maxdepth 0 -execdir `echo cp` note.md "$(cat target)"/a.md \\;',
     '$(which cp) note.md "$(cat target)"/a.md',
     '"$(command -v cp)" note.md "$(cat target)"/a.md',
     'which() {{ echo cp; }}; $(which python3) note.md "$(cat target)"/a.md',

@@ -2562,6 +2562,7 @@ def _found_places(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
             and (  # ``{}``: what it finds, judged as swept
                 running in _OPERAND_WRITERS
                 or running in SYNCERS
+                or running == "$"  # ``-exec $(echo cp) …``: the lexer's word for ``$(…)``
                 or _RUN_TIME_NAME_RE.search(running)
             )
         ):
@@ -2589,7 +2590,8 @@ def _git_folders(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     whether it is built at run time) writes that its words name: the folders it works in by
     its own options before its command (``-C DIR``, ``--git-dir[=]DIR``, ``--work-tree[=]DIR``,
     ``-c core.worktree=DIR``) when its command may write the work tree's files (any but
-    :data:`_GIT_READERS`: ``git -C "$(cat f)" restore .`` rewrites files where ``f`` says),
+    :data:`_GIT_READERS`: ``git -C "$(cat f)" restore .`` rewrites files where ``f`` says;
+    a reader too when it writes a place, ``diff --output=a.md``, relative to that folder),
     and its command's own places (:func:`_git_command_places`)."""
     folders: list[tuple[str, bool]] = []
     at = 0
@@ -2598,7 +2600,8 @@ def _git_folders(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
         name, equals, value = word.partition("=")
         if not word.startswith("-"):
             places = _git_command_places(word, operands[at + 1 :])
-            return places if word in _GIT_READERS else [*folders, *places]
+            # a reader writing its output (``diff --output=a.md``) writes it in the folder
+            return places if word in _GIT_READERS and not places else [*folders, *places]
         valued = name in _GIT_VALUED and not equals and at + 1 < len(operands)
         taken = operands[at + 1] if valued else None
         at += 2 if taken is not None else 1
