@@ -2633,21 +2633,17 @@ def _git_command_places(command: str, operands: list[tuple[str, bool]]) -> list[
     """The places git's ``command`` given ``operands`` (each with whether it is built at run
     time) writes: :data:`_GIT_PLACING`'s operands, :data:`_GIT_OUTPUTS`' values and any
     command's ``--output`` (``git diff --output=FILE``), each as ``-o VALUE``, ``-oVALUE``,
-    ``--opt=VALUE`` or ``--opt VALUE``."""
+    ``--opt=VALUE`` or ``--opt VALUE``, a long one shortened to any start of its name as
+    git's option parser takes a unique one (:func:`~harness_memory.hooks.option_words.
+    read_options`: ``git config --fil FILE``), each word the value is in."""
     options = (*_GIT_OUTPUTS.get(command, ()), "--output")
-    places: list[tuple[str, bool]] = []
-    for at, (word, built) in enumerate(operands):
-        name, equals, _ = word.partition("=")
-        short = next((o for o in options if len(o) == 2 and word.startswith(o)), None)
-        if name in options and not equals and at + 1 < len(operands):
-            places.append(operands[at + 1])
-        elif (
-            (name in options and equals)
-            or (short is not None and word != short)
-            or (command in _GIT_PLACING and built)
-        ):
-            places.append((word, built))
-    return places
+    words = [word for word, _ in operands]
+    valued = {at for _, at, _ in read_options(words, table_for("git"), options).values}
+    return [
+        (word, built)
+        for at, (word, built) in enumerate(operands)
+        if at in valued or (command in _GIT_PLACING and built)
+    ]
 
 
 _IMPORTS_READ = 64
