@@ -145,6 +145,8 @@ def test_p3_a_program_looked_up_or_in_a_printed_folder_is_judged_as_that_program
         '$(command -v python3) scripts/build.py "$(pwd)/dist"',
         '"$(dirname "$0")"/build.sh --config "$(pwd)/cfg.json"',
         '$(pyenv which python) -m pip install -r "$(git rev-parse --show-toplevel)/reqs.txt"',
+        '"$(pyenv which python)" -m pip install -r "$(pwd)/reqs.txt"',
+        '"$(which python3)" -m pytest -q "$(pwd)/tests"',
         "npm test",
         "npx eslint --fix src",
         "npm run build && mkdir -p dist && echo ok > dist/stamp",

@@ -3060,7 +3060,8 @@ def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
             return _RUN_TIME_NAME
         if folder is not None and _MKTEMP_RE.match(inner):
             return f"{folder.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
-        return _looked_up(inner, command, environ) or match.group(0)
+        quoted = command[match.start() - 1 : match.start()] == '"'
+        return _looked_up(inner, command, environ, quoted=quoted) or match.group(0)
 
     return _SUBSTITUTION_RE.sub(text, command)
 
@@ -3077,12 +3078,13 @@ _LOOKUP_UNSURE_RE = re.compile(r"PATH|alias|hash|enable|function\s|\(\s*\)\s*(?:
 builtin turned off, a function defined (``which() { echo cp; }``)."""
 
 
-def _looked_up(inner: str, command: str, environ: Mapping[str, str]) -> str | None:
+def _looked_up(inner: str, command: str, environ: Mapping[str, str], *, quoted: bool) -> str | None:
     """The path a program lookup ``inner`` (:data:`_LOOKUP_RE`) prints, as text for the
     lexer: ``$(which python3) -m pytest`` runs ``python3`` (judged as that program), never
     any writer, as ``$(echo cp)`` may be. ``which``/``command -v``/``type -P`` are read as
     the program found in ``PATH`` (the environment's; absolute folders only) is spelt;
-    ``pyenv which X`` as ``X`` in pyenv's root, a folder it prints (``"$(pyenv root)"/…/X``).
+    ``pyenv which X`` as ``X`` in pyenv's root, a folder it prints (``"$(pyenv root)"/…/X``;
+    in double quotes, ``quoted``, without quotes of its own).
     None (left to the shell, any program) when the command may change the lookup
     (:data:`_LOOKUP_UNSURE_RE`, exported functions, ``BASH_ENV``) or the program is not
     found (an empty output: the next word would be the command's name)."""
@@ -3096,7 +3098,8 @@ def _looked_up(inner: str, command: str, environ: Mapping[str, str]) -> str | No
         return None  # ``.`` or an empty entry: the shell's folder, which a cd changes
     name = looked.group("name")
     if looked.group("by").startswith("pyenv"):
-        return f'"$(pyenv root)"/versions/{_RUN_TIME_NAME}/bin/{name}'
+        root = "$(pyenv root)" if quoted else '"$(pyenv root)"'
+        return f"{root}/versions/{_RUN_TIME_NAME}/bin/{name}"
     found = shutil.which(name, path=path)
     if found is None or not _LITERAL_PATH_RE.match(found):
         return None
