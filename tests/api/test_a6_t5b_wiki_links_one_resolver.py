@@ -130,3 +130,60 @@ async def test_t5b_a_body_link_into_a_sub_folder_in_another_case_is_no_dangling_
     for findings in (view["findings"], topic["findings"]):
         dangling = [f["message"] for f in findings if f["code"] == "dangling-wiki-link"]
         assert dangling == ["[[Notes/Gone]] names no topic file of this scope"]
+
+
+async def _undo_delete(client: Client, name: str) -> dict[str, object]:
+    deleted = await ok_json(await client.get(f"{memory_url()}/scopes/user/deleted"))
+    [entry] = [entry for entry in deleted["files"] if entry["file"] == name]
+    return await ok_json(
+        await client.post(
+            f"{memory_url()}/scopes/user/files/{name}/restore",
+            json={"version": entry["restoreVersion"]},
+        )
+    )
+
+
+async def test_a6_a_delete_keeps_a_wiki_link_that_names_another_file_once_it_is_gone(
+    client: Client, agent: AgentHome
+) -> None:
+    """On a case-sensitive disk ``[[DEPLOY]]`` opens ``Deploy.md`` while it is there (sorted
+    first) and ``deploy.md`` once it is gone, as Obsidian opens it: the delete of
+    ``Deploy.md`` prunes only the line spelling it; the undo puts back exactly that line."""
+    for name in ("deploy.md", "Deploy.md"):
+        write_topic(agent.user, name)
+    index = ["- [[DEPLOY]] - how we deploy", "- [[deploy]] - x", "- [[Deploy]] - the other"]
+    (agent.user / layout.INDEX_FILE).write_text("\n".join(index) + "\n", encoding="utf-8")
+
+    result = await ok_json(await client.delete(file_url("user", "Deploy.md")))
+
+    assert result["removedIndexLines"] == [index[2]]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == (
+        f"{index[0]}\n{index[1]}\n"
+    )
+    assert await _link_findings(client) == []
+    restored = await _undo_delete(client, "Deploy.md")
+    assert restored["indexLinesAdded"] == [index[2]]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == "\n".join(index) + "\n"
+
+
+async def test_a6_a_delete_keeps_a_link_without_type_another_type_still_answers(
+    client: Client, agent: AgentHome
+) -> None:
+    """Claude Code's type prefixes: ``[[testing]]`` names ``project_testing.md`` and, once it
+    is deleted, ``feedback_testing.md``: the line stays; ``[[project_testing]]`` spells the
+    file and goes; the undo puts back exactly the line the delete took."""
+    for name in ("project_testing.md", "feedback_testing.md"):
+        write_topic(agent.user, name)
+    index = ["# Memory", "- [[testing]] - how we test", "- [[project_testing|plan]] - the plan"]
+    (agent.user / layout.INDEX_FILE).write_text("\n".join(index) + "\n", encoding="utf-8")
+
+    result = await ok_json(await client.delete(file_url("user", "project_testing.md")))
+
+    assert result["removedIndexLines"] == [index[2]]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == (
+        f"{index[0]}\n{index[1]}\n"
+    )
+    assert await _link_findings(client) == []
+    restored = await _undo_delete(client, "project_testing.md")
+    assert restored["indexLinesAdded"] == [index[2]]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == "\n".join(index) + "\n"

@@ -130,3 +130,35 @@ def test_t3_a_wiki_link_in_a_table_cell_escapes_its_pipe() -> None:
     assert lint_links([topic], ["properties.md", "Permalinks.md"]) == []
     index = "| note | why |\n|---|---|\n| [[Permalinks\\|links]] | stable addresses |\n"
     assert [f.code for f in lint_index(index, ["Permalinks.md"])] == []
+
+
+@pytest.mark.parametrize(
+    ("files", "deleted", "kept"),
+    [
+        # [[x]] and [[user_x]] name feedback_x.md once project_x.md is gone
+        (["project_x.md", "feedback_x.md"], "project_x.md", ["- [[x]] - a", "- [[user_x]] - b"]),
+        # on a case-sensitive disk [[DEPLOY]] names deploy.md once Deploy.md is gone
+        (["deploy.md", "Deploy.md"], "Deploy.md", ["- [[DEPLOY]] - a", "- [[deploy]] - b"]),
+    ],
+)
+def test_a6_a_wiki_link_another_file_answers_once_the_file_is_gone_stays(
+    files: list[str], deleted: str, kept: list[str]
+) -> None:
+    """A delete prunes a wiki link that does not spell the deleted file only when, without
+    that file, the link would name nothing: one another file answers is still a working link."""
+    index = "\n".join([*kept, f"- [[{deleted.removesuffix('.md')}]] - spelled as the file", ""])
+    text, removed = prune_index(index, deleted, files=files)
+    assert removed == [f"- [[{deleted.removesuffix('.md')}]] - spelled as the file"]
+    assert text.splitlines() == kept
+    assert wiki_names_naming(index, deleted, files) == frozenset()
+
+
+def test_a6_a_loose_wiki_link_is_pruned_when_nothing_else_answers_it() -> None:
+    """``[[testing]]`` and ``[[Project Testing]]`` name ``project_testing.md``; with it gone
+    no other file answers them, so the delete prunes both."""
+    files = ["project_testing.md", "feedback_style.md"]
+    index = "- [[testing]] - a\n- [[Project Testing]] - b\n- [[style]] - c\n"
+    assert prune_index(index, "project_testing.md", files=files) == (
+        "- [[style]] - c\n",
+        ["- [[testing]] - a", "- [[Project Testing]] - b"],
+    )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import io
 import json
+import subprocess
 import sys
 import tracemalloc
 from collections.abc import Callable
@@ -174,12 +175,9 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Pa
     return root, work
 
 
-@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
-@pytest.mark.parametrize("command", EVERYDAY)
-def test_p3_everyday_commands_are_not_refused(
-    workspace: tuple[Path, Path], tmp_path: Path, harness: str, command: str
-) -> None:
-    root, work = workspace
+def _hook_says(root: Path, work: Path, state: Path, harness: str, command: str) -> str:
+    """What ``harness``'s pre-tool hook prints for its shell tool running ``command`` in the
+    Workspace ``work`` (``""``: allowed), asserted to exit 0."""
     event, tool = (
         ("before-tool", "run_shell_command") if harness == "gemini" else ("pre-tool-use", "Bash")
     )
@@ -190,13 +188,63 @@ def test_p3_everyday_commands_are_not_refused(
         "tool_name": tool,
         "tool_input": {"command": command},
     }
-    flags = ["--memory-root", str(root), "--state-dir", str(tmp_path / "state")]
+    flags = ["--memory-root", str(root), "--state-dir", str(state)]
     out = io.StringIO()
     stdin = io.BytesIO(json.dumps(hook).encode())
-
     assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
+    return out.getvalue()
 
-    assert out.getvalue() == "", (command, out.getvalue())
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize("command", EVERYDAY)
+def test_p3_everyday_commands_are_not_refused(
+    workspace: tuple[Path, Path], tmp_path: Path, harness: str, command: str
+) -> None:
+    root, work = workspace
+
+    said = _hook_says(root, work, tmp_path / "state", harness, command)
+
+    assert said == "", (command, said)
+
+
+EVERYDAY_NOTES = [
+    ("cp -t {own} note.md", "{own}/note.md"),
+    ("mv -t {own} note.md", "{own}/note.md"),
+    ("cp -vt {own} note.md", "{own}/note.md"),
+    ("cp -t {user} note.md", "{user}/note.md"),
+    ("install -m 644 note.md {own}/", "{own}/note.md"),
+    ("cp -S .bak -b note.md {own}/", "{own}/note.md"),
+    ("rsync -a --chmod F644 note.md {own}/", "{own}/note.md"),
+    ("pax -rw note.md {own}", "{own}/note.md"),
+    (
+        "cd {own} && grep -v old MEMORY.md > MEMORY.md.tmp && mv MEMORY.md.tmp MEMORY.md",
+        "{own}/MEMORY.md",
+    ),
+]
+"""A note copied into the Session's own or the user's scope by a name the service addresses
+(K-7), with options and values before it, or a scope file rewritten through a temporary name:
+each was refused, the guard taking an option's value or the ``-t`` folder for the name."""
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize(("command", "place"), EVERYDAY_NOTES)
+def test_p3_everyday_note_writes_into_a_scope_pass_and_land_where_the_guard_said(
+    workspace: tuple[Path, Path], tmp_path: Path, harness: str, command: str, place: str
+) -> None:
+    root, work = workspace
+    own = root / workspace_memory_key(work)
+    (work / "note.md").write_text("x\n", encoding="utf-8")
+    (own / "MEMORY.md").write_text("keep\nold\n", encoding="utf-8")
+    shell = command.format(own=own, user=root / "user")
+
+    said = _hook_says(root, work, tmp_path / "state", harness, shell)
+    subprocess.run(["bash", "-c", shell], cwd=work, check=True, capture_output=True)
+
+    assert said == "", (shell, said)
+    landed = Path(place.format(own=own, user=root / "user"))
+    wanted = "keep\n" if landed.name == "MEMORY.md" else "x\n"
+    assert landed.read_text(encoding="utf-8") == wanted, landed
+    assert {path.name for path in own.iterdir()} <= {"MEMORY.md", "note.md"}  # no temporary
 
 
 HOSTILE: dict[str, Callable[[int], str]] = {

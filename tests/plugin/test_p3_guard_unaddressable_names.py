@@ -103,6 +103,18 @@ SHELL_WRITES = [
     ("install -m 644 note.md {root}/{own}/X.MD", "X.MD"),
     ("echo x >| {root}/{own}/X.MD", "X.MD"),
     ("cat <<EOF > {root}/{own}/X.MD\nx\nEOF", "X.MD"),
+    # a source copied into a folder by its name, whatever options come first
+    ("cp -t {root}/{own} note.txt", "note.txt"),
+    ("mv -t {root}/{own} note.txt", "note.txt"),
+    ("cp -vt {root}/user note.txt", "note.txt"),
+    ("install -m 644 note.txt {root}/{own}/", "note.txt"),
+    ("cp -S .bak -b note.txt {root}/{own}/", "note.txt"),
+    ("rsync -a --chmod F644 note.txt {root}/{own}/", "note.txt"),
+    ("pax -rw note.txt {root}/{own}", "note.txt"),
+    # a temporary name that stays, or is moved onto another the service cannot address
+    ("cd {root}/{own} && grep -v old MEMORY.md > MEMORY.md.tmp", "MEMORY.md.tmp"),
+    ("cd {root}/{own} && echo x > a.tmp && mv a.tmp UPPER.MD", "UPPER.MD"),
+    ("cd {root}/{own} && echo x > a.tmp && mv a.tmp a.md && rm a.md && echo y > a.tmp", "a.tmp"),
 ]
 """Each was let through: bash wrote a file no route of the service can address."""
 
@@ -114,6 +126,7 @@ def test_p3_a_shell_write_of_a_name_the_service_cannot_address_is_refused(
 ) -> None:
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     (where.workspace / "note.txt").write_text("x\n", encoding="utf-8")
+    (where.root / where.own / "MEMORY.md").write_text("keep\nold\n", encoding="utf-8")
     shell = fill(command, where)
     own, user = where.root / where.own, where.root / "user"
     before = {*own.iterdir(), *user.iterdir()}
@@ -137,12 +150,29 @@ def test_p3_a_shell_write_of_a_name_the_service_cannot_address_is_refused(
         ("cp note.md {root}/{own}/", "{root}/{own}/note.md"),
         ("echo x > UPPER.MD", "UPPER.MD"),
         ("echo x > {root}/{own}/ok.md && rm {root}/{own}/ok.md && echo y > b.md", "b.md"),
+        # options and their values, and the -t folder, are no name copied into the scope
+        ("cp -t {root}/{own} note.md", "{root}/{own}/note.md"),
+        ("mv -t {root}/{own} note.md", "{root}/{own}/note.md"),
+        ("cp -vt {root}/{own} note.md", "{root}/{own}/note.md"),
+        ("cp -t {root}/user note.md", "{root}/user/note.md"),
+        ("cp --target-dir={root}/{own} note.md", "{root}/{own}/note.md"),
+        ("install -m 644 note.md {root}/{own}/", "{root}/{own}/note.md"),
+        ("cp -S .bak -b note.md {root}/{own}/", "{root}/{own}/note.md"),
+        ("rsync -a --chmod F644 note.md {root}/{own}/", "{root}/{own}/note.md"),
+        ("pax -rw note.md {root}/{own}", "{root}/{own}/note.md"),
+        # a temporary name moved onto its own in the same command
+        (
+            "cd {root}/{own} && grep -v old MEMORY.md > MEMORY.md.tmp"
+            " && mv MEMORY.md.tmp MEMORY.md",
+            "{root}/{own}/MEMORY.md",
+        ),
     ],
 )
 def test_p3_names_the_service_addresses_and_writes_outside_memory_pass(
     where: Layout, harness: str, command: str, place: str
 ) -> None:
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.root / where.own / "MEMORY.md").write_text("keep\nold\n", encoding="utf-8")
     assert_allowed_and_bash_writes_there(where, harness, command, place)
 
 

@@ -14,6 +14,7 @@ never fails on it, then or later.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 from harness_memory.remote import RemoteCopy
 from memory_core import layout
@@ -128,3 +129,114 @@ def test_r2_a_name_too_long_for_the_service_s_disk_is_kept_under_a_cut_name_and_
             "GET", f"/api/projects/acme/agents/{new_agent}/memory/scopes/user/changes"
         )
         assert status == 200 and body["versions"][0]["author"]["source"] == "sync"
+
+
+def _sent_once(laptop: RemoteCopy, served_root: Path) -> str:
+    """The laptop, synced before, writes the long name and sends it without fetching (the
+    post-write hook's ``send_only``): the service's disk keeps it under its cut, the laptop's
+    copy still under the long name. The cut name."""
+    user = laptop.memory_root / "user"
+    user.mkdir(parents=True)
+    (user / "other.md").write_text("synced before\n", encoding="utf-8")
+    synced(laptop)
+    (user / LONG).write_text(TEXT, encoding="utf-8")
+    (user / layout.INDEX_FILE).write_text(f"- [Deploys]({LONG}) how we ship\n", "utf-8")
+    [first] = laptop.sync(None, send_only=True)
+    assert first.ok and first.sent
+    assert LONG in texts(user)  # sent, not fetched
+    [cut] = set(texts(served_root / "user")) - {layout.INDEX_FILE, "other.md"}
+    return cut
+
+
+def test_r2_a_second_send_of_a_long_name_edits_the_file_kept_under_the_cut_name(
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
+) -> None:
+    """The service's disk takes 143-byte names and the laptop sends twice without fetching
+    between: its second send, an edit of the long name measured against its first (which the
+    service took under the cut name), is an edit of that cut file. It made ``…~hash-2.md``
+    (the edit, linked by no line) beside the old text, and an outcome line falsely saying
+    its index lines pointed there."""
+    served_root.mkdir(parents=True, exist_ok=True)
+    with short_names_disk(tmp_path, at=served_root):
+        laptop = machine(shared_service, new_agent, tmp_path, "laptop")
+        cut = _sent_once(laptop, served_root)
+        user = laptop.memory_root / "user"
+        (user / LONG).write_text(TEXT + "never on holidays\n", encoding="utf-8")
+        [second] = laptop.sync(None, send_only=True)
+        assert second.ok and second.sent
+        assert second.outcomes == [], second.outcomes
+        held = texts(served_root / "user")
+        assert held == {
+            "other.md": "synced before\n",
+            cut: TEXT + "never on holidays\n",
+            layout.INDEX_FILE: f"- [Deploys]({cut}) how we ship\n",
+        }
+        synced(laptop)
+        assert texts(laptop.memory_root / "user") == held == texts(served_root / "user")
+
+
+def test_r2_a_cut_file_deleted_on_the_service_stays_deleted_when_the_laptop_sends_again(
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
+) -> None:
+    """The laptop's second send leaves the long name as it sent it: a delete of the cut file
+    on the service stands (it came back under the cut name, as a new note)."""
+    served_root.mkdir(parents=True, exist_ok=True)
+    with short_names_disk(tmp_path, at=served_root):
+        laptop = machine(shared_service, new_agent, tmp_path, "laptop")
+        cut = _sent_once(laptop, served_root)
+        status, _, body = shared_service.request(
+            "DELETE",
+            f"/api/projects/acme/agents/{new_agent}/memory/scopes/user/files/{quote(cut)}",
+        )
+        assert status == 200, body
+        user = laptop.memory_root / "user"
+        (user / "other.md").write_text("synced before, edited\n", encoding="utf-8")
+        [second] = laptop.sync(None, send_only=True)
+        assert second.ok and second.sent
+        held = texts(served_root / "user")
+        assert set(held) == {"other.md", layout.INDEX_FILE}
+        assert held["other.md"] == "synced before, edited\n"
+        synced(laptop)
+        assert texts(laptop.memory_root / "user") == held == texts(served_root / "user")
+
+
+def test_r2_a_machine_whose_disk_cuts_names_takes_a_second_edit_into_the_cut_file(
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
+) -> None:
+    """The desktop's disk takes 143-byte names; the laptop (synced before) sends the long
+    name, then an edit of it, each without fetching: the desktop keeps the note under the cut
+    name and takes the edit into it, one file, every copy alike in the end."""
+    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
+    with short_names_disk(tmp_path) as disk:
+        desktop = RemoteCopy(
+            url=shared_service.url,
+            token=shared_service.token,
+            project="acme",
+            agent=new_agent,
+            state_dir=disk / "state",
+            timeout=30.0,
+        )
+        user = laptop.memory_root / "user"
+        user.mkdir(parents=True)
+        (user / "other.md").write_text("synced before\n", encoding="utf-8")
+        synced(laptop)
+        synced(desktop)
+        (user / LONG).write_text(TEXT, encoding="utf-8")
+        (user / layout.INDEX_FILE).write_text(f"- [Deploys]({LONG}) how we ship\n", "utf-8")
+        assert laptop.sync(None, send_only=True)[0].sent
+        synced(desktop)
+        here = texts(desktop.memory_root / "user")
+        [cut] = set(here) - {layout.INDEX_FILE, "other.md"}
+        (user / LONG).write_text(TEXT + "never on holidays\n", encoding="utf-8")
+        assert laptop.sync(None, send_only=True)[0].sent
+        [again] = synced(desktop)
+        assert again.outcomes == [], again.outcomes
+        held = texts(served_root / "user")
+        assert held == {
+            "other.md": "synced before\n",
+            cut: TEXT + "never on holidays\n",
+            layout.INDEX_FILE: f"- [Deploys]({cut}) how we ship\n",
+        }
+        assert texts(desktop.memory_root / "user") == held
+        synced(laptop)
+        assert texts(laptop.memory_root / "user") == held

@@ -392,26 +392,45 @@ def files_linked(text: str, files: Collection[str]) -> set[str]:
     return linked
 
 
-def wiki_names_naming(text: str, file_name: str, files: Collection[str]) -> frozenset[str]:
+def wiki_names_naming(
+    text: str, file_name: str, files: Collection[str], *, exact: bool = False
+) -> frozenset[str]:
     """The names (NFC, as :func:`wiki_link_targets` keys them) other than ``file_name`` that a
     wiki link of the index ``text`` writes for ``file_name``, one of the scope's ``files``,
-    as the lint resolves a wiki link among them (:class:`~memory_core.wiki_links.WikiFiles`:
-    ``[[Deploy Freeze]]`` and ``[[DEPLOY-freeze]]`` name ``deploy-freeze.md``, unless a file
-    of that very name is there). A delete prunes the lines writing them (A-6).
+    and that no other file answers once it is gone: the links a delete of it leaves dangling,
+    whose lines it prunes (A-6). A link is resolved as the lint resolves it
+    (:class:`~memory_core.wiki_links.WikiFiles`: ``[[Deploy Freeze]]`` and
+    ``[[DEPLOY-freeze]]`` name ``deploy-freeze.md``, unless a file of that very name is there).
+    One that another file answers without ``file_name`` is still a working link and is not
+    named: ``[[testing]]`` beside ``feedback_testing.md`` when ``project_testing.md`` goes, or
+    ``[[DEPLOY]]`` beside ``deploy.md`` when ``Deploy.md`` goes on a case-sensitive disk.
+    ``exact``: only the file spelled ``file_name`` goes (its twin in another Unicode
+    normalization stays, :func:`line_links_to`); else every file whose name is it in NFC.
 
     >>> sorted(wiki_names_naming("- [[Deploy Freeze]]\\n- [[deploy]]\\n", "deploy-freeze.md",
     ...                          ["deploy-freeze.md", "deploy.md"]))
     ['Deploy Freeze.md']
+    >>> sorted(wiki_names_naming("- [[testing]]\\n", "project_testing.md",
+    ...                          ["project_testing.md", "feedback_testing.md"]))
+    []
     """
     if "[[" not in text:
         return frozenset()
     wanted = unicodedata.normalize("NFC", file_name)
     table = WikiFiles(files)
-    return frozenset(
+    naming = [
         name
         for name in wiki_link_targets(index_lines(text))
         if name != wanted and table.resolve(name) == wanted
-    )
+    ]
+    if not naming:
+        return frozenset()
+    if exact:
+        left = [file for file in files if file != file_name]
+    else:
+        left = [file for file in files if unicodedata.normalize("NFC", file) != wanted]
+    without = WikiFiles(left)
+    return frozenset(name for name in naming if without.resolve(name) is None)
 
 
 def _targets_with_raw(line: str) -> list[tuple[str, ...]]:
@@ -536,7 +555,9 @@ def prune_index(
     starts = list(itertools.accumulate(map(len, tokens), initial=0))
     fenced = fenced_lines([_content(token) for token in tokens]) if _may_fence(text) else None
     prose = _uncommented(text, tokens)
-    wiki = wiki_names_naming(text, file_name, files) if files is not None else frozenset()
+    wiki = (
+        wiki_names_naming(text, file_name, files, exact=exact) if files is not None else frozenset()
+    )
     may_name = _lines_that_may_name(text, tokens, starts, file_name)
     if wiki:
         may_name = sorted({*may_name, *(n for n, token in enumerate(tokens) if "[[" in token)})

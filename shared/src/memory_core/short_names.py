@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
 from memory_core.index_merge import rewrite_links
@@ -22,7 +22,13 @@ from memory_core.scope_files import is_topic_file
 from memory_core.scope_merge import fitted_name
 from memory_core.shown_names import shown_name
 
-__all__ = ["disk_name_max", "fitted_renames", "relinked_index", "shortened_line"]
+__all__ = [
+    "disk_name_max",
+    "fitted_renames",
+    "held_cuts",
+    "relinked_index",
+    "shortened_line",
+]
 
 
 def disk_name_max(folder: Path) -> int:
@@ -51,6 +57,29 @@ def fitted_renames(
         if fitted is not None:
             renames[name] = fitted
     return renames
+
+
+def held_cuts(base: Collection[str], held: Collection[str], max_bytes: int) -> dict[str, str]:
+    """The topic files of ``base`` (the files a copy sent its change from) whose names are
+    longer than ``max_bytes`` bytes of UTF-8, each to the name this side, whose disk takes no
+    more, keeps it under: its plain cut (:func:`~memory_core.scope_merge.fitted_name` with no
+    name taken), when ``held`` (this side's files) does not hold the long name and ``base``
+    does not hold the cut as a file of its own. The change is measured against that name: an
+    edit of the long name is an edit of the cut file, not a new note under a free name
+    (``…~523d24-2.md``), and a cut file deleted here stays deleted (R-2).
+
+    >>> long = "é" * 100 + ".md"
+    >>> held_cuts([long, "a.md"], ["a.md"], 143) == {long: fitted_name(long, 143, ())}
+    True
+    """
+    cuts: dict[str, str] = {}
+    for name in base:
+        if len(name.encode("utf-8", "surrogateescape")) <= max_bytes or not is_topic_file(name):
+            continue
+        cut = fitted_name(name, max_bytes, ())
+        if cut is not None and name not in held and cut not in base:
+            cuts[name] = cut
+    return cuts
 
 
 def relinked_index(data: bytes, renames: Mapping[str, str]) -> bytes | None:

@@ -2264,7 +2264,9 @@ class _Writes:
         """Keep in ``found`` what the simple command ``command`` (its options and operands
         ``moving``, all its ``words``) takes away: ``mv``'s sources (``moved``), what a mover
         or ``cp -al`` (second names) sweeps, and what ``find … -delete`` sifts (``sifted``:
-        its starts and the names it matches) or sweeps (its starts, when no name is read)."""
+        its starts and the names it matches) or sweeps (its starts, when no name is read).
+        A name ``mv`` takes away is no longer one the command leaves (``found.named``, K-7):
+        ``grep -v x MEMORY.md > MEMORY.md.tmp && mv MEMORY.md.tmp MEMORY.md``."""
         read = read_options(moving, table_for(command or ""), ("-t", "--target-directory"))
         targeted = any(name in ("-t", "--target-directory") for name, _, _ in read.values)
         paths = [word for word in moving if not word.startswith("-")]
@@ -2273,6 +2275,10 @@ class _Writes:
         linking = bool(read.flags & {"l", "--link"})
         if command in ("mv", "rename"):
             self._found.moved.extend(paths)
+            if command == "mv":  # a temporary name moved onto its own (K-7 judges that one)
+                gone = {os.path.normpath(path) for path in paths}
+                named = self._found.named
+                named[:] = [path for path in named if os.path.normpath(path) not in gone]
         elif command in MOVERS or (command == "cp" and linking):  # ``cp -al``: second names
             self._found.swept.extend(paths)
         elif command == "find" and _FIND_ACTIONS.intersection(moving):
@@ -2478,7 +2484,8 @@ class _Writes:
     ) -> None:
         """Keep in ``found.written`` the places the command ended writes: ``written`` (as
         written and expanded: ``said`` holds the pairs), and for a copy into a folder
-        (``cp x ~/``, ``-t DIR``) the name each source takes there."""
+        (``cp x ~/``, ``-t DIR``, ``pax -rw x DIR``) the name each source takes there
+        (:func:`_copied_into`)."""
         spelled = dict(zip(said[::2], said[1::2], strict=False))
         naming = command not in _REMOVERS
         for word, built in written:
@@ -2487,21 +2494,41 @@ class _Writes:
                 self._after_linker(word)
                 if naming and not word.startswith("-"):
                     self._note_named(word)
-        if command not in DESTINATION_WRITERS or not written:
+        if (command not in DESTINATION_WRITERS and command != "pax") or not written:
             return
-        files = [word for word, _ in operands if not word.startswith("-")]
-        target = _option_values(command, operands, ("-t", "--target-directory"))
-        targeted = bool(target)
-        folder = target[-1][0] if targeted else files[-1] if files else ""
+        folder, sources = _copied_into(command or "", operands)
         place = _tilde(spelled.get(folder, "") or folder, self._environ)
         if not (place.endswith("/") or (Path(self._base) / place).is_dir()):
             return
-        sources = files if targeted else files[:-1]
-        for source in sources:
-            name = (spelled.get(source, "") or source).rstrip("/").rsplit("/", 1)[-1]
+        for source, whole in sources:
+            name = (spelled.get(source, "") or source).rstrip("/")
+            name = name.lstrip("/") if whole else name.rsplit("/", 1)[-1]
             self._found.written.append(f"{place.rstrip('/')}/{name}")
             if "$" not in name and "`" not in name:
                 self._note_named(f"{place.rstrip('/')}/{name}")
+
+
+def _copied_into(
+    command: str, operands: list[tuple[str, bool]]
+) -> tuple[str, list[tuple[str, bool]]]:
+    """The folder a :data:`DESTINATION_WRITERS` command or ``pax -rw`` with ``operands`` may
+    copy into (its last operand, or ``-t DIR``), and its sources, each with whether it lands
+    there by its whole path (``pax``, ``rsync -R``) rather than by its last name, K-7's names.
+    Read as the program reads its words (:func:`~harness_memory.hooks.option_words.read_options`,
+    :func:`~harness_memory.hooks.synced_trees.synced`): an option's value (``install -m 644``,
+    ``cp -S .bak``, ``rsync --chmod F644``) and the ``-t`` folder are no source; a source
+    whose contents ``rsync`` copies (``d/``) lands by names read where it is judged."""
+    words = [word for word, _ in operands]
+    if command in SYNCERS:
+        read = synced(command, words)
+        kept = [(source, how == "path") for source, how in read.copies if how != "fills"]
+        return read.destination or "", kept
+    options = read_options(words, table_for(command), ("-t", "--target-directory"))
+    files = [words[at] for at in options.operands]
+    target = [v for name, _, v in options.values if name in ("-t", "--target-directory")]
+    if target:
+        return target[-1], [(file, False) for file in files]
+    return (files[-1] if files else ""), [(file, False) for file in files[:-1]]
 
 
 def _operand_places(

@@ -90,8 +90,10 @@ class _Plan:
 def _linking_lines(old_index: bytes | None, name: str, files: Iterable[str]) -> str | None:
     """The lines of the version's index ``old_index`` linking ``name`` (each spelling of it
     there), as a delete prunes them: a wiki link naming it among the version's ``files``
-    (``[[Deploy Freeze]]`` for ``deploy-freeze.md``) too, so a restore puts back every line
-    the delete took (V-2, A-6)."""
+    (``[[Deploy Freeze]]`` for ``deploy-freeze.md``) too, unless another of them answers it
+    once ``name`` is gone (``[[testing]]`` beside ``feedback_testing.md``, a line the delete
+    kept: :func:`~memory_core.index.wiki_names_naming`), so a restore puts back exactly the
+    lines the delete took (V-2, A-6)."""
     if old_index is None:
         return None
     text = decode_text(old_index)[0]

@@ -59,7 +59,13 @@ from memory_core.rules import marker_problem
 from memory_core.scope_files import sync_refusal
 from memory_core.scope_merge import MergeOutcome, blob_id, merge_scopes
 from memory_core.scope_write import apply_scope
-from memory_core.short_names import disk_name_max, fitted_renames, relinked_index, shortened_line
+from memory_core.short_names import (
+    disk_name_max,
+    fitted_renames,
+    held_cuts,
+    relinked_index,
+    shortened_line,
+)
 from memory_core.shown_names import shown_name
 
 from memory_api.store.containment import held_folder
@@ -239,7 +245,7 @@ def _take(
         incoming = _memory_files(repository, tree, outcomes)
     _keep_marker(repository, scope.name, base, incoming, outcomes)
     blobs = _Blobs(repository)
-    outcomes += _fit_to_disk(scope, incoming, first, blobs, renamed[1])
+    outcomes += _fit_to_disk(scope, (base, first, incoming), blobs, renamed)
     merge = merge_scopes(base, first, incoming, blobs, label=machine.name, renamed=renamed)
     blobs.add(merge.new)
     blobs.prefetch({blob for name, blob in merge.files.items() if first.get(name) != blob})
@@ -269,33 +275,51 @@ def _take(
 
 def _fit_to_disk(
     scope: Path,
-    incoming: dict[str, str],
-    first: dict[str, str],
+    sides: tuple[dict[str, str], dict[str, str], dict[str, str]],
     blobs: _Blobs,
-    renamed: dict[str, str],
+    renamed: tuple[dict[str, str], dict[str, str]],
 ) -> list[str]:
-    """Rename in ``incoming`` (the pushed files) each topic file whose name is longer than the
-    scope folder's disk takes (eCryptfs: 143 bytes, where K-7 allows 255) to one it takes, the
-    pushed index's links and the machine's renames (``renamed``) pointed there
-    (:mod:`memory_core.short_names`); the outcome lines. Writing it failed the whole push
-    (503, ``File name too long``), and every later one of that machine: none of its changes
-    was ever taken."""
+    """Rename in ``incoming`` (the pushed files; ``sides`` is ``(base, first, incoming)`` as
+    :func:`_take` merges them) each topic file whose name is longer than the scope folder's
+    disk takes (eCryptfs: 143 bytes, where K-7 allows 255) to one it takes, the pushed index's
+    links and the machine's renames pointed there (:mod:`memory_core.short_names`); the
+    outcome lines. Writing it failed the whole push (503, ``File name too long``), and every
+    later one of that machine: none of its changes was ever taken.
+
+    A long name the push's base holds is one this service took before, under its cut
+    (:func:`~memory_core.short_names.held_cuts`; a machine that sends again without fetching
+    measures against what it sent): it is read as that cut in the base and the push alike, so
+    an edit lands in the cut file (a free name, ``…~523d24-2.md``, made a second note, linked
+    by no line, beside the old text). Nothing new is said of it: the first push was told."""
+    base, first, incoming = sides
     limit = disk_name_max(scope)
     if limit >= FILE_NAME_MAX_BYTES:
         return []
-    renames = fitted_renames(incoming, limit, first)
-    if not renames:
-        return []
+    held = held_cuts(base, first, limit)
+    for old, new in held.items():
+        base[new] = base.pop(old)
+        if old in incoming and new not in incoming:
+            incoming[new] = incoming.pop(old)
+    renames = fitted_renames(incoming, limit, [*first, *base])
     for old, new in renames.items():
         incoming[new] = incoming.pop(old)
-    for old, new in list(renamed.items()):
-        renamed[old] = renames.get(new, new)
-    index = incoming.get(INDEX_FILE)
-    relinked = None if index is None else relinked_index(blobs(index), renames)
-    if relinked is not None:
-        incoming[INDEX_FILE] = blob_id(relinked)
-        blobs.add({incoming[INDEX_FILE]: relinked})
+    _relink(base, held, blobs)
+    _relink(incoming, {**held, **renames}, blobs)
+    for side_renames, made in zip(renamed, ({}, renames), strict=True):
+        moved = {held.get(old, old): made.get(new, new) for old, new in side_renames.items()}
+        side_renames.clear()  # the service's L → cut is no rename once the base holds the cut
+        side_renames.update({old: new for old, new in moved.items() if old != new})
     return [shortened_line(old, new, limit, "the service's disk") for old, new in renames.items()]
+
+
+def _relink(files: dict[str, str], renames: Mapping[str, str], blobs: _Blobs) -> None:
+    """Point the links of the index of ``files`` (one side of the merge) to each file of
+    ``renames`` at its new name; an index that is not UTF-8 is left as it is."""
+    index = files.get(INDEX_FILE)
+    relinked = None if index is None or not renames else relinked_index(blobs(index), renames)
+    if relinked is not None:
+        files[INDEX_FILE] = blob_id(relinked)
+        blobs.add({files[INDEX_FILE]: relinked})
 
 
 def _renames(repository: Path, base: str, commit: str) -> dict[str, str]:
