@@ -138,3 +138,23 @@ def test_p3_git_in_its_own_repository_passes(
         monkeypatch.setenv(f"{name}_NAME", "a")
         monkeypatch.setenv(f"{name}_EMAIL", "a@example.com")
     assert_allowed_and_bash_writes_there(where, harness, command, place)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_git_in_a_folder_an_inherited_variable_names_is_judged_by_its_value(
+    where: Layout, harness: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``git -C "$REPO_DIR" restore own.md``: a variable the command never sets is the
+    environment's, which the hook inherits as the shell does; naming the Workspace it
+    passes, naming the other scope it is refused, and unset (the shell's startup files may
+    set it: any folder) it is refused as every folder known only at run time is."""
+    _prepared(where)
+    shell = 'git -C "$REPO_DIR" restore own.md'
+    answers = {}
+    for name, folder in (("workspace", where.workspace), ("other", where.root / where.other)):
+        monkeypatch.setenv("REPO_DIR", str(folder))
+        answers[name] = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    monkeypatch.delenv("REPO_DIR")
+    unset = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    assert answers["workspace"] is None
+    assert answers["other"] is not None and unset is not None
