@@ -62,6 +62,7 @@ NAMED_BY_A_LINK = [
     'bin/t "$(cat target)"/a.md < note.md',
     'bin/mk -s "$(cat target)" lnk && echo x > lnk/a.md',
     '"$(dirname "$0")"/tool note.md "$(cat target)"/a.md',
+    'bash -c \'"$(dirname "$0")"/t "$(cat target)"/a.md < note.md\' bin/sh',
 ]
 """A program named by a path that is a link to ``cp`` (``tool``), ``tee`` (``bin/t``) or ``ln``
 (``bin/mk``): the guard read it by its spelled name, a program it does not read, and let the

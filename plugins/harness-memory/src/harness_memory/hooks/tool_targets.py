@@ -1493,6 +1493,9 @@ def _code_variable(text: str, depth: int) -> bool:
 _RUN_TIME_NAME_RE = re.compile(r"\$[{(A-Za-z_@*0-9!#?$-]|`")
 """An expansion in a command's name (``$cmd``, ``"$@"``, ``${a[@]}``, ``$(…)``, a backquote):
 the program it runs is known only then, unless a known value gives it."""
+_POSITIONAL_RE = re.compile(r"\$\{?[0-9@*#]")
+"""A positional parameter (``$0``, ``$1``, ``"$@"``): the shell's own name at the top level
+of the harness's ``bash -c``, any word in a command another reads again."""
 _SUBSTITUTED_TEXT_RE = re.compile(r"\$\([^()]*\)")
 """A command substitution holding none (its nesting read innermost first)."""
 
@@ -1853,9 +1856,12 @@ class _Writes:
         """Whether the command's name ``word`` may be any program (:func:`_run_time_name`),
         or names one in a folder built at run time by a name that in the shell's folder is a
         link to a program the guard reads (``"$(dirname "$0")"/tool``, ``./tool`` -> ``cp``:
-        ``$0`` of ``bash -c`` names no folder)."""
+        ``$0`` of the harness's ``bash -c`` names no folder), or holds a positional parameter
+        in a command another reads again (``bash -c '…' NAME`` gives ``$0``)."""
         if _run_time_name(word, self._known, unsure=self._unsure):
             return True
+        if not self.top_level and _POSITIONAL_RE.search(word):
+            return True  # ``bash -c '"$(dirname "$0")"/tool …' /tmp/x/sh``: ``$0`` is given
         name = word.rsplit("/", 1)[-1]
         return "$" in word and self._linked_program(f"./{name}", named=False) is not None
 
