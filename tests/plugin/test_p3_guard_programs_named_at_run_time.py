@@ -122,16 +122,17 @@ def test_p3_a_program_named_at_run_time_writing_literal_places_passes(
         ),
         ('$(type -P python3) -m json.tool note.json "$(pwd)/pretty.json"', "pretty.json"),
         ('"$(dirname "$0")"/build.sh "$(pwd)/out.txt"', "out.txt"),
-        ('"$(git rev-parse --show-toplevel)"/build.sh "$(pwd)/top.txt"', "top.txt"),
+        ('"$(pwd)"/build.sh "$(pwd)/top.txt"', "top.txt"),
     ],
 )
-def test_p3_a_program_looked_up_or_in_a_printed_folder_is_judged_as_that_program(
+def test_p3_a_program_looked_up_or_in_a_shell_folder_is_judged_as_that_program(
     where: Layout, harness: str, command: str, place: str
 ) -> None:
     """A substitution that only looks a program up (``which X``, ``command -v X``, ``type -P
-    X``, ``pyenv which X``) names ``X``, and a literal name in a folder a program printing
-    folders builds (``"$(dirname "$0")"/tool``) names that program: judged as so named, not
-    as any writer, so its words built at run time are not places written; bash runs it."""
+    X``, ``pyenv which X``) names ``X``, and a literal name in the shell's folder or its
+    shell's (``"$(dirname "$0")"/tool``, ``"$(pwd)"/tool``) names that program: judged as so
+    named, not as any writer, so its words built at run time are not places written; bash
+    runs it. Where that name is a link to ``cp`` it is refused (above)."""
     _prepared(where)
     (where.workspace / "note.json").write_text("{}\n", encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=where.workspace, check=True)

@@ -1493,34 +1493,12 @@ def _code_variable(text: str, depth: int) -> bool:
 _RUN_TIME_NAME_RE = re.compile(r"\$[{(A-Za-z_@*0-9!#?$-]|`")
 """An expansion in a command's name (``$cmd``, ``"$@"``, ``${a[@]}``, ``$(…)``, a backquote):
 the program it runs is known only then, unless a known value gives it."""
-_POSITIONAL_RE = re.compile(r"\$\{?[0-9@*#]")
-"""A positional parameter (``$0``, ``$1``, ``"$@"``): the shell's own name at the top level
-of the harness's ``bash -c``, any word in a command another reads again."""
-_SUBSTITUTED_TEXT_RE = re.compile(r"\$\([^()]*\)")
-"""A command substitution holding none (its nesting read innermost first)."""
-
-
-def _run_time_name(word: str, known: Mapping[str, str | None], *, unsure: bool) -> bool:
-    """Whether the command's name ``word`` (a top-level word as the lexer gives it, quotes
-    read; ``known``: the command's assignments, ``unsure`` as :func:`_named_folder` takes
-    it) is one the shell builds at run time (:data:`_RUN_TIME_NAME_RE`), so it may be any
-    program; not a literal name in a folder that only substitutions of programs printing
-    folders of their own knowledge build (:func:`_named_folder`: ``"$(dirname "$0")"/tool``,
-    ``"$(git rev-parse --show-toplevel)"/bin/lint``: a program called ``tool``, judged as
-    one so named is; the word was quoted, as the lexer splits an unquoted ``$(`` from its
-    text and bash splits its output). ``"$(cat f)"/tool`` may be any program (a link in the
-    folder ``f`` names may lead to ``cp``)."""
-    if not _RUN_TIME_NAME_RE.search(word):
-        return False
-    folder, _, name = word.rpartition("/")
-    if not name or any(char in name for char in "$`()") or not folder:
-        return True
-    outside = folder
-    while (unnested := _SUBSTITUTED_TEXT_RE.sub("", outside)) != outside:
-        outside = unnested
-    if any(char in outside for char in "$`()"):
-        return True  # a variable, a backquote: any folder, or words bash splits
-    return not _named_folder(folder, known, unsure=unsure)
+_SHELL_FOLDER_RE = re.compile(r'^\$\((?:dirname\s+"?\$0"?|pwd|pyenv\s+root)\)(?=/)')
+"""A command's name in the shell's own folder, or its shell's (``"$(dirname "$0")"/tool``:
+``$0`` of the harness's ``bash -c`` is ``bash`` or its path; ``"$(pwd)"/bin/x``), or one
+``pyenv which X`` prints (:func:`_looked_up`: trusted as a name found in ``PATH`` is)."""
+_SHELL_HOMES = ("/bin", "/usr/bin", "/usr/local/bin")
+"""Folders ``$0`` of the harness's shell may name: where ``bash`` is installed."""
 
 
 _ENVIRONMENT_NAME_RE = re.compile(
@@ -1853,17 +1831,24 @@ class _Writes:
         self._unsure = self._unsure or name in _SETTERS
 
     def _built_name(self, word: str) -> bool:
-        """Whether the command's name ``word`` may be any program (:func:`_run_time_name`),
-        or names one in a folder built at run time by a name that in the shell's folder is a
-        link to a program the guard reads (``"$(dirname "$0")"/tool``, ``./tool`` -> ``cp``:
-        ``$0`` of the harness's ``bash -c`` names no folder), or holds a positional parameter
-        in a command another reads again (``bash -c '…' NAME`` gives ``$0``)."""
-        if _run_time_name(word, self._known, unsure=self._unsure):
+        """Whether the command's name ``word`` (as the lexer gives it, quotes read) is built
+        at run time (:data:`_RUN_TIME_NAME_RE`), so it may be any program: every such name
+        but a literal one in the shell's folder or its shell's (:data:`_SHELL_FOLDER_RE`:
+        ``"$(dirname "$0")"/tool``, a program called ``tool``, judged as one so named is)
+        at the top level, in a folder known here, and in none of those folders a link to a
+        program the guard reads (``./tool`` -> ``cp``: then it may be ``cp``). ``"$(cat
+        f)"/tool`` may be any program: a link in the folder ``f`` names may lead to ``cp``;
+        ``bash -c '"$(dirname "$0")"/t …' bin/sh`` gives ``$0``."""
+        if not _RUN_TIME_NAME_RE.search(word):
+            return False
+        shell = _SHELL_FOLDER_RE.match(word)
+        if shell is None or not self.top_level or self.folder_unknown:
             return True
-        if not self.top_level and _POSITIONAL_RE.search(word):
-            return True  # ``bash -c '"$(dirname "$0")"/tool …' /tmp/x/sh``: ``$0`` is given
-        name = word.rsplit("/", 1)[-1]
-        return "$" in word and self._linked_program(f"./{name}", named=False) is not None
+        rest = word[shell.end() :]
+        if _RUN_TIME_NAME_RE.search(rest) or not rest.rstrip("/"):
+            return True
+        folders = [".", *(_SHELL_HOMES if "dirname" in shell.group(0) else ())]
+        return any(self._linked_program(folder + rest, named=False) for folder in folders)
 
     def _linked_program(self, word: str, *, named: bool = True) -> str | None:
         """The program a literal path ``word`` names (``./tool``, ``bin/x``) when it is a link
