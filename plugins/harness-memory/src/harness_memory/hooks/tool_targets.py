@@ -1569,6 +1569,7 @@ class _Writes:
         "_name_tested",
         "_name_unread",
         "_named_at",
+        "_named_at_path",
         "_operand",
         "_operands",
         "_program",
@@ -1620,6 +1621,7 @@ class _Writes:
         self._program: list[str] = []  # the command's name as spelled, then its options
         self._operand: str | None = None  # its first operand
         self._named_at = 0
+        self._named_at_path = 0  # how many of ``found.paths`` came before the name
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
         self._said: list[str] = []  # its words as written and expanded (not git's, source's)
         self._unread_names: Counter[str] = Counter()  # base names of unread programs' words
@@ -1826,6 +1828,7 @@ class _Writes:
         self._run_lost = self.folder_unknown
         self._run_data = self.folder_unknown and self._cd_data
         # ``$(echo cp)``, ``$x``; an alias or hashed name the command defines: ``alias c=cp``
+        self._named_at_path = len(self._found.paths)  # the words before its name
         self._run_named = name == "$" or self._built_name(word) or self._name_unread
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
@@ -1835,8 +1838,9 @@ class _Writes:
         at run time (:data:`_RUN_TIME_NAME_RE`), so it may be any program: every such name
         but a literal one in the shell's folder or its shell's (:data:`_SHELL_FOLDER_RE`:
         ``"$(dirname "$0")"/tool``, a program called ``tool``, judged as one so named is)
-        at the top level, in a folder known here, and in none of those folders a link to a
-        program the guard reads (``./tool`` -> ``cp``: then it may be ``cp``). ``"$(cat
+        at the top level, in a folder known here, named by no word before it (a link the
+        command may make), and in none of those folders a link to a program the guard reads
+        (``./tool`` -> ``cp``: then it may be ``cp``). ``"$(cat
         f)"/tool`` may be any program: a link in the folder ``f`` names may lead to ``cp``;
         ``bash -c '"$(dirname "$0")"/t …' bin/sh`` gives ``$0``."""
         if not _RUN_TIME_NAME_RE.search(word):
@@ -1847,6 +1851,10 @@ class _Writes:
         rest = word[shell.end() :]
         if _RUN_TIME_NAME_RE.search(rest) or not rest.rstrip("/"):
             return True
+        name = rest.rsplit("/", 1)[-1]
+        before = self._found.paths[: self._named_at_path]
+        if any(os.path.basename(path) == name for path in before):  # noqa: PTH119
+            return True  # ``ln -s /bin/ln bin/git && "$(pwd)/bin"/git``: made by the command
         folders = [".", *(_SHELL_HOMES if "dirname" in shell.group(0) else ())]
         return any(self._linked_program(folder + rest, named=False) for folder in folders)
 
