@@ -40,11 +40,17 @@ IN_A_FOLDER_BUILT_AT_RUN_TIME = [
     'git --work-tree "$(cat target)" checkout HEAD -- own.md',
     'git --work-tree="$(cat target)" restore --source=HEAD own.md',
     'git -C "$(cat target)" stash -q',
+    'GIT_WORK_TREE="$(cat target)" git checkout HEAD -- own.md',
+    'export GIT_WORK_TREE="$(cat target)"; git checkout HEAD -- own.md',
+    'env GIT_WORK_TREE="$(cat target)" git checkout HEAD -- own.md',
+    'GIT_INDEX_FILE="$(cat target)/idx" git add own.md',
+    'GIT_OBJECT_DIRECTORY="$(cat target)" git add own.md',
 ]
 """Each was let through; ``target`` names the other scope, a git repository whose index was
 changed since its commit; the Workspace is a repository holding ``own.md``."""
 PLACES_BUILT_AT_RUN_TIME = [
     'git worktree add -q "$(cat target)"/wt',
+    'git worktree add -q "$(cat target)/$(basename "$PWD")-feature"',
     'git clone -q . "$(cat target)"/c',
     'git init -q "$(cat target)"/i',
     'git bundle create "$(cat target)"/b HEAD',
@@ -52,8 +58,16 @@ PLACES_BUILT_AT_RUN_TIME = [
     'git format-patch -q -o "$(cat target)" --root',
     'git checkout-index -a --prefix="$(cat target)"/',
     'git config -f "$(cat target)"/c k.v 1',
+    'git config --fil "$(cat target)"/c k.v 1',
+    'git config --fil="$(cat target)"/c k.v 1',
+    'git -C "$(cat target)" config --fil c k.v 1',
+    'git checkout-index -a --pref="$(cat target)"/',
     'git diff --output="$(cat target)"/d.md HEAD',
     'git log --output "$(cat target)"/l.md',
+    'git -C "$(cat target)" diff --output=a.md HEAD',
+    'git -C "$(cat target)" log -1 --output=a.md',
+    'git -C "$(cat target)" show --output a.md',
+    'git -C "$(cat target)" diff --no-index --output=a.md MEMORY.md MEMORY.md',
 ]
 """Each was let through; each writes the place named."""
 
@@ -104,6 +118,10 @@ def test_p3_git_writing_in_a_folder_or_at_a_place_built_at_run_time_is_refused(
         ('git -C "$(git rev-parse --show-toplevel)" restore own.md', "own.md"),
         ('git checkout -q -b "topic-$(date +%F)"', ".git"),
         ("git worktree add -q ../wt2", "../wt2/own.md"),
+        (
+            'git worktree add -q "../$(basename "$PWD")-feature" -b feature',
+            "../my-app-feature/own.md",
+        ),
         ("git archive -o out.tar HEAD", "out.tar"),
         ("git format-patch -q -o patches --root", "patches"),
         ("git diff --output=changes.diff HEAD", "changes.diff"),
@@ -120,3 +138,23 @@ def test_p3_git_in_its_own_repository_passes(
         monkeypatch.setenv(f"{name}_NAME", "a")
         monkeypatch.setenv(f"{name}_EMAIL", "a@example.com")
     assert_allowed_and_bash_writes_there(where, harness, command, place)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_git_in_a_folder_an_inherited_variable_names_is_judged_by_its_value(
+    where: Layout, harness: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``git -C "$REPO_DIR" restore own.md``: a variable the command never sets is the
+    environment's, which the hook inherits as the shell does; naming the Workspace it
+    passes, naming the other scope it is refused, and unset (the shell's startup files may
+    set it: any folder) it is refused as every folder known only at run time is."""
+    _prepared(where)
+    shell = 'git -C "$REPO_DIR" restore own.md'
+    answers = {}
+    for name, folder in (("workspace", where.workspace), ("other", where.root / where.other)):
+        monkeypatch.setenv("REPO_DIR", str(folder))
+        answers[name] = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    monkeypatch.delenv("REPO_DIR")
+    unset = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    assert answers["workspace"] is None
+    assert answers["other"] is not None and unset is not None

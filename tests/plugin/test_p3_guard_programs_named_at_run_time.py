@@ -14,6 +14,7 @@ guard was told it would.
 from __future__ import annotations
 
 import shutil
+import subprocess
 
 import pytest
 
@@ -47,6 +48,11 @@ NAMED_AND_PLACED_AT_RUN_TIME = [
     'hash -p /bin/cp c; c note.md "$(cat target)"/a.md',
     'find . -maxdepth 1 -name note.md -exec cp {{}} "$(cat target)"/a.md \\;',
     'find . -maxdepth 1 -name note.md -exec tee "$(cat target)"/a.md \\; < note.md',
+    'find . -maxdepth 0 -exec $(echo cp) note.md "$(cat target)"/a.md \\;',
+    'find . -maxdepth 0 -execdir `echo cp` note.md "$(cat target)"/a.md \\;',
+    '$(which cp) note.md "$(cat target)"/a.md',
+    '"$(command -v cp)" note.md "$(cat target)"/a.md',
+    'which() {{ echo cp; }}; $(which python3) note.md "$(cat target)"/a.md',
 ]
 """Each was let through (the ``${C:-$(…)}`` forms: its ``}`` was read as closing a group, so
 ``note.md`` was taken as the command's name; an alias or a name ``hash -p`` gives ``cp``; a
@@ -55,6 +61,8 @@ NAMED_BY_A_LINK = [
     './tool note.md "$(cat target)"/a.md',
     'bin/t "$(cat target)"/a.md < note.md',
     'bin/mk -s "$(cat target)" lnk && echo x > lnk/a.md',
+    '"$(dirname "$0")"/tool note.md "$(cat target)"/a.md',
+    'bash -c \'"$(dirname "$0")"/t "$(cat target)"/a.md < note.md\' bin/sh',
 ]
 """A program named by a path that is a link to ``cp`` (``tool``), ``tee`` (``bin/t``) or ``ln``
 (``bin/mk``): the guard read it by its spelled name, a program it does not read, and let the
@@ -69,6 +77,8 @@ def _prepared(where: Layout) -> None:
     (work / "bin").mkdir()
     (work / "bin" / "t").symlink_to(shutil.which("tee") or "/usr/bin/tee")
     (work / "bin" / "mk").symlink_to(shutil.which("ln") or "/bin/ln")
+    (work / "build.sh").write_text('#!/bin/sh\necho built > "$1"\n', encoding="utf-8")
+    (work / "build.sh").chmod(0o755)
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -104,8 +114,41 @@ def test_p3_a_program_named_at_run_time_writing_literal_places_passes(
 
 @pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        (
+            '$(which python3) -c \'import sys; open(sys.argv[1], "w").close()\' "$(pwd)/made.txt"',
+            "made.txt",
+        ),
+        ('$(type -P python3) -m json.tool note.json "$(pwd)/pretty.json"', "pretty.json"),
+        ('"$(dirname "$0")"/build.sh "$(pwd)/out.txt"', "out.txt"),
+        ('"$(pwd)"/build.sh "$(pwd)/top.txt"', "top.txt"),
+    ],
+)
+def test_p3_a_program_looked_up_or_in_a_shell_folder_is_judged_as_that_program(
+    where: Layout, harness: str, command: str, place: str
+) -> None:
+    """A substitution that only looks a program up (``which X``, ``command -v X``, ``type -P
+    X``, ``pyenv which X``) names ``X``, and a literal name in the shell's folder or its
+    shell's (``"$(dirname "$0")"/tool``, ``"$(pwd)"/tool``) names that program: judged as so
+    named, not as any writer, so its words built at run time are not places written; bash
+    runs it. Where that name is a link to ``cp`` it is refused (above)."""
+    _prepared(where)
+    (where.workspace / "note.json").write_text("{}\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=where.workspace, check=True)
+    assert_allowed_and_bash_writes_there(where, harness, command, place)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
     "command",
     [
+        '$(which python3) -m pytest -q "$(git rev-parse --show-toplevel)/tests"',
+        '$(command -v python3) scripts/build.py "$(pwd)/dist"',
+        '"$(dirname "$0")"/build.sh --config "$(pwd)/cfg.json"',
+        '$(pyenv which python) -m pip install -r "$(git rev-parse --show-toplevel)/reqs.txt"',
+        '"$(pyenv which python)" -m pip install -r "$(pwd)/reqs.txt"',
+        '"$(which python3)" -m pytest -q "$(pwd)/tests"',
         "npm test",
         "npx eslint --fix src",
         "npm run build && mkdir -p dist && echo ok > dist/stamp",

@@ -50,7 +50,16 @@ PROGRAM_VARIABLES: dict[str, frozenset[str]] = {
     "tar": frozenset({"TAR_OPTIONS"}),
     "unzip": frozenset({"UNZIP", "UNZIPOPT"}),
     "mktemp": frozenset({"TMPDIR"}),
-    "git": frozenset({"HOME", "XDG_CONFIG_HOME", "GIT_DIR"}),
+    "git": frozenset(
+        {
+            "HOME",
+            "XDG_CONFIG_HOME",
+            "GIT_DIR",
+            "GIT_WORK_TREE",
+            "GIT_INDEX_FILE",
+            "GIT_OBJECT_DIRECTORY",
+        }
+    ),
     "npm": frozenset({"HOME", "XDG_CONFIG_HOME"}),
     "pip": frozenset({"HOME", "XDG_CONFIG_HOME", "VIRTUAL_ENV"}),
 }

@@ -52,6 +52,7 @@ import itertools
 import os
 import re
 import shlex
+import shutil
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -1492,6 +1493,14 @@ def _code_variable(text: str, depth: int) -> bool:
 _RUN_TIME_NAME_RE = re.compile(r"\$[{(A-Za-z_@*0-9!#?$-]|`")
 """An expansion in a command's name (``$cmd``, ``"$@"``, ``${a[@]}``, ``$(…)``, a backquote):
 the program it runs is known only then, unless a known value gives it."""
+_SHELL_FOLDER_RE = re.compile(r'^\$\((?:dirname\s+"?\$0"?|pwd|pyenv\s+root)\)(?=/)')
+"""A command's name in the shell's own folder, or its shell's (``"$(dirname "$0")"/tool``:
+``$0`` of the harness's ``bash -c`` is ``bash`` or its path; ``"$(pwd)"/bin/x``), or one
+``pyenv which X`` prints (:func:`_looked_up`: trusted as a name found in ``PATH`` is)."""
+_SHELL_HOMES = ("/bin", "/usr/bin", "/usr/local/bin")
+"""Folders ``$0`` of the harness's shell may name: where ``bash`` is installed."""
+
+
 _ENVIRONMENT_NAME_RE = re.compile(
     r"^\$(?:(?P<plain>[A-Za-z_][A-Za-z0-9_]*)|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
     r"(?:(?P<colon>:?)-(?P<default>[A-Za-z0-9._/+-]*))?\})$"
@@ -1560,6 +1569,7 @@ class _Writes:
         "_name_tested",
         "_name_unread",
         "_named_at",
+        "_named_at_path",
         "_operand",
         "_operands",
         "_program",
@@ -1611,6 +1621,7 @@ class _Writes:
         self._program: list[str] = []  # the command's name as spelled, then its options
         self._operand: str | None = None  # its first operand
         self._named_at = 0
+        self._named_at_path = 0  # how many of ``found.paths`` came before the name
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
         self._said: list[str] = []  # its words as written and expanded (not git's, source's)
         self._unread_names: Counter[str] = Counter()  # base names of unread programs' words
@@ -1817,16 +1828,42 @@ class _Writes:
         self._run_lost = self.folder_unknown
         self._run_data = self.folder_unknown and self._cd_data
         # ``$(echo cp)``, ``$x``; an alias or hashed name the command defines: ``alias c=cp``
-        self._run_named = name == "$" or bool(_RUN_TIME_NAME_RE.search(word)) or self._name_unread
+        self._named_at_path = len(self._found.paths)  # the words before its name
+        self._run_named = name == "$" or self._built_name(word) or self._name_unread
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
 
-    def _linked_program(self, word: str) -> str | None:
+    def _built_name(self, word: str) -> bool:
+        """Whether the command's name ``word`` (as the lexer gives it, quotes read) is built
+        at run time (:data:`_RUN_TIME_NAME_RE`), so it may be any program: every such name
+        but a literal one in the shell's folder or its shell's (:data:`_SHELL_FOLDER_RE`:
+        ``"$(dirname "$0")"/tool``, a program called ``tool``, judged as one so named is)
+        at the top level, in a folder known here, named by no word before it (a link the
+        command may make), and in none of those folders a link to a program the guard reads
+        (``./tool`` -> ``cp``: then it may be ``cp``). ``"$(cat
+        f)"/tool`` may be any program: a link in the folder ``f`` names may lead to ``cp``;
+        ``bash -c '"$(dirname "$0")"/t …' bin/sh`` gives ``$0``."""
+        if not _RUN_TIME_NAME_RE.search(word):
+            return False
+        shell = _SHELL_FOLDER_RE.match(word)
+        if shell is None or not self.top_level or self.folder_unknown:
+            return True
+        rest = word[shell.end() :]
+        if _RUN_TIME_NAME_RE.search(rest) or not rest.rstrip("/"):
+            return True
+        name = rest.rsplit("/", 1)[-1]
+        before = self._found.paths[: self._named_at_path]
+        if any(os.path.basename(path) == name for path in before):  # noqa: PTH119
+            return True  # ``ln -s /bin/ln bin/git && "$(pwd)/bin"/git``: made by the command
+        folders = [".", *(_SHELL_HOMES if "dirname" in shell.group(0) else ())]
+        return any(self._linked_program(folder + rest, named=False) for folder in folders)
+
+    def _linked_program(self, word: str, *, named: bool = True) -> str | None:
         """The program a literal path ``word`` names (``./tool``, ``bin/x``) when it is a link
         to one whose writes the guard reads under another name (``ln -s /bin/cp tool``:
         ``./tool note.md "$(cat f)"/a.md`` runs ``cp``, which writes its last word); None
         for a bare name, a path built at run time or to a program of its own name."""
-        if "/" not in word or "$" in word or "`" in word or self._command is not None:
+        if "/" not in word or "$" in word or "`" in word or (named and self._command is not None):
             return None
         try:
             real = os.path.realpath(os.path.join(self._base, _tilde(word, self._environ)))  # noqa: PTH118
@@ -2089,7 +2126,7 @@ class _Writes:
         if self._name_unread:
             return True  # an alias the command defines (``alias l=ln``)
         if name != "$":
-            return bool(_RUN_TIME_NAME_RE.search(name))
+            return self._built_name(name)
         if self.top_level:
             return True  # ``$(npm bin)/eslint``, ``$(echo ln -s … --suffix=)/git``: any program
         return any(word not in self._tails and word != "$" for word in said[::2])
@@ -2551,6 +2588,7 @@ def _found_places(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
             and (  # ``{}``: what it finds, judged as swept
                 running in _OPERAND_WRITERS
                 or running in SYNCERS
+                or running == "$"  # ``-exec $(echo cp) …``: the lexer's word for ``$(…)``
                 or _RUN_TIME_NAME_RE.search(running)
             )
         ):
@@ -2578,7 +2616,8 @@ def _git_folders(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     whether it is built at run time) writes that its words name: the folders it works in by
     its own options before its command (``-C DIR``, ``--git-dir[=]DIR``, ``--work-tree[=]DIR``,
     ``-c core.worktree=DIR``) when its command may write the work tree's files (any but
-    :data:`_GIT_READERS`: ``git -C "$(cat f)" restore .`` rewrites files where ``f`` says),
+    :data:`_GIT_READERS`: ``git -C "$(cat f)" restore .`` rewrites files where ``f`` says;
+    a reader too when it writes a place, ``diff --output=a.md``, relative to that folder),
     and its command's own places (:func:`_git_command_places`)."""
     folders: list[tuple[str, bool]] = []
     at = 0
@@ -2587,7 +2626,8 @@ def _git_folders(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
         name, equals, value = word.partition("=")
         if not word.startswith("-"):
             places = _git_command_places(word, operands[at + 1 :])
-            return places if word in _GIT_READERS else [*folders, *places]
+            # a reader writing its output (``diff --output=a.md``) writes it in the folder
+            return places if word in _GIT_READERS and not places else [*folders, *places]
         valued = name in _GIT_VALUED and not equals and at + 1 < len(operands)
         taken = operands[at + 1] if valued else None
         at += 2 if taken is not None else 1
@@ -2619,21 +2659,17 @@ def _git_command_places(command: str, operands: list[tuple[str, bool]]) -> list[
     """The places git's ``command`` given ``operands`` (each with whether it is built at run
     time) writes: :data:`_GIT_PLACING`'s operands, :data:`_GIT_OUTPUTS`' values and any
     command's ``--output`` (``git diff --output=FILE``), each as ``-o VALUE``, ``-oVALUE``,
-    ``--opt=VALUE`` or ``--opt VALUE``."""
+    ``--opt=VALUE`` or ``--opt VALUE``, a long one shortened to any start of its name as
+    git's option parser takes a unique one (:func:`~harness_memory.hooks.option_words.
+    read_options`: ``git config --fil FILE``), each word the value is in."""
     options = (*_GIT_OUTPUTS.get(command, ()), "--output")
-    places: list[tuple[str, bool]] = []
-    for at, (word, built) in enumerate(operands):
-        name, equals, _ = word.partition("=")
-        short = next((o for o in options if len(o) == 2 and word.startswith(o)), None)
-        if name in options and not equals and at + 1 < len(operands):
-            places.append(operands[at + 1])
-        elif (
-            (name in options and equals)
-            or (short is not None and word != short)
-            or (command in _GIT_PLACING and built)
-        ):
-            places.append((word, built))
-    return places
+    words = [word for word, _ in operands]
+    valued = {at for _, at, _ in read_options(words, table_for("git"), options).values}
+    return [
+        (word, built)
+        for at, (word, built) in enumerate(operands)
+        if at in valued or (command in _GIT_PLACING and built)
+    ]
 
 
 _IMPORTS_READ = 64
@@ -3017,6 +3053,12 @@ _NAME_ONLY_RE = re.compile(
 )
 """Substitutions whose output is one name with no ``..`` and no literal text of the command's
 own (a date of ``%`` fields and ``-_:T``, a count, an account or host name, a commit id)."""
+_BASENAME_RE = re.compile(
+    r'\$\(\s*basename\s+(?P<q>"?)(?:\$PWD|\$\{PWD\}|\$HOME|\$\{HOME\})(?P=q)\s*\)'
+)
+"""``$(basename "$PWD")`` (or ``$HOME``): one name, the last of a folder's path, read as a
+name-only substitution is (``git worktree add "../$(basename "$PWD")-feature"``: a sibling
+folder of the shell's)."""
 _MKTEMP_RE = re.compile(r"^\s*mktemp(?:\s+-[dqu]+)*\s*$")
 """``mktemp`` without a template: a new name in ``$TMPDIR`` (``/tmp`` when unset)."""
 _RUN_TIME_NAME = "@"
@@ -3027,13 +3069,15 @@ guard allows (``…/my-app-1a2b3c4$(date +%-d)`` is no Session's scope)."""
 
 def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
     """``command`` with the command substitutions whose output this can tell put in as text:
-    a name-only one (:data:`_NAME_ONLY_RE`: ``$(date +%F)``, ``$(nproc)``) as one name, and
+    a name-only one (:data:`_NAME_ONLY_RE`: ``$(date +%F)``, ``$(nproc)``; :data:`_BASENAME_RE`)
+    as one name, a program lookup as the program's path (:func:`_looked_up`), and
     ``$(mktemp)``/``$(mktemp -d)`` as a path in the temporary folder (``$TMPDIR``, unless the
     command sets it). So ``> logs/build-$(date +%F).log`` and ``out=$(mktemp); … > "$out"``
     name a known place; every other substitution stays for the shell."""
     if "$(" not in command and "`" not in command:
         return command
     folder = None if "TMPDIR" in command else environ.get("TMPDIR") or "/tmp"  # noqa: S108
+    command = _BASENAME_RE.sub(_RUN_TIME_NAME, command)
 
     def text(match: re.Match[str]) -> str:
         inner = match.group("dollar")
@@ -3042,9 +3086,50 @@ def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
             return _RUN_TIME_NAME
         if folder is not None and _MKTEMP_RE.match(inner):
             return f"{folder.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
-        return match.group(0)
+        quoted = command[match.start() - 1 : match.start()] == '"'
+        return _looked_up(inner, command, environ, quoted=quoted) or match.group(0)
 
     return _SUBSTITUTION_RE.sub(text, command)
+
+
+_LOOKUP_RE = re.compile(
+    r"^\s*(?P<by>which|command\s+-v|type\s+-P|pyenv\s+which)\s+(?P<name>[A-Za-z0-9_.+-]+)\s*$"
+)
+"""A substitution that only looks a program up and prints its path (``which python3``,
+``command -v node``, ``type -P make``, ``pyenv which python``)."""
+_LITERAL_PATH_RE = re.compile(r"^/[A-Za-z0-9_./+-]+$")
+"""An absolute path the lexer reads as one word, as written."""
+_LOOKUP_UNSURE_RE = re.compile(r"PATH|alias|hash|enable|function\s|\(\s*\)\s*(?:[{(]|$)", re.M)
+"""What in a command may change what a lookup finds: ``PATH`` set, an alias, ``hash -p``, a
+builtin turned off, a function defined (``which() { echo cp; }``)."""
+
+
+def _looked_up(inner: str, command: str, environ: Mapping[str, str], *, quoted: bool) -> str | None:
+    """The path a program lookup ``inner`` (:data:`_LOOKUP_RE`) prints, as text for the
+    lexer: ``$(which python3) -m pytest`` runs ``python3`` (judged as that program), never
+    any writer, as ``$(echo cp)`` may be. ``which``/``command -v``/``type -P`` are read as
+    the program found in ``PATH`` (the environment's; absolute folders only) is spelt;
+    ``pyenv which X`` as ``X`` in pyenv's root, a folder it prints (``"$(pyenv root)"/…/X``;
+    in double quotes, ``quoted``, without quotes of its own).
+    None (left to the shell, any program) when the command may change the lookup
+    (:data:`_LOOKUP_UNSURE_RE`, exported functions, ``BASH_ENV``) or the program is not
+    found (an empty output: the next word would be the command's name)."""
+    looked = _LOOKUP_RE.match(inner)
+    if looked is None or _LOOKUP_UNSURE_RE.search(command) or "BASH_ENV" in environ:
+        return None
+    if any(key.startswith("BASH_FUNC_") for key in environ):
+        return None
+    path = environ.get("PATH") or os.environ.get("PATH", os.defpath)
+    if any(not folder.startswith("/") for folder in path.split(":")):
+        return None  # ``.`` or an empty entry: the shell's folder, which a cd changes
+    name = looked.group("name")
+    if looked.group("by").startswith("pyenv"):
+        root = "$(pyenv root)" if quoted else '"$(pyenv root)"'
+        return f"{root}/versions/{_RUN_TIME_NAME}/bin/{name}"
+    found = shutil.which(name, path=path)
+    if found is None or not _LITERAL_PATH_RE.match(found):
+        return None
+    return found
 
 
 def _cd_folders(
