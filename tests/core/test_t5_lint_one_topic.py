@@ -12,7 +12,16 @@ from memory_core.lint import IndexRead, lint_scope, lint_topic, lint_topic_in_sc
 from memory_core.topics import ParsedTopic, parse_topic
 from memory_core.wire import Finding
 
-STEMS = ["deploy-notes", "deploy_notes", "DeployNotes", "release plan", "Memory", "cache-2", "a"]
+STEMS = [
+    "deploy-notes",
+    "Deploy-Notes",
+    "deploy_notes",
+    "DeployNotes",
+    "release plan",
+    "Memory",
+    "cache-2",
+    "a",
+]
 NAMES = [None, "same", "Deploy notes", "deploy-notes", "cache-2", ""]
 LINKS = ["", "[[deploy-notes]]", "[[Deploy notes]]", "[[nowhere]]", "`[[code]]`", "[[a|A]]"]
 SECRET = "api_key=sk-live-0123456789abcdefABCDEF0123"

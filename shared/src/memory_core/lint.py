@@ -104,6 +104,7 @@ __all__ = [
     "LINT_CODES",
     "SEVERITIES",
     "IndexRead",
+    "convention_findings",
     "find_secrets",
     "frontmatter_convention",
     "lint_index",
@@ -448,6 +449,13 @@ def _conventions(topics: Sequence[ParsedTopic]) -> tuple[list[Finding], frozense
             findings.append(found)
             folded |= codes
     return findings, folded
+
+
+def convention_findings(topics: Sequence[ParsedTopic]) -> list[Finding]:
+    """The scope's convention findings (``naming-convention``, ``no-frontmatter``, T-5a) as
+    :func:`lint_topics` gives them for every topic of the scope: what a page of a scope's
+    listing carries beside its own files' findings (A-5)."""
+    return _conventions(topics)[0]
 
 
 def lint_topics(
@@ -848,9 +856,13 @@ def lint_topic_in_scope(
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
     in_sub_folders: Collection[str] = (),
+    with_names: bool = True,
 ) -> list[Finding]:
     """The findings :func:`lint_scope` gives about ``topic.file``, in its order, at the cost of
-    this one file (T-5, T-5a, T-5b); ``in_sub_folders`` as for :func:`lint_links`.
+    this one file (T-5, T-5a, T-5b); ``in_sub_folders`` as for :func:`lint_links`. Without
+    ``with_names`` those that come from the names and the index alone (``index-wrong-case``,
+    ``look-alike-names``, ``unindexed``) are left out: a caller that lints many files of a
+    scope takes them from one :func:`lint_scope` of the names (no topics), in one pass.
 
     ``topic_files`` lists every topic file of the scope (this one included), ``index_text``,
     ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
@@ -862,10 +874,13 @@ def lint_topic_in_scope(
     a topic's frontmatter ``name``).
     """
     file = topic.file
-    findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only=file)]
-    if index_text is not None and (partial is None or partial.exact):
+    findings: list[Finding] = []
+    if with_names:
+        findings.extend(_wrong_case_indexes([file]))
+        findings.extend(_look_alike_names(topic_files, only=file))
+    if with_names and index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
-        findings.extend(_unindexed([file], _links(facts, partial, topic_files)))
+        findings.extend(_unindexed(topic_files, _links(facts, partial, topic_files), only=file))
     own = list(own) if own is not None else lint_topic(topic)
     folded: frozenset[str] = frozenset()
     codes = {finding.code for finding in own}
@@ -1065,15 +1080,18 @@ def _case_twin(target: str, names: _Names) -> str | None:
     return names.by_fold.get(target.casefold())
 
 
-def _unindexed(topic_files: Collection[str], linked: dict[str, list[int]]) -> list[Finding]:
-    """``unindexed``: each topic file no index line links (one linked in another case is
-    linked: its ``dangling-link`` says how to fix the link)."""
+def _unindexed(
+    topic_files: Collection[str], linked: dict[str, list[int]], only: str | None = None
+) -> list[Finding]:
+    """``unindexed``: each topic file (``only`` that one) no index line links (one linked in
+    another case is linked: its ``dangling-link`` says how to fix the link; a link is in
+    another case only when no topic file has its very name)."""
     message = "no MEMORY.md line links to this file, so it is never recalled"
     names = _Names.of(topic_files)
     in_other_case = {target.casefold() for target in linked if _case_twin(target, names)}
     return [
         _finding("unindexed", name, None, message)
-        for name in sorted(topic_files)
+        for name in sorted(topic_files if only is None else [only])
         if _nfc(name) not in linked
         and _nfc(name).casefold() not in in_other_case
         and not _in_wrong_case(name)
