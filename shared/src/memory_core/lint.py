@@ -96,7 +96,7 @@ from memory_core.look_alike_links import LookAlikeLink, look_alike_links
 from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
-from memory_core.wiki_links import WikiFiles, link_key
+from memory_core.wiki_links import NAMES_KEPT, WikiFiles, link_key
 from memory_core.wire import Finding, Severity
 
 __all__ = [
@@ -113,6 +113,7 @@ __all__ = [
     "lint_topic",
     "lint_topic_in_scope",
     "lint_topics",
+    "lint_topics_in_scope",
     "mask_secret_lines",
     "mask_secrets",
     "naming_convention",
@@ -492,6 +493,8 @@ def lint_links(
     optional (``[[always-preview]]`` → ``feedback_always-preview.md``), then by a topic's
     frontmatter ``name``. The line is the first that holds it.
     """
+    if not topics:
+        return []
     names = _Names.of(topic_files)
     titles = [(topic.name, topic.file) for topic in topics]
     files = WikiFiles([*names.present, *in_sub_folders], titles)
@@ -856,47 +859,94 @@ def lint_topic_in_scope(
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
     in_sub_folders: Collection[str] = (),
-    with_names: bool = True,
 ) -> list[Finding]:
     """The findings :func:`lint_scope` gives about ``topic.file``, in its order, at the cost of
-    this one file (T-5, T-5a, T-5b); ``in_sub_folders`` as for :func:`lint_links`. Without
-    ``with_names`` those that come from the names and the index alone (``index-wrong-case``,
-    ``look-alike-names``, ``unindexed``) are left out: a caller that lints many files of a
-    scope takes them from one :func:`lint_scope` of the names (no topics), in one pass.
+    this one file (T-5, T-5a, T-5b); ``in_sub_folders`` as for :func:`lint_links`.
 
     ``topic_files`` lists every topic file of the scope (this one included), ``index_text``,
     ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
     :func:`lint_topic` of ``topic`` when the caller keeps it. ``scope_topics`` gives every
     parsed topic of the scope; it is called only when the others decide a finding about this
-    file: a naming finding in a scope whose file names all follow one convention (it may fold
-    into ``naming-convention``), a ``missing-description`` of a file without frontmatter (it
-    may fold into ``no-frontmatter``), or a ``[[link]]`` that names no file's stem (it may name
-    a topic's frontmatter ``name``).
+    file (see :func:`lint_topics_in_scope`).
     """
     file = topic.file
-    findings: list[Finding] = []
-    if with_names:
-        findings.extend(_wrong_case_indexes([file]))
-        findings.extend(_look_alike_names(topic_files, only=file))
-    if with_names and index_text is not None and (partial is None or partial.exact):
+    findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only=file)]
+    if index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
         findings.extend(_unindexed(topic_files, _links(facts, partial, topic_files), only=file))
-    own = list(own) if own is not None else lint_topic(topic)
-    folded: frozenset[str] = frozenset()
-    codes = {finding.code for finding in own}
-    stems = [name.removesuffix(".md") for name in topic_files if not _in_wrong_case(name)]
-    may_fold = (codes & _NAMING_CODES and _file_convention(stems) is not None) or (
-        codes & _DESCRIPTION_CODES and _without_frontmatter(topic)
+    mine = list(own) if own is not None else lint_topic(topic)
+    findings.extend(
+        lint_topics_in_scope(
+            [topic],
+            topic_files,
+            scope_topics=scope_topics,
+            own=lambda _: mine,
+            in_sub_folders=in_sub_folders,
+        )
     )
-    if may_fold:
-        folded = _conventions(scope_topics())[1]
-    if _in_wrong_case(file):
-        folded |= _WRONG_CASE_STANDS_FOR
-    if topic.links and lint_links([topic], topic_files, in_sub_folders):
-        # named by no stem: a topic's frontmatter name may still be it
-        links = lint_links(scope_topics(), topic_files, in_sub_folders)
-        findings.extend(finding for finding in links if finding.file == file)
-    findings.extend(f for f in own if f.code not in folded)
+    return findings
+
+
+def lint_topics_in_scope(
+    topics: Sequence[ParsedTopic],
+    topic_files: Collection[str],
+    *,
+    scope_topics: Callable[[], Sequence[ParsedTopic]],
+    own: Callable[[ParsedTopic], Sequence[Finding]] = lint_topic,
+    in_sub_folders: Collection[str] = (),
+) -> list[Finding]:
+    """What :func:`lint_topics` of the whole scope says about each of ``topics`` (some of the
+    scope's files; ``topic_files`` names every one): its dangling ``[[links]]`` and its own
+    findings less those a convention stands for, by file name (T-5, T-5a, T-5b). It costs these
+    files and one pass over the names: what the names and the index alone decide
+    (``look-alike-names``, ``unindexed``…) is :func:`lint_scope`'s with no topics.
+
+    ``scope_topics`` gives every parsed topic of the scope; it is called (once) only when the
+    others decide a finding about one of ``topics``: a naming finding in a scope whose file
+    names all follow one convention (it may fold into ``naming-convention``), a
+    ``missing-description`` of a file without frontmatter (it may fold into
+    ``no-frontmatter``), or a ``[[link]]`` that names no file's stem (it may name a topic's
+    frontmatter ``name``). ``own`` and ``in_sub_folders`` as for :func:`lint_topics`.
+    """
+    names = _Names.of(topic_files)
+    by_stem = WikiFiles([*names.present, *in_sub_folders])
+    known_topics: list[Sequence[ParsedTopic]] = []
+    known_convention: list[bool] = []
+    known_links: list[dict[str, list[Finding]]] = []
+
+    def everyone() -> Sequence[ParsedTopic]:
+        if not known_topics:
+            known_topics.append(scope_topics())
+        return known_topics[0]
+
+    def one_convention() -> bool:
+        if not known_convention:
+            stems = [name.removesuffix(".md") for name in topic_files if not _in_wrong_case(name)]
+            known_convention.append(_file_convention(stems) is not None)
+        return known_convention[0]
+
+    def dangling(file: str) -> list[Finding]:
+        if not known_links:
+            found: dict[str, list[Finding]] = {}
+            for finding in lint_links(everyone(), topic_files, in_sub_folders):
+                found.setdefault(finding.file, []).append(finding)
+            known_links.append(found)
+        return known_links[0].get(file, [])
+
+    findings: list[Finding] = []
+    for topic in sorted(topics, key=lambda topic: topic.file):
+        mine = own(topic)
+        codes = {finding.code for finding in mine}
+        may_fold = (codes & _NAMING_CODES and one_convention()) or (
+            codes & _DESCRIPTION_CODES and _without_frontmatter(topic)
+        )
+        folded = _conventions(everyone())[1] if may_fold else frozenset()
+        if _in_wrong_case(topic.file):
+            folded |= _WRONG_CASE_STANDS_FOR
+        if any(by_stem.resolve(link) is None for link in topic.links):
+            # named by no stem: a topic's frontmatter name may still be it
+            findings.extend(dangling(topic.file))
+        findings.extend(f for f in mine if f.code not in folded)
     return findings
 
 
@@ -968,10 +1018,11 @@ def _skeleton_groups(names: Iterable[str]) -> list[list[str]]:
     return list(groups.values())
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=NAMES_KEPT)
 def _look_keys(name: str) -> tuple[tuple[str, str], tuple[str, str]]:
     """The two keys :func:`_skeleton_groups` meets names by; kept per name, as a scope's names
-    are linted again and again (the lint of one topic reads them all)."""
+    are linted again and again (each page of its listing reads them all): for more names than
+    the largest scope holds, since a cache read in order that is smaller keeps none."""
     return ("folded", skeleton(_seen_as(name))), ("written", skeleton(_nfc(name)))
 
 

@@ -31,7 +31,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["WikiFiles", "link_key", "link_keys", "wiki_file", "wiki_path"]
+__all__ = ["NAMES_KEPT", "WikiFiles", "link_key", "link_keys", "wiki_file", "wiki_path"]
 
 _SEPARATORS_RE = re.compile(r"[-_\s]+")
 # Claude Code's memory types: a link may name a type_slug file without its type, or with it.
@@ -50,7 +50,13 @@ def link_key(name: str) -> str:
     return _SEPARATORS_RE.sub("-", stem).strip("-")
 
 
-@lru_cache(maxsize=4096)
+NAMES_KEPT = 65536
+"""Names whose keys a lint keeps (:func:`link_keys` here, the look-alike keys in
+:mod:`~memory_core.lint`): more than a large scope holds (30,000 files), since an LRU cache
+read in the same order each time and smaller than the names keeps none of them."""
+
+
+@lru_cache(maxsize=NAMES_KEPT)
 def link_keys(name: str) -> frozenset[str]:
     """:func:`link_key` of ``name``, and without a Claude Code type (``feedback_x`` → ``x``)."""
     key = link_key(name)

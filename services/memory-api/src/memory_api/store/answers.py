@@ -34,6 +34,7 @@ from memory_core.lint import (
     lint_scope,
     lint_topic_in_scope,
     lint_topics,
+    lint_topics_in_scope,
     mask_secret_lines,
 )
 from memory_core.topics import ParsedTopic
@@ -576,20 +577,17 @@ class ScopeAnswers:
         ]
         if first and len(names) > 1:
             findings.extend(convention_findings(scope_topics()))
-        for item in read.loaded:
-            findings.extend(
-                lint_topic_in_scope(
-                    item.topic,
-                    names,
-                    inputs.text,
-                    scope_topics=scope_topics,
-                    own=self.cache.lint(item.entry.path, item.topic),
-                    partial=index.read.partial if index is not None else None,
-                    facts=index.facts() if index is not None and inputs.text is not None else None,
-                    in_sub_folders=body_sub_folder_files(scope, [item.topic]),
-                    with_names=False,
-                )
+        paths_of = {item.topic.file: item.entry.path for item in read.loaded}
+        topics = [item.topic for item in read.loaded]
+        findings.extend(
+            lint_topics_in_scope(
+                topics,
+                names,
+                scope_topics=scope_topics,
+                own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
+                in_sub_folders=body_sub_folder_files(scope, topics),
             )
+        )
         return findings
 
     def topic_file(
