@@ -83,6 +83,7 @@ from functools import lru_cache
 
 import regex
 
+from memory_core.caps import is_folder_unread
 from memory_core.confusables import skeleton
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.decoding import NOT_DECODED
@@ -775,16 +776,25 @@ def _refused(refused: Sequence[tuple[str, str]]) -> list[Finding]:
 
 
 def _unreadable(unreadable: Sequence[tuple[str, str]]) -> list[Finding]:
+    """An ``unreadable`` finding per ``(name, why)`` (Q-2b): the entry is there but cannot be
+    read; for a name in a scope folder that cannot be read (:func:`~memory_core.caps.
+    folder_unreadable`), whether it is there cannot be told, which the finding says instead."""
     return [
-        _finding(
-            "unreadable",
-            name,
-            None,
-            f"{name or 'this scope folder'} is there but the service {why}: it is not missing, "
-            "yet nothing in it is listed, searched or injected until that is fixed",
-        )
+        _finding("unreadable", name, None, _unreadable_message(name, why))
         for name, why in sorted(unreadable)
     ]
+
+
+def _unreadable_message(name: str, why: str) -> str:
+    if name and is_folder_unread(why):
+        return (
+            f"the service {why}, so whether {name} is there cannot be told: nothing in the "
+            "folder is listed, searched or injected until that is fixed"
+        )
+    return (
+        f"{name or 'this scope folder'} is there but the service {why}: it is not missing, "
+        "yet nothing in it is listed, searched or injected until that is fixed"
+    )
 
 
 def lint_scope(

@@ -25,6 +25,7 @@ from pathlib import Path, PurePath
 
 import msgspec
 from memory_core import layout
+from memory_core.caps import is_folder_unread
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
@@ -711,7 +712,7 @@ class ScopeAnswers:
         read = self._load(listing.topics)
         return IndexView(
             scope=key,
-            exists=index is not None,
+            exists=index is not None and not (index.error and is_folder_unread(index.error)),
             raw=_raw_shown(text or "", written, shown),
             lines=lines,
             manifest=capped.manifest,
