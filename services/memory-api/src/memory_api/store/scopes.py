@@ -24,6 +24,7 @@ from memory_core import layout
 from memory_core.caps import folder_unreadable
 from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
+from memory_core.file_kind import file_kind
 from memory_core.index import index_lines, topic_link_targets
 from memory_core.keys import USER_SCOPE, check_scope_key, check_topic_file_name, key_for_real_path
 from memory_core.layout import NOT_A_FOLDER
@@ -556,21 +557,13 @@ def _name_refusal(name: str, entry: os.DirEntry[str]) -> str:
 
 
 def _entry_kind(entry: os.DirEntry[str]) -> str:
-    """What ``entry`` is, by its own type (a symlink is not followed): ``"a file"``, ``"a
-    folder"``, ``"a symlink"``, ``"a FIFO"``, ``"a socket"``, ``"a device"``; ``"an entry"``
-    when it cannot be told (gone meanwhile, no permission)."""
+    """What ``entry`` is, by its own type (a symlink is not followed), in
+    :func:`~memory_core.file_kind.file_kind`'s words; ``"an entry"`` when it cannot be told
+    (gone meanwhile, no permission)."""
     try:
-        mode = entry.stat(follow_symlinks=False).st_mode
+        return file_kind(entry.stat(follow_symlinks=False).st_mode)
     except OSError:
         return "an entry"
-    kinds = (
-        (stat.S_ISREG, "a file"),
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISLNK, "a symlink"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-    )
-    return next((kind for test, kind in kinds if test(mode)), "a device")
 
 
 def _is_link(entry: os.DirEntry[str]) -> bool:
