@@ -110,6 +110,7 @@ __all__ = [
     "frontmatter_convention",
     "lint_index",
     "lint_links",
+    "lint_names_in_scope",
     "lint_scope",
     "lint_topic",
     "lint_topic_in_scope",
@@ -859,6 +860,37 @@ def lint_scope(
 _CLAIMS_ON_FILES = frozenset({"dangling-link", "unindexed"})
 
 
+def lint_names_in_scope(
+    topic_files: Collection[str],
+    only: Collection[str],
+    index_text: str | None,
+    *,
+    unreadable: Sequence[tuple[str, str]] = (),
+    partial: IndexRead | None = None,
+    facts: IndexFacts | None = None,
+    in_sub_folders: Collection[str] | None = None,
+) -> list[Finding]:
+    """What :func:`lint_scope` says about the topic files ``only`` (some of ``topic_files``,
+    every topic file of the scope) from the names and the index alone (T-5, T-5b, Q-2b):
+    ``unreadable`` (those of ``unreadable`` among them), ``index-wrong-case``,
+    ``look-alike-names`` and ``unindexed``; one pass over the names, no topic read. The
+    arguments are :func:`lint_scope`'s; the topics' own findings are
+    :func:`lint_topics_in_scope`'s, the scope's own :func:`lint_scope`'s."""
+    wanted = set(only)
+    findings = [
+        *_unreadable([(name, why) for name, why in unreadable if name in wanted]),
+        *_wrong_case_indexes(sorted(wanted)),
+        *_look_alike_names(topic_files, only=wanted),
+    ]
+    if index_text is not None and (partial is None or partial.exact):
+        facts = facts if facts is not None else index_facts(index_text)
+        linked = _links(facts, partial, topic_files, in_sub_folders)
+        findings.extend(
+            finding for finding in _unindexed(topic_files, linked) if finding.file in wanted
+        )
+    return findings
+
+
 def lint_topic_in_scope(
     topic: ParsedTopic,
     topic_files: Collection[str],
@@ -880,7 +912,7 @@ def lint_topic_in_scope(
     file (see :func:`lint_topics_in_scope`).
     """
     file = topic.file
-    findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only=file)]
+    findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only={file})]
     if index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
         findings.extend(_unindexed(topic_files, _links(facts, partial, topic_files), only=file))
@@ -976,8 +1008,10 @@ def _scope_findings(
     return findings
 
 
-def _look_alike_names(topic_files: Collection[str], only: str | None = None) -> list[Finding]:
-    """A ``look-alike-names`` finding per topic file (``only`` that one) whose name looks like
+def _look_alike_names(
+    topic_files: Collection[str], only: Collection[str] | None = None
+) -> list[Finding]:
+    """A ``look-alike-names`` finding per topic file (``only`` those) whose name looks like
     another's: the same name NFC and case-folded, without characters shown as nothing
     (:func:`_seen_as`: ``Notes.md`` and ``notes.md``, ``café.md`` written composed and
     decomposed, ``deploy.md`` and ``deploy<U+200B>.md``), or the same Unicode skeleton (UTS #39,
@@ -992,7 +1026,7 @@ def _look_alike_names(topic_files: Collection[str], only: str | None = None) -> 
     findings = []
     for names in _skeleton_groups(name for name in topic_files if not _in_wrong_case(name)):
         for name in sorted(names) if len(names) > 1 else ():
-            if only is not None and name != only:
+            if only is not None and name not in only:
                 continue
             same = [other for other in sorted(names) if _seen_alike(name, other)]
             alike = [other for other in sorted(names) if _drawn_alike(name, other)]

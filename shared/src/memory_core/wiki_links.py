@@ -38,22 +38,23 @@ _SEPARATORS_RE = re.compile(r"[-_\s]+")
 _TYPE_PREFIX_RE = re.compile(r"(?:user|feedback|project|reference)-(?=.)")
 
 
+NAMES_KEPT = 65536
+"""Names whose keys a lint keeps (:func:`link_keys` here, the look-alike keys in
+:mod:`~memory_core.lint`): more than a large scope holds (30,000 files), since an LRU cache
+read in the same order each time and smaller than the names keeps none of them."""
+
+
 def _nfc(name: str) -> str:
     return unicodedata.normalize("NFC", name)
 
 
+@lru_cache(maxsize=NAMES_KEPT)
 def link_key(name: str) -> str:
     """A name's words: NFC, case-folded, ``.md`` dropped, runs of ``-``, ``_`` and spaces as
     one ``-`` (``[[project-drift]]`` names ``project_drift.md``; ``Always run the linter`` is
     ``always-run-the-linter`` written as a title)."""
     stem = _nfc(name).removesuffix(".md").casefold()
     return _SEPARATORS_RE.sub("-", stem).strip("-")
-
-
-NAMES_KEPT = 65536
-"""Names whose keys a lint keeps (:func:`link_keys` here, the look-alike keys in
-:mod:`~memory_core.lint`): more than a large scope holds (30,000 files), since an LRU cache
-read in the same order each time and smaller than the names keeps none of them."""
 
 
 @lru_cache(maxsize=NAMES_KEPT)

@@ -32,6 +32,7 @@ from memory_core.keys import USER_SCOPE
 from memory_core.lint import (
     SEVERITIES,
     convention_findings,
+    lint_names_in_scope,
     lint_scope,
     lint_topic_in_scope,
     lint_topics,
@@ -559,23 +560,34 @@ class ScopeAnswers:
 
         listed, on_page = set(names), {item.entry.file for item in read.loaded}
         on_page.update(name for name, _ in unreadable)
-        found = lint_scope(
-            inputs.text,
-            [],
-            names,
-            companion_index=inputs.companion,
-            refused=listing.refused,
-            unreadable=inputs.unreadable,
-            partial=index.read.partial if index is not None else None,
-            facts=index.facts() if index is not None and inputs.text is not None else None,
-            in_sub_folders=inputs.in_sub_folders,
-            index_problems=index.read.problems if index is not None else (),
+        partial = index.read.partial if index is not None else None
+        facts = index.facts() if index is not None and inputs.text is not None else None
+        findings: list[Finding] = []
+        if first:  # the scope's own: the index's, the folder's, refused entries
+            found = lint_scope(
+                inputs.text,
+                [],
+                names,
+                companion_index=inputs.companion,
+                refused=listing.refused,
+                unreadable=inputs.unreadable,
+                partial=partial,
+                facts=facts,
+                in_sub_folders=inputs.in_sub_folders,
+                index_problems=index.read.problems if index is not None else (),
+            )
+            findings.extend(finding for finding in found if finding.file not in listed)
+        findings.extend(
+            lint_names_in_scope(
+                names,
+                on_page,
+                inputs.text,
+                unreadable=unreadable,
+                partial=partial,
+                facts=facts,
+                in_sub_folders=inputs.in_sub_folders,
+            )
         )
-        findings = [
-            finding
-            for finding in found
-            if finding.file in on_page or (first and finding.file not in listed)
-        ]
         if first and len(names) > 1:
             findings.extend(convention_findings(scope_topics()))
         paths_of = {item.topic.file: item.entry.path for item in read.loaded}
