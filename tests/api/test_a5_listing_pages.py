@@ -119,8 +119,8 @@ async def test_a5_each_page_carries_its_files_findings_and_the_first_the_scopes(
 async def test_a5_a_page_builds_the_rows_of_that_page_only(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The last page costs what the first does: its rows are made, no others (the scope is
-    read and linted once per version, kept)."""
+    """The last page costs what the second does: its rows are made, no others (only its files
+    are read and linted, test_a5_listing_page_cost)."""
     for name in _names(50):
         write_topic(agent.user, name)
     made: list[str] = []

@@ -6,6 +6,7 @@ overview, Session start) and checks the right value the case's README names.
 
 from __future__ import annotations
 
+import codecs
 import os
 import shutil
 import stat
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from memory_core import layout
 from memory_core.topics import READ_CAP_BYTES
 
@@ -347,3 +349,35 @@ async def test_t5b_an_index_named_in_upper_case_md_is_named_not_silently_skipped
     assert _by_code(view, "missing-index")  # still true: there is no MEMORY.md
     listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
     assert [row["file"] for row in listing["files"]] == ["build-cache.md"]
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le"])
+async def test_t5b_a_wide_encoded_index_over_the_read_cap_is_cut_at_a_whole_line(
+    client: Client, agent: AgentHome, codec: str
+) -> None:
+    """A valid UTF-16 or UTF-32 index larger than the 1 MiB read cap is read up to its last
+    whole line before the cap: the cap never splits a character (``\\n`` is ``\\n\\x00`` in
+    UTF-16LE), so no ``invalid-encoding`` is claimed and no U+FFFD is made; a link past the cap
+    is still found on its line."""
+    scope = agent.user
+    scope.mkdir(parents=True, exist_ok=True)
+    for name in ("alpha", "omega"):
+        write_topic(scope, f"{name}.md")
+    lines = ["- [Alpha](alpha.md) — 日本語のメモ"]
+    unit = 4 if "32" in codec else 2  # bytes per character here (none past U+FFFF)
+    lines += [f"- メモ {number:06d}: 記録" for number in range(READ_CAP_BYTES // (15 * unit))]
+    lines.append("- [Omega](omega.md) — past the cap")
+    text = "\n".join(lines) + "\n"
+    raw = codecs.encode("\ufeff" + text, codec)
+    assert READ_CAP_BYTES < len(raw) < 1.2 * READ_CAP_BYTES
+    (scope / layout.INDEX_FILE).write_bytes(raw)
+
+    view = await _index_view(client)
+
+    assert not _by_code(view, "invalid-encoding")
+    assert "\ufffd" not in view["raw"]
+    shown = view["raw"].rstrip("\n").split("\n")
+    assert shown[0] == lines[0]
+    assert shown[-1] in lines  # the last line read is a whole one
+    assert not _by_code(view, "unindexed")  # omega is linked past the cap
+    assert view["manifest"]["linesTotal"] == len(lines)

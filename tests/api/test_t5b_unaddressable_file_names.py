@@ -25,7 +25,7 @@ UTF8 = "is not UTF-8 (bytes of another encoding, e.g. Latin-1)"
 CONTROL = "holds a control character (a line break, a tab …)"
 
 
-def refusal(what: str, kind: str = "a file") -> str:
+def refusal(what: str, kind: str = "a regular file") -> str:
     return f"{kind} whose name {what}, so no route can read or delete it (rename it)"
 
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.browser.axe import axe_violations
 from tests.browser.conftest import CHAT_URL, DESKTOP, PHONE
@@ -144,6 +144,37 @@ def test_w5_a_scope_of_thousands_builds_only_the_rows_in_view(
     )
     expect(_at(group, top + 1)).to_be_in_viewport()
     expect(_at(group, top + 5)).to_be_in_viewport()
+
+
+def test_w5_the_first_page_of_a_huge_scope_shows_before_the_rest_is_fetched(
+    open_page: PageFactory, huge_scope: tuple[Service, str]
+) -> None:
+    """A-5 pages: the group shows the first 1,000 rows while the later pages are asked for
+    (held here until the rows are seen), busy until the last; then all 3,000."""
+    page = open_page(huge_scope[0])
+    later_pages = re.compile(r"/scopes/[^/?]+/files\?cursor=")
+    held: list[Route] = []
+
+    def hold_the_second_page(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(later_pages, hold_the_second_page)
+    page.goto(MEMORY_TAB)
+    group = workspace_group(page, "monorepo")
+    listed = group.locator("ul.rows")
+
+    expect(listed).to_have_attribute("data-total", "1000")
+    expect(_at(group, 1)).to_contain_text("fact-0999")  # the newest of the first page
+    expect(group.locator(".group-body")).to_have_attribute("aria-busy", "true")
+    assert len(held) == 1
+
+    held[0].continue_()
+    expect(listed).to_have_attribute("data-total", str(FILES))
+    expect(_at(group, 1)).to_contain_text("fact-2999")
+    wait_groups_settled(page)
 
 
 def test_w5_the_keyboard_reaches_every_row_and_keeps_its_place_while_scrolled_away(
@@ -276,9 +307,9 @@ def test_w5_a_group_is_busy_until_its_rows_in_view_are_built(
     page = open_page(service)
     page.add_init_script(BUSY_LOG)
     page.goto(MEMORY_TAB)
-    wait_groups_settled(page)
     group = workspace_group(page, "monorepo")
-    expect(_at(group, 1)).to_be_visible()
+    expect(_at(group, 1)).to_be_visible()  # the first page's rows, while the others load
+    wait_groups_settled(page)
     log = [entry for entry in page.evaluate("window.busyLog") if entry["scope"] == key]
     assert log[0] == {"scope": key, "busy": "true", "rows": 0, "total": None}
     assert log[-1]["busy"] is None and log[-1]["total"] == str(FILES)

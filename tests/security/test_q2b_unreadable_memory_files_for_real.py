@@ -155,6 +155,15 @@ def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_nev
     assert "(MEMORY.md is there" not in told and "make MEMORY.md a plain file" not in told
 
     key = first["key"]
+    status, view = call(base, "GET", f"{AGENT}/memory/scopes/{key}/index")
+    assert status == 200, view
+    assert view["exists"] is False  # never claimed: whether it is there cannot be told
+    [index_finding] = [f for f in view["findings"] if f["file"] == layout.INDEX_FILE]
+    assert index_finding["code"] == "unreadable"
+    assert index_finding["message"].startswith(
+        f"the service {FOLDER_DENIED}, so whether MEMORY.md is there cannot be told"
+    )
+    assert "MEMORY.md is there but" not in json.dumps(view)
     status, problem = call(base, "GET", f"{AGENT}/memory/scopes/{key}/files/a.md")
     assert status == 503 and DENIED in problem["detail"], problem  # never "no topic file"
     status, found = call(base, "GET", f"{AGENT}/memory/search?q=agent")

@@ -34,6 +34,7 @@ __all__ = [
     "NOT_UTF8",
     "REPLACED",
     "SHORT_TEXT_BYTES",
+    "UNMARKED_UTF16",
     "ExactText",
     "decode_exact",
     "decode_file",
@@ -140,11 +141,34 @@ def _not_utf8_text(
     except UnicodeDecodeError:
         text, used = raw.decode("latin-1"), "Latin-1"
     problem = f"{NOT_UTF8}{where}); read as {used}"
-    if name_legacy and (legacy := legacy_readings(raw)) is not None:
+    if (wide := _unmarked_utf16(raw, partial=partial)) is not None:
+        problem += f", but {UNMARKED_UTF16} ({wide}: it holds NUL bytes, as no 8-bit text does)"
+    elif name_legacy and (legacy := legacy_readings(raw)) is not None:
         problem += f", but {_looks_like(legacy)}"
     problems.append(problem)
     return text
 
+
+def _unmarked_utf16(raw: bytes, *, partial: bool) -> str | None:
+    """``UTF-16LE`` or ``UTF-16BE`` when ``raw``, which is not UTF-8 and too little ASCII for
+    :func:`_utf16_without_bom` (Japanese, Chinese), holds NUL bytes and is valid UTF-16 in that
+    byte order (the first that is); else None. Text in UTF-8 or an 8-bit encoding holds no
+    NUL."""
+    if b"\x00" not in raw:
+        return None
+    whole = raw[: len(raw) - len(raw) % 2] if partial else raw
+    for codec, shown in (("utf-16-le", "UTF-16LE"), ("utf-16-be", "UTF-16BE")):
+        try:
+            codecs.getincrementaldecoder(codec)().decode(whole, final=not partial)
+        except UnicodeDecodeError:
+            continue
+        return shown
+    return None
+
+
+UNMARKED_UTF16 = "the bytes look like UTF-16 without a byte order mark"
+"""What an ``encoding`` problem of bytes not valid UTF-8 says when they look like UTF-16 saved
+without its byte order mark (T-2): no 8-bit encoding is then proposed to convert from."""
 
 NOT_UTF8 = "encoding: not valid UTF-8 ("
 """How the ``encoding`` problem of bytes read though not valid UTF-8 starts (T-2): then the
@@ -206,13 +230,19 @@ def _wide_text(raw: bytes, codec: str, problem: str, problems: list[str], *, par
         return codecs.getincrementaldecoder(codec)().decode(raw, final=not partial)
     except UnicodeDecodeError as error:
         text = codecs.getincrementaldecoder(codec)("replace").decode(raw, final=not partial)
-        line = raw[: error.start].decode(codec, errors="replace").count("\n") + 1
+        line = _line_of(raw[: error.start].decode(codec, errors="replace"))
         bad = raw[error.start : error.end].hex()
         problems.append(
             f"encoding: not valid {codec.upper()} (bytes 0x{bad} at offset {error.start}, "
             f"line {line}, and any like them {REPLACED})"
         )
         return text
+
+
+def _line_of(before: str) -> int:
+    """The 1-based line the text after ``before`` starts on, lines ending at LF, CRLF or CR as
+    :func:`not_utf8_spots` counts them."""
+    return before.count("\n") + before.count("\r") - before.count("\r\n") + 1
 
 
 REPLACED = "are read as U+FFFD"

@@ -17,7 +17,7 @@ import re
 import shlex
 from collections.abc import Iterable
 
-from memory_core.decoding import MIXED_READING, NOT_UTF8, REPLACED
+from memory_core.decoding import MIXED_READING, NOT_UTF8, REPLACED, UNMARKED_UTF16
 
 __all__ = ["not_utf8_notes"]
 
@@ -55,6 +55,12 @@ def _fix(file: str, problem: str) -> str:
         return (
             f"{shown}: retype the characters at those offsets and save the file as UTF-8 "
             "(converting the whole file would garble its UTF-8 lines)"
+        )
+    if UNMARKED_UTF16 in problem:  # no 8-bit encoding to convert from
+        return (
+            f"{shown}: open the file in an editor as UTF-16 in the byte order named and save it "
+            "as UTF-8 (with no byte order mark the encoding cannot be told for sure, so no "
+            "conversion command is given)"
         )
     if ", but " in problem:  # a legacy encoding named, with its iconv command
         return f"{shown}: convert the file to UTF-8 as that says"

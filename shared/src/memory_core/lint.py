@@ -83,6 +83,7 @@ from functools import lru_cache
 
 import regex
 
+from memory_core.caps import is_folder_unread
 from memory_core.confusables import skeleton
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.decoding import NOT_DECODED
@@ -96,7 +97,7 @@ from memory_core.look_alike_links import LookAlikeLink, look_alike_links
 from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
-from memory_core.wiki_links import WikiFiles, link_key
+from memory_core.wiki_links import NAMES_KEPT, WikiFiles, link_key
 from memory_core.wire import Finding, Severity
 
 __all__ = [
@@ -104,14 +105,17 @@ __all__ = [
     "LINT_CODES",
     "SEVERITIES",
     "IndexRead",
+    "convention_findings",
     "find_secrets",
     "frontmatter_convention",
     "lint_index",
     "lint_links",
+    "lint_names_in_scope",
     "lint_scope",
     "lint_topic",
     "lint_topic_in_scope",
     "lint_topics",
+    "lint_topics_in_scope",
     "mask_secret_lines",
     "mask_secrets",
     "naming_convention",
@@ -450,6 +454,13 @@ def _conventions(topics: Sequence[ParsedTopic]) -> tuple[list[Finding], frozense
     return findings, folded
 
 
+def convention_findings(topics: Sequence[ParsedTopic]) -> list[Finding]:
+    """The scope's convention findings (``naming-convention``, ``no-frontmatter``, T-5a) as
+    :func:`lint_topics` gives them for every topic of the scope: what a page of a scope's
+    listing carries beside its own files' findings (A-5)."""
+    return _conventions(topics)[0]
+
+
 def lint_topics(
     topics: Sequence[ParsedTopic],
     topic_files: Collection[str],
@@ -484,6 +495,8 @@ def lint_links(
     optional (``[[always-preview]]`` → ``feedback_always-preview.md``), then by a topic's
     frontmatter ``name``. The line is the first that holds it.
     """
+    if not topics:
+        return []
     names = _Names.of(topic_files)
     titles = [(topic.name, topic.file) for topic in topics]
     files = WikiFiles([*names.present, *in_sub_folders], titles)
@@ -764,16 +777,25 @@ def _refused(refused: Sequence[tuple[str, str]]) -> list[Finding]:
 
 
 def _unreadable(unreadable: Sequence[tuple[str, str]]) -> list[Finding]:
+    """An ``unreadable`` finding per ``(name, why)`` (Q-2b): the entry is there but cannot be
+    read; for a name in a scope folder that cannot be read (:func:`~memory_core.caps.
+    folder_unreadable`), whether it is there cannot be told, which the finding says instead."""
     return [
-        _finding(
-            "unreadable",
-            name,
-            None,
-            f"{name or 'this scope folder'} is there but the service {why}: it is not missing, "
-            "yet nothing in it is listed, searched or injected until that is fixed",
-        )
+        _finding("unreadable", name, None, _unreadable_message(name, why))
         for name, why in sorted(unreadable)
     ]
+
+
+def _unreadable_message(name: str, why: str) -> str:
+    if name and is_folder_unread(why):
+        return (
+            f"the service {why}, so whether {name} is there cannot be told: nothing in the "
+            "folder is listed, searched or injected until that is fixed"
+        )
+    return (
+        f"{name or 'this scope folder'} is there but the service {why}: it is not missing, "
+        "yet nothing in it is listed, searched or injected until that is fixed"
+    )
 
 
 def lint_scope(
@@ -838,6 +860,37 @@ def lint_scope(
 _CLAIMS_ON_FILES = frozenset({"dangling-link", "unindexed"})
 
 
+def lint_names_in_scope(
+    topic_files: Collection[str],
+    only: Collection[str],
+    index_text: str | None,
+    *,
+    unreadable: Sequence[tuple[str, str]] = (),
+    partial: IndexRead | None = None,
+    facts: IndexFacts | None = None,
+    in_sub_folders: Collection[str] | None = None,
+) -> list[Finding]:
+    """What :func:`lint_scope` says about the topic files ``only`` (some of ``topic_files``,
+    every topic file of the scope) from the names and the index alone (T-5, T-5b, Q-2b):
+    ``unreadable`` (those of ``unreadable`` among them), ``index-wrong-case``,
+    ``look-alike-names`` and ``unindexed``; one pass over the names, no topic read. The
+    arguments are :func:`lint_scope`'s; the topics' own findings are
+    :func:`lint_topics_in_scope`'s, the scope's own :func:`lint_scope`'s."""
+    wanted = set(only)
+    findings = [
+        *_unreadable([(name, why) for name, why in unreadable if name in wanted]),
+        *_wrong_case_indexes(sorted(wanted)),
+        *_look_alike_names(topic_files, only=wanted),
+    ]
+    if index_text is not None and (partial is None or partial.exact):
+        facts = facts if facts is not None else index_facts(index_text)
+        linked = _links(facts, partial, topic_files, in_sub_folders)
+        findings.extend(
+            finding for finding in _unindexed(topic_files, linked) if finding.file in wanted
+        )
+    return findings
+
+
 def lint_topic_in_scope(
     topic: ParsedTopic,
     topic_files: Collection[str],
@@ -856,32 +909,86 @@ def lint_topic_in_scope(
     ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
     :func:`lint_topic` of ``topic`` when the caller keeps it. ``scope_topics`` gives every
     parsed topic of the scope; it is called only when the others decide a finding about this
-    file: a naming finding in a scope whose file names all follow one convention (it may fold
-    into ``naming-convention``), a ``missing-description`` of a file without frontmatter (it
-    may fold into ``no-frontmatter``), or a ``[[link]]`` that names no file's stem (it may name
-    a topic's frontmatter ``name``).
+    file (see :func:`lint_topics_in_scope`).
     """
     file = topic.file
-    findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only=file)]
+    findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only={file})]
     if index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
-        findings.extend(_unindexed([file], _links(facts, partial, topic_files)))
-    own = list(own) if own is not None else lint_topic(topic)
-    folded: frozenset[str] = frozenset()
-    codes = {finding.code for finding in own}
-    stems = [name.removesuffix(".md") for name in topic_files if not _in_wrong_case(name)]
-    may_fold = (codes & _NAMING_CODES and _file_convention(stems) is not None) or (
-        codes & _DESCRIPTION_CODES and _without_frontmatter(topic)
+        findings.extend(_unindexed(topic_files, _links(facts, partial, topic_files), only=file))
+    mine = list(own) if own is not None else lint_topic(topic)
+    findings.extend(
+        lint_topics_in_scope(
+            [topic],
+            topic_files,
+            scope_topics=scope_topics,
+            own=lambda _: mine,
+            in_sub_folders=in_sub_folders,
+        )
     )
-    if may_fold:
-        folded = _conventions(scope_topics())[1]
-    if _in_wrong_case(file):
-        folded |= _WRONG_CASE_STANDS_FOR
-    if topic.links and lint_links([topic], topic_files, in_sub_folders):
-        # named by no stem: a topic's frontmatter name may still be it
-        links = lint_links(scope_topics(), topic_files, in_sub_folders)
-        findings.extend(finding for finding in links if finding.file == file)
-    findings.extend(f for f in own if f.code not in folded)
+    return findings
+
+
+def lint_topics_in_scope(
+    topics: Sequence[ParsedTopic],
+    topic_files: Collection[str],
+    *,
+    scope_topics: Callable[[], Sequence[ParsedTopic]],
+    own: Callable[[ParsedTopic], Sequence[Finding]] = lint_topic,
+    in_sub_folders: Collection[str] = (),
+) -> list[Finding]:
+    """What :func:`lint_topics` of the whole scope says about each of ``topics`` (some of the
+    scope's files; ``topic_files`` names every one): its dangling ``[[links]]`` and its own
+    findings less those a convention stands for, by file name (T-5, T-5a, T-5b). It costs these
+    files and one pass over the names: what the names and the index alone decide
+    (``look-alike-names``, ``unindexed``…) is :func:`lint_scope`'s with no topics.
+
+    ``scope_topics`` gives every parsed topic of the scope; it is called (once) only when the
+    others decide a finding about one of ``topics``: a naming finding in a scope whose file
+    names all follow one convention (it may fold into ``naming-convention``), a
+    ``missing-description`` of a file without frontmatter (it may fold into
+    ``no-frontmatter``), or a ``[[link]]`` that names no file's stem (it may name a topic's
+    frontmatter ``name``). ``own`` and ``in_sub_folders`` as for :func:`lint_topics`.
+    """
+    names = _Names.of(topic_files)
+    by_stem = WikiFiles([*names.present, *in_sub_folders])
+    known_topics: list[Sequence[ParsedTopic]] = []
+    known_convention: list[bool] = []
+    known_links: list[dict[str, list[Finding]]] = []
+
+    def everyone() -> Sequence[ParsedTopic]:
+        if not known_topics:
+            known_topics.append(scope_topics())
+        return known_topics[0]
+
+    def one_convention() -> bool:
+        if not known_convention:
+            stems = [name.removesuffix(".md") for name in topic_files if not _in_wrong_case(name)]
+            known_convention.append(_file_convention(stems) is not None)
+        return known_convention[0]
+
+    def dangling(file: str) -> list[Finding]:
+        if not known_links:
+            found: dict[str, list[Finding]] = {}
+            for finding in lint_links(everyone(), topic_files, in_sub_folders):
+                found.setdefault(finding.file, []).append(finding)
+            known_links.append(found)
+        return known_links[0].get(file, [])
+
+    findings: list[Finding] = []
+    for topic in sorted(topics, key=lambda topic: topic.file):
+        mine = own(topic)
+        codes = {finding.code for finding in mine}
+        may_fold = (codes & _NAMING_CODES and one_convention()) or (
+            codes & _DESCRIPTION_CODES and _without_frontmatter(topic)
+        )
+        folded = _conventions(everyone())[1] if may_fold else frozenset()
+        if _in_wrong_case(topic.file):
+            folded |= _WRONG_CASE_STANDS_FOR
+        if any(by_stem.resolve(link) is None for link in topic.links):
+            # named by no stem: a topic's frontmatter name may still be it
+            findings.extend(dangling(topic.file))
+        findings.extend(f for f in mine if f.code not in folded)
     return findings
 
 
@@ -901,8 +1008,10 @@ def _scope_findings(
     return findings
 
 
-def _look_alike_names(topic_files: Collection[str], only: str | None = None) -> list[Finding]:
-    """A ``look-alike-names`` finding per topic file (``only`` that one) whose name looks like
+def _look_alike_names(
+    topic_files: Collection[str], only: Collection[str] | None = None
+) -> list[Finding]:
+    """A ``look-alike-names`` finding per topic file (``only`` those) whose name looks like
     another's: the same name NFC and case-folded, without characters shown as nothing
     (:func:`_seen_as`: ``Notes.md`` and ``notes.md``, ``café.md`` written composed and
     decomposed, ``deploy.md`` and ``deploy<U+200B>.md``), or the same Unicode skeleton (UTS #39,
@@ -917,7 +1026,7 @@ def _look_alike_names(topic_files: Collection[str], only: str | None = None) -> 
     findings = []
     for names in _skeleton_groups(name for name in topic_files if not _in_wrong_case(name)):
         for name in sorted(names) if len(names) > 1 else ():
-            if only is not None and name != only:
+            if only is not None and name not in only:
                 continue
             same = [other for other in sorted(names) if _seen_alike(name, other)]
             alike = [other for other in sorted(names) if _drawn_alike(name, other)]
@@ -953,10 +1062,11 @@ def _skeleton_groups(names: Iterable[str]) -> list[list[str]]:
     return list(groups.values())
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=NAMES_KEPT)
 def _look_keys(name: str) -> tuple[tuple[str, str], tuple[str, str]]:
     """The two keys :func:`_skeleton_groups` meets names by; kept per name, as a scope's names
-    are linted again and again (the lint of one topic reads them all)."""
+    are linted again and again (each page of its listing reads them all): for more names than
+    the largest scope holds, since a cache read in order that is smaller keeps none."""
     return ("folded", skeleton(_seen_as(name))), ("written", skeleton(_nfc(name)))
 
 
@@ -1065,15 +1175,18 @@ def _case_twin(target: str, names: _Names) -> str | None:
     return names.by_fold.get(target.casefold())
 
 
-def _unindexed(topic_files: Collection[str], linked: dict[str, list[int]]) -> list[Finding]:
-    """``unindexed``: each topic file no index line links (one linked in another case is
-    linked: its ``dangling-link`` says how to fix the link)."""
+def _unindexed(
+    topic_files: Collection[str], linked: dict[str, list[int]], only: str | None = None
+) -> list[Finding]:
+    """``unindexed``: each topic file (``only`` that one) no index line links (one linked in
+    another case is linked: its ``dangling-link`` says how to fix the link; a link is in
+    another case only when no topic file has its very name)."""
     message = "no MEMORY.md line links to this file, so it is never recalled"
     names = _Names.of(topic_files)
     in_other_case = {target.casefold() for target in linked if _case_twin(target, names)}
     return [
         _finding("unindexed", name, None, message)
-        for name in sorted(topic_files)
+        for name in sorted(topic_files if only is None else [only])
         if _nfc(name) not in linked
         and _nfc(name).casefold() not in in_other_case
         and not _in_wrong_case(name)

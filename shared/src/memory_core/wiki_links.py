@@ -31,17 +31,24 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["WikiFiles", "link_key", "link_keys", "wiki_file", "wiki_path"]
+__all__ = ["NAMES_KEPT", "WikiFiles", "link_key", "link_keys", "wiki_file", "wiki_path"]
 
 _SEPARATORS_RE = re.compile(r"[-_\s]+")
 # Claude Code's memory types: a link may name a type_slug file without its type, or with it.
 _TYPE_PREFIX_RE = re.compile(r"(?:user|feedback|project|reference)-(?=.)")
 
 
+NAMES_KEPT = 65536
+"""Names whose keys a lint keeps (:func:`link_keys` here, the look-alike keys in
+:mod:`~memory_core.lint`): more than a large scope holds (30,000 files), since an LRU cache
+read in the same order each time and smaller than the names keeps none of them."""
+
+
 def _nfc(name: str) -> str:
     return unicodedata.normalize("NFC", name)
 
 
+@lru_cache(maxsize=NAMES_KEPT)
 def link_key(name: str) -> str:
     """A name's words: NFC, case-folded, ``.md`` dropped, runs of ``-``, ``_`` and spaces as
     one ``-`` (``[[project-drift]]`` names ``project_drift.md``; ``Always run the linter`` is
@@ -50,7 +57,7 @@ def link_key(name: str) -> str:
     return _SEPARATORS_RE.sub("-", stem).strip("-")
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=NAMES_KEPT)
 def link_keys(name: str) -> frozenset[str]:
     """:func:`link_key` of ``name``, and without a Claude Code type (``feedback_x`` → ``x``)."""
     key = link_key(name)

@@ -424,7 +424,10 @@ class IndexLine(Answer, frozen=True):
 
 
 class IndexView(Answer, frozen=True):
-    """Answer of ``GET …/memory/scopes/{key}/index`` (A-5): the raw index and what is injected."""
+    """Answer of ``GET …/memory/scopes/{key}/index`` (A-5): the raw index and what is injected.
+    ``exists``: ``MEMORY.md`` is known to be there (readable or not); false when it is not, or
+    when its scope folder cannot be read, so whether it is there cannot be told (Q-2b: an
+    ``unreadable`` finding then says so)."""
 
     scope: str
     exists: bool

@@ -25,14 +25,18 @@ from pathlib import Path, PurePath
 
 import msgspec
 from memory_core import layout
+from memory_core.caps import is_folder_unread
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
 from memory_core.lint import (
     SEVERITIES,
+    convention_findings,
+    lint_names_in_scope,
     lint_scope,
     lint_topic_in_scope,
     lint_topics,
+    lint_topics_in_scope,
     mask_secret_lines,
 )
 from memory_core.topics import ParsedTopic
@@ -495,37 +499,109 @@ class ScopeAnswers:
         with them (A-5, :mod:`~memory_api.store.file_pages`): at most ``limit`` files after
         ``cursor``; a file that cannot be read is listed with that problem. :class:`CannotRead`
         (503) when the folder itself cannot be listed: it is never answered as an empty scope
-        (Q-2b). The whole scope is read and linted (kept by its files' versions), the rows of
-        this page alone are made."""
+        (Q-2b).
+
+        A page costs its own rows: the scope's names are listed (an ``lstat`` each), only the
+        page's topic files are read and linted (:func:`~memory_core.lint.lint_topic_in_scope`,
+        each beside the scope's names and index). The first page also carries the scope-wide
+        findings: the index's, the folder's and the names' (from the names and the index), and
+        the convention findings, for which every topic is parsed (through the cache) but none
+        linted; another page reads the other files only when one decides a finding about a
+        file of the page (a naming convention, a ``[[link]]`` to a frontmatter name)."""
         listing = self._scan(root, scope)
         if listing.error is not None:
             raise CannotRead(f"scope {key!r} cannot be listed: the service {listing.error}")
-        read = self._load(listing.topics)
+        entries = sorted(listing.topics, key=lambda entry: entry.file)
+        names = [entry.file for entry in entries]
+        start, end, next_cursor = page_after(names, cursor, limit)
+        read = self._load(entries[start:end])
         rows: list[tuple[str, _Loaded | _Unreadable]] = [
             *((item.entry.file, item) for item in read.loaded),
             *((item.entry.file, item) for item in read.unreadable),
         ]
         rows.sort(key=lambda row: row[0])
-        names = [name for name, _ in rows]
-        start, end, next_cursor = page_after(names, cursor, limit)
         files = [
-            self._listed(item) if isinstance(item, _Loaded) else item.row()
-            for _, item in rows[start:end]
+            self._listed(item) if isinstance(item, _Loaded) else item.row() for _, item in rows
         ]
-        findings = _paged_findings(
-            self._scope_findings(root, scope, key, listing, read),
-            set(names[start:end]),
-            set(names),
-            first=start == 0,
-        )
+        findings = self._page_findings(root, scope, key, listing, names, read, first=start == 0)
         self.cache.keep(
-            os.fspath(scope),
-            [(item.entry.path, item.entry.file) for item in read.loaded],
-            read.files,
+            os.fspath(scope), [(item.entry.path, item.entry.file) for item in read.loaded], names
         )
         return TopicList(
             scope=key, files=files, findings=findings, total=len(names), next_cursor=next_cursor
         )
+
+    def _page_findings(
+        self,
+        root: Path,
+        scope: Path,
+        key: str,
+        listing: ScopeListing,
+        names: list[str],
+        read: _Read,
+        *,
+        first: bool,
+    ) -> list[Finding]:
+        """The findings a page of the listing carries (T-5, A-5): on the ``first`` page those
+        about the scope (the index, the folder, refused entries, the conventions); then, for
+        each file of the page (``read``), what the scope's lint says about it. ``names`` are
+        every topic file of the scope, judged present."""
+        index = self.files.read(root, scope)
+        user_index = None if key == USER_SCOPE else self._user_index_text(root)
+        unreadable = [(item.entry.file, item.why) for item in read.unreadable]
+        inputs = _lint_inputs(key, scope, listing, index, names, unreadable, [], user_index)
+        everyone: list[ParsedTopic] | None = None
+
+        def scope_topics() -> list[ParsedTopic]:
+            nonlocal everyone
+            if everyone is None:
+                everyone = [item.topic for item in self._load(listing.topics).loaded]
+            return everyone
+
+        listed, on_page = set(names), {item.entry.file for item in read.loaded}
+        on_page.update(name for name, _ in unreadable)
+        partial = index.read.partial if index is not None else None
+        facts = index.facts() if index is not None and inputs.text is not None else None
+        findings: list[Finding] = []
+        if first:  # the scope's own: the index's, the folder's, refused entries
+            found = lint_scope(
+                inputs.text,
+                [],
+                names,
+                companion_index=inputs.companion,
+                refused=listing.refused,
+                unreadable=inputs.unreadable,
+                partial=partial,
+                facts=facts,
+                in_sub_folders=inputs.in_sub_folders,
+                index_problems=index.read.problems if index is not None else (),
+            )
+            findings.extend(finding for finding in found if finding.file not in listed)
+        findings.extend(
+            lint_names_in_scope(
+                names,
+                on_page,
+                inputs.text,
+                unreadable=unreadable,
+                partial=partial,
+                facts=facts,
+                in_sub_folders=inputs.in_sub_folders,
+            )
+        )
+        if first and len(names) > 1:
+            findings.extend(convention_findings(scope_topics()))
+        paths_of = {item.topic.file: item.entry.path for item in read.loaded}
+        topics = [item.topic for item in read.loaded]
+        findings.extend(
+            lint_topics_in_scope(
+                topics,
+                names,
+                scope_topics=scope_topics,
+                own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
+                in_sub_folders=body_sub_folder_files(scope, topics),
+            )
+        )
+        return findings
 
     def topic_file(
         self, root: Path, scope: Path, key: str, file_name: str, *, reveal: bool = False
@@ -648,7 +724,7 @@ class ScopeAnswers:
         read = self._load(listing.topics)
         return IndexView(
             scope=key,
-            exists=index is not None,
+            exists=index is not None and not (index.error and is_folder_unread(index.error)),
             raw=_raw_shown(text or "", written, shown),
             lines=lines,
             manifest=capped.manifest,
@@ -723,19 +799,6 @@ def _unusable_user_scope(why: str) -> ScopeSummary:
 def _title(path: str | None, key: str) -> str:
     """A Workspace scope's title: its path's basename, else the path, else the key (A-3)."""
     return (PurePath(path).name or path) if path else key
-
-
-def _paged_findings(
-    findings: list[Finding], on_page: set[str], listed: set[str], *, first: bool
-) -> list[Finding]:
-    """The scope's ``findings`` a page of its listing carries: those about the files
-    ``on_page``, and on the ``first`` page those about anything not ``listed`` as a file (the
-    index, the scope folder, an entry never read)."""
-    return [
-        finding
-        for finding in findings
-        if finding.file in on_page or (first and finding.file not in listed)
-    ]
 
 
 def body_sub_folder_files(scope: Path, topics: list[ParsedTopic]) -> frozenset[str]:

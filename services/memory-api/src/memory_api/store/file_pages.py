@@ -5,8 +5,12 @@ them): megabytes for one request, which a phone's page could not hold. A page ho
 :data:`FILES_MAX_LIMIT` rows in file-name order; its ``nextCursor`` (the last file name on it)
 asks for the next, and is None on the last page, so a client that follows it sees every file.
 The cursor names a place in the order, not a row: a file deleted between two pages moves no
-other file to another page. Each page costs one pass over the scope's names (a binary search
-for the cursor, then the rows of the page): the same for the last page as for the first.
+other file to another page. A page lists the scope's names (an ``lstat`` each), finds the
+cursor among them by binary search, and reads and lints only the topic files of the page; the
+first page adds the scope-wide findings, from the names and the index (and every file's
+frontmatter, parsed through the cache, for the conventions). The last page costs what the second
+does, whatever the scope's size beyond its names
+(:meth:`~memory_api.store.answers.ScopeAnswers.topic_list`).
 
 >>> page_after(["a.md", "b.md", "c.md"], "a.md", 1)
 (1, 2, 'b.md')

@@ -24,6 +24,7 @@ from memory_core import layout
 from memory_core.caps import folder_unreadable
 from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
+from memory_core.file_kind import file_kind
 from memory_core.index import index_lines, topic_link_targets
 from memory_core.keys import USER_SCOPE, check_scope_key, check_topic_file_name, key_for_real_path
 from memory_core.layout import NOT_A_FOLDER
@@ -556,21 +557,13 @@ def _name_refusal(name: str, entry: os.DirEntry[str]) -> str:
 
 
 def _entry_kind(entry: os.DirEntry[str]) -> str:
-    """What ``entry`` is, by its own type (a symlink is not followed): ``"a file"``, ``"a
-    folder"``, ``"a symlink"``, ``"a FIFO"``, ``"a socket"``, ``"a device"``; ``"an entry"``
-    when it cannot be told (gone meanwhile, no permission)."""
+    """What ``entry`` is, by its own type (a symlink is not followed), in
+    :func:`~memory_core.file_kind.file_kind`'s words; ``"an entry"`` when it cannot be told
+    (gone meanwhile, no permission)."""
     try:
-        mode = entry.stat(follow_symlinks=False).st_mode
+        return file_kind(entry.stat(follow_symlinks=False).st_mode)
     except OSError:
         return "an entry"
-    kinds = (
-        (stat.S_ISREG, "a file"),
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISLNK, "a symlink"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-    )
-    return next((kind for test, kind in kinds if test(mode)), "a device")
 
 
 def _is_link(entry: os.DirEntry[str]) -> bool:
@@ -983,6 +976,32 @@ def _index_not_read(root: Path, scope: Path, target: Path, error: OSError) -> In
     return IndexText(text="", stat=info, error=cannot_read(error))
 
 
+_WIDE = ("encoding: UTF-16", "encoding: UTF-32")
+"""The ``encoding`` problems of text read as UTF-16 or UTF-32 (its units wider than a byte)."""
+
+
+def _cut_at_a_line(raw: bytes, *, exact: bool) -> tuple[str, list[str], bytes]:
+    """The complete lines of an over-cap index's first :data:`READ_CAP_BYTES` as text, the
+    problems of their decoding, and the lines after them (to :data:`INDEX_COUNT_CAP` more
+    bytes, complete lines, unless ``exact``: all) as UTF-8 bytes for the rest's scan (T-5b).
+
+    UTF-8 (or 8-bit) text is cut at its last ``\n`` byte. UTF-16 or UTF-32 text (with a byte
+    order mark, or UTF-16 without one) is decoded first, an incomplete unit at the cap dropped,
+    and cut at its last line end: a ``\n`` byte there may be half of a unit (``\n\x00``)."""
+    head = raw[:READ_CAP_BYTES]
+    whole_head, problems = decode_text(head, partial=True)
+    if not any(problem.startswith(_WIDE) for problem in problems):
+        cut = head.rfind(b"\n") + 1  # the line the cap cuts through is not read at all
+        text, problems = decode_text(head[:cut])
+        return text, problems, raw[cut:] if exact else raw[cut : raw.rfind(b"\n") + 1]
+    text = whole_head[: whole_head.rfind("\n") + 1]
+    window = raw if exact else raw[: READ_CAP_BYTES + INDEX_COUNT_CAP]
+    rest = decode_text(window, partial=not exact)[0][len(text) :]
+    if not exact:
+        rest = rest[: rest.rfind("\n") + 1]
+    return text, problems, rest.encode("utf-8", "surrogatepass")
+
+
 def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
     """An index over the read cap (T-5b): the complete lines of its first 1 MiB, true counts.
 
@@ -990,12 +1009,9 @@ def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
     the topic files its lines link to, so no file is called unindexed falsely; past that bound
     the count is a lower bound ("at least").
     """
-    head = raw[:READ_CAP_BYTES]
-    cut = head.rfind(b"\n") + 1  # the line the cap cuts through is not read at all
-    text, problems = decode_text(head[:cut])
-    read_lines = len(index_lines(text))
     exact = len(raw) <= READ_CAP_BYTES + INDEX_COUNT_CAP
-    rest = raw[cut:] if exact else raw[cut : raw.rfind(b"\n") + 1]
+    text, problems, rest = _cut_at_a_line(raw, exact=exact)
+    read_lines = len(index_lines(text))
     links: dict[str, list[int]] = {}
     number, start = read_lines + 1, 0  # the number of the rest's line at ``start``
     mark = _LINK_MARK.search(rest)

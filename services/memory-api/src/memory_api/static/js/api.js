@@ -144,9 +144,11 @@ export const api = {
 /**
  * Every topic file of a scope and their findings (A-5): the listing comes in pages of at most
  * 1,000 files, each asked for after the one before (its `nextCursor`) until the last, and is
- * joined in the service's order. Resolves to {scope, files, findings, total}.
+ * joined in the service's order. Resolves to {scope, files, findings, total, complete}; with
+ * `onPage`, it is called with the files and findings so far after every page but the last
+ * (`complete` false), so a view shows the first page's rows before the rest are fetched.
  */
-export async function scopeListing(project, agent, key) {
+export async function scopeListing(project, agent, key, onPage = null) {
   const base = paths.files(project, agent, key);
   const files = [];
   const findings = [];
@@ -158,6 +160,8 @@ export async function scopeListing(project, agent, key) {
     for (const finding of page.findings) findings.push(finding);
     total = page.total ?? files.length;
     cursor = page.nextCursor ?? null;
+    // The first page (and each after it) is shown while the rest are fetched.
+    if (onPage && cursor !== null) onPage({ scope: key, files, findings, total, complete: false });
   } while (cursor !== null);
-  return { scope: key, files, findings, total };
+  return { scope: key, files, findings, total, complete: true };
 }

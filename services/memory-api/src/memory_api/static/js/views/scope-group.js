@@ -344,13 +344,19 @@ export class ScopeGroup {
         h("p", { class: "group-note state-loading", role: "status" }, "Loading memories…"),
       );
     }
-    try {
-      const listing = await scopeListing(project, agent, this.scope.key);
+    let shown = false;
+    const show = (listing) => {
       this.files = sortTopics(listing.files);
       this.findings = byFile(listing.findings);
       replace(this.note);
-      // A reload (a delete, Refresh) keeps the scroll position: the rows stay where they were.
-      this.renderRows({ keepScroll: !first });
+      // A reload (a delete, Refresh), or the next page of a large scope, keeps the scroll
+      // position: the rows stay where they were.
+      this.renderRows({ keepScroll: !first || shown });
+      if (!listing.complete) this.setBusy(true); // more pages are coming
+      shown = true;
+    };
+    try {
+      show(await scopeListing(project, agent, this.scope.key, show));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       replace(
