@@ -53,6 +53,16 @@ NAMED_AND_PLACED_AT_RUN_TIME = [
     '$(which cp) note.md "$(cat target)"/a.md',
     '"$(command -v cp)" note.md "$(cat target)"/a.md',
     'which() {{ echo cp; }}; $(which python3) note.md "$(cat target)"/a.md',
+    # something run before the lookup redefines it (review47e)
+    'mkdir -p b && ln -sf /bin/cp b/python3 && export PA""TH=$PWD/b:/usr/bin:/bin; '
+    '$(which python3) note.md "$(cat target)"/a.md',
+    "mkdir -p b && ln -sf /bin/cp b/python3 && declare -x P\\ATH=$PWD/b:/usr/bin:/bin; "
+    '$(type -P python3) note.md "$(cat target)"/a.md',
+    'which() if true; then echo /bin/cp; fi; $(which python3) note.md "$(cat target)"/a.md',
+    'type() case 1 in 1) echo /bin/cp;; esac; $(type -P python3) note.md "$(cat target)"/a.md',
+    "mkdir -p v/bin && ln -sf /bin/cp v/bin/python3 && "
+    "printf 'P%sH=%s\\n' AT \"$PWD/v/bin:/usr/bin:/bin\" > v/act && . v/act && "
+    '$(which python3) note.md "$(cat target)"/a.md',
 ]
 """Each was let through (the ``${C:-$(…)}`` forms: its ``}`` was read as closing a group, so
 ``note.md`` was taken as the command's name; an alias or a name ``hash -p`` gives ``cp``; a

@@ -48,6 +48,8 @@ KEEPING_LINKS = [
     'pax -rw note.md "$(cat target)"',
     "pax -rf z.pax && echo x > z/lnk/a.md",
     "pax -r < z.pax && echo x > z/lnk/a.md",
+    'mkdir dd && pax -rw -s ",^,../notes/," note.md dd',  # -s rewrites where a name lands
+    'mkdir dd && pax -rw -s ",note,../notes/a," note.md dd',
 ]
 """Each was let through (``-L -P``: the last of ``-L``/``-H``/``-P`` wins); ``d`` holds ``lnk`` (to
 the other scope) and ``m`` (to its index), ``z.pax`` a folder ``z`` holding such a link

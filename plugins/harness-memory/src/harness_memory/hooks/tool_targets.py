@@ -2558,8 +2558,12 @@ def _operand_places(
     if unpacker in OPTION_DESTINATIONS and (unpacker != "tar" or _extracts(operands)):
         written = _option_values(unpacker, operands, OPTION_DESTINATIONS[unpacker or ""])
     elif command == "pax":  # ``pax -rw FILE… DIR``: its destination folder
-        copied = synced("pax", [word for word, _ in operands]).destination
-        written = [(word, built) for word, built in operands if word == copied][-1:]
+        copied = synced("pax", [word for word, _ in operands])
+        # names rewritten by ``-s`` (``,^,../notes/,``) or read from its input land anywhere
+        unknown = copied.unknown is not None
+        written = [
+            (word, built or unknown) for word, built in operands if word == copied.destination
+        ][-1:]
     if command in SECOND_OPERAND_WRITERS:
         written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
     if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
@@ -3070,7 +3074,8 @@ guard allows (``…/my-app-1a2b3c4$(date +%-d)`` is no Session's scope)."""
 def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
     """``command`` with the command substitutions whose output this can tell put in as text:
     a name-only one (:data:`_NAME_ONLY_RE`: ``$(date +%F)``, ``$(nproc)``; :data:`_BASENAME_RE`)
-    as one name, a program lookup as the program's path (:func:`_looked_up`), and
+    as one name, a program lookup that opens the command (nothing the command runs before it
+    could redefine what it finds) as the program's path (:func:`_looked_up`), and
     ``$(mktemp)``/``$(mktemp -d)`` as a path in the temporary folder (``$TMPDIR``, unless the
     command sets it). So ``> logs/build-$(date +%F).log`` and ``out=$(mktemp); … > "$out"``
     name a known place; every other substitution stays for the shell."""
@@ -3087,6 +3092,8 @@ def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
         if folder is not None and _MKTEMP_RE.match(inner):
             return f"{folder.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
         quoted = command[match.start() - 1 : match.start()] == '"'
+        if command[: match.start()].strip(' \t"'):  # something runs first: it may redefine
+            return match.group(0)  # the lookup (``PA""TH=…``, a function, a sourced file)
         return _looked_up(inner, command, environ, quoted=quoted) or match.group(0)
 
     return _SUBSTITUTION_RE.sub(text, command)
