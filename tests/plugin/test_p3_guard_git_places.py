@@ -44,7 +44,8 @@ IN_A_FOLDER_BUILT_AT_RUN_TIME = [
     'export GIT_WORK_TREE="$(cat target)"; git checkout HEAD -- own.md',
     'env GIT_WORK_TREE="$(cat target)" git checkout HEAD -- own.md',
     'GIT_INDEX_FILE="$(cat target)/idx" git add own.md',
-    'GIT_OBJECT_DIRECTORY="$(cat target)" git add own.md',
+    # own.md changed first: git hashes (and writes) only a file it cannot tell is unchanged
+    'echo more >> own.md; GIT_OBJECT_DIRECTORY="$(cat target)" git add own.md',
 ]
 """Each was let through; ``target`` names the other scope, a git repository whose index was
 changed since its commit; the Workspace is a repository holding ``own.md``."""
