@@ -71,8 +71,7 @@ typecheck: $(TEST_STAMP)
 ## test is a wait on another process: one per core left the cores idle a third of the time.
 ## worksteal: each worker starts on its share of the tests in order and an idle one takes tests
 ## off a busy one's queue, so a long file (the Schemathesis run, a bench smoke, the two-machine
-## e2e) no longer leaves a core idle at the end. The tests marked `long` come first, each worker
-## starting with its share (tests/conftest.py): an idle worker steals a queue's end, never its head.
+## e2e) no longer leaves a core idle at the end.
 ## Python keeps its bytecode for the run even where the environment says not to
 ## (PYTHONDONTWRITEBYTECODE, as in many containers): else every `memory-api serve` a test starts
 ## compiles the service again (0.83 s to ready instead of 0.63 s) and each worker rewrites every

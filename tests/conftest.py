@@ -39,45 +39,6 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return WORKERS_PER_CORE * (cores or 1)
 
 
-LONG = "long"
-"""The marker of the suite's longest tests (about 10 s or more each at rest: a coding agent's
-Session, several services, a benchmark or pip run): :func:`pytest_collection_modifyitems` starts
-each test process on its share of them."""
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist, order the tests so that each worker's first tests are its share of
-    the :data:`LONG` ones (:func:`long_first_on_every_worker`). Runs last, after ``-k``/``-m``
-    deselected; every worker orders its collection the same way, as xdist requires."""
-    workers = getattr(config, "workerinput", {}).get("workercount")
-    if workers:
-        items[:] = long_first_on_every_worker(items, int(workers))
-
-
-def long_first_on_every_worker(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
-    """``items`` cut as ``--dist worksteal`` first hands them out (``workers`` runs of
-    consecutive tests, the i-th of ``remaining // (workers - i)``), each run starting with every
-    ``workers``-th :data:`LONG` test, the others following in collection order.
-
-    A worker that idles takes the end of the longest queue, never its head: a long test that
-    the collection order put near a queue's end started in the last minute of a run while the
-    other workers had nothing left (a two-machine e2e test, the three-replica run, the wheel
-    install: 15-20 s each at rest). Started first, they overlap with everything else."""
-    long = [item for item in items if item.get_closest_marker(LONG) is not None]
-    rest = [item for item in items if item.get_closest_marker(LONG) is None]
-    ordered: list[pytest.Item] = []
-    remaining = len(items)
-    for worker in range(workers):
-        share = remaining // (workers - worker)
-        remaining -= share
-        own = long[worker::workers]
-        taken = max(share - len(own), 0)
-        ordered += own + rest[:taken]
-        del rest[:taken]
-    return ordered + rest
-
-
 HOME_VARIABLES = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
 """Variables that would point a CLI back into the user's home; unset for the run."""
 

@@ -83,7 +83,6 @@ def _summary(report: dict[str, Any]) -> str:
     )
 
 
-@pytest.mark.long
 def test_a11_schemathesis_finds_no_failure_and_no_warning(tmp_path: Path) -> None:
     service = serve(tmp_path / "data", dict(os.environ))
     try:

@@ -11,7 +11,7 @@ import pytest
 from bench.scale_data import TINY, build_scale_data
 from tests.support.bench_script import run_bench
 
-pytestmark = [pytest.mark.e2e, pytest.mark.long]
+pytestmark = pytest.mark.e2e
 
 
 def test_q3_bench_scale_tiny_run_reports_every_row(tmp_path: Path) -> None:

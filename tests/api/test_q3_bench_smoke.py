@@ -15,7 +15,6 @@ from tests.support.bench_script import run_bench
 pytestmark = pytest.mark.e2e
 
 
-@pytest.mark.long
 def test_q3_bench_quick_run_reports_every_case_budget_and_ratio(tmp_path: Path) -> None:
     said, report = run_bench(
         "bench.perf", "--quick", "--driver", "python", out=tmp_path / "bench.json"

@@ -116,7 +116,6 @@ def _generated_lines(seed: int, count: int) -> list[str]:
     return lines
 
 
-@pytest.mark.long
 def test_t5_the_linear_scan_finds_and_masks_what_the_former_scan_did(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -169,7 +168,6 @@ def _shared_value_lines(seed: int, count: int) -> list[str]:
     return lines
 
 
-@pytest.mark.long
 def test_t5_lines_of_names_sharing_one_value_are_masked_as_the_former_scan_did(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -123,7 +123,6 @@ def _port(served: ServedProcess) -> int:
     return int(served.base_url.rsplit(":", 1)[1])
 
 
-@pytest.mark.long
 async def test_q4_three_replicas_one_killed_end_like_one_process(
     tmp_path: Path, replicas: list[ServedProcess], single: ServedProcess
 ) -> None:

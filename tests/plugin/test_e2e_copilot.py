@@ -28,7 +28,7 @@ from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import COPILOT, npm_cli
 from tests.plugin.real_service import RealService
 
-pytestmark = [pytest.mark.e2e, pytest.mark.long]
+pytestmark = pytest.mark.e2e
 
 RUN_LIMIT_S = 180  # a hang guard, not an assertion about speed
 

@@ -166,7 +166,6 @@ async def managed_gemini_session(
     return planted, first_user_text(fake.session_turns()[0]), err
 
 
-@pytest.mark.long
 @pytest.mark.parametrize("relaunch", [False, True])
 async def test_gemini_managed_install_holds_over_a_workspaces_env_naming_other_system_settings(
     shared_service: RealService,

@@ -27,7 +27,7 @@ from memory_core.keys import workspace_memory_key
 
 from tests.plugin.real_service import seed_scope
 
-pytestmark = [pytest.mark.e2e, pytest.mark.long]
+pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ("shared", "services/memory-api", "plugins/harness-memory")

@@ -29,7 +29,7 @@ from tests.plugin.harness_run import GEMINI_ONE_PROCESS, GEMINI_SETTINGS, RUN_LI
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import GEMINI, npm_cli
 
-pytestmark = [pytest.mark.e2e, pytest.mark.long]
+pytestmark = pytest.mark.e2e
 
 
 def prompt_path(body: Json, label: str) -> str:

@@ -57,7 +57,7 @@ from tests.plugin.test_e2e_h2_gemini import first_user_text, write_call
 from tests.support.codex_turns import apply_patch, developer_and_user_text
 from tests.support.serve import ServedProcess, code_under_test, venv_bin
 
-pytestmark = [pytest.mark.e2e, pytest.mark.long]
+pytestmark = pytest.mark.e2e
 
 WAIT_S = 120.0  # a hang guard for what another process does, never an assertion about speed
 LINE = "- [Deploy freeze](deploy-freeze.md) — no deploys Fri 15:00 to Mon 09:00"

@@ -135,7 +135,6 @@ async def test_v1_codex_patch_is_recorded_as_a_version_of_its_session(
     assert_recorded(shared_service, new_agent, key, "codex", "apply_patch")
 
 
-@pytest.mark.long
 async def test_v1_gemini_write_is_recorded_as_a_version_of_its_session(
     shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:

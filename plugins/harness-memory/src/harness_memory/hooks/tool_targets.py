@@ -3094,7 +3094,7 @@ def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
         quoted = command[match.start() - 1 : match.start()] == '"'
         if command[: match.start()].strip(' \t"'):  # something runs first: it may redefine
             return match.group(0)  # the lookup (``PA""TH=…``, a function, a sourced file)
-        return _looked_up(inner, command, environ, quoted=quoted) or match.group(0)
+        return _looked_up(inner, environ, quoted=quoted) or match.group(0)
 
     return _SUBSTITUTION_RE.sub(text, command)
 
@@ -3106,23 +3106,21 @@ _LOOKUP_RE = re.compile(
 ``command -v node``, ``type -P make``, ``pyenv which python``)."""
 _LITERAL_PATH_RE = re.compile(r"^/[A-Za-z0-9_./+-]+$")
 """An absolute path the lexer reads as one word, as written."""
-_LOOKUP_UNSURE_RE = re.compile(r"PATH|alias|hash|enable|function\s|\(\s*\)\s*(?:[{(]|$)", re.M)
-"""What in a command may change what a lookup finds: ``PATH`` set, an alias, ``hash -p``, a
-builtin turned off, a function defined (``which() { echo cp; }``)."""
 
 
-def _looked_up(inner: str, command: str, environ: Mapping[str, str], *, quoted: bool) -> str | None:
+def _looked_up(inner: str, environ: Mapping[str, str], *, quoted: bool) -> str | None:
     """The path a program lookup ``inner`` (:data:`_LOOKUP_RE`) prints, as text for the
     lexer: ``$(which python3) -m pytest`` runs ``python3`` (judged as that program), never
     any writer, as ``$(echo cp)`` may be. ``which``/``command -v``/``type -P`` are read as
     the program found in ``PATH`` (the environment's; absolute folders only) is spelt;
     ``pyenv which X`` as ``X`` in pyenv's root, a folder it prints (``"$(pyenv root)"/…/X``;
     in double quotes, ``quoted``, without quotes of its own).
-    None (left to the shell, any program) when the command may change the lookup
-    (:data:`_LOOKUP_UNSURE_RE`, exported functions, ``BASH_ENV``) or the program is not
-    found (an empty output: the next word would be the command's name)."""
+    Asked only for a lookup that opens the command (:func:`_read_substitutions`): nothing the
+    command runs can redefine it first. None (left to the shell, any program) when the
+    environment may (exported functions, ``BASH_ENV``) or the program is not found (an empty
+    output: the next word would be the command's name)."""
     looked = _LOOKUP_RE.match(inner)
-    if looked is None or _LOOKUP_UNSURE_RE.search(command) or "BASH_ENV" in environ:
+    if looked is None or "BASH_ENV" in environ:
         return None
     if any(key.startswith("BASH_FUNC_") for key in environ):
         return None
