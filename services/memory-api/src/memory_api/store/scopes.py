@@ -61,6 +61,7 @@ __all__ = [
     "count_listed",
     "create_scope_dir",
     "entry_refusal",
+    "existing_scope_dir",
     "index_refusal",
     "judged_topics",
     "list_folder",
@@ -276,13 +277,46 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
     except OutsideMemoryRoot:  # a link out is no folder of this root: the scope is unusable
         scope = None
     if scope is None:
-        if error is None and os.path.lexists(root / key):
-            raise NotAFolder(
-                f"scope {key!r} of agent {agent_id!r} cannot be used: the service "
-                f"{NOT_A_FOLDER_WHY}, then try again"
-            )
+        if error is None:
+            _refuse_no_folder(root, key, agent_id)
         raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
     return scope
+
+
+def existing_scope_dir(root: Path, key: str, agent_id: str) -> Path:
+    """The real folder of scope ``key`` of agent ``agent_id`` under the real ``root``, for a
+    route that addresses one scope (A-3, A-5, A-6, V-2, S-1, R-1); the user scope is made on
+    demand (:func:`made_scope_dir`).
+
+    Raises :class:`~memory_api.errors.NotAFolder` (503) when a regular file, a FIFO, a socket
+    or a dangling link stands in a Workspace scope's folder's place, as for the user scope:
+    the scope is there and cannot be used (the overview names that entry too), never a 404
+    "no scope" that sends an operator looking for one that never existed;
+    :class:`~memory_api.errors.NotFound` (404) when nothing is there; ``OutsideMemoryRoot``
+    (404) for a link leading out of the root (where it leads is never said, A-7)."""
+    if key == USER_SCOPE:
+        return made_scope_dir(root, key, agent_id)
+    scope = scope_real_dir(root, key)
+    if scope is None:
+        _refuse_no_folder(root, key, agent_id)
+        raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
+    return scope
+
+
+def _refuse_no_folder(root: Path, key: str, agent_id: str) -> None:
+    """Raise :class:`~memory_api.errors.NotAFolder` naming what stands in scope ``key``'s
+    folder's place (``a FIFO``; a link's target is never looked at), when anything does."""
+    try:
+        mode = os.lstat(root / key).st_mode
+    except FileNotFoundError:
+        return
+    except OSError:
+        mode = None
+    kind = "an entry the service cannot look at" if mode is None else file_kind(mode)
+    raise NotAFolder(
+        f"scope {key!r} of agent {agent_id!r} cannot be used: the service {NOT_A_FOLDER_WHY}, "
+        f"then try again (in its place: {kind})"
+    )
 
 
 def scope_unusable(root: Path, key: str, agent_id: str) -> str | None:

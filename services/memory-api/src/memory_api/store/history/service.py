@@ -76,10 +76,9 @@ from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import (
     entry_refusal,
+    existing_scope_dir,
     list_scopes,
-    made_scope_dir,
     scope_dir_refusal,
-    scope_real_dir,
     scope_unusable,
 )
 
@@ -199,14 +198,10 @@ class HistoryStore:
             raise HistoryUnavailable(NO_GIT)
 
     def _scope(self, agent_id: str, key: str) -> tuple[Path, Path]:
-        """(real memory root, real scope folder); the user scope is created on demand (K-6)."""
+        """(real memory root, real scope folder); the user scope is created on demand (K-6);
+        :func:`~memory_api.store.scopes.existing_scope_dir` says what else it raises."""
         root = checked_memory_root(self.histories.app_data_dir, agent_id)
-        if key == USER_SCOPE:
-            return root, made_scope_dir(root, key, agent_id)
-        scope = scope_real_dir(root, key)
-        if scope is None:
-            raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
-        return root, scope
+        return root, existing_scope_dir(root, key, agent_id)
 
     def _repository(self, agent_id: str, key: str) -> tuple[Path, Path]:
         """(real scope folder, its history repository)."""
