@@ -81,6 +81,7 @@ def scope_routes(key: str) -> list[tuple[str, str]]:
         ("GET", f"{base}/deleted"),
         ("POST", f"{base}/checkpoint"),
         ("GET", f"{memory_url()}/search?q=notes&scope={key}"),
+        ("GET", f"{memory_url()}/git/{key}.git/info/refs?service=git-upload-pack"),
     ]
 
 

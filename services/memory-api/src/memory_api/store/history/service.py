@@ -241,16 +241,21 @@ class HistoryStore:
         exists = (
             on_disk is not None or unrecordable is not None or _is_regular_file(key, scope / name)
         )
+        unrecorded = (
+            (on_disk is None or newest is None or on_disk != newest.blob)
+            if exists
+            else newest is not None
+        )
+        kept_back = unrecorded and not (exists and unrecordable is not None)
         return FileHistory(
             scope=key,
             file=name,
             exists=exists,
-            unrecorded=(on_disk is None or newest is None or on_disk != newest.blob)
-            if exists
-            else newest is not None,
+            unrecorded=unrecorded,
             unrecordable=unrecordable if exists else None,
             versions=versions,
             more=more,
+            record_failed=self.histories.record_failure(scope) if kept_back else None,
         )
 
     async def file_history(
