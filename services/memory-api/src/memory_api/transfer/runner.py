@@ -40,7 +40,7 @@ from memory_api.store.sessions import (
     flag_visibility,
 )
 from memory_api.transfer.harnesses import HarnessRequest, harness_scopes
-from memory_api.transfer.importer import ImportReport, import_scope
+from memory_api.transfer.importer import ImportReport, IndexNotWritten, import_scope
 from memory_api.transfer.sources import (
     SourceError,
     SourceScope,
@@ -54,6 +54,8 @@ __all__ = ["Target", "offered_scopes", "run_import"]
 
 _ACCESS = "write access to the data dir (its owner and mode)"
 """What an import needs of the data dir (:func:`~memory_api.errors.write_fix`)."""
+_INDEX_ACCESS = f"read and write access to the scope's folder and its {layout.INDEX_FILE}"
+"""What an import needs of the index it merges into."""
 
 TargetKind = Literal["user", "workspace", "archived", "harness"]
 
@@ -230,14 +232,23 @@ def run_import(
 def _stopped(error: OSError, where: str, done: list[ImportReport]) -> str:
     """What an import the disk stopped half-way says (P-5): where and why, that what it wrote
     is whole, and that the same import run again takes up where it stopped. It said only
-    "[Errno 28] No space left on device" (no scope, no file, nothing on what was left)."""
+    "[Errno 28] No space left on device" (no scope, no file, nothing on what was left). An
+    index the kernel refused (:class:`~.importer.IndexNotWritten`) is named as the file that
+    stopped it: it reported "add these lines by hand" and exited 0."""
     why = error.strerror or str(error)
     if error.filename is not None:
         why += f": {os.fsdecode(error.filename)}"
     finished = ", ".join(report.key for report in done)
+    after = f", after importing scope(s) {finished}" if finished else ""
+    if isinstance(error, IndexNotWritten):
+        return (
+            f"the import stopped in scope {where}{after}: {layout.INDEX_FILE} cannot be "
+            f"written ({why}): its topic files are whole and in place, {layout.INDEX_FILE} "
+            f"is as it was; {write_fix(error, _INDEX_ACCESS)}, and run the same import again "
+            "to merge its lines"
+        )
     return (
-        f"the import stopped in scope {where} ({why})"
-        + (f", after importing scope(s) {finished}" if finished else "")
-        + f": every file it wrote is whole; {write_fix(error, _ACCESS)}, and run the same "
-        "import again: it takes up where it stopped and imports nothing twice"
+        f"the import stopped in scope {where} ({why}){after}: every file it wrote is whole; "
+        f"{write_fix(error, _ACCESS)}, and run the same import again: it takes up where it "
+        "stopped and imports nothing twice"
     )
