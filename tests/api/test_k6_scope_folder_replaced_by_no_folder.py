@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from memory_api.cli import main
 from memory_core.layout import NOT_A_FOLDER
 
 from tests.api.conftest import (
@@ -117,3 +118,29 @@ async def test_k6_a_scope_that_is_not_there_is_still_no_scope(
         body = {"version": "0" * 40} if url.endswith("/restore") else None
         response = await client.request(method, url, json=body, headers=JSON_TYPE)
         await expect_problem(response, 404, "'gone-0123abcd'")
+
+
+def test_k6_the_cli_names_it_too_on_import_and_export(
+    agent: AgentHome,
+    data_dir: Path,
+    replaced: tuple[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``memory export --scope KEY`` said "no scope", ``memory import --workspace`` "cannot be
+    used (not a directory)": both exit 1 saying what is in the scope's place and what to do."""
+    workspace, key = replaced
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", os.fspath(data_dir))
+    source = agent.tmp / "notes"
+    source.mkdir()
+    (source / "uv.md").write_text("---\ndescription: uv\n---\nuv.\n", encoding="utf-8")
+    who = ["--project", agent.project, "--agent", agent.id]
+    for argv in (
+        ["memory", "export", *who, "-o", os.fspath(agent.tmp / "out.tar.gz"), "--scope", key],
+        ["memory", "import", os.fspath(source), *who, "--workspace", workspace],
+    ):
+        assert main(argv) == 1, argv
+        said = capsys.readouterr().err
+        assert f"scope {key!r} of agent 'coder' cannot be used" in said, said
+        assert NOT_A_FOLDER in said and WHAT_TO_DO in said, said
+    assert not (agent.tmp / "out.tar.gz").exists()

@@ -72,6 +72,7 @@ __all__ = [
     "read_index_text",
     "read_marker",
     "refusal_text",
+    "refuse_no_folder",
     "scan_scope",
     "scan_topics",
     "scope_blocked",
@@ -278,7 +279,7 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
         scope = None
     if scope is None:
         if error is None:
-            _refuse_no_folder(root, key, agent_id)
+            refuse_no_folder(root, key, agent_id)
         raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
     return scope
 
@@ -298,14 +299,16 @@ def existing_scope_dir(root: Path, key: str, agent_id: str) -> Path:
         return made_scope_dir(root, key, agent_id)
     scope = scope_real_dir(root, key)
     if scope is None:
-        _refuse_no_folder(root, key, agent_id)
+        refuse_no_folder(root, key, agent_id)
         raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
     return scope
 
 
-def _refuse_no_folder(root: Path, key: str, agent_id: str) -> None:
+def refuse_no_folder(root: Path, key: str, agent_id: str) -> None:
     """Raise :class:`~memory_api.errors.NotAFolder` naming what stands in scope ``key``'s
-    folder's place (``a FIFO``; a link's target is never looked at), when anything does."""
+    folder's place under the real ``root`` (``a FIFO``; a link's target is never looked at),
+    when anything does: for a caller that found no scope folder there and would say "no
+    scope". ``key`` must be K-7-checked."""
     try:
         mode = os.lstat(root / key).st_mode
     except FileNotFoundError:
