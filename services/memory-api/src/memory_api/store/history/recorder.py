@@ -282,7 +282,7 @@ class ScopeHistories:
 
         Raises :class:`HistoryUnavailable` when git or the disk refuses (no version then; the
         memory files are only ever read here); its detail is kept as the scope's
-        :meth:`record_failure` until a record of the scope works.
+        :meth:`record_failure` until a record of the whole scope (no ``only``) works.
         """
         if not self.enabled:
             return None
@@ -291,7 +291,8 @@ class ScopeHistories:
         except HistoryUnavailable as error:
             self._failures[scope] = error.detail
             raise
-        self._failures.pop(scope, None)
+        if only is None:  # the whole scope is taken: nothing waits for a record any more
+            self._failures.pop(scope, None)
         return recorded
 
     def _record(
