@@ -144,3 +144,16 @@ def test_k6_the_cli_names_it_too_on_import_and_export(
         assert f"scope {key!r} of agent 'coder' cannot be used" in said, said
         assert NOT_A_FOLDER in said and WHAT_TO_DO in said, said
     assert not (agent.tmp / "out.tar.gz").exists()
+
+
+async def test_k6_a_checkpoint_of_every_scope_names_it_as_not_recorded(
+    client: Client, replaced: tuple[str, str]
+) -> None:
+    """Every other scope is recorded; this one is named with why, never left out as if it
+    were not there (as the user scope already was)."""
+    _, key = replaced
+    answer = await ok_json(await client.post(f"{memory_url()}/checkpoint", headers=JSON_TYPE))
+    by_scope = {entry["scope"]: entry for entry in answer["scopes"]}
+    assert by_scope["user"].get("skipped") is None
+    assert by_scope[key]["version"] is None
+    assert NOT_A_FOLDER in by_scope[key]["skipped"] and WHAT_TO_DO in by_scope[key]["skipped"]

@@ -15,6 +15,7 @@ import logging
 import os
 import re
 import stat
+import sys
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -81,6 +82,7 @@ __all__ = [
     "scope_folders",
     "scope_real_dir",
     "scope_unusable",
+    "scopes_and_blocked",
     "sub_folder_files",
     "sub_folder_files_any_case",
     "topic_entry",
@@ -402,6 +404,19 @@ def list_scopes(root: Path, skipped: Skipped | None = None) -> list[tuple[str, P
     real path; a symlink is resolved and judged by :func:`scope_real_dir`.
     """
     return sorted((key, Path(folder)) for key, folder in scope_folders(root, skipped))
+
+
+def scopes_and_blocked(root: Path) -> tuple[list[tuple[str, Path]], list[str]]:
+    """:func:`list_scopes` of the real ``root``, and the keys (sorted; never ``user``, whose
+    own row says it) of the scopes whose folder's place holds something that is no folder of
+    the root (:func:`scope_blocked`: a file, a FIFO, a socket, a dangling link): there, and
+    not usable, for an answer over every scope that must not leave them out as if absent."""
+    skipped = Skipped(most=sys.maxsize)
+    listed = list_scopes(root, skipped)
+    blocked = [
+        name for name, _ in skipped.named if _is_scope_key(name) and scope_blocked(root, name)
+    ]
+    return listed, blocked
 
 
 def scope_folders(root: Path, skipped: Skipped | None = None) -> list[tuple[str, str]]:

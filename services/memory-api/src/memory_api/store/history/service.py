@@ -75,11 +75,12 @@ from memory_api.store.history.snapshot import KeptFile, Snapshot, disk_blob
 from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import (
+    NOT_A_FOLDER_WHY,
     entry_refusal,
     existing_scope_dir,
-    list_scopes,
     scope_dir_refusal,
     scope_unusable,
+    scopes_and_blocked,
 )
 
 __all__ = ["HistoryStore", "scope_history_bytes"]
@@ -441,7 +442,8 @@ class HistoryStore:
         :class:`NotFound` and :class:`~.git.HistoryUnavailable` (503).
 
         Of every scope, one that could not be recorded (its history damaged or refused, the
-        user scope's folder not made) is an entry with ``skipped`` saying why, and the others
+        user scope's folder not made, a file or a FIFO in a scope folder's place) is an entry
+        with ``skipped`` saying why, and the others
         are recorded; the request fails (503) only when no scope could be recorded."""
         check_project_id(project)
         check_agent_id(agent_id)
@@ -450,15 +452,16 @@ class HistoryStore:
         self.ensure_enabled()
         await self.agents.get(project, agent_id)
 
-        def scopes() -> tuple[list[tuple[str, Path]], str | None]:
+        def scopes() -> tuple[list[tuple[str, Path]], str | None, list[str]]:
             if key is not None:
-                return [(key, self._scope(agent_id, key)[1])], None
+                return [(key, self._scope(agent_id, key)[1])], None, []
             root = checked_memory_root(self.histories.app_data_dir, agent_id)
             refused = scope_dir_refusal(root, USER_SCOPE)
             refused = refused or scope_unusable(root, USER_SCOPE, agent_id)
-            return list_scopes(root), refused
+            listed, blocked = scopes_and_blocked(root)
+            return listed, refused, blocked
 
-        found, user_refused = await asyncio.to_thread(scopes)
+        found, user_refused, blocked = await asyncio.to_thread(scopes)
         if key is not None:
             return RecordResult(scopes=[await self._record_scope(agent_id, key, found[0][1], who)])
         recorded: list[RecordedScope] = []
@@ -479,6 +482,11 @@ class HistoryStore:
             # never a calm answer for a scope that was not recorded: it is named, and why
             why = user_refused or "its entry in the memory root is no folder inside the root"
             recorded.insert(0, RecordedScope(scope=USER_SCOPE, version=None, files=[], skipped=why))
+        # a Workspace scope whose folder's place holds a file is there and was not recorded
+        recorded.extend(
+            RecordedScope(scope=name, version=None, files=[], skipped=NOT_A_FOLDER_WHY)
+            for name in blocked
+        )
         return RecordResult(scopes=recorded)
 
     def record_later(self, agent_id: str, keys: list[str], who: Attribution) -> None:
