@@ -743,7 +743,12 @@ class FileHistory(Answer, frozen=True):
     not a regular file, which the service never reads"`` for an entry in its place, T-5b):
     then it is ``unrecorded``,
     no checkpoint takes it, and a delete or a restore of it is refused (503), as neither could
-    be undone; null when the history can keep it, or it is not there.
+    be undone; null when the history can keep it, or it is not there. ``record_failed`` says,
+    of a file that is ``unrecorded`` for no such reason, why the last record of its scope
+    failed (V-1: ``"the disk holding the history is full (git fast-import: no space left on
+    the disk): …"``, a file system mounted read-only, no permission; with what an operator
+    must do): the change waits for a record that works, not for someone to make one; null when
+    the last record worked (the change came after it: a shell or an editor wrote it).
     """
 
     scope: str
@@ -753,6 +758,7 @@ class FileHistory(Answer, frozen=True):
     versions: list[FileVersion]
     more: bool
     unrecordable: str | None = None
+    record_failed: str | None = None
 
 
 class FileAtVersion(Answer, frozen=True):

@@ -48,7 +48,7 @@ from memory_core.wire import (
     TopicList,
 )
 
-from memory_api.errors import BadRequest, NotFound, ServiceError
+from memory_api.errors import BadRequest, ServiceError
 from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.change_feed import ChangeFeed
@@ -72,7 +72,7 @@ from memory_api.store.pruning import delete_topic
 from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scope_records import MAX_AGENTS, ScopeRecordFiles
-from memory_api.store.scopes import made_scope_dir, scope_real_dir, scope_unusable
+from memory_api.store.scopes import existing_scope_dir, scope_unusable
 from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -143,17 +143,14 @@ class MemoryStore:
         """Return (real root, real scope dir); the user scope is created on demand (K-6).
 
         A scope that is missing or is no directory inside the root (a file on its way) is
-        :class:`NotFound` (404), never a 500; the user scope, which is made on demand, when the
-        operating system refuses to make it (a read-only or full data dir, no permission) is
-        :class:`Unavailable` (503) saying why, never "no scope".
+        :class:`NotFound` (404), never a 500; one whose folder's place holds a file, a FIFO or
+        a socket is :class:`~memory_api.errors.NotAFolder` (503: it is there, and cannot be
+        used); the user scope, when the operating system refuses to make it (a read-only or
+        full data dir, no permission) is :class:`Unavailable` (503) saying why, never "no
+        scope" (:func:`~memory_api.store.scopes.existing_scope_dir`).
         """
         root = self._root(agent_id)
-        if key == USER_SCOPE:
-            return root, made_scope_dir(root, key, agent_id)
-        scope = scope_real_dir(root, key)
-        if scope is None:
-            raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
-        return root, scope
+        return root, existing_scope_dir(root, key, agent_id)
 
     def _with_agent(
         self, project: str, agent_id: str, work: Callable[..., T], *args: Any

@@ -15,6 +15,7 @@ import logging
 import os
 import re
 import stat
+import sys
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -61,6 +62,7 @@ __all__ = [
     "count_listed",
     "create_scope_dir",
     "entry_refusal",
+    "existing_scope_dir",
     "index_refusal",
     "judged_topics",
     "list_folder",
@@ -71,6 +73,7 @@ __all__ = [
     "read_index_text",
     "read_marker",
     "refusal_text",
+    "refuse_no_folder",
     "scan_scope",
     "scan_topics",
     "scope_blocked",
@@ -79,6 +82,7 @@ __all__ = [
     "scope_folders",
     "scope_real_dir",
     "scope_unusable",
+    "scopes_and_blocked",
     "sub_folder_files",
     "sub_folder_files_any_case",
     "topic_entry",
@@ -276,13 +280,48 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
     except OutsideMemoryRoot:  # a link out is no folder of this root: the scope is unusable
         scope = None
     if scope is None:
-        if error is None and os.path.lexists(root / key):
-            raise NotAFolder(
-                f"scope {key!r} of agent {agent_id!r} cannot be used: the service "
-                f"{NOT_A_FOLDER_WHY}, then try again"
-            )
+        if error is None:
+            refuse_no_folder(root, key, agent_id)
         raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
     return scope
+
+
+def existing_scope_dir(root: Path, key: str, agent_id: str) -> Path:
+    """The real folder of scope ``key`` of agent ``agent_id`` under the real ``root``, for a
+    route that addresses one scope (A-3, A-5, A-6, V-2, S-1, R-1); the user scope is made on
+    demand (:func:`made_scope_dir`).
+
+    Raises :class:`~memory_api.errors.NotAFolder` (503) when a regular file, a FIFO, a socket
+    or a dangling link stands in a Workspace scope's folder's place, as for the user scope:
+    the scope is there and cannot be used (the overview names that entry too), never a 404
+    "no scope" that sends an operator looking for one that never existed;
+    :class:`~memory_api.errors.NotFound` (404) when nothing is there; ``OutsideMemoryRoot``
+    (404) for a link leading out of the root (where it leads is never said, A-7)."""
+    if key == USER_SCOPE:
+        return made_scope_dir(root, key, agent_id)
+    scope = scope_real_dir(root, key)
+    if scope is None:
+        refuse_no_folder(root, key, agent_id)
+        raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
+    return scope
+
+
+def refuse_no_folder(root: Path, key: str, agent_id: str) -> None:
+    """Raise :class:`~memory_api.errors.NotAFolder` naming what stands in scope ``key``'s
+    folder's place under the real ``root`` (``a FIFO``; a link's target is never looked at),
+    when anything does: for a caller that found no scope folder there and would say "no
+    scope". ``key`` must be K-7-checked."""
+    try:
+        mode = os.lstat(root / key).st_mode
+    except FileNotFoundError:
+        return
+    except OSError:
+        mode = None
+    kind = "an entry the service cannot look at" if mode is None else file_kind(mode)
+    raise NotAFolder(
+        f"scope {key!r} of agent {agent_id!r} cannot be used: the service {NOT_A_FOLDER_WHY}, "
+        f"then try again (in its place: {kind})"
+    )
 
 
 def scope_unusable(root: Path, key: str, agent_id: str) -> str | None:
@@ -365,6 +404,19 @@ def list_scopes(root: Path, skipped: Skipped | None = None) -> list[tuple[str, P
     real path; a symlink is resolved and judged by :func:`scope_real_dir`.
     """
     return sorted((key, Path(folder)) for key, folder in scope_folders(root, skipped))
+
+
+def scopes_and_blocked(root: Path) -> tuple[list[tuple[str, Path]], list[str]]:
+    """:func:`list_scopes` of the real ``root``, and the keys (sorted; never ``user``, whose
+    own row says it) of the scopes whose folder's place holds something that is no folder of
+    the root (:func:`scope_blocked`: a file, a FIFO, a socket, a dangling link): there, and
+    not usable, for an answer over every scope that must not leave them out as if absent."""
+    skipped = Skipped(most=sys.maxsize)
+    listed = list_scopes(root, skipped)
+    blocked = [
+        name for name, _ in skipped.named if _is_scope_key(name) and scope_blocked(root, name)
+    ]
+    return listed, blocked
 
 
 def scope_folders(root: Path, skipped: Skipped | None = None) -> list[tuple[str, str]]:

@@ -41,7 +41,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_core.keys import USER_SCOPE
+from memory_core.keys import USER_SCOPE, check_scope_key
 from memory_core.shown_names import shown_name
 from memory_core.wire import utc_timestamp
 
@@ -59,7 +59,7 @@ from memory_api.store.containment import (
 from memory_api.store.history.bundles import bundle_bytes
 from memory_api.store.history.recorder import ScopeHistories
 from memory_api.store.not_scopes import Skipped as NotScopes
-from memory_api.store.scopes import list_folder, list_scopes
+from memory_api.store.scopes import list_folder, list_scopes, refuse_no_folder
 from memory_api.transfer.sources import (
     ARCHIVE_FORMAT,
     ARCHIVE_MANIFEST,
@@ -261,6 +261,8 @@ def export_scopes(
     with ``histories``, each scope's history as a bundle too (V-3).
 
     Raises :class:`~memory_api.errors.NotFound` for a requested key that has no scope,
+    :class:`~memory_api.errors.NotAFolder` for one whose folder's place holds a file, a FIFO,
+    a socket or a dangling link,
     :class:`~memory_api.errors.BadRequest` for an ``output`` the archive may not replace (see
     :func:`check_output`), :class:`~memory_api.errors.CannotRead` when a scope folder or a
     file in one is there but cannot be read (Q-2b), and :class:`~memory_api.errors.Unavailable`
@@ -278,6 +280,8 @@ def export_scopes(
     else:
         by_key = dict(scopes)
         missing = [key for key in keys if key not in by_key]
+        for key in missing:  # there, but no folder: never "no scope" (K-6)
+            refuse_no_folder(root, check_scope_key(key), agent_id)
         if missing:
             raise NotFound(f"no scope {', '.join(map(repr, missing))} in agent {agent_id!r}")
         scopes = [(key, by_key[key]) for key in dict.fromkeys(keys)]

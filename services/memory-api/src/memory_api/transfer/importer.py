@@ -90,6 +90,7 @@ __all__ = [
     "RENAME_SUFFIX",
     "FileOutcome",
     "ImportReport",
+    "IndexNotWritten",
     "import_scope",
     "renamed_candidates",
 ]
@@ -286,6 +287,15 @@ class _NotRewritable(Exception):
     """The index is not one the service may rewrite; raised out of the edit."""
 
 
+class IndexNotWritten(OSError):
+    """The kernel refused the import the scope's ``MEMORY.md`` (P-5): a file system mounted
+    read-only, no permission on it or its folder, a full disk. Unlike an index the service
+    must not rewrite (not UTF-8, a hard link: reported, lines to add by hand), this fails the
+    import: nothing was torn, the index is as it was, and the same import run again once it is
+    fixed merges its lines. ``errno`` and ``strerror`` are the kernel's, ``filename`` the
+    index's path."""
+
+
 def _merged_bytes(raw: bytes | None, source: str, renames: dict[str, str]) -> MergedBytes:
     """The merge of ``source`` into the index bytes ``raw`` (None: no index yet), in the
     index's own encoding and line ends (:func:`memory_core.index_rewrite.merge_index_bytes`)."""
@@ -320,8 +330,10 @@ def _merge_existing(
         raise _NotRewritable(f"is larger than {PRUNE_READ_CAP} bytes") from None
     except NamedElsewhereError:
         raise _NotRewritable(f"is {HARD_LINKED}; not read") from None
-    except (OSError, NotRegularFileError) as error:
+    except NotRegularFileError as error:
         raise _NotRewritable(f"cannot be rewritten ({error.strerror or error})") from None
+    except OSError as error:
+        raise IndexNotWritten(error.errno, error.strerror, os.fspath(path)) from error
     if edited is not None and (not merges or merges[0][0] != edited.before):
         return _merged_bytes(edited.before, source, renames).merge
     return merges[0][1] if merges else None
@@ -343,12 +355,21 @@ def _merge_index_file(
             return merge, None
         # No index yet: create it, unless an agent creates one first (then merge into that).
         new = _merged_bytes(None, source, renames)
-        if dry_run or new.data is None or create_new_bytes(path, new.data):
+        if dry_run or new.data is None or _created(path, new.data):
             return new.merge, None
     raise Conflict(
         f"{layout.INDEX_FILE} kept appearing and disappearing while the import merged its lines; "
         "the topic files are in place: run the import again to merge the index"
     )
+
+
+def _created(path: Path, data: bytes) -> bool:
+    """:func:`~memory_api.store.exclusive.create_new_bytes` of a new index; the kernel's
+    refusal is :class:`IndexNotWritten`."""
+    try:
+        return create_new_bytes(path, data)
+    except OSError as error:
+        raise IndexNotWritten(error.errno, error.strerror, os.fspath(path)) from error
 
 
 def import_scope(

@@ -32,7 +32,12 @@ from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history.recorder import ScopeHistories
 from memory_api.store.locks import Locks
-from memory_api.store.scopes import create_scope_dir, read_marker, scope_real_dir
+from memory_api.store.scopes import (
+    create_scope_dir,
+    read_marker,
+    refuse_no_folder,
+    scope_real_dir,
+)
 from memory_api.store.sessions import (
     check_real_workspace,
     check_workspace_path,
@@ -40,7 +45,7 @@ from memory_api.store.sessions import (
     flag_visibility,
 )
 from memory_api.transfer.harnesses import HarnessRequest, harness_scopes
-from memory_api.transfer.importer import ImportReport, import_scope
+from memory_api.transfer.importer import ImportReport, IndexNotWritten, import_scope
 from memory_api.transfer.sources import (
     SourceError,
     SourceScope,
@@ -54,6 +59,8 @@ __all__ = ["Target", "offered_scopes", "run_import"]
 
 _ACCESS = "write access to the data dir (its owner and mode)"
 """What an import needs of the data dir (:func:`~memory_api.errors.write_fix`)."""
+_INDEX_ACCESS = f"read and write access to the scope's folder and its {layout.INDEX_FILE}"
+"""What an import needs of the index it merges into."""
 
 TargetKind = Literal["user", "workspace", "archived", "harness"]
 
@@ -123,20 +130,24 @@ def _existing_or_planned(root: Path, key: str) -> Path:
     return found if found is not None else root / key
 
 
-def _created(root: Path, key: str) -> Path:
+def _created(root: Path, key: str, agent_id: str) -> Path:
+    """The scope's real folder, made if missing; :class:`~memory_api.errors.NotAFolder` when
+    a file, a FIFO, a socket or a dangling link stands in its place (never "cannot be
+    created", which hid that it is there)."""
     create_scope_dir(root, key)
     found = scope_real_dir(root, key)
     if found is None:
+        refuse_no_folder(root, key, agent_id)
         raise NotFound(f"scope {key!r} cannot be created in the memory root")
     return found
 
 
-def _archived_place(root: Path, source: SourceScope, dry_run: bool) -> _Place:
+def _archived_place(root: Path, source: SourceScope, dry_run: bool, agent_id: str) -> _Place:
     """The archived scope's own key; its marker restored when missing (never overwritten)."""
     key = source.key or USER_SCOPE
     if dry_run:
         return _Place(key, _existing_or_planned(root, key))
-    scope = _created(root, key)
+    scope = _created(root, key, agent_id)
     if key == USER_SCOPE or not source.marker:
         return _Place(key, scope)
     if create_new_bytes(scope / layout.MARKER_FILE, (source.marker + "\n").encode("utf-8")):
@@ -153,20 +164,26 @@ def _archived_place(root: Path, source: SourceScope, dry_run: bool) -> _Place:
 
 
 def _place(
-    app_data_dir: Path, root: Path, target: Target, source: SourceScope, dry_run: bool
+    app_data_dir: Path,
+    root: Path,
+    target: Target,
+    source: SourceScope,
+    dry_run: bool,
+    agent_id: str,
 ) -> _Place:
     if target.kind == "archived":
-        return _archived_place(root, source, dry_run)
+        return _archived_place(root, source, dry_run, agent_id)
     dry_run = dry_run or not (source.files or source.index)  # nothing to write: create nothing
     if target.kind == "user" or (target.kind == "harness" and source.role == "user"):
         if dry_run:
             return _Place(USER_SCOPE, _existing_or_planned(root, USER_SCOPE))
-        return _Place(USER_SCOPE, _created(root, USER_SCOPE))
+        return _Place(USER_SCOPE, _created(root, USER_SCOPE, agent_id))
     real, key = _workspace_key(app_data_dir, target.workspace or "")
     if dry_run:
         return _Place(key, _existing_or_planned(root, key))
     made_key, scope = ensure_workspace_scope(root, real)
     if scope is None:
+        refuse_no_folder(root, made_key, agent_id)
         raise NotFound(f"the Workspace scope {made_key!r} cannot be used (not a directory)")
     return _Place(made_key, scope)
 
@@ -207,7 +224,7 @@ def run_import(
     for source in sources:
         where = source.key or source.label
         try:
-            place = _place(app_data_dir, root, target, source, dry_run)
+            place = _place(app_data_dir, root, target, source, dry_run, agent_id)
             where = place.key
             report = import_scope(
                 root,
@@ -230,14 +247,23 @@ def run_import(
 def _stopped(error: OSError, where: str, done: list[ImportReport]) -> str:
     """What an import the disk stopped half-way says (P-5): where and why, that what it wrote
     is whole, and that the same import run again takes up where it stopped. It said only
-    "[Errno 28] No space left on device" (no scope, no file, nothing on what was left)."""
+    "[Errno 28] No space left on device" (no scope, no file, nothing on what was left). An
+    index the kernel refused (:class:`~.importer.IndexNotWritten`) is named as the file that
+    stopped it: it reported "add these lines by hand" and exited 0."""
     why = error.strerror or str(error)
     if error.filename is not None:
         why += f": {os.fsdecode(error.filename)}"
     finished = ", ".join(report.key for report in done)
+    after = f", after importing scope(s) {finished}" if finished else ""
+    if isinstance(error, IndexNotWritten):
+        return (
+            f"the import stopped in scope {where}{after}: {layout.INDEX_FILE} cannot be "
+            f"written ({why}): its topic files are whole and in place, {layout.INDEX_FILE} "
+            f"is as it was; {write_fix(error, _INDEX_ACCESS)}, and run the same import again "
+            "to merge its lines"
+        )
     return (
-        f"the import stopped in scope {where} ({why})"
-        + (f", after importing scope(s) {finished}" if finished else "")
-        + f": every file it wrote is whole; {write_fix(error, _ACCESS)}, and run the same "
-        "import again: it takes up where it stopped and imports nothing twice"
+        f"the import stopped in scope {where} ({why}){after}: every file it wrote is whole; "
+        f"{write_fix(error, _ACCESS)}, and run the same import again: it takes up where it "
+        "stopped and imports nothing twice"
     )

@@ -30,7 +30,7 @@ Blocking: run everything here in a worker thread.
 
 from __future__ import annotations
 
-import contextlib
+import errno
 import logging
 import os
 import re
@@ -141,6 +141,16 @@ _DAMAGE_SIGNS = (
 """What git says (lower-cased) when objects or files of the repository are missing or broken."""
 _FULL_SIGNS = ("no space left on device", "out of diskspace", "disk quota exceeded")
 """What git says (lower-cased) when the disk is full."""
+_WRITE_REFUSALS = (
+    ("read-only file system", errno.EROFS),
+    ("permission denied", errno.EACCES),
+    ("operation not permitted", errno.EPERM),
+    ("input/output error", errno.EIO),
+)
+"""What git says (lower-cased, the C library's words for it) when the kernel refused it a file
+of the history, and which refusal that is: each has its own remedy (:func:`write_fix`)."""
+HISTORY_ACCESS = "read and write access to the data dir's history folder (its owner and mode)"
+"""What an operator gives the service's account when the kernel refuses it the history."""
 
 
 FULL_DISK_MARGIN = 1024 * 1024
@@ -151,8 +161,8 @@ def full_disk_detail(what: str) -> str:
     """What the service says when the disk holding a history is full, ``what`` naming the step
     (``"git receive-pack"``): the cause and what to do."""
     return (
-        f"the disk holding the history is full ({what}): nothing was changed; free space on "
-        "the data dir's volume, then try again"
+        f"the disk holding the history is full ({what}: no space left on the disk): nothing "
+        "was changed; free space on the data dir's volume, then try again"
     )
 
 
@@ -186,6 +196,13 @@ def _refusal(
     lowered = _QUOTED.sub("''", message.replace(os.fspath(repository), "")).lower()
     if any(sign in lowered for sign in _FULL_SIGNS):
         return HistoryUnavailable(full_disk_detail(f"git {args[0]}"))
+    refused = next((code for sign, code in _WRITE_REFUSALS if sign in lowered), None)
+    if refused is not None:  # the kernel's refusal, not a damaged history
+        fix = write_fix(OSError(refused, os.strerror(refused)), HISTORY_ACCESS)
+        return HistoryUnavailable(
+            f"the history cannot be written (git {args[0]}: {os.strerror(refused)}): "
+            f"nothing was changed; {fix}, then try again"
+        )
     if any(sign in lowered for sign in _DAMAGE_SIGNS):
         logger.error(
             "the history %s is damaged; check it with: git --git-dir=%s fsck",
@@ -440,14 +457,28 @@ def remove_stale_locks(repository: Path) -> None:
     machine's every later push).
 
     Call it only while holding the scope's cross-process lock, under which no other git
-    process writes this repository (see the module docstring).
+    process writes this repository (see the module docstring). Raises
+    :class:`HistoryUnavailable` when a lock file that is there cannot be removed (a file
+    system mounted read-only, no permission: said with what to do, never a bare ``OSError``;
+    such a file system refuses the ``unlink`` of a missing one too, which is no failure).
     """
     locks = [repository / name for name in _STALE_LOCKS]
     locks += _ref_locks(repository / "refs")
     for lock in locks:
-        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        try:
             lock.unlink()
-            logger.warning("removed %s, left by a git process that was stopped", lock)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as error:
+            if not os.path.lexists(lock):
+                continue
+            fix = write_fix(error, HISTORY_ACCESS)
+            raise HistoryUnavailable(
+                f"the history cannot be written: the lock file {lock.name} a stopped git left "
+                f"cannot be removed ({error.strerror or error}): nothing was changed; {fix}, "
+                "then try again"
+            ) from None
+        logger.warning("removed %s, left by a git process that was stopped", lock)
 
 
 def _ref_locks(refs: Path) -> list[Path]:

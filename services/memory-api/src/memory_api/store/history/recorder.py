@@ -228,6 +228,17 @@ class ScopeHistories:
         self.enabled = enabled
         self.blob_ids: BlobIds = BlobIds(max_entries=BLOB_IDS_KEPT)
         self._trees: RecentlyUsed[Path, tuple[str, dict[str, TreeEntry]]] = RecentlyUsed(TREES_KEPT)
+        self._failures: dict[Path, str] = {}
+        """Why the last record of a scope (by its real folder) failed; gone once one works."""
+
+    def record_failure(self, scope: Path) -> str | None:
+        """Why the last record of the real ``scope`` folder in this process failed (the
+        :class:`HistoryUnavailable` detail: ``"the disk holding the history is full …"``,
+        a file system mounted read-only, no permission), or None when it worked or none was
+        made since the process started. What a file history says of a change on disk that no
+        version holds (V-1, V-2): never a bare "unrecorded" that reads as "nobody recorded
+        it yet" while every record is refused."""
+        return self._failures.get(scope)
 
     def repository(self, agent_id: str, scope: Path) -> Path:
         """The repository of the real scope folder ``scope`` (named by its real name, so a
@@ -270,10 +281,30 @@ class ScopeHistories:
         committed). The caller holds the scope's lock.
 
         Raises :class:`HistoryUnavailable` when git or the disk refuses (no version then; the
-        memory files are only ever read here).
+        memory files are only ever read here); its detail is kept as the scope's
+        :meth:`record_failure` until a record of the whole scope (no ``only``) works.
         """
         if not self.enabled:
             return None
+        try:
+            recorded = self._record(agent_id, scope, who, only, keep_empty, seen)
+        except HistoryUnavailable as error:
+            self._failures[scope] = error.detail
+            raise
+        if only is None:  # the whole scope is taken: nothing waits for a record any more
+            self._failures.pop(scope, None)
+        return recorded
+
+    def _record(
+        self,
+        agent_id: str,
+        scope: Path,
+        who: Attribution,
+        only: Collection[str] | None,
+        keep_empty: bool,
+        seen: Callable[[Snapshot], None] | None,
+    ) -> Recorded | None:
+        """:meth:`record`, history on; raises what it says."""
         repository = self.repository(agent_id, scope)
         init_repository(repository)
         remove_stale_locks(repository)

@@ -75,12 +75,12 @@ from memory_api.store.history.snapshot import KeptFile, Snapshot, disk_blob
 from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import (
+    NOT_A_FOLDER_WHY,
     entry_refusal,
-    list_scopes,
-    made_scope_dir,
+    existing_scope_dir,
     scope_dir_refusal,
-    scope_real_dir,
     scope_unusable,
+    scopes_and_blocked,
 )
 
 __all__ = ["HistoryStore", "scope_history_bytes"]
@@ -199,14 +199,10 @@ class HistoryStore:
             raise HistoryUnavailable(NO_GIT)
 
     def _scope(self, agent_id: str, key: str) -> tuple[Path, Path]:
-        """(real memory root, real scope folder); the user scope is created on demand (K-6)."""
+        """(real memory root, real scope folder); the user scope is created on demand (K-6);
+        :func:`~memory_api.store.scopes.existing_scope_dir` says what else it raises."""
         root = checked_memory_root(self.histories.app_data_dir, agent_id)
-        if key == USER_SCOPE:
-            return root, made_scope_dir(root, key, agent_id)
-        scope = scope_real_dir(root, key)
-        if scope is None:
-            raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
-        return root, scope
+        return root, existing_scope_dir(root, key, agent_id)
 
     def _repository(self, agent_id: str, key: str) -> tuple[Path, Path]:
         """(real scope folder, its history repository)."""
@@ -246,16 +242,21 @@ class HistoryStore:
         exists = (
             on_disk is not None or unrecordable is not None or _is_regular_file(key, scope / name)
         )
+        unrecorded = (
+            (on_disk is None or newest is None or on_disk != newest.blob)
+            if exists
+            else newest is not None
+        )
+        kept_back = unrecorded and not (exists and unrecordable is not None)
         return FileHistory(
             scope=key,
             file=name,
             exists=exists,
-            unrecorded=(on_disk is None or newest is None or on_disk != newest.blob)
-            if exists
-            else newest is not None,
+            unrecorded=unrecorded,
             unrecordable=unrecordable if exists else None,
             versions=versions,
             more=more,
+            record_failed=self.histories.record_failure(scope) if kept_back else None,
         )
 
     async def file_history(
@@ -441,7 +442,8 @@ class HistoryStore:
         :class:`NotFound` and :class:`~.git.HistoryUnavailable` (503).
 
         Of every scope, one that could not be recorded (its history damaged or refused, the
-        user scope's folder not made) is an entry with ``skipped`` saying why, and the others
+        user scope's folder not made, a file or a FIFO in a scope folder's place) is an entry
+        with ``skipped`` saying why, and the others
         are recorded; the request fails (503) only when no scope could be recorded."""
         check_project_id(project)
         check_agent_id(agent_id)
@@ -450,15 +452,16 @@ class HistoryStore:
         self.ensure_enabled()
         await self.agents.get(project, agent_id)
 
-        def scopes() -> tuple[list[tuple[str, Path]], str | None]:
+        def scopes() -> tuple[list[tuple[str, Path]], str | None, list[str]]:
             if key is not None:
-                return [(key, self._scope(agent_id, key)[1])], None
+                return [(key, self._scope(agent_id, key)[1])], None, []
             root = checked_memory_root(self.histories.app_data_dir, agent_id)
             refused = scope_dir_refusal(root, USER_SCOPE)
             refused = refused or scope_unusable(root, USER_SCOPE, agent_id)
-            return list_scopes(root), refused
+            listed, blocked = scopes_and_blocked(root)
+            return listed, refused, blocked
 
-        found, user_refused = await asyncio.to_thread(scopes)
+        found, user_refused, blocked = await asyncio.to_thread(scopes)
         if key is not None:
             return RecordResult(scopes=[await self._record_scope(agent_id, key, found[0][1], who)])
         recorded: list[RecordedScope] = []
@@ -479,6 +482,11 @@ class HistoryStore:
             # never a calm answer for a scope that was not recorded: it is named, and why
             why = user_refused or "its entry in the memory root is no folder inside the root"
             recorded.insert(0, RecordedScope(scope=USER_SCOPE, version=None, files=[], skipped=why))
+        # a Workspace scope whose folder's place holds a file is there and was not recorded
+        recorded.extend(
+            RecordedScope(scope=name, version=None, files=[], skipped=NOT_A_FOLDER_WHY)
+            for name in blocked
+        )
         return RecordResult(scopes=recorded)
 
     def record_later(self, agent_id: str, keys: list[str], who: Attribution) -> None:

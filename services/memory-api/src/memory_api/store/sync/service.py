@@ -44,9 +44,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, check_scope_key
-from memory_core.wire import MachineList
+from memory_core.wire import MachineList, ScopeMachines
 
-from memory_api.errors import BadRequest, NotFound, Unavailable
+from memory_api.errors import BadRequest, Unavailable
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.history.git import (
     HistoryUnavailable,
@@ -60,7 +60,12 @@ from memory_api.store.history.recorder import Attribution
 from memory_api.store.history.repo import read_head, read_ref, set_ref
 from memory_api.store.history.service import HistoryStore
 from memory_api.store.locks import lock_name
-from memory_api.store.scopes import made_scope_dir, read_marker, scope_real_dir
+from memory_api.store.scopes import (
+    existing_scope_dir,
+    made_scope_dir,
+    read_marker,
+    scope_real_dir,
+)
 from memory_api.store.sessions import flag_visibility
 from memory_api.store.sync.backend import (
     GitService,
@@ -138,15 +143,10 @@ class SyncStore:
         Workspace scope is 404, except with ``create`` (a push): then its folder as it will be
         (not made yet: the push that makes it must bring its marker, :meth:`_made`)."""
         root = checked_memory_root(self.histories.app_data_dir, request.agent_id)
-        if request.key == USER_SCOPE:
-            return made_scope_dir(root, request.key, request.agent_id)
-        scope = scope_real_dir(root, request.key)
-        if scope is not None:
-            return scope
         planned = root / request.key
-        if create and not os.path.lexists(planned):
+        if create and request.key != USER_SCOPE and not os.path.lexists(planned):
             return planned
-        raise NotFound(f"no scope {request.key!r} in the memory of agent {request.agent_id!r}")
+        return existing_scope_dir(root, request.key, request.agent_id)
 
     def _made(
         self, request: GitRequest, scope: Path, repository: Path, pushed: str | None
@@ -352,12 +352,19 @@ class SyncStore:
         return answer
 
     async def machine_list(self, project: str, agent_id: str) -> MachineList:
-        """Per scope, the machines that synced it (R-1, the page)."""
+        """Per scope, the machines that synced it (R-1, the page). A memory root the service
+        cannot reach is said as the memory routes say it (``OutsideMemoryRoot`` 404 for a
+        symlink in its place, :class:`~memory_api.errors.CannotRead` 503 when it cannot be
+        looked at), never a calm list of no machine while no machine can sync."""
         check_project_id(project)
         check_agent_id(agent_id)
         await self.history.agents.get(project, agent_id)
-        scopes = await asyncio.to_thread(self.machines.scopes, agent_id)
-        return MachineList(scopes=scopes)
+
+        def scopes() -> list[ScopeMachines]:
+            checked_memory_root(self.histories.app_data_dir, agent_id)
+            return self.machines.scopes(agent_id)
+
+        return MachineList(scopes=await asyncio.to_thread(scopes))
 
 
 def _flag_seen(scope: Path, key: str) -> None:

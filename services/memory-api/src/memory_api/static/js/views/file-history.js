@@ -109,6 +109,20 @@ export class FileHistoryView {
       { type: "button", class: "btn btn-sm", id: "record-now", onclick: () => this.record(button) },
       h("span", { class: "label-text" }, "Record it now"),
     );
+    // the last record of the scope failed (a full disk, a read-only one, no permission, V-1):
+    // said with the service's reason, never as a change nobody has recorded yet
+    const failed = this.history.recordFailed;
+    if (failed) {
+      return h(
+        "div",
+        { class: "alert alert-warn unrecorded-note record-failed-note", role: "note" },
+        h("span", {
+          class: "alert-text",
+          text: `The file on disk has changes no version holds: the history could not record them (${failed}). Record them again once that is fixed.`,
+        }),
+        button,
+      );
+    }
     return h(
       "div",
       { class: "alert alert-info unrecorded-note", role: "note" },
