@@ -173,10 +173,14 @@ class SyncResult:
     ``ok``, and no service down: a refusal to fix, P-4), ``sent_files`` (how many files the
     changes sent added, changed or deleted) and ``received_files`` (how many files of this copy
     the version fetched changed: what other machines or the service's own agents wrote, and
-    what the service's merge made of this machine's changes beyond taking them). A sync that
-    both sent and received *joined* the two sides' changes (:attr:`joined`)."""
+    what the service's merge made of this machine's changes beyond taking them; not the files of
+    ``cuts``), ``cuts`` (files this sync sent that the service keeps under a shorter name, its
+    disk taking no longer ones: sent name → the cut name, R-2, K-7; the rename, and the index
+    lines pointed there, are no change made elsewhere). A sync that both sent and received
+    *joined* the two sides' changes (:attr:`joined`)."""
 
     __slots__ = (
+        "cuts",
         "error",
         "missing",
         "ok",
@@ -204,8 +208,10 @@ class SyncResult:
         refused: bool = False,
         sent_files: int = 0,
         received_files: int = 0,
+        cuts: dict[str, str] | None = None,
     ) -> None:
         self.scope = scope
+        self.cuts = cuts or {}
         self.refused = refused
         self.sent_files = sent_files
         self.received_files = received_files
@@ -231,6 +237,7 @@ class SyncResult:
             "refused": self.refused,
             "sentFiles": self.sent_files,
             "receivedFiles": self.received_files,
+            "cuts": self.cuts,
             "joined": self.joined,
         }
 
@@ -777,7 +784,10 @@ class _ScopeRun:
         self.sent_files = 0
         """How many files the commits this run sent added, changed or deleted."""
         self.received_files = 0
-        """How many files of the copy the version fetched changed (:meth:`_take_main`)."""
+        """How many files of the copy the version fetched changed (:meth:`_take_main`), less
+        those :attr:`cuts` explain."""
+        self.cuts: dict[str, str] = {}
+        """Files this run sent that the service keeps under a cut name (:meth:`_service_cuts`)."""
         self.fitted = False
         """Whether :meth:`_take_main` moved the files to a commit of its own that renames
         names too long for this disk (:meth:`_fit_names`), which waits to be sent."""
@@ -1186,6 +1196,7 @@ class _ScopeRun:
             outcomes=self.outcomes,
             sent_files=self.sent_files,
             received_files=self.received_files,
+            cuts=self.cuts,
         )
 
     def _files_between(self, old: str | None, new: str) -> int:
@@ -1316,6 +1327,8 @@ class _ScopeRun:
         target = incoming
         if main != incoming:
             self.received_files += self._files_between(main, incoming)
+            if main is not None and main == _held(self.refs()):  # the service took it: cut?
+                self.received_files -= self._service_cuts(main, incoming)
             target = self._fit_names(incoming)
         if main is None:  # a new copy: nothing here to keep (step 1 took all)
             self.git("reset", "-q", "--hard", target)
@@ -1332,6 +1345,41 @@ class _ScopeRun:
         if refs.get(_SENT) != incoming:
             self.set_ref(_SENT, incoming)
         return True
+
+    def _service_cuts(self, main: str, incoming: str) -> int:
+        """Note in :attr:`cuts` the files of ``main`` (what this copy sent and the service
+        took) that ``incoming`` holds only under a cut name (a rename to
+        :func:`~memory_core.short_names.is_cut_of` it, text unchanged: the service's disk takes
+        shorter names); how many of the files the move to ``incoming`` changes that explains:
+        each such rename's two names, and the index when the cuts are all its change. Those
+        are no change made elsewhere, and the sync says what they are."""
+        from memory_core.short_names import is_cut_of, relinked_index
+
+        out = self.git(
+            "diff-tree", "-r", "-z", "--find-renames=100%", "--name-status", main, incoming,
+            raw=True,
+        )  # fmt: skip
+        fields = iter(out.split("\0"))
+        for status in fields:
+            if status.startswith(("R", "C")):
+                old, new = next(fields, ""), next(fields, "")
+                if status == "R100" and is_cut_of(old, new):
+                    self.cuts[old] = new
+            elif status:
+                next(fields, "")
+        if not self.cuts:
+            return 0
+        index = [
+            self._run(("cat-file", "blob", f"{commit}:{layout.INDEX_FILE}"),
+                      check=False, network=False, stdin=None)
+            for commit in (main, incoming)
+        ]  # fmt: skip
+        relinked = index[0].returncode == 0 and index[1].returncode == 0
+        if relinked and index[0].stdout != index[1].stdout:
+            relinked = relinked_index(index[0].stdout, self.cuts) == index[1].stdout
+        else:
+            relinked = False
+        return 2 * len(self.cuts) + (1 if relinked else 0)
 
     def _fit_names(self, incoming: str) -> str:
         """What step 3 moves the files to: ``incoming``, or, when it holds a topic file whose
@@ -1356,8 +1404,13 @@ class _ScopeRun:
         tree = self.git("mktree", "-z", stdin="".join(kept).encode("utf-8", "surrogateescape"))
         message = "Names too long for this machine's disk shortened"
         commit = self.git("commit-tree", tree, "-p", incoming, "-m", message)
+        index = self._run(
+            ("cat-file", "blob", f"{incoming}:{layout.INDEX_FILE}"),
+            check=False, network=False, stdin=None,
+        )  # fmt: skip
+        links = short_names.linking_lines(index.stdout if index.returncode == 0 else b"", renames)
         self.outcomes += [
-            short_names.shortened_line(old, new, limit, "this machine's disk")
+            short_names.shortened_line(old, new, limit, "this machine's disk", links[old])
             for old, new in renames.items()
         ]
         self.fitted = True
