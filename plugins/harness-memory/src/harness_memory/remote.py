@@ -556,18 +556,25 @@ class RemoteCopy:
             f"{self.project!r} that this token may reach (404): {NOT_FOUND_CHECK}"
         )
 
-    def service_says(self, key: str, service: str = "git-upload-pack") -> str | None:
+    def service_says(
+        self, key: str, service: str = "git-upload-pack", *, exchange: bool = False
+    ) -> str | None:
         """The ``detail`` of the problem the service answers for scope ``key``'s ref list for
         ``service`` (``git-receive-pack`` after a failed push: a Workspace scope it must make
         then), or None: git prints only the status of a failed exchange ("returned error:
         503"), never the reason the service gave (a damaged history, a full disk: what to do).
-        Asked only after such a failure; the token goes in a header, as with git. A redirect
-        is never followed (nor by git, :meth:`git_environment`): what another address answers
-        is not the service's word, and None is returned."""
+        With ``exchange``: the reason this machine's last POST of ``service`` failed, which the
+        service answers a GET of the same URL with (5xx, its status and ``detail``; 404 once
+        that POST did not fail, which is no reason: None), where the ref list before it was
+        answered 200 (the push was taken in, then could not be written). Asked only after such
+        a failure; the token goes in a header, as with git. A redirect is never followed (nor
+        by git, :meth:`git_environment`): what another address answers is not the service's
+        word, and None is returned."""
         import urllib.error
         import urllib.request
 
-        url = f"{self.scope_url(key)}/info/refs?service={service}"
+        asked = f"/{service}" if exchange else f"/info/refs?service={service}"
+        url = self.scope_url(key) + asked
         request = urllib.request.Request(url, headers={"X-Memory-Machine": self.machine_id})  # noqa: S310
         if self.token:  # never sent on: urllib passes add_header's headers to a redirect's target
             request.add_unredirected_header("Authorization", f"Bearer {self.token}")
@@ -581,7 +588,7 @@ class RemoteCopy:
             with opener.open(request, timeout=self.timeout):
                 return None
         except urllib.error.HTTPError as error:
-            if 300 <= error.code < 400:
+            if 300 <= error.code < 400 or (exchange and error.code < 500):
                 return None
             try:
                 problem = json.loads(error.read(64 * 1024))
@@ -868,7 +875,10 @@ class _ScopeRun:
             reason += f" ({REDIRECT_NOT_FOLLOWED})"
         if network and status is not None and status >= 500:
             service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
-            said = self.copy.service_says(self.key, service)
+            said = None
+            if _exchange_failed(message):  # the ref list was answered: ask for the POST's
+                said = self.copy.service_says(self.key, service, exchange=True)
+            said = said or self.copy.service_says(self.key, service)
             if said:
                 reason += f" (the service says: {said})"
         return _GitFailed(reason)
@@ -1609,10 +1619,15 @@ _REMOTE = "remote:"
 """How git starts a line the other side said: the service's own (``Merged:``, ``Refused:``) and
 what the git it runs relays, pushed content among it (a submodule name git's object check
 quotes: ``remote: error: object …: gitmodulesName: disallowed submodule name: ../HTTP 404``)."""
-_STATUS_LINES = (
+_EXCHANGE_LINES = (
     re.compile(r"error: RPC failed; HTTP (\d{3}) curl \d+ .*"),
-    re.compile(r"fatal: unable to access '.*': The requested URL returned error: (\d{3})"),
     re.compile(r"error: RPC failed; result=\d+, HTTP code = (\d{3})"),  # git before 2.16
+)
+"""git's lines naming the HTTP status of a failed POST of a fetch's or push's pack (an
+exchange, after a ref list answered 200)."""
+_STATUS_LINES = (
+    *_EXCHANGE_LINES,
+    re.compile(r"fatal: unable to access '.*': The requested URL returned error: (\d{3})"),
 )
 """git's lines naming the HTTP status of an exchange that failed."""
 _NO_VERSION_LINE = re.compile(r"fatal: couldn't find remote ref \S+")
@@ -1641,6 +1656,12 @@ def _http_status(message: str) -> int | None:
             if found := pattern.fullmatch(line):
                 return int(found[1])
     return None
+
+
+def _exchange_failed(message: str) -> bool:
+    """Whether git's own lines of ``message`` say a POST of a pack failed (its ref list was
+    answered: only the service's answer to that POST holds the reason)."""
+    return any(p.fullmatch(line) for line in _own_lines(message) for p in _EXCHANGE_LINES)
 
 
 def _not_found(message: str) -> bool:
