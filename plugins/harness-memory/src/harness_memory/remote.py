@@ -1379,16 +1379,17 @@ class _ScopeRun:
                 next(fields, "")
         if not self.cuts:
             return 0
-        index = [
+        sent, came = (
             self._run(("cat-file", "blob", f"{commit}:{layout.INDEX_FILE}"),
                       check=False, network=False, stdin=None)
             for commit in (main, incoming)
-        ]  # fmt: skip
-        relinked = index[0].returncode == 0 and index[1].returncode == 0
-        if relinked and index[0].stdout != index[1].stdout:
-            relinked = relinked_index(index[0].stdout, self.cuts) == index[1].stdout
-        else:
-            relinked = False
+        )  # fmt: skip
+        relinked = (
+            sent.returncode == 0
+            and came.returncode == 0
+            and sent.stdout != came.stdout
+            and relinked_index(sent.stdout, self.cuts) == came.stdout
+        )
         return 2 * len(self.cuts) + (1 if relinked else 0)
 
     def _fit_names(self, incoming: str) -> str:
