@@ -27,16 +27,26 @@ import pytest
 
 ECRYPTFS_NAME_MAX = 143
 """The longest name eCryptfs takes with encrypted file names, in bytes."""
+FUSE_CACHE_SECONDS = 1.0
+"""How long the kernel keeps a FUSE file system's attributes and names by default (libfuse's
+``attr_timeout`` and ``entry_timeout``, which a file system on libfuse keeps unless it sets its
+own): what the test disk does unless told otherwise, so the code meets an attribute cache as it
+does on such a disk."""
 
 
 @contextlib.contextmanager
 def short_names_disk(
-    tmp_path: Path, name_max: int = ECRYPTFS_NAME_MAX, *, at: Path | None = None
+    tmp_path: Path,
+    name_max: int = ECRYPTFS_NAME_MAX,
+    *,
+    at: Path | None = None,
+    cache_seconds: float = FUSE_CACHE_SECONDS,
 ) -> Iterator[Path]:
     """Mount a folder whose names take at most ``name_max`` bytes at ``at`` (an existing
     folder, whose entries are moved onto the new disk first: a service's memory root) or at
-    ``tmp_path / "short"``, for the ``with`` block; its mount point. Skips the test, saying
-    why, when no FUSE file system can be mounted here."""
+    ``tmp_path / "short"``, for the ``with`` block; its mount point. The kernel keeps the
+    disk's attributes and names ``cache_seconds`` (0: none kept). Skips the test, saying why,
+    when no FUSE file system can be mounted here."""
     if shutil.which("fusermount") is None and shutil.which("fusermount3") is None:
         pytest.skip("no short-name disk can be mounted: fusermount is not installed")
     if os.geteuid() != 0 or not Path("/dev/fuse").exists():
@@ -49,7 +59,15 @@ def short_names_disk(
         for entry in list(at.iterdir()):
             shutil.move(entry, backing / entry.name)
     served = subprocess.Popen(
-        [sys.executable, "-m", __name__, str(backing), str(mount_point), str(name_max)],
+        [
+            sys.executable,
+            "-m",
+            __name__,
+            str(backing),
+            str(mount_point),
+            str(name_max),
+            str(cache_seconds),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -171,23 +189,21 @@ class ShortNames:
             os.utime(self.check(path), ns=times)
 
 
-def _serve(backing: str, mount_point: str, name_max: int) -> None:
-    """Serve ``backing`` at ``mount_point`` with names of at most ``name_max`` bytes, until
-    unmounted."""
+def _serve(backing: str, mount_point: str, name_max: int, cache_seconds: float) -> None:
+    """Serve ``backing`` at ``mount_point`` with names of at most ``name_max`` bytes, the
+    kernel keeping attributes and names ``cache_seconds``, until unmounted."""
     import mfusepy  # only the serving process loads libfuse
 
-    # no attribute caching: a folder's mtime read through the mount is the disk's own at once,
-    # as on a kernel file system (the service skips a scope whose folder did not change)
     mfusepy.FUSE(
         ShortNames(backing, name_max),
         mount_point,
         foreground=True,
         nothreads=True,
-        attr_timeout=0,
-        entry_timeout=0,
-        negative_timeout=0,
+        attr_timeout=cache_seconds,
+        entry_timeout=cache_seconds,
+        negative_timeout=0,  # libfuse's default: a name found missing is asked again
     )
 
 
 if __name__ == "__main__":
-    _serve(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+    _serve(sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))

@@ -8,17 +8,32 @@ memory file (the service's reads, and :func:`memory_core.file_edit.edit_file`'s 
 delete's pruning, a restore, a sync push and an import). Names in its own folder do not count:
 the atomic writes link a hidden temp file beside the file for a moment, so a file whose every
 name is in its folder is read.
+
+A file system that caches attributes (FUSE keeps them a second by libfuse's default; a network file
+system) may still give the link count of that moment after the temp name is gone: with libfuse's
+path-based API the file's new name is an inode of its own to the kernel, whose count the removal
+of the temp name does not lower. So a count above the names found here is asked of the file
+system itself before the file is refused (``statx`` with ``AT_STATX_FORCE_SYNC``, Linux): taken
+as it was, a push's note just written was "named elsewhere", never read nor recorded.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import struct
+import sys
 from pathlib import Path
 
 from memory_core.errors import NotRegularFileError
 
-__all__ = ["HARD_LINKED", "NamedElsewhereError", "check_named_here", "named_elsewhere"]
+__all__ = [
+    "HARD_LINKED",
+    "NamedElsewhereError",
+    "check_named_here",
+    "fresh_link_count",
+    "named_elsewhere",
+]
 
 HARD_LINKED = (
     "a file with other hard links, a name outside its folder (its content is another "
@@ -42,8 +57,11 @@ def named_elsewhere(
     (``d_ino`` of one listing: no ``stat`` of each). False at once for a file of one name, the
     usual case; one listing of its folder else: of ``folder``, a descriptor of that folder held
     open (``O_RDONLY``), when given, so the folder counted is the one the file was found in,
-    whatever its name leads to now. A folder that cannot be listed counts as a name elsewhere:
-    a read error never widens access. Never raises ``OSError``."""
+    whatever its name leads to now. A count above the names found there is asked again of the
+    file system (:func:`fresh_link_count`: ``info`` may be an attribute cache's, from a moment
+    an atomic write's temp name was there too); one it does not answer stands. A folder that
+    cannot be listed counts as a name elsewhere: a read error never widens access. Never raises
+    ``OSError``."""
     if info.st_nlink <= 1:
         return False
     try:
@@ -52,7 +70,49 @@ def named_elsewhere(
             here = sum(1 for entry in entries if entry.inode() == info.st_ino)
     except OSError:
         return True
-    return here < info.st_nlink
+    if here >= info.st_nlink:
+        return False
+    fresh = fresh_link_count(path, info, folder=folder)  # not a cached attribute's
+    return fresh is None or (fresh > 1 and here < fresh)
+
+
+_AT_FDCWD = -100
+_AT_SYMLINK_NOFOLLOW = 0x100
+_AT_STATX_FORCE_SYNC = 0x2000
+_STATX_NLINK_INO = 0x004 | 0x100
+_STATX_SIZE = 256
+"""Bytes of Linux's ``struct statx`` (``stx_nlink`` at 16, ``stx_ino`` at 32, the device's
+major and minor at 136 and 140)."""
+
+
+def fresh_link_count(
+    path: str | os.PathLike[str], info: os.stat_result, *, folder: int | None = None
+) -> int | None:
+    """The link count of the file at ``path`` (``folder``: a descriptor of its folder, the
+    name then read in it) as the file system says it now, not as an attribute cache kept it
+    (``statx`` with ``AT_STATX_FORCE_SYNC``, following no symlink); None where that cannot be
+    asked (not Linux, a C library without ``statx``, an error) or the file there is no longer
+    the one ``info`` describes: the caller then keeps to ``info`` (a read error never widens
+    access)."""
+    if sys.platform != "linux":
+        return None
+    import ctypes  # only here: asked of a file with more links than names in its folder
+
+    statx = getattr(ctypes.CDLL(None, use_errno=True), "statx", None)
+    if statx is None:
+        return None
+    name = os.fsencode(os.path.basename(path) if folder is not None else path)  # noqa: PTH119
+    buffer = ctypes.create_string_buffer(_STATX_SIZE)
+    flags = _AT_SYMLINK_NOFOLLOW | _AT_STATX_FORCE_SYNC
+    dirfd = _AT_FDCWD if folder is None else folder
+    if statx(dirfd, name, flags, _STATX_NLINK_INO, buffer) != 0:
+        return None
+    (nlink,) = struct.unpack_from("=I", buffer, 16)
+    (inode,) = struct.unpack_from("=Q", buffer, 32)
+    major, minor = struct.unpack_from("=II", buffer, 136)
+    if inode != info.st_ino or os.makedev(major, minor) != info.st_dev:
+        return None
+    return int(nlink)
 
 
 def check_named_here(path: str | os.PathLike[str], info: os.stat_result) -> None:

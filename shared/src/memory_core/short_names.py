@@ -10,7 +10,9 @@ the service's take of a push (``memory_api``) both do so, each for its own disk.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
@@ -26,6 +28,8 @@ __all__ = [
     "disk_name_max",
     "fitted_renames",
     "held_cuts",
+    "is_cut_of",
+    "linking_lines",
     "relinked_index",
     "shortened_line",
 ]
@@ -94,13 +98,54 @@ def relinked_index(data: bytes, renames: Mapping[str, str]) -> bytes | None:
     return "".join(rewrite_links(line, by_form) for line in lines).encode("utf-8")
 
 
-def shortened_line(old: str, new: str, max_bytes: int, disk: str) -> str:
+def linking_lines(data: bytes, renames: Mapping[str, str]) -> dict[str, int]:
+    """How many lines of the index ``data`` :func:`relinked_index` points at each file of
+    ``renames`` (old name → count; 0 for one no line links to, every count 0 when the index
+    is not UTF-8: it is then left as it is)."""
+    counts = dict.fromkeys(renames, 0)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return counts
+    lines = lines_with_ends(text)
+    for old, new in renames.items():
+        one = {unicodedata.normalize("NFC", old): new}
+        counts[old] = sum(1 for line in lines if rewrite_links(line, one) != line)
+    return counts
+
+
+_CUT_TAIL = re.compile(r"-[0-9]+$")
+
+
+def is_cut_of(name: str, cut: str) -> bool:
+    """Whether ``cut`` is ``name`` cut to fit a disk of shorter names by
+    :func:`~memory_core.scope_merge.fitted_name`'s rule (its stem's head, ``~`` and six hex
+    digits of the stem's hash, maybe ``-2`` …, ``.md``), at whatever limit: what a side whose
+    disk takes fewer bytes keeps ``name`` as.
+
+    >>> long = "é" * 100 + ".md"
+    >>> is_cut_of(long, fitted_name(long, 143, ())), is_cut_of(long, "é.md")
+    (True, False)
+    """
+    if cut == name or not cut.endswith(".md"):
+        return False
+    stem = name.removesuffix(".md")
+    raw = stem.encode("utf-8", "surrogateescape")
+    mark = "~" + hashlib.sha1(raw, usedforsecurity=False).hexdigest()[:6]
+    body = _CUT_TAIL.sub("", cut.removesuffix(".md"))
+    return body.endswith(mark) and stem.startswith(body.removesuffix(mark))
+
+
+def shortened_line(old: str, new: str, max_bytes: int, disk: str, links: int) -> str:
     """The outcome line of ``old`` kept as ``new`` because ``disk`` (``this machine's disk``,
     ``the service's disk``) takes names of at most ``max_bytes`` bytes; names as a listing
-    shows them (:func:`~memory_core.shown_names.shown_name`)."""
+    shows them (:func:`~memory_core.shown_names.shown_name`). ``links``: how many index lines
+    were pointed at ``new`` (:func:`linking_lines`); said only when there are some."""
     size = len(old.encode("utf-8", "surrogateescape"))
-    return (
+    said = (
         f"{shown_name(old)[:120]} takes {size} bytes, more than {disk} takes in a name "
-        f"({max_bytes}): it is kept as {shown_name(new)} on every copy, its index lines "
-        "pointing there"
+        f"({max_bytes}): it is kept as {shown_name(new)} on every copy"
     )
+    if links:
+        said += f", {links} index line{'' if links == 1 else 's'} pointing there"
+    return said

@@ -128,15 +128,24 @@ def _said(result: SyncResult) -> str:
 
 def _what_moved(result: SyncResult) -> str:
     """What a sync that reached the service did, in one line (R-1, R-2): ``sent N files``,
-    ``received M files``, ``joined with changes made elsewhere`` when it did both (the
-    service's merge took this machine's changes beside others', which the copy now holds),
+    ``received M files``, ``kept <name> under its cut name <cut>`` for each file sent that the
+    service keeps under a shorter name (no change made elsewhere: no join), ``joined with
+    changes made elsewhere`` when it did both (the service's merge took this machine's changes
+    beside others', which the copy now holds),
     or ``nothing to do``; and when a file was written while it ran, that it waits. A join
     with no conflict has no ``merged:`` line, so this line is all that tells of it."""
+    from memory_core.shown_names import shown_name
+
     done: list[str] = []
     if result.sent:
         done.append(f"sent {_files(result.sent_files)}")
     if result.received_files:
         done.append(f"received {_files(result.received_files)}")
+    done += [
+        f"kept {shown_name(old)[:120]} under its cut name {shown_name(cut)} (the service's disk "
+        "takes no longer names)"
+        for old, cut in result.cuts.items()
+    ]
     if result.joined:
         done.append("joined with changes made elsewhere")
     said = ", ".join(done) or "nothing to do: nothing to send, nothing new on the service"

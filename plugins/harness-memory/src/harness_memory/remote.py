@@ -173,10 +173,14 @@ class SyncResult:
     ``ok``, and no service down: a refusal to fix, P-4), ``sent_files`` (how many files the
     changes sent added, changed or deleted) and ``received_files`` (how many files of this copy
     the version fetched changed: what other machines or the service's own agents wrote, and
-    what the service's merge made of this machine's changes beyond taking them). A sync that
-    both sent and received *joined* the two sides' changes (:attr:`joined`)."""
+    what the service's merge made of this machine's changes beyond taking them; not the files of
+    ``cuts``), ``cuts`` (files this sync sent that the service keeps under a shorter name, its
+    disk taking no longer ones: sent name → the cut name, R-2, K-7; the rename, and the index
+    lines pointed there, are no change made elsewhere). A sync that both sent and received
+    *joined* the two sides' changes (:attr:`joined`)."""
 
     __slots__ = (
+        "cuts",
         "error",
         "missing",
         "ok",
@@ -204,8 +208,10 @@ class SyncResult:
         refused: bool = False,
         sent_files: int = 0,
         received_files: int = 0,
+        cuts: dict[str, str] | None = None,
     ) -> None:
         self.scope = scope
+        self.cuts = cuts or {}
         self.refused = refused
         self.sent_files = sent_files
         self.received_files = received_files
@@ -231,6 +237,7 @@ class SyncResult:
             "refused": self.refused,
             "sentFiles": self.sent_files,
             "receivedFiles": self.received_files,
+            "cuts": self.cuts,
             "joined": self.joined,
         }
 
@@ -549,18 +556,25 @@ class RemoteCopy:
             f"{self.project!r} that this token may reach (404): {NOT_FOUND_CHECK}"
         )
 
-    def service_says(self, key: str, service: str = "git-upload-pack") -> str | None:
+    def service_says(
+        self, key: str, service: str = "git-upload-pack", *, exchange: bool = False
+    ) -> str | None:
         """The ``detail`` of the problem the service answers for scope ``key``'s ref list for
         ``service`` (``git-receive-pack`` after a failed push: a Workspace scope it must make
         then), or None: git prints only the status of a failed exchange ("returned error:
         503"), never the reason the service gave (a damaged history, a full disk: what to do).
-        Asked only after such a failure; the token goes in a header, as with git. A redirect
-        is never followed (nor by git, :meth:`git_environment`): what another address answers
-        is not the service's word, and None is returned."""
+        With ``exchange``: the reason this machine's last POST of ``service`` failed, which the
+        service answers a GET of the same URL with (5xx, its status and ``detail``; 404 once
+        that POST did not fail, which is no reason: None), where the ref list before it was
+        answered 200 (the push was taken in, then could not be written). Asked only after such
+        a failure; the token goes in a header, as with git. A redirect is never followed (nor
+        by git, :meth:`git_environment`): what another address answers is not the service's
+        word, and None is returned."""
         import urllib.error
         import urllib.request
 
-        url = f"{self.scope_url(key)}/info/refs?service={service}"
+        asked = f"/{service}" if exchange else f"/info/refs?service={service}"
+        url = self.scope_url(key) + asked
         request = urllib.request.Request(url, headers={"X-Memory-Machine": self.machine_id})  # noqa: S310
         if self.token:  # never sent on: urllib passes add_header's headers to a redirect's target
             request.add_unredirected_header("Authorization", f"Bearer {self.token}")
@@ -574,7 +588,7 @@ class RemoteCopy:
             with opener.open(request, timeout=self.timeout):
                 return None
         except urllib.error.HTTPError as error:
-            if 300 <= error.code < 400:
+            if 300 <= error.code < 400 or (exchange and error.code < 500):
                 return None
             try:
                 problem = json.loads(error.read(64 * 1024))
@@ -777,7 +791,10 @@ class _ScopeRun:
         self.sent_files = 0
         """How many files the commits this run sent added, changed or deleted."""
         self.received_files = 0
-        """How many files of the copy the version fetched changed (:meth:`_take_main`)."""
+        """How many files of the copy the version fetched changed (:meth:`_take_main`), less
+        those :attr:`cuts` explain."""
+        self.cuts: dict[str, str] = {}
+        """Files this run sent that the service keeps under a cut name (:meth:`_service_cuts`)."""
         self.fitted = False
         """Whether :meth:`_take_main` moved the files to a commit of its own that renames
         names too long for this disk (:meth:`_fit_names`), which waits to be sent."""
@@ -858,7 +875,10 @@ class _ScopeRun:
             reason += f" ({REDIRECT_NOT_FOLLOWED})"
         if network and status is not None and status >= 500:
             service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
-            said = self.copy.service_says(self.key, service)
+            said = None
+            if _exchange_failed(message):  # the ref list was answered: ask for the POST's
+                said = self.copy.service_says(self.key, service, exchange=True)
+            said = said or self.copy.service_says(self.key, service)
             if said:
                 reason += f" (the service says: {said})"
         return _GitFailed(reason)
@@ -1186,6 +1206,7 @@ class _ScopeRun:
             outcomes=self.outcomes,
             sent_files=self.sent_files,
             received_files=self.received_files,
+            cuts=self.cuts,
         )
 
     def _files_between(self, old: str | None, new: str) -> int:
@@ -1316,6 +1337,8 @@ class _ScopeRun:
         target = incoming
         if main != incoming:
             self.received_files += self._files_between(main, incoming)
+            if main is not None and main == _held(self.refs()):  # the service took it: cut?
+                self.received_files -= self._service_cuts(main, incoming)
             target = self._fit_names(incoming)
         if main is None:  # a new copy: nothing here to keep (step 1 took all)
             self.git("reset", "-q", "--hard", target)
@@ -1332,6 +1355,42 @@ class _ScopeRun:
         if refs.get(_SENT) != incoming:
             self.set_ref(_SENT, incoming)
         return True
+
+    def _service_cuts(self, main: str, incoming: str) -> int:
+        """Note in :attr:`cuts` the files of ``main`` (what this copy sent and the service
+        took) that ``incoming`` holds only under a cut name (a rename to
+        :func:`~memory_core.short_names.is_cut_of` it, text unchanged: the service's disk takes
+        shorter names); how many of the files the move to ``incoming`` changes that explains:
+        each such rename's two names, and the index when the cuts are all its change. Those
+        are no change made elsewhere, and the sync says what they are."""
+        from memory_core.short_names import is_cut_of, relinked_index
+
+        out = self.git(
+            "diff-tree", "-r", "-z", "--find-renames=100%", "--name-status", main, incoming,
+            raw=True,
+        )  # fmt: skip
+        fields = iter(out.split("\0"))
+        for status in fields:
+            if status.startswith(("R", "C")):
+                old, new = next(fields, ""), next(fields, "")
+                if status == "R100" and is_cut_of(old, new):
+                    self.cuts[old] = new
+            elif status:
+                next(fields, "")
+        if not self.cuts:
+            return 0
+        sent, came = (
+            self._run(("cat-file", "blob", f"{commit}:{layout.INDEX_FILE}"),
+                      check=False, network=False, stdin=None)
+            for commit in (main, incoming)
+        )  # fmt: skip
+        relinked = (
+            sent.returncode == 0
+            and came.returncode == 0
+            and sent.stdout != came.stdout
+            and relinked_index(sent.stdout, self.cuts) == came.stdout
+        )
+        return 2 * len(self.cuts) + (1 if relinked else 0)
 
     def _fit_names(self, incoming: str) -> str:
         """What step 3 moves the files to: ``incoming``, or, when it holds a topic file whose
@@ -1356,8 +1415,13 @@ class _ScopeRun:
         tree = self.git("mktree", "-z", stdin="".join(kept).encode("utf-8", "surrogateescape"))
         message = "Names too long for this machine's disk shortened"
         commit = self.git("commit-tree", tree, "-p", incoming, "-m", message)
+        index = self._run(
+            ("cat-file", "blob", f"{incoming}:{layout.INDEX_FILE}"),
+            check=False, network=False, stdin=None,
+        )  # fmt: skip
+        links = short_names.linking_lines(index.stdout if index.returncode == 0 else b"", renames)
         self.outcomes += [
-            short_names.shortened_line(old, new, limit, "this machine's disk")
+            short_names.shortened_line(old, new, limit, "this machine's disk", links[old])
             for old, new in renames.items()
         ]
         self.fitted = True
@@ -1556,10 +1620,15 @@ _REMOTE = "remote:"
 """How git starts a line the other side said: the service's own (``Merged:``, ``Refused:``) and
 what the git it runs relays, pushed content among it (a submodule name git's object check
 quotes: ``remote: error: object …: gitmodulesName: disallowed submodule name: ../HTTP 404``)."""
-_STATUS_LINES = (
+_EXCHANGE_LINES = (
     re.compile(r"error: RPC failed; HTTP (\d{3}) curl \d+ .*"),
-    re.compile(r"fatal: unable to access '.*': The requested URL returned error: (\d{3})"),
     re.compile(r"error: RPC failed; result=\d+, HTTP code = (\d{3})"),  # git before 2.16
+)
+"""git's lines naming the HTTP status of a failed POST of a fetch's or push's pack (an
+exchange, after a ref list answered 200)."""
+_STATUS_LINES = (
+    *_EXCHANGE_LINES,
+    re.compile(r"fatal: unable to access '.*': The requested URL returned error: (\d{3})"),
 )
 """git's lines naming the HTTP status of an exchange that failed."""
 _NO_VERSION_LINE = re.compile(r"fatal: couldn't find remote ref \S+")
@@ -1588,6 +1657,12 @@ def _http_status(message: str) -> int | None:
             if found := pattern.fullmatch(line):
                 return int(found[1])
     return None
+
+
+def _exchange_failed(message: str) -> bool:
+    """Whether git's own lines of ``message`` say a POST of a pack failed (its ref list was
+    answered: only the service's answer to that POST holds the reason)."""
+    return any(p.fullmatch(line) for line in _own_lines(message) for p in _EXCHANGE_LINES)
 
 
 def _not_found(message: str) -> bool:

@@ -4,6 +4,9 @@
 GET    ``…/memory/git/{key}.git/info/refs?service=…``    ref advertisement for a fetch or push
 POST   ``…/memory/git/{key}.git/git-upload-pack``        a fetch's pack
 POST   ``…/memory/git/{key}.git/git-receive-pack``       a push, merged into the scope (R-2)
+GET    ``…/memory/git/{key}.git/git-upload-pack``        why this machine's last fetch's pack
+                                                         failed (the problem answered again)
+GET    ``…/memory/git/{key}.git/git-receive-pack``       why this machine's last push failed
 GET    ``…/memory/machines``                             per scope, the machines and their syncs
 =====  ================================================  =====================================
 
@@ -19,23 +22,38 @@ fetch's wants and haves; more is 413) before git runs, and one not framed as git
 is 400 (:mod:`memory_api.store.sync.pkt_line`); a fetch's answer is streamed from git. The
 probe git sends before a push larger than its ``http.postBuffer`` (a flush packet alone) is
 answered 200 with nothing, as ``git http-backend`` answers it, without taking the scope's lock.
-Git's answers other than 200 become problem details like every error of the service. These
-routes are git's protocol (documented by git, ``gitprotocol-http``), not JSON: they are left out
-of ``/openapi.json``, whose schemas cannot state pkt-lines; the machines list is in it.
+Git's answers other than 200 become problem details like every error of the service. git shows
+the machine only the status of a failed POST ("error: RPC failed; HTTP 503"), never its body
+(it shows a ``text/plain`` body of a failed ref list alone, ``gitprotocol-http``): so the
+problem a POST of a machine (``X-Memory-Machine``) was answered with, 5xx, is remembered
+(:meth:`~memory_api.store.sync.service.SyncStore.note_answer`), and a ``GET`` of the same URL by
+that machine answers it again, status and ``detail`` (404 once its last POST there did not
+fail): what its sync shows as the service's reason (R-1). These routes are git's protocol
+(documented by git, ``gitprotocol-http``) and its follow-up, not JSON: they are left out of
+``/openapi.json``, whose schemas cannot state pkt-lines; the machines list is in it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
 from urllib.parse import unquote
 
 from aiohttp import web
+from memory_core.rules import MACHINE_ID_RULE
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_sync_store
 from memory_api.errors import BadRequest, BodyTimedOut, BodyTooLarge, NotFound
 from memory_api.http.expect import expect_handler
 from memory_api.http.jsonio import json_response
-from memory_api.http.problems import body_too_large
+from memory_api.http.problems import (
+    PROBLEM_CONTENT_TYPE,
+    body_too_large,
+    problem_middleware,
+    problem_response,
+)
 from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.sync.backend import GitService, Head, StreamedAnswer
 from memory_api.store.sync.machines import check_machine
@@ -179,9 +197,45 @@ async def get_info_refs(request: web.Request) -> web.StreamResponse:
     return await _stream(request, await store.advertise(_request(request), service))
 
 
+def _asker(request: web.Request) -> str | None:
+    """The id of the machine a request names, when it names one well (else None)."""
+    try:
+        machine_id = _one_header(request, MACHINE_HEADER)
+    except BadRequest:
+        return None
+    return machine_id if machine_id is not None and MACHINE_ID_RULE.accepts(machine_id) else None
+
+
+async def _noted(
+    request: web.Request,
+    service: GitService,
+    handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+) -> web.StreamResponse:
+    """``handler``'s answer to a POST of ``service``, an error as the problem the service's
+    middleware makes of it (run here, so the answer is seen); a 5xx problem is remembered for
+    the machine that asked, any other answer forgets its last one (see the module)."""
+    response = await problem_middleware(request, handler)
+    machine_id = _asker(request)
+    if machine_id is None:
+        return response
+    detail = None
+    if isinstance(response, web.Response) and response.content_type == PROBLEM_CONTENT_TYPE:
+        with contextlib.suppress(ValueError, TypeError, AttributeError):
+            said = json.loads(bytes(response.body))  # type: ignore[arg-type]
+            detail = said.get("detail") if isinstance(said.get("detail"), str) else None
+    info = request.match_info
+    asked = (info["project"], info["agent"], info["key"], service, machine_id)
+    get_sync_store(request.app).note_answer(asked, response.status, detail)
+    return response
+
+
 @routes.post(GIT_BASE + "/git-upload-pack", expect_handler=expect_handler(_fetch_body_limit))
 async def post_upload_pack(request: web.Request) -> web.StreamResponse:
     """R-1: a fetch: git's pack of what the machine wants, streamed."""
+    return await _noted(request, "git-upload-pack", _upload_pack)
+
+
+async def _upload_pack(request: web.Request) -> web.StreamResponse:
     store = get_sync_store(request.app)
     limits = store.limits
     body = await _read_body(request, "git-upload-pack", limits.fetch_body, limits.timeout)
@@ -190,9 +244,13 @@ async def post_upload_pack(request: web.Request) -> web.StreamResponse:
 
 
 @routes.post(GIT_BASE + "/git-receive-pack", expect_handler=expect_handler(_push_body_limit))
-async def post_receive_pack(request: web.Request) -> web.Response:
+async def post_receive_pack(request: web.Request) -> web.StreamResponse:
     """R-1, R-2: a push to the machine's own ref, merged into the scope folder and recorded
     before git's report is answered."""
+    return await _noted(request, "git-receive-pack", _receive_pack)
+
+
+async def _receive_pack(request: web.Request) -> web.StreamResponse:
     store = get_sync_store(request.app)
     limits = store.limits
     body = await _read_body(request, "git-receive-pack", limits.push_body, limits.timeout)
@@ -207,6 +265,20 @@ async def post_receive_pack(request: web.Request) -> web.Response:
         body=answer,
         headers={"Content-Type": content_type, "Cache-Control": "no-cache, max-age=0"},
     )
+
+
+@routes.get(GIT_BASE + "/git-upload-pack")
+@routes.get(GIT_BASE + "/git-receive-pack")
+async def get_failed_answer(request: web.Request) -> web.Response:
+    """R-1: the problem the asking machine's last POST to this URL was answered with, 5xx,
+    answered again (its status and ``detail``): git showed the machine only the status. 404
+    when its last one did not fail, 400 for a request naming no machine."""
+    service: GitService = (
+        "git-receive-pack" if request.path.endswith("/git-receive-pack") else "git-upload-pack"
+    )
+    store = get_sync_store(request.app)
+    status, detail = await store.failed_answer(_request(request), service)
+    return problem_response(status, detail, instance=request.path)
 
 
 @routes.get(BASE + "/machines")

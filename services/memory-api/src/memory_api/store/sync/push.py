@@ -63,6 +63,7 @@ from memory_core.short_names import (
     disk_name_max,
     fitted_renames,
     held_cuts,
+    linking_lines,
     relinked_index,
     shortened_line,
 )
@@ -303,13 +304,18 @@ def _fit_to_disk(
     renames = fitted_renames(incoming, limit, [*first, *base])
     for old, new in renames.items():
         incoming[new] = incoming.pop(old)
+    index = incoming.get(INDEX_FILE)
+    links = linking_lines(blobs(index), renames) if index is not None else {}
     _relink(base, held, blobs)
     _relink(incoming, {**held, **renames}, blobs)
     for side_renames, made in zip(renamed, ({}, renames), strict=True):
         moved = {held.get(old, old): made.get(new, new) for old, new in side_renames.items()}
         side_renames.clear()  # the service's L → cut is no rename once the base holds the cut
         side_renames.update({old: new for old, new in moved.items() if old != new})
-    return [shortened_line(old, new, limit, "the service's disk") for old, new in renames.items()]
+    return [
+        shortened_line(old, new, limit, "the service's disk", links.get(old, 0))
+        for old, new in renames.items()
+    ]
 
 
 def _relink(files: dict[str, str], renames: Mapping[str, str], blobs: _Blobs) -> None:

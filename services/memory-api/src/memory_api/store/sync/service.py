@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,7 +86,14 @@ from memory_api.store.sync.machines import Machine, MachineLog
 from memory_api.store.sync.push import new_scope_refusal, take_push
 from memory_api.store.sync.twins import keep_twins_apart
 
-__all__ = ["MERGED_PREFIX", "REFUSED_PREFIX", "GitRequest", "SyncLimits", "SyncStore"]
+__all__ = [
+    "FAILED_ANSWERS_KEPT",
+    "MERGED_PREFIX",
+    "REFUSED_PREFIX",
+    "GitRequest",
+    "SyncLimits",
+    "SyncStore",
+]
 
 REFUSED_PREFIX = "Refused: "
 """How a push's answer names why the service could not take it when git's own words would not
@@ -94,7 +102,12 @@ error"): one message line on git's side band; the plugin's sync reports it as th
 MERGED_PREFIX = "Merged: "
 """How a push's answer names each merge outcome (R-2) to the pushing machine: one message line
 each on git's side band (``remote: Merged: …``), as the version's ``Merged:`` trailers do."""
+FAILED_ANSWERS_KEPT = 1000
+"""Failed answers to machines' git exchanges remembered at most (:meth:`SyncStore.note_answer`),
+the ones given last: each is a short ``detail``, so at most a few hundred KiB."""
 
+_Asked = tuple[str, str, str, GitService, str]
+"""Who asked what: project, agent, scope key, git service, machine id."""
 
 logger = logging.getLogger(__name__)
 
@@ -130,6 +143,44 @@ class SyncStore:
         self.locks = history.locks
         self.machines = MachineLog(self.histories.app_data_dir)
         self.limits = limits or SyncLimits()
+        self._failed: OrderedDict[_Asked, tuple[int, str]] = OrderedDict()
+        """Per machine and exchange, the problem its last one failed with (:meth:`note_answer`)."""
+
+    def note_answer(self, asked: _Asked, status: int, detail: str | None) -> None:
+        """Remember the problem (``status`` ≥ 500 and its ``detail``) the exchange ``asked``
+        (project, agent, scope key, git service, machine id; a POST of git's) was answered
+        with, for :meth:`failed_answer`; any other answer forgets the one before. git shows
+        the machine only the status of such an answer ("RPC failed; HTTP 503"), never its
+        body: the machine's sync asks for it next (R-1). In memory only (a restart forgets),
+        the last :data:`FAILED_ANSWERS_KEPT` kept."""
+        self._failed.pop(asked, None)
+        if status < 500 or not detail:
+            return
+        self._failed[asked] = (status, detail)
+        while len(self._failed) > FAILED_ANSWERS_KEPT:
+            self._failed.popitem(last=False)
+
+    async def failed_answer(self, request: GitRequest, service: GitService) -> tuple[int, str]:
+        """The status and ``detail`` the machine's last ``service`` exchange of the scope
+        failed with (:meth:`note_answer`), after the checks every git request gets (its ids,
+        the agent in the project). Raises :class:`BadRequest` for a request naming no machine,
+        :class:`NotFound` when its last one did not fail (or none is remembered)."""
+        await self._checked(request)
+        if request.machine is None:
+            raise BadRequest("ask for a machine's failed exchange with 'X-Memory-Machine: <id>'")
+        asked = (
+            request.project,
+            request.agent_id,
+            request.key,
+            service,
+            request.machine.machine_id,
+        )
+        found = self._failed.get(asked)
+        if found is None:
+            raise NotFound(
+                f"the last {service} of this machine to scope {request.key!r} did not fail"
+            )
+        return found
 
     async def _checked(self, request: GitRequest) -> None:
         check_project_id(request.project)
