@@ -47,7 +47,7 @@ from pathlib import Path
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, check_scope_key
 from memory_core.wire import MachineList, ScopeMachines
 
-from memory_api.errors import BadRequest, Unavailable
+from memory_api.errors import BadRequest, NotFound, Unavailable
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.history.git import (
     HistoryUnavailable,
