@@ -215,3 +215,56 @@ def test_t5b_lint_names_the_line_and_the_field_in_topics_and_the_index() -> None
     [finding] = [f for f in lint_index(index, ["runbook.md"]) if f.code == "look-alike-link"]
     assert (finding.file, finding.line) == ("MEMORY.md", 3)
     assert "this index line links to 'evil.example'" in finding.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # GitHub serves a repository's files from its own user-content domain
+        "[github.com/acme/x](https://raw.githubusercontent.com/acme/x/main/install.sh)",
+        "[https://github.com/acme/x/raw/main/a.sh](https://raw.githubusercontent.com/acme/x/a.sh)",
+        "[gist.github.com/jdoe/1](https://gist.githubusercontent.com/jdoe/1/raw/a.py)",
+        # Go's documentation moved from golang.org to go.dev, which serves both
+        "[golang.org/x/tools](https://pkg.go.dev/golang.org/x/tools) [go.dev/doc](https://golang.org/doc)",
+        # Outlook on the web answers at office.com, outlook.com and live.com alike
+        "[outlook.com](https://outlook.office.com/mail) [office.com](https://outlook.live.com/)",
+        # one tenant, whichever of the owner's endpoints serves it
+        "[requests.readthedocs.org](https://requests.readthedocs.io/en/latest/)",
+        "[b.s3.amazonaws.com/k](https://b.s3.eu-west-1.amazonaws.com/k)",
+        "[b.s3.amazonaws.com](https://b.s3-website-us-east-1.amazonaws.com/)",
+        # the owner's own endpoints, private suffixes themselves, are the owner's
+        "[s3.amazonaws.com](https://s3.us-east-1.amazonaws.com/b/k)",
+        "[aws.amazon.com/s3](https://s3.amazonaws.com/) [readthedocs.org](https://readthedocs.io)",
+    ],
+)
+def test_i9_a_sites_own_sibling_domains_are_that_site(text: str) -> None:
+    assert look_alike_links(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "host"),
+    [
+        # a sub-domain one of the site's domains hands out is its tenant's site, not the owner's
+        ("[github.com](https://evil.github.io/)", "evil.github.io"),
+        ("[github.com/acme](https://acme.github.io/)", "acme.github.io"),
+        ("[readthedocs.io/x](https://requests.readthedocs.io/)", "requests.readthedocs.io"),
+        ("[docs.readthedocs.io](https://requests.readthedocs.io/)", "requests.readthedocs.io"),
+        ("[aws.amazon.com/s3](https://bucket.s3.amazonaws.com/)", "bucket.s3.amazonaws.com"),
+        (
+            "[a.s3.amazonaws.com](https://b.s3.eu-west-1.amazonaws.com/)",
+            "b.s3.eu-west-1.amazonaws.com",
+        ),
+        # a name drawn like a family's domain, or one spelled before another's, is no sibling
+        ("[github.com](https://githib.com/acme)", "githib.com"),
+        ("[go.dev](https://go.dev.evil.io/doc)", "go.dev.evil.io"),
+        ("[outlook.com](https://outlook.com.evil.io/)", "outlook.com.evil.io"),
+        (
+            "[raw.githubusercontent.com](https://githubusercontent.evil.io/)",
+            "githubusercontent.evil.io",
+        ),
+    ],
+)
+def test_i9_a_look_alike_of_a_site_with_sibling_domains_is_still_found(
+    text: str, host: str
+) -> None:
+    assert [link.host for link in look_alike_links(text)] == [host]
