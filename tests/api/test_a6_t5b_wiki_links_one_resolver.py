@@ -187,3 +187,32 @@ async def test_a6_a_delete_keeps_a_link_without_type_another_type_still_answers(
     restored = await _undo_delete(client, "project_testing.md")
     assert restored["indexLinesAdded"] == [index[2]]
     assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == "\n".join(index) + "\n"
+
+
+async def test_t5b_a_body_link_to_a_note_in_a_sub_folder_opens_that_note(
+    client: Client, agent: AgentHome
+) -> None:
+    """``[[notes/deploy]]`` in a body opens ``notes/deploy.md`` when it is there, as Obsidian
+    opens it: the page says so (``linkFiles``), as the lint does (no ``dangling-wiki-link``);
+    a link into a folder that holds no such note, or out of the scope's folder, opens nothing."""
+    _scope(agent)
+    (agent.user.parent / "deploy.md").write_text("beside the scope's folder\n", encoding="utf-8")
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\n"
+        "See [[notes/deploy]], [[Notes/Deploy|the notes]], [[notes/gone]] and [[../deploy]].\n",
+        encoding="utf-8",
+    )
+
+    topic = await ok_json(await client.get(file_url("user", "links.md")))
+
+    assert topic["linkFiles"] == {
+        "notes/deploy": "notes/deploy.md",
+        "Notes/Deploy": "notes/deploy.md",
+        "notes/gone": None,
+        "../deploy": None,
+    }
+    dangling = [f["message"] for f in topic["findings"] if f["code"] == "dangling-wiki-link"]
+    assert dangling == [
+        "[[notes/gone]] names no topic file of this scope",
+        "[[../deploy]] names no topic file of this scope",
+    ]

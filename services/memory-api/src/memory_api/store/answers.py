@@ -639,7 +639,7 @@ class ScopeAnswers:
             **msgspec.structs.asdict(summary),
             body=body,
             links=item.topic.links,
-            link_files=self._link_files(root, scope, item, names),
+            link_files=self._link_files(root, scope, item, [*names, *deeper]),
             findings=self._file_findings(root, scope, item, names, deeper),
             masked=body != item.topic.body
             or summary.description != item.topic.description
@@ -661,9 +661,12 @@ class ScopeAnswers:
     def _link_files(
         self, root: Path, scope: Path, item: _Loaded, names: list[str]
     ) -> dict[str, str | None]:
-        """The topic file each ``[[link]]`` of ``item``'s body opens, as the lint resolves it
-        (:class:`~memory_core.wiki_links.WikiFiles`), or None: by file names first, the
-        other files read for their frontmatter names only when a link is left (T-5b)."""
+        """The file each ``[[link]]`` of ``item``'s body opens, as the lint resolves it
+        (:class:`~memory_core.wiki_links.WikiFiles`), or None: among ``names``, the scope's
+        topic files and the files of its sub-folders the links name
+        (:func:`body_sub_folder_files`: ``[[notes/deploy]]`` opens ``notes/deploy.md``), by
+        file names first, the other files read for their frontmatter names only when a link
+        is left (T-5b)."""
         links = item.topic.links
         files = WikiFiles(names)
         found = {link: files.resolve(link) for link in links}
