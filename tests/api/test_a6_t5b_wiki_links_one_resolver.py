@@ -196,10 +196,14 @@ async def test_t5b_a_body_link_to_a_note_in_a_sub_folder_opens_that_note(
     opens it: the page says so (``linkFiles``), as the lint does (no ``dangling-wiki-link``);
     a link into a folder that holds no such note, or out of the scope's folder, opens nothing."""
     _scope(agent)
-    (agent.user.parent / "deploy.md").write_text("beside the scope's folder\n", encoding="utf-8")
+    outside = agent.user.parent / "elsewhere"
+    outside.mkdir()
+    (outside / "deploy.md").write_text("beside the scope's folder\n", encoding="utf-8")
+    (agent.user / "out").symlink_to(outside, target_is_directory=True)
     (agent.user / "links.md").write_text(
         "---\ndescription: links\n---\n"
-        "See [[notes/deploy]], [[Notes/Deploy|the notes]], [[notes/gone]] and [[../deploy]].\n",
+        "See [[notes/deploy]], [[Notes/Deploy|the notes]], [[notes/gone]],\n"
+        "[[../elsewhere/deploy]] and [[out/deploy]].\n",
         encoding="utf-8",
     )
 
@@ -209,10 +213,12 @@ async def test_t5b_a_body_link_to_a_note_in_a_sub_folder_opens_that_note(
         "notes/deploy": "notes/deploy.md",
         "Notes/Deploy": "notes/deploy.md",
         "notes/gone": None,
-        "../deploy": None,
+        "../elsewhere/deploy": None,
+        "out/deploy": None,  # a folder that leads out of the scope's folder holds nothing
     }
     dangling = [f["message"] for f in topic["findings"] if f["code"] == "dangling-wiki-link"]
     assert dangling == [
         "[[notes/gone]] names no topic file of this scope",
-        "[[../deploy]] names no topic file of this scope",
+        "[[../elsewhere/deploy]] names no topic file of this scope",
+        "[[out/deploy]] names no topic file of this scope",
     ]
