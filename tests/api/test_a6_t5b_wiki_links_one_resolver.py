@@ -222,3 +222,39 @@ async def test_t5b_a_body_link_to_a_note_in_a_sub_folder_opens_that_note(
         "[[../elsewhere/deploy]] names no topic file of this scope",
         "[[out/deploy]] names no topic file of this scope",
     ]
+
+
+async def test_t5b_a_body_link_naming_the_end_of_a_notes_path_opens_it_as_obsidian_does(
+    client: Client, agent: AgentHome
+) -> None:
+    """Obsidian opens ``[[2026/Feb]]`` as ``archive/2026/feb.md`` when no ``2026/feb.md`` is
+    there (a path that ends so, in any case, the shortest first); a path no file ends with
+    opens nothing, and nor does one under a hidden folder or a folder symlinked out of the
+    scope."""
+    _scope(agent)
+    for folder in ("archive/2026", "old/archive/2026", ".git/2026"):
+        (agent.user / folder).mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    (agent.user / "old/archive/2026/feb.md").write_text("an older February\n", encoding="utf-8")
+    (agent.user / ".git/2026/mar.md").write_text("not a note\n", encoding="utf-8")
+    outside = agent.user.parent / "elsewhere" / "2026"
+    outside.mkdir(parents=True)
+    (outside / "apr.md").write_text("beside the scope's folder\n", encoding="utf-8")
+    (agent.user / "out").symlink_to(outside.parent, target_is_directory=True)
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\nSee [[2026/Feb]], [[2026/mar]] and [[2026/apr]].\n",
+        encoding="utf-8",
+    )
+
+    topic = await ok_json(await client.get(file_url("user", "links.md")))
+
+    assert topic["linkFiles"] == {
+        "2026/Feb": "archive/2026/feb.md",
+        "2026/mar": None,
+        "2026/apr": None,
+    }
+    dangling = [f["message"] for f in topic["findings"] if f["code"] == "dangling-wiki-link"]
+    assert dangling == [
+        "[[2026/mar]] names no topic file of this scope",
+        "[[2026/apr]] names no topic file of this scope",
+    ]

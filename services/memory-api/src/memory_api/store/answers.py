@@ -81,6 +81,7 @@ from memory_api.store.scopes import (
     scope_real_dir,
     sub_folder_files,
     sub_folder_files_any_case,
+    sub_folder_files_ending,
     topic_entry,
 )
 from memory_api.store.stat_cache import FileKey, StatCache, derived_key, file_key, is_racy
@@ -807,9 +808,11 @@ def _title(path: str | None, key: str) -> str:
 def body_sub_folder_files(scope: Path, topics: list[ParsedTopic]) -> frozenset[str]:
     """The files of the real ``scope``'s sub-folders that the ``[[links]]`` of the ``topics``'
     bodies name with a folder (``[[Notes/Deploy]]``: ``notes/deploy.md`` when it is there, in
-    any case, :func:`~memory_api.store.scopes.sub_folder_files_any_case`), as relative paths:
-    the lint resolves those links among them (T-5b). A ``stat`` or a listing per such link;
-    none for a body without one."""
+    any case, :func:`~memory_api.store.scopes.sub_folder_files_any_case`; else, as Obsidian
+    finds it, a file whose path ends so, ``archive/notes/deploy.md``,
+    :func:`~memory_api.store.scopes.sub_folder_files_ending`), as relative paths: the lint
+    resolves those links among them (T-5b). A ``stat`` or a listing per such link, one walk
+    of the sub-folders when one is not there as written; none for a body without one."""
     paths = sorted(
         {
             path
@@ -820,7 +823,10 @@ def body_sub_folder_files(scope: Path, topics: list[ParsedTopic]) -> frozenset[s
     )
     if not paths:
         return frozenset()
-    return sub_folder_files(scope, paths) | sub_folder_files_any_case(scope, paths)
+    there = sub_folder_files(scope, paths) | sub_folder_files_any_case(scope, paths)
+    found = {path.casefold() for path in there}
+    left = [path for path in paths if path.casefold() not in found]
+    return there | sub_folder_files_ending(scope, left) if left else there
 
 
 def _listed_names(root: Path, scope: Path, listing: FolderListing) -> list[str]:

@@ -53,6 +53,7 @@ __all__ = [
     "GONE_ERRNOS",
     "NOT_A_FOLDER",
     "NOT_A_FOLDER_WHY",
+    "SUB_FOLDER_WALK_CAP",
     "FolderListing",
     "IndexText",
     "Marker",
@@ -81,6 +82,7 @@ __all__ = [
     "scope_unusable",
     "sub_folder_files",
     "sub_folder_files_any_case",
+    "sub_folder_files_ending",
     "topic_entry",
     "workspace_presence",
 ]
@@ -775,6 +777,41 @@ def sub_folder_files_any_case(scope: Path, targets: list[str]) -> frozenset[str]
         else:
             found |= sub_folder_files(scope, ["/".join(spelled)])
     return frozenset(found)
+
+
+SUB_FOLDER_WALK_CAP = 10_000
+"""Entries of a scope's sub-folders looked at, at most, for wiki links naming a note by the
+end of its path (:func:`sub_folder_files_ending`): more than any memory keeps in folders."""
+
+
+def sub_folder_files_ending(scope: Path, targets: list[str]) -> frozenset[str]:
+    """The files of the real ``scope``'s sub-folders whose path ends with one of ``targets``
+    (relative POSIX paths with a folder, as for :func:`sub_folder_files`) in any case, as
+    their paths are spelled on disk: Obsidian opens ``[[b/c]]`` as ``a/b/c.md`` when no
+    ``b/c.md`` is there (:mod:`memory_core.wiki_links` picks among them). The sub-folders are
+    walked once, in sorted order, up to :data:`SUB_FOLDER_WALK_CAP` entries: no symlinked
+    folder followed, no hidden folder entered (``.git``); a folder that cannot be listed holds
+    none; each file found is kept only inside the scope (:func:`sub_folder_files`)."""
+    endings: dict[str, set[str]] = {}
+    for target in targets:
+        endings.setdefault(target.rpartition("/")[2].casefold(), set()).add("/" + target.casefold())
+    found: list[str] = []
+    seen = 0
+    for folder, folders, names in os.walk(scope):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        relative = Path(folder).relative_to(scope).as_posix()
+        seen += len(folders) + len(names)
+        if seen > SUB_FOLDER_WALK_CAP:
+            break
+        if relative == ".":
+            continue  # the scope's own files are its topic files, looked up apart
+        for name in names:
+            path = f"{relative}/{name}"
+            if any(
+                ("/" + path.casefold()).endswith(end) for end in endings.get(name.casefold(), ())
+            ):
+                found.append(path)
+    return sub_folder_files(scope, found)
 
 
 def no_topic_file(root: Path, scope: Path, file_name: str, where: str) -> NotFound | CannotRead:
