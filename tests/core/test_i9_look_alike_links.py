@@ -11,11 +11,16 @@ counts only when it really reads as an address (never a product, a file, a perso
 e-mail address), and two hosts are compared as one site reads them (IDNA and punycode alike,
 NFKC, case-folded, without a trailing dot, one registrable domain by the Public Suffix List, a
 site's own short domain as that site: ``youtu.be`` fired as another site than YouTube's).
-Sub-domains and top-level domains are read by the Public Suffix List too: ``github.io`` and
-``evil.github.io`` are two sites, ``https://github.com.evil.io`` is a host of ``evil.io`` that
-reads as ``github.com``, and ``example.museum`` is a host (it was a miss: ``.museum`` was in
-no list). Every lint of a topic or index runs it, so its
-cost is linear in the line, whatever brackets the line holds.
+Sub-domains and top-level domains are read by the Public Suffix List too: ``alice.github.io``
+and ``bob.github.io`` are two sites, ``https://github.com.evil.io`` is a host of ``evil.io``
+that reads as ``github.com``, and ``example.museum`` is a host (it was a miss: ``.museum`` was
+in no list). A site's sibling domains are that site, though the list calls them others
+(``raw.githubusercontent.com`` beside ``github.com``, ``go.dev`` beside ``golang.org``,
+``outlook.office.com`` beside ``outlook.com``: each fired), and so is a site under the hosting
+platform a link text names (``[readthedocs.io](https://charset-normalizer.readthedocs.io/)``,
+from a package's real metadata, fired); ``evil.github.io`` still is not ``github.com``. Every
+lint of a topic or index runs it, so its cost is linear in the line, whatever brackets the
+line holds.
 """
 
 from __future__ import annotations
@@ -53,8 +58,7 @@ from memory_core.topics import parse_topic
         # a public shortener is no site's own: the text promises it, the link goes elsewhere
         ("[https://bit.ly/x](https://evil.example/x)", "evil.example", "showing 'bit.ly'"),
         # sites are registrable domains (Public Suffix List): a sub-domain of a suffix anyone
-        # registers under is another's site, however it is shown
-        ("[github.io](https://evil.github.io)", "evil.github.io", "showing 'github.io'"),
+        # registers under is another's site than any other shown
         ("[alice.github.io](https://bob.github.io/x)", "bob.github.io", "'alice.github.io'"),
         ("[shop.example.co.jp](https://evil.co.jp)", "evil.co.jp", "'shop.example.co.jp'"),
         # a host whose first labels spell another site, as a person reads it up to ".com"
@@ -235,6 +239,11 @@ def test_t5b_lint_names_the_line_and_the_field_in_topics_and_the_index() -> None
         # the owner's own endpoints, private suffixes themselves, are the owner's
         "[s3.amazonaws.com](https://s3.us-east-1.amazonaws.com/b/k)",
         "[aws.amazon.com/s3](https://s3.amazonaws.com/) [readthedocs.org](https://readthedocs.io)",
+        # a text naming the platform a site is hosted under: the address ends with what it shows
+        # (a package's metadata: "See the docs : [readthedocs.io](https://charset-normalizer…")
+        "[readthedocs.io](https://charset-normalizer.readthedocs.io/en/latest/)",
+        "[s3.amazonaws.com/bucket](https://bucket.s3.amazonaws.com/key)",
+        "[github.io](https://acme.github.io) [netlify.app](https://acme.netlify.app/)",
     ],
 )
 def test_i9_a_sites_own_sibling_domains_are_that_site(text: str) -> None:
@@ -247,7 +256,7 @@ def test_i9_a_sites_own_sibling_domains_are_that_site(text: str) -> None:
         # a sub-domain one of the site's domains hands out is its tenant's site, not the owner's
         ("[github.com](https://evil.github.io/)", "evil.github.io"),
         ("[github.com/acme](https://acme.github.io/)", "acme.github.io"),
-        ("[readthedocs.io/x](https://requests.readthedocs.io/)", "requests.readthedocs.io"),
+        ("[readthedocs.org/x](https://requests.readthedocs.io/)", "requests.readthedocs.io"),
         ("[docs.readthedocs.io](https://requests.readthedocs.io/)", "requests.readthedocs.io"),
         ("[aws.amazon.com/s3](https://bucket.s3.amazonaws.com/)", "bucket.s3.amazonaws.com"),
         (

@@ -154,15 +154,38 @@ def _text(found: object) -> str | None:
 
 def same_site(shown: str, real: str) -> bool:
     """Whether a host shown as ``shown`` is the site ``real`` leads to: one registrable domain
-    (:func:`registrable`: ``python.org`` for ``docs.python.org``; not ``github.io`` for
-    ``evil.github.io``, nor ``github.com`` for ``github.com.evil.io``), or one site's own
+    (:func:`registrable`: ``python.org`` for ``docs.python.org``; not ``alice.github.io`` for
+    ``bob.github.io``, nor ``github.com`` for ``github.com.evil.io``), or one site's own
     domains (:mod:`memory_core.site_families`: ``raw.githubusercontent.com`` is GitHub's,
     ``go.dev`` and ``golang.org`` one site, ``youtu.be`` YouTube's) and one tenant of them
     (``evil.github.io`` is not GitHub's own, ``bucket.s3.eu-west-1.amazonaws.com`` is
-    ``bucket.s3.amazonaws.com``)."""
-    if site_key(shown) == site_key(real):
+    ``bucket.s3.amazonaws.com``); or ``shown`` names a hosting platform (a suffix of the Public
+    Suffix List's private section) that ``real`` is a site under: ``[readthedocs.io](https://
+    charset-normalizer.readthedocs.io/)`` says where the docs are hosted, and the address a
+    browser shows ends with what the text shows (``[alice.github.io]`` for ``bob.github.io``
+    does not)."""
+    shown_key, real_key = site_key(shown), site_key(real)
+    if shown_key == real_key:
         return True  # the usual link text, its own address: no list read
+    if real_key.endswith(f".{shown_key}") and _is_platform(shown_key):
+        return True
     return _site(shown) == _site(real)
+
+
+@lru_cache(maxsize=1)
+def _icann_suffixes() -> PublicSuffixList:
+    """The Public Suffix List's ICANN section alone (the bundled copy, read on first use)."""
+    from publicsuffixlist import PublicSuffixList  # paid on first use only
+
+    return PublicSuffixList(only_icann=True)
+
+
+@lru_cache(maxsize=1024)
+def _is_platform(key: str) -> bool:
+    """Whether ``key`` (a :func:`site_key`) is a suffix of the Public Suffix List's private
+    section, one a hosting platform hands its users' sites out under (``readthedocs.io``,
+    ``github.io``, ``s3.amazonaws.com``, ``netlify.app``), not a top-level or country one."""
+    return bool(_suffixes().is_public(key)) and not _icann_suffixes().is_public(key)
 
 
 @lru_cache(maxsize=4096)
