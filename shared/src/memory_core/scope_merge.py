@@ -79,6 +79,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
+from urllib.parse import quote
 
 from memory_core import layout
 from memory_core.index import (
@@ -708,11 +709,9 @@ def _relink_index(
     back = {new: old for old, new in renames.items()}
     before = [back.get(name, name) for name in files]
     wiki = WikiFiles(before) if "[[" in text else None
-    opened = opened_in_any_case(before)
+    other_cases = _other_cases(nfc, before)
     relinked = "\n".join(
-        line
-        if kept and line in kept
-        else rewrite_links(line, _with_other_cases(line, nfc, opened), wiki)
+        line if kept and line in kept else rewrite_links(line, other_cases(line, nfc), wiki)
         for line in text.split("\n")
     )
     if relinked == text:
@@ -814,17 +813,21 @@ def _nfc(name: str) -> str:
 
 
 def _relinked(
-    line: str, renames: dict[str, str], held_forms: set[str], opened: Callable[[str], str]
+    line: str,
+    renames: dict[str, str],
+    held_forms: set[str],
+    other_cases: Callable[[str, Mapping[str, str]], Mapping[str, str]],
 ) -> str:
     """``line`` with its links to the old names of ``renames`` pointed at their new names, in
-    another case too where that is the only file of the second side it opens (``opened``)."""
+    another case too where that is the only file of the second side it opens (``other_cases``,
+    :func:`_other_cases`)."""
     targets = set(link_targets(line))
     here = {
         _nfc(old): new
         for old, new in renames.items()
         if _nfc(old) not in held_forms or old in targets
     }
-    return rewrite_links(line, _with_other_cases(line, here, opened))
+    return rewrite_links(line, other_cases(line, here))
 
 
 def _relink_twins(
@@ -848,9 +851,9 @@ def _relink_twins(
         return  # an index that is no UTF-8 is left as it is (the merge of it did the same)
     kept = set((_text(content(held)) or "").split("\n")) if held is not None else set()
     held_forms = {_nfc(name) for name in merge.files}
-    opened = opened_in_any_case(list(second))
+    other_cases = _other_cases({_nfc(old): new for old, new in renames.items()}, second)
     lines = [
-        line if line in kept else _relinked(line, renames, held_forms, opened)
+        line if line in kept else _relinked(line, renames, held_forms, other_cases)
         for line in text.split("\n")
     ]
     relinked = "\n".join(lines)
@@ -888,20 +891,32 @@ def _lines_of_relinks(
     }
 
 
-def _with_other_cases(
-    line: str, renames: Mapping[str, str], opened: Callable[[str], str]
-) -> Mapping[str, str]:
-    """``renames`` (old name, NFC → new) and each link target of ``line`` that names a renamed
-    file only in another case or Unicode form, as ``opened`` finds it
-    (:func:`~memory_core.index.opened_in_any_case` of the files of the copy the line is of),
-    with that file's new name: ``C.md`` → ``c-laptop.md`` where the copy holds ``c.md`` and no
-    ``C.md`` (its case-insensitive disk opens ``c.md`` for the link)."""
-    other = {
-        target: renames[file]
-        for target in linked_topic_files(line)
-        if target not in renames and (file := opened(target)) in renames
-    }
-    return {**renames, **other} if other else renames
+def _other_cases(
+    renames: Mapping[str, str], files: Iterable[str]
+) -> Callable[[str, Mapping[str, str]], Mapping[str, str]]:
+    """A function giving, for one index line of the copy holding ``files`` and renames (old
+    name, NFC → new) among ``renames``, those renames and each link target of the line that
+    names a renamed file only in another case or Unicode form
+    (:func:`~memory_core.index.opened_in_any_case`) with that file's new name: ``C.md`` →
+    ``c-laptop.md`` where the copy holds ``c.md`` and no ``C.md`` (its case-insensitive disk
+    opens ``c.md`` for the link). A line that spells no renamed name in any case, as written
+    or percent-encoded, is not parsed again."""
+    opened = opened_in_any_case(list(files))
+    stems = {name.removesuffix(".md") for old in renames for name in (old, quote(old))}
+    spelled = "|".join(re.escape(stem) for stem in sorted(stems, key=len, reverse=True))
+    gate = re.compile(spelled, re.IGNORECASE) if spelled else None
+
+    def with_other_cases(line: str, here: Mapping[str, str]) -> Mapping[str, str]:
+        if gate is None or not gate.search(unicodedata.normalize("NFC", line)):
+            return here
+        other = {
+            target: here[file]
+            for target in linked_topic_files(line)
+            if target not in here and (file := opened(target)) in here
+        }
+        return {**here, **other} if other else here
+
+    return with_other_cases
 
 
 def _merge_index(
@@ -940,10 +955,8 @@ def _merge_index(
             lines.extend(linking)
             continue
         renames = {_nfc(relink.name): relink.new}
-        opened = opened_in_any_case(relink.side)
-        lines.extend(
-            rewrite_links(line, _with_other_cases(line, renames, opened)) for line in linking
-        )
+        other_cases = _other_cases(renames, relink.side)
+        lines.extend(rewrite_links(line, other_cases(line, renames)) for line in linking)
     if lines:
         text = _text(index)
         if index is None or text is not None:
