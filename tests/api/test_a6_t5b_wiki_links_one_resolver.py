@@ -258,3 +258,20 @@ async def test_t5b_a_body_link_naming_the_end_of_a_notes_path_opens_it_as_obsidi
         "[[2026/mar]] names no topic file of this scope",
         "[[2026/apr]] names no topic file of this scope",
     ]
+
+
+async def test_t5b_an_index_wiki_link_naming_the_end_of_a_notes_path_is_no_dangling_link(
+    client: Client, agent: AgentHome
+) -> None:
+    """The index's ``[[2026/Feb]]`` names ``archive/2026/feb.md`` as a body's does; a Markdown
+    link is a path from the scope's folder: ``[Feb](2026/feb.md)`` still dangles."""
+    _scope(agent)
+    (agent.user / "archive/2026").mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[2026/Feb]] - February\n- [Feb](2026/feb.md) - as a path\n")
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+
+    dangling = [f["message"] for f in view["findings"] if f["code"] == "dangling-link"]
+    assert dangling == ["links to '2026/feb.md', which is not in this scope's folder"]

@@ -778,6 +778,10 @@ def _lint_inputs(
     companion = None if key == USER_SCOPE else user_index
     judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
     there = sub_folder_files(scope, deeper) | sub_folder_files_any_case(scope, deeper)
+    found = {path.casefold() for path in there}
+    if index is not None and (left := [path for path in deeper if path.casefold() not in found]):
+        wiki = index.facts().wiki  # a wiki link names a note by its path's end; a path does not
+        there |= sub_folder_files_ending(scope, [path for path in left if path in wiki])
     return _LintInputs(text, companion, unreadable, there, judged, keys)
 
 
