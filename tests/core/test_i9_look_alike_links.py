@@ -263,6 +263,16 @@ def test_i9_a_sites_own_sibling_domains_are_that_site(text: str) -> None:
             "[a.s3.amazonaws.com](https://b.s3.eu-west-1.amazonaws.com/)",
             "b.s3.eu-west-1.amazonaws.com",
         ),
+        ("[github.com](https://x-8080.app.github.dev/)", "x-8080.app.github.dev"),  # a codespace
+        # a customer's server under the owner's hosting domain is the customer's
+        (
+            "[aws.amazon.com](https://ec2-1-2-3-4.compute-1.amazonaws.com)",
+            "ec2-1-2-3-4.compute-1.amazonaws.com",
+        ),
+        (
+            "[ec2-1-1-1-1.compute-1.amazonaws.com](https://ec2-2-2-2-2.compute-1.amazonaws.com)",
+            "ec2-2-2-2-2.compute-1.amazonaws.com",
+        ),
         # a name drawn like a family's domain, or one spelled before another's, is no sibling
         ("[github.com](https://githib.com/acme)", "githib.com"),
         ("[go.dev](https://go.dev.evil.io/doc)", "go.dev.evil.io"),

@@ -41,7 +41,6 @@ SITE_FAMILIES: dict[str, frozenset[str]] = {
             "githubassets.com",
             "github.io",
             "github.blog",
-            "github.dev",
             "git.io",
             "gh.io",
         ]
@@ -89,6 +88,10 @@ _EVERY_HOST_OWN = frozenset(["githubusercontent.com"])
 """Family domains the Public Suffix List lists as private suffixes only to keep their hosts'
 cookies apart, every host of which the owner runs (``raw.githubusercontent.com``,
 ``gist.githubusercontent.com``, ``avatars.githubusercontent.com``: GitHub's)."""
+_HOSTING = frozenset(["amazonaws.com"])
+"""Family domains whose hosts are the owner's customers' unless the Public Suffix List or
+:data:`TENANT_NAMESPACES` names them (``ec2-198-51-100-1.compute-1.amazonaws.com`` is someone's
+server, each host its own site)."""
 _TENANT_DOMAINS = frozenset(["readthedocs.org"])
 """Family domains that hand out sub-domains the Public Suffix List does not list as private
 suffixes (``requests.readthedocs.org``, a project's old address)."""
@@ -108,8 +111,9 @@ def site_of(host: str, suffix: str, registrable: str) -> tuple[str, str]:
     """``(site, tenant)`` of ``host`` (a :func:`~memory_core.shown_hosts.site_key`), given its
     public ``suffix`` and ``registrable`` domain by the Public Suffix List (private section
     included): the family of :data:`SITE_FAMILIES` it is under, with the tenant whose
-    sub-domain it is (``""`` for the owner's own hosts: ``s3.amazonaws.com`` itself, a
-    private suffix, is Amazon's); else its registrable domain, no tenant."""
+    sub-domain it is (a host under a private suffix, or one itself: ``acme.github.io``), or
+    ``""`` for the owner's own hosts (``docs.github.com``; the endpoints of
+    :data:`TENANT_NAMESPACES`, ``s3.amazonaws.com``); else its registrable domain, no tenant."""
     domain = family_domain(host)
     if domain is None:
         return registrable, ""
@@ -119,10 +123,11 @@ def site_of(host: str, suffix: str, registrable: str) -> tuple[str, str]:
     if domain in _TENANT_DOMAINS:
         tenant = host.removesuffix(f".{domain}").rpartition(".")[2]
         return owner, _one_namespace(f"{tenant}.{domain}")
-    under_private = suffix == domain or suffix.endswith(f".{domain}")
-    if host == suffix or not under_private:
-        return owner, ""  # a private suffix itself, or a host under no private suffix
-    return owner, _one_namespace(registrable)
+    if any(pattern.fullmatch(host) for pattern, _ in TENANT_NAMESPACES):
+        return owner, ""  # an endpoint of the owner's serving its tenants: s3.amazonaws.com
+    if suffix == domain or suffix.endswith(f".{domain}"):  # under a private suffix: a tenant
+        return owner, _one_namespace(host if host == suffix else registrable)
+    return (owner, host) if domain in _HOSTING else (owner, "")
 
 
 def _one_namespace(tenant: str) -> str:
