@@ -187,3 +187,91 @@ async def test_a6_a_delete_keeps_a_link_without_type_another_type_still_answers(
     restored = await _undo_delete(client, "project_testing.md")
     assert restored["indexLinesAdded"] == [index[2]]
     assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == "\n".join(index) + "\n"
+
+
+async def test_t5b_a_body_link_to_a_note_in_a_sub_folder_opens_that_note(
+    client: Client, agent: AgentHome
+) -> None:
+    """``[[notes/deploy]]`` in a body opens ``notes/deploy.md`` when it is there, as Obsidian
+    opens it: the page says so (``linkFiles``), as the lint does (no ``dangling-wiki-link``);
+    a link into a folder that holds no such note, or out of the scope's folder, opens nothing."""
+    _scope(agent)
+    outside = agent.user.parent / "elsewhere"
+    outside.mkdir()
+    (outside / "deploy.md").write_text("beside the scope's folder\n", encoding="utf-8")
+    (agent.user / "out").symlink_to(outside, target_is_directory=True)
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\n"
+        "See [[notes/deploy]], [[Notes/Deploy|the notes]], [[notes/gone]],\n"
+        "[[../elsewhere/deploy]] and [[out/deploy]].\n",
+        encoding="utf-8",
+    )
+
+    topic = await ok_json(await client.get(file_url("user", "links.md")))
+
+    assert topic["linkFiles"] == {
+        "notes/deploy": "notes/deploy.md",
+        "Notes/Deploy": "notes/deploy.md",
+        "notes/gone": None,
+        "../elsewhere/deploy": None,
+        "out/deploy": None,  # a folder that leads out of the scope's folder holds nothing
+    }
+    dangling = [f["message"] for f in topic["findings"] if f["code"] == "dangling-wiki-link"]
+    assert dangling == [
+        "[[notes/gone]] names no topic file of this scope",
+        "[[../elsewhere/deploy]] names no topic file of this scope",
+        "[[out/deploy]] names no topic file of this scope",
+    ]
+
+
+async def test_t5b_a_body_link_naming_the_end_of_a_notes_path_opens_it_as_obsidian_does(
+    client: Client, agent: AgentHome
+) -> None:
+    """Obsidian opens ``[[2026/Feb]]`` as ``archive/2026/feb.md`` when no ``2026/feb.md`` is
+    there (a path that ends so, in any case, the shortest first); a path no file ends with
+    opens nothing, and nor does one under a hidden folder or a folder symlinked out of the
+    scope."""
+    _scope(agent)
+    for folder in ("archive/2026", "old/archive/2026", ".git/2026"):
+        (agent.user / folder).mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    (agent.user / "old/archive/2026/feb.md").write_text("an older February\n", encoding="utf-8")
+    (agent.user / ".git/2026/mar.md").write_text("not a note\n", encoding="utf-8")
+    outside = agent.user.parent / "elsewhere" / "2026"
+    outside.mkdir(parents=True)
+    (outside / "apr.md").write_text("beside the scope's folder\n", encoding="utf-8")
+    (agent.user / "out").symlink_to(outside.parent, target_is_directory=True)
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\nSee [[2026/Feb]], [[2026/mar]] and [[2026/apr]].\n",
+        encoding="utf-8",
+    )
+
+    topic = await ok_json(await client.get(file_url("user", "links.md")))
+
+    assert topic["linkFiles"] == {
+        "2026/Feb": "archive/2026/feb.md",
+        "2026/mar": None,
+        "2026/apr": None,
+    }
+    dangling = [f["message"] for f in topic["findings"] if f["code"] == "dangling-wiki-link"]
+    assert dangling == [
+        "[[2026/mar]] names no topic file of this scope",
+        "[[2026/apr]] names no topic file of this scope",
+    ]
+
+
+async def test_t5b_an_index_wiki_link_naming_the_end_of_a_notes_path_is_no_dangling_link(
+    client: Client, agent: AgentHome
+) -> None:
+    """The index's ``[[2026/Feb]]`` names ``archive/2026/feb.md`` as a body's does; a Markdown
+    link is a path from the scope's folder: ``[Feb](2026/feb.md)`` still dangles."""
+    _scope(agent)
+    (agent.user / "archive/2026").mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[2026/Feb]] - February\n- [Feb](2026/feb.md) - as a path\n")
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+
+    dangling = [f["message"] for f in view["findings"] if f["code"] == "dangling-link"]
+    assert dangling == ["links to '2026/feb.md', which is not in this scope's folder"]

@@ -41,3 +41,29 @@ def test_t5b_a_wiki_link_opens_the_file_the_lint_resolves(page: Page, service: S
     row(user_group(page), "links.md").get_by_role("button", name="View").click()
     viewer(page).locator(".viewer-body").get_by_role("button", name="pnpm").click()
     expect(viewer(page).locator("h2")).to_have_text("prefers-pnpm")
+
+
+def test_t5b_a_wiki_link_to_a_note_in_a_sub_folder_is_no_missing_link(
+    page: Page, service: Service
+) -> None:
+    """``[[notes/deploy]]`` names ``notes/deploy.md``, which is there: the page names it, never
+    "missing", and offers no button to a topic file it is not."""
+    scope = service.scope_dir("user")
+    (scope / "notes").mkdir()
+    (scope / "notes" / "deploy.md").write_text("the long notes\n", encoding="utf-8")
+    write_topic(
+        scope,
+        "links.md",
+        name="links",
+        description="a link into a sub-folder",
+        updated_at="2026-12-01",
+        body="See [[notes/deploy|the deploy notes]] and [[notes/gone]].\n",
+    )
+    open_memory_tab(page)
+    row(user_group(page), "links.md").get_by_role("button", name="View").click()
+    body = viewer(page).locator(".viewer-body")
+    there = body.locator(".wikilink.in-folder")
+    expect(there).to_have_text("the deploy notes")
+    expect(there).to_have_attribute("title", "notes/deploy.md, in a sub-folder of this scope")
+    expect(body.locator(".wikilink.missing")).to_have_text("[[notes/gone]]")
+    assert body.get_by_role("button", name="the deploy notes").count() == 0

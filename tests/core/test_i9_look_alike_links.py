@@ -11,11 +11,16 @@ counts only when it really reads as an address (never a product, a file, a perso
 e-mail address), and two hosts are compared as one site reads them (IDNA and punycode alike,
 NFKC, case-folded, without a trailing dot, one registrable domain by the Public Suffix List, a
 site's own short domain as that site: ``youtu.be`` fired as another site than YouTube's).
-Sub-domains and top-level domains are read by the Public Suffix List too: ``github.io`` and
-``evil.github.io`` are two sites, ``https://github.com.evil.io`` is a host of ``evil.io`` that
-reads as ``github.com``, and ``example.museum`` is a host (it was a miss: ``.museum`` was in
-no list). Every lint of a topic or index runs it, so its
-cost is linear in the line, whatever brackets the line holds.
+Sub-domains and top-level domains are read by the Public Suffix List too: ``alice.github.io``
+and ``bob.github.io`` are two sites, ``https://github.com.evil.io`` is a host of ``evil.io``
+that reads as ``github.com``, and ``example.museum`` is a host (it was a miss: ``.museum`` was
+in no list). A site's sibling domains are that site, though the list calls them others
+(``raw.githubusercontent.com`` beside ``github.com``, ``go.dev`` beside ``golang.org``,
+``outlook.office.com`` beside ``outlook.com``: each fired), and so is a site under the hosting
+platform a link text names (``[readthedocs.io](https://charset-normalizer.readthedocs.io/)``,
+from a package's real metadata, fired); ``evil.github.io`` still is not ``github.com``. Every
+lint of a topic or index runs it, so its cost is linear in the line, whatever brackets the
+line holds.
 """
 
 from __future__ import annotations
@@ -53,8 +58,7 @@ from memory_core.topics import parse_topic
         # a public shortener is no site's own: the text promises it, the link goes elsewhere
         ("[https://bit.ly/x](https://evil.example/x)", "evil.example", "showing 'bit.ly'"),
         # sites are registrable domains (Public Suffix List): a sub-domain of a suffix anyone
-        # registers under is another's site, however it is shown
-        ("[github.io](https://evil.github.io)", "evil.github.io", "showing 'github.io'"),
+        # registers under is another's site than any other shown
         ("[alice.github.io](https://bob.github.io/x)", "bob.github.io", "'alice.github.io'"),
         ("[shop.example.co.jp](https://evil.co.jp)", "evil.co.jp", "'shop.example.co.jp'"),
         # a host whose first labels spell another site, as a person reads it up to ".com"
@@ -215,3 +219,71 @@ def test_t5b_lint_names_the_line_and_the_field_in_topics_and_the_index() -> None
     [finding] = [f for f in lint_index(index, ["runbook.md"]) if f.code == "look-alike-link"]
     assert (finding.file, finding.line) == ("MEMORY.md", 3)
     assert "this index line links to 'evil.example'" in finding.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # GitHub serves a repository's files from its own user-content domain
+        "[github.com/acme/x](https://raw.githubusercontent.com/acme/x/main/install.sh)",
+        "[https://github.com/acme/x/raw/main/a.sh](https://raw.githubusercontent.com/acme/x/a.sh)",
+        "[gist.github.com/jdoe/1](https://gist.githubusercontent.com/jdoe/1/raw/a.py)",
+        # Go's documentation moved from golang.org to go.dev, which serves both
+        "[golang.org/x/tools](https://pkg.go.dev/golang.org/x/tools) [go.dev/doc](https://golang.org/doc)",
+        # Outlook on the web answers at office.com, outlook.com and live.com alike
+        "[outlook.com](https://outlook.office.com/mail) [office.com](https://outlook.live.com/)",
+        # one tenant, whichever of the owner's endpoints serves it
+        "[requests.readthedocs.org](https://requests.readthedocs.io/en/latest/)",
+        "[b.s3.amazonaws.com/k](https://b.s3.eu-west-1.amazonaws.com/k)",
+        "[b.s3.amazonaws.com](https://b.s3-website-us-east-1.amazonaws.com/)",
+        # the owner's own endpoints, private suffixes themselves, are the owner's
+        "[s3.amazonaws.com](https://s3.us-east-1.amazonaws.com/b/k)",
+        "[aws.amazon.com/s3](https://s3.amazonaws.com/) [readthedocs.org](https://readthedocs.io)",
+        # a text naming the platform a site is hosted under: the address ends with what it shows
+        # (a package's metadata: "See the docs : [readthedocs.io](https://charset-normalizer…")
+        "[readthedocs.io](https://charset-normalizer.readthedocs.io/en/latest/)",
+        "[s3.amazonaws.com/bucket](https://bucket.s3.amazonaws.com/key)",
+        "[github.io](https://acme.github.io) [netlify.app](https://acme.netlify.app/)",
+    ],
+)
+def test_i9_a_sites_own_sibling_domains_are_that_site(text: str) -> None:
+    assert look_alike_links(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "host"),
+    [
+        # a sub-domain one of the site's domains hands out is its tenant's site, not the owner's
+        ("[github.com](https://evil.github.io/)", "evil.github.io"),
+        ("[github.com/acme](https://acme.github.io/)", "acme.github.io"),
+        ("[readthedocs.org/x](https://requests.readthedocs.io/)", "requests.readthedocs.io"),
+        ("[docs.readthedocs.io](https://requests.readthedocs.io/)", "requests.readthedocs.io"),
+        ("[aws.amazon.com/s3](https://bucket.s3.amazonaws.com/)", "bucket.s3.amazonaws.com"),
+        (
+            "[a.s3.amazonaws.com](https://b.s3.eu-west-1.amazonaws.com/)",
+            "b.s3.eu-west-1.amazonaws.com",
+        ),
+        ("[github.com](https://x-8080.app.github.dev/)", "x-8080.app.github.dev"),  # a codespace
+        # a customer's server under the owner's hosting domain is the customer's
+        (
+            "[aws.amazon.com](https://ec2-1-2-3-4.compute-1.amazonaws.com)",
+            "ec2-1-2-3-4.compute-1.amazonaws.com",
+        ),
+        (
+            "[ec2-1-1-1-1.compute-1.amazonaws.com](https://ec2-2-2-2-2.compute-1.amazonaws.com)",
+            "ec2-2-2-2-2.compute-1.amazonaws.com",
+        ),
+        # a name drawn like a family's domain, or one spelled before another's, is no sibling
+        ("[github.com](https://githib.com/acme)", "githib.com"),
+        ("[go.dev](https://go.dev.evil.io/doc)", "go.dev.evil.io"),
+        ("[outlook.com](https://outlook.com.evil.io/)", "outlook.com.evil.io"),
+        (
+            "[raw.githubusercontent.com](https://githubusercontent.evil.io/)",
+            "githubusercontent.evil.io",
+        ),
+    ],
+)
+def test_i9_a_look_alike_of_a_site_with_sibling_domains_is_still_found(
+    text: str, host: str
+) -> None:
+    assert [link.host for link in look_alike_links(text)] == [host]

@@ -447,3 +447,74 @@ def test_r2_a_merge_keeping_many_files_reads_each_index_once(
     assert len(reads) == 1
     index = merged[INDEX].decode().splitlines()
     assert all(f"- [N{n}](n{n}-laptop.md) about {n}" in index for n in range(count))
+
+
+@pytest.mark.parametrize(
+    ("name", "theirs_line", "kept_line"),
+    [
+        ("c.md", "- [C](c.md) theirs", "- [C](c-laptop.md) theirs"),
+        ("c.md", "- [C](./c.md#why) theirs", "- [C](./c-laptop.md#why) theirs"),
+        ("c.md", "- [C](<c.md>) theirs", "- [C](<c-laptop.md>) theirs"),
+        ("c.md", "- [[c]] theirs", "- [[c-laptop]] theirs"),
+        ("my note.md", "- [C](my%20note.md) theirs", "- [C](my%20note-laptop.md) theirs"),
+        # the machine holds no C.md: on its case-insensitive disk the link opens its c.md
+        ("c.md", "- [C](C.md) theirs", "- [C](c-laptop.md) theirs"),
+        ("c.md", "- [C](./C.MD#why) theirs", "- [C](./c-laptop.md#why) theirs"),
+    ],
+)
+@pytest.mark.parametrize("edited", [False, True], ids=["written-twice", "edited-twice"])
+def test_r2_a_kept_both_copy_takes_its_index_line_however_the_line_spells_its_name(
+    name: str, theirs_line: str, kept_line: str, edited: bool
+) -> None:
+    """Each machine's index line links the text it was written for, in any spelling that
+    opens the file there: ``./c.md``, ``c.md#why``, ``<…>``, a wiki link, percent-encoding, and
+    on a case-insensitive disk another case of the only file it can be; whether both machines
+    wrote the file new or both edited it (then the second side's line also stays as it is,
+    as a line both edits share)."""
+    mine_line = f"- [C](<{name}>) mine"
+    base = {**C_BASE, name: b"was\n"} if edited else C_BASE
+    first = {**base, INDEX: C_BASE[INDEX] + f"{mine_line}\n".encode(), name: b"mine\n"}
+    second = {**base, INDEX: C_BASE[INDEX] + f"{theirs_line}\n".encode(), name: b"theirs\n"}
+    files, merged = _merge(base, first, second)
+    kept = kept_name(name, "laptop", {name})
+    assert (files[name], files[kept]) == (b"mine\n", b"theirs\n")
+    # an edited file's line of the second side stays beside its copy (two texts, one topic)
+    theirs = [theirs_line] if edited else []
+    assert files[INDEX].decode().splitlines() == [
+        "- [A](a.md) about a",
+        mine_line,
+        *theirs,
+        kept_line,
+    ]
+    assert [outcome.kind for outcome in merged.outcomes] == ["kept-both"]
+
+
+def test_r2_a_line_in_another_case_of_a_file_the_machine_holds_links_that_file_only() -> None:
+    """``C.md`` names the machine's ``c.md`` only while the machine holds no ``C.md``: where it
+    holds both (a case-sensitive disk), each line links its own file."""
+    first = {**C_BASE, INDEX: C_BASE[INDEX] + b"- [c](c.md) mine\n", "c.md": b"mine\n"}
+    lines = b"- [c](c.md) theirs\n- [C](C.md) the big one\n"
+    second = {**C_BASE, INDEX: C_BASE[INDEX] + lines, "c.md": b"theirs\n", "C.md": b"big\n"}
+    files, _ = _merge(C_BASE, first, second)
+    assert files[INDEX].decode().splitlines() == [
+        "- [A](a.md) about a",
+        "- [c](c.md) mine",
+        "- [c](c-laptop.md) theirs",
+        "- [C](C-laptop-2.md) the big one",
+    ]
+    assert (files["c-laptop.md"], files["C-laptop-2.md"]) == (b"theirs\n", b"big\n")
+
+
+def test_r2_a_twin_takes_the_line_its_machine_wrote_in_another_case() -> None:
+    """A macOS machine holds ``C.md`` and links it as ``c.md`` (its disk opens it so); the
+    service holds another ``c.md``: the twin is kept as ``C-laptop.md`` and the machine's line
+    follows it, never linking the service's ``c.md``."""
+    first = {**C_BASE, INDEX: C_BASE[INDEX] + b"- [c](c.md) mine\n", "c.md": b"mine\n"}
+    second = {**C_BASE, INDEX: C_BASE[INDEX] + b"- [C](c.md) theirs\n", "C.md": b"theirs\n"}
+    files, merged = _merge(C_BASE, first, second)
+    assert files[INDEX].decode().splitlines() == [
+        "- [A](a.md) about a",
+        "- [c](c.md) mine",
+        "- [C](C-laptop.md) theirs",
+    ]
+    assert [outcome.kind for outcome in merged.outcomes] == ["twin-renamed"]

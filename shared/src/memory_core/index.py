@@ -46,6 +46,7 @@ from memory_core.markdown import (
     line_texts,
     lines_with_ends,
 )
+from memory_core.scope_files import fold_name
 from memory_core.wiki_links import WikiFiles, wiki_path
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "linked_name_spans",
     "linked_topic_files",
     "links_of_lines",
+    "opened_in_any_case",
     "prune_index",
     "reference_definitions",
     "reference_labels",
@@ -740,7 +742,9 @@ def index_lines_linking(
     return prune_index(text, file_name, files=files)[1]
 
 
-def index_lines_linking_each(text: str, names: Iterable[str]) -> dict[str, list[str]]:
+def index_lines_linking_each(
+    text: str, names: Iterable[str], *, files: Collection[str] | None = None
+) -> dict[str, list[str]]:
     """:func:`index_lines_linking` for each of ``names`` in one pass over the index ``text``:
     each name (as given) that some line links → those lines, in order, as :func:`prune_index`
     removes them for it (T-4: every link form, a reference use where its definition points,
@@ -749,8 +753,16 @@ def index_lines_linking_each(text: str, names: Iterable[str]) -> dict[str, list[
     of names, so the index lines of thousands of files kept in a push cost the index's
     length, not its square (R-2).
 
+    ``files``: the files of the copy the index belongs to; a link naming none of them as
+    written but one only in another case or Unicode form (:func:`~memory_core.scope_files.
+    fold_name`) links that one, as a case-insensitive disk (macOS, Windows) opens it
+    (``C.md`` for a copy's ``c.md``); one holding the spelling itself, or two files it folds
+    to, keeps each link its own file.
+
     >>> index_lines_linking_each("- [A](a.md) [[b]]\\n- [B][r]\\n\\n[r]: b.md\\n", ["b.md", "c.md"])
     {'b.md': ['- [A](a.md) [[b]]', '- [B][r]', '[r]: b.md']}
+    >>> index_lines_linking_each("- [C](./C.MD#why)\\n", ["c.md"], files=["c.md"])
+    {'c.md': ['- [C](./C.MD#why)']}
     """
     wanted: dict[str, list[str]] = {}
     for name in names:
@@ -758,6 +770,7 @@ def index_lines_linking_each(text: str, names: Iterable[str]) -> dict[str, list[
     found: dict[str, list[str]] = {}
     if not wanted or not text:
         return found
+    opened = opened_in_any_case(files or ())
     lines = index_lines(text)
     commented = "<!--" in text and "-->" in text
     shown = blank_comment_lines(lines) if commented else lines
@@ -767,10 +780,32 @@ def index_lines_linking_each(text: str, names: Iterable[str]) -> dict[str, list[
         if fence:
             continue
         for target in dict.fromkeys(_names_linked(prose, references)):
-            for name in wanted.get(target, ()):
+            for name in wanted.get(target) or wanted.get(opened(target)) or ():
                 leaves = _comment_ends_of(prose) if commented else None
-                found.setdefault(name, []).extend(_entries_linking(line, name, references, leaves))
+                found.setdefault(name, []).extend(
+                    _entries_linking(line, name, references, leaves, opened)
+                )
     return found
+
+
+def opened_in_any_case(files: Collection[str]) -> Callable[[str], str]:
+    """A function giving the file of ``files`` (NFC) a link target (NFC) opens on a
+    case-insensitive disk when no file is spelled as it is: the only one that folds to it
+    (:func:`~memory_core.scope_files.fold_name`); else ``""``.
+
+    >>> opened = opened_in_any_case(["c.md", "A.md", "a.md"])
+    >>> opened("C.md"), opened("c.md"), opened("A.MD")
+    ('c.md', '', '')
+    """
+    present = {unicodedata.normalize("NFC", name) for name in files}
+    single: dict[str, str] = {}
+    for name in present:
+        single[fold_name(name)] = "" if fold_name(name) in single else name
+
+    def opened(target: str) -> str:
+        return "" if not single or target in present else single.get(fold_name(target), "")
+
+    return opened
 
 
 def _names_linked(prose: str, references: Mapping[str, str]) -> list[str]:
@@ -790,17 +825,25 @@ def _entries_linking(
     name: str,
     references: Mapping[str, str],
     leaves: Callable[[str, int], str] | None,
+    opened: Callable[[str], str] | None = None,
 ) -> list[str]:
     """What :func:`prune_index` removes of ``line``, a line linking ``name``: the line, or of
     a line of entries joined by a soft break (:func:`_partly_removed`) the entries linking it
-    when some do not."""
+    when some do not; ``opened`` as in :func:`index_lines_linking_each` (a target in another
+    case that opens ``name``)."""
     if not has_soft_break(line) or not _parts_link_as_the_line(line):
         return [line]
     labels = {label for label, target in references.items() if _same_name(target, name)}
+    nfc = unicodedata.normalize("NFC", name)
 
     def links(part: str) -> bool:
-        """Whether the entry ``part`` links ``name``, itself or by a reference label."""
-        return line_links_to(part, name) or any(label in labels for label in reference_labels(part))
+        """Whether the entry ``part`` links ``name``, itself, by a reference label, or in
+        another case that opens it."""
+        return (
+            line_links_to(part, name)
+            or any(label in labels for label in reference_labels(part))
+            or (opened is not None and any(opened(t) == nfc for t in _names_linked(part, {})))
+        )
 
     kept = parts_without(line, links, _starts_entry, leaves)
     return [line] if kept is None else kept[1]

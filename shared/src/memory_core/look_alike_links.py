@@ -19,11 +19,14 @@ e-mail address (``jdoe%40corp.com@``). A link text naming a file of the path it 
 (``[notes.org](https://example.com/notes.org)``) is that file. Hosts are compared as one site
 reads them: IDNA and punycode alike (``münchen.de`` is ``xn--mnchen-3ya.de``), NFKC,
 case-folded, without a trailing dot or ``www.``, one site when they have one registrable
-domain by the Public Suffix List (``docs.github.com`` is ``github.com``; ``evil.github.io`` is
-not ``github.io``) or one is a site's own short domain
-(``[https://youtu.be/x](https://www.youtube.com/watch?v=x)``,
-:data:`~memory_core.shown_hosts.SAME_OWNER`). A public shortener (``bit.ly``) is no site's
-own: a link text showing it and leading elsewhere stays a finding.
+domain by the Public Suffix List (``docs.github.com`` is ``github.com``; ``bob.github.io`` is
+not ``alice.github.io``) or both are one site's own domains
+(:mod:`memory_core.site_families`: ``[https://youtu.be/x](https://www.youtube.com/watch?v=x)``,
+``[github.com/acme/x](https://raw.githubusercontent.com/acme/x/main/a.sh)``, ``go.dev`` for
+``golang.org``), a tenant of such a domain being its tenant's site (``evil.github.io`` is not
+GitHub's), or the text names the hosting platform the link's site is under
+(``[readthedocs.io](https://charset-normalizer.readthedocs.io/)``). A public shortener
+(``bit.ly``) is no site's own: a link text showing it and leading elsewhere stays a finding.
 
 A host's label is judged as UTS #39 judges an identifier at the "highly restrictive" level: its
 letters may be of one script, or Latin with the scripts Japanese, Chinese or Korean write

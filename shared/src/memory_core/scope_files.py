@@ -14,6 +14,7 @@ for the index. Importing this module costs no YAML parser (a hook process uses i
 from __future__ import annotations
 
 import functools
+import unicodedata
 from dataclasses import dataclass
 
 from memory_core import layout
@@ -24,6 +25,7 @@ __all__ = [
     "INDEX_CAP",
     "TOPIC_CAP",
     "SyncRefusal",
+    "fold_name",
     "is_scope_file",
     "is_topic_file",
     "scope_file_cap",
@@ -94,3 +96,13 @@ def sync_refusal(name: str, *, regular: bool, size: int | None) -> SyncRefusal |
             f"split it into topic files of {cap} bytes at most to sync it",
         )
     return None
+
+
+def fold_name(name: str) -> str:
+    """The form under which a case-insensitive, normalising file system (APFS, NTFS) finds
+    ``name``: two names with the same form are *twins*, one file there.
+
+    >>> fold_name("Café.md") == fold_name("cafe\u0301.MD")
+    True
+    """
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", name).casefold())

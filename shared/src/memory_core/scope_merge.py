@@ -43,11 +43,15 @@ where a file's text must be merged.
   Twins the first side already holds are left as they are.
 
 A file kept by the ``kept-edited`` and ``kept-both`` rules gets its index lines: the lines of
-the keeping side's ``MEMORY.md`` that link to it (T-4), links rewritten to the new name for a
-``kept-both`` copy (:func:`~memory_core.index_merge.rewrite_links`), are merged into the index
+the keeping side's ``MEMORY.md`` that link to it (T-4: ``./c.md``, ``c.md#why``, ``<c.md>``,
+``[[c]]``, ``my%20note.md`` for ``my note.md``, and ``C.md`` where that side holds ``c.md``
+and no ``C.md``: the file a case-insensitive disk opens for it; never another file that side
+holds), links rewritten to the new name for a ``kept-both`` copy
+(:func:`~memory_core.index_merge.rewrite_links`), are merged into the index
 (:func:`~memory_core.index_merge.merge_index`: nothing twice), so nothing kept is unindexed.
-The merged index's lines linking a ``twin-renamed`` file that are not lines of the first
-side's index (the second side's own) are rewritten to its new name; so are the second side's
+The merged index's lines linking a ``twin-renamed`` file (so spelled, or in another case as
+above) that are not lines of the first side's index (the second side's own) are rewritten to
+its new name; so are the second side's
 lines linking a name whose text of the second side an earlier merge kept as a ``kept-both``
 copy (a file sent, then its index line in a send of its own), the first side's file keeping
 its lines.
@@ -75,13 +79,20 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
+from urllib.parse import quote
 
 from memory_core import layout
-from memory_core.index import entry_targets, index_lines_linking_each, link_targets
+from memory_core.index import (
+    entry_targets,
+    index_lines_linking_each,
+    link_targets,
+    linked_topic_files,
+    opened_in_any_case,
+)
 from memory_core.index_merge import merge_index, rewrite_links
 from memory_core.line_merge import changed_on_both, merge_lines
 from memory_core.rewritten_renames import rewritten_renames
-from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file, is_topic_file
+from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, fold_name, is_scope_file, is_topic_file
 from memory_core.wiki_links import WikiFiles
 
 __all__ = [
@@ -335,24 +346,18 @@ def _slug(label: str) -> str:
     return _SLUG_RE.sub("-", label.lower()).strip("-")[:40].strip("-") or "copy"
 
 
-def fold_name(name: str) -> str:
-    """The form under which a case-insensitive, normalising file system (APFS, NTFS) finds
-    ``name``: two names with the same form are *twins*, one file there.
-
-    >>> fold_name("Café.md") == fold_name("cafe\u0301.MD")
-    True
-    """
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", name).casefold())
-
-
-def index_lines_for(index: bytes | None, names: Iterable[str]) -> dict[str, list[str]]:
+def index_lines_for(
+    index: bytes | None, names: Iterable[str], files: Iterable[str] | None = None
+) -> dict[str, list[str]]:
     """The lines of the index ``index`` (bytes, UTF-8; none when it is not) that link to each
     of ``names`` (T-4), read in one pass however many names: name → its lines, in order; a
-    name no line links is left out (:func:`~memory_core.index.index_lines_linking_each`)."""
+    name no line links is left out (:func:`~memory_core.index.index_lines_linking_each`).
+    ``files``: the files of the copy the index is of, among which a link in another case
+    names the only file it opens on a case-insensitive disk (``C.md`` for its ``c.md``)."""
     text = _text(index)
     if not text:
         return {}
-    return index_lines_linking_each(text, names)
+    return index_lines_linking_each(text, names, files=None if files is None else set(files))
 
 
 def _text(data: bytes | None) -> str | None:
@@ -447,12 +452,12 @@ def _merge_files(
             merge.outcomes.append(MergeOutcome("kept-both", name, new))
             relinks.append(_Relink(second, name, new))
     _merge_index(merge, base, first, second, content, relinks)
-    _part_twins(merge, first, content, label, taken)
+    _part_twins(merge, first, content, label, taken, second)
     kept_before = _kept_both_before(base, first, second, label)
     moved = _twins_moved_before(base, first, second) | kept_before
     index = merge.files.get(layout.INDEX_FILE)
     if moved and index is not None:
-        _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, moved)
+        _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, moved, second)
         _keep_first_lines(merge, first.get(layout.INDEX_FILE), content, set(kept_before))
     return merge
 
@@ -702,9 +707,11 @@ def _relink_index(
         return
     nfc = {_nfc(old): new for old, new in renames.items()}
     back = {new: old for old, new in renames.items()}
-    wiki = WikiFiles(back.get(name, name) for name in files) if "[[" in text else None
+    before = [back.get(name, name) for name in files]
+    wiki = WikiFiles(before) if "[[" in text else None
+    other_cases = _other_cases(nfc, before)
     relinked = "\n".join(
-        line if kept and line in kept else rewrite_links(line, nfc, wiki)
+        line if kept and line in kept else rewrite_links(line, other_cases(line, nfc), wiki)
         for line in text.split("\n")
     )
     if relinked == text:
@@ -773,10 +780,16 @@ def part_twins(files: Blobs, content: Content, *, label: str) -> ScopeMerge:
 
 
 def _part_twins(
-    merge: ScopeMerge, first: Blobs, content: Content, label: str, taken: set[str]
+    merge: ScopeMerge,
+    first: Blobs,
+    content: Content,
+    label: str,
+    taken: set[str],
+    second: Iterable[str] = (),
 ) -> None:
     """Keep each name of the merged scope the first side does not hold that is a twin of one
-    it holds under a new name (see the module), its index lines from the second side with it."""
+    it holds under a new name (see the module), its index lines from the second side (whose
+    files are ``second``) with it."""
     held = {fold_name(name): name for name in sorted(merge.files, reverse=True) if name in first}
     renames: dict[str, str] = {}
     for name in sorted(set(merge.files) - set(first)):
@@ -791,7 +804,7 @@ def _part_twins(
         renames[name] = new
     index = merge.files.get(layout.INDEX_FILE)
     if renames and index is not None:
-        _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, renames)
+        _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, renames, second)
 
 
 def _nfc(name: str) -> str:
@@ -799,32 +812,49 @@ def _nfc(name: str) -> str:
     return unicodedata.normalize("NFC", name)
 
 
-def _relinked(line: str, renames: dict[str, str], held_forms: set[str]) -> str:
-    """``line`` with its links to the old names of ``renames`` pointed at their new names."""
+def _relinked(
+    line: str,
+    renames: dict[str, str],
+    held_forms: set[str],
+    other_cases: Callable[[str, Mapping[str, str]], Mapping[str, str]],
+) -> str:
+    """``line`` with its links to the old names of ``renames`` pointed at their new names, in
+    another case too where that is the only file of the second side it opens (``other_cases``,
+    :func:`_other_cases`)."""
     targets = set(link_targets(line))
     here = {
         _nfc(old): new
         for old, new in renames.items()
         if _nfc(old) not in held_forms or old in targets
     }
-    return rewrite_links(line, here)
+    return rewrite_links(line, other_cases(line, here))
 
 
 def _relink_twins(
-    merge: ScopeMerge, index: str, held: str | None, content: Content, renames: dict[str, str]
+    merge: ScopeMerge,
+    index: str,
+    held: str | None,
+    content: Content,
+    renames: dict[str, str],
+    second: Iterable[str] = (),
 ) -> None:
     """Point the lines of the merged index ``index`` (a blob id) that are not lines of the
     first side's index ``held`` at the new names of ``renames`` (old name → new). A link
     names a file in any normalisation form (T-4), except where the scope still holds a
-    normalisation twin of the old name: there only a link naming it exactly is its own."""
+    normalisation twin of the old name: there only a link naming it exactly is its own. A
+    link in another case names the only file of ``second`` (the second side's files) it
+    opens on a case-insensitive disk, when that side holds no file spelled so (``c.md`` for
+    its ``C.md``)."""
     raw = merge.new[index] if index in merge.new else content(index)
     text = _text(raw)
     if text is None:
         return  # an index that is no UTF-8 is left as it is (the merge of it did the same)
     kept = set((_text(content(held)) or "").split("\n")) if held is not None else set()
     held_forms = {_nfc(name) for name in merge.files}
+    other_cases = _other_cases({_nfc(old): new for old, new in renames.items()}, second)
     lines = [
-        line if line in kept else _relinked(line, renames, held_forms) for line in text.split("\n")
+        line if line in kept else _relinked(line, renames, held_forms, other_cases)
+        for line in text.split("\n")
     ]
     relinked = "\n".join(lines)
     if relinked == text:
@@ -846,16 +876,47 @@ def _lines_of_relinks(
     relinks: list[_Relink], content: Content
 ) -> dict[str | None, dict[str, list[str]]]:
     """For each index (blob id) of the sides of ``relinks``, its lines linking each file those
-    relinks name there (:func:`index_lines_for`): one read of each index however many files a
-    merge keeps."""
+    relinks name there (:func:`index_lines_for`, a link in another case naming the only file
+    of that side it opens): one read of each index however many files a merge keeps."""
     names: dict[str | None, list[str]] = {}
+    files: dict[str | None, set[str]] = {}
     for relink in relinks:
-        names.setdefault(relink.side.get(layout.INDEX_FILE), []).append(relink.name)
+        blob = relink.side.get(layout.INDEX_FILE)
+        names.setdefault(blob, []).append(relink.name)
+        files.setdefault(blob, set()).update(relink.side)  # both sides' files: never looser
     return {
-        blob: index_lines_for(content(blob), wanted)
+        blob: index_lines_for(content(blob), wanted, files[blob])
         for blob, wanted in names.items()
         if blob is not None
     }
+
+
+def _other_cases(
+    renames: Mapping[str, str], files: Iterable[str]
+) -> Callable[[str, Mapping[str, str]], Mapping[str, str]]:
+    """A function giving, for one index line of the copy holding ``files`` and renames (old
+    name, NFC → new) among ``renames``, those renames and each link target of the line that
+    names a renamed file only in another case or Unicode form
+    (:func:`~memory_core.index.opened_in_any_case`) with that file's new name: ``C.md`` →
+    ``c-laptop.md`` where the copy holds ``c.md`` and no ``C.md`` (its case-insensitive disk
+    opens ``c.md`` for the link). A line that spells no renamed name in any case, as written
+    or percent-encoded, is not parsed again."""
+    opened = opened_in_any_case(list(files))
+    stems = {name.removesuffix(".md") for old in renames for name in (old, quote(old))}
+    spelled = "|".join(re.escape(stem) for stem in sorted(stems, key=len, reverse=True))
+    gate = re.compile(spelled, re.IGNORECASE) if spelled else None
+
+    def with_other_cases(line: str, here: Mapping[str, str]) -> Mapping[str, str]:
+        if gate is None or not gate.search(unicodedata.normalize("NFC", line)):
+            return here
+        other = {
+            target: here[file]
+            for target in linked_topic_files(line)
+            if target not in here and (file := opened(target)) in here
+        }
+        return {**here, **other} if other else here
+
+    return with_other_cases
 
 
 def _merge_index(
@@ -889,9 +950,13 @@ def _merge_index(
     lines: list[str] = []
     found = _lines_of_relinks(relinks, content)
     for relink in relinks:
-        renames = {} if relink.new == relink.name else {relink.name: relink.new}
         linking = found.get(relink.side.get(name), {}).get(relink.name, [])
-        lines.extend(rewrite_links(line, renames) for line in linking)
+        if relink.new == relink.name:
+            lines.extend(linking)
+            continue
+        renames = {_nfc(relink.name): relink.new}
+        other_cases = _other_cases(renames, relink.side)
+        lines.extend(rewrite_links(line, other_cases(line, renames)) for line in linking)
     if lines:
         text = _text(index)
         if index is None or text is not None:

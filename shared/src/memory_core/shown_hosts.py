@@ -22,7 +22,9 @@ they have one registrable domain by the Public Suffix List (the ``publicsuffixli
 bundled copy, never fetched): ``docs.github.com`` and ``github.com`` are one site,
 ``alice.github.io`` and ``bob.github.io`` two (``github.io`` is a suffix anyone registers
 under, as ``co.uk`` is), and ``github.com.evil.io`` is a host of ``evil.io``. A site's own
-short domains (:data:`SAME_OWNER`: ``youtu.be`` is YouTube's) are that site.
+domains are that site (:mod:`memory_core.site_families`: ``youtu.be`` is YouTube's,
+``raw.githubusercontent.com`` GitHub's, ``go.dev`` is ``golang.org``), a tenant of them its
+tenant's (``evil.github.io``, ``requests.readthedocs.io``).
 
 A host whose first labels spell another site (:func:`spelled_site`: ``github.com.evil.io``,
 ``www.paypal.com.login.example``) reads as that site to a person, who stops at the first
@@ -42,12 +44,13 @@ from urllib.parse import unquote
 
 import regex
 
+from memory_core.site_families import site_of
+
 if TYPE_CHECKING:
     from publicsuffixlist import PublicSuffixList
 
 __all__ = [
     "FILE_ENDINGS",
-    "SAME_OWNER",
     "SITE_ENDINGS",
     "address_host",
     "named_host",
@@ -87,31 +90,6 @@ _SPELLED_ENDINGS = frozenset(["com", "net", "org"])
 (:func:`spelled_site`); a country code does not (``de.example.com`` is common), nor ``edu`` or
 ``gov``, which name a faculty or an office under a university's or a country's domain
 (``psycho.edu.yamaguchi-u.ac.jp``)."""
-
-SAME_OWNER = {
-    "youtu.be": "youtube.com",
-    "redd.it": "reddit.com",
-    "t.co": "twitter.com",
-    "x.com": "twitter.com",
-    "fb.me": "facebook.com",
-    "fb.com": "facebook.com",
-    "fb.watch": "facebook.com",
-    "instagr.am": "instagram.com",
-    "lnkd.in": "linkedin.com",
-    "aka.ms": "microsoft.com",
-    "wp.me": "wordpress.com",
-    "goo.gl": "google.com",
-    "g.co": "google.com",
-    "git.io": "github.com",
-    "gh.io": "github.com",
-    "apple.co": "apple.com",
-    "spoti.fi": "spotify.com",
-    "amzn.to": "amazon.com",
-}
-"""A site's own short or alias domains, each run by the company that runs the site it
-leads to (``[youtu.be/x](https://www.youtube.com/watch?v=x)`` is one site). A shortener anyone
-may point anywhere (``bit.ly``, ``tinyurl.com``) is no site's own: a link text showing it
-stays a finding when the link leads elsewhere."""
 
 _LABEL = regex.compile(r"[^\W_]+(?:-+[^\W_]+)*")
 _PORT = regex.compile(r":\d{1,5}$")
@@ -176,13 +154,48 @@ def _text(found: object) -> str | None:
 
 def same_site(shown: str, real: str) -> bool:
     """Whether a host shown as ``shown`` is the site ``real`` leads to: one registrable domain
-    (:func:`registrable`: ``python.org`` for ``docs.python.org``; not ``github.io`` for
-    ``evil.github.io``, nor ``github.com`` for ``github.com.evil.io``), a site's own short
-    domain counting as that site (:data:`SAME_OWNER`)."""
-    if site_key(shown) == site_key(real):
+    (:func:`registrable`: ``python.org`` for ``docs.python.org``; not ``alice.github.io`` for
+    ``bob.github.io``, nor ``github.com`` for ``github.com.evil.io``), or one site's own
+    domains (:mod:`memory_core.site_families`: ``raw.githubusercontent.com`` is GitHub's,
+    ``go.dev`` and ``golang.org`` one site, ``youtu.be`` YouTube's) and one tenant of them
+    (``evil.github.io`` is not GitHub's own, ``bucket.s3.eu-west-1.amazonaws.com`` is
+    ``bucket.s3.amazonaws.com``); or ``shown`` names a hosting platform (a suffix of the Public
+    Suffix List's private section) that ``real`` is a site under: ``[readthedocs.io](https://
+    charset-normalizer.readthedocs.io/)`` says where the docs are hosted, and the address a
+    browser shows ends with what the text shows (``[alice.github.io]`` for ``bob.github.io``
+    does not)."""
+    shown_key, real_key = site_key(shown), site_key(real)
+    if shown_key == real_key:
         return True  # the usual link text, its own address: no list read
-    one, other = registrable(shown), registrable(real)
-    return SAME_OWNER.get(one, one) == SAME_OWNER.get(other, other)
+    if real_key.endswith(f".{shown_key}") and _is_platform(shown_key):
+        return True
+    return _site(shown) == _site(real)
+
+
+@lru_cache(maxsize=1)
+def _icann_suffixes() -> PublicSuffixList:
+    """The Public Suffix List's ICANN section alone (the bundled copy, read on first use)."""
+    from publicsuffixlist import PublicSuffixList  # paid on first use only
+
+    return PublicSuffixList(only_icann=True)
+
+
+@lru_cache(maxsize=1024)
+def _is_platform(key: str) -> bool:
+    """Whether ``key`` (a :func:`site_key`) is a suffix of the Public Suffix List's private
+    section, one a hosting platform hands its users' sites out under (``readthedocs.io``,
+    ``github.io``, ``s3.amazonaws.com``, ``netlify.app``), not a top-level or country one."""
+    return bool(_suffixes().is_public(key)) and not _icann_suffixes().is_public(key)
+
+
+@lru_cache(maxsize=4096)
+def _site(host: str) -> tuple[str, str]:
+    """``(site, tenant)`` of ``host`` (:func:`~memory_core.site_families.site_of`)."""
+    key = site_key(host)
+    if not key or _is_address(key):
+        return key, ""
+    suffix = _text(_suffixes().publicsuffix(key)) or key
+    return site_of(key, suffix, registrable(key))
 
 
 @lru_cache(maxsize=4096)

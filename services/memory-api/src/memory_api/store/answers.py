@@ -81,6 +81,7 @@ from memory_api.store.scopes import (
     scope_real_dir,
     sub_folder_files,
     sub_folder_files_any_case,
+    sub_folder_files_ending,
     topic_entry,
 )
 from memory_api.store.stat_cache import FileKey, StatCache, derived_key, file_key, is_racy
@@ -639,7 +640,7 @@ class ScopeAnswers:
             **msgspec.structs.asdict(summary),
             body=body,
             links=item.topic.links,
-            link_files=self._link_files(root, scope, item, names),
+            link_files=self._link_files(root, scope, item, [*names, *deeper]),
             findings=self._file_findings(root, scope, item, names, deeper),
             masked=body != item.topic.body
             or summary.description != item.topic.description
@@ -661,9 +662,12 @@ class ScopeAnswers:
     def _link_files(
         self, root: Path, scope: Path, item: _Loaded, names: list[str]
     ) -> dict[str, str | None]:
-        """The topic file each ``[[link]]`` of ``item``'s body opens, as the lint resolves it
-        (:class:`~memory_core.wiki_links.WikiFiles`), or None: by file names first, the
-        other files read for their frontmatter names only when a link is left (T-5b)."""
+        """The file each ``[[link]]`` of ``item``'s body opens, as the lint resolves it
+        (:class:`~memory_core.wiki_links.WikiFiles`), or None: among ``names``, the scope's
+        topic files and the files of its sub-folders the links name
+        (:func:`body_sub_folder_files`: ``[[notes/deploy]]`` opens ``notes/deploy.md``), by
+        file names first, the other files read for their frontmatter names only when a link
+        is left (T-5b)."""
         links = item.topic.links
         files = WikiFiles(names)
         found = {link: files.resolve(link) for link in links}
@@ -774,6 +778,10 @@ def _lint_inputs(
     companion = None if key == USER_SCOPE else user_index
     judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
     there = sub_folder_files(scope, deeper) | sub_folder_files_any_case(scope, deeper)
+    found = {path.casefold() for path in there}
+    if index is not None and (left := [path for path in deeper if path.casefold() not in found]):
+        wiki = index.facts().wiki  # a wiki link names a note by its path's end; a path does not
+        there |= sub_folder_files_ending(scope, [path for path in left if path in wiki])
     return _LintInputs(text, companion, unreadable, there, judged, keys)
 
 
@@ -804,9 +812,11 @@ def _title(path: str | None, key: str) -> str:
 def body_sub_folder_files(scope: Path, topics: list[ParsedTopic]) -> frozenset[str]:
     """The files of the real ``scope``'s sub-folders that the ``[[links]]`` of the ``topics``'
     bodies name with a folder (``[[Notes/Deploy]]``: ``notes/deploy.md`` when it is there, in
-    any case, :func:`~memory_api.store.scopes.sub_folder_files_any_case`), as relative paths:
-    the lint resolves those links among them (T-5b). A ``stat`` or a listing per such link;
-    none for a body without one."""
+    any case, :func:`~memory_api.store.scopes.sub_folder_files_any_case`; else, as Obsidian
+    finds it, a file whose path ends so, ``archive/notes/deploy.md``,
+    :func:`~memory_api.store.scopes.sub_folder_files_ending`), as relative paths: the lint
+    resolves those links among them (T-5b). A ``stat`` or a listing per such link, one walk
+    of the sub-folders when one is not there as written; none for a body without one."""
     paths = sorted(
         {
             path
@@ -817,7 +827,10 @@ def body_sub_folder_files(scope: Path, topics: list[ParsedTopic]) -> frozenset[s
     )
     if not paths:
         return frozenset()
-    return sub_folder_files(scope, paths) | sub_folder_files_any_case(scope, paths)
+    there = sub_folder_files(scope, paths) | sub_folder_files_any_case(scope, paths)
+    found = {path.casefold() for path in there}
+    left = [path for path in paths if path.casefold() not in found]
+    return there | sub_folder_files_ending(scope, left) if left else there
 
 
 def _listed_names(root: Path, scope: Path, listing: FolderListing) -> list[str]:

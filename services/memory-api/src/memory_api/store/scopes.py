@@ -31,6 +31,7 @@ from memory_core.keys import USER_SCOPE, check_scope_key, check_topic_file_name,
 from memory_core.layout import NOT_A_FOLDER
 from memory_core.lint import IndexRead
 from memory_core.markdown import line_texts
+from memory_core.scope_files import fold_name
 from memory_core.shown_names import shown_name
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
@@ -54,6 +55,7 @@ __all__ = [
     "GONE_ERRNOS",
     "NOT_A_FOLDER",
     "NOT_A_FOLDER_WHY",
+    "SUB_FOLDER_WALK_CAP",
     "FolderListing",
     "IndexText",
     "Marker",
@@ -85,6 +87,7 @@ __all__ = [
     "scopes_and_blocked",
     "sub_folder_files",
     "sub_folder_files_any_case",
+    "sub_folder_files_ending",
     "topic_entry",
     "workspace_presence",
 ]
@@ -827,6 +830,41 @@ def sub_folder_files_any_case(scope: Path, targets: list[str]) -> frozenset[str]
         else:
             found |= sub_folder_files(scope, ["/".join(spelled)])
     return frozenset(found)
+
+
+SUB_FOLDER_WALK_CAP = 10_000
+"""Entries of a scope's sub-folders (its own files not counted) looked at, at most, for wiki
+links naming a note by the end of its path (:func:`sub_folder_files_ending`): more than any
+memory keeps in folders."""
+
+
+def sub_folder_files_ending(scope: Path, targets: list[str]) -> frozenset[str]:
+    """The files of the real ``scope``'s sub-folders whose path ends with one of ``targets``
+    (relative POSIX paths with a folder, as for :func:`sub_folder_files`) in any case or
+    Unicode form (:func:`~memory_core.scope_files.fold_name`), as their paths are spelled on
+    disk: Obsidian opens ``[[b/c]]`` as ``a/b/c.md`` when no
+    ``b/c.md`` is there (:mod:`memory_core.wiki_links` picks among them). The sub-folders are
+    walked once, in sorted order, up to :data:`SUB_FOLDER_WALK_CAP` entries: no symlinked
+    folder followed, no hidden folder entered (``.git``); a folder that cannot be listed holds
+    none; each file found is kept only inside the scope (:func:`sub_folder_files`)."""
+    endings: dict[str, set[str]] = {}
+    for target in targets:
+        endings.setdefault(fold_name(target.rpartition("/")[2]), set()).add(fold_name(f"/{target}"))
+    found: list[str] = []
+    seen = 0
+    for folder, folders, names in os.walk(scope):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        relative = Path(folder).relative_to(scope).as_posix()
+        if relative == ".":
+            continue  # the scope's own files are its topic files, looked up apart
+        seen += len(folders) + len(names)
+        if seen > SUB_FOLDER_WALK_CAP:
+            break
+        for name in names:
+            path = f"{relative}/{name}"
+            if any(fold_name(f"/{path}").endswith(end) for end in endings.get(fold_name(name), ())):
+                found.append(path)
+    return sub_folder_files(scope, found)
 
 
 def no_topic_file(root: Path, scope: Path, file_name: str, where: str) -> NotFound | CannotRead:

@@ -49,7 +49,8 @@ const PURIFY = {
  * relative `*.md` links buttons that open that memory (`file`, a topic file name); without it
  * they stay plain text. `options.wikiFile(name)` says which file a [[name]] opens (the service's
  * answer, resolved as the lint resolves it: `Deploy Freeze` → `deploy-freeze.md`), null for
- * none: such a link is shown as missing, never a button to a file that is not there.
+ * none: such a link is shown as missing, never a button to a file that is not there. A note in
+ * a sub-folder (`notes/deploy.md`) is there but no topic file: its link is text naming it.
  * Credentials must be masked in `text` before the call: masking the output would miss link
  * targets.
  */
@@ -71,6 +72,11 @@ function wikiLink(name, label, options) {
   if (!options.onWikiLink || !file) {
     const title = file ? null : `[[${name}]] names no topic file of this scope`;
     return h("span", { class: "wikilink missing", title, text: `[[${label}]]` });
+  }
+  if (file.includes("/")) {
+    // a note in a sub-folder of the scope: there, but no topic file this page opens
+    const title = `${file}, in a sub-folder of this scope`;
+    return h("span", { class: "wikilink in-folder", title, text: label });
   }
   return h("button", {
     type: "button",

@@ -1,0 +1,44 @@
+"""T-5b: a wiki link naming a note by the end of its path is looked up in the scope's folders.
+
+Obsidian opens ``[[2026/feb]]`` as ``archive/2026/feb.md``; the service finds such files by one
+bounded walk of the scope's sub-folders (:func:`sub_folder_files_ending`). The scope's own files
+are its topic files, looked up apart: a scope of many notes at its root still has its
+sub-folders walked, and the bound counts only what is below it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from memory_api.store import scopes
+from memory_api.store.scopes import sub_folder_files_ending
+
+
+def _note(scope: Path, path: str) -> None:
+    (scope / path).parent.mkdir(parents=True, exist_ok=True)
+    (scope / path).write_text("a note\n", encoding="utf-8")
+
+
+def test_t5b_a_path_end_names_the_notes_below_in_any_case_or_unicode_form(tmp_path: Path) -> None:
+    _note(tmp_path, "archive/2026/Feb.md")
+    _note(tmp_path, "old/archive/2026/feb.md")
+    _note(tmp_path, "archive/caf\u0065\u0301/x.md")  # an accent decomposed, as macOS writes it
+    _note(tmp_path, "archive/2026/feb.md.bak")
+    _note(tmp_path, "my2026/feb.md")  # ends with the text, not with the folder
+    found = sub_folder_files_ending(tmp_path, ["2026/feb.md", "caf\u00e9/x.md"])
+    assert found == {"archive/2026/Feb.md", "old/archive/2026/feb.md", "archive/cafe\u0301/x.md"}
+
+
+def test_t5b_the_walk_bound_counts_only_the_sub_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scopes, "SUB_FOLDER_WALK_CAP", 4)
+    for number in range(10):
+        _note(tmp_path, f"topic-{number}.md")
+    _note(tmp_path, "archive/2026/feb.md")
+    assert sub_folder_files_ending(tmp_path, ["2026/feb.md"]) == {"archive/2026/feb.md"}
+
+    for number in range(10):
+        _note(tmp_path, f"archive/more-{number}.md")
+    assert sub_folder_files_ending(tmp_path, ["2026/feb.md"]) == set()  # past the bound: none
