@@ -48,9 +48,19 @@ SPELLINGS = {
     **SWITCHES,
     "byte-order-mark": "\ufeff[features]\nhooks = false\n",
     "inline-table": "features = { hooks = false }\n",
+    "dotted-key": "features.hooks = false\n",
+    "hooks-false-over-codex-hooks-true": "[features]\ncodex_hooks = true\nhooks = false\n",
 }
 """The switch as a project's file may spell it, each as ``harness-memory status`` names it too
-(``test_h7_status_names_a_workspace_switching_hooks_off.py``)."""
+(``test_h7_status_names_a_workspace_switching_hooks_off.py``,
+``test_h7_codex_hooks_over_its_old_name.py``)."""
+LEFT_ON = {
+    "hooks-true-over-codex-hooks-false": "[features]\nhooks = true\ncodex_hooks = false\n",
+    "a-profile-table": 'profile = "quiet"\n[profiles.quiet.features]\nhooks = false\n',
+}
+"""A trusted project's files that look like the switch and switch nothing off: ``hooks`` holds
+over its older name ``codex_hooks``, and a project's profile table is not read; status names
+neither."""
 
 
 def trusting(workspace: Path) -> str:
@@ -89,6 +99,36 @@ async def test_codex_a_repository_switches_the_user_hooks_off_only_when_trusted(
     injected = f"- Workspace Memory Key: {key}" in first
     assert injected is not trusted
     assert planted.exists() is trusted
+
+
+@pytest.mark.parametrize("spelling", list(LEFT_ON))
+async def test_codex_a_trusted_repository_that_looks_like_the_switch_leaves_the_hooks_on(
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    spelling: str,
+) -> None:
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".codex").mkdir()
+    (workspace / ".codex" / "config.toml").write_text(LEFT_ON[spelling], encoding="utf-8")
+    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
+    script = [[add_file("call_other", planted, TOPIC)]]
+
+    fake, status, _out, err = await run_codex(
+        script,
+        shared_service,
+        shared_memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace),
+        agent=new_agent,
+    )
+
+    assert status == 0, err[-3000:]
+    first = developer_and_user_text(fake.session_turns()[0])
+    assert f"- Workspace Memory Key: {key}" in first
+    assert not planted.exists()
 
 
 REQUIREMENTS = {

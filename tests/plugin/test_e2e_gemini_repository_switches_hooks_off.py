@@ -1,8 +1,10 @@
 """The kind of ``tests/data/cases/repository-switches-hooks-off`` with the real Gemini CLI.
 
 A trusted Workspace's ``.gemini/settings.json`` is merged over the user's settings; with
-``"hooksConfig": {"enabled": false}``, or the hooks' names in ``hooksConfig.disabled``, no hook
-from the user's settings runs: the Session gets no memory and the write guard never sees a write.
+``"hooksConfig": {"enabled": false}``, or the hooks' names in ``hooksConfig.disabled``, or a
+``hooks`` that is no object (``null``, ``[]``, ``false``, ``""``: it replaces the user's in the
+merge), no hook from the user's settings runs: the Session gets no memory and the write guard
+never sees a write.
 ``install gemini --managed`` writes the hooks into Gemini CLI's system settings, which override
 every other file: ``hooksConfig.enabled: true`` there wins. ``hooksConfig.disabled`` is merged
 from every settings level and matches a hook's ``name`` (its command when it has none), so the
@@ -47,6 +49,11 @@ SWITCHES: dict[str, dict[str, Any]] = {
             ]
         }
     },
+    # ``hooks`` holding no object replaces the user's whole ``hooks`` in the merge
+    "hooks-null": {"hooks": None},
+    "hooks-list": {"hooks": []},
+    "hooks-false": {"hooks": False},
+    "hooks-empty-text": {"hooks": ""},
 }
 
 
@@ -76,7 +83,11 @@ async def test_gemini_a_repository_switches_the_user_settings_hooks_off(
 
 MANAGED_SWITCHES: dict[str, tuple[str, dict[str, Any]]] = {
     "user-enabled-false": ("user", {"hooksConfig": {"enabled": False}}),
-    **{f"workspace-{name}": ("workspace", switch) for name, switch in SWITCHES.items()},
+    **{
+        f"workspace-{name}": ("workspace", switch)
+        for name, switch in SWITCHES.items()
+        if name in ("enabled-false", "disabled-by-name", "hooks-null")
+    },
 }
 
 

@@ -3,7 +3,8 @@ switch the installed hooks off (``tests/data/cases/repository-switches-hooks-off
 kind: measured with the real CLI in ``test_e2e_gemini_repository_switches_hooks_off.py``).
 
 A trusted Workspace's ``.gemini/settings.json`` saying ``hooksConfig.enabled: false``, or
-listing a hook's name (its command, when it has none) in ``hooksConfig.disabled``, leaves its
+listing a hook's name (its command, when it has none) in ``hooksConfig.disabled``, or holding a
+``hooks`` that is no object (``null``, ``[]``: it replaces the user's ``hooks``), leaves its
 Sessions without memory or write guard, and nobody is told: ``status`` tells. Over the managed
 install (Gemini CLI's system settings) the first holds no more, and the hooks' names end in a
 random part, so only a list naming those very names switches them off.
@@ -57,8 +58,19 @@ USER_NAMES = ["agent-memory-session-start", "agent-memory-before-tool"]
             {"hooksConfig": {"disabled": USER_NAMES}},
             "hooksConfig.disabled lists agent-memory-before-tool, agent-memory-session-start",
         ),
+        ({"hooks": None}, '"hooks": null replaces every hook of your settings'),
+        ({"hooks": []}, '"hooks": [] replaces every hook of your settings'),
+        ({"hooks": False}, '"hooks": false replaces every hook of your settings'),
+        ({"hooks": ""}, '"hooks": "" replaces every hook of your settings'),
     ],
-    ids=["enabled-false", "disabled-by-name"],
+    ids=[
+        "enabled-false",
+        "disabled-by-name",
+        "hooks-null",
+        "hooks-list",
+        "hooks-false",
+        "hooks-text",
+    ],
 )
 def test_status_in_a_workspace_that_switches_the_user_installs_hooks_off_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: dict[str, Any], why: str
@@ -101,6 +113,10 @@ def test_status_over_the_managed_install_warns_only_of_a_list_naming_its_hooks_n
     }
     workspace = workspace_saying(tmp_path, predicted)
     monkeypatch.chdir(workspace)
+    assert "switches these hooks off" not in cli(tmp_path, "status", "--managed", str(system))
+    # the system settings are merged last: a Workspace's "hooks": null replaces no hook of theirs
+    replaced = {"hooks": None}
+    (workspace / ".gemini" / "settings.json").write_text(json.dumps(replaced), encoding="utf-8")
     assert "switches these hooks off" not in cli(tmp_path, "status", "--managed", str(system))
 
     names = {"hooksConfig": {"disabled": [h["name"] for h in handlers]}}

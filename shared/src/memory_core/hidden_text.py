@@ -36,7 +36,8 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
   span, a path, an address, a link target, an option or a key starting a line
   (``su\\u00addo``, ``exam\\u00adple.com``, ``descrip\\u00adtion:``) is another word to a
   program and to the model than the one a person reads; the combining grapheme joiner
-  U+034F between a letter or mark and a mark (Hebrew vowel points); the
+  U+034F alone between a letter or mark and a mark (Hebrew vowel points; a run of them keeps
+  nothing more apart, and counts out bits); the
   Mongolian free variation selectors U+180B–U+180D, U+180F after a Mongolian letter and its
   vowel separator U+180E between two; the Duployan shorthand format controls
   U+1BCA0–U+1BCA3 after a Duployan character; the **Braille blank** U+2800 beside a Braille
@@ -235,15 +236,16 @@ def _in_its_place(char: str, before: str, after: str) -> bool | None:
     """Whether ``char``, a character only its neighbours make legitimate, stands where it
     belongs (``before``/``after``: its neighbours, ``""`` at an edge); None for another one.
 
-    A combining grapheme joiner
-    between a letter or mark and a mark; a Mongolian variation selector after a Mongolian
+    A combining grapheme joiner alone between a letter or mark and a mark (not another joiner
+    nor a variation selector); a Mongolian variation selector after a Mongolian
     letter, its vowel separator between two; a Duployan shorthand format control after a
     Duployan character; a carriage return before a line feed; a zero-width space between two
     letters (or marks) of Thai, Lao, Myanmar or Khmer, the word break of those scripts.
     """
     point = ord(char)
-    if char == _GRAPHEME_JOINER:
-        return _is_letter(before, or_mark=True) and unicodedata.category(after or " ")[0] == "M"
+    if char == _GRAPHEME_JOINER:  # one alone: a run of them keeps nothing more apart
+        mark_after = unicodedata.category(after or " ")[0] == "M" and not _CANDIDATE.match(after)
+        return _is_letter(before, or_mark=True) and before != _GRAPHEME_JOINER and mark_after
     if 0x180B <= point <= 0x180F:
         mongolian_before = _is_letter(before) and _within(before, _MONGOLIAN)
         if char != _MONGOLIAN_VOWEL_SEPARATOR:

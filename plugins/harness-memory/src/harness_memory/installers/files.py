@@ -392,8 +392,9 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
     backup that holds one; other files keep their mode (a new file is ``0600``).
 
     Each file is checked to still hold ``old`` and to be writable before any is written, so an
-    edit made meanwhile is never overwritten and a folder that cannot be written changes
-    nothing (:class:`SettingsFileError`, naming a link and its target). When a write fails
+    edit made meanwhile is never overwritten and a folder that cannot be written, or a file
+    its owner made read-only, changes nothing (:class:`SettingsFileError`, naming a link and
+    its target). When a write fails
     midway, the files already written get their old text back before the error is raised.
     """
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
@@ -405,6 +406,7 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
             raise SettingsFileError(
                 f"cannot write {_named(change.path, target)}: its folder is missing or not writable"
             )
+        _refuse_read_only(change, target)
     written: list[Written] = []
     made: list[Path] = []
     try:
@@ -452,6 +454,24 @@ def _writable_folder(folder: Path, *, may_create: bool) -> bool:
     while may_create and not folder.exists() and folder.parent != folder:
         folder = folder.parent
     return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+
+
+def _refuse_read_only(change: FileChange, target: Path) -> None:
+    """Raise :class:`SettingsFileError` when ``target``, the file ``change`` rewrites, is one its
+    owner may not write (no ``u+w`` bit: chezmoi's ``readonly_`` files, home-manager's copies
+    out of the Nix store). A rename would replace it all the same, even as root, and the
+    dotfiles manager's next apply would take the change out again without a word (H-7)."""
+    if change.old is None:
+        return
+    old_mode = _mode_of(target)
+    if old_mode is None or old_mode & stat.S_IWUSR:
+        return
+    raise SettingsFileError(
+        f"cannot write {_named(change.path, target)}: it is read-only (mode {old_mode:04o}), "
+        "as a dotfiles manager (chezmoi, home-manager) leaves the files it owns; make the "
+        "change where that manager keeps the file, or make it writable (chmod u+w) and run "
+        "this again"
+    )
 
 
 def _named(path: Path, target: Path) -> str:

@@ -3,8 +3,11 @@
 A trusted Workspace's ``.gemini/settings.json`` is merged over the user's settings: its
 ``hooksConfig.enabled: false`` switches every hook of the user's settings off, and its
 ``hooksConfig.disabled`` switches off each hook whose ``name`` (its command when it has none)
-it lists (Gemini CLI 0.61, ``HookRegistry``); its Sessions then get no memory and no write
-guard, and nobody is told. Only the system settings hold over it
+it lists (Gemini CLI 0.61, ``HookRegistry``), and a ``hooks`` holding no object (``null``,
+``[]``, ``false``, ``""``) replaces the user's whole ``hooks`` in the merge (an object is merged
+event by event: an empty or null event list switches nothing off; each measured,
+``test_e2e_gemini_repository_switches_hooks_off.py``); its Sessions then get no memory and no
+write guard, and nobody is told. Only the system settings hold over it
 (:mod:`~harness_memory.installers.gemini_managed`): their ``hooksConfig.enabled: true`` wins,
 and their hooks' names no repository can know. ``status`` reads the Workspace's file and says
 plainly which installed hooks it switches off there.
@@ -12,6 +15,7 @@ plainly which installed hooks it switches off there.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -30,7 +34,8 @@ def switched_off_lines(
     """The status lines for the Workspace folder ``workspace``: for each installed Gemini CLI
     settings ``(label, document)``, a WARNING when the Workspace's ``.gemini/settings.json``
     switches its hooks off (``hooksConfig.enabled: false``, unless the system settings pin it
-    on: ``pinned_on``; or a hook's name or command in ``hooksConfig.disabled``). The file is
+    on: ``pinned_on``; a hook's name or command in ``hooksConfig.disabled``; or a ``hooks``
+    that is no object, which replaces the user's). The file is
     read as Gemini CLI reads it (:func:`~harness_memory.installers.harness_json.
     read_gemini_settings`: comments, a key twice keeping its last value), never as an install
     would rewrite it: one line when Gemini CLI stops on it (no Session starts there, and
@@ -49,22 +54,25 @@ def switched_off_lines(
             f"gemini: WARNING: cannot tell whether this Workspace's settings switch these "
             f"hooks off: {path}: {error}"
         ]
-    if document is None:
+    if document is None or not installed:
         return []
     config = document.get("hooksConfig")
-    if not isinstance(config, dict) or not installed:
-        return []
+    config = config if isinstance(config, dict) else {}
     lines: list[str] = []
     off = config.get("enabled") is False and not pinned_on
     listed = config.get("disabled")
     listed = (
         {item for item in listed if isinstance(item, str)} if isinstance(listed, list) else set()
     )
+    hooks = document.get("hooks", {})
+    replaced = "" if isinstance(hooks, dict) else f'"hooks": {json.dumps(hooks)}'
     for label, settings in installed:
         names = hook_names(settings)
         named = sorted(name for name in names if name in listed)
         why = "hooksConfig.enabled: false" if off else ""
         why = why or (f"hooksConfig.disabled lists {', '.join(named)}" if named else "")
+        if replaced and label == HARNESS:  # the system settings, merged last, keep theirs
+            why = why or f"{replaced} replaces every hook of your settings"
         if why:
             lines.append(
                 f"{label}: WARNING: {path} switches these hooks off in Sessions in this "

@@ -35,13 +35,15 @@ def claude_code_off(document: Mapping[str, Any]) -> list[str]:
 
 
 def codex_off(config: Mapping[str, Any]) -> list[str]:
-    """What in Codex CLI's ``config.toml`` (``config``, parsed) switches every hook off."""
+    """What in Codex CLI's ``config.toml`` (``config``, parsed) switches every hook off: its
+    ``[features] hooks = false``, or the older ``codex_hooks = false`` where ``hooks`` is not
+    set (Codex CLI 0.171 goes by ``hooks`` when the table holds both, whatever their order;
+    measured: ``test_e2e_codex_repository_switches_hooks_off.py``)."""
     features = config.get("features")
     if not isinstance(features, Mapping):  # a tomlkit table is one
         return []
-    return [
-        f"[features] {key} = false" for key in ("hooks", "codex_hooks") if _is_false(features, key)
-    ]
+    key = "hooks" if "hooks" in features else "codex_hooks"
+    return [f"[features] {key} = false"] if _is_false(features, key) else []
 
 
 def gemini_off(document: Mapping[str, Any], names: Collection[str]) -> list[str]:

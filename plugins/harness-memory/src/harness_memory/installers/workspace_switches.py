@@ -11,8 +11,8 @@ Claude Code merges them) can turn Claude Code's own memory back on over the inst
 true`` (:func:`claude_code_memory_on`; each measured,
 ``test_e2e_h6_repository_turns_own_memory_on.py``); Codex CLI's ``.codex/config.toml``, in a
 project the user trusts, switches every hook off with ``[features] hooks = false`` (or
-``codex_hooks = false``) and turns terminals no hook sees, or Codex's own memories, back on
-(``unified_exec_tty = true``, ``memories = true``;
+``codex_hooks = false`` where ``hooks`` is not set) and turns terminals no hook sees, or
+Codex's own memories, back on (``unified_exec_tty = true``, ``memories = true``;
 ``test_e2e_codex_repository_switches_hooks_off.py``). Nobody is told in the Session; ``status``
 says it, for the user installs (managed ones hold over all of it). Claude Code's files are read
 where Claude Code reads them (:func:`claude_code_files`); Codex CLI's, the nearest folder that
@@ -27,6 +27,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from harness_memory.installers.own_switches import codex_off
 from harness_memory.installers.settings_text import split_mark
 
 __all__ = [
@@ -160,14 +161,14 @@ def codex_lines(workspace: Path, home: Path) -> list[str]:
     for path in _nearest(workspace, ".codex", ("config.toml",), home):
         try:
             text = split_mark(path.read_text(encoding="utf-8"))[1] or ""  # as Codex reads it
-            features = tomllib.loads(text).get("features")
+            config = tomllib.loads(text)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             continue
+        features = config.get("features")
         if not isinstance(features, dict):
             continue
-        off = [f"{key} = false" for key in ("hooks", "codex_hooks") if features.get(key) is False]
-        if off:
-            lines.append(_off("codex", path, "[features] " + ", ".join(off), "trusts this"))
+        if off := codex_off(config):
+            lines.append(_off("codex", path, ", ".join(off), "trusts this"))
         if features.get("unified_exec_tty") is True:
             lines.append(
                 f"codex: WARNING: {path} turns terminals back on ([features] unified_exec_tty "
