@@ -62,7 +62,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
 :func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
@@ -86,7 +86,9 @@ regional indicators, one word; katakana as hiragana; 12: an ideographic variatio
 U+E0100–U+E01EF, and a Mongolian free one, U+180B–U+180D, U+180F, left out of a word as
 U+FE00–U+FE0F are: ``葛\U000e0100城`` is ``葛城``; 13: an Arabic word holding a letter those
 folds merge or merge onto is indexed as written too, its token marked, so the files writing a
-query word as typed are fetched first)."""
+query word as typed are fetched first; 14: the capitals SQLite's ``unicode61`` leaves
+unfolded, Cherokee's, Georgian Mtavruli, every cased letter above plane 0, as small letters;
+a run of combining grapheme joiners hidden whole, I-9)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000
