@@ -33,6 +33,7 @@ __all__ = [
     "check_named_here",
     "fresh_link_count",
     "named_elsewhere",
+    "statx_links",
 ]
 
 HARD_LINKED = (
@@ -80,9 +81,26 @@ _AT_FDCWD = -100
 _AT_SYMLINK_NOFOLLOW = 0x100
 _AT_STATX_FORCE_SYNC = 0x2000
 _STATX_NLINK_INO = 0x004 | 0x100
+"""``STATX_NLINK | STATX_INO``: the fields asked, which an answer's ``stx_mask`` says it gave."""
 _STATX_SIZE = 256
-"""Bytes of Linux's ``struct statx`` (``stx_nlink`` at 16, ``stx_ino`` at 32, the device's
-major and minor at 136 and 140)."""
+"""Bytes of Linux's ``struct statx`` (``stx_mask`` at 0, ``stx_nlink`` at 16, ``stx_ino`` at
+32, the device's major and minor at 136 and 140)."""
+
+
+def statx_links(answer: bytes) -> tuple[int, int, int] | None:
+    """The link count, inode and device (``os.makedev``) of a ``statx`` ``answer`` (Linux's
+    ``struct statx``, :data:`_STATX_SIZE` bytes); None when its ``stx_mask`` leaves out
+    ``STATX_NLINK`` or ``STATX_INO`` (a file system need not fill what it was asked: the
+    fields are then zero, and a count of 0 would pass a file with a name elsewhere) or the
+    count is 0 (a file of no name says nothing of the one read). A read error never widens
+    access (A-7)."""
+    (mask,) = struct.unpack_from("=I", answer, 0)
+    (nlink,) = struct.unpack_from("=I", answer, 16)
+    (inode,) = struct.unpack_from("=Q", answer, 32)
+    major, minor = struct.unpack_from("=II", answer, 136)
+    if mask & _STATX_NLINK_INO != _STATX_NLINK_INO or nlink < 1:
+        return None
+    return int(nlink), int(inode), os.makedev(major, minor)
 
 
 def fresh_link_count(
@@ -92,7 +110,8 @@ def fresh_link_count(
     name then read in it) as the file system says it now, not as an attribute cache kept it
     (``statx`` with ``AT_STATX_FORCE_SYNC``, following no symlink); None where that cannot be
     asked (not Linux, a C library without ``statx``, an error) or the file there is no longer
-    the one ``info`` describes: the caller then keeps to ``info`` (a read error never widens
+    the one ``info`` describes, or the file system's answer leaves out the count or the inode
+    (:func:`statx_links`): the caller then keeps to ``info`` (a read error never widens
     access)."""
     if sys.platform != "linux":
         return None
@@ -107,12 +126,13 @@ def fresh_link_count(
     dirfd = _AT_FDCWD if folder is None else folder
     if statx(dirfd, name, flags, _STATX_NLINK_INO, buffer) != 0:
         return None
-    (nlink,) = struct.unpack_from("=I", buffer, 16)
-    (inode,) = struct.unpack_from("=Q", buffer, 32)
-    major, minor = struct.unpack_from("=II", buffer, 136)
-    if inode != info.st_ino or os.makedev(major, minor) != info.st_dev:
+    answer = statx_links(buffer.raw)
+    if answer is None:  # the file system did not say
         return None
-    return int(nlink)
+    nlink, inode, device = answer
+    if inode != info.st_ino or device != info.st_dev:
+        return None
+    return nlink
 
 
 def check_named_here(path: str | os.PathLike[str], info: os.stat_result) -> None:

@@ -78,21 +78,23 @@ def _nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def _new_destination(raw: str, angled: bool, renames: Mapping[str, str]) -> str | None:
-    """The rewritten destination for ``raw`` (without angle brackets), or None if unchanged."""
+def _new_destination(raw: str, angled: bool, renames: Mapping[str, str]) -> tuple[str, str] | None:
+    """The key of ``renames`` the destination ``raw`` (without angle brackets) names and its
+    rewritten text, or None if unchanged."""
     cut = min((i for i in (raw.find("#"), raw.find("?")) if i != -1), default=len(raw))
     path, suffix = raw[:cut], raw[cut:]
     prefix = ""
     while path.startswith("./"):
         prefix, path = prefix + "./", path[2:]
-    new = renames.get(_nfc(unquote(path)))
+    key = _nfc(unquote(path))
+    new = renames.get(key)
     if new is None:
         return None
     if angled:
-        return prefix + new + suffix
+        return key, prefix + new + suffix
     if "%" in path or any(char in new for char in " ()<>%"):
-        return prefix + quote(new, safe=_BARE_SAFE) + suffix
-    return prefix + new + suffix
+        return key, prefix + quote(new, safe=_BARE_SAFE) + suffix
+    return key, prefix + new + suffix
 
 
 def _inline_spans(prose: str) -> list[tuple[int, int, bool]]:
@@ -126,7 +128,13 @@ def _inline_spans(prose: str) -> list[tuple[int, int, bool]]:
     return spans
 
 
-def rewrite_links(line: str, renames: Mapping[str, str], wiki: WikiFiles | None = None) -> str:
+def rewrite_links(
+    line: str,
+    renames: Mapping[str, str],
+    wiki: WikiFiles | None = None,
+    *,
+    linked: set[str] | None = None,
+) -> str:
     """Point the links of ``line`` that name a renamed topic file at its new name (T-4 forms).
 
     ``renames`` maps an old file name (NFC) to the new one. The link's form is kept: ``./``,
@@ -135,7 +143,10 @@ def rewrite_links(line: str, renames: Mapping[str, str], wiki: WikiFiles | None 
     code spans are left alone; a wiki link (``[[old]]``) and an HTML link's ``href`` name the
     new file too. ``wiki``: the scope's files before the renames, among which a wiki link
     names the file the lint resolves it to (``[[Deploy Freeze]]`` is ``deploy-freeze.md``,
-    :class:`~memory_core.wiki_links.WikiFiles`); None: the file its name spells.
+    :class:`~memory_core.wiki_links.WikiFiles`); None: the file its name spells. ``linked``:
+    a set each key of ``renames`` whose links the line had pointed at the new name is added
+    to: which renamed files a line links, learnt in the one pass that rewrites it
+    (:func:`~memory_core.short_names.linking_lines`).
     """
     if not renames:
         return line
@@ -155,11 +166,13 @@ def rewrite_links(line: str, renames: Mapping[str, str], wiki: WikiFiles | None 
     result = line
     for start, end, angled in sorted(spans, reverse=True):  # right to left: offsets stay valid
         if start in wiki_starts:
-            new = _new_wiki_name(line[start:end], renames, wiki)
+            found = _new_wiki_name(line[start:end], renames, wiki)
         else:
-            new = _new_destination(line[start:end], angled, renames)
-        if new is not None:
-            result = result[:start] + new + result[end:]
+            found = _new_destination(line[start:end], angled, renames)
+        if found is not None:
+            result = result[:start] + found[1] + result[end:]
+            if linked is not None and found[1] != line[start:end]:
+                linked.add(found[0])
     return result
 
 
@@ -188,16 +201,18 @@ def wiki_renames(text: str, renames: Mapping[str, str], files: Iterable[str]) ->
 
 def _new_wiki_name(
     name: str, renames: Mapping[str, str], wiki: WikiFiles | None = None
-) -> str | None:
-    """The renamed file's name for the wiki link ``[[name]]`` (without ``.md`` when ``name``
-    was written so), or None if unchanged; the file it names is the one ``wiki`` resolves it
-    to, else the one its path spells (``[[./deploy]]`` is ``deploy.md``)."""
+) -> tuple[str, str] | None:
+    """The key of ``renames`` the wiki link ``[[name]]`` names and the renamed file's name for
+    it (without ``.md`` when ``name`` was written so), or None if unchanged; the file it names
+    is the one ``wiki`` resolves it to, else the one its path spells (``[[./deploy]]`` is
+    ``deploy.md``)."""
     written_md = name.lower().endswith(".md")
     named = wiki.resolve(name) if wiki is not None else None
-    new = renames.get(named if named is not None else _nfc(wiki_path(name)))
+    key = named if named is not None else _nfc(wiki_path(name))
+    new = renames.get(key)
     if new is None:
         return None
-    return new if written_md else new.removesuffix(".md")
+    return key, new if written_md else new.removesuffix(".md")
 
 
 @dataclass(slots=True)

@@ -101,16 +101,26 @@ def relinked_index(data: bytes, renames: Mapping[str, str]) -> bytes | None:
 def linking_lines(data: bytes, renames: Mapping[str, str]) -> dict[str, int]:
     """How many lines of the index ``data`` :func:`relinked_index` points at each file of
     ``renames`` (old name → count; 0 for one no line links to, every count 0 when the index
-    is not UTF-8: it is then left as it is)."""
+    is not UTF-8: it is then left as it is). One pass over the lines, however many files are
+    renamed: a push or a fetch that cuts hundreds of names costs the index's length, not
+    that times the renames (R-2)."""
     counts = dict.fromkeys(renames, 0)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return counts
-    lines = lines_with_ends(text)
+    by_form: dict[str, str] = {}
+    named: dict[str, list[str]] = {}  # a form → the names of ``renames`` it is
     for old, new in renames.items():
-        one = {unicodedata.normalize("NFC", old): new}
-        counts[old] = sum(1 for line in lines if rewrite_links(line, one) != line)
+        form = unicodedata.normalize("NFC", old)
+        by_form[form] = new
+        named.setdefault(form, []).append(old)
+    for line in lines_with_ends(text):  # each line read once, whatever the count of renames
+        linked: set[str] = set()
+        rewrite_links(line, by_form, linked=linked)
+        for form in linked:
+            for old in named[form]:
+                counts[old] += 1
     return counts
 
 

@@ -1362,7 +1362,9 @@ class _ScopeRun:
         :func:`~memory_core.short_names.is_cut_of` it, text unchanged: the service's disk takes
         shorter names); how many of the files the move to ``incoming`` changes that explains:
         each such rename's two names, and the index when the cuts are all its change. Those
-        are no change made elsewhere, and the sync says what they are."""
+        are no change made elsewhere, and the sync says what they are. Only this move's own
+        cuts count: a run's second move (:meth:`_send_fitted`) takes out none of the first
+        one's again (it said "received -1 files")."""
         from memory_core.short_names import is_cut_of, relinked_index
 
         out = self.git(
@@ -1370,14 +1372,16 @@ class _ScopeRun:
             raw=True,
         )  # fmt: skip
         fields = iter(out.split("\0"))
+        found: dict[str, str] = {}
         for status in fields:
             if status.startswith(("R", "C")):
                 old, new = next(fields, ""), next(fields, "")
                 if status == "R100" and is_cut_of(old, new):
-                    self.cuts[old] = new
+                    found[old] = new
             elif status:
                 next(fields, "")
-        if not self.cuts:
+        self.cuts.update(found)
+        if not found:
             return 0
         sent, came = (
             self._run(("cat-file", "blob", f"{commit}:{layout.INDEX_FILE}"),
@@ -1388,9 +1392,9 @@ class _ScopeRun:
             sent.returncode == 0
             and came.returncode == 0
             and sent.stdout != came.stdout
-            and relinked_index(sent.stdout, self.cuts) == came.stdout
+            and relinked_index(sent.stdout, found) == came.stdout
         )
-        return 2 * len(self.cuts) + (1 if relinked else 0)
+        return 2 * len(found) + (1 if relinked else 0)
 
     def _fit_names(self, incoming: str) -> str:
         """What step 3 moves the files to: ``incoming``, or, when it holds a topic file whose
