@@ -257,12 +257,13 @@ TABLES: dict[str, OptionTable] = {
     "npm": OptionTable("", ("--userconfig", "--globalconfig")),
     "find": OptionTable(whole_words=True),
     "history": OptionTable(whole_words=True),
+    "hash": OptionTable("p"),
 }
 """Each program's options, as its own parser reads them (GNU tar 1.34, coreutils 9, curl
-7.88, wget 1.21, GNU patch 2.7, GNU cpio 2.13, Info-ZIP unzip 6.0, the JDK's ``jar``, npm;
-the long ones of the GNU programs, curl and wget all listed, valued or not). Options a
-caller wants take a value whatever the table says (after ``=`` only, for an optional one);
-a program not here is read with no option taking one."""
+7.88, wget 1.21, GNU patch 2.7, GNU cpio 2.13, Info-ZIP unzip 6.0, the JDK's ``jar``, npm,
+bash's ``hash``; the long ones of the GNU programs, curl and wget all listed, valued or not).
+Options a caller wants take a value whatever the table says (after ``=`` only, for an optional
+one); a program not here is read with no option taking one."""
 
 
 def table_for(program: str) -> OptionTable:

@@ -55,7 +55,7 @@ import shlex
 import shutil
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePath
 
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
@@ -406,8 +406,8 @@ def shell_paths(
         elif not substituting and not quoted_back:
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
-        evaluating, inner = _evaluated(evaluating, word, previous)
-        inner += [word] if any(char.isspace() for char in word) else []
+        evaluating, inner = _evaluated(evaluating, word, previous, named=writes.named_now)
+        inner += _code_in(word)
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, linker=writes.linker)
         chdir = word == "env" or (chdir and not _separates(word))
@@ -831,17 +831,29 @@ def _code_printed(code: str) -> bool:
 
 
 def _evaluated(
-    evaluating: list[str] | None, word: str, previous: str | None
+    evaluating: list[str] | None, word: str, previous: str | None, *, named: bool
 ) -> tuple[list[str] | None, list[str]]:
     """Follow an ``eval``'s words: the words so far (None outside one) after ``word``, and the
     command it runs once its simple command ends (bash joins its words with spaces and reads
-    them again: ``eval cp note.md '"$(cat f)"/a.md'`` copies to the place ``f`` names)."""
+    them again: ``eval cp note.md '"$(cat f)"/a.md'`` copies to the place ``f`` names).
+    ``named``: ``word`` is the command's name, after what runs it (``builtin eval``,
+    ``command -p eval``, ``X=1 eval``), not only the first word of a command."""
     if evaluating is None:
-        return ([] if word == "eval" and previous is None else None), []
+        return ([] if word == "eval" and (previous is None or named) else None), []
     if word in _SEPARATORS or _PUNCTUATION(word):
         return None, [" ".join(evaluating)]
     evaluating.append(word)
     return evaluating, []
+
+
+def _code_in(word: str) -> list[str]:
+    """The command another shell may run from ``word`` (one holding white space once unquoted:
+    ``sh -c '…'``'s text, an ``ssh`` command), as a list of none or one: an assignment's value
+    alone (``x='cp note.md "$(cat f)"/a.md'; eval "$x"`` runs ``cp``, not ``x=cp``)."""
+    if not any(char.isspace() for char in word):
+        return []
+    assigned = _ASSIGNMENT_RE.match(word)
+    return [word if assigned is None else assigned.group("value")]
 
 
 def _read_inner(
@@ -1105,8 +1117,6 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
         if builtin == "alias" and word != builtin:
             unsure.add(f"alias {word.partition('=')[0]}")
             unsure.add(word.partition("=")[0])
-        if builtin == "hash" and words[at - 2 : at - 1] == ["-p"]:  # ``hash -p /bin/cp c``
-            unsure.update((f"alias {word}", word))
         if (element := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]\+?=", word)) is not None:
             unsure.add(element.group(1))  # ``cmd[0]=ln``: ``$cmd`` is its element 0
         if (assigned := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?)=", word)) is not None:
@@ -1117,7 +1127,37 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
                 unsure.add(name)
         previous = word
     unsure.update(name for name, count in counts.items() if count > 1)
+    unsure.update(each for name in _hashed_names(words) for each in (f"alias {name}", name))
     return frozenset(unsure)
+
+
+_BUILTIN_RUNNERS = frozenset({"builtin", "command", "if", "elif", "while", "until", "time"})
+"""Words that run the builtin after them (``builtin hash``, ``command -p hash``, ``if hash``)."""
+
+
+def _hashed_names(words: list[str]) -> set[str]:
+    """The names each ``hash -p PATH NAME…`` among ``words`` binds to the program at ``PATH``,
+    its options read as bash reads them (:data:`~harness_memory.hooks.option_words.TABLES`:
+    ``hash -p/bin/cp c``, ``hash -lp /bin/cp c``), after ``builtin`` or ``command`` too:
+    each name then runs that program, as an alias the command defines does."""
+    names: set[str] = set()
+    command: list[str] = []
+    for word in [*words, ";"]:
+        if not _separates(word):
+            command.append(word)
+            continue
+        while command[:1] and (
+            command[0] in _BUILTIN_RUNNERS
+            or command[0].startswith("-")
+            or _ASSIGNMENT_RE.match(command[0])
+        ):
+            command = command[1:]  # ``builtin``, ``command -p``, ``X=1``
+        if command[:1] == ["hash"]:
+            read = read_options(command[1:], TABLES["hash"])
+            if any(name == "-p" for name, _, _ in read.values):
+                names.update(command[1 + at] for at in read.operands)
+        command = []
+    return names
 
 
 def _subshells_spelt(command: str) -> str:
@@ -1572,6 +1612,7 @@ class _Writes:
         "_named_at_path",
         "_operand",
         "_operands",
+        "_positional",
         "_program",
         "_redirect",
         "_run_data",
@@ -1593,6 +1634,7 @@ class _Writes:
         "folder_unknown",
         "here_text",
         "linker",
+        "named_now",
         "reading",
         "runners",
         "top_level",
@@ -1623,6 +1665,7 @@ class _Writes:
         self._named_at = 0
         self._named_at_path = 0  # how many of ``found.paths`` came before the name
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
+        self._positional: list[tuple[str, bool]] = []  # the words ``set -- …`` set as $1…
         self._said: list[str] = []  # its words as written and expanded (not git's, source's)
         self._unread_names: Counter[str] = Counter()  # base names of unread programs' words
         self._written_names: Counter[str] = Counter()  # those of ``found.written``'s words …
@@ -1652,6 +1695,7 @@ class _Writes:
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
         self._run_named = False  # the command's name is spelled with an expansion (``$(…)``)
+        self.named_now = False  # the word seen last was the command's name
 
     def in_case_pattern(self, word: str, previous: str | None) -> bool:
         """Whether the top-level ``word`` (after ``previous``) is part of a ``case``'s pattern
@@ -1677,7 +1721,7 @@ class _Writes:
         """Take the next top-level word of the command (separators included), the shell
         standing in ``base``."""
         glued, self._closed = self._closed and word in self._tails, False
-        self._base, self._known, self.reading = base, known, False
+        self._base, self._known, self.reading, self.named_now = base, known, False, False
         opened = self._words.count("(") > self._words.count(")")  # ``\( … \)`` of a find
         if self._command == "find" and (word in _FIND_OPERATORS or (word == ")" and opened)):
             self._words.append(word)
@@ -1725,7 +1769,7 @@ class _Writes:
             self._command in _OPERAND_WRITERS
             or self._command in _PLACED_OUTPUTS
             or self._command in SYNCERS
-            or self._command == "git"
+            or self._command in ("git", "set")
             or self._run_named
         ):
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
@@ -1823,6 +1867,7 @@ class _Writes:
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
+        self.named_now = True
         self._name_unread = name in self.unsure_names and f"alias {name}" in self.unsure_names
         self._name_tested = self._test
         self._run_lost = self.folder_unknown
@@ -1835,7 +1880,9 @@ class _Writes:
 
     def _built_name(self, word: str) -> bool:
         """Whether the command's name ``word`` (as the lexer gives it, quotes read) is built
-        at run time (:data:`_RUN_TIME_NAME_RE`), so it may be any program: every such name
+        at run time (:data:`_RUN_TIME_NAME_RE`) or is a path to a file the command wrote
+        before it (``cp /bin/cp tool; ./tool``, ``install /bin/cp ./t``, ``ln -s … tool``:
+        :meth:`_writes_script`), so it may be any program: every such name
         but a literal one in the shell's folder or its shell's (:data:`_SHELL_FOLDER_RE`:
         ``"$(dirname "$0")"/tool``, a program called ``tool``, judged as one so named is)
         at the top level, in a folder known here, named by no word before it (a link the
@@ -1843,8 +1890,8 @@ class _Writes:
         (``./tool`` -> ``cp``: then it may be ``cp``). ``"$(cat
         f)"/tool`` may be any program: a link in the folder ``f`` names may lead to ``cp``;
         ``bash -c '"$(dirname "$0")"/t …' bin/sh`` gives ``$0``."""
-        if not _RUN_TIME_NAME_RE.search(word):
-            return False
+        if not _RUN_TIME_NAME_RE.search(word):  # ``ln -s /bin/cp tool; ./tool``: made here
+            return "/" in word and self._writes_script(word.rstrip("/").rsplit("/", 1)[-1])
         shell = _SHELL_FOLDER_RE.match(word)
         if shell is None or not self.top_level or self.folder_unknown:
             return True
@@ -1857,6 +1904,12 @@ class _Writes:
             return True  # ``ln -s /bin/ln bin/git && "$(pwd)/bin"/git``: made by the command
         folders = [".", *(_SHELL_HOMES if "dirname" in shell.group(0) else ())]
         return any(self._linked_program(folder + rest, named=False) for folder in folders)
+
+    def _runs_unread(self, word: str) -> bool:
+        """Whether ``word``, the program a ``find`` action runs, may be any program: named
+        at run time or made by the command (:meth:`_built_name`), or a link to one the guard
+        reads under another name (``-exec ./tool …`` with ``tool`` -> ``cp``)."""
+        return self._built_name(word) or self._linked_program(word, named=False) is not None
 
     def _linked_program(self, word: str, *, named: bool = True) -> str | None:
         """The program a literal path ``word`` names (``./tool``, ``bin/x``) when it is a link
@@ -2242,10 +2295,16 @@ class _Writes:
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
         written = _operand_places(command, unpacker, operands)
+        if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
+            written.extend(_found_places(operands, self._runs_unread))
         if run_named and self._named_at_run_time(program[0], said):
             # ``$(echo cp) note.md "$(cat f)"/a.md``: any program, ``cp`` among them, may
             # write each of its words; one built at run time lands where no one can tell
             written = [(word, built) for word, built in operands if built]
+            if _POSITIONAL_RE.match(program[0]):  # ``set -- cp x "$(cat f)"/a.md; "$@"``
+                written.extend(each for each in self._positional if each[1])
+        if command == "set":
+            self._positional = _positional_set(operands) or self._positional
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
         self._note_written(command, written, operands, said)
@@ -2530,6 +2589,27 @@ def _copied_into(
     return (files[-1] if files else ""), [(file, False) for file in files[:-1]]
 
 
+_POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
+"""A command's name made of the positional parameters (``"$@"``, ``"${@}"``, ``$*``, ``$1``,
+``${@:2}``): it runs the words ``set --`` gave them."""
+_SET_VALUED = frozenset({"-o", "+o"})
+
+
+def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The words ``set`` (its ``operands``, each with whether it is built at run time) makes
+    the positional parameters: those after ``--``, or from its first word that is no option
+    (``set -e -o pipefail`` sets none; ``set -- cp x y`` and ``set cp x y`` set three)."""
+    at = 0
+    while at < len(operands):
+        word = operands[at][0]
+        if word == "--":
+            return operands[at + 1 :]
+        if not word.startswith(("-", "+")):
+            return operands[at:]
+        at += 2 if word in _SET_VALUED else 1
+    return []
+
+
 def _operand_places(
     command: str | None, unpacker: str | None, operands: list[tuple[str, bool]]
 ) -> list[tuple[str, bool]]:
@@ -2566,24 +2646,25 @@ def _operand_places(
         ][-1:]
     if command in SECOND_OPERAND_WRITERS:
         written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
-    if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
-        written = [*written, *_found_places(operands)]
     if command == "git":  # its literal words are judged as paths already
         written = [(word, built) for word, built in _git_folders(operands) if built]
     return written
 
 
-def _found_places(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+def _found_places(
+    operands: list[tuple[str, bool]], named_at_run_time: Callable[[str], bool]
+) -> list[tuple[str, bool]]:
     """The words built at run time that a ``find`` action (``-exec``, ``-execdir``, ``-ok``,
     ``-okdir``) gives a writer the guard reads (``cp``, ``tee``, ``rsync``…) or a program
-    named at run time: places it may write, as if the writer ran them itself."""
+    named at run time (``named_at_run_time``: ``$(echo cp)``, ``"$(pwd)"/tool`` or
+    ``./tool`` the command made before): places it may write, as if the writer ran them."""
     places: list[tuple[str, bool]] = []
     running: str | None = None
     for word, built in operands:
         if running is None:
             running = "" if word in _RUNNING_WORDS else None
         elif not running:
-            running = word.rsplit("/", 1)[-1] or "$"
+            running = "$" if named_at_run_time(word) else (word.rsplit("/", 1)[-1] or "$")
         elif word in (";", "+", "\\;"):
             running = None
         elif (
