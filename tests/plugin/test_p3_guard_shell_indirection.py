@@ -10,7 +10,9 @@ let it through: it read the command's name by its spelling, not as bash resolves
   writer, then ``./tool`` or ``find -exec "$(pwd)"/tool``) was read by its own name;
 - ``set -- cp …`` then ``"$@"`` (``"${@}"``, ``$@``, ``$*``) runs the words ``set`` gave;
 - ``builtin eval …``, ``command eval …`` and ``eval "$x"`` run the words or the value joined
-  (the value of an assignment was read as ``x=cp`` before a command ``note.md``).
+  (the value of an assignment was read as ``x=cp`` before a command ``note.md``);
+- ``xargs cp note.md < target`` (``-a target``, ``-I{}``) gives ``cp`` its destination from
+  the names it reads at run time: refused, saying to name the places in the command.
 
 Such a program may be any writer: each of its words built at run time is a place it may
 write, refused as ``cp``'s destination is, with the reason the guard gives for one (write to a
@@ -66,23 +68,38 @@ EVALUATED = [
     'x=\'cp note.md "$(cat target)"/a.md\'; command eval "$x"',
 ]
 """``eval`` named after what runs a builtin, and the code an assignment holds for it."""
+NAMES_XARGS_READS = [
+    "xargs cp note.md < target",
+    "xargs -a target cp note.md",
+    "xargs --arg-file=target cp note.md",
+    "cat target | xargs cp note.md",
+    "xargs -I{{}} cp note.md {{}}/a.md < target",
+    "xargs -I D cp note.md D/a.md < target",
+    "xargs -i cp note.md {{}}/a.md < target",
+    "xargs --replace cp note.md {{}}/a.md < target",
+    "sed 's|$|/a.md|' target | xargs touch",
+]
+"""``xargs`` giving a writer its written place from names it reads at run time: appended (a
+copy's destination, ``touch``'s file) or put in for ``-I``'s string."""
 LINK_TO_A_WRITER = ['find . -maxdepth 0 -exec ./tool note.md "$(cat target)"/a.md \\;']
 """``find -exec`` running a link already there to ``cp`` (``tool``), read by its own name."""
 
 
 def _prepared(where: Layout, *, with_tool: bool = False) -> None:
-    """``target`` naming the other scope's folder, ``note.md`` to copy, a ``tool`` link to
-    ``cp`` when ``with_tool``."""
+    """``target`` naming the other scope's folder, ``note.md`` to copy, ``files.txt`` listing
+    it, a ``tool`` link to ``cp`` when ``with_tool``."""
     work = where.workspace
     (work / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
     (work / "note.md").write_text("x\n", encoding="utf-8")
+    (work / "files.txt").write_text("note.md\n", encoding="utf-8")
     if with_tool:
         (work / "tool").symlink_to("/bin/cp")
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
-    "command", HASHED_NAMES + PROGRAMS_MADE_HERE + POSITIONAL_PARAMETERS + EVALUATED
+    "command",
+    HASHED_NAMES + PROGRAMS_MADE_HERE + POSITIONAL_PARAMETERS + EVALUATED + NAMES_XARGS_READS,
 )
 def test_p3_a_writer_reached_indirectly_writing_a_place_built_at_run_time_is_refused(
     where: Layout, harness: str, command: str
@@ -114,9 +131,15 @@ def test_p3_find_running_a_link_to_a_writer_is_refused(
         ("x='cp note.md copy.md'; eval \"$x\"", "copy.md"),
         ("builtin eval cp note.md {root}/{own}/a.md", "{root}/{own}/a.md"),
         ("find . -maxdepth 1 -name note.md -exec grep -l x {{}} + > hits.txt", "hits.txt"),
+        ("xargs grep -l x < files.txt > hits.txt", "hits.txt"),
+        ("xargs -a files.txt grep -c x > counts.txt", "counts.txt"),
+        ("find . -name note.md -print0 | xargs -0 grep -l x > hits.txt", "hits.txt"),
+        ("xargs -I{{}} cp {{}} copy.md < files.txt", "copy.md"),
+        ("xargs cp -t {root}/{own} < files.txt", "{root}/{own}/note.md"),
+        ("find . -name copy.md -print0 | xargs -0 rm -f; cp note.md copy.md", "copy.md"),
     ],
 )
-def test_p3_everyday_hash_set_eval_and_find_exec_pass(
+def test_p3_everyday_hash_set_eval_xargs_and_find_exec_pass(
     where: Layout, harness: str, command: str, place: str
 ) -> None:
     """Their places are literal: the Workspace and the Session's own scope pass, and bash

@@ -186,6 +186,8 @@ class ShellPaths:
     an operand of a file-writing command: :data:`WRITERS`) whose place the shell builds at
     run time from what this cannot read (``$(…)``, a backquote, a variable set from one or
     unset, a relative path after a ``cd`` into such a folder): where they land cannot be known.
+    ``fed`` holds each ``xargs`` handing a writer the guard reads the places it writes from
+    the names it reads at run time (:func:`_fed_places`: ``xargs cp note.md < list``).
     ``over_scan`` is True when a glob read more folder entries than :data:`GLOB_SCAN_CAP`.
     ``moved`` holds the absolute paths a command renaming what it names takes as operands
     (``mv ~ /tmp/x``; not its destination, which it moves things into), and ``swept`` those a
@@ -248,6 +250,7 @@ class ShellPaths:
         "built",
         "configured",
         "derived",
+        "fed",
         "linked_programs",
         "linker",
         "links",
@@ -281,6 +284,7 @@ class ShellPaths:
         self.undecided: list[str] = []
         self.unanchored: list[str] = []
         self.written_at_run_time: list[str] = []
+        self.fed: list[str] = []
         self.moved: list[str] = []
         self.swept: list[str] = []
         self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
@@ -313,6 +317,7 @@ class ShellPaths:
         self.derived.extend(inner.derived)
         self.built.extend(inner.built)
         self.written_at_run_time.extend(inner.written_at_run_time)
+        self.fed.extend(inner.fed)
         self.moved.extend(inner.moved)
         self.swept.extend(inner.swept)
         self.sifted.extend(inner.sifted)
@@ -1769,7 +1774,7 @@ class _Writes:
             self._command in _OPERAND_WRITERS
             or self._command in _PLACED_OUTPUTS
             or self._command in SYNCERS
-            or self._command in ("git", "set")
+            or self._command in ("git", "set", "xargs")
             or self._run_named
         ):
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
@@ -2305,6 +2310,8 @@ class _Writes:
                 written.extend(each for each in self._positional if each[1])
         if command == "set":
             self._positional = _positional_set(operands) or self._positional
+        if command == "xargs":
+            self._found.fed.extend(_fed_places(operands))
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
         self._note_written(command, written, operands, said)
@@ -2608,6 +2615,38 @@ def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
             return operands[at:]
         at += 2 if word in _SET_VALUED else 1
     return []
+
+
+_FED_WRITERS = DESTINATION_WRITERS | {"tee", "touch", "truncate"}
+"""The writers whose written place ``xargs`` may append from what it reads: a copy's, move's or
+link's destination, a file ``tee``, ``touch`` or ``truncate`` makes. (A remover, ``sed -i``
+take away or change only files the names already reach: ``find … | xargs -0 rm -f`` stays
+fenced by the harness's sandbox, as the harness README says.)"""
+
+
+def _fed_places(operands: list[tuple[str, bool]]) -> list[str]:
+    """The places an ``xargs`` (its ``operands``, read by its own option table) makes the
+    writer it runs write from the names it reads at run time (standard input, ``-a FILE``),
+    each shown as ``xargs WRITER … PLACE``: with ``-I R``/``-i``/``--replace`` each place the
+    writer's own words give it holding ``R`` (``{}``); without, the name it appends, when that
+    is the writer's written place (:data:`_FED_WRITERS`; ``cp -t DIR``: none)."""
+    words = [word for word, _ in operands]
+    read = read_options(words, TABLES["xargs"])
+    if not read.operands:
+        return []
+    at = read.operands[0]
+    writer, run = words[at].rsplit("/", 1)[-1], operands[at + 1 :]
+    shown = " ".join(words[at:])
+    replacing = [value or "{}" for name, _, value in read.values if name in ("-I", "--replace")]
+    if read.flags & {"i", "--replace"}:
+        replacing.append("")  # ``-i`` with its value glued (or ``{}``): any word may hold it
+    places = _operand_places(writer, None, run)
+    if replacing:
+        return [f"xargs {shown}" for word, _ in places if any(r in word for r in replacing)]
+    targeted = _option_values(writer, run, ("-t", "--target-directory"))
+    if writer not in _FED_WRITERS or (writer in DESTINATION_WRITERS and targeted):
+        return []
+    return [f"xargs {shown} …"]
 
 
 def _operand_places(
