@@ -12,7 +12,9 @@ let it through: it read the command's name by its spelling, not as bash resolves
 - ``builtin eval …``, ``command eval …`` and ``eval "$x"`` run the words or the value joined
   (the value of an assignment was read as ``x=cp`` before a command ``note.md``);
 - ``xargs cp note.md < target`` (``-a target``, ``-I{}``) gives ``cp`` its destination from
-  the names it reads at run time: refused, saying to name the places in the command.
+  the names it reads at run time: refused, saying to name the places in the command;
+- a backup ``sed -i'notes/new-*'`` keeps lands where its suffix puts it (the names a backup
+  takes in the own scope: ``test_p3_guard_unaddressable_names.py``).
 
 Such a program may be any writer: each of its words built at run time is a place it may
 write, refused as ``cp``'s destination is, with the reason the guard gives for one (write to a
@@ -81,6 +83,13 @@ NAMES_XARGS_READS = [
 ]
 """``xargs`` giving a writer its written place from names it reads at run time: appended (a
 copy's destination, ``touch``'s file) or put in for ``-I``'s string."""
+BACKUPS_ELSEWHERE = [
+    "sed -i'notes/new-*' s/x/y/ note.md",
+    "perl -i'notes/new-*' -pe s/x/y/ note.md",
+    "cp note.md {root}/{own}/a.md; cd {root}/{own} && sed -i'../{other}/*' s/x/y/ a.md",
+]
+"""A backup ``sed -i``/``perl -i`` keeps where its suffix's ``*`` puts the file's name: through
+the Workspace's link, or up from the own scope, into the other scope."""
 LINK_TO_A_WRITER = ['find . -maxdepth 0 -exec ./tool note.md "$(cat target)"/a.md \\;']
 """``find -exec`` running a link already there to ``cp`` (``tool``), read by its own name."""
 
@@ -99,7 +108,12 @@ def _prepared(where: Layout, *, with_tool: bool = False) -> None:
 @pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     "command",
-    HASHED_NAMES + PROGRAMS_MADE_HERE + POSITIONAL_PARAMETERS + EVALUATED + NAMES_XARGS_READS,
+    HASHED_NAMES
+    + PROGRAMS_MADE_HERE
+    + POSITIONAL_PARAMETERS
+    + EVALUATED
+    + NAMES_XARGS_READS
+    + BACKUPS_ELSEWHERE,
 )
 def test_p3_a_writer_reached_indirectly_writing_a_place_built_at_run_time_is_refused(
     where: Layout, harness: str, command: str

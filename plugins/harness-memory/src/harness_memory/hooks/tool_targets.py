@@ -67,7 +67,13 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
-from harness_memory.hooks.in_place import edited_files, sed_prints_only, sed_written_files
+from harness_memory.hooks.in_place import (
+    backup_name,
+    backup_suffix,
+    edited_files,
+    sed_prints_only,
+    sed_written_files,
+)
 from harness_memory.hooks.link_texts import (
     link_text,
     links_by_arguments,
@@ -2314,7 +2320,9 @@ class _Writes:
             self._found.fed.extend(_fed_places(operands))
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
+        named_before = len(self._found.named)  # a backup is of a file there before the writer
         self._note_written(command, written, operands, said)
+        self._note_backups(command or "", operands, written, named_before)
         if command == "sed":
             self._note_sed_files(operands, said)
         if command == "find" and self.linker is None and _RUNNING_WORDS & set(said[::2]):
@@ -2393,6 +2401,73 @@ class _Writes:
                     self._environ,
                     lost=self._run_lost,
                 )
+
+    def _is_there(self, name: str, named_before: int) -> bool:
+        """Whether the file ``name`` (literal, from the shell's folder) may be there when the
+        command reaches it: on the disk now, or named by a write before (the first
+        ``named_before`` of ``found.named``), so a writer keeping backups keeps one of it."""
+        path = _tilde(name, self._environ)
+        path = os.path.normpath(path if path.startswith("/") else f"{self._base}/{path}")
+        named = (os.path.normpath(each) for each in self._found.named[:named_before])
+        return "$" in name or "`" in name or os.path.lexists(path) or path in named
+
+    def _backup_settings(self) -> tuple[str, str]:
+        """The backup suffix and kind the coreutils writers read from the environment, as
+        the command set them (``SIMPLE_BACKUP_SUFFIX``, ``VERSION_CONTROL``), or ""."""
+        names = ("SIMPLE_BACKUP_SUFFIX", "VERSION_CONTROL")
+        suffix, control = (
+            self._assigned.get(name)
+            or self._exported.get(name)
+            or self._known.get(name)
+            or self._environ.get(name)
+            or ""
+            for name in names
+        )
+        return suffix, control
+
+    def _note_backups(
+        self,
+        command: str,
+        operands: list[tuple[str, bool]],
+        written: list[tuple[str, bool]],
+        named_before: int,
+    ) -> None:
+        """Judge each backup the command keeps of a file it replaces as a written path and a
+        name it leaves (K-7: ``a.md~`` in a scope is a file the service cannot address), one
+        built at run time as such a place: ``sed -i.bak``/``perl -i.bak`` of each file it
+        edits (:func:`~harness_memory.hooks.in_place.backup_suffix`), ``cp -b``'s (``mv``,
+        ``ln``, ``install``: :func:`_backup_suffix`) of its destination, or of each name a
+        source takes in a destination folder, when that file may be there (:meth:`_is_there`,
+        among the first ``named_before`` names the command writes: a new file has no backup)."""
+        if command in IN_PLACE_EDITORS and (edited := backup_suffix(command, operands)):
+            suffix, by = edited
+            backups = [(backup_name(file, suffix), built or by) for file, built in written]
+        elif written and (kept := _backup_suffix(command, operands, self._backup_settings())):
+            suffix, by = kept
+            folder, sources = _copied_into(command, operands)
+            place = _tilde(folder, self._environ)
+            if place.endswith("/") or (Path(self._base) / place).is_dir():
+                replaced = [(f"{place.rstrip('/')}/{PurePath(src).name}", built)
+                            for src, built in sources]  # fmt: skip
+            else:
+                replaced = written[-1:]
+            backups = [
+                (name + suffix, built or by)
+                for name, built in replaced
+                if self._is_there(name, named_before)
+            ]
+        else:
+            return
+        for name, built in backups:
+            if built or "$" in name or "`" in name:
+                self._found.written_at_run_time.append(name)
+                continue
+            path = _tilde(name, self._environ)
+            path = path if path.startswith("/") else f"{self._base}/{path}"
+            self._found.paths.append(path)
+            self._found.paths.extend(followed(path, self._found.links)[0])
+            self._found.written.extend([name, path])
+            self._note_named(name)
 
     def _note_sed_files(self, operands: list[tuple[str, bool]], said: list[str]) -> None:
         """Judge the files a ``sed``'s scripts write (``w FILE``, ``s///w FILE``:
@@ -2571,6 +2646,34 @@ class _Writes:
             self._found.written.append(f"{place.rstrip('/')}/{name}")
             if "$" not in name and "`" not in name:
                 self._note_named(f"{place.rstrip('/')}/{name}")
+
+
+_KEEPING_NONE = frozenset({"none", "off"})
+_NUMBERED = frozenset({"numbered", "t"})
+
+
+def _backup_suffix(
+    command: str, operands: list[tuple[str, bool]], settings: tuple[str, str]
+) -> tuple[str, bool] | None:
+    """The suffix a :data:`DESTINATION_WRITERS` command (``cp``, ``mv``, ``ln``, ``install``;
+    its options read by its own table) gives the backup of a file it replaces, with whether
+    it is built at run time; None when it keeps none. It keeps one with ``-b``,
+    ``--backup[=KIND]`` or ``-S SUFFIX`` (which implies it; coreutils 9): ``.~1~`` when
+    numbered (``--backup=t``, else ``settings``' ``VERSION_CONTROL``), else ``-S``'s suffix,
+    ``settings``' ``SIMPLE_BACKUP_SUFFIX`` or ``~``."""
+    if command not in DESTINATION_WRITERS or command == "rsync":
+        return None
+    read = read_options([word for word, _ in operands], table_for(command))
+    values = {
+        name: (value, operands[at][1]) for name, at, value in read.values if at < len(operands)
+    }
+    keeps = read.flags & {"b", "--backup"} or values.keys() & {"--backup", "-S", "--suffix"}
+    kind = values.get("--backup", (settings[1], False))[0]
+    if not keeps or kind in _KEEPING_NONE:
+        return None
+    if kind in _NUMBERED:
+        return (".~1~", False)
+    return values.get("-S") or values.get("--suffix") or (settings[0] or "~", False)
 
 
 def _copied_into(
