@@ -2012,7 +2012,7 @@ class _Writes:
         options = PROGRAM_OPTIONS.get(self._command or "", ())
         name = word.partition("=")[0]
         shortened = name not in _WHOLE_NAMES and any(_abbreviates(name, o) for o in options)
-        if word.startswith(options) or shortened:
+        if word.startswith(options) or shortened or _bundles(self._command or "", word, options):
             self._found.programs.append(f"{self._command} {word}")
         naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
         if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
@@ -3175,6 +3175,17 @@ def _option_values(
     words = [word for word, _ in operands]
     values = option_values(words, table_for(command or ""), options)
     return [(value, operands[at][1]) for at, value in values if at < len(operands)]
+
+
+def _bundles(command: str, word: str, options: tuple[str, ...]) -> bool:
+    """Whether ``word`` is a bundle of ``command``'s short flags holding one of its short
+    ``options`` (read by its own table, :func:`~harness_memory.hooks.option_words.
+    read_options`): ``hash -lp PATH``, ``curl -sK FILE``, ``rsync -ave CMD``."""
+    short = tuple(option for option in options if len(option) == 2)
+    if not short or not word.startswith("-") or word.startswith("--"):
+        return False
+    read = read_options([word], table_for(command), short)
+    return any(name in short for name, _, _ in read.values)
 
 
 def _abbreviates(name: str, option: str) -> bool:
