@@ -59,6 +59,7 @@ POSITIONAL_PARAMETERS = [
     'set -- cp note.md "$(cat target)"/a.md; $@',
     'set -- cp note.md "$(cat target)"/a.md; $*',
     'set cp note.md "$(cat target)"/a.md; env "$@"',
+    'f() {{ set -- cp note.md "$(cat target)"/a.md; "$@"; }}; f',
 ]
 """The positional parameters run as a command: the words ``set`` gave them."""
 EVALUATED = [
@@ -80,9 +81,14 @@ NAMES_XARGS_READS = [
     "xargs -i cp note.md {{}}/a.md < target",
     "xargs --replace cp note.md {{}}/a.md < target",
     "sed 's|$|/a.md|' target | xargs touch",
+    "xargs env cp note.md < target",
+    "xargs nice -n 1 cp note.md < target",
+    "xargs /bin/cp note.md < target",
+    "xargs -I{{}} sh -c 'cp note.md {{}}/a.md' < target",
 ]
 """``xargs`` giving a writer its written place from names it reads at run time: appended (a
-copy's destination, ``touch``'s file) or put in for ``-I``'s string."""
+copy's destination, ``touch``'s file) or put in for ``-I``'s string (in a shell's text too),
+the writer after a wrapper (``env``, ``nice -n 1``) or by its path."""
 BACKUPS_ELSEWHERE = [
     "sed -i'notes/new-*' s/x/y/ note.md",
     "perl -i'notes/new-*' -pe s/x/y/ note.md",
@@ -149,6 +155,8 @@ def test_p3_find_running_a_link_to_a_writer_is_refused(
         ("xargs -a files.txt grep -c x > counts.txt", "counts.txt"),
         ("find . -name note.md -print0 | xargs -0 grep -l x > hits.txt", "hits.txt"),
         ("xargs -I{{}} cp {{}} copy.md < files.txt", "copy.md"),
+        ("xargs -I{{}} sh -c 'grep -c x {{}} > count.txt' < files.txt", "count.txt"),
+        ('f() {{ echo + "$*"; "$@"; }}; f cp note.md copy.md', "copy.md"),
         ("xargs cp -t {root}/{own} < files.txt", "{root}/{own}/note.md"),
         ("find . -name copy.md -print0 | xargs -0 rm -f; cp note.md copy.md", "copy.md"),
     ],

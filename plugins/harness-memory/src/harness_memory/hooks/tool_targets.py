@@ -1064,10 +1064,12 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
     """``words`` with each command of a function's body that runs its arguments (``f() {
     "$@"; }``, ``function run { echo "+ $*"; "$@"; }``: :data:`_ARGUMENTS_RUN`) spelt ``:``
     (it runs nothing where the function is defined), and the names of those functions: a
-    call runs its arguments (``run make`` runs ``make``), read as a wrapper's are."""
+    call runs its arguments (``run make`` runs ``make``), read as a wrapper's are. A body that
+    sets its own (``f() { set -- cp x "$(cat t)"/a.md; "$@"; }``) runs those: kept as is."""
     out = list(words)
     runners: set[str] = set()
     stack: list[tuple[str, int]] = []  # the functions whose body is open, at which depth
+    setting: set[int] = set()  # the depths of those whose body ran ``set``
     depth = 0
     previous = ";"
     for at, word in enumerate(words):
@@ -1078,9 +1080,16 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
                 stack.append((name, depth))
         elif word == "}" and depth:
             if stack and stack[-1][1] == depth:
-                stack.pop()
+                setting.discard(stack.pop()[1])
             depth -= 1
-        elif stack and word in _ARGUMENTS_RUN and (previous in _SEPARATORS or previous == "{"):
+        elif word == "set" and stack and (previous in _SEPARATORS or previous == "{"):
+            setting.add(stack[-1][1])
+        elif (
+            stack
+            and word in _ARGUMENTS_RUN
+            and (previous in _SEPARATORS or previous == "{")
+            and stack[-1][1] not in setting
+        ):
             out[at] = ":"
             runners.add(stack[-1][0])
         previous = word
@@ -2737,19 +2746,58 @@ def _fed_places(operands: list[tuple[str, bool]]) -> list[str]:
     read = read_options(words, TABLES["xargs"])
     if not read.operands:
         return []
-    at = read.operands[0]
+    shown = " ".join(words[read.operands[0] :])
+    at = _past_wrappers(words, read.operands[0])
+    if at >= len(words):
+        return []
     writer, run = words[at].rsplit("/", 1)[-1], operands[at + 1 :]
-    shown = " ".join(words[at:])
     replacing = [value or "{}" for name, _, value in read.values if name in ("-I", "--replace")]
     if read.flags & {"i", "--replace"}:
         replacing.append("")  # ``-i`` with its value glued (or ``{}``): any word may hold it
     places = _operand_places(writer, None, run)
+    if writer in STARTUP_SHELLS:  # ``xargs -I{} sh -c 'cp x {}/a.md'``: what its text writes
+        places = [(word, True) for word, _ in run if _fed_text_writes(word, replacing)]
     if replacing:
         return [f"xargs {shown}" for word, _ in places if any(r in word for r in replacing)]
     targeted = _option_values(writer, run, ("-t", "--target-directory"))
     if writer not in _FED_WRITERS or (writer in DESTINATION_WRITERS and targeted):
         return []
     return [f"xargs {shown} …"]
+
+
+def _fed_text_writes(text: str, replacing: list[str]) -> bool:
+    """Whether a shell's command ``text`` that ``xargs`` runs with each of ``replacing`` put
+    in for a name it reads (``-I{}``) writes a place so built (read as one built at run
+    time: ``cp x {}/a.md`` does, ``grep -c x {} > n.txt`` does not); any text holding one
+    when the string is not known (``-i`` with its value glued)."""
+    if "" in replacing:
+        return any(char.isspace() for char in text)
+    held = [each for each in replacing if each in text]
+    if not held:
+        return False
+    for each in held:
+        text = text.replace(each, '"$(:)"')
+    return bool(shell_paths(text, "/", {}, _depth=_INNER_DEPTH - 1).written_at_run_time)
+
+
+def _past_wrappers(words: list[str], at: int) -> int:
+    """Where the program a command runs is named among ``words`` from ``at``, past the
+    wrappers before it (:data:`_WRAPPERS`: ``env X=1``, ``nice -n 1``, ``timeout 5``,
+    ``sudo -u u``), their options, their options' arguments and leading operands."""
+    wrapper = ""
+    skip = leading = 0
+    while at < len(words):
+        word, name = words[at], words[at].rsplit("/", 1)[-1]
+        if skip or leading:
+            skip, leading = 0, max(0, leading - (not skip))
+        elif name in _WRAPPERS:
+            wrapper, leading = name, _WRAPPER_OPERANDS.get(name, 0)
+        elif word.startswith("-"):
+            skip = int(word in _WRAPPER_ARGUMENTS.get(wrapper, frozenset()))
+        elif not (wrapper and (_ASSIGNMENT_RE.match(word) or _DURATION_RE.match(word))):
+            return at
+        at += 1
+    return at
 
 
 def _operand_places(
