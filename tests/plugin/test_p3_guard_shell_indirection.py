@@ -48,6 +48,8 @@ PROGRAMS_MADE_HERE = [
     'cp /bin/cp tool; ./tool note.md "$(cat target)"/a.md',
     'install /bin/cp ./t; ./t note.md "$(cat target)"/a.md',
     'mkdir -p b && cp /bin/cp b/x && b/x note.md "$(cat target)"/a.md',
+    'cp /bin/cp tool; $PWD/tool note.md "$(cat target)"/a.md',
+    "cp /bin/cp tool; bash -c './tool note.md \"$(cat target)\"/a.md'",
     'ln -s /bin/cp tool; find . -maxdepth 0 -exec "$(pwd)"/tool note.md "$(cat target)"/a.md \\;',
     'cp /bin/cp tool; find . -maxdepth 0 -exec "$(pwd)"/tool note.md "$(cat target)"/a.md \\;',
     'cp /bin/cp tool; find . -maxdepth 0 -exec ./tool note.md "$(cat target)"/a.md \\;',

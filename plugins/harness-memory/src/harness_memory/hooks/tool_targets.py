@@ -370,7 +370,7 @@ def shell_paths(
     _lost: bool = False,
     _budget: _ScanBudget | None = None,
     _links: Mapping[str, MadeLink] | None = None,
-    _linker: tuple[str, str] | None = None,
+    _outer: _Writes | None = None,
 ) -> ShellPaths:
     """Every path ``command`` names, read as bash run in ``cwd`` with ``environ``.
 
@@ -385,8 +385,8 @@ def shell_paths(
     here, command, environ = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
     words = _loops_run_twice(_shell_words(command))
     found, tails = _found_for(command, _budget, _links)
-    writes = _Writes(found, tails, environ, cd_data=_lost)
-    writes.linker, writes.code_variable = _linker, _code_variable(command, _depth)
+    writes = _Writes(found, tails, environ, cd_data=_lost, outer=_outer)
+    writes.code_variable = _code_variable(command, _depth)
     writes.here_text = "\n".join(text for text, _ in here.texts)  # an interpreter's code too
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
@@ -420,7 +420,7 @@ def shell_paths(
         evaluating, inner = _evaluated(evaluating, word, previous, named=writes.named_now)
         inner += _code_in(word)
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
-        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, linker=writes.linker)
+        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
         into = _entered_at((found, writes), words, at, previous, chdir=chdir, shell=shell)
         if into is not None:  # a cd (or env -C) into a folder, known only at run time or not
@@ -438,7 +438,7 @@ def shell_paths(
     writes.end()
     inside.end()
     evaluated = [" ".join(evaluating or [])]
-    _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, linker=writes.linker)
+    _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
 
@@ -875,11 +875,12 @@ def _read_inner(
     *,
     depth: int,
     lost: bool,
-    linker: tuple[str, str] | None = None,
+    outer: _Writes,
 ) -> None:
     """Add what each of ``texts`` (a command another shell or ``eval`` runs, standing in
-    ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep; ``linker``: a
-    program that may make links ran before it (``python3 mk.py && bash -c '…'``)."""
+    ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep, read after what
+    ``outer`` (the command holding it) did: a program that may make links ran before it
+    (``python3 mk.py && bash -c '…'``), a file it wrote (``cp /bin/cp t; bash -c './t …'``)."""
     for text in texts:
         if depth < _INNER_DEPTH and text.strip():
             inner = shell_paths(
@@ -890,7 +891,7 @@ def _read_inner(
                 _lost=lost,
                 _budget=found.budget,
                 _links=found.links,
-                _linker=linker,
+                _outer=outer,
             )
             found.take(inner)
 
@@ -1655,6 +1656,7 @@ class _Writes:
         "here_text",
         "linker",
         "named_now",
+        "outer",
         "reading",
         "runners",
         "top_level",
@@ -1668,10 +1670,13 @@ class _Writes:
         environ: Mapping[str, str],
         *,
         cd_data: bool = False,
+        outer: _Writes | None = None,
     ) -> None:
         self._found = found
         self._cd_data = cd_data  # a cd went into a folder read from data (:func:`_named_folder`)
-        self.linker: tuple[str, str] | None = None  # a program that may make links, ran already
+        self.outer = outer  # the command this one is read inside (``bash -c '…'``)
+        # a program that may make links, ran already (in ``outer`` too)
+        self.linker: tuple[str, str] | None = None if outer is None else outer.linker
         self.code_variable = False  # the text is one variable ``eval`` runs as code
         self.here_text = ""  # the command's here-documents' bodies
         self._tails = tails
@@ -1911,7 +1916,7 @@ class _Writes:
         f)"/tool`` may be any program: a link in the folder ``f`` names may lead to ``cp``;
         ``bash -c '"$(dirname "$0")"/t …' bin/sh`` gives ``$0``."""
         if not _RUN_TIME_NAME_RE.search(word):  # ``ln -s /bin/cp tool; ./tool``: made here
-            return "/" in word and self._writes_script(word.rstrip("/").rsplit("/", 1)[-1])
+            return "/" in word and self.wrote(word.rstrip("/").rsplit("/", 1)[-1])
         shell = _SHELL_FOLDER_RE.match(word)
         if shell is None or not self.top_level or self.folder_unknown:
             return True
@@ -2203,6 +2208,11 @@ class _Writes:
         if self.top_level:
             return True  # ``$(npm bin)/eslint``, ``$(echo ln -s … --suffix=)/git``: any program
         return any(word not in self._tails and word != "$" for word in said[::2])
+
+    def wrote(self, name: str) -> bool:
+        """Whether the command so far, or one it is read inside (``bash -c '…'``), writes a
+        file called ``name`` by a writer the guard reads (:meth:`_writes_script`)."""
+        return self._writes_script(name) or (self.outer is not None and self.outer.wrote(name))
 
     def _writes_script(self, name: str) -> bool:
         """Whether the command so far writes a file called ``name`` (a script's base name) by
