@@ -337,12 +337,14 @@ def test_p3_gemini_shell_commands_are_judged_in_the_folder_they_run_in(
 
 
 NOT_SEEN = [
-    "xargs -I{{}} cp note.md {{}}/a.md < target",
+    "python3 -c \"import shutil; shutil.copy('note.md', open('target').read().strip() + '/a.md')\"",
     "sh ./write-note.sh",
 ]
 """What the install output and the README's harness table say the guard does not cover
 (``harness_memory.installers.guard_gaps``): a path a program the command starts builds at run
-time (``xargs``), a file written by a program the command starts (a script)."""
+time (``python -c`` reading a file), a file written by a program the command starts (a
+script). (``xargs -I{} cp note.md {}/a.md < target`` was one; it is refused now:
+``test_p3_guard_shell_indirection.py``.)"""
 
 
 @pytest.mark.parametrize("harness", list(SHELL))

@@ -19,7 +19,7 @@ is read as before (``git commit -m "$(cat msg)"``, ``make -j$(nproc)``, ``kill $
 ``cd "$(git rev-parse --show-toplevel)"``), and ``$(mktemp)``, ``$(date +%F)``, ``$(nproc)``
 and their kin are read as what they print (a new name in ``$TMPDIR``, one name). Each refused
 form is then run by bash, which writes into the other scope: the gap was real. What stays open
-(``docs/security.md``): a path a program builds (``xargs -I{} cp … {}/a.md``, a script).
+(``docs/security.md``): a path a program builds (``python3 -c`` reading a file, a script).
 """
 
 from __future__ import annotations

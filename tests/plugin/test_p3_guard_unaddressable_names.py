@@ -9,7 +9,10 @@ tool's path (Claude Code's ``Write``/``Edit``, Codex CLI's ``apply_patch``, Gemi
 ``touch``, ``cp``'s destination or the name a file takes in it) in a scope the Session may
 write are held to K-7: refused with the rule and a name that works. Bash then really writes the
 refused name, one no scope file rule accepts; ``MEMORY.md``, ``Deploy notes.md``, a CJK name
-and ``rm`` of such a file pass.
+and ``rm`` of such a file pass. The backup a writer keeps of a file it replaces in a scope
+(``sed -i.bak``, ``perl -pi.bak``, ``cp -b``/``-S``/``--backup``, ``mv -b``, ``install -b``,
+``SIMPLE_BACKUP_SUFFIX``, ``VERSION_CONTROL``) is such a name too (``MEMORY.md~``); one the
+service addresses (``sed -i'old-*'``, ``-S .old.md``) passes, as does a new file's copy.
 """
 
 from __future__ import annotations
@@ -115,6 +118,19 @@ SHELL_WRITES = [
     ("cd {root}/{own} && grep -v old MEMORY.md > MEMORY.md.tmp", "MEMORY.md.tmp"),
     ("cd {root}/{own} && echo x > a.tmp && mv a.tmp UPPER.MD", "UPPER.MD"),
     ("cd {root}/{own} && echo x > a.tmp && mv a.tmp a.md && rm a.md && echo y > a.tmp", "a.tmp"),
+    # a backup of a file replaced in the scope, kept under a name with a suffix after its own
+    ("sed -i.bak s/old/new/ {root}/{own}/MEMORY.md", "MEMORY.md.bak"),
+    ("cd {root}/{own} && sed --in-place=.orig s/old/new/ MEMORY.md", "MEMORY.md.orig"),
+    ("perl -pi.bak -e s/old/new/ {root}/{own}/MEMORY.md", "MEMORY.md.bak"),
+    ("cp -b note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    ("cp -S .bak note.md {root}/{own}/MEMORY.md", "MEMORY.md.bak"),
+    ("cp --backup=numbered note.md {root}/{own}/MEMORY.md", "MEMORY.md.~1~"),
+    ("SIMPLE_BACKUP_SUFFIX=.old cp -b note.md {root}/{own}/MEMORY.md", "MEMORY.md.old"),
+    ("VERSION_CONTROL=t cp -b note.md {root}/{own}/MEMORY.md", "MEMORY.md.~1~"),
+    ("cp note.md {root}/{own}/MEMORY.md; cp -b note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    ("cp -b {root}/{own}/MEMORY.md {root}/user/", "MEMORY.md~"),
+    ("mv -b note.txt {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    ("install -b -m 644 note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
 ]
 """Each was let through: bash wrote a file no route of the service can address."""
 
@@ -160,6 +176,13 @@ def test_p3_a_shell_write_of_a_name_the_service_cannot_address_is_refused(
         ("cp -S .bak -b note.md {root}/{own}/", "{root}/{own}/note.md"),
         ("rsync -a --chmod F644 note.md {root}/{own}/", "{root}/{own}/note.md"),
         ("pax -rw note.md {root}/{own}", "{root}/{own}/note.md"),
+        # a backup under a name the service addresses, of a file outside memory, or none
+        ("cd {root}/{own} && sed -i'old-*' s/old/new/ MEMORY.md", "{root}/{own}/old-MEMORY.md"),
+        ("cp -b -S .old.md note.md {root}/{own}/MEMORY.md", "{root}/{own}/MEMORY.md.old.md"),
+        ("cp -b note.md {root}/{own}/new.md", "{root}/{own}/new.md"),
+        ("cp --backup=none note.md {root}/{own}/MEMORY.md", "{root}/{own}/MEMORY.md"),
+        ("sed -i.bak s/x/y/ note.md", "note.md.bak"),
+        ("cp note.md copy.md; cp -b note.md copy.md", "copy.md~"),
         # a temporary name moved onto its own in the same command
         (
             "cd {root}/{own} && grep -v old MEMORY.md > MEMORY.md.tmp"

@@ -87,6 +87,9 @@ UNREAD_PROGRAMS_NAMING_MEMORY = [
     'printf -v PATH %s ".:$PATH"; D=agents/coder/agent_state/memory K={other} ls',
     'read PATH <<< ".:/usr/bin:/bin"; D=agents/coder/agent_state/memory K={other} ls',
     "hash -p ./w2.sh ls; D=agents/coder/agent_state/memory K={other} ls",
+    # the option in a bundle of flags, as the program's own parser reads it
+    "hash -lp ./w2.sh ls; D=agents/coder/agent_state/memory K={other} ls",
+    "D=agents/coder/agent_state/memory K={other} curl -sK cfg",
     "BASH_ENV=./w2.sh D=agents/coder/agent_state/memory K={other} bash -c :",
     "export BASH_ENV=./w2.sh D=agents/coder/agent_state/memory K={other}; bash -c :",
     "TAR_OPTIONS='--checkpoint=1 --checkpoint-action=exec=./w2.sh'"

@@ -258,6 +258,8 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
     for found in read:
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
+        if (reason := _fed_refusal(found)) is not None:
+            return reason
         if (reason := _moved_home_refusal(found, roots, records)) is not None:
             return reason
         if (reason := _folder_writer_refusal(found)) is not None:
@@ -961,6 +963,22 @@ def _run_time_refusal(
                 "memory files by their literal path inside the user scope or this Session's "
                 "Workspace scope"
             )
+    return None
+
+
+def _fed_refusal(found: ShellPaths) -> str | None:
+    """The refusal of an ``xargs`` giving a writer its written places from names it reads at
+    run time (``ShellPaths.fed``: ``xargs cp note.md < list``, ``xargs -I{} cp x {}/a.md``);
+    None when the command has none."""
+    for fed in found.fed:
+        return (
+            f"{REFUSAL_PREFIX}the command's xargs gives a writer the places it writes from "
+            f"names it reads at run time ({_shown(fed)}: standard input, -a FILE, -I {{}}); "
+            "where they land cannot be known before the command runs, and it could be "
+            "another Workspace's memory scope. Name the places in the command (a literal "
+            "path, a for loop over a glob), or print the list first and write to the paths "
+            "it printed"
+        )
     return None
 
 

@@ -25,6 +25,8 @@ from collections.abc import Collection
 __all__ = [
     "SedScript",
     "SedWords",
+    "backup_name",
+    "backup_suffix",
     "edited_files",
     "read_sed_script",
     "sed_prints_only",
@@ -79,6 +81,39 @@ def edited_files(command: str, operands: list[tuple[str, bool]]) -> list[tuple[s
             continue
         plain.append((word, built))
     return plain if scripted else plain[1:]
+
+
+def backup_suffix(command: str, operands: list[tuple[str, bool]]) -> tuple[str, bool] | None:
+    """The backup suffix ``command`` (``sed`` or ``perl``, given ``-i``) keeps each file it
+    edits under, with whether it is built at run time: ``-i[SUFFIX]`` (the rest of its
+    bundle: ``-i.bak``, ``-pi.orig``), ``sed --in-place=SUFFIX`` (shortened too); None when
+    it keeps none (``-i`` alone, no ``-i``). The last one given counts, as for the programs."""
+    taking, glued = _TAKING.get(command, frozenset()), _GLUED.get(command, frozenset())
+    suffix: tuple[str, bool] | None = None
+    skip = False
+    for word, built in operands:
+        if skip or word == "--" or not word.startswith("-") or len(word) < 2:
+            skip = False
+            continue
+        if word.startswith("--"):
+            name, equals, value = word.partition("=")
+            if command == "sed" and len(name) > 4 and "--in-place".startswith(name):
+                suffix = (value, built) if equals else None
+            long = [option for option in _LONG_TAKING.get(command, ()) if option.startswith(name)]
+            skip = bool(long) and len(name) > 2 and not equals
+            continue
+        letter, rest = _first_taking(word[1:], taking, glued)
+        if letter == "i":
+            suffix = (rest, built)
+        skip = letter in taking and not rest
+    return suffix if suffix is not None and suffix[0] else None
+
+
+def backup_name(file: str, suffix: str) -> str:
+    """The name ``sed -i`` and ``perl -i`` keep ``file`` (as given, from the shell's folder)
+    under with ``suffix``: the suffix with each ``*`` the file's name as given (``-i'old/*'``
+    keeps ``old/notes/a.md`` for ``notes/a.md``), else the name with the suffix after it."""
+    return suffix.replace("*", file) if "*" in suffix else file + suffix
 
 
 def _first_taking(bundle: str, taking: frozenset[str], glued: frozenset[str]) -> tuple[str, str]:

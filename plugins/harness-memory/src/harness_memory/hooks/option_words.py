@@ -59,11 +59,12 @@ class OptionTable:
     """A program's options: ``short`` (the letters taking a value), ``long`` (the full names
     taking one, ``--directory``), ``optional`` (the long ones taking a value only after
     ``=``, ``--tmpdir[=DIR]``), ``flags`` (the long ones taking none, ``--strip``),
-    ``old_style`` (a first word without a dash holds short letters: ``tar``, ``jar``) and
-    ``whole_words`` (every option a whole word, taking the next: ``find -fprint``). A plain
-    class, as the other hook records (H-5)."""
+    ``old_style`` (a first word without a dash holds short letters: ``tar``, ``jar``),
+    ``whole_words`` (every option a whole word, taking the next: ``find -fprint``) and
+    ``stops`` (the options end at the first operand, getopt's ``+``: ``xargs -0 cp -t d``
+    gives ``-t`` to ``cp``). A plain class, as the other hook records (H-5)."""
 
-    __slots__ = ("flags", "long", "old_style", "optional", "short", "whole_words")
+    __slots__ = ("flags", "long", "old_style", "optional", "short", "stops", "whole_words")
 
     def __init__(
         self,
@@ -74,6 +75,7 @@ class OptionTable:
         flags: Iterable[str] = (),
         old_style: bool = False,
         whole_words: bool = False,
+        stops: bool = False,
     ) -> None:
         self.short = frozenset(short)
         self.long = frozenset(long)
@@ -81,6 +83,7 @@ class OptionTable:
         self.flags = frozenset(flags)
         self.old_style = old_style
         self.whole_words = whole_words
+        self.stops = stops
 
 
 class ReadOptions:
@@ -123,6 +126,7 @@ def read_options(
                 continue
             found.operands.append(at)
             at += 1
+            ended = ended or table.stops  # ``xargs cp -t d``: the rest is ``cp``'s
         elif word == "--":
             ended = True
             at += 1
@@ -237,6 +241,7 @@ def _table(
     )
 
 
+_XARGS_VALUED = "--arg-file --delimiter --max-args --max-procs --max-chars --process-slot-var"
 _TAR_VALUED = ("--checkpoint-action", "--use-compress-program", "--info-script", "--warning")
 _TAR = _table("tar", "bCfFgHIKLNTVX", _TAR_VALUED, old_style=True)
 TABLES: dict[str, OptionTable] = {
@@ -257,12 +262,21 @@ TABLES: dict[str, OptionTable] = {
     "npm": OptionTable("", ("--userconfig", "--globalconfig")),
     "find": OptionTable(whole_words=True),
     "history": OptionTable(whole_words=True),
+    "hash": OptionTable("p"),
+    "xargs": OptionTable(
+        "adEILnPs",
+        _XARGS_VALUED.split(),
+        optional=("--eof", "--replace", "--max-lines"),
+        flags=("--null", "--interactive", "--no-run-if-empty", "--verbose", "--exit"),
+        stops=True,
+    ),
 }
 """Each program's options, as its own parser reads them (GNU tar 1.34, coreutils 9, curl
-7.88, wget 1.21, GNU patch 2.7, GNU cpio 2.13, Info-ZIP unzip 6.0, the JDK's ``jar``, npm;
-the long ones of the GNU programs, curl and wget all listed, valued or not). Options a
-caller wants take a value whatever the table says (after ``=`` only, for an optional one);
-a program not here is read with no option taking one."""
+7.88, wget 1.21, GNU patch 2.7, GNU cpio 2.13, Info-ZIP unzip 6.0, the JDK's ``jar``, npm,
+bash's ``hash``, GNU findutils 4.9's ``xargs`` (its ``-e``, ``-i`` and ``-l`` take a value
+glued only: read as flags); the long ones of the GNU programs, curl and wget all listed,
+valued or not). Options a caller wants take a value whatever the table says (after ``=``
+only, for an optional one); a program not here is read with no option taking one."""
 
 
 def table_for(program: str) -> OptionTable:

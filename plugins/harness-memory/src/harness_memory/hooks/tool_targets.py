@@ -55,7 +55,7 @@ import shlex
 import shutil
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePath
 
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
@@ -67,7 +67,13 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
-from harness_memory.hooks.in_place import edited_files, sed_prints_only, sed_written_files
+from harness_memory.hooks.in_place import (
+    backup_name,
+    backup_suffix,
+    edited_files,
+    sed_prints_only,
+    sed_written_files,
+)
 from harness_memory.hooks.link_texts import (
     link_text,
     links_by_arguments,
@@ -186,6 +192,8 @@ class ShellPaths:
     an operand of a file-writing command: :data:`WRITERS`) whose place the shell builds at
     run time from what this cannot read (``$(…)``, a backquote, a variable set from one or
     unset, a relative path after a ``cd`` into such a folder): where they land cannot be known.
+    ``fed`` holds each ``xargs`` handing a writer the guard reads the places it writes from
+    the names it reads at run time (:func:`_fed_places`: ``xargs cp note.md < list``).
     ``over_scan`` is True when a glob read more folder entries than :data:`GLOB_SCAN_CAP`.
     ``moved`` holds the absolute paths a command renaming what it names takes as operands
     (``mv ~ /tmp/x``; not its destination, which it moves things into), and ``swept`` those a
@@ -248,6 +256,7 @@ class ShellPaths:
         "built",
         "configured",
         "derived",
+        "fed",
         "linked_programs",
         "linker",
         "links",
@@ -281,6 +290,7 @@ class ShellPaths:
         self.undecided: list[str] = []
         self.unanchored: list[str] = []
         self.written_at_run_time: list[str] = []
+        self.fed: list[str] = []
         self.moved: list[str] = []
         self.swept: list[str] = []
         self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
@@ -313,6 +323,7 @@ class ShellPaths:
         self.derived.extend(inner.derived)
         self.built.extend(inner.built)
         self.written_at_run_time.extend(inner.written_at_run_time)
+        self.fed.extend(inner.fed)
         self.moved.extend(inner.moved)
         self.swept.extend(inner.swept)
         self.sifted.extend(inner.sifted)
@@ -359,7 +370,7 @@ def shell_paths(
     _lost: bool = False,
     _budget: _ScanBudget | None = None,
     _links: Mapping[str, MadeLink] | None = None,
-    _linker: tuple[str, str] | None = None,
+    _outer: _Writes | None = None,
 ) -> ShellPaths:
     """Every path ``command`` names, read as bash run in ``cwd`` with ``environ``.
 
@@ -374,8 +385,8 @@ def shell_paths(
     here, command, environ = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
     words = _loops_run_twice(_shell_words(command))
     found, tails = _found_for(command, _budget, _links)
-    writes = _Writes(found, tails, environ, cd_data=_lost)
-    writes.linker, writes.code_variable = _linker, _code_variable(command, _depth)
+    writes = _Writes(found, tails, environ, cd_data=_lost, outer=_outer)
+    writes.code_variable = _code_variable(command, _depth)
     writes.here_text = "\n".join(text for text, _ in here.texts)  # an interpreter's code too
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
@@ -406,10 +417,10 @@ def shell_paths(
         elif not substituting and not quoted_back:
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
-        evaluating, inner = _evaluated(evaluating, word, previous)
-        inner += [word] if any(char.isspace() for char in word) else []
+        evaluating, inner = _evaluated(evaluating, word, previous, named=writes.named_now)
+        inner += _code_in(word)
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
-        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, linker=writes.linker)
+        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
         into = _entered_at((found, writes), words, at, previous, chdir=chdir, shell=shell)
         if into is not None:  # a cd (or env -C) into a folder, known only at run time or not
@@ -427,7 +438,7 @@ def shell_paths(
     writes.end()
     inside.end()
     evaluated = [" ".join(evaluating or [])]
-    _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, linker=writes.linker)
+    _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
 
@@ -831,17 +842,29 @@ def _code_printed(code: str) -> bool:
 
 
 def _evaluated(
-    evaluating: list[str] | None, word: str, previous: str | None
+    evaluating: list[str] | None, word: str, previous: str | None, *, named: bool
 ) -> tuple[list[str] | None, list[str]]:
     """Follow an ``eval``'s words: the words so far (None outside one) after ``word``, and the
     command it runs once its simple command ends (bash joins its words with spaces and reads
-    them again: ``eval cp note.md '"$(cat f)"/a.md'`` copies to the place ``f`` names)."""
+    them again: ``eval cp note.md '"$(cat f)"/a.md'`` copies to the place ``f`` names).
+    ``named``: ``word`` is the command's name, after what runs it (``builtin eval``,
+    ``command -p eval``, ``X=1 eval``), not only the first word of a command."""
     if evaluating is None:
-        return ([] if word == "eval" and previous is None else None), []
+        return ([] if word == "eval" and (previous is None or named) else None), []
     if word in _SEPARATORS or _PUNCTUATION(word):
         return None, [" ".join(evaluating)]
     evaluating.append(word)
     return evaluating, []
+
+
+def _code_in(word: str) -> list[str]:
+    """The command another shell may run from ``word`` (one holding white space once unquoted:
+    ``sh -c '…'``'s text, an ``ssh`` command), as a list of none or one: an assignment's value
+    alone (``x='cp note.md "$(cat f)"/a.md'; eval "$x"`` runs ``cp``, not ``x=cp``)."""
+    if not any(char.isspace() for char in word):
+        return []
+    assigned = _ASSIGNMENT_RE.match(word)
+    return [word if assigned is None else assigned.group("value")]
 
 
 def _read_inner(
@@ -852,11 +875,12 @@ def _read_inner(
     *,
     depth: int,
     lost: bool,
-    linker: tuple[str, str] | None = None,
+    outer: _Writes,
 ) -> None:
     """Add what each of ``texts`` (a command another shell or ``eval`` runs, standing in
-    ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep; ``linker``: a
-    program that may make links ran before it (``python3 mk.py && bash -c '…'``)."""
+    ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep, read after what
+    ``outer`` (the command holding it) did: a program that may make links ran before it
+    (``python3 mk.py && bash -c '…'``), a file it wrote (``cp /bin/cp t; bash -c './t …'``)."""
     for text in texts:
         if depth < _INNER_DEPTH and text.strip():
             inner = shell_paths(
@@ -867,7 +891,7 @@ def _read_inner(
                 _lost=lost,
                 _budget=found.budget,
                 _links=found.links,
-                _linker=linker,
+                _outer=outer,
             )
             found.take(inner)
 
@@ -1041,10 +1065,12 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
     """``words`` with each command of a function's body that runs its arguments (``f() {
     "$@"; }``, ``function run { echo "+ $*"; "$@"; }``: :data:`_ARGUMENTS_RUN`) spelt ``:``
     (it runs nothing where the function is defined), and the names of those functions: a
-    call runs its arguments (``run make`` runs ``make``), read as a wrapper's are."""
+    call runs its arguments (``run make`` runs ``make``), read as a wrapper's are. A body that
+    sets its own (``f() { set -- cp x "$(cat t)"/a.md; "$@"; }``) runs those: kept as is."""
     out = list(words)
     runners: set[str] = set()
     stack: list[tuple[str, int]] = []  # the functions whose body is open, at which depth
+    setting: set[int] = set()  # the depths of those whose body ran ``set``
     depth = 0
     previous = ";"
     for at, word in enumerate(words):
@@ -1055,9 +1081,16 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
                 stack.append((name, depth))
         elif word == "}" and depth:
             if stack and stack[-1][1] == depth:
-                stack.pop()
+                setting.discard(stack.pop()[1])
             depth -= 1
-        elif stack and word in _ARGUMENTS_RUN and (previous in _SEPARATORS or previous == "{"):
+        elif word == "set" and stack and (previous in _SEPARATORS or previous == "{"):
+            setting.add(stack[-1][1])
+        elif (
+            stack
+            and word in _ARGUMENTS_RUN
+            and (previous in _SEPARATORS or previous == "{")
+            and stack[-1][1] not in setting
+        ):
             out[at] = ":"
             runners.add(stack[-1][0])
         previous = word
@@ -1105,8 +1138,6 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
         if builtin == "alias" and word != builtin:
             unsure.add(f"alias {word.partition('=')[0]}")
             unsure.add(word.partition("=")[0])
-        if builtin == "hash" and words[at - 2 : at - 1] == ["-p"]:  # ``hash -p /bin/cp c``
-            unsure.update((f"alias {word}", word))
         if (element := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]\+?=", word)) is not None:
             unsure.add(element.group(1))  # ``cmd[0]=ln``: ``$cmd`` is its element 0
         if (assigned := re.match(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?)=", word)) is not None:
@@ -1117,7 +1148,37 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
                 unsure.add(name)
         previous = word
     unsure.update(name for name, count in counts.items() if count > 1)
+    unsure.update(each for name in _hashed_names(words) for each in (f"alias {name}", name))
     return frozenset(unsure)
+
+
+_BUILTIN_RUNNERS = frozenset({"builtin", "command", "if", "elif", "while", "until", "time"})
+"""Words that run the builtin after them (``builtin hash``, ``command -p hash``, ``if hash``)."""
+
+
+def _hashed_names(words: list[str]) -> set[str]:
+    """The names each ``hash -p PATH NAME…`` among ``words`` binds to the program at ``PATH``,
+    its options read as bash reads them (:data:`~harness_memory.hooks.option_words.TABLES`:
+    ``hash -p/bin/cp c``, ``hash -lp /bin/cp c``), after ``builtin`` or ``command`` too:
+    each name then runs that program, as an alias the command defines does."""
+    names: set[str] = set()
+    command: list[str] = []
+    for word in [*words, ";"]:
+        if not _separates(word):
+            command.append(word)
+            continue
+        while command[:1] and (
+            command[0] in _BUILTIN_RUNNERS
+            or command[0].startswith("-")
+            or _ASSIGNMENT_RE.match(command[0])
+        ):
+            command = command[1:]  # ``builtin``, ``command -p``, ``X=1``
+        if command[:1] == ["hash"]:
+            read = read_options(command[1:], TABLES["hash"])
+            if any(name == "-p" for name, _, _ in read.values):
+                names.update(command[1 + at] for at in read.operands)
+        command = []
+    return names
 
 
 def _subshells_spelt(command: str) -> str:
@@ -1572,6 +1633,7 @@ class _Writes:
         "_named_at_path",
         "_operand",
         "_operands",
+        "_positional",
         "_program",
         "_redirect",
         "_run_data",
@@ -1593,6 +1655,8 @@ class _Writes:
         "folder_unknown",
         "here_text",
         "linker",
+        "named_now",
+        "outer",
         "reading",
         "runners",
         "top_level",
@@ -1606,10 +1670,13 @@ class _Writes:
         environ: Mapping[str, str],
         *,
         cd_data: bool = False,
+        outer: _Writes | None = None,
     ) -> None:
         self._found = found
         self._cd_data = cd_data  # a cd went into a folder read from data (:func:`_named_folder`)
-        self.linker: tuple[str, str] | None = None  # a program that may make links, ran already
+        self.outer = outer  # the command this one is read inside (``bash -c '…'``)
+        # a program that may make links, ran already (in ``outer`` too)
+        self.linker: tuple[str, str] | None = None if outer is None else outer.linker
         self.code_variable = False  # the text is one variable ``eval`` runs as code
         self.here_text = ""  # the command's here-documents' bodies
         self._tails = tails
@@ -1623,6 +1690,7 @@ class _Writes:
         self._named_at = 0
         self._named_at_path = 0  # how many of ``found.paths`` came before the name
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
+        self._positional: list[tuple[str, bool]] = []  # the words ``set -- …`` set as $1…
         self._said: list[str] = []  # its words as written and expanded (not git's, source's)
         self._unread_names: Counter[str] = Counter()  # base names of unread programs' words
         self._written_names: Counter[str] = Counter()  # those of ``found.written``'s words …
@@ -1652,6 +1720,7 @@ class _Writes:
         self.folder_unknown = False  # the shell went into a folder known only at run time
         self._run_lost = False  # the command named runs in such a folder
         self._run_named = False  # the command's name is spelled with an expansion (``$(…)``)
+        self.named_now = False  # the word seen last was the command's name
 
     def in_case_pattern(self, word: str, previous: str | None) -> bool:
         """Whether the top-level ``word`` (after ``previous``) is part of a ``case``'s pattern
@@ -1677,7 +1746,7 @@ class _Writes:
         """Take the next top-level word of the command (separators included), the shell
         standing in ``base``."""
         glued, self._closed = self._closed and word in self._tails, False
-        self._base, self._known, self.reading = base, known, False
+        self._base, self._known, self.reading, self.named_now = base, known, False, False
         opened = self._words.count("(") > self._words.count(")")  # ``\( … \)`` of a find
         if self._command == "find" and (word in _FIND_OPERATORS or (word == ")" and opened)):
             self._words.append(word)
@@ -1725,7 +1794,7 @@ class _Writes:
             self._command in _OPERAND_WRITERS
             or self._command in _PLACED_OUTPUTS
             or self._command in SYNCERS
-            or self._command == "git"
+            or self._command in ("git", "set", "xargs")
             or self._run_named
         ):
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
@@ -1823,6 +1892,7 @@ class _Writes:
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
+        self.named_now = True
         self._name_unread = name in self.unsure_names and f"alias {name}" in self.unsure_names
         self._name_tested = self._test
         self._run_lost = self.folder_unknown
@@ -1835,7 +1905,9 @@ class _Writes:
 
     def _built_name(self, word: str) -> bool:
         """Whether the command's name ``word`` (as the lexer gives it, quotes read) is built
-        at run time (:data:`_RUN_TIME_NAME_RE`), so it may be any program: every such name
+        at run time (:data:`_RUN_TIME_NAME_RE`) or is a path to a file the command wrote
+        before it (``cp /bin/cp tool; ./tool``, ``install /bin/cp ./t``, ``ln -s … tool``:
+        :meth:`_writes_script`), so it may be any program: every such name
         but a literal one in the shell's folder or its shell's (:data:`_SHELL_FOLDER_RE`:
         ``"$(dirname "$0")"/tool``, a program called ``tool``, judged as one so named is)
         at the top level, in a folder known here, named by no word before it (a link the
@@ -1843,8 +1915,8 @@ class _Writes:
         (``./tool`` -> ``cp``: then it may be ``cp``). ``"$(cat
         f)"/tool`` may be any program: a link in the folder ``f`` names may lead to ``cp``;
         ``bash -c '"$(dirname "$0")"/t …' bin/sh`` gives ``$0``."""
-        if not _RUN_TIME_NAME_RE.search(word):
-            return False
+        if not _RUN_TIME_NAME_RE.search(word):  # ``ln -s /bin/cp tool; ./tool``: made here
+            return "/" in word and self.wrote(word.rstrip("/").rsplit("/", 1)[-1])
         shell = _SHELL_FOLDER_RE.match(word)
         if shell is None or not self.top_level or self.folder_unknown:
             return True
@@ -1857,6 +1929,12 @@ class _Writes:
             return True  # ``ln -s /bin/ln bin/git && "$(pwd)/bin"/git``: made by the command
         folders = [".", *(_SHELL_HOMES if "dirname" in shell.group(0) else ())]
         return any(self._linked_program(folder + rest, named=False) for folder in folders)
+
+    def _runs_unread(self, word: str) -> bool:
+        """Whether ``word``, the program a ``find`` action runs, may be any program: named
+        at run time or made by the command (:meth:`_built_name`), or a link to one the guard
+        reads under another name (``-exec ./tool …`` with ``tool`` -> ``cp``)."""
+        return self._built_name(word) or self._linked_program(word, named=False) is not None
 
     def _linked_program(self, word: str, *, named: bool = True) -> str | None:
         """The program a literal path ``word`` names (``./tool``, ``bin/x``) when it is a link
@@ -1948,7 +2026,7 @@ class _Writes:
         options = PROGRAM_OPTIONS.get(self._command or "", ())
         name = word.partition("=")[0]
         shortened = name not in _WHOLE_NAMES and any(_abbreviates(name, o) for o in options)
-        if word.startswith(options) or shortened:
+        if word.startswith(options) or shortened or _bundles(self._command or "", word, options):
             self._found.programs.append(f"{self._command} {word}")
         naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
         if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
@@ -2131,6 +2209,11 @@ class _Writes:
             return True  # ``$(npm bin)/eslint``, ``$(echo ln -s … --suffix=)/git``: any program
         return any(word not in self._tails and word != "$" for word in said[::2])
 
+    def wrote(self, name: str) -> bool:
+        """Whether the command so far, or one it is read inside (``bash -c '…'``), writes a
+        file called ``name`` by a writer the guard reads (:meth:`_writes_script`)."""
+        return self._writes_script(name) or (self.outer is not None and self.outer.wrote(name))
+
     def _writes_script(self, name: str) -> bool:
         """Whether the command so far writes a file called ``name`` (a script's base name) by
         a writer the guard reads (a redirect, ``cp``/``mv``/``tee``'s target), not only as a
@@ -2242,13 +2325,23 @@ class _Writes:
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
         written = _operand_places(command, unpacker, operands)
+        if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
+            written.extend(_found_places(operands, self._runs_unread))
         if run_named and self._named_at_run_time(program[0], said):
             # ``$(echo cp) note.md "$(cat f)"/a.md``: any program, ``cp`` among them, may
             # write each of its words; one built at run time lands where no one can tell
             written = [(word, built) for word, built in operands if built]
+            if _POSITIONAL_RE.match(program[0]):  # ``set -- cp x "$(cat f)"/a.md; "$@"``
+                written.extend(each for each in self._positional if each[1])
+        if command == "set":
+            self._positional = _positional_set(operands) or self._positional
+        if command == "xargs":
+            self._found.fed.extend(_fed_places(operands))
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
+        named_before = len(self._found.named)  # a backup is of a file there before the writer
         self._note_written(command, written, operands, said)
+        self._note_backups(command or "", operands, written, named_before)
         if command == "sed":
             self._note_sed_files(operands, said)
         if command == "find" and self.linker is None and _RUNNING_WORDS & set(said[::2]):
@@ -2327,6 +2420,73 @@ class _Writes:
                     self._environ,
                     lost=self._run_lost,
                 )
+
+    def _is_there(self, name: str, named_before: int) -> bool:
+        """Whether the file ``name`` (literal, from the shell's folder) may be there when the
+        command reaches it: on the disk now, or named by a write before (the first
+        ``named_before`` of ``found.named``), so a writer keeping backups keeps one of it."""
+        path = _tilde(name, self._environ)
+        path = os.path.normpath(path if path.startswith("/") else f"{self._base}/{path}")
+        named = (os.path.normpath(each) for each in self._found.named[:named_before])
+        return "$" in name or "`" in name or os.path.lexists(path) or path in named
+
+    def _backup_settings(self) -> tuple[str, str]:
+        """The backup suffix and kind the coreutils writers read from the environment, as
+        the command set them (``SIMPLE_BACKUP_SUFFIX``, ``VERSION_CONTROL``), or ""."""
+        names = ("SIMPLE_BACKUP_SUFFIX", "VERSION_CONTROL")
+        suffix, control = (
+            self._assigned.get(name)
+            or self._exported.get(name)
+            or self._known.get(name)
+            or self._environ.get(name)
+            or ""
+            for name in names
+        )
+        return suffix, control
+
+    def _note_backups(
+        self,
+        command: str,
+        operands: list[tuple[str, bool]],
+        written: list[tuple[str, bool]],
+        named_before: int,
+    ) -> None:
+        """Judge each backup the command keeps of a file it replaces as a written path and a
+        name it leaves (K-7: ``a.md~`` in a scope is a file the service cannot address), one
+        built at run time as such a place: ``sed -i.bak``/``perl -i.bak`` of each file it
+        edits (:func:`~harness_memory.hooks.in_place.backup_suffix`), ``cp -b``'s (``mv``,
+        ``ln``, ``install``: :func:`_backup_suffix`) of its destination, or of each name a
+        source takes in a destination folder, when that file may be there (:meth:`_is_there`,
+        among the first ``named_before`` names the command writes: a new file has no backup)."""
+        if command in IN_PLACE_EDITORS and (edited := backup_suffix(command, operands)):
+            suffix, by = edited
+            backups = [(backup_name(file, suffix), built or by) for file, built in written]
+        elif written and (kept := _backup_suffix(command, operands, self._backup_settings())):
+            suffix, by = kept
+            folder, sources = _copied_into(command, operands)
+            place = _tilde(folder, self._environ)
+            if place.endswith("/") or (Path(self._base) / place).is_dir():
+                replaced = [(f"{place.rstrip('/')}/{PurePath(src).name}", built)
+                            for src, built in sources]  # fmt: skip
+            else:
+                replaced = written[-1:]
+            backups = [
+                (name + suffix, built or by)
+                for name, built in replaced
+                if self._is_there(name, named_before)
+            ]
+        else:
+            return
+        for name, built in backups:
+            if built or "$" in name or "`" in name:
+                self._found.written_at_run_time.append(name)
+                continue
+            path = _tilde(name, self._environ)
+            path = path if path.startswith("/") else f"{self._base}/{path}"
+            self._found.paths.append(path)
+            self._found.paths.extend(followed(path, self._found.links)[0])
+            self._found.written.extend([name, path])
+            self._note_named(name)
 
     def _note_sed_files(self, operands: list[tuple[str, bool]], said: list[str]) -> None:
         """Judge the files a ``sed``'s scripts write (``w FILE``, ``s///w FILE``:
@@ -2507,6 +2667,34 @@ class _Writes:
                 self._note_named(f"{place.rstrip('/')}/{name}")
 
 
+_KEEPING_NONE = frozenset({"none", "off"})
+_NUMBERED = frozenset({"numbered", "t"})
+
+
+def _backup_suffix(
+    command: str, operands: list[tuple[str, bool]], settings: tuple[str, str]
+) -> tuple[str, bool] | None:
+    """The suffix a :data:`DESTINATION_WRITERS` command (``cp``, ``mv``, ``ln``, ``install``;
+    its options read by its own table) gives the backup of a file it replaces, with whether
+    it is built at run time; None when it keeps none. It keeps one with ``-b``,
+    ``--backup[=KIND]`` or ``-S SUFFIX`` (which implies it; coreutils 9): ``.~1~`` when
+    numbered (``--backup=t``, else ``settings``' ``VERSION_CONTROL``), else ``-S``'s suffix,
+    ``settings``' ``SIMPLE_BACKUP_SUFFIX`` or ``~``."""
+    if command not in DESTINATION_WRITERS or command == "rsync":
+        return None
+    read = read_options([word for word, _ in operands], table_for(command))
+    values = {
+        name: (value, operands[at][1]) for name, at, value in read.values if at < len(operands)
+    }
+    keeps = read.flags & {"b", "--backup"} or values.keys() & {"--backup", "-S", "--suffix"}
+    kind = values.get("--backup", (settings[1], False))[0]
+    if not keeps or kind in _KEEPING_NONE:
+        return None
+    if kind in _NUMBERED:
+        return (".~1~", False)
+    return values.get("-S") or values.get("--suffix") or (settings[0] or "~", False)
+
+
 def _copied_into(
     command: str, operands: list[tuple[str, bool]]
 ) -> tuple[str, list[tuple[str, bool]]]:
@@ -2528,6 +2716,98 @@ def _copied_into(
     if target:
         return target[-1], [(file, False) for file in files]
     return (files[-1] if files else ""), [(file, False) for file in files[:-1]]
+
+
+_POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
+"""A command's name made of the positional parameters (``"$@"``, ``"${@}"``, ``$*``, ``$1``,
+``${@:2}``): it runs the words ``set --`` gave them."""
+_SET_VALUED = frozenset({"-o", "+o"})
+
+
+def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The words ``set`` (its ``operands``, each with whether it is built at run time) makes
+    the positional parameters: those after ``--``, or from its first word that is no option
+    (``set -e -o pipefail`` sets none; ``set -- cp x y`` and ``set cp x y`` set three)."""
+    at = 0
+    while at < len(operands):
+        word = operands[at][0]
+        if word == "--":
+            return operands[at + 1 :]
+        if not word.startswith(("-", "+")):
+            return operands[at:]
+        at += 2 if word in _SET_VALUED else 1
+    return []
+
+
+_FED_WRITERS = DESTINATION_WRITERS | {"tee", "touch", "truncate"}
+"""The writers whose written place ``xargs`` may append from what it reads: a copy's, move's or
+link's destination, a file ``tee``, ``touch`` or ``truncate`` makes. (A remover, ``sed -i``
+take away or change only files the names already reach: ``find … | xargs -0 rm -f`` stays
+fenced by the harness's sandbox, as the harness README says.)"""
+
+
+def _fed_places(operands: list[tuple[str, bool]]) -> list[str]:
+    """The places an ``xargs`` (its ``operands``, read by its own option table) makes the
+    writer it runs write from the names it reads at run time (standard input, ``-a FILE``),
+    each shown as ``xargs WRITER … PLACE``: with ``-I R``/``-i``/``--replace`` each place the
+    writer's own words give it holding ``R`` (``{}``); without, the name it appends, when that
+    is the writer's written place (:data:`_FED_WRITERS`; ``cp -t DIR``: none)."""
+    words = [word for word, _ in operands]
+    read = read_options(words, TABLES["xargs"])
+    if not read.operands:
+        return []
+    shown = " ".join(words[read.operands[0] :])
+    at = _past_wrappers(words, read.operands[0])
+    if at >= len(words):
+        return []
+    writer, run = words[at].rsplit("/", 1)[-1], operands[at + 1 :]
+    replacing = [value or "{}" for name, _, value in read.values if name in ("-I", "--replace")]
+    if read.flags & {"i", "--replace"}:
+        replacing.append("")  # ``-i`` with its value glued (or ``{}``): any word may hold it
+    places = _operand_places(writer, None, run)
+    if writer in STARTUP_SHELLS:  # ``xargs -I{} sh -c 'cp x {}/a.md'``: what its text writes
+        places = [(word, True) for word, _ in run if _fed_text_writes(word, replacing)]
+    if replacing:
+        return [f"xargs {shown}" for word, _ in places if any(r in word for r in replacing)]
+    targeted = _option_values(writer, run, ("-t", "--target-directory"))
+    if writer not in _FED_WRITERS or (writer in DESTINATION_WRITERS and targeted):
+        return []
+    return [f"xargs {shown} …"]
+
+
+def _fed_text_writes(text: str, replacing: list[str]) -> bool:
+    """Whether a shell's command ``text`` that ``xargs`` runs with each of ``replacing`` put
+    in for a name it reads (``-I{}``) writes a place so built (read as one built at run
+    time: ``cp x {}/a.md`` does, ``grep -c x {} > n.txt`` does not); any text holding one
+    when the string is not known (``-i`` with its value glued)."""
+    if "" in replacing:
+        return any(char.isspace() for char in text)
+    held = [each for each in replacing if each in text]
+    if not held:
+        return False
+    for each in held:
+        text = text.replace(each, '"$(:)"')
+    return bool(shell_paths(text, "/", {}, _depth=_INNER_DEPTH - 1).written_at_run_time)
+
+
+def _past_wrappers(words: list[str], at: int) -> int:
+    """Where the program a command runs is named among ``words`` from ``at``, past the
+    wrappers before it (:data:`_WRAPPERS`: ``env X=1``, ``nice -n 1``, ``timeout 5``,
+    ``sudo -u u``), their options, their options' arguments and leading operands."""
+    wrapper = ""
+    skip = leading = 0
+    while at < len(words):
+        word, name = words[at], words[at].rsplit("/", 1)[-1]
+        if skip or leading:
+            skip, leading = 0, max(0, leading - (not skip))
+        elif name in _WRAPPERS:
+            wrapper, leading = name, _WRAPPER_OPERANDS.get(name, 0)
+        elif word.startswith("-"):
+            skip = int(word in _WRAPPER_ARGUMENTS.get(wrapper, frozenset()))
+        elif not (wrapper and (_ASSIGNMENT_RE.match(word) or _DURATION_RE.match(word))):
+            return at
+        at += 1
+    return at
 
 
 def _operand_places(
@@ -2566,24 +2846,25 @@ def _operand_places(
         ][-1:]
     if command in SECOND_OPERAND_WRITERS:
         written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
-    if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
-        written = [*written, *_found_places(operands)]
     if command == "git":  # its literal words are judged as paths already
         written = [(word, built) for word, built in _git_folders(operands) if built]
     return written
 
 
-def _found_places(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+def _found_places(
+    operands: list[tuple[str, bool]], named_at_run_time: Callable[[str], bool]
+) -> list[tuple[str, bool]]:
     """The words built at run time that a ``find`` action (``-exec``, ``-execdir``, ``-ok``,
     ``-okdir``) gives a writer the guard reads (``cp``, ``tee``, ``rsync``…) or a program
-    named at run time: places it may write, as if the writer ran them itself."""
+    named at run time (``named_at_run_time``: ``$(echo cp)``, ``"$(pwd)"/tool`` or
+    ``./tool`` the command made before): places it may write, as if the writer ran them."""
     places: list[tuple[str, bool]] = []
     running: str | None = None
     for word, built in operands:
         if running is None:
             running = "" if word in _RUNNING_WORDS else None
         elif not running:
-            running = word.rsplit("/", 1)[-1] or "$"
+            running = "$" if named_at_run_time(word) else (word.rsplit("/", 1)[-1] or "$")
         elif word in (";", "+", "\\;"):
             running = None
         elif (
@@ -2952,6 +3233,17 @@ def _option_values(
     words = [word for word, _ in operands]
     values = option_values(words, table_for(command or ""), options)
     return [(value, operands[at][1]) for at, value in values if at < len(operands)]
+
+
+def _bundles(command: str, word: str, options: tuple[str, ...]) -> bool:
+    """Whether ``word`` is a bundle of ``command``'s short flags holding one of its short
+    ``options`` (read by its own table, :func:`~harness_memory.hooks.option_words.
+    read_options`): ``hash -lp PATH``, ``curl -sK FILE``, ``rsync -ave CMD``."""
+    short = tuple(option for option in options if len(option) == 2)
+    if not short or not word.startswith("-") or word.startswith("--"):
+        return False
+    read = read_options([word], table_for(command), short)
+    return any(name in short for name, _, _ in read.values)
 
 
 def _abbreviates(name: str, option: str) -> bool:

@@ -22,8 +22,8 @@ HEADING = "What the write guard does not cover (P-3):"
 _RUN_TIME = (
     "A path a program the command starts builds from what the command's text does not show "
     "is not judged: the guard reads the text, never parses the programs it runs (a script, "
-    "`python -c` reading a file or listing folders, `xargs -I{} cp x {}/a.md < list`, `git "
-    'apply` of a patch file, `mkdir "$(cat f)"`, a script a settings file names that the '
+    "`python -c` reading a file or listing folders, `git apply` of a patch file, "
+    '`mkdir "$(cat f)"`, a script a settings file names that the '
     "guard reads (a git hook, npm's `script-shell`) naming no memory in its text, a file a "
     "shell's startup file sources, an archive the guard cannot list unpacked into the "
     "Workspace); only the harness's sandbox fences those. A program the guard does not "

@@ -1,0 +1,172 @@
+"""P-3, K-7: a writer the shell reaches indirectly, given a place built at run time, is refused.
+
+Each form below ran ``cp`` (or a writer's backup) into another Workspace's scope, and the guard
+let it through: it read the command's name by its spelling, not as bash resolves it.
+
+- ``hash -p PATH NAME`` binds ``NAME`` to ``PATH``'s program however its options are spelt
+  (``-p/bin/cp``, ``-lp``) and after ``builtin`` or ``command``: only ``hash -p /bin/cp c``
+  with ``-p`` a word of its own was read;
+- a program the command itself made before running it (``ln -s``, ``cp``, ``install`` of a
+  writer, then ``./tool`` or ``find -exec "$(pwd)"/tool``) was read by its own name;
+- ``set -- cp …`` then ``"$@"`` (``"${@}"``, ``$@``, ``$*``) runs the words ``set`` gave;
+- ``builtin eval …``, ``command eval …`` and ``eval "$x"`` run the words or the value joined
+  (the value of an assignment was read as ``x=cp`` before a command ``note.md``);
+- ``xargs cp note.md < target`` (``-a target``, ``-I{}``) gives ``cp`` its destination from
+  the names it reads at run time: refused, saying to name the places in the command;
+- a backup ``sed -i'notes/new-*'`` keeps lands where its suffix puts it (the names a backup
+  takes in the own scope: ``test_p3_guard_unaddressable_names.py``).
+
+Such a program may be any writer: each of its words built at run time is a place it may
+write, refused as ``cp``'s destination is, with the reason the guard gives for one (write to a
+literal path, or run the command that makes the path first). Each refused form is then run by
+bash, which writes into the other scope; the everyday look-alikes pass, and bash writes where
+the guard was told it would.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    assert_allowed_and_bash_writes_there,
+    assert_refused_and_bash_writes,
+)
+
+HASHED_NAMES = [
+    'hash -p/bin/cp tool; tool note.md "$(cat target)"/a.md',
+    'hash -lp /bin/cp tool; tool note.md "$(cat target)"/a.md',
+    'builtin hash -p /bin/cp tool; tool note.md "$(cat target)"/a.md',
+    'command hash -p /bin/cp tool; tool note.md "$(cat target)"/a.md',
+    'command -p hash -p /bin/cp tool; tool note.md "$(cat target)"/a.md',
+    'if hash -p /bin/cp tool; then tool note.md "$(cat target)"/a.md; fi',
+]
+"""``hash -p`` as bash's option parser reads it: each name after it runs ``cp``."""
+PROGRAMS_MADE_HERE = [
+    'ln -s /bin/cp tool; ./tool note.md "$(cat target)"/a.md',
+    'cp /bin/cp tool; ./tool note.md "$(cat target)"/a.md',
+    'install /bin/cp ./t; ./t note.md "$(cat target)"/a.md',
+    'mkdir -p b && cp /bin/cp b/x && b/x note.md "$(cat target)"/a.md',
+    'cp /bin/cp tool; $PWD/tool note.md "$(cat target)"/a.md',
+    "cp /bin/cp tool; bash -c './tool note.md \"$(cat target)\"/a.md'",
+    'ln -s /bin/cp tool; find . -maxdepth 0 -exec "$(pwd)"/tool note.md "$(cat target)"/a.md \\;',
+    'cp /bin/cp tool; find . -maxdepth 0 -exec "$(pwd)"/tool note.md "$(cat target)"/a.md \\;',
+    'cp /bin/cp tool; find . -maxdepth 0 -exec ./tool note.md "$(cat target)"/a.md \\;',
+]
+"""A program the command writes before it runs it: it may be any program, ``cp`` among them."""
+POSITIONAL_PARAMETERS = [
+    'set -- cp note.md "$(cat target)"/a.md; "$@"',
+    'set -- cp note.md "$(cat target)"/a.md; "${{@}}"',
+    'set -- cp note.md "$(cat target)"/a.md; $@',
+    'set -- cp note.md "$(cat target)"/a.md; $*',
+    'set cp note.md "$(cat target)"/a.md; env "$@"',
+    'f() {{ set -- cp note.md "$(cat target)"/a.md; "$@"; }}; f',
+]
+"""The positional parameters run as a command: the words ``set`` gave them."""
+EVALUATED = [
+    "builtin eval cp note.md '\"$(cat target)\"/a.md'",
+    "command eval cp note.md '\"$(cat target)\"/a.md'",
+    "command -p eval cp note.md '\"$(cat target)\"/a.md'",
+    'x=\'cp note.md "$(cat target)"/a.md\'; eval "$x"',
+    'x=\'cp note.md "$(cat target)"/a.md\'; builtin eval "$x"',
+    'x=\'cp note.md "$(cat target)"/a.md\'; command eval "$x"',
+]
+"""``eval`` named after what runs a builtin, and the code an assignment holds for it."""
+NAMES_XARGS_READS = [
+    "xargs cp note.md < target",
+    "xargs -a target cp note.md",
+    "xargs --arg-file=target cp note.md",
+    "cat target | xargs cp note.md",
+    "xargs -I{{}} cp note.md {{}}/a.md < target",
+    "xargs -I D cp note.md D/a.md < target",
+    "xargs -i cp note.md {{}}/a.md < target",
+    "xargs --replace cp note.md {{}}/a.md < target",
+    "sed 's|$|/a.md|' target | xargs touch",
+    "xargs env cp note.md < target",
+    "xargs nice -n 1 cp note.md < target",
+    "xargs /bin/cp note.md < target",
+    "xargs -I{{}} sh -c 'cp note.md {{}}/a.md' < target",
+]
+"""``xargs`` giving a writer its written place from names it reads at run time: appended (a
+copy's destination, ``touch``'s file) or put in for ``-I``'s string (in a shell's text too),
+the writer after a wrapper (``env``, ``nice -n 1``) or by its path."""
+BACKUPS_ELSEWHERE = [
+    "sed -i'notes/new-*' s/x/y/ note.md",
+    "perl -i'notes/new-*' -pe s/x/y/ note.md",
+    "cp note.md {root}/{own}/a.md; cd {root}/{own} && sed -i'../{other}/*' s/x/y/ a.md",
+]
+"""A backup ``sed -i``/``perl -i`` keeps where its suffix's ``*`` puts the file's name: through
+the Workspace's link, or up from the own scope, into the other scope."""
+LINK_TO_A_WRITER = ['find . -maxdepth 0 -exec ./tool note.md "$(cat target)"/a.md \\;']
+"""``find -exec`` running a link already there to ``cp`` (``tool``), read by its own name."""
+
+
+def _prepared(where: Layout, *, with_tool: bool = False) -> None:
+    """``target`` naming the other scope's folder, ``note.md`` to copy, ``files.txt`` listing
+    it, a ``tool`` link to ``cp`` when ``with_tool``."""
+    work = where.workspace
+    (work / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
+    (work / "note.md").write_text("x\n", encoding="utf-8")
+    (work / "files.txt").write_text("note.md\n", encoding="utf-8")
+    if with_tool:
+        (work / "tool").symlink_to("/bin/cp")
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    HASHED_NAMES
+    + PROGRAMS_MADE_HERE
+    + POSITIONAL_PARAMETERS
+    + EVALUATED
+    + NAMES_XARGS_READS
+    + BACKUPS_ELSEWHERE,
+)
+def test_p3_a_writer_reached_indirectly_writing_a_place_built_at_run_time_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    _prepared(where)
+    assert_refused_and_bash_writes(where, harness, command)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", LINK_TO_A_WRITER)
+def test_p3_find_running_a_link_to_a_writer_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    _prepared(where, with_tool=True)
+    assert_refused_and_bash_writes(where, harness, command)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        ("hash -r; cp note.md copy.md", "copy.md"),
+        ("hash; hash -t ls >/dev/null 2>&1; cp note.md copy.md", "copy.md"),
+        ("hash -p /bin/cp tool; tool note.md {root}/{own}/a.md", "{root}/{own}/a.md"),
+        ("cp /bin/cp tool; ./tool note.md copy.md", "copy.md"),
+        ('set -- a b; echo "$@" > out.md', "out.md"),
+        ("set -e -o pipefail; cp note.md copy.md", "copy.md"),
+        ('set -- note.md; for f in "$@"; do cp "$f" copy.md; done', "copy.md"),
+        ("x='cp note.md copy.md'; eval \"$x\"", "copy.md"),
+        ("builtin eval cp note.md {root}/{own}/a.md", "{root}/{own}/a.md"),
+        ("find . -maxdepth 1 -name note.md -exec grep -l x {{}} + > hits.txt", "hits.txt"),
+        ("xargs grep -l x < files.txt > hits.txt", "hits.txt"),
+        ("xargs -a files.txt grep -c x > counts.txt", "counts.txt"),
+        ("find . -name note.md -print0 | xargs -0 grep -l x > hits.txt", "hits.txt"),
+        ("xargs -I{{}} cp {{}} copy.md < files.txt", "copy.md"),
+        ("xargs -I{{}} sh -c 'grep -c x {{}} > count.txt' < files.txt", "count.txt"),
+        ('f() {{ echo + "$*"; "$@"; }}; f cp note.md copy.md', "copy.md"),
+        ("xargs cp -t {root}/{own} < files.txt", "{root}/{own}/note.md"),
+        ("find . -name copy.md -print0 | xargs -0 rm -f; cp note.md copy.md", "copy.md"),
+    ],
+)
+def test_p3_everyday_hash_set_eval_xargs_and_find_exec_pass(
+    where: Layout, harness: str, command: str, place: str
+) -> None:
+    """Their places are literal: the Workspace and the Session's own scope pass, and bash
+    writes there."""
+    _prepared(where)
+    assert_allowed_and_bash_writes_there(where, harness, command, place)
