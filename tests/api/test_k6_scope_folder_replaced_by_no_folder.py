@@ -1,7 +1,8 @@
 """K-6, Q-2b: a scope whose folder's place holds no folder is named as there, never "no scope".
 
-A Workspace scope's folder replaced under the memory root by a regular file, a FIFO or a
-socket (a bad restore, a tool that wrote a file where a folder was) is a scope that cannot be
+A Workspace scope's folder replaced under the memory root by a regular file, a FIFO, a
+socket or a symlink that does not lead to another scope folder (dangling, out of the root, to
+a file: a bad restore, a tool that wrote a file where a folder was) is a scope that cannot be
 used, not one that never existed: every scope route answered 404 "no scope", and an operator
 was sent looking for a scope that was right there. Each route now answers 503 with the
 overview's words (:data:`memory_core.layout.NOT_A_FOLDER`) and what to do; Session start says
@@ -45,16 +46,37 @@ def unix_socket(place: Path) -> None:
         pass
 
 
+def dangling_link(place: Path) -> None:
+    place.symlink_to("vanished")
+
+
+def link_out_of_the_root(place: Path) -> None:
+    outside = place.parent.parent / "elsewhere"  # a real folder beside the memory root
+    outside.mkdir()
+    (outside / "notes.md").write_text("---\ndescription: out\n---\nnever read\n", "utf-8")
+    place.symlink_to(outside)
+
+
+def link_to_a_file(place: Path) -> None:
+    (place.parent / "stray.txt").write_text("a file inside the memory root\n", encoding="utf-8")
+    place.symlink_to("stray.txt")
+
+
 MAKERS: dict[str, Callable[[Path], None]] = {
     "regular file": regular_file,
     "FIFO": fifo,
     "socket": unix_socket,
+    "dangling link": dangling_link,
+    "link out of the root": link_out_of_the_root,
+    "link to a file": link_to_a_file,
 }
+"""What can stand in a scope folder's place: a symlink among them only when it does not lead
+to another scope folder directly under the memory root (one that does is an alias)."""
 
 
 @pytest.fixture(params=sorted(MAKERS))
 def replaced(request: pytest.FixtureRequest, agent: AgentHome) -> Iterator[tuple[str, str]]:
-    """A Workspace scope whose folder was replaced by a regular file, a FIFO or a socket:
+    """A Workspace scope whose folder was replaced by one of :data:`MAKERS`:
     ``(Workspace path, key)``."""
     workspace, key = agent.workspace("app", corpus="coding-agent-workspace")
     scope = agent.root / key
@@ -157,3 +179,38 @@ async def test_k6_a_checkpoint_of_every_scope_names_it_as_not_recorded(
     assert by_scope["user"].get("skipped") is None
     assert by_scope[key]["version"] is None
     assert NOT_A_FOLDER in by_scope[key]["skipped"] and WHAT_TO_DO in by_scope[key]["skipped"]
+
+
+LINKS = {
+    "dangling link": "vanished",
+    "link out of the root": "elsewhere",
+    "link to a file": "stray",
+}
+"""Each symlink maker and a word of where it leads, which no answer may say (A-7)."""
+
+
+@pytest.mark.parametrize("maker", sorted(LINKS))
+async def test_k6_a_link_in_its_place_is_named_a_symlink_never_by_where_it_leads(
+    client: Client, agent: AgentHome, maker: str
+) -> None:
+    """Every scope route, a checkpoint of every scope and the overview say the same of it: a
+    scope that is there and cannot be used, a symlink in its place, never what it leads to."""
+    _, key = agent.workspace("app", corpus="coding-agent-workspace")
+    scope = agent.root / key
+    for entry in scope.iterdir():
+        entry.unlink()
+    scope.rmdir()
+    MAKERS[maker](scope)
+    for method, url in scope_routes(key):
+        body = {"version": "0" * 40} if url.endswith("/restore") else None
+        response = await client.request(method, url, json=body, headers=JSON_TYPE)
+        problem = await expect_problem(response, 503, "(in its place: a symlink)")
+        assert LINKS[maker] not in problem["detail"], (method, url, problem)
+    answer = await ok_json(await client.post(f"{memory_url()}/checkpoint", headers=JSON_TYPE))
+    assert {entry["scope"]: entry.get("skipped") for entry in answer["scopes"]}[key] == (
+        f"{NOT_A_FOLDER}; {WHAT_TO_DO} (the scope's folder is then made again)"
+    )
+    overview = await ok_json(await client.get(memory_url()))
+    skipped = {entry["name"]: entry["problem"] for entry in overview["skipped"]}
+    assert "a symlink that does not lead to another scope folder" in skipped[key], skipped
+    assert LINKS[maker] not in skipped[key], skipped

@@ -79,11 +79,14 @@ async def test_a7_symlinked_scope_outside_is_never_listed_read_or_deleted(
 
     overview = await ok_json(await client.get(memory_url()))
     assert [scope["key"] for scope in overview["scopes"]] == ["user"]
+    # there, but no folder of this root (K-6): named as a symlink, never where it leads
     for route in ("files", "index", "files/secret.md"):
         response = await client.get(f"{memory_url()}/scopes/evil-0123abcd/{route}")
-        body = await expect_problem(response, 404, "evil-0123abcd")
-        assert SECRET not in str(body)
-    await expect_problem(await client.delete(file_url("evil-0123abcd", "secret.md")), 404, "evil")
+        body = await expect_problem(response, 503, "'evil-0123abcd'")
+        assert "(in its place: a symlink)" in body["detail"], body
+        assert SECRET not in str(body) and outside.name not in str(body)
+    response = await client.delete(file_url("evil-0123abcd", "secret.md"))
+    await expect_problem(response, 503, "(in its place: a symlink)")
 
     assert snapshot(outside) == before
 
@@ -284,9 +287,11 @@ async def test_a7_data_dir_outside_files_stay_untouched_by_a_full_sweep(
     assert names(agent.root / key) == [".workspace", "MEMORY.md", "sneaky.md"]
 
 
-async def test_a7_scope_symlinked_into_a_folder_below_the_root_is_no_scope(
+async def test_a7_scope_symlinked_into_a_folder_below_the_root_is_no_scope_folder(
     client: Client, agent: AgentHome
 ) -> None:
+    """Listed as no scope; its routes say a symlink stands in its place (503, K-6): nothing
+    below the root is read or deleted through it."""
     (agent.user / "nested").mkdir()
     (agent.user / "nested" / "x.md").write_text("---\ndescription: x\n---\nx\n")
     (agent.root / "deep-0123abcd").symlink_to(agent.user / "nested", target_is_directory=True)
@@ -294,8 +299,10 @@ async def test_a7_scope_symlinked_into_a_folder_below_the_root_is_no_scope(
     overview = await ok_json(await client.get(memory_url()))
 
     assert [scope["key"] for scope in overview["scopes"]] == ["user"]
-    await expect_problem(await client.get(file_url("deep-0123abcd", "x.md")), 404, "deep")
-    await expect_problem(await client.delete(file_url("deep-0123abcd", "x.md")), 404, "deep")
+    for method in ("GET", "DELETE"):
+        response = await client.request(method, file_url("deep-0123abcd", "x.md"))
+        body = await expect_problem(response, 503, "'deep-0123abcd'")
+        assert "(in its place: a symlink)" in body["detail"] and "nested" not in body["detail"]
     assert (agent.user / "nested" / "x.md").exists()
 
 

@@ -33,8 +33,9 @@ __all__ = [
 
 AGENTS_DIR = "agents"
 NOT_A_FOLDER = "found something that is not a folder in its folder's place"
-"""What is wrong with a scope whose folder's place holds a file, a FIFO, a dangling link or a
-symlink loop (K-6): there is a scope, it cannot be used. In words that follow "the service …"
+"""What is wrong with a scope whose folder's place holds a file, a FIFO, a socket or a symlink
+that does not lead to another scope folder of the memory root (dangling, a loop, out of the
+root, to a file) (K-6): there is a scope, it cannot be used. In words that follow "the service …"
 or "Agent Memory …", as a Session start (the service's and the plugin's from the files), the
 files routes (503), the overview, a search and a checkpoint say it."""
 WORKSPACES_DIR = "workspaces"

@@ -42,7 +42,13 @@ from memory_core.wire import Problem
 
 from memory_api.errors import ServiceError, Unauthorized, write_fix
 
-__all__ = ["PROBLEM_CONTENT_TYPE", "body_too_large", "problem_middleware", "problem_response"]
+__all__ = [
+    "PROBLEM_CONTENT_TYPE",
+    "PROBLEM_KEY",
+    "body_too_large",
+    "problem_middleware",
+    "problem_response",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +57,10 @@ _KEEP_HEADERS = ("Accept-Encoding", "Allow", "Retry-After", "WWW-Authenticate")
 _DATA_DIR_ACCESS = "read and write access to the data dir (its owner and mode)"
 """What the service's account needs where a refusal no route names came from (``write_fix``)."""
 _encoder = msgspec.json.Encoder()
+PROBLEM_KEY = web.ResponseKey("problem", Problem)
+"""The :class:`~memory_core.wire.Problem` an answer of :func:`problem_response` holds, as it
+was built (``response.get(PROBLEM_KEY)``): for a caller that must know what an answer said
+without parsing the body it just encoded (the git routes remember a machine's failed one)."""
 
 
 def body_too_large(limit: int) -> str:
@@ -68,7 +78,8 @@ def problem_response(
     problem_type: str = "about:blank",
 ) -> web.Response:
     """Build an ``application/problem+json`` response; ``title`` defaults to the status phrase,
-    ``problem_type`` (the ``type`` a client matches, RFC 9457) to ``about:blank``."""
+    ``problem_type`` (the ``type`` a client matches, RFC 9457) to ``about:blank``. The problem
+    is kept on the response under :data:`PROBLEM_KEY`."""
     problem = Problem(
         type=problem_type,
         title=title or _phrase(status),
@@ -76,12 +87,14 @@ def problem_response(
         detail=detail,
         instance=instance,
     )
-    return web.Response(
+    response = web.Response(
         status=status,
         body=_encoder.encode(problem),
         content_type=PROBLEM_CONTENT_TYPE,
         headers=dict(headers or {}),
     )
+    response[PROBLEM_KEY] = problem
+    return response
 
 
 def _phrase(status: int) -> str:

@@ -27,29 +27,27 @@ the machine only the status of a failed POST ("error: RPC failed; HTTP 503"), ne
 (it shows a ``text/plain`` body of a failed ref list alone, ``gitprotocol-http``): so the
 problem a POST of a machine (``X-Memory-Machine``) was answered with, 5xx, is remembered
 (:meth:`~memory_api.store.sync.service.SyncStore.note_answer`), and a ``GET`` of the same URL by
-that machine answers it again, status and ``detail`` (404 once its last POST there did not
-fail): what its sync shows as the service's reason (R-1). These routes are git's protocol
-(documented by git, ``gitprotocol-http``) and its follow-up, not JSON: they are left out of
-``/openapi.json``, whose schemas cannot state pkt-lines; the machines list is in it.
+that machine answers it again, status, ``detail``, ``type`` and ``Retry-After`` (404 once its
+last POST there did not fail): what its sync shows as the service's reason (R-1). These
+routes are git's protocol (documented by git, ``gitprotocol-http``) and its follow-up, not
+JSON: they are left out of ``/openapi.json``, whose schemas cannot state pkt-lines; the
+machines list is in it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 from collections.abc import Awaitable, Callable
 from urllib.parse import unquote
 
 from aiohttp import web
-from memory_core.rules import MACHINE_ID_RULE
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_sync_store
 from memory_api.errors import BadRequest, BodyTimedOut, BodyTooLarge, NotFound
 from memory_api.http.expect import expect_handler
 from memory_api.http.jsonio import json_response
 from memory_api.http.problems import (
-    PROBLEM_CONTENT_TYPE,
+    PROBLEM_KEY,
     body_too_large,
     problem_middleware,
     problem_response,
@@ -58,7 +56,7 @@ from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.sync.backend import GitService, Head, StreamedAnswer
 from memory_api.store.sync.machines import check_machine
 from memory_api.store.sync.pkt_line import PUSH_PROBE, check_request
-from memory_api.store.sync.service import GitRequest
+from memory_api.store.sync.service import FailedAnswer, GitRequest
 
 __all__ = ["GIT_BASE", "MACHINE_HEADER", "MACHINE_NAME_HEADER", "routes"]
 
@@ -198,12 +196,13 @@ async def get_info_refs(request: web.Request) -> web.StreamResponse:
 
 
 def _asker(request: web.Request) -> str | None:
-    """The id of the machine a request names, when it names one well (else None)."""
+    """The id of the machine a request names, when it names one well (else None): the checks
+    of :func:`_request`, whose :class:`BadRequest` means no machine here."""
     try:
-        machine_id = _one_header(request, MACHINE_HEADER)
+        machine = check_machine(_one_header(request, MACHINE_HEADER), _machine_name(request))
     except BadRequest:
         return None
-    return machine_id if machine_id is not None and MACHINE_ID_RULE.accepts(machine_id) else None
+    return None if machine is None else machine.machine_id
 
 
 async def _noted(
@@ -213,19 +212,26 @@ async def _noted(
 ) -> web.StreamResponse:
     """``handler``'s answer to a POST of ``service``, an error as the problem the service's
     middleware makes of it (run here, so the answer is seen); a 5xx problem is remembered for
-    the machine that asked, any other answer forgets its last one (see the module)."""
+    the machine that asked as it was answered (status, ``detail``, ``type``, ``Retry-After``),
+    any other answer forgets its last one (see the module)."""
     response = await problem_middleware(request, handler)
     machine_id = _asker(request)
     if machine_id is None:
         return response
-    detail = None
-    if isinstance(response, web.Response) and response.content_type == PROBLEM_CONTENT_TYPE:
-        with contextlib.suppress(ValueError, TypeError, AttributeError):
-            said = json.loads(bytes(response.body))  # type: ignore[arg-type]
-            detail = said.get("detail") if isinstance(said.get("detail"), str) else None
+    problem = response.get(PROBLEM_KEY)
+    answer = (
+        None
+        if problem is None
+        else FailedAnswer(
+            status=problem.status,
+            detail=problem.detail,
+            problem_type=problem.type,
+            retry_after=response.headers.get("Retry-After"),
+        )
+    )
     info = request.match_info
     asked = (info["project"], info["agent"], info["key"], service, machine_id)
-    get_sync_store(request.app).note_answer(asked, response.status, detail)
+    get_sync_store(request.app).note_answer(asked, answer)
     return response
 
 
@@ -271,14 +277,21 @@ async def _receive_pack(request: web.Request) -> web.StreamResponse:
 @routes.get(GIT_BASE + "/git-receive-pack")
 async def get_failed_answer(request: web.Request) -> web.Response:
     """R-1: the problem the asking machine's last POST to this URL was answered with, 5xx,
-    answered again (its status and ``detail``): git showed the machine only the status. 404
+    answered again (its status, ``detail`` and ``type``, and its ``Retry-After`` when it had
+    one): git showed the machine only the status. 404
     when its last one did not fail, 400 for a request naming no machine."""
     service: GitService = (
         "git-receive-pack" if request.path.endswith("/git-receive-pack") else "git-upload-pack"
     )
-    store = get_sync_store(request.app)
-    status, detail = await store.failed_answer(_request(request), service)
-    return problem_response(status, detail, instance=request.path)
+    failed = await get_sync_store(request.app).failed_answer(_request(request), service)
+    retry = {} if failed.retry_after is None else {"Retry-After": failed.retry_after}
+    return problem_response(
+        failed.status,
+        failed.detail,
+        instance=request.path,
+        headers=retry,
+        problem_type=failed.problem_type,
+    )
 
 
 @routes.get(BASE + "/machines")

@@ -54,7 +54,7 @@ from memory_core.wire import (
 )
 
 from memory_api.errors import CannotRead, NotFound
-from memory_api.store.containment import NotRegularFileError, OutsideMemoryRoot, cannot_read
+from memory_api.store.containment import NotRegularFileError, cannot_read
 from memory_api.store.file_pages import FILES_DEFAULT_LIMIT, page_after
 from memory_api.store.listings import FolderListings
 from memory_api.store.not_scopes import Skipped
@@ -243,10 +243,7 @@ class ScopeAnswers:
         return self.cache.summary(item.entry.path, item.topic, lambda: _topic_summary(item))
 
     def _user_scope(self, root: Path) -> Path | None:
-        try:
-            return scope_real_dir(root, USER_SCOPE)
-        except OutsideMemoryRoot:
-            return None
+        return scope_real_dir(root, USER_SCOPE)
 
     def _lint(
         self,

@@ -7,8 +7,10 @@ touched:
 
 - the memory root itself must be a plain directory path: if ``agents/<id>``, ``agent_state`` or
   ``memory`` is a symlink, the whole root is refused (:func:`checked_memory_root`);
-- a scope or file resolving outside the root is treated as absent (:class:`OutsideMemoryRoot`,
-  a 404 — its existence is not confirmed to the caller);
+- a file resolving outside the root is treated as absent (:class:`OutsideMemoryRoot`, a 404 —
+  its existence is not confirmed to the caller); a scope whose place holds a symlink that does
+  not lead to another scope folder of the root is there but not usable (503 ``NotAFolder``
+  naming "a symlink", never where it leads: :func:`~memory_api.store.scopes.existing_scope_dir`);
 - a file is opened by its resolved path with ``O_NOFOLLOW`` (a symlink swapped in after the check
   is refused, not followed) and ``O_NONBLOCK`` (a FIFO named ``x.md`` cannot hang a request),
   then must be a regular file by ``fstat``.

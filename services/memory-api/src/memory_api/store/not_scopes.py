@@ -2,8 +2,9 @@
 
 A memory root holds one folder per scope, named by its key (K-7: ``user`` or a Workspace key).
 Anything else there — a stray file, a folder named otherwise (``notes``, ``user.bak``), a
-symlink leading out of the root or to nothing, a file in a scope's place — is skipped by every
-listing: it holds no memory the service reads, serves or counts. Skipped silently, a user who
+symlink leading out of the root, to a file or to nothing, a file in a scope's place — is skipped
+by every listing: it holds no memory the service reads, serves or counts. One named like a
+scope is a scope that cannot be used: its routes answer 503 (K-6). Skipped silently, a user who
 copied notes into ``…/memory/notes`` saw "no memory" and no reason; the overview (A-3) and the
 agents list (A-1) name each such entry with :func:`why_no_scope`, by its name alone as a
 listing shows it (escaped, T-5b; never a path, never a target it leads to, which may lie
@@ -50,7 +51,7 @@ def why_no_scope(entry: os.DirEntry[str]) -> str:
     if mode is not None and stat.S_ISLNK(mode):  # where it leads is never looked at here
         return (
             "a symlink that does not lead to another scope folder of this memory root "
-            "(outside it, deeper, or nowhere): never followed"
+            "(outside it, deeper, to a file, or nowhere): never followed"
         )
     return f"{kind} in a scope's place, not a scope folder: never read"
 

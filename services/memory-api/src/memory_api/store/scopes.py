@@ -40,7 +40,6 @@ from memory_api.store.containment import (
     HARD_LINKED,
     NamedElsewhereError,
     NotRegularFileError,
-    OutsideMemoryRoot,
     cannot_read,
     is_within,
     named_elsewhere,
@@ -201,13 +200,15 @@ def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
 
 
 def scope_real_dir(root: Path, key: str) -> Path | None:
-    """Return the real directory of scope ``key`` under the real ``root``, or None if absent.
+    """Return the real directory of scope ``key`` under the real ``root``, or None when no
+    folder of this root is in its place.
 
-    ``key`` is K-7-checked (``InvalidId``). A scope that is a symlink must land on another
-    scope directly under the root (its real name a scope key too, so locks keyed by the real
-    name cover both spellings); one leading outside the root, to the root itself or into a
-    folder deeper down raises :class:`OutsideMemoryRoot`. A non-directory is absent.
-    """
+    ``key`` is K-7-checked (``InvalidId``). A scope that is a symlink is an alias only when it
+    lands on another scope folder directly under the root (its real name a scope key too, so
+    locks keyed by the real name cover both spellings). Any other symlink — dangling, leading
+    out of the root, to the root itself, into a folder deeper down or to a file — is None, like
+    a file, a FIFO or a socket there (where it leads is never used, A-7): callers tell that
+    apart from nothing at all with :func:`refuse_no_folder` (503 ``NotAFolder``, K-6)."""
     child = root / check_scope_key(key)
     try:
         mode = os.lstat(child).st_mode
@@ -219,7 +220,7 @@ def scope_real_dir(root: Path, key: str) -> Path | None:
         return child if stat.S_ISDIR(mode) else None  # below a real root: its own real path
     resolved = real_path(child)
     if resolved.parent != root or not _is_scope_key(resolved.name):
-        raise OutsideMemoryRoot(f"no scope {key!r}")
+        return None
     return resolved if resolved.is_dir() else None
 
 
@@ -268,8 +269,9 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
     Raises :class:`~memory_api.errors.Unavailable` (503) when the operating system refuses to
     make it (a read-only or full data dir, no permission: never "no scope", there should be
     one), :class:`~memory_api.errors.NotAFolder` (503) when something that is not a folder is
-    in its folder's place (a file, a dangling link, a link leading out of the root: there is a
-    scope, it cannot be used; where a link leads is never said) and
+    in its folder's place (a file, a symlink that does not lead to another scope folder of the
+    root: dangling, out of the root, to a file; there is a scope, it cannot be used; where a
+    link leads is never said) and
     :class:`~memory_api.errors.NotFound` (404) when it is no folder inside the root (a file on
     the root's way)."""
     error = scope_dir_error(root, key)
@@ -278,10 +280,7 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
             f"scope {key!r} of agent {agent_id!r} is not there and the service "
             f"{refusal_text(error)}"
         )
-    try:
-        scope = scope_real_dir(root, key)
-    except OutsideMemoryRoot:  # a link out is no folder of this root: the scope is unusable
-        scope = None
+    scope = scope_real_dir(root, key)
     if scope is None:
         if error is None:
             refuse_no_folder(root, key, agent_id)
@@ -295,11 +294,13 @@ def existing_scope_dir(root: Path, key: str, agent_id: str) -> Path:
     demand (:func:`made_scope_dir`).
 
     Raises :class:`~memory_api.errors.NotAFolder` (503) when a regular file, a FIFO, a socket
-    or a dangling link stands in a Workspace scope's folder's place, as for the user scope:
-    the scope is there and cannot be used (the overview names that entry too), never a 404
-    "no scope" that sends an operator looking for one that never existed;
-    :class:`~memory_api.errors.NotFound` (404) when nothing is there; ``OutsideMemoryRoot``
-    (404) for a link leading out of the root (where it leads is never said, A-7)."""
+    or a symlink that does not lead to another scope folder of the root (dangling, leading out
+    of the root or deeper, to a file) stands in a Workspace scope's folder's place, as for the
+    user scope: the scope is there and cannot be used (the overview names that entry too, a
+    checkpoint and an export say it alike), never a 404 "no scope" that sends an operator
+    looking for one that never existed; a link is named as "a symlink", where it leads never
+    said nor followed (A-7). :class:`~memory_api.errors.NotFound` (404) when nothing is
+    there."""
     if key == USER_SCOPE:
         return made_scope_dir(root, key, agent_id)
     scope = scope_real_dir(root, key)
@@ -344,14 +345,11 @@ def scope_unusable(root: Path, key: str, agent_id: str) -> str | None:
 
 def scope_blocked(root: Path, key: str) -> bool:
     """Whether something that is no folder of the real ``root`` stands in scope ``key``'s place
-    (a file, a FIFO, a dangling link, a link leading out of the root: :func:`scope_unusable`'s
-    case), judged without making anything: for answers that only read, such as the agents
-    list's count. False for a folder, a link to another scope, or nothing there."""
-    try:
-        found = scope_real_dir(root, key)
-    except OutsideMemoryRoot:
-        return True
-    return found is None and os.path.lexists(root / key)
+    (a file, a FIFO, a symlink that does not lead to another scope folder of the root:
+    :func:`scope_unusable`'s case), judged without making anything: for answers that only
+    read, such as the agents list's count. False for a folder, a link to another scope, or
+    nothing there."""
+    return scope_real_dir(root, key) is None and os.path.lexists(root / key)
 
 
 def refusal_text(error: OSError) -> str:
@@ -412,8 +410,10 @@ def list_scopes(root: Path, skipped: Skipped | None = None) -> list[tuple[str, P
 def scopes_and_blocked(root: Path) -> tuple[list[tuple[str, Path]], list[str]]:
     """:func:`list_scopes` of the real ``root``, and the keys (sorted; never ``user``, whose
     own row says it) of the scopes whose folder's place holds something that is no folder of
-    the root (:func:`scope_blocked`: a file, a FIFO, a socket, a dangling link): there, and
-    not usable, for an answer over every scope that must not leave them out as if absent."""
+    the root (:func:`scope_blocked`: a file, a FIFO, a socket, a symlink that does not lead to
+    another scope folder of the root: dangling, out of the root, to a file): there and not
+    usable, as every scope route says (503, :func:`existing_scope_dir`), for an answer over
+    every scope that must not leave them out as if absent."""
     skipped = Skipped(most=sys.maxsize)
     listed = list_scopes(root, skipped)
     blocked = [
@@ -436,7 +436,7 @@ def scope_folders(root: Path, skipped: Skipped | None = None) -> list[tuple[str,
                 scopes.append((name, entry.path))
                 continue
             found = scope_real_dir(root, name)
-        except (InvalidId, OutsideMemoryRoot):
+        except InvalidId:
             found = None
         if found is not None:
             scopes.append((name, os.fspath(found)))

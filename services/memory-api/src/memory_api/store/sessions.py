@@ -58,7 +58,7 @@ from memory_core.wire import (
 
 from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
-from memory_api.store.containment import OutsideMemoryRoot, held_folder, memory_root_below
+from memory_api.store.containment import held_folder, memory_root_below
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import NOT_A_FOLDER, scope_dir_refusal, scope_real_dir
@@ -163,17 +163,14 @@ def _ensure_dir(root: Path, key: str, cached_only: bool) -> _Ensured:
     """Create scope ``key`` under the real ``root`` if missing: its real path, or why it could
     not be made (the operating system refused, or something not a directory is in its place).
     ``cached_only``: raise :class:`NeedsBlockingIO` instead of creating it."""
-    try:
-        resolved = scope_real_dir(root, key)  # the common case: it exists, nothing to create
-        if resolved is None:
-            if cached_only:
-                raise NeedsBlockingIO(key)
-            refusal = scope_dir_refusal(root, key)
-            if refusal is not None:
-                return _Ensured(None, refusal)
-            resolved = scope_real_dir(root, key)
-    except OutsideMemoryRoot:
-        resolved = None
+    resolved = scope_real_dir(root, key)  # the common case: it exists, nothing to create
+    if resolved is None:
+        if cached_only:
+            raise NeedsBlockingIO(key)
+        refusal = scope_dir_refusal(root, key)
+        if refusal is not None:
+            return _Ensured(None, refusal)
+        resolved = scope_real_dir(root, key)
     if resolved is None:
         logger.warning("scope %s is not a directory inside the memory root; not used", key)
         return _Ensured(None, NOT_A_FOLDER)

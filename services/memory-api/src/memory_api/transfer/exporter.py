@@ -262,7 +262,9 @@ def export_scopes(
 
     Raises :class:`~memory_api.errors.NotFound` for a requested key that has no scope,
     :class:`~memory_api.errors.NotAFolder` for one whose folder's place holds a file, a FIFO,
-    a socket or a dangling link,
+    a socket or a symlink that does not lead to another scope folder of the memory root
+    (dangling, out of the root, to a file; named "a symlink", never where it leads), as the
+    scope routes say it,
     :class:`~memory_api.errors.BadRequest` for an ``output`` the archive may not replace (see
     :func:`check_output`), :class:`~memory_api.errors.CannotRead` when a scope folder or a
     file in one is there but cannot be read (Q-2b), and :class:`~memory_api.errors.Unavailable`

@@ -132,7 +132,8 @@ def _existing_or_planned(root: Path, key: str) -> Path:
 
 def _created(root: Path, key: str, agent_id: str) -> Path:
     """The scope's real folder, made if missing; :class:`~memory_api.errors.NotAFolder` when
-    a file, a FIFO, a socket or a dangling link stands in its place (never "cannot be
+    a file, a FIFO, a socket or a symlink that does not lead to another scope folder of the
+    memory root (dangling, out of the root, to a file) stands in its place (never "cannot be
     created", which hid that it is there)."""
     create_scope_dir(root, key)
     found = scope_real_dir(root, key)

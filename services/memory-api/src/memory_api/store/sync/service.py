@@ -90,6 +90,7 @@ __all__ = [
     "FAILED_ANSWERS_KEPT",
     "MERGED_PREFIX",
     "REFUSED_PREFIX",
+    "FailedAnswer",
     "GitRequest",
     "SyncLimits",
     "SyncStore",
@@ -123,6 +124,18 @@ class SyncLimits:
 
 
 @dataclass(frozen=True, slots=True)
+class FailedAnswer:
+    """A problem a machine's git exchange was answered with (R-1), as it was answered: its
+    ``status`` (5xx), ``detail``, ``problem_type`` (the RFC 9457 ``type`` a client matches)
+    and the ``Retry-After`` header it carried (None without one)."""
+
+    status: int
+    detail: str
+    problem_type: str = "about:blank"
+    retry_after: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GitRequest:
     """One git request as the route read it: which scope, for whom, from which machine."""
 
@@ -143,27 +156,27 @@ class SyncStore:
         self.locks = history.locks
         self.machines = MachineLog(self.histories.app_data_dir)
         self.limits = limits or SyncLimits()
-        self._failed: OrderedDict[_Asked, tuple[int, str]] = OrderedDict()
+        self._failed: OrderedDict[_Asked, FailedAnswer] = OrderedDict()
         """Per machine and exchange, the problem its last one failed with (:meth:`note_answer`)."""
 
-    def note_answer(self, asked: _Asked, status: int, detail: str | None) -> None:
-        """Remember the problem (``status`` ≥ 500 and its ``detail``) the exchange ``asked``
-        (project, agent, scope key, git service, machine id; a POST of git's) was answered
-        with, for :meth:`failed_answer`; any other answer forgets the one before. git shows
-        the machine only the status of such an answer ("RPC failed; HTTP 503"), never its
-        body: the machine's sync asks for it next (R-1). In memory only (a restart forgets),
-        the last :data:`FAILED_ANSWERS_KEPT` kept."""
+    def note_answer(self, asked: _Asked, answer: FailedAnswer | None) -> None:
+        """Remember the problem ``answer`` (``status`` ≥ 500, with a ``detail``) the exchange
+        ``asked`` (project, agent, scope key, git service, machine id; a POST of git's) was
+        answered with, for :meth:`failed_answer`; any other answer (None: no problem at all)
+        forgets the one before. git shows the machine only the status of such an answer
+        ("RPC failed; HTTP 503"), never its body: the machine's sync asks for it next (R-1).
+        In memory only (a restart forgets), the last :data:`FAILED_ANSWERS_KEPT` kept."""
         self._failed.pop(asked, None)
-        if status < 500 or not detail:
+        if answer is None or answer.status < 500 or not answer.detail:
             return
-        self._failed[asked] = (status, detail)
+        self._failed[asked] = answer
         while len(self._failed) > FAILED_ANSWERS_KEPT:
             self._failed.popitem(last=False)
 
-    async def failed_answer(self, request: GitRequest, service: GitService) -> tuple[int, str]:
-        """The status and ``detail`` the machine's last ``service`` exchange of the scope
-        failed with (:meth:`note_answer`), after the checks every git request gets (its ids,
-        the agent in the project). Raises :class:`BadRequest` for a request naming no machine,
+    async def failed_answer(self, request: GitRequest, service: GitService) -> FailedAnswer:
+        """The problem the machine's last ``service`` exchange of the scope failed with
+        (:meth:`note_answer`), after the checks every git request gets (its ids, the agent in
+        the project). Raises :class:`BadRequest` for a request naming no machine,
         :class:`NotFound` when its last one did not fail (or none is remembered)."""
         await self._checked(request)
         if request.machine is None:
