@@ -76,6 +76,13 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
+NOT_SEEDED = frozenset({"MEMORY_API_CHAT_URL", "MEMORY_API_TOKENS"})
+"""Settings only the running service reads (the page's chat address, the bearer tokens): a
+seed under any of them leaves the same files, byte for byte and mode for mode (compared file
+by file), so :class:`SeededDataDirs` seeds once whatever they say (a seed only checks that the
+tokens are well formed, and the service started over the copy checks them again)."""
+
+
 class SeededDataDirs:
     """Fresh demo data dirs, each as ``memory-api demo seed`` leaves it, seeded once per worker.
 
@@ -83,7 +90,8 @@ class SeededDataDirs:
     path of ``<data dir>/demo-workspaces/<name>`` (K-1, K-5). So the n-th data dir of every test
     of this worker lives at one path, ``<base>/data-<n>``: the first test that needs it with a
     given environment seeds it there and keeps a copy; every later one gets that copy back at
-    the same path (mtimes kept), exactly the files a seed of its own would have left.
+    the same path (mtimes kept), exactly the files a seed of its own would have left (seeded
+    with the settings the seed reads: :data:`NOT_SEEDED` are not among them).
     """
 
     def __init__(self, base: Path) -> None:
@@ -95,7 +103,8 @@ class SeededDataDirs:
         environment; whatever an earlier test left there is gone."""
         data_dir = self._base / f"data-{number}"
         shutil.rmtree(data_dir, ignore_errors=True)
-        key = (number, frozenset(extra.items()))
+        seeding = {name: value for name, value in extra.items() if name not in NOT_SEEDED}
+        key = (number, frozenset(seeding.items()))
         kept = self._seeded.get(key)
         if kept is None:
             seed(data_dir, {**os.environ, **extra})
@@ -138,23 +147,58 @@ def service(make_service: ServiceFactory) -> Service:
     return make_service()
 
 
-READ_ONLY_DATA_DIR = 1000
-"""The number of :func:`read_only_service`'s data dir among the worker's seeded ones
-(:func:`make_service` numbers a test's services from 0)."""
+SHARED_DATA_DIRS = 2000
+"""The number of the first data dir of :class:`SharedServices` among the worker's seeded ones
+(:func:`make_service` numbers a test's services from 0; a module's own shared service takes a
+number of 1000 or more below this one)."""
+
+
+class SharedServices:
+    """Demo services started once per worker and kept to its end, one per set of settings
+    (token, environment), for the tests that change nothing on them: they read, search, open
+    and close, sign in and out, and what the browser keeps (a token, collapsed groups, when
+    the user last looked) lives in each page's own context. One seed, one service start and
+    one search index per worker and setting instead of a start per test (scoped per module,
+    a service was stopped and started again whenever the worker's tests moved between
+    modules); a test that writes a file, saves, deletes or restores takes :func:`service` or
+    :func:`make_service`."""
+
+    def __init__(self, seeded: SeededDataDirs) -> None:
+        self._seeded = seeded
+        self._started: dict[tuple[str | None, frozenset[tuple[str, str]]], Service] = {}
+
+    def get(self, *, token: str | None = None, env: dict[str, str] | None = None) -> Service:
+        """The worker's service with ``token`` (None: the API open on loopback) and ``env`` on
+        top of the demo's, as :func:`make_service` would start it; started on first use."""
+        extra = {"MEMORY_API_CHAT_URL": CHAT_URL, **(env or {})}
+        if token:
+            extra["MEMORY_API_TOKENS"] = f"tester={token}"
+        key = (token, frozenset(extra.items()))
+        if key not in self._started:
+            number = SHARED_DATA_DIRS + len(self._started)
+            data_dir = self._seeded.fresh(number, extra)
+            self._started[key] = start_service(data_dir, extra, token)
+        return self._started[key]
+
+    def stop(self) -> None:
+        """Stop every service started."""
+        for service in self._started.values():
+            service.stop()
 
 
 @pytest.fixture(scope="session")
-def read_only_service(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
+def shared_services(seeded_data_dirs: SeededDataDirs) -> Iterator[SharedServices]:
+    """This worker's :class:`SharedServices`, stopped at its end."""
+    services = SharedServices(seeded_data_dirs)
+    yield services
+    services.stop()
+
+
+@pytest.fixture(scope="session")
+def read_only_service(shared_services: SharedServices) -> Service:
     """The demo service of :func:`service`, shared by this worker's tests that change nothing
-    on it: they read, search, open and close, and what the browser keeps (collapsed groups,
-    when the user last looked) lives in each page's own context. One seed, one service start
-    and one search index per worker instead of a start per test (scoped per module, it was
-    stopped and started again whenever the worker's tests moved between modules); a test
-    that writes a file, saves, deletes or restores takes :func:`service`."""
-    extra = {"MEMORY_API_CHAT_URL": CHAT_URL}
-    served = start_service(seeded_data_dirs.fresh(READ_ONLY_DATA_DIR, extra), extra)
-    yield served
-    served.stop()
+    on it (see :class:`SharedServices`)."""
+    return shared_services.get()
 
 
 def _console_error(message: ConsoleMessage, errors: list[str]) -> None:

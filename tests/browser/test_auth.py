@@ -1,4 +1,8 @@
-"""A-10 on the page: a 401 asks for a bearer token, stores it, and the page then works."""
+"""A-10 on the page: a 401 asks for a bearer token, stores it, and the page then works.
+
+The tests that only sign in and out share the worker's service with :data:`TOKEN`
+(:func:`token_service`): the token a page keeps lives in its own browser context, and nothing
+they do changes the service."""
 
 from __future__ import annotations
 
@@ -8,17 +12,25 @@ import pytest
 from memory_api.errors import PROBLEM_TYPE_BASE as TYPE_BASE
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import SharedServices
 from tests.browser.pages import MEMORY_TAB, PageFactory, ServiceFactory, Shot, user_group
+from tests.browser.service import Service
 
 pytestmark = pytest.mark.browser
 
 TOKEN = "browser-test-secret-7f3a"
 
 
+@pytest.fixture
+def token_service(shared_services: SharedServices) -> Service:
+    """The worker's demo service whose one token (``tester``) is :data:`TOKEN`."""
+    return shared_services.get(token=TOKEN)
+
+
 def test_a10_401_asks_for_a_token_then_the_page_works(
-    make_service: ServiceFactory, open_page: PageFactory, shot: Shot
+    token_service: Service, open_page: PageFactory, shot: Shot
 ) -> None:
-    service = make_service(token=TOKEN)
+    service = token_service
     page = open_page(service)
     page.goto("/")
     dialog = page.locator("dialog.token-dialog")
@@ -73,13 +85,13 @@ def sign_in(page: Page, *, remember: bool) -> None:
 
 
 def test_a10_remember_on_this_device_is_off_by_default_and_says_where_the_token_is_kept(
-    make_service: ServiceFactory, open_page: PageFactory, shot: Shot
+    token_service: Service, open_page: PageFactory, shot: Shot
 ) -> None:
     """The box was ticked by default: a token typed once stayed in the browser's localStorage
     for good, readable by anyone using that browser profile, without the user choosing it. It
     is unticked now (the token kept for the tab, in sessionStorage, gone when it closes), and
     the line under it says where the token is kept either way, for this site by its origin."""
-    service = make_service(token=TOKEN)
+    service = token_service
     page = open_page(service)
     page.goto("/")
     dialog = page.locator("dialog.token-dialog")
@@ -118,12 +130,12 @@ def test_a10_remember_on_this_device_is_off_by_default_and_says_where_the_token_
 
 
 def test_a10_the_token_prompt_tells_an_operator_how_to_make_a_token_and_a_stranger_nothing(
-    make_service: ServiceFactory, open_page: PageFactory
+    token_service: Service, open_page: PageFactory
 ) -> None:
     """The prompt said only "Ask its operator for one", even to the person who runs the
     service: it now also names the command that makes one (README), in the same words for
     everyone, with nothing of this service's own (data dir, token names)."""
-    service = make_service(token=TOKEN)
+    service = token_service
     page = open_page(service)
     page.goto("/")
     dialog = page.locator("dialog.token-dialog")
@@ -145,12 +157,12 @@ def test_a10_the_token_prompt_tells_an_operator_how_to_make_a_token_and_a_strang
 
 
 def test_a10_the_token_prompt_says_why_once_in_a_browsers_words(
-    make_service: ServiceFactory, open_page: PageFactory
+    token_service: Service, open_page: PageFactory
 ) -> None:
     """The prompt's first line says why it asks (no token; a token refused); under it the
     service's own 401 detail repeated that in an HTTP client's words ("send 'Authorization:
     Bearer <token>'", "not known to this service"). Only a detail that says more is shown."""
-    service = make_service(token=TOKEN)
+    service = token_service
     page = open_page(service)
     page.goto("/")
     dialog = page.locator("dialog.token-dialog")
@@ -173,13 +185,13 @@ def test_a10_the_token_prompt_says_why_once_in_a_browsers_words(
 
 
 def test_a10_the_token_prompt_knows_a_401_by_its_problem_type_not_its_wording(
-    make_service: ServiceFactory, open_page: PageFactory
+    token_service: Service, open_page: PageFactory
 ) -> None:
     """The prompt left out the service's detail by matching its exact words: a reworded detail
     showed twice, and a proxy's own 401 in those words was hidden. It matches the problem's
     ``type`` (RFC 9457) now: a reworded detail of a known kind stays hidden, and a 401 of
     another kind (no ``type``: ``about:blank``) is shown, whatever its words."""
-    service = make_service(token=TOKEN)
+    service = token_service
     page = open_page(service)
     page.goto("/")
     dialog = page.locator("dialog.token-dialog")
@@ -215,9 +227,9 @@ def answer_401(page: Page, detail: str, problem_type: str | None) -> None:
 
 
 def test_a10_cancelled_token_prompt_leaves_a_clear_error(
-    make_service: ServiceFactory, open_page: PageFactory
+    token_service: Service, open_page: PageFactory
 ) -> None:
-    service = make_service(token=TOKEN)
+    service = token_service
     page = open_page(service)
     page.goto("/")
     page.locator("dialog.token-dialog").get_by_role("button", name="Cancel").click()
@@ -248,9 +260,9 @@ def test_a10_a_token_for_another_project_is_named_on_the_missing_agent_page(
 
 
 def test_a10_an_agent_missing_where_the_token_reaches_is_said_missing(
-    make_service: ServiceFactory, open_page: PageFactory
+    token_service: Service, open_page: PageFactory
 ) -> None:
-    service = make_service(token=TOKEN)
+    service = token_service
     page = open_page(service)
     page.goto("/#/projects/demo/agents/nobody/memory")
     dialog = page.locator("dialog.token-dialog")

@@ -19,7 +19,15 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import MEMORY_TAB, PROMPT_TAB, open_memory_tab, row, user_group, viewer
+from tests.browser.pages import (
+    MEMORY_TAB,
+    PROMPT_TAB,
+    PageFactory,
+    open_memory_tab,
+    row,
+    user_group,
+    viewer,
+)
 from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
@@ -106,9 +114,12 @@ def test_i9_a_file_name_with_hidden_characters_shows_them_wherever_it_is_named(
     assert _shown_hidden(page) == []
 
 
-def test_i9_names_taken_from_the_address_show_their_hidden_characters(page: Page) -> None:
+def test_i9_names_taken_from_the_address_show_their_hidden_characters(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
     """A link someone sent (``#/projects/<RLO>evil/agents/…``) names a project and agent the
     page shows in its breadcrumbs and its "not found" words: never turned around on screen."""
+    page = open_page(read_only_service)  # addresses only: nothing is written
     page.goto(f"/#/projects/{quote(f'{RLO}evil', safe='')}")
     expect(page.get_by_role("heading", name="No project “[hidden: U+202E]evil”")).to_be_visible()
     assert _shown_hidden(page) == []

@@ -54,7 +54,7 @@ WHY_RE = {kind: re.compile(re.escape(why)) for kind, why in WHY.items()}
 
 REFUSED_DATA_DIR = 1002
 """The number of :func:`refused_service`'s data dir among the worker's seeded ones (see
-``READ_ONLY_DATA_DIR`` in the conftest)."""
+``SHARED_DATA_DIRS`` in the conftest)."""
 
 
 @pytest.fixture

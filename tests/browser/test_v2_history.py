@@ -77,10 +77,12 @@ def _versions(page: Page) -> Locator:
     return viewer(page).locator("li.version")
 
 
-@pytest.mark.parametrize("size", SIZES)
 def test_v2_history_lists_versions_newest_first_with_who_and_when_paged(
-    open_page: PageFactory, service: Service, shot: Shot, size: str
+    open_page: PageFactory, service: Service, shot: Shot
 ) -> None:
+    """The history is made once and paged through at each size, each in a browser context of
+    its own: looking changes nothing on the service (when the user last looked lives in the
+    browser), so the phone reads the very history the desktop read."""
     _checkpoint(service)
     edits = PAGE_SIZE + 2
     for number in range(edits):
@@ -93,8 +95,15 @@ def test_v2_history_lists_versions_newest_first_with_who_and_when_paged(
         {"sessionId": "5e55104aabcdef", "harness": "claude-code", "tool": "Write", "scope": "user"},
     )
     total = 1 + edits + 1
+    for size in SIZES:
+        page = _open(open_page, service, size)
+        _page_through_the_history(page, shot, size, total)
+        page.context.close()  # done looking: its scripts stop before the next size's start
 
-    page = _open(open_page, service, size)
+
+def _page_through_the_history(page: Page, shot: Shot, size: str, total: int) -> None:
+    """Open ``prefers-pnpm.md``'s History (``total`` versions) and its scope's changes at
+    ``size``, a page of each first, then the older ones."""
     open_memory_tab(page)
     row(user_group(page), "prefers-pnpm.md").get_by_role("button", name="View").click()
     panel = viewer(page)

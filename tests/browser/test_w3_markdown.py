@@ -85,7 +85,7 @@ def _without_csp(route: Route) -> None:
 
 RICH_DATA_DIR = 1001
 """The number of :func:`rich_service`'s data dir among the worker's seeded ones (see
-``READ_ONLY_DATA_DIR`` in the conftest)."""
+``SHARED_DATA_DIRS`` in the conftest)."""
 
 
 @pytest.fixture(scope="module")

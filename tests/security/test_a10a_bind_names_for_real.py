@@ -72,23 +72,28 @@ def _env(tokens: bool) -> dict[str, str]:
     return env
 
 
-@pytest.fixture
-def served_on(tmp_path: Path) -> Iterator[object]:
+@pytest.fixture(scope="module")
+def served_on(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     """``served_on(host, reached_at, tokens=False)``: the real service bound to ``host`` in the
-    namespace, spoken to at the literal ``reached_at``; stopped after the test."""
-    prefix = _namespace_prefix(tmp_path)
-    started: list[ServedProcess] = []
+    namespace, spoken to at the literal ``reached_at``. Started once per module for each
+    ``(host, reached_at, tokens)`` and stopped at its end: the tests only send requests and
+    list agents, which change nothing on it, and two of them bind the same names the same way
+    (one start each instead of one per test)."""
+    base = tmp_path_factory.mktemp("served-on")
+    prefix = _namespace_prefix(base)
+    started: dict[tuple[str, str, bool], ServedProcess] = {}
 
     def start(host: str, reached_at: str, *, tokens: bool = False) -> ServedProcess:
-        data_dir = tmp_path / f"data-{len(started)}"
-        data_dir.mkdir()
-        served = serve(data_dir, _env(tokens), command_prefix=prefix, host=host,
-                       reached_at=reached_at)  # fmt: skip
-        started.append(served)
-        return served
+        key = (host, reached_at, tokens)
+        if key not in started:
+            data_dir = base / f"data-{len(started)}"
+            data_dir.mkdir()
+            started[key] = serve(data_dir, _env(tokens), command_prefix=prefix, host=host,
+                                 reached_at=reached_at)  # fmt: skip
+        return started[key]
 
     yield start
-    for served in started:
+    for served in started.values():
         served.stop()
 
 
