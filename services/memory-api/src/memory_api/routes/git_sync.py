@@ -235,10 +235,33 @@ async def _noted(
     return response
 
 
+async def get_failed_answer(request: web.Request) -> web.Response:
+    """R-1: the problem the asking machine's last POST to this URL was answered with, 5xx,
+    answered again (its status, ``detail`` and ``type``, and its ``Retry-After`` when it had
+    one): git showed the machine only the status. 404 when its last one did not fail, 400
+    for a request naming no machine. Registered right after each POST of its URL, so both
+    methods share one resource (one match a request)."""
+    service: GitService = (
+        "git-receive-pack" if request.path.endswith("/git-receive-pack") else "git-upload-pack"
+    )
+    failed = await get_sync_store(request.app).failed_answer(_request(request), service)
+    retry = {} if failed.retry_after is None else {"Retry-After": failed.retry_after}
+    return problem_response(
+        failed.status,
+        failed.detail,
+        instance=request.path,
+        headers=retry,
+        problem_type=failed.problem_type,
+    )
+
+
 @routes.post(GIT_BASE + "/git-upload-pack", expect_handler=expect_handler(_fetch_body_limit))
 async def post_upload_pack(request: web.Request) -> web.StreamResponse:
     """R-1: a fetch: git's pack of what the machine wants, streamed."""
     return await _noted(request, "git-upload-pack", _upload_pack)
+
+
+routes.get(GIT_BASE + "/git-upload-pack")(get_failed_answer)
 
 
 async def _upload_pack(request: web.Request) -> web.StreamResponse:
@@ -256,6 +279,9 @@ async def post_receive_pack(request: web.Request) -> web.StreamResponse:
     return await _noted(request, "git-receive-pack", _receive_pack)
 
 
+routes.get(GIT_BASE + "/git-receive-pack")(get_failed_answer)
+
+
 async def _receive_pack(request: web.Request) -> web.StreamResponse:
     store = get_sync_store(request.app)
     limits = store.limits
@@ -270,27 +296,6 @@ async def _receive_pack(request: web.Request) -> web.StreamResponse:
     return web.Response(
         body=answer,
         headers={"Content-Type": content_type, "Cache-Control": "no-cache, max-age=0"},
-    )
-
-
-@routes.get(GIT_BASE + "/git-upload-pack")
-@routes.get(GIT_BASE + "/git-receive-pack")
-async def get_failed_answer(request: web.Request) -> web.Response:
-    """R-1: the problem the asking machine's last POST to this URL was answered with, 5xx,
-    answered again (its status, ``detail`` and ``type``, and its ``Retry-After`` when it had
-    one): git showed the machine only the status. 404
-    when its last one did not fail, 400 for a request naming no machine."""
-    service: GitService = (
-        "git-receive-pack" if request.path.endswith("/git-receive-pack") else "git-upload-pack"
-    )
-    failed = await get_sync_store(request.app).failed_answer(_request(request), service)
-    retry = {} if failed.retry_after is None else {"Retry-After": failed.retry_after}
-    return problem_response(
-        failed.status,
-        failed.detail,
-        instance=request.path,
-        headers=retry,
-        problem_type=failed.problem_type,
     )
 
 
