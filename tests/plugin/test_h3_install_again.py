@@ -183,3 +183,32 @@ def test_h3_installing_again_moves_a_token_from_the_command_lines_into_its_file(
     assert TOKEN not in said and TOKEN not in path.read_text("utf-8")
     assert token.read_text("utf-8") == TOKEN + "\n"
     assert "WARNING" not in cli(home, "status")[1]
+
+
+@pytest.mark.parametrize("harness", sorted(SETTINGS))
+def test_h3_an_install_for_a_second_agent_says_it_replaces_the_first_agents_hooks(
+    tmp_path: Path, root: Path, harness: str
+) -> None:
+    """A harness's settings hold one agent's hooks: ``--agent reviewer`` after ``--agent
+    coder`` rewrites them, and every Session then starts with reviewer's memory. The install
+    said only that it wrote the file; it now says whose hooks it replaced and how to go back.
+    The same agent installed again, or a first install, says nothing of the kind."""
+    home = tmp_path / "home"
+    first_install(home, root, harness)
+    again = ["--url", "http://127.0.0.1:9", "--project", "acme", "--memory-root", str(root)]
+    _, same = cli(home, "install", harness, *again, "--agent", "coder")
+    assert "replaces" not in same
+
+    status, said = cli(home, "install", harness, *again, "--agent", "reviewer")
+
+    assert status == 0, said
+    path = home / SETTINGS[harness]
+    assert (
+        f"{harness}: WARNING: this install replaces agent acme/coder's hooks in {path} with "
+        f"acme/reviewer's" in said
+    )
+    assert "install again with --project acme --agent coder" in said
+    commands = our_commands(settings(home, harness), harness)
+    assert {value for command in commands for value in flag_values(command, "--agent")} == {
+        "reviewer"
+    }

@@ -164,6 +164,7 @@ def run_install(
     root, values, reused_token, remote_state = _settings_given(
         parser, args, environ, home, managed, out
     )
+    replaced = _replaced_agent(args.harness, home, environ, managed, values) if install else None
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     try:
         token, token_source = _token(args, environ, managed, reused_token)
@@ -219,6 +220,8 @@ def run_install(
         return 1
     if install:
         _after_install(args, chosen.command, home, environ, managed=managed, out=out)
+    if replaced is not None:
+        out.write(f"{args.harness}: WARNING: {replaced}\n")
     out.flush()  # what was done first, then the warnings: the lines a user reads last
     for warning in warnings:
         _logger().warning("%s %s: %s", args.command, args.harness, warning)
@@ -260,6 +263,35 @@ def _settings_given(
     if missing:
         parser.error(_missing_settings(args, missing, values["agent"]))
     return root, values, reused_token, remote_state
+
+
+def _replaced_agent(
+    harness: str,
+    home: Path,
+    environ: Mapping[str, str],
+    managed: Path | None,
+    values: Mapping[str, str | None],
+) -> str | None:
+    """What an install for another agent than the hooks already in ``harness``'s settings
+    replaces, said; None when none are installed or they are the same agent's (H-3).
+
+    A harness's settings hold one agent's hooks: installing for a second agent (``--agent
+    reviewer`` after ``--agent coder``) rewrites them, and every Session of that harness then
+    starts with the second agent's memory. It did so saying only that it wrote the file.
+    """
+    from harness_memory.installers.reinstall import installed_settings
+
+    found = installed_settings(harness, home, environ, managed)
+    before = (found.flags.get("project"), found.flags.get("agent"))
+    now = (values.get("project"), values.get("agent"))
+    if None in before or before == now:
+        return None
+    return (
+        f"this install replaces agent {before[0]}/{before[1]}'s hooks in {found.path} with "
+        f"{now[0]}/{now[1]}'s: a harness's settings hold one agent's hooks, so every "
+        f"{harness} Session starts with {now[0]}/{now[1]}'s memory, not {before[1]}'s (to go "
+        f"back: install again with --project {before[0]} --agent {before[1]})"
+    )
 
 
 def _after_install(
