@@ -164,7 +164,6 @@ def run_install(
     root, values, reused_token, remote_state = _settings_given(
         parser, args, environ, home, managed, out
     )
-    replaced = _replaced_agent(args.harness, home, environ, managed, values) if install else None
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     try:
         token, token_source = _token(args, environ, managed, reused_token)
@@ -195,12 +194,12 @@ def run_install(
         except ServiceUnreachableError as error:
             _logger().error("install %s: %s (nothing was changed)", args.harness, error)
             return 1
-    warnings: list[str] = []
+    warnings = _replaced_agent(args.harness, home, environ, managed, values) if install else []
     if install and not args.no_check:
         checked = _checked(args, str(root), options, *checking)
         if checked is None:
             return 1
-        warnings = checked
+        warnings += checked
     if remote_state is not None and not args.dry_run:  # Gemini CLI needs the root to exist
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
@@ -220,8 +219,6 @@ def run_install(
         return 1
     if install:
         _after_install(args, chosen.command, home, environ, managed=managed, out=out)
-    if replaced is not None:
-        out.write(f"{args.harness}: WARNING: {replaced}\n")
     out.flush()  # what was done first, then the warnings: the lines a user reads last
     for warning in warnings:
         _logger().warning("%s %s: %s", args.command, args.harness, warning)
@@ -271,9 +268,9 @@ def _replaced_agent(
     environ: Mapping[str, str],
     managed: Path | None,
     values: Mapping[str, str | None],
-) -> str | None:
+) -> list[str]:
     """What an install for another agent than the hooks already in ``harness``'s settings
-    replaces, said; None when none are installed or they are the same agent's (H-3).
+    replaces, as a warning; none when no hooks are installed or they are that agent's (H-3).
 
     A harness's settings hold one agent's hooks: installing for a second agent (``--agent
     reviewer`` after ``--agent coder``) rewrites them, and every Session of that harness then
@@ -285,13 +282,13 @@ def _replaced_agent(
     before = (found.flags.get("project"), found.flags.get("agent"))
     now = (values.get("project"), values.get("agent"))
     if None in before or before == now:
-        return None
-    return (
-        f"this install replaces agent {before[0]}/{before[1]}'s hooks in {found.path} with "
+        return []
+    return [
+        f"replaces agent {before[0]}/{before[1]}'s hooks in {found.path} with "
         f"{now[0]}/{now[1]}'s: a harness's settings hold one agent's hooks, so every "
         f"{harness} Session starts with {now[0]}/{now[1]}'s memory, not {before[1]}'s (to go "
         f"back: install again with --project {before[0]} --agent {before[1]})"
-    )
+    ]
 
 
 def _after_install(
