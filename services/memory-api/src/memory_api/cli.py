@@ -248,6 +248,7 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
     from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
 
     app = create_app(settings, bind)
+    app.on_startup.append(_stop_on_the_first_signal)
     gc.collect()  # nothing that is already garbage gets frozen
     gc.freeze()
     web.run_app(
@@ -258,7 +259,37 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
         access_log=logging.getLogger(ACCESS_LOGGER),
         shutdown_timeout=SHUTDOWN_TIMEOUT,
         print=listening_said(settings),
+        handle_signals=False,  # _stop_on_the_first_signal's instead
     )
+
+
+async def _stop_on_the_first_signal(app: object) -> None:
+    """Stop ``serve`` on the first SIGTERM or SIGINT, as aiohttp's own handlers do (A-11), and
+    ignore any later one: the stop under way ends within :data:`SHUTDOWN_TIMEOUT` (SIGKILL
+    still ends it at once).
+
+    aiohttp's handlers raise ``GracefulExit`` on every signal: a second one while it stopped
+    ended the stop in "RuntimeError: Event loop stopped before Future completed" and a
+    traceback. ``make run`` stopped with ``kill %1`` met that: the service gets the signal sent
+    to the job, and make, signalled too, sends its child one more."""
+    import asyncio
+    import contextlib
+    import signal
+
+    from aiohttp.web_runner import GracefulExit
+
+    loop = asyncio.get_running_loop()
+    numbers = (signal.SIGINT, signal.SIGTERM)
+
+    def stop() -> None:
+        for number in numbers:  # ignored from now on, to the end of the process
+            loop.remove_signal_handler(number)
+            signal.signal(number, signal.SIG_IGN)
+        raise GracefulExit
+
+    for number in numbers:
+        with contextlib.suppress(NotImplementedError):  # Windows' loops have none, as aiohttp's
+            loop.add_signal_handler(number, stop)
 
 
 def page_url(host: str, port: int, fragment: str = "") -> str:
