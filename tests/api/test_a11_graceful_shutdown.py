@@ -65,6 +65,23 @@ async def test_a11_a_stop_signal_ends_the_service_with_status_0_and_no_error(
     assert "Traceback" not in log and "ERROR" not in log, log
 
 
+async def test_a11_a_second_stop_signal_during_the_stop_ends_it_as_cleanly(
+    served: ServedProcess,
+) -> None:
+    """``make run`` stopped with ``kill %1`` (or any SIGTERM to its process group): the service
+    gets the signal, and make, signalled too, sends its child one more. The second arrived while
+    aiohttp was stopping and ended the stop in "RuntimeError: Event loop stopped before Future
+    completed" and a traceback. Any stop signal after the first is logged and left to the stop
+    under way, which ends within its shutdown timeout."""
+    os.kill(served.process.pid, signal.SIGTERM)
+    os.kill(served.process.pid, signal.SIGTERM)
+
+    assert await _exit_status(served) == 0
+    log = served.log_text()
+    assert "stopped serving the data dir" in log
+    assert "Traceback" not in log and "ERROR" not in log, log
+
+
 async def _in_flight(http: aiohttp.ClientSession) -> float:
     """The service's ``memory_api_requests_in_flight`` gauge (this scrape counts itself)."""
     async with http.get("/metrics") as response:

@@ -47,6 +47,23 @@ def test_q1_an_export_from_the_default_data_dir_says_so_before_it_looks_for_the_
     assert f"exporting in the data dir {default} (the default: none is named)" in said
     assert "--data-dir DIR (or MEMORY_API_DATA_DIR)" in said
     assert f"no agent 'coder' in project 'acme' in the data dir {default}" in said
+    assert not default.exists()
+
+
+def test_q1_the_reading_commands_leave_no_data_dir_behind(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``agent list``, ``token list`` and ``memory export`` only read: in a shell that names no
+    data dir they read the default one and, where there is none, make none (an export that
+    found no agent left the default data dir's folders and topic database in ``~/.local``)."""
+    default = home / ".local" / "share" / "agent-memory"
+    assert main(["agent", "list"]) == 0
+    assert "no agents" in capsys.readouterr().out
+    assert main(["token", "list"]) == 0
+    assert main(["memory", "export", *IDS, "-o", str(home / "out.tar.gz")]) == 1
+    assert "no agent 'coder' in project 'acme'" in capsys.readouterr().err
+    assert not default.exists()
+    assert not (home / "out.tar.gz").exists()
 
 
 def test_q1_an_export_beside_a_running_service_points_at_its_data_dir_not_at_agent_create(

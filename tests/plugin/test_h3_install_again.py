@@ -183,3 +183,34 @@ def test_h3_installing_again_moves_a_token_from_the_command_lines_into_its_file(
     assert TOKEN not in said and TOKEN not in path.read_text("utf-8")
     assert token.read_text("utf-8") == TOKEN + "\n"
     assert "WARNING" not in cli(home, "status")[1]
+
+
+@pytest.mark.parametrize("harness", sorted(SETTINGS))
+def test_h3_an_install_for_a_second_agent_says_it_replaces_the_first_agents_hooks(
+    tmp_path: Path, root: Path, harness: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A harness's settings hold one agent's hooks: ``--agent reviewer`` after ``--agent
+    coder`` rewrites them, and every Session then starts with reviewer's memory. The install
+    said only that it wrote the file; it now says whose hooks it replaced and how to go back.
+    The same agent installed again, or a first install, says nothing of the kind."""
+    home = tmp_path / "home"
+    first_install(home, root, harness)
+    again = ["--url", "http://127.0.0.1:9", "--project", "acme", "--memory-root", str(root)]
+    cli(home, "install", harness, *again, "--agent", "coder")
+    assert "replaces" not in caplog.text
+
+    status, said = cli(home, "install", harness, *again, "--agent", "reviewer")
+
+    assert status == 0, said
+    [warning] = [record for record in caplog.records if "replaces" in record.getMessage()]
+    path = home / SETTINGS[harness]
+    assert warning.levelname == "WARNING"
+    assert (
+        f"install {harness}: replaces agent acme/coder's hooks in {path} with "
+        f"acme/reviewer's" in warning.getMessage()
+    )
+    assert "install again with --project acme --agent coder" in warning.getMessage()
+    commands = our_commands(settings(home, harness), harness)
+    assert {value for command in commands for value in flag_values(command, "--agent")} == {
+        "reviewer"
+    }

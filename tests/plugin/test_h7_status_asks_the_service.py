@@ -95,7 +95,11 @@ def test_h7_status_says_an_unanswering_service_and_blames_no_token(
     assert code == 0
     [said] = service_lines(lines)
     assert said.startswith(f"service {UNREACHABLE} (acme/{new_agent}): does not answer (")
-    assert said.endswith("so the token could not be checked; the hooks fail open until it answers")
+    assert said.endswith(
+        "so the token could not be checked; until it answers, Sessions start without it (their "
+        "memory read from the files when they are on this machine) and the write guard still "
+        "refuses writes into other Workspaces' memory"
+    )
     assert "PROBLEM" not in said
 
 

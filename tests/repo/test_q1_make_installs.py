@@ -76,6 +76,8 @@ def test_q1_make_test_after_make_run_adds_only_the_test_tools(tmp_path: Path) ->
     plan = _plan(checkout, "install")
     assert DEV in plan
     assert PACKAGES not in plan and "-m venv" not in plan
+    # the README's way to a .venv/bin/pytest for one file after `make run`: it runs nothing
+    assert "bin/pytest" not in plan and "bin/ruff" not in plan and "bin/mypy" not in plan
 
 
 def test_q1_make_run_after_make_test_installs_nothing(tmp_path: Path) -> None:

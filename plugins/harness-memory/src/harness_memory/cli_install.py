@@ -194,12 +194,12 @@ def run_install(
         except ServiceUnreachableError as error:
             _logger().error("install %s: %s (nothing was changed)", args.harness, error)
             return 1
-    warnings: list[str] = []
+    warnings = _replaced_agent(args.harness, home, environ, managed, values) if install else []
     if install and not args.no_check:
         checked = _checked(args, str(root), options, *checking)
         if checked is None:
             return 1
-        warnings = checked
+        warnings += checked
     if remote_state is not None and not args.dry_run:  # Gemini CLI needs the root to exist
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
@@ -260,6 +260,35 @@ def _settings_given(
     if missing:
         parser.error(_missing_settings(args, missing, values["agent"]))
     return root, values, reused_token, remote_state
+
+
+def _replaced_agent(
+    harness: str,
+    home: Path,
+    environ: Mapping[str, str],
+    managed: Path | None,
+    values: Mapping[str, str | None],
+) -> list[str]:
+    """What an install for another agent than the hooks already in ``harness``'s settings
+    replaces, as a warning; none when no hooks are installed or they are that agent's (H-3).
+
+    A harness's settings hold one agent's hooks: installing for a second agent (``--agent
+    reviewer`` after ``--agent coder``) rewrites them, and every Session of that harness then
+    starts with the second agent's memory. It did so saying only that it wrote the file.
+    """
+    from harness_memory.installers.reinstall import installed_settings
+
+    found = installed_settings(harness, home, environ, managed)
+    before = (found.flags.get("project"), found.flags.get("agent"))
+    now = (values.get("project"), values.get("agent"))
+    if None in before or before == now:
+        return []
+    return [
+        f"replaces agent {before[0]}/{before[1]}'s hooks in {found.path} with "
+        f"{now[0]}/{now[1]}'s: a harness's settings hold one agent's hooks, so every "
+        f"{harness} Session starts with {now[0]}/{now[1]}'s memory, not {before[1]}'s (to go "
+        f"back: install again with --project {before[0]} --agent {before[1]})"
+    ]
 
 
 def _after_install(

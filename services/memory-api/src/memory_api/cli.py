@@ -90,7 +90,7 @@ def _run(work: Coroutine[Any, Any, _T]) -> _T:
 
 
 def _agent_in_data_dir(
-    agents: AgentStore, data_dir: Path, project: str, agent: str, *, named: bool = True
+    agents: AgentStore | None, data_dir: Path, project: str, agent: str, *, named: bool = True
 ) -> None:
     """Check that ``agent`` of ``project`` is in ``data_dir``, for the commands that work on its
     files (``memory import|export``, ``history prune --agent``).
@@ -101,15 +101,19 @@ def _agent_in_data_dir(
     newcomer restoring an export into a new agent (docs/operations.md) without the next step.
     ``named`` False: ``data_dir`` is the default one, which nobody named (a reading command
     beside ``make run`` without ``MEMORY_API_DATA_DIR``): the way on is to name the data dir
-    that holds the agent, never to create it in a data dir no service looks at.
+    that holds the agent, never to create it in a data dir no service looks at. ``agents``
+    None: ``data_dir`` does not exist (:func:`_data_dir_exists`), so it holds no agent.
     """
     from memory_api.errors import NotFound
 
     try:
+        if agents is None:
+            raise NotFound(f"no data dir at {data_dir}")
         _run(agents.get(project, agent))
     except NotFound:
         where = f"no agent {agent!r} in project {project!r} in the data dir {data_dir}"
-        elsewhere = [record.project for record in _run(agents.list()) if record.id == agent]
+        listed = [] if agents is None else _run(agents.list())
+        elsewhere = [record.project for record in listed if record.id == agent]
         if elsewhere:
             raise NotFound(
                 f"{where}: {agent!r} is an agent of project {elsewhere[0]!r} "
@@ -126,6 +130,14 @@ def _agent_in_data_dir(
             f"--project {project} --id {agent} --name NAME (`memory-api agent list "
             f"--data-dir {data_dir}` names the agents it holds)"
         ) from None
+
+
+def _data_dir_exists(settings: Settings) -> bool:
+    """Whether the data dir of ``settings`` exists. A command that only reads it (``agent
+    list``, ``memory export``) reads none where there is none and never makes one: run in a
+    shell that named no data dir, beside ``make run``, they left the default one's folders and
+    topic database under ``~/.local/share`` behind, a data dir no service looks at (Q-1)."""
+    return settings.data_dir.is_dir()
 
 
 def _agent_store(settings: Settings) -> AgentStore:
@@ -236,6 +248,7 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
     from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
 
     app = create_app(settings, bind)
+    app.on_startup.append(_stop_on_the_first_signal)
     gc.collect()  # nothing that is already garbage gets frozen
     gc.freeze()
     web.run_app(
@@ -246,7 +259,37 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
         access_log=logging.getLogger(ACCESS_LOGGER),
         shutdown_timeout=SHUTDOWN_TIMEOUT,
         print=listening_said(settings),
+        handle_signals=False,  # _stop_on_the_first_signal's instead
     )
+
+
+async def _stop_on_the_first_signal(app: object) -> None:
+    """Stop ``serve`` on the first SIGTERM or SIGINT, as aiohttp's own handlers do (A-11), and
+    ignore any later one: the stop under way ends within :data:`SHUTDOWN_TIMEOUT` (SIGKILL
+    still ends it at once).
+
+    aiohttp's handlers raise ``GracefulExit`` on every signal: a second one while it stopped
+    ended the stop in "RuntimeError: Event loop stopped before Future completed" and a
+    traceback. ``make run`` stopped with ``kill %1`` met that: the service gets the signal sent
+    to the job, and make, signalled too, sends its child one more."""
+    import asyncio
+    import contextlib
+    import signal
+
+    from aiohttp.web_runner import GracefulExit
+
+    loop = asyncio.get_running_loop()
+    numbers = (signal.SIGINT, signal.SIGTERM)
+
+    def stop() -> None:
+        for number in numbers:  # ignored from now on, to the end of the process
+            loop.remove_signal_handler(number)
+            signal.signal(number, signal.SIG_IGN)
+        raise GracefulExit
+
+    for number in numbers:
+        with contextlib.suppress(NotImplementedError):  # Windows' loops have none, as aiohttp's
+            loop.add_signal_handler(number, stop)
 
 
 def page_url(host: str, port: int, fragment: str = "") -> str:
@@ -282,6 +325,8 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
     unreadable: list[tuple[str, str]] = []
     if place.remote is not None:
         agents = place.remote.agents(args.project or None)
+    elif not _data_dir_exists(settings):
+        agents = []
     else:
         from memory_api.store.counts import agent_summaries
 
@@ -511,6 +556,9 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
             place.said if NAME_THE_DATA_DIR in place.said else f"{place.said}; {NAME_THE_DATA_DIR}"
         )
         print(f"memory-api: exporting {said}", file=sys.stderr)
+    if not _data_dir_exists(settings):
+        named = settings.data_dir_named
+        _agent_in_data_dir(None, settings.data_dir, args.project, args.agent, named=named)
     prepare_data_dir(settings.data_dir)
     stores = build_stores(settings)
     _agent_in_data_dir(

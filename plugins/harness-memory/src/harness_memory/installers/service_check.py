@@ -17,7 +17,7 @@ for (``GET …/config``, A-2), as :func:`~harness_memory.installers.checks.check
   harness's hooks a token (``harness-memory install codex`` again, ``harness-memory token set``
   for a managed install);
 - no answer (down, slow, no memory service there): said, and not a failure — the token could not
-  be checked, and the hooks fail open until the service answers.
+  be checked, and until the service answers Sessions start without it (:data:`_MEANWHILE`).
 
 Hooks of an install from before ``--flags-only`` read ``HARNESS_MEMORY_*`` variables, and Claude
 Code gives them its settings' ``env`` over the user's environment: their token is read from
@@ -139,6 +139,13 @@ def service_lines(
 
 
 _MANAGED = " (managed)"
+
+_MEANWHILE = (
+    "until it answers, Sessions start without it (their memory read from the files when they "
+    "are on this machine) and the write guard still refuses writes into other Workspaces' memory"
+)
+"""What the hooks do while their service does not answer (P-2), said in plain words: "the
+hooks fail open" read to a newcomer as if the write guard were off, and it never is."""
 """How ``status`` labels the install into a harness's managed settings (``codex (managed)``)."""
 
 _HOW_TO_GIVE_ONE = "\x00how to give one\x00"
@@ -200,13 +207,9 @@ def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple
                 client, use.project, use.agent, memory_root=str(root) if root else None
             )
             return f"PROBLEM: the service answered 404 ({error.detail}): {said}", False
-        return f"the service answered {error.status} ({error.detail}); the hooks fail open", True
+        return f"the service answered {error.status} ({error.detail}); {_MEANWHILE}", True
     except MemoryClientError as error:
-        return (
-            f"does not answer ({error}), so the token could not be checked; the hooks fail "
-            "open until it answers",
-            True,
-        )
+        return f"does not answer ({error}), so the token could not be checked; {_MEANWHILE}", True
     origin = _source(settings.token_source, given)
     if token is None or _asks_no_token(use, timeout):
         where = f" (from {origin})" if origin else ""
