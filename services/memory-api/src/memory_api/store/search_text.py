@@ -237,6 +237,16 @@ _LEFT_OUT = (
 _LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
 
 
+_UNCASED = (
+    (0x3400, 0xA000),  # CJK Unified Ideographs and Extension A (and the Yijing hexagrams)
+    (0xAC00, 0xF900),  # Hangul syllables and Jamo Extended-B, surrogates, private use
+)
+"""Spans of plane 0 that hold no letter with a case, ever (ideographs, syllables, surrogates,
+private use); planes 2 and up are ideographs, tags and private use."""
+_CASED_SPANS = ((0x80, _UNCASED[0][0]), (_UNCASED[0][1], _UNCASED[1][0]), (_UNCASED[1][1], 0x20000))
+"""Where :func:`_unfolded_capitals` looks for capitals: U+0080–U+1FFFF but :data:`_UNCASED`."""
+
+
 def _unfolded_capitals() -> dict[str, str]:
     """Each capital letter SQLite's ``unicode61`` leaves as it is, with its small letter.
 
@@ -244,12 +254,14 @@ def _unfolded_capitals() -> dict[str, str]:
     letters later (Cherokee's small letters, Georgian Mtavruli, a few Latin and Cyrillic ones)
     and every cased letter above plane 0 (Osage, Adlam, Old Hungarian, Warang Citi, …):
     search folds those itself, so ``ᏣᎳᎩ`` and ``ꮳꮃꭹ`` find each other. Asked of the SQLite
-    in use (an in-memory table: about 40 ms once), so a newer one that folds them needs
-    nothing here."""
+    in use (an in-memory table), so a newer one that folds them needs nothing here. Looked for
+    outside the blocks Unicode gives only uncased characters for good (:data:`_UNCASED`):
+    less than half of the code points at import."""
+    letters = [chr(code) for start, end in _CASED_SPANS for code in range(start, end)]
     capitals = [
-        chr(code)
-        for code in range(0x80, 0x30000)
-        if chr(code).lower() != chr(code) and len(chr(code).lower()) == 1
+        letter
+        for letter, small in zip(letters, map(str.lower, letters), strict=True)
+        if small != letter and len(small) == 1
     ]
     with contextlib.closing(sqlite3.connect(":memory:")) as probe:
         probe.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'unicode61')")
