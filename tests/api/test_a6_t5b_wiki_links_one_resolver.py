@@ -11,6 +11,7 @@ from __future__ import annotations
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json, write_topic
+from tests.support.folder_chain import folder_chain
 
 INDEX = [
     "# Memory",
@@ -275,3 +276,51 @@ async def test_t5b_an_index_wiki_link_naming_the_end_of_a_notes_path_is_no_dangl
 
     dangling = [f["message"] for f in view["findings"] if f["code"] == "dangling-link"]
     assert dangling == ["links to '2026/feb.md', which is not in this scope's folder"]
+
+
+async def test_t5b_a_chain_of_nested_folders_leaves_the_page_and_lint_answering(
+    client: Client, agent: AgentHome
+) -> None:
+    """A chain of 1,100 nested folders (under the walk's entry bound) beside a note named by
+    the end of its path: the page and the lint answer, and the note is found."""
+    _scope(agent)
+    (agent.user / "archive/2026").mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\nSee [[2026/Feb]].\n", encoding="utf-8"
+    )
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[links]] - links\n- [[2026/Feb]] - February\n")
+
+    with folder_chain(agent.user, 1_100):
+        view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+        topic = await ok_json(await client.get(file_url("user", "links.md")))
+
+    assert topic["linkFiles"] == {"2026/Feb": "archive/2026/feb.md"}
+    assert [f["code"] for f in view["findings"] if "link" in f["code"]] == []
+
+
+async def test_t5b_a_link_holding_a_nul_opens_nothing_and_the_answers_stay(
+    client: Client, agent: AgentHome
+) -> None:
+    """``[[a/<NUL>b]]`` in a body or in MEMORY.md names no file (no file can hold a NUL in
+    its name): the page and the lint say it dangles, never a 500."""
+    _scope(agent)
+    (agent.user / "a").mkdir()
+    (agent.user / "a" / "b.md").write_text("b\n", encoding="utf-8")
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\nSee [[a/\x00b]] and [[a/b]].\n", encoding="utf-8"
+    )
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[links]] - links\n- [[a/\x00b]] - no such file\n")
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    topic = await ok_json(await client.get(file_url("user", "links.md")))
+
+    assert topic["linkFiles"] == {"a/\x00b": None, "a/b": "a/b.md"}
+    assert [f["code"] for f in topic["findings"] if f["code"] == "dangling-wiki-link"] == [
+        "dangling-wiki-link"
+    ]
+    assert [f["code"] for f in view["findings"] if f["code"] == "dangling-link"] == [
+        "dangling-link"
+    ]
