@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+
 import pytest
 from memory_core import scope_merge
+from memory_core.index import opened_in_any_case
 from memory_core.scope_files import is_scope_file
 from memory_core.scope_merge import (
     MergeOutcome,
@@ -444,10 +447,12 @@ def test_r2_a_merge_keeping_many_files_reads_each_index_once(
     second = {INDEX: (lines + "- [X](x.md) new\n").encode()} | dict.fromkeys(names, b"laptop\n")
     reads = count_index_reads(monkeypatch, lines + "- [X](x.md) new\n")
     sides: list[int] = []
-    opened = scope_merge.opened_in_any_case
-    monkeypatch.setattr(
-        scope_merge, "opened_in_any_case", lambda files: sides.append(len(files)) or opened(files)
-    )
+
+    def counted(files: Collection[str]) -> Callable[[str], str]:
+        sides.append(len(files))
+        return opened_in_any_case(files)
+
+    monkeypatch.setattr(scope_merge, "opened_in_any_case", counted)
     merged, merge = _merge(base, first, second)
     assert [o.kind for o in merge.outcomes] == ["kept-both"] * count
     assert len(reads) == 1
