@@ -8,6 +8,8 @@ not: a dangling link, and no link at all (``deploy.md`` then "unindexed").
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json, write_topic
@@ -324,3 +326,28 @@ async def test_t5b_a_link_holding_a_nul_opens_nothing_and_the_answers_stay(
     assert [f["code"] for f in view["findings"] if f["code"] == "dangling-link"] == [
         "dangling-link"
     ]
+
+
+async def test_t5b_a_bare_name_never_opens_a_sub_folder_note_the_page_and_lint_agree(
+    client: Client, agent: AgentHome
+) -> None:
+    """The service knows only the sub-folder notes some link names with a folder: a bare
+    ``[[feb]]`` is looked up among the topic files alone, so whether another note's
+    ``[[2026/Feb]]`` is there changes nothing, and the listing's lint and the page agree."""
+    _scope(agent)
+    (agent.user / "archive/2026").mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    (agent.user / "a.md").write_text("---\ndescription: a\n---\nSee [[feb]].\n", encoding="utf-8")
+    (agent.user / "b.md").write_text(
+        "---\ndescription: b\n---\nSee [[2026/Feb]].\n", encoding="utf-8"
+    )
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    page = await ok_json(await client.get(file_url("user", "a.md")))
+
+    def dangling(findings: list[dict[str, object]]) -> list[tuple[object, object]]:
+        return [(f["file"], f["message"]) for f in findings if f["code"] == "dangling-wiki-link"]
+
+    assert page["linkFiles"] == {"feb": None}
+    assert dangling(listing["findings"]) == [("a.md", "[[feb]] names no topic file of this scope")]
+    assert dangling(page["findings"]) == dangling(listing["findings"])
