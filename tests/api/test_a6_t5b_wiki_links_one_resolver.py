@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from memory_api.store import answers, scopes
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json, write_topic
@@ -351,3 +353,56 @@ async def test_t5b_a_bare_name_never_opens_a_sub_folder_note_the_page_and_lint_a
     assert page["linkFiles"] == {"feb": None}
     assert dangling(listing["findings"]) == [("a.md", "[[feb]] names no topic file of this scope")]
     assert dangling(page["findings"]) == dangling(listing["findings"])
+
+
+async def test_t5b_past_the_walks_bound_a_link_is_said_not_looked_up_never_absent(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The walk for notes named by their path's end stops at its bound: the index's
+    ``[[2026/Feb]]`` whose note lies past it is not called absent from the folder."""
+    monkeypatch.setattr(scopes, "SUB_FOLDER_WALK_CAP", 3)
+    _scope(agent)
+    (agent.user / "archive/2026").mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    for number in range(5):
+        (agent.user / "archive" / f"old-{number}.md").write_text("old\n", encoding="utf-8")
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[2026/Feb]] - February\n")
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+
+    dangling = [f["message"] for f in view["findings"] if f["code"] == "dangling-link"]
+    assert dangling == [
+        "links to '2026/Feb.md', which was not found: this scope's sub-folders were not looked "
+        "up past 10,000 entries (or 64 folders deep)"
+    ]
+
+
+async def test_t5b_one_request_walks_the_sub_folders_once(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index's and the bodies' links by path end share one walk per request, whichever
+    answer lints them: the index view, a page of the listing, the overview."""
+    _scope(agent)
+    (agent.user / "archive/2026").mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    (agent.user / "b.md").write_text("---\ndescription: b\n---\n[[2026/Mar]]\n", encoding="utf-8")
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[2026/Feb]] - February\n- [[b]] - b\n")
+    walks: list[Path] = []
+    walk = scopes.walk_sub_folders
+
+    def counted(scope: Path) -> scopes.SubFolderWalk:
+        walks.append(scope)
+        return walk(scope)
+
+    monkeypatch.setattr(answers, "walk_sub_folders", counted)
+
+    for url in (
+        f"{memory_url()}/scopes/user/index",
+        f"{memory_url()}/scopes/user/files",
+        file_url("user", "b.md"),
+    ):
+        walks.clear()
+        await ok_json(await client.get(url))
+        assert len(walks) == 1, url

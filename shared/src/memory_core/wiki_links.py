@@ -36,6 +36,8 @@ from functools import lru_cache
 
 __all__ = [
     "NAMES_KEPT",
+    "SUB_FOLDER_WALK_CAP",
+    "SUB_FOLDER_WALK_DEPTH",
     "WikiFiles",
     "link_key",
     "link_keys",
@@ -47,6 +49,16 @@ _SEPARATORS_RE = re.compile(r"[-_\s]+")
 # Claude Code's memory types: a link may name a type_slug file without its type, or with it.
 _TYPE_PREFIX_RE = re.compile(r"(?:user|feedback|project|reference)-(?=.)")
 
+
+SUB_FOLDER_WALK_CAP = 10_000
+"""Entries of a scope's sub-folders (its own files not counted) a service looks at, at most,
+for wiki links naming a note by the end of its path (``[[2026/Feb]]`` for
+``archive/2026/feb.md``): more than any memory keeps in folders. A link left unfound past it
+is said to be not looked up, never absent (T-5b)."""
+
+SUB_FOLDER_WALK_DEPTH = 64
+"""Folders below the scope's own, at most, that the same walk enters: deeper than any memory
+nests its notes (a path that deep is near the kernel's 4,096 bytes)."""
 
 NAMES_KEPT = 65536
 """Names whose keys a lint keeps (:func:`link_keys` here, the look-alike keys in

@@ -34,6 +34,7 @@ from memory_core.markdown import line_texts
 from memory_core.scope_files import fold_name
 from memory_core.shown_names import shown_name
 from memory_core.topics import READ_CAP_BYTES, decode_text
+from memory_core.wiki_links import SUB_FOLDER_WALK_CAP, SUB_FOLDER_WALK_DEPTH
 
 from memory_api.errors import READ_ACCESS_FIX, CannotRead, NotAFolder, NotFound, Unavailable
 from memory_api.store.containment import (
@@ -845,16 +846,6 @@ def sub_folder_files_any_case(scope: Path, targets: list[str]) -> frozenset[str]
         else:
             found |= sub_folder_files(scope, ["/".join(spelled)])
     return frozenset(found)
-
-
-SUB_FOLDER_WALK_CAP = 10_000
-"""Entries of a scope's sub-folders (its own files not counted) looked at, at most, for wiki
-links naming a note by the end of its path (:func:`sub_folder_files_ending`): more than any
-memory keeps in folders."""
-
-SUB_FOLDER_WALK_DEPTH = 64
-"""Folders below the scope's own, at most, that the walk of :func:`walk_sub_folders` enters:
-deeper than any memory nests its notes (a path that deep is near the kernel's 4,096 bytes)."""
 
 
 @dataclass(frozen=True)
