@@ -8,9 +8,14 @@ not: a dangling link, and no link at all (``deploy.md`` then "unindexed").
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+from memory_api.store import answers, scopes
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json, write_topic
+from tests.support.folder_chain import folder_chain
 
 INDEX = [
     "# Memory",
@@ -275,3 +280,129 @@ async def test_t5b_an_index_wiki_link_naming_the_end_of_a_notes_path_is_no_dangl
 
     dangling = [f["message"] for f in view["findings"] if f["code"] == "dangling-link"]
     assert dangling == ["links to '2026/feb.md', which is not in this scope's folder"]
+
+
+async def test_t5b_a_chain_of_nested_folders_leaves_the_page_and_lint_answering(
+    client: Client, agent: AgentHome
+) -> None:
+    """A chain of 1,100 nested folders (under the walk's entry bound) beside a note named by
+    the end of its path: the page and the lint answer, and the note is found."""
+    _scope(agent)
+    (agent.user / "archive/2026").mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\nSee [[2026/Feb]].\n", encoding="utf-8"
+    )
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[links]] - links\n- [[2026/Feb]] - February\n")
+
+    with folder_chain(agent.user, 1_100):
+        view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+        topic = await ok_json(await client.get(file_url("user", "links.md")))
+
+    assert topic["linkFiles"] == {"2026/Feb": "archive/2026/feb.md"}
+    assert [f["code"] for f in view["findings"] if "link" in f["code"]] == []
+
+
+async def test_t5b_a_link_holding_a_nul_opens_nothing_and_the_answers_stay(
+    client: Client, agent: AgentHome
+) -> None:
+    """``[[a/<NUL>b]]`` in a body or in MEMORY.md names no file (no file can hold a NUL in
+    its name): the page and the lint say it dangles, never a 500."""
+    _scope(agent)
+    (agent.user / "a").mkdir()
+    (agent.user / "a" / "b.md").write_text("b\n", encoding="utf-8")
+    (agent.user / "links.md").write_text(
+        "---\ndescription: links\n---\nSee [[a/\x00b]] and [[a/b]].\n", encoding="utf-8"
+    )
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[links]] - links\n- [[a/\x00b]] - no such file\n")
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    topic = await ok_json(await client.get(file_url("user", "links.md")))
+
+    assert topic["linkFiles"] == {"a/\x00b": None, "a/b": "a/b.md"}
+    assert [f["code"] for f in topic["findings"] if f["code"] == "dangling-wiki-link"] == [
+        "dangling-wiki-link"
+    ]
+    assert [f["code"] for f in view["findings"] if f["code"] == "dangling-link"] == [
+        "dangling-link"
+    ]
+
+
+async def test_t5b_a_bare_name_never_opens_a_sub_folder_note_the_page_and_lint_agree(
+    client: Client, agent: AgentHome
+) -> None:
+    """The service knows only the sub-folder notes some link names with a folder: a bare
+    ``[[feb]]`` is looked up among the topic files alone, so whether another note's
+    ``[[2026/Feb]]`` is there changes nothing, and the listing's lint and the page agree."""
+    _scope(agent)
+    (agent.user / "archive/2026").mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    (agent.user / "a.md").write_text("---\ndescription: a\n---\nSee [[feb]].\n", encoding="utf-8")
+    (agent.user / "b.md").write_text(
+        "---\ndescription: b\n---\nSee [[2026/Feb]].\n", encoding="utf-8"
+    )
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    page = await ok_json(await client.get(file_url("user", "a.md")))
+
+    def dangling(findings: list[dict[str, object]]) -> list[tuple[object, object]]:
+        return [(f["file"], f["message"]) for f in findings if f["code"] == "dangling-wiki-link"]
+
+    assert page["linkFiles"] == {"feb": None}
+    assert dangling(listing["findings"]) == [("a.md", "[[feb]] names no topic file of this scope")]
+    assert dangling(page["findings"]) == dangling(listing["findings"])
+
+
+async def test_t5b_past_the_walks_bound_a_link_is_said_not_looked_up_never_absent(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The walk for notes named by their path's end stops at its bound: the index's
+    ``[[2026/Feb]]`` whose note lies past it is not called absent from the folder."""
+    monkeypatch.setattr(scopes, "SUB_FOLDER_WALK_CAP", 3)
+    _scope(agent)
+    (agent.user / "archive/2026").mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    for number in range(5):
+        (agent.user / "archive" / f"old-{number}.md").write_text("old\n", encoding="utf-8")
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[2026/Feb]] - February\n")
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+
+    dangling = [f["message"] for f in view["findings"] if f["code"] == "dangling-link"]
+    assert dangling == [
+        "links to '2026/Feb.md', which was not found: this scope's sub-folders were not looked "
+        "up past 10,000 entries (or 64 folders deep)"
+    ]
+
+
+async def test_t5b_one_request_walks_the_sub_folders_once(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index's and the bodies' links by path end share one walk per request, whichever
+    answer lints them: the index view, a page of the listing, the overview."""
+    _scope(agent)
+    (agent.user / "archive/2026").mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    (agent.user / "b.md").write_text("---\ndescription: b\n---\n[[2026/Mar]]\n", encoding="utf-8")
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[2026/Feb]] - February\n- [[b]] - b\n")
+    walks: list[Path] = []
+    walk = scopes.walk_sub_folders
+
+    def counted(scope: Path) -> scopes.SubFolderWalk:
+        walks.append(scope)
+        return walk(scope)
+
+    monkeypatch.setattr(answers, "walk_sub_folders", counted)
+
+    for url in (
+        f"{memory_url()}/scopes/user/index",
+        f"{memory_url()}/scopes/user/files",
+        file_url("user", "b.md"),
+    ):
+        walks.clear()
+        await ok_json(await client.get(url))
+        assert len(walks) == 1, url

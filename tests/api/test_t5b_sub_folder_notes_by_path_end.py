@@ -12,7 +12,14 @@ from pathlib import Path
 
 import pytest
 from memory_api.store import scopes
-from memory_api.store.scopes import sub_folder_files_ending
+from memory_api.store.scopes import (
+    sub_folder_files,
+    sub_folder_files_any_case,
+    sub_folder_files_ending,
+    walk_sub_folders,
+)
+
+from tests.support.folder_chain import folder_chain
 
 
 def _note(scope: Path, path: str) -> None:
@@ -42,3 +49,40 @@ def test_t5b_the_walk_bound_counts_only_the_sub_folders(
     for number in range(10):
         _note(tmp_path, f"archive/more-{number}.md")
     assert sub_folder_files_ending(tmp_path, ["2026/feb.md"]) == set()  # past the bound: none
+
+
+def test_t5b_a_chain_of_nested_folders_deeper_than_python_recurses_is_walked(
+    tmp_path: Path,
+) -> None:
+    """1,100 nested folders (far under the entry bound) are walked with no recursion: the
+    note beside them is found, and the chain is entered only to a bounded depth."""
+    _note(tmp_path, "archive/2026/feb.md")
+    with folder_chain(tmp_path, 1_100):
+        walk = walk_sub_folders(tmp_path)
+        found = sub_folder_files_ending(tmp_path, ["2026/feb.md"], walk)
+    assert found == {"archive/2026/feb.md"}
+    assert not walk.complete  # the chain's end is deeper than any memory nests notes
+
+
+def test_t5b_the_walk_stops_reading_a_huge_folder_at_the_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder of more entries than the bound is read only up to it (the entries counted as
+    they are listed), and the walk says it is not complete."""
+    monkeypatch.setattr(scopes, "SUB_FOLDER_WALK_CAP", 5)
+    for number in range(50):
+        _note(tmp_path, f"archive/note-{number}.md")
+    walk = walk_sub_folders(tmp_path)
+    assert (len(walk.files), walk.complete) == (5, False)
+    _note(tmp_path, "small/2026/feb.md")
+    assert walk_sub_folders(tmp_path / "small").complete
+
+
+def test_t5b_a_link_target_no_file_can_be_named_names_none(tmp_path: Path) -> None:
+    """A target holding a NUL or a character the file system cannot encode opens nothing:
+    it is never handed to the kernel (which raises ``ValueError`` on a NUL)."""
+    _note(tmp_path, "a/b.md")
+    targets = ["a/\x00b.md", "a/\ud800b.md", "a/b.md"]
+    assert sub_folder_files(tmp_path, targets) == {"a/b.md"}
+    assert sub_folder_files_any_case(tmp_path, ["A/\x00B.md", "A/B.md"]) == {"a/b.md"}
+    assert sub_folder_files_ending(tmp_path, ["a/\x00b.md", "\ud800/b.md"]) == set()

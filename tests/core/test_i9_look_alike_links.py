@@ -238,6 +238,9 @@ def test_t5b_lint_names_the_line_and_the_field_in_topics_and_the_index() -> None
         "[b.s3.amazonaws.com](https://b.s3-website-us-east-1.amazonaws.com/)",
         # the owner's own endpoints, private suffixes themselves, are the owner's
         "[s3.amazonaws.com](https://s3.us-east-1.amazonaws.com/b/k)",
+        "[s3.amazonaws.com](https://s3-website.eu-west-1.amazonaws.com/)",
+        "[aws.amazon.com](https://s3.dualstack.us-east-1.amazonaws.com/)",
+        "[b.s3.amazonaws.com](https://b.s3-us-west-2.amazonaws.com/)",
         "[aws.amazon.com/s3](https://s3.amazonaws.com/) [readthedocs.org](https://readthedocs.io)",
         # a text naming the platform a site is hosted under: the address ends with what it shows
         # (a package's metadata: "See the docs : [readthedocs.io](https://charset-normalizer…")
@@ -264,6 +267,24 @@ def test_i9_a_sites_own_sibling_domains_are_that_site(text: str) -> None:
             "b.s3.eu-west-1.amazonaws.com",
         ),
         ("[github.com](https://x-8080.app.github.dev/)", "x-8080.app.github.dev"),  # a codespace
+        # a bucket may be named like an endpoint: its host is never taken for one
+        (
+            "[aws.amazon.com](https://s3-evil.s3.amazonaws.com/login.html)",
+            "s3-evil.s3.amazonaws.com",
+        ),
+        (
+            "[aws.amazon.com](https://s3-evil.s3-website-us-east-1.amazonaws.com/)",
+            "s3-evil.s3-website-us-east-1.amazonaws.com",
+        ),
+        (
+            "[aws.amazon.com](https://s3.us-east-1.s3.amazonaws.com/)",
+            "s3.us-east-1.s3.amazonaws.com",
+        ),
+        # Amazon's store is not AWS, where anyone's bucket is
+        (
+            "[amazon.com](https://s3.amazonaws.com/evil-bucket/signin.html)",
+            "s3.amazonaws.com",
+        ),
         # a customer's server under the owner's hosting domain is the customer's
         (
             "[aws.amazon.com](https://ec2-1-2-3-4.compute-1.amazonaws.com)",

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+
 import pytest
+from memory_core import scope_merge
+from memory_core.index import opened_in_any_case
 from memory_core.scope_files import is_scope_file
 from memory_core.scope_merge import (
     MergeOutcome,
@@ -442,9 +446,17 @@ def test_r2_a_merge_keeping_many_files_reads_each_index_once(
     first |= dict.fromkeys(names, b"the service's\n")
     second = {INDEX: (lines + "- [X](x.md) new\n").encode()} | dict.fromkeys(names, b"laptop\n")
     reads = count_index_reads(monkeypatch, lines + "- [X](x.md) new\n")
+    sides: list[int] = []
+
+    def counted(files: Collection[str]) -> Callable[[str], str]:
+        sides.append(len(files))
+        return opened_in_any_case(files)
+
+    monkeypatch.setattr(scope_merge, "opened_in_any_case", counted)
     merged, merge = _merge(base, first, second)
     assert [o.kind for o in merge.outcomes] == ["kept-both"] * count
     assert len(reads) == 1
+    assert len(sides) <= 2  # each side's files folded once, not once per file kept
     index = merged[INDEX].decode().splitlines()
     assert all(f"- [N{n}](n{n}-laptop.md) about {n}" in index for n in range(count))
 
@@ -460,6 +472,8 @@ def test_r2_a_merge_keeping_many_files_reads_each_index_once(
         # the machine holds no C.md: on its case-insensitive disk the link opens its c.md
         ("c.md", "- [C](C.md) theirs", "- [C](c-laptop.md) theirs"),
         ("c.md", "- [C](./C.MD#why) theirs", "- [C](./c-laptop.md#why) theirs"),
+        # the disk folds as fold_name does, not as a regex ignores case: STRASSE is straße
+        ("straße.md", "- [S](STRASSE.md) theirs", "- [S](straße-laptop.md) theirs"),
     ],
 )
 @pytest.mark.parametrize("edited", [False, True], ids=["written-twice", "edited-twice"])

@@ -31,7 +31,7 @@ DEEPER = ["notes/deploy.md", "archive/2026/feb.md"]
         ("deploy.MD", "deploy.md"),
         ("Notes/Deploy", "notes/deploy.md"),  # the folder's case too
         ("./Notes/./deploy.md", "notes/deploy.md"),
-        ("feb", "archive/2026/feb.md"),  # a bare name in any folder
+        ("feb", None),  # a bare name: a topic file only, never a sub-folder note known
         ("2026/Feb", "archive/2026/feb.md"),  # a path's end
         ("Deploy Freeze", "deploy-freeze.md"),  # Memory's loose reading of a bare name
         ("meeting-notes", "Meeting Notes.md"),
@@ -47,9 +47,12 @@ def test_t5b_a_wiki_link_names_the_file_obsidian_opens(name: str, file: str | No
 
 
 def test_t5b_the_root_file_comes_first_then_the_shortest_path() -> None:
+    """A path's end opens the shortest path ending so; a bare name only a topic file (the
+    scope's root), since the sub-folder notes known are only those some link names."""
     files = WikiFiles(["b/c/deploy.md", "a/deploy.md", "Deploy.md"])
     assert files.resolve("deploy") == "Deploy.md"
-    assert WikiFiles(["b/c/deploy.md", "a/deploy.md"]).resolve("DEPLOY") == "a/deploy.md"
+    assert WikiFiles(["b/c/deploy.md", "a/deploy.md"]).resolve("DEPLOY") is None
+    assert WikiFiles(["x/b/c/deploy.md", "b/c/deploy.md"]).resolve("C/Deploy") == "b/c/deploy.md"
 
 
 def test_t5b_a_file_written_as_linked_wins_over_another_case() -> None:

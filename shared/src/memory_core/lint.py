@@ -97,7 +97,13 @@ from memory_core.look_alike_links import LookAlikeLink, look_alike_links
 from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
-from memory_core.wiki_links import NAMES_KEPT, WikiFiles, link_key
+from memory_core.wiki_links import (
+    NAMES_KEPT,
+    SUB_FOLDER_WALK_CAP,
+    SUB_FOLDER_WALK_DEPTH,
+    WikiFiles,
+    link_key,
+)
 from memory_core.wire import Finding, Severity
 
 __all__ = [
@@ -624,15 +630,17 @@ def _index_findings(
     partial: IndexRead | None = None,
     in_sub_folders: Collection[str] | None = None,
     refused: Mapping[str, str] | None = None,
+    not_looked_up: Collection[str] = (),
 ) -> list[Finding]:
     """:func:`lint_index` with the index's facts and links (those past a read cap too) found;
-    ``refused``: entries of the scope never read, by name, and why."""
+    ``refused``: entries of the scope never read, by name, and why; ``not_looked_up`` as for
+    :func:`lint_scope`."""
     findings: list[Finding] = []
     for number, length in facts.long_lines:
         message = f"{length} characters; keep index lines under {INDEX_LINE_LIMIT}"
         findings.append(_finding("index-line-too-long", INDEX_FILE, number, message))
     findings.extend(_joined(index_text))
-    findings.extend(_dangling(linked, topic_files, in_sub_folders, refused or {}))
+    findings.extend(_dangling(linked, topic_files, in_sub_folders, refused or {}, not_looked_up))
     if partial is not None:
         findings.append(_over_cap(partial, facts.lines))
     else:
@@ -680,6 +688,7 @@ def _dangling(
     topic_files: Collection[str],
     in_sub_folders: Collection[str] | None,
     refused: Mapping[str, str],
+    not_looked_up: Collection[str] = (),
 ) -> list[Finding]:
     """``dangling-link``: each line linking a Markdown file of the scope's folder that is not
     there (a topic file, or one in a sub-folder when those were looked at). A link to an entry
@@ -687,7 +696,9 @@ def _dangling(
     name no route can address, keyed by its :func:`~memory_core.shown_names.shown_name`) says
     so, never that nothing is there. A link that names a topic file in another case
     (``Deploy.md``, ``deploy.MD`` for ``deploy.md``) says which: only a disk that ignores case
-    opens it."""
+    opens it. A wiki link into a sub-folder of ``not_looked_up`` (its note sought by the end
+    of a path, the walk stopped at its bound) is said to be not looked up that far, never
+    absent."""
     names = _Names.of(topic_files)
     present = names.present
     deeper = {_nfc(path) for path in in_sub_folders or ()}
@@ -708,6 +719,12 @@ def _dangling(
         elif "/" not in target and target not in present:
             message = f"links to {target!r}, which is not in this scope" + _drawn_like(
                 target, names
+            )
+        elif "/" in target and target in not_looked_up:
+            message = (
+                f"links to {target!r}, which was not found: this scope's sub-folders were not "
+                f"looked up past {SUB_FOLDER_WALK_CAP:,} entries (or {SUB_FOLDER_WALK_DEPTH} "
+                "folders deep)"
             )
         elif "/" in target and in_sub_folders is not None and target not in deeper:
             message = f"links to {target!r}, which is not in this scope's folder"
@@ -809,6 +826,7 @@ def lint_scope(
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
     in_sub_folders: Collection[str] | None = None,
+    not_looked_up: Collection[str] = (),
     index_problems: Sequence[str] = (),
 ) -> list[Finding]:
     """Lint one scope (T-5, T-5a, T-5b, I-9): its index (None when missing), topics and names.
@@ -821,7 +839,9 @@ def lint_scope(
     describes an index larger than the read cap; ``facts`` is
     :func:`~memory_core.index_facts.index_facts` of ``index_text`` when the caller keeps it
     (a service extends it as the index grows); ``in_sub_folders`` the index's links into
-    sub-folders that are there (see :func:`lint_index`); ``index_problems`` the ``encoding``
+    sub-folders that are there (see :func:`lint_index`), ``not_looked_up`` its wiki links into
+    sub-folders the service's bounded walk could not look up (a ``dangling-link`` that says
+    so); ``index_problems`` the ``encoding``
     problems of the index's decoding (:func:`~memory_core.decoding.decode_text`), named as
     ``invalid-encoding`` when bytes were read though not valid (T-2). Returns the scope-level
     findings first (index by line), then :func:`lint_topics`. Nothing is changed.
@@ -844,6 +864,7 @@ def lint_scope(
                 partial,
                 in_sub_folders,
                 dict(refused),
+                not_looked_up,
             )
         )
         findings.extend(_not_utf8(INDEX_FILE, index_problems))

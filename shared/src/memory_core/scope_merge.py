@@ -709,7 +709,7 @@ def _relink_index(
     back = {new: old for old, new in renames.items()}
     before = [back.get(name, name) for name in files]
     wiki = WikiFiles(before) if "[[" in text else None
-    other_cases = _other_cases(nfc, before)
+    other_cases = _other_cases(nfc, opened_in_any_case(before))
     relinked = "\n".join(
         line if kept and line in kept else rewrite_links(line, other_cases(line, nfc), wiki)
         for line in text.split("\n")
@@ -851,7 +851,9 @@ def _relink_twins(
         return  # an index that is no UTF-8 is left as it is (the merge of it did the same)
     kept = set((_text(content(held)) or "").split("\n")) if held is not None else set()
     held_forms = {_nfc(name) for name in merge.files}
-    other_cases = _other_cases({_nfc(old): new for old, new in renames.items()}, second)
+    other_cases = _other_cases(
+        {_nfc(old): new for old, new in renames.items()}, opened_in_any_case(list(second))
+    )
     lines = [
         line if line in kept else _relinked(line, renames, held_forms, other_cases)
         for line in text.split("\n")
@@ -892,22 +894,22 @@ def _lines_of_relinks(
 
 
 def _other_cases(
-    renames: Mapping[str, str], files: Iterable[str]
+    renames: Mapping[str, str], opened: Callable[[str], str]
 ) -> Callable[[str, Mapping[str, str]], Mapping[str, str]]:
-    """A function giving, for one index line of the copy holding ``files`` and renames (old
-    name, NFC → new) among ``renames``, those renames and each link target of the line that
-    names a renamed file only in another case or Unicode form
-    (:func:`~memory_core.index.opened_in_any_case`) with that file's new name: ``C.md`` →
-    ``c-laptop.md`` where the copy holds ``c.md`` and no ``C.md`` (its case-insensitive disk
-    opens ``c.md`` for the link). A line that spells no renamed name in any case, as written
-    or percent-encoded, is not parsed again."""
-    opened = opened_in_any_case(list(files))
-    stems = {name.removesuffix(".md") for old in renames for name in (old, quote(old))}
+    """A function giving, for one index line of a copy and renames (old name, NFC → new)
+    among ``renames``, those renames and each link target of the line that names a renamed
+    file only in another case or Unicode form, as ``opened`` (the copy's
+    :func:`~memory_core.index.opened_in_any_case`, built once per copy) finds it, with that
+    file's new name: ``C.md`` → ``c-laptop.md`` where the copy holds ``c.md`` and no ``C.md``
+    (its case-insensitive disk opens ``c.md`` for the link). A line that spells no renamed
+    name in any case or Unicode form (:func:`fold_name`, as the disk folds: ``STRASSE`` is
+    ``straße``), as written or percent-encoded, is not parsed again."""
+    stems = {fold_name(name.removesuffix(".md")) for old in renames for name in (old, quote(old))}
     spelled = "|".join(re.escape(stem) for stem in sorted(stems, key=len, reverse=True))
-    gate = re.compile(spelled, re.IGNORECASE) if spelled else None
+    gate = re.compile(spelled) if spelled else None
 
     def with_other_cases(line: str, here: Mapping[str, str]) -> Mapping[str, str]:
-        if gate is None or not gate.search(unicodedata.normalize("NFC", line)):
+        if gate is None or not gate.search(fold_name(line)):
             return here
         other = {
             target: here[file]
@@ -949,13 +951,16 @@ def _merge_index(
             merge.outcomes.append(MergeOutcome("index-lines-both", name, lines=were))
     lines: list[str] = []
     found = _lines_of_relinks(relinks, content)
+    opened: dict[int, Callable[[str], str]] = {}  # per side (by identity): built once each
     for relink in relinks:
         linking = found.get(relink.side.get(name), {}).get(relink.name, [])
         if relink.new == relink.name:
             lines.extend(linking)
             continue
         renames = {_nfc(relink.name): relink.new}
-        other_cases = _other_cases(renames, relink.side)
+        if id(relink.side) not in opened:
+            opened[id(relink.side)] = opened_in_any_case(list(relink.side))
+        other_cases = _other_cases(renames, opened[id(relink.side)])
         lines.extend(rewrite_links(line, other_cases(line, renames)) for line in linking)
     if lines:
         text = _text(index)

@@ -24,14 +24,16 @@ registrable domain with no tenant, as before.
 ('github', 'evil.github.io')
 >>> site_of("b.s3.eu-west-1.amazonaws.com",
 ...         "s3.eu-west-1.amazonaws.com", "b.s3.eu-west-1.amazonaws.com")
-('amazon', 'b.s3.amazonaws.com')
+('aws', 'b.s3.amazonaws.com')
+>>> site_of("s3-evil.s3.amazonaws.com", "s3.amazonaws.com", "s3-evil.s3.amazonaws.com")
+('aws', 's3-evil.s3.amazonaws.com')
 """
 
 from __future__ import annotations
 
 import regex
 
-__all__ = ["SITE_FAMILIES", "TENANT_NAMESPACES", "family_domain", "site_of"]
+__all__ = ["S3_ENDPOINT", "SITE_FAMILIES", "TENANT_NAMESPACES", "family_domain", "site_of"]
 
 SITE_FAMILIES: dict[str, frozenset[str]] = {
     "github": frozenset(
@@ -59,7 +61,8 @@ SITE_FAMILIES: dict[str, frozenset[str]] = {
             "microsoftonline.com",
         ]
     ),
-    "amazon": frozenset(["amazon.com", "amzn.to", "amazonaws.com"]),
+    "amazon": frozenset(["amazon.com", "amzn.to"]),
+    "aws": frozenset(["amazonaws.com", "aws.amazon.com"]),
     "readthedocs": frozenset(["readthedocs.io", "readthedocs.org", "readthedocs.com"]),
     "twitter": frozenset(["twitter.com", "x.com", "t.co"]),
     "reddit": frozenset(["reddit.com", "redd.it"]),
@@ -70,12 +73,26 @@ SITE_FAMILIES: dict[str, frozenset[str]] = {
     "apple": frozenset(["apple.com", "apple.co"]),
     "spotify": frozenset(["spotify.com", "spoti.fi"]),
 }
-"""Each site's own domains (registrable ones, under a top-level or country suffix), run by the
-company that runs the site: a link text showing one and leading to another is one site. A
-sub-domain one of them hands out (a private suffix's tenant) stays its tenant's site."""
+"""Each site's own domains (registrable ones, under a top-level or country suffix, or the one
+host of another's that is the site: ``aws.amazon.com``), run by the company that runs the site:
+a link text showing one and leading to another is one site. A sub-domain one of them hands out
+(a private suffix's tenant) stays its tenant's site. Amazon's store is not AWS: anyone's
+bucket is under ``s3.amazonaws.com``, so ``[amazon.com](https://s3.amazonaws.com/b/signin)``
+leads to another site than it shows."""
+
+_REGION = r"[a-z]{2}(?:-[a-z]+)+-[0-9]+"
+"""An AWS region's name: ``us-east-1``, ``eu-west-1``, ``us-gov-west-1``, ``ap-southeast-2``."""
+
+S3_ENDPOINT = regex.compile(
+    rf"s3(?:[.-]{_REGION}|-website[.-]{_REGION}|\.dualstack\.{_REGION})?\.amazonaws\.com"
+)
+"""The host of an S3 endpoint, matched whole, its labels fixed: ``s3``, ``s3.<region>``,
+``s3-<region>``, ``s3-website-<region>``, ``s3-website.<region>``,
+``s3.dualstack.<region>``, each under ``amazonaws.com``. A bucket's host
+(``s3-evil.s3.amazonaws.com``: a bucket may be named ``s3-evil``) is never one."""
 
 TENANT_NAMESPACES: tuple[tuple[regex.Pattern[str], str], ...] = (
-    (regex.compile(r"s3(?:[.-][a-z0-9-]+)*\.amazonaws\.com"), "s3.amazonaws.com"),
+    (S3_ENDPOINT, "s3.amazonaws.com"),
     (regex.compile(r"readthedocs\.(?:io|org)"), "readthedocs.io"),
 )
 """Suffixes under which one tenant name is one tenant, with the suffix it is read under: an S3

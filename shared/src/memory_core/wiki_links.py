@@ -14,6 +14,9 @@ link names a note, not a path, and Obsidian finds it so (its help, "Internal lin
   written exactly so first, then the first in sorted order;
 - a bare name (no folder) is a file name in any folder, the scope's own first, then the
   shortest path; a name with a folder matches a path ending so (``[[b/c]]`` is ``a/b/c.md``).
+  Memory reads a bare name among the scope's topic files only: it knows only those files of
+  the sub-folders some link names with a folder, so a bare ``[[feb]]`` would open
+  ``archive/2026/feb.md`` or not as another note's ``[[2026/Feb]]`` is there or not.
 
 Memory then reads a bare name as loosely as a ``[[link]]`` in a body is read, each step only
 when the one before finds nothing: the same words with ``-``, ``_`` and spaces alike
@@ -31,12 +34,31 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["NAMES_KEPT", "WikiFiles", "link_key", "link_keys", "wiki_file", "wiki_path"]
+__all__ = [
+    "NAMES_KEPT",
+    "SUB_FOLDER_WALK_CAP",
+    "SUB_FOLDER_WALK_DEPTH",
+    "WikiFiles",
+    "link_key",
+    "link_keys",
+    "wiki_file",
+    "wiki_path",
+]
 
 _SEPARATORS_RE = re.compile(r"[-_\s]+")
 # Claude Code's memory types: a link may name a type_slug file without its type, or with it.
 _TYPE_PREFIX_RE = re.compile(r"(?:user|feedback|project|reference)-(?=.)")
 
+
+SUB_FOLDER_WALK_CAP = 10_000
+"""Entries of a scope's sub-folders (its own files not counted) a service looks at, at most,
+for wiki links naming a note by the end of its path (``[[2026/Feb]]`` for
+``archive/2026/feb.md``): more than any memory keeps in folders. A link left unfound past it
+is said to be not looked up, never absent (T-5b)."""
+
+SUB_FOLDER_WALK_DEPTH = 64
+"""Folders below the scope's own, at most, that the same walk enters: deeper than any memory
+nests its notes (a path that deep is near the kernel's 4,096 bytes)."""
 
 NAMES_KEPT = 65536
 """Names whose keys a lint keeps (:func:`link_keys` here, the look-alike keys in
@@ -127,7 +149,9 @@ class WikiFiles:
             return same
         base = folded.rpartition("/")[2]
         for found in self._by_base.get(base, ()):
-            if "/" not in folded or found.casefold().endswith(f"/{folded}"):
+            if "/" not in folded and "/" not in found:
+                return found  # a bare name: a topic file only, never a known sub-folder file
+            if "/" in folded and found.casefold().endswith(f"/{folded}"):
                 return found
         if "/" in path:
             return None

@@ -17,9 +17,11 @@ and of 5,000.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from collections import Counter
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -74,6 +76,7 @@ from memory_api.store.scope_records import LintTally, ScopeRecords, lint_digest
 from memory_api.store.scopes import (
     FolderListing,
     ScopeListing,
+    SubFolderWalk,
     TopicEntry,
     judged_topics,
     no_topic_file,
@@ -83,6 +86,7 @@ from memory_api.store.scopes import (
     sub_folder_files_any_case,
     sub_folder_files_ending,
     topic_entry,
+    walk_sub_folders,
 )
 from memory_api.store.stat_cache import FileKey, StatCache, derived_key, file_key, is_racy
 from memory_api.store.topic_cache import TopicCache
@@ -253,6 +257,7 @@ class ScopeAnswers:
         index: ScopeIndex | None,
         read: _Read,
         user_index: str | None,
+        walk: Walk | None = None,
     ) -> list[Finding]:
         """``lint_scope`` of the real ``scope`` as ``listing`` found it and ``read`` read it,
         topics from the cache; what could not be read (the folder, the index, a topic file) is
@@ -263,7 +268,9 @@ class ScopeAnswers:
         each file's own findings kept with the file's parse. The whole is kept by the stat keys
         of the index and every topic file it judged (and the names, texts and verdicts it took
         besides): a scope unchanged on disk is not linted again, one changed in any file is.
+        The scope's sub-folders are walked once at most (``walk``, the request's own).
         """
+        walk = walk or _walker(scope)
         inputs = _lint_inputs(
             key,
             scope,
@@ -273,12 +280,14 @@ class ScopeAnswers:
             [(item.entry.file, item.why) for item in read.unreadable],
             [file_key(item.entry.stat) for item in read.loaded],
             user_index,
+            walk,
         )
         files, unreadable, in_sub_folders = read.files, inputs.unreadable, inputs.in_sub_folders
         text, companion = inputs.text, inputs.companion
         facts = index.facts() if index is not None and text is not None else None
-        linked_deeper = body_sub_folder_files(scope, [item.topic for item in read.loaded])
-        memo = derived_key((inputs.judged, in_sub_folders, linked_deeper), inputs.keys)
+        linked_deeper = body_sub_folder_files(scope, [item.topic for item in read.loaded], walk)
+        looked = (in_sub_folders, inputs.not_looked_up, linked_deeper)
+        memo = derived_key((inputs.judged, *looked), inputs.keys)
         known = self._lints.get(os.fspath(scope), memo)
         if known is not None:
             return list(known)
@@ -292,6 +301,7 @@ class ScopeAnswers:
             partial=index.read.partial if index is not None else None,
             facts=facts,
             in_sub_folders=in_sub_folders,
+            not_looked_up=inputs.not_looked_up,
             index_problems=index.read.problems if index is not None else (),
         )
         paths_of = {item.topic.file: item.entry.path for item in read.loaded}
@@ -324,6 +334,7 @@ class ScopeAnswers:
         file changed less than 2 s ago.
         """
         topics = listing.topics
+        walk = _walker(scope)
         inputs = _lint_inputs(
             key,
             scope,
@@ -333,14 +344,16 @@ class ScopeAnswers:
             [],
             [file_key(entry.stat) for entry in topics],
             user_index,
+            walk,
         )
-        digest = lint_digest((inputs.judged, tuple(sorted(inputs.in_sub_folders))), inputs.keys)
+        looked = (tuple(sorted(inputs.in_sub_folders)), tuple(sorted(inputs.not_looked_up)))
+        digest = lint_digest((inputs.judged, *looked), inputs.keys)
         if not inputs.unreadable:
             known = records.lint_tally(scope.name, digest)
             if known is not None:
                 return known, len(topics)
         read = self._load(topics)
-        findings = self._lint(key, scope, listing, index, read, user_index)
+        findings = self._lint(key, scope, listing, index, read, user_index, walk)
         severities = {f.code: f.severity for f in sorted(findings, key=lambda f: f.code)}
         tally = LintTally(
             counts=dict(sorted(Counter(f.code for f in findings).items())),
@@ -547,7 +560,8 @@ class ScopeAnswers:
         index = self.files.read(root, scope)
         user_index = None if key == USER_SCOPE else self._user_index_text(root)
         unreadable = [(item.entry.file, item.why) for item in read.unreadable]
-        inputs = _lint_inputs(key, scope, listing, index, names, unreadable, [], user_index)
+        walk = _walker(scope)
+        inputs = _lint_inputs(key, scope, listing, index, names, unreadable, [], user_index, walk)
         everyone: list[ParsedTopic] | None = None
 
         def scope_topics() -> list[ParsedTopic]:
@@ -572,6 +586,7 @@ class ScopeAnswers:
                 partial=partial,
                 facts=facts,
                 in_sub_folders=inputs.in_sub_folders,
+                not_looked_up=inputs.not_looked_up,
                 index_problems=index.read.problems if index is not None else (),
             )
             findings.extend(finding for finding in found if finding.file not in listed)
@@ -596,7 +611,7 @@ class ScopeAnswers:
                 names,
                 scope_topics=scope_topics,
                 own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
-                in_sub_folders=body_sub_folder_files(scope, topics),
+                in_sub_folders=body_sub_folder_files(scope, topics, walk),
             )
         )
         return findings
@@ -632,7 +647,7 @@ class ScopeAnswers:
         body = _masked(item.topic.body, reveal) or ""
         summary = _topic_summary(item, reveal=reveal)
         names = self._scope_names(root, scope, item)
-        deeper = body_sub_folder_files(scope, [item.topic])
+        deeper = body_sub_folder_files(scope, [item.topic], _walker(scope))
         return TopicFile(
             **msgspec.structs.asdict(summary),
             body=body,
@@ -745,6 +760,7 @@ class _LintInputs:
     companion: str | None
     unreadable: list[tuple[str, str]]
     in_sub_folders: frozenset[str]
+    not_looked_up: frozenset[str]
     judged: tuple[object, ...]
     keys: list[FileKey]
 
@@ -758,10 +774,12 @@ def _lint_inputs(
     unreadable_files: list[tuple[str, str]],
     keys: list[FileKey],
     user_index: str | None,
+    walk: Walk,
 ) -> _LintInputs:
     """The :class:`_LintInputs` of scope ``key`` at the real ``scope``: its ``listing``, its
     ``index`` as read, the topic ``files`` judged present (``unreadable_files`` among them,
-    with why) and the stat ``keys`` of the topic files read."""
+    with why), the stat ``keys`` of the topic files read and the request's ``walk`` of the
+    scope's sub-folders (:func:`_walker`)."""
     text = index.readable_text if index is not None else None
     links = index.links() if index is not None and text is not None else {}
     deeper = [target for target in links if "/" in target]
@@ -774,12 +792,10 @@ def _lint_inputs(
         keys = [*keys, file_key(index.read.stat)]
     companion = None if key == USER_SCOPE else user_index
     judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
-    there = sub_folder_files(scope, deeper) | sub_folder_files_any_case(scope, deeper)
-    found = {path.casefold() for path in there}
-    if index is not None and (left := [path for path in deeper if path.casefold() not in found]):
-        wiki = index.facts().wiki  # a wiki link names a note by its path's end; a path does not
-        there |= sub_folder_files_ending(scope, [path for path in left if path in wiki])
-    return _LintInputs(text, companion, unreadable, there, judged, keys)
+    # a wiki link names a note by its path's end; a Markdown link, a path, does not
+    wiki = index.facts().wiki if index is not None and deeper else {}
+    there, not_looked_up = _named_sub_folder_files(scope, deeper, walk, by_end=wiki)
+    return _LintInputs(text, companion, unreadable, there, not_looked_up, judged, keys)
 
 
 def _unusable_user_scope(why: str) -> ScopeSummary:
@@ -806,14 +822,15 @@ def _title(path: str | None, key: str) -> str:
     return (PurePath(path).name or path) if path else key
 
 
-def body_sub_folder_files(scope: Path, topics: list[ParsedTopic]) -> frozenset[str]:
+def body_sub_folder_files(scope: Path, topics: list[ParsedTopic], walk: Walk) -> frozenset[str]:
     """The files of the real ``scope``'s sub-folders that the ``[[links]]`` of the ``topics``'
     bodies name with a folder (``[[Notes/Deploy]]``: ``notes/deploy.md`` when it is there, in
     any case, :func:`~memory_api.store.scopes.sub_folder_files_any_case`; else, as Obsidian
     finds it, a file whose path ends so, ``archive/notes/deploy.md``,
     :func:`~memory_api.store.scopes.sub_folder_files_ending`), as relative paths: the lint
-    resolves those links among them (T-5b). A ``stat`` or a listing per such link, one walk
-    of the sub-folders when one is not there as written; none for a body without one."""
+    resolves those links among them (T-5b). A ``stat`` or a listing per such link, the
+    request's one ``walk`` of the sub-folders (:func:`_walker`) when one is not there as
+    written; none for a body without one."""
     paths = sorted(
         {
             path
@@ -822,12 +839,39 @@ def body_sub_folder_files(scope: Path, topics: list[ParsedTopic]) -> frozenset[s
             if "/" in (path := wiki_path(link)) and not path.startswith(("/", "../"))
         }
     )
-    if not paths:
-        return frozenset()
+    return _named_sub_folder_files(scope, paths, walk, by_end=paths)[0] if paths else frozenset()
+
+
+Walk = Callable[[], SubFolderWalk]
+"""A request's walk of one scope's sub-folders, taken the first time it is called and kept
+(:func:`_walker`)."""
+
+
+def _walker(scope: Path) -> Walk:
+    """The :data:`Walk` of the real ``scope``: :func:`~memory_api.store.scopes.walk_sub_folders`
+    run at most once, when a link first needs it, however many readers ask (T-5b)."""
+    return functools.cache(functools.partial(walk_sub_folders, scope))
+
+
+def _named_sub_folder_files(
+    scope: Path, paths: list[str], walk: Walk, *, by_end: Collection[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """``(there, not_looked_up)`` of the links into sub-folders ``paths`` (relative POSIX):
+    the files of the real ``scope``'s sub-folders they name, as written or in another case
+    (:func:`~memory_api.store.scopes.sub_folder_files_any_case`), else, for those of
+    ``by_end`` (wiki links), by the end of a path found by the ``walk``
+    (:func:`~memory_api.store.scopes.sub_folder_files_ending`); and those of ``by_end``
+    left unfound when the walk stopped at its bound
+    (:data:`~memory_api.store.scopes.SUB_FOLDER_WALK_CAP`): not there for all it saw, but not
+    looked up past it. The walk is taken only when some link is left."""
     there = sub_folder_files(scope, paths) | sub_folder_files_any_case(scope, paths)
     found = {path.casefold() for path in there}
-    left = [path for path in paths if path.casefold() not in found]
-    return there | sub_folder_files_ending(scope, left) if left else there
+    left = [path for path in paths if path.casefold() not in found and path in by_end]
+    if not left:
+        return there, frozenset()
+    seen = walk()
+    there |= sub_folder_files_ending(scope, left, seen)
+    return there, frozenset() if seen.complete else frozenset(left)
 
 
 def _listed_names(root: Path, scope: Path, listing: FolderListing) -> list[str]:

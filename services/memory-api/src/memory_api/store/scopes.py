@@ -34,6 +34,7 @@ from memory_core.markdown import line_texts
 from memory_core.scope_files import fold_name
 from memory_core.shown_names import shown_name
 from memory_core.topics import READ_CAP_BYTES, decode_text
+from memory_core.wiki_links import SUB_FOLDER_WALK_CAP, SUB_FOLDER_WALK_DEPTH
 
 from memory_api.errors import READ_ACCESS_FIX, CannotRead, NotAFolder, NotFound, Unavailable
 from memory_api.store.containment import (
@@ -55,10 +56,12 @@ __all__ = [
     "NOT_A_FOLDER",
     "NOT_A_FOLDER_WHY",
     "SUB_FOLDER_WALK_CAP",
+    "SUB_FOLDER_WALK_DEPTH",
     "FolderListing",
     "IndexText",
     "Marker",
     "ScopeListing",
+    "SubFolderWalk",
     "TopicEntry",
     "count_listed",
     "create_scope_dir",
@@ -88,6 +91,7 @@ __all__ = [
     "sub_folder_files_any_case",
     "sub_folder_files_ending",
     "topic_entry",
+    "walk_sub_folders",
     "workspace_presence",
 ]
 
@@ -795,13 +799,24 @@ def sub_folder_files(scope: Path, targets: list[str]) -> frozenset[str]:
     """The index link targets into sub-folders of the real ``scope`` that are regular files
     there, symlinks resolved and kept inside the scope (T-5b). ``targets`` are relative POSIX
     paths without ``..`` (:func:`memory_core.index.scope_link_targets`); only ``stat`` is done,
-    and one that fails (no permission, a name too long) means the file is not there."""
+    and one that fails (no permission, a name too long) means the file is not there, as does
+    one no file can be named (a NUL, a lone surrogate: :func:`_nameable`)."""
     present = set()
-    for target in targets:
+    for target in filter(_nameable, targets):
         resolved = real_path(scope / target)
         if is_within(scope, resolved) and os.path.isfile(resolved):  # noqa: PTH113 - no raise
             present.add(target)
     return frozenset(present)
+
+
+def _nameable(target: str) -> bool:
+    """Whether the kernel can name the path ``target`` at all: no NUL, and encodable as the
+    file system encodes names (a lone surrogate, ``\\udcff``, from ``surrogateescape`` is; one
+    that is not raises in any ``stat``). A link to a path that cannot be named opens nothing."""
+    try:
+        return b"\0" not in os.fsencode(target)
+    except UnicodeError:
+        return False
 
 
 def sub_folder_files_any_case(scope: Path, targets: list[str]) -> frozenset[str]:
@@ -810,9 +825,10 @@ def sub_folder_files_any_case(scope: Path, targets: list[str]) -> frozenset[str]
     spelled on disk (``Notes/Deploy.md`` → ``notes/deploy.md``): a wiki link names a file so,
     as Obsidian finds it (:mod:`memory_core.wiki_links`); a Markdown link, a path, does not.
     Each folder on the way is listed once per target (the name written exactly so first, then
-    the first in sorted order); a folder that cannot be listed holds none."""
+    the first in sorted order); a folder that cannot be listed holds none, and a target no
+    file can be named (:func:`_nameable`) names none."""
     found: set[str] = set()
-    for target in targets:
+    for target in filter(_nameable, targets):
         if sub_folder_files(scope, [target]):
             continue
         spelled: list[str] = []
@@ -832,38 +848,88 @@ def sub_folder_files_any_case(scope: Path, targets: list[str]) -> frozenset[str]
     return frozenset(found)
 
 
-SUB_FOLDER_WALK_CAP = 10_000
-"""Entries of a scope's sub-folders (its own files not counted) looked at, at most, for wiki
-links naming a note by the end of its path (:func:`sub_folder_files_ending`): more than any
-memory keeps in folders."""
+@dataclass(frozen=True)
+class SubFolderWalk:
+    """What one walk of a scope's sub-folders saw (:func:`walk_sub_folders`, T-5b).
+
+    ``files``: the relative POSIX paths (``archive/2026/feb.md``) of the entries that are no
+    folder, in the order walked; ``complete``: False when the walk stopped at
+    :data:`SUB_FOLDER_WALK_CAP` entries or left a folder deeper than
+    :data:`SUB_FOLDER_WALK_DEPTH` unentered, so a file not in ``files`` may still be there.
+    """
+
+    files: tuple[str, ...]
+    complete: bool
 
 
-def sub_folder_files_ending(scope: Path, targets: list[str]) -> frozenset[str]:
+def walk_sub_folders(scope: Path) -> SubFolderWalk:
+    """The :class:`SubFolderWalk` of the real ``scope``'s sub-folders: each folder listed once
+    (``os.scandir``, an explicit stack: no recursion however deep the chain), depth first in
+    sorted order, no symlinked folder followed, no hidden folder entered (``.git``), entries
+    counted as they are read and the walk stopped at :data:`SUB_FOLDER_WALK_CAP` of them
+    (a folder of 100,000 entries is not read whole); a folder that cannot be listed holds
+    none. The scope's own files are its topic files, looked up apart, and not counted."""
+    files: list[str] = []
+    stack: list[tuple[str, int]] = [("", 0)]
+    seen, complete = 0, True
+    while stack:
+        relative, depth = stack.pop()
+        folders: list[str] = []
+        try:
+            with os.scandir(scope / relative if relative else scope) as entries:
+                for entry in entries:
+                    if relative:
+                        seen += 1
+                        if seen > SUB_FOLDER_WALK_CAP:
+                            return SubFolderWalk(tuple(files), complete=False)
+                    _walked(entry, relative, folders, files)
+        except OSError:
+            continue
+        if folders and depth >= SUB_FOLDER_WALK_DEPTH:
+            complete = False  # deeper than any memory nests: not entered
+            continue
+        stack.extend((name, depth + 1) for name in sorted(folders, reverse=True))
+    return SubFolderWalk(tuple(files), complete)
+
+
+def _walked(entry: os.DirEntry[str], relative: str, folders: list[str], files: list[str]) -> None:
+    """Put the ``entry`` of the folder ``relative`` (``""``: the scope's own) among the
+    ``folders`` to enter (a real, not hidden folder) or the ``files`` (no folder, below the
+    scope's own), as relative POSIX paths; a symlinked or hidden folder is neither."""
+    path = f"{relative}/{entry.name}" if relative else entry.name
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            if not entry.name.startswith("."):
+                folders.append(path)
+            return
+        if entry.is_dir():
+            return  # a symlink to a folder: never followed
+    except OSError:
+        return
+    if relative:
+        files.append(path)
+
+
+def sub_folder_files_ending(
+    scope: Path, targets: list[str], walk: SubFolderWalk | None = None
+) -> frozenset[str]:
     """The files of the real ``scope``'s sub-folders whose path ends with one of ``targets``
     (relative POSIX paths with a folder, as for :func:`sub_folder_files`) in any case or
     Unicode form (:func:`~memory_core.scope_files.fold_name`), as their paths are spelled on
     disk: Obsidian opens ``[[b/c]]`` as ``a/b/c.md`` when no
-    ``b/c.md`` is there (:mod:`memory_core.wiki_links` picks among them). The sub-folders are
-    walked once, in sorted order, up to :data:`SUB_FOLDER_WALK_CAP` entries: no symlinked
-    folder followed, no hidden folder entered (``.git``); a folder that cannot be listed holds
-    none; each file found is kept only inside the scope (:func:`sub_folder_files`)."""
+    ``b/c.md`` is there (:mod:`memory_core.wiki_links` picks among them). Looked up among the
+    files of ``walk`` (:func:`walk_sub_folders` of the ``scope``, walked now when None); each
+    file found is kept only inside the scope (:func:`sub_folder_files`)."""
     endings: dict[str, set[str]] = {}
-    for target in targets:
+    for target in filter(_nameable, targets):
         endings.setdefault(fold_name(target.rpartition("/")[2]), set()).add(fold_name(f"/{target}"))
+    if not endings:
+        return frozenset()
     found: list[str] = []
-    seen = 0
-    for folder, folders, names in os.walk(scope):
-        folders[:] = sorted(name for name in folders if not name.startswith("."))
-        relative = Path(folder).relative_to(scope).as_posix()
-        if relative == ".":
-            continue  # the scope's own files are its topic files, looked up apart
-        seen += len(folders) + len(names)
-        if seen > SUB_FOLDER_WALK_CAP:
-            break
-        for name in names:
-            path = f"{relative}/{name}"
-            if any(fold_name(f"/{path}").endswith(end) for end in endings.get(fold_name(name), ())):
-                found.append(path)
+    for path in (walk or walk_sub_folders(scope)).files:
+        name = path.rpartition("/")[2]
+        if any(fold_name(f"/{path}").endswith(end) for end in endings.get(fold_name(name), ())):
+            found.append(path)
     return sub_folder_files(scope, found)
 
 
