@@ -47,6 +47,7 @@ def test_r1_a_memory_root_the_service_never_follows_is_said_for_the_workspace_sc
     assert said["user"].startswith(f"not synced ({broken}"), said["user"]
     assert said[key].startswith(f"not synced ({broken}"), said[key]
     assert "an operator must move it away" in said[key]
+    assert "check the URL" not in said["user"] + said[key]  # the detail says the fix
 
 
 def test_r1_a_workspace_scope_the_service_does_not_hold_is_still_no_scope_yet(

@@ -904,15 +904,18 @@ class _ScopeRun:
         as its other answers are said (``memory service answered 404: no agent 'coder' in
         project 'acme'``, ``… nothing is served at /elsewhere/api/…``: its problem's
         ``detail``, asked of it as :meth:`RemoteCopy.service_says`; git prints only "not
-        found"), then where it was asked and what to check. :meth:`RemoteCopy.not_found`'s
+        found"), then where it was asked and what to check (nothing for a 404 naming a kind of
+        its own, :func:`_names_a_kind`: its detail says the fix). :meth:`RemoteCopy.not_found`'s
         words only when the answer carries no detail (``problem`` None: no problem+json,
         another server)."""
         if problem is None:
             return _GitFailed(self.copy.not_found(), refused=True)
         said = problem[1]
+        # a 404 naming its kind (a memory root never followed) says its own fix: no settings
+        check = "" if _names_a_kind(problem) else f": {NOT_FOUND_CHECK}"
         return _GitFailed(
             f"memory service answered 404: {said} (asked at {shown_url(self.copy.url)} for "
-            f"agent {self.copy.agent!r} in project {self.copy.project!r}: {NOT_FOUND_CHECK})",
+            f"agent {self.copy.agent!r} in project {self.copy.project!r}{check})",
             refused=True,
         )
 
