@@ -243,13 +243,24 @@ HOOKS_OFF_SHAPES: list[tuple[dict[str, str], str | None]] = [
     ({"settings.json": '{"disableAllHooks": true,}'}, None),
     ({"settings.json": '{"disableAllHooks": true, "hooks": "none"}'}, "settings.json"),
     ({"settings.json": '[{"disableAllHooks": true}]'}, None),
+    ({"settings.json": '{"disableAllHooks": true, "permissions": {"allow": 5}}'}, None),
+    ({"settings.json": '{"disableAllHooks": true, "cleanupPeriodDays": "x"}'}, None),
+    (
+        {
+            "settings.json": '{"disableAllHooks": true}',
+            "settings.local.json": '{"disableAllHooks": false, "cleanupPeriodDays": "x"}',
+        },
+        "settings.json",
+    ),
 ]
 """What a repository's ``.claude/`` files say about ``disableAllHooks``, and the file ``status``
 names as switching the hooks off (None: the hooks run, nothing said). Claude Code skips a byte
 order mark, keeps a key's last value, lets ``settings.local.json`` win over ``settings.json``
 and reads no file with a comment or a trailing comma, nor one whose top level is no object;
 only ``true`` switches hooks off (not ``"true"`` nor ``1``), also beside a ``hooks`` that is
-no object. Each is measured with the real CLI: ``test_e2e_repository_switches_hooks_off.py``."""
+no object; a file holding a setting Claude Code's schema refuses (``"permissions": {"allow":
+5}``, ``"cleanupPeriodDays": "x"``) is skipped whole, its ``disableAllHooks`` too. Each is
+measured with the real CLI: ``test_e2e_repository_switches_hooks_off.py``."""
 
 
 @pytest.mark.parametrize(("files", "named"), HOOKS_OFF_SHAPES, ids=str)

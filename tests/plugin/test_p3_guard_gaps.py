@@ -90,3 +90,16 @@ def test_h6_the_codex_user_install_says_a_trusted_project_turns_its_own_memories
     output = install_output(tmp_path / "home", "codex")
     assert "or Codex's own memories back on (`memories = true`" in output
     assert "`[features] hooks = true`, `memories = false` and" in output
+
+
+def test_h7_the_gemini_install_names_every_workspace_setting_that_switches_its_hooks_off(
+    tmp_path: Path,
+) -> None:
+    """A trusted Workspace's ``.gemini/settings.json`` switches the user install's hooks off
+    with ``hooksConfig`` and also with a ``hooks`` holding no object, which replaces the
+    user's whole ``hooks`` in the merge (measured with the real Gemini CLI:
+    ``test_e2e_gemini_repository_switches_hooks_off.py``; ``status`` warns of it). The install
+    named ``hooksConfig`` alone; the README table says what it prints (above)."""
+    output = install_output(tmp_path / "home", "gemini")
+    assert "(`hooksConfig.enabled: false`, their names in `hooksConfig.disabled`, or a " in output
+    assert '`"hooks"` that is no object: `null`, `[]`, `false` or `""`' in output

@@ -137,6 +137,7 @@ async def test_a7_a_memory_root_never_read_names_its_place_and_the_fix(
         "follows or reads (A-7): an operator must move it away and put a plain folder there "
         "(the agent's memory, from a backup), then try again"
     )
+    assert body["type"] == "tag:agent-memory,2026:problem/outside-memory-root"  # no "no scope"
     assert os.fspath(agent.data_dir) not in body["detail"]
 
 

@@ -559,7 +559,15 @@ class RemoteCopy:
     def service_says(
         self, key: str, service: str = "git-upload-pack", *, exchange: bool = False
     ) -> str | None:
-        """The ``detail`` of the problem the service answers for scope ``key``'s ref list for
+        """The ``detail`` of :meth:`service_problem` (same arguments), or None."""
+        problem = self.service_problem(key, service, exchange=exchange)
+        return None if problem is None else problem[1]
+
+    def service_problem(
+        self, key: str, service: str = "git-upload-pack", *, exchange: bool = False
+    ) -> tuple[str, str] | None:
+        """The problem (its ``type``, ``about:blank`` when it names none, and its ``detail``)
+        the service answers for scope ``key``'s ref list for
         ``service`` (``git-receive-pack`` after a failed push: a Workspace scope it must make
         then), or None: git prints only the status of a failed exchange ("returned error:
         503"), never the reason the service gave (a damaged history, a full disk: what to do).
@@ -594,8 +602,12 @@ class RemoteCopy:
                 problem = json.loads(error.read(64 * 1024))
             except ValueError:
                 return None
-            detail = problem.get("detail") if isinstance(problem, dict) else None
-            return detail[:500] if isinstance(detail, str) and detail else None
+            if not isinstance(problem, dict):
+                return None
+            detail, kind = problem.get("detail"), problem.get("type", "about:blank")
+            if not isinstance(detail, str) or not detail or not isinstance(kind, str):
+                return None
+            return kind, detail[:500]
         except (OSError, ValueError):
             return None
 
@@ -860,11 +872,14 @@ class _ScopeRun:
         if network and any(_NO_VERSION_LINE.fullmatch(line) for line in own):
             return _GitFailed(_reason(message), missing=True)
         if network and _not_found(message):
+            service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
+            problem = self.copy.service_problem(self.key, service)
             # the user scope is made on demand (K-6) and a push makes a Workspace scope:
-            # only a fetch of a Workspace scope can find none yet
-            if self.key != USER_SCOPE and args[0] != "push":
+            # only a fetch of a Workspace scope can find none yet, and only where the 404
+            # names no kind of its own (a memory root the service never follows does, A-7)
+            if self.key != USER_SCOPE and args[0] != "push" and not _names_a_kind(problem):
                 return _GitFailed(_reason(message), missing=True)
-            return self._not_found_refused(args)
+            return self._not_found_refused(problem)
         if network and any(_REFUSED_LINE_401.fullmatch(line) for line in own):
             return self._token_refused(args, message)
         reason = _reason(message) or f"git {args[0]} failed"
@@ -883,21 +898,24 @@ class _ScopeRun:
                 reason += f" (the service says: {said})"
         return _GitFailed(reason)
 
-    def _not_found_refused(self, args: tuple[str, ...]) -> _GitFailed:
+    def _not_found_refused(self, problem: tuple[str, str] | None) -> _GitFailed:
         """The service answered 404 where it holds or makes the scope (the user scope, made on
         demand; a push, which makes a Workspace scope): refused, in the service's own words
         as its other answers are said (``memory service answered 404: no agent 'coder' in
         project 'acme'``, ``… nothing is served at /elsewhere/api/…``: its problem's
         ``detail``, asked of it as :meth:`RemoteCopy.service_says`; git prints only "not
-        found"), then where it was asked and what to check. :meth:`RemoteCopy.not_found`'s
-        words only when the answer carries no detail (no problem+json: another server)."""
-        service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
-        said = self.copy.service_says(self.key, service)
-        if said is None:
+        found"), then where it was asked and what to check (nothing for a 404 naming a kind of
+        its own, :func:`_names_a_kind`: its detail says the fix). :meth:`RemoteCopy.not_found`'s
+        words only when the answer carries no detail (``problem`` None: no problem+json,
+        another server)."""
+        if problem is None:
             return _GitFailed(self.copy.not_found(), refused=True)
+        said = problem[1]
+        # a 404 naming its kind (a memory root never followed) says its own fix: no settings
+        check = "" if _names_a_kind(problem) else f": {NOT_FOUND_CHECK}"
         return _GitFailed(
             f"memory service answered 404: {said} (asked at {shown_url(self.copy.url)} for "
-            f"agent {self.copy.agent!r} in project {self.copy.project!r}: {NOT_FOUND_CHECK})",
+            f"agent {self.copy.agent!r} in project {self.copy.project!r}{check})",
             refused=True,
         )
 
@@ -1667,6 +1685,13 @@ def _exchange_failed(message: str) -> bool:
     """Whether git's own lines of ``message`` say a POST of a pack failed (its ref list was
     answered: only the service's answer to that POST holds the reason)."""
     return any(p.fullmatch(line) for line in _own_lines(message) for p in _EXCHANGE_LINES)
+
+
+def _names_a_kind(problem: tuple[str, str] | None) -> bool:
+    """Whether the service's ``problem`` (:meth:`RemoteCopy.service_problem`) for a 404 names
+    a kind of its own (a ``type`` other than ``about:blank``, such as the memory root it never
+    follows, A-7): something there that cannot be used, never "no such scope yet"."""
+    return problem is not None and problem[0] != "about:blank"
 
 
 def _not_found(message: str) -> bool:

@@ -15,6 +15,7 @@ Every exception class of the service, where it lives, and what it answers::
     │                            own, a cross-site unsafe request (A-10a)      http/browser_guard.py
     ├── NotFound            404  unknown project/agent/scope/file/draft, or out of the token's reach
     │   └── OutsideMemoryRoot    a path resolving out of the memory root (A-7)  store/containment.py
+    │                            (type …/outside-memory-root: no "no such scope", R-1)
     ├── Conflict            409  the resource exists already (agent id taken); a delete whose
     │                            index line cannot be pruned, nothing deleted (A-6)
     ├── PreconditionFailed  412  a stale ``If-Match`` (A-2)

@@ -69,11 +69,14 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
         "to `context.includeDirectories`, which also opens other Workspaces' scopes to reading; "
         "the guard refuses writes only.",
         "A trusted Workspace's own `.gemini/settings.json` switches these hooks off "
-        "(`hooksConfig.enabled: false`, or their names in `hooksConfig.disabled`): its Sessions "
-        "then get no memory and no write guard, and nobody is told. Gemini CLI's system "
-        "settings override the first: `harness-memory install gemini --managed` (as root) "
-        "writes the hooks and `hooksConfig.enabled: true` there, the hooks named with a random "
-        "part no repository can know, so its `hooksConfig.disabled` misses them. Without it, "
+        "(`hooksConfig.enabled: false`, their names in `hooksConfig.disabled`, or a "
+        '`"hooks"` that is no object: `null`, `[]`, `false` or `""`, which replaces every hook '
+        "of your settings in the merge): its Sessions then get no memory and no write guard, "
+        "and nobody is told. Gemini CLI's system settings override them: `harness-memory "
+        "install gemini --managed` (as root) writes the hooks and `hooksConfig.enabled: true` "
+        "there, merged last so a Workspace's `hooks` cannot replace them, the hooks named with "
+        "a random part no repository can know, so its `hooksConfig.disabled` misses them. "
+        "Without it, "
         "trust only folders whose `.gemini/` you have read; `harness-memory status` run in a "
         "Workspace says when its settings switch these hooks off.",
     ),

@@ -3,7 +3,9 @@ hooks off, or their own memory back on (H-6, P-3).
 
 What a repository checks in is read over the user's settings: Claude Code's
 ``.claude/settings.json`` and ``settings.local.json`` with ``"disableAllHooks": true`` switch
-off the hooks of the user's settings (measured: ``test_e2e_repository_switches_hooks_off.py``),
+off the hooks of the user's settings (measured: ``test_e2e_repository_switches_hooks_off.py``)
+unless Claude Code skips the file whole for a setting its schema refuses
+(:func:`claude_code_takes`; a file holding settings not checked here "may" switch them off),
 and what they say together (``settings.local.json`` over ``settings.json``, key by key, as
 Claude Code merges them) can turn Claude Code's own memory back on over the install's
 ``CLAUDE_CODE_DISABLE_AUTO_MEMORY = "1"``: the variable set to a false value (``"0"``,
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +38,7 @@ __all__ = [
     "claude_code_lines",
     "claude_code_memory_on",
     "claude_code_settings",
+    "claude_code_takes",
     "codex_lines",
 ]
 
@@ -48,15 +52,17 @@ def claude_code_lines(workspace: Path, home: Path) -> list[str]:
     """The WARNINGs for the user install of Claude Code in ``workspace`` (``home``: the
     user's, whose own settings are not a Workspace's)."""
     lines: list[str] = []
-    read = [
-        (path, document)
+    taken = [
+        (path, document, verdict)
         for path in claude_code_files(workspace, home)
         if (document := claude_code_settings(path)) is not None
+        and (verdict := claude_code_takes(document)) is not False
     ]
-    switch = _last_with(read, "disableAllHooks")
-    if switch is not None and switch[1] is True:
-        lines.append(_off("claude-code", switch[0], '"disableAllHooks": true', "its"))
-    if on := claude_code_memory_on(read):
+    if switch := _hooks_switch(taken):
+        path, sure = switch
+        why = '"disableAllHooks": true' + ("" if sure else f"; {_MAY_BE_IGNORED}")
+        lines.append(_off("claude-code", path, why, "its", sure=sure))
+    if on := claude_code_memory_on([(path, document) for path, document, _ in taken]):
         paths, why = on
         lines.append(_own_memory("claude-code", paths, why))
     return lines
@@ -102,6 +108,71 @@ def claude_code_settings(path: Path) -> dict[str, Any] | None:
     except (OSError, ValueError, RecursionError):
         return None
     return document if isinstance(document, dict) else None
+
+
+_CHECKED = frozenset({"disableAllHooks", "$schema", "hooks"})
+"""The settings whose every valid value this plugin knows, or that never make Claude Code skip
+the file (``hooks``, even no object: measured, ``test_e2e_repository_switches_hooks_off.py``):
+a file holding no other is one Claude Code takes when each is valid (its whole schema is not
+made again here)."""
+_RULE_LISTS = ("allow", "deny", "ask")
+_MAY_BE_IGNORED = "Claude Code ignores this file if any setting in it is invalid"
+
+
+def claude_code_takes(document: dict[str, Any]) -> bool | None:
+    """Whether Claude Code 2.1.332 takes settings ``document`` (H-6): it checks each file
+    against its schema and skips one holding any invalid setting whole (measured with the real
+    CLI: ``"permissions": {"allow": 5}`` or ``"cleanupPeriodDays": "x"`` beside
+    ``"disableAllHooks": true`` leaves the hooks on). False for a value it refuses among the
+    few checked here (``disableAllHooks`` no boolean, ``cleanupPeriodDays`` no positive
+    integer, ``permissions`` no object or its ``allow``/``deny``/``ask`` no list of strings);
+    True for a file holding only :data:`_CHECKED` settings, valid; None (cannot tell) for one
+    holding settings not checked here."""
+    if "disableAllHooks" in document and not isinstance(document["disableAllHooks"], bool):
+        return False
+    if "$schema" in document and not isinstance(document["$schema"], str):
+        return False
+    if "cleanupPeriodDays" in document and not _positive_integer(document["cleanupPeriodDays"]):
+        return False
+    if "permissions" in document and not _rules_valid(document["permissions"]):
+        return False
+    return True if set(document) <= _CHECKED else None
+
+
+def _positive_integer(value: Any) -> bool:
+    """A JSON number Claude Code's ``int().positive()`` takes (``3``, ``3.0``; not ``true``)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return value > 0 and float(value).is_integer()
+
+
+def _rules_valid(permissions: Any) -> bool:
+    """Whether ``permissions`` is an object whose rule lists, where set, list strings only."""
+    if not isinstance(permissions, dict):
+        return False
+    for name in _RULE_LISTS:
+        rules = permissions.get(name, [])
+        if not isinstance(rules, list) or not all(isinstance(rule, str) for rule in rules):
+            return False
+    return True
+
+
+def _hooks_switch(
+    taken: Sequence[tuple[Path, dict[str, Any], bool | None]],
+) -> tuple[Path, bool] | None:
+    """The file whose ``"disableAllHooks": true`` the merge of ``taken`` (the files Claude
+    Code may take, in merge order, each with :func:`claude_code_takes`) keeps, and whether
+    surely (False: that file, or a later one saying ``false``, may be skipped whole); None."""
+    sure = True
+    for path, document, takes in reversed(taken):
+        if "disableAllHooks" not in document:
+            continue
+        if document["disableAllHooks"] is True:
+            return path, sure and takes is True
+        if takes is True:
+            return None
+        sure = False  # its false counts only if Claude Code takes this file
+    return None
 
 
 def _no_constant(name: str) -> Any:
@@ -195,10 +266,11 @@ def _nearest(workspace: Path, folder: str, names: tuple[str, ...], home: Path) -
     return []
 
 
-def _off(harness: str, path: Path, why: str, trust: str) -> str:
+def _off(harness: str, path: Path, why: str, trust: str, *, sure: bool = True) -> str:
     when = "" if trust == "its" else " when you trust this project"
+    verb = "switches these hooks off" if sure else "may turn these hooks off"
     return (
-        f"{harness}: WARNING: {path} switches these hooks off in Sessions in this Workspace"
+        f"{harness}: WARNING: {path} {verb} in Sessions in this Workspace"
         f"{when} ({why}): no memory and no write guard there. "
         f"{MANAGED_FIX.format(harness=harness)}"
     )

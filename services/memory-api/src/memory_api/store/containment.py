@@ -56,7 +56,7 @@ from memory_core.hard_links import (
 )
 from memory_core.swap import open_waiting_for_lease
 
-from memory_api.errors import CannotRead, NotFound
+from memory_api.errors import PROBLEM_TYPE_BASE, CannotRead, NotFound
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +86,12 @@ _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
 
 
 class OutsideMemoryRoot(NotFound):
-    """A path resolves outside the memory root (a symlink out); answered as a plain 404."""
+    """A path resolves outside the memory root (a symlink out), or the memory root itself is
+    no plain folder: 404 (A-7: never followed nor read) with a ``type`` of its own, so a client
+    tells it from a plain 404 "no such scope" (``about:blank``): the harness plugin's sync reads
+    only the latter as a Workspace scope not made yet (R-1)."""
+
+    problem_type = PROBLEM_TYPE_BASE + "outside-memory-root"
 
 
 class FolderSwapped(OSError):
