@@ -8,7 +8,9 @@ let it through: it read the command's name by its spelling, not as bash resolves
   with ``-p`` a word of its own was read;
 - a program the command itself made before running it (``ln -s``, ``cp``, ``install`` of a
   writer, then ``./tool`` or ``find -exec "$(pwd)"/tool``) was read by its own name;
-- ``set -- cp …`` then ``"$@"`` (``"${@}"``, ``$@``, ``$*``) runs the words ``set`` gave;
+- ``set -- cp …`` then ``"$@"`` (``"${@}"``, ``$@``, ``$*``) runs the words ``set`` gave
+  (``builtin set``, ``command set`` too); a function whose body sets only shell options
+  (``f() { set -e; "$@"; }``) runs its call's words, as a wrapper does;
 - ``builtin eval …``, ``command eval …`` and ``eval "$x"`` run the words or the value joined
   (the value of an assignment was read as ``x=cp`` before a command ``note.md``);
 - ``xargs cp note.md < target`` (``-a target``, ``-I{}``) gives ``cp`` its destination from
@@ -62,8 +64,24 @@ POSITIONAL_PARAMETERS = [
     'set -- cp note.md "$(cat target)"/a.md; $*',
     'set cp note.md "$(cat target)"/a.md; env "$@"',
     'f() {{ set -- cp note.md "$(cat target)"/a.md; "$@"; }}; f',
+    'f() {{ builtin set -- cp note.md "$(cat target)"/a.md; "$@"; }}; f',
+    'f() {{ command set -- cp note.md "$(cat target)"/a.md; "$@"; }}; f',
+    'f() {{ set -- "$@" "$(cat target)"/a.md; "$@"; }}; f cp note.md',
 ]
 """The positional parameters run as a command: the words ``set`` gave them."""
+RUNNERS_SETTING_OPTIONS = [
+    'f() {{ set -e; "$@"; }}; f cp note.md "$(cat target)"/a.md',
+    'run() {{ set -x; "$@"; set +x; }}; run cp note.md "$(cat target)"/a.md',
+    'run() {{ set -x; "$@"; {{ set +x; }} 2>/dev/null; }}; run cp note.md "$(cat target)"/a.md',
+    'r() {{ set +e; for i in 1 2; do "$@" && break; done; }}; r cp note.md "$(cat target)"/a.md',
+    'f() {{ local x=1; set -o pipefail; "$@"; }}; f cp note.md "$(cat target)"/a.md',
+    'f() {{ set -euo pipefail; "$@"; }}; f cp note.md "$(cat target)"/a.md',
+    'f() {{ set -x > /dev/null; "$@"; }}; f cp note.md "$(cat target)"/a.md',
+]
+"""A function running its arguments whose body sets shell options (``set -e``, ``set -x``,
+``set -o pipefail``, ``set -euo pipefail``): the arguments stay its call's, so ``f cp …`` runs
+``cp`` as a wrapper's call does (any ``set`` in the body once made the guard read it as no
+runner)."""
 EVALUATED = [
     "builtin eval cp note.md '\"$(cat target)\"/a.md'",
     "command eval cp note.md '\"$(cat target)\"/a.md'",
@@ -119,6 +137,7 @@ def _prepared(where: Layout, *, with_tool: bool = False) -> None:
     HASHED_NAMES
     + PROGRAMS_MADE_HERE
     + POSITIONAL_PARAMETERS
+    + RUNNERS_SETTING_OPTIONS
     + EVALUATED
     + NAMES_XARGS_READS
     + BACKUPS_ELSEWHERE,
@@ -159,6 +178,12 @@ def test_p3_find_running_a_link_to_a_writer_is_refused(
         ("xargs -I{{}} cp {{}} copy.md < files.txt", "copy.md"),
         ("xargs -I{{}} sh -c 'grep -c x {{}} > count.txt' < files.txt", "count.txt"),
         ('f() {{ echo + "$*"; "$@"; }}; f cp note.md copy.md', "copy.md"),
+        ('f() {{ set -x; "$@"; }}; f cp note.md copy.md', "copy.md"),
+        (
+            'run() {{ set -euo pipefail; "$@"; }}; run cp note.md {root}/{own}/a.md',
+            "{root}/{own}/a.md",
+        ),
+        ('f() {{ set -e; "$@"; set +e; }}; f cp note.md copy.md', "copy.md"),
         ("xargs cp -t {root}/{own} < files.txt", "{root}/{own}/note.md"),
         ("find . -name copy.md -print0 | xargs -0 rm -f; cp note.md copy.md", "copy.md"),
     ],

@@ -1059,6 +1059,8 @@ _PLAIN_AFTER = frozenset({";", "\n", "&&", "||"})
 
 _ARGUMENTS_RUN = frozenset({"$@", "${@}", "$*", "${*}"})
 """A function body's command run as its arguments (``"$@"``, quotes read by the lexer)."""
+_SET_BEFORE = frozenset(_SEPARATORS | {"builtin", "command"})
+"""The words after which a ``set`` runs as the builtin (``builtin set -- …``, ``command set``)."""
 
 
 def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
@@ -1066,7 +1068,10 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
     "$@"; }``, ``function run { echo "+ $*"; "$@"; }``: :data:`_ARGUMENTS_RUN`) spelt ``:``
     (it runs nothing where the function is defined), and the names of those functions: a
     call runs its arguments (``run make`` runs ``make``), read as a wrapper's are. A body that
-    sets its own (``f() { set -- cp x "$(cat t)"/a.md; "$@"; }``) runs those: kept as is."""
+    sets its own first (``f() { set -- "$@" "$(cat t)"/a.md; "$@"; }``: :func:`_positional_set`
+    gives words) runs those: its ``"$@"`` kept as is, read as the words ``set`` gave, and the
+    function a runner still (its call's words may be among them). A ``set`` of options alone
+    (``set -e``, ``set -o pipefail``, ``set +x``) leaves the arguments as they were."""
     out = list(words)
     runners: set[str] = set()
     stack: list[tuple[str, int]] = []  # the functions whose body is open, at which depth
@@ -1083,18 +1088,29 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
             if stack and stack[-1][1] == depth:
                 setting.discard(stack.pop()[1])
             depth -= 1
-        elif word == "set" and stack and (previous in _SEPARATORS or previous == "{"):
+        elif word == "set" and stack and previous in _SET_BEFORE and _sets_positional(words, at):
             setting.add(stack[-1][1])
-        elif (
-            stack
-            and word in _ARGUMENTS_RUN
-            and (previous in _SEPARATORS or previous == "{")
-            and stack[-1][1] not in setting
-        ):
-            out[at] = ":"
+        elif stack and word in _ARGUMENTS_RUN and previous in _SEPARATORS:
+            if stack[-1][1] not in setting:
+                out[at] = ":"
             runners.add(stack[-1][0])
         previous = word
     return out, frozenset(runners)
+
+
+def _sets_positional(words: list[str], at: int) -> bool:
+    """Whether the ``set`` at ``words[at]`` gives the positional parameters words (``set --
+    "$@" x``, ``set cp x y``), read from its words up to the end of its command, a
+    redirection (``>``, ``2>&1`` lexed apart) and its target left out."""
+    said: list[tuple[str, bool]] = []
+    end = at + 1
+    while end < len(words) and not _separates(words[end]):
+        if _PUNCTUATION(words[end]):
+            end += 2  # ``set +x > /dev/null``: the redirection's target is no word of ``set``
+            continue
+        said.append((words[end], False))
+        end += 1
+    return bool(_positional_set(said))
 
 
 def _function_named(words: list[str], at: int) -> str | None:
@@ -2721,13 +2737,14 @@ def _copied_into(
 _POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
 """A command's name made of the positional parameters (``"$@"``, ``"${@}"``, ``$*``, ``$1``,
 ``${@:2}``): it runs the words ``set --`` gave them."""
-_SET_VALUED = frozenset({"-o", "+o"})
 
 
 def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     """The words ``set`` (its ``operands``, each with whether it is built at run time) makes
-    the positional parameters: those after ``--``, or from its first word that is no option
-    (``set -e -o pipefail`` sets none; ``set -- cp x y`` and ``set cp x y`` set three)."""
+    the positional parameters: those after ``--``, or from its first word that is no option,
+    each ``o`` of a bundle taking the next word as an option's name, as bash reads it (``set
+    -e -o pipefail`` and ``set -euo pipefail`` set none; ``set -- cp x y`` and ``set cp x y``
+    set three)."""
     at = 0
     while at < len(operands):
         word = operands[at][0]
@@ -2735,7 +2752,7 @@ def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
             return operands[at + 1 :]
         if not word.startswith(("-", "+")):
             return operands[at:]
-        at += 2 if word in _SET_VALUED else 1
+        at += 1 + word.count("o")
     return []
 
 
