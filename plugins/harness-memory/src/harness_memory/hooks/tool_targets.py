@@ -2446,6 +2446,21 @@ class _Writes:
         named = (os.path.normpath(each) for each in self._found.named[:named_before])
         return "$" in name or "`" in name or os.path.lexists(path) or path in named
 
+    def _given(self, words: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+        """Each of ``words`` (a written file's word, with whether it is built at run time)
+        as bash gives it to the writer: a ``for`` loop's variable once per value it takes
+        (``for f in src/*.py``), known variables expanded (``f=src/a.py; … "$f"``,
+        ``"$PWD/a"``); ``(word, True)`` for one built at run time or not expanded here."""
+        given: list[tuple[str, bool]] = []
+        for word, built in words:
+            if built:
+                given.append((word, True))
+                continue
+            for each in _through_loops(word, self._loops) or [word]:
+                expanded = _expand(each, self._known, self._environ)
+                given.append((word, True) if expanded is None else (expanded, False))
+        return given
+
     def _backup_settings(self) -> tuple[str, str]:
         """The backup suffix and kind the coreutils writers read from the environment, as
         the command set them (``SIMPLE_BACKUP_SUFFIX``, ``VERSION_CONTROL``), or ""."""
@@ -2476,20 +2491,22 @@ class _Writes:
         among the first ``named_before`` names the command writes: a new file has no backup)."""
         if command in IN_PLACE_EDITORS and (edited := backup_suffix(command, operands)):
             suffix, by = edited
-            backups = [(backup_name(file, suffix), built or by) for file, built in written]
+            backups = [
+                (backup_name(file, suffix), built or by) for file, built in self._given(written)
+            ]
         elif written and (kept := _backup_suffix(command, operands, self._backup_settings())):
             suffix, by = kept
             folder, sources = _copied_into(command, operands)
-            place = _tilde(folder, self._environ)
+            place = _tilde(_expand(folder, self._known, self._environ) or folder, self._environ)
             if place.endswith("/") or (Path(self._base) / place).is_dir():
                 replaced = [(f"{place.rstrip('/')}/{PurePath(src).name}", built)
-                            for src, built in sources]  # fmt: skip
+                            for src, built in self._given(sources)]  # fmt: skip
             else:
-                replaced = written[-1:]
+                replaced = self._given(written[-1:])
             backups = [
                 (name + suffix, built or by)
                 for name, built in replaced
-                if self._is_there(name, named_before)
+                if built or self._is_there(name, named_before)
             ]
         else:
             return
