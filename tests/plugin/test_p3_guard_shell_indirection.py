@@ -10,7 +10,8 @@ let it through: it read the command's name by its spelling, not as bash resolves
   writer, then ``./tool`` or ``find -exec "$(pwd)"/tool``) was read by its own name;
 - ``set -- cp …`` then ``"$@"`` (``"${@}"``, ``$@``, ``$*``) runs the words ``set`` gave
   (``builtin set``, ``command set`` too); a function whose body sets only shell options
-  (``f() { set -e; "$@"; }``) runs its call's words, as a wrapper does;
+  (``f() { set -e; "$@"; }``) runs its call's words, as a wrapper does; one running some of
+  them (``shift``, then ``"$@"``; ``"${@:2}"``) may run any of them;
 - ``builtin eval …``, ``command eval …`` and ``eval "$x"`` run the words or the value joined
   (the value of an assignment was read as ``x=cp`` before a command ``note.md``);
 - ``xargs cp note.md < target`` (``-a target``, ``-I{}``) gives ``cp`` its destination from
@@ -84,6 +85,14 @@ RUNNERS_SETTING_OPTIONS = [
     'f() {{ set -euo pipefail; "$@"; }}; f cp note.md "$(cat target)"/a.md',
     'f() {{ set -x > /dev/null; "$@"; }}; f cp note.md "$(cat target)"/a.md',
 ]
+RUNNERS_OF_SOME_ARGUMENTS = [
+    'f() {{ shift; "$@"; }}; f x cp note.md "$(cat target)"/a.md',
+    'f() {{ local n=$1; shift 2; "$@"; }}; f x y cp note.md "$(cat target)"/a.md',
+    'f() {{ "${{@:2}}"; }}; f x cp note.md "$(cat target)"/a.md',
+    'f() {{ "$2" "$3" "$4"; }}; f x cp note.md "$(cat target)"/a.md',
+]
+"""A function running some of its arguments (after ``shift``, from the second): its call may
+run any of its words, ``cp`` among them (read as running its first, ``x``, it was let through)."""
 """A function running its arguments whose body sets shell options (``set -e``, ``set -x``,
 ``set -o pipefail``, ``set -euo pipefail``): the arguments stay its call's, so ``f cp …`` runs
 ``cp`` as a wrapper's call does (any ``set`` in the body once made the guard read it as no
@@ -159,6 +168,7 @@ def _prepared(where: Layout, *, with_tool: bool = False) -> None:
     + PROGRAMS_MADE_HERE
     + POSITIONAL_PARAMETERS
     + RUNNERS_SETTING_OPTIONS
+    + RUNNERS_OF_SOME_ARGUMENTS
     + EVALUATED
     + NAMES_XARGS_READS
     + [command for command, _ in BACKUPS_ELSEWHERE],
@@ -226,6 +236,8 @@ def test_p3_find_running_a_link_to_a_writer_is_refused(
         ("xargs -I{{}} sh -c 'grep -c x {{}} > count.txt' < files.txt", "count.txt"),
         ('f() {{ echo + "$*"; "$@"; }}; f cp note.md copy.md', "copy.md"),
         ('f() {{ set -x; "$@"; }}; f cp note.md copy.md', "copy.md"),
+        ('f() {{ shift; "$@"; }}; f x cp note.md copy.md', "copy.md"),
+        ('log() {{ shift; echo "$@"; }}; log x "$(date)" > out.md', "out.md"),
         (
             'run() {{ set -euo pipefail; "$@"; }}; run cp note.md {root}/{own}/a.md',
             "{root}/{own}/a.md",

@@ -453,8 +453,8 @@ def _readers_set(
     ``top_level``: no word of another command read again."""
     writes, inside = readers
     inside.linker, inside.here_text = writes.linker, writes.here_text
-    words, runners = _function_runners(words)
-    unsure = _names_set_unsurely(words, command)
+    words, runners, unread = _function_runners(words)
+    unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
     for reader in readers:
         reader.unsure_names, reader.runners = unsure, runners
     writes.top_level = top_level
@@ -1063,7 +1063,7 @@ _SET_BEFORE = frozenset(_SEPARATORS | {"builtin", "command"})
 """The words after which a ``set`` runs as the builtin (``builtin set -- …``, ``command set``)."""
 
 
-def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
+def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str], frozenset[str]]:
     """``words`` with each command of a function's body that runs its arguments (``f() {
     "$@"; }``, ``function run { echo "+ $*"; "$@"; }``: :data:`_ARGUMENTS_RUN`) spelt ``:``
     (it runs nothing where the function is defined), and the names of those functions: a
@@ -1071,9 +1071,14 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
     sets its own first (``f() { set -- "$@" "$(cat t)"/a.md; "$@"; }``: :func:`_positional_set`
     gives words) runs those: its ``"$@"`` kept as is, read as the words ``set`` gave, and the
     function a runner still (its call's words may be among them). A ``set`` of options alone
-    (``set -e``, ``set -o pipefail``, ``set +x``) leaves the arguments as they were."""
+    (``set -e``, ``set -o pipefail``, ``set +x``) leaves the arguments as they were. Third, the
+    functions whose body runs some of its arguments, not all in order (``shift``, then
+    ``"$@"``; ``"${@:2}"``, ``"$2"``): a call may run any of its words, read as an alias the
+    command defines is (each word built at run time a place it may write)."""
     out = list(words)
     runners: set[str] = set()
+    unread: set[str] = set()
+    shifting: set[str] = set()  # the functions whose body runs ``shift``
     stack: list[tuple[str, int]] = []  # the functions whose body is open, at which depth
     setting: set[int] = set()  # the depths of those whose body ran ``set``
     depth = 0
@@ -1090,12 +1095,17 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
             depth -= 1
         elif word == "set" and stack and previous in _SET_BEFORE and _sets_positional(words, at):
             setting.add(stack[-1][1])
+        elif word == "shift" and stack and previous in _SET_BEFORE:
+            shifting.add(stack[-1][0])
         elif stack and word in _ARGUMENTS_RUN and previous in _SEPARATORS:
             if stack[-1][1] not in setting:
                 out[at] = ":"
             runners.add(stack[-1][0])
+        elif stack and _POSITIONAL_RE.match(word) and previous in _SEPARATORS:
+            unread.add(stack[-1][0])
         previous = word
-    return out, frozenset(runners)
+    unread |= shifting & runners
+    return out, frozenset(runners - unread), frozenset(unread)
 
 
 def _sets_positional(words: list[str], at: int) -> bool:
