@@ -155,19 +155,31 @@ EVERYDAY = [
     "go build ./... && mkdir -p bin && echo x > bin/VERSION",
     "python3 run.py; mkdir newdir; echo x > newdir/a.txt",
     "npx create-react-app web && echo '# web' > web/README.md",
+    # a backup of a file named by a variable whose value is known, kept in the Workspace
+    "f=src/a.py; sed -i.bak 's/a/b/' \"$f\"",
+    "for f in src/*.py; do sed -i.orig 's/a/b/' \"$f\"; done",
+    "for f in src/*.py; do perl -pi.bak -e 's/a/b/' \"$f\"; done",
+    'for f in src/*.py; do cp -b note.md "$f"; done',
+    "sed -i.bak 's/a/b/' \"$PWD/config.ini\"",
+    'cp -b note.md "$HOME/x.md"',
+    'f=config.ini; cp -b "$f" "$f.new"',
 ]
 
 
 @pytest.fixture
 def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """A home holding the data dir (``~/.local/share/agent-memory``), ``~/bin``, a Workspace
-    in it, and the memory root with the user scope and the Workspace's scope."""
+    """A home holding the data dir (``~/.local/share/agent-memory``), ``~/bin``, ``~/x.md``, a
+    Workspace in it (``src/a.py``, ``config.ini``), and the memory root with the user scope and
+    the Workspace's scope."""
     home = tmp_path / "home" / "dev"
     data = home / ".local" / "share" / "agent-memory"
     root = layout.memory_root(data, "coder")
     work = home / "src" / "my-app"
     work.mkdir(parents=True)
     (home / "bin").mkdir()  # ``cp … ~/bin/`` after a build: a home's own folder, there already
+    (work / "src").mkdir()
+    for there in (work / "src" / "a.py", work / "config.ini", home / "x.md"):
+        there.write_text("a\n", encoding="utf-8")  # a backup is kept of a file there already
     for scope in ("user", workspace_memory_key(work)):
         (root / scope).mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))

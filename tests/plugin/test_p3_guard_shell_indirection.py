@@ -8,13 +8,18 @@ let it through: it read the command's name by its spelling, not as bash resolves
   with ``-p`` a word of its own was read;
 - a program the command itself made before running it (``ln -s``, ``cp``, ``install`` of a
   writer, then ``./tool`` or ``find -exec "$(pwd)"/tool``) was read by its own name;
-- ``set -- cp …`` then ``"$@"`` (``"${@}"``, ``$@``, ``$*``) runs the words ``set`` gave;
+- ``set -- cp …`` then ``"$@"`` (``"${@}"``, ``$@``, ``$*``) runs the words ``set`` gave
+  (``builtin set``, ``command set`` too); a function whose body sets only shell options
+  (``f() { set -e; "$@"; }``) runs its call's words, as a wrapper does; one running some of
+  them (``shift``, then ``"$@"``; ``"${@:2}"``) may run any of them;
 - ``builtin eval …``, ``command eval …`` and ``eval "$x"`` run the words or the value joined
   (the value of an assignment was read as ``x=cp`` before a command ``note.md``);
 - ``xargs cp note.md < target`` (``-a target``, ``-I{}``) gives ``cp`` its destination from
   the names it reads at run time: refused, saying to name the places in the command;
-- a backup ``sed -i'notes/new-*'`` keeps lands where its suffix puts it (the names a backup
-  takes in the own scope: ``test_p3_guard_unaddressable_names.py``).
+- a backup ``sed -i'notes/new-*'`` keeps lands where its suffix puts it, judged there (one
+  whose suffix and file name no memory place, ``sed -i'no*' … tes/a.md``, is refused naming
+  ``notes/a.md``; the names a backup takes in the own scope:
+  ``test_p3_guard_unaddressable_names.py``).
 
 Such a program may be any writer: each of its words built at run time is a place it may
 write, refused as ``cp``'s destination is, with the reason the guard gives for one (write to a
@@ -26,12 +31,16 @@ the guard was told it would.
 from __future__ import annotations
 
 import pytest
+from harness_memory.hooks.tool_targets import shell_paths
 
 from tests.support.guard_cases import (
     SHELL,
     Layout,
+    answer,
     assert_allowed_and_bash_writes_there,
     assert_refused_and_bash_writes,
+    fill,
+    refusal,
 )
 
 HASHED_NAMES = [
@@ -62,8 +71,32 @@ POSITIONAL_PARAMETERS = [
     'set -- cp note.md "$(cat target)"/a.md; $*',
     'set cp note.md "$(cat target)"/a.md; env "$@"',
     'f() {{ set -- cp note.md "$(cat target)"/a.md; "$@"; }}; f',
+    'f() {{ builtin set -- cp note.md "$(cat target)"/a.md; "$@"; }}; f',
+    'f() {{ command set -- cp note.md "$(cat target)"/a.md; "$@"; }}; f',
+    'f() {{ set -- "$@" "$(cat target)"/a.md; "$@"; }}; f cp note.md',
 ]
 """The positional parameters run as a command: the words ``set`` gave them."""
+RUNNERS_SETTING_OPTIONS = [
+    'f() {{ set -e; "$@"; }}; f cp note.md "$(cat target)"/a.md',
+    'run() {{ set -x; "$@"; set +x; }}; run cp note.md "$(cat target)"/a.md',
+    'run() {{ set -x; "$@"; {{ set +x; }} 2>/dev/null; }}; run cp note.md "$(cat target)"/a.md',
+    'r() {{ set +e; for i in 1 2; do "$@" && break; done; }}; r cp note.md "$(cat target)"/a.md',
+    'f() {{ local x=1; set -o pipefail; "$@"; }}; f cp note.md "$(cat target)"/a.md',
+    'f() {{ set -euo pipefail; "$@"; }}; f cp note.md "$(cat target)"/a.md',
+    'f() {{ set -x > /dev/null; "$@"; }}; f cp note.md "$(cat target)"/a.md',
+]
+RUNNERS_OF_SOME_ARGUMENTS = [
+    'f() {{ shift; "$@"; }}; f x cp note.md "$(cat target)"/a.md',
+    'f() {{ local n=$1; shift 2; "$@"; }}; f x y cp note.md "$(cat target)"/a.md',
+    'f() {{ "${{@:2}}"; }}; f x cp note.md "$(cat target)"/a.md',
+    'f() {{ "$2" "$3" "$4"; }}; f x cp note.md "$(cat target)"/a.md',
+]
+"""A function running some of its arguments (after ``shift``, from the second): its call may
+run any of its words, ``cp`` among them (read as running its first, ``x``, it was let through)."""
+"""A function running its arguments whose body sets shell options (``set -e``, ``set -x``,
+``set -o pipefail``, ``set -euo pipefail``): the arguments stay its call's, so ``f cp …`` runs
+``cp`` as a wrapper's call does (any ``set`` in the body once made the guard read it as no
+runner)."""
 EVALUATED = [
     "builtin eval cp note.md '\"$(cat target)\"/a.md'",
     "command eval cp note.md '\"$(cat target)\"/a.md'",
@@ -92,12 +125,27 @@ NAMES_XARGS_READS = [
 copy's destination, ``touch``'s file) or put in for ``-I``'s string (in a shell's text too),
 the writer after a wrapper (``env``, ``nice -n 1``) or by its path."""
 BACKUPS_ELSEWHERE = [
-    "sed -i'notes/new-*' s/x/y/ note.md",
-    "perl -i'notes/new-*' -pe s/x/y/ note.md",
-    "cp note.md {root}/{own}/a.md; cd {root}/{own} && sed -i'../{other}/*' s/x/y/ a.md",
+    ("sed -i'notes/new-*' s/x/y/ note.md", "{workspace}/notes/new-note.md"),
+    ("perl -i'notes/new-*' -pe s/x/y/ note.md", "{workspace}/notes/new-note.md"),
+    (
+        "cp note.md {root}/{own}/a.md; cd {root}/{own} && sed -i'../{other}/*' s/x/y/ a.md",
+        "{root}/{own}/../{other}/a.md",
+    ),
 ]
 """A backup ``sed -i``/``perl -i`` keeps where its suffix's ``*`` puts the file's name: through
-the Workspace's link, or up from the own scope, into the other scope."""
+the Workspace's link, or up from the own scope, into the other scope; and the place it lands.
+(Its suffix names the other scope too, read as a place a glued option value may be.)"""
+ONLY_THE_BACKUP_ELSEWHERE = [
+    ("sed -i'no*' s/x/y/ tes/a.md", "notes/a.md"),
+    ("perl -i'no*' -pe s/x/y/ tes/a.md", "notes/a.md"),
+    ("perl -pi'no*' -e s/x/y/ tes/a.md", "notes/a.md"),
+    ("f=tes/a.md; sed -i'no*' s/x/y/ \"$f\"", "notes/a.md"),
+    ("for f in tes/a.md; do perl -pi'no*' -e s/x/y/ \"$f\"; done", "notes/a.md"),
+    ("for f in tes/*.md; do sed -i'no*' s/x/y/ \"$f\"; done", "notes/a.md"),
+]
+"""A backup whose suffix (``no*``) and file (``tes/a.md``, in the Workspace) name no memory
+place, but whose name, the suffix with its ``*`` the file's (``notes/a.md``), lands through the
+Workspace's link in the other scope: only the backup's own place is refused."""
 LINK_TO_A_WRITER = ['find . -maxdepth 0 -exec ./tool note.md "$(cat target)"/a.md \\;']
 """``find -exec`` running a link already there to ``cp`` (``tool``), read by its own name."""
 
@@ -119,14 +167,42 @@ def _prepared(where: Layout, *, with_tool: bool = False) -> None:
     HASHED_NAMES
     + PROGRAMS_MADE_HERE
     + POSITIONAL_PARAMETERS
+    + RUNNERS_SETTING_OPTIONS
+    + RUNNERS_OF_SOME_ARGUMENTS
     + EVALUATED
     + NAMES_XARGS_READS
-    + BACKUPS_ELSEWHERE,
+    + [command for command, _ in BACKUPS_ELSEWHERE],
 )
 def test_p3_a_writer_reached_indirectly_writing_a_place_built_at_run_time_is_refused(
     where: Layout, harness: str, command: str
 ) -> None:
     _prepared(where)
+    assert_refused_and_bash_writes(where, harness, command)
+
+
+@pytest.mark.parametrize(("command", "backup"), BACKUPS_ELSEWHERE)
+def test_p3_a_backup_elsewhere_is_judged_where_it_lands(
+    where: Layout, command: str, backup: str
+) -> None:
+    found = shell_paths(fill(command, where), str(where.workspace), {"HOME": str(where.data)})
+
+    assert fill(backup, where) in found.paths, found.paths
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(("command", "backup"), ONLY_THE_BACKUP_ELSEWHERE)
+def test_p3_a_backup_only_landing_in_another_scope_is_refused_naming_it(
+    where: Layout, harness: str, command: str, backup: str
+) -> None:
+    _prepared(where)
+    (where.workspace / "tes").mkdir()
+    (where.workspace / "tes" / "a.md").write_text("x\n", encoding="utf-8")
+    shell = fill(command, where)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None and f"{where.workspace}/{backup})" in reason, reason
+    assert "another Workspace's memory scope" in reason, reason
     assert_refused_and_bash_writes(where, harness, command)
 
 
@@ -159,6 +235,14 @@ def test_p3_find_running_a_link_to_a_writer_is_refused(
         ("xargs -I{{}} cp {{}} copy.md < files.txt", "copy.md"),
         ("xargs -I{{}} sh -c 'grep -c x {{}} > count.txt' < files.txt", "count.txt"),
         ('f() {{ echo + "$*"; "$@"; }}; f cp note.md copy.md', "copy.md"),
+        ('f() {{ set -x; "$@"; }}; f cp note.md copy.md', "copy.md"),
+        ('f() {{ shift; "$@"; }}; f x cp note.md copy.md', "copy.md"),
+        ('log() {{ shift; echo "$@"; }}; log x "$(date)" > out.md', "out.md"),
+        (
+            'run() {{ set -euo pipefail; "$@"; }}; run cp note.md {root}/{own}/a.md',
+            "{root}/{own}/a.md",
+        ),
+        ('f() {{ set -e; "$@"; set +e; }}; f cp note.md copy.md', "copy.md"),
         ("xargs cp -t {root}/{own} < files.txt", "{root}/{own}/note.md"),
         ("find . -name copy.md -print0 | xargs -0 rm -f; cp note.md copy.md", "copy.md"),
     ],

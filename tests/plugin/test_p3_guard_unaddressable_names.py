@@ -123,6 +123,12 @@ SHELL_WRITES = [
     ("cd {root}/{own} && sed --in-place=.orig s/old/new/ MEMORY.md", "MEMORY.md.orig"),
     ("perl -pi.bak -e s/old/new/ {root}/{own}/MEMORY.md", "MEMORY.md.bak"),
     ("cp -b note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    # the same, the file named by a variable whose value is known (a loop's, an assignment's)
+    ('f={root}/{own}/MEMORY.md; sed -i.bak s/old/new/ "$f"', "MEMORY.md.bak"),
+    ('cd {root}/{own} && for f in *.md; do perl -pi.bak -e s/x/y/ "$f"; done', "MEMORY.md.bak"),
+    ('for f in {root}/{own}/MEMORY.md; do cp -b note.md "$f"; done', "MEMORY.md~"),
+    ('d={root}/{own}; cp -b note.md "$d/MEMORY.md"', "MEMORY.md~"),
+    ('d={root}/{own}; f=$d/MEMORY.md; cp -S .old note.md "$f"', "MEMORY.md.old"),
     ("cp -S .bak note.md {root}/{own}/MEMORY.md", "MEMORY.md.bak"),
     ("cp --backup=numbered note.md {root}/{own}/MEMORY.md", "MEMORY.md.~1~"),
     ("SIMPLE_BACKUP_SUFFIX=.old cp -b note.md {root}/{own}/MEMORY.md", "MEMORY.md.old"),

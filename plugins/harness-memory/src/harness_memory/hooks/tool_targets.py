@@ -453,8 +453,8 @@ def _readers_set(
     ``top_level``: no word of another command read again."""
     writes, inside = readers
     inside.linker, inside.here_text = writes.linker, writes.here_text
-    words, runners = _function_runners(words)
-    unsure = _names_set_unsurely(words, command)
+    words, runners, unread = _function_runners(words)
+    unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
     for reader in readers:
         reader.unsure_names, reader.runners = unsure, runners
     writes.top_level = top_level
@@ -1059,16 +1059,26 @@ _PLAIN_AFTER = frozenset({";", "\n", "&&", "||"})
 
 _ARGUMENTS_RUN = frozenset({"$@", "${@}", "$*", "${*}"})
 """A function body's command run as its arguments (``"$@"``, quotes read by the lexer)."""
+_SET_BEFORE = frozenset(_SEPARATORS | {"builtin", "command"})
+"""The words after which a ``set`` runs as the builtin (``builtin set -- …``, ``command set``)."""
 
 
-def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
+def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str], frozenset[str]]:
     """``words`` with each command of a function's body that runs its arguments (``f() {
     "$@"; }``, ``function run { echo "+ $*"; "$@"; }``: :data:`_ARGUMENTS_RUN`) spelt ``:``
     (it runs nothing where the function is defined), and the names of those functions: a
     call runs its arguments (``run make`` runs ``make``), read as a wrapper's are. A body that
-    sets its own (``f() { set -- cp x "$(cat t)"/a.md; "$@"; }``) runs those: kept as is."""
+    sets its own first (``f() { set -- "$@" "$(cat t)"/a.md; "$@"; }``: :func:`_positional_set`
+    gives words) runs those: its ``"$@"`` kept as is, read as the words ``set`` gave, and the
+    function a runner still (its call's words may be among them). A ``set`` of options alone
+    (``set -e``, ``set -o pipefail``, ``set +x``) leaves the arguments as they were. Third, the
+    functions whose body runs some of its arguments, not all in order (``shift``, then
+    ``"$@"``; ``"${@:2}"``, ``"$2"``): a call may run any of its words, read as an alias the
+    command defines is (each word built at run time a place it may write)."""
     out = list(words)
     runners: set[str] = set()
+    unread: set[str] = set()
+    shifting: set[str] = set()  # the functions whose body runs ``shift``
     stack: list[tuple[str, int]] = []  # the functions whose body is open, at which depth
     setting: set[int] = set()  # the depths of those whose body ran ``set``
     depth = 0
@@ -1083,18 +1093,34 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str]]:
             if stack and stack[-1][1] == depth:
                 setting.discard(stack.pop()[1])
             depth -= 1
-        elif word == "set" and stack and (previous in _SEPARATORS or previous == "{"):
+        elif word == "set" and stack and previous in _SET_BEFORE and _sets_positional(words, at):
             setting.add(stack[-1][1])
-        elif (
-            stack
-            and word in _ARGUMENTS_RUN
-            and (previous in _SEPARATORS or previous == "{")
-            and stack[-1][1] not in setting
-        ):
-            out[at] = ":"
+        elif word == "shift" and stack and previous in _SET_BEFORE:
+            shifting.add(stack[-1][0])
+        elif stack and word in _ARGUMENTS_RUN and previous in _SEPARATORS:
+            if stack[-1][1] not in setting:
+                out[at] = ":"
             runners.add(stack[-1][0])
+        elif stack and _POSITIONAL_RE.match(word) and previous in _SEPARATORS:
+            unread.add(stack[-1][0])
         previous = word
-    return out, frozenset(runners)
+    unread |= shifting & runners
+    return out, frozenset(runners - unread), frozenset(unread)
+
+
+def _sets_positional(words: list[str], at: int) -> bool:
+    """Whether the ``set`` at ``words[at]`` gives the positional parameters words (``set --
+    "$@" x``, ``set cp x y``), read from its words up to the end of its command, a
+    redirection (``>``, ``2>&1`` lexed apart) and its target left out."""
+    said: list[tuple[str, bool]] = []
+    end = at + 1
+    while end < len(words) and not _separates(words[end]):
+        if _PUNCTUATION(words[end]):
+            end += 2  # ``set +x > /dev/null``: the redirection's target is no word of ``set``
+            continue
+        said.append((words[end], False))
+        end += 1
+    return bool(_positional_set(said))
 
 
 def _function_named(words: list[str], at: int) -> str | None:
@@ -2430,6 +2456,21 @@ class _Writes:
         named = (os.path.normpath(each) for each in self._found.named[:named_before])
         return "$" in name or "`" in name or os.path.lexists(path) or path in named
 
+    def _given(self, words: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+        """Each of ``words`` (a written file's word, with whether it is built at run time)
+        as bash gives it to the writer: a ``for`` loop's variable once per value it takes
+        (``for f in src/*.py``), known variables expanded (``f=src/a.py; … "$f"``,
+        ``"$PWD/a"``); ``(word, True)`` for one built at run time or not expanded here."""
+        given: list[tuple[str, bool]] = []
+        for word, built in words:
+            if built:
+                given.append((word, True))
+                continue
+            for each in _through_loops(word, self._loops) or [word]:
+                expanded = _expand(each, self._known, self._environ)
+                given.append((word, True) if expanded is None else (expanded, False))
+        return given
+
     def _backup_settings(self) -> tuple[str, str]:
         """The backup suffix and kind the coreutils writers read from the environment, as
         the command set them (``SIMPLE_BACKUP_SUFFIX``, ``VERSION_CONTROL``), or ""."""
@@ -2460,20 +2501,22 @@ class _Writes:
         among the first ``named_before`` names the command writes: a new file has no backup)."""
         if command in IN_PLACE_EDITORS and (edited := backup_suffix(command, operands)):
             suffix, by = edited
-            backups = [(backup_name(file, suffix), built or by) for file, built in written]
+            backups = [
+                (backup_name(file, suffix), built or by) for file, built in self._given(written)
+            ]
         elif written and (kept := _backup_suffix(command, operands, self._backup_settings())):
             suffix, by = kept
             folder, sources = _copied_into(command, operands)
-            place = _tilde(folder, self._environ)
+            place = _tilde(_expand(folder, self._known, self._environ) or folder, self._environ)
             if place.endswith("/") or (Path(self._base) / place).is_dir():
                 replaced = [(f"{place.rstrip('/')}/{PurePath(src).name}", built)
-                            for src, built in sources]  # fmt: skip
+                            for src, built in self._given(sources)]  # fmt: skip
             else:
-                replaced = written[-1:]
+                replaced = self._given(written[-1:])
             backups = [
                 (name + suffix, built or by)
                 for name, built in replaced
-                if self._is_there(name, named_before)
+                if built or self._is_there(name, named_before)
             ]
         else:
             return
@@ -2721,13 +2764,14 @@ def _copied_into(
 _POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
 """A command's name made of the positional parameters (``"$@"``, ``"${@}"``, ``$*``, ``$1``,
 ``${@:2}``): it runs the words ``set --`` gave them."""
-_SET_VALUED = frozenset({"-o", "+o"})
 
 
 def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     """The words ``set`` (its ``operands``, each with whether it is built at run time) makes
-    the positional parameters: those after ``--``, or from its first word that is no option
-    (``set -e -o pipefail`` sets none; ``set -- cp x y`` and ``set cp x y`` set three)."""
+    the positional parameters: those after ``--``, or from its first word that is no option,
+    each ``o`` of a bundle taking the next word as an option's name, as bash reads it (``set
+    -e -o pipefail`` and ``set -euo pipefail`` set none; ``set -- cp x y`` and ``set cp x y``
+    set three)."""
     at = 0
     while at < len(operands):
         word = operands[at][0]
@@ -2735,7 +2779,7 @@ def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
             return operands[at + 1 :]
         if not word.startswith(("-", "+")):
             return operands[at:]
-        at += 2 if word in _SET_VALUED else 1
+        at += 1 + word.count("o")
     return []
 
 
