@@ -105,6 +105,11 @@ class FileChange:
     """The mode of the file when the change creates it: private, since it may hold a token;
     ``0o644`` only for a file every user's harness must read (managed settings): the install
     warns when other users cannot read such a file or enter a folder above it."""
+    harness_settings: bool = False
+    """Whether this is a harness's settings file (set by the claude_code, codex and gemini
+    planners), one a dotfiles manager may own: refused when its owner made it read-only
+    (:func:`check_writable`). False for the plugin's own files (token, record, ``.gitignore``),
+    which no manager keeps and an uninstall removes."""
     mode: int | None = None
     """The mode to give the file whatever it has now: an uninstall giving the file back as it
     was before the install (:func:`earlier_text`), when the install made it private for the
@@ -461,7 +466,7 @@ def _refuse_read_only(change: FileChange, target: Path) -> None:
     owner may not write (no ``u+w`` bit: chezmoi's ``readonly_`` files, home-manager's copies
     out of the Nix store). A rename would replace it all the same, even as root, and the
     dotfiles manager's next apply would take the change out again without a word (H-7)."""
-    if change.old is None:
+    if change.old is None or not change.harness_settings:
         return
     old_mode = _mode_of(target)
     if old_mode is None or old_mode & stat.S_IWUSR:
