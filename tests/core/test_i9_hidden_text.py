@@ -213,7 +213,7 @@ KEPT = [
     "ideographic variation 葛\U000e0100 and math ≩\ufe00",
     "standardized variants: zero 0\ufe00, Myanmar \u1000\ufe00, CJK comma \u3001\ufe00, "
     "compatibility ideograph \u5c6e\ufe00",
-    "German Silben\u00adtrennung, a mark kept apart e\u0301\u034f\u0301",
+    "German Silben\u00adtrennung, Hebrew points kept apart ב\u05b7\u034f\u05b4",
     "Mongolian \u1820\u180b\u1821 and Duployan \U0001bc00\U0001bca0\U0001bc01",
     "plain ASCII, em dash — and 数据库迁移",
 ]

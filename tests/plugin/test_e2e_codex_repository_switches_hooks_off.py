@@ -50,6 +50,7 @@ SPELLINGS = {
     "inline-table": "features = { hooks = false }\n",
     "dotted-key": "features.hooks = false\n",
     "hooks-false-over-codex-hooks-true": "[features]\ncodex_hooks = true\nhooks = false\n",
+    "project-hooks-false-over-user-codex-hooks-true": "[features]\nhooks = false\n",
 }
 """The switch as a project's file may spell it, each as ``harness-memory status`` names it too
 (``test_h7_status_names_a_workspace_switching_hooks_off.py``,
@@ -61,6 +62,19 @@ LEFT_ON = {
 """A trusted project's files that look like the switch and switch nothing off: ``hooks`` holds
 over its older name ``codex_hooks``, and a project's profile table is not read; status names
 neither."""
+USERS_OVER = {
+    "user-hooks-true-over-project-codex-hooks-false": "[features]\nhooks = true\n",
+    "project-hooks-false-over-user-codex-hooks-true": "[features]\ncodex_hooks = true\n",
+}
+"""The user's ``[features]`` under a case's project file: Codex merges the layers key by key
+before ``hooks`` holds over ``codex_hooks``, so the user's ``hooks = true`` beside a project's
+``codex_hooks = false`` runs every hook and a project's ``hooks = false`` beside the user's
+``codex_hooks = true`` none; status judges the merged table alike
+(``test_h7_codex_hooks_over_its_old_name.py``)."""
+PROJECTS = {
+    **LEFT_ON,
+    "user-hooks-true-over-project-codex-hooks-false": SWITCHES["codex-hooks-false"],
+}
 
 
 def trusting(workspace: Path) -> str:
@@ -90,7 +104,7 @@ async def test_codex_a_repository_switches_the_user_hooks_off_only_when_trusted(
         shared_memory_root,
         workspace,
         tmp_path,
-        config_extra=trusting(workspace) if trusted else "",
+        config_extra=(trusting(workspace) if trusted else "") + USERS_OVER.get(switch, ""),
         agent=new_agent,
     )
 
@@ -101,7 +115,7 @@ async def test_codex_a_repository_switches_the_user_hooks_off_only_when_trusted(
     assert planted.exists() is trusted
 
 
-@pytest.mark.parametrize("spelling", list(LEFT_ON))
+@pytest.mark.parametrize("spelling", list(PROJECTS))
 async def test_codex_a_trusted_repository_that_looks_like_the_switch_leaves_the_hooks_on(
     shared_service: RealService,
     new_agent: str,
@@ -111,7 +125,7 @@ async def test_codex_a_trusted_repository_that_looks_like_the_switch_leaves_the_
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".codex").mkdir()
-    (workspace / ".codex" / "config.toml").write_text(LEFT_ON[spelling], encoding="utf-8")
+    (workspace / ".codex" / "config.toml").write_text(PROJECTS[spelling], encoding="utf-8")
     planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
     script = [[add_file("call_other", planted, TOPIC)]]
 
@@ -121,7 +135,7 @@ async def test_codex_a_trusted_repository_that_looks_like_the_switch_leaves_the_
         shared_memory_root,
         workspace,
         tmp_path,
-        config_extra=trusting(workspace),
+        config_extra=trusting(workspace) + USERS_OVER.get(spelling, ""),
         agent=new_agent,
     )
 

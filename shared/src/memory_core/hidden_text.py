@@ -36,8 +36,10 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
   span, a path, an address, a link target, an option or a key starting a line
   (``su\\u00addo``, ``exam\\u00adple.com``, ``descrip\\u00adtion:``) is another word to a
   program and to the model than the one a person reads; the combining grapheme joiner
-  U+034F alone between a letter or mark and a mark (Hebrew vowel points; a run of them keeps
-  nothing more apart, and counts out bits); the
+  U+034F alone between a letter and a mark (``u`` joiner diaeresis), or between two marks
+  whose canonical order it keeps (Hebrew patah before hiriq); after another hidden character,
+  in a run of them or between marks normalisation never swaps it keeps nothing apart, and
+  counts out bits; the
   Mongolian free variation selectors U+180B–U+180D, U+180F after a Mongolian letter and its
   vowel separator U+180E between two; the Duployan shorthand format controls
   U+1BCA0–U+1BCA3 after a Duployan character; the **Braille blank** U+2800 beside a Braille
@@ -232,20 +234,44 @@ def _is_letter(char: str, *, or_mark: bool = False) -> bool:
     return bool(char) and unicodedata.category(char)[0] in ("LM" if or_mark else "L")
 
 
+def _joiner_in_its_place(before: str, after: str) -> bool:
+    """Whether a combining grapheme joiner between ``before`` and ``after`` (``""`` at an
+    edge) does what Unicode made it for: keeps a mark from the letter before it (``u`` joiner
+    diaeresis: a diaeresis, no umlaut), or blocks the canonical reordering of two marks (the
+    mark before has a higher nonzero canonical combining class than the mark after, as Hebrew
+    patah before hiriq). Anywhere else, after another hidden character (a joiner, a variation
+    selector …) included, it keeps nothing apart and renders as nothing."""
+    if not before or not after or _CANDIDATE.match(before) or _CANDIDATE.match(after):
+        return False
+    if unicodedata.category(after)[0] != "M":
+        return False
+    if _is_letter(before):
+        return True
+    return unicodedata.category(before)[0] == "M" and _reordered(before, after)
+
+
+def _reordered(before: str, after: str) -> bool:
+    """Whether canonical decomposition (NFD) reorders the mark ``before`` and the mark
+    ``after`` written next to each other: the one before has a higher nonzero canonical
+    combining class (``unicodedata.combining``) than the one after. Judged on their
+    decompositions, as the page judges it (JavaScript has ``normalize`` but no classes)."""
+    apart = unicodedata.normalize("NFD", before) + unicodedata.normalize("NFD", after)
+    return unicodedata.normalize("NFD", before + after) != apart
+
+
 def _in_its_place(char: str, before: str, after: str) -> bool | None:
     """Whether ``char``, a character only its neighbours make legitimate, stands where it
     belongs (``before``/``after``: its neighbours, ``""`` at an edge); None for another one.
 
-    A combining grapheme joiner alone between a letter or mark and a mark (not another joiner
-    nor a variation selector); a Mongolian variation selector after a Mongolian
-    letter, its vowel separator between two; a Duployan shorthand format control after a
-    Duployan character; a carriage return before a line feed; a zero-width space between two
-    letters (or marks) of Thai, Lao, Myanmar or Khmer, the word break of those scripts.
+    A combining grapheme joiner where :func:`_joiner_in_its_place` says; a Mongolian variation
+    selector after a Mongolian letter, its vowel separator between two; a Duployan shorthand
+    format control after a Duployan character; a carriage return before a line feed; a
+    zero-width space between two letters (or marks) of Thai, Lao, Myanmar or Khmer, the word
+    break of those scripts.
     """
     point = ord(char)
-    if char == _GRAPHEME_JOINER:  # one alone: a run of them keeps nothing more apart
-        mark_after = unicodedata.category(after or " ")[0] == "M" and not _CANDIDATE.match(after)
-        return _is_letter(before, or_mark=True) and before != _GRAPHEME_JOINER and mark_after
+    if char == _GRAPHEME_JOINER:
+        return _joiner_in_its_place(before, after)
     if 0x180B <= point <= 0x180F:
         mongolian_before = _is_letter(before) and _within(before, _MONGOLIAN)
         if char != _MONGOLIAN_VOWEL_SEPARATOR:

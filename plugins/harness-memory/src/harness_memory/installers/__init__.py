@@ -33,6 +33,7 @@ from harness_memory.installers.files import (
     Written,
     apply_changes,
     backups_of,
+    check_writable,
     describe,
     read_text,
     write_target,
@@ -188,18 +189,7 @@ def run(
     earlier = [] if install or keep_backups else planned.backups
     token_backups = [] if install or keep_backups else _token_backups(harness, planned.changes)
     if dry_run:
-        out.write(describe(planned.changes) or "nothing to change\n")
-        for path in planned.removals:
-            out.write(f"would remove {path}\n")
-        for path in planned.made_folders:
-            out.write(f"would remove {path} (made by the install) if nothing else is in it\n")
-        for path in token_backups:
-            out.write(f"would remove {path}: a backup holding the bearer token\n")
-        for path in earlier:
-            if path not in token_backups:
-                out.write(f"would remove {path}: {EARLIER_BACKUP}\n")
-        for note in planned.notes:
-            out.write(f"{harness}: {note}\n")
+        _dry_run(harness, planned, token_backups, earlier, out)
         return InstallResult(planned, dry_run=True)
     written = apply_changes(planned.changes)
     removed = _remove(planned)
@@ -209,6 +199,32 @@ def run(
     for path in gone:
         out.write(f"{harness}: removed {path}: {EARLIER_BACKUP}\n")
     return InstallResult(planned, written, removed + dropped + gone)
+
+
+def _dry_run(
+    harness: str, planned: Plan, token_backups: list[Path], earlier: list[Path], out: IO[str]
+) -> None:
+    """Print what :func:`run` would change, and refuse what it would refuse: the same checks
+    (:func:`check_writable`) run first, and a file the run could not write is said as
+    ``would refuse: …`` and raised (:class:`SettingsFileError`), so the dry run ends as the
+    run would (H-3)."""
+    try:
+        check_writable(planned.changes)
+    except SettingsFileError as error:
+        out.write(f"would refuse: {error}\n")
+        raise
+    out.write(describe(planned.changes) or "nothing to change\n")
+    for path in planned.removals:
+        out.write(f"would remove {path}\n")
+    for path in planned.made_folders:
+        out.write(f"would remove {path} (made by the install) if nothing else is in it\n")
+    for path in token_backups:
+        out.write(f"would remove {path}: a backup holding the bearer token\n")
+    for path in earlier:
+        if path not in token_backups:
+            out.write(f"would remove {path}: {EARLIER_BACKUP}\n")
+    for note in planned.notes:
+        out.write(f"{harness}: {note}\n")
 
 
 EARLIER_BACKUP = (

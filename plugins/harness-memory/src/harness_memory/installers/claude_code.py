@@ -189,7 +189,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings
         text = dump_json(merged, old)
         was = None if install else given_back(path, merged, old, record, HARNESS)
-        change = FileChange(path, old, text, secrets, create_mode=mode)
+        change = FileChange(path, old, text, secrets, create_mode=mode, harness_settings=True)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install, removals=removals)
 

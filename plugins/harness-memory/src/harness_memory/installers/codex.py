@@ -185,13 +185,13 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old_hooks)
         was = None if install else given_back(hooks_path, merged, old_hooks, record, HARNESS)
-        change = FileChange(hooks_path, old_hooks, text, secrets)
+        change = FileChange(hooks_path, old_hooks, text, secrets, harness_settings=True)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     new_config = dump_toml(config, old_config)
     if not install:  # tables taken out leave their blank separator line behind
         new_config = _without_trailing_blank_lines(new_config)
     if install or old_config is not None:
-        changes.append(FileChange(config_path, old_config, new_config))
+        changes.append(FileChange(config_path, old_config, new_config, harness_settings=True))
     return with_state(changes, notes, record, install=install, removals=removals)
 
 

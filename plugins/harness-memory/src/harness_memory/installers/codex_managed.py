@@ -170,7 +170,8 @@ def _change(path: Path, old: str | None, document: Any, *, install: bool) -> Fil
         text = text.rstrip("\n") + "\n" if text.strip() else ""
     if old is None and not install:
         return None
-    change = FileChange(path, old, text, create_mode=0o644)  # every user's Codex reads it
+    # every user's Codex reads it
+    change = FileChange(path, old, text, create_mode=0o644, harness_settings=True)
     if install:
         return change
     earlier = _earlier(path, document)

@@ -91,7 +91,7 @@ def profile_plan(
                 else switch_back(document, named, noted)
             )
             notes += [said] if said is not None else []
-        changes.append(FileChange(path, old, dump_toml(document, old)))
+        changes.append(FileChange(path, old, dump_toml(document, old), harness_settings=True))
     return changes, notes
 
 

@@ -105,6 +105,11 @@ class FileChange:
     """The mode of the file when the change creates it: private, since it may hold a token;
     ``0o644`` only for a file every user's harness must read (managed settings): the install
     warns when other users cannot read such a file or enter a folder above it."""
+    harness_settings: bool = False
+    """Whether this is a harness's settings file (set by the claude_code, codex and gemini
+    planners), one a dotfiles manager may own: refused when its owner made it read-only
+    (:func:`check_writable`). False for the plugin's own files (token, record, ``.gitignore``),
+    which no manager keeps and an uninstall removes."""
     mode: int | None = None
     """The mode to give the file whatever it has now: an uninstall giving the file back as it
     was before the install (:func:`earlier_text`), when the install made it private for the
@@ -398,15 +403,7 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
     midway, the files already written get their old text back before the error is raised.
     """
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
-    pending = [(change, write_target(change.path)) for change in changes if change.changed]
-    for change, target in pending:
-        if read_text(change.path) != change.old:
-            raise SettingsFileError(f"{change.path} changed while installing; run it again")
-        if not _writable_folder(target.parent, may_create=not change.path.is_symlink()):
-            raise SettingsFileError(
-                f"cannot write {_named(change.path, target)}: its folder is missing or not writable"
-            )
-        _refuse_read_only(change, target)
+    pending = check_writable(changes)
     written: list[Written] = []
     made: list[Path] = []
     try:
@@ -420,6 +417,27 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
             f"cannot write {_named(change.path, target)}: {error.strerror or error}"
         ) from None
     return [replace(done, pruned=prune_backups(done.path)) for done in written]
+
+
+def check_writable(changes: list[FileChange]) -> list[tuple[FileChange, Path]]:
+    """The changes that change their file, each with the file it writes (:func:`write_target`),
+    once each is checked to be writable: the file still holds ``old``, its folder (or the
+    nearest one :func:`_write` would create it under) exists and its owner may write it, and a
+    harness's settings file was not made read-only by its owner (:func:`_refuse_read_only`).
+    Called by the real run and the dry run alike, so ``--dry-run`` refuses what the run would.
+
+    Raises :class:`SettingsFileError` (naming a link and its target) for the first that is not
+    (H-7)."""
+    pending = [(change, write_target(change.path)) for change in changes if change.changed]
+    for change, target in pending:
+        if read_text(change.path) != change.old:
+            raise SettingsFileError(f"{change.path} changed while installing; run it again")
+        if not _writable_folder(target.parent, may_create=not change.path.is_symlink()):
+            raise SettingsFileError(
+                f"cannot write {_named(change.path, target)}: its folder is missing or not writable"
+            )
+        _refuse_read_only(change, target)
+    return pending
 
 
 def prune_backups(path: Path) -> tuple[Path, ...]:
@@ -450,10 +468,17 @@ def prune_backups(path: Path) -> tuple[Path, ...]:
 
 def _writable_folder(folder: Path, *, may_create: bool) -> bool:
     """Whether a file can be created in ``folder`` (or, with ``may_create``, in the folders
-    :func:`_write` would create down to it from the nearest one that exists)."""
+    :func:`_write` would create down to it from the nearest one that exists): the caller may
+    write and enter it, and its owner may write it (``u+w``). Root may write any folder, but
+    one its owner made read-only (a dotfiles manager's ``~/.claude`` at 0555) is not one to
+    write into, as a read-only file is not (:func:`_refuse_read_only`)."""
     while may_create and not folder.exists() and folder.parent != folder:
         folder = folder.parent
-    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+    try:
+        owner_writes = bool(folder.stat().st_mode & stat.S_IWUSR)
+    except OSError:
+        return False
+    return folder.is_dir() and owner_writes and os.access(folder, os.W_OK | os.X_OK)
 
 
 def _refuse_read_only(change: FileChange, target: Path) -> None:
@@ -461,7 +486,7 @@ def _refuse_read_only(change: FileChange, target: Path) -> None:
     owner may not write (no ``u+w`` bit: chezmoi's ``readonly_`` files, home-manager's copies
     out of the Nix store). A rename would replace it all the same, even as root, and the
     dotfiles manager's next apply would take the change out again without a word (H-7)."""
-    if change.old is None:
+    if change.old is None or not change.harness_settings:
         return
     old_mode = _mode_of(target)
     if old_mode is None or old_mode & stat.S_IWUSR:

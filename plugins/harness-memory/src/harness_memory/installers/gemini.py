@@ -171,7 +171,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old, path=path)
         was = None if install else given_back(path, merged, old, record, HARNESS, comments=True)
-        change = FileChange(path, old, text, secrets)
+        change = FileChange(path, old, text, secrets, harness_settings=True)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install, removals=removals)
 

@@ -135,7 +135,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install or old is not None:
         text = dump_json(merged, old, path=path)
         was = None if install else given_back(path, merged, old, record, HARNESS, comments=True)
-        change = FileChange(path, old, text, create_mode=0o644)  # every user's Gemini reads it
+        # every user's Gemini reads it
+        change = FileChange(path, old, text, create_mode=0o644, harness_settings=True)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install)
 

@@ -168,7 +168,8 @@ def status(
     if skipped := _user_hooks_skipped(labels, documents, claude_managed):
         lines, healthy = [*lines, skipped], False
     if workspace is not None:
-        lines += _workspace_lines(workspace, home, geminis, labels)
+        codex_config = codex.codex_home(home, environ) / "config.toml"
+        lines += _workspace_lines(workspace, home, geminis, labels, codex_config)
     for state_dir, url, project, agent in sorted(copies):
         said, known = _remote_lines(Path(state_dir), url, project, agent)
         lines, healthy = lines + said, healthy and known
@@ -314,15 +315,20 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
 
 
 def _workspace_lines(
-    workspace: Path, home: Path, geminis: list[tuple[str, dict[str, Any]]], labels: set[str]
+    workspace: Path,
+    home: Path,
+    geminis: list[tuple[str, dict[str, Any]]],
+    labels: set[str],
+    codex_config: Path | None,
 ) -> list[str]:
     """What the Workspace status runs in switches off of the installed hooks (or the
-    harness's own memory back on): for a user install the managed one does not hold over."""
+    harness's own memory back on): for a user install the managed one does not hold over.
+    ``codex_config``: the user's Codex ``config.toml``, the layer a project's lies over."""
     lines: list[str] = []
     if "claude-code" in labels and "claude-code (managed)" not in labels:
         lines += claude_code_lines(workspace, home)
     if "codex" in labels and "codex (managed)" not in labels:
-        lines += codex_lines(workspace, home)
+        lines += codex_lines(workspace, home, codex_config)
     if workspace == home:  # its .gemini/settings.json is the user's own, no Workspace's
         return lines
     pinned = any(_pins_hooks_on(d) for label, d in geminis if label != "gemini")

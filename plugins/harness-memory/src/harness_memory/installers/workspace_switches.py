@@ -17,8 +17,9 @@ project the user trusts, switches every hook off with ``[features] hooks = false
 Codex's own memories, back on (``unified_exec_tty = true``, ``memories = true``;
 ``test_e2e_codex_repository_switches_hooks_off.py``). Nobody is told in the Session; ``status``
 says it, for the user installs (managed ones hold over all of it). Claude Code's files are read
-where Claude Code reads them (:func:`claude_code_files`); Codex CLI's, the nearest folder that
-holds one, from the Workspace up to its repository's root and below the user's home. Gemini
+where Claude Code reads them (:func:`claude_code_files`); Codex CLI's from each folder from the
+Workspace up to its repository's root, below the user's home, their ``[features]`` merged over
+the user's own as Codex merges them (:func:`codex_lines`). Gemini
 CLI's Workspace settings: :mod:`~harness_memory.installers.gemini_workspace`.
 """
 
@@ -225,45 +226,62 @@ def _as_env_text(value: Any) -> str:
     return str(value).strip().lower() if isinstance(value, str | int | float) else ""
 
 
-def codex_lines(workspace: Path, home: Path) -> list[str]:
+def codex_lines(workspace: Path, home: Path, user_config: Path | None = None) -> list[str]:
     """The WARNINGs for the user install of Codex CLI in ``workspace`` (read as a trusted
-    project's would be; an untrusted project's ``.codex/`` is not read by Codex)."""
+    project's would be; an untrusted project's ``.codex/`` is not read by Codex).
+
+    Codex merges ``[features]`` key by key across its layers before it judges them: the
+    user's ``user_config`` (``$CODEX_HOME/config.toml``), then the project's
+    (:func:`_codex_project_files`, outermost first), the later layer's key winning; ``hooks``
+    then holds over ``codex_hooks`` (:func:`~harness_memory.installers.own_switches.codex_off`).
+    The merged table is judged, and a warning names the project file that set the deciding key
+    (user ``hooks = true`` beside a project's ``codex_hooks = false`` leaves the hooks on; what
+    the user's own file decides, status reports of that file)."""
+    projects = _codex_project_files(workspace, home)
+    merged: dict[str, tuple[Path, Any]] = {}
+    for path in [*([user_config] if user_config is not None else []), *projects]:
+        merged.update({key: (path, value) for key, value in _codex_features(path).items()})
+    by_project = {key: held for key, held in merged.items() if held[0] in projects}
     lines: list[str] = []
-    for path in _nearest(workspace, ".codex", ("config.toml",), home):
-        try:
-            text = split_mark(path.read_text(encoding="utf-8"))[1] or ""  # as Codex reads it
-            config = tomllib.loads(text)
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-            continue
-        features = config.get("features")
-        if not isinstance(features, dict):
-            continue
-        if off := codex_off(config):
-            lines.append(_off("codex", path, ", ".join(off), "trusts this"))
-        if features.get("unified_exec_tty") is True:
-            lines.append(
-                f"codex: WARNING: {path} turns terminals back on ([features] unified_exec_tty "
-                "= true) when you trust this project: what the model types into one is never "
-                f"shown to the write guard. {MANAGED_FIX.format(harness='codex')}"
-            )
-        if features.get("memories") is True:
-            lines.append(_own_memory("codex", [path], "[features] memories = true"))
+    key = "hooks" if "hooks" in merged else "codex_hooks"
+    if key in by_project and (off := codex_off({"features": {key: by_project[key][1]}})):
+        lines.append(_off("codex", by_project[key][0], ", ".join(off), "trusts this"))
+    if (tty := by_project.get("unified_exec_tty")) is not None and tty[1] is True:
+        lines.append(
+            f"codex: WARNING: {tty[0]} turns terminals back on ([features] unified_exec_tty "
+            "= true) when you trust this project: what the model types into one is never "
+            f"shown to the write guard. {MANAGED_FIX.format(harness='codex')}"
+        )
+    if (memories := by_project.get("memories")) is not None and memories[1] is True:
+        lines.append(_own_memory("codex", [memories[0]], "[features] memories = true"))
     return lines
 
 
-def _nearest(workspace: Path, folder: str, names: tuple[str, ...], home: Path) -> list[Path]:
-    """The files ``folder/NAME`` of the nearest folder holding any, from ``workspace`` up to
-    its repository's root (the first folder with a ``.git``), never ``home`` or above it (the
-    user's own settings live there)."""
+def _codex_features(path: Path) -> dict[str, Any]:
+    """The ``[features]`` table of Codex CLI's ``config.toml`` at ``path`` as Codex reads it
+    (a byte order mark left out); ``{}`` when it cannot be read or holds none."""
+    try:
+        text = split_mark(path.read_text(encoding="utf-8"))[1] or ""
+        features = tomllib.loads(text).get("features")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return {}
+    return features if isinstance(features, dict) else {}
+
+
+def _codex_project_files(workspace: Path, home: Path) -> list[Path]:
+    """The project's ``.codex/config.toml`` layers Codex CLI reads in ``workspace``, outermost
+    first: one in each folder from the Workspace up to its repository's root (the first
+    folder with a ``.git``), never ``home`` or above it; outside a repository, the nearest
+    one alone."""
+    found: list[Path] = []
     for place in [workspace, *workspace.parents]:
         if place == home or place in home.parents:
-            break
-        found = [place / folder / name for name in names if (place / folder / name).is_file()]
-        if found:
-            return found
+            return found[:1]
+        if (place / ".codex" / "config.toml").is_file():
+            found.append(place / ".codex" / "config.toml")
         if (place / ".git").exists():
-            break
-    return []
+            return found[::-1]
+    return found[:1]
 
 
 def _off(harness: str, path: Path, why: str, trust: str, *, sure: bool = True) -> str:

@@ -91,11 +91,23 @@ function scriptLetter(char) {
   return isLetter(char, true) && JOINING_SCRIPTS.test(char);
 }
 
+/** Whether a combining grapheme joiner between `before` and `after` keeps a mark from its
+ * letter, or blocks the canonical reordering of two marks (the mark before has a higher nonzero
+ * combining class than the mark after, so NFD would swap them); after another hidden character
+ * or anywhere else it keeps nothing apart (hidden_text._joiner_in_its_place). */
+function joinerInItsPlace(before, after) {
+  if (!before || !after || CANDIDATE.test(before) || CANDIDATE.test(after)) return false;
+  if (!MARK.test(after)) return false;
+  if (isLetter(before)) return true;
+  const nfd = (text) => text.normalize("NFD");
+  return MARK.test(before) && nfd(before + after) !== nfd(before) + nfd(after);
+}
+
 /** Whether `char`, legitimate only beside certain neighbours, stands where it belongs; null
  * for another character. */
 function inItsPlace(char, before, after) {
   const point = char.codePointAt(0);
-  if (char === GRAPHEME_JOINER) return isLetter(before, true) && MARK.test(after || " ");
+  if (char === GRAPHEME_JOINER) return joinerInItsPlace(before, after);
   if (point >= 0x180b && point <= 0x180f) {
     const mongolianBefore = isLetter(before) && MONGOLIAN.test(before);
     if (char !== MONGOLIAN_VOWEL_SEPARATOR) return mongolianBefore;
