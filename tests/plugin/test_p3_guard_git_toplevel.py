@@ -16,8 +16,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from harness_memory.hooks import git_toplevel
 
 from tests.support.guard_cases import Layout, answer, fill, refusal
+
+
+@pytest.fixture(autouse=True)
+def _git_answers_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each case judges where git points, not how fast it answers: on a busy machine git took
+    longer than ``GIT_TIMEOUT`` (50 ms) and the guard refused, as it does when git is late (the
+    folder is then unknown); the cases here give git all the time it needs."""
+    monkeypatch.setattr(git_toplevel, "GIT_TIMEOUT", 60.0)
 
 
 def _git(where: Layout, *arguments: str) -> None:
