@@ -91,6 +91,38 @@ NAMES_XARGS_READS = [
 """``xargs`` giving a writer its written place from names it reads at run time: appended (a
 copy's destination, ``touch``'s file) or put in for ``-I``'s string (in a shell's text too),
 the writer after a wrapper (``env``, ``nice -n 1``) or by its path."""
+COMMANDS_XARGS_RUNS = [
+    'echo note.md | xargs -I{{}} cp {{}} "$(cat target)"/a.md',
+    "printf 'note.md\\0' | xargs -0 -I{{}} cp {{}} \"$(cat target)\"/a.md",
+    "xargs -I{{}} tar -cf {{}}/a.md note.md < target",
+    "xargs -I{{}} curl -so {{}}/a.md file://$PWD/note.md < target",
+    "xargs -I{{}} wget -qO {{}}/a.md http://127.0.0.1:9/ < target; true",
+    "xargs -I{{}} sort -o {{}}/a.md note.md < target",
+    "xargs -I{{}} dd if=note.md of={{}}/a.md status=none < target",
+    "xargs -I{{}} git -C {{}} init -q < target",
+    "xargs -I{{}} awk 'BEGIN {{ print 1 > \"{{}}/a.md\" }}' < target",
+    "xargs -I{{}} env -C {{}} touch a.md < target",
+    "sed 's|^|of=|;s|$|/a.md|' target | xargs dd if=note.md status=none",
+    "xargs xargs cp note.md < target",
+    "xargs -a target xargs cp note.md",
+    "xargs env -S 'cp note.md' < target",
+    "ln -s /bin/cp tool; xargs -I{{}} ./tool note.md {{}}/a.md < target",
+    "ln -s /bin/cp tool; xargs -I{{}} sh -c './tool note.md {{}}/a.md' < target",
+    "cp /bin/cp tool; xargs ./tool note.md < target",
+]
+"""The command ``xargs`` runs, read as shell text with each name it reads built at run time:
+a place any writer's option takes (``tar -cf``, ``curl -o``, ``sort -o``, ``dd of=``, ``git
+-C``, ``env -C``), a program's code (``awk``), an ``of=`` the name makes, another ``xargs``
+or ``env -S`` it runs, a program the command made before."""
+SPLIT_STRINGS = [
+    'env -S"cp note.md $(cat target)/a.md"',
+    'env --split-string="cp note.md $(cat target)/a.md"',
+    'env -vS"cp note.md $(cat target)/a.md"',
+    "env -S 'cp note.md' \"$(cat target)\"/a.md",
+    "env -vS 'cp note.md' \"$(cat target)\"/a.md",
+]
+"""``env -S``'s text however its option is spelt (glued, bundled, long), read as the command
+it runs, with the words after it appended."""
 BACKUPS_ELSEWHERE = [
     "sed -i'notes/new-*' s/x/y/ note.md",
     "perl -i'notes/new-*' -pe s/x/y/ note.md",
@@ -121,6 +153,8 @@ def _prepared(where: Layout, *, with_tool: bool = False) -> None:
     + POSITIONAL_PARAMETERS
     + EVALUATED
     + NAMES_XARGS_READS
+    + COMMANDS_XARGS_RUNS
+    + SPLIT_STRINGS
     + BACKUPS_ELSEWHERE,
 )
 def test_p3_a_writer_reached_indirectly_writing_a_place_built_at_run_time_is_refused(
@@ -161,6 +195,12 @@ def test_p3_find_running_a_link_to_a_writer_is_refused(
         ('f() {{ echo + "$*"; "$@"; }}; f cp note.md copy.md', "copy.md"),
         ("xargs cp -t {root}/{own} < files.txt", "{root}/{own}/note.md"),
         ("find . -name copy.md -print0 | xargs -0 rm -f; cp note.md copy.md", "copy.md"),
+        ("find . -name copy.md | xargs rm -f; cp note.md copy.md", "copy.md"),
+        ("xargs -I{{}} echo {{}} < files.txt > names.txt", "names.txt"),
+        ("xargs wc -l < files.txt > lines.txt", "lines.txt"),
+        ("xargs grep x < files.txt > hits.txt", "hits.txt"),
+        ("env -S 'cp note.md' copy.md", "copy.md"),
+        ("env -S'cp note.md copy.md'", "copy.md"),
     ],
 )
 def test_p3_everyday_hash_set_eval_xargs_and_find_exec_pass(

@@ -89,7 +89,13 @@ from harness_memory.hooks.made_links import (
     unknown_link,
 )
 from harness_memory.hooks.named_scripts import read_script, script_file
-from harness_memory.hooks.option_words import TABLES, option_values, read_options, table_for
+from harness_memory.hooks.option_words import (
+    TABLES,
+    ReadOptions,
+    option_values,
+    read_options,
+    table_for,
+)
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
@@ -1642,6 +1648,7 @@ class _Writes:
         "_said",
         "_script_words",
         "_skip",
+        "_split",
         "_stdin",
         "_tails",
         "_test",
@@ -1704,6 +1711,7 @@ class _Writes:
         self._closed = False  # the word before closed a command substitution
         self._skip = False
         self._wrapper = ""  # the last wrapper before the command's name (``sudo``)
+        self._split: list[str] = []  # ``env -S``'s text, "" while its value is to come
         self._leading = 0  # the operands it takes before that name
         self._loops: dict[str, list[str] | None] = {}  # a for loop's name: its values
         self._loop: tuple[str, list[str] | None] | None = None  # the one being read
@@ -1791,6 +1799,12 @@ class _Writes:
             else:
                 self._note_named(word[3:])
         elif (
+            self._command == "dd"
+            and not _DD_OPERAND_RE.match(word)
+            and self._built(word, known, environ, lost=lost)
+        ):  # ``xargs dd if=x`` fed ``of=…``, ``dd "$(cat f)"``: an ``of=`` made at run time
+            self._found.written_at_run_time.append(word)
+        elif (
             self._command in _OPERAND_WRITERS
             or self._command in _PLACED_OUTPUTS
             or self._command in SYNCERS
@@ -1865,13 +1879,15 @@ class _Writes:
         """Take a word before the command's name is known: an assignment, a wrapper
         (:data:`_WRAPPERS`), its options, their arguments (:data:`_WRAPPER_ARGUMENTS`) and its
         leading operands (:data:`_WRAPPER_OPERANDS`, a ``timeout``'s duration), or the name."""
-        word = self._program_word(word)
+        spelt, word = word, self._program_word(word)
         if not word:
             return  # ``$CC`` unset: an empty name, so the next word is the command's name
         name = self._linked_program(word) or word.rsplit("/", 1)[-1]
         name = "wget" if name == "wget2" else name
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
             self._skip = False
+            if self._split[-1:] == [""]:  # ``env -S 'cp x'``
+                self._split[-1] = spelt
             return
         if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
             self._note_startup_variable(word)
@@ -1890,6 +1906,8 @@ class _Writes:
             return
         if word.startswith("-") or _DURATION_RE.match(word):
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
+            if self._wrapper == "env":
+                self._skip = self._env_option(spelt)
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
         self.named_now = True
@@ -1902,6 +1920,16 @@ class _Writes:
         self._run_named = name == "$" or self._built_name(word) or self._name_unread
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
+
+    def _env_option(self, word: str) -> bool:
+        """Read ``env``'s option ``word`` by its own table: whether it takes the next word;
+        the text ``-S``/``--split-string`` splits into the command it runs (glued:
+        ``-S'cp x'``, ``-vS'cp x'``, ``--split-string=…``) kept, "" when the next word is it."""
+        read = read_options([word, ""], TABLES["env"])
+        for name, at, value in read.values:
+            if name in ("-S", "--split-string"):
+                self._split.append(value if at == 0 else "")
+        return any(at == 1 for _, at, _ in read.values)
 
     def _built_name(self, word: str) -> bool:
         """Whether the command's name ``word`` (as the lexer gives it, quotes read) is built
@@ -2289,6 +2317,7 @@ class _Writes:
         said, self._said = self._said, []
         run_named, self._run_named = self._run_named, False
         script_words, self._script_words = self._script_words, []
+        self._read_split(program, said)
         config_words = self._note_reads(command)
         self._note_script(command, program, script_words)
         unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
@@ -2336,7 +2365,7 @@ class _Writes:
         if command == "set":
             self._positional = _positional_set(operands) or self._positional
         if command == "xargs":
-            self._found.fed.extend(_fed_places(operands))
+            self._found.fed.extend(_fed_places(operands, self._read_run))
         written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
         named_before = len(self._found.named)  # a backup is of a file there before the writer
@@ -2351,6 +2380,30 @@ class _Writes:
         if maker is not None:  # after its own writes: later ones meet it
             self.linker = maker
             self._found.linker = self._found.linker or maker
+
+    def _read_split(self, program: list[str], said: list[str]) -> None:
+        """Read the command an ``env -S TEXT`` runs (:meth:`_env_option`) as shell text: its
+        text split, the command's words after it appended (``env -S 'cp x' "$(cat f)"`` runs
+        ``cp x "$(cat f)"``: ``program``'s name, then ``said``'s words as written)."""
+        split, self._split = self._split, []
+        if split:
+            words = [*program[:1], *said[::2]]
+            rest = [_fed_word(each, "$" in each or "`" in each, []) for each in words]
+            self._found.take(self._read_run(" ".join([*split, *rest])))
+
+    def _read_run(self, text: str) -> ShellPaths:
+        """What the command ``text`` (one ``xargs`` or ``env -S`` runs) names, read where the
+        shell is and after what this command did before (a program it made, a link:
+        :func:`shell_paths`)."""
+        return shell_paths(
+            text,
+            self._base,
+            self._environ,
+            _depth=_INNER_DEPTH - 1,
+            _budget=self._found.budget,
+            _links=self._found.links,
+            _outer=self,
+        )
 
     def _note_moves(self, command: str | None, moving: list[str], words: list[str]) -> None:
         """Keep in ``found`` what the simple command ``command`` (its options and operands
@@ -2718,6 +2771,9 @@ def _copied_into(
     return (files[-1] if files else ""), [(file, False) for file in files[:-1]]
 
 
+_DD_OPERAND_RE = re.compile(r"^[a-z]+=")
+"""A ``dd`` operand whose key is literal (``if=x``, ``bs=1M``): one built whole at run time
+may be ``of=PLACE``."""
 _POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
 """A command's name made of the positional parameters (``"$@"``, ``"${@}"``, ``$*``, ``$1``,
 ``${@:2}``): it runs the words ``set --`` gave them."""
@@ -2739,55 +2795,63 @@ def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     return []
 
 
-_FED_WRITERS = DESTINATION_WRITERS | {"tee", "touch", "truncate"}
-"""The writers whose written place ``xargs`` may append from what it reads: a copy's, move's or
-link's destination, a file ``tee``, ``touch`` or ``truncate`` makes. (A remover, ``sed -i``
-take away or change only files the names already reach: ``find … | xargs -0 rm -f`` stays
-fenced by the harness's sandbox, as the harness README says.)"""
+_FED = '"$(:)"'
+"""What a name ``xargs`` reads at run time is read as in the command it runs: a word built then."""
 
 
-def _fed_places(operands: list[tuple[str, bool]]) -> list[str]:
+def _replace_strings(words: list[str], read: ReadOptions) -> list[str]:
+    """The strings an ``xargs`` (its option ``words``, ``read`` by its own table) puts each name
+    it reads in for: ``-I R``, ``--replace[=R]``, ``-i[R]`` (``{}`` when none is given)."""
+    strings = [value or "{}" for name, _, value in read.values if name in ("-I", "--replace")]
+    if "--replace" in read.flags:
+        strings.append("{}")
+    if "i" in read.flags:  # ``-i`` takes its value glued only: ``-iX``, ``-0iX``
+        glued = [word.split("i", 1)[1] for word in words if re.match(r"^-[^-]*i", word)]
+        strings.extend(each or "{}" for each in glued)
+    return strings
+
+
+def _fed_word(word: str, built: bool, replacing: list[str]) -> str:
+    """``word`` of the command ``xargs`` runs, quoted again as shell text, each of ``replacing``
+    in it read as a word built at run time (:data:`_FED`); a ``word`` built already stays so."""
+    pieces = [word]
+    for each in replacing:
+        pieces = [part for piece in pieces for part in piece.split(each)]
+    if built:
+        return '"' + "$(:)".join(pieces) + '"'
+    return _FED.join(shlex.quote(piece) if piece else "" for piece in pieces) or "''"
+
+
+def _fed_places(
+    operands: list[tuple[str, bool]], read_run: Callable[[str], ShellPaths]
+) -> list[str]:
     """The places an ``xargs`` (its ``operands``, read by its own option table) makes the
-    writer it runs write from the names it reads at run time (standard input, ``-a FILE``),
-    each shown as ``xargs WRITER … PLACE``: with ``-I R``/``-i``/``--replace`` each place the
-    writer's own words give it holding ``R`` (``{}``); without, the name it appends, when that
-    is the writer's written place (:data:`_FED_WRITERS`; ``cp -t DIR``: none)."""
+    command it runs write from the names it reads at run time (standard input, ``-a FILE``),
+    each shown as ``xargs COMMAND …``: the command is read as shell text by ``read_run``
+    (:func:`shell_paths` where ``xargs`` runs, after what the command did before), each
+    replace string (``-I{}``), else one name appended, read as a word built at run time
+    (:data:`_FED`); every place it writes so built is fed (K-7), but the appended name a
+    remover takes away or a copy takes into its ``-t DIR``."""
     words = [word for word, _ in operands]
     read = read_options(words, TABLES["xargs"])
     if not read.operands:
         return []
-    shown = " ".join(words[read.operands[0] :])
-    at = _past_wrappers(words, read.operands[0])
-    if at >= len(words):
-        return []
-    writer, run = words[at].rsplit("/", 1)[-1], operands[at + 1 :]
-    replacing = [value or "{}" for name, _, value in read.values if name in ("-I", "--replace")]
-    if read.flags & {"i", "--replace"}:
-        replacing.append("")  # ``-i`` with its value glued (or ``{}``): any word may hold it
-    places = _operand_places(writer, None, run)
-    if writer in STARTUP_SHELLS:  # ``xargs -I{} sh -c 'cp x {}/a.md'``: what its text writes
-        places = [(word, True) for word, _ in run if _fed_text_writes(word, replacing)]
-    if replacing:
-        return [f"xargs {shown}" for word, _ in places if any(r in word for r in replacing)]
-    targeted = _option_values(writer, run, ("-t", "--target-directory"))
-    if writer not in _FED_WRITERS or (writer in DESTINATION_WRITERS and targeted):
-        return []
-    return [f"xargs {shown} …"]
-
-
-def _fed_text_writes(text: str, replacing: list[str]) -> bool:
-    """Whether a shell's command ``text`` that ``xargs`` runs with each of ``replacing`` put
-    in for a name it reads (``-I{}``) writes a place so built (read as one built at run
-    time: ``cp x {}/a.md`` does, ``grep -c x {} > n.txt`` does not); any text holding one
-    when the string is not known (``-i`` with its value glued)."""
-    if "" in replacing:
-        return any(char.isspace() for char in text)
-    held = [each for each in replacing if each in text]
-    if not held:
-        return False
-    for each in held:
-        text = text.replace(each, '"$(:)"')
-    return bool(shell_paths(text, "/", {}, _depth=_INNER_DEPTH - 1).written_at_run_time)
+    start = read.operands[0]
+    replacing = _replace_strings(words[:start], read)
+    text = " ".join(_fed_word(word, built, replacing) for word, built in operands[start:])
+    found = read_run(text if replacing else f"{text} {_FED}")
+    at = _past_wrappers(words, start)
+    writer = words[at].rsplit("/", 1)[-1] if at < len(words) else ""
+    targeted = _option_values(writer, operands[at + 1 :], ("-t", "--target-directory"))
+    appended = writer in _REMOVERS or (writer in DESTINATION_WRITERS and bool(targeted))
+    places = [
+        place
+        for place in found.written_at_run_time
+        if not (appended and not replacing and place == _FED.strip('"'))
+    ]
+    if places or found.fed:
+        return [f"xargs {' '.join(words[start:])} …"]
+    return []
 
 
 def _past_wrappers(words: list[str], at: int) -> int:
