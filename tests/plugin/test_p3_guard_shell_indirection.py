@@ -25,13 +25,18 @@ the guard was told it would.
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from tests.support.guard_cases import (
     SHELL,
     Layout,
+    answer,
     assert_allowed_and_bash_writes_there,
     assert_refused_and_bash_writes,
+    fill,
+    refusal,
 )
 
 HASHED_NAMES = [
@@ -130,14 +135,45 @@ BACKUPS_ELSEWHERE = [
 ]
 """A backup ``sed -i``/``perl -i`` keeps where its suffix's ``*`` puts the file's name: through
 the Workspace's link, or up from the own scope, into the other scope."""
+BACKUP_FOLDERS_ELSEWHERE = [
+    'rsync -b --backup-dir="$(cat target)"/bk note.md {root}/{own}/MEMORY.md',
+    'rsync --backup-dir="$(cat target)"/bk note.md {root}/{own}/MEMORY.md',
+    'patch -b -B "$(cat target)"/ {root}/{own}/MEMORY.md p.diff',
+    'patch --backup --prefix="$(cat target)"/ {root}/{own}/MEMORY.md p.diff',
+]
+"""The backup of a file replaced in the own scope, kept in a folder (``rsync --backup-dir``)
+or below a prefix (``patch -B``) the shell builds at run time: into the other scope."""
+BACKUPS_IN_THE_OWN_SCOPE = [
+    ("cp -b -S '' note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    ("cp -b -S a/b note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    ("SIMPLE_BACKUP_SUFFIX= cp -b note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    ("cp -rb d/. {root}/{own}", "MEMORY.md~"),
+    ("cp -r --backup d/. {root}/{own}/", "MEMORY.md~"),
+    ("rsync -b note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    ("rsync -b --suffix=.bak note.md {root}/{own}/MEMORY.md", "MEMORY.md.bak"),
+    ("rsync -rb d/ {root}/{own}/", "MEMORY.md~"),
+    ("patch -b {root}/{own}/MEMORY.md p.diff", "MEMORY.md.orig"),
+    ("patch --backup {root}/{own}/MEMORY.md p.diff", "MEMORY.md.orig"),
+    ("patch -b -z .bak {root}/{own}/MEMORY.md p.diff", "MEMORY.md.bak"),
+    ("patch -b --suffix=.old {root}/{own}/MEMORY.md p.diff", "MEMORY.md.old"),
+]
+"""The backup a writer keeps of the own scope's ``MEMORY.md`` it replaces: coreutils' ``~``
+for an empty suffix or one holding ``/``, each file of a recursive copy's source tree (not
+the folder's name), ``rsync -b`` (``~``, ``--suffix``), ``patch -b`` (``.orig``, ``-z``): a
+name the service cannot address (K-7)."""
 LINK_TO_A_WRITER = ['find . -maxdepth 0 -exec ./tool note.md "$(cat target)"/a.md \\;']
 """``find -exec`` running a link already there to ``cp`` (``tool``), read by its own name."""
 
 
 def _prepared(where: Layout, *, with_tool: bool = False) -> None:
     """``target`` naming the other scope's folder, ``note.md`` to copy, ``files.txt`` listing
-    it, a ``tool`` link to ``cp`` when ``with_tool``."""
+    it, a ``tool`` link to ``cp`` when ``with_tool``; the own scope's ``MEMORY.md``, a tree
+    ``d`` holding one and a ``p.diff`` changing it."""
     work = where.workspace
+    (where.root / where.own / "MEMORY.md").write_text("kept\n", encoding="utf-8")
+    (work / "d").mkdir()
+    (work / "d" / "MEMORY.md").write_text("y\n", encoding="utf-8")
+    (work / "p.diff").write_text("--- a\n+++ b\n@@ -1 +1 @@\n-kept\n+y\n", encoding="utf-8")
     (work / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
     (work / "note.md").write_text("x\n", encoding="utf-8")
     (work / "files.txt").write_text("note.md\n", encoding="utf-8")
@@ -155,13 +191,29 @@ def _prepared(where: Layout, *, with_tool: bool = False) -> None:
     + NAMES_XARGS_READS
     + COMMANDS_XARGS_RUNS
     + SPLIT_STRINGS
-    + BACKUPS_ELSEWHERE,
+    + BACKUPS_ELSEWHERE
+    + BACKUP_FOLDERS_ELSEWHERE,
 )
 def test_p3_a_writer_reached_indirectly_writing_a_place_built_at_run_time_is_refused(
     where: Layout, harness: str, command: str
 ) -> None:
     _prepared(where)
     assert_refused_and_bash_writes(where, harness, command)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(("command", "backup"), BACKUPS_IN_THE_OWN_SCOPE)
+def test_p3_a_backup_kept_in_the_own_scope_is_refused_and_bash_keeps_it(
+    where: Layout, harness: str, command: str, backup: str
+) -> None:
+    _prepared(where)
+    shell = fill(command, where)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None and "(K-7)" in reason and backup in reason, reason
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    assert (where.root / where.own / backup).is_file(), f"bash kept no {backup}: {shell}"
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -196,6 +248,9 @@ def test_p3_find_running_a_link_to_a_writer_is_refused(
         ("xargs cp -t {root}/{own} < files.txt", "{root}/{own}/note.md"),
         ("find . -name copy.md -print0 | xargs -0 rm -f; cp note.md copy.md", "copy.md"),
         ("find . -name copy.md | xargs rm -f; cp note.md copy.md", "copy.md"),
+        ("rsync -b note.md {root}/{own}/new.md", "{root}/{own}/new.md"),
+        ("echo kept > f.txt; patch -b f.txt p.diff", "f.txt.orig"),
+        ("patch -b -Y old- {root}/{own}/MEMORY.md p.diff", "{root}/{own}/old-MEMORY.md"),
         ("xargs -I{{}} echo {{}} < files.txt > names.txt", "names.txt"),
         ("xargs wc -l < files.txt > lines.txt", "lines.txt"),
         ("xargs grep x < files.txt > hits.txt", "hits.txt"),

@@ -90,8 +90,10 @@ from harness_memory.hooks.made_links import (
 )
 from harness_memory.hooks.named_scripts import read_script, script_file
 from harness_memory.hooks.option_words import (
+    CP_TREE,
     TABLES,
     ReadOptions,
+    cp_flags,
     option_values,
     read_options,
     table_for,
@@ -101,7 +103,7 @@ from harness_memory.hooks.program_settings import (
     is_settings_variable,
 )
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
-from harness_memory.hooks.synced_trees import SYNCERS, synced
+from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
     PROGRAM_OPTIONS,
@@ -2371,6 +2373,7 @@ class _Writes:
         named_before = len(self._found.named)  # a backup is of a file there before the writer
         self._note_written(command, written, operands, said)
         self._note_backups(command or "", operands, written, named_before)
+        self._note_kept_backups(command or "", operands, written, named_before)
         if command == "sed":
             self._note_sed_files(operands, said)
         if command == "find" and self.linker is None and _RUNNING_WORDS & set(said[::2]):
@@ -2540,6 +2543,93 @@ class _Writes:
             self._found.paths.extend(followed(path, self._found.links)[0])
             self._found.written.extend([name, path])
             self._note_named(name)
+
+    def _note_kept_backups(
+        self,
+        command: str,
+        operands: list[tuple[str, bool]],
+        written: list[tuple[str, bool]],
+        named_before: int,
+    ) -> None:
+        """Judge the backups :meth:`_note_backups` does not name, as it judges those: of each
+        file a recursive ``cp -b`` replaces in a destination folder (the files of its source
+        tree, read on the disk: ``cp -rb d/. DIR``), an ``rsync -b``'s (:func:`_rsync_backups`)
+        and a ``patch -b``'s (:func:`_patch_backups`), each kept when the replaced file may be
+        there (:meth:`_is_there`; ``patch -b`` keeps one, empty, of a new file too). A tree
+        that cannot be read (not there yet, past the scan budget) may replace any name: its
+        backups are taken as places built at run time (K-7)."""
+        kept: list[tuple[str | None, str, bool]] = []
+        if command == "cp" and CP_TREE & cp_flags([word for word, _ in operands]):
+            suffix = _backup_suffix(command, operands, self._backup_settings())
+            if suffix is not None:
+                folder, sources = _copied_into(command, operands)
+                landed = self._landed(folder, [(source, "into") for source, _ in sources])
+                kept = [(name, name + suffix[0], built or suffix[1]) for name, built in landed]
+        elif command == "rsync" and written and _rsync_keeps(words := [w for w, _ in operands]):
+            read = synced(command, words)
+            kept = _rsync_backups(words, self._landed(read.destination or "", read.copies))
+        elif command == "patch":
+            kept = _patch_backups(operands, self._backup_settings())
+        for replaced, backup, built in kept:
+            if built or replaced is None or self._is_there(replaced, named_before):
+                self._note_backup(backup, built)
+
+    def _landed(self, folder: str, copies: list[tuple[str, str]]) -> list[tuple[str, bool]]:
+        """The files a copy of ``copies`` (each source as written, with how it lands: as
+        :attr:`~harness_memory.hooks.synced_trees.Synced.copies` reads them) into ``folder``
+        makes or replaces, each with whether it is known only at run time: ``folder`` itself
+        when it is no folder, else each source's files below it by their path in the source
+        (a folder's tree read on the disk, counted against the scan budget; one that cannot be
+        read: ``folder/…``, built at run time)."""
+        place = _tilde(folder, self._environ)
+        if "$" in place or "`" in place:
+            return [(folder, True)]
+        if not (place.endswith("/") or (Path(self._base) / place).is_dir()):
+            return [(folder, False)]
+        landed: list[tuple[str, bool]] = []
+        for source, how in copies:
+            spelt = _tilde(source, self._environ)
+            last = spelt.rstrip("/").rsplit("/", 1)[-1]
+            into = "" if how == "fills" or last in (".", "") else last
+            if how == "path":
+                into = spelt.strip("/")
+            below = f"{place.rstrip('/')}/{into}".rstrip("/")
+            files = None if "$" in spelt or "`" in spelt else self._tree_files(spelt)
+            if files is None:
+                landed.append((f"{below}/…", True))
+            else:
+                landed.extend((f"{below}/{name}".rstrip("/"), False) for name in files)
+        return landed
+
+    def _tree_files(self, source: str) -> list[str] | None:
+        """The files below ``source`` (from the shell's folder) by their path in it (``[""]``
+        for a file), each entry counted against the scan budget; None when it cannot be read
+        or the budget runs out."""
+        path = Path(self._base) / source
+        if path.is_file():
+            return [""]
+        if not path.is_dir():
+            return None
+        files: list[str] = []
+        for folder, folders, names in os.walk(path):
+            self._found.budget.left -= len(folders) + len(names)
+            if self._found.budget.left < 0:
+                return None
+            files.extend(os.path.relpath(f"{folder}/{name}", path) for name in names)
+        return files
+
+    def _note_backup(self, name: str, built: bool) -> None:
+        """Judge the backup ``name`` a writer keeps as a written path and a name the command
+        leaves (K-7), or as a place built at run time when ``built``."""
+        if built or "$" in name or "`" in name:
+            self._found.written_at_run_time.append(name)
+            return
+        path = _tilde(name, self._environ)
+        path = path if path.startswith("/") else f"{self._base}/{path}"
+        self._found.paths.append(path)
+        self._found.paths.extend(followed(path, self._found.links)[0])
+        self._found.written.extend([name, path])
+        self._note_named(name)
 
     def _note_sed_files(self, operands: list[tuple[str, bool]], said: list[str]) -> None:
         """Judge the files a ``sed``'s scripts write (``w FILE``, ``s///w FILE``:
@@ -2745,7 +2835,72 @@ def _backup_suffix(
         return None
     if kind in _NUMBERED:
         return (".~1~", False)
-    return values.get("-S") or values.get("--suffix") or (settings[0] or "~", False)
+    suffix, built = values.get("-S") or values.get("--suffix") or (settings[0], False)
+    return (suffix, True) if built else (_simple_suffix(suffix), False)
+
+
+def _simple_suffix(suffix: str) -> str:
+    """The simple backup suffix coreutils and GNU patch use for ``suffix``: ``~`` for an
+    empty one or one holding ``/`` (``cp -b -S ''`` keeps ``a.md~``)."""
+    return suffix if suffix and "/" not in suffix else "~"
+
+
+def _rsync_keeps(words: list[str]) -> bool:
+    """Whether an ``rsync`` with ``words`` keeps backups: ``-b``, ``--backup`` or
+    ``--backup-dir`` (which implies it, rsync 3.2)."""
+    options, valued = rsync_options(words)
+    return bool(set(options) & {"-b", "--backup"} or "--backup-dir" in valued)
+
+
+def _rsync_backups(
+    words: list[str], replaced: list[tuple[str, bool]]
+) -> list[tuple[str | None, str, bool]]:
+    """The backups an ``rsync`` with ``words`` keeps of the files it ``replaced`` (each with
+    whether known only at run time), each as (the file, its backup, whether known only at
+    run time): none without ``-b``/``--backup``/``--backup-dir``; beside the file with
+    ``--suffix`` (``~`` by default), or below ``--backup-dir`` (read from the file's folder
+    when relative) by the file's name with ``--suffix`` (none by default)."""
+    if not _rsync_keeps(words):
+        return []
+    valued = rsync_options(words)[1]
+    folders = valued.get("--backup-dir", [])
+    suffix = (valued.get("--suffix") or ["" if folders else "~"])[-1]
+    kept: list[tuple[str | None, str, bool]] = []
+    for name, built in replaced:
+        backup = name + suffix
+        if folders:
+            parent, _, last = name.rpartition("/")
+            folder = folders[-1] if folders[-1].startswith("/") else f"{parent}/{folders[-1]}"
+            backup = f"{folder.rstrip('/')}/{last}{suffix}"
+        by = built or any("$" in each or "`" in each for each in [*folders[-1:], suffix])
+        kept.append((name, backup, by))
+    return kept
+
+
+def _patch_backups(
+    operands: list[tuple[str, bool]], settings: tuple[str, str]
+) -> list[tuple[str | None, str, bool]]:
+    """The backup a ``patch`` (its ``operands``, read by its own table) keeps of the file it
+    names (its first operand), as (the file, its backup, whether known only at run time): with
+    ``-b``/``--backup`` or a backup name option, ``-B``/``--prefix`` put before its path,
+    ``-Y``/``--basename-prefix`` before its last name, ``-z``/``--suffix`` after it (else
+    ``settings``' ``SIMPLE_BACKUP_SUFFIX``, else ``.orig``)."""
+    words = [word for word, _ in operands]
+    read = read_options(words, TABLES["patch"])
+    names = {"-B": "--prefix", "-Y": "--basename-prefix", "-z": "--suffix"}
+    values = {names.get(name, name): (value, operands[at][1] if at < len(operands) else False)
+              for name, at, value in read.values}  # fmt: skip
+    named = values.keys() & {"--prefix", "--basename-prefix", "--suffix"}
+    if not (read.flags & {"b", "--backup"} or named) or not read.operands:
+        return []
+    file, built = operands[read.operands[0]]
+    prefix, by_prefix = values.get("--prefix", ("", False))
+    base, by_base = values.get("--basename-prefix", ("", False))
+    default = "" if named - {"--suffix"} else _simple_suffix(settings[0] or ".orig")
+    suffix, by_suffix = values.get("--suffix", (default, False))
+    parent, _, last = file.rpartition("/")
+    backup = f"{prefix}{parent}{'/' if parent else ''}{base}{last}{suffix}"
+    return [(None, backup, built or by_prefix or by_base or by_suffix)]
 
 
 def _copied_into(
