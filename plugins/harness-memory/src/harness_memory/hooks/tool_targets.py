@@ -2355,20 +2355,7 @@ class _Writes:
         moving, self._moving = self._moving, []
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
-        written = _operand_places(command, unpacker, operands)
-        if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
-            written.extend(_found_places(operands, self._runs_unread))
-        if run_named and self._named_at_run_time(program[0], said):
-            # ``$(echo cp) note.md "$(cat f)"/a.md``: any program, ``cp`` among them, may
-            # write each of its words; one built at run time lands where no one can tell
-            written = [(word, built) for word, built in operands if built]
-            if _POSITIONAL_RE.match(program[0]):  # ``set -- cp x "$(cat f)"/a.md; "$@"``
-                written.extend(each for each in self._positional if each[1])
-        if command == "set":
-            self._positional = _positional_set(operands) or self._positional
-        if command == "xargs":
-            self._found.fed.extend(_fed_places(operands, self._read_run))
-        written.extend(_placed_outputs(command or "", operands))
+        written = self._written_by(command, unpacker, operands, (program, said, run_named))
         self._found.written_at_run_time.extend(word for word, built in written if built)
         named_before = len(self._found.named)  # a backup is of a file there before the writer
         self._note_written(command, written, operands, said)
@@ -2383,6 +2370,37 @@ class _Writes:
         if maker is not None:  # after its own writes: later ones meet it
             self.linker = maker
             self._found.linker = self._found.linker or maker
+
+    def _written_by(
+        self,
+        command: str | None,
+        unpacker: str | None,
+        operands: list[tuple[str, bool]],
+        named: tuple[list[str], list[str], bool],
+    ) -> list[tuple[str, bool]]:
+        """The places the simple command ``command`` (read as ``unpacker`` when it unpacks)
+        writes with its ``operands`` (each with whether built at run time), ``named`` its
+        name and options, its words as written and expanded, and whether its name is built
+        at run time: by its own table (:func:`_operand_places`, :func:`_placed_outputs`),
+        what ``find -exec`` runs writes, every word built at run time of a program named at
+        run time. The words ``set`` gives the positional parameters are kept, and what the
+        command ``xargs`` runs writes from the names it reads is fed (:func:`_fed_places`)."""
+        program, said, run_named = named
+        written = _operand_places(command, unpacker, operands)
+        if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
+            written.extend(_found_places(operands, self._runs_unread))
+        if run_named and self._named_at_run_time(program[0], said):
+            # ``$(echo cp) note.md "$(cat f)"/a.md``: any program, ``cp`` among them, may
+            # write each of its words; one built at run time lands where no one can tell
+            written = [(word, built) for word, built in operands if built]
+            if _POSITIONAL_RE.match(program[0]):  # ``set -- cp x "$(cat f)"/a.md; "$@"``
+                written.extend(each for each in self._positional if each[1])
+        if command == "set":
+            self._positional = _positional_set(operands) or self._positional
+        if command == "xargs":
+            self._found.fed.extend(_fed_places(operands, self._read_run))
+        written.extend(_placed_outputs(command or "", operands))
+        return written
 
     def _read_split(self, program: list[str], said: list[str]) -> None:
         """Read the command an ``env -S TEXT`` runs (:meth:`_env_option`) as shell text: its
