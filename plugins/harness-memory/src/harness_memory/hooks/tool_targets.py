@@ -2972,6 +2972,14 @@ _FED = '"$(:)"'
 """What a name ``xargs`` reads at run time is read as in the command it runs: a word built then."""
 
 
+_FED_CHANGERS = _REMOVERS | IN_PLACE_EDITORS | {"chmod", "chown", "chgrp"}
+"""Writers that take away or change only the files the names ``xargs`` appends already reach
+(``find … | xargs -0 rm -f``, ``xargs sed -i``, ``xargs chmod +x``: fenced by the harness's
+sandbox, as the harness README says), as a copy's sources into its ``-t DIR`` are."""
+_FED_BESIDE_RE = re.compile(r"^\$\(:\)[^/$`]*$")
+"""A place an appended name reaches: the name itself, or a backup beside it (``sed -i.bak``)."""
+
+
 def _replace_strings(words: list[str], read: ReadOptions) -> list[str]:
     """The strings an ``xargs`` (its option ``words``, ``read`` by its own table) puts each name
     it reads in for: ``-I R``, ``--replace[=R]``, ``-i[R]`` (``{}`` when none is given)."""
@@ -3003,8 +3011,9 @@ def _fed_places(
     each shown as ``xargs COMMAND …``: the command is read as shell text by ``read_run``
     (:func:`shell_paths` where ``xargs`` runs, after what the command did before), each
     replace string (``-I{}``), else one name appended, read as a word built at run time
-    (:data:`_FED`); every place it writes so built is fed (K-7), but the appended name a
-    remover takes away or a copy takes into its ``-t DIR``."""
+    (:data:`_FED`); every place it writes so built is fed (K-7), but the appended name
+    itself (or a backup beside it) when a :data:`_FED_CHANGERS` writer changes it or a copy
+    takes it into its ``-t DIR``."""
     words = [word for word, _ in operands]
     read = read_options(words, TABLES["xargs"])
     if not read.operands:
@@ -3016,11 +3025,11 @@ def _fed_places(
     at = _past_wrappers(words, start)
     writer = words[at].rsplit("/", 1)[-1] if at < len(words) else ""
     targeted = _option_values(writer, operands[at + 1 :], ("-t", "--target-directory"))
-    appended = writer in _REMOVERS or (writer in DESTINATION_WRITERS and bool(targeted))
+    reached = writer in _FED_CHANGERS or (writer in DESTINATION_WRITERS and bool(targeted))
     places = [
         place
         for place in found.written_at_run_time
-        if not (appended and not replacing and place == _FED.strip('"'))
+        if not (reached and not replacing and _FED_BESIDE_RE.match(place))
     ]
     if places or found.fed:
         return [f"xargs {' '.join(words[start:])} …"]
