@@ -30,6 +30,8 @@ the guard was told it would.
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 from harness_memory.hooks.tool_targets import shell_paths
 
@@ -124,6 +126,38 @@ NAMES_XARGS_READS = [
 """``xargs`` giving a writer its written place from names it reads at run time: appended (a
 copy's destination, ``touch``'s file) or put in for ``-I``'s string (in a shell's text too),
 the writer after a wrapper (``env``, ``nice -n 1``) or by its path."""
+COMMANDS_XARGS_RUNS = [
+    'echo note.md | xargs -I{{}} cp {{}} "$(cat target)"/a.md',
+    "printf 'note.md\\0' | xargs -0 -I{{}} cp {{}} \"$(cat target)\"/a.md",
+    "xargs -I{{}} tar -cf {{}}/a.md note.md < target",
+    "xargs -I{{}} curl -so {{}}/a.md file://$PWD/note.md < target",
+    "xargs -I{{}} wget -qO {{}}/a.md http://127.0.0.1:9/ < target; true",
+    "xargs -I{{}} sort -o {{}}/a.md note.md < target",
+    "xargs -I{{}} dd if=note.md of={{}}/a.md status=none < target",
+    "xargs -I{{}} git -C {{}} init -q < target",
+    "xargs -I{{}} awk 'BEGIN {{ print 1 > \"{{}}/a.md\" }}' < target",
+    "xargs -I{{}} env -C {{}} touch a.md < target",
+    "sed 's|^|of=|;s|$|/a.md|' target | xargs dd if=note.md status=none",
+    "xargs xargs cp note.md < target",
+    "xargs -a target xargs cp note.md",
+    "xargs env -S 'cp note.md' < target",
+    "ln -s /bin/cp tool; xargs -I{{}} ./tool note.md {{}}/a.md < target",
+    "ln -s /bin/cp tool; xargs -I{{}} sh -c './tool note.md {{}}/a.md' < target",
+    "cp /bin/cp tool; xargs ./tool note.md < target",
+]
+"""The command ``xargs`` runs, read as shell text with each name it reads built at run time:
+a place any writer's option takes (``tar -cf``, ``curl -o``, ``sort -o``, ``dd of=``, ``git
+-C``, ``env -C``), a program's code (``awk``), an ``of=`` the name makes, another ``xargs``
+or ``env -S`` it runs, a program the command made before."""
+SPLIT_STRINGS = [
+    'env -S"cp note.md $(cat target)/a.md"',
+    'env --split-string="cp note.md $(cat target)/a.md"',
+    'env -vS"cp note.md $(cat target)/a.md"',
+    "env -S 'cp note.md' \"$(cat target)\"/a.md",
+    "env -vS 'cp note.md' \"$(cat target)\"/a.md",
+]
+"""``env -S``'s text however its option is spelt (glued, bundled, long), read as the command
+it runs, with the words after it appended."""
 BACKUPS_ELSEWHERE = [
     ("sed -i'notes/new-*' s/x/y/ note.md", "{workspace}/notes/new-note.md"),
     ("perl -i'notes/new-*' -pe s/x/y/ note.md", "{workspace}/notes/new-note.md"),
@@ -146,14 +180,45 @@ ONLY_THE_BACKUP_ELSEWHERE = [
 """A backup whose suffix (``no*``) and file (``tes/a.md``, in the Workspace) name no memory
 place, but whose name, the suffix with its ``*`` the file's (``notes/a.md``), lands through the
 Workspace's link in the other scope: only the backup's own place is refused."""
+BACKUP_FOLDERS_ELSEWHERE = [
+    'rsync -b --backup-dir="$(cat target)"/bk note.md {root}/{own}/MEMORY.md',
+    'rsync --backup-dir="$(cat target)"/bk note.md {root}/{own}/MEMORY.md',
+    'patch -b -B "$(cat target)"/ {root}/{own}/MEMORY.md p.diff',
+    'patch --backup --prefix="$(cat target)"/ {root}/{own}/MEMORY.md p.diff',
+]
+"""The backup of a file replaced in the own scope, kept in a folder (``rsync --backup-dir``)
+or below a prefix (``patch -B``) the shell builds at run time: into the other scope."""
+BACKUPS_IN_THE_OWN_SCOPE = [
+    ("cp -b -S '' note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    ("cp -b -S a/b note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    ("SIMPLE_BACKUP_SUFFIX= cp -b note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    ("cp -rb d/. {root}/{own}", "MEMORY.md~"),
+    ("cp -r --backup d/. {root}/{own}/", "MEMORY.md~"),
+    ("rsync -b note.md {root}/{own}/MEMORY.md", "MEMORY.md~"),
+    ("rsync -b --suffix=.bak note.md {root}/{own}/MEMORY.md", "MEMORY.md.bak"),
+    ("rsync -rb d/ {root}/{own}/", "MEMORY.md~"),
+    ("patch -b {root}/{own}/MEMORY.md p.diff", "MEMORY.md.orig"),
+    ("patch --backup {root}/{own}/MEMORY.md p.diff", "MEMORY.md.orig"),
+    ("patch -b -z .bak {root}/{own}/MEMORY.md p.diff", "MEMORY.md.bak"),
+    ("patch -b --suffix=.old {root}/{own}/MEMORY.md p.diff", "MEMORY.md.old"),
+]
+"""The backup a writer keeps of the own scope's ``MEMORY.md`` it replaces: coreutils' ``~``
+for an empty suffix or one holding ``/``, each file of a recursive copy's source tree (not
+the folder's name), ``rsync -b`` (``~``, ``--suffix``), ``patch -b`` (``.orig``, ``-z``): a
+name the service cannot address (K-7)."""
 LINK_TO_A_WRITER = ['find . -maxdepth 0 -exec ./tool note.md "$(cat target)"/a.md \\;']
 """``find -exec`` running a link already there to ``cp`` (``tool``), read by its own name."""
 
 
 def _prepared(where: Layout, *, with_tool: bool = False) -> None:
     """``target`` naming the other scope's folder, ``note.md`` to copy, ``files.txt`` listing
-    it, a ``tool`` link to ``cp`` when ``with_tool``."""
+    it, a ``tool`` link to ``cp`` when ``with_tool``; the own scope's ``MEMORY.md``, a tree
+    ``d`` holding one and a ``p.diff`` changing it."""
     work = where.workspace
+    (where.root / where.own / "MEMORY.md").write_text("kept\n", encoding="utf-8")
+    (work / "d").mkdir()
+    (work / "d" / "MEMORY.md").write_text("y\n", encoding="utf-8")
+    (work / "p.diff").write_text("--- a\n+++ b\n@@ -1 +1 @@\n-kept\n+y\n", encoding="utf-8")
     (work / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
     (work / "note.md").write_text("x\n", encoding="utf-8")
     (work / "files.txt").write_text("note.md\n", encoding="utf-8")
@@ -171,7 +236,10 @@ def _prepared(where: Layout, *, with_tool: bool = False) -> None:
     + RUNNERS_OF_SOME_ARGUMENTS
     + EVALUATED
     + NAMES_XARGS_READS
-    + [command for command, _ in BACKUPS_ELSEWHERE],
+    + [command for command, _ in BACKUPS_ELSEWHERE]
+    + COMMANDS_XARGS_RUNS
+    + SPLIT_STRINGS
+    + BACKUP_FOLDERS_ELSEWHERE,
 )
 def test_p3_a_writer_reached_indirectly_writing_a_place_built_at_run_time_is_refused(
     where: Layout, harness: str, command: str
@@ -204,6 +272,21 @@ def test_p3_a_backup_only_landing_in_another_scope_is_refused_naming_it(
     assert reason is not None and f"{where.workspace}/{backup})" in reason, reason
     assert "another Workspace's memory scope" in reason, reason
     assert_refused_and_bash_writes(where, harness, command)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(("command", "backup"), BACKUPS_IN_THE_OWN_SCOPE)
+def test_p3_a_backup_kept_in_the_own_scope_is_refused_and_bash_keeps_it(
+    where: Layout, harness: str, command: str, backup: str
+) -> None:
+    _prepared(where)
+    shell = fill(command, where)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None and "(K-7)" in reason and backup in reason, reason
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    assert (where.root / where.own / backup).is_file(), f"bash kept no {backup}: {shell}"
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -245,6 +328,18 @@ def test_p3_find_running_a_link_to_a_writer_is_refused(
         ('f() {{ set -e; "$@"; set +e; }}; f cp note.md copy.md', "copy.md"),
         ("xargs cp -t {root}/{own} < files.txt", "{root}/{own}/note.md"),
         ("find . -name copy.md -print0 | xargs -0 rm -f; cp note.md copy.md", "copy.md"),
+        ("find . -name copy.md | xargs rm -f; cp note.md copy.md", "copy.md"),
+        ("xargs sed -i.bak s/x/y/ < files.txt", "note.md.bak"),
+        ("xargs perl -pi -e s/x/y/ < files.txt; cp note.md copy.md", "copy.md"),
+        ("xargs chmod 644 < files.txt; cp note.md copy.md", "copy.md"),
+        ("rsync -b note.md {root}/{own}/new.md", "{root}/{own}/new.md"),
+        ("echo kept > f.txt; patch -b f.txt p.diff", "f.txt.orig"),
+        ("patch -b -Y old- {root}/{own}/MEMORY.md p.diff", "{root}/{own}/old-MEMORY.md"),
+        ("xargs -I{{}} echo {{}} < files.txt > names.txt", "names.txt"),
+        ("xargs wc -l < files.txt > lines.txt", "lines.txt"),
+        ("xargs grep x < files.txt > hits.txt", "hits.txt"),
+        ("env -S 'cp note.md' copy.md", "copy.md"),
+        ("env -S'cp note.md copy.md'", "copy.md"),
     ],
 )
 def test_p3_everyday_hash_set_eval_xargs_and_find_exec_pass(

@@ -270,13 +270,21 @@ TABLES: dict[str, OptionTable] = {
         flags=("--null", "--interactive", "--no-run-if-empty", "--verbose", "--exit"),
         stops=True,
     ),
+    "env": OptionTable(
+        "uCS",
+        ("--unset", "--chdir", "--split-string"),
+        optional=("--default-signal", "--ignore-signal", "--block-signal"),
+        flags=("--ignore-environment", "--null", "--debug", "--list-signal-handling"),
+        stops=True,
+    ),
 }
 """Each program's options, as its own parser reads them (GNU tar 1.34, coreutils 9, curl
 7.88, wget 1.21, GNU patch 2.7, GNU cpio 2.13, Info-ZIP unzip 6.0, the JDK's ``jar``, npm,
 bash's ``hash``, GNU findutils 4.9's ``xargs`` (its ``-e``, ``-i`` and ``-l`` take a value
-glued only: read as flags); the long ones of the GNU programs, curl and wget all listed,
-valued or not). Options a caller wants take a value whatever the table says (after ``=``
-only, for an optional one); a program not here is read with no option taking one."""
+glued only: read as flags), coreutils 9's ``env``; the long ones of the GNU programs, curl
+and wget all listed, valued or not). Options a caller wants take a value whatever the table
+says (after ``=`` only, for an optional one); a program not here is read with no option taking
+one."""
 
 
 def table_for(program: str) -> OptionTable:

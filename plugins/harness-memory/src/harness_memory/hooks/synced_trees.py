@@ -18,7 +18,7 @@ the destination a place known only when the command runs. Pure text work, no fil
 
 from __future__ import annotations
 
-__all__ = ["SYNCERS", "Synced", "pax_options", "synced"]
+__all__ = ["SYNCERS", "Synced", "pax_options", "rsync_options", "synced"]
 
 SYNCERS = frozenset({"rsync", "pax"})
 """Programs copying trees that keep symbolic links as links (read by :func:`synced`)."""
@@ -109,6 +109,14 @@ def _remote(word: str) -> bool:
     """Whether an rsync operand names another host (``host:path``, ``rsync://``)."""
     head = word.split("/", 1)[0]
     return word.startswith("rsync://") or (":" in head and not word.startswith(("./", "/")))
+
+
+def rsync_options(words: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """``rsync``'s options among ``words`` (after its name) as it reads them: each ``-x``
+    letter or ``--name`` in order, and the long ones given a value (``--backup-dir``,
+    ``--suffix``) with their values."""
+    _, options, valued = _rsync_words(words)
+    return options, valued
 
 
 def _rsync_words(words: list[str]) -> tuple[list[str], list[str], dict[str, list[str]]]:

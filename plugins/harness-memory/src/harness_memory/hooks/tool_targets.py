@@ -89,13 +89,21 @@ from harness_memory.hooks.made_links import (
     unknown_link,
 )
 from harness_memory.hooks.named_scripts import read_script, script_file
-from harness_memory.hooks.option_words import TABLES, option_values, read_options, table_for
+from harness_memory.hooks.option_words import (
+    CP_TREE,
+    TABLES,
+    ReadOptions,
+    cp_flags,
+    option_values,
+    read_options,
+    table_for,
+)
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
 )
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
-from harness_memory.hooks.synced_trees import SYNCERS, synced
+from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
     PROGRAM_OPTIONS,
@@ -1668,6 +1676,7 @@ class _Writes:
         "_said",
         "_script_words",
         "_skip",
+        "_split",
         "_stdin",
         "_tails",
         "_test",
@@ -1730,6 +1739,7 @@ class _Writes:
         self._closed = False  # the word before closed a command substitution
         self._skip = False
         self._wrapper = ""  # the last wrapper before the command's name (``sudo``)
+        self._split: list[str] = []  # ``env -S``'s text, "" while its value is to come
         self._leading = 0  # the operands it takes before that name
         self._loops: dict[str, list[str] | None] = {}  # a for loop's name: its values
         self._loop: tuple[str, list[str] | None] | None = None  # the one being read
@@ -1817,6 +1827,12 @@ class _Writes:
             else:
                 self._note_named(word[3:])
         elif (
+            self._command == "dd"
+            and not _DD_OPERAND_RE.match(word)
+            and self._built(word, known, environ, lost=lost)
+        ):  # ``xargs dd if=x`` fed ``of=…``, ``dd "$(cat f)"``: an ``of=`` made at run time
+            self._found.written_at_run_time.append(word)
+        elif (
             self._command in _OPERAND_WRITERS
             or self._command in _PLACED_OUTPUTS
             or self._command in SYNCERS
@@ -1891,13 +1907,15 @@ class _Writes:
         """Take a word before the command's name is known: an assignment, a wrapper
         (:data:`_WRAPPERS`), its options, their arguments (:data:`_WRAPPER_ARGUMENTS`) and its
         leading operands (:data:`_WRAPPER_OPERANDS`, a ``timeout``'s duration), or the name."""
-        word = self._program_word(word)
+        spelt, word = word, self._program_word(word)
         if not word:
             return  # ``$CC`` unset: an empty name, so the next word is the command's name
         name = self._linked_program(word) or word.rsplit("/", 1)[-1]
         name = "wget" if name == "wget2" else name
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
             self._skip = False
+            if self._split[-1:] == [""]:  # ``env -S 'cp x'``
+                self._split[-1] = spelt
             return
         if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
             self._note_startup_variable(word)
@@ -1916,6 +1934,8 @@ class _Writes:
             return
         if word.startswith("-") or _DURATION_RE.match(word):
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
+            if self._wrapper == "env":
+                self._skip = self._env_option(spelt)
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
         self.named_now = True
@@ -1928,6 +1948,16 @@ class _Writes:
         self._run_named = name == "$" or self._built_name(word) or self._name_unread
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
+
+    def _env_option(self, word: str) -> bool:
+        """Read ``env``'s option ``word`` by its own table: whether it takes the next word;
+        the text ``-S``/``--split-string`` splits into the command it runs (glued:
+        ``-S'cp x'``, ``-vS'cp x'``, ``--split-string=…``) kept, "" when the next word is it."""
+        read = read_options([word, ""], TABLES["env"])
+        for name, at, value in read.values:
+            if name in ("-S", "--split-string"):
+                self._split.append(value if at == 0 else "")
+        return any(at == 1 for _, at, _ in read.values)
 
     def _built_name(self, word: str) -> bool:
         """Whether the command's name ``word`` (as the lexer gives it, quotes read) is built
@@ -2315,6 +2345,7 @@ class _Writes:
         said, self._said = self._said, []
         run_named, self._run_named = self._run_named, False
         script_words, self._script_words = self._script_words, []
+        self._read_split(program, said)
         config_words = self._note_reads(command)
         self._note_script(command, program, script_words)
         unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
@@ -2350,6 +2381,37 @@ class _Writes:
         moving, self._moving = self._moving, []
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
+        written = self._written_by(command, unpacker, operands, (program, said, run_named))
+        self._found.written_at_run_time.extend(word for word, built in written if built)
+        named_before = len(self._found.named)  # a backup is of a file there before the writer
+        self._note_written(command, written, operands, said)
+        self._note_backups(command or "", operands, written, named_before)
+        self._note_kept_backups(command or "", operands, written, named_before)
+        if command == "sed":
+            self._note_sed_files(operands, said)
+        if command == "find" and self.linker is None and _RUNNING_WORDS & set(said[::2]):
+            # ``find … -exec ln -s {} l \;``, ``-exec mv {} . \;``: names found at run time
+            by = links_by_arguments("find", said[::2])
+            maker = (program[0], by) if by is not None else None
+        if maker is not None:  # after its own writes: later ones meet it
+            self.linker = maker
+            self._found.linker = self._found.linker or maker
+
+    def _written_by(
+        self,
+        command: str | None,
+        unpacker: str | None,
+        operands: list[tuple[str, bool]],
+        named: tuple[list[str], list[str], bool],
+    ) -> list[tuple[str, bool]]:
+        """The places the simple command ``command`` (read as ``unpacker`` when it unpacks)
+        writes with its ``operands`` (each with whether built at run time), ``named`` its
+        name and options, its words as written and expanded, and whether its name is built
+        at run time: by its own table (:func:`_operand_places`, :func:`_placed_outputs`),
+        what ``find -exec`` runs writes, every word built at run time of a program named at
+        run time. The words ``set`` gives the positional parameters are kept, and what the
+        command ``xargs`` runs writes from the names it reads is fed (:func:`_fed_places`)."""
+        program, said, run_named = named
         written = _operand_places(command, unpacker, operands)
         if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
             written.extend(_found_places(operands, self._runs_unread))
@@ -2362,21 +2424,33 @@ class _Writes:
         if command == "set":
             self._positional = _positional_set(operands) or self._positional
         if command == "xargs":
-            self._found.fed.extend(_fed_places(operands))
+            self._found.fed.extend(_fed_places(operands, self._read_run))
         written.extend(_placed_outputs(command or "", operands))
-        self._found.written_at_run_time.extend(word for word, built in written if built)
-        named_before = len(self._found.named)  # a backup is of a file there before the writer
-        self._note_written(command, written, operands, said)
-        self._note_backups(command or "", operands, written, named_before)
-        if command == "sed":
-            self._note_sed_files(operands, said)
-        if command == "find" and self.linker is None and _RUNNING_WORDS & set(said[::2]):
-            # ``find … -exec ln -s {} l \;``, ``-exec mv {} . \;``: names found at run time
-            by = links_by_arguments("find", said[::2])
-            maker = (program[0], by) if by is not None else None
-        if maker is not None:  # after its own writes: later ones meet it
-            self.linker = maker
-            self._found.linker = self._found.linker or maker
+        return written
+
+    def _read_split(self, program: list[str], said: list[str]) -> None:
+        """Read the command an ``env -S TEXT`` runs (:meth:`_env_option`) as shell text: its
+        text split, the command's words after it appended (``env -S 'cp x' "$(cat f)"`` runs
+        ``cp x "$(cat f)"``: ``program``'s name, then ``said``'s words as written)."""
+        split, self._split = self._split, []
+        if split:
+            words = [*program[:1], *said[::2]]
+            rest = [_fed_word(each, "$" in each or "`" in each, []) for each in words]
+            self._found.take(self._read_run(" ".join([*split, *rest])))
+
+    def _read_run(self, text: str) -> ShellPaths:
+        """What the command ``text`` (one ``xargs`` or ``env -S`` runs) names, read where the
+        shell is and after what this command did before (a program it made, a link:
+        :func:`shell_paths`)."""
+        return shell_paths(
+            text,
+            self._base,
+            self._environ,
+            _depth=_INNER_DEPTH - 1,
+            _budget=self._found.budget,
+            _links=self._found.links,
+            _outer=self,
+        )
 
     def _note_moves(self, command: str | None, moving: list[str], words: list[str]) -> None:
         """Keep in ``found`` what the simple command ``command`` (its options and operands
@@ -2530,6 +2604,93 @@ class _Writes:
             self._found.paths.extend(followed(path, self._found.links)[0])
             self._found.written.extend([name, path])
             self._note_named(name)
+
+    def _note_kept_backups(
+        self,
+        command: str,
+        operands: list[tuple[str, bool]],
+        written: list[tuple[str, bool]],
+        named_before: int,
+    ) -> None:
+        """Judge the backups :meth:`_note_backups` does not name, as it judges those: of each
+        file a recursive ``cp -b`` replaces in a destination folder (the files of its source
+        tree, read on the disk: ``cp -rb d/. DIR``), an ``rsync -b``'s (:func:`_rsync_backups`)
+        and a ``patch -b``'s (:func:`_patch_backups`), each kept when the replaced file may be
+        there (:meth:`_is_there`; ``patch -b`` keeps one, empty, of a new file too). A tree
+        that cannot be read (not there yet, past the scan budget) may replace any name: its
+        backups are taken as places built at run time (K-7)."""
+        kept: list[tuple[str | None, str, bool]] = []
+        if command == "cp" and CP_TREE & cp_flags([word for word, _ in operands]):
+            suffix = _backup_suffix(command, operands, self._backup_settings())
+            if suffix is not None:
+                folder, sources = _copied_into(command, operands)
+                landed = self._landed(folder, [(source, "into") for source, _ in sources])
+                kept = [(name, name + suffix[0], built or suffix[1]) for name, built in landed]
+        elif command == "rsync" and written and _rsync_keeps(words := [w for w, _ in operands]):
+            read = synced(command, words)
+            kept = _rsync_backups(words, self._landed(read.destination or "", read.copies))
+        elif command == "patch":
+            kept = _patch_backups(operands, self._backup_settings())
+        for replaced, backup, built in kept:
+            if built or replaced is None or self._is_there(replaced, named_before):
+                self._note_backup(backup, built)
+
+    def _landed(self, folder: str, copies: list[tuple[str, str]]) -> list[tuple[str, bool]]:
+        """The files a copy of ``copies`` (each source as written, with how it lands: as
+        :attr:`~harness_memory.hooks.synced_trees.Synced.copies` reads them) into ``folder``
+        makes or replaces, each with whether it is known only at run time: ``folder`` itself
+        when it is no folder, else each source's files below it by their path in the source
+        (a folder's tree read on the disk, counted against the scan budget; one that cannot be
+        read: ``folder/…``, built at run time)."""
+        place = _tilde(folder, self._environ)
+        if "$" in place or "`" in place:
+            return [(folder, True)]
+        if not (place.endswith("/") or (Path(self._base) / place).is_dir()):
+            return [(folder, False)]
+        landed: list[tuple[str, bool]] = []
+        for source, how in copies:
+            spelt = _tilde(source, self._environ)
+            last = spelt.rstrip("/").rsplit("/", 1)[-1]
+            into = "" if how == "fills" or last in (".", "") else last
+            if how == "path":
+                into = spelt.strip("/")
+            below = f"{place.rstrip('/')}/{into}".rstrip("/")
+            files = None if "$" in spelt or "`" in spelt else self._tree_files(spelt)
+            if files is None:
+                landed.append((f"{below}/…", True))
+            else:
+                landed.extend((f"{below}/{name}".rstrip("/"), False) for name in files)
+        return landed
+
+    def _tree_files(self, source: str) -> list[str] | None:
+        """The files below ``source`` (from the shell's folder) by their path in it (``[""]``
+        for a file), each entry counted against the scan budget; None when it cannot be read
+        or the budget runs out."""
+        path = Path(self._base) / source
+        if path.is_file():
+            return [""]
+        if not path.is_dir():
+            return None
+        files: list[str] = []
+        for folder, folders, names in os.walk(path):
+            self._found.budget.left -= len(folders) + len(names)
+            if self._found.budget.left < 0:
+                return None
+            files.extend(os.path.relpath(f"{folder}/{name}", path) for name in names)
+        return files
+
+    def _note_backup(self, name: str, built: bool) -> None:
+        """Judge the backup ``name`` a writer keeps as a written path and a name the command
+        leaves (K-7), or as a place built at run time when ``built``."""
+        if built or "$" in name or "`" in name:
+            self._found.written_at_run_time.append(name)
+            return
+        path = _tilde(name, self._environ)
+        path = path if path.startswith("/") else f"{self._base}/{path}"
+        self._found.paths.append(path)
+        self._found.paths.extend(followed(path, self._found.links)[0])
+        self._found.written.extend([name, path])
+        self._note_named(name)
 
     def _note_sed_files(self, operands: list[tuple[str, bool]], said: list[str]) -> None:
         """Judge the files a ``sed``'s scripts write (``w FILE``, ``s///w FILE``:
@@ -2735,7 +2896,72 @@ def _backup_suffix(
         return None
     if kind in _NUMBERED:
         return (".~1~", False)
-    return values.get("-S") or values.get("--suffix") or (settings[0] or "~", False)
+    suffix, built = values.get("-S") or values.get("--suffix") or (settings[0], False)
+    return (suffix, True) if built else (_simple_suffix(suffix), False)
+
+
+def _simple_suffix(suffix: str) -> str:
+    """The simple backup suffix coreutils and GNU patch use for ``suffix``: ``~`` for an
+    empty one or one holding ``/`` (``cp -b -S ''`` keeps ``a.md~``)."""
+    return suffix if suffix and "/" not in suffix else "~"
+
+
+def _rsync_keeps(words: list[str]) -> bool:
+    """Whether an ``rsync`` with ``words`` keeps backups: ``-b``, ``--backup`` or
+    ``--backup-dir`` (which implies it, rsync 3.2)."""
+    options, valued = rsync_options(words)
+    return bool(set(options) & {"-b", "--backup"} or "--backup-dir" in valued)
+
+
+def _rsync_backups(
+    words: list[str], replaced: list[tuple[str, bool]]
+) -> list[tuple[str | None, str, bool]]:
+    """The backups an ``rsync`` with ``words`` keeps of the files it ``replaced`` (each with
+    whether known only at run time), each as (the file, its backup, whether known only at
+    run time): none without ``-b``/``--backup``/``--backup-dir``; beside the file with
+    ``--suffix`` (``~`` by default), or below ``--backup-dir`` (read from the file's folder
+    when relative) by the file's name with ``--suffix`` (none by default)."""
+    if not _rsync_keeps(words):
+        return []
+    valued = rsync_options(words)[1]
+    folders = valued.get("--backup-dir", [])
+    suffix = (valued.get("--suffix") or ["" if folders else "~"])[-1]
+    kept: list[tuple[str | None, str, bool]] = []
+    for name, built in replaced:
+        backup = name + suffix
+        if folders:
+            parent, _, last = name.rpartition("/")
+            folder = folders[-1] if folders[-1].startswith("/") else f"{parent}/{folders[-1]}"
+            backup = f"{folder.rstrip('/')}/{last}{suffix}"
+        by = built or any("$" in each or "`" in each for each in [*folders[-1:], suffix])
+        kept.append((name, backup, by))
+    return kept
+
+
+def _patch_backups(
+    operands: list[tuple[str, bool]], settings: tuple[str, str]
+) -> list[tuple[str | None, str, bool]]:
+    """The backup a ``patch`` (its ``operands``, read by its own table) keeps of the file it
+    names (its first operand), as (the file, its backup, whether known only at run time): with
+    ``-b``/``--backup`` or a backup name option, ``-B``/``--prefix`` put before its path,
+    ``-Y``/``--basename-prefix`` before its last name, ``-z``/``--suffix`` after it (else
+    ``settings``' ``SIMPLE_BACKUP_SUFFIX``, else ``.orig``)."""
+    words = [word for word, _ in operands]
+    read = read_options(words, TABLES["patch"])
+    names = {"-B": "--prefix", "-Y": "--basename-prefix", "-z": "--suffix"}
+    values = {names.get(name, name): (value, operands[at][1] if at < len(operands) else False)
+              for name, at, value in read.values}  # fmt: skip
+    named = values.keys() & {"--prefix", "--basename-prefix", "--suffix"}
+    if not (read.flags & {"b", "--backup"} or named) or not read.operands:
+        return []
+    file, built = operands[read.operands[0]]
+    prefix, by_prefix = values.get("--prefix", ("", False))
+    base, by_base = values.get("--basename-prefix", ("", False))
+    default = "" if named - {"--suffix"} else _simple_suffix(settings[0] or ".orig")
+    suffix, by_suffix = values.get("--suffix", (default, False))
+    parent, _, last = file.rpartition("/")
+    backup = f"{prefix}{parent}{'/' if parent else ''}{base}{last}{suffix}"
+    return [(None, backup, built or by_prefix or by_base or by_suffix)]
 
 
 def _copied_into(
@@ -2761,6 +2987,9 @@ def _copied_into(
     return (files[-1] if files else ""), [(file, False) for file in files[:-1]]
 
 
+_DD_OPERAND_RE = re.compile(r"^[a-z]+=")
+"""A ``dd`` operand whose key is literal (``if=x``, ``bs=1M``): one built whole at run time
+may be ``of=PLACE``."""
 _POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
 """A command's name made of the positional parameters (``"$@"``, ``"${@}"``, ``$*``, ``$1``,
 ``${@:2}``): it runs the words ``set --`` gave them."""
@@ -2783,55 +3012,72 @@ def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     return []
 
 
-_FED_WRITERS = DESTINATION_WRITERS | {"tee", "touch", "truncate"}
-"""The writers whose written place ``xargs`` may append from what it reads: a copy's, move's or
-link's destination, a file ``tee``, ``touch`` or ``truncate`` makes. (A remover, ``sed -i``
-take away or change only files the names already reach: ``find … | xargs -0 rm -f`` stays
-fenced by the harness's sandbox, as the harness README says.)"""
+_FED = '"$(:)"'
+"""What a name ``xargs`` reads at run time is read as in the command it runs: a word built then."""
 
 
-def _fed_places(operands: list[tuple[str, bool]]) -> list[str]:
+_FED_CHANGERS = _REMOVERS | IN_PLACE_EDITORS | {"chmod", "chown", "chgrp"}
+"""Writers that take away or change only the files the names ``xargs`` appends already reach
+(``find … | xargs -0 rm -f``, ``xargs sed -i``, ``xargs chmod +x``: fenced by the harness's
+sandbox, as the harness README says), as a copy's sources into its ``-t DIR`` are."""
+_FED_BESIDE_RE = re.compile(r"^\$\(:\)[^/$`]*$")
+"""A place an appended name reaches: the name itself, or a backup beside it (``sed -i.bak``)."""
+
+
+def _replace_strings(words: list[str], read: ReadOptions) -> list[str]:
+    """The strings an ``xargs`` (its option ``words``, ``read`` by its own table) puts each name
+    it reads in for: ``-I R``, ``--replace[=R]``, ``-i[R]`` (``{}`` when none is given)."""
+    strings = [value or "{}" for name, _, value in read.values if name in ("-I", "--replace")]
+    if "--replace" in read.flags:
+        strings.append("{}")
+    if "i" in read.flags:  # ``-i`` takes its value glued only: ``-iX``, ``-0iX``
+        glued = [word.split("i", 1)[1] for word in words if re.match(r"^-[^-]*i", word)]
+        strings.extend(each or "{}" for each in glued)
+    return strings
+
+
+def _fed_word(word: str, built: bool, replacing: list[str]) -> str:
+    """``word`` of the command ``xargs`` runs, quoted again as shell text, each of ``replacing``
+    in it read as a word built at run time (:data:`_FED`); a ``word`` built already stays so."""
+    pieces = [word]
+    for each in replacing:
+        pieces = [part for piece in pieces for part in piece.split(each)]
+    if built:
+        return '"' + "$(:)".join(pieces) + '"'
+    return _FED.join(shlex.quote(piece) if piece else "" for piece in pieces) or "''"
+
+
+def _fed_places(
+    operands: list[tuple[str, bool]], read_run: Callable[[str], ShellPaths]
+) -> list[str]:
     """The places an ``xargs`` (its ``operands``, read by its own option table) makes the
-    writer it runs write from the names it reads at run time (standard input, ``-a FILE``),
-    each shown as ``xargs WRITER … PLACE``: with ``-I R``/``-i``/``--replace`` each place the
-    writer's own words give it holding ``R`` (``{}``); without, the name it appends, when that
-    is the writer's written place (:data:`_FED_WRITERS`; ``cp -t DIR``: none)."""
+    command it runs write from the names it reads at run time (standard input, ``-a FILE``),
+    each shown as ``xargs COMMAND …``: the command is read as shell text by ``read_run``
+    (:func:`shell_paths` where ``xargs`` runs, after what the command did before), each
+    replace string (``-I{}``), else one name appended, read as a word built at run time
+    (:data:`_FED`); every place it writes so built is fed (K-7), but the appended name
+    itself (or a backup beside it) when a :data:`_FED_CHANGERS` writer changes it or a copy
+    takes it into its ``-t DIR``."""
     words = [word for word, _ in operands]
     read = read_options(words, TABLES["xargs"])
     if not read.operands:
         return []
-    shown = " ".join(words[read.operands[0] :])
-    at = _past_wrappers(words, read.operands[0])
-    if at >= len(words):
-        return []
-    writer, run = words[at].rsplit("/", 1)[-1], operands[at + 1 :]
-    replacing = [value or "{}" for name, _, value in read.values if name in ("-I", "--replace")]
-    if read.flags & {"i", "--replace"}:
-        replacing.append("")  # ``-i`` with its value glued (or ``{}``): any word may hold it
-    places = _operand_places(writer, None, run)
-    if writer in STARTUP_SHELLS:  # ``xargs -I{} sh -c 'cp x {}/a.md'``: what its text writes
-        places = [(word, True) for word, _ in run if _fed_text_writes(word, replacing)]
-    if replacing:
-        return [f"xargs {shown}" for word, _ in places if any(r in word for r in replacing)]
-    targeted = _option_values(writer, run, ("-t", "--target-directory"))
-    if writer not in _FED_WRITERS or (writer in DESTINATION_WRITERS and targeted):
-        return []
-    return [f"xargs {shown} …"]
-
-
-def _fed_text_writes(text: str, replacing: list[str]) -> bool:
-    """Whether a shell's command ``text`` that ``xargs`` runs with each of ``replacing`` put
-    in for a name it reads (``-I{}``) writes a place so built (read as one built at run
-    time: ``cp x {}/a.md`` does, ``grep -c x {} > n.txt`` does not); any text holding one
-    when the string is not known (``-i`` with its value glued)."""
-    if "" in replacing:
-        return any(char.isspace() for char in text)
-    held = [each for each in replacing if each in text]
-    if not held:
-        return False
-    for each in held:
-        text = text.replace(each, '"$(:)"')
-    return bool(shell_paths(text, "/", {}, _depth=_INNER_DEPTH - 1).written_at_run_time)
+    start = read.operands[0]
+    replacing = _replace_strings(words[:start], read)
+    text = " ".join(_fed_word(word, built, replacing) for word, built in operands[start:])
+    found = read_run(text if replacing else f"{text} {_FED}")
+    at = _past_wrappers(words, start)
+    writer = words[at].rsplit("/", 1)[-1] if at < len(words) else ""
+    targeted = _option_values(writer, operands[at + 1 :], ("-t", "--target-directory"))
+    reached = writer in _FED_CHANGERS or (writer in DESTINATION_WRITERS and bool(targeted))
+    places = [
+        place
+        for place in found.written_at_run_time
+        if not (reached and not replacing and _FED_BESIDE_RE.match(place))
+    ]
+    if places or found.fed:
+        return [f"xargs {' '.join(words[start:])} …"]
+    return []
 
 
 def _past_wrappers(words: list[str], at: int) -> int:
