@@ -2595,15 +2595,7 @@ class _Writes:
         else:
             return
         for name, built in backups:
-            if built or "$" in name or "`" in name:
-                self._found.written_at_run_time.append(name)
-                continue
-            path = _tilde(name, self._environ)
-            path = path if path.startswith("/") else f"{self._base}/{path}"
-            self._found.paths.append(path)
-            self._found.paths.extend(followed(path, self._found.links)[0])
-            self._found.written.extend([name, path])
-            self._note_named(name)
+            self._note_backup(name, built)
 
     def _note_kept_backups(
         self,
@@ -2672,11 +2664,20 @@ class _Writes:
         if not path.is_dir():
             return None
         files: list[str] = []
-        for folder, folders, names in os.walk(path):
-            self._found.budget.left -= len(folders) + len(names)
+        folders = [""]  # a stack, not os.walk: it recurses (Python 3.11), and a tree may be deep
+        while folders:
+            folder = folders.pop()
+            try:
+                entries = list(os.scandir(path / folder))
+            except OSError:
+                return None
+            self._found.budget.left -= len(entries)
             if self._found.budget.left < 0:
                 return None
-            files.extend(os.path.relpath(f"{folder}/{name}", path) for name in names)
+            for entry in entries:
+                named = f"{folder}/{entry.name}".lstrip("/")
+                is_folder = entry.is_dir(follow_symlinks=False)
+                (folders if is_folder else files).append(named)
         return files
 
     def _note_backup(self, name: str, built: bool) -> None:
