@@ -82,6 +82,23 @@ async def test_a11_a_second_stop_signal_during_the_stop_ends_it_as_cleanly(
     assert "Traceback" not in log and "ERROR" not in log, log
 
 
+async def test_a11_two_stop_signals_handled_in_one_turn_end_it_as_cleanly(
+    served: ServedProcess,
+) -> None:
+    """SIGTERM and SIGINT that reach the service together (it was stopped, then continued)
+    are both queued before the first is handled: the second raised the stop again at the start
+    of aiohttp's cleanup and the process ended with status 1, cutting a request in flight."""
+    served.process.send_signal(signal.SIGSTOP)
+    served.process.send_signal(signal.SIGTERM)
+    served.process.send_signal(signal.SIGINT)
+    served.process.send_signal(signal.SIGCONT)
+
+    assert await _exit_status(served) == 0
+    log = served.log_text()
+    assert "stopped serving the data dir" in log
+    assert "Traceback" not in log and "ERROR" not in log, log
+
+
 async def _in_flight(http: aiohttp.ClientSession) -> float:
     """The service's ``memory_api_requests_in_flight`` gauge (this scrape counts itself)."""
     async with http.get("/metrics") as response:

@@ -123,3 +123,19 @@ def test_q1_another_server_redirecting_at_the_default_port_is_no_service(
     assert "no tokens in the default data dir" in said.out
     assert "redirect" not in said.err and "a memory-api service answers" not in said.err
     assert other.seen == []
+
+
+def test_q1_a_data_dir_that_is_a_file_is_an_error_not_an_empty_one(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only a data dir that is not there at all holds no agent: a file in its place is said as
+    an error (it listed "no agents" with status 0), and an export from it is never told to make
+    the agent there."""
+    place = home / "data"
+    place.write_text("not a folder\n", encoding="utf-8")
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(place))
+
+    assert main(["agent", "list"]) == 1
+    assert "no agents" not in capsys.readouterr().out
+    assert main(["memory", "export", *IDS, "-o", str(home / "out.tar.gz")]) == 1
+    assert "agent create" not in capsys.readouterr().err

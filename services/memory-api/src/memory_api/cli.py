@@ -136,8 +136,10 @@ def _data_dir_exists(settings: Settings) -> bool:
     """Whether the data dir of ``settings`` exists. A command that only reads it (``agent
     list``, ``memory export``) reads none where there is none and never makes one: run in a
     shell that named no data dir, beside ``make run``, they left the default one's folders and
-    topic database under ``~/.local/share`` behind, a data dir no service looks at (Q-1)."""
-    return settings.data_dir.is_dir()
+    topic database under ``~/.local/share`` behind, a data dir no service looks at (Q-1).
+    Only a path that is not there at all is no data dir: a file or a folder that cannot be
+    looked at in its place is one, whose reading then fails with its reason."""
+    return os.path.lexists(settings.data_dir)
 
 
 def _agent_store(settings: Settings) -> AgentStore:
@@ -265,13 +267,18 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
 
 async def _stop_on_the_first_signal(app: object) -> None:
     """Stop ``serve`` on the first SIGTERM or SIGINT, as aiohttp's own handlers do (A-11), and
-    ignore any later one: the stop under way ends within :data:`SHUTDOWN_TIMEOUT` (SIGKILL
-    still ends it at once).
+    ignore any later one: the stop under way waits for the requests in flight (at most
+    :data:`SHUTDOWN_TIMEOUT`, and file work already in a worker thread, such as a wait for an
+    agent's lock, to its own end); SIGKILL ends it at once.
 
     aiohttp's handlers raise ``GracefulExit`` on every signal: a second one while it stopped
     ended the stop in "RuntimeError: Event loop stopped before Future completed" and a
     traceback. ``make run`` stopped with ``kill %1`` met that: the service gets the signal sent
-    to the job, and make, signalled too, sends its child one more."""
+    to the job, and make, signalled too, sends its child one more. The loop queues one call per
+    signal, and two that arrive together are both queued before the first runs: each call after
+    the first returns at once. The signals are ignored from the first on, to the end of the
+    process (the loop's handlers removed, so closing the loop does not give them back their
+    default action, which ends the process: a second ``kill`` a second later did)."""
     import asyncio
     import contextlib
     import signal
@@ -280,8 +287,13 @@ async def _stop_on_the_first_signal(app: object) -> None:
 
     loop = asyncio.get_running_loop()
     numbers = (signal.SIGINT, signal.SIGTERM)
+    stopping = False
 
     def stop() -> None:
+        nonlocal stopping
+        if stopping:  # a later signal, or one queued in the same turn as the first
+            return
+        stopping = True
         for number in numbers:  # ignored from now on, to the end of the process
             loop.remove_signal_handler(number)
             signal.signal(number, signal.SIG_IGN)
