@@ -64,3 +64,22 @@ def test_a_file_with_settings_not_checked_here_may_turn_the_hooks_off(
 
     assert f"claude-code: WARNING: {path} {MAY}" in said, said
     assert "switches these hooks off" not in said
+
+
+@pytest.mark.parametrize(
+    ("document", "taken"),
+    [
+        ({"disableAllHooks": True, "cleanupPeriodDays": 30}, True),
+        ({"disableAllHooks": True, "cleanupPeriodDays": 0}, False),
+        ({"disableAllHooks": True, "model": "opus"}, None),
+    ],
+    ids=["checked in full", "refused", "not checked here"],
+)
+def test_h6_a_file_of_settings_checked_in_full_is_judged_for_sure(
+    document: dict[str, object], taken: bool | None
+) -> None:
+    """A file holding only settings whose every valid value is known (``cleanupPeriodDays``,
+    a positive integer, among them) is taken or skipped for sure, never "may"."""
+    from harness_memory.installers.workspace_switches import claude_code_takes
+
+    assert claude_code_takes(document) is taken

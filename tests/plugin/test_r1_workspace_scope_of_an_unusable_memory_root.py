@@ -61,3 +61,15 @@ def test_r1_a_workspace_scope_the_service_does_not_hold_is_still_no_scope_yet(
     result = copy.sync_scope("elsewhere-0123abcd")
 
     assert result.ok and result.missing and not result.sent, result.error
+
+
+def test_r1_only_the_service_s_own_problem_types_name_a_kind_of_404() -> None:
+    """A 404 whose problem ``type`` is the service's own (the memory root it never follows)
+    says what is wrong there; a proxy's 404 with a type of its own (ASP.NET's RFC 9110 link)
+    is no such answer, and ``about:blank`` is the service's "no scope"."""
+    from harness_memory.remote import _names_a_kind
+
+    assert _names_a_kind(("tag:agent-memory,2026:problem/outside-memory-root", "…"))
+    assert not _names_a_kind(("https://tools.ietf.org/html/rfc9110#section-15.5.5", "Not Found"))
+    assert not _names_a_kind(("about:blank", "no scope 'app-1'"))
+    assert not _names_a_kind(None)

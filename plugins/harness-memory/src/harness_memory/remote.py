@@ -1687,11 +1687,16 @@ def _exchange_failed(message: str) -> bool:
     return any(p.fullmatch(line) for line in _own_lines(message) for p in _EXCHANGE_LINES)
 
 
+SERVICE_PROBLEM_TYPES = "tag:agent-memory,2026:problem/"
+"""The start of every problem ``type`` of the service's own (``memory_api.errors``)."""
+
+
 def _names_a_kind(problem: tuple[str, str] | None) -> bool:
     """Whether the service's ``problem`` (:meth:`RemoteCopy.service_problem`) for a 404 names
-    a kind of its own (a ``type`` other than ``about:blank``, such as the memory root it never
-    follows, A-7): something there that cannot be used, never "no such scope yet"."""
-    return problem is not None and problem[0] != "about:blank"
+    a kind of the service's own (a ``type`` under :data:`SERVICE_PROBLEM_TYPES`, such as the
+    memory root it never follows, A-7): something there that cannot be used, never "no such
+    scope yet". A proxy's 404 with a type of its own is no such answer."""
+    return problem is not None and problem[0].startswith(SERVICE_PROBLEM_TYPES)
 
 
 def _not_found(message: str) -> bool:

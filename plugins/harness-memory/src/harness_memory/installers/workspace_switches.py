@@ -111,7 +111,7 @@ def claude_code_settings(path: Path) -> dict[str, Any] | None:
     return document if isinstance(document, dict) else None
 
 
-_CHECKED = frozenset({"disableAllHooks", "$schema", "hooks"})
+_CHECKED = frozenset({"disableAllHooks", "$schema", "cleanupPeriodDays", "hooks"})
 """The settings whose every valid value this plugin knows, or that never make Claude Code skip
 the file (``hooks``, even no object: measured, ``test_e2e_repository_switches_hooks_off.py``):
 a file holding no other is one Claude Code takes when each is valid (its whole schema is not
