@@ -15,9 +15,10 @@ import shutil
 
 import pytest
 from aiohttp import web
-from memory_api.errors import PROBLEM_TYPE_BASE, Unavailable
+from memory_api.errors import Unavailable
 from memory_api.store.sync.service import GitRequest, SyncStore
 from memory_core import layout
+from memory_core.wire import PROBLEM_TYPE_BASE
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url
 from tests.api.test_r1_git_sync import MACHINE, OTHER, pkt

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from memory_api.errors import PROBLEM_TYPE_BASE as TYPE_BASE
+from memory_core.wire import PROBLEM_TYPE_BASE as TYPE_BASE
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import SharedServices

@@ -36,6 +36,11 @@ from memory_core.rules import (
     WORKSPACE_PROMPT_RULE,
 )
 
+PROBLEM_TYPE_BASE = "tag:agent-memory,2026:problem/"
+"""The start of the problem ``type`` URIs the service names (RFC 9457 3.1.1: a ``tag:`` URI,
+RFC 4151, names a kind without claiming a page to fetch). A client tells kinds apart by
+``type``; the ``detail`` is for a person and may be reworded."""
+
 ScopeKind = Literal["user", "workspace"]
 WorkspaceKind = Literal["persistent", "temporary", "off"]
 CapFired = Literal["none", "lines", "chars"]

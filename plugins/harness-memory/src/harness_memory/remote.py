@@ -1687,16 +1687,15 @@ def _exchange_failed(message: str) -> bool:
     return any(p.fullmatch(line) for line in _own_lines(message) for p in _EXCHANGE_LINES)
 
 
-SERVICE_PROBLEM_TYPES = "tag:agent-memory,2026:problem/"
-"""The start of every problem ``type`` of the service's own (``memory_api.errors``)."""
-
-
 def _names_a_kind(problem: tuple[str, str] | None) -> bool:
     """Whether the service's ``problem`` (:meth:`RemoteCopy.service_problem`) for a 404 names
-    a kind of the service's own (a ``type`` under :data:`SERVICE_PROBLEM_TYPES`, such as the
-    memory root it never follows, A-7): something there that cannot be used, never "no such
-    scope yet". A proxy's 404 with a type of its own is no such answer."""
-    return problem is not None and problem[0].startswith(SERVICE_PROBLEM_TYPES)
+    a kind of the service's own (a ``type`` under
+    :data:`~memory_core.wire.PROBLEM_TYPE_BASE`, such as the memory root it never follows,
+    A-7): something there that cannot be used, never "no such scope yet". A proxy's 404 with
+    a type of its own is no such answer."""
+    from memory_core.wire import PROBLEM_TYPE_BASE  # only on a 404: the hooks skip msgspec's DTOs
+
+    return problem is not None and problem[0].startswith(PROBLEM_TYPE_BASE)
 
 
 def _not_found(message: str) -> bool:

@@ -42,10 +42,7 @@ from __future__ import annotations
 
 import errno
 
-PROBLEM_TYPE_BASE = "tag:agent-memory,2026:problem/"
-"""The start of the problem ``type`` URIs this service names (RFC 9457 3.1.1: a ``tag:`` URI,
-RFC 4151, names a kind without claiming a page to fetch). A client tells kinds apart by
-``type``; the ``detail`` is for a person and may be reworded."""
+from memory_core.wire import PROBLEM_TYPE_BASE
 
 
 class ServiceError(Exception):

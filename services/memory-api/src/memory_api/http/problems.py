@@ -133,7 +133,7 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
     except ServiceError as error:
         headers = {"WWW-Authenticate": 'Bearer realm="memory-api"'}
         # The title is the status phrase: RFC 9457 4.2.1 for "about:blank", and as constant
-        # for each of the service's own types (errors.PROBLEM_TYPE_BASE) as 3.1.3 asks.
+        # for each of the service's own types (memory_core.wire.PROBLEM_TYPE_BASE) as 3.1.3 asks.
         response = problem_response(
             error.status,
             error.detail,

@@ -55,8 +55,9 @@ from memory_core.hard_links import (
     named_elsewhere,
 )
 from memory_core.swap import open_waiting_for_lease
+from memory_core.wire import PROBLEM_TYPE_BASE
 
-from memory_api.errors import PROBLEM_TYPE_BASE, CannotRead, NotFound
+from memory_api.errors import CannotRead, NotFound
 
 logger = logging.getLogger(__name__)
 
