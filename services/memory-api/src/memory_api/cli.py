@@ -139,7 +139,13 @@ def _data_dir_exists(settings: Settings) -> bool:
     topic database under ``~/.local/share`` behind, a data dir no service looks at (Q-1).
     Only a path that is not there at all is no data dir: a file or a folder that cannot be
     looked at in its place is one, whose reading then fails with its reason."""
-    return os.path.lexists(settings.data_dir)
+    try:
+        os.lstat(settings.data_dir)
+    except FileNotFoundError:
+        return False
+    except OSError:  # not looked at (no permission on the way, ENOTDIR …): said by its reading
+        return True
+    return True
 
 
 def _agent_store(settings: Settings) -> AgentStore:
