@@ -79,7 +79,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import regex
 
@@ -93,6 +93,7 @@ from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
 from memory_core.joined_lines import break_name, filled_parts, has_soft_break, joined_breaks
 from memory_core.layout import INDEX_FILE
+from memory_core.lazy_topics import LazyTopics
 from memory_core.look_alike_links import LookAlikeLink, look_alike_links
 from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
@@ -103,6 +104,7 @@ from memory_core.wiki_links import (
     SUB_FOLDER_WALK_DEPTH,
     WikiFiles,
     link_key,
+    title_keys,
 )
 from memory_core.wire import Finding, Severity
 
@@ -506,21 +508,22 @@ def lint_links(
     names = _Names.of(topic_files)
     titles = [(topic.name, topic.file) for topic in topics]
     files = WikiFiles([*names.present, *in_sub_folders], titles)
-    findings: list[Finding] = []
-    for topic in sorted(topics, key=lambda topic: topic.file):
-        for target in topic.links:
-            if files.resolve(target) is not None:
-                continue
-            findings.append(
-                _finding(
-                    "dangling-wiki-link",
-                    topic.file,
-                    _line_of(topic, f"[[{target}"),
-                    f"[[{target}]] names no topic file of this scope"
-                    + _drawn_like(_as_file(target), names),
-                )
-            )
-    return findings
+    return [
+        _dangling_wiki_link(topic, target, names)
+        for topic in sorted(topics, key=lambda topic: topic.file)
+        for target in topic.links
+        if files.resolve(target) is None
+    ]
+
+
+def _dangling_wiki_link(topic: ParsedTopic, target: str, names: _Names) -> Finding:
+    """The ``dangling-wiki-link`` finding of ``topic``'s ``[[target]]`` (:func:`lint_links`)."""
+    return _finding(
+        "dangling-wiki-link",
+        topic.file,
+        _line_of(topic, f"[[{target}"),
+        f"[[{target}]] names no topic file of this scope" + _drawn_like(_as_file(target), names),
+    )
 
 
 def _as_file(target: str) -> str:
@@ -917,7 +920,7 @@ def lint_topic_in_scope(
     topic_files: Collection[str],
     index_text: str | None,
     *,
-    scope_topics: Callable[[], Sequence[ParsedTopic]],
+    scope_topics: Callable[[], Iterable[ParsedTopic]],
     own: Sequence[Finding] | None = None,
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
@@ -929,7 +932,7 @@ def lint_topic_in_scope(
     ``topic_files`` lists every topic file of the scope (this one included), ``index_text``,
     ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
     :func:`lint_topic` of ``topic`` when the caller keeps it. ``scope_topics`` gives every
-    parsed topic of the scope; it is called only when the others decide a finding about this
+    parsed topic of the scope, drawn only as far as the others decide a finding about this
     file (see :func:`lint_topics_in_scope`).
     """
     file = topic.file
@@ -954,7 +957,7 @@ def lint_topics_in_scope(
     topics: Sequence[ParsedTopic],
     topic_files: Collection[str],
     *,
-    scope_topics: Callable[[], Sequence[ParsedTopic]],
+    scope_topics: Callable[[], Iterable[ParsedTopic]],
     own: Callable[[ParsedTopic], Sequence[Finding]] = lint_topic,
     in_sub_folders: Collection[str] = (),
 ) -> list[Finding]:
@@ -964,51 +967,51 @@ def lint_topics_in_scope(
     files and one pass over the names: what the names and the index alone decide
     (``look-alike-names``, ``unindexed``…) is :func:`lint_scope`'s with no topics.
 
-    ``scope_topics`` gives every parsed topic of the scope; it is called (once) only when the
-    others decide a finding about one of ``topics``: a naming finding in a scope whose file
-    names all follow one convention (it may fold into ``naming-convention``), a
-    ``missing-description`` of a file without frontmatter (it may fold into
-    ``no-frontmatter``), or a ``[[link]]`` that names no file's stem (it may name a topic's
-    frontmatter ``name``). ``own`` and ``in_sub_folders`` as for :func:`lint_topics`.
+    ``scope_topics`` gives every parsed topic of the scope (``topics`` best first), drawn
+    lazily (:class:`~memory_core.lazy_topics.LazyTopics`) only when the others decide a finding
+    about one of ``topics``, and only up to the first that decides it: a naming finding in a
+    scope whose file names all follow one convention folds into ``naming-convention`` (in
+    kebab-case only when no topic's ``name`` is its file's stem: drawn up to the first that
+    is), a ``missing-description`` of a file without frontmatter into ``no-frontmatter``
+    (drawn up to the first with frontmatter), and a ``[[link]]`` that names no file's stem may
+    name a topic's frontmatter ``name`` (drawn up to the first so named). ``own`` and
+    ``in_sub_folders`` as for :func:`lint_topics`.
     """
     names = _Names.of(topic_files)
     by_stem = WikiFiles([*names.present, *in_sub_folders])
-    known_topics: list[Sequence[ParsedTopic]] = []
-    known_convention: list[bool] = []
-    known_links: list[dict[str, list[Finding]]] = []
+    scope = LazyTopics(scope_topics)
+    stems = [name.removesuffix(".md") for name in topic_files if not _in_wrong_case(name)]
 
-    def everyone() -> Sequence[ParsedTopic]:
-        if not known_topics:
-            known_topics.append(scope_topics())
-        return known_topics[0]
+    def in_convention(topic: ParsedTopic) -> bool:
+        return not _in_wrong_case(topic.file)
 
-    def one_convention() -> bool:
-        if not known_convention:
-            stems = [name.removesuffix(".md") for name in topic_files if not _in_wrong_case(name)]
-            known_convention.append(_file_convention(stems) is not None)
-        return known_convention[0]
+    @cache
+    def naming_folds() -> bool:  # naming_convention() gives a finding (T-5a)
+        found = _file_convention(stems) if len(stems) > 1 else None
+        if found is None or found[0] != "kebab-case":
+            return found is not None
+        return not scope.any(lambda topic: in_convention(topic) and topic.name == _stem(topic))
 
-    def dangling(file: str) -> list[Finding]:
-        if not known_links:
-            found: dict[str, list[Finding]] = {}
-            for finding in lint_links(everyone(), topic_files, in_sub_folders):
-                found.setdefault(finding.file, []).append(finding)
-            known_links.append(found)
-        return known_links[0].get(file, [])
+    @cache
+    def description_folds() -> bool:  # frontmatter_convention() gives a finding (T-5a)
+        return len(stems) > 1 and not scope.any(
+            lambda topic: in_convention(topic) and not _without_frontmatter(topic)
+        )
 
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
         mine = own(topic)
         codes = {finding.code for finding in mine}
-        may_fold = (codes & _NAMING_CODES and one_convention()) or (
-            codes & _DESCRIPTION_CODES and _without_frontmatter(topic)
+        folded = _WRONG_CASE_STANDS_FOR if _in_wrong_case(topic.file) else frozenset()
+        if codes & _NAMING_CODES and naming_folds():
+            folded |= _NAMING_CODES
+        if codes & _DESCRIPTION_CODES and _without_frontmatter(topic) and description_folds():
+            folded |= _DESCRIPTION_CODES
+        findings.extend(
+            _dangling_wiki_link(topic, target, names)
+            for target in topic.links
+            if by_stem.resolve(target) is None and not scope.titled(title_keys(target))
         )
-        folded = _conventions(everyone())[1] if may_fold else frozenset()
-        if _in_wrong_case(topic.file):
-            folded |= _WRONG_CASE_STANDS_FOR
-        if any(by_stem.resolve(link) is None for link in topic.links):
-            # named by no stem: a topic's frontmatter name may still be it
-            findings.extend(dangling(topic.file))
         findings.extend(f for f in mine if f.code not in folded)
     return findings
 
