@@ -105,6 +105,7 @@ from memory_core.wiki_links import (
     WikiFiles,
     link_key,
     title_keys,
+    wiki_path,
 )
 from memory_core.wire import Finding, Severity
 
@@ -978,8 +979,19 @@ def lint_topics_in_scope(
     ``in_sub_folders`` as for :func:`lint_topics`.
     """
     names = _Names.of(topic_files)
-    by_stem = WikiFiles([*names.present, *in_sub_folders])
+    deeper = frozenset(_nfc(path) for path in in_sub_folders)
     scope = LazyTopics(scope_topics)
+
+    @cache
+    def by_stem() -> WikiFiles:  # a dict of every name's words: built for a link that needs it
+        return WikiFiles([*names.present, *deeper])
+
+    def no_file(target: str) -> bool:  # no file of the scope is named by ``target``
+        path = wiki_path(_nfc(target))
+        return (
+            path not in names.present and path not in deeper and by_stem().resolve(target) is None
+        )
+
     stems = [name.removesuffix(".md") for name in topic_files if not _in_wrong_case(name)]
 
     def in_convention(topic: ParsedTopic) -> bool:
@@ -1010,7 +1022,7 @@ def lint_topics_in_scope(
         findings.extend(
             _dangling_wiki_link(topic, target, names)
             for target in topic.links
-            if by_stem.resolve(target) is None and not scope.titled(title_keys(target))
+            if no_file(target) and not scope.titled(title_keys(target))
         )
         findings.extend(f for f in mine if f.code not in folded)
     return findings
@@ -1032,6 +1044,11 @@ def _scope_findings(
     return findings
 
 
+SCOPE_NAMES_KEPT = 4
+"""Scopes whose name tables (:class:`_Names`, :func:`_skeleton_groups`) are kept: the few a
+user pages through at once. A 30,000-name scope's takes a few MiB."""
+
+
 def _look_alike_names(
     topic_files: Collection[str], only: Collection[str] | None = None
 ) -> list[Finding]:
@@ -1048,7 +1065,7 @@ def _look_alike_names(
     ``rnodern.md``, ``v1.md`` and ``vl.md``) are not named: their skeletons meet, but ordinary
     names share such letters, and a listing in a fixed-width font tells them apart."""
     findings = []
-    for names in _skeleton_groups(name for name in topic_files if not _in_wrong_case(name)):
+    for names in _skeleton_groups(tuple(name for name in topic_files if not _in_wrong_case(name))):
         for name in sorted(names) if len(names) > 1 else ():
             if only is not None and name not in only:
                 continue
@@ -1060,7 +1077,8 @@ def _look_alike_names(
     return findings
 
 
-def _skeleton_groups(names: Iterable[str]) -> list[list[str]]:
+@lru_cache(maxsize=SCOPE_NAMES_KEPT)
+def _skeleton_groups(names: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """``names`` in groups of names drawn alike, each name in one group, in their order: two
     names meet when their UTS #39 skeletons are equal case-folded (``Notes.md``, ``notes.md``
     and ``nоtes.md`` with a Cyrillic ``о``) or as written (``Ideas.md`` with a capital I and
@@ -1083,7 +1101,7 @@ def _skeleton_groups(names: Iterable[str]) -> list[list[str]]:
     groups: dict[int, list[str]] = {}
     for at, name in enumerate(listed):
         groups.setdefault(root(at), []).append(name)
-    return list(groups.values())
+    return tuple(tuple(group) for group in groups.values())
 
 
 @lru_cache(maxsize=NAMES_KEPT)
@@ -1169,14 +1187,22 @@ class _Names:
 
     @classmethod
     def of(cls, topic_files: Iterable[str]) -> _Names:
-        """The table of ``topic_files`` (any names; NFC here), reading them once."""
-        present = frozenset(_nfc(name) for name in topic_files)
-        by_fold: dict[str, str] = {}
-        by_look: dict[tuple[str, str], list[str]] = {}
-        for name in sorted(present):
-            by_fold.setdefault(name.casefold(), name)
-            by_look.setdefault(_look_keys(name)[0], []).append(name)
-        return cls(present, by_fold, by_look)
+        """The table of ``topic_files`` (any names; NFC here), reading them once; the same
+        names in the same order (a scope's, linted by several steps of one request, and by
+        the next page's) give the table already made (:data:`SCOPE_NAMES_KEPT` are kept)."""
+        return _names_table(tuple(topic_files))
+
+
+@lru_cache(maxsize=SCOPE_NAMES_KEPT)
+def _names_table(topic_files: tuple[str, ...]) -> _Names:
+    """:meth:`_Names.of` made: one pass over the names."""
+    present = frozenset(_nfc(name) for name in topic_files)
+    by_fold: dict[str, str] = {}
+    by_look: dict[tuple[str, str], list[str]] = {}
+    for name in sorted(present):
+        by_fold.setdefault(name.casefold(), name)
+        by_look.setdefault(_look_keys(name)[0], []).append(name)
+    return _Names(present, by_fold, by_look)
 
 
 def _drawn_like(target: str, names: _Names) -> str:
