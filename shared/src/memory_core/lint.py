@@ -832,6 +832,7 @@ def lint_scope(
     in_sub_folders: Collection[str] | None = None,
     not_looked_up: Collection[str] = (),
     index_problems: Sequence[str] = (),
+    names_judged: bool = True,
 ) -> list[Finding]:
     """Lint one scope (T-5, T-5a, T-5b, I-9): its index (None when missing), topics and names.
 
@@ -849,11 +850,16 @@ def lint_scope(
     problems of the index's decoding (:func:`~memory_core.decoding.decode_text`), named as
     ``invalid-encoding`` when bytes were read though not valid (T-2). Returns the scope-level
     findings first (index by line), then :func:`lint_topics`. Nothing is changed.
+    ``names_judged`` false leaves out what the names alone say of each topic file
+    (``unindexed``, ``look-alike-names``, ``index-wrong-case``: a listing's pages take them
+    file by file from :func:`lint_names_in_scope`).
     """
     findings = [
         *_unreadable(unreadable),
         *_refused(refused),
-        *_scope_findings(index_text, topic_files, [*refused, *unreadable], partial),
+        *_scope_findings(
+            index_text, topic_files, [*refused, *unreadable], partial, names_judged=names_judged
+        ),
     ]
     if index_text is not None:
         facts = facts if facts is not None else index_facts(index_text)
@@ -872,7 +878,7 @@ def lint_scope(
             )
         )
         findings.extend(_not_utf8(INDEX_FILE, index_problems))
-        if partial is None or partial.exact:
+        if names_judged and (partial is None or partial.exact):
             # past the scanned part of an over-large index any file may be linked: no claim
             findings.extend(_unindexed(topic_files, linked))
     findings.extend(lint_topics(topics, topic_files, in_sub_folders=in_sub_folders or ()))
@@ -910,9 +916,7 @@ def lint_names_in_scope(
     if index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
         linked = _links(facts, partial, topic_files, in_sub_folders)
-        findings.extend(
-            finding for finding in _unindexed(topic_files, linked) if finding.file in wanted
-        )
+        findings.extend(_unindexed(topic_files, linked, only=wanted))
     return findings
 
 
@@ -940,7 +944,7 @@ def lint_topic_in_scope(
     findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only={file})]
     if index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
-        findings.extend(_unindexed(topic_files, _links(facts, partial, topic_files), only=file))
+        findings.extend(_unindexed(topic_files, _links(facts, partial, topic_files), only=[file]))
     mine = list(own) if own is not None else lint_topic(topic)
     findings.extend(
         lint_topics_in_scope(
@@ -1033,10 +1037,14 @@ def _scope_findings(
     topic_files: Collection[str],
     refused: Sequence[tuple[str, str]],
     partial: IndexRead | None,
+    *,
+    names_judged: bool = True,
 ) -> list[Finding]:
     """``missing-index`` (unless the index was refused), ``index-wrong-case`` and
-    ``look-alike-names``."""
-    findings = [*_wrong_case_indexes(topic_files), *_look_alike_names(topic_files)]
+    ``look-alike-names`` (those two only when ``names_judged``)."""
+    findings = (
+        [*_wrong_case_indexes(topic_files), *_look_alike_names(topic_files)] if names_judged else []
+    )
     index_refused = any(name == INDEX_FILE for name, _ in refused)
     if index_text is None and topic_files and not index_refused:
         message = "topic files exist but MEMORY.md is missing; none of them is injected"
@@ -1226,17 +1234,20 @@ def _case_twin(target: str, names: _Names) -> str | None:
 
 
 def _unindexed(
-    topic_files: Collection[str], linked: dict[str, list[int]], only: str | None = None
+    topic_files: Collection[str],
+    linked: dict[str, list[int]],
+    only: Collection[str] | None = None,
 ) -> list[Finding]:
-    """``unindexed``: each topic file (``only`` that one) no index line links (one linked in
-    another case is linked: its ``dangling-link`` says how to fix the link; a link is in
+    """``unindexed``: each topic file (``only`` those of them) no index line links (one linked
+    in another case is linked: its ``dangling-link`` says how to fix the link; a link is in
     another case only when no topic file has its very name)."""
     message = "no MEMORY.md line links to this file, so it is never recalled"
     names = _Names.of(topic_files)
     in_other_case = {target.casefold() for target in linked if _case_twin(target, names)}
+    judged = topic_files if only is None else [n for n in only if _nfc(n) in names.present]
     return [
         _finding("unindexed", name, None, message)
-        for name in sorted(topic_files if only is None else [only])
+        for name in sorted(judged)
         if _nfc(name) not in linked
         and _nfc(name).casefold() not in in_other_case
         and not _in_wrong_case(name)

@@ -599,6 +599,7 @@ class ScopeAnswers:
                 in_sub_folders=inputs.in_sub_folders,
                 not_looked_up=inputs.not_looked_up,
                 index_problems=index.read.problems if index is not None else (),
+                names_judged=False,  # lint_names_in_scope's, file by file, below
             )
             findings.extend(finding for finding in found if finding.file not in listed)
         findings.extend(
