@@ -564,10 +564,9 @@ class ScopeAnswers:
         each file of the page (``read``), what the scope's lint says about it. ``names`` are
         every topic file of the scope, judged present.
 
-        The other files are read (through the cache) only as far as a finding about a file of
-        the page needs them (:func:`~memory_core.lint.lint_topics_in_scope`: the page's own
-        topics first, then the others one at a time, up to the first that decides), and all of
-        them on the last page, which a client following the pages has had read already."""
+        Other files are read (through the cache) only as far as a finding about a file of the
+        page needs them (:func:`~memory_core.lint.lint_topics_in_scope`), and all on the last
+        page, which a client following the pages has had read already."""
         index = self.files.read(root, scope)
         user_index = None if key == USER_SCOPE else self._user_index_text(root)
         unreadable = [(item.entry.file, item.why) for item in read.unreadable]
