@@ -89,8 +89,10 @@ async def _one_run(data_dir: Path, limit: int) -> list[tuple[float, float, int]]
     return figures
 
 
-async def first_page_bench(files: int, limit: int, runs: int) -> None:
-    """Print the cold first page's figures, with and without the memo on disk."""
+async def first_page_bench(files: int, limit: int, runs: int) -> dict[str, list[int]]:
+    """Print the cold first page's figures, with and without the memo on disk; return the files
+    parsed for the first page and the next, per case (``"no memo"``, ``"memo on disk"``)."""
+    parsed: dict[str, list[int]] = {}
     base = Path(tempfile.mkdtemp(prefix="listing-bench-"))
     try:
         data_dir = base / "data"
@@ -117,8 +119,10 @@ async def first_page_bench(files: int, limit: int, runs: int) -> None:
                 )
             where = "memo on disk" if memo else "no memo"
             print(f"{files} files, limit {limit}, {where}: {'; '.join(said)} (median of {runs})")
+            parsed[where] = [page[2] for page in results[-1]]
     finally:
         shutil.rmtree(base, ignore_errors=True)
+    return parsed
 
 
 def main() -> None:
