@@ -148,3 +148,54 @@ async def test_a11_a_request_in_flight_at_the_stop_still_gets_its_answer(
 
     assert await _exit_status(served) == 0
     assert "Traceback" not in served.log_text()
+
+
+SHORT_STOP_S = 2
+"""The cut-short test's service's shutdown timeout (``MEMORY_API_SHUTDOWN_TIMEOUT``)."""
+EXIT_SLACK_S = 5.0
+"""What a process may take past its shutdown timeout to be gone on a busy machine: the bound of
+the wait for its exit is the timeout plus this, far below the 30 s lock wait it once sat out."""
+
+
+async def test_a11_work_that_cannot_finish_is_cut_short_at_the_shutdown_timeout(
+    data_dir: Path,
+) -> None:
+    """A request whose file work waits in a worker thread for a lock held elsewhere (up to
+    30 s, the locks' timeout) held the stop past the shutdown timeout, past an orchestrator's
+    grace period. The stop is bounded: at the timeout the process exits with status 0, the log
+    names the work it cut short, and the file that work would have written is whole and as it
+    was (writes are atomic renames)."""
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    served = await asyncio.to_thread(
+        serve, data_dir, {**env, "MEMORY_API_SHUTDOWN_TIMEOUT": str(SHORT_STOP_S)}
+    )
+    config = f"/api/projects/{PROJECT}/agents/{AGENT}/config"
+    agent_file = data_dir / "agents" / AGENT / "agent.json"
+    lock = filelock.FileLock(data_dir / "locks" / f"{lock_name('agent', AGENT)}.lock")
+    try:
+        async with aiohttp.ClientSession(served.base_url) as http:
+            async with http.post(
+                f"/api/projects/{PROJECT}/agents", json={"id": AGENT, "name": "Coder"}
+            ) as created:
+                assert created.status == 201, await created.text()
+            before = agent_file.read_bytes()
+            with lock:  # held past the process's end: the PATCH's thread waits for it
+                patch = asyncio.ensure_future(http.patch(config, json={"name": "Renamed"}))
+
+                async def patch_in_flight() -> bool:
+                    return await _in_flight(http) >= 2  # the PATCH, and this scrape
+
+                await _until(patch_in_flight, "the PATCH to reach the service")
+                served.process.send_signal(signal.SIGTERM)
+                status = await asyncio.to_thread(served.process.wait, SHORT_STOP_S + EXIT_SLACK_S)
+            with pytest.raises(aiohttp.ClientError):
+                await patch  # its connection ended with the process: no answer, no 200
+    finally:
+        served.stop()
+
+    assert status == 0
+    log = served.log_text()
+    assert f"the shutdown timeout ({SHORT_STOP_S} s) has passed" in log, log
+    assert "cut short: memory-held" in log and "hold_sync (memory_api/store/locks.py" in log, log
+    assert "Traceback" not in log, log
+    assert agent_file.read_bytes() == before

@@ -2,18 +2,21 @@
 
 A reviewer saw a scope of 30,018 files take 31 pages of ~22 s each: every page read, parsed
 and linted the whole scope, then kept the rows of its slice. A page now reads and lints only
-its own topic files; the scope-wide findings (the index's, the folder's, the conventions) come
-on the first page, and following every page gives the scope's whole lint, each finding once.
+its own topic files; the scope-wide findings from the names and the index come on the first
+page, the conventions (every file's frontmatter) on the last, and following every page gives
+the scope's whole lint, each finding once.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 from memory_api.store.topic_cache import TopicCache
 from memory_core import layout
+from memory_core.topics import parse_topic
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_topic
 
@@ -57,11 +60,40 @@ async def test_a5_a_later_page_reads_and_lints_its_own_files_only(
     assert sorted(linted) == _names(200)[100:105]
 
 
+def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The topic files parsed (frontmatter, body: ``parse_topic``) while the test runs."""
+    parsed: list[str] = []
+
+    def parsing(raw: bytes, file: str) -> Any:
+        parsed.append(file)
+        return parse_topic(raw, file)
+
+    monkeypatch.setattr("memory_api.store.topic_cache.parse_topic", parsing)
+    return parsed
+
+
+async def test_a5_the_first_page_parses_its_own_files_only(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scope of 30,000 files took seconds for its first page after a restart: the page named
+    the scope's conventions, for which it parsed every file's frontmatter. On a cold cache the
+    first page parses the files it shows and no other (the conventions come on the last page,
+    and nothing about these files hangs on another's frontmatter)."""
+    for name in _names(200):
+        write_topic(agent.user, name)
+    parsed = _count_parses(monkeypatch)
+
+    page = await ok_json(await client.get(FILES, params={"limit": "5"}))
+
+    assert [row["file"] for row in page["files"]] == _names(200)[:5]
+    assert (page["total"], page["nextCursor"]) == (200, "note-0004.md")
+    assert sorted(parsed) == _names(200)[:5]
+
+
 async def test_a5_the_first_page_lints_its_own_files_only(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The first page names the scope's conventions, for which every file's frontmatter is
-    parsed; it lints (secrets, hidden text, links…) only the files on it."""
+    """It lints (secrets, hidden text, links…) only the files on it."""
     for name in _names(200):
         write_topic(agent.user, name)
     _, linted = _count_work(monkeypatch)
@@ -99,3 +131,47 @@ async def test_a5_every_page_together_carries_the_scopes_whole_lint_once(
 
     assert Counter(map(key, found)) == Counter(map(key, whole["findings"]))
     assert {"dangling-link", "unindexed", "dangling-wiki-link"} <= {f["code"] for f in found}
+
+
+def _convention_scope(kind: str, scope: Path) -> str:
+    """Five files following another convention (T-5a); the code of its one finding."""
+    for number, words in enumerate(["deploy steps", "release notes", "api keys", "ci", "db"]):
+        stem = words.replace(" ", "_" if kind == "snake_case" else "-")
+        if kind == "no frontmatter":
+            text = f"# {words}\n\nplain notes {number}\n"
+        else:  # title-style names: a name that is not the file's stem
+            text = f"---\nname: {words.title()}\ndescription: about {words}\n---\nbody\n"
+        (scope / f"{stem}.md").write_text(text, encoding="utf-8")
+    return "no-frontmatter" if kind == "no frontmatter" else "naming-convention"
+
+
+async def _every_page(client: Client, limit: int) -> list[dict[str, Any]]:
+    pages = [await ok_json(await client.get(FILES, params={"limit": str(limit)}))]
+    while pages[-1]["nextCursor"] is not None:
+        cursor = pages[-1]["nextCursor"]
+        pages.append(
+            await ok_json(await client.get(FILES, params={"limit": str(limit), "cursor": cursor}))
+        )
+    return pages
+
+
+@pytest.mark.parametrize("kind", ["snake_case", "kebab-case titled", "no frontmatter"])
+async def test_a5_t5a_a_convention_comes_once_on_the_last_page_and_folds_on_every_page(
+    client: Client, agent: AgentHome, kind: str
+) -> None:
+    """A scope following another convention gets its one finding (about every file's
+    frontmatter) on the last page, and no page names the per-file findings it stands for: the
+    pages together give the index view's whole lint."""
+    code = _convention_scope(kind, agent.user)
+    whole = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+
+    pages = await _every_page(client, limit=2)
+
+    def key(finding: dict[str, Any]) -> tuple[str, str, str]:
+        return finding["code"], finding["file"], finding["message"]
+
+    found = [finding for page in pages for finding in page["findings"]]
+    assert len(pages) == 3
+    assert Counter(map(key, found)) == Counter(map(key, whole["findings"]))
+    assert [f["code"] for f in pages[-1]["findings"] if f["file"] == ""] == [code]
+    assert {f["code"] for f in found} == {code, "missing-index"}

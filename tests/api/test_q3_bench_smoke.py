@@ -97,3 +97,14 @@ def test_q3_bench_history_reads_runs_at_a_tiny_size() -> None:
         "deleted_warm_p50_ms",
     ):
         assert figures[name] > 0, name
+
+
+async def test_q3_bench_listing_first_page_runs_at_a_tiny_size() -> None:
+    """``bench/listing_first_page.py`` (docs/performance.md) at 30 files, pages of 10: a fresh
+    process's first page parses its own 10 files, and so does the next page (files changed less
+    than 2 s ago, as here, are never kept in the memo: parsed again with it on disk too)."""
+    from bench.listing_first_page import first_page_bench
+
+    parsed = await first_page_bench(files=30, limit=10, runs=1)
+
+    assert parsed == {"no memo": [10, 10], "memo on disk": [10, 10]}

@@ -4,7 +4,7 @@ about that file, and asks for the scope's other topics only when one of them dec
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -135,3 +135,36 @@ def test_t5b_no_unindexed_claim_past_an_index_read_cap_that_was_not_scanned() ->
     )
 
     assert findings == []
+
+
+def _drawing(
+    topics: Sequence[ParsedTopic],
+) -> tuple[Callable[[], Iterator[ParsedTopic]], list[str]]:
+    """``scope_topics`` as a listing gives it, one parsed file at a time; the files drawn."""
+    drawn: list[str] = []
+
+    def scope_topics() -> Iterator[ParsedTopic]:
+        for topic in topics:
+            drawn.append(topic.file)
+            yield topic
+
+    return scope_topics, drawn
+
+
+def test_t5_the_others_are_read_only_up_to_the_first_that_decides() -> None:
+    """A scope of 30,000 files parsed them all for the first page of its listing. A link to a
+    frontmatter name reads the files up to the one so named; a file without frontmatter, up to
+    the first that has some (no ``no-frontmatter`` convention then); the rest are never read."""
+    linking = _topic("a-linking.md", "same", "See [[Deploy notes]].", True)
+    bare = parse_topic(b"just text, no frontmatter\n", "b-bare.md")
+    others = [_topic(f"note-{n}.md", "same", "x", True) for n in range(100)]
+    target = _topic("note-002.md", "Deploy notes", "x", True)
+    topics = [linking, bare, *others[:2], target, *others[3:]]
+    files = [topic.file for topic in topics]
+    whole = lint_scope(None, topics, files)
+
+    for topic, read_up_to in ((linking, target.file), (bare, linking.file)):
+        scope_topics, drawn = _drawing(topics)
+        findings = lint_topic_in_scope(topic, files, None, scope_topics=scope_topics)
+        assert findings == [f for f in whole if f.file == topic.file]
+        assert drawn == files[: files.index(read_up_to) + 1]

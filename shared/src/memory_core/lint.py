@@ -79,7 +79,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import regex
 
@@ -93,6 +93,7 @@ from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
 from memory_core.joined_lines import break_name, filled_parts, has_soft_break, joined_breaks
 from memory_core.layout import INDEX_FILE
+from memory_core.lazy_topics import LazyTopics
 from memory_core.look_alike_links import LookAlikeLink, look_alike_links
 from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
@@ -103,6 +104,8 @@ from memory_core.wiki_links import (
     SUB_FOLDER_WALK_DEPTH,
     WikiFiles,
     link_key,
+    title_keys,
+    wiki_path,
 )
 from memory_core.wire import Finding, Severity
 
@@ -506,21 +509,22 @@ def lint_links(
     names = _Names.of(topic_files)
     titles = [(topic.name, topic.file) for topic in topics]
     files = WikiFiles([*names.present, *in_sub_folders], titles)
-    findings: list[Finding] = []
-    for topic in sorted(topics, key=lambda topic: topic.file):
-        for target in topic.links:
-            if files.resolve(target) is not None:
-                continue
-            findings.append(
-                _finding(
-                    "dangling-wiki-link",
-                    topic.file,
-                    _line_of(topic, f"[[{target}"),
-                    f"[[{target}]] names no topic file of this scope"
-                    + _drawn_like(_as_file(target), names),
-                )
-            )
-    return findings
+    return [
+        _dangling_wiki_link(topic, target, names)
+        for topic in sorted(topics, key=lambda topic: topic.file)
+        for target in topic.links
+        if files.resolve(target) is None
+    ]
+
+
+def _dangling_wiki_link(topic: ParsedTopic, target: str, names: _Names) -> Finding:
+    """The ``dangling-wiki-link`` finding of ``topic``'s ``[[target]]`` (:func:`lint_links`)."""
+    return _finding(
+        "dangling-wiki-link",
+        topic.file,
+        _line_of(topic, f"[[{target}"),
+        f"[[{target}]] names no topic file of this scope" + _drawn_like(_as_file(target), names),
+    )
 
 
 def _as_file(target: str) -> str:
@@ -828,6 +832,7 @@ def lint_scope(
     in_sub_folders: Collection[str] | None = None,
     not_looked_up: Collection[str] = (),
     index_problems: Sequence[str] = (),
+    names_judged: bool = True,
 ) -> list[Finding]:
     """Lint one scope (T-5, T-5a, T-5b, I-9): its index (None when missing), topics and names.
 
@@ -845,11 +850,16 @@ def lint_scope(
     problems of the index's decoding (:func:`~memory_core.decoding.decode_text`), named as
     ``invalid-encoding`` when bytes were read though not valid (T-2). Returns the scope-level
     findings first (index by line), then :func:`lint_topics`. Nothing is changed.
+    ``names_judged`` false leaves out what the names alone say of each topic file
+    (``unindexed``, ``look-alike-names``, ``index-wrong-case``: a listing's pages take them
+    file by file from :func:`lint_names_in_scope`).
     """
     findings = [
         *_unreadable(unreadable),
         *_refused(refused),
-        *_scope_findings(index_text, topic_files, [*refused, *unreadable], partial),
+        *_scope_findings(
+            index_text, topic_files, [*refused, *unreadable], partial, names_judged=names_judged
+        ),
     ]
     if index_text is not None:
         facts = facts if facts is not None else index_facts(index_text)
@@ -868,7 +878,7 @@ def lint_scope(
             )
         )
         findings.extend(_not_utf8(INDEX_FILE, index_problems))
-        if partial is None or partial.exact:
+        if names_judged and (partial is None or partial.exact):
             # past the scanned part of an over-large index any file may be linked: no claim
             findings.extend(_unindexed(topic_files, linked))
     findings.extend(lint_topics(topics, topic_files, in_sub_folders=in_sub_folders or ()))
@@ -906,9 +916,7 @@ def lint_names_in_scope(
     if index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
         linked = _links(facts, partial, topic_files, in_sub_folders)
-        findings.extend(
-            finding for finding in _unindexed(topic_files, linked) if finding.file in wanted
-        )
+        findings.extend(_unindexed(topic_files, linked, only=wanted))
     return findings
 
 
@@ -917,7 +925,7 @@ def lint_topic_in_scope(
     topic_files: Collection[str],
     index_text: str | None,
     *,
-    scope_topics: Callable[[], Sequence[ParsedTopic]],
+    scope_topics: Callable[[], Iterable[ParsedTopic]],
     own: Sequence[Finding] | None = None,
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
@@ -929,14 +937,14 @@ def lint_topic_in_scope(
     ``topic_files`` lists every topic file of the scope (this one included), ``index_text``,
     ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
     :func:`lint_topic` of ``topic`` when the caller keeps it. ``scope_topics`` gives every
-    parsed topic of the scope; it is called only when the others decide a finding about this
+    parsed topic of the scope, drawn only as far as the others decide a finding about this
     file (see :func:`lint_topics_in_scope`).
     """
     file = topic.file
     findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only={file})]
     if index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
-        findings.extend(_unindexed(topic_files, _links(facts, partial, topic_files), only=file))
+        findings.extend(_unindexed(topic_files, _links(facts, partial, topic_files), only=[file]))
     mine = list(own) if own is not None else lint_topic(topic)
     findings.extend(
         lint_topics_in_scope(
@@ -954,7 +962,7 @@ def lint_topics_in_scope(
     topics: Sequence[ParsedTopic],
     topic_files: Collection[str],
     *,
-    scope_topics: Callable[[], Sequence[ParsedTopic]],
+    scope_topics: Callable[[], Iterable[ParsedTopic]],
     own: Callable[[ParsedTopic], Sequence[Finding]] = lint_topic,
     in_sub_folders: Collection[str] = (),
 ) -> list[Finding]:
@@ -964,51 +972,62 @@ def lint_topics_in_scope(
     files and one pass over the names: what the names and the index alone decide
     (``look-alike-names``, ``unindexed``…) is :func:`lint_scope`'s with no topics.
 
-    ``scope_topics`` gives every parsed topic of the scope; it is called (once) only when the
-    others decide a finding about one of ``topics``: a naming finding in a scope whose file
-    names all follow one convention (it may fold into ``naming-convention``), a
-    ``missing-description`` of a file without frontmatter (it may fold into
-    ``no-frontmatter``), or a ``[[link]]`` that names no file's stem (it may name a topic's
-    frontmatter ``name``). ``own`` and ``in_sub_folders`` as for :func:`lint_topics`.
+    ``scope_topics`` gives every parsed topic of the scope (``topics`` best first), drawn
+    lazily (:class:`~memory_core.lazy_topics.LazyTopics`) only when the others decide a finding
+    about one of ``topics``, and only up to the first that decides it: a naming finding in a
+    scope whose file names all follow one convention folds into ``naming-convention`` (in
+    kebab-case only when no topic's ``name`` is its file's stem: drawn up to the first that
+    is), a ``missing-description`` of a file without frontmatter into ``no-frontmatter``
+    (drawn up to the first with frontmatter), and a ``[[link]]`` that names no file's stem may
+    name a topic's frontmatter ``name`` (drawn up to the first so named). ``own`` and
+    ``in_sub_folders`` as for :func:`lint_topics`.
     """
     names = _Names.of(topic_files)
-    by_stem = WikiFiles([*names.present, *in_sub_folders])
-    known_topics: list[Sequence[ParsedTopic]] = []
-    known_convention: list[bool] = []
-    known_links: list[dict[str, list[Finding]]] = []
+    deeper = frozenset(_nfc(path) for path in in_sub_folders)
+    scope = LazyTopics(scope_topics)
 
-    def everyone() -> Sequence[ParsedTopic]:
-        if not known_topics:
-            known_topics.append(scope_topics())
-        return known_topics[0]
+    @cache
+    def by_stem() -> WikiFiles:  # a dict of every name's words: built for a link that needs it
+        return WikiFiles([*names.present, *deeper])
 
-    def one_convention() -> bool:
-        if not known_convention:
-            stems = [name.removesuffix(".md") for name in topic_files if not _in_wrong_case(name)]
-            known_convention.append(_file_convention(stems) is not None)
-        return known_convention[0]
+    def no_file(target: str) -> bool:  # no file of the scope is named by ``target``
+        path = wiki_path(_nfc(target))
+        return (
+            path not in names.present and path not in deeper and by_stem().resolve(target) is None
+        )
 
-    def dangling(file: str) -> list[Finding]:
-        if not known_links:
-            found: dict[str, list[Finding]] = {}
-            for finding in lint_links(everyone(), topic_files, in_sub_folders):
-                found.setdefault(finding.file, []).append(finding)
-            known_links.append(found)
-        return known_links[0].get(file, [])
+    stems = [name.removesuffix(".md") for name in topic_files if not _in_wrong_case(name)]
+
+    def in_convention(topic: ParsedTopic) -> bool:
+        return not _in_wrong_case(topic.file)
+
+    @cache
+    def naming_folds() -> bool:  # naming_convention() gives a finding (T-5a)
+        found = _file_convention(stems) if len(stems) > 1 else None
+        if found is None or found[0] != "kebab-case":
+            return found is not None
+        return not scope.any(lambda topic: in_convention(topic) and topic.name == _stem(topic))
+
+    @cache
+    def description_folds() -> bool:  # frontmatter_convention() gives a finding (T-5a)
+        return len(stems) > 1 and not scope.any(
+            lambda topic: in_convention(topic) and not _without_frontmatter(topic)
+        )
 
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
         mine = own(topic)
         codes = {finding.code for finding in mine}
-        may_fold = (codes & _NAMING_CODES and one_convention()) or (
-            codes & _DESCRIPTION_CODES and _without_frontmatter(topic)
+        folded = _WRONG_CASE_STANDS_FOR if _in_wrong_case(topic.file) else frozenset()
+        if codes & _NAMING_CODES and naming_folds():
+            folded |= _NAMING_CODES
+        if codes & _DESCRIPTION_CODES and _without_frontmatter(topic) and description_folds():
+            folded |= _DESCRIPTION_CODES
+        findings.extend(
+            _dangling_wiki_link(topic, target, names)
+            for target in topic.links
+            if no_file(target) and not scope.titled(title_keys(target))
         )
-        folded = _conventions(everyone())[1] if may_fold else frozenset()
-        if _in_wrong_case(topic.file):
-            folded |= _WRONG_CASE_STANDS_FOR
-        if any(by_stem.resolve(link) is None for link in topic.links):
-            # named by no stem: a topic's frontmatter name may still be it
-            findings.extend(dangling(topic.file))
         findings.extend(f for f in mine if f.code not in folded)
     return findings
 
@@ -1018,15 +1037,24 @@ def _scope_findings(
     topic_files: Collection[str],
     refused: Sequence[tuple[str, str]],
     partial: IndexRead | None,
+    *,
+    names_judged: bool = True,
 ) -> list[Finding]:
     """``missing-index`` (unless the index was refused), ``index-wrong-case`` and
-    ``look-alike-names``."""
-    findings = [*_wrong_case_indexes(topic_files), *_look_alike_names(topic_files)]
+    ``look-alike-names`` (those two only when ``names_judged``)."""
+    findings = (
+        [*_wrong_case_indexes(topic_files), *_look_alike_names(topic_files)] if names_judged else []
+    )
     index_refused = any(name == INDEX_FILE for name, _ in refused)
     if index_text is None and topic_files and not index_refused:
         message = "topic files exist but MEMORY.md is missing; none of them is injected"
         findings.insert(0, _finding("missing-index", INDEX_FILE, None, message))
     return findings
+
+
+SCOPE_NAMES_KEPT = 4
+"""Scopes whose name tables (:class:`_Names`, :func:`_skeleton_groups`) are kept: the few a
+user pages through at once. A 30,000-name scope's takes a few MiB."""
 
 
 def _look_alike_names(
@@ -1045,7 +1073,7 @@ def _look_alike_names(
     ``rnodern.md``, ``v1.md`` and ``vl.md``) are not named: their skeletons meet, but ordinary
     names share such letters, and a listing in a fixed-width font tells them apart."""
     findings = []
-    for names in _skeleton_groups(name for name in topic_files if not _in_wrong_case(name)):
+    for names in _skeleton_groups(tuple(name for name in topic_files if not _in_wrong_case(name))):
         for name in sorted(names) if len(names) > 1 else ():
             if only is not None and name not in only:
                 continue
@@ -1057,7 +1085,8 @@ def _look_alike_names(
     return findings
 
 
-def _skeleton_groups(names: Iterable[str]) -> list[list[str]]:
+@lru_cache(maxsize=SCOPE_NAMES_KEPT)
+def _skeleton_groups(names: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """``names`` in groups of names drawn alike, each name in one group, in their order: two
     names meet when their UTS #39 skeletons are equal case-folded (``Notes.md``, ``notes.md``
     and ``nоtes.md`` with a Cyrillic ``о``) or as written (``Ideas.md`` with a capital I and
@@ -1080,7 +1109,7 @@ def _skeleton_groups(names: Iterable[str]) -> list[list[str]]:
     groups: dict[int, list[str]] = {}
     for at, name in enumerate(listed):
         groups.setdefault(root(at), []).append(name)
-    return list(groups.values())
+    return tuple(tuple(group) for group in groups.values())
 
 
 @lru_cache(maxsize=NAMES_KEPT)
@@ -1166,14 +1195,22 @@ class _Names:
 
     @classmethod
     def of(cls, topic_files: Iterable[str]) -> _Names:
-        """The table of ``topic_files`` (any names; NFC here), reading them once."""
-        present = frozenset(_nfc(name) for name in topic_files)
-        by_fold: dict[str, str] = {}
-        by_look: dict[tuple[str, str], list[str]] = {}
-        for name in sorted(present):
-            by_fold.setdefault(name.casefold(), name)
-            by_look.setdefault(_look_keys(name)[0], []).append(name)
-        return cls(present, by_fold, by_look)
+        """The table of ``topic_files`` (any names; NFC here), reading them once; the same
+        names in the same order (a scope's, linted by several steps of one request, and by
+        the next page's) give the table already made (:data:`SCOPE_NAMES_KEPT` are kept)."""
+        return _names_table(tuple(topic_files))
+
+
+@lru_cache(maxsize=SCOPE_NAMES_KEPT)
+def _names_table(topic_files: tuple[str, ...]) -> _Names:
+    """:meth:`_Names.of` made: one pass over the names."""
+    present = frozenset(_nfc(name) for name in topic_files)
+    by_fold: dict[str, str] = {}
+    by_look: dict[tuple[str, str], list[str]] = {}
+    for name in sorted(present):
+        by_fold.setdefault(name.casefold(), name)
+        by_look.setdefault(_look_keys(name)[0], []).append(name)
+    return _Names(present, by_fold, by_look)
 
 
 def _drawn_like(target: str, names: _Names) -> str:
@@ -1197,17 +1234,20 @@ def _case_twin(target: str, names: _Names) -> str | None:
 
 
 def _unindexed(
-    topic_files: Collection[str], linked: dict[str, list[int]], only: str | None = None
+    topic_files: Collection[str],
+    linked: dict[str, list[int]],
+    only: Collection[str] | None = None,
 ) -> list[Finding]:
-    """``unindexed``: each topic file (``only`` that one) no index line links (one linked in
-    another case is linked: its ``dangling-link`` says how to fix the link; a link is in
+    """``unindexed``: each topic file (``only`` those of them) no index line links (one linked
+    in another case is linked: its ``dangling-link`` says how to fix the link; a link is in
     another case only when no topic file has its very name)."""
     message = "no MEMORY.md line links to this file, so it is never recalled"
     names = _Names.of(topic_files)
     in_other_case = {target.casefold() for target in linked if _case_twin(target, names)}
+    judged = topic_files if only is None else [n for n in only if _nfc(n) in names.present]
     return [
         _finding("unindexed", name, None, message)
-        for name in sorted(topic_files if only is None else [only])
+        for name in sorted(judged)
         if _nfc(name) not in linked
         and _nfc(name).casefold() not in in_other_case
         and not _in_wrong_case(name)

@@ -41,6 +41,7 @@ __all__ = [
     "WikiFiles",
     "link_key",
     "link_keys",
+    "title_keys",
     "wiki_file",
     "wiki_path",
 ]
@@ -83,6 +84,21 @@ def link_key(name: str) -> str:
 def link_keys(name: str) -> frozenset[str]:
     """:func:`link_key` of ``name``, and without a Claude Code type (``feedback_x`` → ``x``)."""
     key = link_key(name)
+    return frozenset({key, _TYPE_PREFIX_RE.sub("", key, count=1)})
+
+
+def title_keys(name: str) -> frozenset[str]:
+    """The link keys a topic's frontmatter ``name`` must share (:func:`link_keys` of it) for the
+    wiki link ``name`` to name that topic, when no file's name does (the last step of
+    :meth:`WikiFiles.resolve`); empty for a link no title can answer (a path, an address).
+
+    >>> sorted(title_keys("feedback-Prefers pnpm")), title_keys("notes/deploy")
+    (['feedback-prefers-pnpm', 'prefers-pnpm'], frozenset())
+    """
+    path = wiki_path(_nfc(name))
+    if "/" in path or "\\" in path or ":" in path:
+        return frozenset()
+    key = link_key(path)
     return frozenset({key, _TYPE_PREFIX_RE.sub("", key, count=1)})
 
 

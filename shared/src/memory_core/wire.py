@@ -335,8 +335,9 @@ class TopicList(Answer, frozen=True):
     ``next_cursor`` asks for the next page (the ``cursor`` query parameter), None on the last,
     so a client following it is given every file; ``total`` counts every file of the scope.
     ``findings`` is the scope's lint (T-5), as the index view reports it, paged with the files:
-    the findings about the files on this page, and on the first page those about anything else
-    (the index, the scope, entries never read). The web page opens a row's findings from its
+    the findings about the files on this page; on the first page those about anything else
+    (the index, the scope, entries never read) but the conventions (T-5a), which judge every
+    file's frontmatter and come on the last page. The web page opens a row's findings from its
     badge (W-6).
     """
 

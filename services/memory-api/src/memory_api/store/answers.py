@@ -21,7 +21,7 @@ import functools
 import logging
 import os
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -515,10 +515,12 @@ class ScopeAnswers:
         A page costs its own rows: the scope's names are listed (an ``lstat`` each), only the
         page's topic files are read and linted (:func:`~memory_core.lint.lint_topic_in_scope`,
         each beside the scope's names and index). The first page also carries the scope-wide
-        findings: the index's, the folder's and the names' (from the names and the index), and
-        the convention findings, for which every topic is parsed (through the cache) but none
-        linted; another page reads the other files only when one decides a finding about a
-        file of the page (a naming convention, a ``[[link]]`` to a frontmatter name)."""
+        findings from the names and the index (the index's, the folder's, the names'); the last
+        the convention findings (T-5a), for which every topic is parsed (through the cache,
+        filled by the pages before) but none linted. A page reads other files only when one
+        decides a finding about a file of the page (a naming or frontmatter convention it may
+        fold into, a ``[[link]]`` to a frontmatter name), and only up to the first that
+        decides it (:meth:`_page_findings`)."""
         listing = self._scan(root, scope)
         if listing.error is not None:
             raise CannotRead(f"scope {key!r} cannot be listed: the service {listing.error}")
@@ -534,7 +536,9 @@ class ScopeAnswers:
         files = [
             self._listed(item) if isinstance(item, _Loaded) else item.row() for _, item in rows
         ]
-        findings = self._page_findings(root, scope, key, listing, names, read, first=start == 0)
+        findings = self._page_findings(
+            root, scope, key, listing, names, read, first=start == 0, last=next_cursor is None
+        )
         self.cache.keep(
             os.fspath(scope), [(item.entry.path, item.entry.file) for item in read.loaded], names
         )
@@ -552,25 +556,31 @@ class ScopeAnswers:
         read: _Read,
         *,
         first: bool,
+        last: bool,
     ) -> list[Finding]:
         """The findings a page of the listing carries (T-5, A-5): on the ``first`` page those
-        about the scope (the index, the folder, refused entries, the conventions); then, for
+        about the scope from its names and index (the index, the folder, refused entries); on
+        the ``last`` the conventions (T-5a), which judge every file's frontmatter; then, for
         each file of the page (``read``), what the scope's lint says about it. ``names`` are
-        every topic file of the scope, judged present."""
+        every topic file of the scope, judged present.
+
+        Other files are read (through the cache) only as far as a finding about a file of the
+        page needs them (:func:`~memory_core.lint.lint_topics_in_scope`), and all on the last
+        page, which a client following the pages has had read already."""
         index = self.files.read(root, scope)
         user_index = None if key == USER_SCOPE else self._user_index_text(root)
         unreadable = [(item.entry.file, item.why) for item in read.unreadable]
         walk = _walker(scope)
         inputs = _lint_inputs(key, scope, listing, index, names, unreadable, [], user_index, walk)
-        everyone: list[ParsedTopic] | None = None
-
-        def scope_topics() -> list[ParsedTopic]:
-            nonlocal everyone
-            if everyone is None:
-                everyone = [item.topic for item in self._load(listing.topics).loaded]
-            return everyone
-
         listed, on_page = set(names), {item.entry.file for item in read.loaded}
+
+        def scope_topics() -> Iterator[ParsedTopic]:
+            """Every topic of the scope, the page's first, the others read one at a time."""
+            yield from (item.topic for item in read.loaded)
+            for entry in listing.topics:
+                if entry.file not in on_page:
+                    yield from (item.topic for item in self._load([entry]).loaded)
+
         on_page.update(name for name, _ in unreadable)
         partial = index.read.partial if index is not None else None
         facts = index.facts() if index is not None and inputs.text is not None else None
@@ -588,6 +598,7 @@ class ScopeAnswers:
                 in_sub_folders=inputs.in_sub_folders,
                 not_looked_up=inputs.not_looked_up,
                 index_problems=index.read.problems if index is not None else (),
+                names_judged=False,  # lint_names_in_scope's, file by file, below
             )
             findings.extend(finding for finding in found if finding.file not in listed)
         findings.extend(
@@ -601,8 +612,8 @@ class ScopeAnswers:
                 in_sub_folders=inputs.in_sub_folders,
             )
         )
-        if first and len(names) > 1:
-            findings.extend(convention_findings(scope_topics()))
+        if last and len(names) > 1:
+            findings.extend(convention_findings(list(scope_topics())))
         paths_of = {item.topic.file: item.entry.path for item in read.loaded}
         topics = [item.topic for item in read.loaded]
         findings.extend(

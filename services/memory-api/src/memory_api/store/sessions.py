@@ -60,6 +60,7 @@ from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
 from memory_api.store.containment import held_folder, memory_root_below
 from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.proc_paths import on_proc
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import NOT_A_FOLDER, scope_dir_refusal, scope_real_dir
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -100,8 +101,10 @@ def check_real_workspace(workspace: str) -> str:
     Raises :class:`BadRequest` when the path exists but is no directory (a file, a device: no
     Session works in one), when the kernel refuses to follow its symlinks (``ELOOP``, said so:
     a loop, or a chain of more than 40, which ``os.path.realpath`` would resolve), when a symlink on
-    its way cannot be read (its real path, hence its key, is unknown: ``/proc/<pid>/root`` of
-    a process the service may not trace) or when its real path holds a control character
+    its way cannot be read (its real path, hence its key, is unknown), when its resolution
+    reaches the proc file system (``/proc/self/cwd``, ``/proc/<pid>/root/…``, a symlink into
+    ``/proc``: :func:`~memory_api.store.proc_paths.on_proc`, the service's own process, not the
+    harness's folder) or when its real path holds a control character
     (reached through a symlink; the marker could not hold it on one line, K-5). A path that is
     not there for the service is accepted (``ENOENT``, ``ENOTDIR``, ``ENAMETOOLONG``, ``EACCES``
     on a parent): the harness may see a filesystem the service does not, or run as another
@@ -112,6 +115,14 @@ def check_real_workspace(workspace: str) -> str:
 
 def _real_workspace(workspace: str) -> tuple[str, bool]:
     """:func:`check_real_workspace` and whether the Workspace is there for the service (K-6a)."""
+    proc = on_proc(workspace)
+    if proc is not None:
+        raise BadRequest(
+            f"the workspace path reaches the proc file system ({proc}): a path through "
+            "/proc (/proc/self/cwd, /proc/<pid>/root, /proc/self/fd/N) names the service's own "
+            "process and files, not the folder the harness works in; send the Workspace's own "
+            "path"
+        )
     try:
         real = real_path(workspace)
     except UnresolvablePath as error:

@@ -1,0 +1,84 @@
+"""A-9, K-3: a Workspace path through the proc file system names the service, not a Workspace.
+
+``/proc/self/cwd`` resolves to the service's own working directory, ``/proc/self/fd/N`` to a
+file the service holds open, ``/proc/<pid>/root/…`` to a path as that process sees it: a key
+derived from it would make a Workspace scope (and a marker) for a folder the harness never
+worked in. The service refuses any path whose resolution, as the kernel walks it, reaches
+procfs (a symlink into ``/proc`` included) with a 400 saying so, and makes nothing. The app
+runs in this test's own process, so ``/proc/self`` here is the service's.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, names, ok_json
+
+
+@pytest.fixture
+def open_folder(agent: AgentHome) -> Iterator[int]:
+    """A descriptor of a real folder the service's process holds open."""
+    folder = agent.tmp / "held"
+    folder.mkdir()
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    yield descriptor
+    os.close(descriptor)
+
+
+def _spellings(agent: AgentHome, descriptor: int) -> dict[str, str]:
+    inner = agent.tmp / "src" / "app"
+    inner.mkdir(parents=True)
+    into_proc = agent.tmp / "looks-plain"
+    into_proc.symlink_to("/proc/self/cwd", target_is_directory=True)
+    return {
+        "cwd": "/proc/self/cwd",
+        "thread cwd": "/proc/thread-self/cwd",
+        "pid root": f"/proc/{os.getpid()}/root{inner}",
+        "fd": f"/proc/self/fd/{descriptor}",
+        "fd and up": f"/proc/self/fd/{descriptor}/../src/app",
+        "proc itself": "/proc",
+        "symlink into proc": str(into_proc),
+        "dot-dot into proc": f"{inner}/../../../../../../../../../../../../proc/self/cwd",
+    }
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "cwd",
+        "thread cwd",
+        "pid root",
+        "fd",
+        "fd and up",
+        "proc itself",
+        "symlink into proc",
+        "dot-dot into proc",
+    ],
+)
+async def test_a9_a_workspace_path_reaching_proc_is_400_and_makes_no_scope(
+    client: Client, agent: AgentHome, open_folder: int, spelling: str
+) -> None:
+    workspace = _spellings(agent, open_folder)[spelling]
+
+    response = await client.post(f"{memory_url()}/session-start", json={"workspace": workspace})
+
+    problem = await expect_problem(response, 400, "reaches the proc file system")
+    assert "names the service's own process" in problem["detail"]
+    assert names(agent.root) == ["user"]
+
+
+async def test_a9_the_folder_itself_is_still_a_workspace(
+    client: Client, agent: AgentHome, open_folder: int
+) -> None:
+    """What the refused spellings lead to is an ordinary Workspace when named by its own path."""
+    workspace = agent.tmp / "held"
+
+    answer = await ok_json(
+        await client.post(f"{memory_url()}/session-start", json={"workspace": str(workspace)})
+    )
+
+    assert answer["workspaceKind"] == "persistent"
+    assert len(names(agent.root)) == 2
