@@ -532,3 +532,45 @@ def test_r2_a_twin_takes_the_line_its_machine_wrote_in_another_case() -> None:
         "- [C](C-laptop.md) theirs",
     ]
     assert [outcome.kind for outcome in merged.outcomes] == ["twin-renamed"]
+
+
+def _case_variants(stem: str) -> list[str]:
+    """Every spelling of ``stem`` (lower-case letters) in upper and lower case: ``2 **
+    len(stem)`` names."""
+    return [
+        "".join(char.upper() if number >> at & 1 else char for at, char in enumerate(stem))
+        for number in range(2 ** len(stem))
+    ]
+
+
+def test_r2_a_sync_keeping_thousands_of_copies_of_one_name_names_each_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A machine sends 2,048 spellings of ``notebookxyz`` in any case, each a twin of the
+    service's ``notebookxyz.md``: each is kept under its own free name, numbered on
+    (``-laptop``, ``-laptop-2`` … ``-laptop-2048``), every text kept, no two names twins; the
+    names are folded a bounded number of times per copy, not once per copy per name (each
+    copy folded every name of the scope and counted its number from 1: quadratic)."""
+    variants = _case_variants("notebookxyz")
+    second = {f"{stem}.md": f"text {n}\n".encode() for n, stem in enumerate(variants)}
+    first = {"notebookxyz.md": b"the service's\n"}
+    folds: list[str] = []
+    fold = scope_merge.fold_name
+
+    def counted(name: str) -> str:
+        folds.append(name)
+        return fold(name)
+
+    monkeypatch.setattr(scope_merge, "fold_name", counted)
+    files, merged = _merge({}, first, second)
+    kept = sorted(files.values())
+    assert kept == sorted([b"the service's\n", *second.values()])
+    assert len({scope_merge.fold_name(name) for name in files}) == len(files)
+    numbers = sorted(
+        1 if name.endswith("-laptop.md") else int(name.removesuffix(".md").rpartition("-")[2])
+        for name in files
+        if name != "notebookxyz.md"
+    )
+    assert numbers == list(range(1, len(variants) + 1))
+    assert all(outcome.kind in {"kept-both", "twin-renamed"} for outcome in merged.outcomes)
+    assert len(folds) <= 20 * len(variants)
