@@ -67,3 +67,29 @@ def test_t5b_a_wiki_link_to_a_note_in_a_sub_folder_is_no_missing_link(
     expect(there).to_have_attribute("title", "notes/deploy.md, in a sub-folder of this scope")
     expect(body.locator(".wikilink.missing")).to_have_text("[[notes/gone]]")
     assert body.get_by_role("button", name="the deploy notes").count() == 0
+
+
+def test_t5b_a_bare_name_of_a_note_in_a_sub_folder_names_it_as_the_lint_resolves(
+    page: Page, service: Service
+) -> None:
+    """``[[feb]]`` with no topic file so named opens ``archive/2026/feb.md``, as Obsidian does
+    for a name unique in the vault and as the lint reads it (no ``dangling-wiki-link``): the
+    page names that note, never "missing"."""
+    scope = service.scope_dir("user")
+    (scope / "archive" / "2026").mkdir(parents=True)
+    (scope / "archive" / "2026" / "feb.md").write_text("February\n", encoding="utf-8")
+    write_topic(
+        scope,
+        "links.md",
+        name="links",
+        description="a bare name of a note in a sub-folder",
+        updated_at="2026-12-01",
+        body="See [[feb|February's notes]] and [[mar]].\n",
+    )
+    open_memory_tab(page)
+    row(user_group(page), "links.md").get_by_role("button", name="View").click()
+    body = viewer(page).locator(".viewer-body")
+    there = body.locator(".wikilink.in-folder")
+    expect(there).to_have_text("February's notes")
+    expect(there).to_have_attribute("title", "archive/2026/feb.md, in a sub-folder of this scope")
+    expect(body.locator(".wikilink.missing")).to_have_text("[[mar]]")
