@@ -12,11 +12,13 @@ from memory_core.scope_merge import (
     MergeOutcome,
     ScopeMerge,
     blob_id,
+    fitted_name,
     fold_name,
     kept_name,
     merge_scopes,
     part_twins,
 )
+from memory_core.short_names import fitted_renames
 
 from tests.support.index_reads import count_index_reads
 
@@ -574,3 +576,29 @@ def test_r2_a_sync_keeping_thousands_of_copies_of_one_name_names_each_once(
     assert numbers == list(range(1, len(variants) + 1))
     assert all(outcome.kind in {"kept-both", "twin-renamed"} for outcome in merged.outcomes)
     assert len(folds) <= 20 * len(variants)
+
+
+def test_r2_names_cut_for_a_short_disk_by_the_thousand_are_each_free_and_folded_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A push of 2,000 names too long for a disk of 143-byte names cuts each to a name no
+    other name or cut takes (each long name's hash marks its cut), as a cut per name did; the
+    names are folded a bounded number of times per name, not every name once per cut."""
+    names = [f"{'é' * 70}-{number}.md" for number in range(2_000)]
+    expected = {}
+    for name in names[:50]:  # the rule, one name at a time, for a sample
+        expected[name] = fitted_name(name, 143, [*names, *expected.values()])
+    folds: list[str] = []
+    fold = scope_merge.fold_name
+
+    def counted(name: str) -> str:
+        folds.append(name)
+        return fold(name)
+
+    monkeypatch.setattr(scope_merge, "fold_name", counted)
+    renames = fitted_renames(names, 143)
+    assert {name: renames[name] for name in names[:50]} == expected
+    assert len(renames) == len(names)
+    assert all(len(new.encode()) <= 143 and is_scope_file(new) for new in renames.values())
+    assert len({fold(new) for new in renames.values()} | {fold(n) for n in names}) == 4_000
+    assert len(folds) <= 10 * len(names)

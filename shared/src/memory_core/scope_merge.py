@@ -330,6 +330,17 @@ class KeptNames:
         self.add(found)
         return found
 
+    def fit(self, name: str, max_bytes: int) -> str | None:
+        """``name`` cut to fit ``max_bytes`` bytes (:func:`fitted_name`'s rule) among the
+        names taken, now taken itself; ``name`` when it fits, None when nothing can."""
+        if len(name.encode("utf-8", "surrogateescape")) <= max_bytes:
+            return name
+        tails = ("" if number == 1 else f"-{number}" for number in itertools.count(1))
+        found = _free_cut(name, max_bytes, itertools.islice(tails, 1000), self._folded)
+        if found is not None:
+            self.add(found)
+        return found
+
 
 def fitted_name(name: str, max_bytes: int, taken: Iterable[str]) -> str | None:
     """``name`` cut to take at most ``max_bytes`` bytes of UTF-8, for a disk whose names are
