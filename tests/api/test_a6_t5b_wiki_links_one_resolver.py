@@ -330,29 +330,70 @@ async def test_t5b_a_link_holding_a_nul_opens_nothing_and_the_answers_stay(
     ]
 
 
-async def test_t5b_a_bare_name_never_opens_a_sub_folder_note_the_page_and_lint_agree(
+async def test_t5b_a_bare_name_opens_the_note_so_named_in_a_sub_folder_as_obsidian_does(
     client: Client, agent: AgentHome
 ) -> None:
-    """The service knows only the sub-folder notes some link names with a folder: a bare
-    ``[[feb]]`` is looked up among the topic files alone, so whether another note's
-    ``[[2026/Feb]]`` is there changes nothing, and the listing's lint and the page agree."""
+    """Obsidian links a note by its name alone when the name is unique in the vault, and opens
+    ``[[feb]]`` as ``archive/2026/feb.md`` (its "shortest path when possible"): the service
+    looks each bare name no topic file has up in the sub-folders, so the page opens that note
+    and no lint calls the link dangling, whether another note's ``[[2026/Feb]]`` is there or
+    not; a bare name no file has anywhere still dangles, the same on every answer."""
     _scope(agent)
     (agent.user / "archive/2026").mkdir(parents=True)
     (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
-    (agent.user / "a.md").write_text("---\ndescription: a\n---\nSee [[feb]].\n", encoding="utf-8")
-    (agent.user / "b.md").write_text(
-        "---\ndescription: b\n---\nSee [[2026/Feb]].\n", encoding="utf-8"
+    (agent.user / "a.md").write_text(
+        "---\ndescription: a\n---\nSee [[feb]] and [[mar]].\n", encoding="utf-8"
     )
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[a]] - a\n- [[feb]] - February\n- [[mar]] - March\n")
 
     listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
     page = await ok_json(await client.get(file_url("user", "a.md")))
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
 
     def dangling(findings: list[dict[str, object]]) -> list[tuple[object, object]]:
         return [(f["file"], f["message"]) for f in findings if f["code"] == "dangling-wiki-link"]
 
-    assert page["linkFiles"] == {"feb": None}
-    assert dangling(listing["findings"]) == [("a.md", "[[feb]] names no topic file of this scope")]
+    assert page["linkFiles"] == {"feb": "archive/2026/feb.md", "mar": None}
+    assert dangling(listing["findings"]) == [("a.md", "[[mar]] names no topic file of this scope")]
     assert dangling(page["findings"]) == dangling(listing["findings"])
+    assert [f["message"] for f in view["findings"] if f["code"] == "dangling-link"] == [
+        "links to 'mar.md', which is not in this scope"
+    ]
+
+
+async def test_t5b_past_the_walks_bound_a_body_link_is_said_not_looked_up_never_absent(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A body's ``[[2026/Feb]]`` and ``[[feb]]`` whose note lies past the walk's bound are not
+    said to name no file: the listing's lint and the page's say the sub-folders were not looked
+    up that far, alike; the index's bare ``[[feb]]`` too."""
+    monkeypatch.setattr(scopes, "SUB_FOLDER_WALK_CAP", 3)
+    _scope(agent)
+    (agent.user / "archive/2026").mkdir(parents=True)
+    (agent.user / "archive/2026/feb.md").write_text("February\n", encoding="utf-8")
+    for number in range(5):
+        (agent.user / "archive" / f"old-{number}.md").write_text("old\n", encoding="utf-8")
+    (agent.user / "a.md").write_text(
+        "---\ndescription: a\n---\nSee [[2026/Feb]] and [[feb]].\n", encoding="utf-8"
+    )
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [[a]] - a\n- [[feb]] - February\n")
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    page = await ok_json(await client.get(file_url("user", "a.md")))
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+
+    past = (
+        "was not found: this scope's sub-folders were not looked up past 10,000 entries (or 64 "
+        "folders deep)"
+    )
+    body = [f["message"] for f in page["findings"] if f["code"] == "dangling-wiki-link"]
+    assert body == [f"[[2026/Feb]] {past}", f"[[feb]] {past}"]
+    listed = [f["message"] for f in listing["findings"] if f["code"] == "dangling-wiki-link"]
+    assert listed == body
+    in_index = [f["message"] for f in view["findings"] if f["code"] == "dangling-link"]
+    assert in_index == [f"links to 'feb.md', which {past}"]
 
 
 async def test_t5b_past_the_walks_bound_a_link_is_said_not_looked_up_never_absent(

@@ -65,3 +65,27 @@ def test_p5_a_wiki_link_follows_its_file_imported_under_a_new_name(
         "- [[deploy-freeze-imported|freeze]] — no Friday deploys",
         "- [[./review-style]] — terse",
     ]
+
+
+def test_p5_a_bare_wiki_link_to_a_note_in_a_sub_folder_of_the_scope_is_merged(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``[[feb]]`` names the scope's ``archive/2026/feb.md`` (a name unique in the vault, as
+    Obsidian and the lint read it): the line is merged, not left out as linking nothing;
+    ``[[mar]]``, which no file answers, is."""
+    scope = user_scope(env)
+    (scope / "archive" / "2026").mkdir(parents=True)
+    (scope / "archive" / "2026" / "feb.md").write_text("February\n", encoding="utf-8")
+    folder = tmp_path / "months"
+    folder.mkdir()
+    (folder / "review-style.md").write_text(TOPIC.format("review-style"), encoding="utf-8")
+    (folder / layout.INDEX_FILE).write_text(
+        "- [[review-style]] — terse\n- [[feb]] — February\n- [[mar]] — March\n",
+        encoding="utf-8",
+    )
+
+    assert run(str(folder)) == 0
+
+    assert list(left_out_rows(capsys.readouterr().out)) == ["- [[mar]] — March"]
+    index = (scope / layout.INDEX_FILE).read_text(encoding="utf-8")
+    assert index.splitlines() == ["- [[review-style]] — terse", "- [[feb]] — February"]

@@ -67,3 +67,58 @@ def test_t5b_a_wiki_link_to_a_note_in_a_sub_folder_is_no_missing_link(
     expect(there).to_have_attribute("title", "notes/deploy.md, in a sub-folder of this scope")
     expect(body.locator(".wikilink.missing")).to_have_text("[[notes/gone]]")
     assert body.get_by_role("button", name="the deploy notes").count() == 0
+
+
+def test_t5b_a_bare_name_of_a_note_in_a_sub_folder_names_it_as_the_lint_resolves(
+    page: Page, service: Service
+) -> None:
+    """``[[feb]]`` with no topic file so named opens ``archive/2026/feb.md``, as Obsidian does
+    for a name unique in the vault and as the lint reads it (no ``dangling-wiki-link``): the
+    page names that note, never "missing"."""
+    scope = service.scope_dir("user")
+    (scope / "archive" / "2026").mkdir(parents=True)
+    (scope / "archive" / "2026" / "feb.md").write_text("February\n", encoding="utf-8")
+    write_topic(
+        scope,
+        "links.md",
+        name="links",
+        description="a bare name of a note in a sub-folder",
+        updated_at="2026-12-01",
+        body="See [[feb|February's notes]] and [[mar]].\n",
+    )
+    open_memory_tab(page)
+    row(user_group(page), "links.md").get_by_role("button", name="View").click()
+    body = viewer(page).locator(".viewer-body")
+    there = body.locator(".wikilink.in-folder")
+    expect(there).to_have_text("February's notes")
+    expect(there).to_have_attribute("title", "archive/2026/feb.md, in a sub-folder of this scope")
+    expect(body.locator(".wikilink.missing")).to_have_text("[[mar]]")
+
+
+def test_t5b_a_link_past_the_walks_bound_says_so_on_the_page(page: Page, service: Service) -> None:
+    """The service's walk of the sub-folders stops at 10,000 entries: a ``[[2026/Feb]]`` whose
+    note lies past them is shown missing with what the lint says of it (not looked up that
+    far), never "names no topic file"."""
+    scope = service.scope_dir("user")
+    (scope / "archive").mkdir()
+    for number in range(10_001):
+        (scope / "archive" / f"old-{number}.md").write_bytes(b"")
+    (scope / "zz" / "2026").mkdir(parents=True)
+    (scope / "zz" / "2026" / "feb.md").write_text("February\n", encoding="utf-8")
+    write_topic(
+        scope,
+        "links.md",
+        name="links",
+        description="a link past the walk's bound",
+        updated_at="2026-12-01",
+        body="See [[2026/Feb]].\n",
+    )
+    open_memory_tab(page)
+    row(user_group(page), "links.md").get_by_role("button", name="View").click()
+    missing = viewer(page).locator(".viewer-body .wikilink.missing")
+    expect(missing).to_have_text("[[2026/Feb]]")
+    expect(missing).to_have_attribute(
+        "title",
+        "[[2026/Feb]] was not found: this scope's sub-folders were not looked up past 10,000 "
+        "entries (or 64 folders deep)",
+    )

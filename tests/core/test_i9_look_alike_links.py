@@ -18,7 +18,11 @@ in no list). A site's sibling domains are that site, though the list calls them 
 (``raw.githubusercontent.com`` beside ``github.com``, ``go.dev`` beside ``golang.org``,
 ``outlook.office.com`` beside ``outlook.com``: each fired), and so is a site under the hosting
 platform a link text names (``[readthedocs.io](https://charset-normalizer.readthedocs.io/)``,
-from a package's real metadata, fired); ``evil.github.io`` still is not ``github.com``. Every
+from a package's real metadata, fired; ``[readthedocs.org](https://docs.readthedocs.io)`` fired
+too, the platform named by the domain its tenants moved from); ``evil.github.io`` still is not
+``github.com``, and a platform's tenant named after another site
+(``https://paypal.com.s3.amazonaws.com/``, ``paypal-com.s3…``: an S3 bucket anyone may name
+so) reads as that site, which passed unflagged. Every
 lint of a topic or index runs it, so its cost is linear in the line, whatever brackets the
 line holds.
 """
@@ -247,6 +251,16 @@ def test_t5b_lint_names_the_line_and_the_field_in_topics_and_the_index() -> None
         "[readthedocs.io](https://charset-normalizer.readthedocs.io/en/latest/)",
         "[s3.amazonaws.com/bucket](https://bucket.s3.amazonaws.com/key)",
         "[github.io](https://acme.github.io) [netlify.app](https://acme.netlify.app/)",
+        # the platform named by another of its tenants' endpoints, or alone by the domain its
+        # tenants moved from (readthedocs.org, which serves the owner's own pages too)
+        "[readthedocs.org](https://docs.readthedocs.io)",
+        "[https://readthedocs.org/](https://requests.readthedocs.io/en/latest/)",
+        "[s3.eu-west-1.amazonaws.com](https://b.s3.amazonaws.com/k)",
+        "[s3.amazonaws.com](https://b.s3-website-us-east-1.amazonaws.com/)",
+        # a bucket's name may hold dots: one bucket, whichever endpoint serves it
+        "[x.y.s3.amazonaws.com](https://x.y.s3.eu-west-1.amazonaws.com/k)",
+        # tenant names that spell no other site
+        "https://acme-org.github.io https://my-blog.netlify.app https://shop.de.s3.amazonaws.com",
     ],
 )
 def test_i9_a_sites_own_sibling_domains_are_that_site(text: str) -> None:
@@ -267,6 +281,8 @@ def test_i9_a_sites_own_sibling_domains_are_that_site(text: str) -> None:
             "b.s3.eu-west-1.amazonaws.com",
         ),
         ("[github.com](https://x-8080.app.github.dev/)", "x-8080.app.github.dev"),  # a codespace
+        # another bucket whose name ends as this one's
+        ("[x.y.s3.amazonaws.com](https://z.y.s3.amazonaws.com/k)", "z.y.s3.amazonaws.com"),
         # a bucket may be named like an endpoint: its host is never taken for one
         (
             "[aws.amazon.com](https://s3-evil.s3.amazonaws.com/login.html)",
@@ -308,3 +324,42 @@ def test_i9_a_look_alike_of_a_site_with_sibling_domains_is_still_found(
     text: str, host: str
 ) -> None:
     assert [link.host for link in look_alike_links(text)] == [host]
+
+
+@pytest.mark.parametrize(
+    ("text", "host", "why"),
+    [
+        (
+            "see https://paypal.com.s3.amazonaws.com/login.html",
+            "paypal.com.s3.amazonaws.com",
+            "is the site named 'paypal.com' under 's3.amazonaws.com', which reads as "
+            "'paypal.com': it is whoever took that name there",
+        ),
+        (
+            "[sign in](https://paypal-com.s3.amazonaws.com/index.html)",
+            "paypal-com.s3.amazonaws.com",
+            "is the site named 'paypal-com' under 's3.amazonaws.com', which reads as "
+            "'paypal.com': it is whoever took that name there",
+        ),
+        (
+            "[paypal.com](https://www.paypal.com.s3-website-us-east-1.amazonaws.com/)",
+            "www.paypal.com.s3-website-us-east-1.amazonaws.com",
+            "is the site named 'www.paypal.com' under 's3-website-us-east-1.amazonaws.com', "
+            "which reads as 'paypal.com': it is whoever took that name there",
+        ),
+        (
+            "https://bbc.co.uk.github.io/news",
+            "bbc.co.uk.github.io",
+            "is the site named 'bbc.co.uk' under 'github.io', which reads as 'bbc.co.uk': it "
+            "is whoever took that name there",
+        ),
+    ],
+)
+def test_i9_a_platforms_tenant_named_after_another_site_reads_as_that_site(
+    text: str, host: str, why: str
+) -> None:
+    """Anyone may take a name under a hosting platform (an S3 bucket, a GitHub Pages site):
+    one spelling another site (``paypal.com``, or ``paypal-com`` with a hyphen for the dot)
+    reads as that site to a person, who stops at its ``.com``, as ``www.paypal.com.evil.io``
+    does; a bucket's name may hold dots, so its last label is no site of its own."""
+    assert [(link.host, link.why) for link in look_alike_links(text)] == [(host, why)]

@@ -12,11 +12,13 @@ from memory_core.scope_merge import (
     MergeOutcome,
     ScopeMerge,
     blob_id,
+    fitted_name,
     fold_name,
     kept_name,
     merge_scopes,
     part_twins,
 )
+from memory_core.short_names import fitted_renames
 
 from tests.support.index_reads import count_index_reads
 
@@ -532,3 +534,73 @@ def test_r2_a_twin_takes_the_line_its_machine_wrote_in_another_case() -> None:
         "- [C](C-laptop.md) theirs",
     ]
     assert [outcome.kind for outcome in merged.outcomes] == ["twin-renamed"]
+
+
+def _case_variants(stem: str) -> list[str]:
+    """Every spelling of ``stem`` (lower-case letters) in upper and lower case: ``2 **
+    len(stem)`` names."""
+    return [
+        "".join(char.upper() if number >> at & 1 else char for at, char in enumerate(stem))
+        for number in range(2 ** len(stem))
+    ]
+
+
+def test_r2_a_sync_keeping_thousands_of_copies_of_one_name_names_each_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A machine sends 2,048 spellings of ``notebookxyz`` in any case, each a twin of the
+    service's ``notebookxyz.md``: each is kept under its own free name, numbered on
+    (``-laptop``, ``-laptop-2`` … ``-laptop-2048``), every text kept, no two names twins; the
+    names are folded a bounded number of times per copy, not once per copy per name (each
+    copy folded every name of the scope and counted its number from 1: quadratic)."""
+    variants = _case_variants("notebookxyz")
+    second = {f"{stem}.md": f"text {n}\n".encode() for n, stem in enumerate(variants)}
+    first = {"notebookxyz.md": b"the service's\n"}
+    folds: list[str] = []
+    fold = scope_merge.fold_name
+
+    def counted(name: str) -> str:
+        folds.append(name)
+        return fold(name)
+
+    monkeypatch.setattr(scope_merge, "fold_name", counted)
+    files, merged = _merge({}, first, second)
+    kept = sorted(files.values())
+    assert kept == sorted([b"the service's\n", *second.values()])
+    assert len({scope_merge.fold_name(name) for name in files}) == len(files)
+    numbers = sorted(
+        1 if name.endswith("-laptop.md") else int(name.removesuffix(".md").rpartition("-")[2])
+        for name in files
+        if name != "notebookxyz.md"
+    )
+    assert numbers == list(range(1, len(variants) + 1))
+    assert all(outcome.kind in {"kept-both", "twin-renamed"} for outcome in merged.outcomes)
+    assert len(folds) <= 20 * len(variants)
+
+
+def test_r2_names_cut_for_a_short_disk_by_the_thousand_are_each_free_and_folded_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A push of 2,000 names too long for a disk of 143-byte names cuts each to a name no
+    other name or cut takes (each long name's hash marks its cut), as a cut per name did; the
+    names are folded a bounded number of times per name, not every name once per cut."""
+    names = [f"{'é' * 70}-{number}.md" for number in range(2_000)]
+    expected: dict[str, str] = {}
+    for name in names[:50]:  # the rule, one name at a time, for a sample
+        cut = fitted_name(name, 143, [*names, *expected.values()])
+        assert cut is not None  # 140 bytes and a number: too long for the disk
+        expected[name] = cut
+    folds: list[str] = []
+    fold = scope_merge.fold_name
+
+    def counted(name: str) -> str:
+        folds.append(name)
+        return fold(name)
+
+    monkeypatch.setattr(scope_merge, "fold_name", counted)
+    renames = fitted_renames(names, 143)
+    assert {name: renames[name] for name in names[:50]} == expected
+    assert len(renames) == len(names)
+    assert all(len(new.encode()) <= 143 and is_scope_file(new) for new in renames.values())
+    assert len({fold(new) for new in renames.values()} | {fold(n) for n in names}) == 4_000
+    assert len(folds) <= 10 * len(names)

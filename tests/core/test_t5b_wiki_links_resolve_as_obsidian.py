@@ -31,7 +31,8 @@ DEEPER = ["notes/deploy.md", "archive/2026/feb.md"]
         ("deploy.MD", "deploy.md"),
         ("Notes/Deploy", "notes/deploy.md"),  # the folder's case too
         ("./Notes/./deploy.md", "notes/deploy.md"),
-        ("feb", None),  # a bare name: a topic file only, never a sub-folder note known
+        ("feb", "archive/2026/feb.md"),  # a bare name unique in the vault: in any folder
+        ("FEB", "archive/2026/feb.md"),
         ("2026/Feb", "archive/2026/feb.md"),  # a path's end
         ("Deploy Freeze", "deploy-freeze.md"),  # Memory's loose reading of a bare name
         ("meeting-notes", "Meeting Notes.md"),
@@ -47,12 +48,59 @@ def test_t5b_a_wiki_link_names_the_file_obsidian_opens(name: str, file: str | No
 
 
 def test_t5b_the_root_file_comes_first_then_the_shortest_path() -> None:
-    """A path's end opens the shortest path ending so; a bare name only a topic file (the
-    scope's root), since the sub-folder notes known are only those some link names."""
+    """A bare name opens the topic file so named (the scope's root, where the linking notes
+    are), else the shortest path of a file so named in any sub-folder, as Obsidian does
+    ("shortest path when possible": a name unique in the vault is linked by itself); a path's
+    end opens the shortest path ending so."""
     files = WikiFiles(["b/c/deploy.md", "a/deploy.md", "Deploy.md"])
     assert files.resolve("deploy") == "Deploy.md"
-    assert WikiFiles(["b/c/deploy.md", "a/deploy.md"]).resolve("DEPLOY") is None
+    assert WikiFiles(["b/c/deploy.md", "a/deploy.md"]).resolve("DEPLOY") == "a/deploy.md"
     assert WikiFiles(["x/b/c/deploy.md", "b/c/deploy.md"]).resolve("C/Deploy") == "b/c/deploy.md"
+
+
+def test_t5b_obsidians_file_name_comes_before_memorys_loose_reading() -> None:
+    """``[[Deploy Freeze]]`` opens ``notes/Deploy Freeze.md`` in Obsidian, whatever topic file
+    Memory's loose reading would find; with no file so named, the loose reading stands."""
+    files = ["deploy-freeze.md"]
+    assert WikiFiles([*files, "notes/Deploy Freeze.md"]).resolve("Deploy Freeze") == (
+        "notes/Deploy Freeze.md"
+    )
+    assert WikiFiles(files).resolve("Deploy Freeze") == "deploy-freeze.md"
+
+
+def test_t5b_a_bare_wiki_link_to_a_note_in_a_sub_folder_is_no_dangling_link() -> None:
+    """The lint reads ``[[feb]]`` as the note ``archive/2026/feb.md`` when the service found
+    it there, in the index and in a body alike."""
+    index = "- [[feb]] - February\n- [[mar]] - March\n"
+    found = lint_index(index, [], in_sub_folders=["archive/2026/feb.md"])
+    assert [(f.code, f.line) for f in found] == [("dangling-link", 2)]
+    topic = parse_topic(b"---\ndescription: d\n---\nSee [[feb]] and [[mar]].\n", "a.md")
+    found = lint_links([topic], ["a.md"], ["archive/2026/feb.md"])
+    assert [f.message for f in found] == ["[[mar]] names no topic file of this scope"]
+
+
+def test_t5b_a_link_a_bounded_walk_did_not_find_is_never_said_to_name_no_file() -> None:
+    """The service's walk of the sub-folders stopped at its bound before it found the note a
+    link names (by a path's end, or by its name alone): the finding says the sub-folders were
+    not looked up that far, in a body as in the index, never that no file is named so."""
+    body = b"---\ndescription: d\n---\nSee [[2026/Feb]], [[feb]] and [[gone]].\n"
+    topic = parse_topic(body, "a.md")
+    found = lint_links([topic], ["a.md"], not_looked_up=["2026/Feb.md", "feb.md"])
+    past = (
+        "was not found: this scope's sub-folders were not looked up past 10,000 entries (or 64 "
+        "folders deep)"
+    )
+    assert [f.message for f in found] == [
+        f"[[2026/Feb]] {past}",
+        f"[[feb]] {past}",
+        "[[gone]] names no topic file of this scope",
+    ]
+    index = "- [[feb]] - February\n- [[gone]] - gone\n"
+    found = lint_index(index, [], in_sub_folders=[], not_looked_up=["feb.md"])
+    assert [f.message for f in found] == [
+        f"links to 'feb.md', which {past}",
+        "links to 'gone.md', which is not in this scope",
+    ]
 
 
 def test_t5b_a_file_written_as_linked_wins_over_another_case() -> None:

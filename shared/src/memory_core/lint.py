@@ -475,13 +475,14 @@ def lint_topics(
     topic_files: Collection[str],
     own: Callable[[ParsedTopic], Sequence[Finding]] = lint_topic,
     in_sub_folders: Collection[str] = (),
+    not_looked_up: Collection[str] = (),
 ) -> list[Finding]:
     """The topic half of :func:`lint_scope` (T-5, T-5a, T-5b): the scope's convention findings,
     dangling ``[[links]]``, then each file's own findings by file name, less those a convention
     stands for. ``own`` gives a topic's own findings (:func:`lint_topic`; a caller may memoise
-    it); ``in_sub_folders`` as for :func:`lint_links`."""
+    it); ``in_sub_folders`` and ``not_looked_up`` as for :func:`lint_links`."""
     findings, folded = _conventions(topics)
-    findings.extend(lint_links(topics, topic_files, in_sub_folders))
+    findings.extend(lint_links(topics, topic_files, in_sub_folders, not_looked_up))
     for topic in sorted(topics, key=lambda topic: topic.file):
         leave_out = folded | _WRONG_CASE_STANDS_FOR if _in_wrong_case(topic.file) else folded
         findings.extend(finding for finding in own(topic) if finding.code not in leave_out)
@@ -492,10 +493,15 @@ def lint_links(
     topics: Sequence[ParsedTopic],
     topic_files: Collection[str],
     in_sub_folders: Collection[str] = (),
+    not_looked_up: Collection[str] = (),
 ) -> list[Finding]:
     """``dangling-wiki-link``: a ``[[name]]`` in a body that names no file of the scope (T-5b):
     no topic file, nor one of ``in_sub_folders`` (the files of the scope's sub-folders known to
-    be there, as relative paths: ``[[Notes/Deploy]]`` is ``notes/deploy.md`` when it is one).
+    be there, as relative paths: ``[[Notes/Deploy]]`` is ``notes/deploy.md`` when it is one,
+    ``[[feb]]`` is ``archive/2026/feb.md``). A link whose path
+    (:func:`~memory_core.wiki_links.wiki_path`) is one of ``not_looked_up`` was sought in the
+    sub-folders by a walk that stopped at its bound: its finding says so, never that no file
+    is named so.
 
     A link names the file :class:`~memory_core.wiki_links.WikiFiles` resolves it to, as the
     index's wiki links are read: by its file name as Obsidian finds it (``[[./deploy]]``,
@@ -509,22 +515,36 @@ def lint_links(
     names = _Names.of(topic_files)
     titles = [(topic.name, topic.file) for topic in topics]
     files = WikiFiles([*names.present, *in_sub_folders], titles)
+    unsought = frozenset(_nfc(path) for path in not_looked_up)
     return [
-        _dangling_wiki_link(topic, target, names)
+        _dangling_wiki_link(topic, target, names, unsought)
         for topic in sorted(topics, key=lambda topic: topic.file)
         for target in topic.links
         if files.resolve(target) is None
     ]
 
 
-def _dangling_wiki_link(topic: ParsedTopic, target: str, names: _Names) -> Finding:
-    """The ``dangling-wiki-link`` finding of ``topic``'s ``[[target]]`` (:func:`lint_links`)."""
-    return _finding(
-        "dangling-wiki-link",
-        topic.file,
-        _line_of(topic, f"[[{target}"),
-        f"[[{target}]] names no topic file of this scope" + _drawn_like(_as_file(target), names),
-    )
+def _dangling_wiki_link(
+    topic: ParsedTopic, target: str, names: _Names, unsought: Collection[str]
+) -> Finding:
+    """The ``dangling-wiki-link`` finding of ``topic``'s ``[[target]]`` (:func:`lint_links`):
+    where a sub-folder walk stopped at its bound before ``target``'s path (``unsought``: the
+    NFC paths not looked up) it says so, never that no file is named so (T-5b)."""
+    if wiki_path(_nfc(target)) in unsought:
+        message = f"[[{target}]] was not found: this scope's " + _UNSOUGHT_FOLDERS
+    else:
+        message = f"[[{target}]] names no topic file of this scope" + _drawn_like(
+            _as_file(target), names
+        )
+    return _finding("dangling-wiki-link", topic.file, _line_of(topic, f"[[{target}"), message)
+
+
+_UNSOUGHT_FOLDERS = (
+    f"sub-folders were not looked up past {SUB_FOLDER_WALK_CAP:,} entries (or "
+    f"{SUB_FOLDER_WALK_DEPTH} folders deep)"
+)
+"""How a finding about a link a sub-folder walk stopped at its bound before finding ends:
+it says where it could not look, never that no file is named so (T-5b)."""
 
 
 def _as_file(target: str) -> str:
@@ -562,6 +582,7 @@ def lint_index(
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
     in_sub_folders: Collection[str] | None = None,
+    not_looked_up: Collection[str] = (),
 ) -> list[Finding]:
     """Findings about a scope's ``MEMORY.md`` (T-4, T-5, I-4, I-8, I-9).
 
@@ -573,11 +594,19 @@ def lint_index(
     keeps it (found here otherwise). ``in_sub_folders`` holds the index's links into
     sub-folders of the scope (``archive/2026-02.md``, as in ``facts.links``) that are there;
     the others are dangling. None: they were not looked at, and are not judged.
+    ``not_looked_up`` as for :func:`lint_scope`.
     """
     facts = facts if facts is not None else index_facts(index_text)
     linked = _links(facts, partial, topic_files, in_sub_folders)
     return _index_findings(
-        index_text, facts, linked, topic_files, companion_index, partial, in_sub_folders
+        index_text,
+        facts,
+        linked,
+        topic_files,
+        companion_index,
+        partial,
+        in_sub_folders,
+        not_looked_up=not_looked_up,
     )
 
 
@@ -700,9 +729,9 @@ def _dangling(
     name no route can address, keyed by its :func:`~memory_core.shown_names.shown_name`) says
     so, never that nothing is there. A link that names a topic file in another case
     (``Deploy.md``, ``deploy.MD`` for ``deploy.md``) says which: only a disk that ignores case
-    opens it. A wiki link into a sub-folder of ``not_looked_up`` (its note sought by the end
-    of a path, the walk stopped at its bound) is said to be not looked up that far, never
-    absent."""
+    opens it. A wiki link of ``not_looked_up`` (its note sought in the sub-folders by the end
+    of a path or by its name alone, the walk stopped at its bound) is said to be not looked
+    up that far, never absent."""
     names = _Names.of(topic_files)
     present = names.present
     deeper = {_nfc(path) for path in in_sub_folders or ()}
@@ -720,15 +749,11 @@ def _dangling(
                 f"links to {target!r}, but the file is {twin!r}: only a disk that ignores case "
                 "(macOS, Windows) opens it; write the name as the file has it"
             )
+        elif target in not_looked_up:
+            message = f"links to {target!r}, which was not found: this scope's " + _UNSOUGHT_FOLDERS
         elif "/" not in target and target not in present:
             message = f"links to {target!r}, which is not in this scope" + _drawn_like(
                 target, names
-            )
-        elif "/" in target and target in not_looked_up:
-            message = (
-                f"links to {target!r}, which was not found: this scope's sub-folders were not "
-                f"looked up past {SUB_FOLDER_WALK_CAP:,} entries (or {SUB_FOLDER_WALK_DEPTH} "
-                "folders deep)"
             )
         elif "/" in target and in_sub_folders is not None and target not in deeper:
             message = f"links to {target!r}, which is not in this scope's folder"
@@ -844,9 +869,10 @@ def lint_scope(
     describes an index larger than the read cap; ``facts`` is
     :func:`~memory_core.index_facts.index_facts` of ``index_text`` when the caller keeps it
     (a service extends it as the index grows); ``in_sub_folders`` the index's links into
-    sub-folders that are there (see :func:`lint_index`), ``not_looked_up`` its wiki links into
-    sub-folders the service's bounded walk could not look up (a ``dangling-link`` that says
-    so); ``index_problems`` the ``encoding``
+    sub-folders that are there (see :func:`lint_index`), ``not_looked_up`` its wiki links (and the
+    topics' body links) the service's bounded walk of the sub-folders stopped before finding
+    (a ``dangling-link`` or ``dangling-wiki-link`` that says so, never "absent");
+    ``index_problems`` the ``encoding``
     problems of the index's decoding (:func:`~memory_core.decoding.decode_text`), named as
     ``invalid-encoding`` when bytes were read though not valid (T-2). Returns the scope-level
     findings first (index by line), then :func:`lint_topics`. Nothing is changed.
@@ -881,7 +907,11 @@ def lint_scope(
         if names_judged and (partial is None or partial.exact):
             # past the scanned part of an over-large index any file may be linked: no claim
             findings.extend(_unindexed(topic_files, linked))
-    findings.extend(lint_topics(topics, topic_files, in_sub_folders=in_sub_folders or ()))
+    findings.extend(
+        lint_topics(
+            topics, topic_files, in_sub_folders=in_sub_folders or (), not_looked_up=not_looked_up
+        )
+    )
     if any(not name for name, _ in unreadable):
         # the folder could not be listed: which files are there is unknown, so no link is judged
         return [f for f in findings if f.code not in _CLAIMS_ON_FILES]
@@ -930,9 +960,11 @@ def lint_topic_in_scope(
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
     in_sub_folders: Collection[str] = (),
+    not_looked_up: Collection[str] = (),
 ) -> list[Finding]:
     """The findings :func:`lint_scope` gives about ``topic.file``, in its order, at the cost of
-    this one file (T-5, T-5a, T-5b); ``in_sub_folders`` as for :func:`lint_links`.
+    this one file (T-5, T-5a, T-5b); ``in_sub_folders`` and ``not_looked_up`` (its body's
+    links) as for :func:`lint_links`.
 
     ``topic_files`` lists every topic file of the scope (this one included), ``index_text``,
     ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
@@ -953,6 +985,7 @@ def lint_topic_in_scope(
             scope_topics=scope_topics,
             own=lambda _: mine,
             in_sub_folders=in_sub_folders,
+            not_looked_up=not_looked_up,
         )
     )
     return findings
@@ -965,6 +998,7 @@ def lint_topics_in_scope(
     scope_topics: Callable[[], Iterable[ParsedTopic]],
     own: Callable[[ParsedTopic], Sequence[Finding]] = lint_topic,
     in_sub_folders: Collection[str] = (),
+    not_looked_up: Collection[str] = (),
 ) -> list[Finding]:
     """What :func:`lint_topics` of the whole scope says about each of ``topics`` (some of the
     scope's files; ``topic_files`` names every one): its dangling ``[[links]]`` and its own
@@ -979,11 +1013,12 @@ def lint_topics_in_scope(
     kebab-case only when no topic's ``name`` is its file's stem: drawn up to the first that
     is), a ``missing-description`` of a file without frontmatter into ``no-frontmatter``
     (drawn up to the first with frontmatter), and a ``[[link]]`` that names no file's stem may
-    name a topic's frontmatter ``name`` (drawn up to the first so named). ``own`` and
-    ``in_sub_folders`` as for :func:`lint_topics`.
+    name a topic's frontmatter ``name`` (drawn up to the first so named). ``own``,
+    ``in_sub_folders`` and ``not_looked_up`` as for :func:`lint_topics`.
     """
     names = _Names.of(topic_files)
     deeper = frozenset(_nfc(path) for path in in_sub_folders)
+    unsought = frozenset(_nfc(path) for path in not_looked_up)
     scope = LazyTopics(scope_topics)
 
     @cache
@@ -1024,7 +1059,7 @@ def lint_topics_in_scope(
         if codes & _DESCRIPTION_CODES and _without_frontmatter(topic) and description_folds():
             folded |= _DESCRIPTION_CODES
         findings.extend(
-            _dangling_wiki_link(topic, target, names)
+            _dangling_wiki_link(topic, target, names, unsought)
             for target in topic.links
             if no_file(target) and not scope.titled(title_keys(target))
         )

@@ -6,7 +6,9 @@ another host. The same goes for a host drawn wholly in another script's look-ali
 (``аррӏе.com``, all Cyrillic, under a domain not at home in that script: not ``.ru``), for a
 host hidden behind a user name that looks like one (``https://github.com@evil.example/``: the
 host is ``evil.example``), for a host whose first labels spell another site
-(``https://github.com.evil.io/login`` is a host of ``evil.io``), and for a link whose text is
+(``https://github.com.evil.io/login`` is a host of ``evil.io``) or that a hosting platform
+hands out under a name spelling one (``https://paypal.com.s3.amazonaws.com/``, an S3 bucket
+anyone may name so; ``paypal-com.s3.amazonaws.com``), and for a link whose text is
 an address of another site than the one it leads to
 (``[https://github.com/x](https://evil.example/x)``: the page shows only the text).
 :func:`look_alike_links` finds each, by line.
@@ -24,9 +26,12 @@ not ``alice.github.io``) or both are one site's own domains
 (:mod:`memory_core.site_families`: ``[https://youtu.be/x](https://www.youtube.com/watch?v=x)``,
 ``[github.com/acme/x](https://raw.githubusercontent.com/acme/x/main/a.sh)``, ``go.dev`` for
 ``golang.org``), a tenant of such a domain being its tenant's site (``evil.github.io`` is not
-GitHub's), or the text names the hosting platform the link's site is under
-(``[readthedocs.io](https://charset-normalizer.readthedocs.io/)``). A public shortener
-(``bit.ly``) is no site's own: a link text showing it and leading elsewhere stays a finding.
+GitHub's), or the text names the hosting platform the link's site is under, by any of its tenants'
+endpoints (``[readthedocs.io](https://charset-normalizer.readthedocs.io/)``,
+``[s3.eu-west-1.amazonaws.com](https://b.s3.amazonaws.com/)``; ``[readthedocs.org]``, where
+its tenants moved from, only alone: ``readthedocs.org/x`` is a page of the owner's site). A
+public shortener (``bit.ly``) is no site's own: a link text showing it and leading elsewhere
+stays a finding.
 
 A host's label is judged as UTS #39 judges an identifier at the "highly restrictive" level: its
 letters may be of one script, or Latin with the scripts Japanese, Chinese or Korean write
@@ -54,6 +59,7 @@ from memory_core.shown_hosts import (
     site_key,
     spelled,
     spelled_site,
+    spelled_tenant,
     user_host,
 )
 
@@ -215,15 +221,22 @@ def _line_problems(line: str) -> list[tuple[str, str]]:
         problem = _host_problem(host)
         if problem is None and (spelled_as := spelled_site(host)) is not None:
             problem = f"starts with {spelled_as!r}: it is a host of {registrable(host)!r}"
+        if problem is None and (taken := spelled_tenant(host)) is not None:
+            name, spelled_as, platform = taken
+            problem = (
+                f"is the site named {name!r} under {platform!r}, which reads as {spelled_as!r}: "
+                "it is whoever took that name there"
+            )
         shown = user_host(user) if user and problem is None else None
-        if problem is None and shown is not None and not same_site(shown, host):
+        if problem is None and shown is not None and not same_site(shown, host, alone=True):
             problem = f"puts {user!r} before an @: its host is {host!r}"
         if problem is not None:
             found[match.start()] = (host, problem)
     for text, at, target in _shown_links(line):
         shown = named_host(text)
         real = address_host(target)
-        if at in found or shown is None or not real or same_site(shown, real):
+        alone = _shows_host_alone(text)
+        if at in found or shown is None or not real or same_site(shown, real, alone=alone):
             continue
         if _names_a_file_of(text, target):
             continue
@@ -243,6 +256,13 @@ def _shown_links(line: str) -> Iterator[tuple[str, int, str]]:
         start = line.rfind("[", max(0, end - TEXT_CAP - 1), end)
         if start >= 0 and "]" not in line[start + 1 : end] and line[start - 1 : start] != "!":
             yield line[start + 1 : end], match.start("target"), match.group("target")
+
+
+def _shows_host_alone(text: str) -> bool:
+    """Whether a link's ``text`` shows a host and nothing after it (``readthedocs.org``,
+    ``https://readthedocs.org/``), not a page of it (``readthedocs.org/x``)."""
+    shown = text.strip(" \t<>`").split("://", 1)[-1].rstrip("/")
+    return not any(mark in shown for mark in "/?#")
 
 
 def _names_a_file_of(text: str, target: str) -> bool:

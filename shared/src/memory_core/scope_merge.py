@@ -76,7 +76,7 @@ import hashlib
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote
@@ -96,6 +96,7 @@ from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, fold_name, is_scope_fi
 from memory_core.wiki_links import WikiFiles
 
 __all__ = [
+    "KeptNames",
     "MergeOutcome",
     "OutcomeKind",
     "ScopeMerge",
@@ -291,16 +292,54 @@ def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
     name to stay within 255 UTF-8 bytes (K-7: a name of many multi-byte characters) is cut at a
     character and marked with six hex digits of its whole name's hash (``<head>~1a2b3c``), so
     two long names alike in their first 230 bytes keep copies told apart by where they came
-    from, whatever order they are kept in.
+    from, whatever order they are kept in. A caller keeping many copies in one merge uses one
+    :class:`KeptNames` instead (linear in the copies, not quadratic).
 
     >>> kept_name("deploy.md", "Alice's Laptop", {"deploy-alice-s-laptop.md"})
     'deploy-alice-s-laptop-2.md'
     """
-    slug = _slug(label)
-    tails = (f"-{slug}" + (f"-{number}" if number > 1 else "") for number in itertools.count(1))
-    found = _free_cut(name, _NAME_MAX_BYTES, tails, taken)
-    assert found is not None  # a 255-byte budget always leaves room
-    return found
+    return KeptNames(taken).keep(name, label)
+
+
+class KeptNames:
+    """The names of one merge's scope as kept copies are named among them (:func:`kept_name`'s
+    rule), each name kept added at once: the names are folded once (:func:`fold_name`), and
+    the copies of one name (or of its twins) are numbered on from the last one given (a number
+    once taken stays taken), so keeping ``n`` copies of one name, or one copy of ``n`` names, costs
+    O(``n`` + names), where a :func:`kept_name` each folded every name and counted from 1."""
+
+    def __init__(self, taken: Iterable[str]) -> None:
+        """``taken``: the names no copy may be a twin of (any iterable, read once)."""
+        self._folded = {fold_name(other) for other in taken}
+        self._next: dict[tuple[str, str], int] = {}
+
+    def add(self, name: str) -> None:
+        """Take ``name`` too (a file the merge put in place under it)."""
+        self._folded.add(fold_name(name))
+
+    def keep(self, name: str, label: str) -> str:
+        """The free name for the second version of ``name`` (:func:`kept_name`), now taken."""
+        slug = _slug(label)
+        key = (fold_name(name), slug)
+        start = self._next.get(key, 1)
+        numbers = itertools.count(start)
+        tails = (f"-{slug}" + (f"-{number}" if number > 1 else "") for number in numbers)
+        found = _free_cut(name, _NAME_MAX_BYTES, tails, self._folded)
+        assert found is not None  # a 255-byte budget always leaves room
+        self._next[key] = next(numbers)  # one past the number of the name found
+        self.add(found)
+        return found
+
+    def fit(self, name: str, max_bytes: int) -> str | None:
+        """``name`` cut to fit ``max_bytes`` bytes (:func:`fitted_name`'s rule) among the
+        names taken, now taken itself; ``name`` when it fits, None when nothing can."""
+        if len(name.encode("utf-8", "surrogateescape")) <= max_bytes:
+            return name
+        tails = ("" if number == 1 else f"-{number}" for number in itertools.count(1))
+        found = _free_cut(name, max_bytes, itertools.islice(tails, 1000), self._folded)
+        if found is not None:
+            self.add(found)
+        return found
 
 
 def fitted_name(name: str, max_bytes: int, taken: Iterable[str]) -> str | None:
@@ -316,14 +355,16 @@ def fitted_name(name: str, max_bytes: int, taken: Iterable[str]) -> str | None:
     if len(name.encode("utf-8", "surrogateescape")) <= max_bytes:
         return name
     tails = ("" if number == 1 else f"-{number}" for number in itertools.count(1))
-    return _free_cut(name, max_bytes, itertools.islice(tails, 1000), taken)
-
-
-def _free_cut(name: str, max_bytes: int, tails: Iterable[str], taken: Iterable[str]) -> str | None:
-    """The first ``<stem><tail>.md`` of ``tails`` within ``max_bytes`` bytes that ``taken``
-    holds no twin of, the stem cut and marked with its hash where it must be; None when none
-    is a scope file name."""
     folded = {fold_name(other) for other in taken}
+    return _free_cut(name, max_bytes, itertools.islice(tails, 1000), folded)
+
+
+def _free_cut(
+    name: str, max_bytes: int, tails: Iterable[str], folded: Collection[str]
+) -> str | None:
+    """The first ``<stem><tail>.md`` of ``tails`` within ``max_bytes`` bytes whose
+    :func:`fold_name` is none of ``folded``, the stem cut and marked with its hash where it
+    must be; None when none is a scope file name."""
     stem = name[:-3] if name.endswith(".md") else name
     raw = stem.encode("utf-8", "surrogateescape")
     mark = "~" + hashlib.sha1(raw, usedforsecurity=False).hexdigest()[:6]
@@ -427,6 +468,7 @@ def _merge_files(
     ``kept-edited`` file's other side did."""
     merge = ScopeMerge(files=dict(first))
     taken = set(base) | set(first) | set(second)
+    kept = KeptNames(taken)
     for name in sorted(taken - {layout.INDEX_FILE}):
         was, ours, theirs = base.get(name), first.get(name), second.get(name)
         if theirs in (was, ours):
@@ -446,7 +488,7 @@ def _merge_files(
             merge.outcomes.append(_kept_edited(name, rewritten[0]))
             relinks.append(_Relink(second, name, name))
         else:  # two different versions: the second one under a new name
-            new = kept_name(name, label, taken)
+            new = kept.keep(name, label)
             taken.add(new)
             merge.files[new] = theirs
             merge.outcomes.append(MergeOutcome("kept-both", name, new))
@@ -659,12 +701,11 @@ def _part_one_new_name(
     (``written_twice``)."""
     first_from = {new: old for old, new in first_renames.items()}
     second_from = {new: old for old, new in second_renames.items()}
-    taken = set(done.base) | set(done.first) | set(done.second)
+    kept = KeptNames([*done.base, *done.first, *done.second])
     for name in sorted(set(done.first) & set(done.second) - set(done.base)):
         if not is_topic_file(name) or done.first[name] == done.second[name]:
             continue
-        new = kept_name(name, label, taken)
-        taken.add(new)
+        new = kept.keep(name, label)
         done.second[new] = done.second.pop(name)
         second_links[name] = new
         if (old := second_from.get(name)) is not None:
@@ -792,11 +833,12 @@ def _part_twins(
     files are ``second``) with it."""
     held = {fold_name(name): name for name in sorted(merge.files, reverse=True) if name in first}
     renames: dict[str, str] = {}
+    kept = KeptNames([*taken, *merge.files])
     for name in sorted(set(merge.files) - set(first)):
         twin = held.setdefault(fold_name(name), name)
         if twin == name:
             continue
-        new = kept_name(name, label, taken | set(merge.files))
+        new = kept.keep(name, label)
         taken.add(new)
         merge.files[new] = merge.files.pop(name)
         held[fold_name(new)] = new

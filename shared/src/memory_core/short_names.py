@@ -21,7 +21,7 @@ from memory_core.index_merge import rewrite_links
 from memory_core.keys import FILE_NAME_MAX_BYTES
 from memory_core.markdown import lines_with_ends
 from memory_core.scope_files import is_topic_file
-from memory_core.scope_merge import fitted_name
+from memory_core.scope_merge import KeptNames, fitted_name
 from memory_core.shown_names import shown_name
 
 __all__ = [
@@ -52,12 +52,12 @@ def fitted_renames(
     that fits and that no other name, none of ``taken`` and no other such rename takes (old →
     new). One that no name can fit (a limit too small for ``~`` and a hash) is left out."""
     listed = list(names)
-    others = [*listed, *taken]
+    kept = KeptNames([*listed, *taken])  # the names folded once, each rename added
     renames: dict[str, str] = {}
     for name in listed:
         if len(name.encode("utf-8", "surrogateescape")) <= max_bytes or not is_topic_file(name):
             continue
-        fitted = fitted_name(name, max_bytes, [*others, *renames.values()])
+        fitted = kept.fit(name, max_bytes)
         if fitted is not None:
             renames[name] = fitted
     return renames

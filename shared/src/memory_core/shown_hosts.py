@@ -31,7 +31,10 @@ A host whose first labels spell another site (:func:`spelled_site`: ``github.com
 ``.com``: its labels before its registrable domain end in ``.com``, ``.net`` or ``.org`` or a
 second-level suffix (``.co.uk``, ``.com.au``), with a label before it. A country code there is
 no such ending (``shop.de.example.com`` is a country's shop of ``example.com``), nor ``edu``
-(``psycho.edu.yamaguchi-u.ac.jp`` is a faculty's host of a university).
+(``psycho.edu.yamaguchi-u.ac.jp`` is a faculty's host of a university). So does a site a hosting
+platform hands out under a name that spells another site (:func:`spelled_tenant`:
+``paypal.com.s3.amazonaws.com``, ``paypal-com.s3.amazonaws.com``, ``bbc.co.uk.github.io``):
+anyone may take such a name there.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from urllib.parse import unquote
 
 import regex
 
-from memory_core.site_families import site_of
+from memory_core.site_families import namespace_of, site_of
 
 if TYPE_CHECKING:
     from publicsuffixlist import PublicSuffixList
@@ -59,6 +62,7 @@ __all__ = [
     "site_key",
     "spelled",
     "spelled_site",
+    "spelled_tenant",
     "user_host",
 ]
 
@@ -90,6 +94,11 @@ _SPELLED_ENDINGS = frozenset(["com", "net", "org"])
 (:func:`spelled_site`); a country code does not (``de.example.com`` is common), nor ``edu`` or
 ``gov``, which name a faculty or an office under a university's or a country's domain
 (``psycho.edu.yamaguchi-u.ac.jp``)."""
+
+_HYPHEN_ENDINGS = frozenset(["com"])
+"""The endings a tenant name written with a hyphen for the dot reads as (``paypal-com`` as
+``paypal.com``): ``com`` is no word of a name, where ``net`` and ``org`` are (``home-net``,
+``acme-org``: a GitHub organisation's ``acme-org.github.io``)."""
 
 _LABEL = regex.compile(r"[^\W_]+(?:-+[^\W_]+)*")
 _PORT = regex.compile(r":\d{1,5}$")
@@ -152,7 +161,7 @@ def _text(found: object) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def same_site(shown: str, real: str) -> bool:
+def same_site(shown: str, real: str, *, alone: bool = False) -> bool:
     """Whether a host shown as ``shown`` is the site ``real`` leads to: one registrable domain
     (:func:`registrable`: ``python.org`` for ``docs.python.org``; not ``alice.github.io`` for
     ``bob.github.io``, nor ``github.com`` for ``github.com.evil.io``), or one site's own
@@ -163,13 +172,28 @@ def same_site(shown: str, real: str) -> bool:
     Suffix List's private section) that ``real`` is a site under: ``[readthedocs.io](https://
     charset-normalizer.readthedocs.io/)`` says where the docs are hosted, and the address a
     browser shows ends with what the text shows (``[alice.github.io]`` for ``bob.github.io``
-    does not)."""
+    does not). A platform's tenants are read in their one namespace
+    (:func:`~memory_core.site_families.namespace_of`): ``[s3.eu-west-1.amazonaws.com]`` names
+    the platform of ``b.s3.amazonaws.com``; so does a text showing ``alone`` (no path) a domain
+    the platform's tenants moved from, which serves the owner's own pages too
+    (``[readthedocs.org]`` for ``docs.readthedocs.io``, not ``[readthedocs.org/x]``)."""
     shown_key, real_key = site_key(shown), site_key(real)
     if shown_key == real_key:
         return True  # the usual link text, its own address: no list read
-    if real_key.endswith(f".{shown_key}") and _is_platform(shown_key):
+    if _under_platform(shown_key, real_key, alone=alone):
         return True
     return _site(shown) == _site(real)
+
+
+def _under_platform(shown_key: str, real_key: str, *, alone: bool) -> bool:
+    """Whether ``real_key`` is a site under the hosting platform ``shown_key`` names, both
+    read in their tenants' one namespace (see :func:`same_site`)."""
+    if real_key.endswith(f".{shown_key}") and _is_platform(shown_key):
+        return True
+    if not (alone or _is_platform(shown_key)):
+        return False
+    platform = namespace_of(shown_key)
+    return namespace_of(real_key).endswith(f".{platform}") and _is_platform(platform)
 
 
 @lru_cache(maxsize=1)
@@ -215,6 +239,36 @@ def spelled_site(host: str) -> str | None:
         return None
     spelled_as = _text(_suffixes().privatesuffix(head, accept_unknown=False))
     return spelled_as if spelled_as and spelled_as != owner else None
+
+
+@lru_cache(maxsize=4096)
+def spelled_tenant(host: str) -> tuple[str, str, str] | None:
+    """``(tenant, site, platform)`` when ``host`` is a site under a hosting platform's suffix
+    (:func:`_is_platform`: ``s3.amazonaws.com``, ``github.io``) whose tenant name, the name
+    anyone may take there, spells another site: ``paypal.com`` of
+    ``paypal.com.s3.amazonaws.com`` (an S3 bucket's name may hold dots) or of
+    ``paypal.com.github.io``, and ``paypal-com`` (a hyphen for the dot) of
+    ``paypal-com.s3.amazonaws.com``, each read as ``paypal.com`` (:data:`_HYPHEN_ENDINGS`);
+    else None. The name spells a
+    site as :func:`spelled_site`'s first labels do: ending in ``.com``, ``.net`` or ``.org``
+    (or a second-level suffix, dotted) with a label before it."""
+    key = site_key(f"x.{host}").removeprefix("x.")  # as site_key reads it, a ``www.`` kept
+    if _is_address(key):
+        return None
+    platform = _text(_suffixes().publicsuffix(key)) or key
+    if platform == key or not _is_platform(platform):
+        return None
+    tenant = key.removesuffix(f".{platform}")
+    dotted = tenant
+    if "." not in tenant and tenant.rpartition("-")[2] in _HYPHEN_ENDINGS:
+        dotted = ".".join(tenant.rsplit("-", 1))
+    suffix = _text(_suffixes().publicsuffix(dotted, accept_unknown=False))
+    if suffix is None or suffix == dotted:
+        return None
+    if suffix not in _SPELLED_ENDINGS and ("." not in suffix or "." not in tenant):
+        return None
+    spelled_as = _text(_suffixes().privatesuffix(dotted, accept_unknown=False))
+    return (tenant, spelled_as, platform) if spelled_as else None
 
 
 def address_host(address: str) -> str:

@@ -13,7 +13,9 @@ Some of those domains hand sub-domains out: a Read the Docs project is
 section. Such a host is its tenant's site, never the owner's: ``[github.com](https://evil.github.io)``
 still shows one site and leads to another. A tenant is one whichever of the owner's endpoints
 serves it (:data:`TENANT_NAMESPACES`: a bucket in every S3 region and website endpoint, a
-project under ``readthedocs.org`` as under ``readthedocs.io``, where it moved).
+project under ``readthedocs.org`` as under ``readthedocs.io``, where it moved); a bucket's
+name is all the labels before its endpoint (``a.b.s3.amazonaws.com`` is the bucket ``a.b``,
+no tenant of the bucket ``b``).
 
 :func:`site_of` gives a host's site as ``(site, tenant)``: a host of no family is its own
 registrable domain with no tenant, as before.
@@ -27,13 +29,23 @@ registrable domain with no tenant, as before.
 ('aws', 'b.s3.amazonaws.com')
 >>> site_of("s3-evil.s3.amazonaws.com", "s3.amazonaws.com", "s3-evil.s3.amazonaws.com")
 ('aws', 's3-evil.s3.amazonaws.com')
+>>> site_of("a.b.s3.eu-west-1.amazonaws.com",
+...         "s3.eu-west-1.amazonaws.com", "b.s3.eu-west-1.amazonaws.com")
+('aws', 'a.b.s3.amazonaws.com')
 """
 
 from __future__ import annotations
 
 import regex
 
-__all__ = ["S3_ENDPOINT", "SITE_FAMILIES", "TENANT_NAMESPACES", "family_domain", "site_of"]
+__all__ = [
+    "S3_ENDPOINT",
+    "SITE_FAMILIES",
+    "TENANT_NAMESPACES",
+    "family_domain",
+    "namespace_of",
+    "site_of",
+]
 
 SITE_FAMILIES: dict[str, frozenset[str]] = {
     "github": frozenset(
@@ -143,8 +155,22 @@ def site_of(host: str, suffix: str, registrable: str) -> tuple[str, str]:
     if any(pattern.fullmatch(host) for pattern, _ in TENANT_NAMESPACES):
         return owner, ""  # an endpoint of the owner's serving its tenants: s3.amazonaws.com
     if suffix == domain or suffix.endswith(f".{domain}"):  # under a private suffix: a tenant
+        if S3_ENDPOINT.fullmatch(suffix) and host != suffix:  # a bucket's name may hold dots
+            return owner, f"{host.removesuffix(f'.{suffix}')}.s3.amazonaws.com"
         return owner, _one_namespace(host if host == suffix else registrable)
     return (owner, host) if domain in _HOSTING else (owner, "")
+
+
+def namespace_of(host: str) -> str:
+    """``host`` (a :func:`~memory_core.shown_hosts.site_key`) read in the one namespace of its
+    platform's tenants (:data:`TENANT_NAMESPACES`): an endpoint as the suffix it is read under
+    (``s3.eu-west-1.amazonaws.com`` → ``s3.amazonaws.com``, ``readthedocs.org`` →
+    ``readthedocs.io``), a tenant's host as that tenant's (``b.s3-us-west-2.amazonaws.com`` →
+    ``b.s3.amazonaws.com``); any other host as it is."""
+    for pattern, one in TENANT_NAMESPACES:
+        if pattern.fullmatch(host):
+            return one
+    return _one_namespace(host)
 
 
 def _one_namespace(tenant: str) -> str:

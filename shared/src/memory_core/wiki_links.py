@@ -13,17 +13,21 @@ link names a note, not a path, and Obsidian finds it so (its help, "Internal lin
   (``[[Notes/Deploy]]`` is ``notes/deploy.md``, ``[[DEPLOY]]`` is ``deploy.md``), the file
   written exactly so first, then the first in sorted order;
 - a bare name (no folder) is a file name in any folder, the scope's own first, then the
-  shortest path; a name with a folder matches a path ending so (``[[b/c]]`` is ``a/b/c.md``).
-  Memory reads a bare name among the scope's topic files only: it knows only those files of
-  the sub-folders some link names with a folder, so a bare ``[[feb]]`` would open
-  ``archive/2026/feb.md`` or not as another note's ``[[2026/Feb]]`` is there or not.
+  shortest path: Obsidian links a note by its name alone when that name is unique in the
+  vault ("shortest path when possible"; ``fileToLinktext``: "if file name is unique, use the
+  filename"), so ``[[feb]]`` opens ``archive/2026/feb.md`` when no topic file is named so;
+  a name with a folder matches a path ending so (``[[b/c]]`` is ``a/b/c.md``). The files of
+  sub-folders a scope knows are those its links name (a service looks each bare name that is
+  no topic file up in one bounded walk of the sub-folders), so every reader of one link
+  resolves it alike. (This replaces an earlier reading of a bare name among the topic files
+  only, which Obsidian does not share.)
 
-Memory then reads a bare name as loosely as a ``[[link]]`` in a body is read, each step only
-when the one before finds nothing: the same words with ``-``, ``_`` and spaces alike
-(``[[Deploy Freeze]]`` is ``deploy-freeze.md``), those words under a Claude Code type prefix
-(``feedback_deploy_freeze.md``), the link's words without its own type prefix, and then a
-topic's frontmatter ``name`` in those words (a body's ``[[Prefers pnpm]]`` for ``pnpm.md`` whose
-``name`` is that).
+Memory then reads a bare name as loosely as a ``[[link]]`` in a body is read, among the topic
+files, each step only when the one before (Obsidian's own reading included) finds nothing: the
+same words with ``-``, ``_`` and spaces alike (``[[Deploy Freeze]]`` is ``deploy-freeze.md``),
+those words under a Claude Code type prefix (``feedback_deploy_freeze.md``), the link's words
+without its own type prefix, and then a topic's frontmatter ``name`` in those words (a body's
+``[[Prefers pnpm]]`` for ``pnpm.md`` whose ``name`` is that).
 """
 
 from __future__ import annotations
@@ -54,8 +58,8 @@ _TYPE_PREFIX_RE = re.compile(r"(?:user|feedback|project|reference)-(?=.)")
 SUB_FOLDER_WALK_CAP = 10_000
 """Entries of a scope's sub-folders (its own files not counted) a service looks at, at most,
 for wiki links naming a note by the end of its path (``[[2026/Feb]]`` for
-``archive/2026/feb.md``): more than any memory keeps in folders. A link left unfound past it
-is said to be not looked up, never absent (T-5b)."""
+``archive/2026/feb.md``) or by its name alone (``[[feb]]``): more than any memory keeps in
+folders. A link left unfound past it is said to be not looked up, never absent (T-5b)."""
 
 SUB_FOLDER_WALK_DEPTH = 64
 """Folders below the scope's own, at most, that the same walk enters: deeper than any memory
@@ -164,10 +168,8 @@ class WikiFiles:
         if (same := self._by_fold.get(folded)) is not None:
             return same
         base = folded.rpartition("/")[2]
-        for found in self._by_base.get(base, ()):
-            if "/" not in folded and "/" not in found:
-                return found  # a bare name: a topic file only, never a known sub-folder file
-            if "/" in folded and found.casefold().endswith(f"/{folded}"):
+        for found in self._by_base.get(base, ()):  # a topic file first, then the shortest path
+            if "/" not in folded or found.casefold().endswith(f"/{folded}"):
                 return found
         if "/" in path:
             return None

@@ -20,8 +20,9 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -285,8 +286,9 @@ class ScopeAnswers:
         files, unreadable, in_sub_folders = read.files, inputs.unreadable, inputs.in_sub_folders
         text, companion = inputs.text, inputs.companion
         facts = index.facts() if index is not None and text is not None else None
-        linked_deeper = body_sub_folder_files(scope, [item.topic for item in read.loaded], walk)
-        looked = (in_sub_folders, inputs.not_looked_up, linked_deeper)
+        loaded = [item.topic for item in read.loaded]
+        linked_deeper, unsought = body_sub_folder_files(scope, loaded, walk, files)
+        looked = (in_sub_folders, inputs.not_looked_up, linked_deeper, unsought)
         memo = derived_key((inputs.judged, *looked), inputs.keys)
         known = self._lints.get(os.fspath(scope), memo)
         if known is not None:
@@ -311,6 +313,7 @@ class ScopeAnswers:
                 files,
                 own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
                 in_sub_folders=linked_deeper,
+                not_looked_up=unsought,
             )
         )
         self._lints.put(os.fspath(scope), memo, findings)
@@ -562,11 +565,9 @@ class ScopeAnswers:
         about the scope from its names and index (the index, the folder, refused entries); on
         the ``last`` the conventions (T-5a), which judge every file's frontmatter; then, for
         each file of the page (``read``), what the scope's lint says about it. ``names`` are
-        every topic file of the scope, judged present.
-
-        Other files are read (through the cache) only as far as a finding about a file of the
-        page needs them (:func:`~memory_core.lint.lint_topics_in_scope`), and all on the last
-        page, which a client following the pages has had read already."""
+        every topic file of the scope, judged present. Other files are read (through the cache)
+        only as far as a finding about a file of the page needs them
+        (:func:`~memory_core.lint.lint_topics_in_scope`), and all on the last page."""
         index = self.files.read(root, scope)
         user_index = None if key == USER_SCOPE else self._user_index_text(root)
         unreadable = [(item.entry.file, item.why) for item in read.unreadable]
@@ -616,13 +617,15 @@ class ScopeAnswers:
             findings.extend(convention_findings(list(scope_topics())))
         paths_of = {item.topic.file: item.entry.path for item in read.loaded}
         topics = [item.topic for item in read.loaded]
+        deeper, unsought = body_sub_folder_files(scope, topics, walk, names)
         findings.extend(
             lint_topics_in_scope(
                 topics,
                 names,
                 scope_topics=scope_topics,
                 own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
-                in_sub_folders=body_sub_folder_files(scope, topics, walk),
+                in_sub_folders=deeper,
+                not_looked_up=unsought,
             )
         )
         return findings
@@ -658,13 +661,13 @@ class ScopeAnswers:
         body = _masked(item.topic.body, reveal) or ""
         summary = _topic_summary(item, reveal=reveal)
         names = self._scope_names(root, scope, item)
-        deeper = body_sub_folder_files(scope, [item.topic], _walker(scope))
+        deeper, unsought = body_sub_folder_files(scope, [item.topic], _walker(scope), names)
         return TopicFile(
             **msgspec.structs.asdict(summary),
             body=body,
             links=item.topic.links,
             link_files=self._link_files(root, scope, item, [*names, *deeper]),
-            findings=self._file_findings(root, scope, item, names, deeper),
+            findings=self._file_findings(root, scope, item, names, (deeper, unsought)),
             masked=body != item.topic.body
             or summary.description != item.topic.description
             or summary.name != item.topic.name,
@@ -688,9 +691,10 @@ class ScopeAnswers:
         """The file each ``[[link]]`` of ``item``'s body opens, as the lint resolves it
         (:class:`~memory_core.wiki_links.WikiFiles`), or None: among ``names``, the scope's
         topic files and the files of its sub-folders the links name
-        (:func:`body_sub_folder_files`: ``[[notes/deploy]]`` opens ``notes/deploy.md``), by
-        file names first, the other files read for their frontmatter names only when a link
-        is left (T-5b)."""
+        (:func:`body_sub_folder_files`: ``[[notes/deploy]]`` opens ``notes/deploy.md``,
+        ``[[feb]]`` ``archive/2026/feb.md`` when no topic file is named so), by file names
+        first, the other files read for their frontmatter names only when a link is left
+        (T-5b)."""
         links = item.topic.links
         files = WikiFiles(names)
         found = {link: files.resolve(link) for link in links}
@@ -701,11 +705,17 @@ class ScopeAnswers:
         return found
 
     def _file_findings(
-        self, root: Path, scope: Path, item: _Loaded, names: list[str], deeper: frozenset[str]
+        self,
+        root: Path,
+        scope: Path,
+        item: _Loaded,
+        names: list[str],
+        deeper: tuple[frozenset[str], frozenset[str]],
     ) -> list[Finding]:
         """The scope lint's findings about the loaded topic file ``item`` (T-5); ``names``
         the scope's topic files (:meth:`_scope_names`), ``deeper`` the files of its
-        sub-folders its body's ``[[links]]`` name (:func:`body_sub_folder_files`)."""
+        sub-folders its body's ``[[links]]`` name and the links' paths not looked up so far
+        (:func:`body_sub_folder_files`)."""
         index = self.files.read(root, scope)
 
         def scope_topics() -> list[ParsedTopic]:
@@ -719,7 +729,8 @@ class ScopeAnswers:
             own=self.cache.lint(item.entry.path, item.topic),
             partial=index.read.partial if index is not None else None,
             facts=index.facts() if index is not None else None,
-            in_sub_folders=deeper,
+            in_sub_folders=deeper[0],
+            not_looked_up=deeper[1],
         )
 
     def index_view(self, root: Path, scope: Path, key: str, *, reveal: bool = False) -> IndexView:
@@ -803,9 +814,13 @@ def _lint_inputs(
         keys = [*keys, file_key(index.read.stat)]
     companion = None if key == USER_SCOPE else user_index
     judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
-    # a wiki link names a note by its path's end; a Markdown link, a path, does not
-    wiki = index.facts().wiki if index is not None and deeper else {}
-    there, not_looked_up = _named_sub_folder_files(scope, deeper, walk, by_end=wiki)
+    # a wiki link names a note by its path's end, or by its name alone in any folder; a
+    # Markdown link, a path, does not
+    topics = {_folded(name) for name in files}
+    alone = [target for target in links if "/" not in target and _folded(target) not in topics]
+    wiki = index.wiki() if index is not None and (deeper or alone) else {}
+    sought = [*deeper, *_sought_in_sub_folders([target for target in alone if target in wiki], [])]
+    there, not_looked_up = _named_sub_folder_files(scope, sought, walk, by_end=wiki)
     return _LintInputs(text, companion, unreadable, there, not_looked_up, judged, keys)
 
 
@@ -833,24 +848,46 @@ def _title(path: str | None, key: str) -> str:
     return (PurePath(path).name or path) if path else key
 
 
-def body_sub_folder_files(scope: Path, topics: list[ParsedTopic], walk: Walk) -> frozenset[str]:
-    """The files of the real ``scope``'s sub-folders that the ``[[links]]`` of the ``topics``'
-    bodies name with a folder (``[[Notes/Deploy]]``: ``notes/deploy.md`` when it is there, in
-    any case, :func:`~memory_api.store.scopes.sub_folder_files_any_case`; else, as Obsidian
-    finds it, a file whose path ends so, ``archive/notes/deploy.md``,
-    :func:`~memory_api.store.scopes.sub_folder_files_ending`), as relative paths: the lint
-    resolves those links among them (T-5b). A ``stat`` or a listing per such link, the
-    request's one ``walk`` of the sub-folders (:func:`_walker`) when one is not there as
-    written; none for a body without one."""
-    paths = sorted(
-        {
-            path
-            for topic in topics
-            for link in topic.links
-            if "/" in (path := wiki_path(link)) and not path.startswith(("/", "../"))
-        }
-    )
-    return _named_sub_folder_files(scope, paths, walk, by_end=paths)[0] if paths else frozenset()
+def body_sub_folder_files(
+    scope: Path, topics: list[ParsedTopic], walk: Walk, names: Collection[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """``(there, not_looked_up)`` of the ``[[links]]`` of the ``topics``' bodies in the real
+    ``scope``'s sub-folders (``names``: the scope's topic files): the files they name with a
+    folder (``[[Notes/Deploy]]``: ``notes/deploy.md`` when it is there, in any case,
+    :func:`~memory_api.store.scopes.sub_folder_files_any_case`; else, as Obsidian finds it, a
+    file whose path ends so, ``archive/notes/deploy.md``,
+    :func:`~memory_api.store.scopes.sub_folder_files_ending`) or by a name alone that no topic
+    file has (``[[feb]]``: ``archive/2026/feb.md``), as relative paths, which the lint
+    resolves those links among (T-5b); and the links' paths the walk stopped at its bound
+    before finding (:func:`_named_sub_folder_files`). A ``stat`` or a listing per link with a
+    folder, the request's one ``walk`` of the sub-folders (:func:`_walker`) when one is left;
+    none for a body whose links all name topic files."""
+    paths = _sought_in_sub_folders((link for topic in topics for link in topic.links), names)
+    if not paths:
+        return frozenset(), frozenset()
+    return _named_sub_folder_files(scope, paths, walk, by_end=paths)
+
+
+def _sought_in_sub_folders(links: Iterable[str], names: Collection[str]) -> list[str]:
+    """The paths (:func:`~memory_core.wiki_links.wiki_path`) of the wiki ``links`` to look up
+    in a scope's sub-folders, sorted: a path with a folder that stays in the scope's folder,
+    and a name alone that no topic file of ``names`` has in any case (Obsidian opens the file
+    so named in any folder, :mod:`memory_core.wiki_links`); never a path from a root, one that
+    climbs out, or no path at all (``\\``, ``:``)."""
+    topics = {_folded(name) for name in names}
+    paths = set()
+    for link in links:
+        path = wiki_path(link)
+        if path.startswith(("/", "../")) or "\\" in path or ":" in path:
+            continue
+        if "/" in path or _folded(path) not in topics:
+            paths.add(path)
+    return sorted(paths)
+
+
+def _folded(name: str) -> str:
+    """``name`` as a wiki link matches a file name: NFC, case-folded."""
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 Walk = Callable[[], SubFolderWalk]
@@ -867,7 +904,8 @@ def _walker(scope: Path) -> Walk:
 def _named_sub_folder_files(
     scope: Path, paths: list[str], walk: Walk, *, by_end: Collection[str]
 ) -> tuple[frozenset[str], frozenset[str]]:
-    """``(there, not_looked_up)`` of the links into sub-folders ``paths`` (relative POSIX):
+    """``(there, not_looked_up)`` of the links into sub-folders ``paths`` (relative POSIX; a
+    name alone, ``feb.md``, is a wiki link's, sought in any sub-folder, never at the root):
     the files of the real ``scope``'s sub-folders they name, as written or in another case
     (:func:`~memory_api.store.scopes.sub_folder_files_any_case`), else, for those of
     ``by_end`` (wiki links), by the end of a path found by the ``walk``
@@ -875,7 +913,8 @@ def _named_sub_folder_files(
     left unfound when the walk stopped at its bound
     (:data:`~memory_api.store.scopes.SUB_FOLDER_WALK_CAP`): not there for all it saw, but not
     looked up past it. The walk is taken only when some link is left."""
-    there = sub_folder_files(scope, paths) | sub_folder_files_any_case(scope, paths)
+    with_folder = [path for path in paths if "/" in path]
+    there = sub_folder_files(scope, with_folder) | sub_folder_files_any_case(scope, with_folder)
     found = {path.casefold() for path in there}
     left = [path for path in paths if path.casefold() not in found and path in by_end]
     if not left:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core import layout
-from memory_core.index import index_lines, links_of_lines
+from memory_core.index import index_lines, links_of_lines, wiki_link_targets
 from memory_core.index_facts import IndexFacts, index_facts
 from memory_core.injection import PreparedIndex, prepare_index, unreadable_index
 
@@ -50,6 +50,7 @@ class ScopeIndex:
     _prepared: PreparedIndex | None = None
     _facts: IndexFacts | None = None
     _links: dict[str, list[int]] | None = None
+    _wiki: dict[str, tuple[int, ...]] | None = None
 
     @property
     def text(self) -> str:
@@ -90,6 +91,15 @@ class ScopeIndex:
         if self._links is None:
             self._links = links_of_lines(index_lines(self.read.text))
         return self._links
+
+    def wiki(self) -> dict[str, tuple[int, ...]]:
+        """The :meth:`links` written as wiki links and the lines writing each (the ``wiki`` of
+        :meth:`facts`, without the rest of the facts: no credential scan)."""
+        if self._facts is not None:
+            return dict(self._facts.wiki)
+        if self._wiki is None:
+            self._wiki = wiki_link_targets(index_lines(self.read.text))
+        return self._wiki
 
 
 def _regular(path: Path | str) -> os.stat_result | None:

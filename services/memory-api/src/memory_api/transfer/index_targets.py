@@ -20,8 +20,9 @@ Blocking: run from the command line or a worker thread.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path, PurePosixPath
 
 from memory_core import layout
@@ -29,7 +30,13 @@ from memory_core.errors import InvalidId
 from memory_core.index import index_lines, linked_topic_files, prune_index, wiki_link_targets
 from memory_core.wiki_links import WikiFiles
 
-from memory_api.store.scopes import sub_folder_files, topic_entry
+from memory_api.store.scopes import (
+    SubFolderWalk,
+    sub_folder_files,
+    sub_folder_files_ending,
+    topic_entry,
+    walk_sub_folders,
+)
 from memory_api.transfer.sources import Skipped
 
 __all__ = ["without_missing_targets"]
@@ -53,6 +60,7 @@ def without_missing_targets(
     left_out: list[tuple[str, str]] = []
     wiki = wiki_link_targets(index_lines(index))
     named = WikiFiles([*imported, *_scope_notes(scope)]) if wiki else None
+    walk = functools.cache(functools.partial(walk_sub_folders, scope))
     for target in linked_topic_files(index):
         if not target.endswith(".md") or target == layout.INDEX_FILE:
             continue
@@ -61,7 +69,7 @@ def without_missing_targets(
         if (
             named is not None
             and target in wiki
-            and _named_there(root, scope, named, imported, target)
+            and _named_there(root, scope, named, imported, target, walk)
         ):
             continue  # ``[[Deploy Freeze]]``: deploy-freeze.md, imported or there (T-5b)
         index, lines = prune_index(index, target)
@@ -80,15 +88,22 @@ def _scope_notes(scope: Path) -> list[str]:
 
 
 def _named_there(
-    root: Path, scope: Path, named: WikiFiles, imported: Collection[str], target: str
+    root: Path,
+    scope: Path,
+    named: WikiFiles,
+    imported: Collection[str],
+    target: str,
+    walk: Callable[[], SubFolderWalk],
 ) -> bool:
     """Whether the wiki link writing ``target`` names a file the scope will hold, as the lint
     resolves it (:class:`~memory_core.wiki_links.WikiFiles`, over the files imported and
-    those of the scope): one imported, or a topic file of the scope."""
+    those of the scope): one imported, a topic file of the scope, or, for a name alone, a
+    note so named in one of the scope's sub-folders (``[[feb]]``: ``archive/2026/feb.md``,
+    found by the one bounded ``walk`` of them)."""
     found = named.resolve(target)
-    if found is None:
-        return False
-    return found in imported or _in_scope(root, scope, found)
+    if found is not None and (found in imported or _in_scope(root, scope, found)):
+        return True
+    return "/" not in target and bool(sub_folder_files_ending(scope, [target], walk()))
 
 
 def _in_scope(root: Path, scope: Path, target: str) -> bool:

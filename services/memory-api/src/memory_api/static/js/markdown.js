@@ -51,6 +51,8 @@ const PURIFY = {
  * answer, resolved as the lint resolves it: `Deploy Freeze` → `deploy-freeze.md`), null for
  * none: such a link is shown as missing, never a button to a file that is not there. A note in
  * a sub-folder (`notes/deploy.md`) is there but no topic file: its link is text naming it.
+ * `options.missingTitle(name)` says why a missing link opens nothing (the lint's finding about
+ * it: a sub-folder walk stopped at its bound is no "names no topic file"), null for the default.
  * Credentials must be masked in `text` before the call: masking the output would miss link
  * targets.
  */
@@ -70,7 +72,8 @@ export function renderMarkdown(text, options = {}) {
 function wikiLink(name, label, options) {
   const file = options.wikiFile ? options.wikiFile(name) : `${name}.md`;
   if (!options.onWikiLink || !file) {
-    const title = file ? null : `[[${name}]] names no topic file of this scope`;
+    const said = file ? null : options.missingTitle?.(name);
+    const title = file ? null : (said ?? `[[${name}]] names no topic file of this scope`);
     return h("span", { class: "wikilink missing", title, text: `[[${label}]]` });
   }
   if (file.includes("/")) {

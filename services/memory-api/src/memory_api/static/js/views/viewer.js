@@ -255,8 +255,15 @@ export class Viewer {
       const link = name.split("#")[0].trim();
       return Object.hasOwn(linkFiles, link) ? linkFiles[link] : `${link}.md`;
     };
+    // a missing link says what the lint says of it (T-5b): a walk stopped short is no absence
+    const said = new Map();
+    for (const finding of data.findings) {
+      const named = /^\[\[(.+?)\]\] /.exec(finding.message);
+      if (finding.code === "dangling-wiki-link" && named) said.set(named[1], finding.message);
+    }
+    const missingTitle = (name) => said.get(name.split("#")[0].trim()) ?? null;
     const body = data.body.trim()
-      ? renderMarkdown(data.body, { onWikiLink: open, wikiFile })
+      ? renderMarkdown(data.body, { onWikiLink: open, wikiFile, missingTitle })
       : h("p", { class: "state", text: "This memory has no body." });
     replace(
       this.notes,
