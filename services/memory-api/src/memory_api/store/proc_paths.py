@@ -13,7 +13,9 @@ service, a link it may not read, more than 40 links) is left to the other checks
 accept or refuse it as before.
 
 Which device numbers are procfs comes from the mount table (:mod:`memory_api.mount_table`),
-read once per device first met and kept: a Session start costs an ``lstat`` per component.
+read once per device first met and kept. A path that is its own real path (no symlink, no
+``..``: every warm Session start) is judged by the ``stat`` the Session start makes anyway;
+only one that resolves elsewhere is walked (an ``lstat`` per component).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import threading
 
 from memory_api.mount_table import filesystem_type
 
-__all__ = ["MAX_SYMLINKS", "on_proc"]
+__all__ = ["MAX_SYMLINKS", "is_procfs", "on_proc"]
 
 MAX_SYMLINKS = 40
 """The kernel's ``MAXSYMLINKS``: past it the walk answers ``ELOOP`` (refused elsewhere)."""
@@ -36,7 +38,7 @@ _verdicts: dict[int, bool] = {}
 _verdicts_lock = threading.Lock()
 
 
-def _is_procfs(path: str, device: int) -> bool:
+def is_procfs(path: str, device: int) -> bool:
     """Whether the file system of device ``device`` (reached at ``path``) is procfs, by the
     mount table; a table that cannot be read says no (then no procfs is mounted to read it)."""
     known = _verdicts.get(device)
@@ -76,7 +78,7 @@ def on_proc(path: str) -> str | None:
             info = os.lstat(current)
         except (OSError, ValueError):
             return None  # not there for the service: nothing below it is resolved
-        if _is_procfs(current, info.st_dev):
+        if is_procfs(current, info.st_dev):
             return current
         if not stat.S_ISLNK(info.st_mode):
             resolved = current

@@ -60,7 +60,7 @@ from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
 from memory_api.store.containment import held_folder, memory_root_below
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.proc_paths import on_proc
+from memory_api.store.proc_paths import is_procfs, on_proc
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import NOT_A_FOLDER, scope_dir_refusal, scope_real_dir
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -115,24 +115,22 @@ def check_real_workspace(workspace: str) -> str:
 
 def _real_workspace(workspace: str) -> tuple[str, bool]:
     """:func:`check_real_workspace` and whether the Workspace is there for the service (K-6a)."""
-    proc = on_proc(workspace)
-    if proc is not None:
-        raise BadRequest(
-            f"the workspace path reaches the proc file system ({proc}): a path through "
-            "/proc (/proc/self/cwd, /proc/<pid>/root, /proc/self/fd/N) names the service's own "
-            "process and files, not the folder the harness works in; send the Workspace's own "
-            "path"
-        )
     try:
         real = real_path(workspace)
     except UnresolvablePath as error:
+        _refuse_proc(on_proc(workspace))  # a link it may not read: /proc/<pid>/root
         raise BadRequest(f"the workspace's real path cannot be known here: {error}") from None
+    if real != workspace:  # a symlink or ``..`` on the way: where the kernel's walk goes
+        _refuse_proc(on_proc(workspace))
     if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
     try:
         # the path as given, not ``real``: the kernel's own walk, which follows at most 40
         # symlinks (MAXSYMLINKS) where realpath follows any number (K-1: as the kernel does)
-        is_dir = stat.S_ISDIR(os.stat(workspace).st_mode)  # noqa: PTH116 - one stat, no Path
+        info = os.stat(workspace)  # noqa: PTH116 - one stat, no Path
+        if is_procfs(workspace, info.st_dev):  # its own real path, on procfs: ``/proc``
+            _refuse_proc(workspace)
+        is_dir = stat.S_ISDIR(info.st_mode)
         present = True
     except OSError as error:
         if error.errno == errno.ELOOP:
@@ -150,6 +148,17 @@ def _real_workspace(workspace: str) -> tuple[str, bool]:
     if not is_dir:
         raise BadRequest("workspace must be a directory, not a file")
     return real, present
+
+
+def _refuse_proc(reached: str | None) -> None:
+    """Raise :class:`BadRequest` when a Workspace path's walk ``reached`` procfs (there)."""
+    if reached is not None:
+        raise BadRequest(
+            f"the workspace path reaches the proc file system ({reached}): a path through "
+            "/proc (/proc/self/cwd, /proc/<pid>/root, /proc/self/fd/N) names the service's own "
+            "process and files, not the folder the harness works in; send the Workspace's own "
+            "path"
+        )
 
 
 @dataclass(frozen=True, slots=True)
