@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from memory_api.store import proc_paths
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, names, ok_json
 
@@ -82,3 +84,48 @@ async def test_a9_the_folder_itself_is_still_a_workspace(
 
     assert answer["workspaceKind"] == "persistent"
     assert len(names(agent.root)) == 2
+
+
+async def test_a9_a_mount_table_that_cannot_be_read_never_lets_a_link_into_proc_pass(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether a walk reaches procfs is read from the mount table at each walk: one that cannot
+    be read (no descriptor left, EMFILE) is a 503 for a path that needs it, never "no procfs";
+    the next walk reads it again. A path that is its own real path needs no table."""
+    into_proc = agent.tmp / "looks-plain"
+    into_proc.symlink_to("/proc/self/cwd", target_is_directory=True)
+    plain = agent.tmp / "plain"
+    plain.mkdir()
+    url = f"{memory_url()}/session-start"
+    monkeypatch.setattr(proc_paths, "_MOUNTINFO", str(agent.tmp / "no-mount-table"))
+
+    await expect_problem(
+        await client.post(url, json={"workspace": str(into_proc)}), 503, "mount table"
+    )
+    answer = await ok_json(await client.post(url, json={"workspace": str(plain)}))
+    assert answer["workspaceKind"] == "persistent"
+
+    monkeypatch.undo()  # readable again: judged again, not by a verdict kept from before
+    await expect_problem(
+        await client.post(url, json={"workspace": str(into_proc)}), 400, "proc file system"
+    )
+
+
+def test_a9_a_device_is_judged_by_the_mount_table_of_the_moment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Device numbers are reused by the next mount: a folder on a device a procfs mount once
+    had is judged by the table as it is now, in both directions."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(folder, target_is_directory=True)
+    device = folder.stat().st_dev
+    major, minor = os.major(device), os.minor(device)
+    table = tmp_path / "mountinfo"
+    monkeypatch.setattr(proc_paths, "_MOUNTINFO", str(table))
+
+    table.write_text(f"22 1 {major}:{minor} / / rw - proc proc rw\n", encoding="utf-8")
+    assert proc_paths.on_proc(str(link)) == "/" + tmp_path.parts[1]  # the walk's first step
+    table.write_text(f"22 1 {major}:{minor} / / rw - tmpfs tmpfs rw\n", encoding="utf-8")
+    assert proc_paths.on_proc(str(link)) is None

@@ -12,48 +12,47 @@ a folder a Session works in. A path that leaves the walk early (a part not there
 service, a link it may not read, more than 40 links) is left to the other checks, which
 accept or refuse it as before.
 
-Which device numbers are procfs comes from the mount table (:mod:`memory_api.mount_table`),
-read once per device first met and kept. A path that is its own real path (no symlink, no
-``..``: every warm Session start) is judged by the ``stat`` the Session start makes anyway;
-only one that resolves elsewhere is walked (an ``lstat`` per component).
+Only a path that resolves elsewhere (a symlink or ``..`` on its way) or is spelt under
+``/proc`` is walked: without a symlink on the way no magic link is followed, so a warm Session
+start, whose path is its own real path, pays nothing here. Which devices are procfs is read
+from the mount table (:mod:`memory_api.mount_table`) at each walk, never kept: device numbers
+are reused by the next mount.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-import threading
 
 from memory_api.mount_table import filesystem_type
 
-__all__ = ["MAX_SYMLINKS", "is_procfs", "on_proc"]
+__all__ = ["MAX_SYMLINKS", "PROC", "on_proc", "spelt_under_proc"]
 
 MAX_SYMLINKS = 40
 """The kernel's ``MAXSYMLINKS``: past it the walk answers ``ELOOP`` (refused elsewhere)."""
+PROC = "/proc"
+"""Where procfs is mounted on every Linux system: a path spelt below it is always walked."""
 _MOUNTINFO = "/proc/self/mountinfo"
-_KEPT_DEVICES = 256
-"""The most device verdicts kept (a machine has a few dozen file systems)."""
-
-_verdicts: dict[int, bool] = {}
-_verdicts_lock = threading.Lock()
 
 
-def is_procfs(path: str, device: int) -> bool:
-    """Whether the file system of device ``device`` (reached at ``path``) is procfs, by the
-    mount table; a table that cannot be read says no (then no procfs is mounted to read it)."""
-    known = _verdicts.get(device)
-    if known is not None:
-        return known
-    try:
-        with open(_MOUNTINFO, encoding="utf-8", errors="surrogateescape") as table:  # noqa: PTH123
-            text = table.read()
-    except OSError:
-        text = ""
-    known = filesystem_type(text, path, device) == "proc"
-    with _verdicts_lock:
-        if len(_verdicts) < _KEPT_DEVICES:
-            _verdicts[device] = known
-    return known
+def spelt_under_proc(path: str) -> bool:
+    """Whether the absolute ``path`` is :data:`PROC` or spelt below it."""
+    return path == PROC or path.startswith(PROC + "/")
+
+
+class _Mounts:
+    """The mount table, read once per walk and only when a verdict is needed. Raises OSError
+    when it cannot be read (then whether a path reaches procfs is unknown: never guessed)."""
+
+    def __init__(self) -> None:
+        self._text: str | None = None
+
+    def is_procfs(self, path: str, device: int) -> bool:
+        """Whether the file system of device ``device`` (reached at ``path``) is procfs."""
+        if self._text is None:
+            with open(_MOUNTINFO, encoding="utf-8", errors="surrogateescape") as table:  # noqa: PTH123
+                self._text = table.read()
+        return filesystem_type(self._text, path, device) == "proc"
 
 
 def on_proc(path: str) -> str | None:
@@ -64,7 +63,9 @@ def on_proc(path: str) -> str | None:
 
     An ``lstat`` per component and a ``readlink`` per symlink, as ``os.path.realpath`` does;
     ``..`` steps back from the folder reached, as the kernel does after following a link.
+    Raises OSError when the mount table cannot be read (never taken for "no procfs").
     """
+    mounts = _Mounts()
     pending = [part for part in reversed(path.split("/")) if part and part != "."]
     resolved = "/"
     links = 0
@@ -78,7 +79,7 @@ def on_proc(path: str) -> str | None:
             info = os.lstat(current)
         except (OSError, ValueError):
             return None  # not there for the service: nothing below it is resolved
-        if is_procfs(current, info.st_dev):
+        if mounts.is_procfs(current, info.st_dev):
             return current
         if not stat.S_ISLNK(info.st_mode):
             resolved = current

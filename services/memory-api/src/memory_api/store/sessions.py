@@ -56,11 +56,11 @@ from memory_core.wire import (
     WorkspaceKind,
 )
 
-from memory_api.errors import BadRequest
+from memory_api.errors import BadRequest, CannotRead
 from memory_api.store.agents import AgentRecord
 from memory_api.store.containment import held_folder, memory_root_below
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.proc_paths import is_procfs, on_proc
+from memory_api.store.proc_paths import on_proc, spelt_under_proc
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import NOT_A_FOLDER, scope_dir_refusal, scope_real_dir
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -118,19 +118,16 @@ def _real_workspace(workspace: str) -> tuple[str, bool]:
     try:
         real = real_path(workspace)
     except UnresolvablePath as error:
-        _refuse_proc(on_proc(workspace))  # a link it may not read: /proc/<pid>/root
+        _refuse_proc(workspace)  # a link it may not read: /proc/<pid>/root
         raise BadRequest(f"the workspace's real path cannot be known here: {error}") from None
-    if real != workspace:  # a symlink or ``..`` on the way: where the kernel's walk goes
-        _refuse_proc(on_proc(workspace))
+    if real != workspace or spelt_under_proc(workspace):  # a symlink or ``..`` on the way
+        _refuse_proc(workspace)
     if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
     try:
         # the path as given, not ``real``: the kernel's own walk, which follows at most 40
         # symlinks (MAXSYMLINKS) where realpath follows any number (K-1: as the kernel does)
-        info = os.stat(workspace)  # noqa: PTH116 - one stat, no Path
-        if is_procfs(workspace, info.st_dev):  # its own real path, on procfs: ``/proc``
-            _refuse_proc(workspace)
-        is_dir = stat.S_ISDIR(info.st_mode)
+        is_dir = stat.S_ISDIR(os.stat(workspace).st_mode)  # noqa: PTH116 - one stat, no Path
         present = True
     except OSError as error:
         if error.errno == errno.ELOOP:
@@ -150,8 +147,17 @@ def _real_workspace(workspace: str) -> tuple[str, bool]:
     return real, present
 
 
-def _refuse_proc(reached: str | None) -> None:
-    """Raise :class:`BadRequest` when a Workspace path's walk ``reached`` procfs (there)."""
+def _refuse_proc(workspace: str) -> None:
+    """Raise :class:`BadRequest` when the kernel's walk of ``workspace`` reaches procfs
+    (:func:`~memory_api.store.proc_paths.on_proc`), :class:`CannotRead` (503) when the mount
+    table that tells cannot be read."""
+    try:
+        reached = on_proc(workspace)
+    except OSError as error:
+        raise CannotRead(
+            "whether the workspace path reaches the proc file system cannot be told: the mount "
+            f"table cannot be read ({error.strerror or type(error).__name__}); try again"
+        ) from None
     if reached is not None:
         raise BadRequest(
             f"the workspace path reaches the proc file system ({reached}): a path through "
