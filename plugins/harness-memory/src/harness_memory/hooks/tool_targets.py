@@ -70,6 +70,7 @@ from harness_memory.hooks.here_data import (
 from harness_memory.hooks.in_place import (
     backup_name,
     backup_suffix,
+    code_edits_in_place,
     edited_files,
     sed_prints_only,
     sed_written_files,
@@ -2409,6 +2410,8 @@ class _Writes:
         ):
             self._found.run_in_unknown.append(program[0])
         self._note_glued_values(command, operands)
+        self._note_option_programs(command, said[::2])
+        self._note_patched_folder(command, operands)
         unpacker = self._note_unpack(command, operands, config_words)
         if command in LINK_MAKERS:
             self._note_links(command, operands)
@@ -2587,6 +2590,37 @@ class _Writes:
                     self._environ,
                     lost=self._run_lost,
                 )
+
+    def _note_option_programs(self, command: str | None, words: list[str]) -> None:
+        """Keep each program an option of ``command`` runs (:data:`~harness_memory.hooks.
+        unread_programs.PROGRAM_OPTIONS`), read from its ``words`` as the program reads them
+        (``tar cIf PROG OUT``, tar's old style; ``-cI PROG``, ``--use-compress-program=PROG``):
+        a program the guard does not read, and, run after a ``cd`` into a folder read from
+        data, one whose relative writes land there (``ShellPaths.lost_programs``)."""
+        options = PROGRAM_OPTIONS.get(command or "", ())
+        if not options or command not in TABLES:
+            return
+        for _, value in option_values(words, TABLES[command], options):
+            self._found.programs.append(f"{command} {value}")
+            if self._run_data:
+                self._found.lost_programs.append(value)
+
+    def _note_patched_folder(self, command: str | None, operands: list[tuple[str, bool]]) -> None:
+        """A ``patch`` naming no file to patch takes its names from the diff, which it reads
+        when it runs: any name below its folder (``-d DIR``, else the shell's; GNU patch
+        refuses absolute and ``..`` names). That folder is kept as the literal start of a
+        place known only at run time (``ShellPaths.undecided``): refused inside the memory
+        root, as any such place is (P-3, K-7), and passing in a Workspace."""
+        if command != "patch" or read_options([w for w, _ in operands], TABLES["patch"]).operands:
+            return
+        folders = _option_values(command, operands, ("-d", "--directory"))
+        for folder, built in folders or [(self._base, False)]:
+            expanded = None if built else _expand(folder, self._known, self._environ)
+            if expanded is None:
+                self._found.written_at_run_time.append(folder)
+                continue
+            place = os.path.join(self._base, _tilde(expanded, self._environ))  # noqa: PTH118
+            self._found.undecided.append(place.rstrip("/") + "/")
 
     def _is_there(self, name: str, named_before: int) -> bool:
         """Whether the file ``name`` (literal, from the shell's folder) may be there when the
@@ -3177,12 +3211,15 @@ def _operand_places(
     folder), an unpacker's folder option, ``pax -rw``'s destination folder, a
     :data:`SECOND_OPERAND_WRITERS` second operand."""
     written: list[tuple[str, bool]] = []
-    in_place = any(
-        _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
-        or (word[1:2] not in ("", "-") and "i" in word[1:])
-        for word, _ in operands
-        if word.startswith("-")
-    )
+    in_place = (
+        any(
+            _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
+            or (word[1:2] not in ("", "-") and "i" in word[1:])
+            for word, _ in operands
+            if word.startswith("-")
+        )
+        or code_edits_in_place(command or "", operands)
+    )  # ``perl -p -e 'BEGIN{$^I=…}'``
     if command in WRITERS:
         written = [(word, built) for word, built in operands if not word.startswith("-")]
     elif command in IN_PLACE_EDITORS and in_place:  # ``sed -i 's/ *$//' f``: f alone
