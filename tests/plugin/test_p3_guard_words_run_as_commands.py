@@ -28,8 +28,11 @@ import pytest
 from tests.support.guard_cases import (
     SHELL,
     Layout,
+    answer,
     assert_allowed_and_bash_writes_there,
     assert_refused_and_bash_writes,
+    fill,
+    refusal,
 )
 
 ARRAYS_RUN = [
@@ -58,6 +61,7 @@ EVAL_RUN = [
     'f() {{ eval "$@"; }}; f cp note.md \'"$(cat target)"/f.md\'',
     'function f {{ eval "$*"; }}; f cp note.md \'"$(cat target)"/f.md\'',
     'h=hash; $h -p /bin/cp c; c note.md "$(cat target)/f.md"',
+    'h=hash; $h -lp /bin/cp c; c note.md "$(cat target)/f.md"',
     '$(echo hash) -p /bin/cp c; c note.md "$(cat target)/f.md"',
     'eval hash -p /bin/cp c; c note.md "$(cat target)/f.md"',
     "eval 'hash -p /bin/cp c'; c note.md \"$(cat target)/f.md\"",
@@ -92,6 +96,22 @@ def test_p3_words_run_as_a_command_the_guard_cannot_read_are_refused(
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("shell", ["zsh", "ksh", "mksh", "yash"])
+def test_p3_other_shells_running_their_arguments_are_refused(
+    where: Layout, harness: str, shell: str
+) -> None:
+    """The same for shells this machine may not have (bash runs each form above): their
+    ``-c`` code is read as bash's is, ``"$@"`` its arguments, which the guard did not read."""
+    _prepared(where)
+    command = fill(f'{shell} -c \'"$@"\' _ cp note.md "$(cat target)/f.md"', where)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None, command
+    assert "$@" in reason
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("command", "place"),
     [
@@ -103,6 +123,7 @@ def test_p3_words_run_as_a_command_the_guard_cannot_read_are_refused(
         ("e=eval; $e touch made.txt", "made.txt"),
         ('f() {{ eval "$@"; }}; f touch made.txt', "made.txt"),
         ("h=hash; $h -p /bin/touch t; t made.txt", "made.txt"),
+        ('hash printf; printf %s "$(cat note.md)" > made.txt', "made.txt"),
         ("ln -s /bin/cp tool; PATH=.:$PATH tool note.md copy.md", "copy.md"),
     ],
 )
@@ -110,6 +131,7 @@ def test_p3_the_everyday_forms_of_those_shapes_pass(
     where: Layout, harness: str, command: str, place: str
 ) -> None:
     """A literal array run as a command is read as its words; ``eval`` through a variable or
-    a function, a hashed name, a program made and run from ``PATH``: literal places pass."""
+    a function, a hashed name, a program made and run from ``PATH``: literal places pass; a name
+    ``hash`` only looks up (no ``-p``) runs the program of that name."""
     _prepared(where)
     assert_allowed_and_bash_writes_there(where, harness, command, place)

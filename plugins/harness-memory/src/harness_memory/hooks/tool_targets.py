@@ -62,6 +62,7 @@ from harness_memory.hooks.archive_members import archive_operand, unlisted_unpac
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
+    SHELLS,
     HereData,
     closing_bracket,
     here_data,
@@ -1201,6 +1202,8 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
     return frozenset(unsure)
 
 
+_HASH_PATH_RE = re.compile(r"^-[a-z]*p")
+"""``hash``'s ``-p`` (in a bundle: ``-lp``), which binds its names to a program's path."""
 _BUILTIN_RUNNERS = frozenset({"builtin", "command", "if", "elif", "while", "until", "time"})
 """Words that run the builtin after them (``builtin hash``, ``command -p hash``, ``if hash``)."""
 
@@ -1974,11 +1977,12 @@ class _Writes:
         self._unsure = self._unsure or name in _SETTERS
 
     def shell_code(self, word: str) -> bool:
-        """Whether ``word``, just seen, is the code a shell runs (``bash -c CODE``, ``sh -ec
-        CODE``: the first operand after a short option bundle holding ``c``)."""
+        """Whether ``word``, just seen, may be the code a shell runs (``bash -c CODE``, ``sh
+        -ec CODE``, ``zsh -c CODE``: the first operand after a short option bundle holding
+        ``c``; :data:`~harness_memory.hooks.here_data.SHELLS`)."""
         options = [each for each in self._program[1:] if not each.startswith("--")]
         return (
-            self._command in STARTUP_SHELLS
+            (self._command in SHELLS or self._command in STARTUP_SHELLS)
             and self._operand == word
             and any("c" in each for each in options)
         )
@@ -2494,7 +2498,8 @@ class _Writes:
         may."""
         if run_named or command in ("eval", *_SOURCING):
             self._positional_state = "unknown"
-        if run_named or command in ("eval", "hash"):
+        hashing = command == "hash" and any(_HASH_PATH_RE.match(word) for word in said[::2])
+        if run_named or command == "eval" or hashing:
             for word in said[::2]:
                 self._bound.update(part for part in word.split() if _NAME_RE.match(part))
 
