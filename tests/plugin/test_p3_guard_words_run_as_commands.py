@@ -23,6 +23,8 @@ the same shapes pass and write where they say.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from tests.support.guard_cases import (
@@ -71,8 +73,11 @@ MADE_AND_RUN_THROUGH_PATH = [
     'ln -s /bin/cp tool; PATH=.:$PATH tool note.md "$(cat target)/f.md"',
     'cp /bin/cp tool && PATH=.:$PATH; tool note.md "$(cat target)/f.md"',
     'mkdir b; ln -s /bin/cp b/tool; export PATH=$PWD/b:$PATH; tool note.md "$(cat target)/f.md"',
+    'PATH=bin:$PATH cpy note.md "$(cat target)/f.md"',
+    'export PATH=$PWD/bin:$PATH; cpy note.md "$(cat target)/f.md"',
 ]
-"""A program the command makes, then runs by its bare name from ``PATH``."""
+"""A program the command makes, then runs by its bare name from ``PATH``; or one a folder the
+command puts on ``PATH`` holds (``bin/cpy``, a link to ``cp`` made in an earlier call)."""
 
 
 def _prepared(where: Layout) -> None:
@@ -82,6 +87,8 @@ def _prepared(where: Layout) -> None:
     (work / "note.md").write_text("x\n", encoding="utf-8")
     (work / "list").write_text(f"cp\nnote.md\n{other}/f.md\n", encoding="utf-8")
     (work / "words").write_text(f"cp note.md {other}/f.md\n", encoding="utf-8")
+    (work / "bin").mkdir()
+    (work / "bin" / "cpy").symlink_to(shutil.which("cp") or "/bin/cp")
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -125,6 +132,8 @@ def test_p3_other_shells_running_their_arguments_are_refused(
         ("h=hash; $h -p /bin/touch t; t made.txt", "made.txt"),
         ('hash printf; printf %s "$(cat note.md)" > made.txt', "made.txt"),
         ("ln -s /bin/cp tool; PATH=.:$PATH tool note.md copy.md", "copy.md"),
+        ('export PATH=$PWD/bin:$PATH; printf %s "$(cat note.md)" > made.txt', "made.txt"),
+        ("PATH=bin:$PATH cpy note.md copy.md", "copy.md"),
     ],
 )
 def test_p3_the_everyday_forms_of_those_shapes_pass(

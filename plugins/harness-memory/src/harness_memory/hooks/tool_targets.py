@@ -2016,7 +2016,8 @@ class _Writes:
         f)"/tool`` may be any program: a link in the folder ``f`` names may lead to ``cp``;
         ``bash -c '"$(dirname "$0")"/t …' bin/sh`` gives ``$0``."""
         if not _RUN_TIME_NAME_RE.search(word):  # ``ln -s /bin/cp tool; ./tool``: made here
-            return self.wrote(word.rstrip("/").rsplit("/", 1)[-1])  # bare: run from ``PATH``
+            bare = "/" not in word and self._on_set_path(word)  # ``PATH=.:$PATH tool``
+            return bare or self.wrote(word.rstrip("/").rsplit("/", 1)[-1])
         shell = _SHELL_FOLDER_RE.match(word)
         if shell is None or not self.top_level or self.folder_unknown:
             return True
@@ -2029,6 +2030,21 @@ class _Writes:
             return True  # ``ln -s /bin/ln bin/git && "$(pwd)/bin"/git``: made by the command
         folders = [".", *(_SHELL_HOMES if "dirname" in shell.group(0) else ())]
         return any(self._linked_program(folder + rest, named=False) for folder in folders)
+
+    def _on_set_path(self, name: str) -> bool:
+        """Whether the bare command name ``name`` may run another program than its own through
+        a ``PATH`` the command set (``PATH=.:$PATH tool``, ``export PATH=$PWD/b:$PATH``): one
+        built at run time may hold any folder; a folder it adds (not in the environment's)
+        may hold a link by that name to a program the guard reads under another name
+        (``tool`` -> ``cp``), which then runs. A name found nowhere there is the same program."""
+        if "PATH" not in self._known:
+            return False
+        value = self._known["PATH"]
+        if value is None:
+            return True
+        inherited = set(self._environ.get("PATH", "").split(":"))
+        added = [folder or "." for folder in value.split(":") if folder not in inherited]
+        return any(self._linked_program(f"{each}/{name}", named=False) for each in added)
 
     def _runs_unread(self, word: str) -> bool:
         """Whether ``word``, the program a ``find`` action runs, may be any program: named
