@@ -27,6 +27,7 @@ __all__ = [
     "SedWords",
     "backup_name",
     "backup_suffix",
+    "code_edits_in_place",
     "edited_files",
     "read_sed_script",
     "sed_prints_only",
@@ -83,11 +84,25 @@ def edited_files(command: str, operands: list[tuple[str, bool]]) -> list[tuple[s
     return plain if scripted else plain[1:]
 
 
+_CODE_SUFFIX = "$^I"
+"""Perl's in-place suffix variable: code setting it (``BEGIN{$^I=…}``) edits in place, its
+backups kept under a name the code builds at run time (with ``*``: anywhere)."""
+
+
+def code_edits_in_place(command: str, operands: list[tuple[str, bool]]) -> bool:
+    """Whether ``perl``'s ``operands`` (its code among them) name :data:`_CODE_SUFFIX`: the
+    code may turn in-place editing on, with a backup suffix of its own."""
+    return command == "perl" and any(_CODE_SUFFIX in word for word, _ in operands)
+
+
 def backup_suffix(command: str, operands: list[tuple[str, bool]]) -> tuple[str, bool] | None:
     """The backup suffix ``command`` (``sed`` or ``perl``, given ``-i``) keeps each file it
     edits under, with whether it is built at run time: ``-i[SUFFIX]`` (the rest of its
-    bundle: ``-i.bak``, ``-pi.orig``), ``sed --in-place=SUFFIX`` (shortened too); None when
-    it keeps none (``-i`` alone, no ``-i``). The last one given counts, as for the programs."""
+    bundle: ``-i.bak``, ``-pi.orig``), ``sed --in-place=SUFFIX`` (shortened too), ``$^I``
+    built at run time when perl's code names it (:func:`code_edits_in_place`); None when it
+    keeps none (``-i`` alone, no ``-i``). The last one given counts, as for the programs."""
+    if code_edits_in_place(command, operands):
+        return _CODE_SUFFIX, True
     taking, glued = _TAKING.get(command, frozenset()), _GLUED.get(command, frozenset())
     suffix: tuple[str, bool] | None = None
     skip = False

@@ -62,6 +62,7 @@ from harness_memory.hooks.archive_members import archive_operand, unlisted_unpac
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
+    SHELLS,
     HereData,
     closing_bracket,
     here_data,
@@ -70,6 +71,7 @@ from harness_memory.hooks.here_data import (
 from harness_memory.hooks.in_place import (
     backup_name,
     backup_suffix,
+    code_edits_in_place,
     edited_files,
     sed_prints_only,
     sed_written_files,
@@ -102,6 +104,7 @@ from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
 )
+from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
@@ -425,8 +428,8 @@ def shell_paths(
         elif not substituting and not quoted_back:
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
-        evaluating, inner = _evaluated(evaluating, word, previous, named=writes.named_now)
-        inner += _code_in(word)
+        evaluating, inner = _evaluated(evaluating, word, previous, reader=writes)
+        inner += _code_in(word, code=writes.shell_code(word))
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
@@ -457,14 +460,15 @@ def _readers_set(
     """Give the reader of the commands inside ``$(…)`` what the top-level one knows (the
     programs run before, the here-documents), and both how ``command`` (as ``words``) names
     programs: its variables set unsurely (:func:`_names_set_unsurely`) and its functions
-    running their arguments (:func:`_function_runners`, whose ``words`` are returned);
-    ``top_level``: no word of another command read again."""
+    running their arguments (:func:`_function_runners`, whose ``words`` are returned, each
+    literal array's expansion spelt as its words: :func:`~harness_memory.hooks.shell_arrays.
+    arrays_spelt`); ``top_level``: no word of another command read again."""
     writes, inside = readers
     inside.linker, inside.here_text = writes.linker, writes.here_text
-    words, runners, unread = _function_runners(words)
+    words, runners, unread, evaluators = _function_runners(arrays_spelt(words))
     unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
     for reader in readers:
-        reader.unsure_names, reader.runners = unsure, runners
+        reader.unsure_names, reader.runners, reader.evaluators = unsure, runners, evaluators
     writes.top_level = top_level
     return words
 
@@ -850,26 +854,30 @@ def _code_printed(code: str) -> bool:
 
 
 def _evaluated(
-    evaluating: list[str] | None, word: str, previous: str | None, *, named: bool
+    evaluating: list[str] | None, word: str, previous: str | None, *, reader: _Writes
 ) -> tuple[list[str] | None, list[str]]:
     """Follow an ``eval``'s words: the words so far (None outside one) after ``word``, and the
     command it runs once its simple command ends (bash joins its words with spaces and reads
     them again: ``eval cp note.md '"$(cat f)"/a.md'`` copies to the place ``f`` names).
-    ``named``: ``word`` is the command's name, after what runs it (``builtin eval``,
-    ``command -p eval``, ``X=1 eval``), not only the first word of a command."""
-    if evaluating is None:
-        return ([] if word == "eval" and (previous is None or named) else None), []
+    ``reader`` tells whether ``word`` is the command's name, after what runs it (``builtin
+    eval``, ``command -p eval``, ``X=1 eval``), not only the first word of a command, and
+    whether that name is ``eval`` however reached (``e=eval; $e …``, ``f() { eval "$@"; }``)."""
+    named = reader.named_now
+    if evaluating is None or (named and reader.evaluates):
+        starts = (word == "eval" and (previous is None or named)) or (named and reader.evaluates)
+        return ([] if starts else None), []
     if word in _SEPARATORS or _PUNCTUATION(word):
         return None, [" ".join(evaluating)]
     evaluating.append(word)
     return evaluating, []
 
 
-def _code_in(word: str) -> list[str]:
+def _code_in(word: str, *, code: bool) -> list[str]:
     """The command another shell may run from ``word`` (one holding white space once unquoted:
-    ``sh -c '…'``'s text, an ``ssh`` command), as a list of none or one: an assignment's value
-    alone (``x='cp note.md "$(cat f)"/a.md'; eval "$x"`` runs ``cp``, not ``x=cp``)."""
-    if not any(char.isspace() for char in word):
+    ``sh -c '…'``'s text, an ``ssh`` command; or any, when it is a shell's ``-c`` ``code``:
+    ``bash -c '"$@"' _ cp …``), as a list of none or one: an assignment's value alone (``x='cp
+    note.md "$(cat f)"/a.md'; eval "$x"`` runs ``cp``, not ``x=cp``)."""
+    if not code and not any(char.isspace() for char in word):
         return []
     assigned = _ASSIGNMENT_RE.match(word)
     return [word if assigned is None else assigned.group("value")]
@@ -1071,7 +1079,9 @@ _SET_BEFORE = frozenset(_SEPARATORS | {"builtin", "command"})
 """The words after which a ``set`` runs as the builtin (``builtin set -- …``, ``command set``)."""
 
 
-def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str], frozenset[str]]:
+def _function_runners(
+    words: list[str],
+) -> tuple[list[str], frozenset[str], frozenset[str], frozenset[str]]:
     """``words`` with each command of a function's body that runs its arguments (``f() {
     "$@"; }``, ``function run { echo "+ $*"; "$@"; }``: :data:`_ARGUMENTS_RUN`) spelt ``:``
     (it runs nothing where the function is defined), and the names of those functions: a
@@ -1082,10 +1092,13 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str], froz
     (``set -e``, ``set -o pipefail``, ``set +x``) leaves the arguments as they were. Third, the
     functions whose body runs some of its arguments, not all in order (``shift``, then
     ``"$@"``; ``"${@:2}"``, ``"$2"``): a call may run any of its words, read as an alias the
-    command defines is (each word built at run time a place it may write)."""
+    command defines is (each word built at run time a place it may write). Fourth, the
+    functions whose body hands its arguments to ``eval`` (``f() { eval "$@"; }``, spelt ``eval
+    :`` there): a call is read as an ``eval`` of its words."""
     out = list(words)
     runners: set[str] = set()
     unread: set[str] = set()
+    evaluators: set[str] = set()
     shifting: set[str] = set()  # the functions whose body runs ``shift``
     stack: list[tuple[str, int]] = []  # the functions whose body is open, at which depth
     setting: set[int] = set()  # the depths of those whose body ran ``set``
@@ -1105,6 +1118,9 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str], froz
             setting.add(stack[-1][1])
         elif word == "shift" and stack and previous in _SET_BEFORE:
             shifting.add(stack[-1][0])
+        elif stack and word in _ARGUMENTS_RUN and previous == "eval":
+            out[at] = ":"
+            evaluators.add(stack[-1][0])
         elif stack and word in _ARGUMENTS_RUN and previous in _SEPARATORS:
             if stack[-1][1] not in setting:
                 out[at] = ":"
@@ -1113,7 +1129,7 @@ def _function_runners(words: list[str]) -> tuple[list[str], frozenset[str], froz
             unread.add(stack[-1][0])
         previous = word
     unread |= shifting & runners
-    return out, frozenset(runners - unread), frozenset(unread)
+    return out, frozenset(runners - unread), frozenset(unread), frozenset(evaluators)
 
 
 def _sets_positional(words: list[str], at: int) -> bool:
@@ -1186,6 +1202,8 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
     return frozenset(unsure)
 
 
+_HASH_PATH_RE = re.compile(r"^-[a-z]*p")
+"""``hash``'s ``-p`` (in a bundle: ``-lp``), which binds its names to a program's path."""
 _BUILTIN_RUNNERS = frozenset({"builtin", "command", "if", "elif", "while", "until", "time"})
 """Words that run the builtin after them (``builtin hash``, ``command -p hash``, ``if hash``)."""
 
@@ -1648,6 +1666,7 @@ class _Writes:
     __slots__ = (
         "_assigned",
         "_base",
+        "_bound",
         "_cases",
         "_cd_data",
         "_closed",
@@ -1668,6 +1687,7 @@ class _Writes:
         "_operand",
         "_operands",
         "_positional",
+        "_positional_state",
         "_program",
         "_redirect",
         "_run_data",
@@ -1687,6 +1707,7 @@ class _Writes:
         "_written_names",
         "_written_seen",
         "code_variable",
+        "evaluators",
         "folder_unknown",
         "here_text",
         "linker",
@@ -1726,6 +1747,8 @@ class _Writes:
         self._named_at_path = 0  # how many of ``found.paths`` came before the name
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
         self._positional: list[tuple[str, bool]] = []  # the words ``set -- …`` set as $1…
+        self._positional_state = "none"  # "set": by a ``set`` read; "unknown": not read
+        self._bound: set[str] = set()  # names ``hash``, ``eval``, a run-time name may bind
         self._said: list[str] = []  # its words as written and expanded (not git's, source's)
         self._unread_names: Counter[str] = Counter()  # base names of unread programs' words
         self._written_names: Counter[str] = Counter()  # those of ``found.written``'s words …
@@ -1751,6 +1774,7 @@ class _Writes:
         self._unsure = False  # a command that sets variables at run time has run
         self.unsure_names: frozenset[str] = frozenset()  # :func:`_names_set_unsurely`
         self.runners: frozenset[str] = frozenset()  # functions running their arguments
+        self.evaluators: frozenset[str] = frozenset()  # functions ``eval``-ing them
         self.top_level = False  # the command is no word of another read again
         self._name_unread = False  # the command's name is an alias the command defines
         self.folder_unknown = False  # the shell went into a folder known only at run time
@@ -1912,6 +1936,7 @@ class _Writes:
             return  # ``$CC`` unset: an empty name, so the next word is the command's name
         name = self._linked_program(word) or word.rsplit("/", 1)[-1]
         name = "wget" if name == "wget2" else name
+        name = "eval" if name in self.evaluators else name  # ``f() { eval "$@"; }; f …``
         if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
             self._skip = False
             if self._split[-1:] == [""]:  # ``env -S 'cp x'``
@@ -1939,7 +1964,9 @@ class _Writes:
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
         self.named_now = True
-        self._name_unread = name in self.unsure_names and f"alias {name}" in self.unsure_names
+        self._name_unread = name in self._bound or (
+            name in self.unsure_names and f"alias {name}" in self.unsure_names
+        )
         self._name_tested = self._test
         self._run_lost = self.folder_unknown
         self._run_data = self.folder_unknown and self._cd_data
@@ -1948,6 +1975,23 @@ class _Writes:
         self._run_named = name == "$" or self._built_name(word) or self._name_unread
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
+
+    def shell_code(self, word: str) -> bool:
+        """Whether ``word``, just seen, may be the code a shell runs (``bash -c CODE``, ``sh
+        -ec CODE``, ``zsh -c CODE``: the first operand after a short option bundle holding
+        ``c``; :data:`~harness_memory.hooks.here_data.SHELLS`)."""
+        options = [each for each in self._program[1:] if not each.startswith("--")]
+        return (
+            (self._command in SHELLS or self._command in STARTUP_SHELLS)
+            and self._operand == word
+            and any("c" in each for each in options)
+        )
+
+    @property
+    def evaluates(self) -> bool:
+        """Whether the command named last is ``eval`` (``e=eval; $e …``, a function handing
+        its arguments to it): its words are joined and read again."""
+        return self._command == "eval"
 
     def _env_option(self, word: str) -> bool:
         """Read ``env``'s option ``word`` by its own table: whether it takes the next word;
@@ -1972,7 +2016,8 @@ class _Writes:
         f)"/tool`` may be any program: a link in the folder ``f`` names may lead to ``cp``;
         ``bash -c '"$(dirname "$0")"/t …' bin/sh`` gives ``$0``."""
         if not _RUN_TIME_NAME_RE.search(word):  # ``ln -s /bin/cp tool; ./tool``: made here
-            return "/" in word and self.wrote(word.rstrip("/").rsplit("/", 1)[-1])
+            bare = "/" not in word and self._on_set_path(word)  # ``PATH=.:$PATH tool``
+            return bare or self.wrote(word.rstrip("/").rsplit("/", 1)[-1])
         shell = _SHELL_FOLDER_RE.match(word)
         if shell is None or not self.top_level or self.folder_unknown:
             return True
@@ -1985,6 +2030,21 @@ class _Writes:
             return True  # ``ln -s /bin/ln bin/git && "$(pwd)/bin"/git``: made by the command
         folders = [".", *(_SHELL_HOMES if "dirname" in shell.group(0) else ())]
         return any(self._linked_program(folder + rest, named=False) for folder in folders)
+
+    def _on_set_path(self, name: str) -> bool:
+        """Whether the bare command name ``name`` may run another program than its own through
+        a ``PATH`` the command set (``PATH=.:$PATH tool``, ``export PATH=$PWD/b:$PATH``): one
+        built at run time may hold any folder; a folder it adds (not in the environment's)
+        may hold a link by that name to a program the guard reads under another name
+        (``tool`` -> ``cp``), which then runs. A name found nowhere there is the same program."""
+        if "PATH" not in self._known:
+            return False
+        value = self._known["PATH"]
+        if value is None:
+            return True
+        inherited = set(self._environ.get("PATH", "").split(":"))
+        added = [folder or "." for folder in value.split(":") if folder not in inherited]
+        return any(self._linked_program(f"{each}/{name}", named=False) for each in added)
 
     def _runs_unread(self, word: str) -> bool:
         """Whether ``word``, the program a ``find`` action runs, may be any program: named
@@ -2370,6 +2430,8 @@ class _Writes:
         ):
             self._found.run_in_unknown.append(program[0])
         self._note_glued_values(command, operands)
+        self._note_option_programs(command, said[::2])
+        self._note_patched_folder(command, operands)
         unpacker = self._note_unpack(command, operands, config_words)
         if command in LINK_MAKERS:
             self._note_links(command, operands)
@@ -2382,6 +2444,7 @@ class _Writes:
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
         written = self._written_by(command, unpacker, operands, (program, said, run_named))
+        self._note_unseen(command, said, run_named=run_named)
         self._found.written_at_run_time.extend(word for word, built in written if built)
         named_before = len(self._found.named)  # a backup is of a file there before the writer
         self._note_written(command, written, operands, said)
@@ -2418,15 +2481,43 @@ class _Writes:
         if run_named and self._named_at_run_time(program[0], said):
             # ``$(echo cp) note.md "$(cat f)"/a.md``: any program, ``cp`` among them, may
             # write each of its words; one built at run time lands where no one can tell
-            written = [(word, built) for word, built in operands if built]
-            if _POSITIONAL_RE.match(program[0]):  # ``set -- cp x "$(cat f)"/a.md; "$@"``
-                written.extend(each for each in self._positional if each[1])
-        if command == "set":
-            self._positional = _positional_set(operands) or self._positional
+            written.extend((word, built) for word, built in operands if built)
+            written.extend(self._words_run(program[0]))  # ``set -- cp x "$(cat f)"/a.md; "$@"``
+        if command == "set" and (given := _positional_set(operands)):
+            self._positional, self._positional_state = given, "set"
         if command == "xargs":
             self._found.fed.extend(_fed_places(operands, self._read_run))
         written.extend(_placed_outputs(command or "", operands))
         return written
+
+    def _words_run(self, name: str) -> list[tuple[str, bool]]:
+        """The places built at run time a command's name ``name`` brings: the words ``set``
+        gave the positional parameters (``"$@"``, ``$1``) when the guard read what set them
+        last (nothing at the top level: none); else, for one giving several words
+        (:data:`~harness_memory.hooks.shell_arrays.WORDS_RUN_RE`: a shell's ``-c`` code's
+        ``"$@"``, one after ``eval``, an array filled at run time), the name itself: words
+        known only at run time, any of them a place written."""
+        read = self._positional_state == "set" or (
+            self._positional_state == "none" and self.top_level
+        )
+        positional = _POSITIONAL_RE.match(name) is not None
+        if positional and (read or not WORDS_RUN_RE.match(name)):
+            return [each for each in self._positional if each[1]]
+        return [(name, True)] if WORDS_RUN_RE.match(name) else []
+
+    def _note_unseen(self, command: str | None, said: list[str], *, run_named: bool) -> None:
+        """Keep what ``command`` (named at run time or not; ``said``: its words as written and
+        expanded) may have changed unseen: the positional parameters (``eval set -- …``, a
+        sourced file, any program named at run time), and the names it may bind to a program
+        (``hash -p /bin/cp c`` reached through a variable, ``$(echo hash)``, ``eval 'hash -p
+        …'``): a later command so named may run any program, as an alias the command defines
+        may."""
+        if run_named or command in ("eval", *_SOURCING):
+            self._positional_state = "unknown"
+        hashing = command == "hash" and any(_HASH_PATH_RE.match(word) for word in said[::2])
+        if run_named or command == "eval" or hashing:
+            for word in said[::2]:
+                self._bound.update(part for part in word.split() if _NAME_RE.match(part))
 
     def _read_split(self, program: list[str], said: list[str]) -> None:
         """Read the command an ``env -S TEXT`` runs (:meth:`_env_option`) as shell text: its
@@ -2520,6 +2611,37 @@ class _Writes:
                     self._environ,
                     lost=self._run_lost,
                 )
+
+    def _note_option_programs(self, command: str | None, words: list[str]) -> None:
+        """Keep each program an option of ``command`` runs (:data:`~harness_memory.hooks.
+        unread_programs.PROGRAM_OPTIONS`), read from its ``words`` as the program reads them
+        (``tar cIf PROG OUT``, tar's old style; ``-cI PROG``, ``--use-compress-program=PROG``):
+        a program the guard does not read, and, run after a ``cd`` into a folder read from
+        data, one whose relative writes land there (``ShellPaths.lost_programs``)."""
+        options = PROGRAM_OPTIONS.get(command or "", ())
+        if not options or command not in TABLES:
+            return
+        for _, value in option_values(words, TABLES[command], options):
+            self._found.programs.append(f"{command} {value}")
+            if self._run_data:
+                self._found.lost_programs.append(value)
+
+    def _note_patched_folder(self, command: str | None, operands: list[tuple[str, bool]]) -> None:
+        """A ``patch`` naming no file to patch takes its names from the diff, which it reads
+        when it runs: any name below its folder (``-d DIR``, else the shell's; GNU patch
+        refuses absolute and ``..`` names). That folder is kept as the literal start of a
+        place known only at run time (``ShellPaths.undecided``): refused inside the memory
+        root, as any such place is (P-3, K-7), and passing in a Workspace."""
+        if command != "patch" or read_options([w for w, _ in operands], TABLES["patch"]).operands:
+            return
+        folders = _option_values(command, operands, ("-d", "--directory"))
+        for folder, built in folders or [(self._base, False)]:
+            expanded = None if built else _expand(folder, self._known, self._environ)
+            if expanded is None:
+                self._found.written_at_run_time.append(folder)
+                continue
+            place = os.path.join(self._base, _tilde(expanded, self._environ))  # noqa: PTH118
+            self._found.undecided.append(place.rstrip("/") + "/")
 
     def _is_there(self, name: str, named_before: int) -> bool:
         """Whether the file ``name`` (literal, from the shell's folder) may be there when the
@@ -3110,12 +3232,15 @@ def _operand_places(
     folder), an unpacker's folder option, ``pax -rw``'s destination folder, a
     :data:`SECOND_OPERAND_WRITERS` second operand."""
     written: list[tuple[str, bool]] = []
-    in_place = any(
-        _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
-        or (word[1:2] not in ("", "-") and "i" in word[1:])
-        for word, _ in operands
-        if word.startswith("-")
-    )
+    in_place = (
+        any(
+            _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
+            or (word[1:2] not in ("", "-") and "i" in word[1:])
+            for word, _ in operands
+            if word.startswith("-")
+        )
+        or code_edits_in_place(command or "", operands)
+    )  # ``perl -p -e 'BEGIN{$^I=…}'``
     if command in WRITERS:
         written = [(word, built) for word, built in operands if not word.startswith("-")]
     elif command in IN_PLACE_EDITORS and in_place:  # ``sed -i 's/ *$//' f``: f alone

@@ -1,0 +1,146 @@
+"""P-3: words the shell runs as a command that the guard cannot read where they stand.
+
+Each form runs ``cp note.md <other scope>/f.md`` (the other scope's folder read from ``target``
+or ``list`` at run time) with no word the guard read as that command's:
+
+- an array's words run as the command (``"${a[@]}"``): filled at run time (``mapfile``,
+  ``read -a``, ``a+=(…)``, ``a[2]=…``), the words it brings are places built at run time;
+  an array the command assigns once from literal words is read as those words, run where it
+  is expanded;
+- the positional parameters run as the command (``"$@"``) when the guard did not see what set
+  them: a shell's ``-c`` code given its arguments (``bash -c '"$@"' _ cp …``, ``sh``,
+  ``dash``, ``exec "$@"``), ``eval set -- …``;
+- ``eval`` reached through a variable (``e=eval; $e …``) or a function running its
+  arguments with ``eval`` (``f() { eval "$@"; }; f …``): its words are joined and read again
+  as ``eval``'s are; ``hash -p`` through a variable, a command substitution or ``eval``: the
+  name it binds runs any program;
+- a program the command makes (``ln -s /bin/cp tool``) run by its bare name through ``PATH``
+  (``PATH=.:$PATH tool …``): it may be ``cp``.
+
+Each is refused, then run by bash, which writes into the other scope. The everyday forms of
+the same shapes pass and write where they say.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answer,
+    assert_allowed_and_bash_writes_there,
+    assert_refused_and_bash_writes,
+    fill,
+    refusal,
+)
+
+ARRAYS_RUN = [
+    'a=(cp note.md); a+=("$(cat target)/f.md"); "${{a[@]}}"',
+    'a=(cp note.md x); a[2]="$(cat target)/f.md"; "${{a[@]}}"',
+    'mapfile -t a < list; "${{a[@]}}"',
+    'readarray -t a < list; "${{a[@]}}"',
+    'read -ra a < words; "${{a[@]}}"',
+    "read -a a < words; ${{a[*]}}",
+    'mapfile -t a < list; exec "${{a[@]}}"',
+    'a=(cp note.md "$(cat target)/f.md"); "${{a[@]}}"',
+]
+"""The array's words (``list``: ``cp``, ``note.md``, the other scope's file, one a line;
+``words``: the same on one line) were never read as a command: each was let through."""
+POSITIONAL_RUN = [
+    'bash -c \'"$@"\' _ cp note.md "$(cat target)/f.md"',
+    'sh -c \'exec "$@"\' _ cp note.md "$(cat target)/f.md"',
+    'dash -c \'"$@"\' _ cp note.md "$(cat target)/f.md"',
+    "bash -c '$*' _ cp note.md \"$(cat target)/f.md\"",
+    'eval set -- cp note.md \'"$(cat target)"/f.md\'; "$@"',
+    'source /dev/null; eval set -- cp note.md \'"$(cat target)"/f.md\'; "$@"',
+]
+"""The words the positional parameters hold came from where the guard does not read them."""
+EVAL_RUN = [
+    "e=eval; $e cp note.md '\"$(cat target)\"/f.md'",
+    'f() {{ eval "$@"; }}; f cp note.md \'"$(cat target)"/f.md\'',
+    'function f {{ eval "$*"; }}; f cp note.md \'"$(cat target)"/f.md\'',
+    'h=hash; $h -p /bin/cp c; c note.md "$(cat target)/f.md"',
+    'h=hash; $h -lp /bin/cp c; c note.md "$(cat target)/f.md"',
+    '$(echo hash) -p /bin/cp c; c note.md "$(cat target)/f.md"',
+    'eval hash -p /bin/cp c; c note.md "$(cat target)/f.md"',
+    "eval 'hash -p /bin/cp c'; c note.md \"$(cat target)/f.md\"",
+]
+"""``eval`` and ``hash`` reached where the guard looked for their literal names only."""
+MADE_AND_RUN_THROUGH_PATH = [
+    'ln -s /bin/cp tool; PATH=.:$PATH tool note.md "$(cat target)/f.md"',
+    'cp /bin/cp tool && PATH=.:$PATH; tool note.md "$(cat target)/f.md"',
+    'mkdir b; ln -s /bin/cp b/tool; export PATH=$PWD/b:$PATH; tool note.md "$(cat target)/f.md"',
+    'PATH=bin:$PATH cpy note.md "$(cat target)/f.md"',
+    'export PATH=$PWD/bin:$PATH; cpy note.md "$(cat target)/f.md"',
+]
+"""A program the command makes, then runs by its bare name from ``PATH``; or one a folder the
+command puts on ``PATH`` holds (``bin/cpy``, a link to ``cp`` made in an earlier call)."""
+
+
+def _prepared(where: Layout) -> None:
+    work = where.workspace
+    other = where.root / where.other
+    (work / "target").write_text(f"{other}\n", encoding="utf-8")
+    (work / "note.md").write_text("x\n", encoding="utf-8")
+    (work / "list").write_text(f"cp\nnote.md\n{other}/f.md\n", encoding="utf-8")
+    (work / "words").write_text(f"cp note.md {other}/f.md\n", encoding="utf-8")
+    (work / "bin").mkdir()
+    (work / "bin" / "cpy").symlink_to(shutil.which("cp") or "/bin/cp")
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command", ARRAYS_RUN + POSITIONAL_RUN + EVAL_RUN + MADE_AND_RUN_THROUGH_PATH
+)
+def test_p3_words_run_as_a_command_the_guard_cannot_read_are_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    _prepared(where)
+    assert_refused_and_bash_writes(where, harness, command)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("shell", ["zsh", "ksh", "mksh", "yash"])
+def test_p3_other_shells_running_their_arguments_are_refused(
+    where: Layout, harness: str, shell: str
+) -> None:
+    """The same for shells this machine may not have (bash runs each form above): their
+    ``-c`` code is read as bash's is, ``"$@"`` its arguments, which the guard did not read."""
+    _prepared(where)
+    command = fill(f'{shell} -c \'"$@"\' _ cp note.md "$(cat target)/f.md"', where)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None, command
+    assert "$@" in reason
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        ('cmd=(touch made.txt); "${{cmd[@]}}"', "made.txt"),
+        ('cmd=(cp note.md {root}/{own}/a.md); "${{cmd[@]}}"', "{root}/{own}/a.md"),
+        ('args=(-p build/out); mkdir "${{args[@]}}"', "build/out"),
+        ('set -- touch made.txt; "$@"', "made.txt"),
+        ("bash -c 'echo \"$@\" > made.txt' _ a b", "made.txt"),
+        ("e=eval; $e touch made.txt", "made.txt"),
+        ('f() {{ eval "$@"; }}; f touch made.txt', "made.txt"),
+        ("h=hash; $h -p /bin/touch t; t made.txt", "made.txt"),
+        ('hash printf; printf %s "$(cat note.md)" > made.txt', "made.txt"),
+        ("ln -s /bin/cp tool; PATH=.:$PATH tool note.md copy.md", "copy.md"),
+        ('export PATH=$PWD/bin:$PATH; printf %s "$(cat note.md)" > made.txt', "made.txt"),
+        ("PATH=bin:$PATH cpy note.md copy.md", "copy.md"),
+    ],
+)
+def test_p3_the_everyday_forms_of_those_shapes_pass(
+    where: Layout, harness: str, command: str, place: str
+) -> None:
+    """A literal array run as a command is read as its words; ``eval`` through a variable or
+    a function, a hashed name, a program made and run from ``PATH``: literal places pass; a name
+    ``hash`` only looks up (no ``-p``) runs the program of that name."""
+    _prepared(where)
+    assert_allowed_and_bash_writes_there(where, harness, command, place)
