@@ -447,3 +447,55 @@ async def test_t5b_one_request_walks_the_sub_folders_once(
         walks.clear()
         await ok_json(await client.get(url))
         assert len(walks) == 1, url
+
+
+def _freeze_beside_a_note_so_named(agent: AgentHome) -> list[str]:
+    """``deploy-freeze.md`` at the root and ``notes/Deploy Freeze.md`` in a sub-folder: the
+    index's ``[[Deploy Freeze]]`` opens the note of that exact name (Obsidian's reading comes
+    before Memory's loose one), ``[[deploy-freeze]]`` the topic file. The index's lines."""
+    write_topic(agent.user, "deploy-freeze.md")
+    (agent.user / "notes").mkdir()
+    (agent.user / "notes" / "Deploy Freeze.md").write_text("the long notes\n", encoding="utf-8")
+    index = [
+        "# Memory",
+        "- [[Deploy Freeze]] - the long notes",
+        "- [[deploy-freeze]] - no Friday deploys",
+    ]
+    (agent.user / layout.INDEX_FILE).write_text("\n".join(index) + "\n", encoding="utf-8")
+    return index
+
+
+async def test_a6_a_delete_keeps_the_line_whose_wiki_link_opens_a_note_in_a_sub_folder(
+    client: Client, agent: AgentHome
+) -> None:
+    """The lint reads ``[[Deploy Freeze]]`` as ``notes/Deploy Freeze.md`` (no finding, the
+    page opens that note); deleting ``deploy-freeze.md`` prunes only the line the lint reads
+    as linking it, never the line about the other note."""
+    index = _freeze_beside_a_note_so_named(agent)
+    assert await _link_findings(client) == []
+
+    result = await ok_json(await client.delete(file_url("user", "deploy-freeze.md")))
+
+    assert result["removedIndexLines"] == [index[2]]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == (
+        f"{index[0]}\n{index[1]}\n"
+    )
+    assert await _link_findings(client) == []
+
+
+async def test_v2_undoing_a_delete_never_puts_back_a_line_about_a_note_in_a_sub_folder(
+    client: Client, agent: AgentHome
+) -> None:
+    """The restore finds the lines to put back as the lint reads them: after the delete of
+    ``deploy-freeze.md`` and a tidy index, the undo puts back ``[[deploy-freeze]]``'s line
+    only; ``[[Deploy Freeze]]`` names ``notes/Deploy Freeze.md``, a line the person removed."""
+    index = _freeze_beside_a_note_so_named(agent)
+    await ok_json(await client.delete(file_url("user", "deploy-freeze.md")))
+    (agent.user / layout.INDEX_FILE).write_text(f"{index[0]}\n", encoding="utf-8")
+
+    restored = await _undo_delete(client, "deploy-freeze.md")
+
+    assert restored["indexLinesAdded"] == [index[2]]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == (
+        f"{index[0]}\n{index[2]}\n"
+    )

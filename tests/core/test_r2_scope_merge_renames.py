@@ -14,7 +14,11 @@ RENAMED = {INDEX: b"- [A](b.md) about a\n", "b.md": b"a text\n"}
 
 
 def _merge(
-    base: Copy, first: Copy, second: Copy, renamed: tuple[dict[str, str], dict[str, str]]
+    base: Copy,
+    first: Copy,
+    second: Copy,
+    renamed: tuple[dict[str, str], dict[str, str]],
+    sub_folder_notes: tuple[str, ...] = (),
 ) -> tuple[Copy, ScopeMerge]:
     texts = {blob_id(data): data for copy in (base, first, second) for data in copy.values()}
 
@@ -22,7 +26,13 @@ def _merge(
         return {name: blob_id(data) for name, data in copy.items()}
 
     merged = merge_scopes(
-        ids(base), ids(first), ids(second), texts.__getitem__, label="laptop", renamed=renamed
+        ids(base),
+        ids(first),
+        ids(second),
+        texts.__getitem__,
+        label="laptop",
+        renamed=renamed,
+        sub_folder_notes=sub_folder_notes,
     )
     assert not set(merged.files.values()) - set(texts) - set(merged.new)  # every blob is known
     texts.update(merged.new)
@@ -338,3 +348,33 @@ def test_r2_a_wiki_link_follows_the_rename_of_the_file_it_names(renamer: str) ->
         b"- [[other]] y",
     ]
     assert "freeze.md" in files and "deploy-freeze.md" not in files
+
+
+@pytest.mark.parametrize("renamer", ["first", "second"])
+def test_r2_a_wiki_link_opening_a_note_in_a_sub_folder_stays_when_a_topic_file_is_renamed(
+    renamer: str,
+) -> None:
+    """With ``notes/Deploy Freeze.md`` in a sub-folder, ``[[Deploy Freeze]]`` opens that note
+    as the lint resolves it (a note of that exact name before Memory's loose reading, T-5b):
+    a sync that renames ``deploy-freeze.md`` points ``[[deploy-freeze]]`` at the new name and
+    leaves the line about the other note as it was, whichever side edited the lines."""
+    lines = b"- [[Deploy Freeze]] the long notes\n- [[deploy-freeze]] weekend\n"
+    base = {INDEX: lines, "deploy-freeze.md": b"text\n"}
+    renamed = {INDEX: lines.replace(b"[[deploy-freeze]]", b"[[freeze]]"), "freeze.md": b"text\n"}
+    # the other side edits the very lines (and adds one): the merge takes its lines, relinked
+    edited_lines = lines.replace(b"notes", b"notes, read first").replace(b"weekend", b"Fridays")
+    edited = {
+        INDEX: edited_lines + b"- [[Deploy Freeze]] and its table\n",
+        "deploy-freeze.md": b"text\n",
+    }
+    pair: tuple[dict[str, str], dict[str, str]] = ({"deploy-freeze.md": "freeze.md"}, {})
+    notes = ("notes/Deploy Freeze.md",)
+    if renamer == "first":
+        files, _ = _merge(base, renamed, edited, pair, notes)
+    else:
+        files, _ = _merge(base, edited, renamed, (pair[1], pair[0]), notes)
+    assert files[INDEX].splitlines() == [
+        b"- [[Deploy Freeze]] the long notes, read first",
+        b"- [[freeze]] Fridays",
+        b"- [[Deploy Freeze]] and its table",
+    ]

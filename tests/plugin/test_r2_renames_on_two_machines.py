@@ -427,3 +427,35 @@ def test_r2_renamed_to_two_names_with_a_text_changed_keeps_both_texts_and_says_s
         assert (scope / "c.md").read_text(encoding="utf-8").endswith("the desktop's line\n")
         index = (scope / "MEMORY.md").read_text(encoding="utf-8")
         assert sorted(index.splitlines()) == ["- [A](b.md) about a", "- [A](c.md) about a"]
+
+
+def test_r2_a_wiki_link_opening_a_note_in_a_sub_folder_stays_when_a_topic_file_is_renamed(
+    user: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """The service's scope holds ``notes/Deploy Freeze.md`` (a sub-folder no sync brings), so
+    its lint reads ``[[Deploy Freeze]]`` as that note (T-5b). One machine renames
+    ``deploy-freeze.md`` to ``freeze.md``, the other edits the index's lines: the line
+    linking the renamed file follows it, the line about the note in the sub-folder stays."""
+    append(user / "deploy-freeze.md", "no Friday deploys\n")
+    (user / "notes").mkdir()
+    append(user / "notes" / "Deploy Freeze.md", "the long notes\n")
+    lines = "- [[Deploy Freeze]] the long notes\n- [[deploy-freeze]] weekend\n"
+    append(user / "MEMORY.md", lines)
+    laptop, desktop = two_machines
+    synced(laptop)
+    synced(desktop)
+    at_laptop = laptop.memory_root / "user"
+    (at_laptop / "deploy-freeze.md").rename(at_laptop / "freeze.md")
+    (at_laptop / "MEMORY.md").write_text(
+        INDEX_LINE + lines.replace("[[deploy-freeze]]", "[[freeze]]"), encoding="utf-8"
+    )
+    (desktop.memory_root / "user" / "MEMORY.md").write_text(
+        INDEX_LINE + lines.replace("notes\n", "notes, read first\n").replace("weekend", "Fridays"),
+        encoding="utf-8",
+    )
+    synced(laptop)
+    synced(desktop)
+
+    assert (user / "MEMORY.md").read_text(encoding="utf-8") == (
+        f"{INDEX_LINE}- [[Deploy Freeze]] the long notes, read first\n- [[freeze]] Fridays\n"
+    )

@@ -428,19 +428,24 @@ def merge_scopes(
     *,
     label: str,
     renamed: tuple[Renames, Renames] = ({}, {}),
+    sub_folder_notes: Collection[str] = (),
 ) -> ScopeMerge:
     """Merge ``first`` and ``second``, both changed from ``base`` (see the module docstring).
 
     ``label`` names the second side in the names of kept copies (a machine's name).
     ``renamed``: the topic files each side renamed since ``base`` (old name → new, as git's
-    rename detection found them), followed by the other side (:func:`_follow_renames`). Never
+    rename detection found them), followed by the other side (:func:`_follow_renames`).
+    ``sub_folder_notes``: the files of the scope's sub-folders (relative POSIX paths, which no
+    copy holds) the indexes' wiki links name, as the lint knows them: a wiki link opening one
+    (``[[Deploy Freeze]]`` for ``notes/Deploy Freeze.md``) never follows a rename of a topic
+    file Memory's loose reading would give it (``deploy-freeze.md``, T-5b). Never
     raises on content; ``content`` is called only for versions of the index that must be read.
     """
     rewritten = (
         rewritten_renames(renamed[0], base, first, content),
         rewritten_renames(renamed[1], base, second, content),
     )
-    followed = _follow_renames(base, first, second, content, renamed, label)
+    followed = _follow_renames(base, first, second, content, (renamed, sub_folder_notes), label)
     base, first, second = followed.base, followed.first, followed.second
     made = followed.made
 
@@ -606,7 +611,7 @@ def _follow_renames(
     first: Blobs,
     second: Blobs,
     content: Content,
-    renamed: tuple[Renames, Renames],
+    renames_and_notes: tuple[tuple[Renames, Renames], Collection[str]],
     label: str,
 ) -> _Followed:
     """Make each side's renames on the other side, as ``git merge`` does with the renames its
@@ -629,12 +634,13 @@ def _follow_renames(
       (``kept-both``).
 
     A rename is followed only where its new name is free on the other side (or made free, as
-    above, where the other side left the old file as it was), and only a pure
-    one (git's ``R100``): the renaming side holds the old file's very text under the new name.
-    git calls a file gone and one come holding half its text a rename (a templated note
-    replaced by the next day's, ``R074``); following that would land the other side's edit of
-    the old file in the new one. Not followed, the old file is merged under its own name (an
-    edit on the other side kept, ``kept-edited``) and the new one is a file of its own."""
+    above, where the other side left the old file as it was), and only a pure one (git's
+    ``R100``): the renaming side holds the old file's very text under the new name. git calls
+    a file gone and one come holding half its text a rename (a templated note replaced by the
+    next day's, ``R074``); following that would land the other side's edit of the old file in
+    the new one. Not followed, the old file is merged under its own name (``kept-edited``), the
+    new one is a file of its own. ``renames_and_notes``: those of :func:`merge_scopes`."""
+    renamed, notes = renames_and_notes
     first_renames = _pure(renamed[0], base, first)
     second_pure = _pure(renamed[1], base, second)
     second_renames = dict(second_pure)
@@ -644,7 +650,7 @@ def _follow_renames(
     _part_one_new_name(done, first_renames, second_renames, onto_one, label)
     held = done.base.get(layout.INDEX_FILE) if onto_one else None  # read only when needed
     before = set((_text(content(held)) or "").split("\n")) if held is not None else set()
-    _relink_index(done.second, onto_one, content, done.made, kept=before)
+    _relink_index(done.second, onto_one, content, done.made, kept=before, notes=notes)
     done.relinks.extend(_Relink(second, name, new) for name, new in onto_one.items())
     parted = dict(done.second)  # the second side as the renames below find it
     for old, new in first_renames.items():
@@ -678,7 +684,7 @@ def _follow_renames(
             done.outcomes.append(MergeOutcome("renamed-deleted", old, new))
             done.relinks.append(_Relink(second, second_pure[old], new))
     for files, renames in zip((done.base, done.first, done.second), links, strict=True):
-        _relink_index(files, renames, content, done.made)
+        _relink_index(files, renames, content, done.made, notes=notes)
     return done
 
 
@@ -734,11 +740,13 @@ def _relink_index(
     made: dict[str, bytes],
     *,
     kept: set[str] | None = None,
+    notes: Collection[str] = (),
 ) -> None:
     """Point the links of the index of ``files`` at the new names of ``renames`` (old → new),
     but for its lines of ``kept``; the new index's bytes go into ``made``. An index that is no
     UTF-8 is left as it is. A wiki link names the file the lint resolves it to among the
-    files before the renames (``[[Deploy Freeze]]`` follows ``deploy-freeze.md``, T-5b)."""
+    files before the renames and the sub-folders' ``notes`` (``[[Deploy Freeze]]`` follows
+    ``deploy-freeze.md``, unless ``notes/Deploy Freeze.md`` is one of them, T-5b)."""
     blob = files.get(layout.INDEX_FILE)
     if not renames or blob is None:
         return
@@ -749,7 +757,7 @@ def _relink_index(
     nfc = {_nfc(old): new for old, new in renames.items()}
     back = {new: old for old, new in renames.items()}
     before = [back.get(name, name) for name in files]
-    wiki = WikiFiles(before) if "[[" in text else None
+    wiki = WikiFiles([*before, *notes]) if "[[" in text else None
     other_cases = _other_cases(nfc, opened_in_any_case(before))
     relinked = "\n".join(
         line if kept and line in kept else rewrite_links(line, other_cases(line, nfc), wiki)

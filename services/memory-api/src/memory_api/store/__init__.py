@@ -10,6 +10,7 @@ Memory (this package's memory half):
 - :mod:`~memory_api.store.topic_cache` — topic parses and their lint, per file version
 - :mod:`~memory_api.store.scope_files` — indexes (masked and linted once per version) and markers
 - :mod:`~memory_api.store.answers` — overview, listing, file and index answers (A-3, A-5)
+- :mod:`~memory_api.store.wiki_notes` — the sub-folders' notes an index's wiki links name (T-5b)
 - :mod:`~memory_api.store.pruning` — delete a topic file and prune its index lines (A-6)
 - :mod:`~memory_api.store.sessions` — Session start: prepare scopes, build the injection (A-9)
 - :mod:`~memory_api.store.memory` — :class:`MemoryStore`, the async facade the routes call

@@ -20,9 +20,8 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -43,7 +42,7 @@ from memory_core.lint import (
     mask_secret_lines,
 )
 from memory_core.topics import ParsedTopic
-from memory_core.wiki_links import WikiFiles, wiki_path
+from memory_core.wiki_links import WikiFiles
 from memory_core.wire import (
     Finding,
     IndexLine,
@@ -77,20 +76,22 @@ from memory_api.store.scope_records import LintTally, ScopeRecords, lint_digest
 from memory_api.store.scopes import (
     FolderListing,
     ScopeListing,
-    SubFolderWalk,
     TopicEntry,
     judged_topics,
     no_topic_file,
     scan_scope,
     scope_real_dir,
-    sub_folder_files,
-    sub_folder_files_any_case,
-    sub_folder_files_ending,
     topic_entry,
     walk_sub_folders,
 )
 from memory_api.store.stat_cache import FileKey, StatCache, derived_key, file_key, is_racy
 from memory_api.store.topic_cache import TopicCache
+from memory_api.store.wiki_notes import (
+    Walk,
+    index_sub_folder_files,
+    named_sub_folder_files,
+    sought_in_sub_folders,
+)
 
 __all__ = ["USER_TITLE", "OverviewPage", "ScopeAnswers"]
 
@@ -804,7 +805,6 @@ def _lint_inputs(
     scope's sub-folders (:func:`_walker`)."""
     text = index.readable_text if index is not None else None
     links = index.links() if index is not None and text is not None else {}
-    deeper = [target for target in links if "/" in target]
     unreadable = list(unreadable_files)
     if index is not None and index.error is not None:
         unreadable.append((layout.INDEX_FILE, index.error))
@@ -815,12 +815,9 @@ def _lint_inputs(
     companion = None if key == USER_SCOPE else user_index
     judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
     # a wiki link names a note by its path's end, or by its name alone in any folder; a
-    # Markdown link, a path, does not
-    topics = {_folded(name) for name in files}
-    alone = [target for target in links if "/" not in target and _folded(target) not in topics]
-    wiki = index.wiki() if index is not None and (deeper or alone) else {}
-    sought = [*deeper, *_sought_in_sub_folders([target for target in alone if target in wiki], [])]
-    there, not_looked_up = _named_sub_folder_files(scope, sought, walk, by_end=wiki)
+    # Markdown link, a path, does not: found as every reader of the index finds them
+    wiki = index.wiki if index is not None else dict
+    there, not_looked_up = index_sub_folder_files(scope, links, wiki, files, walk)
     return _LintInputs(text, companion, unreadable, there, not_looked_up, judged, keys)
 
 
@@ -859,69 +856,19 @@ def body_sub_folder_files(
     :func:`~memory_api.store.scopes.sub_folder_files_ending`) or by a name alone that no topic
     file has (``[[feb]]``: ``archive/2026/feb.md``), as relative paths, which the lint
     resolves those links among (T-5b); and the links' paths the walk stopped at its bound
-    before finding (:func:`_named_sub_folder_files`). A ``stat`` or a listing per link with a
-    folder, the request's one ``walk`` of the sub-folders (:func:`_walker`) when one is left;
-    none for a body whose links all name topic files."""
-    paths = _sought_in_sub_folders((link for topic in topics for link in topic.links), names)
+    before finding (:func:`~memory_api.store.wiki_notes.named_sub_folder_files`). A ``stat``
+    or a listing per link with a folder, the request's one ``walk`` of the sub-folders
+    (:func:`_walker`) when one is left; none for a body whose links all name topic files."""
+    paths = sought_in_sub_folders((link for topic in topics for link in topic.links), names)
     if not paths:
         return frozenset(), frozenset()
-    return _named_sub_folder_files(scope, paths, walk, by_end=paths)
-
-
-def _sought_in_sub_folders(links: Iterable[str], names: Collection[str]) -> list[str]:
-    """The paths (:func:`~memory_core.wiki_links.wiki_path`) of the wiki ``links`` to look up
-    in a scope's sub-folders, sorted: a path with a folder that stays in the scope's folder,
-    and a name alone that no topic file of ``names`` has in any case (Obsidian opens the file
-    so named in any folder, :mod:`memory_core.wiki_links`); never a path from a root, one that
-    climbs out, or no path at all (``\\``, ``:``)."""
-    topics = {_folded(name) for name in names}
-    paths = set()
-    for link in links:
-        path = wiki_path(link)
-        if path.startswith(("/", "../")) or "\\" in path or ":" in path:
-            continue
-        if "/" in path or _folded(path) not in topics:
-            paths.add(path)
-    return sorted(paths)
-
-
-def _folded(name: str) -> str:
-    """``name`` as a wiki link matches a file name: NFC, case-folded."""
-    return unicodedata.normalize("NFC", name).casefold()
-
-
-Walk = Callable[[], SubFolderWalk]
-"""A request's walk of one scope's sub-folders, taken the first time it is called and kept
-(:func:`_walker`)."""
+    return named_sub_folder_files(scope, paths, walk, by_end=paths)
 
 
 def _walker(scope: Path) -> Walk:
     """The :data:`Walk` of the real ``scope``: :func:`~memory_api.store.scopes.walk_sub_folders`
     run at most once, when a link first needs it, however many readers ask (T-5b)."""
     return functools.cache(functools.partial(walk_sub_folders, scope))
-
-
-def _named_sub_folder_files(
-    scope: Path, paths: list[str], walk: Walk, *, by_end: Collection[str]
-) -> tuple[frozenset[str], frozenset[str]]:
-    """``(there, not_looked_up)`` of the links into sub-folders ``paths`` (relative POSIX; a
-    name alone, ``feb.md``, is a wiki link's, sought in any sub-folder, never at the root):
-    the files of the real ``scope``'s sub-folders they name, as written or in another case
-    (:func:`~memory_api.store.scopes.sub_folder_files_any_case`), else, for those of
-    ``by_end`` (wiki links), by the end of a path found by the ``walk``
-    (:func:`~memory_api.store.scopes.sub_folder_files_ending`); and those of ``by_end``
-    left unfound when the walk stopped at its bound
-    (:data:`~memory_api.store.scopes.SUB_FOLDER_WALK_CAP`): not there for all it saw, but not
-    looked up past it. The walk is taken only when some link is left."""
-    with_folder = [path for path in paths if "/" in path]
-    there = sub_folder_files(scope, with_folder) | sub_folder_files_any_case(scope, with_folder)
-    found = {path.casefold() for path in there}
-    left = [path for path in paths if path.casefold() not in found and path in by_end]
-    if not left:
-        return there, frozenset()
-    seen = walk()
-    there |= sub_folder_files_ending(scope, left, seen)
-    return there, frozenset() if seen.complete else frozenset(left)
 
 
 def _listed_names(root: Path, scope: Path, listing: FolderListing) -> list[str]:

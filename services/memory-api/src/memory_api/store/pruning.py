@@ -35,9 +35,11 @@ Blocking: run in a worker thread.
 from __future__ import annotations
 
 import codecs
+import functools
 import logging
 import os
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -53,7 +55,8 @@ from memory_core.scope_files import INDEX_CAP
 
 from memory_api.errors import Conflict, NotFound, Unavailable, write_fix
 from memory_api.store.containment import FolderSwapped, held_folder, is_within, real_path
-from memory_api.store.scopes import index_refusal, no_topic_file, topic_entry
+from memory_api.store.scopes import index_refusal, no_topic_file, topic_entry, walk_sub_folders
+from memory_api.store.wiki_notes import index_notes
 
 __all__ = ["PRUNE_READ_CAP", "Pruned", "delete_topic", "prune_index_file"]
 
@@ -131,12 +134,12 @@ def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: Not
 
 
 def _pruned(
-    raw: bytes, file_name: str, *, exact: bool, files: list[str] | None
+    raw: bytes, file_name: str, *, exact: bool, files: Callable[[str], list[str] | None]
 ) -> tuple[bytes, list[str]] | None:
     """The index ``raw`` without its lines linking ``file_name`` (spelled as it is, with
-    ``exact``: :func:`_has_twin`; a wiki link naming it among the scope's ``files`` as the
-    lint resolves it, :func:`~memory_core.index.prune_index`), and those lines; None when no
-    line links it. Raises
+    ``exact``: :func:`_has_twin`; a wiki link naming it among the scope's files as the lint
+    resolves it, :func:`~memory_core.index.prune_index`: ``files`` gives them for the index's
+    text, :func:`_scope_files`), and those lines; None when no line links it. Raises
     :class:`_NotRewritable` for bytes that re-encoding would not give back (see
     :func:`~memory_core.decoding.decode_exact`).
 
@@ -149,9 +152,10 @@ def _pruned(
             raise _NotRewritable("it is UTF-32 text with a cut code unit or no character's value")
         raise _NotRewritable("it is UTF-16 text with an odd byte or a lone surrogate")
     new_text, removed = decoded.text, []
+    known = files(decoded.text)
     for spelling in name_spellings(raw, file_name):  # a Shift-JIS index: the name's SJIS bytes
         new_text, gone = prune_index(
-            new_text, spelling, exact=exact, files=None if files is None else [*files, spelling]
+            new_text, spelling, exact=exact, files=None if known is None else [*known, spelling]
         )
         removed.extend(gone)
     if not removed:
@@ -195,7 +199,7 @@ def prune_index_file(
 
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
     exact = _has_twin(scope, file_name)
-    files = _markdown_files(scope)
+    files = _scope_files(scope)
 
     def edit(raw: bytes) -> bytes | None:
         pruned = _pruned(raw, file_name, exact=exact, files=files)
@@ -257,6 +261,23 @@ def _left_as_it_is(root: Path, scope: Path, file_name: str) -> str:
         f"{file_name!r} stays; make {layout.INDEX_FILE} a regular file in the scope's folder "
         "for the service to keep it"
     )
+
+
+def _scope_files(scope: Path) -> Callable[[str], list[str] | None]:
+    """For an index's text, the files of the real ``scope`` a wiki link of it may name
+    instead of the one deleted, as the lint knows them: its Markdown files
+    (:func:`_markdown_files`) and those of its sub-folders the text's wiki links name
+    (:func:`~memory_api.store.wiki_notes.index_notes`: ``[[Deploy Freeze]]`` is
+    ``notes/Deploy Freeze.md``, not ``deploy-freeze.md``, when that note is there, T-5b).
+    None when the folder cannot be listed (see :func:`_markdown_files`). The sub-folders are
+    walked once, whichever text asks."""
+    names = _markdown_files(scope)
+    walk = functools.cache(functools.partial(walk_sub_folders, scope))
+
+    def files(text: str) -> list[str] | None:
+        return None if names is None else [*names, *index_notes(scope, text, names, walk)]
+
+    return files
 
 
 def _markdown_files(scope: Path) -> list[str] | None:

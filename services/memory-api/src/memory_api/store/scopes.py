@@ -800,11 +800,14 @@ def sub_folder_files(scope: Path, targets: list[str]) -> frozenset[str]:
     there, symlinks resolved and kept inside the scope (T-5b). ``targets`` are relative POSIX
     paths without ``..`` (:func:`memory_core.index.scope_link_targets`); only ``stat`` is done,
     and one that fails (no permission, a name too long) means the file is not there, as does
-    one no file can be named (a NUL, a lone surrogate: :func:`_nameable`)."""
+    one no file can be named (a NUL, a lone surrogate: :func:`_nameable`). ``scope`` may be a
+    folder held open (:func:`~memory_api.store.containment.held_folder`): a file is inside
+    when it is inside the folder the descriptor reaches."""
     present = set()
+    inside = real_path(scope) if targets else scope
     for target in filter(_nameable, targets):
         resolved = real_path(scope / target)
-        if is_within(scope, resolved) and os.path.isfile(resolved):  # noqa: PTH113 - no raise
+        if is_within(inside, resolved) and os.path.isfile(resolved):  # noqa: PTH113 - no raise
             present.add(target)
     return frozenset(present)
 

@@ -70,6 +70,7 @@ from memory_api.store.history.reading import check_version, content_at
 from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.repo import blob_id, read_head
 from memory_api.store.pruning import PRUNE_READ_CAP
+from memory_api.store.wiki_notes import index_notes
 
 __all__ = ["restore_file"]
 
@@ -87,17 +88,22 @@ class _Plan:
     places: str | None  # the version's MEMORY.md, where each line goes back to its place
 
 
-def _linking_lines(old_index: bytes | None, name: str, files: Iterable[str]) -> str | None:
+def _linking_lines(
+    old_index: bytes | None, name: str, files: Iterable[str], scope: Path
+) -> str | None:
     """The lines of the version's index ``old_index`` linking ``name`` (each spelling of it
     there), as a delete prunes them: a wiki link naming it among the version's ``files``
     (``[[Deploy Freeze]]`` for ``deploy-freeze.md``) too, unless another of them answers it
     once ``name`` is gone (``[[testing]]`` beside ``feedback_testing.md``, a line the delete
-    kept: :func:`~memory_core.index.wiki_names_naming`), so a restore puts back exactly the
-    lines the delete took (V-2, A-6)."""
+    kept: :func:`~memory_core.index.wiki_names_naming`) or a note of the real ``scope``'s
+    sub-folders does (``notes/Deploy Freeze.md``, as the lint finds it:
+    :func:`~memory_api.store.wiki_notes.index_notes`; a version holds no sub-folder), so a
+    restore puts back exactly the lines the delete took (V-2, A-6)."""
     if old_index is None:
         return None
     text = decode_text(old_index)[0]
     notes = [file for file in files if file.lower().endswith(".md") and file != layout.INDEX_FILE]
+    notes += index_notes(scope, text, notes)
     lines = [
         line
         for spelling in name_spellings(old_index, name)
@@ -143,7 +149,7 @@ def restore_file(
         old_index = content_at(repository, version, layout.INDEX_FILE)
         places = None if old_index is None else decode_text(old_index)[0]
         files = histories.tree(repository, version)
-        plan = _Plan(name, data, _linking_lines(old_index, name, files), places)
+        plan = _Plan(name, data, _linking_lines(old_index, name, files, scope), places)
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
     merged, recorded = histories.around(
         agent_id, scope, who, _apply, histories, repository, root, scope, plan, removes=(name,)

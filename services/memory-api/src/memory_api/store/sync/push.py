@@ -49,6 +49,8 @@ Blocking: run it in a worker thread holding the scope's lock.
 
 from __future__ import annotations
 
+import codecs
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,8 +86,10 @@ from memory_api.store.history.repo import (
     sized_tree,
     tree_of,
 )
+from memory_api.store.scopes import walk_sub_folders
 from memory_api.store.sync.backend import MachineRef
 from memory_api.store.sync.machines import Machine
+from memory_api.store.wiki_notes import index_notes
 
 __all__ = ["TakenPush", "new_scope_refusal", "take_push"]
 
@@ -247,7 +251,10 @@ def _take(
     _keep_marker(repository, scope.name, base, incoming, outcomes)
     blobs = _Blobs(repository)
     outcomes += _fit_to_disk(scope, (base, first, incoming), blobs, renamed)
-    merge = merge_scopes(base, first, incoming, blobs, label=machine.name, renamed=renamed)
+    notes = _sub_folder_notes(scope, (base, first, incoming), blobs)
+    merge = merge_scopes(
+        base, first, incoming, blobs, label=machine.name, renamed=renamed, sub_folder_notes=notes
+    )
     blobs.add(merge.new)
     blobs.prefetch({blob for name, blob in merge.files.items() if first.get(name) != blob})
     # written in the folder held open: one swapped for a link to another agent's scope
@@ -272,6 +279,25 @@ def _take(
     merged = bool(merge.outcomes or raced)
     recorded = histories.record(agent_id, scope, who, only=written, keep_empty=merged)
     return TakenPush(recorded, outcomes, commit=True)
+
+
+def _sub_folder_notes(
+    scope: Path, sides: tuple[Mapping[str, str], ...], blobs: _Blobs
+) -> frozenset[str]:
+    """The files of the real ``scope``'s sub-folders (which no push brings) that the wiki links
+    of the index of each of ``sides`` name, as the lint finds them among that side's files
+    (:func:`~memory_api.store.wiki_notes.index_notes`: ``notes/Deploy Freeze.md`` for
+    ``[[Deploy Freeze]]``), in one walk of the sub-folders: the merge resolves the links among
+    them too, so a rename it follows relinks only the lines the lint reads as linking the
+    renamed file (R-2, T-5b)."""
+    walk = functools.cache(functools.partial(walk_sub_folders, scope))
+    found: set[str] = set()
+    for side in sides:
+        index = side.get(INDEX_FILE)
+        if index is not None:
+            text = blobs(index).removeprefix(codecs.BOM_UTF8).decode("utf-8", "replace")
+            found |= index_notes(scope, text, list(side), walk)
+    return frozenset(found)
 
 
 def _fit_to_disk(
