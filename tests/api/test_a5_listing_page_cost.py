@@ -9,6 +9,7 @@ the scope's whole lint, each finding once.
 
 from __future__ import annotations
 
+import errno
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from memory_api.store.topic_cache import TopicCache
 from memory_core import layout
 from memory_core.topics import parse_topic
 
-from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_topic
+from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json, write_topic
 
 FILES = f"{memory_url()}/scopes/user/files"
 
@@ -175,3 +176,73 @@ async def test_a5_t5a_a_convention_comes_once_on_the_last_page_and_folds_on_ever
     assert Counter(map(key, found)) == Counter(map(key, whole["findings"]))
     assert [f["code"] for f in pages[-1]["findings"] if f["file"] == ""] == [code]
     assert {f["code"] for f in found} == {code, "missing-index"}
+
+
+def _unreadable(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """``name`` is there but the service may not read it (Q-2b)."""
+    load = TopicCache.load
+
+    def refusing(self: TopicCache, path: Any, file: str, *args: Any, **kwargs: Any) -> Any:
+        if file == name:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return load(self, path, file, *args, **kwargs)
+
+    monkeypatch.setattr(TopicCache, "load", refusing)
+
+
+def _scope_of(scope: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (scope / name).write_text(text, encoding="utf-8")
+    links = "".join(f"- [{name}]({name}) — a hook\n" for name in files)
+    (scope / layout.INDEX_FILE).write_text(links, encoding="utf-8")
+
+
+_BARE, _WITH_FRONTMATTER = "plain notes\n", "---\nname: {stem}\ndescription: notes\n---\nbody\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "unreadable", "kept"),
+    [
+        pytest.param(  # only a.md is parsed: no no-frontmatter convention for one file
+            {"a.md": _BARE, "b.md": _WITH_FRONTMATTER.format(stem="b")},
+            "b.md",
+            ("missing-description", "a.md"),
+            id="missing-description",
+        ),
+        pytest.param(  # the parsed files are all snake_case: one naming-convention finding
+            {
+                "Weird Name.md": _WITH_FRONTMATTER.format(stem="Weird Name"),
+                "deploy_steps.md": _WITH_FRONTMATTER.format(stem="deploy_steps"),
+                "release_notes.md": _WITH_FRONTMATTER.format(stem="release_notes"),
+            },
+            "Weird Name.md",
+            ("naming-convention", ""),
+            id="naming-convention",
+        ),
+    ],
+)
+async def test_a5_every_page_together_and_one_file_say_the_whole_lint_with_an_unreadable_file(
+    client: Client,
+    agent: AgentHome,
+    monkeypatch: pytest.MonkeyPatch,
+    files: dict[str, str],
+    unreadable: str,
+    kept: tuple[str, str],
+) -> None:
+    """A file that cannot be read is no topic of a convention (T-5a, Q-2b): the whole lint
+    decides the conventions from the files it parsed, and so do the pages and the one-file
+    view, which once counted every name of the scope (a ``missing-description`` dropped for a
+    ``no-frontmatter`` no page named; ``name-not-kebab`` kept where the whole lint folds it)."""
+    _scope_of(agent.user, files)
+    _unreadable(monkeypatch, unreadable)
+    whole = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+
+    def key(finding: dict[str, Any]) -> tuple[str, str, str]:
+        return finding["code"], finding["file"], finding["message"]
+
+    found = [f for page in await _every_page(client, limit=1) for f in page["findings"]]
+    assert Counter(map(key, found)) == Counter(map(key, whole["findings"]))
+    assert {("unreadable", unreadable), kept} <= {(f["code"], f["file"]) for f in found}
+    for name in files.keys() - {unreadable}:
+        one = await ok_json(await client.get(file_url("user", name)))
+        assert one["findings"] == [f for f in whole["findings"] if f["file"] == name]

@@ -59,6 +59,24 @@ from memory_core.topics import parse_topic
         # a port or a percent-encoded slash after the look-alike user name hides nothing
         ("https://apple.com:443@evil.example/", "evil.example", "'apple.com:443' before an @"),
         ("https://github.com%2F@evil.example/", "evil.example", "'github.com%2F' before an @"),
+        # a user name is never where a site says where it is hosted: one naming the hosting
+        # platform, or the domain its tenants moved from, deceives as any other host does
+        (
+            "https://readthedocs.org@evil.readthedocs.io/login",
+            "evil.readthedocs.io",
+            "'readthedocs.org' before an @",
+        ),
+        (
+            "https://readthedocs.io@evil.readthedocs.io/login",
+            "evil.readthedocs.io",
+            "'readthedocs.io' before an @",
+        ),
+        ("https://github.io@evil.github.io/", "evil.github.io", "'github.io' before an @"),
+        (
+            "https://s3.amazonaws.com@evil.s3.amazonaws.com/key",
+            "evil.s3.amazonaws.com",
+            "'s3.amazonaws.com' before an @",
+        ),
         # a public shortener is no site's own: the text promises it, the link goes elsewhere
         ("[https://bit.ly/x](https://evil.example/x)", "evil.example", "showing 'bit.ly'"),
         # sites are registrable domains (Public Suffix List): a sub-domain of a suffix anyone
@@ -143,6 +161,9 @@ def test_i9_an_address_in_one_script_or_an_allowed_mix_is_not(text: str) -> None
         "https://first.last@mail.example.com/",
         "https://jdoe%40corp.com@intranet.corp.com/",
         "ftp://anonymous@ftp.gnu.org/pub and https://git@github.com/acme/app",
+        # the same site, or one tenant on two of its owner's endpoints, before the @
+        "https://github.com@gist.github.com/x and https://docs.python.org@python.org/",
+        "https://requests.readthedocs.org@requests.readthedocs.io/",
         # a site's own short domain is that site (shortened by the site, it leads there)
         "[https://youtu.be/x](https://www.youtube.com/watch?v=x)",
         "[youtu.be/x](https://youtube.com/watch?v=x) and [youtube.com/watch?v=x](https://youtu.be/x)",

@@ -83,6 +83,26 @@ def test_t5_one_topic_gets_what_the_scope_lint_says_about_it(
         assert alone == [finding for finding in whole if finding.file == topic.file]
 
 
+@given(scopes(), st.lists(st.sampled_from(STEMS), max_size=3, unique=True))
+def test_t5_one_topic_beside_unreadable_files_gets_what_the_scope_lint_says_about_it(
+    scope: tuple[list[ParsedTopic], str | None], unreadable_stems: list[str]
+) -> None:
+    """A file that is there but cannot be read (Q-2b) is named, never parsed: no topic of a
+    convention (T-5a), so one file's lint decides the conventions from the parsed files alone,
+    as the scope's lint does (it once counted every name: a ``missing-description`` dropped for
+    a ``no-frontmatter`` the scope never got, a ``name-not-kebab`` kept that it folded)."""
+    parsed, index = scope
+    unreadable = [f"{stem}.md" for stem in unreadable_stems]
+    topics = [topic for topic in parsed if topic.file not in unreadable]
+    files = [topic.file for topic in topics] + unreadable
+    why = [(file, "may not read it (permission denied)") for file in unreadable]
+    whole = lint_scope(index, topics, files, unreadable=why)
+    for topic in topics:
+        scope_topics, _ = _counting(topics)
+        alone = lint_topic_in_scope(topic, files, index, scope_topics=scope_topics)
+        assert alone == [finding for finding in whole if finding.file == topic.file]
+
+
 def test_t5_an_ordinary_topic_never_asks_for_the_others() -> None:
     topics = [_topic(f"note-{n}.md", "same", "A plain body.", True) for n in range(50)]
     files = [topic.file for topic in topics]

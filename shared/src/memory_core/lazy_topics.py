@@ -7,7 +7,8 @@ of 30,000 to decide them made the first page of its listing take seconds. :class
 draws the topics from the caller's iterable one at a time (the caller gives the files already
 read first) and stops at the first that decides: one topic titled as the link, one file in
 Memory's own naming, one file with frontmatter. Only a question whose answer is "none" reads
-them all.
+them all, and so does one whose answer counts the files parsed (a convention holds over the
+files that could be read: a file the service may not read is no topic of it).
 """
 
 from __future__ import annotations
@@ -50,6 +51,12 @@ class LazyTopics:
             if wanted(topic):
                 return True
         return False
+
+    def every(self) -> list[ParsedTopic]:
+        """Every topic of the scope (all drawn): for a question only all of them answer."""
+        while self._draw() is not None:
+            pass
+        return list(self._drawn)
 
     def titled(self, keys: frozenset[str]) -> bool:
         """Whether some topic's frontmatter ``name`` has one of the link ``keys``

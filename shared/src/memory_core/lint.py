@@ -1008,13 +1008,16 @@ def lint_topics_in_scope(
 
     ``scope_topics`` gives every parsed topic of the scope (``topics`` best first), drawn
     lazily (:class:`~memory_core.lazy_topics.LazyTopics`) only when the others decide a finding
-    about one of ``topics``, and only up to the first that decides it: a naming finding in a
-    scope whose file names all follow one convention folds into ``naming-convention`` (in
-    kebab-case only when no topic's ``name`` is its file's stem: drawn up to the first that
-    is), a ``missing-description`` of a file without frontmatter into ``no-frontmatter``
-    (drawn up to the first with frontmatter), and a ``[[link]]`` that names no file's stem may
-    name a topic's frontmatter ``name`` (drawn up to the first so named). ``own``,
-    ``in_sub_folders`` and ``not_looked_up`` as for :func:`lint_topics`.
+    about one of ``topics``, and only up to the first that decides it: a naming finding folds
+    into ``naming-convention`` when the parsed files follow one convention (when every name is
+    kebab-case, drawn up to the first topic whose ``name`` is its file's stem: Memory's own),
+    a ``missing-description`` of a file without frontmatter into ``no-frontmatter`` (drawn up
+    to the first with frontmatter), and a ``[[link]]`` that names no file's stem may name a
+    topic's frontmatter ``name`` (drawn up to the first so named). Where no topic settles a
+    convention, every one is drawn: like :func:`lint_topics`, it holds over the files parsed,
+    and a file in ``topic_files`` that ``scope_topics`` leaves out (one that cannot be read,
+    Q-2b) is no topic of it. ``own``, ``in_sub_folders`` and ``not_looked_up`` as for
+    :func:`lint_topics`.
     """
     names = _Names.of(topic_files)
     deeper = frozenset(_nfc(path) for path in in_sub_folders)
@@ -1031,23 +1034,23 @@ def lint_topics_in_scope(
             path not in names.present and path not in deeper and by_stem().resolve(target) is None
         )
 
-    stems = [name.removesuffix(".md") for name in topic_files if not _in_wrong_case(name)]
-
     def in_convention(topic: ParsedTopic) -> bool:
         return not _in_wrong_case(topic.file)
 
+    def parsed() -> list[ParsedTopic]:  # the topics _conventions() judges: every one read
+        return [topic for topic in scope.every() if in_convention(topic)]
+
     @cache
     def naming_folds() -> bool:  # naming_convention() gives a finding (T-5a)
-        found = _file_convention(stems) if len(stems) > 1 else None
-        if found is None or found[0] != "kebab-case":
-            return found is not None
-        return not scope.any(lambda topic: in_convention(topic) and topic.name == _stem(topic))
+        if _all_kebab(topic_files) and scope.any(_named_by_stem):
+            return False  # Memory's own convention (no finding), whichever files could be read
+        return naming_convention(parsed()) is not None
 
     @cache
     def description_folds() -> bool:  # frontmatter_convention() gives a finding (T-5a)
-        return len(stems) > 1 and not scope.any(
-            lambda topic: in_convention(topic) and not _without_frontmatter(topic)
-        )
+        if scope.any(lambda topic: in_convention(topic) and not _without_frontmatter(topic)):
+            return False
+        return frontmatter_convention(parsed()) is not None
 
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
@@ -1065,6 +1068,22 @@ def lint_topics_in_scope(
         )
         findings.extend(f for f in mine if f.code not in folded)
     return findings
+
+
+def _all_kebab(topic_files: Iterable[str]) -> bool:
+    """Whether every topic file's stem is kebab-case (an index in the wrong case left out):
+    then so is every parsed file's, whichever could be read (T-5a)."""
+    return all(
+        _KEBAB_RE.fullmatch(name.removesuffix(".md"))
+        for name in topic_files
+        if not _in_wrong_case(name)
+    )
+
+
+def _named_by_stem(topic: ParsedTopic) -> bool:
+    """Whether ``topic``'s ``name`` is its file's stem, as in Memory's own convention (T-5a;
+    an index in the wrong case is no topic of a convention)."""
+    return not _in_wrong_case(topic.file) and topic.name == _stem(topic)
 
 
 def _scope_findings(

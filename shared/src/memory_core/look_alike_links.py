@@ -228,7 +228,7 @@ def _line_problems(line: str) -> list[tuple[str, str]]:
                 "it is whoever took that name there"
             )
         shown = user_host(user) if user and problem is None else None
-        if problem is None and shown is not None and not same_site(shown, host, alone=True):
+        if problem is None and shown is not None and not same_site(shown, host, platform=False):
             problem = f"puts {user!r} before an @: its host is {host!r}"
         if problem is not None:
             found[match.start()] = (host, problem)

@@ -346,17 +346,15 @@ def fitted_name(name: str, max_bytes: int, taken: Iterable[str]) -> str | None:
     """``name`` cut to take at most ``max_bytes`` bytes of UTF-8, for a disk whose names are
     shorter than 255 bytes (eCryptfs: 143): by :func:`kept_name`'s rule (the stem cut at a
     character and marked with six hex digits of its whole name's hash, ``<head>~1a2b3c.md``),
-    then ``-2``, ``-3`` … for a name ``taken`` holds (or a twin of one). ``name`` itself when it
-    fits; None when ``max_bytes`` leaves no room for a topic file name.
+    then ``-2``, ``-3`` … up to ``-1000`` for a name ``taken`` holds (or a twin of one). ``name``
+    itself when it fits; None when ``max_bytes`` leaves no room for a topic file name (nor up
+    to ``-1000``). One :class:`KeptNames` (:meth:`KeptNames.fit`) cuts many names among the
+    same ones, folding them once.
 
     >>> fitted_name("é" * 100 + ".md", 143, ())
     'éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé~d36996.md'
     """
-    if len(name.encode("utf-8", "surrogateescape")) <= max_bytes:
-        return name
-    tails = ("" if number == 1 else f"-{number}" for number in itertools.count(1))
-    folded = {fold_name(other) for other in taken}
-    return _free_cut(name, max_bytes, itertools.islice(tails, 1000), folded)
+    return KeptNames(taken).fit(name, max_bytes)
 
 
 def _free_cut(

@@ -161,7 +161,7 @@ def _text(found: object) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def same_site(shown: str, real: str, *, alone: bool = False) -> bool:
+def same_site(shown: str, real: str, *, alone: bool = False, platform: bool = True) -> bool:
     """Whether a host shown as ``shown`` is the site ``real`` leads to: one registrable domain
     (:func:`registrable`: ``python.org`` for ``docs.python.org``; not ``alice.github.io`` for
     ``bob.github.io``, nor ``github.com`` for ``github.com.evil.io``), or one site's own
@@ -176,11 +176,16 @@ def same_site(shown: str, real: str, *, alone: bool = False) -> bool:
     (:func:`~memory_core.site_families.namespace_of`): ``[s3.eu-west-1.amazonaws.com]`` names
     the platform of ``b.s3.amazonaws.com``; so does a text showing ``alone`` (no path) a domain
     the platform's tenants moved from, which serves the owner's own pages too
-    (``[readthedocs.org]`` for ``docs.readthedocs.io``, not ``[readthedocs.org/x]``)."""
+    (``[readthedocs.org]`` for ``docs.readthedocs.io``, not ``[readthedocs.org/x]``).
+
+    ``platform`` false (a user name before an ``@``, I-9: a deception wherever it stands, never
+    where a site says where it is hosted) leaves the hosting platform out: only one registrable
+    domain or one site's own domains are the same site (``readthedocs.org@evil.readthedocs.io``
+    and ``github.io@evil.github.io`` are not)."""
     shown_key, real_key = site_key(shown), site_key(real)
     if shown_key == real_key:
         return True  # the usual link text, its own address: no list read
-    if _under_platform(shown_key, real_key, alone=alone):
+    if platform and _under_platform(shown_key, real_key, alone=alone):
         return True
     return _site(shown) == _site(real)
 
