@@ -12,9 +12,8 @@ without waiting for them.
 
 Abandoning that work is safe: every file the service writes is written whole to a temporary
 name and renamed into place (:mod:`memory_core.atomic`), so a write cut short leaves the old
-file as it was, never a torn one (at most its temporary dotfile, which never lists); the file
-locks are ``flock``s the kernel releases with the process; a Session start's record not yet
-made is made by the next one (V-1).
+file as it was, never a torn one; the file locks are ``flock``s the kernel releases with the
+process; a Session start's record not yet made is made by the next one (V-1).
 """
 
 from __future__ import annotations
