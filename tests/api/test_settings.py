@@ -63,7 +63,6 @@ def test_a11_every_variable(tmp_path: Path) -> None:
             "MEMORY_API_HEADER_TIMEOUT": "5",
             "MEMORY_API_BODY_TIMEOUT": "7",
             "MEMORY_API_IDLE_TIMEOUT": "30",
-            "MEMORY_API_SHUTDOWN_TIMEOUT": "25",
         }
     )
     assert (settings.host, settings.port, settings.log_format) == ("0.0.0.0", 9000, "json")  # noqa: S104
@@ -87,8 +86,7 @@ def test_a11_every_variable(tmp_path: Path) -> None:
         settings.header_timeout,
         settings.body_timeout,
         settings.idle_timeout,
-        settings.shutdown_timeout,
-    ) == (8, 5.0, 7.0, 30.0, 25.0)
+    ) == (8, 5.0, 7.0, 30.0)
 
 
 @pytest.mark.parametrize(
@@ -114,7 +112,6 @@ def test_a11_every_variable(tmp_path: Path) -> None:
         ("MEMORY_API_HEADER_TIMEOUT", "0", "between 1 and 3600"),
         ("MEMORY_API_BODY_TIMEOUT", "0", "between 1 and 3600"),
         ("MEMORY_API_IDLE_TIMEOUT", "soon", "MEMORY_API_IDLE_TIMEOUT must be an integer"),
-        ("MEMORY_API_SHUTDOWN_TIMEOUT", "0", "between 1 and 3600"),
     ],
 )
 def test_a11_bad_values_name_the_variable(

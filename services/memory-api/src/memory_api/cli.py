@@ -49,7 +49,6 @@ from memory_api.remote import RemoteError, default_url
 from memory_api.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
-    from aiohttp import web
     from memory_core.wire import AgentSummary
 
     from memory_api.http.bind_address import BindAddress
@@ -67,6 +66,8 @@ INTERRUPTED_SAID = (
     "interrupted: every file written so far is whole (none half-written); run the same "
     "command again to finish it (an import takes up where it stopped and imports nothing twice)"
 )
+SHUTDOWN_TIMEOUT = 8.0
+"""Seconds that in-flight requests get to finish on SIGTERM/SIGINT (under Docker's 10 s)."""
 ONE_PROCESS = (
     "memory-api serve runs one process (an event loop and a thread pool for the file work) and "
     "starts no workers. To serve more, run more of them on the same data dir: replicas behind a "
@@ -237,9 +238,7 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
     """Serve one application on the addresses of ``bind`` (``settings.host`` resolved, as
     :func:`~memory_api.http.auth.bind_decision` judged it), port ``settings.port``, until
     SIGTERM or SIGINT (A-11): aiohttp's ``run_app`` then closes the listener at once and gives
-    the requests in flight ``settings.shutdown_timeout`` seconds to finish
-    (``MEMORY_API_SHUTDOWN_TIMEOUT``, 8 by default: under Docker's 10 s); the whole stop is
-    bounded by it (:func:`_stop_on_the_first_signal`).
+    the requests in flight :data:`SHUTDOWN_TIMEOUT` seconds to finish.
 
     The addresses judged are the ones bound, never ``settings.host`` handed on to be resolved
     again (A-10): a name whose answer changed between the two (a DNS name whose zone's owner
@@ -266,19 +265,17 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
         port=settings.port,
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),
-        shutdown_timeout=settings.shutdown_timeout,
+        shutdown_timeout=SHUTDOWN_TIMEOUT,
         print=listening_said(settings),
         handle_signals=False,  # _stop_on_the_first_signal's instead
     )
 
 
-async def _stop_on_the_first_signal(app: web.Application) -> None:
+async def _stop_on_the_first_signal(app: object) -> None:
     """Stop ``serve`` on the first SIGTERM or SIGINT, as aiohttp's own handlers do (A-11), and
-    ignore any later one: the stop under way waits for the requests in flight, and the whole
-    stop, to the process's exit, takes at most the settings' ``shutdown_timeout``: then
-    :class:`~memory_api.bounded_stop.StopDeadline` ends the process, naming the work it cut
-    short (a request's file work in a worker thread, such as a wait for an agent's lock, ran to
-    its own end, 30 s, past an orchestrator's grace period); SIGKILL ends it at once.
+    ignore any later one: the stop under way waits for the requests in flight (at most
+    :data:`SHUTDOWN_TIMEOUT`, and file work already in a worker thread, such as a wait for an
+    agent's lock, to its own end); SIGKILL ends it at once.
 
     aiohttp's handlers raise ``GracefulExit`` on every signal: a second one while it stopped
     ended the stop in "RuntimeError: Event loop stopped before Future completed" and a
@@ -294,13 +291,9 @@ async def _stop_on_the_first_signal(app: web.Application) -> None:
 
     from aiohttp.web_runner import GracefulExit
 
-    from memory_api.appkeys import get_settings
-    from memory_api.bounded_stop import StopDeadline
-
     loop = asyncio.get_running_loop()
     numbers = (signal.SIGINT, signal.SIGTERM)
     stopping = False
-    deadline = StopDeadline(get_settings(app).shutdown_timeout)
 
     def stop() -> None:
         nonlocal stopping
@@ -310,7 +303,6 @@ async def _stop_on_the_first_signal(app: web.Application) -> None:
         for number in numbers:  # ignored from now on, to the end of the process
             loop.remove_signal_handler(number)
             signal.signal(number, signal.SIG_IGN)
-        deadline.start()
         raise GracefulExit
 
     for number in numbers:

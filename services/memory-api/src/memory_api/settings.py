@@ -89,7 +89,6 @@ DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 32
 DEFAULT_HEADER_TIMEOUT = 20
 DEFAULT_BODY_TIMEOUT = 30
 DEFAULT_IDLE_TIMEOUT = 75
-DEFAULT_SHUTDOWN_TIMEOUT = 8
 
 
 class SettingsError(ValueError):
@@ -143,10 +142,6 @@ class Settings:
     whole (a body announced longer than sent, or trickled); 408 and closed beyond."""
     idle_timeout: float = float(DEFAULT_IDLE_TIMEOUT)
     """Seconds a kept-alive connection may stay idle between requests."""
-    shutdown_timeout: float = float(DEFAULT_SHUTDOWN_TIMEOUT)
-    """Seconds ``serve``'s stop may take from the first SIGTERM/SIGINT to the process's exit
-    (A-11): requests in flight and the cleanup get that long; work still under way then is
-    abandoned (its files are whole: every write is an atomic rename) and named in the log."""
     tokens_file_warning: str | None = None
     """Set when the ``MEMORY_API_TOKENS_FILE`` file is readable by every account (its mode
     lets others read, ``0644``/``0444``): what ``serve`` logs as a warning, naming the file and
@@ -201,9 +196,6 @@ class Settings:
             ),
             idle_timeout=float(
                 _int(env, "MEMORY_API_IDLE_TIMEOUT", DEFAULT_IDLE_TIMEOUT, low=1, high=86400)
-            ),
-            shutdown_timeout=float(
-                _int(env, "MEMORY_API_SHUTDOWN_TIMEOUT", DEFAULT_SHUTDOWN_TIMEOUT, low=1, high=3600)
             ),
             retired_workers=env.get("MEMORY_API_WORKERS", "").strip() or None,
             tokens_file_warning=tokens_file_warning(env.get("MEMORY_API_TOKENS_FILE", "").strip()),
