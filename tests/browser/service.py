@@ -22,6 +22,7 @@ from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
 from tests.support.serve import ServedProcess, ServedWrapper, serve, venv_bin
+from tests.support.zygote import Zygote
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "data" / "corpus"
@@ -146,9 +147,11 @@ def start_service(
     data_dir: Path, extra_env: dict[str, str] | None = None, token: str | None = None
 ) -> Service:
     """Start ``memory-api serve`` over ``data_dir`` with this process's environment plus
-    ``extra_env`` (log level WARNING unless given); wait for /readyz.
+    ``extra_env`` (log level WARNING unless given); wait for /readyz. It is forked from this
+    test process's :class:`~tests.support.zygote.Zygote`: the same ``main(["serve"])``, without
+    a second or more of imports per service started.
 
     Raises RuntimeError (with the service's log) when it exits or never becomes ready.
     """
     env = {**os.environ, "MEMORY_API_LOG_LEVEL": "WARNING", **(extra_env or {})}
-    return Service(serve(data_dir, env), token)
+    return Service(serve(data_dir, env, zygote=Zygote.shared()), token)
