@@ -238,7 +238,7 @@ def serve(
     if zygote is not None:
         if command_prefix:
             raise ValueError("a forked service runs under no command prefix")
-        process = zygote.fork(full_env, log_path)
+        process = zygote.fork(["serve"], full_env, log_path)
     else:
         process = _spawn([*command_prefix, venv_bin("memory-api"), "serve"], full_env, log_path)
     served = ServedProcess(f"http://{reached_at}:{port}", data_dir, process, log_path, full_env)

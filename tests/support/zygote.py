@@ -1,5 +1,5 @@
-"""``memory-api serve`` forked from a process that imported its code once (see
-:mod:`tests.support.zygote_main`), for tests that start one service after another.
+"""``memory-api serve`` (and ``demo seed``) forked from a process that imported its code once
+(see :mod:`tests.support.zygote_main`), for tests that start one service after another.
 
 A fresh ``memory-api serve`` spends about a second of CPU importing its code (several on a
 loaded machine) before it binds; the browser tests start over a hundred. A fork of the zygote
@@ -31,8 +31,9 @@ class ForkedProcess:
     confuse it), and its exit code is the one it wrote to ``exit_path``; one a signal ended
     wrote none and gets ``-1``."""
 
-    def __init__(self, pid: int, exit_path: Path) -> None:
+    def __init__(self, pid: int, exit_path: Path, argv: list[str]) -> None:
         self.pid = pid
+        self.args = ["memory-api", *argv]
         self.returncode: int | None = None
         self._exit_path = exit_path
         self._pidfd = os.pidfd_open(pid)
@@ -51,7 +52,7 @@ class ForkedProcess:
         """Wait (at most ``timeout`` seconds) for the end; raises subprocess.TimeoutExpired."""
         if self.returncode is None:
             if not self._ended(timeout):
-                raise subprocess.TimeoutExpired(["memory-api", "serve"], timeout or 0.0)
+                raise subprocess.TimeoutExpired(self.args, timeout or 0.0)
             self._set_returncode()
         assert self.returncode is not None
         return self.returncode
@@ -101,18 +102,35 @@ class Zygote:
                 atexit.register(cls._shared.close)
             return cls._shared
 
-    def fork(self, env: dict[str, str], log_path: Path) -> ForkedProcess:
-        """A ``memory-api serve`` with exactly ``env``, its output in ``log_path``."""
+    def fork(self, argv: list[str], env: dict[str, str], log_path: Path) -> ForkedProcess:
+        """A ``memory-api ARGV`` (e.g. ``["serve"]``) with exactly ``env``, its output in
+        ``log_path``."""
         stdin, stdout = self._process.stdin, self._process.stdout
         assert stdin is not None and stdout is not None
         exit_path = Path(f"{log_path}.exit")
         exit_path.unlink(missing_ok=True)
-        stdin.write(json.dumps({"env": env, "log": str(log_path)}) + "\n")
+        stdin.write(json.dumps({"argv": argv, "env": env, "log": str(log_path)}) + "\n")
         stdin.flush()
         answer = stdout.readline()
         if not answer:
             raise RuntimeError(f"the zygote ended with {self._process.wait()}")
-        return ForkedProcess(int(answer), exit_path)
+        return ForkedProcess(int(answer), exit_path, argv)
+
+    def run(self, argv: list[str], env: dict[str, str], log_path: Path, timeout: float) -> str:
+        """Run ``memory-api ARGV`` to its end (at most ``timeout`` seconds) and return its
+        output; raises subprocess.CalledProcessError (with the output) on a non-zero exit,
+        subprocess.TimeoutExpired (the process killed) past ``timeout``."""
+        process = self.fork(argv, env, log_path)
+        try:
+            code = process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            raise
+        output = log_path.read_text(encoding="utf-8", errors="replace")
+        if code != 0:
+            raise subprocess.CalledProcessError(code, ["memory-api", *argv], output)
+        return output
 
     def close(self) -> None:
         """End the zygote (its forked services are left to their owners)."""

@@ -1,11 +1,13 @@
 """The zygote of :mod:`tests.support.zygote`: a process that imports ``memory-api``'s code once,
-then forks one ``memory-api serve`` per request, each as ``memory-api serve`` would run.
+then forks one ``memory-api`` command per request (``serve``, ``demo seed``), each as the
+``memory-api`` console script would run it.
 
 Run as a script (``python -P zygote_main.py``), never imported by the tests. It reads one JSON
-request a line on stdin, ``{"env": {...}, "log": "<path>"}``, and answers each with the child's
-pid on a line of stdout. The child starts a session of its own (as ``start_new_session``), has
-stdin from ``/dev/null`` and stdout and stderr in ``log``, exactly ``env`` as its environment,
-and runs :func:`memory_api.cli.main` with ``["serve"]``; its exit code goes to ``<log>.exit``
+request a line on stdin, ``{"argv": [...], "env": {...}, "log": "<path>"}``, and answers each
+with the child's pid on a line of stdout. The child starts a session of its own (as
+``start_new_session``), has stdin from ``/dev/null`` and stdout and stderr in ``log``, exactly
+``env`` as its environment, and runs :func:`memory_api.cli.main` with ``argv``; its exit code
+goes to ``<log>.exit``
 (a child a signal ended writes none). The zygote itself stays single-threaded (forking is
 safe), has the kernel reap its children, and ends when its stdin closes.
 """
@@ -25,8 +27,8 @@ import memory_api.http.logs
 from memory_api.cli import main
 
 
-def _child(env: dict[str, str], log: str) -> None:
-    """Become ``memory-api serve`` with ``env``, its output in ``log``; never returns."""
+def _child(argv: list[str], env: dict[str, str], log: str) -> None:
+    """Become ``memory-api ARGV`` with ``env``, its output in ``log``; never returns."""
     code = 1
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the service waits on its git children
@@ -39,8 +41,8 @@ def _child(env: dict[str, str], log: str) -> None:
         os.closerange(3, 1024)
         os.environ.clear()
         os.environ.update(env)
-        sys.argv = ["memory-api", "serve"]
-        code = main(["serve"])
+        sys.argv = ["memory-api", *argv]
+        code = main(argv)
     except SystemExit as exit_:
         code = exit_.code if isinstance(exit_.code, int) else 1
     except BaseException:  # as an uncaught exception would end the process: its traceback
@@ -63,7 +65,7 @@ def run() -> None:
         request = json.loads(line)
         pid = os.fork()
         if pid == 0:
-            _child(request["env"], request["log"])
+            _child(request["argv"], request["env"], request["log"])
         print(pid, flush=True)
 
 
