@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -21,7 +20,8 @@ from urllib.parse import quote
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
-from tests.support.serve import ServedProcess, ServedWrapper, serve, venv_bin
+from tests.support.serve import ServedProcess, ServedWrapper, serve
+from tests.support.zygote import Zygote
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "data" / "corpus"
@@ -132,12 +132,14 @@ def write_topic(
 
 
 def seed(data_dir: Path, env: dict[str, str]) -> None:
-    """Run ``memory-api demo seed --corpus tests/data/corpus`` into ``data_dir``."""
-    subprocess.run(
-        [venv_bin("memory-api"), "demo", "seed", "--corpus", str(CORPUS)],
-        env={**env, "MEMORY_API_DATA_DIR": str(data_dir)},
-        check=True,
-        capture_output=True,
+    """Run ``memory-api demo seed --corpus tests/data/corpus`` into ``data_dir`` (forked from
+    this test process's :class:`~tests.support.zygote.Zygote`, its output in
+    ``seed-<name>.log`` beside it); raises subprocess.CalledProcessError when it fails."""
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    Zygote.shared().run(
+        ["demo", "seed", "--corpus", str(CORPUS)],
+        {**env, "MEMORY_API_DATA_DIR": str(data_dir)},
+        data_dir.parent / f"seed-{data_dir.name}.log",
         timeout=60,
     )
 
@@ -146,9 +148,11 @@ def start_service(
     data_dir: Path, extra_env: dict[str, str] | None = None, token: str | None = None
 ) -> Service:
     """Start ``memory-api serve`` over ``data_dir`` with this process's environment plus
-    ``extra_env`` (log level WARNING unless given); wait for /readyz.
+    ``extra_env`` (log level WARNING unless given); wait for /readyz. It is forked from this
+    test process's :class:`~tests.support.zygote.Zygote`: the same ``main(["serve"])``, without
+    a second or more of imports per service started.
 
     Raises RuntimeError (with the service's log) when it exits or never becomes ready.
     """
     env = {**os.environ, "MEMORY_API_LOG_LEVEL": "WARNING", **(extra_env or {})}
-    return Service(serve(data_dir, env), token)
+    return Service(serve(data_dir, env, zygote=Zygote.shared()), token)

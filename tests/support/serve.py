@@ -24,6 +24,8 @@ from pathlib import Path
 
 from aiohttp.test_utils import unused_port
 
+from tests.support.zygote import ForkedProcess, Zygote
+
 READY_WAIT_S = 30.0
 """How long the service may take to come up before :func:`serve` gives up (not an assertion)."""
 READY_POLL_S = 0.05
@@ -118,7 +120,7 @@ class ServedProcess:
 
     base_url: str
     data_dir: Path
-    process: subprocess.Popen[bytes]
+    process: subprocess.Popen[bytes] | ForkedProcess
     log_path: Path
     env: dict[str, str]
 
@@ -185,6 +187,18 @@ def served_in(tmp_path: Path) -> Iterator[ServedProcess]:
         process.stop()
 
 
+def _spawn(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
+    """Start ``command`` with ``env`` in a session of its own, its output in ``log_path``."""
+    with log_path.open("wb") as sink:
+        return subprocess.Popen(
+            command,
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, as in a terminal (os.killpg)
+        )
+
+
 def serve(
     data_dir: Path,
     env: dict[str, str],
@@ -194,6 +208,7 @@ def serve(
     command_prefix: tuple[str, ...] = (),
     host: str = "127.0.0.1",
     reached_at: str = "127.0.0.1",
+    zygote: Zygote | None = None,
 ) -> ServedProcess:
     """Start ``memory-api serve`` over ``data_dir`` on a free 127.0.0.1 port; wait until ready.
 
@@ -205,8 +220,10 @@ def serve(
     ``memory-api-{port}.log`` beside ``data_dir``, so several processes may share one data dir.
 
     ``command_prefix`` runs the service under another program (e.g. ``setpriv`` taking
-    capabilities away). Raises RuntimeError, with the log, when the process exits or ``/readyz``
-    has not answered 200 within ``ready_wait_s`` seconds (then the process is stopped first).
+    capabilities away). ``zygote`` forks it from a process that imported its code already (see
+    :mod:`tests.support.zygote`; not with a ``command_prefix``). Raises RuntimeError, with the
+    log, when the process exits or ``/readyz`` has not answered 200 within ``ready_wait_s``
+    seconds (then the process is stopped first).
     """
     port = unused_port()
     full_env = {
@@ -217,14 +234,13 @@ def serve(
     }
     log_path = log_path or data_dir.parent / f"memory-api-{port}.log"
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    with log_path.open("wb") as sink:
-        process = subprocess.Popen(
-            [*command_prefix, venv_bin("memory-api"), "serve"],
-            env=full_env,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, as in a terminal (os.killpg)
-        )
+    process: subprocess.Popen[bytes] | ForkedProcess
+    if zygote is not None:
+        if command_prefix:
+            raise ValueError("a forked service runs under no command prefix")
+        process = zygote.fork(["serve"], full_env, log_path)
+    else:
+        process = _spawn([*command_prefix, venv_bin("memory-api"), "serve"], full_env, log_path)
     served = ServedProcess(f"http://{reached_at}:{port}", data_dir, process, log_path, full_env)
     deadline = time.monotonic() + ready_wait_s
     while time.monotonic() < deadline:

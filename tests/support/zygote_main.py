@@ -1,0 +1,73 @@
+"""The zygote of :mod:`tests.support.zygote`: a process that imports ``memory-api``'s code once,
+then forks one ``memory-api`` command per request (``serve``, ``demo seed``), each as the
+``memory-api`` console script would run it.
+
+Run as a script (``python -P zygote_main.py``), never imported by the tests. It reads one JSON
+request a line on stdin, ``{"argv": [...], "env": {...}, "log": "<path>"}``, and answers each
+with the child's pid on a line of stdout. The child starts a session of its own (as
+``start_new_session``), has stdin from ``/dev/null`` and stdout and stderr in ``log``, exactly
+``env`` as its environment, and runs :func:`memory_api.cli.main` with ``argv``; its exit code
+goes to ``<log>.exit``
+(a child a signal ended writes none). The zygote itself stays single-threaded (forking is
+safe), has the kernel reap its children, and ends when its stdin closes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import traceback
+from pathlib import Path
+
+import aiohttp.web  # imported once here: the children need not
+import memory_api.app
+import memory_api.http.logs
+from memory_api.cli import main
+
+
+def _child(argv: list[str], env: dict[str, str], log: str) -> None:
+    """Become ``memory-api ARGV`` with ``env``, its output in ``log``; never returns."""
+    code = 1
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the service waits on its git children
+        os.setsid()
+        null = os.open(os.devnull, os.O_RDONLY)
+        sink = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(null, 0)
+        os.dup2(sink, 1)
+        os.dup2(sink, 2)
+        os.closerange(3, 1024)
+        os.environ.clear()
+        os.environ.update(env)
+        sys.argv = ["memory-api", *argv]
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else 1
+    except BaseException:  # as an uncaught exception would end the process: its traceback
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        Path(log + ".exit").write_text(f"{code}\n", encoding="utf-8")
+        os._exit(code)
+
+
+IMPORTED = (aiohttp.web, memory_api.app, memory_api.http.logs)
+"""What ``serve`` imports on its way to bind (its CLI's lazy imports among them)."""
+
+
+def run() -> None:
+    """Serve requests from stdin until it closes."""
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps each ended child
+    for line in sys.stdin:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            _child(request["argv"], request["env"], request["log"])
+        print(pid, flush=True)
+
+
+if __name__ == "__main__":
+    run()
