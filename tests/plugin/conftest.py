@@ -16,6 +16,7 @@ import pytest
 from memory_core import layout
 
 from tests.plugin.claude_code_cli import claude_code_binary
+from tests.plugin.harness_run import InstalledHomes
 from tests.plugin.real_service import RealService, seed_scope, start_service
 from tests.plugin.scripted_service import ScriptedService, ServerFactory, serve_scripted
 from tests.support.guard_cases import Layout, guarded_layout
@@ -53,16 +54,44 @@ def shared_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealSer
 _AGENT_NUMBERS = itertools.count(1)
 
 
+def _make_agent(service: RealService) -> str:
+    """A new agent ``coder-<n>`` in project ``acme`` on ``service``, made through the API
+    (A-1), not the CLI: one request instead of a Python process."""
+    agent = f"coder-{next(_AGENT_NUMBERS)}"
+    body = {"id": agent, "name": agent.title()}
+    status, _, answer = service.request("POST", "/api/projects/acme/agents", body)
+    assert status == 201, answer
+    return agent
+
+
 @pytest.fixture
 def new_agent(shared_service: RealService) -> str:
     """The id of an agent made for this test alone on ``shared_service`` (``coder-<n>``, in
-    project ``acme``), with nothing in its memory yet. Made through the API (A-1), not the
-    CLI: one request instead of a Python process per test."""
-    agent = f"coder-{next(_AGENT_NUMBERS)}"
-    body = {"id": agent, "name": agent.title()}
-    status, _, answer = shared_service.request("POST", "/api/projects/acme/agents", body)
-    assert status == 201, answer
-    return agent
+    project ``acme``), with nothing in its memory yet."""
+    return _make_agent(shared_service)
+
+
+@pytest.fixture(scope="module")
+def module_agent(shared_service: RealService) -> str:
+    """An agent on ``shared_service`` shared by one module's tests that only read its memory
+    (each in a Workspace of its own): what one test's Session records is in no scope another
+    test's Session is given, and no test asserts on the agent's records."""
+    return _make_agent(shared_service)
+
+
+@pytest.fixture(scope="module")
+def module_memory_root(shared_service: RealService, module_agent: str) -> Path:
+    """``module_agent``'s memory root, its user scope seeded from the corpus."""
+    root = layout.memory_root(shared_service.data_dir, module_agent)
+    seed_scope(root / "user", "user-scope")
+    return root
+
+
+@pytest.fixture(scope="session")
+def installed_homes(tmp_path_factory: pytest.TempPathFactory) -> InstalledHomes:
+    """Template HOMEs, one per set of install arguments in this test worker
+    (:class:`~tests.plugin.harness_run.InstalledHomes`)."""
+    return InstalledHomes(tmp_path_factory.mktemp("installed-homes"))
 
 
 @pytest.fixture

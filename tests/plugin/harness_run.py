@@ -7,6 +7,7 @@ loopback-only network namespace with the model and the memory service bridged in
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -111,6 +112,56 @@ async def install_managed_claude_code(
     installed = await run_cli("install", "claude-code", "--managed", managed, *flags)
     assert installed.returncode == 0, installed.stderr
     return overlay, installed
+
+
+class InstalledHomes:
+    """``harness-memory install`` run once per test worker for each set of arguments, into a
+    template HOME under ``root``; each test gets a copy at its own HOME path.
+
+    What an install writes names its HOME (the hook commands' ``--token-file`` and
+    ``--state-dir``, its record): the copy's files name the test's HOME instead, byte for byte
+    what the install writes there. A CLI run writes into its HOME (its Session records), so each
+    test gets its own copy, never the template. The install is a Python process of its own;
+    tests that install the same way into a fresh HOME share one.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._made: dict[tuple[str, ...], tuple[Path, str]] = {}
+
+    def install(
+        self,
+        harness: str,
+        home: Path,
+        service: RealService,
+        memory_root: Path,
+        *extra: str,
+        agent: str = "coder",
+    ) -> str:
+        """:func:`install` ``harness`` into a fresh ``home`` (made here, or empty), as a copy of
+        the template installed with the same arguments; what that install printed, its HOME
+        named ``home``."""
+        key = (harness, service.url, str(memory_root), agent, *extra)
+        if key not in self._made:
+            template = self._root / str(len(self._made)) / "home"
+            template.mkdir(parents=True)
+            said = install(harness, template, service, memory_root, *extra, agent=agent)
+            self._made[key] = (template, said)
+        template, said = self._made[key]
+        relocate(template, home)
+        return said.replace(str(template), str(home))
+
+
+def relocate(template: Path, home: Path) -> None:
+    """Copy the HOME ``template`` to ``home`` (modes kept), each file's mention of the
+    template's path made ``home``'s."""
+    shutil.copytree(template, home, symlinks=True, dirs_exist_ok=True)
+    old, new = str(template).encode(), str(home).encode()
+    for path in home.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            data = path.read_bytes()
+            if old in data:
+                path.write_bytes(data.replace(old, new))
 
 
 def account_home(uid: int, home: Path) -> str:

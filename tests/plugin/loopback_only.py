@@ -4,9 +4,10 @@
 ``lo``; nothing it does can reach another host. Its model stand-in and the memory service keep
 listening on the test's own loopback, outside: Unix sockets (files, which cross network
 namespaces) bridge them in. Outside, :func:`unix_bridges` forwards each socket to a loopback
-port; inside, this module run as a script (``python loopback_only.py PORT=SOCKET … -- CLI …``)
-brings ``lo`` up, listens on ``127.0.0.1:PORT`` for each bridge, forwards every connection to
-its socket, and runs the CLI with the same stdio, exiting with its status.
+port; inside, :mod:`tests.plugin.loopback_inside` run as a script (``python loopback_inside.py
+PORT=SOCKET … -- CLI …``) brings ``lo`` up, listens on ``127.0.0.1:PORT`` for each bridge,
+forwards every connection to its socket, and runs the CLI with the same stdio, exiting with its
+status.
 
 Without ``unshare`` (or user namespaces) the tests skip loudly, except under ``CI=true``.
 """
@@ -18,16 +19,17 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
 _CHUNK = 65536
+INSIDE = Path(__file__).with_name("loopback_inside.py")
+"""The script run first inside the namespace: it imports only what it needs (no asyncio), as
+it starts once per CLI run."""
 
 
 def _unavailable(reason: str) -> NoReturn:
@@ -114,7 +116,7 @@ def wrap(
         "--map-root-user",
         "--",
         sys.executable,
-        __file__,
+        str(INSIDE),
         *overlay,
         *pairs,
         "--",
@@ -177,54 +179,3 @@ async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
     finally:
         with contextlib.suppress(OSError):
             writer.close()
-
-
-# --- inside the namespace ----------------------------------------------------------------------
-
-
-def _relay(source: socket.socket, target: socket.socket) -> None:
-    try:
-        while chunk := source.recv(_CHUNK):
-            target.sendall(chunk)
-    except OSError:
-        pass
-    finally:
-        with contextlib.suppress(OSError):
-            target.shutdown(socket.SHUT_WR)
-
-
-def _serve(port: int, path: str) -> None:
-    listener = socket.create_server(("127.0.0.1", port))
-    while True:
-        client, _ = listener.accept()
-        upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            upstream.connect(path)
-        except OSError:
-            client.close()
-            continue
-        for source, target in ((client, upstream), (upstream, client)):
-            threading.Thread(target=_relay, args=(source, target), daemon=True).start()
-
-
-def _inside(arguments: list[str]) -> int:
-    if arguments[0].startswith("--etc-overlay="):
-        folder = Path(arguments.pop(0).split("=", 1)[1])
-        options = f"lowerdir=/etc,upperdir={folder / 'upper'},workdir={folder / 'work'}"
-        subprocess.run(["mount", "-t", "overlay", "overlay", "-o", options, "/etc"], check=True)
-    while arguments[0].startswith("--hide="):
-        hidden = arguments.pop(0).split("=", 1)[1]
-        subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "none", hidden], check=True
-        )
-    split = arguments.index("--")
-    ip = shutil.which("ip") or shutil.which("ip", path="/usr/sbin:/sbin") or "ip"
-    subprocess.run([ip, "link", "set", "lo", "up"], check=True)
-    for pair in arguments[:split]:
-        port, path = pair.split("=", 1)
-        threading.Thread(target=_serve, args=(int(port), path), daemon=True).start()
-    return subprocess.run(arguments[split + 1 :], check=False).returncode
-
-
-if __name__ == "__main__":
-    sys.exit(_inside(sys.argv[1:]))

@@ -21,6 +21,7 @@ import pytest
 
 from tests.plugin.claude_code_session import run_claude, serve_model
 from tests.plugin.harness_run import (
+    InstalledHomes,
     install,
     install_managed_claude_code,
     managed_hooks_user,
@@ -67,8 +68,9 @@ TURNS_IT_ON = [
 async def test_h6_a_repository_turns_claude_codes_memory_on_over_the_user_install(
     claude: Path,
     shared_service: RealService,
-    new_agent: str,
-    shared_memory_root: Path,
+    module_agent: str,
+    module_memory_root: Path,
+    installed_homes: InstalledHomes,
     tmp_path: Path,
     where: str,
 ) -> None:
@@ -76,8 +78,9 @@ async def test_h6_a_repository_turns_claude_codes_memory_on_over_the_user_instal
     (workspace / ".claude").mkdir()
     (workspace / ".claude" / where).write_text(TURNS_IT_ON[1])
     home = tmp_path / "home"
-    home.mkdir()
-    said = install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
+    said = installed_homes.install(
+        "claude-code", home, shared_service, module_memory_root, agent=module_agent
+    )
     assert (
         '"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"} turns Claude Code\'s own auto memory '
         "back on"
@@ -93,8 +96,9 @@ async def test_h6_a_repository_turns_claude_codes_memory_on_over_the_user_instal
 async def test_h6_a_repositorys_auto_memory_enabled_does_not_turn_it_on_over_the_user_install(
     claude: Path,
     shared_service: RealService,
-    new_agent: str,
-    shared_memory_root: Path,
+    module_agent: str,
+    module_memory_root: Path,
+    installed_homes: InstalledHomes,
     tmp_path: Path,
     where: str,
 ) -> None:
@@ -102,8 +106,9 @@ async def test_h6_a_repositorys_auto_memory_enabled_does_not_turn_it_on_over_the
     (workspace / ".claude").mkdir()
     (workspace / ".claude" / where).write_text(TURNS_IT_ON[0])
     home = tmp_path / "home"
-    home.mkdir()
-    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
+    installed_homes.install(
+        "claude-code", home, shared_service, module_memory_root, agent=module_agent
+    )
 
     sent = await first_requests(claude, shared_service, workspace, home)
 
@@ -161,8 +166,9 @@ async def test_h6_the_user_install_switches_off_a_variable_that_forced_claude_co
 async def test_h6_every_repository_setting_status_names_turns_claude_codes_memory_on(
     claude: Path,
     shared_service: RealService,
-    new_agent: str,
-    shared_memory_root: Path,
+    module_agent: str,
+    module_memory_root: Path,
+    installed_homes: InstalledHomes,
     tmp_path: Path,
     files: dict[str, str],
     said: str | None,
@@ -176,8 +182,9 @@ async def test_h6_every_repository_setting_status_names_turns_claude_codes_memor
     for name, text in files.items():
         (workspace / ".claude" / name).write_text(text)
     home = tmp_path / "home"
-    home.mkdir()
-    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
+    installed_homes.install(
+        "claude-code", home, shared_service, module_memory_root, agent=module_agent
+    )
 
     sent = await first_requests(claude, shared_service, workspace, home)
 

@@ -27,7 +27,7 @@ from tests.plugin.claude_code_session import (
     tool_results,
 )
 from tests.plugin.fake_anthropic import Block
-from tests.plugin.harness_run import install_managed_claude_code, managed_hooks_user
+from tests.plugin.harness_run import InstalledHomes, install_managed_claude_code, managed_hooks_user
 from tests.plugin.helpers import HARNESS_MEMORY, run_cli
 from tests.plugin.real_service import RealService
 from tests.plugin.repository_python_env import KINDS, MARK, plant
@@ -60,8 +60,9 @@ def planting(target: Path) -> Any:
 async def test_p2a_a_repositorys_python_env_neither_stops_memory_nor_replaces_the_guard(
     claude: Path,
     shared_service: RealService,
-    new_agent: str,
-    shared_memory_root: Path,
+    module_agent: str,
+    module_memory_root: Path,
+    installed_homes: InstalledHomes,
     tmp_path: Path,
     kind: str,
     managed: bool,
@@ -70,21 +71,19 @@ async def test_p2a_a_repositorys_python_env_neither_stops_memory_nor_replaces_th
     (workspace / ".claude").mkdir(parents=True)
     settings = {"env": plant(workspace, kind)}
     (workspace / ".claude" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-    other = shared_memory_root / workspace_memory_key(tmp_path / "src" / "billing")
+    other = module_memory_root / workspace_memory_key(tmp_path / "src" / "billing")
     other.mkdir(parents=True)
     target = other / "planted.md"
     home = tmp_path / "home"
     overlay = None
     if managed:
-        service, root = shared_service, shared_memory_root
-        overlay, _ = await install_managed_claude_code(service, root, new_agent, tmp_path)
+        service, root = shared_service, module_memory_root
+        overlay, _ = await install_managed_claude_code(service, root, module_agent, tmp_path)
         managed_hooks_user(overlay, home, shared_service.token)
     else:
-        flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
-        flags += ["--memory-root", str(shared_memory_root), "--executable", str(HARNESS_MEMORY)]
-        flags += ["--token", shared_service.token, "--home", str(home)]
-        installed = await run_cli("install", "claude-code", *flags)
-        assert installed.returncode == 0, installed.stderr
+        installed_homes.install(
+            "claude-code", home, shared_service, module_memory_root, agent=module_agent
+        )
 
     async with serve_model(planting(target)) as (fake, model_url):
         status, out, err = await run_claude(

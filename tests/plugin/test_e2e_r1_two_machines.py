@@ -2,7 +2,9 @@
 service.
 
 Each machine is a HOME of its own where ``harness-memory install claude-code|codex|gemini
---remote URL`` wired the hooks (a local copy under ``~/.harness-memory``, tokens in 0600 files).
+--remote URL`` wired the hooks of the CLIs that run on it (one local copy under
+``~/.harness-memory``, tokens in 0600 files; Codex's always: ``harness-memory sync`` by hand reads
+its token file).
 Every CLI run, and every ``harness-memory sync``, happens in a network namespace with only
 loopback (the model stand-in and the service bridged in) and a mount namespace in which the
 service's data dir is an empty tmpfs: the hooks reach memory only through git's smart HTTP.
@@ -71,10 +73,19 @@ Deploys wait for Monday.
 
 
 class Machine:
-    """One machine: its HOME (the three CLIs installed in remote mode for ``acme/<agent>``),
-    Workspace and local copy."""
+    """One machine: its HOME (``harnesses`` installed in remote mode for ``acme/<agent>``, in
+    that order; Codex among them, whose token file :meth:`sync` reads), Workspace and local
+    copy. A machine gets only the CLIs the test runs on it: each install is a Python process."""
 
-    def __init__(self, tmp_path: Path, name: str, service: RealService, agent: str) -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        name: str,
+        service: RealService,
+        agent: str,
+        harnesses: tuple[str, ...] = ("claude-code", "codex"),
+    ) -> None:
+        assert "codex" in harnesses  # sync reads Codex's token file
         self.root = tmp_path / name
         self.agent = agent
         self.home = self.root / "home"
@@ -84,10 +95,11 @@ class Machine:
         self.service = service
         self.state = self.home / ".harness-memory"
         self.copy = self.state / "remote" / "acme" / "agents" / agent / "agent_state" / "memory"
-        self.install("claude-code")
-        self.install("codex")
-        gemini_home(self.home)
-        self.install("gemini")
+        self.codex_config = ""  # config.toml as the Codex install left it, ``{port}`` in it
+        for harness in harnesses:
+            if harness == "gemini":
+                gemini_home(self.home)
+            self.install(harness)
 
     @property
     def user(self) -> Path:
@@ -113,6 +125,8 @@ class Machine:
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         assert self.service.token not in done.stdout + done.stderr
+        if harness == "codex":
+            self.codex_config = config.read_text(encoding="utf-8")
 
     async def claude(self, claude: Path, script: Callable[[Json], tuple[list[Block], str]]) -> Any:
         """One Claude Code Session in the Workspace; the model stand-in's recorder."""
@@ -133,7 +147,8 @@ class Machine:
 
     async def codex(self, turns: list[Turn]) -> FakeResponses:
         """One Codex CLI Session (``codex exec``) in the Workspace; the stand-in's recorder."""
-        self.install("codex")  # config.toml afresh: the run writes the stand-in's port into it
+        # config.toml as installed: the last run wrote its stand-in's port over ``{port}``
+        (self.home / ".codex" / "config.toml").write_text(self.codex_config, encoding="utf-8")
         fake = FakeResponses(turns=turns)
         codex = npm_cli(CODEX)
         command = [str(codex), "exec", *CODEX_SANDBOX]
@@ -288,7 +303,7 @@ async def claude_code_wrote_on_a(
     index line, which its post-write hook sent back. ``(the service's memory root, A, B)``."""
     served = memory_root(service.data_dir, agent)
     machine_a = Machine(tmp_path, "machine-a", service, agent)
-    machine_b = Machine(tmp_path, "machine-b", service, agent)
+    machine_b = Machine(tmp_path, "machine-b", service, agent, ("codex", "gemini"))
     await machine_a.claude(
         claude,
         Writes(
@@ -348,7 +363,7 @@ async def test_r2_two_machines_in_sessions_at_once_append_to_one_index_and_every
     (served / "user").mkdir(parents=True, exist_ok=True)
     (served / "user" / "MEMORY.md").write_text(LINE + "\n", encoding="utf-8")
     machine_a = Machine(tmp_path, "machine-a", shared_service, new_agent)
-    machine_b = Machine(tmp_path, "machine-b", shared_service, new_agent)
+    machine_b = Machine(tmp_path, "machine-b", shared_service, new_agent, ("codex",))
     line_a, line_b = "- [Pnpm](pnpm.md) — pnpm only", "- [Uv](uv.md) — uv for Python"
     index = served / "user" / "MEMORY.md"
     b_started = asyncio.Event()
@@ -377,7 +392,7 @@ async def test_r2_one_machine_edits_the_other_deletes_and_the_edit_is_kept(
     (served / "user" / "MEMORY.md").write_text(LINE + "\n", encoding="utf-8")
     (served / "user" / "deploy-freeze.md").write_text(TOPIC, encoding="utf-8")
     machine_a = Machine(tmp_path, "machine-a", shared_service, new_agent)
-    machine_b = Machine(tmp_path, "machine-b", shared_service, new_agent)
+    machine_b = Machine(tmp_path, "machine-b", shared_service, new_agent, ("codex",))
     edited = TOPIC.replace("Deploys wait for Monday.", "Deploys wait for Tuesday now.")
     topic = served / "user" / "deploy-freeze.md"
     b_started = asyncio.Event()
@@ -413,7 +428,7 @@ async def test_r2_the_service_stopped_both_start_with_memory_and_their_writes_ar
     (served / "user").mkdir(parents=True, exist_ok=True)
     (served / "user" / "MEMORY.md").write_text(LINE + "\n", encoding="utf-8")
     machine_a = Machine(tmp_path, "machine-a", real_service, "coder")
-    machine_b = Machine(tmp_path, "machine-b", real_service, "coder")
+    machine_b = Machine(tmp_path, "machine-b", real_service, "coder", ("codex",))
     for machine in (machine_a, machine_b):
         await machine.sync()
     real_service.stop()

@@ -33,7 +33,7 @@ from tests.plugin.claude_code_session import (
 )
 from tests.plugin.fake_anthropic import Block
 from tests.plugin.harness_run import (
-    install,
+    InstalledHomes,
     install_managed_claude_code,
     managed_hooks_user,
     workspace_with_key,
@@ -124,8 +124,9 @@ async def test_repository_switches_hooks_off_not_the_managed_install(
 async def test_repository_switches_hooks_off_exactly_where_status_says(
     claude: Path,
     shared_service: RealService,
-    new_agent: str,
-    shared_memory_root: Path,
+    module_agent: str,
+    module_memory_root: Path,
+    installed_homes: InstalledHomes,
     tmp_path: Path,
     files: dict[str, str],
     named: str | None,
@@ -138,8 +139,9 @@ async def test_repository_switches_hooks_off_exactly_where_status_says(
     for name, text in files.items():
         (workspace / ".claude" / name).write_text(text, encoding="utf-8")
     home = tmp_path / "home"
-    home.mkdir()
-    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
+    installed_homes.install(
+        "claude-code", home, shared_service, module_memory_root, agent=module_agent
+    )
 
     sent = await first_requests(claude, shared_service, workspace, home)
 
@@ -150,8 +152,9 @@ async def test_repository_switches_hooks_off_exactly_where_status_says(
 async def test_repository_switches_hooks_off_from_where_status_reads(
     claude: Path,
     shared_service: RealService,
-    new_agent: str,
-    shared_memory_root: Path,
+    module_agent: str,
+    module_memory_root: Path,
+    installed_homes: InstalledHomes,
     tmp_path: Path,
     git: bool,
     files: dict[str, str],
@@ -165,8 +168,9 @@ async def test_repository_switches_hooks_off_from_where_status_reads(
         await asyncio.to_thread(subprocess.run, git_init, check=True, timeout=60)
     key = workspace_memory_key(here)
     home = tmp_path / "home"
-    home.mkdir()
-    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
+    installed_homes.install(
+        "claude-code", home, shared_service, module_memory_root, agent=module_agent
+    )
 
     sent = await first_requests(claude, shared_service, here, home)
 

@@ -23,7 +23,11 @@ from tests.support.socket_file import bound_socket
 REPO = Path(__file__).resolve().parents[2]
 SUN_PATH_BYTES = 108
 MAKES_A_SOCKET = re.compile(r"AF_UNIX|start_unix_server|create_unix_server")
-HELPERS = {"tests/support/socket_file.py", "tests/plugin/loopback_only.py"}
+HELPERS = {
+    "tests/support/socket_file.py",
+    "tests/plugin/loopback_only.py",
+    "tests/plugin/loopback_inside.py",  # connects to loopback_only's sockets, binds none
+}
 
 
 def test_every_unix_socket_of_the_tests_is_made_by_a_helper_that_fits_it() -> None:
