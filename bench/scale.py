@@ -5,7 +5,8 @@ start of the service) and warm, with the service's memory.
 Run: ``python -m bench.scale [--full] [--data DIR [--keep-index]] [--rounds N] [--out FILE]``.
 Builds the data set of :mod:`bench.scale_data` (:data:`~bench.scale_data.SMALL` by default, a
 tenth of the issue's size; ``--full`` for 20,000 scopes / 100,000 files; ``--data`` reuses one
-built before with ``python -m bench.scale_data``, ``--keep-index`` its search index too),
+built before with ``python -m bench.scale_data`` or by an earlier run given the same ``--data``
+(a folder that does not exist yet is built and kept), ``--keep-index`` its search index too),
 creates the agent with the service's CLI, and runs
 ``memory-api serve`` as its own process (:mod:`bench.perf_server`).
 
@@ -176,7 +177,12 @@ def main() -> None:
     sizes = parser.add_mutually_exclusive_group()
     sizes.add_argument("--full", action="store_true", help="20,000 scopes / 100,000 files")
     sizes.add_argument("--tiny", action="store_true", help="20 scopes (a smoke test)")
-    parser.add_argument("--data", type=Path, help="a folder built by python -m bench.scale_data")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="a folder built by python -m bench.scale_data, or one to build the data set in and"
+        " keep (when it does not exist yet)",
+    )
     parser.add_argument(
         "--keep-index",
         action="store_true",
@@ -192,9 +198,9 @@ def main() -> None:
     name = "full" if args.full else "tiny" if args.tiny else "small"
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as temp:
         built_s = None
-        if args.data is None:
+        if args.data is None or not args.data.exists():
             began = time.perf_counter()
-            data = build_scale_data(Path(temp), size)
+            data = build_scale_data(args.data or Path(temp), size)
             built_s = time.perf_counter() - began
         else:
             data = _reused(args.data, size)

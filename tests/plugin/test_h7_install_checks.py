@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from harness_memory.cli_install import MEMORY_ROOT_HELP
 from harness_memory.offline import OfflineUnavailableError, session_start_from_files
 
 from tests.plugin.helpers import HARNESS_MEMORY
-from tests.plugin.real_service import RealService
+from tests.plugin.real_service import RealService, start_service
 from tests.support.serve import code_under_test
 
 UNREACHABLE = "http://127.0.0.1:9"
@@ -494,6 +495,18 @@ def test_h7_a_token_sent_to_another_machine_over_plain_http_is_a_warning(
     assert (token or "mem_alice") not in caplog.text
 
 
+@pytest.fixture(scope="module")
+def open_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealService]:
+    """The real ``memory-api serve`` with no tokens configured, once for this module's tests
+    (one start instead of one each): each installs for an agent of its own on it, and none
+    changes the service's settings."""
+    running = start_service(tmp_path_factory.mktemp("open-service"), tokens=False)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
 def test_h7_a_token_given_to_a_service_that_asks_for_none_is_said_unchecked(
     open_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -501,10 +514,11 @@ def test_h7_a_token_given_to_a_service_that_asks_for_none_is_said_unchecked(
     no token yet: the open service took the placeholder, the install wrote it into the hooks'
     token file and said nothing; the first ``token create`` then left every Session without
     memory. It is installed (the token may be one the service will take), with a warning."""
-    root = open_service.create_agent("coder")
+    root = open_service.create_agent("coder-unchecked")
     home = tmp_path / "home"
     flags = ["--home", str(home), "--memory-root", str(root), "--url", open_service.url]
-    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    flags += ["--project", "acme", "--agent", "coder-unchecked"]
+    flags += ["--executable", str(HARNESS_MEMORY)]
 
     status = main(
         ["install", "codex", *flags],
@@ -525,8 +539,8 @@ def test_h7_a_token_given_to_a_service_that_asks_for_none_is_said_unchecked(
 def test_h7_no_token_given_to_a_service_that_asks_for_none_installs_quietly(
     open_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    root = open_service.create_agent("coder")
-    status, _ = install(tmp_path / "home", str(root), url=open_service.url)
+    root = open_service.create_agent("coder-quiet")
+    status, _ = install(tmp_path / "home", str(root), url=open_service.url, agent="coder-quiet")
     assert status == 0
     assert "WARNING" not in caplog.text and "not checked" not in caplog.text
 

@@ -238,21 +238,25 @@ EVERYDAY_NOTES = [
 each was refused, the guard taking an option's value or the ``-t`` folder for the name."""
 
 
-@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
 @pytest.mark.parametrize(("command", "place"), EVERYDAY_NOTES)
 def test_p3_everyday_note_writes_into_a_scope_pass_and_land_where_the_guard_said(
-    workspace: tuple[Path, Path], tmp_path: Path, harness: str, command: str, place: str
+    workspace: tuple[Path, Path], tmp_path: Path, command: str, place: str
 ) -> None:
+    """Each harness's hook lets the command through; bash then runs it once (what it writes
+    does not depend on the harness that judged it) and it lands where the guard said."""
     root, work = workspace
     own = root / workspace_memory_key(work)
     (work / "note.md").write_text("x\n", encoding="utf-8")
     (own / "MEMORY.md").write_text("keep\nold\n", encoding="utf-8")
     shell = command.format(own=own, user=root / "user")
 
-    said = _hook_says(root, work, tmp_path / "state", harness, shell)
+    said = {
+        harness: _hook_says(root, work, tmp_path / "state", harness, shell)
+        for harness in ("claude-code", "codex", "gemini")
+    }
     subprocess.run(["bash", "-c", shell], cwd=work, check=True, capture_output=True)
 
-    assert said == "", (shell, said)
+    assert said == {"claude-code": "", "codex": "", "gemini": ""}, (shell, said)
     landed = Path(place.format(own=own, user=root / "user"))
     wanted = "keep\n" if landed.name == "MEMORY.md" else "x\n"
     assert landed.read_text(encoding="utf-8") == wanted, landed

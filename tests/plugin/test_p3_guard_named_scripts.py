@@ -99,18 +99,18 @@ of the home, the data dir here, or of the Workspace), a line of it running ``x.s
 ``y.sh``, which sources it, or ``~/.bashrc``, which does), and a command reading it."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(("file", "line", "command"), SOURCED)
 def test_p3_a_script_settings_run_that_writes_into_another_scope_is_refused(
     where: Layout,
     monkeypatch: pytest.MonkeyPatch,
-    harness: str,
     file: str,
     line: str,
     command: str,
 ) -> None:
     """Written in earlier calls (as a file tool would); the command reading the settings is
-    refused, naming the script; run by bash, it writes into the other scope."""
+    refused by each harness's hook, naming the script; run by bash, it writes into the other
+    scope (what bash does does not depend on the harness: run once, after the three
+    verdicts)."""
     environment = _environment(where, monkeypatch)
     (where.workspace / "y.sh").write_text(". ./x.sh\n", encoding="utf-8")
     (where.data / ".bashrc").write_text(f"cd {where.workspace}\nsource ./x.sh\n")
@@ -128,9 +128,9 @@ def test_p3_a_script_settings_run_that_writes_into_another_scope_is_refused(
     with place.open("a", encoding="utf-8") as settings:
         settings.write(f"{start}{line}")
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
-
-    assert reason is not None and "x.sh" in reason and "run" in reason, reason
+    for harness, (_, tool) in SHELL.items():
+        reason = refusal(answer(where, harness, tool, {"command": command}))
+        assert reason is not None and "x.sh" in reason and "run" in reason, (harness, reason)
     _run(where, environment, command)
     assert (where.root / where.other / "a.md").exists(), f"nothing landed: no bypass ({line})"
 

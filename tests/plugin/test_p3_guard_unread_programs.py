@@ -41,7 +41,7 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answer,
-    assert_refused_and_bash_writes,
+    assert_refused_by_every_harness_and_bash_writes,
     fill,
     refusal,
 )
@@ -107,10 +107,9 @@ UNREAD_PROGRAMS_NAMING_MEMORY = [
 """Each was let through; bash writes into the other scope (``HOME`` holds the data dir)."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", UNREAD_PROGRAMS_NAMING_MEMORY)
 def test_p3_a_program_the_guard_cannot_read_naming_other_memory_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     (where.workspace / "w.sh").write_text('cp note.md "$HOME/$1/$2/a.md"\n', encoding="utf-8")
@@ -122,7 +121,7 @@ def test_p3_a_program_the_guard_cannot_read_naming_other_memory_is_refused(
         script = where.workspace / name
         script.write_text('#!/bin/sh\ncp note.md "$HOME/$D/$K/a.md"\n', encoding="utf-8")
         script.chmod(0o755)
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
 def test_p3_the_refusal_names_the_program_and_the_memory(where: Layout) -> None:
@@ -402,7 +401,6 @@ def test_p3_a_key_shaped_word_naming_no_scope_beside_the_root_passes(
     assert refusal(answer(where, "claude-code", "Bash", {"command": other})) is not None
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     "command",
     [
@@ -417,14 +415,14 @@ def test_p3_a_key_shaped_word_naming_no_scope_beside_the_root_passes(
     ],
 )
 def test_p3_a_program_the_guard_cannot_read_after_a_cd_read_from_data_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """A ``cd`` into a folder read from a file at run time, then a program whose writes the
     guard does not read, writing a relative name: it lands in that folder, which may be
     another scope. Each passed (no word named memory); run by bash, each writes there."""
     other = where.root / where.other
     (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
 @pytest.mark.parametrize(

@@ -35,25 +35,33 @@ NOT_CREATED = "could not create its folder (Permission denied)"
 USER_LINE = "- [Prefers pnpm](prefers-pnpm.md) — pnpm, never npm"
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[ServedProcess]:
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedProcess]:
+    """One refused service for the tests that each make an agent of their own on it (one start
+    instead of one per test): no test reads or changes another's agent."""
     why = "a service refused like any account needs root to drop CAP_DAC_OVERRIDE"
-    yield from refused_service(tmp_path, why)
+    yield from refused_service(tmp_path_factory.mktemp("not-created"), why)
+
+
+def _new_agent(served: ServedProcess, agent: str) -> tuple[str, Path]:
+    """Agent ``agent`` of project ``acme`` made on ``served``: its API path and memory root."""
+    body = {"id": agent, "name": "C"}
+    assert call(served.base_url, "POST", "/api/projects/acme/agents", body)[0] == 201
+    return f"/api/projects/acme/agents/{agent}", layout.memory_root(served.data_dir, agent)
 
 
 def test_a9_a_workspace_scope_the_service_cannot_create_is_said_never_named_as_ready(
     served: ServedProcess, tmp_path: Path
 ) -> None:
     base = served.base_url
-    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
-    root = layout.memory_root(served.data_dir, "coder")
+    home, root = _new_agent(served, "coder-a")
     (root / "user" / layout.INDEX_FILE).write_text(USER_LINE + "\n", encoding="utf-8")
     root.chmod(0o555)  # the user scope is there; nothing new can be made beside it
     workspace = tmp_path / "workspace"
     workspace.mkdir()
 
     status, started = call(
-        base, "POST", f"{AGENT}/memory/session-start", {"workspace": str(workspace)}
+        base, "POST", f"{home}/memory/session-start", {"workspace": str(workspace)}
     )
 
     assert status == 200, started  # the Session starts with what can be read
@@ -76,7 +84,7 @@ def test_a9_a_workspace_scope_the_service_cannot_create_is_said_never_named_as_r
     env = {
         "HARNESS_MEMORY_URL": base,
         "HARNESS_MEMORY_PROJECT": "acme",
-        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_AGENT": "coder-a",
         "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
         "HARNESS_MEMORY_ROOT": str(root),
         "HOME": str(tmp_path / "home"),
@@ -126,20 +134,19 @@ def test_a5_a_user_scope_the_service_cannot_create_is_503_saying_why_never_no_sc
     index, history, a machine's fetch) is no 404 "no scope 'user'" (there is one, it just cannot
     be made) but a 503 naming the reason."""
     base = served.base_url
-    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
-    root = layout.memory_root(served.data_dir, "coder")
+    home, root = _new_agent(served, "coder-b")
     (root / "user").rmdir()
     root.chmod(0o555)
 
     fetch = "git/user.git/info/refs?service=git-upload-pack"  # a machine's sync
     for route in ("scopes/user/files", "scopes/user/index", "scopes/user/changes", fetch):
-        status, problem = call(base, "GET", f"{AGENT}/memory/{route}")
+        status, problem = call(base, "GET", f"{home}/memory/{route}")
         assert status == 503, problem
         assert problem["detail"] == (
-            f"scope 'user' of agent 'coder' is not there and the service {NOT_CREATED}"
+            f"scope 'user' of agent 'coder-b' is not there and the service {NOT_CREATED}"
         ), route
 
-    status, problem = call(base, "GET", f"{AGENT}/memory")  # never an overview of no scope
+    status, problem = call(base, "GET", f"{home}/memory")  # never an overview of no scope
     assert status == 503, problem
     assert NOT_CREATED in problem["detail"]
 
@@ -152,12 +159,12 @@ def test_r1_a_workspace_scope_a_push_cannot_make_is_said_with_the_services_reaso
     fetch would be told): git's own report of the push says it, since the pushing git shows
     no body of an error status ("RPC failed; HTTP 503" alone)."""
     base = served.base_url
-    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
-    layout.memory_root(served.data_dir, "coder").chmod(0o555)
+    _, root = _new_agent(served, "coder-c")
+    root.chmod(0o555)
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     laptop = RemoteCopy(
-        url=base, token=None, project="acme", agent="coder", state_dir=tmp_path / "laptop",
+        url=base, token=None, project="acme", agent="coder-c", state_dir=tmp_path / "laptop",
         timeout=30.0,
     )  # fmt: skip
 
@@ -167,9 +174,9 @@ def test_r1_a_workspace_scope_a_push_cannot_make_is_said_with_the_services_reaso
     [ours] = [result for key, result in results.items() if key != "user"]
     assert not ours.ok, ours.as_json()
     assert "[remote rejected]" in (ours.error or ""), ours.error
-    said = f"scope {ours.scope!r} of agent 'coder' is not there and the service {NOT_CREATED}"
+    said = f"scope {ours.scope!r} of agent 'coder-c' is not there and the service {NOT_CREATED}"
     assert said in (ours.error or ""), ours.error
-    assert not (layout.memory_root(served.data_dir, "coder") / ours.scope).exists()
+    assert not (root / ours.scope).exists()
 
 
 def test_a9_on_a_read_only_mount_the_workspace_scope_is_said_not_created(tmp_path: Path) -> None:

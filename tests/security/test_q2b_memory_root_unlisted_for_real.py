@@ -25,30 +25,49 @@ from tests.security.test_q2b_unreadable_memory_files_for_real import AGENT, NOBO
 from tests.support.refused_account import refused_prefix, refused_service
 from tests.support.serve import ServedProcess, venv_bin
 
-UNLISTED = (
-    "the memory root of agent 'coder' (the folder of its scopes) cannot be listed: the service "
-    "cannot read it (Permission denied)"
-)
+WHY_ROOT = "refusing a folder to the service needs root"
+
+
+def unlisted(agent: str) -> str:
+    """What the service and the CLI say of ``agent``'s memory root it cannot list."""
+    return (
+        f"the memory root of agent {agent!r} (the folder of its scopes) cannot be listed: the "
+        "service cannot read it (Permission denied)"
+    )
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[ServedProcess]:
-    yield from refused_service(tmp_path, "refusing a folder to the service needs root")
+    """A refused service of this test's own (its index and caches start empty)."""
+    yield from refused_service(tmp_path, WHY_ROOT)
 
 
-def _memory_root_with_notes(served: ServedProcess, tmp_path: Path) -> tuple[Path, str]:
-    """Agent ``coder`` with the case's notes in its user scope and a Workspace scope holding
+@pytest.fixture(scope="module")
+def module_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedProcess]:
+    """One refused service for the cases that each make an agent of their own on it (one start
+    instead of one per case): no case reads or changes another's agent, and each finds its own
+    card and row in the agents lists."""
+    yield from refused_service(tmp_path_factory.mktemp("unlisted"), WHY_ROOT)
+
+
+def _memory_root_with_notes(
+    served: ServedProcess, tmp_path: Path, agent: str = "coder"
+) -> tuple[Path, str]:
+    """Agent ``agent`` with the case's notes in its user scope and a Workspace scope holding
     one: its memory root and the Workspace scope's key."""
-    body = {"id": "coder", "name": "C"}
+    body = {"id": agent, "name": "C"}
     assert call(served.base_url, "POST", "/api/projects/acme/agents", body)[0] == 201
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     status, started = call(
-        served.base_url, "POST", f"{AGENT}/memory/session-start", {"workspace": str(workspace)}
+        served.base_url,
+        "POST",
+        f"/api/projects/acme/agents/{agent}/memory/session-start",
+        {"workspace": str(workspace)},
     )
     assert status == 200, started
     key = started["workspaceMemoryKey"]
-    root = layout.memory_root(served.data_dir, "coder")
+    root = layout.memory_root(served.data_dir, agent)
     make_case(root / "user")
     make_case(root / key)
     return root, key
@@ -63,38 +82,40 @@ def _run(served: ServedProcess, *words: str) -> subprocess.CompletedProcess[str]
 
 
 @pytest.mark.parametrize(
-    ("owner", "mode"),
-    [(NOBODY, 0o700), (None, 0o300), (None, 0o644)],
+    ("owner", "mode", "agent"),
+    [(NOBODY, 0o700, "coder-a"), (None, 0o300, "coder-b"), (None, 0o644, "coder-c")],
     ids=["another-accounts", "write-and-search-only", "read-only"],
 )
 def test_q2b_a_memory_root_the_service_cannot_list_is_named_never_no_memory(
-    served: ServedProcess, tmp_path: Path, owner: int | None, mode: int
+    module_served: ServedProcess, tmp_path: Path, owner: int | None, mode: int, agent: str
 ) -> None:
-    base = served.base_url
-    root, _ = _memory_root_with_notes(served, tmp_path)
+    served, base, said = module_served, module_served.base_url, unlisted(agent)
+    home = f"/api/projects/acme/agents/{agent}"
+    root, _ = _memory_root_with_notes(served, tmp_path, agent)
     if owner is not None:
         os.chown(root, owner, owner)
     root.chmod(mode)
 
-    status, problem = call(base, "GET", f"{AGENT}/memory")
+    status, problem = call(base, "GET", f"{home}/memory")
     assert status == 503, problem  # never 200 with no scope
-    status, problem = call(base, "GET", f"{AGENT}/memory/search?q=body")
-    assert status == 503 and UNLISTED in problem["detail"], problem  # never 200, no hit
-    status, problem = call(base, "POST", f"{AGENT}/memory/checkpoint", {})
+    status, problem = call(base, "GET", f"{home}/memory/search?q=body")
+    assert status == 503 and said in problem["detail"], problem  # never 200, no hit
+    status, problem = call(base, "POST", f"{home}/memory/checkpoint", {})
     assert status == 503, problem  # never 200 having recorded nothing
     status, listing = call(base, "GET", "/api/projects/acme/agents")
     assert status == 200, listing  # one agent's root never breaks the list
-    (card,) = listing["agents"]
-    assert card["memoryCount"] == 0 and card["unreadable"].startswith(UNLISTED), card
+    (card,) = [card for card in listing["agents"] if card["id"] == agent]
+    assert card["memoryCount"] == 0 and card["unreadable"].startswith(said), card
 
-    archive = tmp_path / "coder.tar.gz"
-    export = ("memory", "export", "--project", "acme", "--agent", "coder", "-o", str(archive))
+    archive = tmp_path / f"{agent}.tar.gz"
+    export = ("memory", "export", "--project", "acme", "--agent", agent, "-o", str(archive))
     done = _run(served, *export)
-    assert done.returncode == 1 and UNLISTED in done.stderr, done.stderr
+    assert done.returncode == 1 and said in done.stderr, done.stderr
     assert not archive.exists()  # never an archive of no scope
     done = _run(served, "agent", "list")
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "0+" in done.stdout and UNLISTED in done.stderr, done.stdout + done.stderr
+    (row,) = [line.split() for line in done.stdout.splitlines() if line.split()[1:2] == [agent]]
+    assert row[3] == "0+" and said in done.stderr, done.stdout + done.stderr
 
 
 def test_q2b_search_finds_the_notes_again_once_the_memory_root_can_be_listed(

@@ -9,6 +9,7 @@ other user. Every answer must name the files it cannot read, never call them abs
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import subprocess
@@ -48,32 +49,58 @@ def _private(path: Path) -> None:
     path.chmod(0o600)
 
 
+WHY_ROOT = "giving a file to another account needs root"
+
+
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[ServedProcess]:
-    yield from refused_service(tmp_path, "giving a file to another account needs root")
+    """A refused service of this test's own: its tests read the agents list as one agent's, or
+    an agent's ``agent.json``."""
+    yield from refused_service(tmp_path, WHY_ROOT)
+
+
+@pytest.fixture(scope="module")
+def shared_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedProcess]:
+    """One refused service for the tests that each work on an agent of their own on it
+    (:func:`own_agent`; one start instead of one per test): no test reads or changes another's
+    agent."""
+    yield from refused_service(tmp_path_factory.mktemp("unreadable"), WHY_ROOT)
+
+
+_AGENT_NUMBERS = itertools.count(1)
+
+
+@pytest.fixture
+def own_agent(shared_served: ServedProcess) -> str:
+    """The id of an agent (``coder-<n>`` of project ``acme``) made for this test alone on
+    :func:`shared_served`, with an empty user scope."""
+    agent = f"coder-{next(_AGENT_NUMBERS)}"
+    body = {"id": agent, "name": "C"}
+    assert call(shared_served.base_url, "POST", "/api/projects/acme/agents", body)[0] == 201
+    return agent
 
 
 def test_unreadable_memory_files_for_real_are_listed_named_and_never_nothing_saved(
-    served: ServedProcess, tmp_path: Path
+    shared_served: ServedProcess, own_agent: str, tmp_path: Path
 ) -> None:
+    served, home = shared_served, f"/api/projects/acme/agents/{own_agent}"
     base = served.base_url
-    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
-    user = layout.scope_dir(served.data_dir, "coder", "user")
+    user = layout.scope_dir(served.data_dir, own_agent, "user")
     make_case(user)
     _private(user / "private-topic.md")
 
-    status, listing = call(base, "GET", f"{AGENT}/memory/scopes/user/files")
+    status, listing = call(base, "GET", f"{home}/memory/scopes/user/files")
     assert status == 200, listing
     rows = {row["file"]: row for row in listing["files"]}
     assert rows["private-topic.md"]["problems"] == [f"unreadable: the service {DENIED}"]
     found = codes(listing["findings"])
     assert found["unreadable"] == ["private-topic.md"]
     assert "dangling-link" not in found
-    status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/files/private-topic.md")
+    status, problem = call(base, "GET", f"{home}/memory/scopes/user/files/private-topic.md")
     assert status == 503 and DENIED in problem["detail"], problem
 
     _private(user / layout.INDEX_FILE)
-    status, view = call(base, "GET", f"{AGENT}/memory/scopes/user/index")
+    status, view = call(base, "GET", f"{home}/memory/scopes/user/index")
     assert status == 200 and view["exists"] is True, view
     found = codes(view["findings"])
     assert found["unreadable"] == [layout.INDEX_FILE, "private-topic.md"]
@@ -81,7 +108,7 @@ def test_unreadable_memory_files_for_real_are_listed_named_and_never_nothing_sav
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     status, started = call(
-        base, "POST", f"{AGENT}/memory/session-start", {"workspace": str(workspace)}
+        base, "POST", f"{home}/memory/session-start", {"workspace": str(workspace)}
     )
     assert status == 200, started
     assert "Nothing saved yet: the user memory index" not in started["memory"]
@@ -92,9 +119,9 @@ def test_unreadable_memory_files_for_real_are_listed_named_and_never_nothing_sav
     env = {
         "HARNESS_MEMORY_URL": base,
         "HARNESS_MEMORY_PROJECT": "acme",
-        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_AGENT": own_agent,
         "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
-        "HARNESS_MEMORY_ROOT": str(layout.memory_root(served.data_dir, "coder")),
+        "HARNESS_MEMORY_ROOT": str(layout.memory_root(served.data_dir, own_agent)),
         "HOME": str(tmp_path / "home"),
     }
     stdin = hook_fixture("codex_session_start.json", workspace=str(workspace))
@@ -107,19 +134,19 @@ def test_unreadable_memory_files_for_real_are_listed_named_and_never_nothing_sav
 
 
 def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_never_nothing_saved(
-    served: ServedProcess, tmp_path: Path
+    shared_served: ServedProcess, own_agent: str, tmp_path: Path
 ) -> None:
     """A Workspace scope folder another account keeps to itself (``chmod 700``): the service
     cannot even look for its ``MEMORY.md``, so Session start says its index could not be read,
     never that nothing is saved there, and that it is the folder it cannot read: whether
     ``MEMORY.md`` is there cannot be told (the note said "MEMORY.md is there", and the harness
     told the user to make ``MEMORY.md`` readable, while the folder was what refused)."""
+    served, home = shared_served, f"/api/projects/acme/agents/{own_agent}"
     base = served.base_url
-    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     start = {"workspace": str(workspace)}
-    status, first = call(base, "POST", f"{AGENT}/memory/session-start", start)
+    status, first = call(base, "POST", f"{home}/memory/session-start", start)
     assert status == 200, first
     scope = Path(first["directories"]["workspace"])
     (scope / layout.INDEX_FILE).write_text("- [A](a.md) — the agent's\n", encoding="utf-8")
@@ -127,7 +154,7 @@ def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_nev
     os.chown(scope, NOBODY, NOBODY)
     scope.chmod(0o700)
 
-    status, started = call(base, "POST", f"{AGENT}/memory/session-start", start)
+    status, started = call(base, "POST", f"{home}/memory/session-start", start)
 
     assert status == 200, started
     assert "Nothing saved yet: the Workspace memory index" not in started["memory"]
@@ -142,8 +169,8 @@ def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_nev
     env = {
         "HARNESS_MEMORY_URL": base,
         "HARNESS_MEMORY_PROJECT": "acme",
-        "HARNESS_MEMORY_AGENT": "coder",
-        "HARNESS_MEMORY_ROOT": str(layout.memory_root(served.data_dir, "coder")),
+        "HARNESS_MEMORY_AGENT": own_agent,
+        "HARNESS_MEMORY_ROOT": str(layout.memory_root(served.data_dir, own_agent)),
         "HOME": str(tmp_path / "home"),
     }
     stdin = hook_fixture("codex_session_start.json", workspace=str(workspace))
@@ -155,7 +182,7 @@ def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_nev
     assert "(MEMORY.md is there" not in told and "make MEMORY.md a plain file" not in told
 
     key = first["key"]
-    status, view = call(base, "GET", f"{AGENT}/memory/scopes/{key}/index")
+    status, view = call(base, "GET", f"{home}/memory/scopes/{key}/index")
     assert status == 200, view
     assert view["exists"] is False  # never claimed: whether it is there cannot be told
     [index_finding] = [f for f in view["findings"] if f["file"] == layout.INDEX_FILE]
@@ -164,16 +191,16 @@ def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_nev
         f"the service {FOLDER_DENIED}, so whether MEMORY.md is there cannot be told"
     )
     assert "MEMORY.md is there but" not in json.dumps(view)
-    status, problem = call(base, "GET", f"{AGENT}/memory/scopes/{key}/files/a.md")
+    status, problem = call(base, "GET", f"{home}/memory/scopes/{key}/files/a.md")
     assert status == 503 and DENIED in problem["detail"], problem  # never "no topic file"
-    status, found = call(base, "GET", f"{AGENT}/memory/search?q=agent")
+    status, found = call(base, "GET", f"{home}/memory/search?q=agent")
     assert status == 200, found
     [unsearched] = found["unreadable"]
     assert unsearched["file"] == f"{key}/"
     assert f"scope {key!r} cannot be listed: the service {DENIED}" in unsearched["message"]
 
     os.chown(scope, os.getuid(), os.getgid())  # the folder readable again: searched again
-    status, found = call(base, "GET", f"{AGENT}/memory/search?q=agent")
+    status, found = call(base, "GET", f"{home}/memory/search?q=agent")
     assert status == 200 and found["unreadable"] == [], found
     assert [hit["file"] for hit in found["hits"]] == ["a.md"]
 
@@ -217,20 +244,21 @@ def test_unreadable_memory_files_for_real_offline_a_scope_folder_it_may_not_ente
 
 
 def test_unreadable_memory_files_for_real_a_delete_that_could_not_be_undone_is_refused(
-    served: ServedProcess,
+    shared_served: ServedProcess,
+    own_agent: str,
 ) -> None:
     """V-1, A-6: the history cannot keep the content of a topic file the service may not read,
     so deleting it could never be undone: the delete is refused (503 naming why), the file
     and its index line stay, and no "recently deleted" entry offers a restore that would not
     bring it back. A file it can read is deleted as before."""
+    served, home = shared_served, f"/api/projects/acme/agents/{own_agent}"
     base = served.base_url
-    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
-    user = layout.scope_dir(served.data_dir, "coder", "user")
+    user = layout.scope_dir(served.data_dir, own_agent, "user")
     make_case(user)
     _private(user / "private-topic.md")
     index = (user / layout.INDEX_FILE).read_bytes()
 
-    status, problem = call(base, "DELETE", f"{AGENT}/memory/scopes/user/files/private-topic.md")
+    status, problem = call(base, "DELETE", f"{home}/memory/scopes/user/files/private-topic.md")
 
     assert status == 503, problem
     assert problem["detail"].startswith(
@@ -240,44 +268,43 @@ def test_unreadable_memory_files_for_real_a_delete_that_could_not_be_undone_is_r
     assert str(user) not in problem["detail"]
     assert (user / "private-topic.md").exists()
     assert (user / layout.INDEX_FILE).read_bytes() == index
-    status, deleted = call(base, "GET", f"{AGENT}/memory/scopes/user/deleted")
+    status, deleted = call(base, "GET", f"{home}/memory/scopes/user/deleted")
     assert (status, deleted["files"]) == (200, [])
 
-    status, done = call(base, "DELETE", f"{AGENT}/memory/scopes/user/files/ok-topic.md")
+    status, done = call(base, "DELETE", f"{home}/memory/scopes/user/files/ok-topic.md")
     assert status == 200 and done["restoreVersion"], done
-    status, deleted = call(base, "GET", f"{AGENT}/memory/scopes/user/deleted")
+    status, deleted = call(base, "GET", f"{home}/memory/scopes/user/deleted")
     assert [item["file"] for item in deleted["files"]] == ["ok-topic.md"]
 
 
 def test_unreadable_memory_files_for_real_a_restore_never_replaces_what_it_could_not_keep(
-    served: ServedProcess,
+    shared_served: ServedProcess,
+    own_agent: str,
 ) -> None:
     """V-2, Q-2b: a topic file recorded once, then rewritten by an agent the service may not
     read: its history says it is there (never "deleted", which would offer a restore as an
     undo) and that what it holds is in no version; a restore of the older version is refused
     (503 naming why), and the agent's text stays."""
+    served, home = shared_served, f"/api/projects/acme/agents/{own_agent}"
     base = served.base_url
-    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
-    user = layout.scope_dir(served.data_dir, "coder", "user")
+    user = layout.scope_dir(served.data_dir, own_agent, "user")
     make_case(user)
     topic = user / "private-topic.md"
-    status, recorded = call(base, "POST", f"{AGENT}/memory/scopes/user/checkpoint")
+    status, recorded = call(base, "POST", f"{home}/memory/scopes/user/checkpoint")
     assert status == 200, recorded
     old = recorded["scopes"][0]["version"]
     topic.write_text("---\nname: p\ndescription: newer\n---\nthe agent's newest text\n")
     _private(topic)
     newest = topic.read_bytes()
 
-    status, history = call(
-        base, "GET", f"{AGENT}/memory/scopes/user/files/private-topic.md/history"
-    )
+    status, history = call(base, "GET", f"{home}/memory/scopes/user/files/private-topic.md/history")
     assert status == 200, history
     assert (history["exists"], history["unrecorded"]) == (True, True)
     assert history["unrecordable"] == f"the service {DENIED}"  # as its listing row says
     status, problem = call(
         base,
         "POST",
-        f"{AGENT}/memory/scopes/user/files/private-topic.md/restore",
+        f"{home}/memory/scopes/user/files/private-topic.md/restore",
         {"version": old},
     )
 
@@ -290,17 +317,18 @@ def test_unreadable_memory_files_for_real_a_restore_never_replaces_what_it_could
 
 
 def test_unreadable_memory_files_for_real_a_checkpoint_records_the_rest_and_names_what_it_cannot(
-    served: ServedProcess,
+    shared_served: ServedProcess,
+    own_agent: str,
 ) -> None:
     """V-1, Q-2b: a checkpoint of a scope holding a topic file the service may not read records
     every file it can read and names the one it could not, with why and what an operator must
     do: never a calm "nothing changed" (no version, no files) while that file holds text no
     version does. The checkpoint of every scope names it the same way."""
+    served, home = shared_served, f"/api/projects/acme/agents/{own_agent}"
     base = served.base_url
-    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
-    user = layout.scope_dir(served.data_dir, "coder", "user")
+    user = layout.scope_dir(served.data_dir, own_agent, "user")
     make_case(user)
-    status, first = call(base, "POST", f"{AGENT}/memory/scopes/user/checkpoint")
+    status, first = call(base, "POST", f"{home}/memory/scopes/user/checkpoint")
     assert status == 200 and first["scopes"][0]["version"], first
     assert "unrecordable" not in first["scopes"][0]  # every file taken: nothing to name
     topic = user / "private-topic.md"
@@ -313,14 +341,14 @@ def test_unreadable_memory_files_for_real_a_checkpoint_records_the_rest_and_name
         }
     ]
 
-    status, recorded = call(base, "POST", f"{AGENT}/memory/scopes/user/checkpoint")
+    status, recorded = call(base, "POST", f"{home}/memory/scopes/user/checkpoint")
 
     assert status == 200, recorded
     [scope] = recorded["scopes"]
     assert (scope["version"], scope["files"]) == (None, [])  # nothing it can read changed
     assert scope["unrecordable"] == unkept
     (user / "new-topic.md").write_text("---\nname: n\ndescription: new\n---\nnew\n")
-    status, recorded = call(base, "POST", f"{AGENT}/memory/checkpoint")
+    status, recorded = call(base, "POST", f"{home}/memory/checkpoint")
     assert status == 200, recorded
     [scope] = recorded["scopes"]
     assert scope["version"] and scope["files"] == [{"file": "new-topic.md", "change": "added"}]
@@ -328,33 +356,34 @@ def test_unreadable_memory_files_for_real_a_checkpoint_records_the_rest_and_name
 
 
 def test_unreadable_memory_files_for_real_a_scope_it_may_not_enter_has_no_deleted_files_claimed(
-    served: ServedProcess,
+    shared_served: ServedProcess,
+    own_agent: str,
 ) -> None:
     """V-2, Q-2b: in a scope folder another account keeps to itself (``chmod 700``) the service
     cannot tell which files are there now: its recently deleted files are not listed as if none
     were there (503 saying why), and a file's history never says the file is gone, which
     would offer a restore as an undo. The versions themselves still read."""
+    served, home = shared_served, f"/api/projects/acme/agents/{own_agent}"
     base = served.base_url
-    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
-    user = layout.scope_dir(served.data_dir, "coder", "user")
+    user = layout.scope_dir(served.data_dir, own_agent, "user")
     make_case(user)
-    assert call(base, "DELETE", f"{AGENT}/memory/scopes/user/files/private-topic.md")[0] == 200
+    assert call(base, "DELETE", f"{home}/memory/scopes/user/files/private-topic.md")[0] == 200
     os.chown(user, NOBODY, NOBODY)
     user.chmod(0o700)
 
     unlisted = f"scope 'user' cannot be listed: the service {DENIED}: {READ_ACCESS_FIX}"
     for method, path in (("GET", "deleted"), ("POST", "checkpoint")):
-        status, problem = call(base, method, f"{AGENT}/memory/scopes/user/{path}")
+        status, problem = call(base, method, f"{home}/memory/scopes/user/{path}")
         assert (status, problem["detail"]) == (503, unlisted), path
-    status, problem = call(base, "POST", f"{AGENT}/memory/checkpoint")  # its only scope
+    status, problem = call(base, "POST", f"{home}/memory/checkpoint")  # its only scope
     assert (status, problem["detail"]) == (503, unlisted)
-    status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/files/ok-topic.md/history")
+    status, problem = call(base, "GET", f"{home}/memory/scopes/user/files/ok-topic.md/history")
     assert status == 503, problem
     assert problem["detail"] == (
         f"scope 'user' cannot be listed: the service {DENIED}; whether 'ok-topic.md' is there "
         f"cannot be told: {READ_ACCESS_FIX}"
     )
-    status, changes = call(base, "GET", f"{AGENT}/memory/scopes/user/changes")
+    status, changes = call(base, "GET", f"{home}/memory/scopes/user/changes")
     assert status == 200 and changes["versions"], changes
 
 

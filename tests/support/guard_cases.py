@@ -125,6 +125,22 @@ def assert_refused_and_bash_writes(where: Layout, harness: str, command: str) ->
     assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
 
 
+def assert_refused_by_every_harness_and_bash_writes(where: Layout, command: str) -> None:
+    """``command`` (filled) through each harness's shell tool (:data:`SHELL`) is refused by the
+    guard; then bash runs it once and it really writes into the other scope. What bash does
+    does not depend on the harness that judged the command: one run proves the bypass for all
+    three verdicts (one per harness was three runs of the same programs)."""
+    shell = fill(command, where)
+    for harness, (_, tool) in SHELL.items():
+        reason = refusal(answer(where, harness, tool, {"command": shell}))
+        assert reason is not None, (harness, shell)
+        assert reason.startswith("Agent Memory write guard: "), (harness, reason)
+    other = where.root / where.other
+    before = set(other.iterdir())
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
+
+
 def _tree(folder: Path) -> dict[str, bytes | None]:
     """Every entry below ``folder`` by its relative path, a file's bytes (None for others)."""
     return {
