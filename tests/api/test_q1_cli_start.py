@@ -1,8 +1,9 @@
 """Q-1: a ``memory-api`` command other than ``serve`` starts without the web application (it
 took 1.4–1.7 s when every command imported it), and one that neither searches nor indexes
 without search's Unicode tables (scans of every code point, 0.1–0.4 s when computed at
-import). Its time is ``make bench``'s (a budget of one second, docs/performance.md); this
-checks what it loads, never how long it takes."""
+import); ``agent`` and ``token`` commands load no memory, search, history or sync code at all.
+Its time is ``make bench``'s (a budget of one second, docs/performance.md); this checks what it
+loads, never how long it takes."""
 
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ text = sys.modules.get("memory_api.store.search_text")
 tables = (text.sign_separators, text._spelled_as, text._compat, text._marks) if text else ()
 computed = [table.__name__ for table in tables if table.cache_info().currsize]
 print(json.dumps({"codes": codes, "web": web, "tables": computed}))
+"""
+SEARCH_SAID = """
+import json, sys
+from memory_api.cli import main
+main(json.loads(sys.argv[1]))
+other = tuple(f"memory_api.store.{name}" for name in ("memory", "search", "history", "sync"))
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(other))))
 """
 
 
@@ -53,3 +61,24 @@ def test_q1_commands_but_serve_never_load_the_web_application(tmp_path: Path) ->
     assert loaded["codes"] == [0] * len(commands), done.stderr
     assert loaded["web"] == []
     assert loaded["tables"] == []
+
+
+def test_q1_agent_and_token_commands_load_no_other_store(
+    tmp_path: Path,
+) -> None:
+    named = ["--data-dir", str(tmp_path / "data")]
+    commands = [
+        ["agent", "create", *named, "--project", "acme", "--id", "coder", "--name", "C"],
+        ["agent", "list", *named],
+        ["token", "list", *named],
+    ]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
+    for argv in commands:
+        done = subprocess.run(
+            [sys.executable, "-c", SEARCH_SAID, json.dumps(argv)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert json.loads(done.stdout.splitlines()[-1]) == [], (argv, done.stderr)
