@@ -25,13 +25,16 @@ tables = (text.sign_separators, text._spelled_as, text._compat, text._marks) if 
 computed = [table.__name__ for table in tables if table.cache_info().currsize]
 print(json.dumps({"codes": codes, "web": web, "tables": computed}))
 """
-SEARCH_SAID = """
+LOADED = """
 import json, sys
 from memory_api.cli import main
-main(json.loads(sys.argv[1]))
-other = tuple(f"memory_api.store.{name}" for name in ("memory", "search", "history", "sync"))
-print(json.dumps(sorted(m for m in sys.modules if m.startswith(other))))
+try:
+    main(json.loads(sys.argv[1]))
+except SystemExit:  # --help
+    pass
+print(json.dumps(sorted(sys.modules)))
 """
+OTHER_STORES = tuple(f"memory_api.store.{name}" for name in ("memory", "search", "history", "sync"))
 
 
 def test_q1_commands_but_serve_never_load_the_web_application(tmp_path: Path) -> None:
@@ -63,22 +66,31 @@ def test_q1_commands_but_serve_never_load_the_web_application(tmp_path: Path) ->
     assert loaded["tables"] == []
 
 
-def test_q1_agent_and_token_commands_load_no_other_store(
-    tmp_path: Path,
-) -> None:
+def _loaded(argv: list[str]) -> list[str]:
+    """The modules a fresh ``memory-api`` process has loaded once ``argv`` ran."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED, json.dumps(argv)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return list(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_q1_agent_and_token_commands_load_no_other_store(tmp_path: Path) -> None:
     named = ["--data-dir", str(tmp_path / "data")]
     commands = [
         ["agent", "create", *named, "--project", "acme", "--id", "coder", "--name", "C"],
         ["agent", "list", *named],
         ["token", "list", *named],
     ]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
     for argv in commands:
-        done = subprocess.run(
-            [sys.executable, "-c", SEARCH_SAID, json.dumps(argv)],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        assert json.loads(done.stdout.splitlines()[-1]) == [], (argv, done.stderr)
+        assert [name for name in _loaded(argv) if name.startswith(OTHER_STORES)] == [], argv
+
+
+def test_q1_help_and_commands_in_a_named_data_dir_load_no_http_client(tmp_path: Path) -> None:
+    named = ["--data-dir", str(tmp_path / "data")]
+    for argv in (["--help"], ["agent", "list", *named], ["token", "list", *named]):
+        assert "http.client" not in _loaded(argv), argv
