@@ -1,7 +1,7 @@
 """Q-1: a ``memory-api`` command other than ``serve`` starts without the web application (it
 took 1.4–1.7 s when every command imported it), and one that neither searches nor indexes
 without search's Unicode tables (scans of every code point, 0.1–0.4 s when computed at
-import); ``agent`` and ``token`` commands load no memory, search, history or sync code at all.
+import); ``agent`` and ``token`` commands load no memory, search, history, sync or lint code.
 Its time is ``make bench``'s (a budget of one second, docs/performance.md); this checks what it
 loads, never how long it takes."""
 
@@ -79,7 +79,7 @@ def _loaded(argv: list[str]) -> list[str]:
     return list(json.loads(done.stdout.splitlines()[-1]))
 
 
-def test_q1_agent_and_token_commands_load_no_other_store(tmp_path: Path) -> None:
+def test_q1_agent_and_token_commands_load_no_other_store_nor_the_lint(tmp_path: Path) -> None:
     named = ["--data-dir", str(tmp_path / "data")]
     commands = [
         ["agent", "create", *named, "--project", "acme", "--id", "coder", "--name", "C"],
@@ -87,7 +87,9 @@ def test_q1_agent_and_token_commands_load_no_other_store(tmp_path: Path) -> None
         ["token", "list", *named],
     ]
     for argv in commands:
-        assert [name for name in _loaded(argv) if name.startswith(OTHER_STORES)] == [], argv
+        loaded = _loaded(argv)
+        assert [name for name in loaded if name.startswith(OTHER_STORES)] == [], argv
+        assert "memory_core.lint" not in loaded, argv
 
 
 def test_q1_help_and_commands_in_a_named_data_dir_load_no_http_client(tmp_path: Path) -> None:
