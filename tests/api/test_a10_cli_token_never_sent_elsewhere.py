@@ -41,7 +41,7 @@ def test_a10_the_token_is_never_sent_on_even_by_an_opener_that_follows_redirects
 ) -> None:
     """The bearer token is an unredirected header: should a redirect ever be followed (an
     opener that follows them), the other address still never gets it."""
-    monkeypatch.setattr(remote, "_OPENER", urllib.request.build_opener())
+    monkeypatch.setattr(remote, "_opener", urllib.request.build_opener)
     with redirecting_service() as service:
         assert Remote(service.url, TOKEN).agents(None) == []
         assert service.seen == [("/api/projects", None)]

@@ -33,6 +33,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from urllib.parse import unquote
 
 from memory_core.joined_lines import SOFT_BREAKS, entries, has_soft_break, parts_without
@@ -50,6 +51,7 @@ from memory_core.scope_files import fold_name
 from memory_core.wiki_links import WikiFiles, wiki_path
 
 __all__ = [
+    "IndexRead",
     "RepeatedFind",
     "comment_ends",
     "entry_span",
@@ -75,6 +77,22 @@ __all__ = [
     "wiki_names_naming",
     "without_comment_ends",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRead:
+    """How much of a ``MEMORY.md`` was read, for an index larger than the read cap (T-5b).
+
+    ``size`` is the file's size in bytes; ``lines_total`` the number of lines of the whole
+    file, or a lower bound when ``exact`` is false; ``links`` maps each scope-local link
+    target found past the cap to its line numbers (so no file is called unindexed falsely).
+    """
+
+    size: int
+    lines_total: int
+    exact: bool
+    links: dict[str, list[int]]
+
 
 _REFERENCE_RE = re.compile(r" {0,3}\[([^\]\n]+)\]:[ \t]*(<[^<>\n]*>|\S+)")
 # ``[text][label]``, ``[label][]`` or ``[label]`` not followed by ``(``, ``[`` or ``:``

@@ -89,6 +89,7 @@ from memory_core.credentials import find_secrets, mask_secret_lines, mask_secret
 from memory_core.decoding import NOT_DECODED
 from memory_core.encoding_findings import not_utf8_notes
 from memory_core.hidden_text import find_hidden, show_hidden
+from memory_core.index import IndexRead
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
 from memory_core.joined_lines import break_name, filled_parts, has_soft_break, joined_breaks
@@ -557,21 +558,6 @@ def _line_of(topic: ParsedTopic, needle: str) -> int | None:
         if needle in line:
             return topic.body_line + number
     return None
-
-
-@dataclass(frozen=True, slots=True)
-class IndexRead:
-    """How much of a ``MEMORY.md`` was read, for an index larger than the read cap (T-5b).
-
-    ``size`` is the file's size in bytes; ``lines_total`` the number of lines of the whole
-    file, or a lower bound when ``exact`` is false; ``links`` maps each scope-local link
-    target found past the cap to its line numbers (so no file is called unindexed falsely).
-    """
-
-    size: int
-    lines_total: int
-    exact: bool
-    links: dict[str, list[int]]
 
 
 def lint_index(

@@ -149,10 +149,12 @@ def _data_dir_exists(settings: Settings) -> bool:
 
 
 def _agent_store(settings: Settings) -> AgentStore:
-    from memory_api.stores import build_stores, prepare_data_dir
+    """The agent store alone (``agent create|list``, ``demo seed``): no other store is built,
+    so the memory, search, history and sync code is never imported."""
+    from memory_api.stores import agent_store, prepare_data_dir
 
     prepare_data_dir(settings.data_dir)
-    return build_stores(settings).agents
+    return agent_store(settings.data_dir)
 
 
 def _serve(settings: Settings, args: argparse.Namespace) -> int:

@@ -2,19 +2,21 @@
 
 A command that changes data goes through the service that answers, so what it does is what the
 service (and its web page) shows. Plain ``urllib`` and the wire DTOs: a CLI command starts
-without importing aiohttp. Answers are read as :class:`~memory_core.wire.Answer` types, which
-ignore fields they do not know (a service newer than this command line, A-11). Every call
-either returns the decoded answer or raises :class:`RemoteError` with the service's problem
-``detail`` (RFC 9457) or why none came.
+without importing aiohttp, and ``urllib.request`` (with ``http.client``, ``email`` and ``ssl``,
+about a third of the command line's import) is imported by the first call only: ``--help`` and
+a command working in a named data dir never make one. Answers are read as
+:class:`~memory_core.wire.Answer` types, which ignore fields they do not know (a service newer
+than this command line, A-11). Every call either returns the decoded answer or raises
+:class:`RemoteError` with the service's problem ``detail`` (RFC 9457) or why none came.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import urllib.error
-import urllib.request
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 import msgspec
@@ -27,6 +29,9 @@ from memory_core.wire import (
     Answer,
     ProjectList,
 )
+
+if TYPE_CHECKING:
+    import urllib.request
 
 __all__ = ["ANSWER_WAIT_S", "Remote", "RemoteError", "default_url"]
 
@@ -140,6 +145,8 @@ class Remote:
             raise RemoteError(0, f"{self.shown} answered no {kind.__name__}: {error}") from None
 
     def _call(self, method: str, path: str, body: Any, *, auth: bool = True) -> Any:
+        import urllib.request  # on the first call: see the module doc
+
         data = None if body is None else msgspec.json.encode(body)
         request = urllib.request.Request(  # noqa: S310 - the scheme is checked in __post_init__
             self.url + path, data=data, method=method
@@ -150,7 +157,7 @@ class Remote:
         if auth and self.token:  # never sent on, should a redirect ever be followed (A-10)
             request.add_unredirected_header("Authorization", f"Bearer {self.token}")
         try:
-            with _OPENER.open(request, timeout=ANSWER_WAIT_S) as answer:
+            with _opener().open(request, timeout=ANSWER_WAIT_S) as answer:
                 raw = answer.read()
         except urllib.error.HTTPError as error:
             if 300 <= error.code < 400:
@@ -174,18 +181,22 @@ class Remote:
         )
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """Follows no redirect: ``urllib`` sends every header added with ``add_header``, the
-    ``Authorization`` one included, on to whatever address a ``Location`` names (another
-    host, plain ``http``), so a proxy's redirect to a sign-in page took the bearer token there
-    and its answer was read as the service's (``memory-api agent list``: "no agents"). A 3xx
-    is an :class:`urllib.error.HTTPError` instead."""
+@functools.cache
+def _opener() -> urllib.request.OpenerDirector:
+    """An opener that follows no redirect: ``urllib`` sends every header added with
+    ``add_header``, the ``Authorization`` one included, on to whatever address a ``Location``
+    names (another host, plain ``http``), so a proxy's redirect to a sign-in page took the
+    bearer token there and its answer was read as the service's (``memory-api agent list``:
+    "no agents"). A 3xx is an :class:`urllib.error.HTTPError` instead."""
+    import urllib.request
 
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        """Returns no request for a redirect: the 3xx is raised."""
 
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None
 
-_OPENER = urllib.request.build_opener(_NoRedirect)
+    return urllib.request.build_opener(NoRedirect)
 
 
 def _segment(value: str) -> str:

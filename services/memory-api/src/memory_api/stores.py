@@ -1,7 +1,10 @@
 """The one place the stores of a data dir are built, for the service and its CLI alike.
 
 :func:`build_stores` gives every store of one data dir, sharing one :class:`Locks`;
-:func:`prepare_data_dir` creates the data dir's top folders. :func:`memory_api.app.create_app`
+:func:`agent_store` the agent store alone, for a command that needs no other (``agent create``,
+``agent list``: the memory, search, history and sync code is imported by :func:`build_stores`
+only, a third of such a command's start); :func:`prepare_data_dir` creates the data dir's top
+folders. :func:`memory_api.app.create_app`
 puts the stores under their app keys; the CLI commands (``agent``, ``token``, ``demo seed``) use
 them directly.
 """
@@ -10,19 +13,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memory_api.settings import Settings
 from memory_api.store.agents import AgentStore
-from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.drafts import DRAFTS_DIR, DraftStore
-from memory_api.store.history.recorder import ScopeHistories
-from memory_api.store.history.service import HistoryStore
 from memory_api.store.locks import Locks
-from memory_api.store.memory import MemoryStore
-from memory_api.store.sync.service import SyncLimits, SyncStore
 from memory_api.store.tokens import TOKENS_DIR, TokenStore
 
-__all__ = ["DATA_FOLDERS", "LOCKS_DIR", "Stores", "build_stores", "prepare_data_dir"]
+if TYPE_CHECKING:
+    from memory_api.store.history.service import HistoryStore
+    from memory_api.store.memory import MemoryStore
+    from memory_api.store.sync.service import SyncStore
+
+__all__ = [
+    "DATA_FOLDERS",
+    "LOCKS_DIR",
+    "Stores",
+    "agent_store",
+    "build_stores",
+    "prepare_data_dir",
+]
 
 LOCKS_DIR = "locks"
 DATA_FOLDERS = ("agents", DRAFTS_DIR, TOKENS_DIR, LOCKS_DIR)
@@ -43,10 +54,21 @@ class Stores:
     sync: SyncStore
 
 
+def agent_store(data_dir: Path) -> AgentStore:
+    """The agent store of ``data_dir``, with the data dir's locks; touches no file until used."""
+    return AgentStore(data_dir, Locks(data_dir / LOCKS_DIR))
+
+
 def build_stores(settings: Settings) -> Stores:
     """Build the stores of ``settings.data_dir``; touches no file until a store is used."""
+    from memory_api.store.change_feed import ChangeFeed
+    from memory_api.store.history.recorder import ScopeHistories
+    from memory_api.store.history.service import HistoryStore
+    from memory_api.store.memory import MemoryStore
+    from memory_api.store.sync.service import SyncLimits, SyncStore
+
     data_dir = settings.data_dir
-    agents = AgentStore(data_dir, Locks(data_dir / LOCKS_DIR))
+    agents = agent_store(data_dir)
     histories = ScopeHistories(data_dir, enabled=settings.history)
     feed = ChangeFeed()
     history = HistoryStore(agents, histories, feed)

@@ -30,7 +30,6 @@ from memory_core.wire import Draft, DraftCreate, utc_timestamp
 
 from memory_api.errors import BadRequest, CannotRead, NotFound, Unavailable, write_fix
 from memory_api.store.containment import cannot_read, read_regular
-from memory_api.store.sessions import check_workspace_path
 
 __all__ = ["DRAFTS_DIR", "DraftStore", "check_draft_id"]
 
@@ -68,6 +67,10 @@ def check_draft_id(draft_id: str) -> str:
 def _check_body(body: DraftCreate) -> None:
     """Refuse an empty prompt or one holding a hidden character (I-9, named with its line),
     and a workspace that a Session start (A-9) would refuse."""
+    # imported on use: the session code brings the scope and lint code, and this module is
+    # imported by every command that makes a data dir's folders (memory_api.stores)
+    from memory_api.store.sessions import check_workspace_path
+
     reason = DRAFT_TEXT_RULE.problem(body.prompt)
     if reason is not None:
         raise BadRequest(f"prompt {reason}")

@@ -26,10 +26,9 @@ from memory_core.caps import folder_unreadable
 from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.file_kind import file_kind
-from memory_core.index import index_lines, topic_link_targets
+from memory_core.index import IndexRead, index_lines, topic_link_targets
 from memory_core.keys import USER_SCOPE, check_scope_key, check_topic_file_name, key_for_real_path
 from memory_core.layout import NOT_A_FOLDER
-from memory_core.lint import IndexRead
 from memory_core.markdown import line_texts
 from memory_core.scope_files import fold_name
 from memory_core.shown_names import shown_name

@@ -18,7 +18,7 @@ memory works only among processes of one host. The writes of one search go in on
 ``BEGIN IMMEDIATE`` transaction, committed every :data:`BATCH` rows (a first build of 100,000
 files commits 100 times, not once per file or scope); a reader waits for a writer's commit at
 most :data:`BUSY_TIMEOUT_S`. The index is
-a cache of the files: one written by another version of the code (:data:`FINGERPRINT`), or
+a cache of the files: one written by another version of the code (:func:`fingerprint`), or
 found damaged, is deleted and built again from the files.
 
 Each process keeps a mirror of ``scopes``, of the stat keys in ``files`` (a few hundred bytes
@@ -31,6 +31,7 @@ Not thread-safe: the caller holds one lock per index.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import sqlite3
@@ -44,20 +45,20 @@ import regex
 from memory_api.store.cache_file import open_cache_file, rebuilt_level, remove_cache_file
 from memory_api.store.search_rank import FIELD_WEIGHTS, FIELDS, FieldStats
 from memory_api.store.search_text import (
-    SIGN_SEPARATORS,
     Query,
     field_length,
     index_text,
+    sign_separators,
     visible_text,
 )
 
 __all__ = [
     "BUSY_TIMEOUT_S",
-    "FINGERPRINT",
     "Row",
     "ScopeState",
     "SearchIndex",
     "Topic",
+    "fingerprint",
 ]
 
 logger = logging.getLogger(__name__)
@@ -94,10 +95,7 @@ BUSY_TIMEOUT_S = 30.0
 BATCH = 1000
 """Rows written per transaction (another process's search waits at most for one)."""
 
-_TOKENIZER = (
-    f"unicode61 remove_diacritics 2 categories 'L* N* Co M* So Sm' separators '{SIGN_SEPARATORS}'"
-)
-_SCHEMA = f"""
+_SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE scopes (key TEXT PRIMARY KEY, real TEXT NOT NULL, dir_key INTEGER);
 CREATE TABLE files (
@@ -119,17 +117,31 @@ CREATE TABLE texts (
     body TEXT NOT NULL
 );
 CREATE VIRTUAL TABLE docs USING fts5(
-    name, description, body, content = '', tokenize = "{_TOKENIZER}"
+    name, description, body, content = '', tokenize = "{tokenizer}"
 );
 """
-FINGERPRINT = (
-    f"schema {SCHEMA_VERSION} {hashlib.sha256(_SCHEMA.encode()).hexdigest()[:16]}; "
-    f"sqlite {sqlite3.sqlite_version}; regex {regex.__version__}; "
-    f"unicode {unicodedata.unidata_version}; python {sys.version_info[0]}.{sys.version_info[1]}"
-)
-"""What the index file was written by: the indexed text of a row must be derived again,
-identically, to delete the row from the contentless FTS5 table (and the stat keys are Python
-hashes); any change means a rebuild."""
+_TOKENIZER = "unicode61 remove_diacritics 2 categories 'L* N* Co M* So Sm' separators '{}'"
+
+
+@functools.cache
+def _schema() -> str:
+    """The index file's schema, with the signs its tokenizer breaks words at
+    (:func:`~memory_api.store.search_text.sign_separators`, found on first use)."""
+    return _SCHEMA.format(tokenizer=_TOKENIZER.format(sign_separators()))
+
+
+@functools.cache
+def fingerprint() -> str:
+    """What the index file was written by: the indexed text of a row must be derived again,
+    identically, to delete the row from the contentless FTS5 table (and the stat keys are Python
+    hashes); any change means a rebuild."""
+    return (
+        f"schema {SCHEMA_VERSION} {hashlib.sha256(_schema().encode()).hexdigest()[:16]}; "
+        f"sqlite {sqlite3.sqlite_version}; regex {regex.__version__}; "
+        f"unicode {unicodedata.unidata_version}; python {sys.version_info[0]}.{sys.version_info[1]}"
+    )
+
+
 _RANK = f"bm25(docs, {', '.join(str(weight) for weight in FIELD_WEIGHTS)})"
 # FTS5's own bm25(), weighted: C-speed over every match, it picks the candidates that
 # search_rank then scores exactly (its idf and length norm are the row's, not the field's).
@@ -185,7 +197,7 @@ class ScopeState:
 
 
 def _connect(path: Path | None) -> sqlite3.Connection:
-    return open_cache_file(path, _SCHEMA, FINGERPRINT, timeout_s=BUSY_TIMEOUT_S)
+    return open_cache_file(path, _schema(), fingerprint(), timeout_s=BUSY_TIMEOUT_S)
 
 
 def _indexed(text: str) -> str:

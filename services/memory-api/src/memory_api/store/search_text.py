@@ -26,7 +26,7 @@ an arrow or math sign such as ``→ ≠ ≤``, ``± ×``) is a word of its own, 
 or not, so ``🚀`` finds itself wherever it stands; symbols typed glued together are found in a
 row (an emoji sequence, ``👩\\u200d💻``, is its emoji once its joiners and skin tone are left out:
 never a note holding them apart); a flag, two regional indicators, is one symbol; the ASCII
-signs ``+ < = > | ~`` stay word breaks (:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``).
+signs ``+ < = > | ~`` stay word breaks (:func:`sign_separators`: ``a+b`` is ``a`` and ``b``).
 Arabic writes its proclitics (``و ف ب ك ل``) and the article ``ال`` onto the word: a word
 holding the article is indexed with its parts too, without its proclitics and without the
 article (``والنشر``, "and the publishing", as ``والنشر النشر نشر``), and a query word is found
@@ -91,7 +91,6 @@ __all__ = [
     "CLUSTER",
     "INDIC_SCRIPTS",
     "MAX_MATCHES",
-    "SIGN_SEPARATORS",
     "UNSPACED_SCRIPTS",
     "Match",
     "Query",
@@ -104,6 +103,7 @@ __all__ = [
     "parse_query",
     "search_form",
     "shown_matches",
+    "sign_separators",
     "snippet",
     "visible_text",
 ]
@@ -189,16 +189,25 @@ _REGIONAL = "\U0001f1e6-\U0001f1ff"
 _FLAG = f"[{_REGIONAL}]{{2}}"
 _SYMBOL = re.compile(f"{_FLAG}|[{_SYMBOLS}]")
 _REGIONAL_BEFORE = re.compile(f"[{_REGIONAL}]*$")
-SIGN_SEPARATORS = "".join(
-    sign
-    for sign in map(chr, range(0x30000))
-    if unicodedata.category(sign) == "Sm"
-    and not _SYMBOL.match(sign)
-    and unicodedata.normalize("NFKC", sign) == sign
-)
-"""The math signs that stay word breaks for the tokenizer (``+ < = > | ~`` and a few more):
-code and tables hold them everywhere, and ``a+b`` is the words ``a`` and ``b``. The others,
-arrows and the signs of the math blocks (``→ ≠ ≤``), are symbols: each a word of its own."""
+
+
+@functools.cache
+def sign_separators() -> str:
+    """The math signs that stay word breaks for the tokenizer (``+ < = > | ~`` and a few more):
+    code and tables hold them everywhere, and ``a+b`` is the words ``a`` and ``b``. The others,
+    arrows and the signs of the math blocks (``→ ≠ ≤``), are symbols: each a word of its own.
+    Found by a scan of the code points on first use, as every Unicode table of this module is
+    (:func:`_spelled_as`, :func:`_compat`, :func:`_marks`): a process that never searches nor
+    indexes (a CLI command, most of a service's start) never pays for them."""
+    return "".join(
+        sign
+        for sign in map(chr, range(0x30000))
+        if unicodedata.category(sign) == "Sm"
+        and not _SYMBOL.match(sign)
+        and unicodedata.normalize("NFKC", sign) == sign
+    )
+
+
 _WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]--[[\\p{{L}}\\p{{M}}]&&[{_INDIC}]]]"
 _PIECE = regex.compile(
     rf"(?P<symbol>(?:{_FLAG}|[{_SYMBOLS}])+)|(?P<run>{_RUN.pattern})|(?P<indic>{_INDIC_RUN.pattern})"
@@ -313,9 +322,22 @@ _SPELLED_AS = {
     # katakana as hiragana: an input method shows what is typed in hiragana until it is
     # converted (``でぷろい`` on the way to ``デプロイ``), and either spells the same sounds
     **{chr(code): chr(code - 0x60) for code in [*range(0x30A1, 0x30F7), 0x30FD, 0x30FE]},
-    **_unfolded_capitals(),
 }
-_SPELLED_RE = re.compile(f"[{''.join(_SPELLED_AS)}]")  # a C-speed scan; str.translate is 10x
+
+
+@functools.cache
+def _spelled_as() -> dict[str, str]:
+    """:data:`_SPELLED_AS` and the capitals SQLite leaves unfolded (:func:`_unfolded_capitals`,
+    asked of it on first use), as their small letters."""
+    return {**_SPELLED_AS, **_unfolded_capitals()}
+
+
+@functools.cache
+def _spelled_re() -> re.Pattern[str]:
+    """A letter of :func:`_spelled_as` (a C-speed scan; ``str.translate`` is 10x slower)."""
+    return re.compile(f"[{''.join(_spelled_as())}]")
+
+
 # After each letter of a query word, what the text as written may hold that its search form
 # does not.
 _AFTER_LETTER = f"[\u0300-\u036f{_LEFT_OUT}\u200c]*"
@@ -358,27 +380,42 @@ def _is_compat(character: str) -> bool:
     return not (" " in folded and folded.strip())
 
 
-def _compat_codes() -> list[int]:
-    return [
+@functools.cache
+def _compat() -> tuple[str, str]:
+    """The compatibility characters (:func:`_is_compat`) as two classes: exactly those of
+    plane 0 (``re`` makes a class of plane 0 alone a bitmap, scanned at C speed), and a few
+    whole blocks above it (math letters, enclosed letters: one such range makes ``re`` test
+    every character against each range of the class in turn, three times slower, so only text
+    holding a character above plane 0 is scanned for them). A character of those blocks that
+    NFKC leaves alone is left alone."""
+    codes = [
         code
         for code in range(0x30000)
         if unicodedata.decomposition(chr(code)) and _is_compat(chr(code))
     ]
+    return (
+        _ranges([code for code in codes if code < 0x10000]),
+        _ranges([code for code in codes if code >= 0x10000], gap=0x400),
+    )
 
 
-_COMPAT_CODES = _compat_codes()
-_COMPAT = _ranges([code for code in _COMPAT_CODES if code < 0x10000])
-_COMPAT_ASTRAL = _ranges([code for code in _COMPAT_CODES if code >= 0x10000], gap=0x400)
-"""The compatibility characters as classes: exactly those of plane 0 (``re`` makes a class
-of plane 0 alone a bitmap, scanned at C speed), and a few whole blocks above it (math letters,
-enclosed letters: one such range makes ``re`` test every character against each range of the
-class in turn, three times slower, so only text holding a character above plane 0 is scanned
-for them). A character of those blocks that NFKC leaves alone is left alone."""
-_COMPAT_RE = re.compile(f"[{_COMPAT}{_COMPAT_ASTRAL}]")
+@functools.cache
+def _compat_re() -> re.Pattern[str]:
+    """A compatibility character (:func:`_compat`)."""
+    return re.compile(f"[{''.join(_compat())}]")
+
+
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_MARKS = _ranges(
-    [code for code in range(0x300, 0x10000) if unicodedata.category(chr(code))[0] == "M"]
-)
+
+
+@functools.cache
+def _marks() -> str:
+    """The marks of plane 0 (categories ``M*``) as the ranges of a class."""
+    return _ranges(
+        [code for code in range(0x300, 0x10000) if unicodedata.category(chr(code))[0] == "M"]
+    )
+
+
 # The sound marks written apart from their kana: half-width ``ﾞ ﾟ`` and the spacing full-width
 # ``゛ ゜``. After a kana they voice it (``カﾞ`` and ``カ゛`` read ``ガ``), as the combining marks
 # U+3099 and U+309A do, into which they are folded; NFKC alone spells ``゛`` as a space and a
@@ -389,42 +426,49 @@ _SOUND_MARK_RE = re.compile(f"[{_SOUND_MARKS}]")
 # A stretch of text search_form changes after NFC (a Greek word with its accents, a run of
 # half-width kana, a ligature …) with the marks on it: most text has none, and costs one
 # C-speed scan.
-_SPELLED_PLANE_0 = "".join(letter for letter in _SPELLED_AS if letter < "\U00010000")
-_SPELLED_ASTRAL = "".join(letter for letter in _SPELLED_AS if letter >= "\U00010000")
-_CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff{_COMPAT}{_SPELLED_PLANE_0}{_SOUND_MARKS}"
-_CHANGES_ASTRAL = f"{_CHANGES}{_COMPAT_ASTRAL}{_SPELLED_ASTRAL}"
 _STRETCH = 64
 """Characters of a changed stretch folded at once, at most (and the marks on the last): a
 highlight in it maps back by folding its characters one by one, which costs little that way."""
-_CHANGED = re.compile(
-    f"[{_CHANGES}][{_CHANGES}{_MARKS}]{{0,{_STRETCH - 1}}}[{_MARKS}{_SOUND_MARKS}]*"
-)
-_CHANGED_ASTRAL = re.compile(
-    f"[{_CHANGES_ASTRAL}][{_CHANGES_ASTRAL}{_MARKS}]{{0,{_STRETCH - 1}}}[{_MARKS}{_SOUND_MARKS}]*"
-)
+
+
+@functools.cache
+def _changed_re(astral: bool) -> re.Pattern[str]:
+    """The pattern of the stretches search_form changes in a text of plane 0 alone, or in one
+    holding a character above it (``astral``)."""
+    compat, compat_astral = _compat()
+    spelled = _spelled_as()
+    plane_0 = "".join(letter for letter in spelled if letter < "\U00010000")
+    changes = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff{compat}{plane_0}{_SOUND_MARKS}"
+    if astral:
+        changes += compat_astral + "".join(letter for letter in spelled if letter >= "\U00010000")
+    marks = _marks()
+    return re.compile(f"[{changes}][{changes}{marks}]{{0,{_STRETCH - 1}}}[{marks}{_SOUND_MARKS}]*")
 
 
 def _changed_in(text: str) -> re.Pattern[str]:
     """The pattern of the stretches search_form changes, for ``text``."""
-    return _CHANGED if _ASTRAL.search(text) is None else _CHANGED_ASTRAL
+    return _changed_re(astral=_ASTRAL.search(text) is not None)
 
 
-# One character and the marks on it (a half-width sound mark too): what a highlight never
-# splits.
-_CLUSTER = re.compile(f"(?s:.)[{_MARKS}{_SOUND_MARKS}]*")
+@functools.cache
+def _cluster() -> re.Pattern[str]:
+    """One character and the marks on it (a half-width sound mark too): what a highlight
+    never splits."""
+    return re.compile(f"(?s:.)[{_marks()}{_SOUND_MARKS}]*")
 
 
 def _fold_stretch(stretch: str) -> str:
     """A changed stretch in its search form (see :func:`search_form`)."""
     if _SOUND_MARK_RE.search(stretch):  # on the kana before: カﾞ, カ゛ and ｶﾞ are ガ
         stretch = unicodedata.normalize("NFC", stretch.translate(_VOICING))
-    if _COMPAT_RE.search(stretch):
+    if _compat_re().search(stretch):
         stretch = unicodedata.normalize("NFKC", stretch)
     stretch = _LEFT_OUT_RE.sub("", stretch)
     if _GREEK.search(stretch):
         bare = _GREEK_ACCENTS.sub("", unicodedata.normalize("NFD", stretch))
         stretch = unicodedata.normalize("NFC", bare)
-    return _SPELLED_RE.sub(lambda spelled: _SPELLED_AS[spelled.group()], stretch)
+    spelled_as = _spelled_as()
+    return _spelled_re().sub(lambda spelled: spelled_as[spelled.group()], stretch)
 
 
 def _changed(found: re.Match[str]) -> str:
@@ -449,7 +493,7 @@ def search_form(text: str) -> str:
     folded as NFKC folds them (half-width kana, ligatures, ``㍿``, ``①``, ``²``, ``𝐀``,
     full-width Latin), the marks a reader may leave out and in-word rendering hints dropped,
     Greek accents too (as unicode61 drops Latin ones), ``ß`` as ``ss``, ``ё`` as ``е``,
-    Turkish ``ı`` as ``i``, katakana as hiragana (see :data:`_SPELLED_AS`).
+    Turkish ``ı`` as ``i``, katakana as hiragana (see :func:`_spelled_as`).
 
     >>> search_form("Straße, Ёжик, مُحَمَّد, Donau\\u00addampf, Οδυσσέας, ＡＰＩキー")
     'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIきー'
@@ -486,7 +530,7 @@ class _FormMap:
             return known
         form_start, form_end, text_start, text_end = self.stretches[index]
         units, length = [], form_start
-        for cluster in _CLUSTER.finditer(self.text, text_start, text_end):
+        for cluster in _cluster().finditer(self.text, text_start, text_end):
             folded = len(_fold_stretch(cluster.group()))
             units.append((length, length + folded, cluster.start(), cluster.end()))
             length += folded
@@ -547,6 +591,7 @@ def _fold(word: str) -> str:
     ).casefold()
 
 
+@functools.cache
 def _accented() -> dict[str, str]:
     """Each letter a query word is folded to and the letters written for it that fold to it:
     the precomposed Latin letters (``u``: ``ùúûü…``), the accented Greek ones (``ο``: ``όὀὸ…``)
@@ -565,9 +610,6 @@ def _accented() -> dict[str, str]:
         if folded.isalnum():
             found[folded] = found.get(folded, "") + chr(code)
     return found
-
-
-_ACCENTED = _accented()
 
 
 def _pieces(run: str) -> str:
@@ -1287,14 +1329,17 @@ def _word_began() -> str:
     )
 
 
-_WORDISH = re.compile(rf"[\w{_MARKS}]*")
+@functools.cache
+def _wordish() -> re.Pattern[str]:
+    """Word characters and marks, as many as follow."""
+    return re.compile(rf"[\w{_marks()}]*")
 
 
 def _end_of_word(text: str, at: int) -> int:
     """Where the word going on at ``at`` ends: letters, digits and marks, up to an underscore,
     an unspaced run or where two words of an identifier meet. A few C-speed scans, however long
     the word."""
-    end = _WORDISH.match(text, at).end()  # type: ignore[union-attr]
+    end = _wordish().match(text, at).end()  # type: ignore[union-attr]
     underscore = text.find("_", at, end)
     end = end if underscore < 0 else underscore
     for stop in (_CAMEL_SPLIT.search(text, at, end), _fast_run().search(text, at, end)):
@@ -1346,8 +1391,8 @@ def _letters(word: str, after_first: str = "") -> str:
             continue
         if letter in _WRITTEN_AS:
             parts.append(_WRITTEN_AS[letter])
-        elif letter.isalpha() or letter in _ACCENTED:
-            parts.append(f"[{re.escape(letter)}{_ACCENTED.get(letter, '')}]")
+        elif letter.isalpha() or letter in _accented():
+            parts.append(f"[{re.escape(letter)}{_accented().get(letter, '')}]")
         else:
             parts.append(re.escape(letter))  # a digit, or a mark (a virama before a ZWJ)
         parts.append(_AFTER_LETTER)
