@@ -5,7 +5,8 @@
   included: that program is one whose writes the guard cannot read, so after a ``cd`` into a
   folder read from data (``cd "$(cat target)"``) it is refused as any such program is; the
   old-style spelling was let through, and the program wrote ``f.md`` into the other scope.
-- Perl code setting ``$^I`` (``BEGIN{$^I=…}``) edits in place with a backup name it builds at
+- Perl code setting ``$^I`` in any spelling (``BEGIN{$^I=…}``, ``${^I}``, ``$ ^I``,
+  ``${"\\cI"}``) edits in place with a backup name it builds at
   run time (``*`` stands for the file: ``<other scope>/*`` puts the backup there): a place
   the command surely writes, built at run time, refused; it was let through.
 - ``patch`` naming no file takes the names from the diff when it runs; GNU patch keeps them
@@ -40,8 +41,13 @@ RUN_BY_AN_OPTION_AFTER_A_CD_INTO_DATA = [
 BACKUPS_NAMED_BY_CODE = [
     'perl -pi -e \'BEGIN{{open F, "target"; $^I = <F>; chomp $^I; $^I .= "/*"}}\' note.md',
     'perl -p -e \'BEGIN{{open F, "target"; $^I = <F>; chomp $^I; $^I .= "/*"}}\' note.md',
+    'perl -pe \'BEGIN{{open F, "target"; chomp(${{^I}} = <F>); ${{^I}} .= "/*"}}\' note.md',
+    'perl -pe \'BEGIN{{open F, "target"; chomp($ ^I = <F>); $ ^I .= "/*"}}\' note.md',
+    'perl -pe \'BEGIN{{open F, "target"; chomp($x = <F>); ${{"\\cI"}} = "$x/*"}}\' note.md',
+    'perl -pe \'BEGIN{{open F, "target"; chomp($x = <F>); $n = chr 9; $$n = "$x/*"}}\' note.md',
 ]
-"""The backup of ``note.md`` lands in the folder ``target`` names: the other scope."""
+"""The backup of ``note.md`` lands in the folder ``target`` names: the other scope. Perl's
+``$^I`` in any spelling: braced, a space after the sigil, a name a string or ``chr`` gives."""
 
 
 def _prepared(where: Layout) -> None:
@@ -105,3 +111,19 @@ def test_p3_the_everyday_forms_pass(where: Layout, harness: str, command: str, p
     _prepared(where)
     (where.workspace / "sub").mkdir()
     assert_allowed_and_bash_writes_there(where, harness, command, place)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_perl_code_naming_its_backup_suffix_is_refused_saying_so(
+    where: Layout, harness: str
+) -> None:
+    """The refusal names perl's ``$^I`` and the file whose backup it may keep, not a garbled
+    path the shell builds."""
+    _prepared(where)
+    shell = "perl -lne 'print \"${^I}\"' note.md"
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None, shell
+    assert "perl's code may turn in-place editing on ($^I" in reason
+    assert "(note.md$^I)" in reason

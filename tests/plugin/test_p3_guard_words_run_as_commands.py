@@ -4,9 +4,10 @@ Each form runs ``cp note.md <other scope>/f.md`` (the other scope's folder read 
 or ``list`` at run time) with no word the guard read as that command's:
 
 - an array's words run as the command (``"${a[@]}"``): filled at run time (``mapfile``,
-  ``read -a``, ``a+=(…)``, ``a[2]=…``), the words it brings are places built at run time;
-  an array the command assigns once from literal words is read as those words, run where it
-  is expanded;
+  ``read -a``, ``read -aa``, ``read -r a[2]``, ``printf -v 'a[0]'``, ``declare -n r=a``,
+  ``a[2]=…``: its name in any word but its literal assignments), the words it brings are
+  places built at run time; an array the command fills only by ``a=(…)`` and ``a+=(…)`` of
+  literal words is read as each value it may hold, run where it is expanded;
 - the positional parameters run as the command (``"$@"``) when the guard did not see what set
   them: a shell's ``-c`` code given its arguments (``bash -c '"$@"' _ cp …``, ``sh``,
   ``dash``, ``exec "$@"``), ``eval set -- …``;
@@ -46,6 +47,11 @@ ARRAYS_RUN = [
     "read -a a < words; ${{a[*]}}",
     'mapfile -t a < list; exec "${{a[@]}}"',
     'a=(cp note.md "$(cat target)/f.md"); "${{a[@]}}"',
+    'a=(ls); read -aa < words; "${{a[@]}}"',
+    'a=(cp note.md); read -r a[2] < target; "${{a[@]}}"',
+    'a=(cp note.md); IFS= read -r "a[2]" < target; "${{a[@]}}"',
+    'a=(cp note.md); printf -v \'a[2]\' %s "$(cat target)"; "${{a[@]}}"',
+    'a=(cp note.md); declare -n r=a; r+=("$(cat target)"); "${{a[@]}}"',
 ]
 """The array's words (``list``: ``cp``, ``note.md``, the other scope's file, one a line;
 ``words``: the same on one line) were never read as a command: each was let through."""
@@ -108,14 +114,15 @@ def test_p3_other_shells_running_their_arguments_are_refused(
     where: Layout, harness: str, shell: str
 ) -> None:
     """The same for shells this machine may not have (bash runs each form above): their
-    ``-c`` code is read as bash's is, ``"$@"`` its arguments, which the guard did not read."""
+    ``-c`` code is read as bash's is, ``"$@"`` the words after it: the copy's destination,
+    known only at run time, is named."""
     _prepared(where)
     command = fill(f'{shell} -c \'"$@"\' _ cp note.md "$(cat target)/f.md"', where)
 
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
 
     assert reason is not None, command
-    assert "$@" in reason
+    assert "$(cat target)/f.md" in reason
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -127,6 +134,14 @@ def test_p3_other_shells_running_their_arguments_are_refused(
         ('args=(-p build/out); mkdir "${{args[@]}}"', "build/out"),
         ('set -- touch made.txt; "$@"', "made.txt"),
         ("bash -c 'echo \"$@\" > made.txt' _ a b", "made.txt"),
+        ('cmd=(touch); cmd+=(made.txt); "${{cmd[@]}}"', "made.txt"),
+        ('cmd=(touch made.txt); [ -n "$V" ] && cmd+=(-c); "${{cmd[@]}}"', "made.txt"),
+        ('cmd=(touch made.txt); [ -t 1 ] || cmd=(touch -m made.txt); "${{cmd[@]}}"', "made.txt"),
+        ('arr=(); arr+=(ls); "${{arr[@]}}" > made.txt', "made.txt"),
+        ("bash -c '\"$@\"' _ touch made.txt", "made.txt"),
+        ("bash -c '\"$@\"' _ ls -la > made.txt", "made.txt"),
+        ("sh -c 'exec \"$@\"' _ touch made.txt", "made.txt"),
+        ("bash -c 'set -e; \"$@\"' _ touch made.txt", "made.txt"),
         ("e=eval; $e touch made.txt", "made.txt"),
         ('f() {{ eval "$@"; }}; f touch made.txt', "made.txt"),
         ("h=hash; $h -p /bin/touch t; t made.txt", "made.txt"),
@@ -139,8 +154,30 @@ def test_p3_other_shells_running_their_arguments_are_refused(
 def test_p3_the_everyday_forms_of_those_shapes_pass(
     where: Layout, harness: str, command: str, place: str
 ) -> None:
-    """A literal array run as a command is read as its words; ``eval`` through a variable or
-    a function, a hashed name, a program made and run from ``PATH``: literal places pass; a name
-    ``hash`` only looks up (no ``-p``) runs the program of that name."""
+    """A literal array run as a command is read as each value it may hold (appended to,
+    assigned again on a condition); a shell's ``-c`` code's ``"$@"`` as the words after it;
+    ``eval`` through a variable or a function, a hashed name, a program made and run from
+    ``PATH``: literal places pass; a name ``hash`` only looks up (no ``-p``) runs the program
+    of that name."""
     _prepared(where)
     assert_allowed_and_bash_writes_there(where, harness, command, place)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    ['mapfile -t a < list; "${{a[@]}}"', 'eval set -- cp note.md x; "$@"'],
+)
+def test_p3_the_refusal_says_the_commands_name_is_known_only_at_run_time(
+    where: Layout, harness: str, command: str
+) -> None:
+    """Words run as the command's name are no path the shell builds: the refusal says what
+    they are, and how to name the program instead."""
+    _prepared(where)
+    shell = fill(command, where)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None, shell
+    assert "the command's name is words known only at run time" in reason
+    assert "writes a path the shell builds" not in reason

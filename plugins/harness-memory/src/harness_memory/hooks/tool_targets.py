@@ -57,6 +57,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePath
+from typing import NamedTuple
 
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
 from harness_memory.hooks.git_toplevel import with_toplevel
@@ -394,11 +395,37 @@ def shell_paths(
     folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
     A command the lexer cannot split (an unclosed quote) is split at white space. Never raises."""
     here, command, environ = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
-    words = _loops_run_twice(_shell_words(command))
     found, tails = _found_for(command, _budget, _links)
+    reading = _Reading(command, here.texts, cwd, environ, tails, _depth, _lost, _outer)
+    for words in arrays_spelt(_loops_run_twice(_shell_words(command))):
+        _read_words(words, reading, found)
+    return found
+
+
+class _Reading(NamedTuple):
+    """What one reading of a command (:func:`_read_words`) is read with: its text and
+    here-documents (each with whether the shell expands it), the folder and environment it
+    runs in, the links' tails, how deep in other shells' code, whether in a folder known
+    only at run time, and the reader of the command holding it."""
+
+    command: str
+    texts: list[tuple[str, bool]]
+    cwd: str
+    environ: Mapping[str, str]
+    tails: set[str]
+    depth: int
+    lost: bool
+    outer: _Writes | None
+
+
+def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
+    """Add to ``found`` every path one reading of a command names (:func:`shell_paths`): its
+    ``words``, each literal array's expansion spelt as one of its values (:func:`~harness_
+    memory.hooks.shell_arrays.arrays_spelt`), read with ``reading``."""
+    command, texts, cwd, environ, tails, _depth, _lost, _outer = reading
     writes = _Writes(found, tails, environ, cd_data=_lost, outer=_outer)
     writes.code_variable = _code_variable(command, _depth)
-    writes.here_text = "\n".join(text for text, _ in here.texts)  # an interpreter's code too
+    writes.here_text = "\n".join(text for text, _ in texts)  # an interpreter's code too
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
@@ -429,7 +456,7 @@ def shell_paths(
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
         evaluating, inner = _evaluated(evaluating, word, previous, reader=writes)
-        inner += _code_in(word, code=writes.shell_code(word))
+        inner += _code_in(word, code=writes.shell_code(word), given=words[at + 1 :])
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
@@ -450,8 +477,7 @@ def shell_paths(
     inside.end()
     evaluated = [" ".join(evaluating or [])]
     _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
-    _add_here_data(found, here.texts, bases, known, environ, lost=lost)
-    return found
+    _add_here_data(found, texts, bases, known, environ, lost=lost)
 
 
 def _readers_set(
@@ -465,7 +491,7 @@ def _readers_set(
     arrays_spelt`); ``top_level``: no word of another command read again."""
     writes, inside = readers
     inside.linker, inside.here_text = writes.linker, writes.here_text
-    words, runners, unread, evaluators = _function_runners(arrays_spelt(words))
+    words, runners, unread, evaluators = _function_runners(words)
     unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
     for reader in readers:
         reader.unsure_names, reader.runners, reader.evaluators = unsure, runners, evaluators
@@ -872,15 +898,31 @@ def _evaluated(
     return evaluating, []
 
 
-def _code_in(word: str, *, code: bool) -> list[str]:
+def _code_in(word: str, *, code: bool, given: list[str]) -> list[str]:
     """The command another shell may run from ``word`` (one holding white space once unquoted:
     ``sh -c '…'``'s text, an ``ssh`` command; or any, when it is a shell's ``-c`` ``code``:
     ``bash -c '"$@"' _ cp …``), as a list of none or one: an assignment's value alone (``x='cp
-    note.md "$(cat f)"/a.md'; eval "$x"`` runs ``cp``, not ``x=cp``)."""
+    note.md "$(cat f)"/a.md'; eval "$x"`` runs ``cp``, not ``x=cp``). A shell's code is read
+    after ``set -- …`` of the words ``given`` after it (:func:`_code_arguments`), as bash
+    gives them to it as its positional parameters."""
     if not code and not any(char.isspace() for char in word):
         return []
     assigned = _ASSIGNMENT_RE.match(word)
-    return [word if assigned is None else assigned.group("value")]
+    text = word if assigned is None else assigned.group("value")
+    return [f"set -- {_code_arguments(given)}\n{text}" if code else text]
+
+
+def _code_arguments(given: list[str]) -> str:
+    """The words after a shell's ``-c`` code up to the end of its simple command (``given``,
+    as the lexer leaves them), past the first (``$0``), quoted again as shell text: a word
+    built at run time stays so (``bash -c '"$@"' _ ls -la`` runs ``ls -la``; ``_ cp x
+    "$(cat f)"/a.md`` a copy to a place known only at run time)."""
+    arguments: list[str] = []
+    for word in given:
+        if _separates(word) or _REDIRECTION_RE.match(word) or _PUNCTUATION(word):
+            break
+        arguments.append(_fed_word(word, "$" in word or "`" in word, []))
+    return " ".join(arguments[1:])
 
 
 def _read_inner(
