@@ -11,6 +11,10 @@ or ``list`` at run time) with no word the guard read as that command's:
 - the positional parameters run as the command (``"$@"``) when the guard did not see what set
   them: a shell's ``-c`` code given its arguments (``bash -c '"$@"' _ cp …``, ``sh``,
   ``dash``, ``exec "$@"``), ``eval set -- …``;
+- a shell's code the guard did not read with the words after it: behind ``-o errexit``,
+  ``-O extglob``, ``--rcfile FILE``, escaped (``-c "\\"\\$@\\""``), a variable's value,
+  standard input (``bash -s``, ``bash /dev/stdin``, ``source /dev/stdin``), ``find -exec sh
+  -c``;
 - ``eval`` reached through a variable (``e=eval; $e …``) or a function running its
   arguments with ``eval`` (``f() { eval "$@"; }; f …``): its words are joined and read again
   as ``eval``'s are; ``hash -p`` through a variable, a command substitution or ``eval``: the
@@ -64,6 +68,20 @@ POSITIONAL_RUN = [
     'source /dev/null; eval set -- cp note.md \'"$(cat target)"/f.md\'; "$@"',
 ]
 """The words the positional parameters hold came from where the guard does not read them."""
+CODE_HIDDEN = [
+    'bash -o errexit -c \'"$@"\' _ cp note.md "$(cat target)/f.md"',
+    'bash -O extglob -c \'"$@"\' _ cp note.md "$(cat target)/f.md"',
+    'bash --rcfile /dev/null -c \'"$@"\' _ cp note.md "$(cat target)/f.md"',
+    'bash -c "\\"\\$@\\"" _ cp note.md "$(cat target)/f.md"',
+    'c=\'"$@"\'; bash -c "$c" _ cp note.md "$(cat target)/f.md"',
+    'bash -s cp note.md "$(cat target)/f.md" <<< \'"$@"\'',
+    'echo \'"$@"\' | bash -s cp note.md "$(cat target)/f.md"',
+    'bash /dev/stdin cp note.md "$(cat target)/f.md" <<< \'"$@"\'',
+    'source /dev/stdin cp note.md "$(cat target)/f.md" <<< \'"$@"\'',
+    'find . -maxdepth 0 -exec sh -c \'"$@"\' _ cp note.md "$(cat target)/f.md" \\;',
+]
+"""A shell's code behind options taking a word, in quoting or a variable the guard does not
+read as the code, on standard input, or run by ``find``: the words given to it are run."""
 EVAL_RUN = [
     "e=eval; $e cp note.md '\"$(cat target)\"/f.md'",
     'f() {{ eval "$@"; }}; f cp note.md \'"$(cat target)"/f.md\'',
@@ -99,7 +117,7 @@ def _prepared(where: Layout) -> None:
 
 @pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
-    "command", ARRAYS_RUN + POSITIONAL_RUN + EVAL_RUN + MADE_AND_RUN_THROUGH_PATH
+    "command", ARRAYS_RUN + POSITIONAL_RUN + CODE_HIDDEN + EVAL_RUN + MADE_AND_RUN_THROUGH_PATH
 )
 def test_p3_words_run_as_a_command_the_guard_cannot_read_are_refused(
     where: Layout, harness: str, command: str
@@ -142,6 +160,9 @@ def test_p3_other_shells_running_their_arguments_are_refused(
         ("bash -c '\"$@\"' _ ls -la > made.txt", "made.txt"),
         ("sh -c 'exec \"$@\"' _ touch made.txt", "made.txt"),
         ("bash -c 'set -e; \"$@\"' _ touch made.txt", "made.txt"),
+        ("bash -o errexit -c '\"$@\"' _ touch made.txt", "made.txt"),
+        ("bash -eu -o pipefail -c 'touch \"$@\"' _ made.txt", "made.txt"),
+        ("find . -maxdepth 0 -exec sh -c 'ls \"$1\" > made.txt' _ {{}} \\;", "made.txt"),
         ("e=eval; $e touch made.txt", "made.txt"),
         ('f() {{ eval "$@"; }}; f touch made.txt', "made.txt"),
         ("h=hash; $h -p /bin/touch t; t made.txt", "made.txt"),

@@ -106,6 +106,7 @@ from harness_memory.hooks.program_settings import (
     is_settings_variable,
 )
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
+from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
@@ -916,12 +917,13 @@ def _code_arguments(given: list[str]) -> str:
     """The words after a shell's ``-c`` code up to the end of its simple command (``given``,
     as the lexer leaves them), past the first (``$0``), quoted again as shell text: a word
     built at run time stays so (``bash -c '"$@"' _ ls -la`` runs ``ls -la``; ``_ cp x
-    "$(cat f)"/a.md`` a copy to a place known only at run time)."""
+    "$(cat f)"/a.md`` a copy to a place known only at run time), and so is a ``find``
+    action's ``{}``, a name it finds."""
     arguments: list[str] = []
     for word in given:
         if _separates(word) or _REDIRECTION_RE.match(word) or _PUNCTUATION(word):
             break
-        arguments.append(_fed_word(word, "$" in word or "`" in word, []))
+        arguments.append(_fed_word(word, "$" in word or "`" in word, ["{}"]))
     return " ".join(arguments[1:])
 
 
@@ -2019,15 +2021,19 @@ class _Writes:
         self._unsure = self._unsure or name in _SETTERS
 
     def shell_code(self, word: str) -> bool:
-        """Whether ``word``, just seen, may be the code a shell runs (``bash -c CODE``, ``sh
-        -ec CODE``, ``zsh -c CODE``: the first operand after a short option bundle holding
-        ``c``; :data:`~harness_memory.hooks.here_data.SHELLS`)."""
-        options = [each for each in self._program[1:] if not each.startswith("--")]
-        return (
-            (self._command in SHELLS or self._command in STARTUP_SHELLS)
-            and self._operand == word
-            and any("c" in each for each in options)
-        )
+        """Whether ``word``, just seen, is the code a shell runs (``bash -c CODE``, ``sh -ec
+        CODE``, ``bash -o errexit -c CODE``, ``zsh -c CODE``: :func:`~harness_memory.hooks.
+        shell_operands.shell_run`; :data:`~harness_memory.hooks.here_data.SHELLS`), or one a
+        ``find`` action runs (``-exec sh -c CODE _ {} \\;``)."""
+        words = self._said[::2]
+        if self._command == "find":
+            actions = [at for at, each in enumerate(words) if each in _RUNNING_WORDS]
+            words = words[actions[-1] + 1 :] if actions else []
+            shell = os.path.basename(words[0]) if words else ""  # noqa: PTH119
+            words = words[1:] if shell in SHELLS or shell in STARTUP_SHELLS else []
+        elif self._command not in SHELLS and self._command not in STARTUP_SHELLS:
+            return False
+        return bool(words) and words[-1] == word and shell_run(words).code == len(words) - 1
 
     @property
     def evaluates(self) -> bool:
@@ -2486,6 +2492,7 @@ class _Writes:
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
         written = self._written_by(command, unpacker, operands, (program, said, run_named))
+        written += _code_given_unread(command, script_words if command in _SOURCING else said[::2])
         self._note_unseen(command, said, run_named=run_named)
         self._found.written_at_run_time.extend(word for word, built in written if built)
         named_before = len(self._found.named)  # a backup is of a file there before the writer
@@ -3160,6 +3167,21 @@ _POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
 ``${@:2}``): it runs the words ``set --`` gave them."""
 
 
+def _code_given_unread(command: str | None, words: list[str]) -> list[tuple[str, bool]]:
+    """The words a shell or ``source`` run with ``words`` (as written) gives code the guard
+    cannot read with them (``bash -s … <<< '"$@"'``, ``bash /dev/stdin …``, ``source
+    /dev/stdin …``, ``-c "$c"``, a ``-c`` code with quoting or escapes the lexer keeps):
+    ``$@``, words known only at run time run as a command (none when none are given)."""
+    if command in _SOURCING:
+        code, given, stdin = None, words[1:], bool(words) and words[0] in STDIN_SCRIPTS
+    elif command in SHELLS or command in STARTUP_SHELLS:
+        code, _, stdin, given = shell_run(words)
+    else:
+        return []
+    unread = stdin or (code is not None and _UNREAD_CODE_RE.search(words[code]) is not None)
+    return [("$@", True)] if unread and given else []
+
+
 def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     """The words ``set`` (its ``operands``, each with whether it is built at run time) makes
     the positional parameters: those after ``--``, or from its first word that is no option,
@@ -3177,6 +3199,9 @@ def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     return []
 
 
+_UNREAD_CODE_RE = re.compile(r"\\|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^\$\(|^`")
+"""A shell's ``-c`` code the guard cannot read as it runs: a backslash the lexer kept (``-c
+"\\"\\$@\\""``), a variable's value (``-c "$c"``), a command substitution's output."""
 _FED = '"$(:)"'
 """What a name ``xargs`` reads at run time is read as in the command it runs: a word built then."""
 
