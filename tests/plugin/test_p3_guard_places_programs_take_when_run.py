@@ -127,3 +127,54 @@ def test_p3_perl_code_naming_its_backup_suffix_is_refused_saying_so(
     assert reason is not None, shell
     assert "perl's code may turn in-place editing on ($^I" in reason
     assert "(note.md$^I)" in reason
+
+
+_NOT_MATCHING = "--- note.md\n+++ note.md\n@@ -1 +1 @@\n-no such line\n+y\n"
+"""A hunk no file here holds: GNU patch keeps it in a reject file and backs the file up."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    [
+        'patch -r "$(cat target)/f.md" note.md bad.diff',
+        'patch --reject-file="$(cat target)/f.md" note.md bad.diff',
+    ],
+)
+def test_p3_a_patch_rejecting_hunks_into_a_place_built_at_run_time_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    """``-r FILE`` is where patch writes the hunks it cannot apply: refused when built at run
+    time; bash then writes the rejects into the other scope."""
+    _prepared(where)
+    (where.workspace / "bad.diff").write_text(_NOT_MATCHING, encoding="utf-8")
+    shell = fill(command, where)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None, shell
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=False, capture_output=True)
+    assert (where.root / where.other / "f.md").exists()
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_a_patch_of_a_memory_file_leaving_its_backup_and_rejects_is_refused(
+    where: Layout, harness: str
+) -> None:
+    """Patching the Session's own ``MEMORY.md`` by name with a hunk that does not match leaves
+    ``MEMORY.md.orig`` and ``MEMORY.md.rej`` beside it (GNU patch's default): names the
+    service cannot address (K-7), refused."""
+    _prepared(where)
+    (where.workspace / "bad.diff").write_text(_NOT_MATCHING, encoding="utf-8")
+    own = where.root / where.own
+    own.mkdir(parents=True, exist_ok=True)
+    (own / "MEMORY.md").write_text("- a note\n", encoding="utf-8")
+    shell = fill("patch {root}/{own}/MEMORY.md bad.diff", where)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None, shell
+    assert "cannot address a file named 'MEMORY.md.orig'" in reason
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=False, capture_output=True)
+    assert (own / "MEMORY.md.orig").exists()
+    assert (own / "MEMORY.md.rej").exists()

@@ -3115,25 +3115,33 @@ def _patch_backups(
 ) -> list[tuple[str | None, str, bool]]:
     """The backup a ``patch`` (its ``operands``, read by its own table) keeps of the file it
     names (its first operand), as (the file, its backup, whether known only at run time): with
-    ``-b``/``--backup`` or a backup name option, ``-B``/``--prefix`` put before its path,
-    ``-Y``/``--basename-prefix`` before its last name, ``-z``/``--suffix`` after it (else
-    ``settings``' ``SIMPLE_BACKUP_SUFFIX``, else ``.orig``)."""
+    ``-b``/``--backup`` or a backup name option, or when a hunk does not match (GNU patch's
+    default, off with ``--no-backup-if-mismatch`` or ``--posix``); ``-B``/``--prefix`` put
+    before its path, ``-Y``/``--basename-prefix`` before its last name, ``-z``/``--suffix``
+    after it (else ``settings``' ``SIMPLE_BACKUP_SUFFIX``, else ``.orig``). The rejected hunks
+    go to ``FILE.rej`` unless ``-r``/``--reject-file`` names their place (a written place of
+    its own: :data:`OPTION_DESTINATIONS`)."""
     words = [word for word, _ in operands]
     read = read_options(words, TABLES["patch"])
-    names = {"-B": "--prefix", "-Y": "--basename-prefix", "-z": "--suffix"}
+    if not read.operands:
+        return []
+    names = {"-B": "--prefix", "-Y": "--basename-prefix", "-z": "--suffix", "-r": "--reject-file"}
     values = {names.get(name, name): (value, operands[at][1] if at < len(operands) else False)
               for name, at, value in read.values}  # fmt: skip
     named = values.keys() & {"--prefix", "--basename-prefix", "--suffix"}
-    if not (read.flags & {"b", "--backup"} or named) or not read.operands:
-        return []
     file, built = operands[read.operands[0]]
+    rejected = [] if "--reject-file" in values else [(None, f"{file}.rej", built)]
+    if read.flags & {"--no-backup-if-mismatch", "--posix"} and not (
+        read.flags & {"b", "--backup"} or named
+    ):
+        return rejected
     prefix, by_prefix = values.get("--prefix", ("", False))
     base, by_base = values.get("--basename-prefix", ("", False))
     default = "" if named - {"--suffix"} else _simple_suffix(settings[0] or ".orig")
     suffix, by_suffix = values.get("--suffix", (default, False))
     parent, _, last = file.rpartition("/")
     backup = f"{prefix}{parent}{'/' if parent else ''}{base}{last}{suffix}"
-    return [(None, backup, built or by_prefix or by_base or by_suffix)]
+    return [(None, backup, built or by_prefix or by_base or by_suffix), *rejected]
 
 
 def _copied_into(
@@ -3525,13 +3533,14 @@ OPTION_DESTINATIONS: dict[str, tuple[str, ...]] = {
     "tar": ("-C", "--directory"),
     "bsdtar": ("-C", "--directory"),
     "unzip": ("-d",),
-    "patch": ("-d", "--directory", "-o", "--output"),
+    "patch": ("-d", "--directory", "-o", "--output", "-r", "--reject-file"),
     "sort": ("-o", "--output"),
     "curl": ("-o", "--output"),
     "wget": ("-O", "--output-document", "-P", "--directory-prefix"),
 }
 """Commands that write into (or to) the place an option names: ``tar -x -C DIR`` (``bsdtar``
-too) and ``unzip -d DIR`` unpack there, ``patch -d DIR`` patches the files below it, ``patch -o``,
+too) and ``unzip -d DIR`` unpack there, ``patch -d DIR`` patches the files below it (``-r FILE``
+keeps its rejected hunks in FILE), ``patch -o``,
 ``sort -o``, ``curl -o`` and ``wget -O`` write the file named (``wget -P``: into the folder).
 A place the shell builds at run time there is refused as a ``cp`` destination is (P-3);
 ``tar`` only when it extracts."""
