@@ -3130,7 +3130,9 @@ def _patch_backups(
               for name, at, value in read.values}  # fmt: skip
     named = values.keys() & {"--prefix", "--basename-prefix", "--suffix"}
     file, built = operands[read.operands[0]]
-    rejected = [] if "--reject-file" in values else [(None, f"{file}.rej", built)]
+    rejected: list[tuple[str | None, str, bool]] = (
+        [] if "--reject-file" in values else [(None, f"{file}.rej", built)]
+    )
     if read.flags & {"--no-backup-if-mismatch", "--posix"} and not (
         read.flags & {"b", "--backup"} or named
     ):
