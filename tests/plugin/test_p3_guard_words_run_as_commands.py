@@ -88,6 +88,7 @@ EVAL_RUN = [
     'function f {{ eval "$*"; }}; f cp note.md \'"$(cat target)"/f.md\'',
     'h=hash; $h -p /bin/cp c; c note.md "$(cat target)/f.md"',
     'h=hash; $h -lp /bin/cp c; c note.md "$(cat target)/f.md"',
+    'h=hash; $h -p/bin/cp c; c note.md "$(cat target)/f.md"',
     '$(echo hash) -p /bin/cp c; c note.md "$(cat target)/f.md"',
     'eval hash -p /bin/cp c; c note.md "$(cat target)/f.md"',
     "eval 'hash -p /bin/cp c'; c note.md \"$(cat target)/f.md\"",

@@ -1246,8 +1246,6 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
     return frozenset(unsure)
 
 
-_HASH_PATH_RE = re.compile(r"^-[a-z]*p")
-"""``hash``'s ``-p`` (in a bundle: ``-lp``), which binds its names to a program's path."""
 _BUILTIN_RUNNERS = frozenset({"builtin", "command", "if", "elif", "while", "until", "time"})
 """Words that run the builtin after them (``builtin hash``, ``command -p hash``, ``if hash``)."""
 
@@ -1269,12 +1267,18 @@ def _hashed_names(words: list[str]) -> set[str]:
             or _ASSIGNMENT_RE.match(command[0])
         ):
             command = command[1:]  # ``builtin``, ``command -p``, ``X=1``
-        if command[:1] == ["hash"]:
+        if command[:1] == ["hash"] and _hash_binds(command[1:]):
             read = read_options(command[1:], TABLES["hash"])
-            if any(name == "-p" for name, _, _ in read.values):
-                names.update(command[1 + at] for at in read.operands)
+            names.update(command[1 + at] for at in read.operands)
         command = []
     return names
+
+
+def _hash_binds(words: list[str]) -> bool:
+    """Whether ``hash`` run with ``words`` binds names to a program's path: its ``-p``, read
+    as bash reads its options (:data:`~harness_memory.hooks.option_words.TABLES`: ``-p/bin/cp``,
+    ``-lp /bin/cp``)."""
+    return any(name == "-p" for name, _, _ in read_options(words, TABLES["hash"]).values)
 
 
 def _subshells_spelt(command: str) -> str:
@@ -2563,7 +2567,7 @@ class _Writes:
         may."""
         if run_named or command in ("eval", *_SOURCING):
             self._positional_state = "unknown"
-        hashing = command == "hash" and any(_HASH_PATH_RE.match(word) for word in said[::2])
+        hashing = command == "hash" and _hash_binds(said[::2])
         if run_named or command == "eval" or hashing:
             for word in said[::2]:
                 self._bound.update(part for part in word.split() if _NAME_RE.match(part))
