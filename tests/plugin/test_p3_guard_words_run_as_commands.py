@@ -52,6 +52,7 @@ ARRAYS_RUN = [
     'mapfile -t a < list; exec "${{a[@]}}"',
     'a=(cp note.md "$(cat target)/f.md"); "${{a[@]}}"',
     'a=(ls); read -aa < words; "${{a[@]}}"',
+    'a=(ls); read -raa < words; "${{a[@]}}"',
     'a=(cp note.md); read -r a[2] < target; "${{a[@]}}"',
     'a=(cp note.md); IFS= read -r "a[2]" < target; "${{a[@]}}"',
     'a=(cp note.md); printf -v \'a[2]\' %s "$(cat target)"; "${{a[@]}}"',

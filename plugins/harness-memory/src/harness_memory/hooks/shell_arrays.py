@@ -29,8 +29,9 @@ _ARRAY_RE = re.compile(r"^\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$")
 """An array's elements, whole (``"${a[@]}"``, ``${a[*]}``)."""
 _LITERAL_RE = re.compile(r"^[^$`*?\[{]*$")
 """A word standing for itself in an array's assignment: no expansion, glob or brace."""
-_GLUED_OPTION_RE = re.compile(r"^-[A-Za-z]")
-"""A short option a name may be glued to (``read -aa``: ``-a a``)."""
+_NAMING_OPTIONS = "anv"
+"""Short options taking a variable's name, the name glued after them too (``read -aa``,
+``read -raa``: ``-a a``; ``printf -va``; ``declare -na``)."""
 _ENDS_RE = re.compile(r"^(?:[;&|()<>]+|\n|then|do|else|done|fi)$")
 """A word ending a simple command's words, as the lexer leaves it (``;``, ``&&``, ``);``, a
 redirection)."""
@@ -145,9 +146,10 @@ def _array_values(words: list[str], name: str) -> Values | None:
 
 def _names(word: str, name: str) -> bool:
     """Whether ``word`` spells ``name`` as an identifier, alone or glued to a short option
-    (``a[2]``, ``r=a``, ``-aa``)."""
-    pattern = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
-    return any(re.search(pattern, each) for each in (word, _GLUED_OPTION_RE.sub("", word)))
+    bundle ending in one taking a name (``a[2]``, ``r=a``, ``-aa``, ``-raa``)."""
+    identifier = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
+    glued = rf"-[A-Za-z]*[{_NAMING_OPTIONS}]{re.escape(name)}(?:\[.*)?"
+    return re.search(identifier, word) is not None or re.fullmatch(glued, word) is not None
 
 
 def _elements(words: list[str], start: int) -> tuple[list[str] | None, int]:
