@@ -334,7 +334,11 @@ def test_p3_find_running_a_link_to_a_writer_is_refused(
         ("xargs chmod 644 < files.txt; cp note.md copy.md", "copy.md"),
         ("rsync -b note.md {root}/{own}/new.md", "{root}/{own}/new.md"),
         ("echo kept > f.txt; patch -b f.txt p.diff", "f.txt.orig"),
-        ("patch -b -Y old- {root}/{own}/MEMORY.md p.diff", "{root}/{own}/old-MEMORY.md"),
+        # its rejected hunks, if any, go where -r says, not to MEMORY.md.rej (K-7)
+        (
+            "patch -b -Y old- -r /dev/null {root}/{own}/MEMORY.md p.diff",
+            "{root}/{own}/old-MEMORY.md",
+        ),
         ("xargs -I{{}} echo {{}} < files.txt > names.txt", "names.txt"),
         ("xargs wc -l < files.txt > lines.txt", "lines.txt"),
         ("xargs grep x < files.txt > hits.txt", "hits.txt"),

@@ -4,12 +4,17 @@ Each form runs ``cp note.md <other scope>/f.md`` (the other scope's folder read 
 or ``list`` at run time) with no word the guard read as that command's:
 
 - an array's words run as the command (``"${a[@]}"``): filled at run time (``mapfile``,
-  ``read -a``, ``a+=(…)``, ``a[2]=…``), the words it brings are places built at run time;
-  an array the command assigns once from literal words is read as those words, run where it
-  is expanded;
+  ``read -a``, ``read -aa``, ``read -r a[2]``, ``printf -v 'a[0]'``, ``declare -n r=a``,
+  ``a[2]=…``: its name in any word but its literal assignments), the words it brings are
+  places built at run time; an array the command fills only by ``a=(…)`` and ``a+=(…)`` of
+  literal words is read as each value it may hold, run where it is expanded;
 - the positional parameters run as the command (``"$@"``) when the guard did not see what set
   them: a shell's ``-c`` code given its arguments (``bash -c '"$@"' _ cp …``, ``sh``,
   ``dash``, ``exec "$@"``), ``eval set -- …``;
+- a shell's code the guard did not read with the words after it: behind ``-o errexit``,
+  ``-O extglob``, ``--rcfile FILE``, escaped (``-c "\\"\\$@\\""``), a variable's value,
+  standard input (``bash -s``, ``bash /dev/stdin``, ``source /dev/stdin``), ``find -exec sh
+  -c``;
 - ``eval`` reached through a variable (``e=eval; $e …``) or a function running its
   arguments with ``eval`` (``f() { eval "$@"; }; f …``): its words are joined and read again
   as ``eval``'s are; ``hash -p`` through a variable, a command substitution or ``eval``: the
@@ -46,6 +51,12 @@ ARRAYS_RUN = [
     "read -a a < words; ${{a[*]}}",
     'mapfile -t a < list; exec "${{a[@]}}"',
     'a=(cp note.md "$(cat target)/f.md"); "${{a[@]}}"',
+    'a=(ls); read -aa < words; "${{a[@]}}"',
+    'a=(ls); read -raa < words; "${{a[@]}}"',
+    'a=(cp note.md); read -r a[2] < target; "${{a[@]}}"',
+    'a=(cp note.md); IFS= read -r "a[2]" < target; "${{a[@]}}"',
+    'a=(cp note.md); printf -v \'a[2]\' %s "$(cat target)"; "${{a[@]}}"',
+    'a=(cp note.md); declare -n r=a; r+=("$(cat target)"); "${{a[@]}}"',
 ]
 """The array's words (``list``: ``cp``, ``note.md``, the other scope's file, one a line;
 ``words``: the same on one line) were never read as a command: each was let through."""
@@ -58,12 +69,27 @@ POSITIONAL_RUN = [
     'source /dev/null; eval set -- cp note.md \'"$(cat target)"/f.md\'; "$@"',
 ]
 """The words the positional parameters hold came from where the guard does not read them."""
+CODE_HIDDEN = [
+    'bash -o errexit -c \'"$@"\' _ cp note.md "$(cat target)/f.md"',
+    'bash -O extglob -c \'"$@"\' _ cp note.md "$(cat target)/f.md"',
+    'bash --rcfile /dev/null -c \'"$@"\' _ cp note.md "$(cat target)/f.md"',
+    'bash -c "\\"\\$@\\"" _ cp note.md "$(cat target)/f.md"',
+    'c=\'"$@"\'; bash -c "$c" _ cp note.md "$(cat target)/f.md"',
+    'bash -s cp note.md "$(cat target)/f.md" <<< \'"$@"\'',
+    'echo \'"$@"\' | bash -s cp note.md "$(cat target)/f.md"',
+    'bash /dev/stdin cp note.md "$(cat target)/f.md" <<< \'"$@"\'',
+    'source /dev/stdin cp note.md "$(cat target)/f.md" <<< \'"$@"\'',
+    'find . -maxdepth 0 -exec sh -c \'"$@"\' _ cp note.md "$(cat target)/f.md" \\;',
+]
+"""A shell's code behind options taking a word, in quoting or a variable the guard does not
+read as the code, on standard input, or run by ``find``: the words given to it are run."""
 EVAL_RUN = [
     "e=eval; $e cp note.md '\"$(cat target)\"/f.md'",
     'f() {{ eval "$@"; }}; f cp note.md \'"$(cat target)"/f.md\'',
     'function f {{ eval "$*"; }}; f cp note.md \'"$(cat target)"/f.md\'',
     'h=hash; $h -p /bin/cp c; c note.md "$(cat target)/f.md"',
     'h=hash; $h -lp /bin/cp c; c note.md "$(cat target)/f.md"',
+    'h=hash; $h -p/bin/cp c; c note.md "$(cat target)/f.md"',
     '$(echo hash) -p /bin/cp c; c note.md "$(cat target)/f.md"',
     'eval hash -p /bin/cp c; c note.md "$(cat target)/f.md"',
     "eval 'hash -p /bin/cp c'; c note.md \"$(cat target)/f.md\"",
@@ -93,7 +119,7 @@ def _prepared(where: Layout) -> None:
 
 @pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
-    "command", ARRAYS_RUN + POSITIONAL_RUN + EVAL_RUN + MADE_AND_RUN_THROUGH_PATH
+    "command", ARRAYS_RUN + POSITIONAL_RUN + CODE_HIDDEN + EVAL_RUN + MADE_AND_RUN_THROUGH_PATH
 )
 def test_p3_words_run_as_a_command_the_guard_cannot_read_are_refused(
     where: Layout, harness: str, command: str
@@ -108,14 +134,15 @@ def test_p3_other_shells_running_their_arguments_are_refused(
     where: Layout, harness: str, shell: str
 ) -> None:
     """The same for shells this machine may not have (bash runs each form above): their
-    ``-c`` code is read as bash's is, ``"$@"`` its arguments, which the guard did not read."""
+    ``-c`` code is read as bash's is, ``"$@"`` the words after it: the copy's destination,
+    known only at run time, is named."""
     _prepared(where)
     command = fill(f'{shell} -c \'"$@"\' _ cp note.md "$(cat target)/f.md"', where)
 
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
 
     assert reason is not None, command
-    assert "$@" in reason
+    assert "$(cat target)/f.md" in reason
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -127,6 +154,17 @@ def test_p3_other_shells_running_their_arguments_are_refused(
         ('args=(-p build/out); mkdir "${{args[@]}}"', "build/out"),
         ('set -- touch made.txt; "$@"', "made.txt"),
         ("bash -c 'echo \"$@\" > made.txt' _ a b", "made.txt"),
+        ('cmd=(touch); cmd+=(made.txt); "${{cmd[@]}}"', "made.txt"),
+        ('cmd=(touch made.txt); [ -n "$V" ] && cmd+=(-c); "${{cmd[@]}}"', "made.txt"),
+        ('cmd=(touch made.txt); [ -t 1 ] || cmd=(touch -m made.txt); "${{cmd[@]}}"', "made.txt"),
+        ('arr=(); arr+=(ls); "${{arr[@]}}" > made.txt', "made.txt"),
+        ("bash -c '\"$@\"' _ touch made.txt", "made.txt"),
+        ("bash -c '\"$@\"' _ ls -la > made.txt", "made.txt"),
+        ("sh -c 'exec \"$@\"' _ touch made.txt", "made.txt"),
+        ("bash -c 'set -e; \"$@\"' _ touch made.txt", "made.txt"),
+        ("bash -o errexit -c '\"$@\"' _ touch made.txt", "made.txt"),
+        ("bash -eu -o pipefail -c 'touch \"$@\"' _ made.txt", "made.txt"),
+        ("find . -maxdepth 0 -exec sh -c 'ls \"$1\" > made.txt' _ {{}} \\;", "made.txt"),
         ("e=eval; $e touch made.txt", "made.txt"),
         ('f() {{ eval "$@"; }}; f touch made.txt', "made.txt"),
         ("h=hash; $h -p /bin/touch t; t made.txt", "made.txt"),
@@ -139,8 +177,30 @@ def test_p3_other_shells_running_their_arguments_are_refused(
 def test_p3_the_everyday_forms_of_those_shapes_pass(
     where: Layout, harness: str, command: str, place: str
 ) -> None:
-    """A literal array run as a command is read as its words; ``eval`` through a variable or
-    a function, a hashed name, a program made and run from ``PATH``: literal places pass; a name
-    ``hash`` only looks up (no ``-p``) runs the program of that name."""
+    """A literal array run as a command is read as each value it may hold (appended to,
+    assigned again on a condition); a shell's ``-c`` code's ``"$@"`` as the words after it;
+    ``eval`` through a variable or a function, a hashed name, a program made and run from
+    ``PATH``: literal places pass; a name ``hash`` only looks up (no ``-p``) runs the program
+    of that name."""
     _prepared(where)
     assert_allowed_and_bash_writes_there(where, harness, command, place)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    ['mapfile -t a < list; "${{a[@]}}"', 'eval set -- cp note.md x; "$@"'],
+)
+def test_p3_the_refusal_says_the_commands_name_is_known_only_at_run_time(
+    where: Layout, harness: str, command: str
+) -> None:
+    """Words run as the command's name are no path the shell builds: the refusal says what
+    they are, and how to name the program instead."""
+    _prepared(where)
+    shell = fill(command, where)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None, shell
+    assert "the command's name is words known only at run time" in reason
+    assert "writes a path the shell builds" not in reason

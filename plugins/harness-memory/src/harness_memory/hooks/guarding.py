@@ -56,6 +56,7 @@ from harness_memory.hooks.archive_members import (
     writes_members,
 )
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
+from harness_memory.hooks.in_place import CODE_SUFFIX
 from harness_memory.hooks.made_links import unknown_below, unknown_link
 from harness_memory.hooks.named_scripts import (
     SCRIPT_CAP,
@@ -83,6 +84,7 @@ from harness_memory.hooks.program_settings import (
     read_settings_file,
     settings_places,
 )
+from harness_memory.hooks.shell_arrays import WORDS_RUN_RE
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.tool_targets import (
     READ_AS,
@@ -944,15 +946,7 @@ def _run_time_refusal(
             "before the first *, fewer * levels)"
         )
     for word in found.written_at_run_time:
-        return (
-            f"{REFUSAL_PREFIX}the command writes a path the shell builds at run time "
-            f"({_shown(word)}: $(…), `…`, a variable set from one or unset, a relative "
-            "path after a cd into such a folder, or a path through a link the command makes "
-            'to such a place: ln -s "$(…)" lnk); where it lands cannot be known before the '
-            "command runs, and it could be another Workspace's memory scope. Write to a "
-            "literal path (a $(mktemp) or $(date …) in it is read), or run the command that "
-            f"makes the path first and use what it printed{_too_big(found)}"
-        )
+        return _written_at_run_time(word, found)
     for word in found.unanchored:
         if could_name_a_scope(word, key):
             return (
@@ -964,6 +958,39 @@ def _run_time_refusal(
                 "Workspace scope"
             )
     return None
+
+
+def _written_at_run_time(word: str, found: ShellPaths) -> str:
+    """The refusal of ``word``, a place the command writes that is known only at run time:
+    words run as the command's name (:data:`~harness_memory.hooks.shell_arrays.WORDS_RUN_RE`:
+    ``"${a[@]}"``, ``"$@"``), perl's in-place backups under a suffix its code sets
+    (:data:`~harness_memory.hooks.in_place.CODE_SUFFIX`), or a path the shell builds."""
+    if WORDS_RUN_RE.match(word):
+        return (
+            f"{REFUSAL_PREFIX}the command's name is words known only at run time "
+            f"({_shown(word)}: an array filled at run time or outside its literal "
+            "assignments, the positional parameters of code the guard cannot read, or "
+            "after eval); any program may run with them and write anywhere, another "
+            "Workspace's memory scope among them. Name the program and its places in the "
+            "command, or fill the array from literal words only (a=(cp x y); a+=(z))"
+            f"{_too_big(found)}"
+        )
+    if word.endswith(CODE_SUFFIX):
+        return (
+            f"{REFUSAL_PREFIX}perl's code may turn in-place editing on ($^I, in any "
+            f"spelling) and keep each file it reads under a backup name it sets at run time "
+            f"({_shown(word)}); it could land in another Workspace's memory scope. Use "
+            f"perl -i.SUFFIX, or write the output to a literal path{_too_big(found)}"
+        )
+    return (
+        f"{REFUSAL_PREFIX}the command writes a path the shell builds at run time "
+        f"({_shown(word)}: $(…), `…`, a variable set from one or unset, a relative "
+        "path after a cd into such a folder, or a path through a link the command makes "
+        'to such a place: ln -s "$(…)" lnk); where it lands cannot be known before the '
+        "command runs, and it could be another Workspace's memory scope. Write to a "
+        "literal path (a $(mktemp) or $(date …) in it is read), or run the command that "
+        f"makes the path first and use what it printed{_too_big(found)}"
+    )
 
 
 def _fed_refusal(found: ShellPaths) -> str | None:

@@ -23,6 +23,7 @@ import re
 from collections.abc import Collection
 
 __all__ = [
+    "CODE_SUFFIX",
     "SedScript",
     "SedWords",
     "backup_name",
@@ -84,15 +85,26 @@ def edited_files(command: str, operands: list[tuple[str, bool]]) -> list[tuple[s
     return plain if scripted else plain[1:]
 
 
-_CODE_SUFFIX = "$^I"
+CODE_SUFFIX = "$^I"
 """Perl's in-place suffix variable: code setting it (``BEGIN{$^I=…}``) edits in place, its
 backups kept under a name the code builds at run time (with ``*``: anywhere)."""
+_NAMES_SUFFIX_RE = re.compile(
+    r"[$*]\s*(?:\{\s*)?\^I"  # $^I, $ ^I, ${^I}, ${ ^I }, *^I
+    r"|[$@%*&]\s*\{\s*(?:[\"'`]|q[qwx]?\s*[^\w\s])"  # ${"\cI"}: a name a string gives
+    r"|::\s*\{"  # $::{"\cI"}, $main::{…}: the symbol table by a name
+    r"|\\c[Ii]|\\x\{?0*9(?![0-9a-fA-F])|\\0*11(?![0-7])"  # ^I's character, escaped
+    r"|\bchr\s*\(?\s*(?:0*9|0x0*9|011)\b"  # or made: chr(9)
+)
+"""Perl code that may name :data:`CODE_SUFFIX` in any spelling: the variable itself (white space
+after the sigil, braces), a variable whose name a string gives (``${"\\cI"}``), the symbol
+table looked up by name, or the character ``^I`` a name would be built from."""
 
 
 def code_edits_in_place(command: str, operands: list[tuple[str, bool]]) -> bool:
-    """Whether ``perl``'s ``operands`` (its code among them) name :data:`_CODE_SUFFIX`: the
-    code may turn in-place editing on, with a backup suffix of its own."""
-    return command == "perl" and any(_CODE_SUFFIX in word for word, _ in operands)
+    """Whether ``perl``'s ``operands`` (its code among them) may name :data:`CODE_SUFFIX` in
+    any spelling (:data:`_NAMES_SUFFIX_RE`): the code may turn in-place editing on, with a
+    backup suffix of its own."""
+    return command == "perl" and any(_NAMES_SUFFIX_RE.search(word) for word, _ in operands)
 
 
 def backup_suffix(command: str, operands: list[tuple[str, bool]]) -> tuple[str, bool] | None:
@@ -102,7 +114,7 @@ def backup_suffix(command: str, operands: list[tuple[str, bool]]) -> tuple[str, 
     built at run time when perl's code names it (:func:`code_edits_in_place`); None when it
     keeps none (``-i`` alone, no ``-i``). The last one given counts, as for the programs."""
     if code_edits_in_place(command, operands):
-        return _CODE_SUFFIX, True
+        return CODE_SUFFIX, True
     taking, glued = _TAKING.get(command, frozenset()), _GLUED.get(command, frozenset())
     suffix: tuple[str, bool] | None = None
     skip = False

@@ -57,6 +57,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePath
+from typing import NamedTuple
 
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
 from harness_memory.hooks.git_toplevel import with_toplevel
@@ -105,6 +106,7 @@ from harness_memory.hooks.program_settings import (
     is_settings_variable,
 )
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
+from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
@@ -394,11 +396,37 @@ def shell_paths(
     folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
     A command the lexer cannot split (an unclosed quote) is split at white space. Never raises."""
     here, command, environ = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
-    words = _loops_run_twice(_shell_words(command))
     found, tails = _found_for(command, _budget, _links)
+    reading = _Reading(command, here.texts, cwd, environ, tails, _depth, _lost, _outer)
+    for words in arrays_spelt(_loops_run_twice(_shell_words(command))):
+        _read_words(words, reading, found)
+    return found
+
+
+class _Reading(NamedTuple):
+    """What one reading of a command (:func:`_read_words`) is read with: its text and
+    here-documents (each with whether the shell expands it), the folder and environment it
+    runs in, the links' tails, how deep in other shells' code, whether in a folder known
+    only at run time, and the reader of the command holding it."""
+
+    command: str
+    texts: list[tuple[str, bool]]
+    cwd: str
+    environ: Mapping[str, str]
+    tails: set[str]
+    depth: int
+    lost: bool
+    outer: _Writes | None
+
+
+def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
+    """Add to ``found`` every path one reading of a command names (:func:`shell_paths`): its
+    ``words``, each literal array's expansion spelt as one of its values (:func:`~harness_
+    memory.hooks.shell_arrays.arrays_spelt`), read with ``reading``."""
+    command, texts, cwd, environ, tails, _depth, _lost, _outer = reading
     writes = _Writes(found, tails, environ, cd_data=_lost, outer=_outer)
     writes.code_variable = _code_variable(command, _depth)
-    writes.here_text = "\n".join(text for text, _ in here.texts)  # an interpreter's code too
+    writes.here_text = "\n".join(text for text, _ in texts)  # an interpreter's code too
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
@@ -429,7 +457,7 @@ def shell_paths(
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
         evaluating, inner = _evaluated(evaluating, word, previous, reader=writes)
-        inner += _code_in(word, code=writes.shell_code(word))
+        inner += _code_in(word, code=writes.shell_code(word), given=words[at + 1 :])
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
@@ -450,8 +478,7 @@ def shell_paths(
     inside.end()
     evaluated = [" ".join(evaluating or [])]
     _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
-    _add_here_data(found, here.texts, bases, known, environ, lost=lost)
-    return found
+    _add_here_data(found, texts, bases, known, environ, lost=lost)
 
 
 def _readers_set(
@@ -465,7 +492,7 @@ def _readers_set(
     arrays_spelt`); ``top_level``: no word of another command read again."""
     writes, inside = readers
     inside.linker, inside.here_text = writes.linker, writes.here_text
-    words, runners, unread, evaluators = _function_runners(arrays_spelt(words))
+    words, runners, unread, evaluators = _function_runners(words)
     unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
     for reader in readers:
         reader.unsure_names, reader.runners, reader.evaluators = unsure, runners, evaluators
@@ -872,15 +899,32 @@ def _evaluated(
     return evaluating, []
 
 
-def _code_in(word: str, *, code: bool) -> list[str]:
+def _code_in(word: str, *, code: bool, given: list[str]) -> list[str]:
     """The command another shell may run from ``word`` (one holding white space once unquoted:
     ``sh -c '…'``'s text, an ``ssh`` command; or any, when it is a shell's ``-c`` ``code``:
     ``bash -c '"$@"' _ cp …``), as a list of none or one: an assignment's value alone (``x='cp
-    note.md "$(cat f)"/a.md'; eval "$x"`` runs ``cp``, not ``x=cp``)."""
+    note.md "$(cat f)"/a.md'; eval "$x"`` runs ``cp``, not ``x=cp``). A shell's code is read
+    after ``set -- …`` of the words ``given`` after it (:func:`_code_arguments`), as bash
+    gives them to it as its positional parameters."""
     if not code and not any(char.isspace() for char in word):
         return []
     assigned = _ASSIGNMENT_RE.match(word)
-    return [word if assigned is None else assigned.group("value")]
+    text = word if assigned is None else assigned.group("value")
+    return [f"set -- {_code_arguments(given)}\n{text}" if code else text]
+
+
+def _code_arguments(given: list[str]) -> str:
+    """The words after a shell's ``-c`` code up to the end of its simple command (``given``,
+    as the lexer leaves them), past the first (``$0``), quoted again as shell text: a word
+    built at run time stays so (``bash -c '"$@"' _ ls -la`` runs ``ls -la``; ``_ cp x
+    "$(cat f)"/a.md`` a copy to a place known only at run time), and so is a ``find``
+    action's ``{}``, a name it finds."""
+    arguments: list[str] = []
+    for word in given:
+        if _separates(word) or _REDIRECTION_RE.match(word) or _PUNCTUATION(word):
+            break
+        arguments.append(_fed_word(word, "$" in word or "`" in word, ["{}"]))
+    return " ".join(arguments[1:])
 
 
 def _read_inner(
@@ -1202,8 +1246,6 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
     return frozenset(unsure)
 
 
-_HASH_PATH_RE = re.compile(r"^-[a-z]*p")
-"""``hash``'s ``-p`` (in a bundle: ``-lp``), which binds its names to a program's path."""
 _BUILTIN_RUNNERS = frozenset({"builtin", "command", "if", "elif", "while", "until", "time"})
 """Words that run the builtin after them (``builtin hash``, ``command -p hash``, ``if hash``)."""
 
@@ -1225,12 +1267,18 @@ def _hashed_names(words: list[str]) -> set[str]:
             or _ASSIGNMENT_RE.match(command[0])
         ):
             command = command[1:]  # ``builtin``, ``command -p``, ``X=1``
-        if command[:1] == ["hash"]:
+        if command[:1] == ["hash"] and _hash_binds(command[1:]):
             read = read_options(command[1:], TABLES["hash"])
-            if any(name == "-p" for name, _, _ in read.values):
-                names.update(command[1 + at] for at in read.operands)
+            names.update(command[1 + at] for at in read.operands)
         command = []
     return names
+
+
+def _hash_binds(words: list[str]) -> bool:
+    """Whether ``hash`` run with ``words`` binds names to a program's path: its ``-p``, read
+    as bash reads its options (:data:`~harness_memory.hooks.option_words.TABLES`: ``-p/bin/cp``,
+    ``-lp /bin/cp``)."""
+    return any(name == "-p" for name, _, _ in read_options(words, TABLES["hash"]).values)
 
 
 def _subshells_spelt(command: str) -> str:
@@ -1977,15 +2025,19 @@ class _Writes:
         self._unsure = self._unsure or name in _SETTERS
 
     def shell_code(self, word: str) -> bool:
-        """Whether ``word``, just seen, may be the code a shell runs (``bash -c CODE``, ``sh
-        -ec CODE``, ``zsh -c CODE``: the first operand after a short option bundle holding
-        ``c``; :data:`~harness_memory.hooks.here_data.SHELLS`)."""
-        options = [each for each in self._program[1:] if not each.startswith("--")]
-        return (
-            (self._command in SHELLS or self._command in STARTUP_SHELLS)
-            and self._operand == word
-            and any("c" in each for each in options)
-        )
+        """Whether ``word``, just seen, is the code a shell runs (``bash -c CODE``, ``sh -ec
+        CODE``, ``bash -o errexit -c CODE``, ``zsh -c CODE``: :func:`~harness_memory.hooks.
+        shell_operands.shell_run`; :data:`~harness_memory.hooks.here_data.SHELLS`), or one a
+        ``find`` action runs (``-exec sh -c CODE _ {} \\;``)."""
+        words = self._said[::2]
+        if self._command == "find":
+            actions = [at for at, each in enumerate(words) if each in _RUNNING_WORDS]
+            words = words[actions[-1] + 1 :] if actions else []
+            shell = os.path.basename(words[0]) if words else ""  # noqa: PTH119
+            words = words[1:] if shell in SHELLS or shell in STARTUP_SHELLS else []
+        elif self._command not in SHELLS and self._command not in STARTUP_SHELLS:
+            return False
+        return bool(words) and words[-1] == word and shell_run(words).code == len(words) - 1
 
     @property
     def evaluates(self) -> bool:
@@ -2444,6 +2496,7 @@ class _Writes:
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
         written = self._written_by(command, unpacker, operands, (program, said, run_named))
+        written += _code_given_unread(command, script_words if command in _SOURCING else said[::2])
         self._note_unseen(command, said, run_named=run_named)
         self._found.written_at_run_time.extend(word for word, built in written if built)
         named_before = len(self._found.named)  # a backup is of a file there before the writer
@@ -2514,7 +2567,7 @@ class _Writes:
         may."""
         if run_named or command in ("eval", *_SOURCING):
             self._positional_state = "unknown"
-        hashing = command == "hash" and any(_HASH_PATH_RE.match(word) for word in said[::2])
+        hashing = command == "hash" and _hash_binds(said[::2])
         if run_named or command == "eval" or hashing:
             for word in said[::2]:
                 self._bound.update(part for part in word.split() if _NAME_RE.match(part))
@@ -3066,25 +3119,35 @@ def _patch_backups(
 ) -> list[tuple[str | None, str, bool]]:
     """The backup a ``patch`` (its ``operands``, read by its own table) keeps of the file it
     names (its first operand), as (the file, its backup, whether known only at run time): with
-    ``-b``/``--backup`` or a backup name option, ``-B``/``--prefix`` put before its path,
-    ``-Y``/``--basename-prefix`` before its last name, ``-z``/``--suffix`` after it (else
-    ``settings``' ``SIMPLE_BACKUP_SUFFIX``, else ``.orig``)."""
+    ``-b``/``--backup`` or a backup name option, or when a hunk does not match (GNU patch's
+    default, off with ``--no-backup-if-mismatch`` or ``--posix``); ``-B``/``--prefix`` put
+    before its path, ``-Y``/``--basename-prefix`` before its last name, ``-z``/``--suffix``
+    after it (else ``settings``' ``SIMPLE_BACKUP_SUFFIX``, else ``.orig``). The rejected hunks
+    go to ``FILE.rej`` unless ``-r``/``--reject-file`` names their place (a written place of
+    its own: :data:`OPTION_DESTINATIONS`)."""
     words = [word for word, _ in operands]
     read = read_options(words, TABLES["patch"])
-    names = {"-B": "--prefix", "-Y": "--basename-prefix", "-z": "--suffix"}
+    if not read.operands:
+        return []
+    names = {"-B": "--prefix", "-Y": "--basename-prefix", "-z": "--suffix", "-r": "--reject-file"}
     values = {names.get(name, name): (value, operands[at][1] if at < len(operands) else False)
               for name, at, value in read.values}  # fmt: skip
     named = values.keys() & {"--prefix", "--basename-prefix", "--suffix"}
-    if not (read.flags & {"b", "--backup"} or named) or not read.operands:
-        return []
     file, built = operands[read.operands[0]]
+    rejected: list[tuple[str | None, str, bool]] = (
+        [] if "--reject-file" in values else [(None, f"{file}.rej", built)]
+    )
+    if read.flags & {"--no-backup-if-mismatch", "--posix"} and not (
+        read.flags & {"b", "--backup"} or named
+    ):
+        return rejected
     prefix, by_prefix = values.get("--prefix", ("", False))
     base, by_base = values.get("--basename-prefix", ("", False))
     default = "" if named - {"--suffix"} else _simple_suffix(settings[0] or ".orig")
     suffix, by_suffix = values.get("--suffix", (default, False))
     parent, _, last = file.rpartition("/")
     backup = f"{prefix}{parent}{'/' if parent else ''}{base}{last}{suffix}"
-    return [(None, backup, built or by_prefix or by_base or by_suffix)]
+    return [(None, backup, built or by_prefix or by_base or by_suffix), *rejected]
 
 
 def _copied_into(
@@ -3118,6 +3181,21 @@ _POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
 ``${@:2}``): it runs the words ``set --`` gave them."""
 
 
+def _code_given_unread(command: str | None, words: list[str]) -> list[tuple[str, bool]]:
+    """The words a shell or ``source`` run with ``words`` (as written) gives code the guard
+    cannot read with them (``bash -s … <<< '"$@"'``, ``bash /dev/stdin …``, ``source
+    /dev/stdin …``, ``-c "$c"``, a ``-c`` code with quoting or escapes the lexer keeps):
+    ``$@``, words known only at run time run as a command (none when none are given)."""
+    if command in _SOURCING:
+        code, given, stdin = None, words[1:], bool(words) and words[0] in STDIN_SCRIPTS
+    elif command in SHELLS or command in STARTUP_SHELLS:
+        code, _, stdin, given = shell_run(words)
+    else:
+        return []
+    unread = stdin or (code is not None and _UNREAD_CODE_RE.search(words[code]) is not None)
+    return [("$@", True)] if unread and given else []
+
+
 def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     """The words ``set`` (its ``operands``, each with whether it is built at run time) makes
     the positional parameters: those after ``--``, or from its first word that is no option,
@@ -3135,6 +3213,9 @@ def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     return []
 
 
+_UNREAD_CODE_RE = re.compile(r"\\|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^\$\(|^`")
+"""A shell's ``-c`` code the guard cannot read as it runs: a backslash the lexer kept (``-c
+"\\"\\$@\\""``), a variable's value (``-c "$c"``), a command substitution's output."""
 _FED = '"$(:)"'
 """What a name ``xargs`` reads at run time is read as in the command it runs: a word built then."""
 
@@ -3458,13 +3539,14 @@ OPTION_DESTINATIONS: dict[str, tuple[str, ...]] = {
     "tar": ("-C", "--directory"),
     "bsdtar": ("-C", "--directory"),
     "unzip": ("-d",),
-    "patch": ("-d", "--directory", "-o", "--output"),
+    "patch": ("-d", "--directory", "-o", "--output", "-r", "--reject-file"),
     "sort": ("-o", "--output"),
     "curl": ("-o", "--output"),
     "wget": ("-O", "--output-document", "-P", "--directory-prefix"),
 }
 """Commands that write into (or to) the place an option names: ``tar -x -C DIR`` (``bsdtar``
-too) and ``unzip -d DIR`` unpack there, ``patch -d DIR`` patches the files below it, ``patch -o``,
+too) and ``unzip -d DIR`` unpack there, ``patch -d DIR`` patches the files below it (``-r FILE``
+keeps its rejected hunks in FILE), ``patch -o``,
 ``sort -o``, ``curl -o`` and ``wget -O`` write the file named (``wget -P``: into the folder).
 A place the shell builds at run time there is refused as a ``cp`` destination is (P-3);
 ``tar`` only when it extracts."""
