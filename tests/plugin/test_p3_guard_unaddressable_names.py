@@ -26,7 +26,7 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answer,
-    assert_allowed_and_bash_writes_there,
+    assert_allowed_by_every_harness_and_bash_writes_there,
     fill,
     refusal,
 )
@@ -161,7 +161,6 @@ def test_p3_a_shell_write_of_a_name_the_service_cannot_address_is_refused(
     assert made and not any(is_scope_file(path.name) and path.is_file() for path in made), made
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("command", "place"),
     [
@@ -198,11 +197,11 @@ def test_p3_a_shell_write_of_a_name_the_service_cannot_address_is_refused(
     ],
 )
 def test_p3_names_the_service_addresses_and_writes_outside_memory_pass(
-    where: Layout, harness: str, command: str, place: str
+    where: Layout, command: str, place: str
 ) -> None:
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     (where.root / where.own / "MEMORY.md").write_text("keep\nold\n", encoding="utf-8")
-    assert_allowed_and_bash_writes_there(where, harness, command, place)
+    assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
