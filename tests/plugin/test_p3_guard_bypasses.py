@@ -24,6 +24,7 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answer,
+    answers_of_every_harness,
     assert_refused_by_every_harness_and_bash_writes,
     fill,
     refusal,
@@ -346,10 +347,9 @@ script). (``xargs -I{} cp note.md {}/a.md < target`` was one; it is refused now:
 ``test_p3_guard_shell_indirection.py``.)"""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", NOT_SEEN)
 def test_p3_what_the_guard_cannot_see_passes_as_the_install_says(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """The gap is real, not a guess: the guard lets the command through, and run by a shell it
     writes into another Workspace's scope."""
@@ -358,7 +358,7 @@ def test_p3_what_the_guard_cannot_see_passes_as_the_install_says(
     (where.workspace / "write-note.sh").write_text(script, encoding="utf-8")
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     command = fill(command, where)
-    assert answer(where, harness, SHELL[harness][1], {"command": command}) is None
+    assert answers_of_every_harness(where, command) == dict.fromkeys(SHELL)
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert (where.root / where.other / "a.md").read_text(encoding="utf-8") == "x\n"
 
