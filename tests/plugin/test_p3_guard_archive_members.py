@@ -33,6 +33,7 @@ from tests.support.guard_cases import (
     answer,
     assert_refused_and_bash_writes,
     refusal,
+    refusals_by_every_harness,
 )
 
 ZIP_OF = (
@@ -52,20 +53,21 @@ UNPACKED_BY_THE_ARCHIVES_NAMES = [
 ]
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", UNPACKED_BY_THE_ARCHIVES_NAMES)
 def test_p3_an_archive_unpacked_by_its_own_names_or_above_the_data_dir_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """Each was let through; run by bash, each writes into the other scope."""
     other = where.root / where.other
     (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None, command
-    assert "own absolute or '..' names" in reason or "unpacks an archive into" in reason
+    for harness, reason in reasons.items():
+        assert reason is not None, (harness, command)
+        said = "own absolute or '..' names" in reason or "unpacks an archive into" in reason
+        assert said, (harness, reason)
     subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True)
     assert sorted(path.name for path in other.iterdir()) != ["MEMORY.md"], command
 
@@ -127,7 +129,6 @@ def _zip(path: Path, members: list[tuple[str, str | None]]) -> None:
             archive.writestr(info, target)
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("command", "kind"),
     [
@@ -139,7 +140,7 @@ def _zip(path: Path, members: list[tuple[str, str | None]]) -> None:
     ],
 )
 def test_p3_an_archive_member_through_a_symlink_into_another_scope_is_refused(
-    where: Layout, harness: str, command: str, kind: str
+    where: Layout, command: str, kind: str
 ) -> None:
     """A member ``lnk/a.md`` where ``lnk`` leads into another scope: a symlink left on the
     disk by an earlier call, or a symlink member of an archive unpacked before it in the same
@@ -153,10 +154,11 @@ def test_p3_an_archive_member_through_a_symlink_into_another_scope_is_refused(
     _tar(workspace / "files.tar", [("lnk/a.md", None)])
     _zip(workspace / "files.zip", [("lnk/a.md", None)])
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None and "where a member of" in reason, reason
-    assert where.other in reason
+    for harness, reason in reasons.items():
+        assert reason is not None and "where a member of" in reason, (harness, reason)
+        assert where.other in reason, harness
     subprocess.run(["bash", "-c", command], cwd=workspace, capture_output=True)
     assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
 
@@ -242,7 +244,6 @@ def test_p3_an_archive_the_guard_cannot_list_unpacked_into_the_home_is_refused(
     assert answer(where, "claude-code", "Bash", {"command": elsewhere}) is None, elsewhere
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("links", "command"),
     [
@@ -259,7 +260,7 @@ def test_p3_an_archive_the_guard_cannot_list_unpacked_into_the_home_is_refused(
     ],
 )
 def test_p3_an_archive_renamed_or_unlisted_before_another_unpacked_through_it_is_refused(
-    where: Layout, harness: str, links: list[tuple[str, str]], command: str
+    where: Layout, links: list[tuple[str, str]], command: str
 ) -> None:
     """The first archive's symlink member lands as ``lnk3`` only because of tar's options
     (``--strip-components`` drops ``x/``, ``--transform`` renames ``lnk2``), or is read from
@@ -270,10 +271,11 @@ def test_p3_an_archive_renamed_or_unlisted_before_another_unpacked_through_it_is
     _tar(where.workspace / "links.tar", [(name, t.format(other=other)) for name, t in links])
     _tar(where.workspace / "files.tar", [("lnk3/a.md", None)])
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None, command
-    assert where.other in reason or "cannot list" in reason, reason
+    for harness, reason in reasons.items():
+        assert reason is not None, (harness, command)
+        assert where.other in reason or "cannot list" in reason, (harness, reason)
     subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True)
     assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
 
@@ -406,10 +408,9 @@ def _unlisted_archives(where: Layout, command: str) -> None:
             packed.writestr(name, "x\n")
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", UNLISTED)
 def test_p3_an_archive_the_guard_cannot_list_unpacked_where_a_symlink_reaches_memory_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """Each passed: an archive the guard could not list was refused only where it was
     unpacked into the home. Its members may take any name, and GNU tar and unzip follow a
@@ -420,10 +421,11 @@ def test_p3_an_archive_the_guard_cannot_list_unpacked_where_a_symlink_reaches_me
     shell = command.format(workspace=where.workspace)
     other = where.root / where.other
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    reasons = refusals_by_every_harness(where, shell)
 
-    assert reason is not None and "cannot list" in reason, reason
-    assert "notes" in reason or "/x" in reason, reason
+    for harness, reason in reasons.items():
+        assert reason is not None and "cannot list" in reason, (harness, reason)
+        assert "notes" in reason or "/x" in reason, (harness, reason)
     subprocess.run(["bash", "-c", shell], cwd=where.workspace, capture_output=True)
     assert (other / "a.md").exists(), f"nothing landed: no bypass ({shell})"
 
@@ -532,7 +534,6 @@ def test_p3_an_unlisted_archive_unpacked_above_a_bind_mount_of_another_scope_is_
     assert (other / "a.md").exists(), "nothing landed: no bypass"
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     "command",
     [
@@ -542,7 +543,7 @@ def test_p3_an_unlisted_archive_unpacked_above_a_bind_mount_of_another_scope_is_
     ],
 )
 def test_p3_members_unzip_j_lays_flat_are_judged_where_they_land(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """``unzip -j`` drops every member's folders: the symlink member ``deep/lnk`` lands as
     ``lnk``. The guard placed it at ``deep/lnk``, so the next archive's ``lnk/a.md`` passed
@@ -552,9 +553,10 @@ def test_p3_members_unzip_j_lays_flat_are_judged_where_they_land(
     _tar(where.workspace / "files.tar", [("lnk/a.md", None)])
     _zip(where.workspace / "files.zip", [("lnk/a.md", None)])
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None and "where a member of" in reason, reason
+    for harness, reason in reasons.items():
+        assert reason is not None and "where a member of" in reason, (harness, reason)
     subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True)
     assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
 
@@ -724,10 +726,9 @@ BY_THEIR_OWN_NAMES = [
 ]
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", BY_THEIR_OWN_NAMES)
 def test_p3_cpio_and_jar_unpacking_by_the_members_own_names_are_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """GNU cpio's copy-in and ``jar -P`` write each member by its own absolute or ``..``
     name, wherever they are run: only the folder was judged, and each passed. Run by bash,
@@ -737,9 +738,10 @@ def test_p3_cpio_and_jar_unpacking_by_the_members_own_names_are_refused(
     _cpio(where.workspace / "evil.cpio", str(other / "a.md"))
     _jar_by_parents(where)
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None and "own absolute or '..' names" in reason, reason
+    for harness, reason in reasons.items():
+        assert reason is not None and "own absolute or '..' names" in reason, (harness, reason)
     subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True)
     assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
 
@@ -787,10 +789,9 @@ WRITTEN_THROUGH_A_MEMBER_LINK = [
 (and ``file.md`` to its ``MEMORY.md``) is unpacked: listed, or from standard input."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", WRITTEN_THROUGH_A_MEMBER_LINK)
 def test_p3_a_write_through_a_symlink_an_archive_makes_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """Each passed: the member ``lnk`` itself lands in the Workspace, and ``lnk/pwn.md``
     was judged as a plain Workspace path before the archive made the link. Run by bash,
@@ -806,9 +807,10 @@ def test_p3_a_write_through_a_symlink_an_archive_makes_is_refused(
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     shell = command.format(workspace=where.workspace)
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    reasons = refusals_by_every_harness(where, shell)
 
-    assert reason is not None, shell
+    for harness, reason in reasons.items():
+        assert reason is not None, (harness, shell)
     before = {path.name: path.read_text(encoding="utf-8") for path in other.iterdir()}
     subprocess.run(["bash", "-c", shell], cwd=where.workspace, capture_output=True)
     after = {path.name: path.read_text(encoding="utf-8") for path in other.iterdir()}

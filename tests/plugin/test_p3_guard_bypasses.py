@@ -24,7 +24,8 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answer,
-    assert_refused_and_bash_writes,
+    answers_of_every_harness,
+    assert_refused_by_every_harness_and_bash_writes,
     fill,
     refusal,
 )
@@ -129,10 +130,9 @@ BASH_FORMS = [
 ]
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", BASH_FORMS)
 def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """Bash's own quoting (``$'…'`` with its escapes, ``$"…"``, a line continuation), a command
     inside a word that another shell runs (``eval``, ``sh -c``), a short option glued to its
@@ -146,7 +146,7 @@ def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
     as the shell's, not the guard's: each form below
     really writes into the other scope when bash runs it (checked
     last, after the guard refused it)."""
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
 @pytest.mark.parametrize(
@@ -347,10 +347,9 @@ script). (``xargs -I{} cp note.md {}/a.md < target`` was one; it is refused now:
 ``test_p3_guard_shell_indirection.py``.)"""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", NOT_SEEN)
 def test_p3_what_the_guard_cannot_see_passes_as_the_install_says(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """The gap is real, not a guess: the guard lets the command through, and run by a shell it
     writes into another Workspace's scope."""
@@ -359,7 +358,7 @@ def test_p3_what_the_guard_cannot_see_passes_as_the_install_says(
     (where.workspace / "write-note.sh").write_text(script, encoding="utf-8")
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     command = fill(command, where)
-    assert answer(where, harness, SHELL[harness][1], {"command": command}) is None
+    assert answers_of_every_harness(where, command) == dict.fromkeys(SHELL)
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert (where.root / where.other / "a.md").read_text(encoding="utf-8") == "x\n"
 

@@ -23,6 +23,9 @@ from harness_memory.cli import main
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
+HARNESSES = ("claude-code", "codex", "gemini")
+"""The harnesses whose pre-tool hooks judge each command (:func:`reason_for`)."""
+
 
 class Home:
     """A home holding the data dir, a Workspace in it, the Session's scope and another
@@ -98,7 +101,7 @@ REACHING = [
 ]
 
 
-@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize("harness", HARNESSES)
 @pytest.mark.parametrize("command", SPARED)
 def test_p3_a_find_over_the_home_that_reaches_no_memory_file_is_allowed(
     home: Home, harness: str, command: str
@@ -106,15 +109,17 @@ def test_p3_a_find_over_the_home_that_reaches_no_memory_file_is_allowed(
     assert reason_for(home, harness, command) is None
 
 
-@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
 @pytest.mark.parametrize("command", REACHING)
 def test_p3_a_find_over_the_home_that_may_reach_the_memory_files_is_refused(
-    home: Home, harness: str, command: str
+    home: Home, command: str
 ) -> None:
-    reason = reason_for(home, harness, command)
+    """Each harness's hook refuses it; bash then runs it once (what it removes does not depend
+    on the harness that judged it) and it removes the other scope's ``MEMORY.md``."""
+    reasons = {harness: reason_for(home, harness, command) for harness in HARNESSES}
 
-    assert reason is not None
-    assert reason.startswith("Agent Memory write guard: ")
+    for harness, reason in reasons.items():
+        assert reason is not None, harness
+        assert reason.startswith("Agent Memory write guard: "), (harness, reason)
     subprocess.run(["bash", "-c", command], cwd=home.work, check=False, capture_output=True)
     assert not (home.other / "MEMORY.md").exists(), f"bash removed nothing there: {command}"
 

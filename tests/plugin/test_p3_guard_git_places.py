@@ -22,10 +22,11 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answer,
-    assert_allowed_and_bash_writes_there,
-    assert_refused_and_bash_writes,
+    assert_allowed_by_every_harness_and_bash_writes_there,
+    assert_refused_by_every_harness_and_bash_writes,
     fill,
     refusal,
+    refusals_by_every_harness,
 )
 
 _GIT = ["git", "-c", "user.email=a@example.com", "-c", "user.name=a"]
@@ -88,10 +89,9 @@ def _git(folder: Path, *words: str) -> None:
     subprocess.run([*_GIT, *words], cwd=folder, check=True, capture_output=True)
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", IN_A_FOLDER_BUILT_AT_RUN_TIME + PLACES_BUILT_AT_RUN_TIME)
 def test_p3_git_writing_in_a_folder_or_at_a_place_built_at_run_time_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     _prepared(where)
     other = where.root / where.other
@@ -100,16 +100,16 @@ def test_p3_git_writing_in_a_folder_or_at_a_place_built_at_run_time_is_refused(
         index = other / ".git" / "index"
         before = (index.read_bytes(), (other / "MEMORY.md").read_bytes())
         shell = fill(command, where)
-        reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
-        assert reason is not None and reason.startswith("Agent Memory write guard: "), shell
+        for harness, reason in refusals_by_every_harness(where, shell).items():
+            assert reason is not None, (harness, shell)
+            assert reason.startswith("Agent Memory write guard: "), (harness, reason)
         subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True)
         after = (index.read_bytes(), (other / "MEMORY.md").read_bytes())
         assert after != before, f"bash changed nothing in the other scope: {shell}"
         return
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("command", "place"),
     [
@@ -130,7 +130,7 @@ def test_p3_git_writing_in_a_folder_or_at_a_place_built_at_run_time_is_refused(
     ],
 )
 def test_p3_git_in_its_own_repository_passes(
-    where: Layout, harness: str, command: str, place: str, monkeypatch: pytest.MonkeyPatch
+    where: Layout, command: str, place: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Everyday git in the Workspace's repository, reading another folder named at run time,
     or writing a place known here: bash writes there."""
@@ -138,7 +138,7 @@ def test_p3_git_in_its_own_repository_passes(
     for name in ("GIT_AUTHOR", "GIT_COMMITTER"):  # who bash's ``git commit`` says commits
         monkeypatch.setenv(f"{name}_NAME", "a")
         monkeypatch.setenv(f"{name}_EMAIL", "a@example.com")
-    assert_allowed_and_bash_writes_there(where, harness, command, place)
+    assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)
 
 
 @pytest.mark.parametrize("harness", list(SHELL))

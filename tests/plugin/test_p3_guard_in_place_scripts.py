@@ -21,8 +21,10 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answer,
-    assert_refused_and_bash_writes,
+    answers_of_every_harness,
+    assert_refused_by_every_harness_and_bash_writes,
     refusal,
+    refusals_by_every_harness,
 )
 
 EVERYDAY_EDITS = [
@@ -42,16 +44,15 @@ EVERYDAY_EDITS = [
 """Edits whose script holds a ``$``, each with what bash leaves in ``app.py`` (``x = 1   ``)."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(("command", "edited"), EVERYDAY_EDITS)
 def test_p3_an_in_place_edit_whose_script_holds_a_dollar_passes(
-    where: Layout, harness: str, command: str, edited: str
+    where: Layout, command: str, edited: str
 ) -> None:
     """Each was refused as a run-time write; bash edits only the file named."""
     app = where.workspace / "app.py"
     app.write_text("x = 1   \n", encoding="utf-8")
 
-    assert answer(where, harness, SHELL[harness][1], {"command": command}) is None, command
+    assert answers_of_every_harness(where, command) == dict.fromkeys(SHELL), command
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert app.read_text(encoding="utf-8") == edited
 
@@ -184,15 +185,12 @@ SED_WRITES_ELSEWHERE = [
 command, after a label or through the Workspace's link to that scope."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", SED_WRITES_ELSEWHERE)
-def test_p3_a_sed_writing_into_another_scope_is_refused(
-    where: Layout, harness: str, command: str
-) -> None:
+def test_p3_a_sed_writing_into_another_scope_is_refused(where: Layout, command: str) -> None:
     """Each was allowed; refused now, and bash writes ``pwn.md`` into the other scope."""
     (where.workspace / "f.txt").write_text("a\n", encoding="utf-8")
 
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
 def test_p3_a_sed_writing_a_file_named_at_run_time_is_refused(where: Layout) -> None:
@@ -225,11 +223,8 @@ in another scope; ``replacement`` closes the ``s`` early, adds its ``w`` flag an
 a comment."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", SED_SCRIPTS_BUILT_AT_RUN_TIME)
-def test_p3_a_sed_script_built_at_run_time_is_refused(
-    where: Layout, harness: str, command: str
-) -> None:
+def test_p3_a_sed_script_built_at_run_time_is_refused(where: Layout, command: str) -> None:
     """Its ``w`` is in data the guard cannot read, not in the command: the file it writes is
     known only at run time, as ``w$(cat target)``'s is. Each was allowed; refused now, and
     bash writes ``pwn.md`` into the other scope."""
@@ -238,9 +233,10 @@ def test_p3_a_sed_script_built_at_run_time_is_refused(
     (where.workspace / "script").write_text(f"w{other}/pwn.md\n", encoding="utf-8")
     (where.workspace / "replacement").write_text(f"b|w{other}/pwn.md\n#", encoding="utf-8")
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None and "builds at run time" in reason, reason
+    for harness, reason in reasons.items():
+        assert reason is not None and "builds at run time" in reason, (harness, reason)
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True, capture_output=True)
     assert (other / "pwn.md").exists(), command
 

@@ -19,7 +19,11 @@ import zipfile
 import pytest
 from harness_memory.hooks.option_words import option_values, read_options, table_for
 
-from tests.support.guard_cases import SHELL, Layout, answer, assert_refused_and_bash_writes
+from tests.support.guard_cases import (
+    Layout,
+    answer,
+    assert_refused_by_every_harness_and_bash_writes,
+)
 
 GLUED_AFTER_FLAGS = [
     "tar -xvCnotes -f a.tar",
@@ -51,13 +55,12 @@ def _prepared(where: Layout) -> None:
         archive.write(work / "unpacked.md", arcname="unpacked.md")
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", GLUED_AFTER_FLAGS)
 def test_p3_an_option_value_glued_in_a_bundle_is_read_where_the_program_writes(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     _prepared(where)
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
 @pytest.mark.parametrize(

@@ -25,10 +25,11 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answer,
-    assert_allowed_and_bash_writes_there,
-    assert_refused_and_bash_writes,
+    assert_allowed_by_every_harness_and_bash_writes_there,
+    assert_refused_by_every_harness_and_bash_writes,
     fill,
     refusal,
+    refusals_by_every_harness,
 )
 
 RUN_BY_AN_OPTION_AFTER_A_CD_INTO_DATA = [
@@ -61,16 +62,14 @@ def _prepared(where: Layout) -> None:
     (work / "note.diff").write_text(diff.replace("MEMORY.md", "note.md").replace("-0,0", "-1,0"))
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", RUN_BY_AN_OPTION_AFTER_A_CD_INTO_DATA + BACKUPS_NAMED_BY_CODE)
 def test_p3_a_place_a_read_program_takes_when_it_runs_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     _prepared(where)
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     "command",
     [
@@ -80,22 +79,22 @@ def test_p3_a_place_a_read_program_takes_when_it_runs_is_refused(
     ],
 )
 def test_p3_a_patch_taking_its_names_from_the_diff_inside_the_memory_root_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """Refused; bash then patches the Session's own ``MEMORY.md`` and keeps
     ``MEMORY.md.orig`` beside it, a name the service cannot address (K-7)."""
     _prepared(where)
     shell = fill(command, where)
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    reasons = refusals_by_every_harness(where, shell)
 
-    assert reason is not None, shell
-    assert "could reach the memory root" in reason
+    for harness, reason in reasons.items():
+        assert reason is not None, (harness, shell)
+        assert "could reach the memory root" in reason, (harness, reason)
     subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
     assert (where.root / where.own / "MEMORY.md.orig").exists()
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("command", "place"),
     [
@@ -106,11 +105,11 @@ def test_p3_a_patch_taking_its_names_from_the_diff_inside_the_memory_root_is_ref
         ("cd sub && tar cIf gzip ../out.tgz ../note.md", "out.tgz"),
     ],
 )
-def test_p3_the_everyday_forms_pass(where: Layout, harness: str, command: str, place: str) -> None:
+def test_p3_the_everyday_forms_pass(where: Layout, command: str, place: str) -> None:
     """In the Workspace: a patch, a tar with a compressor, an in-place edit keeping a backup."""
     _prepared(where)
     (where.workspace / "sub").mkdir()
-    assert_allowed_and_bash_writes_there(where, harness, command, place)
+    assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)
 
 
 @pytest.mark.parametrize("harness", list(SHELL))

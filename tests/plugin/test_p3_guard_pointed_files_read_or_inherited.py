@@ -20,7 +20,12 @@ import subprocess
 
 import pytest
 
-from tests.support.guard_cases import SHELL, Layout, answer, refusal
+from tests.support.guard_cases import (
+    Layout,
+    answer,
+    refusal,
+    refusals_by_every_harness,
+)
 
 WRITES = 'cp note.md "$(cat target)"/a.md\n'
 """A startup file's line writing into the folder ``target`` names, built at run time."""
@@ -75,7 +80,6 @@ def test_p3_a_missing_settings_file_the_harness_environment_names_refuses_nothin
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("variable", "command"),
     [
@@ -86,7 +90,7 @@ def test_p3_a_missing_settings_file_the_harness_environment_names_refuses_nothin
     ],
 )
 def test_p3_a_missing_startup_file_the_command_writes_first_is_refused(
-    where: Layout, monkeypatch: pytest.MonkeyPatch, harness: str, variable: str, command: str
+    where: Layout, monkeypatch: pytest.MonkeyPatch, variable: str, command: str
 ) -> None:
     """The harness's ``BASH_ENV`` names a missing file and the command writes it before the
     shell it starts runs it: refused; run by bash, it writes into the other scope."""
@@ -95,9 +99,10 @@ def test_p3_a_missing_startup_file_the_command_writes_first_is_refused(
     environment[variable] = str(where.workspace / "conf" / "start.sh")
     monkeypatch.setenv(variable, environment[variable])
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None and "start.sh" in reason, reason
+    for harness, reason in reasons.items():
+        assert reason is not None and "start.sh" in reason, (harness, reason)
     _run(where, environment, command)
     assert (where.root / where.other / "a.md").exists(), f"nothing landed: no bypass ({command})"
 

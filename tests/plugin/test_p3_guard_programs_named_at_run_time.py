@@ -22,8 +22,8 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answer,
-    assert_allowed_and_bash_writes_there,
-    assert_refused_and_bash_writes,
+    assert_allowed_by_every_harness_and_bash_writes_there,
+    assert_refused_by_every_harness_and_bash_writes,
     fill,
 )
 
@@ -91,16 +91,14 @@ def _prepared(where: Layout) -> None:
     (work / "build.sh").chmod(0o755)
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", NAMED_AND_PLACED_AT_RUN_TIME + NAMED_BY_A_LINK)
 def test_p3_a_program_named_at_run_time_writing_a_place_built_at_run_time_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     _prepared(where)
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("command", "place"),
     [
@@ -114,15 +112,14 @@ def test_p3_a_program_named_at_run_time_writing_a_place_built_at_run_time_is_ref
     ],
 )
 def test_p3_a_program_named_at_run_time_writing_literal_places_passes(
-    where: Layout, harness: str, command: str, place: str
+    where: Layout, command: str, place: str
 ) -> None:
     """Its words known here are judged as paths: the Session's own scope, the user scope and
     the Workspace pass, and bash writes there (``$(date +%F)`` is read as what it prints)."""
     _prepared(where)
-    assert_allowed_and_bash_writes_there(where, harness, command, place)
+    assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("command", "place"),
     [
@@ -136,7 +133,7 @@ def test_p3_a_program_named_at_run_time_writing_literal_places_passes(
     ],
 )
 def test_p3_a_program_looked_up_or_in_a_shell_folder_is_judged_as_that_program(
-    where: Layout, harness: str, command: str, place: str
+    where: Layout, command: str, place: str
 ) -> None:
     """A substitution that only looks a program up (``which X``, ``command -v X``, ``type -P
     X``, ``pyenv which X``) names ``X``, and a literal name in the shell's folder or its
@@ -146,7 +143,7 @@ def test_p3_a_program_looked_up_or_in_a_shell_folder_is_judged_as_that_program(
     _prepared(where)
     (where.workspace / "note.json").write_text("{}\n", encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=where.workspace, check=True)
-    assert_allowed_and_bash_writes_there(where, harness, command, place)
+    assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -179,7 +176,6 @@ def test_p3_daily_commands_still_pass(where: Layout, harness: str, command: str)
     assert answer(where, harness, SHELL[harness][1], {"command": shell}) is None, shell
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("command", "place"),
     [
@@ -189,7 +185,7 @@ def test_p3_daily_commands_still_pass(where: Layout, harness: str, command: str)
     ],
 )
 def test_p3_daily_edits_and_copies_pass_and_land_where_said(
-    where: Layout, harness: str, command: str, place: str
+    where: Layout, command: str, place: str
 ) -> None:
     _prepared(where)
-    assert_allowed_and_bash_writes_there(where, harness, command, place)
+    assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)

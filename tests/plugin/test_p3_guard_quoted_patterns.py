@@ -13,7 +13,10 @@ from __future__ import annotations
 import pytest
 
 from tests.plugin.test_p3_guard_here_documents import _bash
-from tests.support.guard_cases import SHELL, Layout, answer, refusal
+from tests.support.guard_cases import (
+    Layout,
+    refusals_by_every_harness,
+)
 
 QUOTED = [
     "echo x > '[s]afe/a.md'",
@@ -25,17 +28,18 @@ QUOTED = [
 ]
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", QUOTED)
 def test_p3_a_quoted_pattern_is_judged_as_the_name_bash_writes_to(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     (where.workspace / "safe").mkdir()
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     for name in ("[s]afe", "s?fe"):
         (where.workspace / name).symlink_to(where.root / where.other)
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None and reason.startswith("Agent Memory write guard: "), command
+    for harness, reason in reasons.items():
+        assert reason is not None, (harness, command)
+        assert reason.startswith("Agent Memory write guard: "), (harness, reason)
     assert _bash(where, command), f"bash wrote nothing into the other scope: {command}"

@@ -17,7 +17,12 @@ import subprocess
 
 import pytest
 
-from tests.support.guard_cases import SHELL, Layout, answer, refusal
+from tests.support.guard_cases import (
+    Layout,
+    answer,
+    refusal,
+    refusals_by_every_harness,
+)
 
 RUN_IN_A_FOLDER_BUILT_AT_RUN_TIME = [
     'cd "$(cat target)" && curl -sO "file://$OLDPWD/note.md"',
@@ -30,10 +35,9 @@ RUN_IN_A_FOLDER_BUILT_AT_RUN_TIME = [
 ]
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", RUN_IN_A_FOLDER_BUILT_AT_RUN_TIME)
 def test_p3_a_program_writing_in_a_folder_known_only_at_run_time_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """Each was let through; run by bash, each writes into the other scope."""
     other = where.root / where.other
@@ -44,10 +48,11 @@ def test_p3_a_program_writing_in_a_folder_known_only_at_run_time_is_refused(
     subprocess.run(["tar", "-cf", "a.tar", "note.md"], cwd=where.workspace, check=True)
     subprocess.run(["zip", "-q", "a.zip", "note.md"], cwd=where.workspace, check=True)
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None, command
-    assert "known only" in reason or "builds at run time" in reason
+    for harness, reason in reasons.items():
+        assert reason is not None, (harness, command)
+        assert "known only" in reason or "builds at run time" in reason, harness
     subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True)
     assert sorted(path.name for path in other.iterdir()) != ["MEMORY.md"], command
 

@@ -34,9 +34,11 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answer,
-    assert_refused_and_bash_writes,
+    answers_of_every_harness,
+    assert_refused_by_every_harness_and_bash_writes,
     fill,
     refusal,
+    refusals_by_every_harness,
 )
 
 NEWLY_REFUSED = [
@@ -61,13 +63,12 @@ ALREADY_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", NEWLY_REFUSED + ALREADY_REFUSED)
 def test_p3_paths_built_at_run_time_naming_another_scope_are_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """``NEWLY_REFUSED`` were let through (and bash wrote into the other scope)."""
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
 WHOLLY_AT_RUN_TIME = [
@@ -169,10 +170,9 @@ WHOLLY_AT_RUN_TIME = [
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", WHOLLY_AT_RUN_TIME)
 def test_p3_a_write_to_a_place_built_wholly_at_run_time_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     """Each was let through (``docs/security.md`` listed it as open); run by bash, each writes
     into the other scope."""
@@ -181,10 +181,11 @@ def test_p3_a_write_to_a_place_built_wholly_at_run_time_is_refused(
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     (where.workspace / "set-d.sh").write_text("d=$(cat target)\n", encoding="utf-8")
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None, command
-    assert "builds at run time" in reason and "could be another Workspace" in reason
+    for harness, reason in reasons.items():
+        assert reason is not None, (harness, command)
+        assert "builds at run time" in reason and "could be another Workspace" in reason, harness
     before = set(other.iterdir())
     environment = {"PATH": "/usr/bin:/bin", "HOME": str(where.data)}
     subprocess.run(
@@ -335,9 +336,8 @@ _WRITE_ITS_ARGUMENT = "import sys; open(sys.argv[1], 'w').write('x')"
 """A program whose writes the guard cannot read: it writes the path it is given."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 def test_p3_a_run_time_path_through_a_symlink_and_dot_dot_is_judged_where_the_kernel_lands(
-    where: Layout, harness: str
+    where: Layout,
 ) -> None:
     """``lnk -> <other scope>/sub/deeper``: ``lnk/../$(cat name)`` lands in ``<other>/sub``
     (the kernel follows ``lnk`` before its ``..``), as ``notes/$(cat name)`` (``notes`` is a
@@ -352,10 +352,11 @@ def test_p3_a_run_time_path_through_a_symlink_and_dot_dot_is_judged_where_the_ke
     (where.workspace / "w.py").write_text(_WRITE_ITS_ARGUMENT, encoding="utf-8")
     command = 'python3 w.py lnk/../"$(cat name)"'
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None and "could reach the memory root" in reason
-    beside = {"command": 'python3 w.py out/../"$(cat name)"'}  # ``out`` leads outside memory
-    assert answer(where, harness, SHELL[harness][1], beside) is None
+    for harness, reason in reasons.items():
+        assert reason is not None and "could reach the memory root" in reason, (harness, reason)
+    beside = 'python3 w.py out/../"$(cat name)"'  # ``out`` leads outside memory
+    assert answers_of_every_harness(where, beside) == dict.fromkeys(SHELL)
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert (other / "sub" / "a.md").read_text(encoding="utf-8") == "x"

@@ -36,13 +36,11 @@ import pytest
 from harness_memory.hooks.tool_targets import shell_paths
 
 from tests.support.guard_cases import (
-    SHELL,
     Layout,
-    answer,
-    assert_allowed_and_bash_writes_there,
-    assert_refused_and_bash_writes,
+    assert_allowed_by_every_harness_and_bash_writes_there,
+    assert_refused_by_every_harness_and_bash_writes,
     fill,
-    refusal,
+    refusals_by_every_harness,
 )
 
 HASHED_NAMES = [
@@ -226,7 +224,6 @@ def _prepared(where: Layout, *, with_tool: bool = False) -> None:
         (work / "tool").symlink_to("/bin/cp")
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     "command",
     HASHED_NAMES
@@ -242,10 +239,10 @@ def _prepared(where: Layout, *, with_tool: bool = False) -> None:
     + BACKUP_FOLDERS_ELSEWHERE,
 )
 def test_p3_a_writer_reached_indirectly_writing_a_place_built_at_run_time_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     _prepared(where)
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
 @pytest.mark.parametrize(("command", "backup"), BACKUPS_ELSEWHERE)
@@ -257,48 +254,44 @@ def test_p3_a_backup_elsewhere_is_judged_where_it_lands(
     assert fill(backup, where) in found.paths, found.paths
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(("command", "backup"), ONLY_THE_BACKUP_ELSEWHERE)
 def test_p3_a_backup_only_landing_in_another_scope_is_refused_naming_it(
-    where: Layout, harness: str, command: str, backup: str
+    where: Layout, command: str, backup: str
 ) -> None:
     _prepared(where)
     (where.workspace / "tes").mkdir()
     (where.workspace / "tes" / "a.md").write_text("x\n", encoding="utf-8")
     shell = fill(command, where)
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    reasons = refusals_by_every_harness(where, shell)
 
-    assert reason is not None and f"{where.workspace}/{backup})" in reason, reason
-    assert "another Workspace's memory scope" in reason, reason
-    assert_refused_and_bash_writes(where, harness, command)
+    for harness, reason in reasons.items():
+        assert reason is not None and f"{where.workspace}/{backup})" in reason, (harness, reason)
+        assert "another Workspace's memory scope" in reason, (harness, reason)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(("command", "backup"), BACKUPS_IN_THE_OWN_SCOPE)
 def test_p3_a_backup_kept_in_the_own_scope_is_refused_and_bash_keeps_it(
-    where: Layout, harness: str, command: str, backup: str
+    where: Layout, command: str, backup: str
 ) -> None:
     _prepared(where)
     shell = fill(command, where)
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    reasons = refusals_by_every_harness(where, shell)
 
-    assert reason is not None and "(K-7)" in reason and backup in reason, reason
+    for harness, reason in reasons.items():
+        assert reason is not None and "(K-7)" in reason and backup in reason, (harness, reason)
     subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
     assert (where.root / where.own / backup).is_file(), f"bash kept no {backup}: {shell}"
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", LINK_TO_A_WRITER)
-def test_p3_find_running_a_link_to_a_writer_is_refused(
-    where: Layout, harness: str, command: str
-) -> None:
+def test_p3_find_running_a_link_to_a_writer_is_refused(where: Layout, command: str) -> None:
     _prepared(where, with_tool=True)
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("command", "place"),
     [
@@ -347,9 +340,9 @@ def test_p3_find_running_a_link_to_a_writer_is_refused(
     ],
 )
 def test_p3_everyday_hash_set_eval_xargs_and_find_exec_pass(
-    where: Layout, harness: str, command: str, place: str
+    where: Layout, command: str, place: str
 ) -> None:
     """Their places are literal: the Workspace and the Session's own scope pass, and bash
     writes there."""
     _prepared(where)
-    assert_allowed_and_bash_writes_there(where, harness, command, place)
+    assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)

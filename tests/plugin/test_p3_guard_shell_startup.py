@@ -19,7 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.guard_cases import SHELL, Layout, answer, refusal
+from tests.support.guard_cases import (
+    Layout,
+    answer,
+    refusal,
+    refusals_by_every_harness,
+)
 
 WRITES = 'cp note.md "$(cat target)"/a.md\n'
 """A startup file's line writing into the folder ``target`` names, built at run time."""
@@ -63,10 +68,9 @@ def _place(where: Layout, file: str) -> Path:
     return where.workspace / "conf" / "start.sh"
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(("file", "command"), STARTUP)
 def test_p3_a_shell_whose_startup_file_writes_into_another_scope_is_refused(
-    where: Layout, monkeypatch: pytest.MonkeyPatch, harness: str, file: str, command: str
+    where: Layout, monkeypatch: pytest.MonkeyPatch, file: str, command: str
 ) -> None:
     """Written in an earlier call (as a file tool would); the shell started in the next is
     refused, naming the file; run by bash, it writes into the other scope."""
@@ -76,9 +80,10 @@ def test_p3_a_shell_whose_startup_file_writes_into_another_scope_is_refused(
     (where.data / "target").write_text(f"{other}\n", encoding="utf-8")
     _place(where, file).write_text(f"cd {where.workspace}\n{WRITES}", encoding="utf-8")
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None and "first runs" in reason, reason
+    for harness, reason in reasons.items():
+        assert reason is not None and "first runs" in reason, (harness, reason)
     subprocess.run(
         ["bash", "-c", command],
         cwd=where.workspace,

@@ -22,13 +22,11 @@ import subprocess
 import pytest
 
 from tests.support.guard_cases import (
-    SHELL,
     Layout,
-    answer,
-    assert_allowed_and_bash_writes_there,
-    assert_refused_and_bash_writes,
+    assert_allowed_by_every_harness_and_bash_writes_there,
+    assert_refused_by_every_harness_and_bash_writes,
     fill,
-    refusal,
+    refusals_by_every_harness,
 )
 
 KEEPING_LINKS = [
@@ -76,24 +74,23 @@ def _prepared(where: Layout) -> None:
     shutil.rmtree(work / "z")
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", KEEPING_LINKS)
 def test_p3_a_write_through_a_link_rsync_or_pax_copies_is_refused(
-    where: Layout, harness: str, command: str
+    where: Layout, command: str
 ) -> None:
     _prepared(where)
     index = where.root / where.other / "MEMORY.md"
     if "MEMORY.md" in command or ">> e/m" in command:  # the append changes the index itself
         shell = fill(command, where)
-        reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
-        assert reason is not None and reason.startswith("Agent Memory write guard: "), shell
+        for harness, reason in refusals_by_every_harness(where, shell).items():
+            assert reason is not None, (harness, shell)
+            assert reason.startswith("Agent Memory write guard: "), (harness, reason)
         subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True)
         assert index.read_text(encoding="utf-8") == "x\n", shell
         return
-    assert_refused_and_bash_writes(where, harness, command)
+    assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("command", "place"),
     [
@@ -110,9 +107,9 @@ def test_p3_a_write_through_a_link_rsync_or_pax_copies_is_refused(
     ],
 )
 def test_p3_copies_keeping_no_link_into_memory_pass(
-    where: Layout, harness: str, command: str, place: str
+    where: Layout, command: str, place: str
 ) -> None:
     """A copy of what links lead to (a plain file then, in the Workspace), of a tree holding
     no link, into the Session's own scope, or an archive written: bash writes there."""
     _prepared(where)
-    assert_allowed_and_bash_writes_there(where, harness, command, place)
+    assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)

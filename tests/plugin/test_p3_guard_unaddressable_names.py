@@ -26,9 +26,11 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answer,
-    assert_allowed_and_bash_writes_there,
+    answers_of_every_harness,
+    assert_allowed_by_every_harness_and_bash_writes_there,
     fill,
     refusal,
+    refusals_by_every_harness,
 )
 
 UNADDRESSABLE = [
@@ -141,10 +143,9 @@ SHELL_WRITES = [
 """Each was let through: bash wrote a file no route of the service can address."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(("command", "shown"), SHELL_WRITES)
 def test_p3_a_shell_write_of_a_name_the_service_cannot_address_is_refused(
-    where: Layout, harness: str, command: str, shown: str
+    where: Layout, command: str, shown: str
 ) -> None:
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     (where.workspace / "note.txt").write_text("x\n", encoding="utf-8")
@@ -153,15 +154,15 @@ def test_p3_a_shell_write_of_a_name_the_service_cannot_address_is_refused(
     own, user = where.root / where.own, where.root / "user"
     before = {*own.iterdir(), *user.iterdir()}
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    reasons = refusals_by_every_harness(where, shell)
 
-    assert reason is not None and "(K-7)" in reason and shown in reason, reason
+    for harness, reason in reasons.items():
+        assert reason is not None and "(K-7)" in reason and shown in reason, (harness, reason)
     subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True)
     made = {*own.iterdir(), *user.iterdir()} - before
     assert made and not any(is_scope_file(path.name) and path.is_file() for path in made), made
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     ("command", "place"),
     [
@@ -198,15 +199,14 @@ def test_p3_a_shell_write_of_a_name_the_service_cannot_address_is_refused(
     ],
 )
 def test_p3_names_the_service_addresses_and_writes_outside_memory_pass(
-    where: Layout, harness: str, command: str, place: str
+    where: Layout, command: str, place: str
 ) -> None:
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     (where.root / where.own / "MEMORY.md").write_text("keep\nold\n", encoding="utf-8")
-    assert_allowed_and_bash_writes_there(where, harness, command, place)
+    assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
-def test_p3_removing_a_file_the_service_cannot_address_passes(where: Layout, harness: str) -> None:
+def test_p3_removing_a_file_the_service_cannot_address_passes(where: Layout) -> None:
     """The way out of an unaddressable name stays open: ``rm`` and ``mv`` to a good name."""
     stray = where.root / where.own / "UPPER.MD"
     stray.write_text("x\n", encoding="utf-8")
@@ -214,6 +214,6 @@ def test_p3_removing_a_file_the_service_cannot_address_passes(where: Layout, har
         f"mv {stray} {stray.with_name('upper.md')}",
         f"rm {stray.with_name('upper.md')}",
     ):
-        assert answer(where, harness, SHELL[harness][1], {"command": command}) is None, command
+        assert answers_of_every_harness(where, command) == dict.fromkeys(SHELL), command
         subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert list((where.root / where.own).iterdir()) == [where.root / where.own / "MEMORY.md"]

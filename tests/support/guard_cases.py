@@ -7,6 +7,12 @@ harness's pre-tool hook in this process (:func:`harness_memory.cli.main` with th
 stdin, as the hook command runs it); :func:`fill` puts the layout's paths into a command
 written with ``{root}``, ``{other}``, ``{own}``…; :func:`assert_refused_and_bash_writes` is the
 check of every "refused however spelled" case.
+
+A case judged by every harness asks the three hooks in this process
+(:func:`answers_of_every_harness`, :func:`refusals_by_every_harness`) and runs bash once
+(:func:`assert_refused_by_every_harness_and_bash_writes`,
+:func:`assert_allowed_by_every_harness_and_bash_writes_there`): what bash does with a command
+does not depend on which harness judged it.
 """
 
 from __future__ import annotations
@@ -125,14 +131,32 @@ def assert_refused_and_bash_writes(where: Layout, harness: str, command: str) ->
     assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
 
 
+def answers_of_every_harness(where: Layout, shell: str) -> dict[str, Any]:
+    """Each harness's (:data:`SHELL`) :func:`answer` to ``shell`` (already filled) through its
+    shell tool, by harness name. The hook only reads (the Session's record, the disk), so
+    asking the three in turn is asking each on the same disk."""
+    return {
+        harness: answer(where, harness, tool, {"command": shell})
+        for harness, (_, tool) in SHELL.items()
+    }
+
+
+def refusals_by_every_harness(where: Layout, shell: str) -> dict[str, str | None]:
+    """Each harness's :func:`refusal` of ``shell`` (already filled) through its shell tool,
+    by harness name (None where it let the command through)."""
+    return {
+        harness: refusal(result)
+        for harness, result in answers_of_every_harness(where, shell).items()
+    }
+
+
 def assert_refused_by_every_harness_and_bash_writes(where: Layout, command: str) -> None:
     """``command`` (filled) through each harness's shell tool (:data:`SHELL`) is refused by the
     guard; then bash runs it once and it really writes into the other scope. What bash does
     does not depend on the harness that judged the command: one run proves the bypass for all
     three verdicts (one per harness was three runs of the same programs)."""
     shell = fill(command, where)
-    for harness, (_, tool) in SHELL.items():
-        reason = refusal(answer(where, harness, tool, {"command": shell}))
+    for harness, reason in refusals_by_every_harness(where, shell).items():
         assert reason is not None, (harness, shell)
         assert reason.startswith("Agent Memory write guard: "), (harness, reason)
     other = where.root / where.other
@@ -162,6 +186,26 @@ def assert_allowed_and_bash_writes_there(
     made = where.workspace / fill(place, where)
 
     assert answer(where, harness, SHELL[harness][1], {"command": shell}) is None, shell
+    before = _tree(other)
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    assert made.exists(), f"bash did not write {made}: {shell}"
+    assert _tree(other) == before, f"bash changed the other scope: {shell}"
+
+
+def assert_allowed_by_every_harness_and_bash_writes_there(
+    where: Layout, command: str, place: str
+) -> None:
+    """``command`` (filled) through each harness's shell tool (:data:`SHELL`) passes the guard;
+    then bash runs it once, it makes ``place`` (filled; relative to the Workspace) and leaves
+    the other scope as it was. What bash does does not depend on the harness that judged the
+    command: one run shows where the write lands for all three verdicts."""
+    shell = fill(command, where)
+    other = where.root / where.other
+    made = where.workspace / fill(place, where)
+
+    answers = answers_of_every_harness(where, shell)
+
+    assert answers == dict.fromkeys(SHELL), (shell, answers)
     before = _tree(other)
     subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
     assert made.exists(), f"bash did not write {made}: {shell}"
