@@ -31,8 +31,8 @@ def _relay(source: socket.socket, target: socket.socket) -> None:
             target.shutdown(socket.SHUT_WR)
 
 
-def _serve(port: int, path: str) -> None:
-    listener = socket.create_server(("127.0.0.1", port))
+def _serve(listener: socket.socket, path: str) -> None:
+    """Relay each connection ``listener`` accepts to the Unix socket at ``path``."""
     while True:
         client, _ = listener.accept()
         upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -60,7 +60,10 @@ def _inside(arguments: list[str]) -> int:
     subprocess.run([ip, "link", "set", "lo", "up"], check=True)
     for pair in arguments[:split]:
         port, path = pair.split("=", 1)
-        threading.Thread(target=_serve, args=(int(port), path), daemon=True).start()
+        # listening before the command starts: made in its thread, a client that came first
+        # met "Connection refused"
+        listener = socket.create_server(("127.0.0.1", int(port)))
+        threading.Thread(target=_serve, args=(listener, path), daemon=True).start()
     return subprocess.run(arguments[split + 1 :], check=False).returncode
 
 
