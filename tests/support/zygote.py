@@ -11,6 +11,7 @@ its handle, with the :class:`subprocess.Popen` methods the tests use.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import select
@@ -18,6 +19,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 ZYGOTE_MAIN = Path(__file__).with_name("zygote_main.py")
@@ -27,15 +29,19 @@ class ForkedProcess:
     """A process the zygote forked: ``pid``, ``poll``, ``wait``, ``send_signal``,
     ``terminate``, ``kill`` and ``returncode`` as :class:`subprocess.Popen` has them.
 
-    It is the zygote's child, not ours: it is watched through a pidfd (no pid reuse can
-    confuse it), and its exit code is the one it wrote to ``exit_path``; one a signal ended
-    wrote none and gets ``-1``."""
+    It is the zygote's child, not ours: it is watched through a pidfd, opened while the
+    zygote keeps the child (a zombie once ended) unreaped, so no pid reuse can confuse it;
+    ``reap`` asks the zygote to reap it once its end is seen. Its exit code is the one it
+    wrote to ``exit_path``; one a signal ended wrote none and gets ``-1``."""
 
-    def __init__(self, pid: int, exit_path: Path, argv: list[str]) -> None:
+    def __init__(
+        self, pid: int, exit_path: Path, argv: list[str], reap: Callable[[int], None]
+    ) -> None:
         self.pid = pid
         self.args = ["memory-api", *argv]
         self.returncode: int | None = None
         self._exit_path = exit_path
+        self._reap = reap
         self._pidfd = os.pidfd_open(pid)
 
     def _ended(self, timeout: float | None) -> bool:
@@ -63,6 +69,7 @@ class ForkedProcess:
         except (OSError, ValueError):
             self.returncode = -1
         os.close(self._pidfd)
+        self._reap(self.pid)
 
     def send_signal(self, sig: int) -> None:
         """Send ``sig`` unless the process has ended."""
@@ -86,6 +93,7 @@ class Zygote:
     _lock = threading.Lock()
 
     def __init__(self) -> None:
+        self._talk = threading.Lock()  # one request and its answer at a time
         self._process = subprocess.Popen(
             [sys.executable, "-P", str(ZYGOTE_MAIN)],
             stdin=subprocess.PIPE,
@@ -109,12 +117,21 @@ class Zygote:
         assert stdin is not None and stdout is not None
         exit_path = Path(f"{log_path}.exit")
         exit_path.unlink(missing_ok=True)
-        stdin.write(json.dumps({"argv": argv, "env": env, "log": str(log_path)}) + "\n")
-        stdin.flush()
-        answer = stdout.readline()
-        if not answer:
-            raise RuntimeError(f"the zygote ended with {self._process.wait()}")
-        return ForkedProcess(int(answer), exit_path, argv)
+        with self._talk:
+            stdin.write(json.dumps({"argv": argv, "env": env, "log": str(log_path)}) + "\n")
+            stdin.flush()
+            answer = stdout.readline()
+            if not answer:
+                raise RuntimeError(f"the zygote ended with {self._process.wait()}")
+            return ForkedProcess(int(answer), exit_path, argv, self._reap)
+
+    def _reap(self, pid: int) -> None:
+        """Ask the zygote to reap its ended child ``pid`` (whose pidfd is closed)."""
+        stdin = self._process.stdin
+        assert stdin is not None
+        with self._talk, contextlib.suppress(OSError, ValueError):  # the zygote may be gone
+            stdin.write(json.dumps({"reap": pid}) + "\n")
+            stdin.flush()
 
     def run(self, argv: list[str], env: dict[str, str], log_path: Path, timeout: float) -> str:
         """Run ``memory-api ARGV`` to its end (at most ``timeout`` seconds) and return its

@@ -7,16 +7,15 @@ request a line on stdin, ``{"argv": [...], "env": {...}, "log": "<path>"}``, and
 with the child's pid on a line of stdout. The child starts a session of its own (as
 ``start_new_session``), has stdin from ``/dev/null`` and stdout and stderr in ``log``, exactly
 ``env`` as its environment, and runs :func:`memory_api.cli.main` with ``argv``; its exit code
-goes to ``<log>.exit``
-(a child a signal ended writes none). The zygote itself stays single-threaded (forking is
-safe), has the kernel reap its children, and ends when its stdin closes.
+goes to ``<log>.exit`` (a child a signal ended writes none). The zygote itself stays
+single-threaded (forking is safe), reaps a child only when asked (``{"reap": pid}``, once its
+owner has seen its end through a pidfd), and ends when its stdin closes.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 import traceback
 from pathlib import Path
@@ -31,7 +30,6 @@ def _child(argv: list[str], env: dict[str, str], log: str) -> None:
     """Become ``memory-api ARGV`` with ``env``, its output in ``log``; never returns."""
     code = 1
     try:
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the service waits on its git children
         os.setsid()
         null = os.open(os.devnull, os.O_RDONLY)
         sink = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -59,10 +57,15 @@ IMPORTED = (aiohttp.web, memory_api.app, memory_api.http.logs)
 
 
 def run() -> None:
-    """Serve requests from stdin until it closes."""
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps each ended child
+    """Serve requests from stdin until it closes: a fork (answered with the child's pid) or
+    ``{"reap": pid}`` (no answer). An ended child stays a zombie until its owner, holding a
+    pidfd of it, asks for it to be reaped: its pid is never reused before that (children left
+    are reaped by init once the zygote ends)."""
     for line in sys.stdin:
         request = json.loads(line)
+        if "reap" in request:
+            os.waitpid(request["reap"], 0)
+            continue
         pid = os.fork()
         if pid == 0:
             _child(request["argv"], request["env"], request["log"])
