@@ -7,6 +7,7 @@ loopback-only network namespace with the model and the memory service bridged in
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
@@ -140,7 +141,11 @@ class InstalledHomes:
     ) -> str:
         """:func:`install` ``harness`` into a fresh ``home`` (made here, or empty), as a copy of
         the template installed with the same arguments; what that install printed, its HOME
-        named ``home``."""
+        named ``home``. Raises ValueError for Codex CLI, whose ``config.toml`` trusts each
+        hook by a hash of its command (``trusted_hash``), which names the HOME: a copy would
+        hold hooks Codex no longer trusts."""
+        if harness == "codex":
+            raise ValueError("install Codex CLI's hooks in place: their trusted_hash names HOME")
         key = (harness, service.url, str(memory_root), agent, *extra)
         if key not in self._made:
             template = self._root / str(len(self._made)) / "home"
@@ -154,14 +159,31 @@ class InstalledHomes:
 
 def relocate(template: Path, home: Path) -> None:
     """Copy the HOME ``template`` to ``home`` (modes kept), each file's mention of the
-    template's path made ``home``'s."""
+    template's path made ``home``'s, and each SHA-256 (hex) of a file so changed that
+    another file records (the installer's ``install.json``) made the new bytes' digest: the
+    same bytes an install into ``home`` writes."""
     shutil.copytree(template, home, symlinks=True, dirs_exist_ok=True)
     old, new = str(template).encode(), str(home).encode()
-    for path in home.rglob("*"):
-        if path.is_file() and not path.is_symlink():
-            data = path.read_bytes()
-            if old in data:
-                path.write_bytes(data.replace(old, new))
+    files = [path for path in home.rglob("*") if path.is_file() and not path.is_symlink()]
+    digests: dict[bytes, bytes] = {}
+    for path in files:
+        data = path.read_bytes()
+        if old in data:
+            moved = data.replace(old, new)
+            path.write_bytes(moved)
+            digests[_sha256(data)] = _sha256(moved)
+    for path in files:
+        data = path.read_bytes()
+        recorded = data
+        for before, after in digests.items():
+            recorded = recorded.replace(before, after)
+        if recorded != data:
+            path.write_bytes(recorded)
+
+
+def _sha256(data: bytes) -> bytes:
+    """The lowercase hex SHA-256 of ``data``, as bytes."""
+    return hashlib.sha256(data).hexdigest().encode()
 
 
 def account_home(uid: int, home: Path) -> str:
