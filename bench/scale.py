@@ -40,6 +40,7 @@ from memory_core.keys import key_for_real_path
 from bench.perf_server import Server, start, venv_bin
 from bench.scale_data import (
     AGENT,
+    BUILT,
     FULL,
     PROJECT,
     SMALL,
@@ -202,6 +203,12 @@ def main() -> None:
             began = time.perf_counter()
             data = build_scale_data(args.data or Path(temp), size)
             built_s = time.perf_counter() - began
+        elif not (args.data / BUILT).exists():
+            parser.error(
+                f"{args.data} holds no whole data set (no {BUILT}: a build cut short, or one "
+                f"made before {BUILT} was written): remove it, or touch {args.data / BUILT} if "
+                "it is whole"
+            )
         else:
             data = _reused(args.data, size)
         _create_agent(data.data_dir)

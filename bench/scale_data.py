@@ -167,9 +167,15 @@ def _spread(rng: random.Random, size: ScaleSize) -> list[int]:
     return counts
 
 
+BUILT = ".built"
+"""Made in ``base`` once its data set is whole: :mod:`bench.scale` never reuses one a build
+cut short."""
+
+
 def build_scale_data(base: Path, size: ScaleSize = SMALL, *, seed: int = 30) -> ScaleData:
     """Write the agent's memory under ``base/data`` (the agent itself is created by the
-    service's CLI, :mod:`bench.scale`); Workspaces under ``base/workspaces``."""
+    service's CLI, :mod:`bench.scale`); Workspaces under ``base/workspaces``; :data:`BUILT`
+    last."""
     rng = random.Random(seed)  # noqa: S311 - reproducible sample text, no secrets
     text = _Text(rng)
     data_dir = base / "data"
@@ -187,6 +193,7 @@ def build_scale_data(base: Path, size: ScaleSize = SMALL, *, seed: int = 30) -> 
         first += files
         if number == 0:
             big_key, big_workspace = key, workspace.resolve()
+    (base / BUILT).touch()
     return ScaleData(data_dir, root, big_key, big_workspace, size.scopes, first)
 
 

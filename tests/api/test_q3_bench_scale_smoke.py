@@ -5,11 +5,13 @@ on (speed is measured by ``make bench``, never in tests)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support.bench_script import run_bench
+from tests.support.bench_script import REPO, run_bench
 
 pytestmark = pytest.mark.e2e
 
@@ -74,3 +76,22 @@ def test_q3_bench_scale_tiny_run_reports_every_row_then_reuses_its_data_and_inde
     assert report["data_built_s"] is None and "(data reused)" in said
     assert "first search ever (builds the index)" not in again
     assert "search again p50" in again
+
+
+def test_q3_bench_scale_never_reuses_a_data_set_whose_build_was_cut_short(tmp_path: Path) -> None:
+    """A ``--data`` folder without the mark a whole build leaves (``.built``: a run stopped
+    while building) is refused, saying so, before anything is measured on it."""
+    (tmp_path / "set" / "data").mkdir(parents=True)  # what a build cut short leaves
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.scale", "--tiny", "--data", str(tmp_path / "set")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert done.returncode == 2
+    assert "holds no whole data set" in done.stderr
+    assert not (tmp_path / "set" / ".built").exists()
