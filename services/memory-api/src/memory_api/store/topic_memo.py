@@ -123,24 +123,33 @@ _key_decoder = msgspec.msgpack.Decoder(tuple[int, int, int, int, int])
 
 
 class TopicMemo:
-    """The memo file at ``path`` (None: no memo, every lookup a miss)."""
+    """The memo file at ``path`` (None: no memo, every lookup a miss), opened (made, if need
+    be) at its first use: a command that lists nothing (``memory import --dry-run``, ``agent
+    create``) leaves no memo file behind."""
 
     def __init__(self, path: Path | None) -> None:
         self._lock = threading.Lock()
+        self._path = path if FINGERPRINT else None
         self._db: sqlite3.Connection | None = None
-        if path is not None and FINGERPRINT:
+
+    def _connection(self) -> sqlite3.Connection | None:
+        """The open memo (opened now on first use), or None: none, or unusable. Under the lock."""
+        if self._path is not None:
+            path, self._path = self._path, None
             try:
                 self._db = _open(path)
             except (OSError, sqlite3.Error) as error:
                 logger.warning("listing memo %s unusable (%s): not kept on disk", path, error)
+        return self._db
 
     def get(self, path: str, file: str, key: FileKey) -> LightTopic | None:
         """The row of ``file`` listed at the real ``path``, if stored for the version ``key``."""
         with self._lock:
-            if self._db is None:
+            db = self._connection()
+            if db is None:
                 return None
             try:
-                found = self._db.execute(
+                found = db.execute(
                     "SELECT stat_key, value FROM topics WHERE path = ? AND file = ?", (path, file)
                 ).fetchone()
             except sqlite3.Error as error:
@@ -165,14 +174,13 @@ class TopicMemo:
             if not is_racy(key)
         ]
         with self._lock:
-            if self._db is None:
+            db = self._connection()
+            if db is None:
                 return
             try:
-                with transaction(self._db):
-                    self._db.executemany(
-                        "INSERT OR REPLACE INTO topics VALUES (?, ?, ?, ?, ?)", values
-                    )
-                    self._db.execute(
+                with transaction(db):
+                    db.executemany("INSERT OR REPLACE INTO topics VALUES (?, ?, ?, ?, ?)", values)
+                    db.execute(
                         "DELETE FROM topics WHERE scope = ? AND file NOT IN "
                         "(SELECT value FROM json_each(?))",
                         (scope, msgspec.json.encode(list(listed)).decode()),
