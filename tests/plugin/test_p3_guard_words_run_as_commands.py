@@ -104,6 +104,18 @@ MADE_AND_RUN_THROUGH_PATH = [
 ]
 """A program the command makes, then runs by its bare name from ``PATH``; or one a folder the
 command puts on ``PATH`` holds (``bin/cpy``, a link to ``cp`` made in an earlier call)."""
+SCALARS_RUN = [
+    "read -r c < words; $c",
+    "IFS= read -r c < words; $c",
+    "c=$(cat words); $c",
+    "c=`cat words`; ${{c}}",
+    "$(cat words)",
+    "`cat words`",
+    "true && $(cat words)",
+]
+"""A variable the command sets at run time, or a command substitution, standing unquoted as
+the command's name: its value is split into the command and its words (``words``: ``cp
+note.md`` and the other scope's file, on one line), none of which the guard read."""
 
 
 def _prepared(where: Layout) -> None:
@@ -118,7 +130,8 @@ def _prepared(where: Layout) -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ARRAYS_RUN + POSITIONAL_RUN + CODE_HIDDEN + EVAL_RUN + MADE_AND_RUN_THROUGH_PATH
+    "command",
+    ARRAYS_RUN + POSITIONAL_RUN + CODE_HIDDEN + EVAL_RUN + MADE_AND_RUN_THROUGH_PATH + SCALARS_RUN,
 )
 def test_p3_words_run_as_a_command_the_guard_cannot_read_are_refused(
     where: Layout, command: str
@@ -170,6 +183,9 @@ def test_p3_other_shells_running_their_arguments_are_refused(
         ("ln -s /bin/cp tool; PATH=.:$PATH tool note.md copy.md", "copy.md"),
         ('export PATH=$PWD/bin:$PATH; printf %s "$(cat note.md)" > made.txt', "made.txt"),
         ("PATH=bin:$PATH cpy note.md copy.md", "copy.md"),
+        ("c=touch; $c made.txt", "made.txt"),
+        ('t="$(command -v touch)"; "$t" made.txt', "made.txt"),
+        ('"$(command -v touch)" made.txt', "made.txt"),
     ],
 )
 def test_p3_the_everyday_forms_of_those_shapes_pass(
@@ -179,7 +195,8 @@ def test_p3_the_everyday_forms_of_those_shapes_pass(
     assigned again on a condition); a shell's ``-c`` code's ``"$@"`` as the words after it;
     ``eval`` through a variable or a function, a hashed name, a program made and run from
     ``PATH``: literal places pass; a name ``hash`` only looks up (no ``-p``) runs the program
-    of that name."""
+    of that name; a variable set to one literal word, or a program's name found at run time
+    quoted (one word) or followed by the words the guard reads, runs with those words."""
     _prepared(where)
     assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)
 
@@ -187,7 +204,12 @@ def test_p3_the_everyday_forms_of_those_shapes_pass(
 @pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     "command",
-    ['mapfile -t a < list; "${{a[@]}}"', 'eval set -- cp note.md x; "$@"'],
+    [
+        'mapfile -t a < list; "${{a[@]}}"',
+        'eval set -- cp note.md x; "$@"',
+        "read -r c < words; $c",
+        "$(cat words)",
+    ],
 )
 def test_p3_the_refusal_says_the_commands_name_is_known_only_at_run_time(
     where: Layout, harness: str, command: str
