@@ -20,7 +20,11 @@ or ``list`` at run time) with no word the guard read as that command's:
   as ``eval``'s are; ``hash -p`` through a variable, a command substitution or ``eval``: the
   name it binds runs any program;
 - a program the command makes (``ln -s /bin/cp tool``) run by its bare name through ``PATH``
-  (``PATH=.:$PATH tool …``): it may be ``cp``.
+  (``PATH=.:$PATH tool …``): it may be ``cp``;
+- a variable set at run time (``read -r c < words; $c``) or a command substitution
+  (``$(cat words)``) standing unquoted as the command's name: bash splits it into words;
+- a function running its arguments reached through another (``g() { f "$@"; }``), adding
+  words of its own after them, or handing them to ``eval`` through a variable.
 
 Each is refused, then run by bash, which writes into the other scope. The everyday forms of
 the same shapes pass and write where they say.
@@ -113,6 +117,19 @@ SCALARS_RUN = [
     "`cat words`",
     "true && $(cat words)",
 ]
+FUNCTION_CHAINS = [
+    'f() {{ "$@"; }}; g() {{ f "$@"; }}; g cp note.md "$(cat target)/f.md"',
+    'g() {{ f "$@"; }}; f() {{ "$@"; }}; g cp note.md "$(cat target)/f.md"',
+    'f() {{ eval "$@"; }}; g() {{ f "$@"; }}; g cp note.md \'"$(cat target)"/f.md\'',
+    'set -- cp note.md; f() {{ "$@" "$(cat target)/f.md"; }}; f "$@"',
+    'f() {{ "$@" "$(cat target)/f.md"; }}; f cp note.md',
+    'f() {{ local c="$*"; eval "$c"; }}; f cp note.md \'"$(cat target)"/f.md\'',
+    'f() {{ c="$@"; eval $c; }}; f cp note.md \'"$(cat target)"/f.md\'',
+    'f() {{ local c="$*"; $c; }}; f cp note.md "$(cat target)/f.md"',
+]
+"""A function running (some of) its arguments reached through another function, one adding
+words of its own after them, or one handing them to ``eval`` or running them through a
+variable: each is a wrapper of the words it is called with."""
 """A variable the command sets at run time, or a command substitution, standing unquoted as
 the command's name: its value is split into the command and its words (``words``: ``cp
 note.md`` and the other scope's file, on one line), none of which the guard read."""
@@ -131,7 +148,13 @@ def _prepared(where: Layout) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ARRAYS_RUN + POSITIONAL_RUN + CODE_HIDDEN + EVAL_RUN + MADE_AND_RUN_THROUGH_PATH + SCALARS_RUN,
+    ARRAYS_RUN
+    + POSITIONAL_RUN
+    + CODE_HIDDEN
+    + EVAL_RUN
+    + MADE_AND_RUN_THROUGH_PATH
+    + SCALARS_RUN
+    + FUNCTION_CHAINS,
 )
 def test_p3_words_run_as_a_command_the_guard_cannot_read_are_refused(
     where: Layout, command: str
@@ -184,6 +207,9 @@ def test_p3_other_shells_running_their_arguments_are_refused(
         ('export PATH=$PWD/bin:$PATH; printf %s "$(cat note.md)" > made.txt', "made.txt"),
         ("PATH=bin:$PATH cpy note.md copy.md", "copy.md"),
         ("c=touch; $c made.txt", "made.txt"),
+        ('f() {{ "$@"; }}; g() {{ f "$@"; }}; g touch made.txt', "made.txt"),
+        ('f() {{ "$@" > made.txt; }}; f ls', "made.txt"),
+        ('f() {{ local c="$*"; eval "$c"; }}; f touch made.txt', "made.txt"),
         ('t="$(command -v touch)"; "$t" made.txt', "made.txt"),
         ('"$(command -v touch)" made.txt', "made.txt"),
     ],

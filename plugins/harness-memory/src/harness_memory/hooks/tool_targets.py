@@ -1144,12 +1144,17 @@ def _function_runners(
     ``"$@"``; ``"${@:2}"``, ``"$2"``): a call may run any of its words, read as an alias the
     command defines is (each word built at run time a place it may write). Fourth, the
     functions whose body hands its arguments to ``eval`` (``f() { eval "$@"; }``, spelt ``eval
-    :`` there): a call is read as an ``eval`` of its words."""
+    :`` there; or a variable holding them: ``local c="$*"; eval "$c"``): a call is read as an
+    ``eval`` of its words. A body calling such a function with its arguments (``g() { f "$@";
+    }``) is one of the same kind (:func:`_chained`); a body's ``"$@"`` followed by words of its
+    own (``"$@" "$(cat t)"/a.md``) is kept and read where it stands."""
     out = list(words)
     runners: set[str] = set()
     unread: set[str] = set()
     evaluators: set[str] = set()
     shifting: set[str] = set()  # the functions whose body runs ``shift``
+    carriers: set[str] = set()  # the variables a body assigns its arguments to
+    calls: list[tuple[str, str, int]] = []  # a body's commands: function, name, where next
     stack: list[tuple[str, int]] = []  # the functions whose body is open, at which depth
     setting: set[int] = set()  # the depths of those whose body ran ``set``
     depth = 0
@@ -1168,18 +1173,62 @@ def _function_runners(
             setting.add(stack[-1][1])
         elif word == "shift" and stack and previous in _SET_BEFORE:
             shifting.add(stack[-1][0])
-        elif stack and word in _ARGUMENTS_RUN and previous == "eval":
+        elif stack and previous == "eval" and (word in _ARGUMENTS_RUN or _carried(word, carriers)):
             out[at] = ":"
             evaluators.add(stack[-1][0])
         elif stack and word in _ARGUMENTS_RUN and previous in _SEPARATORS:
-            if stack[-1][1] not in setting:
-                out[at] = ":"
+            if stack[-1][1] not in setting and _ends_command(words, at + 1):
+                out[at] = ":"  # ``"$@" "$(cat t)"/a.md``: its own words kept, read here
             runners.add(stack[-1][0])
         elif stack and _POSITIONAL_RE.match(word) and previous in _SEPARATORS:
             unread.add(stack[-1][0])
+        elif stack and previous in _SEPARATORS and at + 1 < len(words):
+            calls.append((stack[-1][0], word, at + 1))  # ``g() { f "$@"; }``
+        if stack and (carried := _ARGUMENTS_HELD_RE.match(word)) is not None:
+            carriers.add(carried.group("name"))  # ``local c="$*"``: ``eval "$c"`` runs them
         previous = word
+    _chained([(name, called, words[at]) for name, called, at in calls], runners, unread, evaluators)
+    for _, called, at in calls:  # ``f "$@"`` in a body runs nothing where it is defined
+        if called in runners | evaluators and words[at] in _ARGUMENTS_RUN:
+            out[at] = ":" if _ends_command(words, at + 1) else out[at]
     unread |= shifting & runners
     return out, frozenset(runners - unread), frozenset(unread), frozenset(evaluators)
+
+
+_ARGUMENTS_HELD_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=.*\$(?:[@*]|\{[@*]\})")
+"""A function body's assignment holding its arguments (``c="$*"``, ``local c=$@``)."""
+
+
+def _carried(word: str, carriers: set[str]) -> bool:
+    """Whether ``word`` is one variable (``$c``, ``${c}``) among ``carriers``, which hold a
+    function's arguments."""
+    return _LONE_VARIABLE_RE.match(word) is not None and word.strip('"${}') in carriers
+
+
+def _ends_command(words: list[str], at: int) -> bool:
+    """Whether the simple command ends at ``words[at]`` (the end, a separator or a
+    redirection: ``"$@" > log`` runs the arguments alone)."""
+    return at >= len(words) or _separates(words[at]) or _PUNCTUATION(words[at]) is not None
+
+
+def _chained(
+    calls: list[tuple[str, str, str]], runners: set[str], unread: set[str], evaluators: set[str]
+) -> None:
+    """Add to ``runners``, ``unread`` and ``evaluators`` each function whose body calls one
+    of them with its arguments (``calls``: the function, the name its body's command
+    starts with, the word after it): ``f() { "$@"; }; g() { f "$@"; }``: ``g cp …`` runs
+    ``cp …`` too, in whichever order they are defined. At most one pass per call."""
+    for _ in range(len(calls)):
+        grown = False
+        for function, called, given in calls:
+            if given not in _ARGUMENTS_RUN and called not in evaluators | unread:
+                continue
+            for kind in (runners, unread, evaluators):
+                if called in kind and function not in kind:
+                    kind.add(function)
+                    grown = True
+        if not grown:
+            return
 
 
 def _sets_positional(words: list[str], at: int) -> bool:
