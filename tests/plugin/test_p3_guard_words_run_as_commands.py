@@ -105,9 +105,15 @@ MADE_AND_RUN_THROUGH_PATH = [
     'mkdir b; ln -s /bin/cp b/tool; export PATH=$PWD/b:$PATH; tool note.md "$(cat target)/f.md"',
     'PATH=bin:$PATH cpy note.md "$(cat target)/f.md"',
     'export PATH=$PWD/bin:$PATH; cpy note.md "$(cat target)/f.md"',
+    'ln -s bin lnk; PATH=lnk:$PATH cpy note.md "$(cat target)/f.md"',
+    'ln -s "$PWD/bin" lnk; export PATH=$PWD/lnk:$PATH; cpy note.md "$(cat target)/f.md"',
+    'cp -r bin b2; PATH=b2:$PATH cpy note.md "$(cat target)/f.md"',
+    'mkdir -p d && cp -P bin/cpy d/ && PATH=d:$PATH cpy note.md "$(cat target)/f.md"',
 ]
 """A program the command makes, then runs by its bare name from ``PATH``; or one a folder the
-command puts on ``PATH`` holds (``bin/cpy``, a link to ``cp`` made in an earlier call)."""
+command puts on ``PATH`` holds (``bin/cpy``, a link to ``cp`` made in an earlier call), or a
+folder the command makes a link or writes into (``ln -s bin lnk``, ``cp -r bin b2``): it may
+hold any program."""
 SCALARS_RUN = [
     "read -r c < words; $c",
     "IFS= read -r c < words; $c",
@@ -206,6 +212,7 @@ def test_p3_other_shells_running_their_arguments_are_refused(
         ("ln -s /bin/cp tool; PATH=.:$PATH tool note.md copy.md", "copy.md"),
         ('export PATH=$PWD/bin:$PATH; printf %s "$(cat note.md)" > made.txt', "made.txt"),
         ("PATH=bin:$PATH cpy note.md copy.md", "copy.md"),
+        ("mkdir -p tools && PATH=$PWD/tools:$PATH touch made.txt", "made.txt"),
         ("c=touch; $c made.txt", "made.txt"),
         ('f() {{ "$@"; }}; g() {{ f "$@"; }}; g touch made.txt', "made.txt"),
         ('f() {{ "$@" > made.txt; }}; f ls', "made.txt"),

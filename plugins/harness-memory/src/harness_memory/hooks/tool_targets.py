@@ -2157,7 +2157,22 @@ class _Writes:
             return True
         inherited = set(self._environ.get("PATH", "").split(":"))
         added = [folder or "." for folder in value.split(":") if folder not in inherited]
+        if any(self._made_folder(each) for each in added):
+            return True  # ``ln -s bin lnk; PATH=lnk:$PATH tool``: it may hold any program
         return any(self._linked_program(f"{each}/{name}", named=False) for each in added)
+
+    def _made_folder(self, folder: str) -> bool:
+        """Whether the command so far (or one it is read inside) makes ``folder`` (as spelt in
+        a ``PATH``) a link or writes it or into it (``ln -s bin lnk``, ``cp -r bin b2``): what
+        it holds when the program runs is not what the guard can read now."""
+        path = os.path.normpath(os.path.join(self._base, _tilde(folder, self._environ)))  # noqa: PTH118
+        if path in self._found.links:
+            return True
+        for word in self._found.written:
+            written = os.path.normpath(os.path.join(self._base, word))  # noqa: PTH118
+            if written == path or written.startswith(path + os.sep):
+                return True
+        return self.outer is not None and self.outer._made_folder(folder)
 
     def _runs_unread(self, word: str) -> bool:
         """Whether ``word``, the program a ``find`` action runs, may be any program: named
