@@ -20,7 +20,11 @@ or ``list`` at run time) with no word the guard read as that command's:
   as ``eval``'s are; ``hash -p`` through a variable, a command substitution or ``eval``: the
   name it binds runs any program;
 - a program the command makes (``ln -s /bin/cp tool``) run by its bare name through ``PATH``
-  (``PATH=.:$PATH tool …``): it may be ``cp``.
+  (``PATH=.:$PATH tool …``): it may be ``cp``;
+- a variable set at run time (``read -r c < words; $c``) or a command substitution
+  (``$(cat words)``) standing unquoted as the command's name: bash splits it into words;
+- a function running its arguments reached through another (``g() { f "$@"; }``), adding
+  words of its own after them, or handing them to ``eval`` through a variable.
 
 Each is refused, then run by bash, which writes into the other scope. The everyday forms of
 the same shapes pass and write where they say.
@@ -101,9 +105,49 @@ MADE_AND_RUN_THROUGH_PATH = [
     'mkdir b; ln -s /bin/cp b/tool; export PATH=$PWD/b:$PATH; tool note.md "$(cat target)/f.md"',
     'PATH=bin:$PATH cpy note.md "$(cat target)/f.md"',
     'export PATH=$PWD/bin:$PATH; cpy note.md "$(cat target)/f.md"',
+    'ln -s bin lnk; PATH=lnk:$PATH cpy note.md "$(cat target)/f.md"',
+    'ln -s "$PWD/bin" lnk; export PATH=$PWD/lnk:$PATH; cpy note.md "$(cat target)/f.md"',
+    'cp -r bin b2; PATH=b2:$PATH cpy note.md "$(cat target)/f.md"',
+    'mkdir -p d && cp -P bin/cpy d/ && PATH=d:$PATH cpy note.md "$(cat target)/f.md"',
 ]
 """A program the command makes, then runs by its bare name from ``PATH``; or one a folder the
-command puts on ``PATH`` holds (``bin/cpy``, a link to ``cp`` made in an earlier call)."""
+command puts on ``PATH`` holds (``bin/cpy``, a link to ``cp`` made in an earlier call), or a
+folder the command makes a link or writes into (``ln -s bin lnk``, ``cp -r bin b2``): it may
+hold any program."""
+SCALARS_RUN = [
+    "read -r c < words; $c",
+    "IFS= read -r c < words; $c",
+    "c=$(cat words); $c",
+    "c=`cat words`; ${{c}}",
+    "$(cat words)",
+    "`cat words`",
+    "true && $(cat words)",
+    "c=$(echo ls); read -r c < words; $c",
+]
+WRITTEN_SCRIPTS_RUN = [
+    'echo \'"$@"\' > r.sh; bash r.sh cp note.md "$(cat target)/f.md"',
+    'echo \'"$@"\' > r.sh; . r.sh cp note.md "$(cat target)/f.md"',
+    "printf '%s\\n' '\"$@\"' > r.sh && source ./r.sh cp note.md \"$(cat target)/f.md\"",
+    'cat > r.sh <<\'E\'\nexec "$@"\nE\nsh r.sh cp note.md "$(cat target)/f.md"',
+]
+"""A script the command writes, then runs with words built at run time: whatever it holds,
+it may run them as a command."""
+FUNCTION_CHAINS = [
+    'f() {{ "$@"; }}; g() {{ f "$@"; }}; g cp note.md "$(cat target)/f.md"',
+    'g() {{ f "$@"; }}; f() {{ "$@"; }}; g cp note.md "$(cat target)/f.md"',
+    'f() {{ eval "$@"; }}; g() {{ f "$@"; }}; g cp note.md \'"$(cat target)"/f.md\'',
+    'set -- cp note.md; f() {{ "$@" "$(cat target)/f.md"; }}; f "$@"',
+    'f() {{ "$@" "$(cat target)/f.md"; }}; f cp note.md',
+    'f() {{ local c="$*"; eval "$c"; }}; f cp note.md \'"$(cat target)"/f.md\'',
+    'f() {{ c="$@"; eval $c; }}; f cp note.md \'"$(cat target)"/f.md\'',
+    'f() {{ local c="$*"; $c; }}; f cp note.md "$(cat target)/f.md"',
+]
+"""A function running (some of) its arguments reached through another function, one adding
+words of its own after them, or one handing them to ``eval`` or running them through a
+variable: each is a wrapper of the words it is called with."""
+"""A variable the command sets at run time, or a command substitution, standing unquoted as
+the command's name: its value is split into the command and its words (``words``: ``cp
+note.md`` and the other scope's file, on one line), none of which the guard read."""
 
 
 def _prepared(where: Layout) -> None:
@@ -118,7 +162,15 @@ def _prepared(where: Layout) -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ARRAYS_RUN + POSITIONAL_RUN + CODE_HIDDEN + EVAL_RUN + MADE_AND_RUN_THROUGH_PATH
+    "command",
+    ARRAYS_RUN
+    + POSITIONAL_RUN
+    + CODE_HIDDEN
+    + EVAL_RUN
+    + MADE_AND_RUN_THROUGH_PATH
+    + SCALARS_RUN
+    + FUNCTION_CHAINS
+    + WRITTEN_SCRIPTS_RUN,
 )
 def test_p3_words_run_as_a_command_the_guard_cannot_read_are_refused(
     where: Layout, command: str
@@ -170,6 +222,14 @@ def test_p3_other_shells_running_their_arguments_are_refused(
         ("ln -s /bin/cp tool; PATH=.:$PATH tool note.md copy.md", "copy.md"),
         ('export PATH=$PWD/bin:$PATH; printf %s "$(cat note.md)" > made.txt', "made.txt"),
         ("PATH=bin:$PATH cpy note.md copy.md", "copy.md"),
+        ("mkdir -p tools && PATH=$PWD/tools:$PATH touch made.txt", "made.txt"),
+        ("c=touch; $c made.txt", "made.txt"),
+        ("echo 'ls -la \"$1\"' > r.sh; bash r.sh . > made.txt", "made.txt"),
+        ('f() {{ "$@"; }}; g() {{ f "$@"; }}; g touch made.txt', "made.txt"),
+        ('f() {{ "$@" > made.txt; }}; f ls', "made.txt"),
+        ('f() {{ local c="$*"; eval "$c"; }}; f touch made.txt', "made.txt"),
+        ('t="$(command -v touch)"; "$t" made.txt', "made.txt"),
+        ('"$(command -v touch)" made.txt', "made.txt"),
     ],
 )
 def test_p3_the_everyday_forms_of_those_shapes_pass(
@@ -179,7 +239,8 @@ def test_p3_the_everyday_forms_of_those_shapes_pass(
     assigned again on a condition); a shell's ``-c`` code's ``"$@"`` as the words after it;
     ``eval`` through a variable or a function, a hashed name, a program made and run from
     ``PATH``: literal places pass; a name ``hash`` only looks up (no ``-p``) runs the program
-    of that name."""
+    of that name; a variable set to one literal word, or a program's name found at run time
+    quoted (one word) or followed by the words the guard reads, runs with those words."""
     _prepared(where)
     assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)
 
@@ -187,7 +248,12 @@ def test_p3_the_everyday_forms_of_those_shapes_pass(
 @pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize(
     "command",
-    ['mapfile -t a < list; "${{a[@]}}"', 'eval set -- cp note.md x; "$@"'],
+    [
+        'mapfile -t a < list; "${{a[@]}}"',
+        'eval set -- cp note.md x; "$@"',
+        "read -r c < words; $c",
+        "$(cat words)",
+    ],
 )
 def test_p3_the_refusal_says_the_commands_name_is_known_only_at_run_time(
     where: Layout, harness: str, command: str

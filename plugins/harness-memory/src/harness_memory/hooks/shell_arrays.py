@@ -9,7 +9,9 @@ it is expanded whole, when the command fills it only as ``NAME=( WORDS )`` and `
 in any other word (``mapfile -t a``, ``read -aa``, ``read -r a[2]``, ``printf -v 'a[0]'``,
 ``declare -n r=a``, ``a[2]=…``, an element built at run time) holds words known only at run
 time; so do the positional parameters after an ``eval``: such an expansion run as a command's
-name (:data:`WORDS_RUN_RE`) brings places built at run time with it.
+name (:data:`WORDS_RUN_RE`) brings places built at run time with it. So does a variable or
+a command substitution standing unquoted as a command's name (:func:`names_split_run`: ``read
+-r c < words; $c``, ``$(cat words)``): bash splits its value into a command and its words.
 
 Linear in the words times the values read (at most :data:`_READINGS`, H-5).
 """
@@ -19,12 +21,22 @@ from __future__ import annotations
 import itertools
 import re
 
-__all__ = ["WORDS_RUN_RE", "arrays_spelt"]
+__all__ = ["SPLIT_MARK", "WORDS_RUN_RE", "arrays_spelt", "names_split_run", "words_run"]
 
 WORDS_RUN_RE = re.compile(r"^\$(?:[@*]|\{[@*][^}]*\}|\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\][^}]*\})$")
 """An expansion that may give several words, as the lexer leaves it (quotes read): the
 positional parameters (``"$@"``, ``$*``, ``"${@:2}"``) or an array's elements (``"${a[@]}"``,
 ``${a[*]}``, ``"${a[@]:1}"``)."""
+SPLIT_MARK = " …"
+"""Appended to a command's name that bash splits into words known only at run time (``$c …``,
+``$(…) …``), kept as a place the command writes."""
+_SPLIT_NAME_RE = re.compile(
+    r"(?:^|[;&|({\n]|\b(?:then|do|else|time)\s|!\s)[ \t]*"
+    r"(?:[A-Za-z_][A-Za-z0-9_]*=[^\s;&|()]*[ \t]+)*"
+    r"(?:\$(?P<brace>\{)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?(brace)\})(?=[\s;&|)]|$)|(?P<sub>\$\(|`))"
+)
+"""An unquoted variable or command substitution where a command's name stands (at the start,
+after a separator, ``then``/``do``/``else``/``time``/``!``, after assignments)."""
 _ARRAY_RE = re.compile(r"^\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$")
 """An array's elements, whole (``"${a[@]}"``, ``${a[*]}``)."""
 _LITERAL_RE = re.compile(r"^[^$`*?\[{]*$")
@@ -40,6 +52,102 @@ _READINGS = 8
 run time."""
 
 Values = list[list[str]]
+
+
+def words_run(word: str) -> bool:
+    """Whether ``word``, a place the command writes, is words run as a command's name: an
+    expansion giving several (:data:`WORDS_RUN_RE`) or a name split at run time
+    (:data:`SPLIT_MARK`)."""
+    return WORDS_RUN_RE.match(word) is not None or word.endswith(SPLIT_MARK)
+
+
+def names_split_run(command: str) -> tuple[frozenset[str], bool]:
+    """The variables ``command`` (bash text) spells unquoted, alone, as a command's name
+    (``$c``, ``${c}``: bash splits the value into the command and its words), and whether a
+    command substitution stands so (``$(cat words)``, ```cat words` x``: unquoted, nothing
+    glued after it). Quoted (``"$c"``, ``"$(command -v touch)"``) each is one word: a
+    program's name only; so is what stands inside quotes (:func:`_unquoted`). Linear in the
+    text's length."""
+    names: set[str] = set()
+    substituted = False
+    spelt, command = command, _unquoted(command)
+    closes = _closing(command)
+    for match in _SPLIT_NAME_RE.finditer(command):
+        start = match.end()
+        if match.group("name"):
+            names.add(match.group("name"))
+            continue
+        end = command.find("`", start) if match.group("sub") == "`" else closes.get(start - 1, -1)
+        one_word = _ONE_WORD_RE.match(spelt[start:end]) is not None
+        substituted = substituted or (_ends_word(command, end) and not one_word)
+    return frozenset(names - _one_word_names(spelt)), substituted
+
+
+_ONE_WORD_RE = re.compile(r"^\s*echo\s+[A-Za-z0-9_./+-]+\s*$")
+"""A command substitution's text printing one literal word (``$(echo cp)``): no split."""
+_ASSIGNED_RE = re.compile(
+    r"(?<![A-Za-z0-9_$])(?P<name>[A-Za-z_][A-Za-z0-9_]*)\+?=(?P<value>\$\([^()]*\)|`[^`]*`|[^\s;&|()<>]*)"
+)
+"""An assignment's name and its value: a command substitution, or text up to white space."""
+_LITERAL_WORD_RE = re.compile(r"^[A-Za-z0-9_./+-]+$")
+"""A value that is one literal word (``cmd=ln``)."""
+_ONE_WORD_VALUE_RE = re.compile(r"^(?:\$\((?P<dollar>[^()]*)\)|`(?P<back>[^`]*)`)$")
+
+
+def _one_word_names(command: str) -> set[str]:
+    """The variables ``command`` only ever assigns one literal word (``cmd=ln``, ``false &&
+    cmd=echo``) or its echo (``d=$(echo cp)``) and names nowhere else as a word (``read -r
+    d``): the value is such a word, never split."""
+    one: set[str] = set()
+    other: set[str] = set()
+    for match in _ASSIGNED_RE.finditer(command):
+        value = _ONE_WORD_VALUE_RE.match(match.group("value"))
+        inner = value and (value.group("dollar") or value.group("back") or "")
+        printed = _LITERAL_WORD_RE.match(match.group("value")) or (
+            inner and _ONE_WORD_RE.match(inner)
+        )
+        (one if printed else other).add(match.group("name"))
+    one -= other
+    if len(one) > _READINGS:
+        return set()  # read no further: each may be split
+    return {name for name in one if not re.search(rf"(?<![\w$]){name}(?![\w=])", command)}
+
+
+def _unquoted(command: str) -> str:
+    """``command`` with each quoted part (``'…'``, ``"…"``, a backslash's character), quotes
+    and all, spelt ``_``: what is left is read by bash as it stands."""
+    out = list(command)
+    quote = ""
+    at = 0
+    while at < len(command):
+        char = command[at]
+        if char == "\\" and quote != "'":
+            out[at : at + 2] = "_" * len(out[at : at + 2])
+            at += 2
+            continue
+        if quote or char in "'\"":
+            quote = "" if char == quote else quote or char
+            out[at] = "_"
+        at += 1
+    return "".join(out)
+
+
+def _closing(command: str) -> dict[int, int]:
+    """Where each ``(`` of ``command`` that is closed is closed (parentheses counted)."""
+    opened: list[int] = []
+    closes: dict[int, int] = {}
+    for at, char in enumerate(command):
+        if char == "(":
+            opened.append(at)
+        elif char == ")" and opened:
+            closes[opened.pop()] = at
+    return closes
+
+
+def _ends_word(command: str, end: int) -> bool:
+    """Whether the substitution closed at ``end`` (-1: never) ends a word: white space, a
+    separator or the text's end after it."""
+    return end >= 0 and (end + 1 == len(command) or command[end + 1] in " \t\n;&|)")
 
 
 def arrays_spelt(words: list[str]) -> list[list[str]]:

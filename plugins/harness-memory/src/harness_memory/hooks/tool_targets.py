@@ -105,7 +105,12 @@ from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
 )
-from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
+from harness_memory.hooks.shell_arrays import (
+    SPLIT_MARK,
+    WORDS_RUN_RE,
+    arrays_spelt,
+    names_split_run,
+)
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
@@ -496,6 +501,7 @@ def _readers_set(
     unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
     for reader in readers:
         reader.unsure_names, reader.runners, reader.evaluators = unsure, runners, evaluators
+    writes.split_run = names_split_run(command)
     writes.top_level = top_level
     return words
 
@@ -1138,12 +1144,17 @@ def _function_runners(
     ``"$@"``; ``"${@:2}"``, ``"$2"``): a call may run any of its words, read as an alias the
     command defines is (each word built at run time a place it may write). Fourth, the
     functions whose body hands its arguments to ``eval`` (``f() { eval "$@"; }``, spelt ``eval
-    :`` there): a call is read as an ``eval`` of its words."""
+    :`` there; or a variable holding them: ``local c="$*"; eval "$c"``): a call is read as an
+    ``eval`` of its words. A body calling such a function with its arguments (``g() { f "$@";
+    }``) is one of the same kind (:func:`_chained`); a body's ``"$@"`` followed by words of its
+    own (``"$@" "$(cat t)"/a.md``) is kept and read where it stands."""
     out = list(words)
     runners: set[str] = set()
     unread: set[str] = set()
     evaluators: set[str] = set()
     shifting: set[str] = set()  # the functions whose body runs ``shift``
+    carriers: set[str] = set()  # the variables a body assigns its arguments to
+    calls: list[tuple[str, str, int]] = []  # a body's commands: function, name, where next
     stack: list[tuple[str, int]] = []  # the functions whose body is open, at which depth
     setting: set[int] = set()  # the depths of those whose body ran ``set``
     depth = 0
@@ -1162,18 +1173,62 @@ def _function_runners(
             setting.add(stack[-1][1])
         elif word == "shift" and stack and previous in _SET_BEFORE:
             shifting.add(stack[-1][0])
-        elif stack and word in _ARGUMENTS_RUN and previous == "eval":
+        elif stack and previous == "eval" and (word in _ARGUMENTS_RUN or _carried(word, carriers)):
             out[at] = ":"
             evaluators.add(stack[-1][0])
         elif stack and word in _ARGUMENTS_RUN and previous in _SEPARATORS:
-            if stack[-1][1] not in setting:
-                out[at] = ":"
+            if stack[-1][1] not in setting and _ends_command(words, at + 1):
+                out[at] = ":"  # ``"$@" "$(cat t)"/a.md``: its own words kept, read here
             runners.add(stack[-1][0])
         elif stack and _POSITIONAL_RE.match(word) and previous in _SEPARATORS:
             unread.add(stack[-1][0])
+        elif stack and previous in _SEPARATORS and at + 1 < len(words):
+            calls.append((stack[-1][0], word, at + 1))  # ``g() { f "$@"; }``
+        if stack and (carried := _ARGUMENTS_HELD_RE.match(word)) is not None:
+            carriers.add(carried.group("name"))  # ``local c="$*"``: ``eval "$c"`` runs them
         previous = word
+    _chained([(name, called, words[at]) for name, called, at in calls], runners, unread, evaluators)
+    for _, called, at in calls:  # ``f "$@"`` in a body runs nothing where it is defined
+        if called in runners | evaluators and words[at] in _ARGUMENTS_RUN:
+            out[at] = ":" if _ends_command(words, at + 1) else out[at]
     unread |= shifting & runners
     return out, frozenset(runners - unread), frozenset(unread), frozenset(evaluators)
+
+
+_ARGUMENTS_HELD_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=.*\$(?:[@*]|\{[@*]\})")
+"""A function body's assignment holding its arguments (``c="$*"``, ``local c=$@``)."""
+
+
+def _carried(word: str, carriers: set[str]) -> bool:
+    """Whether ``word`` is one variable (``$c``, ``${c}``) among ``carriers``, which hold a
+    function's arguments."""
+    return _LONE_VARIABLE_RE.match(word) is not None and word.strip('"${}') in carriers
+
+
+def _ends_command(words: list[str], at: int) -> bool:
+    """Whether the simple command ends at ``words[at]`` (the end, a separator or a
+    redirection: ``"$@" > log`` runs the arguments alone)."""
+    return at >= len(words) or _separates(words[at]) or _PUNCTUATION(words[at]) is not None
+
+
+def _chained(
+    calls: list[tuple[str, str, str]], runners: set[str], unread: set[str], evaluators: set[str]
+) -> None:
+    """Add to ``runners``, ``unread`` and ``evaluators`` each function whose body calls one
+    of them with its arguments (``calls``: the function, the name its body's command
+    starts with, the word after it): ``f() { "$@"; }; g() { f "$@"; }``: ``g cp …`` runs
+    ``cp …`` too, in whichever order they are defined. At most one pass per call."""
+    for _ in range(len(calls)):
+        grown = False
+        for function, called, given in calls:
+            if given not in _ARGUMENTS_RUN and called not in evaluators | unread:
+                continue
+            for kind in (runners, unread, evaluators):
+                if called in kind and function not in kind:
+                    kind.add(function)
+                    grown = True
+        if not grown:
+            return
 
 
 def _sets_positional(words: list[str], at: int) -> bool:
@@ -1216,7 +1271,7 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
     run time. Linear in the words."""
     counts: Counter[str] = Counter()
     unsure = {m.group("name") for m in _DESCRIPTOR_NAME_RE.finditer(command)}
-    depth, previous, builtin = 0, ";", ""
+    depth, previous, builtin, naming = 0, ";", "", True  # naming: the command's name is to come
     for at, word in enumerate(words):
         after = words[at + 1] if at + 1 < len(words) else ";"
         if _PUNCTUATION(word):
@@ -1225,7 +1280,11 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
             depth += 1
         elif word in _GROUP_CLOSERS:
             depth = max(0, depth - 1)
-        builtin = "" if _separates(word) else builtin or (word if previous in _SEPARATORS else "")
+        if _separates(word):
+            builtin, naming = "", True
+        elif naming:  # ``IFS= read -r cmd``: the assignments before it are no name
+            naming = re.match(r"^[A-Za-z_][A-Za-z0-9_]*\+?=", word) is not None
+            builtin = "" if naming else word
         unsure.update(m.group("name") for m in _ASSIGNING_DEFAULT_RE.finditer(word))
         if builtin in _NAMING_BUILTINS and word != builtin:
             unsure.update(m.group() for m in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", word))
@@ -1763,6 +1822,7 @@ class _Writes:
         "outer",
         "reading",
         "runners",
+        "split_run",
         "top_level",
         "unsure_names",
     )
@@ -1823,6 +1883,7 @@ class _Writes:
         self.unsure_names: frozenset[str] = frozenset()  # :func:`_names_set_unsurely`
         self.runners: frozenset[str] = frozenset()  # functions running their arguments
         self.evaluators: frozenset[str] = frozenset()  # functions ``eval``-ing them
+        self.split_run: tuple[frozenset[str], bool] = (frozenset(), False)  # names_split_run
         self.top_level = False  # the command is no word of another read again
         self._name_unread = False  # the command's name is an alias the command defines
         self.folder_unknown = False  # the shell went into a folder known only at run time
@@ -2096,7 +2157,22 @@ class _Writes:
             return True
         inherited = set(self._environ.get("PATH", "").split(":"))
         added = [folder or "." for folder in value.split(":") if folder not in inherited]
+        if any(self._made_folder(each) for each in added):
+            return True  # ``ln -s bin lnk; PATH=lnk:$PATH tool``: it may hold any program
         return any(self._linked_program(f"{each}/{name}", named=False) for each in added)
+
+    def _made_folder(self, folder: str) -> bool:
+        """Whether the command so far (or one it is read inside) makes ``folder`` (as spelt in
+        a ``PATH``) a link or writes it or into it (``ln -s bin lnk``, ``cp -r bin b2``): what
+        it holds when the program runs is not what the guard can read now."""
+        path = os.path.normpath(os.path.join(self._base, _tilde(folder, self._environ)))  # noqa: PTH118
+        if path in self._found.links:
+            return True
+        for word in self._found.written:
+            written = os.path.normpath(os.path.join(self._base, word))  # noqa: PTH118
+            if written == path or written.startswith(path + os.sep):
+                return True
+        return self.outer is not None and self.outer._made_folder(folder)
 
     def _runs_unread(self, word: str) -> bool:
         """Whether ``word``, the program a ``find`` action runs, may be any program: named
@@ -2496,7 +2572,8 @@ class _Writes:
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
         written = self._written_by(command, unpacker, operands, (program, said, run_named))
-        written += _code_given_unread(command, script_words if command in _SOURCING else said[::2])
+        given = script_words if command in _SOURCING else said[::2]
+        written += _code_given_unread(command, given, self.wrote)
         self._note_unseen(command, said, run_named=run_named)
         self._found.written_at_run_time.extend(word for word, built in written if built)
         named_before = len(self._found.named)  # a backup is of a file there before the writer
@@ -2556,7 +2633,27 @@ class _Writes:
         positional = _POSITIONAL_RE.match(name) is not None
         if positional and (read or not WORDS_RUN_RE.match(name)):
             return [each for each in self._positional if each[1]]
-        return [(name, True)] if WORDS_RUN_RE.match(name) else []
+        if WORDS_RUN_RE.match(name):
+            return [(name, True)]
+        shown = "$(…)" if name == "$" else name
+        return [(shown + SPLIT_MARK, True)] if self._split_at_run_time(name) else []
+
+    def _split_at_run_time(self, name: str) -> bool:
+        """Whether the command's name ``name`` is a value known only at run time that bash
+        splits into a command and its words (:func:`~harness_memory.hooks.shell_arrays.
+        names_split_run`): a variable the command sets at run time (``read -r c``,
+        ``c=$(cat f)``) or a command substitution at the top level (not in a word read
+        again as code), unquoted and alone. One from the environment (``$EDITOR``) or set
+        to literal words is read as such."""
+        names, substituted = self.split_run
+        if substituted and self.top_level and (name == "$" or "`" in name):
+            return True
+        lone = _LONE_VARIABLE_RE.match(name)
+        variable = name.strip('"${}') if lone else ""
+        return variable in names and (
+            variable in self.unsure_names
+            or (variable in self._known and self._known[variable] is None)
+        )
 
     def _note_unseen(self, command: str | None, said: list[str], *, run_named: bool) -> None:
         """Keep what ``command`` (named at run time or not; ``said``: its words as written and
@@ -3181,18 +3278,26 @@ _POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
 ``${@:2}``): it runs the words ``set --`` gave them."""
 
 
-def _code_given_unread(command: str | None, words: list[str]) -> list[tuple[str, bool]]:
+def _code_given_unread(
+    command: str | None, words: list[str], wrote: Callable[[str], bool]
+) -> list[tuple[str, bool]]:
     """The words a shell or ``source`` run with ``words`` (as written) gives code the guard
     cannot read with them (``bash -s … <<< '"$@"'``, ``bash /dev/stdin …``, ``source
     /dev/stdin …``, ``-c "$c"``, a ``-c`` code with quoting or escapes the lexer keeps):
-    ``$@``, words known only at run time run as a command (none when none are given)."""
+    ``$@``, words known only at run time run as a command (none when none are given). A
+    script file the command itself wrote (``wrote``: by its base name; ``echo '"$@"' > r.sh;
+    bash r.sh cp …``) holds code the guard did not read as it will run: the same when a
+    word given to it is built at run time."""
     if command in _SOURCING:
+        script: int | None = 0 if words else None
         code, given, stdin = None, words[1:], bool(words) and words[0] in STDIN_SCRIPTS
     elif command in SHELLS or command in STARTUP_SHELLS:
-        code, _, stdin, given = shell_run(words)
+        code, script, stdin, given = shell_run(words)
     else:
         return []
     unread = stdin or (code is not None and _UNREAD_CODE_RE.search(words[code]) is not None)
+    if script is not None and any(_RUN_TIME_NAME_RE.search(word) for word in given):
+        unread = unread or wrote(words[script].rstrip("/").rsplit("/", 1)[-1])
     return [("$@", True)] if unread and given else []
 
 
