@@ -122,7 +122,6 @@ SCALARS_RUN = [
     "$(cat words)",
     "`cat words`",
     "true && $(cat words)",
-    "c=$(echo ls); read -r c < words; $c",
 ]
 WRITTEN_SCRIPTS_RUN = [
     'echo \'"$@"\' > r.sh; bash r.sh cp note.md "$(cat target)/f.md"',

@@ -66,70 +66,20 @@ def names_split_run(command: str) -> tuple[frozenset[str], bool]:
     (``$c``, ``${c}``: bash splits the value into the command and its words), and whether a
     command substitution stands so (``$(cat words)``, ```cat words` x``: unquoted, nothing
     glued after it). Quoted (``"$c"``, ``"$(command -v touch)"``) each is one word: a
-    program's name only; so is what stands inside quotes (:func:`_unquoted`). Linear in the
-    text's length."""
+    program's name only. Text inside quotes may be read as such too (never fewer). Linear in
+    the text's length."""
     names: set[str] = set()
     substituted = False
-    spelt, command = command, _unquoted(command)
     closes = _closing(command)
     for match in _SPLIT_NAME_RE.finditer(command):
-        start = match.end()
         if match.group("name"):
             names.add(match.group("name"))
-            continue
-        end = command.find("`", start) if match.group("sub") == "`" else closes.get(start - 1, -1)
-        one_word = _ONE_WORD_RE.match(spelt[start:end]) is not None
-        substituted = substituted or (_ends_word(command, end) and not one_word)
-    return frozenset(names - _one_word_names(spelt)), substituted
-
-
-_ONE_WORD_RE = re.compile(r"^\s*echo\s+[A-Za-z0-9_./+-]+\s*$")
-"""A command substitution's text printing one literal word (``$(echo cp)``): no split."""
-_ASSIGNED_RE = re.compile(
-    r"(?<![A-Za-z0-9_$])(?P<name>[A-Za-z_][A-Za-z0-9_]*)\+?=(?P<value>\$\([^()]*\)|`[^`]*`|[^\s;&|()<>]*)"
-)
-"""An assignment's name and its value: a command substitution, or text up to white space."""
-_LITERAL_WORD_RE = re.compile(r"^[A-Za-z0-9_./+-]+$")
-"""A value that is one literal word (``cmd=ln``)."""
-_ONE_WORD_VALUE_RE = re.compile(r"^(?:\$\((?P<dollar>[^()]*)\)|`(?P<back>[^`]*)`)$")
-
-
-def _one_word_names(command: str) -> set[str]:
-    """The variables ``command`` only ever assigns one literal word (``cmd=ln``, ``false &&
-    cmd=echo``) or its echo (``d=$(echo cp)``) and names nowhere else as a word (``read -r
-    d``): the value is such a word, never split."""
-    one: set[str] = set()
-    other: set[str] = set()
-    for match in _ASSIGNED_RE.finditer(command):
-        value = _ONE_WORD_VALUE_RE.match(match.group("value"))
-        inner = value and (value.group("dollar") or value.group("back") or "")
-        printed = _LITERAL_WORD_RE.match(match.group("value")) or (
-            inner and _ONE_WORD_RE.match(inner)
-        )
-        (one if printed else other).add(match.group("name"))
-    one -= other
-    if len(one) > _READINGS:
-        return set()  # read no further: each may be split
-    return {name for name in one if not re.search(rf"(?<![\w$]){name}(?![\w=])", command)}
-
-
-def _unquoted(command: str) -> str:
-    """``command`` with each quoted part (``'…'``, ``"…"``, a backslash's character), quotes
-    and all, spelt ``_``: what is left is read by bash as it stands."""
-    out = list(command)
-    quote = ""
-    at = 0
-    while at < len(command):
-        char = command[at]
-        if char == "\\" and quote != "'":
-            out[at : at + 2] = "_" * len(out[at : at + 2])
-            at += 2
-            continue
-        if quote or char in "'\"":
-            quote = "" if char == quote else quote or char
-            out[at] = "_"
-        at += 1
-    return "".join(out)
+        elif match.group("sub") == "`":
+            end = command.find("`", match.end())
+            substituted = substituted or _ends_word(command, end)
+        else:
+            substituted = substituted or _ends_word(command, closes.get(match.end() - 1, -1))
+    return frozenset(names), substituted
 
 
 def _closing(command: str) -> dict[int, int]:

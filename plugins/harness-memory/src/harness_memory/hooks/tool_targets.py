@@ -2635,18 +2635,16 @@ class _Writes:
             return [each for each in self._positional if each[1]]
         if WORDS_RUN_RE.match(name):
             return [(name, True)]
-        shown = "$(…)" if name == "$" else name
-        return [(shown + SPLIT_MARK, True)] if self._split_at_run_time(name) else []
+        return [(name + SPLIT_MARK, True)] if self._split_at_run_time(name) else []
 
     def _split_at_run_time(self, name: str) -> bool:
         """Whether the command's name ``name`` is a value known only at run time that bash
         splits into a command and its words (:func:`~harness_memory.hooks.shell_arrays.
         names_split_run`): a variable the command sets at run time (``read -r c``,
-        ``c=$(cat f)``) or a command substitution at the top level (not in a word read
-        again as code), unquoted and alone. One from the environment (``$EDITOR``) or set
-        to literal words is read as such."""
+        ``c=$(cat f)``) or a command substitution, unquoted and alone. One from the
+        environment (``$EDITOR``) or set to literal words is read as such."""
         names, substituted = self.split_run
-        if substituted and self.top_level and (name == "$" or "`" in name):
+        if substituted and (name == "$" or "`" in name):
             return True
         lone = _LONE_VARIABLE_RE.match(name)
         variable = name.strip('"${}') if lone else ""
