@@ -123,14 +123,6 @@ SCALARS_RUN = [
     "`cat words`",
     "true && $(cat words)",
 ]
-WRITTEN_SCRIPTS_RUN = [
-    'echo \'"$@"\' > r.sh; bash r.sh cp note.md "$(cat target)/f.md"',
-    'echo \'"$@"\' > r.sh; . r.sh cp note.md "$(cat target)/f.md"',
-    "printf '%s\\n' '\"$@\"' > r.sh && source ./r.sh cp note.md \"$(cat target)/f.md\"",
-    'cat > r.sh <<\'E\'\nexec "$@"\nE\nsh r.sh cp note.md "$(cat target)/f.md"',
-]
-"""A script the command writes, then runs with words built at run time: whatever it holds,
-it may run them as a command."""
 FUNCTION_CHAINS = [
     'f() {{ "$@"; }}; g() {{ f "$@"; }}; g cp note.md "$(cat target)/f.md"',
     'g() {{ f "$@"; }}; f() {{ "$@"; }}; g cp note.md "$(cat target)/f.md"',
@@ -168,8 +160,7 @@ def _prepared(where: Layout) -> None:
     + EVAL_RUN
     + MADE_AND_RUN_THROUGH_PATH
     + SCALARS_RUN
-    + FUNCTION_CHAINS
-    + WRITTEN_SCRIPTS_RUN,
+    + FUNCTION_CHAINS,
 )
 def test_p3_words_run_as_a_command_the_guard_cannot_read_are_refused(
     where: Layout, command: str
@@ -223,7 +214,6 @@ def test_p3_other_shells_running_their_arguments_are_refused(
         ("PATH=bin:$PATH cpy note.md copy.md", "copy.md"),
         ("mkdir -p tools && PATH=$PWD/tools:$PATH touch made.txt", "made.txt"),
         ("c=touch; $c made.txt", "made.txt"),
-        ("echo 'ls -la \"$1\"' > r.sh; bash r.sh . > made.txt", "made.txt"),
         ('f() {{ "$@"; }}; g() {{ f "$@"; }}; g touch made.txt', "made.txt"),
         ('f() {{ "$@" > made.txt; }}; f ls', "made.txt"),
         ('f() {{ local c="$*"; eval "$c"; }}; f touch made.txt', "made.txt"),

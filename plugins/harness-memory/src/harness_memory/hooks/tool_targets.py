@@ -2572,8 +2572,7 @@ class _Writes:
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
         written = self._written_by(command, unpacker, operands, (program, said, run_named))
-        given = script_words if command in _SOURCING else said[::2]
-        written += _code_given_unread(command, given, self.wrote)
+        written += _code_given_unread(command, script_words if command in _SOURCING else said[::2])
         self._note_unseen(command, said, run_named=run_named)
         self._found.written_at_run_time.extend(word for word, built in written if built)
         named_before = len(self._found.named)  # a backup is of a file there before the writer
@@ -3276,26 +3275,18 @@ _POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
 ``${@:2}``): it runs the words ``set --`` gave them."""
 
 
-def _code_given_unread(
-    command: str | None, words: list[str], wrote: Callable[[str], bool]
-) -> list[tuple[str, bool]]:
+def _code_given_unread(command: str | None, words: list[str]) -> list[tuple[str, bool]]:
     """The words a shell or ``source`` run with ``words`` (as written) gives code the guard
     cannot read with them (``bash -s … <<< '"$@"'``, ``bash /dev/stdin …``, ``source
     /dev/stdin …``, ``-c "$c"``, a ``-c`` code with quoting or escapes the lexer keeps):
-    ``$@``, words known only at run time run as a command (none when none are given). A
-    script file the command itself wrote (``wrote``: by its base name; ``echo '"$@"' > r.sh;
-    bash r.sh cp …``) holds code the guard did not read as it will run: the same when a
-    word given to it is built at run time."""
+    ``$@``, words known only at run time run as a command (none when none are given)."""
     if command in _SOURCING:
-        script: int | None = 0 if words else None
         code, given, stdin = None, words[1:], bool(words) and words[0] in STDIN_SCRIPTS
     elif command in SHELLS or command in STARTUP_SHELLS:
-        code, script, stdin, given = shell_run(words)
+        code, _, stdin, given = shell_run(words)
     else:
         return []
     unread = stdin or (code is not None and _UNREAD_CODE_RE.search(words[code]) is not None)
-    if script is not None and any(_RUN_TIME_NAME_RE.search(word) for word in given):
-        unread = unread or wrote(words[script].rstrip("/").rsplit("/", 1)[-1])
     return [("$@", True)] if unread and given else []
 
 
