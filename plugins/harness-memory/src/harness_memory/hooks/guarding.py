@@ -84,7 +84,7 @@ from harness_memory.hooks.program_settings import (
     read_settings_file,
     settings_places,
 )
-from harness_memory.hooks.shell_arrays import words_run
+from harness_memory.hooks.shell_arrays import WORDS_RUN_RE
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.tool_targets import (
     READ_AS,
@@ -962,20 +962,17 @@ def _run_time_refusal(
 
 def _written_at_run_time(word: str, found: ShellPaths) -> str:
     """The refusal of ``word``, a place the command writes that is known only at run time:
-    words run as the command's name (:func:`~harness_memory.hooks.shell_arrays.words_run`:
-    ``"${a[@]}"``, ``"$@"``, ``$c`` read at run time), perl's in-place backups under a suffix
-    its code sets (:data:`~harness_memory.hooks.in_place.CODE_SUFFIX`), or a path the shell
-    builds."""
-    if words_run(word):
+    words run as the command's name (:data:`~harness_memory.hooks.shell_arrays.WORDS_RUN_RE`:
+    ``"${a[@]}"``, ``"$@"``), perl's in-place backups under a suffix its code sets
+    (:data:`~harness_memory.hooks.in_place.CODE_SUFFIX`), or a path the shell builds."""
+    if WORDS_RUN_RE.match(word):
         return (
             f"{REFUSAL_PREFIX}the command's name is words known only at run time "
             f"({_shown(word)}: an array filled at run time or outside its literal "
             "assignments, the positional parameters of code the guard cannot read, or "
-            "after eval; a variable set at run time or a $(…) unquoted as the name: bash "
-            "splits it into words); any program may run with them and write anywhere, "
-            "another Workspace's memory scope among them. Name the program and its places "
-            'in the command (quote a name found at run time: "$(command -v tool)"), or '
-            "fill the array from literal words only (a=(cp x y); a+=(z))"
+            "after eval); any program may run with them and write anywhere, another "
+            "Workspace's memory scope among them. Name the program and its places in the "
+            "command, or fill the array from literal words only (a=(cp x y); a+=(z))"
             f"{_too_big(found)}"
         )
     if word.endswith(CODE_SUFFIX):

@@ -9,9 +9,7 @@ it is expanded whole, when the command fills it only as ``NAME=( WORDS )`` and `
 in any other word (``mapfile -t a``, ``read -aa``, ``read -r a[2]``, ``printf -v 'a[0]'``,
 ``declare -n r=a``, ``a[2]=…``, an element built at run time) holds words known only at run
 time; so do the positional parameters after an ``eval``: such an expansion run as a command's
-name (:data:`WORDS_RUN_RE`) brings places built at run time with it. So does a variable or
-a command substitution standing unquoted as a command's name (:func:`names_split_run`: ``read
--r c < words; $c``, ``$(cat words)``): bash splits its value into a command and its words.
+name (:data:`WORDS_RUN_RE`) brings places built at run time with it.
 
 Linear in the words times the values read (at most :data:`_READINGS`, H-5).
 """
@@ -21,22 +19,12 @@ from __future__ import annotations
 import itertools
 import re
 
-__all__ = ["SPLIT_MARK", "WORDS_RUN_RE", "arrays_spelt", "names_split_run", "words_run"]
+__all__ = ["WORDS_RUN_RE", "arrays_spelt"]
 
 WORDS_RUN_RE = re.compile(r"^\$(?:[@*]|\{[@*][^}]*\}|\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\][^}]*\})$")
 """An expansion that may give several words, as the lexer leaves it (quotes read): the
 positional parameters (``"$@"``, ``$*``, ``"${@:2}"``) or an array's elements (``"${a[@]}"``,
 ``${a[*]}``, ``"${a[@]:1}"``)."""
-SPLIT_MARK = " …"
-"""Appended to a command's name that bash splits into words known only at run time (``$c …``,
-``$(…) …``), kept as a place the command writes."""
-_SPLIT_NAME_RE = re.compile(
-    r"(?:^|[;&|({\n]|\b(?:then|do|else|time)\s|!\s)[ \t]*"
-    r"(?:[A-Za-z_][A-Za-z0-9_]*=[^\s;&|()]*[ \t]+)*"
-    r"(?:\$(?P<brace>\{)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?(brace)\})(?=[\s;&|)]|$)|(?P<sub>\$\(|`))"
-)
-"""An unquoted variable or command substitution where a command's name stands (at the start,
-after a separator, ``then``/``do``/``else``/``time``/``!``, after assignments)."""
 _ARRAY_RE = re.compile(r"^\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$")
 """An array's elements, whole (``"${a[@]}"``, ``${a[*]}``)."""
 _LITERAL_RE = re.compile(r"^[^$`*?\[{]*$")
@@ -52,52 +40,6 @@ _READINGS = 8
 run time."""
 
 Values = list[list[str]]
-
-
-def words_run(word: str) -> bool:
-    """Whether ``word``, a place the command writes, is words run as a command's name: an
-    expansion giving several (:data:`WORDS_RUN_RE`) or a name split at run time
-    (:data:`SPLIT_MARK`)."""
-    return WORDS_RUN_RE.match(word) is not None or word.endswith(SPLIT_MARK)
-
-
-def names_split_run(command: str) -> tuple[frozenset[str], bool]:
-    """The variables ``command`` (bash text) spells unquoted, alone, as a command's name
-    (``$c``, ``${c}``: bash splits the value into the command and its words), and whether a
-    command substitution stands so (``$(cat words)``, ```cat words` x``: unquoted, nothing
-    glued after it). Quoted (``"$c"``, ``"$(command -v touch)"``) each is one word: a
-    program's name only. Text inside quotes may be read as such too (never fewer). Linear in
-    the text's length."""
-    names: set[str] = set()
-    substituted = False
-    closes = _closing(command)
-    for match in _SPLIT_NAME_RE.finditer(command):
-        if match.group("name"):
-            names.add(match.group("name"))
-        elif match.group("sub") == "`":
-            end = command.find("`", match.end())
-            substituted = substituted or _ends_word(command, end)
-        else:
-            substituted = substituted or _ends_word(command, closes.get(match.end() - 1, -1))
-    return frozenset(names), substituted
-
-
-def _closing(command: str) -> dict[int, int]:
-    """Where each ``(`` of ``command`` that is closed is closed (parentheses counted)."""
-    opened: list[int] = []
-    closes: dict[int, int] = {}
-    for at, char in enumerate(command):
-        if char == "(":
-            opened.append(at)
-        elif char == ")" and opened:
-            closes[opened.pop()] = at
-    return closes
-
-
-def _ends_word(command: str, end: int) -> bool:
-    """Whether the substitution closed at ``end`` (-1: never) ends a word: white space, a
-    separator or the text's end after it."""
-    return end >= 0 and (end + 1 == len(command) or command[end + 1] in " \t\n;&|)")
 
 
 def arrays_spelt(words: list[str]) -> list[list[str]]:

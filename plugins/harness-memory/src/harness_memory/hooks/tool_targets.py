@@ -105,12 +105,7 @@ from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
 )
-from harness_memory.hooks.shell_arrays import (
-    SPLIT_MARK,
-    WORDS_RUN_RE,
-    arrays_spelt,
-    names_split_run,
-)
+from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
@@ -501,7 +496,6 @@ def _readers_set(
     unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
     for reader in readers:
         reader.unsure_names, reader.runners, reader.evaluators = unsure, runners, evaluators
-    writes.split_run = names_split_run(command)
     writes.top_level = top_level
     return words
 
@@ -1271,7 +1265,7 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
     run time. Linear in the words."""
     counts: Counter[str] = Counter()
     unsure = {m.group("name") for m in _DESCRIPTOR_NAME_RE.finditer(command)}
-    depth, previous, builtin, naming = 0, ";", "", True  # naming: the command's name is to come
+    depth, previous, builtin = 0, ";", ""
     for at, word in enumerate(words):
         after = words[at + 1] if at + 1 < len(words) else ";"
         if _PUNCTUATION(word):
@@ -1280,11 +1274,7 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
             depth += 1
         elif word in _GROUP_CLOSERS:
             depth = max(0, depth - 1)
-        if _separates(word):
-            builtin, naming = "", True
-        elif naming:  # ``IFS= read -r cmd``: the assignments before it are no name
-            naming = re.match(r"^[A-Za-z_][A-Za-z0-9_]*\+?=", word) is not None
-            builtin = "" if naming else word
+        builtin = "" if _separates(word) else builtin or (word if previous in _SEPARATORS else "")
         unsure.update(m.group("name") for m in _ASSIGNING_DEFAULT_RE.finditer(word))
         if builtin in _NAMING_BUILTINS and word != builtin:
             unsure.update(m.group() for m in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", word))
@@ -1822,7 +1812,6 @@ class _Writes:
         "outer",
         "reading",
         "runners",
-        "split_run",
         "top_level",
         "unsure_names",
     )
@@ -1883,7 +1872,6 @@ class _Writes:
         self.unsure_names: frozenset[str] = frozenset()  # :func:`_names_set_unsurely`
         self.runners: frozenset[str] = frozenset()  # functions running their arguments
         self.evaluators: frozenset[str] = frozenset()  # functions ``eval``-ing them
-        self.split_run: tuple[frozenset[str], bool] = (frozenset(), False)  # names_split_run
         self.top_level = False  # the command is no word of another read again
         self._name_unread = False  # the command's name is an alias the command defines
         self.folder_unknown = False  # the shell went into a folder known only at run time
@@ -2632,25 +2620,7 @@ class _Writes:
         positional = _POSITIONAL_RE.match(name) is not None
         if positional and (read or not WORDS_RUN_RE.match(name)):
             return [each for each in self._positional if each[1]]
-        if WORDS_RUN_RE.match(name):
-            return [(name, True)]
-        return [(name + SPLIT_MARK, True)] if self._split_at_run_time(name) else []
-
-    def _split_at_run_time(self, name: str) -> bool:
-        """Whether the command's name ``name`` is a value known only at run time that bash
-        splits into a command and its words (:func:`~harness_memory.hooks.shell_arrays.
-        names_split_run`): a variable the command sets at run time (``read -r c``,
-        ``c=$(cat f)``) or a command substitution, unquoted and alone. One from the
-        environment (``$EDITOR``) or set to literal words is read as such."""
-        names, substituted = self.split_run
-        if substituted and (name == "$" or "`" in name):
-            return True
-        lone = _LONE_VARIABLE_RE.match(name)
-        variable = name.strip('"${}') if lone else ""
-        return variable in names and (
-            variable in self.unsure_names
-            or (variable in self._known and self._known[variable] is None)
-        )
+        return [(name, True)] if WORDS_RUN_RE.match(name) else []
 
     def _note_unseen(self, command: str | None, said: list[str], *, run_named: bool) -> None:
         """Keep what ``command`` (named at run time or not; ``said``: its words as written and
