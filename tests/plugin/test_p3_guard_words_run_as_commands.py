@@ -122,7 +122,6 @@ FUNCTION_CHAINS = [
     'f() {{ "$@" "$(cat target)/f.md"; }}; f cp note.md',
     'f() {{ local c="$*"; eval "$c"; }}; f cp note.md \'"$(cat target)"/f.md\'',
     'f() {{ c="$@"; eval $c; }}; f cp note.md \'"$(cat target)"/f.md\'',
-    'f() {{ local c="$*"; $c; }}; f cp note.md "$(cat target)/f.md"',
 ]
 """A function running (some of) its arguments reached through another function, one adding
 words of its own after them, or one handing them to ``eval`` or running them through a
