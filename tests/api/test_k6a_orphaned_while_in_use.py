@@ -251,6 +251,67 @@ def test_orphaned_while_in_use_a_workspace_behind_a_dropped_sshfs_for_real(
     assert (scope["orphaned"], scope["notVisible"]) == (False, True)
 
 
+def _overview_and_scope(served: ServedProcess, key: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The overview's item for scope ``key`` and the scope's own answer, from ``served``."""
+    url = f"{served.base_url}/api/projects/acme/agents/coder/memory"
+    with urllib.request.urlopen(url, timeout=30) as answer:  # noqa: S310 - loopback
+        listed = next(item for item in json.load(answer)["scopes"] if item["key"] == key)
+    with urllib.request.urlopen(f"{url}/scopes/{key}", timeout=30) as answer:  # noqa: S310
+        return listed, json.load(answer)
+
+
+def test_orphaned_while_in_use_a_workspace_on_a_disk_not_mounted_now_is_not_orphaned(
+    served: ServedProcess, tmp_path: Path
+) -> None:
+    """K-6a: a Session starts in a Workspace on a disk of its own that the service sees (an
+    external drive, a partition mounted on demand, a volume its container had then); the
+    service then runs while that disk is not mounted (unplugged, or a container started
+    without the volume). Its path is missing, yet nothing says the folder was removed: not
+    visible, never orphaned (which invites deleting live memories). With the disk mounted
+    again and the folder gone from it, the Workspace is orphaned, as any removed folder."""
+    done = subprocess.run(
+        [venv_bin("memory-api"), "agent", "create", "--project", "acme", "--id", "coder",
+         "--name", "Coder"],
+        env=served.env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    drive = tmp_path / "drive"
+    drive.mkdir()
+    workspace = drive / "project"
+    served.stop()
+    env = {name: value for name, value in served.env.items() if name != "MEMORY_API_PORT"}
+    mount = 'mount -t tmpfs tmpfs "$0" && {} exec "$@"'
+    mounted = ("unshare", "--mount", "sh", "-c", mount.format('mkdir "$0/project" &&'))
+    with_disk = serve(served.data_dir, env, command_prefix=(*mounted, str(drive)))
+    try:  # the disk is mounted in the service's own mount namespace: only it sees the folder
+        request = urllib.request.Request(  # noqa: S310 - loopback
+            f"{with_disk.base_url}/api/projects/acme/agents/coder/memory/session-start",
+            data=json.dumps({"workspace": str(workspace)}).encode(),
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310 - loopback
+            key = json.load(answer)["key"]
+        seen = _overview_and_scope(with_disk, key)
+    finally:
+        with_disk.stop()
+    without_disk = serve(served.data_dir, env)
+    try:
+        unplugged = _overview_and_scope(without_disk, key)
+    finally:
+        without_disk.stop()
+    remounted = ("unshare", "--mount", "sh", "-c", mount.format(""), str(drive))
+    emptied = serve(served.data_dir, env, command_prefix=remounted)
+    try:  # the disk mounted again, without the Workspace's folder
+        removed = _overview_and_scope(emptied, key)
+    finally:
+        emptied.stop()
+
+    assert [(item["orphaned"], item["notVisible"]) for item in seen] == [(False, False)] * 2
+    assert [(item["orphaned"], item["notVisible"]) for item in unplugged] == [(False, True)] * 2
+    assert [(item["orphaned"], item["notVisible"]) for item in removed] == [(True, False)] * 2
+    assert unplugged[1]["workspacePath"] == str(workspace)
+
+
 async def first_push(client: Client, machine_dir: Path, workspace: Path) -> str:
     """A machine keeping a local copy (R-1) sends its first sync of ``workspace``'s scope, its
     marker with it, as the plugin does; the scope's key."""

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import os
 import shutil
 from pathlib import Path
 from typing import Any
 
+from memory_api.store.workspace_mount import mount_point
 from memory_core import layout
 from memory_core.keys import key_for_real_path
 from memory_core.template import OFF_KEY_VALUE, TEMPORARY_KEY_VALUE
@@ -49,7 +51,10 @@ async def test_k5_first_session_in_a_persistent_workspace_creates_scope_and_mark
     answer = await start(client, workspace)
 
     scope = corpus_user.root / key
-    assert names(scope) == [layout.MARKER_FILE]  # the marker and nothing else
+    # the marker and nothing else (K-5), and the mount point the Workspace lies on when that
+    # is a filesystem of its own, such as a tmpfs /tmp (K-6a)
+    on_its_own_disk = mount_point(real(workspace)) != os.sep
+    assert names(scope) == [layout.MARKER_FILE, *[layout.MOUNT_FILE] * on_its_own_disk]
     assert (scope / layout.MARKER_FILE).read_text(encoding="utf-8") == (real(workspace) + "\n")
     assert answer["enabled"] is True
     assert answer["injected"] is True

@@ -593,6 +593,28 @@ def test_p5_i9_an_import_brings_no_hidden_characters_into_names_or_made_index_li
     assert tags in (scope / "setup.md").read_text(encoding="utf-8")
 
 
+def test_p5_i9_a_source_file_name_starting_with_u_feff_is_no_byte_order_mark(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name a script made from the first line of a text saved "UTF-8 with BOM" (Notepad's
+    default) starts with U+FEFF and shows as ``deploy.md``: it went in beside the real
+    ``deploy.md`` with an index line linking the hidden character. A file name is no text, so
+    a U+FEFF starting it is hidden (I-9): the file is not imported and the report names it."""
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "\ufeffdeploy.md").write_text("---\nname: x\ndescription: y\n---\nbody\n", "utf-8")
+    (source / "deploy.md").write_text("---\nname: deploy\ndescription: d\n---\nbody\n", "utf-8")
+    monkeypatch.setenv("COLUMNS", "400")  # the report's rows unwrapped
+    assert run(str(source), "--user") == 0
+    out = capsys.readouterr().out
+
+    scope = user_scope(env)
+    assert sorted(path.name for path in scope.iterdir()) == [layout.INDEX_FILE, "deploy.md"]
+    assert "\ufeff" not in (scope / layout.INDEX_FILE).read_text(encoding="utf-8")
+    assert "[hidden: U+FEFF]deploy.md" in out
+    assert "holds 1 invisible character (U+FEFF), which a person cannot see" in out
+
+
 @pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
 def test_p5_a_source_with_nothing_to_import_says_so_not_that_everything_is_there(
     env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], dry_run: list[str]

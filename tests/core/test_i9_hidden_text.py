@@ -314,11 +314,15 @@ def test_i9_a_topic_file_finding_names_the_frontmatter_field_and_line() -> None:
     [
         ("invoice\u202efdp.exe.md", "1 bidirectional control (U+202E)"),
         ("ad\u200bmin-notes.md", "1 invisible character (U+200B)"),
+        # a name made from the first line of a text saved "UTF-8 with BOM" (Notepad):
+        # a file name is no text, so a U+FEFF starting it is no byte order mark
+        ("\ufeffdeploy-notes.md", "1 invisible character (U+FEFF)"),
     ],
 )
 def test_i9_a_topic_file_whose_name_shows_as_another_is_named(file: str, what: str) -> None:
     """K-7 lets such a name reach a route; on the page and in the index lines linking it, it
-    reads as another name (a right-to-left override turns ``…fdp.exe`` around)."""
+    reads as another name (a right-to-left override turns ``…fdp.exe`` around; a leading
+    U+FEFF makes ``deploy-notes.md`` a second file of the same shown name)."""
     topic = parse_topic(b"---\nname: x\ndescription: d\n---\nbody\n", file)
 
     [finding] = [f for f in lint_topic(topic) if f.code == "hidden-text"]

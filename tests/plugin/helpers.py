@@ -12,6 +12,8 @@ from typing import Any
 
 from harness_memory import SessionStart, start_session
 from harness_memory.client import DEFAULT_TIMEOUT_S
+from memory_api.store.workspace_mount import mount_point
+from memory_core.layout import MARKER_FILE, MOUNT_FILE
 
 from tests.support.serve import harness_memory_under_test
 
@@ -35,6 +37,14 @@ def harness_env(service_url: str, **extra: str) -> dict[str, str]:
 def names(directory: Path) -> set[str]:
     """The names directly in ``directory`` (the scopes of a memory root, a scope's files)."""
     return {entry.name for entry in directory.iterdir()}
+
+
+def first_session_files(workspace: Path) -> set[str]:
+    """What a first Session in ``workspace`` leaves in its new scope: the marker and nothing
+    else (K-5), and the mount point it lies on when that is a filesystem of its own, such as
+    a tmpfs ``/tmp`` (K-6a)."""
+    on_its_own_disk = mount_point(os.path.realpath(workspace)) != os.sep
+    return {MARKER_FILE, *({MOUNT_FILE} if on_its_own_disk else set())}
 
 
 def hook_fixture(name: str, **values: str) -> bytes:

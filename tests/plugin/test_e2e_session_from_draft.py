@@ -13,7 +13,7 @@ from harness_memory import SessionStart
 from memory_core.keys import workspace_memory_key
 from memory_core.layout import MARKER_FILE
 
-from tests.plugin.helpers import names, run_cli, start
+from tests.plugin.helpers import first_session_files, names, run_cli, start
 from tests.plugin.real_service import RealService
 
 pytestmark = pytest.mark.e2e
@@ -69,7 +69,7 @@ async def test_a12_w4_a_draft_pinned_to_a_workspace_starts_the_session_in_its_sc
     key = workspace_memory_key(pinned)
     assert result.key == key
     assert names(shared_memory_root) == {"user", key}  # no scope for the harness's cwd
-    assert names(shared_memory_root / key) == {MARKER_FILE}
+    assert names(shared_memory_root / key) == first_session_files(pinned)
     assert marker_of(shared_memory_root / key) == str(pinned.resolve()) + "\n"
     assert result.initial_prompt == PROMPT
     assert f"- Workspace Memory Key: {key}\n" in result.system_prompt

@@ -14,7 +14,7 @@ from harness_memory import SessionStart
 from memory_core.keys import workspace_memory_key
 from memory_core.layout import MARKER_FILE, workspaces_dir
 
-from tests.plugin.helpers import names, start
+from tests.plugin.helpers import first_session_files, names, start
 from tests.plugin.real_service import RealService, seed_scope
 
 pytestmark = pytest.mark.e2e
@@ -75,7 +75,7 @@ async def test_k5_persistent_workspace_first_session_creates_scope_and_marker(
     result = await begin(shared_service, new_agent, workspace)
     key = workspace_memory_key(workspace)
     assert result.key == key
-    assert names(shared_memory_root / key) == {MARKER_FILE}
+    assert names(shared_memory_root / key) == first_session_files(workspace)
     assert text(shared_memory_root / key / MARKER_FILE) == real(workspace) + "\n"
     prompt = result.system_prompt
     assert "## User memory" in prompt and USER_LINE in prompt

@@ -578,15 +578,17 @@ def describe_hidden(chars: str) -> str:
     return " and ".join(parts)
 
 
-def find_hidden(text: str) -> list[tuple[int, str]]:
+def find_hidden(text: str, *, text_start: bool = True) -> list[tuple[int, str]]:
     """``(line, what)`` for each line of ``text`` holding hidden characters (I-9).
 
     Lines are 1-based, split on ``\\n``; ``what`` is :func:`describe_hidden` of that line's
-    hidden characters. The hidden text itself is never part of the result.
+    hidden characters. The hidden text itself is never part of the result. ``text_start``:
+    ``text`` begins a file's text, so a U+FEFF at its start is a byte order mark; false for a
+    name (a file name is no text: a U+FEFF starting it is a character nobody sees).
     """
     by_line: dict[int, list[str]] = {}
     line, line_end = 1, text.find("\n")
-    for start, end in hidden_runs(text):
+    for start, end in hidden_runs(text, text_start=text_start):
         while line_end != -1 and start > line_end:
             line, line_end = line + 1, text.find("\n", line_end + 1)
         by_line.setdefault(line, []).append(text[start:end])

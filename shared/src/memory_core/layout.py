@@ -18,6 +18,7 @@ __all__ = [
     "AGENTS_DIR",
     "INDEX_FILE",
     "MARKER_FILE",
+    "MOUNT_FILE",
     "NOT_A_FOLDER",
     "NOT_VISIBLE_FILE",
     "SERVICE_FOLDERS",
@@ -51,6 +52,11 @@ NOT_VISIBLE_FILE = ".workspace-not-visible"
 """Beside the marker while the Workspace was not there for the service at its latest Session
 start (the harness in another mount namespace, K-6a): its path missing then means "not visible
 from the service", not "orphaned". Empty; removed by a Session start that sees the Workspace."""
+MOUNT_FILE = ".workspace-mount"
+"""Beside the marker while the Workspace lay, at the latest Session start that saw it, on a
+filesystem mounted apart from the root one (an external drive, a share, a container's volume):
+that mount point's path, UTF-8. Its path missing while that mount point is not mounted means
+"not visible from the service", not "orphaned" (K-6a)."""
 
 
 def agent_dir(app_data_dir: Path, agent_id: str) -> Path:

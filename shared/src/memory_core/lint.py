@@ -271,7 +271,7 @@ def lint_topic(topic: ParsedTopic) -> list[Finding]:
                 f"{file} is there but the service does not decode it: {why}; until then it "
                 "is listed by its file name only, and its description and body are not read",
             ),
-            *(_hidden(file, None, _FILE_NAME, what) for _, what in find_hidden(file)),
+            *_hidden_name(file),
         ]
     findings = [
         _finding(rule.code, file, None, rule.message(topic))
@@ -285,7 +285,7 @@ def lint_topic(topic: ParsedTopic) -> list[Finding]:
     for kind, line in find_secrets(topic.body):
         findings.append(_secret(file, topic.body_line + line - 1, kind, "the body"))
     findings.extend(_hidden(file, line, where, what) for line, where, what in topic.hidden)
-    findings.extend(_hidden(file, None, _FILE_NAME, what) for _, what in find_hidden(file))
+    findings.extend(_hidden_name(file))
     for link in look_alike_links(topic.description or ""):
         findings.append(_look_alike(file, None, "the frontmatter description", link))
     for link in look_alike_links(topic.body):
@@ -320,6 +320,14 @@ def _hidden(file: str, line: int | None, where: str, what: str) -> Finding:
         "remove it from the file"
     )
     return _finding("hidden-text", file, line, message)
+
+
+def _hidden_name(file: str) -> list[Finding]:
+    """The ``hidden-text`` finding of a file name holding characters nobody sees (I-9). A file
+    name is no text: a U+FEFF starting it is such a character, never a byte order mark."""
+    return [
+        _hidden(file, None, _FILE_NAME, what) for _, what in find_hidden(file, text_start=False)
+    ]
 
 
 def _secret(file: str, line: int | None, kind: str, where: str) -> Finding:

@@ -49,6 +49,7 @@ from memory_api.store.containment import (
     real_path,
 )
 from memory_api.store.not_scopes import Skipped
+from memory_api.store.workspace_mount import mount_gone
 
 __all__ = [
     "GONE_ERRNOS",
@@ -180,12 +181,14 @@ def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     A folder at that path (through symlinks) is neither. A path with no folder there (nothing,
     or a file or a link to one left where the folder was) is *not visible* while the scope
     holds :data:`~memory_core.layout.NOT_VISIBLE_FILE` (the service could not see it at the
-    latest Session start either), else *orphaned* (it was seen, or the scope predates the
-    flag, and is gone). Only an answer that says no folder is there (:data:`GONE_ERRNOS`: no
-    such entry, a file on the way, a name too long to look up, a symlink loop) counts as gone;
-    any other lookup failure is *not visible*, since whether it is gone cannot be told: a
-    folder on its way is another account's (EACCES, EPERM), or it lies on a network or FUSE
-    mount that dropped (ENOTCONN of a disconnected sshfs, ESTALE of NFS, EIO, a timeout).
+    latest Session start either) or names a mount point the Workspace lay on that is not
+    mounted now (:func:`~memory_api.store.workspace_mount.mount_gone`: its disk unplugged),
+    else *orphaned* (it was seen, or the scope predates the flag, and is gone). Only an answer
+    that says no folder is there (:data:`GONE_ERRNOS`: no such entry, a file on the way, a
+    name too long to look up, a symlink loop) counts as gone; any other lookup failure is *not
+    visible*, since whether it is gone cannot be told: a folder on its way is another
+    account's (EACCES, EPERM), or it lies on a network or FUSE mount that dropped (ENOTCONN of
+    a disconnected sshfs, ESTALE of NFS, EIO, a timeout).
     """
     try:
         # no Path per scope: the overview judges thousands
@@ -199,6 +202,7 @@ def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     if mode is not None and stat.S_ISDIR(mode):
         return False, False
     unseen = os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}")
+    unseen = unseen or mount_gone(scope)
     return not unseen, unseen
 
 

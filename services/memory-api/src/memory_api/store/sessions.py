@@ -19,7 +19,9 @@ or make something (the caller runs it again in a worker thread). The rules, in o
 - K-6a: a Workspace that is not there for the service (the harness in another mount namespace)
   is flagged ``.workspace-not-visible`` beside the marker, and one that is has the flag removed
   (a machine's push does the same, R-1): the overview then calls its missing path "not visible
-  from the service", never orphaned.
+  from the service", never orphaned. One the service sees has the mount point it lies on kept
+  beside the marker (:mod:`memory_api.store.workspace_mount`): missing while that disk is not
+  mounted, it is not visible either.
 - I-1…I-5: the indexes are capped and wrapped in the agent's prompts (defaults when unset);
   a template without ``{{MEMORY}}`` gets no text (``injected`` false).
 
@@ -64,6 +66,7 @@ from memory_api.store.proc_paths import on_proc, spelt_under_proc
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import NOT_A_FOLDER, scope_dir_refusal, scope_real_dir
 from memory_api.store.stat_cache import NeedsBlockingIO
+from memory_api.store.workspace_mount import record_mount
 
 __all__ = [
     "WORKSPACE_PATH_MAX_BYTES",
@@ -292,6 +295,8 @@ def _prepare(
     key, ensured = ensure_workspace_scope_why(root, real_workspace, files, cached_only=cached_only)
     if ensured.path is not None:
         flag_visibility(ensured.path, key, visible=visible, cached_only=cached_only)
+        if visible:
+            record_mount(ensured.path, key, real_workspace, cached_only=cached_only)
     return _Prepared("persistent", key, user.path, ensured.path, user.uncreated, ensured.uncreated)
 
 

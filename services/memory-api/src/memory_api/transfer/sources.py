@@ -313,7 +313,7 @@ def topic_name_problem(name: str) -> str | None:
         check_topic_file_name(name)
     except InvalidId as error:
         return error.reason
-    hidden = find_hidden(name)
+    hidden = find_hidden(name, text_start=False)
     if hidden:
         return f"holds {hidden[0][1]}, which a person cannot see (rename it)"
     return None
