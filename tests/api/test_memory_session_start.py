@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -51,10 +50,10 @@ async def test_k5_first_session_in_a_persistent_workspace_creates_scope_and_mark
     answer = await start(client, workspace)
 
     scope = corpus_user.root / key
-    # the marker and nothing else (K-5), and the mount point the Workspace lies on when that
-    # is a filesystem of its own, such as a tmpfs /tmp (K-6a)
-    on_its_own_disk = mount_point(real(workspace)) != os.sep
-    assert names(scope) == [layout.MARKER_FILE, *[layout.MOUNT_FILE] * on_its_own_disk]
+    # the marker and nothing else (K-5) but the mount point the Workspace lies on (K-6a)
+    assert names(scope) == [layout.MARKER_FILE, layout.MOUNT_FILE]
+    mounted_on = (scope / layout.MOUNT_FILE).read_text(encoding="utf-8")
+    assert mounted_on == mount_point(real(workspace))
     assert (scope / layout.MARKER_FILE).read_text(encoding="utf-8") == (real(workspace) + "\n")
     assert answer["enabled"] is True
     assert answer["injected"] is True

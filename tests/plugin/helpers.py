@@ -12,7 +12,6 @@ from typing import Any
 
 from harness_memory import SessionStart, start_session
 from harness_memory.client import DEFAULT_TIMEOUT_S
-from memory_api.store.workspace_mount import mount_point
 from memory_core.layout import MARKER_FILE, MOUNT_FILE
 
 from tests.support.serve import harness_memory_under_test
@@ -41,10 +40,8 @@ def names(directory: Path) -> set[str]:
 
 def first_session_files(workspace: Path) -> set[str]:
     """What a first Session in ``workspace`` leaves in its new scope: the marker and nothing
-    else (K-5), and the mount point it lies on when that is a filesystem of its own, such as
-    a tmpfs ``/tmp`` (K-6a)."""
-    on_its_own_disk = mount_point(os.path.realpath(workspace)) != os.sep
-    return {MARKER_FILE, *({MOUNT_FILE} if on_its_own_disk else set())}
+    else (K-5) but the file naming the mount point it lies on (K-6a)."""
+    return {MARKER_FILE, MOUNT_FILE}
 
 
 def hook_fixture(name: str, **values: str) -> bytes:

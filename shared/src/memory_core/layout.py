@@ -53,10 +53,10 @@ NOT_VISIBLE_FILE = ".workspace-not-visible"
 start (the harness in another mount namespace, K-6a): its path missing then means "not visible
 from the service", not "orphaned". Empty; removed by a Session start that sees the Workspace."""
 MOUNT_FILE = ".workspace-mount"
-"""Beside the marker while the Workspace lay, at the latest Session start that saw it, on a
-filesystem mounted apart from the root one (an external drive, a share, a container's volume):
-that mount point's path, UTF-8. Its path missing while that mount point is not mounted means
-"not visible from the service", not "orphaned" (K-6a)."""
+"""Beside the marker once a Session start saw the Workspace: the mount point of the filesystem
+it lies on (an external drive, a share, a container's volume; ``/`` for the root one), UTF-8.
+Its path missing while that mount point is not mounted means "not visible from the service",
+not "orphaned" (K-6a)."""
 
 
 def agent_dir(app_data_dir: Path, agent_id: str) -> Path:

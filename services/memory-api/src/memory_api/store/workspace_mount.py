@@ -3,14 +3,14 @@
 A Workspace on a disk of its own (an external drive, a partition mounted on demand, a volume the
 service's container had then) is not gone when that disk is not mounted: its path is missing,
 yet nothing says its folder was removed. A Session start that sees the Workspace keeps the mount
-point it lies on in the scope's :data:`~memory_core.layout.MOUNT_FILE` (no file for the root
+point it lies on in the scope's :data:`~memory_core.layout.MOUNT_FILE` (``/`` for the root
 filesystem); the overview calls a missing Workspace whose mount point is no longer mounted "not
 visible from the service", never orphaned. One whose disk is mounted and whose folder is gone
 is orphaned, as before.
 
 The file holds the mount point's path, which is the start of the Workspace's real path (the
-marker's, fixed for the key): so a Session start checks it by its size alone, with one
-``lstat`` as on the event loop. Blocking only when the file must change.
+marker's, fixed for the key): it is written once, at the first Session start that sees the
+Workspace; later ones cost one ``lstat`` on the event loop.
 """
 
 from __future__ import annotations
@@ -52,30 +52,22 @@ def mount_point(path: str) -> str:
 
 
 def record_mount(scope: Path, key: str, real_workspace: str, *, cached_only: bool) -> None:
-    """Keep in ``scope`` the mount point of ``real_workspace``, which the service sees now, or
-    no file when it lies on the root filesystem (K-6a). A failure is logged: the Session starts
-    all the same. ``cached_only``: a file to change raises :class:`NeedsBlockingIO`."""
+    """Keep in ``scope`` the mount point of ``real_workspace``, which the service sees now
+    (``/`` for the root filesystem), once: while the file is there a Session start costs one
+    ``lstat`` (the marker fixes the path, so its disk's mount point is known from then on).
+    A failure is logged: the Session starts all the same (K-6a). ``cached_only``: a file to
+    write raises :class:`NeedsBlockingIO`."""
+    if os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.MOUNT_FILE}"):
+        return
+    if cached_only:
+        raise NeedsBlockingIO(key)
     try:
         point = mount_point(real_workspace)
     except OSError:  # gone again since it was seen: the next Session start keeps it
         return
-    wanted = b"" if point == os.sep else os.fsencode(point)
-    try:
-        size: int | None = os.lstat(f"{os.fspath(scope)}{os.sep}{layout.MOUNT_FILE}").st_size
-    except FileNotFoundError:
-        size = None
-    except OSError:
-        size = -1  # not known: written again
-    if size == (len(wanted) if wanted else None):
-        return  # as it should be: one lstat
-    if cached_only:
-        raise NeedsBlockingIO(key)
     try:  # in the folder held open: never one swapped in for it meanwhile (A-7)
         with held_folder(scope.parent, scope) as held:
-            if wanted:
-                atomic_write_bytes(held / layout.MOUNT_FILE, wanted)
-            else:
-                (held / layout.MOUNT_FILE).unlink(missing_ok=True)
+            atomic_write_bytes(held / layout.MOUNT_FILE, os.fsencode(point))
     except OSError as error:
         logger.warning("scope %s: cannot keep its %s: %s", key, layout.MOUNT_FILE, error)
 
@@ -88,6 +80,6 @@ def mount_gone(scope: Path | str) -> bool:
         raw, _ = read_regular(Path(scope) / layout.MOUNT_FILE, _READ_CAP + 1)
     except OSError:  # NotRegularFileError is an OSError
         return False
-    if not raw or len(raw) > _READ_CAP or b"\0" in raw:
-        return False
+    if raw in (b"", os.fsencode(os.sep)) or len(raw) > _READ_CAP or b"\0" in raw:
+        return False  # the root filesystem is always mounted
     return not os.path.ismount(os.fsdecode(raw))
