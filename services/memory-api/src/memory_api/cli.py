@@ -198,14 +198,14 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     except BindRefused as error:
         logger.error("%s", error)
         return 2
-    logger.info("%s", decision)
     try:
-        # bound before anything is built: a held port stops serve here, before the service
-        # starts (it logged "stopped serving the data dir" before the port's error)
+        # bound before anything is built: a held port stops serve here, with its one error
+        # line (it built and stopped the service first: "stopped serving the data dir")
         sockets = bound_sockets(bind, settings.port)
     except OSError as error:
         logger.error("%s", _not_bound(settings, error))
         return 1
+    logger.info("%s", decision)
     logger.info("data dir: %s", settings.data_dir)  # the web page once it listens (serve_banner)
     _run_app(settings, bind, sockets)
     return 0
