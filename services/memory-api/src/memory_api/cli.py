@@ -203,7 +203,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         # line (it built and stopped the service first: "stopped serving the data dir")
         sockets = bound_sockets(bind, settings.port)
     except OSError as error:
-        logger.error("%s", _not_bound(settings, error))
+        logger.error("%s", _not_bound(settings, bind, error))
         return 1
     logger.info("%s", decision)
     logger.info("data dir: %s", settings.data_dir)  # the web page once it listens (serve_banner)
@@ -211,10 +211,11 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def _not_bound(settings: Settings, error: OSError) -> str:
-    """Why ``serve`` could not bind ``settings``' port, and what to do: for a port in use, the
-    process that holds it (:func:`~memory_api.port_holder.port_holder`) and the README's way to
-    pick another (``make run MEMORY_API_PORT=…``: make's own variable, as typed)."""
+def _not_bound(settings: Settings, bind: BindAddress, error: OSError) -> str:
+    """Why ``serve`` could not bind ``settings``' port on ``bind``'s addresses, and what to do:
+    for a port in use, the process that holds it (:func:`~memory_api.port_holder.port_holder`)
+    and the README's way to pick another (``make run MEMORY_API_PORT=…``: make's own variable,
+    as typed)."""
     place = f"port {settings.port} on {settings.host}"
     other = settings.port + 1
     advice = f"make run MEMORY_API_PORT={other} (or memory-api serve --port {other})"
@@ -224,7 +225,7 @@ def _not_bound(settings: Settings, error: OSError) -> str:
         return f"cannot listen on {place}: {reason} (MEMORY_API_HOST, MEMORY_API_PORT)"
     from memory_api.port_holder import port_holder
 
-    holder = port_holder(settings.port)
+    holder = port_holder(settings.port, [str(address) for address in bind.addresses])
     if holder is None:
         return (
             f"{place} is already in use by a program this user cannot see. Pick another "

@@ -11,11 +11,14 @@ gives None: the caller then says the port is held by a program it cannot see.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import psutil
 
 __all__ = ["PortHolder", "port_holder"]
+
+_EVERY_ADDRESS = frozenset({"0.0.0.0", "::"})  # noqa: S104 - names compared, nothing bound
 
 COMMAND_SHOWN = 120
 """The most characters of the holder's command line the message shows (a long one ends in …)."""
@@ -30,22 +33,28 @@ class PortHolder:
     said: str
 
 
-def port_holder(port: int) -> PortHolder | None:
-    """The process that listens on TCP ``port`` (any address); None when no listening process
-    is visible to this user (another user's, or the system denied the look). Never raises."""
+def port_holder(port: int, addresses: Collection[str] = ()) -> PortHolder | None:
+    """The process that listens on TCP ``port``: one listening on one of ``addresses`` (the
+    bind's, as ``str(ipaddress)`` writes them) or on every address first, else one on any
+    other; None when no listening process is visible to this user (another user's, or the
+    system denied the look). Never raises."""
     try:
         connections = psutil.net_connections(kind="tcp")
     except (psutil.Error, OSError):
         return None
-    for connection in connections:
-        if (
-            connection.status == psutil.CONN_LISTEN
-            and connection.laddr
-            and connection.laddr.port == port
-            and connection.pid is not None
-        ):
-            return PortHolder(connection.pid, _described(connection.pid))
-    return None
+    listening = [
+        (connection.laddr.ip, connection.pid)
+        for connection in connections
+        if connection.status == psutil.CONN_LISTEN
+        and connection.laddr
+        and connection.laddr.port == port
+        and connection.pid is not None
+    ]
+    wanted = {*addresses, *_EVERY_ADDRESS}
+    if not listening:
+        return None
+    _, pid = min(listening, key=lambda found: found[0] not in wanted)
+    return PortHolder(pid, _described(pid))
 
 
 def _described(pid: int) -> str:
@@ -53,7 +62,8 @@ def _described(pid: int) -> str:
     parts: list[str] = []
     with contextlib.suppress(psutil.Error, OSError):
         process = psutil.Process(pid)
-        command = " ".join(process.cmdline()) or process.name()
+        # one line: a command's words may hold line breaks (python -c "…")
+        command = " ".join(" ".join(process.cmdline()).split()) or process.name()
         if len(command) > COMMAND_SHOWN:
             command = command[: COMMAND_SHOWN - 1] + "…"
         parts.append(command)
