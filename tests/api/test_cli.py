@@ -406,15 +406,17 @@ def test_q1_demo_seed_names_the_memory_tab_but_no_address_and_no_date_in_the_fut
     assert max(dates) <= today
 
 
-def test_q1_make_run_on_a_busy_port_shows_no_address_and_the_readme_s_advice(
+def test_q1_make_run_on_a_busy_port_says_only_that_it_is_held_and_by_what(
     env: Path,
     capfd: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     restore_logging: None,
 ) -> None:
     """``make run`` (seed, then serve) with the port held by another program: the seed printed
-    the demo agent's Memory tab address and serve its web page, both pointing at that program.
-    Neither is shown; the advice is the README's ``make run MEMORY_API_PORT=…``."""
+    the demo agent's Memory tab address and serve its web page, both pointing at that program,
+    and serve built and stopped the service first ("stopped serving the data dir"). It says
+    one thing: the port is held, by which process (here this test's), how to stop it, and the
+    README's ``make run MEMORY_API_PORT=…``; it exits 1."""
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -425,11 +427,61 @@ def test_q1_make_run_on_a_busy_port_shows_no_address_and_the_readme_s_advice(
     said = capfd.readouterr()
     assert code == 1
     assert "http://" not in said.out + said.err
-    assert f"port {port} on 127.0.0.1 is already in use" in said.err
-    advice = f"make run MEMORY_API_PORT={port + 1}"
-    assert advice in said.err
+    [error] = said.err.splitlines()  # nothing else: no "stopped serving the data dir"
+    held = f"port {port} on 127.0.0.1 is already in use by process {os.getpid()} ("
+    assert held in error
+    assert f"started in {Path.cwd()}" in error
+    assert f"Stop it (kill {os.getpid()}) or pick another port" in error
+    assert f"make run MEMORY_API_PORT={port + 1}" in error
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     assert "`make run MEMORY_API_PORT=9000`" in readme  # the same form
+
+
+@pytest.mark.e2e
+def test_q1_a_second_serve_beside_a_running_one_names_it_and_exits_1(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """The README's ``make run`` a second time while the first runs: the second ``serve``
+    names the first (its process id and ``memory-api serve``), logs nothing of a service that
+    started and stopped, and exits 1; the first keeps serving."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
+    first = serve(data_dir, environ)
+    try:
+        port = first.base_url.rsplit(":", 1)[1]
+        second = subprocess.run(
+            [sys.executable, "-m", "memory_api", "serve"],
+            env={**first.env, "MEMORY_API_PORT": port},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert first.ready()
+    finally:
+        first.stop()
+    assert second.returncode == 1, second.stderr
+    assert "stopped serving" not in second.stderr
+    [error] = [line for line in second.stderr.splitlines() if " ERROR " in line]
+    assert f"already in use by process {first.process.pid} (" in error
+    assert "memory-api serve" in error or "memory_api serve" in error
+
+
+def test_q1_an_address_that_cannot_be_bound_is_one_error_line_not_a_traceback(
+    env: Path,
+    capfd: pytest.CaptureFixture[str],
+    restore_logging: None,
+) -> None:
+    """A bind host that is not this machine's (EADDRNOTAVAIL; a port below 1024 without the
+    right, EACCES, is the same path) ended ``serve`` in a traceback: it is one error line with
+    the system's reason and the settings to change, and exit status 1."""
+    assert main(["token", "create", "--name", "ops"]) == 0  # beyond loopback needs one
+    code = main(["serve", "--host", "192.0.2.1", "--port", str(unused_port())])  # TEST-NET-1
+    said = capfd.readouterr()
+    assert code == 1, said.err
+    assert "Traceback" not in said.err
+    [error] = [line for line in said.err.splitlines() if " ERROR " in line]
+    assert "cannot listen on port " in error and " on 192.0.2.1: " in error
+    assert "(MEMORY_API_HOST, MEMORY_API_PORT)" in error
 
 
 @pytest.mark.e2e

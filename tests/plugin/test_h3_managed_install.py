@@ -60,7 +60,7 @@ def test_repository_switches_hooks_off_managed_install_writes_managed_settings(
 def test_repository_switches_hooks_off_user_install_says_a_repository_can(
     tmp_path: Path,
 ) -> None:
-    status, said = run(tmp_path, "install", "claude-code")
+    status, said = run(tmp_path, "install", "claude-code", "--verbose")
     assert status == 0
     assert '"disableAllHooks": true' in said and "--managed" in said
     # a repository's env reaches no hook's Python (python -I): not a reason for --managed

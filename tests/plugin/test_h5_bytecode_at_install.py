@@ -96,7 +96,7 @@ def test_h5_install_reports_the_bytecode_of_the_hook_packages(tmp_path: Path) ->
     out = io.StringIO()
     words = ["install", "claude-code", "--home", str(tmp_path), "--memory-root", str(tmp_path)]
     words += ["--url", "http://127.0.0.1:8765", "--project", "acme", "--agent", "coder"]
-    words += ["--executable", str(a_script(tmp_path)), "--no-check"]
+    words += ["--executable", str(a_script(tmp_path)), "--no-check", "--verbose"]
     assert main(words, environ={"HOME": str(tmp_path)}, stdout=out) == 0
     packages = ", ".join(HOOK_PACKAGES)
     assert f"claude-code: bytecode of {packages} compiled for {sys.executable}" in out.getvalue()

@@ -37,7 +37,7 @@ def install(home: Path, script: Path) -> tuple[str, list[str]]:
     """``install claude-code`` with ``script``: (what it said, the hook commands it wrote)."""
     out = io.StringIO()
     argv = ["install", "claude-code", "--home", str(home), "--memory-root", str(home / "m")]
-    argv += [*FLAGS, "--executable", str(script)]
+    argv += [*FLAGS, "--executable", str(script), "--verbose"]
     assert main(argv, environ={"HOME": str(home)}, stdout=out) == 0
     hooks = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))["hooks"]
     return out.getvalue(), [h["command"] for v in hooks.values() for g in v for h in g["hooks"]]

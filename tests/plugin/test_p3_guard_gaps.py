@@ -1,5 +1,6 @@
 """P-3: what the write guard does not cover is said where a user reads it — in the output of
-``harness-memory install HARNESS`` (and ``--dry-run``) and in the plugin README's harness table —
+``harness-memory install HARNESS --verbose`` (and ``--dry-run``; without ``--verbose`` one line
+says where it is) and in the plugin README's harness table —
 from one table (``harness_memory.installers.guard_gaps``), so the two say the same. That each
 gap is real is shown by ``test_p3_guard_bypasses.py::test_p3_what_the_guard_cannot_see_passes_
 as_the_install_says``."""
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.installers.detail import MORE
 from harness_memory.installers.guard_gaps import GUARD_GAPS, HEADING
 
 from tests.plugin.helpers import HARNESS_MEMORY
@@ -50,13 +52,26 @@ def table_cell(row: str, column: str) -> str:
 def test_p3_install_output_names_what_the_guard_does_not_cover(
     tmp_path: Path, harness: str, dry_run: bool
 ) -> None:
-    output = install_output(tmp_path / "home", harness, *(["--dry-run"] if dry_run else []))
+    dry = ["--dry-run"] if dry_run else []
+    output = install_output(tmp_path / "home", harness, *dry, "--verbose")
     expected = [f"{harness}: {HEADING}"] + [
         f"{harness}:   - {line}" for line in GUARD_GAPS[harness]
     ]
     lines = output.splitlines()
     start = lines.index(expected[0])
     assert lines[start : start + len(expected)] == expected
+
+
+@pytest.mark.parametrize("harness", sorted(GUARD_GAPS))
+@pytest.mark.parametrize("dry_run", [False, True], ids=["install", "dry-run"])
+def test_p3_without_verbose_one_line_says_where_the_gaps_are(
+    tmp_path: Path, harness: str, dry_run: bool
+) -> None:
+    output = install_output(tmp_path / "home", harness, *(["--dry-run"] if dry_run else []))
+    assert HEADING not in output
+    assert not any(line in output for line in GUARD_GAPS[harness])
+    assert output.splitlines().count(f"{harness}: {MORE}") == 1
+    assert "--verbose" in MORE and "plugins/harness-memory/README.md" in MORE
 
 
 def test_p3_uninstall_does_not_repeat_the_gaps(tmp_path: Path) -> None:
@@ -86,8 +101,10 @@ def test_h6_the_codex_user_install_says_a_trusted_project_turns_its_own_memories
     """H-6, as the Claude Code install says of a repository's env: a trusted project's
     ``memories = true`` brings Codex's own memories back over the user install's ``false``
     (measured: ``test_e2e_codex_repository_switches_hooks_off.py``), and only the managed
-    install's requirements pin it; the user install said so of hooks and terminals only."""
-    output = install_output(tmp_path / "home", "codex")
+    install's requirements pin it; the user install said so of hooks and terminals only.
+    Without ``--verbose`` the one line in its place names what a repository can switch off."""
+    assert "what a repository can switch off" in install_output(tmp_path / "h1", "codex")
+    output = install_output(tmp_path / "home", "codex", "--verbose")
     assert "or Codex's own memories back on (`memories = true`" in output
     assert "`[features] hooks = true`, `memories = false` and" in output
 
@@ -100,6 +117,6 @@ def test_h7_the_gemini_install_names_every_workspace_setting_that_switches_its_h
     user's whole ``hooks`` in the merge (measured with the real Gemini CLI:
     ``test_e2e_gemini_repository_switches_hooks_off.py``; ``status`` warns of it). The install
     named ``hooksConfig`` alone; the README table says what it prints (above)."""
-    output = install_output(tmp_path / "home", "gemini")
+    output = install_output(tmp_path / "home", "gemini", "--verbose")
     assert "(`hooksConfig.enabled: false`, their names in `hooksConfig.disabled`, or a " in output
     assert '`"hooks"` that is no object: `null`, `[]`, `false` or `""`' in output

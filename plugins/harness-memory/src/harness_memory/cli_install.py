@@ -31,6 +31,8 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import logging
 
+    from harness_memory.installers import Executable, InstallOptions
+
 __all__ = ["INSTALL_HELP", "add_install_flags", "run_install"]
 
 
@@ -106,6 +108,11 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
             "token too (default: removed once the files are put back)",
         )
         return
+    _add_install_only_flags(parser)
+
+
+def _add_install_only_flags(parser: argparse.ArgumentParser) -> None:
+    """Add the flags ``install`` has and ``uninstall`` has not."""
     parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
     parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
     parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
@@ -137,6 +144,13 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
         "such a URL is refused, as it may be a capability secret",
     )
     parser.add_argument("--timeout", type=float, help="seconds for each request to the service")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="say everything: what the write guard does not cover, what a repository can "
+        "switch off, how the hooks' Python is isolated (default: a short summary and every "
+        "warning)",
+    )
     parser.add_argument("--executable", help="the harness-memory command the hooks run")
     parser.add_argument(
         "--no-check",
@@ -153,7 +167,7 @@ def run_install(
     out: IO[str],
 ) -> int:
     """Carry out ``install``/``uninstall``/``status`` as the module says; the exit status."""
-    from harness_memory.installers import InstallOptions, SettingsFileError, choose_executable, run
+    from harness_memory.installers import InstallOptions, choose_executable
     from harness_memory.settings import TokenFileError, TokenValueError
 
     if args.command == "status":
@@ -203,19 +217,7 @@ def run_install(
     if remote_state is not None and not args.dry_run:  # Gemini CLI needs the root to exist
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
-    if install:
-        from harness_memory.installers.executable import isolation_note
-
-        out.write(f"{args.harness}: {chosen.note}\n")
-        out.write(f"{args.harness}: {isolation_note(chosen)}\n")
-    try:
-        keep = {"keep_backups": getattr(args, "keep_backups", False)}  # uninstall's flag
-        run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out, **keep)
-    except SettingsFileError as error:
-        _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
-        return 1
-    except OSError as error:
-        _logger().error("%s %s: cannot write: %s", args.command, args.harness, error)
+    if not _written(args, options, environ, chosen, out):
         return 1
     if install:
         _after_install(args, chosen.command, home, environ, managed=managed, out=out)
@@ -226,6 +228,45 @@ def run_install(
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
     return 0
+
+
+def _written(
+    args: argparse.Namespace,
+    options: InstallOptions,
+    environ: Mapping[str, str],
+    chosen: Executable,
+    out: IO[str],
+) -> bool:
+    """Install or uninstall with ``options`` (a dry run prints the change), saying which
+    ``harness-memory`` the hooks run first (the short form without ``--verbose``); False,
+    the error logged, when a settings file refused it (nothing was changed)."""
+    from harness_memory.installers import SettingsFileError, run
+    from harness_memory.installers.executable import isolation_note
+
+    install = args.command == "install"
+    verbose = getattr(args, "verbose", False)  # install's flag
+    if install:
+        _say(out, args.harness, chosen.note if verbose else chosen.brief or chosen.note, verbose)
+        _say(out, args.harness, isolation_note(chosen), verbose)
+    try:
+        keep = {"keep_backups": getattr(args, "keep_backups", False)}  # uninstall's flag
+        run(
+            args.harness,
+            options,
+            environ,
+            install=install,
+            dry_run=args.dry_run,
+            out=out,
+            verbose=verbose,
+            **keep,
+        )
+    except SettingsFileError as error:
+        _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
+        return False
+    except OSError as error:
+        _logger().error("%s %s: cannot write: %s", args.command, args.harness, error)
+        return False
+    return True
 
 
 def _settings_given(
@@ -309,10 +350,19 @@ def _after_install(
     if not args.dry_run:
         from harness_memory.installers.executable import compile_bytecode
 
-        out.write(f"{args.harness}: {compile_bytecode(command)}\n")
+        _say(out, args.harness, compile_bytecode(command), getattr(args, "verbose", False))
     out.write(f"{args.harness}: {version_note(args.harness, environ)}\n")
     if managed is None and (also := _managed_install_too(args.harness, home, environ)):
         out.write(f"{args.harness}: WARNING: {also}\n")
+
+
+def _say(out: IO[str], harness: str, sentence: str, verbose: bool) -> None:
+    """Write ``harness: sentence`` to ``out``, unless ``sentence`` is a
+    :class:`~harness_memory.installers.detail.Detail` and the install is not ``verbose``."""
+    from harness_memory.installers.detail import Detail
+
+    if verbose or not isinstance(sentence, Detail):
+        out.write(f"{harness}: {sentence}\n")
 
 
 def _token(

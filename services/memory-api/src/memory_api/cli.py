@@ -49,6 +49,8 @@ from memory_api.remote import RemoteError, default_url
 from memory_api.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
+    import socket
+
     from memory_core.wire import AgentSummary
 
     from memory_api.http.bind_address import BindAddress
@@ -161,7 +163,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     from memory_core.addresses import bind_host
 
     from memory_api.http.auth import BindRefused, bind_decision
-    from memory_api.http.bind_address import resolve_bind
+    from memory_api.http.bind_address import bound_sockets, resolve_bind
     from memory_api.http.logs import configure_logging
     from memory_api.stores import build_stores
 
@@ -196,24 +198,43 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     except BindRefused as error:
         logger.error("%s", error)
         return 2
+    try:
+        # bound before anything is built: a held port stops serve here, with its one error
+        # line (it built and stopped the service first: "stopped serving the data dir")
+        sockets = bound_sockets(bind, settings.port)
+    except OSError as error:
+        logger.error("%s", _not_bound(settings, bind, error))
+        return 1
     logger.info("%s", decision)
     logger.info("data dir: %s", settings.data_dir)  # the web page once it listens (serve_banner)
-    try:
-        _run_app(settings, bind)
-    except OSError as error:
-        if error.errno != errno.EADDRINUSE:
-            raise
-        # The README's form (`make run MEMORY_API_PORT=9000`): make's own variable, as typed.
-        logger.error(
-            "port %s on %s is already in use (another memory-api?). Stop that process or pick "
-            "another port: make run MEMORY_API_PORT=%s (or memory-api serve --port %s)",
-            settings.port,
-            settings.host,
-            settings.port + 1,
-            settings.port + 1,
-        )
-        return 1
+    _run_app(settings, bind, sockets)
     return 0
+
+
+def _not_bound(settings: Settings, bind: BindAddress, error: OSError) -> str:
+    """Why ``serve`` could not bind ``settings``' port on ``bind``'s addresses, and what to do:
+    for a port in use, the process that holds it (:func:`~memory_api.port_holder.port_holder`)
+    and the README's way to pick another (``make run MEMORY_API_PORT=…``: make's own variable,
+    as typed)."""
+    place = f"port {settings.port} on {settings.host}"
+    other = settings.port + 1
+    advice = f"make run MEMORY_API_PORT={other} (or memory-api serve --port {other})"
+    if error.errno != errno.EADDRINUSE:
+        # EACCES (a port below 1024), EADDRNOTAVAIL (an address not this machine's) …
+        reason = error.strerror or str(error)
+        return f"cannot listen on {place}: {reason} (MEMORY_API_HOST, MEMORY_API_PORT)"
+    from memory_api.port_holder import port_holder
+
+    holder = port_holder(settings.port, [str(address) for address in bind.addresses])
+    if holder is None:
+        return (
+            f"{place} is already in use by a program this user cannot see. Pick another "
+            f"port: {advice}"
+        )
+    return (
+        f"{place} is already in use by {holder.said}. Stop it (kill {holder.pid}) or pick "
+        f"another port: {advice}"
+    )
 
 
 def listening_said(settings: Settings) -> Callable[[str], None]:
@@ -236,9 +257,10 @@ def listening_said(settings: Settings) -> Callable[[str], None]:
     return banner_logger(settings.host, settings.port, logger, tabs=tabs)
 
 
-def _run_app(settings: Settings, bind: BindAddress) -> None:
-    """Serve one application on the addresses of ``bind`` (``settings.host`` resolved, as
-    :func:`~memory_api.http.auth.bind_decision` judged it), port ``settings.port``, until
+def _run_app(settings: Settings, bind: BindAddress, sockets: list[socket.socket]) -> None:
+    """Serve one application on ``sockets``, bound to the addresses of ``bind``
+    (``settings.host`` resolved, as :func:`~memory_api.http.auth.bind_decision` judged it),
+    port ``settings.port`` (:func:`~memory_api.http.bind_address.bound_sockets`), until
     SIGTERM or SIGINT (A-11): aiohttp's ``run_app`` then closes the listener at once and gives
     the requests in flight :data:`SHUTDOWN_TIMEOUT` seconds to finish.
 
@@ -263,8 +285,7 @@ def _run_app(settings: Settings, bind: BindAddress) -> None:
     gc.freeze()
     web.run_app(
         app,
-        host=[str(address) for address in bind.addresses],
-        port=settings.port,
+        sock=sockets,
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),
         shutdown_timeout=SHUTDOWN_TIMEOUT,

@@ -26,6 +26,7 @@ from harness_memory.installers import (
     json_values,
     managed_record,
 )
+from harness_memory.installers.detail import shown
 from harness_memory.installers.executable import Executable, choose_executable
 from harness_memory.installers.files import (
     FileChange,
@@ -175,8 +176,11 @@ def run(
     dry_run: bool,
     out: IO[str],
     keep_backups: bool = False,
+    verbose: bool = False,
 ) -> InstallResult:
-    """Install or uninstall ``harness``'s hooks, reporting to ``out``.
+    """Install or uninstall ``harness``'s hooks, reporting to ``out``: the plan's notes that are
+    :class:`~harness_memory.installers.detail.Detail` only with ``verbose``, else one line
+    saying where they are (:func:`~harness_memory.installers.detail.shown`).
 
     An uninstall (without ``keep_backups``) then removes the backups installs made of the
     settings files it puts back (:attr:`Plan.backups`): the file holds the user's text
@@ -189,20 +193,28 @@ def run(
     earlier = [] if install or keep_backups else planned.backups
     token_backups = [] if install or keep_backups else _token_backups(harness, planned.changes)
     if dry_run:
-        _dry_run(harness, planned, token_backups, earlier, out)
+        _dry_run(harness, planned, token_backups, earlier, out, verbose=verbose)
         return InstallResult(planned, dry_run=True)
     written = apply_changes(planned.changes)
     removed = _remove(planned)
     dropped = [] if install or keep_backups else _remove_token_backups(harness, planned.changes)
     gone = _remove_earlier(earlier, already=[*dropped, *(p for w in written for p in w.pruned)])
     _report(harness, written, removed, planned, install=install, out=out, dropped=dropped)
+    for note in shown(planned.notes, verbose=verbose):
+        out.write(f"{harness}: {note}\n")
     for path in gone:
         out.write(f"{harness}: removed {path}: {EARLIER_BACKUP}\n")
     return InstallResult(planned, written, removed + dropped + gone)
 
 
 def _dry_run(
-    harness: str, planned: Plan, token_backups: list[Path], earlier: list[Path], out: IO[str]
+    harness: str,
+    planned: Plan,
+    token_backups: list[Path],
+    earlier: list[Path],
+    out: IO[str],
+    *,
+    verbose: bool,
 ) -> None:
     """Print what :func:`run` would change, and refuse what it would refuse: the same checks
     (:func:`check_writable`) run first, and a file the run could not write is said as
@@ -223,7 +235,7 @@ def _dry_run(
     for path in earlier:
         if path not in token_backups:
             out.write(f"would remove {path}: {EARLIER_BACKUP}\n")
-    for note in planned.notes:
+    for note in shown(planned.notes, verbose=verbose):
         out.write(f"{harness}: {note}\n")
 
 
@@ -391,6 +403,25 @@ _SINCE_THE_INSTALL = (
 """What an uninstall says of a backup of a settings file that changed since the install."""
 
 
+def _own_state(written: list[Written]) -> tuple[list[Written], dict[Path, list[str]]]:
+    """``written`` split in two: the files said one by one, and per state folder of the
+    install (``harness-memory/``, where its record lies) the names of the files in it said in
+    one line — new or rewritten as they were, owner-only (``token``, ``install.json``,
+    ``.gitignore``). One with more to say (a backup, a mode changed, a link written through,
+    a rewrite in place) is said by itself."""
+    states = {done.path.parent for done in written if done.path.name == RECORD_NAME}
+    alone: list[Written] = []
+    folded: dict[Path, list[str]] = {}
+    for done in written:
+        plain = done.backup is None and done.in_place is None and not done.tightened
+        plain = plain and not done.pruned and done.old_mode in (None, done.mode)
+        if plain and done.path.parent in states and done.target == done.path.absolute():
+            folded.setdefault(done.path.parent, []).append(done.path.name)
+        else:
+            alone.append(done)
+    return alone, folded
+
+
 def _report(
     harness: str,
     written: list[Written],
@@ -405,6 +436,10 @@ def _report(
     ours = {change.path: change.ours for change in planned.changes}
     if not written and not removed and not dropped:
         out.write(f"{harness}: nothing to change (already {verb})\n")
+    written, state = _own_state(written)
+    for folder, names in state.items():
+        said = f"harness-memory's state: {', '.join(names)}"
+        out.write(f"{harness}: {verb} — wrote {folder}{os.sep} ({said})\n")
     for done in written:
         out.write(f"{harness}: {verb} — wrote {done.path}\n")
         if done.target != done.path.absolute() and done.path.is_symlink():  # not a linked folder
@@ -444,5 +479,3 @@ def _report(
         left = others_in(planned.folders[-1].parent, removed)
         for path in left:
             out.write(f"{harness}: left {path} (not made by harness-memory)\n")
-    for note in planned.notes:
-        out.write(f"{harness}: {note}\n")

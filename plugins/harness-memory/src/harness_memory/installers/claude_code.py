@@ -24,6 +24,7 @@ from memory_core.claude_code_settings import auto_memory_directory
 from memory_core.counting import counted
 
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
+from harness_memory.installers.detail import Detail
 from harness_memory.installers.files import (
     FileChange,
     dump_json,
@@ -170,7 +171,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes.append(
             "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
         )
-        notes.append(MANAGED.format(path=path) if managed else REPOSITORY_CAN_SWITCH_OFF)
+        notes.append(MANAGED.format(path=path) if managed else Detail(REPOSITORY_CAN_SWITCH_OFF))
         if why := claude_code_off(merged):  # the file itself keeps every hook from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS)

@@ -23,6 +23,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness_memory.installers.detail import Detail
+
 __all__ = [
     "HOOK_PACKAGES",
     "OUTLIVE_THE_CHECKOUT",
@@ -76,6 +78,8 @@ class Executable:
     command: str
     note: str
     checkout: Path | None = None
+    brief: str | None = None
+    """``note`` as an install without ``--verbose`` says it (None: ``note`` itself)."""
 
     @property
     def interpreter(self) -> Path | None:
@@ -205,12 +209,16 @@ def choose_executable(explicit: str | None, environ: dict[str, str] | None = Non
         return Executable("harness-memory", "hooks run harness-memory from PATH (none found now)")
     script, where = candidates[-1]
     checkout = checkout_of(script)
-    return Executable(
-        str(script),
+    stops = (
         f"hooks run {script} ({where}), an editable install of the checkout {checkout}: "
         "`make clean` or moving the checkout stops memory and the write guard (the guard then "
-        f"refuses every write it would check). {OUTLIVE_THE_CHECKOUT}",
+        "refuses every write it would check)."
+    )
+    return Executable(
+        str(script),
+        f"{stops} {OUTLIVE_THE_CHECKOUT}",
         checkout,
+        f"{stops} To outlive it: --verbose, or the plugin README's Install without the checkout",
     )
 
 
@@ -226,10 +234,11 @@ the dynamic loader reads its variables before any word of the hook command runs.
 
 def isolation_note(chosen: Executable) -> str:
     """What the install says about the environment the hooks' Python runs in (P-2a): isolated
-    by ``-I``, or a warning when the command's Python cannot be told (then a repository's
-    ``PYTHONPATH`` reaches it)."""
+    by ``-I`` (a :class:`~harness_memory.installers.detail.Detail`: ``install --verbose``), or
+    a warning when the command's Python cannot be told (then a repository's ``PYTHONPATH``
+    reaches it)."""
     if chosen.interpreter is not None:
-        return (
+        return Detail(
             f"hooks start it as {chosen.interpreter} -I -X utf8 …: no PYTHON* variable a "
             "repository's settings set (PYTHONPATH, PYTHONHOME…), no user site-packages and no "
             f"locale (LC_ALL, LOCPATH) reach their Python; {REPOSITORY_ENV_STILL}"
@@ -245,7 +254,9 @@ def isolation_note(chosen: Executable) -> str:
 
 def compile_bytecode(command: str, packages: tuple[str, ...] = HOOK_PACKAGES) -> str:
     """Byte-compile ``packages`` where the Python of the ``harness-memory`` script ``command``
-    imports them from; what was done, as a sentence for the install's output.
+    imports them from; what was done, as a sentence for the install's output (done: a
+    :class:`~harness_memory.installers.detail.Detail`, said by ``install --verbose``; not all
+    done: said always).
 
     A hook process whose modules lack up-to-date bytecode compiles their sources at every start
     when it cannot write its cache (``PYTHONDONTWRITEBYTECODE`` set, a read-only environment):
@@ -275,4 +286,4 @@ def compile_bytecode(command: str, packages: tuple[str, ...] = HOOK_PACKAGES) ->
             "that cannot write its cache compiles those sources at every start (about twice its "
             "time)"
         )
-    return f"bytecode of {', '.join(packages)} compiled for {interpreter} (H-5)"
+    return Detail(f"bytecode of {', '.join(packages)} compiled for {interpreter} (H-5)")

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from harness_memory.hooks.gemini import GEMINI_VERSION
+from harness_memory.installers.detail import Detail
 from harness_memory.installers.files import (
     FileChange,
     dump_json,
@@ -160,7 +161,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         elif (said := switch_back(merged, switch, record.previous)) is not None:
             notes.append(said)
     if install:
-        notes += [TREE_WHY, STAYS_ON.format(version=GEMINI_VERSION)]
+        notes += [Detail(TREE_WHY), STAYS_ON.format(version=GEMINI_VERSION)]
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS)

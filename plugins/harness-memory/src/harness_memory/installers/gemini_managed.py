@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from harness_memory.hooks.gemini import GEMINI_VERSION
+from harness_memory.installers.detail import Detail
 from harness_memory.installers.files import (
     FileChange,
     dump_json,
@@ -124,7 +125,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes: list[str] = []
     if install:
         notes += [switch_off(merged, pin, record.previous) for pin in PINS]
-        notes += [MANAGED.format(path=path), TREE_WHY]
+        notes += [MANAGED.format(path=path), Detail(TREE_WHY)]
         if (reason := unread_reason(path)) is not None:
             notes.append(f"WARNING: {reason}")
         notes += [STAYS_ON.format(version=GEMINI_VERSION), *gap_notes(HARNESS)]

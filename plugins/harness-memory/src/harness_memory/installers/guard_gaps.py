@@ -3,16 +3,19 @@ plugin README (P-3).
 
 The guard reads what a harness shows its hooks: a file tool's path, a shell command's text, an
 MCP tool's arguments. What a harness never shows them, or what a command's text does not name,
-the guard cannot refuse. ``harness-memory install HARNESS`` prints these lines (also with
-``--dry-run``), and the README's harness table states the same lines in its "what is not
-guarded" row — ``tests/plugin/test_p3_guard_gaps.py`` checks both against :data:`GUARD_GAPS`,
-so the two cannot drift apart. The first gap is shown real (the guard lets such a command
+the guard cannot refuse. ``harness-memory install HARNESS --verbose`` prints these lines (also
+with ``--dry-run``; without ``--verbose`` one line says where they are), and the README's
+harness table states the same lines in its "what is not guarded" row —
+``tests/plugin/test_p3_guard_gaps.py`` checks both against :data:`GUARD_GAPS`, so the two
+cannot drift apart. The first gap is shown real (the guard lets such a command
 through, and run it writes into another Workspace's scope) by ``test_p3_guard_bypasses.py``,
 and the run-time places it refuses by ``test_p3_guard_run_time_paths.py``;
 the others state what the README's table measured of each harness (its sandbox, its terminals,
 its include directories)."""
 
 from __future__ import annotations
+
+from harness_memory.installers.detail import Detail
 
 __all__ = ["GUARD_GAPS", "HEADING", "gap_notes"]
 
@@ -87,5 +90,6 @@ guard does not cover, in the order printed."""
 
 def gap_notes(harness: str) -> list[str]:
     """The install notes for ``harness``: :data:`HEADING`, then each line of
-    :data:`GUARD_GAPS` as ``"  - …"``; ``KeyError`` for a harness not in the table."""
-    return [HEADING, *(f"  - {line}" for line in GUARD_GAPS[harness])]
+    :data:`GUARD_GAPS` as ``"  - …"``, each a :class:`~harness_memory.installers.detail.Detail`
+    (printed by ``install --verbose``); ``KeyError`` for a harness not in the table."""
+    return [Detail(HEADING), *(Detail(f"  - {line}") for line in GUARD_GAPS[harness])]

@@ -21,7 +21,9 @@ A bracketed IPv6 literal (``[::1]``, as written in a URL) is read without its br
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+import os
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,7 +32,7 @@ from memory_core.addresses import bind_host, is_loopback
 
 from memory_api.http.host_header import InvalidHost, read_host
 
-__all__ = ["BindAddress", "Resolver", "resolve_bind"]
+__all__ = ["BindAddress", "Resolver", "bound_sockets", "resolve_bind"]
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str], Sequence[str]]
@@ -122,3 +124,36 @@ def resolve_bind(host: str, resolve: Resolver = _getaddrinfo) -> BindAddress:
     if not addresses:
         return BindAddress(host, (), "no IP address")
     return BindAddress(host, tuple(addresses))
+
+
+def bound_sockets(bind: BindAddress, port: int) -> list[socket.socket]:
+    """A TCP socket bound to ``port`` (``0``: one the system chooses, per socket) on each
+    address of ``bind``, as asyncio's ``create_server`` binds them (``SO_REUSEADDR`` on POSIX,
+    an IPv6 socket IPv6 only), not listening yet: ``serve`` binds before it builds anything,
+    so a port another program holds stops it before the service starts (Q-1).
+
+    Raises :class:`OSError` as the bind does (``EADDRINUSE``: the port is held; ``EACCES``: a
+    port below 1024 without the right), every socket made so far closed.
+    """
+    sockets: list[socket.socket] = []
+    try:
+        for address in bind.addresses:
+            family, kind, proto, _, sockaddr = socket.getaddrinfo(
+                str(address),
+                port,
+                type=socket.SOCK_STREAM,
+                flags=socket.AI_NUMERICHOST | socket.AI_PASSIVE,
+            )[0]
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            if os.name == "posix":
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(sockaddr)
+    except OSError:
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.close()
+        raise
+    return sockets

@@ -1,0 +1,107 @@
+"""H-3: ``harness-memory install HARNESS`` says a short summary; ``--verbose`` says it all.
+
+A newcomer following the README met about 17 lines and 4,500 characters per harness: the
+files written and what was turned off drowned in what the write guard does not cover, how the
+hooks' Python is isolated and that bytecode was compiled. Without ``--verbose`` the install
+says what it wrote (its own state folder in one line), what it turned off or what stays on,
+every warning, and one line saying where the rest is; ``--verbose`` says every line as before.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.installers.detail import MORE
+from harness_memory.installers.guard_gaps import GUARD_GAPS, HEADING
+
+from tests.plugin.helpers import HARNESS_MEMORY
+
+SETTINGS = {
+    "claude-code": [".claude/settings.json"],
+    "codex": [".codex/hooks.json", ".codex/config.toml"],
+    "gemini": [".gemini/settings.json"],
+}
+"""The settings files each harness's install writes into a new home."""
+
+TURNED_OFF = {
+    "claude-code": ["Claude Code's own auto memory: turned off"],
+    "codex": ["Codex CLI's own memories: turned off"],
+    "gemini": ["Gemini CLI's background auto memory: turned off", "own memory stays on"],
+}
+"""What each harness's summary says of the harness's own memory (H-6)."""
+
+SUMMARY_LINES = 8
+"""The most lines the summary of an install into a new home has (no warning)."""
+
+
+def install(home: Path, harness: str, *extra: str) -> list[str]:
+    """The lines ``install HARNESS`` prints into ``home`` (unchecked, the hooks' script given)."""
+    root = home.parent / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True, exist_ok=True)
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    out = io.StringIO()
+    status = main(
+        ["install", harness, *flags, "--no-check", "--token", "t0ken-value", *extra],
+        environ={"HOME": str(home)},
+        stdout=out,
+    )
+    assert status == 0
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("harness", sorted(SETTINGS))
+def test_h3_the_install_says_what_it_wrote_and_turned_off_in_a_few_lines(
+    tmp_path: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    said = install(home, harness)
+    text = "\n".join(said)
+    assert len(said) <= SUMMARY_LINES, text
+    assert all(line.startswith(f"{harness}: ") for line in said), text
+    for name in SETTINGS[harness]:
+        assert f"{harness}: installed — wrote {home / name}" in said
+    state = home / f".{harness.split('-')[0]}" / "harness-memory"
+    [folded] = [line for line in said if f"wrote {state}/ (" in line]
+    assert "token, install.json, .gitignore" in folded
+    for sentence in TURNED_OFF[harness]:
+        assert sentence in text
+    assert said.count(f"{harness}: {MORE}") == 1
+    assert HEADING not in text and not any(gap in text for gap in GUARD_GAPS[harness])
+    assert "bytecode of" not in text and "-I -X utf8 …" not in text
+    assert "t0ken-value" not in text
+
+
+@pytest.mark.parametrize("harness", sorted(SETTINGS))
+def test_h3_verbose_says_every_line_of_the_summary_and_the_details(
+    tmp_path: Path, harness: str
+) -> None:
+    short = install(tmp_path / "a" / "home", harness)
+    full = install(tmp_path / "b" / "home", harness, "--verbose")
+    short = [line.replace(str(tmp_path / "a"), "HOME") for line in short]
+    full = [line.replace(str(tmp_path / "b"), "HOME") for line in full]
+    assert f"{harness}: {MORE}" not in full
+    assert [line for line in short if line != f"{harness}: {MORE}"] == [
+        line for line in full if line in short
+    ]
+    assert f"{harness}: {HEADING}" in full
+    assert any("bytecode of" in line for line in full)
+
+
+def test_h3_a_warning_is_said_without_verbose(tmp_path: Path) -> None:
+    """A detail's warning form is no detail: a hooks' script whose Python cannot be told."""
+    script = tmp_path / "harness-memory"
+    script.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    script.chmod(0o755)
+    home = tmp_path / "home"
+    root = tmp_path / "memory"
+    root.mkdir()
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(script)]
+    out = io.StringIO()
+    assert main(["install", "codex", *flags, "--no-check"], environ={}, stdout=out) == 0
+    assert "codex: WARNING: cannot tell which Python runs" in out.getvalue()
+    assert "codex: bytecode not compiled: cannot tell which Python runs" in out.getvalue()
