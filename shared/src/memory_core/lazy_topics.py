@@ -61,7 +61,10 @@ class LazyTopics:
     def titled(self, keys: frozenset[str]) -> bool:
         """Whether some topic's frontmatter ``name`` has one of the link ``keys``
         (:func:`~memory_core.wiki_links.link_keys`: a wiki link's by
-        :func:`~memory_core.wiki_links.title_keys`), drawing topics up to the first that has."""
+        :func:`~memory_core.wiki_links.title_keys`), drawing topics up to the first that has;
+        none for no ``keys`` (a link with a folder, which no ``name`` answers)."""
+        if not keys:
+            return False
         if self._titles & keys:
             return True
         while (topic := self._draw()) is not None:

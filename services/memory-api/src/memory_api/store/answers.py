@@ -21,7 +21,7 @@ import functools
 import logging
 import os
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -576,14 +576,8 @@ class ScopeAnswers:
         inputs = _lint_inputs(key, scope, listing, index, names, unreadable, [], user_index, walk)
         listed, on_page = set(names), {item.entry.file for item in read.loaded}
 
-        def scope_topics() -> Iterator[ParsedTopic]:
-            """Every topic of the scope, the page's first, the others read one at a time."""
-            yield from (item.topic for item in read.loaded)
-            for entry in listing.topics:
-                if entry.file not in on_page:
-                    yield from (item.topic for item in self._load([entry]).loaded)
-
         on_page.update(name for name, _ in unreadable)
+        scope_topics, parsed_files = self._beside_page(listing, read, on_page)
         partial = index.read.partial if index is not None else None
         facts = index.facts() if index is not None and inputs.text is not None else None
         findings: list[Finding] = []
@@ -624,12 +618,37 @@ class ScopeAnswers:
                 topics,
                 names,
                 scope_topics=scope_topics,
+                parsed_files=parsed_files,
                 own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
                 in_sub_folders=deeper,
                 not_looked_up=unsought,
             )
         )
         return findings
+
+    def _beside_page(
+        self, listing: ScopeListing, read: _Read, on_page: Collection[str]
+    ) -> tuple[Callable[[], Iterator[ParsedTopic]], Callable[[], Iterator[str]]]:
+        """What a page's lint draws beside its files ``read`` (``on_page``: theirs, read or
+        not), lazily: every topic of the scope, the page's first, the others read one at a
+        time; and their names, none parsed: the page's read ones, then each other file that
+        opens (:meth:`TopicCache.readable`, T-5a)."""
+
+        def scope_topics() -> Iterator[ParsedTopic]:
+            yield from (item.topic for item in read.loaded)
+            for entry in listing.topics:
+                if entry.file not in on_page:
+                    yield from (item.topic for item in self._load([entry]).loaded)
+
+        def parsed_files() -> Iterator[str]:
+            yield from (item.entry.file for item in read.loaded)
+            for entry in listing.topics:
+                if entry.file not in on_page and self.cache.readable(
+                    entry.path, entry.file, entry.stat
+                ):
+                    yield entry.file
+
+        return scope_topics, parsed_files
 
     def topic_file(
         self, root: Path, scope: Path, key: str, file_name: str, *, reveal: bool = False
@@ -722,11 +741,16 @@ class ScopeAnswers:
         def scope_topics() -> list[ParsedTopic]:
             return self._scope_topics(root, scope)
 
+        def parsed_files() -> list[str]:  # scope_topics()'s names, none parsed
+            topics = self._scan(root, scope).topics
+            return [e.file for e in topics if self.cache.readable(e.path, e.file, e.stat)]
+
         return lint_topic_in_scope(
             item.topic,
             names,
             index.readable_text if index is not None else None,
             scope_topics=scope_topics,
+            parsed_files=parsed_files,
             own=self.cache.lint(item.entry.path, item.topic),
             partial=index.read.partial if index is not None else None,
             facts=index.facts() if index is not None else None,
