@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_api.store import containment
+from memory_api.store import containment, stat_cache
 from memory_api.store.topic_cache import TopicCache
 from memory_core import layout
 from memory_core.swap import open_waiting_for_lease
@@ -144,6 +144,33 @@ async def test_a5_the_first_page_parses_its_own_files_only_for_every_shape_of_sc
     else:  # [[Note 0199]] opens note-0199.md; the note in a folder is named by none
         assert {code for code, file in said if file == names[0]} == {"dangling-wiki-link"}
         assert len([f for f in on_page if f["code"] == "dangling-wiki-link"]) == 5
+
+
+async def test_a5_t5b_a_link_to_a_note_not_written_yet_draws_the_scope_once_not_once_a_page(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An Obsidian vault links notes not written yet (``[[Not Written Yet]]``). Such a link may
+    name a topic's frontmatter ``name`` (T-5b), so the page it is on reads every file's; a
+    30,000-file scope did so on every page (the parse cache holds fewer). The names are kept
+    by every topic file's stat key: a later page reads its own files only, and a file changed
+    since (one now named so) is read again, its name resolving the link."""
+    monkeypatch.setattr(stat_cache, "RACY_WINDOW_NS", -(10**18))  # files written just now kept
+    names = _names(200)
+    for name in names:
+        text = f"---\ndescription: {name}\n---\nsee [[Not Written Yet]]\n"
+        (agent.user / name).write_text(text, encoding="utf-8")
+    first = await ok_json(await client.get(FILES, params={"limit": "5"}))
+    read, _ = _count_work(monkeypatch)
+
+    page = await ok_json(await client.get(FILES, params={"limit": "5", "cursor": names[99]}))
+
+    assert sorted(read) == names[100:105]
+    codes = [(f["code"], f["file"]) for f in [*first["findings"], *page["findings"]]]
+    dangling = [("dangling-wiki-link", name) for name in [*names[:5], *names[100:105]]]
+    assert [code for code in codes if code[0] == "dangling-wiki-link"] == dangling
+    (agent.user / names[150]).write_text("---\nname: Not Written Yet\n---\nnow it is\n", "utf-8")
+    page = await ok_json(await client.get(FILES, params={"limit": "5", "cursor": names[99]}))
+    assert not [f for f in page["findings"] if f["code"] == "dangling-wiki-link"]
 
 
 async def test_a5_the_first_page_lints_its_own_files_only(

@@ -8,8 +8,15 @@ from collections.abc import Callable, Iterator, Sequence
 
 from hypothesis import given
 from hypothesis import strategies as st
-from memory_core.lint import IndexRead, lint_scope, lint_topic, lint_topic_in_scope
+from memory_core.lint import (
+    IndexRead,
+    lint_scope,
+    lint_topic,
+    lint_topic_in_scope,
+    lint_topics_in_scope,
+)
 from memory_core.topics import ParsedTopic, parse_topic
+from memory_core.wiki_links import link_keys
 from memory_core.wire import Finding
 
 STEMS = [
@@ -211,4 +218,24 @@ def test_t5a_t5b_names_not_kebab_case_and_a_link_with_a_folder_read_no_other_fil
     assert findings == [f for f in whole if f.file == topics[0].file]
     assert [f.code for f in findings] == ["dangling-wiki-link"]
     assert "naming-convention" in {f.code for f in whole}
+    assert drawn == []
+
+
+def test_t5b_titles_the_caller_kept_answer_a_link_to_no_file_without_drawing() -> None:
+    """A ``[[link]]`` no file name resolves may name a topic's frontmatter ``name`` (T-5b):
+    with the link keys of every ``name`` kept by the caller (a listing keeps them by every
+    file's stat key) no topic is drawn, and the finding is the one the scope's lint gives."""
+    linking = _topic("a-linking.md", "same", "See [[Deploy notes]] and [[Not yet]].", True)
+    target = _topic("note-002.md", "Deploy notes", "x", True)
+    topics = [linking, *(_topic(f"note-{n:03d}.md", "same", "x", True) for n in (0, 1)), target]
+    files = [topic.file for topic in topics]
+    kept = frozenset(key for topic in topics for key in link_keys(topic.name))
+    scope_topics, drawn = _drawing(topics)
+
+    findings = lint_topics_in_scope(
+        [linking], files, scope_topics=scope_topics, titles=lambda: kept
+    )
+
+    assert findings == [f for f in lint_scope(None, topics, files) if f.file == linking.file]
+    assert [f.message.split("]]")[0] for f in findings] == ["[[Not yet"]
     assert drawn == []

@@ -985,6 +985,7 @@ def lint_topics_in_scope(
     *,
     scope_topics: Callable[[], Iterable[ParsedTopic]],
     parsed_files: Callable[[], Iterable[str]] | None = None,
+    titles: Callable[[], Collection[str] | None] = lambda: None,
     own: Callable[[ParsedTopic], Sequence[Finding]] = lint_topic,
     in_sub_folders: Collection[str] = (),
     not_looked_up: Collection[str] = (),
@@ -1002,17 +1003,17 @@ def lint_topics_in_scope(
     kebab-case, drawn up to the first topic whose ``name`` is its file's stem: Memory's own),
     a ``missing-description`` of a file without frontmatter into ``no-frontmatter`` (drawn up
     to the first with frontmatter), and a ``[[link]]`` that names no file's stem may name a
-    topic's frontmatter ``name`` (up to the first so named; a link with a folder draws none).
-    Where no topic settles a convention, every one is drawn: like :func:`lint_topics`, it holds
-    over the files parsed (a file ``scope_topics`` leaves out, one that cannot be read, Q-2b,
-    is no topic of it). ``parsed_files`` names those files unparsed (a service opens each):
-    names not all kebab-case decide the naming convention alone (:func:`_names_fold`), no
-    topic drawn. ``own``, ``in_sub_folders`` and ``not_looked_up`` as for :func:`lint_topics`.
+    topic's ``name`` (up to the first so named; none with the ``titles`` the caller kept, or
+    for a link with a folder). Where no topic settles a convention, every one is drawn: as in
+    :func:`lint_topics` it holds over the files parsed (a file ``scope_topics`` leaves out,
+    unreadable, Q-2b, is no topic of it). ``parsed_files`` names those files unparsed (a
+    service opens each): names not all kebab-case decide the naming convention alone
+    (:func:`_names_fold`). ``own``, ``in_sub_folders``, ``not_looked_up``: :func:`lint_topics`.
     """
     names = _Names.of(topic_files)
     deeper = frozenset(_nfc(path) for path in in_sub_folders)
     unsought = frozenset(_nfc(path) for path in not_looked_up)
-    scope = LazyTopics(scope_topics)
+    scope = LazyTopics(scope_topics, titles)
 
     @cache
     def by_stem() -> WikiFiles:  # a dict of every name's words: built for a link that needs it
@@ -1020,9 +1021,8 @@ def lint_topics_in_scope(
 
     def no_file(target: str) -> bool:  # no file of the scope is named by ``target``
         path = wiki_path(_nfc(target))
-        return (
-            path not in names.present and path not in deeper and by_stem().resolve(target) is None
-        )
+        named = path in names.present or path in deeper
+        return not named and by_stem().resolve(target) is None
 
     def in_convention(topic: ParsedTopic) -> bool:
         return not _in_wrong_case(topic.file)
