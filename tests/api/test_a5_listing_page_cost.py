@@ -10,13 +10,16 @@ the scope's whole lint, each finding once.
 from __future__ import annotations
 
 import errno
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from memory_api.store import containment, stat_cache
 from memory_api.store.topic_cache import TopicCache
 from memory_core import layout
+from memory_core.swap import open_waiting_for_lease
 from memory_core.topics import parse_topic
 
 from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json, write_topic
@@ -89,6 +92,85 @@ async def test_a5_the_first_page_parses_its_own_files_only(
     assert [row["file"] for row in page["files"]] == _names(200)[:5]
     assert (page["total"], page["nextCursor"]) == (200, "note-0004.md")
     assert sorted(parsed) == _names(200)[:5]
+
+
+def _not_kebab_case(scope: Path, count: int) -> list[str]:
+    """``count`` topic files named as an Obsidian vault names notes (``Note 0001.md``, ``name``
+    the same): each has a ``name-not-kebab`` finding the scope's ``naming-convention`` stands
+    for (T-5a)."""
+    names = [f"Note {number:04d}.md" for number in range(count)]
+    for name in names:
+        stem = name.removesuffix(".md")
+        text = f"---\nname: {stem}\ndescription: about {stem}\n---\nbody\n"
+        (scope / name).write_text(text, encoding="utf-8")
+    return names
+
+
+def _linking(scope: Path, count: int) -> list[str]:
+    """``count`` kebab-case topic files, each linking to a file of another page by its words
+    (``[[Note 0199]]``: ``note-0199.md``) and to a note in a folder that is not there."""
+    names = _names(count)
+    for name in names:
+        text = f"---\ndescription: {name}\n---\nsee [[Note 0199]] and [[drafts/not-yet]]\n"
+        (scope / name).write_text(text, encoding="utf-8")
+    return names
+
+
+@pytest.mark.parametrize("shape", ["names not kebab-case", "links off the page"])
+async def test_a5_the_first_page_parses_its_own_files_only_for_every_shape_of_scope(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch, shape: str
+) -> None:
+    """A scope whose names are not kebab-case (a naming finding on every file, folded into the
+    scope's ``naming-convention``) and one whose files link off the page still had their first
+    page parse every file: the convention was judged from every file's parse, and a link with
+    a folder drew every topic for a frontmatter ``name`` none can match. Whether the names
+    follow a convention is the names' alone (of the files that open, Q-2b), a link to a file
+    is resolved by the names: the first page parses its own files, and its findings are those
+    the scope's whole lint gives about them."""
+    write = _not_kebab_case if shape == "names not kebab-case" else _linking
+    names = sorted(write(agent.user, 200))
+    parsed = _count_parses(monkeypatch)
+
+    page = await ok_json(await client.get(FILES, params={"limit": "5"}))
+
+    assert sorted(parsed) == names[:5]
+    whole = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    on_page = [f for f in page["findings"] if f["file"] in names[:5]]
+    assert on_page == [f for f in whole["findings"] if f["file"] in names[:5]]
+    said = {(f["code"], f["file"]) for f in whole["findings"]}
+    if shape == "names not kebab-case":  # one finding for the scope, none per file
+        assert ("naming-convention", "") in said
+        assert not {code for code, file in said if file} & {"name-not-kebab", "name-mismatch"}
+    else:  # [[Note 0199]] opens note-0199.md; the note in a folder is named by none
+        assert {code for code, file in said if file == names[0]} == {"dangling-wiki-link"}
+        assert len([f for f in on_page if f["code"] == "dangling-wiki-link"]) == 5
+
+
+async def test_a5_t5b_a_link_to_a_note_not_written_yet_draws_the_scope_once_not_once_a_page(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An Obsidian vault links notes not written yet (``[[Not Written Yet]]``). Such a link may
+    name a topic's frontmatter ``name`` (T-5b), so the page it is on reads every file's; a
+    30,000-file scope did so on every page (the parse cache holds fewer). The names are kept
+    by every topic file's stat key: a later page reads its own files only, and a file changed
+    since (one now named so) is read again, its name resolving the link."""
+    monkeypatch.setattr(stat_cache, "RACY_WINDOW_NS", -(10**18))  # files written just now kept
+    names = _names(200)
+    for name in names:
+        text = f"---\ndescription: {name}\n---\nsee [[Not Written Yet]]\n"
+        (agent.user / name).write_text(text, encoding="utf-8")
+    first = await ok_json(await client.get(FILES, params={"limit": "5"}))
+    read, _ = _count_work(monkeypatch)
+
+    page = await ok_json(await client.get(FILES, params={"limit": "5", "cursor": names[99]}))
+
+    assert sorted(read) == names[100:105]
+    codes = [(f["code"], f["file"]) for f in [*first["findings"], *page["findings"]]]
+    dangling = [("dangling-wiki-link", name) for name in [*names[:5], *names[100:105]]]
+    assert [code for code in codes if code[0] == "dangling-wiki-link"] == dangling
+    (agent.user / names[150]).write_text("---\nname: Not Written Yet\n---\nnow it is\n", "utf-8")
+    page = await ok_json(await client.get(FILES, params={"limit": "5", "cursor": names[99]}))
+    assert not [f for f in page["findings"] if f["code"] == "dangling-wiki-link"]
 
 
 async def test_a5_the_first_page_lints_its_own_files_only(
@@ -179,15 +261,16 @@ async def test_a5_t5a_a_convention_comes_once_on_the_last_page_and_folds_on_ever
 
 
 def _unreadable(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """``name`` is there but the service may not read it (Q-2b)."""
-    load = TopicCache.load
+    """``name`` is there but the service may not open it (Q-2b; the tests may run as root,
+    whom a file's mode does not stop): every open of it is refused, a read's and a page's
+    look at whether it opens (``TopicCache.readable``) alike."""
 
-    def refusing(self: TopicCache, path: Any, file: str, *args: Any, **kwargs: Any) -> Any:
-        if file == name:
-            raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return load(self, path, file, *args, **kwargs)
+    def refusing(path: Path | str, flags: int, wait: float = 2.0) -> int:
+        if Path(path).name == name:
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return open_waiting_for_lease(path, flags, wait)
 
-    monkeypatch.setattr(TopicCache, "load", refusing)
+    monkeypatch.setattr(containment, "open_waiting_for_lease", refusing)
 
 
 def _scope_of(scope: Path, files: dict[str, str]) -> None:

@@ -8,8 +8,15 @@ from collections.abc import Callable, Iterator, Sequence
 
 from hypothesis import given
 from hypothesis import strategies as st
-from memory_core.lint import IndexRead, lint_scope, lint_topic, lint_topic_in_scope
+from memory_core.lint import (
+    IndexRead,
+    lint_scope,
+    lint_topic,
+    lint_topic_in_scope,
+    lint_topics_in_scope,
+)
 from memory_core.topics import ParsedTopic, parse_topic
+from memory_core.wiki_links import link_keys
 from memory_core.wire import Finding
 
 STEMS = [
@@ -98,9 +105,12 @@ def test_t5_one_topic_beside_unreadable_files_gets_what_the_scope_lint_says_abou
     why = [(file, "may not read it (permission denied)") for file in unreadable]
     whole = lint_scope(index, topics, files, unreadable=why)
     for topic in topics:
-        scope_topics, _ = _counting(topics)
-        alone = lint_topic_in_scope(topic, files, index, scope_topics=scope_topics)
-        assert alone == [finding for finding in whole if finding.file == topic.file]
+        for parsed_files in (None, lambda: [topic.file for topic in topics]):
+            scope_topics, _ = _counting(topics)
+            alone = lint_topic_in_scope(
+                topic, files, index, scope_topics=scope_topics, parsed_files=parsed_files
+            )
+            assert alone == [finding for finding in whole if finding.file == topic.file]
 
 
 def test_t5_an_ordinary_topic_never_asks_for_the_others() -> None:
@@ -188,3 +198,44 @@ def test_t5_the_others_are_read_only_up_to_the_first_that_decides() -> None:
         findings = lint_topic_in_scope(topic, files, None, scope_topics=scope_topics)
         assert findings == [f for f in whole if f.file == topic.file]
         assert drawn == files[: files.index(read_up_to) + 1]
+
+
+def test_t5a_t5b_names_not_kebab_case_and_a_link_with_a_folder_read_no_other_file() -> None:
+    """A scope named as an Obsidian vault names notes (``Deploy Freeze.md``) had every file
+    parsed to fold one file's ``name-not-kebab`` into the scope's ``naming-convention``, and
+    a ``[[drafts/x]]`` drew every topic for a frontmatter ``name`` that no name can match. The
+    names of the files that parse (``parsed_files``, which a service learns by opening them)
+    decide the convention; a link with a folder is judged by the names alone."""
+    topics = [_topic(f"Note {n:03d}.md", "same", "See [[drafts/x]].", True) for n in range(100)]
+    files = [topic.file for topic in topics]
+    whole = lint_scope(None, topics, files)
+    scope_topics, drawn = _drawing(topics)
+
+    findings = lint_topic_in_scope(
+        topics[0], files, None, scope_topics=scope_topics, parsed_files=lambda: files
+    )
+
+    assert findings == [f for f in whole if f.file == topics[0].file]
+    assert [f.code for f in findings] == ["dangling-wiki-link"]
+    assert "naming-convention" in {f.code for f in whole}
+    assert drawn == []
+
+
+def test_t5b_titles_the_caller_kept_answer_a_link_to_no_file_without_drawing() -> None:
+    """A ``[[link]]`` no file name resolves may name a topic's frontmatter ``name`` (T-5b):
+    with the link keys of every ``name`` kept by the caller (a listing keeps them by every
+    file's stat key) no topic is drawn, and the finding is the one the scope's lint gives."""
+    linking = _topic("a-linking.md", "same", "See [[Deploy notes]] and [[Not yet]].", True)
+    target = _topic("note-002.md", "Deploy notes", "x", True)
+    topics = [linking, *(_topic(f"note-{n:03d}.md", "same", "x", True) for n in (0, 1)), target]
+    files = [topic.file for topic in topics]
+    kept = frozenset(key for topic in topics for key in link_keys(topic.name))
+    scope_topics, drawn = _drawing(topics)
+
+    findings = lint_topics_in_scope(
+        [linking], files, scope_topics=scope_topics, titles=lambda: kept
+    )
+
+    assert findings == [f for f in lint_scope(None, topics, files) if f.file == linking.file]
+    assert [f.message.split("]]")[0] for f in findings] == ["[[Not yet"]
+    assert drawn == []

@@ -13,7 +13,7 @@ files that could be read: a file the service may not read is no topic of it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 
 from memory_core.topics import ParsedTopic
 from memory_core.wiki_links import link_keys
@@ -24,10 +24,17 @@ __all__ = ["LazyTopics"]
 class LazyTopics:
     """The topics ``source()`` gives (every parsed topic of one scope, each once), drawn on
     demand: ``source`` is called at the first question, and its iterator advanced only while no
-    topic drawn so far answers it. Not thread-safe (one request's)."""
+    topic drawn so far answers it. ``titles``, when the caller kept them, gives the link keys of
+    every topic's ``name`` (what :meth:`titled` would draw them all for), else None. Not
+    thread-safe (one request's)."""
 
-    def __init__(self, source: Callable[[], Iterable[ParsedTopic]]) -> None:
+    def __init__(
+        self,
+        source: Callable[[], Iterable[ParsedTopic]],
+        titles: Callable[[], Collection[str] | None] = lambda: None,
+    ) -> None:
         self._source = source
+        self._kept_titles = titles
         self._iterator: Iterator[ParsedTopic] | None = None
         self._drawn: list[ParsedTopic] = []
         self._titles: set[str] = set()
@@ -61,9 +68,14 @@ class LazyTopics:
     def titled(self, keys: frozenset[str]) -> bool:
         """Whether some topic's frontmatter ``name`` has one of the link ``keys``
         (:func:`~memory_core.wiki_links.link_keys`: a wiki link's by
-        :func:`~memory_core.wiki_links.title_keys`), drawing topics up to the first that has."""
+        :func:`~memory_core.wiki_links.title_keys`), drawing topics up to the first that has;
+        none for no ``keys`` (a link with a folder, which no ``name`` answers)."""
+        if not keys:
+            return False
         if self._titles & keys:
             return True
+        if (kept := self._kept_titles()) is not None:
+            return not keys.isdisjoint(kept)
         while (topic := self._draw()) is not None:
             if link_keys(topic.name) & keys:
                 return True

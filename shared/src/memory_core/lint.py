@@ -203,7 +203,7 @@ class _TopicRule:
 
 
 def _stem(topic: ParsedTopic) -> str:
-    return topic.file.removesuffix(".md")
+    return _stem_of(topic.file)
 
 
 def _name_mismatch(topic: ParsedTopic) -> bool:
@@ -620,7 +620,7 @@ def _links(
             linked.setdefault(target, []).extend(lines)
     if not facts.wiki:
         return linked
-    return _wiki_resolved(linked, facts.wiki, WikiFiles([*topic_files, *(in_sub_folders or ())]))
+    return _wiki_resolved(linked, facts.wiki, _wiki_files((*topic_files, *(in_sub_folders or ()))))
 
 
 def _wiki_resolved(
@@ -950,6 +950,7 @@ def lint_topic_in_scope(
     index_text: str | None,
     *,
     scope_topics: Callable[[], Iterable[ParsedTopic]],
+    parsed_files: Callable[[], Iterable[str]] | None = None,
     own: Sequence[Finding] | None = None,
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
@@ -964,7 +965,7 @@ def lint_topic_in_scope(
     ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
     :func:`lint_topic` of ``topic`` when the caller keeps it. ``scope_topics`` gives every
     parsed topic of the scope, drawn only as far as the others decide a finding about this
-    file (see :func:`lint_topics_in_scope`).
+    file, ``parsed_files`` their names (see :func:`lint_topics_in_scope`).
     """
     file = topic.file
     findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only={file})]
@@ -977,6 +978,7 @@ def lint_topic_in_scope(
             [topic],
             topic_files,
             scope_topics=scope_topics,
+            parsed_files=parsed_files,
             own=lambda _: mine,
             in_sub_folders=in_sub_folders,
             not_looked_up=not_looked_up,
@@ -990,6 +992,8 @@ def lint_topics_in_scope(
     topic_files: Collection[str],
     *,
     scope_topics: Callable[[], Iterable[ParsedTopic]],
+    parsed_files: Callable[[], Iterable[str]] | None = None,
+    titles: Callable[[], Collection[str] | None] = lambda: None,
     own: Callable[[ParsedTopic], Sequence[Finding]] = lint_topic,
     in_sub_folders: Collection[str] = (),
     not_looked_up: Collection[str] = (),
@@ -1007,16 +1011,17 @@ def lint_topics_in_scope(
     kebab-case, drawn up to the first topic whose ``name`` is its file's stem: Memory's own),
     a ``missing-description`` of a file without frontmatter into ``no-frontmatter`` (drawn up
     to the first with frontmatter), and a ``[[link]]`` that names no file's stem may name a
-    topic's frontmatter ``name`` (drawn up to the first so named). Where no topic settles a
-    convention, every one is drawn: like :func:`lint_topics`, it holds over the files parsed,
-    and a file in ``topic_files`` that ``scope_topics`` leaves out (one that cannot be read,
-    Q-2b) is no topic of it. ``own``, ``in_sub_folders`` and ``not_looked_up`` as for
-    :func:`lint_topics`.
+    topic's ``name`` (up to the first so named; none with the ``titles`` the caller kept, or
+    for a link with a folder). Where no topic settles a convention, every one is drawn: as in
+    :func:`lint_topics` it holds over the files parsed (a file ``scope_topics`` leaves out,
+    unreadable, Q-2b, is no topic of it). ``parsed_files`` names those files unparsed (a
+    service opens each): names not all kebab-case decide the naming convention alone
+    (:func:`_names_fold`). ``own``, ``in_sub_folders``, ``not_looked_up``: :func:`lint_topics`.
     """
     names = _Names.of(topic_files)
     deeper = frozenset(_nfc(path) for path in in_sub_folders)
     unsought = frozenset(_nfc(path) for path in not_looked_up)
-    scope = LazyTopics(scope_topics)
+    scope = LazyTopics(scope_topics, titles)
 
     @cache
     def by_stem() -> WikiFiles:  # a dict of every name's words: built for a link that needs it
@@ -1024,9 +1029,8 @@ def lint_topics_in_scope(
 
     def no_file(target: str) -> bool:  # no file of the scope is named by ``target``
         path = wiki_path(_nfc(target))
-        return (
-            path not in names.present and path not in deeper and by_stem().resolve(target) is None
-        )
+        named = path in names.present or path in deeper
+        return not named and by_stem().resolve(target) is None
 
     def in_convention(topic: ParsedTopic) -> bool:
         return not _in_wrong_case(topic.file)
@@ -1036,9 +1040,10 @@ def lint_topics_in_scope(
 
     @cache
     def naming_folds() -> bool:  # naming_convention() gives a finding (T-5a)
-        if _all_kebab(topic_files) and scope.any(_named_by_stem):
-            return False  # Memory's own convention (no finding), whichever files could be read
-        return naming_convention(parsed()) is not None
+        if _all_kebab(topic_files):  # one named by its stem: Memory's own, no finding
+            return not scope.any(_named_by_stem) and naming_convention(parsed()) is not None
+        listed = parsed_files() if parsed_files else (topic.file for topic in scope.every())
+        return _names_fold(listed, parsed)
 
     @cache
     def description_folds() -> bool:  # frontmatter_convention() gives a finding (T-5a)
@@ -1064,6 +1069,19 @@ def lint_topics_in_scope(
     return findings
 
 
+def _names_fold(parsed_files: Iterable[str], parsed: Callable[[], list[ParsedTopic]]) -> bool:
+    """Whether :func:`naming_convention` of the topics ``parsed()`` gives (those of a convention)
+    gives a finding, from ``parsed_files``, their file names (T-5a): another convention than
+    kebab-case is the names' alone, so no topic is parsed for it; only where the names that
+    parse are all kebab-case (those that are not could not be read) do the ``name`` fields
+    decide."""
+    stems = [_stem_of(name) for name in parsed_files if not _in_wrong_case(name)]
+    found = _file_convention(stems) if len(stems) > 1 else None
+    if found is None or found[0] != "kebab-case":
+        return found is not None
+    return naming_convention(parsed()) is not None
+
+
 def _all_kebab(topic_files: Iterable[str]) -> bool:
     """Whether every topic file's stem is kebab-case (an index in the wrong case left out):
     then so is every parsed file's, whichever could be read (T-5a)."""
@@ -1072,6 +1090,10 @@ def _all_kebab(topic_files: Iterable[str]) -> bool:
         for name in topic_files
         if not _in_wrong_case(name)
     )
+
+
+def _stem_of(file: str) -> str:
+    return file.removesuffix(".md")
 
 
 def _named_by_stem(topic: ParsedTopic) -> bool:
@@ -1259,6 +1281,14 @@ def _names_table(topic_files: tuple[str, ...]) -> _Names:
         by_fold.setdefault(name.casefold(), name)
         by_look.setdefault(_look_keys(name)[0], []).append(name)
     return _Names(present, by_fold, by_look)
+
+
+@lru_cache(maxsize=SCOPE_NAMES_KEPT)
+def _wiki_files(files: tuple[str, ...]) -> WikiFiles:
+    """The :class:`~memory_core.wiki_links.WikiFiles` of ``files``, a scope's: its index's
+    wiki links are resolved by two steps of a listing page and again by the next page, and the
+    table of 30,000 names takes about 0.2 s to build; the same names give the table made."""
+    return WikiFiles(files)
 
 
 def _drawn_like(target: str, names: _Names) -> str:

@@ -21,7 +21,7 @@ import functools
 import logging
 import os
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -42,7 +42,7 @@ from memory_core.lint import (
     mask_secret_lines,
 )
 from memory_core.topics import ParsedTopic
-from memory_core.wiki_links import WikiFiles
+from memory_core.wiki_links import WikiFiles, link_keys
 from memory_core.wire import (
     Finding,
     IndexLine,
@@ -105,6 +105,16 @@ SCOPE_LINTS_CACHED = 4096
 """Scopes whose whole lint is kept (the overview's pages, the scopes listed)."""
 SCOPE_LINT_BYTES = 4 * 1024 * 1024
 """The most the kept scope lints may take, estimated by ``_lint_weight``."""
+
+
+SCOPE_TITLES_KEPT = 16
+"""Scopes whose topics' titles a listing keeps (:meth:`ScopeAnswers._beside_page`)."""
+SCOPE_TITLE_BYTES = 16 * 1024 * 1024
+"""The most the kept titles may take: about 100 bytes a key, two keys a topic."""
+
+
+def _titles_weight(titles: frozenset[str]) -> int:
+    return 100 + 100 * len(titles)
 
 
 def _lint_weight(findings: list[Finding]) -> int:
@@ -217,6 +227,9 @@ class ScopeAnswers:
         self.records = ScopeRecords(None)
         self._lints: StatCache[str, list[Finding]] = StatCache(
             max_entries=SCOPE_LINTS_CACHED, max_weight=SCOPE_LINT_BYTES, weigh=_lint_weight
+        )
+        self._titles: StatCache[str, frozenset[str]] = StatCache(
+            max_entries=SCOPE_TITLES_KEPT, max_weight=SCOPE_TITLE_BYTES, weigh=_titles_weight
         )
 
     def _scan(self, root: Path, scope: Path) -> ScopeListing:
@@ -576,14 +589,8 @@ class ScopeAnswers:
         inputs = _lint_inputs(key, scope, listing, index, names, unreadable, [], user_index, walk)
         listed, on_page = set(names), {item.entry.file for item in read.loaded}
 
-        def scope_topics() -> Iterator[ParsedTopic]:
-            """Every topic of the scope, the page's first, the others read one at a time."""
-            yield from (item.topic for item in read.loaded)
-            for entry in listing.topics:
-                if entry.file not in on_page:
-                    yield from (item.topic for item in self._load([entry]).loaded)
-
         on_page.update(name for name, _ in unreadable)
+        scope_topics, parsed_files, titles = self._beside_page(scope, listing, read, on_page)
         partial = index.read.partial if index is not None else None
         facts = index.facts() if index is not None and inputs.text is not None else None
         findings: list[Finding] = []
@@ -624,12 +631,60 @@ class ScopeAnswers:
                 topics,
                 names,
                 scope_topics=scope_topics,
+                parsed_files=parsed_files,
+                titles=titles,
                 own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
                 in_sub_folders=deeper,
                 not_looked_up=unsought,
             )
         )
         return findings
+
+    def _beside_page(
+        self, scope: Path, listing: ScopeListing, read: _Read, on_page: Collection[str]
+    ) -> tuple[
+        Callable[[], Iterator[ParsedTopic]],
+        Callable[[], Iterator[str]],
+        Callable[[], frozenset[str] | None],
+    ]:
+        """What a page's lint draws beside its files ``read`` (``on_page``: theirs, read or
+        not), lazily: every topic of the scope, the page's first, the others read one at a
+        time; their names, none parsed: the page's read ones, then each other file that opens
+        (:meth:`TopicCache.readable`, T-5a); and the link keys of their ``name`` fields as the
+        last time they were all drawn left them, kept by every topic file's stat key (None when
+        unknown): a page whose ``[[link]]`` names no file (a note not written yet) draws them
+        all once, not once a page (T-5b)."""
+        where, topics = os.fspath(scope), listing.topics
+
+        @functools.cache
+        def version() -> FileKey:
+            return derived_key(tuple(e.file for e in topics), [file_key(e.stat) for e in topics])
+
+        def scope_topics() -> Iterator[ParsedTopic]:
+            titles: set[str] = set()
+            for topic in self._topics_beside(listing, read, on_page):
+                titles.update(link_keys(topic.name))
+                yield topic
+            self._titles.put(where, version(), frozenset(titles))  # every one drawn
+
+        def parsed_files() -> Iterator[str]:
+            yield from (item.entry.file for item in read.loaded)
+            for entry in listing.topics:
+                if entry.file not in on_page and self.cache.readable(
+                    entry.path, entry.file, entry.stat
+                ):
+                    yield entry.file
+
+        return scope_topics, parsed_files, lambda: self._titles.get(where, version())
+
+    def _topics_beside(
+        self, listing: ScopeListing, read: _Read, on_page: Collection[str]
+    ) -> Iterator[ParsedTopic]:
+        """Every topic of the scope, those ``read`` first, the others read one at a time."""
+        yield from (item.topic for item in read.loaded)
+        for entry in listing.topics:
+            if entry.file not in on_page:
+                yield from (item.topic for item in self._load([entry]).loaded)
 
     def topic_file(
         self, root: Path, scope: Path, key: str, file_name: str, *, reveal: bool = False
@@ -722,11 +777,16 @@ class ScopeAnswers:
         def scope_topics() -> list[ParsedTopic]:
             return self._scope_topics(root, scope)
 
+        def parsed_files() -> list[str]:  # scope_topics()'s names, none parsed
+            topics = self._scan(root, scope).topics
+            return [e.file for e in topics if self.cache.readable(e.path, e.file, e.stat)]
+
         return lint_topic_in_scope(
             item.topic,
             names,
             index.readable_text if index is not None else None,
             scope_topics=scope_topics,
+            parsed_files=parsed_files,
             own=self.cache.lint(item.entry.path, item.topic),
             partial=index.read.partial if index is not None else None,
             facts=index.facts() if index is not None else None,

@@ -68,6 +68,7 @@ __all__ = [
     "NamedElsewhereError",
     "NotRegularFileError",
     "OutsideMemoryRoot",
+    "can_open",
     "cannot_read",
     "checked_memory_root",
     "descriptor_path",
@@ -349,6 +350,19 @@ def _root_not_looked_at(
         f"at {place} in the data dir ({error.strerror or type(error).__name__}; it needs search "
         f"access to {above})"
     )
+
+
+def can_open(path: Path | str) -> bool:
+    """Whether the file at ``path`` (already resolved and checked: a listing's regular file)
+    opens for reading as :func:`read_regular` opens it, following no symlink: an ``open`` and a
+    ``close``, nothing read. False for any ``OSError`` (gone, no permission, a symlink now); a
+    lease a safe edit holds is waited out as a read waits it out."""
+    try:
+        fd = open_waiting_for_lease(path, _OPEN_FLAGS | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    os.close(fd)
+    return True
 
 
 def read_regular(

@@ -20,7 +20,7 @@ from memory_core.lint import lint_topic
 from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
 from memory_core.wire import Finding, TopicSummary
 
-from memory_api.store.containment import read_regular
+from memory_api.store.containment import can_open, read_regular
 from memory_api.store.stat_cache import FileKey, StatCache, file_key
 from memory_api.store.topic_memo import LightTopic, TopicMemo, light
 
@@ -118,6 +118,19 @@ class TopicCache:
             entry.findings, entry.summary, entry.stored = hit.findings, hit.summary, hit.stored
         self._cache.put(where, key, entry)
         return entry.topic, info
+
+    def readable(self, real: Path | str, file_name: str, known: os.stat_result) -> bool:
+        """Whether :meth:`load` of the file at ``real`` listed as ``file_name`` (with ``light_ok``)
+        gives its topic, as far as that is known without reading it (T-5a: a convention holds
+        over the files read, Q-2b): a parse is cached for the ``known`` stat key, or the file
+        opens as :meth:`load` opens it (:func:`~memory_api.store.containment.can_open`: an
+        ``open``, nothing read or parsed; what else a read checks, a regular file named in this
+        folder alone, the listing's ``lstat`` judged). False where the open fails (gone, no
+        permission); a file whose read fails once it is open (an I/O error) is taken as
+        readable."""
+        if self._cache.get((os.fspath(real), file_name), file_key(known)) is not None:
+            return True
+        return can_open(real)
 
     def keep(self, scope: str, where: list[tuple[str, str]], listed: list[str]) -> None:
         """Store in the memo on disk what was made of the files ``where`` (``(real path, listed
