@@ -433,6 +433,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     bases = [cwd]
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
     previous: str | None = None
+    programs = len(found.programs)  # those run before this reading
     lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
     substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
     code = _CodeRun()  # output run as code (``eval "$(…)"``), until its command ends
@@ -479,6 +480,25 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     evaluated = [" ".join(evaluating or [])]
     _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
     _add_here_data(found, texts, bases, known, environ, lost=lost)
+    if any(_PATCHER_RE.search(program) for program in found.programs[programs:]):
+        _note_patched(found, [command, *(text for text, _ in texts)], bases)
+
+
+_PATCHER_RE = re.compile(r"(?:^|/)apply_?patch$")
+"""Codex CLI's patch tool as a command (``apply_patch``, ``applypatch``): Codex applies ``[cd
+DIR &&] apply_patch <<'EOF' …`` run through its shell tool (``bash -lc`` too) as the patch
+tool, in ``DIR``; any other shell runs a program so named (one applying the patch)."""
+
+
+def _note_patched(found: ShellPaths, texts: list[str], bases: list[str]) -> None:
+    """Keep in ``found.named`` every file a patch in ``texts`` (the command and its
+    here-documents) names (:func:`patch_targets`), a relative one from each folder in
+    ``bases``: written by that name, held to K-7 as the patch tool's files are."""
+    for target in dict.fromkeys(path for text in texts for path in patch_targets(text)):
+        if target.startswith("/"):
+            found.named.append(target)
+        else:
+            found.named.extend(f"{base}/{target}" for base in bases)
 
 
 def _readers_set(
