@@ -1659,6 +1659,9 @@ _WRAPPERS = frozenset(
         "nocache",
         "eatmydata",
         "fakeroot",
+        # multi-call binaries: the word after them names the applet they run
+        "busybox",
+        "toybox",
         # the shell's keywords whose condition is the command after them
         "if",
         "elif",
@@ -1667,8 +1670,10 @@ _WRAPPERS = frozenset(
     }
 )
 """Words that run the command after them (their options and a ``timeout`` duration skipped):
-wrappers, and ``if``/``elif``/``while``/``until``, whose condition is a command (``if cp x
-"$(cat f)"/a.md; then`` was read as a command ``if`` whose operand was ``cp``)."""
+wrappers, ``busybox`` and ``toybox`` (``busybox sh -c '…'`` runs ``sh``, read as ``sh -c``
+is: its code, positional parameters and startup files; ``busybox cp`` is ``cp``), and
+``if``/``elif``/``while``/``until``, whose condition is a command (``if cp x "$(cat f)"/a.md;
+then`` was read as a command ``if`` whose operand was ``cp``)."""
 _SEPARATING_RE = re.compile(r"[;&|()]")
 """A character that ends a simple command, in a token of punctuation the lexer grouped."""
 _REDIRECTION_RE = re.compile(r"^(?:[&<]?>[>|&]?|<&?|<<[<-]?)$")
