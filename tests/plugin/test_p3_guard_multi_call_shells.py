@@ -6,7 +6,8 @@
 as one program it does not read and let through what it refused as ``sh -c`` or ``cp``: a name
 the service cannot address in the user scope, a positional parameter taking a place built at
 run time, a startup file ``ENV`` names. Each form now gets the verdict its applet gets run by
-its own name, in every harness; the everyday ones pass.
+its own name, in every harness; the everyday ones pass. An option of the binary's own
+(``busybox --install -s DIR``) makes the binary the command, as it was.
 """
 
 from __future__ import annotations
@@ -57,3 +58,21 @@ def test_p3_a_writer_run_by_a_multi_call_binary_is_read_as_that_writer(
     through = refusals_by_every_harness(where, fill(form.replace("{tool}", tool), where))
     assert through == by_name, (tool, form)
     assert all((reason is not None) is refused for reason in through.values()), through
+
+
+@pytest.mark.parametrize(
+    ("command", "refused"),
+    [
+        ("busybox --install -s {root}/user", True),
+        ("busybox --list", False),
+        ("toybox --long", False),
+    ],
+)
+def test_p3_a_multi_call_binary_s_own_options_make_it_the_command(
+    where: Layout, command: str, refused: bool
+) -> None:
+    """``busybox --install [-s] DIR`` is no applet named ``--install``: busybox makes a link
+    per applet in ``DIR`` (``user/ls``, a name no scope file takes), refused there as ``ln -s``
+    of such a name is; listing its applets passes."""
+    reasons = refusals_by_every_harness(where, fill(command, where))
+    assert all((reason is not None) is refused for reason in reasons.values()), reasons

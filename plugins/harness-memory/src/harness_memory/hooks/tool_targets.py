@@ -1674,6 +1674,10 @@ wrappers, ``busybox`` and ``toybox`` (``busybox sh -c '…'`` runs ``sh``, read 
 is: its code, positional parameters and startup files; ``busybox cp`` is ``cp``), and
 ``if``/``elif``/``while``/``until``, whose condition is a command (``if cp x "$(cat f)"/a.md;
 then`` was read as a command ``if`` whose operand was ``cp``)."""
+_MULTI_CALL = frozenset({"busybox", "toybox"})
+"""Multi-call binaries: the word after one names the applet it runs (a :data:`_WRAPPERS`
+member), unless it is an option of the binary's own (``busybox --install -s DIR`` makes a
+link per applet in ``DIR``, ``--list``): then the binary is the command."""
 _SEPARATING_RE = re.compile(r"[;&|()]")
 """A character that ends a simple command, in a token of punctuation the lexer grouped."""
 _REDIRECTION_RE = re.compile(r"^(?:[&<]?>[>|&]?|<&?|<<[<-]?)$")
@@ -2079,12 +2083,15 @@ class _Writes:
         if self._leading and not word.startswith("-"):
             self._leading -= 1  # ``taskset MASK``, ``flock FILE``, ``chrt PRIORITY``
             return
-        if word.startswith("-") or _DURATION_RE.match(word):
+        own = self._wrapper in _MULTI_CALL and word.startswith("-")
+        if own:  # ``busybox --install -s DIR``: the binary runs with options of its own
+            name = word = self._wrapper
+        elif word.startswith("-") or _DURATION_RE.match(word):
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
             if self._wrapper == "env":
                 self._skip = self._env_option(spelt)
             return  # a wrapper's option or a timeout's duration
-        self._command, self._program, self._operand = name, [word], None
+        self._command, self._program, self._operand = name, [word, *[spelt] * own], None
         self.named_now = True
         self._name_unread = name in self._bound or (
             name in self.unsure_names and f"alias {name}" in self.unsure_names
