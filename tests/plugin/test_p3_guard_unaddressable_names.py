@@ -18,6 +18,7 @@ service addresses (``sed -i'old-*'``, ``-S .old.md``) passes, as does a new file
 from __future__ import annotations
 
 import subprocess
+from typing import Any
 
 import pytest
 from memory_core.scope_files import is_scope_file
@@ -43,24 +44,52 @@ UNADDRESSABLE = [
 """A name, what K-7 says of it, and the name the refusal offers instead."""
 
 
-def _file_tools(harness: str, path: str) -> list[tuple[str, dict[str, str]]]:
-    """Each file-writing tool of ``harness`` called on ``path``."""
+def _file_tools(harness: str, path: str) -> list[tuple[str, dict[str, Any]]]:
+    """Each file-writing tool of ``harness`` called on ``path``: its own file tools, the write
+    tools of an MCP filesystem server (``@modelcontextprotocol/server-filesystem``'s
+    ``write_file``, ``edit_file`` and ``move_file``, as each harness names an MCP tool) and,
+    in Codex CLI, ``apply_patch`` run through its shell tool (a here-document, also inside
+    ``bash -lc``), which Codex applies as the patch tool or the shell runs."""
+    mcp = _mcp_file_tools("mcp_filesystem_" if harness == "gemini" else "mcp__filesystem__", path)
     if harness == "claude-code":
         return [
             ("Write", {"file_path": path, "content": "x\n"}),
             ("Edit", {"file_path": path, "old_string": "x", "new_string": "y"}),
+            *mcp,
+            *_mcp_file_tools("mcp__plugin_tools_fs__", path),
         ]
     if harness == "codex":
+        patch = f"*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n"
         return [
-            (
-                "apply_patch",
-                {"command": f"*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n"},
-            )
+            ("apply_patch", {"command": patch}),
+            ("Bash", {"command": f"apply_patch <<'EOF'\n{patch}EOF\n"}),
+            ("Bash", {"command": f"bash -lc \"apply_patch <<'EOF'\n{patch}EOF\n\""}),
+            ("Bash", {"command": f"applypatch '{patch}'"}),
+            *mcp,
         ]
     return [
         ("write_file", {"file_path": path, "content": "x\n"}),
         ("replace", {"file_path": path, "old_string": "x", "new_string": "y"}),
+        *mcp,
     ]
+
+
+def _mcp_file_tools(prefix: str, path: str) -> list[tuple[str, dict[str, Any]]]:
+    """An MCP filesystem server's tools writing ``path``, named with ``prefix`` (the harness's
+    ``mcp__<server>__`` or ``mcp_<server>_``)."""
+    return [
+        (f"{prefix}write_file", {"path": path, "content": "x\n"}),
+        (f"{prefix}edit_file", {"path": path, "edits": [{"oldText": "x", "newText": "y"}]}),
+        (f"{prefix}move_file", {"source": "draft.md", "destination": path}),
+    ]
+
+
+def _without_link_into_other_scope(where: Layout) -> None:
+    """Take away the Workspace's ``notes`` link into another scope: a patch's ``*** …`` lines,
+    read as a command another shell may run (a quoted word holding white space), are a glob
+    matching every entry of the Workspace, that link included, which the guard refuses before
+    it looks at any name."""
+    (where.workspace / "notes").unlink()
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -70,6 +99,7 @@ def test_p3_a_file_tool_writing_a_name_the_service_cannot_address_is_refused_say
     where: Layout, harness: str, name: str, why: str, instead: str, scope: str
 ) -> None:
     folder = where.root / (where.own if scope == "own" else "user")
+    _without_link_into_other_scope(where)
     if harness == "codex" and "\n" in name:  # a patch's header ends at the line break
         name, why, instead = name.split("\n")[0], "must end in '.md'", "deploy.md"
     for tool, arguments in _file_tools(harness, str(folder / name)):
@@ -78,19 +108,42 @@ def test_p3_a_file_tool_writing_a_name_the_service_cannot_address_is_refused_say
         assert "cannot address" in reason and why in reason and "(K-7)" in reason, reason
         assert f"name it {instead}" in reason, reason
         good = str(folder / instead)
-        fixed = {key: good if key == "file_path" else value for key, value in arguments.items()}
-        if "command" in fixed:
-            fixed["command"] = fixed["command"].replace(str(folder / name), good)
+        fixed = {
+            key: value.replace(str(folder / name), good) if isinstance(value, str) else value
+            for key, value in arguments.items()
+        }
         assert answer(where, harness, tool, fixed) is None, (tool, instead)
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
 def test_p3_a_file_in_a_folder_of_a_scope_is_refused(where: Layout, harness: str) -> None:
     path = str(where.root / where.own / "sub" / "a.md")
+    _without_link_into_other_scope(where)
     for tool, arguments in _file_tools(harness, path):
         reason = refusal(answer(where, harness, tool, arguments))
         assert reason is not None and "only the files at a scope's top" in reason, reason
         assert "write a.md in the scope itself" in reason, reason
+
+
+@pytest.mark.parametrize(("name", "denied"), [("notes.txt", True), ("notes.md", False)])
+def test_p3_a_shell_apply_patch_names_its_files_from_the_folder_it_runs_in(
+    where: Layout, name: str, denied: bool
+) -> None:
+    """Codex applies ``cd DIR && apply_patch <<'EOF' …`` in ``DIR`` (its own shell-form
+    reading): a relative file of the patch is named there, and held to K-7 in the scope."""
+    patch = f"*** Begin Patch\n*** Add File: {name}\n+x\n*** End Patch\n"
+    command = f"cd {where.root / where.own} && apply_patch <<'EOF'\n{patch}EOF\n"
+    reason = refusal(answer(where, "codex", "Bash", {"command": command}))
+    assert (reason is not None and "cannot address" in reason) is denied, reason
+
+
+def test_p3_patch_text_no_apply_patch_runs_is_data(where: Layout) -> None:
+    """A patch's text written to a file or printed (``cat > p.patch <<'EOF'``) writes none of
+    the files it names: no K-7 rule holds for them."""
+    patch = f"*** Begin Patch\n*** Add File: {where.root / 'user' / 'notes.txt'}\n*** End Patch"
+    _without_link_into_other_scope(where)
+    for command in (f"cat > /tmp/p.patch <<'EOF'\n{patch}\nEOF\n", f"echo '{patch}'"):
+        assert refusals_by_every_harness(where, command) == dict.fromkeys(SHELL), command
 
 
 SHELL_WRITES = [

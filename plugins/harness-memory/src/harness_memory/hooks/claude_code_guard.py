@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from harness_memory.hooks.claude_code import PATH_FIELDS, WRITE_TOOLS, HookInput
-from harness_memory.hooks.guarding import string_leaves, write_refusal
+from harness_memory.hooks.guarding import write_refusal
+from harness_memory.hooks.mcp_files import mcp_writes
 from harness_memory.hooks.tool_targets import ToolWrites
 from harness_memory.settings import HarnessSettings
 
@@ -21,7 +22,9 @@ __all__ = ["pre_tool_use", "tool_writes"]
 
 def tool_writes(hook: HookInput) -> ToolWrites:
     """What a Claude Code tool call may write: the file tools' target (:data:`WRITE_TOOLS`,
-    :data:`PATH_FIELDS`), a ``Bash`` command, an MCP tool's (``mcp__…``) string arguments."""
+    :data:`PATH_FIELDS`), a ``Bash`` command, an MCP tool's (``mcp__…``) string arguments and
+    the file an MCP filesystem server's write tool names
+    (:func:`~harness_memory.hooks.mcp_files.mcp_writes`)."""
     tool, arguments = hook.tool_name or "", hook.tool_input
     if arguments is None:
         return ToolWrites()
@@ -32,7 +35,7 @@ def tool_writes(hook: HookInput) -> ToolWrites:
     if tool == "Bash" and isinstance(arguments.get("command"), str):
         return ToolWrites(texts=[arguments["command"]])
     if tool.startswith("mcp__"):
-        return ToolWrites(texts=string_leaves(arguments))
+        return mcp_writes(tool, arguments, separator="__")
     return ToolWrites()
 
 

@@ -16,8 +16,12 @@ same answers Claude Code does:
   "permissionDecision": "deny", "permissionDecisionReason": …}}`` blocks the call and the reason
   reaches the model. Tools guarded (:data:`GUARDED_TOOLS`): ``apply_patch`` (``tool_input.command``
   holds the patch; every file it adds, updates, deletes or moves to is checked), ``Bash``
-  (``tool_input.command``: every memory-root path the command names is checked),
-  ``write_stdin`` (its ``chars``, likewise) and MCP tools (``mcp__…``: every string argument).
+  (``tool_input.command``: every memory-root path the command names is checked; an
+  ``apply_patch`` it runs, as Codex intercepts ``apply_patch <<'EOF' …`` and ``bash -lc
+  "apply_patch …"``, has its patch's files checked as the patch tool's are),
+  ``write_stdin`` (its ``chars``, likewise) and MCP tools (``mcp__…``: every string argument;
+  an MCP filesystem server's ``write_file``/``edit_file``/``move_file`` target as a file
+  tool's, :mod:`harness_memory.hooks.mcp_files`).
 - ``PostToolUse`` (the same fields and ``tool_response``): the same tools' memory writes are
   recorded as versions (V-1, :mod:`harness_memory.hooks.post_write`); answered with nothing.
 
@@ -83,10 +87,13 @@ def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
 
 def tool_writes(hook: HookInput) -> ToolWrites:
     """What a Codex tool call may write (:data:`GUARDED_TOOLS`): every file an ``apply_patch``
-    patch names, a ``Bash`` command, the ``chars`` typed by ``write_stdin``, an MCP tool's
-    string arguments."""
+    patch names, a ``Bash`` command (an ``apply_patch`` it runs names its patch's files:
+    :func:`~harness_memory.hooks.tool_targets.shell_paths`), the ``chars`` typed by
+    ``write_stdin``, an MCP tool's string arguments and the file an MCP filesystem server's
+    write tool names (:func:`~harness_memory.hooks.mcp_files.mcp_writes`)."""
     # Imported here: the Session start never needs the guard's readers of tool calls (H-5).
     from harness_memory.hooks.guarding import string_leaves
+    from harness_memory.hooks.mcp_files import mcp_writes
     from harness_memory.hooks.tool_targets import ToolWrites, patch_targets
 
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
@@ -95,7 +102,9 @@ def tool_writes(hook: HookInput) -> ToolWrites:
         return ToolWrites(paths=patch_targets(command))
     if tool == "Bash" and isinstance(command, str):
         return ToolWrites(texts=[command])
-    if tool == "write_stdin" or tool.startswith("mcp__"):
+    if tool.startswith("mcp__"):
+        return mcp_writes(tool, arguments, separator="__")
+    if tool == "write_stdin":
         return ToolWrites(texts=string_leaves(arguments))
     return ToolWrites()
 

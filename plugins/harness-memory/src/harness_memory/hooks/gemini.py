@@ -14,7 +14,9 @@ stdin — ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``, ``t
   ``replace`` (``tool_input.file_path``, read both as written and as Gemini CLI reads it:
   :func:`file_path_readings`), ``run_shell_command`` (every path its ``command``
   names, relative ones from its ``dir_path``, the folder it runs in) and MCP tools
-  (``mcp_<server>_<tool>``: every path in their string arguments).
+  (``mcp_<server>_<tool>``: every path in their string arguments; an MCP filesystem server's
+  ``write_file``/``edit_file``/``move_file`` target as a file tool's,
+  :mod:`harness_memory.hooks.mcp_files`).
 - ``AfterTool`` (the same fields and ``tool_response``): the same tools' memory writes are
   recorded as versions (V-1, :mod:`harness_memory.hooks.post_write`); answered with nothing.
 
@@ -76,9 +78,10 @@ def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
 def tool_writes(hook: HookInput) -> ToolWrites:
     """What a Gemini CLI tool call may write (:data:`GUARDED_TOOLS`): the ``file_path`` of
     ``write_file`` and ``replace``, a ``run_shell_command`` command (run in its ``dir_path``
-    when it names one), an MCP tool's string arguments."""
+    when it names one), an MCP tool's string arguments and the file an MCP filesystem
+    server's write tool names (:func:`~harness_memory.hooks.mcp_files.mcp_writes`)."""
     # Imported here: the Session start never needs the guard's readers of tool calls (H-5).
-    from harness_memory.hooks.guarding import string_leaves
+    from harness_memory.hooks.mcp_files import mcp_writes
     from harness_memory.hooks.tool_targets import ToolWrites
 
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
@@ -87,7 +90,7 @@ def tool_writes(hook: HookInput) -> ToolWrites:
     if tool == "run_shell_command" and isinstance(arguments.get("command"), str):
         return ToolWrites(texts=[_in_folder(arguments["command"], arguments.get("dir_path"))])
     if tool.startswith("mcp_"):
-        return ToolWrites(texts=string_leaves(arguments))
+        return mcp_writes(tool, arguments, separator="_")
     return ToolWrites()
 
 

@@ -28,8 +28,9 @@ Readers of their own remain where this grammar does not fit: ``in_place`` (``sed
 -i[SUFFIX]`` and perl's ``-i[EXT]``, ``-0[OCTAL]``… take only the rest of their bundle, perl
 has no long options, and an unknown ``sed`` option is judged unsafe, which this reader does
 not report), ``tool_targets``' match of ``PROGRAM_OPTIONS`` (any start of an option running a
-program counts, ambiguous or not: broader on purpose) and 7-Zip's and unrar's switches (no
-getopt at all).
+program counts, ambiguous or not: broader on purpose), a shell's own options
+(:mod:`~harness_memory.hooks.shell_operands`: ``+o``, valued letters taking the next words in
+turn, a lone ``-`` ending them) and 7-Zip's and unrar's switches (no getopt at all).
 
 Pure text work, linear in the words (H-5).
 """

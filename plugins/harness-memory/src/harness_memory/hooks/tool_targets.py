@@ -433,6 +433,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     bases = [cwd]
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
     previous: str | None = None
+    programs = len(found.programs)  # those run before this reading
     lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
     substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
     code = _CodeRun()  # output run as code (``eval "$(…)"``), until its command ends
@@ -479,6 +480,25 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     evaluated = [" ".join(evaluating or [])]
     _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
     _add_here_data(found, texts, bases, known, environ, lost=lost)
+    if any(_PATCHER_RE.search(program) for program in found.programs[programs:]):
+        _note_patched(found, [command, *(text for text, _ in texts)], bases)
+
+
+_PATCHER_RE = re.compile(r"(?:^|/)apply_?patch$")
+"""Codex CLI's patch tool as a command (``apply_patch``, ``applypatch``): Codex applies ``[cd
+DIR &&] apply_patch <<'EOF' …`` run through its shell tool (``bash -lc`` too) as the patch
+tool, in ``DIR``; any other shell runs a program so named (one applying the patch)."""
+
+
+def _note_patched(found: ShellPaths, texts: list[str], bases: list[str]) -> None:
+    """Keep in ``found.named`` every file a patch in ``texts`` (the command and its
+    here-documents) names (:func:`patch_targets`), a relative one from each folder in
+    ``bases``: written by that name, held to K-7 as the patch tool's files are."""
+    for target in dict.fromkeys(path for text in texts for path in patch_targets(text)):
+        if target.startswith("/"):
+            found.named.append(target)
+        else:
+            found.named.extend(f"{base}/{target}" for base in bases)
 
 
 def _readers_set(
@@ -1639,6 +1659,9 @@ _WRAPPERS = frozenset(
         "nocache",
         "eatmydata",
         "fakeroot",
+        # multi-call binaries: the word after them names the applet they run
+        "busybox",
+        "toybox",
         # the shell's keywords whose condition is the command after them
         "if",
         "elif",
@@ -1647,8 +1670,14 @@ _WRAPPERS = frozenset(
     }
 )
 """Words that run the command after them (their options and a ``timeout`` duration skipped):
-wrappers, and ``if``/``elif``/``while``/``until``, whose condition is a command (``if cp x
-"$(cat f)"/a.md; then`` was read as a command ``if`` whose operand was ``cp``)."""
+wrappers, ``busybox`` and ``toybox`` (``busybox sh -c '…'`` runs ``sh``, read as ``sh -c``
+is: its code, positional parameters and startup files; ``busybox cp`` is ``cp``), and
+``if``/``elif``/``while``/``until``, whose condition is a command (``if cp x "$(cat f)"/a.md;
+then`` was read as a command ``if`` whose operand was ``cp``)."""
+_MULTI_CALL = frozenset({"busybox", "toybox"})
+"""Multi-call binaries: the word after one names the applet it runs (a :data:`_WRAPPERS`
+member), unless it is an option of the binary's own (``busybox --install -s DIR`` makes a
+link per applet in ``DIR``, ``--list``): then the binary is the command."""
 _SEPARATING_RE = re.compile(r"[;&|()]")
 """A character that ends a simple command, in a token of punctuation the lexer grouped."""
 _REDIRECTION_RE = re.compile(r"^(?:[&<]?>[>|&]?|<&?|<<[<-]?)$")
@@ -2054,12 +2083,15 @@ class _Writes:
         if self._leading and not word.startswith("-"):
             self._leading -= 1  # ``taskset MASK``, ``flock FILE``, ``chrt PRIORITY``
             return
-        if word.startswith("-") or _DURATION_RE.match(word):
+        own = self._wrapper in _MULTI_CALL and word.startswith("-")
+        if own:  # ``busybox --install -s DIR``: the binary runs with options of its own
+            name = word = self._wrapper
+        elif word.startswith("-") or _DURATION_RE.match(word):
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
             if self._wrapper == "env":
                 self._skip = self._env_option(spelt)
             return  # a wrapper's option or a timeout's duration
-        self._command, self._program, self._operand = name, [word], None
+        self._command, self._program, self._operand = name, [word, *[spelt] * own], None
         self.named_now = True
         self._name_unread = name in self._bound or (
             name in self.unsure_names and f"alias {name}" in self.unsure_names
