@@ -75,7 +75,8 @@ async def test_q4_session_start_recreates_a_scope_removed_on_disk(
     marker = scope / layout.MARKER_FILE
     assert marker.read_text(encoding="utf-8") == real(workspace) + "\n"
 
-    marker.unlink()
+    for entry in scope.iterdir():  # the marker, and the mount point kept beside it (K-6a)
+        entry.unlink()
     scope.rmdir()  # the agent cleaned up its memory folder by hand
     await _start(client, workspace)
     assert marker.read_text(encoding="utf-8") == real(workspace) + "\n"  # K-5
