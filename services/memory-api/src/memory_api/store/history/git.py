@@ -45,7 +45,7 @@ from pathlib import Path
 from memory_core.file_kind import file_kind
 from memory_core.git_dir import blocking_entry
 
-from memory_api.errors import ServiceError, write_fix
+from memory_api.errors import READ_ACCESS_FIX, ServiceError, write_fix
 
 __all__ = [
     "BRANCH",
@@ -193,6 +193,7 @@ def _refusal(
     full disk and a damaged repository are named as such, with what to do."""
     logger.error("git %s failed on %s (%d): %s", " ".join(args), repository, code, message)
     first = message.splitlines()[0] if message else f"exit code {code}"
+    first = first.replace(os.fspath(repository), repository.name)  # never a host path (Q-2b)
     lowered = _QUOTED.sub("''", message.replace(os.fspath(repository), "")).lower()
     if any(sign in lowered for sign in _FULL_SIGNS):
         return HistoryUnavailable(full_disk_detail(f"git {args[0]}"))
@@ -204,6 +205,8 @@ def _refusal(
             f"nothing was changed; {fix}, then try again"
         )
     if any(sign in lowered for sign in _DAMAGE_SIGNS):
+        if (refusal := _refused_entry(repository)) is not None:  # a permission, not damage
+            return refusal
         logger.error(
             "the history %s is damaged; check it with: git --git-dir=%s fsck",
             repository,
@@ -213,6 +216,46 @@ def _refusal(
             f"the history of this scope is damaged (git {args[0]}: {first}): {REPAIR}"
         )
     return HistoryUnavailable(f"the history refused the change or read (git {args[0]}: {first})")
+
+
+_GIT_ENTRIES = ("HEAD", "config", "objects", "refs")
+"""What git opens of a repository before it will call it one: refused any of them (another
+account's, an I/O error), git says "not a git repository", the words of a damaged one."""
+
+
+def _refused_entry(repository: Path) -> HistoryUnavailable | None:
+    """The 503 for the first of the repository folder and its :data:`_GIT_ENTRIES` that the
+    kernel refuses the service (read, or search for a folder), naming it inside the history
+    (``user.git/HEAD``) with the reason and what to do (Q-2b); None when each can be read or
+    is missing (damage then, not a permission). Non-blocking opens: a FIFO never holds it."""
+    for name in ("", *_GIT_ENTRIES):
+        path = repository / name
+        try:
+            handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            return _unreadable_entry(repository, name, error)
+        try:
+            if stat.S_ISDIR(os.fstat(handle).st_mode):
+                os.lstat(path / "HEAD")  # searchable: found or ENOENT
+        except FileNotFoundError:
+            pass
+        except OSError as error:
+            return _unreadable_entry(repository, name, error)
+        finally:
+            os.close(handle)
+    return None
+
+
+def _unreadable_entry(repository: Path, name: str, error: OSError) -> HistoryUnavailable:
+    """The 503 for the entry ``name`` of ``repository`` (``""``: the folder itself) refused."""
+    where = f"{repository.name}/{name}" if name else repository.name
+    logger.error("the history %s cannot be read: %s", repository / name, error)
+    return HistoryUnavailable(
+        f"the history cannot be read: the service cannot read its file {where} "
+        f"({error.strerror or type(error).__name__}): {READ_ACCESS_FIX}"
+    )
 
 
 @cache
