@@ -68,3 +68,30 @@ def test_v2_a_history_truly_damaged_is_named_so_without_its_host_path(
     assert "damaged" in detail and "move it aside" in detail, detail
     assert "user.git" in detail, detail
     assert str(served.data_dir) not in detail, detail
+
+
+@pytest.mark.parametrize("refused", ["history", "history/user.git"])
+def test_v2_a_history_folder_the_kernel_refuses_leaves_the_overview_up_and_is_named(
+    served: ServedProcess, refused: str
+) -> None:
+    """The overview, which only sizes the histories, answered 503 "the data dir could not be
+    used" with an incident (a PermissionError from looking for ``user.git/HEAD``), and every
+    history read the same, naming nothing."""
+    _, history = _recorded(served)
+    os.chown(history.parent.parent / refused, NOBODY, NOBODY)
+
+    status, overview = call(served.base_url, "GET", f"{AGENT}/memory")
+    assert status == 200, overview
+    assert [scope["key"] for scope in overview["scopes"]] == ["user"]
+    assert overview["scopes"][0]["fileCount"] == 2
+    status, summary = call(served.base_url, "GET", f"{AGENT}/memory/scopes/user")
+    assert status == 200, summary
+
+    for path in READS:
+        status, problem = call(served.base_url, "GET", path)
+
+        assert status == 503, (path, problem)
+        detail = problem["detail"]
+        assert "Permission denied" in detail and "read access" in detail, (path, detail)
+        assert "incident" not in detail and "damaged" not in detail, (path, detail)
+        assert str(served.data_dir) not in detail, (path, detail)

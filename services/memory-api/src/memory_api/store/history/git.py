@@ -394,8 +394,15 @@ def git_status(repository: Path, *args: str) -> tuple[int, str]:
 
 
 def is_repository(path: Path) -> bool:
-    """Whether ``path`` holds a repository made by :func:`init_repository` (its ``HEAD``)."""
-    return (path / "HEAD").is_file()
+    """Whether ``path`` holds a repository made by :func:`init_repository` (its ``HEAD``).
+    Raises :class:`HistoryUnavailable` naming what the kernel refuses (the repository folder,
+    its ``HEAD``) when ``HEAD`` cannot be looked at: never "no repository" then (Q-2b)."""
+    try:
+        return stat.S_ISREG((path / "HEAD").stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as error:
+        raise _refused_entry(path) or _unreadable_entry(path, "HEAD", error) from None
 
 
 def init_repository(path: Path) -> None:
