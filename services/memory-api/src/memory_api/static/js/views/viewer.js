@@ -38,9 +38,9 @@ function noLinesState(unreadable) {
   const told = "a Session is told so, never that nothing is saved.";
   if (!unreadable) return "This scope has no index yet: the model is told nothing is saved.";
   if (unreadable.startsWith("cannot read its scope folder")) {
-    return `The service ${unreadable}, so whether MEMORY.md is there cannot be told: ${told}`;
+    return `The service ${unreadable}, so whether MEMORY.md is there cannot be told; ${told}`;
   }
-  return `MEMORY.md is there, but the service ${unreadable}: ${told}`;
+  return `MEMORY.md is there, but the service ${unreadable}; ${told}`;
 }
 
 export class Viewer {
