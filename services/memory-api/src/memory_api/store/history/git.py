@@ -30,6 +30,7 @@ Blocking: run everything here in a worker thread.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -330,8 +331,25 @@ def git(
     done = _run(repository, args, stdin, config)
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip()
+        if args[:1] == ("fast-import",):
+            _remove_crash_reports(repository)
         raise _refusal(repository, args, message, done.returncode)
     return done.stdout
+
+
+def _remove_crash_reports(repository: Path) -> None:
+    """Remove the crash reports a failed ``fast-import`` writes into ``repository``
+    (``fast_import_crash_<pid>``, mode ``0644`` where every other file of a history is
+    owner-only): git's words are in the service's log, and every refused record (each Session
+    start on a full disk) would leave one more, for good. A writing git runs only under the
+    scope's lock (the module docstring), so none of them is another's still being written."""
+    try:
+        found = list(repository.glob("fast_import_crash_*"))
+    except OSError:
+        return
+    for path in found:
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def git_succeeds(repository: Path, *args: str) -> bool:
