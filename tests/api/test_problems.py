@@ -186,3 +186,23 @@ async def test_an_agent_on_a_read_only_file_system_is_answered_so_for_real(
         )
         body = await expect_problem(response, 503, "(Read-only file system)")
         assert "mount the file system holding it read-write" in body["detail"]
+
+
+async def test_a_data_dir_mounted_read_only_names_the_mount_never_the_locks_folder(
+    client: Client, agent: AgentHome
+) -> None:
+    """The whole data dir mounted read-only (a volume mounted ``readOnly``, a disk the kernel
+    remounted after errors): every change is refused at its lock file first, and said "an
+    operator must fix the locks folder", where no owner or mode can help. Right: the remedy
+    for EROFS, as every other write of the data dir says it."""
+    path = f"/api/projects/{PROJECT}/agents/{AGENT}"
+    with read_only(agent.data_dir):
+        for method, route, body in (
+            ("PATCH", f"{path}/config", {"name": "Renamed"}),
+            ("DELETE", f"{path}/memory/scopes/user/files/time-zone.md", None),
+            ("POST", f"{path}/memory/scopes/user/checkpoint", {}),
+        ):
+            response = await client.request(method, route, json=body)
+            detail = (await expect_problem(response, 503, "(Read-only file system)"))["detail"]
+            assert "mount the file system holding it read-write" in detail, (route, detail)
+            assert "fix the locks folder" not in detail, (route, detail)

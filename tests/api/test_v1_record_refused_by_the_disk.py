@@ -154,3 +154,27 @@ async def test_v1_a_change_made_after_the_last_record_worked_names_no_failure(
 
     assert history["unrecorded"] is True
     assert history["recordFailed"] is None
+
+
+async def test_v1_records_refused_by_a_full_disk_leave_nothing_behind_in_the_history(
+    client: Client, agent: AgentHome, history_folder: Path, tmp_path: Path
+) -> None:
+    """Each ``fast-import`` the disk refused left a crash report of its own in the scope's
+    history (``fast_import_crash_<pid>``, mode ``0644`` where every file git makes is
+    owner-only), one more per refused record, for good: a full disk refuses every Session
+    start's record until it is freed. Right: a refused record leaves the history as it was."""
+    note = agent.user / TOPIC
+    note.write_text("---\ndescription: uv\n---\nuse uv\n", encoding="utf-8")
+    await ok_json(await client.post(f"{memory_url()}/scopes/user/checkpoint"))
+    repository = history_folder / "user.git"
+    before = sorted(path.name for path in repository.iterdir())
+
+    filler = fill(history_folder)
+    for attempt in range(3):
+        note.write_text(f"---\ndescription: uv\n---\nuse uv {attempt}\n", encoding="utf-8")
+        await expect_problem(
+            await client.post(f"{memory_url()}/versions", json=RECORD), 503, "no space left"
+        )
+    filler.unlink()
+
+    assert sorted(path.name for path in repository.iterdir()) == before

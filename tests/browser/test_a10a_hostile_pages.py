@@ -3,7 +3,9 @@
 Headless Chromium opens pages that attack the demo service the way a page in the user's own
 browser would. The browser's Private Network Access checks are switched off, as other browsers
 have none: the service's own rules must refuse. Each attack is checked at the service (the
-answer's status and rule, so the request did reach it) and on disk (nothing changed).
+answer's status and rule, so the request did reach it; for the ``no-cors`` fetch, whose
+answer the browser hands the page not at all (``Cross-Origin-Resource-Policy``), its blocking
+of that answer) and on disk (nothing changed).
 
 - a page on another local port (another dev server, a compromised local app) submitting a
   ``text/plain`` form whose body is JSON, and a ``no-cors`` ``text/plain`` fetch;
@@ -97,12 +99,9 @@ FOREIGN_PAGE_RULES = ("(cross-site request rule)", "(Origin rule)")
 """Either refuses a page of another origin; Chromium sends both headers, so the first does."""
 
 
-def _refused_as_foreign(response: Response, *, opaque: bool = False) -> None:
-    """403 from the service (no browser makes that status up); the rule where the answer is
-    not opaque (a ``no-cors`` answer shows Playwright its status only)."""
+def _refused_as_foreign(response: Response) -> None:
+    """403 from the service (no browser makes that status up), naming the rule."""
     assert response.status == 403
-    if opaque:
-        return
     assert response.headers["content-type"] == "application/problem+json"
     detail = json.loads(response.body())["detail"]
     assert any(rule in detail for rule in FOREIGN_PAGE_RULES), detail
@@ -141,8 +140,15 @@ def test_a10a_a_text_plain_fetch_from_another_origin_cannot_start_a_session_for_
     page.goto(attacker.url)
     url = f"{service.base_url}{AGENT}/memory/session-start"
     script = f"""fetch({json.dumps(url)}, {{method: "POST", mode: "no-cors",
-        headers: {{"Content-Type": "text/plain"}}, body: JSON.stringify({{workspace: "/etc"}})}})"""
-    _refused_as_foreign(_answer_to(page, "/memory/session-start", script), opaque=True)
+        headers: {{"Content-Type": "text/plain"}}, body: JSON.stringify({{workspace: "/etc"}})}})
+        .then(() => "answered", () => "failed")"""
+    with page.expect_event("requestfailed") as failed:
+        outcome = page.evaluate(script)
+    # the service answered (and refused: no scope for /etc, below), and the browser handed the
+    # page not even an opaque answer: every answer is for the service's own origin
+    # (Cross-Origin-Resource-Policy)
+    assert outcome == "failed"
+    assert "BLOCKED_BY_RESPONSE" in (failed.value.failure or ""), failed.value.failure
     scope = service.scope_dir(workspace_memory_key("/etc"))
     assert not scope.exists()
 

@@ -106,10 +106,13 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     ),
+    "Cross-Origin-Resource-Policy": "same-origin",
 }
-"""Sent with every response: no MIME sniffing, no framing, no referrer leaks, and a response
+"""Sent with every response: no MIME sniffing, no framing, no referrer leaks, a response
 that is not the page (an API answer, a file of the page opened on its own) runs and loads
-nothing, even if a browser were led to show it as a document."""
+nothing, even if a browser were led to show it as a document, and no answer is handed to a
+page of another origin that embeds it without asking (``<script src>``, ``<img>``: a
+no-cors load, which no CORS check guards; A-10a)."""
 
 PAGE_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

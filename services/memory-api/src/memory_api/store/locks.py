@@ -45,7 +45,7 @@ from typing import TypeVar
 
 import filelock
 
-from memory_api.errors import ServiceError
+from memory_api.errors import ServiceError, write_fix
 
 __all__ = ["DEFAULT_TIMEOUT", "LockTimeoutError", "Locks", "lock_name"]
 
@@ -69,12 +69,16 @@ class LockTimeoutError(ServiceError):
 
 
 def _unusable(name: str, error: OSError) -> LockTimeoutError:
-    """The 503 for a lock file that cannot be opened; logged with the path, answered without."""
+    """The 503 for a lock file that cannot be opened; logged with the path, answered without,
+    with the remedy of its cause (:func:`~memory_api.errors.write_fix`: a read-only mount is
+    mounted read-write, a full disk freed; only a permission is a matter of the folder)."""
     logger.error("lock file of %s cannot be used: %s", name, error)
     reason = error.strerror or type(error).__name__
+    fix = write_fix(
+        error, "read and write access to the data dir's locks folder (its owner and mode)"
+    )
     return LockTimeoutError(
-        f"the data dir's lock for {name} cannot be taken ({reason}); an operator must fix "
-        "the locks folder"
+        f"the data dir's lock for {name} cannot be taken ({reason}): {fix}, then try again"
     )
 
 

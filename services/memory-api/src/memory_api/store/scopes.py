@@ -215,14 +215,19 @@ def scope_real_dir(root: Path, key: str) -> Path | None:
     locks keyed by the real name cover both spellings). Any other symlink — dangling, leading
     out of the root, to the root itself, into a folder deeper down or to a file — is None, like
     a file, a FIFO or a socket there (where it leads is never used, A-7): callers tell that
-    apart from nothing at all with :func:`refuse_no_folder` (503 ``NotAFolder``, K-6)."""
+    apart from nothing at all with :func:`refuse_no_folder` (503 ``NotAFolder``, K-6). A root
+    the service may not look into (another account's, ``r--``) raises :class:`CannotRead`
+    naming the memory root (:func:`memory_root_unread`), never "no such scope" (Q-2b)."""
     child = root / check_scope_key(key)
     try:
         mode = os.lstat(child).st_mode
     except FileNotFoundError:
         return None
-    except OSError:
-        mode = None  # e.g. a file where the root should be: let realpath say what it resolves to
+    except NotADirectoryError:
+        mode = None  # a file where the root should be: let realpath say what it resolves to
+    except OSError as error:  # the root not searchable (no permission, an I/O error), Q-2b
+        logger.warning("%s cannot be looked into: %s", root, error)
+        raise CannotRead(memory_root_unread(root, error)) from None
     if mode is not None and not stat.S_ISLNK(mode):
         return child if stat.S_ISDIR(mode) else None  # below a real root: its own real path
     resolved = real_path(child)
@@ -280,7 +285,11 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
     root: dangling, out of the root, to a file; there is a scope, it cannot be used; where a
     link leads is never said) and
     :class:`~memory_api.errors.NotFound` (404) when it is no folder inside the root (a file on
-    the root's way)."""
+    the root's way), and :class:`~memory_api.errors.CannotRead` (503) when the root cannot be
+    looked into (:func:`scope_real_dir`): the scope may well be there (Q-2b)."""
+    found = scope_real_dir(root, key)  # there already (the usual case), or the root unread
+    if found is not None:
+        return found
     error = scope_dir_error(root, key)
     if error is not None and not isinstance(error, NotADirectoryError):
         raise Unavailable(

@@ -165,6 +165,24 @@ def _missing_folder(path: str) -> str | None:
     return "is a symlink to a missing folder"
 
 
+def _linked_out(path: str) -> str | None:
+    """Why the token file ``path``, a symlink, is not trusted, or None: a folder the kernel
+    walks to its target lets another account replace that file or move it away
+    (:func:`~memory_api.world_writable.movable_by_others` of its real path), so that account
+    could put a token of its own there, as in a token folder it may write (A-10a). A link
+    whose whole way is owner-only (a Kubernetes Secret's ``..data`` inside the token folder,
+    on a read-only mount) passes. Said with the folder for the log; the part before " (" is
+    what a client reads."""
+    movable = movable_by_others(os.path.realpath(path))
+    if movable is None:
+        return None
+    folder, why = movable
+    return (
+        f"a symlink to a file another account could replace (its target lies below {folder}, "
+        f"which {why})"
+    )
+
+
 class TokenStore:
     """The tokens of one data dir plus those from the environment.
 
@@ -182,6 +200,8 @@ class TokenStore:
         self._cheap = False
         self._listed: tuple[FileKey, tuple[str, ...]] | None = None
         """The folder's ``stat`` and the token files' paths of the last listing worth keeping."""
+        self._links: frozenset[str] = frozenset()
+        """Which of the last listing's token files are symlinks (:meth:`_linked_out`)."""
         self._reported: str | None = None
         """The unreadable state last logged (None: all readable), so a state is logged once."""
 
@@ -218,6 +238,9 @@ class TokenStore:
         for path in paths:
             read, missed = self._read(path)
             misses += missed
+            if read.entry is not None and path in self._links:
+                linked_out = _linked_out(path)
+                read = read if linked_out is None else _Read(None, linked_out)
             if read.entry is not None:
                 found.append(read.entry)
             elif read.problem is not None:
@@ -324,11 +347,10 @@ class TokenStore:
         """The paths of the token folder's token files (``*.json``, not hidden), sorted by
         name, whether or not the folder is trusted. Raises OSError when it cannot be listed."""
         listing = sorted(os.scandir(self._dir_name), key=lambda item: item.name)
-        return tuple(
-            item.path
-            for item in listing
-            if not item.name.startswith(".") and item.name.endswith(".json")
-        )
+        files = [item for item in listing if not item.name.startswith(".")]
+        files = [item for item in files if item.name.endswith(".json")]
+        self._links = frozenset(item.path for item in files if item.is_symlink())
+        return tuple(item.path for item in files)
 
     def distrusted(self) -> str | None:
         """Why the service trusts no token file of the token folder, naming the folder at fault

@@ -30,6 +30,7 @@ Blocking: run everything here in a worker thread.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -45,7 +46,7 @@ from pathlib import Path
 from memory_core.file_kind import file_kind
 from memory_core.git_dir import blocking_entry
 
-from memory_api.errors import ServiceError, write_fix
+from memory_api.errors import READ_ACCESS_FIX, ServiceError, write_fix
 
 __all__ = [
     "BRANCH",
@@ -193,6 +194,7 @@ def _refusal(
     full disk and a damaged repository are named as such, with what to do."""
     logger.error("git %s failed on %s (%d): %s", " ".join(args), repository, code, message)
     first = message.splitlines()[0] if message else f"exit code {code}"
+    first = first.replace(os.fspath(repository), repository.name)  # never a host path (Q-2b)
     lowered = _QUOTED.sub("''", message.replace(os.fspath(repository), "")).lower()
     if any(sign in lowered for sign in _FULL_SIGNS):
         return HistoryUnavailable(full_disk_detail(f"git {args[0]}"))
@@ -204,6 +206,8 @@ def _refusal(
             f"nothing was changed; {fix}, then try again"
         )
     if any(sign in lowered for sign in _DAMAGE_SIGNS):
+        if (refusal := _refused_entry(repository)) is not None:  # a permission, not damage
+            return refusal
         logger.error(
             "the history %s is damaged; check it with: git --git-dir=%s fsck",
             repository,
@@ -213,6 +217,46 @@ def _refusal(
             f"the history of this scope is damaged (git {args[0]}: {first}): {REPAIR}"
         )
     return HistoryUnavailable(f"the history refused the change or read (git {args[0]}: {first})")
+
+
+_GIT_ENTRIES = ("HEAD", "config", "objects", "refs")
+"""What git opens of a repository before it will call it one: refused any of them (another
+account's, an I/O error), git says "not a git repository", the words of a damaged one."""
+
+
+def _refused_entry(repository: Path) -> HistoryUnavailable | None:
+    """The 503 for the first of the repository folder and its :data:`_GIT_ENTRIES` that the
+    kernel refuses the service (read, or search for a folder), naming it inside the history
+    (``user.git/HEAD``) with the reason and what to do (Q-2b); None when each can be read or
+    is missing (damage then, not a permission). Non-blocking opens: a FIFO never holds it."""
+    for name in ("", *_GIT_ENTRIES):
+        path = repository / name
+        try:
+            handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            return _unreadable_entry(repository, name, error)
+        try:
+            if stat.S_ISDIR(os.fstat(handle).st_mode):
+                os.lstat(path / "HEAD")  # searchable: found or ENOENT
+        except FileNotFoundError:
+            pass
+        except OSError as error:
+            return _unreadable_entry(repository, name, error)
+        finally:
+            os.close(handle)
+    return None
+
+
+def _unreadable_entry(repository: Path, name: str, error: OSError) -> HistoryUnavailable:
+    """The 503 for the entry ``name`` of ``repository`` (``""``: the folder itself) refused."""
+    where = f"{repository.name}/{name}" if name else repository.name
+    logger.error("the history %s cannot be read: %s", repository / name, error)
+    return HistoryUnavailable(
+        f"the history cannot be read: the service cannot read its file {where} "
+        f"({error.strerror or type(error).__name__}): {READ_ACCESS_FIX}"
+    )
 
 
 @cache
@@ -287,8 +331,25 @@ def git(
     done = _run(repository, args, stdin, config)
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip()
+        if args[:1] == ("fast-import",):
+            _remove_crash_reports(repository)
         raise _refusal(repository, args, message, done.returncode)
     return done.stdout
+
+
+def _remove_crash_reports(repository: Path) -> None:
+    """Remove the crash reports a failed ``fast-import`` writes into ``repository``
+    (``fast_import_crash_<pid>``, mode ``0644`` where every other file of a history is
+    owner-only): git's words are in the service's log, and every refused record (each Session
+    start on a full disk) would leave one more, for good. A writing git runs only under the
+    scope's lock (the module docstring), so none of them is another's still being written."""
+    try:
+        found = list(repository.glob("fast_import_crash_*"))
+    except OSError:
+        return
+    for path in found:
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def git_succeeds(repository: Path, *args: str) -> bool:
@@ -351,8 +412,15 @@ def git_status(repository: Path, *args: str) -> tuple[int, str]:
 
 
 def is_repository(path: Path) -> bool:
-    """Whether ``path`` holds a repository made by :func:`init_repository` (its ``HEAD``)."""
-    return (path / "HEAD").is_file()
+    """Whether ``path`` holds a repository made by :func:`init_repository` (its ``HEAD``).
+    Raises :class:`HistoryUnavailable` naming what the kernel refuses (the repository folder,
+    its ``HEAD``) when ``HEAD`` cannot be looked at: never "no repository" then (Q-2b)."""
+    try:
+        return stat.S_ISREG((path / "HEAD").stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as error:
+        raise _refused_entry(path) or _unreadable_entry(path, "HEAD", error) from None
 
 
 def init_repository(path: Path) -> None:

@@ -194,6 +194,18 @@ def _author(who: Attribution) -> str:
     return f"{cleaned} <{AUTHOR_EMAIL}>"
 
 
+def _history_unlooked(app_data_dir: Path, folder: Path, error: OSError) -> HistoryUnavailable:
+    """The 503 for a history the kernel will not let the service look into: ``folder`` (on
+    the way to a scope's repository, under the real ``app_data_dir``) cannot be searched;
+    named by its place in the data dir, never its host path (Q-2b)."""
+    logger.error("the history folder %s cannot be looked into: %s", folder, error)
+    return HistoryUnavailable(
+        f"the history cannot be read: the service cannot look into its folder "
+        f"{folder.relative_to(app_data_dir)} in the data dir "
+        f"({error.strerror or type(error).__name__}): {READ_ACCESS_FIX}"
+    )
+
+
 def checked_history_root(app_data_dir: Path, agent_id: str) -> Path:
     """The agent's history folder (``agent_state/history``, :func:`memory_core.layout.
     history_root`) under the real ``app_data_dir``; raises :class:`HistoryUnavailable` when a
@@ -207,6 +219,8 @@ def checked_history_root(app_data_dir: Path, agent_id: str) -> Path:
             mode = os.lstat(current).st_mode
         except FileNotFoundError:
             break
+        except OSError as error:  # a folder on its way the kernel will not search (Q-2b)
+            raise _history_unlooked(app_data_dir, current.parent, error) from None
         if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
             raise HistoryDamaged(
                 f"the history of agent {agent_id!r} is not a plain folder (a symlink or a file "
@@ -248,6 +262,8 @@ class ScopeHistories:
             mode = os.lstat(path).st_mode
         except FileNotFoundError:
             return path
+        except OSError as error:
+            raise _history_unlooked(self.app_data_dir, path.parent, error) from None
         if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
             raise HistoryDamaged(f"the history of scope {scope.name!r} is not a folder: {REPAIR}")
         check_repository(path)

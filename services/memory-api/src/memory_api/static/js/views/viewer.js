@@ -29,6 +29,20 @@ function historyButton(onclick) {
   );
 }
 
+/**
+ * What the index panel says when it shows no line (I-3, Q-2b): with `unreadable` (the answer's
+ * `manifest.unreadable`, "cannot read it (Permission denied)" or "cannot read its scope folder
+ * (…)") that the index is there, or may be, but cannot be read, never that there is none.
+ */
+function noLinesState(unreadable) {
+  const told = "a Session is told so, never that nothing is saved.";
+  if (!unreadable) return "This scope has no index yet: the model is told nothing is saved.";
+  if (unreadable.startsWith("cannot read its scope folder")) {
+    return `The service ${unreadable}, so whether MEMORY.md is there cannot be told; ${told}`;
+  }
+  return `MEMORY.md is there, but the service ${unreadable}; ${told}`;
+}
+
 export class Viewer {
   constructor(tab) {
     this.tab = tab;
@@ -435,10 +449,7 @@ export class Viewer {
               ),
             ),
           )
-        : h("p", {
-            class: "state",
-            text: "This scope has no index yet: the model is told nothing is saved.",
-          });
+        : h("p", { class: "state", text: noLinesState(view.manifest?.unreadable) });
     replace(this.body, findings, lines);
     this.scroller.scrollTop = 0;
     replace(this.foot, historyButton(() => this.tab.go("history", scope, "MEMORY.md")));

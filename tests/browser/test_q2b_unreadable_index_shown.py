@@ -1,0 +1,53 @@
+"""Q-2b, I-3 on the web page: an index the service cannot read is never shown as no index.
+
+The user scope's ``MEMORY.md`` (or its scope folder) made another account's (mode ``0600``,
+refused by the kernel for real), "Show the index" said "This scope has no index yet: the
+model is told nothing is saved." under the ``unreadable`` finding: the answer's
+``manifest.unreadable`` was not read, and a Session is in fact told the index cannot be read
+(I-3). Right: the panel says the index
+is there but the service cannot read it, with the reason, and never "no index yet".
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.pages import MEMORY_TAB, PageFactory, viewer
+from tests.browser.service import Service
+from tests.browser.test_q2b_unkept_files import NOBODY, refused_service
+
+pytestmark = pytest.mark.browser
+
+__all__ = ["refused_service"]
+
+
+SAID = {
+    "index": "MEMORY.md is there, but the service cannot read it (Permission denied)",
+    "scope-folder": (
+        "The service cannot read its scope folder (Permission denied), so whether MEMORY.md "
+        "is there cannot be told"
+    ),
+}
+"""What the panel says when the index, or the scope folder holding it, is another account's."""
+
+
+@pytest.mark.parametrize("refused", SAID)
+def test_q2b_an_index_the_service_cannot_read_is_shown_so_never_as_no_index(
+    open_page: PageFactory, refused_service: Service, refused: str
+) -> None:
+    service = refused_service
+    folder = service.scope_dir("user")
+    place = folder / "MEMORY.md" if refused == "index" else folder
+    os.chown(place, NOBODY, NOBODY)
+    place.chmod(0o600 if refused == "index" else 0o700)
+    page = open_page(service)
+
+    page.goto(f"{MEMORY_TAB}/index/user")  # "Show the index" of the user scope
+
+    state = viewer(page).locator(".state")
+    expect(state).to_contain_text(SAID[refused])
+    expect(state).to_contain_text("a Session is told so, never that nothing is saved")
+    expect(state).not_to_contain_text("no index yet")
