@@ -54,7 +54,9 @@ start (the harness in another mount namespace, K-6a): its path missing then mean
 from the service", not "orphaned". Empty; removed by a Session start that sees the Workspace."""
 MOUNT_FILE = ".workspace-mount"
 """Beside the marker once a Session start saw the Workspace: the mount point of the filesystem
-it lies on (an external drive, a share, a container's volume; ``/`` for the root one), UTF-8.
+it lies on (an external drive, a share, a container's volume; ``/`` for the root one), UTF-8,
+then that filesystem's ``st_dev`` (decimal) on a second line; rewritten by a Session start that
+sees the Workspace on another filesystem.
 Its path missing while that mount point is not mounted means "not visible from the service",
 not "orphaned" (K-6a)."""
 
