@@ -13,6 +13,8 @@ are off (V-1's record after a start makes the user scope again, K-6, racing the 
 
 from __future__ import annotations
 
+import errno
+import logging
 import os
 import shutil
 import threading
@@ -23,7 +25,7 @@ from typing import Any
 
 import pytest
 from memory_api.settings import Settings
-from memory_api.store import stat_cache
+from memory_api.store import stat_cache, workspace_mount
 from memory_api.store.memory import MemoryStore
 from memory_api.store.stat_cache import NeedsBlockingIO
 from memory_core import layout
@@ -237,3 +239,58 @@ async def test_a9_q4_the_agents_new_prompt_is_read_in_a_worker_thread(
         (False, False),
     ]
     assert answer["memory"].startswith("Notes kept for you:")
+
+
+async def test_k6a_a_repeat_session_start_reads_no_mount_file_and_one_on_another_disk_writes_it(
+    client: Client, agent: AgentHome, runs: list[Run]
+) -> None:
+    """The file is read once per version: a repeat start answers on the loop. A file recording
+    another filesystem (as one written while the path lay on another disk) is written again, in
+    a worker thread, with the Workspace's own device."""
+    workspace, key = agent.workspace("app")
+    mount_file = agent.root / key / layout.MOUNT_FILE
+    await _start(client, workspace)
+    _, again = await _start_counted(client, workspace, runs)
+    assert [(_on_the_loop(run), run.needed_blocking_io, run.opened) for run in again] == [
+        (True, False, ())
+    ]
+    point, device = mount_file.read_text(encoding="utf-8").splitlines()
+    assert int(device) == workspace.stat().st_dev
+    assert point == workspace_mount.mount_point(str(workspace))
+
+    mount_file.write_text(f"{agent.tmp}/drive\n{workspace.stat().st_dev + 1}\n", encoding="utf-8")
+    _, moved = await _start_counted(client, workspace, runs)
+
+    assert [(_on_the_loop(run), run.needed_blocking_io) for run in moved] == [
+        (True, True),
+        (False, False),
+    ]
+    assert mount_file.read_text(encoding="utf-8") == f"{point}\n{workspace.stat().st_dev}\n"
+
+
+async def test_k6a_a_mount_file_it_cannot_write_is_said_once_and_the_session_starts(
+    client: Client,
+    agent: AgentHome,
+    runs: list[Run],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A read-only data dir: the Session starts each time, the failure is logged once, and a
+    repeat start stays on the event loop instead of trying the write again."""
+    workspace, key = agent.workspace("app")
+
+    def read_only(path: Path, data: bytes, *args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+
+    monkeypatch.setattr(workspace_mount, "atomic_write_bytes", read_only)
+    with caplog.at_level(logging.WARNING, logger=workspace_mount.__name__):
+        first = await _start(client, workspace)
+        second, again = await _start_counted(client, workspace, runs)
+        await _start(client, workspace)
+
+    assert first["key"] == second["key"] == key
+    assert not (agent.root / key / layout.MOUNT_FILE).exists()
+    said = [record.getMessage() for record in caplog.records if layout.MOUNT_FILE in record.message]
+    assert len(said) == 1
+    assert "Read-only file system" in said[0]
+    assert [(_on_the_loop(run), run.needed_blocking_io) for run in again] == [(True, False)]

@@ -50,10 +50,11 @@ async def test_k5_first_session_in_a_persistent_workspace_creates_scope_and_mark
     answer = await start(client, workspace)
 
     scope = corpus_user.root / key
-    # the marker and nothing else (K-5) but the mount point the Workspace lies on (K-6a)
+    # the marker and nothing else (K-5) but the mount point the Workspace lies on and that
+    # filesystem's device (K-6a)
     assert names(scope) == [layout.MARKER_FILE, layout.MOUNT_FILE]
     mounted_on = (scope / layout.MOUNT_FILE).read_text(encoding="utf-8")
-    assert mounted_on == mount_point(real(workspace))
+    assert mounted_on == f"{mount_point(real(workspace))}\n{workspace.stat().st_dev}\n"
     assert (scope / layout.MARKER_FILE).read_text(encoding="utf-8") == (real(workspace) + "\n")
     assert answer["enabled"] is True
     assert answer["injected"] is True

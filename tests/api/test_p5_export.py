@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 from memory_api.cli import main
 from memory_api.store.not_scopes import SKIPPED_NAMED
+from memory_api.store.sessions import flag_visibility
+from memory_api.store.workspace_mount import MountRecords, record_mount
 from memory_api.transfer.console import print_export, print_import
 from memory_api.transfer.exporter import ExportReport
 from memory_api.transfer.importer import ImportReport
 from memory_core import layout
+from memory_core.keys import key_for_real_path
 from rich.console import Console
 
 from tests.api.conftest import copy_corpus
@@ -489,3 +492,74 @@ def test_p5_export_names_a_user_entry_that_is_no_scope_folder(
         "not archived, no scope: user: a regular file in a scope's place, not a scope folder: "
         "never read (not archived)" in capsys.readouterr().out
     )
+
+
+def _side_files_written(data_dir: Path) -> Path:
+    """The ``shop`` Workspace scope of ``coder`` with the K-6a side files a Session start keeps
+    (its mount point and device, the not-visible flag), written by the service's own code."""
+    root = layout.memory_root(data_dir, "coder")
+    workspace = os.path.realpath(data_dir.parent / "src" / "shop")
+    key = key_for_real_path(workspace)
+    scope = root / key
+    seen = (workspace, Path(workspace).stat().st_dev)
+    record_mount(MountRecords(max_entries=1), scope, key, seen, cached_only=False)
+    flag_visibility(scope, key, visible=False, cached_only=False)
+    assert {path.name for path in scope.iterdir()} >= set(layout.SIDE_FILES)
+    return scope
+
+
+def test_p5_export_leaves_out_the_side_files_and_the_round_trip_skips_nothing(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``.workspace-mount`` and ``.workspace-not-visible`` say what this service saw of the
+    Workspace's disk (K-6a): not the scope's content. Archived, an import listed each as "not
+    imported … not a Markdown file", one skipped per scope."""
+    scope = _side_files_written(env)
+    output = tmp_path / "coder.tar.gz"
+    export = ["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(output)]
+    assert main(export) == 0
+    exported = capsys.readouterr().out
+    argv = ["memory", "import", str(output), "--project", PROJECT, "--agent", "copy"]
+    assert main(argv) == 0
+    imported = capsys.readouterr().out
+
+    with tarfile.open(output) as archive:
+        names = archive.getnames()
+    assert not [name for name in names if name.rsplit("/", 1)[-1] in layout.SIDE_FILES]
+    assert f"agent-memory/scopes/{scope.name}/{layout.MARKER_FILE}" in names
+    for said in (exported, imported):
+        assert not any(name in said for name in layout.SIDE_FILES)
+    assert "not imported" not in imported
+    original = snapshot(layout.memory_root(env, "coder"))
+    restored = snapshot(layout.memory_root(env, "copy"))
+    assert {name for name in original if Path(name).name not in layout.SIDE_FILES} == set(restored)
+
+
+def test_p5_an_older_archive_holding_the_side_files_imports_without_a_word_of_them(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An archive made before the side files were left out holds them: they are skipped
+    silently, never "not imported" nor counted as skipped."""
+    scope = _side_files_written(env)
+    made = tmp_path / "made.tar.gz"
+    export = ["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(made)]
+    assert main(export) == 0
+    older = tmp_path / "older.tar.gz"
+    with tarfile.open(made) as source, tarfile.open(older, "w:gz") as target:
+        for member in source.getmembers():
+            target.addfile(member, source.extractfile(member))
+        for name in layout.SIDE_FILES:
+            data = (scope / name).read_bytes()
+            info = tarfile.TarInfo(f"agent-memory/scopes/{scope.name}/{name}")
+            info.size = len(data)
+            target.addfile(info, io.BytesIO(data))
+    capsys.readouterr()
+
+    argv = ["memory", "import", str(older), "--project", PROJECT, "--agent", "copy"]
+    assert main(argv) == 0
+
+    said = capsys.readouterr().out
+    assert "not imported" not in said
+    assert not any(name in said for name in layout.SIDE_FILES)
+    restored = layout.memory_root(env, "copy") / scope.name
+    assert not {path.name for path in restored.iterdir()} & set(layout.SIDE_FILES)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from harness_memory.cli import main
 from harness_memory.installers.detail import MORE
-from harness_memory.installers.guard_gaps import GUARD_GAPS, HEADING
+from harness_memory.installers.guard_gaps import GUARD_GAPS, HEADING, SWITCHED_OFF, UNFENCED
 
 from tests.plugin.helpers import HARNESS_MEMORY
 
@@ -33,8 +33,15 @@ TURNED_OFF = {
 }
 """What each harness's summary says of the harness's own memory (H-6)."""
 
-SUMMARY_LINES = 8
+SUMMARY_LINES = 10
 """The most lines the summary of an install into a new home has (no warning)."""
+
+UNFENCED_SAYS = {
+    "claude-code": ["does not fence shell commands", "sandbox.enabled"],
+    "codex": ["does not fence shell commands", "whole memory root be written"],
+    "gemini": ["does not fence shell commands", "no sandbox by default"],
+}
+"""What each harness's summary says of the shell commands the write guard alone cannot fence."""
 
 
 def install(home: Path, harness: str, *extra: str) -> list[str]:
@@ -105,3 +112,22 @@ def test_h3_a_warning_is_said_without_verbose(tmp_path: Path) -> None:
     assert main(["install", "codex", *flags, "--no-check"], environ={}, stdout=out) == 0
     assert "codex: WARNING: cannot tell which Python runs" in out.getvalue()
     assert "codex: bytecode not compiled: cannot tell which Python runs" in out.getvalue()
+
+
+@pytest.mark.parametrize("harness", sorted(SETTINGS))
+def test_h3_the_summary_says_what_fences_shell_commands_and_that_a_repository_can_switch_off(
+    tmp_path: Path, harness: str
+) -> None:
+    """The two facts a user most needs, each one short sentence always printed: the write
+    guard alone does not fence shell commands (only the harness's sandbox does, if any), and a
+    repository's settings can switch the hooks off unless installed with ``--managed``. The
+    line saying where the rest is comes last and names a command, not a checkout's path."""
+    said = install(tmp_path / "home", harness)
+
+    [unfenced] = [line for line in said if line == f"{harness}: {UNFENCED[harness]}"]
+    assert all(words in unfenced for words in UNFENCED_SAYS[harness])
+    switched = f"{harness}: {SWITCHED_OFF.format(harness=harness)}"
+    assert said.count(switched) == 1
+    assert f"harness-memory install {harness} --managed" in switched
+    assert said.index(f"{harness}: {MORE}") > said.index(switched)
+    assert "--verbose" in MORE and "README" not in MORE

@@ -22,6 +22,7 @@ __all__ = [
     "NOT_A_FOLDER",
     "NOT_VISIBLE_FILE",
     "SERVICE_FOLDERS",
+    "SIDE_FILES",
     "agent_dir",
     "app_data_dir_of",
     "history_root",
@@ -54,9 +55,15 @@ start (the harness in another mount namespace, K-6a): its path missing then mean
 from the service", not "orphaned". Empty; removed by a Session start that sees the Workspace."""
 MOUNT_FILE = ".workspace-mount"
 """Beside the marker once a Session start saw the Workspace: the mount point of the filesystem
-it lies on (an external drive, a share, a container's volume; ``/`` for the root one), UTF-8.
+it lies on (an external drive, a share, a container's volume; ``/`` for the root one), UTF-8,
+then that filesystem's ``st_dev`` (decimal) on a second line; rewritten by a Session start that
+sees the Workspace on another filesystem.
 Its path missing while that mount point is not mounted means "not visible from the service",
 not "orphaned" (K-6a)."""
+SIDE_FILES = (NOT_VISIBLE_FILE, MOUNT_FILE)
+"""The files the service keeps beside a scope's marker about what it saw of the Workspace
+(K-6a): true of this service's disks only, so never exported, and skipped without a word by an
+import that finds them (an archive from before they were left out)."""
 
 
 def agent_dir(app_data_dir: Path, agent_id: str) -> Path:

@@ -199,8 +199,9 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         logger.error("%s", error)
         return 2
     try:
-        # bound before anything is built: a held port stops serve here, with its one error
-        # line (it built and stopped the service first: "stopped serving the data dir")
+        # bound and listening before anything is built: a held port stops serve here, with
+        # its one error line (it built and stopped the service first: "stopped serving the
+        # data dir"), and a second serve started meanwhile stops here too, naming this one
         sockets = bound_sockets(bind, settings.port)
     except OSError as error:
         logger.error("%s", _not_bound(settings, bind, error))

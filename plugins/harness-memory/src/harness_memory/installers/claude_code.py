@@ -174,7 +174,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes.append(MANAGED.format(path=path) if managed else Detail(REPOSITORY_CAN_SWITCH_OFF))
         if why := claude_code_off(merged):  # the file itself keeps every hook from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
-        notes += gap_notes(HARNESS)
+        notes += gap_notes(HARNESS, managed=managed is not None)
     else:
         for switch in (AUTO_MEMORY, AUTO_MEMORY_VARIABLE):
             if (said := switch_back(merged, switch, record.previous)) is not None:

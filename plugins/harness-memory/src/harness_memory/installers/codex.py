@@ -169,7 +169,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += profile_notes
         if why := codex_off(config):  # the file itself keeps every hook from running
             notes.append(f"WARNING: {switched_off(HARNESS, config_path, why)}")
-        notes += gap_notes(HARNESS)
+        notes += gap_notes(HARNESS, managed=False)
         notes += _memories_kept(home)
     else:
         for switch in switches:

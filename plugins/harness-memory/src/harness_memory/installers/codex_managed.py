@@ -104,7 +104,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install:
         notes += [switch_off(requirements, pin, record.previous, tomlkit.table) for pin in PINS]
         notes.append(MANAGED.format(path=requirements_path))
-        notes += gap_notes(HARNESS)
+        notes += gap_notes(HARNESS, managed=True)
     else:
         said = [switch_back(requirements, pin, record.previous) for pin in PINS]
         notes += [sentence for sentence in said if sentence is not None]

@@ -3,9 +3,11 @@
 An install said everything it knew, about 17 lines and 4,500 characters per harness: the
 files it wrote and what it turned off drowned in what the write guard does not cover, how the
 hooks' Python is isolated and that bytecode was compiled. A newcomer reads a short summary:
-what was written, what was turned off or stays on, every warning, and one line saying that
-``--verbose`` (or the plugin README) has the rest. A sentence made a :class:`Detail` where it is
-written is one of the rest; every other sentence is always printed.
+what was written, what was turned off or stays on, every warning, the two facts a user needs
+most (shell commands are fenced only by the harness's sandbox; a repository can switch the hooks
+off unless installed with ``--managed``) and, last, one line saying that ``--verbose`` has the
+rest (a command: a wheel user has no checkout to read a README path in). A sentence made a
+:class:`Detail` where it is written is one of the rest; every other sentence is always printed.
 """
 
 from __future__ import annotations
@@ -22,20 +24,15 @@ class Detail(str):
 
 MORE = (
     "what the write guard does not cover, and what a repository can switch off: run the same "
-    "command with --verbose, or read the plugin README (plugins/harness-memory/README.md)"
+    "command with --verbose (with --dry-run too, to change nothing)"
 )
 """The line an install without ``--verbose`` prints in place of the details it leaves out."""
 
 
 def shown(sentences: list[str], *, verbose: bool) -> list[str]:
     """``sentences`` as printed: all of them with ``verbose``; else those that are no
-    :class:`Detail`, with :data:`MORE` where the first one left out stood."""
+    :class:`Detail`, then :data:`MORE` when one was left out."""
     if verbose:
         return sentences
-    kept: list[str] = []
-    for sentence in sentences:
-        if not isinstance(sentence, Detail):
-            kept.append(sentence)
-        elif MORE not in kept:
-            kept.append(MORE)
-    return kept
+    kept = [sentence for sentence in sentences if not isinstance(sentence, Detail)]
+    return kept if len(kept) == len(sentences) else [*kept, MORE]

@@ -164,7 +164,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += [Detail(TREE_WHY), STAYS_ON.format(version=GEMINI_VERSION)]
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
-        notes += gap_notes(HARNESS)
+        notes += gap_notes(HARNESS, managed=False)
     changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
     removals, kept = still_read(removals, options.home, environ, besides=path)
     notes += kept

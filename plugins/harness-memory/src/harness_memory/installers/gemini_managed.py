@@ -128,7 +128,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += [MANAGED.format(path=path), Detail(TREE_WHY)]
         if (reason := unread_reason(path)) is not None:
             notes.append(f"WARNING: {reason}")
-        notes += [STAYS_ON.format(version=GEMINI_VERSION), *gap_notes(HARNESS)]
+        notes += [STAYS_ON.format(version=GEMINI_VERSION), *gap_notes(HARNESS, managed=True)]
     else:
         said = [switch_back(merged, pin, record.previous) for pin in PINS]
         notes += [sentence for sentence in said if sentence is not None]

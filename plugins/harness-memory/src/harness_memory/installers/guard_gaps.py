@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from harness_memory.installers.detail import Detail
 
-__all__ = ["GUARD_GAPS", "HEADING", "gap_notes"]
+__all__ = ["GUARD_GAPS", "HEADING", "SWITCHED_OFF", "UNFENCED", "gap_notes"]
 
 HEADING = "What the write guard does not cover (P-3):"
 """The first line of the block the install prints."""
@@ -88,8 +88,31 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
 guard does not cover, in the order printed."""
 
 
-def gap_notes(harness: str) -> list[str]:
-    """The install notes for ``harness``: :data:`HEADING`, then each line of
-    :data:`GUARD_GAPS` as ``"  - …"``, each a :class:`~harness_memory.installers.detail.Detail`
-    (printed by ``install --verbose``); ``KeyError`` for a harness not in the table."""
-    return [Detail(HEADING), *(Detail(f"  - {line}") for line in GUARD_GAPS[harness])]
+UNFENCED: dict[str, str] = {
+    "claude-code": "The write guard alone does not fence shell commands: only Claude Code's Bash "
+    "sandbox does (`sandbox.enabled`, off unless you turn it on).",
+    "codex": "The write guard alone does not fence shell commands, and Codex's sandbox lets the "
+    "whole memory root be written.",
+    "gemini": "The write guard alone does not fence shell commands, and Gemini CLI runs no "
+    "sandbox by default.",
+}
+"""Harness name → the one always-printed sentence of :data:`GUARD_GAPS`' gist: what fences
+(or does not) the shell commands the guard cannot judge."""
+
+SWITCHED_OFF = (
+    "A repository's own settings can switch these hooks off (no memory, no write guard): "
+    "`harness-memory install {harness} --managed` (as root) prevents it."
+)
+"""The always-printed sentence of an install without ``--managed`` (``{harness}``: its name)."""
+
+
+def gap_notes(harness: str, *, managed: bool) -> list[str]:
+    """The install notes for ``harness``: :data:`UNFENCED`'s sentence and, unless the install
+    is ``managed`` (its hooks in settings no repository overrides), :data:`SWITCHED_OFF`, both
+    always printed; then :data:`HEADING` and each line of :data:`GUARD_GAPS` as ``"  - …"``,
+    each a :class:`~harness_memory.installers.detail.Detail` (printed by ``install
+    --verbose``). ``KeyError`` for a harness not in the table."""
+    short = [UNFENCED[harness]]
+    if not managed:
+        short.append(SWITCHED_OFF.format(harness=harness))
+    return [*short, Detail(HEADING), *(Detail(f"  - {line}") for line in GUARD_GAPS[harness])]

@@ -126,11 +126,19 @@ def resolve_bind(host: str, resolve: Resolver = _getaddrinfo) -> BindAddress:
     return BindAddress(host, tuple(addresses))
 
 
+_BACKLOG = 128
+"""The listen backlog, aiohttp's ``backlog`` default (its ``SockSite`` listens again with it)."""
+
+
 def bound_sockets(bind: BindAddress, port: int) -> list[socket.socket]:
     """A TCP socket bound to ``port`` (``0``: one the system chooses, per socket) on each
     address of ``bind``, as asyncio's ``create_server`` binds them (``SO_REUSEADDR`` on POSIX,
-    an IPv6 socket IPv6 only), not listening yet: ``serve`` binds before it builds anything,
-    so a port another program holds stops it before the service starts (Q-1).
+    an IPv6 socket IPv6 only), and listening at once: ``serve`` binds before it builds
+    anything, so a port another program holds stops it before the service starts (Q-1). The
+    listen is what holds the port: with ``SO_REUSEADDR`` two sockets bound and not listening
+    share it, so a second ``serve`` started while the first builds would build, then fail
+    to listen with no holder named. Connections made before the service is built wait in the
+    backlog (aiohttp's ``SockSite`` serves a listening socket).
 
     Raises :class:`OSError` as the bind does (``EADDRINUSE``: the port is held; ``EACCES``: a
     port below 1024 without the right), every socket made so far closed.
@@ -151,6 +159,7 @@ def bound_sockets(bind: BindAddress, port: int) -> list[socket.socket]:
             if family == socket.AF_INET6:
                 sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
             sock.bind(sockaddr)
+            sock.listen(_BACKLOG)
     except OSError:
         for sock in sockets:
             with contextlib.suppress(OSError):

@@ -35,6 +35,7 @@ from memory_api.store.scopes import (
     workspace_presence,
 )
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
+from memory_api.store.workspace_mount import MountRecords
 
 __all__ = ["ScopeFiles", "ScopeIndex"]
 
@@ -155,6 +156,8 @@ class ScopeFiles:
         self._markers: StatCache[tuple[str, str], Marker] = StatCache(
             max_entries=max_entries, max_weight=marker_bytes, weigh=_marker_weight
         )
+        self.mounts = MountRecords(max_entries=max_entries)
+        """The device each scope's ``.workspace-mount`` records (K-6a)."""
 
     def marker(
         self,

@@ -19,9 +19,10 @@ or make something (the caller runs it again in a worker thread). The rules, in o
 - K-6a: a Workspace that is not there for the service (the harness in another mount namespace)
   is flagged ``.workspace-not-visible`` beside the marker, and one that is has the flag removed
   (a machine's push does the same, R-1): the overview then calls its missing path "not visible
-  from the service", never orphaned. One the service sees has the mount point it lies on kept
-  beside the marker (:mod:`memory_api.store.workspace_mount`): missing while that disk is not
-  mounted, it is not visible either.
+  from the service", never orphaned. One the service sees has the mount point it lies on and
+  that filesystem's device kept beside the marker, rewritten when it is seen on another one
+  (:mod:`memory_api.store.workspace_mount`): missing while that disk is not mounted, it is not
+  visible either.
 - I-1…I-5: the indexes are capped and wrapped in the agent's prompts (defaults when unset);
   a template without ``{{MEMORY}}`` gets no text (``injected`` false).
 
@@ -116,8 +117,9 @@ def check_real_workspace(workspace: str) -> str:
     return _real_workspace(workspace)[0]
 
 
-def _real_workspace(workspace: str) -> tuple[str, bool]:
-    """:func:`check_real_workspace` and whether the Workspace is there for the service (K-6a)."""
+def _real_workspace(workspace: str) -> tuple[str, int | None]:
+    """:func:`check_real_workspace` and the ``st_dev`` of the Workspace folder, None when it is
+    not there for the service (K-6a)."""
     try:
         real = real_path(workspace)
     except UnresolvablePath as error:
@@ -130,8 +132,9 @@ def _real_workspace(workspace: str) -> tuple[str, bool]:
     try:
         # the path as given, not ``real``: the kernel's own walk, which follows at most 40
         # symlinks (MAXSYMLINKS) where realpath follows any number (K-1: as the kernel does)
-        is_dir = stat.S_ISDIR(os.stat(workspace).st_mode)  # noqa: PTH116 - one stat, no Path
-        present = True
+        info = os.stat(workspace)  # noqa: PTH116 - one stat, no Path
+        is_dir = stat.S_ISDIR(info.st_mode)
+        device: int | None = info.st_dev
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise BadRequest(
@@ -144,10 +147,10 @@ def _real_workspace(workspace: str) -> tuple[str, bool]:
         # after a folder only the harness sees (``/workspace/../app``) has a real path that may
         # be there: refused only when that is no folder
         is_dir = not os.path.lexists(real) or Path(real).is_dir()
-        present = False
+        device = None
     if not is_dir:
         raise BadRequest("workspace must be a directory, not a file")
-    return real, present
+    return real, device
 
 
 def _refuse_proc(workspace: str) -> None:
@@ -276,14 +279,14 @@ def ensure_workspace_scope_why(
 def _prepare(
     app_data_dir: Path,
     root: Path,
-    workspace: tuple[str, bool],
+    workspace: tuple[str, int | None],
     enabled: bool,
     files: ScopeFiles,
     cached_only: bool,
 ) -> _Prepared:
     if not enabled:
         return _Prepared("off", None, None, None)
-    real_workspace, visible = workspace
+    real_workspace, device = workspace
     user = _ensure_dir(root, USER_SCOPE, cached_only)
     # Both paths are real already, so only a Workspace below <app_data_dir>/agents/ can be
     # temporary (K-4): the full rule, which resolves both again, runs just for those.
@@ -294,9 +297,10 @@ def _prepare(
         return _Prepared("temporary", None, user.path, None, user.uncreated)
     key, ensured = ensure_workspace_scope_why(root, real_workspace, files, cached_only=cached_only)
     if ensured.path is not None:
-        flag_visibility(ensured.path, key, visible=visible, cached_only=cached_only)
-        if visible:
-            record_mount(ensured.path, key, real_workspace, cached_only=cached_only)
+        flag_visibility(ensured.path, key, visible=device is not None, cached_only=cached_only)
+        if device is not None:
+            seen = (real_workspace, device)
+            record_mount(files.mounts, ensured.path, key, seen, cached_only=cached_only)
     return _Prepared("persistent", key, user.path, ensured.path, user.uncreated, ensured.uncreated)
 
 

@@ -8,29 +8,42 @@ filesystem); the overview calls a missing Workspace whose mount point is no long
 visible from the service", never orphaned. One whose disk is mounted and whose folder is gone
 is orphaned, as before.
 
-The file holds the mount point's path, which is the start of the Workspace's real path (the
-marker's, fixed for the key): it is written once, at the first Session start that sees the
-Workspace; later ones cost one ``lstat`` on the event loop.
+The file holds two lines: the mount point's path (the start of the Workspace's real path) and
+the filesystem the Workspace folder was on then (its ``st_dev``, decimal). A Session start
+already ``stat``\\ s the Workspace folder: while the file is unchanged its device is read from
+:class:`MountRecords` (one ``lstat`` of the file on the event loop), and only a Workspace now on
+another filesystem than the recorded one (its path once on a tmpfs or a volume, now on the root
+filesystem, or the reverse) has the mount point found again and the file rewritten, in a worker
+thread. A file from before the device was kept (one line) is rewritten once.
+
+The mount point is found by ``lstat`` of each folder up from the Workspace until the device
+changes, so a bind mount within one filesystem is not told apart (its mount point is that of the
+filesystem): see K-6a in ``docs/requirements.md``.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import stat
+import threading
 from pathlib import Path
 
 from memory_core import layout
 from memory_core.atomic import atomic_write_bytes
 
 from memory_api.store.containment import held_folder, read_regular
-from memory_api.store.stat_cache import NeedsBlockingIO
+from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
-__all__ = ["mount_gone", "mount_point", "record_mount"]
+__all__ = ["MountRecords", "mount_gone", "mount_point", "record_mount"]
 
 logger = logging.getLogger(__name__)
 
-_READ_CAP = 4096
+_READ_CAP = 4096 + 32
 """Bytes of the file read at most: a path longer than PATH_MAX is no mount point."""
+
+_NO_DEVICE = -1
+"""The device of a file that names none (written before it was kept, or odd): never equal."""
 
 
 def mount_point(path: str) -> str:
@@ -51,13 +64,97 @@ def mount_point(path: str) -> str:
     return current
 
 
-def record_mount(scope: Path, key: str, real_workspace: str, *, cached_only: bool) -> None:
-    """Keep in ``scope`` the mount point of ``real_workspace``, which the service sees now
-    (``/`` for the root filesystem), once: while the file is there a Session start costs one
-    ``lstat`` (the marker fixes the path, so its disk's mount point is known from then on).
-    A failure is logged: the Session starts all the same (K-6a). ``cached_only``: a file to
-    write raises :class:`NeedsBlockingIO`."""
-    if os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.MOUNT_FILE}"):
+def _parsed(raw: bytes) -> tuple[bytes, int]:
+    """The mount point and device a file's bytes ``raw`` hold (:data:`_NO_DEVICE` when the
+    second line is missing or no number).
+
+    >>> _parsed(b"/mnt/drive\\n2049\\n")
+    (b'/mnt/drive', 2049)
+    >>> _parsed(b"/")
+    (b'/', -1)
+    """
+    point, _, rest = raw.partition(b"\n")
+    device = rest.strip()
+    return point, int(device) if device.isdigit() else _NO_DEVICE
+
+
+class MountRecords:
+    """The device each scope's mount file records, by the file's path, valid while the file is
+    unchanged (:class:`~memory_api.store.stat_cache.StatCache`); and the scopes whose file could
+    not be written for a device (a read-only data dir), each tried once per process, so a Session
+    start there stays on the event loop and the failure is logged once. Thread-safe."""
+
+    def __init__(self, *, max_entries: int) -> None:
+        self._devices: StatCache[str, int] = StatCache(max_entries=max_entries)
+        self._unkept: dict[str, int] = {}
+        self._max_entries = max_entries
+        self._lock = threading.Lock()
+
+    def recorded(self, path: str, info: os.stat_result, *, cached_only: bool) -> int:
+        """The device the regular file ``path`` (its ``lstat`` ``info``) records, read once per
+        version; ``cached_only``: a version not read yet raises :class:`NeedsBlockingIO`."""
+        key = file_key(info)
+        device = self._devices.get(path, key)
+        if device is None:
+            if cached_only:
+                raise NeedsBlockingIO(path)
+            try:
+                raw, _ = read_regular(Path(path), _READ_CAP + 1)
+            except OSError:  # gone or swapped since the lstat: written again
+                return _NO_DEVICE
+            device = _parsed(raw)[1]
+            self._devices.put(path, key, device)  # under the key seen before the read
+        return device
+
+    def wrote(self, path: str, device: int) -> None:
+        """Keep ``device`` for the file ``path`` just written with it (so the next Session start
+        reads nothing), at the file's version now."""
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return
+        self._devices.put(path, file_key(info), device)
+
+    def unkept(self, scope: str, device: int) -> bool:
+        """Whether writing ``scope``'s file for ``device`` failed already in this process."""
+        with self._lock:
+            return self._unkept.get(scope) == device
+
+    def failed(self, scope: str, device: int) -> None:
+        """Remember that ``scope``'s file could not be written for ``device``."""
+        with self._lock:
+            if len(self._unkept) >= self._max_entries:
+                self._unkept.clear()
+            self._unkept[scope] = device
+
+
+def record_mount(
+    records: MountRecords,
+    scope: Path,
+    key: str,
+    workspace: tuple[str, int],
+    *,
+    cached_only: bool,
+) -> None:
+    """Keep in ``scope`` the mount point of the Workspace the service sees now, ``workspace``
+    (its real path and the ``st_dev`` of its folder), and that device: written when the file
+    is missing or records another device, else one ``lstat`` (K-6a). A failure is logged once
+    per scope and device in this process: the Session starts all the same. ``cached_only``: a
+    file to read or write raises :class:`NeedsBlockingIO`."""
+    real_workspace, device = workspace
+    folder = os.fspath(scope)
+    path = f"{folder}{os.sep}{layout.MOUNT_FILE}"
+    try:
+        info: os.stat_result | None = os.lstat(path)
+    except OSError:
+        info = None
+    if (
+        info is not None
+        and stat.S_ISREG(info.st_mode)
+        and records.recorded(path, info, cached_only=cached_only) == device
+    ):
+        return  # as it should be: one lstat (the file read once per version)
+    if records.unkept(folder, device):
         return
     if cached_only:
         raise NeedsBlockingIO(key)
@@ -67,9 +164,13 @@ def record_mount(scope: Path, key: str, real_workspace: str, *, cached_only: boo
         return
     try:  # in the folder held open: never one swapped in for it meanwhile (A-7)
         with held_folder(scope.parent, scope) as held:
-            atomic_write_bytes(held / layout.MOUNT_FILE, os.fsencode(point))
+            atomic_write_bytes(held / layout.MOUNT_FILE, os.fsencode(f"{point}\n{device}\n"))
+        records.wrote(path, device)
     except OSError as error:
-        logger.warning("scope %s: cannot keep its %s: %s", key, layout.MOUNT_FILE, error)
+        records.failed(folder, device)
+        logger.warning(
+            "scope %s: cannot keep its %s (said once): %s", key, layout.MOUNT_FILE, error
+        )
 
 
 def mount_gone(scope: Path | str) -> bool:
@@ -80,6 +181,7 @@ def mount_gone(scope: Path | str) -> bool:
         raw, _ = read_regular(Path(scope) / layout.MOUNT_FILE, _READ_CAP + 1)
     except OSError:  # NotRegularFileError is an OSError
         return False
-    if raw in (b"", os.fsencode(os.sep)) or len(raw) > _READ_CAP or b"\0" in raw:
+    point = _parsed(raw)[0]
+    if point in (b"", os.fsencode(os.sep)) or len(raw) > _READ_CAP or b"\0" in point:
         return False  # the root filesystem is always mounted
-    return not os.path.ismount(os.fsdecode(raw))
+    return not os.path.ismount(os.fsdecode(point))

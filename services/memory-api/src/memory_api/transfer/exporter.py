@@ -14,7 +14,9 @@ symlink there: a ``MEMORY.md`` or ``*.md`` link to a regular file inside the mem
 archived under the link's name with the bytes it leads to (the service lists, searches and
 injects it like any other, A-7), and named with its target. Any other symlink (out of the root,
 to nothing, not ``*.md``), a folder or a FIFO in a scope, and the dot-named temp files of atomic
-writes (``.*.tmp``), are left out and listed. So is each entry of the memory root that is no
+writes (``.*.tmp``), are left out and listed. The service's K-6a side files
+(:data:`~memory_core.layout.SIDE_FILES`: what it saw of the Workspace's disk) are left out
+unlisted: they are true of this service's disks only. So is each entry of the memory root that is no
 scope (a stray file, notes copied into a folder not named like a scope, a symlink out of the
 root; :mod:`memory_api.store.not_scopes`, A-3), when every scope is exported. A ``*.md``
 file whose name no route can address (K-7: not UTF-8, a control character, a backslash) is
@@ -41,6 +43,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_core import layout
 from memory_core.keys import USER_SCOPE, check_scope_key
 from memory_core.shown_names import shown_name
 from memory_core.wire import utc_timestamp
@@ -144,6 +147,8 @@ def _export_scope(
             f"scope {key!r} cannot be listed: the service {why}; no archive was written"
         )
     for entry in entries:
+        if entry.name in layout.SIDE_FILES:
+            continue  # what this service saw of the Workspace (K-6a): not the scope's content
         origin = f"{key}/{shown_name(entry.name)}"
         try:
             info = entry.stat(follow_symlinks=False)

@@ -373,6 +373,8 @@ def read_small_text(path: Path) -> str | None:
 def _read_entry(scope: SourceScope, path: Path, known: Mapping[str, str] | None = None) -> None:
     """Judge one folder entry and add it to ``scope`` as a file, the index, or skipped;
     ``known`` names entries skipped with a reason of their own (a harness's bookkeeping)."""
+    if path.name in layout.SIDE_FILES:
+        return  # the service's own record of the Workspace's disk (K-6a): not a note
     if known is not None and path.name in known:
         scope.skipped.append(Skipped(str(path), known[path.name]))
         return
@@ -490,6 +492,8 @@ def _history_member(
 
 
 def _add_member(scope: SourceScope, name: str, raw: bytes, origin: str) -> None:
+    if name in layout.SIDE_FILES:
+        return  # an older export's K-6a side file: true of the exporting service's disks only
     if name != layout.MARKER_FILE and (legacy := _legacy_reason(raw)) is not None:
         scope.skipped.append(Skipped(origin, legacy))
         return
