@@ -131,12 +131,12 @@ async def test_a10a_dot_dot_in_a_link_target_is_walked_as_the_kernel_walks_it(
     aiohttp_client: AiohttpClient, home: Path
 ) -> None:
     """``..`` goes up from the folder a link led to, not from the name as written: through
-    ``home/shared`` (``0777``) back up is refused; after ``elsewhere -> deep/er`` it lands in
-    ``deep/er/safe`` (owner-only), not in the ``0777`` ``home/safe`` the spelling suggests."""
+    ``home/shared`` (``0777``) back up is refused; ``elsewhere/../safe`` with
+    ``elsewhere -> deep/er/x`` lands in ``deep/er/safe`` (owner-only), not in the ``0777``
+    ``home/safe`` the spelling suggests."""
     data_dir = _folder(home / "data")
     token_file, secret = _token_record(data_dir, home / "deep" / "er" / "safe")
     _folder(home / "safe", 0o777)
-    (_folder(home / "deep") / "x").symlink_to("er/x")
     (home / "deep" / "er" / "x").mkdir()
     (home / "elsewhere").symlink_to("deep/er/x")
     token_file.symlink_to("../../elsewhere/../safe/ops.json")
