@@ -15,10 +15,10 @@ tells the operator to do (both still fail closed):
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 from memory_core.account_access import (
@@ -27,7 +27,6 @@ from memory_core.account_access import (
     own_group,
     read_only,
 )
-from memory_core.keys import walked_as_spelled
 
 from memory_api.mount_table import mount_of
 
@@ -63,74 +62,83 @@ def movable_by_others(path: str) -> tuple[str, str] | None:
     """The folder above ``path`` through which another account could move ``path`` away or put
     something of its own in its place, and why (not naming the folder), or None.
 
-    Each folder the kernel walks to reach ``path`` is judged (the path as written, and with
-    its symlinks resolved), as the kernel lets a rename in it (:func:`_why_movable`): it is
-    safe only when its owner is root or this process's user (a folder's owner may rename any
-    entry of it, sticky or not) and no one else may write it (the "other" write bit, the
-    group one unless its group is this user's own, an ACL entry:
-    :mod:`memory_core.account_access`), or it is sticky and the entry on the way belongs to
-    root or this process's user (then only they may move it; an absent one anyone may make).
-    A folder on a read-only mount is safe whatever its mode.
+    Each folder the kernel walks to reach ``path`` is judged, symlinks followed one at a time
+    as the kernel follows them (:func:`_walked`: a link's own folder, then its target's
+    folders as written, a relative target from the link's folder, ``..`` up from the folder a
+    link led to; ``path`` itself followed too, as ``open`` does), as the kernel lets a rename
+    in it (:func:`_why_movable`): it is safe only when its owner is root or this process's
+    user (a folder's owner may rename any entry of it, sticky or not) and no one else may write
+    it (the "other" write bit, the group one unless its group is this user's own, an ACL
+    entry: :mod:`memory_core.account_access`), or it is sticky and the entry on the way
+    belongs to root or this process's user (then only they may move it; an absent one anyone
+    may make). A folder on a read-only mount is safe whatever its mode.
     ``path`` itself is not judged (its own mode is its caller's rule). Never raises: a missing
-    folder is judged by the one above it (where anyone could make it); one that cannot be
-    looked at is returned as such (the reason then starts "cannot be looked at"; never trusted
-    on a guess).
+    entry is judged by the folder it would be in (where anyone could make it); one that cannot
+    be looked at, a link that cannot be read, a loop or more than :data:`MAX_LINKS` links are
+    returned as such (the reason then starts "cannot be looked at"; never trusted on a guess).
+    A path without symlinks costs one ``lstat`` per part, ``/`` included.
 
     A token folder whose data dir every account may write was renamed away by another account,
     and a loopback service then took "no token folder" for the open mode (A-10a); a sticky
-    ``1777`` folder owned by another account let that account do the same."""
-    written = os.path.abspath(path)  # noqa: PTH100
-    # with no symlink on the way, ``written`` is its own real path and ``lstat`` is ``stat``:
-    # one walk judges both, without realpath
-    if walked_as_spelled(path, written) and not _is_symlink(written):
-        found = _judged(written, os.lstat)
-        if found is not _SYMLINK:
-            return found
-    for chain in dict.fromkeys((written, os.path.realpath(path))):
-        found = _judged(chain, os.stat)
-        if found is not None:
-            return found
-    return None
+    ``1777`` folder owned by another account let that account do the same; a token file linked
+    through a link in a folder every account may write was trusted, as only the path as written
+    and its real path were judged."""
+    start = path if path.startswith(os.sep) else f"{os.getcwd()}{os.sep}{path}"  # noqa: PTH109
+    try:
+        return _walked(start)
+    except OSError as error:
+        return error.filename, f"cannot be looked at ({error.strerror})"
 
 
-_SYMLINK = ("", "")
-"""What :func:`_judged` answers, looking with ``os.lstat``, on meeting a symlink."""
+MAX_LINKS = 40
+"""Symlinks the kernel follows on one walk of a path before it answers ELOOP (``MAXSYMLINKS``)."""
 
 
-def _judged(chain: str, look: Callable[[str], os.stat_result]) -> tuple[str, str] | None:
-    """:func:`movable_by_others` for the folders above the absolute ``chain``, each looked at
-    with ``look`` (``os.stat``, or ``os.lstat`` where ``chain`` is a real path), bottom up;
-    :data:`_SYMLINK` when a folder looked at is a symlink (then the kernel's walk leaves
-    ``chain``, and both must be judged with the links followed)."""
-    child, folder = chain, os.path.dirname(chain)  # noqa: PTH120
-    while folder != child:
-        try:
-            info = look(folder)
-        except FileNotFoundError:  # whoever may make it is judged by the folder above
-            child, folder = folder, os.path.dirname(folder)  # noqa: PTH120
+def _walked(path: str) -> tuple[str, str] | None:
+    """:func:`movable_by_others` of the absolute ``path``; raises OSError (with its
+    ``filename``) for an entry that cannot be looked at, a link that cannot be read, or one
+    link too many."""
+    folders = [(os.sep, os.lstat(os.sep))]  # the real folders from / to where the walk is
+    names = path.split(os.sep)[::-1]  # noqa: PTH206 - the names still to walk, next one last
+    links = 0
+    while names:
+        name = names.pop()
+        if name in {"", "."}:
             continue
-        except OSError as error:
-            return folder, f"cannot be looked at ({error.strerror})"
-        if stat.S_ISLNK(info.st_mode):
-            return _SYMLINK
-        why = _why_movable(folder, child, info)
+        if name == "..":
+            if len(folders) > 1:  # / is its own parent
+                folders.pop()
+            continue
+        folder, info = folders[-1]
+        child = os.path.join(folder, name)  # noqa: PTH118
+        try:
+            found: os.stat_result | None = os.lstat(child)
+        except FileNotFoundError:  # whoever may make it is judged by its folder
+            found = None
+        why = _why_movable(folder, info, found)
         if why is not None:
             return folder, why
-        child, folder = folder, os.path.dirname(folder)  # noqa: PTH120
+        if found is None:
+            return None
+        if stat.S_ISLNK(found.st_mode):
+            links += 1
+            if links > MAX_LINKS:
+                raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), child)
+            target = os.readlink(child)  # noqa: PTH115
+            if target.startswith(os.sep):
+                del folders[1:]
+            names += target.split(os.sep)[::-1]  # noqa: PTH206
+        elif stat.S_ISDIR(found.st_mode):
+            folders.append((child, found))
+        elif names:
+            return None  # ENOTDIR: the kernel goes no further, nor reaches anything below
     return None
 
 
-def _is_symlink(path: str) -> bool:
-    """Whether ``path`` is a symlink (False when it cannot be looked at, as for realpath)."""
-    try:
-        return stat.S_ISLNK(os.lstat(path).st_mode)
-    except OSError:
-        return False
-
-
-def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:
-    """Why an account other than root and this process's user may rename ``child`` (absent or
-    not) in ``folder`` (whose ``stat`` is ``info``), with the fix; None when none may."""
+def _why_movable(folder: str, info: os.stat_result, child: os.stat_result | None) -> str | None:
+    """Why an account other than root and this process's user may rename the entry ``child``
+    (its ``lstat``; None: absent) in ``folder`` (whose ``stat`` is ``info``), with the fix;
+    None when none may."""
     mode, me = info.st_mode, os.geteuid()
     owned = info.st_uid in (0, me)
     others = bool(mode & stat.S_IWOTH)
@@ -142,7 +150,7 @@ def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:
     if owned and not (others or group or named):
         return None
     sticky = bool(mode & stat.S_ISVTX)
-    if owned and sticky and _owned_by(child, (0, me)):
+    if owned and sticky and child is not None and child.st_uid in (0, me):
         return None  # only an entry's owner, and the folder's, may move it
     if read_only(folder):
         return None  # nobody renames anything there
@@ -175,14 +183,6 @@ def _why_movable(folder: str, child: str, info: os.stat_result) -> str | None:
         f"the accounts of its group (gid {info.st_gid}) may write ({said}; chmod g-w it): any "
         "of them could move what lies below it away or put their own in its place"
     )
-
-
-def _owned_by(path: str, owners: tuple[int, ...]) -> bool:
-    """Whether the entry ``path`` (not followed) exists and belongs to one of ``owners``."""
-    try:
-        return os.lstat(path).st_uid in owners
-    except OSError:
-        return False
 
 
 def writable_by_everyone(path: str, mode: int) -> str:

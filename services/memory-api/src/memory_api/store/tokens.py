@@ -167,13 +167,13 @@ def _missing_folder(path: str) -> str | None:
 
 def _linked_out(path: str) -> str | None:
     """Why the token file ``path``, a symlink, is not trusted, or None: a folder the kernel
-    walks to its target lets another account replace that file or move it away
-    (:func:`~memory_api.world_writable.movable_by_others` of its real path), so that account
-    could put a token of its own there, as in a token folder it may write (A-10a). A link
-    whose whole way is owner-only (a Kubernetes Secret's ``..data`` inside the token folder,
-    on a read-only mount) passes. Said with the folder for the log; the part before " (" is
-    what a client reads."""
-    movable = movable_by_others(os.path.realpath(path))
+    walks to its target, link by link, lets another account replace that file or move it away
+    (:func:`~memory_api.world_writable.movable_by_others`), so that account could put a token
+    of its own there, as in a token folder it may write (A-10a). A link whose whole way is
+    owner-only (a Kubernetes Secret's ``..data`` inside the token folder, on a read-only
+    mount) passes. Said with the folder for the log; the part before " (" is what a client
+    reads."""
+    movable = movable_by_others(path)
     if movable is None:
         return None
     folder, why = movable

@@ -196,12 +196,16 @@ def _author(who: Attribution) -> str:
 
 def _history_unlooked(app_data_dir: Path, folder: Path, error: OSError) -> HistoryUnavailable:
     """The 503 for a history the kernel will not let the service look into: ``folder`` (on
-    the way to a scope's repository, under the real ``app_data_dir``) cannot be searched;
-    named by its place in the data dir, never its host path (Q-2b)."""
+    the way to a scope's repository, under the real ``app_data_dir`` or that folder itself)
+    cannot be searched; named by its place in the data dir, never its host path (Q-2b)."""
     logger.error("the history folder %s cannot be looked into: %s", folder, error)
+    place = (
+        "the data dir itself"
+        if folder == app_data_dir
+        else f"its folder {folder.relative_to(app_data_dir).as_posix()} in the data dir"
+    )
     return HistoryUnavailable(
-        f"the history cannot be read: the service cannot look into its folder "
-        f"{folder.relative_to(app_data_dir)} in the data dir "
+        f"the history cannot be read: the service cannot look into {place} "
         f"({error.strerror or type(error).__name__}): {READ_ACCESS_FIX}"
     )
 
