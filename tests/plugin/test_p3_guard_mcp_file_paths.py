@@ -5,11 +5,13 @@ The reference ``@modelcontextprotocol/server-filesystem`` expands a leading ``~`
 resolves a relative path against its allowed directories, not the harness's folder: with the
 memory root as an allowed directory, ``write_file`` of ``user/notes.txt`` lands in the user
 scope. The guard let both through in every harness. Now a ``~`` is expanded as the server does
-(with the hook's ``HOME``), and a relative path whose first part could be a scope (``user``,
-a folder of the memory root, a Workspace key) is judged from the memory root too. Other
+(with the hook's ``HOME``), and a relative path whose first part names a scope (``user``, the
+Session's Workspace key, a scope folder of the memory root) is judged from the memory root
+too. Other
 servers' writing tools (``copy_file``'s destination, desktop-commander's ``edit_block``
 ``file_path``, ``create_directory``) are held to the same rules. A file in the Workspace stays
-writable by a relative or ``~`` path.
+writable by a relative or ``~`` path, as is one in a folder only shaped like a scope key
+(``backup-20240101/``) that no scope of the memory root holds.
 """
 
 from __future__ import annotations
@@ -97,10 +99,21 @@ def test_p3_a_relative_mcp_path_is_judged_from_the_memory_root_too(
 def test_p3_mcp_writes_in_the_workspace_pass(where: Layout, harness: str) -> None:
     """Relative and absolute names in the Workspace, of any kind, stay writable."""
     (where.workspace / "notes").unlink()  # the layout's link into another scope
-    for path in ("notes.txt", "src/app.py", "README.MD", ".env", str(where.workspace / "a.txt")):
+    (where.workspace / "backup-20240101").mkdir()  # shaped like a Workspace key; no scope
+    for path in (
+        "notes.txt",
+        "src/app.py",
+        "README.MD",
+        ".env",
+        str(where.workspace / "a.txt"),
+        "../sibling/notes.txt",
+        "backup-20240101/notes.txt",
+        "~/notes.txt",
+    ):
         for tool, arguments in _writers(path):
             assert answer(where, harness, _tool(harness, tool), arguments) is None, (tool, path)
-        arguments = {"path": path.rsplit("/", 1)[0] if "/" in path else "build"}
+        folder = path.rsplit("/", 1)[0] if "/" in path else "build"
+        arguments = {"path": "build" if folder == "~" else folder}  # ``HOME`` is the data dir
         assert answer(where, harness, _tool(harness, "create_directory"), arguments) is None
 
 

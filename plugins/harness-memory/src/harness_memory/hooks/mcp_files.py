@@ -16,8 +16,8 @@ to the names the memory service can address in a scope the Session may write (K-
 Each path is read as the server reads it: a leading ``~`` (``~`` or ``~/…``, not ``~user``)
 is the home folder (the reference server's ``expandHome``; ``HOME`` of the hook's environment,
 which the harness gives the server too), and a relative one is resolved against the server's
-allowed directories, which the guard cannot know: judged from the hook's folder and, where it
-could name a scope, from the memory root (``ToolWrites.served``). Pure text work (H-5).
+allowed directories, which the guard cannot know: judged from the hook's folder and, where its
+first part names a scope, from the memory root (``ToolWrites.served``). Pure text work (H-5).
 """
 
 from __future__ import annotations

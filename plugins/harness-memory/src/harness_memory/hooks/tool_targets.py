@@ -59,8 +59,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePath, PurePosixPath
 from typing import NamedTuple
 
-from memory_core.keys import SCOPE_KEY_RULE
-from memory_core.layout import MARKER_FILE
+from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE
 
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
 from harness_memory.hooks.git_toplevel import with_toplevel
@@ -203,22 +202,23 @@ class ToolWrites:
         self.served = served
 
 
-def served_readings(paths: list[str], memory_root: str | os.PathLike[str]) -> list[str]:
+def served_readings(
+    paths: list[str], memory_root: str | os.PathLike[str], key: str | None
+) -> list[str]:
     """Each relative path of ``paths`` an MCP server may resolve inside the memory root, read
     from it (``user/notes.txt`` → ``<root>/user/notes.txt``): the reference filesystem server
     resolves a relative path against its allowed directories, which the guard cannot know, so
-    one whose first part could be a scope (a scope key, K-7: ``user`` or a Workspace key; the
-    ``.workspace`` marker; an entry of the memory root) is judged there too (P-3)."""
+    one whose first part names a scope (``user``, the Session's Workspace key ``key``, or a
+    scope folder of the memory root: a Workspace key, K-7) is judged there too (P-3). A name
+    only shaped like a key that no scope holds (``backup-20240101/``) is a Workspace folder."""
     readings = []
     for path in paths:
         parts = PurePosixPath(path).parts
         if path.startswith("/") or not parts:
             continue
         first = parts[0]
-        if (
-            SCOPE_KEY_RULE.accepts(first)
-            or first.casefold() == MARKER_FILE
-            or os.path.lexists(os.path.join(memory_root, first))  # noqa: PTH118
+        if first in (USER_SCOPE, key) or (
+            SCOPE_KEY_RULE.accepts(first) and os.path.isdir(os.path.join(memory_root, first))  # noqa: PTH112, PTH118
         ):
             readings.append(os.path.join(memory_root, *parts))  # noqa: PTH118
     return readings
