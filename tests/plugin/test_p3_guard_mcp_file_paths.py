@@ -80,7 +80,8 @@ def test_p3_a_relative_mcp_path_is_judged_from_the_memory_root_too(
 ) -> None:
     """With the memory root an allowed directory of the server, ``user/notes.txt`` is a file of
     the user scope: refused as the absolute path is, as is a file of another Workspace's
-    scope; an addressable name in a scope the Session may write passes."""
+    scope; an addressable name in a scope the Session may write passes, and a Workspace's own
+    ``user/`` folder is written by its absolute path (the way out the refusal shows)."""
     for path, rule in (
         ("user/notes.txt", "(K-7)"),
         (f"{where.own}/UPPER.MD", "(K-7)"),
@@ -90,7 +91,8 @@ def test_p3_a_relative_mcp_path_is_judged_from_the_memory_root_too(
         for tool, arguments in _writers(path):
             reason = refusal(answer(where, harness, _tool(harness, tool), arguments))
             assert reason is not None and rule in reason, (tool, path, reason)
-    for path in ("user/notes.md", f"{where.own}/MEMORY.md"):
+    absolute = str(where.workspace / "user" / "notes.txt")  # a Workspace's own user/ folder
+    for path in ("user/notes.md", f"{where.own}/MEMORY.md", absolute):
         for tool, arguments in _writers(path):
             assert answer(where, harness, _tool(harness, tool), arguments) is None, (tool, path)
 
