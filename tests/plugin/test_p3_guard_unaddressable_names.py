@@ -270,3 +270,66 @@ def test_p3_removing_a_file_the_service_cannot_address_passes(where: Layout) -> 
         assert answers_of_every_harness(where, command) == dict.fromkeys(SHELL), command
         subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert list((where.root / where.own).iterdir()) == [where.root / where.own / "MEMORY.md"]
+
+
+def _patches(where: Layout, stray: str) -> dict[str, str]:
+    """Patches cleaning up ``stray`` (a file of the Session's own scope): deleted, or moved
+    onto a name the service addresses."""
+    folder = where.root / where.own
+    return {
+        "delete": f"*** Begin Patch\n*** Delete File: {folder / stray}\n*** End Patch\n",
+        "rename": (
+            f"*** Begin Patch\n*** Update File: {folder / stray}\n*** Move to: "
+            f"{folder / 'notes.md'}\n@@\n-x\n+y\n*** End Patch\n"
+        ),
+    }
+
+
+def _patch_calls(patch: str) -> list[tuple[str, dict[str, Any]]]:
+    """Codex CLI's ways of applying ``patch``: its patch tool and its shell tool."""
+    return [
+        ("apply_patch", {"command": patch}),
+        ("Bash", {"command": f"apply_patch <<'EOF'\n{patch}EOF\n"}),
+        ("Bash", {"command": f"bash -lc \"apply_patch <<'EOF'\n{patch}EOF\n\""}),
+    ]
+
+
+@pytest.mark.parametrize("how", ["delete", "rename"])
+def test_p3_a_patch_deleting_or_renaming_a_badly_named_file_passes(where: Layout, how: str) -> None:
+    """K-7 holds for the names a patch writes: a ``*** Delete File:`` path and the source of
+    an ``*** Update File:`` moved by ``*** Move to:`` are taken away, as ``rm`` and ``mv`` do,
+    so the way out of an unaddressable name stays open in Codex CLI too."""
+    _without_link_into_other_scope(where)
+    (where.root / where.own / "notes.txt").write_text("x\n", encoding="utf-8")
+    for tool, arguments in _patch_calls(_patches(where, "notes.txt")[how]):
+        assert answer(where, "codex", tool, arguments) is None, (tool, how)
+
+
+@pytest.mark.parametrize("tool_index", [0, 1, 2])
+def test_p3_a_patch_still_holds_the_names_it_writes_and_other_scopes(
+    where: Layout, tool_index: int
+) -> None:
+    """A move onto a bad name, an update kept in place under one, and a delete or move away
+    of another Workspace's file stay refused."""
+    _without_link_into_other_scope(where)
+    own, other = where.root / where.own, where.root / where.other
+    for patch, said in (
+        (
+            f"*** Begin Patch\n*** Update File: {own / 'a.md'}\n*** Move to: {own / 'B.MD'}\n"
+            "@@\n-x\n+y\n*** End Patch\n",
+            "(K-7)",
+        ),
+        (
+            f"*** Begin Patch\n*** Update File: {own / 'notes.txt'}\n@@\n-x\n+y\n*** End Patch\n",
+            "(K-7)",
+        ),
+        (f"*** Begin Patch\n*** Delete File: {other / 'MEMORY.md'}\n*** End Patch\n", "scope"),
+        (
+            f"*** Begin Patch\n*** Update File: {other / 'MEMORY.md'}\n*** Move to: "
+            f"{own / 'moved.md'}\n@@\n-x\n+y\n*** End Patch\n",
+            "scope",
+        ),
+    ):
+        tool, arguments = _patch_calls(patch)[tool_index]
+        reason = refusal(answer(where, "codex", tool, arguments))
+        assert reason is not None and said in reason, (tool, patch, reason)

@@ -112,6 +112,20 @@ def test_v1_a_relative_path_is_taken_from_the_hook_cwd(
     assert scopes_of(ToolWrites(paths=["user/t.md"]), root, root, tmp_path) == ["user"]
 
 
+def test_v1_an_mcp_server_write_counts_for_the_scope_it_may_land_in(
+    layout_root: tuple[Path, Path, str], tmp_path: Path
+) -> None:
+    """An MCP server resolves a relative path against its allowed directories (the memory root
+    may be one): ``user/t.md`` counts for the user scope; a file a patch deletes or moves away
+    (``touched``) counts for its scope too."""
+    root, workspace, key = layout_root
+    served = ToolWrites(paths=["user/t.md", "src/app.py"], served=True)
+    assert scopes_of(served, root, workspace, tmp_path) == ["user"]
+    assert scopes_of(ToolWrites(paths=["user/t.md"]), root, workspace, tmp_path) == []
+    gone = ToolWrites(touched=[str(root / key / "notes.txt")])
+    assert scopes_of(gone, root, workspace, tmp_path) == [key]
+
+
 def test_v1_shell_commands_count_for_the_scopes_they_name(
     layout_root: tuple[Path, Path, str], tmp_path: Path
 ) -> None:

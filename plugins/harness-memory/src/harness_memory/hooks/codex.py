@@ -87,19 +87,22 @@ def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
 
 def tool_writes(hook: HookInput) -> ToolWrites:
     """What a Codex tool call may write (:data:`GUARDED_TOOLS`): every file an ``apply_patch``
-    patch names, a ``Bash`` command (an ``apply_patch`` it runs names its patch's files:
+    patch names (those it deletes or moves away as touched, not named:
+    :func:`~harness_memory.hooks.tool_targets.patch_files`), a ``Bash`` command (an
+    ``apply_patch`` it runs names its patch's files:
     :func:`~harness_memory.hooks.tool_targets.shell_paths`), the ``chars`` typed by
     ``write_stdin``, an MCP tool's string arguments and the file an MCP filesystem server's
     write tool names (:func:`~harness_memory.hooks.mcp_files.mcp_writes`)."""
     # Imported here: the Session start never needs the guard's readers of tool calls (H-5).
     from harness_memory.hooks.guarding import string_leaves
     from harness_memory.hooks.mcp_files import mcp_writes
-    from harness_memory.hooks.tool_targets import ToolWrites, patch_targets
+    from harness_memory.hooks.tool_targets import ToolWrites, patch_files
 
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     command = arguments.get("command")
     if tool == "apply_patch" and isinstance(command, str):
-        return ToolWrites(paths=patch_targets(command))
+        named, touched = patch_files(command)
+        return ToolWrites(paths=named, touched=touched)
     if tool == "Bash" and isinstance(command, str):
         return ToolWrites(texts=[command])
     if tool.startswith("mcp__"):

@@ -128,10 +128,15 @@ it, so a path's cost grows with its depth squared (``PATH_MAX``, 4096 bytes, all
 def write_refusal(
     writes: ToolWrites, hook: claude_code.HookInput, settings: HarnessSettings
 ) -> str | None:
-    """The guard's reason to refuse a tool call that writes ``writes`` (its paths with
-    :func:`refusal`, its texts with :func:`shell_refusal`), or None when it is allowed."""
+    """The guard's reason to refuse a tool call that writes ``writes`` (its paths and the
+    files it touches with :func:`refusal`, its texts with :func:`shell_refusal`), or None when
+    it is allowed."""
     mounts = read_mount_table()  # once for the whole decision
-    reason = refusal(writes.paths, hook, settings, mounts=mounts)
+    reason = refusal(writes.paths, hook, settings, mounts=mounts, served=writes.served)
+    if reason is None and writes.touched:
+        reason = refusal(
+            writes.touched, hook, settings, mounts=mounts, naming=False, served=writes.served
+        )
     if reason is None and writes.texts:
         reason = shell_refusal(writes.texts, hook, settings, mounts=mounts)
     return reason
@@ -143,10 +148,14 @@ def refusal(
     settings: HarnessSettings,
     *,
     mounts: MountTable | None = None,
+    naming: bool = True,
+    served: bool = False,
 ) -> str | None:
     """The guard's reason to refuse the first target it denies, or None when all are allowed:
-    a file tool's targets, each also held to the names the memory service can address in a
-    scope it may write (K-7: :func:`~harness_memory.guard.name_problem`).
+    a file tool's targets, each also held, with ``naming``, to the names the memory service
+    can address in a scope it may write (K-7: :func:`~harness_memory.guard.name_problem`).
+    ``served``: the relative targets are an MCP server's, judged from the memory root too
+    where they could name a scope (:func:`~harness_memory.hooks.tool_targets.served_readings`).
 
     With no memory root known (no record, no ``--memory-root``) nothing is refused. ``mounts``
     is the decision's mount table (read here when None). More than :data:`PATHS_CAP` targets
@@ -159,6 +168,8 @@ def refusal(
     if located is None:
         return None
     memory_root, key, known = located
+    if served:
+        wanted.extend(tool_targets.served_readings(wanted, memory_root, key))
     if known is None and any(not target.startswith("/") for target in wanted):
         return _UNKNOWN_FOLDER
     cwd = known or "/"  # every target is absolute when the folder is unknown
@@ -171,7 +182,7 @@ def refusal(
         if (reason := _records_refusal(target, cwd, records, table)) is not None:
             return reason
         decision = check_write(
-            target, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table, naming=True
+            target, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table, naming=naming
         )
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(target)})"

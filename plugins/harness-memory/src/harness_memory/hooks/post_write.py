@@ -29,7 +29,7 @@ from memory_core.keys import USER_SCOPE
 from harness_memory.guard import check_write, is_usable_path
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.guarding import could_reach, real_or_none
-from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
+from harness_memory.hooks.tool_targets import ToolWrites, served_readings, shell_paths
 from harness_memory.mounts import read_mount_table
 from harness_memory.settings import HarnessSettings
 
@@ -74,7 +74,8 @@ def written_scopes(
             if scope is not None:
                 found[scope] = None
 
-    for path in writes.paths:
+    written = [*writes.paths, *writes.touched]
+    for path in [*written, *(served_readings(written, memory_root, key) if writes.served else [])]:
         add(path)
     for text in writes.texts:
         named = shell_paths(text, cwd, os.environ)  # the hook runs with the harness's env

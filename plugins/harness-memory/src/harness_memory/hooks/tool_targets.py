@@ -56,8 +56,10 @@ import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path, PurePath
+from pathlib import Path, PurePath, PurePosixPath
 from typing import NamedTuple
+
+from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE
 
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
 from harness_memory.hooks.git_toplevel import with_toplevel
@@ -126,7 +128,9 @@ __all__ = [
     "WRITERS",
     "ShellPaths",
     "ToolWrites",
+    "patch_files",
     "patch_targets",
+    "served_readings",
     "shell_paths",
 ]
 
@@ -173,21 +177,85 @@ _BRACE_CAP = 256  # words one brace expression may become; past it the word is u
 
 class ToolWrites:
     """What one tool call may write: ``paths`` a file tool or a patch names (relative ones
-    from the hook's ``cwd``) and ``texts`` in which any word may be a path (a shell command, an
-    MCP tool's string arguments, read with :func:`shell_paths`). Empty: the call writes no file.
-    A plain class, like :class:`ShellPaths`."""
+    from the hook's ``cwd``), each created or rewritten by that name (held to K-7 in a scope),
+    ``touched`` the files it removes or renames without writing that name (a patch's ``***
+    Delete File:``, the source of an ``*** Update File:`` moved, an MCP ``move_file``'s
+    ``source``: judged as any path is, never held to K-7), ``served`` True when the relative
+    ones are resolved by an MCP server against its allowed directories, which may hold the
+    memory root (:func:`served_readings`), and ``texts`` in which any word may be a path (a
+    shell command, an MCP tool's string arguments, read with :func:`shell_paths`). Empty: the
+    call writes no file. A plain class, like :class:`ShellPaths`."""
 
-    __slots__ = ("paths", "texts")
+    __slots__ = ("paths", "served", "texts", "touched")
 
-    def __init__(self, paths: list[str] | None = None, texts: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        paths: list[str] | None = None,
+        texts: list[str] | None = None,
+        *,
+        touched: list[str] | None = None,
+        served: bool = False,
+    ) -> None:
         self.paths: list[str] = paths or []
         self.texts: list[str] = texts or []
+        self.touched: list[str] = touched or []
+        self.served = served
+
+
+def served_readings(
+    paths: list[str], memory_root: str | os.PathLike[str], key: str | None
+) -> list[str]:
+    """Each relative path of ``paths`` an MCP server may resolve inside the memory root, read
+    from it (``user/notes.txt`` → ``<root>/user/notes.txt``): the reference filesystem server
+    resolves a relative path against its allowed directories, which the guard cannot know, so
+    one whose first part names a scope (``user``, the Session's Workspace key ``key``, or a
+    scope folder of the memory root: a Workspace key, K-7) is judged there too (P-3). A name
+    only shaped like a key that no scope holds (``backup-20240101/``) is a Workspace folder."""
+    readings = []
+    for path in paths:
+        parts = PurePosixPath(path).parts
+        if path.startswith("/") or not parts:
+            continue
+        first = parts[0]
+        if first in (USER_SCOPE, key) or (
+            SCOPE_KEY_RULE.accepts(first) and os.path.isdir(os.path.join(memory_root, first))  # noqa: PTH112, PTH118
+        ):
+            readings.append(os.path.join(memory_root, *parts))  # noqa: PTH118
+    return readings
 
 
 def patch_targets(patch: str) -> list[str]:
     """Every path a Codex ``apply_patch`` patch writes, in order (relative ones as written),
     read from its file lines as Codex reads them (indented or not: :data:`_PATCH_TARGET_RE`)."""
     return [match.group("path") for match in _PATCH_TARGET_RE.finditer(patch)]
+
+
+def patch_files(patch: str) -> tuple[list[str], list[str]]:
+    """:func:`patch_targets` apart: the files a patch writes by their name (``*** Add File:``,
+    ``*** Update File:`` kept in place, ``*** Move to:``: held to K-7) and those it only
+    removes or renames (``*** Delete File:``, an ``*** Update File:`` followed by ``*** Move
+    to:`` on the next line, as Codex reads a move), so a file the service cannot address can
+    be deleted or renamed to a good name (K-7 holds for names written)."""
+    named: list[str] = []
+    touched: list[str] = []
+    matches = list(_PATCH_TARGET_RE.finditer(patch))
+    for at, match in enumerate(matches):
+        marker = _marker(match)
+        after = matches[at + 1] if at + 1 < len(matches) else None
+        moved = (
+            marker == "update file"
+            and after is not None
+            and _marker(after) == "move to"
+            and patch[match.end() : after.start()] == "\n"
+        )
+        kept = touched if marker == "delete file" or moved else named
+        kept.append(match.group("path"))
+    return named, touched
+
+
+def _marker(match: re.Match[str]) -> str:
+    """A patch file line's marker, in lower case (``add file``, ``move to``)."""
+    return match.group(0).strip()[4:].split(":", 1)[0].casefold()
 
 
 class ShellPaths:
@@ -492,13 +560,21 @@ tool, in ``DIR``; any other shell runs a program so named (one applying the patc
 
 def _note_patched(found: ShellPaths, texts: list[str], bases: list[str]) -> None:
     """Keep in ``found.named`` every file a patch in ``texts`` (the command and its
-    here-documents) names (:func:`patch_targets`), a relative one from each folder in
-    ``bases``: written by that name, held to K-7 as the patch tool's files are."""
-    for target in dict.fromkeys(path for text in texts for path in patch_targets(text)):
-        if target.startswith("/"):
-            found.named.append(target)
-        else:
-            found.named.extend(f"{base}/{target}" for base in bases)
+    here-documents) writes by its name and in ``found.paths`` every one it removes or renames
+    (:func:`patch_files`), a relative one from each folder in ``bases``: the first held to K-7
+    as the patch tool's files are, the others judged as any path is."""
+    named: dict[str, None] = {}
+    touched: dict[str, None] = {}
+    for text in texts:
+        written, gone = patch_files(text)
+        named.update(dict.fromkeys(written))
+        touched.update(dict.fromkeys(gone))
+    for targets, kept in ((named, found.named), (touched, found.paths)):
+        for target in targets:
+            if target.startswith("/"):
+                kept.append(target)
+            else:
+                kept.extend(f"{base}/{target}" for base in bases)
 
 
 def _readers_set(
