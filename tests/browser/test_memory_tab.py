@@ -143,23 +143,16 @@ def test_w2_collapse_is_a_button_and_is_remembered_per_user_project_agent(
     expect(shop.locator(".row").first).to_be_visible()
 
 
-def test_w2_memory_tab_has_no_horizontal_scroll_on_a_phone(
-    open_page: PageFactory, read_only_service: Service, shot: Shot
-) -> None:
-    phone = open_page(read_only_service, PHONE)
-    open_memory_tab(phone)
+def _no_horizontal_scroll(phone: Page) -> None:
+    """W-2: the Memory tab fits a 390 px wide phone: nothing scrolls sideways."""
     width = phone.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390
-    shot(phone, "w5-phone-memory-tab")
 
 
-def test_w5_a_phone_shows_the_first_memory_without_scrolling(
-    open_page: PageFactory, read_only_service: Service
-) -> None:
-    """The first row started 680 px down a 390×844 screen, under a phone browser's own bars;
-    now it lies whole in the top two thirds, with its group's count beside its activity."""
-    phone = open_page(read_only_service, PHONE)
-    open_memory_tab(phone)
+def _first_memory_without_scrolling(phone: Page) -> None:
+    """W-5: the first row started 680 px down a 390×844 screen, under a phone browser's own
+    bars; now it lies whole in the top two thirds, with its group's count beside its
+    activity."""
     first = user_group(phone).locator(".row").first
     box = first.bounding_box()
     assert box is not None
@@ -168,7 +161,19 @@ def test_w5_a_phone_shows_the_first_memory_without_scrolling(
     expect(user_group(phone).locator(".group-head .count")).to_be_hidden()
 
 
-def test_w2_orphaned_workspace_is_reported_and_still_listed(page: Page, service: Service) -> None:
+def test_w2_w5_a_phone_has_no_horizontal_scroll_and_shows_the_first_memory_without_scrolling(
+    open_page: PageFactory, read_only_service: Service, shot: Shot
+) -> None:
+    """One look at the Memory tab on a phone, two checks of its layout (each a helper)."""
+    phone = open_page(read_only_service, PHONE)
+    open_memory_tab(phone)
+    _no_horizontal_scroll(phone)
+    shot(phone, "w5-phone-memory-tab")
+    _first_memory_without_scrolling(phone)
+
+
+def _add_orphaned_workspace(service: Service) -> str:
+    """A Workspace scope whose folder is gone, with one memory; returns its path."""
     gone = "/nonexistent/agent-memory-test/old-app"
     scope = service.add_workspace_scope(gone)
     write_topic(
@@ -179,25 +184,41 @@ def test_w2_orphaned_workspace_is_reported_and_still_listed(page: Page, service:
         updated_at="2026-10-10",
         body="Body.\n",
     )
-    open_memory_tab(page)
+    return gone
+
+
+def _orphaned_workspace_is_reported_and_still_listed(page: Page, gone: str) -> None:
+    """W-2: the orphaned Workspace's group shows its path, says Orphaned, lists its memory."""
     group = workspace_group(page, "old-app")
     expect(group.locator(".group-title .path")).to_have_text(gone)
     expect(group.locator(".group-meta")).to_contain_text("Orphaned")
     expect(group.locator(".row")).to_have_count(1)
 
 
-def test_k6a_a_workspace_the_service_cannot_see_is_not_called_orphaned(
-    page: Page, service: Service
-) -> None:
+def _add_workspace_not_visible(service: Service) -> None:
     """Case orphaned-while-in-use: the Session started where the service cannot see (another
-    container), so the scope holds the not-visible flag; the page must not offer it as gone."""
-    elsewhere = "/nonexistent/agent-memory-test/in-a-container"
-    scope = service.add_workspace_scope(elsewhere)
+    container), so the scope holds the not-visible flag."""
+    scope = service.add_workspace_scope("/nonexistent/agent-memory-test/in-a-container")
     (scope / layout.NOT_VISIBLE_FILE).write_bytes(b"")
-    open_memory_tab(page)
+
+
+def _not_visible_workspace_is_not_called_orphaned(page: Page) -> None:
+    """K-6a: the page must not offer a Workspace the service cannot see as gone."""
     meta = workspace_group(page, "in-a-container").locator(".group-meta")
     expect(meta).to_contain_text("Not visible from the service")
     expect(meta).not_to_contain_text("Orphaned")
+
+
+def test_w2_k6a_an_orphaned_workspace_is_reported_and_one_not_visible_is_not_called_orphaned(
+    page: Page, service: Service
+) -> None:
+    """Two Workspaces whose folders the service cannot find, one gone (orphaned) and one whose
+    Session ran where the service cannot see: one look at the tab, each group checked."""
+    gone = _add_orphaned_workspace(service)
+    _add_workspace_not_visible(service)
+    open_memory_tab(page)
+    _orphaned_workspace_is_reported_and_still_listed(page, gone)
+    _not_visible_workspace_is_not_called_orphaned(page)
 
 
 def test_w2_refresh_shows_memories_an_agent_saved_meanwhile(page: Page, service: Service) -> None:
