@@ -265,10 +265,12 @@ def _unreadable(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     whom a file's mode does not stop): every open of it is refused, a read's and a page's
     look at whether it opens (``TopicCache.readable``) alike."""
 
-    def refusing(path: Path | str, flags: int, wait: float = 2.0) -> int:
+    def refusing(
+        path: Path | str, flags: int, wait: float = 2.0, *, dir_fd: int | None = None
+    ) -> int:
         if Path(path).name == name:
             raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
-        return open_waiting_for_lease(path, flags, wait)
+        return open_waiting_for_lease(path, flags, wait, dir_fd=dir_fd)
 
     monkeypatch.setattr(containment, "open_waiting_for_lease", refusing)
 

@@ -14,6 +14,7 @@ marker works in the folder it checked, held open.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -83,10 +84,12 @@ def _swap_before_opening(
 ) -> None:
     """Swap right before the service opens a file called ``name``: after every check."""
 
-    def opening(path: Path | str, flags: int, wait: float = 2.0) -> int:
+    def opening(
+        path: Path | str, flags: int, wait: float = 2.0, *, dir_fd: int | None = None
+    ) -> int:
         if Path(path).name == name:
             swap()
-        return open_waiting_for_lease(path, flags, wait)
+        return open_waiting_for_lease(path, flags, wait, dir_fd=dir_fd)
 
     monkeypatch.setattr(containment, "open_waiting_for_lease", opening)
 
@@ -175,6 +178,85 @@ def test_a7_a_memory_file_whose_folder_is_swapped_before_the_open_is_not_read(
             containment.read_regular(root / "user" / "a.md", 100, real_folder=True)
 
     assert containment.read_regular(root / "user" / "a.md", 100, real_folder=True)[0] == b"own"
+
+
+def _opened_files(monkeypatch: pytest.MonkeyPatch, before: Callable[[], None]) -> list[int]:
+    """The inodes of the files the service opens from now on, ``before`` run right before each
+    open (after every check)."""
+    inodes: list[int] = []
+
+    def opening(
+        path: Path | str, flags: int, wait: float = 2.0, *, dir_fd: int | None = None
+    ) -> int:
+        before()
+        fd = open_waiting_for_lease(path, flags, wait, dir_fd=dir_fd)
+        inodes.append(os.fstat(fd).st_ino)
+        return fd
+
+    monkeypatch.setattr(containment, "open_waiting_for_lease", opening)
+    return inodes
+
+
+def _own_and_elsewhere(tmp_path: Path) -> tuple[Path, Path]:
+    """A memory root whose ``user`` scope holds ``a.md``, and another folder holding one."""
+    root = tmp_path / "memory"
+    (root / "user").mkdir(parents=True)
+    (root / "user" / "a.md").write_text("own")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "a.md").write_text("not this one")
+    return root, elsewhere
+
+
+def test_a7_a_page_s_look_at_whether_a_file_opens_opens_nothing_through_a_swapped_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``can_open`` (a listing page's look at whether a file it will not read opens) holds the
+    containment of a read: the scope folder swapped for a symlink since the listing, the file
+    the link leads to is not opened at all (A-7), and the file is said not to open."""
+    root, elsewhere = _own_and_elsewhere(tmp_path)
+    opened = _opened_files(monkeypatch, lambda: None)
+    with swapped(root / "user", elsewhere) as swap:
+        swap()
+
+        assert not containment.can_open(root / "user" / "a.md")
+
+    assert opened == []
+    assert containment.can_open(root / "user" / "a.md")
+    assert opened == [(root / "user" / "a.md").stat().st_ino]
+
+
+def test_a7_a_folder_swapped_between_can_open_s_check_and_its_open_is_not_opened_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The swap made after the folder's check, right before the file's open: the file opened
+    is the one in the folder checked (held open), never the other folder's."""
+    root, elsewhere = _own_and_elsewhere(tmp_path)
+    own = (root / "user" / "a.md").stat().st_ino
+    with swapped(root / "user", elsewhere) as swap:
+        opened = _opened_files(monkeypatch, swap)
+
+        assert containment.can_open(root / "user" / "a.md")
+
+    assert opened == [own]
+    assert (elsewhere / "a.md").stat().st_ino not in opened
+
+
+def test_a7_can_open_says_no_for_a_fifo_a_symlink_and_a_file_gone_without_hanging(
+    tmp_path: Path,
+) -> None:
+    """A FIFO named as a topic file (no writer: an open that blocked would hang the page), a
+    file swapped for a symlink, a file gone: none opens as a read would read it."""
+    scope = tmp_path / "memory" / "user"
+    scope.mkdir(parents=True)
+    os.mkfifo(scope / "pipe.md")
+    (scope / "target.md").write_text("a")
+    (scope / "link.md").symlink_to(scope / "target.md")
+
+    assert not containment.can_open(scope / "pipe.md")
+    assert not containment.can_open(scope / "link.md")
+    assert not containment.can_open(scope / "gone.md")
+    assert containment.can_open(scope / "target.md")
 
 
 async def test_a7_a_restore_through_a_scope_swapped_after_the_check_writes_only_its_own(

@@ -69,6 +69,19 @@ def test_a7_without_proc_a_memory_file_read_through_a_swapped_folder_is_refused(
 
 
 @pytest.mark.usefixtures("no_proc")
+def test_a7_without_proc_a_file_looked_at_through_a_swapped_folder_does_not_open(
+    memory: tuple[Path, Path],
+) -> None:
+    root, elsewhere = memory
+    with swapped(root / "user", elsewhere) as swap:
+        swap()
+
+        assert not containment.can_open(root / "user" / "a.md")
+
+    assert containment.can_open(root / "user" / "a.md")
+
+
+@pytest.mark.usefixtures("no_proc")
 def test_a7_without_proc_a_scope_listed_through_a_swapped_folder_is_not_listed(
     memory: tuple[Path, Path],
 ) -> None:

@@ -140,8 +140,11 @@ def shield_from_sigio() -> bool:
     return True
 
 
-def open_waiting_for_lease(path: Path | str, flags: int, wait: float = LEASE_WAIT) -> int:
-    """``os.open(path, flags)``, retried while a lease holder makes a non-blocking open wait.
+def open_waiting_for_lease(
+    path: Path | str, flags: int, wait: float = LEASE_WAIT, *, dir_fd: int | None = None
+) -> int:
+    """``os.open(path, flags, dir_fd=dir_fd)``, retried while a lease holder makes a
+    non-blocking open wait (``dir_fd``: a folder held open that a relative ``path`` is in).
 
     With ``O_NONBLOCK`` (used so that a FIFO never hangs a read) an ``open`` of a file someone
     holds a lease on fails with ``EWOULDBLOCK`` instead of waiting; a safe edit
@@ -152,7 +155,7 @@ def open_waiting_for_lease(path: Path | str, flags: int, wait: float = LEASE_WAI
     pause = _POLL_FIRST
     while True:
         try:
-            return os.open(path, flags)
+            return os.open(path, flags, dir_fd=dir_fd)
         except BlockingIOError:
             if time.monotonic() >= deadline:
                 raise

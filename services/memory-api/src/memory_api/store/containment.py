@@ -353,16 +353,34 @@ def _root_not_looked_at(
 
 
 def can_open(path: Path | str) -> bool:
-    """Whether the file at ``path`` (already resolved and checked: a listing's regular file)
-    opens for reading as :func:`read_regular` opens it, following no symlink: an ``open`` and a
-    ``close``, nothing read. False for any ``OSError`` (gone, no permission, a symlink now); a
-    lease a safe edit holds is waited out as a read waits it out."""
+    """Whether the file at ``path`` (already resolved and checked: a listing's regular file, in
+    a real folder of the memory root) opens for reading as :func:`read_regular` would read it,
+    nothing read: its folder is opened first (``O_PATH``, following no symlink) and must be the
+    very folder ``path`` names, as the kernel names it (:func:`opened_at`); the file is then
+    opened in that held folder (``O_NOFOLLOW``, ``O_NONBLOCK``: a FIFO never hangs it) and must
+    be a regular file by ``fstat``. So a folder swapped for a symlink since the listing is
+    refused before anything in it is opened: no file outside the memory root is ever opened
+    (A-7). False for any ``OSError`` (gone, no permission, a symlink now); a lease a safe edit
+    holds is waited out as a read waits it out."""
+    folder, name = os.path.split(os.fspath(path))
     try:
-        fd = open_waiting_for_lease(path, _OPEN_FLAGS | os.O_NOFOLLOW)
+        folder_fd = os.open(folder, _FOLDER_FLAGS | os.O_NOFOLLOW)
     except OSError:
         return False
-    os.close(fd)
-    return True
+    try:
+        if not opened_at(folder_fd, folder):
+            return False
+        fd = open_waiting_for_lease(name, _OPEN_FLAGS | os.O_NOFOLLOW, dir_fd=folder_fd)
+    except OSError:
+        return False
+    finally:
+        os.close(folder_fd)
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def read_regular(

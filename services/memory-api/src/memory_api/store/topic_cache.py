@@ -124,10 +124,10 @@ class TopicCache:
         gives its topic, as far as that is known without reading it (T-5a: a convention holds
         over the files read, Q-2b): a parse is cached for the ``known`` stat key, or the file
         opens as :meth:`load` opens it (:func:`~memory_api.store.containment.can_open`: an
-        ``open``, nothing read or parsed; what else a read checks, a regular file named in this
-        folder alone, the listing's ``lstat`` judged). False where the open fails (gone, no
-        permission); a file whose read fails once it is open (an I/O error) is taken as
-        readable."""
+        ``open`` in its folder held open and checked, a regular file by ``fstat``, nothing read
+        or parsed; a name elsewhere, the listing's ``lstat`` judged). False where the open
+        fails (gone, no permission, its folder swapped for a symlink, A-7); a file whose read
+        fails once it is open (an I/O error) is taken as readable."""
         if self._cache.get((os.fspath(real), file_name), file_key(known)) is not None:
             return True
         return can_open(real)
