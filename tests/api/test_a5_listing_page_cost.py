@@ -10,17 +10,20 @@ the scope's whole lint, each finding once.
 from __future__ import annotations
 
 import errno
+import gc
 import os
+import tracemalloc
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_api.store import containment, stat_cache
+from memory_api.store import answers, containment, stat_cache
 from memory_api.store.topic_cache import TopicCache
 from memory_core import layout
 from memory_core.swap import open_waiting_for_lease
 from memory_core.topics import parse_topic
+from memory_core.wiki_links import link_key, link_keys
 
 from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json, write_topic
 
@@ -331,3 +334,31 @@ async def test_a5_every_page_together_and_one_file_say_the_whole_lint_with_an_un
     for name in files.keys() - {unreadable}:
         one = await ok_json(await client.get(file_url("user", name)))
         assert one["findings"] == [f for f in whole["findings"] if f["file"] == name]
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        pytest.param(lambda number: f"Note {number}", id="short"),
+        pytest.param(lambda number: f"feedback_Prefers pnpm over npm {number}", id="typed"),
+        pytest.param(lambda number: f"Заметка о деплое 🚀 {number}", id="non-ASCII"),
+    ],
+)
+def test_a5_kept_titles_keep_alive_no_more_than_their_weight(title: Any) -> None:
+    """The link keys of every topic's name a listing keeps (``_beside_page``, bounded by
+    weight in ``SCOPE_TITLE_BYTES``) are weighed honestly: what ``tracemalloc`` measures the
+    kept set keeping alive, its keys included, is never more than its weight."""
+    link_keys.cache_clear()
+    link_key.cache_clear()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        titles = frozenset().union(*(link_keys(title(number)) for number in range(5462)))
+        link_keys.cache_clear()
+        link_key.cache_clear()
+        gc.collect()
+        kept_alive = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+
+    assert 0 < kept_alive <= answers._titles_weight(titles) < 2 * kept_alive

@@ -1122,9 +1122,11 @@ def _scope_findings(
     return findings
 
 
-SCOPE_NAMES_KEPT = 4
-"""Scopes whose name tables (:class:`_Names`, :func:`_skeleton_groups`) are kept: the few a
-user pages through at once. A 30,000-name scope's takes a few MiB."""
+SCOPE_NAMES_KEPT = 1
+"""Scopes whose name tables (:class:`_Names`, :func:`_skeleton_groups`, :func:`_wiki_files`)
+are kept: the one a user pages through (every step of a page and the next page ask for the
+same names). A 30,000-name scope's three tables take about 50 MB, so more would break the
+service's memory budget (docs/performance.md); a table is rebuilt in about 0.2 s there."""
 
 
 def _look_alike_names(

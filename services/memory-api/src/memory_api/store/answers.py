@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sys
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
@@ -109,12 +110,15 @@ SCOPE_LINT_BYTES = 4 * 1024 * 1024
 
 SCOPE_TITLES_KEPT = 16
 """Scopes whose topics' titles a listing keeps (:meth:`ScopeAnswers._beside_page`)."""
-SCOPE_TITLE_BYTES = 16 * 1024 * 1024
-"""The most the kept titles may take: about 100 bytes a key, two keys a topic."""
+SCOPE_TITLE_BYTES = 8 * 1024 * 1024
+"""The most the kept titles may take (bytes, :func:`_titles_weight`): a scope of 30,000
+topics' keys take about 4.8 MB."""
 
 
 def _titles_weight(titles: frozenset[str]) -> int:
-    return 100 + 100 * len(titles)
+    """The bytes ``titles`` keep alive: the set's own, each key's (``sys.getsizeof``, its
+    length and width counted) and 1 KiB for the cache's entry."""
+    return 1024 + sys.getsizeof(titles) + sum(map(sys.getsizeof, titles))
 
 
 def _lint_weight(findings: list[Finding]) -> int:

@@ -1,0 +1,32 @@
+"""A-5, T-5: the tables a lint builds from a scope's names are kept for one scope only.
+
+A listing page and the next ask for the same scope's tables (the wiki-link resolver, the names
+table, the look-alike groups): they are kept for that scope. A reviewer measured the wiki-link
+table of a 30,000-name scope at about 25 MB; kept four scopes at a time, five big scopes in a
+row grew the service by 118 MB against its 200 MiB budget. One scope's tables are kept, no more.
+"""
+
+from __future__ import annotations
+
+from memory_core import lint
+from memory_core.lint import lint_index
+
+TABLES = (lint._wiki_files, lint._names_table, lint._skeleton_groups)
+
+
+def _names(scope: int) -> tuple[str, ...]:
+    return tuple(f"scope-{scope}-note-{number}.md" for number in range(200))
+
+
+def test_t5_scopes_linted_in_a_row_keep_the_tables_of_the_last_one_only() -> None:
+    for table in TABLES:
+        table.cache_clear()
+    for scope in range(5):
+        names = _names(scope)
+        lint_index("- [[scope-0-note-1]] a link\n", names)
+        lint._names_table(names)
+        lint._skeleton_groups(names)
+    for table in TABLES:
+        assert table.cache_info().currsize == 1, table
+    lint._wiki_files(_names(4))
+    assert lint._wiki_files.cache_info().hits >= 1  # the last scope's table is the one kept
