@@ -126,3 +126,18 @@ def test_k6a_a_mount_file_from_before_the_device_was_kept_still_names_its_mount_
     (tmp_path / "unplugged").mkdir()
 
     assert workspace_mount.mount_gone(scope) is True
+
+
+@pytest.mark.parametrize(
+    "held",
+    [b"\xff\xfe garbage\n12\n", b"relative/path\n12\n", b"/\n12\n", b"", b"/mn\x00t\n12\n"],
+    ids=["garbage", "relative", "root", "empty", "nul"],
+)
+def test_k6a_a_mount_file_naming_no_absolute_mount_point_says_nothing(
+    tmp_path: Path, held: bytes
+) -> None:
+    """A mount file that names no absolute mount point other than ``/`` (garbage, a relative
+    path, an empty file, a NUL) is no record: a missing Workspace is then orphaned, never
+    called not visible on its word."""
+    (tmp_path / layout.MOUNT_FILE).write_bytes(held)
+    assert workspace_mount.mount_gone(tmp_path) is False

@@ -81,12 +81,13 @@ def _parsed(raw: bytes) -> tuple[bytes, int]:
 class MountRecords:
     """The device each scope's mount file records, by the file's path, valid while the file is
     unchanged (:class:`~memory_api.store.stat_cache.StatCache`); and the scopes whose file could
-    not be written for a device (a read-only data dir), each tried once per process, so a Session
-    start there stays on the event loop and the failure is logged once. Thread-safe."""
+    not be written for a device (a read-only data dir), so that failure is logged once per
+    process (the write is tried again at each Session start: a disk made writable again, or
+    an entry in the file's way removed, gets the file). Thread-safe."""
 
     def __init__(self, *, max_entries: int) -> None:
         self._devices: StatCache[str, int] = StatCache(max_entries=max_entries)
-        self._unkept: dict[str, int] = {}
+        self._warned: dict[str, int] = {}
         self._max_entries = max_entries
         self._lock = threading.Lock()
 
@@ -115,17 +116,21 @@ class MountRecords:
             return
         self._devices.put(path, file_key(info), device)
 
-    def unkept(self, scope: str, device: int) -> bool:
-        """Whether writing ``scope``'s file for ``device`` failed already in this process."""
+    def first_failure(self, scope: str, device: int) -> bool:
+        """Whether writing ``scope``'s file for ``device`` failed now for the first time in
+        this process (then it is logged; a write that succeeds forgets it)."""
         with self._lock:
-            return self._unkept.get(scope) == device
+            if self._warned.get(scope) == device:
+                return False
+            if len(self._warned) >= self._max_entries:
+                self._warned.clear()
+            self._warned[scope] = device
+            return True
 
-    def failed(self, scope: str, device: int) -> None:
-        """Remember that ``scope``'s file could not be written for ``device``."""
+    def succeeded(self, scope: str) -> None:
+        """Forget a failure logged for ``scope``: a later one is logged again."""
         with self._lock:
-            if len(self._unkept) >= self._max_entries:
-                self._unkept.clear()
-            self._unkept[scope] = device
+            self._warned.pop(scope, None)
 
 
 def record_mount(
@@ -139,8 +144,9 @@ def record_mount(
     """Keep in ``scope`` the mount point of the Workspace the service sees now, ``workspace``
     (its real path and the ``st_dev`` of its folder), and that device: written when the file
     is missing or records another device, else one ``lstat`` (K-6a). A failure is logged once
-    per scope and device in this process: the Session starts all the same. ``cached_only``: a
-    file to read or write raises :class:`NeedsBlockingIO`."""
+    per scope and device in this process and tried again at the next Session start: the
+    Session starts all the same. ``cached_only``: a file to read or write raises
+    :class:`NeedsBlockingIO`."""
     real_workspace, device = workspace
     folder = os.fspath(scope)
     path = f"{folder}{os.sep}{layout.MOUNT_FILE}"
@@ -154,8 +160,6 @@ def record_mount(
         and records.recorded(path, info, cached_only=cached_only) == device
     ):
         return  # as it should be: one lstat (the file read once per version)
-    if records.unkept(folder, device):
-        return
     if cached_only:
         raise NeedsBlockingIO(key)
     try:
@@ -166,22 +170,24 @@ def record_mount(
         with held_folder(scope.parent, scope) as held:
             atomic_write_bytes(held / layout.MOUNT_FILE, os.fsencode(f"{point}\n{device}\n"))
         records.wrote(path, device)
+        records.succeeded(folder)
     except OSError as error:
-        records.failed(folder, device)
-        logger.warning(
-            "scope %s: cannot keep its %s (said once): %s", key, layout.MOUNT_FILE, error
-        )
+        if records.first_failure(folder, device):
+            logger.warning(
+                "scope %s: cannot keep its %s (said once): %s", key, layout.MOUNT_FILE, error
+            )
 
 
 def mount_gone(scope: Path | str) -> bool:
     """Whether ``scope`` names a mount point its Workspace lay on that is not mounted now (its
     disk unplugged, a share not mounted, a volume the service's container no longer has).
-    False when no file is kept, or it cannot be read: then nothing says so."""
+    False when no file is kept, or it cannot be read, or it names no absolute path: then
+    nothing says so."""
     try:
         raw, _ = read_regular(Path(scope) / layout.MOUNT_FILE, _READ_CAP + 1)
     except OSError:  # NotRegularFileError is an OSError
         return False
     point = _parsed(raw)[0]
-    if point in (b"", os.fsencode(os.sep)) or len(raw) > _READ_CAP or b"\0" in point:
-        return False  # the root filesystem is always mounted
+    if not point.startswith(b"/") or point == b"/" or len(raw) > _READ_CAP or b"\0" in point:
+        return False  # no record, or the root filesystem, which is always mounted
     return not os.path.ismount(os.fsdecode(point))
