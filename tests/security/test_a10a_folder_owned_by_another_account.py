@@ -86,6 +86,26 @@ def test_a10a_a_sticky_folder_of_another_account_is_not_trusted(tmp_path: Path) 
     assert not data.exists() and (share / "data.old").is_dir()
 
 
+def test_a10a_a_sticky_folder_holding_another_accounts_entry_names_that_entry(
+    tmp_path: Path,
+) -> None:
+    """``/tmp`` (root's, ``1777``) holding ``/tmp/x`` of another account, which holds the data
+    dir: not trusted, and the fix named is that entry's (chown it), never ``chmod o-w`` of
+    ``/tmp``, which would break the machine and is not the fault."""
+    tmp = _folder(tmp_path / "tmp", 0, 0o1777)
+    theirs = _folder(tmp / "x", OTHER, 0o755)
+    data = _folder(theirs / "data", SERVICE, 0o700)
+    folder, why = _judged(data / "tokens") or ("", "")
+    assert folder == str(tmp)
+    assert why.startswith(
+        f"is sticky (mode 1777) but holds the entry on the way as another account's (uid {OTHER})"
+    )
+    assert "chown that entry" in why and "chmod" not in why
+
+    _as(OTHER, RENAME, str(data), str(theirs / "moved"))  # what the verdict is about
+    assert (theirs / "moved").is_dir()
+
+
 def test_a10a_a_home_of_another_account_holding_the_data_dir_is_not_trusted(
     tmp_path: Path,
 ) -> None:

@@ -162,6 +162,13 @@ def _why_movable(folder: str, info: os.stat_result, child: os.stat_result | None
             "data dir, MEMORY_API_DATA_DIR, out of it): that account could move what lies below "
             "it away or put their own in its place"
         )
+    if sticky and child is not None:  # the entry is another account's: only it may move it
+        return (
+            f"is sticky ({said}) but holds the entry on the way as another account's (uid "
+            f"{child.st_uid}), which may move it away or put their own in its place (chown "
+            "that entry to root or the service's user, or move the data dir, "
+            "MEMORY_API_DATA_DIR, out of it)"
+        )
     if others:
         fix = (
             "chmod o-w it"
