@@ -529,7 +529,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
         evaluating, inner = _evaluated(evaluating, word, previous, reader=writes)
-        inner += _code_in(word, code=writes.shell_code(word), given=words[at + 1 :])
+        inner += _code_in(word, code=writes.shell_code(word), given=(words, at + 1))
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
@@ -998,28 +998,30 @@ def _evaluated(
     return evaluating, []
 
 
-def _code_in(word: str, *, code: bool, given: list[str]) -> list[str]:
+def _code_in(word: str, *, code: bool, given: tuple[list[str], int]) -> list[str]:
     """The command another shell may run from ``word`` (one holding white space once unquoted:
     ``sh -c '…'``'s text, an ``ssh`` command; or any, when it is a shell's ``-c`` ``code``:
     ``bash -c '"$@"' _ cp …``), as a list of none or one: an assignment's value alone (``x='cp
     note.md "$(cat f)"/a.md'; eval "$x"`` runs ``cp``, not ``x=cp``). A shell's code is read
-    after ``set -- …`` of the words ``given`` after it (:func:`_code_arguments`), as bash
-    gives them to it as its positional parameters."""
+    after ``set -- …`` of the words after it (``given``: the command's words and where those
+    start, :func:`_code_arguments`), as bash gives them to it as its positional parameters."""
     if not code and not any(char.isspace() for char in word):
         return []
     assigned = _ASSIGNMENT_RE.match(word)
     text = word if assigned is None else assigned.group("value")
-    return [f"set -- {_code_arguments(given)}\n{text}" if code else text]
+    return [f"set -- {_code_arguments(*given)}\n{text}" if code else text]
 
 
-def _code_arguments(given: list[str]) -> str:
-    """The words after a shell's ``-c`` code up to the end of its simple command (``given``,
-    as the lexer leaves them), past the first (``$0``), quoted again as shell text: a word
+def _code_arguments(words: list[str], start: int) -> str:
+    """The words after a shell's ``-c`` code (``words`` from ``start``, as the lexer leaves
+    them; never copied: a word-by-word slice made reading a long command quadratic) up to the
+    end of its simple command, past the first (``$0``), quoted again as shell text: a word
     built at run time stays so (``bash -c '"$@"' _ ls -la`` runs ``ls -la``; ``_ cp x
     "$(cat f)"/a.md`` a copy to a place known only at run time), and so is a ``find``
     action's ``{}``, a name it finds."""
     arguments: list[str] = []
-    for word in given:
+    for at in range(start, len(words)):
+        word = words[at]
         if _separates(word) or _REDIRECTION_RE.match(word) or _PUNCTUATION(word):
             break
         arguments.append(_fed_word(word, "$" in word or "`" in word, ["{}"]))
