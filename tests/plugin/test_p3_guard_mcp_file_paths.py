@@ -6,8 +6,8 @@ resolves a relative path against its allowed directories, not the harness's fold
 memory root as an allowed directory, ``write_file`` of ``user/notes.txt`` lands in the user
 scope. The guard let both through in every harness. Now a ``~`` is expanded as the server does
 (with the hook's ``HOME``), and a relative path whose first part names a scope (``user``, the
-Session's Workspace key, a scope folder of the memory root) and is no folder of the harness's
-folder is judged from the memory root too. Other
+Session's Workspace key, a scope folder of the memory root) is judged from the memory root
+too. Other
 servers' writing tools (``copy_file``'s destination, desktop-commander's ``edit_block``
 ``file_path``, ``create_directory``) are held to the same rules. A file in the Workspace stays
 writable by a relative or ``~`` path, as is one in a folder only shaped like a scope key
@@ -95,21 +95,6 @@ def test_p3_a_relative_mcp_path_is_judged_from_the_memory_root_too(
     for path in ("user/notes.md", f"{where.own}/MEMORY.md", absolute):
         for tool, arguments in _writers(path):
             assert answer(where, harness, _tool(harness, tool), arguments) is None, (tool, path)
-
-
-@pytest.mark.parametrize("harness", list(SHELL))
-def test_p3_a_relative_mcp_path_into_a_workspace_folder_named_like_a_scope_passes(
-    where: Layout, harness: str
-) -> None:
-    """A Workspace with a folder of its own named ``user`` (a Django app's) writes
-    ``user/models.py`` there by its relative path: the folder is the harness's, so the path is
-    not read from the memory root; without that folder the same path is the user scope's."""
-    for tool, arguments in _writers("user/models.py"):
-        reason = refusal(answer(where, harness, _tool(harness, tool), arguments))
-        assert reason is not None and "(K-7)" in reason, (tool, reason)
-    (where.workspace / "user").mkdir()
-    for tool, arguments in _writers("user/models.py"):
-        assert answer(where, harness, _tool(harness, tool), arguments) is None, tool
 
 
 @pytest.mark.parametrize("harness", list(SHELL))

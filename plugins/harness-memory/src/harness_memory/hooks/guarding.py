@@ -169,7 +169,7 @@ def refusal(
         return None
     memory_root, key, known = located
     if served:
-        wanted.extend(tool_targets.served_readings(wanted, memory_root, key, known))
+        wanted.extend(tool_targets.served_readings(wanted, memory_root, key))
     if known is None and any(not target.startswith("/") for target in wanted):
         return _UNKNOWN_FOLDER
     cwd = known or "/"  # every target is absolute when the folder is unknown

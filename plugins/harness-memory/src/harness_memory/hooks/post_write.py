@@ -75,10 +75,7 @@ def written_scopes(
                 found[scope] = None
 
     written = [*writes.paths, *writes.touched]
-    for path in [
-        *written,
-        *(served_readings(written, memory_root, key, cwd) if writes.served else []),
-    ]:
+    for path in [*written, *(served_readings(written, memory_root, key) if writes.served else [])]:
         add(path)
     for text in writes.texts:
         named = shell_paths(text, cwd, os.environ)  # the hook runs with the harness's env

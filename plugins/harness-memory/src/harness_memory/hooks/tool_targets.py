@@ -203,23 +203,20 @@ class ToolWrites:
 
 
 def served_readings(
-    paths: list[str], memory_root: str | os.PathLike[str], key: str | None, cwd: str | None
+    paths: list[str], memory_root: str | os.PathLike[str], key: str | None
 ) -> list[str]:
     """Each relative path of ``paths`` an MCP server may resolve inside the memory root, read
     from it (``user/notes.txt`` → ``<root>/user/notes.txt``): the reference filesystem server
     resolves a relative path against its allowed directories, which the guard cannot know, so
     one whose first part names a scope (``user``, the Session's Workspace key ``key``, or a
     scope folder of the memory root: a Workspace key, K-7) is judged there too (P-3). A name
-    only shaped like a key that no scope holds (``backup-20240101/``), or one that is a folder
-    of the harness's folder ``cwd`` (a Django app's ``user/``), is a Workspace folder."""
+    only shaped like a key that no scope holds (``backup-20240101/``) is a Workspace folder."""
     readings = []
     for path in paths:
         parts = PurePosixPath(path).parts
         if path.startswith("/") or not parts:
             continue
         first = parts[0]
-        if cwd is not None and os.path.isdir(os.path.join(cwd, first)):  # noqa: PTH112, PTH118
-            continue
         if first in (USER_SCOPE, key) or (
             SCOPE_KEY_RULE.accepts(first) and os.path.isdir(os.path.join(memory_root, first))  # noqa: PTH112, PTH118
         ):
