@@ -9,7 +9,9 @@ row grew the service by 118 MB against its 200 MiB budget. One scope's tables ar
 from __future__ import annotations
 
 from memory_core import lint
+from memory_core.index_facts import index_facts
 from memory_core.lint import lint_index
+from memory_core.topics import parse_topic
 
 TABLES = (lint._wiki_files, lint._names_table, lint._skeleton_groups)
 
@@ -30,3 +32,19 @@ def test_t5_scopes_linted_in_a_row_keep_the_tables_of_the_last_one_only() -> Non
         assert table.cache_info().currsize == 1, table
     lint._wiki_files(_names(4))
     assert lint._wiki_files.cache_info().hits >= 1  # the last scope's table is the one kept
+
+
+def test_t5_a_topic_view_and_its_listing_share_the_scopes_wiki_link_table() -> None:
+    """The one-file view resolves the index's wiki links among the same files as the listing
+    (the scope's and those of its sub-folders), so going list → topic → list builds the
+    table once: before, the view left the sub-folder notes out, each evicted the other's table
+    and a 30,000-name scope rebuilt it (175 ms) at every step."""
+    names = _names(7)
+    subs = ("sub/deep.md",)
+    index = "- [[sub/deep]] a note in a sub-folder\n- [[scope-7-note-1]]\n"
+    topic = parse_topic(b"---\nname: one\ndescription: d\n---\nbody\n", names[1])
+    lint._wiki_files.cache_clear()
+    lint._links(index_facts(index), None, names, subs)  # as a listing page resolves them
+    lint.lint_topic_in_scope(topic, names, index, scope_topics=list, in_sub_folders=subs)
+    lint._links(index_facts(index), None, names, subs)
+    assert lint._wiki_files.cache_info().misses == 1

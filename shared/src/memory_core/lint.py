@@ -971,7 +971,8 @@ def lint_topic_in_scope(
     findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only={file})]
     if index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
-        findings.extend(_unindexed(topic_files, _links(facts, partial, topic_files), only=[file]))
+        linked = _links(facts, partial, topic_files, in_sub_folders)  # the listing's table
+        findings.extend(_unindexed(topic_files, linked, only=[file]))
     mine = list(own) if own is not None else lint_topic(topic)
     findings.extend(
         lint_topics_in_scope(
