@@ -84,6 +84,7 @@ def test_p3_a_relative_mcp_path_is_judged_from_the_memory_root_too(
     ``user/`` folder is written by its absolute path (the way out the refusal shows)."""
     for path, rule in (
         ("user/notes.txt", "(K-7)"),
+        ("x/../user/notes.txt", "(K-7)"),  # the server folds ``..`` before it resolves
         (f"{where.own}/UPPER.MD", "(K-7)"),
         ("user/sub/a.md", "only the files at a scope's top"),
         (f"{where.other}/a.md", "scope"),

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import posixpath
 import re
 import shlex
 import shutil
@@ -213,7 +214,7 @@ def served_readings(
     only shaped like a key that no scope holds (``backup-20240101/``) is a Workspace folder."""
     readings = []
     for path in paths:
-        parts = PurePosixPath(path).parts
+        parts = PurePosixPath(posixpath.normpath(path)).parts  # the server folds ``..``
         if path.startswith("/") or not parts:
             continue
         first = parts[0]
