@@ -14,7 +14,8 @@ already ``stat``\\ s the Workspace folder: while the file is unchanged its devic
 :class:`MountRecords` (one ``lstat`` of the file on the event loop), and only a Workspace now on
 another filesystem than the recorded one (its path once on a tmpfs or a volume, now on the root
 filesystem, or the reverse) has the mount point found again and the file rewritten, in a worker
-thread. A file from before the device was kept (one line) is rewritten once.
+thread. A file from before the device was kept (one line) is rewritten once. A file that cannot
+be written (a read-only data dir) is tried again, in a worker thread, at each Session start.
 
 The mount point is found by ``lstat`` of each folder up from the Workspace until the device
 changes, so a bind mount within one filesystem is not told apart (its mount point is that of the
