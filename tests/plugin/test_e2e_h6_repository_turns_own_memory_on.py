@@ -81,9 +81,9 @@ async def test_h6_a_repository_turns_claude_codes_memory_on_over_the_user_instal
     said = installed_homes.install(
         "claude-code", home, shared_service, module_memory_root, agent=module_agent
     )
-    assert (
-        '"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"} turns Claude Code\'s own auto memory '
-        "back on"
+    assert (  # said plainly by the install's short summary (H-6)
+        "turn Claude Code's own auto memory back on beside Agent Memory "
+        '("env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"})'
     ) in said
 
     sent = await first_requests(claude, shared_service, workspace, home)

@@ -15,7 +15,13 @@ from pathlib import Path
 import pytest
 from harness_memory.cli import main
 from harness_memory.installers.detail import MORE
-from harness_memory.installers.guard_gaps import GUARD_GAPS, HEADING, SWITCHED_OFF, UNFENCED
+from harness_memory.installers.guard_gaps import (
+    GUARD_GAPS,
+    HEADING,
+    SWITCHED_OFF,
+    TURNED_BACK_ON,
+    UNFENCED,
+)
 
 from tests.plugin.helpers import HARNESS_MEMORY
 
@@ -126,8 +132,11 @@ def test_h3_the_summary_says_what_fences_shell_commands_and_that_a_repository_ca
 
     [unfenced] = [line for line in said if line == f"{harness}: {UNFENCED[harness]}"]
     assert all(words in unfenced for words in UNFENCED_SAYS[harness])
-    switched = f"{harness}: {SWITCHED_OFF.format(harness=harness)}"
+    also = TURNED_BACK_ON.get(harness, "")
+    switched = f"{harness}: {SWITCHED_OFF.format(harness=harness, also=also)}"
     assert said.count(switched) == 1
     assert f"harness-memory install {harness} --managed" in switched
+    if harness == "claude-code":  # what a repository may turn back on, said plainly (H-6)
+        assert "turn Claude Code's own auto memory back on" in switched
     assert said.index(f"{harness}: {MORE}") > said.index(switched)
     assert "--verbose" in MORE and "README" not in MORE

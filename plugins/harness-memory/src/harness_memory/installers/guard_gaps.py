@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from harness_memory.installers.detail import Detail
 
-__all__ = ["GUARD_GAPS", "HEADING", "SWITCHED_OFF", "UNFENCED", "gap_notes"]
+__all__ = ["GUARD_GAPS", "HEADING", "SWITCHED_OFF", "TURNED_BACK_ON", "UNFENCED", "gap_notes"]
 
 HEADING = "What the write guard does not cover (P-3):"
 """The first line of the block the install prints."""
@@ -100,19 +100,28 @@ UNFENCED: dict[str, str] = {
 (or does not) the shell commands the guard cannot judge."""
 
 SWITCHED_OFF = (
-    "A repository's own settings can switch these hooks off (no memory, no write guard): "
+    "A repository's own settings can switch these hooks off (no memory, no write guard){also}: "
     "`harness-memory install {harness} --managed` (as root) prevents it."
 )
-"""The always-printed sentence of an install without ``--managed`` (``{harness}``: its name)."""
+"""The always-printed sentence of an install without ``--managed`` (``{harness}``: its name;
+``{also}``: :data:`TURNED_BACK_ON`'s clause)."""
+TURNED_BACK_ON = {
+    "claude-code": (
+        " or turn Claude Code's own auto memory back on beside Agent Memory "
+        '("env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"})'
+    ),
+}
+"""What a repository's settings may also turn back on, by harness: said plainly (H-6)."""
 
 
 def gap_notes(harness: str, *, managed: bool) -> list[str]:
     """The install notes for ``harness``: :data:`UNFENCED`'s sentence and, unless the install
-    is ``managed`` (its hooks in settings no repository overrides), :data:`SWITCHED_OFF`, both
-    always printed; then :data:`HEADING` and each line of :data:`GUARD_GAPS` as ``"  - …"``,
-    each a :class:`~harness_memory.installers.detail.Detail` (printed by ``install
-    --verbose``). ``KeyError`` for a harness not in the table."""
+    is ``managed`` (its hooks in settings no repository overrides), :data:`SWITCHED_OFF` (with
+    :data:`TURNED_BACK_ON`'s clause, H-6), both always printed; then :data:`HEADING` and
+    each line of :data:`GUARD_GAPS` as ``"  - …"``, each a
+    :class:`~harness_memory.installers.detail.Detail` (printed by ``install --verbose``).
+    ``KeyError`` for a harness not in the table."""
     short = [UNFENCED[harness]]
     if not managed:
-        short.append(SWITCHED_OFF.format(harness=harness))
+        short.append(SWITCHED_OFF.format(harness=harness, also=TURNED_BACK_ON.get(harness, "")))
     return [*short, Detail(HEADING), *(Detail(f"  - {line}") for line in GUARD_GAPS[harness])]
