@@ -277,6 +277,31 @@ async def test_a5_t5b_after_a_restart_a_file_retitled_or_renamed_meanwhile_is_se
     assert await _two_pages(await _restarted(aiohttp_client, settings), names) == pages
 
 
+def test_a5_a_name_kept_alone_never_hides_a_row_of_its_version_nor_outlives_its_version(
+    tmp_path: Path,
+) -> None:
+    """A name stored alone for the version a whole row holds leaves the row served; for
+    another version it replaces it: the row is no longer served, the name is, for that
+    version only."""
+    memo = TopicMemo(tmp_path / MEMO_FILE)
+    topic = parse_topic(TOPICS["deploy-steps.md"].encode(), "deploy-steps.md")
+    row = TopicSummary(
+        "deploy-steps.md", "deploy-steps", "how", None, 1, "2026-01-01T00:00:00Z", []
+    )
+    old, new = (1, 2, 3, 4, 5), (1, 2, 3, 4, 6)
+    where = ("/s/deploy-steps.md", "deploy-steps.md")
+    memo.put("/s", [(*where, old, light(topic, row, []))], ["deploy-steps.md"])
+
+    memo.put_names("/s", [(*where, old, "deploy-steps")])
+    assert memo.get(*where, old) is not None
+    assert memo.names("/s") == {where: (old, "deploy-steps")}
+
+    memo.put_names("/s", [(*where, new, "Deploy Steps")])
+    assert memo.get(*where, old) is None and memo.get(*where, new) is None
+    assert memo.names("/s") == {where: (new, "Deploy Steps")}
+    assert memo.names("/elsewhere") == {}
+
+
 def test_a5_a_light_parse_gives_every_dangling_link_its_line() -> None:
     text = (
         "---\nname: n\ndescription: d\n---\nintro\n\n```\n[[in-code]]\n```\n"
