@@ -187,6 +187,121 @@ async def test_a5_a_memo_of_another_version_or_damaged_is_not_used(
     assert parsed == []  # built again, and used
 
 
+def _not_written_yet(agent: AgentHome, titled: int | None = None) -> list[str]:
+    """200 kebab-case topic files of the user scope, each linking to a note no file is named
+    as (``[[Not Written Yet]]``, as an Obsidian vault links notes not written yet); the one at
+    ``titled`` (if any) is titled so (its frontmatter ``name``), the link naming it (T-5b)."""
+    names = [f"note-{number:04d}.md" for number in range(200)]
+    for number, name in enumerate(names):
+        title = "Not Written Yet" if number == titled else name.removesuffix(".md")
+        text = f"---\nname: {title}\ndescription: {name}\n---\nsee [[Not Written Yet]]\n"
+        (agent.user / name).write_text(text, encoding="utf-8")
+    return names
+
+
+async def _page(client: Client, after: str | None = None) -> dict[str, Any]:
+    """A page of 5 files of the user scope, after the file ``after`` (None: the first)."""
+    cursor = {"cursor": after} if after else {}
+    url = f"{memory_url()}/scopes/user/files"
+    return await ok_json(await client.get(url, params={"limit": "5"} | cursor))
+
+
+async def _two_pages(client: Client, names: list[str]) -> list[dict[str, Any]]:
+    """The first page and the one after ``names[99]`` (``names[100:105]``)."""
+    return [await _page(client), await _page(client, names[99])]
+
+
+def _dangling(pages: list[dict[str, Any]]) -> list[str]:
+    """The files the ``pages`` name a ``dangling-wiki-link`` of, in order."""
+    found = [finding for page in pages for finding in page["findings"]]
+    return [finding["file"] for finding in found if finding["code"] == "dangling-wiki-link"]
+
+
+async def test_a5_t5b_after_a_restart_a_link_to_a_note_not_written_yet_parses_the_page_only(
+    client: Client,
+    agent: AgentHome,
+    aiohttp_client: AiohttpClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A page whose ``[[link]]`` names no file asks every topic's frontmatter ``name`` (T-5b).
+    The first page after every restart parsed the whole scope for them (30,000 files: 5 s of
+    CPU). The names are kept in the memo on disk by each file's stat: after a restart a page
+    parses only its own files (the first page, shown before, none), and says what a service
+    with no memo says."""
+    names = _not_written_yet(agent)
+    assert _dangling([await _page(client)]) == names[:5]
+
+    parsed = _no_reads(monkeypatch)
+    pages = await _two_pages(await _restarted(aiohttp_client, settings), names)
+
+    assert sorted(parsed) == names[100:105]
+    assert _dangling(pages) == [*names[:5], *names[100:105]]
+    (agent.data_dir / MEMO_FILE).unlink()
+    assert await _two_pages(await _restarted(aiohttp_client, settings), names) == pages
+
+
+@pytest.mark.parametrize("change", ["retitled", "renamed"])
+async def test_a5_t5b_after_a_restart_a_file_retitled_or_renamed_meanwhile_is_seen(
+    client: Client,
+    agent: AgentHome,
+    aiohttp_client: AiohttpClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    change: str,
+) -> None:
+    """A name the memo keeps is served only for the very file version it was read from: the
+    note titled ``Not Written Yet`` retitled in place after the service stopped (same size,
+    mtime set back) no longer answers the link; renamed, it still does, read by its new name.
+    Only the changed file is parsed beside the pages' own."""
+    names = _not_written_yet(agent, titled=150)
+    assert _dangling([await _page(client)]) == []  # every link names note-0150's title
+    path = agent.user / names[150]
+    if change == "retitled":
+        before = path.stat()
+        next_file_tick(agent.tmp)
+        path.write_text(path.read_text("utf-8").replace("Yet\ndesc", "Yes\ndesc"), "utf-8")
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+        assert path.stat().st_size == before.st_size
+        seen, expected = names[150], [*names[:5], *names[100:105]]
+    else:
+        seen, expected = "zz-later.md", []
+        path.rename(agent.user / seen)
+
+    parsed = _no_reads(monkeypatch)
+    pages = await _two_pages(await _restarted(aiohttp_client, settings), names)
+
+    assert sorted(parsed) == sorted([*names[100:105], seen])
+    assert _dangling(pages) == expected
+    (agent.data_dir / MEMO_FILE).unlink()
+    assert await _two_pages(await _restarted(aiohttp_client, settings), names) == pages
+
+
+def test_a5_a_name_kept_alone_never_hides_a_row_of_its_version_nor_outlives_its_version(
+    tmp_path: Path,
+) -> None:
+    """A name stored alone for the version a whole row holds leaves the row served; for
+    another version it replaces it: the row is no longer served, the name is, for that
+    version only."""
+    memo = TopicMemo(tmp_path / MEMO_FILE)
+    topic = parse_topic(TOPICS["deploy-steps.md"].encode(), "deploy-steps.md")
+    row = TopicSummary(
+        "deploy-steps.md", "deploy-steps", "how", None, 1, "2026-01-01T00:00:00Z", []
+    )
+    old, new = (1, 2, 3, 4, 5), (1, 2, 3, 4, 6)
+    where = ("/s/deploy-steps.md", "deploy-steps.md")
+    memo.put("/s", [(*where, old, light(topic, row, []))], ["deploy-steps.md"])
+
+    memo.put_names("/s", [(*where, old, "deploy-steps")])
+    assert memo.get(*where, old) is not None
+    assert memo.names("/s") == {where: (old, "deploy-steps")}
+
+    memo.put_names("/s", [(*where, new, "Deploy Steps")])
+    assert memo.get(*where, old) is None and memo.get(*where, new) is None
+    assert memo.names("/s") == {where: (new, "Deploy Steps")}
+    assert memo.names("/elsewhere") == {}
+
+
 def test_a5_a_light_parse_gives_every_dangling_link_its_line() -> None:
     text = (
         "---\nname: n\ndescription: d\n---\nintro\n\n```\n[[in-code]]\n```\n"

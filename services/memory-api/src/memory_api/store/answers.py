@@ -140,10 +140,13 @@ class OverviewPage:
 
 @dataclass(frozen=True, slots=True)
 class _Loaded:
+    """A topic file as read: its listing entry, its parse, and the stat it was read at."""
+
     entry: TopicEntry
     topic: ParsedTopic
     size: int
     mtime_ns: int
+    key: FileKey
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +260,7 @@ class ScopeAnswers:
                 logger.warning("topic file %s cannot be read: %s", entry.path, error)
                 unreadable.append(_Unreadable(entry, cannot_read(error)))
                 continue
-            loaded.append(_Loaded(entry, topic, info.st_size, info.st_mtime_ns))
+            loaded.append(_Loaded(entry, topic, info.st_size, info.st_mtime_ns, file_key(info)))
         return _Read(loaded, unreadable)
 
     def _listed(self, item: _Loaded) -> TopicSummary:
@@ -654,10 +657,10 @@ class ScopeAnswers:
         """What a page's lint draws beside its files ``read`` (``on_page``: theirs, read or
         not), lazily: every topic of the scope, the page's first, the others read one at a
         time; their names, none parsed: the page's read ones, then each other file that opens
-        (:meth:`TopicCache.readable`, T-5a); and the link keys of their ``name`` fields as the
-        last time they were all drawn left them, kept by every topic file's stat key (None when
-        unknown): a page whose ``[[link]]`` names no file (a note not written yet) draws them
-        all once, not once a page (T-5b)."""
+        (:meth:`TopicCache.readable`, T-5a); and the link keys of every topic's ``name``
+        (:meth:`_scope_titles`), kept by every topic file's stat key: a page whose ``[[link]]``
+        names no file (a note not written yet) finds them without parsing the scope's files
+        but once, not once a page nor once a restart (T-5b)."""
         where, topics = os.fspath(scope), listing.topics
 
         @functools.cache
@@ -679,7 +682,35 @@ class ScopeAnswers:
                 ):
                     yield entry.file
 
-        return scope_topics, parsed_files, lambda: self._titles.get(where, version())
+        def titles() -> frozenset[str]:
+            kept = self._titles.get(where, version())
+            if kept is None:
+                kept = self._scope_titles(where, listing, read, on_page)
+                self._titles.put(where, version(), kept)
+            return kept
+
+        return scope_topics, parsed_files, titles
+
+    def _scope_titles(
+        self, scope: str, listing: ScopeListing, read: _Read, on_page: Collection[str]
+    ) -> frozenset[str]:
+        """The link keys of the frontmatter ``name`` of every topic of the real scope folder
+        ``scope`` that reads, as drawing them all gives (T-5b): the page's (``read``), then
+        each other file's as known for its listed stat, in memory or in the memo on disk
+        (:meth:`TopicCache.names`, nothing parsed), the rest read (one gone or unreadable left
+        out, Q-2b) and their names stored in the memo for the next start."""
+        others = [entry for entry in listing.topics if entry.file not in on_page]
+        known = self.cache.names(scope, [(entry.path, entry.file, entry.stat) for entry in others])
+        fresh = self._load([entry for entry in others if entry.file not in known]).loaded
+        self.cache.keep_names(
+            scope, [(item.entry.path, item.entry.file, item.key, item.topic.name) for item in fresh]
+        )
+        names = [
+            *(item.topic.name for item in read.loaded),
+            *known.values(),
+            *(item.topic.name for item in fresh),
+        ]
+        return frozenset().union(*map(link_keys, names))
 
     def _topics_beside(
         self, listing: ScopeListing, read: _Read, on_page: Collection[str]

@@ -152,6 +152,33 @@ class TopicCache:
             for entry in entries:
                 entry.stored = True  # one assignment: at worst a row is stored twice
 
+    def names(self, scope: str, files: list[tuple[str, str, os.stat_result]]) -> dict[str, str]:
+        """The frontmatter ``name`` of each of ``files`` (``(real path, listed name, stat)``) of
+        the real scope folder ``scope`` whose version at that stat is known, by listed name,
+        nothing read or parsed: from its parse in memory, else from the memo on disk
+        (:meth:`~memory_api.store.topic_memo.TopicMemo.names`, asked once). A file changed
+        since (another stat key) or never parsed is left out."""
+        found: dict[str, str] = {}
+        stored: dict[tuple[str, str], tuple[FileKey, str]] | None = None
+        for path, file, info in files:
+            key = file_key(info)
+            entry = self._cache.peek((path, file))
+            if entry is not None and entry.key == key:
+                found[file] = entry.topic.name
+                continue
+            if stored is None:
+                stored = self.memo.names(scope)
+            kept = stored.get((path, file))
+            if kept is not None and kept[0] == key:
+                found[file] = kept[1]
+        return found
+
+    def keep_names(self, scope: str, names: list[tuple[str, str, FileKey, str]]) -> None:
+        """Store in the memo on disk the frontmatter ``name`` of files of the real scope folder
+        ``scope`` (``(real path, listed name, stat key of the version parsed, name)``), for
+        :meth:`names` after a restart (T-5b)."""
+        self.memo.put_names(scope, names)
+
     def lint(self, real: Path | str, topic: ParsedTopic) -> list[Finding]:
         """Return :func:`memory_core.lint.lint_topic` of ``topic``, memoised with its entry.
 

@@ -13,7 +13,10 @@ version changed less than 2 s ago is never stored (its racy rule).
 A row is a :class:`LightTopic`: the file's listing row (masked, I-8), its own lint findings,
 and what a scope's lint still reads of the file (its name as written, its problems and
 ``[[links]]`` with the lines they are first on; no description, no body text): no more than
-the listing answers but the frontmatter ``name`` unmasked. It is written
+the listing answers but the frontmatter ``name`` unmasked. A row may also hold that ``name``
+alone (:meth:`TopicMemo.put_names`): a page whose ``[[link]]`` names no file asks every
+topic's ``name`` (T-5b), and after a restart those of files never shown on a page are read
+from here, not parsed again (:meth:`TopicMemo.names`). It is written
 by the code of one version only: :data:`FINGERPRINT` covers the sources that derive it and the
 parser's version; a file written by another is built again at open.
 
@@ -27,7 +30,7 @@ import logging
 import sqlite3
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import msgspec
@@ -60,7 +63,8 @@ CREATE TABLE topics (
     file TEXT NOT NULL,
     scope TEXT NOT NULL,
     stat_key BLOB NOT NULL,
-    value BLOB NOT NULL,
+    name TEXT NOT NULL,
+    value BLOB,
     PRIMARY KEY (path, file)
 ) WITHOUT ROWID;
 CREATE INDEX topics_by_scope ON topics (scope);
@@ -155,9 +159,26 @@ class TopicMemo:
             except sqlite3.Error as error:
                 self._off(error)
                 return None
-        if found is None or _key_decoder.decode(found[0]) != key:
+        if found is None or found[1] is None or _key_decoder.decode(found[0]) != key:
             return None
         return _decoder.decode(found[1])
+
+    def names(self, scope: str) -> dict[tuple[str, str], tuple[FileKey, str]]:
+        """The frontmatter ``name`` of each file of the real scope folder ``scope`` the memo
+        holds, by ``(path, file)``, with the version (stat key) it is that file's name for:
+        serve one only while a fresh ``lstat`` of the file gives that key."""
+        with self._lock:
+            db = self._connection()
+            if db is None:
+                return {}
+            try:
+                rows = db.execute(
+                    "SELECT path, file, stat_key, name FROM topics WHERE scope = ?", (scope,)
+                ).fetchall()
+            except sqlite3.Error as error:
+                self._off(error)
+                return {}
+        return {(path, file): (_key_decoder.decode(key), name) for path, file, key, name in rows}
 
     def put(
         self,
@@ -169,22 +190,51 @@ class TopicMemo:
         racily fresh key skipped) and forget its other files but those ``listed`` (its topic
         files now), in one transaction."""
         values = [
-            (path, file, scope, _encoder.encode(key), _encoder.encode(topic))
+            (path, file, scope, _encoder.encode(key), topic.name, _encoder.encode(topic))
             for path, file, key, topic in rows
             if not is_racy(key)
         ]
+        forget = (scope, msgspec.json.encode(list(listed)).decode())
+        self._write(
+            ("INSERT OR REPLACE INTO topics VALUES (?, ?, ?, ?, ?, ?)", values),
+            (
+                "DELETE FROM topics WHERE scope = ? AND file NOT IN "
+                "(SELECT value FROM json_each(?))",
+                [forget],
+            ),
+        )
+
+    def put_names(self, scope: str, names: Iterable[tuple[str, str, FileKey, str]]) -> None:
+        """Store the frontmatter ``name`` of files of the real scope folder ``scope`` (``(path,
+        file, key, name)``, a racily fresh key skipped), the name alone: a row of the same
+        version, which holds it already, is left as it is; one of another version replaced."""
+        values = [
+            (path, file, scope, _encoder.encode(key), name)
+            for path, file, key, name in names
+            if not is_racy(key)
+        ]
+        if not values:
+            return
+        self._write(
+            (
+                "INSERT INTO topics VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT (path, file) DO "
+                "UPDATE SET scope = excluded.scope, stat_key = excluded.stat_key, "
+                "name = excluded.name, value = NULL WHERE stat_key != excluded.stat_key",
+                values,
+            ),
+        )
+
+    def _write(self, *statements: tuple[str, Sequence[tuple[object, ...]]]) -> None:
+        """Run each statement over its rows, all in one transaction; a busy memo (another
+        process writing) skips them, any other error switches the memo off."""
         with self._lock:
             db = self._connection()
             if db is None:
                 return
             try:
                 with transaction(db):
-                    db.executemany("INSERT OR REPLACE INTO topics VALUES (?, ?, ?, ?, ?)", values)
-                    db.execute(
-                        "DELETE FROM topics WHERE scope = ? AND file NOT IN "
-                        "(SELECT value FROM json_each(?))",
-                        (scope, msgspec.json.encode(list(listed)).decode()),
-                    )
+                    for sql, rows in statements:
+                        db.executemany(sql, rows)
             except sqlite3.OperationalError as error:
                 if "locked" in str(error) or "busy" in str(error):
                     return  # another process is writing: these rows are stored another time
