@@ -277,6 +277,33 @@ async def test_a5_t5b_after_a_restart_a_file_retitled_or_renamed_meanwhile_is_se
     assert await _two_pages(await _restarted(aiohttp_client, settings), names) == pages
 
 
+@pytest.mark.parametrize(
+    "damage",
+    ["UPDATE topics SET stat_key = x'00'", "UPDATE topics SET name = x'00ff'"],
+    ids=["stat key", "name"],
+)
+async def test_a5_t5b_a_damaged_row_of_the_memo_is_no_row_never_an_error(
+    client: Client,
+    agent: AgentHome,
+    aiohttp_client: AiohttpClient,
+    settings: Settings,
+    damage: str,
+) -> None:
+    """A memo row whose stat key or name cannot be read (a damaged file that still opens) is
+    as no row: its file is parsed, and the pages say what a service with no memo says. It
+    had answered 422 (the key) or 500 (the name) on the first page after a restart."""
+    names = _not_written_yet(agent)
+    await _two_pages(client, names)
+    with sqlite3.connect(agent.data_dir / MEMO_FILE) as memo:
+        memo.execute(damage)
+
+    pages = await _two_pages(await _restarted(aiohttp_client, settings), names)
+
+    assert _dangling(pages) == [*names[:5], *names[100:105]]
+    (agent.data_dir / MEMO_FILE).unlink()
+    assert await _two_pages(await _restarted(aiohttp_client, settings), names) == pages
+
+
 def test_a5_a_name_kept_alone_never_hides_a_row_of_its_version_nor_outlives_its_version(
     tmp_path: Path,
 ) -> None:

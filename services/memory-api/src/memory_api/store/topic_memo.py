@@ -157,11 +157,16 @@ class TopicMemo:
                     "SELECT stat_key, value FROM topics WHERE path = ? AND file = ?", (path, file)
                 ).fetchone()
             except sqlite3.Error as error:
-                self._off(error)
+                self._off_unless_busy(error)
                 return None
-        if found is None or found[1] is None or _key_decoder.decode(found[0]) != key:
+        if found is None or found[1] is None:
             return None
-        return _decoder.decode(found[1])
+        try:  # a damaged row is no row: the file is parsed, as with no memo
+            if _key_decoder.decode(found[0]) != key:
+                return None
+            return _decoder.decode(found[1])
+        except (msgspec.DecodeError, TypeError):
+            return None
 
     def names(self, scope: str) -> dict[tuple[str, str], tuple[FileKey, str]]:
         """The frontmatter ``name`` of each file of the real scope folder ``scope`` the memo
@@ -176,9 +181,17 @@ class TopicMemo:
                     "SELECT path, file, stat_key, name FROM topics WHERE scope = ?", (scope,)
                 ).fetchall()
             except sqlite3.Error as error:
-                self._off(error)
+                self._off_unless_busy(error)
                 return {}
-        return {(path, file): (_key_decoder.decode(key), name) for path, file, key, name in rows}
+        kept: dict[tuple[str, str], tuple[FileKey, str]] = {}
+        for path, file, key, name in rows:
+            try:  # a damaged row is no row: its file is parsed, as with no memo
+                decoded = _key_decoder.decode(key)
+            except (msgspec.DecodeError, TypeError):
+                continue
+            if isinstance(path, str) and isinstance(file, str) and isinstance(name, str):
+                kept[(path, file)] = (decoded, name)
+        return kept
 
     def put(
         self,
@@ -235,12 +248,17 @@ class TopicMemo:
                 with transaction(db):
                     for sql, rows in statements:
                         db.executemany(sql, rows)
-            except sqlite3.OperationalError as error:
-                if "locked" in str(error) or "busy" in str(error):
-                    return  # another process is writing: these rows are stored another time
-                self._off(error)
             except sqlite3.Error as error:
-                self._off(error)
+                self._off_unless_busy(error)  # busy: these rows are stored another time
+
+    def _off_unless_busy(self, error: sqlite3.Error) -> None:
+        """Switch the memo off for ``error``, unless another process holds it (locked, busy):
+        then only this use goes without it."""
+        if isinstance(error, sqlite3.OperationalError) and (
+            "locked" in str(error) or "busy" in str(error)
+        ):
+            return
+        self._off(error)
 
     def _off(self, error: sqlite3.Error) -> None:
         logger.warning("listing memo unusable (%s): not kept on disk from now on", error)
