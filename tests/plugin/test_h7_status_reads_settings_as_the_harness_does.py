@@ -165,7 +165,7 @@ def test_status_reads_a_workspace_key_twice_as_gemini_cli_keeps_it_the_last(
         ('{"hooksConfig": {"enabled": false},}', "it is not valid JSON"),
         ('\ufeff{"hooksConfig": {"enabled": false}}', "it is not valid JSON"),
         ('{"context": NaN}', "NaN is no JSON value"),
-        ('["hooksConfig"]', "it holds a JSON list, not an object"),
+        ('["hooksConfig"]', "it holds an array, not a JSON object"),
     ],
     ids=["trailing-comma", "byte-order-mark", "nan", "a-list"],
 )

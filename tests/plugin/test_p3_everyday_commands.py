@@ -30,6 +30,9 @@ from memory_core.keys import workspace_memory_key
 if TYPE_CHECKING:
     from _typeshed import TraceFunction
 
+_SENTENCE = " ".join(["Fix the parser so that a long line is read as the shell reads it"] * 5)
+"""A sentence of 325 characters: one shell word when quoted, longer than a file name may be."""
+
 EVERYDAY = [
     'git commit -m "$(cat msg)"',
     "npm test",
@@ -163,6 +166,13 @@ EVERYDAY = [
     "sed -i.bak 's/a/b/' \"$PWD/config.ini\"",
     'cp -b note.md "$HOME/x.md"',
     'f=config.ini; cp -b "$f" "$f.new"',
+    # a quoted word longer than a file name may be (255 bytes): a commit message, a JSON body,
+    # a sentence; the guard took each for a path and, the kernel refusing to look it up
+    # (ENAMETOOLONG), for a file with other names (hard links), and refused the call
+    f'git commit -m "{_SENTENCE}"',
+    f'curl -s -d \'{{"text": "{_SENTENCE}"}}\' http://localhost:8080/notes',
+    f"echo '{_SENTENCE}' > notes.txt",
+    f"gh issue comment 12 --body '{_SENTENCE}'",
 ]
 
 
@@ -201,6 +211,7 @@ def _hook_says(root: Path, work: Path, state: Path, harness: str, command: str) 
         "tool_input": {"command": command},
     }
     flags = ["--memory-root", str(root), "--state-dir", str(state)]
+    (state / "sessions").mkdir(parents=True, exist_ok=True)  # the records, after a first Session
     out = io.StringIO()
     stdin = io.BytesIO(json.dumps(hook).encode())
     assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0

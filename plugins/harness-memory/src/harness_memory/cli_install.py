@@ -10,7 +10,7 @@
     harness-memory install gemini --managed [PATH] …   # Gemini CLI's system settings
     harness-memory install codex --remote URL --project P --agent A [--token T] …
         # remote mode (R-1): a local copy under ~/.harness-memory, synced with the service
-    harness-memory uninstall codex [--memory-root DIR] [--keep-backups] [--dry-run]
+    harness-memory uninstall codex [--memory-root DIR] [--keep-backups] [--dry-run] [--verbose]
 
 Exit status 0 on success (also when nothing had to change), 1 when a settings file cannot be
 read or understood, a check fails (H-7) or the token file cannot be read (named on stderr;
@@ -69,6 +69,16 @@ UNINSTALL_MEMORY_ROOT_HELP = (
 """What ``--memory-root`` of ``uninstall`` does: nothing the user has to give."""
 
 
+_VERBOSE_HELP = {
+    "install": "say everything: what the write guard does not cover, what a repository can "
+    "switch off, how the hooks' Python is isolated (default: a short summary and every "
+    "warning)",
+    "uninstall": "name every file and folder removed, one a line (default: a folder removed "
+    "with what it held in one line)",
+}
+"""What ``--verbose`` does for each verb that has it (H-3)."""
+
+
 def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
     """Add the flags of ``verb`` (a key of :data:`INSTALL_HELP`) to its parser."""
     home_help = "the home directory (default: $HOME; a relative one is taken from here)"
@@ -100,6 +110,7 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
         "settings (the file PATH.json, or DIR/settings.json; default "
         "$GEMINI_CLI_SYSTEM_SETTINGS_PATH or /etc/gemini-cli/settings.json); needs root",
     )
+    parser.add_argument("--verbose", action="store_true", help=_VERBOSE_HELP[verb])
     if verb == "uninstall":
         parser.add_argument(
             "--keep-backups",
@@ -144,13 +155,6 @@ def _add_install_only_flags(parser: argparse.ArgumentParser) -> None:
         "such a URL is refused, as it may be a capability secret",
     )
     parser.add_argument("--timeout", type=float, help="seconds for each request to the service")
-    parser.add_argument(
-        "--verbose",
-        action="store_true",
-        help="say everything: what the write guard does not cover, what a repository can "
-        "switch off, how the hooks' Python is isolated (default: a short summary and every "
-        "warning)",
-    )
     parser.add_argument("--executable", help="the harness-memory command the hooks run")
     parser.add_argument(
         "--no-check",
@@ -244,7 +248,7 @@ def _written(
     from harness_memory.installers.executable import isolation_note
 
     install = args.command == "install"
-    verbose = getattr(args, "verbose", False)  # install's flag
+    verbose = args.verbose
     if install:
         _say(out, args.harness, chosen.note if verbose else chosen.brief or chosen.note, verbose)
         _say(out, args.harness, isolation_note(chosen), verbose)

@@ -25,6 +25,7 @@ when those cannot all be read.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path, PurePath
@@ -339,8 +340,8 @@ def has_other_names(real: str, folder: str, mounts: MountTable | None = None) ->
             return False
     except (FileNotFoundError, NotADirectoryError):
         return False
-    except OSError:
-        return True
+    except OSError as error:
+        return not _name_too_long(real, error)
     if mounts is None:
         return True
     inodes = mounts.inodes_in(folder)
@@ -352,6 +353,20 @@ def has_other_names(real: str, folder: str, mounts: MountTable | None = None) ->
         return False
     except OSError:
         return True
+
+
+def _name_too_long(real: str, error: OSError) -> bool:
+    """Whether looking ``real`` up failed because one of its names is longer than its
+    filesystem lets a name be (``ENAMETOOLONG`` for a path shorter than ``PATH_MAX``): no file
+    has that name, by this spelling or any other, so none can be written by it. A quoted
+    sentence in a command (``git commit -m "…"``, a JSON body) is such a "path". An
+    ``ENAMETOOLONG`` for the whole path's length is no such proof (a ``cd`` and a shorter
+    spelling reach the file): False."""
+    return error.errno == errno.ENAMETOOLONG and len(os.fsencode(real)) < _PATH_MAX
+
+
+_PATH_MAX = os.pathconf("/", "PC_PATH_MAX") if hasattr(os, "pathconf") else 260
+"""The longest path the kernel looks up, in bytes (Linux 4096, macOS 1024; Windows 260)."""
 
 
 def replaceable_ancestor(

@@ -25,15 +25,15 @@ def tool_writes(hook: HookInput) -> ToolWrites:
     :data:`PATH_FIELDS`), a ``Bash`` command, an MCP tool's (``mcp__…``) string arguments and
     the file an MCP filesystem server's write tool names
     (:func:`~harness_memory.hooks.mcp_files.mcp_writes`)."""
-    tool, arguments = hook.tool_name or "", hook.tool_input
-    if arguments is None:
-        return ToolWrites()
+    tool, arguments = hook.tool_name or "", hook.tool_input or {}
     if tool in WRITE_TOOLS:
-        return ToolWrites(
-            paths=[arguments[name] for name in PATH_FIELDS if isinstance(arguments.get(name), str)]
-        )
-    if tool == "Bash" and isinstance(arguments.get("command"), str):
-        return ToolWrites(texts=[arguments["command"]])
+        paths = [arguments[name] for name in PATH_FIELDS if isinstance(arguments.get(name), str)]
+        return ToolWrites(paths=paths) if paths else ToolWrites.unreadable(tool, "file path")
+    if tool == "Bash":
+        command = arguments.get("command")
+        if not isinstance(command, str):
+            return ToolWrites.unreadable(tool, "command")
+        return ToolWrites(texts=[command])
     if tool.startswith("mcp__"):
         return mcp_writes(tool, arguments, separator="__")
     return ToolWrites()

@@ -100,11 +100,13 @@ def tool_writes(hook: HookInput) -> ToolWrites:
 
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     command = arguments.get("command")
-    if tool == "apply_patch" and isinstance(command, str):
+    if tool in ("apply_patch", "Bash"):
+        if not isinstance(command, str):
+            return ToolWrites.unreadable(tool, "command")
+        if tool == "Bash":
+            return ToolWrites(texts=[command])
         named, touched = patch_files(command)
         return ToolWrites(paths=named, touched=touched)
-    if tool == "Bash" and isinstance(command, str):
-        return ToolWrites(texts=[command])
     if tool.startswith("mcp__"):
         return mcp_writes(tool, arguments, separator="__")
     if tool == "write_stdin":

@@ -85,10 +85,14 @@ def tool_writes(hook: HookInput) -> ToolWrites:
     from harness_memory.hooks.tool_targets import ToolWrites
 
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
-    if tool in ("write_file", "replace") and isinstance(arguments.get("file_path"), str):
-        return ToolWrites(paths=file_path_readings(arguments["file_path"]))
-    if tool == "run_shell_command" and isinstance(arguments.get("command"), str):
-        return ToolWrites(texts=[_in_folder(arguments["command"], arguments.get("dir_path"))])
+    if tool in ("write_file", "replace"):
+        if not isinstance(path := arguments.get("file_path"), str):
+            return ToolWrites.unreadable(tool, "file_path")
+        return ToolWrites(paths=file_path_readings(path))
+    if tool == "run_shell_command":
+        if not isinstance(command := arguments.get("command"), str):
+            return ToolWrites.unreadable(tool, "command")
+        return ToolWrites(texts=[_in_folder(command, arguments.get("dir_path"))])
     if tool.startswith("mcp_"):
         return mcp_writes(tool, arguments, separator="_")
     return ToolWrites()

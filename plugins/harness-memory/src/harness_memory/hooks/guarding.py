@@ -130,7 +130,12 @@ def write_refusal(
 ) -> str | None:
     """The guard's reason to refuse a tool call that writes ``writes`` (its paths and the
     files it touches with :func:`refusal`, its texts with :func:`shell_refusal`), or None when
-    it is allowed."""
+    it is allowed. A call whose target cannot be read (:attr:`ToolWrites.unread`) is refused
+    wherever a memory root is known (P-3: never allowed unjudged)."""
+    if writes.unread is not None:  # what it writes is unknown: refused where memory is guarded
+        if claude_code._locate(hook, settings) is None:
+            return None
+        return f"the guard cannot tell what {writes.unread} writes; send it as the harness does"
     mounts = read_mount_table()  # once for the whole decision
     reason = refusal(writes.paths, hook, settings, mounts=mounts, served=writes.served)
     if reason is None and writes.touched:

@@ -185,9 +185,11 @@ class ToolWrites:
     ones are resolved by an MCP server against its allowed directories, which may hold the
     memory root (:func:`served_readings`), and ``texts`` in which any word may be a path (a
     shell command, an MCP tool's string arguments, read with :func:`shell_paths`). Empty: the
-    call writes no file. A plain class, like :class:`ShellPaths`."""
+    call writes no file. ``unread`` names a writing tool's call whose target cannot be read
+    (``Write`` without a string ``file_path``): refused unjudged (P-3). A plain class, like
+    :class:`ShellPaths`."""
 
-    __slots__ = ("paths", "served", "texts", "touched")
+    __slots__ = ("paths", "served", "texts", "touched", "unread")
 
     def __init__(
         self,
@@ -196,11 +198,19 @@ class ToolWrites:
         *,
         touched: list[str] | None = None,
         served: bool = False,
+        unread: str | None = None,
     ) -> None:
         self.paths: list[str] = paths or []
         self.texts: list[str] = texts or []
         self.touched: list[str] = touched or []
         self.served = served
+        self.unread = unread
+
+    @classmethod
+    def unreadable(cls, tool: str, argument: str) -> ToolWrites:
+        """The writes of a call of the writing ``tool`` whose ``argument`` (naming what it
+        writes) is missing or no string: unknown, so refused (P-3)."""
+        return cls(unread=f"a {tool} call whose {argument} is missing or no string")
 
 
 def served_readings(

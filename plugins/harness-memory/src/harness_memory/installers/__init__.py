@@ -26,7 +26,7 @@ from harness_memory.installers import (
     json_values,
     managed_record,
 )
-from harness_memory.installers.detail import shown
+from harness_memory.installers.detail import UNINSTALL_MORE, removed_said, shown
 from harness_memory.installers.executable import Executable, choose_executable
 from harness_memory.installers.files import (
     FileChange,
@@ -199,11 +199,23 @@ def run(
     removed = _remove(planned)
     dropped = [] if install or keep_backups else _remove_token_backups(harness, planned.changes)
     gone = _remove_earlier(earlier, already=[*dropped, *(p for w in written for p in w.pruned)])
-    _report(harness, written, removed, planned, install=install, out=out, dropped=dropped)
+    said = removed_said(removed, verbose=verbose or install)
+    _report(
+        harness,
+        written,
+        removed,
+        planned,
+        install=install,
+        out=out,
+        dropped=dropped,
+        verbose=verbose,
+    )
     for note in shown(planned.notes, verbose=verbose):
         out.write(f"{harness}: {note}\n")
     for path in gone:
         out.write(f"{harness}: removed {path}: {EARLIER_BACKUP}\n")
+    if len(said) < len(removed):
+        out.write(f"{harness}: {UNINSTALL_MORE}\n")
     return InstallResult(planned, written, removed + dropped + gone)
 
 
@@ -431,6 +443,7 @@ def _report(
     install: bool,
     out: IO[str],
     dropped: list[Path],
+    verbose: bool,
 ) -> None:
     verb = "installed" if install else "uninstalled"
     ours = {change.path: change.ours for change in planned.changes}
@@ -471,8 +484,8 @@ def _report(
     if install:
         for warning in _open_to_others(written) + _closed_to_others(planned.changes):
             out.write(f"{harness}: WARNING: {warning}\n")
-    for path in removed:
-        out.write(f"{harness}: removed {path}\n")
+    for sentence in removed_said(removed, verbose=install or verbose):
+        out.write(f"{harness}: {sentence}\n")
     for path in dropped:
         out.write(f"{harness}: removed {path}: a backup holding the bearer token\n")
     if planned.folders:

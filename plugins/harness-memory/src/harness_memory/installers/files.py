@@ -187,7 +187,7 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
                 raise SettingsFileError(f"{path} is not valid JSON ({failure})") from None
             if not isinstance(document, dict):
                 raise SettingsFileError(
-                    f"{path} holds a JSON {type(document).__name__}, not an object"
+                    f"{path} holds {json_values.kind(document)}, not a JSON object"
                 ) from None
             return text, document
         if text.startswith(("//", "/*"), error.pos):
@@ -202,7 +202,7 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
             "(install) or take out (uninstall) the hooks by hand (see the harness-memory README)"
         ) from None
     if not isinstance(document, dict):
-        raise SettingsFileError(f"{path} holds a JSON {type(document).__name__}, not an object")
+        raise SettingsFileError(f"{path} holds {json_values.kind(document)}, not a JSON object")
     return text, document
 
 

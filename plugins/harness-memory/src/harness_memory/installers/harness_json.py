@@ -27,6 +27,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from harness_memory.installers import json_values
 from harness_memory.installers.settings_text import split_mark
 
 __all__ = [
@@ -120,7 +121,7 @@ def _object(text: str) -> dict[str, Any]:
     except ValueError:  # an integer of more digits than Python converts
         raise NotKnown("it holds a number longer than harness-memory reads") from None
     if not isinstance(document, dict):
-        raise HarnessRefuses(f"it holds a JSON {type(document).__name__}, not an object")
+        raise HarnessRefuses(f"it holds {json_values.kind(document)}, not a JSON object")
     return document
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from harness_memory.installers.settings_text import split_mark
 
-__all__ = ["UnwritableJson", "escaped_surrogates", "loads"]
+__all__ = ["UnwritableJson", "escaped_surrogates", "kind", "loads"]
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _SHOWN = 40
@@ -116,3 +116,15 @@ def escaped_surrogates(text: str) -> str:
     '{"a": "x\\\\ud800"}'
     """
     return _LONE_SURROGATE.sub(_escape, text)
+
+
+def kind(value: object) -> str:
+    """The JSON value ``value`` (as :mod:`json` reads it) is, in JSON's words for a person:
+    ``null``, ``true``, ``false``, ``an array``, ``a string``, ``a number`` or ``an object``."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    return "an object" if isinstance(value, dict) else "a number"

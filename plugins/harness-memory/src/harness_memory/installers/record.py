@@ -23,7 +23,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from harness_memory.installers.files import FileChange, dump_json, read_json_object, read_text
+from harness_memory.installers.files import (
+    FileChange,
+    SettingsFileError,
+    dump_json,
+    read_json_object,
+    read_text,
+)
 from harness_memory.settings import TOKEN_FILE_NAME
 
 __all__ = [
@@ -169,11 +175,24 @@ def read_record(settings_folder: Path) -> InstallRecord:
     """The install record of ``settings_folder`` (empty when there is none).
 
     Raises :class:`~harness_memory.installers.files.SettingsFileError` for a record that is not
-    a JSON object: its values cannot be guessed, so nothing is changed.
+    a JSON object (or not read): its values cannot be guessed, so nothing is changed; the
+    message ends with :data:`UNREADABLE_RECORD`, the way out.
     """
     path = settings_folder / STATE_FOLDER / RECORD_NAME
-    text, document = read_json_object(path)
+    try:
+        text, document = read_json_object(path)
+    except SettingsFileError as error:
+        raise SettingsFileError(f"{error}; {UNREADABLE_RECORD}") from None
     return InstallRecord(path, text, document)
+
+
+UNREADABLE_RECORD = (
+    "what it held cannot be guessed: move it aside (mv it to install.json.broken) and run the "
+    "command again; an uninstall then takes the hooks out and leaves what the earlier install "
+    "switched (the harness's own memory) as it is, with the backups it made"
+)
+"""What to do with an install record that cannot be read (H-7): it alone says what to put
+back, so ``install`` and ``uninstall`` refuse until it is moved aside."""
 
 
 def ignore_plan(settings_folder: Path) -> list[FileChange]:

@@ -515,6 +515,11 @@ def _installed(
             f"agent); run `{again}` again so the hooks take their "
             "settings from their flags alone (--flags-only)"
         )
+    try:
+        read_record(path.parent)
+    except SettingsFileError as error:  # the uninstall refuses until it is moved aside
+        lines.append(f"{label}: PROBLEM: {error}")
+        fine = False
     for root in installed_roots(document, harness):
         exists = Path(root).is_dir()
         fine = fine and exists
