@@ -38,7 +38,7 @@ def hook_says(tmp_path: Path, harness: str, tool: str, arguments: dict[str, Any]
     root, work = tmp_path / "memory", tmp_path / "work"
     for folder in (root / "user", work):
         folder.mkdir(parents=True, exist_ok=True)
-    hook = {"session_id": "s-1", "cwd": str(work), "hook_event_name": "PreToolUse"}
+    hook: dict[str, Any] = {"session_id": "s-1", "cwd": str(work), "hook_event_name": "PreToolUse"}
     hook |= {"tool_name": tool, "tool_input": arguments}
     flags = ["--memory-root", str(root), "--state-dir", str(tmp_path / "state")]
     out = io.StringIO()
