@@ -61,8 +61,11 @@ def test_r1_what_git_never_opens_by_name_is_not_looked_at(git_dir: Path, tmp_pat
     which it reads without blocking), a loose object's folder, a dangling symlink: git says
     what those are, or never opens them."""
     os.mkfifo(git_dir / "memory-api-deletions.json")
-    (git_dir / "objects" / "3f").mkdir()
-    os.mkfifo(git_dir / "objects" / "3f" / ("0" * 38))
+    # a loose object's folder of its own (the commit's id, and so its folder, varies with time)
+    objects = git_dir / "objects"
+    loose = next(objects / f"{n:02x}" for n in range(256) if not (objects / f"{n:02x}").exists())
+    loose.mkdir()
+    os.mkfifo(loose / ("0" * 38))
     (git_dir / "refs" / "heads" / "gone").symlink_to(tmp_path / "nothing")
     assert blocking_entry(git_dir) is None
     assert blocking_entry(tmp_path / "no-such.git") is None
