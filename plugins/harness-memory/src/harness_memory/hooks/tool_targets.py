@@ -2199,14 +2199,15 @@ class _Writes:
         CODE``, ``bash -o errexit -c CODE``, ``zsh -c CODE``: :func:`~harness_memory.hooks.
         shell_operands.shell_run`; :data:`~harness_memory.hooks.here_data.SHELLS`), or one a
         ``find`` action runs (``-exec sh -c CODE _ {} \\;``)."""
+        command = self._command
+        if command != "find" and command not in SHELLS and command not in STARTUP_SHELLS:
+            return False  # before any copy of the words: this runs at every word
         words = self._said[::2]
         if self._command == "find":
             actions = [at for at, each in enumerate(words) if each in _RUNNING_WORDS]
             words = words[actions[-1] + 1 :] if actions else []
             shell = os.path.basename(words[0]) if words else ""  # noqa: PTH119
             words = words[1:] if shell in SHELLS or shell in STARTUP_SHELLS else []
-        elif self._command not in SHELLS and self._command not in STARTUP_SHELLS:
-            return False
         return bool(words) and words[-1] == word and shell_run(words).code == len(words) - 1
 
     @property
