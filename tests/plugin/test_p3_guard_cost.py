@@ -221,3 +221,20 @@ def test_p3_a_glob_within_the_cap_finds_what_the_shell_finds(where: Layout, tree
         expected = sorted(f"{cwd}/{path}" for path in glob.glob(pattern, root_dir=cwd))  # noqa: PTH207 (the shell's way)
         matched = {path for path in found if path.startswith(f"{cwd}/tree")}
         assert {path for path in matched if os.path.lexists(path)} == set(expected)
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_a_command_longer_than_the_guard_reads_in_time_is_refused(
+    where: Layout, harness: str
+) -> None:
+    """Python's ``shlex`` reads one word in time growing with its length squared (a 5 MiB
+    quoted word took minutes, past every hook's time limit): a command of more than
+    ``TEXT_CAP`` characters is refused at once, naming its length and what to do; one under it
+    is judged as ever."""
+    long = "x" * guarding.TEXT_CAP
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": f"echo '{long}'"}))
+
+    assert reason is not None
+    assert f"{guarding.TEXT_CAP + 7} characters long" in reason and "file tool" in reason
+    command = {"command": f"echo '{'x' * 1000}' > /tmp/x"}
+    assert answer(where, harness, SHELL[harness][1], command) is None

@@ -102,6 +102,7 @@ __all__ = [
     "PARTS_CAP",
     "PATHS_CAP",
     "REFUSAL_PREFIX",
+    "TEXT_CAP",
     "could_name_a_scope",
     "could_reach",
     "real_or_none",
@@ -123,6 +124,11 @@ PARTS_CAP = 50_000
 DEPTH_CAP = 256
 """The most parts one judged path may hold: each ``stat`` on its way walks every folder above
 it, so a path's cost grows with its depth squared (``PATH_MAX``, 4096 bytes, allows 2048)."""
+TEXT_CAP = 1024 * 1024
+"""The most characters the command texts of one call may hold and be judged: Python's
+``shlex`` reads one word in time that grows with its length squared (a 1 MiB quoted word takes
+seconds, 5 MiB minutes, past every hook's time limit). A command that long is no everyday
+command; it is refused, saying why, rather than killed by the timeout."""
 
 
 def write_refusal(
@@ -208,15 +214,23 @@ def shell_refusal(
     this cannot decide is refused when its literal part is in the memory root or could still
     become it (P-3: refuse what could reach another scope). ``mounts`` is the decision's mount
     table (read here when None). Texts naming more than the guard judges in time (all of them
-    together: :data:`PATHS_CAP`, :data:`PARTS_CAP`, :data:`DEPTH_CAP`) are refused unjudged."""
+    together: :data:`PATHS_CAP`, :data:`PARTS_CAP`, :data:`DEPTH_CAP`), or longer than
+    :data:`TEXT_CAP`, are refused unjudged."""
     located = claude_code._locate(hook, settings)
     if located is None:
         return None
     memory_root, key, known = located
+    texts = list(texts)
+    if (length := sum(map(len, texts))) > TEXT_CAP:
+        return (
+            f"{REFUSAL_PREFIX}the command is {length} characters long, more than the {TEXT_CAP} "
+            "the guard reads within the hook's time limit; write long text with the file tool, "
+            "or split the command"
+        )
     table = read_mount_table() if mounts is None else mounts
     environ = os.environ if environ is None else environ
     judge = _Judge(memory_root, key, _records_folders(settings), table, environ)
-    return judge.texts(list(texts), known)
+    return judge.texts(texts, known)
 
 
 class _Judge:
