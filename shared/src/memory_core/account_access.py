@@ -129,8 +129,12 @@ def acl_grants(path: str, info: os.stat_result, permission: int) -> Granted:
     With an ACL the group bits of the mode are its mask; the owning group has the permission
     when its own entry and the mask both give it, a named account or group when its entry and
     the mask do. A named entry for root or this process's user, or for this user's own group,
-    is no other account."""
+    is no other account. So a mode whose group bits lack ``permission`` grants it to nobody
+    but the owner and "other", whatever the ACL holds, and the ACL is not read (the kernel
+    keeps those bits equal to the mask, or to the owning group's entry without one)."""
     group_bit = permission << 3  # S_IWGRP, S_IRGRP
+    if not info.st_mode & group_bit:  # the mask (or the owning group's entry) denies it to all
+        return Granted(False)
     try:
         raw = _getxattr(path, ACL_XATTR, follow_symlinks=True)
     except OSError as error:
