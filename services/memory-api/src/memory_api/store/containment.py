@@ -39,6 +39,7 @@ Everything here blocks on the filesystem: call it from a worker thread.
 from __future__ import annotations
 
 import errno
+import functools
 import logging
 import os
 import stat
@@ -75,6 +76,7 @@ __all__ = [
     "found_at",
     "held_folder",
     "is_within",
+    "joined",
     "memory_root_below",
     "named_by_the_kernel",
     "named_elsewhere",
@@ -285,6 +287,20 @@ def is_within(root: Path, candidate: Path) -> bool:
     return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
 
 
+PATHS_KEPT = 1024
+"""Joined paths :func:`joined` keeps (the memory roots and scope folders of the Sessions being
+started; a path is ~0.5 KB)."""
+
+
+@functools.lru_cache(maxsize=PATHS_KEPT, typed=True)
+def joined(base: Path, *names: str) -> Path:
+    """``base.joinpath(*names)``, the same object for the same arguments. A Session start names
+    the same memory root and scope folders each time; a ``Path`` made anew (its parts parsed,
+    its ``str`` and hash taken again) cost more than the ``lstat`` that checks it. Nothing on
+    disk is kept: only the path's spelling."""
+    return base.joinpath(*names)
+
+
 def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
     """Return the real memory root of ``agent_id`` under the (trusted) ``app_data_dir``.
 
@@ -315,7 +331,7 @@ def memory_root_below(real_app_data_dir: Path, agent_id: str) -> Path:
             raise _root_redirected(current, parts[:depth], agent_id, mode)
         if not stat.S_ISDIR(mode):
             break  # a file on the way: the root cannot exist, and nothing lies below it
-    return real_app_data_dir.joinpath(*parts)
+    return joined(real_app_data_dir, *parts)
 
 
 def _root_redirected(

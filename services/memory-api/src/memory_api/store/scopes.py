@@ -42,6 +42,7 @@ from memory_api.store.containment import (
     NotRegularFileError,
     cannot_read,
     is_within,
+    joined,
     named_elsewhere,
     opened_at,
     read_regular,
@@ -218,7 +219,7 @@ def scope_real_dir(root: Path, key: str) -> Path | None:
     apart from nothing at all with :func:`refuse_no_folder` (503 ``NotAFolder``, K-6). A root
     the service may not look into (another account's, ``r--``) raises :class:`CannotRead`
     naming the memory root (:func:`memory_root_unread`), never "no such scope" (Q-2b)."""
-    child = root / check_scope_key(key)
+    child = joined(root, check_scope_key(key))
     try:
         mode = os.lstat(child).st_mode
     except FileNotFoundError:
