@@ -63,8 +63,8 @@ def mount_point(path: str) -> str:
     """The mount point of the mount the existing real ``path`` lies on, as the mount table
     (:data:`MOUNT_TABLE`) tells it: a bind mount within one filesystem is a mount point of its
     own. Where the table cannot be read (no ``/proc``), the nearest folder up from ``path``
-    whose parent is on another device (one ``lstat`` per folder; ``"/"`` at the top). Raises
-    ``OSError``.
+    whose parent is on another device (one ``lstat`` per folder; ``"/"`` at the top): that
+    walk raises ``OSError`` for a folder it cannot ``lstat`` (``path`` gone meanwhile).
 
     >>> mount_point("/")
     '/'
