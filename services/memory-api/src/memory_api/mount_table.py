@@ -1,15 +1,17 @@
 """The mount table (``/proc/self/mountinfo``): which filesystem a path lives on.
 
 Read by the change feed (is a memory root on a local filesystem, where inotify sees every
-change: :mod:`memory_api.store.change_feed`) and by the token checks (does a disk keep
-permission bits: :mod:`memory_api.world_writable`). Pure: text in, values out.
+change: :mod:`memory_api.store.change_feed`), by the token checks (does a disk keep
+permission bits: :mod:`memory_api.world_writable`) and by the Workspace mount records (which
+mount a Workspace lies on, a bind mount within one filesystem included:
+:mod:`memory_api.store.workspace_mount`). Pure: text in, values out.
 """
 
 from __future__ import annotations
 
 import os
 
-__all__ = ["filesystem_type", "mount_of"]
+__all__ = ["filesystem_type", "mount_of", "mount_point_of"]
 
 
 def _unescape(text: str) -> str:
@@ -74,3 +76,52 @@ def filesystem_type(mountinfo: str, path: str, device: int) -> str | None:
     """
     found = mount_of(mountinfo, path, device)
     return None if found is None else found[0]
+
+
+def mount_point_of(mountinfo: str, path: str) -> str | None:
+    """The mount point of the mount the absolute real ``path`` lies on, as the kernel walks it,
+    by a ``/proc/PID/mountinfo`` text: from the root mount down the path, at each folder the
+    mount whose parent is the mount reached so far and whose mount point is that folder (the
+    last mounted, on top, when several are stacked there). A bind mount within one filesystem
+    is a mount of its own here (its ``st_dev`` is that filesystem's), and a mount hidden under
+    one mounted later on a folder above it is passed by. None when the table has no root
+    mount (a process in a ``chroot`` below a mount point).
+
+    >>> text = ("22 1 254:0 / / rw - ext4 /dev/vda rw\\n"
+    ...         "40 22 254:0 /data/repos /home/u/repos rw - ext4 /dev/vda rw\\n"
+    ...         "41 22 0:52 / /mnt/my\\\\040drive rw - vfat /dev/sdb1 rw\\n")
+    >>> mount_point_of(text, "/home/u/repos/app/src")
+    '/home/u/repos'
+    >>> mount_point_of(text, "/home/u/repository")
+    '/'
+    >>> mount_point_of(text, "/mnt/my drive")
+    '/mnt/my drive'
+    """
+    points: dict[str, str] = {}
+    parents: dict[str, str] = {}
+    on: dict[tuple[str, str], str] = {}
+    for line in mountinfo.split("\n"):  # the kernel escapes a newline in a path
+        fields = line.split(" ")
+        if len(fields) < 7:
+            continue
+        mount, parent, point = fields[0], fields[1], _unescape(fields[4])
+        points[mount], parents[mount] = point, parent
+        if parent != mount:  # the root of a namespace may name itself as its parent
+            on[parent, point] = mount  # listed in mount order: a later one is on top
+    current = next((mount for mount in points if _is_root(mount, points, parents)), None)
+    if current is None:
+        return None
+    folders = [path[:end] for end in range(1, len(path)) if path[end] == "/"]
+    for folder in ["/", *folders, path.rstrip("/") or "/"]:
+        for _ in points:  # each mount at most once, whatever the text says
+            if (current, folder) not in on:
+                break
+            current = on[current, folder]
+    return points[current]
+
+
+def _is_root(mount: str, points: dict[str, str], parents: dict[str, str]) -> bool:
+    """Whether ``mount`` is the root mount of the table: mounted on ``/``, its parent itself or
+    no mount on ``/`` (a mount stacked on the root has the one below as its parent)."""
+    parent = parents[mount]
+    return points[mount] == "/" and (parent == mount or points.get(parent) != "/")

@@ -19,9 +19,10 @@ or make something (the caller runs it again in a worker thread). The rules, in o
 - K-6a: a Workspace that is not there for the service (the harness in another mount namespace)
   is flagged ``.workspace-not-visible`` beside the marker, and one that is has the flag removed
   (a machine's push does the same, R-1): the overview then calls its missing path "not visible
-  from the service", never orphaned. One the service sees has the mount point it lies on and
-  that filesystem's device kept beside the marker, rewritten when it is seen on another one
-  (:mod:`memory_api.store.workspace_mount`): missing while that disk is not mounted, it is not
+  from the service", never orphaned. One the service sees has the mount point it lies on (the
+  mount table's: a bind mount within one filesystem is one of its own) and that filesystem's
+  device kept beside the marker, rewritten when it is seen on another one
+  (:mod:`memory_api.store.workspace_mount`): missing while that mount is gone, it is not
   visible either.
 - I-1…I-5: the indexes are capped and wrapped in the agent's prompts (defaults when unset);
   a template without ``{{MEMORY}}`` gets no text (``injected`` false).

@@ -8,18 +8,26 @@ filesystem); the overview calls a missing Workspace whose mount point is no long
 visible from the service", never orphaned. One whose disk is mounted and whose folder is gone
 is orphaned, as before.
 
-The file holds two lines: the mount point's path (the start of the Workspace's real path) and
-the filesystem the Workspace folder was on then (its ``st_dev``, decimal). A Session start
-already ``stat``\\ s the Workspace folder: while the file is unchanged its device is read from
-:class:`MountRecords` (one ``lstat`` of the file on the event loop), and only a Workspace now on
-another filesystem than the recorded one (its path once on a tmpfs or a volume, now on the root
-filesystem, or the reverse) has the mount point found again and the file rewritten, in a worker
-thread. A file from before the device was kept (one line) is rewritten once. A file that cannot
-be written (a read-only data dir) is tried again, in a worker thread, at each Session start.
+The file holds two lines: the mount point (the start of the Workspace's real path) and the
+filesystem the Workspace folder was on then (its ``st_dev``, decimal). The mount point is the
+one the kernel's mount table (``/proc/self/mountinfo``) gives for the Workspace's path, so a
+bind mount within one filesystem (a container's volume, ``mount --bind /data/repos
+/home/u/repos``) is recorded as its own mount point, not as the filesystem's: with it
+unmounted, its mount point left as an empty folder on the same device, the Workspace is not
+visible, never orphaned. A mount point is mounted while :func:`os.path.ismount` says so or the
+table names a mount there; without a readable table both fall back to devices (the nearest
+folder up whose parent is on another device).
 
-The mount point is found by ``lstat`` of each folder up from the Workspace until the device
-changes, so a bind mount within one filesystem is not told apart (its mount point is that of the
-filesystem): see K-6a in ``docs/requirements.md``.
+A Session start already ``stat``\\ s the Workspace folder: while the file is unchanged and was
+found right its device is read from :class:`MountRecords` (one ``lstat`` of the file on the
+event loop). The first Session start in a process that meets a version of the file (or a
+Workspace on another filesystem than the recorded one) finds the mount point again, in a
+worker thread, and rewrites the file when it names another mount point or device: a file from
+an older service (one line, or a bind mount recorded as its filesystem) is corrected there. So
+a Workspace bind-mounted after it was recorded, at the same path on the same filesystem, has
+the file corrected at the service's next start, not at once (telling that at every Session
+start would cost a mount table read each). A file that cannot be written (a read-only data
+dir) is tried again, in a worker thread, at each Session start.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from pathlib import Path
 from memory_core import layout
 from memory_core.atomic import atomic_write_bytes
 
+from memory_api.mount_table import mount_point_of
 from memory_api.store.containment import held_folder, read_regular
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
@@ -43,18 +52,29 @@ logger = logging.getLogger(__name__)
 _READ_CAP = 4096 + 32
 """Bytes of the file read at most: a path longer than PATH_MAX is no mount point."""
 
+MOUNT_TABLE = "/proc/self/mountinfo"
+"""The kernel's mount table of this process: each mount's id, parent and mount point."""
+
 _NO_DEVICE = -1
 """The device of a file that names none (written before it was kept, or odd): never equal."""
 
 
 def mount_point(path: str) -> str:
-    """The mount point the existing real ``path`` lies on: ``path`` itself or its nearest
-    ancestor whose parent is on another device, ``"/"`` at the top. One ``lstat`` per folder
-    on the way; a bind mount within one filesystem is not told apart. Raises ``OSError``.
+    """The mount point of the mount the existing real ``path`` lies on, as the mount table
+    (:data:`MOUNT_TABLE`) tells it: a bind mount within one filesystem is a mount point of its
+    own. Where the table cannot be read (no ``/proc``), the nearest folder up from ``path``
+    whose parent is on another device (one ``lstat`` per folder; ``"/"`` at the top): that
+    walk raises ``OSError`` for a folder it cannot ``lstat`` (``path`` gone meanwhile).
 
     >>> mount_point("/")
     '/'
     """
+    try:
+        found = mount_point_of(_mount_table(), path)
+    except OSError:
+        found = None
+    if found is not None:
+        return found
     device = os.lstat(path).st_dev
     current = path
     while current != os.sep:
@@ -63,6 +83,25 @@ def mount_point(path: str) -> str:
             return current
         current = parent
     return current
+
+
+def _mount_table() -> str:
+    """The text of :data:`MOUNT_TABLE` as it is (a carriage return in a mount point is no line
+    end). Raises ``OSError``."""
+    with open(MOUNT_TABLE, encoding="utf-8", errors="surrogateescape", newline="") as table:  # noqa: PTH123
+        return table.read()
+
+
+def _mounted(point: str) -> bool:
+    """Whether a mount has its mount point at ``point`` now: a filesystem of its own there
+    (:func:`os.path.ismount`, no table read), or a mount the table names there (a bind mount
+    within one filesystem). Where the table cannot be read, ``os.path.ismount`` alone."""
+    if os.path.ismount(point):
+        return True
+    try:
+        return mount_point_of(_mount_table(), point) == point
+    except OSError:
+        return False
 
 
 def _parsed(raw: bytes) -> tuple[bytes, int]:
@@ -80,8 +119,9 @@ def _parsed(raw: bytes) -> tuple[bytes, int]:
 
 
 class MountRecords:
-    """The device each scope's mount file records, by the file's path, valid while the file is
-    unchanged (:class:`~memory_api.store.stat_cache.StatCache`); and the scopes whose file could
+    """The device each scope's mount file records, by the file's path, once that version was
+    found to name the Workspace's mount point and device, valid while the file is unchanged
+    (:class:`~memory_api.store.stat_cache.StatCache`); and the scopes whose file could
     not be written for a device (a read-only data dir), so that failure is logged once per
     process (the write is tried again at each Session start: a disk made writable again, or
     an entry in the file's way removed, gets the file). Thread-safe."""
@@ -92,21 +132,22 @@ class MountRecords:
         self._max_entries = max_entries
         self._lock = threading.Lock()
 
-    def recorded(self, path: str, info: os.stat_result, *, cached_only: bool) -> int:
-        """The device the regular file ``path`` (its ``lstat`` ``info``) records, read once per
-        version; ``cached_only``: a version not read yet raises :class:`NeedsBlockingIO`."""
-        key = file_key(info)
-        device = self._devices.get(path, key)
-        if device is None:
-            if cached_only:
-                raise NeedsBlockingIO(path)
-            try:
-                raw, _ = read_regular(Path(path), _READ_CAP + 1)
-            except OSError:  # gone or swapped since the lstat: written again
-                return _NO_DEVICE
-            device = _parsed(raw)[1]
-            self._devices.put(path, key, device)  # under the key seen before the read
-        return device
+    def kept(self, path: str, info: os.stat_result) -> int | None:
+        """The device the file ``path`` records at the version its ``lstat`` ``info`` shows,
+        when that version was read (or written) and found right; None when it was not."""
+        return self._devices.get(path, file_key(info))
+
+    def holds(self, path: str, info: os.stat_result, point: str, device: int) -> bool:
+        """Whether the regular file ``path`` (its ``lstat`` ``info``, taken before) records
+        exactly the mount point ``point`` and ``device``; kept at that version when it does."""
+        try:
+            raw, _ = read_regular(Path(path), _READ_CAP + 1)
+        except OSError:  # gone or swapped since the lstat: written again
+            return False
+        if raw != os.fsencode(f"{point}\n{device}\n"):
+            return False
+        self._devices.put(path, file_key(info), device)  # under the key seen before the read
+        return True
 
     def wrote(self, path: str, device: int) -> None:
         """Keep ``device`` for the file ``path`` just written with it (so the next Session start
@@ -143,8 +184,10 @@ def record_mount(
     cached_only: bool,
 ) -> None:
     """Keep in ``scope`` the mount point of the Workspace the service sees now, ``workspace``
-    (its real path and the ``st_dev`` of its folder), and that device: written when the file
-    is missing or records another device, else one ``lstat`` (K-6a). A failure is logged once
+    (its real path and the ``st_dev`` of its folder), and that device (K-6a): one ``lstat``
+    while the file's version was found right in this process, else the mount point is found
+    (:func:`mount_point`) and the file read, and written when it is missing or records another
+    mount point or device. A failure is logged once
     per scope and device in this process and tried again at the next Session start: the
     Session starts all the same. ``cached_only``: a file to read or write raises
     :class:`NeedsBlockingIO`."""
@@ -155,17 +198,17 @@ def record_mount(
         info: os.stat_result | None = os.lstat(path)
     except OSError:
         info = None
-    if (
-        info is not None
-        and stat.S_ISREG(info.st_mode)
-        and records.recorded(path, info, cached_only=cached_only) == device
-    ):
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        info = None
+    if info is not None and records.kept(path, info) == device:
         return  # as it should be: one lstat (the file read once per version)
     if cached_only:
         raise NeedsBlockingIO(key)
     try:
         point = mount_point(real_workspace)
     except OSError:  # gone again since it was seen: the next Session start keeps it
+        return
+    if info is not None and records.holds(path, info, point, device):
         return
     try:  # in the folder held open: never one swapped in for it meanwhile (A-7)
         with held_folder(scope.parent, scope) as held:
@@ -191,4 +234,4 @@ def mount_gone(scope: Path | str) -> bool:
     point = _parsed(raw)[0]
     if not point.startswith(b"/") or point == b"/" or len(raw) > _READ_CAP or b"\0" in point:
         return False  # no record, or the root filesystem, which is always mounted
-    return not os.path.ismount(os.fsdecode(point))
+    return not _mounted(os.fsdecode(point))
