@@ -172,6 +172,7 @@ def run_install(
 ) -> int:
     """Carry out ``install``/``uninstall``/``status`` as the module says; the exit status."""
     from harness_memory.installers import InstallOptions, choose_executable
+    from harness_memory.installers.status import copy_left_lines, remote_copies
     from harness_memory.settings import TokenFileError, TokenValueError
 
     if args.command == "status":
@@ -221,8 +222,12 @@ def run_install(
     if remote_state is not None and not args.dry_run:  # Gemini CLI needs the root to exist
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
+    copies = set() if install or args.dry_run else remote_copies(home, environ)
     if not _written(args, options, environ, chosen, out):
         return 1
+    for copy in sorted(copies - remote_copies(home, environ)) if copies else []:
+        for line in copy_left_lines(copy):
+            _say(out, args.harness, line, True)
     if install:
         _after_install(args, chosen.command, home, environ, managed=managed, out=out)
     out.flush()  # what was done first, then the warnings: the lines a user reads last

@@ -75,7 +75,7 @@ from harness_memory.installers.settings_text import parse_toml
 from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
 
-__all__ = ["InstalledHooks", "installed_hooks", "status"]
+__all__ = ["InstalledHooks", "copy_left_lines", "installed_hooks", "remote_copies", "status"]
 
 
 class _Target(NamedTuple):
@@ -443,6 +443,40 @@ def _remote_copies(commands: list[str]) -> set[tuple[str, str, str, str]]:
         if all(values) and agent:
             found.add((values[0][0], values[1][0], values[2][0], agent[0]))
     return found
+
+
+def remote_copies(home: Path, environ: Mapping[str, str]) -> set[tuple[str, str, str, str]]:
+    """``(state dir, URL, project, agent)`` of every local copy (R-1) that the installed hooks
+    of ``home`` (:func:`installed_hooks`) name."""
+    return {
+        copy for hooks in installed_hooks(home, environ) for copy in _remote_copies(hooks.commands)
+    }
+
+
+def copy_left_lines(copy: tuple[str, str, str, str]) -> list[str]:
+    """What ``uninstall`` says of a local copy (R-1) no installed hook names any more: it
+    stays (the only place a write not yet synced lives), its scopes as ``status`` gives them
+    (what waits to go back), the ``sync`` that sends what waits and how to remove it. Empty
+    when the copy's state folder is gone."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.settings import remote_memory_root
+
+    state_dir, url, project, agent = copy
+    if not Path(state_dir).exists():
+        return []
+    lines, _ = _remote_lines(Path(state_dir), url, project, agent)
+    folder = remote_memory_root(Path(state_dir), project, agent).parents[1]  # …/agents/<agent>
+    sync = (
+        f"harness-memory sync --remote on --state-dir {shlex.quote(state_dir)} "
+        f"--url {shlex.quote(shown_url(url))} --project {project} --agent {agent}"
+    )
+    return [
+        f"the local copy of the service's memory stays in {state_dir} (no hook uses it now):",
+        *lines,
+        f"what waits there goes back with `{sync}` (the token in HARNESS_MEMORY_TOKEN); "
+        f"`rm -rf {shlex.quote(str(folder))}` then removes the copy",
+    ]
 
 
 def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> tuple[list[str], bool]:
