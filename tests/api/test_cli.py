@@ -432,9 +432,54 @@ def test_q1_make_run_on_a_busy_port_says_only_that_it_is_held_and_by_what(
     assert held in error
     assert f"started in {Path.cwd()}" in error
     assert f"Stop it (kill {os.getpid()}) or pick another port" in error
-    assert f"make run MEMORY_API_PORT={port + 1}" in error
+    suggested = int(error.split("make run MEMORY_API_PORT=", 1)[1].split()[0])
+    assert suggested > port
+    with socket.socket() as taken:  # free when suggested (nothing else here holds it)
+        taken.bind(("127.0.0.1", suggested))
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     assert "`make run MEMORY_API_PORT=9000`" in readme  # the same form
+
+
+def _held_pair() -> tuple[socket.socket, socket.socket]:
+    """Two listening sockets on two neighbouring loopback ports (``port``, ``port + 1``)."""
+    for _ in range(50):
+        first = socket.socket()
+        first.bind(("127.0.0.1", 0))
+        port = first.getsockname()[1]
+        second = socket.socket()
+        try:
+            second.bind(("127.0.0.1", port + 1))
+        except OSError:
+            first.close()
+            second.close()
+            continue
+        first.listen()
+        second.listen()
+        return first, second
+    raise AssertionError("no two neighbouring loopback ports were free")
+
+
+def test_q1_a_busy_port_s_advice_names_a_port_that_is_free_not_the_next_held_one(
+    env: Path,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    restore_logging: None,
+) -> None:
+    """A second service already holds the next port (8765 and 8766 both taken by two ``make
+    run``s): the advice names a port past both, one the user's next ``make run`` can listen
+    on, not the held ``port + 1``."""
+    first, second = _held_pair()
+    with first, second:
+        port = first.getsockname()[1]
+        monkeypatch.setenv("MEMORY_API_PORT", str(port))
+        code = main(["serve", "--host", "127.0.0.1"])
+        [error] = capfd.readouterr().err.splitlines()
+        suggested = int(error.split("make run MEMORY_API_PORT=", 1)[1].split()[0])
+        assert code == 1
+        assert f"(or memory-api serve --port {suggested})" in error
+        assert suggested > port + 1
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", suggested))
 
 
 @pytest.mark.e2e

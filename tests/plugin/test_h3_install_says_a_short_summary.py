@@ -43,9 +43,21 @@ SUMMARY_LINES = 10
 """The most lines the summary of an install into a new home has (no warning)."""
 
 UNFENCED_SAYS = {
-    "claude-code": ["does not fence shell commands", "sandbox.enabled"],
-    "codex": ["does not fence shell commands", "whole memory root be written"],
-    "gemini": ["does not fence shell commands", "no sandbox by default"],
+    "claude-code": [
+        "refuses a shell command whose text writes",
+        "does not fence",
+        "sandbox.enabled",
+    ],
+    "codex": [
+        "refuses a shell command whose text writes",
+        "does not fence",
+        "whole memory root be written",
+    ],
+    "gemini": [
+        "refuses a shell command whose text writes",
+        "does not fence",
+        "no sandbox by default",
+    ],
 }
 """What each harness's summary says of the shell commands the write guard alone cannot fence."""
 
@@ -125,7 +137,10 @@ def test_h3_the_summary_says_what_fences_shell_commands_and_that_a_repository_ca
     tmp_path: Path, harness: str
 ) -> None:
     """The two facts a user most needs, each one short sentence always printed: the write
-    guard alone does not fence shell commands (only the harness's sandbox does, if any), and a
+    guard refuses a shell command whose text writes into another scope but does not fence what
+    the programs it runs write (only the harness's sandbox does, if any; it said "does not
+    fence shell commands", which read as the opposite of the README's "refuse writes … by the
+    shell"), and a
     repository's settings can switch the hooks off unless installed with ``--managed``. The
     line saying where the rest is comes last and names a command, not a checkout's path."""
     said = install(tmp_path / "home", harness)

@@ -123,6 +123,8 @@ def test_managed_status_names_the_accounts_state_folder_whatever_claude_config_d
     code, said = status_of()
     assert code == 0, said
     assert f"your Session records and token file are in {state} " in said
+    assert "as the password database gives it, whatever $HOME or $CLAUDE_CONFIG_DIR say" in said
+    assert "wherever" not in said  # it said "wherever $HOME … point", beside a path not $HOME's
     assert "no token file" in said and "harness-memory token set" in said
     assert load_settings({}, elsewhere, flags_only=True).state_dir == state  # as the hooks do
 
@@ -146,3 +148,43 @@ def test_managed_status_names_the_accounts_state_folder_whatever_claude_config_d
     assert code == 0, said
     assert f"your Session records are in {state}, your token file is {outside} " in said
     assert load_settings({}, elsewhere, flags_only=True).bearer_token() == "t0k2"
+
+
+def test_a_managed_uninstall_names_the_token_file_token_set_left_when_nothing_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``harness-memory token set`` writes the managed hooks' token in the account's home (the
+    password database's, not ``$HOME``'s); uninstalling the managed hooks left it there with
+    no word. The uninstall after which no hooks on this machine read it names it and how to
+    remove it (each user's own file: the uninstall does not remove it); one while the user's
+    own hooks name that very file says nothing of it."""
+    account = tmp_path / "account"
+    entry = pwd.getpwuid(os.getuid())
+    moved = pwd.struct_passwd((*entry[:5], str(account), entry[6]))
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: moved)
+    folder = tmp_path / "image" / "claude-code"
+    environ = {"HOME": str(tmp_path / "home")}
+    token = account / ".claude" / "harness-memory" / "token"
+
+    assert run(tmp_path, "install", "claude-code", "--managed", str(folder))[0] == 0
+    assert main(["token", "set"], environ=environ, stdin=io.BytesIO(b"t0k-managed\n")) == 0
+    assert token.exists()
+
+    code, said = run(tmp_path, "uninstall", "claude-code", "--managed", str(folder))
+
+    assert code == 0, said
+    assert f"for managed hooks stays: {token} (no hooks on this machine read it now" in said
+    assert f"`rm {token}` removes it" in said
+    assert token.read_text(encoding="utf-8") == "t0k-managed\n"  # the user's to remove
+
+    # HOME the account's home, as usual: its own user install's token file is that very file
+    mine = {"HOME": str(account), "HARNESS_MEMORY_TOKEN": "t0k-user"}
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    user_hooks = ["install", "claude-code", "--home", str(account), *FLAGS, "--no-check"]
+    assert main([*user_hooks, "--memory-root", str(root)], environ=mine) == 0
+    assert token.read_text(encoding="utf-8").strip() == "t0k-user"
+    managed = ["claude-code", "--managed", str(folder), "--home", str(account)]
+    assert main(["install", *managed, *FLAGS, "--memory-root", str(root)], environ=mine) == 0
+    out = io.StringIO()
+    assert main(["uninstall", *managed], environ=mine, stdout=out) == 0
+    assert "token set" not in out.getvalue()  # the user's hooks still read it

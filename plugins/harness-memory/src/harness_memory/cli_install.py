@@ -172,6 +172,7 @@ def run_install(
 ) -> int:
     """Carry out ``install``/``uninstall``/``status`` as the module says; the exit status."""
     from harness_memory.installers import InstallOptions, choose_executable
+    from harness_memory.installers.status import remote_copies
     from harness_memory.settings import TokenFileError, TokenValueError
 
     if args.command == "status":
@@ -221,8 +222,11 @@ def run_install(
     if remote_state is not None and not args.dry_run:  # Gemini CLI needs the root to exist
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
+    copies = set() if install or args.dry_run else remote_copies(home, environ)
     if not _written(args, options, environ, chosen, out):
         return 1
+    for line in [] if install or args.dry_run else _left_behind(copies, home, environ, managed):
+        _say(out, args.harness, line, True)
     if install:
         _after_install(args, chosen.command, home, environ, managed=managed, out=out)
     out.flush()  # what was done first, then the warnings: the lines a user reads last
@@ -232,6 +236,26 @@ def run_install(
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
     return 0
+
+
+def _left_behind(
+    copies: set[tuple[str, str, str, str]],
+    home: Path,
+    environ: Mapping[str, str],
+    managed: Path | None,
+) -> list[str]:
+    """What an uninstall leaves that only the user may remove, said with how: each local copy
+    (R-1) of ``copies`` (those named before it) that no installed hook names now, and, after
+    the last managed install, the account's token file for managed hooks."""
+    from harness_memory.installers.status import (
+        copy_left_lines,
+        managed_token_left_lines,
+        remote_copies,
+    )
+
+    now = remote_copies(home, environ) if copies else set()
+    lines = [line for copy in sorted(copies - now) for line in copy_left_lines(copy)]
+    return lines + (managed_token_left_lines(home, environ) if managed is not None else [])
 
 
 def _written(

@@ -218,8 +218,9 @@ def _not_bound(settings: Settings, bind: BindAddress, error: OSError) -> str:
     and the README's way to pick another (``make run MEMORY_API_PORT=…``: make's own variable,
     as typed)."""
     place = f"port {settings.port} on {settings.host}"
-    other = settings.port + 1
-    advice = f"make run MEMORY_API_PORT={other} (or memory-api serve --port {other})"
+    other = _free_port_after(bind, settings.port)
+    port = "PORT" if other is None else str(other)  # none free among the next: the user picks
+    advice = f"make run MEMORY_API_PORT={port} (or memory-api serve --port {port})"
     if error.errno != errno.EADDRINUSE:
         # EACCES (a port below 1024), EADDRNOTAVAIL (an address not this machine's) …
         reason = error.strerror or str(error)
@@ -236,6 +237,28 @@ def _not_bound(settings: Settings, bind: BindAddress, error: OSError) -> str:
         f"{place} is already in use by {holder.said}. Stop it (kill {holder.pid}) or pick "
         f"another port: {advice}"
     )
+
+
+_PORTS_TRIED = 20
+"""How many ports after a held one :func:`_free_port_after` tries before it names none."""
+
+
+def _free_port_after(bind: BindAddress, port: int) -> int | None:
+    """The first port after ``port`` (at most :data:`_PORTS_TRIED` on) that every address of
+    ``bind`` can listen on now, or None: the port the busy-port error suggests is one the
+    user's next ``make run`` can take, not merely the next number (which a second service
+    often holds: ``make run MEMORY_API_PORT=8766`` was suggested while 8766 served too)."""
+    from memory_api.http.bind_address import bound_sockets
+
+    for other in range(port + 1, min(port + 1 + _PORTS_TRIED, 65536)):
+        try:
+            sockets = bound_sockets(bind, other)
+        except OSError:
+            continue
+        for sock in sockets:
+            sock.close()
+        return other
+    return None
 
 
 def listening_said(settings: Settings) -> Callable[[str], None]:

@@ -28,6 +28,7 @@ from harness_memory.installers.detail import Detail
 __all__ = [
     "HOOK_PACKAGES",
     "OUTLIVE_THE_CHECKOUT",
+    "PLAIN_VENV",
     "REPOSITORY_ENV_STILL",
     "Executable",
     "checkout_of",
@@ -58,13 +59,17 @@ package's modules whose bytecode is missing or out of date (``compileall`` write
 _NOT_ALL_WRITTEN = 3
 
 
+PLAIN_VENV = "~/.local/share/agent-memory-harness"
+"""Where the plain-Python way puts the plugin's venv: beside, never at, the service's default
+data dir (``~/.local/share/agent-memory``, which ``memory-api`` would fill with agents and
+tokens: a venv there mixed the two, and removing one removed the other)."""
+
 OUTLIVE_THE_CHECKOUT = (
     "To outlive the checkout: `make wheels`, then `pipx install dist/agent_memory_harness-*.whl "
     "--pip-args='--no-index --find-links dist'`, or with only Python (no pipx): `python3 -m venv "
-    "~/.local/share/agent-memory && ~/.local/share/agent-memory/bin/pip install --no-index "
-    "--find-links dist agent-memory-harness` (the plugin README: Install without the checkout); "
-    "then run this install again with that harness-memory (e.g. "
-    "~/.local/share/agent-memory/bin/harness-memory install …)"
+    f"{PLAIN_VENV} && {PLAIN_VENV}/bin/pip install --no-index --find-links dist "
+    "agent-memory-harness` (the plugin README: Install without the checkout); then run this "
+    f"install again with that harness-memory (e.g. {PLAIN_VENV}/bin/harness-memory install …)"
 )
 """How an editable install's note says to install one that outlives the checkout: the plugin
 README's ways, pipx and a plain venv (a machine with only Python has neither pipx nor uv)."""

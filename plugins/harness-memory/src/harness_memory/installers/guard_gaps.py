@@ -88,13 +88,15 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
 guard does not cover, in the order printed."""
 
 
+_READS = (
+    "The write guard refuses a shell command whose text writes into another scope, but does "
+    "not fence what the programs it runs write (a script, a build)"
+)
 UNFENCED: dict[str, str] = {
-    "claude-code": "The write guard alone does not fence shell commands: only Claude Code's Bash "
-    "sandbox does (`sandbox.enabled`, off unless you turn it on).",
-    "codex": "The write guard alone does not fence shell commands, and Codex's sandbox lets the "
-    "whole memory root be written.",
-    "gemini": "The write guard alone does not fence shell commands, and Gemini CLI runs no "
-    "sandbox by default.",
+    "claude-code": f"{_READS}: only Claude Code's Bash sandbox does (`sandbox.enabled`, off "
+    "unless you turn it on).",
+    "codex": f"{_READS}, and Codex's sandbox lets the whole memory root be written.",
+    "gemini": f"{_READS}, and Gemini CLI runs no sandbox by default.",
 }
 """Harness name → the one always-printed sentence of :data:`GUARD_GAPS`' gist: what fences
 (or does not) the shell commands the guard cannot judge."""

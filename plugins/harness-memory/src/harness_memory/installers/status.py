@@ -75,7 +75,14 @@ from harness_memory.installers.settings_text import parse_toml
 from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
 
-__all__ = ["InstalledHooks", "installed_hooks", "status"]
+__all__ = [
+    "InstalledHooks",
+    "copy_left_lines",
+    "installed_hooks",
+    "managed_token_left_lines",
+    "remote_copies",
+    "status",
+]
 
 
 class _Target(NamedTuple):
@@ -271,6 +278,15 @@ def _place_lines(
     return [*lines, f"{label}: WARNING: {reason}"], True
 
 
+ACCOUNT_HOME = (
+    "(your account's home as the password database gives it, whatever $HOME or "
+    "$CLAUDE_CONFIG_DIR say: a repository can set those for its Sessions)"
+)
+"""Where the managed hooks' state and token are, as ``status`` says it: the account's home,
+which ``$HOME`` and ``$CLAUDE_CONFIG_DIR`` do not move (it said "wherever $HOME or
+$CLAUDE_CONFIG_DIR point", the opposite, beside a path that was not ``$HOME``'s)."""
+
+
 def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], bool]:
     """Where the managed hooks keep this user's Session records and read their token, found
     as the hooks find it (:func:`~harness_memory.settings.load_settings` with no flags: the
@@ -288,14 +304,12 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
     if settings.state_dir is None:
         return [f"{label}: PROBLEM: {unknown_account_note()}"], False
     lines = [
-        f"{label}: your Session records and token file are in {settings.state_dir} (your "
-        "account's home, wherever $HOME or $CLAUDE_CONFIG_DIR point)"
+        f"{label}: your Session records and token file are in {settings.state_dir} {ACCOUNT_HOME}"
     ]
     if settings.token_file is not None and settings.token_file.parent != settings.state_dir:
         lines[0] = (  # `token set` kept it out of the git work tree the state dir is in
             f"{label}: your Session records are in {settings.state_dir}, your token file is "
-            f"{settings.token_file} (your account's home, wherever $HOME or $CLAUDE_CONFIG_DIR "
-            "point)"
+            f"{settings.token_file} {ACCOUNT_HOME}"
         )
     if settings.token_file is None:
         lines.append(
@@ -443,6 +457,70 @@ def _remote_copies(commands: list[str]) -> set[tuple[str, str, str, str]]:
         if all(values) and agent:
             found.add((values[0][0], values[1][0], values[2][0], agent[0]))
     return found
+
+
+def remote_copies(home: Path, environ: Mapping[str, str]) -> set[tuple[str, str, str, str]]:
+    """``(state dir, URL, project, agent)`` of every local copy (R-1) that the installed hooks
+    of ``home`` (:func:`installed_hooks`) name."""
+    return {
+        copy for hooks in installed_hooks(home, environ) for copy in _remote_copies(hooks.commands)
+    }
+
+
+def copy_left_lines(copy: tuple[str, str, str, str]) -> list[str]:
+    """What ``uninstall`` says of a local copy (R-1) no installed hook names any more: it
+    stays (the only place a write not yet synced lives), its scopes as ``status`` gives them
+    (what waits to go back), the ``sync`` that sends what waits and how to remove it. Empty
+    when the copy's state folder is gone."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.settings import remote_memory_root
+
+    state_dir, url, project, agent = copy
+    if not Path(state_dir).exists():
+        return []
+    lines, _ = _remote_lines(Path(state_dir), url, project, agent)
+    folder = remote_memory_root(Path(state_dir), project, agent).parents[1]  # …/agents/<agent>
+    sync = (
+        f"harness-memory sync --remote on --state-dir {shlex.quote(state_dir)} "
+        f"--url {shlex.quote(shown_url(url))} --project {project} --agent {agent}"
+    )
+    return [
+        f"the local copy of the service's memory stays in {state_dir} (no hook uses it now):",
+        *lines,
+        f"what waits there goes back with `{sync}` (the token in HARNESS_MEMORY_TOKEN); "
+        f"`rm -rf {shlex.quote(str(folder))}` then removes the copy",
+    ]
+
+
+def managed_token_left_lines(home: Path, environ: Mapping[str, str]) -> list[str]:
+    """What a managed uninstall says of this account's token file for the managed hooks
+    (``harness-memory token set`` wrote it in the account's home) once no hooks on this
+    machine read it: it stays, and ``rm`` removes it. Empty while managed hooks remain where a
+    harness reads them here (a managed install into a folder of its own, an image being
+    built, runs elsewhere), while installed hooks name that file, or with no such file."""
+    from harness_memory.settings import load_settings
+
+    installed = installed_hooks(home, environ)
+    here = [hooks for hooks in installed if hooks.managed and hooks.again.endswith("--managed")]
+    if here:  # bare --managed: the place the harness reads (_managed_flag)
+        return []
+    token_file = load_settings({}, environ, flags_only=True).token_file
+    if token_file is None or not token_file.exists():
+        return []
+    named = {
+        Path(path)
+        for hooks in installed
+        for command in hooks.commands
+        for path in flag_values(command, "--token-file")
+    }
+    if token_file in named:
+        return []
+    return [
+        f"the token file `harness-memory token set` wrote for managed hooks stays: {token_file}"
+        f" (no hooks on this machine read it now; `rm {shlex.quote(str(token_file))}` "
+        "removes it)"
+    ]
 
 
 def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> tuple[list[str], bool]:
