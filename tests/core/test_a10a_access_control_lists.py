@@ -1,22 +1,17 @@
-"""A-10a: an access control list this reader does not know is never read as "no one else";
-a mode whose group bits deny a permission denies it to every entry of the ACL (its mask)."""
+"""A-10a: an access control list this reader does not know is never read as "no one else"."""
 
 from __future__ import annotations
 
 import os
 import struct
+import time
 from pathlib import Path
 
 import pytest
 from memory_core import account_access
 from memory_core.account_access import ACL_WRITE, acl_grants
 
-_USER_OBJ, _USER, _GROUP_OBJ, _MASK, _OTHER = 0x01, 0x02, 0x04, 0x10, 0x20
-
-
-def _entries(raw: bytes) -> dict[int, int]:
-    """The permission of each tag of the ACL ``raw`` (the last entry of a tag)."""
-    return {tag: perm for tag, perm, _ in struct.iter_unpack("<HHI", raw[4:])}
+_USER_OBJ, _GROUP_OBJ, _MASK, _OTHER = 0x01, 0x04, 0x10, 0x20
 
 
 def _acl(*entries: tuple[int, int, int], version: int = 2) -> bytes:
@@ -42,30 +37,11 @@ def test_an_acl_this_reader_does_not_know_counts_as_letting_another_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, raw: bytes
 ) -> None:
     target = tmp_path / "tokens"
-    target.mkdir()
-    target.chmod(0o775)  # the group bits (an ACL's mask) let write: the ACL must say who
+    target.mkdir(mode=0o755)
     monkeypatch.setattr(account_access, "_getxattr", lambda *_a, **_k: raw)
     granted = acl_grants(str(target), target.stat(), ACL_WRITE)
     assert granted.group
     assert "not one this reader knows" in granted.named[0][0]
-
-
-def test_an_acl_entry_lets_no_one_write_once_the_group_bits_deny_it(tmp_path: Path) -> None:
-    """The kernel keeps the group bits of the mode equal to the ACL's mask, and every named
-    entry (and the owning group's) gets no more than the mask: ``chmod g-w`` takes write from
-    all of them, so the ACL need not be read."""
-    target = tmp_path / "tokens"
-    target.mkdir()
-    target.chmod(0o755)
-    named = _acl(
-        (_USER_OBJ, 7, 0), (_USER, 7, 4242), (_GROUP_OBJ, 5, 0), (_MASK, 7, 0), (_OTHER, 5, 0)
-    )
-    os.setxattr(target, account_access.ACL_XATTR, named)
-    assert acl_grants(str(target), target.stat(), ACL_WRITE).named  # the mask lets uid 4242
-    target.chmod(0o755)  # g-w: the kernel lowers the mask to r-x
-    mask = _entries(os.getxattr(target, account_access.ACL_XATTR))[_MASK]
-    assert mask == 5
-    assert acl_grants(str(target), target.stat(), ACL_WRITE) == account_access.Granted(False)
 
 
 def test_a_well_formed_acl_granting_no_write_is_read_as_such(
@@ -75,3 +51,37 @@ def test_a_well_formed_acl_granting_no_write_is_read_as_such(
     target.mkdir(mode=0o755)
     monkeypatch.setattr(account_access, "_getxattr", lambda *_a, **_k: WELL_FORMED)
     assert acl_grants(str(target), target.stat(), ACL_WRITE) == account_access.Granted(False)
+
+
+def _stat_of(path: Path, *, ctime_ns: int) -> os.stat_result:
+    """``path``'s ``stat`` as if its inode last changed at ``ctime_ns``."""
+    fields = list(path.stat())
+    fields[9] = ctime_ns // 1_000_000_000  # st_ctime (float fields follow the tuple's ten)
+    return os.stat_result((*fields, *([0.0] * 3)), {"st_ctime_ns": ctime_ns})
+
+
+def test_an_acl_is_read_again_whenever_its_inode_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ACL is kept by the inode's mode and ctime (``setfacl`` and ``chmod`` move the ctime),
+    and never while that ctime is young enough to change again within its stamp."""
+    target = tmp_path / "tokens"
+    target.mkdir(mode=0o755)
+    reads: list[str] = []
+
+    def getxattr(path: str, *_a: object, **_k: object) -> bytes:
+        reads.append(path)
+        return WELL_FORMED
+
+    monkeypatch.setattr(account_access, "_getxattr", getxattr)
+    account_access._kept_access_acl.cache_clear()
+    old = time.time_ns() - 60 * 1_000_000_000
+    acl_grants(str(target), _stat_of(target, ctime_ns=old), ACL_WRITE)
+    acl_grants(str(target), _stat_of(target, ctime_ns=old), ACL_WRITE)
+    assert len(reads) == 1  # the same version: read once
+    acl_grants(str(target), _stat_of(target, ctime_ns=old + 1), ACL_WRITE)
+    assert len(reads) == 2  # changed since (setfacl, chmod): read again
+    young = time.time_ns()
+    acl_grants(str(target), _stat_of(target, ctime_ns=young), ACL_WRITE)
+    acl_grants(str(target), _stat_of(target, ctime_ns=young), ACL_WRITE)
+    assert len(reads) == 4  # may still change within its stamp: read every time

@@ -19,6 +19,7 @@ import os
 import pwd
 import stat
 import struct
+import time
 from dataclasses import dataclass
 
 __all__ = [
@@ -129,18 +130,16 @@ def acl_grants(path: str, info: os.stat_result, permission: int) -> Granted:
     With an ACL the group bits of the mode are its mask; the owning group has the permission
     when its own entry and the mask both give it, a named account or group when its entry and
     the mask do. A named entry for root or this process's user, or for this user's own group,
-    is no other account. So a mode whose group bits lack ``permission`` grants it to nobody
-    but the owner and "other", whatever the ACL holds, and the ACL is not read (the kernel
-    keeps those bits equal to the mask, or to the owning group's entry without one)."""
+    is no other account. The ACL itself is read, never inferred from the mode: the kernel
+    checks the ACL's own mask, which only ``chmod`` and ``setfacl`` keep equal to the group
+    bits (:func:`_access_acl`)."""
     group_bit = permission << 3  # S_IWGRP, S_IRGRP
-    if not info.st_mode & group_bit:  # the mask (or the owning group's entry) denies it to all
-        return Granted(False)
-    try:
-        raw = _getxattr(path, ACL_XATTR, follow_symlinks=True)
-    except OSError as error:
-        if error.errno in _NO_ACL:
+    raw = _access_acl(path, info)
+    if isinstance(raw, tuple):
+        errno_, strerror = raw
+        if errno_ in _NO_ACL:
             return Granted(bool(info.st_mode & group_bit))
-        unread = f"any account, as its access control list cannot be read ({error.strerror})"
+        unread = f"any account, as its access control list cannot be read ({strerror})"
         return Granted(True, ((unread, "make it readable, or setfacl -b it"),))
     entries = _acl_entries(raw)
     if entries is None:  # never trusted on a guess: as an ACL that cannot be read
@@ -161,6 +160,40 @@ def acl_grants(path: str, info: os.stat_result, permission: int) -> Granted:
             said = f"the group gid {ident}, named in its access control list"
             named.append((said, f"setfacl -x g:{ident} it"))
     return Granted(group, tuple(named))
+
+
+ACLS_KEPT = 256
+"""Access ACLs :func:`_access_acl` keeps (a token folder's ancestors, a settings file's)."""
+_RACY_NS = 2_000_000_000
+"""A ctime younger than this (2 s, the service's stat-keyed caches' rule) may still change
+within its current stamp: an ACL read then is not kept."""
+
+
+def _access_acl(path: str, info: os.stat_result) -> bytes | tuple[int, str]:
+    """The raw access ACL of ``path`` (its ``stat`` ``info``), or the ``(errno, strerror)`` of
+    reading it. Kept by the inode's identity, mode and ctime (``setxattr``, ``setfacl`` and
+    ``chmod`` all move the ctime): the token folder's check reads each folder above it at
+    every request, and one ``getxattr`` per folder was a good part of that check's cost."""
+    if time.time_ns() - info.st_ctime_ns < _RACY_NS:
+        return _read_access_acl(path)
+    return _kept_access_acl(path, info.st_dev, info.st_ino, info.st_mode, info.st_ctime_ns)
+
+
+@functools.lru_cache(maxsize=ACLS_KEPT)
+def _kept_access_acl(
+    path: str, _device: int, _inode: int, _mode: int, _ctime_ns: int
+) -> bytes | tuple[int, str]:
+    """:func:`_read_access_acl` of ``path`` at the version its other arguments name."""
+    return _read_access_acl(path)
+
+
+def _read_access_acl(path: str) -> bytes | tuple[int, str]:
+    """The raw ``system.posix_acl_access`` of ``path``, or the ``(errno, strerror)`` of the
+    ``OSError`` reading it raised."""
+    try:
+        return _getxattr(path, ACL_XATTR, follow_symlinks=True)
+    except OSError as error:
+        return error.errno or 0, error.strerror or type(error).__name__
 
 
 _ACL_VERSION = 0x0002

@@ -90,9 +90,6 @@ def movable_by_others(path: str) -> tuple[str, str] | None:
         return error.filename, f"cannot be looked at ({error.strerror})"
 
 
-_WRITABLE_BY_OTHERS = stat.S_IWGRP | stat.S_IWOTH
-"""The mode bits without which only a folder's owner may write it (the group bits are an ACL's
-mask: :func:`~memory_core.account_access.acl_grants`)."""
 MAX_LINKS = 40
 """Symlinks the kernel follows on one walk of a path before it answers ELOOP (``MAXSYMLINKS``)."""
 
@@ -104,7 +101,6 @@ def _walked(path: str) -> tuple[str, str] | None:
     folders = [(os.sep, os.lstat(os.sep))]  # the real folders from / to where the walk is
     names = path.split(os.sep)[::-1]  # noqa: PTH206 - the names still to walk, next one last
     links = 0
-    me = os.geteuid()
     while names:
         name = names.pop()
         if name in {"", "."}:
@@ -119,11 +115,9 @@ def _walked(path: str) -> tuple[str, str] | None:
             found: os.stat_result | None = os.lstat(child)
         except FileNotFoundError:  # whoever may make it is judged by its folder
             found = None
-        # the usual folder, root's or this user's and writable by its owner alone, is safe
-        if info.st_uid not in (0, me) or info.st_mode & _WRITABLE_BY_OTHERS:
-            why = _why_movable(folder, info, found)
-            if why is not None:
-                return folder, why
+        why = _why_movable(folder, info, found)
+        if why is not None:
+            return folder, why
         if found is None:
             return None
         if stat.S_ISLNK(found.st_mode):
