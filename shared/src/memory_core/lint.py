@@ -733,7 +733,7 @@ def _dangling(
     findings: list[Finding] = []
     for target, lines in sorted(linked.items()):
         twin = _case_twin(target, names)
-        if (not target.endswith(".md") and twin is None) or target == INDEX_FILE:
+        if not _names_markdown(target) or target == INDEX_FILE:
             continue
         refused_as = target if target in never_read else shown_name(target)
         if "/" not in target and refused_as in never_read:
@@ -755,6 +755,13 @@ def _dangling(
             continue
         findings.extend(_finding("dangling-link", INDEX_FILE, n, message) for n in lines)
     return findings
+
+
+def _names_markdown(target: str) -> bool:
+    """Whether an index link's ``target`` names a Markdown file the lint judges: one ending in
+    ``.md``, or, in the scope's own folder, in ``.md`` of any case (``gone.MD`` opens nothing
+    on any disk when no file folds to it, T-5)."""
+    return target.endswith(".md") or ("/" not in target and target.lower().endswith(".md"))
 
 
 def _over_cap(partial: IndexRead, lines_read: int) -> Finding:
