@@ -398,12 +398,19 @@ def files_linked(text: str, files: Collection[str]) -> set[str]:
     """The files of the scope the index ``text`` links (:func:`linked_topic_files`, NFC), a
     wiki link resolved among the scope's ``files`` as the lint resolves it
     (``[[Deploy Freeze]]`` links ``deploy-freeze.md``,
-    :class:`~memory_core.wiki_links.WikiFiles`).
+    :class:`~memory_core.wiki_links.WikiFiles`), and a link naming one of ``files`` only in
+    another case the file it opens on a disk that ignores case, as the lint takes it
+    (:func:`opened_in_any_case`, T-5b).
 
     >>> sorted(files_linked("- [[Deploy Freeze]]\\n- [B](b.md)\\n", ["deploy-freeze.md", "b.md"]))
     ['Deploy Freeze.md', 'b.md', 'deploy-freeze.md']
+    >>> sorted(files_linked("- [B](B.md)\\n", ["b.md"]))
+    ['B.md', 'b.md']
     """
     linked = set(linked_topic_files(text))
+    opened = opened_in_any_case(files)
+    linked.update(opened(target) for target in list(linked))
+    linked.discard("")
     if "[[" in text:
         table = WikiFiles(files)
         for name in wiki_link_targets(index_lines(text)):
