@@ -550,10 +550,12 @@ def _dangling_wiki_link(
 
 _UNSOUGHT_FOLDERS = (
     f"sub-folders were not looked up past {SUB_FOLDER_WALK_CAP:,} entries (or "
-    f"{SUB_FOLDER_WALK_DEPTH} folders deep)"
+    f"{SUB_FOLDER_WALK_DEPTH} folders deep), or through a folder the service cannot read "
+    "(its owner and mode)"
 )
-"""How a finding about a link a sub-folder walk stopped at its bound before finding ends:
-it says where it could not look, never that no file is named so (T-5b)."""
+"""How a finding about a link a sub-folder walk stopped at its bound before finding ends, or
+whose look-up a folder the service may not read refused: it says where it could not look,
+never that no file is named so (T-5b, Q-2b)."""
 
 
 def _as_file(target: str) -> str:
