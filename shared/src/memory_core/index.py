@@ -600,21 +600,20 @@ def _case_twins(text: str, file_name: str, files: Collection[str]) -> list[str]:
     scope's ``files``, only in another case or Unicode form, as a disk that ignores case opens
     them (:func:`opened_in_any_case`: no file spelled so, no other file folding alike).
 
-    Only the lines holding the name in some case are parsed (a case-blind search for an ASCII
-    name in an index in NFC without ``%``; else every line): a few C-speed scans, as for
-    :func:`prune_index`.
+    Only the lines holding the name in some case are parsed (a case-blind search in an index
+    in NFC without ``%``; else every line), and none when the name occurs only as spelled: a
+    few C-speed scans, as for :func:`prune_index`.
     """
     if not files:
         return []
     nfc = unicodedata.normalize("NFC", file_name)
-    lines = index_lines(text)
-    if "%" in text or not file_name.isascii() or not unicodedata.is_normalized("NFC", text):
-        candidates = lines
+    if "%" in text or not unicodedata.is_normalized("NFC", text):
+        candidates = index_lines(text)
     else:
-        needle = re.compile(re.escape(file_name), re.IGNORECASE)
-        if all(match.group() == file_name for match in needle.finditer(text)):
+        needle = re.compile(re.escape(nfc), re.IGNORECASE)
+        if all(match.group() == nfc for match in needle.finditer(text)):
             return []  # the name occurs only as spelled: no link in another case
-        candidates = [line for line in lines if needle.search(line)]
+        candidates = [line for line in index_lines(text) if needle.search(line)]
     opened = opened_in_any_case(files)
     return sorted(
         {
