@@ -97,3 +97,26 @@ def test_t5b_a_wiki_link_in_a_body_drawn_like_a_file_says_so_too() -> None:
         "[[dеploy]] names no topic file of this scope; it is drawn like 'deploy.md': "
         "'dеploy.md' has U+0435 CYRILLIC SMALL LETTER IE 'е', which looks like 'e'"
     )
+
+
+@pytest.mark.parametrize("written", ["Gone.md", "gone.MD", "GONE.Md", "./gone.MD"])
+def test_t5_a_link_to_no_file_in_any_case_dangles_whatever_the_case_of_its_extension(
+    written: str,
+) -> None:
+    """``- [Gone](gone.MD)`` opens nothing on any disk; it was not judged at all (only ``.md``
+    was), so the line a delete of ``gone.md`` used to leave behind was injected unreported."""
+    index = f"- [Gone]({written}) — left behind\n- [Deploy](deploy.md)\n- [Notes](notes.md)\n"
+    target = written.removeprefix("./")
+    assert link_findings(index, FILES) == [
+        ("dangling-link", "MEMORY.md", 1, f"links to {target!r}, which is not in this scope")
+    ]
+
+
+def test_t5_a_link_to_an_entry_of_that_name_never_read_says_so_never_absent() -> None:
+    """``gone.MD`` there (no topic file: a refused entry) is named as never read."""
+    index = "- [Odd](gone.MD)\n- [Deploy](deploy.md)\n- [Notes](notes.md)\n"
+    why = "not a topic file (a topic file's name ends in lower-case .md)"
+    findings = lint_scope(index, [topic(name) for name in FILES], FILES, refused=[("gone.MD", why)])
+    assert [(f.code, f.line, f.message) for f in findings if f.code == "dangling-link"] == [
+        ("dangling-link", 1, f"links to 'gone.MD', which is {why}: never read")
+    ]

@@ -88,7 +88,7 @@ def test_t5b_a_link_a_bounded_walk_did_not_find_is_never_said_to_name_no_file() 
     found = lint_links([topic], ["a.md"], not_looked_up=["2026/Feb.md", "feb.md"])
     past = (
         "was not found: this scope's sub-folders were not looked up past 10,000 entries (or 64 "
-        "folders deep)"
+        "folders deep), or through a folder the service cannot read (its owner and mode)"
     )
     assert [f.message for f in found] == [
         f"[[2026/Feb]] {past}",

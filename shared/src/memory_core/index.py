@@ -398,12 +398,19 @@ def files_linked(text: str, files: Collection[str]) -> set[str]:
     """The files of the scope the index ``text`` links (:func:`linked_topic_files`, NFC), a
     wiki link resolved among the scope's ``files`` as the lint resolves it
     (``[[Deploy Freeze]]`` links ``deploy-freeze.md``,
-    :class:`~memory_core.wiki_links.WikiFiles`).
+    :class:`~memory_core.wiki_links.WikiFiles`), and a link naming one of ``files`` only in
+    another case the file it opens on a disk that ignores case, as the lint takes it
+    (:func:`opened_in_any_case`, T-5b).
 
     >>> sorted(files_linked("- [[Deploy Freeze]]\\n- [B](b.md)\\n", ["deploy-freeze.md", "b.md"]))
     ['Deploy Freeze.md', 'b.md', 'deploy-freeze.md']
+    >>> sorted(files_linked("- [B](B.md)\\n", ["b.md"]))
+    ['B.md', 'b.md']
     """
     linked = set(linked_topic_files(text))
+    opened = opened_in_any_case(files)
+    linked.update(opened(target) for target in list(linked))
+    linked.discard("")
     if "[[" in text:
         table = WikiFiles(files)
         for name in wiki_link_targets(index_lines(text)):
@@ -570,7 +577,59 @@ def prune_index(
 
     >>> prune_index("- [A](a.md)\\u2028- [B](b.md)\\n", "a.md")
     ('- [B](b.md)\\n', ['- [A](a.md)'])
+
+    Given ``files``, a link naming ``file_name`` in another case or Unicode form links it too
+    when no file of ``files`` is spelled as the link is and no other folds alike
+    (:func:`opened_in_any_case`; never with ``exact``, a twin in another normalization being
+    there): the lint takes it as the file's entry (T-5b) and a disk that ignores case opens
+    it, so it would be left linking nothing (its lines come after the others in the removed
+    lines):
+
+    >>> prune_index("- [A](A.md)\\n- [B](b.md)\\n", "a.md", files=["a.md", "b.md"])
+    ('- [B](b.md)\\n', ['- [A](A.md)'])
     """
+    new_text, removed = _prune_spelled(text, file_name, exact=exact, files=files)
+    for twin in () if exact else _case_twins(text, file_name, files or ()):
+        new_text, gone = _prune_spelled(new_text, twin, exact=False, files=None)
+        removed.extend(gone)
+    return new_text, removed
+
+
+def _case_twins(text: str, file_name: str, files: Collection[str]) -> list[str]:
+    """The link targets (NFC) of the index ``text`` that name ``file_name``, one of the
+    scope's ``files``, only in another case or Unicode form, as a disk that ignores case opens
+    them (:func:`opened_in_any_case`: no file spelled so, no other file folding alike).
+
+    Only the lines holding the name in some case are parsed (a case-blind search in an index
+    in NFC without ``%``; else every line), and none when the name occurs only as spelled: a
+    few C-speed scans, as for :func:`prune_index`.
+    """
+    if not files:
+        return []
+    nfc = unicodedata.normalize("NFC", file_name)
+    if "%" in text or not unicodedata.is_normalized("NFC", text):
+        candidates = index_lines(text)
+    else:
+        needle = re.compile(re.escape(nfc), re.IGNORECASE)
+        if all(match.group() == nfc for match in needle.finditer(text)):
+            return []  # the name occurs only as spelled: no link in another case
+        candidates = [line for line in index_lines(text) if needle.search(line)]
+    opened = opened_in_any_case(files)
+    return sorted(
+        {
+            target
+            for line in candidates
+            for target in _names_linked(line, {})
+            if target != nfc and opened(target) == nfc
+        }
+    )
+
+
+def _prune_spelled(
+    text: str, file_name: str, *, exact: bool, files: Collection[str] | None
+) -> tuple[str, list[str]]:
+    """:func:`prune_index` for the lines linking ``file_name`` as spelled (in NFC, or as it
+    is with ``exact``) or by a wiki link resolved among ``files``."""
     tokens = _lines_with_any_ends(text)
     starts = list(itertools.accumulate(map(len, tokens), initial=0))
     fenced = fenced_lines([_content(token) for token in tokens]) if _may_fence(text) else None

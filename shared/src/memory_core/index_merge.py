@@ -52,6 +52,7 @@ from memory_core.index import (
     line_without_entries,
     linked_name_spans,
     linked_topic_files,
+    opened_in_any_case,
     topic_link_targets,
     wiki_link_targets,
     without_comment_ends,
@@ -67,7 +68,7 @@ from memory_core.markdown import (
 )
 from memory_core.wiki_links import WikiFiles, wiki_path
 
-__all__ = ["IndexMerge", "merge_index", "rewrite_links", "wiki_renames"]
+__all__ = ["IndexMerge", "case_renames", "merge_index", "rewrite_links", "wiki_renames"]
 
 _REFERENCE_RE = re.compile(r"( {0,3}\[[^\]\n]+\]:[ \t]*)(<[^<>\n]*>|\S+)")
 # Characters a bare link destination cannot hold as they are; anything else stays readable.
@@ -196,6 +197,26 @@ def wiki_renames(text: str, renames: Mapping[str, str], files: Iterable[str]) ->
         named = table.resolve(name)
         if named is not None and named in by_nfc and name not in found:
             found[name] = by_nfc[named]
+    return found
+
+
+def case_renames(text: str, renames: Mapping[str, str], files: Iterable[str]) -> dict[str, str]:
+    """``renames`` (old file name, NFC → new) and, for each link of the index ``text`` that
+    names one of ``files`` (NFC, the files before the renames) only in another case, as a
+    disk that ignores case opens it and the lint takes it (:func:`~memory_core.index.
+    opened_in_any_case`, T-5b), the name it writes → that file's name, new or as it is: so
+    :func:`rewrite_links` points it at the file as it is named on every disk (P-5).
+
+    >>> case_renames("- [D](Deploy.md) x\\n- [N](N.MD)\\n", {"deploy.md": "d-imported.md"},
+    ...              ["deploy.md", "n.md"])
+    {'deploy.md': 'd-imported.md', 'Deploy.md': 'd-imported.md', 'N.MD': 'n.md'}
+    """
+    found = dict(renames)
+    opened = opened_in_any_case(list(files))
+    for target in linked_topic_files(text):
+        named = opened(target)
+        if named and target not in found:
+            found[target] = renames.get(named, named)
     return found
 
 

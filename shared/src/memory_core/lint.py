@@ -550,10 +550,12 @@ def _dangling_wiki_link(
 
 _UNSOUGHT_FOLDERS = (
     f"sub-folders were not looked up past {SUB_FOLDER_WALK_CAP:,} entries (or "
-    f"{SUB_FOLDER_WALK_DEPTH} folders deep)"
+    f"{SUB_FOLDER_WALK_DEPTH} folders deep), or through a folder the service cannot read "
+    "(its owner and mode)"
 )
-"""How a finding about a link a sub-folder walk stopped at its bound before finding ends:
-it says where it could not look, never that no file is named so (T-5b)."""
+"""How a finding about a link a sub-folder walk stopped at its bound before finding ends, or
+whose look-up a folder the service may not read refused: it says where it could not look,
+never that no file is named so (T-5b, Q-2b)."""
 
 
 def _as_file(target: str) -> str:
@@ -733,7 +735,7 @@ def _dangling(
     findings: list[Finding] = []
     for target, lines in sorted(linked.items()):
         twin = _case_twin(target, names)
-        if (not target.endswith(".md") and twin is None) or target == INDEX_FILE:
+        if not _names_markdown(target) or target == INDEX_FILE:
             continue
         refused_as = target if target in never_read else shown_name(target)
         if "/" not in target and refused_as in never_read:
@@ -755,6 +757,13 @@ def _dangling(
             continue
         findings.extend(_finding("dangling-link", INDEX_FILE, n, message) for n in lines)
     return findings
+
+
+def _names_markdown(target: str) -> bool:
+    """Whether an index link's ``target`` names a Markdown file the lint judges: one ending in
+    ``.md``, or, in the scope's own folder, in ``.md`` of any case (``gone.MD`` opens nothing
+    on any disk when no file folds to it, T-5)."""
+    return target.endswith(".md") or ("/" not in target and target.lower().endswith(".md"))
 
 
 def _over_cap(partial: IndexRead, lines_read: int) -> Finding:

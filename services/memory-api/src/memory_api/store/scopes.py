@@ -870,8 +870,9 @@ class SubFolderWalk:
 
     ``files``: the relative POSIX paths (``archive/2026/feb.md``) of the entries that are no
     folder, in the order walked; ``complete``: False when the walk stopped at
-    :data:`SUB_FOLDER_WALK_CAP` entries or left a folder deeper than
-    :data:`SUB_FOLDER_WALK_DEPTH` unentered, so a file not in ``files`` may still be there.
+    :data:`SUB_FOLDER_WALK_CAP` entries, left a folder deeper than
+    :data:`SUB_FOLDER_WALK_DEPTH` unentered or could not list a folder, so a file not in
+    ``files`` may still be there.
     """
 
     files: tuple[str, ...]
@@ -883,8 +884,10 @@ def walk_sub_folders(scope: Path) -> SubFolderWalk:
     (``os.scandir``, an explicit stack: no recursion however deep the chain), depth first in
     sorted order, no symlinked folder followed, no hidden folder entered (``.git``), entries
     counted as they are read and the walk stopped at :data:`SUB_FOLDER_WALK_CAP` of them
-    (a folder of 100,000 entries is not read whole); a folder that cannot be listed holds
-    none. The scope's own files are its topic files, looked up apart, and not counted."""
+    (a folder of 100,000 entries is not read whole); a folder that cannot be listed (another
+    account's, ``chmod 700``) holds none that was seen, and makes the walk incomplete: a file
+    may be in it (Q-2b). The scope's own files are its topic files, looked up apart, and not
+    counted."""
     files: list[str] = []
     stack: list[tuple[str, int]] = [("", 0)]
     seen, complete = 0, True
@@ -900,6 +903,7 @@ def walk_sub_folders(scope: Path) -> SubFolderWalk:
                             return SubFolderWalk(tuple(files), complete=False)
                     _walked(entry, relative, folders, files)
         except OSError:
+            complete = False  # not looked in: what it holds is not known
             continue
         if folders and depth >= SUB_FOLDER_WALK_DEPTH:
             complete = False  # deeper than any memory nests: not entered

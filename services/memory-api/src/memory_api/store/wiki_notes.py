@@ -78,17 +78,33 @@ def named_sub_folder_files(
     ``by_end`` (wiki links), by the end of a path found by the ``walk``
     (:func:`~memory_api.store.scopes.sub_folder_files_ending`); and those of ``by_end``
     left unfound when the walk stopped at its bound
-    (:data:`~memory_api.store.scopes.SUB_FOLDER_WALK_CAP`): not there for all it saw, but not
-    looked up past it. The walk is taken only when some link is left."""
+    (:data:`~memory_api.store.scopes.SUB_FOLDER_WALK_CAP`) or could not list a folder: not
+    there for all it saw, but not looked up past it; and the paths with a folder whose look-up
+    the kernel refused (a folder on the way another account keeps to itself, Q-2b): never
+    called absent. The walk is taken only when some link is left."""
     with_folder = [path for path in paths if "/" in path]
     there = sub_folder_files(scope, with_folder) | sub_folder_files_any_case(scope, with_folder)
     found = {path.casefold() for path in there}
+    refused = frozenset(p for p in with_folder if p not in there and _refused(scope / p))
     left = [path for path in paths if path.casefold() not in found and path in by_end]
     if not left:
-        return there, frozenset()
+        return there, refused
     seen = walk()
     there |= sub_folder_files_ending(scope, left, seen)
-    return there, frozenset() if seen.complete else frozenset(left)
+    unsought = frozenset() if seen.complete else frozenset(left) - there
+    return there, refused - there | unsought
+
+
+def _refused(path: Path) -> bool:
+    """Whether looking ``path`` up is refused (``EACCES``: a folder on the way the service
+    may not search), so whether a file is there cannot be told."""
+    try:
+        path.stat()
+    except PermissionError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
 
 
 def index_sub_folder_files(

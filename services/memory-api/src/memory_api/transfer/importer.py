@@ -61,7 +61,13 @@ from memory_core.counting import counted
 from memory_core.errors import FileKeptChanging, InvalidId, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
-from memory_core.index_merge import IndexMerge, merge_index, rewrite_links, wiki_renames
+from memory_core.index_merge import (
+    IndexMerge,
+    case_renames,
+    merge_index,
+    rewrite_links,
+    wiki_renames,
+)
 from memory_core.index_rewrite import IndexNotRewritable, MergedBytes, merge_index_bytes
 from memory_core.keys import check_topic_file_name
 from memory_core.line_merge import merge_lines
@@ -485,6 +491,8 @@ def _import_files(
     index, left_out = without_missing_targets(root, scope, source.index, imported, report.skipped)
     # a wiki link follows its renamed file as the lint resolves it among the source's files
     renames = wiki_renames(index, renames, imported)
+    # a link naming an imported file in another case names it as it is (or its new name)
+    renames = case_renames(index, renames, imported)
     report.index_skipped.extend(left_out)
     merge, note = _merge_index_file(root, scope, index, renames, dry_run)
     if merge is None:

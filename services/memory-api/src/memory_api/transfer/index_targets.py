@@ -5,7 +5,9 @@ An import merges the source's ``MEMORY.md`` into the scope's. A line linking a t
 was not imported (it could not be read, it is a symlink or a FIFO, every ``-imported`` name was
 taken) or that the source never held would be a dangling link in the scope: an ``error``
 finding, and every Session injects a line pointing at nothing. Such a line is not merged,
-unless the scope holds a file of that name already (the link then leads to it); the report
+unless the scope holds a file of that name already (the link then leads to it) or the link
+names an imported file in another case (``Staging-DB.md`` for ``staging-db.md``, written on a
+disk that ignores case: the merge points it at the file as named); the report
 lists each line left out with why. Nothing is lost: the source is untouched, and once the file
 can be imported a later run merges the line.
 
@@ -27,7 +29,13 @@ from pathlib import Path, PurePosixPath
 
 from memory_core import layout
 from memory_core.errors import InvalidId
-from memory_core.index import index_lines, linked_topic_files, prune_index, wiki_link_targets
+from memory_core.index import (
+    index_lines,
+    linked_topic_files,
+    opened_in_any_case,
+    prune_index,
+    wiki_link_targets,
+)
 from memory_core.wiki_links import WikiFiles
 
 from memory_api.store.scopes import (
@@ -61,11 +69,12 @@ def without_missing_targets(
     wiki = wiki_link_targets(index_lines(index))
     named = WikiFiles([*imported, *_scope_notes(scope)]) if wiki else None
     walk = functools.cache(functools.partial(walk_sub_folders, scope))
+    in_another_case = opened_in_any_case(imported)
     for target in linked_topic_files(index):
-        if not target.endswith(".md") or target == layout.INDEX_FILE:
+        if not _names_markdown(target) or target == layout.INDEX_FILE:
             continue
-        if target in imported or _in_scope(root, scope, target):
-            continue
+        if target in imported or _in_scope(root, scope, target) or in_another_case(target):
+            continue  # an imported file in another case: the merge points the link at it
         if (
             named is not None
             and target in wiki
@@ -76,6 +85,12 @@ def without_missing_targets(
         why = _why(target, skipped)
         left_out.extend((line, why) for line in lines)
     return index, left_out
+
+
+def _names_markdown(target: str) -> bool:
+    """Whether a link's ``target`` names a Markdown file the lint judges (T-5): ``.md``, or in
+    the scope's own folder ``.md`` in any case (``gone.MD``)."""
+    return target.endswith(".md") or ("/" not in target and target.lower().endswith(".md"))
 
 
 def _scope_notes(scope: Path) -> list[str]:
