@@ -23,6 +23,17 @@ Codex CLI and Gemini CLI write files through tools that take no single ``file_pa
   and ``..`` and resolves symlinks, so ``…/./memory/…``, ``…//memory/…``, a glob, a brace or a
   Workspace symlink into another scope is judged where it lands.
 
+A default (``${NAME:-word}`` and its kin ``-``, ``=``, ``:=``, ``+``, ``:+``) is picked as bash
+picks it, in a word and in an assignment's value alike (``out=${OUT:-dist}; cp a "$out/"``,
+``: "${OUT:=dist}"``): the variable's value when an assignment earlier in the command or the
+harness's environment (the one the shell starts with) sets it, else the default's word (its
+literal text and plain variables: ``${PREFIX:-$HOME/.local}``). The place picked is then judged
+as a literal path is, so a default or an environment value naming another scope, the marker or
+a name the service cannot address (K-7) is refused, and a build folder passes. A default still
+undecided is one holding a command substitution or an operator, of a variable assigned one, of
+a positional parameter (``${1:-dist}``: a function's argument), or whose value holds an
+expansion; a place written through it is refused as built at run time.
+
 A word that cannot be decided here — command substitution (``$(…)``, backquotes), a variable
 neither set nor assigned, ``${…}`` with an operator — is returned apart with its literal
 prefix; the guard refuses it when that prefix is inside the memory root or could still become
@@ -1086,17 +1097,20 @@ def _note_assignments(
     word: str, previous: str | None, known: dict[str, str | None], environ: Mapping[str, str]
 ) -> None:
     """Record in ``known`` what ``word`` assigns: a ``for`` loop's name (undecidable), an
-    assignment ``NAME=value`` (its value expanded), and a ``${X:=…}`` that may set X (then
-    read from its word at run time, so undecidable here)."""
+    assignment ``NAME=value`` (its value expanded, a default picked as the shell picks it:
+    :func:`_defaults_decided`), and a ``${X:=word}`` that sets X to its word when X is unset
+    (or, with ``:``, empty) here (undecidable when that word is)."""
     if previous == "for" and _NAME_RE.match(word):
         known[word] = None
     if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
-        known[assignment.group("name")] = _expand(assignment.group("value"), known, environ)
+        value = _defaults_decided(assignment.group("value"), known, environ)
+        known[assignment.group("name")] = value
     for assigning in _ASSIGNING_DEFAULT_RE.finditer(word):
         name = assigning.group("name")
         value = known[name] if name in known else environ.get(name)
         if value is None or (value == "" and assigning.group("colon")):
-            known[name] = None
+            end = word.find("}", assigning.end())
+            known[name] = None if end < 0 else _expand(word[assigning.end() : end], known, environ)
 
 
 _ASSIGNING_DEFAULT_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<colon>:?)=")
@@ -4000,17 +4014,19 @@ def _defaults_decided(
 ) -> str | None:
     """``word`` with every ``${NAME:-word}`` (and its kin ``-``, ``:=``, ``=``, ``:+``, ``+``)
     replaced by what the shell picks from the variable's known value (the environment, or a
-    known assignment); None when a variable was assigned a value known only at run time, or
-    anything else in ``word`` stays undecided."""
+    known assignment; a variable neither has is unset, as for every word the guard reads);
+    None when a variable was assigned a value known only at run time, its value holds an
+    expansion (bash never expands a value again), or anything else in ``word`` (the default's
+    own ``$HOME`` included) stays undecided."""
     undecided = False
 
     def pick(match: re.Match[str]) -> str:
         nonlocal undecided
         name, operator, default = match.group("name"), match.group("op"), match.group("word")
-        if name in known and known[name] is None:
+        value = known[name] if name in known else environ.get(name)
+        if (name in known and value is None) or (value and ("$" in value or "`" in value)):
             undecided = True
             return ""
-        value = known[name] if name in known else environ.get(name)
         present = value is not None and (value != "" or ":" not in operator)
         if "+" in operator:
             return default if present else ""
@@ -4021,8 +4037,12 @@ def _defaults_decided(
 
 
 _DEFAULT_PICK_RE = re.compile(
-    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<op>:?[-=+])(?P<word>[^}$`]*)\}"
+    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<op>:?[-=+])"
+    r"(?P<word>(?:[^}$`]|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\})*)\}"
 )
+"""A default the shell picks (:func:`_defaults_decided`): its word literal text and plain
+variables (``${PREFIX:-$HOME/.local}``), expanded after the pick; no substitution, no
+operator of its own."""
 
 
 _SUBSTITUTION_RE = re.compile(r"\$\((?P<dollar>[^()`$]*)\)|`(?P<back>[^`$()]*)`")
