@@ -88,13 +88,18 @@ PASSED = [
     "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: {root}/{own}/note.md\n+x\n"
     "*** End Patch\nEOF",
     "apply_patch < {workspace}/own-note.diff",
+    "cd {root}/{own} && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: note.md\n+x\n"
+    "*** End Patch\nEOF",
+    "bash -lc \"cd {root}/{own} && apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: "
+    'MEMORY.md\n@@\n+x\n*** End Patch\nEOF"',
     "busybox --install -s /tmp/applets",
     "busybox --install ./applets && ./applets/ls",
     "toybox --install -s ~/bin",
     "busybox --list",
 ]
-"""Everyday forms: a patch whose files the guard reads, or fed one in a Workspace naming no
-memory; ``busybox --install`` into a folder outside the memory root."""
+"""Everyday forms: a patch whose files the guard reads (Codex's own ``cd SCOPE && apply_patch
+<<'EOF'`` included), or fed one in a Workspace naming no memory; ``busybox --install`` into a
+folder outside the memory root."""
 
 
 @pytest.mark.parametrize("command", PASSED)

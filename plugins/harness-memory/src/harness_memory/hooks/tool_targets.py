@@ -586,7 +586,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     _add_here_data(found, texts, bases, known, environ, lost=lost)
     if any(_PATCHER_RE.search(program) for program in found.programs[programs:]):
         _note_patched(found, [(command, True), *texts], bases)
-    patches = sum(bool(patch_files(text)[0] or patch_files(text)[1]) for text, _ in texts)
+    patches = sum(any(patch_files(text)) for text in [command, *(text for text, _ in texts)])
     if writes.bare_patchers > patches or (writes.bare_patchers and writes.stdin_elsewhere):
         found.fed_patches.append(
             (f"{bases[-1]}/", "it reads standard input the command does not give it")
@@ -637,6 +637,7 @@ def _note_patched(found: ShellPaths, texts: list[tuple[str, bool]], bases: list[
 
 
 _BUILT_LINE = "a file line is built at run time"
+"""How a patch reaches ``apply_patch`` when a file line it shows may be given at run time."""
 
 
 def _readers_set(
