@@ -373,11 +373,13 @@ async def test_p3_gemini_top_folder_and_unread_programs_are_judged_where_they_wr
 async def test_p3_codex_apply_patch_fed_a_patch_file_is_judged_by_its_files(
     shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
-    """With the real Codex CLI, ``exec_command`` runs the ``apply_patch`` program Codex puts on
-    the shell's ``PATH``, which reads its patch on standard input: a patch file adding a name
-    the service cannot address (K-7) to the Session's own scope, fed by ``<`` or by ``cat``
-    into a pipe, or fed from the scope's folder, is refused and nothing lands; a patch file
-    adding a Workspace file passes and Codex's program writes it."""
+    """With the real Codex CLI, ``exec_command`` running the ``apply_patch`` program (the one
+    Codex puts on the shell's ``PATH`` with a real ``CODEX_HOME``; under this test's temporary
+    one Codex makes no such alias, so the shell answers "command not found") fed a patch file
+    on its standard input: one adding a name the service cannot address (K-7) to the
+    Session's own scope, by ``<`` or by ``cat`` into a pipe, or fed through a pipe from the
+    scope's folder, is refused by the hook and nothing lands; one adding a Workspace file
+    passes the hook."""
     workspace, own = workspace_with_key(tmp_path)
     scope = shared_memory_root / own
     patch = "*** Begin Patch\n*** Add File: {name}\n+x\n*** End Patch\n"
@@ -403,5 +405,5 @@ async def test_p3_codex_apply_patch_fed_a_patch_file_is_judged_by_its_files(
     for number in range(3):
         assert "Agent Memory write guard" in said[f"c{number}"], said[f"c{number}"]
     assert "Agent Memory write guard" not in said["c3"], said["c3"]
+    assert "blocked by PreToolUse hook" not in said["c3"], said["c3"]
     assert not (scope / ".hidden.md").exists()
-    assert (workspace / "src" / "note.txt").read_text(encoding="utf-8") == "x\n", said["c3"]
