@@ -368,3 +368,42 @@ async def test_p3_gemini_top_folder_and_unread_programs_are_judged_where_they_wr
     assert "Agent Memory write guard" in answers[1] and other.name in answers[1]
     assert "a program whose writes the guard cannot read" in answers[2]
     assert landed(other) == []
+
+
+async def test_p3_codex_apply_patch_fed_a_patch_file_is_judged_by_its_files(
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
+) -> None:
+    """With the real Codex CLI, ``exec_command`` running the ``apply_patch`` program (the one
+    Codex puts on the shell's ``PATH`` with a real ``CODEX_HOME``; under this test's temporary
+    one Codex makes no such alias, so the shell answers "command not found") fed a patch file
+    on its standard input: one adding a name the service cannot address (K-7) to the
+    Session's own scope, by ``<`` or by ``cat`` into a pipe, or fed through a pipe from the
+    scope's folder, is refused by the hook and nothing lands; one adding a Workspace file
+    passes the hook."""
+    workspace, own = workspace_with_key(tmp_path)
+    scope = shared_memory_root / own
+    patch = "*** Begin Patch\n*** Add File: {name}\n+x\n*** End Patch\n"
+    (workspace / "own-hidden.diff").write_text(
+        patch.format(name=f"{scope}/.hidden.md"), encoding="utf-8"
+    )
+    (workspace / "hidden.diff").write_text(patch.format(name=".hidden.md"), encoding="utf-8")
+    (workspace / "note.diff").write_text(patch.format(name="src/note.txt"), encoding="utf-8")
+    shell = [
+        "apply_patch < own-hidden.diff",
+        "cat own-hidden.diff | apply_patch",
+        f"cd {scope} && sed -n p {workspace}/hidden.diff | apply_patch",
+        "apply_patch < note.diff",
+    ]
+    turns: list[Turn] = [
+        [function_call(f"c{n}", "exec_command", {"cmd": c})] for n, c in enumerate(shell)
+    ]
+    fake, status, _, err = await run_codex(
+        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+    )
+    assert status == 0, err[-3000:]
+    said = outputs(fake.requests[-1])
+    for number in range(3):
+        assert "Agent Memory write guard" in said[f"c{number}"], said[f"c{number}"]
+    assert "Agent Memory write guard" not in said["c3"], said["c3"]
+    assert "blocked by PreToolUse hook" not in said["c3"], said["c3"]
+    assert not (scope / ".hidden.md").exists()

@@ -35,14 +35,16 @@ GIT_TIMEOUT = 0.05
 100 ms); past them the folder is taken as unknown, as before."""
 _OPENING_RE = re.compile(
     r"^\s*(?:cd\s+(?P<folder>(?:'[^']*'|\"'\"|[\w@%+=:,./-])+)\s*&&\s*)?"
-    r"(?P<cd>(?:[\w@%+:,./-]+[ \t]+)+?)"
+    r"(?P<cd>(?:[\w@%+:,./-]+[ \t]+)+?|[A-Za-z_][A-Za-z0-9_]*=)"
     r"(?P<q>\"?)\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)(?P<tail>[\w@%+:,./-]*)(?P=q)"
     r"(?P<after>[\w@%+:,./-]*)(?=[\s;&|<>)]|$)"
 )
 """``"$(git rev-parse --show-toplevel)"`` (quoted or not, a path glued after it: ``…)/src"``,
 ``…)"/build``) in the command's first simple command, only literal words before it (``cd``,
 ``rm -f``, ``cp note.md``; no assignment, no other expansion, which could change git's
-answer before it runs); a single-quoted one is no substitution and is left alone. It may follow
+answer before it runs), or the value the command's first word assigns (``ROOT="$(git …)";
+cd "$ROOT"``: the variable holds what git prints, never split); a single-quoted one is no
+substitution and is left alone. It may follow
 ``cd FOLDER &&`` with a literal folder (plain or single-quoted as :func:`shlex.quote` writes
 it: how Gemini CLI's ``dir_path`` reaches the guard), where git is then asked."""
 

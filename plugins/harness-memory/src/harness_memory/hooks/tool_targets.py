@@ -9,7 +9,13 @@ Codex CLI and Gemini CLI write files through tools that take no single ``file_pa
 
 - a patch (Codex's ``apply_patch``) names every file it adds, updates, deletes or moves to on
   ``*** Add File:``, ``*** Update File:``, ``*** Delete File:`` and ``*** Move to:`` lines,
-  indented ones included: Codex trims a header before it reads it (:func:`patch_targets`);
+  indented ones included: Codex trims a header before it reads it (:func:`patch_targets`).
+  The ``apply_patch`` program a shell runs takes its patch as its argument or on its standard
+  input: a literal file there (``apply_patch < p.diff``, ``cat p.diff | apply_patch``) is read
+  before the command runs, unless the command writes it or runs a program first that may; a
+  patch known only when it runs (a pipe from another program, ``xargs``, ``find -exec``,
+  ``"$P"``, a file line built at run time) is returned in ``fed_patches`` with the folder it
+  runs in, which the guard refuses where the memory root is within its reach;
 - a shell command (Claude Code's ``Bash``, Codex's ``Bash``/``exec_command``, Gemini's
   ``run_shell_command``), and any text an MCP tool takes, can name a path anywhere.
   :func:`shell_paths` reads it the way the shell and the kernel will: words split and unquoted
@@ -22,6 +28,17 @@ Codex CLI and Gemini CLI write files through tools that take no single ``file_pa
   resulting path goes to :func:`harness_memory.guard.check_write`, which folds ``//``, ``/./``
   and ``..`` and resolves symlinks, so ``…/./memory/…``, ``…//memory/…``, a glob, a brace or a
   Workspace symlink into another scope is judged where it lands.
+
+A default (``${NAME:-word}`` and its kin ``-``, ``=``, ``:=``, ``+``, ``:+``) is picked as bash
+picks it, in a word and in an assignment's value alike (``out=${OUT:-dist}; cp a "$out/"``,
+``: "${OUT:=dist}"``): the variable's value when an assignment earlier in the command or the
+harness's environment (the one the shell starts with) sets it, else the default's word (its
+literal text and plain variables: ``${PREFIX:-$HOME/.local}``). The place picked is then judged
+as a literal path is, so a default or an environment value naming another scope, the marker or
+a name the service cannot address (K-7) is refused, and a build folder passes. A default still
+undecided is one holding a command substitution or an operator, of a variable assigned one, of
+a positional parameter (``${1:-dist}``: a function's argument), or whose value holds an
+expansion; a place written through it is refused as built at run time.
 
 A word that cannot be decided here — command substitution (``$(…)``, backquotes), a variable
 neither set nor assigned, ``${…}`` with an operator — is returned apart with its literal
@@ -286,6 +303,10 @@ class ShellPaths:
     unset, a relative path after a ``cd`` into such a folder): where they land cannot be known.
     ``fed`` holds each ``xargs`` handing a writer the guard reads the places it writes from
     the names it reads at run time (:func:`_fed_places`: ``xargs cp note.md < list``).
+    ``fed_patches`` holds, for each Codex ``apply_patch`` run with a patch the guard cannot
+    read before it runs (:meth:`_Writes.note_fed_patch`), the literal start of the places it
+    may write (its folder, a file line's path before what is built at run time) and how the
+    patch reaches it.
     ``over_scan`` is True when a glob read more folder entries than :data:`GLOB_SCAN_CAP`.
     ``moved`` holds the absolute paths a command renaming what it names takes as operands
     (``mv ~ /tmp/x``; not its destination, which it moves things into), and ``swept`` those a
@@ -349,6 +370,7 @@ class ShellPaths:
         "configured",
         "derived",
         "fed",
+        "fed_patches",
         "linked_programs",
         "linker",
         "links",
@@ -383,6 +405,7 @@ class ShellPaths:
         self.unanchored: list[str] = []
         self.written_at_run_time: list[str] = []
         self.fed: list[str] = []
+        self.fed_patches: list[tuple[str, str]] = []
         self.moved: list[str] = []
         self.swept: list[str] = []
         self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
@@ -416,6 +439,7 @@ class ShellPaths:
         self.built.extend(inner.built)
         self.written_at_run_time.extend(inner.written_at_run_time)
         self.fed.extend(inner.fed)
+        self.fed_patches.extend(inner.fed_patches)
         self.moved.extend(inner.moved)
         self.swept.extend(inner.swept)
         self.sifted.extend(inner.sifted)
@@ -513,6 +537,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
     previous: str | None = None
     programs = len(found.programs)  # those run before this reading
+    fed = len(found.fed_patches)
     lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
     substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
     code = _CodeRun()  # output run as code (``eval "$(…)"``), until its command ends
@@ -560,32 +585,59 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
     _add_here_data(found, texts, bases, known, environ, lost=lost)
     if any(_PATCHER_RE.search(program) for program in found.programs[programs:]):
-        _note_patched(found, [command, *(text for text, _ in texts)], bases)
+        _note_patched(found, [(command, True), *texts], bases)
+    patches = sum(any(patch_files(text)) for text in [command, *(text for text, _ in texts)])
+    if writes.bare_patchers > patches or (writes.bare_patchers and writes.stdin_elsewhere):
+        found.fed_patches.append(
+            (f"{bases[-1]}/", "it reads standard input the command does not give it")
+        )
+    if len(found.fed_patches) > fed:  # a file line the command shows may be given to it
+        for text, _ in [(command, True), *texts]:
+            for path in itertools.chain(*patch_files(text)):
+                found.fed_patches.append((posixpath.join(bases[-1], path), _BUILT_LINE))
 
 
 _PATCHER_RE = re.compile(r"(?:^|/)apply_?patch$")
 """Codex CLI's patch tool as a command (``apply_patch``, ``applypatch``): Codex applies ``[cd
 DIR &&] apply_patch <<'EOF' …`` run through its shell tool (``bash -lc`` too) as the patch
-tool, in ``DIR``; any other shell runs a program so named (one applying the patch)."""
+tool, in ``DIR``; any other shell runs a program so named (one applying the patch: Codex puts
+one on the shell's ``PATH``), which takes its patch as its argument or, given none, on its
+standard input (``apply_patch < p.diff``, ``cat p.diff | apply_patch``)."""
+_PATCH_RUNNERS = frozenset({"xargs", "parallel", "find", "watch"})
+"""Programs running the program their words name with words they read or find at run time
+(``xargs apply_patch``, ``find … -exec apply_patch {} +``)."""
 
 
-def _note_patched(found: ShellPaths, texts: list[str], bases: list[str]) -> None:
+def _note_patched(found: ShellPaths, texts: list[tuple[str, bool]], bases: list[str]) -> None:
     """Keep in ``found.named`` every file a patch in ``texts`` (the command and its
-    here-documents) writes by its name and in ``found.paths`` every one it removes or renames
-    (:func:`patch_files`), a relative one from each folder in ``bases``: the first held to K-7
-    as the patch tool's files are, the others judged as any path is."""
+    here-documents, each with whether bash expands it) writes by its name and in
+    ``found.paths`` every one it removes or renames (:func:`patch_files`), a relative one from
+    each folder in ``bases``: the first held to K-7 as the patch tool's files are, the others
+    judged as any path is. A file line bash expands holding ``$`` or a backquote names a file
+    built at run time: its literal start goes to ``found.fed_patches``."""
     named: dict[str, None] = {}
     touched: dict[str, None] = {}
-    for text in texts:
+    for text, expands in texts:
         written, gone = patch_files(text)
         named.update(dict.fromkeys(written))
         touched.update(dict.fromkeys(gone))
+        for path in [*written, *gone] if expands else []:
+            if _RUN_TIME_NAME_RE.search(path):  # ``*** Add File: $X/a.md``
+                start = path[: _first_expansion(path)]
+                found.fed_patches.extend(
+                    (start if start.startswith("/") else f"{base}/{start}", _BUILT_LINE)
+                    for base in bases
+                )
     for targets, kept in ((named, found.named), (touched, found.paths)):
         for target in targets:
             if target.startswith("/"):
                 kept.append(target)
             else:
                 kept.extend(f"{base}/{target}" for base in bases)
+
+
+_BUILT_LINE = "a file line is built at run time"
+"""How a patch reaches ``apply_patch`` when a file line it shows may be given at run time."""
 
 
 def _readers_set(
@@ -1086,17 +1138,20 @@ def _note_assignments(
     word: str, previous: str | None, known: dict[str, str | None], environ: Mapping[str, str]
 ) -> None:
     """Record in ``known`` what ``word`` assigns: a ``for`` loop's name (undecidable), an
-    assignment ``NAME=value`` (its value expanded), and a ``${X:=…}`` that may set X (then
-    read from its word at run time, so undecidable here)."""
+    assignment ``NAME=value`` (its value expanded, a default picked as the shell picks it:
+    :func:`_defaults_decided`), and a ``${X:=word}`` that sets X to its word when X is unset
+    (or, with ``:``, empty) here (undecidable when that word is)."""
     if previous == "for" and _NAME_RE.match(word):
         known[word] = None
     if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
-        known[assignment.group("name")] = _expand(assignment.group("value"), known, environ)
+        value = _defaults_decided(assignment.group("value"), known, environ)
+        known[assignment.group("name")] = value
     for assigning in _ASSIGNING_DEFAULT_RE.finditer(word):
         name = assigning.group("name")
         value = known[name] if name in known else environ.get(name)
         if value is None or (value == "" and assigning.group("colon")):
-            known[name] = None
+            end = word.find("}", assigning.end())
+            known[name] = None if end < 0 else _expand(word[assigning.end() : end], known, environ)
 
 
 _ASSIGNING_DEFAULT_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<colon>:?)=")
@@ -1766,7 +1821,9 @@ then`` was read as a command ``if`` whose operand was ``cp``)."""
 _MULTI_CALL = frozenset({"busybox", "toybox"})
 """Multi-call binaries: the word after one names the applet it runs (a :data:`_WRAPPERS`
 member), unless it is an option of the binary's own (``busybox --install -s DIR`` makes a
-link per applet in ``DIR``, ``--list``): then the binary is the command."""
+link per applet in ``DIR``, ``--list``): then the binary is the command, and ``--install``'s
+links are judged as files named like its applets written in ``DIR`` (:meth:`_Writes.
+_note_applets`)."""
 _SEPARATING_RE = re.compile(r"[;&|()]")
 """A character that ends a simple command, in a token of punctuation the lexer grouped."""
 _REDIRECTION_RE = re.compile(r"^(?:[&<]?>[>|&]?|<&?|<<[<-]?)$")
@@ -1879,10 +1936,12 @@ class _Writes:
     substitution's end (``$(…)/a.md``), which the lexer splits from it."""
 
     __slots__ = (
+        "_after_pipe",
         "_assigned",
         "_base",
         "_bound",
         "_cases",
+        "_cat_feed",
         "_cd_data",
         "_closed",
         "_command",
@@ -1901,6 +1960,7 @@ class _Writes:
         "_named_at_path",
         "_operand",
         "_operands",
+        "_piped",
         "_positional",
         "_positional_state",
         "_program",
@@ -1921,6 +1981,7 @@ class _Writes:
         "_wrapper",
         "_written_names",
         "_written_seen",
+        "bare_patchers",
         "code_variable",
         "evaluators",
         "folder_unknown",
@@ -1930,6 +1991,7 @@ class _Writes:
         "outer",
         "reading",
         "runners",
+        "stdin_elsewhere",
         "top_level",
         "unsure_names",
     )
@@ -1996,6 +2058,11 @@ class _Writes:
         self._run_lost = False  # the command named runs in such a folder
         self._run_named = False  # the command's name is spelled with an expansion (``$(…)``)
         self.named_now = False  # the word seen last was the command's name
+        self._after_pipe = False  # the word seen last was a ``|``
+        self._piped = False  # the command reads the pipe of the one before it
+        self._cat_feed: list[str] = []  # the files the command before it printed (``cat f``)
+        self.stdin_elsewhere = False  # a group, a loop or ``exec`` given standard input
+        self.bare_patchers = 0  # apply_patch runs given no patch of their own (here-data?)
 
     def in_case_pattern(self, word: str, previous: str | None) -> bool:
         """Whether the top-level ``word`` (after ``previous``) is part of a ``case``'s pattern
@@ -2018,10 +2085,10 @@ class _Writes:
         lost: bool,
         base: str,
     ) -> None:
-        """Take the next top-level word of the command (separators included), the shell
-        standing in ``base``."""
+        """Take the command's next top-level word (separators too), the shell in ``base``."""
         glued, self._closed = self._closed and word in self._tails, False
         self._base, self._known, self.reading, self.named_now = base, known, False, False
+        self._note_input(word)
         opened = self._words.count("(") > self._words.count(")")  # ``\( … \)`` of a find
         if self._command == "find" and (word in _FIND_OPERATORS or (word == ")" and opened)):
             self._words.append(word)
@@ -2089,6 +2156,21 @@ class _Writes:
         if self._command in _SOURCING or self._command in STARTUP_SHELLS:
             self._script_words.append(word)
         self._see_program(word)
+
+    def _note_input(self, word: str) -> None:
+        """Follow where standard input comes from at ``word``: the command after a pipe reads
+        it (``cat p | apply_patch``); a group, loop or ``exec`` given one passes it on to
+        every command in it (``cat p | while …``, ``{ …; } < p``, ``exec < p``)."""
+        if self._after_pipe:
+            self._after_pipe, self._piped = False, True
+            self.stdin_elsewhere = self.stdin_elsewhere or word in _GROUP_OPENERS or word == "("
+        if self._test:
+            return
+        if word == "|" or (_PUNCTUATION(word) and word.endswith(("|", "|&")) and "||" not in word):
+            self._after_pipe = True
+        reads = word.startswith("<") and not word.startswith("<<") and _REDIRECTION_RE.match(word)
+        if reads and self._command in (None, "exec"):
+            self.stdin_elsewhere = True
 
     def _see_redirected(
         self,
@@ -2643,6 +2725,11 @@ class _Writes:
         said, self._said = self._said, []
         run_named, self._run_named = self._run_named, False
         script_words, self._script_words = self._script_words, []
+        piped, self._piped = self._piped, False
+        feed = [self._stdin] if self._stdin is not None else self._cat_feed if piped else None
+        self.note_fed_patch(command, said, feed)
+        printed = command == "cat" and not any(word.startswith("-") for word in said[::2])
+        self._cat_feed = said[::2] if printed else []  # what a pipe after it gives
         self._read_split(program, said)
         config_words = self._note_reads(command)
         self._note_script(command, program, script_words)
@@ -2682,7 +2769,9 @@ class _Writes:
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
         written = self._written_by(command, unpacker, operands, (program, said, run_named))
-        written += _code_given_unread(command, script_words if command in _SOURCING else said[::2])
+        if not self._note_applets(command, program, said):  # ``busybox --install -s`` runs no sh
+            given = script_words if command in _SOURCING else said[::2]
+            written += _code_given_unread(command, given)
         self._note_unseen(command, said, run_named=run_named)
         self._found.written_at_run_time.extend(word for word, built in written if built)
         named_before = len(self._found.named)  # a backup is of a file there before the writer
@@ -2698,6 +2787,82 @@ class _Writes:
         if maker is not None:  # after its own writes: later ones meet it
             self.linker = maker
             self._found.linker = self._found.linker or maker
+
+    def note_fed_patch(self, command: str | None, said: list[str], feed: list[str] | None) -> None:
+        """Read the patch an ``apply_patch`` the command ended runs (``said``: its words as
+        written and expanded) takes from elsewhere than its words or here-data: from ``feed``,
+        the files on its standard input (``apply_patch < p.diff``, ``cat p.diff |
+        apply_patch``; empty: a pipe from another program), read now and their files named as
+        the patch tool's are, unless the command wrote one or ran a program before it that
+        may have. A patch known only when it runs (a pipe, ``xargs``, ``find -exec``,
+        ``"$P"``, a file the guard cannot read) keeps its folder in ``found.fed_patches``; a
+        runner's files are named too (``xargs -0 apply_patch < p.diff``). One given no patch
+        at all is counted (``bare_patchers``): its here-data holds it, or its shell's input."""
+        words = said[::2]
+        runner = command in _PATCH_RUNNERS and any(_PATCHER_RE.search(word) for word in words)
+        if not runner and (command is None or not _PATCHER_RE.search(command)):
+            return
+        if not runner and words:
+            if "" in said[1::2]:
+                self._fed_patch("its argument is built at run time")
+            return
+        text = None if not feed else self._fed_text(feed)
+        if text is not None:
+            written, gone = patch_files(text)
+            self._found.named.extend(posixpath.join(self._base, name) for name in written)
+            self._found.paths.extend(posixpath.join(self._base, name) for name in gone)
+        if runner:
+            self._fed_patch(f"{command} gives it words read at run time")
+        elif feed is None:
+            self.bare_patchers += 1
+        elif text is None:
+            self._fed_patch(f"read from {' '.join(feed) or 'a pipe'}")
+
+    def _fed_text(self, files: list[str]) -> str | None:
+        """The text of ``files`` (words as written, from the shell's folder) as a program
+        reading them will find it, or None when that cannot be known now: a name built at run
+        time, a folder known only then, a file the command writes, a program run before that
+        may, or one that is no regular file of at most
+        :data:`~harness_memory.hooks.named_scripts.SCRIPT_CAP` bytes."""
+        places = (posixpath.join(self._base, word) for word in self._found.written if word)
+        written = set(map(os.path.normpath, places))
+        texts = []
+        for word in files:
+            expanded = _expand(word, self._known, self._environ)
+            if expanded is None or self._run_lost or self._found.programs:
+                return None
+            path = os.path.normpath(posixpath.join(self._base, _tilde(expanded, self._environ)))
+            language, text = ("unknown", "") if path in written else read_script(path, run=False)
+            if language == "unknown":
+                return None
+            texts.append(text)
+        return "".join(texts)
+
+    def _note_applets(self, command: str | None, program: list[str], said: list[str]) -> bool:
+        """Whether the command ended is ``busybox --install [-s] [DIR]`` (or toybox's): it
+        makes a link (``-s``: symbolic) per applet in ``DIR`` (none given: the system's own
+        folders), each named as its applet (``sh``, ``cp``: no name a scope file takes, K-7),
+        so ``DIR/sh`` is kept as a place it writes (``found.paths`` and ``found.named``), or,
+        when ``DIR`` is built at run time, in ``found.written_at_run_time``."""
+        if command not in _MULTI_CALL or program[1:2] != ["--install"]:
+            return False
+        for word, expanded in zip(said[::2], said[1::2], strict=True):
+            if word.startswith("-"):
+                continue
+            if not expanded:
+                self._found.written_at_run_time.append(word)
+                return True
+            place = posixpath.join(self._base, expanded, "sh")
+            self._found.paths.append(place)
+            self._found.named.append(place)
+            return True
+        return True
+
+    def _fed_patch(self, how: str) -> None:
+        """Keep the folder ``apply_patch`` runs in (unknown after a ``cd`` into a folder known
+        only at run time: ``/``) as the start of what a patch it gets by ``how`` writes."""
+        folder = "/" if self._run_lost else f"{self._base.rstrip('/')}/"
+        self._found.fed_patches.append((folder, how))
 
     def _written_by(
         self,
@@ -4000,17 +4165,19 @@ def _defaults_decided(
 ) -> str | None:
     """``word`` with every ``${NAME:-word}`` (and its kin ``-``, ``:=``, ``=``, ``:+``, ``+``)
     replaced by what the shell picks from the variable's known value (the environment, or a
-    known assignment); None when a variable was assigned a value known only at run time, or
-    anything else in ``word`` stays undecided."""
+    known assignment; a variable neither has is unset, as for every word the guard reads);
+    None when a variable was assigned a value known only at run time, its value holds an
+    expansion (bash never expands a value again), or anything else in ``word`` (the default's
+    own ``$HOME`` included) stays undecided."""
     undecided = False
 
     def pick(match: re.Match[str]) -> str:
         nonlocal undecided
         name, operator, default = match.group("name"), match.group("op"), match.group("word")
-        if name in known and known[name] is None:
+        value = known[name] if name in known else environ.get(name)
+        if (name in known and value is None) or (value and ("$" in value or "`" in value)):
             undecided = True
             return ""
-        value = known[name] if name in known else environ.get(name)
         present = value is not None and (value != "" or ":" not in operator)
         if "+" in operator:
             return default if present else ""
@@ -4021,8 +4188,12 @@ def _defaults_decided(
 
 
 _DEFAULT_PICK_RE = re.compile(
-    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<op>:?[-=+])(?P<word>[^}$`]*)\}"
+    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<op>:?[-=+])"
+    r"(?P<word>(?:[^}$`]|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\})*)\}"
 )
+"""A default the shell picks (:func:`_defaults_decided`): its word literal text and plain
+variables (``${PREFIX:-$HOME/.local}``), expanded after the pick; no substitution, no
+operator of its own."""
 
 
 _SUBSTITUTION_RE = re.compile(r"\$\((?P<dollar>[^()`$]*)\)|`(?P<back>[^`$()]*)`")

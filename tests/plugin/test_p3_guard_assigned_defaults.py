@@ -1,0 +1,108 @@
+"""P-3, K-7: a variable assigned a value the shell picks from a default, then used in a path.
+
+``out=${OUT:-dist}; mkdir -p "$out"; cp build/app.js "$out/"`` was refused: the assignment's
+value holds an operator, so the guard took ``$out`` for a place built at run time. Bash picks
+the value from the variable the default tests: its value when the environment (or the command
+before it) sets it, the default's word when not. The guard now picks it the same way (the
+harness's environment is the one the shell starts with), for ``NAME=${X:-word}`` and its kin
+``-``, ``=``, ``:=``, ``+``, ``:+``, for ``: "${X:=word}"`` (which assigns ``X``), and for a
+default holding plain variables (``${PREFIX:-$PWD/out}``); the place it gives is then judged
+as any literal path is. A value that could still name the memory root stays refused: a default
+naming another scope, an environment that sets the variable to one, a default built by a
+command substitution (known only at run time), or a name the service cannot address (K-7).
+``ROOT=$(git rev-parse --show-toplevel)`` is read as the folder git prints, as ``cd "$(git
+rev-parse --show-toplevel)"`` is.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from tests.support.guard_cases import (
+    Layout,
+    assert_allowed_by_every_harness_and_bash_writes_there,
+    assert_refused_by_every_harness_and_bash_writes,
+    fill,
+    refusals_by_every_harness,
+)
+
+PICKED = [
+    ('out=${{UNSET_VARIABLE:-dist}}; mkdir -p "$out"; cp a.txt "$out/"', "dist/a.txt"),
+    ('OUT="${{UNSET_VARIABLE:-build}}"; mkdir -p "$OUT" && cp -r a.txt "$OUT/"', "build/a.txt"),
+    ('log=${{UNSET_VARIABLE-build.log}}; echo done > "$log"', "build.log"),
+    ("out=${{UNSET_VARIABLE:-dist}}/js; mkdir -p $out && cp a.txt $out/", "dist/js/a.txt"),
+    ('export DIST=${{UNSET_VARIABLE:-dist}}; mkdir -p $DIST; cp a.txt "$DIST/"', "dist/a.txt"),
+    ('tag=${{UNSET_VARIABLE:+-v2}}; echo x > "build$tag.log"', "build.log"),
+    (
+        ': "${{UNSET_VARIABLE:=dist}}"; mkdir -p "$UNSET_VARIABLE"; cp a.txt "$UNSET_VARIABLE/"',
+        "dist/a.txt",
+    ),
+    ('base=${{UNSET_VARIABLE:-$PWD/out}}; mkdir -p "$base" && cp a.txt "$base/"', "out/a.txt"),
+    ('out=${{SET_VARIABLE:-dist}}; mkdir -p "$out"; cp a.txt "$out/"', "set/a.txt"),
+    ('out=${{UNSET_VARIABLE:-{root}/{own}}}; cp a.txt "$out/note.md"', "{root}/{own}/note.md"),
+    (
+        'ROOT=$(git rev-parse --show-toplevel); mkdir -p "$ROOT/dist" && cp a.txt "$ROOT/dist/"',
+        "dist/a.txt",
+    ),
+    ('ROOT="$(git rev-parse --show-toplevel)"; cd "$ROOT" && mkdir -p d && cp a.txt d/', "d/a.txt"),
+]
+"""A command writing through a variable assigned from a default (``UNSET_VARIABLE`` unset,
+``SET_VARIABLE`` set to ``set``) or from git's top folder, and where bash writes."""
+
+STILL_REFUSED = [
+    'out=${{UNSET_VARIABLE:-{root}/{other}}}; echo x > "$out/a.md"',
+    'out=${{OTHER_SCOPE:-dist}}; echo x > "$out/a.md"',
+    ': "${{UNSET_VARIABLE:={root}/{other}}}"; echo x > "$UNSET_VARIABLE/a.md"',
+    'out=${{UNSET_VARIABLE:-$(echo {root}/{other})}}; echo x > "$out/a.md"',
+    'out=${{UNSET_VARIABLE:-{root}}}/{other}; cp /etc/hostname "$out/a.md"',
+    'd=${{UNSET_VARIABLE:-{root}/{other}}}; x=${{d:-dist}}; echo x > "$x/a.md"',
+]
+"""A command whose picked value names another scope (the default's word, the environment's
+``OTHER_SCOPE``, a value carried through a second default) or is built by a command
+substitution: each refused, and bash really writes there."""
+
+
+@pytest.fixture
+def picking(where: Layout, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """The layout with ``a.txt`` in a Workspace that is a git repository, ``SET_VARIABLE`` set
+    to ``set`` and ``OTHER_SCOPE`` to the other Workspace's scope, in the environment the hooks
+    and bash both run with."""
+    (where.workspace / "a.txt").write_text("a\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(where.workspace)], check=True)
+    monkeypatch.setenv("SET_VARIABLE", "set")
+    monkeypatch.setenv("OTHER_SCOPE", str(where.root / where.other))
+    return where
+
+
+@pytest.mark.parametrize(("command", "place"), PICKED)
+def test_p3_a_value_picked_from_a_default_is_judged_where_bash_writes(
+    picking: Layout, command: str, place: str
+) -> None:
+    assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)
+
+
+@pytest.mark.parametrize("command", STILL_REFUSED)
+def test_p3_a_picked_value_that_names_another_scope_stays_refused(
+    picking: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(picking, command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'out=${{UNSET_VARIABLE:-{root}/{own}}}; echo x > "$out/.hidden.md"',
+        'out=${{UNSET_VARIABLE:-{root}/{own}}}; cp a.txt "$out/notes.txt"',
+    ],
+)
+def test_p3_a_picked_value_naming_an_unaddressable_file_stays_refused(
+    picking: Layout, command: str
+) -> None:
+    """K-7: the default's place in the Session's own scope is held to the service's names."""
+    reasons = refusals_by_every_harness(picking, fill(command, picking))
+
+    assert all(reason is not None and "cannot address" in reason for reason in reasons.values()), (
+        reasons
+    )

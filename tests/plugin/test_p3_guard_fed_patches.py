@@ -1,0 +1,131 @@
+"""P-3, K-7: Codex's ``apply_patch`` fed its patch indirectly, and ``busybox --install``.
+
+The ``apply_patch`` program Codex puts on the shell's ``PATH`` takes its patch as its argument
+or, given none, on its standard input. The guard read only a patch written in the command (its
+argument, a here-document), so ``apply_patch < p.diff``, ``cat p.diff | apply_patch`` and
+``xargs -0 apply_patch < p.diff`` wrote any file a patch file names, a name the memory service
+cannot address in the Session's own scope included. Now a literal file on its standard input
+(redirected, or printed by ``cat`` into the pipe) is read before the command runs and its files
+are judged as the patch tool's are; a patch the guard cannot read then (a pipe from another
+program, ``xargs``, ``"$P"``, a file the command writes first or that is no regular file, a
+file line built at run time) is refused only where the memory root is within its reach: it runs
+in or above the memory root, or the command names the memory root. ``busybox --install [-s]
+DIR`` makes a link per applet in ``DIR`` (``sh``, ``cp``: names no scope file takes): judged as
+such a file written there, refused in a scope, passing elsewhere (it was let through into a
+scope without ``-s``, and refused everywhere with ``-s``, read as a shell's option).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.guard_cases import SHELL, Layout, fill, refusals_by_every_harness
+
+_HIDDEN = "*** Begin Patch\n*** Add File: {name}\n+x\n*** End Patch\n"
+
+
+@pytest.fixture
+def patches(where: Layout) -> Layout:
+    """The layout with patch files in the Workspace: ``hidden.diff`` adds ``.hidden.md`` (a
+    name the service cannot address, K-7) from the folder it runs in, ``own-hidden.diff``
+    adds it by its absolute path in the Session's own scope, ``note.diff`` adds
+    ``src/note.txt`` from the folder it runs in."""
+    own = where.root / where.own
+    for name, added in [
+        ("hidden.diff", ".hidden.md"),
+        ("own-hidden.diff", f"{own}/.hidden.md"),
+        ("note.diff", "src/note.txt"),
+    ]:
+        (where.workspace / name).write_text(_HIDDEN.format(name=added), encoding="utf-8")
+    return where
+
+
+REFUSED = [
+    ("cd {root}/{own} && apply_patch < {workspace}/hidden.diff", "cannot address"),
+    ("apply_patch < own-hidden.diff", "cannot address"),
+    ("< own-hidden.diff apply_patch", "cannot address"),
+    ("cat own-hidden.diff | apply_patch", "cannot address"),
+    ("cd {root}/{own} && cat {workspace}/hidden.diff | apply_patch", "cannot address"),
+    ("xargs -0 apply_patch < own-hidden.diff", "cannot address"),
+    ("cd {root}/{own} && sed 1p {workspace}/hidden.diff | apply_patch", "(read from a pipe)"),
+    ("cd {root}/{own} && xargs -0 apply_patch < {workspace}/hidden.diff", "xargs gives it"),
+    ("cd {root}/{own} && find {workspace} -name '*.diff' -exec apply_patch {{}} +", "find"),
+    ('cd {root}/{own} && P="$(cat {workspace}/hidden.diff)" && apply_patch "$P"', "argument"),
+    (
+        "printf '*** Begin Patch\\n*** Add File: {root}/{own}/.x.md\\n+x\\n*** End Patch\\n'"
+        " > p.diff && apply_patch < p.diff",
+        "read from p.diff",
+    ),
+    (
+        "echo .x.md | xargs -I{{}} apply_patch '*** Begin Patch\n*** Add File: {root}/{own}/{{}}"
+        "\n+x\n*** End Patch'",
+        "xargs gives it",
+    ),
+    ("cd {root} && cat {workspace}/note.diff | tee /dev/null | apply_patch", "a pipe"),
+    ("cd {root}/{own} && {{ apply_patch; }} < {workspace}/hidden.diff", "standard input"),
+]
+"""A command feeding ``apply_patch`` a patch that may write into the memory root, and what
+its refusal says."""
+
+
+@pytest.mark.parametrize(("command", "says"), REFUSED)
+def test_p3_a_patch_fed_to_apply_patch_that_may_write_into_the_memory_root_is_refused(
+    patches: Layout, command: str, says: str
+) -> None:
+    reasons = refusals_by_every_harness(patches, fill(command, patches))
+
+    assert all(reason is not None and says in reason for reason in reasons.values()), reasons
+
+
+PASSED = [
+    "apply_patch < note.diff",
+    "cat note.diff | apply_patch",
+    "apply_patch < hidden.diff",  # .hidden.md in the Workspace: no memory file
+    "sed 1p note.diff | apply_patch",
+    "xargs -0 apply_patch < note.diff",
+    "git diff --no-color | apply_patch",
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: src/a.py\n+x\n*** End Patch\nEOF",
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: {root}/{own}/note.md\n+x\n"
+    "*** End Patch\nEOF",
+    "apply_patch < {workspace}/own-note.diff",
+    "cd {root}/{own} && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: note.md\n+x\n"
+    "*** End Patch\nEOF",
+    "bash -lc \"cd {root}/{own} && apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: "
+    'MEMORY.md\n@@\n+x\n*** End Patch\nEOF"',
+    "busybox --install -s /tmp/applets",
+    "busybox --install ./applets && ./applets/ls",
+    "toybox --install -s ~/bin",
+    "busybox --list",
+]
+"""Everyday forms: a patch whose files the guard reads (Codex's own ``cd SCOPE && apply_patch
+<<'EOF'`` included), or fed one in a Workspace naming no memory; ``busybox --install`` into a
+folder outside the memory root."""
+
+
+@pytest.mark.parametrize("command", PASSED)
+def test_p3_a_patch_fed_to_apply_patch_in_a_workspace_passes(patches: Layout, command: str) -> None:
+    (patches.workspace / "own-note.diff").write_text(
+        _HIDDEN.format(name=f"{patches.root / patches.own}/note.md"), encoding="utf-8"
+    )
+    shell = fill(command, patches)
+
+    assert refusals_by_every_harness(patches, shell) == dict.fromkeys(SHELL), shell
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "busybox --install {root}/{own}",
+        "busybox --install -s {root}/{own}",
+        "cd {root}/{own} && busybox --install -s .",
+        "cd {root}/user && toybox --install -s -- .",
+        'd={root}/{own}; busybox --install "$d"',
+    ],
+)
+def test_p3_busybox_install_into_a_scope_is_refused_for_its_applet_names(
+    where: Layout, command: str
+) -> None:
+    """Each applet's link (``sh``, ``cp``) is a file no scope may hold (K-7)."""
+    reasons = refusals_by_every_harness(where, fill(command, where))
+
+    assert all(reason and "'sh'" in reason for reason in reasons.values()), reasons
