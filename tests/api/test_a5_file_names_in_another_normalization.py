@@ -193,3 +193,33 @@ async def test_a7_a_resolved_name_that_links_outside_the_root_is_never_read(
 async def test_a5_a_name_matching_nothing_is_still_a_404(client: Client, agent: AgentHome) -> None:
     write_topic(agent, NFD)
     await expect_problem(await client.get(file_url("user", "cafe.md")), 404, "no topic file")
+
+
+@pytest.mark.parametrize(("gone", "kept"), [(NFD, NFC), (NFC, NFD)], ids=["nfd-gone", "nfc-gone"])
+async def test_v2_a_deleted_twin_asked_exactly_is_that_file_while_its_twin_is_on_disk(
+    client: Client, agent: AgentHome, gone: str, kept: str
+) -> None:
+    """Both spellings written, one deleted: the deleted one, asked exactly as its versions
+    held it, is that file in its history, at a version, in a diff and in its restore. Found:
+    each answered for the twin still on disk, and the restore said it restored the deleted
+    file while it brought nothing back."""
+    write_topic(agent, gone, "deleted spelling")
+    write_topic(agent, kept, "kept spelling")
+    deleted = await ok_json(await client.delete(file_url("user", gone)))
+
+    history = await ok_json(await client.get(f"{file_url('user', gone)}/history"))
+    assert (history["file"], history["exists"]) == (gone, False)
+    assert history["versions"][0]["change"] == "deleted"
+
+    url = f"{file_url('user', gone)}/versions/{deleted['restoreVersion']}"
+    at = await ok_json(await client.get(url))
+    assert at["file"] == gone and "deleted spelling" in at["text"]
+
+    diff = await ok_json(await client.get(f"{file_url('user', gone)}/diff"))
+    assert diff["file"] == gone and "-deleted spelling" in diff["unified"]
+
+    url = f"{file_url('user', gone)}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert restored["file"] == gone
+    assert (agent.user / gone).read_text(encoding="utf-8") == TOPIC.format("deleted spelling")
+    assert (agent.user / kept).read_text(encoding="utf-8") == TOPIC.format("kept spelling")

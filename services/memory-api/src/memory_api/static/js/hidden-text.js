@@ -289,13 +289,19 @@ export function hiddenMark(run) {
 }
 
 /**
- * `text` split into what shows as it is (strings) and each run of hidden characters
- * ({mark, run}); a single string when nothing is hidden. `textStart`: `text` begins a text
- * (a byte order mark at its start is one).
+ * `text` split into what shows as it is (strings) and each run of hidden characters, or of a
+ * stack's combining characters past {@link STACK_LIMIT} ({mark, run, title?}); a single string
+ * when nothing is hidden or cut. `textStart`: `text` begins a text (a byte order mark at its
+ * start is one).
  */
 export function splitHidden(text, { textStart = false } = {}) {
   const value = String(text ?? "");
-  if (!CANDIDATE.test(value)) return [value];
+  const parts = CANDIDATE.test(value) ? hiddenParts(value, textStart) : [value];
+  if (!STACKED.test(value)) return parts;
+  return parts.flatMap((part) => (typeof part === "string" ? stackParts(part) : [part]));
+}
+
+function hiddenParts(value, textStart) {
   const chars = Array.from(value);
   const parts = [];
   let shown = 0;
@@ -309,33 +315,74 @@ export function splitHidden(text, { textStart = false } = {}) {
   return parts;
 }
 
-/** `text` with each run of hidden characters shown as its mark (memory_core's show_hidden). */
+// W-5: a stack of combining characters on one base (marks, skin tone modifiers: whatever joins
+// the character before it into one grapheme) is laid out by the browser in time growing with
+// its height squared: 30,000 acute accents on one letter took Chromium 8 s, 10,000 skin tone
+// modifiers 14 s, and the 300,000 a memory file under its 1 MiB cap holds froze the page for
+// minutes. No text anyone writes stacks more than 30 (Unicode's stream-safe limit, UAX #15),
+// so the page shows a stack's first 30 and then a mark naming how many more there are; the
+// file is unchanged and the model reads it as it is.
+export const STACK_LIMIT = 30;
+const STACK_CHAR = String.raw`[\p{Grapheme_Extend}\p{Emoji_Modifier}]`;
+const STACKED = new RegExp(`${STACK_CHAR}{${STACK_LIMIT + 1},}`, "u");
+const STACKS = new RegExp(STACKED.source, "gu");
+const STACK_TITLE =
+  `Combining characters stacked on one character: the page shows the first ${STACK_LIMIT}; ` +
+  "the file holds them all, and a model reads them all";
+
+/** The mark shown for `count` combining characters cut from a stack. */
+export function stackMark(count) {
+  const noun = count === 1 ? "character" : "characters";
+  return `[stacked: ${count.toLocaleString("en")} more combining ${noun}]`;
+}
+
+/** `text` (no hidden run in it) split at each stack past {@link STACK_LIMIT}. */
+function stackParts(text) {
+  const parts = [];
+  let shown = 0;
+  for (const match of text.matchAll(STACKS)) {
+    const chars = Array.from(match[0]);
+    const kept = match.index + chars.slice(0, STACK_LIMIT).join("").length;
+    parts.push(text.slice(shown, kept));
+    const run = chars.slice(STACK_LIMIT);
+    parts.push({ mark: stackMark(run.length), run, title: STACK_TITLE });
+    shown = match.index + match[0].length;
+  }
+  if (shown < text.length) parts.push(text.slice(shown));
+  return parts;
+}
+
+/** `text` with each run of hidden characters shown as its mark (memory_core's show_hidden), and
+ * each stack cut at {@link STACK_LIMIT}. */
 export function showHidden(text, options) {
   return splitHidden(text, options)
     .map((part) => (typeof part === "string" ? part : part.mark))
     .join("");
 }
 
+const HIDDEN_TITLE = "Hidden characters: a model reads them, a screen shows nothing (I-9)";
+
 /** The nodes that show `text` with each hidden run as a visible, styled mark (a <span
- * class="hidden-mark">; its title says the model reads characters a person cannot see). */
+ * class="hidden-mark">; its title says the model reads characters a person cannot see, or
+ * that a stack was cut). */
 export function hiddenTextNodes(text, options) {
   return splitHidden(text, options).map((part) => {
     if (typeof part === "string") return document.createTextNode(part);
     const span = document.createElement("span");
     span.className = "hidden-mark";
-    span.title = "Hidden characters: a model reads them, a screen shows nothing (I-9)";
+    span.title = part.title ?? HIDDEN_TITLE;
     span.textContent = part.mark;
     return span;
   });
 }
 
-/** Show each hidden run in the text under `root` (rendered Markdown, a list) as its mark;
- * returns `root`. Text nodes are looked at one by one. */
+/** Show each hidden run (and each stack cut at {@link STACK_LIMIT}) in the text under `root`
+ * (rendered Markdown, a list) as its mark; returns `root`. Text nodes are looked at one by one. */
 export function revealHidden(root) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const found = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (CANDIDATE.test(node.data)) found.push(node);
+    if (CANDIDATE.test(node.data) || STACKED.test(node.data)) found.push(node);
   }
   for (const node of found) {
     const nodes = hiddenTextNodes(node.data);

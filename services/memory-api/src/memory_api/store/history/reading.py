@@ -332,6 +332,13 @@ def _renamed_to(repository: Path, entry: LogEntry, name: str) -> str | None:
     return renames_in(repository, whole).get(name)
 
 
+def history_holds(repository: Path, name: str) -> bool:
+    """Whether a version of the history changed a file named exactly ``name`` (V-2)."""
+    if read_head(repository) is None:
+        return False
+    return bool(git(repository, "log", "-n", "1", "--format=%H", BRANCH, "--", name).strip())
+
+
 def history_name(repository: Path, asked: str) -> str:
     """The name the history holds for a file no longer on disk that a request calls ``asked``
     (V-2), by :mod:`memory_api.store.file_names`' rule applied to the names its versions

@@ -130,15 +130,36 @@ def _never_read(root: Path, scope: Path, key: str, name: str) -> str | None:
 
 
 def _held_name(scope: Path, repository: Path, asked: str) -> str:
-    """The name a history or diff request calling ``asked`` means (V-2): the name on disk
+    """The name a history or diff request calling ``asked`` means (V-2): ``asked`` when a file
+    of that exact name is on disk or a version changed one (a twin deleted while its other
+    spelling stays: its history is its own, never its twin's); else the name on disk
     (:func:`~memory_api.store.file_names.on_disk_name`), or for a file no longer there, the
     name the history holds for it (:func:`~.reading.history_name`: a gone file asked in the
     other Unicode normalization). Raises :class:`~memory_api.errors.Conflict` (409) for
     twins, on disk or in the history."""
+    if os.path.lexists(scope / asked) or reading.history_holds(repository, asked):
+        return asked
     held = on_disk_name(scope, asked)
-    if held != asked or os.path.lexists(scope / asked):
-        return held
-    return reading.history_name(repository, asked)
+    return held if held != asked else reading.history_name(repository, asked)
+
+
+def _name_at(
+    histories: ScopeHistories, scope: Path, repository: Path, asked: str, version: str
+) -> str:
+    """The name a request calling ``asked`` means at ``version`` (V-2: a file at a version, a
+    restore): ``asked`` when a file of that exact name is on disk or ``version`` holds one;
+    else the name on disk (:func:`~memory_api.store.file_names.on_disk_name`), or for a file
+    no longer there, the one of ``version``'s files that is ``asked`` under NFC. Raises
+    :class:`NotFound` for a version not of this history and
+    :class:`~memory_api.errors.Conflict` (409) for twins."""
+    if os.path.lexists(scope / asked):
+        return asked
+    reading.check_version(repository, version)
+    names = histories.tree(repository, version)
+    if asked in names:
+        return asked
+    held = on_disk_name(scope, asked)
+    return held if held != asked else name_among(asked, names, f"in version {version}")
 
 
 def _unrecordable(kept: KeptFile) -> UnrecordableFile:
@@ -281,17 +302,7 @@ class HistoryStore:
 
         def work() -> FileAtVersion:
             scope, repository = self._repository(agent_id, key)
-            held = on_disk_name(scope, name)
-            try:
-                return reading.file_at(repository, key, held, version, reveal=reveal)
-            except NotFound:  # gone from disk: the version may hold it in another spelling
-                if held != name or os.path.lexists(scope / name):
-                    raise
-                reading.check_version(repository, version)  # a version of this history
-                names = self.histories.tree(repository, version)
-                held = name_among(name, names, f"in version {version}")
-                if held == name:
-                    raise
+            held = _name_at(self.histories, scope, repository, name, version)
             return reading.file_at(repository, key, held, version, reveal=reveal)
 
         return await asyncio.to_thread(work)
@@ -386,10 +397,9 @@ class HistoryStore:
         root, scope = await asyncio.to_thread(self._scope, agent_id, key)
 
         def work() -> tuple[RestoreResult, bool]:
-            on_disk = on_disk_name(scope, name)  # under the lock: what is there now
-            result = restore_file(
-                self.histories, agent_id, root, scope, on_disk, version, principal
-            )
+            repository = self.histories.repository(agent_id, scope)
+            held = _name_at(self.histories, scope, repository, name, version)  # under the lock
+            result = restore_file(self.histories, agent_id, root, scope, held, version, principal)
             return result, self._due(agent_id, scope)
 
         result, due = await self.locks.run_held(lock_name("index", agent_id, scope.name), work)
