@@ -14,9 +14,13 @@ Each test runs in a mount namespace of its own, with the service in its process
 
 from __future__ import annotations
 
+import asyncio
+import os
 from pathlib import Path
 
+from memory_api.mount_watch import MOUNTS
 from memory_api.store import workspace_mount
+from memory_core import layout
 
 from tests.support.mount_namespace import Space, in_a_mount_namespace
 
@@ -122,3 +126,48 @@ async def test_k6a_the_overview_reads_the_mount_table_once_per_change_whatever_i
     assert again == unmounted
     assert [remounted[key] for key in keys] == [FINE] + [NOT_VISIBLE] * (WORKSPACES - 1)
     assert (once, twice, after_the_mount) == (1, 1, 2)
+
+
+@in_a_mount_namespace
+async def test_k6a_session_starts_that_cannot_write_the_record_read_the_table_once_per_change(
+    space: Space,
+) -> None:
+    """A read-only data dir (the scope folder mounted read-only onto itself): each Session
+    start tries to write the record again and starts all the same, yet reads the mount table
+    only once after it changed, not at every start."""
+    workspace = space.tmp / "src" / "app"
+    _folders(workspace)
+    key = await space.session_start(workspace)
+    scope = space.root / key
+    (scope / layout.MOUNT_FILE).unlink()
+    space.run("mount", "--bind", scope, scope)
+    space.run("mount", "-o", "remount,bind,ro", scope)
+
+    before = space.reads
+    keys = [await space.session_start(workspace) for _ in range(3)]
+
+    assert keys == [key] * 3
+    assert not (scope / layout.MOUNT_FILE).exists()
+    assert space.reads - before == 1
+
+
+@in_a_mount_namespace
+async def test_k6a_a_process_forked_from_the_service_takes_no_mount_table_change_from_it(
+    space: Space,
+) -> None:
+    """A child made by ``fork`` (a worker a process manager forks from the service) that asks
+    the mount table opens its own: the service still sees a mount made before the fork as a
+    change, so its records are found again."""
+    point = space.tmp / "scratch"
+    _folders(point)
+    before = MOUNTS.changes()
+    space.run("mount", "-t", "tmpfs", "tmpfs", point)
+    child = os.fork()
+    if child == 0:  # the child polls, then reads the table as it is
+        MOUNTS.changes()
+        tree = MOUNTS.tree()
+        os._exit(0 if tree is not None and tree.mount_point_of(str(point)) == str(point) else 1)
+    _, status = await asyncio.to_thread(os.waitpid, child, 0)
+
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert MOUNTS.changes() == before + 1
