@@ -189,8 +189,7 @@ def record_mount(
     has not changed since, else the mount point is found (:func:`mount_point`) and the file
     read, and written when it is missing or records another mount point or device. A failure
     is logged once per scope and device in this process and tried again at the next Session
-    start: the
-    Session starts all the same. ``cached_only``: a file to read or write raises
+    start: the Session starts all the same. ``cached_only``: a file to read or write raises
     :class:`NeedsBlockingIO`."""
     real_workspace, device = workspace
     folder = os.fspath(scope)
