@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from memory_api.mount_table import mount_point_of
+from memory_api.mount_watch import MountWatch
 from memory_api.store import workspace_mount
 from memory_core import layout
 
@@ -309,7 +310,7 @@ def test_k6a_without_a_readable_mount_table_a_mount_point_is_told_by_devices(
 ) -> None:
     """Where ``/proc`` is not mounted, the mount point is where the device changes on the way
     up, and a folder whose device is its parent's is not mounted, as before the table."""
-    monkeypatch.setattr(workspace_mount, "MOUNT_TABLE", str(tmp_path / "no-mountinfo"))
+    monkeypatch.setattr(workspace_mount, "MOUNTS", MountWatch(str(tmp_path / "no-mountinfo")))
     folder = tmp_path / "app"
     folder.mkdir()
     (tmp_path / layout.MOUNT_FILE).write_text(f"{folder}\n{folder.stat().st_dev}\n")

@@ -4,14 +4,16 @@ Read by the change feed (is a memory root on a local filesystem, where inotify s
 change: :mod:`memory_api.store.change_feed`), by the token checks (does a disk keep
 permission bits: :mod:`memory_api.world_writable`) and by the Workspace mount records (which
 mount a Workspace lies on, a bind mount within one filesystem included:
-:mod:`memory_api.store.workspace_mount`). Pure: text in, values out.
+:mod:`memory_api.store.workspace_mount`, through :mod:`memory_api.mount_watch`, which parses
+it once per change into a :class:`MountTree`). Pure: text in, values out.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
-__all__ = ["filesystem_type", "mount_of", "mount_point_of"]
+__all__ = ["MountTree", "filesystem_type", "mount_of", "mount_point_of"]
 
 
 def _unescape(text: str) -> str:
@@ -80,12 +82,7 @@ def filesystem_type(mountinfo: str, path: str, device: int) -> str | None:
 
 def mount_point_of(mountinfo: str, path: str) -> str | None:
     """The mount point of the mount the absolute real ``path`` lies on, as the kernel walks it,
-    by a ``/proc/PID/mountinfo`` text: from the root mount down the path, at each folder the
-    mount whose parent is the mount reached so far and whose mount point is that folder (the
-    last mounted, on top, when several are stacked there). A bind mount within one filesystem
-    is a mount of its own here (its ``st_dev`` is that filesystem's), and a mount hidden under
-    one mounted later on a folder above it is passed by. None when the table has no root
-    mount (a process in a ``chroot`` below a mount point).
+    by a ``/proc/PID/mountinfo`` text (:meth:`MountTree.mount_point_of` of the parsed text).
 
     >>> text = ("22 1 254:0 / / rw - ext4 /dev/vda rw\\n"
     ...         "40 22 254:0 /data/repos /home/u/repos rw - ext4 /dev/vda rw\\n"
@@ -97,27 +94,53 @@ def mount_point_of(mountinfo: str, path: str) -> str | None:
     >>> mount_point_of(text, "/mnt/my drive")
     '/mnt/my drive'
     """
-    points: dict[str, str] = {}
-    parents: dict[str, str] = {}
-    on: dict[tuple[str, str], str] = {}
-    for line in mountinfo.split("\n"):  # the kernel escapes a newline in a path
-        fields = line.split(" ")
-        if len(fields) < 7:
-            continue
-        mount, parent, point = fields[0], fields[1], _unescape(fields[4])
-        points[mount], parents[mount] = point, parent
-        if parent != mount:  # the root of a namespace may name itself as its parent
-            on[parent, point] = mount  # listed in mount order: a later one is on top
-    current = next((mount for mount in points if _is_root(mount, points, parents)), None)
-    if current is None:
-        return None
-    folders = [path[:end] for end in range(1, len(path)) if path[end] == "/"]
-    for folder in ["/", *folders, path.rstrip("/") or "/"]:
-        for _ in points:  # each mount at most once, whatever the text says
-            if (current, folder) not in on:
-                break
-            current = on[current, folder]
-    return points[current]
+    return MountTree.parse(mountinfo).mount_point_of(path)
+
+
+@dataclass(frozen=True)
+class MountTree:
+    """A ``/proc/PID/mountinfo`` text parsed once, to walk many paths down: each mount's mount
+    point (by mount id), the mount on top at each ``(parent mount, mount point)``, and the root
+    mount (None when the table has none: a process in a ``chroot`` below a mount point)."""
+
+    points: dict[str, str]
+    on: dict[tuple[str, str], str]
+    root: str | None
+
+    @classmethod
+    def parse(cls, mountinfo: str) -> MountTree:
+        """The tree of a ``/proc/PID/mountinfo`` text (lines of fewer than 7 fields skipped)."""
+        points: dict[str, str] = {}
+        parents: dict[str, str] = {}
+        on: dict[tuple[str, str], str] = {}
+        for line in mountinfo.split("\n"):  # the kernel escapes a newline in a path
+            fields = line.split(" ")
+            if len(fields) < 7:
+                continue
+            mount, parent, point = fields[0], fields[1], _unescape(fields[4])
+            points[mount], parents[mount] = point, parent
+            if parent != mount:  # the root of a namespace may name itself as its parent
+                on[parent, point] = mount  # listed in mount order: a later one is on top
+        root = next((mount for mount in points if _is_root(mount, points, parents)), None)
+        return cls(points, on, root)
+
+    def mount_point_of(self, path: str) -> str | None:
+        """The mount point of the mount the absolute real ``path`` lies on, as the kernel walks
+        it: from the root mount down the path, at each folder the mount whose parent is the
+        mount reached so far and whose mount point is that folder (the last mounted, on top,
+        when several are stacked there). A bind mount within one filesystem is a mount of its
+        own here (its ``st_dev`` is that filesystem's), and a mount hidden under one mounted
+        later on a folder above it is passed by. None when the table has no root mount."""
+        current = self.root
+        if current is None:
+            return None
+        folders = [path[:end] for end in range(1, len(path)) if path[end] == "/"]
+        for folder in ["/", *folders, path.rstrip("/") or "/"]:
+            for _ in self.points:  # each mount at most once, whatever the text says
+                if (current, folder) not in self.on:
+                    break
+                current = self.on[current, folder]
+        return self.points[current]
 
 
 def _is_root(mount: str, points: dict[str, str], parents: dict[str, str]) -> bool:

@@ -18,16 +18,18 @@ visible, never orphaned. A mount point is mounted while :func:`os.path.ismount` 
 table names a mount there; without a readable table both fall back to devices (the nearest
 folder up whose parent is on another device).
 
-A Session start already ``stat``\\ s the Workspace folder: while the file is unchanged and was
-found right its device is read from :class:`MountRecords` (one ``lstat`` of the file on the
-event loop). The first Session start in a process that meets a version of the file (or a
-Workspace on another filesystem than the recorded one) finds the mount point again, in a
-worker thread, and rewrites the file when it names another mount point or device: a file from
-an older service (one line, or a bind mount recorded as its filesystem) is corrected there. So
-a Workspace bind-mounted after it was recorded, at the same path on the same filesystem, has
-the file corrected at the service's next start, not at once (telling that at every Session
-start would cost a mount table read each). A file that cannot be written (a read-only data
-dir) is tried again, in a worker thread, at each Session start.
+A Session start already ``stat``\\ s the Workspace folder: while the file is unchanged, was
+found right, and the mount table has not changed since, its device is read from
+:class:`MountRecords` (one ``lstat`` of the file and one ``poll`` of the table on the event
+loop: :data:`~memory_api.mount_watch.MOUNTS`). The first Session start that meets a version of
+the file, a Workspace on another filesystem than the recorded one, or a mount table changed
+since (any mount or unmount) finds the mount point again, in a worker thread, and rewrites the
+file when it names another mount point or device: a file from an older service (one line, or a
+bind mount recorded as its filesystem) is corrected there, and so is a Workspace bind-mounted
+after it was recorded (at the same path on the same filesystem), or one made again at that
+path on the filesystem below once its mount is gone. The table is read and parsed once per
+change, whatever the number of Session starts and Workspaces judged. A file that cannot be
+written (a read-only data dir) is tried again, in a worker thread, at each Session start.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from pathlib import Path
 from memory_core import layout
 from memory_core.atomic import atomic_write_bytes
 
-from memory_api.mount_table import mount_point_of
+from memory_api.mount_watch import MOUNTS
 from memory_api.store.containment import held_folder, read_regular
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
@@ -52,27 +54,23 @@ logger = logging.getLogger(__name__)
 _READ_CAP = 4096 + 32
 """Bytes of the file read at most: a path longer than PATH_MAX is no mount point."""
 
-MOUNT_TABLE = "/proc/self/mountinfo"
-"""The kernel's mount table of this process: each mount's id, parent and mount point."""
-
 _NO_DEVICE = -1
 """The device of a file that names none (written before it was kept, or odd): never equal."""
 
 
 def mount_point(path: str) -> str:
     """The mount point of the mount the existing real ``path`` lies on, as the mount table
-    (:data:`MOUNT_TABLE`) tells it: a bind mount within one filesystem is a mount point of its
-    own. Where the table cannot be read (no ``/proc``), the nearest folder up from ``path``
-    whose parent is on another device (one ``lstat`` per folder; ``"/"`` at the top): that
-    walk raises ``OSError`` for a folder it cannot ``lstat`` (``path`` gone meanwhile).
+    (:data:`MOUNTS`, read again only when it changed) tells it: a bind mount within one
+    filesystem is a mount point of its own. Where the table cannot be read (no ``/proc``), the
+    nearest folder up from ``path`` whose parent is on another device (one ``lstat`` per
+    folder; ``"/"`` at the top): that walk raises ``OSError`` for a folder it cannot ``lstat``
+    (``path`` gone meanwhile).
 
     >>> mount_point("/")
     '/'
     """
-    try:
-        found = mount_point_of(_mount_table(), path)
-    except OSError:
-        found = None
+    tree = MOUNTS.tree()
+    found = None if tree is None else tree.mount_point_of(path)
     if found is not None:
         return found
     device = os.lstat(path).st_dev
@@ -85,23 +83,15 @@ def mount_point(path: str) -> str:
     return current
 
 
-def _mount_table() -> str:
-    """The text of :data:`MOUNT_TABLE` as it is (a carriage return in a mount point is no line
-    end). Raises ``OSError``."""
-    with open(MOUNT_TABLE, encoding="utf-8", errors="surrogateescape", newline="") as table:  # noqa: PTH123
-        return table.read()
-
-
 def _mounted(point: str) -> bool:
     """Whether a mount has its mount point at ``point`` now: a filesystem of its own there
     (:func:`os.path.ismount`, no table read), or a mount the table names there (a bind mount
-    within one filesystem). Where the table cannot be read, ``os.path.ismount`` alone."""
+    within one filesystem; the table parsed once per change, not per call). Where the table
+    cannot be read, ``os.path.ismount`` alone."""
     if os.path.ismount(point):
         return True
-    try:
-        return mount_point_of(_mount_table(), point) == point
-    except OSError:
-        return False
+    tree = MOUNTS.tree()
+    return tree is not None and tree.mount_point_of(point) == point
 
 
 def _parsed(raw: bytes) -> tuple[bytes, int]:
@@ -121,42 +111,52 @@ def _parsed(raw: bytes) -> tuple[bytes, int]:
 class MountRecords:
     """The device each scope's mount file records, by the file's path, once that version was
     found to name the Workspace's mount point and device, valid while the file is unchanged
-    (:class:`~memory_api.store.stat_cache.StatCache`); and the scopes whose file could
+    (:class:`~memory_api.store.stat_cache.StatCache`) and the mount table too (a mount or an
+    unmount may move the Workspace's mount point: :meth:`MountWatch.changes
+    <memory_api.mount_watch.MountWatch.changes>` of :data:`MOUNTS`); and the scopes whose file could
     not be written for a device (a read-only data dir), so that failure is logged once per
     process (the write is tried again at each Session start: a disk made writable again, or
     an entry in the file's way removed, gets the file). Thread-safe."""
 
     def __init__(self, *, max_entries: int) -> None:
-        self._devices: StatCache[str, int] = StatCache(max_entries=max_entries)
+        self._devices: StatCache[str, tuple[int, int]] = StatCache(max_entries=max_entries)
         self._warned: dict[str, int] = {}
         self._max_entries = max_entries
         self._lock = threading.Lock()
 
     def kept(self, path: str, info: os.stat_result) -> int | None:
         """The device the file ``path`` records at the version its ``lstat`` ``info`` shows,
-        when that version was read (or written) and found right; None when it was not."""
-        return self._devices.get(path, file_key(info))
+        when that version was read (or written) and found right since the mount table last
+        changed (one ``poll`` when it was kept); None when it was not."""
+        found = self._devices.get(path, file_key(info))
+        if found is None:
+            return None
+        device, changes = found
+        return device if changes == MOUNTS.changes() else None
 
-    def holds(self, path: str, info: os.stat_result, point: str, device: int) -> bool:
+    def holds(self, path: str, info: os.stat_result, found: tuple[str, int], changes: int) -> bool:
         """Whether the regular file ``path`` (its ``lstat`` ``info``, taken before) records
-        exactly the mount point ``point`` and ``device``; kept at that version when it does."""
+        exactly the mount point and device ``found`` (as told after ``changes`` changes of the
+        mount table); kept at that version when it does."""
+        point, device = found
         try:
             raw, _ = read_regular(Path(path), _READ_CAP + 1)
         except OSError:  # gone or swapped since the lstat: written again
             return False
         if raw != os.fsencode(f"{point}\n{device}\n"):
             return False
-        self._devices.put(path, file_key(info), device)  # under the key seen before the read
+        self._devices.put(path, file_key(info), (device, changes))  # the key seen before the read
         return True
 
-    def wrote(self, path: str, device: int) -> None:
-        """Keep ``device`` for the file ``path`` just written with it (so the next Session start
-        reads nothing), at the file's version now."""
+    def wrote(self, path: str, device: int, changes: int) -> None:
+        """Keep ``device`` for the file ``path`` just written with it, as found after ``changes``
+        changes of the mount table (so the next Session start reads nothing), at the file's
+        version now."""
         try:
             info = os.lstat(path)
         except OSError:
             return
-        self._devices.put(path, file_key(info), device)
+        self._devices.put(path, file_key(info), (device, changes))
 
     def first_failure(self, scope: str, device: int) -> bool:
         """Whether writing ``scope``'s file for ``device`` failed now for the first time in
@@ -184,12 +184,12 @@ def record_mount(
     cached_only: bool,
 ) -> None:
     """Keep in ``scope`` the mount point of the Workspace the service sees now, ``workspace``
-    (its real path and the ``st_dev`` of its folder), and that device (K-6a): one ``lstat``
-    while the file's version was found right in this process, else the mount point is found
-    (:func:`mount_point`) and the file read, and written when it is missing or records another
-    mount point or device. A failure is logged once
-    per scope and device in this process and tried again at the next Session start: the
-    Session starts all the same. ``cached_only``: a file to read or write raises
+    (its real path and the ``st_dev`` of its folder), and that device (K-6a): one ``lstat`` and
+    one ``poll`` while the file's version was found right in this process and the mount table
+    has not changed since, else the mount point is found (:func:`mount_point`) and the file
+    read, and written when it is missing or records another mount point or device. A failure
+    is logged once per scope and device in this process and tried again at the next Session
+    start: the Session starts all the same. ``cached_only``: a file to read or write raises
     :class:`NeedsBlockingIO`."""
     real_workspace, device = workspace
     folder = os.fspath(scope)
@@ -204,16 +204,17 @@ def record_mount(
         return  # as it should be: one lstat (the file read once per version)
     if cached_only:
         raise NeedsBlockingIO(key)
+    changes = MOUNTS.changes()  # before the table is read: a change after it is seen next time
     try:
         point = mount_point(real_workspace)
     except OSError:  # gone again since it was seen: the next Session start keeps it
         return
-    if info is not None and records.holds(path, info, point, device):
+    if info is not None and records.holds(path, info, (point, device), changes):
         return
     try:  # in the folder held open: never one swapped in for it meanwhile (A-7)
         with held_folder(scope.parent, scope) as held:
             atomic_write_bytes(held / layout.MOUNT_FILE, os.fsencode(f"{point}\n{device}\n"))
-        records.wrote(path, device)
+        records.wrote(path, device, changes)
         records.succeeded(folder)
     except OSError as error:
         if records.first_failure(folder, device):

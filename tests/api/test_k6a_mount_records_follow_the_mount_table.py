@@ -1,0 +1,173 @@
+"""K-6a: a Workspace's mount record follows the mount table while the service runs.
+
+A scope's ``.workspace-mount`` names the mount point its Workspace lies on, kept while found
+right. A mount or an unmount may move that mount point without touching the Workspace's path or
+device (a bind mount within one filesystem): the next Session start after any change of the
+mount table finds it again, so a Workspace never reads "not visible" for ever after an unmount
+long past, nor orphaned (which invites deleting live memories) while its notes live on a bind
+mount made after it was recorded. The overview reads the mount table once per change, however
+many missing Workspaces it judges.
+
+Each test runs in a mount namespace of its own, with the service in its process
+(:mod:`tests.support.mount_namespace`), where it mounts as a user or container runtime would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+from memory_api.mount_watch import MOUNTS
+from memory_api.store import workspace_mount
+from memory_core import layout
+
+from tests.support.mount_namespace import Space, in_a_mount_namespace
+
+FINE, NOT_VISIBLE, ORPHANED = (False, False), (False, True), (True, False)
+"""``(orphaned, notVisible)`` of a scope, as the overview and the scope's own answer give it."""
+
+
+def _folders(*paths: Path) -> None:
+    for path in paths:
+        path.mkdir(parents=True)
+
+
+@in_a_mount_namespace
+async def test_k6a_a_workspace_made_again_where_its_bind_mount_was_is_orphaned_once_removed(
+    space: Space,
+) -> None:
+    """A Workspace recorded on a bind mount (``home/repos`` bound from ``disk/repos``); the
+    mount is gone for good and the folder is made again at its path, on the filesystem below,
+    where a Session starts. The record follows (the mount table changed since it was found
+    right): once that folder is removed, the Workspace is orphaned, not "not visible" for
+    ever."""
+    source, point = space.tmp / "disk" / "repos", space.tmp / "home" / "repos"
+    _folders(source / "app", point)
+    workspace = point / "app"
+    space.run("mount", "--bind", source, point)
+    key = await space.session_start(workspace)
+    assert await space.session_start(workspace) == key  # the record found right, kept
+    on_the_mount = space.recorded(key)
+
+    space.run("umount", point)
+    workspace.mkdir()
+    assert await space.session_start(workspace) == key
+    below = space.recorded(key)
+    seen = await space.judged(key)
+    workspace.rmdir()
+
+    assert (seen, await space.judged(key)) == ([FINE] * 2, [ORPHANED] * 2)
+    assert (on_the_mount, below) == (str(point), workspace_mount.mount_point(str(point)))
+
+
+@in_a_mount_namespace
+async def test_k6a_a_workspace_bind_mounted_after_it_was_recorded_is_not_visible_once_unmounted(
+    space: Space,
+) -> None:
+    """A Workspace recorded on the service's own filesystem is moved to ``disk/repos``, which
+    is then bind-mounted where it was (``mount --bind disk/repos home/repos``) while the
+    service runs, and a Session starts there: the record names the bind mount at once. Once it
+    is unmounted, the Workspace is not visible, never orphaned (its notes live on the other
+    side)."""
+    source, point = space.tmp / "disk" / "repos", space.tmp / "home" / "repos"
+    _folders(source, point / "app")
+    workspace = point / "app"
+    key = await space.session_start(workspace)
+    assert await space.session_start(workspace) == key  # the record found right, kept
+    on_its_filesystem = space.recorded(key)
+    workspace.rename(source / "app")
+
+    space.run("mount", "--bind", source, point)
+    assert await space.session_start(workspace) == key
+    on_the_mount = space.recorded(key)
+    space.run("umount", point)
+
+    assert await space.judged(key) == [NOT_VISIBLE] * 2
+    assert (on_its_filesystem, on_the_mount) == (
+        workspace_mount.mount_point(str(point)),
+        str(point),
+    )
+
+
+WORKSPACES = 40
+"""Missing Workspaces the overview judges at once."""
+
+
+@in_a_mount_namespace
+async def test_k6a_the_overview_reads_the_mount_table_once_per_change_whatever_it_judges(
+    space: Space,
+) -> None:
+    """Forty Workspaces, each on a bind mount of its own, all unmounted: the overview judges
+    each not visible by the mount table, which it reads once, and not again while nothing is
+    mounted or unmounted. One mount made again: one more read, that Workspace present and the
+    others still not visible."""
+    keys, sources, points = [], [], []
+    for number in range(WORKSPACES):
+        source, point = space.tmp / "disk" / f"repo{number}", space.tmp / "home" / f"repo{number}"
+        _folders(source / "app", point)
+        space.run("mount", "--bind", source, point)
+        keys.append(await space.session_start(point / "app"))
+        sources.append(source)
+        points.append(point)
+    for point in points:
+        space.run("umount", point)
+
+    before = space.reads
+    unmounted = await space.overview()
+    once = space.reads - before
+    again = await space.overview()
+    twice = space.reads - before
+    space.run("mount", "--bind", sources[0], points[0])
+    remounted = await space.overview()
+    after_the_mount = space.reads - before
+
+    assert [unmounted[key] for key in keys] == [NOT_VISIBLE] * WORKSPACES
+    assert again == unmounted
+    assert [remounted[key] for key in keys] == [FINE] + [NOT_VISIBLE] * (WORKSPACES - 1)
+    assert (once, twice, after_the_mount) == (1, 1, 2)
+
+
+@in_a_mount_namespace
+async def test_k6a_session_starts_that_cannot_write_the_record_read_the_table_once_per_change(
+    space: Space,
+) -> None:
+    """A read-only data dir (the scope folder mounted read-only onto itself): each Session
+    start tries to write the record again and starts all the same, yet reads the mount table
+    only once after it changed, not at every start."""
+    workspace = space.tmp / "src" / "app"
+    _folders(workspace)
+    key = await space.session_start(workspace)
+    scope = space.root / key
+    (scope / layout.MOUNT_FILE).unlink()
+    space.run("mount", "--bind", scope, scope)
+    space.run("mount", "-o", "remount,bind,ro", scope)
+
+    before = space.reads
+    keys = [await space.session_start(workspace) for _ in range(3)]
+
+    assert keys == [key] * 3
+    assert not (scope / layout.MOUNT_FILE).exists()
+    assert space.reads - before == 1
+
+
+@in_a_mount_namespace
+async def test_k6a_a_process_forked_from_the_service_takes_no_mount_table_change_from_it(
+    space: Space,
+) -> None:
+    """A child made by ``fork`` (a worker a process manager forks from the service) that asks
+    the mount table opens its own: the service still sees a mount made before the fork as a
+    change, so its records are found again."""
+    point = space.tmp / "scratch"
+    _folders(point)
+    before = MOUNTS.changes()
+    space.run("mount", "-t", "tmpfs", "tmpfs", point)
+    child = os.fork()
+    if child == 0:  # the child polls, then reads the table as it is
+        MOUNTS.changes()
+        tree = MOUNTS.tree()
+        os._exit(0 if tree is not None and tree.mount_point_of(str(point)) == str(point) else 1)
+    _, status = await asyncio.to_thread(os.waitpid, child, 0)
+
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert MOUNTS.changes() == before + 1
