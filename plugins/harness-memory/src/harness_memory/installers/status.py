@@ -469,27 +469,42 @@ def remote_copies(home: Path, environ: Mapping[str, str]) -> set[tuple[str, str,
 
 def copy_left_lines(copy: tuple[str, str, str, str]) -> list[str]:
     """What ``uninstall`` says of a local copy (R-1) no installed hook names any more: it
-    stays (the only place a write not yet synced lives), its scopes as ``status`` gives them
-    (what waits to go back), the ``sync`` that sends what waits and how to remove it. Empty
-    when the copy's state folder is gone."""
+    stays (the only place a write not yet synced lives), its scopes as ``status`` gives them,
+    and how to remove it; while something waits to go back (or what waits is not known: its
+    state cannot be read), first the ``sync --every-scope`` that sends it, from any folder (a
+    bare ``sync`` sent the user scope and the working directory's, and made a scope for it:
+    what waited in another Workspace's scope stayed, and the ``rm -rf`` after it lost it).
+    Empty when the copy's state folder is gone."""
     from memory_core.addresses import shown_url
+    from memory_core.errors import InvalidId
 
+    from harness_memory.cli_sync import copy_status
+    from harness_memory.remote import RemoteCopy
     from harness_memory.settings import remote_memory_root
 
     state_dir, url, project, agent = copy
     if not Path(state_dir).exists():
         return []
-    lines, _ = _remote_lines(Path(state_dir), url, project, agent)
-    folder = remote_memory_root(Path(state_dir), project, agent).parents[1]  # …/agents/<agent>
+    said = f"the local copy of the service's memory stays in {state_dir} (no hook uses it now):"
+    try:
+        remote = RemoteCopy(
+            url=url, token=None, project=project, agent=agent, state_dir=Path(state_dir), timeout=2
+        )
+    except InvalidId as error:  # no copy this plugin made: nothing of it is removed by rule
+        return [said, f"remote copy in {state_dir}: {error}"]
+    lines, scopes = copy_status(remote)
+    folder = shlex.quote(str(remote_memory_root(Path(state_dir), project, agent).parents[1]))
+    if scopes is not None and not any(scope.waiting for scope in scopes):
+        return [said, *lines, f"nothing waits to go back: `rm -rf {folder}` removes the copy"]
     sync = (
-        f"harness-memory sync --remote on --state-dir {shlex.quote(state_dir)} "
+        f"harness-memory sync --every-scope --remote on --state-dir {shlex.quote(state_dir)} "
         f"--url {shlex.quote(shown_url(url))} --project {project} --agent {agent}"
     )
     return [
-        f"the local copy of the service's memory stays in {state_dir} (no hook uses it now):",
-        *lines,
-        f"what waits there goes back with `{sync}` (the token in HARNESS_MEMORY_TOKEN); "
-        f"`rm -rf {shlex.quote(str(folder))}` then removes the copy",
+        said,
+        *(lines if scopes is not None else [f"PROBLEM: {line}" for line in lines]),
+        f"what waits there goes back with `{sync}` (the token in HARNESS_MEMORY_TOKEN; from any "
+        f"folder); once it says every scope synced, `rm -rf {folder}` removes the copy",
     ]
 
 
