@@ -30,6 +30,7 @@ their agent (:mod:`~harness_memory.installers.service_check`): a refusal is a pr
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -510,11 +511,18 @@ def copy_left_lines(copy: tuple[str, str, str, str]) -> list[str]:
 
 def managed_token_left_lines(home: Path, environ: Mapping[str, str]) -> list[str]:
     """What a managed uninstall says of this account's token file for the managed hooks
-    (``harness-memory token set`` wrote it in the account's home) once no hooks on this
-    machine read it: it stays, and ``rm`` removes it. Empty while managed hooks remain where a
+    (``harness-memory token set`` wrote it in the account's home) once none of the hooks read
+    here reads it: it stays, and ``rm`` removes it. Empty while managed hooks remain where a
     harness reads them here (a managed install into a folder of its own, an image being
-    built, runs elsewhere), while installed hooks name that file, or with no such file."""
-    from harness_memory.settings import load_settings
+    built, runs elsewhere), while installed hooks read that file, or with no such file.
+
+    The hooks read are those of ``home`` and of the account's home (the password database's:
+    its own hooks live there whatever ``$HOME`` says), each with the variables that move a
+    harness's user settings and without them; a hook reads the file when it names it with
+    ``--token-file`` or, naming no token, when its ``--state-dir`` holds it (a user install
+    with no token writes ``--state-dir ~/.claude/harness-memory``: the very file ``token set``
+    writes). What is said of them is said of those hooks alone: other accounts' are not read."""
+    from harness_memory.settings import account_state_dir, load_settings
 
     installed = installed_hooks(home, environ)
     here = [hooks for hooks in installed if hooks.managed and hooks.again.endswith("--managed")]
@@ -523,19 +531,47 @@ def managed_token_left_lines(home: Path, environ: Mapping[str, str]) -> list[str
     token_file = load_settings({}, environ, flags_only=True).token_file
     if token_file is None or not token_file.exists():
         return []
-    named = {
-        Path(path)
+    state = account_state_dir(environ)
+    homes = [home]
+    if state is not None and state.parts[-2:] == (".claude", "harness-memory"):
+        homes.append(state.parents[1])  # POSIX: <home>/.claude/harness-memory
+    own = {name: value for name, value in environ.items() if name not in _USER_SETTINGS_MOVED}
+    installed += [hooks for place in homes for hooks in installed_hooks(place, own)]
+    if any(
+        _reads(command, token_file, hooks.managed)
         for hooks in installed
         for command in hooks.commands
-        for path in flag_values(command, "--token-file")
-    }
-    if token_file in named:
+    ):
         return []
+    places = " and ".join(dict.fromkeys(str(place) for place in homes))
     return [
         f"the token file `harness-memory token set` wrote for managed hooks stays: {token_file}"
-        f" (no hooks on this machine read it now; `rm {shlex.quote(str(token_file))}` "
-        "removes it)"
+        f" (none of the hooks installed in {places}, or in the managed settings read here, "
+        f"reads it now; `rm {shlex.quote(str(token_file))}` removes it)"
     ]
+
+
+_USER_SETTINGS_MOVED = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME")
+"""The variables that move a harness's user settings out of the home: the account's own
+hooks, read where a Session without them finds them, are read without them too."""
+
+
+def _reads(command: str, token_file: Path, managed: bool) -> bool:
+    """Whether the installed hook ``command`` reads ``token_file``, found as the hook finds
+    its token (its ``--token``, ``--token-file`` and ``--state-dir``, ``--flags-only``); a
+    ``managed`` one (of a managed install into a folder: an image built here runs elsewhere)
+    only when it names that file."""
+    from harness_memory.settings import load_settings
+
+    flags = {
+        name: next(iter(flag_values(command, "--" + name.replace("_", "-"))), None)
+        for name in ("token", "token_file", "state_dir")
+    }
+    if managed:
+        read = Path(flags["token_file"]) if flags["token_file"] else None
+    else:
+        read = load_settings(flags, {}, flags_only=True).token_file
+    return read is not None and os.path.realpath(read) == os.path.realpath(token_file)
 
 
 def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> tuple[list[str], bool]:
