@@ -515,13 +515,28 @@ def test_q1_an_address_that_cannot_be_bound_is_one_error_line_not_a_traceback(
     env: Path,
     capfd: pytest.CaptureFixture[str],
     restore_logging: None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A bind host that is not this machine's (EADDRNOTAVAIL; a port below 1024 without the
     right, EACCES, is the same path) ended ``serve`` in a traceback: it is one error line with
-    the system's reason and the settings to change, and exit status 1."""
+    the system's reason and the settings to change, and exit status 1. No other port is
+    suggested, so none is probed: the serve's own bind is the only one tried (the next 20
+    ports were tried, each failing the same way, for a suggestion never printed)."""
+    from memory_api.http import bind_address
+
+    tried: list[int] = []
+    real = bind_address.bound_sockets
+
+    def counted(bind: bind_address.BindAddress, port: int) -> list[socket.socket]:
+        tried.append(port)
+        return real(bind, port)
+
+    monkeypatch.setattr(bind_address, "bound_sockets", counted)
     assert main(["token", "create", "--name", "ops"]) == 0  # beyond loopback needs one
-    code = main(["serve", "--host", "192.0.2.1", "--port", str(unused_port())])  # TEST-NET-1
+    port = unused_port()
+    code = main(["serve", "--host", "192.0.2.1", "--port", str(port)])  # TEST-NET-1
     said = capfd.readouterr()
+    assert tried == [port]
     assert code == 1, said.err
     assert "Traceback" not in said.err
     [error] = [line for line in said.err.splitlines() if " ERROR " in line]

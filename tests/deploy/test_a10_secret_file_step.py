@@ -85,3 +85,49 @@ def test_a10_the_documented_secret_step_leaves_it_owner_only_and_off_the_command
     name, secret = line.split("=", 1)
     assert name == "admin" and len(secret) >= 32
     assert secret not in words.read_text(encoding="utf-8")  # never one of kubectl's words
+
+
+EXAMPLE = "deploy/k8s/examples/harness-session-start.yaml"
+HARNESS_KUBECTL = """import json, sys
+from pathlib import Path
+words, stored = Path(sys.argv[1]), Path(sys.argv[2])
+args = sys.argv[3:]
+if args[0] == "exec":
+    print("hArNeSs-secret-of-32-characters-x")
+    sys.exit(0)
+words.write_text(json.dumps(args), encoding="utf-8")
+[source] = [w.split("=", 2)[2] for w in args if w.startswith("--from-file=token=")]
+stored.write_bytes(Path(source).read_bytes())
+"""
+"""The ``kubectl`` stand-in of the harness token step: ``exec … memory-api token create``
+prints a secret as that command does (alone on stdout, with its newline); ``create secret``
+records its words and stores the bytes of the ``token`` key's file, the Secret's value."""
+
+
+def test_a10_the_harness_examples_token_step_keeps_the_secret_off_the_command_line(
+    tmp_path: Path,
+) -> None:
+    """The harness example's comment gave ``kubectl create secret … --from-literal=token=
+    <printed secret>``: the secret typed as a word of a command line (``ps``). Its step, run
+    as written, passes the secret on stdin and stores it without the printed newline (the
+    Secret is ``HARNESS_MEMORY_TOKEN``, sent as it is)."""
+    lines = [line.removeprefix("#   ") for line in (REPO / EXAMPLE).read_text().splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith("kubectl exec"))
+    end = next(i for i in range(start, len(lines)) if "kubectl create secret" in lines[i])
+    steps = "\n".join(lines[start : end + 1]) + "\n"
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    words, stored = tmp_path / "words.json", tmp_path / "stored"
+    stand_in = tools / "kubectl"
+    stand_in.write_text(
+        f"#!/bin/sh\nexec {sys.executable} -c '{HARNESS_KUBECTL}' {words} {stored} \"$@\"\n",
+        encoding="utf-8",
+    )
+    stand_in.chmod(0o755)
+    environ = {**os.environ, "PATH": f"{tools}:{os.environ.get('PATH', '')}"}
+
+    subprocess.run(["sh", "-e", "-c", steps], cwd=tmp_path, env=environ, check=True, timeout=60)
+
+    assert stored.read_bytes() == b"hArNeSs-secret-of-32-characters-x"
+    assert "hArNeSs-secret" not in words.read_text(encoding="utf-8")
+    assert "agent-memory-harness-token" in words.read_text(encoding="utf-8")

@@ -155,7 +155,7 @@ def test_a_managed_uninstall_names_the_token_file_token_set_left_when_nothing_re
 ) -> None:
     """``harness-memory token set`` writes the managed hooks' token in the account's home (the
     password database's, not ``$HOME``'s); uninstalling the managed hooks left it there with
-    no word. The uninstall after which no hooks on this machine read it names it and how to
+    no word. The uninstall after which none of the hooks it reads reads it names it and how to
     remove it (each user's own file: the uninstall does not remove it); one while the user's
     own hooks name that very file says nothing of it."""
     account = tmp_path / "account"
@@ -173,7 +173,9 @@ def test_a_managed_uninstall_names_the_token_file_token_set_left_when_nothing_re
     code, said = run(tmp_path, "uninstall", "claude-code", "--managed", str(folder))
 
     assert code == 0, said
-    assert f"for managed hooks stays: {token} (no hooks on this machine read it now" in said
+    home, read = tmp_path / "home", "or in the managed settings read here, reads it now"
+    assert f"for managed hooks stays: {token} (none of the hooks installed in {home}" in said
+    assert f" and {account}, {read}" in said  # no word of hooks it did not read
     assert f"`rm {token}` removes it" in said
     assert token.read_text(encoding="utf-8") == "t0k-managed\n"  # the user's to remove
 
@@ -188,3 +190,69 @@ def test_a_managed_uninstall_names_the_token_file_token_set_left_when_nothing_re
     out = io.StringIO()
     assert main(["uninstall", *managed], environ=mine, stdout=out) == 0
     assert "token set" not in out.getvalue()  # the user's hooks still read it
+
+
+def _account_at(account: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The password database gives this account the home ``account``."""
+    entry = pwd.getpwuid(os.getuid())
+    moved = pwd.struct_passwd((*entry[:5], str(account), entry[6]))
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: moved)
+
+
+def _managed_round(tmp_path: Path, environ: dict[str, str], account: Path) -> str:
+    """``install --managed DIR``, ``token set``, ``uninstall --managed DIR`` under ``environ``
+    (``--home`` its ``HOME``); what the uninstall said. The token file stays either way."""
+    folder = tmp_path / "image" / "claude-code"
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    managed = ["claude-code", "--managed", str(folder), "--home", environ["HOME"]]
+    assert main(["install", *managed, *FLAGS, "--memory-root", str(root)], environ=environ) == 0
+    assert main(["token", "set"], environ=environ, stdin=io.BytesIO(b"t0k-managed\n")) == 0
+    out = io.StringIO()
+    assert main(["uninstall", *managed], environ=environ, stdout=out) == 0
+    token = account / ".claude" / "harness-memory" / "token"
+    assert token.read_text(encoding="utf-8") == "t0k-managed\n"
+    return out.getvalue()
+
+
+def _user_install_without_token(tmp_path: Path, account: Path) -> None:
+    """A user-level Claude Code install in ``account`` given no token: its hooks name no token
+    file, only ``--state-dir <account>/.claude/harness-memory``, and read the token there."""
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True, exist_ok=True)
+    argv = ["install", "claude-code", "--home", str(account), *FLAGS, "--no-check"]
+    assert main([*argv, "--memory-root", str(root)], environ={"HOME": str(account)}) == 0
+    hooks = (account / ".claude" / "settings.json").read_text(encoding="utf-8")
+    assert "--token-file" not in hooks
+    assert f"--state-dir {account / '.claude' / 'harness-memory'} --flags-only" in hooks
+
+
+def test_a_managed_uninstall_says_nothing_of_the_token_file_user_hooks_read_by_their_state_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's own hooks, installed with no token, read ``<state dir>/token``: the file
+    ``token set`` writes for the managed hooks. The managed uninstall said no hooks read it
+    and to ``rm`` it (it counted only ``--token-file`` flags): the user's hooks then lost
+    their token."""
+    account = tmp_path / "account"
+    _account_at(account, monkeypatch)
+    _user_install_without_token(tmp_path, account)
+
+    said = _managed_round(tmp_path, {"HOME": str(account)}, account)
+
+    assert "token set" not in said and "rm " not in said
+
+
+def test_a_managed_uninstall_reads_the_hooks_of_the_accounts_home_when_home_is_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``$HOME`` (and ``--home``) not the password database's home: the account's own hooks,
+    in its home, read the token file ``token set`` wrote there, and were never read. Nor are
+    they when ``CLAUDE_CONFIG_DIR`` points elsewhere: a Session without it reads them."""
+    account = tmp_path / "account"
+    _account_at(account, monkeypatch)
+    _user_install_without_token(tmp_path, account)
+    elsewhere = {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "config")}
+
+    said = _managed_round(tmp_path, elsewhere, account)
+
+    assert "token set" not in said and "rm " not in said

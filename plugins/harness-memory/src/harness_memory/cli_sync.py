@@ -2,21 +2,22 @@
 
 ::
 
-    harness-memory sync [--workspace DIR] [--format text|json] [setting flags]
+    harness-memory sync [--workspace DIR | --every-scope] [--format text|json] [setting flags]
     harness-memory sync --status [setting flags]
 
 ``sync`` syncs the user scope and the Workspace scope of ``DIR`` (default: the working
-directory) with the service, as the Session-start hook does in remote mode; it works whether
-or not ``--remote on`` is set (the copy is the one under the state dir; given no URL, project,
-agent or state dir, those of the installed remote-mode hooks, :mod:`harness_memory.cli`'s
-``_with_installed_remote``). ``--status`` syncs
-nothing and asks the service nothing: per scope of the copy, the last successful sync, whether
-changes wait to go back, the last error, and what the service's merge of this machine's changes
-did (R-2), and of another machine's that reached this copy (``… (merged when desk synced)``), as
-the last sync that had any outcome read it. Exit status 0 when every scope synced
-(``--status``: when the copy's state could be read; a sync folder that cannot be read is said
-so, never "no scope synced"), 1 otherwise, 2 for a usage error (a missing setting, a token file that
-cannot be read).
+directory; with ``--every-scope``, every scope the copy holds, none made for the working
+directory: what waits to go back anywhere in the copy, as an uninstall names it) with the
+service, as the Session-start hook does in remote mode; it works whether or not ``--remote
+on`` is set (the copy is the one under the state dir; given no URL, project, agent or state
+dir, those of the installed remote-mode hooks, :mod:`harness_memory.cli`'s
+``_with_installed_remote``). ``--status`` syncs nothing and asks the service nothing: per scope
+of the copy, the last successful sync, whether changes wait to go back, the last error, and
+what the service's merge of this machine's changes did (R-2), and of another machine's that
+reached this copy (``… (merged when desk synced)``), as the last sync that had any outcome read
+it. Exit status 0 when every scope synced (``--status``: when the copy's state could be read; a
+sync folder that cannot be read is said so, never "no scope synced"), 1 otherwise, 2 for a
+usage error (a missing setting, a token file that cannot be read).
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ from typing import IO, TYPE_CHECKING
 from harness_memory.settings import HarnessSettings, MissingSettingsError, TokenFileError
 
 if TYPE_CHECKING:
-    from harness_memory.remote import RemoteCopy, SyncResult
+    from harness_memory.remote import RemoteCopy, ScopeSync, SyncResult
 
-__all__ = ["SYNC_HELP", "add_sync_flags", "remote_status", "run_sync"]
+__all__ = ["SYNC_HELP", "add_sync_flags", "copy_status", "remote_status", "run_sync"]
 
 SYNC_HELP = "remote mode: sync the local copy of a Session's scopes with the service"
 
@@ -46,7 +47,14 @@ def add_sync_flags(sync: argparse.ArgumentParser, add_setting_flags: Callable[..
         "HARNESS --remote URL` wrote, and syncs the copy they use."
     )
     add_setting_flags(sync, hook=True)
-    sync.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
+    which = sync.add_mutually_exclusive_group()
+    which.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
+    which.add_argument(
+        "--every-scope",
+        action="store_true",
+        help="sync the user scope and every scope the local copy holds, wherever it is run "
+        "(what waits to go back in any of them), making none for the working directory",
+    )
     sync.add_argument(
         "--status",
         action="store_true",
@@ -92,7 +100,10 @@ def run_sync(
         out.write("".join(f"{line}\n" for line in lines))
         return 0 if known else 1
     try:
-        results = copy.sync(args.workspace or str(Path.cwd()))
+        if args.every_scope:
+            results = copy.sync_every_scope()
+        else:
+            results = copy.sync(args.workspace or str(Path.cwd()))
     except RemoteError as error:
         out.write(f"not synced: {error}\n")
         return 1
@@ -163,14 +174,21 @@ def remote_status(copy: RemoteCopy) -> tuple[list[str], bool]:
     (R-2) of its last sync that had any; one line when no scope was synced yet. And whether
     the copy's state could be read: False when its sync folder or state file cannot be (the
     one line says so, never "no scope synced"; ``sync --status`` exits 1)."""
+    lines, scopes = copy_status(copy)
+    return lines, scopes is not None
+
+
+def copy_status(copy: RemoteCopy) -> tuple[list[str], list[ScopeSync] | None]:
+    """:func:`remote_status`'s lines, and the scopes they tell of (None when the copy's state
+    cannot be read: what waits to go back is not known)."""
     from harness_memory.remote import CopyUnreadable
 
     try:
         scopes = copy.status()
     except CopyUnreadable as error:
-        return [f"remote copy {copy.memory_root}: its state cannot be read: {error}"], False
+        return [f"remote copy {copy.memory_root}: its state cannot be read: {error}"], None
     if not scopes:
-        return [f"remote copy {copy.memory_root}: no scope synced yet"], True
+        return [f"remote copy {copy.memory_root}: no scope synced yet"], scopes
     from memory_core.addresses import shown_url
 
     lines = [f"remote copy {copy.memory_root} of {shown_url(copy.url)}:"]
@@ -181,4 +199,4 @@ def remote_status(copy: RemoteCopy) -> tuple[list[str], bool]:
             said += f"; last error: {scope.last_error}"
         lines.append(said)
         lines += [f"    merged: {line}" for line in scope.outcomes]
-    return lines, True
+    return lines, scopes

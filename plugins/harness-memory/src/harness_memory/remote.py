@@ -75,6 +75,7 @@ from memory_core.git_dir import blocking_entry
 from memory_core.hidden_text import HIDDEN_CANDIDATES
 from memory_core.keys import (
     FILE_NAME_MAX_BYTES,
+    SCOPE_KEY_RULE,
     USER_SCOPE,
     check_agent_id,
     check_project_id,
@@ -388,6 +389,17 @@ class RemoteCopy:
             for key, marker in scopes
         ]
 
+    def sync_every_scope(self) -> list[SyncResult]:
+        """Sync the user scope and every scope this copy holds (those :meth:`status` lists),
+        wherever it is run: what waits to go back in any of them is sent, and no scope is made
+        for the working directory (R-1; the sync an uninstall that leaves the copy names,
+        before the ``rm -rf`` that removes it; a git dir named as no scope key is, K-7, is left
+        alone). A Workspace scope goes back with the ``.workspace``
+        marker (K-5) its first sync wrote into it. Raises :class:`CopyUnreadable` when the sync
+        folder cannot be read, else as :meth:`sync` does."""
+        held = [key for key in self._scope_keys() if SCOPE_KEY_RULE.accepts(key)]
+        return [self.sync_scope(key) for key in [USER_SCOPE, *sorted(set(held) - {USER_SCOPE})]]
+
     # --- one scope ---------------------------------------------------------------------------
 
     def sync_scope(
@@ -464,22 +476,11 @@ class RemoteCopy:
         the copy has no sync folder (nothing synced yet). Raises :class:`CopyUnreadable` when
         the sync folder or its state file cannot be read: a read error is never an empty
         answer (R-1; fail closed)."""
-        try:
-            names = sorted(entry.name for entry in os.scandir(self.sync_dir))
-        except FileNotFoundError:
-            return []
-        except OSError as error:
-            raise CopyUnreadable(
-                f"the sync folder {self.sync_dir} cannot be read ({error.strerror or error}): "
-                "which scopes were synced, and what waits to go back, is not known"
-            ) from None
+        keys = self._scope_keys()
         state = self._state(strict=True)
         found: list[ScopeSync] = []
-        for name in names:
-            if not name.endswith(".git"):
-                continue
-            path = self.sync_dir / name
-            key = name.removesuffix(".git")
+        for key in keys:
+            path = self.sync_dir / f"{key}.git"
             noted = state.get(key)
             entry = noted if isinstance(noted, dict) else {}
             run = _ScopeRun(self, key, self.memory_root / key, path)
@@ -496,6 +497,36 @@ class RemoteCopy:
                 )
             )
         return found
+
+    def _scope_keys(self) -> list[str]:
+        """The keys of the scopes this copy holds, sorted: one per git dir of its sync folder,
+        and each scope folder of its memory root that holds something but was never synced (no
+        git dir: git missing when the agent wrote there); ``[]`` when there are none yet.
+        Raises :class:`CopyUnreadable` when the sync folder or memory root cannot be read."""
+        keys: set[str] = set()
+        for folder in (self.sync_dir, self.memory_root):
+            try:
+                with os.scandir(folder) as entries:
+                    found = list(entries)
+            except FileNotFoundError:
+                continue
+            except OSError as error:
+                what = "sync folder" if folder == self.sync_dir else "memory root"
+                raise CopyUnreadable(
+                    f"the {what} {folder} cannot be read ({error.strerror or error}): which "
+                    "scopes were synced, and what waits to go back, is not known"
+                ) from None
+            if folder == self.sync_dir:
+                keys.update(e.name.removesuffix(".git") for e in found if e.name.endswith(".git"))
+            else:
+                keys.update(
+                    entry.name
+                    for entry in found
+                    if entry.name not in keys
+                    and SCOPE_KEY_RULE.accepts(entry.name)
+                    and _holds_any(entry)
+                )
+        return sorted(keys)
 
     def _state(self, *, strict: bool = False) -> dict[str, dict[str, object]]:
         """The notes of each scope's last sync (``{}`` when there are none yet). A state file
@@ -670,6 +701,18 @@ class RemoteCopy:
             env[f"GIT_CONFIG_KEY_{number}"] = key
             env[f"GIT_CONFIG_VALUE_{number}"] = value
         return env
+
+
+def _holds_any(folder: os.DirEntry[str]) -> bool:
+    """Whether ``folder`` is a scope folder (no symlink) that holds anything (True when it
+    cannot be read: what waits there is not known, and is never taken for nothing)."""
+    try:
+        if not folder.is_dir(follow_symlinks=False):
+            return False
+        with os.scandir(folder.path) as entries:
+            return any(True for _ in entries)
+    except OSError:
+        return True
 
 
 def _stamp_bytes(result: SyncResult) -> bytes:

@@ -218,13 +218,14 @@ def _not_bound(settings: Settings, bind: BindAddress, error: OSError) -> str:
     and the README's way to pick another (``make run MEMORY_API_PORT=…``: make's own variable,
     as typed)."""
     place = f"port {settings.port} on {settings.host}"
+    if error.errno != errno.EADDRINUSE:
+        # EACCES (a port below 1024), EADDRNOTAVAIL (an address not this machine's) …: no
+        # other port is suggested, so none is probed (each of them fails the same way)
+        reason = error.strerror or str(error)
+        return f"cannot listen on {place}: {reason} (MEMORY_API_HOST, MEMORY_API_PORT)"
     other = _free_port_after(bind, settings.port)
     port = "PORT" if other is None else str(other)  # none free among the next: the user picks
     advice = f"make run MEMORY_API_PORT={port} (or memory-api serve --port {port})"
-    if error.errno != errno.EADDRINUSE:
-        # EACCES (a port below 1024), EADDRNOTAVAIL (an address not this machine's) …
-        reason = error.strerror or str(error)
-        return f"cannot listen on {place}: {reason} (MEMORY_API_HOST, MEMORY_API_PORT)"
     from memory_api.port_holder import port_holder
 
     holder = port_holder(settings.port, [str(address) for address in bind.addresses])

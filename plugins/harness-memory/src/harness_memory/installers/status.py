@@ -30,6 +30,7 @@ their agent (:mod:`~harness_memory.installers.service_check`): a refusal is a pr
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -469,37 +470,59 @@ def remote_copies(home: Path, environ: Mapping[str, str]) -> set[tuple[str, str,
 
 def copy_left_lines(copy: tuple[str, str, str, str]) -> list[str]:
     """What ``uninstall`` says of a local copy (R-1) no installed hook names any more: it
-    stays (the only place a write not yet synced lives), its scopes as ``status`` gives them
-    (what waits to go back), the ``sync`` that sends what waits and how to remove it. Empty
-    when the copy's state folder is gone."""
+    stays (the only place a write not yet synced lives), its scopes as ``status`` gives them,
+    and how to remove it; while something waits to go back (or what waits is not known: its
+    state cannot be read), first the ``sync --every-scope`` that sends it, from any folder (a
+    bare ``sync`` sent the user scope and the working directory's, and made a scope for it:
+    what waited in another Workspace's scope stayed, and the ``rm -rf`` after it lost it).
+    Empty when the copy's state folder is gone."""
     from memory_core.addresses import shown_url
+    from memory_core.errors import InvalidId
 
+    from harness_memory.cli_sync import copy_status
+    from harness_memory.remote import RemoteCopy
     from harness_memory.settings import remote_memory_root
 
     state_dir, url, project, agent = copy
     if not Path(state_dir).exists():
         return []
-    lines, _ = _remote_lines(Path(state_dir), url, project, agent)
-    folder = remote_memory_root(Path(state_dir), project, agent).parents[1]  # …/agents/<agent>
+    said = f"the local copy of the service's memory stays in {state_dir} (no hook uses it now):"
+    try:
+        remote = RemoteCopy(
+            url=url, token=None, project=project, agent=agent, state_dir=Path(state_dir), timeout=2
+        )
+    except InvalidId as error:  # no copy this plugin made: nothing of it is removed by rule
+        return [said, f"remote copy in {state_dir}: {error}"]
+    lines, scopes = copy_status(remote)
+    folder = shlex.quote(str(remote_memory_root(Path(state_dir), project, agent).parents[1]))
+    if scopes is not None and not any(scope.waiting for scope in scopes):
+        return [said, *lines, f"nothing waits to go back: `rm -rf {folder}` removes the copy"]
     sync = (
-        f"harness-memory sync --remote on --state-dir {shlex.quote(state_dir)} "
+        f"harness-memory sync --every-scope --remote on --state-dir {shlex.quote(state_dir)} "
         f"--url {shlex.quote(shown_url(url))} --project {project} --agent {agent}"
     )
     return [
-        f"the local copy of the service's memory stays in {state_dir} (no hook uses it now):",
-        *lines,
-        f"what waits there goes back with `{sync}` (the token in HARNESS_MEMORY_TOKEN); "
-        f"`rm -rf {shlex.quote(str(folder))}` then removes the copy",
+        said,
+        *(lines if scopes is not None else [f"PROBLEM: {line}" for line in lines]),
+        f"what waits there goes back with `{sync}` (the token in HARNESS_MEMORY_TOKEN; from any "
+        f"folder); once it says every scope synced, `rm -rf {folder}` removes the copy",
     ]
 
 
 def managed_token_left_lines(home: Path, environ: Mapping[str, str]) -> list[str]:
     """What a managed uninstall says of this account's token file for the managed hooks
-    (``harness-memory token set`` wrote it in the account's home) once no hooks on this
-    machine read it: it stays, and ``rm`` removes it. Empty while managed hooks remain where a
+    (``harness-memory token set`` wrote it in the account's home) once none of the hooks read
+    here reads it: it stays, and ``rm`` removes it. Empty while managed hooks remain where a
     harness reads them here (a managed install into a folder of its own, an image being
-    built, runs elsewhere), while installed hooks name that file, or with no such file."""
-    from harness_memory.settings import load_settings
+    built, runs elsewhere), while installed hooks read that file, or with no such file.
+
+    The hooks read are those of ``home`` and of the account's home (the password database's:
+    its own hooks live there whatever ``$HOME`` says), each with the variables that move a
+    harness's user settings and without them; a hook reads the file when it names it with
+    ``--token-file`` or, naming no token, when its ``--state-dir`` holds it (a user install
+    with no token writes ``--state-dir ~/.claude/harness-memory``: the very file ``token set``
+    writes). What is said of them is said of those hooks alone: other accounts' are not read."""
+    from harness_memory.settings import account_state_dir, load_settings
 
     installed = installed_hooks(home, environ)
     here = [hooks for hooks in installed if hooks.managed and hooks.again.endswith("--managed")]
@@ -508,19 +531,47 @@ def managed_token_left_lines(home: Path, environ: Mapping[str, str]) -> list[str
     token_file = load_settings({}, environ, flags_only=True).token_file
     if token_file is None or not token_file.exists():
         return []
-    named = {
-        Path(path)
+    state = account_state_dir(environ)
+    homes = [home]
+    if state is not None and state.parts[-2:] == (".claude", "harness-memory"):
+        homes.append(state.parents[1])  # POSIX: <home>/.claude/harness-memory
+    own = {name: value for name, value in environ.items() if name not in _USER_SETTINGS_MOVED}
+    installed += [hooks for place in homes for hooks in installed_hooks(place, own)]
+    if any(
+        _reads(command, token_file, hooks.managed)
         for hooks in installed
         for command in hooks.commands
-        for path in flag_values(command, "--token-file")
-    }
-    if token_file in named:
+    ):
         return []
+    places = " and ".join(dict.fromkeys(str(place) for place in homes))
     return [
         f"the token file `harness-memory token set` wrote for managed hooks stays: {token_file}"
-        f" (no hooks on this machine read it now; `rm {shlex.quote(str(token_file))}` "
-        "removes it)"
+        f" (none of the hooks installed in {places}, or in the managed settings read here, "
+        f"reads it now; `rm {shlex.quote(str(token_file))}` removes it)"
     ]
+
+
+_USER_SETTINGS_MOVED = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME")
+"""The variables that move a harness's user settings out of the home: the account's own
+hooks, read where a Session without them finds them, are read without them too."""
+
+
+def _reads(command: str, token_file: Path, managed: bool) -> bool:
+    """Whether the installed hook ``command`` reads ``token_file``, found as the hook finds
+    its token (its ``--token``, ``--token-file`` and ``--state-dir``, ``--flags-only``); a
+    ``managed`` one (of a managed install into a folder: an image built here runs elsewhere)
+    only when it names that file."""
+    from harness_memory.settings import load_settings
+
+    flags = {
+        name: next(iter(flag_values(command, "--" + name.replace("_", "-"))), None)
+        for name in ("token", "token_file", "state_dir")
+    }
+    if managed:
+        read = Path(flags["token_file"]) if flags["token_file"] else None
+    else:
+        read = load_settings(flags, {}, flags_only=True).token_file
+    return read is not None and os.path.realpath(read) == os.path.realpath(token_file)
 
 
 def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> tuple[list[str], bool]:
