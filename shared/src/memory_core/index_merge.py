@@ -200,22 +200,29 @@ def wiki_renames(text: str, renames: Mapping[str, str], files: Iterable[str]) ->
     return found
 
 
-def case_renames(text: str, renames: Mapping[str, str], files: Iterable[str]) -> dict[str, str]:
+def case_renames(
+    text: str, renames: Mapping[str, str], files: Iterable[str], *, held: Iterable[str] = ()
+) -> dict[str, str]:
     """``renames`` (old file name, NFC → new) and, for each link of the index ``text`` that
     names one of ``files`` (NFC, the files before the renames) only in another case, as a
     disk that ignores case opens it and the lint takes it (:func:`~memory_core.index.
     opened_in_any_case`, T-5b), the name it writes → that file's name, new or as it is: so
-    :func:`rewrite_links` points it at the file as it is named on every disk (P-5).
+    :func:`rewrite_links` points it at the file as it is named on every disk (P-5). ``held``:
+    the other names (NFC) the source holds (a symlink, a FIFO, a file not imported); a link
+    spelled as one of them, or folding as one of them too, means it, and is never mapped.
 
     >>> case_renames("- [D](Deploy.md) x\\n- [N](N.MD)\\n", {"deploy.md": "d-imported.md"},
     ...              ["deploy.md", "n.md"])
     {'deploy.md': 'd-imported.md', 'Deploy.md': 'd-imported.md', 'N.MD': 'n.md'}
+    >>> case_renames("- [N](N.md)\\n", {}, ["n.md"], held=["N.md"])
+    {}
     """
     found = dict(renames)
-    opened = opened_in_any_case(list(files))
+    names = set(files)
+    opened = opened_in_any_case([*names, *held])
     for target in linked_topic_files(text):
         named = opened(target)
-        if named and target not in found:
+        if named in names and target not in found:
             found[target] = renames.get(named, named)
     return found
 
