@@ -84,3 +84,23 @@ def test_q2b_links_into_a_sub_folder_it_reads_resolve_or_dangle_plainly(
     _scope(served, private=False)
 
     assert _links(served) == {4: "links to 'notes/gone.md', which is not in this scope's folder"}
+
+
+def test_q2b_a_link_through_a_symlinked_folder_to_another_accounts_folder_is_never_looked_through(
+    served: ServedProcess, tmp_path: Path
+) -> None:
+    """A-7: ``lnk`` leads out of the memory root to a folder another account keeps to itself;
+    the service never follows it to look, so the link is one into no folder of the scope, not
+    one "through a folder the service cannot read"."""
+    user = _scope(served, private=False)
+    elsewhere = tmp_path / "another-account"
+    elsewhere.mkdir()
+    (elsewhere / "x.md").write_text(TOPIC.format("x"), encoding="utf-8")
+    for path in (elsewhere, elsewhere / "x.md"):
+        os.chown(path, NOBODY, NOBODY)
+    elsewhere.chmod(0o700)
+    (user / "lnk").symlink_to(elsewhere, target_is_directory=True)
+    with (user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [X](lnk/x.md) — through a symlink\n")
+
+    assert _links(served)[5] == "links to 'lnk/x.md', which is not in this scope's folder"

@@ -19,6 +19,7 @@ an index whose links all name topic files. Blocking: run in a worker thread.
 from __future__ import annotations
 
 import functools
+import stat
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
@@ -85,7 +86,7 @@ def named_sub_folder_files(
     with_folder = [path for path in paths if "/" in path]
     there = sub_folder_files(scope, with_folder) | sub_folder_files_any_case(scope, with_folder)
     found = {path.casefold() for path in there}
-    refused = frozenset(p for p in with_folder if p not in there and _refused(scope / p))
+    refused = frozenset(p for p in with_folder if p not in there and _refused(scope, p))
     left = [path for path in paths if path.casefold() not in found and path in by_end]
     if not left:
         return there, refused
@@ -95,15 +96,24 @@ def named_sub_folder_files(
     return there, refused - there | unsought
 
 
-def _refused(path: Path) -> bool:
-    """Whether looking ``path`` up is refused (``EACCES``: a folder on the way the service
-    may not search), so whether a file is there cannot be told."""
-    try:
-        path.stat()
-    except PermissionError:
-        return True
-    except (OSError, ValueError):
-        return False
+def _refused(scope: Path, path: str) -> bool:
+    """Whether looking ``path`` (relative POSIX, in the real ``scope``) up is refused
+    (``EACCES``: a folder on the way the service may not search), so whether a file is there
+    cannot be told. Each part is looked at with ``lstat`` in turn, and a symlink ends the look
+    unrefused: a symlinked folder is never followed, so no path outside the memory root is
+    probed (A-7), and another account's folder a symlink leads to is never called one of the
+    scope's."""
+    current = scope
+    for part in path.split("/"):
+        current = current / part
+        try:
+            info = current.lstat()
+        except PermissionError:
+            return True
+        except (OSError, ValueError):
+            return False
+        if stat.S_ISLNK(info.st_mode):
+            return False
     return False
 
 
