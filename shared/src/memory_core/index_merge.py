@@ -53,6 +53,8 @@ from memory_core.index import (
     linked_name_spans,
     linked_topic_files,
     opened_in_any_case,
+    reference_definitions,
+    reference_labels,
     topic_link_targets,
     wiki_link_targets,
     without_comment_ends,
@@ -291,7 +293,13 @@ def merge_index(
     indexed = set(linked_topic_files(target))
     merge = IndexMerge(text=target, changed=False)
     prose = blank_comment_lines(rewritten)  # an entry inside ``<!-- … -->`` links nothing
-    why_not = _why_not(rewritten, prose, fenced, present, indexed)
+    used = {
+        label
+        for shown, in_fence in zip(prose, fenced, strict=True)
+        if not in_fence
+        for label in reference_labels(shown)
+    }
+    why_not = _why_not(rewritten, prose, fenced, present, (indexed, used))
     appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
     if appended:
         head, alone = target, appended
@@ -344,12 +352,16 @@ def _why_not(
     prose: list[str],
     fenced: list[bool],
     present: set[tuple[str, str]],
-    indexed: set[str],
+    known: tuple[set[str], set[str]],
 ) -> list[str | None]:
     """Per source line (``rewritten``; ``prose``: the same with comments blanked; ``fenced``:
     inside a code fence) why it is not added (``""`` blank, ``"already there"``, ``"title"``,
     ``"already indexed"``), None when it is added. ``present`` (lines held, each as its text
-    and its text blanked) and ``indexed`` (topic files linked) grow by each line added."""
+    and its text blanked) and ``indexed`` (topic files linked; ``known`` is it and the
+    reference labels the source's lines use) grow by each line added. A reference definition
+    (``[r]: a.md``) a source line uses is never "already indexed": it is where that line
+    links, and without it ``- [R][r]`` would link nothing (V-2: a restore puts it back)."""
+    indexed, used = known
     why_not: list[str | None] = []
     for line, shown, in_fence in zip(rewritten, prose, fenced, strict=True):
         key = (line.strip(), shown.strip())
@@ -360,7 +372,11 @@ def _why_not(
             why_not.append("already there")
         elif key[0].startswith("# ") and not links:
             why_not.append("title")
-        elif links and all(link in indexed for link in links):
+        elif (
+            links
+            and all(link in indexed for link in links)
+            and not used.intersection(reference_definitions([shown]))
+        ):
             why_not.append("already indexed")
         else:
             why_not.append(None)
@@ -571,10 +587,8 @@ def _gap(
         near = where[i]
         if not near:
             continue
-        if near in put:  # put back just before: this one follows it
-            return put[near]
-        if near in first:
-            gap = first[near] + 1
+        if near in put or near in first:  # put back just before, or held: this one follows it
+            gap = put[near] if near in put else first[near] + 1
             blanks = _blank_run(where[i + 1 : spot])
             while blanks and gap < end and not held[gap]:
                 gap, blanks = gap + 1, blanks - 1
