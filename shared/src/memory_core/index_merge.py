@@ -293,13 +293,7 @@ def merge_index(
     indexed = set(linked_topic_files(target))
     merge = IndexMerge(text=target, changed=False)
     prose = blank_comment_lines(rewritten)  # an entry inside ``<!-- … -->`` links nothing
-    used = {
-        label
-        for shown, in_fence in zip(prose, fenced, strict=True)
-        if not in_fence
-        for label in reference_labels(shown)
-    }
-    why_not = _why_not(rewritten, prose, fenced, present, (indexed, used))
+    why_not = _why_not(rewritten, prose, fenced, present, indexed)
     appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
     if appended:
         head, alone = target, appended
@@ -352,16 +346,21 @@ def _why_not(
     prose: list[str],
     fenced: list[bool],
     present: set[tuple[str, str]],
-    known: tuple[set[str], set[str]],
+    indexed: set[str],
 ) -> list[str | None]:
     """Per source line (``rewritten``; ``prose``: the same with comments blanked; ``fenced``:
     inside a code fence) why it is not added (``""`` blank, ``"already there"``, ``"title"``,
     ``"already indexed"``), None when it is added. ``present`` (lines held, each as its text
-    and its text blanked) and ``indexed`` (topic files linked; ``known`` is it and the
-    reference labels the source's lines use) grow by each line added. A reference definition
-    (``[r]: a.md``) a source line uses is never "already indexed": it is where that line
-    links, and without it ``- [R][r]`` would link nothing (V-2: a restore puts it back)."""
-    indexed, used = known
+    and its text blanked) and ``indexed`` (topic files linked) grow by each line added. A
+    reference definition (``[r]: a.md``) a source line uses is never "already indexed": it is
+    where that line links, and without it ``- [R][r]`` would link nothing (V-2: a restore
+    puts it back)."""
+    used = {
+        label
+        for shown, in_fence in zip(prose, fenced, strict=True)
+        if not in_fence
+        for label in reference_labels(shown)
+    }
     why_not: list[str | None] = []
     for line, shown, in_fence in zip(rewritten, prose, fenced, strict=True):
         key = (line.strip(), shown.strip())
