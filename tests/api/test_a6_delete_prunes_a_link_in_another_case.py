@@ -78,3 +78,38 @@ async def test_a6_a_link_in_another_case_naming_another_file_of_the_scope_stays(
     assert deleted["removedIndexLines"] == ["- [Café](cafe-notes.md) — wifi"]
     expected = f"- [Upper](Cafe-Notes.md) — its own\n{STAYS}\n"
     assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == expected
+
+
+FOLDED_FULLY = {
+    "sharp-s": ("straße.md", "Strasse.md"),
+    "ligature": ("ﬁle-notes.md", "FILE-notes.md"),
+    "dotted-capital-i": ("i̇zmir.md", "İZMIR.md"),
+}
+"""A file and a link naming it in another case only under full case folding (ß is ss, ﬁ is
+fi, İ is i with a dot above), as a disk that ignores case and the lint fold names."""
+
+UNRELATED = {
+    "plain": "- [B](b.md) — stays",
+    "percent": "- [B](b.md) — done 100%",
+    "not-nfc": "- [B](b.md) — cafe\u0301",
+}
+"""The line after it, which has nothing to do with the file."""
+
+
+@pytest.mark.parametrize("unrelated", UNRELATED.values(), ids=UNRELATED)
+@pytest.mark.parametrize(("name", "link"), FOLDED_FULLY.values(), ids=FOLDED_FULLY)
+async def test_a6_whether_a_delete_prunes_a_link_in_another_case_never_depends_on_other_lines(
+    client: Client, agent: AgentHome, name: str, link: str, unrelated: str
+) -> None:
+    """The lint takes ``- [S](Strasse.md)`` for ``straße.md``'s entry; a delete of it removes
+    the line whatever else the index holds (a ``%`` or a character not in NFC elsewhere)."""
+    for file in (name, "b.md"):
+        (agent.user / file).write_text(TOPIC.format("t"), encoding="utf-8")
+    text = f"- [S]({link}) s\n{unrelated}\n"
+    (agent.user / layout.INDEX_FILE).write_text(text, encoding="utf-8")
+    assert ("unindexed", name) not in await _finding_codes(client)  # its entry
+
+    deleted = await ok_json(await client.delete(file_url("user", name)))
+
+    assert deleted["removedIndexLines"] == [f"- [S]({link}) s"]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == f"{unrelated}\n"

@@ -7,6 +7,7 @@ stood, every other byte unchanged.
 
 from __future__ import annotations
 
+import pytest
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json
@@ -33,6 +34,44 @@ async def test_a6_delete_prunes_the_reference_line_and_its_definition_and_undo_r
     restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
     assert restored["indexLinesAdded"] == deleted["removedIndexLines"]
     assert index.read_bytes() == INDEX.encode()
+
+
+UNDONE_AS_IT_WAS = {
+    "definition-beside-a-link-to-the-file": (
+        "# Index\n- [A](a.md) first\n- [B](b.md)\n[r]: ./a.md#x\n- [R][r] ref\n",
+        ["- [A](a.md) first", "[r]: ./a.md#x", "- [R][r] ref"],
+    ),
+    "definition-after-a-blank-line": (
+        "# Index\n- [B](b.md)\n- [A][r] first\n\n[r]: a.md\n[q]: b.md\n",
+        ["- [A][r] first", "[r]: a.md"],
+    ),
+    "definition-after-blank-lines-and-a-link": (
+        "# Index\n- [A](a.md) first\n- [B](b.md)\n\n\n[r]: a.md\n- [R][r]\n",
+        ["- [A](a.md) first", "[r]: a.md", "- [R][r]"],
+    ),
+}
+"""Indexes whose lines linking ``a.md`` include a reference definition, and those lines."""
+
+
+@pytest.mark.parametrize(("text", "lines"), UNDONE_AS_IT_WAS.values(), ids=UNDONE_AS_IT_WAS)
+async def test_v2_the_undo_of_a_delete_puts_back_every_line_it_removed_where_it_stood(
+    client: Client, agent: AgentHome, text: str, lines: list[str]
+) -> None:
+    """The definition ``[r]: ./a.md#x`` is where ``- [R][r]`` links: it was taken for a line
+    indexing ``a.md`` again beside ``- [A](a.md)``, and not put back; a definition that stood
+    after a blank line came back before it."""
+    for stem in ("a", "b"):
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text(text, encoding="utf-8")
+
+    deleted = await ok_json(await client.delete(file_url("user", "a.md")))
+    assert deleted["removedIndexLines"] == lines
+
+    url = f"{file_url('user', 'a.md')}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert restored["indexLinesAdded"] == lines
+    assert index.read_text(encoding="utf-8") == text
 
 
 async def test_t5_a_file_linked_only_by_reference_is_indexed_and_a_missing_one_dangles(

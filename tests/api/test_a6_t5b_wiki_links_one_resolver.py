@@ -384,10 +384,7 @@ async def test_t5b_past_the_walks_bound_a_body_link_is_said_not_looked_up_never_
     page = await ok_json(await client.get(file_url("user", "a.md")))
     view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
 
-    past = (
-        "was not found: this scope's sub-folders were not looked up past 10,000 entries (or 64 "
-        "folders deep), or through a folder the service cannot read (its owner and mode)"
-    )
+    past = "was not found: this scope's sub-folders were not looked up past 3 entries"
     body = [f["message"] for f in page["findings"] if f["code"] == "dangling-wiki-link"]
     assert body == [f"[[2026/Feb]] {past}", f"[[feb]] {past}"]
     listed = [f["message"] for f in listing["findings"] if f["code"] == "dangling-wiki-link"]
@@ -415,8 +412,7 @@ async def test_t5b_past_the_walks_bound_a_link_is_said_not_looked_up_never_absen
     dangling = [f["message"] for f in view["findings"] if f["code"] == "dangling-link"]
     assert dangling == [
         "links to '2026/Feb.md', which was not found: this scope's sub-folders were not looked "
-        "up past 10,000 entries (or 64 folders deep), or through a folder the service cannot "
-        "read (its owner and mode)"
+        "up past 3 entries"
     ]
 
 

@@ -12,6 +12,8 @@ made for the file.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -104,3 +106,45 @@ def test_p5_a_line_linking_no_file_in_any_case_is_left_out_whatever_the_case_of_
         capsys.readouterr().out
     )
     assert "gone.MD" not in _user_index(env)
+
+
+def _symlink(folder: Path) -> None:
+    (folder / "Notes.md").symlink_to("/etc/hostname")
+
+
+def _fifo(folder: Path) -> None:
+    os.mkfifo(folder / "Notes.md")
+
+
+def _not_a_topic_name(folder: Path) -> None:
+    (folder / "Notes.MD").write_text(TOPIC.format("upper", "no topic file name"))
+
+
+NOT_IMPORTED = {"symlink": ("Notes.md", _symlink), "fifo": ("Notes.md", _fifo)}
+NOT_IMPORTED["not-a-topic-name"] = ("Notes.MD", _not_a_topic_name)
+
+
+@pytest.mark.parametrize(("spelled", "make"), NOT_IMPORTED.values(), ids=NOT_IMPORTED)
+def test_p5_a_line_linking_a_source_file_not_imported_is_left_out_not_pointed_at_its_twin(
+    env: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    spelled: str,
+    make: Callable[[Path], None],
+) -> None:
+    """The source holds ``notes.md`` and, spelled so, the file the link names (a symlink, a
+    FIFO, a name that is no topic file's): that file is not imported, so the line linking it
+    is left out and reported; it is never pointed at ``notes.md``, another file."""
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "notes.md").write_text(TOPIC.format("notes", "the lower one"))
+    make(folder)
+    (folder / layout.INDEX_FILE).write_text(
+        f"- [Upper Notes]({spelled}) the OTHER file\n- [lower](notes.md) lower\n",
+        encoding="utf-8",
+    )
+
+    assert main(["memory", "import", str(folder), "--user", *ARGS]) == 0
+
+    assert f"links {spelled!r}, which was not imported" in capsys.readouterr().out
+    assert _user_index(env) == "- [lower](notes.md) lower\n"

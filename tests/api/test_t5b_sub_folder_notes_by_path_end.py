@@ -62,6 +62,11 @@ def test_t5b_a_chain_of_nested_folders_deeper_than_python_recurses_is_walked(
         found = sub_folder_files_ending(tmp_path, ["2026/feb.md"], walk)
     assert found == {"archive/2026/feb.md"}
     assert not walk.complete  # the chain's end is deeper than any memory nests notes
+    deepest = "/".join(["d"] * 65)
+    assert walk.stopped == (
+        "this scope's sub-folders were not looked up deeper than 64 folders "
+        f"(the folder {deepest!r} not entered)",
+    )
 
 
 def test_t5b_the_walk_stops_reading_a_huge_folder_at_the_bound(
@@ -74,6 +79,7 @@ def test_t5b_the_walk_stops_reading_a_huge_folder_at_the_bound(
         _note(tmp_path, f"archive/note-{number}.md")
     walk = walk_sub_folders(tmp_path)
     assert (len(walk.files), walk.complete) == (5, False)
+    assert walk.stopped == ("this scope's sub-folders were not looked up past 5 entries",)
     _note(tmp_path, "small/2026/feb.md")
     assert walk_sub_folders(tmp_path / "small").complete
 

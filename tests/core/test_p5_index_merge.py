@@ -74,3 +74,17 @@ def test_p5_prose_and_section_headings_are_merged_once() -> None:
     merge = merge_index("- [A](a.md)\n", "## Projects\nsee the wiki\n", {})
     assert merge.added == ["## Projects", "see the wiki"]
     assert not merge_index(merge.text, "## Projects\nsee the wiki\n", {}).changed
+
+
+def test_p5_a_reference_definition_a_merged_line_uses_is_merged_with_it() -> None:
+    """``- [R][r]`` links where ``[r]: a.md`` points: with the target indexing ``a.md``
+    already, the definition is still merged (else the merged line links nothing), once; one
+    no line uses stays out as a file indexed already."""
+    target = "- [A](a.md) — a\n"
+    source = "- [R][r] — more on a\n\n[r]: a.md\n[u]: a.md\n"
+
+    merged = merge_index(target, source, {})
+
+    assert merged.added == ["- [R][r] — more on a", "[r]: a.md"]
+    assert merged.skipped == [("[u]: a.md", "already indexed")]
+    assert merge_index(merged.text, source, {}).changed is False

@@ -88,7 +88,7 @@ def test_t5b_a_link_a_bounded_walk_did_not_find_is_never_said_to_name_no_file() 
     found = lint_links([topic], ["a.md"], not_looked_up=["2026/Feb.md", "feb.md"])
     past = (
         "was not found: this scope's sub-folders were not looked up past 10,000 entries (or 64 "
-        "folders deep), or through a folder the service cannot read (its owner and mode)"
+        "folders deep), or through a folder the service cannot read (its owner, mode or ACL)"
     )
     assert [f.message for f in found] == [
         f"[[2026/Feb]] {past}",
@@ -101,6 +101,18 @@ def test_t5b_a_link_a_bounded_walk_did_not_find_is_never_said_to_name_no_file() 
         f"links to 'feb.md', which {past}",
         "links to 'gone.md', which is not in this scope",
     ]
+
+
+def test_q2b_a_link_not_looked_up_says_where_the_service_did_not_look() -> None:
+    """Given where each path was not looked up (the walk's bound, the folder it could not
+    read), the finding names it, in a body as in the index."""
+    why = "the service cannot read the folder 'notes' (its owner, mode or ACL)"
+    topic = parse_topic(b"---\ndescription: d\n---\nSee [[notes/guide]].\n", "a.md")
+    found = lint_links([topic], ["a.md"], not_looked_up={"notes/guide.md": why})
+    assert [f.message for f in found] == [f"[[notes/guide]] was not found: {why}"]
+    index = "- [G](notes/guide.md) - the guide\n"
+    found = lint_index(index, [], in_sub_folders=[], not_looked_up={"notes/guide.md": why})
+    assert [f.message for f in found] == [f"links to 'notes/guide.md', which was not found: {why}"]
 
 
 def test_t5b_a_file_written_as_linked_wins_over_another_case() -> None:

@@ -4,8 +4,9 @@ Found with a variant of case ``unreadable-memory-files``: the agent keeps notes 
 its scope (``notes/``) that its own account made private (``chmod 700``, another uid). The
 index's links into it, ``[Guide](notes/guide.md)`` and ``[[deploy-plan]]``, were reported as
 ``dangling-link`` ("not in this scope's folder", "not in this scope"): the files are there,
-and the service only cannot look. Now such a link says it was not looked up, and why; a folder
-that is there and empty for the service still makes a plain dangling link.
+and the service only cannot look. Now such a link says it was not looked up, and why: which
+folder the service cannot read; a folder that is there and empty for the service still makes a
+plain dangling link.
 
 As root the service runs under ``setpriv`` without ``CAP_DAC_OVERRIDE`` and
 ``CAP_DAC_READ_SEARCH`` (:func:`~tests.support.refused_account.refused_service`).
@@ -71,11 +72,11 @@ def test_q2b_links_into_a_sub_folder_the_service_cannot_read_are_not_looked_up_n
 
     said = _links(served)
 
-    assert set(said) == {2, 3, 4}
-    for line, target in ((2, "notes/guide.md"), (3, "deploy-plan.md"), (4, "notes/gone.md")):
-        assert said[line].startswith(f"links to {target!r}, which was not found: ")
-        assert "or through a folder the service cannot read" in said[line]
-        assert "not in this scope" not in said[line]
+    assert said == {
+        line: f"links to {target!r}, which was not found: the service cannot read the folder "
+        "'notes' (its owner, mode or ACL)"
+        for line, target in ((2, "notes/guide.md"), (3, "deploy-plan.md"), (4, "notes/gone.md"))
+    }
 
 
 def test_q2b_links_into_a_sub_folder_it_reads_resolve_or_dangle_plainly(
@@ -84,3 +85,23 @@ def test_q2b_links_into_a_sub_folder_it_reads_resolve_or_dangle_plainly(
     _scope(served, private=False)
 
     assert _links(served) == {4: "links to 'notes/gone.md', which is not in this scope's folder"}
+
+
+def test_q2b_a_link_through_a_symlinked_folder_to_another_accounts_folder_is_never_looked_through(
+    served: ServedProcess, tmp_path: Path
+) -> None:
+    """A-7: ``lnk`` leads out of the memory root to a folder another account keeps to itself;
+    the service never follows it to look, so the link is one into no folder of the scope, not
+    one "through a folder the service cannot read"."""
+    user = _scope(served, private=False)
+    elsewhere = tmp_path / "another-account"
+    elsewhere.mkdir()
+    (elsewhere / "x.md").write_text(TOPIC.format("x"), encoding="utf-8")
+    for path in (elsewhere, elsewhere / "x.md"):
+        os.chown(path, NOBODY, NOBODY)
+    elsewhere.chmod(0o700)
+    (user / "lnk").symlink_to(elsewhere, target_is_directory=True)
+    with (user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write("- [X](lnk/x.md) — through a symlink\n")
+
+    assert _links(served)[5] == "links to 'lnk/x.md', which is not in this scope's folder"

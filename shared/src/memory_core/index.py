@@ -600,20 +600,15 @@ def _case_twins(text: str, file_name: str, files: Collection[str]) -> list[str]:
     scope's ``files``, only in another case or Unicode form, as a disk that ignores case opens
     them (:func:`opened_in_any_case`: no file spelled so, no other file folding alike).
 
-    Only the lines holding the name in some case are parsed (a case-blind search in an index
-    in NFC without ``%``; else every line), and none when the name occurs only as spelled: a
-    few C-speed scans, as for :func:`prune_index`.
+    Only the lines that may hold the name folded as a disk that ignores case folds it are
+    parsed (:func:`_lines_folding_to`), none when the name occurs only as spelled: a few
+    C-speed scans in the usual index, as for :func:`prune_index`. Which lines are parsed never
+    decides the answer; each is judged alone, whatever else the index holds.
     """
     if not files:
         return []
     nfc = unicodedata.normalize("NFC", file_name)
-    if "%" in text or not unicodedata.is_normalized("NFC", text):
-        candidates = index_lines(text)
-    else:
-        needle = re.compile(re.escape(nfc), re.IGNORECASE)
-        if all(match.group() == nfc for match in needle.finditer(text)):
-            return []  # the name occurs only as spelled: no link in another case
-        candidates = [line for line in index_lines(text) if needle.search(line)]
+    candidates = _lines_folding_to(text, nfc)
     opened = opened_in_any_case(files)
     return sorted(
         {
@@ -623,6 +618,36 @@ def _case_twins(text: str, file_name: str, files: Collection[str]) -> list[str]:
             if target != nfc and opened(target) == nfc
         }
     )
+
+
+def _lines_folding_to(text: str, name: str) -> list[str]:
+    """The lines of the index ``text`` (:func:`index_lines`) that may link ``name`` (NFC)
+    spelled in another case or Unicode form: those holding it folded as
+    :func:`~memory_core.scope_files.fold_name` folds names (full case folding: ``Strasse.md``
+    for ``straße.md``, ``ﬁle.md`` for ``file.md``), as written or ``%``-decoded; none when it
+    occurs only as spelled. An index in ASCII without ``%`` is searched whole (its lower case
+    keeps every offset); any other is folded line by line.
+
+    >>> _lines_folding_to("- [S](Strasse.md)\\n- [B](b.md) 100%\\n", "straße.md")
+    ['- [S](Strasse.md)']
+    """
+    folded = fold_name(name)
+    if text.isascii() and "%" not in text:
+        lowered = text.lower()
+        positions = [match.start() for match in re.finditer(f"(?={re.escape(folded)})", lowered)]
+        if all(text.startswith(name, position) for position in positions):
+            return []  # the name occurs only as spelled: no link in another case
+        return [line for line in index_lines(text) if folded in line.lower()]
+    return [line for line in index_lines(text) if _may_fold_to(line, folded)]
+
+
+def _may_fold_to(line: str, folded: str) -> bool:
+    """Whether ``line`` holds ``folded`` (a name folded by
+    :func:`~memory_core.scope_files.fold_name`) once folded so itself, as written or with its
+    ``%XX`` escapes decoded (a link target is compared decoded and as written)."""
+    if line.isascii() and "%" not in line:
+        return folded in line.lower()
+    return folded in fold_name(line) or ("%" in line and folded in fold_name(unquote(line)))
 
 
 def _prune_spelled(

@@ -53,6 +53,8 @@ from memory_core.index import (
     linked_name_spans,
     linked_topic_files,
     opened_in_any_case,
+    reference_definitions,
+    reference_labels,
     topic_link_targets,
     wiki_link_targets,
     without_comment_ends,
@@ -200,22 +202,29 @@ def wiki_renames(text: str, renames: Mapping[str, str], files: Iterable[str]) ->
     return found
 
 
-def case_renames(text: str, renames: Mapping[str, str], files: Iterable[str]) -> dict[str, str]:
+def case_renames(
+    text: str, renames: Mapping[str, str], files: Iterable[str], *, held: Iterable[str] = ()
+) -> dict[str, str]:
     """``renames`` (old file name, NFC → new) and, for each link of the index ``text`` that
     names one of ``files`` (NFC, the files before the renames) only in another case, as a
     disk that ignores case opens it and the lint takes it (:func:`~memory_core.index.
     opened_in_any_case`, T-5b), the name it writes → that file's name, new or as it is: so
-    :func:`rewrite_links` points it at the file as it is named on every disk (P-5).
+    :func:`rewrite_links` points it at the file as it is named on every disk (P-5). ``held``:
+    the other names (NFC) the source holds (a symlink, a FIFO, a file not imported); a link
+    spelled as one of them, or folding as one of them too, means it, and is never mapped.
 
     >>> case_renames("- [D](Deploy.md) x\\n- [N](N.MD)\\n", {"deploy.md": "d-imported.md"},
     ...              ["deploy.md", "n.md"])
     {'deploy.md': 'd-imported.md', 'Deploy.md': 'd-imported.md', 'N.MD': 'n.md'}
+    >>> case_renames("- [N](N.md)\\n", {}, ["n.md"], held=["N.md"])
+    {}
     """
     found = dict(renames)
-    opened = opened_in_any_case(list(files))
+    names = set(files)
+    opened = opened_in_any_case([*names, *held])
     for target in linked_topic_files(text):
         named = opened(target)
-        if named and target not in found:
+        if named in names and target not in found:
             found[target] = renames.get(named, named)
     return found
 
@@ -342,7 +351,16 @@ def _why_not(
     """Per source line (``rewritten``; ``prose``: the same with comments blanked; ``fenced``:
     inside a code fence) why it is not added (``""`` blank, ``"already there"``, ``"title"``,
     ``"already indexed"``), None when it is added. ``present`` (lines held, each as its text
-    and its text blanked) and ``indexed`` (topic files linked) grow by each line added."""
+    and its text blanked) and ``indexed`` (topic files linked) grow by each line added. A
+    reference definition (``[r]: a.md``) a source line uses is never "already indexed": it is
+    where that line links, and without it ``- [R][r]`` would link nothing (V-2: a restore
+    puts it back)."""
+    used = {
+        label
+        for shown, in_fence in zip(prose, fenced, strict=True)
+        if not in_fence
+        for label in reference_labels(shown)
+    }
     why_not: list[str | None] = []
     for line, shown, in_fence in zip(rewritten, prose, fenced, strict=True):
         key = (line.strip(), shown.strip())
@@ -353,7 +371,11 @@ def _why_not(
             why_not.append("already there")
         elif key[0].startswith("# ") and not links:
             why_not.append("title")
-        elif links and all(link in indexed for link in links):
+        elif (
+            links
+            and all(link in indexed for link in links)
+            and not used.intersection(reference_definitions([shown]))
+        ):
             why_not.append("already indexed")
         else:
             why_not.append(None)
@@ -564,10 +586,8 @@ def _gap(
         near = where[i]
         if not near:
             continue
-        if near in put:  # put back just before: this one follows it
-            return put[near]
-        if near in first:
-            gap = first[near] + 1
+        if near in put or near in first:  # put back just before, or held: this one follows it
+            gap = put[near] if near in put else first[near] + 1
             blanks = _blank_run(where[i + 1 : spot])
             while blanks and gap < end and not held[gap]:
                 gap, blanks = gap + 1, blanks - 1

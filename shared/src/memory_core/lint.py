@@ -509,8 +509,10 @@ def lint_links(
     be there, as relative paths: ``[[Notes/Deploy]]`` is ``notes/deploy.md`` when it is one,
     ``[[feb]]`` is ``archive/2026/feb.md``). A link whose path
     (:func:`~memory_core.wiki_links.wiki_path`) is one of ``not_looked_up`` was sought in the
-    sub-folders by a walk that stopped at its bound: its finding says so, never that no file
-    is named so.
+    sub-folders by a walk that stopped at its bound, or through a folder the service may not
+    read: its finding says so, never that no file is named so; where, when ``not_looked_up``
+    maps each path to it (``{"notes/guide.md": "the service cannot read the folder 'notes'
+    (its owner, mode or ACL)"}``, said as the finding ends), else in general (Q-2b).
 
     A link names the file :class:`~memory_core.wiki_links.WikiFiles` resolves it to, as the
     index's wiki links are read: by its file name as Obsidian finds it (``[[./deploy]]``,
@@ -524,7 +526,7 @@ def lint_links(
     names = _Names.of(topic_files)
     titles = [(topic.name, topic.file) for topic in topics]
     files = WikiFiles([*names.present, *in_sub_folders], titles)
-    unsought = frozenset(_nfc(path) for path in not_looked_up)
+    unsought = _nfc_keys(not_looked_up)
     return [
         _dangling_wiki_link(topic, target, names, unsought)
         for topic in sorted(topics, key=lambda topic: topic.file)
@@ -540,7 +542,7 @@ def _dangling_wiki_link(
     where a sub-folder walk stopped at its bound before ``target``'s path (``unsought``: the
     NFC paths not looked up) it says so, never that no file is named so (T-5b)."""
     if wiki_path(_nfc(target)) in unsought:
-        message = f"[[{target}]] was not found: this scope's " + _UNSOUGHT_FOLDERS
+        message = f"[[{target}]] was not found: " + _unsought_why(wiki_path(_nfc(target)), unsought)
     else:
         message = f"[[{target}]] names no topic file of this scope" + _drawn_like(
             _as_file(target), names
@@ -549,13 +551,30 @@ def _dangling_wiki_link(
 
 
 _UNSOUGHT_FOLDERS = (
-    f"sub-folders were not looked up past {SUB_FOLDER_WALK_CAP:,} entries (or "
+    f"this scope's sub-folders were not looked up past {SUB_FOLDER_WALK_CAP:,} entries (or "
     f"{SUB_FOLDER_WALK_DEPTH} folders deep), or through a folder the service cannot read "
-    "(its owner and mode)"
+    "(its owner, mode or ACL)"
 )
 """How a finding about a link a sub-folder walk stopped at its bound before finding ends, or
-whose look-up a folder the service may not read refused: it says where it could not look,
-never that no file is named so (T-5b, Q-2b)."""
+whose look-up a folder the service may not read refused, when the caller did not say which:
+it says where it could not look, never that no file is named so (T-5b, Q-2b)."""
+
+
+def _unsought_why(path: str, not_looked_up: Collection[str]) -> str:
+    """How the finding about a link to ``path`` (NFC), one of ``not_looked_up``, ends: where
+    the service did not look, as ``not_looked_up`` says when it maps each path to it (the
+    walk's bound it stopped at, the folder it could not read), else :data:`_UNSOUGHT_FOLDERS`.
+    """
+    said = not_looked_up.get(path) if isinstance(not_looked_up, Mapping) else None
+    return str(said) if said else _UNSOUGHT_FOLDERS
+
+
+def _nfc_keys(not_looked_up: Collection[str]) -> Collection[str]:
+    """``not_looked_up`` with its paths in NFC, each still mapped to where the service did not
+    look when it maps them (:func:`_unsought_why`)."""
+    if isinstance(not_looked_up, Mapping):
+        return {_nfc(path): str(why) for path, why in not_looked_up.items()}
+    return frozenset(_nfc(path) for path in not_looked_up)
 
 
 def _as_file(target: str) -> str:
@@ -732,6 +751,7 @@ def _dangling(
     present = names.present
     deeper = {_nfc(path) for path in in_sub_folders or ()}
     never_read = {_nfc(name): why for name, why in refused.items()}
+    not_looked_up = _nfc_keys(not_looked_up)
     findings: list[Finding] = []
     for target, lines in sorted(linked.items()):
         twin = _case_twin(target, names)
@@ -746,7 +766,8 @@ def _dangling(
                 "(macOS, Windows) opens it; write the name as the file has it"
             )
         elif target in not_looked_up:
-            message = f"links to {target!r}, which was not found: this scope's " + _UNSOUGHT_FOLDERS
+            why = _unsought_why(target, not_looked_up)
+            message = f"links to {target!r}, which was not found: {why}"
         elif "/" not in target and target not in present:
             message = f"links to {target!r}, which is not in this scope" + _drawn_like(
                 target, names
@@ -1030,7 +1051,7 @@ def lint_topics_in_scope(
     """
     names = _Names.of(topic_files)
     deeper = frozenset(_nfc(path) for path in in_sub_folders)
-    unsought = frozenset(_nfc(path) for path in not_looked_up)
+    unsought = _nfc_keys(not_looked_up)
     scope = LazyTopics(scope_topics, titles)
 
     @cache

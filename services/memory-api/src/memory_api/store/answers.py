@@ -309,7 +309,7 @@ class ScopeAnswers:
         facts = index.facts() if index is not None and text is not None else None
         loaded = [item.topic for item in read.loaded]
         linked_deeper, unsought = body_sub_folder_files(scope, loaded, walk, files)
-        looked = (in_sub_folders, inputs.not_looked_up, linked_deeper, unsought)
+        looked = (in_sub_folders, _said(inputs.not_looked_up), linked_deeper, _said(unsought))
         memo = derived_key((inputs.judged, *looked), inputs.keys)
         known = self._lints.get(os.fspath(scope), memo)
         if known is not None:
@@ -370,7 +370,7 @@ class ScopeAnswers:
             user_index,
             walk,
         )
-        looked = (tuple(sorted(inputs.in_sub_folders)), tuple(sorted(inputs.not_looked_up)))
+        looked = (tuple(sorted(inputs.in_sub_folders)), _said(inputs.not_looked_up))
         digest = lint_digest((inputs.judged, *looked), inputs.keys)
         if not inputs.unreadable:
             known = records.lint_tally(scope.name, digest)
@@ -801,7 +801,7 @@ class ScopeAnswers:
         scope: Path,
         item: _Loaded,
         names: list[str],
-        deeper: tuple[frozenset[str], frozenset[str]],
+        deeper: tuple[frozenset[str], dict[str, str]],
     ) -> list[Finding]:
         """The scope lint's findings about the loaded topic file ``item`` (T-5); ``names``
         the scope's topic files (:meth:`_scope_names`), ``deeper`` the files of its
@@ -878,7 +878,7 @@ class _LintInputs:
     companion: str | None
     unreadable: list[tuple[str, str]]
     in_sub_folders: frozenset[str]
-    not_looked_up: frozenset[str]
+    not_looked_up: dict[str, str]
     judged: tuple[object, ...]
     keys: list[FileKey]
 
@@ -940,9 +940,14 @@ def _title(path: str | None, key: str) -> str:
     return (PurePath(path).name or path) if path else key
 
 
+def _said(not_looked_up: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """``not_looked_up`` (path → where the service did not look) as a memo's key holds it."""
+    return tuple(sorted(not_looked_up.items()))
+
+
 def body_sub_folder_files(
     scope: Path, topics: list[ParsedTopic], walk: Walk, names: Collection[str]
-) -> tuple[frozenset[str], frozenset[str]]:
+) -> tuple[frozenset[str], dict[str, str]]:
     """``(there, not_looked_up)`` of the ``[[links]]`` of the ``topics``' bodies in the real
     ``scope``'s sub-folders (``names``: the scope's topic files): the files they name with a
     folder (``[[Notes/Deploy]]``: ``notes/deploy.md`` when it is there, in any case,
@@ -956,7 +961,7 @@ def body_sub_folder_files(
     (:func:`_walker`) when one is left; none for a body whose links all name topic files."""
     paths = sought_in_sub_folders((link for topic in topics for link in topic.links), names)
     if not paths:
-        return frozenset(), frozenset()
+        return frozenset(), {}
     return named_sub_folder_files(scope, paths, walk, by_end=paths)
 
 

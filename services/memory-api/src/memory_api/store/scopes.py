@@ -92,6 +92,7 @@ __all__ = [
     "sub_folder_files_any_case",
     "sub_folder_files_ending",
     "topic_entry",
+    "unreadable_folder",
     "walk_sub_folders",
     "workspace_presence",
 ]
@@ -869,14 +870,19 @@ class SubFolderWalk:
     """What one walk of a scope's sub-folders saw (:func:`walk_sub_folders`, T-5b).
 
     ``files``: the relative POSIX paths (``archive/2026/feb.md``) of the entries that are no
-    folder, in the order walked; ``complete``: False when the walk stopped at
-    :data:`SUB_FOLDER_WALK_CAP` entries, left a folder deeper than
-    :data:`SUB_FOLDER_WALK_DEPTH` unentered or could not list a folder, so a file not in
-    ``files`` may still be there.
+    folder, in the order walked; ``stopped``: where the walk did not look, each said as a
+    finding ends (the walk stopped at :data:`SUB_FOLDER_WALK_CAP` entries, left a folder
+    deeper than :data:`SUB_FOLDER_WALK_DEPTH` unentered, could not list a folder: which one);
+    ``complete`` when there is none, else a file not in ``files`` may still be there.
     """
 
     files: tuple[str, ...]
-    complete: bool
+    stopped: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Whether the walk looked everywhere: a file not in ``files`` is not there."""
+        return not self.stopped
 
 
 def walk_sub_folders(scope: Path) -> SubFolderWalk:
@@ -890,7 +896,9 @@ def walk_sub_folders(scope: Path) -> SubFolderWalk:
     counted."""
     files: list[str] = []
     stack: list[tuple[str, int]] = [("", 0)]
-    seen, complete = 0, True
+    seen = 0
+    unread: list[str] = []  # folders that could not be listed
+    too_deep: list[str] = []  # folders deeper than any memory nests: not entered
     while stack:
         relative, depth = stack.pop()
         folders: list[str] = []
@@ -900,16 +908,51 @@ def walk_sub_folders(scope: Path) -> SubFolderWalk:
                     if relative:
                         seen += 1
                         if seen > SUB_FOLDER_WALK_CAP:
-                            return SubFolderWalk(tuple(files), complete=False)
+                            return SubFolderWalk(tuple(files), _stopped(unread, too_deep, True))
                     _walked(entry, relative, folders, files)
         except OSError:
-            complete = False  # not looked in: what it holds is not known
+            unread.append(relative)  # not looked in: what it holds is not known
             continue
         if folders and depth >= SUB_FOLDER_WALK_DEPTH:
-            complete = False  # deeper than any memory nests: not entered
+            too_deep.extend(folders)
             continue
         stack.extend((name, depth + 1) for name in sorted(folders, reverse=True))
-    return SubFolderWalk(tuple(files), complete)
+    return SubFolderWalk(tuple(files), _stopped(unread, too_deep, False))
+
+
+def _stopped(unread: list[str], too_deep: list[str], capped: bool) -> tuple[str, ...]:
+    """Where a walk of a scope's sub-folders did not look (:attr:`SubFolderWalk.stopped`):
+    past :data:`SUB_FOLDER_WALK_CAP` entries when ``capped``, the ``too_deep`` folders it left
+    unentered and the ``unread`` ones it could not list (relative POSIX paths), the first of
+    each named."""
+    said: list[str] = []
+    if capped:
+        said.append(
+            f"this scope's sub-folders were not looked up past {SUB_FOLDER_WALK_CAP:,} entries"
+        )
+    if too_deep:
+        said.append(
+            f"this scope's sub-folders were not looked up deeper than {SUB_FOLDER_WALK_DEPTH} "
+            f"folders ({_first_of(too_deep)} not entered)"
+        )
+    if unread:
+        said.append(unreadable_folder(_first_of(unread)))
+    return tuple(said)
+
+
+def _first_of(folders: list[str]) -> str:
+    """The first of ``folders`` (relative POSIX paths; ``""``: the scope's own) as a finding
+    names it, and how many others there are."""
+    first = f"the folder {folders[0]!r}" if folders[0] else "this scope's own folder"
+    others = len(folders) - 1
+    return first + (f" and {others} other folder{'s' if others > 1 else ''}" if others else "")
+
+
+def unreadable_folder(folder: str) -> str:
+    """How a finding ends about a link sought through a folder of the scope that the service
+    may not list or search (Q-2b): ``folder`` names it (``the folder 'notes'``, with what else
+    went unread) and its permissions are said to refuse it."""
+    return f"the service cannot read {folder} (its owner, mode or ACL)"
 
 
 def _walked(entry: os.DirEntry[str], relative: str, folders: list[str], files: list[str]) -> None:

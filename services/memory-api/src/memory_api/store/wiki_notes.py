@@ -19,6 +19,7 @@ an index whose links all name topic files. Blocking: run in a worker thread.
 from __future__ import annotations
 
 import functools
+import stat
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
@@ -31,6 +32,7 @@ from memory_api.store.scopes import (
     sub_folder_files,
     sub_folder_files_any_case,
     sub_folder_files_ending,
+    unreadable_folder,
     walk_sub_folders,
 )
 
@@ -70,41 +72,59 @@ def folded(name: str) -> str:
 
 def named_sub_folder_files(
     scope: Path, paths: list[str], walk: Walk, *, by_end: Collection[str]
-) -> tuple[frozenset[str], frozenset[str]]:
+) -> tuple[frozenset[str], dict[str, str]]:
     """``(there, not_looked_up)`` of the links into sub-folders ``paths`` (relative POSIX; a
     name alone, ``feb.md``, is a wiki link's, sought in any sub-folder, never at the root):
     the files of the real ``scope``'s sub-folders they name, as written or in another case
     (:func:`~memory_api.store.scopes.sub_folder_files_any_case`), else, for those of
     ``by_end`` (wiki links), by the end of a path found by the ``walk``
-    (:func:`~memory_api.store.scopes.sub_folder_files_ending`); and those of ``by_end``
-    left unfound when the walk stopped at its bound
-    (:data:`~memory_api.store.scopes.SUB_FOLDER_WALK_CAP`) or could not list a folder: not
-    there for all it saw, but not looked up past it; and the paths with a folder whose look-up
-    the kernel refused (a folder on the way another account keeps to itself, Q-2b): never
-    called absent. The walk is taken only when some link is left."""
+    (:func:`~memory_api.store.scopes.sub_folder_files_ending`); and, each with where the
+    service did not look (as a finding ends), those of ``by_end`` left unfound when the walk
+    stopped at its bound (:data:`~memory_api.store.scopes.SUB_FOLDER_WALK_CAP`) or could not
+    list a folder: not there for all it saw, but not looked up past it; and the paths with a
+    folder whose look-up the kernel refused (a folder on the way another account keeps to
+    itself, Q-2b): never called absent. The walk is taken only when some link is left."""
     with_folder = [path for path in paths if "/" in path]
     there = sub_folder_files(scope, with_folder) | sub_folder_files_any_case(scope, with_folder)
     found = {path.casefold() for path in there}
-    refused = frozenset(p for p in with_folder if p not in there and _refused(scope / p))
+    unsought: dict[str, list[str]] = {}
+    for path in with_folder:
+        if path not in there and (why := _refused(scope, path)) is not None:
+            unsought.setdefault(path, []).append(why)
     left = [path for path in paths if path.casefold() not in found and path in by_end]
-    if not left:
-        return there, refused
-    seen = walk()
-    there |= sub_folder_files_ending(scope, left, seen)
-    unsought = frozenset() if seen.complete else frozenset(left) - there
-    return there, refused - there | unsought
+    if left:
+        seen = walk()
+        there |= sub_folder_files_ending(scope, left, seen)
+        for path in left:
+            if path not in there:
+                unsought.setdefault(path, []).extend(seen.stopped)
+    return there, {
+        path: "; ".join(dict.fromkeys(why))
+        for path, why in sorted(unsought.items())
+        if path not in there and why
+    }
 
 
-def _refused(path: Path) -> bool:
-    """Whether looking ``path`` up is refused (``EACCES``: a folder on the way the service
-    may not search), so whether a file is there cannot be told."""
-    try:
-        path.stat()
-    except PermissionError:
-        return True
-    except (OSError, ValueError):
-        return False
-    return False
+def _refused(scope: Path, path: str) -> str | None:
+    """Why looking ``path`` (relative POSIX, in the real ``scope``) up is refused, as a
+    finding ends (``EACCES``: a folder on the way the service may not search, named), so
+    whether a file is there cannot be told; None when it is not refused. Each part is looked
+    at with ``lstat`` in turn, and a symlink ends the look unrefused: a symlinked folder is
+    never followed, so no path outside the memory root is probed (A-7), and another account's
+    folder a symlink leads to is never called one of the scope's."""
+    current, parts = scope, path.split("/")
+    for at, part in enumerate(parts):
+        current = current / part
+        try:
+            info = current.lstat()
+        except PermissionError:
+            folder = "/".join(parts[:at])
+            return unreadable_folder(f"the folder {folder!r}" if folder else "this scope's folder")
+        except (OSError, ValueError):
+            return None
+        if stat.S_ISLNK(info.st_mode):
+            return None
+    return None
 
 
 def index_sub_folder_files(
@@ -113,7 +133,7 @@ def index_sub_folder_files(
     wiki: Callable[[], Collection[str]],
     topic_files: Collection[str],
     walk: Walk,
-) -> tuple[frozenset[str], frozenset[str]]:
+) -> tuple[frozenset[str], dict[str, str]]:
     """``(there, not_looked_up)`` (:func:`named_sub_folder_files`) of an index's ``links``
     (its targets inside the scope's folder, :func:`~memory_core.index.links_of_lines`) in the
     real ``scope``'s sub-folders: each path into a sub-folder, and each name alone that a wiki

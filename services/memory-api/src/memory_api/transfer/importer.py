@@ -488,11 +488,15 @@ def _import_files(
         return
     renames = {o.name: o.stored_as for o in report.files if o.stored_as != o.name}
     imported = {unicodedata.normalize("NFC", outcome.name) for outcome in report.files}
-    index, left_out = without_missing_targets(root, scope, source.index, imported, report.skipped)
+    held = source.entry_names()
+    index, left_out = without_missing_targets(
+        root, scope, source.index, imported, report.skipped, held=held
+    )
     # a wiki link follows its renamed file as the lint resolves it among the source's files
     renames = wiki_renames(index, renames, imported)
-    # a link naming an imported file in another case names it as it is (or its new name)
-    renames = case_renames(index, renames, imported)
+    # a link naming an imported file in another case names it as it is (or its new name),
+    # never one the source holds spelled as the link is (a symlink, a FIFO: another file)
+    renames = case_renames(index, renames, imported, held=held)
     report.index_skipped.extend(left_out)
     merge, note = _merge_index_file(root, scope, index, renames, dry_run)
     if merge is None:

@@ -56,6 +56,8 @@ def without_missing_targets(
     index: str,
     imported: Collection[str],
     skipped: Sequence[Skipped],
+    *,
+    held: Collection[str] = (),
 ) -> tuple[str, list[tuple[str, str]]]:
     """``(index without its lines to missing files, [(line left out, why), …])``.
 
@@ -64,16 +66,20 @@ def without_missing_targets(
     source offered but was not imported (its reason goes into the why). A target is there when
     it is in ``imported`` or the real ``scope`` (in the real memory ``root``) lists it
     already (:func:`~memory_api.store.scopes.topic_entry`; a path into a sub-folder:
-    :func:`~memory_api.store.scopes.sub_folder_files`). Nothing is written."""
+    :func:`~memory_api.store.scopes.sub_folder_files`), or when it names an imported file
+    only in another case and the source holds no entry spelled as it is (``held``: the names,
+    NFC, of every entry of the source, imported or not; a link spelled as a symlink, a FIFO or
+    an unreadable file of the source means that file, never its twin in another case).
+    Nothing is written."""
     left_out: list[tuple[str, str]] = []
     wiki = wiki_link_targets(index_lines(index))
     named = WikiFiles([*imported, *_scope_notes(scope)]) if wiki else None
     walk = functools.cache(functools.partial(walk_sub_folders, scope))
-    in_another_case = opened_in_any_case(imported)
+    opened = opened_in_any_case([*imported, *held])
     for target in linked_topic_files(index):
         if not _names_markdown(target) or target == layout.INDEX_FILE:
             continue
-        if target in imported or _in_scope(root, scope, target) or in_another_case(target):
+        if target in imported or _in_scope(root, scope, target) or opened(target) in imported:
             continue  # an imported file in another case: the merge points the link at it
         if (
             named is not None

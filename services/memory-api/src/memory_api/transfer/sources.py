@@ -35,6 +35,7 @@ import json
 import os
 import stat
 import tarfile
+import unicodedata
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -228,6 +229,17 @@ class SourceScope:
     indexed: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     recorded: str | None = None
+
+    def entry_names(self) -> frozenset[str]:
+        """The names (NFC) of the entries the source holds, imported or not: its topic files
+        and each entry it skipped (a symlink, a FIFO, an unreadable file, a name no topic file
+        may have: the last part of its origin). A link of its index spelled as one of them
+        means that entry, never a file named so in another case (P-5)."""
+        skipped = (PurePosixPath(item.origin.replace("\\", "/")).name for item in self.skipped)
+        return frozenset(
+            unicodedata.normalize("NFC", name)
+            for name in (*(item.name for item in self.files), *skipped)
+        )
 
 
 def recorded_as(scopes: list[SourceScope], path: Path) -> list[SourceScope]:
