@@ -76,11 +76,12 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-NOT_SEEDED = frozenset({"MEMORY_API_CHAT_URL", "MEMORY_API_TOKENS"})
-"""Settings only the running service reads (the page's chat address, the bearer tokens): a
-seed under any of them leaves the same files, byte for byte and mode for mode (compared file
-by file), so :class:`SeededDataDirs` seeds once whatever they say (a seed only checks that the
-tokens are well formed, and the service started over the copy checks them again)."""
+NOT_SEEDED = frozenset({"MEMORY_API_CHAT_URL", "MEMORY_API_TOKENS", "MEMORY_API_HISTORY"})
+"""Settings only the running service reads (the page's chat address, the bearer tokens, whether
+it keeps a history: ``demo seed`` records no version either way): a seed under any of them
+leaves the same files, byte for byte and mode for mode (compared file by file), so
+:class:`SeededDataDirs` seeds once whatever they say (a seed only checks that the tokens are
+well formed, and the service started over the copy checks them again)."""
 
 
 class SeededDataDirs:
