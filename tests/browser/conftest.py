@@ -76,11 +76,12 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-NOT_SEEDED = frozenset({"MEMORY_API_CHAT_URL", "MEMORY_API_TOKENS"})
-"""Settings only the running service reads (the page's chat address, the bearer tokens): a
-seed under any of them leaves the same files, byte for byte and mode for mode (compared file
-by file), so :class:`SeededDataDirs` seeds once whatever they say (a seed only checks that the
-tokens are well formed, and the service started over the copy checks them again)."""
+NOT_SEEDED = frozenset({"MEMORY_API_CHAT_URL", "MEMORY_API_TOKENS", "MEMORY_API_HISTORY"})
+"""Settings only the running service reads (the page's chat address, the bearer tokens, whether
+it keeps a history: ``demo seed`` records no version either way): a seed under any of them
+leaves the same files, byte for byte and mode for mode (compared file by file), so
+:class:`SeededDataDirs` seeds once whatever they say (a seed only checks that the tokens are
+well formed, and the service started over the copy checks them again)."""
 
 
 class SeededDataDirs:
@@ -147,10 +148,17 @@ def service(make_service: ServiceFactory) -> Service:
     return make_service()
 
 
+MODULE_DATA_DIR = 1000
+"""The number of the data dir of a module's own service among the worker's seeded ones (a
+module-scoped fixture's, or one a module's tests start themselves beside :func:`service`).
+Modules share it: pytest ends a module's fixtures before the first test of the next module, so
+no two modules' services are up at once, and each gets the demo seed back fresh
+(:meth:`SeededDataDirs.fresh`): a worker seeds it once, not once per module (each seed writes
+and fsyncs some 300 files: 1.5 to 3 s, more on a busy machine)."""
 SHARED_DATA_DIRS = 2000
 """The number of the first data dir of :class:`SharedServices` among the worker's seeded ones
-(:func:`make_service` numbers a test's services from 0; a module's own shared service takes a
-number of 1000 or more below this one)."""
+(:func:`make_service` numbers a test's services from 0; a module's own service takes
+:data:`MODULE_DATA_DIR`, below this one)."""
 
 
 class SharedServices:

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.browser.axe import axe_violations
-from tests.browser.conftest import CHAT_URL, DESKTOP, PHONE
+from tests.browser.conftest import CHAT_URL, DESKTOP, MODULE_DATA_DIR, PHONE, SeededDataDirs
 from tests.browser.pages import (
     MEMORY_TAB,
     PageFactory,
@@ -30,7 +30,7 @@ from tests.browser.pages import (
     wait_groups_settled,
     workspace_group,
 )
-from tests.browser.service import Service, seed, start_service, write_topic
+from tests.browser.service import Service, start_service, write_topic
 
 pytestmark = pytest.mark.browser
 
@@ -61,15 +61,13 @@ def _seed_huge_scope(service: Service, title: str = "monorepo", files: int = FIL
 
 
 @pytest.fixture(scope="module")
-def huge_scope(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, str]]:
+def huge_scope(seeded_data_dirs: SeededDataDirs) -> Iterator[tuple[Service, str]]:
     """The demo service with a Workspace scope of 3,000 memories more (``monorepo``) and that
     scope's key, shared by this module's tests that only read it (scrolling, the keyboard, the
     filter, collapsing and addresses change nothing on the service): the 3,000 files are
     written, and listed by the service, once instead of once per test."""
-    data_dir = tmp_path_factory.mktemp("huge") / "data"
     env = {"MEMORY_API_CHAT_URL": CHAT_URL}
-    seed(data_dir, {**os.environ, **env})
-    service = start_service(data_dir, env)
+    service = start_service(seeded_data_dirs.fresh(MODULE_DATA_DIR, env), env)
     try:
         yield service, _seed_huge_scope(service)
     finally:

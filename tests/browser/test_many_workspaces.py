@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.axe import axe_violations
-from tests.browser.conftest import CHAT_URL, DEADLINE_MS
+from tests.browser.conftest import CHAT_URL, DEADLINE_MS, MODULE_DATA_DIR, SeededDataDirs
 from tests.browser.pages import (
     MEMORY_TAB,
     PageFactory,
@@ -28,7 +28,7 @@ from tests.browser.pages import (
     wait_groups_settled,
     workspace_group,
 )
-from tests.browser.service import Service, seed, start_service
+from tests.browser.service import Service, start_service
 
 CROWDED_DEADLINE_MS = 3 * DEADLINE_MS
 """The deadline of a wait after a page of groups is appended: each page costs the browser more
@@ -67,13 +67,11 @@ def _seed_workspaces(service: Service) -> None:
 
 
 @pytest.fixture(scope="module")
-def crowded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+def crowded(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
     """The demo service with 5,000 Workspaces more, shared by this module's tests (none of
     them changes a memory): the data is written once."""
-    data_dir = tmp_path_factory.mktemp("crowded") / "data"
     env = {"MEMORY_API_CHAT_URL": CHAT_URL}
-    seed(data_dir, {**os.environ, **env})
-    service = start_service(data_dir, env)
+    service = start_service(seeded_data_dirs.fresh(MODULE_DATA_DIR, env), env)
     try:
         _seed_workspaces(service)
         yield service

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CHAT_URL, SeededDataDirs
+from tests.browser.conftest import CHAT_URL, MODULE_DATA_DIR, SeededDataDirs
 from tests.browser.pages import (
     MEMORY_TAB,
     PageFactory,
@@ -52,17 +52,12 @@ HISTORY_WHY = {
 WHY_RE = {kind: re.compile(re.escape(why)) for kind, why in WHY.items()}
 
 
-REFUSED_DATA_DIR = 1002
-"""The number of :func:`refused_service`'s data dir among the worker's seeded ones (see
-``SHARED_DATA_DIRS`` in the conftest)."""
-
-
 @pytest.fixture
 def refused_service(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
     """The demo service, run without the capabilities that bypass file permissions, over a
     fresh demo data dir (seeded once per worker, then copied: :class:`SeededDataDirs`)."""
     extra = {"MEMORY_API_CHAT_URL": CHAT_URL}
-    data_dir = seeded_data_dirs.fresh(REFUSED_DATA_DIR, extra)
+    data_dir = seeded_data_dirs.fresh(MODULE_DATA_DIR, extra)
     env = {**os.environ, "MEMORY_API_LOG_LEVEL": "WARNING", **extra}
     served = serve(data_dir, env, command_prefix=refused_prefix())
     try:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
-from tests.browser.conftest import CHAT_URL, SeededDataDirs
+from tests.browser.conftest import CHAT_URL, MODULE_DATA_DIR, SeededDataDirs
 from tests.browser.pages import PageFactory, Shot, open_memory_tab, row, user_group, viewer
 from tests.browser.service import Service, start_service, write_topic
 
@@ -83,18 +83,13 @@ def _without_csp(route: Route) -> None:
     route.fulfill(response=response, body=page, headers=headers)
 
 
-RICH_DATA_DIR = 1001
-"""The number of :func:`rich_service`'s data dir among the worker's seeded ones (see
-``SHARED_DATA_DIRS`` in the conftest)."""
-
-
 @pytest.fixture(scope="module")
 def rich_service(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
     """The demo service with ``rich.md`` (:data:`RICH_BODY`) in its user scope, shared by this
     module's tests: each only views that memory and follows its links, which changes nothing
     on the service, so one seed and one start serve them all instead of one per test."""
     extra = {"MEMORY_API_CHAT_URL": CHAT_URL}
-    service = start_service(seeded_data_dirs.fresh(RICH_DATA_DIR, extra), extra)
+    service = start_service(seeded_data_dirs.fresh(MODULE_DATA_DIR, extra), extra)
     try:
         write_topic(
             service.scope_dir("user"),
