@@ -276,8 +276,11 @@ def stored_bytes(raw: bytes) -> tuple[bytes, str | None]:
     UTF-8 (with or without a BOM) is kept byte for byte; anything else is decoded as reading
     does and stored as UTF-8 (the note names the encoding read).
 
-    >>> stored_bytes("Café".encode("cp1252"))
-    (b'Caf\\xc3\\xa9', 'not valid UTF-8 (byte 0xe9 at offset 3, line 1); read as cp1252; stored as UTF-8')
+    >>> stored, note = stored_bytes("Café".encode("cp1252"))
+    >>> stored
+    b'Caf\\xc3\\xa9'
+    >>> note
+    'not valid UTF-8 (byte 0xe9 at offset 3, line 1); read as cp1252; stored as UTF-8'
     """
     body = raw[len(codecs.BOM_UTF8) :] if raw.startswith(codecs.BOM_UTF8) else raw
     try:
