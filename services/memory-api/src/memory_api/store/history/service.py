@@ -161,8 +161,8 @@ def _names_at(
     recorded in the other spelling then). Raises :class:`NotFound` for a version not of this
     history or one that held only the file's twin (never the twin answered for it, or
     overwritten by its restore), and :class:`~memory_api.errors.Conflict` (409) for twins."""
-    held = _held_name(scope, repository, asked)
     reading.check_version(repository, version)
+    held = _held_name(scope, repository, asked)
     there = name_among(held, histories.tree(repository, version), f"in version {version}")
     if there != held and reading.held_together(repository, held, there):
         raise NotFound(
