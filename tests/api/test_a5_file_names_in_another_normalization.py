@@ -17,6 +17,7 @@ import pytest
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, expect_problem, file_url, names, ok_json
+from tests.api.test_v1_versions import checkpoint
 
 NFC = unicodedata.normalize("NFC", "café.md")
 NFD = unicodedata.normalize("NFD", "café.md")
@@ -223,3 +224,65 @@ async def test_v2_a_deleted_twin_asked_exactly_is_that_file_while_its_twin_is_on
     assert restored["file"] == gone
     assert (agent.user / gone).read_text(encoding="utf-8") == TOPIC.format("deleted spelling")
     assert (agent.user / kept).read_text(encoding="utf-8") == TOPIC.format("kept spelling")
+
+
+async def test_v2_a_deleted_twin_s_restore_from_a_version_before_it_overwrites_no_twin(
+    client: Client, agent: AgentHome
+) -> None:
+    """A version that held only the composed spelling is a 404 for its deleted decomposed twin,
+    asked exactly: found, the restore answered for the composed file and wrote the old text
+    over it, and reading that version answered with the twin's text."""
+    write_topic(agent, NFC, "kept v1")
+    first = (await checkpoint(client))["version"]
+    write_topic(agent, NFC, "kept v2")
+    write_topic(agent, NFD, "the twin")
+    await checkpoint(client)
+    await ok_json(await client.delete(file_url("user", NFD)))
+
+    url = f"{file_url('user', NFD)}/restore"
+    await expect_problem(await client.post(url, json={"version": first}), 404, "not in version")
+    assert names(agent.user) == [NFC]
+    assert (agent.user / NFC).read_text(encoding="utf-8") == TOPIC.format("kept v2")
+    url = f"{file_url('user', NFD)}/versions/{first}"
+    await expect_problem(await client.get(url), 404, "not in version")
+
+
+async def test_v2_a_version_that_deleted_a_twin_is_a_404_for_it_not_its_twin_s_text(
+    client: Client, agent: AgentHome
+) -> None:
+    write_topic(agent, NFD, "the twin")
+    write_topic(agent, NFC, "kept")
+    deleted = await ok_json(await client.delete(file_url("user", NFD)))
+
+    url = f"{file_url('user', NFD)}/versions/{deleted['version']}"
+    await expect_problem(await client.get(url), 404, "not in version")
+    url = f"{file_url('user', NFC)}/versions/{deleted['version']}"
+    assert "kept" in (await ok_json(await client.get(url)))["text"]
+
+
+@pytest.mark.parametrize(("recorded", "rewritten"), [(NFC, NFD), (NFD, NFC)], ids=["nfc", "nfd"])
+async def test_v2_a_note_rewritten_in_the_other_spelling_is_one_note_asked_either_way(
+    client: Client, agent: AgentHome, recorded: str, rewritten: str
+) -> None:
+    """A note recorded in one spelling and rewritten on disk in the other (a Mac client, a
+    sync), never both at once, is one note: asked in its old spelling, its history is the
+    file on disk's and a restore of a version recorded before replaces that file's text.
+    Found: its history said deleted while the read route returned the file, and the restore
+    made a second file in the old spelling beside it."""
+    write_topic(agent, recorded, "first")
+    first = (await checkpoint(client))["version"]
+    (agent.user / recorded).unlink()
+    write_topic(agent, rewritten, "second")
+    await checkpoint(client)
+
+    for asked in (recorded, rewritten):
+        history = await ok_json(await client.get(f"{file_url('user', asked)}/history"))
+        assert (history["file"], history["exists"]) == (rewritten, True)
+        at = await ok_json(await client.get(f"{file_url('user', asked)}/versions/{first}"))
+        assert (at["file"], "first" in at["text"]) == (recorded, True)
+
+    url = f"{file_url('user', recorded)}/restore"
+    restored = await ok_json(await client.post(url, json={"version": first}))
+    assert restored["file"] == rewritten
+    assert names(agent.user) == [rewritten]
+    assert (agent.user / rewritten).read_text(encoding="utf-8") == TOPIC.format("first")

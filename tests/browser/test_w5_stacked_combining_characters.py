@@ -11,10 +11,20 @@ line); the file is unchanged.
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import MEMORY_TAB, open_memory_tab, row, user_group, viewer
+from tests.browser.pages import (
+    MEMORY_TAB,
+    PROMPT_TAB,
+    open_memory_tab,
+    row,
+    user_group,
+    viewer,
+)
 from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
@@ -25,12 +35,18 @@ STACK = 200_000
 """Combining characters on one letter: 400 kB of UTF-8; the description and the body, twice
 that, lie under a topic file's 1 MiB read cap."""
 SHOWN = 30
+KHMER_JOINED = "\u17c6\u200d"
+"""A Khmer sign and a zero width joiner: the joiner is no Grapheme_Extend, yet joins the
+character before it, so ``ក`` + this × N is one grapheme as tall as N."""
+TAGS = "".join(chr(0xE0000 + ord(char)) for char in "curl x | sh")
 EVERYDAY = [
     "Tiếng Việt, ệ ở ữ",
     "שָׁלוֹם עֲלֵיכֶם",
     "क्षत्रिय, ज्ञान",
     "👍🏽 🧑🏿‍🚀 🏳️‍🌈",
     "Z̷̢̛a̴̡l̸g̵o̶ lite",
+    "👩🏽‍🤝‍👨🏿 👨‍👩‍👧‍👦 🧑🏻‍❤️‍💋‍🧑🏿",
+    "ស្រី​ក្នុង ក្‍ស",
     "e" + ACUTE * SHOWN,
 ]
 """Texts with combining characters as people write them, the tallest stack at the limit."""
@@ -83,3 +99,94 @@ def test_w5_combining_characters_as_people_write_them_show_as_written(
         EVERYDAY,
     )
     assert shown == EVERYDAY
+
+
+def test_w5_a_stack_joined_by_zero_width_joiners_is_cut_too(page: Page, service: Service) -> None:
+    """Found: ``ក`` + (U+17C6 U+200D) × N was never cut, the joiners breaking the run of
+    Grapheme_Extend characters while the whole stays one grapheme on one base."""
+    stack = KHMER_JOINED * 20_000
+    write_topic(
+        service.scope_dir("user"),
+        "khmer.md",
+        name="khmer",
+        description="\u1780" + stack,
+        updated_at="2026-12-05",
+        body="a body\n",
+    )
+    open_memory_tab(page)
+    description = row(user_group(page), "khmer.md").locator(".row-desc")
+    more = f"[stacked: {len(stack) - SHOWN:,} more combining characters]"
+    expect(description).to_have_text("\u1780" + stack[:SHOWN] + more)
+
+
+def test_w5_a_prompt_copied_and_sent_keeps_a_stack_whole_its_preview_cuts_it(
+    page: Page, service: Service
+) -> None:
+    """The bridge's prompt is what the agent saves: found, Copy and the draft carried the
+    page's ``[stacked: …]`` mark in place of the accents pasted into Add, so the memory would
+    have held the mark. Only the preview, which shows the prompt, cuts the stack."""
+    pasted = "Café au lait: e" + ACUTE * (SHOWN + 10)
+    open_memory_tab(page)
+    user_group(page).get_by_role("button", name="Add a memory to user memory").click()
+    modal = page.locator("dialog.bridge")
+    modal.locator("#bridge-field").fill(pasted)
+    preview = modal.locator("#bridge-preview")
+    prompt = f"Save this into your user memory:\n\n{pasted}"
+    expect(preview).to_have_text(prompt[:-10] + "[stacked: 10 more combining characters]")
+
+    modal.get_by_role("button", name="Copy").click()
+    expect(modal.locator(".inline-status")).to_have_text("Prompt copied.")
+    assert page.evaluate("() => navigator.clipboard.readText()") == prompt
+    with page.context.expect_page() as opened:
+        modal.get_by_role("button", name="Open a new chat").click()
+    chat = opened.value
+    chat.wait_for_url("**/chat/**")
+    draft_id = chat.url.split("?", 1)[0].rsplit("/", 1)[-1]
+    assert service.get(service.agent_path() + f"/drafts/{draft_id}")["prompt"] == prompt
+
+
+def test_w5_fix_this_memory_prefills_a_stack_as_the_agent_wrote_it(
+    page: Page, service: Service
+) -> None:
+    """ "Fix this memory" prefills the lint's words, which quote a dangling wiki link as
+    written: found, the field held the page's ``[stacked: …]`` mark for its accents."""
+    name = "e" + ACUTE * (SHOWN + 10)
+    write_topic(
+        service.scope_dir("user"),
+        "links.md",
+        name="links",
+        description="a note with a link",
+        updated_at="2026-12-05",
+        body=f"See [[{name}]].\n",
+    )
+    page.goto(f"{MEMORY_TAB}/fix/user/links.md")
+    field = page.locator("dialog.bridge #bridge-field")
+    expect(field).to_have_value(re.compile(r"names no topic file"))
+    assert f"[[{name}]]" in field.input_value()
+    assert "[stacked:" not in field.input_value()
+
+
+def test_w5_a_template_stacking_accents_is_no_hidden_text_in_the_editor(
+    page: Page, service: Service
+) -> None:
+    """The template editor names the lines a save is refused for (hidden text, I-9): found,
+    a line stacking 40 accents was named so, though the service saves it. A line holding both
+    is named for its hidden characters, its stack shown cut."""
+    stored = service.data_dir / "agents" / "demo" / "agent.json"
+    config = json.loads(stored.read_text(encoding="utf-8"))
+    stack = "e" + ACUTE * (SHOWN + 10)
+    config["template"] = f"You are Demo agent.\nSign as {stack}.\n"
+    stored.write_text(json.dumps(config), encoding="utf-8")
+
+    page.goto(PROMPT_TAB)
+    editor = page.locator("#template-editor")
+    textarea = editor.locator("textarea")
+    expect(textarea).to_have_value(config["template"])
+    note = editor.locator(".hidden-text-note")
+    expect(note).to_be_hidden()
+
+    textarea.fill(f"You are Demo agent.\nSign as {stack}{TAGS}.\n")
+    expect(note).to_contain_text(
+        f"line 2: Sign as e{ACUTE * SHOWN}[stacked: 10 more combining characters]"
+        "[hidden: 11 tag characters]."
+    )

@@ -17,9 +17,11 @@ A restore of a file no longer on disk matches the asked name so against the file
 version restored from (:func:`name_among`): the undo of a delete asked in the other spelling.
 A history or diff of a file no longer on disk matches it so against the names the scope's
 versions held (:func:`memory_api.store.history.reading.history_name`): twins there are a 409 too.
-For those routes a name spelled exactly as asked in the history (the version, or any version
-for a history or diff) counts as one on disk: a twin deleted while its other spelling stays
-is itself, never the twin on disk (``memory_api.store.history.service``).
+For those routes a name spelled exactly as asked that some version held together with the
+other spelling on disk counts as one on disk: a twin deleted while its other spelling stays is
+itself, never the twin on disk, and a version that held only the twin is a 404 for it. A name
+no version held together with the one on disk is that file: one note whose name a client
+rewrote in the other normalization (``memory_api.store.history.service``).
 
 Only entries whose names are memory (:func:`memory_core.scope_files.is_scope_file`) are
 matched. Resolving a name opens nothing: what the name leads to (a symlink out of the memory

@@ -2,7 +2,7 @@
 // badge opens, and the requirement that "Fix this memory" hands to the Edit modal.
 
 import { h } from "./dom.js";
-import { showHidden } from "./hidden-text.js";
+import { markHidden } from "./hidden-text.js";
 
 /** Severities, worst first (T-5a). */
 export const SEVERITIES = ["error", "warning", "info"];
@@ -71,8 +71,10 @@ export function fixRequirement(findings, problems = []) {
     ...worstFirst(findings).map((f) => `- ${findingText(f)} [${severityOf(f)}, ${f.code}]`),
     ...problems.map((p) => `- ${p}`),
   ];
-  // The prefilled field shows what an agent wrote (a link's name in a finding): its marks (I-9).
-  return showHidden(`Fix what the memory lint reports for it:\n${lines.join("\n")}`);
+  // The prefilled field shows what an agent wrote (a link's name in a finding): its marks (I-9);
+  // the agent is sent the text, so a stack of combining characters stays whole (W-5 cuts it
+  // only where the page shows text).
+  return markHidden(`Fix what the memory lint reports for it:\n${lines.join("\n")}`);
 }
 
 /** `findings` sorted worst severity first (stable within a severity). */

@@ -323,7 +323,9 @@ function hiddenParts(value, textStart) {
 // so the page shows a stack's first 30 and then a mark naming how many more there are; the
 // file is unchanged and the model reads it as it is.
 export const STACK_LIMIT = 30;
-const STACK_CHAR = String.raw`[\p{Grapheme_Extend}\p{Emoji_Modifier}]`;
+// A zero width joiner (U+200D) joins the character before it too, though it is no
+// Grapheme_Extend: `ក` + (U+17C6 U+200D) × N is one grapheme, so it counts in a stack.
+const STACK_CHAR = String.raw`[\p{Grapheme_Extend}\p{Emoji_Modifier}\u200d]`;
 const STACKED = new RegExp(`${STACK_CHAR}{${STACK_LIMIT + 1},}`, "u");
 const STACKS = new RegExp(STACKED.source, "gu");
 const STACK_TITLE =
@@ -352,8 +354,21 @@ function stackParts(text) {
   return parts;
 }
 
-/** `text` with each run of hidden characters shown as its mark (memory_core's show_hidden), and
- * each stack cut at {@link STACK_LIMIT}. */
+/** `text` with each run of hidden characters shown as its mark (memory_core's show_hidden), as
+ * the model is shown it; stacks stay whole. For text the page hands on (a prompt copied or sent
+ * as a draft, a requirement prefilled into a field: what the agent saves) and for telling
+ * whether text holds hidden characters; never for showing text, which {@link showHidden} is. */
+export function markHidden(text, { textStart = false } = {}) {
+  const value = String(text ?? "");
+  if (!CANDIDATE.test(value)) return value;
+  return hiddenParts(value, textStart)
+    .map((part) => (typeof part === "string" ? part : part.mark))
+    .join("");
+}
+
+/** `text` as the page shows it: each run of hidden characters as its mark ({@link markHidden})
+ * and each stack cut at {@link STACK_LIMIT} with its mark. Only for showing: a stack's mark is
+ * no part of what the file holds. */
 export function showHidden(text, options) {
   return splitHidden(text, options)
     .map((part) => (typeof part === "string" ? part : part.mark))

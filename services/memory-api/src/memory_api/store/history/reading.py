@@ -74,6 +74,9 @@ __all__ = [
     "file_at",
     "file_diff",
     "file_history",
+    "held_together",
+    "history_holds",
+    "history_name",
     "scope_changes",
     "version_of",
 ]
@@ -337,6 +340,22 @@ def history_holds(repository: Path, name: str) -> bool:
     if read_head(repository) is None:
         return False
     return bool(git(repository, "log", "-n", "1", "--format=%H", BRANCH, "--", name).strip())
+
+
+def held_together(repository: Path, one: str, other: str) -> bool:
+    """Whether some version of the history held files named ``one`` and ``other`` at once
+    (V-2, A-5): two spellings of a name in another Unicode normalization that were twins, two
+    files, rather than one note whose name a client rewrote (a Mac client, a sync writing it
+    decomposed). Two files held at once were so when the later one was added, so only the
+    versions that added either are looked at (one ``git ls-tree`` each)."""
+    if read_head(repository) is None:
+        return False
+    added = git(repository, "log", "--format=%H", "--diff-filter=A", BRANCH, "--", one, other)
+    for version in added.decode("ascii").split():
+        listed = git(repository, "ls-tree", "-z", "--name-only", version, "--", one, other)
+        if len([name for name in listed.split(b"\x00") if name]) == 2:
+            return True
+    return False
 
 
 def history_name(repository: Path, asked: str) -> str:

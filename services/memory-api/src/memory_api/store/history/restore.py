@@ -36,7 +36,6 @@ Blocking: run it in a worker thread holding the scope's lock.
 from __future__ import annotations
 
 import logging
-import os
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -65,7 +64,6 @@ from memory_api.store.containment import (
     real_path,
 )
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.file_names import name_among
 from memory_api.store.history.reading import check_version, content_at
 from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.repo import blob_id, read_head
@@ -117,12 +115,14 @@ def restore_file(
     agent_id: str,
     root: Path,
     scope: Path,
-    name: str,
+    names: tuple[str, str],
     version: str,
     principal: str,
 ) -> RestoreResult:
-    """Restore ``name`` (``MEMORY.md`` or a K-7 topic file name) of the real ``scope`` to its
-    bytes at ``version``; see the module. The caller holds the scope's lock.
+    """Restore the file ``names[0]`` (``MEMORY.md`` or a K-7 topic file name) of the real
+    ``scope`` to the bytes ``version`` holds as ``names[1]`` (the same name, or the note's in
+    the other Unicode normalization when it was recorded so: :mod:`~.service`); see the
+    module. The caller holds the scope's lock.
 
     Raises :class:`NotFound` for a version not of this history or one that does not hold the
     file, :class:`Conflict` when the file changed while it was restored (nothing lost),
@@ -132,16 +132,12 @@ def restore_file(
     the file (no permission, a read-only file system, a full disk: nothing is written; the
     detail names the cause and its remedy).
     """
+    name, there = names
     repository = histories.repository(agent_id, scope)
     check_version(repository, version)
-    data = content_at(repository, version, name)
-    if data is None and not os.path.lexists(scope / name):
-        # gone from disk, asked in another normalization than the version holds (A-5)
-        held = name_among(name, histories.tree(repository, version), f"in version {version}")
-        if held != name:
-            name, data = held, content_at(repository, version, held)
+    data = content_at(repository, version, there)
     if data is None:
-        raise NotFound(f"{name!r} is not in version {version}; nothing to restore")
+        raise NotFound(f"{there!r} is not in version {version}; nothing to restore")
     if name == layout.INDEX_FILE:
         old_index: bytes | None = data
         plan = _Plan(name, data, decode_text(data)[0], decode_text(data)[0])
@@ -149,7 +145,7 @@ def restore_file(
         old_index = content_at(repository, version, layout.INDEX_FILE)
         places = None if old_index is None else decode_text(old_index)[0]
         files = histories.tree(repository, version)
-        plan = _Plan(name, data, _linking_lines(old_index, name, files, scope), places)
+        plan = _Plan(name, data, _linking_lines(old_index, there, files, scope), places)
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
     merged, recorded = histories.around(
         agent_id, scope, who, _apply, histories, repository, root, scope, plan, removes=(name,)

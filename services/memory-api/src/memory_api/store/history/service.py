@@ -55,7 +55,7 @@ from memory_core.wire import (
     UnrecordableFile,
 )
 
-from memory_api.errors import READ_ACCESS_FIX, CannotRead, NotFound, ServiceError
+from memory_api.errors import READ_ACCESS_FIX, CannotRead, Conflict, NotFound, ServiceError
 from memory_api.store.agents import AgentStore
 from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import cannot_read, checked_memory_root
@@ -130,36 +130,46 @@ def _never_read(root: Path, scope: Path, key: str, name: str) -> str | None:
 
 
 def _held_name(scope: Path, repository: Path, asked: str) -> str:
-    """The name a history or diff request calling ``asked`` means (V-2): ``asked`` when a file
-    of that exact name is on disk or a version changed one (a twin deleted while its other
-    spelling stays: its history is its own, never its twin's); else the name on disk
-    (:func:`~memory_api.store.file_names.on_disk_name`), or for a file no longer there, the
-    name the history holds for it (:func:`~.reading.history_name`: a gone file asked in the
-    other Unicode normalization). Raises :class:`~memory_api.errors.Conflict` (409) for
-    twins, on disk or in the history."""
-    if os.path.lexists(scope / asked) or reading.history_holds(repository, asked):
-        return asked
-    held = on_disk_name(scope, asked)
-    return held if held != asked else reading.history_name(repository, asked)
-
-
-def _name_at(
-    histories: ScopeHistories, scope: Path, repository: Path, asked: str, version: str
-) -> str:
-    """The name a request calling ``asked`` means at ``version`` (V-2: a file at a version, a
-    restore): ``asked`` when a file of that exact name is on disk or ``version`` holds one;
-    else the name on disk (:func:`~memory_api.store.file_names.on_disk_name`), or for a file
-    no longer there, the one of ``version``'s files that is ``asked`` under NFC. Raises
-    :class:`NotFound` for a version not of this history and
-    :class:`~memory_api.errors.Conflict` (409) for twins."""
+    """The name of the file a history, diff, version or restore request calling ``asked``
+    means (V-2, A-5): ``asked`` when a file of that exact name is on disk; else the one other
+    spelling on disk (:func:`~memory_api.store.file_names.on_disk_name`: the same note, its
+    name rewritten in the other Unicode normalization by a Mac client or a sync), unless a
+    version held both at once (:func:`~.reading.held_together`: twins, and ``asked`` is the
+    one deleted while its other spelling stays: its history is its own, never its twin's);
+    for a file no longer there in any spelling, the name the history holds for it
+    (:func:`~.reading.history_name`). Raises :class:`~memory_api.errors.Conflict` (409) for
+    twins neither of which is asked, on disk or in the history."""
     if os.path.lexists(scope / asked):
         return asked
+    try:
+        on_disk = on_disk_name(scope, asked)
+    except Conflict:  # twins on disk, neither asked: a deleted third spelling is itself
+        if reading.history_holds(repository, asked):
+            return asked
+        raise
+    if on_disk == asked:
+        return reading.history_name(repository, asked)
+    return asked if reading.held_together(repository, asked, on_disk) else on_disk
+
+
+def _names_at(
+    histories: ScopeHistories, scope: Path, repository: Path, asked: str, version: str
+) -> tuple[str, str]:
+    """For a request calling ``asked`` at ``version`` (V-2: a file at a version, a restore):
+    the file it means (:func:`_held_name`) and its name in ``version``: that same name, or the
+    one of ``version``'s files that is it under NFC when they never were twins (the note was
+    recorded in the other spelling then). Raises :class:`NotFound` for a version not of this
+    history or one that held only the file's twin (never the twin answered for it, or
+    overwritten by its restore), and :class:`~memory_api.errors.Conflict` (409) for twins."""
     reading.check_version(repository, version)
-    names = histories.tree(repository, version)
-    if asked in names:
-        return asked
-    held = on_disk_name(scope, asked)
-    return held if held != asked else name_among(asked, names, f"in version {version}")
+    held = _held_name(scope, repository, asked)
+    there = name_among(held, histories.tree(repository, version), f"in version {version}")
+    if there != held and reading.held_together(repository, held, there):
+        raise NotFound(
+            f"{held!r} is not in version {version}: it holds {there!r}, another file whose "
+            "name differs only in its Unicode normalization"
+        )
+    return held, there
 
 
 def _unrecordable(kept: KeptFile) -> UnrecordableFile:
@@ -302,8 +312,8 @@ class HistoryStore:
 
         def work() -> FileAtVersion:
             scope, repository = self._repository(agent_id, key)
-            held = _name_at(self.histories, scope, repository, name, version)
-            return reading.file_at(repository, key, held, version, reveal=reveal)
+            _, there = _names_at(self.histories, scope, repository, name, version)
+            return reading.file_at(repository, key, there, version, reveal=reveal)
 
         return await asyncio.to_thread(work)
 
@@ -398,8 +408,12 @@ class HistoryStore:
 
         def work() -> tuple[RestoreResult, bool]:
             repository = self.histories.repository(agent_id, scope)
-            held = _name_at(self.histories, scope, repository, name, version)  # under the lock
-            result = restore_file(self.histories, agent_id, root, scope, held, version, principal)
+            held, there = _names_at(self.histories, scope, repository, name, version)
+            if not os.path.lexists(scope / held):  # gone: it comes back as the version held it
+                held = there
+            result = restore_file(
+                self.histories, agent_id, root, scope, (held, there), version, principal
+            )
             return result, self._due(agent_id, scope)
 
         result, due = await self.locks.run_held(lock_name("index", agent_id, scope.name), work)

@@ -6,14 +6,14 @@
 import { ApiError, api, paths } from "../api.js";
 import { openModal, toast } from "../dialogs.js";
 import { errorBox, h, icon, replace, withBusy } from "../dom.js";
-import { showHidden } from "../hidden-text.js";
+import { markHidden, showHidden } from "../hidden-text.js";
 
 const SOURCE = /^(https?:\/\/\S+|~?\/\S.*|[A-Za-z]:\\\S.*)$/;
 
 /** The scope as the prompt names it: "your user memory" / "your Workspace memory for <path>". */
 function scopePhrase(scope) {
   if (scope.kind === "user") return "your user memory";
-  return `your Workspace memory for ${showHidden(scope.workspacePath ?? scope.title)}`;
+  return `your Workspace memory for ${markHidden(scope.workspacePath ?? scope.title)}`;
 }
 
 /** The file a memory lives in, relative to the agent's memory root: `…/memory/<key>/<file>`. */
@@ -259,12 +259,14 @@ export function openBridge({ mode, project, agent, scope, topic, me, requirement
   // The prompt as it is shown, copied and sent: the memory's name and file, a finding's words
   // and pasted text hold what an agent wrote, so each hidden run is its mark (I-9), as Session
   // start shows it. Never hidden characters riding unseen into the user's own chat message
-  // (Copy), nor a draft the service refuses for them (A-12).
+  // (Copy), nor a draft the service refuses for them (A-12). A stack of combining characters
+  // stays whole in what is copied and sent (the agent saves the text as it is), and is cut only
+  // in the preview that shows it (W-5).
   const prompt = () =>
-    showHidden(isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value));
+    markHidden(isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value));
   const update = () => {
     preview.textContent =
-      isEdit || field.value.trim() ? prompt() : "The prompt appears here as you type.";
+      isEdit || field.value.trim() ? showHidden(prompt()) : "The prompt appears here as you type.";
     field.setCustomValidity("");
   };
   const valid = () => {

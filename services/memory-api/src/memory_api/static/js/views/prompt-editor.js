@@ -8,19 +8,21 @@
 import { ApiError } from "../api.js";
 import { confirmDialog, toast } from "../dialogs.js";
 import { errorBox, h, keepFocus, replace, withBusy } from "../dom.js";
-import { showHidden } from "../hidden-text.js";
+import { markHidden } from "../hidden-text.js";
 import { STORED_PAST_THE_PAGE } from "./prompt-warnings.js";
 
 const HIDDEN_LINES_SHOWN = 5;
 
 /**
- * The lines of `text` holding characters I-9 hides, as [number (1-based), the line with each
- * hidden run as its mark]; at most `HIDDEN_LINES_SHOWN` of them, and how many there are.
+ * The lines of `text` holding characters I-9 hides (the ones a save is refused for), as [number
+ * (1-based), the line with each hidden run as its mark]; at most `HIDDEN_LINES_SHOWN` of them,
+ * and how many there are. A stack of combining characters is no hidden text (the service saves
+ * it); where it is shown, `h` cuts it (W-5).
  */
 function hiddenLines(text) {
   const found = [];
   text.split("\n").forEach((line, at) => {
-    const shown = showHidden(line);
+    const shown = markHidden(line);
     if (shown !== line) found.push([at + 1, shown]);
   });
   return { lines: found.slice(0, HIDDEN_LINES_SHOWN), count: found.length };
