@@ -286,3 +286,21 @@ async def test_v2_a_note_rewritten_in_the_other_spelling_is_one_note_asked_eithe
     assert restored["file"] == rewritten
     assert names(agent.user) == [rewritten]
     assert (agent.user / rewritten).read_text(encoding="utf-8") == TOPIC.format("first")
+
+
+async def test_v2_a_twin_never_recorded_is_no_version_of_the_twin_that_was(
+    client: Client, agent: AgentHome
+) -> None:
+    """Both spellings on disk, only one of them ever recorded: a version read or a restore of
+    the other, asked exactly, is a 404, never the recorded file's text read for it or written
+    over it (found: the decomposed file took the composed one's old text)."""
+    write_topic(agent, NFC, "the composed file")
+    first = (await checkpoint(client))["version"]
+    write_topic(agent, NFD, "a different file")
+
+    url = f"{file_url('user', NFD)}/versions/{first}"
+    await expect_problem(await client.get(url), 404, "not in version")
+    url = f"{file_url('user', NFD)}/restore"
+    await expect_problem(await client.post(url, json={"version": first}), 404, "not in version")
+    assert (agent.user / NFD).read_text(encoding="utf-8") == TOPIC.format("a different file")
+    assert (agent.user / NFC).read_text(encoding="utf-8") == TOPIC.format("the composed file")

@@ -158,13 +158,16 @@ def _names_at(
     """For a request calling ``asked`` at ``version`` (V-2: a file at a version, a restore):
     the file it means (:func:`_held_name`) and its name in ``version``: that same name, or the
     one of ``version``'s files that is it under NFC when they never were twins (the note was
-    recorded in the other spelling then). Raises :class:`NotFound` for a version not of this
-    history or one that held only the file's twin (never the twin answered for it, or
-    overwritten by its restore), and :class:`~memory_api.errors.Conflict` (409) for twins."""
+    recorded in the other spelling then; twins: a version held both, or both are on disk).
+    Raises :class:`NotFound` for a version not of this history or one that held only the
+    file's twin (never the twin answered for it, or overwritten by its restore), and
+    :class:`~memory_api.errors.Conflict` (409) for twins."""
     reading.check_version(repository, version)
     held = _held_name(scope, repository, asked)
     there = name_among(held, histories.tree(repository, version), f"in version {version}")
-    if there != held and reading.held_together(repository, held, there):
+    if there != held and (  # twins: both on disk now (one never recorded), or held together
+        os.path.lexists(scope / there) or reading.held_together(repository, held, there)
+    ):
         raise NotFound(
             f"{held!r} is not in version {version}: it holds {there!r}, another file whose "
             "name differs only in its Unicode normalization"
