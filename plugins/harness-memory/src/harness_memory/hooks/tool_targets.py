@@ -38,7 +38,16 @@ as a literal path is, so a default or an environment value naming another scope,
 a name the service cannot address (K-7) is refused, and a build folder passes. A default still
 undecided is one holding a command substitution or an operator, of a variable assigned one, of
 a positional parameter (``${1:-dist}``: a function's argument), or whose value holds an
-expansion; a place written through it is refused as built at run time.
+expansion; a place written through it is refused as built at run time. Only an assignment bash
+surely runs before the word, in the shell that expands it, decides a variable: a statement of
+its own, not after ``&&``/``||``, outside a pipeline and the background, and only in the group
+it stands in; a prefix (``X=dist true``), a branch, a subshell, a function's body, ``read X``,
+``unset X`` and the like leave it undecided (:func:`~harness_memory.hooks.shell_statements.
+unsettled_names`), never the environment's value. A known limit: a variable the harness's
+environment lacks may still be set by the shell's startup files (``~/.profile`` under Codex's
+``bash -lc``, ``BASH_ENV``); it is read as unset, its default picked (``out=${OUT:-dist}``
+passes), as a script the guard cannot read is not read: of the same class, the user's own
+files.
 
 A word that cannot be decided here — command substitution (``$(…)``, backquotes), a variable
 neither set nor assigned, ``${…}`` with an operator — is returned apart with its literal
@@ -128,6 +137,7 @@ from harness_memory.hooks.program_settings import (
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
+from harness_memory.hooks.shell_statements import unsettled_names
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
@@ -532,6 +542,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     writes.here_text = "\n".join(text for text, _ in texts)  # an interpreter's code too
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
+    unsettled = unsettled_names(words)  # after an assignment that may not reach what follows
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
@@ -577,6 +588,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
             known.update(dict.fromkeys(known))
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
         _note_assignments(word, previous, known, environ)
+        known.update(dict.fromkeys(unsettled.get(at, ())))
         _add_word(found, word, bases, known, environ, lost=lost, readers=(writes, inside))
         previous = _followed(previous, word)
     writes.end()
