@@ -127,11 +127,14 @@ UNSURE_ASSIGNMENTS = [
     'unset -v NOPE; true && : "${{OTHER_SCOPE:=dist}}"; cp a.txt "$OTHER_SCOPE/n16.md"',
     'OTHER_SCOPE=$(git rev-parse --show-toplevel) cp a.txt "$OTHER_SCOPE/g1.md"',
     'OTHER_SCOPE="$(git rev-parse --show-toplevel)" cp a.txt "$OTHER_SCOPE/g2.md"',
+    'f() {{ OTHER_SCOPE=$S; }}; S=$OTHER_SCOPE; OTHER_SCOPE=d; f; cp a.txt "$OTHER_SCOPE/n17.md"',
+    'd=dist; f() {{ d=$OTHER_SCOPE; }}; f; cp a.txt "$d/n18.md"',
 ]
 """An assignment that may not run, or does not reach the words after it (a branch, a
 subshell, a pipeline, the background, a command's prefix, a function's body or its ``local``,
-a name made ``readonly``), to a variable the environment sets to another scope: bash writes
-there, and the guard, reading it as the variable's value, let each through."""
+a name made ``readonly``; a later one to a name a function's body sets, which a call may
+change), to a variable the environment sets to another scope: bash writes there, and the
+guard, reading it as the variable's value, let each through."""
 
 
 @pytest.mark.parametrize("command", UNSURE_ASSIGNMENTS)

@@ -14,18 +14,23 @@ the words after it only when bash surely runs it in the shell that runs those wo
   ``elif`` or ``;;``, every variable assigned inside is undecided (the branch may not have
   run, a function may never be called, a subshell's assignment never reaches its parent).
 
-Any other assignment (a prefix, a conditional one, ``read X``, ``printf -v X``, ``unset X``,
-``local X``, one to a name made ``readonly``) leaves its variable undecided from there on: a
-place built from it is judged as built at run time, never as the environment's value. A
-``${X:=word}`` in a word assigns ``X`` as the word is expanded: it decides ``X`` only in a
-simple command run so. Linear in the words.
+After a group, a branch, or an assignment that may not run or not reach (a prefix, one after
+``&&``, in a pipeline, to a name made ``readonly``), the variable holds one of the values it
+may have: the one before and each one after; equal, it stays decided; else undecided (``PATH``
+takes every folder any of them holds: a program is then looked for in each). ``read X``,
+``printf -v X``, ``unset X``, ``local X``, ``X+=…`` leave it undecided, and so does any
+assignment to a variable a function's body assigns (a call may change it anywhere after). A
+place built from an undecided variable is judged as built at run time, never as the
+environment's value. A ``${X:=word}`` in a word assigns ``X`` as the word is expanded: it
+decides ``X`` only in a simple command run so. Linear in the words.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-__all__ = ["unsettled_names"]
+__all__ = ["Scopes"]
 
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _ASSIGNED_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=")
@@ -50,26 +55,32 @@ class _Frame:
     index), whether its current list is past ``&&``/``||`` or its command reads a pipe, the
     variables assigned in it, and whether a ``case`` pattern is being read."""
 
-    __slots__ = ("assigned", "closer", "command", "conditional", "pattern", "piped")
+    __slots__ = ("assigned", "body", "closer", "command", "conditional", "pattern", "piped")
 
-    def __init__(self, closer: str) -> None:
-        self.closer = closer
+    def __init__(self, closer: str, *, body: bool = False) -> None:
+        self.closer, self.body = closer, body  # body: a function's
         self.command: list[int] = []
         self.conditional = self.piped = self.pattern = False
         self.assigned: set[str] = set()
 
 
+_Events = dict[int, list[tuple[str, tuple[str, ...]]]]
+"""By a word's index, what happens to the variables after it, in order: ``open`` (a group
+starts), ``branch`` (another branch of it starts), ``close`` (it ends), ``unsure`` (the
+names' assignment may not run or reach), ``unknown`` (the names are set at run time)."""
+
+
 class _Reader:
-    """Reads a command's words into what each leaves undecided (:func:`unsettled_names`)."""
+    """Reads a command's words into the :data:`_Events` of its variables."""
 
     def __init__(self, words: list[str]) -> None:
         self.words = words
         self.frames = [_Frame("")]
-        self.unsettled: dict[int, list[str]] = {}
+        self.events: _Events = {}
         self.fixed: set[str] = set()
 
-    def read(self) -> dict[int, list[str]]:
-        """Read every word; the variables left undecided after each word, by its index."""
+    def read(self) -> _Events:
+        """Read every word; the events, by word index."""
         for at, word in enumerate(self.words):
             if word == "\n":
                 self._end_command(at, ";")
@@ -80,7 +91,7 @@ class _Reader:
         while self.frames:
             self._end_command(len(self.words) - 1, "")
             self.frames.pop()
-        return self.unsettled
+        return self.events
 
     def _word(self, at: int, word: str) -> None:
         """Take a word that is no punctuation: a reserved word opening or closing a group, or
@@ -92,11 +103,12 @@ class _Reader:
         if starts and word in _CLOSERS and len(self.frames) > 1:
             self._close(at, word)
         elif (starts and word in _OPENERS_ALL) or (word == "{" and self._function_body(at)):
-            self.frames.append(_Frame(_OPENERS_ALL[word]))
+            self.frames.append(_Frame(_OPENERS_ALL[word], body=not starts))
             self.frames[-1].command = [] if word != "case" else [at]
+            self._event(at, "open")
         elif starts and word in _LIST_STARTS:
             if word in _BRANCHES:
-                self._unsettle(at, frame.assigned)
+                self._event(at, "branch")
             frame.conditional = frame.piped = False
         elif frame.closer == "esac" and word == "in" and len(frame.command) == 2:
             frame.command, frame.pattern = [], True
@@ -118,6 +130,7 @@ class _Reader:
             if char == "(":
                 if not frame.pattern:
                     self.frames.append(_Frame(")"))
+                    self._event(at, "open")
             elif char == ")":
                 if frame.closer == ")":
                     self._close(at, ")")
@@ -132,19 +145,22 @@ class _Reader:
                     self._end_command(at, ender)
 
     def _close(self, at: int, closer: str) -> None:
-        """End the innermost group up to the one ``closer`` ends: its variables undecided."""
+        """End the innermost group up to the one ``closer`` ends; a function's body makes
+        every variable it assigns undecided for good (a call may come anywhere)."""
         while len(self.frames) > 1:
             self._end_command(at, "")
             frame = self.frames.pop()
-            self._unsettle(at, frame.assigned)
+            self._event(at, "close")
             self.frames[-1].assigned |= frame.assigned
+            if frame.body:
+                self.fixed |= frame.assigned
+                self._event(at, "unknown", frame.assigned)
             if frame.closer == closer:
                 break
 
-    def _unsettle(self, at: int, names: set[str]) -> None:
-        """Leave ``names`` undecided after the word at ``at``."""
-        if names:
-            self.unsettled.setdefault(at, []).extend(sorted(names))
+    def _event(self, at: int, kind: str, names: set[str] | None = None) -> None:
+        """Note what happens to the variables ``names`` after the word at ``at``."""
+        self.events.setdefault(at, []).append((kind, tuple(sorted(names or ()))))
 
     def _end_command(self, at: int, ender: str) -> None:
         """End the current simple command of the innermost group with ``ender`` (``;``,
@@ -153,10 +169,10 @@ class _Reader:
         frame = self.frames[-1]
         words, frame.command = frame.command, []
         here = not (frame.conditional or frame.piped) and ender not in ("|", "|&", "&")
-        for index, name, decides in _assignments(self.words, words, self.fixed):
+        for index, name, how in _assignments(self.words, words, self.fixed):
             frame.assigned.add(name)
-            if not (here and decides):
-                self._unsettle(index, {name})
+            if how != "sure" or not here:
+                self._event(index, "unknown" if how == "unknown" else "unsure", {name})
         if ender in ("&&", "||"):
             frame.conditional = True
         elif ender in ("|", "|&"):
@@ -165,17 +181,18 @@ class _Reader:
             frame.conditional = frame.piped = False
         if ender in (";;", ";&") and frame.closer == "esac":
             frame.pattern = True
-            self._unsettle(at, frame.assigned)
+            self._event(at, "branch")
 
 
 def _assignments(
     words: list[str], command: list[int], fixed: set[str]
-) -> list[tuple[int, str, bool]]:
+) -> list[tuple[int, str, str]]:
     """Each variable the simple command of the ``words`` at indexes ``command`` assigns, by
-    the index of its word, and whether it is a statement's assignment (``X=1``, ``export
-    X=1``; none to a name in ``fixed``, which ``readonly`` or ``-r`` adds to). A builtin's
-    named variables (``read X``, ``unset X``, ``local X``) are returned as undecided."""
-    found: list[tuple[int, str, bool]] = []
+    the index of its word, and how: ``sure``, a statement's assignment (``X=1``, ``export
+    X=1``, ``${X:=1}``); ``unsure``, a prefix's or one to a name in ``fixed`` (which
+    ``readonly`` or ``-r`` adds to); ``unknown``, a builtin's named variable (``read X``,
+    ``unset X``, ``local X``) or ``X+=…``, ``X[0]=…``."""
+    found: list[tuple[int, str, str]] = []
     plain = [at for at in command if _ASSIGNED_RE.match(words[at]) is None]
     name = words[plain[0]] if plain else ""
     declared = name in _DECLARING
@@ -183,23 +200,84 @@ def _assignments(
         fixed.update(re.split(r"[+\[=]", words[at], maxsplit=1)[0] for at in command[1:])
     for at in command:
         word = words[at]
-        found.extend((at, m["name"], True) for m in _DEFAULT_RE.finditer(word))
+        found.extend(
+            (at, m["name"], "unsure" if m["name"] in fixed else "sure")
+            for m in _DEFAULT_RE.finditer(word)
+        )
         if (assigned := _ASSIGNED_RE.match(word)) is not None:
             statement = not plain or (declared and at > plain[0])
-            plainly = statement and _PLAIN_RE.match(word) is not None  # no ``+=``, no ``X[0]=``
-            found.append((at, assigned["name"], plainly and assigned["name"] not in fixed))
+            sure = statement and assigned["name"] not in fixed
+            plainly = _PLAIN_RE.match(word) is not None  # no ``+=``, no ``X[0]=``
+            found.append((at, assigned["name"], "unknown" if not plainly else _how[sure]))
         elif at != (plain[0] if plain else -1) and _NAME_RE.match(word):
             named = name in _NAMING or (declared and name != "export")
             if named or (name == "printf" and words[at - 1] == "-v"):
-                found.append((at, word, False))
+                found.append((at, word, "unknown"))
     return found
 
 
-def unsettled_names(words: list[str]) -> dict[int, list[str]]:
-    """By the index of a word among ``words`` (a command as the guard's lexer splits it:
-    reserved words, ``;``, ``&&``, ``(``, ``);`` … as words), the variables undecided after
-    it (the module's rules: an assignment that does not surely set its variable for the
-    words after it, at the word that makes it; a group's or branch's, at its end), every
-    index of a word leaving none left out. An assignment not named here decides its
-    variable. Linear in the words."""
-    return _Reader(words).read()
+_how = {True: "sure", False: "unsure"}
+
+
+_UNSET = object()
+"""A variable neither the command nor the environment sets."""
+
+
+class Scopes:
+    """The variables known while a command's words are read, kept as bash keeps them
+    (the module's rules): call :meth:`before` ahead of a word's own assignments and
+    :meth:`after` once they are in ``known`` (the guard's map of assigned variables, None:
+    undecided; a name absent from it takes the environment's value)."""
+
+    def __init__(self, words: list[str], environ: Mapping[str, str]) -> None:
+        self._events = _Reader(words).read()
+        self._environ = environ
+        self._opened: list[tuple[dict[str, str | None], list[dict[str, str | None]]]] = []
+        self._held: dict[str, object] = {}
+
+    def before(self, at: int, known: dict[str, str | None]) -> None:
+        """Hold the value of each variable the word at ``at`` may assign unsurely."""
+        for kind, names in self._events.get(at, ()):
+            if kind == "unsure":
+                self._held.update((name, self._value(known, name)) for name in names)
+
+    def after(self, at: int, known: dict[str, str | None]) -> None:
+        """Apply to ``known`` what the word at ``at`` does to the variables (:data:`_Events`)."""
+        for kind, names in self._events.get(at, ()):
+            if kind == "open":
+                self._opened.append((dict(known), []))
+            elif kind == "branch" and self._opened:
+                start, ends = self._opened[-1]
+                ends.append(dict(known))
+                known.clear()
+                known.update(start)
+            elif kind == "close" and self._opened:
+                start, ends = self._opened.pop()
+                states = [start, *ends, dict(known)]
+                for name in set().union(*states):
+                    self._merge(known, name, [self._value(state, name) for state in states])
+            elif kind == "unsure":
+                for name in names:
+                    held = self._held.pop(name, _UNSET)
+                    self._merge(known, name, [held, self._value(known, name)])
+            elif kind == "unknown":
+                known.update(dict.fromkeys(names))
+
+    def _value(self, state: dict[str, str | None], name: str) -> object:
+        """What ``name`` holds in ``state``: its value, None (undecided) or :data:`_UNSET`."""
+        return state[name] if name in state else self._environ.get(name, _UNSET)
+
+    def _merge(self, known: dict[str, str | None], name: str, values: list[object]) -> None:
+        """Set ``name`` in ``known`` to the one value ``values`` agree on, else undecided; a
+        ``PATH`` of folders only, to every folder any holds (each looked in for a program)."""
+        first = values[0]
+        if all(value == first for value in values):
+            if first is _UNSET:
+                known.pop(name, None)
+            else:
+                known[name] = first if isinstance(first, str) or first is None else None
+        elif name == "PATH" and all(isinstance(value, str) for value in values):
+            folders = (folder for value in values for folder in str(value).split(":"))
+            known[name] = ":".join(dict.fromkeys(folders))
+        else:
+            known[name] = None
