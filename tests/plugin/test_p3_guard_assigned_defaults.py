@@ -129,6 +129,9 @@ UNSURE_ASSIGNMENTS = [
     'OTHER_SCOPE="$(git rev-parse --show-toplevel)" cp a.txt "$OTHER_SCOPE/g2.md"',
     'f() {{ OTHER_SCOPE=$S; }}; S=$OTHER_SCOPE; OTHER_SCOPE=d; f; cp a.txt "$OTHER_SCOPE/n17.md"',
     'd=dist; f() {{ d=$OTHER_SCOPE; }}; f; cp a.txt "$d/n18.md"',
+    'if false; then OTHER_SCOPE=dist; fi; cp a.txt "$OTHER_SCOPE/n19.md"',
+    'if false; then UNSET_VARIABLE=/tmp; fi; cp a.txt "$UNSET_VARIABLE{root}/{other}/n20.md"',
+    '[ -d nope ] && OTHER_SCOPE=dist; echo x > "$OTHER_SCOPE/n21.md"',
 ]
 """An assignment that may not run, or does not reach the words after it (a branch, a
 subshell, a pipeline, the background, a command's prefix, a function's body or its ``local``,
@@ -157,9 +160,22 @@ SURE_ASSIGNMENTS = [
     ('ROOT=$(git rev-parse --show-toplevel) && cp a.txt "$ROOT/top.txt"', "top.txt"),
     ("true && out=dist; out=build; mkdir -p $out; cp a.txt $out/", "build/a.txt"),
     ('out=${{UNSET_VARIABLE:-dist}}; CC=gcc mkdir -p "$out"; cp a.txt "$out/"', "dist/a.txt"),
+    ("if [ -f a.txt ]; then d=dist; else d=dist; fi; mkdir -p $d; cp a.txt $d/", "dist/a.txt"),
+    ('[ -d "$HOME/bin" ] && PATH="$HOME/bin:$PATH"; mkdir -p d; cp a.txt d/', "d/a.txt"),
+    ("if [ -d /opt/x ]; then PATH=/opt/x:$PATH; fi; mkdir -p d && cp a.txt d/", "d/a.txt"),
+    (
+        'if [ -z "$UNSET_VARIABLE" ]; then UNSET_VARIABLE=dist; fi; mkdir -p "$UNSET_VARIABLE";'
+        ' cp a.txt "$UNSET_VARIABLE/"',
+        "dist/a.txt",
+    ),
+    ('[ -n "$UNSET_VARIABLE" ] || UNSET_VARIABLE=out; mkdir -p $UNSET_VARIABLE', "out"),
+    ('if [ -f nope ]; then o=ci; else o=dist; fi; mkdir -p "$o"; cp a.txt "$o/"', "dist/a.txt"),
+    ('case x in y) env=prod;; *) env=dev;; esac; cp a.txt "config.$env.txt"', "config.dev.txt"),
 ]
 """Everyday forms: a statement's assignment, at the top or used in the group it stands in
-(a branch, a loop, a function's ``local``, a subshell, a case), and one after a prefix."""
+(a branch, a loop, a function's ``local``, a subshell, a case), one after a prefix, and a
+variable a branch leaves holding one of a few known values (each judged: the value before
+it, unset included, and each branch's), a ``PATH`` one of a few lists of folders."""
 
 
 @pytest.mark.parametrize(("command", "place"), SURE_ASSIGNMENTS)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-__all__ = ["Scopes"]
+__all__ = ["CHOICES_CAP", "Scopes"]
 
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _ASSIGNED_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=")
@@ -196,17 +196,18 @@ def _assignments(
     plain = [at for at in command if _ASSIGNED_RE.match(words[at]) is None]
     name = words[plain[0]] if plain else ""
     declared = name in _DECLARING
+    before = set(fixed)  # ``readonly X=1`` assigns, then fixes X
     if name == "readonly" or (declared and any(re.match(r"^-\w*r", words[a]) for a in plain)):
         fixed.update(re.split(r"[+\[=]", words[at], maxsplit=1)[0] for at in command[1:])
     for at in command:
         word = words[at]
         found.extend(
-            (at, m["name"], "unsure" if m["name"] in fixed else "sure")
+            (at, m["name"], "unsure" if m["name"] in before else "sure")
             for m in _DEFAULT_RE.finditer(word)
         )
         if (assigned := _ASSIGNED_RE.match(word)) is not None:
             statement = not plain or (declared and at > plain[0])
-            sure = statement and assigned["name"] not in fixed
+            sure = statement and assigned["name"] not in before
             plainly = _PLAIN_RE.match(word) is not None  # no ``+=``, no ``X[0]=``
             found.append((at, assigned["name"], "unknown" if not plainly else _how[sure]))
         elif at != (plain[0] if plain else -1) and _NAME_RE.match(word):
@@ -219,6 +220,8 @@ def _assignments(
 _how = {True: "sure", False: "unsure"}
 
 
+CHOICES_CAP = 8
+"""How many values a variable may be known to hold one of (each judged); past it, undecided."""
 _UNSET = object()
 """A variable neither the command nor the environment sets."""
 
@@ -241,8 +244,11 @@ class Scopes:
             if kind == "unsure":
                 self._held.update((name, self._value(known, name)) for name in names)
 
-    def after(self, at: int, known: dict[str, str | None]) -> None:
-        """Apply to ``known`` what the word at ``at`` does to the variables (:data:`_Events`)."""
+    def after(self, at: int, known: dict[str, str | None]) -> dict[str, list[str] | None]:
+        """Apply to ``known`` what the word at ``at`` does to the variables (:data:`_Events`);
+        the variables it leaves holding one of several known values, each with them (a place
+        built from one is judged with each), or with None (no longer so)."""
+        choices: dict[str, list[str] | None] = {}
         for kind, names in self._events.get(at, ()):
             if kind == "open":
                 self._opened.append((dict(known), []))
@@ -255,29 +261,42 @@ class Scopes:
                 start, ends = self._opened.pop()
                 states = [start, *ends, dict(known)]
                 for name in set().union(*states):
-                    self._merge(known, name, [self._value(state, name) for state in states])
+                    values = [self._value(state, name) for state in states]
+                    choices[name] = self._merge(known, name, values)
             elif kind == "unsure":
                 for name in names:
                     held = self._held.pop(name, _UNSET)
-                    self._merge(known, name, [held, self._value(known, name)])
+                    choices[name] = self._merge(known, name, [held, self._value(known, name)])
             elif kind == "unknown":
                 known.update(dict.fromkeys(names))
+                choices.update(dict.fromkeys(names))
+        return choices
 
     def _value(self, state: dict[str, str | None], name: str) -> object:
         """What ``name`` holds in ``state``: its value, None (undecided) or :data:`_UNSET`."""
         return state[name] if name in state else self._environ.get(name, _UNSET)
 
-    def _merge(self, known: dict[str, str | None], name: str, values: list[object]) -> None:
-        """Set ``name`` in ``known`` to the one value ``values`` agree on, else undecided; a
-        ``PATH`` of folders only, to every folder any holds (each looked in for a program)."""
+    def _merge(
+        self, known: dict[str, str | None], name: str, values: list[object]
+    ) -> list[str] | None:
+        """Set ``name`` in ``known`` to the one value ``values`` agree on; a ``PATH`` of
+        folders only, to every folder any holds (each looked in for a program); else
+        undecided, and return the values it may hold (unset: empty) when none is undecided
+        and at most :data:`CHOICES_CAP` differ."""
         first = values[0]
         if all(value == first for value in values):
             if first is _UNSET:
                 known.pop(name, None)
             else:
-                known[name] = first if isinstance(first, str) or first is None else None
-        elif name == "PATH" and all(isinstance(value, str) for value in values):
-            folders = (folder for value in values for folder in str(value).split(":"))
+                known[name] = first if isinstance(first, str) else None
+            return None
+        spelt = ["" if value is _UNSET else value for value in values]
+        if name == "PATH" and all(isinstance(value, str) for value in spelt):
+            folders = (folder for value in spelt for folder in str(value).split(":"))
             known[name] = ":".join(dict.fromkeys(folders))
-        else:
-            known[name] = None
+            return None
+        known[name] = None
+        if not all(isinstance(value, str) for value in spelt):
+            return None  # one is undecided
+        held = list(dict.fromkeys(str(value) for value in spelt))
+        return held if len(held) <= CHOICES_CAP else None

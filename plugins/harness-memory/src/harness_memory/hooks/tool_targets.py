@@ -562,7 +562,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
         closing, substituting, quoted_back = _substitution_at(word, last, substituting, quoted_back)
         if not (substituting or quoted_back) and writes.in_case_pattern(word, previous):
-            scopes.after(at, known)
+            writes.take_choices(scopes.after(at, known))
             last, previous = word, None
             continue  # a pattern is matched against the case's word, never a path
         if substituting or quoted_back or "`" in word:
@@ -593,7 +593,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
         scopes.before(at, known)
         _note_assignments(word, previous, known, environ)
-        scopes.after(at, known)
+        writes.take_choices(scopes.after(at, known))
         _add_word(found, word, bases, known, environ, lost=lost, readers=(writes, inside))
         previous = _followed(previous, word)
     writes.end()
@@ -2153,6 +2153,16 @@ class _Writes:
         self.stdin_elsewhere = False  # a group, a loop or ``exec`` given standard input
         self.bare_patchers = 0  # apply_patch runs given no patch of their own (here-data?)
         self.cat_read = True  # ``cat`` prints its files (no function or alias of that name)
+
+    def take_choices(self, choices: Mapping[str, list[str] | None]) -> None:
+        """Take the values each variable in ``choices`` may hold after a group or an unsure
+        assignment (:class:`~harness_memory.hooks.shell_statements.Scopes`), as a ``for``
+        loop's values are taken: a word holding it is judged with each; None: no longer."""
+        for name, values in choices.items():
+            if values is None:
+                self._loops.pop(name, None)
+            else:
+                self._loops[name] = values
 
     def in_case_pattern(self, word: str, previous: str | None) -> bool:
         """Whether the top-level ``word`` (after ``previous``) is part of a ``case``'s pattern
