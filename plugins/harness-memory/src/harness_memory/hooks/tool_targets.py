@@ -2050,6 +2050,7 @@ class _Writes:
         "_piped",
         "_positional",
         "_positional_state",
+        "_prefixed",
         "_program",
         "_redirect",
         "_run_data",
@@ -2105,6 +2106,7 @@ class _Writes:
         self._command: str | None = None
         self._config_words: list[str] = []  # the words of a program reading settings of its own
         self._assigned: dict[str, str] = {}  # literal settings variables before its name
+        self._prefixed: dict[str, str | None] = {}  # every assignment before it: its value
         self._exported: dict[str, str] = {}  # literal settings variables exported so far
         self._program: list[str] = []  # the command's name as spelled, then its options
         self._operand: str | None = None  # its first operand
@@ -2340,6 +2342,8 @@ class _Writes:
                 self._split[-1] = spelt
             return
         if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
+            value = _expand(assigned.group("value"), self._known, self._environ)
+            self._prefixed[assigned.group("name")] = value  # the program's environment
             self._note_startup_variable(word)
             self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
             if assigned.group("name") in RUNNING_VARIABLES:  # ``PATH=.:$PATH ls``
@@ -2892,6 +2896,7 @@ class _Writes:
         if maker is not None:  # after its own writes: later ones meet it
             self.linker = maker
             self._found.linker = self._found.linker or maker
+        self._prefixed = {}
 
     def note_fed_patch(
         self, command: str | None, said: list[str], feed: list[str] | None, *, unknown: bool
@@ -3190,6 +3195,7 @@ class _Writes:
         names = ("SIMPLE_BACKUP_SUFFIX", "VERSION_CONTROL")
         suffix, control = (
             self._assigned.get(name)
+            or self._prefixed.get(name)
             or self._exported.get(name)
             or self._known.get(name)
             or self._environ.get(name)
