@@ -262,11 +262,11 @@ class Scopes:
                 states = [start, *ends, dict(known)]
                 for name in set().union(*states):
                     values = [self._value(state, name) for state in states]
-                    choices[name] = self._merge(known, name, values)
+                    self._merge(known, name, values, choices)
             elif kind == "unsure":
                 for name in names:
                     held = self._held.pop(name, _UNSET)
-                    choices[name] = self._merge(known, name, [held, self._value(known, name)])
+                    self._merge(known, name, [held, self._value(known, name)], choices)
             elif kind == "unknown":
                 known.update(dict.fromkeys(names))
                 choices.update(dict.fromkeys(names))
@@ -277,26 +277,31 @@ class Scopes:
         return state[name] if name in state else self._environ.get(name, _UNSET)
 
     def _merge(
-        self, known: dict[str, str | None], name: str, values: list[object]
-    ) -> list[str] | None:
-        """Set ``name`` in ``known`` to the one value ``values`` agree on; a ``PATH`` of
-        folders only, to every folder any holds (each looked in for a program); else
-        undecided, and return the values it may hold (unset: empty) when none is undecided
-        and at most :data:`CHOICES_CAP` differ."""
+        self,
+        known: dict[str, str | None],
+        name: str,
+        values: list[object],
+        choices: dict[str, list[str] | None],
+    ) -> None:
+        """Set ``name`` in ``known`` to the one value ``values`` agree on (its choices, if
+        any, kept); a ``PATH`` of folders only, to every folder any holds (each looked in for
+        a program); else undecided, with the values it may hold (unset: empty) put in
+        ``choices`` when none is undecided and at most :data:`CHOICES_CAP` differ (else
+        None: no choices)."""
         first = values[0]
         if all(value == first for value in values):
             if first is _UNSET:
                 known.pop(name, None)
             else:
                 known[name] = first if isinstance(first, str) else None
-            return None
+            return
         spelt = ["" if value is _UNSET else value for value in values]
         if name == "PATH" and all(isinstance(value, str) for value in spelt):
             folders = (folder for value in spelt for folder in str(value).split(":"))
             known[name] = ":".join(dict.fromkeys(folders))
-            return None
+            choices[name] = None
+            return
         known[name] = None
-        if not all(isinstance(value, str) for value in spelt):
-            return None  # one is undecided
         held = list(dict.fromkeys(str(value) for value in spelt))
-        return held if len(held) <= CHOICES_CAP else None
+        decided = all(isinstance(value, str) for value in spelt)  # none undecided
+        choices[name] = held if decided and len(held) <= CHOICES_CAP else None
