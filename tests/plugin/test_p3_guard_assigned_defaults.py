@@ -106,3 +106,80 @@ def test_p3_a_picked_value_naming_an_unaddressable_file_stays_refused(
     assert all(reason is not None and "cannot address" in reason for reason in reasons.values()), (
         reasons
     )
+
+
+UNSURE_ASSIGNMENTS = [
+    'if false; then OTHER_SCOPE=dist; fi; out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n1.md"',
+    '(OTHER_SCOPE=dist); out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n2.md"',
+    'OTHER_SCOPE=dist true; out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n3.md"',
+    'true || OTHER_SCOPE=dist; out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n4.md"',
+    'OTHER_SCOPE=dist | true; out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n5.md"',
+    'OTHER_SCOPE=dist & wait; out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n6.md"',
+    'echo $(OTHER_SCOPE=dist); out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n7.md"',
+    'f() {{ OTHER_SCOPE=dist; }}; out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n8.md"',
+    'f() {{ local OTHER_SCOPE=dist; }}; f; out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n9.md"',
+    'case x in y) OTHER_SCOPE=dist;; esac; out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n10.md"',
+    'while false; do OTHER_SCOPE=dist; done; out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n11.md"',
+    'case x in x) true;; y) OTHER_SCOPE=dist;; esac; cp a.txt "$OTHER_SCOPE/n12.md"',
+    'if true; then :; else OTHER_SCOPE=dist; fi; cp a.txt "${{OTHER_SCOPE:-dist}}/n13.md"',
+    ': | OTHER_SCOPE=dist; out=${{OTHER_SCOPE:-dist}}; cp a.txt "$out/n14.md"',
+    'readonly OTHER_SCOPE; export OTHER_SCOPE=dist; cp a.txt "${{OTHER_SCOPE:-dist}}/n15.md"',
+    'unset -v NOPE; true && : "${{OTHER_SCOPE:=dist}}"; cp a.txt "$OTHER_SCOPE/n16.md"',
+    'OTHER_SCOPE=$(git rev-parse --show-toplevel) cp a.txt "$OTHER_SCOPE/g1.md"',
+    'OTHER_SCOPE="$(git rev-parse --show-toplevel)" cp a.txt "$OTHER_SCOPE/g2.md"',
+    'f() {{ OTHER_SCOPE=$S; }}; S=$OTHER_SCOPE; OTHER_SCOPE=d; f; cp a.txt "$OTHER_SCOPE/n17.md"',
+    'd=dist; f() {{ d=$OTHER_SCOPE; }}; f; cp a.txt "$d/n18.md"',
+    'if false; then OTHER_SCOPE=dist; fi; cp a.txt "$OTHER_SCOPE/n19.md"',
+    'if false; then UNSET_VARIABLE=/tmp; fi; cp a.txt "$UNSET_VARIABLE{root}/{other}/n20.md"',
+    '[ -d nope ] && OTHER_SCOPE=dist; echo x > "$OTHER_SCOPE/n21.md"',
+]
+"""An assignment that may not run, or does not reach the words after it (a branch, a
+subshell, a pipeline, the background, a command's prefix, a function's body or its ``local``,
+a name made ``readonly``; a later one to a name a function's body sets, which a call may
+change), to a variable the environment sets to another scope: bash writes there, and the
+guard, reading it as the variable's value, let each through."""
+
+
+@pytest.mark.parametrize("command", UNSURE_ASSIGNMENTS)
+def test_p3_an_assignment_that_may_not_reach_a_word_does_not_decide_its_variable(
+    picking: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(picking, command)
+
+
+SURE_ASSIGNMENTS = [
+    ('out=dist; mkdir -p "$out"; cp a.txt "$out/"', "dist/a.txt"),
+    ('OTHER_SCOPE=dist; mkdir -p "$OTHER_SCOPE" && cp a.txt "$OTHER_SCOPE/"', "dist/a.txt"),
+    ('export OUT=dist && mkdir -p "$OUT" && cp a.txt "$OUT/"', "dist/a.txt"),
+    ('out=build\nmkdir -p "$out"\ncp a.txt "$out/"', "build/a.txt"),
+    ('if [ -f a.txt ]; then d=dist; mkdir -p "$d"; cp a.txt "$d/"; fi', "dist/a.txt"),
+    ('for f in a.txt; do dest=docs; mkdir -p "$dest"; cp "$f" "$dest/"; done', "docs/a.txt"),
+    ('f() {{ local d=out; mkdir -p "$d"; cp a.txt "$d/"; }}; f', "out/a.txt"),
+    ('(d=sub; mkdir -p "$d" && cp a.txt "$d/")', "sub/a.txt"),
+    ('case "$0" in *) d=lib; mkdir -p $d; cp a.txt $d/;; esac', "lib/a.txt"),
+    ('ROOT=$(git rev-parse --show-toplevel) && cp a.txt "$ROOT/top.txt"', "top.txt"),
+    ("true && out=dist; out=build; mkdir -p $out; cp a.txt $out/", "build/a.txt"),
+    ('out=${{UNSET_VARIABLE:-dist}}; CC=gcc mkdir -p "$out"; cp a.txt "$out/"', "dist/a.txt"),
+    ("if [ -f a.txt ]; then d=dist; else d=dist; fi; mkdir -p $d; cp a.txt $d/", "dist/a.txt"),
+    ('[ -d "$HOME/bin" ] && PATH="$HOME/bin:$PATH"; mkdir -p d; cp a.txt d/', "d/a.txt"),
+    ("if [ -d /opt/x ]; then PATH=/opt/x:$PATH; fi; mkdir -p d && cp a.txt d/", "d/a.txt"),
+    (
+        'if [ -z "$UNSET_VARIABLE" ]; then UNSET_VARIABLE=dist; fi; mkdir -p "$UNSET_VARIABLE";'
+        ' cp a.txt "$UNSET_VARIABLE/"',
+        "dist/a.txt",
+    ),
+    ('[ -n "$UNSET_VARIABLE" ] || UNSET_VARIABLE=out; mkdir -p $UNSET_VARIABLE', "out"),
+    ('if [ -f nope ]; then o=ci; else o=dist; fi; mkdir -p "$o"; cp a.txt "$o/"', "dist/a.txt"),
+    ('case x in y) env=prod;; *) env=dev;; esac; cp a.txt "config.$env.txt"', "config.dev.txt"),
+]
+"""Everyday forms: a statement's assignment, at the top or used in the group it stands in
+(a branch, a loop, a function's ``local``, a subshell, a case), one after a prefix, and a
+variable a branch leaves holding one of a few known values (each judged: the value before
+it, unset included, and each branch's), a ``PATH`` one of a few lists of folders."""
+
+
+@pytest.mark.parametrize(("command", "place"), SURE_ASSIGNMENTS)
+def test_p3_an_assignment_that_surely_reaches_a_word_decides_its_variable(
+    picking: Layout, command: str, place: str
+) -> None:
+    assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)

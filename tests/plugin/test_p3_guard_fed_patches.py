@@ -7,9 +7,12 @@ argument, a here-document), so ``apply_patch < p.diff``, ``cat p.diff | apply_pa
 cannot address in the Session's own scope included. Now a literal file on its standard input
 (redirected, or printed by ``cat`` into the pipe) is read before the command runs and its files
 are judged as the patch tool's are; a patch the guard cannot read then (a pipe from another
-program, ``xargs``, ``"$P"``, a file the command writes first or that is no regular file, a
-file line built at run time) is refused only where the memory root is within its reach: it runs
-in or above the memory root, or the command names the memory root. ``busybox --install [-s]
+program, ``xargs``, ``"$P"``, a file the command writes first, one over the cap, no regular file
+or read through ``/proc/self``, a file line built at run time, a ``cat`` the command redefines)
+is refused in any folder: a patch's file lines may be absolute paths into any scope (refused
+only where the memory root was within reach, ``sed -n p p.diff | apply_patch`` in a Workspace
+wrote into another scope). A program named at run time that may be ``apply_patch`` is read as
+one; ``find -name apply_patch`` and ``xargs grep apply_patch`` run none. ``busybox --install [-s]
 DIR`` makes a link per applet in ``DIR`` (``sh``, ``cp``: names no scope file takes): judged as
 such a file written there, refused in a scope, passing elsewhere (it was let through into a
 scope without ``-s``, and refused everywhere with ``-s``, read as a shell's option).
@@ -37,6 +40,12 @@ def patches(where: Layout) -> Layout:
         ("note.diff", "src/note.txt"),
     ]:
         (where.workspace / name).write_text(_HIDDEN.format(name=added), encoding="utf-8")
+    (where.workspace / "other.diff").write_text(
+        _HIDDEN.format(name=f"{where.root / where.other}/x.md"), encoding="utf-8"
+    )
+    big = _HIDDEN.format(name=f"{where.root / where.other}/big.md") + "#" * (1 << 20) + "\n"
+    (where.workspace / "big.diff").write_text(big, encoding="utf-8")
+    (where.workspace / "self.diff").symlink_to("/proc/self/cwd/other.diff")
     return where
 
 
@@ -46,8 +55,8 @@ REFUSED = [
     ("< own-hidden.diff apply_patch", "cannot address"),
     ("cat own-hidden.diff | apply_patch", "cannot address"),
     ("cd {root}/{own} && cat {workspace}/hidden.diff | apply_patch", "cannot address"),
-    ("xargs -0 apply_patch < own-hidden.diff", "cannot address"),
-    ("cd {root}/{own} && sed 1p {workspace}/hidden.diff | apply_patch", "(read from a pipe)"),
+    ("xargs -0 apply_patch < own-hidden.diff", "xargs gives it"),
+    ("cd {root}/{own} && sed 1p {workspace}/hidden.diff | apply_patch", "(read from a pipe;"),
     ("cd {root}/{own} && xargs -0 apply_patch < {workspace}/hidden.diff", "xargs gives it"),
     ("cd {root}/{own} && find {workspace} -name '*.diff' -exec apply_patch {{}} +", "find"),
     ('cd {root}/{own} && P="$(cat {workspace}/hidden.diff)" && apply_patch "$P"', "argument"),
@@ -63,13 +72,34 @@ REFUSED = [
     ),
     ("cd {root} && cat {workspace}/note.diff | tee /dev/null | apply_patch", "a pipe"),
     ("cd {root}/{own} && {{ apply_patch; }} < {workspace}/hidden.diff", "standard input"),
+    ("apply_patch < big.diff", "read from big.diff"),
+    ("cp other.diff p2.diff && apply_patch < p2.diff", "read from p2.diff"),
+    ("sed -n p other.diff | apply_patch", "a pipe"),
+    ("cat other.diff | tee /dev/null | apply_patch", "a pipe"),
+    ('apply_patch "$(cat other.diff)"', "its argument is built at run time"),
+    ("apply_patch < /proc/self/cwd/other.diff", "read from /proc/self/cwd/other.diff"),
+    ("apply_patch < /proc/thread-self/cwd/other.diff", "read from /proc/thread-self"),
+    ("apply_patch < /dev/stdin", "read from /dev/stdin"),
+    ("exec 3< other.diff; apply_patch < /dev/fd/3", "read from /dev/fd/3"),
+    ("apply_patch < self.diff", "read from self.diff"),
+    ("for ap in apply_patch; do $ap < other.diff; done", "another Workspace"),
+    ("for ap in apply_patch; do cat note.diff | $ap; done", "read from"),
+    ("cat() {{ command cat other.diff; }}; cat note.diff | apply_patch", "a pipe"),
+    ("alias cat='sed -n p'; cat note.diff | apply_patch", "a pipe"),
+    ("sed 1p note.diff | apply_patch", "a pipe"),
+    ("xargs -0 apply_patch < note.diff", "xargs gives it"),
+    ("git diff --no-color | apply_patch", "a pipe"),
+    ("find . -name '*.diff' -exec apply_patch {{}} +", "find gives it"),
 ]
-"""A command feeding ``apply_patch`` a patch that may write into the memory root, and what
-its refusal says."""
+"""A command feeding ``apply_patch`` a patch the guard cannot read before it runs (in the
+Workspace too: ``other.diff`` adds a file by its absolute path in another scope, ``big.diff``
+does too past :data:`~harness_memory.hooks.named_scripts.SCRIPT_CAP`, ``self.diff`` links to
+``/proc/self/cwd/other.diff``, the hook's folder when the hook reads it) or one naming a file
+the service cannot address, and what its refusal says."""
 
 
 @pytest.mark.parametrize(("command", "says"), REFUSED)
-def test_p3_a_patch_fed_to_apply_patch_that_may_write_into_the_memory_root_is_refused(
+def test_p3_a_patch_fed_to_apply_patch_the_guard_cannot_read_is_refused_anywhere(
     patches: Layout, command: str, says: str
 ) -> None:
     reasons = refusals_by_every_harness(patches, fill(command, patches))
@@ -81,9 +111,15 @@ PASSED = [
     "apply_patch < note.diff",
     "cat note.diff | apply_patch",
     "apply_patch < hidden.diff",  # .hidden.md in the Workspace: no memory file
-    "sed 1p note.diff | apply_patch",
-    "xargs -0 apply_patch < note.diff",
-    "git diff --no-color | apply_patch",
+    "apply_patch < ./src/../note.diff",
+    "cat note.diff hidden.diff | apply_patch",
+    "type apply_patch && which apply_patch",
+    "find . -name apply_patch",
+    "find . -name '*.py' -exec grep -l apply_patch {{}} +",
+    "git ls-files | xargs grep -n apply_patch",
+    "xargs -0 grep apply_patch < note.diff",
+    "grep -rn apply_patch . | head",
+    "command -v apply_patch",
     "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: src/a.py\n+x\n*** End Patch\nEOF",
     "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: {root}/{own}/note.md\n+x\n"
     "*** End Patch\nEOF",
@@ -98,12 +134,15 @@ PASSED = [
     "busybox --list",
 ]
 """Everyday forms: a patch whose files the guard reads (Codex's own ``cd SCOPE && apply_patch
-<<'EOF'`` included), or fed one in a Workspace naming no memory; ``busybox --install`` into a
-folder outside the memory root."""
+<<'EOF'`` included, a literal file on its standard input), a search for the word
+``apply_patch`` (``find -name``, ``xargs grep``); ``busybox --install`` into a folder outside
+the memory root."""
 
 
 @pytest.mark.parametrize("command", PASSED)
-def test_p3_a_patch_fed_to_apply_patch_in_a_workspace_passes(patches: Layout, command: str) -> None:
+def test_p3_a_patch_the_guard_reads_or_a_search_for_apply_patch_passes(
+    patches: Layout, command: str
+) -> None:
     (patches.workspace / "own-note.diff").write_text(
         _HIDDEN.format(name=f"{patches.root / patches.own}/note.md"), encoding="utf-8"
     )

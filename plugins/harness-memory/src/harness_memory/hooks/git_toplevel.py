@@ -42,8 +42,10 @@ _OPENING_RE = re.compile(
 """``"$(git rev-parse --show-toplevel)"`` (quoted or not, a path glued after it: ``…)/src"``,
 ``…)"/build``) in the command's first simple command, only literal words before it (``cd``,
 ``rm -f``, ``cp note.md``; no assignment, no other expansion, which could change git's
-answer before it runs), or the value the command's first word assigns (``ROOT="$(git …)";
-cd "$ROOT"``: the variable holds what git prints, never split); a single-quoted one is no
+answer before it runs), or the value the command's first word assigns when that assignment is
+a statement of its own (``ROOT="$(git …)"; cd "$ROOT"``: the variable holds what git prints,
+never split; never a prefix, ``ROOT=$(git …) cp a "$ROOT/x"``, whose command's words bash
+expands before it assigns: :data:`_STATEMENT_END_RE`); a single-quoted one is no
 substitution and is left alone. It may follow
 ``cd FOLDER &&`` with a literal folder (plain or single-quoted as :func:`shlex.quote` writes
 it: how Gemini CLI's ``dir_path`` reaches the guard), where git is then asked."""
@@ -59,6 +61,8 @@ def with_toplevel(command: str, folder: str, environ: Mapping[str, str]) -> str:
     found = _OPENING_RE.match(command)
     if found is None:
         return command
+    if found.group("cd").endswith("=") and not _STATEMENT_END_RE.match(command, found.end()):
+        return command  # ``ROOT=$(git …) cp a "$ROOT/x"``: cp's words are expanded first
     if found.group("folder") is not None:
         entered = shlex.split(found.group("folder"))
         if len(entered) != 1 or ".." in entered[0].split("/") or entered[0].startswith("-"):
@@ -74,6 +78,11 @@ def with_toplevel(command: str, folder: str, environ: Mapping[str, str]) -> str:
     return f"{before}{place}{after}"
 
 
+_STATEMENT_END_RE = re.compile(r"[ \t]*(?:;(?!;)|&&|\|\||\n|$)")
+"""The end of an assignment that is a statement of its own (``ROOT=$(git …);``, ``… &&``,
+a newline): the value reaches the commands after it. Before a command's name it is that
+command's prefix: bash expands the command's words before it assigns, and keeps the
+variable's value after it; in a pipeline or run in the background, a subshell's."""
 _SPLIT_RE = re.compile(r"[\s*?\[]")
 """What bash splits an unquoted substitution's output at, or expands it by."""
 

@@ -92,7 +92,7 @@ from harness_memory.hooks.tool_targets import (
     ToolWrites,
     shell_paths,
 )
-from harness_memory.hooks.unread_programs import memory_named, root_named
+from harness_memory.hooks.unread_programs import memory_named
 from harness_memory.mounts import MountTable, read_mount_table
 from harness_memory.names import NAMES_CAP
 from harness_memory.settings import HarnessSettings
@@ -299,7 +299,7 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
         if (reason := _unpack_refusal(found, judge, roots, unlisted)) is not None:
             return reason
     for text, found in zip(texts, read, strict=True):
-        if (reason := _fed_patch_refusal(text, found, root, judge)) is not None:
+        if (reason := _fed_patch_refusal(found)) is not None:
             return reason
         reason = _settings_refusal(text, found, memory_root, key, records, table, environ)
         if reason is not None:
@@ -1041,31 +1041,24 @@ def _fed_refusal(found: ShellPaths) -> str | None:
     return None
 
 
-def _fed_patch_refusal(text: str, found: ShellPaths, root: str, judge: _Judge) -> str | None:
-    """The refusal of a command ``text`` running Codex's ``apply_patch`` with a patch the guard
-    cannot read before it runs (``ShellPaths.fed_patches``: a pipe, ``xargs``, ``"$P"``, a
-    file the command writes first, a file line built at run time) where the memory root is
-    within its reach: the literal start of a place it may write could reach the memory root,
-    the Session records or the service's folders (:func:`could_reach`: it runs in or above
-    them), or ``text`` names the memory root (an absolute file line may land anywhere in it:
-    :func:`~harness_memory.hooks.unread_programs.root_named`). Which files it writes, and
-    whether the service can address their names (K-7), are known only when it runs. One run
-    in a Workspace, naming no memory, passes (P-3)."""
-    roots = {root, real_or_none(root) or root}
-    folders = (roots, judge.records, _service_folders(roots))
+def _fed_patch_refusal(found: ShellPaths) -> str | None:
+    """The refusal of a command running Codex's ``apply_patch`` with a patch the guard cannot
+    read before it runs (``ShellPaths.fed_patches``: a pipe from another program, ``xargs``,
+    ``"$P"``, a file the command writes first, one over the cap or read through a per-process
+    link, a file line built at run time), in any folder: a patch's file lines may be absolute
+    (``*** Add File: /…/other-scope/x.md``), so which files it writes, their scope and whether
+    the memory service can address their names (K-7) are known only when it runs. A patch the
+    guard reads (a here-document, the argument, a literal file it fits) is judged by its file
+    lines instead (P-3)."""
     for start, how in found.fed_patches:
-        reached = (
-            start if any(could_reach(start, spelled, judge.table) for spelled in folders) else None
+        return (
+            f"{REFUSAL_PREFIX}the command runs apply_patch with a patch the guard cannot read "
+            f"before it runs ({how}; from {_shown(start)}), and a patch's file lines may name "
+            "any place, another Workspace's memory scope included: neither their scope nor "
+            "whether the memory service can address their names (K-7) can be checked. Give "
+            "the patch in the command (apply_patch <<'EOF' … EOF) or in a file it reads "
+            "(apply_patch < patch.txt), or use the apply_patch tool"
         )
-        if (where := reached or root_named(text, root)) is not None:
-            return (
-                f"{REFUSAL_PREFIX}the command runs apply_patch with a patch the guard cannot "
-                f"read before it runs ({how}), and the files it names may land in the memory "
-                f"root (from {_shown(where)}): neither their scope nor whether the memory "
-                "service can address their names (K-7) can be checked. Give the patch in the "
-                "command (apply_patch <<'EOF' … EOF) or in a file it reads (apply_patch < "
-                "patch.txt), or use the apply_patch tool"
-            )
     return None
 
 

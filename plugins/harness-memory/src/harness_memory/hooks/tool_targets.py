@@ -14,8 +14,10 @@ Codex CLI and Gemini CLI write files through tools that take no single ``file_pa
   input: a literal file there (``apply_patch < p.diff``, ``cat p.diff | apply_patch``) is read
   before the command runs, unless the command writes it or runs a program first that may; a
   patch known only when it runs (a pipe from another program, ``xargs``, ``find -exec``,
-  ``"$P"``, a file line built at run time) is returned in ``fed_patches`` with the folder it
-  runs in, which the guard refuses where the memory root is within its reach;
+  ``"$P"``, a file over the cap or read through ``/proc/self``, a file line built at run
+  time, a ``cat`` the command defines) is returned in ``fed_patches`` with the folder it runs
+  in, which the guard refuses in any folder (a file line may be an absolute path into any
+  scope); a program named at run time given standard input is read as ``apply_patch``;
 - a shell command (Claude Code's ``Bash``, Codex's ``Bash``/``exec_command``, Gemini's
   ``run_shell_command``), and any text an MCP tool takes, can name a path anywhere.
   :func:`shell_paths` reads it the way the shell and the kernel will: words split and unquoted
@@ -38,7 +40,16 @@ as a literal path is, so a default or an environment value naming another scope,
 a name the service cannot address (K-7) is refused, and a build folder passes. A default still
 undecided is one holding a command substitution or an operator, of a variable assigned one, of
 a positional parameter (``${1:-dist}``: a function's argument), or whose value holds an
-expansion; a place written through it is refused as built at run time.
+expansion; a place written through it is refused as built at run time. Only an assignment bash
+surely runs before the word, in the shell that expands it, decides a variable: a statement of
+its own, not after ``&&``/``||``, outside a pipeline and the background, and only in the group
+it stands in; a prefix (``X=dist true``), a branch, a subshell, a function's body, ``read X``,
+``unset X`` and the like leave it undecided (:func:`~harness_memory.hooks.shell_statements.
+unsettled_names`), never the environment's value. A known limit: a variable the harness's
+environment lacks may still be set by the shell's startup files (``~/.profile`` under Codex's
+``bash -lc``, ``BASH_ENV``); it is read as unset, its default picked (``out=${OUT:-dist}``
+passes), as a script the guard cannot read is not read: of the same class, the user's own
+files.
 
 A word that cannot be decided here — command substitution (``$(…)``, backquotes), a variable
 neither set nor assigned, ``${…}`` with an operator — is returned apart with its literal
@@ -128,6 +139,7 @@ from harness_memory.hooks.program_settings import (
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
+from harness_memory.hooks.shell_statements import Scopes
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
@@ -530,8 +542,10 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     writes = _Writes(found, tails, environ, cd_data=_lost, outer=_outer)
     writes.code_variable = _code_variable(command, _depth)
     writes.here_text = "\n".join(text for text, _ in texts)  # an interpreter's code too
+    writes.cat_read = _cat_read(command, environ, _outer)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
+    scopes = Scopes(words, environ)  # what assignments reach each word, as bash runs them
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
@@ -548,6 +562,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
         closing, substituting, quoted_back = _substitution_at(word, last, substituting, quoted_back)
         if not (substituting or quoted_back) and writes.in_case_pattern(word, previous):
+            writes.take_choices(scopes.after(at, known))
             last, previous = word, None
             continue  # a pattern is matched against the case's word, never a path
         if substituting or quoted_back or "`" in word:
@@ -576,7 +591,9 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
             settled = settled or entered
             known.update(dict.fromkeys(known))
         lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
+        scopes.before(at, known)
         _note_assignments(word, previous, known, environ)
+        writes.take_choices(scopes.after(at, known))
         _add_word(found, word, bases, known, environ, lost=lost, readers=(writes, inside))
         previous = _followed(previous, word)
     writes.end()
@@ -597,6 +614,22 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
                 found.fed_patches.append((posixpath.join(bases[-1], path), _BUILT_LINE))
 
 
+def _cat_read(command: str, environ: Mapping[str, str], outer: _Writes | None) -> bool:
+    """Whether a ``cat`` in ``command`` is the program printing its files: no function or
+    alias named ``cat`` is defined in it, in the command holding it (``outer``) or in the
+    environment (``export -f cat``: ``BASH_FUNC_cat%%``). Else it may print anything."""
+    if outer is not None and not outer.cat_read:
+        return False
+    return _CAT_DEFINED_RE.search(command) is None and not any(
+        name.startswith("BASH_FUNC_cat") for name in environ
+    )
+
+
+_CAT_DEFINED_RE = re.compile(
+    r"(?:^|[\s;&|(){}`])(?:function\s+cat\b|cat\s*\(\s*\)|alias\b[^;&|\n]*\bcat=)"
+)
+"""A function or alias named ``cat`` defined in a command (``cat() {…}``, ``function cat``,
+``alias cat=…``)."""
 _PATCHER_RE = re.compile(r"(?:^|/)apply_?patch$")
 """Codex CLI's patch tool as a command (``apply_patch``, ``applypatch``): Codex applies ``[cd
 DIR &&] apply_patch <<'EOF' …`` run through its shell tool (``bash -lc`` too) as the patch
@@ -634,6 +667,59 @@ def _note_patched(found: ShellPaths, texts: list[tuple[str, bool]], bases: list[
                 kept.append(target)
             else:
                 kept.extend(f"{base}/{target}" for base in bases)
+
+
+def _runs_patcher(command: str | None, words: list[str]) -> bool:
+    """Whether the runner ``command`` (:data:`_PATCH_RUNNERS`) with ``words`` (its words after
+    its name) runs Codex's ``apply_patch``: the program ``xargs`` runs (its first operand,
+    past wrappers), one a ``find`` runs (after ``-exec``, ``-execdir``, ``-ok``, ``-okdir``),
+    any word of ``parallel`` or ``watch``. ``find . -name apply_patch`` and ``xargs grep
+    apply_patch`` run no patch."""
+    if command == "xargs":
+        starts = read_options(words, TABLES["xargs"]).operands[:1]
+    elif command == "find":
+        starts = [at + 1 for at, word in enumerate(words) if word in _FIND_RUNS]
+    elif command in _PATCH_RUNNERS:
+        return any(_PATCHER_RE.search(word.split(" ", 1)[0]) for word in words)
+    else:
+        return False
+    places = (_past_wrappers(words, start) for start in starts)
+    return any(_PATCHER_RE.search(words[at]) for at in places if at < len(words))
+
+
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+"""``find`` options whose next word names the program it runs."""
+_PER_PROCESS_RE = re.compile(r"^/(?:proc|dev/fd|dev/std(?:in|out|err))(?:/|$)")
+"""A place the kernel gives each process its own view of: ``/proc`` (``/proc/self``,
+``/proc/thread-self``, a process id), ``/dev/fd``, ``/dev/stdin``."""
+_LINK_HOPS = 40
+"""How many symbolic links a path may pass through (the kernel's own limit)."""
+
+
+def _per_process(path: str) -> bool:
+    """Whether the absolute normalised ``path`` is, or leads through a symbolic link to, a
+    place the kernel gives per process (:data:`_PER_PROCESS_RE`): read by the hook, it is the
+    hook's, not the shell's (``/proc/self/cwd/p.diff``, a link to ``/dev/stdin``). Each
+    folder is resolved as the kernel resolves it, one link at a time; past
+    :data:`_LINK_HOPS` links, True."""
+    pending, done, hops = path.split("/"), "", 0
+    while pending:
+        part = pending.pop(0)
+        if part in ("", "."):
+            continue
+        done = posixpath.dirname(done) if part == ".." else f"{done}/{part}"
+        if _PER_PROCESS_RE.match(done):
+            return True
+        try:
+            target = os.readlink(done)  # noqa: PTH115 (a str, one hop)
+        except OSError:
+            continue
+        hops += 1
+        if hops > _LINK_HOPS:
+            return True
+        pending = target.split("/") + pending
+        done = "" if target.startswith("/") else posixpath.dirname(done)
+    return False
 
 
 _BUILT_LINE = "a file line is built at run time"
@@ -1951,6 +2037,7 @@ class _Writes:
         "_found",
         "_known",
         "_leading",
+        "_looked_up",
         "_loop",
         "_loops",
         "_moving",
@@ -1963,6 +2050,7 @@ class _Writes:
         "_piped",
         "_positional",
         "_positional_state",
+        "_prefixed",
         "_program",
         "_redirect",
         "_run_data",
@@ -1982,6 +2070,7 @@ class _Writes:
         "_written_names",
         "_written_seen",
         "bare_patchers",
+        "cat_read",
         "code_variable",
         "evaluators",
         "folder_unknown",
@@ -2017,6 +2106,7 @@ class _Writes:
         self._command: str | None = None
         self._config_words: list[str] = []  # the words of a program reading settings of its own
         self._assigned: dict[str, str] = {}  # literal settings variables before its name
+        self._prefixed: dict[str, str | None] = {}  # every assignment before it: its value
         self._exported: dict[str, str] = {}  # literal settings variables exported so far
         self._program: list[str] = []  # the command's name as spelled, then its options
         self._operand: str | None = None  # its first operand
@@ -2039,6 +2129,7 @@ class _Writes:
         self._closed = False  # the word before closed a command substitution
         self._skip = False
         self._wrapper = ""  # the last wrapper before the command's name (``sudo``)
+        self._looked_up = False  # ``command -v NAME``: the name is looked up, never run
         self._split: list[str] = []  # ``env -S``'s text, "" while its value is to come
         self._leading = 0  # the operands it takes before that name
         self._loops: dict[str, list[str] | None] = {}  # a for loop's name: its values
@@ -2063,6 +2154,17 @@ class _Writes:
         self._cat_feed: list[str] = []  # the files the command before it printed (``cat f``)
         self.stdin_elsewhere = False  # a group, a loop or ``exec`` given standard input
         self.bare_patchers = 0  # apply_patch runs given no patch of their own (here-data?)
+        self.cat_read = True  # ``cat`` prints its files (no function or alias of that name)
+
+    def take_choices(self, choices: Mapping[str, list[str] | None]) -> None:
+        """Take the values each variable in ``choices`` may hold after a group or an unsure
+        assignment (:class:`~harness_memory.hooks.shell_statements.Scopes`), as a ``for``
+        loop's values are taken: a word holding it is judged with each; None: no longer."""
+        for name, values in choices.items():
+            if values is None:
+                self._loops.pop(name, None)
+            else:
+                self._loops[name] = values
 
     def in_case_pattern(self, word: str, previous: str | None) -> bool:
         """Whether the top-level ``word`` (after ``previous``) is part of a ``case``'s pattern
@@ -2240,6 +2342,8 @@ class _Writes:
                 self._split[-1] = spelt
             return
         if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
+            value = _expand(assigned.group("value"), self._known, self._environ)
+            self._prefixed[assigned.group("name")] = value  # the program's environment
             self._note_startup_variable(word)
             self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
             if assigned.group("name") in RUNNING_VARIABLES:  # ``PATH=.:$PATH ls``
@@ -2258,6 +2362,8 @@ class _Writes:
         if own:  # ``busybox --install -s DIR``: the binary runs with options of its own
             name = word = self._wrapper
         elif word.startswith("-") or _DURATION_RE.match(word):
+            looks = self._wrapper == "command" and re.match(r"^-[pvV]*[vV]", word) is not None
+            self._looked_up = self._looked_up or looks
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
             if self._wrapper == "env":
                 self._skip = self._env_option(spelt)
@@ -2727,8 +2833,11 @@ class _Writes:
         script_words, self._script_words = self._script_words, []
         piped, self._piped = self._piped, False
         feed = [self._stdin] if self._stdin is not None else self._cat_feed if piped else None
-        self.note_fed_patch(command, said, feed)
+        looked_up, self._looked_up = self._looked_up, False
+        if not looked_up:  # ``command -v apply_patch`` runs none
+            self.note_fed_patch(command, said, feed, unknown=run_named)
         printed = command == "cat" and not any(word.startswith("-") for word in said[::2])
+        printed = printed and self.cat_read  # a ``cat`` the command defines may print anything
         self._cat_feed = said[::2] if printed else []  # what a pipe after it gives
         self._read_split(program, said)
         config_words = self._note_reads(command)
@@ -2787,8 +2896,11 @@ class _Writes:
         if maker is not None:  # after its own writes: later ones meet it
             self.linker = maker
             self._found.linker = self._found.linker or maker
+        self._prefixed = {}
 
-    def note_fed_patch(self, command: str | None, said: list[str], feed: list[str] | None) -> None:
+    def note_fed_patch(
+        self, command: str | None, said: list[str], feed: list[str] | None, *, unknown: bool
+    ) -> None:
         """Read the patch an ``apply_patch`` the command ended runs (``said``: its words as
         written and expanded) takes from elsewhere than its words or here-data: from ``feed``,
         the files on its standard input (``apply_patch < p.diff``, ``cat p.diff |
@@ -2797,10 +2909,13 @@ class _Writes:
         may have. A patch known only when it runs (a pipe, ``xargs``, ``find -exec``,
         ``"$P"``, a file the guard cannot read) keeps its folder in ``found.fed_patches``; a
         runner's files are named too (``xargs -0 apply_patch < p.diff``). One given no patch
-        at all is counted (``bare_patchers``): its here-data holds it, or its shell's input."""
+        at all is counted (``bare_patchers``): its here-data holds it, or its shell's input.
+        A command whose name is ``unknown`` (built at run time: ``$ap`` with ``ap`` set in a
+        loop) may be ``apply_patch``: given standard input, it is read as one."""
         words = said[::2]
-        runner = command in _PATCH_RUNNERS and any(_PATCHER_RE.search(word) for word in words)
-        if not runner and (command is None or not _PATCHER_RE.search(command)):
+        runner = _runs_patcher(command, words)
+        named = command is not None and _PATCHER_RE.search(command) is not None
+        if not (runner or named or (unknown and feed is not None and not words)):
             return
         if not runner and words:
             if "" in said[1::2]:
@@ -2822,8 +2937,10 @@ class _Writes:
         """The text of ``files`` (words as written, from the shell's folder) as a program
         reading them will find it, or None when that cannot be known now: a name built at run
         time, a folder known only then, a file the command writes, a program run before that
-        may, or one that is no regular file of at most
-        :data:`~harness_memory.hooks.named_scripts.SCRIPT_CAP` bytes."""
+        may, one reached through a place the kernel gives per process (:func:`_per_process`:
+        ``/proc/self/cwd/p.diff`` is the hook's folder here, the shell's then), or one that is
+        no regular file of at most :data:`~harness_memory.hooks.named_scripts.SCRIPT_CAP`
+        bytes (a longer one is never read in part)."""
         places = (posixpath.join(self._base, word) for word in self._found.written if word)
         written = set(map(os.path.normpath, places))
         texts = []
@@ -2832,7 +2949,8 @@ class _Writes:
             if expanded is None or self._run_lost or self._found.programs:
                 return None
             path = os.path.normpath(posixpath.join(self._base, _tilde(expanded, self._environ)))
-            language, text = ("unknown", "") if path in written else read_script(path, run=False)
+            unknown = path in written or _per_process(path)
+            language, text = ("unknown", "") if unknown else read_script(path, run=False)
             if language == "unknown":
                 return None
             texts.append(text)
@@ -3077,6 +3195,7 @@ class _Writes:
         names = ("SIMPLE_BACKUP_SUFFIX", "VERSION_CONTROL")
         suffix, control = (
             self._assigned.get(name)
+            or self._prefixed.get(name)
             or self._exported.get(name)
             or self._known.get(name)
             or self._environ.get(name)

@@ -36,7 +36,6 @@ __all__ = [
     "RUNNING_VARIABLES",
     "is_read",
     "memory_named",
-    "root_named",
 ]
 
 READ_PROGRAMS = frozenset(
@@ -181,18 +180,6 @@ def memory_named(text: str, root: str, key: str | None, records: Iterable[str]) 
         if needle and needle in folded:
             return needle
     return _other_key(text, root, own, root_named=root_named)
-
-
-def root_named(text: str, root: str) -> str | None:
-    """The first spelling of the memory root ``root`` in ``text`` (by its last two folders,
-    spelled or resolved, letter case aside: :func:`memory_named` reads it so), any scope
-    after it, the user's and the Session's own included; None when ``text`` names it
-    nowhere. Linear in the text's length."""
-    folded = text.lower()
-    for needle in _needles(root):
-        if (at := folded.find(needle)) != -1:
-            return folded[at : _word_end(folded, at + len(needle))]
-    return None
 
 
 def _needles(root: str) -> set[str]:

@@ -1,0 +1,307 @@
+"""Which assignments in a command decide their variable's value where it is used (P-3).
+
+The guard reads a command's words in order and keeps what each variable holds
+(:func:`~harness_memory.hooks.tool_targets.shell_paths`). An assignment sets the variable for
+the words after it only when bash surely runs it in the shell that runs those words:
+
+- a statement of its own (``out=dist;``, ``out=dist && …``, ``export OUT=dist``), never a
+  command's prefix (``OUT=dist make``: the command's own words are expanded before it, and the
+  shell keeps its value after it);
+- not after ``&&`` or ``||`` in its list (``true || X=dist``), not in a pipeline or run in the
+  background (``X=dist | true``, ``X=dist &``: a subshell);
+- and only for the rest of the group it stands in: at the end of a subshell, ``$(…)``, a
+  brace group, a function's body, an ``if``, a loop or a ``case``, and at each ``else``,
+  ``elif`` or ``;;``, every variable assigned inside is undecided (the branch may not have
+  run, a function may never be called, a subshell's assignment never reaches its parent).
+
+After a group, a branch, or an assignment that may not run or not reach (a prefix, one after
+``&&``, in a pipeline, to a name made ``readonly``), the variable holds one of the values it
+may have: the one before and each one after; equal, it stays decided; else undecided (``PATH``
+takes every folder any of them holds: a program is then looked for in each). ``read X``,
+``printf -v X``, ``unset X``, ``local X``, ``X+=…`` leave it undecided, and so does any
+assignment to a variable a function's body assigns (a call may change it anywhere after). A
+place built from an undecided variable is judged as built at run time, never as the
+environment's value. A ``${X:=word}`` in a word assigns ``X`` as the word is expanded: it
+decides ``X`` only in a simple command run so. Linear in the words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+__all__ = ["CHOICES_CAP", "Scopes"]
+
+_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ASSIGNED_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=")
+_PLAIN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_DEFAULT_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?=")
+_PUNCTUATION_RE = re.compile(r"^[;&|()<>]+$")
+_OPENERS = {"if": "fi", "while": "done", "until": "done", "for": "done", "select": "done"}
+_OPENERS_ALL = {**_OPENERS, "case": "esac", "{": "}"}
+_CLOSERS = frozenset(_OPENERS_ALL.values())
+_LIST_STARTS = frozenset({"then", "do", "else", "elif"})
+"""Reserved words after which a new list starts (its first command runs whatever came before
+it in the group, as after ``;``)."""
+_BRANCHES = frozenset({"else", "elif"})
+_DECLARING = frozenset({"export", "readonly", "declare", "typeset", "local"})
+"""Builtins whose ``NAME=value`` words assign as a statement does (``export OUT=dist``)."""
+_NAMING = frozenset({"read", "mapfile", "readarray", "getopts", "unset", "let"})
+"""Builtins whose name-like words are variables they set or unset at run time."""
+
+
+class _Frame:
+    """One group being read: its closing word, the words of its current simple command (by
+    index), whether its current list is past ``&&``/``||`` or its command reads a pipe, the
+    variables assigned in it, and whether a ``case`` pattern is being read."""
+
+    __slots__ = ("assigned", "body", "closer", "command", "conditional", "pattern", "piped")
+
+    def __init__(self, closer: str, *, body: bool = False) -> None:
+        self.closer, self.body = closer, body  # body: a function's
+        self.command: list[int] = []
+        self.conditional = self.piped = self.pattern = False
+        self.assigned: set[str] = set()
+
+
+_Events = dict[int, list[tuple[str, tuple[str, ...]]]]
+"""By a word's index, what happens to the variables after it, in order: ``open`` (a group
+starts), ``branch`` (another branch of it starts), ``close`` (it ends), ``unsure`` (the
+names' assignment may not run or reach), ``unknown`` (the names are set at run time)."""
+
+
+class _Reader:
+    """Reads a command's words into the :data:`_Events` of its variables."""
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = words
+        self.frames = [_Frame("")]
+        self.events: _Events = {}
+        self.fixed: set[str] = set()
+
+    def read(self) -> _Events:
+        """Read every word; the events, by word index."""
+        for at, word in enumerate(self.words):
+            if word == "\n":
+                self._end_command(at, ";")
+            elif _PUNCTUATION_RE.match(word):
+                self._punctuation(at, word)
+            else:
+                self._word(at, word)
+        while self.frames:
+            self._end_command(len(self.words) - 1, "")
+            self.frames.pop()
+        return self.events
+
+    def _word(self, at: int, word: str) -> None:
+        """Take a word that is no punctuation: a reserved word opening or closing a group, or
+        starting a list, at a command's start; else a word of the current command."""
+        frame = self.frames[-1]
+        starts = not frame.command
+        if frame.pattern and word != "esac":
+            return  # a case pattern: matched, never run
+        if starts and word in _CLOSERS and len(self.frames) > 1:
+            self._close(at, word)
+        elif (starts and word in _OPENERS_ALL) or (word == "{" and self._function_body(at)):
+            self.frames.append(_Frame(_OPENERS_ALL[word], body=not starts))
+            self.frames[-1].command = [] if word != "case" else [at]
+            self._event(at, "open")
+        elif starts and word in _LIST_STARTS:
+            if word in _BRANCHES:
+                self._event(at, "branch")
+            frame.conditional = frame.piped = False
+        elif frame.closer == "esac" and word == "in" and len(frame.command) == 2:
+            frame.command, frame.pattern = [], True
+        else:
+            frame.command.append(at)
+
+    def _function_body(self, at: int) -> bool:
+        """Whether the ``{`` at ``at`` opens a function's body (``f() {``, ``function f {``)."""
+        before = self.words[max(0, at - 2) : at]
+        return bool(before) and (before[-1].endswith(")") or before[0] == "function")
+
+    def _punctuation(self, at: int, word: str) -> None:
+        """Take a token of punctuation: ``(`` and ``)`` open and close a group (a ``)`` in a
+        ``case`` ends a pattern), ``;``, ``&``, ``|`` end the current command."""
+        rest = word
+        while rest:
+            char, rest = rest[0], rest[1:]
+            frame = self.frames[-1]
+            if char == "(":
+                if not frame.pattern:
+                    self.frames.append(_Frame(")"))
+                    self._event(at, "open")
+            elif char == ")":
+                if frame.closer == ")":
+                    self._close(at, ")")
+                elif frame.pattern:
+                    frame.pattern = False
+            elif char in "<>":
+                rest = rest.lstrip("&|>")  # ``>&``, ``>|``, ``&>``: a redirection
+            else:
+                ender = char + rest[:1] if rest[:1] in "&|;" and rest[:1] else char
+                rest = rest[len(ender) - 1 :]
+                if not (ender == "&" and rest.startswith(">")):
+                    self._end_command(at, ender)
+
+    def _close(self, at: int, closer: str) -> None:
+        """End the innermost group up to the one ``closer`` ends; a function's body makes
+        every variable it assigns undecided for good (a call may come anywhere)."""
+        while len(self.frames) > 1:
+            self._end_command(at, "")
+            frame = self.frames.pop()
+            self._event(at, "close")
+            self.frames[-1].assigned |= frame.assigned
+            if frame.body:
+                self.fixed |= frame.assigned
+                self._event(at, "unknown", frame.assigned)
+            if frame.closer == closer:
+                break
+
+    def _event(self, at: int, kind: str, names: set[str] | None = None) -> None:
+        """Note what happens to the variables ``names`` after the word at ``at``."""
+        self.events.setdefault(at, []).append((kind, tuple(sorted(names or ()))))
+
+    def _end_command(self, at: int, ender: str) -> None:
+        """End the current simple command of the innermost group with ``ender`` (``;``,
+        ``&&``, ``|``, ``;;`` …; "" at a group's end): its assignments decide when it ran in
+        this shell, for sure, as a statement (:func:`_assignments`)."""
+        frame = self.frames[-1]
+        words, frame.command = frame.command, []
+        here = not (frame.conditional or frame.piped) and ender not in ("|", "|&", "&")
+        for index, name, how in _assignments(self.words, words, self.fixed):
+            frame.assigned.add(name)
+            if how != "sure" or not here:
+                self._event(index, "unknown" if how == "unknown" else "unsure", {name})
+        if ender in ("&&", "||"):
+            frame.conditional = True
+        elif ender in ("|", "|&"):
+            frame.piped = True
+        elif ender:
+            frame.conditional = frame.piped = False
+        if ender in (";;", ";&") and frame.closer == "esac":
+            frame.pattern = True
+            self._event(at, "branch")
+
+
+def _assignments(
+    words: list[str], command: list[int], fixed: set[str]
+) -> list[tuple[int, str, str]]:
+    """Each variable the simple command of the ``words`` at indexes ``command`` assigns, by
+    the index of its word, and how: ``sure``, a statement's assignment (``X=1``, ``export
+    X=1``, ``${X:=1}``); ``unsure``, a prefix's or one to a name in ``fixed`` (which
+    ``readonly`` or ``-r`` adds to); ``unknown``, a builtin's named variable (``read X``,
+    ``unset X``, ``local X``) or ``X+=…``, ``X[0]=…``."""
+    found: list[tuple[int, str, str]] = []
+    plain = [at for at in command if _ASSIGNED_RE.match(words[at]) is None]
+    name = words[plain[0]] if plain else ""
+    declared = name in _DECLARING
+    before = set(fixed)  # ``readonly X=1`` assigns, then fixes X
+    if name == "readonly" or (declared and any(re.match(r"^-\w*r", words[a]) for a in plain)):
+        fixed.update(re.split(r"[+\[=]", words[at], maxsplit=1)[0] for at in command[1:])
+    for at in command:
+        word = words[at]
+        found.extend(
+            (at, m["name"], "unsure" if m["name"] in before else "sure")
+            for m in _DEFAULT_RE.finditer(word)
+        )
+        if (assigned := _ASSIGNED_RE.match(word)) is not None:
+            statement = not plain or (declared and at > plain[0])
+            sure = statement and assigned["name"] not in before
+            plainly = _PLAIN_RE.match(word) is not None  # no ``+=``, no ``X[0]=``
+            found.append((at, assigned["name"], "unknown" if not plainly else _how[sure]))
+        elif at != (plain[0] if plain else -1) and _NAME_RE.match(word):
+            named = name in _NAMING or (declared and name != "export")
+            if named or (name == "printf" and words[at - 1] == "-v"):
+                found.append((at, word, "unknown"))
+    return found
+
+
+_how = {True: "sure", False: "unsure"}
+
+
+CHOICES_CAP = 8
+"""How many values a variable may be known to hold one of (each judged); past it, undecided."""
+_UNSET = object()
+"""A variable neither the command nor the environment sets."""
+
+
+class Scopes:
+    """The variables known while a command's words are read, kept as bash keeps them
+    (the module's rules): call :meth:`before` ahead of a word's own assignments and
+    :meth:`after` once they are in ``known`` (the guard's map of assigned variables, None:
+    undecided; a name absent from it takes the environment's value)."""
+
+    def __init__(self, words: list[str], environ: Mapping[str, str]) -> None:
+        self._events = _Reader(words).read()
+        self._environ = environ
+        self._opened: list[tuple[dict[str, str | None], list[dict[str, str | None]]]] = []
+        self._held: dict[str, object] = {}
+
+    def before(self, at: int, known: dict[str, str | None]) -> None:
+        """Hold the value of each variable the word at ``at`` may assign unsurely."""
+        for kind, names in self._events.get(at, ()):
+            if kind == "unsure":
+                self._held.update((name, self._value(known, name)) for name in names)
+
+    def after(self, at: int, known: dict[str, str | None]) -> dict[str, list[str] | None]:
+        """Apply to ``known`` what the word at ``at`` does to the variables (:data:`_Events`);
+        the variables it leaves holding one of several known values, each with them (a place
+        built from one is judged with each), or with None (no longer so)."""
+        choices: dict[str, list[str] | None] = {}
+        for kind, names in self._events.get(at, ()):
+            if kind == "open":
+                self._opened.append((dict(known), []))
+            elif kind == "branch" and self._opened:
+                start, ends = self._opened[-1]
+                ends.append(dict(known))
+                known.clear()
+                known.update(start)
+            elif kind == "close" and self._opened:
+                start, ends = self._opened.pop()
+                states = [start, *ends, dict(known)]
+                for name in set().union(*states):
+                    values = [self._value(state, name) for state in states]
+                    self._merge(known, name, values, choices)
+            elif kind == "unsure":
+                for name in names:
+                    held = self._held.pop(name, _UNSET)
+                    self._merge(known, name, [held, self._value(known, name)], choices)
+            elif kind == "unknown":
+                known.update(dict.fromkeys(names))
+                choices.update(dict.fromkeys(names))
+        return choices
+
+    def _value(self, state: dict[str, str | None], name: str) -> object:
+        """What ``name`` holds in ``state``: its value, None (undecided) or :data:`_UNSET`."""
+        return state[name] if name in state else self._environ.get(name, _UNSET)
+
+    def _merge(
+        self,
+        known: dict[str, str | None],
+        name: str,
+        values: list[object],
+        choices: dict[str, list[str] | None],
+    ) -> None:
+        """Set ``name`` in ``known`` to the one value ``values`` agree on (its choices, if
+        any, kept); a ``PATH`` of folders only, to every folder any holds (each looked in for
+        a program); else undecided, with the values it may hold (unset: empty) put in
+        ``choices`` when none is undecided and at most :data:`CHOICES_CAP` differ (else
+        None: no choices)."""
+        first = values[0]
+        if all(value == first for value in values):
+            if first is _UNSET:
+                known.pop(name, None)
+            else:
+                known[name] = first if isinstance(first, str) else None
+            return
+        spelt = ["" if value is _UNSET else value for value in values]
+        if name == "PATH" and all(isinstance(value, str) for value in spelt):
+            folders = (folder for value in spelt for folder in str(value).split(":"))
+            known[name] = ":".join(dict.fromkeys(folders))
+            choices[name] = None
+            return
+        known[name] = None
+        held = list(dict.fromkeys(str(value) for value in spelt))
+        decided = all(isinstance(value, str) for value in spelt)  # none undecided
+        choices[name] = held if decided and len(held) <= CHOICES_CAP else None
