@@ -93,6 +93,8 @@ from pathlib import Path
 words, stored = Path(sys.argv[1]), Path(sys.argv[2])
 args = sys.argv[3:]
 if args[0] == "exec":
+    if "FAIL_TOKEN_CREATE" in __import__("os").environ:
+        sys.exit("memory-api: a token named 'harness' exists already")
     print("hArNeSs-secret-of-32-characters-x")
     sys.exit(0)
 words.write_text(json.dumps(args), encoding="utf-8")
@@ -104,17 +106,17 @@ prints a secret as that command does (alone on stdout, with its newline); ``crea
 records its words and stores the bytes of the ``token`` key's file, the Secret's value."""
 
 
-def test_a10_the_harness_examples_token_step_keeps_the_secret_off_the_command_line(
-    tmp_path: Path,
-) -> None:
-    """The harness example's comment gave ``kubectl create secret … --from-literal=token=
-    <printed secret>``: the secret typed as a word of a command line (``ps``). Its step, run
-    as written, passes the secret on stdin and stores it without the printed newline (the
-    Secret is ``HARNESS_MEMORY_TOKEN``, sent as it is)."""
+def _harness_token_step() -> str:
+    """The harness example's token step, as its comment gives it."""
     lines = [line.removeprefix("#   ") for line in (REPO / EXAMPLE).read_text().splitlines()]
-    start = next(i for i, line in enumerate(lines) if line.startswith("kubectl exec"))
+    start = next(i for i, line in enumerate(lines) if "kubectl exec" in line)
     end = next(i for i in range(start, len(lines)) if "kubectl create secret" in lines[i])
-    steps = "\n".join(lines[start : end + 1]) + "\n"
+    return "\n".join(lines[start : end + 1]) + "\n"
+
+
+def _stand_in_kubectl(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
+    """The environment whose ``kubectl`` is :data:`HARNESS_KUBECTL`, the file of the words
+    ``create secret`` was given and the file of the Secret's value."""
     tools = tmp_path / "bin"
     tools.mkdir()
     words, stored = tmp_path / "words.json", tmp_path / "stored"
@@ -125,9 +127,43 @@ def test_a10_the_harness_examples_token_step_keeps_the_secret_off_the_command_li
     )
     stand_in.chmod(0o755)
     environ = {**os.environ, "PATH": f"{tools}:{os.environ.get('PATH', '')}"}
+    return environ, words, stored
+
+
+def test_a10_the_harness_examples_token_step_keeps_the_secret_off_the_command_line(
+    tmp_path: Path,
+) -> None:
+    """The harness example's comment gave ``kubectl create secret … --from-literal=token=
+    <printed secret>``: the secret typed as a word of a command line (``ps``). Its step, run
+    as written, passes the secret on stdin and stores it without the printed newline (the
+    Secret is ``HARNESS_MEMORY_TOKEN``, sent as it is)."""
+    environ, words, stored = _stand_in_kubectl(tmp_path)
+    steps = _harness_token_step()
 
     subprocess.run(["sh", "-e", "-c", steps], cwd=tmp_path, env=environ, check=True, timeout=60)
 
     assert stored.read_bytes() == b"hArNeSs-secret-of-32-characters-x"
     assert "hArNeSs-secret" not in words.read_text(encoding="utf-8")
     assert "agent-memory-harness-token" in words.read_text(encoding="utf-8")
+
+
+def test_a10_the_harness_examples_token_step_makes_no_secret_when_no_token_was_made(
+    tmp_path: Path,
+) -> None:
+    """``token create`` refused (a token of that name exists): the step fails and makes no
+    Secret (piped, it had stored an empty token and succeeded)."""
+    environ, words, stored = _stand_in_kubectl(tmp_path)
+    environ["FAIL_TOKEN_CREATE"] = "1"
+
+    done = subprocess.run(
+        ["sh", "-e", "-c", _harness_token_step()],
+        cwd=tmp_path,
+        env=environ,
+        check=False,
+        timeout=60,
+        capture_output=True,
+    )
+
+    assert done.returncode != 0
+    assert not stored.exists()
+    assert not words.exists()
