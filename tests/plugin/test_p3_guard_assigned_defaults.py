@@ -183,3 +183,67 @@ def test_p3_an_assignment_that_surely_reaches_a_word_decides_its_variable(
     picking: Layout, command: str, place: str
 ) -> None:
     assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)
+
+
+NESTED_OR_LOOPED_CHOICES = [
+    (
+        'for f in *.txt; do case "$f" in a.*) dest=A;; *) dest=B;; esac; mkdir -p $dest;'
+        ' cp "$f" $dest/; done',
+        "A/a.txt",
+    ),
+    ('for f in a b; do ext=txt; [ "$f" = b ] && ext=md; touch "$f.$ext"; done', "b.md"),
+    (
+        'if [ -n "$UNSET_VARIABLE" ]; then if [ -n "$SET_VARIABLE" ]; then mode=release;'
+        ' else mode=ci; fi; else mode=dev; fi; cp a.txt "out-$mode.txt"',
+        "out-dev.txt",
+    ),
+    ("{{ " * 100 + "d=dist; " + "}}; " * 100 + "mkdir -p $d; cp a.txt $d/", "dist/a.txt"),
+    (
+        "{{ d=dist; }}; find . -maxdepth 0 -exec true {{}} \\; ; mkdir -p $d; cp a.txt $d/",
+        "dist/a.txt",
+    ),
+    (
+        'if [ -n "$SET_VARIABLE" ]; then os=linux; else os=mac; fi; if [ -z "$CI" ]; then'
+        ' arch=x64; else arch=arm64; fi; mkdir -p "dist/$os-$arch"; cp a.txt "dist/$os-$arch/"',
+        "dist/linux-x64/a.txt",
+    ),
+    (
+        "for f in a b; do for g in x y; do mkdir -p $f; cp a.txt $f/$g.txt; done; done",
+        "b/y.txt",
+    ),
+]
+"""Everyday forms (review51 items 10-12): a variable a branch sets, used in a loop whose body
+is read again; a branch inside a branch, or inside many braces; two such variables in one word
+(each pair of values judged)."""
+
+
+@pytest.mark.parametrize(("command", "place"), NESTED_OR_LOOPED_CHOICES)
+def test_p3_a_variable_a_nested_or_looped_branch_leaves_is_judged_with_each_value(
+    picking: Layout, command: str, place: str
+) -> None:
+    assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)
+
+
+NESTED_OR_LOOPED_BYPASSES = [
+    'for f in a; do case "$f" in b) d=dist;; *) d=$OTHER_SCOPE;; esac; cp a.txt "$d/m1.md"; done',
+    'if true; then if false; then d=dist; else d=$OTHER_SCOPE; fi; fi; cp a.txt "$d/m2.md"',
+    'case y in x) s=dist;; *) s=$OTHER_SCOPE;; esac; case x in x) t=m3;; esac; cp a.txt "$s/$t.md"',
+    '{{ {{ d=$OTHER_SCOPE; }}; }}; cp a.txt "$d/m4.md"',
+    'd=$OTHER_SCOPE; false && {{ d=dist; }}; cp a.txt "$d/m5.md"',
+    'd=$OTHER_SCOPE; {{ d=dist; }} | cat; cp a.txt "$d/m6.md"',
+    'd=$OTHER_SCOPE; if true; then d=dist; else d=dist; fi & wait; cp a.txt "$d/m7.md"',
+    'd=$OTHER_SCOPE; : | if true; then d=dist; else d=dist; fi; cp a.txt "$d/m8.md"',
+    'd=$OTHER_SCOPE; true || if true; then d=dist; else d=dist; fi; cp a.txt "$d/m9.md"',
+    'if false; then {{ d=dist; }}; fi; cp a.txt "${{d:-$OTHER_SCOPE}}/m10.md"',
+    "d=$OTHER_SCOPE; if false; then d=dist; 'else' d=dist; fi; cp a.txt \"$d/m11.md\"",
+    "d=$OTHER_SCOPE; false && {{ d=1; '}}'; {{ d=dist; }}; }}; cp a.txt \"$d/m12.md\"",
+    'd=$OTHER_SCOPE; false && {{ d=1; \\}}; {{ d=dist; }}; }}; cp a.txt "$d/m13.md"',
+]
+"""A variable one of whose possible values is another scope: refused, and bash writes there."""
+
+
+@pytest.mark.parametrize("command", NESTED_OR_LOOPED_BYPASSES)
+def test_p3_a_nested_or_looped_choice_naming_another_scope_is_refused(
+    picking: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(picking, command)

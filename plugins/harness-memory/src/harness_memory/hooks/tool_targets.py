@@ -139,7 +139,7 @@ from harness_memory.hooks.program_settings import (
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
-from harness_memory.hooks.shell_statements import Scopes
+from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
@@ -545,7 +545,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     writes.cat_read = _cat_read(command, environ, _outer)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
-    scopes = Scopes(words, environ)  # what assignments reach each word, as bash runs them
+    scopes = Scopes(words, environ, writes.choices, command)  # what assignments reach each word
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
@@ -2155,6 +2155,11 @@ class _Writes:
         self.stdin_elsewhere = False  # a group, a loop or ``exec`` given standard input
         self.bare_patchers = 0  # apply_patch runs given no patch of their own (here-data?)
         self.cat_read = True  # ``cat`` prints its files (no function or alias of that name)
+
+    @property
+    def choices(self) -> Mapping[str, list[str] | None]:
+        """The values each variable may hold (a ``for`` loop's, a branch's), live."""
+        return self._loops
 
     def take_choices(self, choices: Mapping[str, list[str] | None]) -> None:
         """Take the values each variable in ``choices`` may hold after a group or an unsure
@@ -4237,30 +4242,34 @@ off, so the place stays in the value's folder)."""
 
 
 def _through_loops(word: str, loops: Mapping[str, list[str] | None]) -> list[str] | None:
-    """The words ``word`` becomes for each value of the one loop variable in it (``$f``,
-    ``${f}``, ``${f%.js}``, ``${f%%.js}``; other variables stay for :func:`_expand`), or None
-    when it holds none, more than one, or one whose values are unknown."""
+    """The words ``word`` becomes for each value of the loop variables in it (``$f``,
+    ``${f}``, ``${f%.js}``, ``${f%%.js}``; other variables stay for :func:`_expand`): one
+    variable's every value, or of two or more each combination while they are at most
+    :data:`~harness_memory.hooks.shell_statements.CHOICES_CAP` (``"dist/$os-$arch"``); None
+    when it holds none, one whose values are unknown, or more combinations."""
     names = {
         found.group("braced") or found.group("plain") for found in _LOOP_VARIABLE_RE.finditer(word)
     }
-    looping = names & loops.keys()
-    if len(looping) != 1:
+    looping = sorted(names & loops.keys())
+    valued = [loops[name] for name in looping]
+    if not looping or any(values is None for values in valued):
         return None
-    name = looping.pop()
-    values = loops[name]
-    if values is None:
+    combinations = list(itertools.product(*(values or [] for values in valued)))
+    if len(looping) > 1 and len(combinations) > CHOICES_CAP:
         return None
 
-    def put(value: str) -> str:
+    def put(value: dict[str, str]) -> str:
         def one(found: re.Match[str]) -> str:
-            if (found.group("braced") or found.group("plain")) != name:
+            name = found.group("braced") or found.group("plain")
+            if name not in value:
                 return found.group(0)
             suffix = found.group("suffix") or ""
-            return value[: -len(suffix)] if suffix and value.endswith(suffix) else value
+            held = value[name]
+            return held[: -len(suffix)] if suffix and held.endswith(suffix) else held
 
         return _LOOP_VARIABLE_RE.sub(one, word)
 
-    return [put(value) for value in values]
+    return [put(dict(zip(looping, each, strict=True))) for each in combinations]
 
 
 def _built_at_run_time(
