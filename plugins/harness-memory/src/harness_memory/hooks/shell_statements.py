@@ -87,7 +87,8 @@ class _Reader:
     """Reads a command's words into the :data:`_Events` of its variables."""
 
     def __init__(self, words: list[str], *, whole: bool) -> None:
-        self.words, self.whole = words, whole  # whole: no closer spelt quoted
+        self.words, self.whole = words, whole  # whole: no reserved word spelt quoted
+        self.redefined = _redefined(words)
         self.frames = [_Frame("")]
         self.events: _Events = {}
         self.fixed: set[str] = set()
@@ -200,7 +201,12 @@ class _Reader:
         frame = self.frames[-1]
         words, frame.command = frame.command, []
         here = not (frame.conditional or frame.piped) and ender not in ("|", "|&", "&")
-        for index, name, how in _assignments(self.words, words, self.fixed):
+        local = any(self.words[at] == "local" for at in words)  # depth read only for it
+        body = local and any(each.body for each in self.frames)
+        for index, name, said in _assignments(
+            self.words, words, self.fixed, body=body, redefined=self.redefined
+        ):
+            how = "unsure" if said == "sure" and not self.whole else said  # groups misread
             frame.assigned.add(name)
             self._event(index, "set", {name})
             if how != "sure" or not here:
@@ -217,31 +223,41 @@ class _Reader:
 
 
 def _assignments(
-    words: list[str], command: list[int], fixed: set[str]
+    words: list[str],
+    command: list[int],
+    fixed: set[str],
+    *,
+    body: bool,
+    redefined: frozenset[str],
 ) -> list[tuple[int, str, str]]:
     """Each variable the simple command of the ``words`` at indexes ``command`` assigns, by
     the index of its word, and how: ``sure``, a statement's assignment (``X=1``, ``export
     X=1``, ``${X:=1}``); ``unsure``, a prefix's or one to a name in ``fixed`` (which
-    ``readonly`` or ``-r`` adds to); ``unknown``, a builtin's named variable (``read X``,
-    ``unset X``, ``local X``) or ``X+=…``, ``X[0]=…``."""
+    ``readonly`` or ``-r`` adds to), or a ``${X:=1}`` inside another expansion's word (it
+    may never be expanded); ``unknown``, a builtin's named variable (``read X``, ``unset X``,
+    ``local X``), ``X+=…``, ``X[0]=…``, and a declaring builtin's ``X=1`` that may not assign
+    or not its text (:func:`_declares_oddly`: ``local`` outside a function's ``body``, ``-p``,
+    ``-f``, ``-n``, ``-i``, ``-u``, ``-l``, or the builtin in ``redefined``)."""
     found: list[tuple[int, str, str]] = []
     plain = [at for at in command if _ASSIGNED_RE.match(words[at]) is None]
     name = words[plain[0]] if plain else ""
     declared = name in _DECLARING
+    odd = declared and _declares_oddly([words[at] for at in plain], redefined, body=body)
     before = set(fixed)  # ``readonly X=1`` assigns, then fixes X
     if name == "readonly" or (declared and any(re.match(r"^-\w*r", words[a]) for a in plain)):
         fixed.update(re.split(r"[+\[=]", words[at], maxsplit=1)[0] for at in command[1:])
     for at in command:
         word = words[at]
         found.extend(
-            (at, m["name"], "unsure" if m["name"] in before else "sure")
+            (at, m["name"], "unsure" if m["name"] in before or _nested(word, m) else "sure")
             for m in _DEFAULT_RE.finditer(word)
         )
         if (assigned := _ASSIGNED_RE.match(word)) is not None:
             statement = not plain or (declared and at > plain[0])
             sure = statement and assigned["name"] not in before
             plainly = _PLAIN_RE.match(word) is not None  # no ``+=``, no ``X[0]=``
-            found.append((at, assigned["name"], "unknown" if not plainly else _how[sure]))
+            unknown = not plainly or (odd and at > plain[0])
+            found.append((at, assigned["name"], "unknown" if unknown else _how[sure]))
         elif at != (plain[0] if plain else -1) and _NAME_RE.match(word):
             named = name in _NAMING or (declared and name != "export")
             if named or (name == "printf" and words[at - 1] == "-v"):
@@ -250,6 +266,47 @@ def _assignments(
 
 
 _how = {True: "sure", False: "unsure"}
+_ODD_OPTION_RE = re.compile(r"^[-+][A-Za-z]*[pfFnuil]")
+"""A declaring builtin's option after which ``X=1`` may not set ``X`` to ``1``: ``-p``,
+``-f``, ``-F`` (print, name functions), ``-n`` (a name reference, or ``export -n``), ``-i``
+(arithmetic), ``-u``, ``-l`` (case changed)."""
+
+
+def _declares_oddly(command: list[str], redefined: frozenset[str], *, body: bool) -> bool:
+    """Whether the declaring builtin running ``command`` (its name first, its words) may not
+    assign its ``X=1`` words as written: ``local`` outside a function's ``body`` (an error),
+    an option of :data:`_ODD_OPTION_RE`, or a name in ``redefined`` (:func:`_redefined`)."""
+    name = command[0]
+    return (
+        (name == "local" and not body)
+        or name in redefined
+        or any(_ODD_OPTION_RE.match(word) for word in command[1:])
+    )
+
+
+def _redefined(words: list[str]) -> frozenset[str]:
+    """The declaring builtins (:data:`_DECLARING`) a function, an alias or ``enable -n`` in
+    ``words`` may redefine: each named by a function (``export() {``, ``function local``) or
+    an alias (``alias export=…``), every one named anywhere when ``enable`` is."""
+    named = _DECLARING.intersection(words)
+    if not named:
+        return frozenset()
+    if "enable" in words:
+        return frozenset(named)
+    found = set()
+    for at, word in enumerate(words):
+        before, after = words[at - 1 : at], words[at + 1 : at + 2]
+        if word in _DECLARING and (after[:1] in (["("], ["()"]) or before == ["function"]):
+            found.add(word)
+        elif "=" in word and word.split("=", 1)[0] in _DECLARING:
+            found.add(word.split("=", 1)[0])
+    return frozenset(found)
+
+
+def _nested(word: str, match: re.Match[str]) -> bool:
+    """Whether the ``${X:=…}`` of ``match`` stands inside another ``${…}`` of ``word``."""
+    before = word[: match.start()]
+    return before.count("${") > before.count("}")
 
 
 CHOICES_CAP = 8
@@ -273,9 +330,10 @@ class Scopes:
     a loop's body read again judges each value, never drops them. A group that surely runs
     one of its branches once reached (``{ …; }``, an ``if`` with an ``else``; not after
     ``&&``, not piped or in the background) leaves only its branches' values, not the one
-    before it; never so when the ``command`` text spells a word the lexer reads as ``else``,
-    ``{``, ``}``, ``|``, ``&``, ``(`` or ``)`` quoted (``'else'``, ``'}'``): it is no such
-    word to bash."""
+    before it. When the ``command`` text spells quoted a word the lexer reads as a reserved
+    word or an operator (``'fi'``, ``')'``: no such word to bash), every assignment in it is
+    taken as one that may not run (the groups and lists are not as read): its variable holds
+    one of the values it was ever given there, or the one before."""
 
     def __init__(
         self,
@@ -400,17 +458,50 @@ def _each(value: object) -> tuple[object, ...]:
     return value if isinstance(value, tuple) else (value,)
 
 
-_QUOTING_RE = re.compile(r"\$?['\"]|\\")
-_CLOSER_WORDS = frozenset({"else", "{", "}"})
+_SPELT_AS_WORDS = frozenset({*_OPENERS_ALL, *_CLOSERS, *_LIST_STARTS})
+"""The reserved words the reader acts on: spelt quoted, bash reads them as plain words."""
+_FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
 def _quoted_closers(command: str) -> bool:
-    """Whether ``command`` holds a word that, its quotes and backslashes taken out, is
-    ``else``, ``{``, ``}`` or made only of ``|&()``: the lexer reads it as that reserved word
-    or operator, bash as a plain word. Errs towards True (a quoted string split at spaces)."""
-    for token in command.split():
-        if "'" in token or '"' in token or "\\" in token:
-            bare = _QUOTING_RE.sub("", token).rstrip(";")  # ``\\;`` is find's, no closer
-            if bare in _CLOSER_WORDS or (bare and not bare.strip("|&()")):
-                return True
+    """Whether ``command`` holds a word with a quote or backslash that, those taken out, is a
+    reserved word the reader acts on (``'fi'``, ``"done"``, ``\\}``) or made only of ``|&()``
+    or ``;`` (``')'``, ``\\|``): the lexer reads it as that word or operator, bash as a plain
+    word, so the command's groups and lists are not as read (a ``;`` only outside a ``find``
+    action's ``\\;``). Errs towards True."""
+    finds = not _FIND_ACTIONS.isdisjoint(command.split())
+    for word in _quoted_words(command):
+        bare = word.rstrip(";")
+        if bare in _SPELT_AS_WORDS or (bare and not bare.strip("|&()")):
+            return True
+        if word and not word.strip(";") and not finds:
+            return True
     return False
+
+
+def _quoted_words(command: str) -> list[str]:
+    """The words of ``command`` (split at white space outside quotes) that hold a quote or a
+    backslash, those taken out (``$'…'`` and ``$"…"`` as their text)."""
+    words: list[str] = []
+    word: list[str] = []
+    quote, quoted, at = "", False, 0
+    while at < len(command):
+        char = command[at]
+        if char == "\\" and quote != "'":
+            word.append(command[at + 1 : at + 2])
+            quoted, at = True, at + 2
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+            word.extend(char if quote else "")
+        elif char in "'\"":
+            if word[-1:] == ["$"]:
+                word.pop()
+            quote, quoted = char, True
+        elif char.isspace():
+            words.extend(["".join(word)] if quoted else [])
+            word, quoted = [], False
+        else:
+            word.append(char)
+        at += 1
+    return words + (["".join(word)] if quoted else [])

@@ -1646,17 +1646,20 @@ def _lines_separated(command: str) -> str:
     spelt ``;`` (bash ends a command there; the lexer took it for white space, so ``true`` then
     ``cp x "$(cat f)"/a.md`` on the next line was read as one ``true`` command, its ``cp`` an
     operand) and each comment (a ``#`` starting a word, to the end of its line) left out, as
-    bash ignores it (a ``don't`` in one opened a quote for the lexer). A newline after ``|``,
-    ``&&`` or ``do`` becomes one separator more, which ends nothing that was not ended."""
+    bash ignores it (a ``don't`` in one opened a quote for the lexer). A newline after ``&&``,
+    ``||`` or ``|`` (blank lines and comments between) ends nothing: bash reads the list on
+    (``false &&`` then ``X=dist`` on the next line: the assignment never runs)."""
     if "\n" not in command and "#" not in command:
         return command
     out: list[str] = []
     quote = ""
     at = 0
+    last = ""  # the last two characters that were not white space
     while at < len(command):
         char = command[at]
         if char == "\\" and quote != "'":
             out.append(command[at : at + 2])
+            last = (last + command[at : at + 2])[-2:]
             at += 2
             continue
         if quote:
@@ -1666,15 +1669,17 @@ def _lines_separated(command: str) -> str:
         elif command.startswith("${", at):  # a ``#`` or newline inside is the word's own
             end = closing_bracket(command, at + 1) or len(command)  # unclosed: to the end
             out.append(command[at:end])
+            last = command[end - 2 : end]
             at = end
             continue
         elif char == "\n":
-            char = " ; "
+            char = " " if last in ("&&", "||", "|&") or last.endswith("|") else " ; "
         elif char == "#" and (at == 0 or command[at - 1] in _WORD_ENDS):
             end = command.find("\n", at)
             at = len(command) if end == -1 else end
             continue
         out.append(char)
+        last = (last + char.strip())[-2:]
         at += 1
     return "".join(out)
 
@@ -2942,7 +2947,9 @@ class _Writes:
         """The text of ``files`` (words as written, from the shell's folder) as a program
         reading them will find it, or None when that cannot be known now: a name built at run
         time, a folder known only then, a file the command writes, a program run before that
-        may, one reached through a place the kernel gives per process (:func:`_per_process`:
+        may, one named with a ``..`` after a symbolic link (the kernel leaves the link's
+        target, not the folder the name spells), one reached through a place the kernel gives
+        per process (:func:`_per_process`:
         ``/proc/self/cwd/p.diff`` is the hook's folder here, the shell's then), or one that is
         no regular file of at most :data:`~harness_memory.hooks.named_scripts.SCRIPT_CAP`
         bytes (a longer one is never read in part)."""
@@ -2953,7 +2960,10 @@ class _Writes:
             expanded = _expand(word, self._known, self._environ)
             if expanded is None or self._run_lost or self._found.programs:
                 return None
-            path = os.path.normpath(posixpath.join(self._base, _tilde(expanded, self._environ)))
+            raw = posixpath.join(self._base, _tilde(expanded, self._environ))
+            path = os.path.normpath(raw)  # as written; the kernel takes a ``..`` after a link
+            if ".." in raw.split("/") and os.path.realpath(raw) != os.path.realpath(path):
+                return None  # from the link's target (``lnk/../r.diff``, lnk -> /): not as read
             unknown = path in written or _per_process(path)
             language, text = ("unknown", "") if unknown else read_script(path, run=False)
             if language == "unknown":
