@@ -352,3 +352,17 @@ def test_p3_a_plain_declaration_still_decides_its_variable(
     picking: Layout, command: str, place: str
 ) -> None:
     assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)
+
+
+def test_p3_a_declaration_that_changes_its_value_does_not_decide_its_variable(
+    picking: Layout,
+) -> None:
+    """``declare -l d=/TMP/…`` sets ``d`` to the word lowercased (``-u`` upper, ``-i`` its
+    arithmetic): not the text written, so undecided; the other scope's path (lowercase here),
+    written in capitals, is where bash writes."""
+    other = str(picking.root / picking.other)
+    assert other == other.lower()
+
+    assert_refused_by_every_harness_and_bash_writes(
+        picking, f'declare -l d={other.upper()}; cp a.txt "$d/u1.md"'
+    )
