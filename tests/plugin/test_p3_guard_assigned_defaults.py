@@ -366,3 +366,33 @@ def test_p3_a_declaration_that_changes_its_value_does_not_decide_its_variable(
     assert_refused_by_every_harness_and_bash_writes(
         picking, f'declare -l d={other.upper()}; cp a.txt "$d/u1.md"'
     )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'IFS=:; d="a.txt:$OTHER_SCOPE/i1.md"; cp $d',
+        "IFS=:; cp $SPLIT",
+        "export IFS=:; cp $SPLIT",
+    ],
+)
+def test_p3_a_value_split_at_a_set_ifs_is_built_at_run_time(
+    picking: Layout, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``IFS`` holding other than white space, an unquoted value splits there: ``cp $d``
+    copies ``a.txt`` into another scope. A word with a variable is then undecided."""
+    monkeypatch.setenv("SPLIT", f"a.txt:{picking.root / picking.other}/i3.md")
+    assert_refused_by_every_harness_and_bash_writes(picking, command)
+
+
+@pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        ("IFS=$'\\n'; d=out; mkdir -p $d; cp a.txt $d/", "out/a.txt"),
+        ("IFS=; d=lib; mkdir -p $d; cp a.txt $d/", "lib/a.txt"),
+    ],
+)
+def test_p3_an_ifs_of_white_space_or_empty_leaves_values_judged(
+    picking: Layout, command: str, place: str
+) -> None:
+    assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)

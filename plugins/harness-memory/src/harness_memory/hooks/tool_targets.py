@@ -4775,10 +4775,16 @@ def _tilde(word: str, environ: Mapping[str, str]) -> str:
 
 
 def _expand(word: str, known: Mapping[str, str | None], environ: Mapping[str, str]) -> str | None:
-    """``word`` with ``$NAME`` and ``${NAME}`` replaced; None when it cannot be decided."""
+    """``word`` with ``$NAME`` and ``${NAME}`` replaced; None when it cannot be decided (a
+    variable in it while ``IFS``, the command's or the environment's, holds a character other
+    than white space: ``IFS=:``, an unquoted value splits into other words; an ``IFS`` the
+    command leaves undecided is not so taken)."""
+    undecided = False
     if "`" in word:
         return None
-    undecided = False
+    ifs = known["IFS"] if "IFS" in known else environ.get("IFS", _IFS)
+    if ifs is not None and "$" in word and any(char not in _IFS for char in ifs):
+        return None
 
     def value(match: re.Match[str]) -> str:
         nonlocal undecided
