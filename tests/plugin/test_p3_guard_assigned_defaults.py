@@ -183,3 +183,216 @@ def test_p3_an_assignment_that_surely_reaches_a_word_decides_its_variable(
     picking: Layout, command: str, place: str
 ) -> None:
     assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)
+
+
+NESTED_OR_LOOPED_CHOICES = [
+    (
+        'for f in *.txt; do case "$f" in a.*) dest=A;; *) dest=B;; esac; mkdir -p $dest;'
+        ' cp "$f" $dest/; done',
+        "A/a.txt",
+    ),
+    ('for f in a b; do ext=txt; [ "$f" = b ] && ext=md; touch "$f.$ext"; done', "b.md"),
+    (
+        'if [ -n "$UNSET_VARIABLE" ]; then if [ -n "$SET_VARIABLE" ]; then mode=release;'
+        ' else mode=ci; fi; else mode=dev; fi; cp a.txt "out-$mode.txt"',
+        "out-dev.txt",
+    ),
+    ("{{ " * 100 + "d=dist; " + "}}; " * 100 + "mkdir -p $d; cp a.txt $d/", "dist/a.txt"),
+    (
+        "{{ d=dist; }}; find . -maxdepth 0 -exec true {{}} \\; ; mkdir -p $d; cp a.txt $d/",
+        "dist/a.txt",
+    ),
+    (
+        'if [ -n "$SET_VARIABLE" ]; then os=linux; else os=mac; fi; if [ -z "$CI" ]; then'
+        ' arch=x64; else arch=arm64; fi; mkdir -p "dist/$os-$arch"; cp a.txt "dist/$os-$arch/"',
+        "dist/linux-x64/a.txt",
+    ),
+    (
+        "for f in a b; do for g in x y; do mkdir -p $f; cp a.txt $f/$g.txt; done; done",
+        "b/y.txt",
+    ),
+]
+"""Everyday forms (review51 items 10-12): a variable a branch sets, used in a loop whose body
+is read again; a branch inside a branch, or inside many braces; two such variables in one word
+(each pair of values judged)."""
+
+
+@pytest.mark.parametrize(("command", "place"), NESTED_OR_LOOPED_CHOICES)
+def test_p3_a_variable_a_nested_or_looped_branch_leaves_is_judged_with_each_value(
+    picking: Layout, command: str, place: str
+) -> None:
+    assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)
+
+
+NESTED_OR_LOOPED_BYPASSES = [
+    'for f in a; do case "$f" in b) d=dist;; *) d=$OTHER_SCOPE;; esac; cp a.txt "$d/m1.md"; done',
+    'if true; then if false; then d=dist; else d=$OTHER_SCOPE; fi; fi; cp a.txt "$d/m2.md"',
+    'case y in x) s=dist;; *) s=$OTHER_SCOPE;; esac; case x in x) t=m3;; esac; cp a.txt "$s/$t.md"',
+    '{{ {{ d=$OTHER_SCOPE; }}; }}; cp a.txt "$d/m4.md"',
+    'd=$OTHER_SCOPE; false && {{ d=dist; }}; cp a.txt "$d/m5.md"',
+    'd=$OTHER_SCOPE; {{ d=dist; }} | cat; cp a.txt "$d/m6.md"',
+    'd=$OTHER_SCOPE; if true; then d=dist; else d=dist; fi & wait; cp a.txt "$d/m7.md"',
+    'd=$OTHER_SCOPE; : | if true; then d=dist; else d=dist; fi; cp a.txt "$d/m8.md"',
+    'd=$OTHER_SCOPE; true || if true; then d=dist; else d=dist; fi; cp a.txt "$d/m9.md"',
+    'if false; then {{ d=dist; }}; fi; cp a.txt "${{d:-$OTHER_SCOPE}}/m10.md"',
+    "d=$OTHER_SCOPE; if false; then d=dist; 'else' d=dist; fi; cp a.txt \"$d/m11.md\"",
+    "d=$OTHER_SCOPE; false && {{ d=1; '}}'; {{ d=dist; }}; }}; cp a.txt \"$d/m12.md\"",
+    'd=$OTHER_SCOPE; false && {{ d=1; \\}}; {{ d=dist; }}; }}; cp a.txt "$d/m13.md"',
+]
+"""A variable one of whose possible values is another scope: refused, and bash writes there."""
+
+
+@pytest.mark.parametrize("command", NESTED_OR_LOOPED_BYPASSES)
+def test_p3_a_nested_or_looped_choice_naming_another_scope_is_refused(
+    picking: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(picking, command)
+
+
+CONTINUED_LINES = [
+    'false &&\nOTHER_SCOPE=dist\ncp a.txt "$OTHER_SCOPE/z1.md"',
+    'true ||\n\nOTHER_SCOPE=dist\ncp a.txt "$OTHER_SCOPE/z2.md"',
+    'echo x |\nOTHER_SCOPE=dist\ncp a.txt "$OTHER_SCOPE/z3.md"',
+    'false && # only on success\nOTHER_SCOPE=dist\ncp a.txt "$OTHER_SCOPE/z4.md"',
+]
+"""A line ending in ``&&``, ``||`` or ``|``: bash reads the list on at the next line (blank
+lines and comments between), so the assignment there may not run, or runs in a pipeline's
+subshell; bash writes into the other scope."""
+
+
+@pytest.mark.parametrize("command", CONTINUED_LINES)
+def test_p3_an_assignment_on_a_continued_line_does_not_decide_its_variable(
+    picking: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(picking, command)
+
+
+@pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        ("mkdir -p out &&\n  cp a.txt out/", "out/a.txt"),
+        ('out=dist\nmkdir -p "$out" &&\n  cp a.txt "$out/"', "dist/a.txt"),
+        ("cat a.txt |\n  wc -l > count.txt", "count.txt"),
+        ("true ||\n  exit 1\nd=dist; mkdir -p $d; cp a.txt $d/", "dist/a.txt"),
+    ],
+)
+def test_p3_a_list_continued_on_the_next_line_is_allowed(
+    picking: Layout, command: str, place: str
+) -> None:
+    assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)
+
+
+QUOTED_RESERVED_WORDS = [
+    "( echo ')'; OTHER_SCOPE=dist ); cp a.txt \"$OTHER_SCOPE/y1.md\"",
+    "if false; then 'fi'; OTHER_SCOPE=dist; fi; cp a.txt \"$OTHER_SCOPE/y2.md\"",
+    'while false; do "done"; OTHER_SCOPE=dist; done; cp a.txt "$OTHER_SCOPE/y3.md"',
+    '( echo \\); OTHER_SCOPE=dist ); cp a.txt "$OTHER_SCOPE/y4.md"',
+    "echo ';' OTHER_SCOPE=dist; cp a.txt \"$OTHER_SCOPE/y5.md\"",
+    "{{ echo '}}'; OTHER_SCOPE=dist; }} | cat; cp a.txt \"$OTHER_SCOPE/y6.md\"",
+]
+"""A reserved word or an operator spelt quoted or escaped is a plain word to bash: the group
+or list goes on past it, so the assignment after it may not run or reach; bash writes into the
+other scope."""
+
+
+@pytest.mark.parametrize("command", QUOTED_RESERVED_WORDS)
+def test_p3_a_quoted_reserved_word_ends_no_group(picking: Layout, command: str) -> None:
+    assert_refused_by_every_harness_and_bash_writes(picking, command)
+
+
+@pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        ('echo "done"; d=dist; mkdir -p $d; cp a.txt $d/', "dist/a.txt"),
+        ("tr '|' ',' < a.txt > b.csv; out=build; mkdir -p $out; cp b.csv $out/", "build/b.csv"),
+        ("find . -name '*.pyc' -exec rm {{}} \\; ; d=lib; mkdir -p $d; cp a.txt $d/", "lib/a.txt"),
+        ("echo '{{ \"a\": 1 }}' > w.json; d=out; mkdir -p $d; cp w.json $d/", "out/w.json"),
+    ],
+)
+def test_p3_a_quoted_reserved_word_leaves_everyday_assignments_judged(
+    picking: Layout, command: str, place: str
+) -> None:
+    assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)
+
+
+DECLARATIONS_THAT_DO_NOT_ASSIGN = [
+    'local OTHER_SCOPE=dist; cp a.txt "$OTHER_SCOPE/l1.md"',
+    'declare -p OTHER_SCOPE=dist; cp a.txt "$OTHER_SCOPE/l2.md"',
+    'declare -f OTHER_SCOPE=dist; cp a.txt "$OTHER_SCOPE/l3.md"',
+    'export -f OTHER_SCOPE=dist; cp a.txt "$OTHER_SCOPE/l4.md"',
+    'enable -n export; export OTHER_SCOPE=dist; cp a.txt "$OTHER_SCOPE/l5.md"',
+    'export() {{ :; }}; export OTHER_SCOPE=dist; cp a.txt "$OTHER_SCOPE/l6.md"',
+    'declare -n d=OTHER_SCOPE; cp a.txt "$d/l7.md"',
+    ': "${{SET_VARIABLE:-${{OTHER_SCOPE:=dist}}}}"; cp a.txt "$OTHER_SCOPE/l8.md"',
+]
+"""A declaring builtin that does not assign its ``X=word`` as written (``local`` outside a
+function, ``-p``, ``-f``, a function or ``enable -n`` in its stead), a name reference, and a
+``${X:=word}`` inside a default bash never expands: the variable keeps another scope, where
+bash writes."""
+
+
+@pytest.mark.parametrize("command", DECLARATIONS_THAT_DO_NOT_ASSIGN)
+def test_p3_a_declaration_that_may_not_assign_does_not_decide_its_variable(
+    picking: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(picking, command)
+
+
+@pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        ("declare d=dist; mkdir -p $d; cp a.txt $d/", "dist/a.txt"),
+        ("export CC=gcc; declare -x D=out; mkdir -p $D; cp a.txt $D/", "out/a.txt"),
+        ("readonly R=lib; mkdir -p $R; cp a.txt $R/", "lib/a.txt"),
+        ('f() {{ local d=out; mkdir -p "$d"; cp a.txt "$d/"; }}; f', "out/a.txt"),
+        (': "${{UNSET_VARIABLE:=dist}}"; mkdir -p $UNSET_VARIABLE; cp a.txt dist/', "dist/a.txt"),
+    ],
+)
+def test_p3_a_plain_declaration_still_decides_its_variable(
+    picking: Layout, command: str, place: str
+) -> None:
+    assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)
+
+
+def test_p3_a_declaration_that_changes_its_value_does_not_decide_its_variable(
+    picking: Layout,
+) -> None:
+    """``declare -l d=/TMP/…`` sets ``d`` to the word lowercased (``-u`` upper, ``-i`` its
+    arithmetic): not the text written, so undecided; the other scope's path (lowercase here),
+    written in capitals, is where bash writes."""
+    other = str(picking.root / picking.other)
+    assert other == other.lower()
+
+    assert_refused_by_every_harness_and_bash_writes(
+        picking, f'declare -l d={other.upper()}; cp a.txt "$d/u1.md"'
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'IFS=:; d="a.txt:$OTHER_SCOPE/i1.md"; cp $d',
+        "IFS=:; cp $SPLIT",
+        "export IFS=:; cp $SPLIT",
+    ],
+)
+def test_p3_a_value_split_at_a_set_ifs_is_built_at_run_time(
+    picking: Layout, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``IFS`` holding other than white space, an unquoted value splits there: ``cp $d``
+    copies ``a.txt`` into another scope. A word with a variable is then undecided."""
+    monkeypatch.setenv("SPLIT", f"a.txt:{picking.root / picking.other}/i3.md")
+    assert_refused_by_every_harness_and_bash_writes(picking, command)
+
+
+@pytest.mark.parametrize(
+    ("command", "place"),
+    [
+        ("IFS=$'\\n'; d=out; mkdir -p $d; cp a.txt $d/", "out/a.txt"),
+        ("IFS=; d=lib; mkdir -p $d; cp a.txt $d/", "lib/a.txt"),
+    ],
+)
+def test_p3_an_ifs_of_white_space_or_empty_leaves_values_judged(
+    picking: Layout, command: str, place: str
+) -> None:
+    assert_allowed_by_every_harness_and_bash_writes_there(picking, command, place)

@@ -168,3 +168,23 @@ def test_p3_busybox_install_into_a_scope_is_refused_for_its_applet_names(
     reasons = refusals_by_every_harness(where, fill(command, where))
 
     assert all(reason and "'sh'" in reason for reason in reasons.values()), reasons
+
+
+def test_p3_a_patch_named_with_dot_dot_after_a_link_is_read_where_the_kernel_goes(
+    patches: Layout,
+) -> None:
+    """``lnk/../p.diff`` is ``p.diff`` in the folder holding the link's target, not beside the
+    link: the guard read the harmless patch the name spells and let through the one the kernel
+    opens (it adds a file in another scope). Such a patch is not read, so refused; a ``..``
+    with no link before it is read as written."""
+    side = patches.workspace / "side"
+    (side / "x").mkdir(parents=True)
+    (side / "p.diff").write_text((patches.workspace / "other.diff").read_text(), "utf-8")
+    (patches.workspace / "p.diff").write_text((patches.workspace / "note.diff").read_text())
+    (patches.workspace / "lnk").symlink_to(side / "x")
+
+    reasons = refusals_by_every_harness(patches, "apply_patch < lnk/../p.diff")
+    passed = refusals_by_every_harness(patches, "apply_patch < side/x/../../p.diff")
+
+    assert all(reason is not None and "read from" in reason for reason in reasons.values()), reasons
+    assert passed == dict.fromkeys(SHELL), passed

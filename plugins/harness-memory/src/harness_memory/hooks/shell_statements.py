@@ -16,7 +16,9 @@ the words after it only when bash surely runs it in the shell that runs those wo
 
 After a group, a branch, or an assignment that may not run or not reach (a prefix, one after
 ``&&``, in a pipeline, to a name made ``readonly``), the variable holds one of the values it
-may have: the one before and each one after; equal, it stays decided; else undecided (``PATH``
+may have: the one before (not after a group that surely runs one of its branches: ``{ …; }``,
+an ``if`` with an ``else``) and each one after, a value that was itself one of several counting
+each; equal, it stays decided; else undecided (``PATH``
 takes every folder any of them holds: a program is then looked for in each). ``read X``,
 ``printf -v X``, ``unset X``, ``local X``, ``X+=…`` leave it undecided, and so does any
 assignment to a variable a function's body assigns (a call may change it anywhere after). A
@@ -28,6 +30,7 @@ decides ``X`` only in a simple command run so. Linear in the words.
 from __future__ import annotations
 
 import re
+from collections import ChainMap
 from collections.abc import Mapping
 
 __all__ = ["CHOICES_CAP", "Scopes"]
@@ -55,10 +58,20 @@ class _Frame:
     index), whether its current list is past ``&&``/``||`` or its command reads a pipe, the
     variables assigned in it, and whether a ``case`` pattern is being read."""
 
-    __slots__ = ("assigned", "body", "closer", "command", "conditional", "pattern", "piped")
+    __slots__ = (
+        "assigned",
+        "body",
+        "closer",
+        "command",
+        "conditional",
+        "pattern",
+        "piped",
+        "runs",
+    )
 
-    def __init__(self, closer: str, *, body: bool = False) -> None:
+    def __init__(self, closer: str, *, body: bool = False, runs: bool = False) -> None:
         self.closer, self.body = closer, body  # body: a function's
+        self.runs = runs  # once reached, one of its branches surely runs, in this shell
         self.command: list[int] = []
         self.conditional = self.piped = self.pattern = False
         self.assigned: set[str] = set()
@@ -73,8 +86,9 @@ names' assignment may not run or reach), ``unknown`` (the names are set at run t
 class _Reader:
     """Reads a command's words into the :data:`_Events` of its variables."""
 
-    def __init__(self, words: list[str]) -> None:
-        self.words = words
+    def __init__(self, words: list[str], *, whole: bool) -> None:
+        self.words, self.whole = words, whole  # whole: no reserved word spelt quoted
+        self.redefined = _redefined(words)
         self.frames = [_Frame("")]
         self.events: _Events = {}
         self.fixed: set[str] = set()
@@ -103,12 +117,15 @@ class _Reader:
         if starts and word in _CLOSERS and len(self.frames) > 1:
             self._close(at, word)
         elif (starts and word in _OPENERS_ALL) or (word == "{" and self._function_body(at)):
-            self.frames.append(_Frame(_OPENERS_ALL[word], body=not starts))
+            runs = word == "{" and starts and self._reached(frame)
+            self.frames.append(_Frame(_OPENERS_ALL[word], body=not starts, runs=runs))
             self.frames[-1].command = [] if word != "case" else [at]
             self._event(at, "open")
         elif starts and word in _LIST_STARTS:
             if word in _BRANCHES:
                 self._event(at, "branch")
+            if word == "else" and frame.closer == "fi":
+                frame.runs = self._reached(self.frames[-2])  # one of its branches surely runs
             frame.conditional = frame.piped = False
         elif frame.closer == "esac" and word == "in" and len(frame.command) == 2:
             frame.command, frame.pattern = [], True
@@ -150,13 +167,28 @@ class _Reader:
         while len(self.frames) > 1:
             self._end_command(at, "")
             frame = self.frames.pop()
-            self._event(at, "close")
+            whole = self.whole and frame.runs and self._not_forked(at)
+            self._event(at, "whole" if whole else "close")
             self.frames[-1].assigned |= frame.assigned
             if frame.body:
                 self.fixed |= frame.assigned
                 self._event(at, "unknown", frame.assigned)
             if frame.closer == closer:
                 break
+
+    @staticmethod
+    def _reached(parent: _Frame) -> bool:
+        """Whether a group opened in ``parent`` runs once its list reaches it: not after
+        ``&&`` or ``||``, not reading a pipe (a subshell)."""
+        return not (parent.conditional or parent.piped or parent.pattern)
+
+    def _not_forked(self, at: int) -> bool:
+        """Whether the group closed at ``at`` runs in this shell: no ``|`` or ``&`` follows it
+        (its redirections skipped), nor did it read a pipe."""
+        for word in self.words[at + 1 :]:
+            if _PUNCTUATION_RE.match(word) and not ("<" in word or ">" in word):
+                return not (word.startswith(("|", "&;")) or word == "&")
+        return True
 
     def _event(self, at: int, kind: str, names: set[str] | None = None) -> None:
         """Note what happens to the variables ``names`` after the word at ``at``."""
@@ -169,8 +201,14 @@ class _Reader:
         frame = self.frames[-1]
         words, frame.command = frame.command, []
         here = not (frame.conditional or frame.piped) and ender not in ("|", "|&", "&")
-        for index, name, how in _assignments(self.words, words, self.fixed):
+        local = any(self.words[at] == "local" for at in words)  # depth read only for it
+        body = local and any(each.body for each in self.frames)
+        for index, name, said in _assignments(
+            self.words, words, self.fixed, body=body, redefined=self.redefined
+        ):
+            how = "unsure" if said == "sure" and not self.whole else said  # groups misread
             frame.assigned.add(name)
+            self._event(index, "set", {name})
             if how != "sure" or not here:
                 self._event(index, "unknown" if how == "unknown" else "unsure", {name})
         if ender in ("&&", "||"):
@@ -185,31 +223,41 @@ class _Reader:
 
 
 def _assignments(
-    words: list[str], command: list[int], fixed: set[str]
+    words: list[str],
+    command: list[int],
+    fixed: set[str],
+    *,
+    body: bool,
+    redefined: frozenset[str],
 ) -> list[tuple[int, str, str]]:
     """Each variable the simple command of the ``words`` at indexes ``command`` assigns, by
     the index of its word, and how: ``sure``, a statement's assignment (``X=1``, ``export
     X=1``, ``${X:=1}``); ``unsure``, a prefix's or one to a name in ``fixed`` (which
-    ``readonly`` or ``-r`` adds to); ``unknown``, a builtin's named variable (``read X``,
-    ``unset X``, ``local X``) or ``X+=…``, ``X[0]=…``."""
+    ``readonly`` or ``-r`` adds to), or a ``${X:=1}`` inside another expansion's word (it
+    may never be expanded); ``unknown``, a builtin's named variable (``read X``, ``unset X``,
+    ``local X``), ``X+=…``, ``X[0]=…``, and a declaring builtin's ``X=1`` that may not assign
+    or not its text (:func:`_declares_oddly`: ``local`` outside a function's ``body``, ``-p``,
+    ``-f``, ``-n``, ``-i``, ``-u``, ``-l``, or the builtin in ``redefined``)."""
     found: list[tuple[int, str, str]] = []
     plain = [at for at in command if _ASSIGNED_RE.match(words[at]) is None]
     name = words[plain[0]] if plain else ""
     declared = name in _DECLARING
+    odd = declared and _declares_oddly([words[at] for at in plain], redefined, body=body)
     before = set(fixed)  # ``readonly X=1`` assigns, then fixes X
     if name == "readonly" or (declared and any(re.match(r"^-\w*r", words[a]) for a in plain)):
         fixed.update(re.split(r"[+\[=]", words[at], maxsplit=1)[0] for at in command[1:])
     for at in command:
         word = words[at]
         found.extend(
-            (at, m["name"], "unsure" if m["name"] in before else "sure")
+            (at, m["name"], "unsure" if m["name"] in before or _nested(word, m) else "sure")
             for m in _DEFAULT_RE.finditer(word)
         )
         if (assigned := _ASSIGNED_RE.match(word)) is not None:
             statement = not plain or (declared and at > plain[0])
             sure = statement and assigned["name"] not in before
             plainly = _PLAIN_RE.match(word) is not None  # no ``+=``, no ``X[0]=``
-            found.append((at, assigned["name"], "unknown" if not plainly else _how[sure]))
+            unknown = not plainly or (odd and at > plain[0])
+            found.append((at, assigned["name"], "unknown" if unknown else _how[sure]))
         elif at != (plain[0] if plain else -1) and _NAME_RE.match(word):
             named = name in _NAMING or (declared and name != "export")
             if named or (name == "printf" and words[at - 1] == "-v"):
@@ -218,6 +266,47 @@ def _assignments(
 
 
 _how = {True: "sure", False: "unsure"}
+_ODD_OPTION_RE = re.compile(r"^[-+][A-Za-z]*[pfFnuil]")
+"""A declaring builtin's option after which ``X=1`` may not set ``X`` to ``1``: ``-p``,
+``-f``, ``-F`` (print, name functions), ``-n`` (a name reference, or ``export -n``), ``-i``
+(arithmetic), ``-u``, ``-l`` (case changed)."""
+
+
+def _declares_oddly(command: list[str], redefined: frozenset[str], *, body: bool) -> bool:
+    """Whether the declaring builtin running ``command`` (its name first, its words) may not
+    assign its ``X=1`` words as written: ``local`` outside a function's ``body`` (an error),
+    an option of :data:`_ODD_OPTION_RE`, or a name in ``redefined`` (:func:`_redefined`)."""
+    name = command[0]
+    return (
+        (name == "local" and not body)
+        or name in redefined
+        or any(_ODD_OPTION_RE.match(word) for word in command[1:])
+    )
+
+
+def _redefined(words: list[str]) -> frozenset[str]:
+    """The declaring builtins (:data:`_DECLARING`) a function, an alias or ``enable -n`` in
+    ``words`` may redefine: each named by a function (``export() {``, ``function local``) or
+    an alias (``alias export=…``), every one named anywhere when ``enable`` is."""
+    named = _DECLARING.intersection(words)
+    if not named:
+        return frozenset()
+    if "enable" in words:
+        return frozenset(named)
+    found = set()
+    for at, word in enumerate(words):
+        before, after = words[at - 1 : at], words[at + 1 : at + 2]
+        if word in _DECLARING and (after[:1] in (["("], ["()"]) or before == ["function"]):
+            found.add(word)
+        elif "=" in word and word.split("=", 1)[0] in _DECLARING:
+            found.add(word.split("=", 1)[0])
+    return frozenset(found)
+
+
+def _nested(word: str, match: re.Match[str]) -> bool:
+    """Whether the ``${X:=…}`` of ``match`` stands inside another ``${…}`` of ``word``."""
+    before = word[: match.start()]
+    return before.count("${") > before.count("}")
 
 
 CHOICES_CAP = 8
@@ -226,23 +315,44 @@ _UNSET = object()
 """A variable neither the command nor the environment sets."""
 
 
+_State = tuple[dict[str, str | None], Mapping[str, list[str] | None]]
+"""The variables at one point: the guard's map of them, and the values each undecided one may
+hold (its choices; a ``for`` loop's values too)."""
+
+
 class Scopes:
     """The variables known while a command's words are read, kept as bash keeps them
     (the module's rules): call :meth:`before` ahead of a word's own assignments and
     :meth:`after` once they are in ``known`` (the guard's map of assigned variables, None:
-    undecided; a name absent from it takes the environment's value)."""
+    undecided; a name absent from it takes the environment's value). ``chosen`` is the
+    guard's live map of the values an undecided variable may hold (what :meth:`after`
+    returned, taken): a group's or a branch's end keeps them, so a branch inside a branch or
+    a loop's body read again judges each value, never drops them. A group that surely runs
+    one of its branches once reached (``{ …; }``, an ``if`` with an ``else``; not after
+    ``&&``, not piped or in the background) leaves only its branches' values, not the one
+    before it. When the ``command`` text spells quoted a word the lexer reads as a reserved
+    word or an operator (``'fi'``, ``')'``: no such word to bash), every assignment in it is
+    taken as one that may not run (the groups and lists are not as read): its variable holds
+    one of the values it was ever given there, or the one before."""
 
-    def __init__(self, words: list[str], environ: Mapping[str, str]) -> None:
-        self._events = _Reader(words).read()
+    def __init__(
+        self,
+        words: list[str],
+        environ: Mapping[str, str],
+        chosen: Mapping[str, list[str] | None],
+        command: str,
+    ) -> None:
+        self._events = _Reader(words, whole=not _quoted_closers(command)).read()
         self._environ = environ
-        self._opened: list[tuple[dict[str, str | None], list[dict[str, str | None]]]] = []
+        self._chosen = chosen
+        self._opened: list[tuple[_State, list[_State], set[str]]] = []  # each with its names
         self._held: dict[str, object] = {}
 
     def before(self, at: int, known: dict[str, str | None]) -> None:
         """Hold the value of each variable the word at ``at`` may assign unsurely."""
         for kind, names in self._events.get(at, ()):
             if kind == "unsure":
-                self._held.update((name, self._value(known, name)) for name in names)
+                self._held.update((name, self._value(known, self._chosen, name)) for name in names)
 
     def after(self, at: int, known: dict[str, str | None]) -> dict[str, list[str] | None]:
         """Apply to ``known`` what the word at ``at`` does to the variables (:data:`_Events`);
@@ -251,30 +361,65 @@ class Scopes:
         choices: dict[str, list[str] | None] = {}
         for kind, names in self._events.get(at, ()):
             if kind == "open":
-                self._opened.append((dict(known), []))
+                self._opened.append((self._state(known, choices), [], set()))
             elif kind == "branch" and self._opened:
-                start, ends = self._opened[-1]
-                ends.append(dict(known))
+                (start, was), ends, touched = self._opened[-1]
+                ends.append(self._state(known, choices))
                 known.clear()
                 known.update(start)
-            elif kind == "close" and self._opened:
-                start, ends = self._opened.pop()
-                states = [start, *ends, dict(known)]
-                for name in set().union(*states):
-                    values = [self._value(state, name) for state in states]
-                    self._merge(known, name, values, choices)
+                choices.update((name, was.get(name)) for name in touched | choices.keys())
+            elif kind in ("close", "whole") and self._opened:
+                self._close(known, choices, whole=kind == "whole")
+            elif kind == "set":
+                choices.update(dict.fromkeys(names))
             elif kind == "unsure":
+                chosen = ChainMap(choices, self._chosen)  # type: ignore[arg-type]
                 for name in names:
                     held = self._held.pop(name, _UNSET)
-                    self._merge(known, name, [held, self._value(known, name)], choices)
+                    self._merge(known, name, [held, self._value(known, chosen, name)], choices)
             elif kind == "unknown":
                 known.update(dict.fromkeys(names))
                 choices.update(dict.fromkeys(names))
+        if self._opened:
+            self._opened[-1][2].update(choices)
         return choices
 
-    def _value(self, state: dict[str, str | None], name: str) -> object:
-        """What ``name`` holds in ``state``: its value, None (undecided) or :data:`_UNSET`."""
-        return state[name] if name in state else self._environ.get(name, _UNSET)
+    def _state(self, known: dict[str, str | None], choices: dict[str, list[str] | None]) -> _State:
+        """A copy of the variables now: ``known``, and the choices (``choices`` over the
+        guard's)."""
+        return dict(known), {**self._chosen, **choices} if choices else dict(self._chosen)
+
+    def _close(
+        self,
+        known: dict[str, str | None],
+        choices: dict[str, list[str] | None],
+        *,
+        whole: bool,
+    ) -> None:
+        """End the innermost group: each variable whose value or choices its branches changed
+        holds one of its values at their ends (and before it, unless ``whole``: one surely
+        ran). Only those are merged (the names the group assigned, and any the guard changed
+        in ``known``), so a long run of groups costs what it assigns."""
+        start, ends, touched = self._opened.pop()
+        states = [start, *ends, self._state(known, choices)]
+        states = states[1:] if whole else states
+        names = touched | choices.keys()
+        for each, _chosen in states:
+            names.update(name for name, _ in each.items() ^ start[0].items())
+        for name in names:
+            values = [self._value(*state, name) for state in states]
+            self._merge(known, name, values, choices)
+        if self._opened:
+            self._opened[-1][2].update(names)
+
+    def _value(
+        self, state: dict[str, str | None], chosen: Mapping[str, list[str] | None], name: str
+    ) -> object:
+        """What ``name`` holds in ``state``: its value, the tuple of values it may hold (from
+        ``chosen``), None (undecided) or :data:`_UNSET`."""
+        value = state[name] if name in state else self._environ.get(name, _UNSET)
+        values = chosen.get(name) if value is None else None
+        return tuple(values) if values is not None else value
 
     def _merge(
         self,
@@ -283,11 +428,12 @@ class Scopes:
         values: list[object],
         choices: dict[str, list[str] | None],
     ) -> None:
-        """Set ``name`` in ``known`` to the one value ``values`` agree on (its choices, if
-        any, kept); a ``PATH`` of folders only, to every folder any holds (each looked in for
-        a program); else undecided, with the values it may hold (unset: empty) put in
+        """Set ``name`` in ``known`` to the one value ``values`` agree on (a tuple in them: any
+        of its values); a ``PATH`` of folders only, to every folder any holds (each looked in
+        for a program); else undecided, with the values it may hold (unset: empty) put in
         ``choices`` when none is undecided and at most :data:`CHOICES_CAP` differ (else
         None: no choices)."""
+        values = [each for value in values for each in _each(value)]
         first = values[0]
         if all(value == first for value in values):
             if first is _UNSET:
@@ -305,3 +451,57 @@ class Scopes:
         held = list(dict.fromkeys(str(value) for value in spelt))
         decided = all(isinstance(value, str) for value in spelt)  # none undecided
         choices[name] = held if decided and len(held) <= CHOICES_CAP else None
+
+
+def _each(value: object) -> tuple[object, ...]:
+    """The values ``value`` stands for: a tuple's own, else itself."""
+    return value if isinstance(value, tuple) else (value,)
+
+
+_SPELT_AS_WORDS = frozenset({*_OPENERS_ALL, *_CLOSERS, *_LIST_STARTS})
+"""The reserved words the reader acts on: spelt quoted, bash reads them as plain words."""
+_FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _quoted_closers(command: str) -> bool:
+    """Whether ``command`` holds a word with a quote or backslash that, those taken out, is a
+    reserved word the reader acts on (``'fi'``, ``"done"``, ``\\}``) or made only of ``|&()``
+    or ``;`` (``')'``, ``\\|``): the lexer reads it as that word or operator, bash as a plain
+    word, so the command's groups and lists are not as read (a ``;`` only outside a ``find``
+    action's ``\\;``). Errs towards True."""
+    finds = not _FIND_ACTIONS.isdisjoint(command.split())
+    for word in _quoted_words(command):
+        bare = word.rstrip(";")
+        if bare in _SPELT_AS_WORDS or (bare and not bare.strip("|&()")):
+            return True
+        if word and not word.strip(";") and not finds:
+            return True
+    return False
+
+
+def _quoted_words(command: str) -> list[str]:
+    """The words of ``command`` (split at white space outside quotes) that hold a quote or a
+    backslash, those taken out (``$'…'`` and ``$"…"`` as their text)."""
+    words: list[str] = []
+    word: list[str] = []
+    quote, quoted, at = "", False, 0
+    while at < len(command):
+        char = command[at]
+        if char == "\\" and quote != "'":
+            word.append(command[at + 1 : at + 2])
+            quoted, at = True, at + 2
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+            word.extend(char if quote else "")
+        elif char in "'\"":
+            if word[-1:] == ["$"]:
+                word.pop()
+            quote, quoted = char, True
+        elif char.isspace():
+            words.extend(["".join(word)] if quoted else [])
+            word, quoted = [], False
+        else:
+            word.append(char)
+        at += 1
+    return words + (["".join(word)] if quoted else [])

@@ -139,7 +139,7 @@ from harness_memory.hooks.program_settings import (
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
-from harness_memory.hooks.shell_statements import Scopes
+from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
@@ -545,7 +545,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     writes.cat_read = _cat_read(command, environ, _outer)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
-    scopes = Scopes(words, environ)  # what assignments reach each word, as bash runs them
+    scopes = Scopes(words, environ, writes.choices, command)  # what assignments reach each word
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
@@ -1646,17 +1646,20 @@ def _lines_separated(command: str) -> str:
     spelt ``;`` (bash ends a command there; the lexer took it for white space, so ``true`` then
     ``cp x "$(cat f)"/a.md`` on the next line was read as one ``true`` command, its ``cp`` an
     operand) and each comment (a ``#`` starting a word, to the end of its line) left out, as
-    bash ignores it (a ``don't`` in one opened a quote for the lexer). A newline after ``|``,
-    ``&&`` or ``do`` becomes one separator more, which ends nothing that was not ended."""
+    bash ignores it (a ``don't`` in one opened a quote for the lexer). A newline after ``&&``,
+    ``||`` or ``|`` (blank lines and comments between) ends nothing: bash reads the list on
+    (``false &&`` then ``X=dist`` on the next line: the assignment never runs)."""
     if "\n" not in command and "#" not in command:
         return command
     out: list[str] = []
     quote = ""
     at = 0
+    last = ""  # the last two characters that were not white space
     while at < len(command):
         char = command[at]
         if char == "\\" and quote != "'":
             out.append(command[at : at + 2])
+            last = (last + command[at : at + 2])[-2:]
             at += 2
             continue
         if quote:
@@ -1666,15 +1669,17 @@ def _lines_separated(command: str) -> str:
         elif command.startswith("${", at):  # a ``#`` or newline inside is the word's own
             end = closing_bracket(command, at + 1) or len(command)  # unclosed: to the end
             out.append(command[at:end])
+            last = command[end - 2 : end]
             at = end
             continue
         elif char == "\n":
-            char = " ; "
+            char = " " if last in ("&&", "||", "|&") or last.endswith("|") else " ; "
         elif char == "#" and (at == 0 or command[at - 1] in _WORD_ENDS):
             end = command.find("\n", at)
             at = len(command) if end == -1 else end
             continue
         out.append(char)
+        last = (last + char.strip())[-2:]
         at += 1
     return "".join(out)
 
@@ -2155,6 +2160,11 @@ class _Writes:
         self.stdin_elsewhere = False  # a group, a loop or ``exec`` given standard input
         self.bare_patchers = 0  # apply_patch runs given no patch of their own (here-data?)
         self.cat_read = True  # ``cat`` prints its files (no function or alias of that name)
+
+    @property
+    def choices(self) -> Mapping[str, list[str] | None]:
+        """The values each variable may hold (a ``for`` loop's, a branch's), live."""
+        return self._loops
 
     def take_choices(self, choices: Mapping[str, list[str] | None]) -> None:
         """Take the values each variable in ``choices`` may hold after a group or an unsure
@@ -2937,7 +2947,9 @@ class _Writes:
         """The text of ``files`` (words as written, from the shell's folder) as a program
         reading them will find it, or None when that cannot be known now: a name built at run
         time, a folder known only then, a file the command writes, a program run before that
-        may, one reached through a place the kernel gives per process (:func:`_per_process`:
+        may, one named with a ``..`` after a symbolic link (the kernel leaves the link's
+        target, not the folder the name spells), one reached through a place the kernel gives
+        per process (:func:`_per_process`:
         ``/proc/self/cwd/p.diff`` is the hook's folder here, the shell's then), or one that is
         no regular file of at most :data:`~harness_memory.hooks.named_scripts.SCRIPT_CAP`
         bytes (a longer one is never read in part)."""
@@ -2948,7 +2960,10 @@ class _Writes:
             expanded = _expand(word, self._known, self._environ)
             if expanded is None or self._run_lost or self._found.programs:
                 return None
-            path = os.path.normpath(posixpath.join(self._base, _tilde(expanded, self._environ)))
+            raw = posixpath.join(self._base, _tilde(expanded, self._environ))
+            path = os.path.normpath(raw)  # as written; the kernel takes a ``..`` after a link
+            if ".." in raw.split("/") and os.path.realpath(raw) != os.path.realpath(path):
+                return None  # from the link's target (``lnk/../r.diff``, lnk -> /): not as read
             unknown = path in written or _per_process(path)
             language, text = ("unknown", "") if unknown else read_script(path, run=False)
             if language == "unknown":
@@ -4237,30 +4252,34 @@ off, so the place stays in the value's folder)."""
 
 
 def _through_loops(word: str, loops: Mapping[str, list[str] | None]) -> list[str] | None:
-    """The words ``word`` becomes for each value of the one loop variable in it (``$f``,
-    ``${f}``, ``${f%.js}``, ``${f%%.js}``; other variables stay for :func:`_expand`), or None
-    when it holds none, more than one, or one whose values are unknown."""
+    """The words ``word`` becomes for each value of the loop variables in it (``$f``,
+    ``${f}``, ``${f%.js}``, ``${f%%.js}``; other variables stay for :func:`_expand`): one
+    variable's every value, or of two or more each combination while they are at most
+    :data:`~harness_memory.hooks.shell_statements.CHOICES_CAP` (``"dist/$os-$arch"``); None
+    when it holds none, one whose values are unknown, or more combinations."""
     names = {
         found.group("braced") or found.group("plain") for found in _LOOP_VARIABLE_RE.finditer(word)
     }
-    looping = names & loops.keys()
-    if len(looping) != 1:
+    looping = sorted(names & loops.keys())
+    valued = [loops[name] for name in looping]
+    if not looping or any(values is None for values in valued):
         return None
-    name = looping.pop()
-    values = loops[name]
-    if values is None:
+    combinations = list(itertools.product(*(values or [] for values in valued)))
+    if len(looping) > 1 and len(combinations) > CHOICES_CAP:
         return None
 
-    def put(value: str) -> str:
+    def put(value: dict[str, str]) -> str:
         def one(found: re.Match[str]) -> str:
-            if (found.group("braced") or found.group("plain")) != name:
+            name = found.group("braced") or found.group("plain")
+            if name not in value:
                 return found.group(0)
             suffix = found.group("suffix") or ""
-            return value[: -len(suffix)] if suffix and value.endswith(suffix) else value
+            held = value[name]
+            return held[: -len(suffix)] if suffix and held.endswith(suffix) else held
 
         return _LOOP_VARIABLE_RE.sub(one, word)
 
-    return [put(value) for value in values]
+    return [put(dict(zip(looping, each, strict=True))) for each in combinations]
 
 
 def _built_at_run_time(
@@ -4756,10 +4775,16 @@ def _tilde(word: str, environ: Mapping[str, str]) -> str:
 
 
 def _expand(word: str, known: Mapping[str, str | None], environ: Mapping[str, str]) -> str | None:
-    """``word`` with ``$NAME`` and ``${NAME}`` replaced; None when it cannot be decided."""
+    """``word`` with ``$NAME`` and ``${NAME}`` replaced; None when it cannot be decided (a
+    variable in it while ``IFS``, the command's or the environment's, holds a character other
+    than white space: ``IFS=:``, an unquoted value splits into other words; an ``IFS`` the
+    command leaves undecided is not so taken)."""
+    undecided = False
     if "`" in word:
         return None
-    undecided = False
+    ifs = known["IFS"] if "IFS" in known else environ.get("IFS", _IFS)
+    if ifs is not None and "$" in word and any(char not in _IFS for char in ifs):
+        return None
 
     def value(match: re.Match[str]) -> str:
         nonlocal undecided
