@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import struct
 import time
@@ -85,3 +86,24 @@ def test_an_acl_is_read_again_whenever_its_inode_changed(
     acl_grants(str(target), _stat_of(target, ctime_ns=young), ACL_WRITE)
     acl_grants(str(target), _stat_of(target, ctime_ns=young), ACL_WRITE)
     assert len(reads) == 4  # may still change within its stamp: read every time
+
+
+def test_an_acl_that_could_not_be_read_is_read_again_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A passing fault (EIO) reading an ACL is never kept: kept, it refused every request
+    until the folder changed."""
+    target = tmp_path / "tokens"
+    target.mkdir(mode=0o755)
+    faults = [OSError(errno.EIO, os.strerror(errno.EIO), str(target))]
+
+    def getxattr(path: str, *_a: object, **_k: object) -> bytes:
+        if faults:
+            raise faults.pop()
+        return WELL_FORMED
+
+    monkeypatch.setattr(account_access, "_getxattr", getxattr)
+    account_access._kept_access_acl.cache_clear()
+    old = _stat_of(target, ctime_ns=time.time_ns() - 60 * 1_000_000_000)
+    assert acl_grants(str(target), old, ACL_WRITE).named  # cannot be read: never trusted
+    assert acl_grants(str(target), old, ACL_WRITE) == account_access.Granted(False)

@@ -176,15 +176,27 @@ def _access_acl(path: str, info: os.stat_result) -> bytes | tuple[int, str]:
     every request, and one ``getxattr`` per folder was a good part of that check's cost."""
     if time.time_ns() - info.st_ctime_ns < _RACY_NS:
         return _read_access_acl(path)
-    return _kept_access_acl(path, info.st_dev, info.st_ino, info.st_mode, info.st_ctime_ns)
+    try:
+        return _kept_access_acl(path, info.st_dev, info.st_ino, info.st_mode, info.st_ctime_ns)
+    except _Unread as unread:  # never kept: a passing fault (EIO) is read again next time
+        return unread.args[0], unread.args[1]
+
+
+class _Unread(Exception):
+    """An ACL that could not be read for a reason other than having none: ``(errno,
+    strerror)``, raised so that ``lru_cache`` keeps no such answer."""
 
 
 @functools.lru_cache(maxsize=ACLS_KEPT)
 def _kept_access_acl(
     path: str, _device: int, _inode: int, _mode: int, _ctime_ns: int
 ) -> bytes | tuple[int, str]:
-    """:func:`_read_access_acl` of ``path`` at the version its other arguments name."""
-    return _read_access_acl(path)
+    """:func:`_read_access_acl` of ``path`` at the version its other arguments name; raises
+    :class:`_Unread` for a read that failed other than for want of an ACL."""
+    raw = _read_access_acl(path)
+    if isinstance(raw, tuple) and raw[0] not in _NO_ACL:
+        raise _Unread(*raw)
+    return raw
 
 
 def _read_access_acl(path: str) -> bytes | tuple[int, str]:
