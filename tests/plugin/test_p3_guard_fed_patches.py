@@ -84,6 +84,8 @@ REFUSED = [
     ("apply_patch < self.diff", "read from self.diff"),
     ("for ap in apply_patch; do $ap < other.diff; done", "another Workspace"),
     ("for ap in apply_patch; do cat note.diff | $ap; done", "read from"),
+    ("git diff | $UNSET_PAGER", "may run apply_patch with a patch"),
+    ('echo hi | "$@"', "named at run time, so it may be apply_patch; read from a pipe"),
     ("cat() {{ command cat other.diff; }}; cat note.diff | apply_patch", "a pipe"),
     ("alias cat='sed -n p'; cat note.diff | apply_patch", "a pipe"),
     ("sed 1p note.diff | apply_patch", "a pipe"),

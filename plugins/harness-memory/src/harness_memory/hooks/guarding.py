@@ -87,6 +87,7 @@ from harness_memory.hooks.program_settings import (
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.tool_targets import (
+    MAYBE_PATCHER,
     READ_AS,
     ShellPaths,
     ToolWrites,
@@ -1051,8 +1052,9 @@ def _fed_patch_refusal(found: ShellPaths) -> str | None:
     guard reads (a here-document, the argument, a literal file it fits) is judged by its file
     lines instead (P-3)."""
     for start, how in found.fed_patches:
+        runs = "may run" if how.startswith(MAYBE_PATCHER) else "runs"
         return (
-            f"{REFUSAL_PREFIX}the command runs apply_patch with a patch the guard cannot read "
+            f"{REFUSAL_PREFIX}the command {runs} apply_patch with a patch the guard cannot read "
             f"before it runs ({how}; from {_shown(start)}), and a patch's file lines may name "
             "any place, another Workspace's memory scope included: neither their scope nor "
             "whether the memory service can address their names (K-7) can be checked. Give "

@@ -153,6 +153,7 @@ __all__ = [
     "DESTINATION_WRITERS",
     "GLOB_SCAN_CAP",
     "IN_PLACE_EDITORS",
+    "MAYBE_PATCHER",
     "OPTION_DESTINATIONS",
     "READ_AS",
     "WRITERS",
@@ -163,6 +164,10 @@ __all__ = [
     "served_readings",
     "shell_paths",
 ]
+
+MAYBE_PATCHER = "its program is named at run time, so it may be apply_patch"
+"""How a fed patch is said when the program given it is named at run time (``$PAGER`` unset,
+``"$@"``): read as ``apply_patch`` (fail closed), and said so, since the command names none."""
 
 _PATCH_TARGET_RE = re.compile(
     r"^[^\S\n]*\*\*\* (?i:add file|update file|delete file|move to): (?P<path>.+?)\s*$",
@@ -2941,7 +2946,8 @@ class _Writes:
         elif feed is None:
             self.bare_patchers += 1
         elif text is None:
-            self._fed_patch(f"read from {' '.join(feed) or 'a pipe'}")
+            source = f"read from {' '.join(feed) or 'a pipe'}"
+            self._fed_patch(source if named else f"{MAYBE_PATCHER}; {source}")
 
     def _fed_text(self, files: list[str]) -> str | None:
         """The text of ``files`` (words as written, from the shell's folder) as a program
