@@ -203,8 +203,9 @@ NESTED_OR_LOOPED_CHOICES = [
         "dist/a.txt",
     ),
     (
-        'if [ -n "$SET_VARIABLE" ]; then os=linux; else os=mac; fi; if [ -z "$CI" ]; then'
-        ' arch=x64; else arch=arm64; fi; mkdir -p "dist/$os-$arch"; cp a.txt "dist/$os-$arch/"',
+        'if [ -n "$SET_VARIABLE" ]; then os=linux; else os=mac; fi;'
+        ' if [ -z "$UNSET_VARIABLE" ]; then arch=x64; else arch=arm64; fi;'
+        ' mkdir -p "dist/$os-$arch"; cp a.txt "dist/$os-$arch/"',
         "dist/linux-x64/a.txt",
     ),
     (
