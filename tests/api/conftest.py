@@ -86,6 +86,11 @@ def memory_url(*, agent: str = AGENT, project: str = PROJECT) -> str:
     return f"/api/projects/{project}/agents/{agent}/memory"
 
 
+def bearer(secret: str) -> dict[str, str]:
+    """The header of a bearer token."""
+    return {"Authorization": f"Bearer {secret}"}
+
+
 async def expect_problem(response: ClientResponse, status: int, detail_part: str) -> dict[str, Any]:
     """Assert an RFC 9457 answer: status, content type, title, and a ``detail`` holding a part."""
     assert response.status == status, await response.text()

@@ -28,6 +28,7 @@ from pytest_aiohttp import AiohttpClient
 from tests.api.conftest import (
     AgentHome,
     Client,
+    bearer,
     expect_problem,
     file_url,
     ok_json,
@@ -200,10 +201,6 @@ async def test_a10a_a_folder_that_cannot_be_listed_refuses_with_503(
     assert checks["tokensReadable"].startswith("the token folder cannot be listed (Permission")
 
 
-def _bearer(secret: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {secret}"}
-
-
 async def test_a10a_with_some_tokens_readable_an_unknown_token_is_503_not_401(
     client: Client, agent: AgentHome, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -216,10 +213,10 @@ async def test_a10a_with_some_tokens_readable_an_unknown_token_is_503_not_401(
     )
     (tokens / "broken.json").write_bytes(b"")
     with caplog.at_level(logging.INFO, logger="memory_api.store.tokens"):
-        me = await ok_json(await client.get("/api/me", headers=_bearer(GOOD)))
+        me = await ok_json(await client.get("/api/me", headers=bearer(GOOD)))
         assert me["name"] == "good"
         await expect_problem(await client.get("/api/me"), 401, "needs a bearer token")
-        unknown = _bearer("some-other-secret-0123456789")
+        unknown = bearer("some-other-secret-0123456789")
         await expect_problem(await client.get("/api/me", headers=unknown), 503, UNREADABLE)
     errors = _token_errors(caplog)
     assert len(errors) == 1 and "tokens/broken.json" in errors[0], errors
@@ -233,10 +230,10 @@ async def test_a10a_environment_tokens_keep_working_while_the_folder_cannot_be_r
         data_dir=data_dir, env_tokens=(TokenEntry(name="env", sha256=hash_secret(ENV)),)
     )
     client = await aiohttp_client(create_app(settings))
-    await ok_json(await client.get("/api/me", headers=_bearer(ENV)))  # the folder is made
+    await ok_json(await client.get("/api/me", headers=bearer(ENV)))  # the folder is made
     _folder_is_a_symlink_loop(data_dir / "tokens")
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(ENV))))["name"] == "env"
-    other = _bearer("another-secret-0123456789abc")
+    assert (await ok_json(await client.get("/api/me", headers=bearer(ENV))))["name"] == "env"
+    other = bearer("another-secret-0123456789abc")
     await expect_problem(await client.get("/api/me", headers=other), 503, UNREADABLE)
 
 
@@ -287,9 +284,9 @@ async def test_a10a_a_token_record_no_token_has_leaves_the_readable_tokens_worki
     tokens = agent.data_dir / "tokens"
     (tokens / "good.json").write_bytes(_record(name="good"))
     (tokens / "edited.json").write_bytes(_record(name="edited", sha256="é" * 64))
-    me = await ok_json(await client.get("/api/me", headers=_bearer(GOOD)))
+    me = await ok_json(await client.get("/api/me", headers=bearer(GOOD)))
     assert me["name"] == "good"
-    unknown = _bearer("some-other-secret-0123456789")
+    unknown = bearer("some-other-secret-0123456789")
     body = await expect_problem(await client.get("/api/me", headers=unknown), 503, UNREADABLE)
     assert "(not a token record)" in body["detail"] and "sha256" not in body["detail"]
     known = TokenStore(agent.data_dir).known()
@@ -307,7 +304,7 @@ async def test_a10a_a_token_record_saved_with_a_bom_is_read(
     parser ignore it): it is the same token, not a file that cannot be read (503 for all)."""
     tokens = agent.data_dir / "tokens"
     (tokens / "ops.json").write_bytes(b"\xef\xbb\xbf" + _record(name="ops"))
-    me = await ok_json(await client.get("/api/me", headers=_bearer(GOOD)))
+    me = await ok_json(await client.get("/api/me", headers=bearer(GOOD)))
     assert me["name"] == "ops"
     assert TokenStore(agent.data_dir).known().unreadable is None
 
@@ -359,16 +356,16 @@ async def test_a10a_a_token_file_every_account_may_write_is_never_trusted(
     )
     (tokens / "planted.json").chmod(0o666)
 
-    body = await expect_problem(await client.get("/api/me", headers=_bearer(mine)), 503, UNREADABLE)
+    body = await expect_problem(await client.get("/api/me", headers=bearer(mine)), 503, UNREADABLE)
     assert f"({WRITABLE_BY_EVERYONE})" in body["detail"]
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(GOOD))))["name"] == "good"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(GOOD))))["name"] == "good"
     known = TokenStore(agent.data_dir).known()
     assert known.unreadable is not None
     assert f"tokens/planted.json: {WRITABLE_BY_EVERYONE} (mode 0666)" in known.unreadable
     assert "chmod o-w" in known.unreadable
 
     (tokens / "planted.json").chmod(0o600)  # the operator's fix: trusted again
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(mine))))["name"] == "planted"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(mine))))["name"] == "planted"
 
 
 async def test_a10a_a_token_folder_every_account_may_write_trusts_none_of_its_files(
@@ -382,7 +379,7 @@ async def test_a10a_a_token_folder_every_account_may_write_trusts_none_of_its_fi
         data_dir=data_dir, env_tokens=(TokenEntry(name="env", sha256=hash_secret(ENV)),)
     )
     client = await aiohttp_client(create_app(settings))
-    await ok_json(await client.get("/api/me", headers=_bearer(ENV)))  # the folder is made
+    await ok_json(await client.get("/api/me", headers=bearer(ENV)))  # the folder is made
     tokens = data_dir / "tokens"
     tokens.chmod(0o777)
     mine = "the-secret-of-another-account-0123"
@@ -391,12 +388,12 @@ async def test_a10a_a_token_folder_every_account_may_write_trusts_none_of_its_fi
     )
     (tokens / "planted.json").chmod(0o600)
 
-    body = await expect_problem(await client.get("/api/me", headers=_bearer(mine)), 503, UNREADABLE)
+    body = await expect_problem(await client.get("/api/me", headers=bearer(mine)), 503, UNREADABLE)
     assert f"the token folder {WRITABLE_BY_EVERYONE} (mode 0777)" in body["detail"]
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(ENV))))["name"] == "env"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(ENV))))["name"] == "env"
 
     tokens.chmod(0o755)
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(mine))))["name"] == "planted"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(mine))))["name"] == "planted"
 
 
 async def test_a10a_an_open_service_with_a_sticky_token_folder_every_account_may_write_stays_open(
@@ -413,7 +410,7 @@ async def test_a10a_an_open_service_with_a_sticky_token_folder_every_account_may
     assert (await ok_json(await client.get("/api/me")))["name"] == "local"
     (tokens / "ops.json").write_bytes(_record(name="ops"))
     (tokens / "ops.json").chmod(0o600)
-    await expect_problem(await client.get("/api/me", headers=_bearer(GOOD)), 503, UNREADABLE)
+    await expect_problem(await client.get("/api/me", headers=bearer(GOOD)), 503, UNREADABLE)
 
 
 async def test_a10a_a_token_folder_on_a_read_only_mount_is_trusted_whatever_its_mode(
@@ -426,7 +423,7 @@ async def test_a10a_a_token_folder_on_a_read_only_mount_is_trusted_whatever_its_
     (tokens / "ops.json").write_bytes(_record(name="ops"))
     (tokens / "ops.json").chmod(0o666)
     tokens.chmod(0o1777)
-    await expect_problem(await client.get("/api/me", headers=_bearer(GOOD)), 503, UNREADABLE)
+    await expect_problem(await client.get("/api/me", headers=bearer(GOOD)), 503, UNREADABLE)
     real = os.statvfs
     read_only = os.statvfs_result((4096, 4096, 1, 0, 0, 1, 0, 0, os.ST_RDONLY, 255, 0))
 
@@ -436,7 +433,7 @@ async def test_a10a_a_token_folder_on_a_read_only_mount_is_trusted_whatever_its_
 
     monkeypatch.setattr(os, "statvfs", mounted)
     (tokens / "ops.json").touch()  # a new stat: read again
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(GOOD))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(GOOD))))["name"] == "ops"
 
 
 MODELESS = "its disk keeps no permission bits"

@@ -16,15 +16,10 @@ from memory_api.store.tokens import TokenStore
 from multidict import CIMultiDict
 from pytest_aiohttp import AiohttpClient
 
-from tests.api.conftest import Client, create_agent, expect_problem, ok_json
+from tests.api.conftest import Client, bearer, create_agent, expect_problem, ok_json
 
 ADMIN = "admin-secret-0123456789abcdef"
 ACME_BOT = "acme-bot-secret-0123456789ab"
-
-
-def bearer(secret: str) -> dict[str, str]:
-    """The header of a bearer token."""
-    return {"Authorization": f"Bearer {secret}"}
 
 
 @pytest.fixture

@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from memory_api.mount_table import mount_point_of
+from memory_api.mount_table import MountTree
 from memory_api.mount_watch import MountWatch
 from memory_api.store import workspace_mount
 from memory_core import layout
 
 from tests.api.test_k6a_orphaned_while_in_use import _overview_and_scope
-from tests.support.serve import ServedProcess, serve, served_in, venv_bin
+from tests.api.test_k6a_workspace_mount_follows_the_disk import served  # noqa: F401 - a fixture
+from tests.support.serve import ServedProcess, serve
 
 FINE, NOT_VISIBLE, ORPHANED = (False, False), (False, True), (True, False)
 """``(orphaned, notVisible)`` of a scope, as the overview and the scope's own answer give it."""
@@ -70,19 +71,11 @@ class Namespaced:
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path) -> Iterator[Path]:
+def data_dir(served: ServedProcess) -> Path:  # noqa: F811 - the fixture imported above
     """A data dir with agent ``acme/coder``, served by no process yet."""
-    if shutil.which("unshare") is None or shutil.which("nsenter") is None or os.geteuid() != 0:
-        pytest.skip("a mount namespace of its own needs unshare and nsenter as root")
-    with served_in(tmp_path) as process:
-        done = subprocess.run(
-            [venv_bin("memory-api"), "agent", "create", "--project", "acme", "--id", "coder",
-             "--name", "Coder"],
-            env=process.env, capture_output=True, text=True, check=False,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        process.stop()
-        yield process.data_dir
+    if shutil.which("nsenter") is None:
+        pytest.skip("a mount namespace of its own needs nsenter to mount in it")
+    return served.data_dir
 
 
 @pytest.fixture
@@ -302,7 +295,7 @@ def test_k6a_the_mount_a_path_lies_on_is_the_one_the_kernel_walks_to(
     """The mount point a path lies on follows the mount tree from the root down, as the kernel
     walks the path: a bind mount within one filesystem is a mount of its own, a mount hidden
     under a later one above it is not reached, the top of stacked mounts is."""
-    assert mount_point_of(table, path) == point
+    assert MountTree.parse(table).mount_point_of(path) == point
 
 
 def test_k6a_without_a_readable_mount_table_a_mount_point_is_told_by_devices(

@@ -25,14 +25,10 @@ from memory_api.store.tokens import TokenStore
 from memory_api.world_writable import movable_by_others
 from pytest_aiohttp import AiohttpClient
 
-from tests.api.conftest import Client, expect_problem, ok_json
+from tests.api.conftest import Client, bearer, expect_problem, ok_json
 
 UNREADABLE = "bearer tokens cannot be read"
 LOOP = f"cannot be looked at ({os.strerror(errno.ELOOP)})"
-
-
-def _bearer(secret: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {secret}"}
 
 
 @pytest.fixture
@@ -73,18 +69,18 @@ async def test_a10a_a_token_file_reached_through_a_link_in_a_folder_others_may_w
     token_file.symlink_to(shared / "link" / "ops.json")
     client = await _served(aiohttp_client, data_dir)
 
-    await expect_problem(await client.get("/api/me", headers=_bearer(secret)), 503, UNREADABLE)
+    await expect_problem(await client.get("/api/me", headers=bearer(secret)), 503, UNREADABLE)
 
     # what any account could do there: a link of its own to a record of its own
     _, theirs = _token_record(_folder(home / "attacker-data"), home / "attacker")
     (shared / "link").unlink()
     (shared / "link").symlink_to(home / "attacker")
-    await expect_problem(await client.get("/api/me", headers=_bearer(theirs)), 503, UNREADABLE)
+    await expect_problem(await client.get("/api/me", headers=bearer(theirs)), 503, UNREADABLE)
 
     (shared / "link").unlink()
     (shared / "link").symlink_to(home / "safe")
     shared.chmod(0o755)  # the operator's fix: the way is owner-only again
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(secret))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(secret))))["name"] == "ops"
 
 
 def test_a10a_a_tokens_file_reached_through_a_link_in_a_folder_others_may_write_stops_the_start(
@@ -119,12 +115,12 @@ async def test_a10a_a_chain_of_three_links_is_judged_at_every_hop(
         (_folder(home / hop) / "ops.json").symlink_to(target)
     token_file.symlink_to(home / "hop1" / "ops.json")
     client = await _served(aiohttp_client, data_dir)
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(secret))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(secret))))["name"] == "ops"
 
     (home / "hop2").chmod(0o777)
-    await expect_problem(await client.get("/api/me", headers=_bearer(secret)), 503, UNREADABLE)
+    await expect_problem(await client.get("/api/me", headers=bearer(secret)), 503, UNREADABLE)
     (home / "hop2").chmod(0o755)
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(secret))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(secret))))["name"] == "ops"
 
 
 async def test_a10a_dot_dot_in_a_link_target_is_walked_as_the_kernel_walks_it(
@@ -141,13 +137,13 @@ async def test_a10a_dot_dot_in_a_link_target_is_walked_as_the_kernel_walks_it(
     (home / "elsewhere").symlink_to("deep/er/x")
     token_file.symlink_to("../../elsewhere/../safe/ops.json")
     client = await _served(aiohttp_client, data_dir)
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(secret))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(secret))))["name"] == "ops"
 
     _folder(home / "shared" / "sub", 0o755)
     (home / "shared").chmod(0o777)
     token_file.unlink()
     token_file.symlink_to("../../shared/sub/../../deep/er/safe/ops.json")
-    await expect_problem(await client.get("/api/me", headers=_bearer(secret)), 503, UNREADABLE)
+    await expect_problem(await client.get("/api/me", headers=bearer(secret)), 503, UNREADABLE)
 
 
 def test_a10a_a_link_loop_on_the_way_cannot_be_looked_at(home: Path) -> None:

@@ -23,13 +23,9 @@ from memory_api.settings import Settings
 from memory_api.store.tokens import TokenStore
 from pytest_aiohttp import AiohttpClient
 
-from tests.api.conftest import Client, expect_problem, ok_json
+from tests.api.conftest import Client, bearer, expect_problem, ok_json
 
 UNREADABLE = "bearer tokens cannot be read"
-
-
-def _bearer(secret: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {secret}"}
 
 
 @pytest.fixture
@@ -71,11 +67,11 @@ async def test_a10a_a_token_file_linked_into_a_folder_others_may_write_is_not_tr
 ) -> None:
     data_dir, secret = _linked_token(home, home / way)
     client = await _served(aiohttp_client, data_dir)
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(secret))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(secret))))["name"] == "ops"
 
     (home / "shared").chmod(mode)  # any account may now rm ops.json and write its own
     caplog.set_level(logging.ERROR, logger="memory_api.store.tokens")
-    for headers in ({}, _bearer(secret)):
+    for headers in ({}, bearer(secret)):
         body = await expect_problem(
             await client.get("/api/projects", headers=headers), 503, UNREADABLE
         )
@@ -83,7 +79,7 @@ async def test_a10a_a_token_file_linked_into_a_folder_others_may_write_is_not_tr
     assert f"{home / 'shared'}" in caplog.text
 
     (home / "shared").chmod(0o755)  # the operator's fix: the token is trusted again
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(secret))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(secret))))["name"] == "ops"
 
 
 async def test_a10a_a_token_file_linked_inside_its_own_folder_still_passes(
@@ -93,4 +89,4 @@ async def test_a10a_a_token_file_linked_inside_its_own_folder_still_passes(
 
     client = await _served(aiohttp_client, data_dir)
 
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(secret))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(secret))))["name"] == "ops"

@@ -22,15 +22,11 @@ from memory_api.settings import Settings, SettingsError
 from memory_api.store.tokens import TokenStore
 from pytest_aiohttp import AiohttpClient
 
-from tests.api.conftest import Client, expect_problem, ok_json
+from tests.api.conftest import Client, bearer, expect_problem, ok_json
 
 UNREADABLE = "bearer tokens cannot be read"
 MOVABLE = "lies below a folder which every account may write (mode 0777, no sticky bit"
 ENV = "env-secret-0123456789abcdefgh"
-
-
-def _bearer(secret: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {secret}"}
 
 
 def _chmod(folder: Path, mode: int) -> None:
@@ -56,11 +52,11 @@ async def test_a10a_a_data_dir_every_account_may_write_never_opens_when_its_toke
     data_dir.mkdir()
     _, secret = TokenStore(data_dir).create("ops", None)
     client = await _served(aiohttp_client, data_dir)
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(secret))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(secret))))["name"] == "ops"
 
     data_dir.chmod(0o777)
     caplog.set_level(logging.ERROR, logger="memory_api.store.tokens")
-    for headers in ({}, _bearer(secret)):
+    for headers in ({}, bearer(secret)):
         body = await expect_problem(
             await client.get("/api/projects", headers=headers), 503, MOVABLE
         )
@@ -78,7 +74,7 @@ async def test_a10a_a_data_dir_every_account_may_write_never_opens_when_its_toke
     assert (await ok_json(await client.get("/api/me")))["name"] == "local"
     (data_dir / "tokens").rmdir()
     (data_dir / "tokens.old").rename(data_dir / "tokens")
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(secret))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(secret))))["name"] == "ops"
     await expect_problem(await client.get("/api/me"), 401, "bearer token")
 
 
@@ -94,15 +90,15 @@ async def test_a10a_a_folder_above_the_data_dir_every_account_may_write_is_judge
     link = home / "data-link"
     link.symlink_to(data_dir)
     client = await _served(aiohttp_client, link)
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(secret))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(secret))))["name"] == "ops"
 
     shared.chmod(0o777)  # reached only through the symlink's target
-    await expect_problem(await client.get("/api/me", headers=_bearer(secret)), 503, MOVABLE)
+    await expect_problem(await client.get("/api/me", headers=bearer(secret)), 503, MOVABLE)
     shared.chmod(0o755)
     _chmod(home, 0o777)  # the folder holding the symlink itself
-    await expect_problem(await client.get("/api/me", headers=_bearer(secret)), 503, MOVABLE)
+    await expect_problem(await client.get("/api/me", headers=bearer(secret)), 503, MOVABLE)
     _chmod(home, 0o700)
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(secret))))["name"] == "ops"
+    assert (await ok_json(await client.get("/api/me", headers=bearer(secret))))["name"] == "ops"
 
 
 async def test_a10a_a_sticky_folder_every_account_may_write_keeps_what_the_owner_put_there(
@@ -135,8 +131,8 @@ async def test_a10a_the_environment_s_tokens_pass_under_a_folder_every_account_m
     env = TokenEntry(name="env", sha256=hash_secret(ENV))
     client = await _served(aiohttp_client, data_dir, env)
     data_dir.chmod(0o777)
-    assert (await ok_json(await client.get("/api/me", headers=_bearer(ENV))))["name"] == "env"
-    await expect_problem(await client.get("/api/me", headers=_bearer(secret)), 503, MOVABLE)
+    assert (await ok_json(await client.get("/api/me", headers=bearer(ENV))))["name"] == "env"
+    await expect_problem(await client.get("/api/me", headers=bearer(secret)), 503, MOVABLE)
 
 
 def test_a10a_a_tokens_file_below_a_folder_every_account_may_write_stops_the_start(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-__all__ = ["MountTree", "filesystem_type", "mount_of", "mount_point_of"]
+__all__ = ["MountTree", "filesystem_type", "mount_of"]
 
 
 def _unescape(text: str) -> str:
@@ -80,23 +80,6 @@ def filesystem_type(mountinfo: str, path: str, device: int) -> str | None:
     return None if found is None else found[0]
 
 
-def mount_point_of(mountinfo: str, path: str) -> str | None:
-    """The mount point of the mount the absolute real ``path`` lies on, as the kernel walks it,
-    by a ``/proc/PID/mountinfo`` text (:meth:`MountTree.mount_point_of` of the parsed text).
-
-    >>> text = ("22 1 254:0 / / rw - ext4 /dev/vda rw\\n"
-    ...         "40 22 254:0 /data/repos /home/u/repos rw - ext4 /dev/vda rw\\n"
-    ...         "41 22 0:52 / /mnt/my\\\\040drive rw - vfat /dev/sdb1 rw\\n")
-    >>> mount_point_of(text, "/home/u/repos/app/src")
-    '/home/u/repos'
-    >>> mount_point_of(text, "/home/u/repository")
-    '/'
-    >>> mount_point_of(text, "/mnt/my drive")
-    '/mnt/my drive'
-    """
-    return MountTree.parse(mountinfo).mount_point_of(path)
-
-
 @dataclass(frozen=True)
 class MountTree:
     """A ``/proc/PID/mountinfo`` text parsed once, to walk many paths down: each mount's mount
@@ -130,7 +113,18 @@ class MountTree:
         mount reached so far and whose mount point is that folder (the last mounted, on top,
         when several are stacked there). A bind mount within one filesystem is a mount of its
         own here (its ``st_dev`` is that filesystem's), and a mount hidden under one mounted
-        later on a folder above it is passed by. None when the table has no root mount."""
+        later on a folder above it is passed by. None when the table has no root mount.
+
+        >>> tree = MountTree.parse("22 1 254:0 / / rw - ext4 /dev/vda rw\\n"
+        ...     "40 22 254:0 /data/repos /home/u/repos rw - ext4 /dev/vda rw\\n"
+        ...     "41 22 0:52 / /mnt/my\\\\040drive rw - vfat /dev/sdb1 rw\\n")
+        >>> tree.mount_point_of("/home/u/repos/app/src")
+        '/home/u/repos'
+        >>> tree.mount_point_of("/home/u/repository")
+        '/'
+        >>> tree.mount_point_of("/mnt/my drive")
+        '/mnt/my drive'
+        """
         current = self.root
         if current is None:
             return None
