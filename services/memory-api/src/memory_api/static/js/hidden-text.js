@@ -354,6 +354,33 @@ function stackParts(text) {
   return parts;
 }
 
+/**
+ * `text` for a field a person may edit (W-5): `shown`, each stack cut at {@link STACK_LIMIT}
+ * with its mark (a textarea lays a stack out in time growing with its height squared, as any
+ * element does; hidden runs stay as `text` has them), and `whole(value)`, the field's `value`
+ * with each stack's mark still in it given back the characters it stands for, in order: what
+ * is sent holds each stack whole, edited around or not, unless the person edits its mark.
+ */
+export function fieldText(text) {
+  const value = String(text ?? "");
+  const parts = STACKED.test(value) ? stackParts(value) : [value];
+  const shown = parts.map((part) => (typeof part === "string" ? part : part.mark)).join("");
+  const cuts = parts.filter((part) => typeof part !== "string");
+  const whole = (edited) => {
+    if (edited === shown) return value;
+    let out = "";
+    let from = 0;
+    for (const cut of cuts) {
+      const at = edited.indexOf(cut.mark, from);
+      if (at === -1) continue;
+      out += edited.slice(from, at) + cut.run.join("");
+      from = at + cut.mark.length;
+    }
+    return out + edited.slice(from);
+  };
+  return { shown, whole };
+}
+
 /** `text` with each run of hidden characters shown as its mark (memory_core's show_hidden), as
  * the model is shown it; stacks stay whole. For text the page hands on (a prompt copied or sent
  * as a draft, a requirement prefilled into a field: what the agent saves) and for telling
