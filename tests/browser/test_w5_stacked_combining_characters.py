@@ -149,22 +149,25 @@ def test_w5_fix_this_memory_shows_a_stack_cut_and_sends_it_as_the_agent_wrote_it
     page: Page, service: Service
 ) -> None:
     """ "Fix this memory" prefills the lint's words, which quote a dangling wiki link as
-    written. The field shows its stack cut with the mark, as everywhere the page shows an
-    agent's text (found: it held 3,000 accents whole, and a textarea lays a stack out in time
-    growing with its height squared, as any element does); what is copied holds the stack
-    whole, sent as is or edited around its mark (found before: the mark was sent for it)."""
+    written. The field, and the memory's name above it, show a stack cut with the mark, as
+    everywhere the page shows an agent's text (found: the field held 3,000 accents whole, and
+    a textarea lays a stack out in time growing with its height squared, as any element
+    does); what is copied holds the stack whole, sent as is or edited around its mark (found
+    before: the mark was sent for it)."""
     stack = ACUTE * 3_000
     write_topic(
         service.scope_dir("user"),
         "links.md",
-        name="links",
+        name=f"links{stack}",
         description="a note with a link",
         updated_at="2026-12-05",
         body=f"See [[e{stack}]].\n",
     )
-    cut = f"[[e{ACUTE * SHOWN}[stacked: {len(stack) - SHOWN:,} more combining characters]]]"
+    more = f"[stacked: {len(stack) - SHOWN:,} more combining characters]"
+    cut = f"[[e{ACUTE * SHOWN}{more}]]"
     page.goto(f"{MEMORY_TAB}/fix/user/links.md")
     modal = page.locator("dialog.bridge")
+    expect(modal.locator("#bridge-title")).to_have_text(f"Edit “links{ACUTE * SHOWN}{more}”")
     field = modal.locator("#bridge-field")
     expect(field).to_have_value(re.compile(r"names no topic file"))
     assert cut in field.input_value()
