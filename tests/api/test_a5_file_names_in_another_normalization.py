@@ -304,3 +304,89 @@ async def test_v2_a_twin_never_recorded_is_no_version_of_the_twin_that_was(
     await expect_problem(await client.post(url, json={"version": first}), 404, "not in version")
     assert (agent.user / NFD).read_text(encoding="utf-8") == TOPIC.format("a different file")
     assert (agent.user / NFC).read_text(encoding="utf-8") == TOPIC.format("the composed file")
+
+
+TWIN_LINES = {NFC: "- [Café composed]({0}) — composed\n", NFD: "- [Café decomposed]({0}) — NFD\n"}
+"""Each twin's own index line, linking it in its own spelling."""
+
+
+def twins_index(agent: AgentHome) -> str:
+    """Both twins and ``other.md`` on disk, each linked by a line of its own; the index text."""
+    write_topic(agent, NFC, "composed")
+    write_topic(agent, NFD, "decomposed")
+    write_topic(agent, "other.md")
+    text = f"{TWIN_LINES[NFC].format(NFC)}- [Other](other.md)\n{TWIN_LINES[NFD].format(NFD)}"
+    (agent.user / layout.INDEX_FILE).write_text(text, encoding="utf-8")
+    return text
+
+
+@pytest.mark.parametrize(("gone", "kept"), [(NFD, NFC), (NFC, NFD)], ids=["nfd-gone", "nfc-gone"])
+async def test_v2_undoing_a_twin_s_delete_puts_back_its_file_and_its_index_line_as_they_were(
+    client: Client, agent: AgentHome, gone: str, kept: str
+) -> None:
+    """Both spellings on disk, each linked by a line of its own: the delete of one takes its
+    file and its line alone, and its undo (the restore of the version the delete names) puts
+    both back exactly as they were, the twin's line untouched throughout. Found: the file came
+    back and its line did not."""
+    before = twins_index(agent)
+    index = agent.user / layout.INDEX_FILE
+
+    deleted = await ok_json(await client.delete(file_url("user", gone)))
+    assert deleted["removedIndexLines"] == [TWIN_LINES[gone].format(gone).rstrip("\n")]
+    assert TWIN_LINES[kept].format(kept) in index.read_text(encoding="utf-8")
+
+    url = f"{file_url('user', gone)}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert restored["indexLinesAdded"] == [TWIN_LINES[gone].format(gone).rstrip("\n")]
+    assert index.read_text(encoding="utf-8") == before
+    assert (agent.user / gone).read_text(encoding="utf-8") == TOPIC.format(
+        "decomposed" if gone == NFD else "composed"
+    )
+
+
+@pytest.mark.parametrize(("gone", "kept"), [(NFD, NFC), (NFC, NFD)], ids=["nfd-gone", "nfc-gone"])
+async def test_v2_restoring_the_index_before_a_twin_s_line_was_removed_puts_that_line_back(
+    client: Client, agent: AgentHome, gone: str, kept: str
+) -> None:
+    """Only ``MEMORY.md`` changed: one twin's line removed by hand, both files kept. Restoring
+    the index of before puts that line back where it stood (its twin's line links another
+    file, so it never stands for it). Found: nothing came back, "already indexed"."""
+    before = twins_index(agent)
+    index = agent.user / layout.INDEX_FILE
+    first = (await checkpoint(client))["version"]
+    index.write_text(before.replace(TWIN_LINES[gone].format(gone), ""), encoding="utf-8")
+    await checkpoint(client)
+
+    url = f"{file_url('user', layout.INDEX_FILE)}/restore"
+    restored = await ok_json(await client.post(url, json={"version": first}))
+
+    assert restored["indexLinesAdded"] == [TWIN_LINES[gone].format(gone).rstrip("\n")]
+    assert index.read_text(encoding="utf-8") == before
+    assert TWIN_LINES[kept].format(kept) in before
+
+
+@pytest.mark.parametrize(("gone", "kept"), [(NFD, NFC), (NFC, NFD)], ids=["nfd-gone", "nfc-gone"])
+async def test_v2_undoing_a_twin_s_rename_puts_back_its_old_name_and_its_line(
+    client: Client, agent: AgentHome, gone: str, kept: str
+) -> None:
+    """One twin renamed (``café.md`` → ``cafe-notes.md``, its line following it), then the
+    rename undone as the page does (its old name restored from the version before): the old
+    file and its line come back where the line stood, its twin's line untouched, the new
+    file and its line kept."""
+    before = twins_index(agent)
+    index = agent.user / layout.INDEX_FILE
+    first = (await checkpoint(client))["version"]
+    (agent.user / gone).rename(agent.user / "cafe-notes.md")
+    renamed_line = TWIN_LINES[gone].format("cafe-notes.md")
+    index.write_text(before.replace(TWIN_LINES[gone].format(gone), renamed_line), "utf-8")
+    await checkpoint(client)
+
+    url = f"{file_url('user', gone)}/restore"
+    restored = await ok_json(await client.post(url, json={"version": first}))
+
+    assert restored["indexLinesAdded"] == [TWIN_LINES[gone].format(gone).rstrip("\n")]
+    text = index.read_text(encoding="utf-8")
+    assert renamed_line in text
+    assert text.replace(renamed_line, "") == before
+    assert TWIN_LINES[kept].format(kept) in before
+    assert names(agent.user) == sorted([layout.INDEX_FILE, "cafe-notes.md", NFC, NFD, "other.md"])

@@ -186,6 +186,27 @@ def test_k6a_a_workspace_on_a_tmpfs_that_is_gone_is_not_visible_and_orphaned_on_
     assert (seen, unmounted, emptied) == ([FINE] * 2, [NOT_VISIBLE] * 2, [ORPHANED] * 2)
 
 
+def test_k6a_a_workspace_that_is_itself_a_bind_mount_point_is_not_visible_while_unmounted(
+    namespaced: Namespaced, tmp_path: Path
+) -> None:
+    """``mount --bind data/app home/app`` and a Session starts in ``home/app`` itself.
+    Unmounted, ``home/app`` is still a folder (empty, on the filesystem below), yet it is not
+    the Workspace: not visible, never present. Mounted again it reads as present at once."""
+    source, point = tmp_path / "disk" / "app", tmp_path / "home" / "app"
+    _folders(source, point)
+    namespaced.run("mount", "--bind", source, point)
+    key = namespaced.session_start(point)
+    seen = namespaced.judged(key)
+
+    namespaced.run("umount", point)
+    unmounted = namespaced.judged(key)
+    namespaced.run("mount", "--bind", source, point)
+    remounted = namespaced.judged(key)
+
+    assert namespaced.recorded(key) == str(point)
+    assert (seen, unmounted, remounted) == ([FINE] * 2, [NOT_VISIBLE] * 2, [FINE] * 2)
+
+
 def test_k6a_a_workspace_below_a_bind_mount_point_whose_folder_is_gone_is_not_visible(
     namespaced: Namespaced, tmp_path: Path
 ) -> None:
@@ -296,6 +317,31 @@ def test_k6a_the_mount_a_path_lies_on_is_the_one_the_kernel_walks_to(
     walks the path: a bind mount within one filesystem is a mount of its own, a mount hidden
     under a later one above it is not reached, the top of stacked mounts is."""
     assert MountTree.parse(table).mount_point_of(path) == point
+
+
+def test_k6a_mount_points_named_with_escaped_characters_are_read_as_the_kernel_names_them(
+    tmp_path: Path,
+) -> None:
+    """The kernel writes a space, tab, newline and backslash in a mount point as an octal
+    escape (``\\040``, ``\\011``, ``\\012``, ``\\134``): each bind mount so named, in a
+    mount namespace of its own, is found as the mount point of a path below it."""
+    if shutil.which("unshare") is None:
+        pytest.skip("a mount namespace of its own needs unshare")
+    source = tmp_path / "disk"
+    points = [tmp_path / name for name in ("a\nb", "a b", "a\tb", "a\\012b", "a\rb")]
+    _folders(source, *points)
+    script = "".join(f'mount --bind "$1" "${index + 2}" && ' for index in range(len(points)))
+    done = subprocess.run(
+        ["unshare", "--mount", "sh", "-c", f"{script}cat /proc/self/mountinfo", "sh",
+         source, *points],
+        capture_output=True, check=False, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    tree = MountTree.parse(done.stdout.decode("utf-8", "surrogateescape"))
+
+    found = [tree.mount_point_of(f"{point}/app") for point in points]
+
+    assert found == [str(point) for point in points]
 
 
 def test_k6a_without_a_readable_mount_table_a_mount_point_is_told_by_devices(

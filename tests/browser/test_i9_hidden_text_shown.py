@@ -10,6 +10,7 @@ while emoji sequences, Persian joiners and Thai word breaks stay as written. The
 from __future__ import annotations
 
 import random
+import unicodedata
 
 import pytest
 from memory_core.hidden_text import show_hidden
@@ -93,6 +94,43 @@ def test_i9_the_page_shows_hidden_text_as_memory_core_does(
         if mine != show_hidden(text)
     ]
     assert wrong == [], wrong[:5]
+
+
+NEWER_UNICODE = [
+    "Kannada \u0c95\u0cf3\u200d\u0cb7",  # U+0CF3, a mark of Unicode 15, then a joiner
+    "Arabic \u0644\u0897\u200d\u0627",  # U+0897, a mark of Unicode 16, then a joiner
+    "a\u034f\u0897 and a\u034f\u0cf3 and a\u034f\U00011f00",  # a grapheme joiner before each
+    "Donau\u00ad\U0002ebf0, a\u00ad\U00011f04b",  # a soft hyphen before a letter of 15.1, 15
+    "Kawi \U00011f04\U00011f00\u200c\U00011f05 and \U0001e4d0\u200b\U0001e4d1",
+]
+"""Marks and letters of Unicode 15, 15.1 and 16 where the rule asks what a neighbour is: this
+Python's Unicode data may not know them while the browser's does."""
+
+
+def test_i9_the_page_judges_marks_of_newer_unicode_versions_as_the_service_does(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
+    """Found: the page read U+0CF3 (Unicode 15) and U+0897 (Unicode 16) as marks by the
+    browser's ``\\p{M}`` and showed a joiner after them as written, while the service, whose
+    Unicode data is older, had no such mark and showed the model the joiner marked. The page
+    now judges by the classes the service serves (``static/js/unicode-classes.js``)."""
+    page = open_page(read_only_service)
+    page.goto(MEMORY_TAB)
+    expect(user_group(page).locator(".row").first).to_be_visible()
+    seen = page.evaluate(
+        """async (cases) => {
+             const url = (name) => new URL(`static/js/${name}`, document.baseURI).href;
+             const { showHidden } = await import(url("hidden-text.js"));
+             const { UNICODE_VERSION } = await import(url("unicode-classes.js"));
+             const marks = ["\\u0cf3", "\\u0897"].map((char) => /\\p{M}/u.test(char));
+             return { shown: cases.map((text) => showHidden(text)), UNICODE_VERSION, marks };
+           }""",
+        NEWER_UNICODE,
+    )
+
+    assert seen["UNICODE_VERSION"] == unicodedata.unidata_version
+    assert seen["shown"] == [show_hidden(text) for text in NEWER_UNICODE]
+    assert seen["marks"] == [True, True]  # the browser knows them: the cases test something
 
 
 def test_i9_a_memory_index_and_search_hit_show_their_hidden_runs(

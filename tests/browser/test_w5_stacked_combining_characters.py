@@ -145,25 +145,44 @@ def test_w5_a_prompt_copied_and_sent_keeps_a_stack_whole_its_preview_cuts_it(
     assert service.get(service.agent_path() + f"/drafts/{draft_id}")["prompt"] == prompt
 
 
-def test_w5_fix_this_memory_prefills_a_stack_as_the_agent_wrote_it(
+def test_w5_fix_this_memory_shows_a_stack_cut_and_sends_it_as_the_agent_wrote_it(
     page: Page, service: Service
 ) -> None:
     """ "Fix this memory" prefills the lint's words, which quote a dangling wiki link as
-    written: found, the field held the page's ``[stacked: …]`` mark for its accents."""
-    name = "e" + ACUTE * (SHOWN + 10)
+    written. The field, and the memory's name above it, show a stack cut with the mark, as
+    everywhere the page shows an agent's text (found: the field held 3,000 accents whole, and
+    a textarea lays a stack out in time growing with its height squared, as any element
+    does); what is copied holds the stack whole, sent as is or edited around its mark (found
+    before: the mark was sent for it)."""
+    stack = ACUTE * 3_000
     write_topic(
         service.scope_dir("user"),
         "links.md",
-        name="links",
+        name=f"links{stack}",
         description="a note with a link",
         updated_at="2026-12-05",
-        body=f"See [[{name}]].\n",
+        body=f"See [[e{stack}]].\n",
     )
+    more = f"[stacked: {len(stack) - SHOWN:,} more combining characters]"
+    cut = f"[[e{ACUTE * SHOWN}{more}]]"
     page.goto(f"{MEMORY_TAB}/fix/user/links.md")
-    field = page.locator("dialog.bridge #bridge-field")
+    modal = page.locator("dialog.bridge")
+    expect(modal.locator("#bridge-title")).to_have_text(f"Edit “links{ACUTE * SHOWN}{more}”")
+    field = modal.locator("#bridge-field")
     expect(field).to_have_value(re.compile(r"names no topic file"))
-    assert f"[[{name}]]" in field.input_value()
-    assert "[stacked:" not in field.input_value()
+    assert cut in field.input_value()
+    expect(modal.locator("#bridge-preview")).to_contain_text(cut)
+
+    copied = []
+    for added in ("", "\nAnd say why in its description."):
+        field.fill(field.input_value() + added)
+        modal.locator(".inline-status").evaluate("(status) => { status.textContent = ''; }")
+        modal.get_by_role("button", name="Copy").click()
+        expect(modal.locator(".inline-status")).to_have_text("Prompt copied.")
+        copied.append(page.evaluate("() => navigator.clipboard.readText()"))
+
+    assert [f"[[e{stack}]]" in text and "[stacked:" not in text for text in copied] == [True] * 2
+    assert copied[1].endswith("\nAnd say why in its description.")
 
 
 def test_w5_a_template_stacking_accents_is_no_hidden_text_in_the_editor(

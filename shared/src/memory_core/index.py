@@ -469,19 +469,25 @@ def _targets_with_raw(line: str) -> list[tuple[str, ...]]:
     return [(target, raw) for target, raw in zip(decoded, link_targets(raw_line), strict=False)]
 
 
-def linked_topic_files(text: str) -> dict[str, list[int]]:
+def linked_topic_files(text: str, twins: Collection[str] = ()) -> dict[str, list[int]]:
     """Map each target inside the scope's folder of an index (a topic file, or a path into a
-    sub-folder: :func:`scope_link_targets`) to the 1-based lines that link to it."""
-    return links_of_lines(index_lines(text))
+    sub-folder: :func:`scope_link_targets`) to the 1-based lines that link to it; ``twins``
+    as :func:`links_of_lines` takes them."""
+    return links_of_lines(index_lines(text), twins)
 
 
-def links_of_lines(lines: Sequence[str]) -> dict[str, list[int]]:
+def links_of_lines(lines: Sequence[str], twins: Collection[str] = ()) -> dict[str, list[int]]:
     """:func:`linked_topic_files` of ``lines`` already split by :func:`index_lines`: each
     target inside the scope's folder (NFC) and the 1-based lines linking it, code fences
-    skipped; a line using a reference label links where its definition points.
+    skipped; a line using a reference label links where its definition points. A target whose
+    NFC is one of ``twins`` (names, NFC, that the scope holds in two Unicode normalizations:
+    two files to the kernel) is kept as spelled: each spelling links its own file.
 
     >>> links_of_lines(["- [Deploy][d] - no Friday deploys", "", "[d]: deploy.md"])
     {'deploy.md': [1, 3]}
+    >>> twins = links_of_lines(["- [A](cafe\u0301.md)", "- [B](caf\u00e9.md)"], {"caf\u00e9.md"})
+    >>> [(len(name), lines) for name, lines in twins.items()]  # decomposed, then composed
+    [(8, [1]), (7, [2])]
     """
     found: dict[str, list[int]] = {}
     lines = blank_comment_lines(lines)  # an entry inside ``<!-- … -->``, across lines, is none
@@ -490,7 +496,8 @@ def links_of_lines(lines: Sequence[str]) -> dict[str, list[int]]:
         if fenced:
             continue
         for target in dict.fromkeys(scope_link_targets(line, references)):
-            found.setdefault(unicodedata.normalize("NFC", target), []).append(number)
+            name = unicodedata.normalize("NFC", target)
+            found.setdefault(target if name in twins else name, []).append(number)
     return found
 
 
@@ -832,16 +839,17 @@ def _reference_uses(
 
 
 def index_lines_linking(
-    text: str, file_name: str, *, files: Collection[str] | None = None
+    text: str, file_name: str, *, exact: bool = False, files: Collection[str] | None = None
 ) -> list[str]:
     """The lines of the index ``text`` (:func:`index_lines`) that link to ``file_name``: the
     lines :func:`prune_index` removes for it, in order (a restore puts these back, V-2);
-    ``files`` as there (a wiki link naming it among the scope's files links it).
+    ``exact`` and ``files`` as there (``exact``: its twin in another Unicode normalization is
+    another file; a wiki link naming it among the scope's files links it).
 
     >>> index_lines_linking("- [Deploy][d]\\n- [B](b.md)\\n\\n[d]: deploy.md\\n", "deploy.md")
     ['- [Deploy][d]', '[d]: deploy.md']
     """
-    return prune_index(text, file_name, files=files)[1]
+    return prune_index(text, file_name, exact=exact, files=files)[1]
 
 
 def index_lines_linking_each(

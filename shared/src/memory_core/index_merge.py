@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
@@ -267,14 +267,16 @@ def merge_index(
     renames: Mapping[str, str],
     *,
     places: str | None = None,
+    twins: Collection[str] = (),
 ) -> IndexMerge:
     """Merge the ``source`` index into the ``target`` index (None: there is none yet).
 
     ``renames`` maps source file names to the names used in the target scope (see
     :func:`rewrite_links`). ``places``: the index the lines were once part of (a restore's
     version of ``MEMORY.md``, V-2): each added line goes back to its place there
-    (:func:`_put_back`) instead of the end. Returns an :class:`IndexMerge`; see the module
-    docstring for which lines are added. Never raises on content.
+    (:func:`_put_back`) instead of the end. ``twins``: names (NFC) the target scope holds in
+    two Unicode normalizations, each "already indexed" only by a line spelling it so.
+    Returns an :class:`IndexMerge` (the module says which lines are added); never raises.
     """
     lines = index_lines(source)
     fenced = fenced_lines(lines)
@@ -290,10 +292,10 @@ def merge_index(
     held = index_lines(target)
     # a line is there by its own text, comments and all; blanked, only to find links
     present = set(zip(_stripped(held), _stripped(blank_comment_lines(held)), strict=True))
-    indexed = set(linked_topic_files(target))
+    indexed = set(linked_topic_files(target, twins))
     merge = IndexMerge(text=target, changed=False)
     prose = blank_comment_lines(rewritten)  # an entry inside ``<!-- … -->`` links nothing
-    why_not = _why_not(rewritten, prose, fenced, present, indexed)
+    why_not = _why_not(rewritten, prose, fenced, (present, indexed), twins)
     appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
     if appended:
         head, alone = target, appended
@@ -345,13 +347,14 @@ def _why_not(
     rewritten: list[str],
     prose: list[str],
     fenced: list[bool],
-    present: set[tuple[str, str]],
-    indexed: set[str],
+    held: tuple[set[tuple[str, str]], set[str]],
+    twins: Collection[str],
 ) -> list[str | None]:
     """Per source line (``rewritten``; ``prose``: the same with comments blanked; ``fenced``:
     inside a code fence) why it is not added (``""`` blank, ``"already there"``, ``"title"``,
-    ``"already indexed"``), None when it is added. ``present`` (lines held, each as its text
-    and its text blanked) and ``indexed`` (topic files linked) grow by each line added. A
+    ``"already indexed"``), None when it is added. ``held``: ``present`` (lines held, each as
+    its text and its text blanked) and ``indexed`` (topic files linked, NFC but ``twins`` as
+    spelled), which grow by each line added. A
     reference definition (``[r]: a.md``) a source line uses is never "already indexed": it is
     where that line links, and without it ``- [R][r]`` would link nothing (V-2: a restore
     puts it back)."""
@@ -362,9 +365,10 @@ def _why_not(
         for label in reference_labels(shown)
     }
     why_not: list[str | None] = []
+    present, indexed = held
     for line, shown, in_fence in zip(rewritten, prose, fenced, strict=True):
         key = (line.strip(), shown.strip())
-        links = [] if in_fence else [_nfc(t) for t in topic_link_targets(shown)]
+        links = [] if in_fence else [_linked(t, twins) for t in topic_link_targets(shown)]
         if not key[0]:
             why_not.append("")
         elif key in present:
@@ -382,6 +386,13 @@ def _why_not(
             present.add(key)
             indexed.update(links)
     return why_not
+
+
+def _linked(target: str, twins: Collection[str]) -> str:
+    """The file a link ``target`` names, as :func:`~memory_core.index.links_of_lines` keys it:
+    NFC, unless that name is one of ``twins`` (then as spelled)."""
+    name = _nfc(target)
+    return target if name in twins else name
 
 
 def _add_whole_comments(rewritten: list[str], why_not: list[str | None]) -> None:

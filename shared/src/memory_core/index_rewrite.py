@@ -32,7 +32,7 @@ A pure function of the bytes: it may be applied again to newer contents.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from memory_core.decoding import LEGACY_MULTIBYTE, decode_exact
@@ -76,13 +76,15 @@ def merge_index_bytes(
     *,
     foreign: bool = False,
     places: str | None = None,
+    twins: Collection[str] = (),
 ) -> MergedBytes:
     """Merge ``lines`` (text, LF line ends) into the index bytes ``raw``, in their own form.
 
     ``renames`` maps source file names to the names used (see
     :func:`~memory_core.index_merge.merge_index`); ``foreign`` says the lines come from
     elsewhere (an import), not from this index's own history; ``places``, the index text they
-    were once part of, puts each back where it stood there (a restore). Raises
+    were once part of, puts each back where it stood there (a restore); ``twins``, the names
+    (NFC) the scope holds in two Unicode normalizations, each linked in its own spelling. Raises
     :class:`IndexNotRewritable` (see the module docstring); never writes.
     """
     exact = decode_exact(raw)
@@ -98,7 +100,7 @@ def merge_index_bytes(
         places = None if places is None else places.replace("\r", "\n")
     elif _LONE_CR.search(text):
         raise IndexNotRewritable("has lines ending in CR alone beside lines ending in LF")
-    merge = merge_index(text, lines, renames, places=places)
+    merge = merge_index(text, lines, renames, places=places, twins=twins)
     if not merge.changed:
         return MergedBytes(merge, None)
     if foreign and exact.codec in _EIGHT_BIT and (other := _undecided(raw)) is not None:

@@ -46,6 +46,7 @@ from memory_api.http.problems import problem_middleware
 from memory_api.http.query_names import query_names_middleware
 from memory_api.http.transfer_coding import transfer_coding_middleware
 from memory_api.http.url_text import url_text_middleware
+from memory_api.page_unicode import MODULE_PATH, unicode_classes_module
 from memory_api.routes import agents, config, drafts, git_sync, history, memory, ops, projects
 from memory_api.settings import Settings
 from memory_api.store.history.git import git_available
@@ -171,6 +172,16 @@ async def _static(request: web.Request) -> web.FileResponse:
     return _WholeFile(path)
 
 
+async def _unicode_classes(request: web.Request) -> web.Response:
+    """The page's module of the service's Unicode character classes (I-9, W-5:
+    :mod:`memory_api.page_unicode`), rendered in a worker thread the first time."""
+    body = await asyncio.to_thread(unicode_classes_module)
+    return web.Response(
+        body=body, content_type="text/javascript", charset="utf-8",
+        headers={"Cache-Control": "no-cache"},
+    )  # fmt: skip
+
+
 async def _cap_connections(app: web.Application) -> None:
     """Admit at most :func:`~memory_api.http.connections.cap_for` of the open-file limit as
     connections, and log a failing ``accept()`` once per episode (Q-2c); hold each client to
@@ -231,6 +242,7 @@ def create_app(settings: Settings, bind: BindAddress | None = None) -> web.Appli
 
     app.on_response_prepare.append(_security_headers)
     app.router.add_get("/", _index, expect_handler=expect_handler())
+    app.router.add_get(MODULE_PATH, _unicode_classes, expect_handler=expect_handler())
     app.router.add_get("/static/{name:.+}", _static, expect_handler=expect_handler())
     return app
 

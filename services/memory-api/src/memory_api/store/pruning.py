@@ -58,7 +58,7 @@ from memory_api.store.containment import FolderSwapped, held_folder, is_within, 
 from memory_api.store.scopes import index_refusal, no_topic_file, topic_entry, walk_sub_folders
 from memory_api.store.wiki_notes import index_notes
 
-__all__ = ["PRUNE_READ_CAP", "Pruned", "delete_topic", "prune_index_file"]
+__all__ = ["PRUNE_READ_CAP", "Pruned", "delete_topic", "prune_index_file", "twin_names"]
 
 logger = logging.getLogger(__name__)
 
@@ -310,3 +310,18 @@ def _has_twin(scope: Path, file_name: str) -> bool:
     except OSError:
         return False
     return any(name != file_name and unicodedata.normalize("NFC", name) == wanted for name in names)
+
+
+def twin_names(scope: Path) -> frozenset[str]:
+    """The names (NFC) that ``scope`` holds entries of in more than one Unicode normalization
+    (``café.md`` composed and decomposed: two files to the kernel, each linked in its own
+    spelling, V-2, A-6); empty when the folder cannot be listed. One ``scandir``."""
+    try:
+        with os.scandir(scope) as entries:
+            names = [entry.name for entry in entries if not entry.name.isascii()]
+    except OSError:
+        return frozenset()
+    spellings: dict[str, set[str]] = {}
+    for name in names:
+        spellings.setdefault(unicodedata.normalize("NFC", name), set()).add(name)
+    return frozenset(name for name, spelt in spellings.items() if len(spelt) > 1)

@@ -180,8 +180,11 @@ the service once saw *orphaned*; every other failure leaves it *not visible*."""
 def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     """``(orphaned, not_visible)`` of the Workspace ``path`` a scope's marker names (K-6a).
 
-    A folder at that path (through symlinks) is neither. A path with no folder there (nothing,
-    or a file or a link to one left where the folder was) is *not visible* while the scope
+    A folder at that path (through symlinks) is neither, unless the mount point the Workspace
+    lay on is not mounted now: then that folder is the one the mount covered (the Workspace's
+    own folder as a bind mount's point, left empty on the filesystem below), *not visible*. A
+    path with no folder there (nothing, or a file or a link to one left where the folder was)
+    is *not visible* while the scope
     holds :data:`~memory_core.layout.NOT_VISIBLE_FILE` (the service could not see it at the
     latest Session start either) or names a mount point the Workspace lay on that is not
     mounted now (:func:`~memory_api.store.workspace_mount.mount_gone`: its disk unplugged),
@@ -202,7 +205,9 @@ def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
             return False, True
         mode = None
     if mode is not None and stat.S_ISDIR(mode):
-        return False, False
+        # the folder left where a mount's point was (its mount gone) is not the Workspace:
+        # the Workspace's own folder as the mount point of a bind mount reads so unmounted
+        return False, mount_gone(scope)
     unseen = os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}")
     unseen = unseen or mount_gone(scope)
     return not unseen, unseen

@@ -12,7 +12,13 @@
 // character that takes it, a byte order mark at the start excepted), soft hyphens but inside a
 // hyphenated word of letters in prose, and control characters other than tab and line feed.
 
+import { L, M, N, ND } from "./unicode-classes.js";
 import { REGISTERED_BASES } from "./variation-sequences.js";
+
+// Letters, marks, numbers and decimal digits as the service's Unicode data has them (served by
+// it: memory_api.page_unicode), never the browser's \p{L} and \p{M}: a mark of a Unicode version
+// the service does not know yet is no mark here either, so both judge each character alike.
+const cls = (body) => new RegExp(body, "u");
 
 const CANDIDATE =
   /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u{1bca0}-\u{1bca3}\u{1d159}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/u;
@@ -40,15 +46,17 @@ const JOINING_SCRIPTS =
 const RIGHT_TO_LEFT =
   /[\u0590-\u061b\u061d-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
 const DIRECTION_MARK = new Set(["\u061c", "\u200e", "\u200f"]);
-const LETTER = /^\p{L}$/u;
-const LETTER_OR_MARK = /^[\p{L}\p{M}]$/u;
-const MARK = /^\p{M}$/u;
+const LETTER = cls(`^[${L}]$`);
+const LETTER_OR_MARK = cls(`^[${L}${M}]$`);
+const MARK = cls(`^[${M}]$`);
+const LETTER_OR_NUMBER = cls(`^[${L}${N}]$`);
+const DIGIT_OR_UNDERSCORE = cls(`[${ND}_]`);
 // memory_core's approximation of Extended_Pictographic, range for range
 const EMOJI =
   /^[\u00a9\u00ae\u203c\u2049\u2122\u2139\u2190-\u21ff\u2300-\u23ff\u24c2\u25a0-\u27bf\u2900-\u297f\u2b00-\u2bff\u3030\u303d\u3297-\u3299\u{1f000}-\u{1ffff}]$/u;
 // memory_core's bases of ideographic variation sequences (CJK ideographs), range for range
 const IDEOGRAPH = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{3ffff}]$/u;
-const WORD_CHAR = /^[\p{L}\p{N}_\u00ad\u0300-\u036f]$/u;
+const WORD_CHAR = cls(`^[${L}${N}_\\u00ad\\u0300-\\u036f]$`);
 const LONGEST_HYPHENATED_WORD = 64;
 
 const isCandidate = (char) => Boolean(char) && CANDIDATE.test(char);
@@ -123,7 +131,7 @@ function inItsPlace(char, before, after) {
 
 function hyphenated(word) {
   const rest = word.slice(1).join("");
-  if (word.length > LONGEST_HYPHENATED_WORD || /[\p{Nd}_]/u.test(word.join(""))) return false;
+  if (word.length > LONGEST_HYPHENATED_WORD || DIGIT_OR_UNDERSCORE.test(word.join(""))) return false;
   if (rest.toLowerCase() !== rest) return false;
   return word.every(
     (char, at) =>
@@ -135,8 +143,8 @@ function hyphenated(word) {
 // memory_core's prose rule for a hyphenated word, pattern for pattern (hidden_text._in_prose)
 const SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000";
 // words joined by a hyphen, en or em dash or slash; emphasis; a possessive 's
-const PROSE_BEFORE = /^[(\["'«„“‘‚‹¿¡*_~]*(?:[\p{L}\p{M}]+[-–—/])*$/u;
-const PROSE_AFTER = /^(?:[-–—/][\p{L}\p{M}]+)*(?:['’]s)?[.,;:!?)"'»“”’›…*_~]*(?:\](?:[(\[].*)?)?$/u;
+const PROSE_BEFORE = cls(String.raw`^[(\["'«„“‘‚‹¿¡*_~]*(?:[${L}${M}]+[-–—/])*$`);
+const PROSE_AFTER = cls(String.raw`^(?:[-–—/][${L}${M}]+)*(?:['’]s)?[.,;:!?)"'»“”’›…*_~]*(?:\](?:[(\[].*)?)?$`);
 const LINE_START = new RegExp(`^[${SPACES}]*(?:[-*+>][${SPACES}]+)*$`, "u");
 const SPACE = new RegExp(`^[${SPACES}]$`, "u");
 const TOKEN_LIMIT = 256;
@@ -225,7 +233,7 @@ function isHidden(chars, at, flags, textStart, inPlace) {
   if (placed !== null) return !placed;
   if (char === ZWJ && emojiBefore(chars, at) && after && EMOJI.test(after)) return false;
   if (char === ZWJ || char === ZWNJ) {
-    const wordEnd = !after || !(/^[\p{L}\p{N}]$/u.test(after) || isCandidate(after));
+    const wordEnd = !after || !(LETTER_OR_NUMBER.test(after) || isCandidate(after));
     return !(at > 0 && scriptLetter(before) && (wordEnd || scriptLetter(after)));
   }
   if (isVariationSelector(char)) return at === 0 || isCandidate(before) || !takesVariation(chars, at);
@@ -352,6 +360,33 @@ function stackParts(text) {
   }
   if (shown < text.length) parts.push(text.slice(shown));
   return parts;
+}
+
+/**
+ * `text` for a field a person may edit (W-5): `shown`, each stack cut at {@link STACK_LIMIT}
+ * with its mark (a textarea lays a stack out in time growing with its height squared, as any
+ * element does; hidden runs stay as `text` has them), and `whole(value)`, the field's `value`
+ * with each stack's mark still in it given back the characters it stands for, in order: what
+ * is sent holds each stack whole, edited around or not, unless the person edits its mark.
+ */
+export function fieldText(text) {
+  const value = String(text ?? "");
+  const parts = STACKED.test(value) ? stackParts(value) : [value];
+  const shown = parts.map((part) => (typeof part === "string" ? part : part.mark)).join("");
+  const cuts = parts.filter((part) => typeof part !== "string");
+  const whole = (edited) => {
+    if (edited === shown) return value;
+    let out = "";
+    let from = 0;
+    for (const cut of cuts) {
+      const at = edited.indexOf(cut.mark, from);
+      if (at === -1) continue;
+      out += edited.slice(from, at) + cut.run.join("");
+      from = at + cut.mark.length;
+    }
+    return out + edited.slice(from);
+  };
+  return { shown, whole };
 }
 
 /** `text` with each run of hidden characters shown as its mark (memory_core's show_hidden), as

@@ -14,7 +14,9 @@ scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
    at all (503 saying why);
 3. for a topic file, the lines of that version's ``MEMORY.md`` that linked to it (T-4) are
    merged into the index as it is now (:func:`memory_core.index_merge.merge_index`: a line
-   already there, or one whose links the index already holds, is not added; every line others
+   already there, or one whose links the index already holds, is not added, a link to a file
+   the scope holds in two Unicode normalizations held only by a line spelling it so, never by
+   its twin's line; every line others
    wrote stays; each line goes back where it stood in that version, after the same neighbour
    line when the index still holds it), again through ``edit_file``; an index that does not
    exist is created with them. Restoring ``MEMORY.md`` itself merges that version's lines the
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import logging
 import stat
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,7 +70,7 @@ from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history.reading import check_version, content_at
 from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.repo import blob_id, read_head
-from memory_api.store.pruning import PRUNE_READ_CAP
+from memory_api.store.pruning import PRUNE_READ_CAP, twin_names
 from memory_api.store.wiki_notes import index_notes
 
 __all__ = ["restore_file"]
@@ -96,16 +99,20 @@ def _linking_lines(
     kept: :func:`~memory_core.index.wiki_names_naming`) or a note of the real ``scope``'s
     sub-folders does (``notes/Deploy Freeze.md``, as the lint finds it:
     :func:`~memory_api.store.wiki_notes.index_notes`; a version holds no sub-folder), so a
-    restore puts back exactly the lines the delete took (V-2, A-6)."""
+    restore puts back exactly the lines the delete took (V-2, A-6). When the version holds
+    ``name``'s twin in another Unicode normalization (two files), only the lines spelling
+    ``name`` itself are its lines, as the delete pruned them."""
     if old_index is None:
         return None
     text = decode_text(old_index)[0]
     notes = [file for file in files if file.lower().endswith(".md") and file != layout.INDEX_FILE]
     notes += index_notes(scope, text, notes)
+    nfc = unicodedata.normalize("NFC", name)
+    twin = any(file != name and unicodedata.normalize("NFC", file) == nfc for file in files)
     lines = [
         line
         for spelling in name_spellings(old_index, name)
-        for line in index_lines_linking(text, spelling, files=[*notes, spelling])
+        for line in index_lines_linking(text, spelling, exact=twin, files=[*notes, spelling])
     ]
     return "".join(line + "\n" for line in lines) or None
 
@@ -302,10 +309,11 @@ def _merge_into_index(
     scope = shown or scope
     merges: list[list[str]] = []
     refusals: list[str] = []
+    twins = twin_names(lexical.parent)  # each twin's lines are its own, never the other's
 
     def edit(raw: bytes) -> bytes | None:
         try:  # the form the delete pruned it in (A-6): kept as written
-            merged = merge_index_bytes(raw, lines, {}, places=places)
+            merged = merge_index_bytes(raw, lines, {}, places=places, twins=twins)
         except IndexNotRewritable as refused:
             refusals[:] = [str(refused)]
             return None
@@ -334,7 +342,7 @@ def _merge_into_index(
         return _not_merged(scope, lines, refusals[0])
     if path.exists():
         return _IndexMerge([])
-    merge = merge_index(None, lines, {})
+    merge = merge_index(None, lines, {}, twins=twins)
     if create_new_bytes(path, merge.text.encode("utf-8")):
         return _IndexMerge(merge.added)
     return _merge_into_index(root, lexical.parent, lines, places, shown=scope)  # made meanwhile

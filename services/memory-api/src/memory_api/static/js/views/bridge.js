@@ -6,7 +6,7 @@
 import { ApiError, api, paths } from "../api.js";
 import { openModal, toast } from "../dialogs.js";
 import { errorBox, h, icon, replace, withBusy } from "../dom.js";
-import { markHidden, showHidden } from "../hidden-text.js";
+import { fieldText, markHidden, showHidden } from "../hidden-text.js";
 
 const SOURCE = /^(https?:\/\/\S+|~?\/\S.*|[A-Za-z]:\\\S.*)$/;
 
@@ -249,7 +249,10 @@ function bridgeDialog({ isEdit, scope, topic, field, preview, actions }) {
  */
 export function openBridge({ mode, project, agent, scope, topic, me, requirement = "", onClose }) {
   const isEdit = mode === "edit";
-  const field = requirementField(isEdit, requirement, () => update());
+  // The field shows a prefilled stack cut, as the page shows text anywhere (W-5: a textarea
+  // holding thousands of marks on one letter froze the page); what is sent holds it whole.
+  const prefilled = fieldText(requirement);
+  const field = requirementField(isEdit, prefilled.shown, () => update());
   const preview = h("pre", {
     class: "preview",
     id: "bridge-preview",
@@ -262,8 +265,10 @@ export function openBridge({ mode, project, agent, scope, topic, me, requirement
   // (Copy), nor a draft the service refuses for them. A stack of combining characters
   // stays whole in what is copied and sent (the agent saves the text as it is), and is cut only
   // in the preview that shows it (W-5).
-  const prompt = () =>
-    markHidden(isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value));
+  const prompt = () => {
+    const text = prefilled.whole(field.value);
+    return markHidden(isEdit ? editPrompt(scope, topic, text) : addPrompt(scope, text));
+  };
   const update = () => {
     preview.textContent =
       isEdit || field.value.trim() ? showHidden(prompt()) : "The prompt appears here as you type.";

@@ -1,0 +1,47 @@
+"""The Unicode character classes the hidden-text rule judges by, as this process has them (I-9).
+
+:mod:`memory_core.hidden_text` asks whether a character is a letter, a mark, a number or a
+decimal digit (``unicodedata.category``: a joiner after a letter of a joining script, a
+zero-width space between two Thai letters, a soft hyphen inside a word of letters). Python's
+Unicode data is the version its release shipped (Unicode 14.0 in Python 3.11, 15.0 in 3.12),
+while a browser's ``\\p{M}`` is its own, newer one: a mark added since (U+0CF3 of Unicode 15,
+U+0897 of Unicode 16) was a mark to the page and no character to the service, so the page
+showed a joiner after it as written while the model was shown it marked. The web page's copy of
+the rule therefore judges by these classes, served from the service that judges
+(:func:`class_ranges`, ``static/js/unicode-classes.js``): one answer per character, whatever
+Unicode version the browser knows.
+
+>>> class_ranges()["Nd"][0]
+(48, 57)
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import unicodedata
+
+__all__ = ["CLASSES", "UNICODE_VERSION", "class_ranges"]
+
+CLASSES = ("L", "M", "N", "Nd")
+"""The classes the rule asks about: letters, marks, numbers (each a general category's first
+letter) and decimal digits (one category)."""
+UNICODE_VERSION = unicodedata.unidata_version
+"""The Unicode version the classes are this process's of."""
+
+
+@functools.cache
+def class_ranges() -> dict[str, list[tuple[int, int]]]:
+    """Each of :data:`CLASSES` → the sorted inclusive code point ranges ``(first, last)`` of
+    its characters, as ``unicodedata.category`` tells them here. One pass over every code point
+    (about 0.3 s), once per process."""
+    ranges: dict[str, list[tuple[int, int]]] = {name: [] for name in CLASSES}
+    for point in range(sys.maxunicode + 1):
+        category = unicodedata.category(chr(point))
+        for name in {category[0], category}.intersection(CLASSES):
+            found = ranges[name]
+            if found and found[-1][1] == point - 1:
+                found[-1] = (found[-1][0], point)
+            else:
+                found.append((point, point))
+    return ranges
