@@ -3,6 +3,7 @@ files, and restore (a deleted file, an overwritten one, the index) as a new vers
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 import time
@@ -285,12 +286,13 @@ async def test_v2_undo_puts_the_line_after_the_nearest_neighbour_still_there(
 async def test_v2_an_index_that_cannot_take_the_line_is_named_with_the_line_to_add_by_hand(
     client: Client, agent: AgentHome
 ) -> None:
-    """The file comes back; an index the service may not rewrite (CR alone beside LF) is left
-    as it is, and the answer says so and which line to add, never "no line added"."""
+    """The file comes back; an index the service may not rewrite (UTF-16 whose bytes do not
+    decode exactly) is left as it is, and the answer says so and which line to add, never "no
+    line added"."""
     seed(agent)
     deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
     index = agent.user / layout.INDEX_FILE
-    written = index.read_bytes() + b"- [Old](old.md) a line ended by CR alone\r- [New](new.md) n\n"
+    written = codecs.BOM_UTF16_LE + "- [Old](old.md) o\n".encode("utf-16-le") + b"\x00"
     index.write_bytes(written)
 
     result = await restore(client, TOPIC, deleted["restoreVersion"])
@@ -299,7 +301,53 @@ async def test_v2_an_index_that_cannot_take_the_line_is_named_with_the_line_to_a
     assert index.read_bytes() == written
     assert result["indexLinesAdded"] == []
     assert result["indexLinesNotAdded"] == [LINE]
-    assert "CR" in result["indexProblem"], result["indexProblem"]
+    assert "decode exactly" in result["indexProblem"], result["indexProblem"]
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        b"- [Old](old.md) o\r\n%s\n- [New](new.md) n\r",
+        b"- [Old](old.md) o\n%s\r- [New](new.md) n\r\n",
+        b"- [Old](old.md) o\r%s\r\n- [New](new.md) n\n",
+    ],
+    ids=["lf-among-crlf-and-cr", "cr-among-lf-and-crlf", "crlf-among-cr-and-lf"],
+)
+async def test_v2_undo_of_a_delete_in_an_index_of_mixed_line_ends_gives_the_index_back(
+    client: Client, agent: AgentHome, written: bytes
+) -> None:
+    """A delete prunes an index whose lines end in more than one way (CR alone, CRLF, LF);
+    its undo puts the line back where it stood with the end it had, byte for byte (was: the
+    delete pruned it, the undo refused "CR alone beside LF" and listed the line by hand)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(written % LINE.encode())
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert deleted["removedIndexLines"] == [LINE]
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
+    assert index.read_bytes() == written % LINE.encode()
+
+
+async def test_v2_undo_of_a_delete_puts_back_every_line_that_linked_the_file(
+    client: Client, agent: AgentHome
+) -> None:
+    """A delete prunes every index line linking the file; its undo puts back each of them
+    where it stood (was: only the first; the second counted as "already indexed" by it)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    again = f"- [Rollback]({TOPIC}#rollback) — how to undo it"
+    written = f"{LINE}\n{OTHER_LINE}\n{again}\n".encode()
+    index.write_bytes(written)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert deleted["removedIndexLines"] == [LINE, again]
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert result["indexLinesAdded"] == [LINE, again]
+    assert index.read_bytes() == written
 
 
 async def test_v2_an_index_that_takes_the_line_has_no_problem_to_report(

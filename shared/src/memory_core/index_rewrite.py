@@ -5,7 +5,10 @@ reads it: UTF-8 with or without a BOM, UTF-16 (with or without its BOM) or UTF-3
 or Latin-1; line ends LF, CRLF or CR alone. :func:`merge_index_bytes` merges lines into it
 (:func:`memory_core.index_merge.merge_index`) and gives the result back in that same form: the
 same BOM and codec, the new lines ending as the index's lines end (CR alone included), every
-byte of the index as it was kept in front of them. The undo of a delete (restoring a file) and
+byte of the index as it was kept in front of them. An index whose lines end in more than one
+way (CR alone, CRLF, LF: :func:`_with_own_ends`) keeps each line's end; a line put back
+(a restore) takes the end it had in the version it comes from, any other the end most lines
+have. The undo of a delete (restoring a file) and
 the import both add their lines through it.
 
 Where that cannot be done exactly, it raises :class:`IndexNotRewritable` naming why, and the
@@ -13,7 +16,6 @@ caller writes nothing:
 
 - bytes that do not decode exactly (UTF-16 with an odd byte or a lone surrogate, UTF-32 with a
   cut code unit);
-- CR alone beside LF: no one line end to add lines with;
 - a new character the index's encoding cannot hold;
 - new lines after which the index would no longer read as its encoding (UTF-16 without its byte
   order mark is told by its NUL bytes: lines of CJK text have none);
@@ -31,17 +33,16 @@ A pure function of the bytes: it may be applied again to newer contents.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memory_core.decoding import LEGACY_MULTIBYTE, decode_exact
 from memory_core.index_merge import IndexMerge, merge_index
+from memory_core.markdown import lines_with_ends
 
 __all__ = ["LEGACY_MULTIBYTE", "IndexNotRewritable", "MergedBytes", "merge_index_bytes"]
 
 _EIGHT_BIT = ("cp1252", "latin-1")
-_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 class IndexNotRewritable(ValueError):
@@ -56,6 +57,44 @@ class MergedBytes:
 
     merge: IndexMerge
     data: bytes | None
+
+
+def _lf(text: str) -> str:
+    """``text`` with every line end (CRLF, CR alone) written as LF."""
+    return "".join(
+        line.rstrip("\r\n") + "\n" if line.endswith(("\r", "\n")) else line
+        for line in lines_with_ends(text)
+    )
+
+
+def _end(line: str) -> str:
+    return line[len(line.rstrip("\r\n")) :]
+
+
+def _with_own_ends(held: str, merged: str, places: str | None) -> str:
+    """``merged`` (LF line ends: the index ``held``, its lines ending in more than one way, with
+    lines merged in) given back with each of ``held``'s lines ending as it ends there, and each
+    new line as it ended in ``places`` (the version a restore takes it from), else as most of
+    ``held``'s lines end. Raises :class:`IndexNotRewritable` when ``held``'s lines are not all
+    found in order (never: the merge keeps them)."""
+    own = lines_with_ends(held)
+    ends = [_end(line) for line in own if _end(line)]
+    usual = max(set(ends), key=ends.count)
+    then = {line.rstrip("\r\n"): _end(line) for line in lines_with_ends(places or "")}
+    out: list[str] = []
+    at = 0
+    for line in lines_with_ends(merged):
+        text = line.rstrip("\n")
+        if at < len(own) and own[at].rstrip("\r\n") == text:
+            out.append(own[at])
+            at += 1
+        else:
+            if out and not _end(out[-1]):
+                out[-1] += usual  # the index's last line, no longer last
+            out.append(text + (then.get(text) or usual))
+    if at < len(own):
+        raise IndexNotRewritable("has lines ending in CR alone beside lines ending in LF")
+    return "".join(out)
 
 
 def _undecided(raw: bytes) -> str | None:
@@ -82,7 +121,8 @@ def merge_index_bytes(
     ``renames`` maps source file names to the names used (see
     :func:`~memory_core.index_merge.merge_index`); ``foreign`` says the lines come from
     elsewhere (an import), not from this index's own history; ``places``, the index text they
-    were once part of, puts each back where it stood there (a restore). Raises
+    were once part of (its own line ends kept, as :func:`~memory_core.decoding.decode_exact`
+    reads it, or LF), puts each back where it stood there (a restore). Raises
     :class:`IndexNotRewritable` (see the module docstring); never writes.
     """
     exact = decode_exact(raw)
@@ -93,14 +133,15 @@ def merge_index_bytes(
         )
     text = exact.text
     cr_only = "\r" in text and "\n" not in text
+    mixed = len({_end(line) for line in lines_with_ends(text)} - {""}) > 1
+    at = None if places is None else _lf(places)  # the merge reads LF line ends
     if cr_only:
         text = text.replace("\r", "\n")  # merged with LF, given back with CR alone
-        places = None if places is None else places.replace("\r", "\n")
-    elif _LONE_CR.search(text):
-        raise IndexNotRewritable("has lines ending in CR alone beside lines ending in LF")
-    merge = merge_index(text, lines, renames, places=places)
+    merge = merge_index(_lf(text) if mixed else text, lines, renames, places=at)
     if not merge.changed:
         return MergedBytes(merge, None)
+    if mixed:
+        merge.text = _with_own_ends(text, merge.text, places)
     if foreign and exact.codec in _EIGHT_BIT and (other := _undecided(raw)) is not None:
         raise IndexNotRewritable(
             f"is not UTF-8, and its encoding cannot be told: its bytes read as {exact.codec} "
