@@ -654,3 +654,26 @@ async def test_v2_a_folder_swapped_while_the_file_is_written_is_409_not_503(
     body = await expect_problem(response, 409, "the scope's folder was replaced")
     assert "nothing was written" in body["detail"]
     assert not (agent.user / TOPIC).exists()
+
+
+async def test_v2_undo_of_a_delete_through_an_index_that_links_to_a_file_of_its_scope(
+    client: Client, agent: AgentHome
+) -> None:
+    """``MEMORY.md`` a symlink to a file of its own scope (an index kept under another name):
+    the delete prunes the line through the link, and its undo puts it back through the link
+    (was: the history holds the index under the file's own name, the restore found no
+    ``MEMORY.md`` there and answered calmly that no line was to be added)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    kept = agent.user / "index-kept.md"
+    written = f"{LINE}\n{OTHER_LINE}\n".encode()
+    index.unlink()
+    kept.write_bytes(written)
+    index.symlink_to("index-kept.md")
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert deleted["removedIndexLines"] == [LINE]
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
+    assert index.is_symlink() and kept.read_bytes() == written

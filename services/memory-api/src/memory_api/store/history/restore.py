@@ -12,7 +12,8 @@ scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
    write that slipped in between is never overwritten unrecorded (409, try again), and one
    step 1 could not take (the service cannot read it, it is over its read cap) is not replaced
    at all (503 saying why);
-3. for a topic file, the lines of that version's ``MEMORY.md`` that linked to it (T-4) are
+3. for a topic file, the lines of that version's ``MEMORY.md`` (or of the file of the scope
+   it is a symlink to: :func:`_index_name`) that linked to it (T-4) are
    merged into the index as it is now (:func:`memory_core.index_merge.merge_index`: a line
    already there, or one whose links the index already holds, is not added; every line others
    wrote stays; each line goes back where it stood in that version, after the same neighbour
@@ -142,7 +143,7 @@ def restore_file(
         old_index: bytes | None = data
         plan = _Plan(name, data, decode_text(data)[0], decode_text(data)[0])
     else:
-        old_index = content_at(repository, version, layout.INDEX_FILE)
+        old_index = content_at(repository, version, _index_name(scope))
         places = None if old_index is None else _with_ends(old_index)
         files = histories.tree(repository, version)
         plan = _Plan(name, data, _linking_lines(old_index, there, files, scope), places)
@@ -284,6 +285,17 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
 def _not_merged(scope: Path, lines: str, problem: str) -> _IndexMerge:
     logger.warning("index of %s cannot take restored lines: %s", scope.name, problem)
     return _IndexMerge([], [line for line in line_texts(lines) if line.strip()], problem)
+
+
+def _index_name(scope: Path) -> str:
+    """The name the history keeps the scope's index under: ``MEMORY.md``, or, when that is a
+    symlink to a file of the same folder (read, pruned and merged through the link), that
+    file's name (the history records regular files only, the link's target among them)."""
+    lexical = scope / layout.INDEX_FILE
+    if not lexical.is_symlink():
+        return layout.INDEX_FILE
+    target = real_path(lexical)
+    return target.name if target.parent == real_path(scope) else layout.INDEX_FILE
 
 
 def _with_ends(raw: bytes) -> str:
