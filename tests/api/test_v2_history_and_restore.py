@@ -310,15 +310,25 @@ async def test_v2_an_index_that_cannot_take_the_line_is_named_with_the_line_to_a
         b"- [Old](old.md) o\r\n%s\n- [New](new.md) n\r",
         b"- [Old](old.md) o\n%s\r- [New](new.md) n\r\n",
         b"- [Old](old.md) o\r%s\r\n- [New](new.md) n\n",
+        b"- [Old](old.md) o\r\n%s",
+        b"- [Old](old.md) o\r%s",
     ],
-    ids=["lf-among-crlf-and-cr", "cr-among-lf-and-crlf", "crlf-among-cr-and-lf"],
+    ids=[
+        "lf-among-crlf-and-cr",
+        "cr-among-lf-and-crlf",
+        "crlf-among-cr-and-lf",
+        "crlf-last-line-without-an-end",
+        "cr-last-line-without-an-end",
+    ],
 )
 async def test_v2_undo_of_a_delete_in_an_index_of_mixed_line_ends_gives_the_index_back(
     client: Client, agent: AgentHome, written: bytes
 ) -> None:
     """A delete prunes an index whose lines end in more than one way (CR alone, CRLF, LF);
     its undo puts the line back where it stood with the end it had, byte for byte (was: the
-    delete pruned it, the undo refused "CR alone beside LF" and listed the line by hand)."""
+    delete pruned it, the undo refused "CR alone beside LF" and listed the line by hand; a last
+    line without an end, whose delete leaves no line end to tell the index's by, came back
+    with LF after each line)."""
     seed(agent)
     index = agent.user / layout.INDEX_FILE
     index.write_bytes(written % LINE.encode())

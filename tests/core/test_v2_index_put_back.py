@@ -138,3 +138,26 @@ def test_v2_an_index_of_mixed_line_ends_takes_its_line_back_with_its_own_end(
 
     assert merged.data == then
     assert merged.merge.added == ["- [A](a.md) x"]
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        b"- [B](b.md) y\r\n- [A](a.md) x",
+        b"- [B](b.md) y\r- [A](a.md) x",
+        b"- [B](b.md) y\n- [A](a.md) x",
+        "- [B](b.md) y\r\n- [A](a.md) x".encode("utf-16"),
+    ],
+    ids=["crlf", "cr-alone", "lf", "utf-16-crlf"],
+)
+def test_v2_the_last_line_without_an_end_comes_back_as_it_was(then: bytes) -> None:
+    """A delete of an index's last line, which had no line end, leaves the line before it
+    without one (no line end is left to tell the index's); its undo takes the ends the lines
+    had in the version (was: LF after each, a CRLF or CR index turned LF)."""
+    codec = "utf-16" if then.startswith(b"\xff\xfe") else "utf-8"
+    text = then.decode(codec)
+    pruned = text[: text.index("- [A]")].rstrip("\r\n").encode(codec)
+
+    merged = merge_index_bytes(pruned, "- [A](a.md) x\n", {}, places=text)
+
+    assert merged.data == then

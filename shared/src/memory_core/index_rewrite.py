@@ -72,28 +72,30 @@ def _end(line: str) -> str:
 
 
 def _with_own_ends(held: str, merged: str, places: str | None) -> str:
-    """``merged`` (LF line ends: the index ``held``, its lines ending in more than one way, with
-    lines merged in) given back with each of ``held``'s lines ending as it ends there, and each
-    new line as it ended in ``places`` (the version a restore takes it from), else as most of
-    ``held``'s lines end. Raises :class:`IndexNotRewritable` when ``held``'s lines are not all
+    """``merged`` (LF line ends: the index ``held``, its lines ending in more than one way or
+    in none, with lines merged in) given back with each of ``held``'s lines ending as it ends
+    there, and each new line as it ended in ``places`` (the version a restore takes it from:
+    the last one without an end when it had none there), else as most of ``held``'s lines (or
+    of ``places``'s) end. Raises :class:`IndexNotRewritable` when ``held``'s lines are not all
     found in order (never: the merge keeps them)."""
     own = lines_with_ends(held)
-    ends = [_end(line) for line in own if _end(line)]
-    usual = max(set(ends), key=ends.count)
     then = {line.rstrip("\r\n"): _end(line) for line in lines_with_ends(places or "")}
+    ends = [_end(line) for line in own if _end(line)] or [end for end in then.values() if end]
+    usual = max(sorted(set(ends)), key=ends.count) if ends else "\n"
     out: list[str] = []
     at = 0
+    new = False
     for line in lines_with_ends(merged):
         text = line.rstrip("\n")
-        if at < len(own) and own[at].rstrip("\r\n") == text:
-            out.append(own[at])
-            at += 1
-        else:
-            if out and not _end(out[-1]):
-                out[-1] += usual  # the index's last line, no longer last
-            out.append(text + (then.get(text) or usual))
+        if out and not _end(out[-1]):  # the index's last line, no longer last
+            out[-1] += then.get(out[-1]) or usual
+        new = not (at < len(own) and own[at].rstrip("\r\n") == text)
+        out.append(text + then.get(text, usual) if new else own[at])
+        at += 0 if new else 1
     if at < len(own):
-        raise IndexNotRewritable("has lines ending in CR alone beside lines ending in LF")
+        raise IndexNotRewritable("has lines ending in more than one way, not kept in order")
+    if new and then.get(out[-1].rstrip("\r\n")) == "":
+        out[-1] = out[-1].rstrip("\r\n")  # the version's last line, without an end there
     return "".join(out)
 
 
@@ -133,14 +135,17 @@ def merge_index_bytes(
         )
     text = exact.text
     cr_only = "\r" in text and "\n" not in text
-    mixed = len({_end(line) for line in lines_with_ends(text)} - {""}) > 1
+    ends = {_end(line) for line in lines_with_ends(text)} - {""}
+    # lines ending in more than one way, or none left to tell how (a delete of the last
+    # line, which had no end, left the one before it without one): each keeps its own
+    own_ends = len(ends) > 1 or (not ends and bool(places))
     at = None if places is None else _lf(places)  # the merge reads LF line ends
     if cr_only:
         text = text.replace("\r", "\n")  # merged with LF, given back with CR alone
-    merge = merge_index(_lf(text) if mixed else text, lines, renames, places=at)
+    merge = merge_index(_lf(text) if own_ends else text, lines, renames, places=at)
     if not merge.changed:
         return MergedBytes(merge, None)
-    if mixed:
+    if own_ends:
         merge.text = _with_own_ends(text, merge.text, places)
     if foreign and exact.codec in _EIGHT_BIT and (other := _undecided(raw)) is not None:
         raise IndexNotRewritable(
