@@ -687,3 +687,27 @@ async def test_v2_undo_of_a_delete_through_an_index_that_links_to_a_file_of_its_
 
     assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
     assert index.is_symlink() and kept.read_bytes() == written
+
+
+@pytest.mark.parametrize(
+    ("then", "now"),
+    [
+        (b"- [A](a.md) x\r- [B](b.md) y\r\n- [C](c.md) z\n", b"- [A](a.md) x\r- [C](c.md) z\n"),
+        (b"- [A](a.md) x\r\n- [B](b.md) y", b"- [A](a.md) x"),
+    ],
+    ids=["mixed-line-ends", "crlf-last-line-without-an-end"],
+)
+async def test_v2_restoring_the_index_itself_puts_lines_back_with_their_own_ends(
+    client: Client, agent: AgentHome, then: bytes, now: bytes
+) -> None:
+    """Restoring ``MEMORY.md`` from a version brings the lines lost since back as they were
+    there, line ends included (was: LF, read from the version's text with LF line ends)."""
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(then)
+    version = (await checkpoint(client))["version"]
+    index.write_bytes(now)
+
+    result = await restore(client, layout.INDEX_FILE, version)
+
+    assert result["indexLinesAdded"] == ["- [B](b.md) y"]
+    assert index.read_bytes() == then

@@ -141,7 +141,7 @@ def restore_file(
         raise NotFound(f"{there!r} is not in version {version}; nothing to restore")
     if name == layout.INDEX_FILE:
         old_index: bytes | None = data
-        plan = _Plan(name, data, decode_text(data)[0], decode_text(data)[0])
+        plan = _Plan(name, data, decode_text(data)[0], _with_ends(data))
     else:
         old_index = content_at(repository, version, _index_name(scope))
         places = None if old_index is None else _with_ends(old_index)
