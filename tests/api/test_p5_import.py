@@ -647,6 +647,29 @@ def test_p5_a_source_with_nothing_to_import_says_so_not_that_everything_is_there
     assert out.endswith("Nothing to import: 2 files found, none taken (see why above).")
 
 
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+def test_p5_files_no_import_takes_beside_memories_already_there_are_not_called_there(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], dry_run: list[str]
+) -> None:
+    """A source whose memories are there already and which also holds files no import takes
+    (a name that is not UTF-8, holds a control character): the last line counts those files
+    (was: "everything offered is already there", below a table naming them not imported)."""
+    source = tmp_path / "memory"
+    shutil.copytree(CASE / "memory", source)
+    assert run(str(source), "--user") == 0
+    for name in (b"caf\xe9-notes.md", b"deploy\nsteps.md"):
+        (source / os.fsdecode(name)).write_bytes(b"---\nname: x\ndescription: d\n---\nbody\n")
+    capsys.readouterr()
+
+    assert run(str(source), "--user", *dry_run) == 0
+
+    out = " ".join(capsys.readouterr().out.split())
+    assert "everything offered is already there" not in out
+    assert out.endswith(
+        "Nothing to change: 2 files not taken (see why above); the rest is already there."
+    )
+
+
 def test_p5_a_second_import_still_says_everything_offered_is_there(
     env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

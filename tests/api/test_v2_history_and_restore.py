@@ -3,6 +3,7 @@ files, and restore (a deleted file, an overwritten one, the index) as a new vers
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 import time
@@ -285,12 +286,13 @@ async def test_v2_undo_puts_the_line_after_the_nearest_neighbour_still_there(
 async def test_v2_an_index_that_cannot_take_the_line_is_named_with_the_line_to_add_by_hand(
     client: Client, agent: AgentHome
 ) -> None:
-    """The file comes back; an index the service may not rewrite (CR alone beside LF) is left
-    as it is, and the answer says so and which line to add, never "no line added"."""
+    """The file comes back; an index the service may not rewrite (UTF-16 whose bytes do not
+    decode exactly) is left as it is, and the answer says so and which line to add, never "no
+    line added"."""
     seed(agent)
     deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
     index = agent.user / layout.INDEX_FILE
-    written = index.read_bytes() + b"- [Old](old.md) a line ended by CR alone\r- [New](new.md) n\n"
+    written = codecs.BOM_UTF16_LE + "- [Old](old.md) o\n".encode("utf-16-le") + b"\x00"
     index.write_bytes(written)
 
     result = await restore(client, TOPIC, deleted["restoreVersion"])
@@ -299,7 +301,63 @@ async def test_v2_an_index_that_cannot_take_the_line_is_named_with_the_line_to_a
     assert index.read_bytes() == written
     assert result["indexLinesAdded"] == []
     assert result["indexLinesNotAdded"] == [LINE]
-    assert "CR" in result["indexProblem"], result["indexProblem"]
+    assert "decode exactly" in result["indexProblem"], result["indexProblem"]
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        b"- [Old](old.md) o\r\n%s\n- [New](new.md) n\r",
+        b"- [Old](old.md) o\n%s\r- [New](new.md) n\r\n",
+        b"- [Old](old.md) o\r%s\r\n- [New](new.md) n\n",
+        b"- [Old](old.md) o\r\n%s",
+        b"- [Old](old.md) o\r%s",
+    ],
+    ids=[
+        "lf-among-crlf-and-cr",
+        "cr-among-lf-and-crlf",
+        "crlf-among-cr-and-lf",
+        "crlf-last-line-without-an-end",
+        "cr-last-line-without-an-end",
+    ],
+)
+async def test_v2_undo_of_a_delete_in_an_index_of_mixed_line_ends_gives_the_index_back(
+    client: Client, agent: AgentHome, written: bytes
+) -> None:
+    """A delete prunes an index whose lines end in more than one way (CR alone, CRLF, LF);
+    its undo puts the line back where it stood with the end it had, byte for byte (was: the
+    delete pruned it, the undo refused "CR alone beside LF" and listed the line by hand; a last
+    line without an end, whose delete leaves no line end to tell the index's by, came back
+    with LF after each line)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(written % LINE.encode())
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert deleted["removedIndexLines"] == [LINE]
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
+    assert index.read_bytes() == written % LINE.encode()
+
+
+async def test_v2_undo_of_a_delete_puts_back_every_line_that_linked_the_file(
+    client: Client, agent: AgentHome
+) -> None:
+    """A delete prunes every index line linking the file; its undo puts back each of them
+    where it stood (was: only the first; the second counted as "already indexed" by it)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    again = f"- [Rollback]({TOPIC}#rollback) — how to undo it"
+    written = f"{LINE}\n{OTHER_LINE}\n{again}\n".encode()
+    index.write_bytes(written)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert deleted["removedIndexLines"] == [LINE, again]
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert result["indexLinesAdded"] == [LINE, again]
+    assert index.read_bytes() == written
 
 
 async def test_v2_an_index_that_takes_the_line_has_no_problem_to_report(
@@ -606,3 +664,50 @@ async def test_v2_a_folder_swapped_while_the_file_is_written_is_409_not_503(
     body = await expect_problem(response, 409, "the scope's folder was replaced")
     assert "nothing was written" in body["detail"]
     assert not (agent.user / TOPIC).exists()
+
+
+async def test_v2_undo_of_a_delete_through_an_index_that_links_to_a_file_of_its_scope(
+    client: Client, agent: AgentHome
+) -> None:
+    """``MEMORY.md`` a symlink to a file of its own scope (an index kept under another name):
+    the delete prunes the line through the link, and its undo puts it back through the link
+    (was: the history holds the index under the file's own name, the restore found no
+    ``MEMORY.md`` there and answered calmly that no line was to be added)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    kept = agent.user / "index-kept.md"
+    written = f"{LINE}\n{OTHER_LINE}\n".encode()
+    index.unlink()
+    kept.write_bytes(written)
+    index.symlink_to("index-kept.md")
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert deleted["removedIndexLines"] == [LINE]
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
+    assert index.is_symlink() and kept.read_bytes() == written
+
+
+@pytest.mark.parametrize(
+    ("then", "now"),
+    [
+        (b"- [A](a.md) x\r- [B](b.md) y\r\n- [C](c.md) z\n", b"- [A](a.md) x\r- [C](c.md) z\n"),
+        (b"- [A](a.md) x\r\n- [B](b.md) y", b"- [A](a.md) x"),
+    ],
+    ids=["mixed-line-ends", "crlf-last-line-without-an-end"],
+)
+async def test_v2_restoring_the_index_itself_puts_lines_back_with_their_own_ends(
+    client: Client, agent: AgentHome, then: bytes, now: bytes
+) -> None:
+    """Restoring ``MEMORY.md`` from a version brings the lines lost since back as they were
+    there, line ends included (was: LF, read from the version's text with LF line ends)."""
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(then)
+    version = (await checkpoint(client))["version"]
+    index.write_bytes(now)
+
+    result = await restore(client, layout.INDEX_FILE, version)
+
+    assert result["indexLinesAdded"] == ["- [B](b.md) y"]
+    assert index.read_bytes() == then

@@ -92,3 +92,72 @@ def test_v2_a_run_of_lines_lost_together_comes_back_together_in_order() -> None:
 
     assert merged.text == then
     assert len(merged.added) == 2000 - 502
+
+
+def test_v2_every_line_a_delete_took_for_one_file_comes_back() -> None:
+    """A delete prunes every line linking the file; its undo puts every one of them back, not
+    only the first (the second is not "already indexed" by a line the same restore adds)."""
+    then = "- [Café](cafe.md) — x\n- [Other](other.md) — y\n- [Again](cafe.md#rollback) — z\n"
+    pruned = "- [Other](other.md) — y\n"
+    taken = "- [Café](cafe.md) — x\n- [Again](cafe.md#rollback) — z\n"
+
+    merged = merge_index(pruned, taken, {}, places=then)
+
+    assert merged.text == then
+    assert merged.added == ["- [Café](cafe.md) — x", "- [Again](cafe.md#rollback) — z"]
+
+
+def test_v2_a_line_another_line_still_indexes_stays_out() -> None:
+    """A line whose file a line the index holds now links is not put back (the agent indexed
+    it again since): only the index as it is now counts, not the restore's own lines."""
+    then = "- [Café](cafe.md) — x\n- [Other](other.md) — y\n"
+    now = "- [Other](other.md) — y\n- [Cafe, rewritten](cafe.md) — new\n"
+
+    merged = merge_index(now, "- [Café](cafe.md) — x\n", {}, places=then)
+
+    assert merged.text == now
+    assert merged.skipped == [("- [Café](cafe.md) — x", "already indexed")]
+
+
+@pytest.mark.parametrize(
+    ("then", "pruned"),
+    [
+        (b"- [A](a.md) x\r\n- [B](b.md) y\n- [C](c.md) z\r", b"- [B](b.md) y\n- [C](c.md) z\r"),
+        (b"- [B](b.md) y\n- [A](a.md) x\r- [C](c.md) z\r\n", b"- [B](b.md) y\n- [C](c.md) z\r\n"),
+        (b"- [B](b.md) y\r- [C](c.md) z\n- [A](a.md) x\r", b"- [B](b.md) y\r- [C](c.md) z\n"),
+    ],
+    ids=["crlf-first", "cr-middle", "cr-last"],
+)
+def test_v2_an_index_of_mixed_line_ends_takes_its_line_back_with_its_own_end(
+    then: bytes, pruned: bytes
+) -> None:
+    """A delete prunes an index whose lines end in CR alone beside LF (or CRLF); its undo puts
+    the line back with the end it had there, every other byte as it is (was: refused, the
+    line listed to add by hand)."""
+    merged = merge_index_bytes(pruned, "- [A](a.md) x\n", {}, places=then.decode())
+
+    assert merged.data == then
+    assert merged.merge.added == ["- [A](a.md) x"]
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        b"- [B](b.md) y\r\n- [A](a.md) x",
+        b"- [B](b.md) y\r- [A](a.md) x",
+        b"- [B](b.md) y\n- [A](a.md) x",
+        "- [B](b.md) y\r\n- [A](a.md) x".encode("utf-16"),
+    ],
+    ids=["crlf", "cr-alone", "lf", "utf-16-crlf"],
+)
+def test_v2_the_last_line_without_an_end_comes_back_as_it_was(then: bytes) -> None:
+    """A delete of an index's last line, which had no line end, leaves the line before it
+    without one (no line end is left to tell the index's); its undo takes the ends the lines
+    had in the version (was: LF after each, a CRLF or CR index turned LF)."""
+    codec = "utf-16" if then.startswith(b"\xff\xfe") else "utf-8"
+    text = then.decode(codec)
+    pruned = text[: text.index("- [A]")].rstrip("\r\n").encode(codec)
+
+    merged = merge_index_bytes(pruned, "- [A](a.md) x\n", {}, places=text)
+
+    assert merged.data == then

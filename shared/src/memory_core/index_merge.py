@@ -353,8 +353,9 @@ def _why_not(
     """Per source line (``rewritten``; ``prose``: the same with comments blanked; ``fenced``:
     inside a code fence) why it is not added (``""`` blank, ``"already there"``, ``"title"``,
     ``"already indexed"``), None when it is added. ``held``: ``present`` (lines held, each as
-    its text and its text blanked) and ``indexed`` (topic files linked, NFC but ``twins`` as
-    spelled), which grow by each line added. A
+    its text and its text blanked), which grows by each line added, and ``indexed`` (topic
+    files the target links, NFC but ``twins`` as spelled), which does not: two source lines
+    linking one file both go in (a delete pruned both, and its undo puts both back). A
     reference definition (``[r]: a.md``) a source line uses is never "already indexed": it is
     where that line links, and without it ``- [R][r]`` would link nothing (V-2: a restore
     puts it back)."""
@@ -384,7 +385,6 @@ def _why_not(
         else:
             why_not.append(None)
             present.add(key)
-            indexed.update(links)
     return why_not
 
 

@@ -5,7 +5,10 @@ reads it: UTF-8 with or without a BOM, UTF-16 (with or without its BOM) or UTF-3
 or Latin-1; line ends LF, CRLF or CR alone. :func:`merge_index_bytes` merges lines into it
 (:func:`memory_core.index_merge.merge_index`) and gives the result back in that same form: the
 same BOM and codec, the new lines ending as the index's lines end (CR alone included), every
-byte of the index as it was kept in front of them. The undo of a delete (restoring a file) and
+byte of the index as it was kept in front of them. An index whose lines end in more than one
+way (CR alone, CRLF, LF: :func:`_with_own_ends`) keeps each line's end; a line put back
+(a restore) takes the end it had in the version it comes from, any other the end most lines
+have. The undo of a delete (restoring a file) and
 the import both add their lines through it.
 
 Where that cannot be done exactly, it raises :class:`IndexNotRewritable` naming why, and the
@@ -13,7 +16,6 @@ caller writes nothing:
 
 - bytes that do not decode exactly (UTF-16 with an odd byte or a lone surrogate, UTF-32 with a
   cut code unit);
-- CR alone beside LF: no one line end to add lines with;
 - a new character the index's encoding cannot hold;
 - new lines after which the index would no longer read as its encoding (UTF-16 without its byte
   order mark is told by its NUL bytes: lines of CJK text have none);
@@ -31,17 +33,16 @@ A pure function of the bytes: it may be applied again to newer contents.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from memory_core.decoding import LEGACY_MULTIBYTE, decode_exact
 from memory_core.index_merge import IndexMerge, merge_index
+from memory_core.markdown import lines_with_ends
 
 __all__ = ["LEGACY_MULTIBYTE", "IndexNotRewritable", "MergedBytes", "merge_index_bytes"]
 
 _EIGHT_BIT = ("cp1252", "latin-1")
-_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 class IndexNotRewritable(ValueError):
@@ -56,6 +57,46 @@ class MergedBytes:
 
     merge: IndexMerge
     data: bytes | None
+
+
+def _lf(text: str) -> str:
+    """``text`` with every line end (CRLF, CR alone) written as LF."""
+    return "".join(
+        line.rstrip("\r\n") + "\n" if line.endswith(("\r", "\n")) else line
+        for line in lines_with_ends(text)
+    )
+
+
+def _end(line: str) -> str:
+    return line[len(line.rstrip("\r\n")) :]
+
+
+def _with_own_ends(held: str, merged: str, places: str | None) -> str:
+    """``merged`` (LF line ends: the index ``held``, its lines ending in more than one way or
+    in none, with lines merged in) given back with each of ``held``'s lines ending as it ends
+    there, and each new line as it ended in ``places`` (the version a restore takes it from:
+    the last one without an end when it had none there), else as most of ``held``'s lines (or
+    of ``places``'s) end. Raises :class:`IndexNotRewritable` when ``held``'s lines are not all
+    found in order (never: the merge keeps them)."""
+    own = lines_with_ends(held)
+    then = {line.rstrip("\r\n"): _end(line) for line in lines_with_ends(places or "")}
+    ends = [_end(line) for line in own if _end(line)] or [end for end in then.values() if end]
+    usual = max(sorted(set(ends)), key=ends.count) if ends else "\n"
+    out: list[str] = []
+    at = 0
+    new = False
+    for line in lines_with_ends(merged):
+        text = line.rstrip("\n")
+        if out and not _end(out[-1]):  # the index's last line, no longer last
+            out[-1] += then.get(out[-1]) or usual
+        new = not (at < len(own) and own[at].rstrip("\r\n") == text)
+        out.append(text + then.get(text, usual) if new else own[at])
+        at += 0 if new else 1
+    if at < len(own):
+        raise IndexNotRewritable("has lines ending in more than one way, not kept in order")
+    if new and then.get(out[-1].rstrip("\r\n")) == "":
+        out[-1] = out[-1].rstrip("\r\n")  # the version's last line, without an end there
+    return "".join(out)
 
 
 def _undecided(raw: bytes) -> str | None:
@@ -83,7 +124,8 @@ def merge_index_bytes(
     ``renames`` maps source file names to the names used (see
     :func:`~memory_core.index_merge.merge_index`); ``foreign`` says the lines come from
     elsewhere (an import), not from this index's own history; ``places``, the index text they
-    were once part of, puts each back where it stood there (a restore); ``twins``, the names
+    were once part of (its own line ends kept, as :func:`~memory_core.decoding.decode_exact`
+    reads it, or LF), puts each back where it stood there (a restore); ``twins``, the names
     (NFC) the scope holds in two Unicode normalizations, each linked in its own spelling. Raises
     :class:`IndexNotRewritable` (see the module docstring); never writes.
     """
@@ -95,14 +137,18 @@ def merge_index_bytes(
         )
     text = exact.text
     cr_only = "\r" in text and "\n" not in text
+    ends = {_end(line) for line in lines_with_ends(text)} - {""}
+    # lines ending in more than one way, or none left to tell how (a delete of the last
+    # line, which had no end, left the one before it without one): each keeps its own
+    own_ends = len(ends) > 1 or (not ends and bool(places))
+    at = None if places is None else _lf(places)  # the merge reads LF line ends
     if cr_only:
         text = text.replace("\r", "\n")  # merged with LF, given back with CR alone
-        places = None if places is None else places.replace("\r", "\n")
-    elif _LONE_CR.search(text):
-        raise IndexNotRewritable("has lines ending in CR alone beside lines ending in LF")
-    merge = merge_index(text, lines, renames, places=places, twins=twins)
+    merge = merge_index(_lf(text) if own_ends else text, lines, renames, places=at, twins=twins)
     if not merge.changed:
         return MergedBytes(merge, None)
+    if own_ends:
+        merge.text = _with_own_ends(text, merge.text, places)
     if foreign and exact.codec in _EIGHT_BIT and (other := _undecided(raw)) is not None:
         raise IndexNotRewritable(
             f"is not UTF-8, and its encoding cannot be told: its bytes read as {exact.codec} "

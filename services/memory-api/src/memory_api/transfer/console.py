@@ -141,11 +141,17 @@ def print_import(reports: list[ImportReport], console: Console | None = None) ->
     # a file the source holds but no import takes (another project's, not a memory) is said
     # above; an index line of a memory that is there is missing from its index
     lines = sum(len(report.lines_left_out) for report in reports)
+    skipped = sum(len(report.skipped) for report in reports)
     if not any(_offered(report) for report in reports):
-        out.print(_nothing_offered(sum(len(report.skipped) for report in reports)))
+        out.print(_nothing_offered(skipped))
     elif lines:
         out.print(
             f"Nothing changed, but not added: {counted(lines, 'index line')} (see why above)."
+        )
+    elif skipped:  # a file no import takes is not "already there" (T-5b)
+        out.print(
+            f"Nothing to change: {counted(skipped, 'file')} not taken (see why above); the rest "
+            "is already there."
         )
     else:
         out.print("Nothing to change: everything offered is already there.")

@@ -27,7 +27,7 @@ The lines are added to the index in its own form, as the undo of a delete adds t
 (:func:`memory_core.index_rewrite.merge_index_bytes`): UTF-8, UTF-16 (with or without its BOM)
 or UTF-32, Windows-1252 or Latin-1, its BOM and line ends (CR alone included), every byte it
 held kept. An index that the service cannot add lines to that way (bytes that do not decode
-exactly, CR alone beside LF, a character its encoding cannot hold, lines after which it would
+exactly, a character its encoding cannot hold, lines after which it would
 read as another encoding, an encoding that cannot be told from a legacy multi-byte one such as
 Shift-JIS or GB18030, larger than the pruning cap, unreadable) is left alone; the lines that
 would have been added are reported, with why, so that nothing is lost silently. A source index

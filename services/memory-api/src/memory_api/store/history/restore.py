@@ -12,7 +12,8 @@ scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
    write that slipped in between is never overwritten unrecorded (409, try again), and one
    step 1 could not take (the service cannot read it, it is over its read cap) is not replaced
    at all (503 saying why);
-3. for a topic file, the lines of that version's ``MEMORY.md`` that linked to it (T-4) are
+3. for a topic file, the lines of that version's ``MEMORY.md`` (or of the file of the scope
+   it is a symlink to: :func:`_index_name`) that linked to it (T-4) are
    merged into the index as it is now (:func:`memory_core.index_merge.merge_index`: a line
    already there, or one whose links the index already holds, is not added, a link to a file
    the scope holds in two Unicode normalizations held only by a line spelling it so, never by
@@ -27,7 +28,7 @@ Restoring a deleted file is the undo of a delete: its lines go back into the ind
 the delete pruned it in (UTF-8, UTF-16 or UTF-32, Windows-1252 or Latin-1; its BOM and line
 ends, CR alone included: :func:`memory_core.index_rewrite.merge_index_bytes`, which the import
 adds its lines with too). An index the service may not rewrite (bytes that do not decode
-exactly, CR alone beside LF, a restored character its encoding cannot hold, lines after which it
+exactly, a restored character its encoding cannot hold, lines after which it
 would read as another encoding, over the pruning cap) is left alone: the answer says why
 (``indexProblem``) and lists the lines to add by hand (``indexLinesNotAdded``), never a calm
 "no line added".
@@ -45,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core import layout
-from memory_core.decoding import name_spellings, shown_lines
+from memory_core.decoding import decode_exact, name_spellings, shown_lines
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.file_kind import file_kind
@@ -147,10 +148,10 @@ def restore_file(
         raise NotFound(f"{there!r} is not in version {version}; nothing to restore")
     if name == layout.INDEX_FILE:
         old_index: bytes | None = data
-        plan = _Plan(name, data, decode_text(data)[0], decode_text(data)[0])
+        plan = _Plan(name, data, decode_text(data)[0], _with_ends(data))
     else:
-        old_index = content_at(repository, version, layout.INDEX_FILE)
-        places = None if old_index is None else decode_text(old_index)[0]
+        old_index = content_at(repository, version, _index_name(scope))
+        places = None if old_index is None else _with_ends(old_index)
         files = histories.tree(repository, version)
         plan = _Plan(name, data, _linking_lines(old_index, there, files, scope), places)
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
@@ -291,6 +292,24 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
 def _not_merged(scope: Path, lines: str, problem: str) -> _IndexMerge:
     logger.warning("index of %s cannot take restored lines: %s", scope.name, problem)
     return _IndexMerge([], [line for line in line_texts(lines) if line.strip()], problem)
+
+
+def _index_name(scope: Path) -> str:
+    """The name the history keeps the scope's index under: ``MEMORY.md``, or, when that is a
+    symlink to a file of the same folder (read, pruned and merged through the link), that
+    file's name (the history records regular files only, the link's target among them)."""
+    lexical = scope / layout.INDEX_FILE
+    if not lexical.is_symlink():
+        return layout.INDEX_FILE
+    target = real_path(lexical)
+    return target.name if target.parent == real_path(scope) else layout.INDEX_FILE
+
+
+def _with_ends(raw: bytes) -> str:
+    """The text of a version's index with its own line ends (each line put back ends as it
+    ended there), or as :func:`decode_text` reads it (LF) when it does not decode exactly."""
+    exact = decode_exact(raw)
+    return decode_text(raw)[0] if exact is None else exact.text
 
 
 def _merge_into_index(
