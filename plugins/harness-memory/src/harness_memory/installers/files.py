@@ -184,7 +184,10 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
             except jsonc.JsoncError as failure:
                 if _gemini_reads(text):  # a key twice: Gemini CLI keeps the last
                     raise UnwritableSettings(path, str(failure)) from None
-                raise SettingsFileError(f"{path} is not valid JSON ({failure})") from None
+                raise SettingsFileError(
+                    f"{path} is not valid JSON ({failure}), which Gemini CLI cannot read "
+                    f"either; {_FIX_IT}"
+                ) from None
             if not isinstance(document, dict):
                 raise SettingsFileError(
                     f"{path} holds {json_values.kind(document)}, not a JSON object"
@@ -197,13 +200,17 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
                 "again, or add (install) or take out (uninstall) the hooks by hand (see the "
                 "harness-memory README)"
             ) from None
-        raise SettingsFileError(
-            f"{path} is not valid JSON ({error}); fix it and run the command again, or add "
-            "(install) or take out (uninstall) the hooks by hand (see the harness-memory README)"
-        ) from None
+        raise SettingsFileError(f"{path} is not valid JSON ({error}); {_FIX_IT}") from None
     if not isinstance(document, dict):
         raise SettingsFileError(f"{path} holds {json_values.kind(document)}, not a JSON object")
     return text, document
+
+
+_FIX_IT = (
+    "fix it and run the command again, or add (install) or take out (uninstall) the hooks by "
+    "hand (see the harness-memory README)"
+)
+"""What to do about a settings file that is not valid JSON: nothing was written to it."""
 
 
 def _gemini_reads(text: str) -> bool:
