@@ -21,8 +21,11 @@ install: $(TEST_STAMP)
 ## A .venv brought along by a moved or copied checkout: its scripts start the Python of the
 ## folder it was made in (their first line), which is gone or another checkout's, so every
 ## `.venv/bin/...` fails with "No such file or directory" or runs the other checkout's code.
-## Found by that first line of pip's script; then .venv is made again here, saying why.
-VENV_PYTHON := $(shell sed -n '1s/^\#!//p' $(BIN)/pip 2>/dev/null)
+## Found by that first line of pip's script; then .venv is made again here, saying why. A
+## script whose first line is no Python (pip's `#!/bin/sh` for a path too long for `#!`) is
+## left as it is.
+VENV_SHEBANG := $(shell sed -n '1s/^\#!//p' $(BIN)/pip 2>/dev/null)
+VENV_PYTHON := $(if $(filter python%,$(notdir $(firstword $(VENV_SHEBANG)))),$(VENV_SHEBANG))
 ifneq ($(VENV_PYTHON),)
 ifneq ($(realpath $(dir $(VENV_PYTHON))),$(realpath $(BIN)))
 $(BIN)/python $(RUN_STAMP): venv-moved

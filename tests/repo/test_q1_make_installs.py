@@ -114,6 +114,20 @@ def test_q1_a_venv_linked_from_elsewhere_is_used_as_it_is(tmp_path: Path) -> Non
     assert "-m venv" not in plan and "rm -rf" not in plan and "pip" not in plan
 
 
+def test_q1_a_venv_whose_pip_starts_through_sh_is_used_as_it_is(tmp_path: Path) -> None:
+    """Past 127 bytes, pip's scripts start ``#!/bin/sh`` and exec the Python on their next
+    line: that first line names no Python, and ``.venv`` is not made again on every run."""
+    checkout = _checkout(tmp_path / ("long" * 30) / "repo")
+    python = checkout / ".venv" / "bin" / "python"
+    exec_line = "'''exec' " + f'"{python}" "$0" "$@"' + "\n' '''\n"
+    pip = checkout / ".venv" / "bin" / "pip"
+    pip.parent.mkdir(parents=True)
+    pip.write_text("#!/bin/sh\n" + exec_line, encoding="utf-8")
+    _stamp(checkout, ".installed-run", ".installed-test")
+    plan = _plan(checkout, "run")
+    assert "-m venv" not in plan and "rm -rf" not in plan and "pip_progress" not in plan
+
+
 def test_q1_a_moved_checkout_makes_its_venv_again_and_says_why(tmp_path: Path) -> None:
     """Moved (or copied) with its ``.venv``, a checkout's scripts still start the Python of
     the old folder: ``make run`` failed with ``.venv/bin/memory-api: No such file or
