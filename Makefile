@@ -18,6 +18,25 @@ PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/har
 ## Everything: the packages and the test tools.
 install: $(TEST_STAMP)
 
+## A .venv brought along by a moved or copied checkout: its scripts start the Python of the
+## folder it was made in (their first line), which is gone or another checkout's, so every
+## `.venv/bin/...` fails with "No such file or directory" or runs the other checkout's code.
+## Found by that first line of pip's script; then .venv is made again here, saying why. A
+## script whose first line is no Python (pip's `#!/bin/sh` for a path too long for `#!`) is
+## left as it is.
+VENV_SHEBANG := $(shell sed -n '1s/^\#!//p' $(BIN)/pip 2>/dev/null)
+VENV_PYTHON := $(if $(filter python%,$(notdir $(firstword $(VENV_SHEBANG)))),$(VENV_SHEBANG))
+ifneq ($(VENV_PYTHON),)
+ifneq ($(realpath $(dir $(VENV_PYTHON))),$(realpath $(BIN)))
+$(BIN)/python $(RUN_STAMP): venv-moved
+endif
+endif
+
+.PHONY: venv-moved
+venv-moved:
+	@echo "$(VENV) was made for $(patsubst %/bin/python,%,$(VENV_PYTHON)), not this checkout (moved or copied): making it again here"
+	rm -rf $(VENV)
+
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is required")'
 	@echo "Creating $(VENV) (first run only)..."

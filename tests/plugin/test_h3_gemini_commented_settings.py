@@ -172,6 +172,27 @@ def test_h3_gemini_a_change_that_would_rewrite_a_comment_is_refused_naming_its_l
     assert backups_of(settings) == []
 
 
+def test_h3_gemini_a_commented_file_it_cannot_read_says_what_to_do(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A trailing comma in a commented file, which Gemini CLI cannot read either: the install
+    names the place, says what to do, and changes nothing."""
+    home = tmp_path / "home"
+    text = '{\n  // mine\n  "ui": {"theme": "GitHub",},\n}\n'
+    settings = settings_file(home, text)
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    words = ["install", "gemini", "--home", str(home), "--url", "http://127.0.0.1:9"]
+    words += ["--project", "acme", "--agent", "coder", "--no-check", "--memory-root", str(root)]
+
+    status = main(words, environ={"HOME": str(home)}, stdout=io.StringIO())
+
+    assert status == 1
+    assert f"{settings} is not valid JSON (line 3: a ',' before '}}')" in caplog.text
+    assert "which Gemini CLI cannot read either; fix it and run the command again" in caplog.text
+    assert settings.read_text(encoding="utf-8") == text
+    assert backups_of(settings) == []
+
+
 def test_h3_gemini_status_reads_a_commented_settings_file(tmp_path: Path) -> None:
     home = tmp_path / "home"
     settings_file(home, COMMENTED["two-space"])

@@ -214,3 +214,43 @@ def test_h3_an_install_for_a_second_agent_says_it_replaces_the_first_agents_hook
     assert {value for command in commands for value in flag_values(command, "--agent")} == {
         "reviewer"
     }
+
+
+@pytest.mark.parametrize("harness", sorted(SETTINGS))
+def test_h3_a_moved_data_dir_is_named_with_memory_root_alone(
+    tmp_path: Path, root: Path, harness: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A checkout moved with ``make run``'s ``.data`` leaves the hooks naming a memory root
+    that is gone. ``status`` says so and what to run; installing again with nothing else
+    stops on that root saying where the root is; ``--memory-root`` alone then reinstalls,
+    the URL, ids and token taken from the hooks as installed."""
+    home = tmp_path / "home"
+    first_install(home, root, harness, "--token", TOKEN)
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    (tmp_path / "data").rename(moved / "data")
+    new_root = moved / "data" / "agents" / "coder" / "agent_state" / "memory"
+
+    _, told = cli(home, "status")
+    assert f"memory root {root} — PROBLEM: it does not exist" in told
+    assert f"`harness-memory install {harness} --memory-root DIR` (the rest as installed)" in told
+
+    before = (home / SETTINGS[harness]).read_bytes()
+    argv = ["install", harness, "--home", str(home), "--executable", str(HARNESS_MEMORY)]
+    assert main(argv, environ={"HOME": str(home)}, stdout=io.StringIO()) != 0  # checked
+    error = "\n".join(record.getMessage() for record in caplog.records)
+    assert f"the memory root {root} does not exist" in error
+    assert "the service logs when it starts (`data dir: …`" in error
+    assert (home / SETTINGS[harness]).read_bytes() == before  # nothing was changed
+
+    status, said = cli(home, "install", harness, "--memory-root", str(new_root))
+
+    assert status == 0, said
+    assert f"--memory-root {new_root}" in said and "--agent coder" in said
+    commands = our_commands(settings(home, harness), harness)
+    assert all(flag_values(command, "--memory-root") == [str(new_root)] for command in commands)
+    assert all(flag_values(command, "--url") == ["http://127.0.0.1:9"] for command in commands)
+    token = (home / SETTINGS[harness]).parent / "harness-memory" / "token"
+    assert token.read_text("utf-8") == TOKEN + "\n"
+    _, told = cli(home, "status")
+    assert "PROBLEM" not in told

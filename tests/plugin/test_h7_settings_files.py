@@ -107,6 +107,34 @@ def test_install_through_symlinked_settings(tmp_path: Path, harness: str) -> Non
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
+def test_install_through_a_symlink_into_a_git_dotfiles_repository_says_what_git_now_shows(
+    tmp_path: Path, harness: str
+) -> None:
+    """Written through a link into a dotfiles repository, the settings file's hooks (this
+    machine's paths) and its backup show in that repository's ``git status``: the install
+    says so, naming the repository and the backup; into a plain folder it says nothing of it."""
+    home = make_home("install-through-symlinked-settings", tmp_path)
+    root = memory_root(tmp_path)
+    target = home / LINKED[harness][1]
+    status, said = run(home, root, "install", harness)
+    assert status == 0, said
+    assert "git work tree" not in said
+    assert run(home, root, "uninstall", harness)[0] == 0
+
+    (home / "dotfiles" / ".git").mkdir()
+    status, said = run(home, root, "install", harness)
+
+    assert status == 0, said
+    [backup] = backups_of(target)
+    assert (
+        f"{target} lies in the git work tree {home / 'dotfiles'}: its `git status` now shows "
+        f"the hooks (they name this machine's paths, no token), and so does its backup {backup}"
+    ) in said
+    assert "commit them only if every machine that checks it out has these paths" in said
+    assert TOKEN not in target.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
 def test_settings_moved_into_dotfiles_after_the_install_leave_no_backup_at_uninstall(
     tmp_path: Path, harness: str
 ) -> None:

@@ -36,6 +36,9 @@ def test_a_file_in_a_read_only_folder_is_not_rewritten(
     assert status == 1, said
     assert f"cannot write {target.parent}/" in caplog.text  # Codex: hooks.json beside it
     assert REFUSED_FOLDER in caplog.text
+    # which folder, and what to do about it
+    assert f"{target.parent} is read-only (mode 0555)" in caplog.text
+    assert f"(chmod u+w {target.parent}) and run this again" in caplog.text
     assert ("would refuse: " in said) == dry_run and "+++" not in said
     assert target.read_bytes() == before and not backups_of(target)
 

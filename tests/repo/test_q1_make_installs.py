@@ -88,6 +88,60 @@ def test_q1_make_run_after_make_test_installs_nothing(tmp_path: Path) -> None:
     assert "memory-api demo seed" in plan and "memory-api serve" in plan
 
 
+def _pip_script(venv: Path, python: Path) -> None:
+    """``venv/bin/pip`` as pip writes it in a virtualenv: its first line starts ``python``."""
+    pip = venv / "bin" / "pip"
+    pip.parent.mkdir(parents=True, exist_ok=True)
+    pip.write_text(f"#!{python}\nimport pip\n", encoding="utf-8")
+
+
+def test_q1_a_venv_made_here_is_used_as_it_is(tmp_path: Path) -> None:
+    checkout = _checkout(tmp_path / "repo")
+    _pip_script(checkout / ".venv", checkout / ".venv" / "bin" / "python")
+    _stamp(checkout, ".installed-run", ".installed-test")
+    plan = _plan(checkout, "run")
+    assert "-m venv" not in plan and "rm -rf" not in plan and "pip" not in plan
+
+
+def test_q1_a_venv_linked_from_elsewhere_is_used_as_it_is(tmp_path: Path) -> None:
+    """A ``.venv`` that is a symlink to a virtualenv made where it lies is that virtualenv."""
+    shared = tmp_path / "shared-venv"
+    _pip_script(shared, shared / "bin" / "python")
+    checkout = _checkout(tmp_path / "repo")
+    (checkout / ".venv").symlink_to(shared)
+    _stamp(checkout, ".installed-run", ".installed-test")
+    plan = _plan(checkout, "run")
+    assert "-m venv" not in plan and "rm -rf" not in plan and "pip" not in plan
+
+
+def test_q1_a_venv_whose_pip_starts_through_sh_is_used_as_it_is(tmp_path: Path) -> None:
+    """Past 127 bytes, pip's scripts start ``#!/bin/sh`` and exec the Python on their next
+    line: that first line names no Python, and ``.venv`` is not made again on every run."""
+    checkout = _checkout(tmp_path / ("long" * 30) / "repo")
+    python = checkout / ".venv" / "bin" / "python"
+    exec_line = "'''exec' " + f'"{python}" "$0" "$@"' + "\n' '''\n"
+    pip = checkout / ".venv" / "bin" / "pip"
+    pip.parent.mkdir(parents=True)
+    pip.write_text("#!/bin/sh\n" + exec_line, encoding="utf-8")
+    _stamp(checkout, ".installed-run", ".installed-test")
+    plan = _plan(checkout, "run")
+    assert "-m venv" not in plan and "rm -rf" not in plan and "pip_progress" not in plan
+
+
+def test_q1_a_moved_checkout_makes_its_venv_again_and_says_why(tmp_path: Path) -> None:
+    """Moved (or copied) with its ``.venv``, a checkout's scripts still start the Python of
+    the old folder: ``make run`` failed with ``.venv/bin/memory-api: No such file or
+    directory``. It now says what happened and makes ``.venv`` again here."""
+    gone = tmp_path / "old-place" / ".venv"
+    checkout = _checkout(tmp_path / "new-place")
+    _pip_script(checkout / ".venv", gone / "bin" / "python")
+    _stamp(checkout, ".installed-run", ".installed-test")
+    plan = _plan(checkout, "run")
+    assert f".venv was made for {gone}, not this checkout (moved or copied)" in plan
+    assert plan.index("rm -rf .venv") < plan.index("-m venv .venv") < plan.index(PACKAGES)
+    assert "requirements-dev" not in plan
+
+
 def test_q1_make_test_from_scratch_installs_both_halves(tmp_path: Path) -> None:
     plan = _plan(_checkout(tmp_path), "install")
     assert plan.index(PACKAGES) < plan.index(DEV)

@@ -316,8 +316,8 @@ def _settings_given(
         for name in ("url", "project", "agent")
     }
     reused_token = None
-    if install and not root and not any(values.values()) and args.remote_url is None:
-        root, reused_token = _as_installed(args, environ, home, managed, values, out)
+    if install and not any(values.values()) and args.remote_url is None:
+        root, reused_token = _as_installed(args, environ, home, managed, values, out, root)
     remote_state = _remote_state(parser, args, values, home)
     if remote_state is not None and values["project"] and values["agent"]:
         from harness_memory.settings import remote_memory_root
@@ -496,19 +496,23 @@ def _as_installed(
     managed: Path | None,
     values: dict[str, Any],
     out: IO[str],
+    root: str | None = None,
 ) -> tuple[str | None, str | None]:
-    """``install HARNESS`` given no URL, project, agent or root: take them (and the timeout,
+    """``install HARNESS`` given no URL, project or agent: take them (and the timeout,
     remote mode, the token file's token, and ``--url-id-not-secret`` when its install record
     keeps it of that URL) from the hooks already installed, so installing again is the whole
-    upgrade (:mod:`harness_memory.installers.reinstall`). Fills ``values`` and
-    ``args``; returns ``(memory root or None, token or None)``."""
+    upgrade (:mod:`harness_memory.installers.reinstall`); the memory root too unless ``root``
+    is given (``--memory-root``: the data dir moved with a moved checkout). Fills ``values``
+    and ``args``; returns ``(memory root or None, token or None)``."""
     from harness_memory.installers.reinstall import installed_settings
 
     found = installed_settings(args.harness, home, environ, managed)
-    flags = found.flags
+    flags = dict(found.flags)
     if not {"url", "project", "agent"} <= flags.keys():
-        return None, None
+        return root, None
     values.update(url=flags["url"], project=flags["project"], agent=flags["agent"])
+    if root is not None and flags.get("remote") != "on":
+        flags["memory-root"] = root
     root = flags.get("memory-root")
     if flags.get("remote") == "on":
         args.remote_url, values["url"], root = flags["url"], None, None

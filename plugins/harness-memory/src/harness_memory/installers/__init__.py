@@ -210,6 +210,8 @@ def run(
         dropped=dropped,
         verbose=verbose,
     )
+    for line in _in_work_trees(written, options.home, environ) if install else []:
+        out.write(f"{harness}: {line}\n")
     for note in shown(planned.notes, verbose=verbose):
         out.write(f"{harness}: {note}\n")
     for path in gone:
@@ -432,6 +434,29 @@ def _own_state(written: list[Written]) -> tuple[list[Written], dict[Path, list[s
         else:
             alone.append(done)
     return alone, folded
+
+
+def _in_work_trees(written: list[Written], home: Path, environ: Mapping[str, str]) -> list[str]:
+    """What an install wrote into a git work tree (a dotfiles repository a settings file links
+    into, a home kept in git), one sentence per settings file: the hooks name this machine's
+    paths and now show in that tree's ``git status``, with the backup beside them (H-7). The
+    files of a state folder are left out (the token's place is chosen apart: ``token_place``)."""
+    from harness_memory.installers.work_trees import work_tree_of
+
+    states = {done.path.parent for done in written if done.path.name == RECORD_NAME}
+    said = []
+    for done in written:
+        tree = None if done.path.parent in states else work_tree_of(done.target, home, environ)
+        if tree is None:
+            continue
+        backup = f", and so does its backup {done.backup}" if done.backup is not None else ""
+        said.append(
+            f"{done.target} lies in the git work tree {tree}: its `git status` now shows the "
+            f"hooks (they name this machine's paths, no token){backup}; commit them only if "
+            "every machine that checks it out has these paths (`harness-memory uninstall` "
+            "puts the file back as it was)"
+        )
+    return said
 
 
 def _report(

@@ -85,14 +85,7 @@ def check_root(raw: str, agent: str) -> list[Finding]:
     )
     if not path.is_dir():
         what = "is not a folder" if path.exists() else "does not exist"
-        return [
-            Finding(
-                True,
-                f"the memory root {raw} {what}{unset}; it is "
-                "<data dir>/agents/<agent>/agent_state/memory, made by "
-                "`memory-api agent create`",
-            )
-        ]
+        return [Finding(True, f"the memory root {raw} {what}{unset}; {where_the_root_is()}")]
     findings = []
     if app_data_dir_of(path.absolute()) is None:
         inside = path / "agents" / agent / "agent_state" / "memory"
@@ -112,6 +105,17 @@ def check_root(raw: str, agent: str) -> list[Finding]:
             )
         )
     return findings
+
+
+def where_the_root_is() -> str:
+    """Where an agent's memory root is and how to name it, for a message about a root that
+    is missing (never made, or its data dir moved, as ``make run``'s ``.data`` does with a moved
+    checkout; the hooks of an earlier install keep the old path)."""
+    return (
+        "it is <data dir>/agents/<agent>/agent_state/memory, where <data dir> is the one the "
+        "service logs when it starts (`data dir: …`; it moves with a moved checkout's .data) "
+        "and `memory-api agent create` makes it for a new agent: give it with --memory-root"
+    )
 
 
 def check_service(

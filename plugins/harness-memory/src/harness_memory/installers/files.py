@@ -184,7 +184,10 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
             except jsonc.JsoncError as failure:
                 if _gemini_reads(text):  # a key twice: Gemini CLI keeps the last
                     raise UnwritableSettings(path, str(failure)) from None
-                raise SettingsFileError(f"{path} is not valid JSON ({failure})") from None
+                raise SettingsFileError(
+                    f"{path} is not valid JSON ({failure}), which Gemini CLI cannot read "
+                    f"either; {_FIX_IT}"
+                ) from None
             if not isinstance(document, dict):
                 raise SettingsFileError(
                     f"{path} holds {json_values.kind(document)}, not a JSON object"
@@ -197,13 +200,17 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
                 "again, or add (install) or take out (uninstall) the hooks by hand (see the "
                 "harness-memory README)"
             ) from None
-        raise SettingsFileError(
-            f"{path} is not valid JSON ({error}); fix it and run the command again, or add "
-            "(install) or take out (uninstall) the hooks by hand (see the harness-memory README)"
-        ) from None
+        raise SettingsFileError(f"{path} is not valid JSON ({error}); {_FIX_IT}") from None
     if not isinstance(document, dict):
         raise SettingsFileError(f"{path} holds {json_values.kind(document)}, not a JSON object")
     return text, document
+
+
+_FIX_IT = (
+    "fix it and run the command again, or add (install) or take out (uninstall) the hooks by "
+    "hand (see the harness-memory README)"
+)
+"""What to do about a settings file that is not valid JSON: nothing was written to it."""
 
 
 def _gemini_reads(text: str) -> bool:
@@ -432,10 +439,9 @@ def check_writable(changes: list[FileChange]) -> list[tuple[FileChange, Path]]:
     for change, target in pending:
         if read_text(change.path) != change.old:
             raise SettingsFileError(f"{change.path} changed while installing; run it again")
-        if not _writable_folder(target.parent, may_create=not change.path.is_symlink()):
-            raise SettingsFileError(
-                f"cannot write {_named(change.path, target)}: its folder is missing or not writable"
-            )
+        why = _unwritable_folder(target.parent, may_create=not change.path.is_symlink())
+        if why is not None:
+            raise SettingsFileError(f"cannot write {_named(change.path, target)}: {why}")
         _refuse_read_only(change, target)
     return pending
 
@@ -466,19 +472,34 @@ def prune_backups(path: Path) -> tuple[Path, ...]:
     return tuple(reversed(removed))
 
 
-def _writable_folder(folder: Path, *, may_create: bool) -> bool:
-    """Whether a file can be created in ``folder`` (or, with ``may_create``, in the folders
-    :func:`_write` would create down to it from the nearest one that exists): the caller may
-    write and enter it, and its owner may write it (``u+w``). Root may write any folder, but
-    one its owner made read-only (a dotfiles manager's ``~/.claude`` at 0555) is not one to
-    write into, as a read-only file is not (:func:`_refuse_read_only`)."""
+def _unwritable_folder(folder: Path, *, may_create: bool) -> str | None:
+    """Why no file can be created in ``folder`` (or, with ``may_create``, in the folders
+    :func:`_write` would create down to it from the nearest one that exists), naming the
+    folder and what to do; None when one can: the caller may write and enter it, and its owner
+    may write it (``u+w``). Root may write any folder, but one its owner made read-only (a
+    dotfiles manager's ``~/.claude`` at 0555) is not one to write into, as a read-only file is
+    not (:func:`_refuse_read_only`)."""
     while may_create and not folder.exists() and folder.parent != folder:
         folder = folder.parent
     try:
-        owner_writes = bool(folder.stat().st_mode & stat.S_IWUSR)
+        mode = folder.stat().st_mode
     except OSError:
-        return False
-    return folder.is_dir() and owner_writes and os.access(folder, os.W_OK | os.X_OK)
+        return f"its folder is missing or not writable: {folder} does not exist; make it first"
+    if not folder.is_dir():
+        return f"its folder is missing or not writable: {folder} is not a folder"
+    if not mode & stat.S_IWUSR:
+        return (
+            f"its folder is missing or not writable: {folder} is read-only (mode "
+            f"{stat.S_IMODE(mode):04o}), as a dotfiles manager (chezmoi, home-manager) may "
+            "leave it; make the change where that manager keeps it, or make it writable "
+            f"(chmod u+w {folder}) and run this again"
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (
+            f"its folder is missing or not writable: you may not write {folder} (it is "
+            "another user's, or its mode keeps you out); run this as its owner"
+        )
+    return None
 
 
 def _refuse_read_only(change: FileChange, target: Path) -> None:

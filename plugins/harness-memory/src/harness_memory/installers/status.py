@@ -41,6 +41,7 @@ from tomlkit.exceptions import TOMLKitError
 from harness_memory.client import URL_ID_NOT_SECRET
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
+from harness_memory.installers.checks import where_the_root_is
 from harness_memory.installers.codex_profiles import memory_profile_notes
 from harness_memory.installers.executable import (
     checkout_of,
@@ -649,11 +650,9 @@ def _installed(
     except SettingsFileError as error:  # the uninstall refuses until it is moved aside
         lines.append(f"{label}: PROBLEM: {error}")
         fine = False
-    for root in installed_roots(document, harness):
-        exists = Path(root).is_dir()
-        fine = fine and exists
-        state = "" if exists else " — PROBLEM: it does not exist"
-        lines.append(f"{label}: memory root {root}{state}")
+    roots, found = _root_lines(label, again, installed_roots(document, harness))
+    lines += roots
+    fine = fine and found
     hooks = document.get("hooks")
     recorded = False
     for event, seen_by in _SEEN_BY.items():
@@ -689,6 +688,21 @@ def _url_holding_an_id(commands: list[str], path: Path) -> str | None:
     return next(
         (why for url in sorted(urls - said) if (why := url_secret(url, written=True))), None
     )
+
+
+def _root_lines(label: str, again: str, roots: Sequence[str]) -> tuple[list[str], bool]:
+    """One line per memory root the hooks name, a PROBLEM (and the install that names the
+    right one) when it is gone; and whether every one is there."""
+    lines: list[str] = []
+    for root in roots:
+        state = (
+            ""
+            if Path(root).is_dir()
+            else f" — PROBLEM: it does not exist; {where_the_root_is()}: "
+            f"`{again} --memory-root DIR` (the rest as installed)"
+        )
+        lines.append(f"{label}: memory root {root}{state}")
+    return lines, all(Path(root).is_dir() for root in roots)
 
 
 def _program_lines(
