@@ -25,7 +25,9 @@ from tests.support.reader_left import ENDED_BY_SIGPIPE, quiet, run_into_head, ru
 from tests.support.serve import code_under_test, venv_bin
 
 AGENTS = 60
-"""Agents made: their ``agent list`` (a line each) is more than a one-page pipe holds."""
+"""Agents made, each with a long name: their ``agent list`` (a line each) is more than twice
+what a one-page pipe holds (:func:`~tests.support.reader_left.run_into_head`)."""
+LONG_NAME = "A coder whose display name is as long as a name may be, near the 100 characters: "
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +36,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     made = tmp_path_factory.mktemp("reader-left") / "data"
     for number in range(AGENTS):
         argv = ["agent", "create", "--data-dir", str(made), "--project", "acme"]
-        assert main([*argv, "--id", f"coder-{number}", "--name", f"Coder {number}"]) == 0
+        assert main([*argv, "--id", f"coder-{number}", "--name", f"{LONG_NAME}{number}"]) == 0
     return made
 
 
@@ -75,6 +77,16 @@ def test_q1_a_reading_command_whose_reader_left_ends_quietly(
 
     assert done.returncode == ENDED_BY_SIGPIPE, done.stderr
     assert quiet(done.stderr), done.stderr
+
+
+def test_q1_a_command_whose_output_and_errors_go_to_a_reader_that_left_ends_quietly(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """``… 2>&1 | head -1``: its first words (on stderr, "agents in the data dir …") find the
+    reader gone; they were said as a disk's refusal, exit 1."""
+    argv = memory_api(data_dir, "agent", "list")
+    done = run_reader_gone(argv, environ(tmp_path), stderr_too=True)
+    assert done.returncode == ENDED_BY_SIGPIPE
 
 
 def test_q1_commands_that_change_things_finish_their_change_when_the_reader_left(

@@ -101,6 +101,16 @@ def test_h3_every_command_whose_reader_left_finishes_its_work_then_ends_quietly(
     assert json.loads(settings.read_text(encoding="utf-8")) == {"theme": "dark"}
 
 
+def test_h3_a_command_whose_output_and_errors_go_to_a_reader_that_left_ends_quietly(
+    home: Path,
+) -> None:
+    """``… 2>&1 | head -1``: a Session start's warning (the service is down) goes to the same
+    pipe as its prompt."""
+    argv = ["session-start", "--url", closed_url(), "--project", "acme", "--agent", "coder"]
+    done = run_reader_gone(harness_memory(*argv), environ(home), stderr_too=True)
+    assert done.returncode == ENDED_BY_SIGPIPE
+
+
 def test_h3_a_command_that_writes_nothing_to_its_output_keeps_its_own_status(
     home: Path,
 ) -> None:

@@ -3,8 +3,9 @@
 :func:`run_reader_gone`: the reader left before the first line (a ``… | true``): the command's
 first write finds it gone, whatever its output's size. :func:`run_into_head`: the reader is a
 ``head -n 1`` process that reads one line and exits, the pipe between them one page (the
-smallest a pipe takes): a command writing more than that blocks until ``head`` has read its
-line, then finds it gone. Neither waits on time: each ends when the command does.
+smallest a pipe takes): a command writing more than twice that blocks until ``head`` has read
+(once: what the pipe held, its first line in it), fills the pipe again, blocks again, and finds
+the reader gone once ``head`` exits. Neither waits on time: each ends when the command does.
 """
 
 from __future__ import annotations
@@ -36,8 +37,10 @@ def run_reader_gone(
     *,
     cwd: Path | None = None,
     stdin: str = "",
+    stderr_too: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    """``argv`` with standard output a pipe whose reading end is closed before it starts."""
+    """``argv`` with standard output a pipe whose reading end is closed before it starts;
+    ``stderr_too``: its standard error too (``… 2>&1 | head -1``; then nothing reads it)."""
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
@@ -45,7 +48,7 @@ def run_reader_gone(
             list(argv),
             input=stdin,
             stdout=write_end,
-            stderr=subprocess.PIPE,
+            stderr=write_end if stderr_too else subprocess.PIPE,
             env=dict(env),
             cwd=cwd,
             text=True,
@@ -60,7 +63,8 @@ def run_into_head(
     argv: Sequence[str], env: Mapping[str, str], *, cwd: Path | None = None
 ) -> tuple[subprocess.CompletedProcess[str], str]:
     """``argv | head -n 1`` over a one-page pipe: the command's result, and what ``head``
-    printed (the command's first line)."""
+    printed (the command's first line). The command must write more than two pages for its
+    reader's leaving to be certain to find it writing."""
     read_end, write_end = os.pipe()
     fcntl.fcntl(write_end, _F_SETPIPE_SZ, os.sysconf("SC_PAGE_SIZE"))
     head = subprocess.Popen(["head", "-n", "1"], stdin=read_end, stdout=subprocess.PIPE, text=True)

@@ -76,6 +76,15 @@ class ReaderMayLeave(io.TextIOBase):
         """Whether the stream under it is a terminal."""
         return self._out.isatty()
 
+    def fileno(self) -> int:
+        """The descriptor of the stream under it (``/dev/null`` once the reader left)."""
+        return self._out.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        """The encoding of the stream under it."""
+        return getattr(self._out, "encoding", None) or "utf-8"
+
     def _reader_left(self) -> None:
         """From now on drop every write, and point the stream's descriptor at ``/dev/null``:
         what its buffer still holds goes nowhere at the exit, instead of failing again."""
@@ -108,8 +117,9 @@ def standard_output(
     out: IO[str] | None = None, *, end_when_left: bool = True
 ) -> Iterator[ReaderMayLeave]:
     """Run a command's body with ``out`` (default: ``sys.stdout``) as a :class:`ReaderMayLeave`,
-    which ``sys.stdout`` is too while it runs (so ``print`` goes through it). When the body
-    ends (returns or raises) after its reader left, the process ends as the reader's leaving
+    which ``sys.stdout`` is too while it runs (so ``print`` goes through it), and
+    ``sys.stderr`` one over itself (``… 2>&1 | head -1``: both are the reader's). When the body
+    ends (returns or raises) after a reader of either left, the process ends as the reader's leaving
     ends it (:func:`end_as_reader_left`): the work is done, nobody read what it said.
     Otherwise ``sys.stdout`` is put back and what the body raised goes on. Write bytes with
     :meth:`ReaderMayLeave.write_bytes`, never to ``sys.stdout.buffer`` around it.
@@ -117,12 +127,12 @@ def standard_output(
     ``end_when_left`` False (a hook, whose harness reads its exit status and which always
     exits 0, P-4): the output after the reader left is dropped, nothing more."""
     stream = ReaderMayLeave(sys.stdout if out is None else out)
-    saved = sys.stdout
-    sys.stdout = stream
+    saved = sys.stdout, sys.stderr
+    errors = None if sys.stderr is None else ReaderMayLeave(sys.stderr)  # None: fd 2 closed
+    sys.stdout, sys.stderr = stream, errors
     try:
         yield stream
     finally:
-        sys.stdout = saved
-        if stream.left and end_when_left:
-            sys.stderr.flush()
+        sys.stdout, sys.stderr = saved
+        if (stream.left or (errors is not None and errors.left)) and end_when_left:
             end_as_reader_left()

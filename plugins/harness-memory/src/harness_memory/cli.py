@@ -28,6 +28,9 @@ revoked token: 401; an agent or project it does not hold: 404; a malformed id or
 path: :data:`REFUSED_KINDS`; the prompt is still printed, the reason goes to stderr; in remote
 mode a sync the service refused so, the prompt carrying the local copy as it was), 2 for a
 usage error (a draft id that is not 32 lowercase hex digits included).
+Every command but a hook whose output's reader left (``| head -1``) does its work to the end,
+then ends quietly by ``SIGPIPE`` (a shell's 141), as ``git`` does
+(:mod:`memory_core.closed_reader`).
 ``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
 adapters always exit 0 so a memory problem never blocks the harness; malformed hook input is
 logged and answered with nothing, but for a pre-tool event with a memory root configured,

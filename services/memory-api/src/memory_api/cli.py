@@ -25,7 +25,9 @@ refuses rather than write into a data dir no service uses. Every command says wh
 Each command imports what it needs when it runs: ``agent create`` never loads the web
 application. Exit codes: 0 done, 1 refused (a conflict, an unknown agent, a bad id), 2 bad usage
 or configuration (no data dir named, no service answering), 130 interrupted (Ctrl-C: every file
-is written whole or not at all, so the same command run again finishes the work).
+is written whole or not at all, so the same command run again finishes the work);
+a command whose output's reader left (``| head -1``) does its work to the end, then ends quietly
+by ``SIGPIPE`` (a shell's 141), as ``git`` does (:mod:`memory_core.closed_reader`).
 """
 
 from __future__ import annotations
