@@ -84,3 +84,38 @@ def test_r1_every_scope_sync_sends_the_scopes_after_one_that_cannot_be_written(
     argv = ["sync", *copy, "--url", shared_service.url, "--every-scope"]
     assert main(argv, environ=environ, stdout=again) == 0, again.getvalue()
     assert (served / first / "MEMORY.md").read_text(encoding="utf-8") == f"- {first} offline\n"
+
+
+def test_r1_a_workspace_sync_sends_its_scope_when_the_user_scope_cannot_be_written(
+    shared_service: RealService, new_agent: str, tmp_path: Path
+) -> None:
+    """``harness-memory sync`` (the user scope, then the working directory's): the user
+    scope's failure stopped it before the Workspace's."""
+    state, workspace = tmp_path / "state", tmp_path / "code" / "shop"
+    workspace.mkdir(parents=True)
+    environ = {"HOME": str(tmp_path / "home"), "PATH": os.environ["PATH"]}
+    environ["HARNESS_MEMORY_TOKEN"] = shared_service.token
+    copy = ["--remote", "on", "--state-dir", str(state), "--project", "acme"]
+    copy += ["--agent", new_agent, "--workspace", str(workspace)]
+    said = io.StringIO()
+    assert main(["sync", *copy, "--url", _closed_url()], environ=environ, stdout=said) == 1
+    [key] = [line.split(":")[0] for line in said.getvalue().splitlines() if "user" not in line]
+    remote = RemoteCopy(
+        url=shared_service.url, token=None, project="acme", agent=new_agent, state_dir=state,
+        timeout=5,
+    )  # fmt: skip
+    (remote.memory_root / key / "MEMORY.md").write_text("- offline\n", encoding="utf-8")
+    lock = remote.sync_dir / "user.lock"
+    lock.unlink(missing_ok=True)
+    lock.mkdir()
+
+    said = io.StringIO()
+    status = main(["sync", *copy, "--url", shared_service.url], environ=environ, stdout=said)
+
+    lines = said.getvalue().splitlines()
+    assert status == 1, lines
+    assert lines[0].startswith("user: not synced (the local copy of scope user cannot be"), lines
+    assert lines[1].startswith(f"{key}: synced: sent "), lines
+    assert lines[2].startswith("not synced: 1 of 2 scopes (user): "), lines
+    served = layout.memory_root(shared_service.data_dir, new_agent)
+    assert (served / key / "MEMORY.md").read_text(encoding="utf-8") == "- offline\n"

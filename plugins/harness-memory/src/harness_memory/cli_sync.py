@@ -105,7 +105,7 @@ def run_sync(
         if args.every_scope:
             results = copy.sync_every_scope()
         else:
-            results = copy.sync(args.workspace or str(Path.cwd()))
+            results = copy.sync(args.workspace or str(Path.cwd()), each=True)
     except RemoteError as error:
         out.write(f"not synced: {error}\n")
         return 1

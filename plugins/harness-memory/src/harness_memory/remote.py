@@ -369,7 +369,12 @@ class RemoteCopy:
         return key_for_real_path(_real_workspace(workspace))
 
     def sync(
-        self, workspace: str | None, *, send_only: bool = False, fresh_since: float | None = None
+        self,
+        workspace: str | None,
+        *,
+        send_only: bool = False,
+        fresh_since: float | None = None,
+        each: bool = False,
     ) -> list[SyncResult]:
         """Sync the scopes a Session in ``workspace`` may use (R-1); never raises for the
         service being unreachable (each result says so). With ``send_only`` (the post-write and
@@ -379,11 +384,16 @@ class RemoteCopy:
         parallel Session-start hook entries of one Session sync once, the others wait for that
         sync and read what it brought. Raises :class:`RemoteError` when git is missing, the
         URL is not http(s)://host[:port], the copy cannot be written or a symlink on the
-        Workspace's way cannot be read."""
+        Workspace's way cannot be read. With ``each`` (``harness-memory sync``), a scope whose
+        local copy cannot be written is its failed result and the next one is synced all the
+        same (:meth:`sync_every_scope`)."""
         scopes: list[tuple[str, str | None]] = [(USER_SCOPE, None)]
         if workspace:
             real = _real_workspace(workspace)
             scopes.append((key_for_real_path(real), real))
+        if each:
+            self._check_can_sync()
+            return [self._sync_or_fail(key, marker) for key, marker in scopes]
         return [
             self.sync_scope(key, marker=marker, send_only=send_only, fresh_since=fresh_since)
             for key, marker in scopes
@@ -407,11 +417,11 @@ class RemoteCopy:
         self._check_can_sync()
         return [self._sync_or_fail(key) for key in [USER_SCOPE, *sorted(set(held) - {USER_SCOPE})]]
 
-    def _sync_or_fail(self, key: str) -> SyncResult:
+    def _sync_or_fail(self, key: str, marker: str | None = None) -> SyncResult:
         """:meth:`sync_scope` of ``key``, or its failed result when its local copy cannot be
         written (:meth:`sync_every_scope`): the error, what to do, and whether changes wait."""
         try:
-            return self.sync_scope(key)
+            return self.sync_scope(key, marker=marker)
         except RemoteError as error:
             run = _ScopeRun(self, key, self.memory_root / key, self.sync_dir / f"{key}.git")
             result = SyncResult(
