@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import io
 import os
-import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -105,6 +104,8 @@ def end_as_reader_left() -> NoReturn:
     """End the process as ``SIGPIPE`` ends one, whatever the disposition it inherited (a parent
     may have ignored the signal): Git's ``check_pipe``. Where there is no ``SIGPIPE``, exit
     :data:`READER_LEFT_STATUS`."""
+    import signal  # here: a hook process (H-5), whose reader rarely leaves, never loads it
+
     sigpipe = getattr(signal, "SIGPIPE", None)
     if sigpipe is not None:
         signal.signal(sigpipe, signal.SIG_DFL)
