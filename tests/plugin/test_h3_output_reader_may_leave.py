@@ -1,64 +1,135 @@
-"""H-3: ``harness-memory`` piped into a reader that leaves early (``| head -1``, ``| grep -q``,
-``less`` quit) does its work to the end, says nothing of the closed pipe, and exits with its
-own status.
+"""H-3: every ``harness-memory`` command piped into a reader that leaves early (``| head -1``,
+``| grep -q``, ``less`` quit) ends as ``git log | head -1`` ends ``git``: quietly, by
+``SIGPIPE`` (a shell's status 141), after finishing any change it makes; a hook, whose harness
+reads its exit status, exits 0 as ever.
 
 ``harness-memory status | head -1`` ended in a ``BrokenPipeError`` traceback, and ``install …
 | head`` stopped after writing the settings, before compiling the hooks' bytecode, with
-"cannot write: [Errno 32] Broken pipe" and exit 1 for an install that had been made. Each run
-here is the console script in a process of its own whose standard output is a pipe whose
-reading end is already closed: every write to it fails with ``EPIPE``.
+"cannot write: [Errno 32] Broken pipe" and exit 1 for an install that had been made; a hook
+whose harness had closed its output ended in a traceback and exit 1. Each run here is the
+console script in a process of its own whose standard output is a real pipe: read by ``head
+-n 1`` (a Session start whose prompt is larger than the pipe), or whose reader left before the
+first line.
 """
 
 from __future__ import annotations
 
-import io
-import os
-import subprocess
+import json
+import socket
 from pathlib import Path
 
-from harness_memory.cli import main
+import pytest
+from harness_memory.settings import remote_memory_root
 
+from tests.support.reader_left import ENDED_BY_SIGPIPE, quiet, run_into_head, run_reader_gone
 from tests.support.serve import code_under_test, harness_memory_under_test
 
-
-def run_into_a_closed_pipe(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    """``harness-memory ARGV`` with ``HOME`` at ``home``, its stdout a pipe nobody reads."""
-    read_end, write_end = os.pipe()
-    os.close(read_end)
-    try:
-        return subprocess.run(
-            [harness_memory_under_test(), *argv],
-            stdout=write_end,
-            stderr=subprocess.PIPE,
-            env={"HOME": str(home), "PATH": "/usr/bin:/bin", **code_under_test()},
-            text=True,
-            timeout=120,
-            check=False,
-        )
-    finally:
-        os.close(write_end)
+TOKEN = "a-token-of-32-characters-or-so-x"
 
 
-def test_h3_an_install_and_status_piped_into_a_reader_that_left_do_their_work(
-    tmp_path: Path,
+def closed_url() -> str:
+    """The URL of a loopback port nothing listens on (bound, never listened, then closed)."""
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{closed.getsockname()[1]}"
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    made = tmp_path / "home"
+    (made / ".claude").mkdir(parents=True)
+    return made
+
+
+def environ(home: Path) -> dict[str, str]:
+    return {"HOME": str(home), "PATH": "/usr/bin:/bin", **code_under_test()}
+
+
+def harness_memory(*argv: str) -> list[str]:
+    return [harness_memory_under_test(), *argv]
+
+
+def test_h3_a_session_start_into_head_prints_its_first_line_and_ends_quietly(
+    home: Path, tmp_path: Path
 ) -> None:
-    home = tmp_path / "home"
-    (home / ".claude").mkdir(parents=True)
+    template = tmp_path / "template.md"
+    lines = [
+        f"line {number} of the prompt, long enough to fill a page soon" for number in range(200)
+    ]
+    template.write_text("\n".join(lines) + "\n{{MEMORY}}\n", encoding="utf-8")
+    argv = harness_memory(
+        "session-start", "--url", closed_url(), "--project", "acme", "--agent", "coder",
+        "--workspace", str(tmp_path), "--template-file", str(template),
+    )  # fmt: skip
+
+    done, first = run_into_head(argv, environ(home))
+
+    assert first == "line 0 of the prompt, long enough to fill a page soon\n"
+    assert done.returncode == ENDED_BY_SIGPIPE, done.stderr
+    assert quiet(done.stderr), done.stderr
+
+
+def test_h3_every_command_whose_reader_left_finishes_its_work_then_ends_quietly(
+    home: Path, tmp_path: Path
+) -> None:
     root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
     root.mkdir(parents=True)
-    flags = ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+    who = ["--project", "acme", "--agent", "coder"]
+    settings = home / ".claude" / "settings.json"
+    settings.write_text('{"theme": "dark"}\n', encoding="utf-8")  # the user's own
+    state = tmp_path / "state"
+    remote = ["--remote", "on", "--state-dir", str(state), "--url", closed_url(), *who]
 
-    install = run_into_a_closed_pipe(
-        home, "install", "claude-code", *flags, "--memory-root", str(root), "--no-check"
+    def ends_quietly(*argv: str, stdin: str = "") -> None:
+        done = run_reader_gone(harness_memory(*argv), environ(home), cwd=tmp_path, stdin=stdin)
+        assert done.returncode == ENDED_BY_SIGPIPE, (argv, done.stderr)
+        assert quiet(done.stderr), (argv, done.stderr)
+
+    ends_quietly("install", "claude-code", "--url", closed_url(), *who, "--memory-root", str(root))
+    assert "hook claude-code session-start" in settings.read_text(encoding="utf-8")
+    ends_quietly("status")
+    token_file = tmp_path / "token"
+    ends_quietly("token", "set", "--file", str(token_file), stdin=TOKEN + "\n")
+    assert token_file.read_text(encoding="utf-8").strip() == TOKEN
+    for form in ("text", "json"):
+        ends_quietly("session-start", "--url", closed_url(), *who, "--format", form)
+    ends_quietly("sync", *remote, "--workspace", str(tmp_path))  # unreachable: each scope said
+    ends_quietly("sync", *remote, "--every-scope", "--format", "json")
+    ends_quietly("sync", *remote, "--status")
+    assert remote_memory_root(state, "acme", "coder").is_dir()
+    ends_quietly("uninstall", "claude-code")
+    assert json.loads(settings.read_text(encoding="utf-8")) == {"theme": "dark"}
+
+
+def test_h3_a_command_whose_output_and_errors_go_to_a_reader_that_left_ends_quietly(
+    home: Path,
+) -> None:
+    """``… 2>&1 | head -1``: a Session start's warning (the service is down) goes to the same
+    pipe as its prompt."""
+    argv = ["session-start", "--url", closed_url(), "--project", "acme", "--agent", "coder"]
+    done = run_reader_gone(harness_memory(*argv), environ(home), stderr_too=True)
+    assert done.returncode == ENDED_BY_SIGPIPE
+
+
+def test_h3_a_command_that_writes_nothing_to_its_output_keeps_its_own_status(
+    home: Path,
+) -> None:
+    """``draft show`` of a service that is down says why on stderr, not on the closed pipe."""
+    argv = harness_memory(
+        "draft", "show", "--url", closed_url(), "--project", "acme", "--agent", "coder", "0" * 32
     )
-    status = run_into_a_closed_pipe(home, "status")
+    done = run_reader_gone(argv, environ(home))
+    assert done.returncode == 1, done.stderr
+    assert "cannot fetch draft" in done.stderr and quiet(done.stderr), done.stderr
 
-    for done in (install, status):
-        assert "Traceback" not in done.stderr and "Broken pipe" not in done.stderr, done.stderr
-    assert install.returncode == 0
-    settings = (home / ".claude" / "settings.json").read_text(encoding="utf-8")
-    assert "hook claude-code session-start" in settings
-    said = io.StringIO()
-    verdict = main(["status"], environ={"HOME": str(home), "PATH": "/usr/bin:/bin"}, stdout=said)
-    assert f"claude-code: installed in {home / '.claude' / 'settings.json'}" in said.getvalue()
-    assert status.returncode == verdict  # its own verdict, read or not
+
+def test_h3_a_hook_whose_harness_closed_its_output_exits_0_quietly(
+    home: Path, tmp_path: Path
+) -> None:
+    """The write guard's answer to a tool call it cannot read (a deny) goes to a closed pipe."""
+    hook = harness_memory(
+        "hook", "claude-code", "pre-tool-use", "--memory-root", str(tmp_path), "--flags-only"
+    )
+    done = run_reader_gone(hook, environ(home), stdin="{not json")
+    assert done.returncode == 0, done.stderr
+    assert quiet(done.stderr), done.stderr

@@ -28,6 +28,9 @@ revoked token: 401; an agent or project it does not hold: 404; a malformed id or
 path: :data:`REFUSED_KINDS`; the prompt is still printed, the reason goes to stderr; in remote
 mode a sync the service refused so, the prompt carrying the local copy as it was), 2 for a
 usage error (a draft id that is not 32 lowercase hex digits included).
+Every command but a hook whose output's reader left (``| head -1``) does its work to the end,
+then ends quietly by ``SIGPIPE`` (a shell's 141), as ``git`` does
+(:mod:`memory_core.closed_reader`).
 ``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
 adapters always exit 0 so a memory problem never blocks the harness; malformed hook input is
 logged and answered with nothing, but for a pre-tool event with a memory root configured,
@@ -185,9 +188,25 @@ def main(
         settings = load_settings(flags, env, flags_only=getattr(args, "flags_only", False))
     except SettingsError as error:
         parser.error(str(error))
-    if args.command != "hook":
+    from memory_core.closed_reader import standard_output
+
+    hook = args.command == "hook"
+    if not hook:
         _log_to_stderr()
-        out = cast("IO[str]", _ReaderMayLeave(out))
+    # `… | head -1`: the work is done, then the process ends quietly; a hook exits 0 all the same
+    with standard_output(out, end_when_left=not hook) as reader_may_leave:
+        return _command(parser, args, settings, env, stdin, cast("IO[str]", reader_may_leave))
+
+
+def _command(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    settings: HarnessSettings,
+    env: Mapping[str, str],
+    stdin: IO[bytes] | None,
+    out: IO[str],
+) -> int:
+    """Run the command ``args`` names, writing what it says to ``out``; its exit status."""
     if args.command in ("install", "uninstall", "status"):
         return run_install(parser, args, env, out)
     if args.command == "token":
@@ -207,50 +226,6 @@ def main(
     if answer is not None:
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return 0
-
-
-class _ReaderMayLeave(io.TextIOBase):
-    """A command's standard output whose reader may leave before the end (``| head``, ``|
-    grep -q``, ``less`` quit early): what is written after it left is dropped, and the
-    command's work goes on to its end and its own exit status. ``harness-memory status | head
-    -1`` ended in a ``BrokenPipeError`` traceback, and ``install … | head`` stopped after
-    writing the settings, before compiling the hooks' bytecode, with "cannot write: [Errno 32]
-    Broken pipe" (exit 1) for an install that was made. Each write is flushed, so the pipe's
-    end is seen here, not at the interpreter's exit (``Exception ignored … BrokenPipeError``);
-    hooks answer their harness through the plain stream."""
-
-    def __init__(self, out: IO[str]) -> None:
-        super().__init__()
-        self._out = out
-        self._left = False
-
-    def write(self, text: str) -> int:
-        """Write and flush ``text`` unless the reader left; its length either way."""
-        if not self._left:
-            try:
-                self._out.write(text)
-                self._out.flush()
-            except BrokenPipeError:
-                self._reader_left()
-        return len(text)
-
-    def flush(self) -> None:
-        """Nothing waits here: each write was flushed."""
-
-    def _reader_left(self) -> None:
-        """From now on drop every write, and point the stream's descriptor at ``/dev/null``:
-        what its buffer still holds goes nowhere at the exit, instead of failing again."""
-        self._left = True
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-        except OSError:
-            return
-        try:
-            os.dup2(devnull, self._out.fileno())
-        except (OSError, ValueError, io.UnsupportedOperation):
-            pass  # a stream with no descriptor of its own (a test's StringIO)
-        finally:
-            os.close(devnull)
 
 
 def _with_installed_remote(

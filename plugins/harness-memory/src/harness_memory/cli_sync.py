@@ -15,7 +15,9 @@ dir, those of the installed remote-mode hooks, :mod:`harness_memory.cli`'s
 of the copy, the last successful sync, whether changes wait to go back, the last error, and
 what the service's merge of this machine's changes did (R-2), and of another machine's that
 reached this copy (``… (merged when desk synced)``), as the last sync that had any outcome read
-it. Exit status 0 when every scope synced (``--status``: when the copy's state could be read; a
+it. A scope that fails (the service down, its local copy not writable) is said on its line with
+what to do, the other scopes are synced all the same, and a last line names the ones that
+failed. Exit status 0 when every scope synced (``--status``: when the copy's state could be read; a
 sync folder that cannot be read is said so, never "no scope synced"), 1 otherwise, 2 for a
 usage error (a missing setting, a token file that cannot be read).
 """
@@ -103,7 +105,7 @@ def run_sync(
         if args.every_scope:
             results = copy.sync_every_scope()
         else:
-            results = copy.sync(args.workspace or str(Path.cwd()))
+            results = copy.sync(args.workspace or str(Path.cwd()), each=True)
     except RemoteError as error:
         out.write(f"not synced: {error}\n")
         return 1
@@ -113,7 +115,21 @@ def run_sync(
         for result in results:
             out.write(f"{result.scope}: {_said(result)}\n")
             out.write("".join(f"  merged: {line}\n" for line in result.outcomes))
+        out.write(_failed_said(results))
     return 0 if all(result.ok for result in results) else 1
+
+
+def _failed_said(results: list[SyncResult]) -> str:
+    """The last line of a text ``sync`` in which a scope failed: which did, of how many, that
+    the others synced, and to run it again once each is fixed; nothing when none failed."""
+    failed = [result.scope for result in results if not result.ok]
+    if not failed:
+        return ""
+    synced = len(results) - len(failed)
+    return (
+        f"not synced: {len(failed)} of {len(results)} scopes ({', '.join(failed)}): its line "
+        f"above says why and what to do; {synced} synced; run the same sync again once fixed\n"
+    )
 
 
 def _said(result: SyncResult) -> str:

@@ -369,7 +369,12 @@ class RemoteCopy:
         return key_for_real_path(_real_workspace(workspace))
 
     def sync(
-        self, workspace: str | None, *, send_only: bool = False, fresh_since: float | None = None
+        self,
+        workspace: str | None,
+        *,
+        send_only: bool = False,
+        fresh_since: float | None = None,
+        each: bool = False,
     ) -> list[SyncResult]:
         """Sync the scopes a Session in ``workspace`` may use (R-1); never raises for the
         service being unreachable (each result says so). With ``send_only`` (the post-write and
@@ -379,11 +384,16 @@ class RemoteCopy:
         parallel Session-start hook entries of one Session sync once, the others wait for that
         sync and read what it brought. Raises :class:`RemoteError` when git is missing, the
         URL is not http(s)://host[:port], the copy cannot be written or a symlink on the
-        Workspace's way cannot be read."""
+        Workspace's way cannot be read. With ``each`` (``harness-memory sync``), a scope whose
+        local copy cannot be written is its failed result and the next one is synced all the
+        same (:meth:`sync_every_scope`)."""
         scopes: list[tuple[str, str | None]] = [(USER_SCOPE, None)]
         if workspace:
             real = _real_workspace(workspace)
             scopes.append((key_for_real_path(real), real))
+        if each:
+            self._check_can_sync()
+            return [self._sync_or_fail(key, marker) for key, marker in scopes]
         return [
             self.sync_scope(key, marker=marker, send_only=send_only, fresh_since=fresh_since)
             for key, marker in scopes
@@ -396,9 +406,46 @@ class RemoteCopy:
         before the ``rm -rf`` that removes it; a git dir named as no scope key is, K-7, is left
         alone). A Workspace scope goes back with the ``.workspace``
         marker (K-5) its first sync wrote into it. Raises :class:`CopyUnreadable` when the sync
-        folder cannot be read, else as :meth:`sync` does."""
+        folder cannot be read, else as :meth:`sync` does for what no scope can sync without
+        (git, the URL).
+
+        A scope whose local copy cannot be written (its folder, its git dir or its lock on a
+        full disk, read-only, or not a folder) is one failed result, saying what failed and
+        what to do, and the next scopes are synced all the same: the first such scope stopped
+        the whole sync, and what waited in the scopes after it never went back."""
         held = [key for key in self._scope_keys() if SCOPE_KEY_RULE.accepts(key)]
-        return [self.sync_scope(key) for key in [USER_SCOPE, *sorted(set(held) - {USER_SCOPE})]]
+        self._check_can_sync()
+        return [self._sync_or_fail(key) for key in [USER_SCOPE, *sorted(set(held) - {USER_SCOPE})]]
+
+    def _sync_or_fail(self, key: str, marker: str | None = None) -> SyncResult:
+        """:meth:`sync_scope` of ``key``, or its failed result when its local copy cannot be
+        written (:meth:`sync_every_scope`): the error, what to do, and whether changes wait."""
+        try:
+            return self.sync_scope(key, marker=marker)
+        except RemoteError as error:
+            run = _ScopeRun(self, key, self.memory_root / key, self.sync_dir / f"{key}.git")
+            result = SyncResult(
+                key,
+                ok=False,
+                waiting=run.has_waiting(),
+                error=f"{error}; make it writable (or free space on its disk), then sync again",
+            )
+            self._note(result)  # what `sync --status` says of it
+            return result
+
+    def _check_can_sync(self) -> None:
+        """Raise :class:`RemoteError` when no scope can sync: git is missing, or the URL is
+        not http(s)://host[:port] (git would take a path, file://, ssh or ext:: too and
+        bypass the service's rules)."""
+        if shutil.which("git") is None:
+            raise RemoteError("remote mode needs the git program, which is not installed")
+        try:
+            service_url_parts(self.url)
+        except ServiceUnreachableError as error:
+            raise RemoteError(
+                f"remote mode syncs with the memory service at http(s)://host[:port]: {error}; "
+                "set its address (HARNESS_MEMORY_URL or --url)"
+            ) from None
 
     # --- one scope ---------------------------------------------------------------------------
 
@@ -414,16 +461,7 @@ class RemoteCopy:
         as the ``.workspace`` marker (K-5) when the scope is made here; ``send_only``: only
         when something waits to go back (else a result with ``skipped``); ``fresh_since`` as
         in :meth:`sync`."""
-        if shutil.which("git") is None:
-            raise RemoteError("remote mode needs the git program, which is not installed")
-        try:
-            service_url_parts(self.url)
-        except ServiceUnreachableError as error:
-            # git would take a path, file://, ssh or ext:: too and bypass the service's rules
-            raise RemoteError(
-                f"remote mode syncs with the memory service at http(s)://host[:port]: {error}; "
-                "set its address (HARNESS_MEMORY_URL or --url)"
-            ) from None
+        self._check_can_sync()
         scope = self.memory_root / key
         git_dir = self.sync_dir / f"{key}.git"
         try:

@@ -25,7 +25,9 @@ refuses rather than write into a data dir no service uses. Every command says wh
 Each command imports what it needs when it runs: ``agent create`` never loads the web
 application. Exit codes: 0 done, 1 refused (a conflict, an unknown agent, a bad id), 2 bad usage
 or configuration (no data dir named, no service answering), 130 interrupted (Ctrl-C: every file
-is written whole or not at all, so the same command run again finishes the work).
+is written whole or not at all, so the same command run again finishes the work);
+a command whose output's reader left (``| head -1``) does its work to the end, then ends quietly
+by ``SIGPIPE`` (a shell's 141), as ``git`` does (:mod:`memory_core.closed_reader`).
 """
 
 from __future__ import annotations
@@ -676,9 +678,9 @@ def _memory_export_to_stdout(
     """``memory export -o -``: the archive on standard output (``… | ssh host …``), as ``tar
     -f -`` writes it, and the report on standard error. The archive is made whole in a private
     temporary folder first, so a refusal half-way sends nothing; a terminal gets no archive."""
-    import shutil
     import tempfile
 
+    from memory_core.closed_reader import ReaderMayLeave
     from rich.console import Console
 
     from memory_api.transfer.console import print_export
@@ -700,9 +702,11 @@ def _memory_export_to_stdout(
             histories=histories,
         )
         with archive.open("rb") as source:
-            sys.stdout.flush()
-            shutil.copyfileobj(source, sys.stdout.buffer)
-            sys.stdout.buffer.flush()
+            out = sys.stdout  # main's: its reader may leave (memory_core.closed_reader)
+            write = out.write_bytes if isinstance(out, ReaderMayLeave) else out.buffer.write
+            while chunk := source.read(1 << 20):
+                write(chunk)
+            out.flush()
     print(f"exported from the data dir {settings.data_dir}", file=sys.stderr)
     print_export(
         dataclasses.replace(report, output=Path("-")), Console(stderr=True, highlight=False)
@@ -945,12 +949,20 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (see the module docstring)."""
     from memory_core.atomic import no_files_for_others_to_write
-    from memory_core.errors import InvalidId
+    from memory_core.closed_reader import standard_output
     from memory_core.swap import shield_from_sigio
 
     no_files_for_others_to_write()  # umask 000 would open the data dir to every account
     shield_from_sigio()  # index edits take file leases (memory_core.swap)
     args = build_parser().parse_args(argv)
+    with standard_output():  # `… | head -1`: the work is done, then the process ends quietly
+        return _command(args)
+
+
+def _command(args: argparse.Namespace) -> int:
+    """Run the command ``args`` names; its exit code, a refusal said on stderr."""
+    from memory_core.errors import InvalidId
+
     command: Command = args.func
     settings: Settings | None = None
     try:

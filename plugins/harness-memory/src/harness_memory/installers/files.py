@@ -662,15 +662,17 @@ def backups_of(path: Path) -> list[Path]:
     """The backups an install or uninstall made of ``path`` (beside its write target, and
     beside ``path`` itself when that is a symlink: an install made before the file was moved
     into a dotfiles checkout and linked back left its backup there), sorted; symlinks named
-    like one are not ours and are left out."""
+    like one are not ours and are left out. A backup is listed once, by its name beside the
+    target, when both places are one folder: a settings folder linked whole into a dotfiles
+    checkout (``~/.claude`` → ``~/dotfiles/.claude``) listed each backup twice, and the install
+    removed the one it had just made as "the same bytes as … a newer backup" (itself), so the
+    uninstall had no backup to give the user's own layout back from (H-3)."""
     target = write_target(path)
-    places = {(target.parent, target.name), (path.absolute().parent, path.name)}
-    found = {
-        backup
-        for folder, name in places
-        for backup in folder.glob(f"{glob_escape(name)}{BACKUP_SUFFIX}*")
-    }
-    return sorted(backup for backup in found if backup.is_file() and not backup.is_symlink())
+    found: dict[str, Path] = {}
+    for folder, name in ((target.parent, target.name), (path.absolute().parent, path.name)):
+        for backup in folder.glob(f"{glob_escape(name)}{BACKUP_SUFFIX}*"):
+            found.setdefault(str(Path(os.path.realpath(folder)) / backup.name), backup)
+    return sorted(b for b in found.values() if b.is_file() and not b.is_symlink())
 
 
 def _tighten_old_backups(target: Path, secrets: frozenset[str]) -> tuple[Path, ...]:
