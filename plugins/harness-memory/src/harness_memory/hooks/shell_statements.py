@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import ChainMap
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 __all__ = ["CHOICES_CAP", "Scopes"]
 
@@ -429,8 +429,8 @@ class Scopes:
         choices: dict[str, list[str] | None],
     ) -> None:
         """Set ``name`` in ``known`` to the one value ``values`` agree on (a tuple in them: any
-        of its values); a ``PATH`` of folders only, to every folder any holds (each looked in
-        for a program); else undecided, with the values it may hold (unset: empty) put in
+        of its values); a ``PATH`` or ``IFS`` none leaves undecided, to all they hold
+        (:data:`_JOINED`); else undecided, with the values it may hold (unset: empty) put in
         ``choices`` when none is undecided and at most :data:`CHOICES_CAP` differ (else
         None: no choices)."""
         values = [each for value in values for each in _each(value)]
@@ -442,15 +442,25 @@ class Scopes:
                 known[name] = first if isinstance(first, str) else None
             return
         spelt = ["" if value is _UNSET else value for value in values]
-        if name == "PATH" and all(isinstance(value, str) for value in spelt):
-            folders = (folder for value in spelt for folder in str(value).split(":"))
-            known[name] = ":".join(dict.fromkeys(folders))
+        if name in _JOINED and all(isinstance(value, str) for value in spelt):
+            known[name] = _JOINED[name](str(value) for value in spelt)
             choices[name] = None
             return
         known[name] = None
         held = list(dict.fromkeys(str(value) for value in spelt))
         decided = all(isinstance(value, str) for value in spelt)  # none undecided
         choices[name] = held if decided and len(held) <= CHOICES_CAP else None
+
+
+_JOINED: dict[str, Callable[[Iterable[str]], str]] = {
+    "PATH": lambda values: ":".join(
+        dict.fromkeys(folder for value in values for folder in value.split(":"))
+    ),
+    "IFS": lambda values: "".join(sorted({char for value in values for char in value})),
+}
+"""Variables that, holding one of several values, are read as holding them all: ``PATH``
+every folder any holds (a program is looked for in each), ``IFS`` every character any holds
+(an unquoted value may be split at each; unset, bash's white space)."""
 
 
 def _each(value: object) -> tuple[object, ...]:

@@ -1361,6 +1361,8 @@ def _descriptors_dropped(text: str) -> str:
 
 _IFS = " \t\n"
 """The characters bash splits an unquoted expansion's value at (``IFS`` unset)."""
+_STARTING = {"IFS": _IFS}
+"""Variables bash sets when it starts, whatever its environment holds."""
 _NAMING_BUILTINS = frozenset(
     {"read", "printf", "mapfile", "readarray", "getopts", "unset", "for", "select"}
     | {"declare", "typeset", "local", "export", "readonly", "let"}
@@ -1930,12 +1932,13 @@ here-data did not take (which read it); its descriptor is left out before
 _DESCRIPTOR_WORD_RE = re.compile(r"^(?:[0-9]+-?|-)$")
 """The word after ``>&`` or ``<&`` that names a descriptor (``2``, ``2-``: moved, ``-``:
 closed), not a file."""
-_SETTERS = frozenset(
-    {"source", ".", "eval", "read", "mapfile", "readarray", "printf", "getopts", "set"}
-)
+_SETTERS = frozenset({"source", ".", "eval", "read", "mapfile", "readarray", "printf", "getopts"})
 """Commands that may set any variable (a sourced file, ``eval``) or one named at run time
 (``read NAME``, ``printf -v NAME``): after one, a write place holding ``$`` is taken as
-built at run time, whatever the guard knew of the variable (``HOME`` included)."""
+built at run time, whatever the guard knew of the variable (``HOME`` included). So is a
+``set`` that gives the positional parameters (``set -- $X``); one that only sets the shell's
+options (``set -e``, ``set -euo pipefail``, ``set -o errexit``, ``set +x``) sets no variable:
+a command can only end sooner under it, never write elsewhere."""
 _VARIABLE_SETTERS = frozenset(
     {"export", "declare", "typeset", "local", "readonly", "read", "printf", "mapfile"}
     | {"readarray"}
@@ -3028,6 +3031,8 @@ class _Writes:
             written.extend(self._words_run(program[0]))  # ``set -- cp x "$(cat f)"/a.md; "$@"``
         if command == "set" and (given := _positional_set(operands)):
             self._positional, self._positional_state = given, "set"
+        if command == "set" and (given or any(word == "--" for word, _ in operands)):
+            self._unsure = True  # ``set -- $X``: $1, $@ … hold words known only at run time
         if command == "xargs":
             self._found.fed.extend(_fed_places(operands, self._read_run))
         written.extend(_placed_outputs(command or "", operands))
@@ -4782,14 +4787,15 @@ def _tilde(word: str, environ: Mapping[str, str]) -> str:
 
 def _expand(word: str, known: Mapping[str, str | None], environ: Mapping[str, str]) -> str | None:
     """``word`` with ``$NAME`` and ``${NAME}`` replaced; None when it cannot be decided (a
-    variable in it while ``IFS``, the command's or the environment's, holds a character other
-    than white space: ``IFS=:``, an unquoted value splits into other words; an ``IFS`` the
-    command leaves undecided is not so taken)."""
+    variable in it while ``IFS`` may hold a character other than white space: ``IFS=:``, an
+    unquoted value splits into other words there; so may an ``IFS`` the command leaves
+    undecided: ``IFS=$(printf :)``, ``for IFS in :``). Bash starts with the default ``IFS``
+    whatever its environment holds (:data:`_IFS`)."""
     undecided = False
     if "`" in word:
         return None
-    ifs = known["IFS"] if "IFS" in known else environ.get("IFS", _IFS)
-    if ifs is not None and "$" in word and any(char not in _IFS for char in ifs):
+    ifs = known.get("IFS", _IFS)
+    if "$" in word and (ifs is None or any(char not in _IFS for char in ifs)):
         return None
 
     def value(match: re.Match[str]) -> str:
@@ -4798,7 +4804,7 @@ def _expand(word: str, known: Mapping[str, str | None], environ: Mapping[str, st
         if not _NAME_RE.match(name or ""):
             undecided = True  # ${X:-…}, ${#X}, ${X/…}: an operator
             return ""
-        found = known[name] if name in known else environ.get(name)
+        found = known[name] if name in known else _STARTING.get(name, environ.get(name))
         if found is None:
             undecided = True
             return ""
