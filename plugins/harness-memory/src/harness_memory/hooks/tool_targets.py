@@ -1235,7 +1235,7 @@ def _note_assignments(
     if previous == "for" and _NAME_RE.match(word):
         known[word] = None
     if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
-        value = _defaults_decided(assignment.group("value"), known, environ)
+        value = _defaults_decided(assignment.group("value"), known, environ, split=False)
         known[assignment.group("name")] = value
     for assigning in _ASSIGNING_DEFAULT_RE.finditer(word):
         name = assigning.group("name")
@@ -4310,14 +4310,14 @@ def _built_at_run_time(
 
 
 def _defaults_decided(
-    word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
+    word: str, known: Mapping[str, str | None], environ: Mapping[str, str], *, split: bool = True
 ) -> str | None:
     """``word`` with every ``${NAME:-word}`` (and its kin ``-``, ``:=``, ``=``, ``:+``, ``+``)
     replaced by what the shell picks from the variable's known value (the environment, or a
     known assignment; a variable neither has is unset, as for every word the guard reads);
     None when a variable was assigned a value known only at run time, its value holds an
     expansion (bash never expands a value again), or anything else in ``word`` (the default's
-    own ``$HOME`` included) stays undecided."""
+    own ``$HOME`` included) stays undecided. ``split``: as :func:`_expand`."""
     undecided = False
 
     def pick(match: re.Match[str]) -> str:
@@ -4333,7 +4333,7 @@ def _defaults_decided(
         return value if present and value is not None else default
 
     replaced = _DEFAULT_PICK_RE.sub(pick, word)
-    return None if undecided else _expand(replaced, known, environ)
+    return None if undecided else _expand(replaced, known, environ, split=split)
 
 
 _DEFAULT_PICK_RE = re.compile(
@@ -4785,16 +4785,19 @@ def _tilde(word: str, environ: Mapping[str, str]) -> str:
         return word
 
 
-def _expand(word: str, known: Mapping[str, str | None], environ: Mapping[str, str]) -> str | None:
+def _expand(
+    word: str, known: Mapping[str, str | None], environ: Mapping[str, str], *, split: bool = True
+) -> str | None:
     """``word`` with ``$NAME`` and ``${NAME}`` replaced; None when it cannot be decided (a
     variable in it while ``IFS`` may hold a character other than white space: ``IFS=:``, an
     unquoted value splits into other words there; so may an ``IFS`` the command leaves
     undecided: ``IFS=$(printf :)``, ``for IFS in :``). Bash starts with the default ``IFS``
-    whatever its environment holds (:data:`_IFS`)."""
+    whatever its environment holds (:data:`_IFS`). ``split`` False: a word bash never splits
+    (an assignment's value: ``IFS=$old``), whatever ``IFS`` holds."""
     undecided = False
     if "`" in word:
         return None
-    ifs = known.get("IFS", _IFS)
+    ifs = known.get("IFS", _IFS) if split else _IFS
     if "$" in word and (ifs is None or any(char not in _IFS for char in ifs)):
         return None
 
