@@ -19,7 +19,8 @@ After a group, a branch, or an assignment that may not run or not reach (a prefi
 may have: the one before (not after a group that surely runs one of its branches: ``{ …; }``,
 an ``if`` with an ``else``) and each one after, a value that was itself one of several counting
 each; equal, it stays decided; else undecided (``PATH``
-takes every folder any of them holds: a program is then looked for in each). ``read X``,
+takes every folder any of them holds: a program is then looked for in each; ``IFS`` every
+character: a value may be split at each). ``read X``,
 ``printf -v X``, ``unset X``, ``local X``, ``X+=…`` leave it undecided, and so does any
 assignment to a variable a function's body assigns (a call may change it anywhere after). A
 place built from an undecided variable is judged as built at run time, never as the
