@@ -15,6 +15,11 @@ Each form the last review left as a known limit, decided with real bash:
   value, an assignment or a ``cd`` in an ``if`` condition kept into ``else``/``elif``, and
   ``||``/``&&`` after ``set -e`` were already refused where bash writes into another scope: kept
   here as the spec.
+- ``read NAME`` made every later place with a ``$`` built at run time (``while IFS= read -r
+  line; …; done > "$OUT/x"`` was refused); now only one naming other than plain names does
+  (``read "$v"``), its plain names being undecided where used. Reading it, a ``HOME`` or
+  ``OLDPWD`` the command sets was found read from the environment by ``~`` and ``cd -``
+  (``read HOME < f; echo x > ~/a.md`` wrote into another scope): they now take the command's.
 """
 
 from __future__ import annotations
@@ -35,6 +40,12 @@ NEWLY_REFUSED = [
     SPLIT + "for IFS in @; do cp $X; done",
     SPLIT + "case 1 in 1) IFS=@;; esac; cp $X",
     SPLIT + "if true; then IFS=@; fi; cp $X",
+    # a HOME or OLDPWD the command sets: ``~`` and ``cd -`` were read from the environment's
+    "HOME=$(cat target); echo x > ~/a.md",
+    'printf -v HOME %s "$(cat target)"; echo x > ~/a.md',
+    "read HOME < target; echo x > ~/a.md",
+    "OLDPWD=$(cat target); cd -; echo x > a.md",
+    "read OLDPWD < target; cd -; echo x > a.md",
 ]
 ALREADY_REFUSED = [
     SPLIT + "IFS=@; cp $X",
@@ -60,6 +71,12 @@ ALREADY_REFUSED = [
     'set -euo pipefail; X={root}/{other}; echo x > "$X/a.md"',
     "set -e; cd notes; echo x > a.md",
     "X=.; set -- {root}/{other}; echo x > $1/a.md",
+    # read: its names undecided; one named at run time may be any variable
+    "d=.; read -r d < target; echo x > $d/a.md",
+    "read -r -d '' d < target; echo x > \"$d/a.md\"",
+    'v=d; read -r "$v" < target; echo x > $d/a.md',
+    "cd {root}/{other}; cd {workspace}; cd -; echo x > a.md",
+    "X={root}/{other}; X=. read -r a <<< x; echo x > $X/a.md",  # a prefix: gone after read
 ]
 
 
@@ -92,12 +109,19 @@ EVERYDAY = [
     ("IFS=$'\\n\\t'; OUT=dist; mkdir -p $OUT; cp note.md $OUT/", "dist/note.md"),
     ("if true; then IFS=$'\\n'; fi; OUT=lib; mkdir -p $OUT; cp note.md $OUT/", "lib/note.md"),
     ('old="$IFS"; IFS=,; IFS=$old; OUT=dist; mkdir -p $OUT; cp note.md $OUT/', "dist/note.md"),
+    ('while IFS= read -r line; do echo "$line"; done < note.md > "$PWD/out.txt"', "out.txt"),
+    (
+        'IFS=, read -r a b <<< "x,y"; OUT=dist; mkdir -p "$OUT"; echo "$a" > "$OUT/a.txt"',
+        "dist/a.txt",
+    ),
+    ("mkdir -p build && cd build && touch x && cd - && echo ok > log.txt", "log.txt"),
     (
         "OUT=dist; case x in a) OUT=rel;; *) ;; esac; mkdir -p $OUT; cp note.md $OUT/",
         "dist/note.md",
     ),
 ]
-"""Everyday scripts: shell options first, an ``IFS`` of white space, a case's catch-all."""
+"""Everyday scripts: shell options first, an ``IFS`` of white space, a case's catch-all, a
+``read`` loop, ``cd -``."""
 
 
 @pytest.mark.parametrize(("command", "place"), EVERYDAY)

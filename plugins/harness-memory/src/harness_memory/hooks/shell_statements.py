@@ -52,6 +52,9 @@ _DECLARING = frozenset({"export", "readonly", "declare", "typeset", "local"})
 """Builtins whose ``NAME=value`` words assign as a statement does (``export OUT=dist``)."""
 _NAMING = frozenset({"read", "mapfile", "readarray", "getopts", "unset", "let"})
 """Builtins whose name-like words are variables they set or unset at run time."""
+_READERS = frozenset({"read", "mapfile", "readarray"})
+"""Builtins bash never keeps a prefix's assignment after (``IFS=, read -r a b``: ``IFS`` is as
+before), unless the command defines a function or alias of that name (:func:`_redefined`)."""
 
 
 class _Frame:
@@ -81,7 +84,8 @@ class _Frame:
 _Events = dict[int, list[tuple[str, tuple[str, ...]]]]
 """By a word's index, what happens to the variables after it, in order: ``open`` (a group
 starts), ``branch`` (another branch of it starts), ``close`` (it ends), ``unsure`` (the
-names' assignment may not run or reach), ``unknown`` (the names are set at run time)."""
+names' assignment may not run or reach), ``kept`` (it never outlives its command: the names
+hold what they held before), ``unknown`` (the names are set at run time)."""
 
 
 class _Reader:
@@ -211,7 +215,7 @@ class _Reader:
             frame.assigned.add(name)
             self._event(index, "set", {name})
             if how != "sure" or not here:
-                self._event(index, "unknown" if how == "unknown" else "unsure", {name})
+                self._event(index, _KINDS.get(how, "unsure"), {name})
         if ender in ("&&", "||"):
             frame.conditional = True
         elif ender in ("|", "|&"):
@@ -259,6 +263,8 @@ def _assignments(
             plainly = _PLAIN_RE.match(word) is not None  # no ``+=``, no ``X[0]=``
             unknown = not plainly or (odd and at > plain[0])
             found.append((at, assigned["name"], "unknown" if unknown else _how[sure]))
+            if plain and at < plain[0] and name in _READERS and name not in redefined:
+                found[-1] = (at, assigned["name"], "kept")  # ``IFS=, read``: gone after it
         elif at != (plain[0] if plain else -1) and _NAME_RE.match(word):
             named = name in _NAMING or (declared and name != "export")
             if named or (name == "printf" and words[at - 1] == "-v"):
@@ -267,6 +273,9 @@ def _assignments(
 
 
 _how = {True: "sure", False: "unsure"}
+_KINDS = {"unknown": "unknown", "kept": "kept"}
+"""The event of an assignment that does not surely decide its variable, by how it assigns
+(else ``unsure``)."""
 _ODD_OPTION_RE = re.compile(r"^[-+][A-Za-z]*[pfFnuil]")
 """A declaring builtin's option after which ``X=1`` may not set ``X`` to ``1``: ``-p``,
 ``-f``, ``-F`` (print, name functions), ``-n`` (a name reference, or ``export -n``), ``-i``
@@ -289,7 +298,7 @@ def _redefined(words: list[str]) -> frozenset[str]:
     """The declaring builtins (:data:`_DECLARING`) a function, an alias or ``enable -n`` in
     ``words`` may redefine: each named by a function (``export() {``, ``function local``) or
     an alias (``alias export=…``), every one named anywhere when ``enable`` is."""
-    named = _DECLARING.intersection(words)
+    named = (_DECLARING | _READERS).intersection(words)
     if not named:
         return frozenset()
     if "enable" in words:
@@ -297,9 +306,9 @@ def _redefined(words: list[str]) -> frozenset[str]:
     found = set()
     for at, word in enumerate(words):
         before, after = words[at - 1 : at], words[at + 1 : at + 2]
-        if word in _DECLARING and (after[:1] in (["("], ["()"]) or before == ["function"]):
+        if word in named and (after[:1] in (["("], ["()"]) or before == ["function"]):
             found.add(word)
-        elif "=" in word and word.split("=", 1)[0] in _DECLARING:
+        elif "=" in word and word.split("=", 1)[0] in named:
             found.add(word.split("=", 1)[0])
     return frozenset(found)
 
@@ -352,7 +361,7 @@ class Scopes:
     def before(self, at: int, known: dict[str, str | None]) -> None:
         """Hold the value of each variable the word at ``at`` may assign unsurely."""
         for kind, names in self._events.get(at, ()):
-            if kind == "unsure":
+            if kind in ("unsure", "kept"):
                 self._held.update((name, self._value(known, self._chosen, name)) for name in names)
 
     def after(self, at: int, known: dict[str, str | None]) -> dict[str, list[str] | None]:
@@ -378,6 +387,9 @@ class Scopes:
                 for name in names:
                     held = self._held.pop(name, _UNSET)
                     self._merge(known, name, [held, self._value(known, chosen, name)], choices)
+            elif kind == "kept":  # as before the assignment: ``IFS=, read -r a b``
+                for name in names:
+                    self._merge(known, name, [self._held.pop(name, _UNSET)], choices)
             elif kind == "unknown":
                 known.update(dict.fromkeys(names))
                 choices.update(dict.fromkeys(names))

@@ -816,7 +816,7 @@ def _entered_at(
     before = len(bases)
     entered_known = linked is None and _enter(folder, bases, known, environ)
     if previous in _CD_WORDS:  # the shell's own folder: ``$PWD`` and ``$OLDPWD`` follow it
-        known["OLDPWD"] = known["PWD"] if "PWD" in known else environ.get("PWD")
+        known["OLDPWD"] = known["PWD"] if "PWD" in known else environ.get("PWD", bases[-1])
         known["PWD"] = bases[-1] if entered_known and len(bases) == before + 1 else None
     spelt = _substitution_spelt(words, at) if folder == "$" else folder  # ``cd $(…)``
     spelt = spelt if linked is None else linked.spelt  # what the link's target is
@@ -1038,6 +1038,8 @@ def _entered_folder(previous: str | None, word: str, *, chdir: bool) -> str | No
     operand, or, inside an ``env`` command (``chdir``), its ``-C``/``--chdir`` folder."""
     if previous in _CD_WORDS and not word.startswith("-"):
         return word
+    if previous == "cd" and word == "-":
+        return "$OLDPWD"  # the folder before: the command's own ``OLDPWD``, or bash's
     return _env_folder(previous, word) if chdir else None
 
 
@@ -1932,10 +1934,11 @@ here-data did not take (which read it); its descriptor is left out before
 _DESCRIPTOR_WORD_RE = re.compile(r"^(?:[0-9]+-?|-)$")
 """The word after ``>&`` or ``<&`` that names a descriptor (``2``, ``2-``: moved, ``-``:
 closed), not a file."""
-_SETTERS = frozenset({"source", ".", "eval", "read", "mapfile", "readarray", "printf", "getopts"})
+_SETTERS = frozenset({"source", ".", "eval", "mapfile", "readarray", "printf", "getopts"})
 """Commands that may set any variable (a sourced file, ``eval``) or one named at run time
-(``read NAME``, ``printf -v NAME``): after one, a write place holding ``$`` is taken as
-built at run time, whatever the guard knew of the variable (``HOME`` included). So is a
+(``printf -v "$v"``): after one, a write place holding ``$`` is taken as built at run time,
+whatever the guard knew of the variable (``HOME`` included). So is a ``read`` naming other
+than plain names (``read "$v"``, ``read 'a[2]'``: :func:`_reads_names`), and a
 ``set`` that gives the positional parameters (``set -- $X``); one that only sets the shell's
 options (``set -e``, ``set -euo pipefail``, ``set -o errexit``, ``set +x``) sets no variable:
 a command can only end sooner under it, never write elsewhere."""
@@ -3033,6 +3036,8 @@ class _Writes:
             self._positional, self._positional_state = given, "set"
         if command == "set" and (given or any(word == "--" for word, _ in operands)):
             self._unsure = True  # ``set -- $X``: $1, $@ … hold words known only at run time
+        if command == "read" and not _reads_names(operands):
+            self._unsure = True
         if command == "xargs":
             self._found.fed.extend(_fed_places(operands, self._read_run))
         written.extend(_placed_outputs(command or "", operands))
@@ -3690,6 +3695,28 @@ def _code_given_unread(command: str | None, words: list[str]) -> list[tuple[str,
         return []
     unread = stdin or (code is not None and _UNREAD_CODE_RE.search(words[code]) is not None)
     return [("$@", True)] if unread and given else []
+
+
+_READ_VALUED_RE = re.compile(r"^-[A-Za-z]*[dinNptu]$")
+"""A ``read`` option taking the next word as its value (``-d ''``, ``-p PROMPT``, ``-u 3``);
+``-a NAME`` names a variable."""
+
+
+def _reads_names(operands: list[tuple[str, bool]]) -> bool:
+    """Whether ``read``'s ``operands`` (each with whether built at run time) name only plain
+    variables (``read -r line``, ``read -d '' -a parts``): each is then undecided where used
+    (:mod:`~harness_memory.hooks.shell_statements`). False for a name built at run time
+    (``read "$v"``) or an array's element (``read 'a[2]'``): it may set any variable."""
+    at = 0
+    while at < len(operands):
+        word, built = operands[at]
+        if word.startswith("-") and not built:
+            at += 2 if _READ_VALUED_RE.match(word) else 1
+            continue
+        if built or not _NAME_RE.match(word):
+            return False
+        at += 1
+    return True
 
 
 def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -4793,10 +4820,16 @@ def _expand(
     unquoted value splits into other words there; so may an ``IFS`` the command leaves
     undecided: ``IFS=$(printf :)``, ``for IFS in :``). Bash starts with the default ``IFS``
     whatever its environment holds (:data:`_IFS`). ``split`` False: a word bash never splits
-    (an assignment's value: ``IFS=$old``), whatever ``IFS`` holds."""
+    (an assignment's value: ``IFS=$old``), whatever ``IFS`` holds. A leading ``~`` takes the
+    ``HOME`` the command set (undecided: None)."""
     undecided = False
     if "`" in word:
         return None
+    if (word == "~" or word.startswith("~/")) and "HOME" in known:  # ``HOME=…; cp x ~/``
+        home = known["HOME"]
+        if home is None or "$" in home:
+            return None
+        word = home + word[1:]
     ifs = known.get("IFS", _IFS) if split else _IFS
     if "$" in word and (ifs is None or any(char not in _IFS for char in ifs)):
         return None
