@@ -19,7 +19,8 @@ After a group, a branch, or an assignment that may not run or not reach (a prefi
 may have: the one before (not after a group that surely runs one of its branches: ``{ …; }``,
 an ``if`` with an ``else``) and each one after, a value that was itself one of several counting
 each; equal, it stays decided; else undecided (``PATH``
-takes every folder any of them holds: a program is then looked for in each). ``read X``,
+takes every folder any of them holds: a program is then looked for in each; ``IFS`` every
+character: a value may be split at each). ``read X``,
 ``printf -v X``, ``unset X``, ``local X``, ``X+=…`` leave it undecided, and so does any
 assignment to a variable a function's body assigns (a call may change it anywhere after). A
 place built from an undecided variable is judged as built at run time, never as the
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import ChainMap
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 __all__ = ["CHOICES_CAP", "Scopes"]
 
@@ -51,6 +52,9 @@ _DECLARING = frozenset({"export", "readonly", "declare", "typeset", "local"})
 """Builtins whose ``NAME=value`` words assign as a statement does (``export OUT=dist``)."""
 _NAMING = frozenset({"read", "mapfile", "readarray", "getopts", "unset", "let"})
 """Builtins whose name-like words are variables they set or unset at run time."""
+_READERS = frozenset({"read", "mapfile", "readarray"})
+"""Builtins bash never keeps a prefix's assignment after (``IFS=, read -r a b``: ``IFS`` is as
+before), unless the command defines a function or alias of that name (:func:`_redefined`)."""
 
 
 class _Frame:
@@ -80,7 +84,8 @@ class _Frame:
 _Events = dict[int, list[tuple[str, tuple[str, ...]]]]
 """By a word's index, what happens to the variables after it, in order: ``open`` (a group
 starts), ``branch`` (another branch of it starts), ``close`` (it ends), ``unsure`` (the
-names' assignment may not run or reach), ``unknown`` (the names are set at run time)."""
+names' assignment may not run or reach), ``kept`` (it never outlives its command: the names
+hold what they held before), ``unknown`` (the names are set at run time)."""
 
 
 class _Reader:
@@ -210,7 +215,7 @@ class _Reader:
             frame.assigned.add(name)
             self._event(index, "set", {name})
             if how != "sure" or not here:
-                self._event(index, "unknown" if how == "unknown" else "unsure", {name})
+                self._event(index, _KINDS.get(how, "unsure"), {name})
         if ender in ("&&", "||"):
             frame.conditional = True
         elif ender in ("|", "|&"):
@@ -258,6 +263,8 @@ def _assignments(
             plainly = _PLAIN_RE.match(word) is not None  # no ``+=``, no ``X[0]=``
             unknown = not plainly or (odd and at > plain[0])
             found.append((at, assigned["name"], "unknown" if unknown else _how[sure]))
+            if plain and at < plain[0] and name in _READERS and name not in redefined:
+                found[-1] = (at, assigned["name"], "kept")  # ``IFS=, read``: gone after it
         elif at != (plain[0] if plain else -1) and _NAME_RE.match(word):
             named = name in _NAMING or (declared and name != "export")
             if named or (name == "printf" and words[at - 1] == "-v"):
@@ -266,6 +273,9 @@ def _assignments(
 
 
 _how = {True: "sure", False: "unsure"}
+_KINDS = {"unknown": "unknown", "kept": "kept"}
+"""The event of an assignment that does not surely decide its variable, by how it assigns
+(else ``unsure``)."""
 _ODD_OPTION_RE = re.compile(r"^[-+][A-Za-z]*[pfFnuil]")
 """A declaring builtin's option after which ``X=1`` may not set ``X`` to ``1``: ``-p``,
 ``-f``, ``-F`` (print, name functions), ``-n`` (a name reference, or ``export -n``), ``-i``
@@ -288,7 +298,7 @@ def _redefined(words: list[str]) -> frozenset[str]:
     """The declaring builtins (:data:`_DECLARING`) a function, an alias or ``enable -n`` in
     ``words`` may redefine: each named by a function (``export() {``, ``function local``) or
     an alias (``alias export=…``), every one named anywhere when ``enable`` is."""
-    named = _DECLARING.intersection(words)
+    named = (_DECLARING | _READERS).intersection(words)
     if not named:
         return frozenset()
     if "enable" in words:
@@ -296,9 +306,9 @@ def _redefined(words: list[str]) -> frozenset[str]:
     found = set()
     for at, word in enumerate(words):
         before, after = words[at - 1 : at], words[at + 1 : at + 2]
-        if word in _DECLARING and (after[:1] in (["("], ["()"]) or before == ["function"]):
+        if word in named and (after[:1] in (["("], ["()"]) or before == ["function"]):
             found.add(word)
-        elif "=" in word and word.split("=", 1)[0] in _DECLARING:
+        elif "=" in word and word.split("=", 1)[0] in named:
             found.add(word.split("=", 1)[0])
     return frozenset(found)
 
@@ -351,7 +361,7 @@ class Scopes:
     def before(self, at: int, known: dict[str, str | None]) -> None:
         """Hold the value of each variable the word at ``at`` may assign unsurely."""
         for kind, names in self._events.get(at, ()):
-            if kind == "unsure":
+            if kind in ("unsure", "kept"):
                 self._held.update((name, self._value(known, self._chosen, name)) for name in names)
 
     def after(self, at: int, known: dict[str, str | None]) -> dict[str, list[str] | None]:
@@ -377,6 +387,9 @@ class Scopes:
                 for name in names:
                     held = self._held.pop(name, _UNSET)
                     self._merge(known, name, [held, self._value(known, chosen, name)], choices)
+            elif kind == "kept":  # as before the assignment: ``IFS=, read -r a b``
+                for name in names:
+                    self._merge(known, name, [self._held.pop(name, _UNSET)], choices)
             elif kind == "unknown":
                 known.update(dict.fromkeys(names))
                 choices.update(dict.fromkeys(names))
@@ -429,8 +442,8 @@ class Scopes:
         choices: dict[str, list[str] | None],
     ) -> None:
         """Set ``name`` in ``known`` to the one value ``values`` agree on (a tuple in them: any
-        of its values); a ``PATH`` of folders only, to every folder any holds (each looked in
-        for a program); else undecided, with the values it may hold (unset: empty) put in
+        of its values); a ``PATH`` or ``IFS`` none leaves undecided, to all they hold
+        (:data:`_JOINED`); else undecided, with the values it may hold (unset: empty) put in
         ``choices`` when none is undecided and at most :data:`CHOICES_CAP` differ (else
         None: no choices)."""
         values = [each for value in values for each in _each(value)]
@@ -442,15 +455,25 @@ class Scopes:
                 known[name] = first if isinstance(first, str) else None
             return
         spelt = ["" if value is _UNSET else value for value in values]
-        if name == "PATH" and all(isinstance(value, str) for value in spelt):
-            folders = (folder for value in spelt for folder in str(value).split(":"))
-            known[name] = ":".join(dict.fromkeys(folders))
+        if name in _JOINED and all(isinstance(value, str) for value in spelt):
+            known[name] = _JOINED[name](str(value) for value in spelt)
             choices[name] = None
             return
         known[name] = None
         held = list(dict.fromkeys(str(value) for value in spelt))
         decided = all(isinstance(value, str) for value in spelt)  # none undecided
         choices[name] = held if decided and len(held) <= CHOICES_CAP else None
+
+
+_JOINED: dict[str, Callable[[Iterable[str]], str]] = {
+    "PATH": lambda values: ":".join(
+        dict.fromkeys(folder for value in values for folder in value.split(":"))
+    ),
+    "IFS": lambda values: "".join(sorted({char for value in values for char in value})),
+}
+"""Variables that, holding one of several values, are read as holding them all: ``PATH``
+every folder any holds (a program is looked for in each), ``IFS`` every character any holds
+(an unquoted value may be split at each; unset, bash's white space)."""
 
 
 def _each(value: object) -> tuple[object, ...]:

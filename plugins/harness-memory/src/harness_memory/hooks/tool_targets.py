@@ -816,7 +816,7 @@ def _entered_at(
     before = len(bases)
     entered_known = linked is None and _enter(folder, bases, known, environ)
     if previous in _CD_WORDS:  # the shell's own folder: ``$PWD`` and ``$OLDPWD`` follow it
-        known["OLDPWD"] = known["PWD"] if "PWD" in known else environ.get("PWD")
+        known["OLDPWD"] = known["PWD"] if "PWD" in known else environ.get("PWD", bases[-1])
         known["PWD"] = bases[-1] if entered_known and len(bases) == before + 1 else None
     spelt = _substitution_spelt(words, at) if folder == "$" else folder  # ``cd $(…)``
     spelt = spelt if linked is None else linked.spelt  # what the link's target is
@@ -1038,6 +1038,8 @@ def _entered_folder(previous: str | None, word: str, *, chdir: bool) -> str | No
     operand, or, inside an ``env`` command (``chdir``), its ``-C``/``--chdir`` folder."""
     if previous in _CD_WORDS and not word.startswith("-"):
         return word
+    if previous == "cd" and word == "-":
+        return "$OLDPWD"  # the folder before: the command's own ``OLDPWD``, or bash's
     return _env_folder(previous, word) if chdir else None
 
 
@@ -1235,7 +1237,7 @@ def _note_assignments(
     if previous == "for" and _NAME_RE.match(word):
         known[word] = None
     if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
-        value = _defaults_decided(assignment.group("value"), known, environ)
+        value = _defaults_decided(assignment.group("value"), known, environ, split=False)
         known[assignment.group("name")] = value
     for assigning in _ASSIGNING_DEFAULT_RE.finditer(word):
         name = assigning.group("name")
@@ -1361,6 +1363,8 @@ def _descriptors_dropped(text: str) -> str:
 
 _IFS = " \t\n"
 """The characters bash splits an unquoted expansion's value at (``IFS`` unset)."""
+_STARTING = {"IFS": _IFS}
+"""Variables bash sets when it starts, whatever its environment holds."""
 _NAMING_BUILTINS = frozenset(
     {"read", "printf", "mapfile", "readarray", "getopts", "unset", "for", "select"}
     | {"declare", "typeset", "local", "export", "readonly", "let"}
@@ -1930,12 +1934,14 @@ here-data did not take (which read it); its descriptor is left out before
 _DESCRIPTOR_WORD_RE = re.compile(r"^(?:[0-9]+-?|-)$")
 """The word after ``>&`` or ``<&`` that names a descriptor (``2``, ``2-``: moved, ``-``:
 closed), not a file."""
-_SETTERS = frozenset(
-    {"source", ".", "eval", "read", "mapfile", "readarray", "printf", "getopts", "set"}
-)
+_SETTERS = frozenset({"source", ".", "eval", "mapfile", "readarray", "printf", "getopts"})
 """Commands that may set any variable (a sourced file, ``eval``) or one named at run time
-(``read NAME``, ``printf -v NAME``): after one, a write place holding ``$`` is taken as
-built at run time, whatever the guard knew of the variable (``HOME`` included)."""
+(``printf -v "$v"``): after one, a write place holding ``$`` is taken as built at run time,
+whatever the guard knew of the variable (``HOME`` included). So is a ``read`` naming other
+than plain names (``read "$v"``, ``read 'a[2]'``: :func:`_reads_names`), and a
+``set`` that gives the positional parameters (``set -- $X``); one that only sets the shell's
+options (``set -e``, ``set -euo pipefail``, ``set -o errexit``, ``set +x``) sets no variable:
+a command can only end sooner under it, never write elsewhere."""
 _VARIABLE_SETTERS = frozenset(
     {"export", "declare", "typeset", "local", "readonly", "read", "printf", "mapfile"}
     | {"readarray"}
@@ -3028,6 +3034,10 @@ class _Writes:
             written.extend(self._words_run(program[0]))  # ``set -- cp x "$(cat f)"/a.md; "$@"``
         if command == "set" and (given := _positional_set(operands)):
             self._positional, self._positional_state = given, "set"
+        if command == "set" and (given or any(word == "--" for word, _ in operands)):
+            self._unsure = True  # ``set -- $X``: $1, $@ … hold words known only at run time
+        if command == "read" and not _reads_names(operands):
+            self._unsure = True
         if command == "xargs":
             self._found.fed.extend(_fed_places(operands, self._read_run))
         written.extend(_placed_outputs(command or "", operands))
@@ -3687,6 +3697,28 @@ def _code_given_unread(command: str | None, words: list[str]) -> list[tuple[str,
     return [("$@", True)] if unread and given else []
 
 
+_READ_VALUED_RE = re.compile(r"^-[A-Za-z]*[dinNptu]$")
+"""A ``read`` option taking the next word as its value (``-d ''``, ``-p PROMPT``, ``-u 3``);
+``-a NAME`` names a variable."""
+
+
+def _reads_names(operands: list[tuple[str, bool]]) -> bool:
+    """Whether ``read``'s ``operands`` (each with whether built at run time) name only plain
+    variables (``read -r line``, ``read -d '' -a parts``): each is then undecided where used
+    (:mod:`~harness_memory.hooks.shell_statements`). False for a name built at run time
+    (``read "$v"``) or an array's element (``read 'a[2]'``): it may set any variable."""
+    at = 0
+    while at < len(operands):
+        word, built = operands[at]
+        if word.startswith("-") and not built:
+            at += 2 if _READ_VALUED_RE.match(word) else 1
+            continue
+        if built or not _NAME_RE.match(word):
+            return False
+        at += 1
+    return True
+
+
 def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     """The words ``set`` (its ``operands``, each with whether it is built at run time) makes
     the positional parameters: those after ``--``, or from its first word that is no option,
@@ -4305,14 +4337,14 @@ def _built_at_run_time(
 
 
 def _defaults_decided(
-    word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
+    word: str, known: Mapping[str, str | None], environ: Mapping[str, str], *, split: bool = True
 ) -> str | None:
     """``word`` with every ``${NAME:-word}`` (and its kin ``-``, ``:=``, ``=``, ``:+``, ``+``)
     replaced by what the shell picks from the variable's known value (the environment, or a
     known assignment; a variable neither has is unset, as for every word the guard reads);
     None when a variable was assigned a value known only at run time, its value holds an
     expansion (bash never expands a value again), or anything else in ``word`` (the default's
-    own ``$HOME`` included) stays undecided."""
+    own ``$HOME`` included) stays undecided. ``split``: as :func:`_expand`."""
     undecided = False
 
     def pick(match: re.Match[str]) -> str:
@@ -4328,7 +4360,7 @@ def _defaults_decided(
         return value if present and value is not None else default
 
     replaced = _DEFAULT_PICK_RE.sub(pick, word)
-    return None if undecided else _expand(replaced, known, environ)
+    return None if undecided else _expand(replaced, known, environ, split=split)
 
 
 _DEFAULT_PICK_RE = re.compile(
@@ -4780,16 +4812,26 @@ def _tilde(word: str, environ: Mapping[str, str]) -> str:
         return word
 
 
-def _expand(word: str, known: Mapping[str, str | None], environ: Mapping[str, str]) -> str | None:
+def _expand(
+    word: str, known: Mapping[str, str | None], environ: Mapping[str, str], *, split: bool = True
+) -> str | None:
     """``word`` with ``$NAME`` and ``${NAME}`` replaced; None when it cannot be decided (a
-    variable in it while ``IFS``, the command's or the environment's, holds a character other
-    than white space: ``IFS=:``, an unquoted value splits into other words; an ``IFS`` the
-    command leaves undecided is not so taken)."""
+    variable in it while ``IFS`` may hold a character other than white space: ``IFS=:``, an
+    unquoted value splits into other words there; so may an ``IFS`` the command leaves
+    undecided: ``IFS=$(printf :)``, ``for IFS in :``). Bash starts with the default ``IFS``
+    whatever its environment holds (:data:`_IFS`). ``split`` False: a word bash never splits
+    (an assignment's value: ``IFS=$old``), whatever ``IFS`` holds. A leading ``~`` takes the
+    ``HOME`` the command set (undecided: None)."""
     undecided = False
     if "`" in word:
         return None
-    ifs = known["IFS"] if "IFS" in known else environ.get("IFS", _IFS)
-    if ifs is not None and "$" in word and any(char not in _IFS for char in ifs):
+    if (word == "~" or word.startswith("~/")) and "HOME" in known:  # ``HOME=…; cp x ~/``
+        home = known["HOME"]
+        if home is None or "$" in home:
+            return None
+        word = home + word[1:]
+    ifs = known.get("IFS", _IFS) if split else _IFS
+    if "$" in word and (ifs is None or any(char not in _IFS for char in ifs)):
         return None
 
     def value(match: re.Match[str]) -> str:
@@ -4798,7 +4840,7 @@ def _expand(word: str, known: Mapping[str, str | None], environ: Mapping[str, st
         if not _NAME_RE.match(name or ""):
             undecided = True  # ${X:-…}, ${#X}, ${X/…}: an operator
             return ""
-        found = known[name] if name in known else environ.get(name)
+        found = known[name] if name in known else _STARTING.get(name, environ.get(name))
         if found is None:
             undecided = True
             return ""
