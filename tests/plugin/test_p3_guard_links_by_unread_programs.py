@@ -58,6 +58,12 @@ THROUGH_LINKS = [
     'python3 mk.py; echo "$(tee lnk/a.md < note.md)"',
     "xargs ln -s < pair && echo x > lnk/a.md",
     "cp mk.py w.py && python3 w.py && echo x > lnk/a.md",
+    # a word another program only reads is data (``echo "$USER did it"``), but one eval, a
+    # shell or a runner runs is code; awk's and perl's code is read as such (``-lne``)
+    "x='python3 mk.py'; eval \"$x\" && echo x > lnk/a.md",
+    'echo "python3 mk.py" | bash && echo x > lnk/a.md',
+    "perl -lne 'symlink $_, \"lnk\"' target && echo x > lnk/a.md",
+    'awk \'{{ system("ln -s " $0 " lnk") }}\' target && echo x > lnk/a.md',
 ]
 """Each was let through; ``target`` holds the other scope's folder, ``mk.py``, ``mk_path.py``
 (``Path.symlink_to``) and ``mk.sh`` make ``lnk`` lead there, ``pair`` holds the two words
