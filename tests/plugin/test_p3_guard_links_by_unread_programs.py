@@ -160,9 +160,12 @@ THROUGH_LOCAL_CODE = [
     'python3 "$(cat nm)" && echo x > lnk/a.md',
     "python3 uses.py && echo x > lnk/a.md",
     *(["node uses.js && echo x > lnk/a.md"] if shutil.which("node") else []),
+    "python3 -c 'import mk' && echo x > lnk/a.md",
+    "python3 -c 'from helper import os' && echo x > lnk/a.md",
+    *(["node -e \"require('./x')\" && echo x > lnk/a.md"] if shutil.which("node") else []),
 ]
 """Each was let through: the code making ``lnk`` is a local module, comes on standard input,
-is named at run time, or is loaded by the script run."""
+is named at run time, or is loaded by the script run or by the code given inline."""
 
 
 @pytest.mark.parametrize("command", THROUGH_LOCAL_CODE)

@@ -2825,7 +2825,9 @@ class _Writes:
             return None
         if inline:
             module = self._operand if program[-1] == "-m" else None
-            if module is None or not _PYTHON_RE.match(program[0].rsplit("/", 1)[-1]):
+            if module is None:  # code given inline, read already: the modules it loads
+                return self._loaded_links(program[0], self._operand or "")
+            if not _PYTHON_RE.match(program[0].rsplit("/", 1)[-1]):
                 return None
             path = os.path.join(self._base, *module.split("."))  # noqa: PTH118
             if os.path.isfile(f"{path}.py"):  # noqa: PTH113
@@ -2836,6 +2838,22 @@ class _Writes:
         quiet = {"-V", "--version", "-h", "--help", "-v"}
         if self._operand in (None, "-") and not self.here_text and not quiet & set(program[1:]):
             return program[0], "code read from standard input"
+        return None
+
+    def _loaded_links(self, name: str, code: str) -> tuple[str, str] | None:
+        """Whether the modules beside the shell that the code ``code``, given inline to the
+        program ``name`` (``python3 -c 'import mk'``, ``node -e "require('./x')"``), loads
+        (:func:`~harness_memory.hooks.link_texts.local_imports`) may make a link, as a
+        script's are read (:meth:`_script_links`); None when none does or none is there."""
+        for each in local_imports(code)[:_IMPORTS_READ]:
+            module = os.path.join(self._base, each)  # noqa: PTH118
+            if not os.path.isfile(module):  # noqa: PTH113
+                continue
+            kind, text = read_script(module, run=False)
+            if kind == "unknown":
+                return name, f"loading {each}, a module the guard cannot read"
+            if (shown := link_text(text)) is not None:
+                return name, f"{shown} in {each}, loaded by its code"
         return None
 
     def _script_links(
