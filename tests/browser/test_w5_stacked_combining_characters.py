@@ -47,6 +47,7 @@ EVERYDAY = [
     "Z̷̢̛a̴̡l̸g̵o̶ lite",
     "👩🏽‍🤝‍👨🏿 👨‍👩‍👧‍👦 🧑🏻‍❤️‍💋‍🧑🏿",
     "ស្រី​ក្នុង ក្‍ស",
+    "น้ำดื่ม กำลัง ນ້ຳ, தமிழ் கொண்டு, ស្រែ",
     "e" + ACUTE * SHOWN,
 ]
 """Texts with combining characters as people write them, the tallest stack at the limit."""
@@ -117,6 +118,40 @@ def test_w5_a_stack_joined_by_zero_width_joiners_is_cut_too(page: Page, service:
     description = row(user_group(page), "khmer.md").locator(".row-desc")
     more = f"[stacked: {len(stack) - SHOWN:,} more combining characters]"
     expect(description).to_have_text("\u1780" + stack[:SHOWN] + more)
+
+
+SPACING_MARKS = {
+    "\u0e01": "\u0e33",  # Thai SARA AM: a letter (Lo) that joins the one before it
+    "\u0e81": "\u0eb3",  # Lao AM, the same
+    "\u1780": "\u17c2",  # a Khmer vowel sign (Mc)
+    "\u0915": "\u0903",  # Devanagari VISARGA (Mc)
+}
+"""A base and a spacing mark (Grapheme_Cluster_Break=SpacingMark, no Grapheme_Extend): each
+stacks on the one before it as one grapheme (UAX #29 GB9a)."""
+
+
+def test_w5_a_stack_of_spacing_marks_is_cut_too(page: Page, service: Service) -> None:
+    """Found: a stack of spacing marks was never cut, only Grapheme_Extend characters were
+    counted; Chromium laid ``ก`` + U+0E33 × 20,000 out in 2.8 s (a Lao or Khmer one alike),
+    growing with the square as accents do, so a description of 200,000 froze the Memory tab."""
+    stacks = {base: base + mark * 20_000 for base, mark in SPACING_MARKS.items()}
+    write_topic(
+        service.scope_dir("user"),
+        "spacing.md",
+        name="spacing",
+        description=stacks["\u0e01"],
+        updated_at="2026-12-05",
+        body="".join(f"{stack} x\n\n" for stack in stacks.values()),
+    )
+    more = f"[stacked: {20_000 - SHOWN:,} more combining characters]"
+    open_memory_tab(page)
+    target = row(user_group(page), "spacing.md")
+    expect(target.locator(".row-desc")).to_have_text(stacks["\u0e01"][: SHOWN + 1] + more)
+
+    target.get_by_role("button", name="View").click()
+    body = viewer(page).locator(".viewer-body .md")
+    for stack in stacks.values():
+        expect(body).to_contain_text(stack[: SHOWN + 1] + more + " x")
 
 
 def test_w5_a_prompt_copied_and_sent_keeps_a_stack_whole_its_preview_cuts_it(

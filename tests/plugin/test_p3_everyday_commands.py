@@ -173,6 +173,24 @@ EVERYDAY = [
     f'curl -s -d \'{{"text": "{_SENTENCE}"}}\' http://localhost:8080/notes',
     f"echo '{_SENTENCE}' > notes.txt",
     f"gh issue comment 12 --body '{_SENTENCE}'",
+    # an awk program, perl's or ruby's code after a clustered -e (-ne, -lane, -pe): code the
+    # guard reads for links, never a script file's name (one with $1 in it was taken for a
+    # script named at run time, so a file the pipeline then wrote was refused as written after
+    # a program that may make a link)
+    "awk '{print $1}' README.md | sort | uniq -c > counts.txt",
+    "awk -F, '{s+=$3} END {print s}' data.csv > total.txt",
+    "gawk -v OFS=, '{print $2, $1}' data.csv | sort > swapped.csv",
+    "perl -ne 'print if /TODO/' src/a.py | sort > todo.txt",
+    "perl -lane 'print $F[0]' data.txt > first.txt",
+    "ruby -ne 'puts $_ if /x/' README.md | sort > out.txt",
+    # a word with white space a program only reads (a message, a pattern, a header) is data,
+    # not a command: its first word named at run time ($USER) was taken for a program that
+    # may make links, and the next new file the command wrote was refused
+    'echo "$USER did it" | tee log.txt',
+    'git commit -m "$TICKET fix the parser" && echo done > stamp.txt',
+    'echo "${BRANCH} build ok" > status.txt',
+    'grep -E "$PATTERN|TODO" src/a.py | sort > todo.txt',
+    'curl -H "$AUTH_HEADER x" https://example.com -o page.html',
 ]
 
 

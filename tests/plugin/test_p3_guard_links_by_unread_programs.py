@@ -58,6 +58,12 @@ THROUGH_LINKS = [
     'python3 mk.py; echo "$(tee lnk/a.md < note.md)"',
     "xargs ln -s < pair && echo x > lnk/a.md",
     "cp mk.py w.py && python3 w.py && echo x > lnk/a.md",
+    # a word another program only reads is data (``echo "$USER did it"``), but one eval, a
+    # shell or a runner runs is code; awk's and perl's code is read as such (``-lne``)
+    "x='python3 mk.py'; eval \"$x\" && echo x > lnk/a.md",
+    'echo "python3 mk.py" | bash && echo x > lnk/a.md',
+    "perl -lne 'symlink $_, \"lnk\"' target && echo x > lnk/a.md",
+    'awk \'{{ system("ln -s " $0 " lnk") }}\' target && echo x > lnk/a.md',
 ]
 """Each was let through; ``target`` holds the other scope's folder, ``mk.py``, ``mk_path.py``
 (``Path.symlink_to``) and ``mk.sh`` make ``lnk`` lead there, ``pair`` holds the two words
@@ -154,9 +160,12 @@ THROUGH_LOCAL_CODE = [
     'python3 "$(cat nm)" && echo x > lnk/a.md',
     "python3 uses.py && echo x > lnk/a.md",
     *(["node uses.js && echo x > lnk/a.md"] if shutil.which("node") else []),
+    "python3 -c 'import mk' && echo x > lnk/a.md",
+    "python3 -c 'from helper import os' && echo x > lnk/a.md",
+    *(["node -e \"require('./x')\" && echo x > lnk/a.md"] if shutil.which("node") else []),
 ]
 """Each was let through: the code making ``lnk`` is a local module, comes on standard input,
-is named at run time, or is loaded by the script run."""
+is named at run time, or is loaded by the script run or by the code given inline."""
 
 
 @pytest.mark.parametrize("command", THROUGH_LOCAL_CODE)

@@ -109,6 +109,7 @@ from harness_memory.hooks.in_place import (
     sed_written_files,
 )
 from harness_memory.hooks.link_texts import (
+    RUNNERS,
     link_text,
     links_by_arguments,
     local_imports,
@@ -582,9 +583,11 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
         evaluating, inner = _evaluated(evaluating, word, previous, reader=writes)
-        inner += _code_in(word, code=writes.shell_code(word), given=(words, at + 1))
+        shell_code = writes.shell_code(word)
+        inner += _code_in(word, code=shell_code, given=(words, at + 1))
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
-        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
+        data = not (shell_code or evaluating is not None or writes.may_run(word, previous))
+        _read_inner(found, inner, (bases[-1], environ, _depth, lost), outer=writes, data=data)
         chdir = word == "env" or (chdir and not _separates(word))
         into = _entered_at((found, writes), words, at, previous, chdir=chdir, shell=shell)
         if into is not None:  # a cd (or env -C) into a folder, known only at run time or not
@@ -604,7 +607,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     writes.end()
     inside.end()
     evaluated = [" ".join(evaluating or [])]
-    _read_inner(found, evaluated, bases[-1], environ, depth=_depth, lost=lost, outer=writes)
+    _read_inner(found, evaluated, (bases[-1], environ, _depth, lost), outer=writes)
     _add_here_data(found, texts, bases, known, environ, lost=lost)
     if any(_PATCHER_RE.search(program) for program in found.programs[programs:]):
         _note_patched(found, [(command, True), *texts], bases)
@@ -1184,17 +1187,25 @@ def _code_arguments(words: list[str], start: int) -> str:
 def _read_inner(
     found: ShellPaths,
     texts: list[str],
-    base: str,
-    environ: Mapping[str, str],
+    at: tuple[str, Mapping[str, str], int, bool],
     *,
-    depth: int,
-    lost: bool,
     outer: _Writes,
+    data: bool = False,
 ) -> None:
     """Add what each of ``texts`` (a command another shell or ``eval`` runs, standing in
-    ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep, read after what
-    ``outer`` (the command holding it) did: a program that may make links ran before it
-    (``python3 mk.py && bash -c '…'``), a file it wrote (``cp /bin/cp t; bash -c './t …'``)."""
+    ``at``'s folder, with its environment, this many commands deep, and whether in a folder
+    known only at run time) names to ``found``, up to :data:`_INNER_DEPTH` commands deep,
+    read after what ``outer`` (the command holding it) did: a program that may make links ran
+    before it (``python3 mk.py && bash -c '…'``), a file it wrote (``cp /bin/cp t; bash -c
+    './t …'``).
+
+    ``data``: the text is a word given to a program that runs no shell command of it
+    (``echo "$USER did it"``, ``git commit -m "$T fix"``, awk's and perl's code, whose own
+    link texts :func:`~harness_memory.hooks.link_texts.link_text` reads), read only for the
+    places it names: a program it seems to run is none the command runs, so never a program
+    that may make links (P-3). ``"$USER did it"`` read so ran ``$USER``, a program named at run
+    time, and every later write of a new file was refused."""
+    base, environ, depth, lost = at
     for text in texts:
         if depth < _INNER_DEPTH and text.strip():
             inner = shell_paths(
@@ -1207,6 +1218,10 @@ def _read_inner(
                 _links=found.links,
                 _outer=outer,
             )
+            if data and inner.linker is not None and inner.linker != outer.linker:
+                made = inner.linker  # by the text itself, not by a program run before it
+                inner.after_linker = [seen for seen in inner.after_linker if seen[:2] != made]
+                inner.linker = None
             found.take(inner)
 
 
@@ -2419,6 +2434,19 @@ class _Writes:
             words = words[1:] if shell in SHELLS or shell in STARTUP_SHELLS else []
         return bool(words) and words[-1] == word and shell_run(words).code == len(words) - 1
 
+    def may_run(self, word: str, previous: str | None) -> bool:
+        """Whether ``word``, seen now (after ``previous``), may be run as shell text: it holds
+        a command substitution (``"$(python3 mk.py)"``), feeds a program's standard input
+        (``<<< …``), no program is named yet (an assignment's value, which ``eval "$x"`` may
+        run), or the one named may run its words so: a shell, ``su``, ``ssh``, ``sudo``
+        (:data:`~harness_memory.hooks.here_data.SHELLS`), a program running commands
+        (:data:`~harness_memory.hooks.link_texts.RUNNERS`: ``watch``, ``xargs``, ``find``),
+        ``eval``, ``flock``, ``script`` or ``runuser``. Else a word with white space is data
+        to the program (``echo "$USER did it"``)."""
+        if "$(" in word or "`" in word or previous == "<<<":
+            return True
+        return self._command is None or self._command in _TEXT_RUNNERS
+
     @property
     def evaluates(self) -> bool:
         """Whether the command named last is ``eval`` (``e=eval; $e …``, a function handing
@@ -2735,7 +2763,7 @@ class _Writes:
         if interpreted and (shown := link_text(" ".join([*said, self.here_text]))) is not None:
             return program[0], shown
         script = _script_word(command, program, script_words)
-        inline = program[-1] in _CODE_OPTIONS  # its operand is code or a module, no file
+        inline = _inline_code(command, program)  # its operand is code or a module, no file
         operand = self._operand
         if operand is None and interpreted and not inline:  # ``python3 < mk.py``: code fed in
             operand = self._stdin
@@ -2803,7 +2831,9 @@ class _Writes:
             return None
         if inline:
             module = self._operand if program[-1] == "-m" else None
-            if module is None or not _PYTHON_RE.match(program[0].rsplit("/", 1)[-1]):
+            if module is None:  # code given inline, read already: the modules it loads
+                return self._loaded_links(program[0], self._operand or "")
+            if not _PYTHON_RE.match(program[0].rsplit("/", 1)[-1]):
                 return None
             path = os.path.join(self._base, *module.split("."))  # noqa: PTH118
             if os.path.isfile(f"{path}.py"):  # noqa: PTH113
@@ -2814,6 +2844,22 @@ class _Writes:
         quiet = {"-V", "--version", "-h", "--help", "-v"}
         if self._operand in (None, "-") and not self.here_text and not quiet & set(program[1:]):
             return program[0], "code read from standard input"
+        return None
+
+    def _loaded_links(self, name: str, code: str) -> tuple[str, str] | None:
+        """Whether the modules beside the shell that the code ``code``, given inline to the
+        program ``name`` (``python3 -c 'import mk'``, ``node -e "require('./x')"``), loads
+        (:func:`~harness_memory.hooks.link_texts.local_imports`) may make a link, as a
+        script's are read (:meth:`_script_links`); None when none does or none is there."""
+        for each in local_imports(code)[:_IMPORTS_READ]:
+            module = os.path.join(self._base, each)  # noqa: PTH118
+            if not os.path.isfile(module):  # noqa: PTH113
+                continue
+            kind, text = read_script(module, run=False)
+            if kind == "unknown":
+                return name, f"loading {each}, a module the guard cannot read"
+            if (shown := link_text(text)) is not None:
+                return name, f"{shown} in {each}, loaded by its code"
         return None
 
     def _script_links(
@@ -3980,9 +4026,38 @@ def _git_command_places(command: str, operands: list[tuple[str, bool]]) -> list[
 _IMPORTS_READ = 64
 """How many of a script's modules beside it (:func:`~harness_memory.hooks.link_texts.
 local_imports`'s names) the guard looks for and reads for link-making code."""
+_TEXT_RUNNERS = SHELLS | RUNNERS | {"eval", "flock", "script", "runuser"}
+"""Programs that may run a word given to them as shell text (:meth:`_Writes.may_run`)."""
 _CODE_OPTIONS = frozenset({"-c", "-e", "-E", "-r", "-p", "-m", "--eval", "--print"})
 """Options after which an interpreter's operand is code or a module, not a script file
 (``python3 -c``, ``node -e``/``-p``, ``perl -E``, ``php -r``, ``python3 -m pytest``)."""
+
+
+_BUNDLED_CODE_RE = re.compile(r"^-[A-Za-z]*[eE]$")
+"""A bundle of perl's or ruby's one-letter options ending in the one taking code (``-ne``,
+``-lane``, ``-pe``)."""
+_AWK_RE = re.compile(r"^[gmn]?awk$")
+_AWK_FILE_RE = re.compile(r"^(?:-f|-E|--file|--exec)(?:=|$)|^-[fE].")
+"""An awk option naming its program's file (``-f prog.awk``, ``-fprog.awk``, gawk's
+``--file=``, ``-E``/``--exec``): its first operand is then no program text."""
+
+
+def _inline_code(command: str, program: list[str]) -> bool:
+    """Whether the first operand of the interpreter ``command`` (``program``: its name as
+    spelled, then its options before that operand) is code or a module, not a script file:
+    after :data:`_CODE_OPTIONS` (``python3 -c``, ``node -e``), after perl's or ruby's bundle
+    ending in ``e`` (``perl -ne``, ``-lane``), and awk's unless an option names its program's
+    file (``awk '{print $1}'``; ``awk -f prog.awk``: a file). Taken for a script's name,
+    ``'{print $1}'`` was one named at run time and ``'print if /x/'`` one the command wrote,
+    so the next new file the command wrote was refused (P-3)."""
+    last = program[-1]
+    if last in _CODE_OPTIONS:
+        return True
+    if command.startswith(("perl", "ruby")) and _BUNDLED_CODE_RE.match(last):
+        return True
+    return bool(_AWK_RE.match(command)) and not any(
+        _AWK_FILE_RE.match(option) for option in program[1:]
+    )
 
 
 def _script_word(
