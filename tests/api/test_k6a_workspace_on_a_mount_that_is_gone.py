@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from memory_core import layout
 
 from tests.api.test_k6a_orphaned_while_in_use import _overview_and_scope
 from tests.api.test_k6a_workspace_mount_follows_the_disk import served  # noqa: F401 - a fixture
-from tests.support.serve import ServedProcess, serve
+from tests.support.serve import ServedProcess, code_under_test, serve
 
 FINE, NOT_VISIBLE, ORPHANED = (False, False), (False, True), (True, False)
 """``(orphaned, notVisible)`` of a scope, as the overview and the scope's own answer give it."""
@@ -342,6 +343,43 @@ def test_k6a_mount_points_named_with_escaped_characters_are_read_as_the_kernel_n
     found = [tree.mount_point_of(f"{point}/app") for point in points]
 
     assert found == [str(point) for point in points]
+
+
+PARSE_UNDER_THE_LOCALE = """
+import json, sys
+from memory_api.mount_table import MountTree
+table, paths = json.loads(sys.stdin.read())
+tree = MountTree.parse(table)
+print(json.dumps([[sys.getfilesystemencoding(), tree.mount_point_of(path)] for path in paths]))
+"""
+
+
+def test_k6a_a_mount_point_named_beyond_ascii_is_read_under_a_c_locale() -> None:
+    """Found: the mount table's escapes were decoded by the locale's file name encoding while
+    the table is read as UTF-8, so under ``LC_ALL=C`` (ASCII file names) a disk named
+    ``Fotos Mamá`` raised UnicodeEncodeError at each Session start and overview. A field is
+    UTF-8 both ways (a byte that is none as a surrogate), whatever the locale."""
+    latin1 = "/media/u/Fotos Mam\udce1"  # a name in Latin-1: its byte 0xE1 is no UTF-8
+    table = (
+        "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+        "40 22 8:17 / /media/u/Fotos\\040Mam\u00e1 rw - vfat /dev/sdb1 rw\n"
+        "41 22 8:33 / /media/u/Fotos\\040Mam\udce1 rw - vfat /dev/sdc1 rw\n"
+    )
+    paths = ["/media/u/Fotos Mam\u00e1/app", f"{latin1}/app", "/media/u/other"]
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), **code_under_test(),
+        "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
+    }  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", PARSE_UNDER_THE_LOCALE],
+        input=json.dumps([table, paths]), capture_output=True, text=True, env=env, check=False,
+        encoding="utf-8", errors="surrogateescape",
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [
+        ["ascii", "/media/u/Fotos Mam\u00e1"], ["ascii", latin1], ["ascii", "/"]
+    ]  # fmt: skip
 
 
 def test_k6a_without_a_readable_mount_table_a_mount_point_is_told_by_devices(
