@@ -12,12 +12,16 @@
 // character that takes it, a byte order mark at the start excepted), soft hyphens but inside a
 // hyphenated word of letters in prose, and control characters other than tab and line feed.
 
-import { L, M, N, ND } from "./unicode-classes.js";
 import { REGISTERED_BASES } from "./variation-sequences.js";
 
 // Letters, marks, numbers and decimal digits as the service's Unicode data has them (served by
-// it: memory_api.page_unicode), never the browser's \p{L} and \p{M}: a mark of a Unicode version
+// it: memory_api.page_unicode), not the browser's \p{L} and \p{M}: a mark of a Unicode version
 // the service does not know yet is no mark here either, so both judge each character alike.
+// Should that module not load (a proxy's error page, a service restarting), the page judges by
+// the browser's own classes, which differ only for characters of the newest Unicode versions,
+// rather than stay on "Loading…".
+const BROWSER_CLASSES = { L: String.raw`\p{L}`, M: String.raw`\p{M}`, N: String.raw`\p{N}`, ND: String.raw`\p{Nd}` };
+const { L, M, N, ND } = await import("./unicode-classes.js").catch(() => BROWSER_CLASSES);
 const cls = (body) => new RegExp(body, "u");
 
 const CANDIDATE =
