@@ -25,8 +25,9 @@ from pathlib import Path
 import pytest
 from memory_api.mount_table import MountTree
 from memory_api.mount_watch import MountWatch
-from memory_api.store import workspace_mount
+from memory_api.store import scope_files, scopes, workspace_mount
 from memory_core import layout
+from memory_core.keys import key_for_real_path
 
 from tests.api.test_k6a_orphaned_while_in_use import _overview_and_scope
 from tests.api.test_k6a_workspace_mount_follows_the_disk import served  # noqa: F401 - a fixture
@@ -192,7 +193,9 @@ def test_k6a_a_workspace_that_is_itself_a_bind_mount_point_is_not_visible_while_
 ) -> None:
     """``mount --bind data/app home/app`` and a Session starts in ``home/app`` itself.
     Unmounted, ``home/app`` is still a folder (empty, on the filesystem below), yet it is not
-    the Workspace: not visible, never present. Mounted again it reads as present at once."""
+    the Workspace: not visible, never present. Mounted again it reads as present at once. A
+    Workspace made again in that folder while unmounted (it holds files) is present at once,
+    before any Session start there (found: it read not visible until one)."""
     source, point = tmp_path / "disk" / "app", tmp_path / "home" / "app"
     _folders(source, point)
     namespaced.run("mount", "--bind", source, point)
@@ -203,9 +206,43 @@ def test_k6a_a_workspace_that_is_itself_a_bind_mount_point_is_not_visible_while_
     unmounted = namespaced.judged(key)
     namespaced.run("mount", "--bind", source, point)
     remounted = namespaced.judged(key)
+    namespaced.run("umount", point)
+    (point / "README.md").write_text("made again\n", encoding="utf-8")
+    made_again = namespaced.judged(key)
 
     assert namespaced.recorded(key) == str(point)
     assert (seen, unmounted, remounted) == ([FINE] * 2, [NOT_VISIBLE] * 2, [FINE] * 2)
+    assert made_again == [FINE] * 2
+
+
+def test_k6a_a_marker_read_for_its_path_alone_asks_nothing_of_the_workspace(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Found: reading a scope's marker for its path (a group search's first pass after a
+    restart, a Session start's check) judged whether its Workspace is there, and read its
+    mount record, for every scope; only where presence is shown (an overview row, the scope's
+    own answer) is it asked."""
+    asked: list[str] = []
+    judge = scopes.workspace_presence
+
+    def presence(scope: Path | str, path: str) -> tuple[bool, bool]:
+        asked.append(path)
+        return judge(scope, path)
+
+    monkeypatch.setattr(scopes, "workspace_presence", presence)
+    monkeypatch.setattr(scope_files, "workspace_presence", presence)
+    root, workspace = tmp_path / "root", tmp_path / "app"
+    key = key_for_real_path(str(workspace))
+    _folders(root / key, workspace)
+    (root / key / layout.MARKER_FILE).write_text(f"{workspace}\n", encoding="utf-8")
+    files = scope_files.ScopeFiles()
+
+    path_alone = files.marker(root, root / key, key, orphan_check=False)
+    searched = asked[:]
+    shown = files.marker(root, root / key, key)
+
+    assert (path_alone.path, searched) == (str(workspace), [])
+    assert (shown.orphaned, shown.not_visible, asked) == (False, False, [str(workspace)])
 
 
 def test_k6a_a_workspace_below_a_bind_mount_point_whose_folder_is_gone_is_not_visible(
