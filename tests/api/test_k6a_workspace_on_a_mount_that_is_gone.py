@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,12 +25,13 @@ from pathlib import Path
 import pytest
 from memory_api.mount_table import MountTree
 from memory_api.mount_watch import MountWatch
-from memory_api.store import workspace_mount
+from memory_api.store import scope_files, scopes, workspace_mount
 from memory_core import layout
+from memory_core.keys import key_for_real_path
 
 from tests.api.test_k6a_orphaned_while_in_use import _overview_and_scope
 from tests.api.test_k6a_workspace_mount_follows_the_disk import served  # noqa: F401 - a fixture
-from tests.support.serve import ServedProcess, serve
+from tests.support.serve import ServedProcess, code_under_test, serve
 
 FINE, NOT_VISIBLE, ORPHANED = (False, False), (False, True), (True, False)
 """``(orphaned, notVisible)`` of a scope, as the overview and the scope's own answer give it."""
@@ -191,7 +193,9 @@ def test_k6a_a_workspace_that_is_itself_a_bind_mount_point_is_not_visible_while_
 ) -> None:
     """``mount --bind data/app home/app`` and a Session starts in ``home/app`` itself.
     Unmounted, ``home/app`` is still a folder (empty, on the filesystem below), yet it is not
-    the Workspace: not visible, never present. Mounted again it reads as present at once."""
+    the Workspace: not visible, never present. Mounted again it reads as present at once. A
+    Workspace made again in that folder while unmounted (it holds files) is present at once,
+    before any Session start there (found: it read not visible until one)."""
     source, point = tmp_path / "disk" / "app", tmp_path / "home" / "app"
     _folders(source, point)
     namespaced.run("mount", "--bind", source, point)
@@ -202,9 +206,43 @@ def test_k6a_a_workspace_that_is_itself_a_bind_mount_point_is_not_visible_while_
     unmounted = namespaced.judged(key)
     namespaced.run("mount", "--bind", source, point)
     remounted = namespaced.judged(key)
+    namespaced.run("umount", point)
+    (point / "README.md").write_text("made again\n", encoding="utf-8")
+    made_again = namespaced.judged(key)
 
     assert namespaced.recorded(key) == str(point)
     assert (seen, unmounted, remounted) == ([FINE] * 2, [NOT_VISIBLE] * 2, [FINE] * 2)
+    assert made_again == [FINE] * 2
+
+
+def test_k6a_a_marker_read_for_its_path_alone_asks_nothing_of_the_workspace(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Found: reading a scope's marker for its path (a group search's first pass after a
+    restart, a Session start's check) judged whether its Workspace is there, and read its
+    mount record, for every scope; only where presence is shown (an overview row, the scope's
+    own answer) is it asked."""
+    asked: list[str] = []
+    judge = scopes.workspace_presence
+
+    def presence(scope: Path | str, path: str) -> tuple[bool, bool]:
+        asked.append(path)
+        return judge(scope, path)
+
+    monkeypatch.setattr(scopes, "workspace_presence", presence)
+    monkeypatch.setattr(scope_files, "workspace_presence", presence)
+    root, workspace = tmp_path / "root", tmp_path / "app"
+    key = key_for_real_path(str(workspace))
+    _folders(root / key, workspace)
+    (root / key / layout.MARKER_FILE).write_text(f"{workspace}\n", encoding="utf-8")
+    files = scope_files.ScopeFiles()
+
+    path_alone = files.marker(root, root / key, key, orphan_check=False)
+    searched = asked[:]
+    shown = files.marker(root, root / key, key)
+
+    assert (path_alone.path, searched) == (str(workspace), [])
+    assert (shown.orphaned, shown.not_visible, asked) == (False, False, [str(workspace)])
 
 
 def test_k6a_a_workspace_below_a_bind_mount_point_whose_folder_is_gone_is_not_visible(
@@ -342,6 +380,43 @@ def test_k6a_mount_points_named_with_escaped_characters_are_read_as_the_kernel_n
     found = [tree.mount_point_of(f"{point}/app") for point in points]
 
     assert found == [str(point) for point in points]
+
+
+PARSE_UNDER_THE_LOCALE = """
+import json, sys
+from memory_api.mount_table import MountTree
+table, paths = json.loads(sys.stdin.read())
+tree = MountTree.parse(table)
+print(json.dumps([[sys.getfilesystemencoding(), tree.mount_point_of(path)] for path in paths]))
+"""
+
+
+def test_k6a_a_mount_point_named_beyond_ascii_is_read_under_a_c_locale() -> None:
+    """Found: the mount table's escapes were decoded by the locale's file name encoding while
+    the table is read as UTF-8, so under ``LC_ALL=C`` (ASCII file names) a disk named
+    ``Fotos Mamá`` raised UnicodeEncodeError at each Session start and overview. A field is
+    UTF-8 both ways (a byte that is none as a surrogate), whatever the locale."""
+    latin1 = "/media/u/Fotos Mam\udce1"  # a name in Latin-1: its byte 0xE1 is no UTF-8
+    table = (
+        "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+        "40 22 8:17 / /media/u/Fotos\\040Mam\u00e1 rw - vfat /dev/sdb1 rw\n"
+        "41 22 8:33 / /media/u/Fotos\\040Mam\udce1 rw - vfat /dev/sdc1 rw\n"
+    )
+    paths = ["/media/u/Fotos Mam\u00e1/app", f"{latin1}/app", "/media/u/other"]
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), **code_under_test(),
+        "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
+    }  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", PARSE_UNDER_THE_LOCALE],
+        input=json.dumps([table, paths]), capture_output=True, text=True, env=env, check=False,
+        encoding="utf-8", errors="surrogateescape",
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [
+        ["ascii", "/media/u/Fotos Mam\u00e1"], ["ascii", latin1], ["ascii", "/"]
+    ]  # fmt: skip
 
 
 def test_k6a_without_a_readable_mount_table_a_mount_point_is_told_by_devices(

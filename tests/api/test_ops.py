@@ -16,6 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from memory_api.app import create_app
 from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
 from memory_api.http.openapi import OPERATIONS, documented_routes, openapi_json
+from memory_api.page_unicode import MODULE_PATH
 from memory_api.serve_banner import banner_logger
 from memory_api.settings import Settings
 from openapi_spec_validator import validate
@@ -153,6 +154,22 @@ async def test_a11_index_and_static_are_served(client: Client) -> None:
     assert "static/" in await page.text()
     assert (await client.get("/static/icon.svg")).status == 200
     assert (await client.get("/static/../settings.py")).status == 404
+
+
+async def test_w5_the_pages_unicode_module_is_answered_304_on_a_reload(client: Client) -> None:
+    """Found: ``static/js/unicode-classes.js`` (20 KB) came whole at each page load, with no
+    validator; it now carries an ETag of its body, and a reload naming it gets a 304, as the
+    page's files do (``static/js/dom.js``)."""
+    for path in (MODULE_PATH, "/static/js/dom.js"):
+        first = await client.get(path)
+        body = await first.read()
+        assert first.status == 200
+        etag = first.headers["ETag"]
+
+        reload = await client.get(path, headers={"If-None-Match": etag})
+        assert (reload.status, await reload.read(), reload.headers["ETag"]) == (304, b"", etag)
+        changed = await client.get(path, headers={"If-None-Match": '"an-older-one"'})
+        assert (changed.status, await changed.read()) == (200, body)
 
 
 @pytest.mark.parametrize(

@@ -133,6 +133,28 @@ def test_i9_the_page_judges_marks_of_newer_unicode_versions_as_the_service_does(
     assert seen["marks"] == [True, True]  # the browser knows them: the cases test something
 
 
+def test_i9_without_the_services_unicode_classes_the_page_judges_by_the_browsers(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
+    """Found: when ``static/js/unicode-classes.js`` did not load (here answered 503, as a
+    proxy or a restarting service may), the page stayed on "Loading…" with no word. It now
+    judges letters and marks by the browser's own classes, alike but for the newest Unicode."""
+    page = open_page(read_only_service)
+    page.route("**/static/js/unicode-classes.js", lambda route: route.fulfill(status=503))
+    page.goto(MEMORY_TAB)
+    expect(user_group(page).locator(".row").first).to_be_visible()
+    shown = page.evaluate(
+        """async (cases) => {
+             const url = new URL("static/js/hidden-text.js", document.baseURI);
+             const { showHidden } = await import(url.href);
+             return cases.map((text) => showHidden(text));
+           }""",
+        CASES,
+    )
+
+    assert shown == [show_hidden(text) for text in CASES]
+
+
 def test_i9_a_memory_index_and_search_hit_show_their_hidden_runs(
     page: Page, service: Service
 ) -> None:

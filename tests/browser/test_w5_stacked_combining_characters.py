@@ -220,6 +220,72 @@ def test_w5_fix_this_memory_shows_a_stack_cut_and_sends_it_as_the_agent_wrote_it
     assert copied[1].endswith("\nAnd say why in its description.")
 
 
+GRAVE = "\u0300"
+MORE = "[stacked: 2,970 more combining characters]"
+"""The mark of a stack of 3,000 cut at 30."""
+FIELD = """async (text) => {
+  const { fieldText } = await import(new URL("static/js/hidden-text.js", document.baseURI).href);
+  const tracked = fieldText(text);
+  const field = document.createElement("textarea");
+  field.id = "w5-field";
+  field.value = tracked.shown;
+  document.body.append(field);
+  window.w5Sent = () => tracked.whole(field.value);
+  field.addEventListener("input", window.w5Sent);
+}"""
+"""A field prefilled as the Fix modal's is (:func:`fieldText`), followed on each input event
+as that modal follows its field; ``w5Sent()`` is what would be copied or sent."""
+
+
+def _sent_after(page: Page, text: str, select: tuple[int, int] | None, typed: str) -> str:
+    """What is sent after a person selects ``select`` (offsets in the field's value; None: no
+    edit) in a field prefilled with ``text`` and types ``typed`` there ("" deletes it)."""
+    page.evaluate("() => document.querySelector('#w5-field')?.remove()")
+    page.evaluate(FIELD, text)
+    if select is not None:
+        field = page.locator("#w5-field")
+        select_js = "(field, [a, b]) => { field.focus(); field.setSelectionRange(a, b); }"
+        field.evaluate(select_js, select)
+        if typed:
+            page.keyboard.insert_text(typed)
+        else:
+            page.keyboard.press("Backspace")
+    return str(page.evaluate("() => window.w5Sent()"))
+
+
+def test_w5_a_fields_stacks_are_followed_by_where_their_marks_stand_never_by_their_text(
+    page: Page, service: Service
+) -> None:
+    """Found: the field gave each stack back where its mark's text was next found, so a mark's
+    text pasted before it, a second stack of the same count, or a literal mark in the text
+    took the stack (or the stack went out as the mark's words). A mark stands for its stack
+    where the person left it; one they edited, or text like a mark, is theirs as it reads."""
+    two = f"e{ACUTE * 3000} then o{GRAVE * 3000}"
+    between = len(f"e{ACUTE * SHOWN}{MORE} ")
+    literal = f"the page shows {MORE} for e{ACUTE * 3000}"
+    inside = SHOWN + 1 + len("[stacked: ")
+    open_memory_tab(page)
+    cases = {
+        "unedited": (two, None, "", two),
+        "added at the end": (two, (10**6, 10**6), "\nThanks.", two + "\nThanks."),
+        "a mark's text pasted at the front": (two, (0, 0), MORE, MORE + two),
+        "a mark's text pasted between": (
+            two, (between, between), MORE, two.replace(" then", f" {MORE}then")
+        ),
+        "the first of two like stacks' marks deleted": (
+            two, (SHOWN + 1, SHOWN + 1 + len(MORE)), "", f"e{ACUTE * SHOWN} then o{GRAVE * 3000}"
+        ),
+        "a literal mark, unedited": (literal, None, "", literal),
+        "a literal mark, text added": (literal, (0, 0), "Note: ", "Note: " + literal),
+        "a mark edited inside": (
+            two, (inside, inside), "X",
+            f"e{ACUTE * SHOWN}[stacked: X{MORE[10:]} then o{GRAVE * 3000}",
+        ),
+    }  # fmt: skip
+    sent = {name: _sent_after(page, *case[:3]) for name, case in cases.items()}
+    assert sent == {name: case[3] for name, case in cases.items()}
+
+
 def test_w5_a_template_stacking_accents_is_no_hidden_text_in_the_editor(
     page: Page, service: Service
 ) -> None:

@@ -174,12 +174,16 @@ async def _static(request: web.Request) -> web.FileResponse:
 
 async def _unicode_classes(request: web.Request) -> web.Response:
     """The page's module of the service's Unicode character classes (I-9, W-5:
-    :mod:`memory_api.page_unicode`), rendered in a worker thread the first time."""
-    body = await asyncio.to_thread(unicode_classes_module)
+    :mod:`memory_api.page_unicode`), rendered in a worker thread the first time; a 304 to a
+    request whose ``If-None-Match`` names its ETag (a reload of the page, as for its files)."""
+    module = await asyncio.to_thread(unicode_classes_module)
+    headers = {"Cache-Control": "no-cache", "ETag": module.etag}
+    named = {tag.value for tag in request.if_none_match or ()}
+    if named & {module.etag.strip('"'), "*"}:
+        return web.Response(status=304, headers=headers)
     return web.Response(
-        body=body, content_type="text/javascript", charset="utf-8",
-        headers={"Cache-Control": "no-cache"},
-    )  # fmt: skip
+        body=module.body, content_type="text/javascript", charset="utf-8", headers=headers
+    )
 
 
 async def _cap_connections(app: web.Application) -> None:

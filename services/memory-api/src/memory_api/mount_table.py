@@ -11,27 +11,34 @@ it once per change into a :class:`MountTree`). Pure: text in, values out.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 
 __all__ = ["MountTree", "filesystem_type", "mount_of"]
-
-_OCTAL = re.compile(rb"\\([0-7]{3})")
-"""An octal escape of one byte, as the kernel writes it in a mount table field."""
 
 
 def _unescape(text: str) -> str:
     r"""A mount point as ``/proc/self/mountinfo`` writes it, decoded: the kernel writes a space,
     tab, newline and backslash as octal escapes (``\040``, ``\011``, ``\012``, ``\134``);
-    every other character stays as it is (a carriage return too).
+    every other character stays as it is (a carriage return too). The text is UTF-8 both ways
+    (bytes that are none as surrogates), as the mount table is read, whatever the locale: a
+    name such as ``Fotos Mamá`` read under ``LC_ALL=C`` is no error.
 
     >>> _unescape(r"/mnt/my\040drive/a\012b\134c")
     '/mnt/my drive/a\nb\\c'
     """
     if "\\" not in text:
         return text
-    raw = _OCTAL.sub(lambda found: bytes([int(found.group(1), 8)]), os.fsencode(text))
-    return os.fsdecode(raw)
+    raw = text.encode("utf-8", "surrogateescape")
+    out = bytearray()
+    i = 0
+    while i < len(raw):
+        if raw[i] == 0x5C and i + 3 < len(raw) and raw[i + 1 : i + 4].isdigit():
+            out.append(int(raw[i + 1 : i + 4], 8))
+            i += 4
+        else:
+            out.append(raw[i])
+            i += 1
+    return bytes(out).decode("utf-8", "surrogateescape")
 
 
 def mount_of(mountinfo: str, path: str, device: int) -> tuple[str, str] | None:

@@ -7,17 +7,21 @@ in it, and the Unicode version that data is. The page's copy of the hidden-text 
 (``static/js/hidden-text.js``) builds its letter, mark and number patterns from it instead of
 the browser's ``\\p{L}``/``\\p{M}``, so a mark of a Unicode version newer than the service's is
 no mark to either side (and one the browser does not know yet is one to both). Rendered once
-per process, in a worker thread (a pass over every code point).
+per process, in a worker thread (a pass over every code point), requests that come while it is
+rendered waiting for that one rendering; its ETag lets a reload of the page get a 304.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import threading
+from dataclasses import dataclass
 
 from memory_core.char_classes import UNICODE_VERSION, class_ranges
 
-__all__ = ["MODULE_PATH", "unicode_classes_module"]
+__all__ = ["MODULE_PATH", "PageModule", "unicode_classes_module"]
 
 MODULE_PATH = "/static/js/unicode-classes.js"
 """Where the page imports the module from: served by the service, no file of ``static/``."""
@@ -36,13 +40,35 @@ def _body(ranges: list[tuple[int, int]]) -> str:
     )
 
 
-@functools.cache
-def unicode_classes_module() -> bytes:
-    """The module's UTF-8 text: ``UNICODE_VERSION`` and one string constant per class.
+@dataclass(frozen=True)
+class PageModule:
+    """A module the service makes for the page: its UTF-8 ``body`` and ``etag``, the quoted
+    strong entity tag of that body (a SHA-256 prefix, ``'"…"'``)."""
 
-    >>> b'export const UNICODE_VERSION = ' in unicode_classes_module()
-    True
+    body: bytes
+    etag: str
+
+
+_RENDERING = threading.Lock()
+"""Held while the module is rendered: a request that comes meanwhile waits for it."""
+
+
+def unicode_classes_module() -> PageModule:
+    """The module (``UNICODE_VERSION`` and one string constant per class), rendered by the first
+    call of the process (about 0.5 s: blocking; call it in a worker thread), the same object
+    after; calls meanwhile wait for that rendering, never render it again.
+
+    >>> module = unicode_classes_module()
+    >>> b'export const UNICODE_VERSION = ' in module.body, module is unicode_classes_module()
+    (True, True)
     """
+    with _RENDERING:
+        return _rendered()
+
+
+@functools.cache
+def _rendered() -> PageModule:
+    """The module, rendered once (:func:`unicode_classes_module`)."""
     lines = [
         "// Served by the memory service (memory_api.page_unicode): the character classes its",
         "// hidden-text rule judges by, from its own Unicode data. Each is the body of a regex",
@@ -51,4 +77,5 @@ def unicode_classes_module() -> bytes:
     ]
     for name, ranges in class_ranges().items():
         lines.append(f"export const {name.upper()} = {json.dumps(_body(ranges))};")
-    return ("\n".join(lines) + "\n").encode()
+    body = ("\n".join(lines) + "\n").encode()
+    return PageModule(body, f'"{hashlib.sha256(body).hexdigest()[:32]}"')

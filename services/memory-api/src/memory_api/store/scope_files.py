@@ -171,23 +171,20 @@ class ScopeFiles:
         """:func:`~memory_api.store.scopes.read_marker` of the real ``scope``, the file judged
         once per version; ``orphaned`` and ``not_visible`` (does the named Workspace still
         exist, and had the service seen it? :func:`~memory_api.store.scopes.workspace_presence`)
-        are asked anew, unless ``orphan_check`` is false (the answer then holds the judgement as
-        kept). ``cached_only``: raise :class:`NeedsBlockingIO` instead of reading the file (a
-        marker missing, odd or not judged at this version)."""
+        are asked anew, unless ``orphan_check`` is false (then both are false: a read for the
+        path alone, as a group search's, costs no look at the Workspace). ``cached_only``: raise
+        :class:`NeedsBlockingIO` instead of reading the file (a marker missing, odd or not
+        judged at this version)."""
         path = f"{os.fspath(scope)}{os.sep}{layout.MARKER_FILE}"  # a group search asks each
         info = _regular(path)
-        if info is None:
-            if cached_only:
-                raise NeedsBlockingIO(path)
-            # missing, a symlink or odd: judged each time
-            return read_marker(root, Path(scope), key)
-        hit = self._markers.get((path, key), file_key(info))
+        hit = None if info is None else self._markers.get((path, key), file_key(info))
         if hit is None:
             if cached_only:
                 raise NeedsBlockingIO(path)
-            # Stored under the key seen before the read: a change in between makes a miss next.
             hit = read_marker(root, Path(scope), key)
-            self._markers.put((path, key), file_key(info), hit)
+            if info is not None:  # one missing, a symlink or odd is judged each time
+                # Stored under the key seen before the read: a change in between makes a miss.
+                self._markers.put((path, key), file_key(info), hit)
         if hit.path is None or not orphan_check:
             return hit
         orphaned, not_visible = workspace_presence(scope, hit.path)

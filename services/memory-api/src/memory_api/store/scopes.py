@@ -180,23 +180,24 @@ the service once saw *orphaned*; every other failure leaves it *not visible*."""
 def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     """``(orphaned, not_visible)`` of the Workspace ``path`` a scope's marker names (K-6a).
 
-    A folder at that path (through symlinks) is neither, unless the mount point the Workspace
-    lay on is not mounted now: then that folder is the one the mount covered (the Workspace's
-    own folder as a bind mount's point, left empty on the filesystem below), *not visible*. A
-    path with no folder there (nothing, or a file or a link to one left where the folder was)
-    is *not visible* while the scope
-    holds :data:`~memory_core.layout.NOT_VISIBLE_FILE` (the service could not see it at the
-    latest Session start either) or names a mount point the Workspace lay on that is not
-    mounted now (:func:`~memory_api.store.workspace_mount.mount_gone`: its disk unplugged),
-    else *orphaned* (it was seen, or the scope predates the flag, and is gone). Only an answer
-    that says no folder is there (:data:`GONE_ERRNOS`: no such entry, a file on the way, a
-    name too long to look up, a symlink loop) counts as gone; any other lookup failure is *not
-    visible*, since whether it is gone cannot be told: a folder on its way is another
-    account's (EACCES, EPERM), or it lies on a network or FUSE mount that dropped (ENOTCONN of
-    a disconnected sshfs, ESTALE of NFS, EIO, a timeout).
+    A folder at that path (through symlinks) is neither, unless it is empty and the mount point
+    the Workspace lay on is not mounted now: then that folder is the one the mount covered (the
+    Workspace's own folder as a bind mount's point, left empty on the filesystem below), *not
+    visible*; a folder holding anything is the Workspace (one made again there, say), and its
+    mount record is not read. A path with no folder there (nothing, or a file or a link to one
+    left where the folder was) is *not visible* while the scope holds
+    :data:`~memory_core.layout.NOT_VISIBLE_FILE` (the service could not see it at the latest
+    Session start either) or names a mount point the Workspace lay on that is not mounted now
+    (:func:`~memory_api.store.workspace_mount.mount_gone`: its disk unplugged), else *orphaned*
+    (it was seen, or the scope predates the flag, and is gone). Only an answer that says no
+    folder is there (:data:`GONE_ERRNOS`: no such entry, a file on the way, a name too long to
+    look up, a symlink loop) counts as gone; any other lookup failure is *not visible*, since
+    whether it is gone cannot be told: a folder on its way is another account's (EACCES, EPERM),
+    or it lies on a network or FUSE mount that dropped (ENOTCONN of a disconnected sshfs, ESTALE
+    of NFS, EIO, a timeout).
     """
     try:
-        # no Path per scope: the overview judges thousands
+        # no Path per scope: an overview page judges hundreds
         mode = os.stat(path).st_mode  # noqa: PTH116
     except ValueError:  # a NUL in a hand-edited marker: no such path
         mode = None
@@ -205,12 +206,22 @@ def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
             return False, True
         mode = None
     if mode is not None and stat.S_ISDIR(mode):
-        # the folder left where a mount's point was (its mount gone) is not the Workspace:
-        # the Workspace's own folder as the mount point of a bind mount reads so unmounted
-        return False, mount_gone(scope)
+        # the empty folder left where a mount's point was (its mount gone) is not the
+        # Workspace: the Workspace's own folder as a bind mount's point reads so unmounted
+        return False, _empty_folder(path) and mount_gone(scope)
     unseen = os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}")
     unseen = unseen or mount_gone(scope)
     return not unseen, unseen
+
+
+def _empty_folder(path: str) -> bool:
+    """Whether the folder ``path`` holds no entry; False when it cannot be listed (then nothing
+    says it is a mount's empty point)."""
+    try:
+        with os.scandir(path) as entries:
+            return next(entries, None) is None
+    except OSError:
+        return False
 
 
 def scope_real_dir(root: Path, key: str) -> Path | None:
@@ -1282,7 +1293,10 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
 
     Problems reported: missing, unreadable, not UTF-8, empty, more than one line, not an absolute
     path, and a path whose key is not ``key`` (the marker names another Workspace; it is kept as
-    it is, never rewritten). ``orphaned`` is judged only for a usable path.
+    it is, never rewritten). ``orphaned`` and ``not_visible`` are left false: whether the named
+    Workspace is there is asked where it is shown (:meth:`ScopeFiles.marker
+    <memory_api.store.scope_files.ScopeFiles.marker>`, :func:`workspace_presence`), never by a
+    read for the path alone (a group search, a Session start's check of its marker).
     """
     target = real_child(scope, layout.MARKER_FILE)
     if not is_within(root, target):
@@ -1321,5 +1335,4 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
         problems.append(
             f"marker: names {path!r}, whose key is {named_key!r}, not this scope's; kept as it is"
         )
-    orphaned, not_visible = workspace_presence(scope, path)
-    return Marker(path, problems, orphaned=orphaned, not_visible=not_visible)
+    return Marker(path, problems)

@@ -12,12 +12,16 @@
 // character that takes it, a byte order mark at the start excepted), soft hyphens but inside a
 // hyphenated word of letters in prose, and control characters other than tab and line feed.
 
-import { L, M, N, ND } from "./unicode-classes.js";
 import { REGISTERED_BASES } from "./variation-sequences.js";
 
 // Letters, marks, numbers and decimal digits as the service's Unicode data has them (served by
-// it: memory_api.page_unicode), never the browser's \p{L} and \p{M}: a mark of a Unicode version
+// it: memory_api.page_unicode), not the browser's \p{L} and \p{M}: a mark of a Unicode version
 // the service does not know yet is no mark here either, so both judge each character alike.
+// Should that module not load (a proxy's error page, a service restarting), the page judges by
+// the browser's own classes, which differ only for characters of the newest Unicode versions,
+// rather than stay on "Loading…".
+const BROWSER_CLASSES = { L: String.raw`\p{L}`, M: String.raw`\p{M}`, N: String.raw`\p{N}`, ND: String.raw`\p{Nd}` };
+const { L, M, N, ND } = await import("./unicode-classes.js").catch(() => BROWSER_CLASSES);
 const cls = (body) => new RegExp(body, "u");
 
 const CANDIDATE =
@@ -367,24 +371,56 @@ function stackParts(text) {
 /**
  * `text` for a field a person may edit (W-5): `shown`, each stack cut at {@link STACK_LIMIT}
  * with its mark (a textarea lays a stack out in time growing with its height squared, as any
- * element does; hidden runs stay as `text` has them), and `whole(value)`, the field's `value`
- * with each stack's mark still in it given back the characters it stands for, in order: what
- * is sent holds each stack whole, edited around or not, unless the person edits its mark.
+ * element does; hidden runs stay as `text` has them), and `whole(value)`, to be called with the
+ * field's `value` after each edit (each `input` event): that value with each stack's mark, where
+ * the person left it, given back the characters it stands for.
+ *
+ * Marks are followed by where they stand, never looked for by their text: each call takes the
+ * common start and end of the value before and after the edit, moves the marks after the edited
+ * span by the length it changed, and lets go of any mark the edit touched (its text is then the
+ * person's, sent as they left it). So a mark's text pasted or typed elsewhere, a literal mark
+ * text in `text`, or two stacks of one count stay what they are.
  */
 export function fieldText(text) {
   const value = String(text ?? "");
   const parts = STACKED.test(value) ? stackParts(value) : [value];
-  const shown = parts.map((part) => (typeof part === "string" ? part : part.mark)).join("");
-  const cuts = parts.filter((part) => typeof part !== "string");
+  // a textarea gives its value back with each CR LF and CR as LF
+  const lines = (part) => part.replace(/\r\n?/g, "\n");
+  const prefilled = [];
+  let shown = "";
+  for (const part of parts) {
+    if (typeof part !== "string") prefilled.push({ at: shown.length, mark: part.mark, run: part.run.join("") });
+    shown += typeof part === "string" ? lines(part) : part.mark;
+  }
+  let cuts = prefilled;
+  let last = shown;
+  const follow = (edited) => {
+    const most = Math.min(last.length, edited.length);
+    let start = 0;
+    while (start < most && last[start] === edited[start]) start += 1;
+    let end = 0;
+    while (end < most - start && last[last.length - 1 - end] === edited[edited.length - 1 - end]) end += 1;
+    const oldEnd = last.length - end;
+    const moved = edited.length - last.length;
+    cuts = cuts.flatMap((cut) => {
+      if (cut.at + cut.mark.length <= start) return [cut];
+      if (cut.at >= oldEnd) return [{ ...cut, at: cut.at + moved }];
+      return [];
+    });
+    last = edited;
+  };
   const whole = (edited) => {
-    if (edited === shown) return value;
+    // the field as prefilled (unedited, or edited back) is the text as given
+    if (edited === shown) {
+      [cuts, last] = [prefilled, shown];
+      return value;
+    }
+    if (edited !== last) follow(edited);
     let out = "";
     let from = 0;
     for (const cut of cuts) {
-      const at = edited.indexOf(cut.mark, from);
-      if (at === -1) continue;
-      out += edited.slice(from, at) + cut.run.join("");
-      from = at + cut.mark.length;
+      out += edited.slice(from, cut.at) + cut.run;
+      from = cut.at + cut.mark.length;
     }
     return out + edited.slice(from);
   };
