@@ -666,27 +666,39 @@ async def test_v2_a_folder_swapped_while_the_file_is_written_is_409_not_503(
     assert not (agent.user / TOPIC).exists()
 
 
+def _index_kept_under_another_name(scope: Path, written: bytes) -> None:
+    """``MEMORY.md`` made a symlink to ``index-kept.md`` of its own scope, holding ``written``."""
+    index = scope / layout.INDEX_FILE
+    index.unlink()
+    (scope / "index-kept.md").write_bytes(written)
+    index.symlink_to("index-kept.md")
+
+
+@pytest.mark.parametrize("linked", ["before the delete", "after the delete"])
 async def test_v2_undo_of_a_delete_through_an_index_that_links_to_a_file_of_its_scope(
-    client: Client, agent: AgentHome
+    client: Client, agent: AgentHome, linked: str
 ) -> None:
     """``MEMORY.md`` a symlink to a file of its own scope (an index kept under another name):
-    the delete prunes the line through the link, and its undo puts it back through the link
-    (was: the history holds the index under the file's own name, the restore found no
-    ``MEMORY.md`` there and answered calmly that no line was to be added)."""
+    the undo of a delete puts the line back through the link, whether the delete pruned the
+    index through the link (the version holds it under the file's own name) or pruned a
+    regular ``MEMORY.md`` made a link since (the version holds ``MEMORY.md``). Was: the
+    restore looked for the index under one name only, found none and answered calmly that no
+    line was to be added."""
     seed(agent)
     index = agent.user / layout.INDEX_FILE
-    kept = agent.user / "index-kept.md"
     written = f"{LINE}\n{OTHER_LINE}\n".encode()
-    index.unlink()
-    kept.write_bytes(written)
-    index.symlink_to("index-kept.md")
+    index.write_bytes(written)
+    if linked == "before the delete":
+        _index_kept_under_another_name(agent.user, written)
     deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
     assert deleted["removedIndexLines"] == [LINE]
+    if linked == "after the delete":
+        _index_kept_under_another_name(agent.user, index.read_bytes())
 
     result = await restore(client, TOPIC, deleted["restoreVersion"])
 
     assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
-    assert index.is_symlink() and kept.read_bytes() == written
+    assert index.is_symlink() and (agent.user / "index-kept.md").read_bytes() == written
 
 
 @pytest.mark.parametrize(
