@@ -312,6 +312,7 @@ async def test_v2_an_index_that_cannot_take_the_line_is_named_with_the_line_to_a
         b"- [Old](old.md) o\r%s\r\n- [New](new.md) n\n",
         b"- [Old](old.md) o\r\n%s",
         b"- [Old](old.md) o\r%s",
+        b"- [Old](old.md) o\n%s\r\n- [New](new.md) n\n",
     ],
     ids=[
         "lf-among-crlf-and-cr",
@@ -319,6 +320,7 @@ async def test_v2_an_index_that_cannot_take_the_line_is_named_with_the_line_to_a
         "crlf-among-cr-and-lf",
         "crlf-last-line-without-an-end",
         "cr-last-line-without-an-end",
+        "the-only-crlf-line",
     ],
 )
 async def test_v2_undo_of_a_delete_in_an_index_of_mixed_line_ends_gives_the_index_back(
@@ -339,6 +341,28 @@ async def test_v2_undo_of_a_delete_in_an_index_of_mixed_line_ends_gives_the_inde
 
     assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
     assert index.read_bytes() == written % LINE.encode()
+
+
+async def test_v2_undo_of_a_delete_gives_a_joined_line_its_entry_back_among_lf_and_crlf(
+    client: Client, agent: AgentHome
+) -> None:
+    """A line of entries joined by U+2028 that opens a comment across lines, in an index whose
+    lines end in LF and CRLF: the delete takes the entry, its undo puts it back into that line,
+    the index byte for byte as it was (was: refused, 'has lines ending in more than one way,
+    not kept in order': the line the undo rewrote in place was not found as the index's)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    written = (
+        f"- [Old](old.md) o\u2028{LINE} <!-- was:\n- [Gone](gone.md)\n-->\n{OTHER_LINE}\r\n"
+    ).encode()
+    index.write_bytes(written)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert deleted["removedIndexLines"] == [f"{LINE} <!-- was:"]
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert result["indexLinesAdded"] == [f"{LINE} <!-- was:"] and result["indexProblem"] is None
+    assert index.read_bytes() == written
 
 
 async def test_v2_undo_of_a_delete_puts_back_every_line_that_linked_the_file(
