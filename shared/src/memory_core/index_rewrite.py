@@ -34,9 +34,9 @@ A pure function of the bytes: it may be applied again to newer contents.
 
 from __future__ import annotations
 
+from collections import defaultdict, deque
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 
 from memory_core.decoding import LEGACY_MULTIBYTE, decode_exact
 from memory_core.index_merge import IndexMerge, merge_index
@@ -78,9 +78,12 @@ def _with_own_ends(held: str, merged: str, places: str | None) -> str:
     of ``held``'s lines that ``merged`` keeps ending as it ends there, and every other line
     (put back, or rewritten in place: a joined line given its entry back) as it ended in
     ``places`` (the version a restore takes it from: without an end when it was last there
-    without one), else as most of ``held``'s lines (or of ``places``'s) end. ``held``'s lines
-    are found in ``merged`` by :class:`difflib.SequenceMatcher` (the merge keeps them in
-    order; it may drop a ``<!--``/``-->`` a delete kept of a line it puts back). Raises
+    without one), else as most of ``held``'s lines (or of ``places``'s) end.
+
+    The merge keeps ``held``'s lines in order, adds none that it holds (but blank ones), and
+    may rewrite one in place or drop a ``<!--``/``-->`` a delete kept of a line it puts back:
+    so a line of ``merged`` that ``held`` holds further on is that line, those skipped on the
+    way are the ones rewritten or dropped (:func:`_held_rows`). One pass. Raises
     :class:`IndexNotRewritable` when a line ending in CR alone would run into a blank line
     ending in LF after it (one CRLF)."""
     own = lines_with_ends(held)
@@ -88,19 +91,37 @@ def _with_own_ends(held: str, merged: str, places: str | None) -> str:
     ends = [_end(line) for line in own if _end(line)] or [end for end in then.values() if end]
     usual = max(sorted(set(ends)), key=ends.count) if ends else "\n"
     rows = [line.rstrip("\n") for line in lines_with_ends(merged)]
-    matcher = SequenceMatcher(None, [line.rstrip("\r\n") for line in own], rows, autojunk=False)
     out: list[str] = []
-    for tag, first, _, start, stop in matcher.get_opcodes():
-        for at in range(start, stop):
-            if out and not _end(out[-1]):  # the index's last line, no longer last
-                out[-1] += then.get(out[-1]) or usual
-            kept = tag == "equal"
-            out.append(own[first + at - start] if kept else rows[at] + then.get(rows[at], usual))
+    for text, kept in zip(rows, _held_rows(own, rows), strict=True):
+        if out and not _end(out[-1]):  # the index's last line, no longer last
+            out[-1] += then.get(out[-1]) or usual
+        out.append(text + then.get(text, usual) if kept is None else own[kept])
     if len(lines_with_ends("".join(out))) != len(out):
         raise IndexNotRewritable(
             "has lines ending in CR alone beside lines ending in LF, which would run together"
         )
     return "".join(out)
+
+
+def _held_rows(own: list[str], rows: list[str]) -> list[int | None]:
+    """For each of ``rows`` (lines without ends), the index of the line of ``own`` (lines with
+    their ends) it is, None for a line not held: the next line of ``own`` with its text, in
+    order; a blank row only when the next line of ``own`` is blank (blank lines are added)."""
+    where: dict[str, deque[int]] = defaultdict(deque)
+    for number, line in enumerate(own):
+        where[line.rstrip("\r\n")].append(number)
+    at = 0
+    found: list[int | None] = []
+    for text in rows:
+        spots = where[text] if text.strip() else deque([at] if at < len(own) else [])
+        while spots and spots[0] < at:
+            spots.popleft()
+        if spots and own[spots[0]].rstrip("\r\n") == text:
+            at = spots.popleft() + 1
+            found.append(at - 1)
+        else:
+            found.append(None)
+    return found
 
 
 def _undecided(raw: bytes) -> str | None:
