@@ -12,6 +12,7 @@ import random
 import pytest
 from memory_core.index import prune_index
 from memory_core.index_rewrite import merge_index_bytes
+from memory_core.markdown import lines_with_ends
 
 ENDS = {
     "lf": ["\n"],
@@ -96,6 +97,31 @@ def test_v2_lines_of_the_one_end_the_delete_took_every_line_of_come_back_with_it
     merged = merge_index_bytes(pruned.encode(), "".join(r + "\n" for r in removed), {}, places=then)
 
     assert merged.data == then.encode()
+
+
+def _with_lf(text: str) -> str:
+    """``text`` as an editor writing LF line ends writes it (the last line given one too)."""
+    return "".join(line.rstrip("\r\n") + "\n" for line in lines_with_ends(text))
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "- [A](a.md) a\r\n- [U](uv.md) u\r\n- [C](c.md) c\r\n",
+        "- [A](a.md) a\r\n- [U](uv.md) u\r- [C](c.md) c\n",
+        "- [A](a.md) a\r\n- [C](c.md) c\r\n- [U](uv.md) u",
+    ],
+    ids=["crlf", "mixed", "crlf-last-line-without-an-end"],
+)
+def test_v2_an_index_written_with_lf_since_takes_its_line_back_with_lf(then: str) -> None:
+    """The index's lines end otherwise than they did in the version (an editor wrote it with
+    LF since the delete): the line put back ends as they do now, never as it did then."""
+    pruned, removed = prune_index(then, "uv.md")
+    now = _with_lf(pruned)
+
+    merged = merge_index_bytes(now.encode(), "".join(r + "\n" for r in removed), {}, places=then)
+
+    assert merged.data == _with_lf(then).encode()
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,8 @@ byte of the index as it was kept in front of them. A restore (the version's inde
 ``places``) and an index whose lines end in more than one way (CR alone, CRLF, LF:
 :func:`_with_own_ends`) keep each line's end; a line put back takes the end it had in the
 version it comes from (so the undo of a delete gives the index back byte for byte, even when
-the delete took every line ending one way), any other the end most lines have. The undo of a
+the delete took every line ending one way; unless the index's lines end otherwise
+since), any other the end most lines have. The undo of a
 delete (restoring a file) and the import both add their lines through it.
 
 Where that cannot be done exactly, it raises :class:`IndexNotRewritable` naming why, and the
@@ -78,7 +79,9 @@ def _with_own_ends(held: str, merged: str, places: str | None) -> str:
     of ``held``'s lines that ``merged`` keeps ending as it ends there, and every other line
     (put back, or rewritten in place: a joined line given its entry back) as it ended in
     ``places`` (the version a restore takes it from: without an end when it was last there
-    without one), else as most of ``held``'s lines (or of ``places``'s) end.
+    without one), else as most of ``held``'s lines (or of ``places``'s) end. When ``held``'s
+    lines end otherwise than they did in ``places`` (the index written with other line ends
+    since), every other line ends as most of ``held``'s do.
 
     The merge keeps ``held``'s lines in order, adds none that it holds (but blank ones), and
     may rewrite one in place or drop a ``<!--``/``-->`` a delete kept of a line it puts back:
@@ -88,6 +91,8 @@ def _with_own_ends(held: str, merged: str, places: str | None) -> str:
     ending in LF after it (one CRLF)."""
     own = lines_with_ends(held)
     then = {line.rstrip("\r\n"): _end(line) for line in lines_with_ends(places or "")}
+    if _ends_changed(own, places or ""):
+        then = {}
     ends = [_end(line) for line in own if _end(line)] or [end for end in then.values() if end]
     usual = max(sorted(set(ends)), key=ends.count) if ends else "\n"
     rows = [line.rstrip("\n") for line in lines_with_ends(merged)]
@@ -101,6 +106,22 @@ def _with_own_ends(held: str, merged: str, places: str | None) -> str:
             "has lines ending in CR alone beside lines ending in LF, which would run together"
         )
     return "".join(out)
+
+
+def _ends_changed(own: list[str], places: str) -> bool:
+    """Whether a line of ``own`` (lines with their ends) ends otherwise than every line with
+    its text in ``places`` does (a line without an end on either side aside: a delete of the
+    last line leaves the one before it without one)."""
+    ends: dict[str, set[str]] = defaultdict(set)
+    for line in lines_with_ends(places):
+        ends[line.rstrip("\r\n")].add(_end(line))
+    return any(
+        (end := _end(line))
+        and (was := ends.get(line.rstrip("\r\n")))
+        and end not in was
+        and "" not in was
+        for line in own
+    )
 
 
 def _held_rows(own: list[str], rows: list[str]) -> list[int | None]:
