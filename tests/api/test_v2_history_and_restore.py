@@ -312,6 +312,7 @@ async def test_v2_an_index_that_cannot_take_the_line_is_named_with_the_line_to_a
         b"- [Old](old.md) o\r%s\r\n- [New](new.md) n\n",
         b"- [Old](old.md) o\r\n%s",
         b"- [Old](old.md) o\r%s",
+        b"- [Old](old.md) o\n%s\r\n- [New](new.md) n\n",
     ],
     ids=[
         "lf-among-crlf-and-cr",
@@ -319,6 +320,7 @@ async def test_v2_an_index_that_cannot_take_the_line_is_named_with_the_line_to_a
         "crlf-among-cr-and-lf",
         "crlf-last-line-without-an-end",
         "cr-last-line-without-an-end",
+        "the-only-crlf-line",
     ],
 )
 async def test_v2_undo_of_a_delete_in_an_index_of_mixed_line_ends_gives_the_index_back(
@@ -339,6 +341,28 @@ async def test_v2_undo_of_a_delete_in_an_index_of_mixed_line_ends_gives_the_inde
 
     assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
     assert index.read_bytes() == written % LINE.encode()
+
+
+async def test_v2_undo_of_a_delete_gives_a_joined_line_its_entry_back_among_lf_and_crlf(
+    client: Client, agent: AgentHome
+) -> None:
+    """A line of entries joined by U+2028 that opens a comment across lines, in an index whose
+    lines end in LF and CRLF: the delete takes the entry, its undo puts it back into that line,
+    the index byte for byte as it was (was: refused, 'has lines ending in more than one way,
+    not kept in order': the line the undo rewrote in place was not found as the index's)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    written = (
+        f"- [Old](old.md) o\u2028{LINE} <!-- was:\n- [Gone](gone.md)\n-->\n{OTHER_LINE}\r\n"
+    ).encode()
+    index.write_bytes(written)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert deleted["removedIndexLines"] == [f"{LINE} <!-- was:"]
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert result["indexLinesAdded"] == [f"{LINE} <!-- was:"] and result["indexProblem"] is None
+    assert index.read_bytes() == written
 
 
 async def test_v2_undo_of_a_delete_puts_back_every_line_that_linked_the_file(
@@ -666,27 +690,39 @@ async def test_v2_a_folder_swapped_while_the_file_is_written_is_409_not_503(
     assert not (agent.user / TOPIC).exists()
 
 
+def _index_kept_under_another_name(scope: Path, written: bytes) -> None:
+    """``MEMORY.md`` made a symlink to ``index-kept.md`` of its own scope, holding ``written``."""
+    index = scope / layout.INDEX_FILE
+    index.unlink()
+    (scope / "index-kept.md").write_bytes(written)
+    index.symlink_to("index-kept.md")
+
+
+@pytest.mark.parametrize("linked", ["before the delete", "after the delete"])
 async def test_v2_undo_of_a_delete_through_an_index_that_links_to_a_file_of_its_scope(
-    client: Client, agent: AgentHome
+    client: Client, agent: AgentHome, linked: str
 ) -> None:
     """``MEMORY.md`` a symlink to a file of its own scope (an index kept under another name):
-    the delete prunes the line through the link, and its undo puts it back through the link
-    (was: the history holds the index under the file's own name, the restore found no
-    ``MEMORY.md`` there and answered calmly that no line was to be added)."""
+    the undo of a delete puts the line back through the link, whether the delete pruned the
+    index through the link (the version holds it under the file's own name) or pruned a
+    regular ``MEMORY.md`` made a link since (the version holds ``MEMORY.md``). Was: the
+    restore looked for the index under one name only, found none and answered calmly that no
+    line was to be added."""
     seed(agent)
     index = agent.user / layout.INDEX_FILE
-    kept = agent.user / "index-kept.md"
     written = f"{LINE}\n{OTHER_LINE}\n".encode()
-    index.unlink()
-    kept.write_bytes(written)
-    index.symlink_to("index-kept.md")
+    index.write_bytes(written)
+    if linked == "before the delete":
+        _index_kept_under_another_name(agent.user, written)
     deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
     assert deleted["removedIndexLines"] == [LINE]
+    if linked == "after the delete":
+        _index_kept_under_another_name(agent.user, index.read_bytes())
 
     result = await restore(client, TOPIC, deleted["restoreVersion"])
 
     assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
-    assert index.is_symlink() and kept.read_bytes() == written
+    assert index.is_symlink() and (agent.user / "index-kept.md").read_bytes() == written
 
 
 @pytest.mark.parametrize(

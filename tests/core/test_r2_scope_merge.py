@@ -604,3 +604,19 @@ def test_r2_names_cut_for_a_short_disk_by_the_thousand_are_each_free_and_folded_
     assert all(len(new.encode()) <= 143 and is_scope_file(new) for new in renames.values())
     assert len({fold(new) for new in renames.values()} | {fold(n) for n in names}) == 4_000
     assert len(folds) <= 10 * len(names)
+
+
+def test_r2_a_file_kept_twice_gets_each_of_its_index_lines_beside_the_first() -> None:
+    """A topic file edited on two machines, linked by two index lines (the file and a section
+    of it): the copy kept under a new name gets both lines, each pointed at it, so nothing its
+    index said of it is lost (one line came back when the first counted the file indexed)."""
+    index = b"- [A](a.md) about a\n- [Why](a.md#why) why a\n"
+    base = {INDEX: index, "a.md": b"a0\n"}
+    first = {INDEX: index, "a.md": b"a1\n"}
+    second = {INDEX: index, "a.md": b"a2\n"}
+
+    files, merged = _merge(base, first, second)
+
+    assert files["a.md"] == b"a1\n" and files["a-laptop.md"] == b"a2\n"
+    assert merged.outcomes == [MergeOutcome("kept-both", "a.md", "a-laptop.md")]
+    assert files[INDEX] == index + b"- [A](a-laptop.md) about a\n- [Why](a-laptop.md#why) why a\n"

@@ -5,11 +5,13 @@ reads it: UTF-8 with or without a BOM, UTF-16 (with or without its BOM) or UTF-3
 or Latin-1; line ends LF, CRLF or CR alone. :func:`merge_index_bytes` merges lines into it
 (:func:`memory_core.index_merge.merge_index`) and gives the result back in that same form: the
 same BOM and codec, the new lines ending as the index's lines end (CR alone included), every
-byte of the index as it was kept in front of them. An index whose lines end in more than one
-way (CR alone, CRLF, LF: :func:`_with_own_ends`) keeps each line's end; a line put back
-(a restore) takes the end it had in the version it comes from, any other the end most lines
-have. The undo of a delete (restoring a file) and
-the import both add their lines through it.
+byte of the index as it was kept in front of them. A restore (the version's index given as
+``places``) and an index whose lines end in more than one way (CR alone, CRLF, LF:
+:func:`_with_own_ends`) keep each line's end; a line put back takes the end it had in the
+version it comes from (so the undo of a delete gives the index back byte for byte, even when
+the delete took every line ending one way; unless the index's lines end otherwise
+since), any other the end most lines have. The undo of a
+delete (restoring a file) and the import both add their lines through it.
 
 Where that cannot be done exactly, it raises :class:`IndexNotRewritable` naming why, and the
 caller writes nothing:
@@ -33,6 +35,7 @@ A pure function of the bytes: it may be applied again to newer contents.
 
 from __future__ import annotations
 
+from collections import defaultdict, deque
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
@@ -72,31 +75,74 @@ def _end(line: str) -> str:
 
 
 def _with_own_ends(held: str, merged: str, places: str | None) -> str:
-    """``merged`` (LF line ends: the index ``held``, its lines ending in more than one way or
-    in none, with lines merged in) given back with each of ``held``'s lines ending as it ends
-    there, and each new line as it ended in ``places`` (the version a restore takes it from:
-    the last one without an end when it had none there), else as most of ``held``'s lines (or
-    of ``places``'s) end. Raises :class:`IndexNotRewritable` when ``held``'s lines are not all
-    found in order (never: the merge keeps them)."""
+    """``merged`` (LF line ends: the index ``held`` with lines merged in) given back with each
+    of ``held``'s lines that ``merged`` keeps ending as it ends there, and every other line
+    (put back, or rewritten in place: a joined line given its entry back) as it ended in
+    ``places`` (the version a restore takes it from: without an end when it was last there
+    without one), else as most of ``held``'s lines (or of ``places``'s) end. When ``held``'s
+    lines end otherwise than they did in ``places`` (the index written with other line ends
+    since), every other line ends as most of ``held``'s do.
+
+    The merge keeps ``held``'s lines in order, adds none that it holds (but blank ones), and
+    may rewrite one in place or drop a ``<!--``/``-->`` a delete kept of a line it puts back:
+    so a line of ``merged`` that ``held`` holds further on is that line, those skipped on the
+    way are the ones rewritten or dropped (:func:`_held_rows`). One pass. Raises
+    :class:`IndexNotRewritable` when a line ending in CR alone would run into a blank line
+    ending in LF after it (one CRLF)."""
     own = lines_with_ends(held)
     then = {line.rstrip("\r\n"): _end(line) for line in lines_with_ends(places or "")}
+    if _ends_changed(own, places or ""):
+        then = {}
     ends = [_end(line) for line in own if _end(line)] or [end for end in then.values() if end]
     usual = max(sorted(set(ends)), key=ends.count) if ends else "\n"
+    rows = [line.rstrip("\n") for line in lines_with_ends(merged)]
     out: list[str] = []
-    at = 0
-    new = False
-    for line in lines_with_ends(merged):
-        text = line.rstrip("\n")
+    for text, kept in zip(rows, _held_rows(own, rows), strict=True):
         if out and not _end(out[-1]):  # the index's last line, no longer last
             out[-1] += then.get(out[-1]) or usual
-        new = not (at < len(own) and own[at].rstrip("\r\n") == text)
-        out.append(text + then.get(text, usual) if new else own[at])
-        at += 0 if new else 1
-    if at < len(own):
-        raise IndexNotRewritable("has lines ending in more than one way, not kept in order")
-    if new and then.get(out[-1].rstrip("\r\n")) == "":
-        out[-1] = out[-1].rstrip("\r\n")  # the version's last line, without an end there
+        out.append(text + then.get(text, usual) if kept is None else own[kept])
+    if len(lines_with_ends("".join(out))) != len(out):
+        raise IndexNotRewritable(
+            "has lines ending in CR alone beside lines ending in LF, which would run together"
+        )
     return "".join(out)
+
+
+def _ends_changed(own: list[str], places: str) -> bool:
+    """Whether a line of ``own`` (lines with their ends) ends otherwise than every line with
+    its text in ``places`` does (a line without an end on either side aside: a delete of the
+    last line leaves the one before it without one)."""
+    ends: dict[str, set[str]] = defaultdict(set)
+    for line in lines_with_ends(places):
+        ends[line.rstrip("\r\n")].add(_end(line))
+    return any(
+        (end := _end(line))
+        and (was := ends.get(line.rstrip("\r\n")))
+        and end not in was
+        and "" not in was
+        for line in own
+    )
+
+
+def _held_rows(own: list[str], rows: list[str]) -> list[int | None]:
+    """For each of ``rows`` (lines without ends), the index of the line of ``own`` (lines with
+    their ends) it is, None for a line not held: the next line of ``own`` with its text, in
+    order; a blank row only when the next line of ``own`` is blank (blank lines are added)."""
+    where: dict[str, deque[int]] = defaultdict(deque)
+    for number, line in enumerate(own):
+        where[line.rstrip("\r\n")].append(number)
+    at = 0
+    found: list[int | None] = []
+    for text in rows:
+        spots = where[text] if text.strip() else deque([at] if at < len(own) else [])
+        while spots and spots[0] < at:
+            spots.popleft()
+        if spots and own[spots[0]].rstrip("\r\n") == text:
+            at = spots.popleft() + 1
+            found.append(at - 1)
+        else:
+            found.append(None)
+    return found
 
 
 def _undecided(raw: bytes) -> str | None:
@@ -136,11 +182,12 @@ def merge_index_bytes(
             "(an odd byte, a lone surrogate or a cut code unit)"
         )
     text = exact.text
-    cr_only = "\r" in text and "\n" not in text
     ends = {_end(line) for line in lines_with_ends(text)} - {""}
-    # lines ending in more than one way, or none left to tell how (a delete of the last
-    # line, which had no end, left the one before it without one): each keeps its own
-    own_ends = len(ends) > 1 or (not ends and bool(places))
+    # a restore (``places``), or lines ending in more than one way: each line keeps its own
+    # end, each line put back takes the end it had in the version (none left to tell the
+    # index's by, or every line of one kind pruned: a delete undone gives it back whole)
+    own_ends = places is not None or len(ends) > 1
+    cr_only = ends == {"\r"} and not own_ends
     at = None if places is None else _lf(places)  # the merge reads LF line ends
     if cr_only:
         text = text.replace("\r", "\n")  # merged with LF, given back with CR alone

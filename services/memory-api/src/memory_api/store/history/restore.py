@@ -13,7 +13,7 @@ scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
    step 1 could not take (the service cannot read it, it is over its read cap) is not replaced
    at all (503 saying why);
 3. for a topic file, the lines of that version's ``MEMORY.md`` (or of the file of the scope
-   it is a symlink to: :func:`_index_name`) that linked to it (T-4) are
+   it is a symlink to: :func:`_version_index`) that linked to it (T-4) are
    merged into the index as it is now (:func:`memory_core.index_merge.merge_index`: a line
    already there, or one whose links the index already holds, is not added, a link to a file
    the scope holds in two Unicode normalizations held only by a line spelling it so, never by
@@ -150,7 +150,7 @@ def restore_file(
         old_index: bytes | None = data
         plan = _Plan(name, data, decode_text(data)[0], _with_ends(data))
     else:
-        old_index = content_at(repository, version, _index_name(scope))
+        old_index = _version_index(repository, version, scope)
         places = None if old_index is None else _with_ends(old_index)
         files = histories.tree(repository, version)
         plan = _Plan(name, data, _linking_lines(old_index, there, files, scope), places)
@@ -294,15 +294,23 @@ def _not_merged(scope: Path, lines: str, problem: str) -> _IndexMerge:
     return _IndexMerge([], [line for line in line_texts(lines) if line.strip()], problem)
 
 
-def _index_name(scope: Path) -> str:
-    """The name the history keeps the scope's index under: ``MEMORY.md``, or, when that is a
-    symlink to a file of the same folder (read, pruned and merged through the link), that
-    file's name (the history records regular files only, the link's target among them)."""
+def _version_index(repository: Path, version: str, scope: Path) -> bytes | None:
+    """The scope's index as ``version`` holds it: its ``MEMORY.md``, the index the delete
+    pruned when it was a regular file then (whatever it is now); else, when ``MEMORY.md`` is a
+    symlink to a file of the same folder now (read, pruned and merged through the link), that
+    file as the version holds it (the history records regular files only, never the link: the
+    version of a delete through it holds the index under the file's own name). None when
+    neither is there."""
+    held = content_at(repository, version, layout.INDEX_FILE)
+    if held is not None:
+        return held
     lexical = scope / layout.INDEX_FILE
     if not lexical.is_symlink():
-        return layout.INDEX_FILE
+        return None
     target = real_path(lexical)
-    return target.name if target.parent == real_path(scope) else layout.INDEX_FILE
+    if target.parent != real_path(scope) or target.name == layout.INDEX_FILE:
+        return None
+    return content_at(repository, version, target.name)
 
 
 def _with_ends(raw: bytes) -> str:
