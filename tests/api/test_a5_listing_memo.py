@@ -106,6 +106,31 @@ async def test_a5_listing_after_a_restart_is_the_same_and_reads_no_topic_file(
     assert b"hunter2hunter2" not in memo.read_bytes()
 
 
+async def test_a5_index_view_after_a_restart_is_the_same_and_reads_no_topic_file(
+    client: Client,
+    agent: AgentHome,
+    aiohttp_client: AiohttpClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The index view lints every topic file of the scope; what it made of them is kept in the
+    memo as a listing keeps it, so a restarted service answers it reading none (and a listing
+    after it neither), where each restart read and linted every file again."""
+    key, _ = _scope(agent)
+    first = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/index"))
+    assert any(finding["code"] == "secret" for finding in first["findings"])
+
+    parsed = _no_reads(monkeypatch)
+    restarted = await _restarted(aiohttp_client, settings)
+    again = await ok_json(await restarted.get(f"{memory_url()}/scopes/{key}/index"))
+    listing = await _listing(restarted, key)
+
+    assert again == first
+    assert parsed == []
+    assert sorted(row["file"] for row in listing["files"]) == sorted(TOPICS)
+    assert b"sk-live-0123456789abcdef0123" not in (agent.data_dir / MEMO_FILE).read_bytes()
+
+
 async def test_a5_q4_listing_after_a_restart_sees_a_file_edited_in_place_meanwhile(
     client: Client,
     agent: AgentHome,

@@ -183,6 +183,8 @@ def _seen_as(name: str) -> str:
     nothing (U+200B zero-width space, U+FEFF, U+200E, U+2060 …): ``deploy.md`` and
     ``deploy<U+200B>.md`` are one name to the eye."""
     folded = _nfc(name).casefold()
+    if folded.isascii():  # no ASCII character is a format character
+        return folded
     return "".join(char for char in folded if unicodedata.category(char) != "Cf")
 
 
@@ -1055,8 +1057,8 @@ def lint_topics_in_scope(
     scope = LazyTopics(scope_topics, titles)
 
     @cache
-    def by_stem() -> WikiFiles:  # a dict of every name's words: built for a link that needs it
-        return WikiFiles([*names.present, *deeper])
+    def by_stem() -> WikiFiles:  # the scope's kept table, unless sub-folder notes join it
+        return WikiFiles([*names.present, *deeper]) if deeper else _wiki_files(tuple(topic_files))
 
     def no_file(target: str) -> bool:  # no file of the scope is named by ``target``
         path = wiki_path(_nfc(target))
@@ -1319,8 +1321,9 @@ def _names_table(topic_files: tuple[str, ...]) -> _Names:
 @lru_cache(maxsize=SCOPE_NAMES_KEPT)
 def _wiki_files(files: tuple[str, ...]) -> WikiFiles:
     """The :class:`~memory_core.wiki_links.WikiFiles` of ``files``, a scope's: its index's
-    wiki links are resolved by two steps of a listing page and again by the next page, and the
-    table of 30,000 names takes about 0.2 s to build; the same names give the table made."""
+    wiki links and its topics' ``[[links]]`` are resolved by two steps of a listing page and
+    again by the next page, and the table of 30,000 names takes about 0.2 s to build; the same
+    names give the table made."""
     return WikiFiles(files)
 
 
