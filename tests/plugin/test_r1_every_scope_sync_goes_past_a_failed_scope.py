@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import socket
 from pathlib import Path
 
@@ -119,3 +120,48 @@ def test_r1_a_workspace_sync_sends_its_scope_when_the_user_scope_cannot_be_writt
     assert lines[2].startswith("not synced: 1 of 2 scopes (user): "), lines
     served = layout.memory_root(shared_service.data_dir, new_agent)
     assert (served / key / "MEMORY.md").read_text(encoding="utf-8") == "- offline\n"
+
+
+def test_r1_a_scope_folder_that_is_a_file_is_its_failed_line_and_the_next_scope_syncs(
+    shared_service: RealService, new_agent: str, tmp_path: Path
+) -> None:
+    """The user scope's folder of the copy replaced by a plain file: its sync cannot write it,
+    and asking git what waits there (git runs in that folder) raised ``NotADirectoryError``: a
+    traceback, exit 1, no line for the Workspace scope after it; ``sync --status`` too."""
+    state, workspace = tmp_path / "state", tmp_path / "code" / "shop"
+    workspace.mkdir(parents=True)
+    environ = {"HOME": str(tmp_path / "home"), "PATH": os.environ["PATH"]}
+    environ["HARNESS_MEMORY_TOKEN"] = shared_service.token
+    copy = ["--remote", "on", "--state-dir", str(state), "--project", "acme"]
+    copy += ["--agent", new_agent, "--url", shared_service.url]
+    first = io.StringIO()
+    assert main(["sync", *copy, "--workspace", str(workspace)], environ=environ, stdout=first) == 0
+    [key] = [line.split(":")[0] for line in first.getvalue().splitlines() if "user" not in line]
+    remote = RemoteCopy(
+        url=shared_service.url, token=None, project="acme", agent=new_agent, state_dir=state,
+        timeout=5,
+    )  # fmt: skip
+    (remote.memory_root / key / "MEMORY.md").write_text("- shop\n", encoding="utf-8")
+    user = remote.memory_root / "user"
+    shutil.rmtree(user)
+    user.write_text("not a folder\n", encoding="utf-8")
+
+    for which in (["--workspace", str(workspace)], ["--every-scope"]):
+        said = io.StringIO()
+        status = main(["sync", *copy, *which], environ=environ, stdout=said)
+        lines = said.getvalue().splitlines()
+        assert status == 1, lines
+        assert lines[0].startswith(
+            "user: not synced (the local copy of scope user cannot be written: [Errno 17] File "
+        ), lines
+        assert lines[0].endswith("; changes wait for the next sync"), lines
+        assert lines[1].startswith(f"{key}: synced"), lines
+        assert lines[2].startswith("not synced: 1 of 2 scopes (user): "), lines
+    served = layout.memory_root(shared_service.data_dir, new_agent)
+    assert (served / key / "MEMORY.md").read_text(encoding="utf-8") == "- shop\n"
+
+    said = io.StringIO()
+    assert main(["sync", *copy, "--status"], environ=environ, stdout=said) == 0
+    [user_line] = [line for line in said.getvalue().splitlines() if "  user:" in line]
+    assert "changes wait to go back; last error: " in user_line, user_line
+    assert "Not a directory" in user_line, user_line

@@ -1059,7 +1059,9 @@ class _ScopeRun:
         crash or a full disk, a git dir it may not read): "nothing waits" was said of a copy
         whose files had never been sent; :attr:`unreadable` then says why. A git dir (or a
         scope folder) this account may not search is one git cannot read either: asked with
-        ``stat``, it raised ``PermissionError`` out of ``harness-memory status``."""
+        ``stat``, it raised ``PermissionError`` out of ``harness-memory status``; and a scope
+        folder that is a plain file (git runs in it) raised ``NotADirectoryError`` out of
+        ``harness-memory sync`` and ``sync --status``."""
         try:
             if not (self.git_dir / "HEAD").exists():
                 return self.scope.is_dir() and any(self.scope.iterdir())
@@ -1072,6 +1074,9 @@ class _ScopeRun:
             return refs.get(_MAIN) != _held(refs) or bool(self._changed())
         except _GitFailed as failed:
             self.unreadable = str(failed)
+            return True
+        except OSError as error:  # git cannot start there: the scope folder is not a folder
+            self.unreadable = f"{error.filename or self.scope}: {error.strerror or error}"
             return True
 
     def _check_git_dir(self) -> None:
