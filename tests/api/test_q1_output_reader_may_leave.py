@@ -7,16 +7,20 @@ first.
 ``BrokenPipeError`` read as a disk's refusal), and a write that failed half-way through a
 command stopped it there. Each command here is the console script in a process of its own,
 its standard output a real pipe: read by ``head -n 1`` (``agent list``, whose output is larger
-than the pipe), or whose reader left before the first line. ``serve`` writes nothing to
-standard output (its banner is logged on standard error) and is not here.
+than the pipe), or whose reader left before the first line. ``serve`` is the exception: a
+service whose log's reader left (``serve 2>&1 | head``) exits 0 on a clean stop, as it did.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import tarfile
 from pathlib import Path
 
 import pytest
+from aiohttp.test_utils import unused_port
 from memory_api.cli import main
 from memory_core import layout
 
@@ -127,3 +131,31 @@ def test_q1_commands_that_change_things_finish_their_change_when_the_reader_left
     with tarfile.open(archive, mode="r:gz") as exported:
         assert any(name.endswith("/uv.md") for name in exported.getnames())
     change("history", "prune")
+
+
+def test_q1_serve_whose_log_reader_left_exits_0_on_a_clean_stop(tmp_path: Path) -> None:
+    """``memory-api serve 2>&1 | head``: the reader reads up to the banner's "Running on" line
+    (the service's own word that it listens) and leaves; what the service logs after (its
+    stop) finds no reader. SIGTERM then stops it cleanly: exit 0. It ended by ``SIGPIPE``
+    (a shell's 141): a supervisor read a clean stop as a crash."""
+    data = tmp_path / "data"
+    data.mkdir()
+    env = environ(tmp_path, MEMORY_API_DATA_DIR=str(data), MEMORY_API_PORT=str(unused_port()))
+    read_end, write_end = os.pipe()
+    service = subprocess.Popen(
+        [venv_bin("memory-api"), "serve"], stdout=write_end, stderr=subprocess.STDOUT, env=env
+    )
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end, encoding="utf-8", errors="replace") as reader:
+            said = ""
+            while "Running on" not in said:
+                line = reader.readline()
+                assert line, f"serve ended before it listened: {said}"
+                said += line
+        # the reader left: the stop's log lines find it gone
+        service.send_signal(signal.SIGTERM)
+        assert service.wait(timeout=60) == 0, said
+    finally:
+        service.kill()
+        service.wait()

@@ -27,7 +27,8 @@ application. Exit codes: 0 done, 1 refused (a conflict, an unknown agent, a bad 
 or configuration (no data dir named, no service answering), 130 interrupted (Ctrl-C: every file
 is written whole or not at all, so the same command run again finishes the work);
 a command whose output's reader left (``| head -1``) does its work to the end, then ends quietly
-by ``SIGPIPE`` (a shell's 141), as ``git`` does (:mod:`memory_core.closed_reader`).
+by ``SIGPIPE`` (a shell's 141), as ``git`` does (:mod:`memory_core.closed_reader`); ``serve``
+never does: what it logs after its reader left goes nowhere, and a clean stop exits 0.
 """
 
 from __future__ import annotations
@@ -955,7 +956,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     no_files_for_others_to_write()  # umask 000 would open the data dir to every account
     shield_from_sigio()  # index edits take file leases (memory_core.swap)
     args = build_parser().parse_args(argv)
-    with standard_output():  # `… | head -1`: the work is done, then the process ends quietly
+    # `… | head -1`: the work is done, then the process ends quietly; but a service stopped
+    # cleanly exits 0 even when its log's reader left (`serve 2>&1 | head`, a log shipper gone)
+    with standard_output(end_when_left=args.func is not _serve):
         return _command(args)
 
 
