@@ -25,7 +25,13 @@ from memory_api.cli import main
 from memory_core import layout
 
 from tests.api.conftest import CORPUS
-from tests.support.reader_left import ENDED_BY_SIGPIPE, quiet, run_into_head, run_reader_gone
+from tests.support.reader_left import (
+    ENDED_BY_SIGPIPE,
+    quiet,
+    run_into_head,
+    run_output_closed,
+    run_reader_gone,
+)
 from tests.support.serve import code_under_test, venv_bin
 
 AGENTS = 60
@@ -159,3 +165,19 @@ def test_q1_serve_whose_log_reader_left_exits_0_on_a_clean_stop(tmp_path: Path) 
     finally:
         service.kill()
         service.wait()
+
+
+def test_q1_a_command_started_with_its_output_closed_does_its_work_and_keeps_its_status(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """``memory-api agent list >&-`` (Python's ``sys.stdout`` None): an ``AttributeError``
+    traceback and exit 1, ``token create`` after making the token. What it says goes nowhere."""
+    done = run_output_closed(memory_api(data_dir, "agent", "list"), environ(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert quiet(done.stderr), done.stderr
+
+    argv = memory_api(data_dir, "token", "create", "--name", "closed")
+    done = run_output_closed(argv, environ(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert quiet(done.stderr), done.stderr
+    assert main(["token", "revoke", "--name", "closed", "--data-dir", str(data_dir)]) == 0  # made

@@ -21,7 +21,13 @@ from pathlib import Path
 import pytest
 from harness_memory.settings import remote_memory_root
 
-from tests.support.reader_left import ENDED_BY_SIGPIPE, quiet, run_into_head, run_reader_gone
+from tests.support.reader_left import (
+    ENDED_BY_SIGPIPE,
+    quiet,
+    run_into_head,
+    run_output_closed,
+    run_reader_gone,
+)
 from tests.support.serve import code_under_test, harness_memory_under_test
 
 TOKEN = "a-token-of-32-characters-or-so-x"
@@ -131,5 +137,27 @@ def test_h3_a_hook_whose_harness_closed_its_output_exits_0_quietly(
         "hook", "claude-code", "pre-tool-use", "--memory-root", str(tmp_path), "--flags-only"
     )
     done = run_reader_gone(hook, environ(home), stdin="{not json")
+    assert done.returncode == 0, done.stderr
+    assert quiet(done.stderr), done.stderr
+
+
+def test_h3_a_command_or_hook_started_with_its_output_closed_keeps_its_status(
+    home: Path, tmp_path: Path
+) -> None:
+    """``harness-memory status >&-`` and a hook whose harness gave it no output (Python's
+    ``sys.stdout`` None): an ``AttributeError`` traceback and exit 1; a hook exits 0 (P-4)."""
+    done = run_output_closed(harness_memory("status"), environ(home), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert quiet(done.stderr), done.stderr
+    hook = harness_memory(
+        "hook", "claude-code", "pre-tool-use", "--memory-root", str(tmp_path), "--flags-only"
+    )
+    done = run_output_closed(hook, environ(home), stdin="{not json")
+    assert done.returncode == 0, done.stderr
+    assert quiet(done.stderr), done.stderr
+    start = harness_memory(
+        "hook", "claude-code", "session-start", "--memory-root", str(tmp_path), "--flags-only"
+    )
+    done = run_output_closed(start, environ(home), stdin='{"hook_event_name": "SessionStart"}')
     assert done.returncode == 0, done.stderr
     assert quiet(done.stderr), done.stderr

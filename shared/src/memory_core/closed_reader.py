@@ -37,9 +37,13 @@ class ReaderMayLeave(io.TextIOBase):
     """A text stream over ``out`` whose writes are flushed one by one, so the reader's leaving is
     seen at the write that finds it (not at the interpreter's exit, as "Exception ignored …
     BrokenPipeError"); from then on every write is dropped and :attr:`left` is True.
-    :meth:`write_bytes` does the same for binary output (``memory export -o -``)."""
+    :meth:`write_bytes` does the same for binary output (``memory export -o -``).
 
-    def __init__(self, out: IO[str]) -> None:
+    ``out`` None (the process started with that descriptor closed, ``… >&-``: Python's
+    ``sys.stdout`` is then None) is a sink: every write goes nowhere, as to ``/dev/null``. It
+    was an ``AttributeError`` at the first write, exit 1 (a hook too, P-4), after the change."""
+
+    def __init__(self, out: IO[str] | None) -> None:
         super().__init__()
         self._out = out
         self.left = False
@@ -47,7 +51,7 @@ class ReaderMayLeave(io.TextIOBase):
 
     def write(self, text: str) -> int:
         """Write and flush ``text`` unless the reader left; its length either way."""
-        if not self.left:
+        if not self.left and self._out is not None:
             try:
                 self._out.write(text)
                 self._out.flush()
@@ -58,7 +62,7 @@ class ReaderMayLeave(io.TextIOBase):
     def write_bytes(self, data: bytes) -> None:
         """Write ``data`` to the binary stream under ``out`` (its ``buffer``) and flush, unless
         the reader left. Raises ``AttributeError`` for a stream with no buffer (a StringIO)."""
-        if self.left:
+        if self.left or self._out is None:
             return
         try:
             self._out.flush()
@@ -72,11 +76,14 @@ class ReaderMayLeave(io.TextIOBase):
         """Nothing waits here: each write was flushed."""
 
     def isatty(self) -> bool:
-        """Whether the stream under it is a terminal."""
-        return self._out.isatty()
+        """Whether the stream under it is a terminal (a sink is not)."""
+        return self._out is not None and self._out.isatty()
 
     def fileno(self) -> int:
-        """The descriptor of the stream under it (``/dev/null`` once the reader left)."""
+        """The descriptor of the stream under it (``/dev/null`` once the reader left);
+        ``io.UnsupportedOperation`` for a sink."""
+        if self._out is None:
+            raise io.UnsupportedOperation("standard output is closed")
         return self._out.fileno()
 
     @property
@@ -93,7 +100,7 @@ class ReaderMayLeave(io.TextIOBase):
         except OSError:
             return
         try:
-            os.dup2(devnull, self._out.fileno())
+            os.dup2(devnull, self.fileno())
         except (OSError, ValueError, io.UnsupportedOperation):
             pass  # a stream with no descriptor of its own (a test's StringIO)
         finally:
