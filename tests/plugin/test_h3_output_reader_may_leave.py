@@ -1,7 +1,7 @@
 """H-3: every ``harness-memory`` command piped into a reader that leaves early (``| head -1``,
 ``| grep -q``, ``less`` quit) ends as ``git log | head -1`` ends ``git``: quietly, by
-``SIGPIPE`` (a shell's status 141), after finishing any change it makes; a hook, whose harness
-reads its exit status, exits 0 as ever.
+``SIGPIPE`` (a shell's status 141), after finishing any change it makes, unless it failed (its
+status then stays); a hook, whose harness reads its exit status, exits 0 as ever.
 
 ``harness-memory status | head -1`` ended in a ``BrokenPipeError`` traceback, and ``install …
 | head`` stopped after writing the settings, before compiling the hooks' bytecode, with
@@ -99,8 +99,12 @@ def test_h3_every_command_whose_reader_left_finishes_its_work_then_ends_quietly(
     assert token_file.read_text(encoding="utf-8").strip() == TOKEN
     for form in ("text", "json"):
         ends_quietly("session-start", "--url", closed_url(), *who, "--format", form)
-    ends_quietly("sync", *remote, "--workspace", str(tmp_path))  # unreachable: each scope said
-    ends_quietly("sync", *remote, "--every-scope", "--format", "json")
+    for failed_sync in (["--workspace", str(tmp_path)], ["--every-scope", "--format", "json"]):
+        # the service unreachable: each scope said, and the failure is the status a script
+        # reads (`sync | true` ended by SIGPIPE, 141, as a sync that worked does)
+        done = run_reader_gone(harness_memory("sync", *remote, *failed_sync), environ(home))
+        assert done.returncode == 1, (failed_sync, done.stderr)
+        assert quiet(done.stderr), done.stderr
     ends_quietly("sync", *remote, "--status")
     assert remote_memory_root(state, "acme", "coder").is_dir()
     ends_quietly("uninstall", "claude-code")

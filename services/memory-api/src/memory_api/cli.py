@@ -26,8 +26,9 @@ Each command imports what it needs when it runs: ``agent create`` never loads th
 application. Exit codes: 0 done, 1 refused (a conflict, an unknown agent, a bad id), 2 bad usage
 or configuration (no data dir named, no service answering), 130 interrupted (Ctrl-C: every file
 is written whole or not at all, so the same command run again finishes the work);
-a command whose output's reader left (``| head -1``) does its work to the end, then ends quietly
-by ``SIGPIPE`` (a shell's 141), as ``git`` does (:mod:`memory_core.closed_reader`); ``serve``
+a command whose output's reader left (``| head -1``) does its work to the end, then, if it
+succeeded, ends quietly by ``SIGPIPE`` (a shell's 141), as ``git`` does (one that failed keeps
+its status) (:mod:`memory_core.closed_reader`); ``serve``
 never does: what it logs after its reader left goes nowhere, and a clean stop exits 0.
 """
 
@@ -950,7 +951,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (see the module docstring)."""
     from memory_core.atomic import no_files_for_others_to_write
-    from memory_core.closed_reader import standard_output
+    from memory_core.closed_reader import run_on_standard_output
     from memory_core.swap import shield_from_sigio
 
     no_files_for_others_to_write()  # umask 000 would open the data dir to every account
@@ -958,8 +959,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     # `… | head -1`: the work is done, then the process ends quietly; but a service stopped
     # cleanly exits 0 even when its log's reader left (`serve 2>&1 | head`, a log shipper gone)
-    with standard_output(end_when_left=args.func is not _serve):
-        return _command(args)
+    return run_on_standard_output(lambda _: _command(args), end_when_left=args.func is not _serve)
 
 
 def _command(args: argparse.Namespace) -> int:
