@@ -14,6 +14,7 @@ service whose log's reader left (``serve 2>&1 | head``) exits 0 on a clean stop,
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import subprocess
 import tarfile
@@ -180,4 +181,31 @@ def test_q1_a_command_started_with_its_output_closed_does_its_work_and_keeps_its
     done = run_output_closed(argv, environ(tmp_path))
     assert done.returncode == 0, done.stderr
     assert quiet(done.stderr), done.stderr
+    assert "the secret was not delivered" in done.stderr, done.stderr
     assert main(["token", "revoke", "--name", "closed", "--data-dir", str(data_dir)]) == 0  # made
+
+
+def test_q1_a_secret_or_archive_whose_reader_left_is_said_not_delivered(
+    data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``token create | true``: stderr said only "keep it safe", of a secret nobody read; now
+    a line says it was not delivered and gives the revoke command, which works as given.
+    ``memory export -o - | true`` said "Export → -" of an archive that went nowhere."""
+    env = environ(tmp_path, PATH=f"{Path(venv_bin('memory-api')).parent}:/usr/bin:/bin")
+    done = run_reader_gone(memory_api(data_dir, "token", "create", "--name", "lost"), env)
+    assert done.returncode == ENDED_BY_SIGPIPE, done.stderr
+    said = done.stderr.splitlines()[-1]
+    assert said.startswith("memory-api: the secret was not delivered"), done.stderr
+    revoke = said.split("revoke the token (")[1].split(") and create another")[0]
+    revoked = subprocess.run(
+        shlex.split(revoke), env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert revoked.returncode == 0, revoked.stderr
+    capsys.readouterr()
+    assert main(["token", "list", "--data-dir", str(data_dir)]) == 0
+    assert "lost" not in capsys.readouterr().out
+
+    argv = memory_api(data_dir, "memory", "export", "--project", "acme", "--agent", "coder-1")
+    done = run_reader_gone([*argv, "-o", "-"], environ(tmp_path), cwd=tmp_path)
+    assert done.returncode == ENDED_BY_SIGPIPE, done.stderr
+    assert "the archive was not delivered whole" in done.stderr.splitlines()[-1], done.stderr

@@ -60,6 +60,13 @@ class ReaderMayLeave(io.TextIOBase):
                 self._reader_left()
         return len(text)
 
+    @property
+    def went_nowhere(self) -> bool:
+        """Whether what was written may not have reached a reader: it left (part or all of it
+        dropped), or there was no stream (a sink). What a command hands over once only (a
+        token's secret, an archive) is then said on stderr as not delivered."""
+        return self.left or self._out is None
+
     def write_bytes(self, data: bytes) -> None:
         """Write ``data`` to the binary stream under ``out`` (its ``buffer``) and flush, unless
         the reader left. Raises ``AttributeError`` for a stream with no buffer (a StringIO)."""

@@ -474,7 +474,26 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     if was_open:
         print(NOW_CLOSED_NOTICE, file=sys.stderr)
     print(secret)
+    if _went_nowhere():
+        import shlex
+
+        revoke = ["memory-api", "token", "revoke", "--name", entry.name]
+        revoke += ["--data-dir", str(settings.data_dir)]
+        print(
+            "memory-api: the secret was not delivered (standard output's reader left or was "
+            f"closed), so nobody holds it: revoke the token ({shlex.join(revoke)}) and create "
+            "another",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _went_nowhere() -> bool:
+    """Whether what this command wrote to standard output may not have reached a reader
+    (:attr:`memory_core.closed_reader.ReaderMayLeave.went_nowhere`; main's ``sys.stdout``)."""
+    from memory_core.closed_reader import ReaderMayLeave
+
+    return isinstance(sys.stdout, ReaderMayLeave) and sys.stdout.went_nowhere
 
 
 def _token_list(settings: Settings, args: argparse.Namespace) -> int:
@@ -713,6 +732,12 @@ def _memory_export_to_stdout(
     print_export(
         dataclasses.replace(report, output=Path("-")), Console(stderr=True, highlight=False)
     )
+    if _went_nowhere():
+        print(
+            "memory-api: the archive was not delivered whole (standard output's reader left "
+            "or was closed): run the export again into a reader that takes it all, or -o FILE",
+            file=sys.stderr,
+        )
     return 0
 
 
