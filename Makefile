@@ -23,9 +23,9 @@ install: $(TEST_STAMP)
 ## `.venv/bin/...` fails with "No such file or directory" or runs the other checkout's code.
 ## Found by that first line of pip's script; then .venv is made again here, saying why. A
 ## script whose first line is no Python (pip's `#!/bin/sh` for a path too long for `#!`) is
-## left as it is.
+## left as it is; of a first line with an argument (`#!…/python -E`) only the Python is read.
 VENV_SHEBANG := $(shell sed -n '1s/^\#!//p' $(BIN)/pip 2>/dev/null)
-VENV_PYTHON := $(if $(filter python%,$(notdir $(firstword $(VENV_SHEBANG)))),$(VENV_SHEBANG))
+VENV_PYTHON := $(if $(filter python%,$(notdir $(firstword $(VENV_SHEBANG)))),$(firstword $(VENV_SHEBANG)))
 ifneq ($(VENV_PYTHON),)
 ifneq ($(realpath $(dir $(VENV_PYTHON))),$(realpath $(BIN)))
 $(BIN)/python $(RUN_STAMP): venv-moved

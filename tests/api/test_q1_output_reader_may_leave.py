@@ -7,21 +7,32 @@ first.
 ``BrokenPipeError`` read as a disk's refusal), and a write that failed half-way through a
 command stopped it there. Each command here is the console script in a process of its own,
 its standard output a real pipe: read by ``head -n 1`` (``agent list``, whose output is larger
-than the pipe), or whose reader left before the first line. ``serve`` writes nothing to
-standard output (its banner is logged on standard error) and is not here.
+than the pipe), or whose reader left before the first line. ``serve`` is the exception: a
+service whose log's reader left (``serve 2>&1 | head``) exits 0 on a clean stop, as it did.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
+import signal
+import subprocess
 import tarfile
 from pathlib import Path
 
 import pytest
+from aiohttp.test_utils import unused_port
 from memory_api.cli import main
 from memory_core import layout
 
 from tests.api.conftest import CORPUS
-from tests.support.reader_left import ENDED_BY_SIGPIPE, quiet, run_into_head, run_reader_gone
+from tests.support.reader_left import (
+    ENDED_BY_SIGPIPE,
+    quiet,
+    run_into_head,
+    run_output_closed,
+    run_reader_gone,
+)
 from tests.support.serve import code_under_test, venv_bin
 
 AGENTS = 60
@@ -127,3 +138,74 @@ def test_q1_commands_that_change_things_finish_their_change_when_the_reader_left
     with tarfile.open(archive, mode="r:gz") as exported:
         assert any(name.endswith("/uv.md") for name in exported.getnames())
     change("history", "prune")
+
+
+def test_q1_serve_whose_log_reader_left_exits_0_on_a_clean_stop(tmp_path: Path) -> None:
+    """``memory-api serve 2>&1 | head``: the reader reads up to the banner's "Running on" line
+    (the service's own word that it listens) and leaves; what the service logs after (its
+    stop) finds no reader. SIGTERM then stops it cleanly: exit 0. It ended by ``SIGPIPE``
+    (a shell's 141): a supervisor read a clean stop as a crash."""
+    data = tmp_path / "data"
+    data.mkdir()
+    env = environ(tmp_path, MEMORY_API_DATA_DIR=str(data), MEMORY_API_PORT=str(unused_port()))
+    read_end, write_end = os.pipe()
+    service = subprocess.Popen(
+        [venv_bin("memory-api"), "serve"], stdout=write_end, stderr=subprocess.STDOUT, env=env
+    )
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end, encoding="utf-8", errors="replace") as reader:
+            said = ""
+            while "Running on" not in said:
+                line = reader.readline()
+                assert line, f"serve ended before it listened: {said}"
+                said += line
+        # the reader left: the stop's log lines find it gone
+        service.send_signal(signal.SIGTERM)
+        assert service.wait(timeout=60) == 0, said
+    finally:
+        service.kill()
+        service.wait()
+
+
+def test_q1_a_command_started_with_its_output_closed_does_its_work_and_keeps_its_status(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """``memory-api agent list >&-`` (Python's ``sys.stdout`` None): an ``AttributeError``
+    traceback and exit 1, ``token create`` after making the token. What it says goes nowhere."""
+    done = run_output_closed(memory_api(data_dir, "agent", "list"), environ(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert quiet(done.stderr), done.stderr
+
+    argv = memory_api(data_dir, "token", "create", "--name", "closed")
+    done = run_output_closed(argv, environ(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert quiet(done.stderr), done.stderr
+    assert "the secret was not delivered" in done.stderr, done.stderr
+    assert main(["token", "revoke", "--name", "closed", "--data-dir", str(data_dir)]) == 0  # made
+
+
+def test_q1_a_secret_or_archive_whose_reader_left_is_said_not_delivered(
+    data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``token create | true``: stderr said only "keep it safe", of a secret nobody read; now
+    a line says it was not delivered and gives the revoke command, which works as given.
+    ``memory export -o - | true`` said "Export → -" of an archive that went nowhere."""
+    env = environ(tmp_path, PATH=f"{Path(venv_bin('memory-api')).parent}:/usr/bin:/bin")
+    done = run_reader_gone(memory_api(data_dir, "token", "create", "--name", "lost"), env)
+    assert done.returncode == ENDED_BY_SIGPIPE, done.stderr
+    said = done.stderr.splitlines()[-1]
+    assert said.startswith("memory-api: the secret was not delivered"), done.stderr
+    revoke = said.split("revoke the token (")[1].split(") and create another")[0]
+    revoked = subprocess.run(
+        shlex.split(revoke), env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert revoked.returncode == 0, revoked.stderr
+    capsys.readouterr()
+    assert main(["token", "list", "--data-dir", str(data_dir)]) == 0
+    assert "lost" not in capsys.readouterr().out
+
+    argv = memory_api(data_dir, "memory", "export", "--project", "acme", "--agent", "coder-1")
+    done = run_reader_gone([*argv, "-o", "-"], environ(tmp_path), cwd=tmp_path)
+    assert done.returncode == ENDED_BY_SIGPIPE, done.stderr
+    assert "the archive was not delivered whole" in done.stderr.splitlines()[-1], done.stderr

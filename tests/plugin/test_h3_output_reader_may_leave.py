@@ -1,7 +1,7 @@
 """H-3: every ``harness-memory`` command piped into a reader that leaves early (``| head -1``,
 ``| grep -q``, ``less`` quit) ends as ``git log | head -1`` ends ``git``: quietly, by
-``SIGPIPE`` (a shell's status 141), after finishing any change it makes; a hook, whose harness
-reads its exit status, exits 0 as ever.
+``SIGPIPE`` (a shell's status 141), after finishing any change it makes, unless it failed (its
+status then stays); a hook, whose harness reads its exit status, exits 0 as ever.
 
 ``harness-memory status | head -1`` ended in a ``BrokenPipeError`` traceback, and ``install …
 | head`` stopped after writing the settings, before compiling the hooks' bytecode, with
@@ -21,7 +21,13 @@ from pathlib import Path
 import pytest
 from harness_memory.settings import remote_memory_root
 
-from tests.support.reader_left import ENDED_BY_SIGPIPE, quiet, run_into_head, run_reader_gone
+from tests.support.reader_left import (
+    ENDED_BY_SIGPIPE,
+    quiet,
+    run_into_head,
+    run_output_closed,
+    run_reader_gone,
+)
 from tests.support.serve import code_under_test, harness_memory_under_test
 
 TOKEN = "a-token-of-32-characters-or-so-x"
@@ -93,8 +99,12 @@ def test_h3_every_command_whose_reader_left_finishes_its_work_then_ends_quietly(
     assert token_file.read_text(encoding="utf-8").strip() == TOKEN
     for form in ("text", "json"):
         ends_quietly("session-start", "--url", closed_url(), *who, "--format", form)
-    ends_quietly("sync", *remote, "--workspace", str(tmp_path))  # unreachable: each scope said
-    ends_quietly("sync", *remote, "--every-scope", "--format", "json")
+    for failed_sync in (["--workspace", str(tmp_path)], ["--every-scope", "--format", "json"]):
+        # the service unreachable: each scope said, and the failure is the status a script
+        # reads (`sync | true` ended by SIGPIPE, 141, as a sync that worked does)
+        done = run_reader_gone(harness_memory("sync", *remote, *failed_sync), environ(home))
+        assert done.returncode == 1, (failed_sync, done.stderr)
+        assert quiet(done.stderr), done.stderr
     ends_quietly("sync", *remote, "--status")
     assert remote_memory_root(state, "acme", "coder").is_dir()
     ends_quietly("uninstall", "claude-code")
@@ -131,5 +141,27 @@ def test_h3_a_hook_whose_harness_closed_its_output_exits_0_quietly(
         "hook", "claude-code", "pre-tool-use", "--memory-root", str(tmp_path), "--flags-only"
     )
     done = run_reader_gone(hook, environ(home), stdin="{not json")
+    assert done.returncode == 0, done.stderr
+    assert quiet(done.stderr), done.stderr
+
+
+def test_h3_a_command_or_hook_started_with_its_output_closed_keeps_its_status(
+    home: Path, tmp_path: Path
+) -> None:
+    """``harness-memory status >&-`` and a hook whose harness gave it no output (Python's
+    ``sys.stdout`` None): an ``AttributeError`` traceback and exit 1; a hook exits 0 (P-4)."""
+    done = run_output_closed(harness_memory("status"), environ(home), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert quiet(done.stderr), done.stderr
+    hook = harness_memory(
+        "hook", "claude-code", "pre-tool-use", "--memory-root", str(tmp_path), "--flags-only"
+    )
+    done = run_output_closed(hook, environ(home), stdin="{not json")
+    assert done.returncode == 0, done.stderr
+    assert quiet(done.stderr), done.stderr
+    start = harness_memory(
+        "hook", "claude-code", "session-start", "--memory-root", str(tmp_path), "--flags-only"
+    )
+    done = run_output_closed(start, environ(home), stdin='{"hook_event_name": "SessionStart"}')
     assert done.returncode == 0, done.stderr
     assert quiet(done.stderr), done.stderr

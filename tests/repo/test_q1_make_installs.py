@@ -88,11 +88,12 @@ def test_q1_make_run_after_make_test_installs_nothing(tmp_path: Path) -> None:
     assert "memory-api demo seed" in plan and "memory-api serve" in plan
 
 
-def _pip_script(venv: Path, python: Path) -> None:
-    """``venv/bin/pip`` as pip writes it in a virtualenv: its first line starts ``python``."""
+def _pip_script(venv: Path, python: Path, argument: str = "") -> None:
+    """``venv/bin/pip`` as pip writes it in a virtualenv: its first line starts ``python``
+    (then `` argument``, as a Python made with options writes it: ``-E``)."""
     pip = venv / "bin" / "pip"
     pip.parent.mkdir(parents=True, exist_ok=True)
-    pip.write_text(f"#!{python}\nimport pip\n", encoding="utf-8")
+    pip.write_text(f"#!{python}{' ' + argument if argument else ''}\nimport pip\n", "utf-8")
 
 
 def test_q1_a_venv_made_here_is_used_as_it_is(tmp_path: Path) -> None:
@@ -140,6 +141,25 @@ def test_q1_a_moved_checkout_makes_its_venv_again_and_says_why(tmp_path: Path) -
     assert f".venv was made for {gone}, not this checkout (moved or copied)" in plan
     assert plan.index("rm -rf .venv") < plan.index("-m venv .venv") < plan.index(PACKAGES)
     assert "requirements-dev" not in plan
+
+
+def test_q1_a_venv_whose_pip_starts_its_python_with_an_argument_is_read_by_its_python(
+    tmp_path: Path,
+) -> None:
+    """``#!…/.venv/bin/python -E``: the first line was read as two words, whose folder was not
+    this ``.venv``'s: ``.venv`` was made again, saying it was made for ``…/bin/python -E``."""
+    checkout = _checkout(tmp_path / "repo")
+    _pip_script(checkout / ".venv", checkout / ".venv" / "bin" / "python", "-E")
+    _stamp(checkout, ".installed-run", ".installed-test")
+    plan = _plan(checkout, "run")
+    assert "-m venv" not in plan and "rm -rf" not in plan and "pip_progress" not in plan
+
+    gone = tmp_path / "old-place" / ".venv"
+    moved = _checkout(tmp_path / "new-place")
+    _pip_script(moved / ".venv", gone / "bin" / "python", "-E")
+    _stamp(moved, ".installed-run", ".installed-test")
+    plan = _plan(moved, "run")
+    assert f".venv was made for {gone}, not this checkout (moved or copied): " in plan
 
 
 def test_q1_make_test_from_scratch_installs_both_halves(tmp_path: Path) -> None:

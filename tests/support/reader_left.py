@@ -5,7 +5,8 @@ first write finds it gone, whatever its output's size. :func:`run_into_head`: th
 ``head -n 1`` process that reads one line and exits, the pipe between them one page (the
 smallest a pipe takes): a command writing more than twice that blocks until ``head`` has read
 (once: what the pipe held, its first line in it), fills the pipe again, blocks again, and finds
-the reader gone once ``head`` exits. Neither waits on time: each ends when the command does.
+the reader gone once ``head`` exits. :func:`run_output_closed`: no output at all (``>&-``).
+None waits on time: each ends when the command does.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["ENDED_BY_SIGPIPE", "quiet", "run_into_head", "run_reader_gone"]
+__all__ = ["ENDED_BY_SIGPIPE", "quiet", "run_into_head", "run_output_closed", "run_reader_gone"]
 
 ENDED_BY_SIGPIPE = -signal.SIGPIPE
 """``subprocess``'s return code of a process that ``SIGPIPE`` ended (a shell's 141), as
@@ -84,3 +85,21 @@ def run_into_head(
         os.close(write_end)
     first, _ = head.communicate(timeout=120)
     return done, first
+
+
+def run_output_closed(
+    argv: Sequence[str], env: Mapping[str, str], *, cwd: Path | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """``argv >&-`` run by a real ``bash``: the command starts with its standard output closed
+    (Python's ``sys.stdout`` is None), its standard error captured."""
+    return subprocess.run(
+        ["bash", "-c", 'exec "$@" >&-', "bash", *argv],
+        input=stdin,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=dict(env),
+        cwd=cwd,
+        text=True,
+        timeout=120,
+        check=False,
+    )

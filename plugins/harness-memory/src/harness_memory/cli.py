@@ -29,8 +29,8 @@ path: :data:`REFUSED_KINDS`; the prompt is still printed, the reason goes to std
 mode a sync the service refused so, the prompt carrying the local copy as it was), 2 for a
 usage error (a draft id that is not 32 lowercase hex digits included).
 Every command but a hook whose output's reader left (``| head -1``) does its work to the end,
-then ends quietly by ``SIGPIPE`` (a shell's 141), as ``git`` does
-(:mod:`memory_core.closed_reader`).
+then, if it succeeded, ends quietly by ``SIGPIPE`` (a shell's 141), as ``git`` does
+(:mod:`memory_core.closed_reader`); one that failed keeps its exit status (``sync | true``: 1).
 ``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
 adapters always exit 0 so a memory problem never blocks the harness; malformed hook input is
 logged and answered with nothing, but for a pre-tool event with a memory root configured,
@@ -188,14 +188,17 @@ def main(
         settings = load_settings(flags, env, flags_only=getattr(args, "flags_only", False))
     except SettingsError as error:
         parser.error(str(error))
-    from memory_core.closed_reader import standard_output
+    from memory_core.closed_reader import run_on_standard_output
 
     hook = args.command == "hook"
     if not hook:
         _log_to_stderr()
     # `… | head -1`: the work is done, then the process ends quietly; a hook exits 0 all the same
-    with standard_output(out, end_when_left=not hook) as reader_may_leave:
-        return _command(parser, args, settings, env, stdin, cast("IO[str]", reader_may_leave))
+    return run_on_standard_output(
+        lambda stream: _command(parser, args, settings, env, stdin, cast("IO[str]", stream)),
+        out,
+        end_when_left=not hook,
+    )
 
 
 def _command(

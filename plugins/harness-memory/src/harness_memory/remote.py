@@ -53,6 +53,7 @@ Blocking: a hook process calls it directly.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -104,6 +105,7 @@ __all__ = [
     "MACHINE_ID_READ_CAP",
     "REMOTE_DIR",
     "SYNC_STATE_READ_CAP",
+    "CopyNotWritable",
     "CopyUnreadable",
     "RemoteCopy",
     "RemoteError",
@@ -138,6 +140,26 @@ scope on demand, so only a wrong address, project, agent or token is answered 40
 
 class RemoteError(Exception):
     """Remote mode cannot run here (no git, a copy that cannot be written); says why."""
+
+
+class CopyNotWritable(RemoteError):
+    """A scope's local copy (its folder, git dir, lock or stamp) cannot be written; ``errno``
+    is the operating system's (None when not known)."""
+
+    def __init__(self, message: str, code: int | None) -> None:
+        super().__init__(message)
+        self.errno = code
+
+
+_WRITE_FIXES: dict[int | None, str] = {
+    errno.EACCES: "make it writable",
+    errno.EPERM: "make it writable",
+    errno.EROFS: "make it writable",
+    errno.ENOSPC: "free space on its disk",
+    errno.EDQUOT: "free space within its disk quota",
+}
+"""What to do about a local copy that cannot be written, by ``errno``: only where it helps (a
+folder where a file was, ``EEXIST``, or a lock that is a folder, ``EISDIR``, is said alone)."""
 
 
 class CopyUnreadable(RemoteError):
@@ -419,16 +441,19 @@ class RemoteCopy:
 
     def _sync_or_fail(self, key: str, marker: str | None = None) -> SyncResult:
         """:meth:`sync_scope` of ``key``, or its failed result when its local copy cannot be
-        written (:meth:`sync_every_scope`): the error, what to do, and whether changes wait."""
+        written (:meth:`sync_every_scope`): the error, what to do where the error says
+        (:data:`_WRITE_FIXES`: "make it writable" of a full disk misled), and whether changes
+        wait."""
         try:
             return self.sync_scope(key, marker=marker)
         except RemoteError as error:
             run = _ScopeRun(self, key, self.memory_root / key, self.sync_dir / f"{key}.git")
+            fix = _WRITE_FIXES.get(error.errno) if isinstance(error, CopyNotWritable) else None
             result = SyncResult(
                 key,
                 ok=False,
                 waiting=run.has_waiting(),
-                error=f"{error}; make it writable (or free space on its disk), then sync again",
+                error=f"{error}; {fix}, then sync again" if fix else str(error),
             )
             self._note(result)  # what `sync --status` says of it
             return result
@@ -478,7 +503,8 @@ class RemoteCopy:
                 if not send_only:  # what a parallel Session-start entry reads instead of syncing
                     atomic_write_bytes(stamp, _stamp_bytes(result), durable=False)
         except OSError as error:
-            raise RemoteError(f"the local copy of scope {key} cannot be written: {error}") from None
+            said = f"the local copy of scope {key} cannot be written: {error}"
+            raise CopyNotWritable(said, error.errno) from None
         self._note(result)
         return result
 
@@ -1059,7 +1085,9 @@ class _ScopeRun:
         crash or a full disk, a git dir it may not read): "nothing waits" was said of a copy
         whose files had never been sent; :attr:`unreadable` then says why. A git dir (or a
         scope folder) this account may not search is one git cannot read either: asked with
-        ``stat``, it raised ``PermissionError`` out of ``harness-memory status``."""
+        ``stat``, it raised ``PermissionError`` out of ``harness-memory status``; and a scope
+        folder that is a plain file (git runs in it) raised ``NotADirectoryError`` out of
+        ``harness-memory sync`` and ``sync --status``."""
         try:
             if not (self.git_dir / "HEAD").exists():
                 return self.scope.is_dir() and any(self.scope.iterdir())
@@ -1072,6 +1100,9 @@ class _ScopeRun:
             return refs.get(_MAIN) != _held(refs) or bool(self._changed())
         except _GitFailed as failed:
             self.unreadable = str(failed)
+            return True
+        except OSError as error:  # git cannot start there: the scope folder is not a folder
+            self.unreadable = f"{error.filename or self.scope}: {error.strerror or error}"
             return True
 
     def _check_git_dir(self) -> None:

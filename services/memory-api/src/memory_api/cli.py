@@ -26,8 +26,10 @@ Each command imports what it needs when it runs: ``agent create`` never loads th
 application. Exit codes: 0 done, 1 refused (a conflict, an unknown agent, a bad id), 2 bad usage
 or configuration (no data dir named, no service answering), 130 interrupted (Ctrl-C: every file
 is written whole or not at all, so the same command run again finishes the work);
-a command whose output's reader left (``| head -1``) does its work to the end, then ends quietly
-by ``SIGPIPE`` (a shell's 141), as ``git`` does (:mod:`memory_core.closed_reader`).
+a command whose output's reader left (``| head -1``) does its work to the end, then, if it
+succeeded, ends quietly by ``SIGPIPE`` (a shell's 141), as ``git`` does (one that failed keeps
+its status) (:mod:`memory_core.closed_reader`); ``serve``
+never does: what it logs after its reader left goes nowhere, and a clean stop exits 0.
 """
 
 from __future__ import annotations
@@ -472,7 +474,26 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     if was_open:
         print(NOW_CLOSED_NOTICE, file=sys.stderr)
     print(secret)
+    if _went_nowhere():
+        import shlex
+
+        revoke = ["memory-api", "token", "revoke", "--name", entry.name]
+        revoke += ["--data-dir", str(settings.data_dir)]
+        print(
+            "memory-api: the secret was not delivered (standard output's reader left or was "
+            f"closed), so nobody holds it: revoke the token ({shlex.join(revoke)}) and create "
+            "another",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _went_nowhere() -> bool:
+    """Whether what this command wrote to standard output may not have reached a reader
+    (:attr:`memory_core.closed_reader.ReaderMayLeave.went_nowhere`; main's ``sys.stdout``)."""
+    from memory_core.closed_reader import ReaderMayLeave
+
+    return isinstance(sys.stdout, ReaderMayLeave) and sys.stdout.went_nowhere
 
 
 def _token_list(settings: Settings, args: argparse.Namespace) -> int:
@@ -711,6 +732,12 @@ def _memory_export_to_stdout(
     print_export(
         dataclasses.replace(report, output=Path("-")), Console(stderr=True, highlight=False)
     )
+    if _went_nowhere():
+        print(
+            "memory-api: the archive was not delivered whole (standard output's reader left "
+            "or was closed): run the export again into a reader that takes it all, or -o FILE",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -949,14 +976,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (see the module docstring)."""
     from memory_core.atomic import no_files_for_others_to_write
-    from memory_core.closed_reader import standard_output
+    from memory_core.closed_reader import run_on_standard_output
     from memory_core.swap import shield_from_sigio
 
     no_files_for_others_to_write()  # umask 000 would open the data dir to every account
     shield_from_sigio()  # index edits take file leases (memory_core.swap)
     args = build_parser().parse_args(argv)
-    with standard_output():  # `… | head -1`: the work is done, then the process ends quietly
-        return _command(args)
+    # `… | head -1`: the work is done, then the process ends quietly; but a service stopped
+    # cleanly exits 0 even when its log's reader left (`serve 2>&1 | head`, a log shipper gone)
+    return run_on_standard_output(lambda _: _command(args), end_when_left=args.func is not _serve)
 
 
 def _command(args: argparse.Namespace) -> int:
