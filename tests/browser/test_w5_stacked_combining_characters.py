@@ -280,15 +280,21 @@ def test_w5_a_fields_marks_give_back_their_stacks_by_their_own_token_only(
     a ``[`` typed before a mark, which starts with one, lost its stack). Each mark in a field now
     carries a random token of its own, and only its exact text gives its stack back: a mark the
     person deleted gives nothing, text like a mark is sent as it reads, and one copied within
-    the field gives its stack where it is pasted (the person moved or doubled it)."""
+    the field gives its stack where it is pasted (the person moved or doubled it). The field as
+    prefilled sends the text as stored, byte for byte."""
     two = f"e{ACUTE * 3000} then o{GRAVE * 3000}"
     cut_first = f"e{ACUTE * SHOWN}"
     rest = f"{ACUTE * 2970} then o{GRAVE * 3000}"
     literal = f"the page shows {MORE} for e{ACUTE * 3000}"
     deleted_first = f"{cut_first} then o{GRAVE * 3000}"
+    stored = f"a line\r\ne{ACUTE * 3000}\r\nan end\r"  # a textarea gives each CR LF as LF
     open_memory_tab(page)
     cases: dict[str, tuple[str, list[Step], str]] = {
         "unedited": (two, [], two),
+        "CR LF, unedited: as stored": (stored, [], stored),
+        "CR LF, typed at the end": (
+            stored, [("caret", "end"), ("type", "!")], f"a line\ne{ACUTE * 3000}\nan end\n!"
+        ),
         "added at the end": (two, [("caret", "end"), ("paste", "\nThanks.")], two + "\nThanks."),
         "typed at the end, a mark deleted, undone": (
             two, [("caret", "end"), ("type", "!"), ("select", 0), ("press", "Backspace"),
@@ -319,18 +325,6 @@ def test_w5_a_fields_marks_give_back_their_stacks_by_their_own_token_only(
     }  # fmt: skip
     sent = {name: _sent_after(page, text, *steps) for name, (text, steps, _) in cases.items()}
     assert sent == {name: case[2] for name, case in cases.items()}
-
-
-def test_w5_a_field_holding_the_text_as_stored_sends_it_byte_for_byte(
-    page: Page, service: Service
-) -> None:
-    """A textarea gives each CR LF back as LF: the field as prefilled is the text as given."""
-    text = f"a line\r\ne{ACUTE * 3000}\r\nan end\r"
-    open_memory_tab(page)
-    assert _sent_after(page, text) == text
-    assert _sent_after(page, text, ("caret", "end"), ("type", "!")) == (
-        text.replace("\r\n", "\n").replace("\r", "\n") + "!"
-    )
 
 
 def test_w5_a_template_stacking_accents_is_no_hidden_text_in_the_editor(
