@@ -205,7 +205,7 @@ def test_w5_fix_this_memory_shows_a_stack_cut_and_sends_it_as_the_agent_wrote_it
     expect(modal.locator("#bridge-title")).to_have_text(f"Edit “links{ACUTE * SHOWN}{more}”")
     field = modal.locator("#bridge-field")
     expect(field).to_have_value(re.compile(r"names no topic file"))
-    assert cut in field.input_value()
+    assert re.search(re.escape(cut[:-3]) + r" · [a-z2-9]{5}\]\]", field.input_value())
     expect(modal.locator("#bridge-preview")).to_contain_text(cut)
 
     copied = []
@@ -222,68 +222,109 @@ def test_w5_fix_this_memory_shows_a_stack_cut_and_sends_it_as_the_agent_wrote_it
 
 GRAVE = "\u0300"
 MORE = "[stacked: 2,970 more combining characters]"
-"""The mark of a stack of 3,000 cut at 30."""
+"""The mark of a stack of 3,000 cut at 30, as the page shows it outside a field."""
 FIELD = """async (text) => {
   const { fieldText } = await import(new URL("static/js/hidden-text.js", document.baseURI).href);
-  const tracked = fieldText(text);
+  const prefilled = fieldText(text);
   const field = document.createElement("textarea");
   field.id = "w5-field";
-  field.value = tracked.shown;
+  field.value = prefilled.shown;
   document.body.append(field);
-  window.w5Sent = () => tracked.whole(field.value);
-  field.addEventListener("input", window.w5Sent);
+  window.w5Sent = () => prefilled.whole(field.value);
 }"""
-"""A field prefilled as the Fix modal's is (:func:`fieldText`), followed on each input event
-as that modal follows its field; ``w5Sent()`` is what would be copied or sent."""
+"""A field prefilled as the Fix modal's is (:func:`fieldText`); ``w5Sent()`` is what would be
+copied or sent."""
+FIELD_MARK = r"\[stacked: [\d,]+ more combining characters? · [a-z2-9]{5}\]"
+"""A mark in a field: the page's mark with the field's token."""
+CARET = """(field, [pattern, which, over]) => {
+  const marks = [...field.value.matchAll(new RegExp(pattern, "g"))];
+  const at = which === "end" ? field.value.length : marks[which].index;
+  field.focus();
+  field.setSelectionRange(at, over ? at + marks[which][0].length : at);
+  return over ? marks[which][0] : "";
+}"""
+"""Puts the caret before the field's mark ``which`` (or at the end), selecting the mark when
+``over``; returns the selected mark's text."""
+
+Step = tuple[str, str | int]
+"""One thing a person does in the field: ("caret", mark index or "end"), ("select", mark
+index), ("copy", mark index: its text, to ("paste", "")), ("type", keys), ("paste", text),
+("press", a key)."""
 
 
-def _sent_after(page: Page, text: str, select: tuple[int, int] | None, typed: str) -> str:
-    """What is sent after a person selects ``select`` (offsets in the field's value; None: no
-    edit) in a field prefilled with ``text`` and types ``typed`` there ("" deletes it)."""
+def _sent_after(page: Page, text: str, *steps: Step) -> str:
+    """What is sent after a person does ``steps`` in a field prefilled with ``text``."""
     page.evaluate("() => document.querySelector('#w5-field')?.remove()")
     page.evaluate(FIELD, text)
-    if select is not None:
-        field = page.locator("#w5-field")
-        select_js = "(field, [a, b]) => { field.focus(); field.setSelectionRange(a, b); }"
-        field.evaluate(select_js, select)
-        if typed:
-            page.keyboard.insert_text(typed)
+    field = page.locator("#w5-field")
+    copied = ""
+    for action, arg in steps:
+        if action in ("caret", "select", "copy"):
+            selected = field.evaluate(CARET, [FIELD_MARK, arg, action != "caret"])
+            copied = selected if action == "copy" else copied
+        elif action == "type":
+            page.keyboard.type(str(arg))
+        elif action == "paste":
+            page.keyboard.insert_text(str(arg) or copied)
         else:
-            page.keyboard.press("Backspace")
+            page.keyboard.press(str(arg))
     return str(page.evaluate("() => window.w5Sent()"))
 
 
-def test_w5_a_fields_stacks_are_followed_by_where_their_marks_stand_never_by_their_text(
+def test_w5_a_fields_marks_give_back_their_stacks_by_their_own_token_only(
     page: Page, service: Service
 ) -> None:
-    """Found: the field gave each stack back where its mark's text was next found, so a mark's
-    text pasted before it, a second stack of the same count, or a literal mark in the text
-    took the stack (or the stack went out as the mark's words). A mark stands for its stack
-    where the person left it; one they edited, or text like a mark, is theirs as it reads."""
+    """Found: the field gave each stack back where its mark's text was next found (a mark's
+    text pasted before it, a second stack of the same count or a literal mark took the stack),
+    then where it followed each mark through each edit (an undone delete sent the mark's words,
+    a ``[`` typed before a mark, which starts with one, lost its stack). Each mark in a field now
+    carries a random token of its own, and only its exact text gives its stack back: a mark the
+    person deleted gives nothing, text like a mark is sent as it reads, and one copied within
+    the field gives its stack where it is pasted (the person moved or doubled it). The field as
+    prefilled sends the text as stored, byte for byte."""
     two = f"e{ACUTE * 3000} then o{GRAVE * 3000}"
-    between = len(f"e{ACUTE * SHOWN}{MORE} ")
+    cut_first = f"e{ACUTE * SHOWN}"
+    rest = f"{ACUTE * 2970} then o{GRAVE * 3000}"
     literal = f"the page shows {MORE} for e{ACUTE * 3000}"
-    inside = SHOWN + 1 + len("[stacked: ")
+    deleted_first = f"{cut_first} then o{GRAVE * 3000}"
+    stored = f"a line\r\ne{ACUTE * 3000}\r\nan end\r"  # a textarea gives each CR LF as LF
     open_memory_tab(page)
-    cases = {
-        "unedited": (two, None, "", two),
-        "added at the end": (two, (10**6, 10**6), "\nThanks.", two + "\nThanks."),
-        "a mark's text pasted at the front": (two, (0, 0), MORE, MORE + two),
-        "a mark's text pasted between": (
-            two, (between, between), MORE, two.replace(" then", f" {MORE}then")
+    cases: dict[str, tuple[str, list[Step], str]] = {
+        "unedited": (two, [], two),
+        "CR LF, unedited: as stored": (stored, [], stored),
+        "CR LF, typed at the end": (
+            stored, [("caret", "end"), ("type", "!")], f"a line\ne{ACUTE * 3000}\nan end\n!"
         ),
+        "added at the end": (two, [("caret", "end"), ("paste", "\nThanks.")], two + "\nThanks."),
+        "typed at the end, a mark deleted, undone": (
+            two, [("caret", "end"), ("type", "!"), ("select", 0), ("press", "Backspace"),
+                  ("press", "Control+z")], two + "!"
+        ),
+        "a mark deleted, undone, redone": (
+            two, [("select", 0), ("press", "Backspace"), ("press", "Control+z"),
+                  ("press", "Control+Shift+z")], deleted_first
+        ),
+        "[ typed before a mark": (two, [("caret", 0), ("type", "[")], f"{cut_first}[{rest}"),
+        "[[note]] pasted before a mark": (
+            two, [("caret", 0), ("paste", "[[note]]")], f"{cut_first}[[note]]{rest}"
+        ),
+        "a mark's words pasted before it": (
+            two, [("caret", 0), ("paste", MORE)], f"{cut_first}{MORE}{rest}"
+        ),
+        "a mark copied to the end": (
+            two, [("copy", 1), ("caret", "end"), ("paste", "")], two + GRAVE * 2970
+        ),
+        "a literal mark, unedited": (literal, [], literal),
+        "a literal mark, text added": (literal, [("caret", "end"), ("type", ".")], literal + "."),
         "the first of two like stacks' marks deleted": (
-            two, (SHOWN + 1, SHOWN + 1 + len(MORE)), "", f"e{ACUTE * SHOWN} then o{GRAVE * 3000}"
+            two, [("select", 0), ("press", "Backspace")], deleted_first
         ),
-        "a literal mark, unedited": (literal, None, "", literal),
-        "a literal mark, text added": (literal, (0, 0), "Note: ", "Note: " + literal),
-        "a mark edited inside": (
-            two, (inside, inside), "X",
-            f"e{ACUTE * SHOWN}[stacked: X{MORE[10:]} then o{GRAVE * 3000}",
+        "all selected, typed over": (
+            two, [("caret", 1), ("press", "Control+a"), ("type", "Hi")], "Hi"
         ),
     }  # fmt: skip
-    sent = {name: _sent_after(page, *case[:3]) for name, case in cases.items()}
-    assert sent == {name: case[3] for name, case in cases.items()}
+    sent = {name: _sent_after(page, text, *steps) for name, (text, steps, _) in cases.items()}
+    assert sent == {name: case[2] for name, case in cases.items()}
 
 
 def test_w5_a_template_stacking_accents_is_no_hidden_text_in_the_editor(

@@ -34,7 +34,8 @@ BIND_MOUNTS = sys.platform.startswith("linux")
 """Whether this kernel can show a folder or a file under a second name by a bind mount
 (Linux); macOS and Windows cannot, so there a missing mount table hides none."""
 
-_OCTAL = re.compile(rb"\\([0-7]{3})")
+_OCTAL = re.compile(rb"\\([0-3][0-7]{2})")
+"""An octal escape of one byte, as the kernel writes it in a mount table field."""
 
 
 class _Mount(NamedTuple):
@@ -46,9 +47,14 @@ class _Mount(NamedTuple):
 
 
 def _unescape(field: bytes) -> str:
-    """A mount table field as a path: the kernel writes space, tab, newline and backslash as
-    ``\\ooo`` octal escapes; other bytes as they are (decoded as file names are), a carriage
-    return too: lines end at a newline only, fields at a space only."""
+    r"""A mount table field as a path: the kernel writes space, tab, newline and backslash as
+    ``\ooo`` octal escapes; other bytes as they are (decoded as file names are), a carriage
+    return too: lines end at a newline only, fields at a space only. A backslash starting no
+    escape of one byte (``\000`` to ``\377``) stays as it is.
+
+    >>> _unescape(rb"/mnt/my\040drive\134\999\477")
+    '/mnt/my drive\\\\999\\477'
+    """
     if b"\\" in field:
         field = _OCTAL.sub(lambda found: bytes([int(found.group(1), 8)]), field)
     return os.fsdecode(field)

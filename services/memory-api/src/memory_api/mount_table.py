@@ -11,9 +11,13 @@ it once per change into a :class:`MountTree`). Pure: text in, values out.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 __all__ = ["MountTree", "filesystem_type", "mount_of"]
+
+_OCTAL = re.compile(rb"\\([0-3][0-7]{2})")
+"""An octal escape of one byte, as the kernel writes it in a mount table field."""
 
 
 def _unescape(text: str) -> str:
@@ -25,20 +29,19 @@ def _unescape(text: str) -> str:
 
     >>> _unescape(r"/mnt/my\040drive/a\012b\134c")
     '/mnt/my drive/a\nb\\c'
+    >>> _unescape(r"/mnt/ends\040")
+    '/mnt/ends '
+
+    A backslash starting no escape of one byte (``\000`` to ``\377``) stays as it is:
+
+    >>> _unescape(r"/mnt/\999/\477/\12")
+    '/mnt/\\999/\\477/\\12'
     """
     if "\\" not in text:
         return text
     raw = text.encode("utf-8", "surrogateescape")
-    out = bytearray()
-    i = 0
-    while i < len(raw):
-        if raw[i] == 0x5C and i + 3 < len(raw) and raw[i + 1 : i + 4].isdigit():
-            out.append(int(raw[i + 1 : i + 4], 8))
-            i += 4
-        else:
-            out.append(raw[i])
-            i += 1
-    return bytes(out).decode("utf-8", "surrogateescape")
+    raw = _OCTAL.sub(lambda found: bytes([int(found[1], 8)]), raw)
+    return raw.decode("utf-8", "surrogateescape")
 
 
 def mount_of(mountinfo: str, path: str, device: int) -> tuple[str, str] | None:

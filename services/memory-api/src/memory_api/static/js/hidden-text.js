@@ -346,10 +346,11 @@ const STACK_TITLE =
   `Combining characters stacked on one character: the page shows the first ${STACK_LIMIT}; ` +
   "the file holds them all, and a model reads them all";
 
-/** The mark shown for `count` combining characters cut from a stack. */
-export function stackMark(count) {
+/** The mark shown for `count` combining characters cut from a stack; a field's mark also
+ * carries its `token` ({@link fieldText}). */
+export function stackMark(count, token = "") {
   const noun = count === 1 ? "character" : "characters";
-  return `[stacked: ${count.toLocaleString("en")} more combining ${noun}]`;
+  return `[stacked: ${count.toLocaleString("en")} more combining ${noun}${token && ` · ${token}`}]`;
 }
 
 /** `text` (no hidden run in it) split at each stack past {@link STACK_LIMIT}. */
@@ -371,60 +372,49 @@ function stackParts(text) {
 /**
  * `text` for a field a person may edit (W-5): `shown`, each stack cut at {@link STACK_LIMIT}
  * with its mark (a textarea lays a stack out in time growing with its height squared, as any
- * element does; hidden runs stay as `text` has them), and `whole(value)`, to be called with the
- * field's `value` after each edit (each `input` event): that value with each stack's mark, where
- * the person left it, given back the characters it stands for.
+ * element does; hidden runs stay as `text` has them), and `whole(value)`: the field's `value`
+ * with each mark's exact text given back the characters it stands for.
  *
- * Marks are followed by where they stand, never looked for by their text: each call takes the
- * common start and end of the value before and after the edit, moves the marks after the edited
- * span by the length it changed, and lets go of any mark the edit touched (its text is then the
- * person's, sent as they left it). So a mark's text pasted or typed elsewhere, a literal mark
- * text in `text`, or two stacks of one count stay what they are.
+ * Each mark carries a token of its own, random and new at each call (`[stacked: 2,970 more
+ * combining characters · k3f9q]`), and only that exact text counts: a mark the person deleted
+ * gives nothing back, one they edited is their text, and text like a mark without this call's
+ * token (one the memory holds, one from another fill) is sent as it reads. So undo, typing next
+ * to a mark, an input method or select-all need no following. A mark copied and pasted in the
+ * field gives its stack back where it was pasted: the person moved or doubled it on purpose.
+ * The value as prefilled (unedited, or edited back) is `text` as given, each CR LF and CR (a
+ * textarea gives them back as LF) included.
  */
 export function fieldText(text) {
   const value = String(text ?? "");
   const parts = STACKED.test(value) ? stackParts(value) : [value];
-  // a textarea gives its value back with each CR LF and CR as LF
-  const lines = (part) => part.replace(/\r\n?/g, "\n");
-  const prefilled = [];
+  const runs = new Map(); // each mark's text, with its token, to the characters it stands for
   let shown = "";
   for (const part of parts) {
-    if (typeof part !== "string") prefilled.push({ at: shown.length, mark: part.mark, run: part.run.join("") });
-    shown += typeof part === "string" ? lines(part) : part.mark;
+    if (typeof part === "string") {
+      shown += part.replace(/\r\n?/g, "\n");
+      continue;
+    }
+    let mark;
+    do mark = stackMark(part.run.length, markToken());
+    while (runs.has(mark) || value.includes(mark));
+    runs.set(mark, part.run.join(""));
+    shown += mark;
   }
-  let cuts = prefilled;
-  let last = shown;
-  const follow = (edited) => {
-    const most = Math.min(last.length, edited.length);
-    let start = 0;
-    while (start < most && last[start] === edited[start]) start += 1;
-    let end = 0;
-    while (end < most - start && last[last.length - 1 - end] === edited[edited.length - 1 - end]) end += 1;
-    const oldEnd = last.length - end;
-    const moved = edited.length - last.length;
-    cuts = cuts.flatMap((cut) => {
-      if (cut.at + cut.mark.length <= start) return [cut];
-      if (cut.at >= oldEnd) return [{ ...cut, at: cut.at + moved }];
-      return [];
-    });
-    last = edited;
-  };
   const whole = (edited) => {
-    // the field as prefilled (unedited, or edited back) is the text as given
-    if (edited === shown) {
-      [cuts, last] = [prefilled, shown];
-      return value;
-    }
-    if (edited !== last) follow(edited);
-    let out = "";
-    let from = 0;
-    for (const cut of cuts) {
-      out += edited.slice(from, cut.at) + cut.run;
-      from = cut.at + cut.mark.length;
-    }
-    return out + edited.slice(from);
+    if (edited === shown) return value;
+    let out = edited;
+    for (const [mark, run] of runs) out = out.replaceAll(mark, () => run);
+    return out;
   };
   return { shown, whole };
+}
+
+const TOKEN_LETTERS = "abcdefghijkmnpqrstuvwxyz23456789"; // 32: no l, o, 0 or 1 to misread
+
+/** Five letters drawn at random (25 bits) for a field's mark. */
+function markToken() {
+  const bytes = crypto.getRandomValues(new Uint8Array(5));
+  return Array.from(bytes, (byte) => TOKEN_LETTERS[byte % 32]).join("");
 }
 
 /** `text` with each run of hidden characters shown as its mark (memory_core's show_hidden), as
