@@ -247,3 +247,18 @@ def test_v2_a_line_put_back_is_never_taken_for_its_commented_copy(then: str) -> 
 
     assert merged.data is not None and _kept_in_order(pruned, merged.data.decode())
     assert merged.data.decode().startswith(U + "\n")
+
+
+def test_v2_a_joined_line_given_its_entry_back_keeps_its_own_end() -> None:
+    """The line the undo rewrites in place (a joined line given its entry back) is a line the
+    user kept: it keeps the end it has now, though most lines end otherwise since the delete
+    (was: it took the most common end, LF)."""
+    then = "- [B](b.md)\u2028- [A](a.md) <!-- old:\r\n- [Old](old.md)\r\n-->\r\n- [C](c.md) c\r\n"
+    pruned, removed = prune_index(then, "a.md")
+    assert pruned == "- [B](b.md)\u2028<!-- old:\r\n- [Old](old.md)\r\n-->\r\n- [C](c.md) c\r\n"
+    now = "- [B](b.md)\u2028<!-- old:\r\n- [Old](old.md)\n-->\n- [C](c.md) c\n"  # the rest LF
+
+    merged = merge_index_bytes(now.encode(), "".join(r + "\n" for r in removed), {}, places=then)
+
+    back = "- [B](b.md)\u2028- [A](a.md) <!-- old:\r\n- [Old](old.md)\n-->\n- [C](c.md) c\n"
+    assert merged.data == back.encode()

@@ -7,7 +7,8 @@ or Latin-1; line ends LF, CRLF or CR alone. :func:`merge_index_bytes` merges lin
 same BOM and codec, the new lines ending as the index's lines end (CR alone included), every
 byte of the index as it was kept in front of them. A restore (the version's index given as
 ``places``) and an index whose lines end in more than one way (CR alone, CRLF, LF:
-:func:`_with_own_ends`) keep each line's end; a line put back takes the end it had in the
+:func:`_with_own_ends`) keep each line's end (a joined line given its entry back too); a line
+put back takes the end it had in the
 version it comes from (so the undo of a delete gives the index back byte for byte, even when
 the delete took every line ending one way; unless the index's lines end otherwise
 since), any other the end most lines have. The undo of a
@@ -35,7 +36,7 @@ A pure function of the bytes: it may be applied again to newer contents.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict, deque
+from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from itertools import pairwise as pairs
@@ -81,14 +82,14 @@ def _with_own_ends(
     own: list[tuple[str, str]], merged: str, version: list[tuple[str, str]], added: Collection[str]
 ) -> str:
     """``merged`` (LF line ends: the index, ``own`` lines as text and end, with the lines
-    ``added`` merged in) given back with each of ``own`` that ``merged`` keeps ending as it
-    ends there, and every other line (put back, or rewritten in place: a joined line given its
-    entry back) as it ended in ``version`` (the lines of the version a restore takes it from:
+    ``added`` merged in) given back with each of ``own`` that ``merged`` keeps (or rewrites in
+    place: a joined line given its entry back) ending as it ends there, and every line put
+    back as it ended in ``version`` (the lines of the version a restore takes it from:
     without an end when it was last there without one), else as most of ``own`` (or of
     ``version``) end. When ``own`` lines end otherwise than they did in ``version`` (the index
     written with other line ends since), every other line ends as most of ``own`` do.
 
-    Which rows of ``merged`` are ``own`` lines: :func:`_held_rows`. Each line's text and
+    Which rows of ``merged`` are ``own`` lines: :func:`_held_ends`. Each line's text and
     end are worked out once. Raises :class:`IndexNotRewritable` when a line ending in CR alone
     would run into a blank line ending in LF after it (one CRLF)."""
     then = {} if _ends_changed(own, version) else dict(version)
@@ -97,12 +98,11 @@ def _with_own_ends(
     rows = merged.split("\n")
     if rows[-1] == "":  # the last line's end, not a line
         rows.pop()
-    texts = [text for text, _ in own]
     out: list[tuple[str, str]] = []
-    for text, kept in zip(rows, _held_rows(texts, rows, added), strict=True):
+    for text, kept in zip(rows, _held_ends(own, rows, added), strict=True):
         if out and not out[-1][1]:  # the index's last line, no longer last
             out[-1] = (out[-1][0], then.get(out[-1][0]) or usual)
-        out.append((text, then.get(text, usual)) if kept is None else own[kept])
+        out.append((text, then.get(text, usual) if kept is None else kept))
     if any(end == "\r" and not text and after == "\n" for (_, end), (text, after) in pairs(out)):
         raise IndexNotRewritable(
             "has lines ending in CR alone beside lines ending in LF, which would run together"
@@ -122,9 +122,11 @@ def _ends_changed(own: list[tuple[str, str]], version: list[tuple[str, str]]) ->
     )
 
 
-def _held_rows(texts: list[str], rows: list[str], added: Collection[str]) -> list[int | None]:
-    """For each of ``rows`` (the merged lines, without ends), the index of the line of
-    ``texts`` (the index's lines, without ends) it is, None for a line not held.
+def _held_ends(
+    own: list[tuple[str, str]], rows: list[str], added: Collection[str]
+) -> list[str | None]:
+    """For each of ``rows`` (the merged lines, without ends), the end it keeps as a line of
+    ``own`` (the index's lines, as text and end), None for a line added.
 
     The merge keeps the index's lines in order, inserts the ``added`` lines among them, may
     rewrite one in place (a joined line given its entry back) or drop a ``<!--``/``-->`` a
@@ -133,24 +135,33 @@ def _held_rows(texts: list[str], rows: list[str], added: Collection[str]) -> lis
     is not blank (blank lines are added) and no added line with its text is still to come:
     an added line's text is held too when the index keeps a copy of it (commented out, in a
     fence), and an added line must never be taken for that copy, which would take every line
-    kept between them for rewritten. One pass."""
-    where: dict[str, deque[int]] = defaultdict(deque)
-    for number, text in enumerate(texts):
-        where[text].append(number)
+    kept between them for rewritten. A row neither held nor added (nor blank) is the next
+    held line rewritten in place, and keeps its end. One pass."""
+    texts = [text for text, _ in own]
     new = Counter(added)  # added lines still to come, by text
-    at = 0
-    found: list[int | None] = []
+    at, count = 0, len(texts)
+    found: list[str | None] = []
     for text in rows:
-        spots = where.get(text, deque()) if text.strip() and not new[text] else deque()
-        while spots and spots[0] < at:
-            spots.popleft()
-        spot = at if at < len(texts) and texts[at] == text else spots[0] if spots else None
+        spot = at if at < count and texts[at] == text else None
+        if spot is None and text.strip() and not new[text]:
+            spot = _next(texts, text, at)
+            if spot is None and at < count:  # rewritten in place
+                found.append(own[at][1])
+                continue
         if spot is not None:
             at = spot + 1
         elif new[text]:
             new[text] -= 1
-        found.append(spot)
+        found.append(None if spot is None else own[spot][1])
     return found
+
+
+def _next(texts: list[str], text: str, at: int) -> int | None:
+    """Where ``text`` is next among ``texts`` from ``at`` on (a scan at C speed), or None."""
+    try:
+        return texts.index(text, at)
+    except ValueError:
+        return None
 
 
 def _undecided(raw: bytes) -> str | None:
