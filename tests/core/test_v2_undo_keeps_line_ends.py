@@ -159,11 +159,13 @@ def _kept_in_order(kept: str, merged: str) -> bool:
 
 
 U = "- [U](uv.md) u"
+L0 = "- [L0](uv.md) 0"
 
 
 def _copied_rows(rng: random.Random, i: int) -> list[str]:
     """The rows of one piece of an index with copies of the lines a delete prunes: the same
-    entry twice, commented out or in a fence (kept: they link nothing), kept lines alike
+    entry twice, commented out or in a fence (kept: they link nothing; the first link line,
+    ``L0``, always to ``uv.md``, has fenced copies too), kept lines alike
     (``- [D](b.md) d``), a stray ``-->``, a reference, a wiki link, a line opening a comment."""
     target = rng.choice(["uv.md", "uv.md#why", "b.md"])
     shape = rng.choice(
@@ -172,7 +174,7 @@ def _copied_rows(rng: random.Random, i: int) -> list[str]:
         + ["opens", "prose"]
     )
     pieces = {
-        "link": [f"- [L{i}]({target}) {i}"],
+        "link": [f"- [L{i}]({target}) {i}" if i else L0],
         "same": ["- [D](b.md) d"],
         "entry": [U],
         "title": ["## Part"],
@@ -181,7 +183,7 @@ def _copied_rows(rng: random.Random, i: int) -> list[str]:
         "ref": ["- [R][r]", "", "[r]: uv.md"],
         "wiki": ["- [[uv]] w"],
         "commented": ["<!--", U, "-->"],
-        "fenced": ["```", U, "```"],
+        "fenced": ["```", rng.choice([U, L0]), "```"],
         "opens": [f"- [K{i}]({target}) <!-- old:", U, "-->"],
         "prose": ["see uv.md"],
     }
