@@ -343,6 +343,40 @@ async def test_v2_undo_of_a_delete_in_an_index_of_mixed_line_ends_gives_the_inde
     assert index.read_bytes() == written % LINE.encode()
 
 
+MINE = "- [Mine](mine.md) written on Windows"
+
+
+@pytest.mark.parametrize(
+    ("written", "since"),
+    [
+        (f"{LINE}\r\n{OTHER_LINE}\r\n{OTHER_LINE}\n<!--\r\n{LINE}\r\n-->\r\n", None),
+        (f"{LINE}\n{OTHER_LINE}\n<!--\n{LINE}\n-->\n", f"{MINE}\r\n"),
+    ],
+    ids=["kept-lines-alike", "a-line-added-since"],
+)
+async def test_v2_undo_of_a_delete_keeps_every_kept_line_beside_a_commented_copy(
+    client: Client, agent: AgentHome, written: str, since: str | None
+) -> None:
+    """The index keeps a commented-out copy of the line the delete takes (it links nothing):
+    the undo puts the line back where it stood, and every line kept before that copy (two
+    alike, ending in CRLF and LF; a line written on Windows since the delete) keeps its end,
+    byte for byte (was: the line put back was taken for the copy, and the lines kept before it
+    took the most common end: ``B\\nB\\n``; the Windows line LF)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(written.encode())
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert deleted["removedIndexLines"] == [LINE]
+    if since is not None:  # a line of the user's, just before the comment
+        index.write_bytes(index.read_bytes().replace(b"<!--", since.encode() + b"<!--", 1))
+        written = written.replace("<!--", since + "<!--", 1)
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
+    assert index.read_bytes() == written.encode()
+
+
 async def test_v2_undo_of_a_delete_gives_a_joined_line_its_entry_back_among_lf_and_crlf(
     client: Client, agent: AgentHome
 ) -> None:

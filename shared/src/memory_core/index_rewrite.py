@@ -7,7 +7,8 @@ or Latin-1; line ends LF, CRLF or CR alone. :func:`merge_index_bytes` merges lin
 same BOM and codec, the new lines ending as the index's lines end (CR alone included), every
 byte of the index as it was kept in front of them. A restore (the version's index given as
 ``places``) and an index whose lines end in more than one way (CR alone, CRLF, LF:
-:func:`_with_own_ends`) keep each line's end; a line put back takes the end it had in the
+:func:`_with_own_ends`) keep each line's end (a joined line given its entry back too); a line
+put back takes the end it had in the
 version it comes from (so the undo of a delete gives the index back byte for byte, even when
 the delete took every line ending one way; unless the index's lines end otherwise
 since), any other the end most lines have. The undo of a
@@ -35,9 +36,10 @@ A pure function of the bytes: it may be applied again to newer contents.
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from itertools import pairwise as pairs
 
 from memory_core.decoding import LEGACY_MULTIBYTE, decode_exact
 from memory_core.index_merge import IndexMerge, merge_index
@@ -62,87 +64,104 @@ class MergedBytes:
     data: bytes | None
 
 
-def _lf(text: str) -> str:
-    """``text`` with every line end (CRLF, CR alone) written as LF."""
-    return "".join(
-        line.rstrip("\r\n") + "\n" if line.endswith(("\r", "\n")) else line
-        for line in lines_with_ends(text)
-    )
+def _split(text: str) -> list[tuple[str, str]]:
+    """The lines of ``text``, each as its text and its end (``""`` for a last line without)."""
+    split: list[tuple[str, str]] = []
+    for line in lines_with_ends(text):
+        body = line.rstrip("\r\n")
+        split.append((body, line[len(body) :]))
+    return split
 
 
-def _end(line: str) -> str:
-    return line[len(line.rstrip("\r\n")) :]
+def _lf(lines: list[tuple[str, str]]) -> str:
+    """The lines (text, end) with every line end (CRLF, CR alone) written as LF."""
+    return "".join(text + "\n" if end else text for text, end in lines)
 
 
-def _with_own_ends(held: str, merged: str, places: str | None) -> str:
-    """``merged`` (LF line ends: the index ``held`` with lines merged in) given back with each
-    of ``held``'s lines that ``merged`` keeps ending as it ends there, and every other line
-    (put back, or rewritten in place: a joined line given its entry back) as it ended in
-    ``places`` (the version a restore takes it from: without an end when it was last there
-    without one), else as most of ``held``'s lines (or of ``places``'s) end. When ``held``'s
-    lines end otherwise than they did in ``places`` (the index written with other line ends
-    since), every other line ends as most of ``held``'s do.
+def _with_own_ends(
+    own: list[tuple[str, str]], merged: str, version: list[tuple[str, str]], added: Collection[str]
+) -> str:
+    """``merged`` (LF line ends: the index, ``own`` lines as text and end, with the lines
+    ``added`` merged in) given back with each of ``own`` that ``merged`` keeps (or rewrites in
+    place: a joined line given its entry back) ending as it ends there, and every line put
+    back as it ended in ``version`` (the lines of the version a restore takes it from:
+    without an end when it was last there without one), else as most of ``own`` (or of
+    ``version``) end. When ``own`` lines end otherwise than they did in ``version`` (the index
+    written with other line ends since), every other line ends as most of ``own`` do.
 
-    The merge keeps ``held``'s lines in order, adds none that it holds (but blank ones), and
-    may rewrite one in place or drop a ``<!--``/``-->`` a delete kept of a line it puts back:
-    so a line of ``merged`` that ``held`` holds further on is that line, those skipped on the
-    way are the ones rewritten or dropped (:func:`_held_rows`). One pass. Raises
-    :class:`IndexNotRewritable` when a line ending in CR alone would run into a blank line
-    ending in LF after it (one CRLF)."""
-    own = lines_with_ends(held)
-    then = {line.rstrip("\r\n"): _end(line) for line in lines_with_ends(places or "")}
-    if _ends_changed(own, places or ""):
-        then = {}
-    ends = [_end(line) for line in own if _end(line)] or [end for end in then.values() if end]
-    usual = max(sorted(set(ends)), key=ends.count) if ends else "\n"
-    rows = [line.rstrip("\n") for line in lines_with_ends(merged)]
-    out: list[str] = []
-    for text, kept in zip(rows, _held_rows(own, rows), strict=True):
-        if out and not _end(out[-1]):  # the index's last line, no longer last
-            out[-1] += then.get(out[-1]) or usual
-        out.append(text + then.get(text, usual) if kept is None else own[kept])
-    if len(lines_with_ends("".join(out))) != len(out):
+    Which rows of ``merged`` are ``own`` lines: :func:`_held_ends`. Each line's text and
+    end are worked out once. Raises :class:`IndexNotRewritable` when a line ending in CR alone
+    would run into a blank line ending in LF after it (one CRLF)."""
+    then = {} if _ends_changed(own, version) else dict(version)
+    ends = Counter(end for _, end in own if end) or Counter(e for e in then.values() if e)
+    usual = max(sorted(ends), key=ends.__getitem__) if ends else "\n"
+    rows = merged.split("\n")
+    if rows[-1] == "":  # the last line's end, not a line
+        rows.pop()
+    out: list[tuple[str, str]] = []
+    for text, kept in zip(rows, _held_ends(own, rows, added), strict=True):
+        if out and not out[-1][1]:  # the index's last line, no longer last
+            out[-1] = (out[-1][0], then.get(out[-1][0]) or usual)
+        out.append((text, then.get(text, usual) if kept is None else kept))
+    if any(end == "\r" and not text and after == "\n" for (_, end), (text, after) in pairs(out)):
         raise IndexNotRewritable(
             "has lines ending in CR alone beside lines ending in LF, which would run together"
         )
-    return "".join(out)
+    return "".join(text + end for text, end in out)
 
 
-def _ends_changed(own: list[str], places: str) -> bool:
-    """Whether a line of ``own`` (lines with their ends) ends otherwise than every line with
-    its text in ``places`` does (a line without an end on either side aside: a delete of the
-    last line leaves the one before it without one)."""
+def _ends_changed(own: list[tuple[str, str]], version: list[tuple[str, str]]) -> bool:
+    """Whether a line of ``own`` (text, end) ends otherwise than every line with its text in
+    ``version`` does (a line without an end on either side aside: a delete of the last line
+    leaves the one before it without one)."""
     ends: dict[str, set[str]] = defaultdict(set)
-    for line in lines_with_ends(places):
-        ends[line.rstrip("\r\n")].add(_end(line))
+    for text, end in version:
+        ends[text].add(end)
     return any(
-        (end := _end(line))
-        and (was := ends.get(line.rstrip("\r\n")))
-        and end not in was
-        and "" not in was
-        for line in own
+        end and (was := ends.get(text)) and end not in was and "" not in was for text, end in own
     )
 
 
-def _held_rows(own: list[str], rows: list[str]) -> list[int | None]:
-    """For each of ``rows`` (lines without ends), the index of the line of ``own`` (lines with
-    their ends) it is, None for a line not held: the next line of ``own`` with its text, in
-    order; a blank row only when the next line of ``own`` is blank (blank lines are added)."""
-    where: dict[str, deque[int]] = defaultdict(deque)
-    for number, line in enumerate(own):
-        where[line.rstrip("\r\n")].append(number)
-    at = 0
-    found: list[int | None] = []
+def _held_ends(
+    own: list[tuple[str, str]], rows: list[str], added: Collection[str]
+) -> list[str | None]:
+    """For each of ``rows`` (the merged lines, without ends), the end it keeps as a line of
+    ``own`` (the index's lines, as text and end), None for a line added.
+
+    The merge keeps the index's lines in order, inserts the ``added`` lines among them, may
+    rewrite one in place (a joined line given its entry back) or drop a ``<!--``/``-->`` a
+    delete kept of a line it puts back. So a row is the next held line when it has its text;
+    else a held line further on (those skipped being the ones rewritten or dropped) when it
+    is not blank (blank lines are added) and no added line with its text is still to come:
+    an added line's text is held too when the index keeps a copy of it (commented out, in a
+    fence), and an added line must never be taken for that copy, which would take every line
+    kept between them for rewritten. A row neither held nor added (nor blank) is the next
+    held line rewritten in place, and keeps its end. One pass."""
+    texts = [text for text, _ in own]
+    new = Counter(added)  # added lines still to come, by text
+    at, count = 0, len(texts)
+    found: list[str | None] = []
     for text in rows:
-        spots = where[text] if text.strip() else deque([at] if at < len(own) else [])
-        while spots and spots[0] < at:
-            spots.popleft()
-        if spots and own[spots[0]].rstrip("\r\n") == text:
-            at = spots.popleft() + 1
-            found.append(at - 1)
-        else:
-            found.append(None)
+        spot = at if at < count and texts[at] == text else None
+        if spot is None and text.strip() and not new[text]:
+            spot = _next(texts, text, at)
+            if spot is None and at < count:  # rewritten in place
+                found.append(own[at][1])
+                continue
+        if spot is not None:
+            at = spot + 1
+        elif new[text]:
+            new[text] -= 1
+        found.append(None if spot is None else own[spot][1])
     return found
+
+
+def _next(texts: list[str], text: str, at: int) -> int | None:
+    """Where ``text`` is next among ``texts`` from ``at`` on (a scan at C speed), or None."""
+    try:
+        return texts.index(text, at)
+    except ValueError:
+        return None
 
 
 def _undecided(raw: bytes) -> str | None:
@@ -182,20 +201,22 @@ def merge_index_bytes(
             "(an odd byte, a lone surrogate or a cut code unit)"
         )
     text = exact.text
-    ends = {_end(line) for line in lines_with_ends(text)} - {""}
+    own = _split(text)  # each line's text and end, worked out once
+    ends = {end for _, end in own} - {""}
     # a restore (``places``), or lines ending in more than one way: each line keeps its own
     # end, each line put back takes the end it had in the version (none left to tell the
     # index's by, or every line of one kind pruned: a delete undone gives it back whole)
     own_ends = places is not None or len(ends) > 1
     cr_only = ends == {"\r"} and not own_ends
-    at = None if places is None else _lf(places)  # the merge reads LF line ends
+    version = [] if places is None else _split(places)
+    at = None if places is None else _lf(version)  # the merge reads LF line ends
     if cr_only:
         text = text.replace("\r", "\n")  # merged with LF, given back with CR alone
-    merge = merge_index(_lf(text) if own_ends else text, lines, renames, places=at, twins=twins)
+    merge = merge_index(_lf(own) if own_ends else text, lines, renames, places=at, twins=twins)
     if not merge.changed:
         return MergedBytes(merge, None)
     if own_ends:
-        merge.text = _with_own_ends(text, merge.text, places)
+        merge.text = _with_own_ends(own, merge.text, version, merge.added)
     if foreign and exact.codec in _EIGHT_BIT and (other := _undecided(raw)) is not None:
         raise IndexNotRewritable(
             f"is not UTF-8, and its encoding cannot be told: its bytes read as {exact.codec} "
