@@ -34,13 +34,14 @@ import re
 from collections import ChainMap
 from collections.abc import Callable, Iterable, Mapping
 
-__all__ = ["CHOICES_CAP", "Scopes"]
+__all__ = ["CHOICES_CAP", "Scopes", "read_names"]
 
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _ASSIGNED_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=")
 _PLAIN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _DEFAULT_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?=")
 _PUNCTUATION_RE = re.compile(r"^[;&|()<>]+$")
+_REDIRECTION_RE = re.compile(r"^[;&|()]*[<>]")
 _OPENERS = {"if": "fi", "while": "done", "until": "done", "for": "done", "select": "done"}
 _OPENERS_ALL = {**_OPENERS, "case": "esac", "{": "}"}
 _CLOSERS = frozenset(_OPENERS_ALL.values())
@@ -269,7 +270,39 @@ def _assignments(
             named = name in _NAMING or (declared and name != "export")
             if named or (name == "printf" and words[at - 1] == "-v"):
                 found.append((at, word, "unknown"))
+    operands = [words[at] for at in plain[1:] if not _REDIRECTION_RE.match(words[at - 1])]
+    if name == "read" and read_names(operands) == []:
+        found.append((plain[0], "REPLY", "unknown"))  # ``read -r < f``: it sets ``REPLY``
     return found
+
+
+_READ_VALUED = "adinNptu"
+"""The ``read`` options taking a value, glued (``-d,``, ``-n1``) or the next word."""
+
+
+def read_names(words: list[str]) -> list[str] | None:
+    """The variables ``read`` with the ``words`` after its name (as written, quotes taken out)
+    sets, as bash reads its options: each name, an ``-a NAME``'s too, ``[]`` when none (it
+    sets ``REPLY``); None when one may be any variable: a name that is not a literal plain
+    name (``"$v"``, ``X[0]``) or an array's glued to its option (``-ad``, ``-raX``)."""
+    names: list[str] = []
+    at = 0
+    while at < len(words) and words[at].startswith("-") and words[at] != "-":
+        word, at = words[at], at + 1
+        if word == "--":
+            break
+        for index, letter in enumerate(word[1:], start=1):
+            if letter not in _READ_VALUED:
+                continue
+            if index + 1 < len(word):  # glued: ``-n1``, ``-ad``
+                if letter == "a":
+                    return None
+            elif at < len(words):
+                names.extend([words[at]] if letter == "a" else [])
+                at += 1
+            break
+    names.extend(words[at:])
+    return names if all(_NAME_RE.match(name) for name in names) else None
 
 
 _how = {True: "sure", False: "unsure"}

@@ -140,7 +140,7 @@ from harness_memory.hooks.program_settings import (
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
-from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes
+from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes, read_names
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
@@ -1376,6 +1376,9 @@ def _descriptors_dropped(text: str) -> str:
     return "".join(out)
 
 
+_SET_BY_ANY = ("HOME", "OLDPWD", "PWD", "CDPATH", "IFS")
+"""The variables a place may take without a ``$`` in it (``~``, ``cd -``, ``~+``, ``cd sub``,
+a split), undecided after a command that may set any variable (:meth:`_Writes._sets_any`)."""
 _IFS = " \t\n"
 """The characters bash splits an unquoted expansion's value at (``IFS`` unset)."""
 _STARTING = {"IFS": _IFS}
@@ -1780,7 +1783,7 @@ def _see_inside(
     inside: _Writes,
     word: str,
     quoted_back: bool,
-    known: Mapping[str, str | None],
+    known: dict[str, str | None],
     environ: Mapping[str, str],
     *,
     lost: bool,
@@ -1952,8 +1955,9 @@ closed), not a file."""
 _SETTERS = frozenset({"source", ".", "eval", "mapfile", "readarray", "printf", "getopts"})
 """Commands that may set any variable (a sourced file, ``eval``) or one named at run time
 (``printf -v "$v"``): after one, a write place holding ``$`` is taken as built at run time,
-whatever the guard knew of the variable (``HOME`` included). So is a ``read`` naming other
-than plain names (``read "$v"``, ``read 'a[2]'``: :func:`_reads_names`), and a
+whatever the guard knew of the variable (``HOME`` included). So is a ``read`` that may set
+any variable (``read "$v"``, ``read 'a[2]'``, ``command read X``: :meth:`_Writes._sets_any`),
+and a
 ``set`` that gives the positional parameters (``set -- $X``); one that only sets the shell's
 options (``set -e``, ``set -euo pipefail``, ``set -o errexit``, ``set +x``) sets no variable:
 a command can only end sooner under it, never write elsewhere."""
@@ -2084,6 +2088,7 @@ class _Writes:
         "_prefixed",
         "_program",
         "_redirect",
+        "_renamed",
         "_run_data",
         "_run_lost",
         "_run_named",
@@ -2152,7 +2157,7 @@ class _Writes:
         self._written_names: Counter[str] = Counter()  # those of ``found.written``'s words …
         self._written_seen = 0  # … counted so far (it only grows: counted once each)
         self._script_words: list[str] = []  # a shell's or ``source``'s words, as written
-        self._known: Mapping[str, str | None] = {}  # the command's assignments so far
+        self._known: dict[str, str | None] = {}  # the command's assignments so far (live)
         self.reading = False  # the word seen last is an operand of a command only reading
         self._cases: list[str] = []  # the ``case`` commands the word is in, each at its part
         self._redirect = ""  # the redirection operator whose word comes next
@@ -2171,6 +2176,7 @@ class _Writes:
         self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
         self._name_tested = False  # the command's name was met there (no command, then)
         self._unsure = False  # a command that sets variables at run time has run
+        self._renamed = False  # the command's name is a variable's value (``r=read; $r X``)
         self.unsure_names: frozenset[str] = frozenset()  # :func:`_names_set_unsurely`
         self.runners: frozenset[str] = frozenset()  # functions running their arguments
         self.evaluators: frozenset[str] = frozenset()  # functions ``eval``-ing them
@@ -2217,7 +2223,7 @@ class _Writes:
     def see(
         self,
         word: str,
-        known: Mapping[str, str | None],
+        known: dict[str, str | None],
         environ: Mapping[str, str],
         *,
         lost: bool,
@@ -2405,6 +2411,7 @@ class _Writes:
                 self._skip = self._env_option(spelt)
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word, *[spelt] * own], None
+        self._renamed = spelt != word
         self.named_now = True
         self._name_unread = name in self._bound or (
             name in self.unsure_names and f"alias {name}" in self.unsure_names
@@ -2945,6 +2952,10 @@ class _Writes:
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
         written = self._written_by(command, unpacker, operands, (program, said, run_named))
+        wrapped = wrapper in ("command", "builtin") or run_named or self._renamed
+        if self._sets_any(command, wrapped, said[::2]):  # any variable, ``HOME`` for ``~`` too
+            self._unsure = True
+            self._known.update(dict.fromkeys(_SET_BY_ANY))
         if not self._note_applets(command, program, said):  # ``busybox --install -s`` runs no sh
             given = script_words if command in _SOURCING else said[::2]
             written += _code_given_unread(command, given)
@@ -3082,12 +3093,22 @@ class _Writes:
             self._positional, self._positional_state = given, "set"
         if command == "set" and (given or any(word == "--" for word, _ in operands)):
             self._unsure = True  # ``set -- $X``: $1, $@ … hold words known only at run time
-        if command == "read" and not _reads_names(operands):
-            self._unsure = True
         if command == "xargs":
             self._found.fed.extend(_fed_places(operands, self._read_run))
         written.extend(_placed_outputs(command or "", operands))
         return written
+
+    @staticmethod
+    def _sets_any(command: str | None, wrapped: bool, words: list[str]) -> bool:
+        """Whether the simple command ``command`` (``wrapped``: run by a wrapper or named by a
+        variable; ``words``: its words as written) may set any variable, one the guard cannot
+        name: a ``read`` naming other than literal plain names (``read "$v"``, ``read X[0]``,
+        ``read -ad``: :func:`~harness_memory.hooks.shell_statements.read_names`), one run by
+        ``command``, ``builtin`` or a variable (``r=read; $r X``), or a name reference
+        (``declare -n R=X``: assigning ``R`` assigns ``X``)."""
+        if command in ("declare", "typeset", "local"):
+            return any(re.match(r"^-[A-Za-z]*n", word) for word in words)
+        return command == "read" and (wrapped or read_names(words) is None)
 
     def _words_run(self, name: str) -> list[tuple[str, bool]]:
         """The places built at run time a command's name ``name`` brings: the words ``set``
@@ -3741,28 +3762,6 @@ def _code_given_unread(command: str | None, words: list[str]) -> list[tuple[str,
         return []
     unread = stdin or (code is not None and _UNREAD_CODE_RE.search(words[code]) is not None)
     return [("$@", True)] if unread and given else []
-
-
-_READ_VALUED_RE = re.compile(r"^-[A-Za-z]*[dinNptu]$")
-"""A ``read`` option taking the next word as its value (``-d ''``, ``-p PROMPT``, ``-u 3``);
-``-a NAME`` names a variable."""
-
-
-def _reads_names(operands: list[tuple[str, bool]]) -> bool:
-    """Whether ``read``'s ``operands`` (each with whether built at run time) name only plain
-    variables (``read -r line``, ``read -d '' -a parts``): each is then undecided where used
-    (:mod:`~harness_memory.hooks.shell_statements`). False for a name built at run time
-    (``read "$v"``) or an array's element (``read 'a[2]'``): it may set any variable."""
-    at = 0
-    while at < len(operands):
-        word, built = operands[at]
-        if word.startswith("-") and not built:
-            at += 2 if _READ_VALUED_RE.match(word) else 1
-            continue
-        if built or not _NAME_RE.match(word):
-            return False
-        at += 1
-    return True
 
 
 def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
