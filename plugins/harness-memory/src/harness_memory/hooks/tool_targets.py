@@ -4418,7 +4418,10 @@ def _defaults_decided(
     known assignment; a variable neither has is unset, as for every word the guard reads);
     None when a variable was assigned a value known only at run time, its value holds an
     expansion (bash never expands a value again), or anything else in ``word`` (the default's
-    own ``$HOME`` included) stays undecided. ``split``: as :func:`_expand`."""
+    own ``$HOME`` included) stays undecided, or ``IFS`` may split the value picked
+    (:func:`_split_elsewhere`: ``IFS=@; cp ${X:-.}``). ``split``: as :func:`_expand`."""
+    if _split_elsewhere(word, known, split=split):
+        return None
     undecided = False
 
     def pick(match: re.Match[str]) -> str:
@@ -4886,16 +4889,23 @@ def _tilde(word: str, environ: Mapping[str, str]) -> str:
         return word
 
 
+def _split_elsewhere(word: str, known: Mapping[str, str | None], *, split: bool) -> bool:
+    """Whether a value in ``word`` (one holding a ``$``) may be split into other words where
+    the guard cannot tell: ``IFS`` the command set holds a character other than white space
+    (``IFS=:``), or is undecided (``IFS=$(printf :)``, ``for IFS in :``). Bash starts with the
+    default ``IFS`` whatever its environment holds (:data:`_IFS`). ``split`` False: a word bash
+    never splits (an assignment's value: ``IFS=$old``)."""
+    ifs = known.get("IFS", _IFS) if split else _IFS
+    return "$" in word and (ifs is None or any(char not in _IFS for char in ifs))
+
+
 def _expand(
     word: str, known: Mapping[str, str | None], environ: Mapping[str, str], *, split: bool = True
 ) -> str | None:
     """``word`` with ``$NAME`` and ``${NAME}`` replaced; None when it cannot be decided (a
-    variable in it while ``IFS`` may hold a character other than white space: ``IFS=:``, an
-    unquoted value splits into other words there; so may an ``IFS`` the command leaves
-    undecided: ``IFS=$(printf :)``, ``for IFS in :``). Bash starts with the default ``IFS``
-    whatever its environment holds (:data:`_IFS`). ``split`` False: a word bash never splits
-    (an assignment's value: ``IFS=$old``), whatever ``IFS`` holds. A leading ``~`` takes the
-    ``HOME`` the command set (undecided: None)."""
+    variable in it while ``IFS`` may split its value elsewhere: :func:`_split_elsewhere`;
+    ``split`` False: a word bash never splits, an assignment's value). A leading ``~`` takes
+    the ``HOME`` the command set (undecided: None)."""
     undecided = False
     if "`" in word:
         return None
@@ -4904,8 +4914,7 @@ def _expand(
         if home is None or "$" in home:
             return None
         word = home + word[1:]
-    ifs = known.get("IFS", _IFS) if split else _IFS
-    if "$" in word and (ifs is None or any(char not in _IFS for char in ifs)):
+    if _split_elsewhere(word, known, split=split):
         return None
 
     def value(match: re.Match[str]) -> str:
