@@ -817,7 +817,9 @@ def _entered_at(
     (found, writes), (bases, known, environ) = reading, shell
     linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
     before = len(bases)
-    entered_known = linked is None and _enter(folder, bases, known, environ)
+    # ``shopt -s cdable_vars``: ``cd NAME`` may go where the variable ``NAME`` says
+    valued = "cdable_vars" in words[:at] and not folder.startswith(("/", "."))
+    entered_known = linked is None and not valued and _enter(folder, bases, known, environ)
     if previous in _CD_WORDS:  # the shell's own folder: ``$PWD`` and ``$OLDPWD`` follow it
         known["OLDPWD"] = known["PWD"] if "PWD" in known else environ.get("PWD", bases[-1])
         known["PWD"] = bases[-1] if entered_known and len(bases) == before + 1 else None
@@ -1041,7 +1043,7 @@ def _entered_folder(previous: str | None, word: str, *, chdir: bool) -> str | No
     operand, or, inside an ``env`` command (``chdir``), its ``-C``/``--chdir`` folder."""
     if previous in _CD_WORDS and not word.startswith("-"):
         return word
-    if previous == "cd" and word == "-":
+    if previous in _CD_WORDS and word == "-":
         return "$OLDPWD"  # the folder before: the command's own ``OLDPWD``, or bash's
     return _env_folder(previous, word) if chdir else None
 
@@ -1245,11 +1247,12 @@ def _add_here_data(
 def _note_assignments(
     word: str, previous: str | None, known: dict[str, str | None], environ: Mapping[str, str]
 ) -> None:
-    """Record in ``known`` what ``word`` assigns: a ``for`` loop's name (undecidable), an
+    """Record in ``known`` what ``word`` assigns: a ``for`` or ``select`` loop's name
+    (undecidable), an
     assignment ``NAME=value`` (its value expanded, a default picked as the shell picks it:
     :func:`_defaults_decided`), and a ``${X:=word}`` that sets X to its word when X is unset
     (or, with ``:``, empty) here (undecidable when that word is)."""
-    if previous == "for" and _NAME_RE.match(word):
+    if previous in ("for", "select") and _NAME_RE.match(word):
         known[word] = None
     if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
         value = _defaults_decided(assignment.group("value"), known, environ, split=False)
@@ -1756,8 +1759,9 @@ def _enter(
     target = _expand(word, known, environ)
     if target is None or len(bases) >= _FOLDERS_CAP:
         return False
-    bases.extend(_cd_folders(_tilde(target, environ), bases[-1], known, environ))
-    return True
+    folders = _cd_folders(_tilde(target, environ), bases[-1], known, environ)
+    bases.extend(folders or [])
+    return folders is not None
 
 
 def _add_pieces(
@@ -4539,14 +4543,19 @@ def _looked_up(inner: str, environ: Mapping[str, str], *, quoted: bool) -> str |
 
 def _cd_folders(
     target: str, base: str, known: Mapping[str, str | None], environ: Mapping[str, str]
-) -> list[str]:
+) -> list[str] | None:
     """The folders ``cd target`` run in ``base`` may go into: ``base/target`` and, for a
     relative target not starting with ``.``, each folder of ``CDPATH`` (assigned in the
     command or in the environment) joined with it, as bash looks it up; an undecidable
-    ``CDPATH`` entry is left out (its words are judged as any other)."""
+    ``CDPATH`` entry is left out (its words are judged as any other); None when the command
+    set ``CDPATH`` to a value known only at run time (``CDPATH=$(dirname "$(cat f)")``): the
+    folder is then undecided."""
     folders = [os.path.normpath(PurePath(base, target))]
     cdpath = known.get("CDPATH", environ.get("CDPATH"))
-    if cdpath and not PurePath(target).is_absolute() and not target.startswith("."):
+    searched = not PurePath(target).is_absolute() and not target.startswith(".")
+    if searched and "CDPATH" in known and (cdpath is None or "$" in cdpath):
+        return None
+    if cdpath and searched:
         for entry in cdpath.split(":"):
             if entry:
                 folders.append(os.path.normpath(PurePath(base, _tilde(entry, environ), target)))
@@ -4889,6 +4898,10 @@ def _tilde(word: str, environ: Mapping[str, str]) -> str:
         return word
 
 
+_TILDES = (("~", "HOME"), ("~-", "OLDPWD"), ("~+", "PWD"))
+"""The tildes a word may start with, each with the variable bash takes it from."""
+
+
 def _split_elsewhere(word: str, known: Mapping[str, str | None], *, split: bool) -> bool:
     """Whether a value in ``word`` (one holding a ``$``) may be split into other words where
     the guard cannot tell: ``IFS`` the command set holds a character other than white space
@@ -4909,11 +4922,12 @@ def _expand(
     undecided = False
     if "`" in word:
         return None
-    if (word == "~" or word.startswith("~/")) and "HOME" in known:  # ``HOME=…; cp x ~/``
-        home = known["HOME"]
-        if home is None or "$" in home:
-            return None
-        word = home + word[1:]
+    for tilde, name in _TILDES:  # ``HOME=…; cp x ~/``, ``read OLDPWD; cp x ~-/``
+        if (word == tilde or word.startswith(tilde + "/")) and name in known:
+            folder = known[name]
+            if folder is None or "$" in folder:
+                return None
+            word = folder + word[len(tilde) :]
     if _split_elsewhere(word, known, split=split):
         return None
 
