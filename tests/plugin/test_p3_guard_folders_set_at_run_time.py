@@ -7,7 +7,10 @@ Each form below was let through before this round, and bash wrote into another s
 - ``cd NAME`` looked up in a ``CDPATH`` the command set at run time, or, after ``shopt -s
   cdable_vars``, in the variable ``NAME``, was taken as ``./NAME``;
 - a name reference (``declare -n R=X``) assigned through ``R`` changed ``X`` unseen;
-- ``select x in …`` set ``x`` to a word known only at run time.
+- ``select x in …`` set ``x`` to a word known only at run time;
+- a bare ``cd`` (``HOME``) was read as a ``cd`` into a folder named ``&&`` or ``;``, and code
+  ``eval`` or ``bash -c`` runs took ``HOME`` from the environment, not the command's
+  (``HOME=$(cat target); eval 'echo x > ~/a.md'``, ``HOME=… bash -c …``).
 
 Each is now refused; everyday ``cd -``, ``pushd``/``popd`` and a known ``CDPATH`` still pass.
 """
@@ -32,6 +35,11 @@ SET_AT_RUN_TIME = [
     "X=.; declare -n R=X; R=$(cat target); echo x > $X/a.md",
     "HOME=.; declare -n R=HOME; read R < target; echo x > ~/a.md",
     "x=.; select x in $(cat target); do break; done <<< 1; echo x > $x/a.md",
+    "HOME=$(cat target); cd && touch a.md",
+    "HOME=$(cat target); cd; touch a.md",
+    "HOME=$(cat target); eval 'echo x > ~/a.md'",
+    "HOME=$(cat target) bash -c 'echo x > ~/a.md'",
+    "HOME=$(cat target) sh -c 'cd; echo x > a.md'",
 ]
 
 
@@ -61,8 +69,12 @@ EVERYDAY = [
     ("pushd sub >/dev/null && pushd - >/dev/null && echo ok > c.txt", "c.txt"),
     ("CDPATH=.; cd sub && echo ok > d.txt", "sub/d.txt"),
     ("for x in a b; do echo $x >> sel.txt; done; echo ok > ~+/e.txt", "e.txt"),
+    ("HOME={workspace}/sub; cd && echo ok > f.txt", "sub/f.txt"),
+    ("HOME={workspace}; eval 'echo ok > ~/g.txt'", "g.txt"),
+    ("cd; cd {workspace} && echo ok > h.txt", "h.txt"),
 ]
-"""Everyday folder moves: ``cd -``, ``~-``, ``~+``, ``pushd``/``popd``, a known ``CDPATH``."""
+"""Everyday folder moves: ``cd -``, ``~-``, ``~+``, ``pushd``/``popd``, a known ``CDPATH``, a
+bare ``cd`` to a known ``HOME``."""
 
 
 @pytest.mark.parametrize(("command", "place"), EVERYDAY)

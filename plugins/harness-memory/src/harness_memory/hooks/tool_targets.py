@@ -552,7 +552,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     scopes = Scopes(words, environ, writes.choices, command)  # what assignments reach each word
-    known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
+    known = _outer.folders_given() if _outer is not None else {}  # None: undecidable
     bases = [cwd]
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
     previous: str | None = None
@@ -1041,7 +1041,9 @@ def _named_folder(word: str, known: Mapping[str, str | None], *, unsure: bool) -
 def _entered_folder(previous: str | None, word: str, *, chdir: bool) -> str | None:
     """The folder the shell goes into at ``word`` after ``previous``: a ``cd``/``pushd``
     operand, or, inside an ``env`` command (``chdir``), its ``-C``/``--chdir`` folder."""
-    if previous in _CD_WORDS and not word.startswith("-"):
+    if previous == "cd" and _separates(word):
+        return "~"  # a bare ``cd``: ``HOME``, the command's own or the environment's
+    if previous in _CD_WORDS and not word.startswith("-") and not _separates(word):
         return word
     if previous in _CD_WORDS and word == "-":
         return "$OLDPWD"  # the folder before: the command's own ``OLDPWD``, or bash's
@@ -2201,6 +2203,13 @@ class _Writes:
     def choices(self) -> Mapping[str, list[str] | None]:
         """The values each variable may hold (a ``for`` loop's, a branch's), live."""
         return self._loops
+
+    def folders_given(self) -> dict[str, str | None]:
+        """The folder variables (``HOME``, ``OLDPWD``, ``PWD``, ``CDPATH``) this command set,
+        in the shell or for its program (``HOME=… bash -c``), as code it runs inherits them
+        (``eval '… ~/a.md'``, ``bash -c``); None: known only at run time."""
+        given = {**self._known, **self._prefixed}
+        return {name: given[name] for name in _SET_BY_ANY if name != "IFS" and name in given}
 
     def take_choices(self, choices: Mapping[str, list[str] | None]) -> None:
         """Take the values each variable in ``choices`` may hold after a group or an unsure
