@@ -106,6 +106,7 @@ class _Reader:
         self.words, self.whole = words, whole  # whole: no reserved word spelt quoted
         self.redefined = _redefined(words)
         self.frames = [_Frame("")]
+        self.bodies: list[_Frame] = []  # the functions' bodies among them, innermost last
         self.events: _Events = {}
         self.fixed: set[str] = set()
 
@@ -135,6 +136,7 @@ class _Reader:
         elif (starts and word in _OPENERS_ALL) or (word == "{" and self._function_body(at)):
             runs = word == "{" and starts and self._reached(frame)
             self.frames.append(_Frame(_OPENERS_ALL[word], body=not starts, runs=runs))
+            self.bodies.extend(self.frames[-1:] if not starts else [])
             self.frames[-1].command = [] if word != "case" else [at]
             self._event(at, "open")
         elif starts and word in _LIST_STARTS:
@@ -185,6 +187,8 @@ class _Reader:
         while len(self.frames) > 1:
             self._end_command(at, "")
             frame = self.frames.pop()
+            if frame.body:
+                self.bodies.pop()
             whole = self.whole and frame.runs and self._not_forked(at)
             kept = frame.locals - frame.leaked
             if frame.subshell and self.whole:
@@ -223,8 +227,8 @@ class _Reader:
         frame = self.frames[-1]
         words, frame.command = frame.command, []
         here = not (frame.conditional or frame.piped) and ender not in ("|", "|&", "&")
-        local = any(self.words[at] == "local" for at in words)  # depth read only for it
-        bodies = [each for each in self.frames if each.body]
+        local = any(self.words[at] == "local" for at in words)
+        bodies = self.bodies
         names = [self.words[at] for at in words if not _ASSIGNED_RE.match(self.words[at])]
         declares_local = names[:1] == ["local"]
         for index, name, said in _assignments(
