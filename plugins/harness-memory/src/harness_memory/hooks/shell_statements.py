@@ -9,10 +9,12 @@ the words after it only when bash surely runs it in the shell that runs those wo
   shell keeps its value after it);
 - not after ``&&`` or ``||`` in its list (``true || X=dist``), not in a pipeline or run in the
   background (``X=dist | true``, ``X=dist &``: a subshell);
-- and only for the rest of the group it stands in: at the end of a subshell, ``$(…)``, a
-  brace group, a function's body, an ``if``, a loop or a ``case``, and at each ``else``,
-  ``elif`` or ``;;``, every variable assigned inside is undecided (the branch may not have
-  run, a function may never be called, a subshell's assignment never reaches its parent).
+- and only for the rest of the group it stands in: at the end of a brace group, a function's
+  body, an ``if``, a loop or a ``case``, and at each ``else``, ``elif`` or ``;;``, every
+  variable assigned inside is undecided (the branch may not have run, a function may never be
+  called); at the end of a subshell (``( … )``, ``$(…)``) every one holds its value before it
+  (a subshell's assignment never reaches its parent), and so does one a function's body made
+  ``local`` before assigning it (gone when it returns).
 
 After a group, a branch, or an assignment that may not run or not reach (a prefix, one after
 ``&&``, in a pipeline, to a name made ``readonly``), the variable holds one of the values it
@@ -21,7 +23,8 @@ an ``if`` with an ``else``) and each one after, a value that was itself one of s
 each; equal, it stays decided; else undecided (``PATH``
 takes every folder any of them holds: a program is then looked for in each; ``IFS`` every
 character: a value may be split at each). ``read X``,
-``printf -v X``, ``unset X``, ``local X``, ``X+=…`` leave it undecided, and so does any
+``printf -v X``, ``unset X`` (``unset IFS``: bash's white space), ``local X``, ``X+=…`` leave
+it undecided, and so does any
 assignment to a variable a function's body assigns (a call may change it anywhere after). A
 place built from an undecided variable is judged as built at run time, never as the
 environment's value. A ``${X:=word}`` in a word assigns ``X`` as the word is expanded: it
@@ -34,13 +37,14 @@ import re
 from collections import ChainMap
 from collections.abc import Callable, Iterable, Mapping
 
-__all__ = ["CHOICES_CAP", "Scopes"]
+__all__ = ["CHOICES_CAP", "Scopes", "read_names"]
 
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _ASSIGNED_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=")
 _PLAIN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _DEFAULT_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?=")
 _PUNCTUATION_RE = re.compile(r"^[;&|()<>]+$")
+_REDIRECTION_RE = re.compile(r"^[;&|()]*[<>]")
 _OPENERS = {"if": "fi", "while": "done", "until": "done", "for": "done", "select": "done"}
 _OPENERS_ALL = {**_OPENERS, "case": "esac", "{": "}"}
 _CLOSERS = frozenset(_OPENERS_ALL.values())
@@ -68,17 +72,24 @@ class _Frame:
         "closer",
         "command",
         "conditional",
+        "leaked",
+        "locals",
         "pattern",
         "piped",
         "runs",
+        "subshell",
     )
 
-    def __init__(self, closer: str, *, body: bool = False, runs: bool = False) -> None:
-        self.closer, self.body = closer, body  # body: a function's
+    def __init__(
+        self, closer: str, *, body: bool = False, runs: bool = False, subshell: bool = False
+    ) -> None:
+        self.closer, self.body, self.subshell = closer, body, subshell  # body: a function's
         self.runs = runs  # once reached, one of its branches surely runs, in this shell
         self.command: list[int] = []
         self.conditional = self.piped = self.pattern = False
         self.assigned: set[str] = set()
+        self.locals: set[str] = set()  # a body's: names made ``local`` in it …
+        self.leaked: set[str] = set()  # … and those it assigned before that (the caller's)
 
 
 _Events = dict[int, list[tuple[str, tuple[str, ...]]]]
@@ -95,6 +106,7 @@ class _Reader:
         self.words, self.whole = words, whole  # whole: no reserved word spelt quoted
         self.redefined = _redefined(words)
         self.frames = [_Frame("")]
+        self.bodies: list[_Frame] = []  # the functions' bodies among them, innermost last
         self.events: _Events = {}
         self.fixed: set[str] = set()
 
@@ -124,6 +136,7 @@ class _Reader:
         elif (starts and word in _OPENERS_ALL) or (word == "{" and self._function_body(at)):
             runs = word == "{" and starts and self._reached(frame)
             self.frames.append(_Frame(_OPENERS_ALL[word], body=not starts, runs=runs))
+            self.bodies.extend(self.frames[-1:] if not starts else [])
             self.frames[-1].command = [] if word != "case" else [at]
             self._event(at, "open")
         elif starts and word in _LIST_STARTS:
@@ -150,8 +163,8 @@ class _Reader:
             char, rest = rest[0], rest[1:]
             frame = self.frames[-1]
             if char == "(":
-                if not frame.pattern:
-                    self.frames.append(_Frame(")"))
+                if not frame.pattern:  # ``(…)``, ``$(…)``, ``<(…)``: a subshell; ``((…))`` not
+                    self.frames.append(_Frame(")", subshell=word.count("(") == 1))
                     self._event(at, "open")
             elif char == ")":
                 if frame.closer == ")":
@@ -167,17 +180,25 @@ class _Reader:
                     self._end_command(at, ender)
 
     def _close(self, at: int, closer: str) -> None:
-        """End the innermost group up to the one ``closer`` ends; a function's body makes
-        every variable it assigns undecided for good (a call may come anywhere)."""
+        """End the innermost group up to the one ``closer`` ends: a subshell's assignments
+        never reach the shell after it; a function's body makes every variable it assigns
+        undecided for good (a call may come anywhere), but for those it made ``local`` first
+        (gone when it returns)."""
         while len(self.frames) > 1:
             self._end_command(at, "")
             frame = self.frames.pop()
-            whole = self.whole and frame.runs and self._not_forked(at)
-            self._event(at, "whole" if whole else "close")
-            self.frames[-1].assigned |= frame.assigned
             if frame.body:
-                self.fixed |= frame.assigned
-                self._event(at, "unknown", frame.assigned)
+                self.bodies.pop()
+            whole = self.whole and frame.runs and self._not_forked(at)
+            kept = frame.locals - frame.leaked
+            if frame.subshell and self.whole:
+                self._event(at, "subshell")
+            else:
+                self._event(at, "whole" if whole else "close", kept)
+                self.frames[-1].assigned |= frame.assigned - kept
+            if frame.body:
+                self.fixed |= frame.assigned - kept
+                self._event(at, "unknown", frame.assigned - kept)
             if frame.closer == closer:
                 break
 
@@ -206,16 +227,23 @@ class _Reader:
         frame = self.frames[-1]
         words, frame.command = frame.command, []
         here = not (frame.conditional or frame.piped) and ender not in ("|", "|&", "&")
-        local = any(self.words[at] == "local" for at in words)  # depth read only for it
-        body = local and any(each.body for each in self.frames)
+        local = any(self.words[at] == "local" for at in words)
+        bodies = self.bodies
+        names = [self.words[at] for at in words if not _ASSIGNED_RE.match(self.words[at])]
+        declares_local = names[:1] == ["local"]
         for index, name, said in _assignments(
-            self.words, words, self.fixed, body=body, redefined=self.redefined
+            self.words, words, self.fixed, body=local and bool(bodies), redefined=self.redefined
         ):
             how = "unsure" if said == "sure" and not self.whole else said  # groups misread
+            if bodies and declares_local and "local" not in self.redefined:
+                bodies[-1].locals.add(name)
+            elif bodies and name not in bodies[-1].locals:
+                bodies[-1].leaked.add(name)  # the caller's, or a global
             frame.assigned.add(name)
             self._event(index, "set", {name})
             if how != "sure" or not here:
-                self._event(index, _KINDS.get(how, "unsure"), {name})
+                kind = "unknown" if how == "unset" and not here else how
+                self._event(index, _KINDS.get(kind, "unsure"), {name})
         if ender in ("&&", "||"):
             frame.conditional = True
         elif ender in ("|", "|&"):
@@ -268,12 +296,55 @@ def _assignments(
         elif at != (plain[0] if plain else -1) and _NAME_RE.match(word):
             named = name in _NAMING or (declared and name != "export")
             if named or (name == "printf" and words[at - 1] == "-v"):
-                found.append((at, word, "unknown"))
+                found.append((at, word, _unset_how(name, word, plain, words, redefined)))
+    operands = [words[at] for at in plain[1:] if not _REDIRECTION_RE.match(words[at - 1])]
+    if name == "read" and read_names(operands) == []:
+        found.append((plain[0], "REPLY", "unknown"))  # ``read -r < f``: it sets ``REPLY``
     return found
 
 
+def _unset_how(
+    name: str, word: str, plain: list[int], words: list[str], redefined: frozenset[str]
+) -> str:
+    """How the builtin ``name`` sets the variable ``word``: ``unset`` when it is ``unset
+    IFS`` (bash then splits at white space, as with no ``IFS``), else ``unknown``. Another
+    ``unset`` (``-f``: a function's), one the command redefines, may leave it as it was."""
+    options = {words[at] for at in plain[1:] if words[at].startswith("-")}
+    plainly = name == "unset" and options <= {"-v"} and name not in redefined
+    return "unset" if plainly and word == "IFS" else "unknown"
+
+
+_READ_VALUED = "adinNptu"
+"""The ``read`` options taking a value, glued (``-d,``, ``-n1``) or the next word."""
+
+
+def read_names(words: list[str]) -> list[str] | None:
+    """The variables ``read`` with the ``words`` after its name (as written, quotes taken out)
+    sets, as bash reads its options: each name, an ``-a NAME``'s too, ``[]`` when none (it
+    sets ``REPLY``); None when one may be any variable: a name that is not a literal plain
+    name (``"$v"``, ``X[0]``) or an array's glued to its option (``-ad``, ``-raX``)."""
+    names: list[str] = []
+    at = 0
+    while at < len(words) and words[at].startswith("-") and words[at] != "-":
+        word, at = words[at], at + 1
+        if word == "--":
+            break
+        for index, letter in enumerate(word[1:], start=1):
+            if letter not in _READ_VALUED:
+                continue
+            if index + 1 < len(word):  # glued: ``-n1``, ``-ad``
+                if letter == "a":
+                    return None
+            elif at < len(words):
+                names.extend([words[at]] if letter == "a" else [])
+                at += 1
+            break
+    names.extend(words[at:])
+    return names if all(_NAME_RE.match(name) for name in names) else None
+
+
 _how = {True: "sure", False: "unsure"}
-_KINDS = {"unknown": "unknown", "kept": "kept"}
+_KINDS = {"unknown": "unknown", "kept": "kept", "unset": "unset"}
 """The event of an assignment that does not surely decide its variable, by how it assigns
 (else ``unsure``)."""
 _ODD_OPTION_RE = re.compile(r"^[-+][A-Za-z]*[pfFnuil]")
@@ -298,7 +369,7 @@ def _redefined(words: list[str]) -> frozenset[str]:
     """The declaring builtins (:data:`_DECLARING`) a function, an alias or ``enable -n`` in
     ``words`` may redefine: each named by a function (``export() {``, ``function local``) or
     an alias (``alias export=…``), every one named anywhere when ``enable`` is."""
-    named = (_DECLARING | _READERS).intersection(words)
+    named = (_DECLARING | _READERS | {"unset"}).intersection(words)
     if not named:
         return frozenset()
     if "enable" in words:
@@ -378,8 +449,10 @@ class Scopes:
                 known.clear()
                 known.update(start)
                 choices.update((name, was.get(name)) for name in touched | choices.keys())
-            elif kind in ("close", "whole") and self._opened:
-                self._close(known, choices, whole=kind == "whole")
+            elif kind in ("close", "whole", "subshell") and self._opened:
+                self._close(
+                    known, choices, whole=kind == "whole", kept=names, all_kept=kind == "subshell"
+                )
             elif kind == "set":
                 choices.update(dict.fromkeys(names))
             elif kind == "unsure":
@@ -390,6 +463,9 @@ class Scopes:
             elif kind == "kept":  # as before the assignment: ``IFS=, read -r a b``
                 for name in names:
                     self._merge(known, name, [self._held.pop(name, _UNSET)], choices)
+            elif kind == "unset":  # ``unset IFS``: bash's white space
+                for name in names:
+                    self._merge(known, name, [_UNSET], choices)
             elif kind == "unknown":
                 known.update(dict.fromkeys(names))
                 choices.update(dict.fromkeys(names))
@@ -408,11 +484,15 @@ class Scopes:
         choices: dict[str, list[str] | None],
         *,
         whole: bool,
+        kept: tuple[str, ...],
+        all_kept: bool,
     ) -> None:
         """End the innermost group: each variable whose value or choices its branches changed
         holds one of its values at their ends (and before it, unless ``whole``: one surely
-        ran). Only those are merged (the names the group assigned, and any the guard changed
-        in ``known``), so a long run of groups costs what it assigns."""
+        ran); those ``kept`` (a function's ``local`` ones), or every one when ``all_kept`` (a
+        subshell's), hold the value before it, with its choices. Only those are merged (the
+        names the group assigned, and any the guard changed in ``known``), so a long run of
+        groups costs what it assigns."""
         start, ends, touched = self._opened.pop()
         states = [start, *ends, self._state(known, choices)]
         states = states[1:] if whole else states
@@ -420,8 +500,11 @@ class Scopes:
         for each, _chosen in states:
             names.update(name for name, _ in each.items() ^ start[0].items())
         for name in names:
-            values = [self._value(*state, name) for state in states]
+            before = all_kept or name in kept
+            values = [self._value(*state, name) for state in ([start] if before else states)]
             self._merge(known, name, values, choices)
+            if before:
+                choices[name] = start[1].get(name)
         if self._opened:
             self._opened[-1][2].update(names)
 
@@ -454,7 +537,7 @@ class Scopes:
             else:
                 known[name] = first if isinstance(first, str) else None
             return
-        spelt = ["" if value is _UNSET else value for value in values]
+        spelt = [_UNSET_SPELT.get(name, "") if value is _UNSET else value for value in values]
         if name in _JOINED and all(isinstance(value, str) for value in spelt):
             known[name] = _JOINED[name](str(value) for value in spelt)
             choices[name] = None
@@ -474,6 +557,11 @@ _JOINED: dict[str, Callable[[Iterable[str]], str]] = {
 """Variables that, holding one of several values, are read as holding them all: ``PATH``
 every folder any holds (a program is looked for in each), ``IFS`` every character any holds
 (an unquoted value may be split at each; unset, bash's white space)."""
+
+
+_UNSET_SPELT = {"IFS": " \t\n"}
+"""What an unset variable holds where one of several values is read: ``IFS`` unset splits at
+bash's white space; any other, empty."""
 
 
 def _each(value: object) -> tuple[object, ...]:

@@ -140,7 +140,7 @@ from harness_memory.hooks.program_settings import (
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
-from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes
+from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes, read_names
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
@@ -552,7 +552,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     scopes = Scopes(words, environ, writes.choices, command)  # what assignments reach each word
-    known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
+    known = _outer.folders_given() if _outer is not None else {}  # None: undecidable
     bases = [cwd]
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
     previous: str | None = None
@@ -817,7 +817,9 @@ def _entered_at(
     (found, writes), (bases, known, environ) = reading, shell
     linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
     before = len(bases)
-    entered_known = linked is None and _enter(folder, bases, known, environ)
+    # ``shopt -s cdable_vars``: ``cd NAME`` may go where the variable ``NAME`` says
+    valued = "cdable_vars" in words[:at] and not folder.startswith(("/", "."))
+    entered_known = linked is None and not valued and _enter(folder, bases, known, environ)
     if previous in _CD_WORDS:  # the shell's own folder: ``$PWD`` and ``$OLDPWD`` follow it
         known["OLDPWD"] = known["PWD"] if "PWD" in known else environ.get("PWD", bases[-1])
         known["PWD"] = bases[-1] if entered_known and len(bases) == before + 1 else None
@@ -1039,9 +1041,11 @@ def _named_folder(word: str, known: Mapping[str, str | None], *, unsure: bool) -
 def _entered_folder(previous: str | None, word: str, *, chdir: bool) -> str | None:
     """The folder the shell goes into at ``word`` after ``previous``: a ``cd``/``pushd``
     operand, or, inside an ``env`` command (``chdir``), its ``-C``/``--chdir`` folder."""
-    if previous in _CD_WORDS and not word.startswith("-"):
+    if previous == "cd" and _separates(word):
+        return "~"  # a bare ``cd``: ``HOME``, the command's own or the environment's
+    if previous in _CD_WORDS and not word.startswith("-") and not _separates(word):
         return word
-    if previous == "cd" and word == "-":
+    if previous in _CD_WORDS and word == "-":
         return "$OLDPWD"  # the folder before: the command's own ``OLDPWD``, or bash's
     return _env_folder(previous, word) if chdir else None
 
@@ -1245,11 +1249,12 @@ def _add_here_data(
 def _note_assignments(
     word: str, previous: str | None, known: dict[str, str | None], environ: Mapping[str, str]
 ) -> None:
-    """Record in ``known`` what ``word`` assigns: a ``for`` loop's name (undecidable), an
+    """Record in ``known`` what ``word`` assigns: a ``for`` or ``select`` loop's name
+    (undecidable), an
     assignment ``NAME=value`` (its value expanded, a default picked as the shell picks it:
     :func:`_defaults_decided`), and a ``${X:=word}`` that sets X to its word when X is unset
     (or, with ``:``, empty) here (undecidable when that word is)."""
-    if previous == "for" and _NAME_RE.match(word):
+    if previous in ("for", "select") and _NAME_RE.match(word):
         known[word] = None
     if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
         value = _defaults_decided(assignment.group("value"), known, environ, split=False)
@@ -1376,6 +1381,9 @@ def _descriptors_dropped(text: str) -> str:
     return "".join(out)
 
 
+_SET_BY_ANY = ("HOME", "OLDPWD", "PWD", "CDPATH", "IFS")
+"""The variables a place may take without a ``$`` in it (``~``, ``cd -``, ``~+``, ``cd sub``,
+a split), undecided after a command that may set any variable (:meth:`_Writes._sets_any`)."""
 _IFS = " \t\n"
 """The characters bash splits an unquoted expansion's value at (``IFS`` unset)."""
 _STARTING = {"IFS": _IFS}
@@ -1753,8 +1761,9 @@ def _enter(
     target = _expand(word, known, environ)
     if target is None or len(bases) >= _FOLDERS_CAP:
         return False
-    bases.extend(_cd_folders(_tilde(target, environ), bases[-1], known, environ))
-    return True
+    folders = _cd_folders(_tilde(target, environ), bases[-1], known, environ)
+    bases.extend(folders or [])
+    return folders is not None
 
 
 def _add_pieces(
@@ -1780,7 +1789,7 @@ def _see_inside(
     inside: _Writes,
     word: str,
     quoted_back: bool,
-    known: Mapping[str, str | None],
+    known: dict[str, str | None],
     environ: Mapping[str, str],
     *,
     lost: bool,
@@ -1952,8 +1961,9 @@ closed), not a file."""
 _SETTERS = frozenset({"source", ".", "eval", "mapfile", "readarray", "printf", "getopts"})
 """Commands that may set any variable (a sourced file, ``eval``) or one named at run time
 (``printf -v "$v"``): after one, a write place holding ``$`` is taken as built at run time,
-whatever the guard knew of the variable (``HOME`` included). So is a ``read`` naming other
-than plain names (``read "$v"``, ``read 'a[2]'``: :func:`_reads_names`), and a
+whatever the guard knew of the variable (``HOME`` included). So is a ``read`` that may set
+any variable (``read "$v"``, ``read 'a[2]'``, ``command read X``: :meth:`_Writes._sets_any`),
+and a
 ``set`` that gives the positional parameters (``set -- $X``); one that only sets the shell's
 options (``set -e``, ``set -euo pipefail``, ``set -o errexit``, ``set +x``) sets no variable:
 a command can only end sooner under it, never write elsewhere."""
@@ -2084,6 +2094,7 @@ class _Writes:
         "_prefixed",
         "_program",
         "_redirect",
+        "_renamed",
         "_run_data",
         "_run_lost",
         "_run_named",
@@ -2152,7 +2163,7 @@ class _Writes:
         self._written_names: Counter[str] = Counter()  # those of ``found.written``'s words …
         self._written_seen = 0  # … counted so far (it only grows: counted once each)
         self._script_words: list[str] = []  # a shell's or ``source``'s words, as written
-        self._known: Mapping[str, str | None] = {}  # the command's assignments so far
+        self._known: dict[str, str | None] = {}  # the command's assignments so far (live)
         self.reading = False  # the word seen last is an operand of a command only reading
         self._cases: list[str] = []  # the ``case`` commands the word is in, each at its part
         self._redirect = ""  # the redirection operator whose word comes next
@@ -2171,6 +2182,7 @@ class _Writes:
         self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
         self._name_tested = False  # the command's name was met there (no command, then)
         self._unsure = False  # a command that sets variables at run time has run
+        self._renamed = False  # the command's name is a variable's value (``r=read; $r X``)
         self.unsure_names: frozenset[str] = frozenset()  # :func:`_names_set_unsurely`
         self.runners: frozenset[str] = frozenset()  # functions running their arguments
         self.evaluators: frozenset[str] = frozenset()  # functions ``eval``-ing them
@@ -2191,6 +2203,13 @@ class _Writes:
     def choices(self) -> Mapping[str, list[str] | None]:
         """The values each variable may hold (a ``for`` loop's, a branch's), live."""
         return self._loops
+
+    def folders_given(self) -> dict[str, str | None]:
+        """The folder variables (``HOME``, ``OLDPWD``, ``PWD``, ``CDPATH``) this command set,
+        in the shell or for its program (``HOME=… bash -c``), as code it runs inherits them
+        (``eval '… ~/a.md'``, ``bash -c``); None: known only at run time."""
+        given = {**self._known, **self._prefixed}
+        return {name: given[name] for name in _SET_BY_ANY if name != "IFS" and name in given}
 
     def take_choices(self, choices: Mapping[str, list[str] | None]) -> None:
         """Take the values each variable in ``choices`` may hold after a group or an unsure
@@ -2217,7 +2236,7 @@ class _Writes:
     def see(
         self,
         word: str,
-        known: Mapping[str, str | None],
+        known: dict[str, str | None],
         environ: Mapping[str, str],
         *,
         lost: bool,
@@ -2405,6 +2424,7 @@ class _Writes:
                 self._skip = self._env_option(spelt)
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word, *[spelt] * own], None
+        self._renamed = spelt != word
         self.named_now = True
         self._name_unread = name in self._bound or (
             name in self.unsure_names and f"alias {name}" in self.unsure_names
@@ -2945,6 +2965,10 @@ class _Writes:
         words, self._words = self._words, []
         self._note_moves(command, moving, words)
         written = self._written_by(command, unpacker, operands, (program, said, run_named))
+        wrapped = wrapper in ("command", "builtin") or run_named or self._renamed
+        if self._sets_any(command, wrapped, said[::2]):  # any variable, ``HOME`` for ``~`` too
+            self._unsure = True
+            self._known.update(dict.fromkeys(_SET_BY_ANY))
         if not self._note_applets(command, program, said):  # ``busybox --install -s`` runs no sh
             given = script_words if command in _SOURCING else said[::2]
             written += _code_given_unread(command, given)
@@ -3082,12 +3106,22 @@ class _Writes:
             self._positional, self._positional_state = given, "set"
         if command == "set" and (given or any(word == "--" for word, _ in operands)):
             self._unsure = True  # ``set -- $X``: $1, $@ … hold words known only at run time
-        if command == "read" and not _reads_names(operands):
-            self._unsure = True
         if command == "xargs":
             self._found.fed.extend(_fed_places(operands, self._read_run))
         written.extend(_placed_outputs(command or "", operands))
         return written
+
+    @staticmethod
+    def _sets_any(command: str | None, wrapped: bool, words: list[str]) -> bool:
+        """Whether the simple command ``command`` (``wrapped``: run by a wrapper or named by a
+        variable; ``words``: its words as written) may set any variable, one the guard cannot
+        name: a ``read`` naming other than literal plain names (``read "$v"``, ``read X[0]``,
+        ``read -ad``: :func:`~harness_memory.hooks.shell_statements.read_names`), one run by
+        ``command``, ``builtin`` or a variable (``r=read; $r X``), or a name reference
+        (``declare -n R=X``: assigning ``R`` assigns ``X``)."""
+        if command in ("declare", "typeset", "local"):
+            return any(re.match(r"^-[A-Za-z]*n", word) for word in words)
+        return command == "read" and (wrapped or read_names(words) is None)
 
     def _words_run(self, name: str) -> list[tuple[str, bool]]:
         """The places built at run time a command's name ``name`` brings: the words ``set``
@@ -3741,28 +3775,6 @@ def _code_given_unread(command: str | None, words: list[str]) -> list[tuple[str,
         return []
     unread = stdin or (code is not None and _UNREAD_CODE_RE.search(words[code]) is not None)
     return [("$@", True)] if unread and given else []
-
-
-_READ_VALUED_RE = re.compile(r"^-[A-Za-z]*[dinNptu]$")
-"""A ``read`` option taking the next word as its value (``-d ''``, ``-p PROMPT``, ``-u 3``);
-``-a NAME`` names a variable."""
-
-
-def _reads_names(operands: list[tuple[str, bool]]) -> bool:
-    """Whether ``read``'s ``operands`` (each with whether built at run time) name only plain
-    variables (``read -r line``, ``read -d '' -a parts``): each is then undecided where used
-    (:mod:`~harness_memory.hooks.shell_statements`). False for a name built at run time
-    (``read "$v"``) or an array's element (``read 'a[2]'``): it may set any variable."""
-    at = 0
-    while at < len(operands):
-        word, built = operands[at]
-        if word.startswith("-") and not built:
-            at += 2 if _READ_VALUED_RE.match(word) else 1
-            continue
-        if built or not _NAME_RE.match(word):
-            return False
-        at += 1
-    return True
 
 
 def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -4419,7 +4431,10 @@ def _defaults_decided(
     known assignment; a variable neither has is unset, as for every word the guard reads);
     None when a variable was assigned a value known only at run time, its value holds an
     expansion (bash never expands a value again), or anything else in ``word`` (the default's
-    own ``$HOME`` included) stays undecided. ``split``: as :func:`_expand`."""
+    own ``$HOME`` included) stays undecided, or ``IFS`` may split the value picked
+    (:func:`_split_elsewhere`: ``IFS=@; cp ${X:-.}``). ``split``: as :func:`_expand`."""
+    if _split_elsewhere(word, known, split=split):
+        return None
     undecided = False
 
     def pick(match: re.Match[str]) -> str:
@@ -4537,14 +4552,19 @@ def _looked_up(inner: str, environ: Mapping[str, str], *, quoted: bool) -> str |
 
 def _cd_folders(
     target: str, base: str, known: Mapping[str, str | None], environ: Mapping[str, str]
-) -> list[str]:
+) -> list[str] | None:
     """The folders ``cd target`` run in ``base`` may go into: ``base/target`` and, for a
     relative target not starting with ``.``, each folder of ``CDPATH`` (assigned in the
     command or in the environment) joined with it, as bash looks it up; an undecidable
-    ``CDPATH`` entry is left out (its words are judged as any other)."""
+    ``CDPATH`` entry is left out (its words are judged as any other); None when the command
+    set ``CDPATH`` to a value known only at run time (``CDPATH=$(dirname "$(cat f)")``): the
+    folder is then undecided."""
     folders = [os.path.normpath(PurePath(base, target))]
     cdpath = known.get("CDPATH", environ.get("CDPATH"))
-    if cdpath and not PurePath(target).is_absolute() and not target.startswith("."):
+    searched = not PurePath(target).is_absolute() and not target.startswith(".")
+    if searched and "CDPATH" in known and (cdpath is None or "$" in cdpath):
+        return None
+    if cdpath and searched:
         for entry in cdpath.split(":"):
             if entry:
                 folders.append(os.path.normpath(PurePath(base, _tilde(entry, environ), target)))
@@ -4887,26 +4907,37 @@ def _tilde(word: str, environ: Mapping[str, str]) -> str:
         return word
 
 
+_TILDES = (("~", "HOME"), ("~-", "OLDPWD"), ("~+", "PWD"))
+"""The tildes a word may start with, each with the variable bash takes it from."""
+
+
+def _split_elsewhere(word: str, known: Mapping[str, str | None], *, split: bool) -> bool:
+    """Whether a value in ``word`` (one holding a ``$``) may be split into other words where
+    the guard cannot tell: ``IFS`` the command set holds a character other than white space
+    (``IFS=:``), or is undecided (``IFS=$(printf :)``, ``for IFS in :``). Bash starts with the
+    default ``IFS`` whatever its environment holds (:data:`_IFS`). ``split`` False: a word bash
+    never splits (an assignment's value: ``IFS=$old``)."""
+    ifs = known.get("IFS", _IFS) if split else _IFS
+    return "$" in word and (ifs is None or any(char not in _IFS for char in ifs))
+
+
 def _expand(
     word: str, known: Mapping[str, str | None], environ: Mapping[str, str], *, split: bool = True
 ) -> str | None:
     """``word`` with ``$NAME`` and ``${NAME}`` replaced; None when it cannot be decided (a
-    variable in it while ``IFS`` may hold a character other than white space: ``IFS=:``, an
-    unquoted value splits into other words there; so may an ``IFS`` the command leaves
-    undecided: ``IFS=$(printf :)``, ``for IFS in :``). Bash starts with the default ``IFS``
-    whatever its environment holds (:data:`_IFS`). ``split`` False: a word bash never splits
-    (an assignment's value: ``IFS=$old``), whatever ``IFS`` holds. A leading ``~`` takes the
-    ``HOME`` the command set (undecided: None)."""
+    variable in it while ``IFS`` may split its value elsewhere: :func:`_split_elsewhere`;
+    ``split`` False: a word bash never splits, an assignment's value). A leading ``~`` takes
+    the ``HOME`` the command set (undecided: None)."""
     undecided = False
     if "`" in word:
         return None
-    if (word == "~" or word.startswith("~/")) and "HOME" in known:  # ``HOME=…; cp x ~/``
-        home = known["HOME"]
-        if home is None or "$" in home:
-            return None
-        word = home + word[1:]
-    ifs = known.get("IFS", _IFS) if split else _IFS
-    if "$" in word and (ifs is None or any(char not in _IFS for char in ifs)):
+    for tilde, name in _TILDES:  # ``HOME=…; cp x ~/``, ``read OLDPWD; cp x ~-/``
+        if (word == tilde or word.startswith(tilde + "/")) and name in known:
+            folder = known[name]
+            if folder is None or "$" in folder:
+                return None
+            word = folder + word[len(tilde) :]
+    if _split_elsewhere(word, known, split=split):
         return None
 
     def value(match: re.Match[str]) -> str:
