@@ -1199,12 +1199,13 @@ def _read_inner(
     before it (``python3 mk.py && bash -c '…'``), a file it wrote (``cp /bin/cp t; bash -c
     './t …'``).
 
-    ``data``: the text is a word given to a program that runs no shell command of it
-    (``echo "$USER did it"``, ``git commit -m "$T fix"``, awk's and perl's code, whose own
-    link texts :func:`~harness_memory.hooks.link_texts.link_text` reads), read only for the
-    places it names: a program it seems to run is none the command runs, so never a program
-    that may make links (P-3). ``"$USER did it"`` read so ran ``$USER``, a program named at run
-    time, and every later write of a new file was refused."""
+    ``data``: the text is a word given to a program the guard knows runs no shell command of
+    it (``echo "$USER did it"``, ``git commit -m "$T fix"``, awk's ``$1``): its first word
+    named at run time (``$USER``) is no program that may make links (P-3); read so, every
+    later write of a new file was refused. Every program it names by name stays one that
+    may run: many programs run a word as shell text (``npx -c``, ``make --eval``, ``trap``,
+    ``sg -c``, ``python3 -c "os.system('…')"``, a pipe into a shell), so ``'python3 mk.py'``
+    given to any is read as run, as before."""
     base, environ, depth, lost = at
     for text in texts:
         if depth < _INNER_DEPTH and text.strip():
@@ -1218,8 +1219,9 @@ def _read_inner(
                 _links=found.links,
                 _outer=outer,
             )
-            if data and inner.linker is not None and inner.linker != outer.linker:
-                made = inner.linker  # by the text itself, not by a program run before it
+            made = inner.linker
+            if data and made is not None and made != outer.linker and made[1] == _RUN_NAMED:
+                # named at run time by the text itself, not a program run before it
                 inner.after_linker = [seen for seen in inner.after_linker if seen[:2] != made]
                 inner.linker = None
             found.take(inner)
@@ -2441,11 +2443,16 @@ class _Writes:
         run), or the one named may run its words so: a shell, ``su``, ``ssh``, ``sudo``
         (:data:`~harness_memory.hooks.here_data.SHELLS`), a program running commands
         (:data:`~harness_memory.hooks.link_texts.RUNNERS`: ``watch``, ``xargs``, ``find``),
-        ``eval``, ``flock``, ``script`` or ``runuser``. Else a word with white space is data
-        to the program (``echo "$USER did it"``)."""
+        ``eval``, ``flock``, ``script`` or ``runuser``; or it is a value assigned by
+        :data:`_DECLARERS` (``export X='…'``) or ``printf -v``, which ``eval "$X"`` may run.
+        Else a word with white space is data to the program (``echo "$USER did it"``), whose
+        first word named at run time is no program run (:func:`_read_inner`)."""
         if "$(" in word or "`" in word or previous == "<<<":
             return True
-        return self._command is None or self._command in _TEXT_RUNNERS
+        command = self._command
+        if command == "printf" and any(said.startswith("-v") for said in self._said[::2]):
+            return True
+        return command is None or command in _TEXT_RUNNERS or command in _DECLARERS
 
     @property
     def evaluates(self) -> bool:
@@ -2608,8 +2615,8 @@ class _Writes:
         ``-c``: ``bash -c '…'``), and the program a ``find`` action runs (``-exec python3 …``:
         the word after the action), or an option does (``tar --to-command=./x.sh``:
         :data:`~harness_memory.hooks.unread_programs.PROGRAM_OPTIONS`)."""
-        if self._operand is None and word.startswith("-"):
-            self._program.append(word)
+        if self._operand is None and (word.startswith("-") or _option_value(self._program)):
+            self._program.append(word)  # an option, or the value of one (``python3 -W ignore``)
         elif self._operand is None:
             self._operand = word
         if self._command == "find" and self._words[-2:-1] in _RUNNING_ACTIONS:
@@ -2754,7 +2761,7 @@ class _Writes:
         local module or code on standard input (:meth:`_code_elsewhere`; not under the
         ``wrapper`` ``command``, whose ``-v`` only names the program)."""
         if self._named_at_run_time(program[0], said):
-            return program[0], "a program named at run time, which may be ln"
+            return program[0], _RUN_NAMED
         if _documents(command, said[::2]):
             return None  # ``man ln``, ``pip install ln``: a page shown, a package installed
         if (by := links_by_arguments(command, [*program[1:], *said])) is not None:
@@ -4028,14 +4035,58 @@ _IMPORTS_READ = 64
 local_imports`'s names) the guard looks for and reads for link-making code."""
 _TEXT_RUNNERS = SHELLS | RUNNERS | {"eval", "flock", "script", "runuser"}
 """Programs that may run a word given to them as shell text (:meth:`_Writes.may_run`)."""
-_CODE_OPTIONS = frozenset({"-c", "-e", "-E", "-r", "-p", "-m", "--eval", "--print"})
-"""Options after which an interpreter's operand is code or a module, not a script file
-(``python3 -c``, ``node -e``/``-p``, ``perl -E``, ``php -r``, ``python3 -m pytest``)."""
+_DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+"""Builtins whose operands are assignments (``export X='…'``): a value ``eval "$X"`` may run."""
+_RUN_NAMED = "a program named at run time, which may be ln"
+"""Why a program named at run time (``$X …``, ``$(echo ln) …``) may make a link."""
+_CODE_OPTIONS = (
+    (re.compile(r"^(?:python|pypy)[0-9.]*$"), frozenset({"-c", "-m"})),
+    (re.compile(r"^(?:node|nodejs|bun)$"), frozenset({"-e", "-p", "--eval", "--print"})),
+    (re.compile(r"^perl[0-9.]*$"), frozenset({"-e", "-E"})),
+    (re.compile(r"^(?:ruby|lua)[0-9.]*$"), frozenset({"-e"})),
+    (re.compile(r"^php[0-9.]*$"), frozenset({"-r"})),
+)
+"""Each interpreter's options after which its operand is code or a module, not a script file
+(``python3 -c``, ``python3 -m pytest``, ``node -e``/``-p``, ``perl -E``, ``php -r``). Only its
+own: one table for all took ``python3 -E mk.py`` (ignore the environment), ``perl -p mk.pl``,
+``perl -c mk.pl`` (its ``BEGIN`` blocks run), ``ruby -r date mk.rb`` and ``ruby -E UTF-8
+mk.rb`` for code given inline, and the script file was never read for links (P-3)."""
 
 
-_BUNDLED_CODE_RE = re.compile(r"^-[A-Za-z]*[eE]$")
+_VALUED_OPTIONS = (
+    (re.compile(r"^(?:python|pypy)[0-9.]*$"), frozenset({"-W", "-X"})),
+    (
+        re.compile(r"^(?:node|nodejs|bun)$"),
+        frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-C"}),
+    ),
+    (re.compile(r"^perl[0-9.]*$"), frozenset({"-I"})),
+    (re.compile(r"^ruby[0-9.]*$"), frozenset({"-r", "-I", "-E", "-C"})),
+    (re.compile(r"^php[0-9.]*$"), frozenset({"-c", "-d", "-z"})),
+)
+"""Each interpreter's options taking the next word as their value (``python3 -W ignore``,
+``-X dev``, ``node -r ./setup.js``, ``perl -I lib``, ``ruby -r date``, ``php -d x=1``):
+taken for the script's name, that word hid the script after it (``python3 -W ignore
+mk.py``), never read for links (P-3)."""
+
+
+def _option_value(program: list[str]) -> bool:
+    """Whether the next word of the interpreter ``program`` (its name as spelled, then its
+    words so far) is the value of the option before it (:data:`_VALUED_OPTIONS`)."""
+    if len(program) < 2:
+        return False
+    name = os.path.basename(program[0])  # noqa: PTH119
+    return any(rule.match(name) and program[-1] in valued for rule, valued in _VALUED_OPTIONS)
+
+
+_BUNDLED_CODE_RE = {
+    "perl": re.compile(r"^-[acdfhlnpsStTuUvwWX0-9]*[eE]$"),
+    "ruby": re.compile(r"^-[acdhlnpsSvwWy0-9]*e$"),
+}
 """A bundle of perl's or ruby's one-letter options ending in the one taking code (``-ne``,
-``-lane``, ``-pe``)."""
+``-lane``, ``-pe``, ``-l0e``): switches taking no value (or digits), then ``e``. One taking a
+value takes the rest of the bundle (``-Mautodie``, ``-Iinclude``, ``-rdate``, ``-F,``, ``-pie``:
+``-i`` with the backup suffix ``e``), so the first operand after it is a script file, read
+for links (P-3); read as code, ``perl -Mautodie mk.pl``'s link was never seen."""
 _AWK_RE = re.compile(r"^[gmn]?awk$")
 _AWK_FILE_RE = re.compile(r"^(?:-f|-E|--file|--exec)(?:=|$)|^-[fE].")
 """An awk option naming its program's file (``-f prog.awk``, ``-fprog.awk``, gawk's
@@ -4045,15 +4096,18 @@ _AWK_FILE_RE = re.compile(r"^(?:-f|-E|--file|--exec)(?:=|$)|^-[fE].")
 def _inline_code(command: str, program: list[str]) -> bool:
     """Whether the first operand of the interpreter ``command`` (``program``: its name as
     spelled, then its options before that operand) is code or a module, not a script file:
-    after :data:`_CODE_OPTIONS` (``python3 -c``, ``node -e``), after perl's or ruby's bundle
+    after its :data:`_CODE_OPTIONS` (``python3 -c``, ``node -e``), after perl's or ruby's bundle
     ending in ``e`` (``perl -ne``, ``-lane``), and awk's unless an option names its program's
     file (``awk '{print $1}'``; ``awk -f prog.awk``: a file). Taken for a script's name,
     ``'{print $1}'`` was one named at run time and ``'print if /x/'`` one the command wrote,
     so the next new file the command wrote was refused (P-3)."""
     last = program[-1]
-    if last in _CODE_OPTIONS:
+    if any(name.match(command) and last in options for name, options in _CODE_OPTIONS):
         return True
-    if command.startswith(("perl", "ruby")) and _BUNDLED_CODE_RE.match(last):
+    bundled = next(
+        (rule for name, rule in _BUNDLED_CODE_RE.items() if command.startswith(name)), None
+    )
+    if bundled is not None and bundled.match(last):
         return True
     return bool(_AWK_RE.match(command)) and not any(
         _AWK_FILE_RE.match(option) for option in program[1:]
