@@ -197,6 +197,9 @@ EVERYDAY = [
     # code (python3 -W ignore, perl -Mstrict -we, -F, -lane, ruby -rjson -e): nothing links
     'export MSG="build done"; echo "$MSG" > msg.txt',
     "readonly VERSION=1.2.3; echo $VERSION > version.txt",
+    'export JAVA_OPTS="$JAVA_OPTS -Xmx2g" && ./gradlew build > build.log',
+    'export NODE_OPTIONS="${NODE_OPTIONS:-} --max-old-space-size=4096"; npm run build > b.log',
+    'CFLAGS="$CFLAGS -O2 -g" make > build.log',
     'printf -v NOW \'%s\' "$(date +%F)"; echo "$NOW" > now.txt',
     "python3 -W ignore -X dev gen.py > report.txt",
     "perl -Mstrict -we 'print 1' > one.txt",

@@ -76,6 +76,12 @@ QUOTED_RUNS = [
     ("f() {{ local X='python3 mk.py'; eval \"$X\"; }}; f && echo x > lnk/a.md", True),
     ("printf -v X '%s' 'python3 mk.py'; eval \"$X\" && echo x > lnk/a.md", True),
     ("export X='$P mk.py'; P=python3; eval \"$X\" && echo x > lnk/a.md", True),
+    ("X='$P mk.py'; P=python3; eval \"$X\" && echo x > lnk/a.md", True),
+    ("readonly X='$P mk.py'; P=python3; eval \"$X\" && echo x > lnk/a.md", True),
+    ("printf -v X '%s' '$P mk.py'; P=python3; eval \"$X\" && echo x > lnk/a.md", True),
+    ("a=ev; b=al; X='$P mk.py'; P=python3; $a$b \"$X\" && echo x > lnk/a.md", True),
+    ('X=\'$P mk.py\'; P=python3; e""val "$X" && echo x > lnk/a.md', True),
+    ("export X='$P mk.py' P=python3; bash -c 'eval \"$X\"' && echo x > lnk/a.md", True),
     # text echoed into a program that runs it
     ("echo 'python3 mk.py' | xargs -I{{}} sh -c '{{}}' && echo x > lnk/a.md", True),
     ("echo 'python3 mk.py' | xargs -0 sh -c && echo x > lnk/a.md", True),

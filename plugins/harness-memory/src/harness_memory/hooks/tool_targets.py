@@ -2439,20 +2439,22 @@ class _Writes:
     def may_run(self, word: str, previous: str | None) -> bool:
         """Whether ``word``, seen now (after ``previous``), may be run as shell text: it holds
         a command substitution (``"$(python3 mk.py)"``), feeds a program's standard input
-        (``<<< …``), no program is named yet (an assignment's value, which ``eval "$x"`` may
-        run), or the one named may run its words so: a shell, ``su``, ``ssh``, ``sudo``
-        (:data:`~harness_memory.hooks.here_data.SHELLS`), a program running commands
-        (:data:`~harness_memory.hooks.link_texts.RUNNERS`: ``watch``, ``xargs``, ``find``),
-        ``eval``, ``flock``, ``script`` or ``runuser``; or it is a value assigned by
-        :data:`_DECLARERS` (``export X='…'``) or ``printf -v``, which ``eval "$X"`` may run.
-        Else a word with white space is data to the program (``echo "$USER did it"``), whose
-        first word named at run time is no program run (:func:`_read_inner`)."""
+        (``<<< …``), the program named may run its words so (a shell, ``su``, ``ssh``,
+        ``sudo``: :data:`~harness_memory.hooks.here_data.SHELLS`; a program running commands,
+        :data:`~harness_memory.hooks.link_texts.RUNNERS`: ``watch``, ``xargs``, ``find``;
+        ``eval``, ``flock``, ``script``, ``runuser``), or it is a value assigned (``x='…'``,
+        by :data:`_DECLARERS` or ``printf -v``), which ``eval "$x"`` may run, unless it adds
+        to the variable's own value (``CFLAGS="$CFLAGS -O2"``, ``export JAVA_OPTS="$JAVA_OPTS
+        -Xmx2g"``). Else it is data (``echo "$USER did it"``): its first word named at run time
+        is no program run (:func:`_read_inner`); one it names by name still is."""
         if "$(" in word or "`" in word or previous == "<<<":
             return True
         command = self._command
-        if command == "printf" and any(said.startswith("-v") for said in self._said[::2]):
+        if command in _TEXT_RUNNERS:
             return True
-        return command is None or command in _TEXT_RUNNERS or command in _DECLARERS
+        printed = command == "printf" and any(said.startswith("-v") for said in self._said[::2])
+        assigned = command is None or command in _DECLARERS or printed
+        return assigned and not _adds_to_itself(word)
 
     @property
     def evaluates(self) -> bool:
@@ -4036,8 +4038,22 @@ local_imports`'s names) the guard looks for and reads for link-making code."""
 _TEXT_RUNNERS = SHELLS | RUNNERS | {"eval", "flock", "script", "runuser"}
 """Programs that may run a word given to them as shell text (:meth:`_Writes.may_run`)."""
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
-"""Builtins whose operands are assignments (``export X='…'``): a value ``eval "$X"`` may run."""
+"""Builtins whose operands are assignments (``export X='…'``): values ``eval "$X"`` may run."""
 _RUN_NAMED = "a program named at run time, which may be ln"
+_LEADING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _adds_to_itself(word: str) -> bool:
+    """Whether ``word`` assigns a variable a value starting with its own (``CFLAGS="$CFLAGS
+    -O2"``, ``PATH=${PATH:-}:/x``): that first word is the value before, not a program."""
+    assigned = _ASSIGNMENT_RE.match(word)
+    first = assigned and _VARIABLE_RE.match(assigned.group("value").lstrip("\"'"))
+    if not assigned or not first:
+        return False
+    name = _LEADING_NAME_RE.match(first.group("braced") or first.group("plain") or "")
+    return name is not None and name.group() == assigned.group("name")
+
+
 """Why a program named at run time (``$X …``, ``$(echo ln) …``) may make a link."""
 _CODE_OPTIONS = (
     (re.compile(r"^(?:python|pypy)[0-9.]*$"), frozenset({"-c", "-m"})),
