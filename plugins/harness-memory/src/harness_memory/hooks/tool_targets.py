@@ -4040,6 +4040,7 @@ _TEXT_RUNNERS = SHELLS | RUNNERS | {"eval", "flock", "script", "runuser"}
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments (``export X='…'``): values ``eval "$X"`` may run."""
 _RUN_NAMED = "a program named at run time, which may be ln"
+"""Why a program named at run time (``$X …``, ``$(echo ln) …``) may make a link."""
 _LEADING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -4054,7 +4055,6 @@ def _adds_to_itself(word: str) -> bool:
     return name is not None and name.group() == assigned.group("name")
 
 
-"""Why a program named at run time (``$X …``, ``$(echo ln) …``) may make a link."""
 _CODE_OPTIONS = (
     (re.compile(r"^(?:python|pypy)[0-9.]*$"), frozenset({"-c", "-m"})),
     (re.compile(r"^(?:node|nodejs|bun)$"), frozenset({"-e", "-p", "--eval", "--print"})),
