@@ -138,6 +138,9 @@ async def test_cjk_substring_search(
         ("we ❤\ufe0f uv", "❤\ufe0f", "❤\ufe0f"),
         # a mark stays with its letter: one Thai character marks the cluster it starts
         ("ดื่มกาแฟตอนเช้า", "ด", "ดื่"),
+        # and Thai's and Lao's AM, a letter joining as a mark does, stays with the one before
+        ("ผู้ใช้กำลังทำงาน", "ำลัง", "กำลัง"),
+        ("ນ້ຳຕົກ ແລະ ນ້ຳຊາ", "ຳຕົກ", "ນ້ຳຕົກ"),
         ("部署🚀完成", "部署", "部署"),
         # ё typed as е and the other way round, ß as ss
         ("Ёжик в тумане", "ежик", "Ёжик"),

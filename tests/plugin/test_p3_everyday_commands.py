@@ -191,6 +191,25 @@ EVERYDAY = [
     'echo "${BRANCH} build ok" > status.txt',
     'grep -E "$PATTERN|TODO" src/a.py | sort > todo.txt',
     'curl -H "$AUTH_HEADER x" https://example.com -o page.html',
+    'git stash push -m "$BRANCH wip" && echo ok > stashed.txt',
+    "awk -v name=\"$USER\" '{print name, $0}' README.md > named.txt",
+    # values assigned by export/readonly/printf -v, options taking a value before a script or
+    # code (python3 -W ignore, perl -Mstrict -we, -F, -lane, ruby -rjson -e): nothing links
+    'export MSG="build done"; echo "$MSG" > msg.txt',
+    "readonly VERSION=1.2.3; echo $VERSION > version.txt",
+    'export JAVA_OPTS="$JAVA_OPTS -Xmx2g" && ./gradlew build > build.log',
+    'export NODE_OPTIONS="${NODE_OPTIONS:-} --max-old-space-size=4096"; npm run build > b.log',
+    'CFLAGS="$CFLAGS -O2 -g" make > build.log',
+    'printf -v NOW \'%s\' "$(date +%F)"; echo "$NOW" > now.txt',
+    "python3 -W ignore -X dev gen.py > report.txt",
+    "perl -Mstrict -we 'print 1' > one.txt",
+    "perl -MList::Util=sum -le 'print sum(1, 2)' > sum.txt",
+    "perl -F, -lane 'print $F[1]' data.csv > second.txt",
+    "perl -l0e 'print 1' > nul.txt",
+    "perl -I lib -ne 'print if /x/' README.md > xs.txt",
+    "ruby -rjson -e 'puts JSON.generate([1])' > list.json",
+    "trap 'rm -f /tmp/app.lock' EXIT; make > build.log",
+    "docker run --rm alpine sh -c 'echo hi' > hi.txt",
 ]
 
 

@@ -1203,12 +1203,13 @@ def _read_inner(
     before it (``python3 mk.py && bash -c '…'``), a file it wrote (``cp /bin/cp t; bash -c
     './t …'``).
 
-    ``data``: the text is a word given to a program that runs no shell command of it
-    (``echo "$USER did it"``, ``git commit -m "$T fix"``, awk's and perl's code, whose own
-    link texts :func:`~harness_memory.hooks.link_texts.link_text` reads), read only for the
-    places it names: a program it seems to run is none the command runs, so never a program
-    that may make links (P-3). ``"$USER did it"`` read so ran ``$USER``, a program named at run
-    time, and every later write of a new file was refused."""
+    ``data``: the text is a word given to a program the guard knows runs no shell command of
+    it (``echo "$USER did it"``, ``git commit -m "$T fix"``, awk's ``$1``): its first word
+    named at run time (``$USER``) is no program that may make links (P-3); read so, every
+    later write of a new file was refused. Every program it names by name stays one that
+    may run: many programs run a word as shell text (``npx -c``, ``make --eval``, ``trap``,
+    ``sg -c``, ``python3 -c "os.system('…')"``, a pipe into a shell), so ``'python3 mk.py'``
+    given to any is read as run, as before."""
     base, environ, depth, lost = at
     for text in texts:
         if depth < _INNER_DEPTH and text.strip():
@@ -1222,8 +1223,9 @@ def _read_inner(
                 _links=found.links,
                 _outer=outer,
             )
-            if data and inner.linker is not None and inner.linker != outer.linker:
-                made = inner.linker  # by the text itself, not by a program run before it
+            made = inner.linker
+            if data and made is not None and made != outer.linker and made[1] == _RUN_NAMED:
+                # named at run time by the text itself, not a program run before it
                 inner.after_linker = [seen for seen in inner.after_linker if seen[:2] != made]
                 inner.linker = None
             found.take(inner)
@@ -2457,15 +2459,22 @@ class _Writes:
     def may_run(self, word: str, previous: str | None) -> bool:
         """Whether ``word``, seen now (after ``previous``), may be run as shell text: it holds
         a command substitution (``"$(python3 mk.py)"``), feeds a program's standard input
-        (``<<< …``), no program is named yet (an assignment's value, which ``eval "$x"`` may
-        run), or the one named may run its words so: a shell, ``su``, ``ssh``, ``sudo``
-        (:data:`~harness_memory.hooks.here_data.SHELLS`), a program running commands
-        (:data:`~harness_memory.hooks.link_texts.RUNNERS`: ``watch``, ``xargs``, ``find``),
-        ``eval``, ``flock``, ``script`` or ``runuser``. Else a word with white space is data
-        to the program (``echo "$USER did it"``)."""
+        (``<<< …``), the program named may run its words so (a shell, ``su``, ``ssh``,
+        ``sudo``: :data:`~harness_memory.hooks.here_data.SHELLS`; a program running commands,
+        :data:`~harness_memory.hooks.link_texts.RUNNERS`: ``watch``, ``xargs``, ``find``;
+        ``eval``, ``flock``, ``script``, ``runuser``), or it is a value assigned (``x='…'``,
+        by :data:`_DECLARERS` or ``printf -v``), which ``eval "$x"`` may run, unless it adds
+        to the variable's own value (``CFLAGS="$CFLAGS -O2"``, ``export JAVA_OPTS="$JAVA_OPTS
+        -Xmx2g"``). Else it is data (``echo "$USER did it"``): its first word named at run time
+        is no program run (:func:`_read_inner`); one it names by name still is."""
         if "$(" in word or "`" in word or previous == "<<<":
             return True
-        return self._command is None or self._command in _TEXT_RUNNERS
+        command = self._command
+        if command in _TEXT_RUNNERS:
+            return True
+        printed = command == "printf" and any(said.startswith("-v") for said in self._said[::2])
+        assigned = command is None or command in _DECLARERS or printed
+        return assigned and not _adds_to_itself(word)
 
     @property
     def evaluates(self) -> bool:
@@ -2628,8 +2637,8 @@ class _Writes:
         ``-c``: ``bash -c '…'``), and the program a ``find`` action runs (``-exec python3 …``:
         the word after the action), or an option does (``tar --to-command=./x.sh``:
         :data:`~harness_memory.hooks.unread_programs.PROGRAM_OPTIONS`)."""
-        if self._operand is None and word.startswith("-"):
-            self._program.append(word)
+        if self._operand is None and (word.startswith("-") or _option_value(self._program)):
+            self._program.append(word)  # an option, or the value of one (``python3 -W ignore``)
         elif self._operand is None:
             self._operand = word
         if self._command == "find" and self._words[-2:-1] in _RUNNING_ACTIONS:
@@ -2774,7 +2783,7 @@ class _Writes:
         local module or code on standard input (:meth:`_code_elsewhere`; not under the
         ``wrapper`` ``command``, whose ``-v`` only names the program)."""
         if self._named_at_run_time(program[0], said):
-            return program[0], "a program named at run time, which may be ln"
+            return program[0], _RUN_NAMED
         if _documents(command, said[::2]):
             return None  # ``man ln``, ``pip install ln``: a page shown, a package installed
         if (by := links_by_arguments(command, [*program[1:], *said])) is not None:
@@ -4040,14 +4049,72 @@ _IMPORTS_READ = 64
 local_imports`'s names) the guard looks for and reads for link-making code."""
 _TEXT_RUNNERS = SHELLS | RUNNERS | {"eval", "flock", "script", "runuser"}
 """Programs that may run a word given to them as shell text (:meth:`_Writes.may_run`)."""
-_CODE_OPTIONS = frozenset({"-c", "-e", "-E", "-r", "-p", "-m", "--eval", "--print"})
-"""Options after which an interpreter's operand is code or a module, not a script file
-(``python3 -c``, ``node -e``/``-p``, ``perl -E``, ``php -r``, ``python3 -m pytest``)."""
+_DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+"""Builtins whose operands are assignments (``export X='…'``): values ``eval "$X"`` may run."""
+_RUN_NAMED = "a program named at run time, which may be ln"
+"""Why a program named at run time (``$X …``, ``$(echo ln) …``) may make a link."""
+_LEADING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
 
 
-_BUNDLED_CODE_RE = re.compile(r"^-[A-Za-z]*[eE]$")
+def _adds_to_itself(word: str) -> bool:
+    """Whether ``word`` assigns a variable a value starting with its own (``CFLAGS="$CFLAGS
+    -O2"``, ``PATH=${PATH:-}:/x``): that first word is the value before, not a program."""
+    assigned = _ASSIGNMENT_RE.match(word)
+    first = assigned and _VARIABLE_RE.match(assigned.group("value").lstrip("\"'"))
+    if not assigned or not first:
+        return False
+    name = _LEADING_NAME_RE.match(first.group("braced") or first.group("plain") or "")
+    return name is not None and name.group() == assigned.group("name")
+
+
+_CODE_OPTIONS = (
+    (re.compile(r"^(?:python|pypy)[0-9.]*$"), frozenset({"-c", "-m"})),
+    (re.compile(r"^(?:node|nodejs|bun)$"), frozenset({"-e", "-p", "--eval", "--print"})),
+    (re.compile(r"^perl[0-9.]*$"), frozenset({"-e", "-E"})),
+    (re.compile(r"^(?:ruby|lua)[0-9.]*$"), frozenset({"-e"})),
+    (re.compile(r"^php[0-9.]*$"), frozenset({"-r"})),
+)
+"""Each interpreter's options after which its operand is code or a module, not a script file
+(``python3 -c``, ``python3 -m pytest``, ``node -e``/``-p``, ``perl -E``, ``php -r``). Only its
+own: one table for all took ``python3 -E mk.py`` (ignore the environment), ``perl -p mk.pl``,
+``perl -c mk.pl`` (its ``BEGIN`` blocks run), ``ruby -r date mk.rb`` and ``ruby -E UTF-8
+mk.rb`` for code given inline, and the script file was never read for links (P-3)."""
+
+
+_VALUED_OPTIONS = (
+    (re.compile(r"^(?:python|pypy)[0-9.]*$"), frozenset({"-W", "-X"})),
+    (
+        re.compile(r"^(?:node|nodejs|bun)$"),
+        frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-C"}),
+    ),
+    (re.compile(r"^perl[0-9.]*$"), frozenset({"-I"})),
+    (re.compile(r"^ruby[0-9.]*$"), frozenset({"-r", "-I", "-E", "-C"})),
+    (re.compile(r"^php[0-9.]*$"), frozenset({"-c", "-d", "-z"})),
+)
+"""Each interpreter's options taking the next word as their value (``python3 -W ignore``,
+``-X dev``, ``node -r ./setup.js``, ``perl -I lib``, ``ruby -r date``, ``php -d x=1``):
+taken for the script's name, that word hid the script after it (``python3 -W ignore
+mk.py``), never read for links (P-3)."""
+
+
+def _option_value(program: list[str]) -> bool:
+    """Whether the next word of the interpreter ``program`` (its name as spelled, then its
+    words so far) is the value of the option before it (:data:`_VALUED_OPTIONS`)."""
+    if len(program) < 2:
+        return False
+    name = os.path.basename(program[0])  # noqa: PTH119
+    return any(rule.match(name) and program[-1] in valued for rule, valued in _VALUED_OPTIONS)
+
+
+_BUNDLED_CODE_RE = {
+    "perl": re.compile(r"^-[acdfhlnpsStTuUvwWX0-9]*[eE]$"),
+    "ruby": re.compile(r"^-[acdhlnpsSvwWy0-9]*e$"),
+}
 """A bundle of perl's or ruby's one-letter options ending in the one taking code (``-ne``,
-``-lane``, ``-pe``)."""
+``-lane``, ``-pe``, ``-l0e``): switches taking no value (or digits), then ``e``. One taking a
+value takes the rest of the bundle (``-Mautodie``, ``-Iinclude``, ``-rdate``, ``-F,``, ``-pie``:
+``-i`` with the backup suffix ``e``), so the first operand after it is a script file, read
+for links (P-3); read as code, ``perl -Mautodie mk.pl``'s link was never seen."""
 _AWK_RE = re.compile(r"^[gmn]?awk$")
 _AWK_FILE_RE = re.compile(r"^(?:-f|-E|--file|--exec)(?:=|$)|^-[fE].")
 """An awk option naming its program's file (``-f prog.awk``, ``-fprog.awk``, gawk's
@@ -4057,15 +4124,18 @@ _AWK_FILE_RE = re.compile(r"^(?:-f|-E|--file|--exec)(?:=|$)|^-[fE].")
 def _inline_code(command: str, program: list[str]) -> bool:
     """Whether the first operand of the interpreter ``command`` (``program``: its name as
     spelled, then its options before that operand) is code or a module, not a script file:
-    after :data:`_CODE_OPTIONS` (``python3 -c``, ``node -e``), after perl's or ruby's bundle
+    after its :data:`_CODE_OPTIONS` (``python3 -c``, ``node -e``), after perl's or ruby's bundle
     ending in ``e`` (``perl -ne``, ``-lane``), and awk's unless an option names its program's
     file (``awk '{print $1}'``; ``awk -f prog.awk``: a file). Taken for a script's name,
     ``'{print $1}'`` was one named at run time and ``'print if /x/'`` one the command wrote,
     so the next new file the command wrote was refused (P-3)."""
     last = program[-1]
-    if last in _CODE_OPTIONS:
+    if any(name.match(command) and last in options for name, options in _CODE_OPTIONS):
         return True
-    if command.startswith(("perl", "ruby")) and _BUNDLED_CODE_RE.match(last):
+    bundled = next(
+        (rule for name, rule in _BUNDLED_CODE_RE.items() if command.startswith(name)), None
+    )
+    if bundled is not None and bundled.match(last):
         return True
     return bool(_AWK_RE.match(command)) and not any(
         _AWK_FILE_RE.match(option) for option in program[1:]

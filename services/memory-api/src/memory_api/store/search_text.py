@@ -1239,8 +1239,10 @@ def _cluster_edges(text: str) -> set[int]:
     return edges
 
 
-# What goes on a grapheme from before: marks (a half-width sound mark too), joiners, skin tones.
-_EXTENDING = regex.compile(r"[\p{Grapheme_Extend}\p{Mc}\p{Emoji_Modifier}\u200d]")
+# What goes on a grapheme from before: marks (a half-width sound mark too), joiners, skin tones,
+# and Thai and Lao AM (U+0E33, U+0EB3: letters that join as spacing marks do, as hidden-text.js
+# counts them): a match from the AM of ``กำลัง`` is marked from its ``ก``.
+_EXTENDING = regex.compile(r"[\p{Grapheme_Extend}\p{Mc}\p{Emoji_Modifier}\u200d\u0e33\u0eb3]")
 _GRAPHEME = regex.compile(r"\X")
 
 
