@@ -83,6 +83,7 @@ class _Frame:
         "piped",
         "restores",
         "runs",
+        "start",
         "subshell",
     )
 
@@ -97,6 +98,7 @@ class _Frame:
         self.locals: set[str] = set()  # a body's: names made ``local`` in it …
         self.leaked: set[str] = set()  # … and those it assigned before that (the caller's)
         self.restores = True  # no ``-g`` declaration, no function defined in it
+        self.start = -1  # a subshell's: the index of its ``(``
 
 
 _Events = dict[int, list[tuple[str, tuple[str, ...]]]]
@@ -116,6 +118,7 @@ class _Reader:
         self.bodies: list[_Frame] = []  # the functions' bodies among them, innermost last
         self.events: _Events = {}
         self.fixed: set[str] = set()
+        self.subshells: dict[int, int] = {}  # by a subshell's ``)``, its (outermost) ``(``
 
     def read(self) -> _Events:
         """Read every word; the events, by word index."""
@@ -175,6 +178,7 @@ class _Reader:
                 if not frame.pattern:
                     subshell = self._subshell(at, word[: len(word) - len(rest) - 1], rest)
                     self.frames.append(_Frame(")", subshell=subshell))
+                    self.frames[-1].start = at
                     self._event(at, "open")
             elif char == ")":
                 if frame.closer == ")":
@@ -218,6 +222,7 @@ class _Reader:
             kept = frame.locals - frame.leaked if frame.restores else set()
             if frame.subshell and self.whole:
                 self._event(at, "subshell")
+                self.subshells[at] = min(self.subshells.get(at, at), frame.start)
             else:
                 self._event(at, "whole" if whole else "close", kept)
                 self.frames[-1].assigned |= frame.assigned - kept
@@ -343,11 +348,12 @@ def _unset_how(
     name: str, word: str, plain: list[int], words: list[str], redefined: frozenset[str]
 ) -> str:
     """How the builtin ``name`` sets the variable ``word``: ``unset`` when it is ``unset
-    IFS`` (bash then splits at white space, as with no ``IFS``), else ``unknown``. Another
-    ``unset`` (``-f``: a function's), one the command redefines, may leave it as it was."""
+    IFS`` (bash then splits at white space, as with no ``IFS``) or ``unset CDPATH`` (``cd``
+    then looks in no other folder), else ``unknown``. Another ``unset`` (``-f``: a
+    function's), one the command redefines, may leave it as it was."""
     options = {words[at] for at in plain[1:] if words[at].startswith("-")}
     plainly = name == "unset" and options <= {"-v"} and name not in redefined
-    return "unset" if plainly and word == "IFS" else "unknown"
+    return "unset" if plainly and word in ("IFS", "CDPATH") else "unknown"
 
 
 _READ_VALUED = "adinNptu"
@@ -461,7 +467,11 @@ class Scopes:
         chosen: Mapping[str, list[str] | None],
         command: str,
     ) -> None:
-        self._events = _Reader(words, whole=not _quoted_closers(command)).read()
+        reader = _Reader(words, whole=not _quoted_closers(command))
+        self._events = reader.read()
+        self.subshells: Mapping[int, int] = reader.subshells
+        """By the index of the word closing a subshell (``( … )``, ``$(…)``), that of the
+        word opening it: the shell's folder, too, is as before it after it."""
         self._environ = environ
         self._chosen = chosen
         self._opened: list[tuple[_State, list[_State], set[str]]] = []  # each with its names
