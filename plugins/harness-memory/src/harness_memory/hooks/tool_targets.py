@@ -597,6 +597,8 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         if into is not None:  # a cd (or env -C) into a folder, known only at run time or not
             entered = into or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
+        if at in scopes.subshells:  # a folder entered in ``( … )`` or ``$(…)`` is left there
+            lost, entered, settled = held[scopes.subshells[at]]
         code.see(previous, words, at)  # ``eval "$(cat s)"``, ``source /dev/stdin < s``
         if code.ended(word, substituting=substituting):  # its code may have gone anywhere
             entered = writes.cd_into("$", known, environ, followed=False) or entered
@@ -608,8 +610,6 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         writes.take_choices(scopes.after(at, known))
         _add_word(found, word, bases, known, environ, lost=lost, readers=(writes, inside))
         previous = _followed(previous, word)
-        if at in scopes.subshells:  # a folder entered in ``( … )`` or ``$(…)`` is left there
-            lost, entered, settled = held[scopes.subshells[at]]
     writes.end()
     inside.end()
     evaluated = [" ".join(evaluating or [])]
