@@ -12,7 +12,10 @@ Each form below was let through before this round, and bash wrote into another s
   ``eval`` or ``bash -c`` runs took ``HOME`` from the environment, not the command's
   (``HOME=$(cat target); eval 'echo x > ~/a.md'``, ``HOME=… bash -c …``).
 
-Each is now refused; everyday ``cd -``, ``pushd``/``popd`` and a known ``CDPATH`` still pass.
+Each is now refused; everyday ``cd -``, ``pushd``/``popd`` and a known ``CDPATH`` still pass,
+and so do ``unset CDPATH`` (no ``CDPATH``), a ``CDPATH=… cd`` prefix with a literal value, and a
+``cd`` inside ``( )`` or ``$( )`` (``DIR=$(CDPATH= cd -- sub && pwd)``): the last round refused
+each.
 """
 
 from __future__ import annotations
@@ -40,6 +43,11 @@ SET_AT_RUN_TIME = [
     "HOME=$(cat target); eval 'echo x > ~/a.md'",
     "HOME=$(cat target) bash -c 'echo x > ~/a.md'",
     "HOME=$(cat target) sh -c 'cd; echo x > a.md'",
+    '(cd "$(cat target)" && echo x > a.md)',
+    'x=$(cd "$(cat target)" && echo x > a.md)',
+    "read -r C < target; mkdir -p $C/sub; (CDPATH=$C cd sub && echo x > a.md)",
+    "read -r C < target; mkdir -p $C/sub; x=$(CDPATH=$C cd sub && echo x > a.md)",
+    "read -r C < target; mkdir -p $C/sub; CDPATH=$C; unset -f CDPATH; cd sub; echo x > a.md",
 ]
 
 
@@ -83,3 +91,26 @@ def test_p3_everyday_folder_moves_are_judged_where_they_land(
 ) -> None:
     """Each passes, and lands where the guard read."""
     assert_allowed_by_every_harness_and_bash_writes_there(here, command, place)
+
+
+CDPATH_DECIDED = [
+    "mkdir -p dist; unset CDPATH; cd sub; cp ../note.md ../dist/",
+    "mkdir -p dist; unset CDPATH; OUT=dist; cd sub; cd ..; cp note.md $OUT/",
+    "mkdir -p dist; CDPATH= cd sub; cp ../note.md ../dist/",
+    "mkdir -p dist; CDPATH=. cd sub; cp ../note.md ../dist/",
+    "mkdir -p dist; OUT=dist; CDPATH=. cd sub; cd ..; cp note.md $OUT/",
+    "mkdir -p dist; (unset CDPATH; cd sub && make -s 2>/dev/null); cp note.md dist/",
+    "mkdir -p dist; (CDPATH= cd sub && make -s 2>/dev/null); cp note.md dist/",
+    "mkdir -p dist; here=$(CDPATH= cd sub && pwd); cp note.md dist/",
+    'mkdir -p dist; DIR=$(CDPATH= cd -- "$(dirname note.md)" && pwd); cp note.md dist/',
+    'mkdir -p dist; (cd "$(dirname note.md)" && make -s 2>/dev/null); cp note.md dist/',
+    "mkdir -p dist; read -r C < target; (CDPATH=$C cd sub && true); cp note.md dist/",
+]
+
+
+@pytest.mark.parametrize("command", CDPATH_DECIDED)
+def test_p3_a_decided_cdpath_or_a_cd_in_a_subshell_is_judged_where_it_lands(
+    here: Layout, command: str
+) -> None:
+    """Each was refused; it passes, and lands in ``dist/``."""
+    assert_allowed_by_every_harness_and_bash_writes_there(here, command, "dist/note.md")

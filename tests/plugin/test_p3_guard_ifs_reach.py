@@ -109,3 +109,84 @@ def test_p3_an_ifs_or_value_that_reaches_the_write_is_still_read(
 ) -> None:
     """A value set in this shell, or one a subshell only used itself, still decides."""
     assert_refused_by_every_harness_and_bash_writes(here, command)
+
+
+DEFAULT = "X=; "
+"""``X`` set but empty: a ``${X:=notes}`` makes it ``notes``, the Workspace's link into the other
+scope."""
+
+LINK_SPLIT = "X=note.md@notes/a.md; "
+"""As :data:`SPLIT`, through the Workspace's link: no other scope named in the text."""
+
+NOT_SUBSHELLS = [
+    DEFAULT + "arr=(${{X:=notes}}); cp note.md $X/a.md",
+    DEFAULT + "arr=(a b ${{X:=notes}}); cp note.md $X/a.md",
+    DEFAULT + "arr=(a); arr+=(${{X:=notes}}); cp note.md $X/a.md",
+    DEFAULT + "declare -a arr=(a ${{X:=notes}}); cp note.md $X/a.md",
+    DEFAULT + 'x=( "${{X:=notes}}" ); cp note.md $X/a.md',
+    DEFAULT + "[[ ( -n ${{X:=notes}} ) ]]; cp note.md $X/a.md",
+    DEFAULT + "shopt -s extglob; [[ a == @(b|${{X:=notes}}) ]]; cp note.md $X/a.md",
+    LINK_SPLIT + "IFS=; [[ ( ${{IFS:=@}} ) ]]; cp $X",
+    "X=note.md1notes/a.md; (( (IFS=1) )); cp $X",
+    "X=note.md1notes/a.md; : $(( (IFS=1) )); cp $X",
+    "HOME=; arr=( ${{HOME:=notes}} ); cp note.md ~/a.md",
+    "OLDPWD=; [[ ( -n ${{OLDPWD:=notes}} ) ]]; cp note.md ~-/a.md",
+]
+LOCALS_THAT_MAY_NOT_HOLD = [
+    LINK_SPLIT + "f() {{ false && local IFS; IFS=@; }}; f; cp $X",
+    LINK_SPLIT + "f() {{ if false; then local IFS; fi; IFS=@; }}; f; cp $X",
+    LINK_SPLIT + "f() {{ case $1 in a) local IFS;; esac; IFS=@; }}; f; cp $X",
+    LINK_SPLIT + 'function f {{ [ -n "$1" ] && local IFS; IFS=@; }}; f; cp $X',
+    LINK_SPLIT + "f() {{ (local IFS); IFS=@; }}; f; cp $X",
+    LINK_SPLIT + "f() {{ echo $(local IFS); IFS=@; }}; f; cp $X",
+    LINK_SPLIT + "f() {{ local IFS | true; IFS=@; }}; f; cp $X",
+    LINK_SPLIT + "f() {{ local IFS & IFS=@; }}; f; cp $X",
+    LINK_SPLIT + "f() {{ local IFS; declare -g IFS=@; }}; f; cp $X",
+    LINK_SPLIT + "f() {{ local IFS; typeset -g IFS=@; }}; f; cp $X",
+    LINK_SPLIT + "f() {{ local IFS; g() {{ IFS=@; }}; }}; f; g; cp $X",
+]
+READONLY_UNSET = [
+    LINK_SPLIT + "IFS=@; readonly IFS; unset IFS; cp $X",
+    LINK_SPLIT + "IFS=@; declare -r IFS; unset IFS; cp $X",
+    LINK_SPLIT + "IFS=@; typeset -r IFS; unset -v IFS; cp $X",
+]
+
+
+@pytest.mark.parametrize("command", NOT_SUBSHELLS + LOCALS_THAT_MAY_NOT_HOLD + READONLY_UNSET)
+def test_p3_an_assignment_bash_keeps_is_not_put_back(here: Layout, command: str) -> None:
+    """Each was let through, and bash wrote into the other scope."""
+    assert_refused_by_every_harness_and_bash_writes(here, command)
+
+
+STILL_PUT_BACK = [
+    ("(IFS=@; echo a) > s.txt; OUT=dist; mkdir -p $OUT; cp note.md $OUT/", "dist/note.md"),
+    ("{{ (IFS=@; echo a); }} > s.txt; OUT=dist; mkdir -p $OUT; cp note.md $OUT/", "dist/note.md"),
+    ("if (IFS=@; true); then OUT=dist; fi; mkdir -p dist; cp note.md dist/", "dist/note.md"),
+    ("true && (IFS=@; true); OUT=dist; mkdir -p $OUT; cp note.md $OUT/", "dist/note.md"),
+    (
+        "diff <(IFS=@; echo a) note.md > d.txt; OUT=dist; mkdir -p $OUT; cp note.md $OUT/ || :",
+        "dist/note.md",
+    ),
+    (
+        "arr=(a b); n=$(( ${{#arr[@]}} + 1 )); OUT=dist; mkdir -p $OUT; cp note.md $OUT/",
+        "dist/note.md",
+    ),
+    (
+        "f() {{ local IFS=,; echo a; }}; f > j.txt; OUT=dist; mkdir -p $OUT; cp note.md $OUT/",
+        "dist/note.md",
+    ),
+    (
+        "f() {{ local IFS; IFS=,; echo a; }}; f > j.txt; OUT=dist; mkdir -p $OUT; cp note.md $OUT/",
+        "dist/note.md",
+    ),
+]
+"""Everyday subshells, ``$(…)``, ``<(…)``, arrays and a function's plain ``local``: still put
+back."""
+
+
+@pytest.mark.parametrize(("command", "place"), STILL_PUT_BACK)
+def test_p3_a_subshell_or_plain_local_still_puts_back(
+    here: Layout, command: str, place: str
+) -> None:
+    """Each passes, and lands where the guard read."""
+    assert_allowed_by_every_harness_and_bash_writes_there(here, command, place)

@@ -12,9 +12,13 @@ the words after it only when bash surely runs it in the shell that runs those wo
 - and only for the rest of the group it stands in: at the end of a brace group, a function's
   body, an ``if``, a loop or a ``case``, and at each ``else``, ``elif`` or ``;;``, every
   variable assigned inside is undecided (the branch may not have run, a function may never be
-  called); at the end of a subshell (``( … )``, ``$(…)``) every one holds its value before it
-  (a subshell's assignment never reaches its parent), and so does one a function's body made
-  ``local`` before assigning it (gone when it returns).
+  called); at the end of a subshell (``( … )`` starting a command, ``$(…)``, ``<(…)``) every
+  one holds its value before it (a subshell's assignment never reaches its parent), and so
+  does one a function's body made ``local`` before assigning it (gone when it returns) by a
+  plain statement of its own list (not after ``&&``, in a branch, piped or in a subshell),
+  unless the body holds a ``-g`` declaration or defines a function (either may set the
+  caller's); a ``(`` of an array (``arr=(…)``), ``[[ ( … ) ]]``, an extglob or arithmetic
+  is no subshell: what is assigned in it is kept, as at a branch's end.
 
 After a group, a branch, or an assignment that may not run or not reach (a prefix, one after
 ``&&``, in a pipeline, to a name made ``readonly``), the variable holds one of the values it
@@ -23,7 +27,8 @@ an ``if`` with an ``else``) and each one after, a value that was itself one of s
 each; equal, it stays decided; else undecided (``PATH``
 takes every folder any of them holds: a program is then looked for in each; ``IFS`` every
 character: a value may be split at each). ``read X``,
-``printf -v X``, ``unset X`` (``unset IFS``: bash's white space), ``local X``, ``X+=…`` leave
+``printf -v X``, ``unset X`` (``unset IFS``: bash's white space, unless it may be
+``readonly``: then unset fails), ``local X``, ``X+=…`` leave
 it undecided, and so does any
 assignment to a variable a function's body assigns (a call may change it anywhere after). A
 place built from an undecided variable is judged as built at run time, never as the
@@ -76,7 +81,9 @@ class _Frame:
         "locals",
         "pattern",
         "piped",
+        "restores",
         "runs",
+        "start",
         "subshell",
     )
 
@@ -90,6 +97,8 @@ class _Frame:
         self.assigned: set[str] = set()
         self.locals: set[str] = set()  # a body's: names made ``local`` in it …
         self.leaked: set[str] = set()  # … and those it assigned before that (the caller's)
+        self.restores = True  # no ``-g`` declaration, no function defined in it
+        self.start = -1  # a subshell's: the index of its ``(``
 
 
 _Events = dict[int, list[tuple[str, tuple[str, ...]]]]
@@ -109,6 +118,7 @@ class _Reader:
         self.bodies: list[_Frame] = []  # the functions' bodies among them, innermost last
         self.events: _Events = {}
         self.fixed: set[str] = set()
+        self.subshells: dict[int, int] = {}  # by a subshell's ``)``, its (outermost) ``(``
 
     def read(self) -> _Events:
         """Read every word; the events, by word index."""
@@ -136,7 +146,9 @@ class _Reader:
         elif (starts and word in _OPENERS_ALL) or (word == "{" and self._function_body(at)):
             runs = word == "{" and starts and self._reached(frame)
             self.frames.append(_Frame(_OPENERS_ALL[word], body=not starts, runs=runs))
-            self.bodies.extend(self.frames[-1:] if not starts else [])
+            if not starts:  # a function's body: one defined in a body may assign anywhere
+                self._restore_nothing()
+                self.bodies.append(self.frames[-1])
             self.frames[-1].command = [] if word != "case" else [at]
             self._event(at, "open")
         elif starts and word in _LIST_STARTS:
@@ -163,8 +175,10 @@ class _Reader:
             char, rest = rest[0], rest[1:]
             frame = self.frames[-1]
             if char == "(":
-                if not frame.pattern:  # ``(…)``, ``$(…)``, ``<(…)``: a subshell; ``((…))`` not
-                    self.frames.append(_Frame(")", subshell=word.count("(") == 1))
+                if not frame.pattern:
+                    subshell = self._subshell(at, word[: len(word) - len(rest) - 1], rest)
+                    self.frames.append(_Frame(")", subshell=subshell))
+                    self.frames[-1].start = at
                     self._event(at, "open")
             elif char == ")":
                 if frame.closer == ")":
@@ -179,6 +193,21 @@ class _Reader:
                 if not (ender == "&" and rest.startswith(">")):
                     self._end_command(at, ender)
 
+    def _subshell(self, at: int, before: str, after: str) -> bool:
+        """Whether a ``(`` of the punctuation word at ``at`` (``before`` and ``after`` it in
+        that word) opens a subshell: the ``(`` of ``$(``, ``<(``, ``>(``, or one starting a
+        command (``( … )``, ``; (``, ``then (``) outside arithmetic. Never one of ``((``, nor
+        one inside an array (``arr=(…)``), ``[[ ( … ) ]]``, an extglob (``@(…)``) or
+        arithmetic: bash keeps what is assigned there."""
+        if after.startswith("(") or before.endswith("("):
+            return False  # ``((``, ``$((``: arithmetic
+        substitution = not before and at > 0 and self.words[at - 1].endswith("$")
+        if substitution or before.endswith(("<", ">")):
+            return True
+        frame = self.frames[-1]
+        inside = frame.closer == ")" and not frame.subshell  # an array, ``[[ ( ]]``, arithmetic
+        return not frame.command and not inside
+
     def _close(self, at: int, closer: str) -> None:
         """End the innermost group up to the one ``closer`` ends: a subshell's assignments
         never reach the shell after it; a function's body makes every variable it assigns
@@ -190,9 +219,10 @@ class _Reader:
             if frame.body:
                 self.bodies.pop()
             whole = self.whole and frame.runs and self._not_forked(at)
-            kept = frame.locals - frame.leaked
+            kept = frame.locals - frame.leaked if frame.restores else set()
             if frame.subshell and self.whole:
                 self._event(at, "subshell")
+                self.subshells[at] = min(self.subshells.get(at, at), frame.start)
             else:
                 self._event(at, "whole" if whole else "close", kept)
                 self.frames[-1].assigned |= frame.assigned - kept
@@ -201,6 +231,13 @@ class _Reader:
                 self._event(at, "unknown", frame.assigned - kept)
             if frame.closer == closer:
                 break
+
+    def _restore_nothing(self) -> None:
+        """Make every function's body being read put back none of its ``local`` names when
+        it ends: a ``declare -g`` in it, or a function defined in it (called later, it
+        assigns the caller's), may set the caller's variable."""
+        for body in self.bodies:
+            body.restores = False
 
     @staticmethod
     def _reached(parent: _Frame) -> bool:
@@ -230,7 +267,10 @@ class _Reader:
         local = any(self.words[at] == "local" for at in words)
         bodies = self.bodies
         names = [self.words[at] for at in words if not _ASSIGNED_RE.match(self.words[at])]
-        declares_local = names[:1] == ["local"]
+        # ``local`` holds only as a plain statement of the body's own list: surely run, here
+        declares_local = names[:1] == ["local"] and here and bool(bodies) and frame is bodies[-1]
+        if names[:1] and names[0] in _DECLARING and any(_GLOBAL_RE.match(n) for n in names):
+            self._restore_nothing()
         for index, name, said in _assignments(
             self.words, words, self.fixed, body=local and bool(bodies), redefined=self.redefined
         ):
@@ -296,7 +336,8 @@ def _assignments(
         elif at != (plain[0] if plain else -1) and _NAME_RE.match(word):
             named = name in _NAMING or (declared and name != "export")
             if named or (name == "printf" and words[at - 1] == "-v"):
-                found.append((at, word, _unset_how(name, word, plain, words, redefined)))
+                how = _unset_how(name, word, plain, words, redefined)
+                found.append((at, word, "unknown" if word in before else how))
     operands = [words[at] for at in plain[1:] if not _REDIRECTION_RE.match(words[at - 1])]
     if name == "read" and read_names(operands) == []:
         found.append((plain[0], "REPLY", "unknown"))  # ``read -r < f``: it sets ``REPLY``
@@ -307,11 +348,12 @@ def _unset_how(
     name: str, word: str, plain: list[int], words: list[str], redefined: frozenset[str]
 ) -> str:
     """How the builtin ``name`` sets the variable ``word``: ``unset`` when it is ``unset
-    IFS`` (bash then splits at white space, as with no ``IFS``), else ``unknown``. Another
-    ``unset`` (``-f``: a function's), one the command redefines, may leave it as it was."""
+    IFS`` (bash then splits at white space, as with no ``IFS``) or ``unset CDPATH`` (``cd``
+    then looks in no other folder), else ``unknown``. Another ``unset`` (``-f``: a
+    function's), one the command redefines, may leave it as it was."""
     options = {words[at] for at in plain[1:] if words[at].startswith("-")}
     plainly = name == "unset" and options <= {"-v"} and name not in redefined
-    return "unset" if plainly and word == "IFS" else "unknown"
+    return "unset" if plainly and word in ("IFS", "CDPATH") else "unknown"
 
 
 _READ_VALUED = "adinNptu"
@@ -347,6 +389,8 @@ _how = {True: "sure", False: "unsure"}
 _KINDS = {"unknown": "unknown", "kept": "kept", "unset": "unset"}
 """The event of an assignment that does not surely decide its variable, by how it assigns
 (else ``unsure``)."""
+_GLOBAL_RE = re.compile(r"^-[A-Za-z]*g")
+"""A declaring builtin's ``-g``: it assigns the global variable, past any ``local`` one."""
 _ODD_OPTION_RE = re.compile(r"^[-+][A-Za-z]*[pfFnuil]")
 """A declaring builtin's option after which ``X=1`` may not set ``X`` to ``1``: ``-p``,
 ``-f``, ``-F`` (print, name functions), ``-n`` (a name reference, or ``export -n``), ``-i``
@@ -423,7 +467,11 @@ class Scopes:
         chosen: Mapping[str, list[str] | None],
         command: str,
     ) -> None:
-        self._events = _Reader(words, whole=not _quoted_closers(command)).read()
+        reader = _Reader(words, whole=not _quoted_closers(command))
+        self._events = reader.read()
+        self.subshells: Mapping[int, int] = reader.subshells
+        """By the index of the word closing a subshell (``( … )``, ``$(…)``), that of the
+        word opening it: the shell's folder, too, is as before it after it."""
         self._environ = environ
         self._chosen = chosen
         self._opened: list[tuple[_State, list[_State], set[str]]] = []  # each with its names

@@ -559,11 +559,13 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     programs = len(found.programs)  # those run before this reading
     fed = len(found.fed_patches)
     lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
+    held: dict[int, tuple[bool, bool, bool]] = {}  # those before each word: a subshell's end
     substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
     code = _CodeRun()  # output run as code (``eval "$(…)"``), until its command ends
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
     for at, word in enumerate(words):
+        held[at] = (lost, entered, settled)
         settled = settled or (entered and _separates(word) and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
         closing, substituting, quoted_back = _substitution_at(word, last, substituting, quoted_back)
@@ -589,10 +591,14 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         data = not (shell_code or evaluating is not None or writes.may_run(word, previous))
         _read_inner(found, inner, (bases[-1], environ, _depth, lost), outer=writes, data=data)
         chdir = word == "env" or (chdir and not _separates(word))
-        into = _entered_at((found, writes), words, at, previous, chdir=chdir, shell=shell)
+        prefixed = (inside if substituting or quoted_back else writes).prefixed  # the cd's
+        folders = (*shell, prefixed)
+        into = _entered_at((found, writes), words, at, previous, chdir=chdir, shell=folders)
         if into is not None:  # a cd (or env -C) into a folder, known only at run time or not
             entered = into or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
+        if at in scopes.subshells:  # a folder entered in ``( … )`` or ``$(…)`` is left there
+            lost, entered, settled = held[scopes.subshells[at]]
         code.see(previous, words, at)  # ``eval "$(cat s)"``, ``source /dev/stdin < s``
         if code.ended(word, substituting=substituting):  # its code may have gone anywhere
             entered = writes.cd_into("$", known, environ, followed=False) or entered
@@ -611,15 +617,25 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     _add_here_data(found, texts, bases, known, environ, lost=lost)
     if any(_PATCHER_RE.search(program) for program in found.programs[programs:]):
         _note_patched(found, [(command, True), *texts], bases)
-    patches = sum(any(patch_files(text)) for text in [command, *(text for text, _ in texts)])
+    _note_fed_patches(found, writes, [(command, True), *texts], bases[-1], fed=fed)
+
+
+def _note_fed_patches(
+    found: ShellPaths, writes: _Writes, texts: list[tuple[str, bool]], base: str, *, fed: int
+) -> None:
+    """Note in ``found.fed_patches`` a patch tool run given no patch of its own (it reads
+    standard input the command does not give it), and then (or when one was noted past the
+    first ``fed``) each file line ``texts`` (the command and its here-documents) show, from
+    ``base``: it may be given to that tool."""
+    patches = sum(any(patch_files(text)) for text, _ in texts)
     if writes.bare_patchers > patches or (writes.bare_patchers and writes.stdin_elsewhere):
         found.fed_patches.append(
-            (f"{bases[-1]}/", "it reads standard input the command does not give it")
+            (f"{base}/", "it reads standard input the command does not give it")
         )
     if len(found.fed_patches) > fed:  # a file line the command shows may be given to it
-        for text, _ in [(command, True), *texts]:
+        for text, _ in texts:
             for path in itertools.chain(*patch_files(text)):
-                found.fed_patches.append((posixpath.join(bases[-1], path), _BUILT_LINE))
+                found.fed_patches.append((posixpath.join(base, path), _BUILT_LINE))
 
 
 def _cat_read(command: str, environ: Mapping[str, str], outer: _Writes | None) -> bool:
@@ -804,22 +820,24 @@ def _entered_at(
     previous: str | None,
     *,
     chdir: bool,
-    shell: tuple[list[str], dict[str, str | None], Mapping[str, str]],
+    shell: tuple[list[str], dict[str, str | None], Mapping[str, str], Mapping[str, str | None]],
 ) -> bool | None:
     """Read a ``cd``/``pushd`` operand or ``env -C`` folder at ``words[at]`` (after
     ``previous``; ``chdir``: inside an ``env`` command): None when the shell enters no folder
     there; else whether the folder is known only at run time (``cd "$(cat f)"``, a link the
     command made to one: ``ln -s "$(…)" l; cd l``), a known one added to the folders the
     shell may be in. ``reading``: what the command names and the reader of its writes;
-    ``shell``: those folders, the command's assignments and the environment."""
+    ``shell``: those folders, the command's assignments, the environment and the ``cd``'s
+    prefix assignments (``CDPATH= cd sub``: its ``CDPATH``, for that ``cd`` only)."""
     if (folder := _entered_folder(previous, words[at], chdir=chdir)) is None:
         return None
-    (found, writes), (bases, known, environ) = reading, shell
+    (found, writes), (bases, known, environ, prefixed) = reading, shell
     linked = _made_link(found, folder, bases[-1], known, environ)  # ``ln -s "$(…)" l``
     before = len(bases)
     # ``shopt -s cdable_vars``: ``cd NAME`` may go where the variable ``NAME`` says
     valued = "cdable_vars" in words[:at] and not folder.startswith(("/", "."))
-    entered_known = linked is None and not valued and _enter(folder, bases, known, environ)
+    looked = {**known, "CDPATH": prefixed["CDPATH"]} if "CDPATH" in prefixed else known
+    entered_known = linked is None and not valued and _enter(folder, bases, looked, environ)
     if previous in _CD_WORDS:  # the shell's own folder: ``$PWD`` and ``$OLDPWD`` follow it
         known["OLDPWD"] = known["PWD"] if "PWD" in known else environ.get("PWD", bases[-1])
         known["PWD"] = bases[-1] if entered_known and len(bases) == before + 1 else None
@@ -2205,6 +2223,12 @@ class _Writes:
     def choices(self) -> Mapping[str, list[str] | None]:
         """The values each variable may hold (a ``for`` loop's, a branch's), live."""
         return self._loops
+
+    @property
+    def prefixed(self) -> Mapping[str, str | None]:
+        """The current command's prefix assignments (``CDPATH=. cd sub``): each value as
+        expanded, None when known only at run time."""
+        return self._prefixed
 
     def folders_given(self) -> dict[str, str | None]:
         """The folder variables (``HOME``, ``OLDPWD``, ``PWD``, ``CDPATH``) this command set,
