@@ -1168,7 +1168,8 @@ def _code_in(word: str, *, code: bool, given: tuple[list[str], int]) -> list[str
     if not code and not any(char.isspace() for char in word):
         return []
     assigned = _ASSIGNMENT_RE.match(word)
-    text = word if assigned is None else assigned.group("value")
+    rest = _own_value_rest(word)
+    text = word if assigned is None else assigned.group("value") if rest is None else rest
     return [f"set -- {_code_arguments(*given)}\n{text}" if code else text]
 
 
@@ -2463,18 +2464,17 @@ class _Writes:
         ``sudo``: :data:`~harness_memory.hooks.here_data.SHELLS`; a program running commands,
         :data:`~harness_memory.hooks.link_texts.RUNNERS`: ``watch``, ``xargs``, ``find``;
         ``eval``, ``flock``, ``script``, ``runuser``), or it is a value assigned (``x='…'``,
-        by :data:`_DECLARERS` or ``printf -v``), which ``eval "$x"`` may run, unless it adds
-        to the variable's own value (``CFLAGS="$CFLAGS -O2"``, ``export JAVA_OPTS="$JAVA_OPTS
-        -Xmx2g"``). Else it is data (``echo "$USER did it"``): its first word named at run time
-        is no program run (:func:`_read_inner`); one it names by name still is."""
+        by :data:`_DECLARERS` or ``printf -v``), which ``eval "$x"`` may run (one adding to
+        the variable's own value, ``CFLAGS="$CFLAGS -O2"``, is read past it: :func:`_code_in`).
+        Else it is data (``echo "$USER did it"``): its first word named at run time is no
+        program run (:func:`_read_inner`); one it names by name still is."""
         if "$(" in word or "`" in word or previous == "<<<":
             return True
         command = self._command
         if command in _TEXT_RUNNERS:
             return True
         printed = command == "printf" and any(said.startswith("-v") for said in self._said[::2])
-        assigned = command is None or command in _DECLARERS or printed
-        return assigned and not _adds_to_itself(word)
+        return command is None or command in _DECLARERS or printed
 
     @property
     def evaluates(self) -> bool:
@@ -4056,15 +4056,21 @@ _RUN_NAMED = "a program named at run time, which may be ln"
 _LEADING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _adds_to_itself(word: str) -> bool:
-    """Whether ``word`` assigns a variable a value starting with its own (``CFLAGS="$CFLAGS
-    -O2"``, ``PATH=${PATH:-}:/x``): that first word is the value before, not a program."""
+def _own_value_rest(word: str) -> str | None:
+    """What follows the variable's own value when ``word`` assigns a variable a value starting
+    with it (``CFLAGS="$CFLAGS -O2"`` gives `` -O2``, ``X="${X};python3 mk.py"`` gives
+    ``;python3 mk.py``, ``PATH=${PATH:-}:/x`` gives ``:/x``), else None: that first word is
+    the value before, no program; the rest is shell text ``eval "$X"`` may run (P-3). A
+    default that is not empty (``${X:-python3 mk.py}``, ``${X:=…}``) may be the value."""
     assigned = _ASSIGNMENT_RE.match(word)
-    first = assigned and _VARIABLE_RE.match(assigned.group("value").lstrip("\"'"))
-    if not assigned or not first:
-        return False
-    name = _LEADING_NAME_RE.match(first.group("braced") or first.group("plain") or "")
-    return name is not None and name.group() == assigned.group("name")
+    if not assigned:
+        return None
+    value = assigned.group("value").lstrip("\"'")
+    own = re.match(
+        rf"\$(?:{assigned.group('name')}(?![A-Za-z0-9_])|\{{{assigned.group('name')}(?::?-)?\}})",
+        value,
+    )
+    return None if own is None else value[own.end() :]
 
 
 _CODE_OPTIONS = (
