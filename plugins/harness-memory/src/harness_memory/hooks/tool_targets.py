@@ -2788,6 +2788,9 @@ class _Writes:
             return None  # ``man ln``, ``pip install ln``: a page shown, a package installed
         if (by := links_by_arguments(command, [*program[1:], *said])) is not None:
             return program[0], by
+        for preload in _preloaded(program):
+            if (loaded := self._preload_links(program[0], preload)) is not None:
+                return loaded
         interpreted = reads_text(command)
         if interpreted and (shown := link_text(" ".join([*said, self.here_text]))) is not None:
             return program[0], shown
@@ -2813,6 +2816,21 @@ class _Writes:
         if not os.path.isfile(file):  # noqa: PTH113
             return None  # missing (it runs nothing), a folder
         return self._script_links(program[0], script[1], file, run=script[0] == "run")
+
+    def _preload_links(self, name: str, value: str) -> tuple[str, str] | None:
+        """Whether the file ``value`` names, which the interpreter ``name`` loads before its
+        script (``node -r ./mk.js``, ``ruby -r ./mk.rb``: :func:`_preloaded`), may make a
+        link: read as a script is (P-3). A module name with no such file in the shell's folder
+        (``dotenv/config``, ``tsx``) is a package, not read, as before."""
+        if (expanded := _expand(value, self._known, self._environ)) is None:
+            return name, f"{value}, a script named at run time"
+        file = script_file("run", self._base, _tilde(expanded, self._environ), self._environ)
+        if self._writes_script(os.path.basename(file)):  # noqa: PTH119
+            return name, f"{value}, a script the command writes"
+        for each in (file, *(file + ext for ext in _PRELOAD_SUFFIXES)):
+            if os.path.isfile(each):  # noqa: PTH113
+                return self._script_links(name, value, each, run=True)
+        return None
 
     def _named_at_run_time(self, name: str, said: list[str]) -> bool:
         """Whether the command's name ``name`` is an expansion the guard cannot read
@@ -4110,6 +4128,38 @@ def _option_value(program: list[str]) -> bool:
         return False
     name = os.path.basename(program[0])  # noqa: PTH119
     return any(rule.match(name) and program[-1] in valued for rule, valued in _VALUED_OPTIONS)
+
+
+_PRELOADS = (
+    (
+        re.compile(r"^(?:node|nodejs|bun)$"),
+        ("--require", "--import", "--loader", "--experimental-loader", "-r"),
+    ),
+    (re.compile(r"^ruby[0-9.]*$"), ("-r",)),
+)
+"""Each interpreter's options whose value is a file it loads and runs before its script
+(``node -r ./mk.js``, ``--require=./mk.js``, ``--import``, ``--loader``, ``ruby -r ./mk.rb``,
+``-r./mk.rb``)."""
+_PRELOAD_SUFFIXES = (".js", ".cjs", ".mjs", ".rb")
+"""What node and ruby add to a preloaded name given without its suffix (``-r ./mk``)."""
+
+
+def _preloaded(program: list[str]) -> list[str]:
+    """The values of the preloading options (:data:`_PRELOADS`) among the interpreter
+    ``program``'s words (its name as spelled, then its options and their values): separate
+    (``-r ./mk.js``), after ``=`` (``--require=./mk.js``) or glued to a short one
+    (``-r./mk.rb``)."""
+    name = os.path.basename(program[0]) if program else ""  # noqa: PTH119
+    options = [o for rule, each in _PRELOADS if rule.match(name) for o in each]
+    values: list[str] = []
+    for at, word in enumerate(program[1:], 1):
+        if word in options and at + 1 < len(program):
+            values.append(program[at + 1])
+        for option in options:
+            glued = "=" if option.startswith("--") else ""
+            if word.startswith(option + glued) and len(word) > len(option + glued):
+                values.append(word[len(option + glued) :])
+    return values
 
 
 _BUNDLED_CODE_RE = {
