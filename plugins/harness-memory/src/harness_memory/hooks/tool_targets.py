@@ -1207,10 +1207,13 @@ def _read_inner(
     ``data``: the text is a word given to a program the guard knows runs no shell command of
     it (``echo "$USER did it"``, ``git commit -m "$T fix"``, awk's ``$1``): its first word
     named at run time (``$USER``) is no program that may make links (P-3); read so, every
-    later write of a new file was refused. Every program it names by name stays one that
-    may run: many programs run a word as shell text (``npx -c``, ``make --eval``, ``trap``,
-    ``sg -c``, ``python3 -c "os.system('…')"``, a pipe into a shell), so ``'python3 mk.py'``
-    given to any is read as run, as before."""
+    later write of a new file was refused. Nor is a program it names by a path that is not
+    there and that the command does not write (``sed 's/ln -s/ln -sf/'``: ``s/ln``), or by
+    a path to a link maker read by its name (``grep "/bin/ln -s"``: as ``grep "ln -s"``).
+    Every program it names by name stays one that may run: many programs run a word as
+    shell text (``npx -c``, ``make --eval``, ``trap``, ``sg -c``, ``python3 -c
+    "os.system('…')"``, a pipe into a shell), so ``'python3 mk.py'`` given to any is read as
+    run, as before."""
     base, environ, depth, lost = at
     for text in texts:
         if depth < _INNER_DEPTH and text.strip():
@@ -1225,11 +1228,28 @@ def _read_inner(
                 _outer=outer,
             )
             made = inner.linker
-            if data and made is not None and made != outer.linker and made[1] == _RUN_NAMED:
-                # named at run time by the text itself, not a program run before it
+            if data and made is not None and made != outer.linker and _data_name(made, at, outer):
+                # named by the text itself, not a program run before it
                 inner.after_linker = [seen for seen in inner.after_linker if seen[:2] != made]
                 inner.linker = None
             found.take(inner)
+
+
+def _data_name(
+    made: tuple[str, str], at: tuple[str, Mapping[str, str], int, bool], outer: _Writes
+) -> bool:
+    """Whether the program ``made[0]`` a data word names (:func:`_read_inner`; ``at``: its
+    folder first) is no program that may run: named at run time (``$USER did it``), or by a
+    path (holding ``/``) to a file not there that the command does not write (``s/ln -s``,
+    ``fix/ln -s``), or to a link maker known by its name (``/bin/ln``: its words are read)."""
+    program, why = made
+    if why == _RUN_NAMED:
+        return True
+    if "/" not in program or "$" in program or "`" in program:
+        return False
+    name = os.path.basename(program)  # noqa: PTH119
+    there = os.path.lexists(os.path.join(at[0], _tilde(program, at[1])))  # noqa: PTH118
+    return why == name or not (there or outer.wrote(name))
 
 
 def _add_here_data(
