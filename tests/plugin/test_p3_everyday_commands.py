@@ -210,6 +210,24 @@ EVERYDAY = [
     "ruby -rjson -e 'puts JSON.generate([1])' > list.json",
     "trap 'rm -f /tmp/app.lock' EXIT; make > build.log",
     "docker run --rm alpine sh -c 'echo hi' > hi.txt",
+    # a value adding options to its own variable; preloaded modules named without a path
+    'CMD="$CMD --verbose"; echo "$CMD" > cmd.txt',
+    'ARGS="$ARGS --flag"; echo "$ARGS" > args.txt',
+    'CFLAGS="${CFLAGS} -O2"; echo "$CFLAGS" > flags.txt',
+    "node -r dotenv/config app.js > out.txt",
+    "node --require ts-node/register app.ts > out.txt",
+    "node --import tsx app.ts > out.txt",
+    "node --require=dotenv/config app.js > out.txt",
+    "ruby -r json -e 'puts 1' > one.txt",
+    # a program named by a path inside a data word (a sed, awk, grep pattern, a message)
+    "sed -i 's/ln -s /ln -sfn /' data.csv && echo ok > done.txt",
+    "sed -e 's/ln -s/ln -sf/g' data.csv > out.csv",
+    "sed -i 's/cp -r/cp -a/' data.csv && echo ok > done.txt",
+    "awk '{gsub(/ln -s/, \"ln -sf\")} 1' data.csv > out.csv",
+    'grep -rn "s/ln -s" src > hits.txt',
+    'grep -rn "/bin/ln -s" src > hits.txt',
+    'git commit -m "fix/ln -s on macOS" && echo ok > done.txt',
+    'echo "usr/bin/ln -s x y" > notes.txt',
 ]
 
 

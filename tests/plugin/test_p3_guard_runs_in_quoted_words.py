@@ -82,6 +82,14 @@ QUOTED_RUNS = [
     ("a=ev; b=al; X='$P mk.py'; P=python3; $a$b \"$X\" && echo x > lnk/a.md", True),
     ('X=\'$P mk.py\'; P=python3; e""val "$X" && echo x > lnk/a.md', True),
     ("export X='$P mk.py' P=python3; bash -c 'eval \"$X\"' && echo x > lnk/a.md", True),
+    # a value adding to its own variable: what follows that first word may name a program
+    ('X=true; X="$X;python3 mk.py"; eval "$X" && echo x > lnk/a.md', True),
+    ('CMD=true; CMD="$CMD && python3 mk.py"; eval "$CMD" && echo x > lnk/a.md', True),
+    ('X="$X python3 mk.py"; eval "$X" && echo x > lnk/a.md', True),
+    ('X="${{X}}python3 mk.py"; eval "$X" && echo x > lnk/a.md', True),
+    ('X="${{X:-python3 mk.py}}"; eval "$X" && echo x > lnk/a.md', True),
+    ('X="${{X:=python3 mk.py}}"; eval "$X" && echo x > lnk/a.md', True),
+    ('export X="$X python3 mk.py"; eval "$X" && echo x > lnk/a.md', True),
     # text echoed into a program that runs it
     ("echo 'python3 mk.py' | xargs -I{{}} sh -c '{{}}' && echo x > lnk/a.md", True),
     ("echo 'python3 mk.py' | xargs -0 sh -c && echo x > lnk/a.md", True),
@@ -135,6 +143,21 @@ SCRIPTS_AFTER_OPTIONS = [
 """A script file after an option taking a value (``-Mautodie``, ``-W ignore``), or after one
 that is no code option of that interpreter (``python3 -E``, ``perl -p``): each was read as
 inline code, and its link never seen."""
+PRELOADED = [
+    ("node --require ./mk.js app.js && echo x > lnk/a.md", _there("node")),
+    ("node --import ./mk.js app.js && echo x > lnk/a.md", _there("node")),
+    ("node --require ./mk.js -e 1 && echo x > lnk/a.md", _there("node")),
+    ("node --loader ./mk.js app.js && echo x > lnk/a.md", _there("node")),
+    ("node --experimental-loader ./mk.js app.js && echo x > lnk/a.md", _there("node")),
+    ("node -r ./mk.js app.js && echo x > lnk/a.md", _there("node")),
+    ("node --require=./mk.js app.js && echo x > lnk/a.md", _there("node")),
+    ("node --import=./mk.js app.js && echo x > lnk/a.md", _there("node")),
+    ("ruby -r ./mk.rb -e 1 && echo x > lnk/a.md", False),
+    ("ruby -r./mk.rb -e 1 && echo x > lnk/a.md", False),
+]
+"""A file an interpreter loads before its script (``node -r``/``--require``/``--import``/
+``--loader``, ruby's ``-r``) is a script that runs: its value was skipped as an option's, and
+its link never seen."""
 
 
 def _prepared(where: Layout) -> None:
@@ -148,10 +171,16 @@ def _prepared(where: Layout) -> None:
         'open(my $f, "<", "target"); chomp(my $t = <$f>); symlink($t, "lnk") unless -l "lnk";\n',
         encoding="utf-8",
     )
+    (work / "mk.js").write_text(
+        "const fs = require('fs');\n"
+        "fs.symlinkSync(fs.readFileSync('target', 'utf8').trim(), 'lnk');\n",
+        encoding="utf-8",
+    )
+    (work / "app.js").write_text("", encoding="utf-8")
     (work / "mk.rb").write_text('File.symlink(File.read("target").strip, "lnk")\n', "utf-8")
 
 
-@pytest.mark.parametrize(("command", "runs"), QUOTED_RUNS + SCRIPTS_AFTER_OPTIONS)
+@pytest.mark.parametrize(("command", "runs"), QUOTED_RUNS + SCRIPTS_AFTER_OPTIONS + PRELOADED)
 def test_p3_a_program_run_from_a_quoted_word_or_script_after_options_is_refused(
     where: Layout, command: str, runs: bool
 ) -> None:

@@ -1186,7 +1186,8 @@ def _code_in(word: str, *, code: bool, given: tuple[list[str], int]) -> list[str
     if not code and not any(char.isspace() for char in word):
         return []
     assigned = _ASSIGNMENT_RE.match(word)
-    text = word if assigned is None else assigned.group("value")
+    rest = _own_value_rest(word)
+    text = word if assigned is None else assigned.group("value") if rest is None else rest
     return [f"set -- {_code_arguments(*given)}\n{text}" if code else text]
 
 
@@ -1224,10 +1225,13 @@ def _read_inner(
     ``data``: the text is a word given to a program the guard knows runs no shell command of
     it (``echo "$USER did it"``, ``git commit -m "$T fix"``, awk's ``$1``): its first word
     named at run time (``$USER``) is no program that may make links (P-3); read so, every
-    later write of a new file was refused. Every program it names by name stays one that
-    may run: many programs run a word as shell text (``npx -c``, ``make --eval``, ``trap``,
-    ``sg -c``, ``python3 -c "os.system('…')"``, a pipe into a shell), so ``'python3 mk.py'``
-    given to any is read as run, as before."""
+    later write of a new file was refused. Nor is a program it names by a path that is not
+    there and that the command does not write (``sed 's/ln -s/ln -sf/'``: ``s/ln``), or by
+    a path to a link maker read by its name (``grep "/bin/ln -s"``: as ``grep "ln -s"``).
+    Every program it names by name stays one that may run: many programs run a word as
+    shell text (``npx -c``, ``make --eval``, ``trap``, ``sg -c``, ``python3 -c
+    "os.system('…')"``, a pipe into a shell), so ``'python3 mk.py'`` given to any is read as
+    run, as before."""
     base, environ, depth, lost = at
     for text in texts:
         if depth < _INNER_DEPTH and text.strip():
@@ -1242,11 +1246,28 @@ def _read_inner(
                 _outer=outer,
             )
             made = inner.linker
-            if data and made is not None and made != outer.linker and made[1] == _RUN_NAMED:
-                # named at run time by the text itself, not a program run before it
+            if data and made is not None and made != outer.linker and _data_name(made, at, outer):
+                # named by the text itself, not a program run before it
                 inner.after_linker = [seen for seen in inner.after_linker if seen[:2] != made]
                 inner.linker = None
             found.take(inner)
+
+
+def _data_name(
+    made: tuple[str, str], at: tuple[str, Mapping[str, str], int, bool], outer: _Writes
+) -> bool:
+    """Whether the program ``made[0]`` a data word names (:func:`_read_inner`; ``at``: its
+    folder first) is no program that may run: named at run time (``$USER did it``), or by a
+    path (holding ``/``) to a file not there that the command does not write (``s/ln -s``,
+    ``fix/ln -s``), or to a link maker known by its name (``/bin/ln``: its words are read)."""
+    program, why = made
+    if why == _RUN_NAMED:
+        return True
+    if "/" not in program or "$" in program or "`" in program:
+        return False
+    name = os.path.basename(program)  # noqa: PTH119
+    there = os.path.lexists(os.path.join(at[0], _tilde(program, at[1])))  # noqa: PTH118
+    return why == name or not (there or outer.wrote(name))
 
 
 def _add_here_data(
@@ -2487,18 +2508,17 @@ class _Writes:
         ``sudo``: :data:`~harness_memory.hooks.here_data.SHELLS`; a program running commands,
         :data:`~harness_memory.hooks.link_texts.RUNNERS`: ``watch``, ``xargs``, ``find``;
         ``eval``, ``flock``, ``script``, ``runuser``), or it is a value assigned (``x='…'``,
-        by :data:`_DECLARERS` or ``printf -v``), which ``eval "$x"`` may run, unless it adds
-        to the variable's own value (``CFLAGS="$CFLAGS -O2"``, ``export JAVA_OPTS="$JAVA_OPTS
-        -Xmx2g"``). Else it is data (``echo "$USER did it"``): its first word named at run time
-        is no program run (:func:`_read_inner`); one it names by name still is."""
+        by :data:`_DECLARERS` or ``printf -v``), which ``eval "$x"`` may run (one adding to
+        the variable's own value, ``CFLAGS="$CFLAGS -O2"``, is read past it: :func:`_code_in`).
+        Else it is data (``echo "$USER did it"``): its first word named at run time is no
+        program run (:func:`_read_inner`); one it names by name still is."""
         if "$(" in word or "`" in word or previous == "<<<":
             return True
         command = self._command
         if command in _TEXT_RUNNERS:
             return True
         printed = command == "printf" and any(said.startswith("-v") for said in self._said[::2])
-        assigned = command is None or command in _DECLARERS or printed
-        return assigned and not _adds_to_itself(word)
+        return command is None or command in _DECLARERS or printed
 
     @property
     def evaluates(self) -> bool:
@@ -2812,6 +2832,9 @@ class _Writes:
             return None  # ``man ln``, ``pip install ln``: a page shown, a package installed
         if (by := links_by_arguments(command, [*program[1:], *said])) is not None:
             return program[0], by
+        for preload in _preloaded(program):
+            if (loaded := self._preload_links(program[0], preload)) is not None:
+                return loaded
         interpreted = reads_text(command)
         if interpreted and (shown := link_text(" ".join([*said, self.here_text]))) is not None:
             return program[0], shown
@@ -2837,6 +2860,21 @@ class _Writes:
         if not os.path.isfile(file):  # noqa: PTH113
             return None  # missing (it runs nothing), a folder
         return self._script_links(program[0], script[1], file, run=script[0] == "run")
+
+    def _preload_links(self, name: str, value: str) -> tuple[str, str] | None:
+        """Whether the file ``value`` names, which the interpreter ``name`` loads before its
+        script (``node -r ./mk.js``, ``ruby -r ./mk.rb``: :func:`_preloaded`), may make a
+        link: read as a script is (P-3). A module name with no such file in the shell's folder
+        (``dotenv/config``, ``tsx``) is a package, not read, as before."""
+        if (expanded := _expand(value, self._known, self._environ)) is None:
+            return name, f"{value}, a script named at run time"
+        file = script_file("run", self._base, _tilde(expanded, self._environ), self._environ)
+        if self._writes_script(os.path.basename(file)):  # noqa: PTH119
+            return name, f"{value}, a script the command writes"
+        for each in (file, *(file + ext for ext in _PRELOAD_SUFFIXES)):
+            if os.path.isfile(each):  # noqa: PTH113
+                return self._script_links(name, value, each, run=True)
+        return None
 
     def _named_at_run_time(self, name: str, said: list[str]) -> bool:
         """Whether the command's name ``name`` is an expansion the guard cannot read
@@ -4080,15 +4118,21 @@ _RUN_NAMED = "a program named at run time, which may be ln"
 _LEADING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _adds_to_itself(word: str) -> bool:
-    """Whether ``word`` assigns a variable a value starting with its own (``CFLAGS="$CFLAGS
-    -O2"``, ``PATH=${PATH:-}:/x``): that first word is the value before, not a program."""
+def _own_value_rest(word: str) -> str | None:
+    """What follows the variable's own value when ``word`` assigns a variable a value starting
+    with it (``CFLAGS="$CFLAGS -O2"`` gives `` -O2``, ``X="${X};python3 mk.py"`` gives
+    ``;python3 mk.py``, ``PATH=${PATH:-}:/x`` gives ``:/x``), else None: that first word is
+    the value before, no program; the rest is shell text ``eval "$X"`` may run (P-3). A
+    default that is not empty (``${X:-python3 mk.py}``, ``${X:=…}``) may be the value."""
     assigned = _ASSIGNMENT_RE.match(word)
-    first = assigned and _VARIABLE_RE.match(assigned.group("value").lstrip("\"'"))
-    if not assigned or not first:
-        return False
-    name = _LEADING_NAME_RE.match(first.group("braced") or first.group("plain") or "")
-    return name is not None and name.group() == assigned.group("name")
+    if not assigned:
+        return None
+    value = assigned.group("value").lstrip("\"'")
+    own = re.match(
+        rf"\$(?:{assigned.group('name')}(?![A-Za-z0-9_])|\{{{assigned.group('name')}(?::?-)?\}})",
+        value,
+    )
+    return None if own is None else value[own.end() :]
 
 
 _CODE_OPTIONS = (
@@ -4128,6 +4172,38 @@ def _option_value(program: list[str]) -> bool:
         return False
     name = os.path.basename(program[0])  # noqa: PTH119
     return any(rule.match(name) and program[-1] in valued for rule, valued in _VALUED_OPTIONS)
+
+
+_PRELOADS = (
+    (
+        re.compile(r"^(?:node|nodejs|bun)$"),
+        ("--require", "--import", "--loader", "--experimental-loader", "-r"),
+    ),
+    (re.compile(r"^ruby[0-9.]*$"), ("-r",)),
+)
+"""Each interpreter's options whose value is a file it loads and runs before its script
+(``node -r ./mk.js``, ``--require=./mk.js``, ``--import``, ``--loader``, ``ruby -r ./mk.rb``,
+``-r./mk.rb``)."""
+_PRELOAD_SUFFIXES = (".js", ".cjs", ".mjs", ".rb")
+"""What node and ruby add to a preloaded name given without its suffix (``-r ./mk``)."""
+
+
+def _preloaded(program: list[str]) -> list[str]:
+    """The values of the preloading options (:data:`_PRELOADS`) among the interpreter
+    ``program``'s words (its name as spelled, then its options and their values): separate
+    (``-r ./mk.js``), after ``=`` (``--require=./mk.js``) or glued to a short one
+    (``-r./mk.rb``)."""
+    name = os.path.basename(program[0]) if program else ""  # noqa: PTH119
+    options = [o for rule, each in _PRELOADS if rule.match(name) for o in each]
+    values: list[str] = []
+    for at, word in enumerate(program[1:], 1):
+        if word in options and at + 1 < len(program):
+            values.append(program[at + 1])
+        for option in options:
+            glued = "=" if option.startswith("--") else ""
+            if word.startswith(option + glued) and len(word) > len(option + glued):
+                values.append(word[len(option + glued) :])
+    return values
 
 
 _BUNDLED_CODE_RE = {
