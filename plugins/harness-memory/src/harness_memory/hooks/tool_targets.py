@@ -2923,7 +2923,7 @@ class _Writes:
         if inline:
             module = self._operand if program[-1] == "-m" else None
             if module is None:  # code given inline, read already: the modules it loads
-                return self._loaded_links(program[0], self._operand or "")
+                return _modules_links(program[0], self._base, self._operand or "", None)
             if not _PYTHON_RE.match(program[0].rsplit("/", 1)[-1]):
                 return None
             path = os.path.join(self._base, *module.split("."))  # noqa: PTH118
@@ -2935,22 +2935,6 @@ class _Writes:
         quiet = {"-V", "--version", "-h", "--help", "-v"}
         if self._operand in (None, "-") and not self.here_text and not quiet & set(program[1:]):
             return program[0], "code read from standard input"
-        return None
-
-    def _loaded_links(self, name: str, code: str) -> tuple[str, str] | None:
-        """Whether the modules beside the shell that the code ``code``, given inline to the
-        program ``name`` (``python3 -c 'import mk'``, ``node -e "require('./x')"``), loads
-        (:func:`~harness_memory.hooks.link_texts.local_imports`) may make a link, as a
-        script's are read (:meth:`_script_links`); None when none does or none is there."""
-        for each in local_imports(code)[:_IMPORTS_READ]:
-            module = os.path.join(self._base, each)  # noqa: PTH118
-            if not os.path.isfile(module):  # noqa: PTH113
-                continue
-            kind, text = read_script(module, run=False)
-            if kind == "unknown":
-                return name, f"loading {each}, a module the guard cannot read"
-            if (shown := link_text(text)) is not None:
-                return name, f"{shown} in {each}, loaded by its code"
         return None
 
     def _script_links(
@@ -2968,17 +2952,7 @@ class _Writes:
             return None
         if (shown := link_text(text)) is not None:
             return name, f"{shown} in {spelled}"
-        folder = os.path.dirname(file)  # noqa: PTH120
-        for each in local_imports(text)[:_IMPORTS_READ]:
-            module = os.path.join(folder, each)  # noqa: PTH118
-            if not os.path.isfile(module):  # noqa: PTH113
-                continue
-            kind, code = read_script(module, run=False)
-            if kind == "unknown":
-                return name, f"{spelled}, loading {each}, a module the guard cannot read"
-            if (shown := link_text(code)) is not None:
-                return name, f"{shown} in {each}, loaded by {spelled}"
-        return None
+        return _modules_links(name, os.path.dirname(file), text, spelled)  # noqa: PTH120
 
     def end(self) -> None:
         """The simple command ended: judge its operands."""
@@ -4109,6 +4083,26 @@ def _git_command_places(command: str, operands: list[tuple[str, bool]]) -> list[
 _IMPORTS_READ = 64
 """How many of a script's modules beside it (:func:`~harness_memory.hooks.link_texts.
 local_imports`'s names) the guard looks for and reads for link-making code."""
+
+
+def _modules_links(name: str, folder: str, code: str, loader: str | None) -> tuple[str, str] | None:
+    """Whether a module in ``folder`` that ``code`` loads (one level:
+    :func:`~harness_memory.hooks.link_texts.local_imports`, at most :data:`_IMPORTS_READ`) may
+    make a link by its text, for the program ``name``; a module the guard cannot read may.
+    ``loader``: the script's spelling whose code it is, None for code given inline."""
+    for each in local_imports(code)[:_IMPORTS_READ]:
+        module = os.path.join(folder, each)  # noqa: PTH118
+        if not os.path.isfile(module):  # noqa: PTH113
+            continue
+        kind, text = read_script(module, run=False)
+        if kind == "unknown":
+            loading = f"loading {each}" if loader is None else f"{loader}, loading {each}"
+            return name, f"{loading}, a module the guard cannot read"
+        if (shown := link_text(text)) is not None:
+            return name, f"{shown} in {each}, loaded by {loader or 'its code'}"
+    return None
+
+
 _TEXT_RUNNERS = SHELLS | RUNNERS | {"eval", "flock", "script", "runuser"}
 """Programs that may run a word given to them as shell text (:meth:`_Writes.may_run`)."""
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
