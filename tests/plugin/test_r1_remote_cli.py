@@ -418,7 +418,7 @@ def test_r1_a_bad_agent_id_in_remote_mode_fails_open_with_the_reason(
     ("extra", "said"),
     [
         (["--managed"], "--remote with --managed"),
-        (["--memory-root", "/srv/memory"], "--remote with --memory-root"),
+        (["--memory-root", "/srv/memory"], "--memory-root with remote mode (--remote"),
         (["--url", "http://127.0.0.1:1"], "leave out --url"),
     ],
 )
