@@ -188,23 +188,27 @@ def main(
         settings = load_settings(flags, env, flags_only=getattr(args, "flags_only", False))
     except SettingsError as error:
         parser.error(str(error))
-    from memory_core.closed_reader import run_on_standard_output
+    from memory_core.closed_reader import ReaderMayLeave, run_on_standard_output
 
     hook = args.command == "hook"
     program = "harness-memory"
     if args.command in _SAYING_COMMANDS:
-        from harness_memory.as_typed import AsTyped, program_as_typed
+        from harness_memory.as_typed import program_as_typed
 
         program = program_as_typed(env)
-        out = cast("IO[str]", AsTyped(out, program))
     if not hook:
         _log_to_stderr(program)
+
+    def command(stream: ReaderMayLeave) -> int:
+        said = cast("IO[str]", stream)
+        if program != "harness-memory":  # over the stream that sees a reader leave
+            from harness_memory.as_typed import AsTyped
+
+            said = cast("IO[str]", AsTyped(said, program))
+        return _command(parser, args, settings, env, stdin, said)
+
     # `… | head -1`: the work is done, then the process ends quietly; a hook exits 0 all the same
-    return run_on_standard_output(
-        lambda stream: _command(parser, args, settings, env, stdin, cast("IO[str]", stream)),
-        out,
-        end_when_left=not hook,
-    )
+    return run_on_standard_output(command, out, end_when_left=not hook)
 
 
 _SAYING_COMMANDS = frozenset({"install", "uninstall", "status", "token", "sync"})
