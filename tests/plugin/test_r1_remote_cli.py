@@ -431,8 +431,8 @@ def test_r1_install_remote_refuses_what_contradicts_a_local_copy(
             "https://memory.example.com", "--project", "acme", "--agent", AGENT, "--home",
             str(tmp_path), *extra,
         ],
-        capture_output=True, text=True, env={"PATH": os.environ["PATH"], "HOME": str(tmp_path)},
-        check=False,
+        capture_output=True, text=True, check=False,
+        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), **code_under_test()},
     )  # fmt: skip
     assert done.returncode == 2 and said in done.stderr, done.stderr
     assert not (tmp_path / ".harness-memory").exists() and not (tmp_path / ".claude").exists()
