@@ -47,10 +47,14 @@ $(BIN)/python:
 ## before still has them installed (editable), beside the renamed ones; take them out first.
 OLD_NAMES := agent-memory-core memory-api harness-memory
 
+## Then, as after a move the hooks installed from this checkout still name its old place (their
+## harness-memory and memory root both gone), each harness whose hooks do is named with the
+## install that mends them (`harness-memory status --moved`; nothing when none did).
 $(RUN_STAMP): $(PACKAGES) | $(BIN)/python
 	@$(BIN)/python -m pip uninstall --quiet --yes $(OLD_NAMES) 2>/dev/null || true
 	@$(PIP) "installing shared, memory-api and harness-memory" -- \
 	  -e shared -e services/memory-api -e plugins/harness-memory
+	@$(BIN)/harness-memory status --moved
 	@touch $@
 
 $(TEST_STAMP): $(RUN_STAMP) requirements-dev.txt

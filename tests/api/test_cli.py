@@ -233,6 +233,23 @@ def test_a10_the_first_token_says_the_service_now_asks_for_one(
     assert len(second.out.splitlines()) == 1
 
 
+def test_a10_the_first_token_names_harness_memory_as_the_user_can_run_it(tmp_path: Path) -> None:
+    """Beside ``make run`` neither script is on ``PATH``: the notice named a bare
+    ``harness-memory`` the shell does not find; started as ``.venv/bin/memory-api``, it names
+    ``.venv/bin/harness-memory``, the one beside it."""
+    from memory_api.cli import beside_as_typed, now_closed_notice
+
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "harness-memory").write_text("#!/bin/sh\n", "utf-8")
+    typed = str(bin_dir / "memory-api")
+    assert beside_as_typed("harness-memory", typed) == str(bin_dir / "harness-memory")
+    assert beside_as_typed("harness-memory", "memory-api") == "harness-memory"  # from PATH
+    said = now_closed_notice(str(bin_dir / "harness-memory"))
+    assert f"`{bin_dir / 'harness-memory'} install HARNESS` runs again" in said
+    assert f"(`{bin_dir / 'harness-memory'} status` names them)" in said
+
+
 def test_a10_token_list_says_what_each_column_is_and_a_token_of_every_project_as_such(
     env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -27,6 +27,7 @@ from harness_memory.settings import load_settings
 from tests.plugin.helpers import HARNESS_MEMORY
 
 TOKEN = "s3cr3t-Token-4711"
+AS_INSTALLED = ["--project", "acme", "--agent", "coder"]
 SETTINGS = {
     "claude-code": ".claude/settings.json",
     "codex": ".codex/hooks.json",
@@ -160,6 +161,31 @@ def test_h3_installing_again_keeps_remote_mode(tmp_path: Path) -> None:
 
     assert status == 0, said
     assert "--remote on" in said and "nothing to change (already installed)" in said
+    assert (home / SETTINGS["codex"]).read_bytes() == before
+
+
+@pytest.mark.parametrize("given", [[], ["--remote", "http://127.0.0.1:9", *AS_INSTALLED]])
+def test_h3_a_memory_root_for_remote_mode_is_refused_not_dropped(
+    tmp_path: Path, root: Path, given: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Remote mode's memory root is its local copy: ``--memory-root DIR`` given to an install
+    again of remote-mode hooks (or with ``--remote``) was dropped without a word, and the
+    hooks kept the copy. It is refused (usage error, nothing written), saying what to do."""
+    home = tmp_path / "home"
+    remote = ["--remote", "http://127.0.0.1:9", *AS_INSTALLED]
+    assert cli(home, "install", "codex", *remote, "--token", TOKEN)[0] == 0
+    before = (home / SETTINGS["codex"]).read_bytes()
+
+    with pytest.raises(SystemExit) as refused:
+        cli(home, "install", "codex", *given, "--memory-root", str(root))
+
+    assert refused.value.code == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert (
+        "--memory-root with remote mode (--remote, or hooks installed with it): its memory root "
+        "is the local copy under ~/.harness-memory, which follows from --project and --agent; "
+        "leave --memory-root out"
+    ) in error
     assert (home / SETTINGS["codex"]).read_bytes() == before
 
 

@@ -418,7 +418,7 @@ def test_r1_a_bad_agent_id_in_remote_mode_fails_open_with_the_reason(
     ("extra", "said"),
     [
         (["--managed"], "--remote with --managed"),
-        (["--memory-root", "/srv/memory"], "--remote with --memory-root"),
+        (["--memory-root", "/srv/memory"], "--memory-root with remote mode (--remote"),
         (["--url", "http://127.0.0.1:1"], "leave out --url"),
     ],
 )
@@ -431,8 +431,8 @@ def test_r1_install_remote_refuses_what_contradicts_a_local_copy(
             "https://memory.example.com", "--project", "acme", "--agent", AGENT, "--home",
             str(tmp_path), *extra,
         ],
-        capture_output=True, text=True, env={"PATH": os.environ["PATH"], "HOME": str(tmp_path)},
-        check=False,
+        capture_output=True, text=True, check=False,
+        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), **code_under_test()},
     )  # fmt: skip
     assert done.returncode == 2 and said in done.stderr, done.stderr
     assert not (tmp_path / ".harness-memory").exists() and not (tmp_path / ".claude").exists()

@@ -141,6 +141,9 @@ def test_q1_a_moved_checkout_makes_its_venv_again_and_says_why(tmp_path: Path) -
     assert f".venv was made for {gone}, not this checkout (moved or copied)" in plan
     assert plan.index("rm -rf .venv") < plan.index("-m venv .venv") < plan.index(PACKAGES)
     assert "requirements-dev" not in plan
+    # then the hooks installed from the old place are named with the install that mends them
+    # (tests/plugin/test_h3_a_moved_checkout.py)
+    assert plan.index(PACKAGES) < plan.index(".venv/bin/harness-memory status --moved")
 
 
 def test_q1_a_venv_whose_pip_starts_its_python_with_an_argument_is_read_by_its_python(

@@ -188,17 +188,32 @@ def main(
         settings = load_settings(flags, env, flags_only=getattr(args, "flags_only", False))
     except SettingsError as error:
         parser.error(str(error))
-    from memory_core.closed_reader import run_on_standard_output
+    from memory_core.closed_reader import ReaderMayLeave, run_on_standard_output
 
     hook = args.command == "hook"
+    program = "harness-memory"
+    if args.command in _SAYING_COMMANDS:
+        from harness_memory.as_typed import program_as_typed
+
+        program = program_as_typed(env)
     if not hook:
-        _log_to_stderr()
+        _log_to_stderr(program)
+
+    def command(stream: ReaderMayLeave) -> int:
+        said = cast("IO[str]", stream)
+        if program != "harness-memory":  # over the stream that sees a reader leave
+            from harness_memory.as_typed import AsTyped
+
+            said = cast("IO[str]", AsTyped(said, program))
+        return _command(parser, args, settings, env, stdin, said)
+
     # `… | head -1`: the work is done, then the process ends quietly; a hook exits 0 all the same
-    return run_on_standard_output(
-        lambda stream: _command(parser, args, settings, env, stdin, cast("IO[str]", stream)),
-        out,
-        end_when_left=not hook,
-    )
+    return run_on_standard_output(command, out, end_when_left=not hook)
+
+
+_SAYING_COMMANDS = frozenset({"install", "uninstall", "status", "token", "sync"})
+"""The commands whose output tells the user commands to run (`` `harness-memory install codex`
+again``): written with the program as the user typed it (:mod:`harness_memory.as_typed`)."""
 
 
 def _command(
@@ -253,15 +268,22 @@ def _with_installed_remote(
     return {**flags, **{k: v for k, v in installed.items() if not given(k)}}
 
 
-def _log_to_stderr() -> None:
+def _log_to_stderr(program: str = "harness-memory") -> None:
     """Show the modules' warnings and errors on stderr as ``harness-memory: LEVEL: message``,
-    unless the caller (a test, an embedding program) has configured logging already."""
+    unless the caller (a test, an embedding program) has configured logging already; the
+    commands they name start with ``program`` (:func:`~harness_memory.as_typed.as_typed`)."""
     import logging
 
+    from harness_memory.as_typed import as_typed
+
+    class _Typed(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return as_typed(super().format(record), program)
+
     if not logging.getLogger().handlers:
-        logging.basicConfig(
-            level=logging.WARNING, format="harness-memory: %(levelname)s: %(message)s"
-        )
+        handler = logging.StreamHandler()
+        handler.setFormatter(_Typed("harness-memory: %(levelname)s: %(message)s"))
+        logging.basicConfig(level=logging.WARNING, handlers=[handler])
 
 
 def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> Any:

@@ -85,6 +85,12 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
     if verb == "status":
         parser.add_argument("--home", default=None, help=home_help)
         parser.add_argument(
+            "--moved",
+            action="store_true",
+            help="only the hooks still naming this checkout's old place (it moved), each with "
+            "the install that mends them; nothing when there are none (make install runs it)",
+        )
+        parser.add_argument(
             "--managed",
             default=None,
             metavar="DIR",
@@ -511,11 +517,18 @@ def _as_installed(
     if not {"url", "project", "agent"} <= flags.keys():
         return root, None
     values.update(url=flags["url"], project=flags["project"], agent=flags["agent"])
-    if root is not None and flags.get("remote") != "on":
+    if flags.get("remote") == "on":  # a --memory-root given is refused (_remote_state)
+        args.remote_url, values["url"] = flags["url"], None
+        flags.pop("memory-root", None)
+    elif root is not None:
         flags["memory-root"] = root
+    elif (moved := _moved(args, environ, found.script, flags.get("memory-root"))) is not None:
+        out.write(
+            f"{args.harness}: the hooks' {found.script} and memory root {flags['memory-root']} "
+            f"are gone, moved with their folder: the memory root is now {moved}\n"
+        )
+        flags["memory-root"] = moved
     root = flags.get("memory-root")
-    if flags.get("remote") == "on":
-        args.remote_url, values["url"], root = flags["url"], None, None
     if _id_said_not_secret(found.path, flags["url"]):  # as that install was told (A-10)
         args.url_id_not_secret = True
     if args.timeout is None and "timeout" in flags:
@@ -524,6 +537,21 @@ def _as_installed(
     shown = " ".join(f"--{name} {shlex.quote(value)}" for name, value in flags.items())
     out.write(f"{args.harness}: installing again with the settings of {found.path}: {shown}\n")
     return root, found.token
+
+
+def _moved(
+    args: argparse.Namespace, environ: Mapping[str, str], script: str | None, root: str | None
+) -> str | None:
+    """The memory root ``root`` of installed hooks that start ``script`` where it is now that
+    their folder (a checkout with ``make run``'s ``.data``) has moved to the ``harness-memory``
+    this install writes (:func:`~harness_memory.installers.reinstall.moved_root`), or None."""
+    from harness_memory.installers import choose_executable
+    from harness_memory.installers.reinstall import moved_root
+
+    if script is None or root is None:
+        return None
+    program = choose_executable(getattr(args, "executable", None), dict(environ)).command
+    return moved_root(script, root, program)
 
 
 def _read_token_file(path: Path) -> str | None:
@@ -599,8 +627,11 @@ def _next_command(
     args: argparse.Namespace, root: str | None, values: dict[str, Any], environ: Mapping[str, str]
 ) -> str:
     """The command that does what this dry run showed (the token left for the user to fill),
-    starting with this program as the user can run it again (:func:`_program_as_typed`)."""
-    words = [_program_as_typed(environ), args.command, args.harness]
+    starting with this program as the user can run it again
+    (:func:`~harness_memory.as_typed.program_as_typed`)."""
+    from harness_memory.as_typed import program_as_typed
+
+    words = [program_as_typed(environ), args.command, args.harness]
     remote = getattr(args, "remote_url", None)  # remote mode's root follows from the ids
     given = {"--memory-root": None if remote else root, **{f"--{k}": v for k, v in values.items()}}
     if remote:
@@ -619,24 +650,6 @@ def _next_command(
     if getattr(args, "no_check", False):
         words.append("--no-check")
     return shlex.join(words)
-
-
-def _program_as_typed(environ: Mapping[str, str], argv0: str | None = None) -> str:
-    """``harness-memory`` when that name on ``PATH`` runs this very program, else the path the
-    user started it by (``argv0``, default ``sys.argv[0]``): beside ``make run`` that is
-    ``.venv/bin/harness-memory``, and a bare ``harness-memory`` the shell would not find (or
-    would find another install of). Not started as the console script (``python -m``, a test):
-    the bare name."""
-    import shutil
-    import sys
-
-    typed = sys.argv[0] if argv0 is None else argv0
-    if Path(typed).name != "harness-memory":
-        return "harness-memory"
-    on_path = shutil.which("harness-memory", path=environ.get("PATH", ""))
-    if on_path is not None and Path(on_path).resolve() == Path(typed).resolve():
-        return "harness-memory"
-    return typed
 
 
 REMOTE_STATE_DIR = ".harness-memory"
@@ -661,7 +674,12 @@ def _remote_state(
     if getattr(args, "url", None) and args.url != url:
         parser.error("--remote URL names the service: leave out --url")
     if args.root:
-        parser.error("--remote with --memory-root: remote mode's memory root is its local copy")
+        parser.error(
+            "--memory-root with remote mode (--remote, or hooks installed with it): its memory "
+            f"root is the local copy under ~/{REMOTE_STATE_DIR}, which follows from --project "
+            "and --agent; leave --memory-root out, or, for memory in a data dir on this "
+            "machine, install with --url and --memory-root instead of --remote"
+        )
     values["url"] = url
     return home / REMOTE_STATE_DIR
 
@@ -691,6 +709,11 @@ def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) 
     from harness_memory.installers.status import status
 
     home = Path(args.home or environ.get("HOME") or Path.home()).absolute()
+    if args.moved:
+        from harness_memory.installers.status import moved_lines
+
+        out.write("".join(f"{line}\n" for line in moved_lines(home, environ)))
+        return 0
     managed = Path(args.managed).absolute() if args.managed else managed_dir()
     also = recorded(home)  # managed installs this account made elsewhere
     if args.managed:

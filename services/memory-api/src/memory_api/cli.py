@@ -447,17 +447,34 @@ def _token_store(settings: Settings, args: argparse.Namespace, *, writes: bool) 
     return TokenStore(settings.data_dir, settings.env_tokens)
 
 
-NOW_CLOSED_NOTICE = (
-    "the data dir had no token: from now on its service answers every API request without one "
-    "with 401 (curl and scripts too); send 'Authorization: Bearer <secret>' (memory-api: --token "
-    "or MEMORY_API_TOKEN; harness-memory install: HARNESS_MEMORY_TOKEN or --token-file); the "
-    "web page asks for it. Hooks installed before now send none: their Sessions start without "
-    "memory until `harness-memory install HARNESS` runs again with a token in "
-    "HARNESS_MEMORY_TOKEN (`harness-memory status` names them)"
-)
-"""What ``token create`` adds when the data dir had no token: the service was open and now is
-not (A-10), which every curl, script, page and installed hook that worked a minute ago meets as
-a 401."""
+def now_closed_notice(harness_memory: str = "harness-memory") -> str:
+    """What ``token create`` adds when the data dir had no token: the service was open and now
+    is not (A-10), which every curl, script, page and installed hook that worked a minute ago
+    meets as a 401. ``harness-memory`` is named as the user can run it
+    (:func:`beside_as_typed`)."""
+    return (
+        "the data dir had no token: from now on its service answers every API request without "
+        "one with 401 (curl and scripts too); send 'Authorization: Bearer <secret>' (memory-api: "
+        "--token or MEMORY_API_TOKEN; harness-memory install: HARNESS_MEMORY_TOKEN or "
+        "--token-file); the web page asks for it. Hooks installed before now send none: their "
+        f"Sessions start without memory until `{harness_memory} install HARNESS` runs again "
+        f"with a token in HARNESS_MEMORY_TOKEN (`{harness_memory} status` names them)"
+    )
+
+
+def beside_as_typed(name: str, argv0: str | None = None) -> str:
+    """The console script ``name`` installed beside ``memory-api`` (``harness-memory``), as
+    the user can run it: the bare name when ``PATH`` finds that one, else its path beside the
+    ``memory-api`` they started by a path (``argv0``, default ``sys.argv[0]``): beside ``make
+    run``, ``.venv/bin/harness-memory``, which is on no ``PATH``. The bare name otherwise."""
+    import shutil
+
+    typed = sys.argv[0] if argv0 is None else argv0
+    beside = Path(typed).parent / name
+    if Path(typed).name != "memory-api" or os.sep not in typed or not beside.exists():
+        return name
+    found = shutil.which(name)
+    return name if found and Path(found).resolve() == beside.resolve() else str(beside)
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
@@ -472,7 +489,7 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     if was_open:
-        print(NOW_CLOSED_NOTICE, file=sys.stderr)
+        print(now_closed_notice(beside_as_typed("harness-memory")), file=sys.stderr)
     print(secret)
     if _went_nowhere():
         import shlex

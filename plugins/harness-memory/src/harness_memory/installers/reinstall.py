@@ -6,6 +6,10 @@ one command the hooks and ``harness-memory status`` name is enough, an install t
 no service URL, project, agent or memory root (flags or ``HARNESS_MEMORY_*``) takes them from
 the hooks this plugin already wrote into that harness's settings (:func:`installed_settings`),
 and the token from the token file they name. Whatever is given still wins.
+
+A checkout moved with ``make run``'s ``.data`` in it leaves hooks naming the old place: their
+``harness-memory`` and their memory root are both gone. Installed again from the new place,
+the root is taken where it moved to (:func:`moved_root`), so the one command is still enough.
 """
 
 from __future__ import annotations
@@ -21,9 +25,9 @@ from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.managed_record import managed_file
 from harness_memory.installers.settings_text import parse_toml
-from harness_memory.installers.spec import flag_values, our_commands
+from harness_memory.installers.spec import flag_values, hook_program, our_commands
 
-__all__ = ["FLAGS", "Installed", "installed_settings"]
+__all__ = ["FLAGS", "Installed", "installed_settings", "moved_root"]
 
 FLAGS = ("url", "project", "agent", "memory-root", "timeout", "remote")
 """The hook-command flags an install again takes over (``--url`` …)."""
@@ -34,11 +38,13 @@ class Installed:
     """What the installed hooks of one harness say: ``flags`` (a name of :data:`FLAGS` → the
     one value every command that names it gives), ``token`` (the text of the token file they
     name, or the ``--token`` an older install wrote on them; None when there is neither or the
-    file cannot be read) and ``path``, the settings file."""
+    file cannot be read), ``path``, the settings file, and ``script``, the ``harness-memory``
+    every hook command starts (None when they start more than one, or none are installed)."""
 
     path: Path
     flags: dict[str, str] = field(default_factory=dict)
     token: str | None = None
+    script: str | None = None
 
 
 def installed_settings(
@@ -61,7 +67,36 @@ def installed_settings(
     typed = {value for command in commands for value in flag_values(command, "--token")}
     # an install from before the token file wrote the token on the command lines (H-7)
     token = typed.pop() if len(typed) == 1 else None
-    return Installed(path, flags, _token(files.pop()) if len(files) == 1 else token)
+    scripts = {hook_program(command)[1] for command in commands}
+    script = scripts.pop() if len(scripts) == 1 else None
+    return Installed(path, flags, _token(files.pop()) if len(files) == 1 else token, script)
+
+
+def moved_root(script: str, root: str, program: str) -> str | None:
+    """Where the memory root ``root`` of hooks that start ``script`` is now, when the folder
+    both were in has moved to where ``program`` (the ``harness-memory`` installing them again)
+    is: ``/old/.venv/bin/harness-memory`` and ``/old/.data/agents/coder/agent_state/memory``,
+    both gone, with ``program`` ``/new/.venv/bin/harness-memory``, give
+    ``/new/.data/agents/coder/agent_state/memory`` when that folder exists. None otherwise:
+    either old path still there (a copy, not a move: the hooks still run), no common tail
+    below a folder of its own, or nothing at the new place."""
+    old, new = Path(script), Path(program)
+    if not (old.is_absolute() and new.is_absolute()) or old.exists() or Path(root).exists():
+        return None
+    tail = 0  # the parts both end with, each keeping a folder below / of its own
+    while tail < min(len(old.parts), len(new.parts)) - 2 and (
+        old.parts[-1 - tail] == new.parts[-1 - tail]
+    ):
+        tail += 1
+    if tail < 2:  # more in common than the name: bin/harness-memory at least
+        return None
+    old_base, new_base = old.parents[tail - 1], new.parents[tail - 1]
+    try:
+        rest = Path(root).relative_to(old_base)
+    except ValueError:
+        return None
+    moved = new_base / rest
+    return str(moved) if moved.is_dir() else None
 
 
 def _settings_file(

@@ -23,6 +23,7 @@ __all__ = [
     "ISOLATED",
     "InstallOptions",
     "flag_values",
+    "hook_program",
     "installed_roots",
     "is_ours",
     "our_commands",
@@ -176,6 +177,20 @@ def flag_values(command: str, flag: str) -> list[str]:
     values = [w[len(flag) + 1 :] for w in words if w.startswith(flag + "=")]
     values += [after for before, after in itertools.pairwise(words) if before == flag]
     return [value for value in values if value]
+
+
+def hook_program(command: str) -> tuple[str | None, str]:
+    """``(python, harness-memory)`` a hook command starts: ``PYTHON -I -X utf8 SCRIPT hook …``
+    gives both, ``SCRIPT hook …`` (an install from before ``-I``) no Python; so does one
+    whose Python is not started with every option of :data:`ISOLATED`."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    start = len(ISOLATED) + 1
+    if tuple(words[1:start]) == ISOLATED and len(words) > start:
+        return words[0], words[start]
+    return None, words[0] if words else command
 
 
 def installed_roots(document: Any, harness: str) -> list[str]:

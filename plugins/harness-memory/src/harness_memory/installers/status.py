@@ -45,6 +45,7 @@ from harness_memory.installers.checks import where_the_root_is
 from harness_memory.installers.codex_profiles import memory_profile_notes
 from harness_memory.installers.executable import (
     checkout_of,
+    choose_executable,
     describe_executable,
     describe_python,
 )
@@ -74,7 +75,13 @@ from harness_memory.installers.own_switches import (
 from harness_memory.installers.record import read_record
 from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.settings_text import parse_toml
-from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
+from harness_memory.installers.spec import (
+    ISOLATED,
+    flag_values,
+    hook_program,
+    installed_roots,
+    our_commands,
+)
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
 
 __all__ = [
@@ -82,6 +89,7 @@ __all__ = [
     "copy_left_lines",
     "installed_hooks",
     "managed_token_left_lines",
+    "moved_lines",
     "remote_copies",
     "status",
 ]
@@ -134,6 +142,7 @@ def status(
     ]
     managed_files += [file for file in also if file not in managed_files]
     targets = _targets(home, environ, managed_files)
+    here = choose_executable(None, dict(environ)).command  # the one installing again writes
     lines: list[str] = []
     healthy = True
     copies: set[tuple[str, str, str, str]] = set()
@@ -156,7 +165,7 @@ def status(
             lines += [f"{label}: not installed ({path})", *noted]
             continue
         again = f"harness-memory install {harness}{managed_flag}"
-        said, fine = _installed(label, again, path, document, commands)
+        said, fine = _installed(label, again, path, document, commands, here)
         said += noted
         said += last_session_lines(label, harness, commands)
         if label == "codex":  # H-6: a profile file may turn Codex's own memories back on
@@ -225,6 +234,33 @@ def installed_hooks(home: Path, environ: Mapping[str, str]) -> list[InstalledHoo
             again = f"harness-memory install {harness}{managed_flag}"
             found.append(InstalledHooks(label, path, again, bool(managed_flag), commands))
     return found
+
+
+def moved_lines(home: Path, environ: Mapping[str, str]) -> list[str]:
+    """For ``status --moved`` (``make install`` and ``make run`` after a checkout moved): one
+    line per installed harness whose hooks' ``harness-memory`` and memory root are gone, moved
+    with their folder to where this program's is
+    (:func:`~harness_memory.installers.reinstall.moved_root`), naming the install that mends
+    them; none when no hooks have moved (hooks of a checkout still in its place run)."""
+    from harness_memory.installers.reinstall import moved_root
+
+    program = choose_executable(None, dict(environ)).command
+    lines: list[str] = []
+    for hooks in installed_hooks(home, environ):
+        scripts = {hook_program(command)[1] for command in hooks.commands}
+        roots = {
+            root for command in hooks.commands for root in flag_values(command, "--memory-root")
+        }
+        if len(scripts) != 1 or len(roots) != 1:
+            continue
+        script, root = scripts.pop(), roots.pop()
+        if (moved := moved_root(script, root, program)) is not None:
+            lines.append(
+                f"{hooks.label}: the hooks in {hooks.path} still run {script} with the memory "
+                f"root {root}, both gone: this checkout has moved (to where the root is now "
+                f"{moved}); run `{hooks.again}` to install them again from here"
+            )
+    return lines
 
 
 def _targets(
@@ -594,12 +630,13 @@ def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> tuple[
 
 
 def _installed(
-    label: str, again: str, path: Path, document: dict[str, Any], commands: list[str]
+    label: str, again: str, path: Path, document: dict[str, Any], commands: list[str], here: str
 ) -> tuple[list[str], bool]:
     """The lines of one installed harness; ``again`` is the install that fixes what they find
-    (installing again takes every setting from the installed hooks)."""
+    (installing again takes every setting from the installed hooks, writing the
+    ``harness-memory`` at ``here``)."""
     harness = again.split()[2]
-    programs = [_program(command) for command in commands]
+    programs = [hook_program(command) for command in commands]
     started, fine = _program_lines(label, again, programs)
     lines = [f"{label}: installed in {path}", *started]
     if any(flag_values(command, "--token") for command in commands):
@@ -650,7 +687,9 @@ def _installed(
     except SettingsFileError as error:  # the uninstall refuses until it is moved aside
         lines.append(f"{label}: PROBLEM: {error}")
         fine = False
-    roots, found = _root_lines(label, again, installed_roots(document, harness))
+    scripts = {script for _, script in programs}
+    script = scripts.pop() if len(scripts) == 1 else None
+    roots, found = _root_lines(label, again, installed_roots(document, harness), (script, here))
     lines += roots
     fine = fine and found
     hooks = document.get("hooks")
@@ -690,16 +729,29 @@ def _url_holding_an_id(commands: list[str], path: Path) -> str | None:
     )
 
 
-def _root_lines(label: str, again: str, roots: Sequence[str]) -> tuple[list[str], bool]:
+def _root_lines(
+    label: str, again: str, roots: Sequence[str], programs: tuple[str | None, str]
+) -> tuple[list[str], bool]:
     """One line per memory root the hooks name, a PROBLEM (and the install that names the
-    right one) when it is gone; and whether every one is there."""
+    right one) when it is gone; and whether every one is there. ``programs`` is ``(the
+    harness-memory the hooks start, the one installing again writes)``: a root gone with the
+    first, moved with their folder to the second's (a moved checkout:
+    :func:`~harness_memory.installers.reinstall.moved_root`), is mended by ``again`` alone,
+    and the line says where the root is now."""
+    from harness_memory.installers.reinstall import moved_root
+
+    script, program = programs
     lines: list[str] = []
     for root in roots:
+        moved = moved_root(script, root, program) if script else None
         state = (
             ""
             if Path(root).is_dir()
             else f" — PROBLEM: it does not exist; {where_the_root_is()}: "
             f"`{again} --memory-root DIR` (the rest as installed)"
+            if moved is None
+            else f" — PROBLEM: it does not exist: it moved with the hooks' {script} to "
+            f"{moved}; `{again}` installs them again from there"
         )
         lines.append(f"{label}: memory root {root}{state}")
     return lines, all(Path(root).is_dir() for root in roots)
@@ -762,17 +814,3 @@ def _settings_env(document: dict[str, Any]) -> dict[str, str]:
     if not isinstance(env, dict):
         return {}
     return {str(k): v for k, v in env.items() if isinstance(v, str)}
-
-
-def _program(command: str) -> tuple[str | None, str]:
-    """``(python, harness-memory)`` a hook command starts: ``PYTHON -I -X utf8 SCRIPT hook …``
-    gives both, ``SCRIPT hook …`` (an install from before ``-I``) no Python; so does one
-    whose Python is not started with every option of :data:`ISOLATED`."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    start = len(ISOLATED) + 1
-    if tuple(words[1:start]) == ISOLATED and len(words) > start:
-        return words[0], words[start]
-    return None, words[0] if words else command

@@ -1,0 +1,69 @@
+"""The commands ``harness-memory`` tells its user to run work as typed (H-3).
+
+Beside ``make run`` the program is ``.venv/bin/harness-memory``, not on ``PATH``: ``status``
+and ``install`` said "run `harness-memory install claude-code` again", a command the shell
+does not find (or that runs another install). Each command in backticks they print (stdout and
+the warnings on stderr) now starts with the program as the user started it; run by the bare
+name from ``PATH``, it stays the bare name.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import sys
+from pathlib import Path
+
+import pytest
+from harness_memory import cli
+from harness_memory.as_typed import as_typed, program_as_typed
+
+from tests.plugin.helpers import HARNESS_MEMORY
+
+
+def test_h3_the_program_is_named_as_the_user_started_it(tmp_path: Path) -> None:
+    script = tmp_path / ".venv" / "bin" / "harness-memory"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n", "utf-8")
+    script.chmod(0o755)
+    assert program_as_typed({"PATH": "/usr/bin"}, ".venv/bin/harness-memory") == (
+        ".venv/bin/harness-memory"
+    )
+    on_path = {"PATH": str(script.parent)}
+    assert program_as_typed(on_path, str(script)) == "harness-memory"  # the one PATH finds
+    assert program_as_typed(on_path, "/usr/lib/python3/pytest") == "harness-memory"  # python -m
+    told = "run `harness-memory install codex` again; `harness-memory status` names it"
+    assert as_typed(told, "/opt/a b/harness-memory") == (
+        "run `'/opt/a b/harness-memory' install codex` again; "
+        "`'/opt/a b/harness-memory' status` names it"
+    )
+    assert as_typed("harness-memory: ERROR: …", ".venv/bin/harness-memory") == (
+        "harness-memory: ERROR: …"  # the program's name in front of a message is no command
+    )
+
+
+def test_h3_status_and_its_warnings_name_the_program_beside_make_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    flags = ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+    argv = ["install", "codex", *flags, "--memory-root", str(tmp_path / "gone"), "--no-check"]
+    argv += ["--executable", str(HARNESS_MEMORY), "--home", str(home)]
+    assert cli.main(argv, environ={"HOME": str(home)}, stdout=io.StringIO()) == 0
+    monkeypatch.setattr(sys, "argv", [".venv/bin/harness-memory", "status"])
+    out = io.StringIO()
+
+    cli.main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+
+    said = out.getvalue()
+    assert "`.venv/bin/harness-memory install codex --memory-root DIR`" in said
+    assert "`harness-memory " not in said
+    root = logging.getLogger()
+    handlers = root.handlers[:]
+    monkeypatch.setattr(root, "handlers", [])  # as in a terminal: no handler configured yet
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    cli._log_to_stderr(".venv/bin/harness-memory")
+    logging.getLogger("harness_memory").warning("run `harness-memory status`")
+    root.handlers = handlers
+    assert stream.getvalue() == "harness-memory: WARNING: run `.venv/bin/harness-memory status`\n"
