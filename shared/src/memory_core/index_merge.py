@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import defaultdict, deque
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
@@ -437,19 +438,22 @@ def _rejoined(
     if "<!--" not in places:
         return target, lines, set(), set(), {}
     shown = blank_comment_lines(old)
+    either = wanted | extra
     groups: dict[int, tuple[list[str], list[str]]] = {}
     for number, line in enumerate(old):
         if not has_soft_break(line) or not comment_ends(line, shown[number]):
             continue  # else an entry stands on a line of its own, no comment around it
         entries = line_entries(line)
         cut = [entry for entry in entries if entry.strip() in wanted]
-        more = [entry for entry in entries if entry.strip() in wanted | extra]
+        more = [entry for entry in entries if entry.strip() in either]
         if cut and len(more) < len(entries):
             groups[number] = (more, cut)
     if not groups:
         return target, lines, set(), set(), {}
     rows = lines_with_ends(target)
-    contents = [row.rstrip("\r\n") for row in rows]
+    contents: dict[str, deque[int]] = defaultdict(deque)  # a line's text → its rows, in order
+    for at, row in enumerate(rows):
+        contents[row.rstrip("\r\n")].append(at)
     taken: set[str] = set()
     rejoined: set[tuple[str, str]] = set()
     loose: dict[str, str] = {}
@@ -463,9 +467,8 @@ def _rejoined(
                     loose.setdefault(entry.strip(), without_comment_ends(entry, seen))
             continue
         cut, left = found
-        at = contents.index(left)
+        at = contents[left].popleft()  # its first copy still as the delete left it
         rows[at] = old[number] + rows[at][len(left) :]
-        contents[at] = old[number]
         taken.update(entry.strip() for entry in cut)
         rejoined.add((old[number].strip(), shown[number].strip()))
     alone = [line for line in lines if line.strip() not in taken]
@@ -502,16 +505,21 @@ def _shown_again(text: str, lines: list[str], loose: Mapping[str, str]) -> str:
 
 
 def _left_by_delete(
-    line: str, shown: str, tries: tuple[list[str], list[str]], rows: list[str], taken: set[str]
+    line: str,
+    shown: str,
+    tries: tuple[list[str], list[str]],
+    rows: Mapping[str, Collection[int]],
+    taken: set[str],
 ) -> tuple[list[str], str] | None:
     """The first of ``tries`` (entries of the joined ``line``; ``shown``: it with comments
-    blanked) whose removal leaves a line among ``rows`` (the index's lines, without ends),
-    with that line; None when neither does, or one of them is in ``taken`` already."""
+    blanked) whose removal leaves a line among ``rows`` (the index's lines, without ends → the
+    rows still holding them), with that line; None when neither does, or one of them is in
+    ``taken`` already."""
     for cut in tries:
         if any(entry.strip() in taken for entry in cut):
             return None
         left = line_without_entries(line, shown, cut)
-        if left is not None and left in rows:
+        if left is not None and rows.get(left):
             return cut, left
     return None
 
