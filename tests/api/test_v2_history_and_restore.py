@@ -759,6 +759,25 @@ async def test_v2_undo_of_a_delete_through_an_index_that_links_to_a_file_of_its_
     assert index.is_symlink() and (agent.user / "index-kept.md").read_bytes() == written
 
 
+async def test_v2_an_index_made_a_link_to_a_file_of_its_scope_is_never_deleted_in_its_history(
+    client: Client, agent: AgentHome
+) -> None:
+    """``MEMORY.md`` made a symlink to a file of its own scope (the index kept under another
+    name, read and merged through the link): its History says it is there, never "deleted"
+    (was: the record took the link for the index's delete, and the page said "Not in the
+    memory now"), and says where its text is recorded."""
+    seed(agent)
+    await checkpoint(client)
+    _index_kept_under_another_name(agent.user, (agent.user / layout.INDEX_FILE).read_bytes())
+    await checkpoint(client)
+
+    history = await ok_json(await client.get(history_url("user", layout.INDEX_FILE, "history")))
+
+    assert [version["change"] for version in history["versions"]] == ["added"]
+    assert history["exists"] is True and history["unrecorded"] is False
+    assert "index-kept.md" in history["unrecordable"]
+
+
 @pytest.mark.parametrize(
     ("then", "now"),
     [
