@@ -139,10 +139,14 @@ def _ends_changed(
     """Whether a line of ``own`` (text, end) ends otherwise than every line with its text in
     ``version`` does (a line without an end on either side aside: a delete of the last line
     leaves the one before it without one; and one of ``kept``, the ``<!--``/``-->`` a delete
-    kept of a line with that line's end, which the line put back replaces)."""
+    kept of a line with that line's end, which the line put back replaces); or whether the
+    index holds none of ``version``'s lines but blank ones (written anew since)."""
     ends: dict[str, set[str]] = defaultdict(set)
     for text, end in version:
         ends[text].add(end)
+    written = [text for text, _ in own if text.strip()]
+    if written and not any(text in ends for text in written):
+        return True  # an index written anew since: its own lines tell how lines end
     return any(
         end and (was := ends.get(text)) and end not in was and "" not in was and text not in kept
         for text, end in own
