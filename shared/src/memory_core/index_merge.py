@@ -527,19 +527,20 @@ def _shown_again(text: str, put: list[int], loose: Mapping[str, str]) -> tuple[s
     if "<!--" not in text:
         return "".join(rows), put
     put = list(put)
+    contents = [row.rstrip("\r\n") for row in rows]
+    shown = blank_comment_lines(contents)  # read again only after a line is moved
     for index in range(len(put)):
         at = put[index]
-        if not blank_comments(rows[at]).strip():
-            continue  # a line of a comment put back whole stays in it
-        contents = [row.rstrip("\r\n") for row in rows]
-        if blank_comment_lines(contents)[at].strip():
-            continue  # shown where it is (a ``-->`` of its own closes the comment before it)
+        if not blank_comments(rows[at]).strip() or shown[at].strip():
+            continue  # a line of a comment put back whole stays in it; a line shown stays
         rest = contents[:at] + contents[at + 1 :]
         for first, last in comment_line_runs(rest):
             if first < at <= last:  # between a comment's first and last line: hidden
                 rows.insert(last + 1, rows.pop(at))
                 put = [p - 1 if at < p <= last + 1 else p for p in put]
                 put[index] = last + 1
+                contents = [row.rstrip("\r\n") for row in rows]
+                shown = blank_comment_lines(contents)
                 break
     return "".join(rows), sorted(put)
 
