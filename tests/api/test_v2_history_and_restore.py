@@ -3,6 +3,7 @@ files, and restore (a deleted file, an overwritten one, the index) as a new vers
 
 from __future__ import annotations
 
+import asyncio
 import codecs
 import os
 import stat
@@ -757,6 +758,72 @@ async def test_v2_undo_of_a_delete_through_an_index_that_links_to_a_file_of_its_
 
     assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
     assert index.is_symlink() and (agent.user / "index-kept.md").read_bytes() == written
+
+
+@pytest.mark.parametrize("since", ["the file written and indexed again", "the index written anew"])
+async def test_v2_undo_of_a_delete_keeps_what_was_written_since_byte_for_byte(
+    client: Client, agent: AgentHome, since: str
+) -> None:
+    """After the delete the user wrote the file again with a line of their own for it (CRLF),
+    or wrote a new index of their own: the undo adds no second line for a file the index
+    links already, and every line written since stays byte for byte (V-2)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    newer = f"- [Pnpm again]({TOPIC}) — newer\r\n".encode()
+    if since == "the file written and indexed again":
+        write(agent.user, TOPIC, "---\ndescription: again\n---\nnew body\n")
+        now = index.read_bytes() + newer
+    else:
+        now = b"# Mine\r\n" + OTHER_LINE.encode() + b"\r\n"
+    index.write_bytes(now)
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    if since == "the file written and indexed again":
+        assert result["indexLinesAdded"] == [] and index.read_bytes() == now
+    else:
+        assert result["indexLinesAdded"] == [LINE]
+        assert index.read_bytes() == now + f"{LINE}\r\n".encode()
+
+
+async def test_v2_two_undos_of_one_delete_at_once_put_its_line_back_once(
+    client: Client, agent: AgentHome
+) -> None:
+    """Two requests undo the same delete at once: they run one after the other under the
+    scope's lock; the first brings the file and its line back, the second finds them there
+    and changes nothing (no torn file, no line twice, none lost)."""
+    seed(agent)
+    before = (agent.user / layout.INDEX_FILE).read_bytes()
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    url = history_url("user", TOPIC, "restore")
+    body = {"version": deleted["restoreVersion"]}
+
+    answers = await asyncio.gather(client.post(url, json=body), client.post(url, json=body))
+
+    results = [await ok_json(answer) for answer in answers]
+    assert sorted(len(result["indexLinesAdded"]) for result in results) == [0, 1]
+    assert sorted(result["version"] is None for result in results) == [False, True]
+    assert (agent.user / layout.INDEX_FILE).read_bytes() == before
+
+
+async def test_v2_an_index_made_a_link_to_a_file_of_its_scope_is_never_deleted_in_its_history(
+    client: Client, agent: AgentHome
+) -> None:
+    """``MEMORY.md`` made a symlink to a file of its own scope (the index kept under another
+    name, read and merged through the link): its History says it is there, never "deleted"
+    (was: the record took the link for the index's delete, and the page said "Not in the
+    memory now"), and says where its text is recorded."""
+    seed(agent)
+    await checkpoint(client)
+    _index_kept_under_another_name(agent.user, (agent.user / layout.INDEX_FILE).read_bytes())
+    await checkpoint(client)
+
+    history = await ok_json(await client.get(history_url("user", layout.INDEX_FILE, "history")))
+
+    assert [version["change"] for version in history["versions"]] == ["added"]
+    assert history["exists"] is True and history["unrecorded"] is False
+    assert "index-kept.md" in history["unrecordable"]
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ the same neighbour line, with the blank lines that stood between them — in the
 from __future__ import annotations
 
 import pytest
+from memory_core.index import prune_index
 from memory_core.index_merge import merge_index
 from memory_core.index_rewrite import merge_index_bytes
 
@@ -161,3 +162,47 @@ def test_v2_the_last_line_without_an_end_comes_back_as_it_was(then: bytes) -> No
     merged = merge_index_bytes(pruned, "- [A](a.md) x\n", {}, places=text)
 
     assert merged.data == then
+
+
+UV = "- [U](uv.md) u"
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        f"```\n{UV}\n```\n- [A](a.md)\n{UV}\n- [B](b.md)\n",
+        f"<!--\n{UV}\n-->\n- [A](a.md)\n{UV}\n- [B](b.md)\n",
+        f"- [A](a.md)\n{UV}\n- [B](b.md)\n- [A](a.md)\n{UV}\n- [C](c.md)\n",
+        f"- [A](a.md)\n```\n- [A](a.md)\n```\n{UV}\n",
+        f"- [A](a.md)\n{UV} <!-- note\nhidden\n-->\n- [B](b.md)\n",
+        f"- [A](a.md)\r\n{UV} <!-- x\n\r\n\nhidden\r\n-->\n- [B](b.md)\r\n",
+        f"<!-- x\nhidden\n--> {UV}\r\n\n\r\n- [B](b.md)\n\r\n",
+        "- [R][r]\n\n[r]: uv.md\nnote\u2028more\u2029x\nsee uv.md\n",
+    ],
+    ids=[
+        "fenced-copy-before-it",
+        "commented-copy-before-it",
+        "the-same-line-twice",
+        "a-fence-closing-above-it",
+        "it-opens-a-comment",
+        "blank-lines-after-the-comment-it-opens",
+        "blank-lines-after-the-comment-it-closes",
+        "a-definition-a-blank-line-below-u2028-u2029-in-a-line",
+    ],
+)
+def test_v2_each_line_comes_back_to_its_own_copy_among_repeats_comments_and_fences(
+    then: str,
+) -> None:
+    """The undo of a delete gives the index back byte for byte where it holds copies of the
+    line (a fenced or commented-out one: not the line; the line twice: both come back), a
+    repeated neighbour (a fence's closing ```` ``` ```` is not its opening one), a line that
+    opens or closes a comment (its kept ``<!--``/``-->`` gives way to it, the blank lines
+    after keep their ends) or U+2028/U+2029 inside a line. Was: nothing put back (the fenced
+    copy taken for it), one of two, a line put back inside the fence, after the comment or
+    next to a stray ``<!--`` (the rest of the index hidden), blank lines given other ends."""
+    pruned, removed = prune_index(then, "uv.md")
+    assert removed
+
+    merged = merge_index_bytes(pruned.encode(), "".join(r + "\n" for r in removed), {}, places=then)
+
+    assert merged.data == then.encode()

@@ -8,11 +8,13 @@ though its text changed. An import adds its lines with the end most of the index
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Sequence
 
 import pytest
-from memory_core.index import prune_index
-from memory_core.index_rewrite import merge_index_bytes
-from memory_core.markdown import lines_with_ends
+from memory_core.index import index_lines, prune_index
+from memory_core.index_rewrite import _held_ends, merge_index_bytes
+from memory_core.markdown import blank_comment_lines, fenced_lines, lines_with_ends
 
 ENDS = {
     "lf": ["\n"],
@@ -145,17 +147,36 @@ def test_v2_an_import_into_an_index_of_mixed_ends_adds_with_the_usual_end(
     assert merged.data == kept + added
 
 
-def _kept_in_order(kept: str, merged: str) -> bool:
+def _kept_in_order(kept: str, merged: str, put_back: Sequence[str] = ()) -> bool:
     """Whether every line of ``kept`` (with its end) is a line of ``merged``, byte for byte and
-    in order; its last line without an end may have gained one (a line put back after it)."""
+    in order; its last line without an end may have gained one (a line put back after it).
+    A line of ``kept`` that is just the ``<!--`` or ``-->`` a delete kept of one of
+    ``put_back`` may be gone: that line, put back, stands in for it."""
     lines = iter(lines_with_ends(merged))
-    return all(
-        any(
-            line == old or (not old.endswith(("\r", "\n")) and line.rstrip("\r\n") == old)
-            for line in lines
+    ends = [line for line in put_back if "<!--" in line or "-->" in line]
+    for old in lines_with_ends(kept):
+        text = old.strip()
+        comment_end = text.startswith(("<!--", "-->")) and any(
+            line.startswith(text) or line.endswith(text) for line in ends
         )
-        for old in lines_with_ends(kept)
-    )
+        for line in lines:
+            if line == old or (not old.endswith(("\r", "\n")) and line.rstrip("\r\n") == old):
+                break
+            if comment_end and line.strip() in ends:
+                break  # the line put back in its place
+        else:
+            return False
+    return True
+
+
+def _shown(text: str) -> list[str]:
+    """The lines of ``text`` a model reads as text: outside comments and code fences."""
+    lines = index_lines(text)
+    return [
+        shown.strip()
+        for shown, fenced in zip(blank_comment_lines(lines), fenced_lines(lines), strict=True)
+        if shown.strip() and not fenced
+    ]
 
 
 U = "- [U](uv.md) u"
@@ -166,13 +187,17 @@ def _copied_rows(rng: random.Random, i: int) -> list[str]:
     """The rows of one piece of an index with copies of the lines a delete prunes: the same
     entry twice, commented out or in a fence (kept: they link nothing; the first link line,
     ``L0``, always to ``uv.md``, has fenced copies too), kept lines alike
-    (``- [D](b.md) d``), a stray ``-->``, a reference, a wiki link, a line opening a comment."""
+    (``- [D](b.md) d``), a stray ``-->``, a reference, a wiki link, a line opening a comment,
+    one closing it followed by blank lines, a fence whose closing ```` ``` ```` is the
+    neighbour of a line it takes, a line of prose holding U+2028 or U+2029 (no line end for
+    the index, one for ``str.splitlines``)."""
     target = rng.choice(["uv.md", "uv.md#why", "b.md"])
     shape = rng.choice(
         ["link"] * 3
         + ["same", "entry", "title", "blank", "close", "ref", "wiki", "commented", "fenced"]
-        + ["opens", "prose"]
+        + ["opens", "prose", "closes", "fence-then", "soft"]
     )
+    soft = rng.choice(["\u2028", "\u2029"])
     pieces = {
         "link": [f"- [L{i}]({target}) {i}" if i else L0],
         "same": ["- [D](b.md) d"],
@@ -186,6 +211,9 @@ def _copied_rows(rng: random.Random, i: int) -> list[str]:
         "fenced": ["```", rng.choice([U, L0]), "```"],
         "opens": [f"- [K{i}]({target}) <!-- old:", U, "-->"],
         "prose": ["see uv.md"],
+        "closes": ["<!-- was:", "- [Old](old.md)", f"--> - [C{i}]({target}) {i}", "", ""],
+        "fence-then": ["```", "- [F](b.md)", "```", f"- [G{i}]({target}) {i}"],
+        "soft": [f"note {i}{soft}more {i}"],
     }
     return pieces[shape]
 
@@ -212,7 +240,7 @@ def test_v2_an_undo_never_changes_a_byte_of_a_line_the_user_kept(kind: str) -> N
     back was taken for a later kept copy of it, and every kept line between lost its end."""
     rng = random.Random(f"v2-kept-{kind}")  # noqa: S311 - a seeded fuzz, not a secret
     files = ["uv.md", "b.md"]
-    checked = 0
+    checked = exact = 0
     for _ in range(100):
         rows = [row for i in range(rng.randint(1, 12)) for row in _copied_rows(rng, i)]
         blank = ["\r"] if "\r" in ENDS[kind] else ENDS[kind]  # as in _index
@@ -226,9 +254,15 @@ def test_v2_an_undo_never_changes_a_byte_of_a_line_the_user_kept(kind: str) -> N
         merged = merge_index_bytes(now.encode(), lines, {}, places=then)
 
         got = now if merged.data is None else merged.data.decode()
-        assert _kept_in_order(now, got), (then, now, got)
+        assert _kept_in_order(now, got, removed), (then, now, got)
+        assert Counter(_shown(got)) == Counter(_shown(now)) + Counter(_shown(then)) - Counter(
+            _shown(pruned)
+        ), (then, now, got)  # each line put back shown, in no comment or fence; none hidden
+        if now == pruned:  # the index as the delete left it: given back byte for byte
+            assert got == then, (then, got)
+            exact += 1
         checked += 1
-    assert checked > 40
+    assert checked > 40 and exact > 20
 
 
 @pytest.mark.parametrize(
@@ -264,3 +298,34 @@ def test_v2_a_joined_line_given_its_entry_back_keeps_its_own_end() -> None:
 
     back = "- [B](b.md)\u2028- [A](a.md) <!-- old:\r\n- [Old](old.md)\n-->\n- [C](c.md) c\n"
     assert merged.data == back.encode()
+
+
+class _Counted(str):
+    """A line whose comparisons and hashes are counted: the work a merge does, never its time."""
+
+    __slots__ = ()
+    work = 0
+    budget = 0
+
+    def __eq__(self, other: object) -> bool:
+        _Counted.work += 1
+        assert _Counted.work <= _Counted.budget, "more than linear work"
+        return str.__eq__(self, other)
+
+    def __hash__(self) -> int:
+        _Counted.work += 1
+        return str.__hash__(self)
+
+
+def test_v2_the_ends_of_20000_joined_lines_rewritten_in_place_take_linear_work() -> None:
+    """Each of 20,000 joined lines given its entry back is rewritten in place: which held line
+    each row is takes a few comparisons per line (was: each rewritten row scanned every held
+    line after it, 200 million comparisons)."""
+    count = 20_000
+    own = [(_Counted(f"- [B{i}](b.md)\u2028<!-- old:"), "\r\n") for i in range(count)]
+    rows = [_Counted(f"- [B{i}](b.md)\u2028- [A{i}](a.md) <!-- old:") for i in range(count)]
+    _Counted.work, _Counted.budget = 0, 10 * count
+
+    ends = _held_ends(own, rows, [])
+
+    assert ends == ["\r\n"] * count

@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
+from collections import Counter, defaultdict, deque
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
@@ -249,12 +251,19 @@ def _new_wiki_name(
 class IndexMerge:
     """What :func:`merge_index` did: the new ``text`` and the source lines ``added``
     (links rewritten) and ``skipped`` (each with the reason: ``"already there"``,
-    ``"already indexed"``, ``"title"``). ``changed`` tells whether ``text`` differs."""
+    ``"already indexed"``, ``"title"``). ``changed`` tells whether ``text`` differs. A
+    restore (``places``) also says which rows of ``text`` (0-based, in order) are lines
+    ``put`` back on lines of their own, and which rows of the index it was given it
+    ``dropped`` (the ``<!--``/``-->`` a delete kept of a line put back): every other row is
+    the index's own, in order (a joined line given its entry back rewritten in place).
+    ``put`` is None when not known (no restore)."""
 
     text: str
     changed: bool
     added: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    put: list[int] | None = None
+    dropped: list[int] = field(default_factory=list)
 
 
 def _line_end(text: str) -> str:
@@ -291,11 +300,11 @@ def merge_index(
         return IndexMerge(text=text, changed=bool(added), added=added)
     held = index_lines(target)
     # a line is there by its own text, comments and all; blanked, only to find links
-    present = set(zip(_stripped(held), _stripped(blank_comment_lines(held)), strict=True))
+    present = set(_keys(held))
     indexed = set(linked_topic_files(target, twins))
     merge = IndexMerge(text=target, changed=False)
-    prose = blank_comment_lines(rewritten)  # an entry inside ``<!-- … -->`` links nothing
-    why_not = _why_not(rewritten, prose, fenced, (present, indexed), twins)
+    prose = _shown_source(rewritten, places)  # an entry inside ``<!-- … -->`` links nothing
+    why_not = _why_not(rewritten, prose, fenced, (present, indexed), twins, places is not None)
     appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
     if appended:
         head, alone = target, appended
@@ -318,8 +327,9 @@ def merge_index(
                 for line, why in zip(rewritten, why_not, strict=True)
                 if why is None
             ]
-        merge.text = _with_lines(head, alone, places) if alone else head
-        if places is not None and "<!--" in merge.text:
+        if places is None:
+            merge.text = _with_lines(head, alone)[0] if alone else head
+        else:
             ends = {
                 line.strip(): kept
                 for line, shown, why in zip(rewritten, prose, why_not, strict=True)
@@ -327,16 +337,15 @@ def merge_index(
                 and line.strip() not in loose  # its ends are kept on a joined line
                 and (kept := comment_ends(line, shown))
             }
-            merge.text = _without_kept_ends(merge.text, ends)
-        if alone and places is not None:
-            merge.text = _shown_again(merge.text, alone, loose)
+            merge.text, merge.put, merge.dropped = _placed(head, alone, places, ends, loose)
         if "<!--" in merge.text and not _read_as_before(merge.text, present):
             _add_whole_comments(rewritten, why_not)
             appended = [line for line, why in zip(rewritten, why_not, strict=True) if why is None]
             head, alone = target, appended
             if places is not None:
                 head, alone, *_ = _rejoined(target, appended, [], places)
-            merge.text = _with_lines(head, alone, places) if alone else head
+            merge.text, merge.put = _with_lines(head, alone, places) if alone else (head, [])
+            merge.put, merge.dropped = None if places is None else merge.put, []
         merge.changed = True
         merge.added = appended
     merge.skipped = [(line, why) for line, why in zip(rewritten, why_not, strict=True) if why]
@@ -349,6 +358,7 @@ def _why_not(
     fenced: list[bool],
     held: tuple[set[tuple[str, str]], set[str]],
     twins: Collection[str],
+    restore: bool = False,
 ) -> list[str | None]:
     """Per source line (``rewritten``; ``prose``: the same with comments blanked; ``fenced``:
     inside a code fence) why it is not added (``""`` blank, ``"already there"``, ``"title"``,
@@ -358,7 +368,8 @@ def _why_not(
     linking one file both go in (a delete pruned both, and its undo puts both back). A
     reference definition (``[r]: a.md``) a source line uses is never "already indexed": it is
     where that line links, and without it ``- [R][r]`` would link nothing (V-2: a restore
-    puts it back)."""
+    puts it back). ``restore``: the lines are those a delete took, each put back, the same
+    line twice too (it stood twice); an import adds a line it holds twice once."""
     used = {
         label
         for shown, in_fence in zip(prose, fenced, strict=True)
@@ -367,12 +378,13 @@ def _why_not(
     }
     why_not: list[str | None] = []
     present, indexed = held
+    there = set(present) if restore else present  # a restore: each line the delete took
     for line, shown, in_fence in zip(rewritten, prose, fenced, strict=True):
-        key = (line.strip(), shown.strip())
+        key = (line.strip(), _FENCED if in_fence else shown.strip())
         links = [] if in_fence else [_linked(t, twins) for t in topic_link_targets(shown)]
         if not key[0]:
             why_not.append("")
-        elif key in present:
+        elif key in there:
             why_not.append("already there")
         elif key[0].startswith("# ") and not links:
             why_not.append("title")
@@ -404,14 +416,40 @@ def _add_whole_comments(rewritten: list[str], why_not: list[str | None]) -> None
             why_not[first : last + 1] = [None] * (last + 1 - first)
 
 
-def _with_lines(target: str, lines: list[str], places: str | None) -> str:
-    """``target`` with ``lines`` added: at its end, or where they stood in ``places``."""
+def _with_lines(
+    target: str, lines: list[str], places: str | None = None, ends: Mapping[str, str] = {}
+) -> tuple[str, list[int]]:
+    """``target`` with ``lines`` added: at its end, or where they stood in ``places`` (``ends``
+    as :func:`_put_back` takes them); and the rows (0-based, in order) the lines added are
+    on."""
     end = _line_end(target)
     head = target if target.endswith("\n") else target + end
     if places is None:
-        return head + end.join(lines) + end
+        start = head.count("\n")
+        return head + end.join(lines) + end, list(range(start, start + len(lines)))
     where = [entry for line in index_lines(places) for entry in line_entries(line)]
-    return _put_back(head, lines, where, end)
+    return _put_back(head, lines, where, end, ends)
+
+
+def _placed(
+    head: str, lines: list[str], places: str, ends: Mapping[str, str], loose: Mapping[str, str]
+) -> tuple[str, list[int], list[int]]:
+    """``head`` (the index, joined lines given their entries back) with ``lines`` put back
+    where they stood in ``places`` (:func:`_put_back`), the ``<!--``/``-->`` a delete kept of
+    each dropped (``ends``: :func:`_without_kept_ends`) and each shown again
+    (:func:`_shown_again`, ``loose`` as there): the rows put back are tracked as rows, so a
+    copy of a line the index keeps (commented out, in a fence) is never taken for it.
+    Returns the text, the rows put back and the rows of ``head`` dropped."""
+    if not lines:
+        return head, [], []
+    text, rows = _with_lines(head, lines, places, ends)
+    dropped: list[int] = []
+    if "<!--" in text:
+        before = rows
+        text, rows, gone = _without_kept_ends(text, ends, rows)
+        dropped = [at - bisect_right(before, at) for at in gone]  # as rows of head
+    text, rows = _shown_again(text, rows, loose)
+    return text, rows, dropped
 
 
 def _rejoined(
@@ -437,19 +475,22 @@ def _rejoined(
     if "<!--" not in places:
         return target, lines, set(), set(), {}
     shown = blank_comment_lines(old)
+    either = wanted | extra
     groups: dict[int, tuple[list[str], list[str]]] = {}
     for number, line in enumerate(old):
         if not has_soft_break(line) or not comment_ends(line, shown[number]):
             continue  # else an entry stands on a line of its own, no comment around it
         entries = line_entries(line)
         cut = [entry for entry in entries if entry.strip() in wanted]
-        more = [entry for entry in entries if entry.strip() in wanted | extra]
+        more = [entry for entry in entries if entry.strip() in either]
         if cut and len(more) < len(entries):
             groups[number] = (more, cut)
     if not groups:
         return target, lines, set(), set(), {}
     rows = lines_with_ends(target)
-    contents = [row.rstrip("\r\n") for row in rows]
+    contents: dict[str, deque[int]] = defaultdict(deque)  # a line's text → its rows, in order
+    for at, row in enumerate(rows):
+        contents[row.rstrip("\r\n")].append(at)
     taken: set[str] = set()
     rejoined: set[tuple[str, str]] = set()
     loose: dict[str, str] = {}
@@ -463,77 +504,119 @@ def _rejoined(
                     loose.setdefault(entry.strip(), without_comment_ends(entry, seen))
             continue
         cut, left = found
-        at = contents.index(left)
+        at = contents[left].popleft()  # its first copy still as the delete left it
         rows[at] = old[number] + rows[at][len(left) :]
-        contents[at] = old[number]
         taken.update(entry.strip() for entry in cut)
         rejoined.add((old[number].strip(), shown[number].strip()))
     alone = [line for line in lines if line.strip() not in taken]
     return "".join(rows), alone, rejoined, taken, loose
 
 
-def _shown_again(text: str, lines: list[str], loose: Mapping[str, str]) -> str:
-    """``text`` (a restore's merge, V-2, ``lines`` put back on lines of their own) with each
-    of ``lines`` that ``loose`` names written as it says (without the ``<!--`` / ``-->`` the
-    index keeps elsewhere), and each put back inside a comment across lines, which would hide
-    it, moved to just after the line that closes that comment; every other line as it was."""
+def _shown_again(text: str, put: list[int], loose: Mapping[str, str]) -> tuple[str, list[int]]:
+    """``text`` (a restore's merge, V-2; ``put``: the rows of the lines put back on lines of
+    their own) with each of those lines that ``loose`` names written as it says (without the
+    ``<!--`` / ``-->`` the index keeps elsewhere), and each put back inside a comment across
+    lines, which would hide it, moved to just after the line that closes that comment; every
+    other line as it was (a commented-out copy of a line put back stays in its comment). And
+    the rows of the lines put back then."""
     rows = lines_with_ends(text)
-    for number, row in enumerate(rows):
-        body = row.rstrip("\r\n")
+    for at in put:
+        body = rows[at].rstrip("\r\n")
         if body.strip() in loose:
-            rows[number] = loose[body.strip()] + row[len(body) :]
+            rows[at] = loose[body.strip()] + rows[at][len(body) :]
     if "<!--" not in text:
-        return "".join(rows)
-    # only lines that show text of their own: a line of a comment put back whole stays in it
-    shown = [
-        loose.get(line.strip(), line.strip()) for line in lines if blank_comments(line).strip()
-    ]
-    for line in dict.fromkeys(shown):
-        contents = [row.rstrip("\r\n") for row in rows]
-        at = next((i for i, body in enumerate(contents) if body.strip() == line), None)
-        if at is None:
-            continue
+        return "".join(rows), put
+    put = list(put)
+    contents = [row.rstrip("\r\n") for row in rows]
+    shown = blank_comment_lines(contents)  # read again only after a line is moved
+    for index in range(len(put)):
+        at = put[index]
+        if not blank_comments(rows[at]).strip() or shown[at].strip():
+            continue  # a line of a comment put back whole stays in it; a line shown stays
         rest = contents[:at] + contents[at + 1 :]
         for first, last in comment_line_runs(rest):
             if first < at <= last:  # between a comment's first and last line: hidden
                 rows.insert(last + 1, rows.pop(at))
+                put = [p - 1 if at < p <= last + 1 else p for p in put]
+                put[index] = last + 1
+                contents = [row.rstrip("\r\n") for row in rows]
+                shown = blank_comment_lines(contents)
                 break
-    return "".join(rows)
+    return "".join(rows), sorted(put)
 
 
 def _left_by_delete(
-    line: str, shown: str, tries: tuple[list[str], list[str]], rows: list[str], taken: set[str]
+    line: str,
+    shown: str,
+    tries: tuple[list[str], list[str]],
+    rows: Mapping[str, Collection[int]],
+    taken: set[str],
 ) -> tuple[list[str], str] | None:
     """The first of ``tries`` (entries of the joined ``line``; ``shown``: it with comments
-    blanked) whose removal leaves a line among ``rows`` (the index's lines, without ends),
-    with that line; None when neither does, or one of them is in ``taken`` already."""
+    blanked) whose removal leaves a line among ``rows`` (the index's lines, without ends → the
+    rows still holding them), with that line; None when neither does, or one of them is in
+    ``taken`` already."""
     for cut in tries:
         if any(entry.strip() in taken for entry in cut):
             return None
         left = line_without_entries(line, shown, cut)
-        if left is not None and left in rows:
+        if left is not None and rows.get(left):
             return cut, left
     return None
 
 
-def _without_kept_ends(text: str, ends: Mapping[str, str]) -> str:
+def _without_kept_ends(
+    text: str, ends: Mapping[str, str], put: list[int]
+) -> tuple[str, list[int], list[int]]:
     """``text`` (a restore's merge, V-2) without the ``<!--``/``-->`` a delete kept of each
-    line put back (``ends``: line without outer whitespace → what the delete kept of it,
-    :func:`memory_core.index.comment_ends`): the line next to one put back that holds just
-    that, which the line's own comment ends now stand in for."""
+    line put back (``put``: their rows; ``ends``: line without outer whitespace → what the
+    delete kept of it, :func:`memory_core.index.comment_ends`): the line next to one put back
+    that holds just that, which the line's own comment ends now stand in for; and the rows of
+    the lines put back then, and the rows of ``text`` dropped."""
     if not ends:
-        return text
+        return text, put, []
     rows = lines_with_ends(text)
+    lines = set(put)
     dropped: set[int] = set()
-    for at, row in enumerate(rows):
-        kept = ends.get(row.strip())
+    for at in put:
+        kept = ends.get(rows[at].strip())
         if kept is None:
             continue
-        for near in (at + 1, at - 1):
-            if 0 <= near < len(rows) and near not in dropped and rows[near].strip() == kept:
+        for near in (at - 1, at + 1):
+            if (
+                0 <= near < len(rows)
+                and near not in dropped
+                and near not in lines
+                and rows[near].strip() == kept
+            ):
                 dropped.add(near)
                 break
-    return "".join(row for at, row in enumerate(rows) if at not in dropped)
+    kept_rows = [at for at in range(len(rows)) if at not in dropped]
+    now = {old: new for new, old in enumerate(kept_rows)}
+    return "".join(rows[at] for at in kept_rows), [now[at] for at in put], sorted(dropped)
+
+
+def _shown_source(rewritten: list[str], places: str | None) -> list[str]:
+    """The source lines ``rewritten`` with HTML comments blanked across lines: as they ran in
+    the version ``places`` they come back to (a restore), else among themselves."""
+    prose = blank_comment_lines(rewritten)
+    if places is None:
+        return prose
+    then = _shown_then(places)
+    return [then.get(line, shown) for line, shown in zip(rewritten, prose, strict=True)]
+
+
+def _shown_then(places: str) -> dict[str, str]:
+    """Each entry of the index ``places`` (a restore's version, V-2) that shows text of its
+    own → it with that index's comments blanked across lines: a line put back opening a
+    comment that ran on over the lines after it there (``- [A](a.md) <!-- old:``) is read as
+    it was read there, never as a line alone, whose ``<!--`` closes nowhere."""
+    entries = [entry for line in index_lines(places) for entry in line_entries(line)]
+    shown: dict[str, str] = {}
+    for entry, seen in zip(entries, blank_comment_lines(entries), strict=True):
+        if seen.strip():
+            shown.setdefault(entry, seen)
+    return shown
 
 
 def _stripped(lines: list[str]) -> list[str]:
@@ -544,81 +627,149 @@ def _read_as_before(text: str, lines: set[tuple[str, str]]) -> bool:
     """Whether every line of ``text`` is one of ``lines``, each ``(line, line as shown)``
     without outer whitespace (comments blanked): merged, no line's comment opens or closes
     elsewhere than it did in the index it came from (no stray ``<!--`` hides what follows)."""
-    held = index_lines(text)
-    read = zip(_stripped(held), _stripped(blank_comment_lines(held)), strict=True)
-    return all(key in lines for key in read if key[0])
+    return all(key in lines for key in _keys(index_lines(text)) if key[0])
 
 
-def _put_back(target: str, lines: list[str], places: list[str], end: str) -> str:
+_FENCED = "\x00fenced"
+"""How a line in a code fence is shown (:func:`_keys`): as code, never as the entry it spells."""
+
+
+def _keys(lines: list[str]) -> list[tuple[str, str]]:
+    """Each of ``lines`` (an index's) as the merge compares it: without outer whitespace, and
+    as it is shown, without outer whitespace (comments blanked across lines), or
+    :data:`_FENCED` inside a code fence: a fenced or commented-out copy of an entry is not the
+    entry (a restore puts the entry back beside it)."""
+    shown = blank_comment_lines(lines)
+    return [
+        (line.strip(), _FENCED if in_fence else seen.strip())
+        for line, seen, in_fence in zip(lines, shown, fenced_lines(lines), strict=True)
+    ]
+
+
+def _put_back(
+    target: str, lines: list[str], places: list[str], end: str, ends: Mapping[str, str]
+) -> tuple[str, list[int]]:
     """``target`` (ending in a line end) with each of ``lines`` where it stood in ``places``:
     after the nearest line above it there that the index holds, else before the nearest one
     below it, else at the end; the blank lines that stood next to that neighbour, on its side,
-    stay next to it. Lines are compared without outer whitespace. Each line put back is a
-    neighbour for the next, so a run of lines lost together comes back together, in order.
-    One pass over the index: ``gaps[p]`` holds the lines that go before its row ``p``."""
+    stay next to it. Lines are compared without outer whitespace; each line of ``places`` is
+    matched with its own copy in the index (:func:`_aligned`: a ```` ``` ```` closing a fence
+    is never taken for the one opening it, a line put back never for a commented-out or
+    fenced copy of it). Each line put back is a neighbour for the next, so a run of lines
+    lost together comes back together, in order. ``gaps[p]`` holds the lines that go before
+    the index's row ``p``. A line whose ``<!--``/``-->`` the delete kept (``ends``, as in
+    :func:`_without_kept_ends`) goes just after that row when it lands just before it: in its
+    place, so the lines after it there follow it past that row. Returns the text and the rows
+    of the lines put back, in order."""
     rows = [row + "\n" for row in target.split("\n")[:-1]]
     held = [row.strip() for row in rows]
-    first: dict[str, int] = {}
-    for at, text in enumerate(held):
-        first.setdefault(text, at)
     where = [line.strip() for line in places]
-    spots: dict[str, int] = {}
-    for at, text in enumerate(where):
-        spots.setdefault(text, at)
+    aligned, spots = _aligned(places, held, [line.strip() for line in lines])
     gaps: list[list[str]] = [[] for _ in range(len(rows) + 1)]
-    put: dict[str, int] = {}  # a line put back → its gap
+    put: dict[int, int] = {}  # a row of ``places`` put back → its gap
+    matched = {row for row in aligned if row is not None}
+    kept_rows: dict[str, list[int]] = defaultdict(list)  # a kept ``<!--``/``-->`` → its rows
+    for at, text in enumerate(held):
+        if text in ends.values() and at not in matched:
+            kept_rows[text].append(at)
     for line in lines:
-        own = line.strip()
-        gap = _gap(spots.get(own), held, first, put, where)
+        spot = _pop(spots, line.strip())
+        gap = _gap(spot, aligned, put, where, len(held))
+        kept = ends.get(line.strip())
+        if kept and (row := _nearest(kept_rows[kept], gap)) is not None:
+            gap = row + 1  # in the place of what the delete kept of it; the lines that were
+            gaps[row] += gaps[gap]  # to go there already stood before it: before that row
+            gaps[gap] = []
+            put.update({at: row for at, was in put.items() if was == gap})
         gaps[gap].append(line + end)
-        put.setdefault(own, gap)
+        if spot is not None:
+            put[spot] = gap
     out: list[str] = []
-    for at, row in enumerate(rows):
+    new: list[int] = []
+    for at in range(len(rows) + 1):
+        new += range(len(out), len(out) + len(gaps[at]))
         out += gaps[at]
-        out.append(row)
-    out += gaps[len(rows)]
-    return "".join(out)
+        out += rows[at : at + 1]
+    return "".join(out), new
+
+
+def _pop(spots: dict[str, deque[int]], text: str) -> int | None:
+    """The next row of ``places`` a line with ``text`` stood on (dropped from ``spots``)."""
+    rows = spots.get(text)
+    return rows.popleft() if rows else None
+
+
+def _aligned(
+    places: list[str], held: list[str], lines: list[str]
+) -> tuple[list[int | None], dict[str, deque[int]]]:
+    """Which row of the index (``held``, stripped) each row of ``places`` (the version's
+    lines) is, None for one it no longer holds; and, by text, the rows of ``places`` each of
+    ``lines`` (stripped, the lines put back, in order) stood on: those a delete took, shown
+    (neither inside a comment nor in a fence, which link nothing), else the first with that
+    text. A row whose text the index holds as often as ``places`` does, those rows aside, is
+    the copy of the same rank; any other the first copy after the row matched before it."""
+    where = [line.strip() for line in places]
+    shown = blank_comment_lines(places)
+    fenced = fenced_lines(places)
+    gone = Counter(lines)
+    spots: dict[str, deque[int]] = defaultdict(deque)
+    kept: list[int] = []
+    for at, text in enumerate(where):
+        if gone[text] and not fenced[at] and shown[at].strip():
+            gone[text] -= 1
+            spots[text].append(at)
+        else:
+            kept.append(at)
+    for text in lines:
+        if text not in spots:
+            spots[text].append(where.index(text) if text in where else len(where))
+    copies: dict[str, list[int]] = defaultdict(list)
+    for at, text in enumerate(held):
+        copies[text].append(at)
+    counts = Counter(where[at] for at in kept)
+    rank: Counter[str] = Counter()
+    aligned: list[int | None] = [None] * len(where)
+    last = -1
+    for at in kept:
+        text, found = where[at], copies.get(where[at], [])
+        if len(found) == counts[text]:
+            row: int | None = found[rank[text]]
+        else:
+            after = bisect_right(found, last)
+            row = found[after] if after < len(found) else None
+        aligned[at] = row
+        rank[text] += 1
+        last = last if row is None else row
+    return aligned, spots
+
+
+def _nearest(rows: list[int], gap: int) -> int | None:
+    """The row of ``rows`` (in order) nearest the gap before row ``gap``, dropped from them
+    (the first after it when two are as near), or None when there is none."""
+    at = bisect_right(rows, gap - 1)
+    if at < len(rows) and (at == 0 or rows[at] - gap <= gap - 1 - rows[at - 1]):
+        return rows.pop(at)
+    return rows.pop(at - 1) if at else None
 
 
 def _gap(
-    spot: int | None,
-    held: list[str],
-    first: dict[str, int],
-    put: dict[str, int],
-    where: list[str],
+    spot: int | None, aligned: list[int | None], put: dict[int, int], where: list[str], end: int
 ) -> int:
-    """The gap (before row ``p`` of ``held``, the index's lines stripped; ``first``: each
-    line's first row) that the line which stood at ``spot`` of ``where`` goes back into;
-    ``put``: the lines already put back and their gaps."""
-    end = len(held)
-    if spot is None:
+    """The gap (before the index's row ``p``, ``end`` past its last row; ``aligned``: the
+    index's row of each row of ``where``, blank ones included) that the line which stood at
+    ``spot`` of ``where`` goes back into: just after the nearest row above it that the index
+    holds or that was put back (``put``: those rows of ``where`` and their gaps), else just
+    before the nearest one below it that the index holds, else at the end."""
+    if spot is None or spot >= len(where):
         return end
     for i in range(spot - 1, -1, -1):
-        near = where[i]
-        if not near:
-            continue
-        if near in put or near in first:  # put back just before, or held: this one follows it
-            gap = put[near] if near in put else first[near] + 1
-            blanks = _blank_run(where[i + 1 : spot])
-            while blanks and gap < end and not held[gap]:
-                gap, blanks = gap + 1, blanks - 1
-            return gap
+        if i in put:
+            return put[i]
+        row = aligned[i]
+        if row is not None:
+            return row + 1
     for i in range(spot + 1, len(where)):
-        near = where[i]
-        if near and near in first:
-            gap = first[near]
-            blanks = _blank_run(where[spot + 1 : i][::-1])
-            while blanks and gap > 0 and not held[gap - 1]:
-                gap, blanks = gap - 1, blanks - 1
-            return gap
+        row = aligned[i]
+        if row is not None:
+            return row
     return end
-
-
-def _blank_run(lines: list[str]) -> int:
-    """How many of ``lines`` are blank before the first that is not."""
-    run = 0
-    for line in lines:
-        if line:
-            break
-        run += 1
-    return run

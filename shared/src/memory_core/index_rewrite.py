@@ -36,14 +36,14 @@ A pure function of the bytes: it may be applied again to newer contents.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Collection, Mapping
+from collections import Counter, defaultdict, deque
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise as pairs
 
 from memory_core.decoding import LEGACY_MULTIBYTE, decode_exact
 from memory_core.index_merge import IndexMerge, merge_index
-from memory_core.markdown import lines_with_ends
+from memory_core.markdown import blank_comment_lines, fenced_lines, lines_with_ends
 
 __all__ = ["LEGACY_MULTIBYTE", "IndexNotRewritable", "MergedBytes", "merge_index_bytes"]
 
@@ -79,29 +79,38 @@ def _lf(lines: list[tuple[str, str]]) -> str:
 
 
 def _with_own_ends(
-    own: list[tuple[str, str]], merged: str, version: list[tuple[str, str]], added: Collection[str]
+    own: list[tuple[str, str]],
+    merged: str,
+    version: list[tuple[str, str]],
+    merge: IndexMerge,
 ) -> str:
     """``merged`` (LF line ends: the index, ``own`` lines as text and end, with the lines
-    ``added`` merged in) given back with each of ``own`` that ``merged`` keeps (or rewrites in
+    ``merge.added`` merged in) given back with each of ``own`` that ``merged`` keeps (or rewrites in
     place: a joined line given its entry back) ending as it ends there, and every line put
     back as it ended in ``version`` (the lines of the version a restore takes it from:
     without an end when it was last there without one), else as most of ``own`` (or of
     ``version``) end. When ``own`` lines end otherwise than they did in ``version`` (the index
     written with other line ends since), every other line ends as most of ``own`` do.
 
-    Which rows of ``merged`` are ``own`` lines: :func:`_held_ends`. Each line's text and
+    Which rows of ``merged`` are ``own`` lines: those a restore's ``merge`` says it kept
+    (:func:`_rows_ends`), else :func:`_held_ends` finds them. Each line's text and
     end are worked out once. Raises :class:`IndexNotRewritable` when a line ending in CR alone
     would run into a blank line ending in LF after it (one CRLF)."""
-    then = {} if _ends_changed(own, version) else dict(version)
+    added, put, dropped = merge.added, merge.put, set(merge.dropped)
+    then = {} if _ends_changed(own, version, _kept_ends(added)) else dict(version)
     ends = Counter(end for _, end in own if end) or Counter(e for e in then.values() if e)
     usual = max(sorted(ends), key=ends.__getitem__) if ends else "\n"
     rows = merged.split("\n")
     if rows[-1] == "":  # the last line's end, not a line
         rows.pop()
     out: list[tuple[str, str]] = []
-    for text, kept in zip(rows, _held_ends(own, rows, added), strict=True):
+    shown = _shown_ends(version) if then else {}
+    held = _held_ends(own, rows, added) if put is None else _rows_ends(own, len(rows), put, dropped)
+    for text, kept in zip(rows, held, strict=True):
         if out and not out[-1][1]:  # the index's last line, no longer last
             out[-1] = (out[-1][0], then.get(out[-1][0]) or usual)
+        if kept is None and (ends_then := shown.get(text)):
+            kept = ends_then.popleft() if len(ends_then) > 1 else ends_then[0]
         out.append((text, then.get(text, usual) if kept is None else kept))
     if any(end == "\r" and not text and after == "\n" for (_, end), (text, after) in pairs(out)):
         raise IndexNotRewritable(
@@ -110,20 +119,53 @@ def _with_own_ends(
     return "".join(text + end for text, end in out)
 
 
-def _ends_changed(own: list[tuple[str, str]], version: list[tuple[str, str]]) -> bool:
+def _shown_ends(version: list[tuple[str, str]]) -> dict[str, deque[str]]:
+    """Each line of ``version`` (text, end) that shows text (outside comments and code
+    fences: a line a delete takes) → its ends there, in order: a line put back twice takes
+    each copy's own end, never that of a commented-out or fenced copy of it (V-2)."""
+    lines = [text for text, _ in version]
+    ends: dict[str, deque[str]] = defaultdict(deque)
+    for (text, end), seen, fenced in zip(
+        version, blank_comment_lines(lines), fenced_lines(lines), strict=True
+    ):
+        if seen.strip() and not fenced:
+            ends[text].append(end)
+    return ends
+
+
+def _ends_changed(
+    own: list[tuple[str, str]], version: list[tuple[str, str]], kept: Collection[str]
+) -> bool:
     """Whether a line of ``own`` (text, end) ends otherwise than every line with its text in
     ``version`` does (a line without an end on either side aside: a delete of the last line
-    leaves the one before it without one)."""
+    leaves the one before it without one; and one of ``kept``, the ``<!--``/``-->`` a delete
+    kept of a line with that line's end, which the line put back replaces); or whether the
+    index holds none of ``version``'s lines but blank ones (written anew since)."""
     ends: dict[str, set[str]] = defaultdict(set)
     for text, end in version:
         ends[text].add(end)
+    written = [text for text, _ in own if text.strip()]
+    if written and not any(text in ends for text in written):
+        return True  # an index written anew since: its own lines tell how lines end
     return any(
-        end and (was := ends.get(text)) and end not in was and "" not in was for text, end in own
+        end and (was := ends.get(text)) and end not in was and "" not in was and text not in kept
+        for text, end in own
     )
 
 
+def _rows_ends(
+    own: Sequence[tuple[str, str]], count: int, put: Collection[int], dropped: Collection[int]
+) -> list[str | None]:
+    """For each of ``count`` merged rows, the end it keeps as a line of ``own`` (the index's
+    lines, as text and end), None for a line ``put`` back (those rows): the other rows are
+    the index's own lines in order, but those ``dropped`` (rows of ``own``)."""
+    lines = (end for at, (_, end) in enumerate(own) if at not in dropped)
+    added = set(put)
+    return [None if at in added else next(lines, None) for at in range(count)]
+
+
 def _held_ends(
-    own: list[tuple[str, str]], rows: list[str], added: Collection[str]
+    own: Sequence[tuple[str, str]], rows: Sequence[str], added: Collection[str]
 ) -> list[str | None]:
     """For each of ``rows`` (the merged lines, without ends), the end it keeps as a line of
     ``own`` (the index's lines, as text and end), None for a line added.
@@ -131,20 +173,31 @@ def _held_ends(
     The merge keeps the index's lines in order, inserts the ``added`` lines among them, may
     rewrite one in place (a joined line given its entry back) or drop a ``<!--``/``-->`` a
     delete kept of a line it puts back. So a row is the next held line when it has its text;
-    else a held line further on (those skipped being the ones rewritten or dropped) when it
-    is not blank (blank lines are added) and no added line with its text is still to come:
+    else the held line just past ``<!--``/``-->`` lines (dropped) when it has its text; else a
+    held line further on (those skipped being the ones rewritten or dropped) when it is not
+    blank (blank lines are added only with a comment's other lines) and no added line with
+    its text is still to come:
     an added line's text is held too when the index keeps a copy of it (commented out, in a
     fence), and an added line must never be taken for that copy, which would take every line
     kept between them for rewritten. A row neither held nor added (nor blank) is the next
-    held line rewritten in place, and keeps its end. One pass."""
+    held line rewritten in place, and keeps its end. One pass, linear in the lines (20,000
+    joined lines rewritten in place included: :func:`_next`)."""
     texts = [text for text, _ in own]
+    rows_of: dict[str, deque[int]] = defaultdict(deque)  # a held line's text → its rows to come
+    for row, text in enumerate(texts):
+        rows_of[text].append(row)
     new = Counter(added)  # added lines still to come, by text
     at, count = 0, len(texts)
     found: list[str | None] = []
+    past: dict[int, int] = {}  # a row → the first row from it on that is no comment end
+    dropped = _kept_ends(added)
     for text in rows:
         spot = at if at < count and texts[at] == text else None
+        if spot is None and at < count:  # the line after a ``<!--``/``-->`` dropped
+            after = past.get(at) or past.setdefault(at, _past_kept(texts, at, dropped))
+            spot = after if at < after < count and texts[after] == text else None
         if spot is None and text.strip() and not new[text]:
-            spot = _next(texts, text, at)
+            spot = _next(rows_of, text, at)
             if spot is None and at < count:  # rewritten in place
                 found.append(own[at][1])
                 continue
@@ -156,12 +209,36 @@ def _held_ends(
     return found
 
 
-def _next(texts: list[str], text: str, at: int) -> int | None:
-    """Where ``text`` is next among ``texts`` from ``at`` on (a scan at C speed), or None."""
-    try:
-        return texts.index(text, at)
-    except ValueError:
-        return None
+def _kept_ends(added: Collection[str]) -> set[str]:
+    """What a delete may have kept of each of the ``added`` lines, without outer whitespace:
+    its ``<!--`` part, its ``-->`` part, both (:func:`memory_core.index.comment_ends`); the
+    merge drops such a line beside the line put back."""
+    kept: set[str] = set()
+    for line in added:
+        close, opening = line.find("-->"), line.rfind("<!--")
+        head = line[: close + 3].strip() if close != -1 else ""
+        tail = line[opening:].strip() if opening != -1 else ""
+        kept.update(part for part in (head, tail, f"{head} {tail}".strip()) if part)
+    return kept
+
+
+def _past_kept(texts: Sequence[str], at: int, kept: Collection[str]) -> int:
+    """The first of ``texts`` from ``at`` on that is not one of ``kept`` (:func:`_kept_ends`,
+    which the merge drops for the line put back): the lines after it are the index's own,
+    each keeping its own end (V-2)."""
+    while at < len(texts) and texts[at].strip() in kept:
+        at += 1
+    return at
+
+
+def _next(rows_of: Mapping[str, deque[int]], text: str, at: int) -> int | None:
+    """Where ``text`` is next among the held lines from row ``at`` on (``rows_of``: each
+    text's rows still to come, dropped as ``at`` passes them: each row dropped once, so the
+    whole pass stays linear in the lines, V-2), or None."""
+    spots = rows_of.get(text)
+    while spots and spots[0] < at:
+        spots.popleft()
+    return spots[0] if spots else None
 
 
 def _undecided(raw: bytes) -> str | None:
@@ -216,7 +293,7 @@ def merge_index_bytes(
     if not merge.changed:
         return MergedBytes(merge, None)
     if own_ends:
-        merge.text = _with_own_ends(own, merge.text, version, merge.added)
+        merge.text = _with_own_ends(own, merge.text, version, merge)
     if foreign and exact.codec in _EIGHT_BIT and (other := _undecided(raw)) is not None:
         raise IndexNotRewritable(
             f"is not UTF-8, and its encoding cannot be told: its bytes read as {exact.codec} "

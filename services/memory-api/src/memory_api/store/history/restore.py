@@ -41,6 +41,7 @@ from __future__ import annotations
 import logging
 import stat
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,7 +103,8 @@ def _linking_lines(
     :func:`~memory_api.store.wiki_notes.index_notes`; a version holds no sub-folder), so a
     restore puts back exactly the lines the delete took (V-2, A-6). When the version holds
     ``name``'s twin in another Unicode normalization (two files), only the lines spelling
-    ``name`` itself are its lines, as the delete pruned them."""
+    ``name`` itself are its lines, as the delete pruned them. A line the version holds twice
+    is put back twice (the delete took both), one linking two spellings once."""
     if old_index is None:
         return None
     text = decode_text(old_index)[0]
@@ -110,11 +112,15 @@ def _linking_lines(
     notes += index_notes(scope, text, notes)
     nfc = unicodedata.normalize("NFC", name)
     twin = any(file != name and unicodedata.normalize("NFC", file) == nfc for file in files)
-    lines = [
-        line
-        for spelling in name_spellings(old_index, name)
-        for line in index_lines_linking(text, spelling, exact=twin, files=[*notes, spelling])
-    ]
+    lines: list[str] = []
+    taken: Counter[str] = Counter()  # a line linking two spellings is one line (a copy: two)
+    for spelling in name_spellings(old_index, name):
+        mine: Counter[str] = Counter()
+        for line in index_lines_linking(text, spelling, exact=twin, files=[*notes, spelling]):
+            mine[line] += 1
+            if mine[line] > taken[line]:
+                taken[line] += 1
+                lines.append(line)
     return "".join(line + "\n" for line in lines) or None
 
 

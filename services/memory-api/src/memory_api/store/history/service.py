@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memory_core import layout
 from memory_core.errors import InvalidId
 from memory_core.keys import (
     USER_SCOPE,
@@ -71,7 +72,7 @@ from memory_api.store.history.recorder import (
 )
 from memory_api.store.history.repo import read_head
 from memory_api.store.history.restore import restore_file
-from memory_api.store.history.snapshot import KeptFile, Snapshot, disk_blob
+from memory_api.store.history.snapshot import KeptFile, Snapshot, disk_blob, linked_index
 from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import (
@@ -267,6 +268,12 @@ class HistoryStore:
         name = _held_name(scope, repository, name)
         versions, more = reading.file_history(repository, name, limit=limit, before=before)
         on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
+        linked = linked_index(scope) if name == layout.INDEX_FILE else None
+        if linked is not None:  # the index is there, through its link (never "deleted")
+            on_disk, unrecordable = disk_blob(scope, linked, self.histories.blob_ids)
+            unrecordable = unrecordable or (
+                f"it is a link to {linked!r} of its folder, whose versions hold its text"
+            )
         if on_disk is None and unrecordable is None:
             unrecordable = _never_read(root, scope, key, name)
         head = read_head(repository)

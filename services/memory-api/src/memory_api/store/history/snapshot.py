@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from memory_core import layout
 from memory_core.scope_files import is_scope_file
 from memory_core.scope_files import scope_file_cap as read_cap
 from memory_core.scope_merge import blob_id
@@ -46,7 +47,16 @@ from memory_api.store.containment import (
 from memory_api.store.history.repo import Change, TreeEntry
 from memory_api.store.stat_cache import StatCache, file_key
 
-__all__ = ["BlobIds", "KeptFile", "Snapshot", "disk_blob", "over_cap", "read_cap", "take_snapshot"]
+__all__ = [
+    "BlobIds",
+    "KeptFile",
+    "Snapshot",
+    "disk_blob",
+    "linked_index",
+    "over_cap",
+    "read_cap",
+    "take_snapshot",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -142,6 +152,8 @@ def take_snapshot(
             _keep(snapshot, seen, KeptFile(name, f"cannot be looked at ({error.strerror})", True))
             continue
         if not stat.S_ISREG(info.st_mode):
+            if name == layout.INDEX_FILE and linked_index(scope) is not None:
+                seen.add(name)  # read through its link, recorded under the name it links to
             continue  # a symlink, folder or FIFO is no memory file: not there for the history
         if named_elsewhere(entry.path, info):  # never read (A-7): its last version is kept
             _keep(snapshot, seen, KeptFile(name, HARD_LINKED, False))
@@ -182,6 +194,24 @@ def take_snapshot(
             snapshot.changes.append(Change(name, None))
     snapshot.changes.sort(key=lambda change: change.name)
     return snapshot
+
+
+def linked_index(scope: Path) -> str | None:
+    """The name of the regular file of the real ``scope`` folder that its ``MEMORY.md`` is a
+    symlink to (an index kept under another name, read, pruned and merged through the link:
+    A-6, V-2), or None when it is no such link. Its text is recorded under that name; the
+    index is never taken for deleted for being a link (V-1). Only looked at, never read."""
+    path = scope / layout.INDEX_FILE
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+        target = Path(os.path.realpath(path))
+        regular = stat.S_ISREG(os.lstat(target).st_mode)
+    except OSError:
+        return None
+    if not regular or target.name == layout.INDEX_FILE:
+        return None
+    return target.name if target.parent == Path(os.path.realpath(scope)) else None
 
 
 def _keep(snapshot: Snapshot, seen: set[str], kept: KeptFile) -> None:
