@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -267,3 +268,29 @@ def test_h3_uninstall_help_says_its_memory_root_is_not_needed() -> None:
     assert "--memory-root ROOT not needed: the memory roots the installed hooks name" in (
         " ".join(uninstall.split())
     )
+
+
+def _parsed(parser: argparse.ArgumentParser, argv: list[str]) -> dict[str, object]:
+    """What ``parser`` reads from ``argv``, by name, and the usage of the command it found."""
+    read = vars(parser.parse_args(argv))
+    read["command_parser"] = read["command_parser"].format_usage()
+    return read
+
+
+def test_h5_the_parser_built_for_one_command_reads_it_as_the_whole_parser_does() -> None:
+    """A hook process adds only its own command's arguments to the parser (H-5): each command
+    line is read to the same values and usage as with every command's, and the top-level help
+    still names every command."""
+    lines = [
+        ["hook", "claude-code", "pre-tool-use", "--memory-root", "/r", "--state-dir", "/s"],
+        ["hook", "codex", "pre-tool-use", "--flags-only", "--url", "http://h:1"],
+        ["hook", "gemini", "before-tool", "--memory-root=/r"],
+        ["hook", "claude-code", "session-start", "--part", "2", "--parts", "3"],
+        ["session-start", "--format", "json", "--workspace", "/w"],
+        ["draft", "show", "0" * 32, "--format", "json"],
+        ["status"],
+    ]
+    for argv in lines:
+        assert _parsed(build_parser(argv[0]), argv) == _parsed(build_parser(), argv), argv
+    assert build_parser("hook").format_help() == build_parser().format_help()
+    assert build_parser("--help").format_help() == build_parser().format_help()

@@ -177,7 +177,8 @@ def main(
     out = sys.stdout if stdout is None else stdout
     umask = os.umask(0o022)  # as memory_core.atomic.no_files_for_others_to_write (H-5: no
     os.umask(umask | 0o022 if not umask & 0o002 else umask)  # import of it in a hook process)
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = build_parser(words[0] if words else None).parse_args(words)
     # A usage error shows the usage of the command it is about (`harness-memory install
     # [--memory-root ROOT] …`), not the bare list of commands.
     parser: argparse.ArgumentParser = args.command_parser
@@ -393,8 +394,14 @@ def _draft_show(
 # --- the parser ---------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``harness-memory`` argument parser (P-4, H-3, A-12)."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``harness-memory`` argument parser (P-4, H-3, A-12).
+
+    With ``only`` one of its commands (the first word of a command line), every command is
+    still named (the usage and ``--help`` read the same) but only ``only``'s own arguments are
+    added: :func:`main` parses one command, and adding every command's flags was about a fifth
+    of a hook process's work (H-5). Any other ``only`` (None, ``--help``, a typo) builds all.
+    """
     parser = argparse.ArgumentParser(
         prog="harness-memory", description="Agent Memory for a harness: Session start and hooks."
     )
@@ -418,7 +425,8 @@ def build_parser() -> argparse.ArgumentParser:
     }
     for name, (help_text, build) in builders.items():
         command = commands.add_parser(name, help=help_text)
-        build(command)
+        if only == name or only not in builders:
+            build(command)
         command.set_defaults(command_parser=command)
     return parser
 
