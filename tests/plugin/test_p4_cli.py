@@ -278,9 +278,9 @@ def _parsed(parser: argparse.ArgumentParser, argv: list[str]) -> dict[str, objec
 
 
 def test_h5_the_parser_built_for_one_command_reads_it_as_the_whole_parser_does() -> None:
-    """A hook process adds only its own command's arguments to the parser (H-5): each command
-    line is read to the same values and usage as with every command's, and the top-level help
-    still names every command."""
+    """A hook process adds only its own command's arguments to the parser, of its own harness
+    for ``hook`` (H-5): each command line is read to the same values and usage as with every
+    command's, and each help still names every command and harness."""
     lines = [
         ["hook", "claude-code", "pre-tool-use", "--memory-root", "/r", "--state-dir", "/s"],
         ["hook", "codex", "pre-tool-use", "--flags-only", "--url", "http://h:1"],
@@ -291,6 +291,14 @@ def test_h5_the_parser_built_for_one_command_reads_it_as_the_whole_parser_does()
         ["status"],
     ]
     for argv in lines:
-        assert _parsed(build_parser(argv[0]), argv) == _parsed(build_parser(), argv), argv
-    assert build_parser("hook").format_help() == build_parser().format_help()
-    assert build_parser("--help").format_help() == build_parser().format_help()
+        assert _parsed(build_parser(argv), argv) == _parsed(build_parser(), argv), argv
+    whole = list(every_help(build_parser()))
+    for line in (["hook", "codex"], ["hook", "--help"], ["hook"], ["--help"], ["sync"]):
+        assert build_parser(line).format_help() == whole[0], line
+    hook_and_codex = [
+        text
+        for text in whole
+        if text.startswith(("usage: harness-memory hook [-h]", "usage: harness-memory hook codex"))
+    ]
+    assert len(hook_and_codex) == 2
+    assert set(hook_and_codex) <= set(every_help(build_parser(["hook", "codex"])))
