@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -267,3 +268,37 @@ def test_h3_uninstall_help_says_its_memory_root_is_not_needed() -> None:
     assert "--memory-root ROOT not needed: the memory roots the installed hooks name" in (
         " ".join(uninstall.split())
     )
+
+
+def _parsed(parser: argparse.ArgumentParser, argv: list[str]) -> dict[str, object]:
+    """What ``parser`` reads from ``argv``, by name, and the usage of the command it found."""
+    read = vars(parser.parse_args(argv))
+    read["command_parser"] = read["command_parser"].format_usage()
+    return read
+
+
+def test_h5_the_parser_built_for_one_command_reads_it_as_the_whole_parser_does() -> None:
+    """A hook process adds only its own command's arguments to the parser, of its own harness
+    for ``hook`` (H-5): each command line is read to the same values and usage as with every
+    command's, and each help still names every command and harness."""
+    lines = [
+        ["hook", "claude-code", "pre-tool-use", "--memory-root", "/r", "--state-dir", "/s"],
+        ["hook", "codex", "pre-tool-use", "--flags-only", "--url", "http://h:1"],
+        ["hook", "gemini", "before-tool", "--memory-root=/r"],
+        ["hook", "claude-code", "session-start", "--part", "2", "--parts", "3"],
+        ["session-start", "--format", "json", "--workspace", "/w"],
+        ["draft", "show", "0" * 32, "--format", "json"],
+        ["status"],
+    ]
+    for argv in lines:
+        assert _parsed(build_parser(argv), argv) == _parsed(build_parser(), argv), argv
+    whole = list(every_help(build_parser()))
+    for line in (["hook", "codex"], ["hook", "--help"], ["hook"], ["--help"], ["sync"]):
+        assert build_parser(line).format_help() == whole[0], line
+    hook_and_codex = [
+        text
+        for text in whole
+        if text.startswith(("usage: harness-memory hook [-h]", "usage: harness-memory hook codex"))
+    ]
+    assert len(hook_and_codex) == 2
+    assert set(hook_and_codex) <= set(every_help(build_parser(["hook", "codex"])))

@@ -177,7 +177,8 @@ def main(
     out = sys.stdout if stdout is None else stdout
     umask = os.umask(0o022)  # as memory_core.atomic.no_files_for_others_to_write (H-5: no
     os.umask(umask | 0o022 if not umask & 0o002 else umask)  # import of it in a hook process)
-    args = build_parser().parse_args(argv)
+    line = sys.argv[1:] if argv is None else argv
+    args = build_parser(line).parse_args(line)
     # A usage error shows the usage of the command it is about (`harness-memory install
     # [--memory-root ROOT] …`), not the bare list of commands.
     parser: argparse.ArgumentParser = args.command_parser
@@ -415,8 +416,15 @@ def _draft_show(
 # --- the parser ---------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``harness-memory`` argument parser (P-4, H-3, A-12)."""
+def build_parser(line: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The ``harness-memory`` argument parser (P-4, H-3, A-12).
+
+    Given the command ``line`` it will read, every command (and every harness of ``hook``) is
+    still named, so the usage and ``--help`` read the same, but only the arguments of the
+    command its first word names (for ``hook``, of the harness its second word names) are
+    added: :func:`main` reads one command, and adding every command's flags was about a fifth
+    of a hook process's work (H-5). A word that names none (``--help``, a typo) adds them all.
+    """
     parser = argparse.ArgumentParser(
         prog="harness-memory", description="Agent Memory for a harness: Session start and hooks."
     )
@@ -429,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
         "draft": ("drafts of the chat bridge", _add_draft),
         "hook": (
             "hook adapters for coding agents",
-            _add_hook,
+            functools.partial(_add_hook, only=line[1] if len(line) > 1 else None),
         ),
         "sync": (SYNC_HELP, lambda sync: add_sync_flags(sync, _add_setting_flags)),
         "token": (TOKEN_HELP, add_token_flags),
@@ -440,7 +448,8 @@ def build_parser() -> argparse.ArgumentParser:
     }
     for name, (help_text, build) in builders.items():
         command = commands.add_parser(name, help=help_text)
-        build(command)
+        if not line or line[0] == name or line[0] not in builders:
+            build(command)
         command.set_defaults(command_parser=command)
     return parser
 
@@ -547,11 +556,14 @@ def _add_draft(drafts: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_hook(hook: argparse.ArgumentParser) -> None:
-    """The ``hook`` command's harnesses, each with its events and flags."""
+def _add_hook(hook: argparse.ArgumentParser, *, only: str | None = None) -> None:
+    """The ``hook`` command's harnesses, each with its events and flags; with ``only`` one of
+    them, the others named without their arguments (:func:`build_parser`)."""
     agents = hook.add_subparsers(dest="agent_kind", required=True)
     for harness, events in HOOKS.items():
         adapter = agents.add_parser(harness, help=f"{harness} hooks (JSON on stdin and stdout)")
+        if only in HOOKS and only != harness:
+            continue
         adapter.add_argument(
             "event", choices=list(events), help="the hook event the harness runs this for"
         )
