@@ -99,6 +99,7 @@ def _walked(path: str) -> tuple[str, str] | None:
     ``filename``) for an entry that cannot be looked at, a link that cannot be read, or one
     link too many."""
     folders = [(os.sep, os.lstat(os.sep))]  # the real folders from / to where the walk is
+    me = os.geteuid()
     names = path.split(os.sep)[::-1]  # noqa: PTH206 - the names still to walk, next one last
     links = 0
     while names:
@@ -115,7 +116,7 @@ def _walked(path: str) -> tuple[str, str] | None:
             found: os.stat_result | None = os.lstat(child)
         except FileNotFoundError:  # whoever may make it is judged by its folder
             found = None
-        why = _why_movable(folder, info, found)
+        why = _why_movable(folder, info, found, me)
         if why is not None:
             return folder, why
         if found is None:
@@ -135,11 +136,13 @@ def _walked(path: str) -> tuple[str, str] | None:
     return None
 
 
-def _why_movable(folder: str, info: os.stat_result, child: os.stat_result | None) -> str | None:
-    """Why an account other than root and this process's user may rename the entry ``child``
-    (its ``lstat``; None: absent) in ``folder`` (whose ``stat`` is ``info``), with the fix;
-    None when none may."""
-    mode, me = info.st_mode, os.geteuid()
+def _why_movable(
+    folder: str, info: os.stat_result, child: os.stat_result | None, me: int
+) -> str | None:
+    """Why an account other than root and this process's user (``me``, its effective uid) may
+    rename the entry ``child`` (its ``lstat``; None: absent) in ``folder`` (whose ``stat`` is
+    ``info``), with the fix; None when none may."""
+    mode = info.st_mode
     owned = info.st_uid in (0, me)
     others = bool(mode & stat.S_IWOTH)
     # the group's members and an ACL's entries are read only when the "other" bit leaves the
