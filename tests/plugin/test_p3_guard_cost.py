@@ -227,10 +227,9 @@ def test_p3_a_glob_within_the_cap_finds_what_the_shell_finds(where: Layout, tree
 def test_p3_a_command_longer_than_the_guard_reads_in_time_is_refused(
     where: Layout, harness: str
 ) -> None:
-    """Python's ``shlex`` reads one word in time growing with its length squared (a 5 MiB
-    quoted word took minutes, past every hook's time limit): a command of more than
-    ``TEXT_CAP`` characters is refused at once, naming its length and what to do; one under it
-    is judged as ever."""
+    """The guard's time grows with a command's length (some seconds a MiB of short words, past
+    a hook's time limit further on): a command of more than ``TEXT_CAP`` characters is refused
+    at once, naming its length and what to do; one under it is judged as ever."""
     long = "x" * guarding.TEXT_CAP
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": f"echo '{long}'"}))
 

@@ -22,6 +22,8 @@ import struct
 import time
 from dataclasses import dataclass
 
+from memory_core.racy_window import RACY_WINDOW_NS
+
 __all__ = [
     "ACL_READ",
     "ACL_WRITE",
@@ -169,9 +171,6 @@ def acl_grants(path: str, info: os.stat_result, permission: int) -> Granted:
 
 ACLS_KEPT = 256
 """Access ACLs :func:`_access_acl` keeps (a token folder's ancestors, a settings file's)."""
-_RACY_NS = 2_000_000_000
-"""A ctime younger than this (2 s, the service's stat-keyed caches' rule) may still change
-within its current stamp: an ACL read then is not kept."""
 
 
 def _access_acl(path: str, info: os.stat_result) -> bytes | tuple[int, str]:
@@ -179,7 +178,7 @@ def _access_acl(path: str, info: os.stat_result) -> bytes | tuple[int, str]:
     reading it. Kept by the inode's identity, mode and ctime (``setxattr``, ``setfacl`` and
     ``chmod`` all move the ctime): the token folder's check reads each folder above it at
     every request, and one ``getxattr`` per folder was a good part of that check's cost."""
-    if time.time_ns() - info.st_ctime_ns < _RACY_NS:
+    if time.time_ns() - info.st_ctime_ns < RACY_WINDOW_NS:  # may change within its stamp
         return _read_access_acl(path)
     try:
         return _kept_access_acl(path, info.st_dev, info.st_ino, info.st_mode, info.st_ctime_ns)

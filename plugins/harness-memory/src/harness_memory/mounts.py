@@ -19,10 +19,11 @@ could still be there unseen (Linux without ``/proc``) or cannot exist (macOS, Wi
 from __future__ import annotations
 
 import os
-import re
 import sys
 from pathlib import Path, PurePath
 from typing import NamedTuple
+
+from memory_core.mount_fields import unescape_mount_field
 
 from harness_memory.names import inodes_in
 
@@ -34,9 +35,6 @@ BIND_MOUNTS = sys.platform.startswith("linux")
 """Whether this kernel can show a folder or a file under a second name by a bind mount
 (Linux); macOS and Windows cannot, so there a missing mount table hides none."""
 
-_OCTAL = re.compile(rb"\\([0-3][0-7]{2})")
-"""An octal escape of one byte, as the kernel writes it in a mount table field."""
-
 
 class _Mount(NamedTuple):
     """One line of the mount table: the filesystem, the folder of it shown, and where."""
@@ -47,17 +45,14 @@ class _Mount(NamedTuple):
 
 
 def _unescape(field: bytes) -> str:
-    r"""A mount table field as a path: the kernel writes space, tab, newline and backslash as
-    ``\ooo`` octal escapes; other bytes as they are (decoded as file names are), a carriage
-    return too: lines end at a newline only, fields at a space only. A backslash starting no
-    escape of one byte (``\000`` to ``\377``) stays as it is.
+    r"""A mount table field as a path: its octal escapes decoded
+    (:func:`~memory_core.mount_fields.unescape_mount_field`), its bytes as file names are
+    (a carriage return too: lines end at a newline only, fields at a space only).
 
     >>> _unescape(rb"/mnt/my\040drive\134\999\477")
     '/mnt/my drive\\\\999\\477'
     """
-    if b"\\" in field:
-        field = _OCTAL.sub(lambda found: bytes([int(found.group(1), 8)]), field)
-    return os.fsdecode(field)
+    return os.fsdecode(unescape_mount_field(field))
 
 
 class MountTable:

@@ -11,36 +11,25 @@ it once per change into a :class:`MountTree`). Pure: text in, values out.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
+
+from memory_core.mount_fields import unescape_mount_field
 
 __all__ = ["MountTree", "filesystem_type", "mount_of"]
 
-_OCTAL = re.compile(rb"\\([0-3][0-7]{2})")
-"""An octal escape of one byte, as the kernel writes it in a mount table field."""
-
 
 def _unescape(text: str) -> str:
-    r"""A mount point as ``/proc/self/mountinfo`` writes it, decoded: the kernel writes a space,
-    tab, newline and backslash as octal escapes (``\040``, ``\011``, ``\012``, ``\134``);
-    every other character stays as it is (a carriage return too). The text is UTF-8 both ways
-    (bytes that are none as surrogates), as the mount table is read, whatever the locale: a
-    name such as ``Fotos Mamá`` read under ``LC_ALL=C`` is no error.
+    r"""A mount point as ``/proc/self/mountinfo`` writes it, decoded
+    (:func:`~memory_core.mount_fields.unescape_mount_field`: ``\040`` is a space). The text
+    is UTF-8 both ways (bytes that are none as surrogates), as the mount table is read,
+    whatever the locale: a name such as ``Fotos Mamá`` read under ``LC_ALL=C`` is no error.
 
     >>> _unescape(r"/mnt/my\040drive/a\012b\134c")
     '/mnt/my drive/a\nb\\c'
-    >>> _unescape(r"/mnt/ends\040")
-    '/mnt/ends '
-
-    A backslash starting no escape of one byte (``\000`` to ``\377``) stays as it is:
-
-    >>> _unescape(r"/mnt/\999/\477/\12")
-    '/mnt/\\999/\\477/\\12'
     """
     if "\\" not in text:
         return text
-    raw = text.encode("utf-8", "surrogateescape")
-    raw = _OCTAL.sub(lambda found: bytes([int(found[1], 8)]), raw)
+    raw = unescape_mount_field(text.encode("utf-8", "surrogateescape"))
     return raw.decode("utf-8", "surrogateescape")
 
 

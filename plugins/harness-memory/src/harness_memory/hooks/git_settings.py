@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from harness_memory.hooks.settings_file import account_home, read_settings_file
+from harness_memory.hooks.shell_words import split_words
 
 __all__ = [
     "GIT_COMMAND_KEYS",
@@ -258,10 +259,8 @@ def _environment_pairs(environ: Mapping[str, str], settings: GitSettings) -> lis
             key = environ.get(f"GIT_CONFIG_KEY_{index}", "")
             pairs.append((_key(key), environ.get(f"GIT_CONFIG_VALUE_{index}", "")))
     if parameters := environ.get("GIT_CONFIG_PARAMETERS"):
-        import shlex  # only where the variable is set (H-5)
-
         try:
-            pairs.extend(_pair(word) for word in shlex.split(parameters))
+            pairs.extend(_pair(word) for word in split_words(parameters))
         except ValueError:
             settings.unknown = "GIT_CONFIG_PARAMETERS"
     return pairs

@@ -86,6 +86,7 @@ from harness_memory.hooks.program_settings import (
 )
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
+from harness_memory.hooks.shell_words import split_words
 from harness_memory.hooks.tool_targets import (
     MAYBE_PATCHER,
     READ_AS,
@@ -126,10 +127,11 @@ DEPTH_CAP = 256
 """The most parts one judged path may hold: each ``stat`` on its way walks every folder above
 it, so a path's cost grows with its depth squared (``PATH_MAX``, 4096 bytes, allows 2048)."""
 TEXT_CAP = 1024 * 1024
-"""The most characters the command texts of one call may hold and be judged: Python's
-``shlex`` reads one word in time that grows with its length squared (a 1 MiB quoted word takes
-seconds, 5 MiB minutes, past every hook's time limit). A command that long is no everyday
-command; it is refused, saying why, rather than killed by the timeout."""
+"""The most characters the command texts of one call may hold and be judged: the guard reads
+a command in time that grows with its length (its words split in linear time,
+:mod:`~harness_memory.hooks.shell_words`), some seconds a MiB of short words, so a longer one
+could pass a hook's time limit. A command that long is no everyday command; it is refused,
+saying why, rather than killed by the timeout."""
 
 
 def write_refusal(
@@ -1472,10 +1474,8 @@ def _moves_no_member(command: str, assignment: str) -> bool:
     """Whether the literal value of ``assignment`` (``TAR_OPTIONS=…``, ``export UNZIP=…``)
     holds only options that change no member's place (:data:`_KEEPING_TAR_OPTIONS`,
     :data:`_KEEPING_UNZIP_RE`): then it is read as none."""
-    import shlex  # only where the variable is set (H-5)
-
     try:
-        words = shlex.split(assignment.partition("=")[2])
+        words = split_words(assignment.partition("=")[2])
     except ValueError:
         return False
     if command == "unzip":
@@ -1492,10 +1492,8 @@ def _environment_options(command: str, environ: Mapping[str, str]) -> list[str] 
     value = " ".join(environ.get(name, "") for name in _OPTION_VARIABLES.get(command, ()))
     if not value.strip():
         return []
-    import shlex  # only where the variable is set (H-5)
-
     try:
-        return shlex.split(value)
+        return split_words(value)
     except ValueError:
         return None
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 from harness_memory.hooks.option_words import option_values, table_for
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, startup_files
+from harness_memory.hooks.shell_words import split_words
 
 __all__ = ["npm_option_files", "pointed_files"]
 
@@ -99,10 +100,8 @@ def _git_includes(words: list[str], environ: Mapping[str, str]) -> list[str]:
                 )
             )
     if parameters := environ.get("GIT_CONFIG_PARAMETERS"):
-        import shlex  # only where the variable is set (H-5)
-
         try:
-            pairs.extend(word.partition("=")[::2] for word in shlex.split(parameters))
+            pairs.extend(word.partition("=")[::2] for word in split_words(parameters))
         except ValueError:
             return ["$GIT_CONFIG_PARAMETERS"]
     files: list[str] = []

@@ -141,6 +141,7 @@ from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes, read_names
+from harness_memory.hooks.shell_words import PUNCTUATION, split_words
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
@@ -1372,11 +1373,10 @@ def _line_words(line: str) -> list[str]:
 
 def _lexed(text: str) -> list[str]:
     """``text`` split by the lexer as bash splits a line (a redirection's descriptor left out:
-    :func:`_descriptors_dropped`); ``ValueError`` at a quote left open."""
-    lexer = shlex.shlex(_descriptors_dropped(text), posix=True, punctuation_chars=";&|()<>")
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    return list(lexer)
+    :func:`_descriptors_dropped`; words as ``shlex`` gives them, in linear time:
+    :func:`~harness_memory.hooks.shell_words.split_words`); ``ValueError`` at a quote left
+    open."""
+    return split_words(_descriptors_dropped(text), punctuation=PUNCTUATION)
 
 
 _DESCRIPTOR_RE = re.compile(r"(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})(?=[<>])")

@@ -11,12 +11,10 @@ The key is ``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)``: an atomic re
 new inode, an append a new size, any write a new mtime and ctime, and even a write that sets the
 mtime back (``touch -d``, ``cp -p``) moves the ctime, which no user process can set.
 
-What remains is a same-size rewrite in place within one tick of the filesystem's clock (Linux
-stamps files from a coarse clock, a few milliseconds per tick; since 6.13 ext4, xfs, btrfs and
-tmpfs switch to a fine-grained stamp once a file's stamp has been looked at). So, as git does
-with its "racily clean" entries, a value read from a file changed less than
-:data:`RACY_WINDOW_NS` ago is not stored at all: a file still being written is read again on
-every request until it has been quiet for that long.
+What remains is a same-size rewrite in place within one tick of the filesystem's clock. So a
+value read from a file changed less than :data:`RACY_WINDOW_NS` ago (2 s, the one racy window:
+:mod:`memory_core.racy_window` says why) is not stored at all: a file still being written is
+read again on every request until it has been quiet for that long.
 
 Entries are bounded by count and by an optional weight (e.g. characters held), evicting the
 least recently used; every method is thread-safe (requests run file work in worker threads).
@@ -31,6 +29,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Generic, TypeVar
 
+from memory_core.racy_window import RACY_WINDOW_NS
+
 __all__ = [
     "RACY_WINDOW_NS",
     "FileKey",
@@ -44,9 +44,6 @@ __all__ = [
 FileKey = tuple[int, int, int, int, int]
 """``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)`` of one version of a file."""
 
-RACY_WINDOW_NS = 2_000_000_000
-"""A file whose ctime is younger than this (2 s, above any timestamp granularity a local
-filesystem has) may still change within its current stamp: what is read from it is not kept."""
 
 N = TypeVar("N", bound=Hashable)
 V = TypeVar("V")
