@@ -58,9 +58,8 @@ def commands_run(command: str, words: Sequence[str]) -> list[list[str]]:
     """The simple commands (each its words, as the lexer gives them) that ``command`` with
     ``words`` (its words after its name) runs from its words: each of ``find``'s
     :data:`FIND_ACTIONS`, the command ``xargs`` runs (after its own options; none: ``echo``,
-    which writes nothing), given ``{}`` for the names it appends. A name either gives at run
-    time (``find`` 's ``{}``, ``xargs``' input) stays the word ``{}``: what it finds is not
-    read (``-exec bash -n {} \\;`` runs none of them)."""
+    which writes nothing), given ``{}`` for the names it appends (a name either gives at run
+    time stays the word ``{}``: the caller tells what it stands for)."""
     if command == "find":
         return _find_actions(words)
     if command == "xargs":

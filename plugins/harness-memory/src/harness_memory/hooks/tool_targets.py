@@ -2873,16 +2873,16 @@ class _Writes:
         python3 mk.py \\;``, ``xargs python3 mk.py``, ``git -c alias.x='!python3 mk.py' x``,
         ``sed 'e python3 mk.py'``, ``make --eval='x: ; @python3 mk.py'``), each read as a
         command the shell runs here (:meth:`_read_run`), or None (P-3). The names ``find``
-        and ``xargs`` give it at run time are the word ``{}``, but where ``xargs`` gives them
-        to a shell (``xargs -0 sh -c``): its code is then known only at run time. ``name``:
+        and ``xargs`` give it at run time are the word ``{}`` (``-exec grep -l TODO {} +``),
+        but where they give them to an interpreter (``-exec python3 {} \\;``, ``xargs -0 sh
+        -c``): its script or code is then named only at run time. ``name``:
         the command's name as spelled, a ``find`` running a link maker (``-exec ln -s``)."""
         running = command == "find" and _RUNNING_WORDS & set(words)
         if running and (by := links_by_arguments("find", words)) is not None:
             return name, by  # ``find … -exec ln -s {} l \;``, ``-exec mv {} . \;``
         texts = []
         for each in commands_run(command, words):
-            shell = command == "xargs" and os.path.basename(each[0]) in SHELLS  # noqa: PTH119
-            fed = ["{}"] if shell else []  # ``xargs -0 sh -c``: the code is what it reads
+            fed = ["{}"] if reads_text(os.path.basename(each[0])) else []  # noqa: PTH119
             texts.append(
                 " ".join(_fed_word(word, "$" in word or "`" in word, fed) for word in each)
             )
