@@ -90,6 +90,11 @@ EVERYDAY_RUNNERS = [
     "python3 -X dev -W error top_ok.py && mkdir -p out && echo x > out/a.txt",
     "node --watch-path=src --title x ok.js; mkdir -p out && echo x > out/a.txt",
     "trap 'rm -f /tmp/g53.tmp' EXIT; mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.txt' -exec sh -c 'wc -l \"$1\"' _ {} \\; && mkdir -p out && echo > out/a",
+    "find . -name '*.txt' -print0 | xargs -0 -n1 sh -c 'wc -l \"$1\"' _ && mkdir o && echo > o/a",
+    "find . -name '*.txt' | xargs -I{} sh -c 'wc -l {}' && mkdir -p out && echo x > out/a.txt",
+    "find . -type d -name __pycache__ -exec rm -rf {} + && mkdir -p out && echo x > out/a.txt",
+    "git ls-files -z '*.py' | xargs -0 python3 -m ruff check && mkdir -p out && echo x > out/a",
 ]
 """Everyday uses of the same runners, each followed by a write into a folder made there."""
 

@@ -2867,25 +2867,35 @@ class _Writes:
             return None  # missing (it runs nothing), a folder
         return self._script_links(program[0], script[1], file, run=script[0] == "run")
 
-    def _runs_linker(self, name: str, command: str, words: list[str]) -> tuple[str, str] | None:
-        """The program that may make a link among those ``command`` runs from its ``words``
-        (as the lexer gives them; :mod:`~harness_memory.hooks.run_texts`: ``find -exec
-        python3 mk.py \\;``, ``xargs python3 mk.py``, ``git -c alias.x='!python3 mk.py' x``,
-        ``sed 'e python3 mk.py'``, ``make --eval='x: ; @python3 mk.py'``), each read as a
-        command the shell runs here (:meth:`_read_run`), or None (P-3). The names ``find``
-        and ``xargs`` give it at run time are the word ``{}`` (``-exec grep -l TODO {} +``),
-        but where they give them to an interpreter (``-exec python3 {} \\;``, ``xargs -0 sh
-        -c``): its script or code is then named only at run time. ``name``:
-        the command's name as spelled, a ``find`` running a link maker (``-exec ln -s``)."""
+    def _runs_linker(self, name: str, command: str, said: list[str]) -> tuple[str, str] | None:
+        """The program that may make a link among those ``command`` runs from its words
+        (``said``: each as the lexer gives it, then its value, "" when built at run time:
+        quoted so unless it holds white space, code a shell there reads again, ``sh -c 'wc
+        -l "$1"'``;
+        :mod:`~harness_memory.hooks.run_texts`: ``find -exec python3 mk.py \\;``, ``xargs
+        python3 mk.py``, ``git -c alias.x='!python3 mk.py' x``, ``sed 'e python3 mk.py'``,
+        ``make --eval='x: ; @python3 mk.py'``), each read as a command the shell runs here
+        (:meth:`_read_run`), or None (P-3). The names ``find`` and ``xargs`` give it at run
+        time are the word ``{}`` (``-exec grep -l TODO {} +``, ``sh -c 'wc -l {}'``), but a
+        word ``{}`` given to an interpreter (``-exec python3 {} \\;``, ``xargs -0 sh -c``):
+        its script or code is then named only at run time. A shell given its code (``-exec
+        sh -c CODE _ {}``) is left to the reading of a shell's code. ``name``: the command's
+        name as spelled, a ``find`` running a link maker (``-exec ln -s``)."""
+        words = said[::2]
+        pairs = zip(words, said[1::2], strict=False)
+        built = {word for word, value in pairs if not (value or any(c.isspace() for c in word))}
         running = command == "find" and _RUNNING_WORDS & set(words)
         if running and (by := links_by_arguments("find", words)) is not None:
             return name, by  # ``find … -exec ln -s {} l \;``, ``-exec mv {} . \;``
         texts = []
         for each in commands_run(command, words):
-            fed = ["{}"] if reads_text(os.path.basename(each[0])) else []  # noqa: PTH119
-            texts.append(
-                " ".join(_fed_word(word, "$" in word or "`" in word, fed) for word in each)
-            )
+            program = os.path.basename(each[0])  # noqa: PTH119
+            code = shell_run(each[1:]).code if program in SHELLS else None
+            if code is not None and each[code + 1] != "{}":
+                continue  # ``-exec sh -c CODE``: its code read as a shell's already
+            fed = ["{}"] if reads_text(program) else []
+            quoted = (_fed_word(word, word in built, fed if word == "{}" else []) for word in each)
+            texts.append(" ".join(quoted))
         for text in [*texts, *texts_run(command, words)]:
             if (made := self._read_run(text).linker) is not None:
                 return made
@@ -3009,7 +3019,8 @@ class _Writes:
         if unread and self.linker is None:
             maker = self._link_maker(command or "", program, said, script_words, wrapper)
         if maker is None and self.linker is None:
-            given = config_words if command == "git" else said[::2]  # git's are its own
+            git = [each for word in config_words for each in (word, word)]  # its own words
+            given = git if command == "git" else said
             maker = self._runs_linker(program[0] if program else "", command or "", given)
         self._stdin = None
         if unread:
