@@ -178,14 +178,30 @@ _NODE_IMPORT_RE = re.compile(
     r"(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*\(?\s*)[\"'](\./[^\"'\n]+)[\"']"
 )
 _NODE_ENDINGS = ("", ".js", ".mjs", ".cjs", ".ts", "/index.js")
+_PYTHON_RUN_FILE_RE = re.compile(
+    r"\b(?:exec\s*\(\s*(?:compile\s*\(\s*)?(?:open|Path|io\.open|pathlib\.Path)"
+    r"|execfile|run_path)\s*\(\s*[rbuRBU]*[\"']([^\"'\n]+)[\"']"
+)
+"""Python code running a file's text as its own: ``exec(open("mk.py").read())``,
+``exec(compile(open("x").read(), …))``, ``exec(Path("x").read_text())``, ``execfile("x")``,
+``runpy.run_path("x")``: the literal file is loaded as a module is."""
+_PYTHON_IMPORT_CALL_RE = re.compile(
+    r"\b(?:__import__|import_module)\s*\(\s*[\"']([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)[\"']"
+)
+"""A module imported by a call naming it (``__import__("mk")``,
+``importlib.import_module("mk")``)."""
 
 
 def local_imports(text: str) -> list[str]:
     """The files, relative to a script's own folder, that ``text`` (a Python or JavaScript
     script's code) may load as a module beside it: ``import helper`` / ``from helper import
     x`` (``helper.py``, ``helper/__init__.py``), ``require('./x')`` / ``import … from
-    './x'`` (``x``, ``x.js``, …, ``x/index.js``); one linear scan each. Which are there is the
-    caller's look; their code may make a link as the script's own may (P-3)."""
+    './x'`` (``x``, ``x.js``, …, ``x/index.js``), a file whose text Python code runs
+    (``exec(open("mk.py").read())``, ``runpy.run_path("mk.py")``: :data:`_PYTHON_RUN_FILE_RE`,
+    relative to the folder the code runs in), a module imported by a call naming it
+    (``__import__("mk")``, ``importlib.import_module("mk")``); one linear scan each. Which
+    are there is the caller's look; their code may make a link as the script's own may
+    (P-3)."""
     names: list[str] = []
     for found in _PYTHON_IMPORT_RE.finditer(text):
         spelled = found.group(1) if found.group(1) is not None else found.group(2)
@@ -198,4 +214,8 @@ def local_imports(text: str) -> list[str]:
         path = found.group(1)[2:]
         if ".." not in path:
             names.extend(f"{path}{ending}" for ending in _NODE_ENDINGS)
+    names.extend(found.group(1) for found in _PYTHON_RUN_FILE_RE.finditer(text))
+    for found in _PYTHON_IMPORT_CALL_RE.finditer(text):
+        path = found.group(1).replace(".", "/")
+        names.extend([f"{path}.py", f"{path}/__init__.py"])
     return names

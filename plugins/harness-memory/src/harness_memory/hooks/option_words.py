@@ -37,6 +37,7 @@ Pure text work, linear in the words (H-5).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from harness_memory.hooks.option_names import FLAGS, OPTIONAL, VALUED
@@ -46,10 +47,12 @@ __all__ = [
     "CP_KEEPING",
     "CP_LINKING",
     "CP_TREE",
+    "INTERPRETERS",
     "TABLES",
     "OptionTable",
     "ReadOptions",
     "cp_flags",
+    "interpreter_table",
     "option_values",
     "read_options",
     "table_for",
@@ -63,9 +66,20 @@ class OptionTable:
     ``old_style`` (a first word without a dash holds short letters: ``tar``, ``jar``),
     ``whole_words`` (every option a whole word, taking the next: ``find -fprint``) and
     ``stops`` (the options end at the first operand, getopt's ``+``: ``xargs -0 cp -t d``
-    gives ``-t`` to ``cp``). A plain class, as the other hook records (H-5)."""
+    gives ``-t`` to ``cp``) and ``whole_names`` (a long option is taken only by its whole
+    name, never shortened: an interpreter's own parser, ``node --watch`` is no
+    ``--watch-path``). A plain class, as the other hook records (H-5)."""
 
-    __slots__ = ("flags", "long", "old_style", "optional", "short", "stops", "whole_words")
+    __slots__ = (
+        "flags",
+        "long",
+        "old_style",
+        "optional",
+        "short",
+        "stops",
+        "whole_names",
+        "whole_words",
+    )
 
     def __init__(
         self,
@@ -77,6 +91,7 @@ class OptionTable:
         old_style: bool = False,
         whole_words: bool = False,
         stops: bool = False,
+        whole_names: bool = False,
     ) -> None:
         self.short = frozenset(short)
         self.long = frozenset(long)
@@ -85,6 +100,7 @@ class OptionTable:
         self.old_style = old_style
         self.whole_words = whole_words
         self.stops = stops
+        self.whole_names = whole_names
 
 
 class ReadOptions:
@@ -132,7 +148,8 @@ def read_options(
             ended = True
             at += 1
         elif word.startswith("--"):
-            at = _read_long(words, at, (long, table.optional, table.flags), found)
+            tables = (long, table.optional, table.flags)
+            at = _read_long(words, at, tables, found, whole=table.whole_names)
         else:
             at = _read_short(words, at, short, found)
     return found
@@ -188,13 +205,15 @@ def _read_long(
     at: int,
     tables: tuple[frozenset[str], frozenset[str], frozenset[str]],
     found: ReadOptions,
+    *,
+    whole: bool = False,
 ) -> int:
     """Read the long option at ``words[at]`` (``tables``: the names taking a value, taking
-    one after ``=`` only, taking none); where reading goes on."""
+    one after ``=`` only, taking none; ``whole``: never shortened); where reading goes on."""
     long, optional, flags = tables
     name, equals, value = words[at].partition("=")
     known = long | optional | flags
-    if name in known or len(name) <= 2:
+    if name in known or len(name) <= 2 or whole:
         options = [name] if name in known else []
     else:
         options = sorted(each for each in known if each.startswith(name))
@@ -291,6 +310,43 @@ one."""
 def table_for(program: str) -> OptionTable:
     """``program``'s :class:`OptionTable` (:data:`TABLES`), or one with no valued option."""
     return TABLES.get(program, _EMPTY)
+
+
+_NODE_VALUED = (
+    "--require --import --loader --experimental-loader --conditions --title --input-type"
+    " --env-file --inspect-port --debug-port --cpu-prof-dir --cpu-prof-name --heap-prof-dir"
+    " --heap-prof-name --diagnostic-dir --disable-warning --dns-result-order --icu-data-dir"
+    " --openssl-config --redirect-warnings --report-dir --report-directory --report-filename"
+    " --report-signal --secure-heap --secure-heap-min --stack-trace-limit --tls-cipher-list"
+    " --tls-keylog --trace-event-categories --trace-event-file-pattern --unhandled-rejections"
+    " --use-largepages --watch-path --experimental-policy --policy-integrity"
+)
+INTERPRETERS: tuple[tuple[re.Pattern[str], OptionTable], ...] = (
+    (
+        re.compile(r"^(?:python|pypy)[0-9.]*$"),
+        OptionTable("WX", ("--check-hash-based-pycs",), whole_names=True),
+    ),
+    (
+        re.compile(r"^(?:node|nodejs|bun)$"),
+        OptionTable("rC", _NODE_VALUED.split(), whole_names=True),
+    ),
+    (re.compile(r"^perl[0-9.]*$"), OptionTable("I", whole_names=True)),
+    (re.compile(r"^ruby[0-9.]*$"), OptionTable("rIEC", whole_names=True)),
+    (re.compile(r"^php[0-9.]*$"), OptionTable("cdz", whole_names=True)),
+)
+"""Each interpreter's options taking a value (CPython 3.12's ``-W``/``-X`` and
+``--check-hash-based-pycs``, Node 22's valued options, perl's ``-I``, ruby's ``-r``/``-I``/
+``-E``/``-C``, php's ``-c``/``-d``/``-z``), by the interpreter's name (``python3.12``,
+``nodejs``), in bundles as getopt reads them (``python3 -bW ignore``), long ones only whole.
+Their code options (``-c``, ``-e``, ``-m``) are not here: their operand is code, read as such.
+Taken for the script's name, a value hid the script after it (``python3 -bW ignore mk.py``,
+``node --title x mk.js``), never read for links (P-3)."""
+
+
+def interpreter_table(name: str) -> OptionTable:
+    """The :class:`OptionTable` of the interpreter called ``name`` (a bare name:
+    :data:`INTERPRETERS`), or one with no valued option."""
+    return next((table for rule, table in INTERPRETERS if rule.match(name)), _EMPTY)
 
 
 CP_LINKING = frozenset({"s", "l", "--symbolic-link", "--link"})

@@ -129,6 +129,7 @@ from harness_memory.hooks.option_words import (
     TABLES,
     ReadOptions,
     cp_flags,
+    interpreter_table,
     option_values,
     read_options,
     table_for,
@@ -137,6 +138,7 @@ from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
 )
+from harness_memory.hooks.run_texts import commands_run, texts_run
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
@@ -2148,6 +2150,7 @@ class _Writes:
         "_test",
         "_unread_names",
         "_unsure",
+        "_valued",
         "_words",
         "_wrapper",
         "_written_names",
@@ -2193,6 +2196,7 @@ class _Writes:
         self._exported: dict[str, str] = {}  # literal settings variables exported so far
         self._program: list[str] = []  # the command's name as spelled, then its options
         self._operand: str | None = None  # its first operand
+        self._valued = False  # the next word is the value of its last option (``-W ignore``)
         self._named_at = 0
         self._named_at_path = 0  # how many of ``found.paths`` came before the name
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
@@ -2471,6 +2475,7 @@ class _Writes:
                 self._skip = self._env_option(spelt)
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word, *[spelt] * own], None
+        self._valued = False
         self._renamed = spelt != word
         self.named_now = True
         self._name_unread = name in self._bound or (
@@ -2681,8 +2686,9 @@ class _Writes:
         ``-c``: ``bash -c '…'``), and the program a ``find`` action runs (``-exec python3 …``:
         the word after the action), or an option does (``tar --to-command=./x.sh``:
         :data:`~harness_memory.hooks.unread_programs.PROGRAM_OPTIONS`)."""
-        if self._operand is None and (word.startswith("-") or _option_value(self._program)):
+        if self._operand is None and (word.startswith("-") or self._valued):
             self._program.append(word)  # an option, or the value of one (``python3 -W ignore``)
+            self._valued = not self._valued and _takes_value(self._program[0], word)
         elif self._operand is None:
             self._operand = word
         if self._command == "find" and self._words[-2:-1] in _RUNNING_ACTIONS:
@@ -2861,6 +2867,40 @@ class _Writes:
             return None  # missing (it runs nothing), a folder
         return self._script_links(program[0], script[1], file, run=script[0] == "run")
 
+    def _runs_linker(self, name: str, command: str, said: list[str]) -> tuple[str, str] | None:
+        """The program that may make a link among those ``command`` runs from its words
+        (``said``: each as the lexer gives it, then its value, "" when built at run time:
+        quoted so unless it holds white space, code a shell there reads again, ``sh -c 'wc
+        -l "$1"'``;
+        :mod:`~harness_memory.hooks.run_texts`: ``find -exec python3 mk.py \\;``, ``xargs
+        python3 mk.py``, ``git -c alias.x='!python3 mk.py' x``, ``sed 'e python3 mk.py'``,
+        ``make --eval='x: ; @python3 mk.py'``), each read as a command the shell runs here
+        (:meth:`_read_run`), or None (P-3). The names ``find`` and ``xargs`` give it at run
+        time are the word ``{}`` (``-exec grep -l TODO {} +``, ``sh -c 'wc -l {}'``), but a
+        word ``{}`` given to an interpreter (``-exec python3 {} \\;``, ``xargs -0 sh -c``):
+        its script or code is then named only at run time. A shell given its code (``-exec
+        sh -c CODE _ {}``) is left to the reading of a shell's code. ``name``: the command's
+        name as spelled, a ``find`` running a link maker (``-exec ln -s``)."""
+        words = said[::2]
+        pairs = zip(words, said[1::2], strict=False)
+        built = {word for word, value in pairs if not (value or any(c.isspace() for c in word))}
+        running = command == "find" and _RUNNING_WORDS & set(words)
+        if running and (by := links_by_arguments("find", words)) is not None:
+            return name, by  # ``find … -exec ln -s {} l \;``, ``-exec mv {} . \;``
+        texts = []
+        for each in commands_run(command, words):
+            program = os.path.basename(each[0])  # noqa: PTH119
+            code = shell_run(each[1:]).code if program in SHELLS else None
+            if code is not None and each[code + 1] != "{}":
+                continue  # ``-exec sh -c CODE``: its code read as a shell's already
+            fed = ["{}"] if reads_text(program) else []
+            quoted = (_fed_word(word, word in built, fed if word == "{}" else []) for word in each)
+            texts.append(" ".join(quoted))
+        for text in [*texts, *texts_run(command, words)]:
+            if (made := self._read_run(text).linker) is not None:
+                return made
+        return None
+
     def _preload_links(self, name: str, value: str) -> tuple[str, str] | None:
         """Whether the file ``value`` names, which the interpreter ``name`` loads before its
         script (``node -r ./mk.js``, ``ruby -r ./mk.rb``: :func:`_preloaded`), may make a
@@ -2978,6 +3018,10 @@ class _Writes:
         maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
         if unread and self.linker is None:
             maker = self._link_maker(command or "", program, said, script_words, wrapper)
+        if maker is None and self.linker is None:
+            git = [each for word in config_words for each in (word, word)]  # its own words
+            given = git if command == "git" else said
+            maker = self._runs_linker(program[0] if program else "", command or "", given)
         self._stdin = None
         if unread:
             self._found.written.extend(said)  # it may write any place its words name
@@ -3025,10 +3069,6 @@ class _Writes:
         self._note_kept_backups(command or "", operands, written, named_before)
         if command == "sed":
             self._note_sed_files(operands, said)
-        if command == "find" and self.linker is None and _RUNNING_WORDS & set(said[::2]):
-            # ``find … -exec ln -s {} l \;``, ``-exec mv {} . \;``: names found at run time
-            by = links_by_arguments("find", said[::2])
-            maker = (program[0], by) if by is not None else None
         if maker is not None:  # after its own writes: later ones meet it
             self.linker = maker
             self._found.linker = self._found.linker or maker
@@ -4081,29 +4121,48 @@ def _git_command_places(command: str, operands: list[tuple[str, bool]]) -> list[
 
 
 _IMPORTS_READ = 64
-"""How many of a script's modules beside it (:func:`~harness_memory.hooks.link_texts.
-local_imports`'s names) the guard looks for and reads for link-making code."""
+"""How many local module files (:func:`~harness_memory.hooks.link_texts.local_imports`'
+names that are files) the guard reads for one script or inline code, modules those load
+included; one loading more may make a link (P-3)."""
+_IMPORTS_LOOKED = 1024
+"""How many module names the guard looks for in all for one script or inline code."""
 
 
 def _modules_links(name: str, folder: str, code: str, loader: str | None) -> tuple[str, str] | None:
-    """Whether a module in ``folder`` that ``code`` loads (one level:
-    :func:`~harness_memory.hooks.link_texts.local_imports`, at most :data:`_IMPORTS_READ`) may
-    make a link by its text, for the program ``name``; a module the guard cannot read may.
-    ``loader``: the script's spelling whose code it is, None for code given inline."""
-    for each in local_imports(code)[:_IMPORTS_READ]:
-        module = os.path.join(folder, each)  # noqa: PTH118
-        if not os.path.isfile(module):  # noqa: PTH113
-            continue
-        kind, text = read_script(module, run=False)
-        if kind == "unknown":
-            loading = f"loading {each}" if loader is None else f"{loader}, loading {each}"
-            return name, f"{loading}, a module the guard cannot read"
-        if (shown := link_text(text)) is not None:
-            return name, f"{shown} in {each}, loaded by {loader or 'its code'}"
+    """Whether a module that ``code`` loads (:func:`~harness_memory.hooks.link_texts.
+    local_imports`: found in ``folder`` or beside the module loading it), or one such a
+    module loads in turn (``top.py`` imports ``helper1``, which imports ``helper2``), may
+    make a link by its text, for the program ``name``; a module the guard cannot read may,
+    and so does code loading more than :data:`_IMPORTS_READ` module files or naming more than
+    :data:`_IMPORTS_LOOKED` modules. ``loader``: the script's spelling whose code it is, None
+    for code given inline. Each file is read once."""
+    loading = f"{loader}, loading" if loader is not None else "loading"
+    pending = [(folder, code)]
+    read: set[str] = set()
+    looked = 0
+    while pending:
+        here, text = pending.pop()
+        for each in local_imports(text):
+            looked += 1
+            if looked > _IMPORTS_LOOKED:
+                return name, f"{loading} more local modules than the guard reads"
+            places = {os.path.normpath(os.path.join(where, each)) for where in (here, folder)}  # noqa: PTH118
+            for module in places - read:
+                if not os.path.isfile(module):  # noqa: PTH113
+                    continue
+                read.add(module)
+                if len(read) > _IMPORTS_READ:
+                    return name, f"{loading} more local modules than the guard reads"
+                kind, loaded = read_script(module, run=False)
+                if kind == "unknown":
+                    return name, f"{loading} {each}, a module the guard cannot read"
+                if (shown := link_text(loaded)) is not None:
+                    return name, f"{shown} in {each}, loaded by {loader or 'its code'}"
+                pending.append((os.path.dirname(module), loaded))  # noqa: PTH120
     return None
 
 
-_TEXT_RUNNERS = SHELLS | RUNNERS | {"eval", "flock", "script", "runuser"}
+_TEXT_RUNNERS = SHELLS | RUNNERS | {"eval", "flock", "script", "runuser", "trap"}
 """Programs that may run a word given to them as shell text (:meth:`_Writes.may_run`)."""
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments (``export X='…'``): values ``eval "$X"`` may run."""
@@ -4143,29 +4202,13 @@ own: one table for all took ``python3 -E mk.py`` (ignore the environment), ``per
 mk.rb`` for code given inline, and the script file was never read for links (P-3)."""
 
 
-_VALUED_OPTIONS = (
-    (re.compile(r"^(?:python|pypy)[0-9.]*$"), frozenset({"-W", "-X"})),
-    (
-        re.compile(r"^(?:node|nodejs|bun)$"),
-        frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-C"}),
-    ),
-    (re.compile(r"^perl[0-9.]*$"), frozenset({"-I"})),
-    (re.compile(r"^ruby[0-9.]*$"), frozenset({"-r", "-I", "-E", "-C"})),
-    (re.compile(r"^php[0-9.]*$"), frozenset({"-c", "-d", "-z"})),
-)
-"""Each interpreter's options taking the next word as their value (``python3 -W ignore``,
-``-X dev``, ``node -r ./setup.js``, ``perl -I lib``, ``ruby -r date``, ``php -d x=1``):
-taken for the script's name, that word hid the script after it (``python3 -W ignore
-mk.py``), never read for links (P-3)."""
-
-
-def _option_value(program: list[str]) -> bool:
-    """Whether the next word of the interpreter ``program`` (its name as spelled, then its
-    words so far) is the value of the option before it (:data:`_VALUED_OPTIONS`)."""
-    if len(program) < 2:
-        return False
-    name = os.path.basename(program[0])  # noqa: PTH119
-    return any(rule.match(name) and program[-1] in valued for rule, valued in _VALUED_OPTIONS)
+def _takes_value(interpreter: str, word: str) -> bool:
+    """Whether the option ``word`` of the program spelled ``interpreter`` takes the next word as
+    its value, read by the interpreter's own table
+    (:func:`~harness_memory.hooks.option_words.interpreter_table`): ``python3 -W ignore``,
+    ``-bW ignore``, ``node --title x`` (not ``-Wignore``, ``--title=x``, ``-b``)."""
+    table = interpreter_table(os.path.basename(interpreter))  # noqa: PTH119
+    return any(at == 1 for _, at, _ in read_options([word, ""], table).values)
 
 
 _PRELOADS = (
@@ -4184,20 +4227,16 @@ _PRELOAD_SUFFIXES = (".js", ".cjs", ".mjs", ".rb")
 
 def _preloaded(program: list[str]) -> list[str]:
     """The values of the preloading options (:data:`_PRELOADS`) among the interpreter
-    ``program``'s words (its name as spelled, then its options and their values): separate
+    ``program``'s words (its name as spelled, then its options and their values), read by
+    its own table (:func:`~harness_memory.hooks.option_words.interpreter_table`): separate
     (``-r ./mk.js``), after ``=`` (``--require=./mk.js``) or glued to a short one
     (``-r./mk.rb``)."""
     name = os.path.basename(program[0]) if program else ""  # noqa: PTH119
     options = [o for rule, each in _PRELOADS if rule.match(name) for o in each]
-    values: list[str] = []
-    for at, word in enumerate(program[1:], 1):
-        if word in options and at + 1 < len(program):
-            values.append(program[at + 1])
-        for option in options:
-            glued = "=" if option.startswith("--") else ""
-            if word.startswith(option + glued) and len(word) > len(option + glued):
-                values.append(word[len(option + glued) :])
-    return values
+    if not options:
+        return []
+    read = option_values(program[1:], interpreter_table(name), options)
+    return [value for _, value in read if value]
 
 
 _BUNDLED_CODE_RE = {

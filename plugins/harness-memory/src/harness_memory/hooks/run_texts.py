@@ -1,0 +1,142 @@
+"""The commands a program runs from its own words, read for the guard (P-3).
+
+``find . -exec python3 mk.py \\;``, ``xargs python3 mk.py``, ``git -c alias.x='!python3 mk.py'
+x``, ``sed 'e python3 mk.py'``, ``make --eval='x: ; @python3 mk.py' x``: each starts a
+program the command names only as words of another. Read as that other program's data, the
+script it runs was never read, and a link it made let a later write through into another
+Workspace's scope. These functions give each such command: :func:`commands_run` as the
+words of a simple command (``find``'s actions up to their ``;`` or ``+``, the command
+``xargs`` runs), :func:`texts_run` as shell text (a git ``!`` alias, a ``sed`` ``e``
+command, a ``make`` recipe given by ``--eval``). The caller reads each as a command the shell
+runs. Pure text work, linear in the words (H-5).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from harness_memory.hooks.option_words import TABLES, OptionTable, option_values, read_options
+
+__all__ = ["FIND_ACTIONS", "commands_run", "texts_run"]
+
+FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+"""``find``'s actions running the command after them, up to ``;`` (once per name) or a ``+``
+after ``{}`` (names appended)."""
+_FIND_ENDS = frozenset({";", "\\;"})
+_ALIAS_RE = re.compile(r"^alias\.[^=\s]+=!", re.IGNORECASE)
+"""A git setting given by ``-c`` defining a shell alias (``alias.x=!python3 mk.py``)."""
+_SED_RUN_RE = re.compile(
+    r"(?:^|[;{}\n])[ \t]*(?:(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
+    r"(?:[ \t]*,[ \t]*(?:\d+|\$|/(?:[^/\\\n]|\\.)*/))?)?[ \t]*!?[ \t]*e[ \t]+([^\n]+)"
+)
+"""A GNU ``sed`` ``e COMMAND`` (after an optional address or range and ``!``): it runs the
+rest of its line as a shell command (``1e python3 mk.py``, ``/x/e cmd``); a bare ``e`` runs
+the pattern space, text known only at run time."""
+_SED_OPTIONS = OptionTable(
+    "efl", ("--expression", "--file", "--line-length"), optional=("--in-place",)
+)
+"""GNU sed 4.9's options taking a value (``-i[SUFFIX]`` takes one only glued: a flag here)."""
+_MAKE_OPTIONS = OptionTable(
+    "CEfIjlOoW",
+    (
+        *("--directory", "--eval", "--file", "--makefile", "--include-dir", "--old-file"),
+        *("--assume-old", "--what-if", "--new-file", "--assume-new"),
+    ),
+    optional=("--jobs", "--load-average", "--output-sync", "--debug", "--shuffle"),
+)
+"""GNU make 4.4's options taking a value (``-E STRING`` is ``--eval``)."""
+_MAKE_RULE_RE = re.compile(r"^[^\t=#]*?::?[^=;]*;(.*)$")
+"""A make rule line with its recipe after ``;`` (``x: ; @python3 mk.py``)."""
+_MAKE_REFERENCE_RE = re.compile(r"\$(?:\([^()]*\)|\{[^{}]*\}|[^$(){}])")
+"""A make variable's reference in a recipe (``$(PY)``, ``${X}``, ``$@``): its value is known
+only to make; read as a word the shell is given at run time."""
+
+
+def commands_run(command: str, words: Sequence[str]) -> list[list[str]]:
+    """The simple commands (each its words, as the lexer gives them) that ``command`` with
+    ``words`` (its words after its name) runs from its words: each of ``find``'s
+    :data:`FIND_ACTIONS`, the command ``xargs`` runs (after its own options; none: ``echo``,
+    which writes nothing), given ``{}`` for the names it appends (a name either gives at run
+    time stays the word ``{}``: the caller tells what it stands for)."""
+    if command == "find":
+        return _find_actions(words)
+    if command == "xargs":
+        read = read_options(words, TABLES["xargs"])
+        return [[*words[read.operands[0] :], "{}"]] if read.operands else []
+    return []
+
+
+def texts_run(command: str, words: Sequence[str]) -> list[str]:
+    """The shell texts ``command`` with ``words`` (its words after its name, as the lexer
+    gives them) runs: git's ``!`` aliases it defines (``-c alias.x='!cmd'``, ``config
+    alias.x '!cmd'``), ``sed``'s ``e`` commands in its scripts, the recipes of the rules
+    ``make --eval`` / ``-E`` defines (make's own references read as words known at run
+    time)."""
+    if command == "git":
+        return _git_aliases(words)
+    if command == "sed":
+        return [
+            found.group(1) for text in _sed_scripts(words) for found in _SED_RUN_RE.finditer(text)
+        ]
+    if command == "make":
+        evals = option_values(words, _MAKE_OPTIONS, ("--eval", "-E"))
+        return [recipe for _, text in evals for recipe in _recipes(text)]
+    return []
+
+
+def _find_actions(words: Sequence[str]) -> list[list[str]]:
+    """The commands ``find``'s actions among ``words`` run, each up to its ``;`` or ``+``."""
+    commands: list[list[str]] = []
+    running: list[str] | None = None
+    for word in words:
+        if running is None:
+            running = [] if word in FIND_ACTIONS else None
+        elif word in _FIND_ENDS or (word == "+" and running[-1:] == ["{}"]):
+            commands.append(running)
+            running = None
+        else:
+            running.append(word)
+    if running:
+        commands.append(running)  # no end: find refuses it, but read what it names
+    return commands
+
+
+def _git_aliases(words: Sequence[str]) -> list[str]:
+    """The shell text of each ``!`` alias git ``words`` define for this run (``-c
+    alias.x='!cmd'``) or in its settings (``config [--global] alias.x '!cmd'``)."""
+    texts = [_ALIAS_RE.sub("", word) for word in words if _ALIAS_RE.match(word)]
+    if "config" in words:
+        after = list(words[words.index("config") + 1 :])
+        texts += [
+            value[1:]
+            for key, value in itertools.pairwise(after)
+            if key.lower().startswith("alias.") and value.startswith("!")
+        ]
+    return texts
+
+
+def _sed_scripts(words: Sequence[str]) -> list[str]:
+    """``sed``'s scripts among ``words``: each ``-e``/``--expression`` value, else its first
+    operand."""
+    read = read_options(words, _SED_OPTIONS)
+    scripts = [value for name, _, value in read.values if name in ("-e", "--expression")]
+    if not scripts and read.operands:
+        scripts.append(words[read.operands[0]])
+    return scripts
+
+
+def _recipes(text: str) -> list[str]:
+    """The recipe lines of the rules a ``make --eval`` ``text`` defines (after a rule's
+    ``;``, or a line starting with a tab), without make's ``@``, ``-``, ``+`` prefixes, each
+    reference to a make variable read as a word known only at run time."""
+    recipes: list[str] = []
+    for line in text.split("\n"):
+        rule = _MAKE_RULE_RE.match(line)
+        recipe = rule.group(1) if rule else line[1:] if line.startswith("\t") else ""
+        recipe = recipe.strip().lstrip("@-+").strip()
+        if recipe:
+            recipe = _MAKE_REFERENCE_RE.sub('"$(:)"', recipe.replace("$$", "\0"))
+            recipes.append(recipe.replace("\0", "$"))
+    return recipes
