@@ -100,16 +100,24 @@ def _repository_root(workspace: Path, home: Path) -> Path | None:
 
 def claude_code_settings(path: Path) -> dict[str, Any] | None:
     """A Claude Code settings file as Claude Code 2.1.332 reads it, or None when it reads no
-    object there (missing, unreadable, no JSON, nested deeper than Python reads). A leading
-    byte order mark is skipped and a key twice in one object keeps its last value, as Claude
-    Code takes them (measured: ``test_e2e_repository_switches_hooks_off.py``)."""
+    object there (missing, unreadable, no JSON, nested deeper than Python reads). A file that
+    starts with UTF-16LE's byte order mark is read as UTF-16LE (a Windows editor's "Unicode"),
+    any other as UTF-8; a leading UTF-8 byte order mark is skipped and a key twice in one
+    object keeps its last value, as Claude Code takes them (measured, a UTF-16BE or UTF-32
+    file is no JSON to it: ``test_e2e_repository_switches_hooks_off.py``)."""
     try:
-        text = split_mark(path.read_bytes().decode("utf-8", errors="replace"))[1] or ""
+        data = path.read_bytes()
+        if data.startswith(_UTF16LE_MARK):
+            text = data[len(_UTF16LE_MARK) :].decode("utf-16-le", errors="replace")
+        else:
+            text = split_mark(data.decode("utf-8", errors="replace"))[1] or ""
         document = json.loads(text, parse_constant=_no_constant)
     except (OSError, ValueError, RecursionError):
         return None
     return document if isinstance(document, dict) else None
 
+
+_UTF16LE_MARK = b"\xff\xfe"
 
 _CHECKED = frozenset({"disableAllHooks", "$schema", "cleanupPeriodDays", "hooks"})
 """The settings whose every valid value this plugin knows, or that never make Claude Code skip
