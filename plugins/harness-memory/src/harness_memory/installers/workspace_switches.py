@@ -41,6 +41,7 @@ __all__ = [
     "claude_code_settings",
     "claude_code_takes",
     "codex_lines",
+    "installed_memory_on",
 ]
 
 _FALSE = {"0", "false", "no", "off"}
@@ -222,6 +223,35 @@ def claude_code_memory_on(
         return None
     paths = [variable[0]] if variable[0] == enabled[0] else [variable[0], enabled[0]]
     return paths, f'{said}, which is neither true nor false, and "autoMemoryEnabled": true'
+
+
+def installed_memory_on(document: dict[str, Any]) -> str | None:
+    """What in the Claude Code settings ``document`` an install wrote its hooks into turns
+    Claude Code's own auto memory on (H-6), or None while it stays off: as Claude Code decides,
+    ``env.CLAUDE_CODE_DISABLE_AUTO_MEMORY`` true-ish keeps it off and false-ish turns it on;
+    any other value, or none, leaves it to ``autoMemoryEnabled``, on unless ``false``. The
+    install sets both off; a value changed since (by hand, another tool) brings a second
+    memory back.
+
+    >>> installed_memory_on({"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}})
+    'env.CLAUDE_CODE_DISABLE_AUTO_MEMORY = "0"'
+    >>> installed_memory_on({"autoMemoryEnabled": False, "env": {}}) is None
+    True
+    """
+    env = document.get("env")
+    if isinstance(env, dict) and _VARIABLE in env:
+        switch = _as_env_text(env[_VARIABLE])
+        said = f"env.{_VARIABLE} = {json.dumps(env[_VARIABLE], ensure_ascii=False)}"
+        if switch in _FALSE:
+            return said
+        if switch in _TRUE:
+            return None
+    enabled = document.get("autoMemoryEnabled")
+    if enabled is False:
+        return None
+    if "autoMemoryEnabled" not in document:
+        return f"no {_VARIABLE} that is true and no autoMemoryEnabled (on by default)"
+    return f'"autoMemoryEnabled": {json.dumps(enabled, ensure_ascii=False)}'
 
 
 def _as_env_text(value: Any) -> str:
