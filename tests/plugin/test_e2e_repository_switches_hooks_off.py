@@ -150,7 +150,7 @@ async def test_repository_switches_hooks_off_exactly_where_status_says(
 
 
 @pytest.mark.parametrize(
-    ("name", "data", "off"), ENCODED_SHAPES[:2], ids=[shape[0] for shape in ENCODED_SHAPES[:2]]
+    ("name", "data", "off"), ENCODED_SHAPES[:1], ids=[shape[0] for shape in ENCODED_SHAPES[:1]]
 )
 async def test_repository_switches_hooks_off_in_the_encodings_status_reads(
     claude: Path,
@@ -164,8 +164,8 @@ async def test_repository_switches_hooks_off_in_the_encodings_status_reads(
     off: bool,
 ) -> None:
     """A repository's ``settings.json`` saved as UTF-16LE (its byte order mark first) switches
-    the user install's hooks off; as UTF-16BE it is no JSON to Claude Code (``status`` reads
-    both so: ``ENCODED_SHAPES``; the other two shapes there were measured the same way)."""
+    the user install's hooks off, as ``status`` says (``ENCODED_SHAPES``: the other shapes
+    there, no JSON to Claude Code, were measured the same way and are not run each time)."""
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".claude").mkdir()
     (workspace / ".claude" / "settings.json").write_bytes(data)
