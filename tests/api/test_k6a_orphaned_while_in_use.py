@@ -175,7 +175,10 @@ def test_orphaned_while_in_use_case_run_in_another_mount_namespace(
     served: ServedProcess, tmp_path: Path
 ) -> None:
     """The case's ``run.sh``: the harness's Session starts in a tmpfs mounted in its own mount
-    namespace, then the overview is read from the service."""
+    namespace, then the overview is read from the service. A second Session starts there
+    through ``link``, a symlink to the Workspace that only the harness sees: it gets the same
+    key (K-1, the real path, as the offline stand-in and a sync derive it there), where the
+    service, unable to follow the link, keyed it by the link's spelling: a second scope."""
     done = subprocess.run(
         [venv_bin("memory-api"), "agent", "create", "--project", "acme", "--id", "coder",
          "--name", "Coder"],
@@ -187,7 +190,8 @@ def test_orphaned_while_in_use_case_run_in_another_mount_namespace(
     script = (
         'mount -t tmpfs tmpfs "$1" && mkdir "$1/workspace" && cd "$1/workspace" && '
         '"$2" session-start --url "$3" --project acme --agent coder --workspace "$PWD" '
-        "--format json"
+        '--format json && ln -s workspace "$1/link" && cd "$1/link" && "$2" session-start '
+        '--url "$3" --project acme --agent coder --workspace "$PWD" --format json'
     )
     harness = subprocess.run(
         ["unshare", "--mount", "sh", "-c", script, "sh", str(mount),
@@ -195,8 +199,10 @@ def test_orphaned_while_in_use_case_run_in_another_mount_namespace(
         env={**served.env, "HOME": str(tmp_path)}, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert harness.returncode == 0, harness.stderr
-    key = json.loads(harness.stdout)["key"]
+    first, end = json.JSONDecoder().raw_decode(harness.stdout)
+    key, through_link = first["key"], json.loads(harness.stdout[end:])["key"]
     assert key == key_for_real_path(str(mount / "workspace"))
+    assert through_link == key
     assert not (mount / "workspace").exists()  # only in the harness's mount namespace
 
     with_url = f"{served.base_url}/api/projects/acme/agents/coder/memory"

@@ -186,3 +186,22 @@ def test_p5_a_folder_inside_another_repository_is_no_rival(tmp_path: Path) -> No
     assert same_name_directories(name, workspace.resolve()) == [rival.resolve()]
     subprocess.run(["git", "init", "-q", str(tmp_path / "y" / "a-b")], check=True)
     assert same_name_directories(name, workspace.resolve()) == []
+
+
+def test_p5_a_name_that_is_not_utf8_is_read_as_claude_code_reads_it(
+    home: Path, data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Claude Code (Node) reads each byte sequence of a name that is not UTF-8 as U+FFFD, one
+    ``-``: such a directory beside the Workspace is a rival like any other (the check stopped
+    with a codec error), named escaped as a listing shows it (T-5b)."""
+    (tmp_path / "w").mkdir()
+    workspace = tmp_path / "w" / "my_proj"
+    workspace.mkdir()
+    rival = Path(os.fsdecode(os.fsencode(tmp_path / "w") + b"/my\xe9proj"))
+    rival.mkdir()
+    project_folder(home, workspace)
+    assert claude_import(workspace) == 1
+    said = capsys.readouterr().err
+    assert f"may be the memory of {tmp_path.resolve()}/w/my\\xe9proj, not of" in said
+    assert scopes(data_dir) == []
+    assert sanitize_path(str(rival.resolve())) == sanitize_path(str(workspace.resolve()))

@@ -41,6 +41,7 @@ from tests.plugin.harness_run import (
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h6_repository_turns_own_memory_on import first_requests
 from tests.plugin.test_h7_status_names_a_workspace_switching_hooks_off import (
+    ENCODED_SHAPES,
     HOOKS_OFF_SHAPES,
     WHERE_SHAPES,
     lay_out,
@@ -146,6 +147,36 @@ async def test_repository_switches_hooks_off_exactly_where_status_says(
     sent = await first_requests(claude, shared_service, workspace, home)
 
     assert (f"- Workspace Memory Key: {key}" in sent) is (named is None)
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "off"), ENCODED_SHAPES[:1], ids=[shape[0] for shape in ENCODED_SHAPES[:1]]
+)
+async def test_repository_switches_hooks_off_in_the_encodings_status_reads(
+    claude: Path,
+    shared_service: RealService,
+    module_agent: str,
+    module_memory_root: Path,
+    installed_homes: InstalledHomes,
+    tmp_path: Path,
+    name: str,
+    data: bytes,
+    off: bool,
+) -> None:
+    """A repository's ``settings.json`` saved as UTF-16LE (its byte order mark first) switches
+    the user install's hooks off, as ``status`` says (``ENCODED_SHAPES``: the other shapes
+    there, no JSON to Claude Code, were measured the same way and are not run each time)."""
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".claude").mkdir()
+    (workspace / ".claude" / "settings.json").write_bytes(data)
+    home = tmp_path / "home"
+    installed_homes.install(
+        "claude-code", home, shared_service, module_memory_root, agent=module_agent
+    )
+
+    sent = await first_requests(claude, shared_service, workspace, home)
+
+    assert (f"- Workspace Memory Key: {key}" in sent) is not off, name
 
 
 @pytest.mark.parametrize(("git", "files", "named"), WHERE_SHAPES, ids=str)

@@ -417,3 +417,44 @@ def test_h6_uninstall_removes_its_state_folder_and_says_what_it_leaves(
     assert status == 0
     assert sorted(p.name for p in state.iterdir()) == ["notes.txt"]
     assert f"left {state / 'notes.txt'} (not made by harness-memory)" in said
+
+
+@pytest.mark.parametrize(
+    ("changed", "said"),
+    [
+        (
+            {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}},
+            'CLAUDE_CODE_DISABLE_AUTO_MEMORY = "0"',
+        ),
+        ({"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": False}}, "AUTO_MEMORY = false"),
+        ({"env": {}, "autoMemoryEnabled": True}, '"autoMemoryEnabled": true'),
+        ({"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""}, "autoMemoryEnabled": None}, "(on by"),
+        ({"autoMemoryEnabled": True}, None),  # the variable still "1": it wins, memory off
+        ({}, None),
+    ],
+    ids=["variable-0", "variable-false", "enabled-true", "both-unset", "enabled-only", "as-left"],
+)
+def test_h6_status_names_claude_codes_own_memory_turned_on_after_the_install(
+    tmp_path: Path, changed: dict[str, Any], said: str | None
+) -> None:
+    """Claude Code's own memory turned back on in the settings the install wrote (by hand,
+    another tool) ran beside Agent Memory with nothing said; status says it, and the fix."""
+    home = tmp_path / "home"
+    assert run(home, "install", "claude-code")[0] == 0
+    settings = home / FILES["claude-code"]
+    document = json.loads(settings.read_text(encoding="utf-8"))
+    document.update(changed)
+    document = {key: value for key, value in document.items() if value is not None}
+    settings.write_text(json.dumps(document), encoding="utf-8")
+
+    out = status_of(home)
+
+    if said is None:
+        assert "own auto memory is on" not in out
+    else:
+        assert (
+            "claude-code: WARNING: Claude Code's own auto memory is on beside Agent Memory: "
+            f"{settings} says" in out
+        )
+        assert said in out
+        assert "Run `harness-memory install claude-code` again to set it off" in out

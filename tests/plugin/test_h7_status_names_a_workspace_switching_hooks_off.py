@@ -284,6 +284,37 @@ def test_status_names_the_repository_file_that_switches_hooks_off_as_claude_code
         assert out.count("switches these hooks off") == 1
 
 
+_OFF_TEXT = '{"disableAllHooks": true}'
+ENCODED_SHAPES: list[tuple[str, bytes, bool]] = [
+    ("utf-16-le-with-mark", b"\xff\xfe" + _OFF_TEXT.encode("utf-16-le"), True),
+    ("utf-16-be-with-mark", b"\xfe\xff" + _OFF_TEXT.encode("utf-16-be"), False),
+    ("utf-16-le-without-mark", _OFF_TEXT.encode("utf-16-le"), False),
+    ("utf-32-le-with-mark", _OFF_TEXT.encode("utf-32"), False),
+]
+"""A repository's ``.claude/settings.json`` saying ``"disableAllHooks": true`` in another
+encoding, and whether Claude Code then switches the hooks off: it reads a file starting with
+UTF-16LE's byte order mark (a Windows editor's "Unicode") as UTF-16LE, any other as UTF-8
+(measured with the real CLI: ``test_e2e_repository_switches_hooks_off.py``)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "off"), ENCODED_SHAPES, ids=[s[0] for s in ENCODED_SHAPES]
+)
+def test_status_reads_a_repositorys_settings_in_the_encoding_claude_code_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, data: bytes, off: bool
+) -> None:
+    """H-6, P-3: a file saved as UTF-16LE switched the hooks off while status said nothing."""
+    install(tmp_path, "claude-code")
+    settings, _ = repository(tmp_path, ".claude/settings.json", "")
+    settings.write_bytes(data)
+    monkeypatch.chdir(settings.parents[1])
+
+    said = cli(tmp_path, "status")
+
+    line = f"claude-code: WARNING: {settings} switches these hooks off"
+    assert (line in said) is off, said
+
+
 OFF = '{"disableAllHooks": true}'
 WHERE_SHAPES: list[tuple[bool, dict[str, str], str | None]] = [
     (True, {"root/settings.local.json": OFF}, "root/settings.local.json"),

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from memory_core.addresses import shown_url
-from memory_core.errors import InvalidId
+from memory_core.errors import InvalidId, UnresolvablePath
+from memory_core.keys import real_workspace_path
 from memory_core.rules import template_placeholder_problem, workspace_path_problem
 from memory_core.template import (
     AGENT_ID_PLACEHOLDER,
@@ -396,12 +397,24 @@ def _fetch(
         if _refused_workspace(fetched):
             return
         fetched.answer = client.session_start(
-            project, agent, fetched.workspace, session_id=session_id
+            project, agent, _seen_here(fetched.workspace), session_id=session_id
         )
     except Exception as failure:  # P-2: no fault of the memory side may stop a Session
         fetched.error, fetched.error_kind = _describe(failure)
         if draft_id is not None and fetched.draft is None and fetched.draft_error is None:
             fetched.draft_error, fetched.draft_error_kind = fetched.error, fetched.error_kind
+
+
+def _seen_here(workspace: str) -> str:
+    """The Workspace's real path as this harness sees it (K-1): a symlink on its way may exist
+    only in the harness's mount namespace (its own container), where the service cannot resolve
+    it, and the key must not depend on where the path is resolved (the offline stand-in, H-4,
+    and a sync key it by this real path). A path whose symlinks cannot be followed here
+    (``ELOOP``, an unreadable link) goes as spelled: the service says what is wrong with it."""
+    try:
+        return real_workspace_path(workspace)
+    except UnresolvablePath:
+        return workspace
 
 
 def _refused_workspace(fetched: _Fetched) -> bool:

@@ -82,7 +82,11 @@ from harness_memory.installers.spec import (
     installed_roots,
     our_commands,
 )
-from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
+from harness_memory.installers.workspace_switches import (
+    claude_code_lines,
+    codex_lines,
+    installed_memory_on,
+)
 
 __all__ = [
     "InstalledHooks",
@@ -168,8 +172,7 @@ def status(
         said, fine = _installed(label, again, path, document, commands, here)
         said += noted
         said += last_session_lines(label, harness, commands)
-        if label == "codex":  # H-6: a profile file may turn Codex's own memories back on
-            said += [f"{label}: {note}" for note in memory_profile_notes(path.parent)]
+        said += [f"{label}: {note}" for note in _own_memory_notes(label, path, document, again)]
         if off := _switched_off(harness, path, document, gemini_system):  # no hook runs
             said, fine = [*said, f"{label}: PROBLEM: {off}"], False
         if managed_flag:
@@ -195,6 +198,21 @@ def status(
 
     said, taken = service_lines(installed, environ, env=given, harnesses=installed)  # H-7
     return lines + said, healthy and taken
+
+
+def _own_memory_notes(label: str, path: Path, document: dict[str, Any], again: str) -> list[str]:
+    """H-6: what turns the harness's own memory back on beside Agent Memory since the install
+    into ``path`` (``document``): a Codex CLI profile file, or Claude Code's own settings (the
+    variable or ``autoMemoryEnabled`` changed by hand or by another tool)."""
+    if label == "codex":
+        return memory_profile_notes(path.parent)
+    if not label.startswith("claude-code") or (on := installed_memory_on(document)) is None:
+        return []
+    return [
+        f"WARNING: Claude Code's own auto memory is on beside Agent Memory: {path} says {on}, "
+        "changed since the install. The model is told to save into a second memory that never "
+        f"reaches the Memory tab or other harnesses. Run `{again}` again to set it off"
+    ]
 
 
 class InstalledHooks(NamedTuple):

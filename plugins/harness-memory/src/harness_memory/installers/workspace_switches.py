@@ -41,6 +41,7 @@ __all__ = [
     "claude_code_settings",
     "claude_code_takes",
     "codex_lines",
+    "installed_memory_on",
 ]
 
 _FALSE = {"0", "false", "no", "off"}
@@ -100,16 +101,24 @@ def _repository_root(workspace: Path, home: Path) -> Path | None:
 
 def claude_code_settings(path: Path) -> dict[str, Any] | None:
     """A Claude Code settings file as Claude Code 2.1.332 reads it, or None when it reads no
-    object there (missing, unreadable, no JSON, nested deeper than Python reads). A leading
-    byte order mark is skipped and a key twice in one object keeps its last value, as Claude
-    Code takes them (measured: ``test_e2e_repository_switches_hooks_off.py``)."""
+    object there (missing, unreadable, no JSON, nested deeper than Python reads). A file that
+    starts with UTF-16LE's byte order mark is read as UTF-16LE (a Windows editor's "Unicode"),
+    any other as UTF-8; a leading UTF-8 byte order mark is skipped and a key twice in one
+    object keeps its last value, as Claude Code takes them (measured, a UTF-16BE or UTF-32
+    file is no JSON to it: ``test_e2e_repository_switches_hooks_off.py``)."""
     try:
-        text = split_mark(path.read_bytes().decode("utf-8", errors="replace"))[1] or ""
+        data = path.read_bytes()
+        if data.startswith(_UTF16LE_MARK):
+            text = data[len(_UTF16LE_MARK) :].decode("utf-16-le", errors="replace")
+        else:
+            text = split_mark(data.decode("utf-8", errors="replace"))[1] or ""
         document = json.loads(text, parse_constant=_no_constant)
     except (OSError, ValueError, RecursionError):
         return None
     return document if isinstance(document, dict) else None
 
+
+_UTF16LE_MARK = b"\xff\xfe"
 
 _CHECKED = frozenset({"disableAllHooks", "$schema", "cleanupPeriodDays", "hooks"})
 """The settings whose every valid value this plugin knows, or that never make Claude Code skip
@@ -214,6 +223,35 @@ def claude_code_memory_on(
         return None
     paths = [variable[0]] if variable[0] == enabled[0] else [variable[0], enabled[0]]
     return paths, f'{said}, which is neither true nor false, and "autoMemoryEnabled": true'
+
+
+def installed_memory_on(document: dict[str, Any]) -> str | None:
+    """What in the Claude Code settings ``document`` an install wrote its hooks into turns
+    Claude Code's own auto memory on (H-6), or None while it stays off: as Claude Code decides,
+    ``env.CLAUDE_CODE_DISABLE_AUTO_MEMORY`` true-ish keeps it off and false-ish turns it on;
+    any other value, or none, leaves it to ``autoMemoryEnabled``, on unless ``false``. The
+    install sets both off; a value changed since (by hand, another tool) brings a second
+    memory back.
+
+    >>> installed_memory_on({"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}})
+    'env.CLAUDE_CODE_DISABLE_AUTO_MEMORY = "0"'
+    >>> installed_memory_on({"autoMemoryEnabled": False, "env": {}}) is None
+    True
+    """
+    env = document.get("env")
+    if isinstance(env, dict) and _VARIABLE in env:
+        switch = _as_env_text(env[_VARIABLE])
+        said = f"env.{_VARIABLE} = {json.dumps(env[_VARIABLE], ensure_ascii=False)}"
+        if switch in _FALSE:
+            return said
+        if switch in _TRUE:
+            return None
+    enabled = document.get("autoMemoryEnabled")
+    if enabled is False:
+        return None
+    if "autoMemoryEnabled" not in document:
+        return f"no {_VARIABLE} that is true and no autoMemoryEnabled (on by default)"
+    return f'"autoMemoryEnabled": {json.dumps(enabled, ensure_ascii=False)}'
 
 
 def _as_env_text(value: Any) -> str:

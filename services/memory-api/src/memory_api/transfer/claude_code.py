@@ -75,7 +75,12 @@ def sanitize_path(path: str) -> str:
 
     >>> sanitize_path("/home/ada/my app")
     '-home-ada-my-app'
+    >>> sanitize_path(os.fsdecode(b"/srv/caf\\xe9"))  # not UTF-8: one U+FFFD, one '-'
+    '-srv-caf-'
     """
+    # A name that is not UTF-8 (held as surrogate escapes) reaches Claude Code (Node) with
+    # each invalid sequence read as U+FFFD, as Python's "replace" reads it.
+    path = path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     # Claude Code replaces per UTF-16 code unit: a character outside the BMP gives two '-'.
     units = len(path.encode("utf-16-le", "surrogatepass")) // 2
     name = _UNSAFE.sub(lambda m: "-" * (len(m.group(0).encode("utf-16-le")) // 2), path)

@@ -32,6 +32,8 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_core.shown_names import shown_name
+
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.transfer.claude_code import (
     MAX_SANITIZED_LENGTH,
@@ -191,7 +193,8 @@ class Ownership:
 
 
 def _listed(paths: list[Path] | set[Path]) -> str:
-    return ", ".join(str(path) for path in sorted(paths))
+    """The paths as a person can read them (a name that is not UTF-8 escaped, T-5b)."""
+    return ", ".join(shown_name(str(path)) for path in sorted(paths))
 
 
 def check_claude_code_folder(memory_folder: Path, workspace: Path, anyway: str) -> Ownership:
@@ -210,15 +213,16 @@ def check_claude_code_folder(memory_folder: Path, workspace: Path, anyway: str) 
     how = f"To import it anyway, name the folder: {anyway}"
     if named:
         raise WrongProject(
-            f"Claude Code's folder {project_folder} is not the memory of {workspace}: its "
-            f"transcripts name only {_listed(named)}. Claude Code gives one folder to every "
-            "path that differs only in characters outside [a-zA-Z0-9]. " + how
+            f"Claude Code's folder {project_folder} is not the memory of "
+            f"{_listed([workspace])}: its transcripts name only {_listed(named)}. Claude Code "
+            "gives one folder to every path that differs only in characters outside "
+            "[a-zA-Z0-9]. " + how
         )
     others = same_name_directories(project_folder.name, base)
     if others:
         raise WrongProject(
             f"Claude Code's folder {project_folder} may be the memory of {_listed(others)}, "
-            f"not of {workspace}: that directory maps to the same folder name, and no "
+            f"not of {_listed([workspace])}: that directory maps to the same folder name, and no "
             "transcript there names the Workspace. " + how
         )
     return Ownership()
