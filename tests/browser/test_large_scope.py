@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Iterator
 
 import pytest
@@ -72,6 +73,8 @@ def huge_scope(seeded_data_dirs: SeededDataDirs) -> Iterator[tuple[Service, str]
         yield service, _seed_huge_scope(service)
     finally:
         service.stop()
+        # its thousands of files go now, on this worker, not after the last test of the run
+        shutil.rmtree(service.data_dir, ignore_errors=True)
 
 
 def _at(group: Locator, position: int) -> Locator:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Iterator
 
 import pytest
@@ -77,6 +78,8 @@ def crowded(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
         yield service
     finally:
         service.stop()
+        # its thousands of files go now, on this worker, not after the last test of the run
+        shutil.rmtree(service.data_dir, ignore_errors=True)
 
 
 def _repo(number: int) -> str:
