@@ -10,9 +10,9 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -23,7 +23,9 @@ import psutil
 
 __all__ = ["Server", "start", "venv_bin"]
 
-READY_WAIT_S = 60.0
+READY_WAIT_S = 600.0
+"""A guard against a hung start only: the start's own signals are its listening socket and
+its exit, whatever the machine's load."""
 MIB = 1024 * 1024
 DOCKERFILE = Path(__file__).resolve().parents[1] / "deploy" / "Dockerfile"
 
@@ -38,13 +40,6 @@ def venv_bin(name: str) -> str:
     """Path of console script ``name`` beside this interpreter (the venv), else the bare name."""
     beside = Path(sys.executable).with_name(name)
     return str(beside) if beside.exists() else name
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -126,31 +121,46 @@ class Server:
             self.process.wait()
 
 
+def _listening_port(pid: int) -> int | None:
+    """The TCP port process ``pid`` listens on (None while it listens on none)."""
+    try:
+        sockets = psutil.Process(pid).net_connections(kind="inet")
+    except psutil.Error:
+        return None
+    ports = [found.laddr.port for found in sockets if found.status == psutil.CONN_LISTEN]
+    return ports[0] if ports else None
+
+
 def start(data_dir: Path, log_dir: Path) -> Server:
     """Start ``memory-api serve`` over ``data_dir``; wait for ready.
 
-    Raises RuntimeError with the log when the process dies or is not ready within 60 s.
+    The service binds port 0 (the kernel picks a free one as it binds; one picked before could
+    be taken meanwhile by another service, which then answered in its place: a 404 from another
+    data dir) and is reached at the port its listening socket has. Raises RuntimeError with
+    the log when the process dies or is not ready within :data:`READY_WAIT_S`.
     """
-    port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
     env |= deployed_malloc_env() | {
         "MEMORY_API_DATA_DIR": str(data_dir),
         "MEMORY_API_HOST": "127.0.0.1",
-        "MEMORY_API_PORT": str(port),
+        "MEMORY_API_PORT": "0",  # the kernel picks a free port as it binds: no other may take it
     }
     command = [venv_bin("memory-api"), "serve"]
-    log_path = log_dir / f"serve-{port}.log"
-    with log_path.open("wb") as sink:
+    handle, name = tempfile.mkstemp(prefix="serve-", suffix=".log", dir=log_dir)
+    log_path = Path(name)
+    with os.fdopen(handle, "wb") as sink:
         process = subprocess.Popen(  # noqa: S603 - our own console script
             command, env=env, stdout=sink, stderr=subprocess.STDOUT
         )
-    server = Server(f"http://127.0.0.1:{port}", process, log_path)
     deadline = time.monotonic() + READY_WAIT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"memory-api serve exited: {log_path.read_text(errors='replace')}")
-        if server.ready():
-            return server
+        port = _listening_port(process.pid)
+        if port is not None:
+            server = Server(f"http://127.0.0.1:{port}", process, log_path)
+            if server.ready():
+                return server
         time.sleep(0.05)
-    server.stop()
+    Server("", process, log_path).stop()
     raise RuntimeError(f"memory-api serve not ready: {log_path.read_text(errors='replace')}")

@@ -23,9 +23,9 @@ from tests.support.guard_cases import Layout, answer, fill, refusal
 
 @pytest.fixture(autouse=True)
 def _git_answers_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each case judges where git points, not how fast it answers: on a busy machine git took
-    longer than ``GIT_TIMEOUT`` (50 ms) and the guard refused, as it does when git is late (the
-    folder is then unknown); the cases here give git all the time it needs."""
+    """Each case judges where git points, not how fast it answers: git later than
+    ``GIT_TIMEOUT`` leaves the folder unknown and the guard refuses; the cases here give git
+    all the time it needs, however busy the machine."""
     monkeypatch.setattr(git_toplevel, "GIT_TIMEOUT", 60.0)
 
 

@@ -22,12 +22,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from aiohttp.test_utils import unused_port
+import psutil
 
 from tests.support.zygote import ForkedProcess, Zygote
 
-READY_WAIT_S = 30.0
-"""How long the service may take to come up before :func:`serve` gives up (not an assertion)."""
+READY_WAIT_S = 600.0
+"""How long the service may take to come up before :func:`serve` gives up: a guard against a
+hung start only, far beyond any start on a busy machine (the start's own signals are its
+listening socket and its exit)."""
 READY_POLL_S = 0.05
 STOP_WAIT_S = 15.0
 """How long a SIGTERM may take before the process is killed."""
@@ -216,8 +218,11 @@ def serve(
     address literal the tests speak to it at (``base_url``: ``[::1]`` for an IPv6 one).
 
     ``env`` is the process's base environment (pass ``os.environ`` entries in to inherit them);
-    the data dir, host and port are set on top. The log goes to ``log_path``, by default
-    ``memory-api-{port}.log`` beside ``data_dir``, so several processes may share one data dir.
+    the data dir and host are set on top, and port 0: the kernel picks a free port as the service
+    binds (a port picked before, then bound, could be taken meanwhile by another test's service,
+    which then answered in its place), read from the socket it listens on and set in the
+    returned ``env``. The log goes to ``log_path`` (emptied first), by default a new
+    ``memory-api-*.log`` beside ``data_dir``, so several processes may share one data dir.
 
     ``command_prefix`` runs the service under another program (e.g. ``setpriv`` taking
     capabilities away). ``zygote`` forks it from a process that imported its code already (see
@@ -225,15 +230,19 @@ def serve(
     log, when the process exits or ``/readyz`` has not answered 200 within ``ready_wait_s``
     seconds (then the process is stopped first).
     """
-    port = unused_port()
     full_env = {
         **env,
         "MEMORY_API_DATA_DIR": str(data_dir),
         "MEMORY_API_HOST": host,
-        "MEMORY_API_PORT": str(port),
+        "MEMORY_API_PORT": "0",  # the kernel picks a free port as it binds: no other may take it
     }
-    log_path = log_path or data_dir.parent / f"memory-api-{port}.log"
+    if log_path is None:
+        data_dir.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix="memory-api-", suffix=".log", dir=data_dir.parent)
+        os.close(handle)
+        log_path = Path(name)
     log_path.parent.mkdir(parents=True, exist_ok=True)
+    log_path.write_bytes(b"")  # a log reused by a restart: its old banner names an old port
     process: subprocess.Popen[bytes] | ForkedProcess
     if zygote is not None:
         if command_prefix:
@@ -241,17 +250,51 @@ def serve(
         process = zygote.fork(["serve"], full_env, log_path)
     else:
         process = _spawn([*command_prefix, venv_bin("memory-api"), "serve"], full_env, log_path)
-    served = ServedProcess(f"http://{reached_at}:{port}", data_dir, process, log_path, full_env)
+    served = ServedProcess("", data_dir, process, log_path, full_env)
     deadline = time.monotonic() + ready_wait_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(
                 f"memory-api serve exited with {process.returncode}:\n{served.log_text()}"
             )
-        if served.ready():
-            return served
+        port = _bound_port(process.pid, reached_at)
+        if port is not None:
+            served.base_url = f"http://{reached_at}:{port}"
+            full_env["MEMORY_API_PORT"] = str(port)  # a CLI given this env speaks to it
+            if served.ready():
+                return served
         time.sleep(READY_POLL_S)
     served.stop()
     raise RuntimeError(
         f"memory-api serve was not ready within {ready_wait_s} s:\n{served.log_text()}"
     )
+
+
+def _bound_port(pid: int, reached_at: str) -> int | None:
+    """The TCP port the service (process ``pid`` or one it started: a command prefix may fork)
+    listens on for the address ``reached_at``, as the kernel shows its sockets; None while it
+    listens on none. Bound to several addresses (a name resolving to ``127.0.0.1`` and
+    ``::1``), each got its own port: the one of ``reached_at``'s, else of an any-address bind,
+    else the first."""
+    try:
+        root = psutil.Process(pid)
+        processes = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return None
+    listening: list[tuple[str, int]] = []
+    for process in processes:
+        try:
+            sockets = process.net_connections(kind="inet")
+        except psutil.Error:
+            continue
+        listening += [
+            (found.laddr.ip, found.laddr.port)
+            for found in sockets
+            if found.status == psutil.CONN_LISTEN
+        ]
+    wanted = reached_at.strip("[]")
+    for preferred in (wanted, "0.0.0.0", "::"):  # noqa: S104 - addresses compared, none bound
+        for address, port in listening:
+            if address == preferred:
+                return port
+    return listening[0][1] if listening else None

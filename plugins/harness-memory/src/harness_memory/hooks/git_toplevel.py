@@ -30,9 +30,13 @@ from collections.abc import Mapping
 
 __all__ = ["GIT_TIMEOUT", "with_toplevel"]
 
-GIT_TIMEOUT = 0.05
-"""Seconds git may take to say the repository's top folder (H-5: the hook answers within
-100 ms); past them the folder is taken as unknown, as before."""
+GIT_TIMEOUT = 2.0
+"""Seconds git may take to say the repository's top folder; past them the folder is taken as
+unknown and relative writes after it are refused. Git answers in ~3 ms at rest (H-5's 100 ms
+for the hook holds there); on a busy machine it took over 50 ms, the old limit, and an everyday
+command (``cd "$(git rev-parse --show-toplevel)" && make > build.log``) was refused for the
+machine's load: a hook a little late is not felt, a refusal of such a command is. The limit
+only guards against a git that hangs."""
 _OPENING_RE = re.compile(
     r"^\s*(?:cd\s+(?P<folder>(?:'[^']*'|\"'\"|[\w@%+=:,./-])+)\s*&&\s*)?"
     r"(?P<cd>(?:[\w@%+:,./-]+[ \t]+)+?|[A-Za-z_][A-Za-z0-9_]*=)"
