@@ -12,6 +12,7 @@ that both exist), and no path a prompt or the record names can keep the service 
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 import pytest
@@ -127,7 +128,7 @@ async def test_a1_a_record_that_cannot_be_read_or_looked_at_leaves_prompts_and_s
         "WARNING"
     ]
     (data_dir / SERVED_FROM).unlink()
-    (data_dir / SERVED_FROM).mkdir()  # the record unreadable: a warning, and the service starts
+    os.mkfifo(data_dir / SERVED_FROM)  # never written: a read of it would wait for ever
     assert await serve(aiohttp_client, data_dir) == older_prompt(TOO_LONG)
     assert "the agents' prompts were not checked for a moved data dir" in caplog.text
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from memory_core.atomic import atomic_write_bytes
 from memory_core.markdown import lines_with_ends
+from memory_core.regular_files import read_regular_file
 from memory_core.template import APP_DATA_DIR_PLACEHOLDER, environment_section
 
 from memory_api.defaults import DATA_DIR_LINE
@@ -42,6 +43,8 @@ SERVED_FROM = "served-from"
 end), written atomically, 0644 as the data dir's other files."""
 
 _GONE = (errno.ENOENT, errno.ENOTDIR)
+_RECORD_MAX = 16 * 1024
+"""The longest record read (bytes): a path is at most 4096 on Linux."""
 
 
 def moved_from(data_dir: Path) -> str | None:
@@ -49,11 +52,11 @@ def moved_from(data_dir: Path) -> str | None:
     (``ENOENT``, ``ENOTDIR``); else None. A recorded path that cannot be looked at for another
     reason (``EACCES``, ``ENAMETOOLONG``) is taken as there, with a warning. Blocking; raises
     ``OSError`` when the record cannot be read."""
-    try:
-        recorded = os.fsdecode((data_dir / SERVED_FROM).read_bytes().removesuffix(b"\n"))
-    except FileNotFoundError:
+    raw = _recorded(data_dir)
+    if raw is None or raw == _line(data_dir):
         return None
-    if recorded == str(data_dir):
+    recorded = os.fsdecode(raw.removesuffix(b"\n"))
+    if not Path(recorded).is_absolute():  # not written by a service: nothing to go by
         return None
     try:
         Path(recorded).stat()
@@ -70,16 +73,24 @@ def moved_from(data_dir: Path) -> str | None:
     return None
 
 
+def _recorded(data_dir: Path) -> bytes | None:
+    """The record's bytes, None without one. Blocking; raises ``OSError`` when it cannot be
+    read, is no regular file (a FIFO never hangs the start) or is longer than a path can be."""
+    try:
+        return read_regular_file(data_dir / SERVED_FROM, _RECORD_MAX)
+    except FileNotFoundError:
+        return None
+
+
+def _line(data_dir: Path) -> bytes:
+    """What the record holds for ``data_dir``: its path's bytes and a line end."""
+    return os.fsencode(data_dir) + b"\n"
+
+
 def _record(data_dir: Path) -> None:
     """Record ``data_dir`` as the path it is served from, unless it is already. Blocking."""
-    record = data_dir / SERVED_FROM
-    path = os.fsencode(data_dir) + b"\n"
-    try:
-        if record.read_bytes() == path:
-            return
-    except FileNotFoundError:
-        pass
-    atomic_write_bytes(record, path)
+    if _recorded(data_dir) != _line(data_dir):
+        atomic_write_bytes(data_dir / SERVED_FROM, _line(data_dir))
 
 
 def name_the_placeholder(template: str, old: str) -> tuple[str, bool]:
