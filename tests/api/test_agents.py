@@ -42,7 +42,7 @@ async def test_a1_default_template_holds_memory_and_environment(
     assert MEMORY_PLACEHOLDER in template
     assert "# Environment" in template
     assert KEY_LINE in template
-    assert f"- App data dir: {data_dir}" in template
+    assert "- App data dir: {{APP_DATA_DIR}}" in template and str(data_dir) not in template
     assert "- Agent id: coder" in template
     assert template.index(MEMORY_PLACEHOLDER) < template.index("# Environment")
 

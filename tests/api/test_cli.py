@@ -250,6 +250,27 @@ def test_a10_the_first_token_names_harness_memory_as_the_user_can_run_it(tmp_pat
     assert f"(`{bin_dir / 'harness-memory'} status` names them)" in said
 
 
+def test_a10_the_first_token_names_harness_memory_so_the_shell_runs_it_from_any_checkout(
+    tmp_path: Path,
+) -> None:
+    """A checkout under ``sp ace/it's/``: the command the notice names is quoted, and bash
+    runs it as it stands."""
+    from memory_api.cli import beside_as_typed, now_closed_notice
+
+    bin_dir = tmp_path / "sp ace" / "it's" / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "harness-memory").write_text('#!/bin/sh\necho ran "$@"\n', "utf-8")
+    (bin_dir / "harness-memory").chmod(0o755)
+    said = now_closed_notice(beside_as_typed("harness-memory", str(bin_dir / "memory-api")))
+    command = said.split("(`")[-1].split("`")[0]
+
+    ran = subprocess.run(
+        ["bash", "-c", command], env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True
+    )
+    assert command.endswith("/.venv/bin/harness-memory' status"), command
+    assert (ran.stdout, ran.returncode) == ("ran status\n", 0), ran.stderr
+
+
 def test_a10_token_list_says_what_each_column_is_and_a_token_of_every_project_as_such(
     env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -100,6 +100,7 @@ CONTRACT = {
         "key_line_value",
         "substitute",
         "default_template",
+        "environment_section",
     ],
 }
 

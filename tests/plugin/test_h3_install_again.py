@@ -169,8 +169,9 @@ def test_h3_a_memory_root_for_remote_mode_is_refused_not_dropped(
     tmp_path: Path, root: Path, given: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Remote mode's memory root is its local copy: ``--memory-root DIR`` given to an install
-    again of remote-mode hooks (or with ``--remote``) was dropped without a word, and the
-    hooks kept the copy. It is refused (usage error, nothing written), saying what to do."""
+    again of remote-mode hooks was dropped without a word, and the hooks kept the copy; with
+    ``--remote`` it was refused already, without saying what to do instead. Both are refused
+    (usage error, nothing written), saying what to do."""
     home = tmp_path / "home"
     remote = ["--remote", "http://127.0.0.1:9", *AS_INSTALLED]
     assert cli(home, "install", "codex", *remote, "--token", TOKEN)[0] == 0

@@ -9,7 +9,7 @@ left for the harness.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +29,7 @@ __all__ = [
     "TEMPORARY_KEY_VALUE",
     "TemplateFileError",
     "default_template",
+    "environment_section",
     "has_memory_placeholder",
     "insert_placeholder",
     "key_line_value",
@@ -56,6 +57,7 @@ CWD_PLACEHOLDER = "{{CWD}}"
 # reads it: up to three spaces of indent.
 _ENV_HEADING = r"(?i) {0,3}#{1,6}[ \t]+Environment[ \t]*(?:#+[ \t]*)?"
 _LIST_ITEM = r" {0,3}[-*+][ \t]"
+_ANY_HEADING = r" {0,3}#{1,6}(?:[ \t]|$)"
 _SUBSTITUTE = re.escape(MEMORY_PLACEHOLDER) + "|" + re.escape(KEY_PLACEHOLDER)
 
 
@@ -111,6 +113,35 @@ def _find_environment_heading(lines: list[str]) -> int | None:
         if not fenced and re.fullmatch(_ENV_HEADING, line):
             return number
     return None
+
+
+def environment_section(lines: Sequence[str]) -> list[int]:
+    """The indexes in ``lines`` (each with its line end or without) of the first Environment
+    section's lines outside code fences, those the default template's values are on: from the
+    line after its heading (outside code fences, as :func:`insert_placeholder` finds it) up to
+    the next ATX heading outside code fences, or the end. Empty without an Environment heading.
+
+    >>> environment_section(["Note:", "# Environment", "- CWD: x", "# Notes", "- CWD: y"])
+    [2]
+    >>> environment_section(["# Environment", "- CWD: x", "```", "- CWD: y", "```", "- CWD: z"])
+    [1, 5]
+    >>> environment_section(["```", "# Environment", "```", "- CWD: x"])
+    []
+    """
+    heading = _find_environment_heading(list(lines))
+    if heading is None:
+        return []
+    from memory_core.markdown import fenced_lines
+
+    content = [line.removesuffix("\n").removesuffix("\r") for line in lines]
+    fenced = fenced_lines(content)
+    section: list[int] = []
+    for number in range(heading + 1, len(lines)):
+        if not fenced[number] and re.match(_ANY_HEADING, content[number]):
+            break
+        if not fenced[number]:
+            section.append(number)
+    return section
 
 
 def insert_placeholder(template: str) -> tuple[str, bool]:

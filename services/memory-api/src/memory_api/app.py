@@ -30,8 +30,7 @@ from memory_api.appkeys import (
     get_draft_store,
     get_settings,
 )
-from memory_api.defaults import DATA_DIR_LINE, moved_data_dir
-from memory_api.errors import ServiceError
+from memory_api.data_dir_moves import prompts_follow_the_data_dir
 from memory_api.http.auth import auth_middleware
 from memory_api.http.bind_address import BindAddress, resolve_bind
 from memory_api.http.connections import (
@@ -70,7 +69,7 @@ async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
         await asyncio.to_thread(prepare_data_dir, data_dir)
     except OSError as error:
         logger.error("cannot prepare the data dir %s: %s", data_dir, error)
-    await _prompts_follow_the_data_dir(app)
+    await prompts_follow_the_data_dir(app[AGENT_STORE_KEY], data_dir)
     if get_settings(app).history and not git_available():
         logger.error(
             "git is not installed: no history can be kept, and deletes are refused (503) "
@@ -81,40 +80,6 @@ async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
     await asyncio.to_thread(app[AGENT_STORE_KEY].locks.close)  # a delete under way finishes
     app[MEMORY_STORE_KEY].feed.close()
     logger.info("stopped serving the data dir %s", data_dir)
-
-
-async def _prompts_follow_the_data_dir(app: web.Application) -> None:
-    """Each agent whose stored prompt names a data dir that is gone (the data dir moved) is
-    given this one in its place, and the log says so (:func:`moved_data_dir`)."""
-    store = app[AGENT_STORE_KEY]
-    data_dir = get_settings(app).data_dir
-    try:
-        agents = await store.list()
-    except ServiceError:  # the agents folder cannot be listed: each request says so
-        return
-    for agent in agents:
-        before = agent.template
-        if not moved_data_dir(before, data_dir)[1]:
-            continue
-        try:
-            _, changed = await store.update_template(
-                agent.project, agent.id, lambda text: moved_data_dir(text, data_dir)
-            )
-        except (ServiceError, OSError) as error:  # gone or unreadable since
-            logger.warning(
-                "agent %s/%s: its prompt was not changed: %s", agent.project, agent.id, error
-            )
-            continue
-        if changed:
-            old = [line for line in before.split("\n") if line.startswith(DATA_DIR_LINE)]
-            logger.info(
-                "agent %s/%s: its prompt named the data dir %s, which is gone (moved): it "
-                "now names %s",
-                agent.project,
-                agent.id,
-                old[0].removeprefix(DATA_DIR_LINE) if old else "?",
-                data_dir,
-            )
 
 
 async def _sweep_drafts(app: web.Application) -> AsyncIterator[None]:

@@ -466,7 +466,9 @@ def beside_as_typed(name: str, argv0: str | None = None) -> str:
     """The console script ``name`` installed beside ``memory-api`` (``harness-memory``), as
     the user can run it: the bare name when ``PATH`` finds that one, else its path beside the
     ``memory-api`` they started by a path (``argv0``, default ``sys.argv[0]``): beside ``make
-    run``, ``.venv/bin/harness-memory``, which is on no ``PATH``. The bare name otherwise."""
+    run``, ``.venv/bin/harness-memory``, which is on no ``PATH``, quoted for the shell as
+    needed (a checkout under ``sp ace/it's/``). The bare name otherwise."""
+    import shlex
     import shutil
 
     typed = sys.argv[0] if argv0 is None else argv0
@@ -474,7 +476,7 @@ def beside_as_typed(name: str, argv0: str | None = None) -> str:
     if Path(typed).name != "memory-api" or os.sep not in typed or not beside.exists():
         return name
     found = shutil.which(name)
-    return name if found and Path(found).resolve() == beside.resolve() else str(beside)
+    return name if found and Path(found).resolve() == beside.resolve() else shlex.quote(str(beside))
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:

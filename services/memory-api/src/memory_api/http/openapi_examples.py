@@ -67,7 +67,7 @@ class Example:
         return msgspec.to_builtins(self.response)
 
 
-_TEMPLATE = default_template(name=NAME, agent_id=AGENT, data_dir=DATA_DIR)
+_TEMPLATE = default_template(name=NAME, agent_id=AGENT)
 _MEMORY = wire.MemoryConfig(
     enabled=True,
     prompt=DEFAULT_MEMORY_PROMPT,

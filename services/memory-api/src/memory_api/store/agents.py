@@ -471,7 +471,7 @@ class AgentStore:
         template = body.template
         _check_template(template)
         if template is None:
-            template = default_template(name=name, agent_id=body.id, data_dir=self.data_dir)
+            template = default_template(name=name, agent_id=body.id)
         record = AgentRecord(
             project=project,
             id=body.id,
