@@ -66,12 +66,21 @@ def _odd_bytes(tmp: Path) -> str:
         _chain_and_dotdot,
         _missing_below_a_link,
         _named_like_a_removed_file,
-        _odd_bytes,
     ],
 )
 def test_k1_the_real_path_is_realpaths_to_the_byte(tmp_path: Path, layout: Layout) -> None:
     workspace = layout(tmp_path)
     assert check_real_workspace(workspace) == os.path.realpath(workspace)
+
+
+def test_k1_a_real_path_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    """Its ``.workspace`` marker is UTF-8 text (K-5): a folder named in another encoding, typed
+    or reached through a symlink, is a 400, never a 500 writing the marker."""
+    folder = _odd_bytes(tmp_path)
+    (tmp_path / "link").symlink_to(folder)
+    for workspace in (folder, str(tmp_path / "link")):
+        with pytest.raises(BadRequest, match="real path is not UTF-8"):
+            check_real_workspace(workspace)
 
 
 @pytest.mark.parametrize("kind", ["file", "link to a file", "fifo"])

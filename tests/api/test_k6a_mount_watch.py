@@ -9,8 +9,8 @@ import os
 import threading
 
 import pytest
-from memory_api.mount_table import MountTree
 from memory_api.mount_watch import MountWatch
+from memory_core.mount_table import MountTree
 
 SIGNAL_S = 60
 """How long a test waits for a thread's own signal before it calls the wait a failure."""

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from memory_api.mount_table import MountTree
 from memory_api.mount_watch import MountWatch
 from memory_api.store import scope_files, scopes, workspace_mount
 from memory_core import layout
 from memory_core.keys import key_for_real_path
+from memory_core.mount_table import MountTree
 
 from tests.api.test_k6a_orphaned_while_in_use import _overview_and_scope
 from tests.api.test_k6a_workspace_mount_follows_the_disk import served  # noqa: F401 - a fixture
@@ -384,7 +384,7 @@ def test_k6a_mount_points_named_with_escaped_characters_are_read_as_the_kernel_n
 
 PARSE_UNDER_THE_LOCALE = """
 import json, sys
-from memory_api.mount_table import MountTree
+from memory_core.mount_table import MountTree
 table, paths = json.loads(sys.stdin.read())
 tree = MountTree.parse(table)
 print(json.dumps([[sys.getfilesystemencoding(), tree.mount_point_of(path)] for path in paths]))

@@ -60,3 +60,41 @@ def test_h4_a_remote_copy_derives_no_key_through_41_symlinks(tmp_path: Path) -> 
         copy.workspace_key(chain_of_links(tmp_path / "far", 41))
     with pytest.raises(RemoteError, match="Too many levels of symbolic links"):
         copy.sync(chain_of_links(tmp_path / "farther", 41))
+
+
+def through_proc(tmp_path: Path) -> list[str]:
+    """Workspace paths whose walk reaches procfs, each naming ``tmp_path / "w"`` once
+    ``realpath`` has turned the magic link into the folder it shows in this process: spelt
+    under ``/proc``, and a symlink into ``/proc``."""
+    (tmp_path / "w").mkdir()
+    (tmp_path / "to-proc").symlink_to("/proc/self/root")
+    return [f"/proc/self/root{tmp_path}/w", f"{tmp_path}/to-proc{tmp_path}/w"]
+
+
+def test_h4_a_workspace_through_proc_gets_no_key_offline_or_in_a_sync(tmp_path: Path) -> None:
+    """A-9, K-1: ``/proc/<pid>/root/w`` is ``/w`` in another process's mount namespace (another
+    container), which ``realpath`` turns into this one's ``/w``: the service refuses such a path
+    (400), so the files do not stand in for it and a remote copy keys and syncs nothing for it
+    (two containers with one inner path would have shared one scope)."""
+    memory_root = tmp_path / "app" / "agents" / "coder" / "agent_state" / "memory"
+    (memory_root / "user").mkdir(parents=True)
+    copy = RemoteCopy(
+        url="http://127.0.0.1:9",
+        token=None,
+        project="acme",
+        agent="coder",
+        state_dir=tmp_path / "state",
+        timeout=30.0,  # a hang guard, not a budget: the path is refused before any request
+    )
+    for workspace in through_proc(tmp_path):
+        with pytest.raises(OfflineUnavailableError, match="reaches the proc file system"):
+            session_start_from_files(
+                memory_root, project="acme", agent="coder", workspace=workspace
+            )
+        with pytest.raises(RemoteError, match="reaches the proc file system"):
+            copy.workspace_key(workspace)
+        with pytest.raises(RemoteError, match="reaches the proc file system"):
+            copy.sync(workspace)
+    # the folder by its own path, and a symlink that stays out of /proc, are keyed as ever
+    (tmp_path / "link").symlink_to(tmp_path / "w")
+    assert copy.workspace_key(str(tmp_path / "link")) == key_for_real_path(str(tmp_path / "w"))

@@ -424,15 +424,38 @@ def test_h6_uninstall_removes_its_state_folder_and_says_what_it_leaves(
     [
         (
             {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}},
-            'CLAUDE_CODE_DISABLE_AUTO_MEMORY = "0"',
+            'sets env.CLAUDE_CODE_DISABLE_AUTO_MEMORY to "0", which turns it on.',
         ),
-        ({"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": False}}, "AUTO_MEMORY = false"),
-        ({"env": {}, "autoMemoryEnabled": True}, '"autoMemoryEnabled": true'),
-        ({"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""}, "autoMemoryEnabled": None}, "(on by"),
+        (
+            {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": False}},
+            "sets env.CLAUDE_CODE_DISABLE_AUTO_MEMORY to false, which turns it on.",
+        ),
+        (
+            {"env": {}, "autoMemoryEnabled": True},
+            "sets autoMemoryEnabled to true, which turns it on.",
+        ),
+        (
+            {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""}, "autoMemoryEnabled": None},
+            'sets env.CLAUDE_CODE_DISABLE_AUTO_MEMORY to "", which does not turn it off, and no '
+            "autoMemoryEnabled, so it is on by default.",
+        ),
+        (
+            {"env": None, "autoMemoryEnabled": None},
+            "sets neither CLAUDE_CODE_DISABLE_AUTO_MEMORY nor autoMemoryEnabled, so it is on by "
+            "default.",
+        ),
         ({"autoMemoryEnabled": True}, None),  # the variable still "1": it wins, memory off
         ({}, None),
     ],
-    ids=["variable-0", "variable-false", "enabled-true", "both-unset", "enabled-only", "as-left"],
+    ids=[
+        "variable-0",
+        "variable-false",
+        "enabled-true",
+        "variable-empty",
+        "neither",
+        "enabled-only",
+        "as-left",
+    ],
 )
 def test_h6_status_names_claude_codes_own_memory_turned_on_after_the_install(
     tmp_path: Path, changed: dict[str, Any], said: str | None
@@ -454,7 +477,36 @@ def test_h6_status_names_claude_codes_own_memory_turned_on_after_the_install(
     else:
         assert (
             "claude-code: WARNING: Claude Code's own auto memory is on beside Agent Memory: "
-            f"{settings} says" in out
+            f"{settings} {said}" in out
         )
-        assert said in out
-        assert "Run `harness-memory install claude-code` again to set it off" in out
+        assert (
+            "Run `harness-memory install claude-code` to turn it off (it sets "
+            'CLAUDE_CODE_DISABLE_AUTO_MEMORY to "1" and autoMemoryEnabled to false)' in out
+        )
+        assert "changed since the install" not in out  # an older install may have set neither
+
+
+def test_h6_status_says_nothing_of_the_user_settings_a_managed_install_overrules(
+    tmp_path: Path,
+) -> None:
+    """Claude Code's managed settings win over the user's: with ``install claude-code --managed
+    DIR`` (``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` ``"1"`` there), the user file's variable set to
+    ``"0"`` turns nothing on, and status warned that it did. Without the managed install it
+    does warn."""
+    home, managed = tmp_path / "home", tmp_path / "managed"
+    assert run(home, "install", "claude-code")[0] == 0
+    settings = home / FILES["claude-code"]
+    document = json.loads(settings.read_text(encoding="utf-8"))
+    document["env"]["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = "0"
+    settings.write_text(json.dumps(document), encoding="utf-8")
+
+    def status_with(flags: list[str]) -> str:
+        out = io.StringIO()
+        main(["status", "--home", str(home), *flags], environ={"HOME": str(home)}, stdout=out)
+        return out.getvalue()
+
+    assert "claude-code: WARNING: Claude Code's own auto memory is on" in status_with([])
+    assert run(home, "install", "claude-code", "--managed", str(managed))[0] == 0
+    out = status_with(["--managed", str(managed)])
+    assert "claude-code (managed): installed" in out, out
+    assert "own auto memory is on" not in out

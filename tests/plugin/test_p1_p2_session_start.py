@@ -218,6 +218,36 @@ async def test_p2_a_workspace_path_the_service_refuses_fails_open_saying_why_wit
     assert service.calls == []
 
 
+async def test_p2_a_symlink_to_a_folder_not_named_in_utf8_fails_open_saying_why_without_a_request(
+    service: ScriptedService, tmp_path: Path
+) -> None:
+    """K-1: the harness sends the Workspace's real path; one reached through a symlink whose
+    target is named in Latin-1 failed open as "internal" with a UnicodeEncodeError traceback
+    (the resolved path went to JSON unchecked). The real path is judged as the typed one is."""
+    (tmp_path / "caf\udce9").mkdir()  # the bytes b"caf\xe9", as Python reads them
+    (tmp_path / "link").symlink_to(tmp_path / "caf\udce9")
+    result = await start(service.url, TEMPLATE, session_id="s-1", workspace=str(tmp_path / "link"))
+    assert_failed_open(result, "invalid-workspace", "resolves to", "is not UTF-8")
+    assert "Error" not in (result.session_meta.error or "")
+    assert service.calls == []
+
+
+async def test_a9_a_workspace_path_through_proc_is_sent_as_typed(
+    service: ScriptedService, tmp_path: Path
+) -> None:
+    """K-1, A-9: ``realpath`` turns ``/proc/<pid>/root/w`` into ``/w``, a folder of this
+    harness's mount namespace, not the other process's; the harness sends such a path as
+    typed, as it does one it cannot resolve, so the service refuses it (400) by its own rule
+    instead of keying another folder. A symlink that stays out of ``/proc`` goes resolved."""
+    (tmp_path / "w").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "w")
+    (tmp_path / "to-proc").symlink_to("/proc/self/root")
+    spelt = [f"/proc/self/root{tmp_path}/w", f"{tmp_path}/to-proc{tmp_path}/w", "/proc/self/cwd"]
+    for workspace in [*spelt, str(tmp_path / "link")]:
+        await start(service.url, TEMPLATE, session_id="s-1", workspace=workspace)
+    assert [body.workspace for _, _, body in service.calls] == [*spelt, str(tmp_path / "w")]
+
+
 @pytest.mark.parametrize("url", ["http://[::1", "http://[::1:8765/", "https://[memory]:8765"])
 async def test_p2_a_service_url_that_is_no_url_fails_open_saying_so(url: str) -> None:
     """A URL ``urlsplit`` refuses (an unclosed IPv6 bracket, a bracketed host that is no

@@ -90,6 +90,23 @@ async def test_p2_session_start_with_the_service_down_still_fails_open_with_0(
     assert "ERROR" not in done.stderr
 
 
+async def test_p4_session_start_in_a_folder_not_named_in_utf8_is_a_usage_error(
+    tmp_path: Path,
+) -> None:
+    """``--workspace $'…/caf\\xe9'``: no JSON or text on stdout can carry the path, and the
+    command stopped with a UnicodeEncodeError traceback (exit 1); it is now said as a usage
+    error (exit 2), the path shown as bytes, before anything is asked."""
+    url = f"http://127.0.0.1:{unused_port()}"
+    done = await run_cli(
+        "session-start", "--url", url, "--project", "acme", "--agent", "coder",
+        "--workspace", f"{tmp_path}/caf\udce9", "--format", "json", env={},
+    )  # fmt: skip
+
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert f"--workspace {bytes(tmp_path)!r}"[:-1] + "/caf\\xe9' is not UTF-8" in done.stderr
+
+
 @pytest.mark.parametrize(
     ("harness", "event", "fixture"),
     [

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from memory_api.store import proc_paths
+from memory_core import proc_paths
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, names, ok_json
 

@@ -312,6 +312,23 @@ async def test_k5_workspace_whose_real_path_holds_a_newline_is_refused(
     assert names(agent.root) == ["user"]
 
 
+async def test_k5_workspace_whose_real_path_is_not_utf8_is_refused(
+    client: Client, agent: AgentHome
+) -> None:
+    """A symlink to a folder named in Latin-1 (``caf\\xe9``): its marker, UTF-8 text, cannot
+    hold the real path; this was a 500 (UnicodeEncodeError writing the marker), now a 400 as
+    for a control character, and nothing is made."""
+    real = agent.tmp / "caf\udce9"  # the bytes b"caf\xe9", as Python reads them
+    real.mkdir()
+    link = agent.tmp / "link_nonutf8"
+    link.symlink_to(real, target_is_directory=True)
+
+    response = await client.post(f"{memory_url()}/session-start", json={"workspace": str(link)})
+
+    await expect_problem(response, 400, "real path is not UTF-8")
+    assert names(agent.root) == ["user"]
+
+
 async def test_k1_workspace_through_a_symlink_that_cannot_be_read_is_400_naming_it(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:

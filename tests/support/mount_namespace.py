@@ -32,11 +32,11 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from memory_api.app import create_app
-from memory_api.mount_table import MountTree
 from memory_api.mount_watch import MountWatch
 from memory_api.settings import Settings
 from memory_api.store import stat_cache
 from memory_core import layout
+from memory_core.mount_table import MountTree
 
 from tests.api.conftest import AGENT, Client, create_agent, memory_url
 

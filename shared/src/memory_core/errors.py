@@ -62,5 +62,33 @@ class UnresolvablePath(MemoryCoreError):
         super().__init__(f"the symlink {link!r} on its way cannot be read ({reason})")
 
 
+class ReachesProc(UnresolvablePath):
+    """A Workspace path whose walk, as the kernel resolves it, reaches the proc file system
+    (``/proc/<pid>/root/…``, ``/proc/self/cwd``, a symlink into ``/proc``: A-9, K-1).
+    ``os.path.realpath`` turns such a magic link into the path it shows (``/proc/7/root`` into
+    ``/``), which names another folder in another mount namespace: no key may be derived from
+    it. ``reached`` is the first path of the walk on procfs, or None when the mount table that
+    tells could not be read (``reason`` then says why). Raised by
+    :func:`memory_core.keys.real_workspace_path`."""
+
+    def __init__(self, path: str, reached: str | None, reason: str | None = None) -> None:
+        self.path = path
+        self.reached = reached
+        self.link = reached or path
+        if reached is not None:
+            self.reason = f"it reaches the proc file system ({reached})"
+            text = (
+                f"the path {path!r} reaches the proc file system ({reached}): a path through "
+                "/proc names a process's own folders, not the Workspace's own path"
+            )
+        else:
+            self.reason = reason or "the mount table cannot be read"
+            text = (
+                f"whether the path {path!r} reaches the proc file system cannot be told: "
+                f"{self.reason}"
+            )
+        MemoryCoreError.__init__(self, text)
+
+
 class NotRegularFileError(OSError):
     """The path names a directory, FIFO, device or socket rather than a regular file."""

@@ -23,7 +23,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from memory_core.errors import IdKind, InvalidId, UnresolvablePath
+from memory_core.errors import IdKind, InvalidId, ReachesProc, UnresolvablePath
+from memory_core.proc_paths import on_proc, spelt_under_proc
 from memory_core.rules import CONTROL_CLASS, TextRule, utf8_length
 
 __all__ = [
@@ -374,8 +375,16 @@ def real_workspace_path(workspace: str | os.PathLike[str]) -> str:
     derived from it here either (K-1). One ``stat`` of the path as given beside ``real_path``;
     a path that is not there (``ENOENT``, ``EACCES`` on a parent …) is resolved as spelled.
 
+    A path spelt under ``/proc`` or resolving elsewhere (a symlink or ``..`` on its way) is
+    walked as the kernel walks it (:func:`~memory_core.proc_paths.on_proc`): through procfs
+    (``/proc/<pid>/root/…``) ``realpath`` answers the folder the magic link shows in *this*
+    process's namespace (``/proc/7/root/w`` becomes ``/w``), which names another folder, so the
+    service refuses such a path (A-9) and no key is derived from it here either. A path whose
+    symlinks cannot be followed is resolved as far as it goes (the kernel's answer stands).
+
     Raises :class:`~memory_core.errors.UnresolvablePath` on ``ELOOP`` or when a symlink on the
-    way cannot be read.
+    way cannot be read; :class:`~memory_core.errors.ReachesProc` (one) when the walk reaches
+    procfs or, on Linux, the mount table that tells cannot be read.
     """
     real = real_path(workspace)
     try:
@@ -383,7 +392,27 @@ def real_workspace_path(workspace: str | os.PathLike[str]) -> str:
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise _unresolvable(error, os.fspath(workspace)) from None
+    spelt = os.fspath(workspace)
+    if real != spelt or spelt_under_proc(spelt):
+        _refuse_proc(spelt if spelt.startswith("/") else os.path.join(os.getcwd(), spelt))  # noqa: PTH109, PTH118 - str paths
     return real
+
+
+def _refuse_proc(path: str) -> None:
+    """Raise :class:`~memory_core.errors.ReachesProc` when the kernel's walk of the absolute
+    ``path`` reaches procfs, or when that cannot be told on Linux (a mount table that is there
+    but cannot be read). Without one at all (no procfs mounted: a chroot, macOS, Windows) no
+    walk can reach it."""
+    if sys.platform != "linux":
+        return
+    try:
+        reached = on_proc(path)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise ReachesProc(path, None, error.strerror or type(error).__name__) from None
+    if reached is not None:
+        raise ReachesProc(path, reached)
 
 
 def workspace_memory_key(workspace: str | os.PathLike[str]) -> str:

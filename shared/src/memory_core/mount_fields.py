@@ -4,7 +4,7 @@ The kernel writes each path field of the mount table with four bytes escaped as 
 digits, so that fields stay split by spaces and lines by newlines: space ``\040``, tab
 ``\011``, newline ``\012`` and backslash ``\134`` (proc(5), ``seq_path`` in the kernel).
 Every other byte stands as it is, a carriage return and bytes that are no UTF-8 too. Read by
-the service's mount table (:mod:`memory_api.mount_table`, text read as UTF-8) and by the
+the service's mount table (:mod:`memory_core.mount_table`, text read as UTF-8) and by the
 guard's (:mod:`harness_memory.mounts`, bytes decoded as file names are), which decode the
 bytes each as their own reader does.
 

@@ -332,13 +332,22 @@ def _session_start(
     out: IO[str],
 ) -> int:
     import msgspec
+    from memory_core.rules import utf8_length
 
     from harness_memory.session import start_from_settings
 
+    workspace = args.workspace or str(Path.cwd())
+    if utf8_length(workspace) is None:  # no JSON or text on stdout could carry it (A-9, K-5)
+        named = "--workspace" if args.workspace else "the working folder"
+        parser.error(
+            f"{named} {os.fsencode(workspace)!r} is not UTF-8 (a folder named in another "
+            "encoding): the memory service takes a Workspace path as UTF-8 text; rename the "
+            "folder or start the Session in another"
+        )
     try:
         result = start_from_settings(
             settings,
-            workspace=args.workspace or str(Path.cwd()),
+            workspace=workspace,
             session_id=args.session_id,
             draft_id=args.draft,
         )

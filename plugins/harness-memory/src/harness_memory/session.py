@@ -394,11 +394,10 @@ def _fetch(
             _fetch_draft(fetched, client, project, agent, draft_id)
         if fetched.draft is not None and fetched.draft.workspace is not None:
             fetched.workspace = fetched.draft.workspace
-        if _refused_workspace(fetched):
+        seen = _workspace_to_send(fetched)
+        if seen is None:
             return
-        fetched.answer = client.session_start(
-            project, agent, _seen_here(fetched.workspace), session_id=session_id
-        )
+        fetched.answer = client.session_start(project, agent, seen, session_id=session_id)
     except Exception as failure:  # P-2: no fault of the memory side may stop a Session
         fetched.error, fetched.error_kind = _describe(failure)
         if draft_id is not None and fetched.draft is None and fetched.draft_error is None:
@@ -410,29 +409,36 @@ def _seen_here(workspace: str) -> str:
     only in the harness's mount namespace (its own container), where the service cannot resolve
     it, and the key must not depend on where the path is resolved (the offline stand-in, H-4,
     and a sync key it by this real path). A path whose symlinks cannot be followed here
-    (``ELOOP``, an unreadable link) goes as spelled: the service says what is wrong with it."""
+    (``ELOOP``, an unreadable link) or whose walk reaches the proc file system
+    (``/proc/<pid>/root/…``: ``realpath`` would answer ``/…``, another container's folder,
+    :class:`~memory_core.errors.ReachesProc`) goes as spelled: the service says what is wrong
+    with it (A-9)."""
     try:
         return real_workspace_path(workspace)
     except UnresolvablePath:
         return workspace
 
 
-def _refused_workspace(fetched: _Fetched) -> bool:
-    """Whether the Session's Workspace path is one the service refuses
+def _workspace_to_send(fetched: _Fetched) -> str | None:
+    """The path to send as the Session's Workspace (:func:`_seen_here`), or None when it, or
+    the real path it resolves to here, is one the service refuses
     (:func:`~memory_core.rules.workspace_path_problem`): then ``fetched`` says so (kind
     ``invalid-workspace``) and nothing is sent or synced. A path that is not UTF-8 failed open
-    as "unexpected error: UnicodeEncodeError(…)" with a traceback in the log; in remote mode
-    it (and one holding a control character) made a Workspace scope whose marker no Session
-    start could write."""
-    problem = workspace_path_problem(fetched.workspace)
+    as "unexpected error: UnicodeEncodeError(…)" with a traceback in the log, and so did a
+    symlink to a folder whose name is not UTF-8; in remote mode either (and one holding a
+    control character) made a Workspace scope whose marker no Session start could write."""
+    typed = fetched.workspace
+    problem = workspace_path_problem(typed)
     if problem is None:
-        return False
+        seen = _seen_here(typed)
+        if (real_problem := workspace_path_problem(seen)) is None:
+            return seen
+        problem = f"resolves to {seen!r}, which {real_problem}"
     fetched.error = (
-        f"the Workspace path {fetched.workspace!r} cannot be given to the memory service: "
-        f"it {problem}"
+        f"the Workspace path {typed!r} cannot be given to the memory service: it {problem}"
     )
     fetched.error_kind = "invalid-workspace"
-    return True
+    return None
 
 
 def _sync_copy(
@@ -460,7 +466,7 @@ def _sync_copy(
             _fetch_draft(fetched, client, project, agent, draft_id)
         if fetched.draft is not None and fetched.draft.workspace is not None:
             fetched.workspace = fetched.draft.workspace
-    if _refused_workspace(fetched):
+    if _workspace_to_send(fetched) is None:
         return []
     if client is not None and fetched.draft_error_kind not in _OFFLINE_KINDS:
         _copy_agent_settings(client, copy, project, agent)

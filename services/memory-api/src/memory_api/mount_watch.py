@@ -4,7 +4,7 @@
 ``POLLPRI | POLLERR`` once per change of the mount namespace (a mount, an unmount, a remount;
 the poll itself takes the report, so a change is seen by one poll). :meth:`MountWatch.changes`
 counts the changes seen (one ``poll``, no read); :meth:`MountWatch.tree` parses the table at
-most once per change (:class:`~memory_api.mount_table.MountTree`), however many Workspaces are
+most once per change (:class:`~memory_core.mount_table.MountTree`), however many Workspaces are
 judged by it. A change made between the poll and the read is in the text read and reported
 again at the next poll: never missed, at worst read once more.
 
@@ -21,7 +21,7 @@ import os
 import select
 import threading
 
-from memory_api.mount_table import MountTree
+from memory_core.mount_table import MountTree
 
 __all__ = ["MOUNTS", "MOUNT_TABLE", "MountWatch"]
 

@@ -27,8 +27,7 @@ from memory_core.account_access import (
     own_group,
     read_only,
 )
-
-from memory_api.mount_table import mount_of
+from memory_core.mount_table import mount_of
 
 __all__ = [
     "keeps_modes",
@@ -253,7 +252,7 @@ def _probe(folder: str) -> bool | None:
 
 
 def _type_keeps_modes(path: str) -> bool:
-    """Whether the mount holding ``path`` (:func:`~memory_api.mount_table.mount_of`) has a type
+    """Whether the mount holding ``path`` (:func:`~memory_core.mount_table.mount_of`) has a type
     other than :data:`MODELESS_TYPES` (WSL's drvfs shows as ``9p`` with ``aname=drvfs``)."""
     try:
         with open(MOUNT_TABLE, encoding="utf-8", errors="surrogateescape", newline="") as mounts:  # noqa: PTH123

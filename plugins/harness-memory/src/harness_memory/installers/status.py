@@ -170,8 +170,7 @@ def status(
             continue
         again = f"harness-memory install {harness}{managed_flag}"
         said, fine = _installed(label, again, path, document, commands, here)
-        said += noted
-        said += last_session_lines(label, harness, commands)
+        said += noted + last_session_lines(label, harness, commands)
         said += [f"{label}: {note}" for note in _own_memory_notes(label, path, document, again)]
         if off := _switched_off(harness, path, document, gemini_system):  # no hook runs
             said, fine = [*said, f"{label}: PROBLEM: {off}"], False
@@ -186,6 +185,8 @@ def status(
         geminis += [(label, document)] if harness == "gemini" else []
         labels.add(label)
         given.update(dict.fromkeys(commands, _settings_env(document)))
+    if "claude-code (managed)" in labels:  # its settings win over the user's (H-6)
+        lines = [line for line in lines if not line.startswith(_USER_AUTO_MEMORY_ON)]
     if skipped := _user_hooks_skipped(labels, documents, claude_managed):
         lines, healthy = [*lines, skipped], False
     if workspace is not None:
@@ -200,18 +201,29 @@ def status(
     return lines + said, healthy and taken
 
 
+_OFF = 'CLAUDE_CODE_DISABLE_AUTO_MEMORY to "1" and autoMemoryEnabled to false'
+"""What an install of Claude Code's hooks writes to keep Claude Code's own auto memory off (H-6)."""
+
+
+_AUTO_MEMORY_ON = "WARNING: Claude Code's own auto memory is on beside Agent Memory:"
+_USER_AUTO_MEMORY_ON = f"claude-code: {_AUTO_MEMORY_ON}"
+"""How status begins the user install's H-6 note (:func:`_own_memory_notes`)."""
+
+
 def _own_memory_notes(label: str, path: Path, document: dict[str, Any], again: str) -> list[str]:
-    """H-6: what turns the harness's own memory back on beside Agent Memory since the install
+    """H-6: what turns the harness's own memory back on beside Agent Memory in the install
     into ``path`` (``document``): a Codex CLI profile file, or Claude Code's own settings (the
-    variable or ``autoMemoryEnabled`` changed by hand or by another tool)."""
+    variable or ``autoMemoryEnabled`` changed by hand or by another tool, or neither there);
+    what is on, why, and the command that turns it off. The user install's note is dropped
+    when a managed install of Claude Code is there: its settings win (:func:`status`)."""
     if label == "codex":
         return memory_profile_notes(path.parent)
     if not label.startswith("claude-code") or (on := installed_memory_on(document)) is None:
         return []
     return [
-        f"WARNING: Claude Code's own auto memory is on beside Agent Memory: {path} says {on}, "
-        "changed since the install. The model is told to save into a second memory that never "
-        f"reaches the Memory tab or other harnesses. Run `{again}` again to set it off"
+        f"{_AUTO_MEMORY_ON} {path} {on}. The "
+        "model is told to save into a second memory that never reaches the Memory tab or other "
+        f"harnesses. Run `{again}` to turn it off (it sets {_OFF})"
     ]
 
 

@@ -227,31 +227,40 @@ def claude_code_memory_on(
 
 def installed_memory_on(document: dict[str, Any]) -> str | None:
     """What in the Claude Code settings ``document`` an install wrote its hooks into turns
-    Claude Code's own auto memory on (H-6), or None while it stays off: as Claude Code decides,
-    ``env.CLAUDE_CODE_DISABLE_AUTO_MEMORY`` true-ish keeps it off and false-ish turns it on;
-    any other value, or none, leaves it to ``autoMemoryEnabled``, on unless ``false``. The
-    install sets both off; a value changed since (by hand, another tool) brings a second
-    memory back.
+    Claude Code's own auto memory on (H-6), as words after the file's path, or None while it
+    stays off: as Claude Code decides, ``env.CLAUDE_CODE_DISABLE_AUTO_MEMORY`` true-ish keeps
+    it off and false-ish turns it on; any other value, or none, leaves it to
+    ``autoMemoryEnabled``, on unless ``false`` (and on when the file has neither). The install
+    sets both off; a value changed since (by hand, another tool), or an older install that
+    wrote neither, leaves a second memory on.
 
     >>> installed_memory_on({"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}})
-    'env.CLAUDE_CODE_DISABLE_AUTO_MEMORY = "0"'
+    'sets env.CLAUDE_CODE_DISABLE_AUTO_MEMORY to "0", which turns it on'
     >>> installed_memory_on({"autoMemoryEnabled": False, "env": {}}) is None
     True
+    >>> installed_memory_on({})
+    'sets neither CLAUDE_CODE_DISABLE_AUTO_MEMORY nor autoMemoryEnabled, so it is on by default'
     """
     env = document.get("env")
-    if isinstance(env, dict) and _VARIABLE in env:
-        switch = _as_env_text(env[_VARIABLE])
-        said = f"env.{_VARIABLE} = {json.dumps(env[_VARIABLE], ensure_ascii=False)}"
-        if switch in _FALSE:
-            return said
-        if switch in _TRUE:
-            return None
+    given = isinstance(env, dict) and _VARIABLE in env
+    raw = env[_VARIABLE] if isinstance(env, dict) and given else None
+    value = json.dumps(raw, ensure_ascii=False)
+    if given and _as_env_text(raw) in _FALSE:
+        return f"sets env.{_VARIABLE} to {value}, which turns it on"
+    if given and _as_env_text(raw) in _TRUE:
+        return None
     enabled = document.get("autoMemoryEnabled")
     if enabled is False:
         return None
-    if "autoMemoryEnabled" not in document:
-        return f"no {_VARIABLE} that is true and no autoMemoryEnabled (on by default)"
-    return f'"autoMemoryEnabled": {json.dumps(enabled, ensure_ascii=False)}'
+    if "autoMemoryEnabled" in document:
+        shown = json.dumps(enabled, ensure_ascii=False)
+        return f"sets autoMemoryEnabled to {shown}, which turns it on"
+    if given:
+        return (
+            f"sets env.{_VARIABLE} to {value}, which does not turn it off, and no "
+            "autoMemoryEnabled, so it is on by default"
+        )
+    return f"sets neither {_VARIABLE} nor autoMemoryEnabled, so it is on by default"
 
 
 def _as_env_text(value: Any) -> str:

@@ -49,8 +49,7 @@ import weakref
 from dataclasses import dataclass
 
 from inotify_simple import INotify, flags
-
-from memory_api.mount_table import filesystem_type
+from memory_core.mount_table import filesystem_type
 
 __all__ = [
     "EVERYTHING",

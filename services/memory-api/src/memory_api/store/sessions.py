@@ -52,7 +52,8 @@ from memory_core.keys import (
     key_for_real_path,
     real_path,
 )
-from memory_core.rules import WORKSPACE_PATH_MAX_BYTES, WORKSPACE_PATH_RULE
+from memory_core.proc_paths import on_proc, spelt_under_proc
+from memory_core.rules import WORKSPACE_PATH_MAX_BYTES, WORKSPACE_PATH_RULE, utf8_length
 from memory_core.template import has_memory_placeholder, key_line_value
 from memory_core.wire import (
     SessionDirectories,
@@ -64,7 +65,6 @@ from memory_api.errors import BadRequest, CannotRead
 from memory_api.store.agents import AgentRecord
 from memory_api.store.containment import held_folder, memory_root_below
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.proc_paths import on_proc, spelt_under_proc
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import NOT_A_FOLDER, scope_dir_refusal, scope_real_dir
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -108,9 +108,10 @@ def check_real_workspace(workspace: str) -> str:
     a loop, or a chain of more than 40, which ``os.path.realpath`` would resolve), when a symlink on
     its way cannot be read (its real path, hence its key, is unknown), when its resolution
     reaches the proc file system (``/proc/self/cwd``, ``/proc/<pid>/root/…``, a symlink into
-    ``/proc``: :func:`~memory_api.store.proc_paths.on_proc`, the service's own process, not the
+    ``/proc``: :func:`~memory_core.proc_paths.on_proc`, the service's own process, not the
     harness's folder) or when its real path holds a control character
-    (reached through a symlink; the marker could not hold it on one line, K-5). A path that is
+    (reached through a symlink; the marker could not hold it on one line, K-5) or is not UTF-8
+    (a symlink to a folder named in another encoding: the marker is UTF-8 text). A path that is
     not there for the service is accepted (``ENOENT``, ``ENOTDIR``, ``ENAMETOOLONG``, ``EACCES``
     on a parent): the harness may see a filesystem the service does not, or run as another
     user.
@@ -130,6 +131,11 @@ def _real_workspace(workspace: str) -> tuple[str, int | None]:
         _refuse_proc(workspace)
     if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
+    if utf8_length(real) is None:  # a symlink to a folder named in another encoding
+        raise BadRequest(
+            "the workspace's real path is not UTF-8 (a symlink to a folder named in another "
+            "encoding): its .workspace marker holds the path as UTF-8 text (K-5)"
+        )
     try:
         # the path as given, not ``real``: the kernel's own walk, which follows at most 40
         # symlinks (MAXSYMLINKS) where realpath follows any number (K-1: as the kernel does)
@@ -156,7 +162,7 @@ def _real_workspace(workspace: str) -> tuple[str, int | None]:
 
 def _refuse_proc(workspace: str) -> None:
     """Raise :class:`BadRequest` when the kernel's walk of ``workspace`` reaches procfs
-    (:func:`~memory_api.store.proc_paths.on_proc`), :class:`CannotRead` (503) when the mount
+    (:func:`~memory_core.proc_paths.on_proc`), :class:`CannotRead` (503) when the mount
     table that tells cannot be read."""
     try:
         reached = on_proc(workspace)

@@ -15,7 +15,7 @@ accept or refuse it as before.
 Only a path that resolves elsewhere (a symlink or ``..`` on its way) or is spelt under
 ``/proc`` is walked: without a symlink on the way no magic link is followed, so a warm Session
 start, whose path is its own real path, pays nothing here. Which devices are procfs is read
-from the mount table (:mod:`memory_api.mount_table`) at each walk, never kept: device numbers
+from the mount table (:mod:`memory_core.mount_table`) at each walk, never kept: device numbers
 are reused by the next mount.
 """
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import stat
 
-from memory_api.mount_table import filesystem_type
+from memory_core.mount_table import filesystem_type
 
 __all__ = ["MAX_SYMLINKS", "PROC", "on_proc", "spelt_under_proc"]
 
