@@ -269,15 +269,18 @@ class HistoryStore:
         versions, more = reading.file_history(repository, name, limit=limit, before=before)
         on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
         linked = linked_index(scope) if name == layout.INDEX_FILE else None
+        recorded_as = linked or name  # an index linked to a file: its text is recorded there
         if linked is not None:  # the index is there, through its link (never "deleted")
             on_disk, unrecordable = disk_blob(scope, linked, self.histories.blob_ids)
             unrecordable = unrecordable or (
                 f"it is a link to {linked!r} of its folder, whose versions hold its text"
             )
+            if before is None and versions and versions[0].change == "deleted":
+                versions = versions[1:]  # where it became the link: no delete, it is there
         if on_disk is None and unrecordable is None:
             unrecordable = _never_read(root, scope, key, name)
         head = read_head(repository)
-        newest = None if head is None else self.histories.tree(repository, head).get(name)
+        newest = None if head is None else self.histories.tree(repository, head).get(recorded_as)
         # a file the service cannot read (or over its read cap) is there all the same (Q-2b):
         # never "deleted", and what it holds now is in no version
         exists = (
