@@ -518,7 +518,8 @@ def _shown_again(text: str, put: list[int], loose: Mapping[str, str]) -> tuple[s
     ``<!--`` / ``-->`` the index keeps elsewhere), and each put back inside a comment across
     lines, which would hide it, moved to just after the line that closes that comment; every
     other line as it was (a commented-out copy of a line put back stays in its comment). And
-    the rows of the lines put back then."""
+    the rows of the lines put back then. Lines moved past one comment keep their order.
+    Linear: the comments are read once, without the lines put back that they hide."""
     rows = lines_with_ends(text)
     for at in put:
         body = rows[at].rstrip("\r\n")
@@ -526,23 +527,27 @@ def _shown_again(text: str, put: list[int], loose: Mapping[str, str]) -> tuple[s
             rows[at] = loose[body.strip()] + rows[at][len(body) :]
     if "<!--" not in text:
         return "".join(rows), put
-    put = list(put)
     contents = [row.rstrip("\r\n") for row in rows]
-    shown = blank_comment_lines(contents)  # read again only after a line is moved
-    for index in range(len(put)):
-        at = put[index]
-        if not blank_comments(rows[at]).strip() or shown[at].strip():
-            continue  # a line of a comment put back whole stays in it; a line shown stays
-        rest = contents[:at] + contents[at + 1 :]
-        for first, last in comment_line_runs(rest):
-            if first < at <= last:  # between a comment's first and last line: hidden
-                rows.insert(last + 1, rows.pop(at))
-                put = [p - 1 if at < p <= last + 1 else p for p in put]
-                put[index] = last + 1
-                contents = [row.rstrip("\r\n") for row in rows]
-                shown = blank_comment_lines(contents)
-                break
-    return "".join(rows), sorted(put)
+    shown = blank_comment_lines(contents)  # a line of a comment put back whole stays in it
+    hidden = {at for at in put if blank_comments(rows[at]).strip() and not shown[at].strip()}
+    if not hidden:
+        return "".join(rows), put
+    stay = [at for at in range(len(rows)) if at not in hidden]
+    runs = comment_line_runs([contents[at] for at in stay])  # read once, the hidden aside
+    firsts = [first for first, _ in runs]
+    slots: dict[int, list[int]] = defaultdict(list)  # a row of ``stay`` → hidden rows before it
+    for at in sorted(hidden):
+        slot = bisect_right(stay, at)  # the rows of ``stay`` before it
+        run = bisect_right(firsts, slot - 1) - 1  # the last comment opening before it
+        if run >= 0 and slot <= runs[run][1]:  # within it: after the line that closes it
+            slot = runs[run][1] + 1
+        slots[slot].append(at)
+    order: list[int] = []
+    for slot, row in enumerate(stay):
+        order += [*slots[slot], row]
+    order += slots[len(stay)]
+    new = {at: row for row, at in enumerate(order)}
+    return "".join(rows[at] for at in order), sorted(new[at] for at in put)
 
 
 def _left_by_delete(
@@ -667,10 +672,12 @@ def _put_back(
     aligned, spots = _aligned(places, held, [line.strip() for line in lines])
     gaps: list[list[str]] = [[] for _ in range(len(rows) + 1)]
     put: dict[int, int] = {}  # a row of ``places`` put back → its gap
+    spots_in: dict[int, list[int]] = defaultdict(list)  # a gap → the rows of ``places`` in it
     matched = {row for row in aligned if row is not None}
     kept_rows: dict[str, list[int]] = defaultdict(list)  # a kept ``<!--``/``-->`` → its rows
+    kept_ends = set(ends.values())
     for at, text in enumerate(held):
-        if text in ends.values() and at not in matched:
+        if text in kept_ends and at not in matched:
             kept_rows[text].append(at)
     for line in lines:
         spot = _pop(spots, line.strip())
@@ -680,10 +687,13 @@ def _put_back(
             gap = row + 1  # in the place of what the delete kept of it; the lines that were
             gaps[row] += gaps[gap]  # to go there already stood before it: before that row
             gaps[gap] = []
-            put.update({at: row for at, was in put.items() if was == gap})
+            for at in spots_in.pop(gap, []):
+                put[at] = row
+                spots_in[row].append(at)
         gaps[gap].append(line + end)
         if spot is not None:
             put[spot] = gap
+            spots_in[gap].append(spot)
     out: list[str] = []
     new: list[int] = []
     for at in range(len(rows) + 1):
