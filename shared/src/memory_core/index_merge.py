@@ -449,6 +449,11 @@ def _placed(
         text, rows, gone = _without_kept_ends(text, ends, rows)
         dropped = [at - bisect_right(before, at) for at in gone]  # as rows of head
     text, rows = _shown_again(text, rows, loose)
+    then = index_lines(places)
+    in_code = {
+        line.strip() for line, fenced in zip(then, fenced_lines(then), strict=True) if fenced
+    }
+    text, rows = _out_of_fences(text, rows, in_code)
     return text, rows, dropped
 
 
@@ -542,12 +547,53 @@ def _shown_again(text: str, put: list[int], loose: Mapping[str, str]) -> tuple[s
         if run >= 0 and slot <= runs[run][1]:  # within it: after the line that closes it
             slot = runs[run][1] + 1
         slots[slot].append(at)
+    return _moved(rows, stay, slots, put)
+
+
+def _moved(
+    rows: list[str], stay: list[int], slots: Mapping[int, list[int]], put: list[int]
+) -> tuple[str, list[int]]:
+    """The text of ``rows`` with the rows ``stay`` in their order and each other row before
+    the row of ``stay`` its slot in ``slots`` names (``len(stay)``: at the end); and the rows
+    of ``put`` then."""
     order: list[int] = []
     for slot, row in enumerate(stay):
-        order += [*slots[slot], row]
-    order += slots[len(stay)]
+        order += [*slots.get(slot, []), row]
+    order += slots.get(len(stay), [])
     new = {at: row for row, at in enumerate(order)}
     return "".join(rows[at] for at in order), sorted(new[at] for at in put)
+
+
+def _out_of_fences(text: str, put: list[int], in_code: Collection[str]) -> tuple[str, list[int]]:
+    """``text`` (a restore's merge, V-2; ``put``: the rows of the lines put back) with each
+    line put back that landed in a code fence, which would show it as code linking nothing
+    (its neighbour there was the fence's closing line, edited since the delete), unless the
+    version held it in one too (``in_code``: such lines without outer whitespace), moved to
+    just after the line that closes that fence, or just before the line that opens it when
+    none does; and the rows of the lines put back then. Linear."""
+    rows = lines_with_ends(text)
+    contents = [row.rstrip("\r\n") for row in rows]
+    fenced = fenced_lines(contents)
+    hidden = {at for at in put if fenced[at] and contents[at].strip() not in in_code}
+    if not hidden:
+        return text, put
+    stay = [at for at in range(len(rows)) if at not in hidden]
+    inside = fenced_lines([*(contents[at] for at in stay), ""])  # the last: open at the end
+    starts: list[int] = []
+    for at, in_fence in enumerate(inside):
+        starts.append(starts[-1] if at and in_fence and inside[at - 1] else at)
+    ends = list(range(len(inside)))
+    for at in range(len(inside) - 2, -1, -1):
+        if inside[at] and inside[at + 1]:
+            ends[at] = ends[at + 1]
+    slots: dict[int, list[int]] = defaultdict(list)
+    for at in sorted(hidden):
+        slot = bisect_right(stay, at)  # the rows of ``stay`` before it
+        if slot and inside[slot - 1]:
+            last = ends[slot - 1]
+            slot = starts[slot - 1] if last == len(stay) else last + 1
+        slots[slot].append(at)
+    return _moved(rows, stay, slots, put)
 
 
 def _left_by_delete(
