@@ -816,17 +816,24 @@ async def test_v2_an_index_made_a_link_to_a_file_of_its_scope_is_never_deleted_i
     """``MEMORY.md`` made a symlink to a file of its own scope (the index kept under another
     name, read and merged through the link): its History says it is there, never "deleted"
     (was: the record took the link for the index's delete, and the page said "Not in the
-    memory now"), and says where its text is recorded."""
+    memory now"), and says where its text is recorded: what is there now is recorded once
+    that file's is (written through the link since), and a page of one version is its last."""
     seed(agent)
     await checkpoint(client)
     _index_kept_under_another_name(agent.user, (agent.user / layout.INDEX_FILE).read_bytes())
     await checkpoint(client)
+    (agent.user / layout.INDEX_FILE).write_text(f"# Edited through the link\n\n{LINE}\n")
+    await checkpoint(client)
 
-    history = await ok_json(await client.get(history_url("user", layout.INDEX_FILE, "history")))
+    url = history_url("user", layout.INDEX_FILE, "history")
+    history = await ok_json(await client.get(url))
+    page = await ok_json(await client.get(url, params={"limit": "1"}))
 
     assert [version["change"] for version in history["versions"]] == ["added"]
     assert history["exists"] is True and history["unrecorded"] is False
     assert "index-kept.md" in history["unrecordable"]
+    assert [version["change"] for version in page["versions"]] == ["added"]
+    assert page["more"] is False
 
 
 async def test_v2_an_index_linked_to_a_file_no_version_holds_is_not_said_recorded_there(

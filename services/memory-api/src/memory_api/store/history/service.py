@@ -266,17 +266,20 @@ class HistoryStore:
         root, scope = self._scope(agent_id, key)
         repository = self.histories.repository(agent_id, scope)
         name = _held_name(scope, repository, name)
-        versions, more = reading.file_history(repository, name, limit=limit, before=before)
-        on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
         linked = linked_index(scope) if name == layout.INDEX_FILE else None
         recorded_as = linked or name  # an index linked to a file: its text is recorded there
+        wanted = limit + 1 if linked is not None and before is None else limit
+        versions, more = reading.file_history(repository, name, limit=wanted, before=before)
+        if wanted > limit:  # the newest "deleted" is where it became the link: it is there
+            if versions and versions[0].change == "deleted":
+                versions = versions[1:]
+            more, versions = more or len(versions) > limit, versions[:limit]
+        on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
         if linked is not None:  # the index is there, through its link (never "deleted")
             on_disk, unrecordable = disk_blob(scope, linked, self.histories.blob_ids)
             unrecordable = unrecordable or (
                 f"it is a link to {linked!r} of its folder, whose versions hold its text"
             )
-            if before is None and versions and versions[0].change == "deleted":
-                versions = versions[1:]  # where it became the link: no delete, it is there
         if on_disk is None and unrecordable is None:
             unrecordable = _never_read(root, scope, key, name)
         head = read_head(repository)
