@@ -766,7 +766,9 @@ async def test_v2_undo_of_a_delete_keeps_what_was_written_since_byte_for_byte(
 ) -> None:
     """After the delete the user wrote the file again with a line of their own for it (CRLF),
     or wrote a new index of their own: the undo adds no second line for a file the index
-    links already, and every line written since stays byte for byte (V-2)."""
+    links already, and every line written since stays byte for byte (V-2). The first case
+    guards what undo already did; the second, that a line put back into an index written
+    anew ends as that index's lines end (was: one LF line in a CRLF index)."""
     seed(agent)
     index = agent.user / layout.INDEX_FILE
     deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
@@ -790,9 +792,10 @@ async def test_v2_undo_of_a_delete_keeps_what_was_written_since_byte_for_byte(
 async def test_v2_two_undos_of_one_delete_at_once_put_its_line_back_once(
     client: Client, agent: AgentHome
 ) -> None:
-    """Two requests undo the same delete at once: they run one after the other under the
-    scope's lock; the first brings the file and its line back, the second finds them there
-    and changes nothing (no torn file, no line twice, none lost)."""
+    """A guard of what undo already does: two requests undo the same delete at once; they
+    run one after the other under the scope's lock; the first brings the file and its line
+    back, the second finds them there and changes nothing (no torn file, no line twice, none
+    lost)."""
     seed(agent)
     before = (agent.user / layout.INDEX_FILE).read_bytes()
     deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
@@ -813,17 +816,77 @@ async def test_v2_an_index_made_a_link_to_a_file_of_its_scope_is_never_deleted_i
     """``MEMORY.md`` made a symlink to a file of its own scope (the index kept under another
     name, read and merged through the link): its History says it is there, never "deleted"
     (was: the record took the link for the index's delete, and the page said "Not in the
-    memory now"), and says where its text is recorded."""
+    memory now"), and says where its text is recorded: what is there now is recorded once
+    that file's is (written through the link since), and a page of one version is its last."""
     seed(agent)
     await checkpoint(client)
     _index_kept_under_another_name(agent.user, (agent.user / layout.INDEX_FILE).read_bytes())
     await checkpoint(client)
+    (agent.user / layout.INDEX_FILE).write_text(f"# Edited through the link\n\n{LINE}\n")
+    await checkpoint(client)
 
-    history = await ok_json(await client.get(history_url("user", layout.INDEX_FILE, "history")))
+    url = history_url("user", layout.INDEX_FILE, "history")
+    history = await ok_json(await client.get(url))
+    page = await ok_json(await client.get(url, params={"limit": "1"}))
 
     assert [version["change"] for version in history["versions"]] == ["added"]
     assert history["exists"] is True and history["unrecorded"] is False
     assert "index-kept.md" in history["unrecordable"]
+    assert [version["change"] for version in page["versions"]] == ["added"]
+    assert page["more"] is False
+
+
+async def test_v2_an_index_linked_to_a_file_no_version_holds_is_not_said_recorded_there(
+    client: Client, agent: AgentHome
+) -> None:
+    """``MEMORY.md`` a symlink to ``kept.txt`` of its scope (no memory file: the history never
+    records it) is no index kept under another name: its History says what it said before such
+    links were read (not there, its regular file deleted), never that versions hold its text
+    (none does), and an undo of a delete writes no line into it from a ``MEMORY.md`` of before
+    the link. Was: shown as linked "whose versions hold its text", and the undo wrote the line
+    of the index's last regular version into it."""
+    seed(agent)
+    await checkpoint(client)
+    index = agent.user / layout.INDEX_FILE
+    kept = agent.user / "kept.txt"
+    kept.write_bytes(index.read_bytes())
+    index.unlink()
+    index.symlink_to(kept.name)
+    await checkpoint(client)
+
+    history = await ok_json(await client.get(history_url("user", layout.INDEX_FILE, "history")))
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    pruned = kept.read_bytes()
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert history["exists"] is False and history["unrecordable"] is None
+    assert [version["change"] for version in history["versions"]] == ["deleted", "added"]
+    assert result["indexLinesAdded"] == [] and kept.read_bytes() == pruned
+
+
+async def test_v2_undo_through_an_index_made_a_link_puts_back_the_line_as_the_delete_took_it(
+    client: Client, agent: AgentHome
+) -> None:
+    """``MEMORY.md`` made a symlink to a file of its scope, then the topic's line edited there,
+    then the topic deleted: the undo puts back the edited line the delete took, and the index
+    is byte for byte as before the delete (V-2). Was: the history kept the index's last
+    version from before the link, the restore read that and put back the line as it was then."""
+    seed(agent)
+    await checkpoint(client)
+    kept = agent.user / "index-kept.md"
+    _index_kept_under_another_name(agent.user, (agent.user / layout.INDEX_FILE).read_bytes())
+    await checkpoint(client)
+    edited = f"- [Pnpm, edited]({TOPIC}) -- EDITED"
+    kept.write_text(kept.read_text(encoding="utf-8").replace(LINE, edited), encoding="utf-8")
+    before = kept.read_bytes()
+    await checkpoint(client)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert deleted["removedIndexLines"] == [edited]
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert result["indexLinesAdded"] == [edited]
+    assert kept.read_bytes() == before and (agent.user / layout.INDEX_FILE).is_symlink()
 
 
 @pytest.mark.parametrize(

@@ -206,3 +206,29 @@ def test_v2_each_line_comes_back_to_its_own_copy_among_repeats_comments_and_fenc
     merged = merge_index_bytes(pruned.encode(), "".join(r + "\n" for r in removed), {}, places=then)
 
     assert merged.data == then.encode()
+
+
+@pytest.mark.parametrize(
+    ("closing", "back"),
+    [
+        ("````", "# I\n```\ncode\n````\n- [A](a.md) a\n- [K](k.md) k\n"),
+        ("~~~", "# I\n- [A](a.md) a\n```\ncode\n~~~\n- [K](k.md) k\n"),
+    ],
+    ids=["closes-it-still", "closes-it-no-more"],
+)
+def test_v2_a_line_put_back_never_lands_in_a_fence_whose_closing_line_was_edited(
+    closing: str, back: str
+) -> None:
+    """The line after a code fence, deleted, then the fence's closing line edited: the undo
+    puts the line back where it is shown, never as code: just after the line that closes the
+    fence now, or before the fence when nothing closes it (was: after the fence's last line
+    of code, inside it, because its closing line there is no longer the index's)."""
+    then = "# I\n```\ncode\n```\n- [A](a.md) a\n- [K](k.md) k\n"
+    pruned, removed = prune_index(then, "a.md")
+    now = pruned.replace("```\n- [K]", f"{closing}\n- [K]")
+
+    merged = merge_index_bytes(
+        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
+    )
+
+    assert merged.data == back.encode()

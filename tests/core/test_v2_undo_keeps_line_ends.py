@@ -8,9 +8,14 @@ though its text changed. An import adds its lines with the end most of the index
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import FrameType
+from typing import Any
 
+import memory_core
 import pytest
 from memory_core.index import index_lines, prune_index
 from memory_core.index_rewrite import _held_ends, merge_index_bytes
@@ -329,3 +334,73 @@ def test_v2_the_ends_of_20000_joined_lines_rewritten_in_place_take_linear_work()
     ends = _held_ends(own, rows, [])
 
     assert ends == ["\r\n"] * count
+
+
+def _steps(then: str, now: str, lines: str) -> int:
+    """How many lines of ``memory_core`` the undo's merge of ``lines`` into ``now`` (each
+    where it stood in ``then``) runs (a trace's line events, loops' turns included): the work
+    it does, never its time."""
+    steps = 0
+
+    def local(frame: FrameType, event: str, arg: object) -> Any:
+        nonlocal steps
+        steps += event == "line"
+        return local
+
+    def calls(frame: FrameType, event: str, arg: object) -> Any:
+        return local if frame.f_code.co_filename.startswith(_CORE) else None
+
+    previous = sys.gettrace()
+    sys.settrace(calls)
+    try:
+        merge_index_bytes(now.encode(), lines, {}, places=then)
+    finally:
+        sys.settrace(previous)
+    return steps
+
+
+_CORE = str(Path(memory_core.__file__).parent)
+
+
+def _wrapped_in_a_comment_since(count: int) -> tuple[str, str, str]:
+    """An index whose ``count`` lines to ``a.md`` the delete took, wrapped in ``<!-- … -->``
+    since: the version, the index now, the lines to put back."""
+    then = "".join(f"- [K{i}](k{i}.md) k\n- [A{i}](a.md) a\n" for i in range(count))
+    pruned, removed = prune_index(then, "a.md")
+    return then, f"<!--\n{pruned}-->\n", "".join(line + "\n" for line in removed)
+
+
+def _each_opening_a_comment(count: int) -> tuple[str, str, str]:
+    """An index each of whose ``count`` lines to ``uv.md`` opens a comment across lines (the
+    delete kept its ``<!-- c``): the version, the index now, the lines to put back."""
+    then = "".join(
+        f"- [K{i}](k.md) k\n- [U{i}](uv.md) u <!-- c\nold {i}\n-->\n" for i in range(count)
+    )
+    pruned, removed = prune_index(then, "uv.md")
+    return then, pruned, "".join(line + "\n" for line in removed)
+
+
+@pytest.mark.parametrize("shape", [_wrapped_in_a_comment_since, _each_opening_a_comment])
+def test_v2_an_undo_twice_as_long_takes_twice_the_work(
+    shape: Callable[[int], tuple[str, str, str]],
+) -> None:
+    """Putting back twice the lines takes twice the work, when the index was wrapped in a
+    comment since the delete (each line moves out of it) or each line put back opens a comment
+    the delete kept the ``<!--`` of (was: the comments read again for each line moved, or every
+    line put back looked at for each: 4 times the work at twice the lines)."""
+    work = []
+    for count in (300, 600):
+        work.append(_steps(*shape(count)))
+
+    assert work[1] <= 2.05 * work[0]
+
+
+def test_v2_lines_moved_out_of_a_comment_wrapped_around_them_since_keep_their_order() -> None:
+    """The index wrapped in ``<!-- … -->`` since the delete: the lines put back, which would be
+    hidden in it, come after it in the order they had (was: last first)."""
+    then, now, lines = _wrapped_in_a_comment_since(3)
+
+    merged = merge_index_bytes(now.encode(), lines, {}, places=then)
+
+    assert merged.data is not None
+    assert merged.data.decode() == now + lines

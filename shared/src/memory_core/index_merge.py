@@ -449,6 +449,11 @@ def _placed(
         text, rows, gone = _without_kept_ends(text, ends, rows)
         dropped = [at - bisect_right(before, at) for at in gone]  # as rows of head
     text, rows = _shown_again(text, rows, loose)
+    then = index_lines(places)
+    in_code = {
+        line.strip() for line, fenced in zip(then, fenced_lines(then), strict=True) if fenced
+    }
+    text, rows = _out_of_fences(text, rows, in_code)
     return text, rows, dropped
 
 
@@ -518,7 +523,8 @@ def _shown_again(text: str, put: list[int], loose: Mapping[str, str]) -> tuple[s
     ``<!--`` / ``-->`` the index keeps elsewhere), and each put back inside a comment across
     lines, which would hide it, moved to just after the line that closes that comment; every
     other line as it was (a commented-out copy of a line put back stays in its comment). And
-    the rows of the lines put back then."""
+    the rows of the lines put back then. Lines moved past one comment keep their order.
+    Linear: the comments are read once, without the lines put back that they hide."""
     rows = lines_with_ends(text)
     for at in put:
         body = rows[at].rstrip("\r\n")
@@ -526,23 +532,68 @@ def _shown_again(text: str, put: list[int], loose: Mapping[str, str]) -> tuple[s
             rows[at] = loose[body.strip()] + rows[at][len(body) :]
     if "<!--" not in text:
         return "".join(rows), put
-    put = list(put)
     contents = [row.rstrip("\r\n") for row in rows]
-    shown = blank_comment_lines(contents)  # read again only after a line is moved
-    for index in range(len(put)):
-        at = put[index]
-        if not blank_comments(rows[at]).strip() or shown[at].strip():
-            continue  # a line of a comment put back whole stays in it; a line shown stays
-        rest = contents[:at] + contents[at + 1 :]
-        for first, last in comment_line_runs(rest):
-            if first < at <= last:  # between a comment's first and last line: hidden
-                rows.insert(last + 1, rows.pop(at))
-                put = [p - 1 if at < p <= last + 1 else p for p in put]
-                put[index] = last + 1
-                contents = [row.rstrip("\r\n") for row in rows]
-                shown = blank_comment_lines(contents)
-                break
-    return "".join(rows), sorted(put)
+    shown = blank_comment_lines(contents)  # a line of a comment put back whole stays in it
+    hidden = {at for at in put if blank_comments(rows[at]).strip() and not shown[at].strip()}
+    if not hidden:
+        return "".join(rows), put
+    stay = [at for at in range(len(rows)) if at not in hidden]
+    runs = comment_line_runs([contents[at] for at in stay])  # read once, the hidden aside
+    firsts = [first for first, _ in runs]
+    slots: dict[int, list[int]] = defaultdict(list)  # a row of ``stay`` → hidden rows before it
+    for at in sorted(hidden):
+        slot = bisect_right(stay, at)  # the rows of ``stay`` before it
+        run = bisect_right(firsts, slot - 1) - 1  # the last comment opening before it
+        if run >= 0 and slot <= runs[run][1]:  # within it: after the line that closes it
+            slot = runs[run][1] + 1
+        slots[slot].append(at)
+    return _moved(rows, stay, slots, put)
+
+
+def _moved(
+    rows: list[str], stay: list[int], slots: Mapping[int, list[int]], put: list[int]
+) -> tuple[str, list[int]]:
+    """The text of ``rows`` with the rows ``stay`` in their order and each other row before
+    the row of ``stay`` its slot in ``slots`` names (``len(stay)``: at the end); and the rows
+    of ``put`` then."""
+    order: list[int] = []
+    for slot, row in enumerate(stay):
+        order += [*slots.get(slot, []), row]
+    order += slots.get(len(stay), [])
+    new = {at: row for row, at in enumerate(order)}
+    return "".join(rows[at] for at in order), sorted(new[at] for at in put)
+
+
+def _out_of_fences(text: str, put: list[int], in_code: Collection[str]) -> tuple[str, list[int]]:
+    """``text`` (a restore's merge, V-2; ``put``: the rows of the lines put back) with each
+    line put back that landed in a code fence, which would show it as code linking nothing
+    (its neighbour there was the fence's closing line, edited since the delete), unless the
+    version held it in one too (``in_code``: such lines without outer whitespace), moved to
+    just after the line that closes that fence, or just before the line that opens it when
+    none does; and the rows of the lines put back then. Linear."""
+    rows = lines_with_ends(text)
+    contents = [row.rstrip("\r\n") for row in rows]
+    fenced = fenced_lines(contents)
+    hidden = {at for at in put if fenced[at] and contents[at].strip() not in in_code}
+    if not hidden:
+        return text, put
+    stay = [at for at in range(len(rows)) if at not in hidden]
+    inside = fenced_lines([*(contents[at] for at in stay), ""])  # the last: open at the end
+    starts: list[int] = []
+    for at, in_fence in enumerate(inside):
+        starts.append(starts[-1] if at and in_fence and inside[at - 1] else at)
+    ends = list(range(len(inside)))
+    for at in range(len(inside) - 2, -1, -1):
+        if inside[at] and inside[at + 1]:
+            ends[at] = ends[at + 1]
+    slots: dict[int, list[int]] = defaultdict(list)
+    for at in sorted(hidden):
+        slot = bisect_right(stay, at)  # the rows of ``stay`` before it
+        if slot and inside[slot - 1]:
+            last = ends[slot - 1]
+            slot = starts[slot - 1] if last == len(stay) else last + 1
+        slots[slot].append(at)
+    return _moved(rows, stay, slots, put)
 
 
 def _left_by_delete(
@@ -667,10 +718,12 @@ def _put_back(
     aligned, spots = _aligned(places, held, [line.strip() for line in lines])
     gaps: list[list[str]] = [[] for _ in range(len(rows) + 1)]
     put: dict[int, int] = {}  # a row of ``places`` put back → its gap
+    spots_in: dict[int, list[int]] = defaultdict(list)  # a gap → the rows of ``places`` in it
     matched = {row for row in aligned if row is not None}
     kept_rows: dict[str, list[int]] = defaultdict(list)  # a kept ``<!--``/``-->`` → its rows
+    kept_ends = set(ends.values())
     for at, text in enumerate(held):
-        if text in ends.values() and at not in matched:
+        if text in kept_ends and at not in matched:
             kept_rows[text].append(at)
     for line in lines:
         spot = _pop(spots, line.strip())
@@ -680,10 +733,13 @@ def _put_back(
             gap = row + 1  # in the place of what the delete kept of it; the lines that were
             gaps[row] += gaps[gap]  # to go there already stood before it: before that row
             gaps[gap] = []
-            put.update({at: row for at, was in put.items() if was == gap})
+            for at in spots_in.pop(gap, []):
+                put[at] = row
+                spots_in[row].append(at)
         gaps[gap].append(line + end)
         if spot is not None:
             put[spot] = gap
+            spots_in[gap].append(spot)
     out: list[str] = []
     new: list[int] = []
     for at in range(len(rows) + 1):

@@ -72,6 +72,7 @@ from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history.reading import check_version, content_at
 from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.repo import blob_id, read_head
+from memory_api.store.history.snapshot import linked_index
 from memory_api.store.pruning import PRUNE_READ_CAP, twin_names
 from memory_api.store.wiki_notes import index_notes
 
@@ -303,20 +304,15 @@ def _not_merged(scope: Path, lines: str, problem: str) -> _IndexMerge:
 def _version_index(repository: Path, version: str, scope: Path) -> bytes | None:
     """The scope's index as ``version`` holds it: its ``MEMORY.md``, the index the delete
     pruned when it was a regular file then (whatever it is now); else, when ``MEMORY.md`` is a
-    symlink to a file of the same folder now (read, pruned and merged through the link), that
-    file as the version holds it (the history records regular files only, never the link: the
-    version of a delete through it holds the index under the file's own name). None when
-    neither is there."""
+    symlink to a memory file of the same folder now (read, pruned and merged through the link:
+    :func:`~.snapshot.linked_index`), that file as the version holds it (the history records
+    regular files only, never the link: the version of a delete through it holds the index
+    under the file's own name, and no ``MEMORY.md``). None when neither is there."""
     held = content_at(repository, version, layout.INDEX_FILE)
     if held is not None:
         return held
-    lexical = scope / layout.INDEX_FILE
-    if not lexical.is_symlink():
-        return None
-    target = real_path(lexical)
-    if target.parent != real_path(scope) or target.name == layout.INDEX_FILE:
-        return None
-    return content_at(repository, version, target.name)
+    linked = linked_index(scope)
+    return None if linked is None else content_at(repository, version, linked)
 
 
 def _with_ends(raw: bytes) -> str:

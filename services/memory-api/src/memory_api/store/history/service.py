@@ -266,9 +266,15 @@ class HistoryStore:
         root, scope = self._scope(agent_id, key)
         repository = self.histories.repository(agent_id, scope)
         name = _held_name(scope, repository, name)
-        versions, more = reading.file_history(repository, name, limit=limit, before=before)
-        on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
         linked = linked_index(scope) if name == layout.INDEX_FILE else None
+        recorded_as = linked or name  # an index linked to a file: its text is recorded there
+        wanted = limit + 1 if linked is not None and before is None else limit
+        versions, more = reading.file_history(repository, name, limit=wanted, before=before)
+        if wanted > limit:  # the newest "deleted" is where it became the link: it is there
+            if versions and versions[0].change == "deleted":
+                versions = versions[1:]
+            more, versions = more or len(versions) > limit, versions[:limit]
+        on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
         if linked is not None:  # the index is there, through its link (never "deleted")
             on_disk, unrecordable = disk_blob(scope, linked, self.histories.blob_ids)
             unrecordable = unrecordable or (
@@ -277,7 +283,7 @@ class HistoryStore:
         if on_disk is None and unrecordable is None:
             unrecordable = _never_read(root, scope, key, name)
         head = read_head(repository)
-        newest = None if head is None else self.histories.tree(repository, head).get(name)
+        newest = None if head is None else self.histories.tree(repository, head).get(recorded_as)
         # a file the service cannot read (or over its read cap) is there all the same (Q-2b):
         # never "deleted", and what it holds now is in no version
         exists = (

@@ -152,9 +152,10 @@ def take_snapshot(
             _keep(snapshot, seen, KeptFile(name, f"cannot be looked at ({error.strerror})", True))
             continue
         if not stat.S_ISREG(info.st_mode):
-            if name == layout.INDEX_FILE and linked_index(scope) is not None:
-                seen.add(name)  # read through its link, recorded under the name it links to
-            continue  # a symlink, folder or FIFO is no memory file: not there for the history
+            # a symlink, folder or FIFO is no memory file: not there for the history. An index
+            # linked to a file of its scope is recorded under that file's name only: a version
+            # never holds a stale MEMORY.md beside it (a restore reads the index a delete pruned)
+            continue
         if named_elsewhere(entry.path, info):  # never read (A-7): its last version is kept
             _keep(snapshot, seen, KeptFile(name, HARD_LINKED, False))
             continue
@@ -197,10 +198,12 @@ def take_snapshot(
 
 
 def linked_index(scope: Path) -> str | None:
-    """The name of the regular file of the real ``scope`` folder that its ``MEMORY.md`` is a
-    symlink to (an index kept under another name, read, pruned and merged through the link:
-    A-6, V-2), or None when it is no such link. Its text is recorded under that name; the
-    index is never taken for deleted for being a link (V-1). Only looked at, never read."""
+    """The name of the memory file (:func:`~memory_core.scope_files.is_scope_file`: one the
+    history records) of the real ``scope`` folder that its ``MEMORY.md`` is a symlink to (an
+    index kept under another name, read, pruned and merged through the link: A-6, V-2), or
+    None when it is no such link (a link to ``kept.txt``, which no version holds, is none).
+    Its text is recorded under that name; the History says the index is there (V-1), and a
+    restore reads the index a delete pruned there. Only looked at, never read."""
     path = scope / layout.INDEX_FILE
     try:
         if not stat.S_ISLNK(os.lstat(path).st_mode):
@@ -209,7 +212,7 @@ def linked_index(scope: Path) -> str | None:
         regular = stat.S_ISREG(os.lstat(target).st_mode)
     except OSError:
         return None
-    if not regular or target.name == layout.INDEX_FILE:
+    if not regular or target.name == layout.INDEX_FILE or not is_scope_file(target.name):
         return None
     return target.name if target.parent == Path(os.path.realpath(scope)) else None
 
