@@ -352,22 +352,37 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "made links": lambda n: "".join(f"ln -s a l{i}; echo x > l{i}/b; " for i in range(n)),
 }
 """Commands a model may send, by how many times their hostile part repeats."""
-_FULL_SIZE = {"unclosed braces": 100_000, "nested braces": 10_000, "nested defaults": 3000}
-"""As the hostile commands were first seen; the ``cd`` chain at 5,000."""
+_NESTED = {
+    "unclosed braces": 100_000,
+    "nested braces": 10_000,
+    "nested defaults": 3000,
+    "nested substitutions and a here-document": 5000,
+}
+"""The forms nested in themselves, by the size they were first seen at: reading one may go a
+frame deeper per level (a ``$(`` in a ``$(`` is read until Python's depth, then as written),
+so each is read at that size too, and ends (each in a few hundredths of a second)."""
+_REPEATS = 80
+"""The block of repeats whose lines are counted: past every per-repeat cap (64 folders a
+``cd`` chain went into, 64 links made), so each later block does the same work."""
+_MEMORY_REPEATS = 250
+"""The repeats whose memory is weighed, and twice as many."""
 
 
-def _lines_run_and_peak_bytes(command: str) -> tuple[int, int]:
-    """How many Python lines reading ``command`` runs, and the most memory it holds (bytes):
-    counts that grow with the work done and do not depend on how busy the machine is.
-
-    Two readings, one per count: under the line tracer and ``tracemalloc`` at once, each
-    slowed the other (the tracer's calls allocate, ``tracemalloc`` traces them) and a reading
-    took twice as long as the two apart."""
-    lines = 0
+def _lines_run_and_deepest(command: str) -> tuple[int, int]:
+    """How many Python lines reading ``command`` runs, and the most Python frames it has on
+    the stack at once: counts that grow with the work done and the recursion, and do not
+    depend on how busy the machine is."""
+    lines = depth = deepest = 0
 
     def trace(frame: FrameType, event: str, arg: object) -> TraceFunction:
-        nonlocal lines
-        lines += event == "line"
+        nonlocal lines, depth, deepest
+        if event == "line":
+            lines += 1
+        elif event == "call":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif event == "return":
+            depth -= 1
         return trace
 
     sys.settrace(trace)
@@ -375,14 +390,19 @@ def _lines_run_and_peak_bytes(command: str) -> tuple[int, int]:
         shell_paths(command, "/tmp", {"X": "/tmp/x"})
     finally:
         sys.settrace(None)
+    return lines, deepest
+
+
+def _peak_bytes(command: str) -> int:
+    """The most memory reading ``command`` holds at once (bytes), apart from the line count:
+    under the line tracer and ``tracemalloc`` at once, each slowed the other."""
     gc.collect()  # every reading starts from no garbage and the collector's counts at zero:
     tracemalloc.start()  # the peak then depends on the command, not on the tests run before
     try:
         shell_paths(command, "/tmp", {"X": "/tmp/x"})
-        peak = tracemalloc.get_traced_memory()[1]
+        return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    return lines, peak
 
 
 @pytest.mark.parametrize("form", HOSTILE)
@@ -390,12 +410,35 @@ def test_p3_a_hostile_command_is_read_in_work_linear_in_its_length(form: str) ->
     """The guard reads any command a model may send in work and memory linear in its length:
     nothing in the lexer is quadratic in a word's braces, recursive in its expansions, or
     multiplies words by every folder a chain of ``cd`` went into (folders past 64 are taken as
-    unknown). Doubling the hostile part doubles the lines run and the memory held (counted,
-    never timed); read at full size, it ends without a RecursionError."""
+    unknown). Counted, never timed, after a reading of the longest command counted has filled
+    the guard's caches:
+
+    - each further block of 80 repeats runs as many Python lines as the block before it (a
+      step looking back at the repeats before each one, one line per pair of repeats, adds
+      80 x 80 lines to the third block: it fails four times over), and doubling the command
+      at most doubles the lines run;
+    - the stack is no deeper for three blocks than for one: no recursion grows with the
+      command, so no length ends in a RecursionError; a form nested in itself is read at
+      the size it was first seen at instead, and ends;
+    - doubling the hostile part from 250 repeats at most doubles the memory held."""
     command = HOSTILE[form]
-    shell_paths(command(_FULL_SIZE.get(form, 5000)), "/tmp", {"X": "/tmp/x"})
-    (lines, peak), (lines_twice, peak_twice) = (
-        _lines_run_and_peak_bytes(command(n)) for n in (500, 1000)
+    if form in _NESTED:
+        shell_paths(command(_NESTED[form]), "/tmp", {"X": "/tmp/x"})
+    # patterns compiled, caches filled for every word the counts below read (each reading
+    # then starts from the same state: read first, the 250 new link names past 250 filled
+    # a cache, and the peak at 500 links made came out 3.45 times that at 250, not 1.9)
+    shell_paths(command(2 * _MEMORY_REPEATS), "/tmp", {"X": "/tmp/x"})
+    (lines, deepest), (lines_twice, _), (lines_thrice, deepest_thrice) = (
+        _lines_run_and_deepest(command(blocks * _REPEATS)) for blocks in (1, 2, 3)
+    )
+    peak, peak_twice = (_peak_bytes(command(n)) for n in (_MEMORY_REPEATS, 2 * _MEMORY_REPEATS))
+
+    second_block, third_block = lines_twice - lines, lines_thrice - lines_twice
+    assert third_block - second_block <= _REPEATS * _REPEATS // 4, (
+        lines,
+        lines_twice,
+        lines_thrice,
     )
     assert lines_twice <= 2.2 * lines, (lines, lines_twice)
+    assert form in _NESTED or deepest_thrice <= deepest, (deepest, deepest_thrice)
     assert peak_twice <= 2.5 * peak, (peak, peak_twice)

@@ -302,13 +302,20 @@ def test_p3_everyday_words_name_no_memory(text: str, root: str) -> None:
     assert memory_named(text, root, "my-app-1234abcd", []) is None
 
 
-def _lines_run(work: Callable[[], object]) -> int:
-    """How many Python lines ``work`` runs (counted, never timed)."""
-    lines = 0
+def _lines_run_and_deepest(work: Callable[[], object]) -> tuple[int, int]:
+    """How many Python lines ``work`` runs, and the most Python frames it has on the stack
+    at once (counted, never timed)."""
+    lines = depth = deepest = 0
 
     def trace(frame: FrameType, event: str, arg: object) -> TraceFunction:
-        nonlocal lines
-        lines += event == "line"
+        nonlocal lines, depth, deepest
+        if event == "line":
+            lines += 1
+        elif event == "call":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif event == "return":
+            depth -= 1
         return trace
 
     sys.settrace(trace)
@@ -316,7 +323,7 @@ def _lines_run(work: Callable[[], object]) -> int:
         work()
     finally:
         sys.settrace(None)
-    return lines
+    return lines, deepest
 
 
 NAMING_MANY: dict[str, Callable[[int], str]] = {
@@ -335,19 +342,25 @@ NAMING_MANY: dict[str, Callable[[int], str]] = {
     "wrappers": lambda n: "taskset 1 flock f " * n + "cp a b",
 }
 """Commands of many mentions a model may send, by how many times their part repeats."""
+_REPEATS = 80
+"""The block of repeats whose lines are counted: each later block does the same work."""
 
 
 @pytest.mark.parametrize("form", NAMING_MANY)
 def test_p3_the_memory_a_command_names_is_read_in_work_linear_in_its_length(
     form: str, tmp_path: Path
 ) -> None:
-    """H-5: doubling the command doubles the lines run reading it (its words, here-data,
-    ``eval``s and wrappers) and looking for the memory it names, and the memory the look holds
-    (counted, never timed). Read at 8 KiB and 16 KiB, or 600 and 1,200 repeats where a part is
-    longer: hundreds of thousands of lines, the fixed part about 1 %, and enough repeats that
-    a quadratic part of one Python line per pair of repeats lifts the ratio past 2.2 (a loop
-    looking back at the words or here-document lines before each one fails every form); 32
-    and 64 KiB showed the same ratios at up to four times the work."""
+    """H-5: reading a command (its words, here-data, ``eval``s and wrappers) and looking for
+    the memory it names runs work and holds memory linear in its length (counted, never
+    timed), once a reading of the longest command has filled the guard's caches:
+
+    - each further block of 80 repeats runs as many Python lines as the block before it: a
+      quadratic part of one Python line per pair of repeats adds 80 x 80 lines to the third
+      block and fails four times over (a loop looking back at the words or here-document
+      lines before each one fails every form), and doubling the command at most doubles
+      the lines run; the stack is no deeper for three blocks than for one;
+    - the memory the look holds at most doubles from 8 KiB to 16 KiB of command, or from 600
+      to 1,200 repeats where a part is longer."""
     root = str(tmp_path / "m" / "agents" / "coder" / "agent_state" / "memory")
     unit = len(NAMING_MANY[form](1)) - len(NAMING_MANY[form](0))
     repeats = max(8 * 1024 // unit, 600)
@@ -360,11 +373,22 @@ def test_p3_the_memory_a_command_names_is_read_in_work_linear_in_its_length(
     def look(command: str) -> None:
         memory_named(command, root, "own-1234abcd", [])
 
-    lines, lines_twice = (_lines_run(functools.partial(read, c)) for c in commands)
+    read(commands[1])  # patterns compiled, caches filled for every word counted below
+    (lines, deepest), (lines_twice, _), (lines_thrice, deepest_thrice) = (
+        _lines_run_and_deepest(functools.partial(read, NAMING_MANY[form](blocks * _REPEATS)))
+        for blocks in (1, 2, 3)
+    )
     peak, peak_twice = (_peak_bytes(functools.partial(look, c)) for c in commands)
 
-    assert len(commands[1]) >= 16 * 1024 - 2 * unit
+    second_block, third_block = lines_twice - lines, lines_thrice - lines_twice
+    assert third_block - second_block <= _REPEATS * _REPEATS // 4, (
+        lines,
+        lines_twice,
+        lines_thrice,
+    )
     assert lines_twice <= 2.2 * lines, (lines, lines_twice)
+    assert deepest_thrice <= deepest, (deepest, deepest_thrice)
+    assert len(commands[1]) >= 16 * 1024 - 2 * unit
     assert peak_twice <= 2.5 * peak, (peak, peak_twice)
 
 
