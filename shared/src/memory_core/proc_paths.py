@@ -24,8 +24,6 @@ from __future__ import annotations
 import os
 import stat
 
-from memory_core.mount_table import filesystem_type
-
 __all__ = ["MAX_SYMLINKS", "PROC", "on_proc", "spelt_under_proc"]
 
 MAX_SYMLINKS = 40
@@ -52,6 +50,11 @@ class _Mounts:
         if self._text is None:
             with open(_MOUNTINFO, encoding="utf-8", errors="surrogateescape") as table:  # noqa: PTH123
                 self._text = table.read()
+        # here, not at the top: a hook process imports this module on every Session start and
+        # guard call, and the mount table's reader (dataclasses, inspect) only when a walk
+        # needs a verdict (H-5: tests/plugin/test_h5_hook_cost.py)
+        from memory_core.mount_table import filesystem_type
+
         return filesystem_type(self._text, path, device) == "proc"
 
 
