@@ -96,8 +96,9 @@ def test_a_command_of_one_long_word_under_the_cap_is_judged(
 ) -> None:
     """A command with one quoted word of nearly :data:`~harness_memory.hooks.guarding.TEXT_CAP`
     characters that writes into another Workspace's scope is refused for that scope, its
-    words split by :func:`split_words`, never by ``shlex`` (which took two minutes on such a
-    word, and the hook was killed by its time limit, letting the call through)."""
+    words split by :func:`split_words`, never by ``shlex`` (its time grows with a word's
+    length squared: two minutes for a 1 MiB word, and the hook was killed by its time limit,
+    letting the call through)."""
     other = where.root / where.other / "notes.md"
     long = "x" * (guarding.TEXT_CAP - 200)
     tool = SHELL[harness][1]
