@@ -227,8 +227,8 @@ def test_p3_a_glob_within_the_cap_finds_what_the_shell_finds(where: Layout, tree
 def test_p3_a_command_longer_than_the_guard_reads_in_time_is_refused(
     where: Layout, harness: str
 ) -> None:
-    """The guard's time grows with a command's length (some seconds a MiB of short words, past
-    a hook's time limit further on): a command of more than ``TEXT_CAP`` characters is refused
+    """The guard's time grows with a command's length (some seconds for 128 KiB, past a
+    hook's time limit further on): a command of more than ``TEXT_CAP`` characters is refused
     at once, naming its length and what to do; one under it is judged as ever."""
     long = "x" * guarding.TEXT_CAP
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": f"echo '{long}'"}))

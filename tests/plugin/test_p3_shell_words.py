@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import shlex
 from collections.abc import Callable
+from typing import NoReturn
 
 import pytest
 from harness_memory.hooks import guarding
@@ -62,12 +63,50 @@ def test_words_and_errors_are_shlex_s_for_generated_lines() -> None:
         assert _outcome(split_words, text) == _outcome(shlex.split, text), text
 
 
-def test_a_command_of_one_long_word_under_the_cap_is_judged(where: Layout) -> None:
-    """One quoted word of nearly :data:`~harness_memory.hooks.guarding.TEXT_CAP` characters
-    written into another Workspace's scope is judged and refused (``shlex`` took two minutes
-    to split it, and the hook was killed by its time limit)."""
-    harness, tool = "claude-code", SHELL["claude-code"][1]
+class _ShlexSplitCalled(AssertionError):
+    """``shlex`` asked to split a command's words, which it does in quadratic time."""
+
+
+@pytest.fixture
+def no_shlex_splitting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """``shlex.split`` and ``shlex.shlex`` raise for the test, wherever the guard imported
+    ``shlex`` from (every module of it uses ``shlex.…``); what each was asked to split is
+    listed, so that a guard that swallowed the error still fails the test."""
+    asked: list[str] = []
+
+    def refuse(text: object = "", *_: object, **__: object) -> NoReturn:
+        asked.append(str(text)[:40])
+        raise _ShlexSplitCalled(str(text)[:40])
+
+    monkeypatch.setattr(shlex, "split", refuse)
+    monkeypatch.setattr(shlex, "shlex", refuse)
+    return asked
+
+
+@pytest.mark.parametrize(
+    ("harness", "command"),
+    [
+        ("claude-code", "echo '{long}' > {other}"),
+        ("codex", "cd '{long}' && cat \"$(git rev-parse --show-toplevel)\"/notes.md > {other}"),
+    ],
+    ids=["an echo's word", "the folder cd enters before git's top folder"],
+)
+def test_a_command_of_one_long_word_under_the_cap_is_judged(
+    where: Layout, no_shlex_splitting: list[str], harness: str, command: str
+) -> None:
+    """A command with one quoted word of nearly :data:`~harness_memory.hooks.guarding.TEXT_CAP`
+    characters that writes into another Workspace's scope is refused for that scope, its
+    words split by :func:`split_words`, never by ``shlex`` (its time grows with a word's
+    length squared: two minutes for a 1 MiB word, and the hook was killed by its time limit,
+    letting the call through)."""
     other = where.root / where.other / "notes.md"
     long = "x" * (guarding.TEXT_CAP - 200)
+    tool = SHELL[harness][1]
 
-    assert refusal(answer(where, harness, tool, {"command": f"echo '{long}' > {other}"}))
+    reason = refusal(
+        answer(where, harness, tool, {"command": command.format(long=long, other=other)})
+    )
+
+    assert no_shlex_splitting == []
+    assert reason is not None
+    assert f"{where.other} is another Workspace's memory scope" in reason

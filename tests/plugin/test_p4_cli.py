@@ -7,6 +7,7 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from aiohttp.test_utils import unused_port
 from harness_memory.cli import DRAFT_SEPARATOR, build_parser
 from memory_core import layout
@@ -302,3 +303,25 @@ def test_h5_the_parser_built_for_one_command_reads_it_as_the_whole_parser_does()
     ]
     assert len(hook_and_codex) == 2
     assert set(hook_and_codex) <= set(every_help(build_parser(["hook", "codex"])))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["install", "claude-code", "--home", "/h"],
+        ["sync", "--every-scope"],
+        ["hook", "claude-code", "pre-tool-use", "--memory-root", "/r"],
+        ["hook", "gemini", "before-tool", "--memory-root", "/r"],
+    ],
+)
+def test_h5_the_parser_built_for_one_hook_lacks_every_other_command_s_arguments(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The parser a Codex pre-tool hook builds adds no other command's arguments, nor another
+    harness's (H-5: the cut is the saving): it cannot read a line of theirs that the whole
+    parser reads."""
+    build_parser().parse_args(argv)
+    with pytest.raises(SystemExit) as ended:
+        build_parser(["hook", "codex", "pre-tool-use"]).parse_args(argv)
+    assert ended.value.code == 2
+    assert "unrecognized arguments" in capsys.readouterr().err

@@ -28,6 +28,8 @@ import re
 import shlex
 from collections.abc import Mapping
 
+from harness_memory.hooks.shell_words import split_words
+
 __all__ = ["GIT_TIMEOUT", "with_toplevel"]
 
 GIT_TIMEOUT = 2.0
@@ -68,7 +70,7 @@ def with_toplevel(command: str, folder: str, environ: Mapping[str, str]) -> str:
     if found.group("cd").endswith("=") and not _STATEMENT_END_RE.match(command, found.end()):
         return command  # ``ROOT=$(git …) cp a "$ROOT/x"``: cp's words are expanded first
     if found.group("folder") is not None:
-        entered = shlex.split(found.group("folder"))
+        entered = split_words(found.group("folder"))  # linear in a long folder (H-5)
         if len(entered) != 1 or ".." in entered[0].split("/") or entered[0].startswith("-"):
             return command  # bash's cd reads .. by the name, the kernel by the folder
         if not entered[0].startswith("/") and environ.get("CDPATH"):

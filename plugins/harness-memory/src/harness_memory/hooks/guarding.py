@@ -126,12 +126,18 @@ PARTS_CAP = 50_000
 DEPTH_CAP = 256
 """The most parts one judged path may hold: each ``stat`` on its way walks every folder above
 it, so a path's cost grows with its depth squared (``PATH_MAX``, 4096 bytes, allows 2048)."""
-TEXT_CAP = 1024 * 1024
-"""The most characters the command texts of one call may hold and be judged: the guard reads
-a command in time that grows with its length (its words split in linear time,
-:mod:`~harness_memory.hooks.shell_words`), some seconds a MiB of short words, so a longer one
-could pass a hook's time limit. A command that long is no everyday command; it is refused,
-saying why, rather than killed by the timeout."""
+TEXT_CAP = 128 * 1024
+"""The most characters the command texts of one call may hold and be judged: as long as Linux
+lets one argument be (``MAX_ARG_STRLEN``; a longer ``bash -c COMMAND`` fails with ``E2BIG``
+before it runs). The guard reads a command in time that grows with its length (its words
+split in linear time, :mod:`~harness_memory.hooks.shell_words`); measured at load 6-7 on 2
+CPUs, 128 KiB of short words (``echo a a …``) took 1.7 s, of statements (``a;a;…``) 6.1 s,
+of assignments (``x=1 x=1 …``) 4.8 s, well inside the 30 s the install gives Codex and
+Gemini; the cap was 1 MiB, where short words took 23 s and assignments, growing faster than
+linearly, 17.6 s at 256 KiB already. A longer text (a command, an MCP tool's string
+arguments, both written by a model as its output) is no everyday one; it is refused, saying
+why, rather than killed by the timeout (a Claude Code hook that times out lets the call
+through)."""
 
 
 def write_refusal(

@@ -8,11 +8,10 @@ characters is a word of its own; ``'…'`` keeps every character, ``"…"`` keep
 except before ``"`` or ``\``, and a backslash outside quotes keeps the character after it.
 ``shlex`` builds each word one character at a time (``token += char`` on an attribute, which
 copies the word every time), so it reads one word in time that grows with the word's length
-squared: a 200 KiB word took 5 s, a 1 MiB one two minutes, past every hook's time limit,
-though the guard judges commands up to 1 MiB
-(:data:`~harness_memory.hooks.guarding.TEXT_CAP`). :func:`split_words` gives the same words
-and the same errors, taking each run of plain characters, each quoted part and each escape in
-one step.
+squared: a 200 KiB word took 5 s, a 1 MiB one two minutes, past every hook's time limit
+(the guard judges commands up to :data:`~harness_memory.hooks.guarding.TEXT_CAP`).
+:func:`split_words` gives the same words and the same errors, taking each run of plain
+characters, each quoted part and each escape in one step.
 
 >>> split_words("cp 'a b' \"c\\\"d\" e\\ f>out;ls", punctuation=PUNCTUATION)
 ['cp', 'a b', 'c"d', 'e f', '>', 'out', ';', 'ls']
