@@ -11,11 +11,13 @@ that both exist), and no path a prompt or the record names can keep the service 
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 from pathlib import Path
 
 import pytest
+from memory_api import data_dir_moves
 from memory_api.app import create_app
 from memory_api.data_dir_moves import SERVED_FROM, name_the_placeholder
 from memory_api.settings import Settings
@@ -154,3 +156,88 @@ def test_a1_only_the_environment_lines_naming_exactly_the_old_path_name_the_plac
         f"- App data dir: {old}\n",
         False,
     )
+
+
+async def test_a1_a_record_that_is_a_symlink_is_not_followed_and_names_the_fix(
+    aiohttp_client: AiohttpClient, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A ``served-from`` linking to a file outside the data dir that names a gone path: the
+    file outside is never read, no prompt is rewritten, the warning names the record and what
+    to do, and never the outside file's contents."""
+    data_dir, gone = tmp_path / ".data", tmp_path / "gone" / ".data"
+    client = await aiohttp_client(create_app(Settings(data_dir=data_dir)))
+    await create_agent(client, template=older_prompt(gone))
+    await client.close()
+    outside = tmp_path / "outside"
+    outside.write_text(f"{gone}\n", encoding="utf-8")
+    (data_dir / SERVED_FROM).unlink()
+    (data_dir / SERVED_FROM).symlink_to(outside)
+
+    assert await serve(aiohttp_client, data_dir) == older_prompt(gone)
+    assert f"{data_dir / SERVED_FROM}" in caplog.text and "delete it" in caplog.text
+    assert str(gone) not in caplog.text
+    assert (data_dir / SERVED_FROM).is_symlink() and outside.read_text() == f"{gone}\n"
+
+
+async def test_a1_a_data_dir_moved_with_a_new_folder_made_at_its_old_path_still_moved(
+    aiohttp_client: AiohttpClient, tmp_path: Path
+) -> None:
+    """A moved checkout, then ``make run`` in a fresh one at the old path: the old path is
+    there again, but it is another folder, not the data dir."""
+    old, new = tmp_path / "old" / ".data", tmp_path / "new" / ".data"
+    client = await aiohttp_client(create_app(Settings(data_dir=old)))
+    await create_agent(client, template=older_prompt(old))
+    await client.close()
+    (tmp_path / "old").rename(tmp_path / "new")
+    old.mkdir(parents=True)
+
+    assert await serve(aiohttp_client, new) == older_prompt("{{APP_DATA_DIR}}")
+
+
+async def test_a1_a_record_naming_no_path_is_replaced_and_one_no_file_names_the_fix(
+    aiohttp_client: AiohttpClient, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A record no service wrote is repaired once, not warned about at every start; one that
+    is no regular file cannot be written over, so the warning names it and says delete it."""
+    data_dir = tmp_path / ".data"
+    record = data_dir / SERVED_FROM
+    client = await aiohttp_client(create_app(Settings(data_dir=data_dir)))
+    await create_agent(client, template=older_prompt(TOO_LONG))
+    await client.close()
+    for bad in [b"/srv/\0x\n", b"relative/.data\n", b"/" + b"a" * (16 * 1024 + 1), b""]:
+        record.write_bytes(bad)
+        caplog.clear()
+        assert await serve(aiohttp_client, data_dir) == older_prompt(TOO_LONG)
+        assert record.read_bytes() == f"{data_dir}\n".encode()
+        assert f"{record} named no path a service writes" in caplog.text, bad[:20]
+    record.unlink()
+    record.mkdir()
+    caplog.clear()
+    assert await serve(aiohttp_client, data_dir) == older_prompt(TOO_LONG)
+    assert f"its record of where it is served from, {record}, cannot be read" in caplog.text
+    assert "delete it" in caplog.text
+
+
+async def test_a1_a_record_that_cannot_be_written_says_so_not_that_prompts_were_unchecked(
+    aiohttp_client: AiohttpClient,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The prompts were rewritten; only the record failed (a full disk): the warning says that,
+    naming the file and the errno."""
+    old, new = tmp_path / "old" / ".data", tmp_path / "new" / ".data"
+    client = await aiohttp_client(create_app(Settings(data_dir=old)))
+    await create_agent(client, template=older_prompt(old))
+    await client.close()
+    (tmp_path / "old").rename(tmp_path / "new")
+
+    def disk_full(path: Path, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(data_dir_moves, "atomic_write_bytes", disk_full)
+    assert await serve(aiohttp_client, new) == older_prompt("{{APP_DATA_DIR}}")
+    assert (
+        f"could not record where the data dir is served from in {new / SERVED_FROM} (ENOSPC: "
+    ) in caplog.text
+    assert "prompts were not checked" not in caplog.text

@@ -122,6 +122,19 @@ def test_w2_saving_one_setting_keeps_unsaved_text_in_the_other_editors(
     assert service.config()["memory"]["promptIsDefault"] is True
 
 
+def test_a1_the_template_editor_says_what_each_placeholder_is_replaced_by(page: Page) -> None:
+    """A new agent's prompt names {{APP_DATA_DIR}} and {{AGENT_ID}} too: the editor says what
+    fills them, as it does for {{MEMORY}} and {{WORKSPACE_MEMORY_KEY}}."""
+    page.goto(PROMPT_TAB)
+    help_text = page.locator("#template-editor-help")
+    expect(help_text).to_contain_text("{{MEMORY}} is replaced by the memory prompts and indexes")
+    expect(help_text).to_contain_text("{{WORKSPACE_MEMORY_KEY}} by the Session's Workspace")
+    expect(help_text).to_contain_text(
+        "{{APP_DATA_DIR}} and {{AGENT_ID}} are replaced by the data dir and the agent's id at "
+        "each Session start."
+    )
+
+
 def test_w2_the_prompt_tab_says_which_harnesses_use_the_template(
     page: Page, service: Service, shot: Shot
 ) -> None:

@@ -11,6 +11,7 @@ from memory_core.template import (
     MEMORY_PLACEHOLDER,
     OFF_KEY_VALUE,
     TEMPORARY_KEY_VALUE,
+    environment_section,
     has_memory_placeholder,
     insert_placeholder,
     key_line_value,
@@ -179,3 +180,17 @@ def test_i5_memory_off_expands_to_nothing() -> None:
     assert substitute(f"a\n{M}\nb {KEY_PLACEHOLDER}", "", OFF_KEY_VALUE) == (
         "a\n\nb (none — memory is off)"
     )
+
+
+@pytest.mark.parametrize("underline", ["=====", "-----", "  ===  "])
+def test_a1_the_environment_section_ends_at_a_setext_heading_too(underline: str) -> None:
+    """``Notes`` over an ``=``/``-`` underline is a heading as ``## Notes`` is: its text, its
+    underline and what follows are the user's notes, never the Environment section's lines."""
+    lines = ["# Environment", "- CWD: x", "", "Notes", "on two lines", underline, "- CWD: y"]
+    assert environment_section(lines) == [1, 2]
+
+
+def test_a1_a_list_item_or_a_rule_over_dashes_is_no_setext_heading() -> None:
+    """``- CWD: x`` then ``-----`` is a list then a thematic break, as CommonMark reads it."""
+    lines = ["# Environment", "- CWD: x", "-----", "- CWD: y", "", "---", "- CWD: z"]
+    assert environment_section(lines) == [1, 2, 3, 4, 5, 6]

@@ -58,6 +58,7 @@ CWD_PLACEHOLDER = "{{CWD}}"
 _ENV_HEADING = r"(?i) {0,3}#{1,6}[ \t]+Environment[ \t]*(?:#+[ \t]*)?"
 _LIST_ITEM = r" {0,3}[-*+][ \t]"
 _ANY_HEADING = r" {0,3}#{1,6}(?:[ \t]|$)"
+_SETEXT_UNDERLINE = r" {0,3}(?:=+|-+)[ \t]*"
 _SUBSTITUTE = re.escape(MEMORY_PLACEHOLDER) + "|" + re.escape(KEY_PLACEHOLDER)
 
 
@@ -119,7 +120,8 @@ def environment_section(lines: Sequence[str]) -> list[int]:
     """The indexes in ``lines`` (each with its line end or without) of the first Environment
     section's lines outside code fences, those the default template's values are on: from the
     line after its heading (outside code fences, as :func:`insert_placeholder` finds it) up to
-    the next ATX heading outside code fences, or the end. Empty without an Environment heading.
+    the next heading outside code fences (ATX, or setext: :func:`_setext_heading_lines`), or
+    the end. Empty without an Environment heading.
 
     >>> environment_section(["Note:", "# Environment", "- CWD: x", "# Notes", "- CWD: y"])
     [2]
@@ -127,6 +129,8 @@ def environment_section(lines: Sequence[str]) -> list[int]:
     [1, 5]
     >>> environment_section(["```", "# Environment", "```", "- CWD: x"])
     []
+    >>> environment_section(["# Environment", "- CWD: x", "Notes", "-----", "- CWD: y"])
+    [1]
     """
     heading = _find_environment_heading(list(lines))
     if heading is None:
@@ -135,13 +139,31 @@ def environment_section(lines: Sequence[str]) -> list[int]:
 
     content = [line.removesuffix("\n").removesuffix("\r") for line in lines]
     fenced = fenced_lines(content)
+    setext = _setext_heading_lines(content, fenced)
     section: list[int] = []
     for number in range(heading + 1, len(lines)):
-        if not fenced[number] and re.match(_ANY_HEADING, content[number]):
+        if number in setext or (not fenced[number] and re.match(_ANY_HEADING, content[number])):
             break
         if not fenced[number]:
             section.append(number)
     return section
+
+
+def _setext_heading_lines(content: Sequence[str], fenced: Sequence[bool]) -> set[int]:
+    """The indexes of setext headings' lines outside code fences (each line without its end):
+    a paragraph's lines (not blank, no list item, no ATX heading) and the ``=``/``-`` underline
+    right under them. Dashes under a list item or a blank line are a thematic break, none."""
+    headings: set[int] = set()
+    paragraph: list[int] = []
+    for number, line in enumerate(content):
+        if fenced[number] or not line.strip() or re.match(f"{_LIST_ITEM}|{_ANY_HEADING}", line):
+            paragraph = []
+        elif re.fullmatch(_SETEXT_UNDERLINE, line):
+            headings.update(paragraph, [number] if paragraph else [])
+            paragraph = []
+        else:
+            paragraph.append(number)
+    return headings
 
 
 def insert_placeholder(template: str) -> tuple[str, bool]:

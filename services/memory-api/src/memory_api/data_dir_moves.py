@@ -7,14 +7,17 @@ section (``- App data dir: /home/me/agent-memory/.data``), so a data dir moved (
 ``.data`` with a moved checkout) left them naming a folder no service looks in.
 
 So the data dir records the path it was last served from (:data:`SERVED_FROM`). When a service
-starts it at another path and the recorded one is gone (``ENOENT``, ``ENOTDIR``: moved, not a
-second mount of it that is still there), each prompt's Environment-section lines naming exactly
-the recorded path name ``{{APP_DATA_DIR}}`` instead, each keeping its own line end, and the log
-says so. Nothing else is rewritten: a line quoted in the prompt's notes, a folder on a volume
-not mounted now, a data dir served at two paths that both exist (a container's ``/data``, the
-host's ``/srv/x``). Once rewritten, a prompt names no path, so two mount namespaces starting one
-data dir by turns never flip it. No error here keeps the service from starting: it is logged.
-A data dir without the record (served before it was kept) gets it, and no prompt is changed.
+starts it at another path and the recorded one is gone (``ENOENT``, ``ENOTDIR``) or another
+folder (a new ``.data`` made there after the move), not a second mount of it, each prompt's
+Environment-section lines naming exactly the recorded path name ``{{APP_DATA_DIR}}`` instead,
+each keeping its own line end, and the log says so. Nothing else is rewritten: a line quoted in
+the prompt's notes, a folder on a volume not mounted now, a data dir served at two paths that
+both name it (a bind mount, a symlink). Once rewritten, a prompt names no path, so two mount
+namespaces starting one data dir by turns never flip it. No error here keeps the service from
+starting: it is logged.
+A data dir without the record (served before it was kept), or whose record names no path,
+gets it, and no prompt is changed. The record is read as a regular file only, never through a
+symlink: one that is not is left, and the warning names it and says to delete it.
 """
 
 from __future__ import annotations
@@ -34,7 +37,13 @@ from memory_api.defaults import DATA_DIR_LINE
 from memory_api.errors import ServiceError
 from memory_api.store.agents import AgentStore
 
-__all__ = ["SERVED_FROM", "moved_from", "name_the_placeholder", "prompts_follow_the_data_dir"]
+__all__ = [
+    "SERVED_FROM",
+    "moved_from",
+    "name_the_placeholder",
+    "prompts_follow_the_data_dir",
+    "recorded_path",
+]
 
 logger = logging.getLogger("memory_api.app")
 
@@ -47,19 +56,16 @@ _RECORD_MAX = 16 * 1024
 """The longest record read (bytes): a path is at most 4096 on Linux."""
 
 
-def moved_from(data_dir: Path) -> str | None:
-    """The path ``data_dir`` was last served from, when that is not ``data_dir`` and is gone
-    (``ENOENT``, ``ENOTDIR``); else None. A recorded path that cannot be looked at for another
-    reason (``EACCES``, ``ENAMETOOLONG``) is taken as there, with a warning. Blocking; raises
-    ``OSError`` when the record cannot be read."""
-    raw = _recorded(data_dir)
-    if raw is None or raw == _line(data_dir):
-        return None
-    recorded = os.fsdecode(raw.removesuffix(b"\n"))
-    if not Path(recorded).is_absolute():  # not written by a service: nothing to go by
+def moved_from(data_dir: Path, recorded: str) -> str | None:
+    """``recorded`` (the path the record names, :func:`recorded_path`) when ``data_dir`` moved
+    from it: it is not ``data_dir``'s path and is gone (``ENOENT``, ``ENOTDIR``) or is another
+    folder (a new ``.data`` made at the old path after the move); else None. A path that cannot
+    be looked at for another reason (``EACCES``, ``ENAMETOOLONG``) is taken as there, with a
+    warning. Blocking."""
+    if os.fsencode(recorded) == os.fsencode(data_dir):
         return None
     try:
-        Path(recorded).stat()
+        same = Path(recorded).samefile(data_dir)
     except OSError as error:
         if error.errno in _GONE:
             return recorded
@@ -70,16 +76,31 @@ def moved_from(data_dir: Path) -> str | None:
             recorded,
             error.strerror,
         )
-    return None
+        return None
+    return None if same else recorded
 
 
-def _recorded(data_dir: Path) -> bytes | None:
-    """The record's bytes, None without one. Blocking; raises ``OSError`` when it cannot be
-    read, is no regular file (a FIFO never hangs the start) or is longer than a path can be."""
+def recorded_path(raw: bytes) -> str | None:
+    """The absolute path a record's bytes ``raw`` name (a line end after it or not); None when
+    they name none a service writes: a NUL byte, a relative path, nothing."""
+    body = raw.removesuffix(b"\n")
+    if b"\0" in body or not Path(os.fsdecode(body)).is_absolute():
+        return None
+    return os.fsdecode(body)
+
+
+def _recorded(record: Path) -> bytes | None:
+    """The bytes of the regular file ``record``, never through a symlink (``ELOOP``); None
+    without one; ``b""`` (names no path) when it is longer than a path can be. Blocking; raises
+    ``OSError`` when it cannot be read or is no regular file (a FIFO never hangs the start)."""
     try:
-        return read_regular_file(data_dir / SERVED_FROM, _RECORD_MAX)
+        return read_regular_file(record, _RECORD_MAX, follow_symlinks=False)
     except FileNotFoundError:
         return None
+    except OSError as error:
+        if error.errno == errno.EFBIG:
+            return b""
+        raise
 
 
 def _line(data_dir: Path) -> bytes:
@@ -87,10 +108,10 @@ def _line(data_dir: Path) -> bytes:
     return os.fsencode(data_dir) + b"\n"
 
 
-def _record(data_dir: Path) -> None:
-    """Record ``data_dir`` as the path it is served from, unless it is already. Blocking."""
-    if _recorded(data_dir) != _line(data_dir):
-        atomic_write_bytes(data_dir / SERVED_FROM, _line(data_dir))
+def _why(error: OSError) -> str:
+    """``error``'s errno name and text, as ``ELOOP: Too many levels of symbolic links``."""
+    name = errno.errorcode.get(error.errno or 0, "error")
+    return f"{name}: {error.strerror or error}"
 
 
 def name_the_placeholder(template: str, old: str) -> tuple[str, bool]:
@@ -113,16 +134,58 @@ def name_the_placeholder(template: str, old: str) -> tuple[str, bool]:
 async def prompts_follow_the_data_dir(store: AgentStore, data_dir: Path) -> None:
     """At the service's start: when ``data_dir`` moved (:func:`moved_from`), each agent's prompt
     naming its old path names the placeholder instead (:func:`name_the_placeholder`), and the
-    log says so; then ``data_dir`` is recorded as where it is served from. File work runs in
-    worker threads. Never raises: a failure is a warning, and the record is then left as it
-    was, so the next start tries again."""
+    log says so; then ``data_dir`` is recorded as where it is served from, also over a record
+    naming no path (:func:`recorded_path`). File work runs in worker threads. Never raises: a
+    failure is a warning naming what to do, and the record is then left as it was, so the next
+    start tries again. A record that is no regular file (a symlink, never followed; a folder;
+    a FIFO) keeps every prompt, and the warning says to delete it."""
+    record = data_dir / SERVED_FROM
     try:
-        old = await asyncio.to_thread(moved_from, data_dir)
-        if old is None or await _rewrite(store, old):
-            await asyncio.to_thread(_record, data_dir)
+        raw = await asyncio.to_thread(_recorded, record)
+    except OSError as error:
+        logger.warning(
+            "the agents' prompts were not checked for a moved data dir %s: its record of where "
+            "it is served from, %s, cannot be read (%s): delete it, and the next start records "
+            "the data dir's path there",
+            data_dir,
+            record,
+            _why(error),
+        )
+        return
+    if raw == _line(data_dir):
+        return
+    try:
+        recorded = None if raw is None else recorded_path(raw)
+        old = None if recorded is None else await asyncio.to_thread(moved_from, data_dir, recorded)
+        if old is not None and not await _rewrite(store, old):
+            return
     except Exception as error:  # nothing here may keep the service from starting
         logger.warning(
             "the agents' prompts were not checked for a moved data dir %s: %s", data_dir, error
+        )
+        return
+    await _record(record, data_dir, named_none=raw is not None and recorded is None)
+
+
+async def _record(record: Path, data_dir: Path, *, named_none: bool) -> None:
+    """Write ``data_dir``'s path in ``record``, saying so when it named no path before."""
+    try:
+        await asyncio.to_thread(atomic_write_bytes, record, _line(data_dir))
+    except OSError as error:
+        logger.warning(
+            "could not record where the data dir is served from in %s (%s): the next start "
+            "checks the agents' prompts for a move again",
+            record,
+            _why(error),
+        )
+        return
+    if named_none:
+        logger.warning(
+            "%s named no path a service writes (a NUL byte, a relative path or over %d bytes): "
+            "it now names %s",
+            record,
+            _RECORD_MAX,
+            data_dir,
         )
 
 

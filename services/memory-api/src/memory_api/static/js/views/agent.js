@@ -155,7 +155,9 @@ export class AgentView {
       description:
         "The system prompt of this agent's Sessions in the harnesses that take it from here " +
         "(below). {{MEMORY}} is replaced by the memory prompts and indexes; " +
-        "{{WORKSPACE_MEMORY_KEY}} by the Session's Workspace memory key.",
+        "{{WORKSPACE_MEMORY_KEY}} by the Session's Workspace memory key. " +
+        "{{APP_DATA_DIR}} and {{AGENT_ID}} are replaced by the data dir and the agent's id at " +
+        "each Session start.",
       note: templateReach(),
       read: (config) => ({ value: config.template }),
       needs: "{{MEMORY}}",
