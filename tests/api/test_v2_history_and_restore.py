@@ -733,31 +733,45 @@ def _index_kept_under_another_name(scope: Path, written: bytes) -> None:
     index.symlink_to("index-kept.md")
 
 
-@pytest.mark.parametrize("linked", ["before the delete", "after the delete"])
+@pytest.mark.parametrize(
+    "linked", ["before the delete", "after the delete", "before the delete, a file again since"]
+)
 async def test_v2_undo_of_a_delete_through_an_index_that_links_to_a_file_of_its_scope(
     client: Client, agent: AgentHome, linked: str
 ) -> None:
     """``MEMORY.md`` a symlink to a file of its own scope (an index kept under another name):
     the undo of a delete puts the line back through the link, whether the delete pruned the
     index through the link (the version holds it under the file's own name) or pruned a
-    regular ``MEMORY.md`` made a link since (the version holds ``MEMORY.md``). Was: the
-    restore looked for the index under one name only, found none and answered calmly that no
+    regular ``MEMORY.md`` made a link since (the version holds ``MEMORY.md``), or the delete
+    pruned it through the link and the user moved ``index-kept.md`` back to ``MEMORY.md``
+    since (the index the delete pruned is read from the file the delete changed; the line
+    goes back into the regular file). Was: the restore looked for the index under one name
+    only (the last case: only the link as it is now), found none and answered calmly that no
     line was to be added."""
     seed(agent)
     index = agent.user / layout.INDEX_FILE
     written = f"{LINE}\n{OTHER_LINE}\n".encode()
     index.write_bytes(written)
-    if linked == "before the delete":
+    if linked.startswith("before the delete"):
+        await checkpoint(client)
         _index_kept_under_another_name(agent.user, written)
+        await checkpoint(client)
     deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
     assert deleted["removedIndexLines"] == [LINE]
     if linked == "after the delete":
         _index_kept_under_another_name(agent.user, index.read_bytes())
+    if linked.endswith("a file again since"):
+        index.unlink()
+        (agent.user / "index-kept.md").rename(index)
+        await checkpoint(client)
 
     result = await restore(client, TOPIC, deleted["restoreVersion"])
 
     assert result["indexLinesAdded"] == [LINE] and result["indexProblem"] is None
-    assert index.is_symlink() and (agent.user / "index-kept.md").read_bytes() == written
+    if linked.endswith("a file again since"):
+        assert not index.is_symlink() and index.read_bytes() == written
+    else:
+        assert index.is_symlink() and (agent.user / "index-kept.md").read_bytes() == written
 
 
 @pytest.mark.parametrize("since", ["the file written and indexed again", "the index written anew"])

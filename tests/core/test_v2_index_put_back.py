@@ -232,3 +232,40 @@ def test_v2_a_line_put_back_never_lands_in_a_fence_whose_closing_line_was_edited
     )
 
     assert merged.data == back.encode()
+
+
+def test_v2_a_line_put_back_whose_text_the_version_also_held_in_a_fence_leaves_the_fence() -> None:
+    """Whether a line put back was code in the version is read from the row it came from
+    there, never from its text: the version shows ``- [A](a.md) a`` after a fence that holds
+    the same text as code; the delete of ``a.md`` takes the shown line and the one after it;
+    the fence's closing line is edited so that nothing closes it. Both lines go back before
+    the fence, in their order (was: ``A`` left inside the fence as code, after ``A2``)."""
+    then = "# I\n```md\n- [A](a.md) a\n```\n- [A](a.md) a\n- [A2](a.md) second\n- [K](k.md) k\n"
+    pruned, removed = prune_index(then, "a.md")
+    assert removed == ["- [A](a.md) a", "- [A2](a.md) second"]
+    now = pruned.replace("```\n- [K]", "~~~\n- [K]")
+
+    merged = merge_index_bytes(
+        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
+    )
+
+    assert merged.data == (
+        b"# I\n- [A](a.md) a\n- [A2](a.md) second\n```md\n- [A](a.md) a\n~~~\n- [K](k.md) k\n"
+    )
+
+
+def test_v2_a_line_put_back_never_hides_a_line_both_versions_show() -> None:
+    """Restoring an index whose comment across lines opens on a line put back and closes on
+    another (``- [C](c.md) c <!-- note -->``): the index's own ``- [A](a.md) a``, shown
+    before, lands inside that comment; the line put back that the comment hides goes after
+    the line that closes it, which stays in its place, so one ``- [A](a.md) a`` is shown, as
+    the version shows one (was: none; the comments were read without the closing line)."""
+    then = "  - [A](a.md) a\n<!-- <!-- nested\n- [A](a.md) a\n- [C](c.md) c <!-- note -->\n~~~ md\n"
+    now = "- [A](a.md) a\n<!-- c\n~~~ md\n"
+
+    merged = merge_index_bytes(now.encode(), then, {}, places=then)
+
+    assert merged.data == (
+        b"<!-- <!-- nested\n- [A](a.md) a\n- [C](c.md) c <!-- note -->\n- [A](a.md) a\n"
+        b"<!-- c\n~~~ md\n"
+    )

@@ -450,9 +450,9 @@ def _placed(
         dropped = [at - bisect_right(before, at) for at in gone]  # as rows of head
     text, rows = _shown_again(text, rows, loose)
     then = index_lines(places)
-    in_code = {
-        line.strip() for line, fenced in zip(then, fenced_lines(then), strict=True) if fenced
-    }
+    fenced = fenced_lines(then)
+    spots = _spots(then, [line.strip() for line in lines])[0]  # the rows each came from
+    in_code = {text for text, came in spots.items() if came[0] < len(then) and fenced[came[0]]}
     text, rows = _out_of_fences(text, rows, in_code)
     return text, rows, dropped
 
@@ -524,7 +524,10 @@ def _shown_again(text: str, put: list[int], loose: Mapping[str, str]) -> tuple[s
     lines, which would hide it, moved to just after the line that closes that comment; every
     other line as it was (a commented-out copy of a line put back stays in its comment). And
     the rows of the lines put back then. Lines moved past one comment keep their order.
-    Linear: the comments are read once, without the lines put back that they hide."""
+    A hidden line that opens or closes its comment itself stays where it is: moved, it would
+    take the comment's ``<!--`` or ``-->`` along and hide what follows. Linear: the comments
+    are read once, every line in its place (a hidden line's ``-->`` counted, so a line shown
+    before and after the merge is never taken into a comment that line closes)."""
     rows = lines_with_ends(text)
     for at in put:
         body = rows[at].rstrip("\r\n")
@@ -534,19 +537,25 @@ def _shown_again(text: str, put: list[int], loose: Mapping[str, str]) -> tuple[s
         return "".join(rows), put
     contents = [row.rstrip("\r\n") for row in rows]
     shown = blank_comment_lines(contents)  # a line of a comment put back whole stays in it
-    hidden = {at for at in put if blank_comments(rows[at]).strip() and not shown[at].strip()}
+    runs = comment_line_runs(contents)  # read once, every line in its place
+    firsts = [first for first, _ in runs]
+    opens = set(firsts)
+    hidden = {
+        at
+        for at in put
+        if blank_comments(rows[at]).strip()
+        and not shown[at].strip()
+        and at not in opens
+        and "-->" not in rows[at]
+    }  # one that opens or closes its comment stays: moved, it would take the comment along
     if not hidden:
         return "".join(rows), put
     stay = [at for at in range(len(rows)) if at not in hidden]
-    runs = comment_line_runs([contents[at] for at in stay])  # read once, the hidden aside
-    firsts = [first for first, _ in runs]
     slots: dict[int, list[int]] = defaultdict(list)  # a row of ``stay`` → hidden rows before it
     for at in sorted(hidden):
-        slot = bisect_right(stay, at)  # the rows of ``stay`` before it
-        run = bisect_right(firsts, slot - 1) - 1  # the last comment opening before it
-        if run >= 0 and slot <= runs[run][1]:  # within it: after the line that closes it
-            slot = runs[run][1] + 1
-        slots[slot].append(at)
+        run = bisect_right(firsts, at) - 1  # the last comment opening at or before it
+        within = run >= 0 and at <= runs[run][1]  # then after the line that closes it
+        slots[bisect_right(stay, runs[run][1] if within else at)].append(at)
     return _moved(rows, stay, slots, put)
 
 
@@ -765,20 +774,7 @@ def _aligned(
     text. A row whose text the index holds as often as ``places`` does, those rows aside, is
     the copy of the same rank; any other the first copy after the row matched before it."""
     where = [line.strip() for line in places]
-    shown = blank_comment_lines(places)
-    fenced = fenced_lines(places)
-    gone = Counter(lines)
-    spots: dict[str, deque[int]] = defaultdict(deque)
-    kept: list[int] = []
-    for at, text in enumerate(where):
-        if gone[text] and not fenced[at] and shown[at].strip():
-            gone[text] -= 1
-            spots[text].append(at)
-        else:
-            kept.append(at)
-    for text in lines:
-        if text not in spots:
-            spots[text].append(where.index(text) if text in where else len(where))
+    spots, kept = _spots(places, lines)
     copies: dict[str, list[int]] = defaultdict(list)
     for at, text in enumerate(held):
         copies[text].append(at)
@@ -797,6 +793,31 @@ def _aligned(
         rank[text] += 1
         last = last if row is None else row
     return aligned, spots
+
+
+def _spots(places: list[str], lines: list[str]) -> tuple[dict[str, deque[int]], list[int]]:
+    """By text, the rows of ``places`` (the version's lines) each of ``lines`` (stripped, the
+    lines put back, in order) stood on: those a delete took, shown (neither inside a comment
+    nor in a fence, which link nothing), else the first row with that text (``len(places)``
+    when none has it). A line whose text the version shows fewer times than it is put back
+    has no row for its extra copies. And the rows of ``places`` no line was taken from (the
+    first row of a text no row shows included)."""
+    where = [line.strip() for line in places]
+    shown = blank_comment_lines(places)
+    fenced = fenced_lines(places)
+    gone = Counter(lines)
+    spots: dict[str, deque[int]] = defaultdict(deque)
+    kept: list[int] = []
+    for at, text in enumerate(where):
+        if gone[text] and not fenced[at] and shown[at].strip():
+            gone[text] -= 1
+            spots[text].append(at)
+        else:
+            kept.append(at)
+    for text in lines:
+        if text not in spots:
+            spots[text].append(where.index(text) if text in where else len(where))
+    return spots, kept
 
 
 def _nearest(rows: list[int], gap: int) -> int | None:

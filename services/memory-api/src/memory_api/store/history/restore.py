@@ -71,7 +71,7 @@ from memory_api.store.containment import (
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history.reading import check_version, content_at
 from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
-from memory_api.store.history.repo import blob_id, read_head
+from memory_api.store.history.repo import blob_id, log, read_head
 from memory_api.store.history.snapshot import linked_index
 from memory_api.store.pruning import PRUNE_READ_CAP, twin_names
 from memory_api.store.wiki_notes import index_notes
@@ -157,7 +157,7 @@ def restore_file(
         old_index: bytes | None = data
         plan = _Plan(name, data, decode_text(data)[0], _with_ends(data))
     else:
-        old_index = _version_index(repository, version, scope)
+        old_index = _version_index(repository, version, scope, there)
         places = None if old_index is None else _with_ends(old_index)
         files = histories.tree(repository, version)
         plan = _Plan(name, data, _linking_lines(old_index, there, files, scope), places)
@@ -301,18 +301,39 @@ def _not_merged(scope: Path, lines: str, problem: str) -> _IndexMerge:
     return _IndexMerge([], [line for line in line_texts(lines) if line.strip()], problem)
 
 
-def _version_index(repository: Path, version: str, scope: Path) -> bytes | None:
+def _version_index(repository: Path, version: str, scope: Path, name: str) -> bytes | None:
     """The scope's index as ``version`` holds it: its ``MEMORY.md``, the index the delete
-    pruned when it was a regular file then (whatever it is now); else, when ``MEMORY.md`` is a
-    symlink to a memory file of the same folder now (read, pruned and merged through the link:
+    pruned when it was a regular file then (whatever it is now); else the file the delete of
+    ``name`` that followed ``version`` pruned (:func:`_pruned_through_link`: ``MEMORY.md`` was
+    a symlink to it then, whatever it is now); else, when ``MEMORY.md`` is a symlink to a
+    memory file of the same folder now (read, pruned and merged through the link:
     :func:`~.snapshot.linked_index`), that file as the version holds it (the history records
     regular files only, never the link: the version of a delete through it holds the index
-    under the file's own name, and no ``MEMORY.md``). None when neither is there."""
+    under the file's own name, and no ``MEMORY.md``). None when none is there."""
     held = content_at(repository, version, layout.INDEX_FILE)
     if held is not None:
         return held
-    linked = linked_index(scope)
+    linked = _pruned_through_link(repository, version, name) or linked_index(scope)
     return None if linked is None else content_at(repository, version, linked)
+
+
+def _pruned_through_link(repository: Path, version: str, name: str) -> str | None:
+    """The file that the version recording the delete of ``name`` right after ``version``
+    changed beside it: the index the delete pruned through ``MEMORY.md``'s symlink to it (a
+    delete changes the file and its index only; what was on disk before is recorded first, in
+    a version of its own). None when no such delete follows ``version``, or it changed no
+    other file, or more than one. Only the versions since ``version`` that changed ``name``
+    are read."""
+    for entry in log(
+        repository, "--ancestry-path", "--full-diff", f"{version}..HEAD", paths=[name]
+    ):
+        if entry.parents[:1] != (version,):
+            continue
+        if not any(file.status == "D" and file.name == name for file in entry.files):
+            continue
+        others = [file.name for file in entry.files if file.status == "M" and file.name != name]
+        return others[0] if len(others) == 1 else None
+    return None
 
 
 def _with_ends(raw: bytes) -> str:
