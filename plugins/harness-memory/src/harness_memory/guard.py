@@ -356,44 +356,13 @@ def has_other_names(real: str, folder: str, mounts: MountTable | None = None) ->
 
 
 def _name_too_long(real: str, error: OSError) -> bool:
-    """Whether looking ``real`` up failed (``ENAMETOOLONG``) because no file has that path,
-    by this spelling or any other, so none can be written by it: one of its names is longer
-    than its folder's filesystem lets a name be. A quoted sentence in a command (``echo
-    "…" >> MEMORY.md``, ``git commit -m "…"``, a JSON body) is such a "path", of any length.
-    Below ``PATH_MAX`` the error itself proves it; at or past it the error is for the whole
-    path's length, which is no proof (a ``cd`` and a shorter spelling reach the file), so the
-    path is asked of as the kernel walks it (:func:`_past_path_max_missing`)."""
-    if error.errno != errno.ENAMETOOLONG:
-        return False
-    path = os.fsencode(real)
-    return len(path) < _PATH_MAX or _past_path_max_missing(path)
-
-
-def _past_path_max_missing(path: bytes) -> bool:
-    """Whether no file has the absolute, resolved ``path`` (``PATH_MAX`` bytes or more): its
-    longest leading folder the kernel still looks up is missing (or no folder, or holds a
-    name too long for its filesystem), or the name after it is longer than that folder's
-    filesystem lets a name be (``pathconf``'s ``NAME_MAX``: a name in a folder, a mount
-    point's too, is one of its filesystem's). False when that cannot be told: every such
-    folder exists and the rest of the path could (a tree deeper than ``PATH_MAX``), or the
-    folder cannot be looked at (a read error never proves a file missing)."""
-    names = path.split(b"/")
-    taken = 1  # the empty name before the leading "/"
-    while taken < len(names) and len(b"/".join(names[: taken + 1])) < _PATH_MAX:
-        taken += 1
-    folder = b"/".join(names[:taken]) or b"/"
-    try:
-        found = os.lstat(folder)
-        if stat.S_ISLNK(found.st_mode):
-            return False  # resolved as written: a link here is one planted since
-        if not stat.S_ISDIR(found.st_mode):
-            return True  # nothing lies below a file
-        limit = os.pathconf(folder, "PC_NAME_MAX")  # -1: no limit
-        return 0 <= limit < len(names[taken])
-    except (FileNotFoundError, NotADirectoryError):
-        return True
-    except OSError as error:
-        return error.errno == errno.ENAMETOOLONG  # a name shorter than PATH_MAX too long
+    """Whether looking ``real`` up failed because one of its names is longer than its
+    filesystem lets a name be (``ENAMETOOLONG`` for a path shorter than ``PATH_MAX``): no file
+    has that name, by this spelling or any other, so none can be written by it. A quoted
+    sentence in a command (``git commit -m "…"``, a JSON body) is such a "path". An
+    ``ENAMETOOLONG`` for the whole path's length is no such proof (a ``cd`` and a shorter
+    spelling reach the file): False."""
+    return error.errno == errno.ENAMETOOLONG and len(os.fsencode(real)) < _PATH_MAX
 
 
 _PATH_MAX = os.pathconf("/", "PC_PATH_MAX") if hasattr(os, "pathconf") else 260
