@@ -22,7 +22,7 @@ import pytest
 from harness_memory import mounts
 from harness_memory.hooks import guarding, tool_targets
 
-from tests.support.guard_cases import SHELL, Layout, answer, refusal
+from tests.support.guard_cases import MCP, SHELL, Layout, answer, refusal
 
 
 class CountingTable:
@@ -237,3 +237,29 @@ def test_p3_a_command_longer_than_the_guard_reads_in_time_is_refused(
     assert f"{guarding.TEXT_CAP + 7} characters long" in reason and "file tool" in reason
     command = {"command": f"echo '{'x' * 1000}' > /tmp/x"}
     assert answer(where, harness, SHELL[harness][1], command) is None
+
+
+def test_p3_the_command_cap_is_what_bash_takes_as_one_argument() -> None:
+    """A command is judged up to 128 KiB: what Linux lets one argument be (``MAX_ARG_STRLEN``;
+    the harnesses run ``bash -c COMMAND``, and a longer one fails with ``E2BIG`` before it
+    runs). At 1 MiB some commands took the guard past a hook's time limit, which in Claude
+    Code lets the call through."""
+    assert guarding.TEXT_CAP == 128 * 1024
+
+
+def test_p3_an_mcp_file_write_longer_than_a_command_is_judged_not_refused(where: Layout) -> None:
+    """An MCP file server's ``write_file`` of 200 KB of code into the Workspace (everyday
+    use) is judged and allowed: its arguments travel as JSON-RPC, not as one
+    ``bash -c`` argument, so :data:`~harness_memory.hooks.guarding.MCP_TEXT_CAP` bounds them,
+    not the command's 128 KiB; past that cap the call is refused, saying to use the harness's
+    own file tool."""
+    content = "".join(f"    total = total + weight_{row % 64}(value)\n" for row in range(6000))
+    assert guarding.TEXT_CAP < len(content) < guarding.MCP_TEXT_CAP
+    target = str(where.workspace / "table.txt")
+    tool = MCP["claude-code"]
+
+    assert answer(where, "claude-code", tool, {"path": target, "content": content}) is None
+    longer = "x" * (guarding.MCP_TEXT_CAP + 1)
+    reason = refusal(answer(where, "claude-code", tool, {"path": target, "content": longer}))
+    assert reason is not None
+    assert "text arguments are" in reason and "own file tool" in reason

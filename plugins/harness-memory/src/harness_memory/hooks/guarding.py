@@ -101,6 +101,7 @@ from harness_memory.settings import HarnessSettings
 
 __all__ = [
     "DEPTH_CAP",
+    "MCP_TEXT_CAP",
     "PARTS_CAP",
     "PATHS_CAP",
     "REFUSAL_PREFIX",
@@ -138,6 +139,12 @@ linearly, 17.6 s at 256 KiB already. A longer text (a command, an MCP tool's str
 arguments, both written by a model as its output) is no everyday one; it is refused, saying
 why, rather than killed by the timeout (a Claude Code hook that times out lets the call
 through)."""
+MCP_TEXT_CAP = 1024 * 1024
+"""The most characters an MCP tool's string arguments may hold and be judged. They travel as
+JSON-RPC, not as one ``bash -c`` argument, so Linux's 128 KiB (:data:`TEXT_CAP`) does not bound
+them, and a file of code written through an MCP file server is everyday use (a 200 KB one
+into the Workspace was refused under :data:`TEXT_CAP`). Longer ones are refused,
+saying to write the file with the harness's own file tool."""
 
 
 def write_refusal(
@@ -158,7 +165,7 @@ def write_refusal(
             writes.touched, hook, settings, mounts=mounts, naming=False, served=writes.served
         )
     if reason is None and writes.texts:
-        reason = shell_refusal(writes.texts, hook, settings, mounts=mounts)
+        reason = shell_refusal(writes.texts, hook, settings, mounts=mounts, served=writes.served)
     return reason
 
 
@@ -216,6 +223,7 @@ def shell_refusal(
     *,
     mounts: MountTable | None = None,
     environ: Mapping[str, str] | None = None,
+    served: bool = False,
 ) -> str | None:
     """:func:`refusal` for every path a shell command (or other text) names, read the way the
     shell and the kernel will (:func:`~harness_memory.hooks.tool_targets.shell_paths`) with
@@ -224,17 +232,25 @@ def shell_refusal(
     become it (P-3: refuse what could reach another scope). ``mounts`` is the decision's mount
     table (read here when None). Texts naming more than the guard judges in time (all of them
     together: :data:`PATHS_CAP`, :data:`PARTS_CAP`, :data:`DEPTH_CAP`), or longer than
-    :data:`TEXT_CAP`, are refused unjudged."""
+    :data:`TEXT_CAP` (:data:`MCP_TEXT_CAP` for an MCP tool's string arguments: ``served``), are
+    refused unjudged."""
     located = claude_code._locate(hook, settings)
     if located is None:
         return None
     memory_root, key, known = located
     texts = list(texts)
-    if (length := sum(map(len, texts))) > TEXT_CAP:
+    cap = MCP_TEXT_CAP if served else TEXT_CAP
+    if (length := sum(map(len, texts))) > cap:
+        if served:
+            return (
+                f"{REFUSAL_PREFIX}the tool's text arguments are {length} characters long, more "
+                f"than the {cap} the guard reads within the hook's time limit; write the file "
+                "with the harness's own file tool"
+            )
         return (
-            f"{REFUSAL_PREFIX}the command is {length} characters long, more than the {TEXT_CAP} "
-            "the guard reads within the hook's time limit; write long text with the file tool, "
-            "or split the command"
+            f"{REFUSAL_PREFIX}the command is {length} characters long, more than the {cap} "
+            "the guard reads within the hook's time limit (and than bash takes as one "
+            "argument); write long text with the file tool, or split the command"
         )
     table = read_mount_table() if mounts is None else mounts
     environ = os.environ if environ is None else environ
