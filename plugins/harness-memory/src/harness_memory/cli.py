@@ -294,24 +294,49 @@ def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> An
     except ValueError as error:
         name = _HARNESS_NAMES[args.agent_kind]
         print(f"harness-memory: hook input is not the JSON {name} sends: {error}", file=sys.stderr)
-        if settings.memory_root is None and not (
-            settings.state_dir is not None and holds_a_record(settings.state_dir)
-        ):  # no memory root configured nor any Session's record: nothing the guard protects
+        if not _guarded(settings):
             return None
-        return _unread_tool_call(args.event, f"the tool call could not be read ({error})")
+        return _unread_tool_call(
+            args.event,
+            f"the tool call could not be read ({error}); send the call with plain arguments",
+        )
     module, _, function = HOOKS[args.agent_kind][args.event].partition(":")
     adapter = getattr(importlib.import_module(module), function)
     if (args.agent_kind, args.event) == ("claude-code", "session-start"):
         return adapter(hook, settings, part=args.part, parts=args.parts)
-    return adapter(hook, settings)
+    if args.event not in _PRE_TOOL_EVENTS:
+        return adapter(hook, settings)
+    try:
+        return adapter(hook, settings)
+    except Exception as error:  # a guard that fails must not let the call run unjudged (P-3)
+        print(f"harness-memory: the write guard failed: {error!r}", file=sys.stderr)
+        if not _guarded(settings):
+            return None
+        return _unread_tool_call(
+            args.event, f"the guard failed while judging this call ({type(error).__name__})"
+        )
+
+
+_PRE_TOOL_EVENTS = frozenset({"pre-tool-use", "before-tool"})
+"""The events whose answer allows or denies a tool call: the write guard's (P-3)."""
+
+
+def _guarded(settings: HarnessSettings) -> bool:
+    """Whether the guard protects anything here: a memory root configured, or a Session's
+    record in the state dir."""
+    return settings.memory_root is not None or (
+        settings.state_dir is not None and holds_a_record(settings.state_dir)
+    )
 
 
 def _unread_tool_call(event: str, why: str) -> Any:
-    """The write guard's answer to a tool call whose hook input cannot be read, with a memory
-    root configured (P-3): a deny, in the harness's shape, for a pre-tool event (no answer
-    lets the call run unjudged: a tool argument nested past the JSON parser's depth once
-    carried a write into another scope); None for every other event, which fails open."""
-    reason = f"Agent Memory write guard: {why}; send the call with plain arguments"
+    """The write guard's answer to a tool call it could not judge (its hook input unreadable,
+    or the guard failed), with a memory root configured (P-3): a deny saying ``why``, in the
+    harness's shape, for a pre-tool event (no answer lets the call run unjudged: a tool
+    argument nested past the JSON parser's depth once carried a write into another scope, and
+    a guard that raised exited 1, which Claude Code takes as no objection); None for every
+    other event, which fails open."""
+    reason = f"Agent Memory write guard: {why}"
     if event == "before-tool":  # Gemini CLI
         return {"decision": "deny", "reason": reason}
     if event == "pre-tool-use":  # Claude Code, Codex CLI
