@@ -2973,8 +2973,10 @@ class _Writes:
                 return program[0], f"-m {module}, a local package"
             return None
         quiet = {"-V", "--version", "-h", "--help", "-v"}
+        # by a path, a lookup's printed path read alone (``echo "$(command -v python3)"``)
+        by_name = "/" not in program[0]
         if self._operand in (None, "-") and not self.here_text and not quiet & set(program[1:]):
-            return program[0], "code read from standard input"
+            return (program[0], _STDIN_CODE) if by_name else None
         return None
 
     def _script_links(
@@ -4120,12 +4122,12 @@ def _git_command_places(command: str, operands: list[tuple[str, bool]]) -> list[
     ]
 
 
-_IMPORTS_READ = 64
+_IMPORTS_READ = 512
 """How many local module files (:func:`~harness_memory.hooks.link_texts.local_imports`'
 names that are files) the guard reads for one script or inline code, modules those load
-included; one loading more may make a link (P-3)."""
-_IMPORTS_LOOKED = 1024
-"""How many module names the guard looks for in all for one script or inline code."""
+included: a medium project's few hundred modules are read; one loading more may make a link
+(P-3). Only names that are files count: the standard library's (``import os``) are no files
+beside the code, and counting them refused a small project's ``python3 main.py``."""
 
 
 def _modules_links(name: str, folder: str, code: str, loader: str | None) -> tuple[str, str] | None:
@@ -4133,19 +4135,14 @@ def _modules_links(name: str, folder: str, code: str, loader: str | None) -> tup
     local_imports`: found in ``folder`` or beside the module loading it), or one such a
     module loads in turn (``top.py`` imports ``helper1``, which imports ``helper2``), may
     make a link by its text, for the program ``name``; a module the guard cannot read may,
-    and so does code loading more than :data:`_IMPORTS_READ` module files or naming more than
-    :data:`_IMPORTS_LOOKED` modules. ``loader``: the script's spelling whose code it is, None
-    for code given inline. Each file is read once."""
+    and so does code loading more than :data:`_IMPORTS_READ` module files. ``loader``: the
+    script's spelling whose code it is, None for code given inline. Each file is read once."""
     loading = f"{loader}, loading" if loader is not None else "loading"
     pending = [(folder, code)]
     read: set[str] = set()
-    looked = 0
     while pending:
         here, text = pending.pop()
         for each in local_imports(text):
-            looked += 1
-            if looked > _IMPORTS_LOOKED:
-                return name, f"{loading} more local modules than the guard reads"
             places = {os.path.normpath(os.path.join(where, each)) for where in (here, folder)}  # noqa: PTH118
             for module in places - read:
                 if not os.path.isfile(module):  # noqa: PTH113
@@ -4168,6 +4165,9 @@ _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments (``export X='…'``): values ``eval "$X"`` may run."""
 _RUN_NAMED = "a program named at run time, which may be ln"
 """Why a program named at run time (``$X …``, ``$(echo ln) …``) may make a link."""
+_STDIN_CODE = "code read from standard input"
+"""Why an interpreter given no script nor code (``python3``, ``cat mk.py | node``) may make a
+link."""
 _LEADING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -4281,13 +4281,15 @@ def _script_word(
     """The script file a command runs, as its kind (``source``, ``shell``, ``run``) and word:
     ``source``'s or ``.``'s operand (``words``: their words, or a shell's, as written), a
     shell's script operand (:func:`~harness_memory.hooks.shell_startup.script_operand`), or
-    the program itself when named by its path (``program``: its name as spelled first)."""
+    the program itself when named by its path (``program``: its name as spelled first) unless
+    that names an interpreter: ``.venv/bin/python mk.py``, ``/usr/bin/node mk.js`` run their
+    script, judged by the interpreter's base name as ``python3 mk.py`` is (P-3)."""
     word: str | None
     if command in _SOURCING:
         kind, word = "source", next((each for each in words if each != "--"), None)
     elif command in STARTUP_SHELLS:
         kind, word = "shell", script_operand(words)
-    elif program and "/" in program[0]:
+    elif program and "/" in program[0] and not reads_text(os.path.basename(program[0])):  # noqa: PTH119
         kind, word = "run", program[0]
     else:
         return None

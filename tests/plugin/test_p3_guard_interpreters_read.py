@@ -1,0 +1,152 @@
+"""P-3: an interpreter's script is read however the interpreter is named, and a project's own
+modules are read up to a medium project's size.
+
+``mk.py`` (``mk.js``, ``mk.pl``) makes ``lnk`` lead into another Workspace's scope, its folder
+read from ``target`` at run time. An interpreter named by its path (``.venv/bin/python mk.py``,
+``/usr/bin/node mk.js``, ``$(command -v python3) mk.py``) was taken for the script itself: the
+binary was read, not ``mk.py``, and the write through ``lnk`` was let through. Each is refused
+by every harness in this process; a handful is then run by one bash, which writes into the
+other scope: the gaps were real.
+
+The modules a script imports were bounded by every name it imports, the standard library's
+too: ``python3 main.py && mkdir -p out && echo x > out/a.txt`` was refused when ``main.py``
+imported 70 small local modules, or 40 importing 15 standard modules each. Only local files
+count toward the bound, which a medium project's few hundred modules stay under; past it the
+command is still refused.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answers_of_every_harness,
+    refusals_by_every_harness,
+)
+
+MAKES_LINK = "import os; os.symlink(open('target').read().strip(), 'lnk')\n"
+"""``mk.py``: makes ``lnk`` lead where the file ``target`` says (no memory named)."""
+_STANDARD = "".join(
+    f"import {name}\n"
+    for name in [
+        "os",
+        "sys",
+        "json",
+        "re",
+        "io",
+        "abc",
+        "csv",
+        "math",
+        "time",
+        "glob",
+        "shutil",
+        "typing",
+        "logging",
+        "pathlib",
+        "argparse",
+    ]
+)
+"""Fifteen imports of the standard library, as a module's head often has."""
+
+RUN_BY_PATH = [
+    ".venv/bin/python mk.py && echo x > lnk/a.md",
+    "/usr/bin/python3 mk.py && echo x > lnk/a.md",
+    "/usr/bin/python3 -c 'import mk' && echo x > lnk/a.md",
+    "/usr/bin/node mk.js && echo x > lnk/a.md",
+    "/usr/bin/perl mk.pl && echo x > lnk/a.md",
+    "$(command -v python3) mk.py && echo x > lnk/a.md",
+    "venv/bin/python mk.py && echo x > lnk/a.md",
+]
+"""Each was let through; each runs ``mk.py`` (``mk.js``, ``mk.pl``) before the write."""
+PROVED_BY_BASH = [RUN_BY_PATH[0], RUN_BY_PATH[2], RUN_BY_PATH[3], RUN_BY_PATH[5]]
+"""A handful of the forms above, run by one bash: each really writes into the other scope."""
+EVERYDAY_BY_PATH = [
+    ".venv/bin/python ok.py && mkdir -p out && echo x > out/a.txt",
+    "/usr/bin/python3 -m pytest -q tests; mkdir -p out && echo x > out/a.txt",
+    "$(which python3) ok.py && mkdir -p out && echo x > out/a.txt",
+    "/usr/bin/env python3 ok.py && mkdir -p out && echo x > out/a.txt",
+    "./node_modules/.bin/eslint . ; mkdir -p out && echo x > out/a.txt",
+    "/usr/bin/node ok.js && mkdir -p out && echo x > out/a.txt",
+    ".venv/bin/python -c 'import json, sys; print(sys.path)' && mkdir -p out && echo > out/a",
+    "python3 main.py && mkdir -p out && echo x > out/a.txt",
+    "python3 wide.py && mkdir -p out && echo x > out/a.txt",
+]
+"""Everyday uses, each followed by a write into a folder made there; ``main.py`` imports 300
+local modules, each importing 15 standard ones, ``wide.py`` 70 small ones."""
+
+
+def _prepared(where: Layout) -> None:
+    work = where.workspace
+    (work / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
+    (work / "mk.py").write_text(MAKES_LINK, encoding="utf-8")
+    (work / "mk.js").write_text(
+        "const fs = require('fs');\n"
+        "fs.symlinkSync(fs.readFileSync('target', 'utf8').trim(), 'lnk');\n",
+        encoding="utf-8",
+    )
+    (work / "mk.pl").write_text(
+        "open my $f, '<', 'target'; my $t = <$f>; chomp $t; symlink($t, 'lnk');\n",
+        encoding="utf-8",
+    )
+    (work / "ok.py").write_text("print('ok')\n", encoding="utf-8")
+    (work / "ok.js").write_text("console.log('ok');\n", encoding="utf-8")
+    for venv in (".venv", "venv"):
+        (work / venv / "bin").mkdir(parents=True)
+        (work / venv / "bin" / "python").symlink_to(sys.executable)
+    package = work / "app"
+    package.mkdir()
+    for at in range(300):
+        (package / f"m{at}.py").write_text(_STANDARD, encoding="utf-8")
+        (work / f"w{at}.py").write_text("x = 1\n", encoding="utf-8")
+    imports = "".join(f"from app import m{at}\nimport app.m{at}\n" for at in range(300))
+    (work / "main.py").write_text(imports, encoding="utf-8")
+    (work / "wide.py").write_text("".join(f"import w{at}\n" for at in range(70)), "utf-8")
+
+
+def test_p3_an_interpreter_named_by_its_path_runs_its_script_which_is_read(
+    where: Layout,
+) -> None:
+    _prepared(where)
+    refused = {command: refusals_by_every_harness(where, command) for command in RUN_BY_PATH}
+
+    let_through = {
+        command: harness
+        for command, reasons in refused.items()
+        for harness, reason in reasons.items()
+        if reason is None
+    }
+    assert let_through == {}
+    script = "\n".join(
+        f"( {command.replace('lnk/a.md', f'lnk/{at}.md')} ) </dev/null; rm -f lnk"
+        for at, command in enumerate(PROVED_BY_BASH)
+    )
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
+    subprocess.run(["bash", "-c", script], cwd=where.workspace, env=env, capture_output=True)
+    written = {path.name for path in (where.root / where.other).iterdir()}
+    assert written >= {f"{at}.md" for at in range(len(PROVED_BY_BASH))}
+
+
+def test_p3_everyday_interpreters_by_path_and_medium_projects_pass(where: Layout) -> None:
+    _prepared(where)
+    answers = {command: answers_of_every_harness(where, command) for command in EVERYDAY_BY_PATH}
+
+    assert answers == {command: dict.fromkeys(SHELL) for command in EVERYDAY_BY_PATH}
+
+
+def test_p3_a_project_with_more_modules_than_the_guard_reads_is_refused(where: Layout) -> None:
+    work = where.workspace
+    Path(work / "huge").mkdir()
+    for at in range(600):
+        (work / "huge" / f"m{at}.py").write_text("x = 1\n", encoding="utf-8")
+    (work / "main.py").write_text(
+        "".join(f"import huge.m{at}\n" for at in range(600)), encoding="utf-8"
+    )
+
+    refused = refusals_by_every_harness(where, "python3 main.py && echo x > out/a.txt")
+
+    assert all(refused.values()), refused
+    assert all("more local modules than the guard reads" in str(r) for r in refused.values())
