@@ -12,7 +12,9 @@ The modules a script imports were bounded by every name it imports, the standard
 too: ``python3 main.py && mkdir -p out && echo x > out/a.txt`` was refused when ``main.py``
 imported 70 small local modules, or 40 importing 15 standard modules each. Only local files
 count toward the bound, which a medium project's few hundred modules stay under; past it the
-command is still refused.
+command is still refused. An interpreter that only checks its script's syntax (``find . -name
+'*.sh' -exec bash -n {} \\;``, ``node --check``, ``ruby -c``, ``php -l``) runs none of it and
+passes again; ``perl -c`` (its ``BEGIN`` blocks run) stays refused.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ RUN_BY_PATH = [
     "/usr/bin/perl mk.pl && echo x > lnk/a.md",
     "$(command -v python3) mk.py && echo x > lnk/a.md",
     "venv/bin/python mk.py && echo x > lnk/a.md",
+    "perl -c mk.pl && echo x > lnk/a.md",
+    "node -c -e \"require('./mk.js')\" && echo x > lnk/a.md",
 ]
 """Each was let through; each runs ``mk.py`` (``mk.js``, ``mk.pl``) before the write."""
 PROVED_BY_BASH = [RUN_BY_PATH[0], RUN_BY_PATH[2], RUN_BY_PATH[3], RUN_BY_PATH[5]]
@@ -74,9 +78,17 @@ EVERYDAY_BY_PATH = [
     ".venv/bin/python -c 'import json, sys; print(sys.path)' && mkdir -p out && echo > out/a",
     "python3 main.py && mkdir -p out && echo x > out/a.txt",
     "python3 wide.py && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.sh' -exec bash -n {} \\; && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.sh' -exec sh -nv {} \\; && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.js' -exec node --check {} \\; && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.rb' -exec ruby -c {} \\; && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.php' -exec php -l {} \\; && mkdir -p out && echo x > out/a.txt",
+    "bash -n mk.sh && node -c mk.js && mkdir -p out && echo x > out/a.txt",
 ]
 """Everyday uses, each followed by a write into a folder made there; ``main.py`` imports 300
-local modules, each importing 15 standard ones, ``wide.py`` 70 small ones."""
+local modules, each importing 15 standard ones, ``wide.py`` 70 small ones. An interpreter
+that only checks its script's syntax (``bash -n``, ``node --check``, ``ruby -c``, ``php -l``)
+runs none of it (``perl -c`` runs its ``BEGIN`` blocks: refused above)."""
 
 
 def _prepared(where: Layout) -> None:
@@ -93,6 +105,7 @@ def _prepared(where: Layout) -> None:
         encoding="utf-8",
     )
     (work / "ok.py").write_text("print('ok')\n", encoding="utf-8")
+    (work / "mk.sh").write_text('ln -s "$(cat target)" lnk\n', encoding="utf-8")
     (work / "ok.js").write_text("console.log('ok');\n", encoding="utf-8")
     for venv in (".venv", "venv"):
         (work / venv / "bin").mkdir(parents=True)

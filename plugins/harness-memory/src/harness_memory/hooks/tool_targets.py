@@ -2841,6 +2841,8 @@ class _Writes:
         for preload in _preloaded(program):
             if (loaded := self._preload_links(program[0], preload)) is not None:
                 return loaded
+        if _checks_only(command, program):
+            return None  # ``bash -n mk.sh``, ``node --check mk.js``: its script never runs
         interpreted = reads_text(command)
         if interpreted and (shown := link_text(" ".join([*said, self.here_text]))) is not None:
             return program[0], shown
@@ -4272,6 +4274,33 @@ def _inline_code(command: str, program: list[str]) -> bool:
         return True
     return bool(_AWK_RE.match(command)) and not any(
         _AWK_FILE_RE.match(option) for option in program[1:]
+    )
+
+
+_CHECKING_OPTIONS = (
+    (re.compile(r"^(?:ba|da|k|z|)sh$"), re.compile(r"^-[A-Za-z]*n[A-Za-z]*$")),
+    (re.compile(r"^(?:node|nodejs)$"), re.compile(r"^(?:-c|--check)$")),
+    (re.compile(r"^ruby[0-9.]*$"), re.compile(r"^-c$")),
+    (re.compile(r"^php[0-9.]*$"), re.compile(r"^(?:-l|--syntax-check)$")),
+)
+"""Each interpreter's option by which it only checks its script's syntax, running none of it:
+a shell's ``-n`` (alone or in a bundle, ``-nv``), ``node --check``/``-c``, ``ruby -c``, ``php
+-l``. Not ``perl -c``: its ``BEGIN`` blocks and ``use`` lines run."""
+_NODE_CODE = frozenset({"-e", "--eval", "-p", "--print"})
+
+
+def _checks_only(command: str, program: list[str]) -> bool:
+    """Whether the interpreter ``command`` (``program``: its name as spelled and its options
+    before its first operand) only checks its script's syntax (:data:`_CHECKING_OPTIONS`:
+    ``bash -n mk.sh``, ``node --check mk.js``), so its script makes no link; node given code
+    (``node -c -e …``) may run it. ``find . -name '*.sh' -exec bash -n {} \\;`` was refused
+    as running a script named at run time (P-3)."""
+    options = program[1:]
+    if command.startswith("node") and _NODE_CODE & set(options):
+        return False
+    return any(
+        name.match(command) and any(check.match(word) for word in options)
+        for name, check in _CHECKING_OPTIONS
     )
 
 
