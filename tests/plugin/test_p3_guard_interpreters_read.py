@@ -14,7 +14,10 @@ imported 70 small local modules, or 40 importing 15 standard modules each. Only 
 count toward the bound, which a medium project's few hundred modules stay under; past it the
 command is still refused. An interpreter that only checks its script's syntax (``find . -name
 '*.sh' -exec bash -n {} \\;``, ``node --check``, ``ruby -c``, ``php -l``) runs none of it and
-passes again; ``perl -c`` (its ``BEGIN`` blocks run) stays refused.
+passes again; ``perl -c`` (its ``BEGIN`` blocks run) stays refused. A name ``find`` or
+``xargs`` gives at run time inside a word (``python3 ./{}``, ``mk{}py``) or as xargs' replace
+string (``xargs -I X python3 X``, ``sh -c 'python3 X'``) names the interpreter's script at
+run time: refused as ``python3 {}`` was.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+
+from harness_memory.hooks.run_texts import commands_run
 
 from tests.support.guard_cases import (
     SHELL,
@@ -64,9 +69,15 @@ RUN_BY_PATH = [
     "venv/bin/python mk.py && echo x > lnk/a.md",
     "perl -c mk.pl && echo x > lnk/a.md",
     "node -c -e \"require('./mk.js')\" && echo x > lnk/a.md",
+    "find . -name mk.py -exec python3 ./{} \\; && echo x > lnk/a.md",
+    "find . -maxdepth 0 -exec python3 mk{}py \\; && echo x > lnk/a.md",
+    "echo mk.py | xargs -I{} python3 ./{} && echo x > lnk/a.md",
+    "echo mk.py | xargs -I X python3 X && echo x > lnk/a.md",
+    "echo mk.py | xargs --replace=X sh -c 'python3 X' && echo x > lnk/a.md",
+    "echo mk.py | xargs -n1 -I@ python3 @ && echo x > lnk/a.md",
 ]
 """Each was let through; each runs ``mk.py`` (``mk.js``, ``mk.pl``) before the write."""
-PROVED_BY_BASH = [RUN_BY_PATH[0], RUN_BY_PATH[2], RUN_BY_PATH[3], RUN_BY_PATH[5]]
+PROVED_BY_BASH = [RUN_BY_PATH[at] for at in (0, 2, 3, 5, 10, 12)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
 EVERYDAY_BY_PATH = [
     ".venv/bin/python ok.py && mkdir -p out && echo x > out/a.txt",
@@ -84,6 +95,10 @@ EVERYDAY_BY_PATH = [
     "find . -name '*.rb' -exec ruby -c {} \\; && mkdir -p out && echo x > out/a.txt",
     "find . -name '*.php' -exec php -l {} \\; && mkdir -p out && echo x > out/a.txt",
     "bash -n mk.sh && node -c mk.js && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.txt' | xargs -I F sh -c 'wc -l F' && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.txt' -exec sh -c 'echo {}' \\; && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.py' -exec python3 -m py_compile ./{} \\; && mkdir -p out && echo > out/a",
+    "ls *.py | xargs -I % cp % /tmp/ && mkdir -p out && echo x > out/a.txt",
 ]
 """Everyday uses, each followed by a write into a folder made there; ``main.py`` imports 300
 local modules, each importing 15 standard ones, ``wide.py`` 70 small ones. An interpreter
@@ -107,6 +122,7 @@ def _prepared(where: Layout) -> None:
     (work / "ok.py").write_text("print('ok')\n", encoding="utf-8")
     (work / "mk.sh").write_text('ln -s "$(cat target)" lnk\n', encoding="utf-8")
     (work / "ok.js").write_text("console.log('ok');\n", encoding="utf-8")
+    (work / "a.txt").write_text("a\n", encoding="utf-8")
     for venv in (".venv", "venv"):
         (work / venv / "bin").mkdir(parents=True)
         (work / venv / "bin" / "python").symlink_to(sys.executable)
@@ -163,3 +179,13 @@ def test_p3_a_project_with_more_modules_than_the_guard_reads_is_refused(where: L
 
     assert all(refused.values()), refused
     assert all("more local modules than the guard reads" in str(r) for r in refused.values())
+
+
+def test_p3_xargs_replace_string_is_the_name_it_reads() -> None:
+    assert commands_run("xargs", ["-I", "X", "sh", "-c", "python3 X"]) == [
+        ["sh", "-c", "python3 {}", "{}"]
+    ]
+    assert commands_run("xargs", ["--replace=@", "cp", "@", "/tmp/"]) == [
+        ["cp", "{}", "/tmp/", "{}"]
+    ]
+    assert commands_run("xargs", ["-n1", "python3"]) == [["python3", "{}"]]

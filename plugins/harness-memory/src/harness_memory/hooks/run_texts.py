@@ -59,12 +59,20 @@ def commands_run(command: str, words: Sequence[str]) -> list[list[str]]:
     ``words`` (its words after its name) runs from its words: each of ``find``'s
     :data:`FIND_ACTIONS`, the command ``xargs`` runs (after its own options; none: ``echo``,
     which writes nothing), given ``{}`` for the names it appends (a name either gives at run
-    time stays the word ``{}``: the caller tells what it stands for)."""
+    time stays ``{}``, alone or in a word, ``./{}``: the caller tells what it stands for;
+    xargs' replace string, ``-I X``, ``--replace=X``, read as ``{}``)."""
     if command == "find":
         return _find_actions(words)
     if command == "xargs":
         read = read_options(words, TABLES["xargs"])
-        return [[*words[read.operands[0] :], "{}"]] if read.operands else []
+        if not read.operands:
+            return []
+        run = list(words[read.operands[0] :])
+        replace = next(
+            (value for name, _, value in read.values if name in ("-I", "--replace") and value),
+            "{}",
+        )
+        return [[word.replace(replace, "{}") for word in run] + ["{}"]]
     return []
 
 

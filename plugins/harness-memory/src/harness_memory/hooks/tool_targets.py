@@ -2878,9 +2878,10 @@ class _Writes:
         python3 mk.py``, ``git -c alias.x='!python3 mk.py' x``, ``sed 'e python3 mk.py'``,
         ``make --eval='x: ; @python3 mk.py'``), each read as a command the shell runs here
         (:meth:`_read_run`), or None (P-3). The names ``find`` and ``xargs`` give it at run
-        time are the word ``{}`` (``-exec grep -l TODO {} +``, ``sh -c 'wc -l {}'``), but a
-        word ``{}`` given to an interpreter (``-exec python3 {} \\;``, ``xargs -0 sh -c``):
-        its script or code is then named only at run time. A shell given its code (``-exec
+        time are ``{}`` (``-exec grep -l TODO {} +``), but ``{}`` given to an interpreter, alone
+        or in a word (``-exec python3 {} \\;``, ``python3 ./{}``, ``xargs -I X python3 X``,
+        ``xargs -0 sh -c``, ``sh -c 'python3 {}'``): its script or code is then named only at
+        run time. A shell given its code (``-exec
         sh -c CODE _ {}``) is left to the reading of a shell's code. ``name``: the command's
         name as spelled, a ``find`` running a link maker (``-exec ln -s``)."""
         words = said[::2]
@@ -2893,10 +2894,13 @@ class _Writes:
         for each in commands_run(command, words):
             program = os.path.basename(each[0])  # noqa: PTH119
             code = shell_run(each[1:]).code if program in SHELLS else None
-            if code is not None and each[code + 1] != "{}":
+            if code is not None and "{}" not in each[code + 1]:
                 continue  # ``-exec sh -c CODE``: its code read as a shell's already
+            if code is not None and each[code + 1] != "{}":  # ``sh -c 'python3 {}'``: its code
+                texts.append(each[code + 1].replace("{}", _FED))
+                continue
             fed = ["{}"] if reads_text(program) else []
-            quoted = (_fed_word(word, word in built, fed if word == "{}" else []) for word in each)
+            quoted = (_fed_word(word, word in built, fed if "{}" in word else []) for word in each)
             texts.append(" ".join(quoted))
         for text in [*texts, *texts_run(command, words)]:
             if (made := self._read_run(text).linker) is not None:
