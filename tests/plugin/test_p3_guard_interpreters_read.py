@@ -17,7 +17,11 @@ command is still refused. An interpreter that only checks its script's syntax (`
 passes again; ``perl -c`` (its ``BEGIN`` blocks run) stays refused. A name ``find`` or
 ``xargs`` gives at run time inside a word (``python3 ./{}``, ``mk{}py``) or as xargs' replace
 string (``xargs -I X python3 X``, ``sh -c 'python3 X'``) names the interpreter's script at
-run time: refused as ``python3 {}`` was.
+run time: refused as ``python3 {}`` was. Python's code options in a bundle (``-Sc``, ``-Bm``),
+an import after ``;`` or ``:``, ``from pkg import helper`` (``pkg/helper.py``), ``from .
+import x``, and code loading a file or module it names as a string (``f = open("mk.py");
+exec(f.read())``, ``runpy.run_module("mk")``, ``-m runpy mk``) are read too; code loading only
+strings naming no local file passes.
 """
 
 from __future__ import annotations
@@ -75,9 +79,20 @@ RUN_BY_PATH = [
     "echo mk.py | xargs -I X python3 X && echo x > lnk/a.md",
     "echo mk.py | xargs --replace=X sh -c 'python3 X' && echo x > lnk/a.md",
     "echo mk.py | xargs -n1 -I@ python3 @ && echo x > lnk/a.md",
+    "python3 -Sc 'import mk' && echo x > lnk/a.md",
+    "python3 -bbc 'import mk' && echo x > lnk/a.md",
+    "python3 -Bm mk && echo x > lnk/a.md",
+    "python3 -c 'import json;import mk' && echo x > lnk/a.md",
+    "python3 -c 'if 1: import mk' && echo x > lnk/a.md",
+    "python3 -c 'from pkg import helper' && echo x > lnk/a.md",
+    "python3 -c 'import rel' && echo x > lnk/a.md",
+    "python3 -c 'exec(open(file=\"mk.py\").read())' && echo x > lnk/a.md",
+    "python3 -c 'f = open(\"mk.py\"); exec(f.read())' && echo x > lnk/a.md",
+    "python3 -c 'import runpy; runpy.run_module(\"mk\")' && echo x > lnk/a.md",
+    "python3 -m runpy mk && echo x > lnk/a.md",
 ]
 """Each was let through; each runs ``mk.py`` (``mk.js``, ``mk.pl``) before the write."""
-PROVED_BY_BASH = [RUN_BY_PATH[at] for at in (0, 2, 3, 5, 10, 12)]
+PROVED_BY_BASH = [RUN_BY_PATH[at] for at in (0, 2, 3, 5, 10, 12, 15, 19, 23)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
 EVERYDAY_BY_PATH = [
     ".venv/bin/python ok.py && mkdir -p out && echo x > out/a.txt",
@@ -99,6 +114,13 @@ EVERYDAY_BY_PATH = [
     "find . -name '*.txt' -exec sh -c 'echo {}' \\; && mkdir -p out && echo x > out/a.txt",
     "find . -name '*.py' -exec python3 -m py_compile ./{} \\; && mkdir -p out && echo > out/a",
     "ls *.py | xargs -I % cp % /tmp/ && mkdir -p out && echo x > out/a.txt",
+    "python3 -Sc 'print(1)' && python3 -Bm json.tool a.json && mkdir -p out && echo > out/a",
+    "python3 -c 'import json;import sys; print(json.dumps(1))' && mkdir -p out && echo > out/a",
+    "python3 -c 'exec(\"print(1)\")' && mkdir -p out && echo x > out/a.txt",
+    "python3 -c 'from os import path; print(path.sep)' && mkdir -p out && echo x > out/a.txt",
+    "python3 -c 'import json; print(json.load(open(\"a.json\")))' && mkdir -p out && echo > out/a",
+    "python3 -c 'exec(open(\"ok.py\").read())' && mkdir -p out && echo x > out/a.txt",
+    "python3 -m runpy ok && mkdir -p out && echo x > out/a.txt",
 ]
 """Everyday uses, each followed by a write into a folder made there; ``main.py`` imports 300
 local modules, each importing 15 standard ones, ``wide.py`` 70 small ones. An interpreter
@@ -123,6 +145,13 @@ def _prepared(where: Layout) -> None:
     (work / "mk.sh").write_text('ln -s "$(cat target)" lnk\n', encoding="utf-8")
     (work / "ok.js").write_text("console.log('ok');\n", encoding="utf-8")
     (work / "a.txt").write_text("a\n", encoding="utf-8")
+    (work / "a.json").write_text("{}\n", encoding="utf-8")
+    (work / "pkg").mkdir()
+    (work / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (work / "pkg" / "helper.py").write_text(MAKES_LINK, encoding="utf-8")
+    (work / "rel").mkdir()
+    (work / "rel" / "__init__.py").write_text("from . import helper\n", encoding="utf-8")
+    (work / "rel" / "helper.py").write_text(MAKES_LINK, encoding="utf-8")
     for venv in (".venv", "venv"):
         (work / venv / "bin").mkdir(parents=True)
         (work / venv / "bin" / "python").symlink_to(sys.executable)

@@ -2855,7 +2855,7 @@ class _Writes:
             script = ("run", operand or "")  # ``python3 mk.py``: in the shell's folder
         if script is None:
             reads = interpreted and wrapper != "command"
-            return self._code_elsewhere(program, interpreted=reads, inline=inline)
+            return self._code_elsewhere(program, said[::2], interpreted=reads, inline=inline)
         if (expanded := _expand(script[1], self._known, self._environ)) is None:
             # an interpreter's or shell's script named at run time (``python3 "$(cat nm)"``);
             # a program itself so named is fenced by the sandbox as any unread program
@@ -2956,20 +2956,23 @@ class _Writes:
         return self._written_names[name] > self._unread_names[name]
 
     def _code_elsewhere(
-        self, program: list[str], *, interpreted: bool, inline: bool
+        self, program: list[str], words: list[str], *, interpreted: bool, inline: bool
     ) -> tuple[str, str] | None:
         """Whether an interpreter (``program``) run with no script file may make a link by
         code the guard cannot read in its words: a local module (``python3 -m helper``, read
         as its file, or a local package), or code it reads on standard input (``python3 <
-        helper.py``, ``cat helper.py | python3``: no operand, no here-document). None for
+        helper.py``, ``cat helper.py | python3``: no operand, no here-document; ``words``: all
+        its words, as written: ``python3 -m runpy mk`` runs the module ``mk``). None for
         code given inline (already read), a module not in the shell's folder (``python3 -m
         pytest``), or a program the guard does not read as code (``npm``)."""
         if not interpreted:
             return None
         if inline:
-            module = self._operand if program[-1] == "-m" else None
+            module = self._operand if _PYTHON_MODULE_RE.match(program[-1]) else None
             if module is None:  # code given inline, read already: the modules it loads
                 return _modules_links(program[0], self._base, self._operand or "", None)
+            if module == "runpy" and module in words[:-1]:  # ``-m runpy mk``: runs ``mk``
+                module = words[words.index(module) + 1].removesuffix(".py")
             if not _PYTHON_RE.match(program[0].rsplit("/", 1)[-1]):
                 return None
             path = os.path.join(self._base, *module.split("."))  # noqa: PTH118
@@ -4246,14 +4249,19 @@ def _preloaded(program: list[str]) -> list[str]:
 
 
 _BUNDLED_CODE_RE = {
+    "python": re.compile(r"^-[bBdEiIOPqRsSuvx]*[cm]$"),
+    "pypy": re.compile(r"^-[bBdEiIOPqRsSuvx]*[cm]$"),
     "perl": re.compile(r"^-[acdfhlnpsStTuUvwWX0-9]*[eE]$"),
     "ruby": re.compile(r"^-[acdhlnpsSvwWy0-9]*e$"),
 }
-"""A bundle of perl's or ruby's one-letter options ending in the one taking code (``-ne``,
-``-lane``, ``-pe``, ``-l0e``): switches taking no value (or digits), then ``e``. One taking a
+"""A bundle of python's, perl's or ruby's one-letter options ending in the one taking code
+(``python3 -Sc``, ``-Bm mk``, ``perl -ne``, ``-lane``, ``-pe``, ``-l0e``): switches taking no
+value (or digits), then ``c``/``m`` or ``e``. One taking a
 value takes the rest of the bundle (``-Mautodie``, ``-Iinclude``, ``-rdate``, ``-F,``, ``-pie``:
 ``-i`` with the backup suffix ``e``), so the first operand after it is a script file, read
 for links (P-3); read as code, ``perl -Mautodie mk.pl``'s link was never seen."""
+_PYTHON_MODULE_RE = re.compile(r"^-[bBdEiIOPqRsSuvx]*m$")
+"""Python's ``-m`` alone or ending a bundle (``-Bm``): its operand a module."""
 _AWK_RE = re.compile(r"^[gmn]?awk$")
 _AWK_FILE_RE = re.compile(r"^(?:-f|-E|--file|--exec)(?:=|$)|^-[fE].")
 """An awk option naming its program's file (``-f prog.awk``, ``-fprog.awk``, gawk's
