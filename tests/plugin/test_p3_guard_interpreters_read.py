@@ -21,7 +21,9 @@ run time: refused as ``python3 {}`` was. Python's code options in a bundle (``-S
 an import after ``;`` or ``:``, ``from pkg import helper`` (``pkg/helper.py``), ``from .
 import x``, and code loading a file or module it names as a string (``f = open("mk.py");
 exec(f.read())``, ``runpy.run_module("mk")``, ``-m runpy mk``) are read too; code loading only
-strings naming no local file passes.
+strings naming no local file passes. node 20's valued options the guard's table lacked
+(``--test-reporter spec mk.js``) hid the script; ``node -pe CODE`` and ``perl -Mmkp`` (a
+module file beside it) were never read.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from harness_memory.hooks.option_words import interpreter_table, read_options
 from harness_memory.hooks.run_texts import commands_run
 
 from tests.support.guard_cases import (
@@ -90,9 +93,13 @@ RUN_BY_PATH = [
     "python3 -c 'f = open(\"mk.py\"); exec(f.read())' && echo x > lnk/a.md",
     "python3 -c 'import runpy; runpy.run_module(\"mk\")' && echo x > lnk/a.md",
     "python3 -m runpy mk && echo x > lnk/a.md",
+    "node --test-reporter spec mk.js && echo x > lnk/a.md",
+    "node --disable-proto delete mk.js && echo x > lnk/a.md",
+    "node -pe \"require('./mk.js')\" && echo x > lnk/a.md",
+    "perl -I . -Mmkp -e 1 && echo x > lnk/a.md",
 ]
 """Each was let through; each runs ``mk.py`` (``mk.js``, ``mk.pl``) before the write."""
-PROVED_BY_BASH = [RUN_BY_PATH[at] for at in (0, 2, 3, 5, 10, 12, 15, 19, 23)]
+PROVED_BY_BASH = [RUN_BY_PATH[at] for at in (0, 2, 3, 5, 10, 12, 15, 19, 23, 26, 28, 29)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
 EVERYDAY_BY_PATH = [
     ".venv/bin/python ok.py && mkdir -p out && echo x > out/a.txt",
@@ -121,6 +128,8 @@ EVERYDAY_BY_PATH = [
     "python3 -c 'import json; print(json.load(open(\"a.json\")))' && mkdir -p out && echo > out/a",
     "python3 -c 'exec(open(\"ok.py\").read())' && mkdir -p out && echo x > out/a.txt",
     "python3 -m runpy ok && mkdir -p out && echo x > out/a.txt",
+    "node --test-reporter spec ok.js && node -pe '1 + 1' && mkdir -p out && echo > out/a",
+    "perl -Mstrict -MData::Dumper -we 'print 1' && mkdir -p out && echo x > out/a.txt",
 ]
 """Everyday uses, each followed by a write into a folder made there; ``main.py`` imports 300
 local modules, each importing 15 standard ones, ``wide.py`` 70 small ones. An interpreter
@@ -145,6 +154,11 @@ def _prepared(where: Layout) -> None:
     (work / "mk.sh").write_text('ln -s "$(cat target)" lnk\n', encoding="utf-8")
     (work / "ok.js").write_text("console.log('ok');\n", encoding="utf-8")
     (work / "a.txt").write_text("a\n", encoding="utf-8")
+    (work / "mkp.pm").write_text(
+        "package mkp;\nopen my $f, '<', 'target';\n"
+        "my $t = <$f>; chomp $t; symlink($t, 'lnk');\n1;\n",
+        encoding="utf-8",
+    )
     (work / "a.json").write_text("{}\n", encoding="utf-8")
     (work / "pkg").mkdir()
     (work / "pkg" / "__init__.py").write_text("", encoding="utf-8")
@@ -218,3 +232,35 @@ def test_p3_xargs_replace_string_is_the_name_it_reads() -> None:
         ["cp", "{}", "/tmp/", "{}"]
     ]
     assert commands_run("xargs", ["-n1", "python3"]) == [["python3", "{}"]]
+
+
+NODE_VALUED = [
+    ("--disable-proto", "delete"),
+    ("--heapsnapshot-signal", "SIGUSR2"),
+    ("--max-http-header-size", "9000"),
+    ("--experimental-default-type", "commonjs"),
+    ("--test-reporter", "spec"),
+    ("--test-reporter-destination", "stdout"),
+    ("--test-name-pattern", "x"),
+    ("--test-concurrency", "1"),
+    ("--test-timeout", "100"),
+    ("--test-shard", "1/1"),
+    ("--heapsnapshot-near-heap-limit", "1"),
+    ("--inspect-publish-uid", "stderr"),
+    ("--env-file-if-exists", "a.txt"),
+]
+"""node options taking the next word as their value (node 20 runs ``ok.js`` after each)."""
+
+
+def test_p3_node_options_taking_a_value_are_read_so_as_node_reads_them(where: Layout) -> None:
+    _prepared(where)
+    operands = {
+        option: read_options([option, value, "ok.js"], interpreter_table("node")).operands
+        for option, value in NODE_VALUED
+    }
+
+    assert operands == {option: [2] for option, _ in NODE_VALUED}
+    script = "".join(f"node {option} {value} ok.js\n" for option, value in NODE_VALUED)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
+    ran = subprocess.run(["bash", "-c", script], cwd=where.workspace, env=env, capture_output=True)
+    assert ran.stdout.decode().split() == ["ok"] * len(NODE_VALUED)

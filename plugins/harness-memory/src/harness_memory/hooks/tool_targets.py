@@ -4199,7 +4199,7 @@ def _own_value_rest(word: str) -> str | None:
 
 _CODE_OPTIONS = (
     (re.compile(r"^(?:python|pypy)[0-9.]*$"), frozenset({"-c", "-m"})),
-    (re.compile(r"^(?:node|nodejs|bun)$"), frozenset({"-e", "-p", "--eval", "--print"})),
+    (re.compile(r"^(?:node|nodejs|bun)$"), frozenset({"-e", "-p", "-pe", "--eval", "--print"})),
     (re.compile(r"^perl[0-9.]*$"), frozenset({"-e", "-E"})),
     (re.compile(r"^(?:ruby|lua)[0-9.]*$"), frozenset({"-e"})),
     (re.compile(r"^php[0-9.]*$"), frozenset({"-r"})),
@@ -4226,11 +4226,12 @@ _PRELOADS = (
         ("--require", "--import", "--loader", "--experimental-loader", "-r"),
     ),
     (re.compile(r"^ruby[0-9.]*$"), ("-r",)),
+    (re.compile(r"^perl[0-9.]*$"), ("-M", "-m")),
 )
 """Each interpreter's options whose value is a file it loads and runs before its script
 (``node -r ./mk.js``, ``--require=./mk.js``, ``--import``, ``--loader``, ``ruby -r ./mk.rb``,
-``-r./mk.rb``)."""
-_PRELOAD_SUFFIXES = (".js", ".cjs", ".mjs", ".rb")
+``-r./mk.rb``, ``perl -Mmkp``: ``mkp.pm``, ``-MA::B=x``: ``A/B.pm``)."""
+_PRELOAD_SUFFIXES = (".js", ".cjs", ".mjs", ".rb", ".pm")
 """What node and ruby add to a preloaded name given without its suffix (``-r ./mk``)."""
 
 
@@ -4245,6 +4246,12 @@ def _preloaded(program: list[str]) -> list[str]:
     if not options:
         return []
     read = option_values(program[1:], interpreter_table(name), options)
+    if name.startswith("perl"):  # ``-MA::B=x``, ``-M-warnings``: the module's file
+        read = [
+            (o, v.lstrip("-").split("=")[0].split()[0].replace("::", "/"))
+            for o, v in read
+            if v.strip("-")
+        ]
     return [value for _, value in read if value]
 
 
@@ -4298,7 +4305,7 @@ _CHECKING_OPTIONS = (
 """Each interpreter's option by which it only checks its script's syntax, running none of it:
 a shell's ``-n`` (alone or in a bundle, ``-nv``), ``node --check``/``-c``, ``ruby -c``, ``php
 -l``. Not ``perl -c``: its ``BEGIN`` blocks and ``use`` lines run."""
-_NODE_CODE = frozenset({"-e", "--eval", "-p", "--print"})
+_NODE_CODE = frozenset({"-e", "--eval", "-p", "-pe", "--print"})
 
 
 def _checks_only(command: str, program: list[str]) -> bool:
