@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from harness_memory.hooks.option_words import TABLES, OptionTable, option_values, read_options
 
-__all__ = ["FIND_ACTIONS", "commands_run", "texts_run"]
+__all__ = ["FIND_ACTIONS", "commands_run", "sed_script_files", "texts_run"]
 
 FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 """``find``'s actions running the command after them, up to ``;`` (once per name) or a ``+``
@@ -27,13 +27,27 @@ after ``{}`` (names appended)."""
 _FIND_ENDS = frozenset({";", "\\;"})
 _ALIAS_RE = re.compile(r"^alias\.[^=\s]+=!", re.IGNORECASE)
 """A git setting given by ``-c`` defining a shell alias (``alias.x=!python3 mk.py``)."""
+_ENV_ALIAS_RE = re.compile(r"^alias\.[^=\s]+=", re.IGNORECASE)
+"""A git alias given by ``--config-env`` (``alias.x=VAR``): its text is the variable's value."""
+
+
+def _sed_address(at: int) -> str:
+    """A GNU sed address as a pattern, its custom delimiter captured by the group ``q{at}``: a
+    line (``1``), a step (``0~2``), ``$``, ``/regex/`` or ``\\cregexc`` (flags ``I``/``M``)."""
+    return (
+        rf"(?:\d+(?:~\d+)?|\$|/(?:[^/\\\n]|\\.)*/[IM]*"
+        rf"|\\(?P<q{at}>[^\n\\])(?:(?!(?P=q{at}))[^\\\n]|\\.)*(?P=q{at})[IM]*)"
+    )
+
+
 _SED_RUN_RE = re.compile(
-    r"(?:^|[;{}\n])[ \t]*(?:(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
-    r"(?:[ \t]*,[ \t]*(?:\d+|\$|/(?:[^/\\\n]|\\.)*/))?)?[ \t]*!?[ \t]*e[ \t]+([^\n]+)"
+    rf"(?:^|[;{{}}\n])[ \t]*(?:{_sed_address(1)}"
+    rf"(?:[ \t]*,[ \t]*(?:{_sed_address(2)}|[+~]\d+))?)?[ \t]*!?[ \t]*e[ \t]+(?P<run>[^\n]+)"
 )
-"""A GNU ``sed`` ``e COMMAND`` (after an optional address or range and ``!``): it runs the
-rest of its line as a shell command (``1e python3 mk.py``, ``/x/e cmd``); a bare ``e`` runs
-the pattern space, text known only at run time."""
+"""A GNU ``sed`` ``e COMMAND`` (after an optional address or range, :func:`_sed_address`,
+``1,+1``, ``0~1``, ``\\,x,``, and ``!``): it runs the rest of its line as a shell command
+(``1e python3 mk.py``, ``/x/e cmd``); a bare ``e`` runs the pattern space, text known only at
+run time."""
 _SED_OPTIONS = OptionTable(
     "efl", ("--expression", "--file", "--line-length"), optional=("--in-place",)
 )
@@ -86,7 +100,9 @@ def texts_run(command: str, words: Sequence[str]) -> list[str]:
         return _git_aliases(words)
     if command == "sed":
         return [
-            found.group(1) for text in _sed_scripts(words) for found in _SED_RUN_RE.finditer(text)
+            found.group("run")
+            for text in _sed_scripts(words)
+            for found in _SED_RUN_RE.finditer(text)
         ]
     if command == "make":
         evals = option_values(words, _MAKE_OPTIONS, ("--eval", "-E"))
@@ -113,8 +129,13 @@ def _find_actions(words: Sequence[str]) -> list[list[str]]:
 
 def _git_aliases(words: Sequence[str]) -> list[str]:
     """The shell text of each ``!`` alias git ``words`` define for this run (``-c
-    alias.x='!cmd'``) or in its settings (``config [--global] alias.x '!cmd'``)."""
+    alias.x='!cmd'``; ``--config-env=alias.x=VAR``: a program named at run time) or in its
+    settings (``config [--global] alias.x '!cmd'``)."""
     texts = [_ALIAS_RE.sub("", word) for word in words if _ALIAS_RE.match(word)]
+    # ``--config-env=alias.x=VAR``: the alias is VAR's value, read at run time
+    given = [word[13:] for word in words if word.startswith("--config-env=")]
+    given += [value for key, value in itertools.pairwise(words) if key == "--config-env"]
+    texts += ['"$(:)"' for word in given if _ENV_ALIAS_RE.match(word)]
     if "config" in words:
         after = list(words[words.index("config") + 1 :])
         texts += [
@@ -123,6 +144,13 @@ def _git_aliases(words: Sequence[str]) -> list[str]:
             if key.lower().startswith("alias.") and value.startswith("!")
         ]
     return texts
+
+
+def sed_script_files(words: Sequence[str]) -> list[str]:
+    """The files ``sed`` ``words`` (its words after its name) read their script from: each
+    ``-f FILE``/``--file=FILE`` value (``-`` is standard input, no file)."""
+    read = read_options(words, _SED_OPTIONS)
+    return [value for name, _, value in read.values if name in ("-f", "--file") and value != "-"]
 
 
 def _sed_scripts(words: Sequence[str]) -> list[str]:

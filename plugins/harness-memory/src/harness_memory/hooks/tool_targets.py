@@ -138,7 +138,7 @@ from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
 )
-from harness_memory.hooks.run_texts import commands_run, texts_run
+from harness_memory.hooks.run_texts import commands_run, sed_script_files, texts_run
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
@@ -2902,8 +2902,30 @@ class _Writes:
             fed = ["{}"] if reads_text(program) else []
             quoted = (_fed_word(word, word in built, fed if "{}" in word else []) for word in each)
             texts.append(" ".join(quoted))
+        if command == "sed":  # ``sed -f script.sed``: its ``e`` commands, read from the file
+            for spelled in sed_script_files(words):
+                if (shown := self._sed_file_runs(name, spelled)) is not None:
+                    return shown
         for text in [*texts, *texts_run(command, words)]:
             if (made := self._read_run(text).linker) is not None:
+                return made
+        return None
+
+    def _sed_file_runs(self, name: str, spelled: str) -> tuple[str, str] | None:
+        """Whether the ``sed`` script file ``spelled`` (``sed -f FILE``) runs a program that
+        may make a link by its ``e`` commands (:func:`~harness_memory.hooks.run_texts.
+        texts_run`), each read as a command the shell runs; one named at run time, or that
+        the guard cannot read, may (P-3). A missing file runs nothing."""
+        if (expanded := _expand(spelled, self._known, self._environ)) is None:
+            return name, f"{spelled}, a sed script named at run time"
+        file = script_file("run", self._base, _tilde(expanded, self._environ), self._environ)
+        if not os.path.lexists(file):
+            return None
+        kind, text = read_script(file, run=False)
+        if kind == "unknown":
+            return name, f"{spelled}, a sed script the guard cannot read"
+        for run in texts_run("sed", ["-e", text]):
+            if (made := self._read_run(run).linker) is not None:
                 return made
         return None
 
