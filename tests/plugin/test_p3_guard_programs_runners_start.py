@@ -23,7 +23,13 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from harness_memory.hooks.option_words import interpreter_table, read_options
+from harness_memory.hooks import link_texts, shell_statements
+from harness_memory.hooks.option_words import (
+    FIND_ENDS,
+    FIND_RUNNING,
+    interpreter_table,
+    read_options,
+)
 from harness_memory.hooks.run_texts import commands_run, texts_run
 
 from tests.support.guard_cases import (
@@ -208,3 +214,8 @@ def test_p3_the_commands_a_runner_runs_from_its_words() -> None:
     assert texts_run("make", ["--eval=x: ; @python3 mk.py", "x"]) == ["python3 mk.py"]
     assert texts_run("make", ["-E", "x:\n\t-$(PY) mk.py $$HOME"]) == ['"$(:)" mk.py $HOME']
     assert texts_run("make", ["-C", "build", "all"]) == []
+
+
+def test_p3_one_set_of_find_actions_running_a_command() -> None:
+    assert shell_statements._FIND_ACTIONS == FIND_RUNNING
+    assert {*FIND_ENDS, "+"} == link_texts._ARGUMENTS_END

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from harness_memory.hooks.option_words import CP_KEEPING, CP_LINKING, cp_flags
+from harness_memory.hooks.option_words import CP_KEEPING, CP_LINKING, FIND_ENDS, cp_flags
 
 __all__ = [
     "LINKING_PROGRAMS",
@@ -150,7 +150,7 @@ def links_by_arguments(name: str, words: Iterable[str]) -> str | None:
     return f"{name} cp" if "cp" in names and _linking_cp(said) else None
 
 
-_ARGUMENTS_END = frozenset({";", "\\;", "+"})
+_ARGUMENTS_END = FIND_ENDS | {"+"}
 """Words ending the arguments of a program ``find -exec`` runs."""
 
 

@@ -307,6 +307,15 @@ says (after ``=`` only, for an optional one); a program not here is read with no
 one."""
 
 
+FIND_RUNNING = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+"""``find``'s actions running the command after them (its next word names the program), up
+to :data:`FIND_ENDS` (once per name) or a ``+`` after ``{}`` (names appended): the one set
+every reader of ``find``'s actions uses."""
+FIND_ENDS = frozenset({";", "\\;"})
+"""The words ending a ``find`` action's command run once per name (``;`` as the shell gives
+it, or ``\\;`` as written)."""
+
+
 def table_for(program: str) -> OptionTable:
     """``program``'s :class:`OptionTable` (:data:`TABLES`), or one with no valued option."""
     return TABLES.get(program, _EMPTY)

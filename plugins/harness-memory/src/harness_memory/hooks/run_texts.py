@@ -17,14 +17,17 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from harness_memory.hooks.option_words import TABLES, OptionTable, option_values, read_options
+from harness_memory.hooks.option_words import (
+    FIND_ENDS,
+    FIND_RUNNING,
+    TABLES,
+    OptionTable,
+    option_values,
+    read_options,
+)
 
-__all__ = ["FIND_ACTIONS", "commands_run", "sed_script_files", "texts_run"]
+__all__ = ["commands_run", "sed_script_files", "texts_run"]
 
-FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-"""``find``'s actions running the command after them, up to ``;`` (once per name) or a ``+``
-after ``{}`` (names appended)."""
-_FIND_ENDS = frozenset({";", "\\;"})
 _ALIAS_RE = re.compile(r"^alias\.[^=\s]+=!", re.IGNORECASE)
 """A git setting given by ``-c`` defining a shell alias (``alias.x=!python3 mk.py``)."""
 _ENV_ALIAS_RE = re.compile(r"^alias\.[^=\s]+=", re.IGNORECASE)
@@ -70,10 +73,11 @@ only to make; read as a word the shell is given at run time."""
 
 def commands_run(command: str, words: Sequence[str]) -> list[list[str]]:
     """The simple commands (each its words, as the lexer gives them) that ``command`` with
-    ``words`` (its words after its name) runs from its words: each of ``find``'s
-    :data:`FIND_ACTIONS`, the command ``xargs`` runs (after its own options; none: ``echo``,
-    which writes nothing), given ``{}`` for the names it appends (a name either gives at run
-    time stays ``{}``, alone or in a word, ``./{}``: the caller tells what it stands for;
+    ``words`` (its words after its name) runs from its words: each of ``find``'s actions
+    running one (:data:`~harness_memory.hooks.option_words.FIND_RUNNING`), the command
+    ``xargs`` runs (after its own options; none: ``echo``, which writes nothing), given
+    ``{}`` for the names it appends (a name either gives at run time stays ``{}``, alone or
+    in a word, ``./{}``: the caller tells what it stands for;
     xargs' replace string, ``-I X``, ``--replace=X``, read as ``{}``)."""
     if command == "find":
         return _find_actions(words)
@@ -116,8 +120,8 @@ def _find_actions(words: Sequence[str]) -> list[list[str]]:
     running: list[str] | None = None
     for word in words:
         if running is None:
-            running = [] if word in FIND_ACTIONS else None
-        elif word in _FIND_ENDS or (word == "+" and running[-1:] == ["{}"]):
+            running = [] if word in FIND_RUNNING else None
+        elif word in FIND_ENDS or (word == "+" and running[-1:] == ["{}"]):
             commands.append(running)
             running = None
         else:

@@ -126,6 +126,7 @@ from harness_memory.hooks.made_links import (
 from harness_memory.hooks.named_scripts import read_script, script_file
 from harness_memory.hooks.option_words import (
     CP_TREE,
+    FIND_RUNNING,
     TABLES,
     ReadOptions,
     cp_flags,
@@ -705,7 +706,7 @@ def _runs_patcher(command: str | None, words: list[str]) -> bool:
     if command == "xargs":
         starts = read_options(words, TABLES["xargs"]).operands[:1]
     elif command == "find":
-        starts = [at + 1 for at, word in enumerate(words) if word in _FIND_RUNS]
+        starts = [at + 1 for at, word in enumerate(words) if word in FIND_RUNNING]
     elif command in _PATCH_RUNNERS:
         return any(_PATCHER_RE.search(word.split(" ", 1)[0]) for word in words)
     else:
@@ -714,8 +715,6 @@ def _runs_patcher(command: str | None, words: list[str]) -> bool:
     return any(_PATCHER_RE.search(words[at]) for at in places if at < len(words))
 
 
-_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-"""``find`` options whose next word names the program it runs."""
 _PER_PROCESS_RE = re.compile(r"^/(?:proc|dev/fd|dev/std(?:in|out|err))(?:/|$)")
 """A place the kernel gives each process its own view of: ``/proc`` (``/proc/self``,
 ``/proc/thread-self``, a process id), ``/dev/fd``, ``/dev/stdin``."""
@@ -1864,13 +1863,8 @@ its sources, which stay judged as every other word is."""
 IN_PLACE_EDITORS = frozenset({"sed", "perl"})
 """Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``); their
 script is no file (:func:`~harness_memory.hooks.in_place.edited_files`)."""
-_FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
+_FIND_ACTIONS = FIND_RUNNING | {"-delete"}
 """``find`` actions that write (or run a command on) every file below its start folders."""
-_RUNNING_ACTIONS = (["-exec"], ["-execdir"], ["-ok"], ["-okdir"])
-"""``find`` actions whose next word is a program it runs, each as a one-word list (compared
-with a slice of the words read)."""
-_RUNNING_WORDS = frozenset(action for (action,) in _RUNNING_ACTIONS)
-"""The same actions as words (looked for among a ``find``'s words)."""
 _FIND_WIDENING = frozenset({"-o", "-or", "!", "-not", "(", ")", ",", "-L", "-follow"})
 """``find`` words after which a ``-name`` test no longer bounds what its actions reach."""
 
@@ -2500,7 +2494,7 @@ class _Writes:
             return False  # before any copy of the words: this runs at every word
         words = self._said[::2]
         if self._command == "find":
-            actions = [at for at, each in enumerate(words) if each in _RUNNING_WORDS]
+            actions = [at for at, each in enumerate(words) if each in FIND_RUNNING]
             words = words[actions[-1] + 1 :] if actions else []
             shell = os.path.basename(words[0]) if words else ""  # noqa: PTH119
             words = words[1:] if shell in SHELLS or shell in STARTUP_SHELLS else []
@@ -2691,7 +2685,7 @@ class _Writes:
             self._valued = not self._valued and _takes_value(self._program[0], word)
         elif self._operand is None:
             self._operand = word
-        if self._command == "find" and self._words[-2:-1] in _RUNNING_ACTIONS:
+        if self._command == "find" and self._words[-2:-1] in [[action] for action in FIND_RUNNING]:
             self._found.programs.extend([] if is_read(word) else [word])
         options = PROGRAM_OPTIONS.get(self._command or "", ())
         name = word.partition("=")[0]
@@ -2887,7 +2881,7 @@ class _Writes:
         words = said[::2]
         pairs = zip(words, said[1::2], strict=False)
         built = {word for word, value in pairs if not (value or any(c.isspace() for c in word))}
-        running = command == "find" and _RUNNING_WORDS & set(words)
+        running = command == "find" and FIND_RUNNING & set(words)
         if running and (by := links_by_arguments("find", words)) is not None:
             return name, by  # ``find … -exec ln -s {} l \;``, ``-exec mv {} . \;``
         texts = []
@@ -4058,7 +4052,7 @@ def _found_places(
     running: str | None = None
     for word, built in operands:
         if running is None:
-            running = "" if word in _RUNNING_WORDS else None
+            running = "" if word in FIND_RUNNING else None
         elif not running:
             running = "$" if named_at_run_time(word) else (word.rsplit("/", 1)[-1] or "$")
         elif word in (";", "+", "\\;"):
