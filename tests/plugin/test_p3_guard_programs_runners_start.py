@@ -2,16 +2,20 @@
 
 ``mk.py`` makes ``lnk`` lead into another Workspace's scope (its folder read from ``target`` at
 run time); ``python3 mk.py && echo x > lnk/a.md`` is refused, as the guard reads ``mk.py``.
-Each form below started the same script through something the guard did not read, and the
-write through ``lnk`` was let through: ``find``'s ``-exec``/``-execdir``/``-ok`` actions
-(``;`` and ``+``), the command ``xargs`` runs (``xargs -0 sh -c`` gives the shell code read at
-run time), a git ``!`` alias (``-c alias.x=…``), ``sed``'s ``e`` command, a recipe ``make
---eval`` defines, ``exec(open("mk.py").read())``, a module imported by an imported module,
-``trap`` text running a program named by a variable, and an interpreter's valued options
-hiding the script (``python3 -bW ignore mk.py``, ``node --title x mk.js``). Each is refused by
-every harness in this process; a handful is then run by one bash, which writes into the other
-scope: the gaps were real. The everyday forms of the same runners, followed by a write into a
-folder they or ``mkdir`` make, pass.
+Each form below started the same script through something the guard did not read before
+round 53, and the write through ``lnk`` was let through: ``find``'s ``-exec``/``-ok``
+actions (``;``, ``';'`` and ``+``), the command ``xargs`` runs (``xargs -0 sh -c`` gives the
+shell code read at run time), a git ``!`` alias (``-c alias.x=…``), ``sed``'s ``e`` command, a
+recipe ``make --eval``/``-sE`` defines, ``exec(open("mk.py").read())``, a module imported by
+an imported module, ``trap`` text running a program named by a variable, and an
+interpreter's valued options hiding the script (``python3 -bW ignore mk.py``, ``node --title
+x mk.js``, ``--input-type commonjs``); then ``sed``'s ``e`` after ``1,+1`` or ``\\,x,``
+addresses and in a ``-f`` script file, and a git alias given by ``--config-env``. (Forms the
+guard refused already, ``-execdir``, ``python3 -X dev``, ``node -r ./mk.js``, ``make -E
+$'x:\\n\\t…'``, were no gap and are not among them.) Each is refused by every harness in this
+process; a handful is then run by one bash, which writes into the other scope: the gaps were
+real. The everyday forms of the same runners, followed by a write into a folder they or
+``mkdir`` make, pass.
 """
 
 from __future__ import annotations
@@ -19,7 +23,13 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from harness_memory.hooks.option_words import interpreter_table, read_options
+from harness_memory.hooks import link_texts, shell_statements
+from harness_memory.hooks.option_words import (
+    FIND_ENDS,
+    FIND_RUNNING,
+    interpreter_table,
+    read_options,
+)
 from harness_memory.hooks.run_texts import commands_run, texts_run
 
 from tests.support.guard_cases import (
@@ -34,7 +44,7 @@ MAKES_LINK = "import os; os.symlink(open('target').read().strip(), 'lnk')\n"
 
 STARTED_BY_RUNNERS = [
     "find . -maxdepth 0 -exec python3 mk.py \\; && echo x > lnk/a.md",
-    "find . -maxdepth 0 -execdir python3 mk.py \\; && echo x > lnk/a.md",
+    "find . -maxdepth 0 -exec python3 mk.py ';' && echo x > lnk/a.md",
     "find . -maxdepth 0 -exec python3 mk.py {} + && echo x > lnk/a.md",
     "find . -maxdepth 0 -ok python3 mk.py \\; && echo x > lnk/a.md",
     "echo | xargs python3 mk.py && echo x > lnk/a.md",
@@ -44,20 +54,24 @@ STARTED_BY_RUNNERS = [
     "echo | sed 'e python3 mk.py' && echo x > lnk/a.md",
     "echo | sed -e '1e python3 mk.py' && echo x > lnk/a.md",
     "make --eval='x: ; @python3 mk.py' x && echo x > lnk/a.md",
-    "make -E $'x:\\n\\tpython3 mk.py' x && echo x > lnk/a.md",
+    "make -sE 'x: ; @python3 mk.py' x && echo x > lnk/a.md",
     "python3 -c 'exec(open(\"mk.py\").read())' && echo x > lnk/a.md",
     "python3 -c 'import runpy; runpy.run_path(\"mk.py\")' && echo x > lnk/a.md",
     "python3 top.py && echo x > lnk/a.md",
     "python3 -c 'import top' && echo x > lnk/a.md",
     "P=python3; trap '$P mk.py' ERR; false; echo x > lnk/a.md",
     "python3 -bW ignore mk.py && echo x > lnk/a.md",
-    "python3 -X dev mk.py && echo x > lnk/a.md",
+    "echo | sed -n '1e python3 mk.py' && echo x > lnk/a.md",
     "python3 --check-hash-based-pycs default mk.py && echo x > lnk/a.md",
     "node --title x mk.js && echo x > lnk/a.md",
     "python3 -c '__import__(\"mk\")' && echo x > lnk/a.md",
+    "A='!python3 mk.py' git --config-env=alias.x=A x && echo x > lnk/a.md",
+    "echo | sed '1,+1e python3 mk.py' && echo x > lnk/a.md",
+    "echo | sed '\\,x,!e python3 mk.py' && echo x > lnk/a.md",
+    "echo | sed -f run.sed && echo x > lnk/a.md",
     "find . -name mk.py -exec python3 {} \\; && echo x > lnk/a.md",
     "echo mk.py | xargs python3 && echo x > lnk/a.md",
-    "node -r ./mk.js --title x app.js && echo x > lnk/a.md",
+    "node --input-type commonjs mk.js && echo x > lnk/a.md",
 ]
 """Each was let through; each runs ``mk.py`` (``mk.js``; ``top.py`` imports ``helper1``,
 which imports ``helper2``, the one making the link) before the write through ``lnk``; a
@@ -82,6 +96,8 @@ EVERYDAY_RUNNERS = [
     "git config alias.lg 'log --oneline' && mkdir -p out && echo x > out/a.txt",
     "git -c alias.st='!git status' st; mkdir -p out && echo x > out/a.txt",
     "sed -e 's/a/b/' ok.py > /tmp/o.txt && mkdir -p out && cp ok.py out/",
+    "sed -n '1~2p;1,+1p' -f fix.sed ok.py > /tmp/o.txt && mkdir -p out && echo x > out/a.txt",
+    "git --config-env=user.name=U log -n 1; mkdir -p out && echo x > out/a.txt",
     "make -C build; mkdir -p out && echo x > out/a.txt",
     "make --eval='hi: ; @echo hi' hi && mkdir -p out && echo x > out/a.txt",
     "python3 -c 'import sys; print(sys.version)' && mkdir -p out && cp ok.py out/",
@@ -115,6 +131,8 @@ def _prepared(where: Layout) -> None:
     (work / "ok.py").write_text("print('ok')\n", encoding="utf-8")
     (work / "ok.js").write_text("console.log('ok');\n", encoding="utf-8")
     (work / "top_ok.py").write_text("import json\nimport ok\n", encoding="utf-8")
+    (work / "run.sed").write_text("1e python3 mk.py\n", encoding="utf-8")
+    (work / "fix.sed").write_text("s/a/b/\n", encoding="utf-8")
     (work / "src").mkdir()
     (work / "build").mkdir()
 
@@ -196,3 +214,8 @@ def test_p3_the_commands_a_runner_runs_from_its_words() -> None:
     assert texts_run("make", ["--eval=x: ; @python3 mk.py", "x"]) == ["python3 mk.py"]
     assert texts_run("make", ["-E", "x:\n\t-$(PY) mk.py $$HOME"]) == ['"$(:)" mk.py $HOME']
     assert texts_run("make", ["-C", "build", "all"]) == []
+
+
+def test_p3_one_set_of_find_actions_running_a_command() -> None:
+    assert shell_statements._FIND_ACTIONS == FIND_RUNNING
+    assert {*FIND_ENDS, "+"} == link_texts._ARGUMENTS_END

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from harness_memory.hooks.option_words import CP_KEEPING, CP_LINKING, cp_flags
+from harness_memory.hooks.option_words import CP_KEEPING, CP_LINKING, FIND_ENDS, cp_flags
 
 __all__ = [
     "LINKING_PROGRAMS",
@@ -150,7 +150,7 @@ def links_by_arguments(name: str, words: Iterable[str]) -> str | None:
     return f"{name} cp" if "cp" in names and _linking_cp(said) else None
 
 
-_ARGUMENTS_END = frozenset({";", "\\;", "+"})
+_ARGUMENTS_END = FIND_ENDS | {"+"}
 """Words ending the arguments of a program ``find -exec`` runs."""
 
 
@@ -172,8 +172,20 @@ def _linking_cp(words: list[str]) -> bool:
 
 
 _PYTHON_IMPORT_RE = re.compile(
-    r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w., \t]+))", re.MULTILINE
+    r"(?:^|[;:])[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*\(?([\w., \t]*)"
+    r"|import[ \t]+([\w., \t]+))",
+    re.MULTILINE,
 )
+"""A Python import statement starting a line or after ``;`` or ``:`` (``import json;import
+mk``, ``if 1: import mk``): ``from MODULE import NAMES`` or ``import MODULES``."""
+_LOADING_RE = re.compile(
+    r"\b(?:exec|compile|runpy|run_module|run_path|import_module|__import__|load_module"
+    r"|exec_module|load_source|spec_from_file_location|SourceFileLoader)\b"
+)
+"""Python code loading code by a name or file it gives as a string (``f = open("mk.py");
+exec(f.read())``, ``runpy.run_module("mk")``, ``spec_from_file_location("m", "mk.py")``)."""
+_STRING_NAME_RE = re.compile(r"[\"']([\w./-]+)[\"']")
+"""A string literal that may name a module or a file (``"mk"``, ``'mk.py'``, ``"./lib/x.py"``)."""
 _NODE_IMPORT_RE = re.compile(
     r"(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*\(?\s*)[\"'](\./[^\"'\n]+)[\"']"
 )
@@ -192,6 +204,18 @@ _PYTHON_IMPORT_CALL_RE = re.compile(
 ``importlib.import_module("mk")``)."""
 
 
+def _module_files(spelled: Iterable[str]) -> list[str]:
+    """The files each of the Python modules ``spelled`` (``a.b``, ``x as y``) may be beside the
+    code: ``a/b.py``, ``a/b/__init__.py``; none for one going up (``..``) or empty."""
+    files: list[str] = []
+    for each in spelled:
+        module = each.split()[0].lstrip(".") if each.split() else ""
+        if module and ".." not in module and "/" not in module:
+            path = module.replace(".", "/")
+            files.extend([f"{path}.py", f"{path}/__init__.py"])
+    return files
+
+
 def local_imports(text: str) -> list[str]:
     """The files, relative to a script's own folder, that ``text`` (a Python or JavaScript
     script's code) may load as a module beside it: ``import helper`` / ``from helper import
@@ -199,17 +223,25 @@ def local_imports(text: str) -> list[str]:
     './x'`` (``x``, ``x.js``, …, ``x/index.js``), a file whose text Python code runs
     (``exec(open("mk.py").read())``, ``runpy.run_path("mk.py")``: :data:`_PYTHON_RUN_FILE_RE`,
     relative to the folder the code runs in), a module imported by a call naming it
-    (``__import__("mk")``, ``importlib.import_module("mk")``); one linear scan each. Which
+    (``__import__("mk")``, ``importlib.import_module("mk")``), ``from pkg import helper``'s
+    ``pkg/helper.py``, and, in code loading code (:data:`_LOADING_RE`: ``exec``,
+    ``runpy.run_module``), each string naming a module or a ``.py`` file (``f =
+    open("mk.py"); exec(f.read())``); one linear scan each. Which
     are there is the caller's look; their code may make a link as the script's own may
     (P-3)."""
     names: list[str] = []
     for found in _PYTHON_IMPORT_RE.finditer(text):
-        spelled = found.group(1) if found.group(1) is not None else found.group(2)
-        for each in spelled.split(","):
-            module = each.split()[0].lstrip(".") if each.split() else ""
-            if module and ".." not in module:
-                path = module.replace(".", "/")
-                names.extend([f"{path}.py", f"{path}/__init__.py"])
+        if found.group(3) is not None:
+            names.extend(_module_files(found.group(3).split(",")))
+            continue
+        package = found.group(1).lstrip(".")
+        names.extend(_module_files([package]))
+        prefix = f"{package}." if package else ""  # ``from pkg import helper``: pkg/helper.py
+        names.extend(_module_files(f"{prefix}{each.strip()}" for each in found.group(2).split(",")))
+    if _LOADING_RE.search(text):  # a name or file given as a string to code loading it
+        for found in _STRING_NAME_RE.finditer(text):
+            spelled = found.group(1)
+            names.extend([spelled] if spelled.endswith(".py") else _module_files([spelled]))
     for found in _NODE_IMPORT_RE.finditer(text):
         path = found.group(1)[2:]
         if ".." not in path:

@@ -307,6 +307,15 @@ says (after ``=`` only, for an optional one); a program not here is read with no
 one."""
 
 
+FIND_RUNNING = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+"""``find``'s actions running the command after them (its next word names the program), up
+to :data:`FIND_ENDS` (once per name) or a ``+`` after ``{}`` (names appended): the one set
+every reader of ``find``'s actions uses."""
+FIND_ENDS = frozenset({";", "\\;"})
+"""The words ending a ``find`` action's command run once per name (``;`` as the shell gives
+it, or ``\\;`` as written)."""
+
+
 def table_for(program: str) -> OptionTable:
     """``program``'s :class:`OptionTable` (:data:`TABLES`), or one with no valued option."""
     return TABLES.get(program, _EMPTY)
@@ -320,6 +329,11 @@ _NODE_VALUED = (
     " --report-signal --secure-heap --secure-heap-min --stack-trace-limit --tls-cipher-list"
     " --tls-keylog --trace-event-categories --trace-event-file-pattern --unhandled-rejections"
     " --use-largepages --watch-path --experimental-policy --policy-integrity"
+    " --disable-proto --heapsnapshot-signal --max-http-header-size --experimental-default-type"
+    " --test-reporter --test-reporter-destination --test-name-pattern --test-concurrency"
+    " --test-timeout --test-shard --heapsnapshot-near-heap-limit --inspect-publish-uid"
+    " --env-file-if-exists --snapshot-blob --allow-fs-read --allow-fs-write"
+    " --experimental-sea-config --trace-require-module"
 )
 INTERPRETERS: tuple[tuple[re.Pattern[str], OptionTable], ...] = (
     (
@@ -335,7 +349,8 @@ INTERPRETERS: tuple[tuple[re.Pattern[str], OptionTable], ...] = (
     (re.compile(r"^php[0-9.]*$"), OptionTable("cdz", whole_names=True)),
 )
 """Each interpreter's options taking a value (CPython 3.12's ``-W``/``-X`` and
-``--check-hash-based-pycs``, Node 22's valued options, perl's ``-I``, ruby's ``-r``/``-I``/
+``--check-hash-based-pycs``, Node 22's valued options (each one added in round 53 run by
+node 20 as ``node OPTION VALUE ok.js``: it ran ``ok.js``), perl's ``-I``, ruby's ``-r``/``-I``/
 ``-E``/``-C``, php's ``-c``/``-d``/``-z``), by the interpreter's name (``python3.12``,
 ``nodejs``), in bundles as getopt reads them (``python3 -bW ignore``), long ones only whole.
 Their code options (``-c``, ``-e``, ``-m``) are not here: their operand is code, read as such.

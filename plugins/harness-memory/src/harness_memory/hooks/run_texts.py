@@ -17,23 +17,40 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from harness_memory.hooks.option_words import TABLES, OptionTable, option_values, read_options
+from harness_memory.hooks.option_words import (
+    FIND_ENDS,
+    FIND_RUNNING,
+    TABLES,
+    OptionTable,
+    option_values,
+    read_options,
+)
 
-__all__ = ["FIND_ACTIONS", "commands_run", "texts_run"]
+__all__ = ["commands_run", "sed_script_files", "texts_run"]
 
-FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-"""``find``'s actions running the command after them, up to ``;`` (once per name) or a ``+``
-after ``{}`` (names appended)."""
-_FIND_ENDS = frozenset({";", "\\;"})
 _ALIAS_RE = re.compile(r"^alias\.[^=\s]+=!", re.IGNORECASE)
 """A git setting given by ``-c`` defining a shell alias (``alias.x=!python3 mk.py``)."""
+_ENV_ALIAS_RE = re.compile(r"^alias\.[^=\s]+=", re.IGNORECASE)
+"""A git alias given by ``--config-env`` (``alias.x=VAR``): its text is the variable's value."""
+
+
+def _sed_address(at: int) -> str:
+    """A GNU sed address as a pattern, its custom delimiter captured by the group ``q{at}``: a
+    line (``1``), a step (``0~2``), ``$``, ``/regex/`` or ``\\cregexc`` (flags ``I``/``M``)."""
+    return (
+        rf"(?:\d+(?:~\d+)?|\$|/(?:[^/\\\n]|\\.)*/[IM]*"
+        rf"|\\(?P<q{at}>[^\n\\])(?:(?!(?P=q{at}))[^\\\n]|\\.)*(?P=q{at})[IM]*)"
+    )
+
+
 _SED_RUN_RE = re.compile(
-    r"(?:^|[;{}\n])[ \t]*(?:(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
-    r"(?:[ \t]*,[ \t]*(?:\d+|\$|/(?:[^/\\\n]|\\.)*/))?)?[ \t]*!?[ \t]*e[ \t]+([^\n]+)"
+    rf"(?:^|[;{{}}\n])[ \t]*(?:{_sed_address(1)}"
+    rf"(?:[ \t]*,[ \t]*(?:{_sed_address(2)}|[+~]\d+))?)?[ \t]*!?[ \t]*e[ \t]+(?P<run>[^\n]+)"
 )
-"""A GNU ``sed`` ``e COMMAND`` (after an optional address or range and ``!``): it runs the
-rest of its line as a shell command (``1e python3 mk.py``, ``/x/e cmd``); a bare ``e`` runs
-the pattern space, text known only at run time."""
+"""A GNU ``sed`` ``e COMMAND`` (after an optional address or range, :func:`_sed_address`,
+``1,+1``, ``0~1``, ``\\,x,``, and ``!``): it runs the rest of its line as a shell command
+(``1e python3 mk.py``, ``/x/e cmd``); a bare ``e`` runs the pattern space, text known only at
+run time."""
 _SED_OPTIONS = OptionTable(
     "efl", ("--expression", "--file", "--line-length"), optional=("--in-place",)
 )
@@ -56,15 +73,24 @@ only to make; read as a word the shell is given at run time."""
 
 def commands_run(command: str, words: Sequence[str]) -> list[list[str]]:
     """The simple commands (each its words, as the lexer gives them) that ``command`` with
-    ``words`` (its words after its name) runs from its words: each of ``find``'s
-    :data:`FIND_ACTIONS`, the command ``xargs`` runs (after its own options; none: ``echo``,
-    which writes nothing), given ``{}`` for the names it appends (a name either gives at run
-    time stays the word ``{}``: the caller tells what it stands for)."""
+    ``words`` (its words after its name) runs from its words: each of ``find``'s actions
+    running one (:data:`~harness_memory.hooks.option_words.FIND_RUNNING`), the command
+    ``xargs`` runs (after its own options; none: ``echo``, which writes nothing), given
+    ``{}`` for the names it appends (a name either gives at run time stays ``{}``, alone or
+    in a word, ``./{}``: the caller tells what it stands for;
+    xargs' replace string, ``-I X``, ``--replace=X``, read as ``{}``)."""
     if command == "find":
         return _find_actions(words)
     if command == "xargs":
         read = read_options(words, TABLES["xargs"])
-        return [[*words[read.operands[0] :], "{}"]] if read.operands else []
+        if not read.operands:
+            return []
+        run = list(words[read.operands[0] :])
+        replace = next(
+            (value for name, _, value in read.values if name in ("-I", "--replace") and value),
+            "{}",
+        )
+        return [[word.replace(replace, "{}") for word in run] + ["{}"]]
     return []
 
 
@@ -78,7 +104,9 @@ def texts_run(command: str, words: Sequence[str]) -> list[str]:
         return _git_aliases(words)
     if command == "sed":
         return [
-            found.group(1) for text in _sed_scripts(words) for found in _SED_RUN_RE.finditer(text)
+            found.group("run")
+            for text in _sed_scripts(words)
+            for found in _SED_RUN_RE.finditer(text)
         ]
     if command == "make":
         evals = option_values(words, _MAKE_OPTIONS, ("--eval", "-E"))
@@ -92,8 +120,8 @@ def _find_actions(words: Sequence[str]) -> list[list[str]]:
     running: list[str] | None = None
     for word in words:
         if running is None:
-            running = [] if word in FIND_ACTIONS else None
-        elif word in _FIND_ENDS or (word == "+" and running[-1:] == ["{}"]):
+            running = [] if word in FIND_RUNNING else None
+        elif word in FIND_ENDS or (word == "+" and running[-1:] == ["{}"]):
             commands.append(running)
             running = None
         else:
@@ -105,8 +133,13 @@ def _find_actions(words: Sequence[str]) -> list[list[str]]:
 
 def _git_aliases(words: Sequence[str]) -> list[str]:
     """The shell text of each ``!`` alias git ``words`` define for this run (``-c
-    alias.x='!cmd'``) or in its settings (``config [--global] alias.x '!cmd'``)."""
+    alias.x='!cmd'``; ``--config-env=alias.x=VAR``: a program named at run time) or in its
+    settings (``config [--global] alias.x '!cmd'``)."""
     texts = [_ALIAS_RE.sub("", word) for word in words if _ALIAS_RE.match(word)]
+    # ``--config-env=alias.x=VAR``: the alias is VAR's value, read at run time
+    given = [word[13:] for word in words if word.startswith("--config-env=")]
+    given += [value for key, value in itertools.pairwise(words) if key == "--config-env"]
+    texts += ['"$(:)"' for word in given if _ENV_ALIAS_RE.match(word)]
     if "config" in words:
         after = list(words[words.index("config") + 1 :])
         texts += [
@@ -115,6 +148,13 @@ def _git_aliases(words: Sequence[str]) -> list[str]:
             if key.lower().startswith("alias.") and value.startswith("!")
         ]
     return texts
+
+
+def sed_script_files(words: Sequence[str]) -> list[str]:
+    """The files ``sed`` ``words`` (its words after its name) read their script from: each
+    ``-f FILE``/``--file=FILE`` value (``-`` is standard input, no file)."""
+    read = read_options(words, _SED_OPTIONS)
+    return [value for name, _, value in read.values if name in ("-f", "--file") and value != "-"]
 
 
 def _sed_scripts(words: Sequence[str]) -> list[str]:

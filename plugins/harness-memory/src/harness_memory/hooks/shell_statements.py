@@ -620,6 +620,9 @@ def _each(value: object) -> tuple[object, ...]:
 _SPELT_AS_WORDS = frozenset({*_OPENERS_ALL, *_CLOSERS, *_LIST_STARTS})
 """The reserved words the reader acts on: spelt quoted, bash reads them as plain words."""
 _FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+"""``find``'s actions running a command, as :data:`~harness_memory.hooks.option_words.
+FIND_RUNNING` (a module of this layer, which this one may not import): a test holds them
+equal."""
 
 
 def _quoted_closers(command: str) -> bool:

@@ -126,6 +126,7 @@ from harness_memory.hooks.made_links import (
 from harness_memory.hooks.named_scripts import read_script, script_file
 from harness_memory.hooks.option_words import (
     CP_TREE,
+    FIND_RUNNING,
     TABLES,
     ReadOptions,
     cp_flags,
@@ -138,7 +139,7 @@ from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
 )
-from harness_memory.hooks.run_texts import commands_run, texts_run
+from harness_memory.hooks.run_texts import commands_run, sed_script_files, texts_run
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
@@ -705,7 +706,7 @@ def _runs_patcher(command: str | None, words: list[str]) -> bool:
     if command == "xargs":
         starts = read_options(words, TABLES["xargs"]).operands[:1]
     elif command == "find":
-        starts = [at + 1 for at, word in enumerate(words) if word in _FIND_RUNS]
+        starts = [at + 1 for at, word in enumerate(words) if word in FIND_RUNNING]
     elif command in _PATCH_RUNNERS:
         return any(_PATCHER_RE.search(word.split(" ", 1)[0]) for word in words)
     else:
@@ -714,8 +715,6 @@ def _runs_patcher(command: str | None, words: list[str]) -> bool:
     return any(_PATCHER_RE.search(words[at]) for at in places if at < len(words))
 
 
-_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-"""``find`` options whose next word names the program it runs."""
 _PER_PROCESS_RE = re.compile(r"^/(?:proc|dev/fd|dev/std(?:in|out|err))(?:/|$)")
 """A place the kernel gives each process its own view of: ``/proc`` (``/proc/self``,
 ``/proc/thread-self``, a process id), ``/dev/fd``, ``/dev/stdin``."""
@@ -1864,13 +1863,8 @@ its sources, which stay judged as every other word is."""
 IN_PLACE_EDITORS = frozenset({"sed", "perl"})
 """Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``); their
 script is no file (:func:`~harness_memory.hooks.in_place.edited_files`)."""
-_FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
+_FIND_ACTIONS = FIND_RUNNING | {"-delete"}
 """``find`` actions that write (or run a command on) every file below its start folders."""
-_RUNNING_ACTIONS = (["-exec"], ["-execdir"], ["-ok"], ["-okdir"])
-"""``find`` actions whose next word is a program it runs, each as a one-word list (compared
-with a slice of the words read)."""
-_RUNNING_WORDS = frozenset(action for (action,) in _RUNNING_ACTIONS)
-"""The same actions as words (looked for among a ``find``'s words)."""
 _FIND_WIDENING = frozenset({"-o", "-or", "!", "-not", "(", ")", ",", "-L", "-follow"})
 """``find`` words after which a ``-name`` test no longer bounds what its actions reach."""
 
@@ -2500,7 +2494,7 @@ class _Writes:
             return False  # before any copy of the words: this runs at every word
         words = self._said[::2]
         if self._command == "find":
-            actions = [at for at, each in enumerate(words) if each in _RUNNING_WORDS]
+            actions = [at for at, each in enumerate(words) if each in FIND_RUNNING]
             words = words[actions[-1] + 1 :] if actions else []
             shell = os.path.basename(words[0]) if words else ""  # noqa: PTH119
             words = words[1:] if shell in SHELLS or shell in STARTUP_SHELLS else []
@@ -2691,7 +2685,7 @@ class _Writes:
             self._valued = not self._valued and _takes_value(self._program[0], word)
         elif self._operand is None:
             self._operand = word
-        if self._command == "find" and self._words[-2:-1] in _RUNNING_ACTIONS:
+        if self._command == "find" and self._words[-2:-1] in [[action] for action in FIND_RUNNING]:
             self._found.programs.extend([] if is_read(word) else [word])
         options = PROGRAM_OPTIONS.get(self._command or "", ())
         name = word.partition("=")[0]
@@ -2841,6 +2835,8 @@ class _Writes:
         for preload in _preloaded(program):
             if (loaded := self._preload_links(program[0], preload)) is not None:
                 return loaded
+        if _checks_only(command, program):
+            return None  # ``bash -n mk.sh``, ``node --check mk.js``: its script never runs
         interpreted = reads_text(command)
         if interpreted and (shown := link_text(" ".join([*said, self.here_text]))) is not None:
             return program[0], shown
@@ -2853,7 +2849,7 @@ class _Writes:
             script = ("run", operand or "")  # ``python3 mk.py``: in the shell's folder
         if script is None:
             reads = interpreted and wrapper != "command"
-            return self._code_elsewhere(program, interpreted=reads, inline=inline)
+            return self._code_elsewhere(program, said[::2], interpreted=reads, inline=inline)
         if (expanded := _expand(script[1], self._known, self._environ)) is None:
             # an interpreter's or shell's script named at run time (``python3 "$(cat nm)"``);
             # a program itself so named is fenced by the sandbox as any unread program
@@ -2876,28 +2872,54 @@ class _Writes:
         python3 mk.py``, ``git -c alias.x='!python3 mk.py' x``, ``sed 'e python3 mk.py'``,
         ``make --eval='x: ; @python3 mk.py'``), each read as a command the shell runs here
         (:meth:`_read_run`), or None (P-3). The names ``find`` and ``xargs`` give it at run
-        time are the word ``{}`` (``-exec grep -l TODO {} +``, ``sh -c 'wc -l {}'``), but a
-        word ``{}`` given to an interpreter (``-exec python3 {} \\;``, ``xargs -0 sh -c``):
-        its script or code is then named only at run time. A shell given its code (``-exec
+        time are ``{}`` (``-exec grep -l TODO {} +``), but ``{}`` given to an interpreter, alone
+        or in a word (``-exec python3 {} \\;``, ``python3 ./{}``, ``xargs -I X python3 X``,
+        ``xargs -0 sh -c``, ``sh -c 'python3 {}'``): its script or code is then named only at
+        run time. A shell given its code (``-exec
         sh -c CODE _ {}``) is left to the reading of a shell's code. ``name``: the command's
         name as spelled, a ``find`` running a link maker (``-exec ln -s``)."""
         words = said[::2]
         pairs = zip(words, said[1::2], strict=False)
         built = {word for word, value in pairs if not (value or any(c.isspace() for c in word))}
-        running = command == "find" and _RUNNING_WORDS & set(words)
+        running = command == "find" and FIND_RUNNING & set(words)
         if running and (by := links_by_arguments("find", words)) is not None:
             return name, by  # ``find … -exec ln -s {} l \;``, ``-exec mv {} . \;``
         texts = []
         for each in commands_run(command, words):
             program = os.path.basename(each[0])  # noqa: PTH119
             code = shell_run(each[1:]).code if program in SHELLS else None
-            if code is not None and each[code + 1] != "{}":
+            if code is not None and "{}" not in each[code + 1]:
                 continue  # ``-exec sh -c CODE``: its code read as a shell's already
+            if code is not None and each[code + 1] != "{}":  # ``sh -c 'python3 {}'``: its code
+                texts.append(each[code + 1].replace("{}", _FED))
+                continue
             fed = ["{}"] if reads_text(program) else []
-            quoted = (_fed_word(word, word in built, fed if word == "{}" else []) for word in each)
+            quoted = (_fed_word(word, word in built, fed if "{}" in word else []) for word in each)
             texts.append(" ".join(quoted))
+        if command == "sed":  # ``sed -f script.sed``: its ``e`` commands, read from the file
+            for spelled in sed_script_files(words):
+                if (shown := self._sed_file_runs(name, spelled)) is not None:
+                    return shown
         for text in [*texts, *texts_run(command, words)]:
             if (made := self._read_run(text).linker) is not None:
+                return made
+        return None
+
+    def _sed_file_runs(self, name: str, spelled: str) -> tuple[str, str] | None:
+        """Whether the ``sed`` script file ``spelled`` (``sed -f FILE``) runs a program that
+        may make a link by its ``e`` commands (:func:`~harness_memory.hooks.run_texts.
+        texts_run`), each read as a command the shell runs; one named at run time, or that
+        the guard cannot read, may (P-3). A missing file runs nothing."""
+        if (expanded := _expand(spelled, self._known, self._environ)) is None:
+            return name, f"{spelled}, a sed script named at run time"
+        file = script_file("run", self._base, _tilde(expanded, self._environ), self._environ)
+        if not os.path.lexists(file):
+            return None
+        kind, text = read_script(file, run=False)
+        if kind == "unknown":
+            return name, f"{spelled}, a sed script the guard cannot read"
+        for run in texts_run("sed", ["-e", text]):
+            if (made := self._read_run(run).linker) is not None:
                 return made
         return None
 
@@ -2950,20 +2972,23 @@ class _Writes:
         return self._written_names[name] > self._unread_names[name]
 
     def _code_elsewhere(
-        self, program: list[str], *, interpreted: bool, inline: bool
+        self, program: list[str], words: list[str], *, interpreted: bool, inline: bool
     ) -> tuple[str, str] | None:
         """Whether an interpreter (``program``) run with no script file may make a link by
         code the guard cannot read in its words: a local module (``python3 -m helper``, read
         as its file, or a local package), or code it reads on standard input (``python3 <
-        helper.py``, ``cat helper.py | python3``: no operand, no here-document). None for
+        helper.py``, ``cat helper.py | python3``: no operand, no here-document; ``words``: all
+        its words, as written: ``python3 -m runpy mk`` runs the module ``mk``). None for
         code given inline (already read), a module not in the shell's folder (``python3 -m
         pytest``), or a program the guard does not read as code (``npm``)."""
         if not interpreted:
             return None
         if inline:
-            module = self._operand if program[-1] == "-m" else None
+            module = self._operand if _PYTHON_MODULE_RE.match(program[-1]) else None
             if module is None:  # code given inline, read already: the modules it loads
                 return _modules_links(program[0], self._base, self._operand or "", None)
+            if module == "runpy" and module in words[:-1]:  # ``-m runpy mk``: runs ``mk``
+                module = words[words.index(module) + 1].removesuffix(".py")
             if not _PYTHON_RE.match(program[0].rsplit("/", 1)[-1]):
                 return None
             path = os.path.join(self._base, *module.split("."))  # noqa: PTH118
@@ -2973,8 +2998,10 @@ class _Writes:
                 return program[0], f"-m {module}, a local package"
             return None
         quiet = {"-V", "--version", "-h", "--help", "-v"}
+        # by a path, a lookup's printed path read alone (``echo "$(command -v python3)"``)
+        by_name = "/" not in program[0]
         if self._operand in (None, "-") and not self.here_text and not quiet & set(program[1:]):
-            return program[0], "code read from standard input"
+            return (program[0], _STDIN_CODE) if by_name else None
         return None
 
     def _script_links(
@@ -4025,7 +4052,7 @@ def _found_places(
     running: str | None = None
     for word, built in operands:
         if running is None:
-            running = "" if word in _RUNNING_WORDS else None
+            running = "" if word in FIND_RUNNING else None
         elif not running:
             running = "$" if named_at_run_time(word) else (word.rsplit("/", 1)[-1] or "$")
         elif word in (";", "+", "\\;"):
@@ -4120,12 +4147,12 @@ def _git_command_places(command: str, operands: list[tuple[str, bool]]) -> list[
     ]
 
 
-_IMPORTS_READ = 64
+_IMPORTS_READ = 512
 """How many local module files (:func:`~harness_memory.hooks.link_texts.local_imports`'
 names that are files) the guard reads for one script or inline code, modules those load
-included; one loading more may make a link (P-3)."""
-_IMPORTS_LOOKED = 1024
-"""How many module names the guard looks for in all for one script or inline code."""
+included: a medium project's few hundred modules are read; one loading more may make a link
+(P-3). Only names that are files count: the standard library's (``import os``) are no files
+beside the code, and counting them refused a small project's ``python3 main.py``."""
 
 
 def _modules_links(name: str, folder: str, code: str, loader: str | None) -> tuple[str, str] | None:
@@ -4133,19 +4160,14 @@ def _modules_links(name: str, folder: str, code: str, loader: str | None) -> tup
     local_imports`: found in ``folder`` or beside the module loading it), or one such a
     module loads in turn (``top.py`` imports ``helper1``, which imports ``helper2``), may
     make a link by its text, for the program ``name``; a module the guard cannot read may,
-    and so does code loading more than :data:`_IMPORTS_READ` module files or naming more than
-    :data:`_IMPORTS_LOOKED` modules. ``loader``: the script's spelling whose code it is, None
-    for code given inline. Each file is read once."""
+    and so does code loading more than :data:`_IMPORTS_READ` module files. ``loader``: the
+    script's spelling whose code it is, None for code given inline. Each file is read once."""
     loading = f"{loader}, loading" if loader is not None else "loading"
     pending = [(folder, code)]
     read: set[str] = set()
-    looked = 0
     while pending:
         here, text = pending.pop()
         for each in local_imports(text):
-            looked += 1
-            if looked > _IMPORTS_LOOKED:
-                return name, f"{loading} more local modules than the guard reads"
             places = {os.path.normpath(os.path.join(where, each)) for where in (here, folder)}  # noqa: PTH118
             for module in places - read:
                 if not os.path.isfile(module):  # noqa: PTH113
@@ -4168,6 +4190,9 @@ _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments (``export X='…'``): values ``eval "$X"`` may run."""
 _RUN_NAMED = "a program named at run time, which may be ln"
 """Why a program named at run time (``$X …``, ``$(echo ln) …``) may make a link."""
+_STDIN_CODE = "code read from standard input"
+"""Why an interpreter given no script nor code (``python3``, ``cat mk.py | node``) may make a
+link."""
 _LEADING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -4190,7 +4215,7 @@ def _own_value_rest(word: str) -> str | None:
 
 _CODE_OPTIONS = (
     (re.compile(r"^(?:python|pypy)[0-9.]*$"), frozenset({"-c", "-m"})),
-    (re.compile(r"^(?:node|nodejs|bun)$"), frozenset({"-e", "-p", "--eval", "--print"})),
+    (re.compile(r"^(?:node|nodejs|bun)$"), frozenset({"-e", "-p", "-pe", "--eval", "--print"})),
     (re.compile(r"^perl[0-9.]*$"), frozenset({"-e", "-E"})),
     (re.compile(r"^(?:ruby|lua)[0-9.]*$"), frozenset({"-e"})),
     (re.compile(r"^php[0-9.]*$"), frozenset({"-r"})),
@@ -4217,11 +4242,12 @@ _PRELOADS = (
         ("--require", "--import", "--loader", "--experimental-loader", "-r"),
     ),
     (re.compile(r"^ruby[0-9.]*$"), ("-r",)),
+    (re.compile(r"^perl[0-9.]*$"), ("-M", "-m")),
 )
 """Each interpreter's options whose value is a file it loads and runs before its script
 (``node -r ./mk.js``, ``--require=./mk.js``, ``--import``, ``--loader``, ``ruby -r ./mk.rb``,
-``-r./mk.rb``)."""
-_PRELOAD_SUFFIXES = (".js", ".cjs", ".mjs", ".rb")
+``-r./mk.rb``, ``perl -Mmkp``: ``mkp.pm``, ``-MA::B=x``: ``A/B.pm``)."""
+_PRELOAD_SUFFIXES = (".js", ".cjs", ".mjs", ".rb", ".pm")
 """What node and ruby add to a preloaded name given without its suffix (``-r ./mk``)."""
 
 
@@ -4236,18 +4262,29 @@ def _preloaded(program: list[str]) -> list[str]:
     if not options:
         return []
     read = option_values(program[1:], interpreter_table(name), options)
+    if name.startswith("perl"):  # ``-MA::B=x``, ``-M-warnings``: the module's file
+        read = [
+            (o, v.lstrip("-").split("=")[0].split()[0].replace("::", "/"))
+            for o, v in read
+            if v.strip("-")
+        ]
     return [value for _, value in read if value]
 
 
 _BUNDLED_CODE_RE = {
+    "python": re.compile(r"^-[bBdEiIOPqRsSuvx]*[cm]$"),
+    "pypy": re.compile(r"^-[bBdEiIOPqRsSuvx]*[cm]$"),
     "perl": re.compile(r"^-[acdfhlnpsStTuUvwWX0-9]*[eE]$"),
     "ruby": re.compile(r"^-[acdhlnpsSvwWy0-9]*e$"),
 }
-"""A bundle of perl's or ruby's one-letter options ending in the one taking code (``-ne``,
-``-lane``, ``-pe``, ``-l0e``): switches taking no value (or digits), then ``e``. One taking a
+"""A bundle of python's, perl's or ruby's one-letter options ending in the one taking code
+(``python3 -Sc``, ``-Bm mk``, ``perl -ne``, ``-lane``, ``-pe``, ``-l0e``): switches taking no
+value (or digits), then ``c``/``m`` or ``e``. One taking a
 value takes the rest of the bundle (``-Mautodie``, ``-Iinclude``, ``-rdate``, ``-F,``, ``-pie``:
 ``-i`` with the backup suffix ``e``), so the first operand after it is a script file, read
 for links (P-3); read as code, ``perl -Mautodie mk.pl``'s link was never seen."""
+_PYTHON_MODULE_RE = re.compile(r"^-[bBdEiIOPqRsSuvx]*m$")
+"""Python's ``-m`` alone or ending a bundle (``-Bm``): its operand a module."""
 _AWK_RE = re.compile(r"^[gmn]?awk$")
 _AWK_FILE_RE = re.compile(r"^(?:-f|-E|--file|--exec)(?:=|$)|^-[fE].")
 """An awk option naming its program's file (``-f prog.awk``, ``-fprog.awk``, gawk's
@@ -4275,19 +4312,48 @@ def _inline_code(command: str, program: list[str]) -> bool:
     )
 
 
+_CHECKING_OPTIONS = (
+    (re.compile(r"^(?:ba|da|k|z|)sh$"), re.compile(r"^-[A-Za-z]*n[A-Za-z]*$")),
+    (re.compile(r"^(?:node|nodejs)$"), re.compile(r"^(?:-c|--check)$")),
+    (re.compile(r"^ruby[0-9.]*$"), re.compile(r"^-c$")),
+    (re.compile(r"^php[0-9.]*$"), re.compile(r"^(?:-l|--syntax-check)$")),
+)
+"""Each interpreter's option by which it only checks its script's syntax, running none of it:
+a shell's ``-n`` (alone or in a bundle, ``-nv``), ``node --check``/``-c``, ``ruby -c``, ``php
+-l``. Not ``perl -c``: its ``BEGIN`` blocks and ``use`` lines run."""
+_NODE_CODE = frozenset({"-e", "--eval", "-p", "-pe", "--print"})
+
+
+def _checks_only(command: str, program: list[str]) -> bool:
+    """Whether the interpreter ``command`` (``program``: its name as spelled and its options
+    before its first operand) only checks its script's syntax (:data:`_CHECKING_OPTIONS`:
+    ``bash -n mk.sh``, ``node --check mk.js``), so its script makes no link; node given code
+    (``node -c -e …``) may run it. ``find . -name '*.sh' -exec bash -n {} \\;`` was refused
+    as running a script named at run time (P-3)."""
+    options = program[1:]
+    if command.startswith("node") and _NODE_CODE & set(options):
+        return False
+    return any(
+        name.match(command) and any(check.match(word) for word in options)
+        for name, check in _CHECKING_OPTIONS
+    )
+
+
 def _script_word(
     command: str | None, program: list[str], words: list[str]
 ) -> tuple[str, str] | None:
     """The script file a command runs, as its kind (``source``, ``shell``, ``run``) and word:
     ``source``'s or ``.``'s operand (``words``: their words, or a shell's, as written), a
     shell's script operand (:func:`~harness_memory.hooks.shell_startup.script_operand`), or
-    the program itself when named by its path (``program``: its name as spelled first)."""
+    the program itself when named by its path (``program``: its name as spelled first) unless
+    that names an interpreter: ``.venv/bin/python mk.py``, ``/usr/bin/node mk.js`` run their
+    script, judged by the interpreter's base name as ``python3 mk.py`` is (P-3)."""
     word: str | None
     if command in _SOURCING:
         kind, word = "source", next((each for each in words if each != "--"), None)
     elif command in STARTUP_SHELLS:
         kind, word = "shell", script_operand(words)
-    elif program and "/" in program[0]:
+    elif program and "/" in program[0] and not reads_text(os.path.basename(program[0])):  # noqa: PTH119
         kind, word = "run", program[0]
     else:
         return None

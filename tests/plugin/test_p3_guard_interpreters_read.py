@@ -1,0 +1,266 @@
+"""P-3: an interpreter's script is read however the interpreter is named, and a project's own
+modules are read up to a medium project's size.
+
+``mk.py`` (``mk.js``, ``mk.pl``) makes ``lnk`` lead into another Workspace's scope, its folder
+read from ``target`` at run time. An interpreter named by its path (``.venv/bin/python mk.py``,
+``/usr/bin/node mk.js``, ``$(command -v python3) mk.py``) was taken for the script itself: the
+binary was read, not ``mk.py``, and the write through ``lnk`` was let through. Each is refused
+by every harness in this process; a handful is then run by one bash, which writes into the
+other scope: the gaps were real.
+
+The modules a script imports were bounded by every name it imports, the standard library's
+too: ``python3 main.py && mkdir -p out && echo x > out/a.txt`` was refused when ``main.py``
+imported 70 small local modules, or 40 importing 15 standard modules each. Only local files
+count toward the bound, which a medium project's few hundred modules stay under; past it the
+command is still refused. An interpreter that only checks its script's syntax (``find . -name
+'*.sh' -exec bash -n {} \\;``, ``node --check``, ``ruby -c``, ``php -l``) runs none of it and
+passes again; ``perl -c`` (its ``BEGIN`` blocks run) stays refused. A name ``find`` or
+``xargs`` gives at run time inside a word (``python3 ./{}``, ``mk{}py``) or as xargs' replace
+string (``xargs -I X python3 X``, ``sh -c 'python3 X'``) names the interpreter's script at
+run time: refused as ``python3 {}`` was. Python's code options in a bundle (``-Sc``, ``-Bm``),
+an import after ``;`` or ``:``, ``from pkg import helper`` (``pkg/helper.py``), ``from .
+import x``, and code loading a file or module it names as a string (``f = open("mk.py");
+exec(f.read())``, ``runpy.run_module("mk")``, ``-m runpy mk``) are read too; code loading only
+strings naming no local file passes. node 20's valued options the guard's table lacked
+(``--test-reporter spec mk.js``) hid the script; ``node -pe CODE`` and ``perl -Mmkp`` (a
+module file beside it) were never read.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from harness_memory.hooks.option_words import interpreter_table, read_options
+from harness_memory.hooks.run_texts import commands_run
+
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answers_of_every_harness,
+    refusals_by_every_harness,
+)
+
+MAKES_LINK = "import os; os.symlink(open('target').read().strip(), 'lnk')\n"
+"""``mk.py``: makes ``lnk`` lead where the file ``target`` says (no memory named)."""
+_STANDARD = "".join(
+    f"import {name}\n"
+    for name in [
+        "os",
+        "sys",
+        "json",
+        "re",
+        "io",
+        "abc",
+        "csv",
+        "math",
+        "time",
+        "glob",
+        "shutil",
+        "typing",
+        "logging",
+        "pathlib",
+        "argparse",
+    ]
+)
+"""Fifteen imports of the standard library, as a module's head often has."""
+
+RUN_BY_PATH = [
+    ".venv/bin/python mk.py && echo x > lnk/a.md",
+    "/usr/bin/python3 mk.py && echo x > lnk/a.md",
+    "/usr/bin/python3 -c 'import mk' && echo x > lnk/a.md",
+    "/usr/bin/node mk.js && echo x > lnk/a.md",
+    "/usr/bin/perl mk.pl && echo x > lnk/a.md",
+    "$(command -v python3) mk.py && echo x > lnk/a.md",
+    "venv/bin/python mk.py && echo x > lnk/a.md",
+    "perl -c mk.pl && echo x > lnk/a.md",
+    "node -c -e \"require('./mk.js')\" && echo x > lnk/a.md",
+    "find . -name mk.py -exec python3 ./{} \\; && echo x > lnk/a.md",
+    "find . -maxdepth 0 -exec python3 mk{}py \\; && echo x > lnk/a.md",
+    "echo mk.py | xargs -I{} python3 ./{} && echo x > lnk/a.md",
+    "echo mk.py | xargs -I X python3 X && echo x > lnk/a.md",
+    "echo mk.py | xargs --replace=X sh -c 'python3 X' && echo x > lnk/a.md",
+    "echo mk.py | xargs -n1 -I@ python3 @ && echo x > lnk/a.md",
+    "python3 -Sc 'import mk' && echo x > lnk/a.md",
+    "python3 -bbc 'import mk' && echo x > lnk/a.md",
+    "python3 -Bm mk && echo x > lnk/a.md",
+    "python3 -c 'import json;import mk' && echo x > lnk/a.md",
+    "python3 -c 'if 1: import mk' && echo x > lnk/a.md",
+    "python3 -c 'from pkg import helper' && echo x > lnk/a.md",
+    "python3 -c 'import rel' && echo x > lnk/a.md",
+    "python3 -c 'exec(open(file=\"mk.py\").read())' && echo x > lnk/a.md",
+    "python3 -c 'f = open(\"mk.py\"); exec(f.read())' && echo x > lnk/a.md",
+    "python3 -c 'import runpy; runpy.run_module(\"mk\")' && echo x > lnk/a.md",
+    "python3 -m runpy mk && echo x > lnk/a.md",
+    "node --test-reporter spec mk.js && echo x > lnk/a.md",
+    "node --disable-proto delete mk.js && echo x > lnk/a.md",
+    "node -pe \"require('./mk.js')\" && echo x > lnk/a.md",
+    "perl -I . -Mmkp -e 1 && echo x > lnk/a.md",
+]
+"""Each was let through; each runs ``mk.py`` (``mk.js``, ``mk.pl``) before the write."""
+PROVED_BY_BASH = [RUN_BY_PATH[at] for at in (0, 2, 3, 5, 10, 12, 15, 19, 23, 26, 28, 29)]
+"""A handful of the forms above, run by one bash: each really writes into the other scope."""
+EVERYDAY_BY_PATH = [
+    ".venv/bin/python ok.py && mkdir -p out && echo x > out/a.txt",
+    "/usr/bin/python3 -m pytest -q tests; mkdir -p out && echo x > out/a.txt",
+    "$(which python3) ok.py && mkdir -p out && echo x > out/a.txt",
+    "/usr/bin/env python3 ok.py && mkdir -p out && echo x > out/a.txt",
+    "./node_modules/.bin/eslint . ; mkdir -p out && echo x > out/a.txt",
+    "/usr/bin/node ok.js && mkdir -p out && echo x > out/a.txt",
+    ".venv/bin/python -c 'import json, sys; print(sys.path)' && mkdir -p out && echo > out/a",
+    "python3 main.py && mkdir -p out && echo x > out/a.txt",
+    "python3 wide.py && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.sh' -exec bash -n {} \\; && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.sh' -exec sh -nv {} \\; && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.js' -exec node --check {} \\; && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.rb' -exec ruby -c {} \\; && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.php' -exec php -l {} \\; && mkdir -p out && echo x > out/a.txt",
+    "bash -n mk.sh && node -c mk.js && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.txt' | xargs -I F sh -c 'wc -l F' && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.txt' -exec sh -c 'echo {}' \\; && mkdir -p out && echo x > out/a.txt",
+    "find . -name '*.py' -exec python3 -m py_compile ./{} \\; && mkdir -p out && echo > out/a",
+    "ls *.py | xargs -I % cp % /tmp/ && mkdir -p out && echo x > out/a.txt",
+    "python3 -Sc 'print(1)' && python3 -Bm json.tool a.json && mkdir -p out && echo > out/a",
+    "python3 -c 'import json;import sys; print(json.dumps(1))' && mkdir -p out && echo > out/a",
+    "python3 -c 'exec(\"print(1)\")' && mkdir -p out && echo x > out/a.txt",
+    "python3 -c 'from os import path; print(path.sep)' && mkdir -p out && echo x > out/a.txt",
+    "python3 -c 'import json; print(json.load(open(\"a.json\")))' && mkdir -p out && echo > out/a",
+    "python3 -c 'exec(open(\"ok.py\").read())' && mkdir -p out && echo x > out/a.txt",
+    "python3 -m runpy ok && mkdir -p out && echo x > out/a.txt",
+    "node --test-reporter spec ok.js && node -pe '1 + 1' && mkdir -p out && echo > out/a",
+    "perl -Mstrict -MData::Dumper -we 'print 1' && mkdir -p out && echo x > out/a.txt",
+]
+"""Everyday uses, each followed by a write into a folder made there; ``main.py`` imports 300
+local modules, each importing 15 standard ones, ``wide.py`` 70 small ones. An interpreter
+that only checks its script's syntax (``bash -n``, ``node --check``, ``ruby -c``, ``php -l``)
+runs none of it (``perl -c`` runs its ``BEGIN`` blocks: refused above)."""
+
+
+def _prepared(where: Layout) -> None:
+    work = where.workspace
+    (work / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
+    (work / "mk.py").write_text(MAKES_LINK, encoding="utf-8")
+    (work / "mk.js").write_text(
+        "const fs = require('fs');\n"
+        "fs.symlinkSync(fs.readFileSync('target', 'utf8').trim(), 'lnk');\n",
+        encoding="utf-8",
+    )
+    (work / "mk.pl").write_text(
+        "open my $f, '<', 'target'; my $t = <$f>; chomp $t; symlink($t, 'lnk');\n",
+        encoding="utf-8",
+    )
+    (work / "ok.py").write_text("print('ok')\n", encoding="utf-8")
+    (work / "mk.sh").write_text('ln -s "$(cat target)" lnk\n', encoding="utf-8")
+    (work / "ok.js").write_text("console.log('ok');\n", encoding="utf-8")
+    (work / "a.txt").write_text("a\n", encoding="utf-8")
+    (work / "mkp.pm").write_text(
+        "package mkp;\nopen my $f, '<', 'target';\n"
+        "my $t = <$f>; chomp $t; symlink($t, 'lnk');\n1;\n",
+        encoding="utf-8",
+    )
+    (work / "a.json").write_text("{}\n", encoding="utf-8")
+    (work / "pkg").mkdir()
+    (work / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (work / "pkg" / "helper.py").write_text(MAKES_LINK, encoding="utf-8")
+    (work / "rel").mkdir()
+    (work / "rel" / "__init__.py").write_text("from . import helper\n", encoding="utf-8")
+    (work / "rel" / "helper.py").write_text(MAKES_LINK, encoding="utf-8")
+    for venv in (".venv", "venv"):
+        (work / venv / "bin").mkdir(parents=True)
+        (work / venv / "bin" / "python").symlink_to(sys.executable)
+    package = work / "app"
+    package.mkdir()
+    for at in range(300):
+        (package / f"m{at}.py").write_text(_STANDARD, encoding="utf-8")
+        (work / f"w{at}.py").write_text("x = 1\n", encoding="utf-8")
+    imports = "".join(f"from app import m{at}\nimport app.m{at}\n" for at in range(300))
+    (work / "main.py").write_text(imports, encoding="utf-8")
+    (work / "wide.py").write_text("".join(f"import w{at}\n" for at in range(70)), "utf-8")
+
+
+def test_p3_an_interpreter_named_by_its_path_runs_its_script_which_is_read(
+    where: Layout,
+) -> None:
+    _prepared(where)
+    refused = {command: refusals_by_every_harness(where, command) for command in RUN_BY_PATH}
+
+    let_through = {
+        command: harness
+        for command, reasons in refused.items()
+        for harness, reason in reasons.items()
+        if reason is None
+    }
+    assert let_through == {}
+    script = "\n".join(
+        f"( {command.replace('lnk/a.md', f'lnk/{at}.md')} ) </dev/null; rm -f lnk"
+        for at, command in enumerate(PROVED_BY_BASH)
+    )
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
+    subprocess.run(["bash", "-c", script], cwd=where.workspace, env=env, capture_output=True)
+    written = {path.name for path in (where.root / where.other).iterdir()}
+    assert written >= {f"{at}.md" for at in range(len(PROVED_BY_BASH))}
+
+
+def test_p3_everyday_interpreters_by_path_and_medium_projects_pass(where: Layout) -> None:
+    _prepared(where)
+    answers = {command: answers_of_every_harness(where, command) for command in EVERYDAY_BY_PATH}
+
+    assert answers == {command: dict.fromkeys(SHELL) for command in EVERYDAY_BY_PATH}
+
+
+def test_p3_a_project_with_more_modules_than_the_guard_reads_is_refused(where: Layout) -> None:
+    work = where.workspace
+    Path(work / "huge").mkdir()
+    for at in range(600):
+        (work / "huge" / f"m{at}.py").write_text("x = 1\n", encoding="utf-8")
+    (work / "main.py").write_text(
+        "".join(f"import huge.m{at}\n" for at in range(600)), encoding="utf-8"
+    )
+
+    refused = refusals_by_every_harness(where, "python3 main.py && echo x > out/a.txt")
+
+    assert all(refused.values()), refused
+    assert all("more local modules than the guard reads" in str(r) for r in refused.values())
+
+
+def test_p3_xargs_replace_string_is_the_name_it_reads() -> None:
+    assert commands_run("xargs", ["-I", "X", "sh", "-c", "python3 X"]) == [
+        ["sh", "-c", "python3 {}", "{}"]
+    ]
+    assert commands_run("xargs", ["--replace=@", "cp", "@", "/tmp/"]) == [
+        ["cp", "{}", "/tmp/", "{}"]
+    ]
+    assert commands_run("xargs", ["-n1", "python3"]) == [["python3", "{}"]]
+
+
+NODE_VALUED = [
+    ("--disable-proto", "delete"),
+    ("--heapsnapshot-signal", "SIGUSR2"),
+    ("--max-http-header-size", "9000"),
+    ("--experimental-default-type", "commonjs"),
+    ("--test-reporter", "spec"),
+    ("--test-reporter-destination", "stdout"),
+    ("--test-name-pattern", "x"),
+    ("--test-concurrency", "1"),
+    ("--test-timeout", "100"),
+    ("--test-shard", "1/1"),
+    ("--heapsnapshot-near-heap-limit", "1"),
+    ("--inspect-publish-uid", "stderr"),
+    ("--env-file-if-exists", "a.txt"),
+]
+"""node options taking the next word as their value (node 20 runs ``ok.js`` after each)."""
+
+
+def test_p3_node_options_taking_a_value_are_read_so_as_node_reads_them(where: Layout) -> None:
+    _prepared(where)
+    operands = {
+        option: read_options([option, value, "ok.js"], interpreter_table("node")).operands
+        for option, value in NODE_VALUED
+    }
+
+    assert operands == {option: [2] for option, _ in NODE_VALUED}
+    script = "".join(f"node {option} {value} ok.js\n" for option, value in NODE_VALUED)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
+    ran = subprocess.run(["bash", "-c", script], cwd=where.workspace, env=env, capture_output=True)
+    assert ran.stdout.decode().split() == ["ok"] * len(NODE_VALUED)
