@@ -293,7 +293,7 @@ def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> An
         hook = decode_input(raw)
     except ValueError as error:
         name = _HARNESS_NAMES[args.agent_kind]
-        print(f"harness-memory: hook input is not the JSON {name} sends: {error}", file=sys.stderr)
+        _say(f"harness-memory: hook input is not the JSON {name} sends: {error}")
         if not _guarded(settings):
             return None
         return _unread_tool_call(
@@ -309,12 +309,19 @@ def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> An
     try:
         return adapter(hook, settings)
     except Exception as error:  # a guard that fails must not let the call run unjudged (P-3)
-        print(f"harness-memory: the write guard failed: {error!r}", file=sys.stderr)
+        _say(f"harness-memory: the write guard failed: {error!r}")
         if not _guarded(settings):
             return None
         return _unread_tool_call(
             args.event, f"the guard failed while judging this call ({type(error).__name__})"
         )
+
+
+def _say(line: str) -> None:
+    """``line`` on stderr, when there is one: with stderr closed (``2>&-``) ``print`` would
+    write it to stdout, before the hook's JSON answer."""
+    if sys.stderr is not None:
+        print(line, file=sys.stderr)
 
 
 _PRE_TOOL_EVENTS = frozenset({"pre-tool-use", "before-tool"})

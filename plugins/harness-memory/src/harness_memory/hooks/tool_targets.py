@@ -2835,7 +2835,7 @@ class _Writes:
         for preload in _preloaded(program):
             if (loaded := self._preload_links(program[0], preload)) is not None:
                 return loaded
-        if _checks_only(command, program):
+        if _checks_only(command, program, said):
             return None  # ``bash -n mk.sh``, ``node --check mk.js``: its script never runs
         interpreted = reads_text(command)
         if interpreted and (shown := link_text(" ".join([*said, self.here_text]))) is not None:
@@ -2998,8 +2998,9 @@ class _Writes:
                 return program[0], f"-m {module}, a local package"
             return None
         quiet = {"-V", "--version", "-h", "--help", "-v"}
-        # by a path, a lookup's printed path read alone (``echo "$(command -v python3)"``)
-        by_name = "/" not in program[0]
+        # by a path, a lookup's printed path read alone (``echo "$(command -v python3)"``);
+        # a shell by its path (``cat mk.sh | /bin/bash``) runs what it reads all the same
+        by_name = "/" not in program[0] or program[0].rsplit("/", 1)[-1] in SHELLS
         if self._operand in (None, "-") and not self.here_text and not quiet & set(program[1:]):
             return (program[0], _STDIN_CODE) if by_name else None
         return None
@@ -4324,15 +4325,21 @@ a shell's ``-n`` (alone or in a bundle, ``-nv``), ``node --check``/``-c``, ``rub
 _NODE_CODE = frozenset({"-e", "--eval", "-p", "-pe", "--print"})
 
 
-def _checks_only(command: str, program: list[str]) -> bool:
+def _checks_only(command: str, program: list[str], words: list[str]) -> bool:
     """Whether the interpreter ``command`` (``program``: its name as spelled and its options
     before its first operand) only checks its script's syntax (:data:`_CHECKING_OPTIONS`:
     ``bash -n mk.sh``, ``node --check mk.js``), so its script makes no link; node given code
-    (``node -c -e …``) may run it. ``find . -name '*.sh' -exec bash -n {} \\;`` was refused
-    as running a script named at run time (P-3)."""
+    (``node -c -e …``) may run it, and so may a shell given ``+n`` or ``-o``/``+o`` anywhere in
+    its ``words`` (as written: ``bash -n +n mk.sh`` runs it, its reader of options stopping at
+    ``+n``). ``find . -name '*.sh' -exec bash -n {} \\;`` was
+    refused as running a script named at run time (P-3)."""
     options = program[1:]
     if command.startswith("node") and _NODE_CODE & set(options):
         return False
+    if any(
+        word.startswith("+") or (word[:1] == "-" != word[1:2] and "o" in word) for word in words
+    ):
+        return False  # ``+n``, ``-o``/``+o noexec`` may switch checking off again: runs it
     return any(
         name.match(command) and any(check.match(word) for word in options)
         for name, check in _CHECKING_OPTIONS
