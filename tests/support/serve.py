@@ -221,7 +221,7 @@ def serve(
     the data dir and host are set on top, and port 0: the kernel picks a free port as the service
     binds (a port picked before, then bound, could be taken meanwhile by another test's service,
     which then answered in its place), read from the socket it listens on and set in the
-    returned ``env``. The log goes to ``log_path`` (emptied first), by default a new
+    returned ``env``. The log goes to ``log_path``, by default a new
     ``memory-api-*.log`` beside ``data_dir``, so several processes may share one data dir.
 
     ``command_prefix`` runs the service under another program (e.g. ``setpriv`` taking
@@ -242,7 +242,6 @@ def serve(
         os.close(handle)
         log_path = Path(name)
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    log_path.write_bytes(b"")  # a log reused by a restart: its old banner names an old port
     process: subprocess.Popen[bytes] | ForkedProcess
     if zygote is not None:
         if command_prefix:
