@@ -100,13 +100,10 @@ RUN_BY_PATH = [
     "cat mk.sh | /bin/bash && echo x > lnk/a.md",
     "bash -n +n mk.sh && echo x > lnk/a.md",
     "bash -n -o noexec +o noexec mk.sh && echo x > lnk/a.md",
-    "sed -E -n 's/^.*$/python3 mk.py/e' a.txt && echo x > lnk/a.md",
 ]
-"""Each was let through (the last four by guardfix53's own rules: review53j); each runs
+"""Each was let through (the last three by guardfix53's own rules: review53j); each runs
 ``mk.py`` (``mk.js``, ``mk.pl``, ``mk.sh``) before the write."""
-PROVED_BY_BASH = [
-    RUN_BY_PATH[at] for at in (0, 2, 3, 5, 10, 12, 15, 19, 23, 26, 28, 29, 30, 31, 33)
-]
+PROVED_BY_BASH = [RUN_BY_PATH[at] for at in (0, 2, 3, 5, 10, 12, 15, 19, 23, 26, 28, 29, 30, 31)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
 EVERYDAY_BY_PATH = [
     ".venv/bin/python ok.py && mkdir -p out && echo x > out/a.txt",
@@ -139,6 +136,8 @@ EVERYDAY_BY_PATH = [
     "perl -Mstrict -MData::Dumper -we 'print 1' && mkdir -p out && echo x > out/a.txt",
     "sed -i 's/version/release/g' a.txt && mkdir -p out && echo x > out/a.txt",
     "sed -n 's|/usr/e|x|p' a.txt && bash -nv mk.sh && mkdir -p out && echo x > out/a.txt",
+    "sed -i 's/\\/home/\\/export/' a.txt && mkdir -p out && echo x > out/a.txt",
+    "sed 's/http:\\/\\/a.example/https:\\/\\/a.example/' a.txt && mkdir -p out && echo > out/a",
 ]
 """Everyday uses, each followed by a write into a folder made there; ``main.py`` imports 300
 local modules, each importing 15 standard ones, ``wide.py`` 70 small ones. An interpreter

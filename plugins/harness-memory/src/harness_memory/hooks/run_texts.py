@@ -51,14 +51,6 @@ _SED_RUN_RE = re.compile(
 ``1,+1``, ``0~1``, ``\\,x,``, and ``!``): it runs the rest of its line as a shell command
 (``1e python3 mk.py``, ``/x/e cmd``); a bare ``e`` runs the pattern space, text known only at
 run time."""
-_SED_SUBSTITUTE_RUNS_RE = re.compile(
-    r"(?:^|[;{}\n])[ \t]*[^;{}\n]*?s(?P<d>[^\\\n;{}a-zA-Z0-9 \t])"
-    r"(?:\\.|(?!(?P=d)).)*(?P=d)(?:\\.|(?!(?P=d)).)*(?P=d)[gpiImM0-9]*e"
-)
-"""A GNU ``sed`` ``s`` command with the ``e`` flag (``s/.*/python3 mk.py/e``): it runs the
-pattern space after the substitution as a shell command, text known only at run time."""
-RUN_TIME_TEXT = '"$(:)"'
-"""Shell text naming a program known only at run time, read as such."""
 _SED_OPTIONS = OptionTable(
     "efl", ("--expression", "--file", "--line-length"), optional=("--in-place",)
 )
@@ -105,18 +97,17 @@ def commands_run(command: str, words: Sequence[str]) -> list[list[str]]:
 def texts_run(command: str, words: Sequence[str]) -> list[str]:
     """The shell texts ``command`` with ``words`` (its words after its name, as the lexer
     gives them) runs: git's ``!`` aliases it defines (``-c alias.x='!cmd'``, ``config
-    alias.x '!cmd'``), ``sed``'s ``e`` commands in its scripts (an ``s///e``'s, known only
-    at run time: :data:`RUN_TIME_TEXT`), the recipes of the rules
+    alias.x '!cmd'``), ``sed``'s ``e`` commands in its scripts, the recipes of the rules
     ``make --eval`` / ``-E`` defines (make's own references read as words known at run
     time)."""
     if command == "git":
         return _git_aliases(words)
     if command == "sed":
-        scripts = _sed_scripts(words)
-        runs = [found.group("run") for text in scripts for found in _SED_RUN_RE.finditer(text)]
-        if any(_SED_SUBSTITUTE_RUNS_RE.search(text) for text in scripts):
-            runs.append(RUN_TIME_TEXT)
-        return runs
+        return [
+            found.group("run")
+            for text in _sed_scripts(words)
+            for found in _SED_RUN_RE.finditer(text)
+        ]
     if command == "make":
         evals = option_values(words, _MAKE_OPTIONS, ("--eval", "-E"))
         return [recipe for _, text in evals for recipe in _recipes(text)]
