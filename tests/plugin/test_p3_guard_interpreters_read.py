@@ -272,3 +272,27 @@ def test_p3_node_options_taking_a_value_are_read_so_as_node_reads_them(where: La
     env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
     ran = subprocess.run(["bash", "-c", script], cwd=where.workspace, env=env, capture_output=True)
     assert ran.stdout.decode().split() == ["ok"] * len(NODE_VALUED)
+
+
+def test_p3_a_folder_python_runs_by_m_is_a_package_and_one_it_does_not_is_no_package(
+    where: Layout,
+) -> None:
+    """``python3 -m build`` beside setuptools' ``build/`` folder (no ``__init__.py``, no
+    ``__main__.py``: Python runs the installed ``build``) and ``python3 -m venv venv`` beside
+    an earlier ``venv/`` were refused as "a local package"; a folder Python does run for ``-m``
+    (``__main__.py`` in it, or a package) is still refused before a write through ``lnk``."""
+    work = where.workspace
+    (work / "build" / "lib").mkdir(parents=True)
+    (work / "venv" / "bin").mkdir(parents=True)
+    (work / "tool").mkdir()
+    (work / "tool" / "__main__.py").write_text(MAKES_LINK, encoding="utf-8")
+    everyday = [
+        "python3 -m build && mkdir -p out && echo x > out/a.txt",
+        "python3 -m venv venv && mkdir -p out && echo x > out/a.txt",
+    ]
+
+    answers = {command: answers_of_every_harness(where, command) for command in everyday}
+    refused = refusals_by_every_harness(where, "python3 -m tool && echo x > lnk/a.md")
+
+    assert answers == {command: dict.fromkeys(SHELL) for command in everyday}
+    assert all("-m tool, a local package" in str(reason) for reason in refused.values()), refused

@@ -2976,7 +2976,9 @@ class _Writes:
     ) -> tuple[str, str] | None:
         """Whether an interpreter (``program``) run with no script file may make a link by
         code the guard cannot read in its words: a local module (``python3 -m helper``, read
-        as its file, or a local package), or code it reads on standard input (``python3 <
+        as its file, or a local package: a folder holding ``__init__.py`` or ``__main__.py``;
+        setuptools' ``build/`` or a ``venv/`` folder shadows no ``-m build``, ``-m venv``), or
+        code it reads on standard input (``python3 <
         helper.py``, ``cat helper.py | python3``: no operand, no here-document; ``words``: all
         its words, as written: ``python3 -m runpy mk`` runs the module ``mk``). None for
         code given inline (already read), a module not in the shell's folder (``python3 -m
@@ -2994,7 +2996,10 @@ class _Writes:
             path = os.path.join(self._base, *module.split("."))  # noqa: PTH118
             if os.path.isfile(f"{path}.py"):  # noqa: PTH113
                 return self._script_links(program[0], f"-m {module}", f"{path}.py", run=False)
-            if os.path.isdir(path):  # noqa: PTH112
+            if any(  # a package, or a folder Python runs as one: not setuptools' build/, a venv/
+                os.path.isfile(os.path.join(path, name))  # noqa: PTH113, PTH118
+                for name in ("__init__.py", "__main__.py")
+            ):
                 return program[0], f"-m {module}, a local package"
             return None
         quiet = {"-V", "--version", "-h", "--help", "-v"}
