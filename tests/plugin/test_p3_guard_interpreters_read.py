@@ -39,6 +39,8 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answers_of_every_harness,
+    bash_writes_through_lnk,
+    let_through,
     refusals_by_every_harness,
 )
 
@@ -191,22 +193,9 @@ def test_p3_an_interpreter_named_by_its_path_runs_its_script_which_is_read(
     where: Layout,
 ) -> None:
     _prepared(where)
-    refused = {command: refusals_by_every_harness(where, command) for command in RUN_BY_PATH}
-
-    let_through = {
-        command: harness
-        for command, reasons in refused.items()
-        for harness, reason in reasons.items()
-        if reason is None
-    }
-    assert let_through == {}
-    script = "\n".join(
-        f"( {command.replace('lnk/a.md', f'lnk/{at}.md')} ) </dev/null; rm -f lnk"
-        for at, command in enumerate(PROVED_BY_BASH)
-    )
+    assert let_through(where, RUN_BY_PATH) == {}
     env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
-    subprocess.run(["bash", "-c", script], cwd=where.workspace, env=env, capture_output=True)
-    written = {path.name for path in (where.root / where.other).iterdir()}
+    written = bash_writes_through_lnk(where, PROVED_BY_BASH, env=env)
     assert written >= {f"{at}.md" for at in range(len(PROVED_BY_BASH))}
 
 

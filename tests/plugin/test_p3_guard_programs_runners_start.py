@@ -20,8 +20,6 @@ real. The everyday forms of the same runners, followed by a write into a folder 
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 from harness_memory.hooks import link_texts, shell_statements
 from harness_memory.hooks.option_words import (
@@ -36,7 +34,8 @@ from tests.support.guard_cases import (
     SHELL,
     Layout,
     answers_of_every_harness,
-    refusals_by_every_harness,
+    bash_writes_through_lnk,
+    let_through,
 )
 
 MAKES_LINK = "import os; os.symlink(open('target').read().strip(), 'lnk')\n"
@@ -141,22 +140,9 @@ def test_p3_scripts_runners_start_are_read_and_each_refused_form_writes_through(
     where: Layout,
 ) -> None:
     _prepared(where)
-    refused = {command: refusals_by_every_harness(where, command) for command in STARTED_BY_RUNNERS}
-
-    let_through = {
-        command: harness
-        for command, reasons in refused.items()
-        for harness, reason in reasons.items()
-        if reason is None
-    }
-    assert let_through == {}
+    assert let_through(where, STARTED_BY_RUNNERS) == {}
     # one bash runs the handful, each writing its own file through the link it makes
-    script = "\n".join(
-        f"( {command.replace('lnk/a.md', f'lnk/{at}.md')} ) </dev/null; rm -f lnk"
-        for at, command in enumerate(PROVED_BY_BASH)
-    )
-    subprocess.run(["bash", "-c", script], cwd=where.workspace, check=True, capture_output=True)
-    written = {path.name for path in (where.root / where.other).iterdir()}
+    written = bash_writes_through_lnk(where, PROVED_BY_BASH, check=True)
     assert written >= {f"{at}.md" for at in range(len(PROVED_BY_BASH))}
 
 

@@ -210,3 +210,31 @@ def assert_allowed_by_every_harness_and_bash_writes_there(
     subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
     assert made.exists(), f"bash did not write {made}: {shell}"
     assert _tree(other) == before, f"bash changed the other scope: {shell}"
+
+
+def let_through(where: Layout, commands: list[str]) -> dict[str, str]:
+    """Each of ``commands`` (not filled) that some harness's guard allows, with that harness
+    (the last one allowing it); empty when every harness refuses every command."""
+    return {
+        command: harness
+        for command in commands
+        for harness, reason in refusals_by_every_harness(where, command).items()
+        if reason is None
+    }
+
+
+def bash_writes_through_lnk(
+    where: Layout, commands: list[str], *, env: dict[str, str] | None = None, check: bool = False
+) -> set[str]:
+    """The names one bash process writes into the other scope running ``commands`` in the
+    Workspace, each in a subshell of its own writing ``lnk/<its index>.md`` (for ``lnk/a.md``)
+    through the link it makes, which is removed after it. ``env``: bash's environment (this
+    process's when None); ``check``: bash's exit status must be 0."""
+    script = "\n".join(
+        f"( {command.replace('lnk/a.md', f'lnk/{at}.md')} ) </dev/null; rm -f lnk"
+        for at, command in enumerate(commands)
+    )
+    subprocess.run(
+        ["bash", "-c", script], cwd=where.workspace, env=env, check=check, capture_output=True
+    )
+    return {path.name for path in (where.root / where.other).iterdir()}
