@@ -9,7 +9,7 @@ the guard sees, and
 the tools whose memory writes are recorded as versions (V-1), or that none are (an install
 from before the post-write hook: installing again adds it).
 A hook command that is gone means no memory and a guard that refuses every write it would
-check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FAILS_CLOSED`):
+check (the command fails closed, :func:`~harness_memory.installers.spec.guard_fails_closed`):
 ``status`` says so and exits 1. Hook commands an earlier install wrote with the token on
 them (``--token``) get a warning to install again (H-7), and so do hook commands without
 ``--flags-only``, whose settings a repository's environment could change (P-2a), hook commands
