@@ -155,7 +155,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         if managed is not None
         else settings_path(options.home, environ)
     )
-    old, document = read_json_object(path)
+    old, document = read_json_object(path, utf16=True)  # as Claude Code reads it
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)

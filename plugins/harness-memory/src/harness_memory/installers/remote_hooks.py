@@ -52,7 +52,9 @@ def installed_remote_settings(home: Path, environ: Mapping[str, str]) -> dict[st
     tokens: list[str] = []
     for harness, path in targets:
         try:
-            _, document = read_json_object(path, comments=harness == "gemini")
+            _, document = read_json_object(
+                path, comments=harness == "gemini", utf16=harness == "claude-code"
+            )
         except SettingsFileError:
             continue
         for command in our_commands(document, harness):

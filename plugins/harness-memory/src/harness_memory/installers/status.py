@@ -481,7 +481,8 @@ def _read_noting(path: Path, harness: str) -> tuple[dict[str, Any], str | None]:
     no settings from it."""
     if path.suffix != ".toml":
         try:
-            return read_json_object(path, comments=harness == "gemini")[1], None
+            utf16 = harness == "claude-code"  # Claude Code reads a UTF-16LE file too
+            return read_json_object(path, comments=harness == "gemini", utf16=utf16)[1], None
         except UnwritableSettings as error:
             document = _as_harness_reads(path, harness, error.what)
             return document, (
