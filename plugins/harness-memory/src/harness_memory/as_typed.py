@@ -5,6 +5,11 @@ Beside ``make run`` the program is ``.venv/bin/harness-memory``: a bare ``harnes
 another install of). :func:`program_as_typed` is the program as the user started it, and
 :class:`AsTyped` writes every command in backticks that starts with the bare name (the one
 form all the messages use) with that program in its place.
+
+A hook's messages (a Session-start notice, a refusal's reason) reach the user and the model
+inside a Session: :func:`typed_answer` names the program there as the installed hook command
+starts it (an absolute path, as :func:`program_as_typed` finds it in the hook's ``argv[0]``),
+and leaves the injected memory text (``additionalContext``) as it was written.
 """
 
 from __future__ import annotations
@@ -13,9 +18,9 @@ import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
-__all__ = ["AsTyped", "as_typed", "program_as_typed"]
+__all__ = ["MESSAGE_KEYS", "AsTyped", "as_typed", "program_as_typed", "typed_answer"]
 
 NAME = "harness-memory"
 """The console script's name, as every message writes a command."""
@@ -43,6 +48,25 @@ def as_typed(text: str, program: str) -> str:
     import shlex
 
     return text.replace(f"`{NAME} ", f"`{shlex.quote(program)} ")
+
+
+MESSAGE_KEYS = frozenset({"systemMessage", "reason", "permissionDecisionReason", "stopReason"})
+"""The members of a hook answer (Claude Code, Codex CLI, Gemini CLI; nested in
+``hookSpecificOutput`` too) whose text is a message of ours, not memory."""
+
+
+def typed_answer(answer: Any, program: str) -> Any:
+    """The hook ``answer`` (its JSON object) with the commands of its messages
+    (:data:`MESSAGE_KEYS`) :func:`as_typed`; every other member, the memory text among them,
+    as it is."""
+    if program == NAME or not isinstance(answer, dict):
+        return answer
+    return {
+        key: as_typed(value, program)
+        if key in MESSAGE_KEYS and isinstance(value, str)
+        else typed_answer(value, program)
+        for key, value in answer.items()
+    }
 
 
 class AsTyped:

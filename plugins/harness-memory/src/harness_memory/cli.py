@@ -225,7 +225,9 @@ def _command(
     stdin: IO[bytes] | None,
     out: IO[str],
 ) -> int:
-    """Run the command ``args`` names, writing what it says to ``out``; its exit status."""
+    """Run the command ``args`` names, writing what it says to ``out``; its exit status. A
+    hook's messages name the program as its installed command starts it
+    (:func:`~harness_memory.as_typed.typed_answer`), looked up only for an answer (H-5)."""
     if args.command in ("install", "uninstall", "status"):
         return run_install(parser, args, env, out)
     if args.command == "token":
@@ -243,6 +245,9 @@ def _command(
     raw = (sys.stdin.buffer if stdin is None else stdin).read()
     answer = _hook(args, raw, settings)
     if answer is not None:
+        from harness_memory.as_typed import program_as_typed, typed_answer
+
+        answer = typed_answer(answer, program_as_typed(env))
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return 0
 

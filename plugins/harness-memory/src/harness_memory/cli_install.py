@@ -329,6 +329,10 @@ def _settings_given(
         from harness_memory.settings import remote_memory_root
 
         root = str(remote_memory_root(remote_state, values["project"], values["agent"]))
+        from harness_memory.installers.remote_hooks import unused_root
+
+        if install and (unused := unused_root(environ, Path(root))) is not None:
+            _logger().warning("install %s: %s", args.harness, unused)
     missing = [name for name, value in values.items() if install and not value]
     if install and not root:
         missing.insert(0, "memory-root")

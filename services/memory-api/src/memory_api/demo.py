@@ -22,6 +22,15 @@ no index line names. The seed marker, ``agents/demo/demo-seed.json`` beside the 
 config, records every file a seed has placed in each scope (by scope key); a file the marker
 names that is no longer there was deleted since, and stays deleted. A file new in the corpus
 is still copied. Deleting the demo agent's folder (or the data dir) starts over.
+
+A checkout moved with ``make run``'s ``.data`` in it moves the demo Workspaces too, and a key is
+derived from the Workspace's path (K-1): seeding made two more Workspace scopes under new keys,
+the demo's memories twice on the page. So the marker also records which scope is which demo
+Workspace (``workspaces``: name → key), and a seed fills the scope recorded there while it is
+a folder of the memory root, whatever path the Workspace has now. A marker from before it kept
+them is read through the scopes it lists: the ``.workspace`` marker (K-5) the seed wrote names
+``…/demo-workspaces/<name>``. A Session started in a moved demo folder gets a scope of its own,
+as any Workspace at a new path does.
 """
 
 from __future__ import annotations
@@ -35,7 +44,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from memory_core.atomic import atomic_write_bytes
-from memory_core.keys import USER_SCOPE
+from memory_core.keys import USER_SCOPE, WORKSPACE_KEY_PATTERN, key_for_real_path
 from memory_core.layout import agent_dir, scope_dir
 from memory_core.wire import AgentCreate
 
@@ -43,6 +52,7 @@ from memory_api.errors import Conflict
 from memory_api.store.agents import AgentStore
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.scopes import read_marker
 from memory_api.store.sessions import ensure_workspace_scope
 
 __all__ = [
@@ -65,7 +75,9 @@ DEMO_WORKSPACES: tuple[tuple[str, str], ...] = (
 )
 """(corpus folder, demo Workspace directory name) pairs seeded into Workspace scopes."""
 SEED_MARKER = "demo-seed.json"
-"""The seed marker in the demo agent's folder: ``{"seeded": {scope key: [file names]}}``."""
+"""The seed marker in the demo agent's folder: ``{"seeded": {scope key: [file names]},
+"workspaces": {demo Workspace name: scope key}}``."""
+_WORKSPACE_KEY = re.compile(WORKSPACE_KEY_PATTERN)
 DEMO_MEMORY_TAB = f"/projects/{DEMO_PROJECT}/agents/{DEMO_AGENT}/memory"
 """The page's route (the part after ``#``) of the demo agent's Memory tab."""
 
@@ -101,24 +113,53 @@ def _not_in_future(data: bytes, today: date) -> bytes:
     return _UPDATED_AT.sub(clamp, data, count=1)
 
 
-def _read_marker(path: Path) -> dict[str, set[str]]:
-    """The files earlier seeds placed, by scope key; {} when there is no readable marker."""
+def _read_marker(path: Path) -> tuple[dict[str, set[str]], dict[str, str]]:
+    """``(files, workspaces)``: the files earlier seeds placed, by scope key, and the scope key
+    of each demo Workspace by its name; both {} when there is no readable marker."""
     try:
-        seeded = json.loads(path.read_bytes()).get("seeded", {})
+        body = json.loads(path.read_bytes())
+        seeded, workspaces = body.get("seeded", {}), body.get("workspaces", {})
     except (OSError, ValueError, AttributeError):
-        return {}
-    if not isinstance(seeded, dict):
-        return {}
-    return {
+        return {}, {}
+    files = {
         str(key): {name for name in names if isinstance(name, str)}
-        for key, names in seeded.items()
+        for key, names in (seeded.items() if isinstance(seeded, dict) else ())
         if isinstance(names, list)
     }
+    named = {
+        str(name): key
+        for name, key in (workspaces.items() if isinstance(workspaces, dict) else ())
+        if isinstance(key, str) and _WORKSPACE_KEY.fullmatch(key)
+    }
+    return files, named
 
 
-def _write_marker(path: Path, seeded: dict[str, set[str]]) -> None:
-    body = {"seeded": {key: sorted(names) for key, names in sorted(seeded.items())}}
+def _write_marker(path: Path, seeded: dict[str, set[str]], workspaces: dict[str, str]) -> None:
+    body = {
+        "seeded": {key: sorted(names) for key, names in sorted(seeded.items())},
+        "workspaces": dict(sorted(workspaces.items())),
+    }
     atomic_write_bytes(path, json.dumps(body, indent=1).encode() + b"\n")
+
+
+def _earlier_scope(
+    root: Path, name: str, key: str | None, seeded: dict[str, set[str]]
+) -> str | None:
+    """The key of the scope an earlier seed made for the demo Workspace ``name``: ``key`` (the
+    marker's record of it), else the scope the marker lists whose ``.workspace`` names a
+    ``demo-workspaces/<name>`` folder (a marker from before it recorded them); None when that
+    scope is no folder of the memory ``root`` now, or there is none."""
+    if key is None:
+        for listed in sorted(seeded):
+            if listed == USER_SCOPE or not _WORKSPACE_KEY.fullmatch(listed):
+                continue
+            named = read_marker(root, root / listed, listed).path
+            if named is not None and Path(named).parts[-2:] == (DEMO_WORKSPACES_DIR, name):
+                key = listed
+                break
+    if key is None or (root / key).is_symlink() or not (root / key).is_dir():
+        return None
+    return key
 
 
 def _copy_folder(source: Path, target: Path, report: SeedReport, seeded: set[str]) -> None:
@@ -144,7 +185,7 @@ def _copy_folder(source: Path, target: Path, report: SeedReport, seeded: set[str
 def _seed_files(data_dir: Path, corpus: Path, report: SeedReport) -> dict[str, Path]:
     """Copy the corpus folders into the demo agent's scopes, minding the seed marker; blocking."""
     marker = agent_dir(data_dir, DEMO_AGENT) / SEED_MARKER
-    seeded = _read_marker(marker)
+    seeded, workspaces = _read_marker(marker)
     scopes: dict[str, Path] = {}
     user = scope_dir(data_dir, DEMO_AGENT, USER_SCOPE)
     _copy_folder(corpus / "user-scope", user, report, seeded.setdefault(USER_SCOPE, set()))
@@ -156,13 +197,19 @@ def _seed_files(data_dir: Path, corpus: Path, report: SeedReport) -> dict[str, P
             continue
         workspace = data_dir / DEMO_WORKSPACES_DIR / name
         workspace.mkdir(parents=True, exist_ok=True)
-        # The scope and its marker as a first Session there would make them (K-1, K-5).
-        key, scope = ensure_workspace_scope(root, os.path.realpath(workspace))
+        real = os.path.realpath(workspace)
+        earlier = _earlier_scope(root, name, workspaces.get(name), seeded)
+        scope: Path | None = None
+        if earlier is not None and earlier != key_for_real_path(real):  # the path moved since
+            key, scope = earlier, root / earlier
+        else:  # the scope and its marker as a first Session there would make them (K-1, K-5)
+            key, scope = ensure_workspace_scope(root, real)
         if scope is None:
             continue
         _copy_folder(source, scope, report, seeded.setdefault(key, set()))
         scopes[key] = scope
-    _write_marker(marker, seeded)
+        workspaces[name] = key
+    _write_marker(marker, seeded, workspaces)
     return scopes
 
 

@@ -33,7 +33,13 @@ from harness_memory.installers.files import (
 )
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
-from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.own_memory import (
+    Switch,
+    give_back_made,
+    note_made,
+    switch_back,
+    switch_off,
+)
 from harness_memory.installers.own_switches import claude_code_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
@@ -67,6 +73,10 @@ EDITED_SHAPES: dict[str, type] = {
     "env": dict,
 }
 """The settings an install edits, and the type each must have for it to do so."""
+
+ROOT_LISTS = (("permissions", "additionalDirectories"), ("permissions", "allow"))
+"""The lists the memory root goes into; an uninstall gives back what it found on the way
+(:func:`~harness_memory.installers.own_memory.give_back_made`)."""
 
 
 def settings_path(home: Path, environ: Mapping[str, str]) -> Path:
@@ -145,7 +155,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         if managed is not None
         else settings_path(options.home, environ)
     )
-    old, document = read_json_object(path)
+    old, document = read_json_object(path, utf16=True)  # as Claude Code reads it
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)  # A-10
@@ -157,6 +167,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     wanted = _wanted(options, state, token_file) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
+    for keys in ROOT_LISTS if install else ():
+        note_made(document, keys, record.previous)
     for root in gone:
         _permissions(merged, root, install=False)
     if added is not None:
@@ -164,8 +176,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     _drop_env_token(merged)  # the hooks read no token from env (P-2a): the file holds it
     notes: list[str] = [place_warning] if place_warning else []
     if install:
-        notes.append(switch_off(merged, AUTO_MEMORY, record.previous))
-        notes.append(switch_off(merged, AUTO_MEMORY_VARIABLE, record.previous))
+        for switch in (AUTO_MEMORY, AUTO_MEMORY_VARIABLE):
+            notes.append(switch_off(merged, switch, record.previous, found=document))
         config = settings_path(options.home, environ).parent
         notes += _own_memory_folders(config, options.home, document)
         notes.append(
@@ -179,6 +191,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         for switch in (AUTO_MEMORY, AUTO_MEMORY_VARIABLE):
             if (said := switch_back(merged, switch, record.previous)) is not None:
                 notes.append(said)
+        for keys in ROOT_LISTS:  # a "permissions": null stays null (H-3)
+            give_back_made(merged, keys, record.previous, before=document)
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:

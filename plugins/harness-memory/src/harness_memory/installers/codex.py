@@ -38,7 +38,13 @@ from harness_memory.installers.files import (
 )
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import Removed, merge_hooks
-from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.own_memory import (
+    Switch,
+    give_back_made,
+    note_made,
+    switch_back,
+    switch_off,
+)
 from harness_memory.installers.own_switches import codex_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
@@ -152,6 +158,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     except TOMLKitError as error:
         raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
     check_tables(config, config_path)
+    for keys in EDITED_IN_PLACE if install else ():
+        note_made(config, keys, record.previous)
     key_source = str(hooks_path.absolute())
     _update_trust(config, key_source, removed, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
@@ -164,8 +172,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     switches = (MEMORIES, TERMINALS)
     profiles, profile_notes = profile_plan(home, switches, record.previous, install=install)
     if install:
-        notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
-        notes.append(switch_off(config, TERMINALS, record.previous, tomlkit.table))
+        found = parse_toml(old_config)  # both switches are in [features]: as it was read
+        for switch in switches:
+            notes.append(switch_off(config, switch, record.previous, tomlkit.table, found=found))
         notes += profile_notes
         if why := codex_off(config):  # the file itself keeps every hook from running
             notes.append(f"WARNING: {switched_off(HARNESS, config_path, why)}")
@@ -177,6 +186,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
                 notes.append(said)
         notes += profile_notes
         _tidy(config)
+        for keys in EDITED_IN_PLACE:  # a table of the user's, empty, stays (H-3)
+            give_back_made(config, keys, record.previous, new_table=tomlkit.table)
     changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
     removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
     notes += kept
@@ -383,6 +394,11 @@ def _tidy(config: Any) -> None:
         del hooks["state"]
     if not hooks:
         del config["hooks"]
+
+
+EDITED_IN_PLACE = (("sandbox_workspace_write", "writable_roots"), ("hooks", "state"))
+"""The tables and list of ``config.toml`` an install adds its entries to; an uninstall gives
+back what it found on the way (:func:`~harness_memory.installers.own_memory.give_back_made`)."""
 
 
 def writable_root(config: Any, root: str, *, install: bool) -> None:

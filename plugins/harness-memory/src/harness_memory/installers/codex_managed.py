@@ -102,7 +102,11 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     _put_hooks(requirements, before, merged)
     notes: list[str] = []
     if install:
-        notes += [switch_off(requirements, pin, record.previous, tomlkit.table) for pin in PINS]
+        found = _parse(requirements_path, old_requirements)  # the pins share [features]
+        notes += [
+            switch_off(requirements, pin, record.previous, tomlkit.table, found=found)
+            for pin in PINS
+        ]
         notes.append(MANAGED.format(path=requirements_path))
         notes += gap_notes(HARNESS, managed=True)
     else:

@@ -36,7 +36,13 @@ from memory_core.atomic import atomic_write_bytes, make_dirs
 from harness_memory.installers import harness_json, json_values, jsonc
 from harness_memory.installers.json_layout import layout_of
 from harness_memory.installers.secrets import MASK, holds, keeps_owner_only, mask, private_mode
-from harness_memory.installers.settings_text import line_ends_like, split_mark
+from harness_memory.installers.settings_text import (
+    UTF16_MARK,
+    decoded,
+    encoded,
+    line_ends_like,
+    split_mark,
+)
 
 __all__ = [
     "BACKUP_SUFFIX",
@@ -129,10 +135,11 @@ class FileChange:
 
 
 def read_text(path: Path) -> str | None:
-    """The file's UTF-8 text, or None when it does not exist.
+    """The file's text (UTF-8, or UTF-16LE behind its byte order mark:
+    :func:`~harness_memory.installers.settings_text.decoded`), or None when it does not exist.
 
     Raises :class:`SettingsFileError` when it is not a regular file, cannot be read, is larger
-    than 16 MiB or is not UTF-8.
+    than 16 MiB or is neither.
     """
     try:
         info = path.stat()
@@ -154,13 +161,22 @@ def read_text(path: Path) -> str | None:
             f"{_named(path, write_target(path))} is larger than {_READ_CAP} bytes"
         )
     try:
-        return raw.decode("utf-8")
+        return decoded(raw)
     except UnicodeDecodeError:
         raise SettingsFileError(f"{_named(path, write_target(path))} is not UTF-8 text") from None
+    except ValueError as error:
+        raise SettingsFileError(f"{_named(path, write_target(path))}: {error}") from None
 
 
-def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None, dict[str, Any]]:
+def read_json_object(
+    path: Path, *, comments: bool = False, utf16: bool = False
+) -> tuple[str | None, dict[str, Any]]:
     """``(text, object)`` of a JSON settings file; ``(None, {})`` when it does not exist.
+
+    A UTF-16LE file is read only with ``utf16`` (Claude Code's settings, which Claude Code
+    reads so: :mod:`~harness_memory.installers.settings_text`), its text then starting with
+    :data:`~harness_memory.installers.settings_text.UTF16_MARK`; otherwise it is refused as
+    the harness (Gemini CLI, Codex CLI's ``hooks.json``) reads UTF-8 only.
 
     A blank file counts as ``{}``. With ``comments`` (a harness that reads its settings with
     ``//`` and ``/* */`` comments: Gemini CLI) a commented file is read too
@@ -171,7 +187,11 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
     the harness reads that could not be written back as it is (a key twice in one object).
     """
     text = read_text(path)
-    if text is None or not text.strip():
+    if text is not None and text.startswith(UTF16_MARK) and not utf16:
+        raise SettingsFileError(
+            f"{path} is UTF-16 text, and the harness reads it as UTF-8 only: save it as UTF-8"
+        )
+    if text is None or not (split_mark(text)[1] or "").strip():
         return text, {}
     try:
         document = json_values.loads(text)
@@ -308,7 +328,7 @@ def earlier_text(
                 continue
             if by_us is not None and by_us(data):
                 continue
-            text = data.decode("utf-8")
+            text = decoded(data)
             found = jsonc.loads(text) if comments else json_values.loads(text)
             if isinstance(found, dict) and json.dumps(_without_empty_hooks(found)) == wanted:
                 return Earlier(text, mode)
@@ -541,7 +561,7 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
         backup_mode = private_mode(old_mode) if holds(change.old, change.secrets) else old_mode
         backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
     try:
-        in_place = replace_bytes(target, change.new.encode("utf-8"), mode)
+        in_place = replace_bytes(target, encoded(change.new), mode)
         _check_private(change, target, old_mode)
     except OSError:
         if backup is not None:
@@ -564,7 +584,7 @@ def _check_private(change: FileChange, target: Path, old_mode: int | None) -> No
     if change.old is None:
         target.unlink(missing_ok=True)
     else:
-        replace_bytes(target, change.old.encode("utf-8"), old_mode or 0o600)
+        replace_bytes(target, encoded(change.old), old_mode or 0o600)
     raise OSError(errno.EPERM, NOT_PRIVATE)
 
 
@@ -704,7 +724,7 @@ def _roll_back(written: list[Written], changes: list[FileChange]) -> None:
             if change.old is None:
                 done.target.unlink()
             else:
-                replace_bytes(done.target, change.old.encode("utf-8"), done.old_mode or 0o600)
+                replace_bytes(done.target, encoded(change.old), done.old_mode or 0o600)
             if done.backup is not None:
                 done.backup.unlink()
 

@@ -33,7 +33,13 @@ from harness_memory.installers.files import (
 from harness_memory.installers.gemini_workspace import hook_names
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
-from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.own_memory import (
+    Switch,
+    give_back_made,
+    note_made,
+    switch_back,
+    switch_off,
+)
 from harness_memory.installers.own_switches import gemini_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
@@ -153,13 +159,17 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         }
         if options.remote:  # R-1: what the agent wrote goes back at the Session's end too
             wanted["SessionEnd"] = [{"hooks": [handler("session-end")]}]
+    if install:
+        note_made(document, ROOT_LIST, record.previous)
     merged = merged_settings(document, wanted, options, path, install=install)
     notes: list[str] = [place_warning] if place_warning else []
     for switch in (AUTO_MEMORY, DIRECTORY_TREE):
         if install:
-            notes.append(switch_off(merged, switch, record.previous))
+            notes.append(switch_off(merged, switch, record.previous, found=document))
         elif (said := switch_back(merged, switch, record.previous)) is not None:
             notes.append(said)
+    if not install:  # a "context": null stays null (H-3)
+        give_back_made(merged, ROOT_LIST, record.previous, before=document)
     if install:
         notes += [Detail(TREE_WHY), STAYS_ON.format(version=GEMINI_VERSION)]
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
@@ -209,6 +219,11 @@ def _handler(
         "command": options.hook_command(HARNESS, event, state_dir=state, token_file=token_file),
         "timeout": HOOK_TIMEOUT_MS,
     }
+
+
+ROOT_LIST = ("context", "includeDirectories")
+"""The list the memory root goes into; an uninstall gives back what it found on the way
+(:func:`~harness_memory.installers.own_memory.give_back_made`)."""
 
 
 def include_directory(document: dict[str, Any], root: str, *, install: bool) -> None:

@@ -124,7 +124,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     merged = merged_settings(document, wanted, options, path, install=install)
     notes: list[str] = []
     if install:
-        notes += [switch_off(merged, pin, record.previous) for pin in PINS]
+        notes += [switch_off(merged, pin, record.previous, found=document) for pin in PINS]
         notes += [MANAGED.format(path=path), Detail(TREE_WHY)]
         if (reason := unread_reason(path)) is not None:
             notes.append(f"WARNING: {reason}")

@@ -5,9 +5,15 @@ Claude Code, Codex CLI and Gemini CLI each carry a memory of their own that woul
 Agent Memory: a second memory section in the model's input and a second place to write. Where a
 setting turns it off (:class:`Switch`), :func:`switch_off` sets it and keeps what was
 there before in the install record (``<settings folder>/harness-memory/install.json``):
-the value, or that the key was absent. :func:`switch_back` puts exactly that back on uninstall —
-unless the user changed the setting since, which is then left as it is and said. A re-install
-never records its own value as "what was there".
+the value, or that the key was absent, and which of the tables above it the install made or
+put in place of a value that was no table (``"env": null``). :func:`switch_back` puts exactly
+that back on uninstall — unless the user changed the setting since, which is then left as it
+is and said; a table the install did not make stays, empty or not, and a value it put a table
+in place of comes back.
+The tables and lists an install adds entries to (Claude Code's ``permissions.allow``, Gemini
+CLI's ``context.includeDirectories``) are kept the same way: :func:`note_made` before the
+install changes them, :func:`give_back_made` after the uninstall took its entries out. A
+re-install never records its own value as "what was there".
 
 Works on a JSON settings object (a ``dict``) and on a ``tomlkit`` document alike.
 """
@@ -19,10 +25,18 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Switch", "switch_back", "switch_off"]
+__all__ = ["Switch", "give_back_made", "note_made", "switch_back", "switch_off"]
 
 Record = dict[str, Any]
-"""The install record's ``previous``: dotted key → ``{"value": v}`` or ``{"absent": true}``."""
+"""The install record's ``previous``: dotted key → ``{"value": v}`` or ``{"absent": true,
+"made": Made}``; ``made:`` and a dotted key → the :data:`Made` of the tables and list there."""
+
+Made = dict[str, Any]
+"""What an install found on the way to a nested key (:func:`made_on_the_way`):
+``{"depth": i}`` when ``keys[i]`` was absent (the install made it and what is below),
+``{"depth": i, "value": v}`` when it held ``v``, which is no table or list (a ``null``: the
+install put its own in its place), ``{"depth": len(keys)}`` when every one was there (with
+``"list": true`` when the last was a list)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,15 +93,103 @@ def _set(
     current[keys[-1]] = value
 
 
-def _delete(document: MutableMapping[str, Any], keys: tuple[str, ...]) -> None:
-    """Delete the key and every table it leaves empty on the way up."""
+def _delete(document: MutableMapping[str, Any], keys: tuple[str, ...], keep: int = 0) -> None:
+    """Delete the key and every table it leaves empty on the way up, but for the first ``keep``
+    tables of ``keys`` (those the install found there)."""
     parents: list[Any] = [document]
     for key in keys[:-1]:
         parents.append(parents[-1][key])
     del parents[-1][keys[-1]]
-    for depth in range(len(keys) - 1, 0, -1):
+    for depth in range(len(keys) - 1, keep, -1):
         if len(parents[depth]) == 0:
             del parents[depth - 1][keys[depth - 1]]
+
+
+def _holds(value: Any) -> bool:
+    """Whether ``value`` is a table (JSON object, TOML table) or a list, which an install may
+    add to and take its own out of again."""
+    return hasattr(value, "get") or isinstance(value, list)
+
+
+def made_on_the_way(document: Any, keys: tuple[str, ...]) -> Made:
+    """What putting a table or list at each of ``keys`` (nested, the last one included) in
+    ``document`` makes: see :data:`Made`."""
+    current = document
+    for depth, key in enumerate(keys):
+        if not hasattr(current, "get") or key not in current:
+            return {"depth": depth}
+        current = current[key]
+        if not _holds(current):
+            return {"depth": depth, "value": _plain(current)}
+    return {"depth": len(keys), "list": True} if isinstance(current, list) else {"depth": len(keys)}
+
+
+def note_made(document: Any, keys: tuple[str, ...], previous: Record) -> None:
+    """Keep in ``previous`` what an install that adds to the table or list at ``keys`` of
+    ``document`` makes on the way (once: an install again finds its own)."""
+    previous.setdefault("made:" + ".".join(keys), made_on_the_way(document, keys))
+
+
+def give_back_made(
+    document: MutableMapping[str, Any],
+    keys: tuple[str, ...],
+    previous: Record,
+    *,
+    before: Any = None,
+    new_table: Callable[[], Any] = dict,
+) -> None:
+    """After an uninstall took its entries out of the table or list at ``keys``, and with them
+    whatever it left empty: put back each table or list the install found there (the last of
+    ``keys`` a list when it was one), and the value it put its own in place of, when what
+    stands there now is empty or gone (:func:`note_made` kept both). A key put back takes the
+    place it has in ``before`` (the file as the uninstall read it), not the end."""
+    made = previous.pop("made:" + ".".join(keys), None)
+    if isinstance(made, dict):
+        _give_back(document, keys, made, new_table, before)
+
+
+def _give_back(
+    document: MutableMapping[str, Any],
+    keys: tuple[str, ...],
+    made: Made,
+    new_table: Callable[[], Any],
+    before: Any = None,
+) -> None:
+    depth = made.get("depth")
+    if not isinstance(depth, int):
+        return
+    for index in range(min(depth + 1, len(keys))):
+        now = _get(document, keys[: index + 1])
+        if index == depth:  # the install put its own in place of a value: that value again
+            if "value" in made and (now is _ABSENT or (_holds(now) and len(now) == 0)):
+                _put_back(document, keys[: index + 1], made["value"], before)
+        elif now is _ABSENT:  # found there: an empty one taken out comes back
+            last = index == len(keys) - 1 and made.get("list") is True
+            _put_back(document, keys[: index + 1], [] if last else new_table(), before)
+        elif not _holds(now):
+            return  # changed since: left as it is
+
+
+def _put_back(document: Any, keys: tuple[str, ...], value: Any, before: Any) -> None:
+    """Set ``keys`` (its tables there) to ``value``; a key absent now goes where it stands
+    among its neighbours in ``before`` (a plain ``dict``'s order is rebuilt around it)."""
+    table = document
+    for key in keys[:-1]:
+        table = table[key]
+    key = keys[-1]
+    found = _get(before, keys[:-1]) if before is not None else _ABSENT
+    order = list(found) if isinstance(found, dict) else []
+    if key in table or type(table) is not dict or key not in order:
+        table[key] = value
+        return
+    after = set(order[order.index(key) + 1 :])
+    items = list(table.items())
+    table.clear()
+    for name, held in items:
+        if key not in table and name in after:
+            table[key] = value
+        table[name] = held
+    table.setdefault(key, value)
 
 
 def switch_off(
@@ -95,17 +197,28 @@ def switch_off(
     switch: Switch,
     previous: Record,
     new_table: Callable[[], Any] = dict,
+    *,
+    found: Any = None,
 ) -> str:
     """Set ``switch`` off in ``document``; note in ``previous`` what was there (unless a former
-    install already did). Returns the sentence the install prints: what it did and what was
-    there before, or, installed again over the former install's own value, that it is *still*
-    so (H-3: installing again changes nothing)."""
+    install already did), the tables on the way as ``found`` holds them: the settings as the
+    install read them (default: ``document``, which an install may have changed already).
+    Returns the sentence the install prints: what it did and what was there before, or,
+    installed again over the former install's own value, that it is *still* so (H-3:
+    installing again changes nothing)."""
     current = _get(document, switch.keys)
     # installed again over a former install's own value: nothing changes here, and the sentence
     # says so ("nothing to change" followed by "turned off … not set before" read as a change)
     again = switch.dotted in previous and current is not _ABSENT and current == switch.off
     if switch.dotted not in previous:
-        previous[switch.dotted] = {"absent": True} if current is _ABSENT else {"value": current}
+        previous[switch.dotted] = (
+            {
+                "absent": True,
+                "made": made_on_the_way(document if found is None else found, switch.keys[:-1]),
+            }
+            if current is _ABSENT
+            else {"value": current}
+        )
     was = previous[switch.dotted]
     _set(document, switch.keys, switch.off, new_table)
     if "absent" in was and switch.when_absent is not None:
@@ -150,7 +263,11 @@ def switch_back(document: MutableMapping[str, Any], switch: Switch, previous: Re
             "it was changed after the install."
         )
     if "absent" in was:
-        _delete(document, switch.keys)
+        made = was.get("made") if isinstance(was.get("made"), dict) else {}
+        found = made.get("depth", 0) if isinstance(made.get("depth", 0), int) else 0
+        # the tables found there stay; one put in place of a value (a null) is set back to it
+        _delete(document, switch.keys, found + 1 if "value" in made else found)
+        _give_back(document, switch.keys[:-1], made, dict)
         return f"{switch.what}: {switch.dotted} taken out again (not set before the install)."
     _set(document, switch.keys, was["value"], dict)
     return f"{switch.what}: {switch.dotted} = {_shown(was['value'])} again, as before the install."

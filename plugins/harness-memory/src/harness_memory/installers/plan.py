@@ -32,6 +32,7 @@ from harness_memory.installers.record import (
     unignored_token,
 )
 from harness_memory.installers.secrets import holds
+from harness_memory.installers.settings_text import decoded, encoded
 from harness_memory.installers.spec import our_commands
 
 __all__ = ["Plan", "given_back", "with_state"]
@@ -107,7 +108,7 @@ def with_state(
             files += [write_target(change.path), *backups_of(change.path)]
             continue
         if change.old is not None:
-            ours = record.wrote(change.path, change.old.encode("utf-8"))
+            ours = record.wrote(change.path, encoded(change.old))
             change = replace(change, backup=change.backup and not ours, ours=ours)
         files += _backups_of_ours(change.path, record)
         kept.append(change)
@@ -136,7 +137,7 @@ def given_back(
     wrote: a comment the user added since is no JSON value, and would be lost (H-3, H-6)."""
     if old is None:
         return None
-    ours = record.wrote(path, old.encode("utf-8"))
+    ours = record.wrote(path, encoded(old))
     if comments and ours is not True and has_comments_safely(old):
         return None
 
@@ -145,7 +146,7 @@ def given_back(
         if wrote is not None:
             return wrote
         try:
-            return bool(our_commands(jsonc.loads(data.decode("utf-8")), harness))
+            return bool(our_commands(jsonc.loads(decoded(data)), harness))
         except (jsonc.JsoncError, ValueError):
             return False
 

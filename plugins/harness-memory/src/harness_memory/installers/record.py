@@ -30,6 +30,7 @@ from harness_memory.installers.files import (
     read_json_object,
     read_text,
 )
+from harness_memory.installers.settings_text import encoded
 from harness_memory.settings import TOKEN_FILE_NAME
 
 __all__ = [
@@ -166,7 +167,7 @@ def _digests(found: object) -> dict[str, list[str]]:
 
 
 def _note(digests: dict[str, list[str]], path: Path, text: str) -> None:
-    digest = text_digest(text.encode("utf-8"))
+    digest = text_digest(encoded(text))
     kept = [d for d in digests.get(str(path), []) if d != digest] + [digest]
     digests[str(path)] = kept[-_WRITTEN_KEPT:]
 

@@ -114,7 +114,7 @@ def _settings_file(
 def _document(harness: str, path: Path, managed: Path | None) -> Any:
     if harness == "codex" and managed is not None:
         return parse_toml(read_text(path)).unwrap()
-    return read_json_object(path, comments=harness == "gemini")[1]
+    return read_json_object(path, comments=harness == "gemini", utf16=harness == "claude-code")[1]
 
 
 def _token(path: str) -> str | None:

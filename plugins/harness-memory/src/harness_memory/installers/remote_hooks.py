@@ -5,10 +5,16 @@
 harness gives it to its hooks (Claude Code's ``settings.json`` ``env``; Codex CLI and Gemini
 CLI a ``--token-file``). A ``sync`` by hand given none of those settings reads them from there,
 so it syncs the copy the hooks use, not a second one under the default state dir.
+
+In remote mode the memory root is the local copy, which follows from the project and agent:
+``HARNESS_MEMORY_ROOT`` changes nothing there (``install`` refuses ``--memory-root`` with
+``--remote``; the hooks read only their flags), so :func:`unused_root` is the warning
+``install`` and ``status`` give when it is set to another folder.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -16,7 +22,7 @@ from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers.files import SettingsFileError, read_json_object
 from harness_memory.installers.spec import flag_values, our_commands
 
-__all__ = ["installed_remote_settings"]
+__all__ = ["installed_remote_settings", "unused_root"]
 
 _COPY_FLAGS = {
     "state_dir": "--state-dir",
@@ -46,7 +52,9 @@ def installed_remote_settings(home: Path, environ: Mapping[str, str]) -> dict[st
     tokens: list[str] = []
     for harness, path in targets:
         try:
-            _, document = read_json_object(path, comments=harness == "gemini")
+            _, document = read_json_object(
+                path, comments=harness == "gemini", utf16=harness == "claude-code"
+            )
         except SettingsFileError:
             continue
         for command in our_commands(document, harness):
@@ -67,3 +75,18 @@ def installed_remote_settings(home: Path, environ: Mapping[str, str]) -> dict[st
     elif tokens:
         settings["token"] = tokens[0]
     return settings
+
+
+def unused_root(environ: Mapping[str, str], copy_root: Path) -> str | None:
+    """The warning for ``HARNESS_MEMORY_ROOT`` in ``environ`` naming another folder than remote
+    mode's local copy ``copy_root`` (R-1), which is the memory root whatever it says; None when
+    it is unset or names that copy."""
+    given = environ.get("HARNESS_MEMORY_ROOT")
+    if not given or os.path.normpath(Path(given).absolute()) == os.path.normpath(copy_root):
+        return None
+    return (
+        f"HARNESS_MEMORY_ROOT={given} has no effect in remote mode: the memory root is the "
+        f"local copy {copy_root}, which follows from the project and agent (R-1); unset it, "
+        "or, for memory in a data dir on this machine, install with --url and --memory-root "
+        "instead of --remote"
+    )

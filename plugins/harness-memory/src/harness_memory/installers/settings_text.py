@@ -17,11 +17,48 @@ from __future__ import annotations
 import re
 
 import tomlkit
+from tomlkit.exceptions import TOMLKitError
 from tomlkit.toml_document import TOMLDocument
 
-__all__ = ["BYTE_ORDER_MARK", "dump_toml", "line_ends_like", "parse_toml", "split_mark"]
+__all__ = [
+    "BYTE_ORDER_MARK",
+    "UTF16_MARK",
+    "decoded",
+    "dump_toml",
+    "encoded",
+    "line_ends_like",
+    "parse_toml",
+    "split_mark",
+]
 
 BYTE_ORDER_MARK = "\ufeff"
+UTF16_MARK = "\ufffe"
+"""What a text read from a UTF-16LE file starts with in memory: its byte order mark (the bytes
+``FF FE``) as no UTF-8 settings file can start (U+FFFE is a noncharacter, and no JSON or TOML
+text starts with it: :func:`decoded` refuses a UTF-8 one that does)."""
+_UTF16LE_BYTES = b"\xff\xfe"
+
+
+def decoded(raw: bytes) -> str:
+    """A settings file's bytes as text: UTF-16LE behind its byte order mark, the text then
+    starting with :data:`UTF16_MARK`; else UTF-8. Raises ``ValueError`` (a
+    ``UnicodeDecodeError`` for bytes of neither) for a UTF-8 text starting with U+FFFE."""
+    if raw.startswith(_UTF16LE_BYTES):
+        return UTF16_MARK + raw[len(_UTF16LE_BYTES) :].decode("utf-16-le")
+    text = raw.decode("utf-8")
+    if text.startswith(UTF16_MARK):
+        raise ValueError("it starts with U+FFFE, a noncharacter no harness reads")
+    return text
+
+
+def encoded(text: str) -> bytes:
+    """``text`` as :func:`decoded` read it: UTF-16LE with its byte order mark when it starts
+    with :data:`UTF16_MARK`, else UTF-8."""
+    if text.startswith(UTF16_MARK):
+        return _UTF16LE_BYTES + text[len(UTF16_MARK) :].encode("utf-16-le")
+    return text.encode("utf-8")
+
+
 _LONE_LF = re.compile(r"(?<!\r)\n")
 
 
@@ -41,23 +78,27 @@ def line_ends_like(text: str, like: str | None) -> str:
 
 
 def split_mark(text: str | None) -> tuple[str, str | None]:
-    """``(mark, rest)``: the byte order mark ``text`` starts with (``""`` when none) and the
-    text after it (None for None).
+    """``(mark, rest)``: the byte order mark ``text`` starts with (``""`` when none; UTF-8's,
+    or :data:`UTF16_MARK`) and the text after it (None for None).
 
     >>> split_mark("\\ufeff{}")
     ('\\ufeff', '{}')
     >>> split_mark("{}")
     ('', '{}')
     """
-    if text is not None and text.startswith(BYTE_ORDER_MARK):
-        return BYTE_ORDER_MARK, text[len(BYTE_ORDER_MARK) :]
+    if text is not None and text.startswith((BYTE_ORDER_MARK, UTF16_MARK)):
+        return text[0], text[1:]
     return "", text
 
 
 def parse_toml(text: str | None) -> TOMLDocument:
     """The TOML document ``text`` holds (None: an empty one), a leading byte order mark
-    skipped. Raises :class:`tomlkit.exceptions.TOMLKitError` for text that is no TOML."""
-    return tomlkit.parse(split_mark(text)[1] or "")
+    skipped. Raises :class:`tomlkit.exceptions.TOMLKitError` for text that is no TOML, and for
+    a UTF-16 text (:data:`UTF16_MARK`), which Codex CLI does not read."""
+    mark, body = split_mark(text)
+    if mark == UTF16_MARK:
+        raise TOMLKitError("it is UTF-16 text; Codex CLI reads TOML as UTF-8: save it as UTF-8")
+    return tomlkit.parse(body or "")
 
 
 def dump_toml(document: TOMLDocument, like: str | None) -> str:

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "GUARD_FAILS_CLOSED",
     "ISOLATED",
     "InstallOptions",
     "flag_values",
+    "guard_fails_closed",
     "hook_program",
     "installed_roots",
     "is_ours",
@@ -109,7 +109,7 @@ class InstallOptions:
             words += ["--state-dir", str(state_dir)]
         words.append("--flags-only")  # a repository's env cannot override these (P-2a)
         command = " ".join(shell_word(word) for word in words)
-        return command + GUARD_FAILS_CLOSED if event in GUARD_EVENTS else command
+        return command + guard_fails_closed(self.executable) if event in GUARD_EVENTS else command
 
 
 ISOLATED = ("-I", "-X", "utf8")
@@ -139,15 +139,25 @@ def shell_word(word: str) -> str:
 
 
 GUARD_EVENTS = ("pre-tool-use", "before-tool")
-GUARD_FAILS_CLOSED = (
-    " || { echo 'Agent Memory: the write guard did not run (its command failed or is "
-    "missing), so this call is refused; see harness-memory status' >&2; exit 2; }"
-)
-"""Appended to every guard hook command: the hook itself always exits 0 (P-2), so a failure
-means the command is gone (a removed checkout, a moved environment) or cannot read its own
-command line. Exit status 2 makes Claude Code, Codex CLI and Gemini CLI refuse the tool call
-and show the reason, so the guard is never lost silently (the harnesses run hook commands
-through a shell)."""
+
+
+def guard_fails_closed(program: str) -> str:
+    """What every guard hook command ends with, its ``program`` (the ``harness-memory`` it
+    starts) named as the command names it, shell-quoted: ``|| { echo 'Agent Memory: the write
+    guard did not run …; run `'/opt/am/.venv/bin/harness-memory' status` …' >&2; exit 2; }``.
+
+    The hook itself always exits 0 (P-2), so a failure means the command is gone (a removed
+    checkout, a moved environment) or cannot read its own command line. Exit status 2 makes
+    Claude Code, Codex CLI and Gemini CLI refuse the tool call and show the reason, so the
+    guard is never lost silently (the harnesses run hook commands through a shell). A bare
+    ``harness-memory`` is on no ``PATH`` of an install from a clone (``.venv/bin``): the
+    message names the program the command ran."""
+    named = program if program == "harness-memory" else shlex.quote(program)
+    said = (
+        "Agent Memory: the write guard did not run (its command failed or is missing), so this "
+        f"call is refused; run `{named} status` (from where that checkout is now, if it moved)"
+    )
+    return f" || {{ echo {shell_word(said)} >&2; exit 2; }}"
 
 
 def is_ours(command: object, harness: str) -> bool:

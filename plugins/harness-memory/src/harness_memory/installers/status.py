@@ -9,7 +9,7 @@ the guard sees, and
 the tools whose memory writes are recorded as versions (V-1), or that none are (an install
 from before the post-write hook: installing again adds it).
 A hook command that is gone means no memory and a guard that refuses every write it would
-check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FAILS_CLOSED`):
+check (the command fails closed, :func:`~harness_memory.installers.spec.guard_fails_closed`):
 ``status`` says so and exits 1. Hook commands an earlier install wrote with the token on
 them (``--token``) get a warning to install again (H-7), and so do hook commands without
 ``--flags-only``, whose settings a repository's environment could change (P-2a), hook commands
@@ -192,9 +192,8 @@ def status(
     if workspace is not None:
         codex_config = codex.codex_home(home, environ) / "config.toml"
         lines += _workspace_lines(workspace, home, geminis, labels, codex_config)
-    for state_dir, url, project, agent in sorted(copies):
-        said, known = _remote_lines(Path(state_dir), url, project, agent)
-        lines, healthy = lines + said, healthy and known
+    said, known = _copies_lines(copies, environ)
+    lines, healthy = lines + said, healthy and known
     from harness_memory.installers.service_check import service_lines
 
     said, taken = service_lines(installed, environ, env=given, harnesses=installed)  # H-7
@@ -482,7 +481,8 @@ def _read_noting(path: Path, harness: str) -> tuple[dict[str, Any], str | None]:
     no settings from it."""
     if path.suffix != ".toml":
         try:
-            return read_json_object(path, comments=harness == "gemini")[1], None
+            utf16 = harness == "claude-code"  # Claude Code reads a UTF-16LE file too
+            return read_json_object(path, comments=harness == "gemini", utf16=utf16)[1], None
         except UnwritableSettings as error:
             document = _as_harness_reads(path, harness, error.what)
             return document, (
@@ -639,6 +639,38 @@ def _reads(command: str, token_file: Path, managed: bool) -> bool:
     else:
         read = load_settings(flags, {}, flags_only=True).token_file
     return read is not None and os.path.realpath(read) == os.path.realpath(token_file)
+
+
+def _copies_lines(
+    copies: set[tuple[str, str, str, str]], environ: Mapping[str, str]
+) -> tuple[list[str], bool]:
+    """The lines of each remote-mode copy ``(state dir, URL, project, agent)`` (R-1): its
+    scopes (:func:`_remote_lines`) and a ``HARNESS_MEMORY_ROOT`` it does not use; and whether
+    the state of every one could be read."""
+    lines: list[str] = []
+    healthy = True
+    for state_dir, url, project, agent in sorted(copies):
+        said, known = _remote_lines(Path(state_dir), url, project, agent)
+        said += _unused_root_lines(state_dir, project, agent, environ)
+        lines, healthy = lines + said, healthy and known
+    return lines, healthy
+
+
+def _unused_root_lines(
+    state_dir: str, project: str, agent: str, environ: Mapping[str, str]
+) -> list[str]:
+    """The warning of a ``HARNESS_MEMORY_ROOT`` that remote mode's copy in ``state_dir`` does
+    not use (:func:`~harness_memory.installers.remote_hooks.unused_root`), also on stderr."""
+    from harness_memory.installers.remote_hooks import unused_root
+    from harness_memory.settings import remote_memory_root
+
+    said = unused_root(environ, remote_memory_root(Path(state_dir), project, agent))
+    if said is None:
+        return []
+    import logging
+
+    logging.getLogger(__name__).warning("status: %s", said)
+    return [f"remote copy in {state_dir}: WARNING: {said}"]
 
 
 def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> tuple[list[str], bool]:

@@ -1,0 +1,66 @@
+"""H-3, H-7: a Claude Code ``settings.json`` saved as UTF-16LE with its byte order mark (a
+Windows editor's "Unicode") is installed into and written back in UTF-16LE, as Claude Code
+reads it (measured: :func:`~harness_memory.installers.workspace_switches.claude_code_settings`).
+
+The install refused it ("is not UTF-8 text") though Claude Code takes its settings from it;
+``status`` already read such a file. Codex CLI and Gemini CLI read UTF-8 only: their installs
+still refuse one, and change nothing.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import json
+from pathlib import Path
+
+from harness_memory.cli import main
+
+from tests.plugin.test_h3_uninstall_puts_back import install, run
+
+USERS = '{\r\n  "model": "opus",\r\n  "theme": "Grüße ✓ 𝄞"\r\n}\r\n'
+"""The user's settings: CRLF line ends, characters past Latin-1 and past the BMP."""
+
+
+def utf16(text: str) -> bytes:
+    return codecs.BOM_UTF16_LE + text.encode("utf-16-le")
+
+
+def test_h3_claude_code_settings_in_utf16_are_installed_into_and_given_back(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(utf16(USERS))
+
+    install("claude-code", home)
+
+    data = path.read_bytes()
+    assert data.startswith(codecs.BOM_UTF16_LE)  # still UTF-16LE, as the user saved it
+    text = data[len(codecs.BOM_UTF16_LE) :].decode("utf-16-le")
+    document = json.loads(text)
+    assert (document["model"], document["theme"]) == ("opus", "Grüße ✓ 𝄞")
+    assert {"SessionStart", "PreToolUse", "PostToolUse"} <= document["hooks"].keys()
+    assert "\r\n" in text and "\n" not in text.replace("\r\n", "")  # its own line ends
+    shown = io.StringIO()  # status reads it as Claude Code does (its exit: the root is missing)
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=shown)
+    assert f"claude-code: installed in {path}" in shown.getvalue()
+
+    said = run("uninstall", "claude-code", home=home)
+
+    assert path.read_bytes() == utf16(USERS), said
+
+
+def test_h3_gemini_settings_in_utf16_are_refused_and_left_as_they_are(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    path = home / ".gemini" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(utf16('{"theme": "Default"}\n'))
+    words = ["install", "gemini", "--url", "http://127.0.0.1:9", "--project", "acme"]
+    words += ["--agent", "coder", "--memory-root", str(tmp_path / "memory"), "--no-check"]
+
+    status = main([*words, "--home", str(home)], environ={"HOME": str(home)}, stdout=io.StringIO())
+
+    assert status != 0
+    assert path.read_bytes() == utf16('{"theme": "Default"}\n')

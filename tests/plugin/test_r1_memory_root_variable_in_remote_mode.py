@@ -1,0 +1,61 @@
+"""R-1, H-7: ``HARNESS_MEMORY_ROOT`` has no effect in remote mode, and install and status say so.
+
+Remote mode's memory root is the local copy under ``~/.harness-memory``, which follows from the
+project and agent: ``install --remote`` refuses ``--memory-root``, and the hooks read only their
+flags. The same root given by the variable was dropped without a word, so a user who exported it
+for a memory root elsewhere believed the hooks guarded and injected that one.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+
+ELSEWHERE = "/srv/elsewhere/agents/coder/agent_state/memory"
+WARNED = f"HARNESS_MEMORY_ROOT={ELSEWHERE} has no effect in remote mode"
+
+
+def run(*argv: str, home: Path, environ: dict[str, str]) -> tuple[int, str]:
+    out = io.StringIO()
+    status = main([*argv, "--home", str(home)], environ={"HOME": str(home), **environ}, stdout=out)
+    return status, out.getvalue()
+
+
+def install(home: Path, environ: dict[str, str]) -> tuple[int, str]:
+    flags = ["--remote", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+    return run("install", "claude-code", *flags, "--no-check", home=home, environ=environ)
+
+
+def test_r1_install_remote_warns_of_a_memory_root_variable_it_does_not_use(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    home = tmp_path / "home"
+    copy = home / ".harness-memory" / "remote" / "acme" / "agents" / "coder" / "agent_state"
+
+    with caplog.at_level(logging.WARNING):
+        status, _ = install(home, {"HARNESS_MEMORY_ROOT": ELSEWHERE})
+
+    assert status == 0
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert [m for m in warned if WARNED in m and f"local copy {copy / 'memory'}" in m], warned
+    settings = (home / ".claude" / "settings.json").read_text(encoding="utf-8")
+    assert ELSEWHERE not in settings and f"--memory-root {copy / 'memory'}" in settings
+
+
+def test_r1_status_says_the_variable_is_unused_beside_remote_hooks_and_nothing_without_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    home = tmp_path / "home"
+    assert install(home, {})[0] == 0
+
+    with caplog.at_level(logging.WARNING):
+        _, said = run("status", home=home, environ={"HARNESS_MEMORY_ROOT": ELSEWHERE})
+    _, said_without = run("status", home=home, environ={})
+
+    assert f"WARNING: {WARNED}" in said  # in the output
+    assert [r for r in caplog.records if WARNED in r.getMessage()]  # and on stderr
+    assert "HARNESS_MEMORY_ROOT" not in said_without
