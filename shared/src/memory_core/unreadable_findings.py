@@ -54,7 +54,7 @@ def unreadable_message(name: str, why: str) -> str:
     if name == INDEX_FILE:
         lost = "none of its lines is injected or shown until that is fixed"
     else:
-        lost = "it is listed by its name only: its fields and body are not shown or searched"
+        lost = "it is listed by its name only (its fields and body are not shown or searched)"
     return f"{name} is there but the service {why}: it is not missing, yet {lost}" + _fix(
         why, "read access to the file", "chmod a+r FILE"
     )
@@ -66,9 +66,9 @@ def _fix(why: str, access: str, chmod: str) -> str:
     ``""`` for any other reason (named in ``why`` already, no remedy guessed)."""
     if why.endswith(_DENIED):
         return (
-            f"; to fix it, give the account the service runs as {access} (make that account its "
-            f"owner, or its group, or `{chmod}`), or have the agent write with a umask that "
-            "leaves memory files readable (022)"
+            f"; to fix it, give the account the service runs as {access} (`chown` it to that "
+            f"account, or `{chmod}`), and have the agent write with a umask that leaves memory "
+            "files readable (022)"
         )
     if why.endswith("(Input/output error)"):
         return "; to fix it, repair the disk that holds it (an I/O error), then look again"
