@@ -206,6 +206,33 @@ async def test_s2_a_word_inside_a_run_of_any_unspaced_script_is_found(
 @pytest.mark.parametrize(
     ("body", "query", "mark"),
     [
+        ("用户周末喜欢喝\n咖啡和成语接龙", "喝咖啡", "喝 咖啡"),  # an editor's hard wrap
+        ("用户周末喜欢喝\r\n咖啡", "喝咖啡", "喝 咖啡"),  # with Windows line ends
+        ("用户周末喜欢喝\n  咖啡", "喝咖啡", "喝 咖啡"),  # the next line indented (a list)
+        ("デプロイ前にサー\nバーを再起動する", "サーバー", "サー バー"),
+        ("ผู้ใช้ชอบดื่มกา\nแฟตอนเช้า", "กาแฟ", "กา แฟ"),  # Thai
+    ],
+)
+async def test_s2_a_word_of_an_unspaced_script_wrapped_across_lines_is_found(
+    client: Client, agent: AgentHome, body: str, query: str, mark: str
+) -> None:
+    """Text in a script written without spaces is hard-wrapped anywhere in a run (an editor's
+    fill column, a Markdown formatter's prose wrap): the line break inside a word is no word
+    break to a reader, so the word is found across it and marked with it (the snippet shows
+    the break as one space, as it shows every line break). Between Latin words a line break
+    stays a break (``pass\nword`` is two words)."""
+    topic(agent.user, "note.md", "note", "x", body)
+    topic(agent.user, "latin.md", "latin", "x", "the pass\nword rule")
+    results = await search(client, query)
+    assert files_of(results) == [("user", "note.md")], results
+    [hit] = results["hits"]
+    assert marked(hit["snippet"]) == [mark]
+    assert files_of(await search(client, "password")) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "query", "mark"),
+    [
         # Hindi compounds are written as one word: a part of one is found
         ("भारत के प्रधानमंत्री ने कहा", "मंत्री", "मंत्री"),  # prime minister: minister
         ("भारत के प्रधानमंत्री ने कहा", "प्रधान", "प्रधान"),

@@ -27,6 +27,7 @@ from memory_core.errors import InvalidId
 
 from tests.plugin.helpers import start
 from tests.plugin.scripted_service import USER_INDEX_LINE, WORKSPACE_INDEX_LINE, ScriptedService
+from tests.support.symlink_chain import chain_of_links
 
 TEMPLATE = """You are a careful coding agent.
 
@@ -237,8 +238,9 @@ async def test_a9_a_workspace_path_through_proc_is_sent_as_typed(
 ) -> None:
     """K-1, A-9: ``realpath`` turns ``/proc/<pid>/root/w`` into ``/w``, a folder of this
     harness's mount namespace, not the other process's; the harness sends such a path as
-    typed, as it does one it cannot resolve, so the service refuses it (400) by its own rule
-    instead of keying another folder. A symlink that stays out of ``/proc`` goes resolved."""
+    typed, as it does one with a link it cannot read, so the service refuses it (400) by its
+    own rule instead of keying another folder. A symlink that stays out of ``/proc`` goes
+    resolved."""
     (tmp_path / "w").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "w")
     (tmp_path / "to-proc").symlink_to("/proc/self/root")
@@ -246,6 +248,28 @@ async def test_a9_a_workspace_path_through_proc_is_sent_as_typed(
     for workspace in [*spelt, str(tmp_path / "link")]:
         await start(service.url, TEMPLATE, session_id="s-1", workspace=workspace)
     assert [body.workspace for _, _, body in service.calls] == [*spelt, str(tmp_path / "w")]
+
+
+@pytest.mark.parametrize("loop", ["a link to itself", "41 links"])
+async def test_k1_a_workspace_path_that_loops_here_fails_open_saying_so_without_a_request(
+    service: ScriptedService, tmp_path: Path, loop: str
+) -> None:
+    """K-1: a Workspace path the kernel will not follow here (``ELOOP``: a loop, or more than
+    40 links) reaches no folder this harness can work in, so it has no real path and no key.
+    Sent as typed, a service in another mount namespace (its own container), where that path
+    is an ordinary folder, keyed and marked that folder: a Workspace scope for a folder no
+    Session of this harness works in, injected and guarded as this Session's. The Session
+    starts without memory saying why, before anything is sent."""
+    if loop == "a link to itself":
+        (tmp_path / "ws").symlink_to("ws")
+        workspace = str(tmp_path / "ws")
+    else:
+        workspace = chain_of_links(tmp_path / "chain", 41)
+
+    result = await start(service.url, TEMPLATE, session_id="s-1", workspace=workspace)
+
+    assert_failed_open(result, "invalid-workspace", "symlink loop here", "ELOOP")
+    assert service.calls == []
 
 
 @pytest.mark.parametrize("url", ["http://[::1", "http://[::1:8765/", "https://[memory]:8765"])

@@ -12,12 +12,16 @@ taken away here by pointing the service's descriptor path at a folder that does 
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
 import pytest
+from memory_api.app import create_app
+from memory_api.settings import Settings
 from memory_api.store import containment, scopes
 from memory_api.store.history import snapshot
+from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import AgentHome, Client, expect_problem, file_url, ok_json
 from tests.security.test_a7_scope_folder_swapped_mid_request import (
@@ -142,7 +146,10 @@ async def test_a7_without_proc_a_delete_is_refused_and_leaves_both_scopes(
 
     answer = await client.delete(file_url(key, "notes.md"))
 
-    await expect_problem(answer, 503, "the kernel offers no /proc/self/fd")
+    problem = await expect_problem(answer, 503, "the kernel offers no /proc/self/fd")
+    # what an operator must do: mount /proc, not "look into the error ENOTSUP"
+    assert "an operator must mount /proc where the service runs" in problem["detail"]
+    assert "ENOTSUP" not in problem["detail"]
     assert (own / "notes.md").read_text() == DECOY
     assert (beta / "notes.md").read_text() == SECRET
 
@@ -157,3 +164,18 @@ async def test_a7_without_proc_a_topic_file_is_still_read_from_its_own_folder(
     answer = await ok_json(await client.get(file_url(key, "notes.md")))
 
     assert "alpha's own note" in str(answer)
+
+
+@pytest.mark.usefixtures("no_proc")
+async def test_a7_without_proc_the_service_says_so_once_at_start(
+    caplog: pytest.LogCaptureFixture, aiohttp_client: AiohttpClient, settings: Settings
+) -> None:
+    """A service started without ``/proc`` can make no Workspace scope and refuses every
+    delete: it said nothing at start, ``/readyz`` was ok, and each refusal came one request at
+    a time. Its start names what it cannot do and what an operator must do."""
+    with caplog.at_level(logging.ERROR, logger="memory_api.app"):
+        await aiohttp_client(create_app(settings))
+
+    [said] = [r.getMessage() for r in caplog.records if "/proc is not mounted" in r.getMessage()]
+    assert "no Workspace scope can be made" in said and "deletes and restores are refused" in said
+    assert "mount /proc where the service runs" in said

@@ -97,7 +97,9 @@ async def test_a9_a_mount_table_that_cannot_be_read_never_lets_a_link_into_proc_
     plain = agent.tmp / "plain"
     plain.mkdir()
     url = f"{memory_url()}/session-start"
-    monkeypatch.setattr(proc_paths, "_MOUNTINFO", str(agent.tmp / "no-mount-table"))
+    unreadable = agent.tmp / "mount-table-unreadable"
+    unreadable.mkdir()  # there, but reading it fails (EISDIR), as EMFILE would
+    monkeypatch.setattr(proc_paths, "_MOUNTINFO", str(unreadable))
 
     await expect_problem(
         await client.post(url, json={"workspace": str(into_proc)}), 503, "mount table"
@@ -129,3 +131,29 @@ def test_a9_a_device_is_judged_by_the_mount_table_of_the_moment(
     assert proc_paths.on_proc(str(link)) == "/" + tmp_path.parts[1]  # the walk's first step
     table.write_text(f"22 1 {major}:{minor} / / rw - tmpfs tmpfs rw\n", encoding="utf-8")
     assert proc_paths.on_proc(str(link)) is None
+
+
+async def test_a9_without_proc_mounted_a_path_through_a_link_is_refused_saying_so(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A service in a container without ``/proc`` has no mount table at all: whether a path
+    through a symlink reaches procfs cannot be told, and retrying will not tell it. That is a
+    refusal of this path (400) saying why and what to send or mount instead, never a 503
+    "try again" that reads as the service being down; nothing is made. A Workspace named by
+    its own real path (what the harness sends) needs no table and starts as ever."""
+    real = agent.tmp / "real"
+    real.mkdir()
+    link = agent.tmp / "link"
+    link.symlink_to(real, target_is_directory=True)
+    url = f"{memory_url()}/session-start"
+    monkeypatch.setattr(proc_paths, "_MOUNTINFO", str(agent.tmp / "no-proc" / "mountinfo"))
+
+    for spelling in (str(link), f"{real}/../real"):
+        problem = await expect_problem(
+            await client.post(url, json={"workspace": spelling}), 400, "/proc is not mounted"
+        )
+        assert "try again" not in problem["detail"]
+        assert "send the Workspace's real path" in problem["detail"]
+        assert names(agent.root) == ["user"]
+    answer = await ok_json(await client.post(url, json={"workspace": str(real)}))
+    assert answer["workspaceKind"] == "persistent"

@@ -158,7 +158,9 @@ async def test_a5_scope_that_cannot_be_listed_is_named_never_shown_empty(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Q-2b: an empty listing would say the scope holds nothing; the listing is a 503 naming
-    the reason, and the overview keeps the scope with it (``unreadable``) and a finding."""
+    the reason, and the overview keeps the scope with it (``unreadable``) and a finding. The
+    folder refuses its listing only (it may still be entered, as mode ``0711``), which the
+    reason says."""
     write_topic(agent.user, "hidden.md")
     _, key = agent.workspace("app", corpus="user-scope")
     refuse_listing(monkeypatch, key)
@@ -166,9 +168,9 @@ async def test_a5_scope_that_cannot_be_listed_is_named_never_shown_empty(
     listing = await client.get(f"{memory_url()}/scopes/{key}/files")
     overview = await ok_json(await client.get(memory_url()))
 
-    await expect_problem(listing, 503, "cannot be listed: the service cannot read it")
+    await expect_problem(listing, 503, "cannot be listed: the service cannot list it")
     assert [scope["key"] for scope in overview["scopes"]] == ["user", key]
-    assert overview["scopes"][1]["unreadable"] == "cannot read it (Permission denied)"
+    assert overview["scopes"][1]["unreadable"] == "cannot list it (Permission denied)"
     assert overview["scopes"][1]["lintCounts"] == {"unreadable": 1}
 
 

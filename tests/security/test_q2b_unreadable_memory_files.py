@@ -39,6 +39,8 @@ from tests.support.socket_file import bound_socket
 
 CASE = Path(__file__).parents[1] / "data" / "cases" / "unreadable-memory-files"
 DENIED = "cannot read it (Permission denied)"
+UNLISTED = "cannot list it (Permission denied)"
+"""A folder that refuses its listing but may be entered (mode ``0711``, :func:`refuse_listing`)."""
 
 
 def make_case(scope: Path) -> None:
@@ -234,12 +236,12 @@ async def test_unreadable_memory_files_a_scope_folder_is_named_never_listed_empt
     await expect_problem(
         await client.get(f"{memory_url()}/scopes/{key}/files"),
         503,
-        f"scope {key!r} cannot be listed: the service {DENIED}: {READ_ACCESS_FIX}",
+        f"scope {key!r} cannot be listed: the service {UNLISTED}: {READ_ACCESS_FIX}",
     )
     overview = await ok_json(await client.get(memory_url()))
 
     scope = next(item for item in overview["scopes"] if item["key"] == key)
-    assert scope["unreadable"] == DENIED
+    assert scope["unreadable"] == UNLISTED
     assert scope["lintCounts"] == {"unreadable": 1}
     assert overview["scopes"][0]["unreadable"] is None
 

@@ -540,3 +540,44 @@ def test_unreadable_memory_files_for_real_an_unreadable_user_scope_is_named_in_t
     assert ran.returncode == 1, ran
     assert "0+" in ran.stdout.splitlines()[1].split()
     assert "agent coder: 1 scope folder cannot be listed by the service" in ran.stderr
+
+
+def test_unreadable_memory_files_for_real_a_scope_folder_it_may_enter_but_not_list_says_so(
+    shared_served: ServedProcess, own_agent: str, tmp_path: Path
+) -> None:
+    """A scope folder another account keeps with mode ``0711`` (what an agent's ``umask 066``
+    makes): the service may open the files in it by name but not list it. Its index is read
+    and injected, a named topic file reads; only the listing is refused. The finding says just
+    that (the folder's files are not listed, counted or searched; its index is still injected),
+    never "nothing in it is … injected", and what a user can do about it."""
+    served, home = shared_served, f"/api/projects/acme/agents/{own_agent}"
+    base = served.base_url
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    start = {"workspace": str(workspace)}
+    status, first = call(base, "POST", f"{home}/memory/session-start", start)
+    assert status == 200, first
+    key, scope = first["key"], Path(first["directories"]["workspace"])
+    (scope / layout.INDEX_FILE).write_text("- [A](a.md) — the agent's\n", encoding="utf-8")
+    (scope / "a.md").write_text("---\nname: a\ndescription: the agent's\n---\nb\n", "utf-8")
+    os.chown(scope, NOBODY, NOBODY)
+    scope.chmod(0o711)
+
+    status, started = call(base, "POST", f"{home}/memory/session-start", start)
+    assert status == 200 and "- [A](a.md) — the agent's" in started["memory"], started
+    status, topic = call(base, "GET", f"{home}/memory/scopes/{key}/files/a.md")
+    assert status == 200 and topic["description"] == "the agent's", topic
+
+    status, view = call(base, "GET", f"{home}/memory/scopes/{key}/index")
+    assert status == 200, view
+    [folder] = [f for f in view["findings"] if f["code"] == "unreadable"]
+    assert folder["file"] == "" and folder["severity"] == "error"
+    message = folder["message"]
+    assert "cannot list it (Permission denied)" in message, message
+    assert "its index is still read and injected" in message, message
+    assert "nothing in it is listed, searched or injected" not in message
+    assert "its topic files are not listed, counted or searched" in message
+    assert "read access to the folder" in message and "chmod" in message, message
+    status, overview = call(base, "GET", f"{home}/memory")
+    [summary] = [s for s in overview["scopes"] if s["key"] == key]
+    assert summary["unreadable"] == "cannot list it (Permission denied)", summary

@@ -21,8 +21,10 @@ __all__ = [
     "LINE_CAP",
     "Unread",
     "empty_note",
+    "folder_unlisted",
     "folder_unreadable",
     "index_unread",
+    "is_folder_unlisted",
     "is_folder_unread",
     "share_budget",
     "truncation_note",
@@ -106,6 +108,23 @@ def folder_unreadable(strerror: str) -> str:
     folder, mode ``0700``: Q-2b): ``"cannot read its scope folder (Permission denied)"``.
     Whether ``MEMORY.md`` is there cannot then be told, which :func:`index_unread` says."""
     return f"{_FOLDER_UNREADABLE} ({strerror})"
+
+
+_FOLDER_UNLISTED = "cannot list it"
+
+
+def folder_unlisted(strerror: str) -> str:
+    """Why a scope folder's listing failed when the folder may still be entered (read denied,
+    search allowed: another account's folder with mode ``0711``, Q-2b): ``"cannot list it
+    (Permission denied)"``. Its files are then opened by name (the index is read and
+    injected), but which topic files it holds cannot be told."""
+    return f"{_FOLDER_UNLISTED} ({strerror})"
+
+
+def is_folder_unlisted(why: str) -> bool:
+    """Whether ``why`` (a listing's ``error``) says the scope folder may be entered but not
+    listed (:func:`folder_unlisted`)."""
+    return why.startswith(_FOLDER_UNLISTED)
 
 
 def is_folder_unread(why: str) -> bool:

@@ -52,13 +52,15 @@ class UnresolvablePath(MemoryCoreError):
     way (``readlink`` failed after ``lstat`` succeeded, e.g. ``EACCES`` on ``/proc/<pid>/root``
     or ``/proc/<pid>/cwd`` of a process this user may not trace), so ``os.path.realpath`` could
     not finish. ``link`` is the symlink, ``reason`` the kernel's answer (``strerror``);
-    ``str(error)`` names both and is fit for a ``detail``. Raised by
-    :func:`memory_core.keys.real_path`.
+    ``str(error)`` names both and is fit for a ``detail``; ``errno`` is the kernel's error
+    number when there is one (``errno.ELOOP``: a loop, or more than 40 links on the way).
+    Raised by :func:`memory_core.keys.real_path`.
     """
 
-    def __init__(self, link: str, reason: str) -> None:
+    def __init__(self, link: str, reason: str, errno: int | None = None) -> None:
         self.link = link
         self.reason = reason
+        self.errno = errno
         super().__init__(f"the symlink {link!r} on its way cannot be read ({reason})")
 
 
@@ -75,6 +77,7 @@ class ReachesProc(UnresolvablePath):
         self.path = path
         self.reached = reached
         self.link = reached or path
+        self.errno = None
         if reached is not None:
             self.reason = f"it reaches the proc file system ({reached})"
             text = (

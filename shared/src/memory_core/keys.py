@@ -363,7 +363,7 @@ def _unreadable_link(real: str) -> OSError | None:
 
 def _unresolvable(error: OSError, path: str) -> UnresolvablePath:
     link = os.fsdecode(error.filename) if error.filename is not None else path
-    return UnresolvablePath(link, error.strerror or type(error).__name__)
+    return UnresolvablePath(link, error.strerror or type(error).__name__, error.errno)
 
 
 def real_workspace_path(workspace: str | os.PathLike[str]) -> str:

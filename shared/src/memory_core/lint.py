@@ -83,7 +83,6 @@ from functools import cache, lru_cache
 
 import regex
 
-from memory_core.caps import is_folder_unread
 from memory_core.confusables import skeleton
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.decoding import NOT_DECODED
@@ -99,6 +98,7 @@ from memory_core.look_alike_links import LookAlikeLink, look_alike_links
 from memory_core.markdown import line_texts
 from memory_core.shown_names import shown_name
 from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
+from memory_core.unreadable_findings import unreadable_message
 from memory_core.wiki_links import (
     NAMES_KEPT,
     SUB_FOLDER_WALK_CAP,
@@ -853,21 +853,9 @@ def _unreadable(unreadable: Sequence[tuple[str, str]]) -> list[Finding]:
     read; for a name in a scope folder that cannot be read (:func:`~memory_core.caps.
     folder_unreadable`), whether it is there cannot be told, which the finding says instead."""
     return [
-        _finding("unreadable", name, None, _unreadable_message(name, why))
+        _finding("unreadable", name, None, unreadable_message(name, why))
         for name, why in sorted(unreadable)
     ]
-
-
-def _unreadable_message(name: str, why: str) -> str:
-    if name and is_folder_unread(why):
-        return (
-            f"the service {why}, so whether {name} is there cannot be told: nothing in the "
-            "folder is listed, searched or injected until that is fixed"
-        )
-    return (
-        f"{name or 'this scope folder'} is there but the service {why}: it is not missing, "
-        "yet nothing in it is listed, searched or injected until that is fixed"
-    )
 
 
 def lint_scope(

@@ -19,6 +19,7 @@ the Session starts in the harness's Workspace without a first message and the re
 from __future__ import annotations
 
 import contextlib
+import errno
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -408,14 +409,20 @@ def _seen_here(workspace: str) -> str:
     """The Workspace's real path as this harness sees it (K-1): a symlink on its way may exist
     only in the harness's mount namespace (its own container), where the service cannot resolve
     it, and the key must not depend on where the path is resolved (the offline stand-in, H-4,
-    and a sync key it by this real path). A path whose symlinks cannot be followed here
-    (``ELOOP``, an unreadable link) or whose walk reaches the proc file system
-    (``/proc/<pid>/root/…``: ``realpath`` would answer ``/…``, another container's folder,
-    :class:`~memory_core.errors.ReachesProc`) goes as spelled: the service says what is wrong
-    with it (A-9)."""
+    and a sync key it by this real path). A path with a link that cannot be read here or whose
+    walk reaches the proc file system (``/proc/<pid>/root/…``: ``realpath`` would answer
+    ``/…``, another container's folder, :class:`~memory_core.errors.ReachesProc`) goes as
+    spelled: the service says what is wrong with it (A-9).
+
+    Raises :class:`~memory_core.errors.UnresolvablePath` for a path the kernel will not follow
+    here (``ELOOP``: a loop, more than 40 links): it reaches no folder this harness works in,
+    and a service in another mount namespace, where it may be an ordinary folder, would key
+    and mark that folder as this Session's Workspace."""
     try:
         return real_workspace_path(workspace)
-    except UnresolvablePath:
+    except UnresolvablePath as error:
+        if error.errno == errno.ELOOP:
+            raise
         return workspace
 
 
@@ -428,17 +435,35 @@ def _workspace_to_send(fetched: _Fetched) -> str | None:
     symlink to a folder whose name is not UTF-8; in remote mode either (and one holding a
     control character) made a Workspace scope whose marker no Session start could write."""
     typed = fetched.workspace
-    problem = workspace_path_problem(typed)
+    seen, problem = _checked_workspace(typed)
     if problem is None:
-        seen = _seen_here(typed)
-        if (real_problem := workspace_path_problem(seen)) is None:
-            return seen
-        problem = f"resolves to {seen!r}, which {real_problem}"
+        return seen
     fetched.error = (
         f"the Workspace path {typed!r} cannot be given to the memory service: it {problem}"
     )
     fetched.error_kind = "invalid-workspace"
     return None
+
+
+def _checked_workspace(typed: str) -> tuple[str, str | None]:
+    """The path to send for the typed Workspace path (:func:`_seen_here`) and None, or the
+    typed path and what makes it one the service refuses, as a phrase after "it": the typed
+    path's own problem, a real path's (``resolves to …, which …``), or a symlink loop here."""
+    problem = workspace_path_problem(typed)
+    if problem is not None:
+        return typed, problem
+    try:
+        seen = _seen_here(typed)
+    except UnresolvablePath as error:
+        return typed, (
+            f"is a symlink loop here (ELOOP: {error.reason}, a loop or more than 40 links on "
+            f"the way at {error.link!r}): no folder is reached through it, so it has no real "
+            "path and no Workspace memory key"
+        )
+    real_problem = workspace_path_problem(seen)
+    if real_problem is not None:
+        return typed, f"resolves to {seen!r}, which {real_problem}"
+    return seen, None
 
 
 def _sync_copy(

@@ -50,6 +50,7 @@ from memory_api.http.url_text import url_text_middleware
 from memory_api.page_unicode import MODULE_PATH, unicode_classes_module
 from memory_api.routes import agents, config, drafts, git_sync, history, memory, ops, projects
 from memory_api.settings import Settings
+from memory_api.store.containment import without_descriptor_paths
 from memory_api.store.history.git import git_available
 from memory_api.stores import build_stores, prepare_data_dir
 
@@ -70,6 +71,8 @@ async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
     except OSError as error:
         logger.error("cannot prepare the data dir %s: %s", data_dir, error)
     await prompts_follow_the_data_dir(app[AGENT_STORE_KEY], data_dir)
+    if (without := without_descriptor_paths()) is not None:
+        logger.error("%s", without)
     if get_settings(app).history and not git_available():
         logger.error(
             "git is not installed: no history can be kept, and deletes are refused (503) "

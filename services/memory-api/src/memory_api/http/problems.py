@@ -41,6 +41,7 @@ from memory_core.errors import FileKeptChanging, InvalidId
 from memory_core.wire import Problem
 
 from memory_api.errors import ServiceError, Unauthorized, write_fix
+from memory_api.store.containment import FolderNotHeld
 
 __all__ = [
     "PROBLEM_CONTENT_TYPE",
@@ -169,7 +170,7 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
             "data dir error in %s %s (incident %s)", request.method, logged_path, incident
         )
         reason = error.strerror or type(error).__name__
-        fix = write_fix(error, _DATA_DIR_ACCESS)
+        fix = error.fix if isinstance(error, FolderNotHeld) else write_fix(error, _DATA_DIR_ACCESS)
         return problem_response(
             503,
             f"the data dir could not be used ({reason}): {fix}, then try again; the log names "

@@ -84,6 +84,7 @@ __all__ = [
     "read_regular",
     "real_child",
     "real_path",
+    "without_descriptor_paths",
 ]
 
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
@@ -120,7 +121,14 @@ class FolderNotHeld(OSError):
     through the descriptor (:func:`held_folder`), and the kernel offers no path to do so (no
     ``/proc/self/fd``): the change is refused rather than made through the folder's name, which
     may be swapped for a symlink meanwhile (A-7). An ``OSError`` (``EOPNOTSUPP``): answered as
-    a 503 naming the reason, never done elsewhere."""
+    a 503 naming the reason and :attr:`fix`, never done elsewhere."""
+
+    fix = (
+        "an operator must mount /proc where the service runs (a container started without "
+        "it: the service changes memory files only through folders it holds open, by "
+        "/proc/self/fd)"
+    )
+    """What an operator must do, for a ``detail``."""
 
     def __init__(self, name: str) -> None:
         super().__init__(
@@ -129,6 +137,20 @@ class FolderNotHeld(OSError):
             "/proc/self/fd): refused rather than made through a name that may be swapped",
             name,
         )
+
+
+def without_descriptor_paths() -> str | None:
+    """What the service cannot do here, for a log line at start, when the kernel offers no
+    ``/proc/self/fd`` (a container started without ``/proc``: :class:`FolderNotHeld`), else
+    None. One ``stat``."""
+    if os.name != "posix" or os.path.isdir(os.path.dirname(descriptor_path(0))):  # noqa: PTH112, PTH120
+        return None
+    return (
+        "/proc is not mounted where the service runs (no /proc/self/fd): no Workspace scope "
+        "can be made (its .workspace marker is refused), deletes and restores are refused "
+        "(503), and a Workspace path through a symlink is refused (400); "
+        + FolderNotHeld.fix.removeprefix("an operator must ")
+    )
 
 
 def descriptor_path(fd: int) -> str:

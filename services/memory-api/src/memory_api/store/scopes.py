@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from memory_core import layout
-from memory_core.caps import folder_unreadable
+from memory_core.caps import folder_unlisted, folder_unreadable
 from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.file_kind import file_kind
@@ -546,7 +546,8 @@ def list_folder(scope: Path | str, *, real: bool = False) -> FolderListing | Non
     (no permission, an I/O error) gives an empty listing whose ``error`` says why (Q-2b, logged):
     it is never taken for an empty scope. So is a folder whose names can be listed but which
     may not be entered (read without search permission, mode ``r--``): no file in it can be
-    opened or even ``lstat``-ed, so each would vanish from the listing without a word.
+    opened or even ``lstat``-ed, so each would vanish from the listing without a word. One that
+    may be entered but not listed (mode ``0711``) says so (:func:`_why_not_listed`).
 
     ``real``: ``scope`` was checked to be a real folder of the memory root, so the folder
     listed must be that very one as the kernel names it: one swapped for a symlink to another
@@ -567,8 +568,21 @@ def list_folder(scope: Path | str, *, real: bool = False) -> FolderListing | Non
         return None
     except OSError as error:
         logger.warning("%s cannot be listed: %s", scope, error)
-        return FolderListing((), (), (), error=cannot_read(error))
+        return FolderListing((), (), (), error=_why_not_listed(scope, error))
     return listing
+
+
+def _why_not_listed(scope: Path | str, error: OSError) -> str:
+    """Why ``scope`` could not be listed (``error``): :func:`~memory_core.caps.folder_unlisted`
+    when read was denied but the folder may be entered (mode ``0711``: its files open by name,
+    its index is injected), else :func:`cannot_read`. One ``lstat`` inside it tells."""
+    if error.errno not in (errno.EACCES, errno.EPERM):
+        return cannot_read(error)
+    try:
+        os.lstat(f"{os.fspath(scope)}{os.sep}{os.curdir}")
+    except OSError:
+        return cannot_read(error)
+    return folder_unlisted(error.strerror or type(error).__name__)
 
 
 def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing:

@@ -5,7 +5,8 @@ letters, digits, marks and private-use characters; case and Latin diacritics fol
 addition for the scripts written without spaces between words — Chinese, Japanese, Korean,
 Yi, Thai, Lao, Khmer, Myanmar, the Tai scripts, Javanese, Balinese (:data:`UNSPACED_SCRIPTS`):
 a run of those characters is indexed as its overlapping two-character pieces plus its last
-character, so ``用户周末喜欢`` is stored as ``用户 户周 周末 末喜 喜欢 欢``. A query run of
+character, so ``用户周末喜欢`` is stored as ``用户 户周 周末 末喜 喜欢 欢``; a run hard-wrapped
+across lines (``喝\n咖啡``, an editor's fill column) is one run (:data:`_WRAP`). A query run of
 two or more characters becomes the phrase of its pieces (``成语接龙`` →
 ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those characters in a
 row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
@@ -431,10 +432,25 @@ _STRETCH = 64
 highlight in it maps back by folding its characters one by one, which costs little that way."""
 
 
+_WRAPPED = (
+    "\u0e00-\u0eff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u2e80-\u2fdf\u3005-\u3007"
+    "\u3021-\u3029\u3031-\u3035\u3038-\u303c\u3040-\u312f\u3130-\u318f\u31a0-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+    "\U00020000-\U0003134f"
+)
+"""The characters of the unspaced scripts (:data:`UNSPACED_SCRIPTS`) a hard wrap falls between:
+Thai, Lao, Myanmar, Hangul, Khmer, Han, kana (``ー`` and ``々`` too), Bopomofo, Yi, half-width
+katakana. A line break between two of them, with the indent of the next line, is no word break
+to a reader (an editor's fill column, a Markdown formatter's prose wrap cut the run there):
+search_form leaves it out, so ``喝\n咖啡`` is found by ``喝咖啡``."""
+_WRAP = f"(?<=[{_WRAPPED}])[ \t]*\r?\n[ \t]*(?=[{_WRAPPED}])"
+
+
 @functools.cache
 def _changed_re(astral: bool) -> re.Pattern[str]:
     """The pattern of the stretches search_form changes in a text of plane 0 alone, or in one
-    holding a character above it (``astral``)."""
+    holding a character above it (``astral``): a hard wrap inside a run of an unspaced script
+    (:data:`_WRAP`) is one too."""
     compat, compat_astral = _compat()
     spelled = _spelled_as()
     plane_0 = "".join(letter for letter in spelled if letter < "\U00010000")
@@ -442,7 +458,8 @@ def _changed_re(astral: bool) -> re.Pattern[str]:
     if astral:
         changes += compat_astral + "".join(letter for letter in spelled if letter >= "\U00010000")
     marks = _marks()
-    return re.compile(f"[{changes}][{changes}{marks}]{{0,{_STRETCH - 1}}}[{marks}{_SOUND_MARKS}]*")
+    stretch = f"[{changes}][{changes}{marks}]{{0,{_STRETCH - 1}}}[{marks}{_SOUND_MARKS}]*"
+    return re.compile(f"{_WRAP}|{stretch}")
 
 
 def _changed_in(text: str) -> re.Pattern[str]:
@@ -458,7 +475,10 @@ def _cluster() -> re.Pattern[str]:
 
 
 def _fold_stretch(stretch: str) -> str:
-    """A changed stretch in its search form (see :func:`search_form`)."""
+    """A changed stretch in its search form (see :func:`search_form`); a hard wrap's (only
+    blanks, :data:`_WRAP`) is left out."""
+    if stretch.isspace():
+        return ""
     if _SOUND_MARK_RE.search(stretch):  # on the kana before: カﾞ, カ゛ and ｶﾞ are ガ
         stretch = unicodedata.normalize("NFC", stretch.translate(_VOICING))
     if _compat_re().search(stretch):

@@ -162,10 +162,20 @@ def _real_workspace(workspace: str) -> tuple[str, int | None]:
 
 def _refuse_proc(workspace: str) -> None:
     """Raise :class:`BadRequest` when the kernel's walk of ``workspace`` reaches procfs
-    (:func:`~memory_core.proc_paths.on_proc`), :class:`CannotRead` (503) when the mount
-    table that tells cannot be read."""
+    (:func:`~memory_core.proc_paths.on_proc`) or when whether it does can never be told here:
+    no mount table at all (``/proc`` not mounted, a container started without it; retrying
+    changes nothing, so no 503); :class:`CannotRead` (503) when the table is there but cannot
+    be read now (``EMFILE`` …)."""
     try:
         reached = on_proc(workspace)
+    except (FileNotFoundError, NotADirectoryError):
+        raise BadRequest(
+            "whether the workspace path reaches the proc file system cannot be told: it "
+            "resolves through a symlink or '..', and /proc is not mounted where the service "
+            "runs (no /proc/self/mountinfo), so no path through a link is taken; send the "
+            "Workspace's real path (harness-memory sends it), or mount /proc in the service's "
+            "container"
+        ) from None
     except OSError as error:
         raise CannotRead(
             "whether the workspace path reaches the proc file system cannot be told: the mount "
