@@ -269,3 +269,21 @@ def test_v2_a_line_put_back_never_hides_a_line_both_versions_show() -> None:
         b"<!-- <!-- nested\n- [A](a.md) a\n- [C](c.md) c <!-- note -->\n- [A](a.md) a\n"
         b"<!-- c\n~~~ md\n"
     )
+
+
+def test_v2_lines_lost_together_before_a_line_opening_a_comment_come_back_before_it() -> None:
+    """The delete took three lines in a row, the last opening a comment across lines (its
+    ``<!-- old:`` kept); the user then wrote a line of their own at the comment's top. The undo
+    puts the last line back in place of the ``<!-- old:`` it kept and the two lines before it
+    just before it, in their order (was: after the comment, behind the line that stood after
+    them: found by the kept-lines fuzz with its put-back lines checked for order)."""
+    then = "- [L0](uv.md) 0\n- [L1](uv.md) 1\n- [K2](uv.md) <!-- old:\n- [U](u.md) u\n-->\n"
+    pruned, removed = prune_index(then, "uv.md")
+    assert pruned == "<!-- old:\n- [U](u.md) u\n-->\n"
+    now = pruned.replace("<!-- old:\n", "<!-- old:\n- [M](m.md) mine\n")
+
+    merged = merge_index_bytes(
+        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
+    )
+
+    assert merged.data == then.replace("<!-- old:\n", "<!-- old:\n- [M](m.md) mine\n").encode()

@@ -717,17 +717,20 @@ def _put_back(
     is never taken for the one opening it, a line put back never for a commented-out or
     fenced copy of it). Each line put back is a neighbour for the next, so a run of lines
     lost together comes back together, in order. ``gaps[p]`` holds the lines that go before
-    the index's row ``p``. A line whose ``<!--``/``-->`` the delete kept (``ends``, as in
-    :func:`_without_kept_ends`) goes just after that row when it lands just before it: in its
-    place, so the lines after it there follow it past that row. Returns the text and the rows
-    of the lines put back, in order."""
+    the index's row ``p`` (each with the row of ``places`` it stood on). A line whose
+    ``<!--``/``-->`` the delete kept (``ends``, as in :func:`_without_kept_ends`) goes just
+    after the nearest row holding just that: in its place, so the lines after it there follow
+    it past that row, and the lines put back that stood just before it there, one after the
+    other, go just before that row with it, wherever their neighbours put them (a line the
+    user wrote below the ``<!--`` since never splits them). Returns the text and the rows of
+    the lines put back, in order."""
     rows = [row + "\n" for row in target.split("\n")[:-1]]
     held = [row.strip() for row in rows]
     where = [line.strip() for line in places]
     aligned, spots = _aligned(places, held, [line.strip() for line in lines])
-    gaps: list[list[str]] = [[] for _ in range(len(rows) + 1)]
+    # each line going before the index's row ``p``, with the row of ``places`` it stood on
+    gaps: list[list[tuple[str, int | None]]] = [[] for _ in range(len(rows) + 1)]
     put: dict[int, int] = {}  # a row of ``places`` put back → its gap
-    spots_in: dict[int, list[int]] = defaultdict(list)  # a gap → the rows of ``places`` in it
     matched = {row for row in aligned if row is not None}
     kept_rows: dict[str, list[int]] = defaultdict(list)  # a kept ``<!--``/``-->`` → its rows
     kept_ends = set(ends.values())
@@ -739,23 +742,40 @@ def _put_back(
         gap = _gap(spot, aligned, put, where, len(held))
         kept = ends.get(line.strip())
         if kept and (row := _nearest(kept_rows[kept], gap)) is not None:
-            gap = row + 1  # in the place of what the delete kept of it; the lines that were
-            gaps[row] += gaps[gap]  # to go there already stood before it: before that row
-            gaps[gap] = []
-            for at in spots_in.pop(gap, []):
-                put[at] = row
-                spots_in[row].append(at)
-        gaps[gap].append(line + end)
+            # in the place of what the delete kept of it: the lines that were to go there
+            # already stood before it, and so did the run of lines put back just before it
+            # there, wherever their neighbours put them: all go before that row, in order
+            run = _run_before(gaps[gap], spot) if gap != row + 1 else []
+            moved = [*gaps[row + 1], *run]
+            gaps[row] += moved
+            gaps[row + 1] = []
+            del gaps[gap][len(gaps[gap]) - len(run) :]
+            put.update((at, row) for _, at in moved if at is not None)
+            gap = row + 1
+        gaps[gap].append((line + end, spot))
         if spot is not None:
             put[spot] = gap
-            spots_in[gap].append(spot)
     out: list[str] = []
     new: list[int] = []
     for at in range(len(rows) + 1):
         new += range(len(out), len(out) + len(gaps[at]))
-        out += gaps[at]
+        out += [text for text, _ in gaps[at]]
         out += rows[at : at + 1]
     return "".join(out), new
+
+
+def _run_before(
+    gap: list[tuple[str, int | None]], spot: int | None
+) -> list[tuple[str, int | None]]:
+    """The lines at the end of ``gap`` (each with the row of ``places`` it stood on, in
+    order) that stood on the rows just before ``spot`` there, one after the other: a run of
+    lines lost together with the line from ``spot``, which stays with it."""
+    count = 0
+    while (
+        spot is not None and count < len(gap) and gap[len(gap) - 1 - count][1] == spot - 1 - count
+    ):
+        count += 1
+    return gap[len(gap) - count :]
 
 
 def _pop(spots: dict[str, deque[int]], text: str) -> int | None:
