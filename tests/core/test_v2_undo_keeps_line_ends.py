@@ -202,12 +202,13 @@ def _copied_rows(rng: random.Random, i: int) -> list[str]:
     (``- [D](b.md) d``), a stray ``-->``, a reference, a wiki link, a line opening a comment,
     one closing it followed by blank lines, a fence whose closing ```` ``` ```` is the
     neighbour of a line it takes, a line of prose holding U+2028 or U+2029 (no line end for
-    the index, one for ``str.splitlines``)."""
+    the index, one for ``str.splitlines``), a line of indented code (or a list item's own
+    indented line) just before a link line."""
     target = rng.choice(["uv.md", "uv.md#why", "b.md"])
     shape = rng.choice(
         ["link"] * 3
         + ["same", "entry", "title", "blank", "close", "ref", "wiki", "commented", "fenced"]
-        + ["opens", "prose", "closes", "fence-then", "soft"]
+        + ["opens", "prose", "closes", "fence-then", "soft", "indented"]
     )
     soft = rng.choice(["\u2028", "\u2029"])
     pieces = {
@@ -226,6 +227,7 @@ def _copied_rows(rng: random.Random, i: int) -> list[str]:
         "closes": ["<!-- was:", "- [Old](old.md)", f"--> - [C{i}]({target}) {i}", "", ""],
         "fence-then": ["```", "- [F](b.md)", "```", f"- [G{i}]({target}) {i}"],
         "soft": [f"note {i}{soft}more {i}"],
+        "indented": ["", rng.choice(["    make", "\tmake", "    - [I](b.md)"]), L0],
     }
     return pieces[shape]
 

@@ -24,7 +24,8 @@ the target index without duplicates (:func:`merge_index`):
   line, byte for byte, when the line also opens or closes a comment across lines, which a
   line of its own beside it would land inside: :func:`_rejoined`; when that line was edited
   meanwhile, on a line of its own without the ``<!--``/``-->`` the line keeps, after the
-  line closing any comment it would fall in: :func:`_shown_again`).
+  line closing any comment it would fall in: :func:`_shown_again`; after the code a fence or
+  an indented code block changed since would take it into: :func:`_out_of_code`).
 
 Merging the same source twice therefore adds nothing the second time (P-5, "a second run
 changes nothing").
@@ -66,6 +67,7 @@ from memory_core.markdown import (
     blank_code_spans,
     blank_comment_lines,
     blank_comments,
+    code_lines,
     comment_line_runs,
     fenced_lines,
     lines_with_ends,
@@ -450,10 +452,11 @@ def _placed(
         dropped = [at - bisect_right(before, at) for at in gone]  # as rows of head
     text, rows = _shown_again(text, rows, loose)
     then = index_lines(places)
-    fenced = fenced_lines(then)
     spots = _spots(then, [line.strip() for line in lines])[0]  # the rows each came from
-    in_code = {text for text, came in spots.items() if came[0] < len(then) and fenced[came[0]]}
-    text, rows = _out_of_fences(text, rows, in_code)
+    came = {row for found in spots.values() for row in found if row < len(then)}
+    code = _code_rows(then, came)
+    in_code = {text: [row in code for row in found] for text, found in spots.items()}
+    text, rows = _out_of_code(text, rows, in_code)
     return text, rows, dropped
 
 
@@ -573,21 +576,56 @@ def _moved(
     return "".join(rows[at] for at in order), sorted(new[at] for at in put)
 
 
-def _out_of_fences(text: str, put: list[int], in_code: Collection[str]) -> tuple[str, list[int]]:
+def _code_rows(lines: list[str], rows: Collection[int]) -> set[int]:
+    """Those of ``rows`` (lines put back, or taken, among ``lines``) that are code
+    (:func:`~memory_core.markdown.code_lines`: in a fence, or an indented code block), or that
+    stand between two lines of one indented code block of the other lines, which they cut in
+    two (the code after them read as their own text). Linear."""
+    code = code_lines(lines)
+    among = set(rows)
+    others = [at for at in range(len(lines)) if at not in among]
+    around = [*(lines[at] for at in others), ""]
+    indented = [
+        in_code and not in_fence
+        for in_code, in_fence in zip(code_lines(around), fenced_lines(around), strict=True)
+    ]
+    found: set[int] = set()
+    for at in rows:
+        slot = bisect_right(others, at)  # the other lines before it
+        if code[at] or (slot and indented[slot - 1] and indented[slot]):
+            found.add(at)
+    return found
+
+
+def _out_of_code(
+    text: str, put: list[int], in_code: Mapping[str, list[bool]]
+) -> tuple[str, list[int]]:
     """``text`` (a restore's merge, V-2; ``put``: the rows of the lines put back) with each
-    line put back that landed in a code fence, which would show it as code linking nothing
-    (its neighbour there was the fence's closing line, edited since the delete), unless the
-    version held it in one too (``in_code``: such lines without outer whitespace), moved to
-    just after the line that closes that fence, or just before the line that opens it when
-    none does; and the rows of the lines put back then. Linear."""
+    line put back that landed in code (:func:`_code_rows`: in a code fence, whose neighbour
+    there was the fence's closing line, edited since the delete, or among the lines of an
+    indented code block grown since), which would show it as code linking nothing, unless the
+    version held it so too (``in_code``: a line's text without outer whitespace → whether each
+    row it stood on there, in order, was code: the lines put back with that text, in order,
+    came from them), moved to just
+    after the line that ends that code (a fence's closing line, an indented block's last
+    line), or just before the line that opens a fence none closes; and the rows of the lines
+    put back then. A line that is code by its own indent where it lands stays (no place near
+    shows it otherwise). Linear."""
     rows = lines_with_ends(text)
     contents = [row.rstrip("\r\n") for row in rows]
-    fenced = fenced_lines(contents)
-    hidden = {at for at in put if fenced[at] and contents[at].strip() not in in_code}
+    code = _code_rows(contents, put)
+    hidden: set[int] = set()
+    rank: Counter[str] = Counter()
+    for at in put:
+        line = contents[at].strip()
+        was = in_code.get(line, [])
+        if at in code and not (rank[line] < len(was) and was[rank[line]]):
+            hidden.add(at)
+        rank[line] += 1
     if not hidden:
         return text, put
     stay = [at for at in range(len(rows)) if at not in hidden]
-    inside = fenced_lines([*(contents[at] for at in stay), ""])  # the last: open at the end
+    inside = code_lines([*(contents[at] for at in stay), ""])  # the last: open at the end
     starts: list[int] = []
     for at, in_fence in enumerate(inside):
         starts.append(starts[-1] if at and in_fence and inside[at - 1] else at)
