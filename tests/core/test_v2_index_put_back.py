@@ -334,6 +334,7 @@ def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place
         (["- [T](t.md)", "", "      code in T", "x", "", "    code"], [0, 0, 1, 0, 0, 1]),
         (["1. [T](t.md)", "", "   more of T", "", "       code in T"], [0, 0, 0, 0, 1]),
         (["<!--", "", "    old", "-->", "", "    code"], [0, 0, 0, 0, 0, 1]),
+        (["- [N](n.md)", "---", "    code"], [0, 0, 1]),
         (["```", "    x", "```", "", "    y"], [1, 1, 1, 0, 1]),
     ],
     ids=[
@@ -344,11 +345,14 @@ def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place
         "in-item",
         "ordered",
         "comment",
+        "a-rule-ends-the-list",
         "fence",
     ],
 )
 def test_v2_which_lines_are_code(lines: list[str], code: list[int]) -> None:
     """Code as CommonMark reads it: fenced, or indented four columns past the list item that
     holds it (a tab to the next multiple of four), not continuing a paragraph; blank lines
-    between lines of one indented block are in it; an HTML comment's lines are none."""
+    between lines of one indented block are in it; an HTML comment's lines are none; a rule
+    (``---``) ends a list, never continues its item (was: the line after it read as the
+    item's)."""
     assert code_lines(lines) == [bool(flag) for flag in code]

@@ -102,7 +102,8 @@ def code_lines(lines: Sequence[str]) -> list[bool]:
     the list item holding it, where no paragraph goes on (after a blank line, a heading, the
     start); a blank line between two lines of one indented block is in it. A line continuing
     a list item (``    - [A](a.md)`` under ``- [T](t.md)``), a paragraph's continuation and
-    the lines of an HTML comment block (``<!--`` … ``-->``) are not code. Linear time.
+    the lines of an HTML comment block (``<!--`` … ``-->``) are not code; a rule (``---``)
+    or a heading ends a list item, never continues it. Linear time.
 
     >>> code_lines(["# T", "", "    code", "- [T](t.md)", "", "    - [A](a.md)"])
     [False, False, True, False, False, False]
@@ -125,7 +126,9 @@ def code_lines(lines: Sequence[str]) -> list[bool]:
                 blanks.append(at)
             paragraph = False
             continue
-        starts = _item_content(text, width) is not None or bool(_BLOCK_RE.match(text))
+        starts = _item_content(text, width) is not None or bool(
+            _BLOCK_RE.match(text) or _BREAK_RE.match(text)
+        )
         if paragraph and items and width < items[-1] and not starts:
             continue  # a lazy line of the item's paragraph
         while items and width < items[-1]:
