@@ -878,6 +878,38 @@ async def test_v2_an_index_linked_to_a_file_no_version_holds_is_not_said_recorde
     assert result["indexLinesAdded"] == [] and kept.read_bytes() == pruned
 
 
+@pytest.mark.parametrize("target", ["kept.txt", "notes/kept.md"])
+async def test_v2_undo_through_an_index_linked_to_no_memory_file_says_why_no_line_came_back(
+    client: Client, agent: AgentHome, target: str
+) -> None:
+    """``MEMORY.md`` a symlink to a file of the memory root that is no memory file of the
+    scope (``kept.txt``, a note in a sub-folder: no version holds it), which the delete pruned
+    through the link: the undo still brings the file back, as it does for every other index it
+    cannot write (200), and says why its line did not come back and that it goes in by hand,
+    naming the file the link leads to (was: 200 with no line added and no reason, as if the
+    file had never been listed)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    kept = agent.user / target
+    kept.parent.mkdir(exist_ok=True)
+    kept.write_bytes(index.read_bytes())
+    index.unlink()
+    index.symlink_to(target)
+    await checkpoint(client)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert deleted["removedIndexLines"] == [LINE]
+    pruned = kept.read_bytes()
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert (agent.user / TOPIC).is_file() and result["version"] is not None
+    assert result["indexLinesAdded"] == [] and kept.read_bytes() == pruned
+    problem = result["indexProblem"]
+    assert problem is not None and "by hand" in problem
+    assert (f"'{target}'" in problem) == (target == "kept.txt")
+    assert "no memory file" in problem
+
+
 async def test_v2_undo_through_an_index_made_a_link_puts_back_the_line_as_the_delete_took_it(
     client: Client, agent: AgentHome
 ) -> None:

@@ -554,6 +554,32 @@ def test_v2_undo_the_history_could_not_record_is_said_never_nothing_to_restore(
     expect(target).to_be_visible()
 
 
+def test_v2_undo_through_an_index_linked_to_no_memory_file_says_why_its_line_is_not_back(
+    page: Page, service: Service
+) -> None:
+    """``MEMORY.md`` a symlink to ``kept.txt`` (no memory file: no version holds it): the Undo
+    brings the file back, and the toast says why its index line did not come back, in the
+    answer's words, with no empty "Add by hand:" list (the lines it took are not known)."""
+    scope = service.scope_dir("user")
+    index = scope / layout.INDEX_FILE
+    (scope / "kept.txt").write_bytes(index.read_bytes())
+    index.unlink()
+    index.symlink_to("kept.txt")
+    _checkpoint(service)
+    page.goto(MEMORY_TAB)
+    target = row(user_group(page), "time-zone.md")
+    target.get_by_role("button", name="Delete").click()
+    confirm_dialog(page).get_by_role("button", name="Delete").click()
+    toast = page.locator(".toast").filter(has_text="Deleted time-zone.md")
+
+    toast.get_by_role("button", name="Undo").click()
+
+    restored = page.locator(".toast.error").filter(has_text="Restored time-zone.md")
+    expect(restored).to_contain_text("but not its index line: MEMORY.md is a link to 'kept.txt'")
+    expect(restored).not_to_contain_text("Add by hand:")
+    expect(target).to_be_visible()
+
+
 def test_v2_a_delete_the_history_could_not_record_is_said_and_offers_no_undo(
     page: Page, service: Service
 ) -> None:

@@ -9,6 +9,7 @@ import pytest
 from memory_core.index import prune_index
 from memory_core.index_merge import merge_index
 from memory_core.index_rewrite import merge_index_bytes
+from memory_core.markdown import code_lines
 
 THEN = (
     "# User memory\n"
@@ -269,3 +270,89 @@ def test_v2_a_line_put_back_never_hides_a_line_both_versions_show() -> None:
         b"<!-- <!-- nested\n- [A](a.md) a\n- [C](c.md) c <!-- note -->\n- [A](a.md) a\n"
         b"<!-- c\n~~~ md\n"
     )
+
+
+def test_v2_lines_lost_together_before_a_line_opening_a_comment_come_back_before_it() -> None:
+    """The delete took three lines in a row, the last opening a comment across lines (its
+    ``<!-- old:`` kept); the user then wrote a line of their own at the comment's top. The undo
+    puts the last line back in place of the ``<!-- old:`` it kept and the two lines before it
+    just before it, in their order (was: after the comment, behind the line that stood after
+    them: found by the kept-lines fuzz with its put-back lines checked for order)."""
+    then = "- [L0](uv.md) 0\n- [L1](uv.md) 1\n- [K2](uv.md) <!-- old:\n- [U](u.md) u\n-->\n"
+    pruned, removed = prune_index(then, "uv.md")
+    assert pruned == "<!-- old:\n- [U](u.md) u\n-->\n"
+    now = pruned.replace("<!-- old:\n", "<!-- old:\n- [M](m.md) mine\n")
+
+    merged = merge_index_bytes(
+        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
+    )
+
+    assert merged.data == then.replace("<!-- old:\n", "<!-- old:\n- [M](m.md) mine\n").encode()
+
+
+@pytest.mark.parametrize("indent", ["    ", "\t", "  \t"])
+def test_v2_a_line_put_back_never_splits_an_indented_code_block_grown_since(indent: str) -> None:
+    """The line after an indented code block (four spaces or a tab, after a blank line: code
+    in CommonMark), deleted, then a line of code added to the block: the undo puts the line
+    back just after the block's last line, as it does after a fence, never between its lines,
+    where it would cut the block in two and take the code after it into its own entry (was:
+    right after its old neighbour, ``make deploy``)."""
+    then = f"# Tools\n\nDeploy with:\n\n{indent}make deploy\n- [B](b.md) b\n- [K](k.md) k\n"
+    pruned, removed = prune_index(then, "b.md")
+    grown = f"{indent}make deploy\n\n{indent}make verify\n"
+    now = pruned.replace(f"{indent}make deploy\n", grown)
+
+    merged = merge_index_bytes(
+        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
+    )
+
+    assert merged.data == now.replace("- [K]", "- [B](b.md) b\n- [K]").encode()
+
+
+def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place() -> None:
+    """Four-space lines continuing a list item are the item's own (a nested list), never code
+    (CommonMark), though a blank line stands before them now: the line put back among them
+    stays where it stood, between its neighbours."""
+    then = "- [T](t.md) tools\n    - [A](a.md) a\n    - [B](b.md) b\n    - [C](c.md) c\n"
+    pruned, removed = prune_index(then, "b.md")
+    now = pruned.replace("tools\n", "tools\n\n")
+
+    merged = merge_index_bytes(
+        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
+    )
+
+    assert merged.data == then.replace("tools\n", "tools\n\n").encode()
+
+
+@pytest.mark.parametrize(
+    ("lines", "code"),
+    [
+        (["# T", "", "    code", "", "    more", "", "- [A](a.md)"], [0, 0, 1, 1, 1, 0, 0]),
+        (["# T", "", "\tcode", "  \tcode", "text"], [0, 0, 1, 1, 0]),
+        (["prose", "    continued", "", "    code"], [0, 0, 0, 1]),
+        (["- [T](t.md)", "", "    - [A](a.md)", "", "      more of A", "        code"], [0] * 6),
+        (["- [T](t.md)", "", "      code in T", "x", "", "    code"], [0, 0, 1, 0, 0, 1]),
+        (["1. [T](t.md)", "", "   more of T", "", "       code in T"], [0, 0, 0, 0, 1]),
+        (["<!--", "", "    old", "-->", "", "    code"], [0, 0, 0, 0, 0, 1]),
+        (["- [N](n.md)", "---", "    code"], [0, 0, 1]),
+        (["```", "    x", "```", "", "    y"], [1, 1, 1, 0, 1]),
+    ],
+    ids=[
+        "blank-inside",
+        "tabs",
+        "no-paragraph-cut",
+        "list",
+        "in-item",
+        "ordered",
+        "comment",
+        "a-rule-ends-the-list",
+        "fence",
+    ],
+)
+def test_v2_which_lines_are_code(lines: list[str], code: list[int]) -> None:
+    """Code as CommonMark reads it: fenced, or indented four columns past the list item that
+    holds it (a tab to the next multiple of four), not continuing a paragraph; blank lines
+    between lines of one indented block are in it; an HTML comment's lines are none; a rule
+    (``---``) ends a list, never continues its item (was: the line after it read as the
+    item's)."""
+    assert code_lines(lines) == [bool(flag) for flag in code]

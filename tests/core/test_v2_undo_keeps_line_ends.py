@@ -19,7 +19,7 @@ import memory_core
 import pytest
 from memory_core.index import index_lines, prune_index
 from memory_core.index_rewrite import _held_ends, merge_index_bytes
-from memory_core.markdown import blank_comment_lines, fenced_lines, lines_with_ends
+from memory_core.markdown import blank_comment_lines, fenced_lines, line_texts, lines_with_ends
 
 ENDS = {
     "lf": ["\n"],
@@ -174,6 +174,13 @@ def _kept_in_order(kept: str, merged: str, put_back: Sequence[str] = ()) -> bool
     return True
 
 
+def _a_subsequence(lines: Sequence[str], of: Sequence[str]) -> bool:
+    """Whether ``lines`` are among ``of`` in the order ``of`` holds them: lines put back on
+    lines of their own keep the order they stood in in the version."""
+    rest = iter(of)
+    return all(any(line == other for other in rest) for line in lines)
+
+
 def _shown(text: str) -> list[str]:
     """The lines of ``text`` a model reads as text: outside comments and code fences."""
     lines = index_lines(text)
@@ -195,12 +202,13 @@ def _copied_rows(rng: random.Random, i: int) -> list[str]:
     (``- [D](b.md) d``), a stray ``-->``, a reference, a wiki link, a line opening a comment,
     one closing it followed by blank lines, a fence whose closing ```` ``` ```` is the
     neighbour of a line it takes, a line of prose holding U+2028 or U+2029 (no line end for
-    the index, one for ``str.splitlines``)."""
+    the index, one for ``str.splitlines``), a line of indented code (or a list item's own
+    indented line) just before a link line."""
     target = rng.choice(["uv.md", "uv.md#why", "b.md"])
     shape = rng.choice(
         ["link"] * 3
         + ["same", "entry", "title", "blank", "close", "ref", "wiki", "commented", "fenced"]
-        + ["opens", "prose", "closes", "fence-then", "soft"]
+        + ["opens", "prose", "closes", "fence-then", "soft", "indented"]
     )
     soft = rng.choice(["\u2028", "\u2029"])
     pieces = {
@@ -219,6 +227,7 @@ def _copied_rows(rng: random.Random, i: int) -> list[str]:
         "closes": ["<!-- was:", "- [Old](old.md)", f"--> - [C{i}]({target}) {i}", "", ""],
         "fence-then": ["```", "- [F](b.md)", "```", f"- [G{i}]({target}) {i}"],
         "soft": [f"note {i}{soft}more {i}"],
+        "indented": ["", rng.choice(["    make", "\tmake", "    - [I](b.md)"]), L0],
     }
     return pieces[shape]
 
@@ -241,8 +250,9 @@ def _edited(rng: random.Random, pruned: str, ends: list[str]) -> str:
 def test_v2_an_undo_never_changes_a_byte_of_a_line_the_user_kept(kind: str) -> None:
     """Whatever the index holds beside the lines put back (copies of them commented out or in
     a fence, duplicate lines, lines the user added since, ending otherwise): every line the
-    user kept comes back byte for byte, its text and its end, in its order. Was: a line put
-    back was taken for a later kept copy of it, and every kept line between lost its end."""
+    user kept comes back byte for byte, its text and its end, in its order, and the lines put
+    back on lines of their own keep the order they had. Was: a line put back was taken for a
+    later kept copy of it, and every kept line between lost its end."""
     rng = random.Random(f"v2-kept-{kind}")  # noqa: S311 - a seeded fuzz, not a secret
     files = ["uv.md", "b.md"]
     checked = exact = 0
@@ -260,6 +270,9 @@ def test_v2_an_undo_never_changes_a_byte_of_a_line_the_user_kept(kind: str) -> N
 
         got = now if merged.data is None else merged.data.decode()
         assert _kept_in_order(now, got, removed), (then, now, got)
+        back = line_texts(got)
+        put = [back[at].strip() for at in merged.merge.put or []]
+        assert _a_subsequence(put, [line.strip() for line in merged.merge.added]), (then, now, got)
         assert Counter(_shown(got)) == Counter(_shown(now)) + Counter(_shown(then)) - Counter(
             _shown(pruned)
         ), (then, now, got)  # each line put back shown, in no comment or fence; none hidden

@@ -24,7 +24,8 @@ the target index without duplicates (:func:`merge_index`):
   line, byte for byte, when the line also opens or closes a comment across lines, which a
   line of its own beside it would land inside: :func:`_rejoined`; when that line was edited
   meanwhile, on a line of its own without the ``<!--``/``-->`` the line keeps, after the
-  line closing any comment it would fall in: :func:`_shown_again`).
+  line closing any comment it would fall in: :func:`_shown_again`; after the code a fence or
+  an indented code block changed since would take it into: :func:`_out_of_code`).
 
 Merging the same source twice therefore adds nothing the second time (P-5, "a second run
 changes nothing").
@@ -66,6 +67,7 @@ from memory_core.markdown import (
     blank_code_spans,
     blank_comment_lines,
     blank_comments,
+    code_lines,
     comment_line_runs,
     fenced_lines,
     lines_with_ends,
@@ -450,10 +452,11 @@ def _placed(
         dropped = [at - bisect_right(before, at) for at in gone]  # as rows of head
     text, rows = _shown_again(text, rows, loose)
     then = index_lines(places)
-    fenced = fenced_lines(then)
     spots = _spots(then, [line.strip() for line in lines])[0]  # the rows each came from
-    in_code = {text for text, came in spots.items() if came[0] < len(then) and fenced[came[0]]}
-    text, rows = _out_of_fences(text, rows, in_code)
+    came = {row for found in spots.values() for row in found if row < len(then)}
+    code = _code_rows(then, came)
+    in_code = {text: [row in code for row in found] for text, found in spots.items()}
+    text, rows = _out_of_code(text, rows, in_code)
     return text, rows, dropped
 
 
@@ -573,21 +576,56 @@ def _moved(
     return "".join(rows[at] for at in order), sorted(new[at] for at in put)
 
 
-def _out_of_fences(text: str, put: list[int], in_code: Collection[str]) -> tuple[str, list[int]]:
+def _code_rows(lines: list[str], rows: Collection[int]) -> set[int]:
+    """Those of ``rows`` (lines put back, or taken, among ``lines``) that are code
+    (:func:`~memory_core.markdown.code_lines`: in a fence, or an indented code block), or that
+    stand between two lines of one indented code block of the other lines, which they cut in
+    two (the code after them read as their own text). Linear."""
+    code = code_lines(lines)
+    among = set(rows)
+    others = [at for at in range(len(lines)) if at not in among]
+    around = [*(lines[at] for at in others), ""]
+    indented = [
+        in_code and not in_fence
+        for in_code, in_fence in zip(code_lines(around), fenced_lines(around), strict=True)
+    ]
+    found: set[int] = set()
+    for at in rows:
+        slot = bisect_right(others, at)  # the other lines before it
+        if code[at] or (slot and indented[slot - 1] and indented[slot]):
+            found.add(at)
+    return found
+
+
+def _out_of_code(
+    text: str, put: list[int], in_code: Mapping[str, list[bool]]
+) -> tuple[str, list[int]]:
     """``text`` (a restore's merge, V-2; ``put``: the rows of the lines put back) with each
-    line put back that landed in a code fence, which would show it as code linking nothing
-    (its neighbour there was the fence's closing line, edited since the delete), unless the
-    version held it in one too (``in_code``: such lines without outer whitespace), moved to
-    just after the line that closes that fence, or just before the line that opens it when
-    none does; and the rows of the lines put back then. Linear."""
+    line put back that landed in code (:func:`_code_rows`: in a code fence, whose neighbour
+    there was the fence's closing line, edited since the delete, or among the lines of an
+    indented code block grown since), which would show it as code linking nothing, unless the
+    version held it so too (``in_code``: a line's text without outer whitespace → whether each
+    row it stood on there, in order, was code: the lines put back with that text, in order,
+    came from them), moved to just
+    after the line that ends that code (a fence's closing line, an indented block's last
+    line), or just before the line that opens a fence none closes; and the rows of the lines
+    put back then. A line that is code by its own indent where it lands stays (no place near
+    shows it otherwise). Linear."""
     rows = lines_with_ends(text)
     contents = [row.rstrip("\r\n") for row in rows]
-    fenced = fenced_lines(contents)
-    hidden = {at for at in put if fenced[at] and contents[at].strip() not in in_code}
+    code = _code_rows(contents, put)
+    hidden: set[int] = set()
+    rank: Counter[str] = Counter()
+    for at in put:
+        line = contents[at].strip()
+        was = in_code.get(line, [])
+        if at in code and not (rank[line] < len(was) and was[rank[line]]):
+            hidden.add(at)
+        rank[line] += 1
     if not hidden:
         return text, put
     stay = [at for at in range(len(rows)) if at not in hidden]
-    inside = fenced_lines([*(contents[at] for at in stay), ""])  # the last: open at the end
+    inside = code_lines([*(contents[at] for at in stay), ""])  # the last: open at the end
     starts: list[int] = []
     for at, in_fence in enumerate(inside):
         starts.append(starts[-1] if at and in_fence and inside[at - 1] else at)
@@ -717,17 +755,20 @@ def _put_back(
     is never taken for the one opening it, a line put back never for a commented-out or
     fenced copy of it). Each line put back is a neighbour for the next, so a run of lines
     lost together comes back together, in order. ``gaps[p]`` holds the lines that go before
-    the index's row ``p``. A line whose ``<!--``/``-->`` the delete kept (``ends``, as in
-    :func:`_without_kept_ends`) goes just after that row when it lands just before it: in its
-    place, so the lines after it there follow it past that row. Returns the text and the rows
-    of the lines put back, in order."""
+    the index's row ``p`` (each with the row of ``places`` it stood on). A line whose
+    ``<!--``/``-->`` the delete kept (``ends``, as in :func:`_without_kept_ends`) goes just
+    after the nearest row holding just that: in its place, so the lines after it there follow
+    it past that row, and the lines put back that stood just before it there, one after the
+    other, go just before that row with it, wherever their neighbours put them (a line the
+    user wrote below the ``<!--`` since never splits them). Returns the text and the rows of
+    the lines put back, in order."""
     rows = [row + "\n" for row in target.split("\n")[:-1]]
     held = [row.strip() for row in rows]
     where = [line.strip() for line in places]
     aligned, spots = _aligned(places, held, [line.strip() for line in lines])
-    gaps: list[list[str]] = [[] for _ in range(len(rows) + 1)]
+    # each line going before the index's row ``p``, with the row of ``places`` it stood on
+    gaps: list[list[tuple[str, int | None]]] = [[] for _ in range(len(rows) + 1)]
     put: dict[int, int] = {}  # a row of ``places`` put back → its gap
-    spots_in: dict[int, list[int]] = defaultdict(list)  # a gap → the rows of ``places`` in it
     matched = {row for row in aligned if row is not None}
     kept_rows: dict[str, list[int]] = defaultdict(list)  # a kept ``<!--``/``-->`` → its rows
     kept_ends = set(ends.values())
@@ -739,23 +780,40 @@ def _put_back(
         gap = _gap(spot, aligned, put, where, len(held))
         kept = ends.get(line.strip())
         if kept and (row := _nearest(kept_rows[kept], gap)) is not None:
-            gap = row + 1  # in the place of what the delete kept of it; the lines that were
-            gaps[row] += gaps[gap]  # to go there already stood before it: before that row
-            gaps[gap] = []
-            for at in spots_in.pop(gap, []):
-                put[at] = row
-                spots_in[row].append(at)
-        gaps[gap].append(line + end)
+            # in the place of what the delete kept of it: the lines that were to go there
+            # already stood before it, and so did the run of lines put back just before it
+            # there, wherever their neighbours put them: all go before that row, in order
+            run = _run_before(gaps[gap], spot) if gap != row + 1 else []
+            moved = [*gaps[row + 1], *run]
+            gaps[row] += moved
+            gaps[row + 1] = []
+            del gaps[gap][len(gaps[gap]) - len(run) :]
+            put.update((at, row) for _, at in moved if at is not None)
+            gap = row + 1
+        gaps[gap].append((line + end, spot))
         if spot is not None:
             put[spot] = gap
-            spots_in[gap].append(spot)
     out: list[str] = []
     new: list[int] = []
     for at in range(len(rows) + 1):
         new += range(len(out), len(out) + len(gaps[at]))
-        out += gaps[at]
+        out += [text for text, _ in gaps[at]]
         out += rows[at : at + 1]
     return "".join(out), new
+
+
+def _run_before(
+    gap: list[tuple[str, int | None]], spot: int | None
+) -> list[tuple[str, int | None]]:
+    """The lines at the end of ``gap`` (each with the row of ``places`` it stood on, in
+    order) that stood on the rows just before ``spot`` there, one after the other: a run of
+    lines lost together with the line from ``spot``, which stays with it."""
+    count = 0
+    while (
+        spot is not None and count < len(gap) and gap[len(gap) - 1 - count][1] == spot - 1 - count
+    ):
+        count += 1
+    return gap[len(gap) - count :]
 
 
 def _pop(spots: dict[str, deque[int]], text: str) -> int | None:

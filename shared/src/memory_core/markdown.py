@@ -1,9 +1,9 @@
-"""Small Markdown helpers shared by topics, indexes and templates: fenced code and code spans.
+"""Small Markdown helpers shared by topics, indexes and templates: code blocks and code spans.
 
 Only what link detection needs, in linear time on any input: which lines are fenced code
-(CommonMark fences of three or more backticks or tildes, an unclosed fence running to the end)
-and blanking single-line code spans and HTML comments so a link shown as code or commented out
-is not taken for a link.
+(CommonMark fences of three or more backticks or tildes, an unclosed fence running to the end),
+which are code at all (fenced or indented: :func:`code_lines`), and blanking single-line code
+spans and HTML comments so a link shown as code or commented out is not taken for a link.
 
 >>> fenced_lines(["a", "```sh", "[[ -f x ]]", "```", "b"])
 [False, True, True, True, False]
@@ -24,6 +24,7 @@ __all__ = [
     "blank_code_spans",
     "blank_comment_lines",
     "blank_comments",
+    "code_lines",
     "comment_line_runs",
     "fenced_lines",
     "line_texts",
@@ -72,6 +73,79 @@ def fenced_lines(lines: Sequence[str]) -> list[bool]:
             flags.append(True)
             if _closes(line, fence):
                 fence = None
+    return flags
+
+
+_ITEM_RE = re.compile(r"([-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
+_BREAK_RE = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_BLOCK_RE = re.compile(r"#{1,6}(?:[ \t]|$)|>|<!--")
+
+
+def _item_content(text: str, width: int) -> int | None:
+    """The column a list item's content starts at (CommonMark), when ``text`` (a line
+    without its indent of ``width`` columns, tabs expanded) starts one, else None: after the
+    marker and the 1-4 spaces after it; one column past the marker when it is followed by
+    nothing or by code (five spaces or more)."""
+    item = _ITEM_RE.match(text)
+    if item is None or _BREAK_RE.match(text):
+        return None
+    end = width + item.end()
+    rest = text[item.end() :]
+    spaces = len(rest) - len(rest.lstrip(" "))
+    return end + 1 if not rest.strip() or spaces > 4 else end + spaces
+
+
+def code_lines(lines: Sequence[str]) -> list[bool]:
+    """For each line (without its line end), whether it is code as CommonMark reads it: in a
+    code fence or delimiting one (:func:`fenced_lines`), or in an indented code block, i.e.
+    indented four columns or more (a tab to the next multiple of four) past the content of
+    the list item holding it, where no paragraph goes on (after a blank line, a heading, the
+    start); a blank line between two lines of one indented block is in it. A line continuing
+    a list item (``    - [A](a.md)`` under ``- [T](t.md)``), a paragraph's continuation and
+    the lines of an HTML comment block (``<!--`` … ``-->``) are not code; a rule (``---``)
+    or a heading ends a list item, never continues it. Linear time.
+
+    >>> code_lines(["# T", "", "    code", "- [T](t.md)", "", "    - [A](a.md)"])
+    [False, False, True, False, False, False]
+    """
+    flags = fenced_lines(lines)
+    items: list[int] = []  # the content column of each list item open, innermost last
+    paragraph = False  # the line before goes on as a paragraph (a lazy line continues it)
+    blanks: list[int] | None = None  # blank lines since the last indented line of code
+    comment = False  # inside an HTML comment block
+    for at, raw in enumerate(lines):
+        line = raw.expandtabs(4)
+        text = line.lstrip(" ")
+        width = len(line) - len(text)
+        if flags[at] or comment:
+            comment = comment and "-->" not in line
+            paragraph, blanks = False, None
+            continue
+        if not text:
+            if blanks is not None:
+                blanks.append(at)
+            paragraph = False
+            continue
+        starts = _item_content(text, width) is not None or bool(
+            _BLOCK_RE.match(text) or _BREAK_RE.match(text)
+        )
+        if paragraph and items and width < items[-1] and not starts:
+            continue  # a lazy line of the item's paragraph
+        while items and width < items[-1]:
+            items.pop()
+        if width - (items[-1] if items else 0) >= 4:
+            if not paragraph:
+                for blank in blanks or []:
+                    flags[blank] = True
+                flags[at], blanks = True, []
+            continue
+        blanks = None
+        content = _item_content(text, width)
+        if content is not None:
+            items.append(content)
+        comment = text.startswith("<!--") and "-->" not in text[4:]
+        paragraph = not comment and not _BREAK_RE.match(text) and not text.startswith("#")
+        paragraph = paragraph and (content is None or bool(line[content:].strip()))
     return flags
 
 

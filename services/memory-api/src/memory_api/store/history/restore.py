@@ -31,7 +31,10 @@ adds its lines with too). An index the service may not rewrite (bytes that do no
 exactly, a restored character its encoding cannot hold, lines after which it
 would read as another encoding, over the pruning cap) is left alone: the answer says why
 (``indexProblem``) and lists the lines to add by hand (``indexLinesNotAdded``), never a calm
-"no line added".
+"no line added". So does an index that is a symlink to no memory file of the scope
+(``kept.txt``, a note in a sub-folder): the delete pruned that file, which no version holds, so
+the lines it took are not known; the file is restored all the same and ``indexProblem`` says so
+(:func:`_index_not_recorded`).
 
 Blocking: run it in a worker thread holding the scope's lock.
 """
@@ -244,8 +247,32 @@ def _apply_in(
             f"{write_fix(error, _ACCESS)}, then try again; nothing was written"
         ) from None
     if not plan.index_lines:
-        return _IndexMerge([])
+        unknown = None if plan.places is not None else _index_not_recorded(root, held)
+        return _IndexMerge([], problem=unknown)
     return _merge_into_index(root, held, plan.index_lines, plan.places, shown=real)
+
+
+def _index_not_recorded(root: Path, scope: Path) -> str | None:
+    """Why no version holds the index a delete pruned, when the ``scope``'s (possibly held
+    open) ``MEMORY.md`` is a symlink that is no linked index (:func:`~.snapshot.linked_index`:
+    one to a memory file of its folder, whose text the history records): the delete pruned
+    the file it links to, which no version holds, so the lines it took are not known and an
+    undo puts none back (V-2). Names the file only when it lies in the scope's folder, never a
+    path elsewhere. None when ``MEMORY.md`` is no symlink (no index then: nothing was pruned)."""
+    lexical = scope / layout.INDEX_FILE
+    if not lexical.is_symlink():
+        return None
+    target = real_path(lexical)
+    if not is_within(root, target):
+        return "MEMORY.md links outside the memory root"
+    if not target.is_file():
+        return "MEMORY.md is a link to no regular file"
+    named = repr(target.name) if target.parent == real_path(scope) else "a file in another folder"
+    return (
+        f"MEMORY.md is a link to {named}, which is no memory file: no version holds it, so the "
+        "index lines a delete took there are not known: if this file's line is not there, add "
+        "it by hand"
+    )
 
 
 def _taken(path: Path, name: str) -> str:

@@ -178,10 +178,12 @@ export async function restoreFile(tab, scope, file, version) {
   }
   const lines = result.indexLinesAdded.length;
   if (result.indexProblem) {
-    // the file is back, its index line is not: say so, and what to add by hand
+    // the file is back, its index line is not: say so, and what to add by hand (none known
+    // when the index was a link to no memory file: the problem says so)
+    const byHand = result.indexLinesNotAdded;
     toast(
-      `Restored ${file}, but not its index line: ${result.indexProblem}. Add by hand: ` +
-        result.indexLinesNotAdded.join(" "),
+      `Restored ${file}, but not its index line: ${result.indexProblem}.` +
+        (byHand.length ? ` Add by hand: ${byHand.join(" ")}` : ""),
       { error: true },
     );
   } else if (result.unrecorded) {
