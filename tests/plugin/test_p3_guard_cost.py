@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from harness_memory import mounts
 from harness_memory.hooks import guarding, tool_targets
+from memory_core import proc_paths
 
 from tests.support.guard_cases import MCP, SHELL, Layout, answer, refusal
 
@@ -67,6 +68,31 @@ def test_p3_file_tool_paths_share_the_calls_mount_table(
     arguments = {"paths": [f"{where.workspace}/out/{n}.txt" for n in range(200)]}
     assert answer(where, "claude-code", "mcp__files__write_many", arguments) is None
     assert table.reads == 1
+
+
+def test_p3_without_a_session_record_the_keys_walk_uses_the_calls_mount_table(
+    where: Layout, table: CountingTable, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no Session record the guard derives the Session's key from the hook's ``cwd``; a
+    ``cwd`` reached through a symlink is walked for procfs (A-9, K-1) with the call's one read
+    of the mount table, never a second: the own scope is open, the other refused, as ever."""
+    link = tmp_path / "app-link"
+    link.symlink_to(where.workspace, target_is_directory=True)
+    where.workspace = link  # the harness works in the Workspace through a symlink
+    opened: list[object] = []
+
+    def counting_open(file: Any, *args: Any, **kwargs: Any) -> Any:
+        opened.append(file)
+        return open(file, *args, **kwargs)  # noqa: PTH123 - the builtin it stands in for
+
+    monkeypatch.setattr(proc_paths, "open", counting_open, raising=False)
+    command = f"echo x > {where.root}/{where.own}/a.md && touch b.txt"
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None
+    assert (table.reads, opened) == (1, [])
+    other = {"command": f"echo x > {where.root}/{where.other}/a.md"}
+    assert refusal(answer(where, "claude-code", "Bash", other)) is not None
+    assert (table.reads, opened) == (2, [])
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
