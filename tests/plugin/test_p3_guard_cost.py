@@ -21,20 +21,9 @@ from typing import Any
 import pytest
 from harness_memory import mounts
 from harness_memory.hooks import guarding, tool_targets
-from memory_core import proc_paths
 
 from tests.support.guard_cases import MCP, SHELL, Layout, answer, refusal
-
-
-class CountingTable:
-    """The real mount table, counting how often it is read."""
-
-    def __init__(self) -> None:
-        self.reads = 0
-
-    def read_bytes(self) -> bytes:
-        self.reads += 1
-        return Path("/proc/self/mountinfo").read_bytes()
+from tests.support.mount_reads import CountingTable, counted_reads
 
 
 @pytest.fixture
@@ -71,7 +60,7 @@ def test_p3_file_tool_paths_share_the_calls_mount_table(
 
 
 def test_p3_without_a_session_record_the_keys_walk_uses_the_calls_mount_table(
-    where: Layout, table: CountingTable, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    where: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With no Session record the guard derives the Session's key from the hook's ``cwd``; a
     ``cwd`` reached through a symlink is walked for procfs (A-9, K-1) with the call's one read
@@ -79,13 +68,7 @@ def test_p3_without_a_session_record_the_keys_walk_uses_the_calls_mount_table(
     link = tmp_path / "app-link"
     link.symlink_to(where.workspace, target_is_directory=True)
     where.workspace = link  # the harness works in the Workspace through a symlink
-    opened: list[object] = []
-
-    def counting_open(file: Any, *args: Any, **kwargs: Any) -> Any:
-        opened.append(file)
-        return open(file, *args, **kwargs)  # noqa: PTH123 - the builtin it stands in for
-
-    monkeypatch.setattr(proc_paths, "open", counting_open, raising=False)
+    table, opened = counted_reads(monkeypatch)
     command = f"echo x > {where.root}/{where.own}/a.md && touch b.txt"
 
     assert answer(where, "claude-code", "Bash", {"command": command}) is None
