@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import glob
 import os
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,32 @@ def test_p3_without_a_session_record_the_keys_walk_uses_the_calls_mount_table(
     other = {"command": f"echo x > {where.root}/{where.other}/a.md"}
     assert refusal(answer(where, "claude-code", "Bash", other)) is not None
     assert (table.reads, opened) == (2, [])
+
+
+def test_p3_a_command_making_many_links_resolves_each_path_once(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty links made and each written through: the guard spells every path a link may be
+    named by, with the folders on its way resolved (``realpath``); each distinct path is
+    resolved once for the command, not once per link it is compared with, and the command is
+    judged as ever (each link leads through ``notes`` into the memory root: refused)."""
+    (where.workspace / "sub").mkdir()
+    made = (f"ln -s ../notes/n{n} sub/l{n} && echo x > sub/l{n}/a.md" for n in range(20))
+    command = " && ".join(made)
+    resolved: Counter[str] = Counter()
+    realpath = os.path.realpath
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> Any:
+        resolved[os.fspath(path)] += 1
+        return realpath(path, *args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os.path, "realpath", counting)
+        tool_targets.shell_paths(command, str(where.workspace), {})
+
+    assert len(resolved) > 20 and max(resolved.values()) == 1
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+    assert reason is not None and "sub/../notes/n0" in reason
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
