@@ -21,6 +21,8 @@ from pathlib import Path
 
 import psutil
 
+from bench.listening import listening_port
+
 __all__ = ["Server", "start", "venv_bin"]
 
 READY_WAIT_S = 600.0
@@ -121,16 +123,6 @@ class Server:
             self.process.wait()
 
 
-def _listening_port(pid: int) -> int | None:
-    """The TCP port process ``pid`` listens on (None while it listens on none)."""
-    try:
-        sockets = psutil.Process(pid).net_connections(kind="inet")
-    except psutil.Error:
-        return None
-    ports = [found.laddr.port for found in sockets if found.status == psutil.CONN_LISTEN]
-    return ports[0] if ports else None
-
-
 def start(data_dir: Path, log_dir: Path) -> Server:
     """Start ``memory-api serve`` over ``data_dir``; wait for ready.
 
@@ -156,7 +148,7 @@ def start(data_dir: Path, log_dir: Path) -> Server:
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"memory-api serve exited: {log_path.read_text(errors='replace')}")
-        port = _listening_port(process.pid)
+        port = listening_port(process.pid)
         if port is not None:
             server = Server(f"http://127.0.0.1:{port}", process, log_path)
             if server.ready():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import glob
 import os
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,17 +24,7 @@ from harness_memory import mounts
 from harness_memory.hooks import guarding, tool_targets
 
 from tests.support.guard_cases import MCP, SHELL, Layout, answer, refusal
-
-
-class CountingTable:
-    """The real mount table, counting how often it is read."""
-
-    def __init__(self) -> None:
-        self.reads = 0
-
-    def read_bytes(self) -> bytes:
-        self.reads += 1
-        return Path("/proc/self/mountinfo").read_bytes()
+from tests.support.mount_reads import CountingTable, counted_reads
 
 
 @pytest.fixture
@@ -67,6 +58,51 @@ def test_p3_file_tool_paths_share_the_calls_mount_table(
     arguments = {"paths": [f"{where.workspace}/out/{n}.txt" for n in range(200)]}
     assert answer(where, "claude-code", "mcp__files__write_many", arguments) is None
     assert table.reads == 1
+
+
+def test_p3_without_a_session_record_the_keys_walk_uses_the_calls_mount_table(
+    where: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no Session record the guard derives the Session's key from the hook's ``cwd``; a
+    ``cwd`` reached through a symlink is walked for procfs (A-9, K-1) with the call's one read
+    of the mount table, never a second: the own scope is open, the other refused, as ever."""
+    link = tmp_path / "app-link"
+    link.symlink_to(where.workspace, target_is_directory=True)
+    where.workspace = link  # the harness works in the Workspace through a symlink
+    table, opened = counted_reads(monkeypatch)
+    command = f"echo x > {where.root}/{where.own}/a.md && touch b.txt"
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None
+    assert (table.reads, opened) == (1, [])
+    other = {"command": f"echo x > {where.root}/{where.other}/a.md"}
+    assert refusal(answer(where, "claude-code", "Bash", other)) is not None
+    assert (table.reads, opened) == (2, [])
+
+
+def test_p3_a_command_making_many_links_resolves_each_path_once(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty links made and each written through: the guard spells every path a link may be
+    named by, with the folders on its way resolved (``realpath``); each distinct path is
+    resolved once for the command, not once per link it is compared with, and the command is
+    judged as ever (each link leads through ``notes`` into the memory root: refused)."""
+    (where.workspace / "sub").mkdir()
+    made = (f"ln -s ../notes/n{n} sub/l{n} && echo x > sub/l{n}/a.md" for n in range(20))
+    command = " && ".join(made)
+    resolved: Counter[str] = Counter()
+    realpath = os.path.realpath
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> Any:
+        resolved[os.fspath(path)] += 1
+        return realpath(path, *args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os.path, "realpath", counting)
+        tool_targets.shell_paths(command, str(where.workspace), {})
+
+    assert len(resolved) > 20 and max(resolved.values()) == 1
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+    assert reason is not None and "sub/../notes/n0" in reason
 
 
 @pytest.mark.parametrize("harness", list(SHELL))

@@ -24,6 +24,7 @@ from memory_core.keys import workspace_memory_key
 
 from tests.plugin.helpers import hook_fixture, run_cli
 from tests.plugin.real_service import RealService
+from tests.support.mount_reads import counted_reads
 
 ROOT = "/srv/agent-memory/agents/coder/agent_state/memory"
 FILES = {
@@ -148,6 +149,22 @@ def test_v1_a_path_built_at_run_time_counts_for_both_own_scopes(
     root, workspace, key = layout_root
     writes = ToolWrites(texts=[f"echo x > {root}/$(cat which)/topic.md"])
     assert scopes_of(writes, root, workspace, tmp_path) == ["user", key]
+
+
+def test_v1_through_a_symlinked_folder_the_call_reads_the_mount_table_once(
+    layout_root: tuple[Path, Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no Session record the hook derives the Session's key from its folder; one reached
+    through a symlink is walked for procfs (A-9, K-1) with the call's one read of the mount
+    table, never a second, and the write still counts for its own scope."""
+    root, workspace, key = layout_root
+    link = tmp_path / "app-link"
+    link.symlink_to(workspace, target_is_directory=True)
+    table, opened = counted_reads(monkeypatch)
+
+    own = ToolWrites(paths=[str(root / key / "deploy.md")])
+    assert scopes_of(own, root, link, tmp_path) == [key]
+    assert (table.reads, opened) == (1, [])
 
 
 def test_v1_without_a_memory_root_nothing_is_recorded(tmp_path: Path) -> None:

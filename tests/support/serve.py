@@ -22,8 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import psutil
-
+from bench.listening import listening_port
 from tests.support.zygote import ForkedProcess, Zygote
 
 READY_WAIT_S = 600.0
@@ -256,7 +255,7 @@ def serve(
             raise RuntimeError(
                 f"memory-api serve exited with {process.returncode}:\n{served.log_text()}"
             )
-        port = _bound_port(process.pid, reached_at)
+        port = listening_port(process.pid, reached_at)
         if port is not None:
             served.base_url = f"http://{reached_at}:{port}"
             full_env["MEMORY_API_PORT"] = str(port)  # a CLI given this env speaks to it
@@ -267,33 +266,3 @@ def serve(
     raise RuntimeError(
         f"memory-api serve was not ready within {ready_wait_s} s:\n{served.log_text()}"
     )
-
-
-def _bound_port(pid: int, reached_at: str) -> int | None:
-    """The TCP port the service (process ``pid`` or one it started: a command prefix may fork)
-    listens on for the address ``reached_at``, as the kernel shows its sockets; None while it
-    listens on none. Bound to several addresses (a name resolving to ``127.0.0.1`` and
-    ``::1``), each got its own port: the one of ``reached_at``'s, else of an any-address bind,
-    else the first."""
-    try:
-        root = psutil.Process(pid)
-        processes = [root, *root.children(recursive=True)]
-    except psutil.Error:
-        return None
-    listening: list[tuple[str, int]] = []
-    for process in processes:
-        try:
-            sockets = process.net_connections(kind="inet")
-        except psutil.Error:
-            continue
-        listening += [
-            (found.laddr.ip, found.laddr.port)
-            for found in sockets
-            if found.status == psutil.CONN_LISTEN
-        ]
-    wanted = reached_at.strip("[]")
-    for preferred in (wanted, "0.0.0.0", "::"):  # noqa: S104 - addresses compared, none bound
-        for address, port in listening:
-            if address == preferred:
-                return port
-    return listening[0][1] if listening else None

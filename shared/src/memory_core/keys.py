@@ -22,10 +22,16 @@ import stat
 import sys
 import unicodedata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memory_core.errors import IdKind, InvalidId, ReachesProc, UnresolvablePath
 from memory_core.proc_paths import on_proc, spelt_under_proc
 from memory_core.rules import CONTROL_CLASS, TextRule, utf8_length
+
+if TYPE_CHECKING:  # types of annotations only (H-5: a hook process parses no table unasked)
+    from collections.abc import Sequence
+
+    from memory_core.mount_fields import Mount
 
 __all__ = [
     "DRAFT_ID_PATTERN",
@@ -366,7 +372,9 @@ def _unresolvable(error: OSError, path: str) -> UnresolvablePath:
     return UnresolvablePath(link, error.strerror or type(error).__name__, error.errno)
 
 
-def real_workspace_path(workspace: str | os.PathLike[str]) -> str:
+def real_workspace_path(
+    workspace: str | os.PathLike[str], *, mounts: Sequence[Mount] | None = None
+) -> str:
     """:func:`real_path` of a Workspace, refused where the kernel opens no folder through it.
 
     ``os.path.realpath`` follows any number of symlinks; the kernel follows at most 40
@@ -381,6 +389,8 @@ def real_workspace_path(workspace: str | os.PathLike[str]) -> str:
     process's namespace (``/proc/7/root/w`` becomes ``/w``), which names another folder, so the
     service refuses such a path (A-9) and no key is derived from it here either. A path whose
     symlinks cannot be followed is resolved as far as it goes (the kernel's answer stands).
+    ``mounts``: the mount table as the caller read it for its decision (None: read here when
+    the walk needs it).
 
     Raises :class:`~memory_core.errors.UnresolvablePath` on ``ELOOP`` or when a symlink on the
     way cannot be read; :class:`~memory_core.errors.ReachesProc` (one) when the walk reaches
@@ -394,19 +404,20 @@ def real_workspace_path(workspace: str | os.PathLike[str]) -> str:
             raise _unresolvable(error, os.fspath(workspace)) from None
     spelt = os.fspath(workspace)
     if real != spelt or spelt_under_proc(spelt):
-        _refuse_proc(spelt if spelt.startswith("/") else os.path.join(os.getcwd(), spelt))  # noqa: PTH109, PTH118 - str paths
+        absolute = spelt if spelt.startswith("/") else os.path.join(os.getcwd(), spelt)  # noqa: PTH109, PTH118 - str paths
+        _refuse_proc(absolute, mounts)
     return real
 
 
-def _refuse_proc(path: str) -> None:
+def _refuse_proc(path: str, mounts: Sequence[Mount] | None) -> None:
     """Raise :class:`~memory_core.errors.ReachesProc` when the kernel's walk of the absolute
     ``path`` reaches procfs, or when that cannot be told on Linux (a mount table that is there
     but cannot be read). Without one at all (no procfs mounted: a chroot, macOS, Windows) no
-    walk can reach it."""
+    walk can reach it. ``mounts``: the table as the caller read it (None: read here)."""
     if sys.platform != "linux":
         return
     try:
-        reached = on_proc(path)
+        reached = on_proc(path, mounts)
     except FileNotFoundError:
         return
     except OSError as error:
@@ -415,15 +426,19 @@ def _refuse_proc(path: str) -> None:
         raise ReachesProc(path, reached)
 
 
-def workspace_memory_key(workspace: str | os.PathLike[str]) -> str:
+def workspace_memory_key(
+    workspace: str | os.PathLike[str], *, mounts: Sequence[Mount] | None = None
+) -> str:
     """Resolve ``workspace`` (symlinks, ``..``, relative to the cwd) and derive its key (K-1, K-3).
 
     Two symlinks to one directory give one key; a renamed or moved directory gets a new one. The
     path need not exist (``os.path.realpath`` resolves as far as it can); nothing is created.
     Raises :class:`~memory_core.errors.UnresolvablePath` when a symlink on its way cannot be
-    read or the kernel would not follow its symlinks (``ELOOP``, :func:`real_workspace_path`).
+    read or the kernel would not follow its symlinks (``ELOOP``, :func:`real_workspace_path`,
+    which reads the mount table only when the path resolves elsewhere, unless given
+    ``mounts``: the caller's, read once for its decision).
     """
-    return key_for_real_path(real_workspace_path(workspace))
+    return key_for_real_path(real_workspace_path(workspace, mounts=mounts))
 
 
 def is_temporary_workspace(workspace: Path, app_data_dir: Path) -> bool:

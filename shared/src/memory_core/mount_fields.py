@@ -1,12 +1,20 @@
-r"""A field of the kernel's mount table (``/proc/PID/mountinfo``) as the bytes it names.
+r"""The kernel's mount table (``/proc/PID/mountinfo``) read into one record per mount.
 
-The kernel writes each path field of the mount table with four bytes escaped as three octal
-digits, so that fields stay split by spaces and lines by newlines: space ``\040``, tab
-``\011``, newline ``\012`` and backslash ``\134`` (proc(5), ``seq_path`` in the kernel).
-Every other byte stands as it is, a carriage return and bytes that are no UTF-8 too. Read by
-the service's mount table (:mod:`memory_core.mount_table`, text read as UTF-8) and by the
-guard's (:mod:`harness_memory.mounts`, bytes decoded as file names are), which decode the
-bytes each as their own reader does.
+Each line names a mount (proc(5)): its id, its parent's id, its filesystem (``major:minor``),
+the folder of that filesystem it shows (its *root*), where it shows it (its *mount point*),
+its options, optional fields, a ``-``, then the filesystem's type, source and super options.
+The kernel writes each path field with four bytes escaped as three octal digits, so that
+fields stay split by spaces and lines by newlines: space ``\040``, tab ``\011``, newline
+``\012`` and backslash ``\134`` (``seq_path`` in the kernel). Every other byte stands as it
+is, a carriage return and bytes that are no UTF-8 too: the table is parsed as bytes and each
+field decoded as its reader compares paths. The guard (:mod:`harness_memory.mounts`, P-3)
+decodes as file names are (``os.fsdecode``), so a mount point equals the path
+``os.path.realpath`` gives it in the hook's process, whatever the locale; the service's
+readers (:mod:`memory_core.mount_table`, Q-4, K-6a) and the /proc rule's own read
+(:mod:`memory_core.proc_paths`, A-9, K-1) as UTF-8 (:func:`as_utf8`: their paths come as
+UTF-8 text, and ``Fotos Mamá`` under ``LC_ALL=C`` is no error).
+
+The one parser of the table, for all of them. Pure and light (H-5: a hook process loads it).
 
 >>> unescape_mount_field(rb"/mnt/my\040drive/a\012b\134c")
 b'/mnt/my drive/a\nb\\c'
@@ -14,9 +22,12 @@ b'/mnt/my drive/a\nb\\c'
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
-__all__ = ["unescape_mount_field"]
+__all__ = ["Mount", "as_utf8", "mount_in", "parse_mounts", "unescape_mount_field"]
 
 _OCTAL = re.compile(rb"\\([0-3][0-7]{2})")
 """An octal escape of one byte (``\000`` to ``\377``), as the kernel writes it in a field."""
@@ -33,3 +44,88 @@ def unescape_mount_field(field: bytes) -> bytes:
     if b"\\" not in field:
         return field
     return _OCTAL.sub(lambda found: bytes([int(found[1], 8)]), field)
+
+
+class Mount(NamedTuple):
+    """One line of the mount table, its path fields decoded (:func:`parse_mounts`)."""
+
+    mount: str
+    """The mount's id (``"22"``), unique in the table."""
+    parent: str
+    """The id of the mount it is mounted on (itself, or one not listed, for a root)."""
+    device: str
+    """The filesystem's device, ``"major:minor"`` (``"8:1"``), as ``st_dev`` splits."""
+    shown: str
+    """The folder of that filesystem the mount shows (``/`` for all of it)."""
+    point: str
+    """Where the mount shows it: an absolute path in the reading process's root."""
+    kind: str | None
+    """The filesystem's type (``"ext4"``, ``"nfs4"``, ``"proc"``); None for a line with no
+    ``-`` and type after its optional fields."""
+    options: str
+    """The filesystem's super options (``"rw,vers=4.2"``); ``""`` when the line has none."""
+
+
+def as_utf8(field: bytes) -> str:
+    r"""``field`` read as UTF-8, a byte that is none as a surrogate (never an error), whatever
+    the locale: the service's reading of the table (its paths come as UTF-8 text).
+
+    >>> as_utf8(b"/media/Fotos Mam\xc3\xa1/\xe1")
+    '/media/Fotos Mamá/\udce1'
+    """
+    return field.decode("utf-8", "surrogateescape")
+
+
+def parse_mounts(table: bytes, decode: Callable[[bytes], str]) -> list[Mount]:
+    r"""The mounts of a ``/proc/PID/mountinfo`` content, in the table's order (a mount listed
+    later at one mount point is on top). Lines end at a newline only, fields at a space only
+    (a carriage return in a path stays in it); a line of fewer than 7 fields is no mount.
+    Each field is decoded by ``decode`` (``os.fsdecode``, :func:`as_utf8`), a path field once
+    its octal escapes are (:func:`unescape_mount_field`). Linear in ``len(table)``; never
+    raises (a ``decode`` with ``surrogateescape``).
+
+    >>> mount = parse_mounts(b"22 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+    ...     b"40 22 0:52 /x /mnt/n\\040fs rw shared:1 - nfs4 srv:/ rw,vers=4.2\n", as_utf8)[1]
+    >>> mount.device, mount.shown, mount.point, mount.kind, mount.options
+    ('0:52', '/x', '/mnt/n fs', 'nfs4', 'rw,vers=4.2')
+    """
+    mounts: list[Mount] = []
+    for line in table.split(b"\n"):  # the kernel escapes a newline, space, tab, backslash
+        fields = line.split(b" ")  # in a path; a carriage return, NBSP or form feed stays
+        if len(fields) < 7:
+            continue
+        kind: str | None = None
+        options = ""
+        if b"-" in fields[6:]:
+            dash = fields.index(b"-", 6)
+            if len(fields) > dash + 1:
+                kind = decode(fields[dash + 1])
+                options = decode(fields[dash + 3]) if len(fields) > dash + 3 else ""
+        first, parent, device = (decode(field) for field in fields[:3])
+        shown, point = (decode(unescape_mount_field(field)) for field in fields[3:5])
+        mounts.append(Mount(first, parent, device, shown, point, kind, options))
+    return mounts
+
+
+def mount_in(mounts: Sequence[Mount], path: str, device: int) -> Mount | None:
+    """The mount the real ``path`` (whose ``st_dev`` is ``device``) lives on, among ``mounts``
+    that say their filesystem's type: the first of that device, else (btrfs subvolumes report
+    other device numbers) the one with the longest mount point holding ``path``; None when
+    none says.
+
+    >>> mounts = parse_mounts(b"22 1 8:1 / / rw - ext4 /dev/sda1 rw\\n", as_utf8)
+    >>> mount_in(mounts, "/srv", os.makedev(9, 9)).kind
+    'ext4'
+    """
+    wanted = f"{os.major(device)}:{os.minor(device)}"
+    best: Mount | None = None
+    for mount in mounts:
+        if mount.kind is None:
+            continue
+        if mount.device == wanted:
+            return mount
+        point = mount.point
+        inside = point == "/" or path == point or path.startswith(point.rstrip("/") + "/")
+        if inside and (best is None or len(point) > len(best.point)):
+            best = mount
+    return best

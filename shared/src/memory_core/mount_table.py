@@ -10,65 +10,42 @@ it once per change into a :class:`MountTree`). Pure: text in, values out.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
-from memory_core.mount_fields import unescape_mount_field
+from memory_core.mount_fields import Mount, as_utf8, mount_in, parse_mounts
 
 __all__ = ["MountTree", "filesystem_type", "mount_of"]
 
 
-def _unescape(text: str) -> str:
-    r"""A mount point as ``/proc/self/mountinfo`` writes it, decoded
-    (:func:`~memory_core.mount_fields.unescape_mount_field`: ``\040`` is a space). The text
-    is UTF-8 both ways (bytes that are none as surrogates), as the mount table is read,
-    whatever the locale: a name such as ``Fotos Mamá`` read under ``LC_ALL=C`` is no error.
-
-    >>> _unescape(r"/mnt/my\040drive/a\012b\134c")
-    '/mnt/my drive/a\nb\\c'
-    """
-    if "\\" not in text:
-        return text
-    raw = unescape_mount_field(text.encode("utf-8", "surrogateescape"))
-    return raw.decode("utf-8", "surrogateescape")
+def _mounts(mountinfo: str) -> list[Mount]:
+    """The mounts of a mount table read as text (UTF-8, bytes that are none as surrogates,
+    whatever the locale: a name such as ``Fotos Mamá`` read under ``LC_ALL=C`` is no error),
+    by the one parser of the table (:func:`~memory_core.mount_fields.parse_mounts`)."""
+    return parse_mounts(mountinfo.encode("utf-8", "surrogateescape"), as_utf8)
 
 
 def mount_of(mountinfo: str, path: str, device: int) -> tuple[str, str] | None:
     """The type and super options (``"9p"``, ``"rw,aname=drvfs;…"``) of the filesystem the
     real ``path`` (whose ``st_dev`` is ``device``) lives on, by a ``/proc/PID/mountinfo``
     text: the mount of that device, else (btrfs subvolumes report other device numbers) the
-    mount with the longest mount point holding ``path``; None when no line says.
+    mount with the longest mount point holding ``path``
+    (:func:`~memory_core.mount_fields.mount_in`); None when no line says.
 
+    >>> import os
     >>> text = ("22 1 8:1 / / rw - ext4 /dev/sda1 rw\\n"
     ...         "40 22 0:52 / /mnt/n\\\\040fs rw shared:1 - nfs4 srv:/ rw,vers=4.2\\n")
     >>> mount_of(text, "/mnt/n fs/data", os.makedev(0, 52))
     ('nfs4', 'rw,vers=4.2')
     """
-    wanted = f"{os.major(device)}:{os.minor(device)}"
-    by_point: list[tuple[str, tuple[str, str]]] = []
-    for line in mountinfo.split("\n"):  # the kernel escapes a newline, space, tab, backslash
-        fields = line.split(" ")  # in a path; a carriage return, NBSP or form feed stays
-        if len(fields) < 7 or "-" not in fields[6:]:
-            continue
-        dash = fields.index("-", 6)
-        if len(fields) <= dash + 1:
-            continue
-        found = (fields[dash + 1], fields[dash + 3] if len(fields) > dash + 3 else "")
-        if fields[2] == wanted:
-            return found
-        by_point.append((_unescape(fields[4]), found))
-    best: tuple[int, tuple[str, str]] | None = None
-    for point, found in by_point:
-        inside = point == "/" or path == point or path.startswith(point.rstrip("/") + "/")
-        if inside and (best is None or len(point) > best[0]):
-            best = (len(point), found)
-    return None if best is None else best[1]
+    found = mount_in(_mounts(mountinfo), path, device)
+    return None if found is None or found.kind is None else (found.kind, found.options)
 
 
 def filesystem_type(mountinfo: str, path: str, device: int) -> str | None:
     """The type of the filesystem the real ``path`` (``st_dev`` ``device``) lives on, as
     :func:`mount_of` finds its mount; None when no line says.
 
+    >>> import os
     >>> text = ("22 1 8:1 / / rw - ext4 /dev/sda1 rw\\n"
     ...         "40 22 0:52 / /mnt/n\\\\040fs rw shared:1 - nfs4 srv:/ rw\\n")
     >>> filesystem_type(text, "/mnt/n fs/data", os.makedev(0, 52))
@@ -96,11 +73,8 @@ class MountTree:
         points: dict[str, str] = {}
         parents: dict[str, str] = {}
         on: dict[tuple[str, str], str] = {}
-        for line in mountinfo.split("\n"):  # the kernel escapes a newline in a path
-            fields = line.split(" ")
-            if len(fields) < 7:
-                continue
-            mount, parent, point = fields[0], fields[1], _unescape(fields[4])
+        for found in _mounts(mountinfo):
+            mount, parent, point = found.mount, found.parent, found.point
             points[mount], parents[mount] = point, parent
             if parent != mount:  # the root of a namespace may name itself as its parent
                 on[parent, point] = mount  # listed in mount order: a later one is on top

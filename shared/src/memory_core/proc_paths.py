@@ -15,7 +15,7 @@ accept or refuse it as before.
 Only a path that resolves elsewhere (a symlink or ``..`` on its way) or is spelt under
 ``/proc`` is walked: without a symlink on the way no magic link is followed, so a warm Session
 start, whose path is its own real path, pays nothing here. Which devices are procfs is read
-from the mount table (:mod:`memory_core.mount_table`) at each walk, never kept: device numbers
+from the mount table (:mod:`memory_core.mount_fields`) at each walk, never kept: device numbers
 are reused by the next mount.
 """
 
@@ -23,6 +23,12 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # types of annotations only: the parser is imported where a walk needs it
+    from collections.abc import Sequence
+
+    from memory_core.mount_fields import Mount
 
 __all__ = ["MAX_SYMLINKS", "PROC", "on_proc", "spelt_under_proc"]
 
@@ -39,26 +45,29 @@ def spelt_under_proc(path: str) -> bool:
 
 
 class _Mounts:
-    """The mount table, read once per walk and only when a verdict is needed. Raises OSError
-    when it cannot be read (then whether a path reaches procfs is unknown: never guessed)."""
+    """The mount table, read once per walk and only when a verdict is needed, unless the
+    caller read it already (``given``: a hook process reads it once for its whole decision,
+    P-3). Raises OSError when it cannot be read (then whether a path reaches procfs is
+    unknown: never guessed)."""
 
-    def __init__(self) -> None:
-        self._text: str | None = None
+    def __init__(self, given: Sequence[Mount] | None) -> None:
+        self._mounts = given
 
     def is_procfs(self, path: str, device: int) -> bool:
         """Whether the file system of device ``device`` (reached at ``path``) is procfs."""
-        if self._text is None:
-            with open(_MOUNTINFO, encoding="utf-8", errors="surrogateescape") as table:  # noqa: PTH123
-                self._text = table.read()
         # here, not at the top: a hook process imports this module on every Session start and
-        # guard call, and the mount table's reader (dataclasses, inspect) only when a walk
-        # needs a verdict (H-5: tests/plugin/test_h5_hook_cost.py)
-        from memory_core.mount_table import filesystem_type
+        # guard call, and the mount table's parser only when a walk needs a verdict (H-5:
+        # tests/plugin/test_h5_hook_cost.py)
+        from memory_core.mount_fields import as_utf8, mount_in, parse_mounts
 
-        return filesystem_type(self._text, path, device) == "proc"
+        if self._mounts is None:
+            with open(_MOUNTINFO, "rb") as table:  # noqa: PTH123
+                self._mounts = parse_mounts(table.read(), as_utf8)
+        found = mount_in(self._mounts, path, device)
+        return found is not None and found.kind == "proc"
 
 
-def on_proc(path: str) -> str | None:
+def on_proc(path: str, mounts: Sequence[Mount] | None = None) -> str | None:
     """The first path the kernel's walk of the absolute ``path`` reaches on procfs (``/proc``
     for ``/proc/self/cwd``; the link's own target for a symlink into ``/proc``), or None when
     the walk reaches none before it ends (the whole path resolved, or a part not there, a link
@@ -66,9 +75,11 @@ def on_proc(path: str) -> str | None:
 
     An ``lstat`` per component and a ``readlink`` per symlink, as ``os.path.realpath`` does;
     ``..`` steps back from the folder reached, as the kernel does after following a link.
+    ``mounts`` is the mount table as the caller read it
+    (:func:`~memory_core.mount_fields.parse_mounts`); None: read here, when a step needs it.
     Raises OSError when the mount table cannot be read (never taken for "no procfs").
     """
-    mounts = _Mounts()
+    table = _Mounts(mounts)
     pending = [part for part in reversed(path.split("/")) if part and part != "."]
     resolved = "/"
     links = 0
@@ -82,7 +93,7 @@ def on_proc(path: str) -> str | None:
             info = os.lstat(current)
         except (OSError, ValueError):
             return None  # not there for the service: nothing below it is resolved
-        if mounts.is_procfs(current, info.st_dev):
+        if table.is_procfs(current, info.st_dev):
             return current
         if not stat.S_ISLNK(info.st_mode):
             resolved = current

@@ -21,9 +21,8 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path, PurePath
-from typing import NamedTuple
 
-from memory_core.mount_fields import unescape_mount_field
+from memory_core.mount_fields import Mount, parse_mounts
 
 from harness_memory.names import inodes_in
 
@@ -36,41 +35,30 @@ BIND_MOUNTS = sys.platform.startswith("linux")
 (Linux); macOS and Windows cannot, so there a missing mount table hides none."""
 
 
-class _Mount(NamedTuple):
-    """One line of the mount table: the filesystem, the folder of it shown, and where."""
-
-    device: bytes
-    shown: str
-    point: str
-
-
-def _unescape(field: bytes) -> str:
-    r"""A mount table field as a path: its octal escapes decoded
-    (:func:`~memory_core.mount_fields.unescape_mount_field`), its bytes as file names are
-    (a carriage return too: lines end at a newline only, fields at a space only).
-
-    >>> _unescape(rb"/mnt/my\040drive\134\999\477")
-    '/mnt/my drive\\\\999\\477'
-    """
-    return os.fsdecode(unescape_mount_field(field))
-
-
 class MountTable:
     """The kernel's mount table as read for one guard decision (P-3).
 
-    ``mounts`` lists each mount in the table's order (a mount listed later is on top); it is
-    empty when there was no table to read. ``unknown`` is True when a table could not be read
+    ``mounts`` lists each mount in the table's order (a mount listed later is on top,
+    :func:`memory_core.mount_fields.parse_mounts`); it is empty when there was no table to
+    read, and ``read`` False. ``unknown`` is True when a table could not be read
     on a kernel that has bind mounts (Linux without ``/proc``, or ``/proc`` not readable here):
     then a path outside the memory root on the memory root's filesystem may be a part of it
     under another name, and the guard refuses it rather than guess. A plain class, like
     :class:`harness_memory.hooks.tool_targets.ShellPaths` (H-5)."""
 
-    __slots__ = ("_inodes", "mounts", "unknown")
+    __slots__ = ("_inodes", "mounts", "read", "unknown")
 
-    def __init__(self, mounts: list[_Mount], *, unknown: bool = False) -> None:
+    def __init__(self, mounts: list[Mount], *, read: bool = True, unknown: bool = False) -> None:
         self.mounts = mounts
+        self.read = read
         self.unknown = unknown
         self._inodes: dict[str, frozenset[tuple[int, int]] | None] = {}
+
+    def as_read(self) -> list[Mount] | None:
+        """The mounts, for another check of the same decision that reads the table (a walk
+        for procfs: :func:`memory_core.keys.workspace_memory_key`), so the process reads it
+        once; None when it could not be read (that check reads it and says why)."""
+        return self.mounts if self.read else None
 
     def inodes_in(self, folder: str) -> frozenset[tuple[int, int]] | None:
         """The inodes ``folder`` holds (:func:`harness_memory.names.inodes_in`), read once for
@@ -85,11 +73,10 @@ def read_mount_table() -> MountTable:
     without a readable table it is empty, and ``unknown`` where bind mounts exist
     (:data:`BIND_MOUNTS`)."""
     try:
-        lines = MOUNT_TABLE.read_bytes().split(b"\n")  # never at a "\r": a path holds it as is
+        table = MOUNT_TABLE.read_bytes()
     except OSError:  # no /proc (macOS, Windows; a chroot or sandbox without it) or unreadable
-        return MountTable([], unknown=BIND_MOUNTS)
-    table = [line.split(b" ", 5) for line in lines]
-    return MountTable([_Mount(f[2], _unescape(f[3]), _unescape(f[4])) for f in table if len(f) > 5])
+        return MountTable([], read=False, unknown=BIND_MOUNTS)
+    return MountTable(parse_mounts(table, os.fsdecode))  # compared with realpath's names
 
 
 def _below(path: str, folder: str) -> str | None:
@@ -101,10 +88,10 @@ def _below(path: str, folder: str) -> str | None:
     return path[len(prefix) :] if path.startswith(prefix) else None
 
 
-def _landing(path: str, mounts: list[_Mount]) -> tuple[bytes, str] | None:
+def _landing(path: str, mounts: list[Mount]) -> tuple[str, str] | None:
     """``(filesystem, path inside it)`` of the absolute, symlink-free ``path``: through the
     innermost mount holding it (the last listed of those at the deepest mount point)."""
-    found: tuple[_Mount, str] | None = None
+    found: tuple[Mount, str] | None = None
     for mount in mounts:
         rest = _below(path, mount.point)
         if rest is not None and (found is None or len(mount.point) >= len(found[0].point)):

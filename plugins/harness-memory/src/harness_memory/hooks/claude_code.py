@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from memory_core.errors import UnresolvablePath
@@ -39,6 +39,11 @@ from memory_core.layout import app_data_dir_of
 
 from harness_memory.guard_view import GuardView, read_guard_view
 from harness_memory.settings import HarnessSettings
+
+if TYPE_CHECKING:  # a type of annotations only: a Session start parses no mount table (H-5)
+    from collections.abc import Sequence
+
+    from memory_core.mount_fields import Mount
 
 __all__ = [
     "CLAUDE_CODE_VERSION",
@@ -120,7 +125,7 @@ def decode_input(raw: bytes) -> HookInput:
 
 
 def _locate(
-    hook: HookInput, settings: HarnessSettings
+    hook: HookInput, settings: HarnessSettings, mounts: Sequence[Mount] | None = None
 ) -> tuple[Path, str | None, str | None] | None:
     """Find (memory root, the Session's key, base for relative paths) from trusted settings;
     the base is None when the folder the harness works in cannot be known here
@@ -128,6 +133,7 @@ def _locate(
 
     A configured memory root (``--memory-root`` / ``HARNESS_MEMORY_ROOT``) always wins over the
     one the service reported, so the guard protects the directory the operator named.
+    ``mounts``: the decision's mount table as read for it (None: read where a key needs it).
     """
     record: GuardView | None = None
     if hook.session_id and settings.state_dir is not None:
@@ -143,7 +149,7 @@ def _locate(
     app_data_dir = app_data_dir_of(settings.memory_root.absolute())
     try:
         temporary = app_data_dir is not None and is_temporary_workspace(Path(cwd), app_data_dir)
-        key = None if temporary else workspace_memory_key(cwd)
+        key = None if temporary else workspace_memory_key(cwd, mounts=mounts)
     except UnresolvablePath:  # a link on the cwd's way cannot be read: no Workspace is known
         key = None
     return settings.memory_root, key, cwd

@@ -10,7 +10,8 @@ refused like a write into another Workspace's scope, since a Session that rewrot
 key would be let into that scope next (P-3).
 
 One tool call is one decision: the kernel's mount table is read once for it
-(:func:`harness_memory.mounts.read_mount_table`) and handed to every path judged, and a command
+(:func:`harness_memory.mounts.read_mount_table`) and handed to every path judged (and to the walk
+that derives the Session's key where no Session record names it), and a command
 naming more paths than :data:`PATHS_CAP` (or more folders on their ways than :data:`PARTS_CAP`,
 or one path deeper than :data:`DEPTH_CAP`, or globs reading more folder entries than
 :data:`~harness_memory.hooks.tool_targets.GLOB_SCAN_CAP`) is refused unjudged, so the answer
@@ -191,7 +192,7 @@ def refusal(
     wanted = list(dict.fromkeys(targets))
     if not wanted:
         return None
-    located = claude_code._locate(hook, settings)
+    located = claude_code._locate(hook, settings, None if mounts is None else mounts.as_read())
     if located is None:
         return None
     memory_root, key, known = located
@@ -234,7 +235,7 @@ def shell_refusal(
     together: :data:`PATHS_CAP`, :data:`PARTS_CAP`, :data:`DEPTH_CAP`), or longer than
     :data:`TEXT_CAP` (:data:`MCP_TEXT_CAP` for an MCP tool's string arguments: ``served``), are
     refused unjudged."""
-    located = claude_code._locate(hook, settings)
+    located = claude_code._locate(hook, settings, None if mounts is None else mounts.as_read())
     if located is None:
         return None
     memory_root, key, known = located

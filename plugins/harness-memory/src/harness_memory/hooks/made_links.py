@@ -41,6 +41,7 @@ __all__ = [
     "LINK_MAKERS",
     "TREE_CAP",
     "MadeLink",
+    "MadeLinks",
     "add_links",
     "followed",
     "made_links",
@@ -88,18 +89,44 @@ def _folded(path: str) -> str:
     return "/" + "/".join(parts)
 
 
-def _spellings(path: str, *, whole: bool = True) -> set[str]:
+class MadeLinks(dict[str, "MadeLink"]):
+    """The links a command made so far, keyed by every spelling of each (:func:`made_links`),
+    with the real paths of the places they were looked up for while the command is read
+    (``real``: path to ``os.path.realpath``'s answer, None for a name no file can have). The
+    guard reads the disk and never writes it, so one lookup per distinct path holds for the
+    whole command, and the next command reads the disk again."""
+
+    __slots__ = ("real",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.real: dict[str, str | None] = {}
+
+
+def _real(path: str, links: Mapping[str, MadeLink]) -> str | None:
+    """``os.path.realpath(path)``, once per distinct path for the command's links (a
+    :class:`MadeLinks`); None for a path no file can have (a NUL)."""
+    known = links.real if isinstance(links, MadeLinks) else {}
+    if path not in known:
+        try:
+            known[path] = os.path.realpath(path)
+        except (OSError, ValueError):  # a NUL (an unknown folder), a name no file can have
+            known[path] = None
+    return known[path]
+
+
+def _spellings(path: str, links: Mapping[str, MadeLink], *, whole: bool = True) -> set[str]:
     """The absolute ``path`` as the links' keys may spell it: folded, normalised (``..``
     taken back lexically), with the folders on its way that exist resolved and, ``whole``,
-    its last name too (a link's own name is not: it may be replaced)."""
+    its last name too (a link's own name is not: it may be replaced). The folders are looked
+    up once per command (:func:`_real`, ``links`` the command's)."""
     spelt = {_folded(path), os.path.normpath(path)}
     head, _, name = _folded(path).rpartition("/")
-    try:
-        spelt.add(f"{os.path.realpath(head or '/').rstrip('/')}/{name}")
-        if whole:
-            spelt.add(os.path.realpath(path))
-    except (OSError, ValueError):  # a NUL (an unknown folder), a name no file can have
-        pass
+    if (real_head := _real(head or "/", links)) is None:
+        return spelt
+    spelt.add(f"{real_head.rstrip('/')}/{name}")
+    if whole and (real := _real(path, links)) is not None:
+        spelt.add(real)
     return spelt
 
 
@@ -169,7 +196,7 @@ def _kept(
     if expanded is None:
         return MadeLink(None, source)
     path = os.path.join(base, expanded)  # noqa: PTH118
-    made = next((links[key] for key in _spellings(path, whole=False) if key in links), None)
+    made = next((links[key] for key in _spellings(path, links, whole=False) if key in links), None)
     if made is not None and (made.place is None or made.text is None):
         return made  # a place known only at run time, or a hard link: the same file
     try:
@@ -179,7 +206,9 @@ def _kept(
     return MadeLink(os.path.join(os.path.dirname(_folded(link)), text), text, text)  # noqa: PTH118,PTH120
 
 
-def _tree_links(link: str, folder: str) -> dict[str, MadeLink] | None:
+def _tree_links(
+    link: str, folder: str, links: Mapping[str, MadeLink]
+) -> dict[str, MadeLink] | None:
     """The symbolic links below the folder ``folder`` (absolute) as they stand below ``link``
     once the tree is moved or copied there, keyed by every spelling (a relative target read
     from its new folder); None past :data:`TREE_CAP` entries or when a folder cannot be
@@ -202,7 +231,7 @@ def _tree_links(link: str, folder: str) -> dict[str, MadeLink] | None:
                 target = os.readlink(entry.path)  # noqa: PTH115
                 place = os.path.join(os.path.dirname(_folded(at)), target)  # noqa: PTH118,PTH120
                 kept = MadeLink(place, target, target)
-                made.update(dict.fromkeys(_spellings(at, whole=False), kept))
+                made.update(dict.fromkeys(_spellings(at, links, whole=False), kept))
             elif entry.is_dir(follow_symlinks=False):
                 stack.append((f"{inner}{entry.name}/", entry.path))
     return made
@@ -215,7 +244,7 @@ def _carried(link: str, source: str, links: Mapping[str, MadeLink]) -> dict[str,
     ``../notes`` leads from ``e``. A symbolic link's text is read from its new folder; a
     hard link, or one to a place known only at run time, stays what it was."""
     made: dict[str, MadeLink] = {}
-    heads = {spelled.rstrip("/") + "/" for spelled in _spellings(source)}
+    heads = {spelled.rstrip("/") + "/" for spelled in _spellings(source, links)}
     for key, each in links.items():
         head = next((head for head in heads if key.startswith(head)), None)
         if head is None:
@@ -225,7 +254,7 @@ def _carried(link: str, source: str, links: Mapping[str, MadeLink]) -> dict[str,
         if each.place is not None and each.text is not None:
             place = os.path.join(os.path.dirname(_folded(at)), each.text)  # noqa: PTH118,PTH120
             moved = MadeLink(place, each.text, each.text)
-        made.update(dict.fromkeys(_spellings(at, whole=False), moved))
+        made.update(dict.fromkeys(_spellings(at, links, whole=False), moved))
     return made
 
 
@@ -239,10 +268,10 @@ def _whole_tree(
     made = _carried(link, moved, links)
     if not os.path.isdir(moved):  # noqa: PTH112
         return made
-    inner = _tree_links(link, moved)
+    inner = _tree_links(link, moved, links)
     if inner is None:
         why = f"{source}, a folder of over {TREE_CAP} entries the guard does not read for links"
-        return dict.fromkeys(_spellings(link, whole=False), MadeLink(None, source, why=why))
+        return dict.fromkeys(_spellings(link, links, whole=False), MadeLink(None, source, why=why))
     return {**inner, **made}
 
 
@@ -303,7 +332,7 @@ def made_links(
         if kept is not None and (kept.place is not None or not hard):
             # ``mv sub/rel l``, ``cp -P``, ``ln sub/rel l``: the link copied, moved or
             # hard-linked as a link, its target read from its new folder
-            made.update(dict.fromkeys(_spellings(link, whole=False), kept))
+            made.update(dict.fromkeys(_spellings(link, links, whole=False), kept))
         elif symbolic or hard:
             target: str | None = None
             if expanded is not None:
@@ -311,7 +340,7 @@ def made_links(
                 target = os.path.join(start, expanded)  # noqa: PTH118
             text = expanded if symbolic else None
             made.update(
-                dict.fromkeys(_spellings(link, whole=False), MadeLink(target, source, text))
+                dict.fromkeys(_spellings(link, links, whole=False), MadeLink(target, source, text))
             )
         elif tree and expanded is not None:
             moved = os.path.join(base, expanded)  # noqa: PTH118
@@ -355,24 +384,30 @@ def _synced_links(
         built = "$" in folder or "`" in folder
         real = os.path.realpath(place)  # the kernel takes ``..`` from where it leads
         linked = None if built else os.path.normpath(os.path.join(real, folder))  # noqa: PTH118
-        made.update(dict.fromkeys(_spellings(place, whole=False), MadeLink(linked, folder)))
+        made.update(dict.fromkeys(_spellings(place, links, whole=False), MadeLink(linked, folder)))
     if len(read.linked_from) > 1:  # which one a file is linked from is known at run time
         why = f"{destination}, whose files {command} links from {len(read.linked_from)} folders"
-        made.update(dict.fromkeys(_spellings(place, whole=False), MadeLink(None, why, why=why)))
+        made.update(
+            dict.fromkeys(_spellings(place, links, whole=False), MadeLink(None, why, why=why))
+        )
     if not read.keeps_links:
         return made
     if read.unknown is not None:
         why = f"{destination}, which {command} fills with {read.unknown}"
-        made.update(dict.fromkeys(_spellings(place, whole=False), MadeLink(None, why, why=why)))
+        made.update(
+            dict.fromkeys(_spellings(place, links, whole=False), MadeLink(None, why, why=why))
+        )
     for source, how in read.copies:
         expanded = source  # the words given to :func:`synced` are already expanded
         if any(value is None and word == source for word, value in words):
-            made.update(dict.fromkeys(_spellings(place, whole=False), MadeLink(None, source)))
+            made.update(
+                dict.fromkeys(_spellings(place, links, whole=False), MadeLink(None, source))
+            )
             continue
         for link in _synced_place(place, source, expanded, how):
             kept = _kept(link, source, expanded.rstrip("/"), base, links)
             if kept is not None and how != "fills":
-                made.update(dict.fromkeys(_spellings(link, whole=False), kept))
+                made.update(dict.fromkeys(_spellings(link, links, whole=False), kept))
             else:
                 moved = os.path.join(base, expanded)  # noqa: PTH118
                 made.update(_whole_tree(link, source, moved, links))
@@ -392,7 +427,7 @@ def _through(path: str, links: Mapping[str, MadeLink]) -> list[tuple[MadeLink, s
     """Each made link ``path`` lies at or below (a place taken two ways gives two), with the
     rest of ``path`` after the link."""
     found: list[tuple[MadeLink, str]] = []
-    for spelled in _spellings(path):
+    for spelled in _spellings(path, links):
         for key, link in links.items():
             if spelled == key or spelled.startswith(key.rstrip("/") + "/"):
                 found.append((link, spelled[len(key.rstrip("/")) :]))
@@ -434,7 +469,7 @@ def unknown_below(folder: str, links: Mapping[str, MadeLink]) -> MadeLink | None
         return None
     if (link := unknown_link(folder, links)) is not None:
         return link
-    for spelled in _spellings(folder):
+    for spelled in _spellings(folder, links):
         for key, link in links.items():
             if link.place is None and key.startswith(spelled.rstrip("/") + "/"):
                 return link

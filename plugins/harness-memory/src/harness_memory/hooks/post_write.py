@@ -49,7 +49,8 @@ def written_scopes(
     and the Session's key come from the Session's record or ``--memory-root``, as for the
     guard; empty with neither. Never raises for odd input.
     """
-    located = claude_code._locate(hook, settings)
+    mounts = read_mount_table()  # once for the whole call, the Session key's walk included
+    located = claude_code._locate(hook, settings, mounts.as_read())
     if located is None:
         return []
     memory_root, key, known = located
@@ -59,7 +60,6 @@ def written_scopes(
     roots = {root, real_or_none(root) or root}
     folders = {f"{real}/{scope}": scope for real in roots for scope in own}
     found: dict[str, None] = {}
-    mounts = read_mount_table()  # once for the whole call
 
     def add(path: str) -> None:
         decision = check_write(

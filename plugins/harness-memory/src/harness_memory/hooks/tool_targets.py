@@ -118,6 +118,7 @@ from harness_memory.hooks.link_texts import (
 from harness_memory.hooks.made_links import (
     LINK_MAKERS,
     MadeLink,
+    MadeLinks,
     add_links,
     followed,
     made_links,
@@ -444,7 +445,7 @@ class ShellPaths:
         self.unpacked: list[tuple[str, str | None, list[str], list[str]]] = []
         self.only_read: list[str] = []
         self.scripts: list[tuple[str, str, str, str | None, bool]] = []
-        self.links: dict[str, MadeLink] = {}
+        self.links = MadeLinks()  # with the real paths looked up for them: one per path
         self.linked_programs: list[tuple[str, str]] = []
         self.after_linker: list[tuple[str, str, str, str]] = []
         self.linker: tuple[str, str] | None = None
