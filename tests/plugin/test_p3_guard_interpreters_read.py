@@ -135,12 +135,15 @@ FED_OR_NAMED_AT_RUN_TIME = [
     "&& echo x > lnk/a.md",
     'python3 -c "$(cat mk.py)" && echo x > lnk/a.md',
     'x="$(cat mk.py)"; python3 -c "$x" && echo x > lnk/a.md',
+    "cat mk.py | python3 - arg && echo x > lnk/a.md",
+    "/usr/bin/python3 -u - arg < mk.py && echo x > lnk/a.md",
 ]
 """Each was let through but the ``find`` form (refused already, proved beside them): code fed on
 standard input to an interpreter named by its path, a here-string built at run time, a script
 redirected into a shell (``run.sh`` runs ``python3 mk.py``), a link ``bin/py`` to ``python3``
-(``sys.executable``), code or a module named at run time."""
-FED_PROVED_BY_BASH = [FED_OR_NAMED_AT_RUN_TIME[at] for at in (0, 3, 5, 8, 10, 12, 13)]
+(``sys.executable``), code or a module named at run time, ``-`` naming standard input as the
+script with arguments after it (``arg`` was taken for the script)."""
+FED_PROVED_BY_BASH = [FED_OR_NAMED_AT_RUN_TIME[at] for at in (0, 3, 5, 8, 10, 12, 13, 15)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
 PROVED_BY_BASH = [RUN_BY_PATH[at] for at in (0, 2, 3, 5, 10, 12, 15, 19, 23, 26, 28, 29, 30, 31)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
@@ -188,6 +191,7 @@ EVERYDAY_BY_PATH = [
     "bin/py ok.py && bin/py -m json.tool a.json && mkdir -p out && echo x > out/a.txt",
     "echo ok.py | xargs -I{} python3 -m py_compile {} && mkdir -p out && echo x > out/a.txt",
     "python3 - <<'PY'\nprint(1)\nPY\nmkdir -p out && echo x > out/a.txt",
+    "python3 - a b <<'PY'\nimport sys; print(sys.argv)\nPY\nmkdir -p out && echo x > out/a.txt",
 ]
 """Everyday uses, each followed by a write into a folder made there; ``main.py`` imports 300
 local modules, each importing 15 standard ones, ``wide.py`` 70 small ones. An interpreter

@@ -2859,7 +2859,7 @@ class _Writes:
             return program[0], shown
         script = _script_word(command, program, script_words)
         inline = _inline_code(command, program)  # its operand is code or a module, no file
-        operand = self._operand
+        operand = "-" if _dash_script(command, program) else self._operand
         fed = operand in (None, "-") and interpreted and not inline and self._stdin is not None
         if fed:  # ``python3 < mk.py``, ``bash -s < mk.sh``: code fed in
             operand = self._stdin
@@ -3037,7 +3037,8 @@ class _Writes:
                 return program[0], f"-m {module}, a local package"
             return None
         quiet = {"-V", "--version", "-h", "--help", "-v"}
-        if self._operand not in (None, "-") or quiet & set(program[1:]):
+        operand = "-" if _dash_script(command, program) else self._operand
+        if operand not in (None, "-") or quiet & set(program[1:]):
             return None
         if not self.here_text or self.here_built:
             return program[0], _STDIN_CODE
@@ -4331,6 +4332,15 @@ _AWK_RE = re.compile(r"^[gmn]?awk$")
 _AWK_FILE_RE = re.compile(r"^(?:-f|-E|--file|--exec)(?:=|$)|^-[fE].")
 """An awk option naming its program's file (``-f prog.awk``, ``-fprog.awk``, gawk's
 ``--file=``, ``-E``/``--exec``): its first operand is then no program text."""
+
+
+def _dash_script(command: str, program: list[str]) -> bool:
+    """Whether the interpreter ``command`` (``program``: its name and the options before its
+    first operand) is given ``-`` as its script: its code on standard input, the words after
+    it its arguments (``cat mk.py | python3 - arg``, ``node - arg``, ``perl - arg``; the
+    lexer takes a lone ``-`` for an option). A shell's ``-`` ends its options instead: ``bash
+    - x.sh`` runs ``x.sh``."""
+    return len(program) > 1 and program[-1] == "-" and command not in SHELLS
 
 
 def _code_named_at_run_time(command: str, code: str) -> bool:
