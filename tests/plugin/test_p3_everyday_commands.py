@@ -348,6 +348,9 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "eval words": lambda n: "eval " + "cp a b; eval " * n + "x",
     "one long eval": lambda n: "eval " + "a " * n,
     "wrappers": lambda n: "taskset 1 flock f " * n + "cp a b",
+    # one simple command of assignments, as an MCP tool's 1 MiB text may be (each once copied
+    # the rest of the command while looking for ``hash -p``: 30 s at 320 KiB)
+    "assignments": lambda n: "x=1 " * n,
     # links made, each kept for the words after it: past 64 every path is taken as unknown
     "made links": lambda n: "".join(f"ln -s a l{i}; echo x > l{i}/b; " for i in range(n)),
 }

@@ -24,6 +24,19 @@ exec(f.read())``, ``runpy.run_module("mk")``, ``-m runpy mk``) are read too; cod
 strings naming no local file passes. node 20's valued options the guard's table lacked
 (``--test-reporter spec mk.js``) hid the script; ``node -pe CODE`` and ``perl -Mmkp`` (a
 module file beside it) were never read.
+
+Code fed to an interpreter named by its path was let through where the bare name was refused
+(``cat mk.py | /usr/bin/python3``, ``… | .venv/bin/python``, ``/usr/bin/python3 <<< "$(cat
+mk.py)"``), and so was a here-string built at run time for the bare name too; a script
+redirected into a shell (``/bin/bash -s < run.sh``, ``sh < run.sh``) was read as text, so a
+script running ``python3 mk.py`` passed where ``cat run.sh | /bin/bash -s`` was refused: a
+file fed on standard input now counts as code read from it, as the pipe does (``< /dev/null``
+feeds none). A link to an interpreter under another name (``bin/py`` -> ``python3``) was
+judged as the compiled program it looked like; it is judged by its target's name, resolved as
+the kernel does (a copy under another name cannot be known: it stays a program). Code or a
+module named at run time (``xargs -I{} python3 -m {}``, ``python3 -c 'import {}'`` from
+``find``, ``python3 -c "$(cat mk.py)"``) is code the guard cannot read, refused as a script
+named at run time is.
 """
 
 from __future__ import annotations
@@ -105,6 +118,33 @@ RUN_BY_PATH = [
 ]
 """Each was let through (the last three by guardfix53's own rules: review53j); each runs
 ``mk.py`` (``mk.js``, ``mk.pl``, ``mk.sh``) before the write."""
+FED_OR_NAMED_AT_RUN_TIME = [
+    "cat mk.py | /usr/bin/python3 && echo x > lnk/a.md",
+    "cat mk.py | .venv/bin/python && echo x > lnk/a.md",
+    "cat mk.py | /usr/bin/python3 - && echo x > lnk/a.md",
+    '/usr/bin/python3 <<< "$(cat mk.py)" && echo x > lnk/a.md',
+    'python3 <<< "$(cat mk.py)" && echo x > lnk/a.md',
+    "/bin/bash -s < run.sh && echo x > lnk/a.md",
+    "bash < run.sh && echo x > lnk/a.md",
+    "sh < run.sh && echo x > lnk/a.md",
+    "bin/py mk.py && echo x > lnk/a.md",
+    "bin/py -c 'import mk' && echo x > lnk/a.md",
+    "echo mk | xargs -I{} python3 -m {} && echo x > lnk/a.md",
+    "echo mk | xargs -I{} python3 -c 'import {}' && echo x > lnk/a.md",
+    "find . -maxdepth 1 -name mk.py -exec python3 -c 'import runpy; runpy.run_path(\"{}\")' \\; "
+    "&& echo x > lnk/a.md",
+    'python3 -c "$(cat mk.py)" && echo x > lnk/a.md',
+    'x="$(cat mk.py)"; python3 -c "$x" && echo x > lnk/a.md',
+    "cat mk.py | python3 - arg && echo x > lnk/a.md",
+    "/usr/bin/python3 -u - arg < mk.py && echo x > lnk/a.md",
+]
+"""Each was let through but the ``find`` form (refused already, proved beside them): code fed on
+standard input to an interpreter named by its path, a here-string built at run time, a script
+redirected into a shell (``run.sh`` runs ``python3 mk.py``), a link ``bin/py`` to ``python3``
+(``sys.executable``), code or a module named at run time, ``-`` naming standard input as the
+script with arguments after it (``arg`` was taken for the script)."""
+FED_PROVED_BY_BASH = [FED_OR_NAMED_AT_RUN_TIME[at] for at in (0, 3, 5, 8, 10, 12, 13, 15)]
+"""A handful of the forms above, run by one bash: each really writes into the other scope."""
 PROVED_BY_BASH = [RUN_BY_PATH[at] for at in (0, 2, 3, 5, 10, 12, 15, 19, 23, 26, 28, 29, 30, 31)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
 EVERYDAY_BY_PATH = [
@@ -140,6 +180,18 @@ EVERYDAY_BY_PATH = [
     "sed -n 's|/usr/e|x|p' a.txt && bash -nv mk.sh && mkdir -p out && echo x > out/a.txt",
     "sed -i 's/\\/home/\\/export/' a.txt && mkdir -p out && echo x > out/a.txt",
     "sed 's/http:\\/\\/a.example/https:\\/\\/a.example/' a.txt && mkdir -p out && echo > out/a",
+    "echo hi | python3 -c 'import sys; print(sys.stdin.read())' && mkdir -p out && echo > out/a",
+    "echo hi | /usr/bin/python3 -c 'import sys; print(sys.stdin.read())' && mkdir o && echo > o/a",
+    "cat a.json | /usr/bin/python3 -m json.tool && mkdir -p out && echo x > out/a.txt",
+    "cat a.json | .venv/bin/python -m json.tool && mkdir -p out && echo x > out/a.txt",
+    "bash -s < /dev/null && /bin/bash -s < /dev/null && mkdir -p out && echo x > out/a.txt",
+    'echo "$(command -v python3)" && test -x "$(which python3)" && mkdir -p out && echo > out/a',
+    '"$(command -v python3)" --version && mkdir -p out && echo x > out/a.txt',
+    ".venv/bin/python -m pip --version && mkdir -p out && echo x > out/a.txt",
+    "bin/py ok.py && bin/py -m json.tool a.json && mkdir -p out && echo x > out/a.txt",
+    "echo ok.py | xargs -I{} python3 -m py_compile {} && mkdir -p out && echo x > out/a.txt",
+    "python3 - <<'PY'\nprint(1)\nPY\nmkdir -p out && echo x > out/a.txt",
+    "python3 - a b <<'PY'\nimport sys; print(sys.argv)\nPY\nmkdir -p out && echo x > out/a.txt",
 ]
 """Everyday uses, each followed by a write into a folder made there; ``main.py`` imports 300
 local modules, each importing 15 standard ones, ``wide.py`` 70 small ones. An interpreter
@@ -179,6 +231,9 @@ def _prepared(where: Layout) -> None:
     for venv in (".venv", "venv"):
         (work / venv / "bin").mkdir(parents=True)
         (work / venv / "bin" / "python").symlink_to(sys.executable)
+    (work / "bin").mkdir()
+    (work / "bin" / "py").symlink_to(sys.executable)  # a link named as no interpreter is
+    (work / "run.sh").write_text("python3 mk.py\n", encoding="utf-8")
     package = work / "app"
     package.mkdir()
     for at in range(300):
@@ -197,6 +252,16 @@ def test_p3_an_interpreter_named_by_its_path_runs_its_script_which_is_read(
     env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
     written = bash_writes_through_lnk(where, PROVED_BY_BASH, env=env)
     assert written >= {f"{at}.md" for at in range(len(PROVED_BY_BASH))}
+
+
+def test_p3_code_fed_to_an_interpreter_or_named_at_run_time_is_code_not_read(
+    where: Layout,
+) -> None:
+    _prepared(where)
+    assert let_through(where, FED_OR_NAMED_AT_RUN_TIME) == {}
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
+    written = bash_writes_through_lnk(where, FED_PROVED_BY_BASH, env=env)
+    assert written >= {f"{at}.md" for at in range(len(FED_PROVED_BY_BASH))}
 
 
 def test_p3_everyday_interpreters_by_path_and_medium_projects_pass(where: Layout) -> None:

@@ -553,6 +553,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     writes = _Writes(found, tails, environ, cd_data=_lost, outer=_outer)
     writes.code_variable = _code_variable(command, _depth)
     writes.here_text = "\n".join(text for text, _ in texts)  # an interpreter's code too
+    writes.here_built = any(expands and _RUN_TIME_NAME_RE.search(text) for text, expands in texts)
     writes.cat_read = _cat_read(command, environ, _outer)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
@@ -764,6 +765,7 @@ def _readers_set(
     arrays_spelt`); ``top_level``: no word of another command read again."""
     writes, inside = readers
     inside.linker, inside.here_text = writes.linker, writes.here_text
+    inside.here_built = writes.here_built
     words, runners, unread, evaluators = _function_runners(words)
     unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
     for reader in readers:
@@ -1268,6 +1270,7 @@ def _data_name(
         return True
     if "/" not in program or "$" in program or "`" in program:
         return False
+
     name = os.path.basename(program)  # noqa: PTH119
     there = os.path.lexists(os.path.join(at[0], _tilde(program, at[1])))  # noqa: PTH118
     return why == name or not (there or outer.wrote(name))
@@ -1628,22 +1631,25 @@ def _hashed_names(words: list[str]) -> set[str]:
     """The names each ``hash -p PATH NAME…`` among ``words`` binds to the program at ``PATH``,
     its options read as bash reads them (:data:`~harness_memory.hooks.option_words.TABLES`:
     ``hash -p/bin/cp c``, ``hash -lp /bin/cp c``), after ``builtin`` or ``command`` too:
-    each name then runs that program, as an alias the command defines does."""
+    each name then runs that program, as an alias the command defines does. Linear in the
+    words: the leading words of a command are stepped over by index, never sliced off (one
+    copy of the rest per ``X=1`` made 1 MiB of ``x=1 x=1 …`` quadratic)."""
     names: set[str] = set()
     command: list[str] = []
     for word in [*words, ";"]:
         if not _separates(word):
             command.append(word)
             continue
-        while command[:1] and (
-            command[0] in _BUILTIN_RUNNERS
-            or command[0].startswith("-")
-            or _ASSIGNMENT_RE.match(command[0])
+        start = 0
+        while start < len(command) and (
+            command[start] in _BUILTIN_RUNNERS
+            or command[start].startswith("-")
+            or _ASSIGNMENT_RE.match(command[start])
         ):
-            command = command[1:]  # ``builtin``, ``command -p``, ``X=1``
-        if command[:1] == ["hash"] and _hash_binds(command[1:]):
-            read = read_options(command[1:], TABLES["hash"])
-            names.update(command[1 + at] for at in read.operands)
+            start += 1  # ``builtin``, ``command -p``, ``X=1``
+        if command[start : start + 1] == ["hash"] and _hash_binds(command[start + 1 :]):
+            read = read_options(command[start + 1 :], TABLES["hash"])
+            names.update(command[start + 1 + at] for at in read.operands)
         command = []
     return names
 
@@ -2155,6 +2161,7 @@ class _Writes:
         "code_variable",
         "evaluators",
         "folder_unknown",
+        "here_built",
         "here_text",
         "linker",
         "named_now",
@@ -2182,6 +2189,7 @@ class _Writes:
         self.linker: tuple[str, str] | None = None if outer is None else outer.linker
         self.code_variable = False  # the text is one variable ``eval`` runs as code
         self.here_text = ""  # the command's here-documents' bodies
+        self.here_built = False  # and whether one holds an expansion (built at run time)
         self._tails = tails
         self._environ = environ  # the shell's environment (``~`` in ``tar -C ~``)
         self._command: str | None = None
@@ -2603,8 +2611,13 @@ class _Writes:
     def _linked_program(self, word: str, *, named: bool = True) -> str | None:
         """The program a literal path ``word`` names (``./tool``, ``bin/x``) when it is a link
         to one whose writes the guard reads under another name (``ln -s /bin/cp tool``:
-        ``./tool note.md "$(cat f)"/a.md`` runs ``cp``, which writes its last word); None
-        for a bare name, a path built at run time or to a program of its own name."""
+        ``./tool note.md "$(cat f)"/a.md`` runs ``cp``, which writes its last word), or to an
+        interpreter under a name no interpreter has (``bin/py`` -> ``python3``: ``bin/py
+        mk.py`` runs ``mk.py``, read as ``python3 mk.py``'s is), resolved as the kernel does
+        (``os.path.realpath``); None for a bare name, a path built at run time or to a
+        program of its own name. A copy of an interpreter under another name (``cp
+        /usr/bin/python3 bin/py``) is no link: nothing on disk names the interpreter it is,
+        so it is judged as the compiled program it looks like (P-3, a known limit)."""
         if "/" not in word or "$" in word or "`" in word or (named and self._command is not None):
             return None
         try:
@@ -2613,7 +2626,8 @@ class _Writes:
             return None
         name = os.path.basename(real)  # noqa: PTH119
         spelt = word.rsplit("/", 1)[-1]
-        return name if name != spelt and name in READ_PROGRAMS else None
+        interpreter = reads_text(name) and not reads_text(spelt)  # not ``.venv/bin/python``
+        return name if name != spelt and (name in READ_PROGRAMS or interpreter) else None
 
     def _program_word(self, word: str) -> str:
         """A word that may be the command's name as the shell runs it: ``cmd=ln; $cmd -s …``
@@ -2826,7 +2840,10 @@ class _Writes:
         its path runs (``python3 mk.py``, ``bash mk.sh``, ``./mk.sh``), or, when the command
         writes a file of that name before it runs (its text not yet there), that script; a
         local module or code on standard input (:meth:`_code_elsewhere`; not under the
-        ``wrapper`` ``command``, whose ``-v`` only names the program)."""
+        ``wrapper`` ``command``, whose ``-v`` only names the program). A file fed on standard
+        input (``python3 < mk.py``, ``/bin/bash -s < mk.sh``) is code read from standard input
+        as a pipe's is (``cat mk.sh | bash -s``), however its text reads (a shell script's own
+        commands are not read as the call's); ``< /dev/null`` (no regular file) feeds none."""
         if self._named_at_run_time(program[0], said):
             return program[0], _RUN_NAMED
         if _documents(command, said[::2]):
@@ -2843,14 +2860,17 @@ class _Writes:
             return program[0], shown
         script = _script_word(command, program, script_words)
         inline = _inline_code(command, program)  # its operand is code or a module, no file
-        operand = self._operand
-        if operand is None and interpreted and not inline:  # ``python3 < mk.py``: code fed in
+        operand = "-" if _dash_script(command, program) else self._operand
+        fed = operand in (None, "-") and interpreted and not inline and self._stdin is not None
+        if fed:  # ``python3 < mk.py``, ``bash -s < mk.sh``: code fed in
             operand = self._stdin
         if script is None and interpreted and operand not in (None, "-") and not inline:
             script = ("run", operand or "")  # ``python3 mk.py``: in the shell's folder
         if script is None:
             reads = interpreted and wrapper != "command"
-            return self._code_elsewhere(program, said[::2], interpreted=reads, inline=inline)
+            return self._code_elsewhere(
+                command, program, said[::2], interpreted=reads, inline=inline
+            )
         if (expanded := _expand(script[1], self._known, self._environ)) is None:
             # an interpreter's or shell's script named at run time (``python3 "$(cat nm)"``);
             # a program itself so named is fenced by the sandbox as any unread program
@@ -2861,8 +2881,9 @@ class _Writes:
         if self._writes_script(name):
             return program[0], f"{script[1]}, a script the command writes"
         if not os.path.isfile(file):  # noqa: PTH113
-            return None  # missing (it runs nothing), a folder
-        return self._script_links(program[0], script[1], file, run=script[0] == "run")
+            return None  # missing (it runs nothing), a folder, ``/dev/null``
+        made = self._script_links(program[0], script[1], file, run=script[0] == "run")
+        return (program[0], _STDIN_CODE) if made is None and fed else made
 
     def _runs_linker(self, name: str, command: str, said: list[str]) -> tuple[str, str] | None:
         """The program that may make a link among those ``command`` runs from its words
@@ -2973,7 +2994,13 @@ class _Writes:
         return self._written_names[name] > self._unread_names[name]
 
     def _code_elsewhere(
-        self, program: list[str], words: list[str], *, interpreted: bool, inline: bool
+        self,
+        command: str,
+        program: list[str],
+        words: list[str],
+        *,
+        interpreted: bool,
+        inline: bool,
     ) -> tuple[str, str] | None:
         """Whether an interpreter (``program``) run with no script file may make a link by
         code the guard cannot read in its words: a local module (``python3 -m helper``, read
@@ -2981,18 +3008,25 @@ class _Writes:
         setuptools' ``build/`` or a ``venv/`` folder shadows no ``-m build``, ``-m venv``), or
         code it reads on standard input (``python3 <
         helper.py``, ``cat helper.py | python3``: no operand, no here-document; ``words``: all
-        its words, as written: ``python3 -m runpy mk`` runs the module ``mk``). None for
-        code given inline (already read), a module not in the shell's folder (``python3 -m
-        pytest``), or a program the guard does not read as code (``npm``)."""
+        its words, as written: ``python3 -m runpy mk`` runs the module ``mk``), however the
+        interpreter is named (``python3``, ``/usr/bin/python3``, ``.venv/bin/python``:
+        ``command``, the name it is judged by), or built at run time in a here-string
+        (``python3 <<< "$(cat mk.py)"``). Code or a module named at run time is code the guard
+        cannot read (:func:`_code_named_at_run_time`: ``xargs -I{} python3 -m {}``, ``python3
+        -c "$(cat mk.py)"``). None for code given inline (already read), a module not in the
+        shell's folder (``python3 -m pytest``), or a program the guard does not read as code
+        (``npm``)."""
         if not interpreted:
             return None
+        if inline and _code_named_at_run_time(command, self._operand or ""):
+            return program[0], f"{self._operand}, code named at run time"
         if inline:
             module = self._operand if _PYTHON_MODULE_RE.match(program[-1]) else None
             if module is None:  # code given inline, read already: the modules it loads
                 return _modules_links(program[0], self._base, self._operand or "", None)
             if module == "runpy" and module in words[:-1]:  # ``-m runpy mk``: runs ``mk``
                 module = words[words.index(module) + 1].removesuffix(".py")
-            if not _PYTHON_RE.match(program[0].rsplit("/", 1)[-1]):
+            if not _PYTHON_RE.match(command):
                 return None
             path = os.path.join(self._base, *module.split("."))  # noqa: PTH118
             if os.path.isfile(f"{path}.py"):  # noqa: PTH113
@@ -3004,11 +3038,11 @@ class _Writes:
                 return program[0], f"-m {module}, a local package"
             return None
         quiet = {"-V", "--version", "-h", "--help", "-v"}
-        # by a path, a lookup's printed path read alone (``echo "$(command -v python3)"``);
-        # a shell by its path (``cat mk.sh | /bin/bash``) runs what it reads all the same
-        by_name = "/" not in program[0] or program[0].rsplit("/", 1)[-1] in SHELLS
-        if self._operand in (None, "-") and not self.here_text and not quiet & set(program[1:]):
-            return (program[0], _STDIN_CODE) if by_name else None
+        operand = "-" if _dash_script(command, program) else self._operand
+        if operand not in (None, "-") or quiet & set(program[1:]):
+            return None
+        if not self.here_text or self.here_built:
+            return program[0], _STDIN_CODE
         return None
 
     def _script_links(
@@ -4198,8 +4232,11 @@ _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _RUN_NAMED = "a program named at run time, which may be ln"
 """Why a program named at run time (``$X …``, ``$(echo ln) …``) may make a link."""
 _STDIN_CODE = "code read from standard input"
-"""Why an interpreter given no script nor code (``python3``, ``cat mk.py | node``) may make a
-link."""
+"""Why an interpreter given no script nor code (``python3``, ``cat mk.py | node``,
+``/usr/bin/python3 < mk.py``, ``python3 <<< "$(cat mk.py)"``) may make a link."""
+_RUN_TIME_CODE_RE = re.compile(r"\$[({A-Za-z_0-9@*#?!$-]|`")
+"""An expansion in Python's code or module name (``-c "$(cat mk.py)"``, ``-m "$m"``): Python's
+own syntax holds no ``$`` and no backquote."""
 _LEADING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -4298,6 +4335,27 @@ _AWK_FILE_RE = re.compile(r"^(?:-f|-E|--file|--exec)(?:=|$)|^-[fE].")
 ``--file=``, ``-E``/``--exec``): its first operand is then no program text."""
 
 
+def _dash_script(command: str, program: list[str]) -> bool:
+    """Whether the interpreter ``command`` (``program``: its name and the options before its
+    first operand) is given ``-`` as its script: its code on standard input, the words after
+    it its arguments (``cat mk.py | python3 - arg``, ``node - arg``, ``perl - arg``; the
+    lexer takes a lone ``-`` for an option). A shell's ``-`` ends its options instead: ``bash
+    - x.sh`` runs ``x.sh``."""
+    return len(program) > 1 and program[-1] == "-" and command not in SHELLS
+
+
+def _code_named_at_run_time(command: str, code: str) -> bool:
+    """Whether the ``code`` or module an interpreter ``command`` is given inline is known
+    only at run time: a name ``find`` or ``xargs`` gives (``-I{} python3 -m {}``, ``python3 -c
+    'import {}'``: :data:`_FED`), or, for Python, whose syntax has no ``$`` nor backquote, any
+    expansion (``python3 -c "$(cat mk.py)"``, ``-m "$m"``). Other languages' code holds ``$``
+    of its own (``awk '{print $1}'``, ``perl -e '$x'``): only the fed name counts there. The
+    code then run is unknown, as a script named at run time is (P-3)."""
+    if _FED.strip('"') in code:
+        return True
+    return bool(_PYTHON_RE.match(command)) and _RUN_TIME_CODE_RE.search(code) is not None
+
+
 def _inline_code(command: str, program: list[str]) -> bool:
     """Whether the first operand of the interpreter ``command`` (``program``: its name as
     spelled, then its options before that operand) is code or a module, not a script file:
@@ -4359,14 +4417,16 @@ def _script_word(
     ``source``'s or ``.``'s operand (``words``: their words, or a shell's, as written), a
     shell's script operand (:func:`~harness_memory.hooks.shell_startup.script_operand`), or
     the program itself when named by its path (``program``: its name as spelled first) unless
-    that names an interpreter: ``.venv/bin/python mk.py``, ``/usr/bin/node mk.js`` run their
-    script, judged by the interpreter's base name as ``python3 mk.py`` is (P-3)."""
+    that names an interpreter: ``.venv/bin/python mk.py``, ``/usr/bin/node mk.js``, a link
+    ``bin/py`` to ``python3`` run their script, judged by the name the command is known by
+    (``command``: the interpreter's base name, or its link's target's) as ``python3 mk.py``
+    is (P-3)."""
     word: str | None
     if command in _SOURCING:
         kind, word = "source", next((each for each in words if each != "--"), None)
     elif command in STARTUP_SHELLS:
         kind, word = "shell", script_operand(words)
-    elif program and "/" in program[0] and not reads_text(os.path.basename(program[0])):  # noqa: PTH119
+    elif program and "/" in program[0] and not reads_text(command or ""):
         kind, word = "run", program[0]
     else:
         return None
@@ -4770,7 +4830,10 @@ def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
     """``command`` with the command substitutions whose output this can tell put in as text:
     a name-only one (:data:`_NAME_ONLY_RE`: ``$(date +%F)``, ``$(nproc)``; :data:`_BASENAME_RE`)
     as one name, a program lookup that opens the command (nothing the command runs before it
-    could redefine what it finds) as the program's path (:func:`_looked_up`), and
+    could redefine what it finds) as the program's path (:func:`_looked_up`; not a lookup that
+    is the whole text, a word read again as a command: ``echo "$(command -v python3)"`` prints
+    the path, and read as ``/usr/bin/python3`` run alone it was an interpreter reading code on
+    standard input), and
     ``$(mktemp)``/``$(mktemp -d)`` as a path in the temporary folder (``$TMPDIR``, unless the
     command sets it). So ``> logs/build-$(date +%F).log`` and ``out=$(mktemp); … > "$out"``
     name a known place; every other substitution stays for the shell."""
@@ -4789,6 +4852,8 @@ def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
         quoted = command[match.start() - 1 : match.start()] == '"'
         if command[: match.start()].strip(' \t"'):  # something runs first: it may redefine
             return match.group(0)  # the lookup (``PA""TH=…``, a function, a sourced file)
+        if not command[match.end() :].strip(' \t"'):
+            return match.group(0)  # the lookup alone: its path printed, no program run
         return _looked_up(inner, environ, quoted=quoted) or match.group(0)
 
     return _SUBSTITUTION_RE.sub(text, command)
