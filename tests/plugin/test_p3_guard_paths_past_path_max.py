@@ -17,6 +17,10 @@ Session's own ``MEMORY.md`` beside it passes. A write to such a word is no write
 from __future__ import annotations
 
 import subprocess
+import tarfile
+
+from harness_memory.hooks.archive_members import ArchiveLinks, member_places
+from harness_memory.hooks.tool_targets import shell_paths
 
 from tests.support.guard_cases import (
     Layout,
@@ -81,3 +85,26 @@ def test_p3_a_long_quoted_word_is_data_and_no_file(where: Layout) -> None:
     assert (own / "printed.md").read_text(encoding="utf-8") == "y" * 5000 + "\n"
     assert b"File name too long" in ran.stderr
     assert sorted(path.name for path in where.workspace.iterdir()) == ["notes"]
+
+
+def test_p3_a_patch_or_an_unpack_through_a_symlink_past_path_max_is_not_read_as_spelled(
+    where: Layout,
+) -> None:
+    """What the guard reads ahead of the command, the patch ``apply_patch`` is fed and the
+    places an archive's members land, is not read through the folded spelling either: the
+    patch is one the guard cannot read (judged as such), the members' places unknown."""
+    (where.root / where.other / "sub").mkdir()
+    deep = link_past_path_max(where.workspace / "deep", where.root / where.other / "sub")
+    patch = "*** Begin Patch\n*** Add File: harmless.md\n+x\n*** End Patch\n"
+    with open(f"{deep}/p.diff", "w", encoding="utf-8") as spelled_file:  # noqa: PTH123
+        spelled_file.write(patch)
+    archive = where.workspace / "a.tar"
+    with tarfile.open(archive, "w") as tar:
+        info = tarfile.TarInfo("a.md")
+        tar.addfile(info)
+
+    found = shell_paths(f"cd {deep} && apply_patch < {LINK_NAME}/../p.diff", deep, {})
+    places = member_places("tar", str(archive), f"{deep}/{LINK_NAME}/..", ArchiveLinks(), ["-x"])
+
+    assert found.fed_patches
+    assert places is None

@@ -52,6 +52,7 @@ __all__ = [
     "is_temporary_workspace",
     "key_for_real_path",
     "names_no_file",
+    "real_or_none",
     "real_path",
     "real_workspace_path",
     "safe_basename",
@@ -319,6 +320,16 @@ def real_path(path: str | os.PathLike[str]) -> str:
         raise _unresolvable(error, spelled) from None
     real, walked = _walk("/", absolute, {})
     return real if walked else os.path.normpath(real)  # a loop's rest, as realpath folds it
+
+
+def real_or_none(path: str | os.PathLike[str]) -> str | None:
+    """:func:`real_path` of ``path``, or None where it leads is unknown
+    (:class:`~memory_core.errors.UnresolvablePath`: a symlink on its way that cannot be read,
+    a name that cannot be looked at): the caller takes it as leading anywhere (P-3)."""
+    try:
+        return real_path(path)
+    except UnresolvablePath:
+        return None
 
 
 def _walk(path: str, rest: str, seen: dict[str, str | None]) -> tuple[str, bool]:
