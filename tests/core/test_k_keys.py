@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import sys
 import tempfile
 from pathlib import Path
 
@@ -363,8 +362,8 @@ def test_k1_a_symlink_the_kernel_will_not_read_gives_no_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Where such a link leads is unknown, so no key is made up from its spelling: a named
-    error, on every Python (3.11 lets ``readlink``'s error escape ``realpath``, 3.13 keeps the
-    link in its answer as if it were a folder)."""
+    error (``real_path`` reads each link itself; ``os.path.realpath`` lets ``readlink``'s error
+    escape on 3.11 and keeps the link in its answer as if it were a folder on 3.13)."""
     link = unreadable_link(tmp_path / "root", Path("/"), monkeypatch)
 
     with pytest.raises(UnresolvablePath, match="cannot be read") as raised:
@@ -373,25 +372,6 @@ def test_k1_a_symlink_the_kernel_will_not_read_gives_no_key(
     assert raised.value.link == str(link)
     assert workspace_memory_key(tmp_path / "src" / "app") == key_for_real_path(
         os.path.realpath(tmp_path / "src" / "app")
-    )
-
-
-def test_k1_a_link_kept_by_a_lenient_realpath_still_gives_no_key(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Python 3.13's ``realpath`` swallows ``readlink``'s error and keeps the link in its
-    answer; on that Python the answer is walked for it (on 3.11 and 3.12 the error escapes
-    and no walk is needed). Both are played here: the version, and the lenient ``realpath``."""
-    link = unreadable_link(tmp_path / "root", Path("/"), monkeypatch)
-    monkeypatch.setattr(sys, "version_info", (3, 13, 0))
-    monkeypatch.setattr(os.path, "realpath", lambda path: os.fspath(path))
-
-    with pytest.raises(UnresolvablePath, match="cannot be read") as raised:
-        workspace_memory_key(link / "src" / "app")
-
-    assert raised.value.link == str(link)
-    assert workspace_memory_key(tmp_path / "src" / "app") == key_for_real_path(
-        str(tmp_path / "src" / "app")
     )
 
 

@@ -4,6 +4,8 @@
     ├── InvalidId            an id or file name failing K-7 (checked before any I/O)
     ├── FileKeptChanging     a concurrent-safe edit found no quiet moment (memory_core.file_edit)
     └── UnresolvablePath     a symlink on a path could not be read: where it leads is unknown
+        ├── UnseenName       a name on a path could not be looked at: it may be a symlink
+        └── ReachesProc      a Workspace path reaches /proc (or that cannot be told)
 
     OSError
     └── NotRegularFileError  a path names a folder, FIFO, device or socket, not a regular file
@@ -13,6 +15,7 @@ Parsing user content never raises (T-2): problems are returned as data instead.
 
 from __future__ import annotations
 
+import os
 from typing import Literal, TypeAlias
 
 IdKind: TypeAlias = Literal["project", "agent", "scope", "file", "draft", "version"]
@@ -62,6 +65,28 @@ class UnresolvablePath(MemoryCoreError):
         self.reason = reason
         self.errno = errno
         super().__init__(f"the symlink {link!r} on its way cannot be read ({reason})")
+
+
+class UnseenName(UnresolvablePath):
+    """A path whose real location cannot be known because a name on its way could not be looked
+    at (``lstat`` failed otherwise than for a name that is not there): the absolute path there is
+    ``PATH_MAX`` bytes or more (``ENAMETOOLONG``: the kernel still walks it from a folder a ``cd``
+    reached), or, with a ``..`` after it, this account may not search its folder (``EACCES``:
+    another account walks on). The name may be a symlink leading anywhere, so no ``..`` after
+    it is folded by its text (P-3, K-1). ``link`` is the path up to that name, ``name`` the
+    name, ``reason`` the kernel's answer (``strerror``). Raised by
+    :func:`memory_core.keys.real_path`."""
+
+    def __init__(self, path: str, name: str, reason: str) -> None:
+        self.link = path
+        self.name = name
+        self.reason = reason
+        shown = name if len(name) <= 80 else f"{name[:60]}…({len(name)} characters)"
+        MemoryCoreError.__init__(
+            self,
+            f"the name {shown!r} on its way ({len(os.fsencode(path))} bytes from '/') cannot be "
+            f"looked at ({reason}), and may be a symlink leading anywhere",
+        )
 
 
 class ReachesProc(UnresolvablePath):

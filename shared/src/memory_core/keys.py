@@ -1,8 +1,9 @@
 """Workspace memory keys, the temporary-Workspace test and the id checks (K-1…K-4, K-7).
 
-Everything here is pure except :func:`real_path`, :func:`real_workspace_path`,
-:func:`workspace_memory_key` and :func:`is_temporary_workspace`, which resolve symlinks
-(``os.path.realpath``, a ``stat``) but never create, read or write a file.
+Everything here is pure except :func:`real_path`, :func:`names_no_file`,
+:func:`real_workspace_path`, :func:`workspace_memory_key` and :func:`is_temporary_workspace`,
+which look names up and resolve symlinks (``lstat``, ``readlink``, a ``stat``) but never
+create, read or write a file.
 
 >>> safe_basename("Über Projekt")
 'uber-projekt'
@@ -24,7 +25,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memory_core.errors import IdKind, InvalidId, ReachesProc, UnresolvablePath
+from memory_core.errors import IdKind, InvalidId, ReachesProc, UnresolvablePath, UnseenName
 from memory_core.proc_paths import on_proc, spelt_under_proc
 from memory_core.rules import CONTROL_CLASS, TextRule, utf8_length
 
@@ -56,10 +57,11 @@ __all__ = [
     "has_control_character",
     "is_temporary_workspace",
     "key_for_real_path",
+    "names_no_file",
+    "real_or_none",
     "real_path",
     "real_workspace_path",
     "safe_basename",
-    "walked_as_spelled",
     "workspace_memory_key",
 ]
 
@@ -288,83 +290,156 @@ def key_for_real_path(real_path: str) -> str:
 
 
 def real_path(path: str | os.PathLike[str]) -> str:
-    """``os.path.realpath(path)``: symlinks and ``..`` resolved as the kernel would, relative to
-    the process's cwd; a part that does not exist is kept as spelled (nothing is created).
+    """``path`` with its symlinks and ``..`` resolved as the kernel walks it, relative to the
+    process's cwd: ``os.path.realpath``'s answer wherever the kernel's walk is known. A name
+    that is not there is kept as spelled, and so is what follows it (nothing is created).
 
-    Raises :class:`~memory_core.errors.UnresolvablePath` when a symlink on the way exists but
-    cannot be read (``os.path.realpath`` lets that ``OSError`` escape: a ``/proc/<pid>/root`` or
-    ``/proc/<pid>/cwd`` of a process this user may not trace answers ``EACCES``): its target is
-    unknown, so no real path, key or containment check may be derived from the path. A NUL
-    (``ValueError``) or a lone surrogate (``UnicodeEncodeError``) still raises as it does in
+    POSIX: an ``lstat`` per name and a ``readlink`` per symlink (:func:`_walk`). ``..`` is
+    folded by its text only after a name that is surely not there (``ENOENT``, ``ENOTDIR``, a
+    name longer than its file system lets a name be: the kernel stops there as well, and a
+    folder made there later is walked as spelled). ``os.path.realpath`` folds it after any name
+    it could not look at, where the kernel first follows the name, which may be a symlink into
+    any folder (a path past ``PATH_MAX`` that a ``cd`` reached, P-3).
+
+    Raises :class:`~memory_core.errors.UnresolvablePath` when where the path leads is unknown:
+    a symlink on the way exists but cannot be read (``EACCES`` on ``/proc/<pid>/root`` of a
+    process this user may not trace), the cwd is gone, or
+    (:class:`~memory_core.errors.UnseenName`) a name on the way cannot be looked at otherwise
+    than as missing: the path there is ``PATH_MAX`` bytes or more (``ENAMETOOLONG``), or
+    ``EACCES`` (a folder this account may not search) with a ``..`` after it. A NUL
+    (``ValueError``) or a lone surrogate (``UnicodeEncodeError``) raises as in
+    ``os.path.realpath``. Off POSIX (a drive, junctions ``lstat`` does not show) this is
     ``os.path.realpath``.
     """
     spelled = os.fspath(path)
-    try:
-        absolute = os.path.abspath(spelled)  # noqa: PTH100 - str paths; may ask for the cwd
-        if _is_real(spelled, absolute):
-            return absolute
-        real = os.path.realpath(spelled)
-    except OSError as error:  # a deleted cwd; Python < 3.13: readlink's error escapes
-        raise _unresolvable(error, spelled) from None
-    # Python >= 3.13 keeps such a link, as if it were a folder: look for it (an lstat per part)
-    unreadable = _unreadable_link(real) if sys.version_info >= (3, 13) else None
-    if unreadable is not None:
-        raise _unresolvable(unreadable, real)
-    return real
-
-
-def walked_as_spelled(spelled: str, absolute: str) -> bool:
-    """Whether the kernel reaches ``absolute`` (``os.path.abspath(spelled)``) through the very
-    folders it names: ``spelled`` holds no ``..`` (abspath drops it with the name before it,
-    the kernel after following that name) and ``absolute`` no leading ``//`` (which
-    ``os.path.realpath`` makes ``/``). Where no part of it is a symlink either, ``absolute``
-    is its real path."""
-    return not absolute.startswith("//") and ".." not in spelled.split(os.sep)  # noqa: PTH206
-
-
-def _is_real(spelled: str, absolute: str) -> bool:
-    """Whether ``absolute`` (``spelled`` made absolute) is already the real path, as
-    ``os.path.realpath`` would answer it (:func:`walked_as_spelled`), found with an ``lstat``
-    per part and no more: no part that is there is a symlink (the first one that is not there,
-    or cannot be looked at, ends the walk: realpath resolves nothing below it either).
-
-    POSIX only: a Windows path has a drive, and its junctions are not symlinks to ``lstat``
-    (``ntpath.realpath`` also gives the disk's own case). A path holding a NUL or a character
-    the file system encoding cannot hold is left to ``os.path.realpath``, which raises."""
-    if os.name != "posix" or "\0" in absolute or not walked_as_spelled(spelled, absolute):
-        return False
-    try:
-        os.fsencode(absolute)
-    except UnicodeEncodeError:
-        return False
-    current = ""
-    for part in absolute.split(os.sep)[1:]:  # noqa: PTH206
-        current = f"{current}{os.sep}{part}"
+    if os.name != "posix":
         try:
-            if stat.S_ISLNK(os.lstat(current).st_mode):
-                return False
-        except OSError:
-            return True
-    return True
-
-
-def _unreadable_link(real: str) -> OSError | None:
-    """The error of reading the first symlink ``os.path.realpath`` left in its answer ``real``,
-    or None when it left none it could not read (a symlink loop is left too, and read fine).
-    One ``lstat`` per component, up to the first that is not there."""
-    current = Path(real).anchor
-    for part in Path(real).parts[1:]:
-        current = os.path.join(current, part)  # noqa: PTH118 - str paths, one per component
-        try:
-            if not stat.S_ISLNK(os.lstat(current).st_mode):
-                continue
-        except OSError:
-            return None  # not there (or not searchable): nothing below it was resolved
-        try:
-            os.readlink(current)  # noqa: PTH115 - the kernel's answer is all that is wanted
+            return os.path.realpath(spelled)
         except OSError as error:
-            return error
-    return None
+            raise _unresolvable(error, spelled) from None
+    if "\0" in spelled:
+        raise ValueError("embedded null byte")
+    os.fsencode(spelled)  # a lone surrogate raises UnicodeEncodeError, as in realpath
+    try:
+        absolute = spelled if spelled.startswith("/") else os.path.join(os.getcwd(), spelled)  # noqa: PTH109, PTH118
+    except OSError as error:  # a deleted cwd
+        raise _unresolvable(error, spelled) from None
+    real, walked = _walk("/", absolute, {})
+    return real if walked else os.path.normpath(real)  # a loop's rest, as realpath folds it
+
+
+def real_or_none(path: str | os.PathLike[str]) -> str | None:
+    """:func:`real_path` of ``path``, or None where it leads is unknown
+    (:class:`~memory_core.errors.UnresolvablePath`: a symlink on its way that cannot be read,
+    a name that cannot be looked at): the caller takes it as leading anywhere (P-3)."""
+    try:
+        return real_path(path)
+    except UnresolvablePath:
+        return None
+
+
+def _walk(path: str, rest: str, seen: dict[str, str | None]) -> tuple[str, bool]:
+    """``rest`` walked from the real folder ``path`` as the kernel walks it (a port of
+    ``posixpath._joinrealpath``, answering as it does where the walk is known): each name
+    ``lstat``-ed, a symlink's text walked in its place (``seen``: the links met, None while
+    one is being walked). Below a name that is not there (:func:`_not_there`) nothing is looked
+    at and ``..`` drops a name by its text; below one that cannot be looked at (``EACCES``) no
+    ``..`` is taken. The flag is False for a symlink loop (the kernel answers ``ELOOP``): the
+    path is then the loop's link with the rest kept as spelled, as ``realpath`` keeps it.
+    Raises as :func:`real_path` does."""
+    missing = -1  # how many names below the first one not there ``path`` ends in; -1: none
+    unseen: OSError | None = None  # why a name on ``path`` could not be looked at (EACCES)
+    names = rest.split("/")
+    for at, name in enumerate(names):
+        if not name or name == ".":
+            continue
+        if name == "..":
+            if unseen is not None:
+                raise _unseen_name(unseen, path)
+            path = os.path.dirname(path)  # noqa: PTH120 - "/" stays "/"
+            missing -= missing >= 0
+            continue
+        newpath = os.path.join(path, name)  # noqa: PTH118
+        if missing >= 0 or unseen is not None:
+            path, missing = newpath, missing + (missing >= 0)
+            continue
+        try:
+            found = os.lstat(newpath)
+        except OSError as error:
+            if _not_there(error, path, name):
+                missing = 0
+            elif error.errno == errno.EACCES:
+                unseen = error  # this account stops here; another one walks on
+            else:
+                raise _unseen_name(error, newpath) from None
+            path = newpath
+            continue
+        if not stat.S_ISLNK(found.st_mode):
+            path = newpath
+            continue
+        if newpath in seen:
+            known = seen[newpath]
+            if known is None:  # a loop: the kernel answers ELOOP
+                return os.path.join(newpath, *names[at + 1 :]), False  # noqa: PTH118
+            path = known
+            continue
+        seen[newpath] = None
+        try:
+            text = os.readlink(newpath)  # noqa: PTH115 - the kernel's answer is all that is wanted
+        except OSError as error:
+            raise _unresolvable(error, newpath) from None
+        path, ok = _walk("/" if text.startswith("/") else path, text, seen)
+        if not ok:
+            return os.path.join(path, *names[at + 1 :]), False  # noqa: PTH118
+        seen[newpath] = path
+    return path, True
+
+
+def _not_there(error: OSError, folder: str, name: str) -> bool:
+    """Whether ``lstat`` of ``name`` in the real ``folder`` failed with ``error`` because no
+    such name is there, so the kernel's walk stops at it too: ``ENOENT``, ``ENOTDIR``, or
+    ``ENAMETOOLONG`` for the name itself (longer than ``folder``'s file system lets a name
+    be; below ``PATH_MAX`` the error can be for nothing else, at or past it ``pathconf``
+    tells). An ``ENAMETOOLONG`` for the whole path's length is not that: the kernel still
+    walks it from a folder a ``cd`` reached."""
+    if error.errno in (errno.ENOENT, errno.ENOTDIR):
+        return True
+    if error.errno != errno.ENAMETOOLONG:
+        return False
+    if len(os.fsencode(folder)) + 1 + len(os.fsencode(name)) < _PATH_MAX:
+        return True
+    try:
+        limit = os.pathconf(folder, "PC_NAME_MAX")
+    except OSError:
+        return False  # the folder itself is past PATH_MAX: it cannot be asked
+    return 0 <= limit < len(os.fsencode(name))
+
+
+_PATH_MAX = os.pathconf("/", "PC_PATH_MAX") if hasattr(os, "pathconf") else 4096
+"""The longest path the kernel looks up, in bytes with its NUL (Linux 4096, macOS 1024)."""
+
+
+def names_no_file(path: str) -> bool:
+    """Whether no file has the absolute ``path`` (as :func:`real_path` answers it): the
+    kernel's walk of it meets a name that is not there (:func:`_not_there`: missing, below a
+    file, or longer than its file system lets a name be), whatever its length. False when
+    the walk reaches its end, or a name it cannot look at (past ``PATH_MAX`` through folders
+    that are there, ``EACCES``): a read error never proves a file missing. For a long
+    quoted sentence read as a path (``echo "<4 KB>" >> MEMORY.md``). An ``lstat`` per name."""
+    folder = "/"
+    for name in path.split("/"):
+        if not name:
+            continue
+        try:
+            os.lstat(os.path.join(folder, name))  # noqa: PTH118
+        except OSError as error:
+            return _not_there(error, folder, name)
+        folder = os.path.join(folder, name)  # noqa: PTH118
+    return False
+
+
+def _unseen_name(error: OSError, path: str) -> UnseenName:
+    return UnseenName(path, os.path.basename(path), error.strerror or type(error).__name__)  # noqa: PTH119
 
 
 def _unresolvable(error: OSError, path: str) -> UnresolvablePath:
@@ -377,7 +452,7 @@ def real_workspace_path(
 ) -> str:
     """:func:`real_path` of a Workspace, refused where the kernel opens no folder through it.
 
-    ``os.path.realpath`` follows any number of symlinks; the kernel follows at most 40
+    :func:`real_path` follows any number of symlinks; the kernel follows at most 40
     (``MAXSYMLINKS``) and answers ``ELOOP`` beyond, as it does for a loop. A Workspace reached
     that way is no folder a harness can work in, and the service refuses it (400), so no key is
     derived from it here either (K-1). One ``stat`` of the path as given beside ``real_path``;
@@ -432,7 +507,7 @@ def workspace_memory_key(
     """Resolve ``workspace`` (symlinks, ``..``, relative to the cwd) and derive its key (K-1, K-3).
 
     Two symlinks to one directory give one key; a renamed or moved directory gets a new one. The
-    path need not exist (``os.path.realpath`` resolves as far as it can); nothing is created.
+    path need not exist (:func:`real_path` resolves as far as it can); nothing is created.
     Raises :class:`~memory_core.errors.UnresolvablePath` when a symlink on its way cannot be
     read or the kernel would not follow its symlinks (``ELOOP``, :func:`real_workspace_path`,
     which reads the mount table only when the path resolves elsewhere, unless given

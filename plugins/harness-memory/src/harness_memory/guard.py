@@ -32,7 +32,7 @@ from pathlib import Path, PurePath
 
 import msgspec
 from memory_core.errors import InvalidId, UnresolvablePath
-from memory_core.keys import USER_SCOPE, check_scope_file_name, real_path
+from memory_core.keys import USER_SCOPE, check_scope_file_name, names_no_file, real_path
 from memory_core.layout import MARKER_FILE, app_data_dir_of, service_owned
 
 from harness_memory.mounts import MountTable, below_by_mount, read_mount_table
@@ -356,17 +356,15 @@ def has_other_names(real: str, folder: str, mounts: MountTable | None = None) ->
 
 
 def _name_too_long(real: str, error: OSError) -> bool:
-    """Whether looking ``real`` up failed because one of its names is longer than its
-    filesystem lets a name be (``ENAMETOOLONG`` for a path shorter than ``PATH_MAX``): no file
-    has that name, by this spelling or any other, so none can be written by it. A quoted
-    sentence in a command (``git commit -m "…"``, a JSON body) is such a "path". An
-    ``ENAMETOOLONG`` for the whole path's length is no such proof (a ``cd`` and a shorter
-    spelling reach the file): False."""
-    return error.errno == errno.ENAMETOOLONG and len(os.fsencode(real)) < _PATH_MAX
-
-
-_PATH_MAX = os.pathconf("/", "PC_PATH_MAX") if hasattr(os, "pathconf") else 260
-"""The longest path the kernel looks up, in bytes (Linux 4096, macOS 1024; Windows 260)."""
+    """Whether looking ``real`` (as :func:`~memory_core.keys.real_path` answers it) up failed
+    (``ENAMETOOLONG``) because no file has that path, by this spelling or any other, so none
+    can be written by it: a name on its way is missing, or longer than its file system lets a
+    name be (:func:`~memory_core.keys.names_no_file`). A quoted sentence in a command (``git
+    commit -m "…"``, ``echo "<4 KB>" >> MEMORY.md``, a JSON body) is such a "path", of any
+    length. A path past ``PATH_MAX`` through folders that are there is no such proof (a ``cd``
+    and a shorter spelling reach the file): False. ``real_path`` never folds a ``..`` after a
+    name it could not look at, so ``real`` is where the kernel's walk goes."""
+    return error.errno == errno.ENAMETOOLONG and names_no_file(real)
 
 
 def replaceable_ancestor(

@@ -31,6 +31,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from memory_core.keys import real_or_none
+
 from harness_memory.hooks.option_words import option_values, read_options, table_for
 from harness_memory.hooks.synced_trees import pax_options
 
@@ -300,7 +302,10 @@ def member_places(
     listed = _zip_members(archive) if command == "unzip" else _tar_members(archive)
     if listed is None or len(listed) > MEMBERS_CAP:
         return None
-    folder = os.path.realpath(folder)  # the kernel follows ``lnk`` before its ``..``
+    real = real_or_none(folder)  # the kernel follows ``lnk`` before its ``..``
+    if real is None:  # a name on its way cannot be looked at: where members land is unknown
+        return None
+    folder = real
     places: list[str] = []
     for name, target, hard in listed:
         parts = [part for part in name.split("/") if part not in ("", ".", "..")][strip:]

@@ -33,8 +33,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 from typing import Any, NamedTuple
 
-from memory_core.errors import UnresolvablePath
-from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE, real_path
+from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE, real_or_none
 from memory_core.layout import AGENTS_DIR, MARKER_FILE, SERVICE_FOLDERS, app_data_dir_of
 
 from harness_memory.guard import (
@@ -1678,15 +1677,6 @@ def _scope_folder(path: str, roots: set[str], mounts: MountTable) -> tuple[str, 
         if (found := below_under_another_name(real, root, mounts)) is not None:
             return found
     return None
-
-
-def real_or_none(path: str | PurePath) -> str | None:
-    """``path`` with its symlinks resolved, or None when one on its way cannot be read
-    (:class:`~memory_core.errors.UnresolvablePath`): then where it leads is unknown."""
-    try:
-        return real_path(path)
-    except UnresolvablePath:
-        return None
 
 
 def _records_folders(settings: HarnessSettings) -> set[str]:

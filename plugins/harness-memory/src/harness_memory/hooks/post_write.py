@@ -24,11 +24,11 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePath
 
-from memory_core.keys import USER_SCOPE
+from memory_core.keys import USER_SCOPE, real_or_none
 
 from harness_memory.guard import check_write, is_usable_path
 from harness_memory.hooks import claude_code
-from harness_memory.hooks.guarding import could_reach, real_or_none
+from harness_memory.hooks.guarding import could_reach
 from harness_memory.hooks.tool_targets import ToolWrites, served_readings, shell_paths
 from harness_memory.mounts import read_mount_table
 from harness_memory.settings import HarnessSettings

@@ -88,7 +88,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePath, PurePosixPath
 from typing import NamedTuple
 
-from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE
+from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE, real_or_none
 
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
 from harness_memory.hooks.git_toplevel import with_toplevel
@@ -3197,7 +3197,9 @@ class _Writes:
                 return None
             raw = posixpath.join(self._base, _tilde(expanded, self._environ))
             path = os.path.normpath(raw)  # as written; the kernel takes a ``..`` after a link
-            if ".." in raw.split("/") and os.path.realpath(raw) != os.path.realpath(path):
+            if ".." in raw.split("/") and (  # None: a name on its way cannot be looked at
+                (real := real_or_none(raw)) is None or real != real_or_none(path)
+            ):
                 return None  # from the link's target (``lnk/../r.diff``, lnk -> /): not as read
             unknown = path in written or _per_process(path)
             language, text = ("unknown", "") if unknown else read_script(path, run=False)
