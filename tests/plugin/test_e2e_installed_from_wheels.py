@@ -4,10 +4,14 @@ A copy of the three packages stands in for a clone: ``make wheels`` builds them 
 same ``pip wheel`` command, which puts every dependency's wheel into ``dist/`` too), and a fresh
 virtual environment outside the copy installs ``agent-memory-harness`` from there with
 ``--no-index`` (unrelated projects on PyPI hold ``agent-memory-core`` and ``harness-memory``,
-these packages' former names). Then the copy is deleted, as ``make clean`` or a moved clone
-would. ``install claude-code`` from that environment picks its own console script (it says the
-script outlives any checkout), and the hook commands it wrote still deliver memory (read from
-the files: the service is down) and still refuse a write into another Workspace's scope;
+these packages' former names). The environment is made without pip, and pip installs into it
+with ``--python``: run on the environment's own Python, it resolves and installs as that
+environment's pip would, without ensurepip's install of a pip there (a pip run of its own that
+checks nothing here; the wheelhouse's pip wheel, which pipx needs, is asserted). Then the copy
+is deleted, as ``make clean`` or a moved clone would. ``install claude-code`` from that
+environment picks its own console script (it says the script outlives any checkout), and the
+hook commands it wrote still deliver memory (read from the files: the service is down) and
+still refuse a write into another Workspace's scope;
 ``status`` reports them healthy.
 """
 
@@ -89,8 +93,9 @@ def install_from_a_clone_then_delete_it(tmp_path: Path) -> Path:
     house = tmp_path / "wheelhouse"  # dist/ outlives the clone: the user keeps it, or not
     shutil.copytree(dist, house)
     environment = tmp_path / "tools" / "harness-memory"
-    run(sys.executable, "-m", "venv", environment)
-    pip: list[str | Path] = [environment / "bin" / "python", "-m", "pip", "install", "--no-index"]
+    run(sys.executable, "-m", "venv", "--without-pip", environment)
+    into: list[str | Path] = ["--python", environment / "bin" / "python"]  # its own Python
+    pip: list[str | Path] = [sys.executable, "-m", "pip", *into, "install", "--no-index"]
     run(*pip, "--find-links", house, "agent-memory-harness")
     shutil.rmtree(checkout)  # the clone is gone: make clean, or moved elsewhere
     return environment / "bin" / "harness-memory"

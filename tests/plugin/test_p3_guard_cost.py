@@ -212,22 +212,34 @@ class CountingScandir:
         return Counted()
 
 
-@pytest.fixture
-def tree(where: Layout) -> Path:
-    """A tree in the Workspace: 12 folders, 12 in each, 12 files in each (1,884 entries)."""
-    top = where.workspace / "tree"
+@pytest.fixture(scope="module")
+def tree_layout(tmp_path_factory: pytest.TempPathFactory) -> Layout:
+    """A :class:`Layout` whose Workspace holds ``tree``: 12 folders, 12 in each, 12 files in
+    each, and a hidden folder (1,885 entries). Made once per module and test worker: the glob
+    tests only read it, and its 1,728 files took seconds to create on a busy disk, each time."""
+    found = Layout(tmp_path_factory.mktemp("glob-tree"))
+    top = found.workspace / "tree"
     for a in range(12):
         for b in range(12):
             folder = top / f"a{a}" / f"b{b}"
             folder.mkdir(parents=True)
             for c in range(12):
                 (folder / f"f{c}.txt").write_bytes(b"")
-    return top
+    (top / ".hidden").mkdir()
+    return found
+
+
+@pytest.fixture
+def in_tree(tree_layout: Layout, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """``tree_layout`` with ``HOME`` its data dir for the test, as :func:`where` sets it."""
+    monkeypatch.setenv("HOME", str(tree_layout.data))
+    monkeypatch.delenv("UNSET_VARIABLE", raising=False)
+    return tree_layout
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
 def test_p3_a_glob_reading_more_entries_than_the_cap_is_refused_and_stops_there(
-    where: Layout, tree: Path, monkeypatch: pytest.MonkeyPatch, harness: str
+    in_tree: Layout, monkeypatch: pytest.MonkeyPatch, harness: str
 ) -> None:
     """A pattern is expanded against the filesystem, every entry of every folder it crosses
     read: ``/*/*/*/*`` reads whatever the machine holds. The scan counts the entries it reads
@@ -237,6 +249,7 @@ def test_p3_a_glob_reading_more_entries_than_the_cap_is_refused_and_stops_there(
     monkeypatch.setattr(tool_targets, "GLOB_SCAN_CAP", 500)
     monkeypatch.setattr(os, "scandir", counting)
 
+    where = in_tree
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": "rm tree/*/*/*.txt"}))
 
     assert reason is not None and "folder entries" in reason and "500" in reason
@@ -246,12 +259,13 @@ def test_p3_a_glob_reading_more_entries_than_the_cap_is_refused_and_stops_there(
     assert 0 < counting.entries <= 500
 
 
-def test_p3_a_glob_within_the_cap_finds_what_the_shell_finds(where: Layout, tree: Path) -> None:
+def test_p3_a_glob_within_the_cap_finds_what_the_shell_finds(in_tree: Layout) -> None:
     """The counted scan matches as :func:`glob.glob` (and bash) do: hidden names only for a
-    part starting with ``.``, a trailing ``/`` for folders alone (the guard also judges a
-    new name in each folder the pattern's head matches: ``tree/a1/b?`` as written)."""
-    (tree / ".hidden").mkdir()
-    cwd = str(where.workspace)
+    part starting with ``.`` (the tree holds ``.hidden``), a trailing ``/`` for folders alone
+    (the guard also judges a new name in each folder the pattern's head matches:
+    ``tree/a1/b?`` as written)."""
+    assert (in_tree.workspace / "tree" / ".hidden").is_dir()
+    cwd = str(in_tree.workspace)
     for pattern in ["tree/*/b1*/f1.txt", "tree/a1/*/", "tree/.*", "tree/*", "tree/a[0-2]/b?"]:
         found = tool_targets.shell_paths(f"ls {pattern}", cwd, {}).paths
         expected = sorted(f"{cwd}/{path}" for path in glob.glob(pattern, root_dir=cwd))  # noqa: PTH207 (the shell's way)
