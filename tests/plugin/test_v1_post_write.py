@@ -167,10 +167,17 @@ def test_v1_through_a_symlinked_folder_the_call_reads_the_mount_table_once(
     assert (table.reads, opened) == (1, [])
 
 
-def test_v1_without_a_memory_root_nothing_is_recorded(tmp_path: Path) -> None:
+def test_v1_without_a_memory_root_nothing_is_recorded_nor_the_mount_table_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No Session record and no ``--memory-root``: no memory to record, and the call (every
+    tool call of a harness this Session does not guard) reads no mount table (H-5)."""
+    table, opened = counted_reads(monkeypatch)
     settings = load_settings({"state_dir": str(tmp_path / "state")}, {})
     hook = HookInput(session_id="s1", cwd=str(tmp_path), tool_name="Write")
-    assert written_scopes(ToolWrites(paths=[str(tmp_path / "x.md")]), hook, settings) == []
+    writes = ToolWrites(paths=[str(tmp_path / "x.md")], texts=[f"echo x > {tmp_path}/y.md"])
+    assert written_scopes(writes, hook, settings) == []
+    assert (table.reads, opened) == (0, [])
 
 
 # --- install, uninstall, status ----------------------------------------------------------------

@@ -133,6 +133,27 @@ def test_a9_a_device_is_judged_by_the_mount_table_of_the_moment(
     assert proc_paths.on_proc(str(link)) is None
 
 
+def test_a9_a_carriage_return_in_a_mount_point_ends_no_line_of_the_mount_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel ends a mount table line at a newline only (it escapes one in a path, never a
+    carriage return): a procfs mount whose mount point holds a ``\r`` is one line, read whole,
+    and a walk reaching its device is refused as ever."""
+    folder = tmp_path / "proc\rhere"
+    folder.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(folder, target_is_directory=True)
+    device = folder.stat().st_dev
+    table = tmp_path / "mountinfo"
+    table.write_bytes(
+        b"22 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+        + f"40 22 {os.major(device)}:{os.minor(device)} / {folder} rw - proc proc rw\n".encode()
+    )
+    monkeypatch.setattr(proc_paths, "_MOUNTINFO", str(table))
+
+    assert proc_paths.on_proc(str(link)) == "/" + tmp_path.parts[1]  # the walk's first step
+
+
 async def test_a9_without_proc_mounted_a_path_through_a_link_is_refused_saying_so(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:

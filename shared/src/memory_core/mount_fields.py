@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
 
 __all__ = ["Mount", "as_utf8", "mount_in", "parse_mounts", "unescape_mount_field"]
 
@@ -46,24 +45,81 @@ def unescape_mount_field(field: bytes) -> bytes:
     return _OCTAL.sub(lambda found: bytes([int(found[1], 8)]), field)
 
 
-class Mount(NamedTuple):
-    """One line of the mount table, its path fields decoded (:func:`parse_mounts`)."""
+class Mount:
+    """One line of the mount table (:func:`parse_mounts`), each field decoded when first read.
 
-    mount: str
-    """The mount's id (``"22"``), unique in the table."""
-    parent: str
-    """The id of the mount it is mounted on (itself, or one not listed, for a root)."""
-    device: str
-    """The filesystem's device, ``"major:minor"`` (``"8:1"``), as ``st_dev`` splits."""
-    shown: str
-    """The folder of that filesystem the mount shows (``/`` for all of it)."""
+    The mount point is decoded as the line is parsed: every reader compares it. The other
+    fields are decoded only when a reader asks for them, once each: the guard reads the
+    device and the shown folder of the one mount holding a path, the type and options never
+    (P-3, H-5: a hook reads a table of thousands of mounts on a busy container host).
+    """
+
+    __slots__ = ("_decode", "_device", "_fields", "_filesystem", "_shown", "point")
+
     point: str
-    """Where the mount shows it: an absolute path in the reading process's root."""
-    kind: str | None
-    """The filesystem's type (``"ext4"``, ``"nfs4"``, ``"proc"``); None for a line with no
-    ``-`` and type after its optional fields."""
-    options: str
-    """The filesystem's super options (``"rw,vers=4.2"``); ``""`` when the line has none."""
+    """Where the mount shows its folder: an absolute path in the reading process's root."""
+
+    def __init__(self, fields: list[bytes], point: str, decode: Callable[[bytes], str]) -> None:
+        """``fields``: the line's first five fields and the rest of it (``line.split(b" ",
+        5)``), as the kernel wrote them; ``point``: field 5 decoded."""
+        self._fields = fields
+        self.point = point
+        self._decode = decode
+        self._device: str | None = None
+        self._shown: str | None = None
+        self._filesystem: tuple[str | None, str] | None = None
+
+    @property
+    def mount(self) -> str:
+        """The mount's id (``"22"``), unique in the table."""
+        return self._decode(self._fields[0])
+
+    @property
+    def parent(self) -> str:
+        """The id of the mount it is mounted on (itself, or one not listed, for a root)."""
+        return self._decode(self._fields[1])
+
+    @property
+    def device(self) -> str:
+        """The filesystem's device, ``"major:minor"`` (``"8:1"``), as ``st_dev`` splits."""
+        if self._device is None:
+            self._device = self._decode(self._fields[2])
+        return self._device
+
+    @property
+    def shown(self) -> str:
+        """The folder of that filesystem the mount shows (``/`` for all of it)."""
+        if self._shown is None:
+            self._shown = self._decode(unescape_mount_field(self._fields[3]))
+        return self._shown
+
+    @property
+    def kind(self) -> str | None:
+        """The filesystem's type (``"ext4"``, ``"nfs4"``, ``"proc"``); None for a line with no
+        ``-`` and type after its optional fields."""
+        return self._described()[0]
+
+    @property
+    def options(self) -> str:
+        """The filesystem's super options (``"rw,vers=4.2"``); ``""`` when the line has none."""
+        return self._described()[1]
+
+    def _described(self) -> tuple[str | None, str]:
+        """``(kind, options)``, read from the fields after the mount's options: optional
+        fields, a ``-``, the type, the source, the super options."""
+        if self._filesystem is None:
+            rest = self._fields[5].split(b" ")  # the mount's options, then the fields above
+            found: tuple[str | None, str] = (None, "")
+            if b"-" in rest[1:]:
+                dash = rest.index(b"-", 1)
+                if len(rest) > dash + 1:
+                    options = self._decode(rest[dash + 3]) if len(rest) > dash + 3 else ""
+                    found = (self._decode(rest[dash + 1]), options)
+            self._filesystem = found
+        return self._filesystem
+
+    def __repr__(self) -> str:
+        return f"Mount(device={self.device!r}, shown={self.shown!r}, point={self.point!r})"
 
 
 def as_utf8(field: bytes) -> str:
@@ -81,8 +137,9 @@ def parse_mounts(table: bytes, decode: Callable[[bytes], str]) -> list[Mount]:
     later at one mount point is on top). Lines end at a newline only, fields at a space only
     (a carriage return in a path stays in it); a line of fewer than 7 fields is no mount.
     Each field is decoded by ``decode`` (``os.fsdecode``, :func:`as_utf8`), a path field once
-    its octal escapes are (:func:`unescape_mount_field`). Linear in ``len(table)``; never
-    raises (a ``decode`` with ``surrogateescape``).
+    its octal escapes are (:func:`unescape_mount_field`): the mount point here, every other
+    field only when a reader asks for it (:class:`Mount`), so a reader pays for the fields it
+    reads. Linear in ``len(table)``; never raises (a ``decode`` with ``surrogateescape``).
 
     >>> mount = parse_mounts(b"22 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
     ...     b"40 22 0:52 /x /mnt/n\\040fs rw shared:1 - nfs4 srv:/ rw,vers=4.2\n", as_utf8)[1]
@@ -91,19 +148,10 @@ def parse_mounts(table: bytes, decode: Callable[[bytes], str]) -> list[Mount]:
     """
     mounts: list[Mount] = []
     for line in table.split(b"\n"):  # the kernel escapes a newline, space, tab, backslash
-        fields = line.split(b" ")  # in a path; a carriage return, NBSP or form feed stays
-        if len(fields) < 7:
+        fields = line.split(b" ", 5)  # in a path; a carriage return, NBSP or form feed stays
+        if len(fields) < 6 or b" " not in fields[5]:  # fewer than 7 fields
             continue
-        kind: str | None = None
-        options = ""
-        if b"-" in fields[6:]:
-            dash = fields.index(b"-", 6)
-            if len(fields) > dash + 1:
-                kind = decode(fields[dash + 1])
-                options = decode(fields[dash + 3]) if len(fields) > dash + 3 else ""
-        first, parent, device = (decode(field) for field in fields[:3])
-        shown, point = (decode(unescape_mount_field(field)) for field in fields[3:5])
-        mounts.append(Mount(first, parent, device, shown, point, kind, options))
+        mounts.append(Mount(fields, decode(unescape_mount_field(fields[4])), decode))
     return mounts
 
 

@@ -41,7 +41,7 @@ from harness_memory.guard_view import GuardView, read_guard_view
 from harness_memory.settings import HarnessSettings
 
 if TYPE_CHECKING:  # a type of annotations only: a Session start parses no mount table (H-5)
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from memory_core.mount_fields import Mount
 
@@ -125,7 +125,9 @@ def decode_input(raw: bytes) -> HookInput:
 
 
 def _locate(
-    hook: HookInput, settings: HarnessSettings, mounts: Sequence[Mount] | None = None
+    hook: HookInput,
+    settings: HarnessSettings,
+    mounts: Callable[[], Sequence[Mount] | None] | None = None,
 ) -> tuple[Path, str | None, str | None] | None:
     """Find (memory root, the Session's key, base for relative paths) from trusted settings;
     the base is None when the folder the harness works in cannot be known here
@@ -133,7 +135,9 @@ def _locate(
 
     A configured memory root (``--memory-root`` / ``HARNESS_MEMORY_ROOT``) always wins over the
     one the service reported, so the guard protects the directory the operator named.
-    ``mounts``: the decision's mount table as read for it (None: read where a key needs it).
+    ``mounts``: gives the decision's mount table (None when it could not be read: then the
+    key's walk reads it and says why), called only when a Session key is derived here, once a
+    memory root is known (no record, ``--memory-root``); None: read where the key needs it.
     """
     record: GuardView | None = None
     if hook.session_id and settings.state_dir is not None:
@@ -149,7 +153,8 @@ def _locate(
     app_data_dir = app_data_dir_of(settings.memory_root.absolute())
     try:
         temporary = app_data_dir is not None and is_temporary_workspace(Path(cwd), app_data_dir)
-        key = None if temporary else workspace_memory_key(cwd, mounts=mounts)
+        table = None if temporary or mounts is None else mounts()
+        key = None if temporary else workspace_memory_key(cwd, mounts=table)
     except UnresolvablePath:  # a link on the cwd's way cannot be read: no Workspace is known
         key = None
     return settings.memory_root, key, cwd

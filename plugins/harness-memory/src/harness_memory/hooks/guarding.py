@@ -191,7 +191,7 @@ def refusal(
     wanted = list(dict.fromkeys(targets))
     if not wanted:
         return None
-    located = claude_code._locate(hook, settings, None if mounts is None else mounts.as_read())
+    located = claude_code._locate(hook, settings, None if mounts is None else mounts.as_read)
     if located is None:
         return None
     memory_root, key, known = located
@@ -234,7 +234,7 @@ def shell_refusal(
     together: :data:`PATHS_CAP`, :data:`PARTS_CAP`, :data:`DEPTH_CAP`), or longer than
     :data:`TEXT_CAP` (:data:`MCP_TEXT_CAP` for an MCP tool's string arguments: ``served``), are
     refused unjudged."""
-    located = claude_code._locate(hook, settings, None if mounts is None else mounts.as_read())
+    located = claude_code._locate(hook, settings, None if mounts is None else mounts.as_read)
     if located is None:
         return None
     memory_root, key, known = located

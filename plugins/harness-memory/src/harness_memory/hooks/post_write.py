@@ -21,6 +21,7 @@ records what changed anyway (that version then names the Session start, not the 
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path, PurePath
 
@@ -47,12 +48,14 @@ def written_scopes(
     variable) that could reach the memory root counts for both. Paths outside the memory root,
     and into scopes the guard refuses (nothing lands there), count for none. The memory root
     and the Session's key come from the Session's record or ``--memory-root``, as for the
-    guard; empty with neither. Never raises for odd input.
+    guard; empty with neither. The mount table is read once per call, and only when a memory
+    root is known (:func:`harness_memory.mounts.read_mount_table`). Never raises for odd input.
     """
-    mounts = read_mount_table()  # once for the whole call, the Session key's walk included
-    located = claude_code._locate(hook, settings, mounts.as_read())
-    if located is None:
+    table = functools.cache(read_mount_table)  # one read for the whole call, the Session
+    located = claude_code._locate(hook, settings, lambda: table().as_read())  # key's walk too
+    if located is None:  # no memory root: nothing to record, and no table read (H-5)
         return []
+    mounts = table()
     memory_root, key, known = located
     cwd = known or str(Path.cwd())  # unknown: the guard let no relative path through
     own = [scope for scope in (USER_SCOPE, key) if scope]
