@@ -910,6 +910,37 @@ async def test_v2_undo_through_an_index_linked_to_no_memory_file_says_why_no_lin
     assert "no memory file" in problem
 
 
+@pytest.mark.parametrize("outside", [False, True], ids=["kept.txt", "outside-the-root"])
+async def test_v2_restoring_an_older_version_of_a_file_there_says_no_index_problem(
+    client: Client, agent: AgentHome, outside: bool
+) -> None:
+    """``MEMORY.md`` a symlink to ``kept.txt`` (no memory file) or to a file outside the
+    memory root: restoring an older version of a file that is there (nothing deleted, its
+    line still in the index) brings its text back with no ``indexProblem``: no line was
+    taken, so none is missing (was: every such restore said the index lines were not known,
+    and the page showed an error). Bringing the file back once deleted still says so (the
+    test above, and the last assertion here)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    kept = agent.tmp / "dotfiles" / "MEMORY.md" if outside else agent.user / "kept.txt"
+    kept.parent.mkdir(exist_ok=True)
+    kept.write_bytes(index.read_bytes())
+    index.unlink()
+    index.symlink_to(kept)
+    older = (await checkpoint(client))["version"]
+    older_text = (agent.user / TOPIC).read_bytes()
+    write(agent.user, TOPIC, "---\ndescription: changed\n---\nnewer text\n")
+    await checkpoint(client)
+
+    result = await restore(client, TOPIC, older)
+
+    assert (agent.user / TOPIC).read_bytes() == older_text and result["version"] is not None
+    assert result["indexProblem"] is None and result["indexLinesNotAdded"] == []
+    assert kept.read_text(encoding="utf-8") == f"# User memory\n\n{LINE}\n"
+    await ok_json(await client.delete(file_url("user", TOPIC)))
+    assert (await restore(client, TOPIC, older))["indexProblem"] is not None
+
+
 async def test_v2_undo_through_an_index_made_a_link_puts_back_the_line_as_the_delete_took_it(
     client: Client, agent: AgentHome
 ) -> None:

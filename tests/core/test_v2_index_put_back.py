@@ -309,6 +309,24 @@ def test_v2_a_line_put_back_never_splits_an_indented_code_block_grown_since(inde
     assert merged.data == now.replace("- [K]", "- [B](b.md) b\n- [K]").encode()
 
 
+@pytest.mark.parametrize("head", ["<!-- tools -->\n", "<pre>x</pre>\n", "Tools\n=====\n"])
+def test_v2_a_line_put_back_never_splits_code_after_a_one_line_html_block_or_heading(
+    head: str,
+) -> None:
+    """Indented lines right after a one-line HTML block or a setext heading are code (nothing
+    goes on there): a line put back after that code, grown since, goes after its last line,
+    never between its lines (was: between them, its entry taking ``make verify`` in)."""
+    then = f"{head}    make deploy\n- [B](b.md) b\n- [K](k.md) k\n"
+    pruned, removed = prune_index(then, "b.md")
+    now = pruned.replace("    make deploy\n", "    make deploy\n    make verify\n")
+
+    merged = merge_index_bytes(
+        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
+    )
+
+    assert merged.data == now.replace("- [K]", "- [B](b.md) b\n- [K]").encode()
+
+
 def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place() -> None:
     """Four-space lines continuing a list item are the item's own (a nested list), never code
     (CommonMark), though a blank line stands before them now: the line put back among them
@@ -336,6 +354,23 @@ def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place
         (["<!--", "", "    old", "-->", "", "    code"], [0, 0, 0, 0, 0, 1]),
         (["- [N](n.md)", "---", "    code"], [0, 0, 1]),
         (["```", "    x", "```", "", "    y"], [1, 1, 1, 0, 1]),
+        (["<!-- tools -->", "    make", "- [B](b.md)"], [0, 1, 0]),
+        (["<pre>x</pre>", "    make"], [0, 1]),
+        (["<pre>", "", "    x", "</pre>", "    make"], [0, 0, 0, 0, 1]),
+        (["<!-->", "    make"], [0, 1]),
+        (["<?php", "    x", "?>", "    make"], [0, 0, 0, 1]),
+        (["Tools", "=====", "    make"], [0, 0, 1]),
+        (["Tools", "--", "    make"], [0, 0, 1]),
+        (["- Tools", "  ==", "      make"], [0, 0, 1]),
+        (["- Tools", "===", "      make"], [0, 0, 0]),
+        (["- Tools", "-", "  - [A](a.md)", "", "      make"], [0, 0, 0, 0, 0]),
+        (["1. x", "1. x", "    code", "```", "```", "    code"], [0, 0, 0, 1, 1, 1]),
+        (["- x", "  ```", "  y", "  ```", "      code"], [0, 1, 1, 1, 1]),
+        (["<!--", "```", "- [A](a.md)", "-->", "    code"], [0, 0, 0, 0, 1]),
+        (["- x", "  ```", "y", "", "    code"], [0, 1, 0, 0, 1]),
+        (["- x", "  <!--", "y", "", "    code"], [0, 0, 0, 0, 1]),
+        (["Tools", "2. x", "", "    make"], [0, 0, 0, 1]),
+        (["Tools", "-", "    make"], [0, 0, 1]),
     ],
     ids=[
         "blank-inside",
@@ -347,6 +382,23 @@ def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place
         "comment",
         "a-rule-ends-the-list",
         "fence",
+        "after-a-one-line-comment",
+        "after-a-one-line-pre",
+        "pre-with-a-blank-line",
+        "after-an-empty-comment",
+        "after-a-processing-instruction",
+        "after-a-setext-heading",
+        "after-a-setext-heading-2",
+        "after-a-setext-heading-in-an-item",
+        "lazy-underline-is-text",
+        "an-outdented-dash-is-an-item",
+        "a-fence-ends-the-list",
+        "fence-in-an-item",
+        "fence-marker-in-a-comment",
+        "a-fence-ends-with-its-item",
+        "a-comment-ends-with-its-item",
+        "an-item-numbered-2-goes-on-a-paragraph",
+        "an-empty-item-under-a-line-is-an-underline",
     ],
 )
 def test_v2_which_lines_are_code(lines: list[str], code: list[int]) -> None:
@@ -354,5 +406,12 @@ def test_v2_which_lines_are_code(lines: list[str], code: list[int]) -> None:
     holds it (a tab to the next multiple of four), not continuing a paragraph; blank lines
     between lines of one indented block are in it; an HTML comment's lines are none; a rule
     (``---``) ends a list, never continues its item (was: the line after it read as the
-    item's)."""
+    item's). An HTML block of one line (``<!-- x -->``, ``<pre>x</pre>``), the end of one
+    (``-->``, ``</pre>``, ``?>``, blank lines inside it none) or a setext heading's underline
+    (``===``, ``--`` under a line, not a lazy one) ends what goes on, so an indented line
+    after it is code; a fence less indented than a list item ends the item, a line less
+    indented than the item holding a fence or comment ends both; an item numbered other than
+    1, or empty, does not end a paragraph; a fence marker in an HTML comment opens nothing
+    (was: all read as a paragraph going on or a fence open; each case as markdown-it-py 4.3
+    reads it)."""
     assert code_lines(lines) == [bool(flag) for flag in code]

@@ -70,6 +70,7 @@ from memory_core.markdown import (
     code_lines,
     comment_line_runs,
     fenced_lines,
+    indented_code_lines,
     lines_with_ends,
 )
 from memory_core.wiki_links import WikiFiles, wiki_path
@@ -585,10 +586,7 @@ def _code_rows(lines: list[str], rows: Collection[int]) -> set[int]:
     among = set(rows)
     others = [at for at in range(len(lines)) if at not in among]
     around = [*(lines[at] for at in others), ""]
-    indented = [
-        in_code and not in_fence
-        for in_code, in_fence in zip(code_lines(around), fenced_lines(around), strict=True)
-    ]
+    indented = indented_code_lines(around)
     found: set[int] = set()
     for at in rows:
         slot = bisect_right(others, at)  # the other lines before it

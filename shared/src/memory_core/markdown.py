@@ -2,8 +2,9 @@
 
 Only what link detection needs, in linear time on any input: which lines are fenced code
 (CommonMark fences of three or more backticks or tildes, an unclosed fence running to the end),
-which are code at all (fenced or indented: :func:`code_lines`), and blanking single-line code
-spans and HTML comments so a link shown as code or commented out is not taken for a link.
+which are code at all (fenced or indented, reading list items, HTML blocks and setext headings
+first: :func:`code_lines`, :func:`indented_code_lines`), and blanking single-line code spans and
+HTML comments so a link shown as code or commented out is not taken for a link.
 
 >>> fenced_lines(["a", "```sh", "[[ -f x ]]", "```", "b"])
 [False, True, True, True, False]
@@ -27,6 +28,7 @@ __all__ = [
     "code_lines",
     "comment_line_runs",
     "fenced_lines",
+    "indented_code_lines",
     "line_texts",
     "lines_with_ends",
 ]
@@ -61,7 +63,10 @@ def _closes(line: str, fence: str) -> bool:
 
 
 def fenced_lines(lines: Sequence[str]) -> list[bool]:
-    """For each line (without its line end), whether it is inside or delimits a code fence."""
+    """For each line (without its line end), whether it is inside or delimits a code fence:
+    fences as the index reader reads them, at up to three spaces of indent, whatever stands
+    before (a fence marker inside a ``<!--`` … ``-->`` comment opens one here too, so the lines
+    after it are fenced until a closing marker; :func:`code_lines` reads comments first)."""
     flags: list[bool] = []
     fence: str | None = None
     for line in lines:
@@ -78,7 +83,37 @@ def fenced_lines(lines: Sequence[str]) -> list[bool]:
 
 _ITEM_RE = re.compile(r"([-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
 _BREAK_RE = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
-_BLOCK_RE = re.compile(r"#{1,6}(?:[ \t]|$)|>|<!--")
+_BLOCK_RE = re.compile(r"#{1,6}(?:[ \t]|$)|>")
+_UNDERLINE_RE = re.compile(r"(?:=+|-+)[ \t]*$")  # a setext heading's, under a paragraph line
+# CommonMark's HTML blocks 1-5 (as markdown-it reads them): the start of the block's first
+# line (past its indent), and what ends the block, anywhere in a line, its first included.
+_HTML_BLOCKS = (
+    (
+        re.compile(r"<(?:script|pre|style|textarea)(?=\s|>|$)", re.IGNORECASE),
+        re.compile(r"</(?:script|pre|style|textarea)>", re.IGNORECASE),
+    ),
+    (re.compile(r"<!--"), re.compile(r"-->")),
+    (re.compile(r"<\?"), re.compile(r"\?>")),
+    (re.compile(r"<![A-Za-z]"), re.compile(r">")),
+    (re.compile(r"<!\[CDATA\["), re.compile(r"\]\]>")),
+)
+
+
+def _html_end(text: str) -> re.Pattern[str] | None:
+    """What ends the HTML block (``<!--``, ``<pre>``, ``<?``, ``<!DOCTYPE``, ``<![CDATA[``)
+    ``text`` (a line past its indent) opens, else None."""
+    for opening, ending in _HTML_BLOCKS:
+        if opening.match(text):
+            return ending
+    return None
+
+
+def _interrupts(text: str, content: str) -> bool:
+    """Whether a list item (``text``: its line past its indent; ``content``: past its
+    marker's spaces) may end the paragraph of the line before, in its list item: not when
+    empty, nor an ordered one numbered other than 1 (CommonMark)."""
+    number = text.split(".", 1)[0].split(")", 1)[0]
+    return bool(content.strip()) and (not number.isdigit() or int(number) == 1)
 
 
 def _item_content(text: str, width: int) -> int | None:
@@ -97,54 +132,107 @@ def _item_content(text: str, width: int) -> int | None:
 
 def code_lines(lines: Sequence[str]) -> list[bool]:
     """For each line (without its line end), whether it is code as CommonMark reads it: in a
-    code fence or delimiting one (:func:`fenced_lines`), or in an indented code block, i.e.
-    indented four columns or more (a tab to the next multiple of four) past the content of
-    the list item holding it, where no paragraph goes on (after a blank line, a heading, the
-    start); a blank line between two lines of one indented block is in it. A line continuing
-    a list item (``    - [A](a.md)`` under ``- [T](t.md)``), a paragraph's continuation and
-    the lines of an HTML comment block (``<!--`` … ``-->``) are not code; a rule (``---``)
-    or a heading ends a list item, never continues it. Linear time.
+    code fence or delimiting one, or in an indented code block, i.e. indented four columns or
+    more (a tab to the next multiple of four) past the content of the list item holding it,
+    where no paragraph goes on (after a blank line, a heading, a setext heading's underline,
+    a rule, a fence, an HTML block's last line, the start); a blank line between two lines of
+    one indented block is in it. Not code: a line continuing a list item (``    - [A](a.md)``
+    under ``- [T](t.md)``), a paragraph's continuation (a lazy line too; an item numbered
+    other than 1, or empty, does not end a paragraph), and the lines of an HTML block that
+    ends at a marker (``<!--`` … ``-->``, ``<pre>`` … ``</pre>``, ``<?`` … ``?>``,
+    ``<!DOCTYPE`` … ``>``, ``<![CDATA[`` … ``]]>``; blank lines inside too; a fence marker
+    there opens nothing). A rule (``---``), a heading, a fence or an HTML block's first line
+    less indented than a list item ends it, never continues it; a line less indented than
+    the item holding a fence or an HTML block ends both. A fence opens and closes up to three
+    columns past the item holding it. Linear time.
+
+    Left out (read otherwise than CommonMark does; rare in an index, each a paragraph here):
+    block quotes (``>     code`` is code in CommonMark), a list item whose first line is code
+    (``-     code``) or that opens empty before a blank line, a link reference definition
+    (``[a]: /u``: an indented line after it is code in CommonMark), and an HTML block that
+    ends at a blank line (``<div>``, a tag alone on its line: a heading, a one-line comment or
+    a rule inside it ends it here, so an indented line after those is code here, not there).
 
     >>> code_lines(["# T", "", "    code", "- [T](t.md)", "", "    - [A](a.md)"])
     [False, False, True, False, False, False]
     """
-    flags = fenced_lines(lines)
+    return [kind != _NOT_CODE for kind in _code_kinds(lines)]
+
+
+def indented_code_lines(lines: Sequence[str]) -> list[bool]:
+    """For each line, whether it is in an indented code block as :func:`code_lines` reads
+    it (never a fence's line).
+
+    >>> indented_code_lines(["```", "    x", "```", "", "    y"])
+    [False, False, False, False, True]
+    """
+    return [kind == _INDENTED for kind in _code_kinds(lines)]
+
+
+_NOT_CODE, _FENCED, _INDENTED = range(3)
+
+
+def _code_kinds(lines: Sequence[str]) -> list[int]:
+    """For each line, ``_NOT_CODE``, ``_FENCED`` or ``_INDENTED``: see :func:`code_lines`."""
+    flags = [_NOT_CODE] * len(lines)
     items: list[int] = []  # the content column of each list item open, innermost last
     paragraph = False  # the line before goes on as a paragraph (a lazy line continues it)
     blanks: list[int] | None = None  # blank lines since the last indented line of code
-    comment = False  # inside an HTML comment block
+    fence: tuple[str, int] | None = None  # the open fence's marker and the column it is in
+    html: tuple[re.Pattern[str], int] | None = None  # what ends the open HTML block, its column
     for at, raw in enumerate(lines):
         line = raw.expandtabs(4)
         text = line.lstrip(" ")
         width = len(line) - len(text)
-        if flags[at] or comment:
-            comment = comment and "-->" not in line
-            paragraph, blanks = False, None
+        if fence is not None and (not text or width >= fence[1]):
+            flags[at] = _FENCED
+            if width - fence[1] < 4 and _closes(text, fence[0]):
+                fence = None
             continue
+        if html is not None and (not text or width >= html[1]):
+            html = None if html[0].search(text) else html
+            continue
+        fence = html = None  # ended with the list item holding it, by a line less indented
         if not text:
             if blanks is not None:
                 blanks.append(at)
             paragraph = False
             continue
-        starts = _item_content(text, width) is not None or bool(
-            _BLOCK_RE.match(text) or _BREAK_RE.match(text)
+        opened = _FENCE_RE.match(text)
+        ends = _html_end(text)
+        starts = (
+            opened is not None
+            or ends is not None
+            or _item_content(text, width) is not None
+            or bool(_BLOCK_RE.match(text) or _BREAK_RE.match(text))
         )
-        if paragraph and items and width < items[-1] and not starts:
+        outdented = bool(items) and width < items[-1]
+        if paragraph and outdented and not starts:
             continue  # a lazy line of the item's paragraph
+        underline = paragraph and not outdented and _UNDERLINE_RE.match(text) is not None
         while items and width < items[-1]:
             items.pop()
-        if width - (items[-1] if items else 0) >= 4:
+        base = items[-1] if items else 0
+        if width - base >= 4:
             if not paragraph:
                 for blank in blanks or []:
-                    flags[blank] = True
-                flags[at], blanks = True, []
+                    flags[blank] = _INDENTED
+                flags[at], blanks = _INDENTED, []
             continue
         blanks = None
+        if opened is not None or ends is not None or underline:
+            flags[at] = _NOT_CODE if opened is None else _FENCED
+            fence = None if opened is None else (opened.group(1), base)
+            html = None if ends is None or ends.search(text) else (ends, base)
+            paragraph = False
+            continue
         content = _item_content(text, width)
+        interrupts = outdented or _interrupts(text, line[content:])
+        if content is not None and paragraph and not interrupts:
+            continue  # no item: the paragraph goes on
         if content is not None:
             items.append(content)
-        comment = text.startswith("<!--") and "-->" not in text[4:]
-        paragraph = not comment and not _BREAK_RE.match(text) and not text.startswith("#")
+        paragraph = not _BREAK_RE.match(text) and not text.startswith("#")
         paragraph = paragraph and (content is None or bool(line[content:].strip()))
     return flags
 

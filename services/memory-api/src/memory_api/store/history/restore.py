@@ -34,7 +34,8 @@ would read as another encoding, over the pruning cap) is left alone: the answer 
 "no line added". So does an index that is a symlink to no memory file of the scope
 (``kept.txt``, a note in a sub-folder): the delete pruned that file, which no version holds, so
 the lines it took are not known; the file is restored all the same and ``indexProblem`` says so
-(:func:`_index_not_recorded`).
+(:func:`_index_not_recorded`), when the restore brings back a deleted file (never when it gives
+a file that is there an older text: no line was taken from the index then).
 
 Blocking: run it in a worker thread holding the scope's lock.
 """
@@ -247,8 +248,10 @@ def _apply_in(
             f"{write_fix(error, _ACCESS)}, then try again; nothing was written"
         ) from None
     if not plan.index_lines:
-        unknown = None if plan.places is not None else _index_not_recorded(root, held)
-        return _IndexMerge([], problem=unknown)
+        # only a file brought back (deleted: absent from the history's newest version, so
+        # created anew) may have had lines a delete took from an index no version holds
+        deleted = recorded is None and plan.places is None
+        return _IndexMerge([], problem=_index_not_recorded(root, held) if deleted else None)
     return _merge_into_index(root, held, plan.index_lines, plan.places, shown=real)
 
 
@@ -258,7 +261,9 @@ def _index_not_recorded(root: Path, scope: Path) -> str | None:
     one to a memory file of its folder, whose text the history records): the delete pruned
     the file it links to, which no version holds, so the lines it took are not known and an
     undo puts none back (V-2). Names the file only when it lies in the scope's folder, never a
-    path elsewhere. None when ``MEMORY.md`` is no symlink (no index then: nothing was pruned)."""
+    path elsewhere. None when ``MEMORY.md`` is no symlink (no index then: nothing was pruned).
+    Asked only when the restore brings back a deleted file: restoring an older version of a
+    file that is there took no line from any index, so none is missing."""
     lexical = scope / layout.INDEX_FILE
     if not lexical.is_symlink():
         return None
