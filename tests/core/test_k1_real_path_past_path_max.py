@@ -12,6 +12,7 @@ stay as spelled, ``..`` included (``mkdir build && cd build && cmake ..``).
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -32,6 +33,7 @@ def test_k1_a_symlink_past_path_max_makes_the_path_unknown_with_or_without_dots(
         with pytest.raises(UnseenName, match="File name too long") as raised:
             real_path(f"{deep}/{LINK_NAME}/{after}")
         assert raised.value.name == LINK_NAME
+        assert raised.value.errno == errno.ENAMETOOLONG  # every UnresolvablePath has one
         assert isinstance(raised.value, UnresolvablePath)  # every caller's refusal of unknowns
     assert os.path.realpath(f"{deep}/{LINK_NAME}/../MEMORY.md") == f"{deep}/MEMORY.md"
     assert real_path(deep) == deep
@@ -69,8 +71,16 @@ def test_k1_a_folder_this_account_may_not_search_is_unknown_only_before_dots(
     monkeypatch.setattr(os, "lstat", searched)
     (tmp_path / "shut").mkdir()
     assert real_path(f"{shut}/lnk/x") == f"{shut}/lnk/x"
-    with pytest.raises(UnseenName, match="Permission denied"):
+    with pytest.raises(UnseenName, match="Permission denied") as raised:
         real_path(f"{shut}/lnk/../x")
+    assert raised.value.errno == errno.EACCES
+
+    (tmp_path / "other" / "sub").mkdir(parents=True)
+    (tmp_path / "shut" / "in2").symlink_to(tmp_path / "other" / "sub")
+    (tmp_path / "via2").symlink_to("shut/in2")  # the shut folder met inside a link's text
+    assert real_path(f"{tmp_path}/via2/x") == f"{shut}/in2/x"
+    with pytest.raises(UnseenName, match="Permission denied"):
+        real_path(f"{tmp_path}/via2/../x.md")  # another account: other/x.md, not shut/x.md
 
 
 def test_k1_names_no_file_only_where_the_walk_meets_a_name_not_there(tmp_path: Path) -> None:

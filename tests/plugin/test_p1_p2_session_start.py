@@ -23,10 +23,13 @@ from harness_memory import (
     ServiceUnreachableError,
     SessionStart,
 )
+from harness_memory.remote import RemoteCopy
+from harness_memory.session import start_session_sync
 from memory_core.errors import InvalidId
 
 from tests.plugin.helpers import start
 from tests.plugin.scripted_service import USER_INDEX_LINE, WORKSPACE_INDEX_LINE, ScriptedService
+from tests.support.past_path_max import LINK_NAME, link_past_path_max
 from tests.support.symlink_chain import chain_of_links
 
 TEMPLATE = """You are a careful coding agent.
@@ -269,6 +272,41 @@ async def test_k1_a_workspace_path_that_loops_here_fails_open_saying_so_without_
     result = await start(service.url, TEMPLATE, session_id="s-1", workspace=workspace)
 
     assert_failed_open(result, "invalid-workspace", "symlink loop here", "ELOOP")
+    assert service.calls == []
+
+
+@pytest.mark.parametrize("mode", ["local", "remote"])
+def test_k1_a_workspace_path_with_a_name_past_path_max_fails_open_saying_so_without_a_request(
+    service: ScriptedService, tmp_path: Path, mode: str
+) -> None:
+    """K-1, P-2: ``short`` links to a folder just short of ``PATH_MAX`` holding a symlink whose
+    absolute path is past it: the Workspace ``short/<link>`` has no real path this harness can
+    look up (:class:`~memory_core.errors.UnseenName`). The Session starts without memory saying
+    why, kind ``invalid-workspace`` as for a loop, nothing sent, in local and remote mode alike
+    (it was "unexpected error", and in remote mode an exception out of the Session start)."""
+    deep = link_past_path_max(tmp_path / "deep", tmp_path / "elsewhere")
+    (tmp_path / "short").symlink_to(deep)
+    copy = RemoteCopy(
+        url=service.url,
+        token=None,
+        project="acme",
+        agent="coder",
+        state_dir=tmp_path / "state",
+        timeout=ANSWER_WAIT_S,  # a hang guard: the path is refused before any request
+    )
+
+    result = start_session_sync(
+        service_url=service.url,
+        token=None,
+        project="acme",
+        agent="coder",
+        workspace=f"{tmp_path}/short/{LINK_NAME}",
+        template=TEMPLATE,
+        session_id="s-1",
+        local_copy=copy if mode == "remote" else None,
+    )
+
+    assert_failed_open(result, "invalid-workspace", "cannot be looked at", "File name too long")
     assert service.calls == []
 
 

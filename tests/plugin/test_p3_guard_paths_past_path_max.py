@@ -35,6 +35,17 @@ _LOREM = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 80
 _EVERY = ("claude-code", "codex", "gemini")
 
 
+def _assert_refused_as_unknown(where: Layout, commands: list[str]) -> None:
+    """Each of ``commands`` (filled) is refused by every harness as a place that cannot be
+    known (:class:`memory_core.errors.UnseenName`), not as the guard failing."""
+    for command in commands:
+        refused = refusals_by_every_harness(where, fill(command, where))
+        assert all(reason and "cannot be known" in reason for reason in refused.values()), (
+            command[-60:],
+            refused,
+        )
+
+
 def test_p3_a_symlink_past_path_max_then_dots_is_refused_and_bash_writes_through_it(
     where: Layout,
 ) -> None:
@@ -45,12 +56,7 @@ def test_p3_a_symlink_past_path_max_then_dots_is_refused_and_bash_writes_through
         f"cd {deep} && echo x > {LINK_NAME}/notes.md",
         f'cd {deep} && echo "{_LOREM}" > {LINK_NAME}/../lorem.md',  # the long word beside it
     ]
-    for command in through:
-        refused = refusals_by_every_harness(where, fill(command, where))
-        assert all(reason and "cannot be known" in reason for reason in refused.values()), (
-            command[-60:],
-            refused,
-        )
+    _assert_refused_as_unknown(where, through)
 
     assert_refused_by_every_harness_and_bash_writes(
         where, f"cd {deep} && echo x > {LINK_NAME}/../x.md"
@@ -108,3 +114,30 @@ def test_p3_a_patch_or_an_unpack_through_a_symlink_past_path_max_is_not_read_as_
 
     assert found.fed_patches
     assert places is None
+
+
+def test_p3_a_glob_matching_a_symlink_past_path_max_is_refused_and_bash_writes_through_it(
+    where: Layout,
+) -> None:
+    """A glob that matches the link (no ``..`` spelled, or one after it) is judged by what it
+    matches: the guard's look at the match's absolute path answers ``ENAMETOOLONG``, which is
+    no answer that it is missing (bash matches it from the folder it stands in). A copy into
+    it is refused as a place that cannot be known, not as the guard failing."""
+    (where.root / where.other / "sub").mkdir()
+    deep = link_past_path_max(where.workspace / "deep", where.root / where.other / "sub")
+    (where.workspace / "deep" / "f").write_text("f\n", encoding="utf-8")
+    glob = LINK_NAME[:10] + "*"
+    through = [
+        f"cd {deep} && echo x >> {glob}/../MEMORY.md",
+        f"cd {deep} && cd {glob} && echo x > b4.md",
+        f"cd {deep} && cp {where.workspace}/deep/f {glob}",
+        f"cd {deep} && cp {where.workspace}/deep/f {glob}/..",
+        f"cd {deep} && cp {where.workspace}/deep/f {LINK_NAME}/../x.md",
+        f"cd {deep} && mv {where.workspace}/deep/f {LINK_NAME}/../x.md",
+    ]
+    _assert_refused_as_unknown(where, through)
+
+    assert_refused_by_every_harness_and_bash_writes(
+        where, f"cd {deep} && cp {where.workspace}/deep/f {glob}/.."
+    )
+    assert (where.root / where.other / "f").read_text(encoding="utf-8") == "f\n"

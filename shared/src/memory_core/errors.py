@@ -57,8 +57,11 @@ class UnresolvablePath(MemoryCoreError):
     not finish. ``link`` is the symlink, ``reason`` the kernel's answer (``strerror``);
     ``str(error)`` names both and is fit for a ``detail``; ``errno`` is the kernel's error
     number when there is one (``errno.ELOOP``: a loop, or more than 40 links on the way).
-    Raised by :func:`memory_core.keys.real_path`.
+    Raised by :func:`memory_core.keys.real_path`. Every subclass has ``errno`` too (None when
+    the kernel gave none).
     """
+
+    errno: int | None = None
 
     def __init__(self, link: str, reason: str, errno: int | None = None) -> None:
         self.link = link
@@ -74,13 +77,15 @@ class UnseenName(UnresolvablePath):
     reached), or, with a ``..`` after it, this account may not search its folder (``EACCES``:
     another account walks on). The name may be a symlink leading anywhere, so no ``..`` after
     it is folded by its text (P-3, K-1). ``link`` is the path up to that name, ``name`` the
-    name, ``reason`` the kernel's answer (``strerror``). Raised by
+    name, ``reason`` the kernel's answer (``strerror``), ``errno`` its number
+    (``errno.ENAMETOOLONG``, ``errno.EACCES``; None when it gave none). Raised by
     :func:`memory_core.keys.real_path`."""
 
-    def __init__(self, path: str, name: str, reason: str) -> None:
+    def __init__(self, path: str, name: str, reason: str, errno: int | None = None) -> None:
         self.link = path
         self.name = name
         self.reason = reason
+        self.errno = errno
         shown = name if len(name) <= 80 else f"{name[:60]}…({len(name)} characters)"
         MemoryCoreError.__init__(
             self,

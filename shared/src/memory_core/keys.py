@@ -23,7 +23,7 @@ import stat
 import sys
 import unicodedata
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from memory_core.errors import IdKind, InvalidId, ReachesProc, UnresolvablePath, UnseenName
 from memory_core.proc_paths import on_proc, spelt_under_proc
@@ -324,29 +324,43 @@ def real_path(path: str | os.PathLike[str]) -> str:
         absolute = spelled if spelled.startswith("/") else os.path.join(os.getcwd(), spelled)  # noqa: PTH109, PTH118
     except OSError as error:  # a deleted cwd
         raise _unresolvable(error, spelled) from None
-    real, walked = _walk("/", absolute, {})
-    return real if walked else os.path.normpath(real)  # a loop's rest, as realpath folds it
+    walked = _walk("/", absolute, {})
+    return walked.path if walked.ok else os.path.normpath(walked.path)  # a loop's, as realpath
 
 
 def real_or_none(path: str | os.PathLike[str]) -> str | None:
     """:func:`real_path` of ``path``, or None where it leads is unknown
     (:class:`~memory_core.errors.UnresolvablePath`: a symlink on its way that cannot be read,
-    a name that cannot be looked at): the caller takes it as leading anywhere (P-3)."""
+    or a name it cannot look at past ``PATH_MAX``, or with ``EACCES`` and a ``..`` after it,
+    in its own text or a symlink's): the caller takes it as leading anywhere (P-3). A name
+    that is not there, or one ``EACCES`` hides with no ``..`` after it, gives a path."""
     try:
         return real_path(path)
     except UnresolvablePath:
         return None
 
 
-def _walk(path: str, rest: str, seen: dict[str, str | None]) -> tuple[str, bool]:
+class _Walked(NamedTuple):
+    """Where :func:`_walk` ended: ``path``; ``ok`` False for a symlink loop; ``missing``, how
+    many names below the first one not there ``path`` ends in (-1: none); ``unseen``, why a
+    name on ``path`` could not be looked at (``EACCES``), None when every name could be."""
+
+    path: str
+    ok: bool
+    missing: int
+    unseen: OSError | None
+
+
+def _walk(path: str, rest: str, seen: dict[str, str | None]) -> _Walked:
     """``rest`` walked from the real folder ``path`` as the kernel walks it (a port of
     ``posixpath._joinrealpath``, answering as it does where the walk is known): each name
     ``lstat``-ed, a symlink's text walked in its place (``seen``: the links met, None while
-    one is being walked). Below a name that is not there (:func:`_not_there`) nothing is looked
-    at and ``..`` drops a name by its text; below one that cannot be looked at (``EACCES``) no
-    ``..`` is taken. The flag is False for a symlink loop (the kernel answers ``ELOOP``): the
-    path is then the loop's link with the rest kept as spelled, as ``realpath`` keeps it.
-    Raises as :func:`real_path` does."""
+    one is being walked), where that walk ended (a name not there or one that could not be
+    looked at inside the link's text) carried on after the link. Below a name that is not
+    there (:func:`_not_there`) nothing is looked at and ``..`` drops a name by its text;
+    below one that cannot be looked at (``EACCES``) no ``..`` is taken. ``ok`` is False for a
+    symlink loop (the kernel answers ``ELOOP``): the path is then the loop's link with the
+    rest kept as spelled, as ``realpath`` keeps it. Raises as :func:`real_path` does."""
     missing = -1  # how many names below the first one not there ``path`` ends in; -1: none
     unseen: OSError | None = None  # why a name on ``path`` could not be looked at (EACCES)
     names = rest.split("/")
@@ -380,7 +394,7 @@ def _walk(path: str, rest: str, seen: dict[str, str | None]) -> tuple[str, bool]
         if newpath in seen:
             known = seen[newpath]
             if known is None:  # a loop: the kernel answers ELOOP
-                return os.path.join(newpath, *names[at + 1 :]), False  # noqa: PTH118
+                return _Walked(os.path.join(newpath, *names[at + 1 :]), False, -1, None)  # noqa: PTH118
             path = known
             continue
         seen[newpath] = None
@@ -388,11 +402,12 @@ def _walk(path: str, rest: str, seen: dict[str, str | None]) -> tuple[str, bool]
             text = os.readlink(newpath)  # noqa: PTH115 - the kernel's answer is all that is wanted
         except OSError as error:
             raise _unresolvable(error, newpath) from None
-        path, ok = _walk("/" if text.startswith("/") else path, text, seen)
-        if not ok:
-            return os.path.join(path, *names[at + 1 :]), False  # noqa: PTH118
+        walked = _walk("/" if text.startswith("/") else path, text, seen)
+        if not walked.ok:
+            return _Walked(os.path.join(walked.path, *names[at + 1 :]), False, -1, None)  # noqa: PTH118
+        path, missing, unseen = walked.path, walked.missing, walked.unseen
         seen[newpath] = path
-    return path, True
+    return _Walked(path, True, missing, unseen)
 
 
 def _not_there(error: OSError, folder: str, name: str) -> bool:
@@ -439,7 +454,8 @@ def names_no_file(path: str) -> bool:
 
 
 def _unseen_name(error: OSError, path: str) -> UnseenName:
-    return UnseenName(path, os.path.basename(path), error.strerror or type(error).__name__)  # noqa: PTH119
+    reason = error.strerror or type(error).__name__
+    return UnseenName(path, os.path.basename(path), reason, error.errno)  # noqa: PTH119
 
 
 def _unresolvable(error: OSError, path: str) -> UnresolvablePath:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from memory_core.addresses import shown_url
-from memory_core.errors import InvalidId, UnresolvablePath
+from memory_core.errors import InvalidId, UnresolvablePath, UnseenName
 from memory_core.keys import real_workspace_path
 from memory_core.rules import template_placeholder_problem, workspace_path_problem
 from memory_core.template import (
@@ -415,13 +415,16 @@ def _seen_here(workspace: str) -> str:
     spelled: the service says what is wrong with it (A-9).
 
     Raises :class:`~memory_core.errors.UnresolvablePath` for a path the kernel will not follow
-    here (``ELOOP``: a loop, more than 40 links): it reaches no folder this harness works in,
-    and a service in another mount namespace, where it may be an ordinary folder, would key
-    and mark that folder as this Session's Workspace."""
+    here (``ELOOP``: a loop, more than 40 links), and its
+    :class:`~memory_core.errors.UnseenName` for one with a name on its way this harness cannot
+    look at (``ENAMETOOLONG``: past ``PATH_MAX`` from ``/``; ``EACCES`` before a ``..``): it
+    reaches no folder this harness can name, and a service in another mount namespace, where
+    it may be an ordinary folder, would key and mark that folder as this Session's
+    Workspace."""
     try:
         return real_workspace_path(workspace)
     except UnresolvablePath as error:
-        if error.errno == errno.ELOOP:
+        if error.errno == errno.ELOOP or isinstance(error, UnseenName):
             raise
         return workspace
 
@@ -448,12 +451,17 @@ def _workspace_to_send(fetched: _Fetched) -> str | None:
 def _checked_workspace(typed: str) -> tuple[str, str | None]:
     """The path to send for the typed Workspace path (:func:`_seen_here`) and None, or the
     typed path and what makes it one the service refuses, as a phrase after "it": the typed
-    path's own problem, a real path's (``resolves to …, which …``), or a symlink loop here."""
+    path's own problem, a real path's (``resolves to …, which …``), a symlink loop here or a
+    name on its way that cannot be looked at here (:class:`~memory_core.errors.UnseenName`)."""
     problem = workspace_path_problem(typed)
     if problem is not None:
         return typed, problem
     try:
         seen = _seen_here(typed)
+    except UnseenName as error:
+        return typed, (
+            f"cannot be followed here: {error}; so it has no real path and no Workspace memory key"
+        )
     except UnresolvablePath as error:
         return typed, (
             f"is a symlink loop here (ELOOP: {error.reason}, a loop or more than 40 links on "

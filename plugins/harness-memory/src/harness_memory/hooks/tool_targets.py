@@ -76,6 +76,7 @@ show (a file it reads, ``xargs -I{}`` fed from one) — the harness README says 
 
 from __future__ import annotations
 
+import errno
 import itertools
 import os
 import posixpath
@@ -3493,7 +3494,7 @@ class _Writes:
             suffix, by = kept
             folder, sources = _copied_into(command, operands)
             place = _tilde(_expand(folder, self._known, self._environ) or folder, self._environ)
-            if place.endswith("/") or (Path(self._base) / place).is_dir():
+            if place.endswith("/") or _may_be_folder(Path(self._base) / place):
                 replaced = [(f"{place.rstrip('/')}/{PurePath(src).name}", built)
                             for src, built in self._given(sources)]  # fmt: skip
             else:
@@ -3548,7 +3549,7 @@ class _Writes:
         place = _tilde(folder, self._environ)
         if "$" in place or "`" in place:
             return [(folder, True)]
-        if not (place.endswith("/") or (Path(self._base) / place).is_dir()):
+        if not (place.endswith("/") or _may_be_folder(Path(self._base) / place)):
             return [(folder, False)]
         landed: list[tuple[str, bool]] = []
         for source, how in copies:
@@ -3773,7 +3774,7 @@ class _Writes:
             return
         folder, sources = _copied_into(command or "", operands)
         place = _tilde(spelled.get(folder, "") or folder, self._environ)
-        if not (place.endswith("/") or (Path(self._base) / place).is_dir()):
+        if not (place.endswith("/") or _may_be_folder(Path(self._base) / place)):
             return
         for source, whole in sources:
             name = (spelled.get(source, "") or source).rstrip("/")
@@ -5200,19 +5201,43 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:
-    """Whether a folder entry is (or leads to) a folder; False when that cannot be read."""
+    """Whether a folder entry is (or leads to) a folder, or may be: True too when the look
+    fails but not with ``ENOENT``/``ENOTDIR`` (a symlink whose absolute path is past
+    ``PATH_MAX``: bash follows it from the folder it stands in), so the match is judged."""
     try:
         return entry.is_dir()
-    except OSError:
-        return False
+    except OSError as error:
+        return error.errno not in _MISSING_ERRNOS
+
+
+def _may_be_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder (a copy lands in it by each source's name) or may be one:
+    True too when the look fails but not with ``ENOENT``/``ENOTDIR`` (``ENAMETOOLONG`` past
+    ``PATH_MAX``), so the names a copy makes in it are judged (and refused when where they lead
+    cannot be known, P-3), not the guard failing on the look."""
+    try:
+        return path.is_dir()
+    except OSError as error:
+        return error.errno not in _MISSING_ERRNOS
 
 
 def _exists(path: str) -> bool:
-    """Whether ``path`` names something (a dangling symlink too), as :func:`glob.glob` asks."""
+    """Whether ``path`` names something (a dangling symlink too), as :func:`glob.glob` asks;
+    True too when the look fails but not with ``ENOENT``/``ENOTDIR`` (``ENAMETOOLONG``: the
+    absolute path is past ``PATH_MAX``, where bash matches from the folder it stands in). Such
+    a match is kept and judged by what it names (``real_path`` refuses one it cannot see, P-3);
+    dropping it left the pattern's own text, missing, folded by its spelling."""
     try:
-        return os.path.lexists(path.rstrip("/") or "/")
+        os.lstat(path.rstrip("/") or "/")
+    except OSError as error:
+        return error.errno not in _MISSING_ERRNOS
     except (UnicodeEncodeError, ValueError):
         return False
+    return True
+
+
+_MISSING_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR})
+"""The answers of a look-up that say a path names nothing; any other is no answer."""
 
 
 def _undecided(

@@ -100,21 +100,24 @@ def check_workspace_path(workspace: str) -> str:
 
 
 def check_real_workspace(workspace: str) -> str:
-    """Resolve the checked ``workspace`` (``os.path.realpath``) and return its real path: an
-    ``lstat`` per component and a ``stat``.
+    """Resolve the checked ``workspace`` (:func:`~memory_core.keys.real_path`, the kernel's
+    walk) and return its real path: an ``lstat`` per component and a ``stat``.
 
     Raises :class:`BadRequest` when the path exists but is no directory (a file, a device: no
     Session works in one), when the kernel refuses to follow its symlinks (``ELOOP``, said so:
-    a loop, or a chain of more than 40, which ``os.path.realpath`` would resolve), when a symlink on
-    its way cannot be read (its real path, hence its key, is unknown), when its resolution
+    a loop, or a chain of more than 40, which ``os.path.realpath`` would resolve), when a
+    symlink on its way cannot be read or a name on its way cannot be looked at
+    (:class:`~memory_core.errors.UnseenName`: the path to it is ``PATH_MAX`` bytes or more,
+    ``ENAMETOOLONG``; or ``EACCES`` on a folder with a ``..`` after it, in the path or in a
+    symlink's text), so its real path, hence its key, is unknown; when its resolution
     reaches the proc file system (``/proc/self/cwd``, ``/proc/<pid>/root/…``, a symlink into
     ``/proc``: :func:`~memory_core.proc_paths.on_proc`, the service's own process, not the
     harness's folder) or when its real path holds a control character
     (reached through a symlink; the marker could not hold it on one line, K-5) or is not UTF-8
     (a symlink to a folder named in another encoding: the marker is UTF-8 text). A path that is
-    not there for the service is accepted (``ENOENT``, ``ENOTDIR``, ``ENAMETOOLONG``, ``EACCES``
-    on a parent): the harness may see a filesystem the service does not, or run as another
-    user.
+    not there for the service is accepted (``ENOENT``, ``ENOTDIR``, ``ENAMETOOLONG`` for a name
+    longer than its file system lets a name be, ``EACCES`` on a parent with no ``..`` after
+    it): the harness may see a filesystem the service does not, or run as another user.
     """
     return _real_workspace(workspace)[0]
 
