@@ -10,13 +10,15 @@ and an uninstall removes exactly them; every other hook in the file is kept as i
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = [
     "ISOLATED",
@@ -29,6 +31,7 @@ __all__ = [
     "our_commands",
     "root_changes",
     "shell_word",
+    "without_our_roots",
 ]
 
 _OURS_RE = re.compile(r"harness-memory['\"]? +hook +(?P<harness>[a-z-]+) ")
@@ -212,6 +215,23 @@ def installed_roots(document: Any, harness: str) -> list[str]:
             if os.path.normpath(root) not in roots:
                 roots.append(os.path.normpath(root))
     return roots
+
+
+Settings = TypeVar("Settings")
+
+
+def without_our_roots(
+    settings: Settings, hooks: Any, harness: str, take_out: Callable[[Settings, str], None]
+) -> Settings:
+    """A copy of ``settings`` with the entries of each memory root our ``harness`` hooks in
+    ``hooks`` name (:func:`installed_roots`) taken out by ``take_out`` (the uninstall's own
+    step): the settings as the user had them before an install, which an install records
+    what it found on the way to its lists from (H-3). An install from before the record kept
+    that finds its own lists there; settings without our hooks are copied as they are."""
+    found = copy.deepcopy(settings)
+    for root in installed_roots(hooks, harness):
+        take_out(found, root)
+    return found
 
 
 def root_changes(
