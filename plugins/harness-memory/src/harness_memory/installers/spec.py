@@ -146,8 +146,10 @@ GUARD_EVENTS = ("pre-tool-use", "before-tool")
 
 def guard_fails_closed(program: str) -> str:
     """What every guard hook command ends with, its ``program`` (the ``harness-memory`` it
-    starts) named as the command names it, shell-quoted: ``|| { echo 'Agent Memory: the write
-    guard did not run …; run `'/opt/am/.venv/bin/harness-memory' status` …' >&2; exit 2; }``.
+    starts) named as the command names it, shell-quoted: ``|| { printf '%s\\n' 'Agent Memory:
+    the write guard did not run …; run `'/opt/am/.venv/bin/harness-memory' status` …' >&2;
+    exit 2; }``. ``printf '%s\\n'``, not ``echo``: dash's ``echo`` (``/bin/sh`` on Debian)
+    reads ``\\n`` and ``\\c`` in a path as a line break and an end of output.
 
     The hook itself always exits 0 (P-2), so a failure means the command is gone (a removed
     checkout, a moved environment) or cannot read its own command line. Exit status 2 makes
@@ -160,7 +162,7 @@ def guard_fails_closed(program: str) -> str:
         "Agent Memory: the write guard did not run (its command failed or is missing), so this "
         f"call is refused; run `{named} status` (from where that checkout is now, if it moved)"
     )
-    return f" || {{ echo {shell_word(said)} >&2; exit 2; }}"
+    return f" || {{ printf '%s\\n' {shell_word(said)} >&2; exit 2; }}"
 
 
 def is_ours(command: object, harness: str) -> bool:
