@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from memory_api.cli import main
+from memory_api.store.sessions import ensure_workspace_scope
 from memory_core.keys import USER_SCOPE
 from memory_core.layout import memory_root
 
@@ -71,3 +72,27 @@ def test_q1_a_moved_checkout_reseeds_the_demo_workspace_scopes_it_made(
     kept = json.loads((moved / ".data" / "agents" / agent / "demo-seed.json").read_text())
     assert set(kept["workspaces"]) == {"shop-api", "data-platform"}
     assert set(kept["workspaces"].values()) == before - {USER_SCOPE}
+
+
+def test_q1_a_marker_naming_another_scope_adds_no_demo_file_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = small_corpus(tmp_path / "corpus")
+    data_dir = tmp_path / ".data"
+    seed(data_dir, corpus, monkeypatch)
+    demo = scopes(data_dir)
+    project = tmp_path / "my-project"  # a Workspace of the user's, with a scope of its own
+    project.mkdir()
+    key, users = ensure_workspace_scope(memory_root(data_dir, agent), str(project.resolve()))
+    assert users is not None
+    (users / "MEMORY.md").write_text("- [Mine](mine.md)\n", encoding="utf-8")
+    record = data_dir / "agents" / agent / "demo-seed.json"
+    written = json.loads(record.read_text(encoding="utf-8"))
+    written["workspaces"]["shop-api"] = key  # the marker names the user's scope
+    record.write_text(json.dumps(written), encoding="utf-8")
+
+    seed(data_dir, corpus, monkeypatch)
+
+    assert sorted(entry.name for entry in users.iterdir()) == [".workspace", "MEMORY.md"]
+    assert (users / "MEMORY.md").read_text(encoding="utf-8") == "- [Mine](mine.md)\n"
+    assert scopes(data_dir) == demo | {key}  # the demo's own scope, no new one

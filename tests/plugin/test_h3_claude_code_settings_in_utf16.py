@@ -14,6 +14,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from harness_memory.cli import main
 
 from tests.plugin.test_h3_uninstall_puts_back import install, run
@@ -64,3 +65,43 @@ def test_h3_gemini_settings_in_utf16_are_refused_and_left_as_they_are(tmp_path: 
 
     assert status != 0
     assert path.read_bytes() == utf16('{"theme": "Default"}\n')
+
+
+NOT_READ = {
+    "UTF-16LE with a stray byte": (
+        utf16('{"model": "opus"}\r\n') + b"\n",  # `echo >>` after PowerShell's `>`
+        "is not the UTF-16 little-endian text its byte order mark (FF FE) says (byte 0x0a at "
+        "offset 40: truncated data)",
+    ),
+    "UTF-16LE with a lone surrogate": (
+        utf16('{"model": "') + b"\x00\xd8" + '"}'.encode("utf-16-le"),
+        "is not the UTF-16 little-endian text its byte order mark (FF FE) says (byte 0x00 at "
+        "offset 24: illegal UTF-16 surrogate)",
+    ),
+    "UTF-16BE": (
+        codecs.BOM_UTF16_BE + '{"model": "opus"}'.encode("utf-16-be"),
+        "is UTF-16 big-endian text (its byte order mark FE FF says so), which no harness reads "
+        "settings from: save it as UTF-8",
+    ),
+}
+"""Settings files Claude Code cannot read back as written (a stray byte, a lone surrogate) or
+reads no settings from (UTF-16BE), and what the install says each is."""
+
+
+@pytest.mark.parametrize("saved_as", NOT_READ)
+def test_h3_claude_code_settings_it_cannot_read_are_named_as_what_they_are(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, saved_as: str
+) -> None:
+    home = tmp_path / "home"
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    raw, said = NOT_READ[saved_as]
+    path.write_bytes(raw)
+    words = ["install", "claude-code", "--url", "http://127.0.0.1:9", "--project", "acme"]
+    words += ["--agent", "coder", "--memory-root", str(tmp_path / "memory"), "--no-check"]
+
+    status = main([*words, "--home", str(home)], environ={"HOME": str(home)}, stdout=io.StringIO())
+
+    assert status != 0
+    assert f"{path} {said} (nothing was changed)" in caplog.text
+    assert path.read_bytes() == raw

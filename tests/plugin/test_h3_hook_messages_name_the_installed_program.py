@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -73,3 +74,22 @@ def test_h3_a_guard_whose_program_is_gone_names_it_in_the_refusal(tmp_path: Path
     refusal = ran.stderr.decode()
     assert "the write guard did not run" in refusal
     assert f"run {TYPED}status`" in refusal
+
+
+def test_h3_the_refusal_names_a_program_with_backslashes_as_it_is_under_dash(
+    tmp_path: Path,
+) -> None:
+    program = "/opt/a\\nb\\c/.venv/bin/harness-memory"  # dash's echo reads \n and \c
+    home = tmp_path / "home"
+    install("claude-code", home, "--executable", program)
+    settings = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+
+    ran = subprocess.run(  # /bin/sh, as Codex and Gemini CLI may run it: dash on Debian
+        ["/bin/sh", "-c", command], input=b"{}", capture_output=True, check=False
+    )
+
+    assert ran.returncode == 2
+    refusal = ran.stderr.decode()
+    assert f"run `{shlex.quote(program)} status` (from where" in refusal, refusal
+    assert refusal.endswith("if it moved)\n"), refusal

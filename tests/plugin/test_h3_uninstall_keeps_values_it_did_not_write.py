@@ -79,3 +79,38 @@ def test_h3_uninstall_keeps_the_users_nulls_and_empty_tables_beside_a_later_edit
     added = 'theme = "dark"\n' if harness == "codex" else '{"theme": "dark", '
     users = added + USERS_OWN[harness][0 if harness == "codex" else 1 :]
     assert parsed(harness, path.read_text(encoding="utf-8")) == parsed(harness, users), said
+
+
+DELETED_AFTER_THE_INSTALL = {
+    "claude-code": ('{"permissions": {"allow": ["Read(/x)"]}, "m": 1}\n', "permissions"),
+    "gemini": ('{"context": {"includeDirectories": ["/x"]}, "m": 1}\n', "context"),
+    "codex": (
+        'm = 1\n\n[sandbox_workspace_write]\nwritable_roots = ["/x"]\n',
+        "sandbox_workspace_write",
+    ),
+}
+"""A settings file whose table the install adds to, and that table's key."""
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h3_uninstall_keeps_the_users_deletion_of_a_table_the_install_added_to(
+    tmp_path: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    path = settings(harness, home)
+    path.parent.mkdir(parents=True)
+    text, table = DELETED_AFTER_THE_INSTALL[harness]
+    path.write_text(text, encoding="utf-8")
+    install(harness, home)
+    if harness == "codex":  # the user deletes the table, with the install's entry in it
+        document = tomlkit.parse(path.read_text(encoding="utf-8"))
+        del document[table]
+        path.write_text(tomlkit.dumps(document), encoding="utf-8")
+    else:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        del data[table]
+        path.write_text(json.dumps(data), encoding="utf-8")
+
+    said = run("uninstall", harness, home=home)
+
+    assert parsed(harness, path.read_text(encoding="utf-8")) == [("m", 1)], said

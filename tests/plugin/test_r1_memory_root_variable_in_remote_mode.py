@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.settings import load_settings, remote_memory_root
 
 ELSEWHERE = "/srv/elsewhere/agents/coder/agent_state/memory"
 WARNED = f"HARNESS_MEMORY_ROOT={ELSEWHERE} has no effect in remote mode"
@@ -59,3 +60,15 @@ def test_r1_status_says_the_variable_is_unused_beside_remote_hooks_and_nothing_w
     assert f"WARNING: {WARNED}" in said  # in the output
     assert [r for r in caplog.records if WARNED in r.getMessage()]  # and on stderr
     assert "HARNESS_MEMORY_ROOT" not in said_without
+
+
+def test_r1_a_hook_reading_variables_in_remote_mode_guards_the_local_copy_not_the_variable(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / "state"
+    environ = {"HARNESS_MEMORY_REMOTE": "on", "HARNESS_MEMORY_ROOT": ELSEWHERE}
+    environ |= {"HARNESS_MEMORY_PROJECT": "acme", "HARNESS_MEMORY_AGENT": "coder"}
+
+    settings = load_settings({"state_dir": str(state)}, environ)  # no --flags-only
+
+    assert settings.memory_root == remote_memory_root(state, "acme", "coder")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import codecs
 
-__all__ = ["decode_marked", "marked_codec", "not_text"]
+__all__ = ["decode_marked", "marked_codec", "marked_text", "not_text"]
 
 _MARKS = (
     (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32 little-endian"),  # before UTF-16's: FF FE 00 00
@@ -42,6 +42,14 @@ def marked_codec(raw: bytes) -> str | None:
     (``utf-8``, ``utf-16-le``, ``utf-32-be``…), or None when it starts with none."""
     mark, codec, _ = _mark(raw)
     return codec if mark else None
+
+
+def marked_text(raw: bytes) -> str | None:
+    """What the byte order mark ``raw`` starts with says the file is, for a person:
+    ``"UTF-16 big-endian text (its byte order mark FE FF says so)"``; None when it starts
+    with none."""
+    mark, _, name = _mark(raw)
+    return f"{name} text (its byte order mark {mark.hex(' ').upper()} says so)" if mark else None
 
 
 def decode_marked(raw: bytes) -> str:

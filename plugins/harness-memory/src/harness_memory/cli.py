@@ -562,7 +562,8 @@ def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bo
         parser.add_argument(
             "--memory-root",
             dest="root",
-            help="memory root for the write guard and the offline fallback [HARNESS_MEMORY_ROOT]",
+            help="memory root for the write guard and the offline fallback; in remote mode the "
+            "local copy's, whatever this says [HARNESS_MEMORY_ROOT]",
         )
 
 

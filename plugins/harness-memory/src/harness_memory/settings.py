@@ -24,7 +24,8 @@ HARNESS_MEMORY_ROOT         memory root for the write guard when no Session reco
 HARNESS_MEMORY_REMOTE       ``on``: remote mode (R-1): memory is a local copy under the state
                             dir, synced with the service over git; the memory root is that
                             copy's (``<state dir>/remote/<project>/agents/<agent>/agent_state/
-                            memory``) unless ``HARNESS_MEMORY_ROOT`` says otherwise
+                            memory``), and ``HARNESS_MEMORY_ROOT`` has no effect (install and
+                            status warn of one naming another folder)
 ==========================  =============================================================
 
 A hook command ``harness-memory install`` writes carries ``--flags-only``: its settings are its
@@ -388,8 +389,9 @@ def load_settings(
 
     Raises :class:`SettingsError` for a timeout that is not a number of seconds in
     (0, :data:`MAX_TIMEOUT_S`] and a ``remote`` value other than on/off (1/0, true/false, yes/no).
-    In remote mode without a configured memory root, the root is the local copy's
-    (:func:`remote_memory_root`).
+    In remote mode the root is the local copy's (:func:`remote_memory_root`), whatever
+    ``--memory-root`` or ``HARNESS_MEMORY_ROOT`` say: the copy is what syncs with the service
+    (:class:`harness_memory.remote.RemoteCopy`), and what the guard must guard.
     """
 
     ignored: list[str] = []
@@ -438,7 +440,7 @@ def load_settings(
     memory_root = Path(root) if root else None
     if _SWITCH[switch] and state_dir is None:
         raise SettingsError(f"remote mode needs --state-dir: {unknown_account_note()}")
-    if _SWITCH[switch] and memory_root is None and project and agent and state_dir is not None:
+    if _SWITCH[switch] and project and agent and state_dir is not None:  # R-1: the copy's
         memory_root = remote_memory_root(state_dir, project, agent)
     return HarnessSettings(
         url=pick("url"),

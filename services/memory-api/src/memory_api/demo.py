@@ -27,9 +27,10 @@ A checkout moved with ``make run``'s ``.data`` in it moves the demo Workspaces t
 derived from the Workspace's path (K-1): seeding made two more Workspace scopes under new keys,
 the demo's memories twice on the page. So the marker also records which scope is which demo
 Workspace (``workspaces``: name → key), and a seed fills the scope recorded there while it is
-a folder of the memory root, whatever path the Workspace has now. A marker from before it kept
-them is read through the scopes it lists: the ``.workspace`` marker (K-5) the seed wrote names
-``…/demo-workspaces/<name>``. A Session started in a moved demo folder gets a scope of its own,
+a folder of the memory root whose ``.workspace`` marker (K-5) names ``…/demo-workspaces/<name>``,
+whatever path the Workspace has now. A marker from before it kept them is read through the
+scopes it lists, by the same ``.workspace`` check: a marker that names a user's own scope adds
+no demo file to it. A Session started in a moved demo folder gets a scope of its own,
 as any Workspace at a new path does.
 """
 
@@ -146,20 +147,28 @@ def _earlier_scope(
     root: Path, name: str, key: str | None, seeded: dict[str, set[str]]
 ) -> str | None:
     """The key of the scope an earlier seed made for the demo Workspace ``name``: ``key`` (the
-    marker's record of it), else the scope the marker lists whose ``.workspace`` names a
-    ``demo-workspaces/<name>`` folder (a marker from before it recorded them); None when that
-    scope is no folder of the memory ``root`` now, or there is none."""
-    if key is None:
-        for listed in sorted(seeded):
-            if listed == USER_SCOPE or not _WORKSPACE_KEY.fullmatch(listed):
-                continue
-            named = read_marker(root, root / listed, listed).path
-            if named is not None and Path(named).parts[-2:] == (DEMO_WORKSPACES_DIR, name):
-                key = listed
-                break
-    if key is None or (root / key).is_symlink() or not (root / key).is_dir():
-        return None
-    return key
+    marker's record of it), else one of the scopes the marker lists (a marker from before it
+    recorded them), whichever first is a folder of the memory ``root`` whose ``.workspace``
+    names a ``demo-workspaces/<name>`` folder; None when there is none. A marker naming
+    another scope (a user's own Workspace) never has demo files put into it."""
+    listed = [key] if key is not None else []
+    listed += [scope for scope in sorted(seeded) if scope != key]
+    for candidate in listed:
+        if _is_demo_scope(root, candidate, name):
+            return candidate
+    return None
+
+
+def _is_demo_scope(root: Path, key: str, name: str) -> bool:
+    """Whether ``root / key`` is a Workspace scope folder (no link) whose ``.workspace`` (K-5)
+    names the demo Workspace ``…/demo-workspaces/<name>``."""
+    if key == USER_SCOPE or not _WORKSPACE_KEY.fullmatch(key):
+        return False
+    scope = root / key
+    if scope.is_symlink() or not scope.is_dir():
+        return False
+    named = read_marker(root, scope, key).path
+    return named is not None and Path(named).parts[-2:] == (DEMO_WORKSPACES_DIR, name)
 
 
 def _copy_folder(source: Path, target: Path, report: SeedReport, seeded: set[str]) -> None:

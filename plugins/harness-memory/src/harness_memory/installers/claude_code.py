@@ -44,7 +44,7 @@ from harness_memory.installers.own_switches import claude_code_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import TOKEN_ENV, tokens_in
-from harness_memory.installers.spec import InstallOptions, root_changes
+from harness_memory.installers.spec import InstallOptions, root_changes, without_our_roots
 from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
@@ -167,8 +167,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     wanted = _wanted(options, state, token_file) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
+    found = without_our_roots(document, document, HARNESS, _taken_out)  # as the user had it
     for keys in ROOT_LISTS if install else ():
-        note_made(document, keys, record.previous)
+        note_made(found, keys, record.previous)
     for root in gone:
         _permissions(merged, root, install=False)
     if added is not None:
@@ -177,7 +178,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes: list[str] = [place_warning] if place_warning else []
     if install:
         for switch in (AUTO_MEMORY, AUTO_MEMORY_VARIABLE):
-            notes.append(switch_off(merged, switch, record.previous, found=document))
+            notes.append(switch_off(merged, switch, record.previous, found=found))
         config = settings_path(options.home, environ).parent
         notes += _own_memory_folders(config, options.home, document)
         notes.append(
@@ -282,6 +283,11 @@ def _permissions(document: dict[str, Any], root: str, *, install: bool) -> None:
             permissions.pop(key, None)
     if not permissions:
         document.pop("permissions", None)
+
+
+def _taken_out(document: dict[str, Any], root: str) -> None:
+    """:func:`_permissions` taking ``root``'s entries out (an uninstall's step)."""
+    _permissions(document, root, install=False)
 
 
 def _env_token(document: dict[str, Any]) -> str | None:

@@ -50,7 +50,7 @@ from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.settings_text import dump_toml, parse_toml, split_mark
-from harness_memory.installers.spec import InstallOptions, root_changes
+from harness_memory.installers.spec import InstallOptions, root_changes, without_our_roots
 from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
@@ -158,9 +158,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     except TOMLKitError as error:
         raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
     check_tables(config, config_path)
-    for keys in EDITED_IN_PLACE if install else ():
-        note_made(config, keys, record.previous)
     key_source = str(hooks_path.absolute())
+    found = _as_the_user_had_it(old_config, document, key_source, hooks_path)
+    for keys in EDITED_IN_PLACE if install else ():
+        note_made(found, keys, record.previous)
     _update_trust(config, key_source, removed, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
     for root in gone:
@@ -172,7 +173,6 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     switches = (MEMORIES, TERMINALS)
     profiles, profile_notes = profile_plan(home, switches, record.previous, install=install)
     if install:
-        found = parse_toml(old_config)  # both switches are in [features]: as it was read
         for switch in switches:
             notes.append(switch_off(config, switch, record.previous, tomlkit.table, found=found))
         notes += profile_notes
@@ -186,8 +186,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
                 notes.append(said)
         notes += profile_notes
         _tidy(config)
+        read = parse_toml(old_config)  # as the uninstall read it
         for keys in EDITED_IN_PLACE:  # a table of the user's, empty, stays (H-3)
-            give_back_made(config, keys, record.previous, new_table=tomlkit.table)
+            give_back_made(config, keys, record.previous, before=read, new_table=tomlkit.table)
     changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
     removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
     notes += kept
@@ -382,6 +383,25 @@ def _apply_state(config: Any, current: dict[str, Any], wanted: dict[str, Any]) -
     for key, value in wanted.items():
         if key not in current or current[key] != value:
             state[key] = value
+
+
+def _as_the_user_had_it(
+    old_config: str | None, document: dict[str, Any], key_source: str, hooks_path: Path
+) -> Any:
+    """``config.toml`` (the text ``old_config``) as an uninstall would leave it: the trust
+    entries of our hooks in ``hooks.json`` (``document``, read from ``hooks_path``, named
+    ``key_source`` in the trust keys) and the memory roots they name taken out, and the
+    tables that leaves empty (H-3: what an install records it found)."""
+    found = without_our_roots(parse_toml(old_config), document, HARNESS, _taken_out)
+    merged, removed = merge_hooks(document, HARNESS, {}, source=hooks_path)
+    _update_trust(found, key_source, removed, merged, ours=set())
+    _tidy(found)
+    return found
+
+
+def _taken_out(config: Any, root: str) -> None:
+    """:func:`writable_root` taking ``root`` out (an uninstall's step)."""
+    writable_root(config, root, install=False)
 
 
 def _tidy(config: Any) -> None:

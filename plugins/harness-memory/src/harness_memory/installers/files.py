@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_core.atomic import atomic_write_bytes, make_dirs
+from memory_core.byte_order import decode_marked, marked_text, not_text
 
 from harness_memory.installers import harness_json, json_values, jsonc
 from harness_memory.installers.json_layout import layout_of
@@ -163,9 +164,23 @@ def read_text(path: Path) -> str | None:
     try:
         return decoded(raw)
     except UnicodeDecodeError:
-        raise SettingsFileError(f"{_named(path, write_target(path))} is not UTF-8 text") from None
+        raise SettingsFileError(f"{_named(path, write_target(path))} is {_not_read(raw)}") from None
     except ValueError as error:
         raise SettingsFileError(f"{_named(path, write_target(path))}: {error}") from None
+
+
+def _not_read(raw: bytes) -> str:
+    """What the bytes ``raw`` of a settings file :func:`decoded` does not read are: ``"not the
+    UTF-16 little-endian text its byte order mark (FF FE) says (byte 0x0a at offset 41:
+    truncated data)"`` (an odd byte, a lone surrogate), ``"not UTF-8 text (byte …)"``, or the
+    text another byte order mark names (UTF-16BE, UTF-32BE), which no harness reads settings
+    from (measured for Claude Code: :func:`~harness_memory.installers.workspace_switches.
+    claude_code_settings`; Codex CLI and Gemini CLI read UTF-8 only)."""
+    try:
+        decode_marked(raw)
+    except UnicodeDecodeError as error:
+        return not_text(error)
+    return f"{marked_text(raw)}, which no harness reads settings from: save it as UTF-8"
 
 
 def read_json_object(

@@ -44,7 +44,7 @@ from harness_memory.installers.own_switches import gemini_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import tokens_in
-from harness_memory.installers.spec import InstallOptions, root_changes
+from harness_memory.installers.spec import InstallOptions, root_changes, without_our_roots
 from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
@@ -159,13 +159,16 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         }
         if options.remote:  # R-1: what the agent wrote goes back at the Session's end too
             wanted["SessionEnd"] = [{"hooks": [handler("session-end")]}]
+    found = without_our_roots(document, document, HARNESS, _taken_out)  # as the user had it
+    for switch in (AUTO_MEMORY, DIRECTORY_TREE):  # context.includeDirectoryTree: ours too
+        switch_back(found, switch, record.previous)
     if install:
-        note_made(document, ROOT_LIST, record.previous)
+        note_made(found, ROOT_LIST, record.previous)
     merged = merged_settings(document, wanted, options, path, install=install)
     notes: list[str] = [place_warning] if place_warning else []
     for switch in (AUTO_MEMORY, DIRECTORY_TREE):
         if install:
-            notes.append(switch_off(merged, switch, record.previous, found=document))
+            notes.append(switch_off(merged, switch, record.previous, found=found))
         elif (said := switch_back(merged, switch, record.previous)) is not None:
             notes.append(said)
     if not install:  # a "context": null stays null (H-3)
@@ -224,6 +227,11 @@ def _handler(
 ROOT_LIST = ("context", "includeDirectories")
 """The list the memory root goes into; an uninstall gives back what it found on the way
 (:func:`~harness_memory.installers.own_memory.give_back_made`)."""
+
+
+def _taken_out(document: dict[str, Any], root: str) -> None:
+    """:func:`include_directory` taking ``root`` out (an uninstall's step)."""
+    include_directory(document, root, install=False)
 
 
 def include_directory(document: dict[str, Any], root: str, *, install: bool) -> None:

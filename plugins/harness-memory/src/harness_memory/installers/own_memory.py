@@ -126,7 +126,10 @@ def made_on_the_way(document: Any, keys: tuple[str, ...]) -> Made:
 
 def note_made(document: Any, keys: tuple[str, ...], previous: Record) -> None:
     """Keep in ``previous`` what an install that adds to the table or list at ``keys`` of
-    ``document`` makes on the way (once: an install again finds its own)."""
+    ``document`` makes on the way (once: an install again finds its own). ``document`` is the
+    settings with a former install's entries taken out (:func:`~harness_memory.installers.
+    spec.without_our_roots`): an install from before the record kept ``made:`` found the
+    user's settings, not the lists it made there."""
     previous.setdefault("made:" + ".".join(keys), made_on_the_way(document, keys))
 
 
@@ -141,8 +144,9 @@ def give_back_made(
     """After an uninstall took its entries out of the table or list at ``keys``, and with them
     whatever it left empty: put back each table or list the install found there (the last of
     ``keys`` a list when it was one), and the value it put its own in place of, when what
-    stands there now is empty or gone (:func:`note_made` kept both). A key put back takes the
-    place it has in ``before`` (the file as the uninstall read it), not the end."""
+    stands there now is empty or gone (:func:`note_made` kept both), but not one already
+    gone from ``before`` (the file as the uninstall read it): the user took that out since,
+    and it stays out. A key put back takes the place it has in ``before``, not the end."""
     made = previous.pop("made:" + ".".join(keys), None)
     if isinstance(made, dict):
         _give_back(document, keys, made, new_table, before)
@@ -160,6 +164,8 @@ def _give_back(
         return
     for index in range(min(depth + 1, len(keys))):
         now = _get(document, keys[: index + 1])
+        if now is _ABSENT and before is not None and _get(before, keys[: index + 1]) is _ABSENT:
+            return  # the user took it out after the install: so it stays
         if index == depth:  # the install put its own in place of a value: that value again
             if "value" in made and (now is _ABSENT or (_holds(now) and len(now) == 0)):
                 _put_back(document, keys[: index + 1], made["value"], before)

@@ -10,13 +10,15 @@ and an uninstall removes exactly them; every other hook in the file is kept as i
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = [
     "ISOLATED",
@@ -29,6 +31,7 @@ __all__ = [
     "our_commands",
     "root_changes",
     "shell_word",
+    "without_our_roots",
 ]
 
 _OURS_RE = re.compile(r"harness-memory['\"]? +hook +(?P<harness>[a-z-]+) ")
@@ -143,8 +146,10 @@ GUARD_EVENTS = ("pre-tool-use", "before-tool")
 
 def guard_fails_closed(program: str) -> str:
     """What every guard hook command ends with, its ``program`` (the ``harness-memory`` it
-    starts) named as the command names it, shell-quoted: ``|| { echo 'Agent Memory: the write
-    guard did not run …; run `'/opt/am/.venv/bin/harness-memory' status` …' >&2; exit 2; }``.
+    starts) named as the command names it, shell-quoted: ``|| { printf '%s\\n' 'Agent Memory:
+    the write guard did not run …; run `'/opt/am/.venv/bin/harness-memory' status` …' >&2;
+    exit 2; }``. ``printf '%s\\n'``, not ``echo``: dash's ``echo`` (``/bin/sh`` on Debian)
+    reads ``\\n`` and ``\\c`` in a path as a line break and an end of output.
 
     The hook itself always exits 0 (P-2), so a failure means the command is gone (a removed
     checkout, a moved environment) or cannot read its own command line. Exit status 2 makes
@@ -157,7 +162,7 @@ def guard_fails_closed(program: str) -> str:
         "Agent Memory: the write guard did not run (its command failed or is missing), so this "
         f"call is refused; run `{named} status` (from where that checkout is now, if it moved)"
     )
-    return f" || {{ echo {shell_word(said)} >&2; exit 2; }}"
+    return f" || {{ printf '%s\\n' {shell_word(said)} >&2; exit 2; }}"
 
 
 def is_ours(command: object, harness: str) -> bool:
@@ -212,6 +217,23 @@ def installed_roots(document: Any, harness: str) -> list[str]:
             if os.path.normpath(root) not in roots:
                 roots.append(os.path.normpath(root))
     return roots
+
+
+Settings = TypeVar("Settings")
+
+
+def without_our_roots(
+    settings: Settings, hooks: Any, harness: str, take_out: Callable[[Settings, str], None]
+) -> Settings:
+    """A copy of ``settings`` with the entries of each memory root our ``harness`` hooks in
+    ``hooks`` name (:func:`installed_roots`) taken out by ``take_out`` (the uninstall's own
+    step): the settings as the user had them before an install, which an install records
+    what it found on the way to its lists from (H-3). An install from before the record kept
+    that finds its own lists there; settings without our hooks are copied as they are."""
+    found = copy.deepcopy(settings)
+    for root in installed_roots(hooks, harness):
+        take_out(found, root)
+    return found
 
 
 def root_changes(

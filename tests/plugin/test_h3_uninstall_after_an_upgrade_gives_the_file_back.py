@@ -1,0 +1,85 @@
+"""H-3: a Session installed by an older harness-memory (its install record keeps no ``made:``
+entries: what the install found on the way to the lists it adds the memory root to), then
+installed again by this one and uninstalled, gets its settings file back byte for byte: the
+lists and tables the first install made are no table the user had.
+
+``fixtures/old_install`` is the settings folder of each harness as the install before 41ac8be0
+left it (``install`` run by that code over ``{"model": "opus"}``, ``{"theme": "x"}`` and
+``model = "o3"``), its paths under ``@TOP@`` (the test's own folder stands in) and its
+backups beside the settings files.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from harness_memory.installers.record import text_digest
+
+from tests.plugin.test_h3_uninstall_keeps_values_it_did_not_write import parsed, settings
+from tests.plugin.test_h3_uninstall_puts_back import SETTINGS_FOLDER, install, run
+
+OLD_INSTALL = Path(__file__).parent / "fixtures" / "old_install"
+
+BEFORE_THE_OLD_INSTALL = {
+    "claude-code": '{"model": "opus"}\n',
+    "gemini": '{"theme": "x"}\n',
+    "codex": 'model = "o3"\n',
+}
+"""Each settings file as the user had it before the old install (its backup holds the same)."""
+
+
+def old_install(harness: str, top: Path) -> Path:
+    """The harness's settings folder as the old install left it under ``top / "home"``, the
+    record's digests of what it wrote taken over the texts at their paths here."""
+    folder = top / "home" / SETTINGS_FOLDER[harness]
+    for source in (OLD_INSTALL / SETTINGS_FOLDER[harness]).rglob("*"):
+        if source.is_file():
+            target = folder / source.relative_to(OLD_INSTALL / SETTINGS_FOLDER[harness])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            text = source.read_text(encoding="utf-8").replace("@TOP@", str(top))
+            target.write_text(text, encoding="utf-8")
+    record_path = folder / "harness-memory" / "install.json"
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    assert not [key for key in record["previous"] if key.startswith("made:")]  # the old shape
+    for path in record["written"]:
+        record["written"][path] = [text_digest(Path(path).read_bytes())]
+    record_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h3_old_install_then_install_then_uninstall_gives_back_the_users_file(
+    tmp_path: Path, harness: str
+) -> None:
+    old_install(harness, tmp_path)
+    home = tmp_path / "home"
+    path = settings(harness, home)
+    assert "agent_state/memory" in path.read_text(encoding="utf-8")  # installed, the old way
+    install(harness, home)  # the upgrade: installed again by this harness-memory
+
+    said = run("uninstall", harness, home=home)
+
+    assert path.read_text(encoding="utf-8") == BEFORE_THE_OLD_INSTALL[harness], said
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h3_old_install_then_install_then_uninstall_keeps_a_later_edit_and_no_empty_table(
+    tmp_path: Path, harness: str
+) -> None:
+    old_install(harness, tmp_path)
+    home = tmp_path / "home"
+    path = settings(harness, home)
+    install(harness, home)
+    text = path.read_text(encoding="utf-8")  # the user adds a setting after the upgrade
+    path.write_text(
+        f'editor = "vi"\n{text}' if harness == "codex" else f'{{"editor": "vi", {text[1:]}',
+        encoding="utf-8",
+    )
+
+    said = run("uninstall", harness, home=home)
+
+    users = BEFORE_THE_OLD_INSTALL[harness]
+    users = f'editor = "vi"\n{users}' if harness == "codex" else f'{{"editor": "vi", {users[1:]}'
+    assert parsed(harness, path.read_text(encoding="utf-8")) == parsed(harness, users), said
