@@ -447,9 +447,10 @@ to a reader (an editor's fill column, a Markdown formatter's prose wrap cut the 
 search_form leaves it out, so ``喝\n咖啡`` is found by ``喝咖啡``. Not Hangul: Korean is
 written with spaces between words, so an editor wraps it at a space (``안녕\n하세요`` is two
 words)."""
-_WRAP_RE = re.compile(f"[{_WRAPPED}]([ \t]*\r?\n[ \t]*)(?=[{_WRAPPED}])")
-"""A line break between two :data:`_WRAPPED` characters, the blanks around it its group 1.
-Starts with a class, so a text without one is scanned at C speed."""
+_WRAP_RE = re.compile(f"\n[ \t]*(?=[{_WRAPPED}])")
+"""A line break before a :data:`_WRAPPED` character, with the next line's indent. Starts with
+the line break itself, so the engine finds each at C speed (a search for a literal)."""
+_WRAPPED_RE = re.compile(f"[{_WRAPPED}]")
 _BLOCK_START = re.compile(
     r"[ \t]*(?:(?P<item>[-*+][ \t]|\d{1,9}[.)][ \t])|#{1,6}[ \t]|>|\||```|~~~)"
 )
@@ -465,7 +466,13 @@ def _wraps(text: str) -> Iterator[tuple[int, int]]:
     line is not indented into it (``- 张三\n李四``: two runs). Linear: each line's start is
     looked for once, from the break ending it."""
     for found in _WRAP_RE.finditer(text):
-        start, end = found.span(1)
+        start, end = found.span()
+        if start and text[start - 1] == "\r":
+            start -= 1
+        while start and text[start - 1] in " \t":
+            start -= 1
+        if not start or _WRAPPED_RE.match(text, start - 1) is None:
+            continue
         block = _BLOCK_START.match(text, text.rfind("\n", 0, start) + 1)
         if block is None or (block.group("item") and text[end - 1] in " \t"):
             yield start, end
@@ -552,8 +559,13 @@ def search_form(text: str) -> str:
     if text.isascii():
         return text  # no ASCII character changes: the common case, at C speed
     text = unicodedata.normalize("NFC", text)
-    if _SOUND_MARK_RE.search(text) is not None or _WRAP_RE.search(text) is not None:
-        return _form_with_map(text)[0]  # a sound mark takes the kana before it; a wrap goes
+    if _SOUND_MARK_RE.search(text) is not None:
+        return _form_with_map(text)[0]  # a sound mark's stretch takes the kana before it
+    wraps = list(_wraps(text))
+    if wraps:  # no stretch holds a blank or line break, so none goes across a wrap
+        ends = [0, *(end for _, end in wraps)]
+        starts = [*(start for start, _ in wraps), len(text)]
+        text = "".join(map(text.__getitem__, map(slice, ends, starts)))
     return _changed_in(text).sub(_changed, text)
 
 
