@@ -213,6 +213,7 @@ async def test_s2_a_word_inside_a_run_of_any_unspaced_script_is_found(
         ("ผู้ใช้ชอบดื่มกา\nแฟตอนเช้า", "กาแฟ", "กา แฟ"),  # Thai
         ("- 用户周末喜欢喝\n  咖啡", "喝咖啡", "喝 咖啡"),  # a list item goes on indented
         ("# 标题\n\n用户周末喜欢喝\n咖啡", "喝咖啡", "喝 咖啡"),  # a paragraph after a heading
+        ("```\n代码\n```\n用户周末喜欢喝\n咖啡", "喝咖啡", "喝 咖啡"),  # after a code fence
     ],
 )
 async def test_s2_a_word_of_an_unspaced_script_wrapped_across_lines_is_found(
@@ -243,14 +244,17 @@ async def test_s2_a_word_of_an_unspaced_script_wrapped_across_lines_is_found(
         ("> 张三\n李四", "三李"),  # a blockquote
         ("| 姓名 | 张三\n李四", "三李"),  # a table row
         ("안녕\n하세요", "녕하"),  # Korean is wrapped at its spaces, never inside a word
+        ("```\n张三\n李四\n```", "三李"),  # code: its lines are never wrapped prose
+        ("用户喜欢\n~~~\n张三\r\n李四\n~~~", "三李"),
     ],
 )
 async def test_s2_lines_never_wrapped_as_one_are_not_joined(
     client: Client, agent: AgentHome, body: str, query: str
 ) -> None:
     """Only a paragraph's own lines are joined across a line break: a heading, a table row or
-    a blockquote line ends where its writer ended it, and a list item goes on only on the
-    lines indented into it, so the line after one of them starts a new run. Korean is written
+    a blockquote line ends where its writer ended it, a list item goes on only on the lines
+    indented into it, so the line after one of them starts a new run, and the lines of a code
+    fence are code, never joined. Korean is written
     with spaces between words, so an editor wraps it at a space: a line break between two
     syllables is a break too."""
     topic(agent.user, "note.md", "note", "x", body)

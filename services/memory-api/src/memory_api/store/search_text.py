@@ -88,6 +88,7 @@ from dataclasses import dataclass, field
 
 import regex
 from memory_core.hidden_text import without_hidden
+from memory_core.markdown import fenced_lines
 from memory_core.wire import SnippetPart
 
 __all__ = [
@@ -463,8 +464,13 @@ def _wraps(text: str) -> Iterator[tuple[int, int]]:
     """The spans of ``text`` search_form leaves out as hard wraps (:data:`_WRAP_RE`), in order:
     a line break inside a paragraph (a list item's, on a line indented into it); never after a
     heading, a blockquote or table line, a fence, nor after a list item's line when the next
-    line is not indented into it (``- 张三\n李四``: two runs). Linear: each line's start is
-    looked for once, from the break ending it."""
+    line is not indented into it (``- 张三\n李四``: two runs), nor between two lines of a code
+    fence (:func:`~memory_core.markdown.fenced_lines`, looked for only in a text holding a
+    fence's marker). Linear: each line's start is looked for once, from the break ending it."""
+    fenced: list[bool] = []
+    if "```" in text or "~~~" in text:
+        fenced = fenced_lines([line.removesuffix("\r") for line in text.split("\n")])
+    line = done = 0  # the line a wrap ends, and the text counted up to
     for found in _WRAP_RE.finditer(text):
         start, end = found.span()
         if start and text[start - 1] == "\r":
@@ -473,6 +479,10 @@ def _wraps(text: str) -> Iterator[tuple[int, int]]:
             start -= 1
         if not start or _WRAPPED_RE.match(text, start - 1) is None:
             continue
+        if fenced:
+            line, done = line + text.count("\n", done, found.start()), found.start()
+            if fenced[line] or fenced[line + 1]:
+                continue
         block = _BLOCK_START.match(text, text.rfind("\n", 0, start) + 1)
         if block is None or (block.group("item") and text[end - 1] in " \t"):
             yield start, end
