@@ -211,6 +211,9 @@ async def test_s2_a_word_inside_a_run_of_any_unspaced_script_is_found(
         ("用户周末喜欢喝\n  咖啡", "喝咖啡", "喝 咖啡"),  # the next line indented (a list)
         ("デプロイ前にサー\nバーを再起動する", "サーバー", "サー バー"),
         ("ผู้ใช้ชอบดื่มกา\nแฟตอนเช้า", "กาแฟ", "กา แฟ"),  # Thai
+        ("- 用户周末喜欢喝\n  咖啡", "喝咖啡", "喝 咖啡"),  # a list item goes on indented
+        ("# 标题\n\n用户周末喜欢喝\n咖啡", "喝咖啡", "喝 咖啡"),  # a paragraph after a heading
+        ("```\n代码\n```\n用户周末喜欢喝\n咖啡", "喝咖啡", "喝 咖啡"),  # after a code fence
     ],
 )
 async def test_s2_a_word_of_an_unspaced_script_wrapped_across_lines_is_found(
@@ -228,6 +231,72 @@ async def test_s2_a_word_of_an_unspaced_script_wrapped_across_lines_is_found(
     [hit] = results["hits"]
     assert marked(hit["snippet"]) == [mark]
     assert files_of(await search(client, "password")) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "query"),
+    [
+        ("# 标题\n正文", "题正"),  # a heading, then the body under it
+        ("## 标题\n  正文", "题正"),
+        ("- 张三\n- 李四", "三李"),  # a list, a name per item
+        ("- 张三\n李四", "三李"),  # a list item, then a line not indented into it
+        ("1. 张三\n李四", "三李"),
+        ("> 张三\n李四", "三李"),  # a blockquote
+        ("| 姓名 | 张三\n李四", "三李"),  # a table row
+        ("안녕\n하세요", "녕하"),  # Korean is wrapped at its spaces, never inside a word
+        ("```\n张三\n李四\n```", "三李"),  # code: its lines are never wrapped prose
+        ("用户喜欢\n~~~\n张三\r\n李四\n~~~", "三李"),
+    ],
+)
+async def test_s2_lines_never_wrapped_as_one_are_not_joined(
+    client: Client, agent: AgentHome, body: str, query: str
+) -> None:
+    """Only a paragraph's own lines are joined across a line break: a heading, a table row or
+    a blockquote line ends where its writer ended it, a list item goes on only on the lines
+    indented into it, so the line after one of them starts a new run, and the lines of a code
+    fence are code, never joined. Korean is written
+    with spaces between words, so an editor wraps it at a space: a line break between two
+    syllables is a break too."""
+    topic(agent.user, "note.md", "note", "x", body)
+    assert files_of(await search(client, query)) == [], body
+
+
+@pytest.mark.parametrize(
+    "space",
+    ["\u00a0", "\u2003", "\u202f", "\u205f", "\u3000"],
+    ids=["no-break", "em", "narrow-no-break", "math", "ideographic"],
+)
+def test_s2_a_fixed_width_space_parts_words_as_a_space_does(space: str) -> None:
+    """A no-break, em, narrow, math or ideographic space is a space to a reader (NFKC spells
+    it as one): the search form keeps it as a space between the words around it, Latin or
+    CJK, and never joins them (a line break inside a run is left out: a wrap)."""
+    for text, form in [
+        (f"pass{space}word é", "pass word é"),
+        (f"100{space}km", "100 km"),
+        (f"喝{space}咖啡", "喝 咖啡"),
+        (f"用户喝\n咖啡{space}和茶", "用户喝咖啡 和茶"),  # in a text holding a wrap
+    ]:
+        assert search_text.search_form(text) == form, text
+
+
+@pytest.mark.parametrize(
+    ("body", "query", "mark"),
+    [
+        ("Prix\u00a0: 100\u00a0km", "100", "100"),
+        ("la distance\u202f: 100\u2003km à pied", "km", "km"),
+        ("用户周末喜欢喝\u3000咖啡", "咖啡", "咖啡"),
+        ("用户周末喜欢喝\n咖啡\u00a0très", "très", "très"),  # after a joined line break
+    ],
+)
+async def test_s2_a_word_next_to_a_fixed_width_space_is_marked_alone(
+    client: Client, agent: AgentHome, body: str, query: str, mark: str
+) -> None:
+    """A word next to a no-break or other fixed-width space is found and marked alone, never
+    with the word past the space; the words on either side are never one word."""
+    topic(agent.user, "note.md", "note", "x", body)
+    results = await search(client, query)
+    assert files_of(results) == [("user", "note.md")], results
+    assert marked(results["hits"][0]["snippet"]) == [mark]
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ is there but the service cannot read it, with the reason, and never "no index ye
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -51,3 +52,37 @@ def test_q2b_an_index_the_service_cannot_read_is_shown_so_never_as_no_index(
     expect(state).to_contain_text(SAID[refused])
     expect(state).to_contain_text("a Session is told so, never that nothing is saved")
     expect(state).not_to_contain_text("no index yet")
+
+
+BADGE = {
+    0o711: (
+        "Folder cannot be listed: the service cannot list it (Permission denied)",
+        "its index is still read",
+    ),
+    0o700: (
+        "Folder cannot be read: the service cannot read it (Permission denied)",
+        "nothing in it",
+    ),
+}
+"""The scope's folder badge and what its title says is lost, per mode of a folder another
+account keeps: one the service may enter but not list (``0711``), one it may not enter."""
+
+
+@pytest.mark.parametrize("mode", BADGE, ids=["0711", "0700"])
+def test_q2b_the_scope_badge_says_whether_the_folder_cannot_be_listed_or_read(
+    open_page: PageFactory, refused_service: Service, mode: int
+) -> None:
+    """A folder the service may enter but not list still has its index read and injected: its
+    badge says it cannot be listed, never that it cannot be read (which reads as nothing in it
+    reaching the model)."""
+    folder = refused_service.scope_dir("user")
+    os.chown(folder, NOBODY, NOBODY)
+    folder.chmod(mode)
+    page = open_page(refused_service)
+
+    page.goto(MEMORY_TAB)
+
+    text, title = BADGE[mode]
+    badge = page.locator('.group[data-scope="user"] .badge-danger').first
+    expect(badge).to_have_text(text)
+    expect(badge).to_have_attribute("title", re.compile(re.escape(title)))

@@ -15,7 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from memory_api.store import sessions
 from memory_core import proc_paths
+from memory_core.errors import UnresolvablePath
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, names, ok_json
 
@@ -178,3 +180,31 @@ async def test_a9_without_proc_mounted_a_path_through_a_link_is_refused_saying_s
         assert names(agent.root) == ["user"]
     answer = await ok_json(await client.post(url, json={"workspace": str(real)}))
     assert answer["workspaceKind"] == "persistent"
+
+
+async def test_a9_without_proc_mounted_the_refusal_names_what_it_saw_on_the_path(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without ``/proc`` mounted the refusal says why this path needed the mount table, and
+    only what is true of it: a path spelt under ``/proc`` with no link on it is named as that,
+    never as "it resolves through a symlink or '..'"; a link the service may not read (a
+    process it may not trace) names that link."""
+    url = f"{memory_url()}/session-start"
+    monkeypatch.setattr(proc_paths, "_MOUNTINFO", str(agent.tmp / "no-proc" / "mountinfo"))
+
+    problem = await expect_problem(
+        await client.post(url, json={"workspace": "/proc/sys"}), 400, "/proc is not mounted"
+    )
+    assert "it is spelt under /proc" in problem["detail"]
+    assert "symlink" not in problem["detail"]
+
+    def unreadable_link(path: str) -> str:
+        raise UnresolvablePath("/proc/1/root", "Permission denied")
+
+    monkeypatch.setattr(sessions, "real_path", unreadable_link)
+    problem = await expect_problem(
+        await client.post(url, json={"workspace": "/proc/1/root/srv"}), 400, "/proc is not mounted"
+    )
+    assert "the symlink '/proc/1/root' on its way cannot be read" in problem["detail"]
+    assert "resolves through" not in problem["detail"]
+    assert names(agent.root) == ["user"]

@@ -38,37 +38,43 @@ def unreadable_message(name: str, why: str) -> str:
             return (
                 f"this scope folder is there but the service {why}: its index is still read "
                 "and injected, but its topic files are not listed, counted or searched until "
-                "that is fixed" + _fix(why, "read access to the folder", "chmod a+r FOLDER")
+                "that is fixed" + _fix(why, "read access to the folder", "chmod g+rx,g+s FOLDER")
             )
         return (
             f"this scope folder is there but the service {why}: it is not missing, yet nothing "
             "in it is listed, searched or injected until that is fixed"
-            + _fix(why, "read and search access to the folder", "chmod a+rx FOLDER")
+            + _fix(why, "read and search access to the folder", "chmod g+rx,g+s FOLDER")
         )
     if is_folder_unread(why):
         return (
             f"the service {why}, so whether {name} is there cannot be told: nothing in the "
             "folder is listed, searched or injected until that is fixed"
-            + _fix(why, "read and search access to the folder", "chmod a+rx FOLDER")
+            + _fix(why, "read and search access to the folder", "chmod g+rx,g+s FOLDER")
         )
     if name == INDEX_FILE:
         lost = "none of its lines is injected or shown until that is fixed"
     else:
         lost = "it is listed by its name only (its fields and body are not shown or searched)"
     return f"{name} is there but the service {why}: it is not missing, yet {lost}" + _fix(
-        why, "read access to the file", "chmod a+r FILE"
+        why, "read access to the file", "chmod g+r FILE"
     )
 
 
 def _fix(why: str, access: str, chmod: str) -> str:
     """What a user can do about ``why``, as ``"; to fix it, …"``: for no permission, give the
-    service's account ``access`` (``chmod`` the example); for an I/O error, repair the disk;
-    ``""`` for any other reason (named in ``why`` already, no remedy guessed)."""
+    service's account ``access`` and no other account: through the service's group (``chgrp``
+    then ``chmod``, the example: ``g+…``, a folder ``g+s`` so the files made in it take its
+    group), the agent writing with ``umask 027`` (its group may read, other accounts nothing);
+    never world-readable (``a+r``, ``umask 022``: memory would be every local account's to
+    read). For an I/O error, repair the disk; ``""`` for any other reason (named in ``why``
+    already, no remedy guessed)."""
     if why.endswith(_DENIED):
+        target = chmod.rsplit(" ", 1)[1]
         return (
-            f"; to fix it, give the account the service runs as {access} (`chown` it to that "
-            f"account, or `{chmod}`), and have the agent write with a umask that leaves memory "
-            "files readable (022)"
+            f"; to fix it, give the account the service runs as {access}, and no other "
+            f"account: through a group it is in (`chgrp SERVICE-GROUP {target} && {chmod}`), "
+            "with the agent writing under `umask 027` so its new memory files are that "
+            "group's to read and no one else's"
         )
     if why.endswith("(Input/output error)"):
         return "; to fix it, repair the disk that holds it (an I/O error), then look again"

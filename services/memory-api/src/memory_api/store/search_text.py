@@ -6,8 +6,9 @@ addition for the scripts written without spaces between words — Chinese, Japan
 Yi, Thai, Lao, Khmer, Myanmar, the Tai scripts, Javanese, Balinese (:data:`UNSPACED_SCRIPTS`):
 a run of those characters is indexed as its overlapping two-character pieces plus its last
 character, so ``用户周末喜欢`` is stored as ``用户 户周 周末 末喜 喜欢 欢``; a run hard-wrapped
-across lines (``喝\n咖啡``, an editor's fill column) is one run (:data:`_WRAP`). A query run of
-two or more characters becomes the phrase of its pieces (``成语接龙`` →
+across the lines of a paragraph (``喝\n咖啡``, an editor's fill column) is one run
+(:func:`_wraps`: never after a heading, a table row, a list item's line not going on). A query
+run of two or more characters becomes the phrase of its pieces (``成语接龙`` →
 ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those characters in a
 row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
 place. In a query still being typed (``typing``: the page's live search), the last Hangul
@@ -78,6 +79,7 @@ import bisect
 import contextlib
 import dataclasses
 import functools
+import heapq
 import re
 import sqlite3
 import unicodedata
@@ -86,6 +88,7 @@ from dataclasses import dataclass, field
 
 import regex
 from memory_core.hidden_text import without_hidden
+from memory_core.markdown import fenced_lines
 from memory_core.wire import SnippetPart
 
 __all__ = [
@@ -433,24 +436,62 @@ highlight in it maps back by folding its characters one by one, which costs litt
 
 
 _WRAPPED = (
-    "\u0e00-\u0eff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u2e80-\u2fdf\u3005-\u3007"
-    "\u3021-\u3029\u3031-\u3035\u3038-\u303c\u3040-\u312f\u3130-\u318f\u31a0-\u31ff"
-    "\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u2fdf\u3005-\u3007"
+    "\u3021-\u3029\u3031-\u3035\u3038-\u303c\u3040-\u312f\u31a0-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\uff66-\uff9f"
     "\U00020000-\U0003134f"
 )
 """The characters of the unspaced scripts (:data:`UNSPACED_SCRIPTS`) a hard wrap falls between:
-Thai, Lao, Myanmar, Hangul, Khmer, Han, kana (``ー`` and ``々`` too), Bopomofo, Yi, half-width
+Thai, Lao, Myanmar, Khmer, Han, kana (``ー`` and ``々`` too), Bopomofo, Yi, half-width
 katakana. A line break between two of them, with the indent of the next line, is no word break
 to a reader (an editor's fill column, a Markdown formatter's prose wrap cut the run there):
-search_form leaves it out, so ``喝\n咖啡`` is found by ``喝咖啡``."""
-_WRAP = f"(?<=[{_WRAPPED}])[ \t]*\r?\n[ \t]*(?=[{_WRAPPED}])"
+search_form leaves it out, so ``喝\n咖啡`` is found by ``喝咖啡``. Not Hangul: Korean is
+written with spaces between words, so an editor wraps it at a space (``안녕\n하세요`` is two
+words)."""
+_WRAP_RE = re.compile(f"\n[ \t]*(?=[{_WRAPPED}])")
+"""A line break before a :data:`_WRAPPED` character, with the next line's indent. Starts with
+the line break itself, so the engine finds each at C speed (a search for a literal)."""
+_WRAPPED_RE = re.compile(f"[{_WRAPPED}]")
+_BLOCK_START = re.compile(
+    r"[ \t]*(?:(?P<item>[-*+][ \t]|\d{1,9}[.)][ \t])|#{1,6}[ \t]|>|\||```|~~~)"
+)
+"""A line opening a Markdown block that is no paragraph going on: a heading, a blockquote, a
+table row, a fence, or a list item (``item``: its paragraph goes on on the lines indented
+into it)."""
+
+
+def _wraps(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``text`` search_form leaves out as hard wraps (:data:`_WRAP_RE`), in order:
+    a line break inside a paragraph (a list item's, on a line indented into it); never after a
+    heading, a blockquote or table line, a fence, nor after a list item's line when the next
+    line is not indented into it (``- 张三\n李四``: two runs), nor between two lines of a code
+    fence (:func:`~memory_core.markdown.fenced_lines`, looked for only in a text holding a
+    fence's marker). Linear: each line's start is looked for once, from the break ending it."""
+    fenced: list[bool] = []
+    if "```" in text or "~~~" in text:
+        fenced = fenced_lines([line.removesuffix("\r") for line in text.split("\n")])
+    line = done = 0  # the line a wrap ends, and the text counted up to
+    for found in _WRAP_RE.finditer(text):
+        start, end = found.span()
+        if start and text[start - 1] == "\r":
+            start -= 1
+        while start and text[start - 1] in " \t":
+            start -= 1
+        if not start or _WRAPPED_RE.match(text, start - 1) is None:
+            continue
+        if fenced:
+            line, done = line + text.count("\n", done, found.start()), found.start()
+            if fenced[line] or fenced[line + 1]:
+                continue
+        block = _BLOCK_START.match(text, text.rfind("\n", 0, start) + 1)
+        if block is None or (block.group("item") and text[end - 1] in " \t"):
+            yield start, end
 
 
 @functools.cache
 def _changed_re(astral: bool) -> re.Pattern[str]:
     """The pattern of the stretches search_form changes in a text of plane 0 alone, or in one
-    holding a character above it (``astral``): a hard wrap inside a run of an unspaced script
-    (:data:`_WRAP`) is one too."""
+    holding a character above it (``astral``)."""
     compat, compat_astral = _compat()
     spelled = _spelled_as()
     plane_0 = "".join(letter for letter in spelled if letter < "\U00010000")
@@ -458,8 +499,7 @@ def _changed_re(astral: bool) -> re.Pattern[str]:
     if astral:
         changes += compat_astral + "".join(letter for letter in spelled if letter >= "\U00010000")
     marks = _marks()
-    stretch = f"[{changes}][{changes}{marks}]{{0,{_STRETCH - 1}}}[{marks}{_SOUND_MARKS}]*"
-    return re.compile(f"{_WRAP}|{stretch}")
+    return re.compile(f"[{changes}][{changes}{marks}]{{0,{_STRETCH - 1}}}[{marks}{_SOUND_MARKS}]*")
 
 
 def _changed_in(text: str) -> re.Pattern[str]:
@@ -475,10 +515,7 @@ def _cluster() -> re.Pattern[str]:
 
 
 def _fold_stretch(stretch: str) -> str:
-    """A changed stretch in its search form (see :func:`search_form`); a hard wrap's (only
-    blanks, :data:`_WRAP`) is left out."""
-    if stretch.isspace():
-        return ""
+    """A changed stretch in its search form (see :func:`search_form`)."""
     if _SOUND_MARK_RE.search(stretch):  # on the kana before: カﾞ, カ゛ and ｶﾞ are ガ
         stretch = unicodedata.normalize("NFC", stretch.translate(_VOICING))
     if _compat_re().search(stretch):
@@ -495,16 +532,23 @@ def _changed(found: re.Match[str]) -> str:
     return _fold_stretch(found.group())
 
 
-def _stretches(text: str) -> Iterator[tuple[int, int]]:
-    """The spans of ``text`` (in NFC) that :func:`search_form` changes, in order: the stretches
-    of :func:`_changed_in`, one that starts with a sound mark taking the character before it
-    too (the kana it voices)."""
+def _stretches(text: str) -> Iterator[tuple[int, int, bool]]:
+    """The spans of ``text`` (in NFC) that :func:`search_form` changes, in order, each with
+    whether it is a hard wrap (:func:`_wraps`, left out) rather than a stretch of
+    :func:`_changed_in` (folded; one that starts with a sound mark takes the character before
+    it too, the kana it voices). The two never overlap: a wrap is blanks and a line break,
+    which no stretch holds."""
+    return heapq.merge(_folded_stretches(text), ((*span, True) for span in _wraps(text)))
+
+
+def _folded_stretches(text: str) -> Iterator[tuple[int, int, bool]]:
+    """The stretches of :func:`_stretches` that are folded (no hard wraps)."""
     done = 0
     for found in _changed_in(text).finditer(text):
         start = found.start()
         if start > done and text[start] in _SOUND_MARKS:
             start -= 1
-        yield start, found.end()
+        yield start, found.end(), False
         done = found.end()
 
 
@@ -527,6 +571,11 @@ def search_form(text: str) -> str:
     text = unicodedata.normalize("NFC", text)
     if _SOUND_MARK_RE.search(text) is not None:
         return _form_with_map(text)[0]  # a sound mark's stretch takes the kana before it
+    wraps = list(_wraps(text))
+    if wraps:  # no stretch holds a blank or line break, so none goes across a wrap
+        ends = [0, *(end for _, end in wraps)]
+        starts = [*(start for start, _ in wraps), len(text)]
+        text = "".join(map(text.__getitem__, map(slice, ends, starts)))
     return _changed_in(text).sub(_changed, text)
 
 
@@ -590,10 +639,10 @@ def _form_with_map(text: str) -> tuple[str, _FormMap | None]:
     pieces: list[str] = []
     stretches: list[tuple[int, int, int, int]] = []
     done = length = 0
-    for start, end in _stretches(text):
+    for start, end, wrap in _stretches(text):
         pieces.append(text[done:start])
         length += start - done
-        whole = _fold_stretch(text[start:end])
+        whole = "" if wrap else _fold_stretch(text[start:end])
         stretches.append((length, length + len(whole), start, end))
         length += len(whole)
         pieces.append(whole)

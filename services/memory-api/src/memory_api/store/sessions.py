@@ -128,10 +128,12 @@ def _real_workspace(workspace: str) -> tuple[str, int | None]:
     try:
         real = real_path(workspace)
     except UnresolvablePath as error:
-        _refuse_proc(workspace)  # a link it may not read: /proc/<pid>/root
+        _refuse_proc(workspace, f"its real path cannot be known ({error})")  # /proc/<pid>/root
         raise BadRequest(f"the workspace's real path cannot be known here: {error}") from None
-    if real != workspace or spelt_under_proc(workspace):  # a symlink or ``..`` on the way
-        _refuse_proc(workspace)
+    if real != workspace:
+        _refuse_proc(workspace, "it resolves through a symlink or '..'")
+    elif spelt_under_proc(workspace):
+        _refuse_proc(workspace, "it is spelt under /proc")
     if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
     if utf8_length(real) is None:  # a symlink to a folder named in another encoding
@@ -163,19 +165,20 @@ def _real_workspace(workspace: str) -> tuple[str, int | None]:
     return real, device
 
 
-def _refuse_proc(workspace: str) -> None:
+def _refuse_proc(workspace: str, seen: str) -> None:
     """Raise :class:`BadRequest` when the kernel's walk of ``workspace`` reaches procfs
     (:func:`~memory_core.proc_paths.on_proc`) or when whether it does can never be told here:
     no mount table at all (``/proc`` not mounted, a container started without it; retrying
-    changes nothing, so no 503); :class:`CannotRead` (503) when the table is there but cannot
-    be read now (``EMFILE`` …)."""
+    changes nothing, so no 503), the detail naming ``seen``, what about the path asked for the
+    table (``"it is spelt under /proc"``); :class:`CannotRead` (503) when the table is there
+    but cannot be read now (``EMFILE`` …)."""
     try:
         reached = on_proc(workspace)
     except (FileNotFoundError, NotADirectoryError):
         raise BadRequest(
-            "whether the workspace path reaches the proc file system cannot be told: it "
-            "resolves through a symlink or '..', and /proc is not mounted where the service "
-            "runs (no /proc/self/mountinfo), so no path through a link is taken; send the "
+            f"whether the workspace path reaches the proc file system cannot be told: {seen}, "
+            "and /proc is not mounted where the service runs (no /proc/self/mountinfo) to "
+            "tell where it leads, so such a path is not taken; send the "
             "Workspace's real path (harness-memory sends it), or mount /proc in the service's "
             "container"
         ) from None

@@ -84,14 +84,30 @@ function folderBadges(scope) {
           "Not visible from the service",
         )
       : null,
-    scope.unreadable
-      ? badge(
-          "badge-danger",
-          "The scope folder is there, but the memory service may not list it.",
-          `Folder cannot be read: the service ${scope.unreadable}`,
-        )
-      : null,
+    scope.unreadable ? unreadableBadge(badge, scope.unreadable) : null,
   ].filter(Boolean);
+}
+
+/** The badge of a scope folder the service cannot read (Q-2b), `why` its reason. One it may
+ * enter but not list (another account's, mode 0711: "cannot list it (…)", memory_core.caps
+ * folder_unlisted) still has its index read and injected: it "cannot be listed", never "cannot
+ * be read", which would say nothing in it reaches the model. */
+function unreadableBadge(badge, why) {
+  if (why.startsWith("cannot list it")) {
+    return badge(
+      "badge-danger",
+      "The scope folder is there and its index is still read and injected, but the memory " +
+        "service may not list it: which topic files it holds is unknown (not listed, counted " +
+        "or searched).",
+      `Folder cannot be listed: the service ${why}`,
+    );
+  }
+  return badge(
+    "badge-danger",
+    "The scope folder is there, but the memory service may not read it: nothing in it is " +
+      "listed, searched or injected.",
+    `Folder cannot be read: the service ${why}`,
+  );
 }
 
 /**
