@@ -123,7 +123,7 @@ def test_p3_a_glob_matching_a_symlink_past_path_max_is_refused_and_bash_writes_t
     matches: the guard's look at the match's absolute path answers ``ENAMETOOLONG``, which is
     no answer that it is missing (bash matches it from the folder it stands in). A copy into
     it is refused as a place that cannot be known, not as the guard failing."""
-    (where.root / where.other / "sub").mkdir()
+    (where.root / where.other / "sub" / "inner").mkdir(parents=True)
     deep = link_past_path_max(where.workspace / "deep", where.root / where.other / "sub")
     (where.workspace / "deep" / "f").write_text("f\n", encoding="utf-8")
     glob = LINK_NAME[:10] + "*"
@@ -134,6 +134,11 @@ def test_p3_a_glob_matching_a_symlink_past_path_max_is_refused_and_bash_writes_t
         f"cd {deep} && cp {where.workspace}/deep/f {glob}/..",
         f"cd {deep} && cp {where.workspace}/deep/f {LINK_NAME}/../x.md",
         f"cd {deep} && mv {where.workspace}/deep/f {LINK_NAME}/../x.md",
+        # a glob below the match: the folder is listed from the shell's cwd (review54h)
+        f"cd {deep} && cp {where.workspace}/deep/f {glob}/*/",
+        f"cd {deep} && echo z | tee -a {glob}/*/../../MEMORY.md",
+        f"cd {deep} && cp {where.workspace}/deep/f {glob}/[i]nner/",
+        f"cd {deep} && bash -c 'cp {where.workspace}/deep/f {glob}/*/n2.md'",
     ]
     _assert_refused_as_unknown(where, through)
 

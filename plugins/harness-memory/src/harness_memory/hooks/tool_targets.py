@@ -5166,7 +5166,8 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
     """The existing paths ``pattern`` matches, as :func:`glob.glob` finds them (a name
     starting with ``.`` only for a part starting with ``.``; a trailing ``/`` keeps folders),
     each folder entry read counted against ``budget``: :class:`_OverScan` past it. A folder
-    that cannot be read matches nothing, as for the shell."""
+    that cannot be read matches nothing, as for the shell; one whose absolute path is past
+    ``PATH_MAX`` keeps the part as spelt, judged as a name that cannot be known."""
     import fnmatch  # only for a word with a pattern (H-5)
 
     folders = ["/" if pattern.startswith("/") else ""]
@@ -5193,7 +5194,12 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
                         if folders_only and not _is_folder(entry):
                             continue
                         matched.append(folder + name + ("/" if inner else ""))
-            except (OSError, UnicodeEncodeError, ValueError):  # unreadable, NUL, a surrogate
+            except OSError as error:  # unreadable: matches nothing, as for the shell
+                if error.errno == errno.ENAMETOOLONG:
+                    # past PATH_MAX from "/", which bash lists from its cwd: the part as
+                    # spelt, so real_path meets the name it cannot look at (UnseenName)
+                    matched.append(folder + part + ("/" if inner else ""))
+            except (UnicodeEncodeError, ValueError):  # NUL, a surrogate
                 continue
         folders = matched
     found = [path for path in folders if _exists(path)]
