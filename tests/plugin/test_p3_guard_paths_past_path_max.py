@@ -134,6 +134,8 @@ def test_p3_a_glob_matching_a_symlink_past_path_max_is_refused_and_bash_writes_t
         f"cd {deep} && cp {where.workspace}/deep/f {glob}/..",
         f"cd {deep} && cp {where.workspace}/deep/f {LINK_NAME}/../x.md",
         f"cd {deep} && mv {where.workspace}/deep/f {LINK_NAME}/../x.md",
+        f"cd {deep} && cp -b {where.workspace}/deep/f {LINK_NAME}/../x.md",  # its backup
+        f"cd {deep} && rsync -b {where.workspace}/deep/f {LINK_NAME}/..",  # where it lands
         # a glob below the match: the folder is listed from the shell's cwd (review54h)
         f"cd {deep} && cp {where.workspace}/deep/f {glob}/*/",
         f"cd {deep} && echo z | tee -a {glob}/*/../../MEMORY.md",

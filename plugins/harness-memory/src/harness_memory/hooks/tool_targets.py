@@ -5220,7 +5220,9 @@ def _may_be_folder(path: Path) -> bool:
     """Whether ``path`` is a folder (a copy lands in it by each source's name) or may be one:
     True too when the look fails but not with ``ENOENT``/``ENOTDIR`` (``ENAMETOOLONG`` past
     ``PATH_MAX``), so the names a copy makes in it are judged (and refused when where they lead
-    cannot be known, P-3), not the guard failing on the look."""
+    cannot be known, P-3), not the guard failing on the look. A symlink loop answers False
+    (:meth:`Path.is_dir` swallows ``ELOOP``), where :func:`_is_folder` answers True: the copy
+    then names the loop itself, which bash fails on too."""
     try:
         return path.is_dir()
     except OSError as error:
