@@ -2,13 +2,16 @@
 memories should feel like one with 20. Rows of the issue's table, each cold (first after a
 start of the service) and warm, with the service's memory.
 
-Run: ``python -m bench.scale [--full] [--data DIR [--keep-index]] [--rounds N] [--out FILE]``.
+Run: ``python -m bench.scale [--full] [--data DIR [--keep-index]] [--rounds N] [--one-start]
+[--out FILE]``.
 Builds the data set of :mod:`bench.scale_data` (:data:`~bench.scale_data.SMALL` by default, a
 tenth of the issue's size; ``--full`` for 20,000 scopes / 100,000 files; ``--data`` reuses one
 built before with ``python -m bench.scale_data`` or by an earlier run given the same ``--data``
 (a folder that does not exist yet is built and kept), ``--keep-index`` its search index too),
 creates the agent with the service's CLI, and runs
-``memory-api serve`` as its own process (:mod:`bench.perf_server`).
+``memory-api serve`` as its own process (:mod:`bench.perf_server`), started afresh for each
+"first after a start" row (``--one-start``, for a smoke run only: once for every row,
+:mod:`bench.scale_starts`).
 
 Search rows (S-1): the first search ever (it builds the index from every file), the first
 search after a restart (three restarts, a different query each), a search again (p50 and p90 of
@@ -30,14 +33,13 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
 from memory_core import layout
 from memory_core.keys import key_for_real_path
 
-from bench.perf_server import Server, start, venv_bin
+from bench.perf_server import Server, venv_bin
 from bench.scale_data import (
     AGENT,
     BUILT,
@@ -50,6 +52,7 @@ from bench.scale_data import (
     build_scale_data,
 )
 from bench.scale_pages import page_budgets, page_rows
+from bench.scale_starts import Starts
 
 __all__ = ["QUERIES", "main", "search_rows"]
 
@@ -57,6 +60,9 @@ QUERIES = ["deploy", "item004242", "rollback window", "depl", "迁移", "成语�
 SEARCH = f"/api/projects/{PROJECT}/agents/{AGENT}/memory/search"
 Row = tuple[str, float, str]
 """(what a user does, figure, unit)."""
+ONE_START_NOTE = (
+    "one service start for every row (--one-start): a smoke run, the figures are not comparable"
+)
 
 
 def _get(server: Server, path: str, **params: str) -> float:
@@ -92,17 +98,9 @@ def _create_agent(data_dir: Path) -> None:
     )
 
 
-def _with_server(data: ScaleData, logs: Path, action: Callable[[Server], None]) -> float:
-    """Start the service, run ``action``, stop it; the service's peak RSS (MiB)."""
-    server = start(data.data_dir, logs)
-    try:
-        action(server)
-        return server.peak_rss_mb()
-    finally:
-        server.stop()
-
-
-def search_rows(data: ScaleData, logs: Path, rounds: int, *, keep_index: bool = False) -> list[Row]:
+def search_rows(
+    data: ScaleData, starts: Starts, rounds: int, *, keep_index: bool = False
+) -> list[Row]:
     """The search rows of the table (see the module doc); with ``keep_index`` an index built
     by an earlier run on the same data is kept (brought up to date by the first search) and
     the rows of the first search ever are left out."""
@@ -117,7 +115,7 @@ def search_rows(data: ScaleData, logs: Path, rounds: int, *, keep_index: bool = 
                 ("first search ever (builds the index)", _get(server, SEARCH, q="deploy"), "ms")
             )
 
-        peak = _with_server(data, logs, first_ever)
+        peak = starts.run(first_ever)
         rows.append(("  service peak RSS while building", peak, "MiB"))
     rows.append(("  index file size", index.stat().st_size / 1024 / 1024, "MiB"))
     cold: list[float] = []
@@ -136,7 +134,7 @@ def search_rows(data: ScaleData, logs: Path, rounds: int, *, keep_index: bool = 
                 warm.extend(_get(server, SEARCH, q=other) for other in QUERIES)
             warm_cpu.append((server.cpu_s() - began) * 1000 / (rounds * len(QUERIES)))
 
-        peaks.append(_with_server(data, logs, after_restart))
+        peaks.append(starts.run(after_restart))
     rows.append(("first search after a restart (median of 3)", statistics.median(cold), "ms"))
     rows.append(("  slowest of the 3", max(cold), "ms"))
     rows.append(("  service CPU for it (median)", statistics.median(cold_cpu), "ms"))
@@ -145,11 +143,11 @@ def search_rows(data: ScaleData, logs: Path, rounds: int, *, keep_index: bool = 
     rows.append(("search again p90", warm[int(len(warm) * 0.9)], "ms"))
     rows.append(("  service CPU per search (mean)", statistics.mean(warm_cpu), "ms"))
     rows.append(("  service peak RSS (search)", max(peaks), "MiB"))
-    rows.append(("search after one file edited in place", _edited_search(data, logs), "ms"))
+    rows.append(("search after one file edited in place", _edited_search(data, starts), "ms"))
     return rows
 
 
-def _edited_search(data: ScaleData, logs: Path) -> float:
+def _edited_search(data: ScaleData, starts: Starts) -> float:
     big = data.memory_root / data.big_key
     path = next(path for path in sorted(big.glob("*-*.md")))
     times: list[float] = []
@@ -160,7 +158,7 @@ def _edited_search(data: ScaleData, logs: Path) -> float:
             handle.write("\nzeppelin hangar\n")
         times.append(_get(server, SEARCH, q="zeppelin"))
 
-    _with_server(data, logs, edit_then_search)
+    starts.run(edit_then_search)
     return times[0]
 
 
@@ -190,6 +188,12 @@ def main() -> None:
         help="with --data: keep the search index an earlier run built (no first-ever rows)",
     )
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the warm query mix")
+    parser.add_argument(
+        "--one-start",
+        action="store_true",
+        help="a smoke run: every row on one service started once (checks that every row is"
+        " reported; its first-after-a-start and RSS figures are not what their names say)",
+    )
     parser.add_argument("--out", type=Path, help="JSON file (default artifacts/bench-scale-*.json)")
     parser.add_argument(
         "--only", choices=("search", "pages"), help="only the search rows, or only the page rows"
@@ -212,18 +216,26 @@ def main() -> None:
         else:
             data = _reused(args.data, size)
         _create_agent(data.data_dir)
-        rows = (
-            []
-            if args.only == "pages"
-            else search_rows(data, Path(temp), args.rounds, keep_index=args.keep_index)
-        )
-        if args.only != "search":
-            rows += page_rows(data, Path(temp), args.rounds)
+        with Starts(data.data_dir, Path(temp), one_start=args.one_start) as starts:
+            rows = (
+                []
+                if args.only == "pages"
+                else search_rows(data, starts, args.rounds, keep_index=args.keep_index)
+            )
+            if args.only != "search":
+                rows += page_rows(data, starts, args.rounds)
     _print(rows, size, built_s)
+    if args.one_start:
+        print(f"  {ONE_START_NOTE}")
     print("\n".join(page_budgets(rows)))
     out = args.out or Path("artifacts") / f"bench-scale-{name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    report = {"size": asdict(size), "data_built_s": built_s, "rows": rows}
+    report = {
+        "size": asdict(size),
+        "data_built_s": built_s,
+        "one_start": args.one_start,
+        "rows": rows,
+    }
     out.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"  figures in {out}")
 

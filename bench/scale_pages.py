@@ -2,7 +2,7 @@
 scope, Session start and delete, each first after a start of the service and again, with the
 service's CPU time per request and its peak RSS; and the RSS after a user opened everything.
 
-Every "first" row starts the service afresh (:func:`bench.perf_server.start`), so it pays for
+Every "first" row starts the service afresh (:class:`bench.scale_starts.Starts`), so it pays for
 whatever the service reads once (what it keeps on disk, the search index, the listing memo and
 the scope records, stays: a restart; the Memory tab is also opened once with the scope records
 removed and the big scope listed once with the listing memo removed, "first ever"); "again" is
@@ -35,8 +35,9 @@ from memory_api.store.scope_records import RECORDS_FOLDER
 from memory_api.store.topic_memo import MEMO_FILE
 from memory_core import layout
 
-from bench.perf_server import Server, start
+from bench.perf_server import Server
 from bench.scale_data import AGENT, PROJECT, ScaleData
+from bench.scale_starts import Starts
 
 __all__ = ["PAGE", "page_budgets", "page_rows"]
 
@@ -87,21 +88,11 @@ def _again(rounds: int, call: Callable[[], Timed]) -> tuple[float, float]:
     )
 
 
-def _fresh(data: ScaleData, logs: Path, action: Callable[[Server], None]) -> float:
-    """Start the service, run ``action``, stop it; the service's peak RSS (MiB)."""
-    server = start(data.data_dir, logs)
-    try:
-        action(server)
-        return server.peak_rss_mb()
-    finally:
-        server.stop()
-
-
 def _first_and_again(
     rows: list[Row],
     what: str,
     data: ScaleData,
-    logs: Path,
+    starts: Starts,
     rounds: int,
     call: Callable[[Server], Timed],
 ) -> None:
@@ -115,10 +106,10 @@ def _first_and_again(
         rows.append((f"{what}: again, p50", wall, "ms"))
         rows.append(("  service CPU per request", cpu, "ms"))
 
-    rows.append(("  service peak RSS", _fresh(data, logs, measure), "MiB"))
+    rows.append(("  service peak RSS", starts.run(measure), "MiB"))
 
 
-def _tab_rows(data: ScaleData, logs: Path, rounds: int) -> list[Row]:
+def _tab_rows(data: ScaleData, starts: Starts, rounds: int) -> list[Row]:
     rows: list[Row] = []
 
     def tab(server: Server) -> Timed:
@@ -134,8 +125,8 @@ def _tab_rows(data: ScaleData, logs: Path, rounds: int) -> list[Row]:
         rows.append(("open the Memory tab (first page): first ever", timed.wall_ms, "ms"))
         rows.append(("  service CPU for it", timed.cpu_ms, "ms"))
 
-    rows.append(("  service peak RSS", _fresh(data, logs, first_ever), "MiB"))
-    _first_and_again(rows, "open the Memory tab (first page)", data, logs, rounds, tab)
+    rows.append(("  service peak RSS", starts.run(first_ever), "MiB"))
+    _first_and_again(rows, "open the Memory tab (first page)", data, starts, rounds, tab)
 
     def more(server: Server) -> None:
         cursor = (
@@ -155,7 +146,7 @@ def _tab_rows(data: ScaleData, logs: Path, rounds: int) -> list[Row]:
         rows.append(("agents list (memory counts), again p50", wall, "ms"))
         rows.append(("  service CPU per request", cpu, "ms"))
 
-    rows.append(("  service peak RSS", _fresh(data, logs, more), "MiB"))
+    rows.append(("  service peak RSS", starts.run(more), "MiB"))
     return rows
 
 
@@ -166,7 +157,7 @@ def _big(data: ScaleData) -> tuple[str, list[str]]:
     return f"the {len(files):,}-file scope", files
 
 
-def _scope_rows(data: ScaleData, logs: Path, rounds: int) -> list[Row]:
+def _scope_rows(data: ScaleData, starts: Starts, rounds: int) -> list[Row]:
     rows: list[Row] = []
     big, files = _big(data)
     middle = files[len(files) // 2]
@@ -175,7 +166,7 @@ def _scope_rows(data: ScaleData, logs: Path, rounds: int) -> list[Row]:
     def read(server: Server) -> Timed:
         return _call(server, f"{MEMORY}/scopes/{data.big_key}/files/{middle}")
 
-    _first_and_again(rows, f"read one memory in {big}", data, logs, rounds, read)
+    _first_and_again(rows, f"read one memory in {big}", data, starts, rounds, read)
 
     def read_small(server: Server) -> None:
         wall, cpu = _again(
@@ -184,18 +175,18 @@ def _scope_rows(data: ScaleData, logs: Path, rounds: int) -> list[Row]:
         rows.append(("  the same in a scope of a few files, again p50", wall, "ms"))
         rows.append(("  service CPU per request", cpu, "ms"))
 
-    _fresh(data, logs, read_small)
+    starts.run(read_small)
 
     def listing(server: Server) -> Timed:
         return _call(server, f"{MEMORY}/scopes/{data.big_key}/files")
 
-    rows += _first_listing_ever_rows(data, logs, big, listing)
-    _first_and_again(rows, f"list {big}", data, logs, rounds, listing)
+    rows += _first_listing_ever_rows(data, starts, big, listing)
+    _first_and_again(rows, f"list {big}", data, starts, rounds, listing)
     return rows
 
 
 def _first_listing_ever_rows(
-    data: ScaleData, logs: Path, big: str, listing: Callable[[Server], Timed]
+    data: ScaleData, starts: Starts, big: str, listing: Callable[[Server], Timed]
 ) -> list[Row]:
     """The big scope listed by a service that never listed it: the listing memo on disk
     (``store/topic_memo.py``) removed first, so every file is read, parsed and linted. The
@@ -208,7 +199,7 @@ def _first_listing_ever_rows(
         rows.append((f"list {big}: first ever (no listing memo)", timed.wall_ms, "ms"))
         rows.append(("  service CPU for it", timed.cpu_ms, "ms"))
 
-    rows.append(("  service peak RSS", _fresh(data, logs, first_ever), "MiB"))
+    rows.append(("  service peak RSS", starts.run(first_ever), "MiB"))
     return rows
 
 
@@ -224,7 +215,7 @@ def _small_scope(data: ScaleData) -> tuple[str, str]:
     raise RuntimeError("no scope of a few files in the data set")
 
 
-def _session_and_delete_rows(data: ScaleData, logs: Path, rounds: int) -> list[Row]:
+def _session_and_delete_rows(data: ScaleData, starts: Starts, rounds: int) -> list[Row]:
     rows: list[Row] = []
     body = {"workspace": str(data.big_workspace)}
 
@@ -233,7 +224,7 @@ def _session_and_delete_rows(data: ScaleData, logs: Path, rounds: int) -> list[R
 
     big, _ = _big(data)
     workspace = big.replace("scope", "Workspace")
-    _first_and_again(rows, f"Session start in {workspace}", data, logs, rounds, session)
+    _first_and_again(rows, f"Session start in {workspace}", data, starts, rounds, session)
 
     folder = data.memory_root / data.big_key
     names = [f"bench-delete-{number}.md" for number in range(DELETES)]
@@ -257,11 +248,11 @@ def _session_and_delete_rows(data: ScaleData, logs: Path, rounds: int) -> list[R
         )
         rows.append(("  service CPU per request", statistics.mean(t.cpu_ms for t in done), "ms"))
 
-    rows.append(("  service peak RSS", _fresh(data, logs, delete), "MiB"))
+    rows.append(("  service peak RSS", starts.run(delete), "MiB"))
     return rows
 
 
-def _everything_rows(data: ScaleData, logs: Path) -> list[Row]:
+def _everything_rows(data: ScaleData, starts: Starts) -> list[Row]:
     """The RSS after a user opened everything: every overview page, the biggest scope's listing
     and index, a few hundred of its memories, group searches, the agents list."""
     rows: list[Row] = []
@@ -284,7 +275,7 @@ def _everything_rows(data: ScaleData, logs: Path) -> list[Row]:
         rows.append(("  overview pages of 500 walked through", pages, ""))
         rows.append(("  service RSS at the end", server.rss_mb(), "MiB"))
 
-    peak = _fresh(data, logs, everything)
+    peak = starts.run(everything)
     rows.insert(0, ("service peak RSS after opening everything", peak, "MiB"))
     return rows
 
@@ -307,12 +298,12 @@ def floor_ms(data: ScaleData) -> float:
     return (cpu() - began) * 1000
 
 
-def page_rows(data: ScaleData, logs: Path, rounds: int) -> list[Row]:
+def page_rows(data: ScaleData, starts: Starts, rounds: int) -> list[Row]:
     """Every page row of the table (see the module doc)."""
-    rows = _tab_rows(data, logs, rounds)
-    rows += _scope_rows(data, logs, rounds)
-    rows += _session_and_delete_rows(data, logs, rounds)
-    rows += _everything_rows(data, logs)
+    rows = _tab_rows(data, starts, rounds)
+    rows += _scope_rows(data, starts, rounds)
+    rows += _session_and_delete_rows(data, starts, rounds)
+    rows += _everything_rows(data, starts)
     floor = statistics.median(floor_ms(data) for _ in range(3))
     rows.append(("floor: scandir + stat + lstat of every scope, CPU", floor, "ms"))
     return rows

@@ -54,12 +54,14 @@ def test_q3_bench_scale_tiny_run_reports_every_row_then_reuses_its_data_and_inde
     reports every row; a second run with ``--data`` on that folder and ``--keep-index`` reuses
     the data set and the search index the first built (its first-ever rows left out: nothing
     was built). One round of the warm queries each: which rows are reported, not how many
-    queries make them, is what is checked."""
+    queries make them, is what is checked. The first run takes every row from one service
+    start (``--one-start``, marked in its report); the second starts the service for each of
+    its rows as ``make bench-scale`` does, so a restarted service finds the kept index."""
     data = ("--data", str(tmp_path / "set"), "--keep-index")
 
     # the first run: builds the data set (kept in --data) and the index, reports every row
     said, report = run_bench(
-        "bench.scale", "--tiny", "--rounds", "1", *data, out=tmp_path / "1.json"
+        "bench.scale", "--tiny", "--rounds", "1", *data, "--one-start", out=tmp_path / "1.json"
     )
     rows = {what.strip(): value for what, value, _ in report["rows"]}
     assert set(rows) >= SEARCH_ROWS
@@ -68,12 +70,14 @@ def test_q3_bench_scale_tiny_run_reports_every_row_then_reuses_its_data_and_inde
     assert report["size"]["scopes"] == 20
     assert report["data_built_s"] is not None and "(data built in" in said
     assert "list the 20-file scope: again, p50" in said  # the budget lines
+    assert report["one_start"] is True and "(--one-start)" in said
 
-    # the second run: the same data set and its search index reused
+    # the second run: the same data set and its search index reused, a start for each row
     flags = ("--tiny", "--rounds", "1", *data, "--only", "search")
     said, report = run_bench("bench.scale", *flags, out=tmp_path / "2.json")
     again = {what.strip() for what, _, _ in report["rows"]}
     assert report["data_built_s"] is None and "(data reused)" in said
+    assert report["one_start"] is False and "(--one-start)" not in said
     assert "first search ever (builds the index)" not in again
     assert "search again p50" in again
 

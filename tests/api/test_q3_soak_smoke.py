@@ -29,7 +29,8 @@ def test_q2a_a_small_soak_loses_no_line_and_reports_every_figure(tmp_path: Path)
             "--concurrency",
             "10",
             "--agent-interval",
-            "0.01",
+            "0.05",  # make soak's pace: lines appended grow with the run's wall time, and so
+            # does every request's work on the index (a faster pace slows a loaded machine's run)
             "--rss-ratio-max",
             "100",  # a run this short says nothing about memory
             "--json",

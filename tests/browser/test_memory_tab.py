@@ -25,10 +25,8 @@ from tests.browser.service import Service, write_topic
 pytestmark = pytest.mark.browser
 
 
-def test_w2_switch_saves_on_change_and_survives_a_reload(
-    page: Page, service: Service, shot: Shot
-) -> None:
-    open_memory_tab(page)
+def _switch_saves_on_change_and_survives_a_reload(page: Page, service: Service, shot: Shot) -> None:
+    """W-2: the switch saves as it changes, says what off means, and a reload shows it off."""
     switch = page.get_by_role("switch", name="Memory")
     expect(switch).to_be_checked()
 
@@ -46,8 +44,8 @@ def test_w2_switch_saves_on_change_and_survives_a_reload(
     expect(user_group(page).locator(".row")).to_have_count(4)
 
 
-def test_w2_switch_failure_reverts_and_shows_the_problem(page: Page, service: Service) -> None:
-    open_memory_tab(page)
+def _switch_failure_reverts_and_shows_the_problem(page: Page, service: Service) -> None:
+    """W-2: a save the service refuses turns the switch back and says why."""
     # Someone else changes the config: the page's ETag is now stale (A-2).
     service.patch_config({"name": "Renamed elsewhere"})
     switch = page.get_by_role("switch", name="Memory")
@@ -55,6 +53,18 @@ def test_w2_switch_failure_reverts_and_shows_the_problem(page: Page, service: Se
     expect(page.locator("#memory-enabled-status")).to_contain_text("changed elsewhere")
     expect(switch).to_be_checked()
     assert service.config()["memory"]["enabled"] is True
+
+
+def test_w2_switch_reverts_on_a_failure_and_saves_on_change_surviving_a_reload(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    """One service for both of the switch's outcomes (each checked by a helper): refused (the
+    page's ETag stale), then, after a reload reads the config again, saved."""
+    open_memory_tab(page)
+    _switch_failure_reverts_and_shows_the_problem(page, service)
+    page.reload()
+    expect(user_group(page).locator(".row").first).to_be_visible()
+    _switch_saves_on_change_and_survives_a_reload(page, service, shot)
 
 
 def test_w2_hint_inserts_the_placeholder_in_one_click(
@@ -209,18 +219,6 @@ def _not_visible_workspace_is_not_called_orphaned(page: Page) -> None:
     expect(meta).not_to_contain_text("Orphaned")
 
 
-def test_w2_k6a_an_orphaned_workspace_is_reported_and_one_not_visible_is_not_called_orphaned(
-    page: Page, service: Service
-) -> None:
-    """Two Workspaces whose folders the service cannot find, one gone (orphaned) and one whose
-    Session ran where the service cannot see: one look at the tab, each group checked."""
-    gone = _add_orphaned_workspace(service)
-    _add_workspace_not_visible(service)
-    open_memory_tab(page)
-    _orphaned_workspace_is_reported_and_still_listed(page, gone)
-    _not_visible_workspace_is_not_called_orphaned(page)
-
-
 def test_w2_refresh_shows_memories_an_agent_saved_meanwhile(page: Page, service: Service) -> None:
     open_memory_tab(page)
     group = user_group(page)
@@ -239,18 +237,28 @@ def test_w2_refresh_shows_memories_an_agent_saved_meanwhile(page: Page, service:
     expect(group.locator(".row").first).to_have_attribute("data-file", "likes-tea.md")
 
 
-def test_a3_entries_of_the_memory_folder_that_are_no_scope_are_named_on_the_tab(
+def test_w2_k6a_a3_workspaces_not_found_and_entries_that_are_no_scope_are_named_on_the_tab(
     page: Page, service: Service, shot: Shot
 ) -> None:
-    """The agent card said "3 entries not read", but the Memory tab, where a user looks for the
-    notes they copied in, named none. It names each above the groups with why, its name as text
-    (markup stays text, a control character escaped as the service names it: ``\\x1b``, a
+    """What the service finds in the memory folder but cannot use as it is, one look at the tab.
+
+    K-6a: two Workspaces whose folders the service cannot find, one gone (orphaned) and one
+    whose Session ran where the service cannot see, each group checked by a helper.
+
+    A-3: the agent card said "3 entries not read", but the Memory tab, where a user looks for
+    the notes they copied in, named none. It names each above the groups with why, its name as
+    text (markup stays text, a control character escaped as the service names it: ``\\x1b``, a
     hidden one as its mark, I-9), and counts past the 20."""
+    gone = _add_orphaned_workspace(service)
+    _add_workspace_not_visible(service)
     root = layout.memory_root(service.data_dir, "demo")
     (root / "notes").mkdir()
     (root / '<img src="x" onerror="document.title=1">').write_text("x\n", encoding="utf-8")
     (root / "\x1b[31mred").write_text("x\n", encoding="utf-8")
     open_memory_tab(page)
+    _orphaned_workspace_is_reported_and_still_listed(page, gone)
+    _not_visible_workspace_is_not_called_orphaned(page)
+
     notice = page.get_by_role("note").filter(has_text="of the memory folder not read")
     expect(notice).to_contain_text("3 entries of the memory folder not read")
     expect(notice.locator("li .entry-name")).to_have_text(

@@ -115,10 +115,9 @@ def test_w6_prompt_editors_and_every_group_stay_a_few_keystrokes_away(
     shot(page, "w6-large-scope-keyboard")
 
 
-def test_w6_the_switch_keeps_the_focus_so_a_second_space_toggles_again(
-    page: Page, service: Service
-) -> None:
-    open_memory_tab(page)
+def _switch_keeps_the_focus_so_a_second_space_toggles_again(page: Page, service: Service) -> None:
+    """The Memory switch, toggled with Space, keeps the focus: a second Space toggles again, and
+    two presses while the first is saving leave the last one's state."""
     switch = page.get_by_role("switch", name="Memory")
     switch.focus()
     page.keyboard.press("Space")
@@ -140,10 +139,9 @@ def test_w6_the_switch_keeps_the_focus_so_a_second_space_toggles_again(
     assert service.config()["memory"]["enabled"] is True
 
 
-def test_w6_save_and_delete_keep_the_focus_on_the_page_controls(
-    page: Page, service: Service
-) -> None:
-    open_memory_tab(page)
+def _save_and_delete_keep_the_focus_on_the_page_controls(page: Page) -> None:
+    """Saving the memory prompt leaves the focus in its editor; deleting a memory moves it to
+    the next row's Delete, never to the page."""
     editor = page.locator("#memory-prompt-text")
     editor.fill(editor.input_value() + "\nKeep it short.\n")
     page.locator("#memory-prompt").get_by_role("button", name="Save").click()
@@ -158,6 +156,16 @@ def test_w6_save_and_delete_keep_the_focus_on_the_page_controls(
     confirm_dialog(page).get_by_role("button", name="Delete").click()
     expect(group.locator(".row")).to_have_count(len(files) - 1)
     expect(row(group, files[1]).get_by_role("button", name="Delete")).to_be_focused()
+
+
+def test_w6_the_switch_save_and_delete_keep_the_focus_on_the_page_controls(
+    page: Page, service: Service
+) -> None:
+    """One service and one look at the tab for the three page controls that change something:
+    the switch, the prompt's Save and a memory's Delete (each checked by a helper)."""
+    open_memory_tab(page)
+    _switch_keeps_the_focus_so_a_second_space_toggles_again(page, service)
+    _save_and_delete_keep_the_focus_on_the_page_controls(page)
 
 
 def test_w6_a_viewed_memory_has_an_address_and_back_closes_it_first(
