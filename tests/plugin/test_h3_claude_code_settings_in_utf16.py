@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from harness_memory.cli import main
 
-from tests.plugin.test_h3_uninstall_puts_back import install, run
+from tests.plugin.test_h3_uninstall_puts_back import SETTINGS_FILE, SETTINGS_FOLDER, install, run
 
 USERS = '{\r\n  "model": "opus",\r\n  "theme": "Grüße ✓ 𝄞"\r\n}\r\n'
 """The user's settings: CRLF line ends, characters past Latin-1 and past the BMP."""
@@ -104,4 +104,32 @@ def test_h3_claude_code_settings_it_cannot_read_are_named_as_what_they_are(
 
     assert status != 0
     assert f"{path} {said} (nothing was changed)" in caplog.text
+    assert path.read_bytes() == raw
+
+
+UTF32LE_SAID = (
+    "is UTF-32 little-endian text (its byte order mark FF FE 00 00 says so), which no harness "
+    "reads settings from: save it as UTF-8 (nothing was changed)"
+)
+"""What every install says of a settings file saved as UTF-32LE: its mark starts with UTF-16LE's
+(``FF FE``), and it was named UTF-16 text, or no JSON ("Expecting value")."""
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "gemini", "codex"])
+def test_h3_settings_in_utf32le_are_named_by_their_byte_order_mark(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, harness: str
+) -> None:
+    home = tmp_path / "home"
+    path = home / SETTINGS_FOLDER[harness] / SETTINGS_FILE[harness]
+    path.parent.mkdir(parents=True)
+    users = 'model = "o3"\r\n' if harness == "codex" else '{"model": "opus"}\r\n'
+    raw = codecs.BOM_UTF32_LE + users.encode("utf-32-le")
+    path.write_bytes(raw)
+    words = ["install", harness, "--url", "http://127.0.0.1:9", "--project", "acme"]
+    words += ["--agent", "coder", "--memory-root", str(tmp_path / "memory"), "--no-check"]
+
+    status = main([*words, "--home", str(home)], environ={"HOME": str(home)}, stdout=io.StringIO())
+
+    assert status != 0
+    assert f"{path} {UTF32LE_SAID}" in caplog.text
     assert path.read_bytes() == raw

@@ -133,8 +133,10 @@ def _locate(
     the base is None when the folder the harness works in cannot be known here
     (:func:`working_folder`): relative paths may then land anywhere.
 
-    A configured memory root (``--memory-root`` / ``HARNESS_MEMORY_ROOT``) always wins over the
-    one the service reported, so the guard protects the directory the operator named.
+    The memory root the settings carry wins over the one the service reported, so the guard
+    protects the directory the operator named: ``--memory-root`` / ``HARNESS_MEMORY_ROOT``, or in
+    remote mode always the local copy's, whatever those say
+    (:func:`harness_memory.settings.load_settings`, R-1).
     ``mounts``: gives the decision's mount table (None when it could not be read: then the
     key's walk reads it and says why), called only when a Session key is derived here, once a
     memory root is known (no record, ``--memory-root``); None: read where the key needs it.

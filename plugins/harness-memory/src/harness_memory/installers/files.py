@@ -173,9 +173,9 @@ def _not_read(raw: bytes) -> str:
     """What the bytes ``raw`` of a settings file :func:`decoded` does not read are: ``"not the
     UTF-16 little-endian text its byte order mark (FF FE) says (byte 0x0a at offset 41:
     truncated data)"`` (an odd byte, a lone surrogate), ``"not UTF-8 text (byte …)"``, or the
-    text another byte order mark names (UTF-16BE, UTF-32BE), which no harness reads settings
-    from (measured for Claude Code: :func:`~harness_memory.installers.workspace_switches.
-    claude_code_settings`; Codex CLI and Gemini CLI read UTF-8 only)."""
+    text another byte order mark names (UTF-16BE, UTF-32BE, UTF-32LE), which no harness reads
+    settings from (measured for Claude Code: :func:`~harness_memory.installers.
+    workspace_switches.claude_code_settings`; Codex CLI and Gemini CLI read UTF-8 only)."""
     try:
         decode_marked(raw)
     except UnicodeDecodeError as error:

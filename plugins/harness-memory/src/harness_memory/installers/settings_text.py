@@ -14,6 +14,7 @@ line ends in the user's dotfiles.
 
 from __future__ import annotations
 
+import codecs
 import re
 
 import tomlkit
@@ -42,8 +43,10 @@ _UTF16LE_BYTES = b"\xff\xfe"
 def decoded(raw: bytes) -> str:
     """A settings file's bytes as text: UTF-16LE behind its byte order mark, the text then
     starting with :data:`UTF16_MARK`; else UTF-8. Raises ``ValueError`` (a
-    ``UnicodeDecodeError`` for bytes of neither) for a UTF-8 text starting with U+FFFE."""
-    if raw.startswith(_UTF16LE_BYTES):
+    ``UnicodeDecodeError`` for bytes of neither, UTF-32LE's included: its mark ``FF FE 00 00``
+    starts with UTF-16LE's, and the caller names it by its mark,
+    :func:`memory_core.byte_order.marked_text`) for a UTF-8 text starting with U+FFFE."""
+    if raw.startswith(_UTF16LE_BYTES) and not raw.startswith(codecs.BOM_UTF32_LE):
         return UTF16_MARK + raw[len(_UTF16LE_BYTES) :].decode("utf-16-le")
     text = raw.decode("utf-8")
     if text.startswith(UTF16_MARK):

@@ -227,9 +227,13 @@ def without_our_roots(
 ) -> Settings:
     """A copy of ``settings`` with the entries of each memory root our ``harness`` hooks in
     ``hooks`` name (:func:`installed_roots`) taken out by ``take_out`` (the uninstall's own
-    step): the settings as the user had them before an install, which an install records
-    what it found on the way to its lists from (H-3). An install from before the record kept
-    that finds its own lists there; settings without our hooks are copied as they are."""
+    step): what an install records it found on the way to its lists from (H-3), and settings
+    without our hooks are copied as they are. After an install from before the record kept
+    that (an upgrade: its record has no ``made:``), this is the settings as the user had them
+    but for one thing: the step drops a table it leaves empty, and the old record cannot tell
+    one the old install made from one the user had empty (``{"permissions": {}}``,
+    ``{"context": {}}``, an empty ``[sandbox_workspace_write]``), so such a table reads as
+    absent, and the uninstall does not give it back."""
     found = copy.deepcopy(settings)
     for root in installed_roots(hooks, harness):
         take_out(found, root)
