@@ -941,6 +941,48 @@ async def test_v2_restoring_an_older_version_of_a_file_there_says_no_index_probl
     assert (await restore(client, TOPIC, older))["indexProblem"] is not None
 
 
+@pytest.mark.parametrize(
+    ("gone", "told"),
+    [("deleted, written again", True), ("rm on disk", False), ("mv on disk", False)],
+)
+async def test_v2_restore_beside_an_index_linked_to_no_memory_file_tells_of_a_line_a_delete_took(
+    client: Client, agent: AgentHome, gone: str, told: bool
+) -> None:
+    """``MEMORY.md`` a symlink to ``kept.txt`` (no memory file: no version holds it). What
+    decides ``indexProblem`` is whether a delete by the service followed the restored version
+    (it took the file's line from ``kept.txt`` then), not whether the file is there now: the
+    topic deleted through the service, written again by the agent (its line not), then its
+    older version restored, says the line is not known (was: ``indexProblem`` None, no line
+    added, the line silently gone); the topic removed on disk (``rm``, ``mv``: nothing took its
+    line, which ``kept.txt`` still holds) and restored says nothing (was: a false alarm)."""
+    seed(agent)
+    index = agent.user / layout.INDEX_FILE
+    kept = agent.user / "kept.txt"
+    kept.write_bytes(index.read_bytes())
+    index.unlink()
+    index.symlink_to(kept.name)
+    older = (await checkpoint(client))["version"]
+    older_text = (agent.user / TOPIC).read_bytes()
+    if gone == "deleted, written again":
+        await ok_json(await client.delete(file_url("user", TOPIC)))
+        write(agent.user, TOPIC, "---\ndescription: again\n---\nwritten again\n")
+    elif gone == "rm on disk":
+        (agent.user / TOPIC).unlink()
+    else:
+        (agent.user / TOPIC).rename(agent.tmp / "moved-away.md")
+    await checkpoint(client)
+    before = kept.read_bytes()
+
+    result = await restore(client, TOPIC, older)
+
+    assert (agent.user / TOPIC).read_bytes() == older_text and result["version"] is not None
+    assert result["indexLinesAdded"] == [] and kept.read_bytes() == before
+    assert (LINE in before.decode("utf-8")) is not told
+    problem = result["indexProblem"]
+    assert (problem is not None and "by hand" in problem and "'kept.txt'" in problem) is told
+    assert told or problem is None
+
+
 async def test_v2_undo_through_an_index_made_a_link_puts_back_the_line_as_the_delete_took_it(
     client: Client, agent: AgentHome
 ) -> None:

@@ -413,5 +413,16 @@ def test_v2_which_lines_are_code(lines: list[str], code: list[int]) -> None:
     indented than the item holding a fence or comment ends both; an item numbered other than
     1, or empty, does not end a paragraph; a fence marker in an HTML comment opens nothing
     (was: all read as a paragraph going on or a fence open; each case as markdown-it-py 4.3
-    reads it)."""
+    and commonmark.js 0.31 read it: for the one form they read apart, see the test below)."""
     assert code_lines(lines) == [bool(flag) for flag in code]
+
+
+@pytest.mark.parametrize("start", ["# x", "```", "---", "<!-- c -->"])
+def test_v2_a_block_start_short_of_an_items_content_past_column_four_is_a_lazy_line(
+    start: str,
+) -> None:
+    """Under a list item whose content starts at column five (``1.   [T](t.md)``), a line
+    that would start a block indented four columns, less than that content, goes on the
+    item's paragraph (a lazy line: no code), as commonmark.js 0.31 reads it; markdown-it-py
+    4.3 reads it otherwise (the item ended, the line indented code: see ``code_lines``)."""
+    assert code_lines(["1.   [T](t.md)", f"    {start}"]) == [False, False]

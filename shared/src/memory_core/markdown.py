@@ -153,6 +153,12 @@ def code_lines(lines: Sequence[str]) -> list[bool]:
     ends at a blank line (``<div>``, a tag alone on its line: a heading, a one-line comment or
     a rule inside it ends it here, so an indented line after those is code here, not there).
 
+    Read as commonmark.js (0.31) reads it, not as markdown-it-py (4.3): under a list item whose
+    content starts at column five or more (``1.   [T](t.md)``, ``10.  [T](t.md)``), a line
+    that would start a block (a heading, a fence, a rule, an HTML block) indented four columns
+    or more but less than that content (``    # x``) is a lazy line of the item's paragraph
+    here; markdown-it ends the item there and reads the line as indented code.
+
     >>> code_lines(["# T", "", "    code", "- [T](t.md)", "", "    - [A](a.md)"])
     [False, False, True, False, False, False]
     """

@@ -34,8 +34,10 @@ would read as another encoding, over the pruning cap) is left alone: the answer 
 "no line added". So does an index that is a symlink to no memory file of the scope
 (``kept.txt``, a note in a sub-folder): the delete pruned that file, which no version holds, so
 the lines it took are not known; the file is restored all the same and ``indexProblem`` says so
-(:func:`_index_not_recorded`), when the restore brings back a deleted file (never when it gives
-a file that is there an older text: no line was taken from the index then).
+(:func:`_index_not_recorded`) whenever a delete by the service (a version attributed ``delete``)
+followed the restored version (:func:`_deleted_since`), the file written again since or not;
+never when no such delete did: a file given an older text, or removed on disk (``rm``, ``mv``),
+lost no line to the service.
 
 Blocking: run it in a worker thread holding the scope's lock.
 """
@@ -94,6 +96,7 @@ class _Plan:
     data: bytes
     index_lines: str | None  # the lines to merge into MEMORY.md (None: none to merge)
     places: str | None  # the version's MEMORY.md, where each line goes back to its place
+    pruned: bool = False  # a delete by the service followed the version (took its lines)
 
 
 def _linking_lines(
@@ -164,7 +167,9 @@ def restore_file(
         old_index = _version_index(repository, version, scope, there)
         places = None if old_index is None else _with_ends(old_index)
         files = histories.tree(repository, version)
-        plan = _Plan(name, data, _linking_lines(old_index, there, files, scope), places)
+        lines = _linking_lines(old_index, there, files, scope)
+        pruned = old_index is None and not lines and _deleted_since(repository, version, names)
+        plan = _Plan(name, data, lines, places, pruned)
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
     merged, recorded = histories.around(
         agent_id, scope, who, _apply, histories, repository, root, scope, plan, removes=(name,)
@@ -248,10 +253,9 @@ def _apply_in(
             f"{write_fix(error, _ACCESS)}, then try again; nothing was written"
         ) from None
     if not plan.index_lines:
-        # only a file brought back (deleted: absent from the history's newest version, so
-        # created anew) may have had lines a delete took from an index no version holds
-        deleted = recorded is None and plan.places is None
-        return _IndexMerge([], problem=_index_not_recorded(root, held) if deleted else None)
+        # only a file a delete by the service took lines of since the version may miss them
+        problem = _index_not_recorded(root, held) if plan.pruned else None
+        return _IndexMerge([], problem=problem)
     return _merge_into_index(root, held, plan.index_lines, plan.places, shown=real)
 
 
@@ -262,8 +266,10 @@ def _index_not_recorded(root: Path, scope: Path) -> str | None:
     the file it links to, which no version holds, so the lines it took are not known and an
     undo puts none back (V-2). Names the file only when it lies in the scope's folder, never a
     path elsewhere. None when ``MEMORY.md`` is no symlink (no index then: nothing was pruned).
-    Asked only when the restore brings back a deleted file: restoring an older version of a
-    file that is there took no line from any index, so none is missing."""
+    Asked only when a delete by the service followed the restored version
+    (:func:`_deleted_since`), whether the file is there now (written again since) or not: a
+    file only given an older text, or removed on disk (``rm``, ``mv``: nothing pruned its
+    line), lost no line to the service, so none is said missing."""
     lexical = scope / layout.INDEX_FILE
     if not lexical.is_symlink():
         return None
@@ -347,6 +353,25 @@ def _version_index(repository: Path, version: str, scope: Path, name: str) -> by
         return held
     linked = _pruned_through_link(repository, version, name) or linked_index(scope)
     return None if linked is None else content_at(repository, version, linked)
+
+
+def _deleted_since(repository: Path, version: str, names: tuple[str, str]) -> bool:
+    """Whether a delete by the service (a version attributed ``Source: delete``, V-2) of the
+    file, by either of its ``names`` (on disk, in ``version``), came after ``version``: that
+    delete pruned its lines from the index, whatever happened to the file since (written
+    again, deleted again). A file removed on disk is recorded as found gone, never as a delete:
+    nothing took its line. Only the versions since ``version`` that removed the file are read
+    (every branch of a merge: a machine's sync)."""
+    since = log(
+        repository,
+        "--ancestry-path",
+        "--full-history",
+        "--diff-filter=D",
+        f"{version}..HEAD",
+        paths=sorted(set(names)),
+        files=False,
+    )
+    return any(entry.trailers.get("Source") == "delete" for entry in since)
 
 
 def _pruned_through_link(repository: Path, version: str, name: str) -> str | None:
