@@ -45,6 +45,7 @@ command writes is data (``-c 'print("$5")'``, ``-c "print('$USER')"``, ``<<EOF``
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -166,11 +167,31 @@ FED_PAST_OPTIONS_OR_BY_A_DEVICE = [
     "perl /dev/stdin < mk.pl && echo x > lnk/a.md",
     "bash < m?.sh && echo x > lnk/a.md",
     "python3 - < m?.py && echo x > lnk/a.md",
+    "python3 - <<'PY'\nimport runpy; runpy.run_path(\"mk.py\")\nPY\necho x > lnk/a.md",
+    "python3 <<'PY'\nimport mk\nPY\necho x > lnk/a.md",
+    "python3 <<< 'import mk' && echo x > lnk/a.md",
 ]
 """Each was let through (guard54's review): a shell's valued option taken for its script
 (``pipefail``), a script named by a device reading standard input or a descriptor, a file
-fed by a pattern bash expands to ``mk.sh`` (``mk.py``)."""
-FED_PAST_PROVED_BY_BASH = [FED_PAST_OPTIONS_OR_BY_A_DEVICE[at] for at in (0, 5, 6, 9, 12, 14, 15)]
+fed by a pattern bash expands to ``mk.sh`` (``mk.py``), a local module loaded by code in a
+here-document or here-string (read as code given inline is)."""
+FED_PAST_PROVED_BY_BASH = [
+    FED_PAST_OPTIONS_OR_BY_A_DEVICE[at] for at in (0, 5, 6, 9, 12, 14, 15, 17)
+]
+"""A handful of the forms above, run by one bash: each really writes into the other scope."""
+LINKED_TO_ANOTHER = [
+    "bin/node -c 'import mk' && echo x > lnk/a.md",
+    "bin/node mk.py && echo x > lnk/a.md",
+    "bin/e python3 mk.py && echo x > lnk/a.md",
+    "bin/t 5 python3 mk.py && echo x > lnk/a.md",
+    "echo mk.py | bin/x python3 && echo x > lnk/a.md",
+    "echo 1 | bin/s 'e python3 mk.py' && echo x > lnk/a.md",
+]
+"""Each was let through (guard54's review): a link named like one interpreter leading to
+another (``bin/node`` -> ``python3``: judged as node, its ``-c`` a syntax check), or to a
+program running its words (``env``, ``timeout``, ``xargs``, ``sed``: judged as a compiled
+program)."""
+LINKED_PROVED_BY_BASH = [LINKED_TO_ANOTHER[at] for at in (0, 2, 4, 5)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
 CODE_WITH_DATA_OR_FED_A_FILE = [
     "python3 -c 'print(\"price: $5\")'",
@@ -189,6 +210,7 @@ CODE_WITH_DATA_OR_FED_A_FILE = [
     "sh < install.sh",
     "bash -euo pipefail < install.sh",
     "python3 /dev/stdin < ok.py",
+    "bin/e python3 ok.py && bin/t 5 python3 ok.py && echo a.txt | bin/x wc -l",
 ]
 """Everyday code holding a ``$`` or a backquote bash leaves as written, or a variable bash puts
 in as data, and a readable file making no link fed on standard input: each passed before
@@ -284,6 +306,9 @@ def _prepared(where: Layout) -> None:
         (work / venv / "bin" / "python").symlink_to(sys.executable)
     (work / "bin").mkdir()
     (work / "bin" / "py").symlink_to(sys.executable)  # a link named as no interpreter is
+    (work / "bin" / "node").symlink_to("py")  # named as another interpreter
+    for name, program in [("e", "env"), ("t", "timeout"), ("x", "xargs"), ("s", "sed")]:
+        (work / "bin" / name).symlink_to(shutil.which(program) or program)
     (work / "run.sh").write_text("python3 mk.py\n", encoding="utf-8")
     (work / "install.sh").write_text("echo installing\nmkdir -p build\n", encoding="utf-8")
     package = work / "app"
@@ -326,6 +351,12 @@ def test_p3_a_script_fed_past_shell_options_or_named_by_a_device_is_read(
     _assert_refused_and_written_by_bash(
         where, FED_PAST_OPTIONS_OR_BY_A_DEVICE, FED_PAST_PROVED_BY_BASH
     )
+
+
+def test_p3_a_link_to_another_interpreter_or_a_runner_is_judged_as_its_target(
+    where: Layout,
+) -> None:
+    _assert_refused_and_written_by_bash(where, LINKED_TO_ANOTHER, LINKED_PROVED_BY_BASH)
 
 
 def test_p3_code_holding_data_or_a_fed_file_making_no_link_passes(where: Layout) -> None:

@@ -2630,8 +2630,11 @@ class _Writes:
             return None
         name = os.path.basename(real)  # noqa: PTH119
         spelt = word.rsplit("/", 1)[-1]
-        interpreter = reads_text(name) and not reads_text(spelt)  # not ``.venv/bin/python``
-        return name if name != spelt and (name in READ_PROGRAMS or interpreter) else None
+        # not ``.venv/bin/python`` -> ``python3.11``, ``/bin/sh`` -> ``dash``: the same language
+        interpreter = reads_text(name) and _language(name) != _language(spelt)
+        runs = name in _WRAPPERS or name in _LINKED_RUNNERS  # ``bin/e`` -> ``env``: its words run
+        read = name in READ_PROGRAMS or interpreter or runs
+        return name if name != spelt and read else None
 
     def _program_word(self, word: str) -> str:
         """A word that may be the command's name as the shell runs it: ``cmd=ln; $cmd -s …``
@@ -3081,7 +3084,10 @@ class _Writes:
             return None
         if not self.here_text or self.here_built:
             return program[0], _STDIN_CODE
-        return None
+        # the here-document's code, read already: the local modules it loads (``import mk``); a
+        # here-string's word keeps its quotes (``<<< 'import mk'``): each line's are left off
+        lines = (line.strip().strip("'\"") for line in self.here_text.split("\n"))
+        return _modules_links(program[0], self._base, "\n".join(lines), None)
 
     def _script_links(
         self, name: str, spelled: str, file: str, *, run: bool
@@ -4274,6 +4280,21 @@ _RUN_NAMED = "a program named at run time, which may be ln"
 _STDIN_CODE = "code read from standard input"
 """Why an interpreter given no script nor code (``python3``, ``cat mk.py | node``,
 ``/usr/bin/python3 < mk.py``, ``python3 <<< "$(cat mk.py)"``) may make a link."""
+_LINKED_RUNNERS = frozenset({"xargs", "sed", "git", "make", "parallel", "busybox"})
+"""Programs running commands their words name (:meth:`_Writes._runs_linker`), judged by that
+name when a link under another name leads to one (``bin/x`` -> ``xargs``)."""
+_SAME_LANGUAGE = {"nodejs": "node", "pypy": "python", "gawk": "awk", "mawk": "awk", "nawk": "awk"}
+"""Interpreters' names (their version digits left off) that run one language."""
+
+
+def _language(name: str) -> str:
+    """The language the interpreter called ``name`` runs, as a key: ``python3.11`` and
+    ``python`` are ``python``, ``nodejs`` is ``node``, every POSIX-like shell is ``sh`` (a link
+    ``bin/node`` -> ``python3`` runs Python: judged as its target, P-3)."""
+    base = name.rstrip("0123456789.") or name
+    return "sh" if base in SHELLS else _SAME_LANGUAGE.get(base, base)
+
+
 _WHOLE_EXPANSION_RE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}|[0-9@*#?!$-])?")
 """A word that is one expansion (matched whole): ``$x``, ``${x:-…}``, ``$1``, ``$@``, or a lone
 ``$`` (the lexer splits an unquoted ``$(…)`` after it)."""
