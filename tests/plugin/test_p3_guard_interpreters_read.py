@@ -170,11 +170,14 @@ FED_PAST_OPTIONS_OR_BY_A_DEVICE = [
     "python3 - <<'PY'\nimport runpy; runpy.run_path(\"mk.py\")\nPY\necho x > lnk/a.md",
     "python3 <<'PY'\nimport mk\nPY\necho x > lnk/a.md",
     "python3 <<< 'import mk' && echo x > lnk/a.md",
+    'python3 <<< $\'import os\\nos.sym\\x6cink(open("target").read().strip(), "lnk")\' '
+    "&& echo x > lnk/a.md",
 ]
 """Each was let through (guard54's review): a shell's valued option taken for its script
 (``pipefail``), a script named by a device reading standard input or a descriptor, a file
 fed by a pattern bash expands to ``mk.sh`` (``mk.py``), a local module loaded by code in a
-here-document or here-string (read as code given inline is)."""
+here-document or here-string (read as code given inline is), a here-string's link text spelt
+in bash's ``$'…'`` escapes."""
 FED_PAST_PROVED_BY_BASH = [
     FED_PAST_OPTIONS_OR_BY_A_DEVICE[at] for at in (0, 5, 6, 9, 12, 14, 15, 17)
 ]

@@ -553,7 +553,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     command, texts, cwd, environ, tails, _depth, _lost, _outer = reading
     writes = _Writes(found, tails, environ, cd_data=_lost, outer=_outer)
     writes.code_variable = _code_variable(command, _depth)
-    writes.here_text = "\n".join(text for text, _ in texts)  # an interpreter's code too
+    writes.here_text = "\n".join(_here_spellings(text) for text, _ in texts)  # code too
     writes.here_built = any(expands and _here_built(text) for text, expands in texts)
     writes.text = command  # its spellings: which ``$`` bash expands in an interpreter's code
     writes.cat_read = _cat_read(command, environ, _outer)
@@ -4428,6 +4428,13 @@ def _code_named_at_run_time(code: str, spelt: Mapping[str, str], *, module: bool
     if module:
         return _RUN_TIME_NAME_RE.search(spelling) is not None
     return bool(_WHOLE_EXPANSION_RE.fullmatch(spelling) or _SUBSTITUTION_OPEN_RE.search(spelling))
+
+
+def _here_spellings(text: str) -> str:
+    """A here-document's body or here-string's word (``text``) as read for link texts: as
+    written, and, when it holds ``$'…'``, also as bash decodes a here-string's ANSI-C quoting
+    (:func:`_bash_quoting`): ``<<< $'…sym\\x6cink…'`` runs ``symlink`` (P-3)."""
+    return f"{text}\n{_bash_quoting(text)}" if "$'" in text else text
 
 
 def _here_built(text: str) -> bool:
