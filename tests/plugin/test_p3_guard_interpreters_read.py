@@ -27,20 +27,25 @@ module file beside it) were never read.
 
 Code fed to an interpreter named by its path was let through where the bare name was refused
 (``cat mk.py | /usr/bin/python3``, ``… | .venv/bin/python``, ``/usr/bin/python3 <<< "$(cat
-mk.py)"``), and so was a here-string built at run time for the bare name too; a script
-redirected into a shell (``/bin/bash -s < run.sh``, ``sh < run.sh``) was read as text, so a
-script running ``python3 mk.py`` passed where ``cat run.sh | /bin/bash -s`` was refused: a
-file fed on standard input now counts as code read from it, as the pipe does (``< /dev/null``
-feeds none). A link to an interpreter under another name (``bin/py`` -> ``python3``) was
-judged as the compiled program it looked like; it is judged by its target's name, resolved as
-the kernel does (a copy under another name cannot be known: it stays a program). Code or a
+mk.py)"``), and so was a here-string built at run time for the bare name too. A file fed on
+standard input (``/bin/bash -s < mk.sh``, ``python3 < mk.py``) is read as the same file named
+as the script is (``< /dev/null`` feeds none): the first fix refused every file so fed
+(``python3 < ok.py``, ``bash < install.sh``), and took a shell's valued option for its script
+(``bash -euo pipefail < mk.sh``: ``pipefail``), a device for a file (``python3 /dev/stdin <
+mk.py``, ``/dev/fd/3``) and a pattern for a name (``bash < m?.sh``). A link to an
+interpreter under another name (``bin/py`` -> ``python3``) was judged as the compiled program
+it looked like; it is judged by its target's name, resolved as the kernel does (a copy under
+another name cannot be known: it stays a program). Code or a
 module named at run time (``xargs -I{} python3 -m {}``, ``python3 -c 'import {}'`` from
-``find``, ``python3 -c "$(cat mk.py)"``) is code the guard cannot read, refused as a script
-named at run time is.
+``find``, ``python3 -c "$(cat mk.py)"``, ``-c "$x"``) is code the guard cannot read, refused
+as a script named at run time is; a variable or a ``$`` bash leaves as written inside code the
+command writes is data (``-c 'print("$5")'``, ``-c "print('$USER')"``, ``<<EOF`` with
+``print("$HOME")``): the first fix refused each.
 """
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -53,6 +58,7 @@ from tests.support.guard_cases import (
     Layout,
     answers_of_every_harness,
     bash_writes_through_lnk,
+    fill,
     let_through,
     refusals_by_every_harness,
 )
@@ -124,9 +130,8 @@ FED_OR_NAMED_AT_RUN_TIME = [
     "cat mk.py | /usr/bin/python3 - && echo x > lnk/a.md",
     '/usr/bin/python3 <<< "$(cat mk.py)" && echo x > lnk/a.md',
     'python3 <<< "$(cat mk.py)" && echo x > lnk/a.md',
-    "/bin/bash -s < run.sh && echo x > lnk/a.md",
-    "bash < run.sh && echo x > lnk/a.md",
-    "sh < run.sh && echo x > lnk/a.md",
+    "/bin/bash -s < mk.sh && echo x > lnk/a.md",
+    "sh < mk.sh && echo x > lnk/a.md",
     "bin/py mk.py && echo x > lnk/a.md",
     "bin/py -c 'import mk' && echo x > lnk/a.md",
     "echo mk | xargs -I{} python3 -m {} && echo x > lnk/a.md",
@@ -140,11 +145,82 @@ FED_OR_NAMED_AT_RUN_TIME = [
 ]
 """Each was let through but the ``find`` form (refused already, proved beside them): code fed on
 standard input to an interpreter named by its path, a here-string built at run time, a script
-redirected into a shell (``run.sh`` runs ``python3 mk.py``), a link ``bin/py`` to ``python3``
+redirected into a shell, a link ``bin/py`` to ``python3``
 (``sys.executable``), code or a module named at run time, ``-`` naming standard input as the
 script with arguments after it (``arg`` was taken for the script)."""
 FED_PROVED_BY_BASH = [FED_OR_NAMED_AT_RUN_TIME[at] for at in (0, 3, 5, 8, 10, 12, 13, 15)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
+FED_PAST_OPTIONS_OR_BY_A_DEVICE = [
+    "bash -euo pipefail < mk.sh && echo x > lnk/a.md",
+    "bash -o errexit < mk.sh && echo x > lnk/a.md",
+    "bash -O extglob < mk.sh && echo x > lnk/a.md",
+    "sh -o errexit < mk.sh && echo x > lnk/a.md",
+    "bash --rcfile /dev/null < mk.sh && echo x > lnk/a.md",
+    "cat mk.sh | bash -euo pipefail && echo x > lnk/a.md",
+    "python3 /dev/stdin < mk.py && echo x > lnk/a.md",
+    "python3 /dev/fd/0 < mk.py && echo x > lnk/a.md",
+    "python3 /proc/self/fd/0 < mk.py && echo x > lnk/a.md",
+    "exec 3<mk.py; python3 /dev/fd/3 && echo x > lnk/a.md",
+    "cat mk.py | python3 /dev/stdin && echo x > lnk/a.md",
+    "bash /dev/stdin < mk.sh && echo x > lnk/a.md",
+    "node /dev/stdin < mk.js && echo x > lnk/a.md",
+    "perl /dev/stdin < mk.pl && echo x > lnk/a.md",
+    "bash < m?.sh && echo x > lnk/a.md",
+    "python3 - < m?.py && echo x > lnk/a.md",
+    "python3 - <<'PY'\nimport runpy; runpy.run_path(\"mk.py\")\nPY\necho x > lnk/a.md",
+    "python3 <<'PY'\nimport mk\nPY\necho x > lnk/a.md",
+    "python3 <<< 'import mk' && echo x > lnk/a.md",
+    'python3 <<< $\'import os\\nos.sym\\x6cink(open("target").read().strip(), "lnk")\' '
+    "&& echo x > lnk/a.md",
+]
+"""Each was let through (guard54's review): a shell's valued option taken for its script
+(``pipefail``), a script named by a device reading standard input or a descriptor, a file
+fed by a pattern bash expands to ``mk.sh`` (``mk.py``), a local module loaded by code in a
+here-document or here-string (read as code given inline is), a here-string's link text spelt
+in bash's ``$'…'`` escapes."""
+FED_PAST_PROVED_BY_BASH = [
+    FED_PAST_OPTIONS_OR_BY_A_DEVICE[at] for at in (0, 5, 6, 9, 12, 14, 15, 17)
+]
+"""A handful of the forms above, run by one bash: each really writes into the other scope."""
+LINKED_TO_ANOTHER = [
+    "bin/node -c 'import mk' && echo x > lnk/a.md",
+    "bin/node mk.py && echo x > lnk/a.md",
+    "bin/e python3 mk.py && echo x > lnk/a.md",
+    "bin/t 5 python3 mk.py && echo x > lnk/a.md",
+    "echo mk.py | bin/x python3 && echo x > lnk/a.md",
+    "echo 1 | bin/s 'e python3 mk.py' && echo x > lnk/a.md",
+]
+"""Each was let through (guard54's review): a link named like one interpreter leading to
+another (``bin/node`` -> ``python3``: judged as node, its ``-c`` a syntax check), or to a
+program running its words (``env``, ``timeout``, ``xargs``, ``sed``: judged as a compiled
+program)."""
+LINKED_PROVED_BY_BASH = [LINKED_TO_ANOTHER[at] for at in (0, 2, 4, 5)]
+"""A handful of the forms above, run by one bash: each really writes into the other scope."""
+CODE_WITH_DATA_OR_FED_A_FILE = [
+    "python3 -c 'print(\"price: $5\")'",
+    "python3 -c 'import os; print(os.path.expandvars(\"$TERM\"))'",
+    "python3 -c 'import string; print(string.Template(\"$who\").substitute(who=1))'",
+    "python3 -c \"print('$USER')\"",
+    'V=3; python3 -c "print($V)"',
+    "for f in *.json; do python3 -c \"import json; json.load(open('$f'))\"; done",
+    'python3 - <<EOF\nprint("$TERM")\nEOF\n:',
+    'python3 - <<EOF\nprint("\\$x")\nEOF\n:',
+    'node - <<EOF\nconsole.log("$TERM")\nEOF\n:',
+    "python3 <<< \"print('$TERM')\"",
+    "python3 < ok.py",
+    "node < ok.js",
+    "bash < install.sh",
+    "sh < install.sh",
+    "bash -euo pipefail < install.sh",
+    "python3 /dev/stdin < ok.py",
+    "bin/e python3 ok.py && bin/t 5 python3 ok.py && echo a.txt | bin/x wc -l",
+]
+"""Everyday code holding a ``$`` or a backquote bash leaves as written, or a variable bash puts
+in as data, and a readable file making no link fed on standard input: each passed before
+guard54, which took any ``$`` in Python's code for code built at run time and any file fed on
+standard input for code it could not read. Each is followed by a write into a new folder, and
+by a new topic file in the Session's own scope. (``$TERM``, not ``$HOME``: here ``HOME`` is the
+memory's data folder, which code may not name.)"""
 PROVED_BY_BASH = [RUN_BY_PATH[at] for at in (0, 2, 3, 5, 10, 12, 15, 19, 23, 26, 28, 29, 30, 31)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
 EVERYDAY_BY_PATH = [
@@ -233,7 +309,11 @@ def _prepared(where: Layout) -> None:
         (work / venv / "bin" / "python").symlink_to(sys.executable)
     (work / "bin").mkdir()
     (work / "bin" / "py").symlink_to(sys.executable)  # a link named as no interpreter is
+    (work / "bin" / "node").symlink_to("py")  # named as another interpreter
+    for name, program in [("e", "env"), ("t", "timeout"), ("x", "xargs"), ("s", "sed")]:
+        (work / "bin" / name).symlink_to(shutil.which(program) or program)
     (work / "run.sh").write_text("python3 mk.py\n", encoding="utf-8")
+    (work / "install.sh").write_text("echo installing\nmkdir -p build\n", encoding="utf-8")
     package = work / "app"
     package.mkdir()
     for at in range(300):
@@ -244,24 +324,51 @@ def _prepared(where: Layout) -> None:
     (work / "wide.py").write_text("".join(f"import w{at}\n" for at in range(70)), "utf-8")
 
 
+def _assert_refused_and_written_by_bash(
+    where: Layout, commands: list[str], proved: list[str]
+) -> None:
+    """Every harness refuses each of ``commands`` in the prepared Workspace; one bash running
+    ``proved`` (a handful of them) then writes through ``lnk`` into the other scope each time."""
+    _prepared(where)
+    assert let_through(where, commands) == {}
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
+    written = bash_writes_through_lnk(where, proved, env=env)
+    assert written >= {f"{at}.md" for at in range(len(proved))}
+
+
 def test_p3_an_interpreter_named_by_its_path_runs_its_script_which_is_read(
     where: Layout,
 ) -> None:
-    _prepared(where)
-    assert let_through(where, RUN_BY_PATH) == {}
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
-    written = bash_writes_through_lnk(where, PROVED_BY_BASH, env=env)
-    assert written >= {f"{at}.md" for at in range(len(PROVED_BY_BASH))}
+    _assert_refused_and_written_by_bash(where, RUN_BY_PATH, PROVED_BY_BASH)
 
 
 def test_p3_code_fed_to_an_interpreter_or_named_at_run_time_is_code_not_read(
     where: Layout,
 ) -> None:
+    _assert_refused_and_written_by_bash(where, FED_OR_NAMED_AT_RUN_TIME, FED_PROVED_BY_BASH)
+
+
+def test_p3_a_script_fed_past_shell_options_or_named_by_a_device_is_read(
+    where: Layout,
+) -> None:
+    _assert_refused_and_written_by_bash(
+        where, FED_PAST_OPTIONS_OR_BY_A_DEVICE, FED_PAST_PROVED_BY_BASH
+    )
+
+
+def test_p3_a_link_to_another_interpreter_or_a_runner_is_judged_as_its_target(
+    where: Layout,
+) -> None:
+    _assert_refused_and_written_by_bash(where, LINKED_TO_ANOTHER, LINKED_PROVED_BY_BASH)
+
+
+def test_p3_code_holding_data_or_a_fed_file_making_no_link_passes(where: Layout) -> None:
     _prepared(where)
-    assert let_through(where, FED_OR_NAMED_AT_RUN_TIME) == {}
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
-    written = bash_writes_through_lnk(where, FED_PROVED_BY_BASH, env=env)
-    assert written >= {f"{at}.md" for at in range(len(FED_PROVED_BY_BASH))}
+    then = ["mkdir -p out && echo x > out/a.txt", fill("echo x > {root}/{own}/new.md", where)]
+    commands = [f"{code}\n{write}" for code in CODE_WITH_DATA_OR_FED_A_FILE for write in then]
+    answers = {command: answers_of_every_harness(where, command) for command in commands}
+
+    assert answers == {command: dict.fromkeys(SHELL) for command in commands}
 
 
 def test_p3_everyday_interpreters_by_path_and_medium_projects_pass(where: Layout) -> None:

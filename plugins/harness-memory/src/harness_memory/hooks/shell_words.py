@@ -40,15 +40,19 @@ _IN_DOUBLE_RE = re.compile(r'[^"\\]+')
 """A run of characters in double quotes that neither closes them nor escapes."""
 
 
-def split_words(text: str, *, punctuation: str = "") -> list[str]:
+def split_words(text: str, *, punctuation: str = "", dead: str = "") -> list[str]:
     r"""``text``'s words as ``shlex`` with ``posix=True``, ``whitespace_split=True``, no
     commenters and ``punctuation_chars=punctuation`` gives them (by default none: as
     :func:`shlex.split` does); ``ValueError("No closing quotation")`` for a quote left open,
     ``ValueError("No escaped character")`` for a backslash at the end, as ``shlex`` raises
-    them. Linear in ``len(text)``.
+    them. Linear in ``len(text)``. ``dead``: a character put for each ``$`` and backquote
+    bash leaves as written (single-quoted, or after a backslash), so a word's ``$`` and
+    backquotes left are those bash expands; the words are the same, one for one.
 
     >>> split_words("a&&b '' \\x", punctuation=PUNCTUATION)
     ['a', '&&', 'b', '', 'x']
+    >>> split_words("'$a' \"$b\\$c\" \\$d", dead="_")
+    ['_a', '$b\\_c', '_d']
     """
     plain = _PLAIN_RES.get(punctuation) or _plain_re(punctuation)
     words: list[str] = []
@@ -65,37 +69,44 @@ def split_words(text: str, *, punctuation: str = "") -> list[str]:
         else:
             parts: list[str] = []
             while at < end and text[at] not in _SPACE and text[at] not in punctuation:
-                at = _word_part(text, at, plain, parts)
+                at = _word_part(text, at, plain, parts, dead)
             words.append("".join(parts))
     return words
 
 
-def _word_part(text: str, at: int, plain: re.Pattern[str], parts: list[str]) -> int:
+def _word_part(text: str, at: int, plain: re.Pattern[str], parts: list[str], dead: str) -> int:
     """Append to ``parts`` the part of a word at ``text[at]`` (a run of plain characters, a
-    quoted part or an escape) as ``shlex`` reads it; the index after it."""
+    quoted part or an escape) as ``shlex`` reads it, ``$`` and backquotes bash leaves as
+    written spelt ``dead`` (when given); the index after it."""
     char = text[at]
     if char == "\\":
         if at + 1 == len(text):
             raise ValueError("No escaped character")
-        parts.append(text[at + 1])
+        parts.append(_deadened(text[at + 1], dead))
         return at + 2
     if char == "'":
         close = text.find("'", at + 1)
         if close < 0:
             raise ValueError("No closing quotation")
-        parts.append(text[at + 1 : close])
+        parts.append(_deadened(text[at + 1 : close], dead))
         return close + 1
     if char == '"':
-        return _double_quoted(text, at + 1, parts)
+        return _double_quoted(text, at + 1, parts, dead)
     found = plain.match(text, at)
     assert found is not None, "split_words hands no space, quote, backslash or punctuation"
     parts.append(found[0])
     return found.end()
 
 
-def _double_quoted(text: str, at: int, parts: list[str]) -> int:
+def _deadened(part: str, dead: str) -> str:
+    """``part`` with each ``$`` and backquote spelt ``dead`` (unchanged when ``dead`` is "")."""
+    return part.replace("$", dead).replace("`", dead) if dead else part
+
+
+def _double_quoted(text: str, at: int, parts: list[str], dead: str = "") -> int:
     r"""Append the text of double quotes opened before ``text[at]`` to ``parts``: a backslash
-    kept except before ``"`` or ``\``; the index after the closing quote."""
+    kept except before ``"`` or ``\`` (an escaped ``$`` or backquote spelt ``dead``); the
+    index after the closing quote."""
     end = len(text)
     while at < end:
         if (found := _IN_DOUBLE_RE.match(text, at)) is not None:
@@ -107,6 +118,6 @@ def _double_quoted(text: str, at: int, parts: list[str]) -> int:
         if at + 1 == end:  # a backslash last: shlex reads no escaped character
             raise ValueError("No escaped character")
         after = text[at + 1]
-        parts.append(after if after in '"\\' else "\\" + after)
+        parts.append(after if after in '"\\' else "\\" + _deadened(after, dead))
         at += 2
     raise ValueError("No closing quotation")

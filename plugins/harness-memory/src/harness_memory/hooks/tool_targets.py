@@ -77,6 +77,7 @@ show (a file it reads, ``xargs -I{}`` fed from one) — the harness README says 
 from __future__ import annotations
 
 import errno
+import functools
 import itertools
 import os
 import posixpath
@@ -553,8 +554,9 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     command, texts, cwd, environ, tails, _depth, _lost, _outer = reading
     writes = _Writes(found, tails, environ, cd_data=_lost, outer=_outer)
     writes.code_variable = _code_variable(command, _depth)
-    writes.here_text = "\n".join(text for text, _ in texts)  # an interpreter's code too
-    writes.here_built = any(expands and _RUN_TIME_NAME_RE.search(text) for text, expands in texts)
+    writes.here_text = "\n".join(_here_spellings(text) for text, _ in texts)  # code too
+    writes.here_built = any(expands and _here_built(text) for text, expands in texts)
+    writes.text = command  # its spellings: which ``$`` bash expands in an interpreter's code
     writes.cat_read = _cat_read(command, environ, _outer)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
@@ -766,7 +768,7 @@ def _readers_set(
     arrays_spelt`); ``top_level``: no word of another command read again."""
     writes, inside = readers
     inside.linker, inside.here_text = writes.linker, writes.here_text
-    inside.here_built = writes.here_built
+    inside.here_built, inside.text = writes.here_built, writes.text
     words, runners, unread, evaluators = _function_runners(words)
     unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
     for reader in readers:
@@ -2170,6 +2172,7 @@ class _Writes:
         "reading",
         "runners",
         "stdin_elsewhere",
+        "text",
         "top_level",
         "unsure_names",
     )
@@ -2190,7 +2193,8 @@ class _Writes:
         self.linker: tuple[str, str] | None = None if outer is None else outer.linker
         self.code_variable = False  # the text is one variable ``eval`` runs as code
         self.here_text = ""  # the command's here-documents' bodies
-        self.here_built = False  # and whether one holds an expansion (built at run time)
+        self.here_built = False  # and whether one is built at run time (:func:`_here_built`)
+        self.text = ""  # the command's text as the lexer reads it (:func:`_live_spellings`)
         self._tails = tails
         self._environ = environ  # the shell's environment (``~`` in ``tar -C ~``)
         self._command: str | None = None
@@ -2627,8 +2631,11 @@ class _Writes:
             return None
         name = os.path.basename(real)  # noqa: PTH119
         spelt = word.rsplit("/", 1)[-1]
-        interpreter = reads_text(name) and not reads_text(spelt)  # not ``.venv/bin/python``
-        return name if name != spelt and (name in READ_PROGRAMS or interpreter) else None
+        # not ``.venv/bin/python`` -> ``python3.11``, ``/bin/sh`` -> ``dash``: the same language
+        interpreter = reads_text(name) and _language(name) != _language(spelt)
+        runs = name in _WRAPPERS or name in _LINKED_RUNNERS  # ``bin/e`` -> ``env``: its words run
+        read = name in READ_PROGRAMS or interpreter or runs
+        return name if name != spelt and read else None
 
     def _program_word(self, word: str) -> str:
         """A word that may be the command's name as the shell runs it: ``cmd=ln; $cmd -s …``
@@ -2861,16 +2868,23 @@ class _Writes:
             return program[0], shown
         script = _script_word(command, program, script_words)
         inline = _inline_code(command, program)  # its operand is code or a module, no file
-        operand = "-" if _dash_script(command, program) else self._operand
-        fed = operand in (None, "-") and interpreted and not inline and self._stdin is not None
-        if fed:  # ``python3 < mk.py``, ``bash -s < mk.sh``: code fed in
-            operand = self._stdin
+        operand = self._script_operand(command, program, script_words)
+        if script is not None and _INPUT_DEVICE_RE.match(os.path.normpath(script[1])):
+            operand = os.path.normpath(script[1])  # ``bash /dev/stdin < mk.sh``: standard input
+            script = None
+        fed = operand is None or operand in STDIN_SCRIPTS
+        if fed and interpreted and not inline and self._stdin is not None:
+            operand = self._stdin  # ``python3 < mk.py``, ``bash -s < mk.sh``: code fed in
+            if _GLOB_CHARS.search(operand) and (operand := self._one_match(operand)) is None:
+                return program[0], f"{self._stdin}, a file fed by a pattern"
+        elif operand is not None and _INPUT_DEVICE_RE.match(operand) and interpreted:
+            return program[0], f"{operand}, code read from a descriptor"
         if script is None and interpreted and operand not in (None, "-") and not inline:
             script = ("run", operand or "")  # ``python3 mk.py``: in the shell's folder
         if script is None:
             reads = interpreted and wrapper != "command"
             return self._code_elsewhere(
-                command, program, said[::2], interpreted=reads, inline=inline
+                command, program, said[::2], interpreted=reads, inline=inline, operand=operand
             )
         if (expanded := _expand(script[1], self._known, self._environ)) is None:
             # an interpreter's or shell's script named at run time (``python3 "$(cat nm)"``);
@@ -2883,8 +2897,33 @@ class _Writes:
             return program[0], f"{script[1]}, a script the command writes"
         if not os.path.isfile(file):  # noqa: PTH113
             return None  # missing (it runs nothing), a folder, ``/dev/null``
-        made = self._script_links(program[0], script[1], file, run=script[0] == "run")
-        return (program[0], _STDIN_CODE) if made is None and fed else made
+        return self._script_links(program[0], script[1], file, run=script[0] == "run")
+
+    def _script_operand(self, command: str, program: list[str], words: list[str]) -> str | None:
+        """The word naming the script of the interpreter ``command`` (``program``: its name
+        and options before its first operand; ``words``: a shell's words, as written): ``-``
+        for standard input (``python3 - arg``: :func:`_dash_script`; a shell reading its
+        standard input, ``bash -euo pipefail``, ``bash -s a``: bash's own reading of its
+        options, :func:`~harness_memory.hooks.shell_operands.shell_run`, so ``pipefail`` is
+        ``-o``'s value, no script), else its first operand (None: none)."""
+        if command in STARTUP_SHELLS and (run := shell_run(words)).code is None:
+            return "-" if run.stdin and run.script is None else self._operand
+        return "-" if _dash_script(command, program) else self._operand
+
+    def _one_match(self, pattern: str) -> str | None:
+        """The one file a pattern fed on standard input names (``bash < m?.sh``: bash expands
+        it, in the shell's folder as it is when the guard answers), or None when it matches
+        none or several (bash refuses an ambiguous redirect), or past the scan budget: then
+        the code fed is unknown (P-3)."""
+        expanded = _expand(pattern, self._known, self._environ)
+        if expanded is None:
+            return None
+        relative = not PurePath(expanded).is_absolute()
+        try:
+            found = _scan(f"{self._base}/{expanded}" if relative else expanded, self._found.budget)
+        except _OverScan:
+            return None
+        return found[0] if len(found) == 1 else None
 
     def _runs_linker(self, name: str, command: str, said: list[str]) -> tuple[str, str] | None:
         """The program that may make a link among those ``command`` runs from its words
@@ -3002,6 +3041,7 @@ class _Writes:
         *,
         interpreted: bool,
         inline: bool,
+        operand: str | None,
     ) -> tuple[str, str] | None:
         """Whether an interpreter (``program``) run with no script file may make a link by
         code the guard cannot read in its words: a local module (``python3 -m helper``, read
@@ -3016,10 +3056,12 @@ class _Writes:
         cannot read (:func:`_code_named_at_run_time`: ``xargs -I{} python3 -m {}``, ``python3
         -c "$(cat mk.py)"``). None for code given inline (already read), a module not in the
         shell's folder (``python3 -m pytest``), or a program the guard does not read as code
-        (``npm``)."""
+        (``npm``). ``operand``: its script's word (:meth:`_script_operand`; ``-``: none)."""
         if not interpreted:
             return None
-        if inline and _code_named_at_run_time(command, self._operand or ""):
+        names_module = bool(_PYTHON_MODULE_RE.match(program[-1]))
+        spelt = _live_spellings(self.text)
+        if inline and _code_named_at_run_time(self._operand or "", spelt, module=names_module):
             return program[0], f"{self._operand}, code named at run time"
         if inline:
             module = self._operand if _PYTHON_MODULE_RE.match(program[-1]) else None
@@ -3039,12 +3081,14 @@ class _Writes:
                 return program[0], f"-m {module}, a local package"
             return None
         quiet = {"-V", "--version", "-h", "--help", "-v"}
-        operand = "-" if _dash_script(command, program) else self._operand
         if operand not in (None, "-") or quiet & set(program[1:]):
             return None
         if not self.here_text or self.here_built:
             return program[0], _STDIN_CODE
-        return None
+        # the here-document's code, read already: the local modules it loads (``import mk``); a
+        # here-string's word keeps its quotes (``<<< 'import mk'``): each line's are left off
+        lines = (line.strip().strip("'\"") for line in self.here_text.split("\n"))
+        return _modules_links(program[0], self._base, "\n".join(lines), None)
 
     def _script_links(
         self, name: str, spelled: str, file: str, *, run: bool
@@ -4237,9 +4281,31 @@ _RUN_NAMED = "a program named at run time, which may be ln"
 _STDIN_CODE = "code read from standard input"
 """Why an interpreter given no script nor code (``python3``, ``cat mk.py | node``,
 ``/usr/bin/python3 < mk.py``, ``python3 <<< "$(cat mk.py)"``) may make a link."""
-_RUN_TIME_CODE_RE = re.compile(r"\$[({A-Za-z_0-9@*#?!$-]|`")
-"""An expansion in Python's code or module name (``-c "$(cat mk.py)"``, ``-m "$m"``): Python's
-own syntax holds no ``$`` and no backquote."""
+_LINKED_RUNNERS = frozenset({"xargs", "sed", "git", "make", "parallel", "busybox"})
+"""Programs running commands their words name (:meth:`_Writes._runs_linker`), judged by that
+name when a link under another name leads to one (``bin/x`` -> ``xargs``)."""
+_SAME_LANGUAGE = {"nodejs": "node", "pypy": "python", "gawk": "awk", "mawk": "awk", "nawk": "awk"}
+"""Interpreters' names (their version digits left off) that run one language."""
+
+
+def _language(name: str) -> str:
+    """The language the interpreter called ``name`` runs, as a key: ``python3.11`` and
+    ``python`` are ``python``, ``nodejs`` is ``node``, every POSIX-like shell is ``sh`` (a link
+    ``bin/node`` -> ``python3`` runs Python: judged as its target, P-3)."""
+    base = name.rstrip("0123456789.") or name
+    return "sh" if base in SHELLS else _SAME_LANGUAGE.get(base, base)
+
+
+_WHOLE_EXPANSION_RE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}|[0-9@*#?!$-])?")
+"""A word that is one expansion (matched whole): ``$x``, ``${x:-…}``, ``$1``, ``$@``, or a lone
+``$`` (the lexer splits an unquoted ``$(…)`` after it)."""
+_SUBSTITUTION_OPEN_RE = re.compile(r"\$\(|`")
+"""A command substitution's start in a word bash expands."""
+_LIVE_BACKQUOTE_RE = re.compile(r"(?:^|[^\\])(?:\\\\)*`")
+"""A backquote no backslash escapes (an even number of them before it)."""
+_INPUT_DEVICE_RE = re.compile(r"/(?:dev/(?:stdin|fd/[0-9]+)|proc/[^/]+/fd/[0-9]+)")
+"""A name that is a descriptor the program has open (matched whole, normalised): standard input
+(``/dev/stdin``, ``/dev/fd/0``, ``/proc/self/fd/0``: :data:`STDIN_SCRIPTS`) or another one."""
 _LEADING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -4347,16 +4413,66 @@ def _dash_script(command: str, program: list[str]) -> bool:
     return len(program) > 1 and program[-1] == "-" and command not in SHELLS
 
 
-def _code_named_at_run_time(command: str, code: str) -> bool:
-    """Whether the ``code`` or module an interpreter ``command`` is given inline is known
-    only at run time: a name ``find`` or ``xargs`` gives (``-I{} python3 -m {}``, ``python3 -c
-    'import {}'``: :data:`_FED`), or, for Python, whose syntax has no ``$`` nor backquote, any
-    expansion (``python3 -c "$(cat mk.py)"``, ``-m "$m"``). Other languages' code holds ``$``
-    of its own (``awk '{print $1}'``, ``perl -e '$x'``): only the fed name counts there. The
+def _code_named_at_run_time(code: str, spelt: Mapping[str, str], *, module: bool) -> bool:
+    """Whether the ``code`` (or, ``module``, the module name) an interpreter is given inline
+    is itself built at run time: a name ``find`` or ``xargs`` gives (``-I{} python3 -m {}``,
+    ``python3 -c 'import {}'``: :data:`_FED`), a word that is one expansion (``-c "$x"``,
+    ``-c "$(cat mk.py)"``) or holds a command substitution (``-c "import $(cat nm)"``), or a
+    module name holding any expansion (``-m "$m"``), as bash expands it (``spelt``:
+    :func:`_live_spellings`, the code as the lexer gives it -> its spelling, each ``$`` and
+    backquote bash leaves as written hidden). A variable or a literal ``$`` inside code
+    written in the command is data (``-c 'print("$5")'``, ``-c "print('$USER')"``). The
     code then run is unknown, as a script named at run time is (P-3)."""
     if _FED.strip('"') in code:
         return True
-    return bool(_PYTHON_RE.match(command)) and _RUN_TIME_CODE_RE.search(code) is not None
+    spelling = spelt.get(code, code)
+    if module:
+        return _RUN_TIME_NAME_RE.search(spelling) is not None
+    return bool(_WHOLE_EXPANSION_RE.fullmatch(spelling) or _SUBSTITUTION_OPEN_RE.search(spelling))
+
+
+def _here_spellings(text: str) -> str:
+    """A here-document's body or here-string's word (``text``) as read for link texts: as
+    written, and, when it holds ``$'…'``, also as bash decodes a here-string's ANSI-C quoting
+    (:func:`_bash_quoting`): ``<<< $'…sym\\x6cink…'`` runs ``symlink`` (P-3)."""
+    return f"{text}\n{_bash_quoting(text)}" if "$'" in text else text
+
+
+def _here_built(text: str) -> bool:
+    """Whether an expanded here-document's body or a here-string's word (``text``, as
+    :func:`~harness_memory.hooks.here_data.here_data` gives it: each command substitution a
+    backquote) is code built at run time: one it holds, not escaped (``python3 <<< "$(cat
+    mk.py)"``), or the whole text one expansion (``<<< "$x"``). A variable in written code is
+    data (``<<EOF`` with ``print("$HOME")``, ``\\$x``) (P-3)."""
+    whole = _WHOLE_EXPANSION_RE.fullmatch(text.strip().strip('"').strip())
+    return bool(whole or _LIVE_BACKQUOTE_RE.search(text))
+
+
+@functools.lru_cache(maxsize=8)
+def _live_spellings(command: str) -> Mapping[str, str]:
+    """Each word of ``command`` (as :func:`_shell_words` reads it; none when it cannot be
+    lexed) -> its spelling with each ``$`` and backquote bash leaves as written (single
+    quotes, a backslash) spelt NUL: what bash expands in it. A word spelt twice keeps the
+    spelling with more expansions (P-3)."""
+    text = _lines_separated(_bash_quoting(command))
+    try:
+        pairs = zip(
+            _lexed(text),
+            split_words(_descriptors_dropped(text), punctuation=PUNCTUATION, dead="\0"),
+            strict=True,
+        )
+    except ValueError:
+        return {}
+    spelt: dict[str, str] = {}
+    for word, spelling in pairs:
+        if _expansions(spelling) >= _expansions(spelt.get(word, "")):
+            spelt[word] = spelling
+    return spelt
+
+
+def _expansions(spelling: str) -> int:
+    """How many ``$`` and backquotes ``spelling`` holds."""
+    return spelling.count("$") + spelling.count("`")
 
 
 def _inline_code(command: str, program: list[str]) -> bool:
