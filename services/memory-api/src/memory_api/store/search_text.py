@@ -460,11 +460,20 @@ table row, a fence, or a list item (``item``: its paragraph goes on on the lines
 into it)."""
 
 
+def _on_break(character: str) -> bool:
+    """Whether ``character``, opening the line after a break, is a mark (a sound mark written
+    apart, ``ﾞ ゛``, or a combining one): a line break before it is no wrap, as its stretch takes
+    the character before it (:func:`_folded_stretches`), here the break: a wrap there would
+    overlap that stretch and throw every later mark off."""
+    return character in _SOUND_MARKS or unicodedata.category(character)[0] == "M"
+
+
 def _wraps(text: str) -> Iterator[tuple[int, int]]:
     """The spans of ``text`` search_form leaves out as hard wraps (:data:`_WRAP_RE`), in order:
     a line break inside a paragraph (a list item's, on a line indented into it); never after a
     heading, a blockquote or table line, a fence, nor after a list item's line when the next
-    line is not indented into it (``- 张三\n李四``: two runs), nor between two lines of a code
+    line is not indented into it (``- 张三\n李四``: two runs), nor before a mark
+    (:func:`_on_break`), nor between two lines of a code
     fence (:func:`~memory_core.markdown.fenced_lines`, looked for only in a text holding a
     fence's marker). Linear: each line's start is looked for once, from the break ending it."""
     fenced: list[bool] = []
@@ -477,7 +486,7 @@ def _wraps(text: str) -> Iterator[tuple[int, int]]:
             start -= 1
         while start and text[start - 1] in " \t":
             start -= 1
-        if not start or _WRAPPED_RE.match(text, start - 1) is None:
+        if not start or _WRAPPED_RE.match(text, start - 1) is None or _on_break(text[end]):
             continue
         if fenced:
             line, done = line + text.count("\n", done, found.start()), found.start()
@@ -537,7 +546,8 @@ def _stretches(text: str) -> Iterator[tuple[int, int, bool]]:
     whether it is a hard wrap (:func:`_wraps`, left out) rather than a stretch of
     :func:`_changed_in` (folded; one that starts with a sound mark takes the character before
     it too, the kana it voices). The two never overlap: a wrap is blanks and a line break,
-    which no stretch holds."""
+    which no stretch holds, and none comes before a sound mark (:func:`_on_break`), whose
+    stretch would take the break."""
     return heapq.merge(_folded_stretches(text), ((*span, True) for span in _wraps(text)))
 
 
