@@ -90,7 +90,8 @@ folds merge or merge onto is indexed as written too, its token marked, so the fi
 query word as typed are fetched first; 14: the capitals SQLite's ``unicode61`` leaves
 unfolded, Cherokee's, Georgian Mtavruli, every cased letter above plane 0, as small letters;
 a run of combining grapheme joiners hidden whole, I-9; 15: a hard wrap between two characters
-of an unspaced script left out, ``喝\\n咖啡`` indexed as ``喝咖啡``, and a no-break, em, narrow or
+of an unspaced script left out, ``喝\\n咖啡`` indexed as ``喝咖啡`` (in a paragraph, never
+in code nor before a sound mark), and a no-break, em, narrow or
 ideographic space kept as a space, ``100\\u00a0km`` as two words)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""

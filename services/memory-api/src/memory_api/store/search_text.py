@@ -88,7 +88,7 @@ from dataclasses import dataclass, field
 
 import regex
 from memory_core.hidden_text import without_hidden
-from memory_core.markdown import fenced_lines
+from memory_core.markdown import code_lines
 from memory_core.wire import SnippetPart
 
 __all__ = [
@@ -460,6 +460,11 @@ table row, a fence, or a list item (``item``: its paragraph goes on on the lines
 into it)."""
 
 
+_CODE_HINT = re.compile(r"```|~~~|(?:^|\n)(?: {4}| {0,3}\t)", re.ASCII)
+"""A fence's marker, or a line indented four columns (a tab reaches them): a text that may hold
+code, whose lines are never joined as a wrap."""
+
+
 def _on_break(character: str) -> bool:
     """Whether ``character``, opening the line after a break, is a mark (a sound mark written
     apart, ``ﾞ ゛``, or a combining one): a line break before it is no wrap, as its stretch takes
@@ -473,12 +478,11 @@ def _wraps(text: str) -> Iterator[tuple[int, int]]:
     a line break inside a paragraph (a list item's, on a line indented into it); never after a
     heading, a blockquote or table line, a fence, nor after a list item's line when the next
     line is not indented into it (``- 张三\n李四``: two runs), nor before a mark
-    (:func:`_on_break`), nor between two lines of a code
-    fence (:func:`~memory_core.markdown.fenced_lines`, looked for only in a text holding a
-    fence's marker). Linear: each line's start is looked for once, from the break ending it."""
-    fenced: list[bool] = []
-    if "```" in text or "~~~" in text:
-        fenced = fenced_lines([line.removesuffix("\r") for line in text.split("\n")])
+    (:func:`_on_break`), nor between two lines of code, a fence's or an indented block's
+    (:func:`~memory_core.markdown.code_lines`, looked for only in a text holding a fence's
+    marker or a line indented four columns, :data:`_CODE_HINT`). Linear: each line's start is
+    looked for once, from the break ending it."""
+    code: list[bool] | None = None  # per line, read at the first break that may be a wrap
     line = done = 0  # the line a wrap ends, and the text counted up to
     for found in _WRAP_RE.finditer(text):
         start, end = found.span()
@@ -488,9 +492,13 @@ def _wraps(text: str) -> Iterator[tuple[int, int]]:
             start -= 1
         if not start or _WRAPPED_RE.match(text, start - 1) is None or _on_break(text[end]):
             continue
-        if fenced:
+        if code is None:
+            code = []
+            if _CODE_HINT.search(text):
+                code = code_lines([row.removesuffix("\r") for row in text.split("\n")])
+        if code:
             line, done = line + text.count("\n", done, found.start()), found.start()
-            if fenced[line] or fenced[line + 1]:
+            if code[line] or code[line + 1]:
                 continue
         block = _BLOCK_START.match(text, text.rfind("\n", 0, start) + 1)
         if block is None or (block.group("item") and text[end - 1] in " \t"):
