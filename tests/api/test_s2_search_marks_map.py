@@ -4,8 +4,10 @@ folds: half-width kana, a sound mark written apart, a no-break space, Windows li
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memory_api.store import search_text
 from memory_api.store.search_text import matches, parse_query, search_form
 
 PIECES = ["喝", "咖", "啡", "用", "ﾃ", "ｶ", "ﾞ", "ﾟ", "゛", "ｰ", "ﾀ", "カ", "が"]
@@ -37,3 +39,23 @@ def test_s2_every_mark_lies_in_the_text_and_holds_the_query(text: str, query: st
     for start, end in marked(text, query):
         assert 0 <= start < end <= len(text)
         assert wanted in "".join(search_form(text[start:end]).split())
+
+
+def test_s2_fixed_width_spaces_are_folded_without_a_stretch_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Text of CJK and no-break spaces (some input methods type them between every word) is
+    folded at C speed: no space is a stretch folded on its own, and each is still a space in
+    the search form, its marks where the words are."""
+    folded: list[str] = []
+
+    def counting(stretch: str) -> str:
+        folded.append(stretch)
+        return fold_stretch(stretch)
+
+    fold_stretch = search_text._fold_stretch
+    monkeypatch.setattr(search_text, "_fold_stretch", counting)
+    text = "中\u00a0文\u3000喝\u2003咖啡\u202f" * 50
+    assert search_form(text) == "中 文 喝 咖啡 " * 50
+    assert marked(text, "咖啡")[:2] == [(6, 8), (15, 17)]
+    assert folded == []

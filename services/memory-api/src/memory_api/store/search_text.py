@@ -395,7 +395,9 @@ def _compat() -> tuple[str, str]:
     codes = [
         code
         for code in range(0x30000)
-        if unicodedata.decomposition(chr(code)) and _is_compat(chr(code))
+        if unicodedata.decomposition(chr(code))
+        and _is_compat(chr(code))
+        and chr(code) not in _FIXED_SPACES  # folded by a translate first, _AS_SPACE
     ]
     return (
         _ranges([code for code in codes if code < 0x10000]),
@@ -425,6 +427,14 @@ def _marks() -> str:
 # U+3099 and U+309A do, into which they are folded; NFKC alone spells ``゛`` as a space and a
 # mark, and composes ``ﾞ`` only with a kana of its own stretch.
 _SOUND_MARKS = "\uff9e\uff9f\u309b\u309c"
+_FIXED_SPACES = (
+    "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+)
+"""The no-break, em, narrow, math and ideographic spaces, each of which NFKC spells as a
+space whatever stands beside it: one C-speed translate folds them all, never a stretch each
+(text of CJK and no-break spaces, typed by some input methods, is full of them)."""
+_AS_SPACE = str.maketrans(dict.fromkeys(_FIXED_SPACES, " "))
+_FIXED_SPACE_RE = re.compile(f"[{_FIXED_SPACES}]")
 _VOICING = str.maketrans(dict(zip(_SOUND_MARKS, "\u3099\u309a\u3099\u309a", strict=True)))
 _SOUND_MARK_RE = re.compile(f"[{_SOUND_MARKS}]")
 # A stretch of text search_form changes after NFC (a Greek word with its accents, a run of
@@ -549,6 +559,12 @@ def _changed(found: re.Match[str]) -> str:
     return _fold_stretch(found.group())
 
 
+def _spaced(text: str) -> str:
+    """``text`` with its fixed-width spaces as spaces (:data:`_AS_SPACE`), of the same
+    length: a position in one is the same in the other."""
+    return text.translate(_AS_SPACE) if _FIXED_SPACE_RE.search(text) else text
+
+
 def _stretches(text: str) -> Iterator[tuple[int, int, bool]]:
     """The spans of ``text`` (in NFC) that :func:`search_form` changes, in order, each with
     whether it is a hard wrap (:func:`_wraps`, left out) rather than a stretch of
@@ -556,7 +572,8 @@ def _stretches(text: str) -> Iterator[tuple[int, int, bool]]:
     it too, the kana it voices). The two never overlap: a wrap is blanks and a line break,
     which no stretch holds, and none comes before a sound mark (:func:`_on_break`), whose
     stretch would take the break."""
-    return heapq.merge(_folded_stretches(text), ((*span, True) for span in _wraps(text)))
+    wraps = ((*span, True) for span in _wraps(text))  # an NBSP is no wrap's blank
+    return heapq.merge(_folded_stretches(_spaced(text)), wraps)
 
 
 def _folded_stretches(text: str) -> Iterator[tuple[int, int, bool]]:
@@ -594,6 +611,7 @@ def search_form(text: str) -> str:
         ends = [0, *(end for _, end in wraps)]
         starts = [*(start for start, _ in wraps), len(text)]
         text = "".join(map(text.__getitem__, map(slice, ends, starts)))
+    text = _spaced(text)
     return _changed_in(text).sub(_changed, text)
 
 
@@ -657,7 +675,9 @@ def _form_with_map(text: str) -> tuple[str, _FormMap | None]:
     pieces: list[str] = []
     stretches: list[tuple[int, int, int, int]] = []
     done = length = 0
-    for start, end, wrap in _stretches(text):
+    stretched = _stretches(text)
+    text = _spaced(text)  # what is folded, position for position
+    for start, end, wrap in stretched:
         pieces.append(text[done:start])
         length += start - done
         whole = "" if wrap else _fold_stretch(text[start:end])
