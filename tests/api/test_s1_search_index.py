@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from memory_api.store import search as search_module
-from memory_api.store import search_text, stat_cache
+from memory_api.store import search_index, search_text, stat_cache
 from memory_api.store.containment import read_regular
 from memory_api.store.search import INDEX_FOLDER, MemorySearch
 from memory_api.store.search_text import Match, Query, matches
@@ -148,6 +148,24 @@ def test_s1_an_index_of_another_version_is_built_again(
         ]
     rebuilt = [r for r in caplog.records if "building it again" in r.getMessage()]
     assert [r.levelno for r in rebuilt] == [logging.INFO]
+
+
+def test_s1_an_index_written_before_wraps_were_joined_is_built_again(
+    agent: AgentHome, settled: None
+) -> None:
+    """Version 14 indexed ``喝\n咖啡`` as two runs and a no-break space as nothing; its rows
+    cannot be derived again by today's text form (a delete of one would corrupt the FTS5
+    table), so an index carrying its fingerprint is built again, never kept."""
+    topic(agent.user, "wrap.md", "wrap", "w", "用户周末喜欢喝\n咖啡")
+    run(MemorySearch(agent.data_dir), agent, "咖啡")
+    index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
+    version_14 = search_index.fingerprint().replace(
+        f"schema {search_index.SCHEMA_VERSION} ", "schema 14 "
+    )
+    with sqlite3.connect(index) as db:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (version_14,))
+        db.execute("INSERT INTO docs (docs) VALUES ('delete-all')")  # its rows: not trusted
+    assert found(run(MemorySearch(agent.data_dir), agent, "喝咖啡")) == ["wrap.md"]
 
 
 async def test_s1_an_unusable_index_folder_still_searches(client: Client, agent: AgentHome) -> None:

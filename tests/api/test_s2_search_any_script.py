@@ -246,6 +246,8 @@ async def test_s2_a_word_of_an_unspaced_script_wrapped_across_lines_is_found(
         ("안녕\n하세요", "녕하"),  # Korean is wrapped at its spaces, never inside a word
         ("```\n张三\n李四\n```", "三李"),  # code: its lines are never wrapped prose
         ("用户喜欢\n~~~\n张三\r\n李四\n~~~", "三李"),
+        ("用户喜欢\n\n    张三\n    李四", "三李"),  # an indented code block
+        ("用户喜欢\n\n\t张三\r\n\t李四", "三李"),
     ],
 )
 async def test_s2_lines_never_wrapped_as_one_are_not_joined(
@@ -254,7 +256,7 @@ async def test_s2_lines_never_wrapped_as_one_are_not_joined(
     """Only a paragraph's own lines are joined across a line break: a heading, a table row or
     a blockquote line ends where its writer ended it, a list item goes on only on the lines
     indented into it, so the line after one of them starts a new run, and the lines of a code
-    fence are code, never joined. Korean is written
+    fence or an indented code block are code, never joined. Korean is written
     with spaces between words, so an editor wraps it at a space: a line break between two
     syllables is a break too."""
     topic(agent.user, "note.md", "note", "x", body)

@@ -63,7 +63,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
 :func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
@@ -89,7 +89,10 @@ U+FE00–U+FE0F are: ``葛\U000e0100城`` is ``葛城``; 13: an Arabic word hold
 folds merge or merge onto is indexed as written too, its token marked, so the files writing a
 query word as typed are fetched first; 14: the capitals SQLite's ``unicode61`` leaves
 unfolded, Cherokee's, Georgian Mtavruli, every cased letter above plane 0, as small letters;
-a run of combining grapheme joiners hidden whole, I-9)."""
+a run of combining grapheme joiners hidden whole, I-9; 15: a hard wrap between two characters
+of an unspaced script left out, ``喝\\n咖啡`` indexed as ``喝咖啡`` (in a paragraph, never
+in code nor before a sound mark), and a no-break, em, narrow or
+ideographic space kept as a space, ``100\\u00a0km`` as two words)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000

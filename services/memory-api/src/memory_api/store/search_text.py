@@ -88,7 +88,7 @@ from dataclasses import dataclass, field
 
 import regex
 from memory_core.hidden_text import without_hidden
-from memory_core.markdown import fenced_lines
+from memory_core.markdown import code_lines
 from memory_core.wire import SnippetPart
 
 __all__ = [
@@ -395,7 +395,9 @@ def _compat() -> tuple[str, str]:
     codes = [
         code
         for code in range(0x30000)
-        if unicodedata.decomposition(chr(code)) and _is_compat(chr(code))
+        if unicodedata.decomposition(chr(code))
+        and _is_compat(chr(code))
+        and chr(code) not in _FIXED_SPACES  # folded by a translate first, _AS_SPACE
     ]
     return (
         _ranges([code for code in codes if code < 0x10000]),
@@ -425,6 +427,14 @@ def _marks() -> str:
 # U+3099 and U+309A do, into which they are folded; NFKC alone spells ``゛`` as a space and a
 # mark, and composes ``ﾞ`` only with a kana of its own stretch.
 _SOUND_MARKS = "\uff9e\uff9f\u309b\u309c"
+_FIXED_SPACES = (
+    "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+)
+"""The no-break, em, narrow, math and ideographic spaces, each of which NFKC spells as a
+space whatever stands beside it: one C-speed translate folds them all, never a stretch each
+(text of CJK and no-break spaces, typed by some input methods, is full of them)."""
+_AS_SPACE = str.maketrans(dict.fromkeys(_FIXED_SPACES, " "))
+_FIXED_SPACE_RE = re.compile(f"[{_FIXED_SPACES}]")
 _VOICING = str.maketrans(dict(zip(_SOUND_MARKS, "\u3099\u309a\u3099\u309a", strict=True)))
 _SOUND_MARK_RE = re.compile(f"[{_SOUND_MARKS}]")
 # A stretch of text search_form changes after NFC (a Greek word with its accents, a run of
@@ -460,16 +470,29 @@ table row, a fence, or a list item (``item``: its paragraph goes on on the lines
 into it)."""
 
 
+_CODE_HINT = re.compile(r"```|~~~|(?:^|\n)(?: {4}| {0,3}\t)", re.ASCII)
+"""A fence's marker, or a line indented four columns (a tab reaches them): a text that may hold
+code, whose lines are never joined as a wrap."""
+
+
+def _on_break(character: str) -> bool:
+    """Whether ``character``, opening the line after a break, is a mark (a sound mark written
+    apart, ``ﾞ ゛``, or a combining one): a line break before it is no wrap, as its stretch takes
+    the character before it (:func:`_folded_stretches`), here the break: a wrap there would
+    overlap that stretch and throw every later mark off."""
+    return character in _SOUND_MARKS or unicodedata.category(character)[0] == "M"
+
+
 def _wraps(text: str) -> Iterator[tuple[int, int]]:
     """The spans of ``text`` search_form leaves out as hard wraps (:data:`_WRAP_RE`), in order:
     a line break inside a paragraph (a list item's, on a line indented into it); never after a
     heading, a blockquote or table line, a fence, nor after a list item's line when the next
-    line is not indented into it (``- 张三\n李四``: two runs), nor between two lines of a code
-    fence (:func:`~memory_core.markdown.fenced_lines`, looked for only in a text holding a
-    fence's marker). Linear: each line's start is looked for once, from the break ending it."""
-    fenced: list[bool] = []
-    if "```" in text or "~~~" in text:
-        fenced = fenced_lines([line.removesuffix("\r") for line in text.split("\n")])
+    line is not indented into it (``- 张三\n李四``: two runs), nor before a mark
+    (:func:`_on_break`), nor between two lines of code, a fence's or an indented block's
+    (:func:`~memory_core.markdown.code_lines`, looked for only in a text holding a fence's
+    marker or a line indented four columns, :data:`_CODE_HINT`). Linear: each line's start is
+    looked for once, from the break ending it."""
+    code: list[bool] | None = None  # per line, read at the first break that may be a wrap
     line = done = 0  # the line a wrap ends, and the text counted up to
     for found in _WRAP_RE.finditer(text):
         start, end = found.span()
@@ -477,11 +500,15 @@ def _wraps(text: str) -> Iterator[tuple[int, int]]:
             start -= 1
         while start and text[start - 1] in " \t":
             start -= 1
-        if not start or _WRAPPED_RE.match(text, start - 1) is None:
+        if not start or _WRAPPED_RE.match(text, start - 1) is None or _on_break(text[end]):
             continue
-        if fenced:
+        if code is None:
+            code = []
+            if _CODE_HINT.search(text):
+                code = code_lines([row.removesuffix("\r") for row in text.split("\n")])
+        if code:
             line, done = line + text.count("\n", done, found.start()), found.start()
-            if fenced[line] or fenced[line + 1]:
+            if code[line] or code[line + 1]:
                 continue
         block = _BLOCK_START.match(text, text.rfind("\n", 0, start) + 1)
         if block is None or (block.group("item") and text[end - 1] in " \t"):
@@ -532,13 +559,21 @@ def _changed(found: re.Match[str]) -> str:
     return _fold_stretch(found.group())
 
 
+def _spaced(text: str) -> str:
+    """``text`` with its fixed-width spaces as spaces (:data:`_AS_SPACE`), of the same
+    length: a position in one is the same in the other."""
+    return text.translate(_AS_SPACE) if _FIXED_SPACE_RE.search(text) else text
+
+
 def _stretches(text: str) -> Iterator[tuple[int, int, bool]]:
     """The spans of ``text`` (in NFC) that :func:`search_form` changes, in order, each with
     whether it is a hard wrap (:func:`_wraps`, left out) rather than a stretch of
     :func:`_changed_in` (folded; one that starts with a sound mark takes the character before
     it too, the kana it voices). The two never overlap: a wrap is blanks and a line break,
-    which no stretch holds."""
-    return heapq.merge(_folded_stretches(text), ((*span, True) for span in _wraps(text)))
+    which no stretch holds, and none comes before a sound mark (:func:`_on_break`), whose
+    stretch would take the break."""
+    wraps = ((*span, True) for span in _wraps(text))  # an NBSP is no wrap's blank
+    return heapq.merge(_folded_stretches(_spaced(text)), wraps)
 
 
 def _folded_stretches(text: str) -> Iterator[tuple[int, int, bool]]:
@@ -576,6 +611,7 @@ def search_form(text: str) -> str:
         ends = [0, *(end for _, end in wraps)]
         starts = [*(start for start, _ in wraps), len(text)]
         text = "".join(map(text.__getitem__, map(slice, ends, starts)))
+    text = _spaced(text)
     return _changed_in(text).sub(_changed, text)
 
 
@@ -639,7 +675,9 @@ def _form_with_map(text: str) -> tuple[str, _FormMap | None]:
     pieces: list[str] = []
     stretches: list[tuple[int, int, int, int]] = []
     done = length = 0
-    for start, end, wrap in _stretches(text):
+    stretched = _stretches(text)
+    text = _spaced(text)  # what is folded, position for position
+    for start, end, wrap in stretched:
         pieces.append(text[done:start])
         length += start - done
         whole = "" if wrap else _fold_stretch(text[start:end])
