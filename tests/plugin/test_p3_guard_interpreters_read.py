@@ -196,6 +196,32 @@ program running its words (``env``, ``timeout``, ``xargs``, ``sed``: judged as a
 program)."""
 LINKED_PROVED_BY_BASH = [LINKED_TO_ANOTHER[at] for at in (0, 2, 4, 5)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
+FILLED_OR_SPELT_ANOTHER_WAY = [
+    'X=$(cat mk.py); python3 -c "pass;$X" && echo x > lnk/a.md',
+    'X=$(cat mk.py); python3 -c "${X}#" && echo x > lnk/a.md',
+    "X=$(cat mk.py); python3 -c \"exec('''$X''')\" && echo x > lnk/a.md",
+    'X=mk; python3 -c "import $X" && echo x > lnk/a.md',
+    "X=mk; python3 -c \"__import__('$X')\" && echo x > lnk/a.md",
+    "X='import mk'; python3 -c \"pass;$X\" && echo x > lnk/a.md",
+    'read -r X < mk.py; python3 -c "pass;$X" && echo x > lnk/a.md',
+    'for m in mk; do python3 -c "import $m"; done && echo x > lnk/a.md',
+    'X=$(cat mk.py); python3 <<< "pass;$X" && echo x > lnk/a.md',
+    "X=$(cat mk.py); python3 <<EOF\npass\n$X\nEOF\necho x > lnk/a.md",
+    "python3 /dev/./stdin < mk.py && echo x > lnk/a.md",
+    "python3 //dev/stdin < mk.py && echo x > lnk/a.md",
+    "python3 /dev/fd/./0 < mk.py && echo x > lnk/a.md",
+    "python3 /proc/self/fd/../fd/0 < mk.py && echo x > lnk/a.md",
+    "cat mk.py | python3 /dev/./stdin && echo x > lnk/a.md",
+    "python3 <<< import\\ mk && echo x > lnk/a.md",
+    'python3 <<< im"port mk" && echo x > lnk/a.md',
+    'python3 <<< "import "mk && echo x > lnk/a.md',
+]
+"""Each was let through (guardfix54's review, review54k): code a variable this command filled
+(a command substitution, ``read``, a literal holding code or naming a local module, a ``for``
+word) put inside written code or a here-text; a device named with ``.``, ``..`` or ``//``; a
+here-string whose quotes bash takes out inside the word."""
+FILLED_PROVED_BY_BASH = [FILLED_OR_SPELT_ANOTHER_WAY[at] for at in (0, 3, 8, 10, 16)]
+"""A handful of the forms above, run by one bash: each really writes into the other scope."""
 CODE_WITH_DATA_OR_FED_A_FILE = [
     "python3 -c 'print(\"price: $5\")'",
     "python3 -c 'import os; print(os.path.expandvars(\"$TERM\"))'",
@@ -354,6 +380,12 @@ def test_p3_a_script_fed_past_shell_options_or_named_by_a_device_is_read(
     _assert_refused_and_written_by_bash(
         where, FED_PAST_OPTIONS_OR_BY_A_DEVICE, FED_PAST_PROVED_BY_BASH
     )
+
+
+def test_p3_code_a_variable_filled_or_a_device_spelt_another_way_is_read(
+    where: Layout,
+) -> None:
+    _assert_refused_and_written_by_bash(where, FILLED_OR_SPELT_ANOTHER_WAY, FILLED_PROVED_BY_BASH)
 
 
 def test_p3_a_link_to_another_interpreter_or_a_runner_is_judged_as_its_target(

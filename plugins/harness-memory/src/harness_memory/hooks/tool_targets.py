@@ -555,7 +555,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     writes = _Writes(found, tails, environ, cd_data=_lost, outer=_outer)
     writes.code_variable = _code_variable(command, _depth)
     writes.here_text = "\n".join(_here_spellings(text) for text, _ in texts)  # code too
-    writes.here_built = any(expands and _here_built(text) for text, expands in texts)
+    writes.here_built = _here_texts_built(texts, command, cwd)
     writes.text = command  # its spellings: which ``$`` bash expands in an interpreter's code
     writes.cat_read = _cat_read(command, environ, _outer)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
@@ -2869,9 +2869,11 @@ class _Writes:
         script = _script_word(command, program, script_words)
         inline = _inline_code(command, program)  # its operand is code or a module, no file
         operand = self._script_operand(command, program, script_words)
-        if script is not None and _INPUT_DEVICE_RE.match(os.path.normpath(script[1])):
-            operand = os.path.normpath(script[1])  # ``bash /dev/stdin < mk.sh``: standard input
+        if script is not None and _INPUT_DEVICE_RE.match(_as_kernel_names(script[1])):
+            operand = _as_kernel_names(script[1])  # ``bash /dev/stdin < mk.sh``: standard input
             script = None
+        elif operand is not None and _INPUT_DEVICE_RE.match(_as_kernel_names(operand)):
+            operand = _as_kernel_names(operand)  # ``python3 /dev/./stdin``, ``//dev/stdin``
         fed = operand is None or operand in STDIN_SCRIPTS
         if fed and interpreted and not inline and self._stdin is not None:
             operand = self._stdin  # ``python3 < mk.py``, ``bash -s < mk.sh``: code fed in
@@ -3061,7 +3063,9 @@ class _Writes:
             return None
         names_module = bool(_PYTHON_MODULE_RE.match(program[-1]))
         spelt = _live_spellings(self.text)
-        if inline and _code_named_at_run_time(self._operand or "", spelt, module=names_module):
+        set_here = _code_variables(self.text, self._base) if "$" in self.text else frozenset()
+        code = self._operand or ""
+        if inline and _code_named_at_run_time(code, spelt, set_here, module=names_module):
             return program[0], f"{self._operand}, code named at run time"
         if inline:
             module = self._operand if _PYTHON_MODULE_RE.match(program[-1]) else None
@@ -3086,9 +3090,11 @@ class _Writes:
         if not self.here_text or self.here_built:
             return program[0], _STDIN_CODE
         # the here-document's code, read already: the local modules it loads (``import mk``); a
-        # here-string's word keeps its quotes (``<<< 'import mk'``): each line's are left off
-        lines = (line.strip().strip("'\"") for line in self.here_text.split("\n"))
-        return _modules_links(program[0], self._base, "\n".join(lines), None)
+        # here-string's word keeps its quotes (``<<< 'import mk'``, ``<<< im"port mk"``,
+        # ``<<< import\\ mk``): each line is read as written and with them taken out
+        lines = self.here_text.split("\n")
+        unquoted = [_QUOTING_RE.sub("", line) for line in lines]
+        return _modules_links(program[0], self._base, "\n".join([*lines, *unquoted]), None)
 
     def _script_links(
         self, name: str, spelled: str, file: str, *, run: bool
@@ -4302,6 +4308,24 @@ _WHOLE_EXPANSION_RE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}|[0-9@*#
 _SUBSTITUTION_OPEN_RE = re.compile(r"\$\(|`")
 """A command substitution's start in a word bash expands."""
 _LIVE_BACKQUOTE_RE = re.compile(r"(?:^|[^\\])(?:\\\\)*`")
+_LIVE_NAME_RE = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])")
+"""A variable or positional parameter a ``$`` expands (``$X``, ``${X}``, ``${#X}``, ``$1``)."""
+_ESCAPED_DOLLAR_RE = re.compile(r"\\\$")
+"""A ``\\$`` in an expanded here-document: a ``$`` bash leaves as written."""
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_NAME_WORD_RE = re.compile(rf"(?<![-\w$]){_NAME}")
+_SET_BY_RUN_RE = re.compile(rf"({_NAME})(?:\[[^\]]*\])?\+?=[\"']?(?:\$\(|`)")
+"""An assignment from a command substitution (``X=$(…)``, ``X="`…`"``)."""
+_READ_INTO_RE = re.compile(r"\b(?:read|mapfile|readarray|getopts|printf\s+-v)\b([^;&|\n]*)")
+"""A builtin that sets the names after it (``read -r X``, ``mapfile A``, ``printf -v X``)."""
+_SET_LITERAL_RE = re.compile(rf"({_NAME})(?:\[[^\]]*\])?\+?=(\"[^\"]*\"|'[^']*'|[^\s;&|()]*)")
+"""An assignment and its literal value (``X=mk``, ``X='import mk'``)."""
+_FOR_IN_RE = re.compile(rf"\bfor\s+({_NAME})\s+in\s+([^;\n]*)")
+"""A ``for`` loop's name and the words it takes."""
+_CODE_CHARS_RE = re.compile(r"[\s;()\[\]{}=]")
+"""Characters of code, not of a plain value (``import mk``, ``f()``, ``a=1``)."""
+_QUOTING_RE = re.compile(r"[\"']|\\(?=.)")
+"""Quotes and a backslash escaping the next character: bash takes them out of a word."""
 """A backquote no backslash escapes (an even number of them before it)."""
 _INPUT_DEVICE_RE = re.compile(r"/(?:dev/(?:stdin|fd/[0-9]+)|proc/[^/]+/fd/[0-9]+)")
 """A name that is a descriptor the program has open (matched whole, normalised): standard input
@@ -4413,22 +4437,76 @@ def _dash_script(command: str, program: list[str]) -> bool:
     return len(program) > 1 and program[-1] == "-" and command not in SHELLS
 
 
-def _code_named_at_run_time(code: str, spelt: Mapping[str, str], *, module: bool) -> bool:
+def _code_named_at_run_time(
+    code: str, spelt: Mapping[str, str], set_here: frozenset[str], *, module: bool
+) -> bool:
     """Whether the ``code`` (or, ``module``, the module name) an interpreter is given inline
     is itself built at run time: a name ``find`` or ``xargs`` gives (``-I{} python3 -m {}``,
     ``python3 -c 'import {}'``: :data:`_FED`), a word that is one expansion (``-c "$x"``,
     ``-c "$(cat mk.py)"``) or holds a command substitution (``-c "import $(cat nm)"``), or a
     module name holding any expansion (``-m "$m"``), as bash expands it (``spelt``:
     :func:`_live_spellings`, the code as the lexer gives it -> its spelling, each ``$`` and
-    backquote bash leaves as written hidden). A variable or a literal ``$`` inside code
-    written in the command is data (``-c 'print("$5")'``, ``-c "print('$USER')"``). The
-    code then run is unknown, as a script named at run time is (P-3)."""
+    backquote bash leaves as written hidden). A literal ``$`` inside code written in the
+    command is data (``-c 'print("$5")'``), and so is a variable the command gives no value
+    that may be code (``-c "print('$USER')"``), but not one it does (``set_here``:
+    :func:`_fills_code`). The code then run is unknown, as a script named at run time is (P-3)."""
     if _FED.strip('"') in code:
         return True
     spelling = spelt.get(code, code)
     if module:
         return _RUN_TIME_NAME_RE.search(spelling) is not None
-    return bool(_WHOLE_EXPANSION_RE.fullmatch(spelling) or _SUBSTITUTION_OPEN_RE.search(spelling))
+    if _WHOLE_EXPANSION_RE.fullmatch(spelling) or _SUBSTITUTION_OPEN_RE.search(spelling):
+        return True
+    return _fills_code(spelling, set_here)
+
+
+def _fills_code(text: str, set_here: frozenset[str]) -> bool:
+    """Whether code ``text`` (each ``$`` bash leaves as written hidden) expands a variable the
+    command gives a value that may be code (``set_here``: :func:`_code_variables`), or a
+    positional parameter (``$1``, ``$@``): ``X=$(cat mk.py); python3 -c "pass;$X"`` runs
+    ``mk.py``'s code (review54k). Another variable (``$USER``, ``$HOME``) is data here; one
+    exported by an earlier call cannot be seen (a known limit, P-3)."""
+    return any(
+        name in set_here or not (name[0].isalpha() or name[0] == "_")
+        for name in _LIVE_NAME_RE.findall(text)
+    )
+
+
+def _code_variables(command: str, base: str) -> frozenset[str]:
+    """The variables ``command`` gives a value that may be code an interpreter then runs
+    (P-3): one set from a command substitution (``X=$(cat mk.py)``, ``X="`cat mk.py`"``) or by
+    ``read``, ``mapfile``, ``readarray``, ``getopts``, ``printf -v``; one set to a literal, or
+    looped over words (``for X in …``), holding code-like text (spaces, ``;``, brackets:
+    ``X='import mk'``) or naming a module or ``.py`` file in the shell's folder ``base``
+    (``X=mk; python3 -c "import $X"``). A plain value (``V=3``, ``for f in *.json``) is data."""
+    names = {match[1] for match in _SET_BY_RUN_RE.finditer(command)}
+    for match in _READ_INTO_RE.finditer(command):
+        names.update(_NAME_WORD_RE.findall(match[1]))
+    literal = [(match[1], [match[2]]) for match in _SET_LITERAL_RE.finditer(command)]
+    literal += [(match[1], match[2].split()) for match in _FOR_IN_RE.finditer(command)]
+    for name, values in literal:
+        if any(_code_like(value.strip("\"'"), base) for value in values):
+            names.add(name)
+    return frozenset(names)
+
+
+def _code_like(value: str, base: str) -> bool:
+    """Whether a literal ``value`` reads as code (:data:`_CODE_CHARS_RE`) or names a module,
+    package or ``.py`` file in the folder ``base`` (``mk``, ``pkg.mod``, ``mk.py``)."""
+    if _CODE_CHARS_RE.search(value):
+        return True
+    if not value or "\0" in value:
+        return False
+    module = os.path.join(base, *value.split("."))  # noqa: PTH118
+    places = (f"{module}.py", os.path.join(module, "__init__.py"), os.path.join(base, value))  # noqa: PTH118
+    return any(place.endswith(".py") and os.path.isfile(place) for place in places)  # noqa: PTH113
+
+
+def _as_kernel_names(word: str) -> str:
+    """``word`` with ``.``, ``..`` and repeated slashes folded (``/dev/./stdin``,
+    ``//dev/stdin``, ``/proc/self/fd/../fd/0``), as the kernel names a device's file."""
+    folded = os.path.normpath(word)
+    return "/" + folded.lstrip("/") if folded.startswith("//") else folded
 
 
 def _here_spellings(text: str) -> str:
@@ -4438,14 +4516,24 @@ def _here_spellings(text: str) -> str:
     return f"{text}\n{_bash_quoting(text)}" if "$'" in text else text
 
 
-def _here_built(text: str) -> bool:
+def _here_texts_built(texts: list[tuple[str, bool]], command: str, cwd: str) -> bool:
+    """Whether one of ``command``'s here-texts (``texts``: each with whether bash expands it)
+    is code built at run time (:func:`_here_built`; ``cwd``: the shell's folder)."""
+    set_here = _code_variables(command, cwd) if texts and "$" in command else frozenset()
+    return any(expands and _here_built(text, set_here) for text, expands in texts)
+
+
+def _here_built(text: str, set_here: frozenset[str]) -> bool:
     """Whether an expanded here-document's body or a here-string's word (``text``, as
     :func:`~harness_memory.hooks.here_data.here_data` gives it: each command substitution a
     backquote) is code built at run time: one it holds, not escaped (``python3 <<< "$(cat
-    mk.py)"``), or the whole text one expansion (``<<< "$x"``). A variable in written code is
-    data (``<<EOF`` with ``print("$HOME")``, ``\\$x``) (P-3)."""
+    mk.py)"``), or the whole text one expansion (``<<< "$x"``), or a variable the command
+    gives a value that may be code (``set_here``: ``X=$(cat mk.py); python3 <<< "pass;$X"``,
+    :func:`_fills_code`). Another variable in written code is data (``<<EOF`` with
+    ``print("$HOME")``, ``\\$x``) (P-3)."""
     whole = _WHOLE_EXPANSION_RE.fullmatch(text.strip().strip('"').strip())
-    return bool(whole or _LIVE_BACKQUOTE_RE.search(text))
+    live = _ESCAPED_DOLLAR_RE.sub("", text)
+    return bool(whole or _LIVE_BACKQUOTE_RE.search(text) or _fills_code(live, set_here))
 
 
 @functools.lru_cache(maxsize=8)
