@@ -212,15 +212,30 @@ FILLED_OR_SPELT_ANOTHER_WAY = [
     "python3 /dev/fd/./0 < mk.py && echo x > lnk/a.md",
     "python3 /proc/self/fd/../fd/0 < mk.py && echo x > lnk/a.md",
     "cat mk.py | python3 /dev/./stdin && echo x > lnk/a.md",
+    'X=""$(cat mk.py); python3 -c "pass;$X" && echo x > lnk/a.md',
+    'Y=; X=$Y$(cat mk.py); python3 -c "pass;$X" && echo x > lnk/a.md',
+    ': ${X:=$(cat mk.py)}; python3 -c "pass;$X" && echo x > lnk/a.md',
+    'X=$(cat mk.py); Y=X; python3 -c "pass;${!Y}" && echo x > lnk/a.md',
+    'X=$(cat mk.py); declare -n Y=X; python3 -c "pass;$Y" && echo x > lnk/a.md',
+    'printf -vX %s "$(cat mk.py)"; python3 -c "pass;$X" && echo x > lnk/a.md',
+    'X=""$(cat mk.py); python3 <<< "pass;$X" && echo x > lnk/a.md',
+    "IFS= read -rd '' < mk.py; python3 -c \"pass;$REPLY\" && echo x > lnk/a.md",
+    'mapfile < mk.py; IFS=; python3 -c "pass;${MAPFILE[*]}" && echo x > lnk/a.md',
+    'echo "$(cat mk.py)" >/dev/null; python3 -c "pass;$_" && echo x > lnk/a.md',
+    "X='import mk'; python3 -c \"pass;$X\" && echo x > lnk/a.md",
+    "mkdir -p d1/d2 dev && ln -s d1/d2 L && cp mk.py dev/stdin && "
+    "python3 $PWD/L/../../dev/stdin < ok.py && echo x > lnk/a.md",
     "python3 <<< import\\ mk && echo x > lnk/a.md",
     'python3 <<< im"port mk" && echo x > lnk/a.md',
     'python3 <<< "import "mk && echo x > lnk/a.md',
 ]
 """Each was let through (guardfix54's review, review54k): code a variable this command filled
 (a command substitution, ``read``, a literal holding code or naming a local module, a ``for``
-word) put inside written code or a here-text; a device named with ``.``, ``..`` or ``//``; a
+word), then (review54l) one filled however else (an empty literal before ``$(…)``, ``:=``, a
+name reference, ``printf -vX``, ``$REPLY``, ``$MAPFILE``, ``$_``), put inside written code or
+a here-text; a device named with ``.``, ``//`` or through ``..`` past a symlink; a
 here-string whose quotes bash takes out inside the word."""
-FILLED_PROVED_BY_BASH = [FILLED_OR_SPELT_ANOTHER_WAY[at] for at in (0, 3, 8, 10, 16)]
+FILLED_PROVED_BY_BASH = [FILLED_OR_SPELT_ANOTHER_WAY[at] for at in (0, 3, 8, 10, 15, 22, 26, 28)]
 """A handful of the forms above, run by one bash: each really writes into the other scope."""
 CODE_WITH_DATA_OR_FED_A_FILE = [
     "python3 -c 'print(\"price: $5\")'",
@@ -240,6 +255,11 @@ CODE_WITH_DATA_OR_FED_A_FILE = [
     "bash -euo pipefail < install.sh",
     "python3 /dev/stdin < ok.py",
     "bin/e python3 ok.py && bin/t 5 python3 ok.py && echo a.txt | bin/x wc -l",
+    "F=ok.py; python3 -c \"import ast; ast.parse(open('$F').read())\"",
+    "for f in ok.py a.json; do python3 -c \"print(len(open('$f').read()))\"; done",
+    'MSG="hello world"; python3 -c "print(\'$MSG\')"',
+    'URL="http://localhost:8000/api?x=1"; python3 -c "print(\'$URL\')"',
+    'N=5; python3 -c "print($N + 2)"',
 ]
 """Everyday code holding a ``$`` or a backquote bash leaves as written, or a variable bash puts
 in as data, and a readable file making no link fed on standard input: each passed before

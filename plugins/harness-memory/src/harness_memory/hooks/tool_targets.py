@@ -2869,11 +2869,14 @@ class _Writes:
         script = _script_word(command, program, script_words)
         inline = _inline_code(command, program)  # its operand is code or a module, no file
         operand = self._script_operand(command, program, script_words)
-        if script is not None and _INPUT_DEVICE_RE.match(_as_kernel_names(script[1])):
-            operand = _as_kernel_names(script[1])  # ``bash /dev/stdin < mk.sh``: standard input
-            script = None
-        elif operand is not None and _INPUT_DEVICE_RE.match(_as_kernel_names(operand)):
-            operand = _as_kernel_names(operand)  # ``python3 /dev/./stdin``, ``//dev/stdin``
+        if script is not None and _INPUT_DEVICE_RE.match(kernel := _as_kernel_names(script[1])):
+            if ".." in script[1].split("/"):
+                return program[0], f"{script[1]}, a descriptor named through '..'"
+            operand, script = kernel, None  # ``bash /dev/stdin < mk.sh``: standard input
+        elif operand is not None and _INPUT_DEVICE_RE.match(kernel := _as_kernel_names(operand)):
+            if ".." in operand.split("/"):
+                return program[0], f"{operand}, a descriptor named through '..'"
+            operand = kernel  # ``python3 /dev/./stdin``, ``//dev/stdin``
         fed = operand is None or operand in STDIN_SCRIPTS
         if fed and interpreted and not inline and self._stdin is not None:
             operand = self._stdin  # ``python3 < mk.py``, ``bash -s < mk.sh``: code fed in
@@ -3063,14 +3066,17 @@ class _Writes:
             return None
         names_module = bool(_PYTHON_MODULE_RE.match(program[-1]))
         spelt = _live_spellings(self.text)
-        set_here = _code_variables(self.text, self._base) if "$" in self.text else frozenset()
+        variables = _code_variables(self.text)
         code = self._operand or ""
-        if inline and _code_named_at_run_time(code, spelt, set_here, module=names_module):
+        if inline and _code_named_at_run_time(code, spelt, variables.filled, module=names_module):
             return program[0], f"{self._operand}, code named at run time"
         if inline:
             module = self._operand if _PYTHON_MODULE_RE.match(program[-1]) else None
             if module is None:  # code given inline, read already: the modules it loads
-                return _modules_links(program[0], self._base, self._operand or "", None)
+                seen = _with_literals(code, variables.literals)
+                if seen != code and (shown := link_text(seen)) is not None:
+                    return program[0], shown
+                return _modules_links(program[0], self._base, seen, None)
             if module == "runpy" and module in words[:-1]:  # ``-m runpy mk``: runs ``mk``
                 module = words[words.index(module) + 1].removesuffix(".py")
             if not _PYTHON_RE.match(command):
@@ -3092,7 +3098,7 @@ class _Writes:
         # the here-document's code, read already: the local modules it loads (``import mk``); a
         # here-string's word keeps its quotes (``<<< 'import mk'``, ``<<< im"port mk"``,
         # ``<<< import\\ mk``): each line is read as written and with them taken out
-        lines = self.here_text.split("\n")
+        lines = _with_literals(self.here_text, variables.literals).split("\n")
         unquoted = [_QUOTING_RE.sub("", line) for line in lines]
         return _modules_links(program[0], self._base, "\n".join([*lines, *unquoted]), None)
 
@@ -4308,25 +4314,42 @@ _WHOLE_EXPANSION_RE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}|[0-9@*#
 _SUBSTITUTION_OPEN_RE = re.compile(r"\$\(|`")
 """A command substitution's start in a word bash expands."""
 _LIVE_BACKQUOTE_RE = re.compile(r"(?:^|[^\\])(?:\\\\)*`")
+"""A backquote no backslash escapes (an even number of them before it)."""
 _LIVE_NAME_RE = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])")
 """A variable or positional parameter a ``$`` expands (``$X``, ``${X}``, ``${#X}``, ``$1``)."""
+_PLAIN_NAME_RE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+"""A variable's plain expansion (``$X``, ``${X}``): the one a literal value is spelt for."""
 _ESCAPED_DOLLAR_RE = re.compile(r"\\\$")
 """A ``\\$`` in an expanded here-document: a ``$`` bash leaves as written."""
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _NAME_WORD_RE = re.compile(rf"(?<![-\w$]){_NAME}")
-_SET_BY_RUN_RE = re.compile(rf"({_NAME})(?:\[[^\]]*\])?\+?=[\"']?(?:\$\(|`)")
-"""An assignment from a command substitution (``X=$(…)``, ``X="`…`"``)."""
-_READ_INTO_RE = re.compile(r"\b(?:read|mapfile|readarray|getopts|printf\s+-v)\b([^;&|\n]*)")
-"""A builtin that sets the names after it (``read -r X``, ``mapfile A``, ``printf -v X``)."""
+_ASSIGNED_RE = re.compile(rf"({_NAME})(?:\[[^\]]*\])?(?:\+?=|:[=?+-])")
+"""A name given a value (``X=``, ``X+=``, ``A[1]=``, ``${X:=…}``)."""
+_COMMAND_START = r"(?:^|(?<=[\s;&|({`]))"
+"""Where a command's name starts: a builtin's (``read X``), not Python's ``f.read()``."""
+_RUN_TIME_SOURCE_RE = re.compile(
+    r"\$\(|`|\$\{!|=~|\bprintf\s+-v|"
+    + _COMMAND_START
+    + r"(?:read|mapfile|readarray|select|getopts|eval|source|\.|coproc|declare|typeset|local"
+    + r"|export)(?=\s|$)"
+)
+"""What may give a variable a value known only at run time (a command substitution, a builtin
+that reads or sets names, ``eval``, a sourced file, a name reference)."""
+_READ_INTO_RE = re.compile(
+    _COMMAND_START
+    + r"(?:read|mapfile|readarray|getopts|select)(?=\s)([^;&|\n]*)|\bprintf\s+-v([^;&|\n]*)"
+)
+"""A builtin that sets the names after it (``read -r X``, ``mapfile A``, ``printf -vX``)."""
+_BASH_FILLED = frozenset({"REPLY", "MAPFILE", "_", "BASH_REMATCH", "OPTARG", "COPROC"})
+"""Variables bash fills by itself (``read`` with no name, ``mapfile``, the last word, ``=~``)."""
 _SET_LITERAL_RE = re.compile(rf"({_NAME})(?:\[[^\]]*\])?\+?=(\"[^\"]*\"|'[^']*'|[^\s;&|()]*)")
 """An assignment and its literal value (``X=mk``, ``X='import mk'``)."""
 _FOR_IN_RE = re.compile(rf"\bfor\s+({_NAME})\s+in\s+([^;\n]*)")
 """A ``for`` loop's name and the words it takes."""
-_CODE_CHARS_RE = re.compile(r"[\s;()\[\]{}=]")
-"""Characters of code, not of a plain value (``import mk``, ``f()``, ``a=1``)."""
+_MOST_SPELLINGS = 32
+"""The most literal values a variable's code is read with; one with more is unknown."""
 _QUOTING_RE = re.compile(r"[\"']|\\(?=.)")
 """Quotes and a backslash escaping the next character: bash takes them out of a word."""
-"""A backquote no backslash escapes (an even number of them before it)."""
 _INPUT_DEVICE_RE = re.compile(r"/(?:dev/(?:stdin|fd/[0-9]+)|proc/[^/]+/fd/[0-9]+)")
 """A name that is a descriptor the program has open (matched whole, normalised): standard input
 (``/dev/stdin``, ``/dev/fd/0``, ``/proc/self/fd/0``: :data:`STDIN_SCRIPTS`) or another one."""
@@ -4438,7 +4461,7 @@ def _dash_script(command: str, program: list[str]) -> bool:
 
 
 def _code_named_at_run_time(
-    code: str, spelt: Mapping[str, str], set_here: frozenset[str], *, module: bool
+    code: str, spelt: Mapping[str, str], filled: frozenset[str], *, module: bool
 ) -> bool:
     """Whether the ``code`` (or, ``module``, the module name) an interpreter is given inline
     is itself built at run time: a name ``find`` or ``xargs`` gives (``-I{} python3 -m {}``,
@@ -4448,7 +4471,7 @@ def _code_named_at_run_time(
     :func:`_live_spellings`, the code as the lexer gives it -> its spelling, each ``$`` and
     backquote bash leaves as written hidden). A literal ``$`` inside code written in the
     command is data (``-c 'print("$5")'``), and so is a variable the command gives no value
-    that may be code (``-c "print('$USER')"``), but not one it does (``set_here``:
+    that may be code (``-c "print('$USER')"``), but not one it fills at run time (``filled``:
     :func:`_fills_code`). The code then run is unknown, as a script named at run time is (P-3)."""
     if _FED.strip('"') in code:
         return True
@@ -4457,54 +4480,90 @@ def _code_named_at_run_time(
         return _RUN_TIME_NAME_RE.search(spelling) is not None
     if _WHOLE_EXPANSION_RE.fullmatch(spelling) or _SUBSTITUTION_OPEN_RE.search(spelling):
         return True
-    return _fills_code(spelling, set_here)
+    return _fills_code(spelling, filled)
 
 
-def _fills_code(text: str, set_here: frozenset[str]) -> bool:
+def _fills_code(text: str, filled: frozenset[str]) -> bool:
     """Whether code ``text`` (each ``$`` bash leaves as written hidden) expands a variable the
-    command gives a value that may be code (``set_here``: :func:`_code_variables`), or a
-    positional parameter (``$1``, ``$@``): ``X=$(cat mk.py); python3 -c "pass;$X"`` runs
-    ``mk.py``'s code (review54k). Another variable (``$USER``, ``$HOME``) is data here; one
-    exported by an earlier call cannot be seen (a known limit, P-3)."""
+    command fills at run time (``filled``: :func:`_code_variables`), a name reference
+    (``${!Y}``) or a positional parameter (``$1``, ``$@``): ``X=$(cat mk.py); python3 -c
+    "pass;$X"`` runs ``mk.py``'s code (review54k). Another variable (``$USER``, ``$HOME``, one
+    set to a literal, read with it: :func:`_with_literals`) is data here; one exported by an
+    earlier call cannot be seen (a known limit, P-3)."""
+    if "${!" in text:
+        return True
     return any(
-        name in set_here or not (name[0].isalpha() or name[0] == "_")
+        name in filled or not (name[0].isalpha() or name[0] == "_")
         for name in _LIVE_NAME_RE.findall(text)
     )
 
 
-def _code_variables(command: str, base: str) -> frozenset[str]:
-    """The variables ``command`` gives a value that may be code an interpreter then runs
-    (P-3): one set from a command substitution (``X=$(cat mk.py)``, ``X="`cat mk.py`"``) or by
-    ``read``, ``mapfile``, ``readarray``, ``getopts``, ``printf -v``; one set to a literal, or
-    looped over words (``for X in …``), holding code-like text (spaces, ``;``, brackets:
-    ``X='import mk'``) or naming a module or ``.py`` file in the shell's folder ``base``
-    (``X=mk; python3 -c "import $X"``). A plain value (``V=3``, ``for f in *.json``) is data."""
-    names = {match[1] for match in _SET_BY_RUN_RE.finditer(command)}
-    for match in _READ_INTO_RE.finditer(command):
-        names.update(_NAME_WORD_RE.findall(match[1]))
-    literal = [(match[1], [match[2]]) for match in _SET_LITERAL_RE.finditer(command)]
-    literal += [(match[1], match[2].split()) for match in _FOR_IN_RE.finditer(command)]
-    for name, values in literal:
-        if any(_code_like(value.strip("\"'"), base) for value in values):
-            names.add(name)
-    return frozenset(names)
+class _Variables(NamedTuple):
+    """What a command does to the variables its interpreters' code may expand (P-3)."""
+
+    filled: frozenset[str]
+    """Names whose value is known only at run time: every name the command gives a value
+    when it holds anything that may fill one at run time (:data:`_RUN_TIME_SOURCE_RE`), and
+    those bash fills itself (:data:`_BASH_FILLED`)."""
+    literals: Mapping[str, list[str]]
+    """Otherwise, each name set to literal values (``X=mk``, ``for f in a.py b.py``) -> them."""
 
 
-def _code_like(value: str, base: str) -> bool:
-    """Whether a literal ``value`` reads as code (:data:`_CODE_CHARS_RE`) or names a module,
-    package or ``.py`` file in the folder ``base`` (``mk``, ``pkg.mod``, ``mk.py``)."""
-    if _CODE_CHARS_RE.search(value):
-        return True
-    if not value or "\0" in value:
-        return False
-    module = os.path.join(base, *value.split("."))  # noqa: PTH118
-    places = (f"{module}.py", os.path.join(module, "__init__.py"), os.path.join(base, value))  # noqa: PTH118
-    return any(place.endswith(".py") and os.path.isfile(place) for place in places)  # noqa: PTH113
+_NO_VARIABLES = _Variables(_BASH_FILLED, {})
+
+
+def _code_variables(command: str) -> _Variables:
+    """The variables ``command`` gives a value (:class:`_Variables`). Where it holds a command
+    substitution, a ``read``, ``mapfile``, ``select``, ``printf -v``, ``eval``, a sourced file
+    or a name reference anywhere, every name it assigns, loops over or reads into is filled at
+    run time (``X=""$(cat mk.py)``, ``: ${X:=$(…)}``, ``printf -vX``, ``for f in $(ls)``):
+    which of them holds what cannot be told from the text. A name set only to literal values
+    keeps them, read as code in its place (``X='import mk'``, ``X=mk; -c "import $X"``); a
+    name with more than :data:`_MOST_SPELLINGS` values is filled (unknown)."""
+    if "$" not in command:
+        return _NO_VARIABLES
+    loops = list(_FOR_IN_RE.finditer(command))
+    if _RUN_TIME_SOURCE_RE.search(command):
+        names = {match[1] for match in _ASSIGNED_RE.finditer(command)}
+        names.update(match[1] for match in loops)
+        for match in _READ_INTO_RE.finditer(command):
+            names.update(_NAME_WORD_RE.findall(match[1] or match[2] or ""))
+        return _Variables(_BASH_FILLED | names, {})
+    literals: dict[str, list[str]] = {}
+    for match in _SET_LITERAL_RE.finditer(command):
+        literals.setdefault(match[1], []).append(match[2].strip("\"'"))
+    for match in loops:
+        literals.setdefault(match[1], []).extend(
+            word.strip("\"'") for word in match[2].split() if word != "do"
+        )
+    many = {name for name, values in literals.items() if len(values) > _MOST_SPELLINGS}
+    kept = {name: values for name, values in literals.items() if name not in many}
+    return _Variables(_BASH_FILLED | many, kept)
+
+
+def _with_literals(text: str, literals: Mapping[str, list[str]]) -> str:
+    """``text`` (an interpreter's code), then once more for each literal value a variable it
+    expands was given (:attr:`_Variables.literals`), spelt in its place: the code bash may run,
+    read for links and local modules (``X=mk; python3 -c "import $X"`` loads ``mk``)."""
+    names = {a or b for a, b in _PLAIN_NAME_RE.findall(text)} & literals.keys()
+    if not names:
+        return text
+    spellings = [text]
+    for at in range(max(len(literals[name]) for name in names)):
+
+        def spelt(match: re.Match[str], at: int = at) -> str:
+            values = literals.get(match[1] or match[2])
+            return match[0] if not values else values[min(at, len(values) - 1)]
+
+        spellings.append(_PLAIN_NAME_RE.sub(spelt, text))
+    return "\n".join(spellings)
 
 
 def _as_kernel_names(word: str) -> str:
-    """``word`` with ``.``, ``..`` and repeated slashes folded (``/dev/./stdin``,
-    ``//dev/stdin``, ``/proc/self/fd/../fd/0``), as the kernel names a device's file."""
+    """``word`` (a script's name) with ``.``, ``..`` and repeated slashes folded by its text
+    (``/dev/./stdin``, ``//dev/stdin`` -> ``/dev/stdin``), to tell a descriptor's name. The
+    kernel follows a symlink before a ``..`` (``L/../../dev/stdin`` may be a file of the
+    Workspace): a name holding ``..`` that folds to a descriptor is unknown to the caller."""
     folded = os.path.normpath(word)
     return "/" + folded.lstrip("/") if folded.startswith("//") else folded
 
@@ -4519,21 +4578,21 @@ def _here_spellings(text: str) -> str:
 def _here_texts_built(texts: list[tuple[str, bool]], command: str, cwd: str) -> bool:
     """Whether one of ``command``'s here-texts (``texts``: each with whether bash expands it)
     is code built at run time (:func:`_here_built`; ``cwd``: the shell's folder)."""
-    set_here = _code_variables(command, cwd) if texts and "$" in command else frozenset()
-    return any(expands and _here_built(text, set_here) for text, expands in texts)
+    filled = _code_variables(command).filled if texts else _BASH_FILLED
+    return any(expands and _here_built(text, filled) for text, expands in texts)
 
 
-def _here_built(text: str, set_here: frozenset[str]) -> bool:
+def _here_built(text: str, filled: frozenset[str]) -> bool:
     """Whether an expanded here-document's body or a here-string's word (``text``, as
     :func:`~harness_memory.hooks.here_data.here_data` gives it: each command substitution a
     backquote) is code built at run time: one it holds, not escaped (``python3 <<< "$(cat
     mk.py)"``), or the whole text one expansion (``<<< "$x"``), or a variable the command
-    gives a value that may be code (``set_here``: ``X=$(cat mk.py); python3 <<< "pass;$X"``,
+    fills at run time (``filled``: ``X=$(cat mk.py); python3 <<< "pass;$X"``,
     :func:`_fills_code`). Another variable in written code is data (``<<EOF`` with
     ``print("$HOME")``, ``\\$x``) (P-3)."""
     whole = _WHOLE_EXPANSION_RE.fullmatch(text.strip().strip('"').strip())
     live = _ESCAPED_DOLLAR_RE.sub("", text)
-    return bool(whole or _LIVE_BACKQUOTE_RE.search(text) or _fills_code(live, set_here))
+    return bool(whole or _LIVE_BACKQUOTE_RE.search(text) or _fills_code(live, filled))
 
 
 @functools.lru_cache(maxsize=8)
