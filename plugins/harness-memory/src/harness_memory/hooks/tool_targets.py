@@ -555,7 +555,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     writes = _Writes(found, tails, environ, cd_data=_lost, outer=_outer)
     writes.code_variable = _code_variable(command, _depth)
     writes.here_text = "\n".join(_here_spellings(text) for text, _ in texts)  # code too
-    writes.here_built = _here_texts_built(texts, command, cwd)
+    writes.here_built = _here_texts_built(texts, command)
     writes.text = command  # its spellings: which ``$`` bash expands in an interpreter's code
     writes.cat_read = _cat_read(command, environ, _outer)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
@@ -4512,6 +4512,7 @@ class _Variables(NamedTuple):
 _NO_VARIABLES = _Variables(_BASH_FILLED, {})
 
 
+@functools.lru_cache(maxsize=8)
 def _code_variables(command: str) -> _Variables:
     """The variables ``command`` gives a value (:class:`_Variables`). Where it holds a command
     substitution, a ``read``, ``mapfile``, ``select``, ``printf -v``, ``eval``, a sourced file
@@ -4519,7 +4520,9 @@ def _code_variables(command: str) -> _Variables:
     run time (``X=""$(cat mk.py)``, ``: ${X:=$(…)}``, ``printf -vX``, ``for f in $(ls)``):
     which of them holds what cannot be told from the text. A name set only to literal values
     keeps them, read as code in its place (``X='import mk'``, ``X=mk; -c "import $X"``); a
-    name with more than :data:`_MOST_SPELLINGS` values is filled (unknown)."""
+    name with more than :data:`_MOST_SPELLINGS` values is filled (unknown). Kept for the few
+    last commands: each interpreter in a command asks again (a long command's text is read
+    once, not once an interpreter)."""
     if "$" not in command:
         return _NO_VARIABLES
     loops = list(_FOR_IN_RE.finditer(command))
@@ -4575,9 +4578,9 @@ def _here_spellings(text: str) -> str:
     return f"{text}\n{_bash_quoting(text)}" if "$'" in text else text
 
 
-def _here_texts_built(texts: list[tuple[str, bool]], command: str, cwd: str) -> bool:
+def _here_texts_built(texts: list[tuple[str, bool]], command: str) -> bool:
     """Whether one of ``command``'s here-texts (``texts``: each with whether bash expands it)
-    is code built at run time (:func:`_here_built`; ``cwd``: the shell's folder)."""
+    is code built at run time (:func:`_here_built`)."""
     filled = _code_variables(command).filled if texts else _BASH_FILLED
     return any(expands and _here_built(text, filled) for text, expands in texts)
 
