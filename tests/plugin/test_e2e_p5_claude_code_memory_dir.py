@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import unicodedata
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from memory_api.transfer.claude_code import claude_code_memory_dir
@@ -58,3 +60,25 @@ async def test_p5_claude_code_names_the_folder_we_import_from(tmp_path: Path) ->
     expected = str(claude_code_memory_dir(str(worktree), {"HOME": str(home)})) + "/"
     assert named == {expected}, (named, expected)
     assert expected.startswith(str(home / ".claude" / "projects") + "/")
+
+
+@pytest.mark.parametrize("form", ["NFD", "NFC"])
+async def test_p5_a_workspace_named_in_either_unicode_form_finds_claude_codes_folder(
+    tmp_path: Path, form: Literal["NFD", "NFC"]
+) -> None:
+    """A folder named in decomposed form (``cafe`` + U+0301, as macOS writes names and a copy
+    from its disks keeps them) is that name to Claude Code, each mark a ``-`` of the folder's
+    name: composing it first looked for another folder, and the import said Claude Code keeps
+    no memory for that Workspace."""
+    claude = claude_code_binary()
+    workspace = tmp_path / "src" / unicodedata.normalize(form, "Café notes")
+    workspace.mkdir(parents=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    async with serve_model(answer) as (fake, model_url):
+        returncode, out, err = await run_claude(claude, workspace, home, model_url, prompt="hi")
+    assert returncode == 0, f"claude failed:\n{out}\n{err}"
+    sent = json.dumps(fake.message_requests(), ensure_ascii=False)
+    named = set(re.findall(r"[^\s\"`']*?/projects/[^\s\"`']*?/memory/", sent))
+    expected = str(claude_code_memory_dir(str(workspace), {"HOME": str(home)})) + "/"
+    assert named == {expected}, (named, expected)

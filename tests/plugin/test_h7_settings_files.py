@@ -625,10 +625,10 @@ def test_a_write_failing_midway_leaves_no_folder_the_install_made(
     settings.write_text('{"theme": "dark"}\n', encoding="utf-8")
     real = files_module.replace_bytes
 
-    def refusing(target: Path, data: bytes, mode: int) -> str | None:
+    def refusing(target: Path, data: bytes, mode: int, *, keep_links: bool = True) -> str | None:
         if target.name == settings.name and target.parent == settings.parent:
             raise PermissionError(1, "Operation not permitted", str(target))
-        return real(target, data, mode)
+        return real(target, data, mode, keep_links=keep_links)
 
     monkeypatch.setattr(files_module, "replace_bytes", refusing)
     status, _ = run(home, memory_root(tmp_path), "install", harness, "--token", TOKEN)

@@ -54,6 +54,7 @@ __all__ = [
     "Written",
     "apply_changes",
     "backups_of",
+    "change_target",
     "describe",
     "dump_json",
     "earlier_text",
@@ -383,7 +384,7 @@ def describe(changes: list[FileChange]) -> str:
             tofile=str(change.path),
         )
         parts.append("".join(diff) or f"{change.path}: only the bearer token changes ({MASK})\n")
-        target = write_target(change.path)
+        target = change_target(change)
         if target != change.path.absolute() and change.path.is_symlink():
             parts.append(f"(written through the symlink {change.path} -> {target})\n")
         old_mode = _mode_of(target)
@@ -399,6 +400,17 @@ def write_target(path: Path) -> Path:
     """The file a write to ``path`` must replace: the final target of a symlink (H-7), so the
     link (a dotfiles manager's) stays and its target gets the change; else ``path`` itself."""
     return Path(os.path.realpath(path))
+
+
+def change_target(change: FileChange) -> Path:
+    """The file ``change`` replaces: a harness's settings file's :func:`write_target` (written
+    through its links, a dotfiles manager's); for the plugin's own files (token, record,
+    ``.gitignore``), which no manager keeps, the name itself in its folder (its folders'
+    links resolved), so a symlink or a hard link found there, to a file of someone else's, is
+    replaced by a new file and never gets the token (H-7)."""
+    if change.harness_settings:
+        return write_target(change.path)
+    return Path(os.path.realpath(change.path.parent)) / change.path.name
 
 
 def _mode_of(path: Path) -> int | None:
@@ -470,7 +482,7 @@ def check_writable(changes: list[FileChange]) -> list[tuple[FileChange, Path]]:
 
     Raises :class:`SettingsFileError` (naming a link and its target) for the first that is not
     (H-7)."""
-    pending = [(change, write_target(change.path)) for change in changes if change.changed]
+    pending = [(change, change_target(change)) for change in changes if change.changed]
     for change, target in pending:
         if read_text(change.path) != change.old:
             raise SettingsFileError(f"{change.path} changed while installing; run it again")
@@ -529,12 +541,28 @@ def _unwritable_folder(folder: Path, *, may_create: bool) -> str | None:
             "leave it; make the change where that manager keeps it, or make it writable "
             f"(chmod u+w {folder}) and run this again"
         )
+    if _mounted_read_only(folder):
+        return (
+            f"its folder is missing or not writable: {folder} is on a file system mounted "
+            "read-only (the Nix store of home-manager, a read-only bind mount), where no "
+            "owner or mode lets anyone write; make the change where that file is built or "
+            "kept from (home-manager's configuration, the dotfiles checkout)"
+        )
     if not os.access(folder, os.W_OK | os.X_OK):
         return (
             f"its folder is missing or not writable: you may not write {folder} (it is "
             "another user's, or its mode keeps you out); run this as its owner"
         )
     return None
+
+
+def _mounted_read_only(folder: Path) -> bool:
+    """Whether ``folder`` lies on a file system mounted read-only (``statvfs``'s
+    ``ST_RDONLY``; False when that cannot be asked)."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def _refuse_read_only(change: FileChange, target: Path) -> None:
@@ -576,7 +604,9 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
         backup_mode = private_mode(old_mode) if holds(change.old, change.secrets) else old_mode
         backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
     try:
-        in_place = replace_bytes(target, encoded(change.new), mode)
+        in_place = replace_bytes(
+            target, encoded(change.new), mode, keep_links=change.harness_settings
+        )
         _check_private(change, target, old_mode)
     except OSError:
         if backup is not None:
@@ -611,7 +641,7 @@ NOT_PRIVATE = (
 """Why an install writes no token where the disk keeps no owner-only modes (H-7)."""
 
 
-def replace_bytes(target: Path, data: bytes, mode: int) -> str | None:
+def replace_bytes(target: Path, data: bytes, mode: int, *, keep_links: bool = True) -> str | None:
     """Give the file ``target`` (no symlink: a :func:`write_target`) the bytes ``data`` and the
     permission bits ``mode`` (H-7); returns why it was rewritten in place (see below), or None
     when it was replaced atomically (or is new).
@@ -623,10 +653,12 @@ def replace_bytes(target: Path, data: bytes, mode: int) -> str | None:
     host's settings: the kernel refuses a rename over a mount point, ``EBUSY``). Such a file
     is rewritten in place (its mode set before a byte is written, then synced), as editors
     write a linked file (Vim's ``backupcopy``, Emacs's ``backup-by-copying-when-linked``); its
-    backup is taken before. Raises ``OSError``.
+    backup is taken before. Without ``keep_links`` (the plugin's own files: :func:`change_target`)
+    a hard-linked file is replaced as any other, its other names keeping their bytes.
+    Raises ``OSError``.
     """
     try:
-        links = os.lstat(target).st_nlink
+        links = os.lstat(target).st_nlink if keep_links else 1
     except FileNotFoundError:
         links = 1
     if links > 1:

@@ -365,7 +365,7 @@ class MemoryStore:
             scope,
             file_name,
         )
-        removed, problem = pruned
+        removed, problem = pruned.removed, pruned.index_problem
         if recorded is None:
             return DeleteResult(file=file_name, removed_index_lines=removed, index_problem=problem)
         if isinstance(recorded, NotRecorded):  # deleted: never the answer of "no history kept"

@@ -47,7 +47,7 @@ from memory_core import layout
 from memory_core.atomic import fsync_directory
 from memory_core.decoding import decode_exact, name_spellings, shown_lines
 from memory_core.errors import FileKeptChanging, NotRegularFileError
-from memory_core.file_edit import FileTooLarge, edit_file
+from memory_core.file_edit import Edited, FileTooLarge, edit_file
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
 from memory_core.index import prune_index
 from memory_core.line_merge import merge_lines
@@ -71,6 +71,13 @@ _ACCESS = "read and write access to it and its folder"
 """What the service's account needs of an index it prunes (:func:`write_fix`)."""
 
 
+_REMOVE_ACCESS = (
+    "write access to its folder, and a file it may remove (no immutable or append-only flag, "
+    "not another account's in a sticky folder)"
+)
+"""What the service's account needs of a topic file it deletes (:func:`write_fix`)."""
+
+
 class _NotRewritable(Exception):
     """The index's bytes cannot be given back exactly after the pruning (see :func:`_pruned`)."""
 
@@ -82,6 +89,10 @@ class Pruned(NamedTuple):
 
     removed: list[str]
     index_problem: str | None = None
+    edited: Edited | None = None
+    """The index's bytes before and after the pruning (None when it was not rewritten)."""
+    index_file: Path | None = None
+    """The index file rewritten (in the held folder), for :func:`_put_back`."""
 
 
 def delete_topic(root: Path, scope: Path, file_name: str) -> Pruned:
@@ -129,8 +140,42 @@ def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: Not
         # Removed by the agent meanwhile: its lines were still rightly pruned.
         if not pruned.removed:
             raise missing from None
+    except OSError as error:  # an immutable file, a sticky folder: the file stays, so its lines
+        raise Unavailable(_put_back(pruned, file_name, scope / file_name, error)) from None
     fsync_directory(held)
     return pruned
+
+
+def _put_back(pruned: Pruned, file_name: str, shown: Path, error: OSError) -> str:
+    """After the file's removal was refused (``error``), give its index the pruned lines back
+    (A-6: all or nothing): the bytes before the pruning, with whatever another writer (the
+    agent) wrote since merged in (:func:`~memory_core.line_merge.merge_lines`). Returns the
+    ``detail`` saying why nothing was deleted, and when the lines could not be put back (the
+    index kept changing or can no longer be written), that they are gone (logged too)."""
+    logger.error("topic file %s cannot be removed: %s", shown, error)
+    reason = error.strerror or type(error).__name__
+    detail = (
+        f"{file_name!r} was not deleted: the file could not be removed ({reason}): "
+        f"{write_fix(error, _REMOVE_ACCESS)}"
+    )
+    edited, index = pruned.edited, pruned.index_file
+    if edited is None or index is None:
+        return detail + "; nothing changed (a delete is all or nothing)"
+
+    def restore(raw: bytes) -> bytes | None:
+        return None if raw == edited.before else merge_lines(edited.after, edited.before, raw)
+
+    try:
+        edit_file(index, restore, merge=merge_lines, read_cap=PRUNE_READ_CAP)
+    except (OSError, FileKeptChanging) as undo:
+        logger.error(
+            "index %s: the pruned lines of %s could not be put back: %s", index, shown, undo
+        )
+        return detail + (
+            f"; its index line was removed and could not be put back ({undo}): add it to "
+            "MEMORY.md again"
+        )
+    return detail + "; its index line was put back, nothing changed (a delete is all or nothing)"
 
 
 def _pruned(
@@ -245,9 +290,10 @@ def prune_index_file(
     if edited is None:
         return Pruned([])
     if last and last[0][0] == edited.before:
-        return Pruned(shown_lines(edited.before, last[0][1]))
+        return Pruned(shown_lines(edited.before, last[0][1]), None, edited, target)
     pruned = _pruned(edited.before, file_name, exact=exact, files=files)
-    return Pruned([] if pruned is None else shown_lines(edited.before, pruned[1]))
+    removed = [] if pruned is None else shown_lines(edited.before, pruned[1])
+    return Pruned(removed, None, edited, target)
 
 
 def _left_as_it_is(root: Path, scope: Path, file_name: str) -> str:

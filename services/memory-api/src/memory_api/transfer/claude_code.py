@@ -11,7 +11,8 @@ How Claude Code (read from its shipped CLI, version 2.1.x) names the folder:
 - otherwise it is ``<config dir>/projects/<sanitized>/memory/``, where the sanitized name is
   derived from the project's base: the root of the git repository holding the Workspace (for a
   linked worktree the main working tree, so every worktree shares one memory; a repository as
-  git tells one, :func:`git_project_root`), else the Workspace itself; every character
+  git tells one, :func:`git_project_root`), else the Workspace itself, spelt as on disk
+  (:func:`_as_on_disk`: a decomposed accent is a letter and a mark); every character
   outside ``[a-zA-Z0-9]`` becomes ``-``; a name longer than 200 characters is cut to 200
   and gets ``-`` plus the base-36 absolute value of the path's 32-bit Java-style string hash
   appended.
@@ -202,5 +203,30 @@ def claude_code_memory_dir(workspace: str, env: Mapping[str, str] | None = None)
         return configured
     real = Path(os.path.realpath(workspace))
     base = git_project_root(real) or real
-    name = sanitize_path(unicodedata.normalize("NFC", str(base)))
+    name = sanitize_path(str(_as_on_disk(base)))
     return config / "projects" / name / "memory"
+
+
+def _as_on_disk(path: Path) -> Path:
+    """``path`` (absolute) with each name spelt as its folder lists it, in whichever Unicode
+    normalization it was written (``cafe`` + U+0301 as macOS writes names, or ``café``):
+    Claude Code names its folder from the working directory as the kernel gives it, each
+    combining mark a ``-`` of its own (measured: ``test_e2e_p5_claude_code_memory_dir.py``),
+    while a path typed on a disk that matches names in either form may be spelt in the other.
+    A name no listing shows in another form (or a folder that cannot be listed) stays as
+    given. One ``listdir`` per name that is not ASCII."""
+    if str(path).isascii():
+        return path
+    current = Path(path.anchor)
+    for part in path.parts[1:]:
+        if not part.isascii():
+            try:
+                names = [entry.name for entry in current.iterdir()]
+            except OSError:
+                names = []
+            if part not in names:
+                wanted = unicodedata.normalize("NFC", part)
+                same = (name for name in names if unicodedata.normalize("NFC", name) == wanted)
+                part = next(same, part)
+        current = current / part
+    return current
