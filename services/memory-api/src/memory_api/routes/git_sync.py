@@ -18,8 +18,10 @@ that scope's files and nothing else, and the refs it sees are ``main`` alone (se
 :mod:`memory_api.store.sync.backend`).
 
 Bodies are read in chunks up to a cap (``MEMORY_API_SYNC_MAX_PUSH`` for a push, 16 MiB for a
-fetch's wants and haves; more is 413) before git runs, and one not framed as git's pkt-lines
-is 400 (:mod:`memory_api.store.sync.pkt_line`); a fetch's answer is streamed from git. The
+fetch's wants and haves; more is 413) before git runs, in a ``Content-Encoding`` a JSON body
+may have (git gzips a fetch's: any other is 415, data that does not decode in it 400), and one
+not framed as git's pkt-lines is 400 (:mod:`memory_api.store.sync.pkt_line`); a fetch's
+answer is streamed from git. The
 probe git sends before a push larger than its ``http.postBuffer`` (a flush packet alone) is
 answered 200 with nothing, as ``git http-backend`` answers it, without taking the scope's lock.
 Git's answers other than 200 become problem details like every error of the service. git shows
@@ -41,11 +43,12 @@ from collections.abc import Awaitable, Callable
 from urllib.parse import unquote
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestPayloadError
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_sync_store
 from memory_api.errors import BadRequest, BodyTimedOut, BodyTooLarge, NotFound
 from memory_api.http.expect import expect_handler
-from memory_api.http.jsonio import json_response
+from memory_api.http.jsonio import check_body_encoding, json_response, unreadable_body
 from memory_api.http.problems import (
     PROBLEM_KEY,
     body_too_large,
@@ -146,12 +149,15 @@ async def _stream(request: web.Request, answer: StreamedAnswer) -> web.StreamRes
 
 async def _read_body(request: web.Request, service: GitService, cap: int, seconds: float) -> bytes:
     """The request body, read in chunks up to ``cap`` bytes (413 beyond) within ``seconds``
-    (408 beyond); its type must be git's for ``service`` (415 otherwise) and it must be framed
-    as git frames a request of ``service`` (400 otherwise: git would answer it 200 and nothing).
+    (408 beyond); its type must be git's for ``service`` and its ``Content-Encoding`` one the
+    service decodes (415 otherwise, :func:`check_body_encoding`); data that does not decode in
+    it is a 400 (:func:`unreadable_body`), and the body must be framed as git frames a request
+    of ``service`` (400 otherwise: git would answer it 200 and nothing).
     """
     expected = f"application/x-{service}-request"
     if request.content_type != expected:
         raise web.HTTPUnsupportedMediaType(text=f"the body of {service} must be {expected}")
+    check_body_encoding(request)
     length = request.content_length
     if length is not None and length > cap:
         raise BodyTooLarge(body_too_large(cap))
@@ -166,6 +172,8 @@ async def _read_body(request: web.Request, service: GitService, cap: int, second
                 chunks.append(chunk)
     except TimeoutError:
         raise BodyTimedOut(f"the request body did not arrive within {seconds:g} s") from None
+    except RequestPayloadError as error:
+        raise unreadable_body(request, error) from None
     except ConnectionError:
         raise BadRequest("the request body was cut off: the connection was lost") from None
     body = b"".join(chunks)
