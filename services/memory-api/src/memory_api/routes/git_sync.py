@@ -55,6 +55,7 @@ from memory_api.http.problems import (
     problem_middleware,
     problem_response,
 )
+from memory_api.http.query_names import repeated_refusal
 from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.sync.backend import GitService, Head, StreamedAnswer
 from memory_api.store.sync.machines import check_machine
@@ -195,8 +196,12 @@ def _push_body_limit(request: web.Request) -> int:
 async def get_info_refs(request: web.Request) -> web.StreamResponse:
     """R-1: git's ref advertisement for ``service=git-upload-pack`` (a fetch: ``main`` only,
     what is on disk recorded first) or ``service=git-receive-pack`` (a push: the machine's own
-    ref only)."""
-    service = request.query.get("service")
+    ref only). ``service`` given twice is a 400 (A-11): the first was taken, a fetch's
+    advertisement for ``?service=git-upload-pack&service=git-receive-pack``."""
+    services = request.query.getall("service", ())
+    if len(services) > 1:
+        raise BadRequest(repeated_refusal("service", len(services)))
+    service = services[0] if services else None
     if service not in _SERVICES:
         raise NotFound("this service speaks git's smart HTTP only: ask for ?service=git-…-pack")
     store = get_sync_store(request.app)
