@@ -42,7 +42,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from urllib.parse import unquote
 
-from aiohttp import web
+from aiohttp import hdrs, web
 from aiohttp.web_protocol import RequestPayloadError
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_sync_store
@@ -130,7 +130,9 @@ async def _stream(request: web.Request, answer: StreamedAnswer) -> web.StreamRes
     """Pass git's streamed answer on (a problem instead when git did not answer 200). A client
     that hangs up before the end (the plugin's question after a failed push reads the status
     alone) stops the answer quietly: the write's ``ConnectionResetError`` was logged as a
-    "data dir error" with an incident id, an ERROR for an operator to chase."""
+    "data dir error" with an incident id, an ERROR for an operator to chase. A ``HEAD`` is
+    answered its head alone (RFC 9110 9.3.2): aiohttp writes what a stream is given, and bytes
+    after a head that frames none were read as the next answer on the connection."""
     try:
         _check_answer(answer.head)
         response = web.StreamResponse(status=200)
@@ -138,8 +140,9 @@ async def _stream(request: web.Request, answer: StreamedAnswer) -> web.StreamRes
         response.headers["Cache-Control"] = "no-cache, max-age=0, must-revalidate"
         await response.prepare(request)
         try:
-            async for chunk in answer.chunks():
-                await response.write(chunk)
+            if request.method != hdrs.METH_HEAD:
+                async for chunk in answer.chunks():
+                    await response.write(chunk)
             await response.write_eof()
         except ConnectionResetError:  # the client hung up mid-answer: nothing is wrong here
             pass
