@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -19,6 +18,7 @@ from typing import Any, TypeVar
 import msgspec
 from aiohttp import StreamReader, hdrs, web
 from aiohttp.web_protocol import RequestPayloadError
+from memory_core.json_members import repeated_member
 from memory_core.wire import RequestBody
 
 from memory_api.appkeys import get_settings
@@ -209,40 +209,6 @@ def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
             "disagree on which value counts, the first or the last)"
         )
     return decoded
-
-
-class _RepeatedMember(Exception):
-    """A JSON object names one member twice (``args[0]``, the name)."""
-
-
-def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``object_pairs_hook`` of :func:`repeated_member`: the object, or :class:`_RepeatedMember`."""
-    members: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in members:
-            raise _RepeatedMember(name)
-        members[name] = value
-    return members
-
-
-_pairs_decoder = json.JSONDecoder(object_pairs_hook=_unique_members)
-"""The reader of :func:`repeated_member`, made once (``json.loads`` makes one per call)."""
-
-
-def repeated_member(body: bytes) -> str | None:
-    """The first member name that one object of the JSON ``body`` gives twice, as decoded
-    (``"workspace"`` and ``"work\u0073pace"`` are one name); None when every object's names
-    are unique. msgspec keeps the last value silently: ``{"workspace": "/tmp", "workspace":
-    "/etc"}`` started a Session for ``/etc`` while a reader of the first (a proxy's rule, a log)
-    saw ``/tmp``. ``body`` is one that a request body's decoder took already (a flat object of
-    known fields), so this second reading is small and shallow."""
-    try:  # UTF-8, as msgspec took it (json.loads would also guess UTF-16 and UTF-32)
-        _pairs_decoder.decode(body.decode("utf-8"))
-    except _RepeatedMember as repeated:
-        return str(repeated.args[0])
-    except ValueError:  # a reading msgspec took and this one does not: msgspec's stands
-        return None
-    return None
 
 
 class _NoFields(RequestBody, frozen=True):
