@@ -25,6 +25,7 @@ __all__ = [
     "check_token_name",
     "find_token",
     "hash_secret",
+    "hide_secrets",
     "new_secret",
     "parse_token_spec",
 ]
@@ -32,6 +33,11 @@ __all__ = [
 SECRET_PREFIX = "mem_"  # noqa: S105 - a public marker in front of every secret, not one
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
+_SECRET_RE = re.compile(re.escape(SECRET_PREFIX) + r"[A-Za-z0-9_-]{43,}")
+"""A secret of :func:`new_secret`'s shape, and whatever URL-safe characters follow it (one
+mistyped at its end is still nearly all of it)."""
+HIDDEN_SECRET = SECRET_PREFIX + "[masked]"
+"""What stands in for a secret in a log line (:func:`hide_secrets`)."""
 _NOT_SENDABLE_RE = re.compile(r"[^\x20-\x7e]")
 """A character no ``Authorization`` header carries as written: a line break (CR, LF: it would
 end the header), NUL, a tab or another control, and anything outside ASCII (one client sends it
@@ -69,6 +75,18 @@ def hash_secret(secret: str) -> str:
 def new_secret() -> str:
     """Return a fresh secret: ``mem_`` and 43 URL-safe characters (256 random bits)."""
     return SECRET_PREFIX + secrets.token_urlsafe(32)
+
+
+def hide_secrets(text: str) -> str:
+    """``text`` with each secret of the service's own shape (``mem_`` and 43 URL-safe
+    characters or more) replaced by :data:`HIDDEN_SECRET`, for a log line quoting text a
+    client chose (a path, a session id): a client that sent its token in the wrong place
+    (``/api/projects/<token>/agents``) must not have it written where others read (A-10).
+
+    >>> hide_secrets("/api/projects/mem_" + "a" * 43 + "/agents")
+    '/api/projects/mem_[masked]/agents'
+    """
+    return _SECRET_RE.sub(HIDDEN_SECRET, text)
 
 
 def check_token_name(name: str) -> str:

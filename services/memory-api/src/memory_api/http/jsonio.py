@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -19,18 +18,21 @@ from typing import Any, TypeVar
 import msgspec
 from aiohttp import StreamReader, hdrs, web
 from aiohttp.web_protocol import RequestPayloadError
+from memory_core.json_members import repeated_member
 from memory_core.wire import RequestBody
 
 from memory_api.appkeys import get_settings
 from memory_api.errors import BadRequest, BodyTimedOut, UnreadableBody
 
 __all__ = [
+    "check_body_encoding",
     "check_json_headers",
     "json_response",
     "json_text",
     "query_flag",
     "read_json",
     "refuse_body",
+    "unreadable_body",
 ]
 
 Body = TypeVar("Body", bound=RequestBody)
@@ -86,11 +88,13 @@ def _check_media_type(request: web.Request) -> None:
     )
 
 
-def _check_encoding(request: web.Request) -> None:
+def check_body_encoding(request: web.Request) -> None:
     """Raise 415 (``web.HTTPUnsupportedMediaType``, with ``Accept-Encoding`` naming
     :data:`BODY_ENCODINGS`, RFC 9110 15.5.16) for a ``Content-Encoding`` aiohttp would pass
     through undecoded: an unknown coding, or several stacked, on one line (``gzip, br``) or on
-    several (RFC 9110 5.3 makes them one list; aiohttp would decode by one of them only)."""
+    several (RFC 9110 5.3 makes them one list; aiohttp would decode by one of them only).
+    Asked of every body the service reads: JSON (:func:`check_json_headers`) and git's
+    pkt-lines (:mod:`memory_api.routes.git_sync`)."""
     lines = request.headers.getall(hdrs.CONTENT_ENCODING, ())
     if not lines:
         return
@@ -113,7 +117,7 @@ def check_json_headers(request: web.Request) -> None:
     ``Content-Encoding`` the service does not decode. Asked before ``100 Continue`` too
     (:mod:`memory_api.http.expect`)."""
     _check_media_type(request)
-    _check_encoding(request)
+    check_body_encoding(request)
 
 
 async def read_json(request: web.Request, decoder: msgspec.json.Decoder[Body]) -> Body:
@@ -124,7 +128,7 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[Body]) -
     its bytes must be JSON. A ``Content-Length`` over the limit is refused before a byte is
     read (413, ``web.HTTPRequestEntityTooLarge``), so a client cannot hold a request open by
     announcing more than it sends; a ``Content-Encoding`` it cannot decode is refused with 415
-    (``web.HTTPUnsupportedMediaType``, see :func:`_check_encoding`). Raises :class:`BadRequest`
+    (``web.HTTPUnsupportedMediaType``, see :func:`check_body_encoding`). Raises :class:`BadRequest`
     for an empty body or one that cannot be read (data that does not decode in its
     ``Content-Encoding`` or decodes to nothing, a connection lost mid-body),
     :class:`BodyTimedOut` (408) for one still incomplete after the body deadline
@@ -158,11 +162,7 @@ async def _read_body(request: web.Request) -> bytes:
             f"({request.content_length} bytes were announced)"
         ) from None
     except RequestPayloadError as error:
-        # Nothing more of this body can be read: marked at its end, aiohttp does not try to
-        # drain it after the answer (which raised the same error again, logged as unhandled).
-        request.content.feed_eof()
-        reason = str(error).strip().splitlines()[-1].strip() or "it is malformed"
-        raise UnreadableBody(f"the request body cannot be read: {reason}") from None
+        raise unreadable_body(request, error) from None
     except ConnectionError:  # the client went away mid-body: its fault, not the data dir's
         raise BadRequest("the request body was cut off: the connection was lost") from None
     if not body or body.isspace():
@@ -174,6 +174,18 @@ async def _read_body(request: web.Request) -> bytes:
                 f"{coding} data decode to nothing (not {coding} data, or cut off)"
             )
     return body
+
+
+def unreadable_body(request: web.Request, error: RequestPayloadError) -> UnreadableBody:
+    """The :class:`UnreadableBody` (400, connection closed) to raise for ``error``, which
+    aiohttp's read of ``request``'s body raised: data that does not decode in its
+    ``Content-Encoding``. Every reader of a body turns it into this one problem (it was a 500
+    where one did not). Nothing more of the body can be read: it is marked at its end, so
+    aiohttp does not try to drain it after the answer (which raised the same error again,
+    logged as unhandled)."""
+    request.content.feed_eof()
+    reason = str(error).strip().splitlines()[-1].strip() or "it is malformed"
+    return UnreadableBody(f"the request body cannot be read: {reason}")
 
 
 def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
@@ -197,40 +209,6 @@ def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
             "disagree on which value counts, the first or the last)"
         )
     return decoded
-
-
-class _RepeatedMember(Exception):
-    """A JSON object names one member twice (``args[0]``, the name)."""
-
-
-def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``object_pairs_hook`` of :func:`repeated_member`: the object, or :class:`_RepeatedMember`."""
-    members: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in members:
-            raise _RepeatedMember(name)
-        members[name] = value
-    return members
-
-
-_pairs_decoder = json.JSONDecoder(object_pairs_hook=_unique_members)
-"""The reader of :func:`repeated_member`, made once (``json.loads`` makes one per call)."""
-
-
-def repeated_member(body: bytes) -> str | None:
-    """The first member name that one object of the JSON ``body`` gives twice, as decoded
-    (``"workspace"`` and ``"work\u0073pace"`` are one name); None when every object's names
-    are unique. msgspec keeps the last value silently: ``{"workspace": "/tmp", "workspace":
-    "/etc"}`` started a Session for ``/etc`` while a reader of the first (a proxy's rule, a log)
-    saw ``/tmp``. ``body`` is one that a request body's decoder took already (a flat object of
-    known fields), so this second reading is small and shallow."""
-    try:  # UTF-8, as msgspec took it (json.loads would also guess UTF-16 and UTF-32)
-        _pairs_decoder.decode(body.decode("utf-8"))
-    except _RepeatedMember as repeated:
-        return str(repeated.args[0])
-    except ValueError:  # a reading msgspec took and this one does not: msgspec's stands
-        return None
-    return None
 
 
 class _NoFields(RequestBody, frozen=True):

@@ -5,9 +5,10 @@ access log's fields as keys; ``text`` writes plain lines. Access lines name the 
 as sent (still percent-encoded, so a decoded newline cannot forge a line) *without its query*,
 the route template, status, size, duration and peer, and what the handler noted (a Session
 start: the harness's session id quoted, the Workspace kind, key, whether it injected) — never a
-header or a body, so a bearer token can never reach a log (A-10). A request aiohttp's parser
-refuses is logged as one line naming the refusal, without the offending bytes the parser quotes
-(:class:`ParserRefusalFilter`).
+header or a body, so a bearer token can never reach a log (A-10); a secret a client put in the
+path or the session id instead is masked (:func:`~memory_api.bearer.hide_secrets`). A request
+aiohttp's parser refuses is logged as one line naming the refusal, without the offending bytes
+the parser quotes (:class:`ParserRefusalFilter`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from aiohttp.abc import AbstractAccessLogger
 from aiohttp.http_exceptions import HttpProcessingError
 from pythonjsonlogger.json import JsonFormatter
 
+from memory_api.bearer import hide_secrets
 from memory_api.http.metrics import route_template
 from memory_api.settings import LogFormat
 
@@ -98,7 +100,7 @@ class AccessLogger(AbstractAccessLogger):
     def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
         """Write the access line of ``request`` (``time`` is the handling time in seconds)."""
         # The path as sent (still percent-encoded): a decoded %0A would forge a second log line.
-        path = request.rel_url.raw_path
+        path = hide_secrets(request.rel_url.raw_path)
         fields = {
             "method": request.method,
             "path": path,
@@ -118,6 +120,7 @@ class AccessLogger(AbstractAccessLogger):
         ]
         note = request.get(ACCESS_NOTE_KEY)
         if note is not None:
+            note = hide_secrets(note)
             fields["note"] = note
             message += " %s"
             values.append(note)

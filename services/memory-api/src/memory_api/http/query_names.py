@@ -6,7 +6,8 @@ parameter given twice: ``?limt=5`` (a typo) calmly answered the default page of 
 :func:`query_names_middleware` answers both 400, naming the parameter and what the route
 takes, from the query parameters each operation documents (:data:`memory_api.http.openapi.
 OPERATIONS`): what the OpenAPI document lists is exactly what is taken. Only ``/api/`` is
-checked: git's smart HTTP is not listed there, and the page and the operations endpoints hold
+checked: git's smart HTTP is not listed there (its one parameter, ``service``, is refused
+given twice by its route: :func:`repeated_refusal`), and the page and the operations endpoints hold
 nothing a query changes (a link may carry ``?utm_source=``, a prober its own marks).
 """
 
@@ -21,7 +22,7 @@ from aiohttp.typedefs import Handler
 from memory_api.errors import BadRequest
 from memory_api.http.openapi import OPERATIONS
 
-__all__ = ["query_names_middleware", "query_refusal"]
+__all__ = ["query_names_middleware", "query_refusal", "repeated_refusal"]
 
 _API = "/api/"
 _SHOWN = 40
@@ -30,6 +31,12 @@ _SHOWN = 40
 
 def _shown(name: str) -> str:
     return repr(name if len(name) <= _SHOWN else name[:_SHOWN] + "…")
+
+
+def repeated_refusal(name: str, count: int) -> str:
+    """Why a query giving the parameter ``name`` ``count`` (2 or more) times is refused: a
+    route takes the first where a proxy or log reader may take the last."""
+    return f"the query parameter {_shown(name)} is given {count} times: give it once"
 
 
 def query_refusal(sent: Iterable[str], taken: Iterable[str]) -> str | None:
@@ -49,7 +56,7 @@ def query_refusal(sent: Iterable[str], taken: Iterable[str]) -> str | None:
             takes = ", ".join(names) if names else "none"
             return f"this route takes no query parameter {_shown(name)}: it takes {takes}"
         if count > 1:
-            return f"the query parameter {_shown(name)} is given {count} times: give it once"
+            return repeated_refusal(name, count)
     return None
 
 

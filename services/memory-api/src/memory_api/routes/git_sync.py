@@ -18,8 +18,10 @@ that scope's files and nothing else, and the refs it sees are ``main`` alone (se
 :mod:`memory_api.store.sync.backend`).
 
 Bodies are read in chunks up to a cap (``MEMORY_API_SYNC_MAX_PUSH`` for a push, 16 MiB for a
-fetch's wants and haves; more is 413) before git runs, and one not framed as git's pkt-lines
-is 400 (:mod:`memory_api.store.sync.pkt_line`); a fetch's answer is streamed from git. The
+fetch's wants and haves; more is 413) before git runs, in a ``Content-Encoding`` a JSON body
+may have (git gzips a fetch's: any other is 415, data that does not decode in it 400), and one
+not framed as git's pkt-lines is 400 (:mod:`memory_api.store.sync.pkt_line`); a fetch's
+answer is streamed from git. The
 probe git sends before a push larger than its ``http.postBuffer`` (a flush packet alone) is
 answered 200 with nothing, as ``git http-backend`` answers it, without taking the scope's lock.
 Git's answers other than 200 become problem details like every error of the service. git shows
@@ -40,18 +42,20 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from urllib.parse import unquote
 
-from aiohttp import web
+from aiohttp import hdrs, web
+from aiohttp.web_protocol import RequestPayloadError
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_sync_store
 from memory_api.errors import BadRequest, BodyTimedOut, BodyTooLarge, NotFound
 from memory_api.http.expect import expect_handler
-from memory_api.http.jsonio import json_response
+from memory_api.http.jsonio import check_body_encoding, json_response, unreadable_body
 from memory_api.http.problems import (
     PROBLEM_KEY,
     body_too_large,
     problem_middleware,
     problem_response,
 )
+from memory_api.http.query_names import repeated_refusal
 from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.sync.backend import GitService, Head, StreamedAnswer
 from memory_api.store.sync.machines import check_machine
@@ -126,7 +130,9 @@ async def _stream(request: web.Request, answer: StreamedAnswer) -> web.StreamRes
     """Pass git's streamed answer on (a problem instead when git did not answer 200). A client
     that hangs up before the end (the plugin's question after a failed push reads the status
     alone) stops the answer quietly: the write's ``ConnectionResetError`` was logged as a
-    "data dir error" with an incident id, an ERROR for an operator to chase."""
+    "data dir error" with an incident id, an ERROR for an operator to chase. A ``HEAD`` is
+    answered its head alone (RFC 9110 9.3.2): aiohttp writes what a stream is given, and bytes
+    after a head that frames none were read as the next answer on the connection."""
     try:
         _check_answer(answer.head)
         response = web.StreamResponse(status=200)
@@ -134,8 +140,9 @@ async def _stream(request: web.Request, answer: StreamedAnswer) -> web.StreamRes
         response.headers["Cache-Control"] = "no-cache, max-age=0, must-revalidate"
         await response.prepare(request)
         try:
-            async for chunk in answer.chunks():
-                await response.write(chunk)
+            if request.method != hdrs.METH_HEAD:
+                async for chunk in answer.chunks():
+                    await response.write(chunk)
             await response.write_eof()
         except ConnectionResetError:  # the client hung up mid-answer: nothing is wrong here
             pass
@@ -146,12 +153,15 @@ async def _stream(request: web.Request, answer: StreamedAnswer) -> web.StreamRes
 
 async def _read_body(request: web.Request, service: GitService, cap: int, seconds: float) -> bytes:
     """The request body, read in chunks up to ``cap`` bytes (413 beyond) within ``seconds``
-    (408 beyond); its type must be git's for ``service`` (415 otherwise) and it must be framed
-    as git frames a request of ``service`` (400 otherwise: git would answer it 200 and nothing).
+    (408 beyond); its type must be git's for ``service`` and its ``Content-Encoding`` one the
+    service decodes (415 otherwise, :func:`check_body_encoding`); data that does not decode in
+    it is a 400 (:func:`unreadable_body`), and the body must be framed as git frames a request
+    of ``service`` (400 otherwise: git would answer it 200 and nothing).
     """
     expected = f"application/x-{service}-request"
     if request.content_type != expected:
         raise web.HTTPUnsupportedMediaType(text=f"the body of {service} must be {expected}")
+    check_body_encoding(request)
     length = request.content_length
     if length is not None and length > cap:
         raise BodyTooLarge(body_too_large(cap))
@@ -166,6 +176,8 @@ async def _read_body(request: web.Request, service: GitService, cap: int, second
                 chunks.append(chunk)
     except TimeoutError:
         raise BodyTimedOut(f"the request body did not arrive within {seconds:g} s") from None
+    except RequestPayloadError as error:
+        raise unreadable_body(request, error) from None
     except ConnectionError:
         raise BadRequest("the request body was cut off: the connection was lost") from None
     body = b"".join(chunks)
@@ -187,8 +199,12 @@ def _push_body_limit(request: web.Request) -> int:
 async def get_info_refs(request: web.Request) -> web.StreamResponse:
     """R-1: git's ref advertisement for ``service=git-upload-pack`` (a fetch: ``main`` only,
     what is on disk recorded first) or ``service=git-receive-pack`` (a push: the machine's own
-    ref only)."""
-    service = request.query.get("service")
+    ref only). ``service`` given twice is a 400 (A-11): the first was taken, a fetch's
+    advertisement for ``?service=git-upload-pack&service=git-receive-pack``."""
+    services = request.query.getall("service", ())
+    if len(services) > 1:
+        raise BadRequest(repeated_refusal("service", len(services)))
+    service = services[0] if services else None
     if service not in _SERVICES:
         raise NotFound("this service speaks git's smart HTTP only: ask for ?service=git-…-pack")
     store = get_sync_store(request.app)

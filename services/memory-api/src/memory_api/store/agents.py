@@ -31,6 +31,7 @@ from memory_core.atomic import atomic_write_bytes
 from memory_core.byte_order import decode_marked, marked_codec, not_text
 from memory_core.errors import InvalidId
 from memory_core.file_edit import edit_file
+from memory_core.json_members import repeated_member, twice_named
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
@@ -203,10 +204,14 @@ def _parse(raw: bytes, agent_id: str) -> AgentRecord:
 
     A file an editor saved with a byte order mark (Notepad's "UTF-8 with BOM", or UTF-16) is
     read as the editor shows it (:func:`~memory_core.byte_order.decode_marked`; RFC 8259 lets a
-    reader ignore the mark): an agent edited by hand in such an editor stays an agent."""
+    reader ignore the mark): an agent edited by hand in such an editor stays an agent. A file
+    naming a field twice is invalid: the decoder took the last, a person reading it the first
+    (``"project"`` twice served the agent in the project named last)."""
     try:
         text = decode_marked(raw).encode("utf-8") if marked_codec(raw) is not None else raw
         data = _decoder.decode(text)
+        if (twice := repeated_member(text)) is not None:  # read by its last, silently
+            raise unusable_agent(agent_id, f"are invalid: {twice_named(twice)}", INVALID_FIX)
     except UnicodeDecodeError as error:
         raise unusable_agent(agent_id, f"are invalid: {not_text(error)}", INVALID_FIX) from error
     except msgspec.DecodeError as error:

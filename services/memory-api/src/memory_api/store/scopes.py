@@ -30,6 +30,7 @@ from memory_core.index import IndexRead, index_lines, topic_link_targets
 from memory_core.keys import USER_SCOPE, check_scope_key, check_topic_file_name, key_for_real_path
 from memory_core.layout import NOT_A_FOLDER
 from memory_core.markdown import line_texts
+from memory_core.rules import WORKSPACE_PATH_MAX_BYTES
 from memory_core.scope_files import fold_name
 from memory_core.shown_names import shown_name
 from memory_core.topics import READ_CAP_BYTES, decode_text
@@ -1305,8 +1306,10 @@ MARKER_IN_THE_WAY_FIX = (
 def read_marker(root: Path, scope: Path, key: str) -> Marker:
     """Read and judge a Workspace scope's ``.workspace`` marker (K-5, K-6a).
 
-    Problems reported: missing, unreadable, not UTF-8, empty, more than one line, not an absolute
-    path, and a path whose key is not ``key`` (the marker names another Workspace; it is kept as
+    Problems reported: missing, unreadable, not UTF-8, empty, longer than a Workspace path (more
+    than :data:`~memory_core.rules.WORKSPACE_PATH_MAX_BYTES`, which no Session start writes: it
+    is neither answered nor quoted), more than one line, not an absolute path, and a path whose
+    key is not ``key`` (the marker names another Workspace; it is kept as
     it is, never rewritten). ``orphaned`` and ``not_visible`` are left false: whether the named
     Workspace is there is asked where it is shown (:meth:`ScopeFiles.marker
     <memory_api.store.scope_files.ScopeFiles.marker>`, :func:`workspace_presence`), never by a
@@ -1340,6 +1343,14 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
         return Marker(None, ["marker: empty"])
     if "\x00" in path:
         return Marker(None, ["marker: holds a NUL character; not a path"])
+    if (length := len(path.encode("utf-8"))) > WORKSPACE_PATH_MAX_BYTES:  # never quoted: 64 KiB
+        return Marker(
+            None,
+            [
+                f"marker: its line is {length} bytes, longer than a Workspace path (at most "
+                f"{WORKSPACE_PATH_MAX_BYTES} bytes); not a path"
+            ],
+        )
     if len([line for line in lines if line.strip()]) > 1:
         problems.append("marker: holds more than one line; the first is used")
     if not PurePath(path).is_absolute():

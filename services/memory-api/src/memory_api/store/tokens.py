@@ -15,7 +15,8 @@ only from what was *read*: no folder at all, or a folder that lists and holds no
 means "no token"; a folder that cannot be stat'ed or listed (no permission, a file in its
 place, a symlink loop, a symlink to nothing) or a token file that cannot be read or decoded
 (empty, broken JSON, a FIFO, no permission, a symlink to nothing, a field no token record has,
-a ``sha256`` that is not 64 lowercase hex digits: :func:`~memory_api.bearer.check_token_entry`)
+or one named twice, which a reader of the first takes otherwise than the decoder, a
+``sha256`` that is not 64 lowercase hex digits: :func:`~memory_api.bearer.check_token_entry`)
 is *unreadable*, and :class:`KnownTokens` says so instead of leaving the token out. So is a
 token file every account may write, and every file of a token folder every account may write
 while there are tokens (anyone could make a token of their own there); and the whole folder,
@@ -44,6 +45,7 @@ from typing import NamedTuple
 import msgspec
 from memory_core.account_access import other_writers
 from memory_core.counting import counted
+from memory_core.json_members import repeated_member, twice_named
 from memory_core.keys import check_project_id
 from memory_core.wire import utc_timestamp
 
@@ -414,6 +416,8 @@ class TokenStore:
                 # a record edited by hand in a Windows editor starts with a BOM (RFC 8259 8.1)
                 raw = raw.removeprefix(codecs.BOM_UTF8)
                 read = _Read(check_token_entry(_decoder.decode(raw)))
+                if (twice := repeated_member(raw)) is not None:  # read by its last, silently
+                    read = _Read(None, f"not a token record ({twice_named(twice)})")
         except FileNotFoundError:
             return _gone(path), True
         except NotRegularFileError:
