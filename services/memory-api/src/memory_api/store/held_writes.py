@@ -22,7 +22,7 @@ import os
 import secrets
 from pathlib import Path
 
-from memory_core.atomic import DEFAULT_MODE
+from memory_core.atomic import DEFAULT_MODE, fsync_directory
 
 from memory_api.store.containment import walked_folder
 
@@ -44,7 +44,7 @@ def create_in(root: Path, folder: Path, name: str, data: bytes) -> bool:
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(temp, dir_fd=fd)
-        _sync_folder(fd)
+        fsync_directory(".", dir_fd=fd)
         return True
 
 
@@ -58,7 +58,7 @@ def replace_in(root: Path, folder: Path, name: str, data: bytes) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(temp, dir_fd=fd)
             raise
-        _sync_folder(fd)
+        fsync_directory(".", dir_fd=fd)
 
 
 def remove_in(root: Path, folder: Path, name: str) -> None:
@@ -84,16 +84,3 @@ def _temp_written(fd: int, name: str, data: bytes) -> str:
             os.unlink(temp, dir_fd=fd)
         raise
     return temp
-
-
-def _sync_folder(fd: int) -> None:
-    """Flush the folder ``fd``'s entries to disk, where the filesystem lets it be fsynced."""
-    try:
-        folder = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=fd)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(folder)
-    finally:
-        os.close(folder)
