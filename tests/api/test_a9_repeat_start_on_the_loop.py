@@ -25,11 +25,10 @@ from typing import Any
 
 import pytest
 from memory_api.settings import Settings
-from memory_api.store import stat_cache, workspace_mount
+from memory_api.store import held_writes, stat_cache, workspace_mount
 from memory_api.store.memory import MemoryStore
 from memory_api.store.stat_cache import NeedsBlockingIO
 from memory_core import layout
-from memory_core.atomic import atomic_write_bytes
 
 from tests.api.conftest import AgentHome, Client, memory_url, names, ok_json, real
 
@@ -279,12 +278,12 @@ async def test_k6a_a_mount_file_it_cannot_write_is_said_once_and_written_once_it
     write is tried again at each start, so once the disk takes writes (remounted read-write,
     an entry in the file's way removed) the file is kept, never stale until a restart."""
     workspace, key = agent.workspace("app")
-    writes = atomic_write_bytes
+    writes = held_writes.replace_in
 
-    def read_only(path: Path, data: bytes, *args: object, **kwargs: object) -> None:
-        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+    def read_only(root: Path, folder: Path, name: str, data: bytes) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(folder / name))
 
-    monkeypatch.setattr(workspace_mount, "atomic_write_bytes", read_only)
+    monkeypatch.setattr(workspace_mount, "replace_in", read_only)
     with caplog.at_level(logging.WARNING, logger=workspace_mount.__name__):
         first = await _start(client, workspace)
         second = await _start(client, workspace)
@@ -295,7 +294,7 @@ async def test_k6a_a_mount_file_it_cannot_write_is_said_once_and_written_once_it
     assert len(said) == 1
     assert "Read-only file system" in said[0]
 
-    monkeypatch.setattr(workspace_mount, "atomic_write_bytes", writes)  # writable again
+    monkeypatch.setattr(workspace_mount, "replace_in", writes)  # writable again
     await _start(client, workspace)
     device = workspace.stat().st_dev
     assert (

@@ -14,9 +14,9 @@ ACCOUNT_FIX = "to fix it, give the account the service runs as"
 
 def assert_narrowest_fix(message: str, chmod: str) -> None:
     """The remedy opens the entry to the service's group alone (``chgrp`` then ``chmod g+…``,
-    new files written with ``umask 027``), never to every local account (``a+r``, ``o+r``,
-    ``umask 022``): memory is private to the agent and the service."""
-    assert f"chgrp SERVICE-GROUP {chmod.rsplit(' ', 1)[1]} && {chmod}" in message, message
+    its folder setgid, new files written with ``umask 027``), never to every local account
+    (``a+r``, ``o+r``, ``umask 022``): memory is private to the agent and the service."""
+    assert f"`chgrp SERVICE-GROUP {chmod}`" in message, message
     assert "umask 027" in message, message
     for wide in ("a+r", "o+r", "022", "chmod 644", "chmod 755"):
         assert wide not in message, message
@@ -34,7 +34,7 @@ def test_q2b_a_topic_file_it_may_not_read_is_listed_by_name_and_says_what_to_do(
     assert "listed by its name only" in message
     assert "nothing in it is listed" not in message  # a file holds no entries to list
     assert f"{ACCOUNT_FIX} read access to the file" in message
-    assert_narrowest_fix(message, "chmod g+r FILE")
+    assert_narrowest_fix(message, "FOLDER FILE && chmod g+r FILE && chmod g+rx,g+s FOLDER")
 
 
 def test_q2b_an_index_it_may_not_read_says_none_of_its_lines_is_injected() -> None:
@@ -48,14 +48,14 @@ def test_q2b_a_folder_it_may_enter_but_not_list_still_injects_its_index() -> Non
     assert "its index is still read and injected" in message
     assert "its topic files are not listed, counted or searched" in message
     assert f"{ACCOUNT_FIX} read access to the folder" in message
-    assert_narrowest_fix(message, "chmod g+rx,g+s FOLDER")
+    assert_narrowest_fix(message, "FOLDER && chmod g+rx,g+s FOLDER")
 
 
 def test_q2b_a_folder_it_may_not_enter_loses_everything_in_it() -> None:
     message = _message("", DENIED)
     assert "nothing in it is listed, searched or injected" in message
     assert f"{ACCOUNT_FIX} read and search access to the folder" in message
-    assert_narrowest_fix(message, "chmod g+rx,g+s FOLDER")
+    assert_narrowest_fix(message, "FOLDER && chmod g+rx,g+s FOLDER")
     inside = _message("MEMORY.md", folder_unreadable("Permission denied"))
     assert "whether MEMORY.md is there cannot be told" in inside
     assert f"{ACCOUNT_FIX} read and search access to the folder" in inside

@@ -17,7 +17,11 @@ from pathlib import Path
 import pytest
 from harness_memory.installers.files import BACKUP_SUFFIX, backups_of
 
-from tests.plugin.test_h3_uninstall_puts_back import SETTINGS_FILE, SETTINGS_FOLDER, install, run
+from tests.support.harness_settings import (
+    install,
+    run,
+    users_settings,
+)
 
 USERS = {
     "claude-code": '{\n    "theme": "dark",\n    "model": "opus"\n}\n',
@@ -27,10 +31,7 @@ USERS = {
 
 
 def user_file(home: Path, harness: str) -> Path:
-    settings = home / SETTINGS_FOLDER[harness] / SETTINGS_FILE[harness]
-    settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(USERS[harness], encoding="utf-8")
-    return settings
+    return users_settings(harness, home, USERS[harness])
 
 
 def texts(paths: list[Path]) -> list[str]:

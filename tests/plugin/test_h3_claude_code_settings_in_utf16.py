@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from harness_memory.cli import main
 
-from tests.plugin.test_h3_uninstall_puts_back import SETTINGS_FILE, SETTINGS_FOLDER, install, run
+from tests.support.harness_settings import SETTINGS_FILE, SETTINGS_FOLDER, install, run
 
 USERS = '{\r\n  "model": "opus",\r\n  "theme": "Grüße ✓ 𝄞"\r\n}\r\n'
 """The user's settings: CRLF line ends, characters past Latin-1 and past the BMP."""

@@ -29,7 +29,7 @@ from tests.plugin.harness_run import (
 from tests.plugin.harness_run import install as install_for_real
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h2_gemini import first_user_text, write_call
-from tests.plugin.test_h3_uninstall_puts_back import install, run
+from tests.support.harness_settings import install, run
 
 COMMENTED = {
     "two-space": (

@@ -21,7 +21,7 @@ import pytest
 from harness_memory.as_typed import typed_answer
 from harness_memory.cli import main
 
-from tests.plugin.test_h3_uninstall_puts_back import install
+from tests.support.harness_settings import install
 
 PROGRAM = "/opt/a b/.venv/bin/harness-memory"
 """Where a clone's install put the program: a space in the path, and not on ``PATH``."""

@@ -17,8 +17,15 @@ from pathlib import Path
 import pytest
 from harness_memory.installers.record import text_digest
 
-from tests.plugin.test_h3_uninstall_keeps_values_it_did_not_write import parsed, settings
-from tests.plugin.test_h3_uninstall_puts_back import SETTINGS_FOLDER, install, run
+from tests.support.harness_settings import (
+    SETTINGS_FOLDER,
+    install,
+    parsed,
+    run,
+    settings,
+    users_settings,
+    with_a_setting,
+)
 
 OLD_INSTALL = Path(__file__).parent / "fixtures" / "old_install"
 
@@ -72,14 +79,72 @@ def test_h3_old_install_then_install_then_uninstall_keeps_a_later_edit_and_no_em
     home = tmp_path / "home"
     path = settings(harness, home)
     install(harness, home)
-    text = path.read_text(encoding="utf-8")  # the user adds a setting after the upgrade
-    path.write_text(
-        f'editor = "vi"\n{text}' if harness == "codex" else f'{{"editor": "vi", {text[1:]}',
-        encoding="utf-8",
-    )
+    users = edited(harness, path, BEFORE_THE_OLD_INSTALL[harness])
 
     said = run("uninstall", harness, home=home)
 
-    users = BEFORE_THE_OLD_INSTALL[harness]
-    users = f'editor = "vi"\n{users}' if harness == "codex" else f'{{"editor": "vi", {users[1:]}'
     assert parsed(harness, path.read_text(encoding="utf-8")) == parsed(harness, users), said
+
+
+USERS_EMPTY_TABLE = {
+    "claude-code": '{"model": "opus", "env": {}}\n',
+    "codex": 'model = "o3"\n\n[features]\n',
+}
+"""Settings holding an empty table on the way to the own-memory switch an install sets (H-6)."""
+
+
+def installed_by_an_older_version(harness: str, home: Path) -> Path:
+    """``USERS_EMPTY_TABLE`` installed over, its record then cut to the shape an older install
+    kept (a switch's ``absent`` without ``made``: whether the tables on its way were there);
+    the settings file's path."""
+    path = users_settings(harness, home, USERS_EMPTY_TABLE[harness])
+    install(harness, home)
+    record_path = path.parent / "harness-memory" / "install.json"
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    for was in record["previous"].values():
+        was.pop("made", None)
+    record_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def edited(harness: str, path: Path, users: str) -> str:
+    """Add a setting of the user's to the file at ``path`` after the upgrade (so uninstall
+    cannot give a backup back whole); ``users``, the user's own text, as the user then expects
+    it after an uninstall."""
+    text = path.read_text(encoding="utf-8")
+    path.write_text(with_a_setting(harness, text, "editor", "vi"), encoding="utf-8")
+    return with_a_setting(harness, users, "editor", "vi")
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex"])
+def test_h6_an_upgrade_gives_back_the_users_empty_table_from_the_first_installs_backup(
+    tmp_path: Path, harness: str
+) -> None:
+    """H-6: the older install's record does not tell an empty table of the user's from one it
+    made; the backup it made before its first change does, so uninstall after an upgrade
+    gives the empty table back."""
+    home = tmp_path / "home"
+    path = installed_by_an_older_version(harness, home)
+    install(harness, home)  # the upgrade
+    users = edited(harness, path, USERS_EMPTY_TABLE[harness])
+
+    said = run("uninstall", harness, home=home)
+
+    assert parsed(harness, path.read_text(encoding="utf-8")) == parsed(harness, users), said
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex"])
+def test_h6_without_that_backup_uninstall_says_which_empty_table_it_could_not_tell(
+    tmp_path: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    path = installed_by_an_older_version(harness, home)
+    for backup in path.parent.glob(f"{path.name}.harness-memory-backup-*"):
+        backup.unlink()  # the user cleaned up
+    install(harness, home)
+    edited(harness, path, USERS_EMPTY_TABLE[harness])
+
+    said = run("uninstall", harness, home=home)
+
+    table = "env" if harness == "claude-code" else "features"
+    assert f"{table} was taken out with it" in said and "cannot tell" in said, said

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from tests.plugin.test_h3_uninstall_puts_back import SETTINGS_FILE, SETTINGS_FOLDER, install, run
+from tests.support.harness_settings import install, parsed, run, users_settings, with_a_setting
 
 USERS_OWN = {
     "claude-code": (
@@ -29,27 +29,10 @@ USERS_OWN = {
 """A settings file per harness whose values lie on the way to what the install writes."""
 
 
-def settings(harness: str, home: Path) -> Path:
-    return home / SETTINGS_FOLDER[harness] / SETTINGS_FILE[harness]
-
-
-def parsed(harness: str, text: str) -> object:
-    """The settings as their harness reads them, key order kept (a list of pairs per table)."""
-
-    def pairs(value: object) -> object:
-        if isinstance(value, dict):
-            return [(key, pairs(item)) for key, item in value.items()]
-        return value
-
-    return pairs(tomlkit.parse(text).unwrap() if harness == "codex" else json.loads(text))
-
-
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
 def test_h3_uninstall_gives_back_the_file_as_it_was(tmp_path: Path, harness: str) -> None:
     home = tmp_path / "home"
-    path = settings(harness, home)
-    path.parent.mkdir(parents=True)
-    path.write_text(USERS_OWN[harness], encoding="utf-8")
+    path = users_settings(harness, home, USERS_OWN[harness])
     install(harness, home)
     assert path.read_text(encoding="utf-8") != USERS_OWN[harness]
 
@@ -63,21 +46,15 @@ def test_h3_uninstall_keeps_the_users_nulls_and_empty_tables_beside_a_later_edit
     tmp_path: Path, harness: str
 ) -> None:
     home = tmp_path / "home"
-    path = settings(harness, home)
-    path.parent.mkdir(parents=True)
-    path.write_text(USERS_OWN[harness], encoding="utf-8")
+    path = users_settings(harness, home, USERS_OWN[harness])
     install(harness, home)
     install(harness, home)  # installed again: what it found the first time is still what counts
-    edited = path.read_text(encoding="utf-8")  # the user adds a setting after the install
-    edited = (
-        f'theme = "dark"\n{edited}' if harness == "codex" else f'{{"theme": "dark", {edited[1:]}'
-    )
-    path.write_text(edited, encoding="utf-8")
+    text = path.read_text(encoding="utf-8")  # the user adds a setting after the install
+    path.write_text(with_a_setting(harness, text, "theme", "dark"), encoding="utf-8")
 
     said = run("uninstall", harness, home=home)
 
-    added = 'theme = "dark"\n' if harness == "codex" else '{"theme": "dark", '
-    users = added + USERS_OWN[harness][0 if harness == "codex" else 1 :]
+    users = with_a_setting(harness, USERS_OWN[harness], "theme", "dark")
     assert parsed(harness, path.read_text(encoding="utf-8")) == parsed(harness, users), said
 
 
@@ -97,10 +74,8 @@ def test_h3_uninstall_keeps_the_users_deletion_of_a_table_the_install_added_to(
     tmp_path: Path, harness: str
 ) -> None:
     home = tmp_path / "home"
-    path = settings(harness, home)
-    path.parent.mkdir(parents=True)
     text, table = DELETED_AFTER_THE_INSTALL[harness]
-    path.write_text(text, encoding="utf-8")
+    path = users_settings(harness, home, text)
     install(harness, home)
     if harness == "codex":  # the user deletes the table, with the install's entry in it
         document = tomlkit.parse(path.read_text(encoding="utf-8"))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from harness_memory.installers.files import backups_of
 
-from tests.plugin.test_h3_uninstall_puts_back import SETTINGS_FILE, SETTINGS_FOLDER, install, run
+from tests.support.harness_settings import install, run, users_settings
 
 USERS = {
     "claude-code": '{"theme": "dark"}\n',
@@ -30,10 +30,7 @@ MARK = {"claude-code": '"model": "opus"', "codex": "# my own note", "gemini": "/
 
 
 def users_file(home: Path, harness: str) -> Path:
-    settings = home / SETTINGS_FOLDER[harness] / SETTINGS_FILE[harness]
-    settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(USERS[harness], encoding="utf-8")
-    return settings
+    return users_settings(harness, home, USERS[harness])
 
 
 def edit(settings: Path, harness: str) -> None:
@@ -41,6 +38,16 @@ def edit(settings: Path, harness: str) -> None:
     old, new = EDITS[harness]
     assert text.startswith(old)
     settings.write_text(new + text[len(old) :], encoding="utf-8")
+
+
+def edited_and_installed_again(home: Path, harness: str) -> tuple[Path, list[Path]]:
+    """The user's file installed over, edited, installed over again for another agent (a
+    backup beside it holding the edit); its path and its backups."""
+    settings = users_file(home, harness)
+    install(harness, home)
+    edit(settings, harness)
+    install(harness, home, "--agent", "reviewer")
+    return settings, backups_of(settings)
 
 
 def edited(harness: str) -> str:
@@ -102,11 +109,7 @@ def test_h3_a_re_install_that_changes_nothing_does_not_take_the_users_edit_for_i
 @pytest.mark.parametrize("harness", sorted(USERS))
 def test_h3_uninstall_keep_backups_keeps_every_backup(tmp_path: Path, harness: str) -> None:
     home = tmp_path / "home"
-    settings = users_file(home, harness)
-    install(harness, home)
-    edit(settings, harness)
-    install(harness, home, "--agent", "reviewer")
-    made = backups_of(settings)
+    settings, made = edited_and_installed_again(home, harness)
     assert made
 
     said = run("uninstall", harness, "--keep-backups", home=home)
@@ -120,11 +123,7 @@ def test_h3_uninstall_dry_run_names_the_backups_it_would_remove(
     tmp_path: Path, harness: str
 ) -> None:
     home = tmp_path / "home"
-    settings = users_file(home, harness)
-    install(harness, home)
-    edit(settings, harness)
-    install(harness, home, "--agent", "reviewer")
-    made = backups_of(settings)
+    settings, made = edited_and_installed_again(home, harness)
 
     said = run("uninstall", harness, "--dry-run", home=home)
 

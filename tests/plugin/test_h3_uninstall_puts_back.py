@@ -12,23 +12,7 @@ import pytest
 from harness_memory.cli import main
 from harness_memory.installers.files import BACKUP_SUFFIX
 
-SETTINGS_FOLDER = {"claude-code": ".claude", "codex": ".codex", "gemini": ".gemini"}
-SETTINGS_FILE = {"claude-code": "settings.json", "codex": "config.toml", "gemini": "settings.json"}
-
-
-def run(*argv: str, home: Path) -> str:
-    out = io.StringIO()
-    assert main([*argv, "--home", str(home)], environ={"HOME": str(home)}, stdout=out) == 0
-    return out.getvalue()
-
-
-def install(harness: str, home: Path, *flags: str) -> str:
-    words = ["install", harness, "--project", "acme", "--agent", "coder", "--no-check"]
-    words += ["--executable", "/opt/am/bin/harness-memory", *flags]
-    if "--remote" not in flags:
-        root = home.parent / "data" / "agents" / "coder" / "agent_state" / "memory"
-        words += ["--url", "http://127.0.0.1:9", "--memory-root", str(root)]
-    return run(*words, home=home)
+from tests.support.harness_settings import SETTINGS_FILE, SETTINGS_FOLDER, install, run
 
 
 def every_file(folder: Path) -> dict[str, str]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from harness_memory.offline import OfflineUnavailableError, session_start_from_files
 from harness_memory.remote import RemoteCopy, RemoteError
+from memory_core import proc_paths
 from memory_core.keys import key_for_real_path
 
 from tests.support.symlink_chain import chain_of_links
@@ -98,3 +99,24 @@ def test_h4_a_workspace_through_proc_gets_no_key_offline_or_in_a_sync(tmp_path: 
     # the folder by its own path, and a symlink that stays out of /proc, are keyed as ever
     (tmp_path / "link").symlink_to(tmp_path / "w")
     assert copy.workspace_key(str(tmp_path / "link")) == key_for_real_path(str(tmp_path / "w"))
+
+
+def test_h4_without_proc_a_workspace_through_a_symlink_keeps_its_real_paths_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A harness without ``/proc`` (no mount table: a sandbox, a chroot) has no procfs for a
+    Workspace path to reach: the files stand in with the real path's key, as the service keys
+    it; a table that is there but cannot be read is no answer, and no key is made up."""
+    memory_root = tmp_path / "app" / "agents" / "coder" / "agent_state" / "memory"
+    (memory_root / "user").mkdir(parents=True)
+    (tmp_path / "w").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "w")
+    start = {"project": "acme", "agent": "coder", "workspace": str(tmp_path / "link")}
+
+    monkeypatch.setattr(proc_paths, "_MOUNTINFO", str(tmp_path / "no-proc" / "mountinfo"))
+    answer = session_start_from_files(memory_root, **start)
+    assert answer.key == key_for_real_path(str(tmp_path / "w"))
+
+    monkeypatch.setattr(proc_paths, "_MOUNTINFO", str(tmp_path))  # there, not a readable table
+    with pytest.raises(OfflineUnavailableError, match="proc"):
+        session_start_from_files(memory_root, **start)

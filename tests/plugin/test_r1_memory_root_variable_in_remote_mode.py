@@ -72,3 +72,78 @@ def test_r1_a_hook_reading_variables_in_remote_mode_guards_the_local_copy_not_th
     settings = load_settings({"state_dir": str(state)}, environ)  # no --flags-only
 
     assert settings.memory_root == remote_memory_root(state, "acme", "coder")
+
+
+COPY_FLAGS = ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+
+
+def warnings_of(
+    argv: list[str], environ: dict[str, str], caplog: pytest.LogCaptureFixture, stdin: bytes = b""
+) -> list[str]:
+    """The warnings ``harness-memory argv`` logs, run with ``environ`` and ``stdin``."""
+    with caplog.at_level(logging.WARNING):
+        main(argv, environ=environ, stdin=io.BytesIO(stdin), stdout=io.StringIO())
+    return [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ({"HARNESS_MEMORY_ROOT": ELSEWHERE}, WARNED),
+        ({"flag": ELSEWHERE}, f"--memory-root {ELSEWHERE} has no effect in remote mode"),
+    ],
+    ids=["variable", "flag"],
+)
+@pytest.mark.parametrize("remote", ["on", "off"])
+def test_r1_sync_says_a_memory_root_it_does_not_use_and_names_the_copy_it_syncs(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, given: dict[str, str], said: str, remote: str
+) -> None:
+    """``sync`` syncs the copy under the state dir whatever root is given, with or without
+    ``--remote on``: a root given by flag or variable is said to be unused, with the copy's."""
+    state = tmp_path / "state"
+    flag = ["--memory-root", given["flag"]] if "flag" in given else []
+    argv = ["sync", *COPY_FLAGS, "--state-dir", str(state), "--remote", remote, *flag]
+    variables = {name: value for name, value in given.items() if name != "flag"}
+
+    warned = warnings_of(argv, {"HOME": str(tmp_path), **variables}, caplog)
+
+    copy = remote_memory_root(state, "acme", "coder")
+    assert [m for m in warned if said in m and f"local copy {copy}" in m], warned
+
+
+def test_r1_sync_says_nothing_of_a_root_naming_its_own_copy(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    state = tmp_path / "state"
+    copy = remote_memory_root(state, "acme", "coder")
+    argv = ["sync", *COPY_FLAGS, "--state-dir", str(state), "--memory-root", str(copy)]
+
+    warned = warnings_of(argv, {"HOME": str(tmp_path), "HARNESS_MEMORY_ROOT": str(copy)}, caplog)
+
+    assert not [m for m in warned if "has no effect" in m], warned
+
+
+def test_r1_session_start_and_hooks_in_remote_mode_say_the_root_they_do_not_use(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The Session start and a hook run with ``--remote on`` use the local copy as their root:
+    a ``HARNESS_MEMORY_ROOT`` or ``--memory-root`` naming another folder is said to be unused
+    (on stderr: a hook's stdout is its answer), and nothing is said without one or in local mode."""
+    state, workspace = tmp_path / "state", tmp_path / "work"
+    workspace.mkdir()
+    remote = [*COPY_FLAGS, "--state-dir", str(state), "--remote", "on"]
+    variable = {"HOME": str(tmp_path), "HARNESS_MEMORY_ROOT": ELSEWHERE}
+    call = f'{{"session_id": "s1", "cwd": "{workspace}", "tool_name": "Read"}}'.encode()
+    start = ["session-start", *COPY_FLAGS, "--workspace", str(workspace), "--timeout", "0.5"]
+    in_remote_mode = {"HARNESS_MEMORY_STATE_DIR": str(state), "HARNESS_MEMORY_REMOTE": "on"}
+    hook = ["hook", "claude-code", "pre-tool-use", *remote]
+
+    assert [m for m in warnings_of(start, variable | in_remote_mode, caplog) if WARNED in m]
+    caplog.clear()
+    flagged = warnings_of(
+        [*hook, "--memory-root", ELSEWHERE], {"HOME": str(tmp_path)}, caplog, call
+    )
+    assert [m for m in flagged if f"--memory-root {ELSEWHERE} has no effect" in m], flagged
+    caplog.clear()
+    local = [a for a in hook if a not in ("--remote", "on")] + ["--memory-root", ELSEWHERE]
+    assert not [m for m in warnings_of(local, variable, caplog, call) if "no effect" in m]

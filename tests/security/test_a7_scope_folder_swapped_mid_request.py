@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_api.store import containment, listings, pruning, sessions
+from memory_api.store import containment, held_writes, listings, pruning
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history import restore, snapshot
 from memory_api.store.scopes import list_folder, topic_entry
@@ -325,12 +325,13 @@ async def test_a7_a_marker_made_in_a_scope_swapped_after_the_check_lands_only_in
     beta_files = names(beta)
     undo = ExitStack()
 
-    def swap_then_create(path: Path, data: bytes) -> bool:
-        if path.name == ".workspace":  # the folder was made and checked: swap it now
+    def swap_then_write(fd: int, name: str, data: bytes) -> str:
+        if name == ".workspace":  # the folder was made, checked and held: swap it now
             undo.enter_context(swapped(agent.root / key, beta))()
-        return create_new_bytes(path, data)
+        return temp_written(fd, name, data)
 
-    monkeypatch.setattr(sessions, "create_new_bytes", swap_then_create)
+    temp_written = held_writes._temp_written
+    monkeypatch.setattr(held_writes, "_temp_written", swap_then_write)
     with undo:
         answer = await client.post(
             f"{memory_url()}/session-start", json={"workspace": str(workspace)}, headers=JSON_TYPE

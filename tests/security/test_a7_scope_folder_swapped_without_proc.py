@@ -6,8 +6,10 @@ swapped in for it (the agent exchanging its scope with a link to another agent's
 ``/proc`` (a container that mounts none) that check used to be skipped: the read, the listing
 and the delete went ahead through whatever the name led to. Now a read or a listing compares
 the descriptor with the entry walked to following no symlink, and a change that needs its folder
-held open is refused (503, named), never made through the folder's name alone. ``/proc`` is
-taken away here by pointing the service's descriptor path at a folder that does not exist.
+held open is refused (503, named), never made through the folder's name alone; a single file
+made in a held folder (a Workspace scope's ``.workspace`` marker and its flags) is made relative
+to the descriptor itself, which needs no ``/proc``. ``/proc`` is taken away here by pointing the
+service's descriptor path at a folder that does not exist.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from pathlib import Path
 import pytest
 from memory_api.app import create_app
 from memory_api.settings import Settings
-from memory_api.store import containment, scopes
+from memory_api.store import containment, held_writes, scopes
 from memory_api.store.history import snapshot
+from memory_core import layout
 from pytest_aiohttp import AiohttpClient
 
-from tests.api.conftest import AgentHome, Client, expect_problem, file_url, ok_json
+from tests.api.conftest import AgentHome, Client, expect_problem, file_url, memory_url, ok_json
 from tests.security.test_a7_scope_folder_swapped_mid_request import (
     DECOY,
     SECRET,
@@ -177,5 +180,48 @@ async def test_a7_without_proc_the_service_says_so_once_at_start(
         await aiohttp_client(create_app(settings))
 
     [said] = [r.getMessage() for r in caplog.records if "/proc is not mounted" in r.getMessage()]
-    assert "no Workspace scope can be made" in said and "deletes and restores are refused" in said
+    assert "deletes and restores are refused" in said
+    assert "no Workspace scope can be made" not in said  # those are made without /proc
     assert "mount /proc where the service runs" in said
+
+
+@pytest.mark.usefixtures("no_proc")
+async def test_a7_without_proc_a_session_start_makes_the_workspace_scope_and_its_marker(
+    client: Client, agent: AgentHome, tmp_path: Path
+) -> None:
+    """A service without ``/proc`` answered every Session start in a new Workspace with "could
+    not write its .workspace marker": the marker is one file made in the held folder, which
+    needs the descriptor, not a path to it."""
+    workspace = tmp_path / "new-app"
+    workspace.mkdir()
+
+    answer = await ok_json(
+        await client.post(f"{memory_url()}/session-start", json={"workspace": str(workspace)})
+    )
+
+    markers = [m for m in agent.root.glob(f"*/{layout.MARKER_FILE}") if m.parent.name != "user"]
+    assert [m.read_text() for m in markers] == [f"{workspace.resolve()}\n"], answer
+    assert "could not write" not in str(answer)
+
+
+@pytest.mark.usefixtures("no_proc")
+def test_a7_without_proc_a_file_made_in_a_held_folder_is_made_there_not_through_a_swap(
+    memory: tuple[Path, Path],
+) -> None:
+    """Made, replaced and removed relative to the folder walked from the root: a scope
+    swapped for a symlink to another folder is refused, and that folder is left as it was."""
+    root, elsewhere = memory
+    scope = root / "user"
+
+    assert held_writes.create_in(root, scope, "made", b"one\n")
+    assert not held_writes.create_in(root, scope, "made", b"two\n")
+    held_writes.replace_in(root, scope, "kept", b"three\n")
+    held_writes.remove_in(root, scope, "made")
+    with swapped(scope, elsewhere) as swap:
+        swap()
+        with pytest.raises(containment.FolderSwapped):
+            held_writes.create_in(root, scope, "made", b"one\n")
+
+    assert sorted(p.name for p in scope.iterdir()) == ["a.md", "kept"]
+    assert (scope / "kept").read_bytes() == b"three\n"
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["a.md", "b.md"]

@@ -8,23 +8,17 @@ no table. :func:`counted_reads` counts both.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pytest
 from harness_memory import mounts
 from memory_core import proc_paths
 
+from bench.mount_reads import CountingTable
 
-class CountingTable:
-    """The real mount table, counting how often it is read."""
+if TYPE_CHECKING:
+    import pytest
 
-    def __init__(self) -> None:
-        self.reads = 0
-
-    def read_bytes(self) -> bytes:
-        self.reads += 1
-        return Path("/proc/self/mountinfo").read_bytes()
+__all__ = ["CountingTable", "counted_reads"]
 
 
 def counted_reads(monkeypatch: pytest.MonkeyPatch) -> tuple[CountingTable, list[object]]:

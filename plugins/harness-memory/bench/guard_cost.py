@@ -17,25 +17,18 @@ import argparse
 import io
 import json
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the checkout: its bench package
 from harness_memory import mounts
 from harness_memory.cli import main
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
-
-class CountingTable:
-    """The real mount table, counting its reads."""
-
-    def __init__(self) -> None:
-        self.reads = 0
-
-    def read_bytes(self) -> bytes:
-        self.reads += 1
-        return Path("/proc/self/mountinfo").read_bytes()
+from bench.mount_reads import CountingTable
 
 
 def decide(count: int, depth: int, missing: bool, runs: int) -> str:

@@ -64,14 +64,15 @@ def no_files_for_others_to_write() -> None:
     os.umask(old | 0o022 if not old & 0o002 else old)
 
 
-def fsync_directory(directory: Path) -> None:
-    """Flush ``directory``'s entries (a rename or a new file in it) to disk.
+def fsync_directory(directory: Path | str, *, dir_fd: int | None = None) -> None:
+    """Flush ``directory``'s entries (a rename or a new file in it) to disk; ``dir_fd``: a
+    folder held open that ``directory`` is relative to (``"."``: that folder itself).
 
     Some filesystems refuse to open or fsync a directory; durability then rests on the
     filesystem's own ordering, which is the best that can be done there.
     """
     try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=dir_fd)
     except OSError:
         return
     try:

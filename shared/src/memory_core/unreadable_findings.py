@@ -38,43 +38,55 @@ def unreadable_message(name: str, why: str) -> str:
             return (
                 f"this scope folder is there but the service {why}: its index is still read "
                 "and injected, but its topic files are not listed, counted or searched until "
-                "that is fixed" + _fix(why, "read access to the folder", "chmod g+rx,g+s FOLDER")
+                "that is fixed" + _fix(why, "read access to the folder", _FOLDER_FIX)
             )
         return (
             f"this scope folder is there but the service {why}: it is not missing, yet nothing "
             "in it is listed, searched or injected until that is fixed"
-            + _fix(why, "read and search access to the folder", "chmod g+rx,g+s FOLDER")
+            + _fix(why, "read and search access to the folder", _FOLDER_FIX)
         )
     if is_folder_unread(why):
         return (
             f"the service {why}, so whether {name} is there cannot be told: nothing in the "
             "folder is listed, searched or injected until that is fixed"
-            + _fix(why, "read and search access to the folder", "chmod g+rx,g+s FOLDER")
+            + _fix(why, "read and search access to the folder", _FOLDER_FIX)
         )
     if name == INDEX_FILE:
         lost = "none of its lines is injected or shown until that is fixed"
     else:
         lost = "it is listed by its name only (its fields and body are not shown or searched)"
     return f"{name} is there but the service {why}: it is not missing, yet {lost}" + _fix(
-        why, "read access to the file", "chmod g+r FILE"
+        why, "read access to the file", _FILE_FIX, " (FOLDER: its scope folder)"
     )
 
 
-def _fix(why: str, access: str, chmod: str) -> str:
+_FOLDER_FIX = "chgrp SERVICE-GROUP FOLDER && chmod g+rx,g+s FOLDER"
+"""The group remedy of a scope folder: the service's group may list and enter it, and the files
+made in it take that group (setgid), not their maker's own."""
+_FILE_FIX = "chgrp SERVICE-GROUP FOLDER FILE && chmod g+r FILE && chmod g+rx,g+s FOLDER"
+"""The group remedy of a memory file: the file, and its folder setgid, so the files the agent
+makes there next, or replaces by a rename as editors do, are the service's group's too; a
+file's own ``chgrp`` alone lasted until its next rewrite."""
+
+
+def _fix(why: str, access: str, commands: str, named: str = "") -> str:
     """What a user can do about ``why``, as ``"; to fix it, …"``: for no permission, give the
-    service's account ``access`` and no other account: through the service's group (``chgrp``
-    then ``chmod``, the example: ``g+…``, a folder ``g+s`` so the files made in it take its
-    group), the agent writing with ``umask 027`` (its group may read, other accounts nothing);
-    never world-readable (``a+r``, ``umask 022``: memory would be every local account's to
-    read). For an I/O error, repair the disk; ``""`` for any other reason (named in ``why``
-    already, no remedy guessed)."""
+    service's account ``access`` and no other account: through the service's group
+    (``commands``: ``chgrp`` then ``chmod g+…``, the folder setgid, ``g+s``, so the files made
+    in it take its group, not the agent's own; ``named`` says what a placeholder names), run
+    as the owner, who must be in that group (``chgrp`` to another is refused), or as root;
+    the agent writing with ``umask 027`` (its group may read, other accounts nothing); never
+    world-readable (``a+r``, ``umask 022``: memory would be every local account's to read).
+    For an I/O error, repair the disk; ``""`` for any other reason (named in ``why`` already,
+    no remedy guessed). Checked by doing it as two accounts
+    (``tests/core/test_q2b_group_advice_works_for_two_accounts.py``)."""
     if why.endswith(_DENIED):
-        target = chmod.rsplit(" ", 1)[1]
         return (
             f"; to fix it, give the account the service runs as {access}, and no other "
-            f"account: through a group it is in (`chgrp SERVICE-GROUP {target} && {chmod}`), "
-            "with the agent writing under `umask 027` so its new memory files are that "
-            "group's to read and no one else's"
+            f"account: through a group it is in (`{commands}`{named}, as the owner, who must "
+            "be in that group too, or as root; the setgid folder keeps the files made in it "
+            "in that group), with the agent writing under `umask 027` so its new memory files "
+            "are that group's to read and no one else's"
         )
     if why.endswith("(Input/output error)"):
         return "; to fix it, repair the disk that holds it (an I/O error), then look again"

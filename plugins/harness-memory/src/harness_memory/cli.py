@@ -199,6 +199,9 @@ def main(
         program = program_as_typed(env)
     if not hook:
         _log_to_stderr(program)
+    _say_unused_root(
+        args.command, flags, {} if getattr(args, "flags_only", False) else env, settings
+    )
 
     def command(stream: ReaderMayLeave) -> int:
         said = cast("IO[str]", stream)
@@ -272,6 +275,36 @@ def _with_installed_remote(
     if given("token", "token_file"):
         installed = {k: v for k, v in installed.items() if k not in ("token", "token_file")}
     return {**flags, **{k: v for k, v in installed.items() if not given(k)}}
+
+
+def _say_unused_root(
+    command: str,
+    flags: Mapping[str, str | None],
+    environ: Mapping[str, str],
+    settings: HarnessSettings,
+) -> None:
+    """Warn (stderr) of a ``--memory-root`` or ``HARNESS_MEMORY_ROOT`` that ``command`` does not
+    use (R-1): ``sync`` syncs the local copy under the state dir whatever the root says, and a
+    Session start or hook in remote mode takes that copy as its root
+    (:func:`~harness_memory.installers.remote_hooks.unused_root`, as ``install`` and ``status``
+    warn). ``environ`` is what the command reads: none for a hook given ``--flags-only`` (its
+    Session start names the variables it ignored). Nothing is imported unless a root was given
+    (H-5)."""
+    given = flags.get("root") or environ.get(ENV_PREFIX + "ROOT")
+    remote = command == "sync" or (settings.remote and command in ("session-start", "hook"))
+    if not given or not remote or settings.state_dir is None:
+        return
+    if not (settings.project and settings.agent):
+        return  # the command says what is missing
+    import logging
+
+    from harness_memory.installers.remote_hooks import unused_root
+    from harness_memory.settings import remote_memory_root
+
+    copy = remote_memory_root(settings.state_dir, settings.project, settings.agent)
+    said = unused_root(environ, copy, flag=flags.get("root"))
+    if said is not None:
+        logging.getLogger("harness_memory").warning("%s: %s", command, said)
 
 
 def _log_to_stderr(program: str = "harness-memory") -> None:
@@ -562,8 +595,9 @@ def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bo
         parser.add_argument(
             "--memory-root",
             dest="root",
-            help="memory root for the write guard and the offline fallback; in remote mode the "
-            "local copy's, whatever this says [HARNESS_MEMORY_ROOT]",
+            help="memory root for the write guard and the offline fallback; in remote mode (and "
+            "for sync) the local copy's, and a warning says this one is not used "
+            "[HARNESS_MEMORY_ROOT]",
         )
 
 

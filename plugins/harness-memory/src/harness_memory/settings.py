@@ -24,8 +24,9 @@ HARNESS_MEMORY_ROOT         memory root for the write guard when no Session reco
 HARNESS_MEMORY_REMOTE       ``on``: remote mode (R-1): memory is a local copy under the state
                             dir, synced with the service over git; the memory root is that
                             copy's (``<state dir>/remote/<project>/agents/<agent>/agent_state/
-                            memory``), and ``HARNESS_MEMORY_ROOT`` has no effect (install and
-                            status warn of one naming another folder)
+                            memory``), and ``HARNESS_MEMORY_ROOT`` has no effect (install,
+                            status, sync, session-start and a hook warn of one naming
+                            another folder; of a ``--memory-root`` too)
 ==========================  =============================================================
 
 A hook command ``harness-memory install`` writes carries ``--flags-only``: its settings are its

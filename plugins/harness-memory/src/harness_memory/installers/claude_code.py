@@ -189,8 +189,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS, managed=managed is not None)
     else:
+        first = record.first_found(path, lambda backup: read_json_object(backup, utf16=True)[1])
         for switch in (AUTO_MEMORY, AUTO_MEMORY_VARIABLE):
-            if (said := switch_back(merged, switch, record.previous)) is not None:
+            if (said := switch_back(merged, switch, record.previous, first=first)) is not None:
                 notes.append(said)
         for keys in ROOT_LISTS:  # a "permissions": null stays null (H-3)
             give_back_made(merged, keys, record.previous, before=document)

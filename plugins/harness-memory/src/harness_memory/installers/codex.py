@@ -181,8 +181,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += gap_notes(HARNESS, managed=False)
         notes += _memories_kept(home)
     else:
+        first = record.first_found(config_path, _toml_file)
         for switch in switches:
-            if (said := switch_back(config, switch, record.previous)) is not None:
+            if (said := switch_back(config, switch, record.previous, first=first)) is not None:
                 notes.append(said)
         notes += profile_notes
         _tidy(config)
@@ -289,6 +290,15 @@ def hook_groups(
 
 EDITED_TABLES = ("features", "hooks", "hooks.state", "sandbox_workspace_write")
 """The tables of a ``config.toml`` (and ``requirements.toml``) an install edits."""
+
+
+def _toml_file(path: Path) -> Any:
+    """The TOML document of the file ``path``; raises ``SettingsFileError`` for one that is no
+    TOML Codex CLI reads, ``OSError`` for one that cannot be read."""
+    try:
+        return parse_toml(read_text(path))
+    except TOMLKitError as error:
+        raise SettingsFileError(f"{path} is not valid TOML ({error})") from None
 
 
 def check_tables(document: Any, source: object, names: tuple[str, ...] = EDITED_TABLES) -> None:

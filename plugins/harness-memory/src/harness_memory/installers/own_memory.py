@@ -251,9 +251,17 @@ def _was(switch: Switch, was: dict[str, Any]) -> str:
     return f"not set, {'on' if switch.default_on else 'off'} by default"
 
 
-def switch_back(document: MutableMapping[str, Any], switch: Switch, previous: Record) -> str | None:
+def switch_back(
+    document: MutableMapping[str, Any], switch: Switch, previous: Record, *, first: Any = None
+) -> str | None:
     """Put back what the install found at ``switch``; the sentence uninstall prints, or None
-    when the install never set it."""
+    when the install never set it.
+
+    A record of an older install keeps no ``made`` for a switch it found absent: whether the
+    tables on its way (Claude Code's ``env``, Codex's ``[features]``) were the user's, perhaps
+    empty, or its own. ``first``, the settings as the first install's backup holds them
+    (:meth:`~harness_memory.installers.record.InstallRecord.first_backup`), tells; without it a
+    table left empty is taken out and the sentence says so, and that it cannot tell (H-6)."""
     current = _get(document, switch.keys)
     was = previous.get(switch.dotted)
     if was is None:
@@ -269,12 +277,29 @@ def switch_back(document: MutableMapping[str, Any], switch: Switch, previous: Re
             "it was changed after the install."
         )
     if "absent" in was:
-        made = was.get("made") if isinstance(was.get("made"), dict) else {}
+        made = was.get("made")
+        if not isinstance(made, dict) and first is not None and _get(first, switch.keys) is _ABSENT:
+            made = made_on_the_way(first, switch.keys[:-1])  # as the first backup holds them
+        unknown = not isinstance(made, dict)
+        made = made if isinstance(made, dict) else {}
         found = made.get("depth", 0) if isinstance(made.get("depth", 0), int) else 0
+        tables = [
+            k for k in range(1, len(switch.keys)) if _get(document, switch.keys[:k]) is not _ABSENT
+        ]
         # the tables found there stay; one put in place of a value (a null) is set back to it
         _delete(document, switch.keys, found + 1 if "value" in made else found)
         _give_back(document, switch.keys[:-1], made, dict)
-        return f"{switch.what}: {switch.dotted} taken out again (not set before the install)."
+        said = f"{switch.what}: {switch.dotted} taken out again (not set before the install)."
+        gone = [k for k in tables if _get(document, switch.keys[:k]) is _ABSENT]
+        if unknown and gone:
+            table = ".".join(switch.keys[: gone[0]])
+            said += (
+                f" {table} was taken out with it, left empty: the install that set it (an older "
+                "harness-memory) noted not whether it was there before, and no backup from "
+                f"before it is left, so uninstall cannot tell; if you had {table}, empty, add "
+                "it back."
+            )
+        return said
     _set(document, switch.keys, was["value"], dict)
     return f"{switch.what}: {switch.dotted} = {_shown(was['value'])} again, as before the install."
 

@@ -20,12 +20,14 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
+    backups_of,
     dump_json,
     read_json_object,
     read_text,
@@ -116,6 +118,21 @@ class InstallRecord:
         """Whether ``data`` is a text an install backed up, or wrote, at ``path``."""
         digest = text_digest(data)
         return digest in self.backed_up.get(str(path), []) or self.wrote(path, data) is True
+
+    def first_found(self, path: Path, parse: Callable[[Path], Any]) -> Any:
+        """The settings file ``path`` as the user had it before the first install the record
+        keeps: ``parse`` (the harness's own reading of a settings file) of the backup holding
+        the oldest text an install backed up there; None when no backup holds it (removed,
+        changed, a record that keeps none) or it cannot be read. For what an older record did
+        not note (H-6: whether a table on the way to a switch was there)."""
+        oldest = self.backed_up.get(str(path), [None])[0]
+        for backup in backups_of(path) if oldest else []:
+            try:
+                if text_digest(backup.read_bytes()) == oldest:
+                    return parse(backup)
+            except (OSError, ValueError, SettingsFileError):
+                return None
+        return None
 
     def note_written(self, path: Path, text: str) -> None:
         """Remember ``text`` as written to ``path`` by this install (the newest few kept)."""

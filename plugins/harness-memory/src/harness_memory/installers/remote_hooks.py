@@ -9,7 +9,8 @@ so it syncs the copy the hooks use, not a second one under the default state dir
 In remote mode the memory root is the local copy, which follows from the project and agent:
 ``HARNESS_MEMORY_ROOT`` changes nothing there (``install`` refuses ``--memory-root`` with
 ``--remote``; the hooks read only their flags), so :func:`unused_root` is the warning
-``install`` and ``status`` give when it is set to another folder.
+``install`` and ``status`` give when it is set to another folder, and ``sync``, a Session
+start and a hook run in remote mode give of it or of a ``--memory-root`` they do not use.
 """
 
 from __future__ import annotations
@@ -77,15 +78,18 @@ def installed_remote_settings(home: Path, environ: Mapping[str, str]) -> dict[st
     return settings
 
 
-def unused_root(environ: Mapping[str, str], copy_root: Path) -> str | None:
-    """The warning for ``HARNESS_MEMORY_ROOT`` in ``environ`` naming another folder than remote
-    mode's local copy ``copy_root`` (R-1), which is the memory root whatever it says; None when
-    it is unset or names that copy."""
-    given = environ.get("HARNESS_MEMORY_ROOT")
+def unused_root(
+    environ: Mapping[str, str], copy_root: Path, *, flag: str | None = None
+) -> str | None:
+    """The warning for a memory root remote mode's local copy ``copy_root`` (R-1) does not use,
+    which is the memory root whatever it says: ``flag`` (``--memory-root``) when given, else
+    ``HARNESS_MEMORY_ROOT`` in ``environ``; None when neither names another folder."""
+    given = flag or environ.get("HARNESS_MEMORY_ROOT")
     if not given or os.path.normpath(Path(given).absolute()) == os.path.normpath(copy_root):
         return None
+    named = f"--memory-root {given}" if flag else f"HARNESS_MEMORY_ROOT={given}"
     return (
-        f"HARNESS_MEMORY_ROOT={given} has no effect in remote mode: the memory root is the "
+        f"{named} has no effect in remote mode: the memory root is the "
         f"local copy {copy_root}, which follows from the project and agent (R-1); unset it, "
         "or, for memory in a data dir on this machine, install with --url and --memory-root "
         "instead of --remote"

@@ -84,6 +84,7 @@ __all__ = [
     "read_regular",
     "real_child",
     "real_path",
+    "walked_folder",
     "without_descriptor_paths",
 ]
 
@@ -117,7 +118,7 @@ _FOLDER_FLAGS = os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC
 
 
 class FolderNotHeld(OSError):
-    """A change (a delete, a restore, a push, a marker) needs its folder held open and reached
+    """A change (a delete, a restore, a push) needs its folder held open and reached
     through the descriptor (:func:`held_folder`), and the kernel offers no path to do so (no
     ``/proc/self/fd``): the change is refused rather than made through the folder's name, which
     may be swapped for a symlink meanwhile (A-7). An ``OSError`` (``EOPNOTSUPP``): answered as
@@ -146,9 +147,8 @@ def without_descriptor_paths() -> str | None:
     if os.name != "posix" or os.path.isdir(os.path.dirname(descriptor_path(0))):  # noqa: PTH112, PTH120
         return None
     return (
-        "/proc is not mounted where the service runs (no /proc/self/fd): no Workspace scope "
-        "can be made (its .workspace marker is refused), deletes and restores are refused "
-        "(503), and a Workspace path through a symlink is refused (400); "
+        "/proc is not mounted where the service runs (no /proc/self/fd): deletes and restores "
+        "are refused (503), and a Workspace path through a symlink is refused (400); "
         + FolderNotHeld.fix.removeprefix("an operator must ")
     )
 
@@ -211,19 +211,15 @@ def opened_at(fd: int, path: str | os.PathLike[str], *, in_folder: bool = False)
 
 
 @contextmanager
-def held_folder(root: Path, folder: Path) -> Iterator[Path]:
-    """Hold the real ``folder`` (``root`` or a folder below it, both real) open, and yield a
-    path that reaches it through that descriptor (:func:`descriptor_path`): whatever is done
-    through the path (open, unlink, rename) happens in that very folder, even when its name is
-    swapped for a symlink meanwhile. The folder is walked from ``root`` one name at a time,
-    following no symlink (``O_NOFOLLOW``).
+def walked_folder(root: Path, folder: Path) -> Iterator[int]:
+    """Hold the real ``folder`` (``root`` or a folder below it, both real) open: yield an
+    ``O_PATH`` descriptor of it, walked from ``root`` one name at a time following no symlink
+    (``O_NOFOLLOW``). What is done relative to it (``dir_fd``) happens in that very folder,
+    even when its name is swapped for a symlink meanwhile, with or without ``/proc``.
 
     Raises :class:`FolderSwapped` when a name on the way is no longer a folder (a symlink, a
-    file), ``FileNotFoundError`` when it is gone, ``OSError`` when it cannot be opened,
-    :class:`OutsideMemoryRoot` when ``folder`` is not ``root`` or below it, and
-    :class:`FolderNotHeld` where the kernel offers no such path (no ``/proc``): the change is
-    refused there, never made through the folder's own name (that raced, A-7).
-    """
+    file), ``FileNotFoundError`` when it is gone, ``OSError`` when it cannot be opened, and
+    :class:`OutsideMemoryRoot` when ``folder`` is not ``root`` or below it."""
     if not is_within(root, folder):
         raise OutsideMemoryRoot(f"{folder.name!r} is not inside the memory root")
     below = os.path.relpath(folder, root)
@@ -238,6 +234,25 @@ def held_folder(root: Path, folder: Path) -> Iterator[Path]:
                 raise
             os.close(fd)
             fd = inner
+        yield fd
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def held_folder(root: Path, folder: Path) -> Iterator[Path]:
+    """Hold the real ``folder`` open (:func:`walked_folder`), and yield a path that reaches it
+    through that descriptor (:func:`descriptor_path`): whatever is done through the path (open,
+    unlink, rename) happens in that very folder, even when its name is swapped for a symlink
+    meanwhile. For code that needs a path (an index rewritten, a delete judged as the listing
+    judges); a single file made, replaced or removed needs no path
+    (:mod:`memory_api.store.held_writes`, which works without ``/proc``).
+
+    Raises as :func:`walked_folder`, and :class:`FolderNotHeld` where the kernel offers no
+    such path (no ``/proc``): the change is refused there, never made through the folder's own
+    name (that raced, A-7).
+    """
+    with walked_folder(root, folder) as fd:
         through = descriptor_path(fd)
         try:
             seen, held = Path(through).stat(), os.fstat(fd)
@@ -247,8 +262,6 @@ def held_folder(root: Path, folder: Path) -> Iterator[Path]:
         if not pinned:
             raise FolderNotHeld(folder.name)
         yield Path(through)
-    finally:
-        os.close(fd)
 
 
 def cannot_read(error: OSError) -> str:

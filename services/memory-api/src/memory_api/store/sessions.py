@@ -63,8 +63,8 @@ from memory_core.wire import (
 
 from memory_api.errors import BadRequest, CannotRead
 from memory_api.store.agents import AgentRecord
-from memory_api.store.containment import held_folder, memory_root_below
-from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.containment import memory_root_below
+from memory_api.store.held_writes import create_in, remove_in
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import NOT_A_FOLDER, scope_dir_refusal, scope_real_dir
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -246,9 +246,8 @@ def _ensure_marker(
         return None
     data = (real_workspace + "\n").encode("utf-8")
     try:  # in the folder held open: never one swapped in for it meanwhile
-        with held_folder(root, scope) as held:
-            if create_new_bytes(held / layout.MARKER_FILE, data):
-                return None
+        if create_in(root, scope, layout.MARKER_FILE, data):
+            return None
     except OSError as error:  # a read-only scope, a full disk: the caller judges
         logger.warning("scope %s: cannot write its .workspace marker: %s", key, error)
         return f"could not write its {layout.MARKER_FILE} marker ({error.strerror or error})"
@@ -337,12 +336,10 @@ def flag_visibility(scope: Path, key: str, *, visible: bool, cached_only: bool) 
     if cached_only:
         raise NeedsBlockingIO(key)
     try:  # in the folder held open: never one swapped in for it meanwhile
-        with held_folder(scope.parent, scope) as held:
-            flag = held / layout.NOT_VISIBLE_FILE
-            if visible:
-                flag.unlink(missing_ok=True)
-            else:
-                create_new_bytes(flag, b"")
+        if visible:
+            remove_in(scope.parent, scope, layout.NOT_VISIBLE_FILE)
+        else:
+            create_in(scope.parent, scope, layout.NOT_VISIBLE_FILE, b"")
     except OSError as error:
         logger.warning("scope %s: cannot set its %s flag: %s", key, layout.NOT_VISIBLE_FILE, error)
 

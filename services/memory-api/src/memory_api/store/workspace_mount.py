@@ -41,10 +41,10 @@ import threading
 from pathlib import Path
 
 from memory_core import layout
-from memory_core.atomic import atomic_write_bytes
 
 from memory_api.mount_watch import MOUNTS
-from memory_api.store.containment import held_folder, read_regular
+from memory_api.store.containment import read_regular
+from memory_api.store.held_writes import replace_in
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
 __all__ = ["MountRecords", "mount_gone", "mount_point", "record_mount"]
@@ -212,8 +212,7 @@ def record_mount(
     if info is not None and records.holds(path, info, (point, device), changes):
         return
     try:  # in the folder held open: never one swapped in for it meanwhile
-        with held_folder(scope.parent, scope) as held:
-            atomic_write_bytes(held / layout.MOUNT_FILE, os.fsencode(f"{point}\n{device}\n"))
+        replace_in(scope.parent, scope, layout.MOUNT_FILE, os.fsencode(f"{point}\n{device}\n"))
         records.wrote(path, device, changes)
         records.succeeded(folder)
     except OSError as error:
