@@ -61,6 +61,7 @@ def test_a10_a_folder_changed_within_the_racy_window_is_listed_every_time(
 ) -> None:
     store = TokenStore(tmp_path)
     store.create("ops", None)  # the folder changed a moment ago: its timestamp may still hold
+    scans.count = 0  # create's own look for the name in the folder it made is not counted
     _names(store)
     _names(store)
     assert scans.count == 2

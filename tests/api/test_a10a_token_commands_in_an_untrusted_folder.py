@@ -64,3 +64,33 @@ def test_a10a_token_revoke_deletes_the_token_file_of_a_folder_no_token_of_is_tru
     assert "the service trusts no token file there until that is fixed" in err
     assert "chmod o-w it" in err
     assert not (data_dir / "tokens" / "alice.json").exists()
+
+
+def test_a10a_token_create_makes_its_data_dir_in_a_sticky_folder_everyone_may_write(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A data dir not made yet in ``/tmp`` (root's or this user's ``1777``), the first command
+    the README's server steps run: ``token create`` refused, naming ``/tmp`` and "chmod o-w it",
+    though the data dir it would make there is this user's, which ``/tmp``'s sticky bit keeps
+    (docs/operations.md, A-10a). It makes the data dir, then the token, which the service takes,
+    and logs no "cannot be read" on the way."""
+    from memory_api.store.tokens import TokenStore
+
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    monkeypatch.delenv("MEMORY_API_TOKENS_FILE", raising=False)
+    shared = tmp_path / "tmp"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    data_dir = shared / "agent-memory"
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+
+    assert main(["token", "create", "--name", "alice"]) == 0
+    secret = capsys.readouterr().out.strip()
+    store = TokenStore(data_dir, ())
+    assert store.distrusted() is None
+    assert [entry.name for entry in store.known().entries] == ["alice"]
+    assert secret.startswith("mem_")
+    assert "cannot be read" not in caplog.text

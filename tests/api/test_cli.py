@@ -250,6 +250,32 @@ def test_a10_the_first_token_names_harness_memory_as_the_user_can_run_it(tmp_pat
     assert f"(`{bin_dir / 'harness-memory'} status` names them)" in said
 
 
+def test_q1_a_refusal_names_memory_api_as_the_user_started_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Beside ``make run`` ``memory-api`` is ``.venv/bin/memory-api``, on no ``PATH``: an import
+    from a harness that keeps nothing here ended "a memory folder of your own: `memory-api
+    memory import FOLDER --user`", a command the shell does not find. A refusal names each
+    ``memory-api`` command as the program was started; from ``PATH``, the bare name."""
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "memory-api").write_text("#!/bin/sh\n", "utf-8")
+    (bin_dir / "memory-api").chmod(0o755)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(tmp_path / "data"))
+    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
+    argv = ["memory", "import", "--from", "codex", "--workspace", str(tmp_path)]
+    argv += ["--project", "acme", "--agent", "coder"]
+    for path, typed in (("/usr/bin", str(bin_dir / "memory-api")), (str(bin_dir), "memory-api")):
+        monkeypatch.setenv("PATH", path)
+        monkeypatch.setattr(sys, "argv", [str(bin_dir / "memory-api"), *argv])
+
+        assert main(argv) == 1
+
+        assert f"`{typed} memory import FOLDER --user`" in capsys.readouterr().err
+
+
 def test_a10_the_first_token_names_harness_memory_so_the_shell_runs_it_from_any_checkout(
     tmp_path: Path,
 ) -> None:

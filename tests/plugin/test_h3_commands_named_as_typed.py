@@ -67,3 +67,32 @@ def test_h3_status_and_its_warnings_name_the_program_beside_make_run(
     logging.getLogger("harness_memory").warning("run `harness-memory status`")
     root.handlers = handlers
     assert stream.getvalue() == "harness-memory: WARNING: run `.venv/bin/harness-memory status`\n"
+
+
+def test_h3_memory_api_is_named_as_it_sits_beside_the_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beside ``make run`` ``memory-api`` is ``.venv/bin/memory-api`` too, on no ``PATH``: the
+    Gemini CLI install said "Bring its notes over: `memory-api memory import --from gemini …`",
+    a command the shell does not find. A command of ``memory-api`` is named as the one beside
+    the program; where none is beside it (the plugin's wheel alone) it stays the bare name."""
+    bin_dir = tmp_path / "checkout" / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name in ("harness-memory", "memory-api"):
+        (bin_dir / name).write_text("#!/bin/sh\n", "utf-8")
+        (bin_dir / name).chmod(0o755)
+    home = tmp_path / "home"
+    monkeypatch.setattr(sys, "argv", [str(bin_dir / "harness-memory"), "install"])
+    flags = ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+    argv = ["install", "gemini", *flags, "--memory-root", str(tmp_path / "root"), "--no-check"]
+    argv += ["--executable", str(HARNESS_MEMORY), "--home", str(home), "--dry-run"]
+    out = io.StringIO()
+
+    cli.main(argv, environ={"HOME": str(home), "PATH": "/usr/bin"}, stdout=out)
+
+    assert f"`{bin_dir / 'memory-api'} memory import --from gemini --workspace PATH" in (
+        out.getvalue()
+    )
+    told = "bring them over: `memory-api memory import --from codex --workspace PATH ...`"
+    alone = tmp_path / "wheel" / "bin" / "harness-memory"
+    assert as_typed(told, str(alone)) == told

@@ -1,6 +1,7 @@
 """The commands ``harness-memory`` tells its user to run, named as that user can run them.
 
-Beside ``make run`` the program is ``.venv/bin/harness-memory``: a bare ``harness-memory`` in
+Beside ``make run`` the program is ``.venv/bin/harness-memory`` (and ``memory-api`` is
+``.venv/bin/memory-api``): a bare ``harness-memory`` in
 "run `harness-memory install codex` again" is a command the shell does not find (or finds
 another install of). :func:`program_as_typed` is the program as the user started it, and
 :class:`AsTyped` writes every command in backticks that starts with the bare name (the one
@@ -40,14 +41,24 @@ def program_as_typed(environ: Mapping[str, str], argv0: str | None = None) -> st
     return typed
 
 
+SERVICE = "memory-api"
+"""The service's console script, installed beside ``harness-memory`` by ``make run``."""
+
+
 def as_typed(text: str, program: str) -> str:
     """``text`` with each command in backticks that starts with ``harness-memory`` (`` `harness-
-    memory status` ``) starting with ``program`` instead (a path with a space quoted)."""
+    memory status` ``) starting with ``program`` instead (a path with a space quoted), and each
+    that starts with ``memory-api`` with the ``memory-api`` beside ``program`` when there is one
+    (beside ``make run``: ``.venv/bin/memory-api``, on no ``PATH`` either; the plugin's wheel
+    alone has none, and the bare name stays)."""
     if program == NAME:
         return text
     import shlex
 
-    return text.replace(f"`{NAME} ", f"`{shlex.quote(program)} ")
+    text = text.replace(f"`{NAME} ", f"`{shlex.quote(program)} ")
+    if f"`{SERVICE} " in text and (beside := Path(program).with_name(SERVICE)).is_file():
+        text = text.replace(f"`{SERVICE} ", f"`{shlex.quote(str(beside))} ")
+    return text
 
 
 MESSAGE_KEYS = frozenset({"systemMessage", "reason", "permissionDecisionReason", "stopReason"})

@@ -61,6 +61,7 @@ from memory_core.keys import check_draft_id
 from harness_memory.cli_install import INSTALL_HELP, add_install_flags, run_install
 from harness_memory.cli_sync import SYNC_HELP, add_sync_flags
 from harness_memory.cli_token import TOKEN_HELP, add_token_flags, run_token
+from harness_memory.cli_words import name_by_choices
 from harness_memory.guard_view import holds_a_record
 from harness_memory.hooks.claude_code import decode_input
 from harness_memory.settings import (
@@ -530,6 +531,7 @@ def build_parser(line: Sequence[str] = ()) -> argparse.ArgumentParser:
         if not line or line[0] == name or line[0] not in builders:
             build(command)
         command.set_defaults(command_parser=command)
+    name_by_choices(commands)
     return parser
 
 
@@ -625,6 +627,7 @@ def _add_session_start(start: argparse.ArgumentParser) -> None:
 def _add_draft(drafts: argparse.ArgumentParser) -> None:
     draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
     show = draft_commands.add_parser("show", help="print a draft's prompt")
+    name_by_choices(draft_commands)
     _add_setting_flags(show, hook=False, draft=True)
     show.set_defaults(command_parser=show)
     show.add_argument("draft_id", type=_draft_id, metavar="ID", help="the draft id")
@@ -671,3 +674,4 @@ def _add_hook(hook: argparse.ArgumentParser, *, only: str | None = None) -> None
             "without --state-dir, the account's ~/.claude/harness-memory and its token file): "
             "a repository's settings can set the Session's environment (what install writes)",
         )
+    name_by_choices(agents)

@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
+from harness_memory.cli_words import name_by_choices
 from harness_memory.settings import (
     TOKEN_FILE_MAX_BYTES,
     TOKENS_FOLDER,
@@ -71,6 +72,7 @@ def add_token_flags(token: argparse.ArgumentParser) -> None:
     """The ``token`` command's subcommands (``set``) and their flags."""
     actions = token.add_subparsers(dest="token_command", required=True)
     put = actions.add_parser("set", help="write the token read from stdin into the token file")
+    name_by_choices(actions)
     put.add_argument(
         "--file",
         type=Path,

@@ -482,6 +482,7 @@ def beside_as_typed(name: str, argv0: str | None = None) -> str:
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     store = _token_store(settings, args, writes=True)
     projects = tuple(args.project) if args.project else None
+    store.make_folder()  # before the folders are judged: a data dir not made yet in /tmp
     was_open = not store.known().configured
     entry, secret = store.create(args.name, projects)
     reach = "every project" if entry.projects is None else ", ".join(entry.projects)
@@ -619,7 +620,7 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     try:
         sources = offered_scopes(args.source, args.archive_scope, harness)
     except SourceError as error:
-        print(f"memory-api: {error}", file=sys.stderr)
+        _refuse(f"memory-api: {error}")
         return 1
     if harness is not None:
         for source in sources:
@@ -1020,26 +1021,36 @@ def _command(args: argparse.Namespace) -> int:
         return command(settings, args)
     except (SettingsError, PlaceRefused) as error:
         kind = "configuration error: " if isinstance(error, SettingsError) else ""
-        print(f"memory-api: {kind}{error}", file=sys.stderr)
+        _refuse(f"memory-api: {kind}{error}")
         return 2
     except RemoteError as error:
         token = getattr(args, "token", None) or (settings.service_token if settings else None)
         hint = _remote_hint(error, getattr(args, "project", None), sent_token=bool(token))
-        print(f"memory-api: {error.detail}{hint}", file=sys.stderr)
+        _refuse(f"memory-api: {error.detail}{hint}")
         return 1
     except (ServiceError, InvalidId) as error:
         detail = error.detail if isinstance(error, ServiceError) else str(error)
-        print(f"memory-api: {detail}", file=sys.stderr)
+        _refuse(f"memory-api: {detail}")
         return 1
     except OSError as error:
-        print(f"memory-api: {_disk_refusal(error, settings)}", file=sys.stderr)
+        _refuse(f"memory-api: {_disk_refusal(error, settings)}")
         return 1
     except ValueError as error:
-        print(f"memory-api: {error}", file=sys.stderr)
+        _refuse(f"memory-api: {error}")
         return 1
     except KeyboardInterrupt:  # Ctrl-C: said for a person, never a traceback (files are whole)
         print(f"\nmemory-api: {INTERRUPTED_SAID}", file=sys.stderr)
         return INTERRUPTED
+
+
+def _refuse(text: str) -> None:
+    """Say the refusal ``text`` on stderr, each ``memory-api`` command in backticks in it named
+    as the user can run it (:func:`beside_as_typed`): beside ``make run`` that is
+    ``.venv/bin/memory-api``, on no ``PATH`` (Q-1)."""
+    program = beside_as_typed("memory-api")
+    if program != "memory-api":
+        text = text.replace("`memory-api ", f"`{program} ")
+    print(text, file=sys.stderr)
 
 
 _DISK_FIXES = {

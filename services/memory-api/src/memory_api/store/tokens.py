@@ -435,11 +435,12 @@ class TokenStore:
         Raises ValueError for a bad name or project id, :class:`Conflict` when the name is taken
         (by a file or by ``MEMORY_API_TOKENS``), a file is where the token folder should be, or
         the service trusts no token file of the folder (:meth:`distrusted`: its secret would
-        never be accepted; nothing is written).
+        never be accepted; no token is written, the folder is made first: :meth:`make_folder`).
         """
         check_token_name(name)
         if projects is not None:
             projects = tuple(dict.fromkeys(check_project_id(p) for p in projects))
+        self.make_folder()
         if (distrust := self.distrusted()) is not None:
             raise Conflict(
                 f"{distrust}; the service trusts no token file there, so it would never accept "
@@ -459,7 +460,6 @@ class TokenStore:
             created_at=utc_timestamp(datetime.now(UTC)),
         )
         try:
-            self._dir.mkdir(parents=True, exist_ok=True)
             created = create_new_bytes(
                 self._dir / f"{name}.json", _encoder.encode(entry), mode=0o600
             )
@@ -468,6 +468,19 @@ class TokenStore:
         if not created:
             raise Conflict(f"token {name!r} exists already")
         return entry, secret
+
+    def make_folder(self) -> None:
+        """Make the token folder, and the data dir above it, where they are not yet (A-10a).
+
+        Made before the folders on the way are judged (:meth:`distrusted`): a data dir not made
+        yet in a sticky folder every account may write (``/tmp``) is an entry anyone could make
+        first, and was refused naming ``/tmp`` with "chmod o-w it"; made now, it is this user's,
+        which the sticky bit keeps. Raises :class:`Conflict` when a file is in the folder's
+        place, OSError when it cannot be made (no permission)."""
+        try:
+            self._dir.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):  # a file where the folder should be
+            raise self._not_a_folder() from None
 
     def _not_a_folder(self) -> Conflict:
         return Conflict(
