@@ -44,11 +44,14 @@ VALUES_THAT_ARE_CODE = [
     "ls *.txt | while read f; do python3 -c \"open('$f')\"; done; echo x > lnk/a.md",
     "f=\"x'+str(__import__('mk'))+'\"; python3 -c \"open('$f')\"; echo x > lnk/a.md",
     "for f in [x]*.txt; do node -e \"require('fs').statSync('$f')\"; done; echo x > lnk/a.md",
+    "echo 'print(1)' | python3 <<< 'import mk' && echo x > lnk/a.md",
+    "exec 3<mk.py; echo 'print(1)' | python3 <&3 && echo x > lnk/a.md",
 ]
 """Values put into code that run as code: a pattern loop's file name holding quotes (it
 passed: ``for f in *.txt`` was read as the literal ``*.txt``), code ``echo`` prints into the
 pipe (a local module, an escape, a ``printf`` directive, a link text), a line ``read`` gives,
-a literal holding quotes."""
+a literal holding quotes; and code fed past the pipe (a here-string, a descriptor), which the
+first reading of echo's pipe let through."""
 PROVED_BY_BASH = [VALUES_THAT_ARE_CODE[at] for at in (0, 2, 3)]
 """Three of them, run by one bash: each really writes into the other scope."""
 

@@ -3122,6 +3122,7 @@ class _Writes:
         if operand not in (None, "-") or quiet & set(program[1:]):
             return None
         fed = self._piped_code  # ``echo "print(1)" | python3``: the code echo prints, read
+        fed = None if "<" in self.text else fed  # a redirect may feed it (``<<<``, ``<&3``)
         if fed is not None and command not in SHELLS and command not in STARTUP_SHELLS:
             if (shown := link_text(fed)) is not None:
                 return program[0], shown
