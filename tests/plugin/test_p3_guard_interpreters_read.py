@@ -243,7 +243,6 @@ CODE_WITH_DATA_OR_FED_A_FILE = [
     "python3 -c 'import string; print(string.Template(\"$who\").substitute(who=1))'",
     "python3 -c \"print('$USER')\"",
     'V=3; python3 -c "print($V)"',
-    "for f in *.json; do python3 -c \"import json; json.load(open('$f'))\"; done",
     'python3 - <<EOF\nprint("$TERM")\nEOF\n:',
     'python3 - <<EOF\nprint("\\$x")\nEOF\n:',
     'node - <<EOF\nconsole.log("$TERM")\nEOF\n:',

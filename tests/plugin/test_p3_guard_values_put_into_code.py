@@ -1,0 +1,129 @@
+"""P-3: a value bash puts into an interpreter's code is code unless the guard can tell it.
+
+``mk.py`` makes ``lnk`` lead into another Workspace's scope (its folder read from ``target``
+at run time). A value the command fills at run time and puts into the code bash hands an
+interpreter, even inside the code's own quotes (``python3 -c "open('$f')"``), holds whatever
+a file name, a line or a command's output holds: a quote ends the string and the rest runs as
+code (``x'+str(__import__('mk'))+'.txt``). So such code stays unknown to the guard, and the
+refusal now says how to write it instead (the value as an argument, ``sys.argv[1]``); a loop
+over a pattern's matches (``for f in *.txt``) is such a value too: it passed, and bash ran
+``mk`` through a file's name. Code printed by ``echo`` or ``printf`` into an interpreter's
+pipe is read when the guard can tell the text (every word literal, no escape but ``\\n``, no
+``printf`` directive): ``echo "print(1)" | python3`` passes, ``echo 'import mk' | python3``
+is refused, an escape (``echo -e '\\x69mport mk'``) stays unknown. A here-document holding a
+name-only command substitution (`` `date` ``) is written code, as inline code holding one is;
+``bash -s -- arg < install.sh`` gives its words to a script the guard reads, as ``bash
+install.sh arg`` does. Each refused form is refused by every harness in this process; three
+are run by one bash, which writes into the other scope: the gaps are real.
+"""
+
+from __future__ import annotations
+
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answers_of_every_harness,
+    bash_writes_through_lnk,
+    fill,
+    let_through,
+    refusals_by_every_harness,
+)
+
+MAKES_LINK = "import os; os.symlink(open('target').read().strip(), 'lnk')\n"
+"""``mk.py``: makes ``lnk`` lead where the file ``target`` says (no memory named)."""
+QUOTED_NAME = "x'+str(__import__('mk'))+'.txt"
+"""A file's name holding quotes: put inside ``open('…')`` it imports ``mk``."""
+
+VALUES_THAT_ARE_CODE = [
+    "for f in *.txt; do python3 -c \"open('$f')\" 2>/dev/null; done; echo x > lnk/a.md",
+    "echo 'import mk' | python3 && echo x > lnk/a.md",
+    "echo -e '\\x69mport mk' | python3 && echo x > lnk/a.md",
+    "printf '%b' '\\x69mport mk' | python3 && echo x > lnk/a.md",
+    "echo \"import os; os.symlink(open('target').read().strip(), 'lnk')\" | python3"
+    " && echo x > lnk/a.md",
+    "ls *.txt | while read f; do python3 -c \"open('$f')\"; done; echo x > lnk/a.md",
+    "f=\"x'+str(__import__('mk'))+'\"; python3 -c \"open('$f')\"; echo x > lnk/a.md",
+    "for f in [x]*.txt; do node -e \"require('fs').statSync('$f')\"; done; echo x > lnk/a.md",
+    "echo 'print(1)' | python3 <<< 'import mk' && echo x > lnk/a.md",
+    "exec 3<mk.py; echo 'print(1)' | python3 <&3 && echo x > lnk/a.md",
+]
+"""Values put into code that run as code: a pattern loop's file name holding quotes (it
+passed: ``for f in *.txt`` was read as the literal ``*.txt``), code ``echo`` prints into the
+pipe (a local module, an escape, a ``printf`` directive, a link text), a line ``read`` gives,
+a literal holding quotes; and code fed past the pipe (a here-string, a descriptor), which the
+first reading of echo's pipe let through."""
+PROVED_BY_BASH = [VALUES_THAT_ARE_CODE[at] for at in (0, 2, 3)]
+"""Three of them, run by one bash: each really writes into the other scope."""
+
+EVERYDAY = [
+    'echo "print(1)" | python3',
+    "printf 'print(1)\\n' | python3",
+    "echo 'import json; print(json.dumps({}))' | python3 -",
+    'python3 <<EOF\nprint("`date`")\nEOF\n:',
+    'python3 <<EOF\nprint("$(date +%F)")\nEOF\n:',
+    "bash -s -- arg < install.sh",
+    "python3 -c 'print(\"`x`\")'",
+    "for f in $(git ls-files '*.py'); do"
+    " python3 -c 'import ast,sys; ast.parse(open(sys.argv[1]).read())' \"$f\"; done",
+    "while read l; do python3 -c 'import sys; print(sys.argv[1])' \"$l\"; done < a.txt",
+    "V=$(git describe); python3 -c 'import sys; print(sys.argv[1])' \"$V\"",
+    "for f in *.json; do python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \"$f\"; done",
+]
+"""Everyday forms that were refused before a write into a new folder or a new topic file
+(code echo or printf print, a here-document's `` `date` ``, a shell reading a script on
+standard input with arguments), and the way the refusal names for a value filled at run time
+(an argument, ``sys.argv[1]``)."""
+
+FILLED_VALUES = {
+    "for f in $(git ls-files '*.py'); do"
+    " python3 -c \"import ast,sys; ast.parse(open('$f').read())\"; done": "$f",
+    "while read l; do python3 -c \"print('$l')\"; done < a.txt": "$l",
+    "V=$(git describe); python3 -c \"print('$V')\"": "$V",
+    "for f in *.json; do python3 -c \"import json; json.load(open('$f'))\"; done": "$f",
+}
+"""Everyday forms whose value (a file name, a line, a tag) may hold a quote: each stays
+refused, by the variable it names."""
+
+
+def _prepared(where: Layout) -> None:
+    work = where.workspace
+    (work / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
+    (work / "mk.py").write_text(MAKES_LINK, encoding="utf-8")
+    (work / QUOTED_NAME).write_text("", encoding="utf-8")
+    (work / "install.sh").write_text("echo installing\nmkdir -p build\n", encoding="utf-8")
+    (work / "a.txt").write_text("a\n", encoding="utf-8")
+    (work / "a.json").write_text("{}\n", encoding="utf-8")
+
+
+def test_p3_a_value_put_into_code_or_code_printed_into_a_pipe_is_read_or_refused(
+    where: Layout,
+) -> None:
+    _prepared(where)
+
+    assert let_through(where, VALUES_THAT_ARE_CODE) == {}
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
+    written = bash_writes_through_lnk(where, PROVED_BY_BASH, env=env)
+    assert written >= {f"{at}.md" for at in range(len(PROVED_BY_BASH))}
+
+
+def test_p3_everyday_code_fed_or_given_values_as_arguments_passes(where: Layout) -> None:
+    _prepared(where)
+    then = ["mkdir -p out && echo x > out/a.txt", fill("echo x >> {root}/{own}/new.md", where)]
+    commands = [f"{code}\n{write}" for code in EVERYDAY for write in then]
+    answers = {command: answers_of_every_harness(where, command) for command in commands}
+
+    assert answers == {command: dict.fromkeys(SHELL) for command in commands}
+
+
+def test_p3_a_value_filled_at_run_time_in_code_is_refused_naming_the_argument_way(
+    where: Layout,
+) -> None:
+    _prepared(where)
+    write = fill("echo x >> {root}/{own}/new.md", where)
+
+    for code, name in FILLED_VALUES.items():
+        reasons = refusals_by_every_harness(where, f"{code}\n{write}")
+        for reason in reasons.values():
+            assert reason is not None, code
+            assert f"{name} is filled when the command runs" in reason, reason
+            assert f"python3 -c 'import sys; …sys.argv[1]…' \"{name}\"" in reason, reason
