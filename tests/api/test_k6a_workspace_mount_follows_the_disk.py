@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +25,8 @@ from memory_api.store import workspace_mount
 from memory_core import layout
 
 from tests.api.test_k6a_orphaned_while_in_use import _overview_and_scope
-from tests.support.serve import ServedProcess, serve, served_in, venv_bin
+from tests.support.serve import ServedProcess, serve, served_in
+from tests.support.zygote import Zygote
 
 _MOUNT = 'mount -t tmpfs tmpfs "$0" && mkdir "$0/project" && exec "$@"'
 """A service in a mount namespace of its own with a disk (a tmpfs) at ``$0`` holding the
@@ -36,16 +36,18 @@ Workspace's folder ``project``: only that service sees the disk."""
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[ServedProcess]:
     """A service with agent ``acme/coder``, stopped at once: each test serves its data dir
-    as it needs (with or without the disk)."""
+    as it needs (with or without the disk), each service a ``memory-api serve`` of its own.
+    This first start and the agent's creation only make the data dir: both are forked from
+    this test process's :class:`~tests.support.zygote.Zygote` (no interpreter start and
+    imports of their own)."""
     if shutil.which("unshare") is None or os.geteuid() != 0:
         pytest.skip("a mount namespace of its own needs unshare as root")
-    with served_in(tmp_path) as process:
-        done = subprocess.run(
-            [venv_bin("memory-api"), "agent", "create", "--project", "acme", "--id", "coder",
-             "--name", "Coder"],
-            env=process.env, capture_output=True, text=True, check=False,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr
+    zygote = Zygote.shared()
+    with served_in(tmp_path, zygote=zygote) as process:
+        argv = ["agent", "create", "--project", "acme", "--id", "coder", "--name", "Coder"]
+        log = tmp_path / "agent-create.log"
+        code = zygote.fork(argv, process.env, log).wait(timeout=120)
+        assert code == 0, log.read_text(encoding="utf-8")
         process.stop()
         yield process
 

@@ -138,18 +138,23 @@ class InstalledHomes:
         memory_root: Path,
         *extra: str,
         agent: str = "coder",
+        prepare: Callable[[Path], None] | None = None,
     ) -> str:
         """:func:`install` ``harness`` into a fresh ``home`` (made here, or empty), as a copy of
-        the template installed with the same arguments; what that install printed, its HOME
+        the template installed with the same arguments, ``prepare`` (given the HOME, e.g.
+        :func:`gemini_home`) run on it before the install; what that install printed, its HOME
         named ``home``. Raises ValueError for Codex CLI, whose ``config.toml`` trusts each
         hook by a hash of its command (``trusted_hash``), which names the HOME: a copy would
         hold hooks Codex no longer trusts."""
         if harness == "codex":
             raise ValueError("install Codex CLI's hooks in place: their trusted_hash names HOME")
-        key = (harness, service.url, str(memory_root), agent, *extra)
+        prepared = "" if prepare is None else f"{prepare.__module__}.{prepare.__qualname__}"
+        key = (harness, service.url, str(memory_root), agent, prepared, *extra)
         if key not in self._made:
             template = self._root / str(len(self._made)) / "home"
             template.mkdir(parents=True)
+            if prepare is not None:
+                prepare(template)
             said = install(harness, template, service, memory_root, *extra, agent=agent)
             self._made[key] = (template, said)
         template, said = self._made[key]
@@ -350,12 +355,19 @@ async def run_gemini(
     install_flags: Sequence[str] = (),
     home: Path | None = None,
     agent: str = "coder",
+    homes: InstalledHomes | None = None,
 ) -> tuple[FakeGemini, int, str, str]:
     """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME (``home``,
-    default ``tmp/home``; :func:`gemini_home`) serving ``agent``."""
+    default ``tmp/home``; :func:`gemini_home`) serving ``agent``; with ``homes``, the HOME is
+    a copy of the one installed there with the same arguments (one install per test worker)."""
     home = tmp / "home" if home is None else home
-    gemini_home(home)
-    install("gemini", home, service, memory_root, *install_flags, agent=agent)
+    if homes is None:
+        gemini_home(home)
+        install("gemini", home, service, memory_root, *install_flags, agent=agent)
+    else:
+        homes.install(
+            "gemini", home, service, memory_root, *install_flags, agent=agent, prepare=gemini_home
+        )
     return await run_gemini_in(turns, service, workspace, home)
 
 

@@ -17,6 +17,8 @@ against the user install, they fail, and the gap and docs/security.md's row can 
 from __future__ import annotations
 
 import json
+import subprocess
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,14 +27,16 @@ import pytest
 
 from tests.plugin.harness_run import (
     TOPIC,
+    InstalledHomes,
     account_home,
     gemini_home,
     other_scope,
+    relocate,
     run_gemini,
     run_gemini_in,
     workspace_with_key,
 )
-from tests.plugin.helpers import HARNESS_MEMORY, run_cli
+from tests.plugin.helpers import HARNESS_MEMORY, cli_env, run_cli
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h2_gemini import first_user_text, write_call
 
@@ -60,19 +64,26 @@ SWITCHES: dict[str, dict[str, Any]] = {
 @pytest.mark.parametrize("switch", list(SWITCHES))
 async def test_gemini_a_repository_switches_the_user_settings_hooks_off(
     shared_service: RealService,
-    new_agent: str,
-    shared_memory_root: Path,
+    module_agent: str,
+    module_memory_root: Path,
+    installed_homes: InstalledHomes,
     tmp_path: Path,
     switch: str,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".gemini").mkdir()
     (workspace / ".gemini" / "settings.json").write_text(json.dumps(SWITCHES[switch]))
-    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
+    planted = other_scope(module_memory_root, tmp_path) / "planted.md"
     script = [[write_call(planted, TOPIC)]]
 
     fake, status, _out, err = await run_gemini(
-        script, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+        script,
+        shared_service,
+        module_memory_root,
+        workspace,
+        tmp_path,
+        agent=module_agent,
+        homes=installed_homes,
     )
 
     assert status == 0, err[-3000:]
@@ -94,8 +105,8 @@ MANAGED_SWITCHES: dict[str, tuple[str, dict[str, Any]]] = {
 @pytest.mark.parametrize("switch", list(MANAGED_SWITCHES))
 async def test_gemini_managed_install_holds_over_the_users_and_a_workspaces_switch(
     shared_service: RealService,
-    new_agent: str,
-    shared_memory_root: Path,
+    managed_install: Path,
+    module_memory_root: Path,
     tmp_path: Path,
     switch: str,
 ) -> None:
@@ -114,7 +125,7 @@ async def test_gemini_managed_install_holds_over_the_users_and_a_workspaces_swit
         (workspace / ".gemini" / "settings.json").write_text(json.dumps(settings))
 
     planted, first, _ = await managed_gemini_session(
-        (shared_service, new_agent, shared_memory_root),
+        (shared_service, managed_install, module_memory_root),
         tmp_path,
         workspace,
         user=settings if where == "user" else {},
@@ -125,8 +136,39 @@ async def test_gemini_managed_install_holds_over_the_users_and_a_workspaces_swit
     assert any((tmp_path / "home" / ".claude" / "harness-memory" / "sessions").iterdir())
 
 
+def managed_flags(service: RealService, agent: str, memory_root: Path) -> list[str]:
+    """``install gemini --managed``'s flags after its folder: hooks for ``acme/{agent}``."""
+    flags = ["--url", service.url, "--project", "acme", "--agent", agent]
+    return [*flags, "--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+
+
+@pytest.fixture(scope="module")
+def managed_install(
+    shared_service: RealService,
+    module_agent: str,
+    module_memory_root: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Path:
+    """``install gemini --managed`` for ``module_agent``, run once for this module's tests as an
+    administrator would: the system settings' folder each test's ``/etc`` gets a copy of
+    (:func:`~tests.plugin.harness_run.relocate`: the install's record names the copy's folder).
+    No test changes it, and each Session's records and token are in that test's own HOME."""
+    system = tmp_path_factory.mktemp("managed-gemini") / "gemini-cli"
+    flags = managed_flags(shared_service, module_agent, module_memory_root)
+    with tempfile.TemporaryDirectory(prefix="cli-home-") as spare_home:
+        installed = subprocess.run(
+            [str(HARNESS_MEMORY), "install", "gemini", "--managed", str(system), *flags],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=cli_env(None, spare_home),
+        )
+    assert installed.returncode == 0, installed.stderr
+    return system
+
+
 async def managed_gemini_session(
-    agent_of: tuple[RealService, str, Path],
+    installed_for: tuple[RealService, Path, Path],
     tmp_path: Path,
     workspace: Path,
     *,
@@ -138,10 +180,11 @@ async def managed_gemini_session(
     """One Session under ``install gemini --managed`` (laid over ``/etc``) in ``workspace``,
     the ``user`` keys in the user's settings, writing into another Workspace's scope: ``(that
     file, first user text, stderr)``; ``after_install`` is given the system settings' folder
-    once written; ``refused``: Gemini CLI is to refuse the Session (no first user text). The
-    hooks are installed for ``agent_of`` (the service, the agent of project ``acme`` and its
-    memory root); the account's token is in its home (``/etc/passwd``'s)."""
-    service, agent, memory_root = agent_of
+    once written; ``refused``: Gemini CLI is to refuse the Session (no first user text).
+    ``installed_for`` is the service, the system settings' folder :func:`managed_install` wrote
+    for it and the memory root its hooks serve; the account's token is in its home
+    (``/etc/passwd``'s)."""
+    service, installed, memory_root = installed_for
     home = tmp_path / "home"
     gemini_home(home)
     path = home / ".gemini" / "settings.json"
@@ -149,11 +192,8 @@ async def managed_gemini_session(
     overlay = tmp_path / "etc"
     (overlay / "upper").mkdir(parents=True)
     (overlay / "work").mkdir()
-    flags = ["--url", service.url, "--project", "acme", "--agent", agent]
-    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
     system = overlay / "upper" / "gemini-cli"
-    installed = await run_cli("install", "gemini", "--managed", str(system), *flags)
-    assert installed.returncode == 0, installed.stderr
+    relocate(installed, system)
     if after_install is not None:
         after_install(system)
     (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
@@ -180,8 +220,8 @@ async def managed_gemini_session(
 @pytest.mark.parametrize("relaunch", [False, True])
 async def test_gemini_managed_install_holds_over_a_workspaces_env_naming_other_system_settings(
     shared_service: RealService,
-    new_agent: str,
-    shared_memory_root: Path,
+    managed_install: Path,
+    module_memory_root: Path,
     tmp_path: Path,
     relaunch: bool,
 ) -> None:
@@ -196,7 +236,10 @@ async def test_gemini_managed_install_holds_over_a_workspaces_env_naming_other_s
     (workspace / ".gemini" / ".env").write_text(moved, encoding="utf-8")
 
     planted, first, _ = await managed_gemini_session(
-        (shared_service, new_agent, shared_memory_root), tmp_path, workspace, relaunch=relaunch
+        (shared_service, managed_install, module_memory_root),
+        tmp_path,
+        workspace,
+        relaunch=relaunch,
     )
 
     assert f"- Workspace Memory Key: {key}" in first
@@ -204,7 +247,11 @@ async def test_gemini_managed_install_holds_over_a_workspaces_env_naming_other_s
 
 
 async def test_gemini_managed_hooks_hold_over_a_workspace_naming_their_commands(
-    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
+    shared_service: RealService,
+    module_agent: str,
+    managed_install: Path,
+    module_memory_root: Path,
+    tmp_path: Path,
 ) -> None:
     """``hooksConfig.disabled`` is merged from every settings level, and Gemini CLI 0.61 matches
     it against a hook's ``name``, its command only when it has none: a trusted Workspace that
@@ -213,8 +260,7 @@ async def test_gemini_managed_hooks_hold_over_a_workspace_naming_their_commands(
     whose names end in a random part (``gemini_managed.hook_names``). The Session gets its
     memory and the guard refuses the write."""
     workspace, key = workspace_with_key(tmp_path)
-    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
-    flags += ["--memory-root", str(shared_memory_root), "--executable", str(HARNESS_MEMORY)]
+    flags = managed_flags(shared_service, module_agent, module_memory_root)
     shown = await run_cli("install", "gemini", "--managed", str(tmp_path / "shown"), *flags)
     assert shown.returncode == 0, shown.stderr
     installed = json.loads((tmp_path / "shown" / "settings.json").read_text(encoding="utf-8"))
@@ -226,7 +272,7 @@ async def test_gemini_managed_hooks_hold_over_a_workspace_naming_their_commands(
     (workspace / ".gemini" / "settings.json").write_text(json.dumps(switch), encoding="utf-8")
 
     planted, first, _ = await managed_gemini_session(
-        (shared_service, new_agent, shared_memory_root), tmp_path, workspace
+        (shared_service, managed_install, module_memory_root), tmp_path, workspace
     )
 
     assert f"- Workspace Memory Key: {key}" in first
@@ -234,7 +280,7 @@ async def test_gemini_managed_hooks_hold_over_a_workspace_naming_their_commands(
 
 
 async def test_gemini_managed_hooks_a_workspace_names_by_their_names_are_switched_off(
-    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
+    shared_service: RealService, managed_install: Path, module_memory_root: Path, tmp_path: Path
 ) -> None:
     """The measure that the test above is one: the same Workspace listing the names this
     machine's managed install gave its hooks (read from the system settings) does switch them
@@ -249,7 +295,7 @@ async def test_gemini_managed_hooks_a_workspace_names_by_their_names_are_switche
         (workspace / ".gemini" / "settings.json").write_text(json.dumps(switch), encoding="utf-8")
 
     planted, first, _ = await managed_gemini_session(
-        (shared_service, new_agent, shared_memory_root),
+        (shared_service, managed_install, module_memory_root),
         tmp_path,
         workspace,
         after_install=disabling_names,
@@ -260,7 +306,7 @@ async def test_gemini_managed_hooks_a_workspace_names_by_their_names_are_switche
 
 
 async def test_gemini_a_workspaces_env_distrusting_it_stops_the_session_not_the_hooks(
-    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
+    shared_service: RealService, managed_install: Path, module_memory_root: Path, tmp_path: Path
 ) -> None:
     """Gemini CLI runs configured hooks, the system settings' included, only in a folder it
     trusts (0.61: ``HookRegistry.processHooksFromConfig``). A trusted Workspace's
@@ -273,7 +319,7 @@ async def test_gemini_a_workspaces_env_distrusting_it_stops_the_session_not_the_
     (workspace / ".gemini" / ".env").write_text(distrust, encoding="utf-8")
 
     planted, _, err = await managed_gemini_session(
-        (shared_service, new_agent, shared_memory_root), tmp_path, workspace, refused=True
+        (shared_service, managed_install, module_memory_root), tmp_path, workspace, refused=True
     )
 
     assert "not running in a trusted directory" in err

@@ -11,7 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.plugin.harness_run import TOPIC, other_scope, run_gemini, workspace_with_key
+from tests.plugin.harness_run import (
+    TOPIC,
+    InstalledHomes,
+    other_scope,
+    run_gemini,
+    workspace_with_key,
+)
 from tests.plugin.real_service import RealService
 from tests.plugin.repository_python_env import MARK, plant
 from tests.plugin.test_e2e_h2_gemini import first_user_text, write_call
@@ -22,8 +28,9 @@ pytestmark = pytest.mark.e2e
 @pytest.mark.parametrize("dotenv", [".env", ".gemini/.env"])
 async def test_p2a_a_workspaces_dotenv_python_path_neither_stops_memory_nor_replaces_the_guard(
     shared_service: RealService,
-    new_agent: str,
-    shared_memory_root: Path,
+    module_agent: str,
+    module_memory_root: Path,
+    installed_homes: InstalledHomes,
     tmp_path: Path,
     dotenv: str,
 ) -> None:
@@ -31,15 +38,16 @@ async def test_p2a_a_workspaces_dotenv_python_path_neither_stops_memory_nor_repl
     variables = plant(workspace, "PYTHONPATH")
     (workspace / dotenv).parent.mkdir(exist_ok=True)
     (workspace / dotenv).write_text("".join(f"{k}={v}\n" for k, v in variables.items()))
-    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
+    planted = other_scope(module_memory_root, tmp_path) / "planted.md"
 
     fake, status, _out, err = await run_gemini(
         [[write_call(planted, TOPIC)]],
         shared_service,
-        shared_memory_root,
+        module_memory_root,
         workspace,
         tmp_path,
-        agent=new_agent,
+        agent=module_agent,
+        homes=installed_homes,
     )
 
     assert status == 0, err[-3000:]

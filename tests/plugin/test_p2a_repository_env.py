@@ -12,6 +12,7 @@ import os
 import pwd
 import shlex
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from aiohttp.test_utils import unused_port
 from harness_memory.cli import main
 from harness_memory.settings import SettingsError, load_settings
 
+from tests.plugin.harness_run import relocate
 from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture, run_cli, run_cli_in_shell
 from tests.plugin.repository_python_env import KINDS, MARK, plant
 
@@ -232,43 +234,104 @@ async def test_p2a_a_repositorys_io_encoding_does_not_crash_the_session_start_ho
     assert line in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
+@dataclass(frozen=True, slots=True)
+class PlainHooks:
+    """Claude Code's hooks installed once for this module's tests (``harness-memory install
+    claude-code``, service down), and what each says on stderr run with no variable of a
+    repository's: a ``HOME`` each test gets a copy of (:func:`relocate`), the memory root it
+    serves (the user index planted, nothing ever written into it) and, by hook event, its
+    stderr."""
+
+    home: Path
+    root: Path
+    said: dict[str, str]
+
+    def stdin(self, event: str, workspace: Path) -> bytes:
+        """The hook ``event``'s input from a Session in ``workspace``: the Session start, or a
+        Write into another Workspace's scope."""
+        if event == "SessionStart":
+            return hook_fixture("session_start.json", workspace=str(workspace))
+        target = str(self.root / "other-workspace" / "planted.md")
+        return hook_fixture("pre_tool_use_write.json", workspace=str(workspace), target=target)
+
+
+def run_in_shell(
+    command: str, stdin: bytes, environ: dict[str, str], cwd: Path
+) -> subprocess.CompletedProcess[bytes]:
+    """``/bin/sh -c command`` as a harness runs a hook, in exactly ``environ``."""
+    return subprocess.run(
+        ["/bin/sh", "-c", command], input=stdin, env=environ, cwd=cwd, capture_output=True
+    )
+
+
+@pytest.fixture(scope="module")
+def plain_hooks(tmp_path_factory: pytest.TempPathFactory) -> PlainHooks:
+    """:class:`PlainHooks`: one install, each hook run once in a plain environment (in a copy
+    of the installed HOME)."""
+    where = tmp_path_factory.mktemp("plain-hooks")
+    root = where / "data" / "agents" / "coder" / "agent_state" / "memory"
+    (root / "user").mkdir(parents=True)
+    (root / "user" / "MEMORY.md").write_text("- [Café](cafe.md) — wifi\n", encoding="utf-8")
+    home, workspace = where / "home", where / "src" / "plain-repo"
+    workspace.mkdir(parents=True)
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    env = {**os.environ, "HOME": str(where / "spare-home")}
+    installed = subprocess.run(
+        [str(HARNESS_MEMORY), "install", "claude-code", *flags, "--no-check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stderr
+    plain = PlainHooks(home, root, {})
+    ran = where / "plain-home"  # a copy: the Session's records stay out of every test's HOME
+    relocate(home, ran)
+    for event, command in hook_commands(ran).items():
+        done = run_in_shell(command, plain.stdin(event, workspace), plain_env(ran), workspace)
+        assert done.returncode == 0, done.stderr
+        plain.said[event] = done.stderr.decode()  # the service is down: the start says so
+    return plain
+
+
+def hook_commands(home: Path) -> dict[str, str]:
+    """The first hook command installed into ``home`` for the Session start and the write guard."""
+    hooks = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))["hooks"]
+    events = ("SessionStart", "PreToolUse")
+    return {event: next(h["command"] for g in hooks[event] for h in g["hooks"]) for event in events}
+
+
+def plain_env(home: Path) -> dict[str, str]:
+    return {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+
+
 @pytest.mark.parametrize("kind", KINDS)
-async def test_p2a_a_repositorys_python_variables_reach_no_installed_hook(
-    tmp_path: Path, kind: str
+def test_p2a_a_repositorys_python_variables_reach_no_installed_hook(
+    plain_hooks: PlainHooks, tmp_path: Path, kind: str
 ) -> None:
     """A repository's settings can set ``PYTHON*`` variables for its Sessions' hooks: a
     ``PYTHONPATH`` (or user site, or bytecode prefix) holding a ``harness_memory`` of its own
     replaced the write guard, which then allowed every write; ``PYTHONHOME`` stopped the hooks'
     Python (no memory, every write refused). Every installed hook starts its Python by absolute
     path, isolated (``-I``): the Session start answers its memory, the guard refuses a write
-    into another scope, nothing of the repository's runs and nothing more is said on stderr."""
-    root = make_root(tmp_path)
-    (root / "user").mkdir()
-    (root / "user" / "MEMORY.md").write_text("- [Café](cafe.md) — wifi\n", encoding="utf-8")
+    into another scope, nothing of the repository's runs and nothing more is said on stderr
+    than the same hook says without the repository's variables (:func:`plain_hooks`)."""
     home, workspace = tmp_path / "home", tmp_path / "src" / "cloned-repo"
     workspace.mkdir(parents=True)
-    flags = ["--home", str(home), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
-    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
-    installed = await run_cli("install", "claude-code", *flags, "--no-check")
-    assert installed.returncode == 0, installed.stderr
-    hooks = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))["hooks"]
-    plain = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
-    environ = {**plain, **plant(workspace, kind)}
-    target = root / "other-workspace" / "planted.md"
+    relocate(plain_hooks.home, home)  # the install's bytes, naming this HOME
+    environ = {**plain_env(home), **plant(workspace, kind)}
+    commands = hook_commands(home)
 
-    async def run(event: str, stdin: bytes) -> Any:
-        [command] = [h["command"] for g in hooks[event] for h in g["hooks"]][:1]
+    def run(event: str) -> Any:
+        command = commands[event]
         assert shlex.split(command)[1] == "-I", command
-        done = await run_cli_in_shell(command, stdin, environ, workspace)
-        said = (await run_cli_in_shell(command, stdin, plain, workspace)).stderr  # service down
-        assert (done.returncode, done.stderr) == (0, said), kind
+        done = run_in_shell(command, plain_hooks.stdin(event, workspace), environ, workspace)
+        said = (done.returncode, done.stderr.decode())
+        assert said == (0, plain_hooks.said[event]), kind
         return json.loads(done.stdout)
 
-    where, to = str(workspace), str(target)
-    started = await run("SessionStart", hook_fixture("session_start.json", workspace=where))
-    guarded = await run(
-        "PreToolUse", hook_fixture("pre_tool_use_write.json", workspace=where, target=to)
-    )
+    started, guarded = run("SessionStart"), run("PreToolUse")
 
     assert "- [Café](cafe.md) — wifi" in started["hookSpecificOutput"]["additionalContext"]
     assert guarded["hookSpecificOutput"]["permissionDecision"] == "deny"

@@ -174,14 +174,14 @@ class ServedWrapper:
 
 
 @contextlib.contextmanager
-def served_in(tmp_path: Path) -> Iterator[ServedProcess]:
+def served_in(tmp_path: Path, *, zygote: Zygote | None = None) -> Iterator[ServedProcess]:
     """A service over a new data dir ``tmp_path / "data"``, with this process's environment but
     no ``MEMORY_API_TOKENS`` (its tokens are the data dir's), for the ``with`` block; stopped
-    after it."""
+    after it. ``zygote`` as in :func:`serve`."""
     data_dir = tmp_path / "data"
     data_dir.mkdir()
     env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
-    process = serve(data_dir, env)
+    process = serve(data_dir, env, zygote=zygote)
     try:
         yield process
     finally:
