@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import PROMPT_TAB, Shot, confirm_dialog, open_memory_tab
+from tests.browser.pages import PROMPT_TAB, PageFactory, Shot, confirm_dialog, open_memory_tab
 from tests.browser.service import Service
 
 pytestmark = pytest.mark.browser
@@ -122,9 +122,13 @@ def test_w2_saving_one_setting_keeps_unsaved_text_in_the_other_editors(
     assert service.config()["memory"]["promptIsDefault"] is True
 
 
-def test_a1_the_template_editor_says_what_each_placeholder_is_replaced_by(page: Page) -> None:
+def test_a1_the_template_editor_says_what_each_placeholder_is_replaced_by(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
     """A new agent's prompt names {{APP_DATA_DIR}} and {{AGENT_ID}} too: the editor says what
-    fills them, as it does for {{MEMORY}} and {{WORKSPACE_MEMORY_KEY}}."""
+    fills them, as it does for {{MEMORY}} and {{WORKSPACE_MEMORY_KEY}}. (Only read: the
+    worker's shared service.)"""
+    page = open_page(read_only_service)
     page.goto(PROMPT_TAB)
     help_text = page.locator("#template-editor-help")
     expect(help_text).to_contain_text("{{MEMORY}} is replaced by the memory prompts and indexes")
@@ -136,11 +140,15 @@ def test_a1_the_template_editor_says_what_each_placeholder_is_replaced_by(page: 
 
 
 def test_w2_the_prompt_tab_says_which_harnesses_use_the_template(
-    page: Page, service: Service, shot: Shot
+    open_page: PageFactory, read_only_service: Service, shot: Shot
 ) -> None:
     """The template never reaches Claude Code, Codex CLI or Gemini CLI (their hooks add only
     the memory: tests/plugin/test_w2_template_reach.py); the tab says so, and no longer calls
-    it "the agent's system prompt" as if every harness used it."""
+    it "the agent's system prompt" as if every harness used it. (The save is cancelled:
+    nothing is written, so the worker's shared service.)"""
+    service = read_only_service
+    page = open_page(service)
+    stored = service.config()
     page.goto(PROMPT_TAB)
     editor = page.locator("#template-editor")
     note = editor.locator("#template-reach")
@@ -154,3 +162,5 @@ def test_w2_the_prompt_tab_says_which_harnesses_use_the_template(
     expect(confirm_dialog(page)).to_contain_text("Claude Code, Codex CLI and Gemini CLI keep")
     shot(page, "w2-prompt-tab-template-reach")
     confirm_dialog(page).get_by_role("button", name="Cancel").click()
+    expect(confirm_dialog(page)).to_be_hidden()
+    assert service.config() == stored, "a cancelled save changed the agent's config"

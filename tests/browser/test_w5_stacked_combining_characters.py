@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.pages import (
     MEMORY_TAB,
     PROMPT_TAB,
+    PageFactory,
     open_memory_tab,
     row,
     user_group,
@@ -88,8 +89,9 @@ def test_w5_a_stack_of_combining_characters_shows_its_first_30_and_a_mark(
 
 
 def test_w5_combining_characters_as_people_write_them_show_as_written(
-    page: Page, service: Service
+    open_page: PageFactory, read_only_service: Service
 ) -> None:
+    page = open_page(read_only_service)  # the page's own rule, run in it: nothing is written
     open_memory_tab(page)
     shown = page.evaluate(
         """async (texts) => {
@@ -272,7 +274,7 @@ def _sent_after(page: Page, text: str, *steps: Step) -> str:
 
 
 def test_w5_a_fields_marks_give_back_their_stacks_by_their_own_token_only(
-    page: Page, service: Service
+    open_page: PageFactory, read_only_service: Service
 ) -> None:
     """Found: the field gave each stack back where its mark's text was next found (a mark's
     text pasted before it, a second stack of the same count or a literal mark took the stack),
@@ -288,6 +290,7 @@ def test_w5_a_fields_marks_give_back_their_stacks_by_their_own_token_only(
     literal = f"the page shows {MORE} for e{ACUTE * 3000}"
     deleted_first = f"{cut_first} then o{GRAVE * 3000}"
     stored = f"a line\r\ne{ACUTE * 3000}\r\nan end\r"  # a textarea gives each CR LF as LF
+    page = open_page(read_only_service)  # a field of the page's own, never sent: nothing written
     open_memory_tab(page)
     cases: dict[str, tuple[str, list[Step], str]] = {
         "unedited": (two, [], two),

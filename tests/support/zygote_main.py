@@ -24,6 +24,8 @@ import aiohttp.web  # imported once here: the children need not
 import memory_api.app
 import memory_api.http.logs
 from memory_api.cli import main
+from memory_api.page_unicode import unicode_classes_module
+from memory_core import confusables
 
 
 def _child(argv: list[str], env: dict[str, str], log: str) -> None:
@@ -56,11 +58,25 @@ IMPORTED = (aiohttp.web, memory_api.app, memory_api.http.logs)
 """What ``serve`` imports on its way to bind (its CLI's lazy imports among them)."""
 
 
+def warm() -> None:
+    """Compute what every service computes once per process on its first page load, so each
+    child has it from the start: the page's Unicode classes module (a pass over every code
+    point, 0.3 s of CPU at rest, over a second on a loaded machine: every page load imports
+    it) and the confusables table the lint reads (:mod:`memory_core.confusables`). The same
+    functions, cached as the service caches them: a child answers exactly what it would have
+    rendered itself (``tests/api/test_ops.py`` and the browser tests check that answer)."""
+    unicode_classes_module()
+    confusables.skeleton("warm")
+
+
 def run() -> None:
     """Serve requests from stdin until it closes: a fork (answered with the child's pid) or
     ``{"reap": pid}`` (no answer). An ended child stays a zombie until its owner, holding a
     pidfd of it, asks for it to be reaped: its pid is never reused before that (children left
-    are reaped by init once the zygote ends)."""
+    are reaped by init once the zygote ends). The zygote is :func:`warm` once its first child
+    runs (a seed's two seconds or a service's start hide the rendering: the next fork waits
+    for it)."""
+    warmed = False
     for line in sys.stdin:
         request = json.loads(line)
         if "reap" in request:
@@ -70,6 +86,9 @@ def run() -> None:
         if pid == 0:
             _child(request["argv"], request["env"], request["log"])
         print(pid, flush=True)
+        if not warmed:
+            warm()
+            warmed = True
 
 
 if __name__ == "__main__":
