@@ -10,8 +10,11 @@ from hypothesis import strategies as st
 from memory_api.store import search_text
 from memory_api.store.search_text import matches, parse_query, search_form
 
+from tests.api.test_s1_search import FILLED
+
 PIECES = ["喝", "咖", "啡", "用", "ﾃ", "ｶ", "ﾞ", "ﾟ", "゛", "ｰ", "ﾀ", "カ", "が"]
 PIECES += [" ", "\u00a0", "\n", "\r\n", "\n  ", "a", "é", "\nﾞ", "ﾃ\r\n゛", "喝\n咖啡"]
+PIECES += [f"{FILLED}喝\n咖啡", f"{FILLED}ﾃ\nﾞ", f"{FILLED}ｶ\r\nｰ"]  # lines reaching a fill column
 
 
 def marked(text: str, query: str) -> list[tuple[int, int]]:
@@ -23,8 +26,8 @@ def marked(text: str, query: str) -> list[tuple[int, int]]:
 def test_s2_a_sound_mark_after_a_wrap_leaves_later_marks_in_place() -> None:
     """``ﾞ`` on the line after ``ﾃ`` voices it (``デ``): the line break before it is no wrap
     left out beside the folded stretch, and ``喝\\n咖啡`` further on is marked where it is."""
-    text = "ﾃ\nﾞｰﾀ 用户喝\n咖啡"
-    assert marked(text, "喝咖啡") == [(8, 12)]
+    text = f"{FILLED}ﾃ\nﾞｰﾀ {FILLED}用户喝\n咖啡"
+    assert marked(text, "喝咖啡") == [(48, 52)]
 
 
 @settings(max_examples=300)
