@@ -4,6 +4,8 @@ folds: half-width kana, a sound mark written apart, a no-break space, Windows li
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -62,3 +64,19 @@ def test_s2_fixed_width_spaces_are_folded_without_a_stretch_each(
     assert search_form(text) == "中 文 喝 咖啡 " * 50
     assert marked(text, "咖啡")[:2] == [(6, 8), (15, 17)]
     assert folded == []
+
+
+_LINE = st.tuples(  # no code, sound mark nor NUL: the text is indexed by substitutions
+    st.sampled_from(["", "- ", "1. ", "# ", "> ", "| ", "  ", " "]),
+    st.sampled_from(["", FILLED, f"{FILLED}ｶ", "张三", "咖啡", "a", "é", "\u00a0啡", "\u0e31"]),
+    st.sampled_from(["", " ", "  ", "\t", "\r"]),
+).map("".join)
+
+
+@settings(max_examples=300)
+@given(st.lists(_LINE, max_size=12).map("\n".join))
+def test_s2_the_indexed_form_is_the_form_marks_are_mapped_by(text: str) -> None:
+    """The search form a text is indexed in (its wraps left out by two substitutions) is the
+    one its marks are mapped back by (its wraps found one by one): a word found across a wrap
+    is always marked, never one of them joins lines the other keeps apart."""
+    assert search_form(text) == search_text._form_with_map(unicodedata.normalize("NFC", text))[0]
