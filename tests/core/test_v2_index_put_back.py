@@ -426,3 +426,33 @@ def test_v2_a_block_start_short_of_an_items_content_past_column_four_is_a_lazy_l
     item's paragraph (a lazy line: no code), as commonmark.js 0.31 reads it; markdown-it-py
     4.3 reads it otherwise (the item ended, the line indented code: see ``code_lines``)."""
     assert code_lines(["1.   [T](t.md)", f"    {start}"]) == [False, False]
+
+
+@pytest.mark.parametrize(
+    ("then", "now", "undone"),
+    [
+        (
+            "> - [A](a.md) a\n- [U](uv.md) u\n- [B](b.md) b\n",
+            "> - [A](a.md) a\n>     more\n- [B](b.md) b\n",
+            "> - [A](a.md) a\n>     more\n- [U](uv.md) u\n- [B](b.md) b\n",
+        ),
+        (
+            "# Notes\n\n> Keep it short.\n- [U](uv.md) u\n",
+            "# Notes\n\n> Keep it short.\n>\n>     make test\n",
+            "# Notes\n\n> Keep it short.\n>\n>     make test\n- [U](uv.md) u\n",
+        ),
+    ],
+    ids=["a-quoted-list-grown-since", "quoted-code-added-since"],
+)
+def test_v2_a_line_put_back_never_splits_a_block_quote(then: str, now: str, undone: str) -> None:
+    """A line put back after its old neighbour, a block quote's line, when the quote has grown
+    by lines since (``>``): it goes after the quote's last line, never between two of its lines,
+    where it would end the quote and read the rest as another (its ``>     code`` as code)."""
+    pruned, removed = prune_index(then, "uv.md")
+    assert removed and pruned.startswith(now.split("\n", 1)[0])
+
+    merged = merge_index_bytes(
+        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
+    )
+
+    assert merged.data == undone.encode()

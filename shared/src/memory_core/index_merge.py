@@ -577,20 +577,33 @@ def _moved(
     return "".join(rows[at] for at in order), sorted(new[at] for at in put)
 
 
+_QUOTED = re.compile(" {0,3}>")
+"""A block quote's line (``>`` after at most three spaces)."""
+
+
+def _quoted(lines: Iterable[str]) -> list[bool]:
+    """For each line, whether it is a block quote's line (:data:`_QUOTED`)."""
+    return [_QUOTED.match(line) is not None for line in lines]
+
+
 def _code_rows(lines: list[str], rows: Collection[int]) -> set[int]:
     """Those of ``rows`` (lines put back, or taken, among ``lines``) that are code
     (:func:`~memory_core.markdown.code_lines`: in a fence, or an indented code block), or that
     stand between two lines of one indented code block of the other lines, which they cut in
-    two (the code after them read as their own text). Linear."""
+    two (the code after them read as their own text), or between two lines of a block quote
+    (``>``), which they end (the quote's lines after them read as another quote, its
+    ``>     code`` as code there). Linear."""
     code = code_lines(lines)
     among = set(rows)
     others = [at for at in range(len(lines)) if at not in among]
     around = [*(lines[at] for at in others), ""]
     indented = indented_code_lines(around)
+    quoted = _quoted(around)
     found: set[int] = set()
     for at in rows:
         slot = bisect_right(others, at)  # the other lines before it
-        if code[at] or (slot and indented[slot - 1] and indented[slot]):
+        cut = (indented[slot - 1] and indented[slot]) or (quoted[slot - 1] and quoted[slot])
+        if code[at] or (slot and cut):
             found.add(at)
     return found
 
@@ -623,7 +636,8 @@ def _out_of_code(
     if not hidden:
         return text, put
     stay = [at for at in range(len(rows)) if at not in hidden]
-    inside = code_lines([*(contents[at] for at in stay), ""])  # the last: open at the end
+    kept = [*(contents[at] for at in stay), ""]  # the last: open at the end
+    inside = [code or quoted for code, quoted in zip(code_lines(kept), _quoted(kept), strict=True)]
     starts: list[int] = []
     for at, in_fence in enumerate(inside):
         starts.append(starts[-1] if at and in_fence and inside[at - 1] else at)
