@@ -309,13 +309,17 @@ def test_v2_a_line_put_back_never_splits_an_indented_code_block_grown_since(inde
     assert merged.data == now.replace("- [K]", "- [B](b.md) b\n- [K]").encode()
 
 
-@pytest.mark.parametrize("head", ["<!-- tools -->\n", "<pre>x</pre>\n", "Tools\n=====\n"])
+@pytest.mark.parametrize(
+    "head",
+    ["<!-- tools -->\n", "<pre>x</pre>\n", "Tools\n=====\n", "[r]: r.md\n", "[r]: <r.md> 'R'\n"],
+)
 def test_v2_a_line_put_back_never_splits_code_after_a_one_line_html_block_or_heading(
     head: str,
 ) -> None:
-    """Indented lines right after a one-line HTML block or a setext heading are code (nothing
-    goes on there): a line put back after that code, grown since, goes after its last line,
-    never between its lines (was: between them, its entry taking ``make verify`` in)."""
+    """Indented lines right after a one-line HTML block, a setext heading or a link reference
+    definition are code (nothing goes on there): a line put back after that code, grown since,
+    goes after its last line, never between its lines (was: between them, its entry taking
+    ``make verify`` in; after a definition, read as a paragraph going on, until now)."""
     then = f"{head}    make deploy\n- [B](b.md) b\n- [K](k.md) k\n"
     pruned, removed = prune_index(then, "b.md")
     now = pruned.replace("    make deploy\n", "    make deploy\n    make verify\n")
@@ -371,6 +375,11 @@ def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place
         (["- x", "  <!--", "y", "", "    code"], [0, 0, 0, 0, 1]),
         (["Tools", "2. x", "", "    make"], [0, 0, 0, 1]),
         (["Tools", "-", "    make"], [0, 0, 1]),
+        (["[r]: r.md", "    make", "[s]: s.md", "[t]: <t.md> 'T'", "\tmake"], [0, 1, 0, 0, 1]),
+        (["Tools", "[r]: r.md", "    make"], [0, 0, 0]),
+        (["[r]:", "    r.md"], [0, 0]),
+        (["- [r]: r.md", "    make"], [0, 0]),
+        (["[r]: r.md 'R' more", "    make"], [0, 0]),
     ],
     ids=[
         "blank-inside",
@@ -399,6 +408,11 @@ def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place
         "a-comment-ends-with-its-item",
         "an-item-numbered-2-goes-on-a-paragraph",
         "an-empty-item-under-a-line-is-an-underline",
+        "after-link-reference-definitions",
+        "a-definition-goes-on-a-paragraph",
+        "a-definition-across-lines",
+        "a-definition-in-an-item",
+        "no-definition-text-after-its-title",
     ],
 )
 def test_v2_which_lines_are_code(lines: list[str], code: list[int]) -> None:
@@ -408,7 +422,8 @@ def test_v2_which_lines_are_code(lines: list[str], code: list[int]) -> None:
     (``---``) ends a list, never continues its item (was: the line after it read as the
     item's). An HTML block of one line (``<!-- x -->``, ``<pre>x</pre>``), the end of one
     (``-->``, ``</pre>``, ``?>``, blank lines inside it none) or a setext heading's underline
-    (``===``, ``--`` under a line, not a lazy one) ends what goes on, so an indented line
+    (``===``, ``--`` under a line, not a lazy one) or a link reference definition whole on
+    its line (``[r]: r.md``, not in a paragraph) ends what goes on, so an indented line
     after it is code; a fence less indented than a list item ends the item, a line less
     indented than the item holding a fence or comment ends both; an item numbered other than
     1, or empty, does not end a paragraph; a fence marker in an HTML comment opens nothing
