@@ -471,3 +471,34 @@ def test_v2_a_line_put_back_never_splits_a_block_quote(then: str, now: str, undo
     )
 
     assert merged.data == undone.encode()
+
+
+@pytest.mark.parametrize(
+    ("now", "undone"),
+    [
+        (
+            "<details>\n- [A](a.md) a\n</details>\n\n- [B](b.md) b\n",
+            "<details>\n- [A](a.md) a\n</details>\n\n- [U](uv.md) u\n- [B](b.md) b\n",
+        ),
+        (
+            "<DIV class='x'>\n- [A](a.md) a\n\n- [B](b.md) b\n",
+            "<DIV class='x'>\n- [A](a.md) a\n\n- [U](uv.md) u\n- [B](b.md) b\n",
+        ),
+        ("<div>\n- [A](a.md) a\n", "- [U](uv.md) u\n<div>\n- [A](a.md) a\n"),
+    ],
+    ids=["details-closed", "div-open-to-a-blank-line", "div-to-the-end"],
+)
+def test_v2_a_line_put_back_never_lands_in_an_html_block(now: str, undone: str) -> None:
+    """A line put back after its old neighbour, now in an HTML block that ends at a blank line
+    (``<details>``, ``<div>``: its lines are raw HTML, an entry there links nothing): it goes
+    after the blank line ending the block, or before the block when none ends it (was: right
+    after its neighbour, shown as raw text inside the block)."""
+    then = "- [A](a.md) a\n- [U](uv.md) u\n- [B](b.md) b\n"
+    removed = prune_index(then, "uv.md")[1]
+    assert removed == ["- [U](uv.md) u"]
+
+    merged = merge_index_bytes(
+        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
+    )
+
+    assert merged.data == undone.encode()
