@@ -380,6 +380,8 @@ def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place
         (["[r]:", "    r.md"], [0, 0]),
         (["- [r]: r.md", "    make"], [0, 0]),
         (["[r]: r.md 'R' more", "    make"], [0, 0]),
+        (["-     make", "", "      more", "  text", "- [A](a.md)"], [1, 1, 1, 0, 0]),
+        (["Tools", "1.     make", "       more", "more"], [0, 1, 1, 0]),
     ],
     ids=[
         "blank-inside",
@@ -413,6 +415,8 @@ def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place
         "a-definition-across-lines",
         "a-definition-in-an-item",
         "no-definition-text-after-its-title",
+        "an-item-opening-with-code",
+        "an-item-opening-with-code-after-a-paragraph",
     ],
 )
 def test_v2_which_lines_are_code(lines: list[str], code: list[int]) -> None:
@@ -424,7 +428,8 @@ def test_v2_which_lines_are_code(lines: list[str], code: list[int]) -> None:
     (``-->``, ``</pre>``, ``?>``, blank lines inside it none) or a setext heading's underline
     (``===``, ``--`` under a line, not a lazy one) or a link reference definition whole on
     its line (``[r]: r.md``, not in a paragraph) ends what goes on, so an indented line
-    after it is code; a fence less indented than a list item ends the item, a line less
+    after it is code; a list item opening with code (``-     make``) holds code indented four
+    columns past its content; a fence less indented than a list item ends the item, a line less
     indented than the item holding a fence or comment ends both; an item numbered other than
     1, or empty, does not end a paragraph; a fence marker in an HTML comment opens nothing
     (was: all read as a paragraph going on or a fence open; each case as markdown-it-py 4.3
@@ -502,3 +507,18 @@ def test_v2_a_line_put_back_never_lands_in_an_html_block(now: str, undone: str) 
     )
 
     assert merged.data == undone.encode()
+
+
+def test_v2_a_line_put_back_never_splits_the_code_a_list_item_opens_with() -> None:
+    """A list item whose first line is code (``-     make deploy``: five spaces after the
+    marker), grown by a line of code since: the line put back after it goes after that code,
+    never between its lines (was: between them, the item's code cut in two)."""
+    then = "-     make deploy\n- [U](uv.md) u\n- [B](b.md) b\n"
+    pruned, removed = prune_index(then, "uv.md")
+    now = pruned.replace("deploy\n", "deploy\n      make verify\n")
+
+    merged = merge_index_bytes(
+        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
+    )
+
+    assert merged.data == now.replace("- [B]", "- [U](uv.md) u\n- [B]").encode()

@@ -153,8 +153,8 @@ def code_lines(lines: Sequence[str]) -> list[bool]:
     columns past the item holding it. Linear time.
 
     Left out (read otherwise than CommonMark does; rare in an index, each a paragraph here):
-    block quotes (``>     code`` is code in CommonMark), a list item whose first line is code
-    (``-     code``) or that opens empty before a blank line, a link reference definition
+    block quotes (``>     code`` is code in CommonMark), a list item that opens empty before a
+    blank line, a link reference definition
     across lines (one whole on its line, ``[a]: /u "T"``, is read: an indented line after it
     is code, as in CommonMark; a title on the next line is read as code), and an HTML block that
     ends at a blank line (``<div>``, a tag alone on its line: a heading, a one-line comment or
@@ -245,6 +245,9 @@ def _code_kinds(lines: Sequence[str]) -> list[int]:
             continue  # no item: the paragraph goes on
         if content is not None:
             items.append(content)
+            if line[content:].startswith("    ") and line[content:].strip():
+                flags[at], blanks, paragraph = _INDENTED, [], False  # ``-     code``
+                continue
         defined = not paragraph and content is None and _DEFINITION_RE.match(text) is not None
         paragraph = not _BREAK_RE.match(text) and not text.startswith("#") and not defined
         paragraph = paragraph and (content is None or bool(line[content:].strip()))
