@@ -24,6 +24,14 @@ THEN = (
 )
 
 
+def undone(then: str, name: str, now: str) -> bytes | None:
+    """The bytes of the index ``now`` once the lines a delete of ``name`` took from ``then``
+    are put back (the undo of that delete, ``then`` its version's index)."""
+    removed = prune_index(then, name)[1]
+    lines = "".join(line + "\n" for line in removed)
+    return merge_index_bytes(now.encode(), lines, {}, places=then).data
+
+
 def without(text: str, line: str) -> str:
     return text.replace(line + "\n", "", 1)
 
@@ -449,7 +457,7 @@ def test_v2_a_block_start_short_of_an_items_content_past_column_four_is_a_lazy_l
 
 
 @pytest.mark.parametrize(
-    ("then", "now", "undone"),
+    ("then", "now", "put_back"),
     [
         (
             "> - [A](a.md) a\n- [U](uv.md) u\n- [B](b.md) b\n",
@@ -464,22 +472,17 @@ def test_v2_a_block_start_short_of_an_items_content_past_column_four_is_a_lazy_l
     ],
     ids=["a-quoted-list-grown-since", "quoted-code-added-since"],
 )
-def test_v2_a_line_put_back_never_splits_a_block_quote(then: str, now: str, undone: str) -> None:
+def test_v2_a_line_put_back_never_splits_a_block_quote(then: str, now: str, put_back: str) -> None:
     """A line put back after its old neighbour, a block quote's line, when the quote has grown
     by lines since (``>``): it goes after the quote's last line, never between two of its lines,
     where it would end the quote and read the rest as another (its ``>     code`` as code)."""
-    pruned, removed = prune_index(then, "uv.md")
-    assert removed and pruned.startswith(now.split("\n", 1)[0])
+    assert prune_index(then, "uv.md")[0].startswith(now.split("\n", 1)[0])
 
-    merged = merge_index_bytes(
-        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
-    )
-
-    assert merged.data == undone.encode()
+    assert undone(then, "uv.md", now) == put_back.encode()
 
 
 @pytest.mark.parametrize(
-    ("now", "undone"),
+    ("now", "put_back"),
     [
         (
             "<details>\n- [A](a.md) a\n</details>\n\n- [B](b.md) b\n",
@@ -493,20 +496,13 @@ def test_v2_a_line_put_back_never_splits_a_block_quote(then: str, now: str, undo
     ],
     ids=["details-closed", "div-open-to-a-blank-line", "div-to-the-end"],
 )
-def test_v2_a_line_put_back_never_lands_in_an_html_block(now: str, undone: str) -> None:
+def test_v2_a_line_put_back_never_lands_in_an_html_block(now: str, put_back: str) -> None:
     """A line put back after its old neighbour, now in an HTML block that ends at a blank line
     (``<details>``, ``<div>``: its lines are raw HTML, an entry there links nothing): it goes
     after the blank line ending the block, or before the block when none ends it (was: right
     after its neighbour, shown as raw text inside the block)."""
     then = "- [A](a.md) a\n- [U](uv.md) u\n- [B](b.md) b\n"
-    removed = prune_index(then, "uv.md")[1]
-    assert removed == ["- [U](uv.md) u"]
-
-    merged = merge_index_bytes(
-        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
-    )
-
-    assert merged.data == undone.encode()
+    assert undone(then, "uv.md", now) == put_back.encode()
 
 
 def test_v2_a_line_put_back_never_splits_the_code_a_list_item_opens_with() -> None:
@@ -514,11 +510,6 @@ def test_v2_a_line_put_back_never_splits_the_code_a_list_item_opens_with() -> No
     marker), grown by a line of code since: the line put back after it goes after that code,
     never between its lines (was: between them, the item's code cut in two)."""
     then = "-     make deploy\n- [U](uv.md) u\n- [B](b.md) b\n"
-    pruned, removed = prune_index(then, "uv.md")
-    now = pruned.replace("deploy\n", "deploy\n      make verify\n")
+    now = prune_index(then, "uv.md")[0].replace("deploy\n", "deploy\n      make verify\n")
 
-    merged = merge_index_bytes(
-        now.encode(), "".join(line + "\n" for line in removed), {}, places=then
-    )
-
-    assert merged.data == now.replace("- [B]", "- [U](uv.md) u\n- [B]").encode()
+    assert undone(then, "uv.md", now) == now.replace("- [B]", "- [U](uv.md) u\n- [B]").encode()
