@@ -19,6 +19,11 @@ from tests.api.conftest import (
     ok_json,
 )
 
+FILLED = "团队里每个人的生活习惯都不太一样比如我们"
+"""Twenty characters opening a line of Chinese prose: with them a line reaches an editor's
+fill column (40 columns, :data:`~memory_api.store.search_text._FILLED`), so a line break at its
+end may be a hard wrap; a shorter line was ended by its writer."""
+
 
 def topic(scope: Path, file_name: str, name: str, description: str, body: str) -> Path:
     """Write one topic file (frontmatter and body)."""

@@ -19,7 +19,7 @@ from memory_api.store.search_text import Match, Query, matches
 from memory_core.wire import SearchResults
 
 from tests.api.conftest import AgentHome, Client, ok_json
-from tests.api.test_s1_search import files_of, search, topic
+from tests.api.test_s1_search import FILLED, files_of, search, topic
 
 
 @pytest.fixture
@@ -150,20 +150,23 @@ def test_s1_an_index_of_another_version_is_built_again(
     assert [r.levelno for r in rebuilt] == [logging.INFO]
 
 
+@pytest.mark.parametrize("version", [14, 15])
 def test_s1_an_index_written_before_wraps_were_joined_is_built_again(
-    agent: AgentHome, settled: None
+    agent: AgentHome, settled: None, version: int
 ) -> None:
-    """Version 14 indexed ``喝\n咖啡`` as two runs and a no-break space as nothing; its rows
-    cannot be derived again by today's text form (a delete of one would corrupt the FTS5
-    table), so an index carrying its fingerprint is built again, never kept."""
-    topic(agent.user, "wrap.md", "wrap", "w", "用户周末喜欢喝\n咖啡")
+    """Version 14 indexed ``喝\n咖啡`` as two runs and a no-break space as nothing, version 15
+    joined every line break between two CJK characters (``张三\n李四``, a name a line, as
+    ``张三李四``); their rows cannot be derived again by today's text form (a delete of one
+    would corrupt the FTS5 table), so an index carrying either fingerprint is built again,
+    never kept."""
+    topic(agent.user, "wrap.md", "wrap", "w", f"{FILLED}用户周末喜欢喝\n咖啡")
     run(MemorySearch(agent.data_dir), agent, "咖啡")
     index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
-    version_14 = search_index.fingerprint().replace(
-        f"schema {search_index.SCHEMA_VERSION} ", "schema 14 "
+    old = search_index.fingerprint().replace(
+        f"schema {search_index.SCHEMA_VERSION} ", f"schema {version} "
     )
     with sqlite3.connect(index) as db:
-        db.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (version_14,))
+        db.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (old,))
         db.execute("INSERT INTO docs (docs) VALUES ('delete-all')")  # its rows: not trusted
     assert found(run(MemorySearch(agent.data_dir), agent, "喝咖啡")) == ["wrap.md"]
 

@@ -18,7 +18,7 @@ from memory_api.store import search_text
 from memory_core.hidden_text import show_hidden
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, ok_json
-from tests.api.test_s1_search import files_of, search, topic
+from tests.api.test_s1_search import FILLED, files_of, search, topic
 
 CASES = Path(__file__).resolve().parent.parent / "data" / "cases"
 
@@ -206,14 +206,19 @@ async def test_s2_a_word_inside_a_run_of_any_unspaced_script_is_found(
 @pytest.mark.parametrize(
     ("body", "query", "mark"),
     [
-        ("用户周末喜欢喝\n咖啡和成语接龙", "喝咖啡", "喝 咖啡"),  # an editor's hard wrap
-        ("用户周末喜欢喝\r\n咖啡", "喝咖啡", "喝 咖啡"),  # with Windows line ends
-        ("用户周末喜欢喝\n  咖啡", "喝咖啡", "喝 咖啡"),  # the next line indented (a list)
-        ("デプロイ前にサー\nバーを再起動する", "サーバー", "サー バー"),
-        ("ผู้ใช้ชอบดื่มกา\nแฟตอนเช้า", "กาแฟ", "กา แฟ"),  # Thai
-        ("- 用户周末喜欢喝\n  咖啡", "喝咖啡", "喝 咖啡"),  # a list item goes on indented
-        ("# 标题\n\n用户周末喜欢喝\n咖啡", "喝咖啡", "喝 咖啡"),  # a paragraph after a heading
-        ("```\n代码\n```\n用户周末喜欢喝\n咖啡", "喝咖啡", "喝 咖啡"),  # after a code fence
+        (f"{FILLED}用户周末喜欢喝\n咖啡和成语接龙", "喝咖啡", "喝 咖啡"),  # an editor's hard wrap
+        (f"{FILLED}用户周末喜欢喝\r\n咖啡", "喝咖啡", "喝 咖啡"),  # with Windows line ends
+        (f"{FILLED}用户周末喜欢喝 \n咖啡", "喝咖啡", "喝 咖啡"),  # one blank before the break
+        (f"{FILLED}用户周末喜欢喝\n  咖啡", "喝咖啡", "喝 咖啡"),  # the next line indented
+        (
+            "明日の午後、本番環境へのデプロイを予定しています。デプロイ前にサー\nバーを再起動する",
+            "サーバー",
+            "サー バー",
+        ),
+        ("ทุกเช้าวันจันทร์ ผู้ใช้ชอบดื่มกา\nแฟตอนเช้า", "กาแฟ", "กา แฟ"),  # Thai
+        (f"- {FILLED}用户周末喜欢喝\n  咖啡", "喝咖啡", "喝 咖啡"),  # a list item goes on indented
+        (f"# 标题\n\n{FILLED}用户周末喜欢喝\n咖啡", "喝咖啡", "喝 咖啡"),  # after a heading
+        (f"```\n代码\n```\n{FILLED}用户周末喜欢喝\n咖啡", "喝咖啡", "喝 咖啡"),  # after a fence
     ],
 )
 async def test_s2_a_word_of_an_unspaced_script_wrapped_across_lines_is_found(
@@ -236,18 +241,23 @@ async def test_s2_a_word_of_an_unspaced_script_wrapped_across_lines_is_found(
 @pytest.mark.parametrize(
     ("body", "query"),
     [
-        ("# 标题\n正文", "题正"),  # a heading, then the body under it
-        ("## 标题\n  正文", "题正"),
-        ("- 张三\n- 李四", "三李"),  # a list, a name per item
-        ("- 张三\n李四", "三李"),  # a list item, then a line not indented into it
-        ("1. 张三\n李四", "三李"),
-        ("> 张三\n李四", "三李"),  # a blockquote
-        ("| 姓名 | 张三\n李四", "三李"),  # a table row
-        ("안녕\n하세요", "녕하"),  # Korean is wrapped at its spaces, never inside a word
-        ("```\n张三\n李四\n```", "三李"),  # code: its lines are never wrapped prose
-        ("用户喜欢\n~~~\n张三\r\n李四\n~~~", "三李"),
-        ("用户喜欢\n\n    张三\n    李四", "三李"),  # an indented code block
-        ("用户喜欢\n\n\t张三\r\n\t李四", "三李"),
+        (f"# {FILLED}标题\n正文", "题正"),  # a heading, then the body under it
+        (f"## {FILLED}标题\n  正文", "题正"),
+        (f"- {FILLED}张三\n- 李四", "三李"),  # a list, a name per item
+        (f"- {FILLED}张三\n李四", "三李"),  # a list item, then a line not indented into it
+        (f"1. {FILLED}张三\n李四", "三李"),
+        (f"> {FILLED}张三\n李四", "三李"),  # a blockquote
+        (f"| 姓名 | {FILLED}张三\n李四", "三李"),  # a table row
+        ("모든 사용자에게 보내는 인사말은 안녕\n하세요", "녕하"),  # Korean wraps at its spaces
+        (f"```\n{FILLED}张三\n李四\n```", "三李"),  # code: its lines are never wrapped prose
+        (f"用户喜欢\n~~~\n{FILLED}张三\r\n李四\n~~~", "三李"),
+        (f"用户喜欢\n\n    {FILLED}张三\n    李四", "三李"),  # an indented code block
+        (f"用户喜欢\n\n\t{FILLED}张三\r\n\t李四", "三李"),
+        ("张三\n李四", "三李"),  # a name a line: lines its writer ended, short of a fill column
+        ("产品负责人：张三\n李四（后端）\n王五", "三李"),
+        (f"    {FILLED}张三\n    李四", "三李"),  # an indented code block opening the body
+        (f"\t{FILLED}张三\n\t李四", "三李"),
+        (f"{FILLED}张三  \n李四", "三李"),  # a hard line break (two blanks before it)
     ],
 )
 async def test_s2_lines_never_wrapped_as_one_are_not_joined(
@@ -256,7 +266,9 @@ async def test_s2_lines_never_wrapped_as_one_are_not_joined(
     """Only a paragraph's own lines are joined across a line break: a heading, a table row or
     a blockquote line ends where its writer ended it, a list item goes on only on the lines
     indented into it, so the line after one of them starts a new run, and the lines of a code
-    fence or an indented code block are code, never joined. Korean is written
+    fence or an indented code block are code, never joined (one opening the body too). A line
+    short of a fill column (a name a line, ``张三`` over ``李四``) was ended by its writer, an
+    entry of its own, as is one ending in a hard line break (two blanks). Korean is written
     with spaces between words, so an editor wraps it at a space: a line break between two
     syllables is a break too."""
     topic(agent.user, "note.md", "note", "x", body)
@@ -276,7 +288,7 @@ def test_s2_a_fixed_width_space_parts_words_as_a_space_does(space: str) -> None:
         (f"pass{space}word é", "pass word é"),
         (f"100{space}km", "100 km"),
         (f"喝{space}咖啡", "喝 咖啡"),
-        (f"用户喝\n咖啡{space}和茶", "用户喝咖啡 和茶"),  # in a text holding a wrap
+        (f"{FILLED}用户喝\n咖啡{space}和茶", f"{FILLED}用户喝咖啡 和茶"),  # and a wrap
     ]:
         assert search_text.search_form(text) == form, text
 

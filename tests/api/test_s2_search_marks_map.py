@@ -4,14 +4,19 @@ folds: half-width kana, a sound mark written apart, a no-break space, Windows li
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from memory_api.store import search_text
 from memory_api.store.search_text import matches, parse_query, search_form
 
+from tests.api.test_s1_search import FILLED
+
 PIECES = ["喝", "咖", "啡", "用", "ﾃ", "ｶ", "ﾞ", "ﾟ", "゛", "ｰ", "ﾀ", "カ", "が"]
 PIECES += [" ", "\u00a0", "\n", "\r\n", "\n  ", "a", "é", "\nﾞ", "ﾃ\r\n゛", "喝\n咖啡"]
+PIECES += [f"{FILLED}喝\n咖啡", f"{FILLED}ﾃ\nﾞ", f"{FILLED}ｶ\r\nｰ"]  # lines reaching a fill column
 
 
 def marked(text: str, query: str) -> list[tuple[int, int]]:
@@ -23,8 +28,8 @@ def marked(text: str, query: str) -> list[tuple[int, int]]:
 def test_s2_a_sound_mark_after_a_wrap_leaves_later_marks_in_place() -> None:
     """``ﾞ`` on the line after ``ﾃ`` voices it (``デ``): the line break before it is no wrap
     left out beside the folded stretch, and ``喝\\n咖啡`` further on is marked where it is."""
-    text = "ﾃ\nﾞｰﾀ 用户喝\n咖啡"
-    assert marked(text, "喝咖啡") == [(8, 12)]
+    text = f"{FILLED}ﾃ\nﾞｰﾀ {FILLED}用户喝\n咖啡"
+    assert marked(text, "喝咖啡") == [(48, 52)]
 
 
 @settings(max_examples=300)
@@ -59,3 +64,19 @@ def test_s2_fixed_width_spaces_are_folded_without_a_stretch_each(
     assert search_form(text) == "中 文 喝 咖啡 " * 50
     assert marked(text, "咖啡")[:2] == [(6, 8), (15, 17)]
     assert folded == []
+
+
+_LINE = st.tuples(  # no code, sound mark nor NUL: the text is indexed by substitutions
+    st.sampled_from(["", "- ", "1. ", "# ", "> ", "| ", "  ", " "]),
+    st.sampled_from(["", FILLED, f"{FILLED}ｶ", "张三", "咖啡", "a", "é", "\u00a0啡", "\u0e31"]),
+    st.sampled_from(["", " ", "  ", "\t", "\r"]),
+).map("".join)
+
+
+@settings(max_examples=300)
+@given(st.lists(_LINE, max_size=12).map("\n".join))
+def test_s2_the_indexed_form_is_the_form_marks_are_mapped_by(text: str) -> None:
+    """The search form a text is indexed in (its wraps left out by two substitutions) is the
+    one its marks are mapped back by (its wraps found one by one): a word found across a wrap
+    is always marked, never one of them joins lines the other keeps apart."""
+    assert search_form(text) == search_text._form_with_map(unicodedata.normalize("NFC", text))[0]

@@ -943,7 +943,12 @@ async def test_v2_restoring_an_older_version_of_a_file_there_says_no_index_probl
 
 @pytest.mark.parametrize(
     ("gone", "told"),
-    [("deleted, written again", True), ("rm on disk", False), ("mv on disk", False)],
+    [
+        ("deleted, written again", True),
+        ("deleted on a machine, synced", True),
+        ("rm on disk", False),
+        ("mv on disk", False),
+    ],
 )
 async def test_v2_restore_beside_an_index_linked_to_no_memory_file_tells_of_a_line_a_delete_took(
     client: Client, agent: AgentHome, gone: str, told: bool
@@ -954,7 +959,10 @@ async def test_v2_restore_beside_an_index_linked_to_no_memory_file_tells_of_a_li
     topic deleted through the service, written again by the agent (its line not), then its
     older version restored, says the line is not known (was: ``indexProblem`` None, no line
     added, the line silently gone); the topic removed on disk (``rm``, ``mv``: nothing took its
-    line, which ``kept.txt`` still holds) and restored says nothing (was: a false alarm)."""
+    line, which ``kept.txt`` still holds) and restored says nothing (was: a false alarm). A
+    delete made on a machine arrives by sync (a version of source ``sync`` removing the file,
+    the machine's index without its line): it took the line as one by the service does, so it
+    is told too (was: not counted, ``indexProblem`` None)."""
     seed(agent)
     index = agent.user / layout.INDEX_FILE
     kept = agent.user / "kept.txt"
@@ -966,6 +974,11 @@ async def test_v2_restore_beside_an_index_linked_to_no_memory_file_tells_of_a_li
     if gone == "deleted, written again":
         await ok_json(await client.delete(file_url("user", TOPIC)))
         write(agent.user, TOPIC, "---\ndescription: again\n---\nwritten again\n")
+    elif gone == "deleted on a machine, synced":  # as a push's merge writes and records it
+        (agent.user / TOPIC).unlink()
+        kept.write_text(kept.read_text(encoding="utf-8").replace(f"{LINE}\n", ""), "utf-8")
+        synced = Attribution("sync", machine="laptop", machine_id="m-laptop")
+        ScopeHistories(agent.data_dir).record(agent.id, agent.user.resolve(), synced)
     elif gone == "rm on disk":
         (agent.user / TOPIC).unlink()
     else:

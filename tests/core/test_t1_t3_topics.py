@@ -273,6 +273,23 @@ def test_t3_body_follows_frontmatter_and_links_are_extracted() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "body", "line"),
+    [
+        ("---\nname: a\n---\n    code\n    more\n\ntext\n", "    code\n    more\n\ntext", 4),
+        ("---\nname: a\n---\n\n \n\tcode\n", "\tcode", 6),
+        ("\n\n    code\n", "    code", 3),  # no frontmatter
+        ("---\nname: a\n---\n\u3000\u3000段落\n", "\u3000\u3000段落", 4),
+    ],
+)
+def test_t3_the_body_keeps_the_indent_of_its_first_line(text: str, body: str, line: int) -> None:
+    """The blank lines before the body are left out, never the indent of its first line: a body
+    opening with an indented code block (four columns, a tab) is code as Markdown reads it, and
+    a paragraph opened by ideographic spaces keeps them; ``body_line`` is that line's."""
+    topic = _parse(text, "a.md")
+    assert (topic.body, topic.body_line) == (body, line)
+
+
+@pytest.mark.parametrize(
     ("body", "links"),
     [
         ("`[[not-a-link]]` but [[yes]]", ["yes"]),

@@ -24,6 +24,14 @@ THEN = (
 )
 
 
+def undone(then: str, name: str, now: str) -> bytes | None:
+    """The bytes of the index ``now`` once the lines a delete of ``name`` took from ``then``
+    are put back (the undo of that delete, ``then`` its version's index)."""
+    removed = prune_index(then, name)[1]
+    lines = "".join(line + "\n" for line in removed)
+    return merge_index_bytes(now.encode(), lines, {}, places=then).data
+
+
 def without(text: str, line: str) -> str:
     return text.replace(line + "\n", "", 1)
 
@@ -309,13 +317,17 @@ def test_v2_a_line_put_back_never_splits_an_indented_code_block_grown_since(inde
     assert merged.data == now.replace("- [K]", "- [B](b.md) b\n- [K]").encode()
 
 
-@pytest.mark.parametrize("head", ["<!-- tools -->\n", "<pre>x</pre>\n", "Tools\n=====\n"])
+@pytest.mark.parametrize(
+    "head",
+    ["<!-- tools -->\n", "<pre>x</pre>\n", "Tools\n=====\n", "[r]: r.md\n", "[r]: <r.md> 'R'\n"],
+)
 def test_v2_a_line_put_back_never_splits_code_after_a_one_line_html_block_or_heading(
     head: str,
 ) -> None:
-    """Indented lines right after a one-line HTML block or a setext heading are code (nothing
-    goes on there): a line put back after that code, grown since, goes after its last line,
-    never between its lines (was: between them, its entry taking ``make verify`` in)."""
+    """Indented lines right after a one-line HTML block, a setext heading or a link reference
+    definition are code (nothing goes on there): a line put back after that code, grown since,
+    goes after its last line, never between its lines (was: between them, its entry taking
+    ``make verify`` in; after a definition, read as a paragraph going on, until now)."""
     then = f"{head}    make deploy\n- [B](b.md) b\n- [K](k.md) k\n"
     pruned, removed = prune_index(then, "b.md")
     now = pruned.replace("    make deploy\n", "    make deploy\n    make verify\n")
@@ -371,6 +383,13 @@ def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place
         (["- x", "  <!--", "y", "", "    code"], [0, 0, 0, 0, 1]),
         (["Tools", "2. x", "", "    make"], [0, 0, 0, 1]),
         (["Tools", "-", "    make"], [0, 0, 1]),
+        (["[r]: r.md", "    make", "[s]: s.md", "[t]: <t.md> 'T'", "\tmake"], [0, 1, 0, 0, 1]),
+        (["Tools", "[r]: r.md", "    make"], [0, 0, 0]),
+        (["[r]:", "    r.md"], [0, 0]),
+        (["- [r]: r.md", "    make"], [0, 0]),
+        (["[r]: r.md 'R' more", "    make"], [0, 0]),
+        (["-     make", "", "      more", "  text", "- [A](a.md)"], [1, 1, 1, 0, 0]),
+        (["Tools", "1.     make", "       more", "more"], [0, 1, 1, 0]),
     ],
     ids=[
         "blank-inside",
@@ -399,6 +418,13 @@ def test_v2_a_line_put_back_among_a_list_items_indented_lines_stays_in_its_place
         "a-comment-ends-with-its-item",
         "an-item-numbered-2-goes-on-a-paragraph",
         "an-empty-item-under-a-line-is-an-underline",
+        "after-link-reference-definitions",
+        "a-definition-goes-on-a-paragraph",
+        "a-definition-across-lines",
+        "a-definition-in-an-item",
+        "no-definition-text-after-its-title",
+        "an-item-opening-with-code",
+        "an-item-opening-with-code-after-a-paragraph",
     ],
 )
 def test_v2_which_lines_are_code(lines: list[str], code: list[int]) -> None:
@@ -408,8 +434,10 @@ def test_v2_which_lines_are_code(lines: list[str], code: list[int]) -> None:
     (``---``) ends a list, never continues its item (was: the line after it read as the
     item's). An HTML block of one line (``<!-- x -->``, ``<pre>x</pre>``), the end of one
     (``-->``, ``</pre>``, ``?>``, blank lines inside it none) or a setext heading's underline
-    (``===``, ``--`` under a line, not a lazy one) ends what goes on, so an indented line
-    after it is code; a fence less indented than a list item ends the item, a line less
+    (``===``, ``--`` under a line, not a lazy one) or a link reference definition whole on
+    its line (``[r]: r.md``, not in a paragraph) ends what goes on, so an indented line
+    after it is code; a list item opening with code (``-     make``) holds code indented four
+    columns past its content; a fence less indented than a list item ends the item, a line less
     indented than the item holding a fence or comment ends both; an item numbered other than
     1, or empty, does not end a paragraph; a fence marker in an HTML comment opens nothing
     (was: all read as a paragraph going on or a fence open; each case as markdown-it-py 4.3
@@ -426,3 +454,62 @@ def test_v2_a_block_start_short_of_an_items_content_past_column_four_is_a_lazy_l
     item's paragraph (a lazy line: no code), as commonmark.js 0.31 reads it; markdown-it-py
     4.3 reads it otherwise (the item ended, the line indented code: see ``code_lines``)."""
     assert code_lines(["1.   [T](t.md)", f"    {start}"]) == [False, False]
+
+
+@pytest.mark.parametrize(
+    ("then", "now", "put_back"),
+    [
+        (
+            "> - [A](a.md) a\n- [U](uv.md) u\n- [B](b.md) b\n",
+            "> - [A](a.md) a\n>     more\n- [B](b.md) b\n",
+            "> - [A](a.md) a\n>     more\n- [U](uv.md) u\n- [B](b.md) b\n",
+        ),
+        (
+            "# Notes\n\n> Keep it short.\n- [U](uv.md) u\n",
+            "# Notes\n\n> Keep it short.\n>\n>     make test\n",
+            "# Notes\n\n> Keep it short.\n>\n>     make test\n- [U](uv.md) u\n",
+        ),
+    ],
+    ids=["a-quoted-list-grown-since", "quoted-code-added-since"],
+)
+def test_v2_a_line_put_back_never_splits_a_block_quote(then: str, now: str, put_back: str) -> None:
+    """A line put back after its old neighbour, a block quote's line, when the quote has grown
+    by lines since (``>``): it goes after the quote's last line, never between two of its lines,
+    where it would end the quote and read the rest as another (its ``>     code`` as code)."""
+    assert prune_index(then, "uv.md")[0].startswith(now.split("\n", 1)[0])
+
+    assert undone(then, "uv.md", now) == put_back.encode()
+
+
+@pytest.mark.parametrize(
+    ("now", "put_back"),
+    [
+        (
+            "<details>\n- [A](a.md) a\n</details>\n\n- [B](b.md) b\n",
+            "<details>\n- [A](a.md) a\n</details>\n\n- [U](uv.md) u\n- [B](b.md) b\n",
+        ),
+        (
+            "<DIV class='x'>\n- [A](a.md) a\n\n- [B](b.md) b\n",
+            "<DIV class='x'>\n- [A](a.md) a\n\n- [U](uv.md) u\n- [B](b.md) b\n",
+        ),
+        ("<div>\n- [A](a.md) a\n", "- [U](uv.md) u\n<div>\n- [A](a.md) a\n"),
+    ],
+    ids=["details-closed", "div-open-to-a-blank-line", "div-to-the-end"],
+)
+def test_v2_a_line_put_back_never_lands_in_an_html_block(now: str, put_back: str) -> None:
+    """A line put back after its old neighbour, now in an HTML block that ends at a blank line
+    (``<details>``, ``<div>``: its lines are raw HTML, an entry there links nothing): it goes
+    after the blank line ending the block, or before the block when none ends it (was: right
+    after its neighbour, shown as raw text inside the block)."""
+    then = "- [A](a.md) a\n- [U](uv.md) u\n- [B](b.md) b\n"
+    assert undone(then, "uv.md", now) == put_back.encode()
+
+
+def test_v2_a_line_put_back_never_splits_the_code_a_list_item_opens_with() -> None:
+    """A list item whose first line is code (``-     make deploy``: five spaces after the
+    marker), grown by a line of code since: the line put back after it goes after that code,
+    never between its lines (was: between them, the item's code cut in two)."""
+    then = "-     make deploy\n- [U](uv.md) u\n- [B](b.md) b\n"
+    now = prune_index(then, "uv.md")[0].replace("deploy\n", "deploy\n      make verify\n")
+
+    assert undone(then, "uv.md", now) == now.replace("- [B]", "- [U](uv.md) u\n- [B]").encode()

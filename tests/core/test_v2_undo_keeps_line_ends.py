@@ -417,3 +417,30 @@ def test_v2_lines_moved_out_of_a_comment_wrapped_around_them_since_keep_their_or
 
     assert merged.data is not None
     assert merged.data.decode() == now + lines
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "- [A](a.md) x\n\n- [U](uv.md) u",
+        "- [A](a.md) x\r\n\r\n- [U](uv.md) u",
+        "- [A](a.md) x\r\n\n- [U](uv.md) u",
+        "# T\n\n- [U](uv.md) u",
+        "- [A](a.md) x\n\n\n- [U](uv.md) u",
+        "- [A](a.md) x\n\n- [U](uv.md) u\n- [V](uv.md#why) v",
+    ],
+    ids=["lf", "crlf", "mixed", "after-a-title", "two-blank-lines", "two-lines-taken"],
+)
+def test_v2_the_last_lines_without_an_end_after_a_blank_line_come_back_with_it(
+    then: str,
+) -> None:
+    """A delete of the index's last lines, the last without a line end, after a blank line
+    leaves the blank line without an end, which is no line (``A\\n\\nU`` pruned to ``A\\n``):
+    its undo puts the blank line back with them, byte for byte (was ``A\\nU``)."""
+    pruned, removed = prune_index(then, "uv.md")
+
+    merged = merge_index_bytes(
+        pruned.encode(), "".join(line + "\n" for line in removed), {}, places=then
+    )
+
+    assert merged.data == then.encode()

@@ -42,7 +42,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections import Counter, defaultdict, deque
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
@@ -577,20 +577,61 @@ def _moved(
     return "".join(rows[at] for at in order), sorted(new[at] for at in put)
 
 
+_QUOTED = re.compile(" {0,3}>")
+"""A block quote's line (``>`` after at most three spaces)."""
+
+
+def _quoted(lines: Iterable[str]) -> list[bool]:
+    """For each line, whether it is a block quote's line (:data:`_QUOTED`)."""
+    return [_QUOTED.match(line) is not None for line in lines]
+
+
+_BLOCK_TAGS = (
+    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
+    "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|"
+    "header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|"
+    "param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul"
+)
+_HTML_BLOCK = re.compile(rf" {{0,3}}</?(?:{_BLOCK_TAGS})(?:[ \t>]|/>|$)", re.IGNORECASE)
+"""The first line of an HTML block that ends at a blank line (CommonMark's sixth kind:
+``<div>``, ``<details>``, ``</table>``, one of its block tags opening or closing)."""
+
+
+def _html_block_lines(lines: Sequence[str]) -> list[bool]:
+    """For each line, whether it is in an HTML block that ends at a blank line
+    (:data:`_HTML_BLOCK`, outside code), or is the blank line ending one: a line written after
+    one of its lines, before that blank line, is raw HTML, no entry. Linear."""
+    code = code_lines(lines)
+    inside = [False] * len(lines)
+    open_ = False
+    for at, line in enumerate(lines):
+        open_ = open_ or (not code[at] and _HTML_BLOCK.match(line) is not None)
+        inside[at] = open_
+        open_ = open_ and bool(line.strip())
+    return inside
+
+
 def _code_rows(lines: list[str], rows: Collection[int]) -> set[int]:
     """Those of ``rows`` (lines put back, or taken, among ``lines``) that are code
     (:func:`~memory_core.markdown.code_lines`: in a fence, or an indented code block), or that
     stand between two lines of one indented code block of the other lines, which they cut in
-    two (the code after them read as their own text). Linear."""
+    two (the code after them read as their own text), or between two lines of a block quote
+    (``>``), which they end (the quote's lines after them read as another quote, its
+    ``>     code`` as code there), or after a line of an HTML block that ends at a blank line
+    (:func:`_html_block_lines`), where they are raw HTML. Linear."""
     code = code_lines(lines)
     among = set(rows)
     others = [at for at in range(len(lines)) if at not in among]
     around = [*(lines[at] for at in others), ""]
     indented = indented_code_lines(around)
+    quoted = _quoted(around)
+    html = _html_block_lines(around)
     found: set[int] = set()
     for at in rows:
         slot = bisect_right(others, at)  # the other lines before it
-        if code[at] or (slot and indented[slot - 1] and indented[slot]):
+        cut = (indented[slot - 1] and indented[slot]) or (quoted[slot - 1] and quoted[slot])
+        raw = html[slot - 1] and bool(around[slot - 1].strip())
+        if code[at] or (slot and (cut or raw)):
             found.add(at)
     return found
 
@@ -623,7 +664,9 @@ def _out_of_code(
     if not hidden:
         return text, put
     stay = [at for at in range(len(rows)) if at not in hidden]
-    inside = code_lines([*(contents[at] for at in stay), ""])  # the last: open at the end
+    kept = [*(contents[at] for at in stay), ""]  # the last: open at the end
+    blocks = zip(code_lines(kept), _quoted(kept), _html_block_lines(kept), strict=True)
+    inside = [any(kinds) for kinds in blocks]
     starts: list[int] = []
     for at, in_fence in enumerate(inside):
         starts.append(starts[-1] if at and in_fence and inside[at - 1] else at)

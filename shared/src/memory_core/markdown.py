@@ -85,6 +85,12 @@ _ITEM_RE = re.compile(r"([-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
 _BREAK_RE = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _BLOCK_RE = re.compile(r"#{1,6}(?:[ \t]|$)|>")
 _UNDERLINE_RE = re.compile(r"(?:=+|-+)[ \t]*$")  # a setext heading's, under a paragraph line
+_DEFINITION_RE = re.compile(
+    r"\[(?:[^\\\[\]]|\\.){1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)"
+    r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t]*$"
+)
+"""A link reference definition whole on its line (``[r]: r.md``, ``[r]: <r.md> "R"``): no
+paragraph, so an indented line after it is code (a definition cannot interrupt a paragraph)."""
 # CommonMark's HTML blocks 1-5 (as markdown-it reads them): the start of the block's first
 # line (past its indent), and what ends the block, anywhere in a line, its first included.
 _HTML_BLOCKS = (
@@ -147,9 +153,10 @@ def code_lines(lines: Sequence[str]) -> list[bool]:
     columns past the item holding it. Linear time.
 
     Left out (read otherwise than CommonMark does; rare in an index, each a paragraph here):
-    block quotes (``>     code`` is code in CommonMark), a list item whose first line is code
-    (``-     code``) or that opens empty before a blank line, a link reference definition
-    (``[a]: /u``: an indented line after it is code in CommonMark), and an HTML block that
+    block quotes (``>     code`` is code in CommonMark), a list item that opens empty before a
+    blank line, a link reference definition
+    across lines (one whole on its line, ``[a]: /u "T"``, is read: an indented line after it
+    is code, as in CommonMark; a title on the next line is read as code), and an HTML block that
     ends at a blank line (``<div>``, a tag alone on its line: a heading, a one-line comment or
     a rule inside it ends it here, so an indented line after those is code here, not there).
 
@@ -238,7 +245,11 @@ def _code_kinds(lines: Sequence[str]) -> list[int]:
             continue  # no item: the paragraph goes on
         if content is not None:
             items.append(content)
-        paragraph = not _BREAK_RE.match(text) and not text.startswith("#")
+            if line[content:].startswith("    ") and line[content:].strip():
+                flags[at], blanks, paragraph = _INDENTED, [], False  # ``-     code``
+                continue
+        defined = not paragraph and content is None and _DEFINITION_RE.match(text) is not None
+        paragraph = not _BREAK_RE.match(text) and not text.startswith("#") and not defined
         paragraph = paragraph and (content is None or bool(line[content:].strip()))
     return flags
 

@@ -238,23 +238,33 @@ def _second_block(body: str) -> bool:
     return isinstance(value, dict) and bool(value)
 
 
+_BLANK_LINES = re.compile(r"\A(?:[^\S\n]*\n)+")
+
+
+def _trimmed(body: str) -> str:
+    """``body`` without its blank lines before the first line of text, nor the blanks after its
+    last: the first line keeps its indent, as Markdown reads it (``    code`` opening a body is
+    an indented code block, not a paragraph)."""
+    return _BLANK_LINES.sub("", body, count=1).rstrip()
+
+
 def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
     stripped = text.strip()
     if not _HANDLER.detect(stripped):
         problems.append(NO_FRONTMATTER)
-        return {}, stripped
+        return {}, _trimmed(text)
     try:
         block, body = _CLOSED.split(stripped)  # opened by ``---``, closed by ``---`` or ``...``
     except ValueError:
         problems.append(
             "frontmatter: no closing '---' (or '...') line; the whole file is read as body"
         )
-        return {}, stripped
+        return {}, _trimmed(text)
     as_written = read_text_fields(block)
     problems.extend(as_written.problems)
     metadata = _load_block(as_written.rest, problems, as_written.values)
     metadata.update(as_written.values)
-    return metadata, body.strip()
+    return metadata, _trimmed(body)
 
 
 def _load_block(block: str, problems: list[str], as_written: dict[str, str]) -> dict[str, Any]:

@@ -7,7 +7,8 @@ Yi, Thai, Lao, Khmer, Myanmar, the Tai scripts, Javanese, Balinese (:data:`UNSPA
 a run of those characters is indexed as its overlapping two-character pieces plus its last
 character, so ``用户周末喜欢`` is stored as ``用户 户周 周末 末喜 喜欢 欢``; a run hard-wrapped
 across the lines of a paragraph (``喝\n咖啡``, an editor's fill column) is one run
-(:func:`_wraps`: never after a heading, a table row, a list item's line not going on). A query
+(:func:`_wraps`: never after a heading, a table row, a list item's line not going on, a hard
+line break, nor a line short of a fill column: ``张三\n李四``, a name a line, is two). A query
 run of two or more characters becomes the phrase of its pieces (``成语接龙`` →
 ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those characters in a
 row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
@@ -458,16 +459,52 @@ to a reader (an editor's fill column, a Markdown formatter's prose wrap cut the 
 search_form leaves it out, so ``喝\n咖啡`` is found by ``喝咖啡``. Not Hangul: Korean is
 written with spaces between words, so an editor wraps it at a space (``안녕\n하세요`` is two
 words)."""
-_WRAP_RE = re.compile(f"\n[ \t]*(?=[{_WRAPPED}])")
-"""A line break before a :data:`_WRAPPED` character, with the next line's indent. Starts with
-the line break itself, so the engine finds each at C speed (a search for a literal)."""
-_WRAPPED_RE = re.compile(f"[{_WRAPPED}]")
-_BLOCK_START = re.compile(
-    r"[ \t]*(?:(?P<item>[-*+][ \t]|\d{1,9}[.)][ \t])|#{1,6}[ \t]|>|\||```|~~~)"
-)
-"""A line opening a Markdown block that is no paragraph going on: a heading, a blockquote, a
-table row, a fence, or a list item (``item``: its paragraph goes on on the lines indented
-into it)."""
+_FILLED = 20
+"""The characters a line holds at least when a fill column ended it (:func:`_wraps`): no editor
+or formatter fills narrower than 40 columns (Emacs's 70, Vim's and Prettier's 80), 20 characters
+of Chinese or Japanese, which take two columns each. A shorter line is one its writer ended:
+an entry of its own (a name, ``张三`` over ``李四``), never a word cut in two."""
+_BLOCK = r"[ \t]*(?:#{1,6}[ \t]|>|\||```|~~~)"
+_ITEM = r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]"
+
+
+@functools.cache
+def _break_re() -> re.Pattern[str]:
+    """A hard wrap's span where the line before reads as one (:func:`_wraps`): the line break
+    (one blank or carriage return before it too) ending a line of :data:`_FILLED` characters or
+    more, after a :data:`_WRAPPED` character, with the next line's indent, before another, not
+    a mark: a mark opening a line (a sound mark written apart, ``ﾞ ゛``, or a combining one)
+    makes its stretch take the character before it (:func:`_folded_stretches`), here the break,
+    and a wrap there would overlap that stretch and throw every later mark off. Each way it
+    starts is a literal character (a blank, a line break), looking a fixed width behind, so the
+    engine skips to where a line ends at C speed."""
+    wrapped, marks = f"[{_WRAPPED}]", f"[{_marks()}{_SOUND_MARKS}]"
+    ends = "|".join(f"(?<={wrapped}{end}\n)" for end in ("", "[ \t]", "\r", "[ \t]\r"))
+    return re.compile(
+        rf"(?:\n| \r?\n|\t\r?\n|\r\n)(?:{ends})(?<=[^\n]{{{_FILLED}}}\n)"
+        rf"[ \t]*(?={wrapped})(?!{marks})"
+    )
+
+
+@functools.cache
+def _not_going_on_re() -> re.Pattern[str]:
+    """A line that is no paragraph going on (a heading, a blockquote or table line, a fence;
+    a list item's line when the next is not indented into it), up to its last
+    :data:`_WRAPPED` character before a line break :func:`_break_re` may find: its end is
+    where the break after it starts."""
+    wrapped = f"[{_WRAPPED}]"
+    return re.compile(
+        rf"^(?:{_BLOCK}|{_ITEM}(?=[^\n]*\n(?![ \t])))[^\n]*{wrapped}(?=[ \t]?\r?\n[ \t]*{wrapped})",
+        re.MULTILINE,
+    )
+
+
+_BREAK_HINT = re.compile(f"\n[ \t]*(?=[{_WRAPPED}])")
+"""A line break before a :data:`_WRAPPED` character: a text with none has no wrap (a literal
+the engine finds at C speed; text in other scripts is read no further)."""
+_JOINED = "\x00"
+"""What ends a line that is no paragraph going on for a moment (:func:`_without_wraps`), so no
+wrap is found after it; never in a text it is used on."""
 
 
 _CODE_HINT = re.compile(r"```|~~~|(?:^|\n)(?: {4}| {0,3}\t)", re.ASCII)
@@ -475,44 +512,50 @@ _CODE_HINT = re.compile(r"```|~~~|(?:^|\n)(?: {4}| {0,3}\t)", re.ASCII)
 code, whose lines are never joined as a wrap."""
 
 
-def _on_break(character: str) -> bool:
-    """Whether ``character``, opening the line after a break, is a mark (a sound mark written
-    apart, ``ﾞ ゛``, or a combining one): a line break before it is no wrap, as its stretch takes
-    the character before it (:func:`_folded_stretches`), here the break: a wrap there would
-    overlap that stretch and throw every later mark off."""
-    return character in _SOUND_MARKS or unicodedata.category(character)[0] == "M"
-
-
 def _wraps(text: str) -> Iterator[tuple[int, int]]:
-    """The spans of ``text`` search_form leaves out as hard wraps (:data:`_WRAP_RE`), in order:
-    a line break inside a paragraph (a list item's, on a line indented into it); never after a
-    heading, a blockquote or table line, a fence, nor after a list item's line when the next
-    line is not indented into it (``- 张三\n李四``: two runs), nor before a mark
-    (:func:`_on_break`), nor between two lines of code, a fence's or an indented block's
-    (:func:`~memory_core.markdown.code_lines`, looked for only in a text holding a fence's
-    marker or a line indented four columns, :data:`_CODE_HINT`). Linear: each line's start is
-    looked for once, from the break ending it."""
-    code: list[bool] | None = None  # per line, read at the first break that may be a wrap
+    """The spans of ``text`` search_form leaves out as hard wraps, in order: the line break (and
+    one blank before it) between two :data:`_WRAPPED` characters, with the next line's indent,
+    where a fill column cut a paragraph's line (:func:`_break_re`). CommonMark is the rule: the
+    line before goes on as a paragraph, so never after a heading, a blockquote or table line, a
+    fence, nor after a list item's line when the next line is not indented into it
+    (``- 张三\n李四``: two runs, :func:`_not_going_on_re`), nor at a hard line break (two
+    blanks before it), nor before a mark (:func:`_break_re`), nor between two lines of code, a
+    fence's or an indented block's (:func:`~memory_core.markdown.code_lines`, looked for only
+    in a text holding a fence's marker or a line indented four columns, :data:`_CODE_HINT`).
+    And a fill column cuts only a line that reached it: a line shorter than :data:`_FILLED`
+    characters was ended by its writer (``张三\n李四``, a name a line), its break is no wrap.
+    Linear: each pattern scans the text once."""
+    if _BREAK_HINT.search(text) is None:
+        return
+    code: list[bool] = []
+    if _CODE_HINT.search(text):
+        code = code_lines([row.removesuffix("\r") for row in text.split("\n")])
+    ended = {found.end() for found in _not_going_on_re().finditer(text)}
     line = done = 0  # the line a wrap ends, and the text counted up to
-    for found in _WRAP_RE.finditer(text):
-        start, end = found.span()
-        if start and text[start - 1] == "\r":
-            start -= 1
-        while start and text[start - 1] in " \t":
-            start -= 1
-        if not start or _WRAPPED_RE.match(text, start - 1) is None or _on_break(text[end]):
+    for found in _break_re().finditer(text):
+        start = found.start()
+        if start in ended:
             continue
-        if code is None:
-            code = []
-            if _CODE_HINT.search(text):
-                code = code_lines([row.removesuffix("\r") for row in text.split("\n")])
         if code:
-            line, done = line + text.count("\n", done, found.start()), found.start()
+            line, done = line + text.count("\n", done, start), start
             if code[line] or code[line + 1]:
                 continue
-        block = _BLOCK_START.match(text, text.rfind("\n", 0, start) + 1)
-        if block is None or (block.group("item") and text[end - 1] in " \t"):
-            yield start, end
+        yield start, found.end()
+
+
+def _without_wraps(text: str) -> str:
+    """``text`` with its hard wraps (:func:`_wraps`) left out: in a text with no code and no
+    :data:`_JOINED`, by two substitutions at C speed (the lines that are no paragraph going on
+    marked at their end, then every wrap left out), never a step per line in Python."""
+    if _BREAK_HINT.search(text) is None:
+        return text
+    if _JOINED in text or _CODE_HINT.search(text):
+        wraps = list(_wraps(text))
+        ends = [0, *(end for _, end in wraps)]
+        starts = [*(start for start, _ in wraps), len(text)]
+        return "".join(map(text.__getitem__, map(slice, ends, starts)))
+    marked = _not_going_on_re().sub(f"\\g<0>{_JOINED}", text)
+    return _break_re().sub("", marked).replace(_JOINED, "")
 
 
 @functools.cache
@@ -570,7 +613,7 @@ def _stretches(text: str) -> Iterator[tuple[int, int, bool]]:
     whether it is a hard wrap (:func:`_wraps`, left out) rather than a stretch of
     :func:`_changed_in` (folded; one that starts with a sound mark takes the character before
     it too, the kana it voices). The two never overlap: a wrap is blanks and a line break,
-    which no stretch holds, and none comes before a sound mark (:func:`_on_break`), whose
+    which no stretch holds, and none comes before a sound mark (:func:`_break_re`), whose
     stretch would take the break."""
     wraps = ((*span, True) for span in _wraps(text))  # an NBSP is no wrap's blank
     return heapq.merge(_folded_stretches(_spaced(text)), wraps)
@@ -606,12 +649,7 @@ def search_form(text: str) -> str:
     text = unicodedata.normalize("NFC", text)
     if _SOUND_MARK_RE.search(text) is not None:
         return _form_with_map(text)[0]  # a sound mark's stretch takes the kana before it
-    wraps = list(_wraps(text))
-    if wraps:  # no stretch holds a blank or line break, so none goes across a wrap
-        ends = [0, *(end for _, end in wraps)]
-        starts = [*(start for start, _ in wraps), len(text)]
-        text = "".join(map(text.__getitem__, map(slice, ends, starts)))
-    text = _spaced(text)
+    text = _spaced(_without_wraps(text))  # no stretch holds a blank or line break
     return _changed_in(text).sub(_changed, text)
 
 

@@ -35,7 +35,8 @@ would read as another encoding, over the pruning cap) is left alone: the answer 
 (``kept.txt``, a note in a sub-folder): the delete pruned that file, which no version holds, so
 the lines it took are not known; the file is restored all the same and ``indexProblem`` says so
 (:func:`_index_not_recorded`) whenever a delete by the service (a version attributed ``delete``)
-followed the restored version (:func:`_deleted_since`), the file written again since or not;
+or one arrived by sync (``sync``) followed the restored version (:func:`_deleted_since`), the
+file written again since or not;
 never when no such delete did: a file given an older text, or removed on disk (``rm``, ``mv``),
 lost no line to the service.
 
@@ -266,7 +267,7 @@ def _index_not_recorded(root: Path, scope: Path) -> str | None:
     the file it links to, which no version holds, so the lines it took are not known and an
     undo puts none back (V-2). Names the file only when it lies in the scope's folder, never a
     path elsewhere. None when ``MEMORY.md`` is no symlink (no index then: nothing was pruned).
-    Asked only when a delete by the service followed the restored version
+    Asked only when a delete by the service or arrived by sync followed the restored version
     (:func:`_deleted_since`), whether the file is there now (written again since) or not: a
     file only given an older text, or removed on disk (``rm``, ``mv``: nothing pruned its
     line), lost no line to the service, so none is said missing."""
@@ -355,13 +356,20 @@ def _version_index(repository: Path, version: str, scope: Path, name: str) -> by
     return None if linked is None else content_at(repository, version, linked)
 
 
+_TAKING_LINES = ("delete", "sync")
+"""The sources of a version removing a file that may have taken its index lines: a delete by
+the service, and a sync, which brings a machine's delete (made there, its index lines pruned
+there, the index without them merged in: :mod:`~memory_api.store.sync.push`) as its own
+version; a machine's push cannot say how the file went."""
+
+
 def _deleted_since(repository: Path, version: str, names: tuple[str, str]) -> bool:
-    """Whether a delete by the service (a version attributed ``Source: delete``, V-2) of the
-    file, by either of its ``names`` (on disk, in ``version``), came after ``version``: that
-    delete pruned its lines from the index, whatever happened to the file since (written
-    again, deleted again). A file removed on disk is recorded as found gone, never as a delete:
-    nothing took its line. Only the versions since ``version`` that removed the file are read
-    (every branch of a merge: a machine's sync)."""
+    """Whether a delete of the file, by either of its ``names`` (on disk, in ``version``), by
+    the service (a version attributed ``Source: delete``, V-2) or arrived by sync (``Source:
+    sync``: :data:`_TAKING_LINES`), came after ``version``: that delete pruned its lines from
+    the index, whatever happened to the file since (written again, deleted again). A file
+    removed on disk is recorded as found gone, never as a delete: nothing took its line. Only
+    the versions since ``version`` that removed the file are read (every branch of a merge)."""
     since = log(
         repository,
         "--ancestry-path",
@@ -371,7 +379,7 @@ def _deleted_since(repository: Path, version: str, names: tuple[str, str]) -> bo
         paths=sorted(set(names)),
         files=False,
     )
-    return any(entry.trailers.get("Source") == "delete" for entry in since)
+    return any(entry.trailers.get("Source") in _TAKING_LINES for entry in since)
 
 
 def _pruned_through_link(repository: Path, version: str, name: str) -> str | None:
