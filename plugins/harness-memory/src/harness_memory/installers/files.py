@@ -33,6 +33,7 @@ from typing import Any
 
 from memory_core.atomic import atomic_write_bytes, make_dirs
 from memory_core.byte_order import decode_marked, marked_text, not_text
+from memory_core.read_only_mounts import on_read_only_mount
 
 from harness_memory.installers import harness_json, json_values, jsonc
 from harness_memory.installers.json_layout import layout_of
@@ -486,7 +487,11 @@ def check_writable(changes: list[FileChange]) -> list[tuple[FileChange, Path]]:
     for change, target in pending:
         if read_text(change.path) != change.old:
             raise SettingsFileError(f"{change.path} changed while installing; run it again")
-        why = _unwritable_folder(target.parent, may_create=not change.path.is_symlink())
+        why = _unwritable_folder(
+            target.parent,
+            may_create=not change.path.is_symlink(),
+            own=None if change.harness_settings else change.path,
+        )
         if why is not None:
             raise SettingsFileError(f"cannot write {_named(change.path, target)}: {why}")
         _refuse_read_only(change, target)
@@ -519,13 +524,19 @@ def prune_backups(path: Path) -> tuple[Path, ...]:
     return tuple(reversed(removed))
 
 
-def _unwritable_folder(folder: Path, *, may_create: bool) -> str | None:
+def _unwritable_folder(folder: Path, *, may_create: bool, own: Path | None) -> str | None:
     """Why no file can be created in ``folder`` (or, with ``may_create``, in the folders
     :func:`_write` would create down to it from the nearest one that exists), naming the
     folder and what to do; None when one can: the caller may write and enter it, and its owner
     may write it (``u+w``). Root may write any folder, but one its owner made read-only (a
     dotfiles manager's ``~/.claude`` at 0555) is not one to write into, as a read-only file is
-    not (:func:`_refuse_read_only`)."""
+    not (:func:`_refuse_read_only`).
+
+    A folder on a file system mounted read-only (the Nix store, its folders ``0555`` too) is
+    said as that before its mode: no ``chmod`` can be run there. The way out named is the
+    file's: a harness's settings are changed where they are built or kept from; ``own``, the
+    plugin's own file to write (its token, its install record), is no file a dotfiles manager
+    builds (:func:`_own_file_on_a_read_only_mount`)."""
     while may_create and not folder.exists() and folder.parent != folder:
         folder = folder.parent
     try:
@@ -534,19 +545,24 @@ def _unwritable_folder(folder: Path, *, may_create: bool) -> str | None:
         return f"its folder is missing or not writable: {folder} does not exist; make it first"
     if not folder.is_dir():
         return f"its folder is missing or not writable: {folder} is not a folder"
+    if on_read_only_mount(folder):
+        said = (
+            f"its folder is missing or not writable: {folder} is on a file system mounted "
+            "read-only (the Nix store of home-manager, a read-only bind mount), where no "
+            "owner or mode lets anyone write; "
+        )
+        if own is not None:
+            return said + _own_file_on_a_read_only_mount(own)
+        return said + (
+            "make the change where that file is built or kept from (home-manager's "
+            "configuration, the dotfiles checkout)"
+        )
     if not mode & stat.S_IWUSR:
         return (
             f"its folder is missing or not writable: {folder} is read-only (mode "
             f"{stat.S_IMODE(mode):04o}), as a dotfiles manager (chezmoi, home-manager) may "
             "leave it; make the change where that manager keeps it, or make it writable "
             f"(chmod u+w {folder}) and run this again"
-        )
-    if _mounted_read_only(folder):
-        return (
-            f"its folder is missing or not writable: {folder} is on a file system mounted "
-            "read-only (the Nix store of home-manager, a read-only bind mount), where no "
-            "owner or mode lets anyone write; make the change where that file is built or "
-            "kept from (home-manager's configuration, the dotfiles checkout)"
         )
     if not os.access(folder, os.W_OK | os.X_OK):
         return (
@@ -556,13 +572,18 @@ def _unwritable_folder(folder: Path, *, may_create: bool) -> str | None:
     return None
 
 
-def _mounted_read_only(folder: Path) -> bool:
-    """Whether ``folder`` lies on a file system mounted read-only (``statvfs``'s
-    ``ST_RDONLY``; False when that cannot be asked)."""
-    try:
-        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
+def _own_file_on_a_read_only_mount(path: Path) -> str:
+    """What to do about ``path``, one of the plugin's own files (the token file, the install
+    record, in the state folder ``harness-memory`` beside the settings), whose folder lies on
+    a read-only mount: it is written by the install alone, never built by a dotfiles manager
+    (a token in the Nix store would be every user's to read), so its folder must be one the
+    user may write."""
+    return (
+        f"the file {path.name} is harness-memory's own, which the install writes and no dotfiles "
+        "manager builds (never put the token into the Nix store: every user may read it); "
+        f"make {path.parent} a writable folder of yours, or a link to one (home-manager: "
+        "mkOutOfStoreSymlink), and run this again"
+    )
 
 
 def _refuse_read_only(change: FileChange, target: Path) -> None:
