@@ -13,10 +13,26 @@ import os
 from pathlib import Path
 
 import pytest
+from harness_memory.installers import files as files_module
 
-from tests.plugin.test_h7_settings_files import TOKEN, TOKEN_FILES, memory_root, mode, run
+from tests.plugin.test_h7_settings_files import (
+    SETTINGS_FILES,
+    TOKEN,
+    TOKEN_FILES,
+    memory_root,
+    mode,
+    run,
+)
 
 LINKS = ("hard link", "symlink")
+
+
+def link_to(other: Path, name: Path, link: str) -> None:
+    """Put a ``link`` (:data:`LINKS`) to the file ``other`` at ``name``."""
+    if link == "hard link":
+        os.link(other, name)
+    else:
+        name.symlink_to(other)
 
 
 @pytest.mark.parametrize("harness", sorted(TOKEN_FILES))
@@ -31,10 +47,7 @@ def test_a_token_file_name_linked_to_another_file_is_replaced_not_written_throug
     other.parent.mkdir()
     other.write_text("someone else's notes\n", encoding="utf-8")
     other.chmod(0o644)
-    if link == "hard link":
-        os.link(other, token_file)
-    else:
-        token_file.symlink_to(other)
+    link_to(other, token_file, link)
 
     status, said = run(home, memory_root(tmp_path), "install", harness, "--token", TOKEN)
 
@@ -46,3 +59,84 @@ def test_a_token_file_name_linked_to_another_file_is_replaced_not_written_throug
     assert token_file.read_text(encoding="utf-8") == TOKEN + "\n"
     assert mode(token_file) == 0o600
     assert TOKEN not in said
+
+
+@pytest.mark.parametrize("link", LINKS)
+def test_the_token_file_replacing_a_link_is_0600_and_said_as_replaced_in_dry_run_and_run(
+    tmp_path: Path, link: str
+) -> None:
+    """The other file is ``0755`` and the state folder itself a symlink (to a folder of the
+    user's). The token file is a plain ``0600`` file whatever mode the other file has: its
+    mode was copied (``0700``) and the output said "made it readable by its owner only (mode
+    0755 -> 0700)" of a file the install never touched. ``--dry-run`` said "written through
+    the symlink", which the run does not do; both now say the name is replaced and the other
+    file left as it is."""
+    home = tmp_path / "home"
+    token_file = home / TOKEN_FILES["claude-code"]
+    token_file.parent.parent.mkdir(parents=True)
+    state = tmp_path / "state"
+    state.mkdir()
+    token_file.parent.symlink_to(state)
+    other = tmp_path / "elsewhere" / "run.sh"
+    other.parent.mkdir()
+    other.write_text("#!/bin/sh\n", encoding="utf-8")
+    other.chmod(0o755)
+    link_to(other, token_file, link)
+    shown = f"a symlink to {other}" if link == "symlink" else "a hard link (one file of 2 names)"
+    root = memory_root(tmp_path)
+
+    status, planned = run(home, root, "install", "claude-code", "--token", TOKEN, "--dry-run")
+
+    assert status == 0, planned
+    assert f"({token_file} is {shown}: the install replaces it by a file of its own" in planned
+    assert "written through" not in planned and "0755" not in planned
+
+    status, said = run(home, root, "install", "claude-code", "--token", TOKEN)
+
+    assert status == 0, said
+    assert f"{token_file} was {shown}: replaced it by a file of its own (mode 0600)" in said
+    assert "0755" not in said and TOKEN not in planned + said
+    assert mode(token_file) == 0o600 and token_file.read_text(encoding="utf-8") == TOKEN + "\n"
+    assert mode(other) == 0o755 and other.read_text(encoding="utf-8") == "#!/bin/sh\n"
+
+
+@pytest.mark.parametrize("link", LINKS)
+def test_a_failed_install_gives_back_the_link_at_the_token_files_name(
+    tmp_path: Path, link: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The settings file refused at its write, after the token file was: "nothing was changed"
+    must hold for the token file's name too. The old text was written back into a new file
+    there, so the symlink was gone, or the hard link split from its other name."""
+    home = tmp_path / "home"
+    token_file = home / TOKEN_FILES["claude-code"]
+    token_file.parent.mkdir(parents=True)
+    settings = home / SETTINGS_FILES["claude-code"]
+    other = tmp_path / "elsewhere" / "old-token"
+    other.parent.mkdir()
+    other.write_text("an-older-token\n", encoding="utf-8")
+    other.chmod(0o600)
+    link_to(other, token_file, link)
+    before = os.lstat(token_file)
+    real = files_module.replace_bytes
+
+    def refusing(target: Path, data: bytes, mode: int, *, keep_links: bool = True) -> str | None:
+        if target == settings:
+            raise PermissionError(1, "Operation not permitted", str(target))
+        return real(target, data, mode, keep_links=keep_links)
+
+    monkeypatch.setattr(files_module, "replace_bytes", refusing)
+    status, said = run(home, memory_root(tmp_path), "install", "claude-code", "--token", TOKEN)
+
+    assert status == 1, said
+    assert f"cannot write {settings}: Operation not permitted" in caplog.text
+    assert "nothing was changed" in caplog.text
+    after = os.lstat(token_file)
+    assert (after.st_ino, after.st_mode, after.st_nlink) == (
+        before.st_ino,
+        before.st_mode,
+        before.st_nlink,
+    )
+    if link == "symlink":
+        assert token_file.readlink() == other
+    assert other.read_text(encoding="utf-8") == "an-older-token\n"
+    assert sorted(p.name for p in token_file.parent.iterdir()) == [token_file.name]

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 
 from memory_core.racy_window import RACY_WINDOW_NS
+from memory_core.read_only_mounts import on_read_only_mount
 
 __all__ = [
     "ACL_READ",
@@ -32,7 +33,6 @@ __all__ = [
     "other_readers",
     "other_writers",
     "own_group",
-    "read_only",
 ]
 
 
@@ -56,7 +56,7 @@ def other_writers(path: str, info: os.stat_result) -> str | None:
     and the loopback service then answered every request without a token (the open mode); a
     token file it could write took that account's hash."""
     why = _writers(path, info)
-    return None if why is None or read_only(path) else why
+    return None if why is None or on_read_only_mount(path) else why
 
 
 def _writers(path: str, info: os.stat_result) -> str | None:
@@ -231,14 +231,6 @@ def _acl_entries(raw: bytes) -> list[tuple[int, int, int]] | None:
     if sum(tag == _ACL_GROUP_OBJ for tag, _, _ in entries) != 1:
         return None
     return entries
-
-
-def read_only(folder: str) -> bool:
-    """Whether ``folder`` lies on a read-only mount (False when that cannot be asked)."""
-    try:
-        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
 
 
 ACCOUNT_FILES = ("/etc/group", "/etc/passwd")

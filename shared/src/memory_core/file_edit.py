@@ -72,6 +72,7 @@ from pathlib import Path
 from memory_core.atomic import fsync_directory, write_temp_beside
 from memory_core.errors import FileKeptChanging
 from memory_core.hard_links import NamedElsewhereError
+from memory_core.read_only_mounts import on_read_only_mount
 from memory_core.swap import (
     IDLE_GRACE,
     IdleRead,
@@ -129,7 +130,7 @@ def _check_writable(path: Path) -> None:
     would let anyone write it there, so the detail must not send an operator to ``chmod``."""
     if os.access(path, os.W_OK):
         return
-    if _on_read_only_file_system(path):
+    if on_read_only_mount(path):
         raise OSError(
             errno.EROFS,
             "Read-only file system: the file system holding it is mounted read-only",
@@ -140,15 +141,6 @@ def _check_writable(path: Path) -> None:
         "Permission denied: its mode does not let the service's account write it",
         path.name,
     )
-
-
-def _on_read_only_file_system(path: Path) -> bool:
-    """Whether ``path`` lies on a file system mounted read-only (``ST_RDONLY``); False when
-    that cannot be told."""
-    try:
-        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
 
 
 def _keep_owner(fd: int, name: str, read: IdleRead) -> None:

@@ -25,9 +25,9 @@ from memory_core.account_access import (
     ACL_WRITE,
     acl_grants,
     own_group,
-    read_only,
 )
 from memory_core.mount_table import mount_of
+from memory_core.read_only_mounts import on_read_only_mount
 
 __all__ = [
     "keeps_modes",
@@ -51,10 +51,7 @@ def open_to_everyone(path: str, mode: int) -> bool:
     mount cannot be asked counts as writable (never trusted on a guess)."""
     if not mode & stat.S_IWOTH:
         return False
-    try:
-        return not os.statvfs(path).f_flag & os.ST_RDONLY
-    except OSError:
-        return True
+    return not on_read_only_mount(path)
 
 
 def movable_by_others(path: str) -> tuple[str, str] | None:
@@ -154,7 +151,7 @@ def _why_movable(
     sticky = bool(mode & stat.S_ISVTX)
     if owned and sticky and child is not None and child.st_uid in (0, me):
         return None  # only an entry's owner, and the folder's, may move it
-    if read_only(folder):
+    if on_read_only_mount(folder):
         return None  # nobody renames anything there
     said = f"mode {stat.S_IMODE(mode):04o}{'' if sticky else ', no sticky bit'}"
     if not owned:

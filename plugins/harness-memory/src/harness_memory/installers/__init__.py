@@ -429,6 +429,7 @@ def _own_state(written: list[Written]) -> tuple[list[Written], dict[Path, list[s
     for done in written:
         plain = done.backup is None and done.in_place is None and not done.tightened
         plain = plain and not done.pruned and done.old_mode in (None, done.mode)
+        plain = plain and done.replaced is None
         if plain and done.path.parent in states and done.target == done.path.absolute():
             folded.setdefault(done.path.parent, []).append(done.path.name)
         else:
@@ -482,6 +483,11 @@ def _report(
         out.write(f"{harness}: {verb} — wrote {done.path}\n")
         if done.target != done.path.absolute() and done.path.is_symlink():  # not a linked folder
             out.write(f"{harness}: {done.path} is a symlink: wrote its target {done.target}\n")
+        if done.replaced is not None:
+            out.write(
+                f"{harness}: {done.path} was {done.replaced.what}: replaced it by a file of its "
+                f"own (mode {done.mode:04o}); {done.replaced.left}\n"
+            )
         if done.in_place is not None:
             out.write(
                 f"{harness}: {done.target} {done.in_place}: rewritten in place, so that every "

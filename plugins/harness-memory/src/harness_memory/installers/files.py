@@ -33,9 +33,11 @@ from typing import Any
 
 from memory_core.atomic import atomic_write_bytes, make_dirs
 from memory_core.byte_order import decode_marked, marked_text, not_text
+from memory_core.read_only_mounts import on_read_only_mount
 
 from harness_memory.installers import harness_json, json_values, jsonc
 from harness_memory.installers.json_layout import layout_of
+from harness_memory.installers.own_names import LinkAtName, drop, keep_aside, link_at, put_back
 from harness_memory.installers.secrets import MASK, holds, keeps_owner_only, mask, private_mode
 from harness_memory.installers.settings_text import (
     UTF16_MARK,
@@ -368,7 +370,8 @@ def _without_empty_hooks(document: dict[str, Any]) -> dict[str, Any]:
 
 def describe(changes: list[FileChange]) -> str:
     """The planned changes as unified diffs, every token masked (H-7); one line per file that
-    stays the same, one per file written through a symlink or made private."""
+    stays the same, one per file written through a symlink or made private, and one per own
+    file whose name holds a link the run replaces (:func:`_own_link`), as the run says it."""
     parts: list[str] = []
     for change in changes:
         if not change.changed:
@@ -385,6 +388,12 @@ def describe(changes: list[FileChange]) -> str:
         )
         parts.append("".join(diff) or f"{change.path}: only the bearer token changes ({MASK})\n")
         target = change_target(change)
+        if (link := _own_link(change, target)) is not None:
+            parts.append(
+                f"({change.path} is {link.what}: the install replaces it by a file of its own, "
+                f"mode {change.mode_after(None):04o}; {link.left})\n"
+            )
+            continue
         if target != change.path.absolute() and change.path.is_symlink():
             parts.append(f"(written through the symlink {change.path} -> {target})\n")
         old_mode = _mode_of(target)
@@ -413,6 +422,14 @@ def change_target(change: FileChange) -> Path:
     return Path(os.path.realpath(change.path.parent)) / change.path.name
 
 
+def _own_link(change: FileChange, target: Path) -> LinkAtName | None:
+    """The link at the name of ``change``'s file when it is one of the plugin's own (its
+    :func:`change_target` ``target``), which the write replaces by a new file rather than
+    write through (:func:`~harness_memory.installers.own_names.link_at`); None for a harness's
+    settings file, written through its links."""
+    return None if change.harness_settings else link_at(target)
+
+
 def _mode_of(path: Path) -> int | None:
     try:
         return stat.S_IMODE(path.stat().st_mode)
@@ -437,6 +454,12 @@ class Written:
     in_place: str | None = None
     """Why the file was rewritten in place rather than replaced (:func:`replace_bytes`), as
     said after its name (``has 2 hard links``); None when it was replaced atomically."""
+    replaced: LinkAtName | None = None
+    """The link found at the name of one of the plugin's own files, replaced by a new file
+    (``old_mode`` is then None: the mode of the file it led to is no mode of this one)."""
+    kept: Path | None = None
+    """Where that link is kept while the install runs, so a failure gives it back
+    (:func:`~harness_memory.installers.own_names.keep_aside`); None once the install is done."""
 
 
 def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> list[Written]:
@@ -470,7 +493,10 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
         raise SettingsFileError(
             f"cannot write {_named(change.path, target)}: {error.strerror or error}"
         ) from None
-    return [replace(done, pruned=prune_backups(done.path)) for done in written]
+    for done in written:
+        if done.kept is not None:
+            drop(done.kept)
+    return [replace(done, pruned=prune_backups(done.path), kept=None) for done in written]
 
 
 def check_writable(changes: list[FileChange]) -> list[tuple[FileChange, Path]]:
@@ -486,7 +512,11 @@ def check_writable(changes: list[FileChange]) -> list[tuple[FileChange, Path]]:
     for change, target in pending:
         if read_text(change.path) != change.old:
             raise SettingsFileError(f"{change.path} changed while installing; run it again")
-        why = _unwritable_folder(target.parent, may_create=not change.path.is_symlink())
+        why = _unwritable_folder(
+            target.parent,
+            may_create=not change.path.is_symlink(),
+            own=None if change.harness_settings else change.path,
+        )
         if why is not None:
             raise SettingsFileError(f"cannot write {_named(change.path, target)}: {why}")
         _refuse_read_only(change, target)
@@ -519,13 +549,19 @@ def prune_backups(path: Path) -> tuple[Path, ...]:
     return tuple(reversed(removed))
 
 
-def _unwritable_folder(folder: Path, *, may_create: bool) -> str | None:
+def _unwritable_folder(folder: Path, *, may_create: bool, own: Path | None) -> str | None:
     """Why no file can be created in ``folder`` (or, with ``may_create``, in the folders
     :func:`_write` would create down to it from the nearest one that exists), naming the
     folder and what to do; None when one can: the caller may write and enter it, and its owner
     may write it (``u+w``). Root may write any folder, but one its owner made read-only (a
     dotfiles manager's ``~/.claude`` at 0555) is not one to write into, as a read-only file is
-    not (:func:`_refuse_read_only`)."""
+    not (:func:`_refuse_read_only`).
+
+    A folder on a file system mounted read-only (the Nix store, its folders ``0555`` too) is
+    said as that before its mode: no ``chmod`` can be run there. The way out named is the
+    file's: a harness's settings are changed where they are built or kept from; ``own``, the
+    plugin's own file to write (its token, its install record), is no file a dotfiles manager
+    builds (:func:`_own_file_on_a_read_only_mount`)."""
     while may_create and not folder.exists() and folder.parent != folder:
         folder = folder.parent
     try:
@@ -534,19 +570,24 @@ def _unwritable_folder(folder: Path, *, may_create: bool) -> str | None:
         return f"its folder is missing or not writable: {folder} does not exist; make it first"
     if not folder.is_dir():
         return f"its folder is missing or not writable: {folder} is not a folder"
+    if on_read_only_mount(folder):
+        said = (
+            f"its folder is missing or not writable: {folder} is on a file system mounted "
+            "read-only (the Nix store of home-manager, a read-only bind mount), where no "
+            "owner or mode lets anyone write; "
+        )
+        if own is not None:
+            return said + _own_file_on_a_read_only_mount(own)
+        return said + (
+            "make the change where that file is built or kept from (home-manager's "
+            "configuration, the dotfiles checkout)"
+        )
     if not mode & stat.S_IWUSR:
         return (
             f"its folder is missing or not writable: {folder} is read-only (mode "
             f"{stat.S_IMODE(mode):04o}), as a dotfiles manager (chezmoi, home-manager) may "
             "leave it; make the change where that manager keeps it, or make it writable "
             f"(chmod u+w {folder}) and run this again"
-        )
-    if _mounted_read_only(folder):
-        return (
-            f"its folder is missing or not writable: {folder} is on a file system mounted "
-            "read-only (the Nix store of home-manager, a read-only bind mount), where no "
-            "owner or mode lets anyone write; make the change where that file is built or "
-            "kept from (home-manager's configuration, the dotfiles checkout)"
         )
     if not os.access(folder, os.W_OK | os.X_OK):
         return (
@@ -556,13 +597,18 @@ def _unwritable_folder(folder: Path, *, may_create: bool) -> str | None:
     return None
 
 
-def _mounted_read_only(folder: Path) -> bool:
-    """Whether ``folder`` lies on a file system mounted read-only (``statvfs``'s
-    ``ST_RDONLY``; False when that cannot be asked)."""
-    try:
-        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
+def _own_file_on_a_read_only_mount(path: Path) -> str:
+    """What to do about ``path``, one of the plugin's own files (the token file, the install
+    record, in the state folder ``harness-memory`` beside the settings), whose folder lies on
+    a read-only mount: it is written by the install alone, never built by a dotfiles manager
+    (a token in the Nix store would be every user's to read), so its folder must be one the
+    user may write."""
+    return (
+        f"the file {path.name} is harness-memory's own, which the install writes and no dotfiles "
+        "manager builds (never put the token into the Nix store: every user may read it); "
+        f"make {path.parent} a writable folder of yours, or a link to one (home-manager: "
+        "mkOutOfStoreSymlink), and run this again"
+    )
 
 
 def _refuse_read_only(change: FileChange, target: Path) -> None:
@@ -594,7 +640,8 @@ def _named(path: Path, target: Path) -> str:
 def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Written:
     """Write one change (see :func:`apply_changes`); the folders it makes are added to
     ``made``, outermost first, before any file is written in them."""
-    old_mode = _mode_of(target) if change.old is not None else None
+    link = _own_link(change, target)  # replaced by a new file: its target's mode is not ours
+    old_mode = _mode_of(target) if change.old is not None and link is None else None
     mode = change.mode_after(old_mode)
     _make_folders(target.parent, 0o700 if mode & 0o077 == 0 else 0o755, made)
     if holds(change.new, change.secrets) and not keeps_owner_only(target.parent):
@@ -603,33 +650,49 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
     if change.backup and change.old is not None and old_mode is not None:
         backup_mode = private_mode(old_mode) if holds(change.old, change.secrets) else old_mode
         backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
+    kept = keep_aside(target) if link is not None else None
     try:
         in_place = replace_bytes(
             target, encoded(change.new), mode, keep_links=change.harness_settings
         )
-        _check_private(change, target, old_mode)
+        _check_private(change, target, old_mode, kept=kept)
     except OSError:
         if backup is not None:
             backup.unlink(missing_ok=True)
+        if kept is not None:
+            put_back(kept, target)
         raise
     tightened = _tighten_old_backups(target, change.secrets)
-    return Written(change.path, target, backup, old_mode, mode, tightened, in_place=in_place)
+    return Written(
+        change.path,
+        target,
+        backup,
+        old_mode,
+        mode,
+        tightened,
+        in_place=in_place,
+        replaced=link,
+        kept=kept,
+    )
 
 
-def _check_private(change: FileChange, target: Path, old_mode: int | None) -> None:
+def _check_private(
+    change: FileChange, target: Path, old_mode: int | None, *, kept: Path | None
+) -> None:
     """Raise ``OSError`` (``EPERM``) when ``target``, just written with a token (H-7), is not
     private after all: a disk that keeps no permission bits (exFAT, FAT, some network shares)
     shows every file as its mount's mode, so other users may read the token and the hooks
     refuse the file at every Session. The file is given back its old text first (removed, when
-    it was new), so the install changes nothing."""
+    it was new), so the install changes nothing; a link that was at its name (``kept``) is
+    put back by the caller instead."""
     if not change.secrets or not holds(change.new, change.secrets):
         return
     if target.stat().st_mode & 0o077 == 0:
         return
-    if change.old is None:
+    if kept is None and change.old is None:
         target.unlink(missing_ok=True)
-    else:
-        replace_bytes(target, encoded(change.old), old_mode or 0o600)
+    elif kept is None:
+        replace_bytes(target, encoded(change.old or ""), old_mode or 0o600)
     raise OSError(errno.EPERM, NOT_PRIVATE)
 
 
@@ -763,12 +826,15 @@ def _tighten_old_backups(target: Path, secrets: frozenset[str]) -> tuple[Path, .
 
 
 def _roll_back(written: list[Written], changes: list[FileChange]) -> None:
-    """Put back the old text of every file already written (a later one failed)."""
+    """Put back the old text of every file already written (a later one failed), and the
+    link itself that was at the name of one of the plugin's own files."""
     by_path = {change.path: change for change in changes}
     for done in reversed(written):
         change = by_path[done.path]
         with contextlib.suppress(OSError):
-            if change.old is None:
+            if done.kept is not None:
+                put_back(done.kept, done.target)
+            elif change.old is None:
                 done.target.unlink()
             else:
                 replace_bytes(done.target, encoded(change.old), done.old_mode or 0o600)

@@ -1,0 +1,80 @@
+"""What sits at the name of one of the plugin's own files (token, install record,
+``.gitignore``) when it is a link, and how an install keeps it to give it back (H-7).
+
+The plugin's own files are replaced by name, never written through a link found there
+(:func:`~harness_memory.installers.files.change_target`): a symlink or a hard link at
+``harness-memory/token`` (left by a copy, or planted by another account) is replaced by a new
+``0600`` file, the other file keeping its bytes and mode. :func:`link_at` says what was there
+(for ``--dry-run`` and the install's output); :func:`keep_aside` keeps that very entry (the
+link itself, not its text) under a hidden name in the same folder until every file is
+written, so an install that fails midway puts it back (:func:`put_back`) and "nothing was
+changed" holds for that name too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["LinkAtName", "drop", "keep_aside", "link_at", "put_back"]
+
+KEPT_INFIX = ".harness-memory-kept-"
+"""In the hidden name an entry is kept under: ``.<name>.harness-memory-kept-<8 hex digits>``."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkAtName:
+    """A link at an own file's name: ``what`` it is (``"a symlink to /srv/x"``, ``"a hard link
+    (one file of 2 names)"``) and what the replacement leaves as it was (``left``)."""
+
+    what: str
+    left: str
+
+
+def link_at(name: Path) -> LinkAtName | None:
+    """What sits at ``name`` (not followed) when it is a symlink, or a file with other hard
+    links; None for a plain file, nothing there, or a name that cannot be asked."""
+    try:
+        info = os.lstat(name)
+        if stat.S_ISLNK(info.st_mode):
+            pointed = name.readlink()
+            return LinkAtName(f"a symlink to {pointed}", f"{pointed} stays as it is")
+    except OSError:
+        return None
+    if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+        return LinkAtName(
+            f"a hard link (one file of {info.st_nlink} names)", "its other names keep their bytes"
+        )
+    return None
+
+
+def keep_aside(name: Path) -> Path:
+    """Keep the entry at ``name`` (a link: :func:`link_at`) under a hidden name in its folder
+    and return that name: a second hard link of the entry itself (a symlink's own, not its
+    target's), so ``name`` stays readable meanwhile; where the kernel refuses that (another
+    account's file under ``fs.protected_hardlinks``, a system without hard links of symlinks)
+    the entry is moved there instead. Raises ``OSError`` when neither can be done."""
+    kept = name.with_name(f".{name.name}{KEPT_INFIX}{secrets.token_hex(4)}")
+    try:
+        os.link(name, kept, follow_symlinks=False)
+    except (OSError, NotImplementedError):
+        name.rename(kept)
+    return kept
+
+
+def put_back(kept: Path, name: Path) -> None:
+    """Give ``name`` back the entry :func:`keep_aside` kept as ``kept`` (atomically, over what
+    the install wrote there meanwhile, or where nothing is). Never raises: what cannot be put
+    back stays under ``kept``."""
+    with contextlib.suppress(OSError):
+        kept.replace(name)
+
+
+def drop(kept: Path) -> None:
+    """Remove the entry kept as ``kept`` once the install is done (never raises)."""
+    with contextlib.suppress(OSError):
+        kept.unlink()
