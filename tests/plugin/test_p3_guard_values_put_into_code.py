@@ -7,14 +7,14 @@ a file name, a line or a command's output holds: a quote ends the string and the
 code (``x'+str(__import__('mk'))+'.txt``). So such code stays unknown to the guard, and the
 refusal now says how to write it instead (the value as an argument, ``sys.argv[1]``); a loop
 over a pattern's matches (``for f in *.txt``) is such a value too: it passed, and bash ran
-``mk`` through a file's name. Code printed by ``echo`` or ``printf`` into an interpreter's
-pipe is read when the guard can tell the text (every word literal, no escape but ``\\n``, no
-``printf`` directive): ``echo "print(1)" | python3`` passes, ``echo 'import mk' | python3``
-is refused, an escape (``echo -e '\\x69mport mk'``) stays unknown. A here-document holding a
-name-only command substitution (`` `date` ``) is written code, as inline code holding one is;
-``bash -s -- arg < install.sh`` gives its words to a script the guard reads, as ``bash
-install.sh arg`` does. Each refused form is refused by every harness in this process; three
-are run by one bash, which writes into the other scope: the gaps are real.
+``mk`` through a file's name. Code printed into an interpreter's pipe, a here-document holding
+a command substitution and a script fed on standard input with arguments stay unknown code: a
+first reading of each (round 55) let through forms a reviewer ran with bash into the other
+scope (``printf -- 'import mk\\n' | python3``, brace expansion and globs in echo's words, an
+``echo`` or ``date`` function, ``./nproc`` on ``PATH``, ``TZ`` with ``date +%Z``, ``bash -s
+-- python3 mk.py < run.sh``, ``BASH_ENV``, a later ``<&3``). Each refused form is refused by
+every harness in this process; three are run by one bash, which writes into the other scope:
+the gaps are real.
 """
 
 from __future__ import annotations
@@ -55,13 +55,26 @@ first reading of echo's pipe let through."""
 PROVED_BY_BASH = [VALUES_THAT_ARE_CODE[at] for at in (0, 2, 3)]
 """Three of them, run by one bash: each really writes into the other scope."""
 
+FIRST_READING_LET_THROUGH = [
+    "printf -- 'import mk\\n' | python3 && echo x > lnk/a.md",
+    "printf -- '%s\\n' 'import mk' | python3 && echo x > lnk/a.md",
+    "echo 'import m'{'k #',} | python3 && echo x > lnk/a.md",
+    "echo 'import' mk.p[y] | python3; echo x > lnk/a.md",
+    "echo() { cat mk.py; }; echo 'print(1)' | python3 && echo x > lnk/a.md",
+    "echo 'print(1)' | PYTHONSTARTUP=mk.py python3 -i && echo x > lnk/a.md",
+    "date() { cat mk.py; }; python3 <<EOF && echo x > lnk/a.md\n$(date)\nEOF",
+    "PATH=.:$PATH; python3 <<EOF && echo x > lnk/a.md\n$(nproc)\nEOF",
+    "export TZ='<mkl>0'; python3 <<EOF && echo x > lnk/a.md\nimport $(date +%Z)\nEOF",
+    "bash -s -- python3 mk.py < run.sh && echo x > lnk/a.md",
+    'bash -s -- a < install.sh <<< "$(cat mk.sh)" && echo x > lnk/a.md',
+    "exec 3<mk.sh; bash -s -- a < install.sh <&3 && echo x > lnk/a.md",
+    "BASH_ENV=mk.sh bash -s -- a < install.sh && echo x > lnk/a.md",
+]
+"""Forms a first reading of echo's pipe, of a here-document's substitutions and of a script fed
+on standard input let through (review55e: bash wrote through ``lnk`` with each): refused, as
+code the guard cannot read."""
+
 EVERYDAY = [
-    'echo "print(1)" | python3',
-    "printf 'print(1)\\n' | python3",
-    "echo 'import json; print(json.dumps({}))' | python3 -",
-    'python3 <<EOF\nprint("`date`")\nEOF\n:',
-    'python3 <<EOF\nprint("$(date +%F)")\nEOF\n:',
-    "bash -s -- arg < install.sh",
     "python3 -c 'print(\"`x`\")'",
     "for f in $(git ls-files '*.py'); do"
     " python3 -c 'import ast,sys; ast.parse(open(sys.argv[1]).read())' \"$f\"; done",
@@ -69,10 +82,9 @@ EVERYDAY = [
     "V=$(git describe); python3 -c 'import sys; print(sys.argv[1])' \"$V\"",
     "for f in *.json; do python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \"$f\"; done",
 ]
-"""Everyday forms that were refused before a write into a new folder or a new topic file
-(code echo or printf print, a here-document's `` `date` ``, a shell reading a script on
-standard input with arguments), and the way the refusal names for a value filled at run time
-(an argument, ``sys.argv[1]``)."""
+"""Everyday forms before a write into a new folder or a new topic file: backquotes inside
+single-quoted code, and the way the refusal names for a value filled at run time (an
+argument, ``sys.argv[1]``)."""
 
 FILLED_VALUES = {
     "for f in $(git ls-files '*.py'); do"
@@ -91,6 +103,12 @@ def _prepared(where: Layout) -> None:
     (work / "mk.py").write_text(MAKES_LINK, encoding="utf-8")
     (work / QUOTED_NAME).write_text("", encoding="utf-8")
     (work / "install.sh").write_text("echo installing\nmkdir -p build\n", encoding="utf-8")
+    (work / "run.sh").write_text('"$@"\n', encoding="utf-8")
+    (work / "mk.sh").write_text('ln -s "$(cat target)" lnk\n', encoding="utf-8")
+    (work / "mkl.py").write_text(MAKES_LINK, encoding="utf-8")
+    nproc = work / "nproc"
+    nproc.write_text("#!/bin/sh\ncat mk.py\n", encoding="utf-8")
+    nproc.chmod(0o755)
     (work / "a.txt").write_text("a\n", encoding="utf-8")
     (work / "a.json").write_text("{}\n", encoding="utf-8")
 
@@ -101,6 +119,7 @@ def test_p3_a_value_put_into_code_or_code_printed_into_a_pipe_is_read_or_refused
     _prepared(where)
 
     assert let_through(where, VALUES_THAT_ARE_CODE) == {}
+    assert let_through(where, FIRST_READING_LET_THROUGH) == {}
     env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root)}
     written = bash_writes_through_lnk(where, PROVED_BY_BASH, env=env)
     assert written >= {f"{at}.md" for at in range(len(PROVED_BY_BASH))}

@@ -896,7 +896,7 @@ def _command_text(
     substitutions spelt for the lexer; and ``environ`` as the shell in ``cwd`` has it
     (:func:`_started_in`: its ``PWD``)."""
     environ = _started_in(environ, cwd)
-    here = here_data(_names_read(command))  # ``python3 <<EOF`` … ``print("`date`")``: text
+    here = here_data(command)
     text = here.command if nested else with_toplevel(here.command, cwd, environ)
     return here, _read_substitutions(_backquotes_spelt(_subshells_spelt(text)), environ), environ
 
@@ -2136,11 +2136,9 @@ class _Writes:
         "_operand",
         "_operands",
         "_piped",
-        "_piped_code",
         "_positional",
         "_positional_state",
         "_prefixed",
-        "_printed",
         "_program",
         "_redirect",
         "_renamed",
@@ -2250,8 +2248,6 @@ class _Writes:
         self._after_pipe = False  # the word seen last was a ``|``
         self._piped = False  # the command reads the pipe of the one before it
         self._cat_feed: list[str] = []  # the files the command before it printed (``cat f``)
-        self._printed: str | None = None  # the text it printed by echo or printf, if known
-        self._piped_code: str | None = None  # that text, for the command reading the pipe
         self.stdin_elsewhere = False  # a group, a loop or ``exec`` given standard input
         self.bare_patchers = 0  # apply_patch runs given no patch of their own (here-data?)
         self.cat_read = True  # ``cat`` prints its files (no function or alias of that name)
@@ -2908,29 +2904,6 @@ class _Writes:
             return None  # missing (it runs nothing), a folder, ``/dev/null``
         return self._script_links(program[0], script[1], file, run=script[0] == "run")
 
-    def _take_input(self, command: str | None, words: list[str], *, piped: bool) -> bool:
-        """Note what the command ending (``command``, its ``words`` as written) reads on
-        standard input and prints into a pipe: the text ``echo`` or ``printf`` before it
-        printed into its pipe becomes its code read (:func:`_printed_text`, unless ``<``
-        feeds it a file; ``piped``: it reads the pipe), its own printed text is kept for the
-        next; whether its standard input is a file the guard reads (:meth:`_read_stdin_file`)."""
-        self._piped_code = self._printed if piped and self._stdin is None else None
-        self._printed = _printed_text(command, words)  # what a pipe after it gives
-        return self._read_stdin_file()  # ``bash -s -- arg < install.sh``: read as its script
-
-    def _read_stdin_file(self) -> bool:
-        """Whether the command's standard input is a file the guard reads as a script fed
-        there is (:meth:`_link_maker`): a literal name (no expansion, pattern or descriptor:
-        ``/dev/stdin`` may be any pipe) of a regular file in the shell's folder that the
-        command does not write first; its code is then read, not unknown (P-3)."""
-        word = self._stdin
-        if word is None or _RUN_TIME_NAME_RE.search(word) or _GLOB_CHARS.search(word):
-            return False
-        if word.startswith(("/dev/", "/proc/", "~")) or ".." in word.split("/"):
-            return False
-        file = word if PurePath(word).is_absolute() else f"{self._base}/{word}"
-        return os.path.isfile(file) and not self._writes_script(os.path.basename(file))  # noqa: PTH113, PTH119
-
     def _script_operand(self, command: str, program: list[str], words: list[str]) -> str | None:
         """The word naming the script of the interpreter ``command`` (``program``: its name
         and options before its first operand; ``words``: a shell's words, as written): ``-``
@@ -3121,15 +3094,6 @@ class _Writes:
         quiet = {"-V", "--version", "-h", "--help", "-v"}
         if operand not in (None, "-") or quiet & set(program[1:]):
             return None
-        fed = self._piped_code  # ``echo "print(1)" | python3``: the code echo prints, read
-        fed = None if "<" in self.text else fed  # a redirect may feed it (``<<<``, ``<&3``)
-        if fed is not None and command not in SHELLS and command not in STARTUP_SHELLS:
-            if (shown := link_text(fed)) is not None:
-                return program[0], shown
-            if (loaded := _modules_links(program[0], self._base, fed, None)) is not None:
-                return loaded
-            if not self.here_text:
-                return None
         if not self.here_text or self.here_built:
             named = _filled_names(self.here_text, variables.filled) if self.here_built else []
             return program[0], _built_code_reason(program[0], named) if named else _STDIN_CODE
@@ -3168,7 +3132,6 @@ class _Writes:
         script_words, self._script_words = self._script_words, []
         piped, self._piped = self._piped, False
         feed = [self._stdin] if self._stdin is not None else self._cat_feed if piped else None
-        fed_file = self._take_input(command, said[::2], piped=piped)
         looked_up, self._looked_up = self._looked_up, False
         if not looked_up:  # ``command -v apply_patch`` runs none
             self.note_fed_patch(command, said, feed, unknown=run_named)
@@ -3224,7 +3187,7 @@ class _Writes:
             self._known.update(dict.fromkeys(_SET_BY_ANY))
         if not self._note_applets(command, program, said):  # ``busybox --install -s`` runs no sh
             given = script_words if command in _SOURCING else said[::2]
-            written += _code_given_unread(command, given, fed_file=fed_file)
+            written += _code_given_unread(command, given)
         self._note_unseen(command, said, run_named=run_named)
         self._found.written_at_run_time.extend(word for word, built in written if built)
         named_before = len(self._found.named)  # a backup is of a file there before the writer
@@ -4013,50 +3976,18 @@ _POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
 ``${@:2}``): it runs the words ``set --`` gave them."""
 
 
-_PRINT_OPTIONS_RE = re.compile(r"^-[neE]+$")
-"""``echo``'s options: no newline, backslash escapes read or not."""
-
-
-def _printed_text(command: str | None, words: list[str]) -> str | None:
-    """The text ``echo`` or ``printf`` (``command``) prints from ``words`` (as written), when
-    the guard can tell it: every word literal (no ``$`` nor backquote, even quoted), no
-    backslash but ``\\n`` (a newline), no ``printf`` directive (``%``; its format alone is
-    printed then, its other words unused): an escape or a directive may spell any text
-    (``\\x73ymlink``, ``%b``). None otherwise, or for another command. What a pipe then gives
-    an interpreter as its code (P-3)."""
-    if command not in ("echo", "printf"):
-        return None
-    if command == "printf":  # its format alone is printed when it holds no directive
-        given = words[:1]
-    else:
-        given = list(itertools.dropwhile(_PRINT_OPTIONS_RE.match, words))
-    text = " ".join(given)
-    if any(char in text for char in "$`") or (command == "printf" and "%" in text):
-        return None
-    if "\\" in text.replace("\\n", ""):
-        return None
-    lines = text.replace("\\n", "\n")  # as ``printf`` or ``echo -e`` print it
-    return text if lines == text else f"{text}\n{lines}"  # and as ``echo`` does: both read
-
-
-def _code_given_unread(
-    command: str | None, words: list[str], *, fed_file: bool = False
-) -> list[tuple[str, bool]]:
+def _code_given_unread(command: str | None, words: list[str]) -> list[tuple[str, bool]]:
     """The words a shell or ``source`` run with ``words`` (as written) gives code the guard
     cannot read with them (``bash -s … <<< '"$@"'``, ``bash /dev/stdin …``, ``source
     /dev/stdin …``, ``-c "$c"``, a ``-c`` code with quoting or escapes the lexer keeps):
-    ``$@``, words known only at run time run as a command (none when none are given).
-    ``fed_file``: standard input is a file the guard reads as the script (``bash -s -- arg <
-    install.sh``, as ``bash install.sh arg``: :meth:`_Writes._read_stdin_file`)."""
+    ``$@``, words known only at run time run as a command (none when none are given)."""
     if command in _SOURCING:
         code, given, stdin = None, words[1:], bool(words) and words[0] in STDIN_SCRIPTS
     elif command in SHELLS or command in STARTUP_SHELLS:
         code, _, stdin, given = shell_run(words)
     else:
         return []
-    unread = (stdin and not fed_file) or (
-        code is not None and _UNREAD_CODE_RE.search(words[code]) is not None
-    )
+    unread = stdin or (code is not None and _UNREAD_CODE_RE.search(words[code]) is not None)
     return [("$@", True)] if unread and given else []
 
 
@@ -5210,20 +5141,6 @@ _RUN_TIME_NAME = "@"
 """What a name-only substitution is read as: one name, no ``/``, and a character no scope key,
 ``user`` or the marker holds, so a scope or marker name completed by it is never one the
 guard allows (``…/my-app-1a2b3c4$(date +%-d)`` is no Session's scope)."""
-
-
-def _names_read(command: str) -> str:
-    """``command`` with each name-only command substitution (:data:`_NAME_ONLY_RE`: ``$(date
-    +%F)``, `` `nproc` ``) put in as the one name it prints (:data:`_RUN_TIME_NAME`), so a
-    here-document's body holding one is written code, as inline code holding one is: its
-    output (a date, a count, a commit id) holds no quote, no newline, no code (P-3)."""
-    if "$(" not in command and "`" not in command:
-        return command
-
-    def text(match: re.Match[str]) -> str:
-        return _RUN_TIME_NAME if _NAME_ONLY_RE.match(_substituted(match)) else match[0]
-
-    return _SUBSTITUTION_RE.sub(text, command)
 
 
 def _substituted(match: re.Match[str]) -> str:
