@@ -38,7 +38,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
 from memory_api.appkeys import PRINCIPAL_KEY
-from memory_api.bearer import find_token
+from memory_api.bearer import find_token, holds_secret
 from memory_api.errors import (
     BadRequest,
     Forbidden,
@@ -60,9 +60,30 @@ from memory_api.http.host_header import InvalidHost
 from memory_api.principal import LOCAL, Principal
 from memory_api.store.tokens import KnownTokens, TokenStore
 
-__all__ = ["BindRefused", "auth_middleware", "bind_decision", "get_principal"]
+__all__ = [
+    "BindRefused",
+    "auth_middleware",
+    "bind_decision",
+    "get_principal",
+    "refuse_secret_session_id",
+]
 
 API_PREFIX = "/api/"
+
+
+def refuse_secret_session_id(session_id: str | None) -> None:
+    """Raise :class:`BadRequest` when ``session_id`` (a request's ``sessionId``) holds a bearer
+    secret of the service's shape (``mem_`` and 43 URL-safe characters, A-10): a session id is
+    kept in the scope's history (a version's ``Session-Id``, its ``author.sessionId``, copied to
+    every machine syncing the scope), so a token sent there (a harness given its arguments in
+    the wrong order) would be kept for every reader of it. Refused rather than masked: the
+    harness learns its mistake at once, and nothing of the secret is kept anywhere."""
+    if session_id is not None and holds_secret(session_id):
+        raise BadRequest(
+            "sessionId looks like a bearer token (mem_ and 43 characters): a session id is kept "
+            "in the memory's history, readable by everyone who may read it; send the harness's "
+            "own session id there and the token only in the Authorization header"
+        )
 
 
 class BindRefused(RuntimeError):
