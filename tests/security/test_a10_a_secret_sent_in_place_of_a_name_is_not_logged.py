@@ -197,19 +197,29 @@ def test_a10_mem_inside_an_ordinary_name_is_no_secret(text: str, shown: str | No
     assert hide_secrets(text) == (text if shown is None else shown)
 
 
-@pytest.mark.parametrize("route", ["session-start", "versions"])
+@pytest.mark.parametrize(
+    ("route", "field", "split"),
+    [
+        ("session-start", "sessionId", ""),
+        ("session-start", "sessionId", "\x00"),
+        ("versions", "sessionId", ""),
+        ("versions", "harness", "\x01"),
+    ],
+)
 async def test_a10_a_secret_sent_as_a_session_id_is_refused_not_kept_in_the_history(
-    logged: TestClient[Any, None], tmp_path: Path, route: str
+    logged: TestClient[Any, None], tmp_path: Path, route: str, field: str, split: str
 ) -> None:
-    """A session id is kept in the scope's history (``Session-Id`` of a version, its
-    ``author.sessionId``, copied to every machine syncing it): one shaped like a bearer secret
-    is refused (400, saying why) before anything is kept."""
+    """A session id (a harness's, a tool's name) is kept in the scope's history (a version's
+    ``Session-Id``, its ``author.sessionId``, copied to every machine syncing it): one holding a
+    bearer secret is refused (400, saying why) before anything is kept, and so is one that
+    holds it once its control characters are dropped, as the history keeps it."""
     await _started_agent(logged)
     secret = new_secret()
     body = {"workspace": str(tmp_path)} if route == "session-start" else {}
+    sent = secret[:20] + split + secret[20:]
 
-    answer = await logged.post(f"{memory_url()}/{route}", json={**body, "sessionId": secret})
+    answer = await logged.post(f"{memory_url()}/{route}", json={**body, field: sent})
 
-    await expect_problem(answer, 400, "sessionId looks like a bearer token")
+    await expect_problem(answer, 400, f"{field} looks like a bearer token")
     changes = await logged.get(f"{memory_url()}/scopes/user/changes")
-    assert secret not in await changes.text()
+    assert secret[20:] not in await changes.text()

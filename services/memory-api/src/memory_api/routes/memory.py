@@ -32,7 +32,7 @@ from memory_core.wire import SessionStartRequest
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_history_store, get_memory_store
 from memory_api.errors import BadRequest
-from memory_api.http.auth import refuse_secret_session_id
+from memory_api.http.auth import refuse_secret_in
 from memory_api.http.jsonio import json_response, json_text, query_flag, read_json, refuse_body
 from memory_api.http.logs import log_quote, note_access
 from memory_api.store.file_pages import FILES_DEFAULT_LIMIT
@@ -73,7 +73,7 @@ async def post_session_start(request: web.Request) -> web.Response:
     """
     project, agent = _ids(request)
     body = await read_json(request, _session_start_decoder)
-    refuse_secret_session_id(body.session_id)
+    refuse_secret_in("sessionId", body.session_id)
     store = get_memory_store(request.app)
     answer = await store.session_start(project, agent, body)
     # V-1: whatever changed on disk since is recorded after the answer, in a task of its own
