@@ -3,8 +3,9 @@
 The access line quotes the path as sent and the harness's session id, so a client that swapped
 its arguments (its token where the project id goes: ``/api/projects/mem_…/agents``) or sent
 its token as the session id wrote the secret into the log, for anyone reading it to use. Each
-secret of the service's own shape (``mem_`` and 43 URL-safe characters) is masked in both; the
-rest of the line stays as sent.
+secret of the service's own shape (``mem_`` and 43 URL-safe characters) is masked by the log's
+handler in every record (an error line, a traceback too), before any cut; the rest of the line
+stays as sent. A session id holding one is refused: the history would keep it.
 """
 
 from __future__ import annotations
