@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -69,6 +70,19 @@ def open_umask() -> Iterator[None]:
         yield
     finally:
         os.umask(before)
+
+
+@pytest.fixture
+def restore_logging() -> Iterator[None]:
+    """Put the root logger and the record switches back after
+    :func:`memory_api.http.logs.configure_logging`."""
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    switches = logging._srcfile, logging.logThreads, logging.logMultiprocessing
+    yield
+    root.handlers[:], level = saved
+    root.setLevel(level)
+    logging._srcfile, logging.logThreads, logging.logMultiprocessing = switches
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
 from memory_api.store.tokens import TokenStore
 
 from tests.api.conftest import PROJECT, AgentHome, Client, bearer, expect_problem
@@ -43,6 +44,9 @@ async def test_a10a_a_token_file_naming_projects_twice_is_unreadable_and_reaches
     assert "tokens/ops.json: not a token record (it names the field 'projects' twice" in (
         known.unreadable
     )
+    _, readable = TokenStore(agent.data_dir).create("good", None)
+    still = await client.get(f"/api/projects/{PROJECT}/agents", headers=bearer(readable))
+    assert still.status == 200, await still.text()
 
 
 async def test_a1_an_agent_file_naming_its_project_twice_is_invalid_not_moved(
@@ -57,3 +61,20 @@ async def test_a1_an_agent_file_naming_its_project_twice_is_invalid_not_moved(
 
     await expect_problem(answer, 503, "names the field 'project' twice")
     assert elsewhere.status in (404, 503)
+
+
+@pytest.mark.parametrize("filler", ["9" * 4301, "[" * 5000 + "]" * 5000])
+async def test_a1_an_agent_file_naming_its_project_twice_is_invalid_whatever_else_it_holds(
+    client: Client, agent: AgentHome, filler: str
+) -> None:
+    """A value Python's ``json`` could not read (a 4301-digit number: its digit limit; lists
+    5000 deep: its recursion limit) beside a second ``project`` let the agent be served in the
+    project named last, or failed the request (500)."""
+    stored = agent.data_dir / "agents" / agent.id / "agent.json"
+    text = stored.read_text(encoding="utf-8")
+    edited = text[: text.rindex("}")] + f', "note": {filler}, "project": "other"}}'
+    stored.write_text(edited, encoding="utf-8")
+
+    elsewhere = await client.get(f"/api/projects/other/agents/{agent.id}/config")
+
+    assert elsewhere.status in (404, 503), await elsewhere.text()

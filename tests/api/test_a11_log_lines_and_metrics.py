@@ -5,25 +5,12 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
 
 import pytest
 from memory_api.http.logs import ACCESS_LOGGER, configure_logging
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.api.conftest import PROJECT, Client
-
-
-@pytest.fixture
-def restore_logging() -> Iterator[None]:
-    """Put the root logger and the record switches back after :func:`configure_logging`."""
-    root = logging.getLogger()
-    saved = root.handlers[:], root.level
-    switches = logging._srcfile, logging.logThreads, logging.logMultiprocessing
-    yield
-    root.handlers[:], level = saved
-    root.setLevel(level)
-    logging._srcfile, logging.logThreads, logging.logMultiprocessing = switches
 
 
 def test_a11_configured_text_lines_name_level_logger_and_process(

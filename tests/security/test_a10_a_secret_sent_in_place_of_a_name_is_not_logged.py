@@ -3,8 +3,9 @@
 The access line quotes the path as sent and the harness's session id, so a client that swapped
 its arguments (its token where the project id goes: ``/api/projects/mem_…/agents``) or sent
 its token as the session id wrote the secret into the log, for anyone reading it to use. Each
-secret of the service's own shape (``mem_`` and 43 URL-safe characters) is masked in both; the
-rest of the line stays as sent.
+secret of the service's own shape (``mem_`` and 43 URL-safe characters) is masked by the log's
+handler in every record (an error line, a traceback too), before any cut; the rest of the line
+stays as sent. A session id holding one is refused: the history would keep it.
 """
 
 from __future__ import annotations
@@ -17,12 +18,20 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from memory_api.app import create_app
-from memory_api.bearer import new_secret
-from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
+from memory_api.bearer import hide_secrets, new_secret
+from memory_api.http.logs import (
+    ACCESS_LOGGER,
+    AccessLogger,
+    SecretMaskFilter,
+    configure_logging,
+    log_quote,
+)
+from memory_api.routes.memory import SESSION_ID_LOG_CHARS
 from memory_api.settings import Settings
+from memory_api.store import agents
 from pytest_aiohttp import AiohttpClient
 
-from tests.api.conftest import AGENT, PROJECT, memory_url, ok_json
+from tests.api.conftest import AGENT, PROJECT, expect_problem, memory_url
 
 
 @pytest.fixture
@@ -46,8 +55,9 @@ async def _access_line(caplog: pytest.LogCaptureFixture, method: str) -> logging
 
 
 async def test_a10_a_secret_in_the_path_is_masked_in_the_access_line(
-    logged: TestClient[Any, None], caplog: pytest.LogCaptureFixture
+    logged: TestClient[Any, None], masked_caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog = masked_caplog
     secret = new_secret()
 
     with caplog.at_level(logging.INFO, logger=ACCESS_LOGGER):
@@ -60,21 +70,157 @@ async def test_a10_a_secret_in_the_path_is_masked_in_the_access_line(
     assert "GET /api/projects/mem_[masked]/agents 400" in record.getMessage()
 
 
-async def test_a10_a_secret_sent_as_the_session_id_is_masked_in_the_access_line(
-    logged: TestClient[Any, None], caplog: pytest.LogCaptureFixture, tmp_path: Path
+async def test_a10_a_secret_sent_as_the_session_id_is_refused_and_not_logged(
+    logged: TestClient[Any, None], masked_caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
-    created = await logged.post(f"/api/projects/{PROJECT}/agents", json={"id": AGENT, "name": "A"})
-    assert created.status == 201
+    caplog = masked_caplog
+    await _started_agent(logged)
     secret = new_secret()
 
     with caplog.at_level(logging.INFO, logger=ACCESS_LOGGER):
-        await ok_json(
-            await logged.post(
-                f"{memory_url()}/session-start",
-                json={"workspace": str(tmp_path), "sessionId": f"run-{secret}"},
-            )
+        answer = await logged.post(
+            f"{memory_url()}/session-start",
+            json={"workspace": str(tmp_path), "sessionId": f"run-{secret}"},
         )
-        record = await _access_line(caplog, "POST")
+        assert answer.status == 400
+        await _access_line(caplog, "POST")
 
     assert secret not in caplog.text
-    assert "session start: session='run-mem_[masked]'" in record.__dict__["note"]
+
+
+def test_a10_a_logged_session_id_is_masked_before_it_is_cut() -> None:
+    """The access line's session id is cut at 128 characters: cut first, a secret straddling
+    the cut kept 40 of its 43 characters, too few for the mask, and was logged."""
+    secret = new_secret()
+
+    quoted = log_quote("s" * 84 + secret, SESSION_ID_LOG_CHARS)
+
+    assert quoted == repr("s" * 84 + "mem_[masked]")
+
+
+@pytest.fixture
+def masked_caplog(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
+    """``caplog`` whose handler masks records as the service's own log handler does
+    (:func:`~memory_api.http.logs.configure_logging` installs :class:`SecretMaskFilter`)."""
+    caplog.handler.addFilter(SecretMaskFilter())
+    return caplog
+
+
+async def _started_agent(logged: TestClient[Any, None]) -> None:
+    created = await logged.post(f"/api/projects/{PROJECT}/agents", json={"id": AGENT, "name": "A"})
+    assert created.status == 201
+
+
+async def test_a10_a_secret_across_the_session_ids_cut_is_not_logged(
+    logged: TestClient[Any, None], masked_caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """The logged session id is cut at 128 characters: a secret straddling the cut, no longer
+    43 characters after ``mem_``, was not masked and 40 of its 43 characters were logged."""
+    await _started_agent(logged)
+    secret = new_secret()
+
+    with masked_caplog.at_level(logging.INFO, logger=ACCESS_LOGGER):
+        await logged.post(
+            f"{memory_url()}/session-start",
+            json={"workspace": str(tmp_path), "sessionId": "s" * 84 + secret},
+        )
+        await _access_line(masked_caplog, "POST")
+
+    assert secret[4:20] not in masked_caplog.text
+
+
+async def test_a10_a_secret_percent_encoded_in_the_path_is_masked(
+    logged: TestClient[Any, None], masked_caplog: pytest.LogCaptureFixture
+) -> None:
+    """The path is logged as sent: a secret with a character percent-encoded (``%41`` for
+    ``A``) is the same secret to the service, and is masked as one."""
+    secret = new_secret()
+    sent = "%6D" + secret[1:4] + "".join(f"%{ord(c):02X}" for c in secret[4:6]) + secret[6:]
+
+    with masked_caplog.at_level(logging.INFO, logger=ACCESS_LOGGER):
+        answer = await logged.get(f"/api/projects/{sent}/agents")
+        assert answer.status == 400
+        record = await _access_line(masked_caplog, "GET")
+
+    assert secret[6:] not in masked_caplog.text
+    assert record.getMessage().startswith("GET /api/projects/mem_[masked]/agents 400")
+
+
+async def test_a10_a_secret_in_the_path_of_a_failed_request_is_masked_in_its_error_line(
+    logged: TestClient[Any, None],
+    masked_caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    await _started_agent(logged)
+    secret = new_secret()
+
+    def failing(raw: bytes, agent_id: str) -> None:
+        raise OSError(5, "Input/output error", f"/data/{secret}.md")
+
+    monkeypatch.setattr(agents, "_parse", failing)
+    with masked_caplog.at_level(logging.INFO):
+        answer = await logged.get(f"{memory_url()}/scopes/user/files/{secret}.md")
+
+    assert answer.status == 503
+    assert "data dir error in GET" in masked_caplog.text
+    assert secret not in masked_caplog.text
+
+
+def test_a10_the_configured_log_masks_secrets_in_messages_and_tracebacks(
+    capsys: pytest.CaptureFixture[str], restore_logging: None
+) -> None:
+    secret = new_secret()
+    configure_logging("text", "INFO")
+    try:
+        raise OSError(5, "Input/output error", f"/data/{secret}.md")
+    except OSError:
+        logging.getLogger("memory_api").exception("failed in GET /files/%s.md", secret)
+
+    err = capsys.readouterr().err
+    assert secret not in err
+    assert "failed in GET /files/mem_[masked].md" in err
+    assert "Input/output error: '/data/mem_[masked].md'" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("project_mem_search_index_rebuild_after_the_schema_change_v2.md", None),
+        ("notes/mem_" + "x" * 43 + ".md", "notes/mem_[masked].md"),
+        ("run-mem_" + "x" * 43, "run-mem_[masked]"),
+        ("project_mem_" + "x" * 43 + ".md", None),
+        ("sss" + "mem_" + "xY" * 22, "sssmem_[masked]"),
+    ],
+)
+def test_a10_mem_inside_an_ordinary_name_is_no_secret(text: str, shown: str | None) -> None:
+    """``mem_`` inside a word (after a letter, a digit or ``_``) starts a secret only when
+    what follows mixes lower and upper case, as a random secret does; an ordinary name stays."""
+    assert hide_secrets(text) == (text if shown is None else shown)
+
+
+@pytest.mark.parametrize(
+    ("route", "field", "split"),
+    [
+        ("session-start", "sessionId", ""),
+        ("session-start", "sessionId", "\x00"),
+        ("versions", "sessionId", ""),
+        ("versions", "harness", "\x01"),
+    ],
+)
+async def test_a10_a_secret_sent_as_a_session_id_is_refused_not_kept_in_the_history(
+    logged: TestClient[Any, None], tmp_path: Path, route: str, field: str, split: str
+) -> None:
+    """A session id (a harness's, a tool's name) is kept in the scope's history (a version's
+    ``Session-Id``, its ``author.sessionId``, copied to every machine syncing it): one holding a
+    bearer secret is refused (400, saying why) before anything is kept, and so is one that
+    holds it once its control characters are dropped, as the history keeps it."""
+    await _started_agent(logged)
+    secret = new_secret()
+    body = {"workspace": str(tmp_path)} if route == "session-start" else {}
+    sent = secret[:20] + split + secret[20:]
+
+    answer = await logged.post(f"{memory_url()}/{route}", json={**body, field: sent})
+
+    await expect_problem(answer, 400, f"{field} looks like a bearer token")
+    changes = await logged.get(f"{memory_url()}/scopes/user/changes")
+    assert secret[20:] not in await changes.text()

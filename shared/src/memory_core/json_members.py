@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["repeated_member", "twice_named"]
+__all__ = ["UncheckedMembers", "repeated_member", "twice_named"]
 
 
 class _RepeatedMember(Exception):
@@ -30,22 +30,41 @@ def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return members
 
 
-_pairs_decoder = json.JSONDecoder(object_pairs_hook=_unique_members)
-"""The reader of :func:`repeated_member`, made once (``json.loads`` makes one per call)."""
+_pairs_decoder = json.JSONDecoder(
+    object_pairs_hook=_unique_members, parse_int=str, parse_float=str, parse_constant=str
+)
+"""The reader of :func:`repeated_member`, made once (``json.loads`` makes one per call). Numbers
+stay text: Python's ``int`` refuses more than 4300 digits, which msgspec reads (a value it skips
+as an unknown field), and a reading that failed there saw no repeat."""
+
+
+class UncheckedMembers(ValueError):
+    """A JSON text a decoder took that :func:`repeated_member` could not read again, so whether
+    it names a member twice is unknown (nested deeper than Python's recursion limit). A stored
+    record is then not read (fail closed), a request body refused."""
 
 
 def repeated_member(body: bytes) -> str | None:
     """The first member name that one object of the JSON ``body`` (UTF-8) gives twice, as
     decoded (``"workspace"`` and ``"work\u0073pace"`` are one name); None when every object's
-    names are unique, or when this reading does not take ``body`` (the decoder's reading then
-    stands). ``body`` is one that a decoder of known fields took already (a flat object, a
-    small record), so this second reading is small and shallow."""
+    names are unique. ``body`` is one that a decoder of known fields took already (a flat
+    object, a small record); this second reading takes every such text: numbers of any length
+    stay text. Raises :class:`UncheckedMembers` when it still cannot (arrays or objects nested
+    some 1000 deep, past the recursion limit), never answering None for a text it did not
+    read."""
     try:  # UTF-8, as msgspec took it (json.loads would also guess UTF-16 and UTF-32)
         _pairs_decoder.decode(body.decode("utf-8"))
     except _RepeatedMember as repeated:
         return str(repeated.args[0])
-    except ValueError:  # a reading msgspec took and this one does not: msgspec's stands
-        return None
+    except RecursionError:
+        raise UncheckedMembers(
+            "it could not be checked for a field named twice: its values are nested too deep "
+            "(keep them under some 900 levels)"
+        ) from None
+    except ValueError as error:  # not UTF-8 or not JSON: no decoder took it
+        raise UncheckedMembers(
+            f"it could not be checked for a field named twice: {error}"
+        ) from None
     return None
 
 

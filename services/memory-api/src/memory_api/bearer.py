@@ -26,6 +26,7 @@ __all__ = [
     "find_token",
     "hash_secret",
     "hide_secrets",
+    "holds_secret",
     "new_secret",
     "parse_token_spec",
 ]
@@ -33,9 +34,19 @@ __all__ = [
 SECRET_PREFIX = "mem_"  # noqa: S105 - a public marker in front of every secret, not one
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
-_SECRET_RE = re.compile(re.escape(SECRET_PREFIX) + r"[A-Za-z0-9_-]{43,}")
+_SECRET_CHARS = r"[A-Za-z0-9_-]"  # noqa: S105 - the characters of a secret, not one
+_SECRET_RE = re.compile(
+    rf"(?<![A-Za-z0-9_]){re.escape(SECRET_PREFIX)}{_SECRET_CHARS}{{43,}}"
+    rf"|{re.escape(SECRET_PREFIX)}(?={_SECRET_CHARS}*[a-z])(?={_SECRET_CHARS}*[A-Z])"
+    rf"{_SECRET_CHARS}{{43,}}"
+)
 """A secret of :func:`new_secret`'s shape, and whatever URL-safe characters follow it (one
-mistyped at its end is still nearly all of it)."""
+mistyped at its end is still nearly all of it). Starting a word (``mem_`` after anything but a
+letter, a digit or ``_``: ``/``, ``-``, a quote, a space, as in ``run-mem_…``) any such run is
+one; inside a word (``project_mem_search_index_rebuild_after_the_schema_change_v2.md``, an
+ordinary name) only a run of both lower- and upper-case letters, as random text is (a fresh
+secret lacks one of them fewer than once in a billion), so a secret glued to the text before it
+(``sss…mem_<secret>``) is one too."""
 HIDDEN_SECRET = SECRET_PREFIX + "[masked]"
 """What stands in for a secret in a log line (:func:`hide_secrets`)."""
 _NOT_SENDABLE_RE = re.compile(r"[^\x20-\x7e]")
@@ -86,7 +97,18 @@ def hide_secrets(text: str) -> str:
     >>> hide_secrets("/api/projects/mem_" + "a" * 43 + "/agents")
     '/api/projects/mem_[masked]/agents'
     """
+    if SECRET_PREFIX not in text:  # nearly every log line: a substring test, not the pattern
+        return text
     return _SECRET_RE.sub(HIDDEN_SECRET, text)
+
+
+def holds_secret(text: str) -> bool:
+    """Whether ``text`` holds a secret of the service's shape (what :func:`hide_secrets` masks).
+
+    >>> holds_secret("run-mem_" + "a" * 43), holds_secret("project_mem_" + "a" * 43)
+    (True, False)
+    """
+    return _SECRET_RE.search(text) is not None
 
 
 def check_token_name(name: str) -> str:

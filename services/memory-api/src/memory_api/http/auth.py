@@ -38,7 +38,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
 from memory_api.appkeys import PRINCIPAL_KEY
-from memory_api.bearer import find_token
+from memory_api.bearer import find_token, holds_secret
 from memory_api.errors import (
     BadRequest,
     Forbidden,
@@ -58,11 +58,38 @@ from memory_api.http.browser_guard import (
 )
 from memory_api.http.host_header import InvalidHost
 from memory_api.principal import LOCAL, Principal
+from memory_api.store.history.recorder import clean_value
 from memory_api.store.tokens import KnownTokens, TokenStore
 
-__all__ = ["BindRefused", "auth_middleware", "bind_decision", "get_principal"]
+__all__ = [
+    "BindRefused",
+    "auth_middleware",
+    "bind_decision",
+    "get_principal",
+    "refuse_secret_in",
+]
 
 API_PREFIX = "/api/"
+
+
+def refuse_secret_in(field: str, value: str | None) -> None:
+    """Raise :class:`BadRequest` when ``value`` (the request's ``field``: ``sessionId``,
+    ``harness``, ``tool``) holds a bearer secret of the service's shape (``mem_`` and 43
+    URL-safe characters, A-10), as sent or as the history keeps it (control characters dropped,
+    :func:`~memory_api.store.history.recorder.clean_value`, before its cut: a secret split by
+    one, or straddling the cut, is judged whole). These values are kept in the scope's history
+    (a version's ``Session-Id``, its ``author.sessionId``, copied to every machine syncing the
+    scope), so a token sent there (a harness given its arguments in the wrong order) would be
+    kept for every reader of it. Refused rather than masked: the harness learns its mistake at
+    once, and nothing of the secret is kept anywhere, the log included."""
+    if value is None:
+        return
+    if holds_secret(value) or holds_secret(clean_value(value, len(value)) or ""):
+        raise BadRequest(
+            f"{field} looks like a bearer token (mem_ and 43 characters): it would be kept in "
+            "the memory's history, readable by everyone who may read it; send the harness's "
+            "own value there and the token only in the Authorization header"
+        )
 
 
 class BindRefused(RuntimeError):

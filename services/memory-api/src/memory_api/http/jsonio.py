@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import msgspec
 from aiohttp import StreamReader, hdrs, web
 from aiohttp.web_protocol import RequestPayloadError
-from memory_core.json_members import repeated_member
+from memory_core.json_members import UncheckedMembers, repeated_member
 from memory_core.wire import RequestBody
 
 from memory_api.appkeys import get_settings
@@ -202,7 +202,11 @@ def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
                 "outside the Basic Multilingual Plane?); send whole characters"
             ) from None
         raise
-    if (twice := repeated_member(body)) is not None:
+    try:
+        twice = repeated_member(body)
+    except UncheckedMembers as error:
+        raise BadRequest(f"the request body is refused: {error}") from None
+    if twice is not None:
         raise BadRequest(
             f"the request body names the member {twice[:100]!r} more than once in one object; "
             "send each field once (JSON member names must be unique, RFC 8259 4: readers "

@@ -6,9 +6,11 @@ as sent (still percent-encoded, so a decoded newline cannot forge a line) *witho
 the route template, status, size, duration and peer, and what the handler noted (a Session
 start: the harness's session id quoted, the Workspace kind, key, whether it injected) — never a
 header or a body, so a bearer token can never reach a log (A-10); a secret a client put in the
-path or the session id instead is masked (:func:`~memory_api.bearer.hide_secrets`). A request
-aiohttp's parser refuses is logged as one line naming the refusal, without the offending bytes
-the parser quotes (:class:`ParserRefusalFilter`).
+path or the session id instead is masked by the log's handler, in every record of every logger
+(:class:`SecretMaskFilter`: the access line, an error line naming the request, a traceback
+quoting a file name), and a value cut short is masked before it is cut (:func:`log_quote`). A
+request aiohttp's parser refuses is logged as one line naming the refusal, without the
+offending bytes the parser quotes (:class:`ParserRefusalFilter`).
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ __all__ = [
     "AccessLogger",
     "OneLineFormatter",
     "ParserRefusalFilter",
+    "SecretMaskFilter",
     "configure_logging",
     "install_parser_refusal_filter",
+    "log_quote",
     "note_access",
 ]
 
@@ -69,6 +73,7 @@ def configure_logging(log_format: LogFormat, level: str = "INFO") -> None:
         )
     else:
         handler.setFormatter(OneLineFormatter(_TEXT_FORMAT))
+    handler.addFilter(SecretMaskFilter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
@@ -100,7 +105,7 @@ class AccessLogger(AbstractAccessLogger):
     def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
         """Write the access line of ``request`` (``time`` is the handling time in seconds)."""
         # The path as sent (still percent-encoded): a decoded %0A would forge a second log line.
-        path = hide_secrets(request.rel_url.raw_path)
+        path = request.rel_url.raw_path  # a secret in it is masked by the handler
         fields = {
             "method": request.method,
             "path": path,
@@ -120,11 +125,18 @@ class AccessLogger(AbstractAccessLogger):
         ]
         note = request.get(ACCESS_NOTE_KEY)
         if note is not None:
-            note = hide_secrets(note)
             fields["note"] = note
             message += " %s"
             values.append(note)
         self.logger.info(message, *values, extra=fields)
+
+
+def log_quote(value: str, limit: int) -> str:
+    """``value`` (one a client chose) as a log line quotes it: its secrets masked, then cut to
+    ``limit`` characters, then quoted (``repr``: a line break in it is ``\\n``). Masked first:
+    a secret straddling the cut, fewer than its 43 characters left, would be let through by
+    the handler's mask (:class:`SecretMaskFilter`) with nearly all of it."""
+    return repr(hide_secrets(value)[:limit])
 
 
 def note_access(request: web.Request, note: str) -> None:
@@ -164,3 +176,40 @@ def install_parser_refusal_filter() -> None:
     server_logger = logging.getLogger(_SERVER_LOGGER)
     if not any(isinstance(known, ParserRefusalFilter) for known in server_logger.filters):
         server_logger.addFilter(ParserRefusalFilter())
+
+
+_RECORD_FIELDS = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
+"""The attributes every log record has; any other is a field a caller added (``extra``)."""
+_TRACEBACKS = logging.Formatter()
+"""Formats a record's exception as every formatter of the log does (:func:`configure_logging`)."""
+
+
+class SecretMaskFilter(logging.Filter):
+    """The log handler's filter: every secret of the service's shape in a record is masked
+    (:func:`~memory_api.bearer.hide_secrets`) before any formatter sees it (A-10): its message
+    with the values it quotes (a request path as sent, a session id), each text field a caller
+    added (the access line's ``path`` and ``note``), its traceback (an ``OSError`` quoting a file
+    name a client chose) and stack. One place for every logger, so no line naming a request
+    (an access line, ``data dir error in GET …``, ``unhandled error in …``) can miss it.
+
+    The record is changed in place: its message becomes the formatted, masked text (no
+    ``args`` left), its exception the masked traceback text (``exc_text``, no ``exc_info``),
+    which the text and the JSON formatters both print as they would the exception.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Mask ``record`` in place; every record passes."""
+        record.msg = hide_secrets(record.getMessage())
+        record.args = None
+        fields = vars(record)
+        for name in fields.keys() - _RECORD_FIELDS:
+            if isinstance(value := fields[name], str):
+                fields[name] = hide_secrets(value)
+        if record.exc_info is not None and record.exc_info[0] is not None:
+            record.exc_text = _TRACEBACKS.formatException(record.exc_info)
+            record.exc_info = None
+        if record.exc_text:
+            record.exc_text = hide_secrets(record.exc_text)
+        if record.stack_info:
+            record.stack_info = hide_secrets(record.stack_info)
+        return True

@@ -29,6 +29,7 @@ from memory_core.wire import RecordRequest, RestoreRequest
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_history_store
 from memory_api.errors import BadRequest
+from memory_api.http.auth import refuse_secret_in
 from memory_api.http.jsonio import json_response, query_flag, read_json, refuse_body
 from memory_api.store.history.recorder import Attribution
 
@@ -207,6 +208,9 @@ async def post_versions(request: web.Request) -> web.Response:
     tool. The body carries no content."""
     project, agent = request.match_info["project"], request.match_info["agent"]
     body = await read_json(request, _record_decoder)
+    kept = (("sessionId", body.session_id), ("harness", body.harness), ("tool", body.tool))
+    for field, value in kept:  # each kept in the version's trailers (A-10)
+        refuse_secret_in(field, value)
     who = Attribution("write", session_id=body.session_id, harness=body.harness, tool=body.tool)
     result = await get_history_store(request.app).record(project, agent, body.scope, who)
     return json_response(result)

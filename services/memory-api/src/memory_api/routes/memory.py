@@ -32,8 +32,9 @@ from memory_core.wire import SessionStartRequest
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_history_store, get_memory_store
 from memory_api.errors import BadRequest
+from memory_api.http.auth import refuse_secret_in
 from memory_api.http.jsonio import json_response, json_text, query_flag, read_json, refuse_body
-from memory_api.http.logs import note_access
+from memory_api.http.logs import log_quote, note_access
 from memory_api.store.file_pages import FILES_DEFAULT_LIMIT
 from memory_api.store.history.recorder import Attribution
 from memory_api.store.overview import OVERVIEW_DEFAULT_LIMIT
@@ -72,6 +73,7 @@ async def post_session_start(request: web.Request) -> web.Response:
     """
     project, agent = _ids(request)
     body = await read_json(request, _session_start_decoder)
+    refuse_secret_in("sessionId", body.session_id)
     store = get_memory_store(request.app)
     answer = await store.session_start(project, agent, body)
     # V-1: whatever changed on disk since is recorded after the answer, in a task of its own
@@ -79,11 +81,11 @@ async def post_session_start(request: web.Request) -> web.Response:
     get_history_store(request.app).record_later(
         agent, scopes, Attribution("session-start", session_id=body.session_id)
     )
-    # the harness's own id, quoted (repr) and cut: a newline in it forges no log line
-    session = None if body.session_id is None else body.session_id[:SESSION_ID_LOG_CHARS]
+    # the harness's own id, masked, cut and quoted: a newline in it forges no log line
+    session = None if body.session_id is None else log_quote(body.session_id, SESSION_ID_LOG_CHARS)
     note_access(
         request,
-        f"session start: session={session!r} kind={answer.workspace_kind} key={answer.key} "
+        f"session start: session={session} kind={answer.workspace_kind} key={answer.key} "
         f"injected={answer.injected}",
     )
     # the same bytes as the text itself would give: its JSON is made once per text

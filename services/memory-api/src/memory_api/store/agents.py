@@ -31,7 +31,7 @@ from memory_core.atomic import atomic_write_bytes
 from memory_core.byte_order import decode_marked, marked_codec, not_text
 from memory_core.errors import InvalidId
 from memory_core.file_edit import edit_file
-from memory_core.json_members import repeated_member, twice_named
+from memory_core.json_members import UncheckedMembers, repeated_member, twice_named
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
@@ -214,6 +214,12 @@ def _parse(raw: bytes, agent_id: str) -> AgentRecord:
             raise unusable_agent(agent_id, f"are invalid: {twice_named(twice)}", INVALID_FIX)
     except UnicodeDecodeError as error:
         raise unusable_agent(agent_id, f"are invalid: {not_text(error)}", INVALID_FIX) from error
+    except UncheckedMembers as error:  # a repeat not ruled out is not read by its last
+        raise unusable_agent(agent_id, f"are invalid: {error}", INVALID_FIX) from error
+    except RecursionError as error:  # msgspec's own limit, in a field it skips
+        raise unusable_agent(
+            agent_id, "are invalid: its values are nested too deep", INVALID_FIX
+        ) from error
     except msgspec.DecodeError as error:
         raise unusable_agent(agent_id, f"are invalid: {error}", INVALID_FIX) from error
     return AgentRecord(

@@ -424,7 +424,7 @@ class TokenStore:
             read = _Read(None, "not a regular file")
         except OSError as error:
             read = _Read(None, _reason(error))
-        except (msgspec.DecodeError, ValueError) as error:
+        except (msgspec.DecodeError, ValueError) as error:  # UncheckedMembers too: fail closed
             read = _Read(None, f"not a token record ({error})")
         self._cache.put(path, key, read)
         return read, True
