@@ -482,9 +482,7 @@ def beside_as_typed(name: str, argv0: str | None = None) -> str:
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     store = _token_store(settings, args, writes=True)
     projects = tuple(args.project) if args.project else None
-    store.make_folder()  # before the folders are judged: a data dir not made yet in /tmp
-    was_open = not store.known().configured
-    entry, secret = store.create(args.name, projects)
+    entry, secret, was_open = store.create_closing(args.name, projects)
     reach = "every project" if entry.projects is None else ", ".join(entry.projects)
     print(
         f"created token {entry.name!r} for {reach} in the data dir {settings.data_dir}; "
