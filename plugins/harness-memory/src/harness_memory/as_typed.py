@@ -15,6 +15,7 @@ and leaves the injected memory text (``additionalContext``) as it was written.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import Mapping
@@ -50,14 +51,15 @@ def as_typed(text: str, program: str) -> str:
     memory status` ``) starting with ``program`` instead (a path with a space quoted), and each
     that starts with ``memory-api`` with the ``memory-api`` beside ``program`` when there is one
     (beside ``make run``: ``.venv/bin/memory-api``, on no ``PATH`` either; the plugin's wheel
-    alone has none, and the bare name stays)."""
+    alone has none, and the bare name stays; ``./harness-memory``'s is ``./memory-api``)."""
     if program == NAME:
         return text
     import shlex
 
     text = text.replace(f"`{NAME} ", f"`{shlex.quote(program)} ")
-    if f"`{SERVICE} " in text and (beside := Path(program).with_name(SERVICE)).is_file():
-        text = text.replace(f"`{SERVICE} ", f"`{shlex.quote(str(beside))} ")
+    beside = program[: program.rfind(os.sep) + 1] + SERVICE  # as written: a ./ kept
+    if f"`{SERVICE} " in text and Path(beside).is_file():
+        text = text.replace(f"`{SERVICE} ", f"`{shlex.quote(beside)} ")
     return text
 
 
