@@ -132,8 +132,8 @@ def _agent_in_data_dir(
                 "'data dir: …' when it starts"
             ) from None
         raise NotFound(
-            f"{where}; make it there first: memory-api agent create --data-dir {data_dir} "
-            f"--project {project} --id {agent} --name NAME (`memory-api agent list "
+            f"{where}; make it there first: `memory-api agent create --data-dir {data_dir} "
+            f"--project {project} --id {agent} --name NAME` (`memory-api agent list "
             f"--data-dir {data_dir}` names the agents it holds)"
         ) from None
 
@@ -472,11 +472,12 @@ def beside_as_typed(name: str, argv0: str | None = None) -> str:
     import shutil
 
     typed = sys.argv[0] if argv0 is None else argv0
-    beside = Path(typed).parent / name
-    if Path(typed).name != "memory-api" or os.sep not in typed or not beside.exists():
+    beside = typed[: typed.rfind(os.sep) + 1] + name  # as typed: ./memory-api's ./harness-memory
+    if Path(typed).name != "memory-api" or os.sep not in typed or not Path(beside).exists():
         return name
     found = shutil.which(name)
-    return name if found and Path(found).resolve() == beside.resolve() else shlex.quote(str(beside))
+    on_path = found is not None and Path(found).resolve() == Path(beside).resolve()
+    return name if on_path else shlex.quote(beside)
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
@@ -495,13 +496,11 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     if _went_nowhere():
         import shlex
 
-        revoke = ["memory-api", "token", "revoke", "--name", entry.name]
-        revoke += ["--data-dir", str(settings.data_dir)]
-        print(
+        revoke = ["token", "revoke", "--name", entry.name, "--data-dir", str(settings.data_dir)]
+        _refuse(
             "memory-api: the secret was not delivered (standard output's reader left or was "
-            f"closed), so nobody holds it: revoke the token ({shlex.join(revoke)}) and create "
-            "another",
-            file=sys.stderr,
+            f"closed), so nobody holds it: revoke the token (`memory-api {shlex.join(revoke)}`) "
+            "and create another"
         )
     return 0
 
@@ -776,11 +775,10 @@ def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
         records = [record for record in records if record.id == args.agent]
         if not records:
             in_project = f" in project {args.project!r}" if args.project else ""
-            print(
+            _refuse(
                 f"memory-api: no agent {args.agent!r}{in_project} in the data dir "
                 f"{settings.data_dir} (`memory-api agent list --data-dir {settings.data_dir}` "
-                "names the agents it holds)",
-                file=sys.stderr,
+                "names the agents it holds)"
             )
             return 1
     data_dir = stores.history.histories.app_data_dir
