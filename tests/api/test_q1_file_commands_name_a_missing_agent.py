@@ -9,6 +9,8 @@ was named, is rarely the service's) nor the ``agent create`` that makes it.
 
 from __future__ import annotations
 
+import io
+import os
 import sys
 from pathlib import Path
 
@@ -103,3 +105,25 @@ def test_q1_the_way_on_names_memory_api_as_it_was_started(
         commands = [part.split()[0] for part in said.split("`")[1::2]]
         assert commands and set(commands) == {started}, said
         assert said.count(f"{started} ") == said.count("memory-api "), said  # none bare
+
+
+def test_q1_a_program_path_not_in_utf_8_is_named_as_its_bytes(
+    env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``memory-api`` started from a folder whose name is no UTF-8 (``bad\\xff``): the command
+    the refusal names is that path's own bytes, which the shell runs, not ``bad\\udcff``."""
+    bin_dir = Path(os.fsdecode(bytes(tmp_path) + b"/bad\xff"))
+    bin_dir.mkdir()
+    (bin_dir / "memory-api").write_text("#!/bin/sh\n", "utf-8")
+    monkeypatch.setenv("PATH", "/usr/bin")
+    monkeypatch.setenv("MEMORY_API_HISTORY_MAX_VERSIONS", "5")
+    raw = io.BytesIO()
+    stderr = io.TextIOWrapper(raw, encoding="utf-8", errors="backslashreplace")
+    monkeypatch.setattr(sys, "stderr", stderr)
+    monkeypatch.setattr(sys, "argv", [str(bin_dir / "memory-api"), "history", "prune"])
+
+    assert main(["history", "prune", "--agent", "nosuch"]) == 1
+
+    stderr.flush()
+    said = raw.getvalue()
+    assert b"(`'" + bytes(bin_dir) + b"/memory-api' agent list --data-dir " in said, said

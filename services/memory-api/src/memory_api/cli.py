@@ -1042,11 +1042,41 @@ def _command(args: argparse.Namespace) -> int:
 def _refuse(text: str) -> None:
     """Say the refusal ``text`` on stderr, each ``memory-api`` command in backticks in it named
     as the user can run it (:func:`beside_as_typed`): beside ``make run`` that is
-    ``.venv/bin/memory-api``, on no ``PATH`` (Q-1)."""
+    ``.venv/bin/memory-api``, on no ``PATH`` (Q-1). A name that is no UTF-8 (a folder
+    ``bad\\xff``, read as ``bad\\udcff``) is written as its own bytes, which the shell runs,
+    when stderr takes bytes."""
     program = beside_as_typed("memory-api")
     if program != "memory-api":
         text = text.replace("`memory-api ", f"`{program} ")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a path's bytes that are no UTF-8, read as lone surrogates
+        if _said_as_bytes(f"{text}\n"):
+            return
     print(text, file=sys.stderr)
+
+
+def _said_as_bytes(text: str) -> bool:
+    """Write ``text`` to stderr as the bytes it was read from (``os.fsencode``: a lone
+    surrogate back to its byte); whether it could be (stderr takes bytes, the file system
+    encoding says it)."""
+    from memory_core.closed_reader import ReaderMayLeave
+
+    try:
+        said = os.fsencode(text)
+    except UnicodeEncodeError:
+        return False
+    stderr = sys.stderr
+    try:
+        if isinstance(stderr, ReaderMayLeave):
+            stderr.write_bytes(said)
+        else:
+            stderr.flush()
+            stderr.buffer.write(said)
+            stderr.buffer.flush()
+    except AttributeError:  # a stream without bytes under it (a StringIO)
+        return False
+    return True
 
 
 _DISK_FIXES = {
