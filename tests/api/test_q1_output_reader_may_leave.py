@@ -17,6 +17,7 @@ import os
 import shlex
 import signal
 import subprocess
+import sys
 import tarfile
 from pathlib import Path
 
@@ -196,7 +197,7 @@ def test_q1_a_secret_or_archive_whose_reader_left_is_said_not_delivered(
     assert done.returncode == ENDED_BY_SIGPIPE, done.stderr
     said = done.stderr.splitlines()[-1]
     assert said.startswith("memory-api: the secret was not delivered"), done.stderr
-    revoke = said.split("revoke the token (")[1].split(") and create another")[0]
+    revoke = said.split("revoke the token (`")[1].split("`) and create another")[0]
     revoked = subprocess.run(
         shlex.split(revoke), env=env, capture_output=True, text=True, timeout=120, check=False
     )
@@ -209,3 +210,25 @@ def test_q1_a_secret_or_archive_whose_reader_left_is_said_not_delivered(
     done = run_reader_gone([*argv, "-o", "-"], environ(tmp_path), cwd=tmp_path)
     assert done.returncode == ENDED_BY_SIGPIPE, done.stderr
     assert "the archive was not delivered whole" in done.stderr.splitlines()[-1], done.stderr
+
+
+def test_q1_the_revoke_of_a_secret_not_delivered_names_memory_api_as_it_was_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Beside ``make run`` ``memory-api`` is ``.venv/bin/memory-api``, on no ``PATH``: the
+    revoke command of a secret whose reader left starts with it, not the bare name."""
+    from memory_api import cli
+
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "memory-api").write_text("#!/bin/sh\n", "utf-8")
+    monkeypatch.setenv("PATH", "/usr/bin")
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    monkeypatch.setattr(sys, "argv", [str(bin_dir / "memory-api"), "token", "create"])
+    monkeypatch.setattr(cli, "_went_nowhere", lambda: True)
+
+    assert main(["token", "create", "--name", "lost"]) == 0
+
+    revoke = f"(`{bin_dir / 'memory-api'} token revoke --name lost --data-dir {tmp_path / 'data'}`)"
+    assert revoke in capsys.readouterr().err

@@ -96,3 +96,16 @@ def test_h3_memory_api_is_named_as_it_sits_beside_the_program(
     told = "bring them over: `memory-api memory import --from codex --workspace PATH ...`"
     alone = tmp_path / "wheel" / "bin" / "harness-memory"
     assert as_typed(told, str(alone)) == told
+
+
+def test_h3_memory_api_beside_a_program_started_from_its_own_folder_keeps_the_dot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Started as ``./harness-memory`` (in ``.venv/bin``), the ``memory-api`` beside it is
+    ``./memory-api``: a bare ``memory-api`` is a command the shell does not find there."""
+    for name in ("harness-memory", "memory-api"):
+        (tmp_path / name).write_text("#!/bin/sh\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    told = "bring them over: `memory-api memory import --from codex --workspace PATH ...`"
+
+    assert as_typed(told, "./harness-memory") == told.replace("`memory-api", "`./memory-api")

@@ -13,14 +13,17 @@ A project the token cannot reach is never named from the service's answers.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from harness_memory.as_typed import as_typed
 from harness_memory.cli import main
 from harness_memory.client import MemoryClient
+from harness_memory.errors import ServiceRejectedError
 from harness_memory.installers.checks import check_service, explain_missing_agent
 
 from tests.plugin.helpers import HARNESS_MEMORY
@@ -154,3 +157,27 @@ async def test_a10_a_service_that_cannot_tell_the_reach_has_the_token_named_as_a
     without = await asyncio.to_thread(check_service, service.url, "demo", "coder", None)
     assert "your token may not reach it" not in without[0].text
     assert "the service holds no agent 'coder' in project 'demo'; create it" in without[0].text
+
+
+async def test_r1_a_remote_install_says_to_create_the_agent_where_the_service_runs(
+    service: ScriptedService, tmp_path: Path
+) -> None:
+    """``--remote``: the service runs on another machine, and this machine's ``memory-api``
+    (beside ``harness-memory``: ``.venv/bin/memory-api``) would make the agent in this
+    machine's data dir, which that service never reads. The way on says to run it where the
+    service runs, without this machine's path; a local install names this machine's."""
+    program = tmp_path / ".venv" / "bin" / "harness-memory"
+    program.parent.mkdir(parents=True)
+    for name in ("harness-memory", "memory-api"):
+        (program.parent / name).write_text("#!/bin/sh\n", "utf-8")
+    there = "where the service runs: `memory-api agent create --project demo --id coder"
+    ask = functools.partial(check_service, service.url, "demo", "coder", None)
+
+    remote = as_typed((await asyncio.to_thread(ask, remote=True))[0].text, str(program))
+    hook = as_typed(str(ServiceRejectedError(404, "no agent 'coder'")), str(program))
+    local = as_typed((await asyncio.to_thread(ask))[0].text, str(program))
+
+    here = str(program.parent / "memory-api")
+    assert there in remote and here not in remote, remote
+    assert "where the service runs: `memory-api agent create" in hook and here not in hook, hook
+    assert f"`{program.parent / 'memory-api'} agent create --project demo" in local, local

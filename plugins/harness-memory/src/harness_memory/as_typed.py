@@ -15,13 +15,22 @@ and leaves the injected memory text (``additionalContext``) as it was written.
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["MESSAGE_KEYS", "AsTyped", "as_typed", "program_as_typed", "typed_answer"]
+__all__ = [
+    "MESSAGE_KEYS",
+    "WHERE_THE_SERVICE_RUNS",
+    "AsTyped",
+    "as_typed",
+    "program_as_typed",
+    "typed_answer",
+]
 
 NAME = "harness-memory"
 """The console script's name, as every message writes a command."""
@@ -44,20 +53,29 @@ def program_as_typed(environ: Mapping[str, str], argv0: str | None = None) -> st
 SERVICE = "memory-api"
 """The service's console script, installed beside ``harness-memory`` by ``make run``."""
 
+WHERE_THE_SERVICE_RUNS = "where the service runs: "
+"""What a message puts before a ``memory-api`` command to be run on the service's machine (a
+remote install's, R-1): :func:`as_typed` leaves it the bare name, as this machine's
+``memory-api`` would work in this machine's data dir, which that service never reads."""
+
 
 def as_typed(text: str, program: str) -> str:
     """``text`` with each command in backticks that starts with ``harness-memory`` (`` `harness-
     memory status` ``) starting with ``program`` instead (a path with a space quoted), and each
     that starts with ``memory-api`` with the ``memory-api`` beside ``program`` when there is one
     (beside ``make run``: ``.venv/bin/memory-api``, on no ``PATH`` either; the plugin's wheel
-    alone has none, and the bare name stays)."""
+    alone has none, and the bare name stays; ``./harness-memory``'s is ``./memory-api``), but
+    one said to run :data:`WHERE_THE_SERVICE_RUNS`."""
     if program == NAME:
         return text
     import shlex
 
     text = text.replace(f"`{NAME} ", f"`{shlex.quote(program)} ")
-    if f"`{SERVICE} " in text and (beside := Path(program).with_name(SERVICE)).is_file():
-        text = text.replace(f"`{SERVICE} ", f"`{shlex.quote(str(beside))} ")
+    beside = program[: program.rfind(os.sep) + 1] + SERVICE  # as written: a ./ kept
+    if f"`{SERVICE} " in text and Path(beside).is_file():
+        here = re.compile(f"(?<!{re.escape(WHERE_THE_SERVICE_RUNS)})`{re.escape(SERVICE)} ")
+        typed = f"`{shlex.quote(beside)} "
+        text = here.sub(lambda _: typed, text)
     return text
 
 

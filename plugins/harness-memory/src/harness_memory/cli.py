@@ -61,7 +61,7 @@ from memory_core.keys import check_draft_id
 from harness_memory.cli_install import INSTALL_HELP, add_install_flags, run_install
 from harness_memory.cli_sync import SYNC_HELP, add_sync_flags
 from harness_memory.cli_token import TOKEN_HELP, add_token_flags, run_token
-from harness_memory.cli_words import name_by_choices
+from harness_memory.cli_words import CommandLine, name_by_choices
 from harness_memory.guard_view import holds_a_record
 from harness_memory.hooks.claude_code import decode_input
 from harness_memory.settings import (
@@ -505,7 +505,7 @@ def build_parser(line: Sequence[str] = ()) -> argparse.ArgumentParser:
     added: :func:`main` reads one command, and adding every command's flags was about a fifth
     of a hook process's work (H-5). A word that names none (``--help``, a typo) adds them all.
     """
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="harness-memory", description="Agent Memory for a harness: Session start and hooks."
     )
     commands = parser.add_subparsers(dest="command", required=True)
@@ -648,9 +648,10 @@ def _add_hook(hook: argparse.ArgumentParser, *, only: str | None = None) -> None
         adapter = agents.add_parser(harness, help=f"{harness} hooks (JSON on stdin and stdout)")
         if only in HOOKS and only != harness:
             continue
-        adapter.add_argument(
+        event = adapter.add_argument(
             "event", choices=list(events), help="the hook event the harness runs this for"
         )
+        name_by_choices(event)
         adapter.set_defaults(command_parser=adapter)
         if harness == "claude-code":
             adapter.add_argument(

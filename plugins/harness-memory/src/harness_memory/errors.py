@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 
+from harness_memory.as_typed import WHERE_THE_SERVICE_RUNS
+
 __all__ = [
     "TOKEN_SENT",
     "UNAUTHORIZED_HINT",
@@ -91,9 +93,9 @@ UNAUTHORIZED_HINT = unauthorized_hint(None)
 _NO_AGENT_HINT = (
     " (this service, or this token, knows no such agent: for installed hooks, `harness-memory "
     "status` says why — the agent in another project, a project the token does not reach; "
-    "else fix --project or --agent, or create it where the service runs, `memory-api agent "
-    "create --project P --id A`; installed hooks: run `harness-memory install` again with "
-    "the right ones)"
+    "else fix --project or --agent, or create it "
+    f"{WHERE_THE_SERVICE_RUNS}`memory-api agent create --project P --id A --name NAME`; "
+    "installed hooks: run `harness-memory install` again with the right ones)"
 )
 """What a 404 for the agent adds: where to learn why (a typo in the project, a token of another
 project, a service started over another data dir) and the ways out. A hook asks the service

@@ -132,8 +132,8 @@ def _agent_in_data_dir(
                 "'data dir: …' when it starts"
             ) from None
         raise NotFound(
-            f"{where}; make it there first: memory-api agent create --data-dir {data_dir} "
-            f"--project {project} --id {agent} --name NAME (`memory-api agent list "
+            f"{where}; make it there first: `memory-api agent create --data-dir {data_dir} "
+            f"--project {project} --id {agent} --name NAME` (`memory-api agent list "
             f"--data-dir {data_dir}` names the agents it holds)"
         ) from None
 
@@ -472,19 +472,18 @@ def beside_as_typed(name: str, argv0: str | None = None) -> str:
     import shutil
 
     typed = sys.argv[0] if argv0 is None else argv0
-    beside = Path(typed).parent / name
-    if Path(typed).name != "memory-api" or os.sep not in typed or not beside.exists():
+    beside = typed[: typed.rfind(os.sep) + 1] + name  # as typed: ./memory-api's ./harness-memory
+    if Path(typed).name != "memory-api" or os.sep not in typed or not Path(beside).exists():
         return name
     found = shutil.which(name)
-    return name if found and Path(found).resolve() == beside.resolve() else shlex.quote(str(beside))
+    on_path = found is not None and Path(found).resolve() == Path(beside).resolve()
+    return name if on_path else shlex.quote(beside)
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     store = _token_store(settings, args, writes=True)
     projects = tuple(args.project) if args.project else None
-    store.make_folder()  # before the folders are judged: a data dir not made yet in /tmp
-    was_open = not store.known().configured
-    entry, secret = store.create(args.name, projects)
+    entry, secret, was_open = store.create_closing(args.name, projects)
     reach = "every project" if entry.projects is None else ", ".join(entry.projects)
     print(
         f"created token {entry.name!r} for {reach} in the data dir {settings.data_dir}; "
@@ -497,13 +496,11 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     if _went_nowhere():
         import shlex
 
-        revoke = ["memory-api", "token", "revoke", "--name", entry.name]
-        revoke += ["--data-dir", str(settings.data_dir)]
-        print(
+        revoke = ["token", "revoke", "--name", entry.name, "--data-dir", str(settings.data_dir)]
+        _refuse(
             "memory-api: the secret was not delivered (standard output's reader left or was "
-            f"closed), so nobody holds it: revoke the token ({shlex.join(revoke)}) and create "
-            "another",
-            file=sys.stderr,
+            f"closed), so nobody holds it: revoke the token (`memory-api {shlex.join(revoke)}`) "
+            "and create another"
         )
     return 0
 
@@ -778,11 +775,10 @@ def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
         records = [record for record in records if record.id == args.agent]
         if not records:
             in_project = f" in project {args.project!r}" if args.project else ""
-            print(
+            _refuse(
                 f"memory-api: no agent {args.agent!r}{in_project} in the data dir "
                 f"{settings.data_dir} (`memory-api agent list --data-dir {settings.data_dir}` "
-                "names the agents it holds)",
-                file=sys.stderr,
+                "names the agents it holds)"
             )
             return 1
     data_dir = stores.history.histories.app_data_dir
@@ -1046,11 +1042,41 @@ def _command(args: argparse.Namespace) -> int:
 def _refuse(text: str) -> None:
     """Say the refusal ``text`` on stderr, each ``memory-api`` command in backticks in it named
     as the user can run it (:func:`beside_as_typed`): beside ``make run`` that is
-    ``.venv/bin/memory-api``, on no ``PATH`` (Q-1)."""
+    ``.venv/bin/memory-api``, on no ``PATH`` (Q-1). A name that is no UTF-8 (a folder
+    ``bad\\xff``, read as ``bad\\udcff``) is written as its own bytes, which the shell runs,
+    when stderr takes bytes."""
     program = beside_as_typed("memory-api")
     if program != "memory-api":
         text = text.replace("`memory-api ", f"`{program} ")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a path's bytes that are no UTF-8, read as lone surrogates
+        if _said_as_bytes(f"{text}\n"):
+            return
     print(text, file=sys.stderr)
+
+
+def _said_as_bytes(text: str) -> bool:
+    """Write ``text`` to stderr as the bytes it was read from (``os.fsencode``: a lone
+    surrogate back to its byte); whether it could be (stderr takes bytes, the file system
+    encoding says it)."""
+    from memory_core.closed_reader import ReaderMayLeave
+
+    try:
+        said = os.fsencode(text)
+    except UnicodeEncodeError:
+        return False
+    stderr = sys.stderr
+    try:
+        if isinstance(stderr, ReaderMayLeave):
+            stderr.write_bytes(said)
+        else:
+            stderr.flush()
+            stderr.buffer.write(said)
+            stderr.buffer.flush()
+    except AttributeError:  # a stream without bytes under it (a StringIO)
+        return False
+    return True
 
 
 _DISK_FIXES = {

@@ -40,6 +40,7 @@ from memory_core.errors import InvalidId
 from memory_core.keys import check_project_id
 from memory_core.layout import agent_dir, app_data_dir_of
 
+from harness_memory.as_typed import WHERE_THE_SERVICE_RUNS
 from harness_memory.client import MemoryClient
 from harness_memory.errors import (
     BadServiceAnswerError,
@@ -218,7 +219,9 @@ def _asked(
         if token is None and error.status == 401:
             return [_no_token(url, project, error.detail)]
         if error.status == 404:
-            said = explain_missing_agent(client, project, agent, memory_root=memory_root)
+            said = explain_missing_agent(
+                client, project, agent, memory_root=memory_root, remote=remote
+            )
             return [Finding(True, f"the service at {url} answered 404 ({error.detail}): {said}")]
         return [_rejected(error.status, f": {error.detail}", url, token_source)]
     except BadServiceAnswerError as error:
@@ -299,7 +302,12 @@ def _asks_for_none(client: MemoryClient, ids: tuple[str, str]) -> bool:
 
 
 def explain_missing_agent(
-    client: MemoryClient, project: str, agent: str, *, memory_root: str | None = None
+    client: MemoryClient,
+    project: str,
+    agent: str,
+    *,
+    memory_root: str | None = None,
+    remote: bool = False,
 ) -> str:
     """Why the service answered 404 for ``agent`` in ``project``, and what to do: one sentence.
 
@@ -308,7 +316,8 @@ def explain_missing_agent(
     agent is in another project by the ``agent.json`` beside ``memory_root`` (a file on this
     machine, which the user reads anyway); the token's reach (``GET /api/me``) leaves
     ``project`` out, or may (a service that cannot say); else the agent is not there, and is
-    to be created. Never raises: a question the service does not answer is skipped.
+    to be created (on the service's machine for a ``remote`` install). Never raises: a
+    question the service does not answer is skipped.
     """
     elsewhere = _reached_project_of(client, agent, project)
     if elsewhere is None and memory_root is not None:
@@ -326,7 +335,7 @@ def explain_missing_agent(
             return (
                 f"if project {project!r} exists, your token may not reach it: a token limited "
                 "to some projects is answered so for every other (give one that reaches it); "
-                f"else {_create_it(project, agent)}"
+                f"else {_create_it(project, agent, remote=remote)}"
             )
         reach = None
     if reach is not None and project not in reach:
@@ -337,17 +346,22 @@ def explain_missing_agent(
             "reaches it, else fix --project"
         )
     return (
-        f"the service holds no agent {agent!r} in project {project!r}; {_create_it(project, agent)}"
+        f"the service holds no agent {agent!r} in project {project!r}; "
+        f"{_create_it(project, agent, remote=remote)}"
     )
 
 
-def _create_it(project: str, agent: str) -> str:
-    """The way out when the agent is not there: create it, or fix the ids."""
+def _create_it(project: str, agent: str, *, remote: bool) -> str:
+    """The way out when the agent is not there: create it, or fix the ids. A ``remote``
+    install's service runs on another machine: the command is to be run there, named bare
+    (:data:`~harness_memory.as_typed.WHERE_THE_SERVICE_RUNS`), never this machine's
+    ``memory-api``, which would make the agent in this machine's data dir."""
+    create = f"`memory-api agent create --project {project} --id {agent} --name NAME`"
+    how = f"{WHERE_THE_SERVICE_RUNS}{create}" if remote else f"with {create}"
     return (
-        f"create it with `memory-api agent create --project {project} --id {agent} --name "
-        "NAME`, or fix --project/--agent (agent ids are unique across projects: when "
-        "`agent create` says the id is taken, the agent is in a project this token does not "
-        "reach)"
+        f"create it {how}, or fix --project/--agent (agent ids are unique across projects: "
+        "when `agent create` says the id is taken, the agent is in a project this token does "
+        "not reach)"
     )
 
 

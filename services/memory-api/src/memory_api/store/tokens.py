@@ -34,6 +34,7 @@ about "having had tokens" is kept in a process.
 from __future__ import annotations
 
 import codecs
+import errno
 import logging
 import os
 import stat
@@ -140,6 +141,25 @@ def _gone(path: str) -> _Read:
     except OSError as error:
         return _Read(None, _reason(error))
     return _Read(None, "a symlink to a missing file")
+
+
+def _refused(distrust: str) -> Conflict:
+    """``token create``'s refusal of a token folder the service trusts no token file of
+    (``distrust``: :meth:`TokenStore.distrusted`, the folder at fault and the fix)."""
+    return Conflict(
+        f"{distrust}; the service trusts no token file there, so it would never accept "
+        "a token made now: none was made. Fix that, then run this again"
+    )
+
+
+def _unmake(made: list[Path]) -> None:
+    """Remove the folders ``made`` (topmost first) that a refused ``token create`` made: each
+    that is still empty (one another account put something in is left as it is)."""
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except OSError:
+            return  # not empty: the folders above it are not either
 
 
 def _written_by_others(folder: str, info: os.stat_result) -> str | None:
@@ -430,22 +450,47 @@ class TokenStore:
         return read, True
 
     def create(self, name: str, projects: tuple[str, ...] | None) -> tuple[TokenEntry, str]:
-        """Create a token file and return (entry, secret); the secret is shown only this once.
+        """Create a token file and return (entry, secret); the secret is shown only this once
+        (:meth:`create_closing`, which says too whether the data dir had no token)."""
+        entry, secret, _ = self.create_closing(name, projects)
+        return entry, secret
+
+    def create_closing(
+        self, name: str, projects: tuple[str, ...] | None
+    ) -> tuple[TokenEntry, str, bool]:
+        """Create a token file and return (entry, secret, whether the data dir had no token
+        before: its service was open and now is not, A-10); the secret is shown only this once.
+
+        The name and projects are checked first; then the token folder and the data dir above
+        it are made where they are not yet (:meth:`_make_folder`), before the folders on the
+        way are judged (:meth:`distrusted`): a data dir not made yet in a sticky folder every
+        account may write (``/tmp``) is an entry anyone could make first, and was refused
+        naming ``/tmp`` with "chmod o-w it"; made now, it is this user's, which the sticky bit
+        keeps. A refusal removes the folders it made (A-10a).
 
         Raises ValueError for a bad name or project id, :class:`Conflict` when the name is taken
         (by a file or by ``MEMORY_API_TOKENS``), a file is where the token folder should be, or
         the service trusts no token file of the folder (:meth:`distrusted`: its secret would
-        never be accepted; no token is written, the folder is made first: :meth:`make_folder`).
+        never be accepted; nothing is written), OSError when the folder cannot be made and the
+        service would trust it (no permission to write the folder above it).
         """
         check_token_name(name)
         if projects is not None:
             projects = tuple(dict.fromkeys(check_project_id(p) for p in projects))
-        self.make_folder()
-        if (distrust := self.distrusted()) is not None:
-            raise Conflict(
-                f"{distrust}; the service trusts no token file there, so it would never accept "
-                "a token made now: none was made. Fix that, then run this again"
-            )
+        made = self._make_folder()
+        try:
+            if (distrust := self.distrusted()) is not None:
+                raise _refused(distrust)
+            was_open = not self.known().configured
+            entry, secret = self._write(name, projects)
+        except BaseException:
+            _unmake(made)
+            raise
+        return entry, secret, was_open
+
+    def _write(self, name: str, projects: tuple[str, ...] | None) -> tuple[TokenEntry, str]:
+        """Write the token file of a new token ``name`` in the made, trusted token folder and
+        return (entry, secret). Raises :class:`Conflict` as :meth:`create_closing` says."""
         if any(entry.name == name for entry in self._env):
             raise Conflict(f"token {name!r} is already defined in MEMORY_API_TOKENS")
         if held := [path for path in self._files_of(name) if Path(path).name != f"{name}.json"]:
@@ -469,18 +514,40 @@ class TokenStore:
             raise Conflict(f"token {name!r} exists already")
         return entry, secret
 
-    def make_folder(self) -> None:
-        """Make the token folder, and the data dir above it, where they are not yet (A-10a).
+    def _make_folder(self) -> list[Path]:
+        """Make the token folder, and the folders above it (the data dir), where they are not
+        yet; return the folders made, the topmost first (an existing folder, or a symlink to
+        one, is kept as it is).
 
-        Made before the folders on the way are judged (:meth:`distrusted`): a data dir not made
-        yet in a sticky folder every account may write (``/tmp``) is an entry anyone could make
-        first, and was refused naming ``/tmp`` with "chmod o-w it"; made now, it is this user's,
-        which the sticky bit keeps. Raises :class:`Conflict` when a file is in the folder's
-        place, OSError when it cannot be made (no permission)."""
+        Raises :class:`Conflict` when one cannot be made and the service would trust no token
+        file there (:meth:`distrusted`: another account's folder, or its symlink, is in the
+        way; that reason, not "Permission denied"), else when a file is in the token folder's
+        place; OSError when it cannot be made otherwise. Whatever it made is removed first."""
+        missing: list[Path] = []
+        folder = self._dir
+        while not os.path.lexists(folder) and folder != folder.parent:
+            missing.append(folder)
+            folder = folder.parent
+        made: list[Path] = []
         try:
-            self._dir.mkdir(parents=True, exist_ok=True)
-        except (FileExistsError, NotADirectoryError):  # a file where the folder should be
-            raise self._not_a_folder() from None
+            for path in reversed(missing):
+                try:
+                    path.mkdir()
+                except FileExistsError:  # made meanwhile (another command): kept if a folder
+                    if not path.is_dir():
+                        raise
+                    continue
+                made.append(path)
+            if not self._dir.is_dir():  # a file, or a symlink to none, in its place
+                raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(self._dir))
+        except OSError as error:
+            _unmake(made)
+            if (distrust := self.distrusted()) is not None:
+                raise _refused(distrust) from None
+            if isinstance(error, FileExistsError | NotADirectoryError):
+                raise self._not_a_folder() from None
+            raise
+        return made
 
     def _not_a_folder(self) -> Conflict:
         return Conflict(
