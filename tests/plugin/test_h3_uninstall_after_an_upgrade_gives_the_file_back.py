@@ -15,7 +15,8 @@ import json
 from pathlib import Path
 
 import pytest
-from harness_memory.installers.record import text_digest
+from harness_memory.installers.files import BACKUP_SUFFIX
+from harness_memory.installers.record import InstallRecord, text_digest
 
 from tests.support.harness_settings import (
     SETTINGS_FOLDER,
@@ -89,22 +90,51 @@ def test_h3_old_install_then_install_then_uninstall_keeps_a_later_edit_and_no_em
 USERS_EMPTY_TABLE = {
     "claude-code": '{"model": "opus", "env": {}}\n',
     "codex": 'model = "o3"\n\n[features]\n',
+    "gemini": '{"theme": "x", "experimental": {}}\n',
+    "gemini-context": '{"theme": "x", "context": {}}\n',
+    "codex --managed": "[features]\n",
+    "gemini --managed": '{"theme": "x", "experimental": {}}\n',
 }
-"""Settings holding an empty table on the way to the own-memory switch an install sets (H-6)."""
+"""Settings holding an empty table on the way to the own-memory switch an install sets (H-6),
+per install: a harness, ``-context`` where the table is the one Gemini CLI's memory root and
+directory-tree switch share, `` --managed`` for the machine's file (a folder in the test)."""
+EMPTY_TABLE = {
+    "claude-code": "env",
+    "codex": "features",
+    "gemini": "experimental",
+    "codex --managed": "features",
+    "gemini --managed": "experimental",
+}
+"""The empty table of each install above that no install record outside its backup names."""
+MANAGED_FILE = {"codex": "requirements.toml", "gemini": "settings.json"}
 
 
-def installed_by_an_older_version(harness: str, home: Path) -> Path:
-    """``USERS_EMPTY_TABLE`` installed over, its record then cut to the shape an older install
-    kept (a switch's ``absent`` without ``made``: whether the tables on its way were there);
-    the settings file's path."""
-    path = users_settings(harness, home, USERS_EMPTY_TABLE[harness])
-    install(harness, home)
+def harness_of(case: str) -> str:
+    """The harness a case of :data:`USERS_EMPTY_TABLE` installs into."""
+    return case.split()[0].removesuffix("-context")
+
+
+def installed_by_an_older_version(case: str, home: Path) -> tuple[Path, tuple[str, ...]]:
+    """``USERS_EMPTY_TABLE[case]`` installed over, its record then cut to the shape an older
+    install kept (a switch's ``absent`` without ``made``: whether the tables on its way were
+    there); the settings file's path and the flags its install and uninstall take."""
+    harness = harness_of(case)
+    if case.endswith("--managed"):
+        folder = home.parent / "etc" / harness
+        flags: tuple[str, ...] = ("--managed", str(folder))
+        path = folder / MANAGED_FILE[harness]
+        path.parent.mkdir(parents=True)
+        path.write_text(USERS_EMPTY_TABLE[case], encoding="utf-8")
+    else:
+        flags = ()
+        path = users_settings(harness, home, USERS_EMPTY_TABLE[case])
+    install(harness, home, *flags)
     record_path = path.parent / "harness-memory" / "install.json"
     record = json.loads(record_path.read_text(encoding="utf-8"))
     for was in record["previous"].values():
         was.pop("made", None)
     record_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-    return path
+    return path, flags
 
 
 def edited(harness: str, path: Path, users: str) -> str:
@@ -116,35 +146,92 @@ def edited(harness: str, path: Path, users: str) -> str:
     return with_a_setting(harness, users, "editor", "vi")
 
 
-@pytest.mark.parametrize("harness", ["claude-code", "codex"])
+@pytest.mark.parametrize("case", list(USERS_EMPTY_TABLE))
 def test_h6_an_upgrade_gives_back_the_users_empty_table_from_the_first_installs_backup(
-    tmp_path: Path, harness: str
+    tmp_path: Path, case: str
 ) -> None:
     """H-6: the older install's record does not tell an empty table of the user's from one it
     made; the backup it made before its first change does, so uninstall after an upgrade
-    gives the empty table back."""
+    gives the empty table back, and says nothing of a table taken out."""
     home = tmp_path / "home"
-    path = installed_by_an_older_version(harness, home)
-    install(harness, home)  # the upgrade
-    users = edited(harness, path, USERS_EMPTY_TABLE[harness])
+    harness = harness_of(case)
+    path, flags = installed_by_an_older_version(case, home)
+    install(harness, home, *flags)  # the upgrade
+    users = edited(harness, path, USERS_EMPTY_TABLE[case])
 
-    said = run("uninstall", harness, home=home)
+    said = run("uninstall", harness, *flags, home=home)
 
     assert parsed(harness, path.read_text(encoding="utf-8")) == parsed(harness, users), said
+    assert "was taken out with it" not in said
 
 
-@pytest.mark.parametrize("harness", ["claude-code", "codex"])
+@pytest.mark.parametrize("case", list(EMPTY_TABLE))
 def test_h6_without_that_backup_uninstall_says_which_empty_table_it_could_not_tell(
-    tmp_path: Path, harness: str
+    tmp_path: Path, case: str
 ) -> None:
     home = tmp_path / "home"
-    path = installed_by_an_older_version(harness, home)
+    harness = harness_of(case)
+    path, flags = installed_by_an_older_version(case, home)
     for backup in path.parent.glob(f"{path.name}.harness-memory-backup-*"):
         backup.unlink()  # the user cleaned up
-    install(harness, home)
-    edited(harness, path, USERS_EMPTY_TABLE[harness])
+    install(harness, home, *flags)
+    edited(harness, path, USERS_EMPTY_TABLE[case])
 
-    said = run("uninstall", harness, home=home)
+    said = run("uninstall", harness, *flags, home=home)
 
-    table = "env" if harness == "claude-code" else "features"
-    assert f"{table} was taken out with it" in said and "cannot tell" in said, said
+    assert f"{EMPTY_TABLE[case]} was taken out with it" in said and "cannot tell" in said, said
+
+
+def test_h6_a_table_given_back_after_the_switch_is_never_said_taken_out(tmp_path: Path) -> None:
+    """Gemini CLI's ``context`` holds both the directory-tree switch and the list the memory
+    root goes into: with no backup left, the switch's record cannot tell whether ``context``
+    was the user's, but the list's record can and gives it back; the uninstall's words are
+    made after that, so they do not say it was taken out."""
+    home = tmp_path / "home"
+    path, _ = installed_by_an_older_version("gemini-context", home)
+    for backup in path.parent.glob(f"{path.name}.harness-memory-backup-*"):
+        backup.unlink()
+    install("gemini", home)
+    users = edited("gemini", path, USERS_EMPTY_TABLE["gemini-context"])
+
+    said = run("uninstall", "gemini", home=home)
+
+    assert parsed("gemini", path.read_text(encoding="utf-8")) == parsed("gemini", users), said
+    assert "context was taken out" not in said, said
+    assert "experimental was taken out with it" in said  # that one the install did make
+
+
+def test_h6_the_first_backup_is_read_once_and_one_that_cannot_be_read_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The settings as the first install's backup holds them: the bytes whose digest the
+    record names are the bytes parsed (one read), and a backup that cannot be read (made
+    private by the user, on a disk giving errors) is passed over for the next, not the end of
+    the search."""
+    path = tmp_path / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    users = '{"theme": "x", "experimental": {}}\n'
+    unreadable = path.with_name(f"{path.name}{BACKUP_SUFFIX}20260101T000000Z")
+    unreadable.write_text(users, encoding="utf-8")
+    path.with_name(f"{path.name}{BACKUP_SUFFIX}20260102T000000Z").write_text(users, "utf-8")
+    record = InstallRecord(
+        path.parent / "harness-memory" / "install.json",
+        None,
+        {"backedUp": {str(path): [text_digest(users.encode())]}},
+    )
+    reading = Path.read_bytes
+
+    def refusing(self: Path) -> bytes:
+        if self == unreadable:
+            raise PermissionError(13, "Permission denied", str(self))
+        return reading(self)
+
+    monkeypatch.setattr(Path, "read_bytes", refusing)
+    parsed_texts: list[str] = []
+
+    def parse(text: str, backup: Path) -> object:
+        parsed_texts.append(text)
+        return json.loads(text)
+
+    assert record.first_found(path, parse) == {"theme": "x", "experimental": {}}
+    assert parsed_texts == [users]

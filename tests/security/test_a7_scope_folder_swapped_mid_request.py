@@ -324,10 +324,12 @@ async def test_a7_a_marker_made_in_a_scope_swapped_after_the_check_lands_only_in
     key = key_for_real_path(str(workspace.resolve()))
     beta_files = names(beta)
     undo = ExitStack()
+    swapped_in: list[bool] = []  # whether the scope's name led to beta's folder while written
 
     def swap_then_write(fd: int, name: str, data: bytes) -> str:
         if name == ".workspace":  # the folder was made, checked and held: swap it now
             undo.enter_context(swapped(agent.root / key, beta))()
+            swapped_in.append((agent.root / key).resolve() == beta.resolve())
         return temp_written(fd, name, data)
 
     temp_written = held_writes._temp_written
@@ -338,6 +340,7 @@ async def test_a7_a_marker_made_in_a_scope_swapped_after_the_check_lands_only_in
         )
         started = await ok_json(answer)
 
+    assert swapped_in == [True]  # the marker was written while the swap was in place
     assert started["workspaceMemoryKey"] == key
     assert names(beta) == beta_files
     assert (agent.root / key / ".workspace").read_text() == f"{workspace.resolve()}\n"

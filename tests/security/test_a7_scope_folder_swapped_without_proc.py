@@ -23,7 +23,7 @@ from memory_api.app import create_app
 from memory_api.settings import Settings
 from memory_api.store import containment, held_writes, scopes
 from memory_api.store.history import snapshot
-from memory_core import layout
+from memory_core import atomic, layout
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import AgentHome, Client, expect_problem, file_url, memory_url, ok_json
@@ -225,3 +225,27 @@ def test_a7_without_proc_a_file_made_in_a_held_folder_is_made_there_not_through_
     assert sorted(p.name for p in scope.iterdir()) == ["a.md", "kept"]
     assert (scope / "kept").read_bytes() == b"three\n"
     assert sorted(p.name for p in elsewhere.iterdir()) == ["a.md", "b.md"]
+
+
+def test_a7_a_file_removed_in_a_held_folder_is_removed_for_good_its_folder_synced(
+    memory: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a made or replaced file, a removed one stays removed after a crash: the folder held
+    open is fsynced after the unlink (once a file was removed; nothing when none was there)."""
+    root, _ = memory
+    scope = root / "user"
+    synced: list[tuple[int, bool]] = []
+    real_sync = atomic.fsync_directory
+
+    def noting_sync(path: str, *, dir_fd: int | None = None) -> None:
+        assert dir_fd is not None
+        synced.append((os.stat(path, dir_fd=dir_fd).st_ino, (scope / "a.md").exists()))
+        real_sync(path, dir_fd=dir_fd)
+
+    monkeypatch.setattr(held_writes, "fsync_directory", noting_sync)
+
+    held_writes.remove_in(root, scope, "a.md")
+    held_writes.remove_in(root, scope, "a.md")
+
+    assert synced == [(scope.stat().st_ino, False)]  # the folder walked to, after the unlink
+    assert not (scope / "a.md").exists()

@@ -303,7 +303,8 @@ def _say_unused_root(
     from harness_memory.settings import remote_memory_root
 
     copy = remote_memory_root(settings.state_dir, settings.project, settings.agent)
-    said = unused_root(environ, copy, flag=flags.get("root"))
+    sync = command == "sync" and not settings.remote  # local mode: not called remote mode
+    said = unused_root(environ, copy, flag=flags.get("root"), sync=sync)
     if said is not None:
         logging.getLogger("harness_memory").warning("%s: %s", command, said)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from harness_memory.installers.detail import Detail
 from harness_memory.installers.files import (
     FileChange,
     dump_json,
+    json_object,
     read_json_object,
     require_shapes,
 )
@@ -37,8 +39,8 @@ from harness_memory.installers.own_memory import (
     Switch,
     give_back_made,
     note_made,
-    switch_back,
     switch_off,
+    switches_back,
 )
 from harness_memory.installers.own_switches import claude_code_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
@@ -189,12 +191,14 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS, managed=managed is not None)
     else:
-        first = record.first_found(path, lambda backup: read_json_object(backup, utf16=True)[1])
-        for switch in (AUTO_MEMORY, AUTO_MEMORY_VARIABLE):
-            if (said := switch_back(merged, switch, record.previous, first=first)) is not None:
-                notes.append(said)
-        for keys in ROOT_LISTS:  # a "permissions": null stays null (H-3)
-            give_back_made(merged, keys, record.previous, before=document)
+        first = record.first_found(path, partial(json_object, utf16=True))
+
+        def give_back() -> None:
+            for keys in ROOT_LISTS:  # a "permissions": null stays null (H-3)
+                give_back_made(merged, keys, record.previous, before=document)
+
+        switches = (AUTO_MEMORY, AUTO_MEMORY_VARIABLE)
+        notes += switches_back(merged, switches, record.previous, first=first, then=give_back)
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:

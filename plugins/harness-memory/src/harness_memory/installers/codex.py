@@ -35,6 +35,7 @@ from harness_memory.installers.files import (
     dump_json,
     read_json_object,
     read_text,
+    toml_object,
 )
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import Removed, merge_hooks
@@ -42,8 +43,8 @@ from harness_memory.installers.own_memory import (
     Switch,
     give_back_made,
     note_made,
-    switch_back,
     switch_off,
+    switches_back,
 )
 from harness_memory.installers.own_switches import codex_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
@@ -171,7 +172,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes: list[str] = [place_warning] if place_warning else []
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
     switches = (MEMORIES, TERMINALS)
-    profiles, profile_notes = profile_plan(home, switches, record.previous, install=install)
+    profiles, profile_notes = profile_plan(home, switches, record, install=install)
     if install:
         for switch in switches:
             notes.append(switch_off(config, switch, record.previous, tomlkit.table, found=found))
@@ -181,15 +182,16 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += gap_notes(HARNESS, managed=False)
         notes += _memories_kept(home)
     else:
-        first = record.first_found(config_path, _toml_file)
-        for switch in switches:
-            if (said := switch_back(config, switch, record.previous, first=first)) is not None:
-                notes.append(said)
-        notes += profile_notes
-        _tidy(config)
+        first = record.first_found(config_path, toml_object)
         read = parse_toml(old_config)  # as the uninstall read it
-        for keys in EDITED_IN_PLACE:  # a table of the user's, empty, stays (H-3)
-            give_back_made(config, keys, record.previous, before=read, new_table=tomlkit.table)
+
+        def give_back() -> None:
+            _tidy(config)
+            for keys in EDITED_IN_PLACE:  # a table of the user's, empty, stays (H-3)
+                give_back_made(config, keys, record.previous, before=read, new_table=tomlkit.table)
+
+        notes += switches_back(config, switches, record.previous, first=first, then=give_back)
+        notes += profile_notes
     changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
     removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
     notes += kept
@@ -290,15 +292,6 @@ def hook_groups(
 
 EDITED_TABLES = ("features", "hooks", "hooks.state", "sandbox_workspace_write")
 """The tables of a ``config.toml`` (and ``requirements.toml``) an install edits."""
-
-
-def _toml_file(path: Path) -> Any:
-    """The TOML document of the file ``path``; raises ``SettingsFileError`` for one that is no
-    TOML Codex CLI reads, ``OSError`` for one that cannot be read."""
-    try:
-        return parse_toml(read_text(path))
-    except TOMLKitError as error:
-        raise SettingsFileError(f"{path} is not valid TOML ({error})") from None
 
 
 def check_tables(document: Any, source: object, names: tuple[str, ...] = EDITED_TABLES) -> None:

@@ -43,10 +43,16 @@ from harness_memory.installers.codex import (
     hook_groups,
     writable_root,
 )
-from harness_memory.installers.files import FileChange, SettingsFileError, backups_of, read_text
+from harness_memory.installers.files import (
+    FileChange,
+    SettingsFileError,
+    backups_of,
+    read_text,
+    toml_object,
+)
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
-from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.own_memory import Switch, switch_off, switches_back
 from harness_memory.installers.plan import Plan, with_state
 from harness_memory.installers.record import read_record
 from harness_memory.installers.spec import InstallOptions, root_changes
@@ -110,8 +116,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes.append(MANAGED.format(path=requirements_path))
         notes += gap_notes(HARNESS, managed=True)
     else:
-        said = [switch_back(requirements, pin, record.previous) for pin in PINS]
-        notes += [sentence for sentence in said if sentence is not None]
+        first = record.first_found(requirements_path, toml_object)
+        notes += switches_back(requirements, PINS, record.previous, first=first)
     old_config = read_text(config_path)
     config = _parse(config_path, old_config)
     check_tables(config, config_path, ("sandbox_workspace_write",))

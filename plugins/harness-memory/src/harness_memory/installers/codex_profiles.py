@@ -20,11 +20,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import tomlkit
-from tomlkit.exceptions import TOMLKitError
 
-from harness_memory.installers.files import FileChange, SettingsFileError, read_text
-from harness_memory.installers.own_memory import Record, Switch, switch_back, switch_off
-from harness_memory.installers.settings_text import dump_toml, parse_toml, split_mark
+from harness_memory.installers.files import FileChange, read_text, toml_object
+from harness_memory.installers.own_memory import Switch, switch_off, switches_back
+from harness_memory.installers.record import InstallRecord
+from harness_memory.installers.settings_text import dump_toml, split_mark
 
 __all__ = ["PROFILE_SUFFIX", "memory_profile_notes", "memory_profiles", "profile_plan"]
 
@@ -56,13 +56,15 @@ def memory_profiles(codex_home: Path, keys: tuple[str, ...] = ("memories",)) -> 
 
 
 def profile_plan(
-    codex_home: Path, switches: tuple[Switch, ...], previous: Record, *, install: bool
+    codex_home: Path, switches: tuple[Switch, ...], record: InstallRecord, *, install: bool
 ) -> tuple[list[FileChange], list[str]]:
     """``(changes, notes)`` of the profile files: on install, each of ``switches`` (the
     install's ``[features]`` switches: memories, terminals) that a profile file turns on is
-    set off there; on uninstall, what the record names is put back. Raises
+    set off there; on uninstall, what ``record`` names is put back (the profile file's first
+    backup telling what an older record did not note). Raises
     :class:`SettingsFileError` for such a profile file that is not TOML (nothing is
     guessed)."""
+    previous = record.previous
     if install:
         paths = memory_profiles(codex_home, tuple(switch.keys[-1] for switch in switches))
     else:
@@ -74,23 +76,17 @@ def profile_plan(
         old = read_text(path)
         if old is None:
             continue
-        try:
-            document = parse_toml(old)
-        except TOMLKitError as error:
-            raise SettingsFileError(f"{path} is not valid TOML ({error})") from None
+        document = toml_object(old, path)
         noted = previous.setdefault(_RECORDED + path.name, {})
         features = document.get("features")
-        for switch in switches:
-            turned_on = isinstance(features, dict) and features.get(switch.keys[-1]) is True
-            if install and not turned_on:
-                continue
-            named = replace(switch, what=f"{switch.what} in the profile file {path}")
-            said = (
-                switch_off(document, named, noted, tomlkit.table)
-                if install
-                else switch_back(document, named, noted)
-            )
-            notes += [said] if said is not None else []
+        named = [replace(s, what=f"{s.what} in the profile file {path}") for s in switches]
+        if install:
+            for switch in named:
+                if isinstance(features, dict) and features.get(switch.keys[-1]) is True:
+                    notes.append(switch_off(document, switch, noted, tomlkit.table))
+        else:
+            first = record.first_found(path, toml_object)
+            notes += switches_back(document, named, noted, first=first)
         changes.append(FileChange(path, old, dump_toml(document, old), harness_settings=True))
     return changes, notes
 

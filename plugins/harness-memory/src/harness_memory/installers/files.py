@@ -34,6 +34,8 @@ from typing import Any
 from memory_core.atomic import atomic_write_bytes, make_dirs
 from memory_core.byte_order import decode_marked, marked_text, not_text
 from memory_core.read_only_mounts import on_read_only_mount
+from tomlkit.exceptions import TOMLKitError
+from tomlkit.toml_document import TOMLDocument
 
 from harness_memory.installers import harness_json, json_values, jsonc
 from harness_memory.installers.json_layout import layout_of
@@ -44,6 +46,7 @@ from harness_memory.installers.settings_text import (
     decoded,
     encoded,
     line_ends_like,
+    parse_toml,
     split_mark,
 )
 
@@ -61,11 +64,13 @@ __all__ = [
     "dump_json",
     "earlier_text",
     "has_comments_safely",
+    "json_object",
     "prune_backups",
     "read_json_object",
     "read_text",
     "replace_bytes",
     "require_shapes",
+    "toml_object",
     "write_target",
 ]
 
@@ -205,12 +210,21 @@ def read_json_object(
     the harness reads that could not be written back as it is (a key twice in one object).
     """
     text = read_text(path)
+    return text, json_object(text, path, comments=comments, utf16=utf16)
+
+
+def json_object(
+    text: str | None, path: Path, *, comments: bool = False, utf16: bool = False
+) -> dict[str, Any]:
+    """The object of a JSON settings file's ``text`` (None, blank: ``{}``), read as
+    :func:`read_json_object` reads it (``comments``, ``utf16``, the same errors naming
+    ``path``): for a text already read (a backup whose digest was checked)."""
     if text is not None and text.startswith(UTF16_MARK) and not utf16:
         raise SettingsFileError(
             f"{path} is UTF-16 text, and the harness reads it as UTF-8 only: save it as UTF-8"
         )
     if text is None or not (split_mark(text)[1] or "").strip():
-        return text, {}
+        return {}
     try:
         document = json_values.loads(text)
     except json_values.UnwritableJson as error:
@@ -230,7 +244,7 @@ def read_json_object(
                 raise SettingsFileError(
                     f"{path} holds {json_values.kind(document)}, not a JSON object"
                 ) from None
-            return text, document
+            return document
         if text.startswith(("//", "/*"), error.pos):
             raise SettingsFileError(
                 f"{path} holds a comment (line {error.lineno}): the file is written back as "
@@ -241,7 +255,17 @@ def read_json_object(
         raise SettingsFileError(f"{path} is not valid JSON ({error}); {_FIX_IT}") from None
     if not isinstance(document, dict):
         raise SettingsFileError(f"{path} holds {json_values.kind(document)}, not a JSON object")
-    return text, document
+    return document
+
+
+def toml_object(text: str | None, path: Path) -> TOMLDocument:
+    """The TOML document of a Codex CLI settings file's ``text`` (None: an empty one), as
+    :func:`~harness_memory.installers.settings_text.parse_toml` reads it; raises
+    :class:`SettingsFileError` naming ``path`` for text that is no TOML Codex CLI reads."""
+    try:
+        return parse_toml(text)
+    except TOMLKitError as error:
+        raise SettingsFileError(f"{path} is not valid TOML ({error})") from None
 
 
 _FIX_IT = (

@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from harness_memory.installers.detail import Detail
 from harness_memory.installers.files import (
     FileChange,
     dump_json,
+    json_object,
     read_json_object,
     require_shapes,
 )
@@ -37,8 +39,8 @@ from harness_memory.installers.own_memory import (
     Switch,
     give_back_made,
     note_made,
-    switch_back,
     switch_off,
+    switches_back,
 )
 from harness_memory.installers.own_switches import gemini_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
@@ -160,19 +162,23 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         if options.remote:  # what the agent wrote goes back at the Session's end too
             wanted["SessionEnd"] = [{"hooks": [handler("session-end")]}]
     found = without_our_roots(document, document, HARNESS, _taken_out)  # as the user had it
-    for switch in (AUTO_MEMORY, DIRECTORY_TREE):  # context.includeDirectoryTree: ours too
-        switch_back(found, switch, record.previous)
+    first = record.first_found(path, partial(json_object, comments=True))
+    switches = (AUTO_MEMORY, DIRECTORY_TREE)  # context.includeDirectoryTree: ours too
+    switches_back(found, switches, record.previous, first=first)
     if install:
         note_made(found, ROOT_LIST, record.previous)
     merged = merged_settings(document, wanted, options, path, install=install)
     notes: list[str] = [place_warning] if place_warning else []
-    for switch in (AUTO_MEMORY, DIRECTORY_TREE):
-        if install:
-            notes.append(switch_off(merged, switch, record.previous, found=found))
-        elif (said := switch_back(merged, switch, record.previous)) is not None:
-            notes.append(said)
-    if not install:  # a "context": null stays null (H-3)
-        give_back_made(merged, ROOT_LIST, record.previous, before=document)
+    if install:
+        notes += [switch_off(merged, s, record.previous, found=found) for s in switches]
+    else:  # a "context": null stays null (H-3)
+        notes += switches_back(
+            merged,
+            switches,
+            record.previous,
+            first=first,
+            then=partial(give_back_made, merged, ROOT_LIST, record.previous, before=document),
+        )
     if install:
         notes += [Detail(TREE_WHY), STAYS_ON.format(version=GEMINI_VERSION)]
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running

@@ -37,6 +37,7 @@ import secrets
 import stat
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ from harness_memory.installers.detail import Detail
 from harness_memory.installers.files import (
     FileChange,
     dump_json,
+    json_object,
     read_json_object,
     require_shapes,
 )
@@ -61,7 +63,7 @@ from harness_memory.installers.gemini import (
 )
 from harness_memory.installers.gemini_workspace import our_handlers
 from harness_memory.installers.guard_gaps import gap_notes
-from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.own_memory import Switch, switch_off, switches_back
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import read_record
 from harness_memory.installers.spec import InstallOptions
@@ -130,8 +132,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             notes.append(f"WARNING: {reason}")
         notes += [STAYS_ON.format(version=GEMINI_VERSION), *gap_notes(HARNESS, managed=True)]
     else:
-        said = [switch_back(merged, pin, record.previous) for pin in PINS]
-        notes += [sentence for sentence in said if sentence is not None]
+        first = record.first_found(path, partial(json_object, comments=True))
+        notes += switches_back(merged, PINS, record.previous, first=first)
     changes: list[FileChange] = []
     if install or old is not None:
         text = dump_json(merged, old, path=path)

@@ -6,7 +6,7 @@ Agent Memory: a second memory section in the model's input and a second place to
 setting turns it off (:class:`Switch`), :func:`switch_off` sets it and keeps what was
 there before in the install record (``<settings folder>/harness-memory/install.json``):
 the value, or that the key was absent, and which of the tables above it the install made or
-put in place of a value that was no table (``"env": null``). :func:`switch_back` puts exactly
+put in place of a value that was no table (``"env": null``). :func:`switches_back` puts exactly
 that back on uninstall — unless the user changed the setting since, which is then left as it
 is and said; a table the install did not make stays, empty or not, and a value it put a table
 in place of comes back.
@@ -21,11 +21,11 @@ Works on a JSON settings object (a ``dict``) and on a ``tomlkit`` document alike
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Switch", "give_back_made", "note_made", "switch_back", "switch_off"]
+__all__ = ["Switch", "give_back_made", "note_made", "switch_off", "switches_back"]
 
 Record = dict[str, Any]
 """The install record's ``previous``: dotted key → ``{"value": v}`` or ``{"absent": true,
@@ -251,30 +251,73 @@ def _was(switch: Switch, was: dict[str, Any]) -> str:
     return f"not set, {'on' if switch.default_on else 'off'} by default"
 
 
-def switch_back(
-    document: MutableMapping[str, Any], switch: Switch, previous: Record, *, first: Any = None
-) -> str | None:
-    """Put back what the install found at ``switch``; the sentence uninstall prints, or None
-    when the install never set it.
+def switches_back(
+    document: MutableMapping[str, Any],
+    switches: Iterable[Switch],
+    previous: Record,
+    *,
+    first: Any = None,
+    then: Callable[[], object] | None = None,
+) -> list[str]:
+    """Put back what the install found at each of ``switches``, then run ``then`` (the
+    uninstall's :func:`give_back_made` of the tables and lists it added to); the sentences
+    uninstall prints, one per switch the install set, made after ``then``: a table on the way
+    that a give-back put back is not said to be taken out (Gemini CLI's ``context`` holds a
+    switch and the list the memory root goes into).
 
-    A record of an older install keeps no ``made`` for a switch it found absent: whether the
-    tables on its way (Claude Code's ``env``, Codex's ``[features]``) were the user's, perhaps
-    empty, or its own. ``first``, the settings as the first install's backup holds them
-    (:meth:`~harness_memory.installers.record.InstallRecord.first_backup`), tells; without it a
+    A switch the user changed since is left as it is and said. A record of an older install
+    keeps no ``made`` for a switch it found absent: whether the tables on its way (Claude
+    Code's ``env``, Codex's ``[features]``) were the user's, perhaps empty, or its own.
+    ``first``, the settings as the first install's backup holds them
+    (:meth:`~harness_memory.installers.record.InstallRecord.first_found`), tells; without it a
     table left empty is taken out and the sentence says so, and that it cannot tell (H-6)."""
+    backs = [_switched_back(document, switch, previous, first) for switch in switches]
+    if then is not None:
+        then()
+    return [said for back in backs if (said := back.said(document)) is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Back:
+    """One switch put back: its ``sentence`` (None: the install never set it), and the depths
+    of the tables on its way that were there and that no record says were the user's."""
+
+    switch: Switch
+    sentence: str | None
+    unknown: tuple[int, ...] = ()
+
+    def said(self, document: Any) -> str | None:
+        """The sentence, naming the first of the unknown tables ``document`` no longer has."""
+        gone = [k for k in self.unknown if _get(document, self.switch.keys[:k]) is _ABSENT]
+        if self.sentence is None or not gone:
+            return self.sentence
+        table = ".".join(self.switch.keys[: gone[0]])
+        return (
+            f"{self.sentence} {table} was taken out with it, left empty: the install that set "
+            "it (an older harness-memory) noted not whether it was there before, and no backup "
+            f"from before it is left, so uninstall cannot tell; if you had {table}, empty, add "
+            "it back."
+        )
+
+
+def _switched_back(
+    document: MutableMapping[str, Any], switch: Switch, previous: Record, first: Any
+) -> _Back:
     current = _get(document, switch.keys)
     was = previous.get(switch.dotted)
     if was is None:
         if current is _ABSENT or current != switch.off:
-            return None
-        return (
-            f"{switch.what}: {switch.dotted} = {_shown(switch.off)} stays: no record of its value "
-            "before the install (set it back yourself if you had it otherwise)."
+            return _Back(switch, None)
+        return _Back(
+            switch,
+            f"{switch.what}: {switch.dotted} = {_shown(switch.off)} stays: no record of its "
+            "value before the install (set it back yourself if you had it otherwise).",
         )
     if current is _ABSENT or current != switch.off:
-        return (
+        return _Back(
+            switch,
             f"{switch.what}: {switch.dotted} left as it is ({_shown(current)}): "
-            "it was changed after the install."
+            "it was changed after the install.",
         )
     if "absent" in was:
         made = was.get("made")
@@ -290,18 +333,12 @@ def switch_back(
         _delete(document, switch.keys, found + 1 if "value" in made else found)
         _give_back(document, switch.keys[:-1], made, dict)
         said = f"{switch.what}: {switch.dotted} taken out again (not set before the install)."
-        gone = [k for k in tables if _get(document, switch.keys[:k]) is _ABSENT]
-        if unknown and gone:
-            table = ".".join(switch.keys[: gone[0]])
-            said += (
-                f" {table} was taken out with it, left empty: the install that set it (an older "
-                "harness-memory) noted not whether it was there before, and no backup from "
-                f"before it is left, so uninstall cannot tell; if you had {table}, empty, add "
-                "it back."
-            )
-        return said
+        return _Back(switch, said, tuple(tables) if unknown else ())
     _set(document, switch.keys, was["value"], dict)
-    return f"{switch.what}: {switch.dotted} = {_shown(was['value'])} again, as before the install."
+    return _Back(
+        switch,
+        f"{switch.what}: {switch.dotted} = {_shown(was['value'])} again, as before the install.",
+    )
 
 
 def _shown(value: Any) -> str:

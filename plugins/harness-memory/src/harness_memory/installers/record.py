@@ -32,7 +32,7 @@ from harness_memory.installers.files import (
     read_json_object,
     read_text,
 )
-from harness_memory.installers.settings_text import encoded
+from harness_memory.installers.settings_text import decoded, encoded
 from harness_memory.settings import TOKEN_FILE_NAME
 
 __all__ = [
@@ -119,19 +119,23 @@ class InstallRecord:
         digest = text_digest(data)
         return digest in self.backed_up.get(str(path), []) or self.wrote(path, data) is True
 
-    def first_found(self, path: Path, parse: Callable[[Path], Any]) -> Any:
+    def first_found(self, path: Path, parse: Callable[[str, Path], Any]) -> Any:
         """The settings file ``path`` as the user had it before the first install the record
-        keeps: ``parse`` (the harness's own reading of a settings file) of the backup holding
-        the oldest text an install backed up there; None when no backup holds it (removed,
-        changed, a record that keeps none) or it cannot be read. For what an older record did
-        not note (H-6: whether a table on the way to a switch was there)."""
+        keeps: ``parse`` (the harness's own reading of a settings file's text; the backup's
+        path, named in its errors) of the backup holding the oldest text an install backed up
+        there, the very bytes whose digest was checked (one read); a backup that cannot be
+        read, or holds another text, is passed over for the next. None when no backup holds
+        it (removed, changed, a record that keeps none) or it is no settings the harness
+        reads. For what an older record did not note (H-6: whether a table on the way to a
+        switch was there)."""
         oldest = self.backed_up.get(str(path), [None])[0]
         for backup in backups_of(path) if oldest else []:
             try:
-                if text_digest(backup.read_bytes()) == oldest:
-                    return parse(backup)
+                raw = backup.read_bytes()
+                if text_digest(raw) == oldest:
+                    return parse(decoded(raw), backup)
             except (OSError, ValueError, SettingsFileError):
-                return None
+                continue  # unreadable here (a backup made private, its folder's mode): the next
         return None
 
     def note_written(self, path: Path, text: str) -> None:

@@ -79,15 +79,21 @@ def installed_remote_settings(home: Path, environ: Mapping[str, str]) -> dict[st
 
 
 def unused_root(
-    environ: Mapping[str, str], copy_root: Path, *, flag: str | None = None
+    environ: Mapping[str, str], copy_root: Path, *, flag: str | None = None, sync: bool = False
 ) -> str | None:
     """The warning for a memory root remote mode's local copy ``copy_root`` (R-1) does not use,
     which is the memory root whatever it says: ``flag`` (``--memory-root``) when given, else
-    ``HARNESS_MEMORY_ROOT`` in ``environ``; None when neither names another folder."""
+    ``HARNESS_MEMORY_ROOT`` in ``environ``; None when neither names another folder. ``sync``:
+    said of ``sync`` in local mode (``--remote off``), which syncs that copy all the same."""
     given = flag or environ.get("HARNESS_MEMORY_ROOT")
     if not given or os.path.normpath(Path(given).absolute()) == os.path.normpath(copy_root):
         return None
     named = f"--memory-root {given}" if flag else f"HARNESS_MEMORY_ROOT={given}"
+    if sync:
+        return (
+            f"{named} has no effect on sync, which syncs the local copy {copy_root} in local "
+            "mode too (it follows from the project and agent, R-1); leave it out of sync"
+        )
     return (
         f"{named} has no effect in remote mode: the memory root is the "
         f"local copy {copy_root}, which follows from the project and agent (R-1); unset it, "

@@ -34,8 +34,14 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEX
 def create_in(root: Path, folder: Path, name: str, data: bytes) -> bool:
     """Write ``data`` as ``folder/name`` unless the name is taken (a symlink, dangling or not,
     takes it too); True when this call made it. Readers see no file or the whole file: a temp
-    file is written, then hard-linked to ``name`` (``FileExistsError`` when it is taken)."""
+    file is written, then hard-linked to ``name`` (``FileExistsError`` when it is taken).
+
+    A name already taken is seen first (an ``lstat``): the common "already there" case writes
+    no temp file, so a folder the service may only read (a read-only mount, a Q-2b group
+    without write permission) holding the file is no ``OSError``."""
     with walked_folder(root, folder) as fd:
+        if _taken(fd, name):
+            return False
         temp = _temp_written(fd, name, data)
         try:
             os.link(temp, name, src_dir_fd=fd, dst_dir_fd=fd, follow_symlinks=False)
@@ -61,10 +67,24 @@ def replace_in(root: Path, folder: Path, name: str, data: bytes) -> None:
         fsync_directory(".", dir_fd=fd)
 
 
+def _taken(fd: int, name: str) -> bool:
+    """Whether ``name`` is taken in the folder ``fd`` (a symlink, dangling or not, too)."""
+    try:
+        os.stat(name, dir_fd=fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
+
+
 def remove_in(root: Path, folder: Path, name: str) -> None:
-    """Remove ``folder/name`` (a link as a link); nothing when it is not there."""
-    with walked_folder(root, folder) as fd, contextlib.suppress(FileNotFoundError):
-        os.unlink(name, dir_fd=fd)
+    """Remove ``folder/name`` (a link as a link), then fsync the folder (the removal lasts
+    through a crash); nothing when it is not there."""
+    with walked_folder(root, folder) as fd:
+        try:
+            os.unlink(name, dir_fd=fd)
+        except FileNotFoundError:
+            return
+        fsync_directory(".", dir_fd=fd)
 
 
 def _temp_written(fd: int, name: str, data: bytes) -> str:
