@@ -18,6 +18,7 @@ Unicode version the browser knows.
 from __future__ import annotations
 
 import functools
+import itertools
 import sys
 import unicodedata
 
@@ -33,15 +34,23 @@ UNICODE_VERSION = unicodedata.unidata_version
 @functools.cache
 def class_ranges() -> dict[str, list[tuple[int, int]]]:
     """Each of :data:`CLASSES` → the sorted inclusive code point ranges ``(first, last)`` of
-    its characters, as ``unicodedata.category`` tells them here. One pass over every code point
-    (about 0.3 s), once per process."""
+    its characters, as ``unicodedata.category`` tells them here. Once per process.
+
+    Every code point's category is asked, but in C (``map``) and grouped in C
+    (``itertools.groupby``: a few thousand runs of one category), so Python steps once per run,
+    not once per code point: about a tenth of a second (a loop per code point took 1.2 s). A
+    run of a category joins the class range before it when they touch (``Lu`` then ``Ll``: one
+    ``L`` range)."""
     ranges: dict[str, list[tuple[int, int]]] = {name: [] for name in CLASSES}
-    for point in range(sys.maxunicode + 1):
-        category = unicodedata.category(chr(point))
+    categories = map(unicodedata.category, map(chr, range(sys.maxunicode + 1)))
+    first = 0
+    for category, run in itertools.groupby(categories):
+        last = first + len(list(run)) - 1
         for name in {category[0], category}.intersection(CLASSES):
             found = ranges[name]
-            if found and found[-1][1] == point - 1:
-                found[-1] = (found[-1][0], point)
+            if found and found[-1][1] == first - 1:
+                found[-1] = (found[-1][0], last)
             else:
-                found.append((point, point))
+                found.append((first, last))
+        first = last + 1
     return ranges
