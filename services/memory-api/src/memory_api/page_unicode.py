@@ -59,7 +59,7 @@ _RENDERING = threading.Lock()
 
 def unicode_classes_module() -> PageModule:
     """The module (``UNICODE_VERSION`` and one string constant per class), rendered by the first
-    call of the process (about 0.1 s: blocking; call it in a worker thread), the same object
+    call of the process (0.5 s at load 10: blocking; call it in a worker thread), the same object
     after; calls meanwhile wait for that rendering, never render it again.
 
     >>> module = unicode_classes_module()
