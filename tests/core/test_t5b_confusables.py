@@ -84,3 +84,18 @@ def test_t5b_names_drawn_alike_have_one_skeleton(one: str, other: str) -> None:
 )
 def test_t5b_different_words_have_different_skeletons(one: str, other: str) -> None:
     assert skeleton(one) != skeleton(other)
+
+
+def test_t5b_every_data_line_of_the_file_is_one_prototype() -> None:
+    """Each ``SOURCE ; TARGET ; MA`` line of ``confusables.txt`` (read here the plain way,
+    line by line) is the prototype of its source, and nothing else is."""
+    text = DATA.joinpath("confusables.txt").read_text(encoding="utf-8-sig")
+    expected: dict[str, str] = {}
+    for line in text.splitlines():
+        data = line.split("#", 1)[0].strip()
+        if data:
+            source, target, _kind = (field.strip() for field in data.split(";"))
+            expected[chr(int(source, 16))] = "".join(chr(int(p, 16)) for p in target.split())
+    assert len(expected) > 6000
+    assert {source: prototype(source) for source in expected} == expected
+    assert {char for char in map(chr, range(0x3000)) if prototype(char) != char} <= set(expected)

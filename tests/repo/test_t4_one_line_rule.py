@@ -21,7 +21,6 @@ SOURCES = [
 ]
 # module (relative to its source root) → what it splits, which is no memory text
 NOT_MEMORY_TEXT = {
-    "memory_core/confusables.py": "Unicode's confusables.txt, the data file vendored with it",
     "memory_core/decoding.py": "an index's bytes (bytes.splitlines: LF, CRLF, CR only)",
     "memory_api/http/jsonio.py": "a JSON decoder's error message",
     "memory_api/serve_banner.py": "an OS error message",

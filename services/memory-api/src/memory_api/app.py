@@ -27,6 +27,7 @@ from memory_api.appkeys import (
     SETTINGS_KEY,
     SYNC_STORE_KEY,
     TOKEN_STORE_KEY,
+    UNICODE_AT_START_KEY,
     get_draft_store,
     get_settings,
 )
@@ -47,7 +48,7 @@ from memory_api.http.problems import problem_middleware
 from memory_api.http.query_names import query_names_middleware
 from memory_api.http.transfer_coding import transfer_coding_middleware
 from memory_api.http.url_text import url_text_middleware
-from memory_api.page_unicode import MODULE_PATH, unicode_classes_module
+from memory_api.page_unicode import MODULE_PATH, RenderAtStart, unicode_classes_module
 from memory_api.routes import agents, config, drafts, git_sync, history, memory, ops, projects
 from memory_api.settings import Settings
 from memory_api.store.containment import without_descriptor_paths
@@ -179,8 +180,9 @@ async def _static(request: web.Request) -> web.FileResponse:
 
 async def _unicode_classes(request: web.Request) -> web.Response:
     """The page's module of the service's Unicode character classes (I-9, W-5:
-    :mod:`memory_api.page_unicode`), rendered in a worker thread the first time; a 304 to a
-    request whose ``If-None-Match`` names its ETag (a reload of the page, as for its files)."""
+    :mod:`memory_api.page_unicode`), rendered in a worker thread as the service starts (a
+    request meanwhile waits for that rendering); a 304 to a request whose ``If-None-Match``
+    names its ETag (a reload of the page, as for its files)."""
     module = await asyncio.to_thread(unicode_classes_module)
     headers = {"Cache-Control": "no-cache", "ETag": module.etag}
     named = {tag.value for tag in request.if_none_match or ()}
@@ -233,6 +235,8 @@ def create_app(settings: Settings, bind: BindAddress | None = None) -> web.Appli
     app[METRICS_KEY] = metrics
 
     app.on_startup.append(_cap_connections)
+    app[UNICODE_AT_START_KEY] = RenderAtStart()  # W-5: the first page load finds it made
+    app.cleanup_ctx.append(app[UNICODE_AT_START_KEY])
     app.cleanup_ctx.append(_data_dirs)
     app.cleanup_ctx.append(_sweep_drafts)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from memory_api.http.metrics import Metrics
+from memory_api.page_unicode import RenderAtStart
 from memory_api.principal import Principal
 from memory_api.settings import Settings
 from memory_api.store.agents import AgentStore
@@ -28,6 +29,7 @@ __all__ = [
     "SETTINGS_KEY",
     "SYNC_STORE_KEY",
     "TOKEN_STORE_KEY",
+    "UNICODE_AT_START_KEY",
     "get_agent_store",
     "get_draft_store",
     "get_history_store",
@@ -46,6 +48,8 @@ DRAFT_STORE_KEY = web.AppKey("draft_store", DraftStore)
 HISTORY_STORE_KEY = web.AppKey("history_store", HistoryStore)
 SYNC_STORE_KEY = web.AppKey("sync_store", SyncStore)
 METRICS_KEY = web.AppKey("metrics", Metrics)
+UNICODE_AT_START_KEY = web.AppKey("unicode_at_start", RenderAtStart)
+"""The rendering of the page's Unicode classes module begun as the service starts (W-5)."""
 
 PRINCIPAL_KEY = web.RequestKey("principal", Principal)
 """The authenticated caller of an ``/api/`` request (set by the auth middleware)."""

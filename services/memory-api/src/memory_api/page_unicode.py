@@ -7,21 +7,25 @@ in it, and the Unicode version that data is. The page's copy of the hidden-text 
 (``static/js/hidden-text.js``) builds its letter, mark and number patterns from it instead of
 the browser's ``\\p{L}``/``\\p{M}``, so a mark of a Unicode version newer than the service's is
 no mark to either side (and one the browser does not know yet is one to both). Rendered once
-per process, in a worker thread (a pass over every code point), requests that come while it is
-rendered waiting for that one rendering; its ETag lets a reload of the page get a 304.
+per process, in a worker thread as the service starts (:class:`RenderAtStart`: every page load
+imports it, and the first one found it unmade), requests that come while it is rendered waiting
+for that one rendering; its ETag lets a reload of the page get a 304.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import json
 import threading
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from aiohttp import web
 from memory_core.char_classes import UNICODE_VERSION, class_ranges
 
-__all__ = ["MODULE_PATH", "PageModule", "unicode_classes_module"]
+__all__ = ["MODULE_PATH", "PageModule", "RenderAtStart", "unicode_classes_module"]
 
 MODULE_PATH = "/static/js/unicode-classes.js"
 """Where the page imports the module from: served by the service, no file of ``static/``."""
@@ -55,7 +59,7 @@ _RENDERING = threading.Lock()
 
 def unicode_classes_module() -> PageModule:
     """The module (``UNICODE_VERSION`` and one string constant per class), rendered by the first
-    call of the process (about 0.5 s: blocking; call it in a worker thread), the same object
+    call of the process (0.5 s at load 10: blocking; call it in a worker thread), the same object
     after; calls meanwhile wait for that rendering, never render it again.
 
     >>> module = unicode_classes_module()
@@ -79,3 +83,28 @@ def _rendered() -> PageModule:
         lines.append(f"export const {name.upper()} = {json.dumps(_body(ranges))};")
     body = ("\n".join(lines) + "\n").encode()
     return PageModule(body, f'"{hashlib.sha256(body).hexdigest()[:32]}"')
+
+
+class RenderAtStart:
+    """The app's ``cleanup_ctx`` step that renders the module (:func:`unicode_classes_module`)
+    in a worker thread as the service starts, so the first page load finds it made (W-5).
+
+    Start-up does not wait for it, nor does any other route (``/healthz`` answers meanwhile); a
+    request for the module that comes first waits for this one rendering. The app's cleanup
+    waits for it to end (a thread cannot be stopped)."""
+
+    def __init__(self) -> None:
+        self._rendering: asyncio.Task[PageModule] | None = None
+
+    async def __call__(self, app: web.Application) -> AsyncIterator[None]:
+        """Begin the rendering, then, at cleanup, wait for it."""
+        self._rendering = asyncio.create_task(asyncio.to_thread(unicode_classes_module))
+        yield
+        await self._rendering
+
+    async def rendered(self) -> PageModule:
+        """The module the start-up rendering made, once made. Raises ``RuntimeError`` before
+        the app has started."""
+        if self._rendering is None:
+            raise RuntimeError("the app has not started: nothing is rendered at start")
+        return await asyncio.shield(self._rendering)
