@@ -3,7 +3,9 @@
 The e2e tests share one real service per test worker (``shared_service``), each with an agent
 of its own (``new_agent``, ``shared_memory_root``): starting ``memory-api serve`` per test was
 most of their setup time. ``real_service`` starts a private one, for a test that stops it or
-depends on the whole service's state.
+depends on the whole service's state. Each fixture's service is a ``memory-api serve`` of its
+own, forked from the test worker's :class:`~tests.support.zygote.Zygote` (no test of these
+judges the service's start-up; those start one with :func:`start_service` alone).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tests.plugin.harness_run import InstalledHomes
 from tests.plugin.real_service import RealService, seed_scope, start_service
 from tests.plugin.scripted_service import ScriptedService, ServerFactory, serve_scripted
 from tests.support.guard_cases import Layout, guarded_layout
+from tests.support.zygote import Zygote
 
 
 @pytest.fixture
@@ -31,7 +34,7 @@ async def service(aiohttp_server: ServerFactory, tmp_path: Path) -> ScriptedServ
 @pytest.fixture
 def real_service(tmp_path: Path) -> Iterator[RealService]:
     """The real ``memory-api serve`` in a separate process, stopped after the test."""
-    running = start_service(tmp_path)
+    running = start_service(tmp_path, zygote=Zygote.shared())
     try:
         yield running
     finally:
@@ -44,7 +47,7 @@ def shared_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealSer
     not one of their own: each makes its agent with :func:`new_agent` (agents do not share
     memory, history or config), so no test sees another's files. A test that stops the service,
     fills its disk, reads its whole log or changes its settings keeps ``real_service``."""
-    running = start_service(tmp_path_factory.mktemp("shared-service"))
+    running = start_service(tmp_path_factory.mktemp("shared-service"), zygote=Zygote.shared())
     try:
         yield running
     finally:
@@ -106,7 +109,7 @@ def shared_memory_root(shared_service: RealService, new_agent: str) -> Path:
 @pytest.fixture
 def open_service(tmp_path: Path) -> Iterator[RealService]:
     """The real ``memory-api serve`` with no tokens configured (open, on loopback only)."""
-    running = start_service(tmp_path, tokens=False)
+    running = start_service(tmp_path, tokens=False, zygote=Zygote.shared())
     try:
         yield running
     finally:

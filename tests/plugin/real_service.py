@@ -22,6 +22,7 @@ from typing import Any
 from memory_core.layout import memory_root
 
 from tests.support.serve import ServedProcess, ServedWrapper, code_under_test, serve, venv_bin
+from tests.support.zygote import Zygote
 
 CORPUS = Path(__file__).parents[1] / "data" / "corpus"
 TOKEN = "plugin-e2e-token-0123456789"
@@ -124,10 +125,14 @@ class RealService(ServedWrapper):
         return None
 
 
-def start_service(tmp_path: Path, *, tokens: bool = True) -> RealService:
+def start_service(
+    tmp_path: Path, *, tokens: bool = True, zygote: Zygote | None = None
+) -> RealService:
     """Start ``memory-api serve`` over ``tmp_path/data`` with only PATH, HOME and the token set
     (and ``PYTHONPATH`` when a checkout names the code under test, :func:`code_under_test`);
-    without ``tokens``, with none at all (open, on loopback only: A-10).
+    without ``tokens``, with none at all (open, on loopback only: A-10). ``zygote`` forks it
+    from that process, which imported the service's code already (:func:`serve`): the same
+    ``main(["serve"])`` with this environment and log, minus a second of imports.
 
     Raises RuntimeError (with the service's log) when it exits or never becomes ready.
     """
@@ -138,7 +143,8 @@ def start_service(tmp_path: Path, *, tokens: bool = True) -> RealService:
     }
     if tokens:
         env["MEMORY_API_TOKENS"] = f"plugin={TOKEN}"
-    return RealService(serve(tmp_path / "data", env, log_path=tmp_path / "memory-api.log"), TOKEN)
+    log_path = tmp_path / "memory-api.log"
+    return RealService(serve(tmp_path / "data", env, log_path=log_path, zygote=zygote), TOKEN)
 
 
 def seed_scope(scope_dir: Path, corpus_folder: str) -> list[str]:

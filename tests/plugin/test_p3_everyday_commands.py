@@ -367,8 +367,16 @@ so each is read at that size too, and ends (each in a few hundredths of a second
 _REPEATS = 80
 """The block of repeats whose lines are counted: past every per-repeat cap (64 folders a
 ``cd`` chain went into, 64 links made), so each later block does the same work."""
-_MEMORY_REPEATS = 250
-"""The repeats whose memory is weighed, and twice as many."""
+_MEMORY_REPEATS = 3 * _REPEATS // 2
+"""The fewest repeats whose memory is weighed (120, past every per-repeat cap), and twice as
+many: the longest command whose lines are counted, so one reading fills the caches for both
+(a ``cd`` chain, held at 16.8 KiB a folder past the first 64, weighs 2.36 times as much at
+240 as at 120)."""
+_MEMORY_CHARACTERS = 1000
+"""The shortest command whose memory is weighed, up to 250 repeats (as all were once): a
+form of short repeats (``x=1 ``) is weighed at as many as make it this long, so a copy of
+the rest of the command held for each word still shows; at 120 it added too little to the
+100 KiB a reading holds anyway."""
 
 
 def _lines_run_and_deepest(command: str) -> tuple[int, int]:
@@ -423,18 +431,21 @@ def test_p3_a_hostile_command_is_read_in_work_linear_in_its_length(form: str) ->
     - the stack is no deeper for three blocks than for one: no recursion grows with the
       command, so no length ends in a RecursionError; a form nested in itself is read at
       the size it was first seen at instead, and ends;
-    - doubling the hostile part from 250 repeats at most doubles the memory held."""
+    - doubling the hostile part from 120 repeats (or 1,000 characters, where a repeat is
+      short) at most doubles the memory held."""
     command = HOSTILE[form]
     if form in _NESTED:
         shell_paths(command(_NESTED[form]), "/tmp", {"X": "/tmp/x"})
     # patterns compiled, caches filled for every word the counts below read (each reading
     # then starts from the same state: read first, the 250 new link names past 250 filled
     # a cache, and the peak at 500 links made came out 3.45 times that at 250, not 1.9)
-    shell_paths(command(2 * _MEMORY_REPEATS), "/tmp", {"X": "/tmp/x"})
+    unit = len(command(1)) - len(command(0))
+    weighed = min(max(_MEMORY_REPEATS, _MEMORY_CHARACTERS // unit), 250)
+    shell_paths(command(max(3 * _REPEATS, 2 * weighed)), "/tmp", {"X": "/tmp/x"})
     (lines, deepest), (lines_twice, _), (lines_thrice, deepest_thrice) = (
         _lines_run_and_deepest(command(blocks * _REPEATS)) for blocks in (1, 2, 3)
     )
-    peak, peak_twice = (_peak_bytes(command(n)) for n in (_MEMORY_REPEATS, 2 * _MEMORY_REPEATS))
+    peak, peak_twice = (_peak_bytes(command(n)) for n in (weighed, 2 * weighed))
 
     second_block, third_block = lines_twice - lines, lines_thrice - lines_twice
     assert third_block - second_block <= _REPEATS * _REPEATS // 4, (
