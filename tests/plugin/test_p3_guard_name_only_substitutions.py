@@ -54,8 +54,13 @@ PIPED_INTO_A_SHELL = [
     'echo() { command echo cp note.md "$(cat target)/d.md"; }; echo x | bash',
     "echo cp note.md \"'$(cat target)'/e.md\" | bash",
     "echo cp note.md {'$(cat target)',}/f.md | X=1 sh -s",
+    "{ echo cp note.md '$(cat target)/g.md'; } | bash",
+    "echo cp note.md '$(cat target)/h.md' |& bash",
+    "echo cp note.md '$(cat target)/i.md' | tee /dev/null | bash",
+    "bash < <(echo cp note.md '$(cat target)/j.md')",
 ]
-"""Text piped into a shell, which runs it as code."""
+"""Text printed into a shell's pipe (or a process substitution it reads), which it runs as
+code: plain ``echo``'s read as ``-c`` code, any other printer's unknown."""
 
 LOOP_VALUES = [
     "for f in 'a;' *.txt; do python3 -c \"open('$f')\" 2>/dev/null; done; echo x > lnk/a.md",
@@ -84,6 +89,7 @@ EVERYDAY = [
     "cat x.sh | bash -n",
     "echo hello | bash -n",
     "echo y | bash x.sh",
+    "diff <(echo a) <(echo b)",
     'echo "built $(date -u +%FT%TZ)" >> logs/build-$(date +%Y%m%d).log',
 ]
 """Everyday forms the name-only reading and the loop reading exist for."""

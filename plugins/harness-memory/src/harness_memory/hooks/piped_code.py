@@ -45,17 +45,52 @@ class PipedCode(NamedTuple):
 
 
 def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
-    """What the shell after the pipe ``words[at]`` (``|``) runs as code from the command
-    before it, a printer (:data:`PRINTERS`), or None (no printer, no shell reading its
-    standard input as code). ``command``: the whole text, read for a function or alias that
-    may redefine ``echo``."""
-    printer = _simple_command(words, at, back=True)
-    if not printer or posixpath.basename(printer[0]) not in PRINTERS:
-        return None
+    """What the shell after the pipe ``words[at]`` (``|``, ``|&``) or around the process
+    substitution ``words[at]`` (``<(``: ``bash <(echo …)``, ``bash < <(echo …)``) runs as
+    code printed by a printer (:data:`PRINTERS`), or None (no shell reading it as code, no
+    printer: ``cat s.sh | bash``, ``curl … | bash`` are read as before). A printer not the
+    one command right before the pipe (``{ echo …; } | bash``, ``echo … | tee f | bash``)
+    prints code the guard cannot tell. ``command``: the whole text, read for a function or
+    alias that may redefine ``echo``."""
+    if words[at] == "<(":
+        return _substituted_code(words, at, command)
     shell = _shell_reading_stdin(_simple_command(words, at, back=False))
     if shell is None:
         return None
-    return PipedCode(shell, _printed(printer, command))
+    printer = _simple_command(words, at, back=True)
+    if printer and posixpath.basename(printer[0]) in PRINTERS:
+        return PipedCode(shell, _printed(printer, command))
+    return PipedCode(shell, None) if PRINTERS & set(_pipeline_before(words, at)) else None
+
+
+def _substituted_code(words: list[str], at: int, command: str) -> PipedCode | None:
+    """The code a shell reads from the process substitution opening at ``words[at]`` (its
+    script, ``bash <(…)``, or its standard input, ``bash < <(…)``) when a printer prints it."""
+    before = at - 1 if at and words[at - 1] == "<" else at
+    shell = _simple_command(words, before, back=True)
+    if not shell or posixpath.basename(shell[0]) not in SHELLS | STARTUP_SHELLS:
+        return None
+    inside = _simple_command(words, at, back=False)
+    if inside and posixpath.basename(inside[0]) in PRINTERS:
+        return PipedCode(shell[0], _printed(inside, command))
+    depth, end = 1, at + 1
+    while end < len(words) and depth:
+        depth += words[end].endswith("(") - (words[end] == ")")
+        end += 1
+    return PipedCode(shell[0], None) if PRINTERS & set(words[at + 1 : end]) else None
+
+
+def _pipeline_before(words: list[str], at: int) -> list[str]:
+    """The words of the pipeline's stages before the pipe at ``at``, groups and subshells
+    whole (back to a ``;``, ``&&``, ``||``, ``&`` or line end outside them)."""
+    depth, start = 0, at
+    while start > 0:
+        word = words[start - 1]
+        depth += (word in (")", "}")) - (word == "{" or word.endswith("("))
+        if depth < 0 or (not depth and word in (";", "&&", "||", "&", "\n")):
+            break
+        start -= 1
+    return words[start:at]
 
 
 def _simple_command(words: list[str], at: int, *, back: bool) -> list[str]:

@@ -614,7 +614,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         data = not (shell_code or evaluating is not None or writes.may_run(word, previous))
         _read_inner(found, inner, (bases[-1], environ, _depth, lost), outer=writes, data=data)
-        if word == "|" and not (substituting or quoted_back):
+        if word in _PIPES_AND_FEEDS and not (substituting or quoted_back):
             where = (bases[-1], environ, _depth, lost)
             _read_piped_code(found, piped_code(words, at, command), where, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
@@ -645,6 +645,10 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     if any(_PATCHER_RE.search(program) for program in found.programs[programs:]):
         _note_patched(found, [(command, True), *texts], bases)
     _note_fed_patches(found, writes, [(command, True), *texts], bases[-1], fed=fed)
+
+
+_PIPES_AND_FEEDS = frozenset({"|", "|&", "<("})
+"""Words after which a shell may read code a printer prints (:func:`_read_piped_code`)."""
 
 
 def _read_piped_code(
