@@ -58,9 +58,9 @@ from tests.support.guard_cases import (
     Layout,
     answers_of_every_harness,
     bash_writes_through_lnk,
-    fill,
     let_through,
     refusals_by_every_harness,
+    refused_before_new_writes,
 )
 
 MAKES_LINK = "import os; os.symlink(open('target').read().strip(), 'lnk')\n"
@@ -415,11 +415,8 @@ def test_p3_a_link_to_another_interpreter_or_a_runner_is_judged_as_its_target(
 
 def test_p3_code_holding_data_or_a_fed_file_making_no_link_passes(where: Layout) -> None:
     _prepared(where)
-    then = ["mkdir -p out && echo x > out/a.txt", fill("echo x > {root}/{own}/new.md", where)]
-    commands = [f"{code}\n{write}" for code in CODE_WITH_DATA_OR_FED_A_FILE for write in then]
-    answers = {command: answers_of_every_harness(where, command) for command in commands}
 
-    assert answers == {command: dict.fromkeys(SHELL) for command in commands}
+    assert refused_before_new_writes(where, CODE_WITH_DATA_OR_FED_A_FILE, mode=">") == {}
 
 
 def test_p3_everyday_interpreters_by_path_and_medium_projects_pass(where: Layout) -> None:

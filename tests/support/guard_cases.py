@@ -223,6 +223,22 @@ def let_through(where: Layout, commands: list[str]) -> dict[str, str]:
     }
 
 
+def refused_before_new_writes(
+    where: Layout, codes: list[str], *, mode: str = ">>"
+) -> dict[str, Any]:
+    """Each of ``codes`` (not filled), followed on its next line by a write into a folder it
+    makes (``mkdir -p out && echo x > out/a.txt``) and by one into a new topic file in the
+    Session's own scope (``echo x`` with ``mode``, ``>`` or ``>>``), that some harness refuses,
+    with every harness's answer; empty when every harness lets every one through."""
+    then = [
+        "mkdir -p out && echo x > out/a.txt",
+        fill(f"echo x {mode} {{root}}/{{own}}/new.md", where),
+    ]
+    commands = [f"{code}\n{write}" for code in codes for write in then]
+    answers = {command: answers_of_every_harness(where, command) for command in commands}
+    return {command: seen for command, seen in answers.items() if seen != dict.fromkeys(SHELL)}
+
+
 def bash_writes_through_lnk(
     where: Layout, commands: list[str], *, env: dict[str, str] | None = None, check: bool = False
 ) -> set[str]:

@@ -76,6 +76,7 @@ show (a file it reads, ``xargs -I{}`` fed from one) — the harness README says 
 
 from __future__ import annotations
 
+import enum
 import errno
 import functools
 import itertools
@@ -138,6 +139,7 @@ from harness_memory.hooks.option_words import (
     read_options,
     table_for,
 )
+from harness_memory.hooks.piped_code import PipedCode, piped_code
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
@@ -523,7 +525,10 @@ def shell_paths(
     A short option glued to a path (``cp -t/dir``) names that path too; after a ``cd`` into a
     folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
     A command the lexer cannot split (an unclosed quote) is split at white space. Never raises."""
-    here, command, environ = _command_text(command, cwd, environ, nested=bool(_depth or _lost))
+    names = _names_read(command, environ, _outer)
+    here, command, environ = _command_text(
+        command, cwd, environ, nested=bool(_depth or _lost), names=names
+    )
     found, tails = _found_for(command, _budget, _links)
     reading = _Reading(command, here.texts, cwd, environ, tails, _depth, _lost, _outer)
     for words in arrays_spelt(_loops_run_twice(_shell_words(command))):
@@ -547,17 +552,27 @@ class _Reading(NamedTuple):
     outer: _Writes | None
 
 
+def _writes_for(reading: _Reading, found: ShellPaths) -> _Writes:
+    """The reader of one reading of a command's words (:func:`_read_words`), told what the
+    command's text says about them: the variable its interpreter code is read for, its
+    here-texts, whether ``cat`` and the name-only substitutions are the programs they seem."""
+    command, texts, _, environ, tails, depth, lost, outer = reading
+    writes = _Writes(found, tails, environ, cd_data=lost, outer=outer)
+    writes.code_variable = _code_variable(command, depth)
+    writes.here_text = "\n".join(_here_spellings(text) for text, _ in texts)  # code too
+    writes.here_built = _here_texts_built(texts, command)
+    writes.text = command  # its spellings: which ``$`` bash expands in an interpreter's code
+    writes.cat_read = _cat_read(command, environ, outer)
+    writes.names_read = _names_read(command, environ, outer)
+    return writes
+
+
 def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     """Add to ``found`` every path one reading of a command names (:func:`shell_paths`): its
     ``words``, each literal array's expansion spelt as one of its values (:func:`~harness_
     memory.hooks.shell_arrays.arrays_spelt`), read with ``reading``."""
-    command, texts, cwd, environ, tails, _depth, _lost, _outer = reading
-    writes = _Writes(found, tails, environ, cd_data=_lost, outer=_outer)
-    writes.code_variable = _code_variable(command, _depth)
-    writes.here_text = "\n".join(_here_spellings(text) for text, _ in texts)  # code too
-    writes.here_built = _here_texts_built(texts, command)
-    writes.text = command  # its spellings: which ``$`` bash expands in an interpreter's code
-    writes.cat_read = _cat_read(command, environ, _outer)
+    command, texts, cwd, environ, _, _depth, _lost, _outer = reading
+    writes = _writes_for(reading, found)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     scopes = Scopes(words, environ, writes.choices, command)  # what assignments reach each word
@@ -599,6 +614,9 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         data = not (shell_code or evaluating is not None or writes.may_run(word, previous))
         _read_inner(found, inner, (bases[-1], environ, _depth, lost), outer=writes, data=data)
+        if word in _PIPES_AND_FEEDS and not (substituting or quoted_back):
+            where = (bases[-1], environ, _depth, lost)
+            _read_piped_code(found, piped_code(words, at, command), where, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
         prefixed = (inside if substituting or quoted_back else writes).prefixed  # the cd's
         folders = (*shell, prefixed)
@@ -629,6 +647,30 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     _note_fed_patches(found, writes, [(command, True), *texts], bases[-1], fed=fed)
 
 
+_PIPES_AND_FEEDS = frozenset({"|", "|&", "<("})
+"""Words after which a shell may read code a printer prints (:func:`_read_piped_code`)."""
+
+
+def _read_piped_code(
+    found: ShellPaths,
+    piped: PipedCode | None,
+    at: tuple[str, Mapping[str, str], int, bool],
+    *,
+    outer: _Writes,
+) -> None:
+    """Judge the code a printer gives a shell through a pipe (:func:`~harness_memory.hooks.
+    piped_code.piped_code`: ``echo cp x '$(cat f)/a.md' | bash``) as that shell's ``-c`` code,
+    read where it stands (``at``: as :func:`_read_inner`'s, read after ``outer``), or,
+    when the guard cannot tell the text, as a write to a place known only at run time: that
+    code may write anywhere (P-3)."""
+    if piped is None:
+        return
+    if piped.code is None:
+        found.written_at_run_time.append(f"$(the code printed into {piped.shell}'s pipe)")
+        return
+    _read_inner(found, [piped.code], at, outer=outer)
+
+
 def _note_fed_patches(
     found: ShellPaths, writes: _Writes, texts: list[tuple[str, bool]], base: str, *, fed: int
 ) -> None:
@@ -645,6 +687,59 @@ def _note_fed_patches(
         for text, _ in texts:
             for path in itertools.chain(*patch_files(text)):
                 found.fed_patches.append((posixpath.join(base, path), _BUILT_LINE))
+
+
+class _NamesRead(enum.Enum):
+    """Which name-only substitutions (:data:`_NAME_ONLY_RE`) a command cannot change the
+    output of (:func:`_names_read`)."""
+
+    ALL = "all"
+    NOT_DATE = "not date"  # the command sets a zone or a locale ``date`` prints by
+    NONE = "none"  # the command may redefine any program a substitution runs
+
+
+def _names_read(command: str, environ: Mapping[str, str], outer: _Writes | None) -> _NamesRead:
+    """Which name-only substitutions in ``command`` print what their program prints: none
+    when the command (or the one holding it, ``outer``) defines a function or alias, sources a
+    file, evaluates text, sets ``PATH`` or changes how names are found (``hash``, ``enable``)
+    or when the environment holds exported functions, ``BASH_ENV`` or a relative ``PATH``
+    folder (``PATH=.:$PATH`` finds a ``./nproc`` the command wrote; ``date() { cat f; }``
+    prints any path); no ``date`` when it sets ``TZ``, ``LANG`` or an ``LC_*`` (``TZ='<mk>0'``
+    makes ``date +%Z`` print ``mk``). Read from the text, failing closed: a mention is a
+    setting."""
+    given = _NamesRead.ALL if outer is None else outer.names_read
+    if given is _NamesRead.NONE:
+        return given
+    path = environ.get("PATH", "")
+    if (
+        _REDEFINES_RE.search(command)
+        or "BASH_ENV" in environ
+        or any(key.startswith("BASH_FUNC_") for key in environ)
+        or any(not folder.startswith("/") for folder in path.split(":") if path)
+    ):
+        return _NamesRead.NONE
+    if _ZONE_SET_RE.search(command) or given is _NamesRead.NOT_DATE:
+        return _NamesRead.NOT_DATE
+    return _NamesRead.ALL
+
+
+_NAME_PRINTERS = r"(?:date|nproc|whoami|hostname|id|uname|git|basename|mktemp)"
+"""The programs a substitution read as text here runs (:func:`_read_substitutions`)."""
+_REDEFINES_RE = re.compile(
+    rf"(?<![\w$(.:+/-]){_NAME_PRINTERS}\s*\(\s*\)|\bfunction\s+{_NAME_PRINTERS}(?![\w.:+-])"
+    r"|(?:^|[\s;&|(){}`'\"])(?:alias|unalias|hash|enable|eval|source)\b|BASH_FUNC_"
+    r"|(?:^|[;&|(){}\n`'\"])\s*\.\s"
+    r"|(?<![\w${])PATH\b"
+)
+"""What may make a program a read substitution runs (:data:`_NAME_PRINTERS`) another one
+(failing closed, read anywhere in the text, inside quotes too: ``bash -c 'date() {…};
+…$(date)…'``): a function of its name (``date() {…}``, ``function nproc``; bash takes no
+quoted name), an alias, ``hash -p``, ``enable -f``, a sourced or evaluated text, an exported
+function in an environment word (``BASH_FUNC_date%%=…``), ``PATH`` named other than as
+``$PATH``/``${PATH}`` (``PATH=.:$PATH``, ``export PATH``, ``read PATH``)."""
+_ZONE_SET_RE = re.compile(r"(?:^|(?<=[\s;&|(){}`'\"]))(?:TZ|LANG|LANGUAGE|LC_[A-Z]+)\b")
+"""A zone or locale named other than as ``$NAME``: what ``date`` prints may be the
+command's choice."""
 
 
 def _cat_read(command: str, environ: Mapping[str, str], outer: _Writes | None) -> bool:
@@ -887,18 +982,20 @@ def _loops_run_twice(words: list[str]) -> list[str]:
 
 
 def _command_text(
-    command: str, cwd: str, environ: Mapping[str, str], *, nested: bool
+    command: str, cwd: str, environ: Mapping[str, str], *, nested: bool, names: _NamesRead
 ) -> tuple[HereData, str, Mapping[str, str]]:
     """``command``'s here-data (:func:`~harness_memory.hooks.here_data.here_data`: a
     here-document's body is data, not command text) and its text as the lexer reads it:
     ``"$(git rev-parse --show-toplevel)"`` read as the folder git prints (unless
     ``nested``: a command read inside another), subshells, backquotes and command
     substitutions spelt for the lexer; and ``environ`` as the shell in ``cwd`` has it
-    (:func:`_started_in`: its ``PWD``)."""
+    (:func:`_started_in`: its ``PWD``). ``names``: which name-only substitutions are read as
+    one name (:func:`_names_read`)."""
     environ = _started_in(environ, cwd)
     here = here_data(command)
     text = here.command if nested else with_toplevel(here.command, cwd, environ)
-    return here, _read_substitutions(_backquotes_spelt(_subshells_spelt(text)), environ), environ
+    spelt = _backquotes_spelt(_subshells_spelt(text))
+    return here, _read_substitutions(spelt, environ, names), environ
 
 
 def _found_for(
@@ -2168,6 +2265,7 @@ class _Writes:
         "here_text",
         "linker",
         "named_now",
+        "names_read",
         "outer",
         "reading",
         "runners",
@@ -2251,6 +2349,9 @@ class _Writes:
         self.stdin_elsewhere = False  # a group, a loop or ``exec`` given standard input
         self.bare_patchers = 0  # apply_patch runs given no patch of their own (here-data?)
         self.cat_read = True  # ``cat`` prints its files (no function or alias of that name)
+        self.names_read = (
+            _NamesRead.ALL
+        )  # a name-only substitution prints one name (:func:`_names_read`)
 
     @property
     def choices(self) -> Mapping[str, list[str] | None]:
@@ -4346,8 +4447,15 @@ _BASH_FILLED = frozenset({"REPLY", "MAPFILE", "_", "BASH_REMATCH", "OPTARG", "CO
 """Variables bash fills by itself (``read`` with no name, ``mapfile``, the last word, ``=~``)."""
 _SET_LITERAL_RE = re.compile(rf"({_NAME})(?:\[[^\]]*\])?\+?=(\"[^\"]*\"|'[^']*'|[^\s;&|()]*)")
 """An assignment and its literal value (``X=mk``, ``X='import mk'``)."""
-_FOR_IN_RE = re.compile(rf"\bfor\s+({_NAME})\s+in\s+([^;\n]*)")
-"""A ``for`` loop's name and the words it takes."""
+_FOR_IN_RE = re.compile(rf"\bfor\s+({_NAME})(?:\s+in\s+([^;\n]*)|(?=[\s;]))")
+"""A ``for`` loop's name and the words it takes (none: ``for f; do``, the positional
+parameters)."""
+_LOOP_UNREAD_RE = re.compile(r"[\"'\\$`]")
+"""A ``for`` list the text reading cannot split as bash does (a quote, which may hold a ``;``
+ending the regex's list early; a line continuation; an expansion): its name is filled."""
+_FILLED_FROM_RE = re.compile(rf"(?<![\w$])({_NAME})(?:\[[^\]]*\])?\+?=(?:\(|[\"']?[$`])")
+"""A name given an array (``a=(*.txt)``) or a value starting with an expansion (``g=$f``,
+``g="${a[0]}"``): filled, failing closed, whatever the expansion held."""
 _LOOP_PATTERN_RE = re.compile(r"[*?\[]")
 """A ``for`` word bash may expand as a pattern (a ``*``, ``?`` or ``[``; quoted too, the
 wider reading): its values are the names of the files it matches, any of which may hold a
@@ -4566,11 +4674,15 @@ def _code_variables(command: str) -> _Variables:
     which of them holds what cannot be told from the text. A name set only to literal values
     keeps them, read as code in its place (``X='import mk'``, ``X=mk; -c "import $X"``); a
     name with more than :data:`_MOST_SPELLINGS` values, or looping over a pattern's matches
-    (``for f in *.txt``: file names, :data:`_LOOP_PATTERN_RE`), is filled (unknown). Kept
+    (``for f in *.txt``: file names, :data:`_LOOP_PATTERN_RE`), is filled (unknown), and so,
+    failing closed, is a loop whose list the text reading cannot split (:data:`_LOOP_UNREAD_RE`:
+    ``for f in 'a;' *.txt``, a line continuation), one over the positional parameters (``for
+    f; do``), an array and a name given a value starting with an expansion (``a=(*.txt)``,
+    ``g=$f``: :data:`_FILLED_FROM_RE`). Kept
     for the few last commands: each interpreter in a command asks again (a long command's
     text is read once, not once an interpreter)."""
-    if "$" not in command:
-        return _NO_VARIABLES
+    if "$" not in command and "for" not in command and "=(" not in command:
+        return _NO_VARIABLES  # a loop's text may hold no ``$``: its here-string's is data
     loops = list(_FOR_IN_RE.finditer(command))
     if _RUN_TIME_SOURCE_RE.search(command):
         names = {match[1] for match in _ASSIGNED_RE.finditer(command)}
@@ -4581,8 +4693,11 @@ def _code_variables(command: str) -> _Variables:
     literals: dict[str, list[str]] = {}
     for match in _SET_LITERAL_RE.finditer(command):
         literals.setdefault(match[1], []).append(match[2].strip("\"'"))
-    matched = set()  # ``for f in *.txt``: the names of files, which may hold a quote
-    for match in loops:
+    matched = {match[1] for match in _FILLED_FROM_RE.finditer(command)}  # ``g=$f``, ``a=(…)``
+    for match in loops:  # ``for f in *.txt``: the names of files, which may hold a quote
+        if match[2] is None or _LOOP_UNREAD_RE.search(match[2]):
+            matched.add(match[1])  # ``for f; do``, ``for f in 'a;' *.txt``: not read here
+            continue
         words = [word for word in match[2].split() if word != "do"]
         if any(_LOOP_PATTERN_RE.search(word) for word in words):
             matched.add(match[1])
@@ -5124,11 +5239,19 @@ operator of its own."""
 _SUBSTITUTION_RE = re.compile(r"\$\((?P<dollar>[^()`$]*)\)|`(?P<back>[^`$()]*)`")
 """A command substitution holding a plain command (no nested expansion)."""
 _NAME_ONLY_RE = re.compile(
-    r"^\s*(?:date(?:\s+(?:-u\s+)?(?P<q>['\"]?)\+(?:%[A-Za-z]|[-_:T])*(?P=q))?"
-    r"|nproc|whoami|hostname|id\s+-[ugnr]+|uname(?:\s+-[smrnpio]+)?|git\s+rev-parse\s+(?:--short\s+)?HEAD)\s*$"
+    r"^\s*(?:nproc|whoami|hostname|id\s+-[ugnr]+|uname(?:\s+-[smrnpio]+)?"
+    r"|git\s+rev-parse\s+(?:--short\s+)?HEAD)\s*$"
 )
 """Substitutions whose output is one name with no ``..`` and no literal text of the command's
-own (a date of ``%`` fields and ``-_:T``, a count, an account or host name, a commit id)."""
+own (a count, an account or host name, a commit id), unless the command redefines the
+program (:func:`_names_read`)."""
+_DATE_NAME_RE = re.compile(
+    r"^\s*date(?:\s+(?:-u\s+)?(?P<q>['\"]?)\+(?:%[YCyGgmdHIMSjsuwUVWNFTRz]|[-_:T])*(?P=q))?\s*$"
+)
+"""A ``date`` printing a name of digits and ``-_:T+`` (its fields ``%Y``, ``%m``, ``%F``,
+``%s`` …): not ``%Z`` (a zone name the command may choose), ``%n``/``%t`` (a newline, a
+tab), ``%D`` (``/``), ``%e`` (a space) or a locale's names (``%a``, ``%b``, ``%p``, ``%c``);
+read as a name unless the command sets a zone or locale (:func:`_names_read`)."""
 _BASENAME_RE = re.compile(
     r'\$\(\s*basename\s+(?P<q>"?)(?:\$PWD|\$\{PWD\}|\$HOME|\$\{HOME\})(?P=q)\s*\)'
 )
@@ -5149,7 +5272,7 @@ def _substituted(match: re.Match[str]) -> str:
     return match.group("back") if inner is None else inner
 
 
-def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
+def _read_substitutions(command: str, environ: Mapping[str, str], names: _NamesRead) -> str:
     """``command`` with the command substitutions whose output this can tell put in as text:
     a name-only one (:data:`_NAME_ONLY_RE`: ``$(date +%F)``, ``$(nproc)``; :data:`_BASENAME_RE`)
     as one name, a program lookup that opens the command (nothing the command runs before it
@@ -5159,15 +5282,22 @@ def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
     standard input), and
     ``$(mktemp)``/``$(mktemp -d)`` as a path in the temporary folder (``$TMPDIR``, unless the
     command sets it). So ``> logs/build-$(date +%F).log`` and ``out=$(mktemp); … > "$out"``
-    name a known place; every other substitution stays for the shell."""
+    name a known place; every other substitution stays for the shell. ``names``: which
+    name-only substitutions the command cannot redefine (:func:`_names_read`); none is read
+    as a name when it may redefine any, nor a ``basename`` or ``mktemp``; a lookup keeps its
+    own rule (nothing runs before it)."""
     if "$(" not in command and "`" not in command:
         return command
-    folder = None if "TMPDIR" in command else environ.get("TMPDIR") or "/tmp"  # noqa: S108
-    command = _BASENAME_RE.sub(_RUN_TIME_NAME, command)
+    named = names is not _NamesRead.NONE
+    tmp = environ.get("TMPDIR") or "/tmp"  # noqa: S108
+    folder = None if "TMPDIR" in command or not named else tmp
+    command = _BASENAME_RE.sub(_RUN_TIME_NAME, command) if named else command
 
     def text(match: re.Match[str]) -> str:
         inner = _substituted(match)
-        if _NAME_ONLY_RE.match(inner):
+        if named and _NAME_ONLY_RE.match(inner):
+            return _RUN_TIME_NAME
+        if names is _NamesRead.ALL and _DATE_NAME_RE.match(inner):
             return _RUN_TIME_NAME
         if folder is not None and _MKTEMP_RE.match(inner):
             return f"{folder.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)

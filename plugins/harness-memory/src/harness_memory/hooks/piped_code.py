@@ -1,0 +1,132 @@
+"""Text a command prints into a shell's pipe is that shell's code (P-3).
+
+``echo cp note.md '$(cat target)/a.md' | bash`` runs ``cp note.md "$(cat target)/a.md"``:
+the shell reads the pipe as its script. :func:`piped_code` finds such a pipe in the lexer's
+words of a command (``|`` at ``at``) and says what the shell is given: the text plain
+``echo`` prints, when the guard can tell it (no option, no word holding an expansion, a
+pattern, a brace or a quote), to be judged as the shell's ``-c`` code; else
+(``printf``, ``echo -e``, a word with ``$``, ``*`` or ``{``, an ``echo`` the command may
+redefine) code the guard cannot read, which may write anywhere. A shell given a script
+(``echo y | bash install.sh``) or ``-c`` code reads the pipe as data: not code here.
+
+Linear in the words of the two commands around the pipe.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import NamedTuple
+
+from harness_memory.hooks.here_data import SHELLS
+from harness_memory.hooks.shell_operands import shell_run
+from harness_memory.hooks.shell_startup import STARTUP_SHELLS
+
+PRINTERS = frozenset({"echo", "printf"})
+"""Programs printing their words: the text they print into a shell's pipe is its code."""
+_ENDS = frozenset({";", "&&", "||", "|", "&", "(", ")", "{", "}", "then", "do", "else", "!", "\n"})
+"""Words ending a simple command (and the reserved words starting one)."""
+_PUNCTUATION = re.compile(r"^[;&|()<>]+$").match
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=").match
+_RUNNERS = frozenset({"env", "command", "exec", "builtin", "nohup", "time", "sudo", "nice"})
+"""Words that run the program named after them (with their options)."""
+_DEFINES = re.compile(r"(?<![\w$(])[A-Za-z_][\w.:+-]*\s*\(\s*\)|\bfunction\s|\balias\b|\benable\b")
+"""A function, an alias or ``enable`` anywhere in the command: ``echo`` may not be echo."""
+_NOT_LITERAL = re.compile(r"[$`{}*?\[\]~\\'\"]")
+"""What bash expands in a word, escapes or quotes (printed, a quote is code's quote)."""
+
+
+class PipedCode(NamedTuple):
+    """A shell reading the pipe as its code: ``shell`` (its name as written) and ``code``
+    (the text the printer prints, None when the guard cannot tell it)."""
+
+    shell: str
+    code: str | None
+
+
+def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
+    """What the shell after the pipe ``words[at]`` (``|``, ``|&``) or around the process
+    substitution ``words[at]`` (``<(``: ``bash <(echo …)``, ``bash < <(echo …)``) runs as
+    code printed by a printer (:data:`PRINTERS`), or None (no shell reading it as code, no
+    printer: ``cat s.sh | bash``, ``curl … | bash`` are read as before). A printer not the
+    one command right before the pipe (``{ echo …; } | bash``, ``echo … | tee f | bash``)
+    prints code the guard cannot tell. ``command``: the whole text, read for a function or
+    alias that may redefine ``echo``."""
+    if words[at] == "<(":
+        return _substituted_code(words, at, command)
+    shell = _shell_reading_stdin(_simple_command(words, at, back=False))
+    if shell is None:
+        return None
+    printer = _simple_command(words, at, back=True)
+    if printer and posixpath.basename(printer[0]) in PRINTERS:
+        return PipedCode(shell, _printed(printer, command))
+    return PipedCode(shell, None) if PRINTERS & set(_pipeline_before(words, at)) else None
+
+
+def _substituted_code(words: list[str], at: int, command: str) -> PipedCode | None:
+    """The code a shell reads from the process substitution opening at ``words[at]`` (its
+    script, ``bash <(…)``, or its standard input, ``bash < <(…)``) when a printer prints it."""
+    before = at - 1 if at and words[at - 1] == "<" else at
+    shell = _simple_command(words, before, back=True)
+    if not shell or posixpath.basename(shell[0]) not in SHELLS | STARTUP_SHELLS:
+        return None
+    inside = _simple_command(words, at, back=False)
+    if inside and posixpath.basename(inside[0]) in PRINTERS:
+        return PipedCode(shell[0], _printed(inside, command))
+    depth, end = 1, at + 1
+    while end < len(words) and depth:
+        depth += words[end].endswith("(") - (words[end] == ")")
+        end += 1
+    return PipedCode(shell[0], None) if PRINTERS & set(words[at + 1 : end]) else None
+
+
+def _pipeline_before(words: list[str], at: int) -> list[str]:
+    """The words of the pipeline's stages before the pipe at ``at``, groups and subshells
+    whole (back to a ``;``, ``&&``, ``||``, ``&`` or line end outside them)."""
+    depth, start = 0, at
+    while start > 0:
+        word = words[start - 1]
+        depth += (word in (")", "}")) - (word == "{" or word.endswith("("))
+        if depth < 0 or (not depth and word in (";", "&&", "||", "&", "\n")):
+            break
+        start -= 1
+    return words[start:at]
+
+
+def _simple_command(words: list[str], at: int, *, back: bool) -> list[str]:
+    """The words of the simple command before (``back``) or after the pipe at ``at``, past its
+    assignments and runners (:data:`_RUNNERS`, with their option words)."""
+    found: list[str] = []
+    step = -1 if back else 1
+    index = at + step
+    while 0 <= index < len(words) and words[index] not in _ENDS and not _PUNCTUATION(words[index]):
+        found.append(words[index])
+        index += step
+    if back:
+        found.reverse()
+    while found and (_ASSIGNMENT(found[0]) or found[0] in _RUNNERS or found[0].startswith("-")):
+        found.pop(0)
+    return found
+
+
+def _shell_reading_stdin(words: list[str]) -> str | None:
+    """The shell ``words`` runs when it reads its code from standard input (no ``-c``, no
+    script operand: ``bash``, ``sh -s a b``, ``bash -x``), else None."""
+    if not words or posixpath.basename(words[0]) not in SHELLS | STARTUP_SHELLS:
+        return None
+    run = shell_run(words[1:])
+    return words[0] if run.code is None and run.script is None else None
+
+
+def _printed(printer: list[str], command: str) -> str | None:
+    """The text plain ``echo`` prints from its words (as the lexer leaves them, quotes gone;
+    joined by spaces), or None when it is not one the guard can tell: ``printf``, an option
+    (``-e``, ``--``), a word holding what bash expands or may have (:data:`_NOT_LITERAL`: the
+    lexer's word no longer says whether ``$(…)`` was in single quotes), an ``echo`` the
+    command may redefine."""
+    if printer[0] != "echo" or _DEFINES.search(command):
+        return None
+    words = printer[1:]
+    if (words and words[0].startswith("-")) or any(_NOT_LITERAL.search(word) for word in words):
+        return None  # only leading words are echo's options
+    return " ".join(words)
