@@ -258,3 +258,31 @@ async def test_a10_a_secret_sent_as_a_session_id_is_refused_not_kept_in_the_hist
     await expect_problem(answer, 400, f"{field} looks like a bearer token")
     changes = await logged.get(f"{memory_url()}/scopes/user/changes")
     assert secret[20:] not in await changes.text()
+
+
+def test_a10_a_library_s_bad_format_is_its_logging_error_never_an_exception_in_the_caller(
+    capsys: pytest.CaptureFixture[str], restore_logging: None
+) -> None:
+    """A record whose message cannot be formatted (one argument for two ``%s``) is logging's
+    own error ("--- Logging error ---"), as without the filter: it never raises in the code
+    that logged it, and the arguments it prints have their secrets masked."""
+    secret = new_secret()
+    configure_logging("text", "INFO")
+    logging.getLogger("aiohttp.server").info("%s %s", secret)
+    err = capsys.readouterr().err
+    assert "--- Logging error ---" in err
+    assert secret not in err
+
+
+def test_a10_secrets_in_list_and_mapping_fields_are_masked_in_json_lines(
+    capsys: pytest.CaptureFixture[str], restore_logging: None
+) -> None:
+    """A field a caller added that holds a list or a mapping is written by the JSON log as
+    JSON: each secret in it is masked, as in a text field."""
+    secret = new_secret()
+    configure_logging("json", "INFO")
+    extra = {"paths": [f"/files/{secret}.md", 3], "headers": {"x-id": (secret,), secret: "k"}}
+    logging.getLogger("memory_api").info("listed", extra=extra)
+    err = capsys.readouterr().err
+    assert secret not in err
+    assert err.count("mem_[masked]") == 3
