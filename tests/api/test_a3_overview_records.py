@@ -208,3 +208,18 @@ async def test_a3_the_service_keeps_its_records_owner_only_beside_the_data(
     path = agent.data_dir / RECORDS_FOLDER / f"{agent.id}.sqlite3"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert not any(agent.root.rglob("*.sqlite3*"))
+
+
+def test_a3_a_lint_tally_nested_too_deep_is_no_tally(tmp_path: Path) -> None:
+    """A kept tally with a field nested deeper than msgspec reads (a damaged file that still
+    opens) raised ``RecursionError``, no ``DecodeError``: it is as no tally (linted again)."""
+    tally = scope_records.LintTally(counts={"L1": 1}, severities={"error": 1}, code_severities={})
+    records = ScopeRecords(tmp_path / "records.sqlite")
+    assert records.lint_tally("user", b"d" * 16) is None  # opens the file
+    records.keep_lint_tally("user", b"d" * 16, tally, racy=False)
+    records.flush()
+    assert records.lint_tally("user", b"d" * 16) == tally
+    deep = b'{"note": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    with sqlite3.connect(tmp_path / "records.sqlite") as db:
+        db.execute("UPDATE lints SET tally = ?", (deep,))
+    assert records.lint_tally("user", b"d" * 16) is None

@@ -201,3 +201,30 @@ async def test_a12_a_draft_that_cannot_be_read_is_503_naming_it_never_expired(
     assert "expired" not in body["detail"]
     monkeypatch.undo()
     assert (await ok_json(await client.get(f"{DRAFTS}/{created['id']}")))["prompt"] == "remember"
+
+
+def _nest_too_deep(path: Path) -> None:
+    """Give a stored draft a field nested deeper than the decoder reads (a hand edit, a
+    damaged disk): msgspec raises ``RecursionError``, no ``DecodeError``, in a field it skips."""
+    raw = path.read_bytes().rstrip()
+    assert raw.endswith(b"}")
+    path.write_bytes(raw[:-1] + b', "note": ' + b"[" * 5000 + b"]" * 5000 + b"}")
+
+
+async def test_a12_a_draft_nested_too_deep_is_unreadable_never_a_500(
+    client: Client, agent: AgentHome
+) -> None:
+    """Such a draft was a 500 on GET and, once older than the TTL, every create 500ed too
+    (the sweep read it uncaught). It is an unreadable draft: 404 and removed, swept."""
+    store = get_draft_store(client.app)
+    asked = await ok_json(await client.post(DRAFTS, json={"prompt": "asked"}), 201)
+    _nest_too_deep(store.directory / f"{asked['id']}.json")
+    await expect_problem(await client.get(f"{DRAFTS}/{asked['id']}"), 404, "no draft")
+    assert not (store.directory / f"{asked['id']}.json").exists()
+
+    stale = await ok_json(await client.post(DRAFTS, json={"prompt": "stale"}), 201)
+    stale_path = store.directory / f"{stale['id']}.json"
+    _nest_too_deep(stale_path)
+    os.utime(stale_path, (0, 0))  # written longer than the TTL ago: the sweep reads it
+    fresh = await ok_json(await client.post(DRAFTS, json={"prompt": "fresh"}), 201)
+    assert sorted(p.stem for p in store.directory.iterdir()) == [fresh["id"]]

@@ -8,8 +8,11 @@ import pytest
 from memory_core.json_members import UncheckedMembers, repeated_member
 
 
-@pytest.mark.parametrize("value", ["9" * 4301, "-1." + "5" * 5000 + "e-999999", "NaN"])
-def test_a10a_a_repeat_beside_any_number_is_found(value: str) -> None:
+@pytest.mark.parametrize("value", ["9" * 4301, "-" + "9" * 4301])
+def test_a10a_a_repeat_beside_an_integer_python_would_refuse_is_found(value: str) -> None:
+    """Python's ``int`` refuses more than 4300 digits, which msgspec skips in a field it does
+    not know: the second reading keeps numbers as text, so the repeat is still found. (A float
+    of any length, ``NaN`` and ``Infinity`` Python reads as it is: they test no change.)"""
     body = f'{{"project": "a", "note": {value}, "project": "b"}}'.encode()
 
     assert repeated_member(body) == "project"

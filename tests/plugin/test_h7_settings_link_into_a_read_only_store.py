@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from harness_memory.installers import files as files_module
 
 from tests.plugin.test_h7_settings_files import HARNESSES, LINKED, TOKEN, memory_root, run
 from tests.support.read_only_mount import read_only
@@ -101,5 +102,42 @@ def test_the_plugins_own_state_folder_on_a_read_only_mount_says_where_its_files_
     assert f"make {folder / 'harness-memory'} a writable folder of yours" in caplog.text
     assert "built or kept from" not in caplog.text and "chmod" not in caplog.text
     assert TOKEN not in caplog.text + said
+    assert "nothing was changed" in caplog.text
+    assert target.read_text(encoding="utf-8") == "{}\n"
+
+
+@pytest.mark.parametrize("folder_mode", [0o555, 0o755], ids=["folder-0555", "folder-0755"])
+def test_a_link_into_a_nix_store_not_mounted_read_only_never_advises_chmod(
+    tmp_path: Path,
+    folder_mode: int,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Nix on another Linux or on macOS keeps ``/nix/store`` on an ordinary file system (its
+    folders 0555, its files 0444): the install said ``chmod u+w`` of a store path, which would
+    change a store path under every generation that shares it. A file whose real path lies in
+    the Nix store is changed in the home-manager configuration (or made a link out of the
+    store with mkOutOfStoreSymlink), and the install says so."""
+    home = tmp_path / "home"
+    link = home / ".claude" / "settings.json"
+    link.parent.mkdir(parents=True)
+    nix_store = tmp_path / "nix" / "store"
+    files = nix_store / "0123abcd-home-manager-files" / ".claude"
+    files.mkdir(parents=True)
+    target = files / "settings.json"
+    target.write_text("{}\n", encoding="utf-8")
+    target.chmod(0o444)
+    files.chmod(folder_mode)
+    link.symlink_to(target)
+    monkeypatch.setattr(files_module, "NIX_STORE", nix_store)
+
+    status, said = run(home, memory_root(tmp_path), "install", "claude-code")
+
+    files.chmod(0o755)
+    assert status == 1, said
+    assert f"{link} (a symlink to {target})" in caplog.text
+    assert "in the Nix store" in caplog.text and "home-manager configuration" in caplog.text
+    assert "mkOutOfStoreSymlink" in caplog.text
+    assert "chmod" not in caplog.text
     assert "nothing was changed" in caplog.text
     assert target.read_text(encoding="utf-8") == "{}\n"

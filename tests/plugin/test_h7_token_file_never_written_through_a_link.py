@@ -140,3 +140,40 @@ def test_a_failed_install_gives_back_the_link_at_the_token_files_name(
         assert token_file.readlink() == other
     assert other.read_text(encoding="utf-8") == "an-older-token\n"
     assert sorted(p.name for p in token_file.parent.iterdir()) == [token_file.name]
+
+
+def test_an_install_removes_what_a_crashed_install_kept_aside_and_says_so(tmp_path: Path) -> None:
+    """An install that crashed between keeping a link aside and dropping it left
+    ``.token.harness-memory-kept-XXXXXXXX`` (a hard link of the old entry, 0644) for good. The
+    next install removes such leftovers of its own files, regular files and symlinks only,
+    never following one, and says so; other hidden files and a folder of that name stay."""
+    home = tmp_path / "home"
+    token_file = home / TOKEN_FILES["claude-code"]
+    token_file.parent.mkdir(parents=True)
+    other = tmp_path / "elsewhere" / "old-token"
+    other.parent.mkdir()
+    other.write_text("an-older-token\n", encoding="utf-8")
+    other.chmod(0o644)
+    folder = token_file.parent
+    kept_file = folder / f".{token_file.name}.harness-memory-kept-0a1b2c3d"
+    os.link(other, kept_file)
+    kept_link = folder / f".{token_file.name}.harness-memory-kept-deadbeef"
+    kept_link.symlink_to(other)
+    kept_folder = folder / f".{token_file.name}.harness-memory-kept-00000000"
+    kept_folder.mkdir()
+    not_ours = [
+        folder / ".token.harness-memory-kept-notahexx",
+        folder / ".other.harness-memory-kept-0a1b2c3d",
+        folder / ".token.swp",
+    ]
+    for path in not_ours:
+        path.write_text("x\n", encoding="utf-8")
+
+    status, said = run(home, memory_root(tmp_path), "install", "claude-code", "--token", TOKEN)
+
+    assert status == 0, said
+    assert not kept_file.exists() and not kept_link.is_symlink()
+    assert other.read_text(encoding="utf-8") == "an-older-token\n"  # the link never followed
+    assert kept_folder.is_dir() and all(path.exists() for path in not_ours)
+    for path in (kept_file, kept_link):
+        assert f"removed {path}: left by an install that stopped midway" in said

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from memory_api.app import create_app
-from memory_api.bearer import hide_secrets, new_secret
+from memory_api.bearer import hide_secrets, holds_secret, new_secret
 from memory_api.http.logs import (
     ACCESS_LOGGER,
     AccessLogger,
@@ -31,7 +31,7 @@ from memory_api.settings import Settings
 from memory_api.store import agents
 from pytest_aiohttp import AiohttpClient
 
-from tests.api.conftest import AGENT, PROJECT, expect_problem, memory_url
+from tests.api.conftest import AGENT, PROJECT, expect_problem, memory_url, ok_json
 
 
 @pytest.fixture
@@ -190,12 +190,46 @@ def test_a10_the_configured_log_masks_secrets_in_messages_and_tracebacks(
         ("run-mem_" + "x" * 43, "run-mem_[masked]"),
         ("project_mem_" + "x" * 43 + ".md", None),
         ("sss" + "mem_" + "xY" * 22, "sssmem_[masked]"),
+        # MCP tool names (Claude Code's PostToolUse covers mcp__.*): words, no secret (V-1)
+        ("mcp__claude-mem__get_recent_context_for_the_current_project", None),
+        ("mcp__mem__createOrUpdateMemoryTopicFileInProjectScope", None),
+        ("mcp__claude-mem__list_all_tasks_in_the_current_workspace_v2", None),
+        # a secret glued after such a name is still one
+        (
+            "mcp__claude-mem__get_recent_context_for_the_current_project" + "mem_" + "xY" * 22,
+            "mcp__claude-mem__get_recent_context_for_the_current_projectmem_[masked]",
+        ),
     ],
 )
 def test_a10_mem_inside_an_ordinary_name_is_no_secret(text: str, shown: str | None) -> None:
     """``mem_`` inside a word (after a letter, a digit or ``_``) starts a secret only when
-    what follows mixes lower and upper case, as a random secret does; an ordinary name stays."""
+    what follows mixes lower and upper case, as a random secret does; an ordinary name stays,
+    and so does one made of words after ``-mem_`` or ``_mem_`` (an MCP tool's name)."""
     assert hide_secrets(text) == (text if shown is None else shown)
+    assert holds_secret(text) == (shown is not None)
+
+
+def test_a10_every_fresh_secret_is_a_secret_wherever_it_stands() -> None:
+    """What reads as words is no secret; a fresh secret reads so at most once in 16 million
+    (memory_api.word_shape): 100,000 of them, alone, after ``-`` and glued after a word."""
+    for _ in range(100_000):
+        secret = new_secret()
+        assert hide_secrets(f"run-{secret}/x") == "run-mem_[masked]/x", secret
+    assert all(holds_secret(f"mcp__t-{new_secret()}") for _ in range(1_000))
+    assert all(holds_secret(f"tool{new_secret()}") for _ in range(1_000))
+
+
+async def test_a10_an_mcp_tool_name_made_of_words_is_kept_as_the_tool(
+    logged: TestClient[Any, None],
+) -> None:
+    """A tool name made of words (``mcp__claude-mem__get_recent_context_for_the_current_
+    project``) was refused as a bearer token, so such a write was never versioned (V-1)."""
+    await _started_agent(logged)
+    for tool in (
+        "mcp__claude-mem__get_recent_context_for_the_current_project",
+        "mcp__mem__createOrUpdateMemoryTopicFileInProjectScope",
+    ):
+        await ok_json(await logged.post(f"{memory_url()}/versions", json={"tool": tool}))
 
 
 @pytest.mark.parametrize(
@@ -224,3 +258,31 @@ async def test_a10_a_secret_sent_as_a_session_id_is_refused_not_kept_in_the_hist
     await expect_problem(answer, 400, f"{field} looks like a bearer token")
     changes = await logged.get(f"{memory_url()}/scopes/user/changes")
     assert secret[20:] not in await changes.text()
+
+
+def test_a10_a_library_s_bad_format_is_its_logging_error_never_an_exception_in_the_caller(
+    capsys: pytest.CaptureFixture[str], restore_logging: None
+) -> None:
+    """A record whose message cannot be formatted (one argument for two ``%s``) is logging's
+    own error ("--- Logging error ---"), as without the filter: it never raises in the code
+    that logged it, and the arguments it prints have their secrets masked."""
+    secret = new_secret()
+    configure_logging("text", "INFO")
+    logging.getLogger("aiohttp.server").info("%s %s", secret)
+    err = capsys.readouterr().err
+    assert "--- Logging error ---" in err
+    assert secret not in err
+
+
+def test_a10_secrets_in_list_and_mapping_fields_are_masked_in_json_lines(
+    capsys: pytest.CaptureFixture[str], restore_logging: None
+) -> None:
+    """A field a caller added that holds a list or a mapping is written by the JSON log as
+    JSON: each secret in it is masked, as in a text field."""
+    secret = new_secret()
+    configure_logging("json", "INFO")
+    extra = {"paths": [f"/files/{secret}.md", 3], "headers": {"x-id": (secret,), secret: "k"}}
+    logging.getLogger("memory_api").info("listed", extra=extra)
+    err = capsys.readouterr().err
+    assert secret not in err
+    assert err.count("mem_[masked]") == 3

@@ -18,6 +18,8 @@ import msgspec
 from memory_core.errors import InvalidId
 from memory_core.keys import check_project_id
 
+from memory_api.word_shape import reads_as_words
+
 __all__ = [
     "TokenEntry",
     "check_secret_sendable",
@@ -46,7 +48,12 @@ letter, a digit or ``_``: ``/``, ``-``, a quote, a space, as in ``run-mem_…``)
 one; inside a word (``project_mem_search_index_rebuild_after_the_schema_change_v2.md``, an
 ordinary name) only a run of both lower- and upper-case letters, as random text is (a fresh
 secret lacks one of them fewer than once in a billion), so a secret glued to the text before it
-(``sss…mem_<secret>``) is one too."""
+(``sss…mem_<secret>``) is one too. Either way a run whose first 43 characters read as words
+(:func:`~memory_api.word_shape.reads_as_words`: an MCP tool's name, ``mcp__claude-mem__get_
+recent_context_for_the_current_project``) is none; a secret inside such a run still is
+(:func:`hide_secrets`)."""
+_SECRET_BODY = 43
+"""The characters of a fresh secret after ``mem_`` (256 random bits)."""
 HIDDEN_SECRET = SECRET_PREFIX + "[masked]"
 """What stands in for a secret in a log line (:func:`hide_secrets`)."""
 _NOT_SENDABLE_RE = re.compile(r"[^\x20-\x7e]")
@@ -94,21 +101,31 @@ def hide_secrets(text: str) -> str:
     client chose (a path, a session id): a client that sent its token in the wrong place
     (``/api/projects/<token>/agents``) must not have it written where others read (A-10).
 
-    >>> hide_secrets("/api/projects/mem_" + "a" * 43 + "/agents")
+    >>> hide_secrets("/api/projects/mem_" + "x" * 43 + "/agents")
     '/api/projects/mem_[masked]/agents'
     """
     if SECRET_PREFIX not in text:  # nearly every log line: a substring test, not the pattern
         return text
-    return _SECRET_RE.sub(HIDDEN_SECRET, text)
+    return _SECRET_RE.sub(_hidden, text)
+
+
+def _hidden(found: re.Match[str]) -> str:
+    """What stands for one run :data:`_SECRET_RE` found: :data:`HIDDEN_SECRET`, or the run
+    itself when it reads as words, with any secret after its own ``mem_`` hidden."""
+    run = found.group()
+    start = len(SECRET_PREFIX)
+    if not reads_as_words(run[start : start + _SECRET_BODY]):
+        return HIDDEN_SECRET
+    return run[:start] + _SECRET_RE.sub(_hidden, run[start:])
 
 
 def holds_secret(text: str) -> bool:
     """Whether ``text`` holds a secret of the service's shape (what :func:`hide_secrets` masks).
 
-    >>> holds_secret("run-mem_" + "a" * 43), holds_secret("project_mem_" + "a" * 43)
+    >>> holds_secret("run-mem_" + "x" * 43), holds_secret("project_mem_" + "x" * 43)
     (True, False)
     """
-    return _SECRET_RE.search(text) is not None
+    return hide_secrets(text) != text
 
 
 def check_token_name(name: str) -> str:

@@ -39,6 +39,7 @@ from harness_memory.installers.files import (
     read_text,
     write_target,
 )
+from harness_memory.installers.own_names import drop_leftovers
 from harness_memory.installers.plan import Plan
 from harness_memory.installers.record import RECORD_NAME, TOKEN_NAME, others_in
 from harness_memory.installers.secrets import holds, tokens_in
@@ -212,6 +213,8 @@ def run(
     )
     for line in _in_work_trees(written, options.home, environ) if install else []:
         out.write(f"{harness}: {line}\n")
+    for leftover in _drop_leftovers(planned.changes) if install else ():
+        out.write(f"{harness}: removed {leftover}: left by an install that stopped midway\n")
     for note in shown(planned.notes, verbose=verbose):
         out.write(f"{harness}: {note}\n")
     for path in gone:
@@ -458,6 +461,14 @@ def _in_work_trees(written: list[Written], home: Path, environ: Mapping[str, str
             "puts the file back as it was)"
         )
     return said
+
+
+def _drop_leftovers(changes: list[FileChange]) -> list[Path]:
+    """The entries that an install which stopped midway kept aside at the names of the
+    plugin's own files (``.token.harness-memory-kept-…``), removed now
+    (:func:`~harness_memory.installers.own_names.drop_leftovers`), H-7."""
+    own = [change.path for change in changes if not change.harness_settings]
+    return [leftover for path in own for leftover in drop_leftovers(path)]
 
 
 def _report(

@@ -76,6 +76,9 @@ __all__ = [
 
 BACKUP_SUFFIX = ".harness-memory-backup-"
 _READ_CAP = 16 * 1024 * 1024
+NIX_STORE = Path("/nix/store")
+"""Where Nix keeps its store (a real path): read-only by its modes everywhere, and mounted
+read-only on NixOS only."""
 
 
 class SettingsFileError(Exception):
@@ -581,11 +584,14 @@ def _unwritable_folder(folder: Path, *, may_create: bool, own: Path | None) -> s
     dotfiles manager's ``~/.claude`` at 0555) is not one to write into, as a read-only file is
     not (:func:`_refuse_read_only`).
 
-    A folder on a file system mounted read-only (the Nix store, its folders ``0555`` too) is
-    said as that before its mode: no ``chmod`` can be run there. The way out named is the
-    file's: a harness's settings are changed where they are built or kept from; ``own``, the
-    plugin's own file to write (its token, its install record), is no file a dotfiles manager
-    builds (:func:`_own_file_on_a_read_only_mount`)."""
+    A folder on a file system mounted read-only (the Nix store on NixOS, a read-only bind
+    mount) is said as that before its mode: no ``chmod`` can be run there. A folder whose real
+    path lies in the Nix store on an ordinary file system (Nix on another Linux or on macOS:
+    its folders ``0555``) is said as in the Nix store, never with ``chmod``: that would change a
+    store path (:func:`_in_nix_store`). The way out named is the file's: a harness's settings
+    are changed where they are built or kept from; ``own``, the plugin's own file to write
+    (its token, its install record), is no file a dotfiles manager builds
+    (:func:`_own_file_on_a_read_only_mount`)."""
     while may_create and not folder.exists() and folder.parent != folder:
         folder = folder.parent
     try:
@@ -606,6 +612,12 @@ def _unwritable_folder(folder: Path, *, may_create: bool, own: Path | None) -> s
             "make the change where that file is built or kept from (home-manager's "
             "configuration, the dotfiles checkout)"
         )
+    writable = mode & stat.S_IWUSR and os.access(folder, os.W_OK | os.X_OK)
+    if not writable and _in_nix_store(folder):
+        said = f"its folder is missing or not writable: {folder} is in the Nix store; "
+        if own is not None:
+            return said + _own_file_on_a_read_only_mount(own)
+        return said + _NIX_STORE_FIX
     if not mode & stat.S_IWUSR:
         return (
             f"its folder is missing or not writable: {folder} is read-only (mode "
@@ -619,6 +631,22 @@ def _unwritable_folder(folder: Path, *, may_create: bool, own: Path | None) -> s
             "another user's, or its mode keeps you out); run this as its owner"
         )
     return None
+
+
+_NIX_STORE_FIX = (
+    "Nix alone writes there (a mode made writable would let a store path change under every "
+    "generation sharing it); make the change in your home-manager configuration (or have it "
+    "link the file out of the store with mkOutOfStoreSymlink), switch, and run this again"
+)
+"""What to do about a harness's settings in the Nix store (:func:`_in_nix_store`)."""
+
+
+def _in_nix_store(path: Path) -> bool:
+    """Whether the real path of ``path`` (links resolved) lies in :data:`NIX_STORE`, mounted
+    read-only or not (Nix on another Linux or macOS keeps it on an ordinary file system)."""
+    store = Path(os.path.realpath(NIX_STORE))
+    real = Path(os.path.realpath(path))
+    return real == store or store in real.parents
 
 
 def _own_file_on_a_read_only_mount(path: Path) -> str:
@@ -645,6 +673,10 @@ def _refuse_read_only(change: FileChange, target: Path) -> None:
     old_mode = _mode_of(target)
     if old_mode is None or old_mode & stat.S_IWUSR:
         return
+    if _in_nix_store(target):
+        raise SettingsFileError(
+            f"cannot write {_named(change.path, target)}: it is in the Nix store; {_NIX_STORE_FIX}"
+        )
     raise SettingsFileError(
         f"cannot write {_named(change.path, target)}: it is read-only (mode {old_mode:04o}), "
         "as a dotfiles manager (chezmoi, home-manager) leaves the files it owns; make the "

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["LinkAtName", "drop", "keep_aside", "link_at", "put_back"]
+__all__ = ["LinkAtName", "drop", "drop_leftovers", "keep_aside", "link_at", "put_back"]
 
 KEPT_INFIX = ".harness-memory-kept-"
 """In the hidden name an entry is kept under: ``.<name>.harness-memory-kept-<8 hex digits>``."""
@@ -78,3 +79,28 @@ def drop(kept: Path) -> None:
     """Remove the entry kept as ``kept`` once the install is done (never raises)."""
     with contextlib.suppress(OSError):
         kept.unlink()
+
+
+def drop_leftovers(name: Path) -> tuple[Path, ...]:
+    """Remove the entries an install kept aside for ``name`` and never dropped (it stopped
+    between :func:`keep_aside` and :func:`drop`: killed, the machine down), and return them.
+    Only names of :func:`keep_aside`'s own pattern (``.<name>.harness-memory-kept-<8 hex>``)
+    in ``name``'s folder, only regular files and symlinks (asked with ``lstat``, never
+    followed: a symlink is removed, its target stays); a folder or anything else of that name
+    stays, as does whatever cannot be asked or removed (never raises)."""
+    pattern = re.compile(rf"\.{re.escape(name.name)}{re.escape(KEPT_INFIX)}[0-9a-f]{{8}}")
+    try:
+        entries = [entry for entry in os.scandir(name.parent) if pattern.fullmatch(entry.name)]
+    except OSError:
+        return ()
+    dropped: list[Path] = []
+    for entry in entries:
+        try:
+            kind = entry.stat(follow_symlinks=False).st_mode
+            if stat.S_ISREG(kind) or stat.S_ISLNK(kind):
+                leftover = Path(entry.path)
+                leftover.unlink()  # a symlink's own entry, never its target
+                dropped.append(leftover)
+        except OSError:
+            continue
+    return tuple(dropped)

@@ -184,6 +184,21 @@ _TRACEBACKS = logging.Formatter()
 """Formats a record's exception as every formatter of the log does (:func:`configure_logging`)."""
 
 
+def _masked(value: object) -> object:
+    """``value`` with each secret in it masked (:func:`~memory_api.bearer.hide_secrets`): a
+    text, and each text in a list, tuple or mapping (keys too), at any depth the JSON log
+    writes; any other value as it is."""
+    if isinstance(value, str):
+        return hide_secrets(value)
+    if type(value) is list:  # exactly: a subclass (a named tuple) is built another way
+        return [_masked(item) for item in value]
+    if type(value) is tuple:
+        return tuple(_masked(item) for item in value)
+    if isinstance(value, dict):
+        return {_masked(key): _masked(item) for key, item in value.items()}
+    return value
+
+
 class SecretMaskFilter(logging.Filter):
     """The log handler's filter: every secret of the service's shape in a record is masked
     (:func:`~memory_api.bearer.hide_secrets`) before any formatter sees it (A-10): its message
@@ -198,13 +213,21 @@ class SecretMaskFilter(logging.Filter):
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Mask ``record`` in place; every record passes."""
-        record.msg = hide_secrets(record.getMessage())
-        record.args = None
+        """Mask ``record`` in place; every record passes. A message that cannot be formatted
+        (a library's ``"%s %s"`` given one argument) is left as it is, masked with its arguments:
+        the handler reports it as logging does ("--- Logging error ---", quoting them), never
+        an exception in the code that logged it."""
+        try:
+            message = record.getMessage()
+        except Exception:  # whatever a caller's format raises is logging's own to report
+            record.msg = _masked(record.msg)  # masking leaves every % as it was
+            record.args = _masked(record.args)  # type: ignore[assignment]
+        else:
+            record.msg = hide_secrets(message)
+            record.args = None
         fields = vars(record)
         for name in fields.keys() - _RECORD_FIELDS:
-            if isinstance(value := fields[name], str):
-                fields[name] = hide_secrets(value)
+            fields[name] = _masked(fields[name])
         if record.exc_info is not None and record.exc_info[0] is not None:
             record.exc_text = _TRACEBACKS.formatException(record.exc_info)
             record.exc_info = None

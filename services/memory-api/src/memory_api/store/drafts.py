@@ -79,7 +79,8 @@ def _check_body(body: DraftCreate) -> None:
 
 
 def _load(path: Path) -> Draft | None:
-    """Read one draft file; None when it is no valid draft (it is then swept).
+    """Read one draft file; None when it is no valid draft (it is then swept), also one
+    nested deeper than msgspec reads (``RecursionError`` in a field it skips).
 
     The file is opened without following a symlink and without blocking on a FIFO, and must be
     a regular file of at most :data:`DRAFT_READ_CAP` bytes; raises ``OSError`` otherwise
@@ -90,7 +91,7 @@ def _load(path: Path) -> Draft | None:
         return None
     try:
         return _decoder.decode(raw)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # msgspec's own depth limit, A-12
         logger.warning("removing unreadable draft file %s", path.name)
         return None
 

@@ -250,7 +250,7 @@ class ScopeRecords:
             return None
         try:
             return msgspec.json.decode(found[1], type=LintTally)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):  # a damaged row is no row
             return None
 
     def _read_lint(self, name: str) -> tuple[bytes, bytes] | None:

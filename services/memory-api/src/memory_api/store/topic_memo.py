@@ -165,7 +165,7 @@ class TopicMemo:
             if _key_decoder.decode(found[0]) != key:
                 return None
             return _decoder.decode(found[1])
-        except (msgspec.DecodeError, TypeError):
+        except (msgspec.DecodeError, TypeError, RecursionError):
             return None
 
     def names(self, scope: str) -> dict[tuple[str, str], tuple[FileKey, str]]:
@@ -187,7 +187,7 @@ class TopicMemo:
         for path, file, key, name in rows:
             try:  # a damaged row is no row: its file is parsed, as with no memo
                 decoded = _key_decoder.decode(key)
-            except (msgspec.DecodeError, TypeError):
+            except (msgspec.DecodeError, TypeError, RecursionError):
                 continue
             if isinstance(path, str) and isinstance(file, str) and isinstance(name, str):
                 kept[(path, file)] = (decoded, name)
