@@ -43,9 +43,12 @@ REDEFINED_NAMES = [
     "export TZ='<mkl>0'; sh -c 'python3 -c \"import $(date +%Z)\"' && echo x > lnk/a.md",
     "bash -c 'date() { cat target; }; cp note.md \"$(date)/i.md\"'",
     "env 'BASH_FUNC_date%%=() { cat target; }' bash -c 'cp note.md \"$(date)/j.md\"'",
+    'cp note.md "notes$(date +)/k.md"',
+    'echo x > "notes$(date -u +)/l.md"',
 ]
 """Name-only substitutions the command redefines (a function, an alias, ``PATH``, ``hash
--p``) or whose output it chooses (``TZ`` with ``%Z``, a locale's day name, ``%n``)."""
+-p``) or whose output it chooses (``TZ`` with ``%Z``, a locale's day name, ``%n``), or that
+print nothing (``date +``: ``notes$(date +)/k.md`` is ``notes/k.md``, review55h)."""
 
 PIPED_INTO_A_SHELL = [
     "echo cp note.md '$(cat target)/p.md' | bash",
@@ -91,8 +94,11 @@ EVERYDAY = [
     "echo y | bash x.sh",
     "diff <(echo a) <(echo b)",
     'echo "built $(date -u +%FT%TZ)" >> logs/build-$(date +%Y%m%d).log',
+    "LC_ALL=C cp x.sh x.sh.bak-$(date +%F)",
+    "export TZ=UTC; mkdir -p runs/$(date +%F) && cp x.sh runs/$(date +%F)/",
 ]
-"""Everyday forms the name-only reading and the loop reading exist for."""
+"""Everyday forms the name-only reading and the loop reading exist for; a zone or a locale
+changes no digit field of ``date`` (review55h: refused by a first reading)."""
 
 
 def _prepared(where: Layout) -> None:

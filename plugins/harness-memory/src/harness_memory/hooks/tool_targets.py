@@ -694,7 +694,6 @@ class _NamesRead(enum.Enum):
     output of (:func:`_names_read`)."""
 
     ALL = "all"
-    NOT_DATE = "not date"  # the command sets a zone or a locale ``date`` prints by
     NONE = "none"  # the command may redefine any program a substitution runs
 
 
@@ -704,9 +703,9 @@ def _names_read(command: str, environ: Mapping[str, str], outer: _Writes | None)
     file, evaluates text, sets ``PATH`` or changes how names are found (``hash``, ``enable``)
     or when the environment holds exported functions, ``BASH_ENV`` or a relative ``PATH``
     folder (``PATH=.:$PATH`` finds a ``./nproc`` the command wrote; ``date() { cat f; }``
-    prints any path); no ``date`` when it sets ``TZ``, ``LANG`` or an ``LC_*`` (``TZ='<mk>0'``
-    makes ``date +%Z`` print ``mk``). Read from the text, failing closed: a mention is a
-    setting."""
+    prints any path). A zone or locale the command sets changes no ``date`` read here: only
+    its digit fields are (:data:`_DATE_NAME_RE`; ``TZ='<mk>0'`` makes ``%Z`` print ``mk``,
+    which is not one). Read from the text, failing closed: a mention is a setting."""
     given = _NamesRead.ALL if outer is None else outer.names_read
     if given is _NamesRead.NONE:
         return given
@@ -718,8 +717,6 @@ def _names_read(command: str, environ: Mapping[str, str], outer: _Writes | None)
         or any(not folder.startswith("/") for folder in path.split(":") if path)
     ):
         return _NamesRead.NONE
-    if _ZONE_SET_RE.search(command) or given is _NamesRead.NOT_DATE:
-        return _NamesRead.NOT_DATE
     return _NamesRead.ALL
 
 
@@ -737,9 +734,6 @@ _REDEFINES_RE = re.compile(
 quoted name), an alias, ``hash -p``, ``enable -f``, a sourced or evaluated text, an exported
 function in an environment word (``BASH_FUNC_date%%=…``), ``PATH`` named other than as
 ``$PATH``/``${PATH}`` (``PATH=.:$PATH``, ``export PATH``, ``read PATH``)."""
-_ZONE_SET_RE = re.compile(r"(?:^|(?<=[\s;&|(){}`'\"]))(?:TZ|LANG|LANGUAGE|LC_[A-Z]+)\b")
-"""A zone or locale named other than as ``$NAME``: what ``date`` prints may be the
-command's choice."""
 
 
 def _cat_read(command: str, environ: Mapping[str, str], outer: _Writes | None) -> bool:
@@ -5246,12 +5240,14 @@ _NAME_ONLY_RE = re.compile(
 own (a count, an account or host name, a commit id), unless the command redefines the
 program (:func:`_names_read`)."""
 _DATE_NAME_RE = re.compile(
-    r"^\s*date(?:\s+(?:-u\s+)?(?P<q>['\"]?)\+(?:%[YCyGgmdHIMSjsuwUVWNFTRz]|[-_:T])*(?P=q))?\s*$"
+    r"^\s*date\s+(?:-u\s+)?(?P<q>['\"]?)\+[-_:T]*%[YCyGgmdHIMSjsuwUVWNFTRz]"
+    r"(?:%[YCyGgmdHIMSjsuwUVWNFTRz]|[-_:T])*(?P=q)\s*$"
 )
 """A ``date`` printing a name of digits and ``-_:T+`` (its fields ``%Y``, ``%m``, ``%F``,
 ``%s`` …): not ``%Z`` (a zone name the command may choose), ``%n``/``%t`` (a newline, a
-tab), ``%D`` (``/``), ``%e`` (a space) or a locale's names (``%a``, ``%b``, ``%p``, ``%c``);
-read as a name unless the command sets a zone or locale (:func:`_names_read`)."""
+tab), ``%D`` (``/``), ``%e`` (a space) or a locale's names (``%a``, ``%b``, ``%p``, ``%c``),
+nor a bare ``date`` (the locale's ``%c``) or ``date +`` with no field (it prints nothing:
+``notes$(date +)/a.md`` is ``notes/a.md``); digits whatever zone or locale the command sets."""
 _BASENAME_RE = re.compile(
     r'\$\(\s*basename\s+(?P<q>"?)(?:\$PWD|\$\{PWD\}|\$HOME|\$\{HOME\})(?P=q)\s*\)'
 )
