@@ -5,7 +5,9 @@ it, and a request for the module that comes first waits for that one rendering."
 from __future__ import annotations
 
 import asyncio
+import logging
 
+import pytest
 from memory_api import page_unicode
 from memory_api.app import create_app
 from memory_api.appkeys import UNICODE_AT_START_KEY
@@ -47,3 +49,25 @@ async def test_w5_start_up_and_healthz_do_not_wait_for_the_rendering(
     module = await rendered
     answer = await asked
     assert (answer.status, await answer.read()) == (200, module.body)
+
+
+async def test_w5_a_rendering_that_fails_at_start_is_logged_and_the_service_stops_cleanly(
+    aiohttp_client: AiohttpClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def fails() -> page_unicode.PageModule:
+        raise RuntimeError("no Unicode data")
+
+    monkeypatch.setattr(page_unicode, "_rendered", fails)
+    app = create_app(settings)
+    client = await aiohttp_client(app)
+    with pytest.raises(RuntimeError):
+        await app[UNICODE_AT_START_KEY].rendered()
+    assert (await client.get("/healthz")).status == 200
+
+    with caplog.at_level(logging.ERROR, logger="memory_api.page_unicode"):
+        await client.close()  # the app's cleanup: it raised the rendering's error (review55g)
+
+    assert "could not be rendered at start" in caplog.text

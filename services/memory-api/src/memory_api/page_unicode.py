@@ -18,6 +18,7 @@ import asyncio
 import functools
 import hashlib
 import json
+import logging
 import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ from aiohttp import web
 from memory_core.char_classes import UNICODE_VERSION, class_ranges
 
 __all__ = ["MODULE_PATH", "PageModule", "RenderAtStart", "unicode_classes_module"]
+
+logger = logging.getLogger(__name__)
 
 MODULE_PATH = "/static/js/unicode-classes.js"
 """Where the page imports the module from: served by the service, no file of ``static/``."""
@@ -91,7 +94,9 @@ class RenderAtStart:
 
     Start-up does not wait for it, nor does any other route (``/healthz`` answers meanwhile); a
     request for the module that comes first waits for this one rendering. The app's cleanup
-    waits for it to end (a thread cannot be stopped)."""
+    waits for it to end (a thread cannot be stopped); a rendering that failed is logged there,
+    never raised: the service stops as cleanly as it would without it (each request for the
+    module answers 500 meanwhile)."""
 
     def __init__(self) -> None:
         self._rendering: asyncio.Task[PageModule] | None = None
@@ -100,7 +105,10 @@ class RenderAtStart:
         """Begin the rendering, then, at cleanup, wait for it."""
         self._rendering = asyncio.create_task(asyncio.to_thread(unicode_classes_module))
         yield
-        await self._rendering
+        try:
+            await self._rendering
+        except Exception:  # the request for it said so already: a stop never fails for it
+            logger.exception("the page's Unicode classes module could not be rendered at start")
 
     async def rendered(self) -> PageModule:
         """The module the start-up rendering made, once made. Raises ``RuntimeError`` before
