@@ -276,6 +276,23 @@ async def test_s2_lines_never_wrapped_as_one_are_not_joined(
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "产品负责人张三李四王五赵六钱七孙八周冯\n吴郑",  # 19 characters: ended by its writer
+        "   " + "字" * 15 + "甲\n乙",  # 19 with its indent
+        "产品负责人张三李四王五赵六钱七孙八周冯吴\n郑王",  # 20: a fill column's wrap
+        "产品负责人张三李四王五赵六钱七孙八周冯 \n吴郑",  # 19 and one blank
+    ],
+)
+def test_s2_a_files_line_ends_never_change_what_is_joined(text: str) -> None:
+    """A line counts the same characters whatever ends it: CRLF or LF, one blank before it or
+    none (review55g: a 19-character line ending in ``\\r\\n`` counted its carriage return and
+    was joined to the next, with ``\\n`` it was not)."""
+    windows = search_text.search_form(text.replace("\n", "\r\n"))
+    assert windows.replace("\r", "") == search_text.search_form(text)
+
+
+@pytest.mark.parametrize(
     "space",
     ["\u00a0", "\u2003", "\u202f", "\u205f", "\u3000"],
     ids=["no-break", "em", "narrow-no-break", "math", "ideographic"],

@@ -460,7 +460,8 @@ search_form leaves it out, so ``喝\n咖啡`` is found by ``喝咖啡``. Not Han
 written with spaces between words, so an editor wraps it at a space (``안녕\n하세요`` is two
 words)."""
 _FILLED = 20
-"""The characters a line holds at least when a fill column ended it (:func:`_wraps`): no editor
+"""The characters a line holds at least when a fill column ended it (:func:`_wraps`; its indent
+and list marker count, its line end and one blank before it do not): no editor
 or formatter fills narrower than 40 columns (Emacs's 70, Vim's and Prettier's 80), 20 characters
 of Chinese or Japanese, which take two columns each. A shorter line is one its writer ended:
 an entry of its own (a name, ``张三`` over ``李四``), never a word cut in two."""
@@ -472,18 +473,19 @@ _ITEM = r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]"
 def _break_re() -> re.Pattern[str]:
     """A hard wrap's span where the line before reads as one (:func:`_wraps`): the line break
     (one blank or carriage return before it too) ending a line of :data:`_FILLED` characters or
-    more, after a :data:`_WRAPPED` character, with the next line's indent, before another, not
+    more before that blank or carriage return (a file's line ends never change what is joined),
+    after a :data:`_WRAPPED` character, with the next line's indent, before another, not
     a mark: a mark opening a line (a sound mark written apart, ``ﾞ ゛``, or a combining one)
     makes its stretch take the character before it (:func:`_folded_stretches`), here the break,
     and a wrap there would overlap that stretch and throw every later mark off. Each way it
     starts is a literal character (a blank, a line break), looking a fixed width behind, so the
     engine skips to where a line ends at C speed."""
     wrapped, marks = f"[{_WRAPPED}]", f"[{_marks()}{_SOUND_MARKS}]"
-    ends = "|".join(f"(?<={wrapped}{end}\n)" for end in ("", "[ \t]", "\r", "[ \t]\r"))
-    return re.compile(
-        rf"(?:\n| \r?\n|\t\r?\n|\r\n)(?:{ends})(?<=[^\n]{{{_FILLED}}}\n)"
-        rf"[ \t]*(?={wrapped})(?!{marks})"
+    ends = "|".join(
+        f"(?<={wrapped}{end}\n)(?<=[^\n]{{{_FILLED}}}{end}\n)"
+        for end in ("", "[ \t]", "\r", "[ \t]\r")
     )
+    return re.compile(rf"(?:\n| \r?\n|\t\r?\n|\r\n)(?:{ends})[ \t]*(?={wrapped})(?!{marks})")
 
 
 @functools.cache
