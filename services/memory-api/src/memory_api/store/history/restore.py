@@ -38,7 +38,8 @@ the lines it took are not known; the file is restored all the same and ``indexPr
 or one arrived by sync (``sync``) followed the restored version (:func:`_deleted_since`), the
 file written again since or not;
 never when no such delete did: a file given an older text, or removed on disk (``rm``, ``mv``),
-lost no line to the service.
+lost no line to the service; nor when that file still has a line linking the file (a sync of
+a machine's ``rm``, which the sync's version cannot tell from a delete).
 
 Blocking: run it in a worker thread holding the scope's lock.
 """
