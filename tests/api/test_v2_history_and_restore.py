@@ -946,6 +946,7 @@ async def test_v2_restoring_an_older_version_of_a_file_there_says_no_index_probl
     [
         ("deleted, written again", True),
         ("deleted on a machine, synced", True),
+        ("rm on a machine, synced", False),
         ("rm on disk", False),
         ("mv on disk", False),
     ],
@@ -962,7 +963,9 @@ async def test_v2_restore_beside_an_index_linked_to_no_memory_file_tells_of_a_li
     line, which ``kept.txt`` still holds) and restored says nothing (was: a false alarm). A
     delete made on a machine arrives by sync (a version of source ``sync`` removing the file,
     the machine's index without its line): it took the line as one by the service does, so it
-    is told too (was: not counted, ``indexProblem`` None)."""
+    is told too (was: not counted, ``indexProblem`` None); a file removed there with ``rm``
+    arrives so too, its line still in ``kept.txt``: nothing took it, so nothing is told (was:
+    a false alarm)."""
     seed(agent)
     index = agent.user / layout.INDEX_FILE
     kept = agent.user / "kept.txt"
@@ -977,6 +980,10 @@ async def test_v2_restore_beside_an_index_linked_to_no_memory_file_tells_of_a_li
     elif gone == "deleted on a machine, synced":  # as a push's merge writes and records it
         (agent.user / TOPIC).unlink()
         kept.write_text(kept.read_text(encoding="utf-8").replace(f"{LINE}\n", ""), "utf-8")
+        synced = Attribution("sync", machine="laptop", machine_id="m-laptop")
+        ScopeHistories(agent.data_dir).record(agent.id, agent.user.resolve(), synced)
+    elif gone == "rm on a machine, synced":  # the machine's index keeps the line
+        (agent.user / TOPIC).unlink()
         synced = Attribution("sync", machine="laptop", machine_id="m-laptop")
         ScopeHistories(agent.data_dir).record(agent.id, agent.user.resolve(), synced)
     elif gone == "rm on disk":

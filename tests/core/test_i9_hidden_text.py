@@ -343,6 +343,19 @@ def test_i9_a_file_without_frontmatter_reports_its_body() -> None:
     assert topic.hidden == ((2, "the body", "1 invisible character (U+200B)"),)
 
 
+@pytest.mark.parametrize("lead", ["\x1f\n  ", "\x85\n  ", "  ", "\n\n    "])
+def test_i9_a_file_without_frontmatter_starting_indented_reports_its_body(lead: str) -> None:
+    """A frontmatter-less file whose text starts after a control or an indent: its first
+    line of text is body, never "the frontmatter" (the kept indent is no frontmatter)."""
+    topic = parse_topic(f"{lead}text\u200b\n".encode(), "plain.md")
+    line = lead.count("\n") + 1
+    assert (line, "the body", "1 invisible character (U+200B)") in topic.hidden
+    assert {where for _, where, _ in topic.hidden} == {"the body"}  # the control's line too
+    findings = [f for f in lint_topic(topic) if f.code == "hidden-text"]
+    assert len(findings) == len(topic.hidden)
+    assert all(f.message.startswith("the body holds ") for f in findings)
+
+
 def test_i9_lines_without_hidden_text_reach_the_model_byte_for_byte(corpus: Path) -> None:
     for index in sorted(corpus.glob("*/MEMORY.md")):
         text = index.read_text(encoding="utf-8", errors="replace")

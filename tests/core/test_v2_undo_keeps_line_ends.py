@@ -428,15 +428,30 @@ def test_v2_lines_moved_out_of_a_comment_wrapped_around_them_since_keep_their_or
         "# T\n\n- [U](uv.md) u",
         "- [A](a.md) x\n\n\n- [U](uv.md) u",
         "- [A](a.md) x\n\n- [U](uv.md) u\n- [V](uv.md#why) v",
+        "<details>\n- [B](b.md) b\n</details>\n\n- [U](uv.md) u",
+        "# T\n\n<div>\nx\n</div>\n\n- [U](uv.md) u",
+        "<div>\r\nx\r\n</div>\r\n\r\n- [U](uv.md) u\r\n- [V](uv.md#why) v",
     ],
-    ids=["lf", "crlf", "mixed", "after-a-title", "two-blank-lines", "two-lines-taken"],
+    ids=[
+        "lf",
+        "crlf",
+        "mixed",
+        "after-a-title",
+        "two-blank-lines",
+        "two-lines-taken",
+        "after-an-html-block",
+        "after-an-html-block-under-a-title",
+        "two-after-an-html-block-crlf",
+    ],
 )
 def test_v2_the_last_lines_without_an_end_after_a_blank_line_come_back_with_it(
     then: str,
 ) -> None:
     """A delete of the index's last lines, the last without a line end, after a blank line
     leaves the blank line without an end, which is no line (``A\\n\\nU`` pruned to ``A\\n``):
-    its undo puts the blank line back with them, byte for byte (was ``A\\nU``)."""
+    its undo puts the blank line back with them, byte for byte (was ``A\\nU``); after an HTML
+    block (``<details>``, ``<div>``) too, which that blank line ends: the lines come back after
+    it, never above the block (was ``U\\n<details>…``)."""
     pruned, removed = prune_index(then, "uv.md")
 
     merged = merge_index_bytes(

@@ -431,7 +431,37 @@ def _with_lines(
         start = head.count("\n")
         return head + end.join(lines) + end, list(range(start, start + len(lines)))
     where = [entry for line in index_lines(places) for entry in line_entries(line)]
-    return _put_back(head, lines, where, end, ends)
+    return _with_blank_taken(*_put_back(head, lines, where, end, ends), places)
+
+
+def _with_blank_taken(text: str, put: list[int], places: str) -> tuple[str, list[int]]:
+    """``text`` (LF line ends; ``put``: the rows of the lines put back) with the blank line a
+    delete took with the last lines of the index put back too, and the rows put back then
+    (that blank line's among them). It is put back when the lines put back end ``text`` and
+    were the last of ``places`` after a blank line, the last of them without an end, and the
+    line before them is the one before that blank line there: a delete of lines ending the
+    index leaves the line before them without an end
+    (:func:`~memory_core.index.prune_index`), and a blank line without an end is no line, so
+    its undo puts it back (``A\n\nU`` pruned to ``A\n``, undone to ``A\n\nU``, never
+    ``A\nU``; after an HTML block that blank line ends, never ``U`` above the block, V-2).
+    ``text`` as it is otherwise."""
+    rows = text.split("\n")[:-1]
+    then = places.split("\n")
+    back = len(put)
+    if (
+        not 0 < back < len(rows)
+        or len(then) < back + 2
+        or places.endswith("\n")
+        or put != list(range(len(rows) - back, len(rows)))
+    ):
+        return text, put
+    blank, before = then[-back - 1], then[-back - 2]
+    if blank or before != rows[-back - 1] or then[-back:] != rows[-back:]:
+        return text, put
+    at = len(rows) - back
+    return "".join(row + "\n" for row in [*rows[:at], "", *rows[at:]]), list(
+        range(at, at + back + 1)
+    )
 
 
 def _placed(
@@ -652,10 +682,11 @@ def _out_of_code(
     shows it otherwise). Linear."""
     rows = lines_with_ends(text)
     contents = [row.rstrip("\r\n") for row in rows]
-    code = _code_rows(contents, put)
+    lines = [at for at in put if contents[at].strip()]  # a blank line put back ends a block
+    code = _code_rows(contents, lines)
     hidden: set[int] = set()
     rank: Counter[str] = Counter()
-    for at in put:
+    for at in lines:
         line = contents[at].strip()
         was = in_code.get(line, [])
         if at in code and not (rank[line] < len(was) and was[rank[line]]):

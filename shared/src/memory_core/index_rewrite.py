@@ -106,40 +106,17 @@ def _with_own_ends(
     out: list[tuple[str, str]] = []
     shown = _shown_ends(version) if then else {}
     held = _held_ends(own, rows, added) if put is None else _rows_ends(own, len(rows), put, dropped)
-    back = 0  # the lines put back at the end of ``out``, so far
     for text, kept in zip(rows, held, strict=True):
         if out and not out[-1][1]:  # the index's last line, no longer last
             out[-1] = (out[-1][0], then.get(out[-1][0]) or usual)
-        back = back + 1 if kept is None else 0
         if kept is None and (ends_then := shown.get(text)):
             kept = ends_then.popleft() if len(ends_then) > 1 else ends_then[0]
         out.append((text, then.get(text, usual) if kept is None else kept))
-    if then and (blank := _blank_taken(out, back, version)) is not None:
-        out.insert(len(out) - back, blank)
     if any(end == "\r" and not text and after == "\n" for (_, end), (text, after) in pairs(out)):
         raise IndexNotRewritable(
             "has lines ending in CR alone beside lines ending in LF, which would run together"
         )
     return "".join(text + end for text, end in out)
-
-
-def _blank_taken(
-    out: list[tuple[str, str]], back: int, version: list[tuple[str, str]]
-) -> tuple[str, str] | None:
-    """The blank line (text, end) a delete took with the last lines of the index, when the last
-    ``back`` lines of ``out`` (text, end), put back, were the last of ``version`` after a blank
-    line, the last of them without an end, and the line of ``out`` before them is the one
-    before that blank line there: a delete of lines ending the index leaves the line before
-    them without an end (:func:`~memory_core.index.prune_index`), and a blank line without an
-    end is no line, so its undo puts it back (``A\n\nU`` pruned to ``A\n``, undone to
-    ``A\n\nU``, never ``A\nU``). None otherwise."""
-    if not 0 < back < len(out) or len(version) < back + 2 or version[-1][1]:
-        return None
-    blank, before = version[-back - 1], version[-back - 2]
-    lines_then = [text for text, _ in version[-back:]]
-    if blank[0] or before[0] != out[-back - 1][0] or lines_then != [t for t, _ in out[-back:]]:
-        return None
-    return blank
 
 
 def _shown_ends(version: list[tuple[str, str]]) -> dict[str, deque[str]]:

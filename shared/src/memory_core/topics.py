@@ -248,23 +248,26 @@ def _trimmed(body: str) -> str:
     return _BLANK_LINES.sub("", body, count=1).rstrip()
 
 
-def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
+def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], str, bool]:
+    """``(fields, body, block)`` of ``text``: ``block`` is whether a closed frontmatter block
+    was there (the body's first line keeps its indent, so comparing the body with the text
+    cannot tell). A missing or unclosed block is named in ``problems``."""
     stripped = text.strip()
     if not _HANDLER.detect(stripped):
         problems.append(NO_FRONTMATTER)
-        return {}, _trimmed(text)
+        return {}, _trimmed(text), False
     try:
         block, body = _CLOSED.split(stripped)  # opened by ``---``, closed by ``---`` or ``...``
     except ValueError:
         problems.append(
             "frontmatter: no closing '---' (or '...') line; the whole file is read as body"
         )
-        return {}, _trimmed(text)
+        return {}, _trimmed(text), False
     as_written = read_text_fields(block)
     problems.extend(as_written.problems)
     metadata = _load_block(as_written.rest, problems, as_written.values)
     metadata.update(as_written.values)
-    return metadata, _trimmed(body)
+    return metadata, _trimmed(body), True
 
 
 def _load_block(block: str, problems: list[str], as_written: dict[str, str]) -> dict[str, Any]:
@@ -312,7 +315,7 @@ def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
     if not text.strip():
         problems.append(EMPTY_FILE)
         return ParsedTopic(file_name, stem, None, None, "", [], problems, truncated)
-    metadata, body = _split_frontmatter(text, problems)
+    metadata, body, has_block = _split_frontmatter(text, problems)
     body_line = _line_of_body(text, body)
     fields = _convert_fields(metadata, problems)
     if _second_block(body):
@@ -333,7 +336,7 @@ def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
         problems=problems,
         truncated=truncated,
         body_line=body_line,
-        hidden=_hidden_lines(text, body_line if body != text.strip() else 1),
+        hidden=_hidden_lines(text, body_line if has_block else 1),
     )
 
 

@@ -38,7 +38,8 @@ the lines it took are not known; the file is restored all the same and ``indexPr
 or one arrived by sync (``sync``) followed the restored version (:func:`_deleted_since`), the
 file written again since or not;
 never when no such delete did: a file given an older text, or removed on disk (``rm``, ``mv``),
-lost no line to the service.
+lost no line to the service; nor when that file still has a line linking the file (a sync of
+a machine's ``rm``, which the sync's version cannot tell from a delete).
 
 Blocking: run it in a worker thread holding the scope's lock.
 """
@@ -255,12 +256,12 @@ def _apply_in(
         ) from None
     if not plan.index_lines:
         # only a file a delete by the service took lines of since the version may miss them
-        problem = _index_not_recorded(root, held) if plan.pruned else None
+        problem = _index_not_recorded(root, held, plan.name) if plan.pruned else None
         return _IndexMerge([], problem=problem)
     return _merge_into_index(root, held, plan.index_lines, plan.places, shown=real)
 
 
-def _index_not_recorded(root: Path, scope: Path) -> str | None:
+def _index_not_recorded(root: Path, scope: Path, name: str) -> str | None:
     """Why no version holds the index a delete pruned, when the ``scope``'s (possibly held
     open) ``MEMORY.md`` is a symlink that is no linked index (:func:`~.snapshot.linked_index`:
     one to a memory file of its folder, whose text the history records): the delete pruned
@@ -270,7 +271,10 @@ def _index_not_recorded(root: Path, scope: Path) -> str | None:
     Asked only when a delete by the service or arrived by sync followed the restored version
     (:func:`_deleted_since`), whether the file is there now (written again since) or not: a
     file only given an older text, or removed on disk (``rm``, ``mv``: nothing pruned its
-    line), lost no line to the service, so none is said missing."""
+    line), lost no line to the service, so none is said missing. Nor is one when the file it
+    links to still has a line linking ``name`` (the file restored): a sync cannot tell a
+    machine's delete from its ``rm``, but a line still there was taken by neither (read up to
+    :data:`PRUNE_READ_CAP`; unreadable, the problem is told)."""
     lexical = scope / layout.INDEX_FILE
     if not lexical.is_symlink():
         return None
@@ -279,12 +283,27 @@ def _index_not_recorded(root: Path, scope: Path) -> str | None:
         return "MEMORY.md links outside the memory root"
     if not target.is_file():
         return "MEMORY.md is a link to no regular file"
+    if _still_linked(target, name):
+        return None
     named = repr(target.name) if target.parent == real_path(scope) else "a file in another folder"
     return (
         f"MEMORY.md is a link to {named}, which is no memory file: no version holds it, so the "
         "index lines a delete took there are not known: if this file's line is not there, add "
         "it by hand"
     )
+
+
+def _still_linked(index: Path, name: str) -> bool:
+    """Whether the index file at ``index`` (resolved, inside the memory root) has a line
+    linking ``name`` (:func:`~memory_core.index.index_lines_linking`, a wiki link naming it
+    too). False when it cannot be read, or only its first :data:`PRUNE_READ_CAP` bytes."""
+    try:
+        data, _ = read_regular(index, PRUNE_READ_CAP + 1)
+    except OSError:
+        return False
+    if len(data) > PRUNE_READ_CAP:
+        return False
+    return bool(index_lines_linking(decode_text(data)[0], name, files=[name]))
 
 
 def _taken(path: Path, name: str) -> str:
