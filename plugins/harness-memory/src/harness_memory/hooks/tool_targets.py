@@ -5240,14 +5240,15 @@ _NAME_ONLY_RE = re.compile(
 own (a count, an account or host name, a commit id), unless the command redefines the
 program (:func:`_names_read`)."""
 _DATE_NAME_RE = re.compile(
-    r"^\s*date\s+(?:-u\s+)?(?P<q>['\"]?)\+[-_:T]*%[YCyGgmdHIMSjsuwUVWNFTRz]"
-    r"(?:%[YCyGgmdHIMSjsuwUVWNFTRz]|[-_:T])*(?P=q)\s*$"
+    r"^\s*date(?:\s+(?:-u\s+)?(?P<q>['\"]?)\+[-_:T]*%[YCyGgmdHIMSjsuwUVWNFTRz]"
+    r"(?:%[YCyGgmdHIMSjsuwUVWNFTRz]|[-_:T])*(?P=q))?\s*$"
 )
 """A ``date`` printing a name of digits and ``-_:T+`` (its fields ``%Y``, ``%m``, ``%F``,
 ``%s`` …): not ``%Z`` (a zone name the command may choose), ``%n``/``%t`` (a newline, a
 tab), ``%D`` (``/``), ``%e`` (a space) or a locale's names (``%a``, ``%b``, ``%p``, ``%c``),
-nor a bare ``date`` (the locale's ``%c``) or ``date +`` with no field (it prints nothing:
-``notes$(date +)/a.md`` is ``notes/a.md``); digits whatever zone or locale the command sets."""
+nor ``date +`` with no field (it prints nothing: ``notes$(date +)/a.md`` is ``notes/a.md``);
+digits whatever zone or locale the command sets. A bare ``date`` (``> out-$(date).log``) prints
+the day, the time and the zone's name: never empty (read as a name before, kept)."""
 _BASENAME_RE = re.compile(
     r'\$\(\s*basename\s+(?P<q>"?)(?:\$PWD|\$\{PWD\}|\$HOME|\$\{HOME\})(?P=q)\s*\)'
 )
