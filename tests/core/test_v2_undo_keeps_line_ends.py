@@ -431,6 +431,8 @@ def test_v2_lines_moved_out_of_a_comment_wrapped_around_them_since_keep_their_or
         "<details>\n- [B](b.md) b\n</details>\n\n- [U](uv.md) u",
         "# T\n\n<div>\nx\n</div>\n\n- [U](uv.md) u",
         "<div>\r\nx\r\n</div>\r\n\r\n- [U](uv.md) u\r\n- [V](uv.md#why) v",
+        "- [A](a.md) a\n- [U1](uv.md) u\n- [B](b.md) b\n\n- [U](uv.md) u",
+        "- [U1](uv.md) u\n- [A](a.md) a\n\n- [U](uv.md) u",
     ],
     ids=[
         "lf",
@@ -442,6 +444,8 @@ def test_v2_lines_moved_out_of_a_comment_wrapped_around_them_since_keep_their_or
         "after-an-html-block",
         "after-an-html-block-under-a-title",
         "two-after-an-html-block-crlf",
+        "one-higher-up-too",
+        "the-first-line-too",
     ],
 )
 def test_v2_the_last_lines_without_an_end_after_a_blank_line_come_back_with_it(

@@ -437,8 +437,9 @@ def _with_lines(
 def _with_blank_taken(text: str, put: list[int], places: str) -> tuple[str, list[int]]:
     """``text`` (LF line ends; ``put``: the rows of the lines put back) with the blank line a
     delete took with the last lines of the index put back too, and the rows put back then
-    (that blank line's among them). It is put back when the lines put back end ``text`` and
-    were the last of ``places`` after a blank line, the last of them without an end, and the
+    (that blank line's among them). It is put back when the last run of lines put back ends
+    ``text`` (lines put back higher up too stay where they are: review55i) and were the last
+    of ``places`` after a blank line, the last of them without an end, and the
     line before them is the one before that blank line there: a delete of lines ending the
     index leaves the line before them without an end
     (:func:`~memory_core.index.prune_index`), and a blank line without an end is no line, so
@@ -447,21 +448,21 @@ def _with_blank_taken(text: str, put: list[int], places: str) -> tuple[str, list
     ``text`` as it is otherwise."""
     rows = text.split("\n")[:-1]
     then = places.split("\n")
-    back = len(put)
-    if (
-        not 0 < back < len(rows)
-        or len(then) < back + 2
-        or places.endswith("\n")
-        or put != list(range(len(rows) - back, len(rows)))
-    ):
+    ordered = sorted(put)
+    back = 0  # the run of lines put back that ends ``text`` (others may stand higher up)
+    while back < len(ordered) and ordered[-1 - back] == len(rows) - 1 - back:
+        back += 1
+    if not 0 < back < len(rows) or len(then) < back + 2 or places.endswith("\n"):
         return text, put
     blank, before = then[-back - 1], then[-back - 2]
     if blank or before != rows[-back - 1] or then[-back:] != rows[-back:]:
         return text, put
     at = len(rows) - back
-    return "".join(row + "\n" for row in [*rows[:at], "", *rows[at:]]), list(
-        range(at, at + back + 1)
-    )
+    higher = [row for row in ordered if row < at]
+    return "".join(row + "\n" for row in [*rows[:at], "", *rows[at:]]), [
+        *higher,
+        *range(at, at + back + 1),
+    ]
 
 
 def _placed(
