@@ -45,10 +45,15 @@ REDEFINED_NAMES = [
     "env 'BASH_FUNC_date%%=() { cat target; }' bash -c 'cp note.md \"$(date)/j.md\"'",
     'cp note.md "notes$(date +)/k.md"',
     'echo x > "notes$(date -u +)/l.md"',
+    "export TZ=$PWD/zone; cp note.md $(date)",
+    "export TZDIR=. TZ=zone; touch $(date)",
+    'export TZ=$PWD/zone2; sh -c "$(date)"; echo x > lnk/a.md',
 ]
 """Name-only substitutions the command redefines (a function, an alias, ``PATH``, ``hash
 -p``) or whose output it chooses (``TZ`` with ``%Z``, a locale's day name, ``%n``), or that
-print nothing (``date +``: ``notes$(date +)/k.md`` is ``notes/k.md``, review55h)."""
+print nothing (``date +``: ``notes$(date +)/k.md`` is ``notes/k.md``, review55h), or a bare
+``date`` beside a zone the command names (a zone file may name its zone ``<scope>/tz.md`` or
+``\npython3 mk.py``: review55i)."""
 
 PIPED_INTO_A_SHELL = [
     "echo cp note.md '$(cat target)/p.md' | bash",

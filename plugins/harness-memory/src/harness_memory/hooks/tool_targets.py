@@ -694,6 +694,7 @@ class _NamesRead(enum.Enum):
     output of (:func:`_names_read`)."""
 
     ALL = "all"
+    NO_BARE_DATE = "no bare date"  # the command sets a zone or a locale: ``date``'s own format
     NONE = "none"  # the command may redefine any program a substitution runs
 
 
@@ -703,9 +704,11 @@ def _names_read(command: str, environ: Mapping[str, str], outer: _Writes | None)
     file, evaluates text, sets ``PATH`` or changes how names are found (``hash``, ``enable``)
     or when the environment holds exported functions, ``BASH_ENV`` or a relative ``PATH``
     folder (``PATH=.:$PATH`` finds a ``./nproc`` the command wrote; ``date() { cat f; }``
-    prints any path). A zone or locale the command sets changes no ``date`` read here: only
-    its digit fields are (:data:`_DATE_NAME_RE`; ``TZ='<mk>0'`` makes ``%Z`` print ``mk``,
-    which is not one). Read from the text, failing closed: a mention is a setting."""
+    prints any path). A zone or locale the command sets changes no digit field of ``date``
+    (:data:`_DATE_NAME_RE`) but makes a bare ``date`` print its zone's name, which a zone file
+    the command names may spell as any text (``/``, ``..``, a newline, code: review55i): then
+    a bare ``date`` is no name (:attr:`_NamesRead.NO_BARE_DATE`). Read from the text, failing
+    closed: a mention is a setting."""
     given = _NamesRead.ALL if outer is None else outer.names_read
     if given is _NamesRead.NONE:
         return given
@@ -717,6 +720,8 @@ def _names_read(command: str, environ: Mapping[str, str], outer: _Writes | None)
         or any(not folder.startswith("/") for folder in path.split(":") if path)
     ):
         return _NamesRead.NONE
+    if _ZONE_SET_RE.search(command) or given is _NamesRead.NO_BARE_DATE:
+        return _NamesRead.NO_BARE_DATE
     return _NamesRead.ALL
 
 
@@ -734,6 +739,12 @@ _REDEFINES_RE = re.compile(
 quoted name), an alias, ``hash -p``, ``enable -f``, a sourced or evaluated text, an exported
 function in an environment word (``BASH_FUNC_date%%=…``), ``PATH`` named other than as
 ``$PATH``/``${PATH}`` (``PATH=.:$PATH``, ``export PATH``, ``read PATH``)."""
+
+_ZONE_SET_RE = re.compile(
+    r"(?:^|(?<=[\s;&|(){}`'\"]))(?:TZ|TZDIR|LANG|LANGUAGE|LC_[A-Z]+|LOCPATH)\b"
+)
+"""A zone or locale named other than as ``$NAME``: the text a bare ``date`` prints (its zone's
+name, the locale's words) may be the command's choice."""
 
 
 def _cat_read(command: str, environ: Mapping[str, str], outer: _Writes | None) -> bool:
@@ -5248,7 +5259,8 @@ _DATE_NAME_RE = re.compile(
 tab), ``%D`` (``/``), ``%e`` (a space) or a locale's names (``%a``, ``%b``, ``%p``, ``%c``),
 nor ``date +`` with no field (it prints nothing: ``notes$(date +)/a.md`` is ``notes/a.md``);
 digits whatever zone or locale the command sets. A bare ``date`` (``> out-$(date).log``) prints
-the day, the time and the zone's name: never empty (read as a name before, kept)."""
+the day, the time and the zone's name: a name unless the command sets a zone or a locale
+(:func:`_names_read`: a zone file may name its zone ``../../x``)."""
 _BASENAME_RE = re.compile(
     r'\$\(\s*basename\s+(?P<q>"?)(?:\$PWD|\$\{PWD\}|\$HOME|\$\{HOME\})(?P=q)\s*\)'
 )
@@ -5294,7 +5306,8 @@ def _read_substitutions(command: str, environ: Mapping[str, str], names: _NamesR
         inner = _substituted(match)
         if named and _NAME_ONLY_RE.match(inner):
             return _RUN_TIME_NAME
-        if names is _NamesRead.ALL and _DATE_NAME_RE.match(inner):
+        dated = named and _DATE_NAME_RE.match(inner) is not None
+        if dated and (names is _NamesRead.ALL or "+" in inner):  # bare: the zone's name
             return _RUN_TIME_NAME
         if folder is not None and _MKTEMP_RE.match(inner):
             return f"{folder.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
