@@ -45,7 +45,18 @@ async def test_r1_a_head_of_the_refs_answers_no_body_and_the_next_answer_follows
     assert b"Content-Type: application/x-git-upload-pack-advertisement" in first
     assert rest.startswith(b"HTTP/1.1 200 "), rest[:80]
     assert b'"enabled":true' in rest
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert _warned_by_the_service(caplog) == []
+
+
+def _warned_by_the_service(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The warnings and errors the service's own loggers and aiohttp's wrote (a write after
+    the head was an error there); not asyncio's about a child of this test process another
+    test left (``Unknown child process``, seen once in CI: a pid reaped by other code)."""
+    return [
+        record.getMessage()
+        for record in caplog.records
+        if record.levelno >= logging.WARNING and record.name.startswith(("memory_api", "aiohttp"))
+    ]
 
 
 async def test_r1_a_get_of_the_refs_still_answers_the_advertisement(
