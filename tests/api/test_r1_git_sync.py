@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from memory_api.app import create_app
 from memory_api.settings import Settings
+from memory_api.store.history.side_files import read_side_file, write_side_file
 from memory_core import layout
 from memory_core.keys import key_for_real_path
 from pytest_aiohttp import AiohttpClient
@@ -191,6 +192,33 @@ async def test_r1_a_push_lands_in_the_scope_folder_as_a_version(
     assert seen["id"] == MACHINE and seen["name"] == "laptop" and seen["lastPush"] is not None
     await laptop.fetch()  # what came back is what was sent: nothing to merge
     assert laptop.read("b.md").endswith("from the laptop\n")
+
+
+async def test_r1_a_machines_file_nested_too_deep_is_started_afresh_never_a_500(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """A machines file holding JSON nested deeper than the parser reads (a damaged disk, a
+    hand edit) is as unreadable as broken JSON: the next fetch notes the machine afresh and
+    the machines list answers (it was a 500 from the parser's RecursionError)."""
+    scope_holds(agent.user, {"MEMORY.md": "- [A](a.md) a\n"})
+    await laptop.fetch()
+    noted = agent.user.parent.parent / "machines" / "user.json"
+    noted.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+
+    await laptop.fetch()
+
+    machines = await ok_json(await client.get(f"{memory_url()}/machines"))
+    [scope] = machines["scopes"]
+    assert [seen["id"] for seen in scope["machines"]] == [MACHINE]
+
+
+def test_r1_a_side_file_nested_too_deep_is_none(tmp_path: Path) -> None:
+    """A history's side file nested deeper than the parser reads is read as damaged (None:
+    its writer makes it again), never an error out of the read."""
+    write_side_file(tmp_path, "clocks.json", {"version": "0" * 40})
+    (tmp_path / "clocks.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+
+    assert read_side_file(tmp_path, "clocks.json") is None
 
 
 async def test_r1_a_push_records_only_what_it_wrote_and_the_next_fetch_the_rest(

@@ -33,12 +33,13 @@ _CAP = 1024 * 1024
 
 def read_side_file(repository: Path, name: str) -> dict[str, object] | None:
     """The JSON object in the file ``name`` of the git folder ``repository``; None when it is
-    missing, unreadable, over 1 MiB or no JSON object (its writer then makes it again)."""
+    missing, unreadable, over 1 MiB, nested too deep or no JSON object (its writer then makes
+    it again)."""
     try:  # never through a link, and a FIFO never blocks (the scope's lock is held)
         raw, _ = read_regular(repository / name, _CAP + 1)
         document = json.loads(raw) if len(raw) <= _CAP else None
-    except (OSError, ValueError):  # NotRegularFileError is an OSError
-        return None
+    except (OSError, ValueError, RecursionError):  # NotRegularFileError is an OSError; a
+        return None  # document nested deeper than the parser goes is as damaged as broken JSON
     return document if isinstance(document, dict) else None
 
 

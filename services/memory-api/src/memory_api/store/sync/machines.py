@@ -82,11 +82,11 @@ class MachineLog:
         return folder
 
     def _read(self, path: Path) -> dict[str, dict[str, object]]:
-        """The machines the file ``path`` notes (none when it does not exist, or holds no JSON:
-        started afresh, logged). Raises ``OSError`` when it is there but cannot be read: no
-        permission, or no regular file (a FIFO is never opened so that it blocks: its open
-        waited for ever, holding the scope's lock, so every sync and record of the scope
-        waited behind it until a restart)."""
+        """The machines the file ``path`` notes (none when it does not exist, or holds no JSON,
+        or JSON nested too deep to read: started afresh, logged). Raises ``OSError`` when it is
+        there but cannot be read: no permission, or no regular file (a FIFO is never opened
+        so that it blocks: its open waited for ever, holding the scope's lock, so every sync
+        and record of the scope waited behind it until a restart)."""
         try:
             raw, _ = read_regular(path, _FILE_CAP + 1)
         except FileNotFoundError:
@@ -95,7 +95,7 @@ class MachineLog:
             raise OSError(f"{path.name} is not a regular file") from error
         try:
             document = json.loads(raw)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:  # broken, or nested deeper than it reads
             logger.warning("machines file %s cannot be read (%s); started afresh", path, error)
             return {}
         machines = document.get("machines") if isinstance(document, dict) else None
