@@ -258,6 +258,11 @@ async def test_a_misspelt_placeholder_stored_by_hand_is_named_in_the_config_answ
             "Be kind.\n\uff5b\uff5bMEMORY\uff5d\uff5d\n",
             "'\uff5b\uff5bMEMORY\uff5d\uff5d', which nothing",
         ),
+        # misspelt as typed: two letters swapped, a zero for the O, a Cyrillic Е for the E
+        ("Be kind.\n{{MEMROY}}\n", "it holds '{{MEMROY}}', which nothing fills in"),
+        ("Be kind.\n{{MEM0RY}}\n", "it holds '{{MEM0RY}}', which nothing fills in"),
+        ("Be kind.\n{{M\u0415MORY}}\n", "it holds '{{M\u0415MORY}}', which nothing fills"),
+        ("{{MEMORY}}\nKey: {{WORKSPACE_MEMROY_KEY}}\n", "'{{WORKSPACE_MEMROY_KEY}}', which"),
     ],
 )
 async def test_prompt_without_index_placeholder_a_template_edit_that_would_misplace_memory_is_422(
@@ -272,7 +277,8 @@ async def test_prompt_without_index_placeholder_a_template_edit_that_would_mispl
     body = await expect_problem(response, 422, "template must hold {{MEMORY}} at most once")
     assert found in body["detail"] and "Nothing was saved" in body["detail"]
     assert (await client.get(CONFIG)).headers["ETag"] == before
-    for allowed in ("No memory here.\n", "{{MEMORY}}\n- CWD: {{CWD}}\n- Agent: {{AGENT_ID}}\n"):
+    harness_own = "{{MEMORY}}\n- CWD: {{CWD}}\n- Agent: {{AGENT_ID}}\n- Data: {{APP_DATA_DIR}}\n"
+    for allowed in ("No memory here.\n", harness_own):
         config = await ok_json(await client.patch(CONFIG, json={"template": allowed}))
         assert config["template"] == allowed
 

@@ -22,6 +22,7 @@ strictest ``maxLength`` that refuses nothing the service accepts (one byte per c
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -483,14 +484,41 @@ def prompt_warnings(prompt: str, workspace_prompt: str) -> list[str]:
 
 
 _TEMPLATE_OWN = ("{{MEMORY}}", "{{WORKSPACE_MEMORY_KEY}}")
+_TEMPLATE_OWN_NAMES = tuple(own.strip("{}") for own in _TEMPLATE_OWN)
+_DOUBLE_BRACED = re.compile(r"\{\{([^{}\n]{1,64})\}\}")
+_TYPO_CUTOFF = 0.8
+"""How alike (:class:`difflib.SequenceMatcher` ratio, 0-1) a ``{{NAME}}`` of a template is to
+``MEMORY`` or ``WORKSPACE_MEMORY_KEY`` to be read as a typo of it (I-1): one letter swapped,
+doubled, dropped or typed as a lookalike (``MEMROY``, ``MEM0RY``, ``MEMORY`` with its ``E``
+typed as the Cyrillic U+0415) is 0.83 and more; the harness's own names (``CWD``,
+``AGENT_ID``, ``APP_DATA_DIR``, ``NAME``) are 0.4 and less."""
+
+
+def _template_typos(template: str) -> list[str]:
+    """Each ``{{NAME}}`` of ``template`` (as written, once each, in order) whose NAME reads as a
+    typo of a placeholder memory owns (:data:`_TYPO_CUTOFF`) but is not it: nothing fills
+    it in, so it reaches the model as written and the memory it was meant for is not there.
+
+    >>> _template_typos("{{CWD}} {{MEMROY}} {{MEMORY}} {{WORKSPACE_MEMORY_KYE}}")
+    ['{{MEMROY}}', '{{WORKSPACE_MEMORY_KYE}}']
+    """
+    typos = []
+    for match in _DOUBLE_BRACED.finditer(template):
+        if match.group(0) in _TEMPLATE_OWN:
+            continue
+        name = match.group(1).strip().upper()
+        if difflib.get_close_matches(name, _TEMPLATE_OWN_NAMES, n=1, cutoff=_TYPO_CUTOFF):
+            typos.append(match.group(0))
+    return list(dict.fromkeys(typos))
 
 
 def template_placeholder_problem(template: str) -> str | None:
     """What an agent's template holds that would not reach the model as meant (I-1, A-2):
     ``{{MEMORY}}`` more than once (the memory would be injected that many times), or text
     written as a memory placeholder that nothing fills in (``{{ MEMORY }}``, ``{{memory}}``,
-    ``{{MEMORY_USER_INDEX}}``: it reaches the model as written, and a misspelt ``{{MEMORY}}``
-    injects nothing); None when it holds neither. A template without ``{{MEMORY}}`` is one
+    ``{{MEMORY_USER_INDEX}}``, a typo of one: ``{{MEMROY}}``, ``{{MEM0RY}}``; it reaches the
+    model as written, and a misspelt ``{{MEMORY}}`` injects nothing); None when it holds
+    neither. A template without ``{{MEMORY}}`` is one
     (I-5), and the harness's own placeholders (``{{CWD}}``) are left for it.
 
     >>> template_placeholder_problem("{{MEMORY}}\\n{{ MEMORY }}\\n")
@@ -502,7 +530,8 @@ def template_placeholder_problem(template: str) -> str | None:
             f"it holds {{{{MEMORY}}}} {count} times (the memory would be injected {count} times)"
         )
     found = re.finditer(_LOOKALIKE + _CLOSE + "{0,2}", template)
-    others = [m for m in dict.fromkeys(m.group(0) for m in found) if m not in _TEMPLATE_OWN]
+    written = [m.group(0) for m in found] + _template_typos(template)
+    others = [m for m in dict.fromkeys(written) if m not in _TEMPLATE_OWN]
     if others:
         named = ", ".join(repr(other) for other in others)
         problems.append(
