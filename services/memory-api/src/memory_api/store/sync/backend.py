@@ -14,7 +14,9 @@ in the CGI environment, so ``git-http-backend`` is started directly), never in t
   ``refs/machines/<id>`` (``receive.hideRefs``: a hidden ref cannot be updated), which names
   what the machine holds (``main`` as of its last fetch, or its last push the service took,
   :mod:`.service`), so the machine sends only what that lacks; pushed
-  objects are checked (``receive.fsckObjects``), no ref can be deleted, and no ``git gc
+  objects are checked (``receive.fsckObjects``), no ref can be deleted (git's
+  ``receive.denyDeletes`` holds for ``refs/heads/`` only, so the service refuses a push
+  deleting any ref itself before git runs: :func:`deleted_refs`), and no ``git gc
   --auto`` follows (the service repacks itself, :mod:`memory_api.store.history.maintenance`);
 - the dumb protocol (``http.getanyfile``), hooks and every system or user configuration stay
   off (:func:`memory_api.store.history.git.git_environment`); protocol v0 only, whose one
@@ -53,6 +55,7 @@ __all__ = [
     "StreamedAnswer",
     "cgi_command",
     "cgi_environment",
+    "deleted_refs",
     "parse_head",
     "push_report",
     "refused_report",
@@ -350,6 +353,25 @@ def push_report(request: bytes, answer: bytes) -> PushReport:
         unpack=lines[0].removeprefix("unpack ").strip(),
         refused=reason[0].strip() if reason else None,
     )
+
+
+def deleted_refs(request: bytes) -> list[str]:
+    """The refs a push's ``request`` would delete, as named: its commands (``<old id> <new
+    id> <ref>[NUL capabilities]``, one a pkt-line up to the first flush; ``shallow <id>``
+    lines skipped) whose new id is all zeros. git's ``receive.denyDeletes`` refuses only
+    deletes under ``refs/heads/``, so ``git push origin :refs/machines/<id>`` was run by git
+    and answered ``ok`` (the service then put the ref back): the service refuses these itself,
+    git not run (R-1: a machine's ref is never deleted).
+
+    >>> deleted_refs(b"006c" + b"1" * 40 + b" " + b"0" * 40 + b" refs/machines/m1\\0quiet0000")
+    ['refs/machines/m1']
+    """
+    deleted = []
+    for data in _packets(request):
+        words = data.partition(b"\0")[0].rstrip(b"\n").split(b" ")
+        if len(words) == 3 and words[0] != b"shallow" and not words[1].strip(b"0"):
+            deleted.append(words[2].decode("utf-8", "replace"))
+    return deleted
 
 
 def run_buffered(
