@@ -48,6 +48,7 @@ from memory_api.store.history.git import (
 
 __all__ = [
     "HEAD_CAP",
+    "PUSH_DATA_FLOOR",
     "GitService",
     "Head",
     "MachineRef",
@@ -57,6 +58,7 @@ __all__ = [
     "cgi_environment",
     "deleted_refs",
     "parse_head",
+    "push_data_cap",
     "push_report",
     "refused_report",
     "relayed_as_git",
@@ -119,6 +121,9 @@ def _config(service: GitService, push_ref: MachineRef | None) -> list[tuple[str,
             ("receive.denyDeletes", "true"),
             ("receive.advertisePushOptions", "false"),
             ("receive.autogc", "false"),  # the service repacks itself (history/maintenance.py)
+            # one thread resolves a push's deltas: each thread's stack and malloc arena count
+            # against the data cap (push_data_cap) however many CPUs the machine has
+            ("index.threads", "1"),
         ]
     else:
         config += [("http.receivepack", "false")]
@@ -141,15 +146,38 @@ def _http_backend() -> str | None:
     return str(backend) if done.returncode == 0 and backend.is_file() else None
 
 
-def cgi_command() -> list[str]:
+PUSH_DATA_FLOOR = 256 * 1024 * 1024
+"""Bytes of data segment git may use under ``receive-pack`` whatever the push's size."""
+
+
+def push_data_cap(push_body: int) -> int:
+    """Bytes of data segment (``RLIMIT_DATA``: heap and private writable mappings, not the
+    read-only maps of packs git reads) that git may use while taking a push of at most
+    ``push_body`` bytes (``MEMORY_API_SYNC_MAX_PUSH``): :data:`PUSH_DATA_FLOOR` and four times
+    the push, room for git's inflated objects and caches (R-1, Q-2)."""
+    return PUSH_DATA_FLOOR + 4 * push_body
+
+
+def cgi_command(data_cap: int | None = None) -> list[str]:
     """``git-http-backend`` itself, started directly (no ``git`` wrapper process: its options
     come in the environment, :func:`cgi_environment`), else ``git http-backend``; raises
-    :class:`HistoryUnavailable` without git."""
+    :class:`HistoryUnavailable` without git.
+
+    ``data_cap`` (bytes, :func:`push_data_cap`): the program and every git it starts run with
+    their data segment capped so (``RLIMIT_DATA``, set by ``/bin/sh``'s ``ulimit -d`` before
+    it runs ``exec`` on the program, so no Python runs between ``fork`` and ``exec``): a pack whose
+    deltas declare a huge object makes git fail (``Out of memory, malloc failed``), which the
+    push's report says as ``unpacker error``, instead of filling that much memory.
+    """
     program = git_program()
     if program is None:
         raise HistoryUnavailable(NO_GIT)
     backend = _http_backend()
-    return [backend] if backend is not None else [program, "http-backend"]
+    command = [backend] if backend is not None else [program, "http-backend"]
+    if data_cap is None:
+        return command
+    kib = max(1, data_cap // 1024)
+    return ["/bin/sh", "-c", f'ulimit -d {kib} && exec "$@"', "git-http-backend", *command]
 
 
 def cgi_environment(

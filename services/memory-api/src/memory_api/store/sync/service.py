@@ -76,6 +76,7 @@ from memory_api.store.sync.backend import (
     cgi_command,
     cgi_environment,
     deleted_refs,
+    push_data_cap,
     push_report,
     refused_report,
     relayed_as_git,
@@ -365,7 +366,8 @@ class SyncStore:
                 request, repository, "git-receive-pack", push_ref, length=len(body)
             )
             try:
-                head, answer = run_buffered(cgi_command(), env, body, self.limits.timeout)
+                command = cgi_command(push_data_cap(self.limits.push_body))
+                head, answer = run_buffered(command, env, body, self.limits.timeout)
             except BaseException:  # git stopped (the sync timeout): whatever it took is not taken
                 set_ref(repository, push_ref.name, before)
                 raise
