@@ -34,6 +34,7 @@ from memory_api.store.history.git import (
     HistoryUnavailable,
     git,
     git_status,
+    git_succeeds,
 )
 
 __all__ = [
@@ -291,11 +292,14 @@ def sized_tree(repository: Path, version: str) -> dict[str, tuple[TreeEntry, int
 
 
 def commit_of(repository: Path, version: str) -> tuple[str, list[str]] | None:
-    """The tree and parents of the commit ``version``; None when it is no commit."""
-    try:
-        out = git(repository, "cat-file", "commit", version)
-    except HistoryUnavailable:
+    """The tree and parents of the commit ``version`` (an annotated tag is read as the commit
+    it names, as git reads it); None when it names no commit: a blob or a tree a machine
+    pushed to its ref (R-1), or an object git lacks, asked without logging an error, since
+    it is the push's mistake and no fault of the history. Raises :class:`HistoryUnavailable`
+    when git finds the commit but cannot read it."""
+    if not git_succeeds(repository, "cat-file", "-e", f"{version}^{{commit}}"):
         return None
+    out = git(repository, "cat-file", "commit", version)
     # header lines end at a newline only: a name in ``author`` may hold "\r" (fsck takes it)
     head = out.split(b"\n\n", 1)[0].decode("ascii", "replace").split("\n")
     trees = [line[5:] for line in head if line.startswith("tree ")]

@@ -14,7 +14,9 @@ in the CGI environment, so ``git-http-backend`` is started directly), never in t
   ``refs/machines/<id>`` (``receive.hideRefs``: a hidden ref cannot be updated), which names
   what the machine holds (``main`` as of its last fetch, or its last push the service took,
   :mod:`.service`), so the machine sends only what that lacks; pushed
-  objects are checked (``receive.fsckObjects``), no ref can be deleted, and no ``git gc
+  objects are checked (``receive.fsckObjects``), no ref can be deleted (git's
+  ``receive.denyDeletes`` holds for ``refs/heads/`` only, so the service refuses a push
+  deleting any ref itself before git runs: :func:`deleted_refs`), and no ``git gc
   --auto`` follows (the service repacks itself, :mod:`memory_api.store.history.maintenance`);
 - the dumb protocol (``http.getanyfile``), hooks and every system or user configuration stay
   off (:func:`memory_api.store.history.git.git_environment`); protocol v0 only, whose one
@@ -46,6 +48,7 @@ from memory_api.store.history.git import (
 
 __all__ = [
     "HEAD_CAP",
+    "PUSH_DATA_FLOOR",
     "GitService",
     "Head",
     "MachineRef",
@@ -53,7 +56,9 @@ __all__ = [
     "StreamedAnswer",
     "cgi_command",
     "cgi_environment",
+    "deleted_refs",
     "parse_head",
+    "push_data_cap",
     "push_report",
     "refused_report",
     "relayed_as_git",
@@ -116,6 +121,9 @@ def _config(service: GitService, push_ref: MachineRef | None) -> list[tuple[str,
             ("receive.denyDeletes", "true"),
             ("receive.advertisePushOptions", "false"),
             ("receive.autogc", "false"),  # the service repacks itself (history/maintenance.py)
+            # one thread resolves a push's deltas: each thread's stack and malloc arena count
+            # against the data cap (push_data_cap) however many CPUs the machine has
+            ("index.threads", "1"),
         ]
     else:
         config += [("http.receivepack", "false")]
@@ -138,15 +146,38 @@ def _http_backend() -> str | None:
     return str(backend) if done.returncode == 0 and backend.is_file() else None
 
 
-def cgi_command() -> list[str]:
+PUSH_DATA_FLOOR = 256 * 1024 * 1024
+"""Bytes of data segment git may use under ``receive-pack`` whatever the push's size."""
+
+
+def push_data_cap(push_body: int) -> int:
+    """Bytes of data segment (``RLIMIT_DATA``: heap and private writable mappings, not the
+    read-only maps of packs git reads) that git may use while taking a push of at most
+    ``push_body`` bytes (``MEMORY_API_SYNC_MAX_PUSH``): :data:`PUSH_DATA_FLOOR` and four times
+    the push, room for git's inflated objects and caches (R-1, Q-2)."""
+    return PUSH_DATA_FLOOR + 4 * push_body
+
+
+def cgi_command(data_cap: int | None = None) -> list[str]:
     """``git-http-backend`` itself, started directly (no ``git`` wrapper process: its options
     come in the environment, :func:`cgi_environment`), else ``git http-backend``; raises
-    :class:`HistoryUnavailable` without git."""
+    :class:`HistoryUnavailable` without git.
+
+    ``data_cap`` (bytes, :func:`push_data_cap`): the program and every git it starts run with
+    their data segment capped so (``RLIMIT_DATA``, set by ``/bin/sh``'s ``ulimit -d`` before
+    it runs ``exec`` on the program, so no Python runs between ``fork`` and ``exec``): a pack whose
+    deltas declare a huge object makes git fail (``Out of memory, malloc failed``), which the
+    push's report says as ``unpacker error``, instead of filling that much memory.
+    """
     program = git_program()
     if program is None:
         raise HistoryUnavailable(NO_GIT)
     backend = _http_backend()
-    return [backend] if backend is not None else [program, "http-backend"]
+    command = [backend] if backend is not None else [program, "http-backend"]
+    if data_cap is None:
+        return command
+    kib = max(1, data_cap // 1024)
+    return ["/bin/sh", "-c", f'ulimit -d {kib} && exec "$@"', "git-http-backend", *command]
 
 
 def cgi_environment(
@@ -350,6 +381,25 @@ def push_report(request: bytes, answer: bytes) -> PushReport:
         unpack=lines[0].removeprefix("unpack ").strip(),
         refused=reason[0].strip() if reason else None,
     )
+
+
+def deleted_refs(request: bytes) -> list[str]:
+    """The refs a push's ``request`` would delete, as named: its commands (``<old id> <new
+    id> <ref>[NUL capabilities]``, one a pkt-line up to the first flush; ``shallow <id>``
+    lines skipped) whose new id is all zeros. git's ``receive.denyDeletes`` refuses only
+    deletes under ``refs/heads/``, so ``git push origin :refs/machines/<id>`` was run by git
+    and answered ``ok`` (the service then put the ref back): the service refuses these itself,
+    git not run (R-1: a machine's ref is never deleted).
+
+    >>> deleted_refs(b"006c" + b"1" * 40 + b" " + b"0" * 40 + b" refs/machines/m1\\0quiet0000")
+    ['refs/machines/m1']
+    """
+    deleted = []
+    for data in _packets(request):
+        words = data.partition(b"\0")[0].rstrip(b"\n").split(b" ")
+        if len(words) == 3 and words[0] != b"shallow" and not words[1].strip(b"0"):
+            deleted.append(words[2].decode("utf-8", "replace"))
+    return deleted
 
 
 def run_buffered(

@@ -75,6 +75,8 @@ from memory_api.store.sync.backend import (
     StreamedAnswer,
     cgi_command,
     cgi_environment,
+    deleted_refs,
+    push_data_cap,
     push_report,
     refused_report,
     relayed_as_git,
@@ -87,6 +89,7 @@ from memory_api.store.sync.push import new_scope_refusal, take_push
 from memory_api.store.sync.twins import keep_twins_apart
 
 __all__ = [
+    "DELETION_REFUSED",
     "FAILED_ANSWERS_KEPT",
     "MERGED_PREFIX",
     "REFUSED_PREFIX",
@@ -95,6 +98,12 @@ __all__ = [
     "SyncLimits",
     "SyncStore",
 ]
+
+DELETION_REFUSED = (
+    "deletion prohibited: a machine's ref is never deleted, it names what the machine last "
+    "sent or fetched (R-1)"
+)
+"""The reason a push deleting a ref is refused with (``ng <ref> <reason>``)."""
 
 REFUSED_PREFIX = "Refused: "
 """How a push's answer names why the service could not take it when git's own words would not
@@ -338,6 +347,14 @@ class SyncStore:
         push_ref = self._push_ref(request)
         machine = request.machine
         assert machine is not None
+        if deleted := deleted_refs(body):  # nothing run, nothing noted: the ref stays
+            logger.warning(
+                "a push by machine %s to scope %s would delete %r: refused",
+                machine.machine_id,
+                request.key,
+                deleted[0],
+            )
+            return Head(200), refused_report(body, deleted[0], DELETION_REFUSED)
         scope = await asyncio.to_thread(self._scope, request, create=True)
 
         def work() -> tuple[Head, bytes]:
@@ -349,7 +366,8 @@ class SyncStore:
                 request, repository, "git-receive-pack", push_ref, length=len(body)
             )
             try:
-                head, answer = run_buffered(cgi_command(), env, body, self.limits.timeout)
+                command = cgi_command(push_data_cap(self.limits.push_body))
+                head, answer = run_buffered(command, env, body, self.limits.timeout)
             except BaseException:  # git stopped (the sync timeout): whatever it took is not taken
                 set_ref(repository, push_ref.name, before)
                 raise
