@@ -8,7 +8,7 @@ Every error the service answers has the same shape, sent as ``application/proble
 The map, applied by :func:`problem_middleware`:
 
 =================================  ======  ===================================================
-``ServiceError`` subclasses        its own ``status`` (400, 401, 404, 409, 412, 413, 503 …)
+``ServiceError`` subclasses        its own ``status`` (400, 401, 404, 409, 412, 413, 429, 503 …)
                                            and ``problem_type`` (the 401s name which:
                                            ``errors.TokenMissing`` …)
 ``memory_core.errors.InvalidId``   400     an id or file name failing K-7
@@ -43,7 +43,7 @@ from memory_core.errors import FileKeptChanging, InvalidId
 from memory_core.hidden_text import HIDDEN_CANDIDATES
 from memory_core.wire import Problem
 
-from memory_api.errors import ServiceError, Unauthorized, write_fix
+from memory_api.errors import ServiceError, TooMany, Unauthorized, write_fix
 from memory_api.store.containment import FolderNotHeld
 
 __all__ = [
@@ -172,13 +172,15 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
         return await handler(request)
     except ServiceError as error:
         headers = {"WWW-Authenticate": 'Bearer realm="memory-api"'}
+        if isinstance(error, TooMany):
+            headers = {"Retry-After": str(error.retry_after)}
         # The title is the status phrase: RFC 9457 4.2.1 for "about:blank", and as constant
         # for each of the service's own types (memory_core.wire.PROBLEM_TYPE_BASE) as 3.1.3 asks.
         response = problem_response(
             error.status,
             error.detail,
             instance=instance,
-            headers=headers if isinstance(error, Unauthorized) else None,
+            headers=headers if isinstance(error, Unauthorized | TooMany) else None,
             problem_type=error.problem_type,
         )
         if error.closes_connection:
