@@ -293,7 +293,9 @@ def _agent_memory(app_data_dir: Path, project: str, agent: str) -> _AgentMemory:
     try:
         document = json_text.loads(raw)
     except (ValueError, UnicodeDecodeError) as error:
-        raise OfflineUnavailableError(f"{AGENT_FILE} is not valid JSON: {error}") from None
+        raise OfflineUnavailableError(
+            f"{path} is not valid JSON ({error}): correct it by hand or restore it"
+        ) from None
     if not isinstance(document, dict) or document.get("project") != project:
         raise OfflineUnavailableError(f"{AGENT_FILE} does not name agent {agent!r} of {project!r}")
     found = document.get("memory")

@@ -606,10 +606,13 @@ class RemoteCopy:
         except (OSError, ValueError) as error:
             if not strict:
                 return {}
-            why = error.strerror if isinstance(error, OSError) else "not JSON"
+            if isinstance(error, OSError):
+                why, fix = error.strerror or str(error), ""
+            else:  # torn, or nested too deep (json_text.JsonTooDeep): damaged, replaced
+                why, fix = f"not JSON: {error}", "; `harness-memory sync` writes it anew"
             raise CopyUnreadable(
-                f"the sync state {path} cannot be read ({why or error}): when each scope "
-                "last synced is not known"
+                f"the sync state {path} cannot be read ({why}): when each scope last synced "
+                f"is not known{fix}"
             ) from error
         if isinstance(document, dict):
             return document
