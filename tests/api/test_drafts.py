@@ -17,6 +17,16 @@ from tests.api.conftest import AGENT, PROJECT, AgentHome, Client, expect_problem
 DRAFTS = f"/api/projects/{PROJECT}/agents/{AGENT}/drafts"
 
 
+def _kept(store: drafts.DraftStore) -> list[str]:
+    """The ids of the draft files ``store`` holds, in every agent's folder."""
+    return sorted(path.stem for path in store.directory.rglob("*.json"))
+
+
+def _file(store: drafts.DraftStore, draft_id: str) -> Path:
+    """The file of the agent's draft ``draft_id``."""
+    return store.directory / PROJECT / AGENT / f"{draft_id}.json"
+
+
 async def test_a12_create_then_fetch(client: Client, agent: AgentHome) -> None:
     response = await client.post(
         DRAFTS, json={"prompt": "Update memory deploy-freeze.md: …", "workspace": "/src/shop"}
@@ -32,6 +42,22 @@ async def test_a12_create_then_fetch(client: Client, agent: AgentHome) -> None:
     assert await ok_json(await client.get(f"{DRAFTS}/{draft['id']}")) == draft
 
 
+async def test_a12_a_draft_an_earlier_service_kept_is_read_and_swept(
+    client: Client, agent: AgentHome
+) -> None:
+    """Drafts were kept at ``drafts/<id>.json`` before each agent had its folder: one made
+    just before an upgrade (or by a replica not yet upgraded) still answers, and is swept."""
+    store = get_draft_store(client.app)
+    draft = await ok_json(await client.post(DRAFTS, json={"prompt": "kept before"}), 201)
+    _file(store, draft["id"]).rename(store.directory / f"{draft['id']}.json")
+
+    assert await ok_json(await client.get(f"{DRAFTS}/{draft['id']}")) == draft
+    store.clock = lambda: datetime.now(UTC) + timedelta(hours=2)
+    os.utime(store.directory / f"{draft['id']}.json", (0, 0))
+    assert await store.sweep() == 1
+    assert _kept(store) == []
+
+
 async def test_a12_workspace_is_optional(client: Client, agent: AgentHome) -> None:
     draft = await ok_json(await client.post(DRAFTS, json={"prompt": "Remember pnpm"}), 201)
     assert draft["workspace"] is None
@@ -42,7 +68,7 @@ async def test_a12_expired_draft_is_404_and_swept(client: Client, agent: AgentHo
     store = get_draft_store(client.app)
     store.clock = lambda: datetime.now(UTC) + timedelta(hours=2)
     await expect_problem(await client.get(f"{DRAFTS}/{draft['id']}"), 404, "expired")
-    assert not any(store.directory.iterdir())
+    assert _kept(store) == []
 
 
 async def test_a12_sweep_removes_only_expired(client: Client, agent: AgentHome) -> None:
@@ -50,7 +76,7 @@ async def test_a12_sweep_removes_only_expired(client: Client, agent: AgentHome) 
     store = get_draft_store(client.app)
     store.clock = lambda: datetime.now(UTC) + timedelta(minutes=61)
     new = await ok_json(await client.post(DRAFTS, json={"prompt": "new"}), 201)
-    assert sorted(p.stem for p in store.directory.iterdir()) == [new["id"]]
+    assert _kept(store) == [new["id"]]
     assert old["id"] != new["id"]
 
 
@@ -140,7 +166,7 @@ async def test_a12_creating_a_draft_reads_no_live_draft(
     store = get_draft_store(client.app)
     store.clock = lambda: datetime.now(UTC) + timedelta(hours=2)
     assert await store.sweep() == 22
-    assert not any(store.directory.iterdir())
+    assert _kept(store) == []
 
 
 @pytest.mark.parametrize(
@@ -218,13 +244,13 @@ async def test_a12_a_draft_nested_too_deep_is_unreadable_never_a_500(
     (the sweep read it uncaught). It is an unreadable draft: 404 and removed, swept."""
     store = get_draft_store(client.app)
     asked = await ok_json(await client.post(DRAFTS, json={"prompt": "asked"}), 201)
-    _nest_too_deep(store.directory / f"{asked['id']}.json")
+    _nest_too_deep(_file(store, asked["id"]))
     await expect_problem(await client.get(f"{DRAFTS}/{asked['id']}"), 404, "no draft")
-    assert not (store.directory / f"{asked['id']}.json").exists()
+    assert not _file(store, asked["id"]).exists()
 
     stale = await ok_json(await client.post(DRAFTS, json={"prompt": "stale"}), 201)
-    stale_path = store.directory / f"{stale['id']}.json"
+    stale_path = _file(store, stale["id"])
     _nest_too_deep(stale_path)
     os.utime(stale_path, (0, 0))  # written longer than the TTL ago: the sweep reads it
     fresh = await ok_json(await client.post(DRAFTS, json={"prompt": "fresh"}), 201)
-    assert sorted(p.stem for p in store.directory.iterdir()) == [fresh["id"]]
+    assert _kept(store) == [fresh["id"]]

@@ -194,6 +194,11 @@ def test_a10_the_configured_log_masks_secrets_in_messages_and_tracebacks(
         ("mcp__claude-mem__get_recent_context_for_the_current_project", None),
         ("mcp__mem__createOrUpdateMemoryTopicFileInProjectScope", None),
         ("mcp__claude-mem__list_all_tasks_in_the_current_workspace_v2", None),
+        # ALL-CAPS words (SCREAMING_SNAKE_CASE) are words too; upper-cased random text is not
+        ("mcp__claude-mem__GET_RECENT_CONTEXT_FOR_THE_CURRENT_PROJECT", None),
+        ("claude-mem_SEARCH_OBSERVATIONS_BY_PROJECT_AND_DATE_RANGE", None),
+        ("run-mem_" + "X" * 43, "run-mem_[masked]"),
+        ("run-mem_RRN9L7JMST40KCHYRCKVHVOBLNCHYIUOCOMZKWCZNMS", "run-mem_[masked]"),
         # a secret glued after such a name is still one
         (
             "mcp__claude-mem__get_recent_context_for_the_current_project" + "mem_" + "xY" * 22,
@@ -228,6 +233,7 @@ async def test_a10_an_mcp_tool_name_made_of_words_is_kept_as_the_tool(
     for tool in (
         "mcp__claude-mem__get_recent_context_for_the_current_project",
         "mcp__mem__createOrUpdateMemoryTopicFileInProjectScope",
+        "mcp__claude-mem__GET_RECENT_CONTEXT_FOR_THE_CURRENT_PROJECT",
     ):
         await ok_json(await logged.post(f"{memory_url()}/versions", json={"tool": tool}))
 

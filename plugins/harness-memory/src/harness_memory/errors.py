@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-import json
+from memory_core import json_text
 
 from harness_memory.as_typed import WHERE_THE_SERVICE_RUNS
 
@@ -124,8 +124,8 @@ def problem_detail(raw: bytes, fallback: str | None) -> str:
     The result is at most 300 characters, so a huge error page never floods a record or a log.
     """
     try:
-        parsed = json.loads(raw)
-    except (ValueError, RecursionError):
+        parsed = json_text.loads(raw)
+    except ValueError:  # no JSON, nested too deep included
         parsed = None
     if isinstance(parsed, dict) and isinstance(parsed.get("detail"), str):
         return str(parsed["detail"])[:_MAX_DETAIL]

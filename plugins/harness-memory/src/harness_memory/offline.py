@@ -26,7 +26,6 @@ way cannot be read).
 from __future__ import annotations
 
 import errno
-import json
 import logging
 import os
 import stat
@@ -34,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from memory_core import layout
+from memory_core import json_text, layout
 from memory_core.caps import folder_unreadable
 from memory_core.decoding import decode_text, not_decoded_why
 from memory_core.errors import InvalidId, UnresolvablePath
@@ -292,9 +291,11 @@ def _agent_memory(app_data_dir: Path, project: str, agent: str) -> _AgentMemory:
     except OSError as error:
         raise OfflineUnavailableError(f"cannot read {AGENT_FILE}: {error.strerror}") from None
     try:
-        document = json.loads(raw)
+        document = json_text.loads(raw)
     except (ValueError, UnicodeDecodeError) as error:
-        raise OfflineUnavailableError(f"{AGENT_FILE} is not valid JSON: {error}") from None
+        raise OfflineUnavailableError(
+            f"{path} is not valid JSON ({error}): correct it by hand or restore it"
+        ) from None
     if not isinstance(document, dict) or document.get("project") != project:
         raise OfflineUnavailableError(f"{AGENT_FILE} does not name agent {agent!r} of {project!r}")
     found = document.get("memory")

@@ -68,7 +68,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from memory_core import layout
+from memory_core import json_text, layout
 from memory_core.addresses import shown_url
 from memory_core.atomic import atomic_write_bytes, make_dirs
 from memory_core.errors import UnresolvablePath
@@ -598,7 +598,7 @@ class RemoteCopy:
         :class:`CopyUnreadable` names it (``status`` would say "last sync never")."""
         path = self.sync_dir / _STATE_FILE
         try:
-            document = json.loads(
+            document = json_text.loads(
                 read_regular_file(path, SYNC_STATE_READ_CAP, follow_symlinks=False)
             )
         except FileNotFoundError:
@@ -606,10 +606,13 @@ class RemoteCopy:
         except (OSError, ValueError) as error:
             if not strict:
                 return {}
-            why = error.strerror if isinstance(error, OSError) else "not JSON"
+            if isinstance(error, OSError):
+                why, fix = error.strerror or str(error), ""
+            else:  # torn, or nested too deep (json_text.JsonTooDeep): damaged, replaced
+                why, fix = f"not JSON: {error}", "; `harness-memory sync` writes it anew"
             raise CopyUnreadable(
-                f"the sync state {path} cannot be read ({why or error}): when each scope "
-                "last synced is not known"
+                f"the sync state {path} cannot be read ({why}): when each scope last synced "
+                f"is not known{fix}"
             ) from error
         if isinstance(document, dict):
             return document
@@ -694,7 +697,7 @@ class RemoteCopy:
             if 300 <= error.code < 400 or (exchange and error.code < 500):
                 return None
             try:
-                problem = json.loads(error.read(64 * 1024))
+                problem = json_text.loads(error.read(64 * 1024))
             except ValueError:
                 return None
             if not isinstance(problem, dict):

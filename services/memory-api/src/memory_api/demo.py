@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from memory_core import json_text
 from memory_core.atomic import atomic_write_bytes
 from memory_core.keys import USER_SCOPE, WORKSPACE_KEY_PATTERN, key_for_real_path
 from memory_core.layout import agent_dir, scope_dir
@@ -118,7 +119,7 @@ def _read_marker(path: Path) -> tuple[dict[str, set[str]], dict[str, str]]:
     """``(files, workspaces)``: the files earlier seeds placed, by scope key, and the scope key
     of each demo Workspace by its name; both {} when there is no readable marker."""
     try:
-        body = json.loads(path.read_bytes())
+        body = json_text.loads(path.read_bytes())
         seeded, workspaces = body.get("seeded", {}), body.get("workspaces", {})
     except (OSError, ValueError, AttributeError):
         return {}, {}

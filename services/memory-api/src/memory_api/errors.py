@@ -19,6 +19,8 @@ Every exception class of the service, where it lives, and what it answers::
     ├── Conflict            409  the resource exists already (agent id taken); a delete whose
     │                            index line cannot be pruned, nothing deleted (A-6)
     ├── PreconditionFailed  412  a stale ``If-Match`` (A-2)
+    ├── TooMany             429  a cap of one agent reached: its live drafts (A-12), with
+    │                            Retry-After                    (type …/cap-reached)
     ├── Unprocessable       422  a well-formed value a rule refuses (a prompt without its
     │                            index placeholder, I-1)
     ├── UnreadableAgent     503  ``agent.json`` exists but cannot be read or is not valid,
@@ -138,6 +140,19 @@ class Forbidden(ServiceError):
     that is not the service's own, or an unsafe method sent by a page of another site."""
 
     status = 403
+
+
+class TooMany(ServiceError):
+    """A cap on what one agent may keep is reached (429): e.g. its live drafts (A-12). The
+    ``detail`` names the cap and when room is made; ``retry_after`` (seconds, at least 1) is
+    sent as ``Retry-After``."""
+
+    status = 429
+    problem_type = PROBLEM_TYPE_BASE + "cap-reached"
+
+    def __init__(self, detail: str, retry_after: int) -> None:
+        super().__init__(detail)
+        self.retry_after = max(1, retry_after)
 
 
 class Unprocessable(ServiceError):

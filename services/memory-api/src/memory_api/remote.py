@@ -13,13 +13,13 @@ than this command line, A-11). Every call either returns the decoded answer or r
 from __future__ import annotations
 
 import functools
-import json
 import urllib.error
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 import msgspec
+from memory_core import json_text
 from memory_core.addresses import bind_host, shown_url, url_secret, usual_host
 from memory_core.wire import (
     AgentConfig,
@@ -167,7 +167,7 @@ class Remote:
             reason = getattr(error, "reason", error)
             raise RemoteError(0, f"no answer from {self.shown}: {reason}") from None
         try:
-            return json.loads(raw) if raw else None
+            return json_text.loads(raw) if raw else None
         except ValueError:
             raise RemoteError(0, f"{self.shown} answered something other than JSON") from None
 
@@ -206,7 +206,7 @@ def _segment(value: str) -> str:
 def _detail(error: urllib.error.HTTPError) -> str:
     """The problem's ``detail``, or the status line when the body is not a problem."""
     try:
-        body = json.loads(error.read() or b"null")
+        body = json_text.loads(error.read() or b"null")
     except ValueError:
         body = None
     if isinstance(body, dict) and isinstance(body.get("detail"), str):

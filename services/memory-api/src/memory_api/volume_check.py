@@ -28,6 +28,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from memory_core import json_text
 from memory_core.atomic import atomic_write_bytes
 
 from memory_api.settings import Settings, SettingsError
@@ -59,7 +60,7 @@ def check_rename(locks: Path) -> str:
 
 def _holder(locks: Path) -> dict[str, object] | None:
     try:
-        record = json.loads((locks / HOLDER_FILE).read_text(encoding="utf-8"))
+        record = json_text.loads((locks / HOLDER_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return record if isinstance(record, dict) else None

@@ -14,6 +14,12 @@ of one length sum to 1, so the ratio averages 1 over random text and a random te
 secret is taken for words at most once in 16 million; measured, 100,000 fresh secrets scored
 -60 bits on average and none above +3 (the bound is loose). The identifiers above score 54
 and 38 bits; a repeated rare letter (``x`` * 43, test secrets) scores far below 0.
+
+A text with no lower-case letter is scored as its lower-case form: SCREAMING_SNAKE_CASE is
+words too (``GET_RECENT_CONTEXT_FOR_THE_CURRENT_PROJECT`` scored -36 bits, so an MCP tool of
+that name after ``-mem_`` was refused as a bearer token and masked in the log). The bound
+still holds: a fresh secret has no lower-case letter with probability ``(38/64) ** 43``
+(about 2e-10), and lower-cased it is random text again, scoring far below 0.
 """
 
 from __future__ import annotations
@@ -60,7 +66,14 @@ def _class(character: str) -> str:
 
 def word_bits(text: str) -> float:
     """log2 of how much likelier ``text`` (URL-safe characters only) is as words than as
-    random URL-safe text; positive: more like words. Raises KeyError for another character."""
+    random URL-safe text; positive: more like words; a text with no lower-case letter is
+    scored as its lower-case form (ALL-CAPS words). Raises KeyError for another character.
+
+    >>> word_bits("GET_RECENT_CONTEXT") == word_bits("get_recent_context") > 0
+    True
+    """
+    if not any("a" <= character <= "z" for character in text):
+        text = text.lower()
     total = 0.0
     before: str | None = None
     for character in text:

@@ -27,12 +27,12 @@ stops the Session; the SessionStart answer then carries a ``systemMessage`` for 
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from memory_core import json_text
 from memory_core.errors import UnresolvablePath
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
@@ -103,8 +103,8 @@ def decode_input(raw: bytes) -> HookInput:
     ``tool_input`` an object or null).
     """
     try:  # a byte that is not UTF-8 (a folder named b"\xff") is kept as os.fsdecode keeps it
-        document = json.loads(raw.decode("utf-8-sig", "surrogateescape"))
-    except RecursionError:  # hostile nesting: the same "not JSON" answer, never a traceback
+        document = json_text.loads(raw.decode("utf-8-sig", "surrogateescape"))
+    except json_text.JsonTooDeep:  # hostile nesting: the same "not JSON" answer
         raise ValueError("nested too deeply to be a hook's input") from None
     if not isinstance(document, dict):
         raise ValueError(f"expected a JSON object, got {type(document).__name__}")

@@ -27,7 +27,6 @@ Each finding is a :class:`Finding`; errors stop the install before any file is t
 from __future__ import annotations
 
 import ipaddress
-import json
 import os
 import socket
 import stat
@@ -35,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
+from memory_core import json_text
 from memory_core.addresses import is_loopback, shown_url
 from memory_core.errors import InvalidId
 from memory_core.keys import check_project_id
@@ -392,10 +392,10 @@ def local_project_of(memory_root: str, agent: str) -> str | None:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return None  # a FIFO or a device is no agent's settings
             raw = handle.read(_AGENT_JSON_CAP + 1)
-        parsed = json.loads(raw) if len(raw) <= _AGENT_JSON_CAP else None
+        parsed = json_text.loads(raw) if len(raw) <= _AGENT_JSON_CAP else None
         project = parsed.get("project") if isinstance(parsed, dict) else None
         return check_project_id(project) if isinstance(project, str) else None
-    except (OSError, ValueError, RecursionError, InvalidId):
+    except (OSError, ValueError, InvalidId):
         return None
 
 

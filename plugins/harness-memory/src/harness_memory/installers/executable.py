@@ -12,7 +12,6 @@ environment, so that no hook process compiles their sources at its start (H-5).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -22,6 +21,8 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+
+from memory_core import json_text
 
 from harness_memory.installers.detail import Detail
 
@@ -157,7 +158,7 @@ def checkout_of(script: Path) -> Path | None:
     environment = interpreter.parent.parent
     for record in environment.glob("lib/python*/site-packages/agent_memory_harness-*.dist-info"):
         try:
-            direct = json.loads((record / "direct_url.json").read_text(encoding="utf-8"))
+            direct = json_text.loads((record / "direct_url.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         if isinstance(direct, dict) and direct.get("dir_info", {}).get("editable"):

@@ -27,6 +27,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from memory_core import json_text
+
 from harness_memory.installers import json_values
 from harness_memory.installers.settings_text import split_mark
 
@@ -111,10 +113,10 @@ def _object(text: str) -> dict[str, Any]:
     """The JSON object ``text`` holds, a key twice keeping its last value (as JavaScript's
     ``JSON.parse`` and Claude Code keep it); :class:`HarnessRefuses` or :class:`NotKnown`."""
     try:
-        document = json.loads(text, parse_constant=_refuse_constant)
+        document = json_text.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
         raise HarnessRefuses(f"it is not valid JSON ({error})") from None
-    except RecursionError:
+    except json_text.JsonTooDeep:
         raise NotKnown("it nests arrays or objects deeper than harness-memory reads") from None
     except HarnessRefuses:
         raise

@@ -21,7 +21,6 @@ cannot be read or holds no plain version, is said as a version unknown, with the
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -29,6 +28,8 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
+
+from memory_core import json_text
 
 from harness_memory.hooks.claude_code import CLAUDE_CODE_VERSION
 from harness_memory.hooks.codex import CODEX_VERSION
@@ -159,8 +160,8 @@ def _manifest(path: Path) -> dict[str, object] | None:
             data = file.read(PACKAGE_JSON_MAX_BYTES + 1)
         if len(data) > PACKAGE_JSON_MAX_BYTES:
             return None
-        parsed = json.loads(data)
-    except (OSError, ValueError, RecursionError):
+        parsed = json_text.loads(data)
+    except (OSError, ValueError):
         return None
     finally:
         if fd != -1:

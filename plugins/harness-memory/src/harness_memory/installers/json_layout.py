@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from memory_core import json_text
+
 from harness_memory.installers.json_values import escaped_surrogates
 
 __all__ = ["DEFAULT", "JsonLayout", "layout_of"]
@@ -69,7 +71,7 @@ def layout_of(text: str | None) -> JsonLayout:
     if text is None or not text.strip():
         return DEFAULT
     try:
-        document = json.loads(text)
+        document = json_text.loads(text)
     except ValueError:
         return DEFAULT
     if not isinstance(document, dict) or not document:

@@ -19,6 +19,8 @@ import math
 import re
 from typing import Any
 
+from memory_core import json_text
+
 from harness_memory.installers.settings_text import split_mark
 
 __all__ = ["UnwritableJson", "escaped_surrogates", "kind", "loads"]
@@ -90,14 +92,14 @@ def loads(text: str) -> Any:
     (:mod:`~harness_memory.installers.settings_text`).
     """
     try:
-        return json.loads(
+        return json_text.loads(
             split_mark(text)[1] or "",
             object_pairs_hook=_object,
             parse_constant=_constant,
             parse_float=_float,
             parse_int=_int,
         )
-    except RecursionError:
+    except json_text.JsonTooDeep:
         raise UnwritableJson(
             "it nests arrays or objects deeper than this installer reads"
         ) from None

@@ -27,6 +27,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory_core import json_text
+
 from harness_memory.installers.json_values import escaped_surrogates
 
 __all__ = ["JsoncError", "edit", "has_comments", "loads"]
@@ -95,12 +97,12 @@ class _Scanner:
             return self.array(at)
         if char == '"':
             end = self.string_end(at)
-            return _Node(at, end, json.loads(self.text[at:end]))
+            return _Node(at, end, json_text.loads(self.text[at:end]))
         end = at
         while end < len(self.text) and self.text[end] not in ",:]}/ \t\r\n":
             end += 1
         try:
-            return _Node(at, end, json.loads(self.text[at:end]))
+            return _Node(at, end, json_text.loads(self.text[at:end]))
         except ValueError:
             raise self.fail(at, f"{self.text[at:end][:20]!r} is no JSON value") from None
 
@@ -125,7 +127,7 @@ class _Scanner:
             if self.text[index : index + 1] != '"':
                 raise self.fail(index, "a key (a string) or } is expected")
             key_end = self.string_end(index)
-            key = json.loads(self.text[index:key_end])
+            key = json_text.loads(self.text[index:key_end])
             if key in node.value:
                 raise self.fail(index, f"the key {key!r} is there twice")
             colon = self.skip(key_end)

@@ -31,6 +31,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memory_core import json_text
+
 from harness_memory.installers.own_switches import codex_off
 from harness_memory.installers.settings_text import split_mark
 
@@ -112,8 +114,8 @@ def claude_code_settings(path: Path) -> dict[str, Any] | None:
             text = data[len(_UTF16LE_MARK) :].decode("utf-16-le", errors="replace")
         else:
             text = split_mark(data.decode("utf-8", errors="replace"))[1] or ""
-        document = json.loads(text, parse_constant=_no_constant)
-    except (OSError, ValueError, RecursionError):
+        document = json_text.loads(text, parse_constant=_no_constant)
+    except (OSError, ValueError):
         return None
     return document if isinstance(document, dict) else None
 

@@ -8,7 +8,7 @@ Every error the service answers has the same shape, sent as ``application/proble
 The map, applied by :func:`problem_middleware`:
 
 =================================  ======  ===================================================
-``ServiceError`` subclasses        its own ``status`` (400, 401, 404, 409, 412, 413, 503 …)
+``ServiceError`` subclasses        its own ``status`` (400, 401, 404, 409, 412, 413, 429, 503 …)
                                            and ``problem_type`` (the 401s name which:
                                            ``errors.TokenMissing`` …)
 ``memory_core.errors.InvalidId``   400     an id or file name failing K-7
@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
+import unicodedata
 import uuid
 from collections.abc import Mapping
 from http import HTTPStatus
@@ -38,9 +40,10 @@ import msgspec
 from aiohttp import web
 from aiohttp.typedefs import Handler
 from memory_core.errors import FileKeptChanging, InvalidId
+from memory_core.hidden_text import HIDDEN_CANDIDATES
 from memory_core.wire import Problem
 
-from memory_api.errors import ServiceError, Unauthorized, write_fix
+from memory_api.errors import ServiceError, TooMany, Unauthorized, write_fix
 from memory_api.store.containment import FolderNotHeld
 
 __all__ = [
@@ -49,6 +52,7 @@ __all__ = [
     "body_too_large",
     "problem_middleware",
     "problem_response",
+    "shown_path",
 ]
 
 logger = logging.getLogger(__name__)
@@ -62,6 +66,39 @@ PROBLEM_KEY = web.ResponseKey("problem", Problem)
 """The :class:`~memory_core.wire.Problem` an answer of :func:`problem_response` holds, as it
 was built (``response.get(PROBLEM_KEY)``): for a caller that must know what an answer said
 without parsing the body it just encoded (the git routes remember a machine's failed one)."""
+
+
+_HIDDEN = re.compile(f"[{HIDDEN_CANDIDATES}]")
+_URI_PATH_ASCII = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/[]"
+)
+"""The ASCII characters a path of a URI reference holds as themselves (RFC 3986 3.3, ``[]``
+kept as clients send them); every other one, ``%`` and space included, is percent-encoded."""
+
+
+def shown_path(path: str) -> str:
+    """The request path ``path`` (percent-decoded, as aiohttp gives it) as a problem shows it,
+    in ``instance`` and in a ``detail`` that echoes it (A-11, I-9): a URI reference naming the
+    same path (RFC 3986/3987), every control character, bidirectional control, invisible
+    character (:data:`~memory_core.hidden_text.HIDDEN_CANDIDATES`), separator or other
+    unassigned/format character, space, ``%`` and ASCII no path holds percent-encoded as its
+    UTF-8 bytes; visible letters of any script kept. Never raises (a lone surrogate is encoded
+    as the bytes it stands for).
+
+    >>> shown_path("/api/x\u202egpj.md"), shown_path("/api/caf\u00e9 100%")
+    ('/api/x%E2%80%AEgpj.md', '/api/café%20100%25')
+    """
+    return "".join(_shown_char(char) for char in path)
+
+
+def _shown_char(char: str) -> str:
+    if char in _URI_PATH_ASCII or (
+        not char.isascii()
+        and unicodedata.category(char)[0] not in "CZ"
+        and not _HIDDEN.fullmatch(char)
+    ):
+        return char
+    return "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogateescape"))
 
 
 def body_too_large(limit: int) -> str:
@@ -80,13 +117,14 @@ def problem_response(
 ) -> web.Response:
     """Build an ``application/problem+json`` response; ``title`` defaults to the status phrase,
     ``problem_type`` (the ``type`` a client matches, RFC 9457) to ``about:blank``. The problem
-    is kept on the response under :data:`PROBLEM_KEY`."""
+    is kept on the response under :data:`PROBLEM_KEY`. ``instance`` (the request's path as
+    aiohttp decoded it) is given as :func:`shown_path` shows it, whoever passes it."""
     problem = Problem(
         type=problem_type,
         title=title or _phrase(status),
         status=status,
         detail=detail,
-        instance=instance,
+        instance=None if instance is None else shown_path(instance),
     )
     response = web.Response(
         status=status,
@@ -112,10 +150,11 @@ def _http_detail(request: web.Request, error: web.HTTPException) -> str:
                 f"the {request.method} request's target is not a path (as CONNECT host:port and "
                 "OPTIONS * are not): this service serves paths only, such as /api/projects"
             )
-        return f"nothing is served at {request.path}"
+        return f"nothing is served at {shown_path(request.path)}"
     if error.status == 405:
         allowed = error.headers.get("Allow", "")
-        return f"{request.method} is not allowed on {request.path}; allowed: {allowed or 'none'}"
+        where = shown_path(request.path)
+        return f"{request.method} is not allowed on {where}; allowed: {allowed or 'none'}"
     if error.status == 413:
         return body_too_large(request.client_max_size)
     text = (error.text or "").strip()
@@ -133,13 +172,15 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
         return await handler(request)
     except ServiceError as error:
         headers = {"WWW-Authenticate": 'Bearer realm="memory-api"'}
+        if isinstance(error, TooMany):
+            headers = {"Retry-After": str(error.retry_after)}
         # The title is the status phrase: RFC 9457 4.2.1 for "about:blank", and as constant
         # for each of the service's own types (memory_core.wire.PROBLEM_TYPE_BASE) as 3.1.3 asks.
         response = problem_response(
             error.status,
             error.detail,
             instance=instance,
-            headers=headers if isinstance(error, Unauthorized) else None,
+            headers=headers if isinstance(error, Unauthorized | TooMany) else None,
             problem_type=error.problem_type,
         )
         if error.closes_connection:

@@ -59,6 +59,7 @@ from memory_core.wire import (
 from memory_api.errors import CannotRead, NotFound
 from memory_api.store.containment import NotRegularFileError, cannot_read
 from memory_api.store.file_pages import FILES_DEFAULT_LIMIT, page_after
+from memory_api.store.listed_text import listed_row
 from memory_api.store.listings import FolderListings
 from memory_api.store.not_scopes import Skipped
 from memory_api.store.overview import (
@@ -557,8 +558,9 @@ class ScopeAnswers:
             *((item.entry.file, item) for item in read.unreadable),
         ]
         rows.sort(key=lambda row: row[0])
-        files = [
-            self._listed(item) if isinstance(item, _Loaded) else item.row() for _, item in rows
+        files = [  # a name or description past LISTED_CHARS cut (the file's answer: whole)
+            listed_row(self._listed(item)) if isinstance(item, _Loaded) else item.row()
+            for _, item in rows
         ]
         findings = self._page_findings(
             root, scope, key, listing, names, read, first=start == 0, last=next_cursor is None

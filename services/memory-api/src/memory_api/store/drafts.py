@@ -1,8 +1,15 @@
-"""Drafts of the chat bridge (A-12): ``<app_data_dir>/drafts/<id>.json``, each expiring.
+"""Drafts of the chat bridge (A-12): ``<app_data_dir>/drafts/<project>/<agent>/<id>.json``,
+each expiring.
 
 A draft is the short prompt the Memory tab composes ("update memory X: …") for a new chat
 Session; the chat (or the plugin) fetches it by id. The id is 32 random hex digits, checked
-before it is joined into a path. An expired draft answers 404 and is deleted when next touched;
+before it is joined into a path. An agent keeps at most :data:`DRAFTS_PER_AGENT` live drafts
+(each up to a request body): a client creating drafts in a loop filled the disk within the TTL.
+One more is refused with :class:`~memory_api.errors.TooMany` (429, ``Retry-After`` the seconds
+until its oldest expires), counted by a ``stat`` of each file in the agent's folder (creates in
+flight at once may each pass the count: the cap is exceeded by at most that many). A draft kept
+by an older service at ``drafts/<id>.json`` is read and swept as before. An expired draft
+answers 404 and is deleted when next touched;
 :meth:`DraftStore.sweep` removes every expired one (run on each create and periodically by the
 app; a file written within the TTL is not read by it, so a sweep costs a stat per live draft),
 and a file that is not a readable draft is swept too once it is older than the TTL. Nothing
@@ -14,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
+import math
 import os
 import stat
 import uuid
@@ -28,10 +36,10 @@ from memory_core.draft_rules import DRAFT_TEXT_RULE
 from memory_core.errors import InvalidId, NotRegularFileError
 from memory_core.wire import Draft, DraftCreate, utc_timestamp
 
-from memory_api.errors import BadRequest, CannotRead, NotFound, Unavailable, write_fix
+from memory_api.errors import BadRequest, CannotRead, NotFound, TooMany, Unavailable, write_fix
 from memory_api.store.containment import cannot_read, read_regular
 
-__all__ = ["DRAFTS_DIR", "DraftStore", "check_draft_id"]
+__all__ = ["DRAFTS_DIR", "DRAFTS_PER_AGENT", "DraftStore", "check_draft_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +47,10 @@ DRAFTS_DIR = "drafts"
 DRAFT_READ_CAP = 256 * 1024 * 1024
 """A draft holds one prompt of at most the request body limit (``MEMORY_API_MAX_BODY``); a file
 larger than this sanity bound is no draft and is swept unread."""
+DRAFTS_PER_AGENT = 100
+"""Live drafts one agent keeps at most (A-12): the Memory tab makes one per "Open a new chat",
+each read once within minutes; 100 of up to a request body each bound the disk one agent's
+client can fill."""
 _decoder = msgspec.json.Decoder(Draft)
 _encoder = msgspec.json.Encoder()
 
@@ -108,17 +120,55 @@ def _remove(path: Path) -> bool:
     return True
 
 
+def _is_draft_name(name: str) -> bool:
+    """Whether ``name`` is a draft file's: ``<32 hex digits>.json``."""
+    stem, dot, suffix = name.partition(".")
+    return dot == "." and suffix == "json" and _is_draft_id(stem)
+
+
+def _draft_entries(directory: Path) -> list[os.DirEntry[str]]:
+    """The draft files in the drafts ``directory``: in each ``<project>/<agent>/`` folder
+    (no symlink followed) and those an older service kept in it directly; none when it does
+    not exist. A folder that cannot be listed is logged and skipped."""
+    found: list[os.DirEntry[str]] = []
+    folders = [directory]
+    for depth in range(3):
+        inner: list[Path] = []
+        for folder in folders:
+            try:
+                entries = list(os.scandir(folder))
+            except FileNotFoundError:
+                continue
+            except OSError as error:
+                logger.warning("cannot list drafts folder %s: %s", folder.name, error)
+                continue
+            for entry in entries:
+                if depth in {0, 2} and _is_draft_name(entry.name):
+                    found.append(entry)
+                elif depth < 2 and entry.is_dir(follow_symlinks=False):
+                    inner.append(Path(entry.path))
+        folders = inner
+    return found
+
+
+def _written_at(entry: os.DirEntry[str]) -> float | None:
+    """When ``entry`` was last written (``time.time()`` seconds), None for no regular file or
+    one that cannot be looked at."""
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    return info.st_mtime if stat.S_ISREG(info.st_mode) else None
+
+
 def _written_since(entry: os.DirEntry[str], moment: float) -> bool:
     """Whether ``entry`` is a regular file last written after ``moment`` (``time.time()``
     seconds): a draft written within the TTL, which a sweep need not read. Each create swept
     by reading and decoding every draft file, so N live drafts of up to a request body each
     (1 MiB) made every create read N MiB: 200 drafts of 900 KB took 0.7 s a create, 77 s in
     all, growing with the square of the count. A stat is a few microseconds."""
-    try:
-        info = entry.stat(follow_symlinks=False)
-    except OSError:
-        return False
-    return stat.S_ISREG(info.st_mode) and info.st_mtime > moment
+    written = _written_at(entry)
+    return written is not None and written > moment
 
 
 class DraftStore:
@@ -131,7 +181,12 @@ class DraftStore:
         self.ttl = ttl
         self.clock = clock
 
-    def _path(self, draft_id: str) -> Path:
+    def _path(self, project: str, agent: str, draft_id: str) -> Path:
+        """Where the draft ``draft_id`` of ``agent`` in ``project`` is kept (ids checked)."""
+        return self.directory / project / agent / f"{check_draft_id(draft_id)}.json"
+
+    def _earlier_path(self, draft_id: str) -> Path:
+        """Where a service before the per-agent folders kept the draft ``draft_id``."""
         return self.directory / f"{check_draft_id(draft_id)}.json"
 
     def _expired(self, draft: Draft, now: datetime) -> bool:
@@ -167,9 +222,11 @@ class DraftStore:
         """Keep ``draft`` as its file; :class:`Unavailable` (503) naming the drafts folder when
         the operating system refuses (no permission, a full disk): the answer said only that
         "the data dir could not be used", and which part of it an operator had to guess."""
+        path = self._path(draft.project, draft.agent, draft.id)
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            atomic_write_bytes(self._path(draft.id), _encoder.encode(draft), mode=0o600)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._make_room(path.parent)
+            atomic_write_bytes(path, _encoder.encode(draft), mode=0o600)
         except OSError as error:
             raise Unavailable(
                 "the draft was not kept: the data dir's drafts folder cannot be written "
@@ -177,11 +234,36 @@ class DraftStore:
                 f"{write_fix(error, 'write access to it (its owner and mode)')}, then try again"
             ) from None
 
+    def _make_room(self, folder: Path) -> None:
+        """Raise :class:`TooMany` when the agent's ``folder`` holds :data:`DRAFTS_PER_AGENT`
+        drafts written within the TTL (a ``stat`` each, none read); its expired ones are
+        removed first by the sweep that follows each create."""
+        now = self.clock().timestamp()
+        live = [
+            written
+            for entry in os.scandir(folder)
+            if _is_draft_name(entry.name)
+            and (written := _written_at(entry)) is not None
+            and written > now - self.ttl
+        ]
+        if len(live) >= DRAFTS_PER_AGENT:
+            wait = math.ceil(min(live) + self.ttl - now)
+            raise TooMany(
+                f"the draft was not kept: the agent has {len(live)} live drafts, the most it "
+                f"keeps ({DRAFTS_PER_AGENT}); each expires {self.ttl:g} s after it was made, "
+                f"the oldest in {max(wait, 1)} s: fetch or wait for those, then try again",
+                wait,
+            )
+
     def _read(self, project: str, agent: str, draft_id: str) -> Draft:
-        path = self._path(draft_id)
+        path = self._path(project, agent, draft_id)
         missing = NotFound(f"no draft {draft_id!r} for agent {agent!r} (it may have expired)")
         try:
-            draft = _load(path)
+            try:
+                draft = _load(path)
+            except FileNotFoundError:  # kept by a service before the per-agent folders?
+                path = self._earlier_path(draft_id)
+                draft = _load(path)
         except FileNotFoundError:
             raise missing from None
         except OSError as error:
@@ -214,14 +296,7 @@ class DraftStore:
         now = self.clock()
         written_live = now.timestamp() - self.ttl
         removed = 0
-        try:
-            entries = list(os.scandir(self.directory))
-        except FileNotFoundError:
-            return 0
-        for entry in entries:
-            stem, dot, suffix = entry.name.partition(".")
-            if dot != "." or suffix != "json" or not _is_draft_id(stem):
-                continue
+        for entry in _draft_entries(self.directory):
             if _written_since(entry, written_live):
                 continue  # live: its expiry is read when it is asked for (_read)
             try:

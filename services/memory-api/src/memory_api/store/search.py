@@ -48,6 +48,7 @@ from memory_core.wire import Finding, SearchHit, SearchResults, SnippetPart
 from memory_api.errors import BadRequest
 from memory_api.store.change_feed import ChangeFeed, FeedReader, Look, RootFeed
 from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
+from memory_api.store.listed_text import cut_parts, listed
 from memory_api.store.locks import LockTimeoutError
 from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scopes import (
@@ -526,7 +527,8 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
 def _hit(query: Query, row: Row, value: float, shown: list[Shown]) -> SearchHit:
     """One hit: its name and description marked, a passage of its body; each field as
     :func:`~.search_text.shown_matches` shows it (``shown``: its first :data:`SCORED_CHARS`
-    characters; an ellipsis for the rest)."""
+    characters; an ellipsis for the rest). A name or description is given up to
+    :data:`~.listed_text.LISTED_CHARS` characters, as a listing gives it."""
     name = shown_matches(row.name[:SCORED_CHARS], query)
     description, body = shown[1:]
     passage = snippet(body.text, body.found, body.marks)
@@ -535,11 +537,13 @@ def _hit(query: Query, row: Row, value: float, shown: list[Shown]) -> SearchHit:
     return SearchHit(
         scope=row.scope,
         file=row.file,
-        name=show_hidden(row.name),
-        description=show_hidden(row.fields[1]) if row.fields[1] else None,
+        name=show_hidden(listed(row.name)),
+        description=show_hidden(listed(row.fields[1])) if row.fields[1] else None,
         score=round(value, 4),
-        name_parts=_cut(marked_parts(name.text, name.found), row.name),
-        description_parts=_cut(marked_parts(description.text, description.found), row.fields[1]),
+        name_parts=cut_parts(_cut(marked_parts(name.text, name.found), row.name)),
+        description_parts=cut_parts(
+            _cut(marked_parts(description.text, description.found), row.fields[1])
+        ),
         snippet=passage,
     )
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
-from memory_core import layout
+from memory_core import json_text, layout
 from memory_core.decoding import decode_text, not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.hidden_text import find_hidden
@@ -254,17 +254,16 @@ def recorded_as(scopes: list[SourceScope], path: Path) -> list[SourceScope]:
 
 
 def json_value(text: str | bytes) -> object:
-    """The JSON value ``text`` holds (:func:`json.loads`); raises ValueError when it is not
-    JSON, also when it nests deeper than Python reads (``json`` raises ``RecursionError``
-    then, which no ``except ValueError`` of a reader expects: a hostile file of 200 000 ``[``)
-    or when a string holds a lone surrogate (``"\ud800"``: no text, its UTF-8 encoding
-    failed the whole import later).
+    """The JSON value ``text`` holds (:func:`memory_core.json_text.loads`); raises ValueError
+    when it is not JSON, also when it nests deeper than Python reads (``JsonTooDeep``: a
+    hostile file of 200 000 ``[``) or when a string holds a lone surrogate (``"\ud800"``: no
+    text, its UTF-8 encoding failed the whole import later).
     """
+    value = json_text.loads(text)
     try:
-        value = json.loads(text)
         json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except RecursionError:
-        raise ValueError("JSON nested too deep to be read") from None
+    except RecursionError:  # as deep as loads reads: never met, said as loads says it
+        raise json_text.JsonTooDeep(json_text.TOO_DEEP) from None
     except UnicodeEncodeError:
         raise ValueError("JSON whose strings hold a lone surrogate (not text)") from None
     return value

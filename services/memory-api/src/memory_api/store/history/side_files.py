@@ -17,6 +17,7 @@ import logging
 import re
 from pathlib import Path
 
+from memory_core import json_text
 from memory_core.atomic import atomic_write_bytes
 
 from memory_api.store.containment import read_regular
@@ -37,9 +38,9 @@ def read_side_file(repository: Path, name: str) -> dict[str, object] | None:
     it again)."""
     try:  # never through a link, and a FIFO never blocks (the scope's lock is held)
         raw, _ = read_regular(repository / name, _CAP + 1)
-        document = json.loads(raw) if len(raw) <= _CAP else None
-    except (OSError, ValueError, RecursionError):  # NotRegularFileError is an OSError; a
-        return None  # document nested deeper than the parser goes is as damaged as broken JSON
+        document = json_text.loads(raw) if len(raw) <= _CAP else None
+    except (OSError, ValueError):  # NotRegularFileError is an OSError; JsonTooDeep a
+        return None  # ValueError: nested deeper than the parser goes is as damaged as no JSON
     return document if isinstance(document, dict) else None
 
 

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_core import json_text
 from memory_core.atomic import atomic_write_bytes
 from memory_core.keys import SCOPE_KEY_RULE, check_scope_key
 from memory_core.rules import MACHINE_ID_RULE, MACHINE_NAME_RULE
@@ -94,8 +95,8 @@ class MachineLog:
         except NotRegularFileError as error:
             raise OSError(f"{path.name} is not a regular file") from error
         try:
-            document = json.loads(raw)
-        except (ValueError, RecursionError) as error:  # broken, or nested deeper than it reads
+            document = json_text.loads(raw)
+        except ValueError as error:  # broken, or nested deeper than it reads (JsonTooDeep)
             logger.warning("machines file %s cannot be read (%s); started afresh", path, error)
             return {}
         machines = document.get("machines") if isinstance(document, dict) else None
