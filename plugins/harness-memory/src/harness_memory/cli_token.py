@@ -8,8 +8,10 @@
 The managed install (``install claude-code --managed``) writes hooks for every user of a
 machine and takes no token: each hook reads the token of the account running it from
 ``.claude/harness-memory/token`` in the account's home as the password database gives it
-(:func:`~harness_memory.settings.account_state_dir`). This command writes that file — or the
-one ``--file`` names (a user-settings install's ``--token-file``) — owner-only (``0600``, its
+(:func:`~harness_memory.settings.account_state_dir`). This command writes that file — or, when
+``$HOME`` names another folder, ``$HOME``'s own (the hooks installed with that ``$HOME`` read
+it; the account's home is left alone and the line names the managed hooks' file), or the one
+``--file`` names (a user-settings install's ``--token-file``) — owner-only (``0600``, its
 new folders ``0700``), replacing it atomically: never a moment where the file holds half a
 token or is readable by others. On a disk that keeps no owner-only modes (exFAT, FAT, some
 network shares show every file as the mount's ``0777``) no file is written: it would be every
@@ -78,8 +80,8 @@ def add_token_flags(token: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="PATH",
-        help="the token file to write (default: .claude/harness-memory/token in your home as "
-        "the password database gives it, which the managed hooks read)",
+        help="the token file to write (default: .claude/harness-memory/token in $HOME; the "
+        "managed hooks read the one in your home as the password database gives it)",
     )
 
 
@@ -202,6 +204,7 @@ def run_token(
     state = account_state_dir(environ)
     if args.file is None and state is None:
         parser.error(f"token set: {unknown_account_note()}; or give --file PATH")
+    state, elsewhere = _state_in_home(state, environ)
     try:
         path, stale, warning = token_file_place(args.file, state, _home_of(state, environ), environ)
     except TokenPlaceError as error:
@@ -215,11 +218,41 @@ def run_token(
     except OSError as error:
         parser.error(f"token set: cannot write {path}: {error.strerror or error}")
     out.write(f"wrote the token to {path} (mode 0600)\n")
+    if elsewhere is not None and args.file is None:
+        out.write(f"{elsewhere}\n")
     if warning is not None:
         out.write(f"{warning}\n")
     if stale is not None and stale.is_file():
         out.write(_leave_stale(stale, path, environ))
     return 0
+
+
+def _state_in_home(
+    state: Path | None, environ: Mapping[str, str]
+) -> tuple[Path | None, str | None]:
+    """``(the state dir token set writes into, the line saying the managed hooks read another)``.
+
+    The managed hooks read the token in the account's home as the password database gives it
+    (``state``, :func:`~harness_memory.settings.account_state_dir`; P-2a: no variable moves
+    theirs). A ``$HOME`` naming another folder (a fresh home to try things in, a container's)
+    is the home the user means: its ``.claude/harness-memory`` is written, where the hooks an
+    install made with that ``$HOME`` read their token (``--token-file``), and the account's
+    home is left alone; the line names the managed hooks' file and the ``--file`` that writes
+    it. ``state`` as it is, and no line, when ``$HOME`` is unset, is the account's home, or
+    ``state`` is no home's ``.claude/harness-memory`` (Windows' Local AppData, no account)."""
+    home = environ.get("HOME")
+    if not home or state is None or state.parts[-2:] != (".claude", "harness-memory"):
+        return state, None
+    own = state.parent.parent
+    chosen = Path(home).absolute()
+    if os.path.realpath(chosen) == os.path.realpath(own):
+        return state, None
+    managed = state / "token"
+    return chosen / ".claude" / "harness-memory", (
+        f"$HOME ({chosen}) is not this account's home in the password database ({own}); "
+        f"the managed hooks read {managed}, not this file: `harness-memory token set --file "
+        f"{managed}` writes theirs"
+    )
 
 
 def _home_of(state: Path | None, environ: Mapping[str, str]) -> Path:
