@@ -564,9 +564,12 @@ def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_api.checkout_data import elsewhere_note
     from memory_api.demo import DEMO_MEMORY_TAB, seed_demo
 
     place_for(settings, args, writes=True, api=False)
+    if args.checkout_data is not None:
+        print(elsewhere_note(settings.data_dir, Path(args.checkout_data)), end="")
     report = _run(seed_demo(_agent_store(settings), Path(args.corpus)))
     verb = "created" if report.agent_created else "kept"
     print(
@@ -983,6 +986,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="create the demo agent and copy a corpus (idempotent)",
     )
     seed.add_argument("--corpus", required=True, help="folder with user-scope/ etc.")
+    seed.add_argument(
+        "--checkout-data",
+        metavar="DIR",
+        help="the data dir of the checkout (make run's .data): when the data dir in use is "
+        "another, say so, why, and how to use this one",
+    )
     seed.set_defaults(func=_demo_seed)
     _add_memory_commands(commands)
     _add_history_commands(commands)
