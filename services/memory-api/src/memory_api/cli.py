@@ -200,7 +200,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         bind = resolve_bind(settings.host)
         decision = bind_decision(bind, tokens.known().configured)
     except BindRefused as error:
-        logger.error("%s", error)
+        logger.error("%s", as_typed(str(error)))
         return 2
     try:
         # bound and listening before anything is built: a held port stops serve here, with
@@ -1048,15 +1048,20 @@ def _command(args: argparse.Namespace) -> int:
         return INTERRUPTED
 
 
+def as_typed(text: str) -> str:
+    """``text`` with each ``memory-api`` command in backticks named as the user can run it
+    (:func:`beside_as_typed`): beside ``make run``, ``.venv/bin/memory-api`` (Q-1)."""
+    program = beside_as_typed("memory-api")
+    return text if program == "memory-api" else text.replace("`memory-api ", f"`{program} ")
+
+
 def _refuse(text: str) -> None:
     """Say the refusal ``text`` on stderr, each ``memory-api`` command in backticks in it named
     as the user can run it (:func:`beside_as_typed`): beside ``make run`` that is
     ``.venv/bin/memory-api``, on no ``PATH`` (Q-1). A name that is no UTF-8 (a folder
     ``bad\\xff``, read as ``bad\\udcff``) is written as its own bytes, which the shell runs,
     when stderr takes bytes."""
-    program = beside_as_typed("memory-api")
-    if program != "memory-api":
-        text = text.replace("`memory-api ", f"`{program} ")
+    text = as_typed(text)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a path's bytes that are no UTF-8, read as lone surrogates
