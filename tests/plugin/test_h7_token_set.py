@@ -337,8 +337,9 @@ def test_h7_token_set_writes_into_home_when_home_names_another_folder(
     """A fresh ``$HOME`` (a newcomer's trial, a container's) gets the token its own hooks read
     (``$HOME/.claude/harness-memory/token``, an install's ``--token-file`` there), and the
     account's home of the password database is left as it was; the line says where the
-    managed hooks read theirs, and how to write that one (round 56's new-user run: the token
-    went to the account's home, the fresh one got nothing)."""
+    managed hooks read theirs, and ``--managed``, which writes that one whatever ``$HOME``
+    says (round 56's new-user run: the token went to the account's home, the fresh one got
+    nothing)."""
     fresh = tmp_path / "fresh-home"
     fresh.mkdir()
     out = io.StringIO()
@@ -358,5 +359,11 @@ def test_h7_token_set_writes_into_home_when_home_names_another_folder(
     managed = account / ".claude" / "harness-memory" / "token"
     assert f"wrote the token to {written} (mode 0600)" in said
     assert f"the managed hooks read {managed}" in said
-    assert f"--file {managed}" in said
+    assert "`harness-memory token set --managed` writes theirs" in said
     assert TOKEN not in said
+
+    status, said = token_set(b"mem_managed\n", "--managed")  # theirs, whatever $HOME says
+
+    assert status == 0, said
+    assert managed.read_text(encoding="utf-8") == "mem_managed\n"
+    assert written.read_text(encoding="utf-8") == f"{TOKEN}\n"
