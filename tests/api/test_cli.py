@@ -732,3 +732,25 @@ def test_q1_a_demo_folder_serve_may_not_enter_is_no_demo_never_a_failed_start(
 
     monkeypatch.setattr(Path, "is_file", refused)
     assert demo_seeded(env) is False
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_a10_serve_refusing_a_public_address_names_memory_api_as_started(
+    env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``make run MEMORY_API_HOST=0.0.0.0`` without a token: the refusal's fix named a bare
+    ``memory-api token create``, which beside ``make run`` the shell does not find (round
+    56's new-user run); it names the program as it was started."""
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "memory-api").write_text("#!/bin/sh\n", "utf-8")
+    (bin_dir / "memory-api").chmod(0o755)
+    monkeypatch.setenv("PATH", "/usr/bin")
+    monkeypatch.setattr(sys, "argv", [str(bin_dir / "memory-api"), "serve"])
+    monkeypatch.setenv("MEMORY_API_HOST", "0.0.0.0")  # noqa: S104 - must be refused
+
+    assert main(["serve"]) == 2
+
+    said = capsys.readouterr().err
+    assert "refusing to bind 0.0.0.0" in said
+    assert f"`{bin_dir / 'memory-api'} token create --name NAME`" in said, said

@@ -143,7 +143,14 @@ def test_a10_the_token_prompt_tells_an_operator_how_to_make_a_token_and_a_strang
     hint = dialog.locator(".token-operator-hint")
 
     expect(hint).to_contain_text("Make a token where it runs, with its data dir:")
-    expect(hint.locator("code").first).to_have_text("memory-api token create --name NAME")
+    # the program as installed: make run's is .venv/bin/memory-api, on no PATH, and refuses to
+    # write without the data dir named (round 56's new user ran the bare name: not found)
+    commands = hint.locator("code")
+    expect(commands.first).to_have_text(
+        "MEMORY_API_DATA_DIR=$PWD/.data .venv/bin/memory-api token create --name NAME"
+    )
+    expect(commands.nth(1)).to_have_text("memory-api token create --name NAME")
+    expect(hint).to_contain_text("in the checkout make run serves")
     expect(hint).to_contain_text("--project P")
     shown = dialog.inner_text()
     assert str(service.data_dir) not in shown

@@ -39,8 +39,9 @@ TURNED_OFF = {
 }
 """What each harness's summary says of the harness's own memory (H-6)."""
 
-SUMMARY_LINES = 10
-"""The most lines the summary of an install into a new home has (no warning)."""
+SUMMARY_LINES = 11
+"""The most lines the summary of an install into a new home has (no warning): 10, and the
+line naming the settings it widened for the memory root (round 56)."""
 
 UNFENCED_SAYS = {
     "claude-code": [

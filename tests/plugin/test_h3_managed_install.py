@@ -142,7 +142,7 @@ def test_managed_status_names_the_accounts_state_folder_whatever_claude_config_d
 
     # ~/.claude kept in git: `token set` keeps the token outside it, where the hooks read it
     (account / ".claude" / ".git").mkdir()
-    assert main(["token", "set"], environ=elsewhere, stdin=io.BytesIO(b"t0k2\n")) == 0
+    assert main(["token", "set", "--managed"], environ=elsewhere, stdin=io.BytesIO(b"t0k2\n")) == 0
     outside = account / ".config" / "harness-memory" / "tokens" / "managed"
     code, said = status_of()
     assert code == 0, said
@@ -153,11 +153,11 @@ def test_managed_status_names_the_accounts_state_folder_whatever_claude_config_d
 def test_a_managed_uninstall_names_the_token_file_token_set_left_when_nothing_reads_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``harness-memory token set`` writes the managed hooks' token in the account's home (the
-    password database's, not ``$HOME``'s); uninstalling the managed hooks left it there with
-    no word. The uninstall after which none of the hooks it reads reads it names it and how to
-    remove it (each user's own file: the uninstall does not remove it); one while the user's
-    own hooks name that very file says nothing of it."""
+    """``harness-memory token set --managed`` writes the managed hooks' token in the account's
+    home (the password database's, not ``$HOME``'s); uninstalling the managed hooks left it
+    there with no word. The uninstall after which none of the hooks it reads reads it names it
+    and how to remove it (each user's own file: the uninstall does not remove it); one while the
+    user's own hooks name that very file says nothing of it."""
     account = tmp_path / "account"
     entry = pwd.getpwuid(os.getuid())
     moved = pwd.struct_passwd((*entry[:5], str(account), entry[6]))
@@ -167,7 +167,10 @@ def test_a_managed_uninstall_names_the_token_file_token_set_left_when_nothing_re
     token = account / ".claude" / "harness-memory" / "token"
 
     assert run(tmp_path, "install", "claude-code", "--managed", str(folder))[0] == 0
-    assert main(["token", "set"], environ=environ, stdin=io.BytesIO(b"t0k-managed\n")) == 0
+    assert (
+        main(["token", "set", "--managed"], environ=environ, stdin=io.BytesIO(b"t0k-managed\n"))
+        == 0
+    )
     assert token.exists()
 
     code, said = run(tmp_path, "uninstall", "claude-code", "--managed", str(folder))
@@ -206,7 +209,10 @@ def _managed_round(tmp_path: Path, environ: dict[str, str], account: Path) -> st
     root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
     managed = ["claude-code", "--managed", str(folder), "--home", environ["HOME"]]
     assert main(["install", *managed, *FLAGS, "--memory-root", str(root)], environ=environ) == 0
-    assert main(["token", "set"], environ=environ, stdin=io.BytesIO(b"t0k-managed\n")) == 0
+    assert (
+        main(["token", "set", "--managed"], environ=environ, stdin=io.BytesIO(b"t0k-managed\n"))
+        == 0
+    )
     out = io.StringIO()
     assert main(["uninstall", *managed], environ=environ, stdout=out) == 0
     token = account / ".claude" / "harness-memory" / "token"

@@ -329,3 +329,41 @@ def test_h7_token_set_leaves_a_gitignore_the_user_wrote_and_a_folder_of_theirs(
 
     assert (state / ".gitignore").read_text(encoding="utf-8") == "sessions/\n"
     assert sorted(p.name for p in elsewhere.parent.iterdir()) == ["memory-token"]
+
+
+def test_h7_token_set_writes_into_home_when_home_names_another_folder(
+    account: Path, tmp_path: Path
+) -> None:
+    """A fresh ``$HOME`` (a newcomer's trial, a container's) gets the token its own hooks read
+    (``$HOME/.claude/harness-memory/token``, an install's ``--token-file`` there), and the
+    account's home of the password database is left as it was; the line says where the
+    managed hooks read theirs, and ``--managed``, which writes that one whatever ``$HOME``
+    says (round 56's new-user run: the token went to the account's home, the fresh one got
+    nothing)."""
+    fresh = tmp_path / "fresh-home"
+    fresh.mkdir()
+    out = io.StringIO()
+    status = main(
+        ["token", "set"],
+        environ={"HOME": str(fresh)},
+        stdin=io.BytesIO(f"{TOKEN}\n".encode()),
+        stdout=out,
+    )
+
+    said = out.getvalue()
+    written = fresh / ".claude" / "harness-memory" / "token"
+    assert status == 0, said
+    assert written.read_text(encoding="utf-8") == f"{TOKEN}\n"
+    assert mode(written) == 0o600
+    assert not (account / ".claude").exists()
+    managed = account / ".claude" / "harness-memory" / "token"
+    assert f"wrote the token to {written} (mode 0600)" in said
+    assert f"the managed hooks read {managed}" in said
+    assert "`harness-memory token set --managed` writes theirs" in said
+    assert TOKEN not in said
+
+    status, said = token_set(b"mem_managed\n", "--managed")  # theirs, whatever $HOME says
+
+    assert status == 0, said
+    assert managed.read_text(encoding="utf-8") == "mem_managed\n"
+    assert written.read_text(encoding="utf-8") == f"{TOKEN}\n"

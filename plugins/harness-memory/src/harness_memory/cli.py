@@ -16,7 +16,7 @@
     harness-memory hook claude-code|gemini session-end, hook codex stop   (remote mode: send back)
     harness-memory sync [--workspace DIR] [--status] [--format json|text]  (harness_memory.cli_sync)
     harness-memory install|uninstall claude-code|codex|gemini …   (harness_memory.cli_install)
-    harness-memory token set [--file PATH] < token      (harness_memory.cli_token)
+    harness-memory token set [--file PATH | --managed] < token      (harness_memory.cli_token)
 
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`),
 except in a hook given ``--flags-only`` (as installed), which reads none, the token's neither

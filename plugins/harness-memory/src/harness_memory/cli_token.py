@@ -2,34 +2,36 @@
 
 ::
 
-    printf '%s\\n' "$TOKEN" | harness-memory token set [--file PATH]
-    harness-memory token set [--file PATH]        # at a terminal: asks, without echo
+    printf '%s\\n' "$TOKEN" | harness-memory token set [--file PATH | --managed]
+    harness-memory token set [--file PATH | --managed]   # at a terminal: asks, without echo
 
-The managed install (``install claude-code --managed``) writes hooks for every user of a
-machine and takes no token: each hook reads the token of the account running it from
+The managed install (``install claude-code --managed``) writes hooks for every user of a machine
+and takes no token: each hook reads the token of the account running it from
 ``.claude/harness-memory/token`` in the account's home as the password database gives it
-(:func:`~harness_memory.settings.account_state_dir`). This command writes that file — or the
-one ``--file`` names (a user-settings install's ``--token-file``) — owner-only (``0600``, its
-new folders ``0700``), replacing it atomically: never a moment where the file holds half a
-token or is readable by others. On a disk that keeps no owner-only modes (exFAT, FAT, some
-network shares show every file as the mount's ``0777``) no file is written: it would be every
-user's to read, and the hooks would refuse it. A state folder (``harness-memory``) gets the
-``.gitignore`` an install writes there (``*``), so a repository made later around
-``~/.claude`` takes no token into ``git add -A``. No token file is written inside a git work
-tree, where no ``.gitignore`` stops ``git add -f`` or ``git commit -a``
-(:func:`~harness_memory.installers.token_place.token_file_place`): the managed hooks' token
-then goes to ``~/.config/harness-memory/tokens/managed``, which they read when the state
-folder holds none (the one there is removed, unless user-level hooks name it with
-``--token-file``: then it is kept, and the line says which and what to run), and a
-``--file`` in one, or a home that is an ordinary repository's (``~/.git``), is refused (exit
-2). A home that is the work tree of a repository kept elsewhere (a bare dotfiles repository,
-yadm, vcsh) has no folder outside it: the token goes to ``~/.config/harness-memory/tokens/
-managed`` all the same, beside a ``.gitignore`` of ``*``, with a warning naming the
-repository (``add -f`` would still take it). The token is read from stdin,
-never from the command line, which every local user can read (``ps``); it is never printed.
-Exit status 0 when written, 2 for a token that cannot be one (empty, a space or control
-character inside, larger than a token file may be) or a file that cannot be written (or kept
-private, or kept out of a work tree); nothing is written then.
+(:func:`~harness_memory.settings.account_state_dir`). This command writes that file — or, when
+``$HOME`` names another folder, ``$HOME``'s own (the hooks installed with that ``$HOME`` read
+it; the account's home is left alone and the line names the managed hooks' file and
+``--managed``, which writes theirs whatever ``$HOME`` says), or the one ``--file`` names (a
+user-settings install's ``--token-file``) — owner-only (``0600``, its new folders ``0700``),
+replacing it atomically: never a moment where the file holds half a token or is readable by
+others. On a disk that keeps no owner-only modes (exFAT, FAT, some network shares show every
+file as the mount's ``0777``) no file is written: it would be every user's to read, and the
+hooks would refuse it. A state folder (``harness-memory``) gets the ``.gitignore`` an install
+writes there (``*``), so a repository made later around ``~/.claude`` takes no token into ``git
+add -A``. No token file is written inside a git work tree, where no ``.gitignore`` stops ``git
+add -f`` or ``git commit -a`` (:func:`~harness_memory.installers.token_place.token_file_place`):
+the managed hooks' token then goes to ``~/.config/harness-memory/tokens/managed``, which they
+read when the state folder holds none (the one there is removed, unless user-level hooks name it
+with ``--token-file``: then it is kept, and the line says which and what to run), and a
+``--file`` in one, or a home that is an ordinary repository's (``~/.git``), is refused (exit 2).
+A home that is the work tree of a repository kept elsewhere (a bare dotfiles repository, yadm,
+vcsh) has no folder outside it: the token goes to ``~/.config/harness-memory/tokens/managed``
+all the same, beside a ``.gitignore`` of ``*``, with a warning naming the repository (``add -f``
+would still take it). The token is read from stdin, never from the command line, which every
+local user can read (``ps``); it is never printed. Exit status 0 when written, 2 for a token
+that cannot be one (empty, a space or control character inside, larger than a token file may be)
+or a file that cannot be written (or kept private, or kept out of a work tree); nothing is
+written then.
 """
 
 from __future__ import annotations
@@ -73,13 +75,20 @@ def add_token_flags(token: argparse.ArgumentParser) -> None:
     actions = token.add_subparsers(dest="token_command", required=True)
     put = actions.add_parser("set", help="write the token read from stdin into the token file")
     name_by_choices(actions)
-    put.add_argument(
+    where = put.add_mutually_exclusive_group()
+    where.add_argument(
         "--file",
         type=Path,
         default=None,
         metavar="PATH",
-        help="the token file to write (default: .claude/harness-memory/token in your home as "
-        "the password database gives it, which the managed hooks read)",
+        help="the token file to write (default: .claude/harness-memory/token in $HOME, which "
+        "is the managed hooks' one when $HOME is your home as the password database gives it)",
+    )
+    where.add_argument(
+        "--managed",
+        action="store_true",
+        help="write the managed hooks' token file, in your home as the password database "
+        "gives it, whatever $HOME says",
     )
 
 
@@ -202,6 +211,9 @@ def run_token(
     state = account_state_dir(environ)
     if args.file is None and state is None:
         parser.error(f"token set: {unknown_account_note()}; or give --file PATH")
+    elsewhere = None
+    if not args.managed:
+        state, elsewhere = _state_in_home(state, environ)
     try:
         path, stale, warning = token_file_place(args.file, state, _home_of(state, environ), environ)
     except TokenPlaceError as error:
@@ -215,11 +227,41 @@ def run_token(
     except OSError as error:
         parser.error(f"token set: cannot write {path}: {error.strerror or error}")
     out.write(f"wrote the token to {path} (mode 0600)\n")
+    if elsewhere is not None and args.file is None:
+        out.write(f"{elsewhere}\n")
     if warning is not None:
         out.write(f"{warning}\n")
     if stale is not None and stale.is_file():
         out.write(_leave_stale(stale, path, environ))
     return 0
+
+
+def _state_in_home(
+    state: Path | None, environ: Mapping[str, str]
+) -> tuple[Path | None, str | None]:
+    """``(the state dir token set writes into, the line saying the managed hooks read another)``.
+
+    The managed hooks read the token in the account's home as the password database gives it
+    (``state``, :func:`~harness_memory.settings.account_state_dir`; P-2a: no variable moves
+    theirs). A ``$HOME`` naming another folder (a fresh home to try things in, a container's)
+    is the home the user means: its ``.claude/harness-memory`` is written, where the hooks an
+    install made with that ``$HOME`` read their token (``--token-file``), and the account's
+    home is left alone; the line names the managed hooks' file and ``--managed``, which
+    writes it. ``state`` as it is, and no line, when ``$HOME`` is unset, is the account's home, or
+    ``state`` is no home's ``.claude/harness-memory`` (Windows' Local AppData, no account)."""
+    home = environ.get("HOME")
+    if not home or state is None or state.parts[-2:] != (".claude", "harness-memory"):
+        return state, None
+    own = state.parent.parent
+    chosen = Path(home).absolute()
+    if os.path.realpath(chosen) == os.path.realpath(own):
+        return state, None
+    managed = state / "token"
+    return chosen / ".claude" / "harness-memory", (
+        f"$HOME ({chosen}) is not this account's home in the password database ({own}); "
+        f"the managed hooks read {managed}, not this file: `harness-memory token set "
+        "--managed` writes theirs"
+    )
 
 
 def _home_of(state: Path | None, environ: Mapping[str, str]) -> Path:

@@ -200,7 +200,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         bind = resolve_bind(settings.host)
         decision = bind_decision(bind, tokens.known().configured)
     except BindRefused as error:
-        logger.error("%s", error)
+        logger.error("%s", as_typed(str(error)))
         return 2
     try:
         # bound and listening before anything is built: a held port stops serve here, with
@@ -564,9 +564,12 @@ def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_api.checkout_data import elsewhere_note
     from memory_api.demo import DEMO_MEMORY_TAB, seed_demo
 
     place_for(settings, args, writes=True, api=False)
+    if args.checkout_data is not None:
+        print(elsewhere_note(settings.data_dir, Path(args.checkout_data)), end="")
     report = _run(seed_demo(_agent_store(settings), Path(args.corpus)))
     verb = "created" if report.agent_created else "kept"
     print(
@@ -983,6 +986,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="create the demo agent and copy a corpus (idempotent)",
     )
     seed.add_argument("--corpus", required=True, help="folder with user-scope/ etc.")
+    seed.add_argument(
+        "--checkout-data",
+        metavar="DIR",
+        help="the data dir of the checkout (make run's .data): when the data dir in use is "
+        "another, say so, why, and how to use this one",
+    )
     seed.set_defaults(func=_demo_seed)
     _add_memory_commands(commands)
     _add_history_commands(commands)
@@ -1039,15 +1048,20 @@ def _command(args: argparse.Namespace) -> int:
         return INTERRUPTED
 
 
+def as_typed(text: str) -> str:
+    """``text`` with each ``memory-api`` command in backticks named as the user can run it
+    (:func:`beside_as_typed`): beside ``make run``, ``.venv/bin/memory-api`` (Q-1)."""
+    program = beside_as_typed("memory-api")
+    return text if program == "memory-api" else text.replace("`memory-api ", f"`{program} ")
+
+
 def _refuse(text: str) -> None:
     """Say the refusal ``text`` on stderr, each ``memory-api`` command in backticks in it named
     as the user can run it (:func:`beside_as_typed`): beside ``make run`` that is
     ``.venv/bin/memory-api``, on no ``PATH`` (Q-1). A name that is no UTF-8 (a folder
     ``bad\\xff``, read as ``bad\\udcff``) is written as its own bytes, which the shell runs,
     when stderr takes bytes."""
-    program = beside_as_typed("memory-api")
-    if program != "memory-api":
-        text = text.replace("`memory-api ", f"`{program} ")
+    text = as_typed(text)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a path's bytes that are no UTF-8, read as lone surrogates

@@ -46,7 +46,12 @@ from harness_memory.installers.own_switches import claude_code_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import TOKEN_ENV, tokens_in
-from harness_memory.installers.spec import InstallOptions, root_changes, without_our_roots
+from harness_memory.installers.spec import (
+    InstallOptions,
+    reach_note,
+    root_changes,
+    without_our_roots,
+)
 from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
@@ -185,6 +190,13 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += _own_memory_folders(config, options.home, document)
         notes.append(
             "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
+        )
+        notes += reach_note(
+            "Claude Code's permissions: permissions.additionalDirectories and an Edit rule in "
+            "permissions.allow name",
+            "its file tools read and write memory there without asking",
+            gone,
+            added,
         )
         notes.append(MANAGED.format(path=path) if managed else Detail(REPOSITORY_CAN_SWITCH_OFF))
         if why := claude_code_off(merged):  # the file itself keeps every hook from running

@@ -51,7 +51,12 @@ from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.settings_text import dump_toml, parse_toml, split_mark
-from harness_memory.installers.spec import InstallOptions, root_changes, without_our_roots
+from harness_memory.installers.spec import (
+    InstallOptions,
+    reach_note,
+    root_changes,
+    without_our_roots,
+)
 from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
@@ -179,6 +184,12 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += profile_notes
         if why := codex_off(config):  # the file itself keeps every hook from running
             notes.append(f"WARNING: {switched_off(HARNESS, config_path, why)}")
+        notes += reach_note(
+            f"Codex CLI's sandbox: sandbox_workspace_write.writable_roots in {config_path} names",
+            "its sandbox lets the agent's commands and patches write memory",
+            gone,
+            added,
+        )
         notes += gap_notes(HARNESS, managed=False)
         notes += _memories_kept(home)
     else:

@@ -46,7 +46,12 @@ from harness_memory.installers.own_switches import gemini_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import tokens_in
-from harness_memory.installers.spec import InstallOptions, root_changes, without_our_roots
+from harness_memory.installers.spec import (
+    InstallOptions,
+    reach_note,
+    root_changes,
+    without_our_roots,
+)
 from harness_memory.installers.token_place import still_read, token_place, token_plan
 
 __all__ = [
@@ -180,6 +185,11 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             then=partial(give_back_made, merged, ROOT_LIST, record.previous, before=document),
         )
     if install:
+        notes += reach_note(
+            "Gemini CLI's context.includeDirectories names",
+            "its file tools may read and write memory outside the Workspace",
+            *root_changes(document, HARNESS, options, install=install),
+        )
         notes += [Detail(TREE_WHY), STAYS_ON.format(version=GEMINI_VERSION)]
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")

@@ -29,6 +29,7 @@ __all__ = [
     "installed_roots",
     "is_ours",
     "our_commands",
+    "reach_note",
     "root_changes",
     "shell_word",
     "without_our_roots",
@@ -238,6 +239,18 @@ def without_our_roots(
     for root in installed_roots(hooks, harness):
         take_out(found, root)
     return found
+
+
+def reach_note(subject: str, effect: str, gone: list[str], added: str | None) -> list[str]:
+    """The install summary's line for the settings ``subject`` that now name the memory root
+    ``added`` (``root_changes``' answer, with ``gone``): "``subject`` the memory root ROOT:
+    ``effect``", and the former roots taken out. An empty list when nothing was added (an
+    uninstall). ``subject`` holds its verb ("Codex CLI's sandbox: … names"); H-3: the user
+    reads every setting an install widened, not only the switches it turned off."""
+    if added is None:
+        return []
+    former = "".join(f"; the former memory root {root} taken out" for root in gone)
+    return [f"{subject} the memory root {added}: {effect}{former}."]
 
 
 def root_changes(

@@ -125,7 +125,7 @@ def bind_decision(bind: BindAddress, tokens_configured: bool) -> str:
     raise BindRefused(
         f"refusing to bind {bind.said()}: {beyond} is not loopback and no bearer token is "
         "configured, so the API would be open to the network; bind a loopback address "
-        "(MEMORY_API_HOST=127.0.0.1) or create a token (memory-api token create --name NAME, "
+        "(MEMORY_API_HOST=127.0.0.1) or create a token (`memory-api token create --name NAME`, "
         "or MEMORY_API_TOKENS)"
     )
 

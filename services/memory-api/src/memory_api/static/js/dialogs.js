@@ -122,21 +122,28 @@ export function confirmDialog({ title, message, confirmLabel = "Confirm", danger
 
 /**
  * What the token prompt tells the person who runs the service (A-10): the command that makes a
- * token, as the README gives it. The same words for everyone, built from no answer of the
- * service: a stranger learns nothing but that the service is Agent Memory, which the page
- * itself already shows.
+ * token, as the README gives it, for the program as each way of installing it names it:
+ * `make run`'s `.venv/bin/memory-api` (on no PATH; it writes only into a data dir named, the
+ * checkout's `.data`), and `memory-api` installed from the wheels. A bare `memory-api` alone
+ * sent the newcomer of round 56 to "command not found". The same words for everyone, built
+ * from no answer of the service: a stranger learns nothing but that the service is Agent
+ * Memory, which the page itself already shows.
  */
 function operatorHint() {
   return h(
     "p",
     { class: "muted token-operator-hint" },
     "Run this service yourself? Make a token where it runs, with its data dir: ",
+    h("code", {
+      text: "MEMORY_API_DATA_DIR=$PWD/.data .venv/bin/memory-api token create --name NAME",
+    }),
+    " in the checkout make run serves, or ",
     h("code", { text: "memory-api token create --name NAME" }),
-    " (add ",
+    " where memory-api is installed as a program, its data dir in MEMORY_API_DATA_DIR (add ",
     h("code", { text: "--project P" }),
     " to limit it to one project). It prints the secret once; ",
     h("code", { text: "memory-api token list" }),
-    " names the tokens there are.",
+    " (the same program, the same data dir) names the tokens there are.",
   );
 }
 

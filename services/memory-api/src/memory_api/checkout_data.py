@@ -1,0 +1,52 @@
+"""``make run``'s data dir when it is not the checkout's own ``.data`` (Q-1).
+
+The README has the user ``export MEMORY_API_DATA_DIR=$PWD/.data`` for the commands that work
+on the files. After the checkout moves (``.data`` with it), ``make run`` in that shell takes
+the exported path (the Makefile's ``?=`` lets the environment win): the service runs on the old
+place, made again empty when it is gone (no token, so open to local callers; none of the
+user's agents), and the page shows nothing of what the user had. ``make run`` names the
+checkout's ``.data`` (``memory-api demo seed --checkout-data``), and :func:`elsewhere_note`
+says, before the seed's own lines, which data dir is used, that ``MEMORY_API_DATA_DIR`` chose
+it, what the checkout's own holds, and how to serve that one.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["elsewhere_note"]
+
+
+def elsewhere_note(data_dir: Path, checkout_data: Path) -> str:
+    """The lines (each ending in a line end) saying that ``data_dir``, the one in use, is not
+    ``checkout_data``, the checkout's; ``""`` when both name one folder (links resolved).
+    Reads only whether each folder exists and the agent folders under ``checkout_data``
+    (``agents/<id>``); an unreadable one counts as none."""
+    if os.path.realpath(data_dir) == os.path.realpath(checkout_data):
+        return ""
+    new = "" if data_dir.is_dir() else "; it did not exist: made now, with the demo agent alone"
+    held = _agents(checkout_data)
+    if held is None:
+        own = f"not this checkout's {checkout_data} (not made yet)"
+    else:
+        listed = ", ".join(held[:5]) + (f" and {len(held) - 5} more" if len(held) > 5 else "")
+        own = f"not this checkout's {checkout_data} (agents: {listed or 'none'})"
+    return (
+        f"data dir: {data_dir}, named by MEMORY_API_DATA_DIR (in your environment or on the "
+        f"command line), {own}{new}.\n"
+        f"  To serve this checkout's: `unset MEMORY_API_DATA_DIR` (an export from before the "
+        f"checkout moved?) and run make run again, or make run "
+        f"MEMORY_API_DATA_DIR={checkout_data}\n"
+    )
+
+
+def _agents(data_dir: Path) -> list[str] | None:
+    """The agent ids with a folder under ``data_dir/agents``, sorted; None when ``data_dir``
+    is no folder."""
+    if not data_dir.is_dir():
+        return None
+    try:
+        return sorted(entry.name for entry in (data_dir / "agents").iterdir() if entry.is_dir())
+    except OSError:
+        return []

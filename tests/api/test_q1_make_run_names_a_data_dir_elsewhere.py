@@ -1,0 +1,57 @@
+"""Q-1: ``make run`` says where its data dir is, and why, when it is not the checkout's own.
+
+The README has the user ``export MEMORY_API_DATA_DIR=$PWD/.data``; after the checkout moved,
+``make run`` in that shell took the exported old path (the Makefile's ``?=``), made a new,
+empty data dir there (no token: the service open again, none of the user's agents) and said
+nothing but the path in passing (round 56's new-user run). ``make run`` passes the checkout's
+``.data`` as ``--checkout-data``; the seed names the data dir in use, that
+``MEMORY_API_DATA_DIR`` chose it, what the checkout's own holds and how to serve it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from memory_api.cli import main
+
+from tests.api.test_q1_demo_seed_after_the_checkout_moved import small_corpus
+
+
+def seed(
+    data_dir: Path, checkout_data: Path, corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    argv = ["demo", "seed", "--corpus", str(corpus), "--checkout-data", str(checkout_data)]
+    assert main(argv) == 0
+
+
+def test_q1_a_data_dir_named_elsewhere_is_said_with_why_and_the_checkouts_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = small_corpus(tmp_path / "corpus")
+    moved = tmp_path / "src" / "agent-memory" / ".data"
+    seed(moved, moved, corpus, monkeypatch)  # the checkout's own, as moved with it
+    capsys.readouterr()
+    gone = tmp_path / "agent-memory" / ".data"  # the export from before the move
+
+    seed(gone, moved, corpus, monkeypatch)
+
+    said = capsys.readouterr().out
+    assert f"data dir: {gone}, named by MEMORY_API_DATA_DIR" in said, said
+    assert f"not this checkout's {moved}" in said
+    assert "it did not exist: made now, with the demo agent alone" in said
+    assert "unset MEMORY_API_DATA_DIR" in said
+    assert said.index("data dir:") < said.index("agent 'demo'")  # said first, not scrolled past
+
+
+def test_q1_the_checkouts_own_data_dir_adds_no_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = small_corpus(tmp_path / "corpus")
+    own = tmp_path / "agent-memory" / ".data"
+
+    seed(own, own, corpus, monkeypatch)
+
+    assert "named by MEMORY_API_DATA_DIR" not in capsys.readouterr().out
