@@ -230,6 +230,19 @@ NO_GUARD_LOADS = (
 not load besides: their process answers from the files alone."""
 
 
+NO_FILE_TOOL_LOADS = (
+    "harness_memory.hooks.guarding",  # the judge of shell commands and MCP text arguments
+    "harness_memory.hooks.tool_targets",  # and the shell reader it judges them with
+    "harness_memory.hooks.shell_statements",
+    "harness_memory.hooks.link_texts",
+    "harness_memory.hooks.here_data",
+    "harness_memory.hooks.named_scripts",
+)
+"""What a guard or post-write hook on a file tool's call (``Write``, ``apply_patch``,
+``write_file``: paths alone, no text in which a word may be a path) must not load besides: the
+shell reader's modules and the regular expressions they compile are about a third of a guard
+process's work (H-5)."""
+
 NO_START_LOADS = (
     "hashlib",  # the service derives the Workspace key; the hook sends the path (K-1)
     "_hashlib",
@@ -263,7 +276,7 @@ def loaded(path: Path) -> set[str]:
         ("gemini", "after-tool", "gemini_after_tool_write_file.json"),
     ],
 )
-async def test_h5_a_guard_or_post_write_hook_loads_no_http_client_and_no_wire_types(
+async def test_h5_a_file_tools_guard_or_post_write_hook_loads_no_http_client_nor_shell_reader(
     service: ScriptedService,
     workspace: Path,
     tmp_path: Path,
@@ -281,7 +294,7 @@ async def test_h5_a_guard_or_post_write_hook_loads_no_http_client_and_no_wire_ty
     await run_hook(["hook", harness, event, *flags], stdin, modules=modules)
     names = loaded(modules)
     assert "harness_memory.guard" in names  # the hook ran its adapter
-    assert sorted(names & {*NO_HOOK_LOADS, *NO_GUARD_LOADS}) == []
+    assert sorted(names & {*NO_HOOK_LOADS, *NO_GUARD_LOADS, *NO_FILE_TOOL_LOADS}) == []
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from harness_memory.hooks.tool_targets import patch_targets, shell_paths
+from harness_memory.hooks.tool_targets import shell_paths
+from harness_memory.hooks.tool_writes import patch_targets
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 

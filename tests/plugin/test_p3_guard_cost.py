@@ -2,7 +2,7 @@
 
 The kernel's mount table is read once per decision, however many paths the call names, and
 again for the next one (a mount made between two calls is seen). A call naming more paths than
-the guard judges in time (:data:`~harness_memory.hooks.guarding.PATHS_CAP`, ``PARTS_CAP``,
+the guard judges in time (:data:`~harness_memory.hooks.path_refusal.PATHS_CAP`, ``PARTS_CAP``,
 ``DEPTH_CAP``) is refused naming why, before any path is looked at, rather than left to the
 harness's timeout (Claude Code lets a call through when its PreToolUse hook times out). The
 caps count; nothing here is timed, so every machine gives the same answers. So does the scan
@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from harness_memory import mounts
-from harness_memory.hooks import guarding, tool_targets
+from harness_memory.hooks import guarding, path_refusal, tool_targets
 
 from tests.support.guard_cases import MCP, SHELL, Layout, answer, refusal
 from tests.support.mount_reads import CountingTable, counted_reads
@@ -111,12 +111,12 @@ def test_p3_a_call_naming_more_paths_than_the_guard_judges_in_time_is_refused_sa
 ) -> None:
     """One path past the cap: refused with the count and what to do, no path looked at (a
     command of ordinary size is judged as ever)."""
-    many = " ".join(f"f{n}.txt" for n in range(guarding.PATHS_CAP))
+    many = " ".join(f"f{n}.txt" for n in range(path_refusal.PATHS_CAP))
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": f"touch {many}"}))
 
     assert reason is not None
-    assert f"names {guarding.PATHS_CAP + 1} paths" in reason  # the words and ``touch``
-    assert f"more than the {guarding.PATHS_CAP}" in reason and "split it" in reason
+    assert f"names {path_refusal.PATHS_CAP + 1} paths" in reason  # the words and ``touch``
+    assert f"more than the {path_refusal.PATHS_CAP}" in reason and "split it" in reason
     assert answer(where, harness, SHELL[harness][1], {"command": "touch f1.txt f2.txt"}) is None
 
 
@@ -125,10 +125,10 @@ def test_p3_a_path_deeper_than_the_guard_judges_in_time_is_refused(
 ) -> None:
     """Each ``stat`` on a path's way walks every folder above it: a path of more parts than
     ``DEPTH_CAP`` (``PATH_MAX`` allows 2048) is refused; one of ordinary depth is judged."""
-    deep = "/".join(["a"] * guarding.DEPTH_CAP)
+    deep = "/".join(["a"] * path_refusal.DEPTH_CAP)
     reason = refusal(answer(where, "claude-code", "Bash", {"command": f"echo x > {deep}/f"}))
 
-    assert reason is not None and f"more than the {guarding.DEPTH_CAP}" in reason
+    assert reason is not None and f"more than the {path_refusal.DEPTH_CAP}" in reason
     assert answer(where, "claude-code", "Bash", {"command": "echo x > a/b/c/d/e/f"}) is None
 
 
@@ -137,16 +137,16 @@ def test_p3_paths_holding_more_parts_in_all_than_the_guard_judges_in_time_are_re
 ) -> None:
     """Fewer paths than ``PATHS_CAP``, each under ``DEPTH_CAP``, but more parts in all than
     ``PARTS_CAP``: refused, naming the count."""
-    depth = guarding.DEPTH_CAP // 2
-    count = guarding.PARTS_CAP // depth + 1
-    assert count < guarding.PATHS_CAP
+    depth = path_refusal.DEPTH_CAP // 2
+    count = path_refusal.PARTS_CAP // depth + 1
+    assert count < path_refusal.PATHS_CAP
     words = " ".join("/d" * (depth - 1) + f"/f{n}" for n in range(count))  # depth + 1 parts
     reason = refusal(answer(where, "claude-code", "Bash", {"command": f"touch {words}"}))
 
-    assert reason is not None and f"more than the {guarding.PARTS_CAP}" in reason
+    assert reason is not None and f"more than the {path_refusal.PARTS_CAP}" in reason
 
 
-@pytest.mark.parametrize("count", [guarding.PATHS_CAP + 1, 3])
+@pytest.mark.parametrize("count", [path_refusal.PATHS_CAP + 1, 3])
 def test_p3_a_patch_naming_more_files_than_the_cap_is_refused(
     where: Layout, table: CountingTable, count: int
 ) -> None:
@@ -154,7 +154,7 @@ def test_p3_a_patch_naming_more_files_than_the_cap_is_refused(
     patch = "".join(f"*** Add File: out/{n}.txt\n+x\n" for n in range(count))
     arguments = {"command": f"*** Begin Patch\n{patch}*** End Patch\n"}
     reason = refusal(answer(where, "codex", "apply_patch", arguments))
-    if count > guarding.PATHS_CAP:
+    if count > path_refusal.PATHS_CAP:
         assert reason is not None and f"names {count} paths" in reason
     else:
         assert reason is None
@@ -166,7 +166,7 @@ def test_p3_below_the_caps_the_guard_still_finds_the_one_path_into_another_scope
 ) -> None:
     """With the cap lowered to 50, a call of 49 harmless paths and one into another scope is
     judged (and refused for that path); with one more it is refused for its size."""
-    monkeypatch.setattr(guarding, "PATHS_CAP", 50)
+    monkeypatch.setattr(path_refusal, "PATHS_CAP", 50)
     harmless = " ".join(f"{where.workspace}/f{n}.txt" for n in range(48))
     command = f"touch {harmless} {where.root}/{where.other}/a.md"  # 50 with ``touch``
 
@@ -179,9 +179,9 @@ def test_p3_below_the_caps_the_guard_still_finds_the_one_path_into_another_scope
 def test_p3_the_caps_count_every_argument_of_an_mcp_call_together(where: Layout) -> None:
     """An MCP tool's string arguments are read one by one but counted as one call: as many
     arguments as ``PATHS_CAP``, each naming one file, plus one more, are refused."""
-    arguments = {"paths": [f"out/{n}.txt" for n in range(guarding.PATHS_CAP + 1)]}
+    arguments = {"paths": [f"out/{n}.txt" for n in range(path_refusal.PATHS_CAP + 1)]}
     reason = refusal(answer(where, "gemini", "mcp_files_write_many", arguments))
-    assert reason is not None and f"names {guarding.PATHS_CAP + 1} paths" in reason
+    assert reason is not None and f"names {path_refusal.PATHS_CAP + 1} paths" in reason
 
 
 class CountingScandir:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
-from harness_memory.hooks import guarding
+from harness_memory.hooks import tool_guard
 
 from tests.support.guard_cases import SHELL, Layout, answer, guarded_layout, refusal
 
@@ -30,7 +30,7 @@ def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
     def fail() -> None:
         raise OSError(errno.ENAMETOOLONG, "File name too long")
 
-    monkeypatch.setattr(guarding, "read_mount_table", fail)
+    monkeypatch.setattr(tool_guard, "read_mount_table", fail)
     return found
 
 

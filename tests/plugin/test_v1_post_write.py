@@ -16,7 +16,7 @@ import tomlkit
 from harness_memory.cli import main
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.post_write import written_scopes
-from harness_memory.hooks.tool_targets import ToolWrites
+from harness_memory.hooks.tool_writes import ToolWrites
 from harness_memory.installers.codex import trust_hash
 from harness_memory.settings import load_settings
 from memory_core import layout

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from harness_memory.hooks.claude_code import PATH_FIELDS, WRITE_TOOLS, HookInput
-from harness_memory.hooks.guarding import write_refusal
 from harness_memory.hooks.mcp_files import mcp_writes
-from harness_memory.hooks.tool_targets import ToolWrites
+from harness_memory.hooks.tool_guard import write_refusal
+from harness_memory.hooks.tool_writes import ToolWrites
 from harness_memory.settings import HarnessSettings
 
 __all__ = ["pre_tool_use", "tool_writes"]

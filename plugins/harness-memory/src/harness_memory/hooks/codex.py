@@ -38,7 +38,7 @@ from harness_memory.settings import HarnessSettings
 
 if TYPE_CHECKING:
     from harness_memory.fitting import HarnessLimits
-    from harness_memory.hooks.tool_targets import ToolWrites
+    from harness_memory.hooks.tool_writes import ToolWrites
 
 __all__ = [
     "CODEX_VERSION",
@@ -88,15 +88,15 @@ def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
 def tool_writes(hook: HookInput) -> ToolWrites:
     """What a Codex tool call may write (:data:`GUARDED_TOOLS`): every file an ``apply_patch``
     patch names (those it deletes or moves away as touched, not named:
-    :func:`~harness_memory.hooks.tool_targets.patch_files`), a ``Bash`` command (an
+    :func:`~harness_memory.hooks.tool_writes.patch_files`), a ``Bash`` command (an
     ``apply_patch`` it runs names its patch's files:
     :func:`~harness_memory.hooks.tool_targets.shell_paths`), the ``chars`` typed by
     ``write_stdin``, an MCP tool's string arguments and the file an MCP filesystem server's
     write tool names (:func:`~harness_memory.hooks.mcp_files.mcp_writes`)."""
     # Imported here: the Session start never needs the guard's readers of tool calls (H-5).
-    from harness_memory.hooks.guarding import string_leaves
     from harness_memory.hooks.mcp_files import mcp_writes
-    from harness_memory.hooks.tool_targets import ToolWrites, patch_files
+    from harness_memory.hooks.path_refusal import string_leaves
+    from harness_memory.hooks.tool_writes import ToolWrites, patch_files
 
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     command = arguments.get("command")
@@ -116,7 +116,7 @@ def tool_writes(hook: HookInput) -> ToolWrites:
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
     """Answer Codex's ``PreToolUse`` hook: deny a call that writes where P-3 forbids."""
-    from harness_memory.hooks.guarding import write_refusal
+    from harness_memory.hooks.tool_guard import write_refusal
 
     reason = write_refusal(tool_writes(hook), hook, settings)
     if reason is None:

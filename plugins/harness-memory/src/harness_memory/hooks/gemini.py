@@ -33,7 +33,7 @@ from harness_memory.settings import HarnessSettings
 
 if TYPE_CHECKING:
     from harness_memory.fitting import HarnessLimits
-    from harness_memory.hooks.tool_targets import ToolWrites
+    from harness_memory.hooks.tool_writes import ToolWrites
 
 __all__ = [
     "CONTEXT_LIMIT",
@@ -82,7 +82,7 @@ def tool_writes(hook: HookInput) -> ToolWrites:
     server's write tool names (:func:`~harness_memory.hooks.mcp_files.mcp_writes`)."""
     # Imported here: the Session start never needs the guard's readers of tool calls (H-5).
     from harness_memory.hooks.mcp_files import mcp_writes
-    from harness_memory.hooks.tool_targets import ToolWrites
+    from harness_memory.hooks.tool_writes import ToolWrites
 
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     if tool in ("write_file", "replace"):
@@ -131,7 +131,7 @@ def _in_folder(command: str, folder: object) -> str:
 
 def before_tool(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
     """Answer Gemini CLI's ``BeforeTool`` hook: deny a call that writes where P-3 forbids."""
-    from harness_memory.hooks.guarding import write_refusal
+    from harness_memory.hooks.tool_guard import write_refusal
 
     reason = write_refusal(tool_writes(hook), hook, settings)
     if reason is None:

@@ -1,19 +1,18 @@
-"""The P-3 guard for a tool call that may write several paths (harness-neutral).
+"""The P-3 guard for the texts of a tool call in which any word may be a path: a shell command,
+an MCP tool's string arguments (harness-neutral; :func:`shell_refusal`).
 
-A harness adapter turns its tool call into the paths it would write
-(:mod:`harness_memory.hooks.tool_targets`); :func:`refusal` checks each against the Session's
-memory root and scopes with :func:`harness_memory.guard.check_write` and returns the first
-reason to refuse, or None. The memory root and the Session's Workspace key come from trusted
-settings and the Session's record, exactly as for Claude Code's guard. That record is written by
-the Session-start hook alone: a write into the records folder (``<state dir>/sessions``) is
-refused like a write into another Workspace's scope, since a Session that rewrote its record's
-key would be let into that scope next (P-3).
+The harness adapter's :class:`~harness_memory.hooks.tool_writes.ToolWrites` reaches it through
+:func:`harness_memory.hooks.tool_guard.write_refusal`, which imports it only for a call that has
+texts (H-5). Each text is read the way the shell and the kernel will
+(:mod:`harness_memory.hooks.tool_targets`) and every path it names is judged as a file tool's
+(:func:`harness_memory.hooks.path_refusal.refusal`, with its Session records and caps).
 
 One tool call is one decision: the kernel's mount table is read once for it
 (:func:`harness_memory.mounts.read_mount_table`) and handed to every path judged (and to the walk
 that derives the Session's key where no Session record names it), and a command
-naming more paths than :data:`PATHS_CAP` (or more folders on their ways than :data:`PARTS_CAP`,
-or one path deeper than :data:`DEPTH_CAP`, or globs reading more folder entries than
+naming more paths than :data:`~harness_memory.hooks.path_refusal.PATHS_CAP` (or more folders on
+their ways than :data:`~harness_memory.hooks.path_refusal.PARTS_CAP`, or one path deeper than
+:data:`~harness_memory.hooks.path_refusal.DEPTH_CAP`, or globs reading more folder entries than
 :data:`~harness_memory.hooks.tool_targets.GLOB_SCAN_CAP`) is refused unjudged, so the answer
 always comes well within the harness's hook timeout (a guard killed by the timeout would let the
 call through in Claude Code). A place the command surely writes that the shell builds at run
@@ -31,16 +30,14 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE, real_or_none
 from memory_core.layout import AGENTS_DIR, MARKER_FILE, SERVICE_FOLDERS, app_data_dir_of
 
 from harness_memory.guard import (
-    HARD_LINK_REASON,
     below_under_another_name,
     check_write,
-    has_other_names,
     is_usable_path,
     replaceable_ancestor,
     unseen_by_mount,
@@ -74,6 +71,16 @@ from harness_memory.hooks.package_settings import (
     package_settings,
     written_settings,
 )
+from harness_memory.hooks.path_refusal import (
+    PATHS_CAP,
+    REFUSAL_PREFIX,
+    UNKNOWN_FOLDER,
+    could_reach,
+    over_caps,
+    records_folders,
+    records_refusal,
+    shown_path,
+)
 from harness_memory.hooks.pointed_settings import npm_option_files, pointed_files
 from harness_memory.hooks.program_settings import (
     SETTINGS_CAP,
@@ -91,7 +98,6 @@ from harness_memory.hooks.tool_targets import (
     MAYBE_PATCHER,
     READ_AS,
     ShellPaths,
-    ToolWrites,
     shell_paths,
 )
 from harness_memory.hooks.unread_programs import memory_named
@@ -99,34 +105,8 @@ from harness_memory.mounts import MountTable, read_mount_table
 from harness_memory.names import NAMES_CAP
 from harness_memory.settings import HarnessSettings
 
-__all__ = [
-    "DEPTH_CAP",
-    "MCP_TEXT_CAP",
-    "PARTS_CAP",
-    "PATHS_CAP",
-    "REFUSAL_PREFIX",
-    "TEXT_CAP",
-    "could_name_a_scope",
-    "could_reach",
-    "real_or_none",
-    "refusal",
-    "shell_refusal",
-    "string_leaves",
-    "write_refusal",
-]
+__all__ = ["MCP_TEXT_CAP", "TEXT_CAP", "could_name_a_scope", "shell_refusal"]
 
-REFUSAL_PREFIX = "Agent Memory write guard: "
-PATHS_CAP = 5_000
-"""The most distinct paths one tool call may name and be judged (P-3). Each costs the guard
-under a millisecond, a few ``stat`` calls per folder on its way (``docs/performance.md``), so
-the caps keep a decision within a few seconds where the install gives the Codex and Gemini CLI
-hooks 30 s; a call naming more is refused, saying why, rather than killed by the timeout.
-Counted, never timed: the same command gets the same answer on every machine."""
-PARTS_CAP = 50_000
-"""The most folders and names (``/``-separated parts) all judged paths of one call may hold."""
-DEPTH_CAP = 256
-"""The most parts one judged path may hold: each ``stat`` on its way walks every folder above
-it, so a path's cost grows with its depth squared (``PATH_MAX``, 4096 bytes, allows 2048)."""
 TEXT_CAP = 128 * 1024
 """The most characters the command texts of one call may hold and be judged: as long as Linux
 lets one argument be (``MAX_ARG_STRLEN``; a longer ``bash -c COMMAND`` fails with ``E2BIG``
@@ -145,75 +125,6 @@ JSON-RPC, not as one ``bash -c`` argument, so Linux's 128 KiB (:data:`TEXT_CAP`)
 them, and a file of code written through an MCP file server is everyday use (a 200 KB one
 into the Workspace was refused under :data:`TEXT_CAP`). Longer ones are refused,
 saying to write the file with the harness's own file tool."""
-
-
-def write_refusal(
-    writes: ToolWrites, hook: claude_code.HookInput, settings: HarnessSettings
-) -> str | None:
-    """The guard's reason to refuse a tool call that writes ``writes`` (its paths and the
-    files it touches with :func:`refusal`, its texts with :func:`shell_refusal`), or None when
-    it is allowed. A call whose target cannot be read (:attr:`ToolWrites.unread`) is refused
-    wherever a memory root is known (P-3: never allowed unjudged)."""
-    if writes.unread is not None:  # what it writes is unknown: refused where memory is guarded
-        if claude_code._locate(hook, settings) is None:
-            return None
-        return f"the guard cannot tell what {writes.unread} writes; send it as the harness does"
-    mounts = read_mount_table()  # once for the whole decision
-    reason = refusal(writes.paths, hook, settings, mounts=mounts, served=writes.served)
-    if reason is None and writes.touched:
-        reason = refusal(
-            writes.touched, hook, settings, mounts=mounts, naming=False, served=writes.served
-        )
-    if reason is None and writes.texts:
-        reason = shell_refusal(writes.texts, hook, settings, mounts=mounts, served=writes.served)
-    return reason
-
-
-def refusal(
-    targets: Iterable[str],
-    hook: claude_code.HookInput,
-    settings: HarnessSettings,
-    *,
-    mounts: MountTable | None = None,
-    naming: bool = True,
-    served: bool = False,
-) -> str | None:
-    """The guard's reason to refuse the first target it denies, or None when all are allowed:
-    a file tool's targets, each also held, with ``naming``, to the names the memory service
-    can address in a scope it may write (K-7: :func:`~harness_memory.guard.name_problem`).
-    ``served``: the relative targets are an MCP server's, judged from the memory root too
-    where they could name a scope (:func:`~harness_memory.hooks.tool_targets.served_readings`).
-
-    With no memory root known (no record, no ``--memory-root``) nothing is refused. ``mounts``
-    is the decision's mount table (read here when None). More than :data:`PATHS_CAP` targets
-    are refused unjudged.
-    """
-    wanted = list(dict.fromkeys(targets))
-    if not wanted:
-        return None
-    located = claude_code._locate(hook, settings, None if mounts is None else mounts.as_read)
-    if located is None:
-        return None
-    memory_root, key, known = located
-    if served:
-        wanted.extend(tool_targets.served_readings(wanted, memory_root, key))
-    if known is None and any(not target.startswith("/") for target in wanted):
-        return _UNKNOWN_FOLDER
-    cwd = known or "/"  # every target is absolute when the folder is unknown
-    anchored = [target if target.startswith("/") else f"{cwd}/{target}" for target in wanted]
-    if (reason := _over_caps(anchored)) is not None:
-        return reason
-    table = read_mount_table() if mounts is None else mounts
-    records = _records_folders(settings)
-    for target in wanted:
-        if (reason := _records_refusal(target, cwd, records, table)) is not None:
-            return reason
-        decision = check_write(
-            target, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table, naming=naming
-        )
-        if not decision.allowed:
-            return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(target)})"
-    return None
 
 
 def shell_refusal(
@@ -254,7 +165,7 @@ def shell_refusal(
         )
     table = read_mount_table() if mounts is None else mounts
     environ = os.environ if environ is None else environ
-    judge = _Judge(memory_root, key, _records_folders(settings), table, environ)
+    judge = _Judge(memory_root, key, records_folders(settings), table, environ)
     return judge.texts(texts, known)
 
 
@@ -304,12 +215,12 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
     if depth == 0:
         judge.outer = read
     if known is None and any(_from_unknown_folder(found) for found in read):
-        return _UNKNOWN_FOLDER
+        return UNKNOWN_FOLDER
     root = os.path.normpath(Path(memory_root).absolute())
     roots = {root, real_or_none(root) or root}
     paths = dict.fromkeys(path for found in read for path in found.paths)
     words = (found.undecided + found.derived + found.unanchored + found.built for found in read)
-    if (reason := _over_caps([*paths, *(word for some in words for word in some)])) is not None:
+    if (reason := over_caps([*paths, *(word for some in words for word in some)])) is not None:
         return reason  # counted once for the whole call: linear in what it names
     unlisted: list[tuple[str, str | None]] = []  # archives it cannot list, where unpacked
     for found in read:
@@ -335,7 +246,7 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
             return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
-        if (reason := _records_refusal(path, cwd, records, table)) is not None:
+        if (reason := records_refusal(path, cwd, records, table)) is not None:
             return reason
         usable = is_usable_path(path)  # else check_write refuses it, never a crash
         if usable and ".." not in PurePath(path).parts and _scope_folder(path, roots, table) in own:
@@ -344,7 +255,7 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
             path, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table
         )
         if not decision.allowed:
-            return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
+            return f"{REFUSAL_PREFIX}{decision.reason} ({shown_path(path)})"
     for named in dict.fromkeys(path for found in read for path in found.named):
         if named.endswith("/") or os.path.isdir(named):  # noqa: PTH112
             continue  # a folder written into (``cp f dir/``): the name each file takes is named
@@ -352,7 +263,7 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
             named, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table, naming=True
         )
         if not decision.allowed:  # a name the service cannot address (K-7)
-            return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(named)})"
+            return f"{REFUSAL_PREFIX}{decision.reason} ({shown_path(named)})"
     for folder, archive in unlisted:  # after the paths: a folder itself refused says why
         if (reason := _unlisted_refusal(folder, archive, judge, roots)) is not None:
             return reason
@@ -371,9 +282,10 @@ def _after_linker_refusal(read: list[ShellPaths]) -> str | None:
             made = "it" if missing == "which" else "that folder"
             first = "it (touch, mkdir -p)" if missing == "which" else "its folder (mkdir -p)"
             return (
-                f"{REFUSAL_PREFIX}the command runs {_shown(program)}, which may make a link "
-                f"({_shown(shown)}), and then writes {_shown(word)}, {missing} is not there "
-                f"yet: {_shown(program)} may make {made} a link to another Workspace's "
+                f"{REFUSAL_PREFIX}the command runs {shown_path(program)}, which may make a link "
+                f"({shown_path(shown)}), and then writes {shown_path(word)}, {missing} is not "
+                "there "
+                f"yet: {shown_path(program)} may make {made} a link to another Workspace's "
                 f"memory scope before the write goes through it. Make {first} in a command "
                 "of its own first, or run the program in a command of its own"
             )
@@ -394,7 +306,7 @@ def _own_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
     for program in dict.fromkeys(program for program, _, _, _ in found.configured):
         if (named := _names_settings(found, _OWN_SETTINGS_NAMES[program])) is not None:
             return (
-                f"{REFUSAL_PREFIX}the command writes {program}'s settings ({_shown(named)}) "
+                f"{REFUSAL_PREFIX}the command writes {program}'s settings ({shown_path(named)}) "
                 f"and runs {program}, which reads them when it starts (they can make it run "
                 "a command or write a place no word shows): write them in a command of their "
                 f"own (the guard reads them when {program} runs), or give {program} its "
@@ -431,7 +343,7 @@ def _pointed_settings_refusal(found: ShellPaths, judge: _Judge) -> str | None:
                 continue  # a missing file the harness's environment names is read by none
             return (
                 f"{REFUSAL_PREFIX}the command points {program} at the settings file "
-                f"{_shown(file)}, which is not on the disk yet, is named at run time or is "
+                f"{shown_path(file)}, which is not on the disk yet, is named at run time or is "
                 f"written by the same command; {program} reads it when it starts, and the "
                 "guard cannot read settings that do not exist yet (they can make it run a "
                 "command or write a place no word shows). Write the file in a command of "
@@ -556,8 +468,8 @@ def _startup_file_refusal(
             if cannot is None and not _may_make(target, base, [found, *judge.outer]):
                 continue
             return (
-                f"{REFUSAL_PREFIX}{shell} would first run the startup file {_shown(file)}, a "
-                f"link to {_shown(target)}, which the same command writes or may make (or a "
+                f"{REFUSAL_PREFIX}{shell} would first run the startup file {shown_path(file)}, a "
+                f"link to {shown_path(target)}, which the same command writes or may make (or a "
                 "folder above it); what it runs "
                 "cannot be known. Write that file in a command of its own"
             )
@@ -567,7 +479,7 @@ def _startup_file_refusal(
         if data is None:
             return (
                 f"{REFUSAL_PREFIX}{shell} would first run a startup file the guard cannot "
-                f"read whole ({_shown(file)}: no regular file, unreadable or longer than "
+                f"read whole ({shown_path(file)}: no regular file, unreadable or longer than "
                 f"{SETTINGS_CAP} bytes); what it runs cannot be known. Run the shell "
                 "without -i or -l (and without BASH_ENV), or fix that file"
             )
@@ -576,10 +488,10 @@ def _startup_file_refusal(
         reason = judge.texts([text], base, depth + 1)
         named_memory = memory_named(text, root, judge.key, judge.records)
         if reason is None and named_memory is not None:
-            reason = f"it names other memory ({_shown(named_memory)})"
+            reason = f"it names other memory ({shown_path(named_memory)})"
         if reason is not None:
             return (
-                f"{REFUSAL_PREFIX}{shell} first runs {_shown(file)}, and the guard "
+                f"{REFUSAL_PREFIX}{shell} first runs {shown_path(file)}, and the guard "
                 f"refuses what it runs: {reason.removeprefix(REFUSAL_PREFIX)}"
             )
     return None
@@ -634,12 +546,12 @@ def _script_refusal(
                 if reason is not None:
                     return (
                         f"{REFUSAL_PREFIX}settings the command reads run the script "
-                        f"{_shown(file)}, and the guard refuses what it runs: "
+                        f"{shown_path(file)}, and the guard refuses what it runs: "
                         f"{reason.removeprefix(REFUSAL_PREFIX)}"
                     )
         if cannot is not None:
             return (
-                f"{REFUSAL_PREFIX}settings the command reads run the script {_shown(spelled)}, "
+                f"{REFUSAL_PREFIX}settings the command reads run the script {shown_path(spelled)}, "
                 f"which the guard cannot judge: it {cannot}. Run the program without those "
                 "settings, or write the script in a command of its own"
             )
@@ -665,7 +577,7 @@ def _script_text_refusal(
     otherwise. Its own commands are not judged (a longer script's scripts not followed)."""
     named = memory_named(text, root, judge.key, judge.records)
     if named is not None:
-        return f"it names other memory ({_shown(named)})"
+        return f"it names other memory ({shown_path(named)})"
     if language != "shell" or len(text) > SCRIPT_FOLLOW_CAP:
         return None
     shell, judge.interactive = judge.interactive, judge.interactive if same_shell else None
@@ -816,7 +728,7 @@ def _package_settings_refusal(
         settings = package_settings(program, base, environ, written)
         for setting in settings.run_time:
             return (
-                f"{REFUSAL_PREFIX}the command sets {program}'s setting {_shown(setting)} to a "
+                f"{REFUSAL_PREFIX}the command sets {program}'s setting {shown_path(setting)} to a "
                 "value built at run time: where it makes "
                 f"{program} write, or what it makes it run, is known only when the command "
                 "runs, and could be another Workspace's memory scope. Set it to a literal "
@@ -825,19 +737,19 @@ def _package_settings_refusal(
         if settings.unknown is not None:
             return (
                 f"{REFUSAL_PREFIX}{program} would read a settings file the guard cannot read "
-                f"whole ({_shown(settings.unknown)}: no regular file, unreadable or longer "
+                f"whole ({shown_path(settings.unknown)}: no regular file, unreadable or longer "
                 f"than {PACKAGE_SETTINGS_CAP} bytes); where it writes cannot be known. Fix "
                 "or remove that file"
             )
         for setting, place in settings.places:
-            if (reason := _records_refusal(place, base, judge.records, judge.table)) is not None:
+            if (reason := records_refusal(place, base, judge.records, judge.table)) is not None:
                 return reason
             decision = check_write(
                 place, memory_root=judge.memory_root, workspace_key=judge.key, mounts=judge.table
             )
             if not decision.allowed:
                 return (
-                    f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where {program}'s "
+                    f"{REFUSAL_PREFIX}{decision.reason} ({shown_path(place)}, where {program}'s "
                     f"setting {setting} says it writes)"
                 )
         if reason := _run_setting_refusal(program, settings.commands, judge, base, depth):
@@ -861,7 +773,7 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
         if settings.unknown is not None:
             return (
                 f"{REFUSAL_PREFIX}git would read settings the guard cannot read whole "
-                f"({_shown(settings.unknown)}: no regular file, unreadable, longer than "
+                f"({shown_path(settings.unknown)}: no regular file, unreadable, longer than "
                 f"{GIT_SETTINGS_CAP} bytes, too many files, or a place set to a value built "
                 "at run time); what they make git run or write cannot be known. Fix or "
                 "remove that file, set a literal place, or run git with "
@@ -892,7 +804,7 @@ def _settings_name_memory(
     return (
         f"{REFUSAL_PREFIX}{said[0]} another Workspace's memory scope, the memory root outside "
         "the user scope and this Session's scope, or the Session records "
-        f"({_shown(named)}); {said[1]}. Take that out of {out}"
+        f"({shown_path(named)}); {said[1]}. Take that out of {out}"
     )
 
 
@@ -906,8 +818,8 @@ def _run_setting_refusal(
     for setting, command in commands:
         if (reason := judge.texts([command], base, depth + 1)) is not None:
             return (
-                f"{REFUSAL_PREFIX}{program}'s setting {_shown(setting)} makes it run "
-                f"{_shown(command)}, and the guard refuses that command: "
+                f"{REFUSAL_PREFIX}{program}'s setting {shown_path(setting)} makes it run "
+                f"{shown_path(command)}, and the guard refuses that command: "
                 f"{reason.removeprefix(REFUSAL_PREFIX)}"
             )
     return None
@@ -923,11 +835,11 @@ def _unread_program_refusal(
     for text, found in zip(texts, read, strict=True):
         if found.programs and (named := memory_named(text, root, key, records)) is not None:
             return (
-                f"{REFUSAL_PREFIX}the command runs {_shown(found.programs[0])}, a program "
+                f"{REFUSAL_PREFIX}the command runs {shown_path(found.programs[0])}, a program "
                 "whose writes the guard cannot read (it may build a path at run time), and "
                 "its text names another Workspace's memory scope, the memory root outside "
                 f"the user scope and this Session's scope, or the Session records "
-                f"({_shown(named)}); write memory files with the file tools or a literal "
+                f"({shown_path(named)}); write memory files with the file tools or a literal "
                 "path inside the user scope or this Session's Workspace scope, and run the "
                 "program without naming other memory"
             )
@@ -938,11 +850,6 @@ _UNKNOWN_BASE = "/\x00"
 """The base relative words are read from when the harness's working folder is unknown
 (:func:`~harness_memory.hooks.claude_code.working_folder`): no path holds a NUL, so a word
 anchored there is a relative one."""
-_UNKNOWN_FOLDER = (
-    f"{REFUSAL_PREFIX}the folder this tool works in cannot be known here (its name is not "
-    "UTF-8 and the harness passed it altered, or it holds a character no file name can); a "
-    "relative path from it may land in any scope: name files by their absolute path"
-)
 
 
 def _from_unknown_folder(found: ShellPaths) -> bool:
@@ -962,19 +869,19 @@ def _run_time_refusal(
         if could_reach(prefix, roots, table):
             return (
                 f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
-                f"reach the memory root ({_shown(prefix)}…); name memory files by their "
+                f"reach the memory root ({shown_path(prefix)}…); name memory files by their "
                 "literal path inside the user scope or this Session's Workspace scope"
             )
         if could_reach(prefix, records, table):
             return (
                 f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
-                f"reach the hooks' Session records ({_shown(prefix)}…); only the hooks "
+                f"reach the hooks' Session records ({shown_path(prefix)}…); only the hooks "
                 "write them"
             )
         if could_reach(prefix, _service_folders(roots), table):
             return (
                 f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
-                f"reach the memory service's own folders of its data dir ({_shown(prefix)}…); "
+                f"reach the memory service's own folders of its data dir ({shown_path(prefix)}…); "
                 "only the service writes them"
             )
     for folder in found.derived:
@@ -984,7 +891,7 @@ def _run_time_refusal(
             return (
                 f"{REFUSAL_PREFIX}a path a pattern expansion (${{VAR/…}}, ${{VAR%…}}) makes "
                 f"at run time from a folder of the memory root, the Session records or the "
-                f"service's own folders ({_shown(folder)}/…); name memory files by their "
+                f"service's own folders ({shown_path(folder)}/…); name memory files by their "
                 "literal path inside the user scope or this Session's Workspace scope"
             )
     for word in found.built:
@@ -992,7 +899,7 @@ def _run_time_refusal(
             return (
                 f"{REFUSAL_PREFIX}a path built at run time with nothing literal before it "
                 "($(…)/…, $VAR/…, text inside $(…) or `…`) naming another scope or the "
-                f"marker ({_shown(word)}); name memory files by their literal path inside "
+                f"marker ({shown_path(word)}); name memory files by their literal path inside "
                 "the user scope or this Session's Workspace scope"
             )
     if found.over_scan:
@@ -1010,7 +917,7 @@ def _run_time_refusal(
                 f"{REFUSAL_PREFIX}a relative path after a cd into a folder that cannot be "
                 "known before the command runs ($(…), an unset variable, find -execdir) "
                 "or after a folder the shell holds open (/proc/self/fd/N, /dev/fd/N) "
-                f"naming another scope, the marker or a pattern ({_shown(word)}); name "
+                f"naming another scope, the marker or a pattern ({shown_path(word)}); name "
                 "memory files by their literal path inside the user scope or this Session's "
                 "Workspace scope"
             )
@@ -1025,7 +932,7 @@ def _written_at_run_time(word: str, found: ShellPaths) -> str:
     if WORDS_RUN_RE.match(word):
         return (
             f"{REFUSAL_PREFIX}the command's name is words known only at run time "
-            f"({_shown(word)}: an array filled at run time or outside its literal "
+            f"({shown_path(word)}: an array filled at run time or outside its literal "
             "assignments, the positional parameters of code the guard cannot read, or "
             "after eval); any program may run with them and write anywhere, another "
             "Workspace's memory scope among them. Name the program and its places in the "
@@ -1036,12 +943,12 @@ def _written_at_run_time(word: str, found: ShellPaths) -> str:
         return (
             f"{REFUSAL_PREFIX}perl's code may turn in-place editing on ($^I, in any "
             f"spelling) and keep each file it reads under a backup name it sets at run time "
-            f"({_shown(word)}); it could land in another Workspace's memory scope. Use "
+            f"({shown_path(word)}); it could land in another Workspace's memory scope. Use "
             f"perl -i.SUFFIX, or write the output to a literal path{_too_big(found)}"
         )
     return (
         f"{REFUSAL_PREFIX}the command writes a path the shell builds at run time "
-        f"({_shown(word)}: $(…), `…`, a variable set from one or unset, a relative "
+        f"({shown_path(word)}: $(…), `…`, a variable set from one or unset, a relative "
         "path after a cd into such a folder, or a path through a link the command makes "
         'to such a place: ln -s "$(…)" lnk); where it lands cannot be known before the '
         "command runs, and it could be another Workspace's memory scope. Write to a "
@@ -1057,7 +964,7 @@ def _fed_refusal(found: ShellPaths) -> str | None:
     for fed in found.fed:
         return (
             f"{REFUSAL_PREFIX}the command's xargs gives a writer the places it writes from "
-            f"names it reads at run time ({_shown(fed)}: standard input, -a FILE, -I {{}}); "
+            f"names it reads at run time ({shown_path(fed)}: standard input, -a FILE, -I {{}}); "
             "where they land cannot be known before the command runs, and it could be "
             "another Workspace's memory scope. Name the places in the command (a literal "
             "path, a for loop over a glob), or print the list first and write to the paths "
@@ -1079,7 +986,7 @@ def _fed_patch_refusal(found: ShellPaths) -> str | None:
         runs = "may run" if how.startswith(MAYBE_PATCHER) else "runs"
         return (
             f"{REFUSAL_PREFIX}the command {runs} apply_patch with a patch the guard cannot read "
-            f"before it runs ({how}; from {_shown(start)}), and a patch's file lines may name "
+            f"before it runs ({how}; from {shown_path(start)}), and a patch's file lines may name "
             "any place, another Workspace's memory scope included: neither their scope nor "
             "whether the memory service can address their names (K-7) can be checked. Give "
             "the patch in the command (apply_patch <<'EOF' … EOF) or in a file it reads "
@@ -1108,7 +1015,7 @@ def _settings_refusal(
         for name, shown, run_time in found.settings_moved:
             if moves_settings(program, name) and (run_time or chooses_settings(program, name)):
                 return (
-                    f"{REFUSAL_PREFIX}the command sets {_shown(shown)} and runs {program}, "
+                    f"{REFUSAL_PREFIX}the command sets {shown_path(shown)} and runs {program}, "
                     f"which then writes where {name} (or the settings file it chooses) says: "
                     "that is known only when the command runs, and could be another "
                     f"Workspace's memory scope; give {program} its options and places on its "
@@ -1137,12 +1044,12 @@ def _settings_refusal(
                 "curl -q or wget --no-config, or take those lines out"
             )
         for place in dict.fromkeys(places):
-            if (reason := _records_refusal(place, base, records, table)) is not None:
+            if (reason := records_refusal(place, base, records, table)) is not None:
                 return reason
             decision = check_write(place, memory_root=memory_root, workspace_key=key, mounts=table)
             if not decision.allowed:
                 return (
-                    f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where the settings "
+                    f"{REFUSAL_PREFIX}{decision.reason} ({shown_path(place)}, where the settings "
                     f"file of {reader} says it writes)"
                 )
     return None
@@ -1179,7 +1086,7 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
         return _own_names_refusal(option)
     for program in found.lost_programs:
         return (
-            f"{REFUSAL_PREFIX}the command runs {_shown(program)}, a program whose writes the "
+            f"{REFUSAL_PREFIX}the command runs {shown_path(program)}, a program whose writes the "
             "guard cannot read (a relative path it opens lands in its folder), after a cd "
             "into a folder known only when it runs ($(…), an unset variable): that could "
             "be another Workspace's memory scope. cd into a literal folder (run the command "
@@ -1187,15 +1094,15 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
         )
     for program, word in found.linked_programs:
         return (
-            f"{REFUSAL_PREFIX}the command runs {_shown(program)}, a program whose writes the "
-            f"guard cannot read, on {_shown(word)}, a path through a link the command makes "
+            f"{REFUSAL_PREFIX}the command runs {shown_path(program)}, a program whose writes the "
+            f"guard cannot read, on {shown_path(word)}, a path through a link the command makes "
             'to a place read from data when it runs (ln -s "$(cat f)" lnk): that could be '
             "another Workspace's memory scope. Link to a literal path (run the command that "
             "finds it first and use what it printed)"
         )
     for program in found.run_in_unknown:
         return (
-            f"{REFUSAL_PREFIX}the command runs {_shown(program)} after a cd into a folder "
+            f"{REFUSAL_PREFIX}the command runs {shown_path(program)} after a cd into a folder "
             "known only when it runs ($(…), an unset variable), and it writes into its folder "
             "with no word of the command naming the place (curl -O, wget, tar -x, unzip, "
             "split): that could be another Workspace's memory scope. cd into a literal folder "
@@ -1233,7 +1140,7 @@ def _own_names_refusal(option: str) -> str:
     ``jar -P``, ``7z -spf``, ``unrar -ep3``) (P-3)."""
     return (
         f"{REFUSAL_PREFIX}the command unpacks an archive by its members' own absolute or "
-        f"'..' names ({_shown(option)}): where they land is written in the archive, not "
+        f"'..' names ({shown_path(option)}): where they land is written in the archive, not "
         "the command, and could be another Workspace's memory scope; unpack without it "
         "(cpio: with --no-absolute-filenames), into a literal folder"
     )
@@ -1271,7 +1178,7 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
             inside = spelling.rstrip("/") + "/"
             if renamed and replaceable_ancestor((spelling,), folders, spare_home=False):
                 return (
-                    f"{REFUSAL_PREFIX}the command moves {_shown(spelling)}, which holds the "
+                    f"{REFUSAL_PREFIX}the command moves {shown_path(spelling)}, which holds the "
                     "memory service's data dir (or the hooks' Session records) and which this "
                     "account may rename: moving it away and back reaches every scope without "
                     "naming one; move the folders you mean inside it"
@@ -1279,7 +1186,7 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
             if not renamed and any(folder.startswith(inside) for folder in folders):
                 return (
                     f"{REFUSAL_PREFIX}the command removes, hard-links, unpacks an archive "
-                    f"into or acts on every file below {_shown(spelling)}, which holds the "
+                    f"into or acts on every file below {shown_path(spelling)}, which holds the "
                     "memory service's data dir (or the hooks' Session records): that reaches "
                     "every scope without naming one; name the folders you mean inside it"
                 )
@@ -1318,10 +1225,11 @@ def _unpack_refusal(
             if places is None:
                 if (spelling := _holding(folder, held)) is not None:
                     return (
-                        f"{REFUSAL_PREFIX}the command unpacks an archive into {_shown(spelling)}, "
+                        f"{REFUSAL_PREFIX}the command unpacks an archive into "
+                        f"{shown_path(spelling)}, "
                         "which holds the memory service's data dir (or the hooks' Session "
                         "records), and the guard cannot list it "
-                        f"({_shown(archive or 'its standard input')}): its members' names may "
+                        f"({shown_path(archive or 'its standard input')}): its members' names may "
                         "reach every scope. Unpack it into "
                         "a folder of its own (tar -C, unzip -d), or from a file the guard can "
                         f"read (tar, gzip, bzip2, xz or zip, at most {ARCHIVE_BYTES_CAP} bytes, "
@@ -1338,11 +1246,11 @@ def _unpack_refusal(
                     unknown.append(os.path.realpath(folder))
                 continue
             if len(places) > PATHS_CAP:
-                return _over_caps(places)
+                return over_caps(places)
             if (reason := _after_unknown(unknown, places, archive, both_ways=False)) is not None:
                 return reason
             for place in places:
-                reason = _records_refusal(place, folder, judge.records, judge.table)
+                reason = records_refusal(place, folder, judge.records, judge.table)
                 if reason is not None:
                     return reason
                 decision = check_write(
@@ -1353,8 +1261,8 @@ def _unpack_refusal(
                 )
                 if not decision.allowed:
                     return (
-                        f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where a member "
-                        f"of {_shown(archive or '')} lands when it is unpacked)"
+                        f"{REFUSAL_PREFIX}{decision.reason} ({shown_path(place)}, where a member "
+                        f"of {shown_path(archive or '')} lands when it is unpacked)"
                     )
     return _through_unpacked_refusal(found, judge, links, unknown)
 
@@ -1381,8 +1289,8 @@ def _through_unpacked_refusal(
             )
             if not decision.allowed:
                 return (
-                    f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where "
-                    f"{_shown(path)} lands through a symlink an archive the command unpacks "
+                    f"{REFUSAL_PREFIX}{decision.reason} ({shown_path(place)}, where "
+                    f"{shown_path(path)} lands through a symlink an archive the command unpacks "
                     "makes)"
                 )
     for path in written if unknown else []:
@@ -1390,7 +1298,8 @@ def _through_unpacked_refusal(
         folder = next((f for f in unknown if real.startswith(f.rstrip("/") + "/")), None)
         if folder is not None:
             return (
-                f"{REFUSAL_PREFIX}the command writes {_shown(path)} below {_shown(folder)}, "
+                f"{REFUSAL_PREFIX}the command writes {shown_path(path)} below "
+                f"{shown_path(folder)}, "
                 "where it unpacks an archive the guard cannot list: any member there may be "
                 "a symlink the write goes through, so where it lands is known only when the "
                 "command runs, and it could be another Workspace's memory scope. Write it in "
@@ -1407,7 +1316,7 @@ def _too_big(found: ShellPaths) -> str:
     if why is None:
         return ""
     return (
-        f". The command moves or copies {_shown(why)}: a write into it is taken as through "
+        f". The command moves or copies {shown_path(why)}: a write into it is taken as through "
         "such a link; move or copy the folder in a command of its own, then write into it"
     )
 
@@ -1422,8 +1331,8 @@ def _made_link_refusal(found: ShellPaths, places: list[str], *, below: bool) -> 
         if link is not None:
             return (
                 f"{REFUSAL_PREFIX}the command unpacks an archive whose members may land through "
-                f"a link the command makes to a place built at run time ({_shown(place)}, "
-                f"through a link to {_shown(link.spelt)}): where they land cannot be known "
+                f"a link the command makes to a place built at run time ({shown_path(place)}, "
+                f"through a link to {shown_path(link.spelt)}): where they land cannot be known "
                 "before the command runs, and it could be another Workspace's memory scope. "
                 "Link to a literal path, or unpack into a folder of its own"
             )
@@ -1448,15 +1357,16 @@ def _unlisted_refusal(
     if not reached:
         return None
     where = (
-        f"through {_shown(through)}, which could lead into memory"
+        f"through {shown_path(through)}, which could lead into memory"
         if through is not None
-        else f"and what lies below {_shown(folder)} cannot all be read (more than "
+        else f"and what lies below {shown_path(folder)} cannot all be read (more than "
         f"{EXITS_SCAN_CAP} entries, or a folder it may not read): unpack it into a fresh "
         "folder instead (mkdir x && tar -C x …, unzip -d x), which holds nothing yet"
     )
     return (
         f"{REFUSAL_PREFIX}the command unpacks an archive the guard cannot list "
-        f"({_shown(archive or 'its standard input')}) into {_shown(folder)}: its members may "
+        f"({shown_path(archive or 'its standard input')}) into {shown_path(folder)}: its "
+        "members may "
         f"take any name there, {where}. Unpack it into a folder of its own holding no symlink "
         "(tar -C, unzip -d), or from a file the guard can read (tar, gzip, bzip2, xz or zip, "
         f"at most {ARCHIVE_BYTES_CAP} bytes, without --transform)"
@@ -1535,8 +1445,8 @@ def _after_unknown(
             if real == folder or real.startswith(inside) or above:
                 return (
                     f"{REFUSAL_PREFIX}the command unpacks an archive the guard cannot list "
-                    f"into {_shown(folder)} and then unpacks "
-                    f"{_shown(archive or 'its standard input')} there: the first one's "
+                    f"into {shown_path(folder)} and then unpacks "
+                    f"{shown_path(archive or 'its standard input')} there: the first one's "
                     "symlinks are not known, and the second's members may pass through them "
                     "into another scope. Unpack them in commands of their own, or from files "
                     "the guard can read"
@@ -1605,34 +1515,6 @@ def _names_match(folders: list[str], names: tuple[tuple[bool, str], ...]) -> boo
     return False
 
 
-def _over_caps(paths: list[str]) -> str | None:
-    """The refusal of a tool call whose ``paths`` (absolute, or relative to one folder) are
-    more than the guard judges within the hook's time limit (:data:`PATHS_CAP`,
-    :data:`PARTS_CAP`, :data:`DEPTH_CAP`), or None. One pass, no file looked at."""
-    split = "; split it into smaller commands (xargs -n, a loop over a file list)"
-    if len(paths) > PATHS_CAP:
-        return (
-            f"{REFUSAL_PREFIX}the call names {len(paths)} paths, more than the {PATHS_CAP} the "
-            f"guard judges in one call within the hook's time limit{split}"
-        )
-    parts = 0
-    for path in paths:
-        depth = path.count("/") + 1
-        if depth > DEPTH_CAP:
-            return (
-                f"{REFUSAL_PREFIX}a path of {depth} parts, more than the {DEPTH_CAP} the guard "
-                f"judges within the hook's time limit ({_shown(path[:120])}…)"
-            )
-        parts += depth
-    if parts > PARTS_CAP:
-        return (
-            f"{REFUSAL_PREFIX}the paths the call names hold {parts} folders and names in all, "
-            f"more than the {PARTS_CAP} the guard judges in one call within the hook's time "
-            f"limit{split}"
-        )
-    return None
-
-
 _GLOB = frozenset("*?[")
 
 
@@ -1679,97 +1561,6 @@ def _scope_folder(path: str, roots: set[str], mounts: MountTable) -> tuple[str, 
     return None
 
 
-def _records_folders(settings: HarnessSettings) -> set[str]:
-    """The folder of the Session records (``<state dir>/sessions``), spelled and resolved;
-    none without a state dir."""
-    if settings.state_dir is None:
-        return set()
-    folder = os.path.normpath(Path(settings.state_dir, "sessions").absolute())
-    return {folder, real_or_none(folder) or folder}
-
-
-def _records_refusal(target: str, cwd: str, records: set[str], mounts: MountTable) -> str | None:
-    """The reason to refuse a write of ``target`` (relative to ``cwd``) into the Session
-    records, spelled, resolved (``..``, a symlink on the way) or under another name, or into
-    the state dir that holds them (``tar -C``, ``mv … <state dir>`` plant records without
-    naming one), or None when it lands elsewhere. An unusable path, or one through a symlink
-    that cannot be read, is left to :func:`~harness_memory.guard.check_write` (which refuses
-    both). Without a mount table where bind mounts exist, a path on the records folder's
-    filesystem is refused too (:func:`~harness_memory.guard.unseen_by_mount`), a file with
-    another name (a hard link) on it (:func:`~harness_memory.guard.has_other_names`), and a
-    folder above the state dir this account may move or replace
-    (:func:`~harness_memory.guard.replaceable_ancestor`)."""
-    if not is_usable_path(target) or not is_usable_path(cwd):
-        return None
-    joined = os.fspath(Path(cwd, target))
-    real = real_or_none(joined)
-    spellings = {os.path.normpath(joined), real or joined}
-    inside = any(
-        f"{path}/".startswith(f"{folder}/") or path == os.path.dirname(folder)  # noqa: PTH120
-        for path in spellings
-        for folder in records
-    )  # the state dir itself too: unpacking into it (tar -C) or swapping it plants records
-    state_dirs = [os.path.dirname(folder) for folder in records]  # noqa: PTH120
-    inside = inside or replaceable_ancestor(tuple(spellings), state_dirs) is not None
-    # the folder under another name (a bind mount of it or of a record, a letter case): on the
-    # real path only (a symlink on the spelled way leads to the same folders)
-    if inside or (
-        real is not None
-        and any(
-            below_under_another_name(real, folder, mounts) is not None
-            or unseen_by_mount(real, folder, mounts)
-            for folder in records
-        )
-    ):
-        return (
-            f"{REFUSAL_PREFIX}the hooks' Session records say which Workspace scope this "
-            f"Session may write; only the hooks write them ({_shown(target)})"
-        )
-    if real is not None and any(has_other_names(real, folder, mounts) for folder in records):
-        return f"{REFUSAL_PREFIX}{HARD_LINK_REASON} ({_shown(target)})"
-    return None
-
-
-def _shown(path: str) -> str:
-    """``path`` for a message: a lone surrogate (no file name holds one) written as ``\\udXXX``,
-    so the answer stays valid UTF-8 JSON."""
-    return path.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def could_reach(prefix: str, roots: set[str], mounts: MountTable) -> bool:
-    """Whether a path whose literal start is ``prefix`` may land in the memory root: the prefix
-    lies in it (spelled, resolved, or through a folder that is the memory root under another
-    name in this decision's ``mounts``: :func:`~harness_memory.guard.below_under_another_name`,
-    or one it cannot see: :func:`~harness_memory.guard.unseen_by_mount`), or the rest of the
-    word could complete it into the root."""
-    if not is_usable_path(prefix):
-        return True  # no file name holds it: refused like any unusable path
-    folded = os.path.normpath(prefix)
-    if folded.startswith("//"):  # POSIX normpath keeps two leading slashes; the kernel reads one
-        folded = "/" + folded.lstrip("/")
-    if prefix.endswith("/") and not folded.endswith("/"):
-        folded += "/"
-    kernel = "/" + prefix.lstrip("/") if prefix.startswith("//") else prefix
-    # resolved as spelled too: the kernel follows ``lnk`` before the ``..`` after it
-    parents = [real_or_none(PurePath(spelled).parent) for spelled in (folded, kernel)]
-    real = real_or_none(kernel)
-    if real is None or None in parents:
-        return True  # a symlink on its way cannot be read: it could lead anywhere
-    if any(
-        below_under_another_name(real, root, mounts) is not None
-        or unseen_by_mount(real, root, mounts)
-        for root in roots
-    ):
-        return True  # the memory root under another name (a bind mount, a letter case)
-    for root in roots:
-        inside = root.rstrip("/") + "/"
-        if any(f"{spelled}/".startswith(inside) for spelled in [folded, real, *parents]):
-            return True
-        if inside.startswith((folded, real.rstrip("/") + "/")):
-            return True
-    return False
-
-
 def _lies_in(folder: str, roots: set[str], mounts: MountTable) -> bool:
     """Whether ``folder`` is one of ``roots`` or lies below one, spelled, resolved or under
     another name in this decision's ``mounts`` (unlike :func:`could_reach`, a folder holding a
@@ -1786,14 +1577,3 @@ def _lies_in(folder: str, roots: set[str], mounts: MountTable) -> bool:
         if unseen_by_mount(real, root, mounts):
             return True
     return False
-
-
-def string_leaves(value: Any) -> list[str]:
-    """Every string inside a JSON value (an MCP tool's arguments), in order."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [leaf for item in value.values() for leaf in string_leaves(item)]
-    if isinstance(value, list):
-        return [leaf for item in value for leaf in string_leaves(item)]
-    return []

@@ -4,7 +4,7 @@ Each harness names an MCP server's tool its own way: Claude Code and Codex CLI
 ``mcp__<server>__<tool>`` (a plugin's server ``mcp__plugin_<plugin>_<server>__<tool>``), Gemini
 CLI ``mcp_<server>_<tool>`` (its fully qualified name since 0.46, which its hooks match). Any
 MCP tool's string arguments may name a path anywhere: each is judged as a shell command's text
-is (:func:`~harness_memory.hooks.guarding.string_leaves`). An MCP filesystem server's write
+is (:func:`~harness_memory.hooks.path_refusal.string_leaves`). An MCP filesystem server's write
 tools (:data:`FILE_WRITERS`: the reference ``@modelcontextprotocol/server-filesystem``'s
 ``write_file(path, content)``, ``edit_file(path, edits, dryRun)``, ``move_file(source,
 destination)``, ``create_directory(path)``; other servers' ``copy_file(source, destination)``
@@ -26,8 +26,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from harness_memory.hooks.guarding import string_leaves
-from harness_memory.hooks.tool_targets import ToolWrites
+from harness_memory.hooks.path_refusal import string_leaves
+from harness_memory.hooks.tool_writes import ToolWrites
 
 __all__ = ["FILE_WRITERS", "MOVERS", "mcp_writes", "server_path"]
 

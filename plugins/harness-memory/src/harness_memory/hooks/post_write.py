@@ -2,7 +2,7 @@
 
 After a tool ran (Claude Code's and Codex CLI's ``PostToolUse``, Gemini CLI's ``AfterTool``) the
 harness's adapter says what the call may have written (a
-:class:`~harness_memory.hooks.tool_targets.ToolWrites`, read exactly as the write guard reads
+:class:`~harness_memory.hooks.tool_writes.ToolWrites`, read exactly as the write guard reads
 the same call before it runs). :func:`written_scopes` keeps the Session's scopes among them by
 the guard's own path rules (:func:`harness_memory.guard.check_write`): the user scope and the
 Session's Workspace scope are the only ones the guard lets a call write, so only they can have
@@ -29,8 +29,8 @@ from memory_core.keys import USER_SCOPE, real_or_none
 
 from harness_memory.guard import check_write, is_usable_path
 from harness_memory.hooks import claude_code
-from harness_memory.hooks.guarding import could_reach
-from harness_memory.hooks.tool_targets import ToolWrites, served_readings, shell_paths
+from harness_memory.hooks.path_refusal import could_reach
+from harness_memory.hooks.tool_writes import ToolWrites, served_readings
 from harness_memory.mounts import read_mount_table
 from harness_memory.settings import HarnessSettings
 
@@ -81,6 +81,8 @@ def written_scopes(
     for path in [*written, *(served_readings(written, memory_root, key) if writes.served else [])]:
         add(path)
     for text in writes.texts:
+        from harness_memory.hooks.tool_targets import shell_paths  # for texts only (H-5)
+
         named = shell_paths(text, cwd, os.environ)  # the hook runs with the harness's env
         for path in named.paths:
             add(path)

@@ -1,7 +1,8 @@
 """The paths a coding agent's tool call would write, for the P-3 guard and the post-write
 hook (V-1), harness-neutral.
 
-Each harness adapter turns one tool call into a :class:`ToolWrites`: the paths a file tool or a
+Each harness adapter turns one tool call into a
+:class:`~harness_memory.hooks.tool_writes.ToolWrites`: the paths a file tool or a
 patch names, and the texts (a shell command, an MCP tool's arguments) in which any word may be
 a path. The guard judges them before the call runs, the post-write hook after it ran.
 
@@ -9,7 +10,8 @@ Codex CLI and Gemini CLI write files through tools that take no single ``file_pa
 
 - a patch (Codex's ``apply_patch``) names every file it adds, updates, deletes or moves to on
   ``*** Add File:``, ``*** Update File:``, ``*** Delete File:`` and ``*** Move to:`` lines,
-  indented ones included: Codex trims a header before it reads it (:func:`patch_targets`).
+  indented ones included: Codex trims a header before it reads it
+  (:func:`~harness_memory.hooks.tool_writes.patch_targets`).
   The ``apply_patch`` program a shell runs takes its patch as its argument or on its standard
   input: a literal file there (``apply_patch < p.diff``, ``cat p.diff | apply_patch``) is read
   before the command runs, unless the command writes it or runs a program first that may; a
@@ -88,10 +90,10 @@ import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path, PurePath, PurePosixPath
+from pathlib import Path, PurePath
 from typing import NamedTuple
 
-from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE, real_or_none
+from memory_core.keys import real_or_none
 
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
 from harness_memory.hooks.git_toplevel import with_toplevel
@@ -151,6 +153,7 @@ from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes, read_names
 from harness_memory.hooks.shell_words import PUNCTUATION, split_words
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
+from harness_memory.hooks.tool_writes import patch_files
 from harness_memory.hooks.unread_programs import (
     ONLY_READERS,
     PROGRAM_OPTIONS,
@@ -168,10 +171,6 @@ __all__ = [
     "READ_AS",
     "WRITERS",
     "ShellPaths",
-    "ToolWrites",
-    "patch_files",
-    "patch_targets",
-    "served_readings",
     "shell_paths",
 ]
 
@@ -179,14 +178,6 @@ MAYBE_PATCHER = "its program is named at run time, so it may be apply_patch"
 """How a fed patch is said when the program given it is named at run time (``$PAGER`` unset,
 ``"$@"``): read as ``apply_patch`` (fail closed), and said so, since the command names none."""
 
-_PATCH_TARGET_RE = re.compile(
-    r"^[^\S\n]*\*\*\* (?i:add file|update file|delete file|move to): (?P<path>.+?)\s*$",
-    re.MULTILINE,
-)
-"""A patch's file lines as Codex reads them: it trims every hunk header of Unicode white space
-before it looks for the marker (``parse_one_hunk``), so an indented header writes too; lines
-split at line feeds only, as Rust's ``str::lines`` does. Any letter case is read as a marker:
-seeing more lines as headers than Codex does only checks more paths."""
 # Characters that end a path inside one shell word: assignments (OUT=/x), redirections (>/x),
 # separators the lexer left attached, command substitution, quotes the fallback split kept.
 _WORD_SPLIT_RE = re.compile(r"[=<>;|&()'\"]+")
@@ -218,99 +209,6 @@ def _separates(word: str) -> bool:
 
 
 _BRACE_CAP = 256  # words one brace expression may become; past it the word is undecided
-
-
-class ToolWrites:
-    """What one tool call may write: ``paths`` a file tool or a patch names (relative ones
-    from the hook's ``cwd``), each created or rewritten by that name (held to K-7 in a scope),
-    ``touched`` the files it removes or renames without writing that name (a patch's ``***
-    Delete File:``, the source of an ``*** Update File:`` moved, an MCP ``move_file``'s
-    ``source``: judged as any path is, never held to K-7), ``served`` True when the relative
-    ones are resolved by an MCP server against its allowed directories, which may hold the
-    memory root (:func:`served_readings`), and ``texts`` in which any word may be a path (a
-    shell command, an MCP tool's string arguments, read with :func:`shell_paths`). Empty: the
-    call writes no file. ``unread`` names a writing tool's call whose target cannot be read
-    (``Write`` without a string ``file_path``): refused unjudged (P-3). A plain class, like
-    :class:`ShellPaths`."""
-
-    __slots__ = ("paths", "served", "texts", "touched", "unread")
-
-    def __init__(
-        self,
-        paths: list[str] | None = None,
-        texts: list[str] | None = None,
-        *,
-        touched: list[str] | None = None,
-        served: bool = False,
-        unread: str | None = None,
-    ) -> None:
-        self.paths: list[str] = paths or []
-        self.texts: list[str] = texts or []
-        self.touched: list[str] = touched or []
-        self.served = served
-        self.unread = unread
-
-    @classmethod
-    def unreadable(cls, tool: str, argument: str) -> ToolWrites:
-        """The writes of a call of the writing ``tool`` whose ``argument`` (naming what it
-        writes) is missing or no string: unknown, so refused (P-3)."""
-        return cls(unread=f"a {tool} call whose {argument} is missing or no string")
-
-
-def served_readings(
-    paths: list[str], memory_root: str | os.PathLike[str], key: str | None
-) -> list[str]:
-    """Each relative path of ``paths`` an MCP server may resolve inside the memory root, read
-    from it (``user/notes.txt`` → ``<root>/user/notes.txt``): the reference filesystem server
-    resolves a relative path against its allowed directories, which the guard cannot know, so
-    one whose first part names a scope (``user``, the Session's Workspace key ``key``, or a
-    scope folder of the memory root: a Workspace key, K-7) is judged there too (P-3). A name
-    only shaped like a key that no scope holds (``backup-20240101/``) is a Workspace folder."""
-    readings = []
-    for path in paths:
-        parts = PurePosixPath(posixpath.normpath(path)).parts  # the server folds ``..``
-        if path.startswith("/") or not parts:
-            continue
-        first = parts[0]
-        if first in (USER_SCOPE, key) or (
-            SCOPE_KEY_RULE.accepts(first) and os.path.isdir(os.path.join(memory_root, first))  # noqa: PTH112, PTH118
-        ):
-            readings.append(os.path.join(memory_root, *parts))  # noqa: PTH118
-    return readings
-
-
-def patch_targets(patch: str) -> list[str]:
-    """Every path a Codex ``apply_patch`` patch writes, in order (relative ones as written),
-    read from its file lines as Codex reads them (indented or not: :data:`_PATCH_TARGET_RE`)."""
-    return [match.group("path") for match in _PATCH_TARGET_RE.finditer(patch)]
-
-
-def patch_files(patch: str) -> tuple[list[str], list[str]]:
-    """:func:`patch_targets` apart: the files a patch writes by their name (``*** Add File:``,
-    ``*** Update File:`` kept in place, ``*** Move to:``: held to K-7) and those it only
-    removes or renames (``*** Delete File:``, an ``*** Update File:`` followed by ``*** Move
-    to:`` on the next line, as Codex reads a move), so a file the service cannot address can
-    be deleted or renamed to a good name (K-7 holds for names written)."""
-    named: list[str] = []
-    touched: list[str] = []
-    matches = list(_PATCH_TARGET_RE.finditer(patch))
-    for at, match in enumerate(matches):
-        marker = _marker(match)
-        after = matches[at + 1] if at + 1 < len(matches) else None
-        moved = (
-            marker == "update file"
-            and after is not None
-            and _marker(after) == "move to"
-            and patch[match.end() : after.start()] == "\n"
-        )
-        kept = touched if marker == "delete file" or moved else named
-        kept.append(match.group("path"))
-    return named, touched
-
-
-def _marker(match: re.Match[str]) -> str:
-    """A patch file line's marker, in lower case (``add file``, ``move to``)."""
-    return match.group(0).strip()[4:].split(":", 1)[0].casefold()
 
 
 class ShellPaths:
