@@ -103,3 +103,14 @@ def test_a_full_size_template_folds_each_distinct_name_once_and_compares_none_fa
     assert problem is not None and "'{{MEMROY}}' (a typo of {{MEMORY}}?)" in problem
     assert folded == ["MEMROY"]
     assert len(compared) <= 2
+
+
+@pytest.mark.parametrize(
+    "written", ["{{MEMORY_USER_INDEX}}", "{{MEMORY_INDEX2}}", "{{ user-index }}", "{{INDEX}}"]
+)
+def test_a_name_of_memorys_placeholder_words_only_is_written_for_memory(written: str) -> None:
+    """Memory's words compared as folded (an ``I`` is drawn as ``l``), so ``INDEX2`` is one edit
+    from ``INDEX``: these are index placeholders nothing fills in within a template."""
+    assert template_placeholder_problem(f"{{{{MEMORY}}}}\n{written}\n") == (
+        f"it holds {written!r}, which nothing fills in: it would reach the model as written"
+    )

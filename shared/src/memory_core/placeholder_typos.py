@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import cache
 
 from memory_core.confusables import skeleton
 
@@ -63,6 +64,10 @@ def fold_name(name: str) -> str:
     >>> fold_name(" W\\u043erkspace  memory-key ")
     'WORKSPACE_MEMORY_KEY'
     """
+    return _fold(name)
+
+
+def _fold(name: str) -> str:
     upper = unicodedata.normalize("NFKC", name).upper()
     return _SEPARATORS.sub("_", skeleton(upper)).strip("_")
 
@@ -104,13 +109,20 @@ def intended(name: str) -> str | None:
     folded = fold_name(name)
     if len(folded) not in _LENGTHS:
         return None
-    for own, own_name in zip(MEMORY_OWN, _OWN_NAMES, strict=True):
+    for own, own_name in zip(MEMORY_OWN, _folded(_OWN_NAMES), strict=True):
         if within_one_edit(folded, own_name):
             return own
     return None
 
 
 _MEMORY_WORDS = ("MEMORY", "INDEX", "USER", "WORKSPACE", "KEY")
+
+
+@cache
+def _folded(names: tuple[str, ...]) -> tuple[str, ...]:
+    """``names`` folded as a name read for a typo is (:func:`fold_name`: ``INDEX`` is drawn as
+    ``lNDEX``), so the two are compared alike; once per process."""
+    return tuple(_fold(name) for name in names)
 
 
 def memory_words_only(name: str) -> bool:
@@ -121,7 +133,8 @@ def memory_words_only(name: str) -> bool:
     (True, False)
     """
     words = fold_name(name).split("_")
-    return all(any(within_one_edit(word, own) for own in _MEMORY_WORDS) for word in words)
+    own_words = _folded(_MEMORY_WORDS)
+    return all(any(within_one_edit(word, own) for own in own_words) for word in words)
 
 
 def misspelt_placeholders(names: Iterable[tuple[str, str]]) -> dict[str, str]:
