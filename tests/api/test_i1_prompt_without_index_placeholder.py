@@ -250,19 +250,31 @@ async def test_a_misspelt_placeholder_stored_by_hand_is_named_in_the_config_answ
     ("template", "found"),
     [
         ("{{MEMORY}}\n# Again\n{{MEMORY}}\n", "it holds {{MEMORY}} 2 times"),
-        ("Be kind.\n{{ MEMORY }}\n", "it holds '{{ MEMORY }}', which nothing fills in"),
-        ("{{memory}}\n", "it holds '{{memory}}', which nothing fills in"),
+        (
+            "Be kind.\n{{ MEMORY }}\n",
+            "it holds '{{ MEMORY }}' (a typo of {{MEMORY}}?), which nothing fills in",
+        ),
+        ("{{memory}}\n", "it holds '{{memory}}' (a typo of {{MEMORY}}?), which nothing"),
         ("{{MEMORY}}\n{{MEMORY_USER_INDEX}}\n", "'{{MEMORY_USER_INDEX}}', which nothing fills"),
-        ("{{MEMORY}}\nKey: {{WORKSPACE_MEMORY_KEYS}}\n", "'{{WORKSPACE_MEMORY_KEYS}}', which"),
+        (
+            "{{MEMORY}}\nKey: {{WORKSPACE_MEMORY_KEYS}}\n",
+            "'{{WORKSPACE_MEMORY_KEYS}}' (a typo of {{WORKSPACE_MEMORY_KEY}}?), which",
+        ),
         (
             "Be kind.\n\uff5b\uff5bMEMORY\uff5d\uff5d\n",
             "'\uff5b\uff5bMEMORY\uff5d\uff5d', which nothing",
         ),
         # misspelt as typed: two letters swapped, a zero for the O, a Cyrillic Е for the E
-        ("Be kind.\n{{MEMROY}}\n", "it holds '{{MEMROY}}', which nothing fills in"),
-        ("Be kind.\n{{MEM0RY}}\n", "it holds '{{MEM0RY}}', which nothing fills in"),
-        ("Be kind.\n{{M\u0415MORY}}\n", "it holds '{{M\u0415MORY}}', which nothing fills"),
-        ("{{MEMORY}}\nKey: {{WORKSPACE_MEMROY_KEY}}\n", "'{{WORKSPACE_MEMROY_KEY}}', which"),
+        ("Be kind.\n{{MEMROY}}\n", "it holds '{{MEMROY}}' (a typo of {{MEMORY}}?), which nothing"),
+        ("Be kind.\n{{MEM0RY}}\n", "it holds '{{MEM0RY}}' (a typo of {{MEMORY}}?), which nothing"),
+        (
+            "Be kind.\n{{M\u0415MORY}}\n",
+            "it holds '{{M\u0415MORY}}' (a typo of {{MEMORY}}?), which",
+        ),
+        (
+            "{{MEMORY}}\nKey: {{WORKSPACE_MEMROY_KEY}}\n",
+            "'{{WORKSPACE_MEMROY_KEY}}' (a typo of {{WORKSPACE_MEMORY_KEY}}?)",
+        ),
     ],
 )
 async def test_prompt_without_index_placeholder_a_template_edit_that_would_misplace_memory_is_422(
@@ -278,7 +290,8 @@ async def test_prompt_without_index_placeholder_a_template_edit_that_would_mispl
     assert found in body["detail"] and "Nothing was saved" in body["detail"]
     assert (await client.get(CONFIG)).headers["ETag"] == before
     harness_own = "{{MEMORY}}\n- CWD: {{CWD}}\n- Agent: {{AGENT_ID}}\n- Data: {{APP_DATA_DIR}}\n"
-    for allowed in ("No memory here.\n", harness_own):
+    others_own = "{{MEMORY}}\n- {{MEMO}}\n- {{WORKSPACE_MEMORY_URL}}\n- {{WORKSPACE_SECRET_KEY}}\n"
+    for allowed in ("No memory here.\n", harness_own, others_own):
         config = await ok_json(await client.patch(CONFIG, json={"template": allowed}))
         assert config["template"] == allowed
 

@@ -22,20 +22,28 @@ MISSING = "it holds no {{MEMORY}}, so no memory is injected (I-5)"
 CASES = {
     "You are Coder.\n": MISSING,
     "You are Coder.\n{{ MEMORY }}\n": (
-        f"{MISSING}; it holds '{{{{ MEMORY }}}}', which nothing fills in: it would reach the "
-        "model as written"
+        f"{MISSING}; it holds '{{{{ MEMORY }}}}' (a typo of {{{{MEMORY}}}}?), which nothing fills "
+        "in: it would reach the model as written"
     ),
     "You are Coder.\n{{memory}}\n": f"{MISSING}; it holds '{{{{memory}}}}'",
     "{{MEMORY}}\nand again {{MEMORY}}\n": (
         "it holds {{MEMORY}} 2 times: the memory goes at the first only"
     ),
     "{{MEMORY}}\n- Workspace Memory Key: {{ WORKSPACE_MEMORY_KEY }}\n": (
-        "it holds '{{ WORKSPACE_MEMORY_KEY }}', which nothing fills in"
+        "it holds '{{ WORKSPACE_MEMORY_KEY }}' (a typo of {{WORKSPACE_MEMORY_KEY}}?), which"
+    ),
+    "{{MEMORY}}\n- Workspace Memory Key: {{WORKSPACE_MEMROY_KEY}}\n": (
+        "it holds '{{WORKSPACE_MEMROY_KEY}}' (a typo of {{WORKSPACE_MEMORY_KEY}}?), which nothing "
+        "fills in: it would reach the model as written"
+    ),
+    "You are Coder.\n{{MEM0RY}}\n": (
+        f"{MISSING}; it holds '{{{{MEM0RY}}}}' (a typo of {{{{MEMORY}}}}?), which nothing fills in"
     ),
 }
 FINE = [
     "You are Coder.\n{{MEMORY}}\n",
     "{{MEMORY}}\n# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n- CWD: {{CWD}}\n",
+    "{{MEMORY}}\n- Memo: {{MEMO}}\n- Memory service: {{WORKSPACE_MEMORY_URL}}\n",
 ]
 
 

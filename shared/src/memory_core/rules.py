@@ -22,12 +22,12 @@ strictest ``maxLength`` that refuses nothing the service accepts (one byte per c
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from memory_core.hidden_text import HIDDEN_CANDIDATES, ZWSP_WORD_LETTERS, describe_hidden
+from memory_core.placeholder_typos import MEMORY_OWN, memory_words_only, misspelt_placeholders
 
 if TYPE_CHECKING:
     import msgspec
@@ -483,57 +483,67 @@ def prompt_warnings(prompt: str, workspace_prompt: str) -> list[str]:
     return warnings
 
 
-_TEMPLATE_OWN = ("{{MEMORY}}", "{{WORKSPACE_MEMORY_KEY}}")
-_TEMPLATE_OWN_NAMES = tuple(own.strip("{}") for own in _TEMPLATE_OWN)
 _DOUBLE_BRACED = re.compile(r"\{\{([^{}\n]{1,64})\}\}")
-_TYPO_CUTOFF = 0.8
-"""How alike (:class:`difflib.SequenceMatcher` ratio, 0-1) a ``{{NAME}}`` of a template is to
-``MEMORY`` or ``WORKSPACE_MEMORY_KEY`` to be read as a typo of it (I-1): one letter swapped,
-doubled, dropped or typed as a lookalike (``MEMROY``, ``MEM0RY``, ``MEMORY`` with its ``E``
-typed as the Cyrillic U+0415) is 0.83 and more; the harness's own names (``CWD``,
-``AGENT_ID``, ``APP_DATA_DIR``, ``NAME``) are 0.4 and less."""
 
 
-def _template_typos(template: str) -> list[str]:
-    """Each ``{{NAME}}`` of ``template`` (as written, once each, in order) whose NAME reads as a
-    typo of a placeholder memory owns (:data:`_TYPO_CUTOFF`) but is not it: nothing fills
-    it in, so it reaches the model as written and the memory it was meant for is not there.
+def _template_typos(template: str) -> dict[str, str]:
+    """Each ``{{NAME}}`` of ``template`` (as written, once each, in order) written for a
+    placeholder memory owns but not as it is, and that placeholder
+    (:mod:`memory_core.placeholder_typos`): nothing fills it in, so it reaches the model as
+    written and the memory it was meant for is not there. Each distinct one is judged once.
 
-    >>> _template_typos("{{CWD}} {{MEMROY}} {{MEMORY}} {{WORKSPACE_MEMORY_KYE}}")
-    ['{{MEMROY}}', '{{WORKSPACE_MEMORY_KYE}}']
+    >>> _template_typos("{{CWD}} {{MEMROY}} {{MEMORY}} {{MEMO}} {{WORKSPACE_MEMORY_KYE}}")
+    {'{{MEMROY}}': '{{MEMORY}}', '{{WORKSPACE_MEMORY_KYE}}': '{{WORKSPACE_MEMORY_KEY}}'}
     """
-    typos = []
-    for match in _DOUBLE_BRACED.finditer(template):
-        if match.group(0) in _TEMPLATE_OWN:
-            continue
-        name = match.group(1).strip().upper()
-        if difflib.get_close_matches(name, _TEMPLATE_OWN_NAMES, n=1, cutoff=_TYPO_CUTOFF):
-            typos.append(match.group(0))
-    return list(dict.fromkeys(typos))
+    found = _DOUBLE_BRACED.finditer(template)
+    return misspelt_placeholders((match.group(0), match.group(1)) for match in found)
+
+
+_PLAIN_NAME = re.compile(r"\{\{([A-Za-z0-9 \t_-]{1,64})\}\}")
+
+
+def _names_another_thing(lookalike: str) -> bool:
+    """Whether a lookalike of a template (text with the word *memory* or *index* in braces) is
+    a plain ``{{NAME}}`` of another thing than memory: no typo of a placeholder memory owns,
+    and a word of its own beside memory's (``{{WORKSPACE_MEMORY_URL}}``, ``{{SEARCH_INDEX}}``;
+    not ``{{MEMORY_USER_INDEX}}``, ``{{ Memory }}`` nor ``{{MEMORY | trim}}``).
+
+    >>> _names_another_thing("{{WORKSPACE_MEMORY_TOKEN}}"), _names_another_thing("{{USER_INDEX}}")
+    (True, False)
+    """
+    plain = _PLAIN_NAME.fullmatch(lookalike)
+    return plain is not None and not memory_words_only(plain.group(1))
 
 
 def template_placeholder_problem(template: str) -> str | None:
     """What an agent's template holds that would not reach the model as meant (I-1, A-2):
     ``{{MEMORY}}`` more than once (the memory would be injected that many times), or text
     written as a memory placeholder that nothing fills in (``{{ MEMORY }}``, ``{{memory}}``,
-    ``{{MEMORY_USER_INDEX}}``, a typo of one: ``{{MEMROY}}``, ``{{MEM0RY}}``; it reaches the
-    model as written, and a misspelt ``{{MEMORY}}`` injects nothing); None when it holds
-    neither. A template without ``{{MEMORY}}`` is one
-    (I-5), and the harness's own placeholders (``{{CWD}}``) are left for it.
+    ``{{MEMORY_USER_INDEX}}``, a typo of one: ``{{MEMROY}}``, ``{{MEM0RY}}``, each named with
+    the placeholder it was meant for; it reaches the model as written, and a misspelt
+    ``{{MEMORY}}`` injects nothing); None when it holds neither. A template without
+    ``{{MEMORY}}`` is one (I-5), and the harness's own placeholders (``{{CWD}}``, ``{{MEMO}}``)
+    are left for it.
 
-    >>> template_placeholder_problem("{{MEMORY}}\\n{{ MEMORY }}\\n")
-    "it holds '{{ MEMORY }}', which nothing fills in: it would reach the model as written"
+    >>> template_placeholder_problem("{{MEMORY}}\\n{{MEM0RY}}\\n")[:60]
+    "it holds '{{MEM0RY}}' (a typo of {{MEMORY}}?), which nothing"
     """
     problems = []
     if (count := template.count("{{MEMORY}}")) > 1:
         problems.append(
             f"it holds {{{{MEMORY}}}} {count} times (the memory would be injected {count} times)"
         )
+    typos = _template_typos(template)
     found = re.finditer(_LOOKALIKE + _CLOSE + "{0,2}", template)
-    written = [m.group(0) for m in found] + _template_typos(template)
-    others = [m for m in dict.fromkeys(written) if m not in _TEMPLATE_OWN]
+    lookalikes = [m.group(0) for m in found]
+    others = [m for m in dict.fromkeys(lookalikes) if m not in MEMORY_OWN]
+    others = [m for m in others if not _names_another_thing(m)]
+    others = list(dict.fromkeys([*others, *typos]))
     if others:
-        named = ", ".join(repr(other) for other in others)
+        named = ", ".join(
+            f"{other!r} (a typo of {typos[other]}?)" if other in typos else repr(other)
+            for other in others
+        )
         problems.append(
             f"it holds {named}, which nothing fills in: it would reach the model as written"
         )
