@@ -34,8 +34,6 @@ import unicodedata
 from collections.abc import Iterable
 from functools import cache
 
-from memory_core.confusables import skeleton
-
 __all__ = [
     "MEMORY_OWN",
     "fold_name",
@@ -68,6 +66,10 @@ def fold_name(name: str) -> str:
 
 
 def _fold(name: str) -> str:
+    # imported here: the confusables module loads ``importlib.resources`` (and ``tempfile``),
+    # which a hook process reading a template without a near-miss name never needs (H-5)
+    from memory_core.confusables import skeleton
+
     upper = unicodedata.normalize("NFKC", name).upper()
     return _SEPARATORS.sub("_", skeleton(upper)).strip("_")
 
