@@ -82,15 +82,10 @@ EVERYDAY = [
     "cat >> {root}/{own}/MEMORY.md <<EOF\n- $(date +%F): ran date, hostname; PATH unchanged\nEOF",
     'echo "- $(date +%F) $(whoami) ran the tests" >> {root}/{own}/MEMORY.md',
     "git log -1 > build-$(git rev-parse --short HEAD).txt",
-    "git status && git diff --stat > /tmp/diff-$(whoami).txt",
-    "make -j$(nproc) && python -m pytest -q",
-    "pip install -e . && npm ci && npm test",
-    "sed -i 's/a/b/' note.md",
-    "find . -name '*.pyc' -print0 | xargs -0 rm -f",
-    "echo x >> {root}/{own}/new.md",
 ]
 """Everyday commands writing only inside the Session's own scope or the Workspace (review56
-finding 4: the first three were refused for a definition elsewhere in the command)."""
+finding 4: the first three were refused for a definition elsewhere in the command; git, make,
+pip, npm, pytest, sed -i, find/xargs forms are in ``test_p3_everyday_commands.py``)."""
 
 
 def _prepared(where: Layout) -> None:
