@@ -67,7 +67,7 @@ def fold_name(name: str) -> str:
 
 def _fold(name: str) -> str:
     # imported here: the confusables module loads ``importlib.resources`` (and ``tempfile``),
-    # which a hook process reading a template without a near-miss name never needs (H-5)
+    # which a hook process never needs while no name is of a length near enough to compare (H-5)
     from memory_core.confusables import skeleton
 
     upper = unicodedata.normalize("NFKC", name).upper()
