@@ -14,7 +14,7 @@ import os
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.pages import MEMORY_TAB, PageFactory, viewer
 from tests.browser.service import Service
@@ -52,6 +52,8 @@ def test_q2b_an_index_the_service_cannot_read_is_shown_so_never_as_no_index(
     expect(state).to_contain_text(SAID[refused])
     expect(state).to_contain_text("a Session is told so, never that nothing is saved")
     expect(state).not_to_contain_text("no index yet")
+    if refused == "scope-folder":  # the folder as the 0700 case of the badge test has it
+        expect_badge(page, 0o700)
 
 
 BADGE = {
@@ -68,21 +70,26 @@ BADGE = {
 account keeps: one the service may enter but not list (``0711``), one it may not enter."""
 
 
-@pytest.mark.parametrize("mode", BADGE, ids=["0711", "0700"])
-def test_q2b_the_scope_badge_says_whether_the_folder_cannot_be_listed_or_read(
-    open_page: PageFactory, refused_service: Service, mode: int
-) -> None:
-    """A folder the service may enter but not list still has its index read and injected: its
-    badge says it cannot be listed, never that it cannot be read (which reads as nothing in it
-    reaching the model)."""
-    folder = refused_service.scope_dir("user")
-    os.chown(folder, NOBODY, NOBODY)
-    folder.chmod(mode)
-    page = open_page(refused_service)
-
+def expect_badge(page: Page, mode: int) -> None:
+    """The Memory tab, opened anew, shows the user scope's folder badge :data:`BADGE` gives for
+    a folder of ``mode`` another account keeps."""
     page.goto(MEMORY_TAB)
-
     text, title = BADGE[mode]
     badge = page.locator('.group[data-scope="user"] .badge-danger').first
     expect(badge).to_have_text(text)
     expect(badge).to_have_attribute("title", re.compile(re.escape(title)))
+
+
+def test_q2b_the_scope_badge_says_a_folder_it_may_enter_cannot_be_listed_never_read(
+    open_page: PageFactory, refused_service: Service
+) -> None:
+    """A folder the service may enter but not list (``0711``) still has its index read and
+    injected: its badge says it cannot be listed, never that it cannot be read (which reads as
+    nothing in it reaching the model). The ``0700`` folder's badge, "cannot be read", is checked
+    with the same folder in the index test's ``scope-folder`` case (one service, not two)."""
+    folder = refused_service.scope_dir("user")
+    os.chown(folder, NOBODY, NOBODY)
+    folder.chmod(0o711)
+    page = open_page(refused_service)
+
+    expect_badge(page, 0o711)

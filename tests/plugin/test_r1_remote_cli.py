@@ -10,16 +10,20 @@ token may be among them.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import socket
 import stat
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
+from harness_memory import session
 from harness_memory.cli import main
 from memory_core import layout
 
@@ -33,8 +37,17 @@ class Machine:
     """One machine of ``acme/{agent}``: its HOME, state dir, token file and the environment
     of its processes."""
 
-    def __init__(self, tmp_path: Path, name: str, service: RealService, agent: str) -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        name: str,
+        service: RealService,
+        agent: str,
+        *,
+        in_process: bool = False,
+    ) -> None:
         self.agent = agent
+        self.in_process = in_process
         self.home = tmp_path / name
         self.state = self.home / "state"
         self.home.mkdir(parents=True)
@@ -72,16 +85,45 @@ class Machine:
             **code_under_test(),  # a branch's checkout runs its own code, not the installed one
         }
 
-    def run(self, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [venv_bin("harness-memory"), *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            env=self.env(),
-            cwd=self.workspace,
-            check=False,
-        )
+    def run(
+        self, *args: str, stdin: str = "", real: bool | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """``harness-memory ARGS`` of this machine: a process of its own (its ``git`` the
+        recording wrapper, its stderr the process's) unless the machine is ``in_process`` and
+        ``real`` is not given; then the same entry point, ``main``, runs in this test process
+        (``git`` from the test's ``PATH``, nothing recorded; what is logged goes to pytest's
+        log capture, not ``stderr``): only a test that reads the git log or stderr, or judges
+        the process itself, pays a Python start-up per step. In this process the call starts
+        now: a Session start's syncs skip a scope synced since its process started
+        (``_process_started``: the parallel hook entries of one Session sync once), and this
+        process started long before."""
+        if real if real is not None else not self.in_process:
+            return subprocess.run(
+                [venv_bin("harness-memory"), *args],
+                input=stdin,
+                capture_output=True,
+                text=True,
+                env=self.env(),
+                cwd=self.workspace,
+                check=False,
+            )
+        out, err = io.StringIO(), io.StringIO()
+        started = time.time()
+        with (
+            contextlib.chdir(self.workspace),
+            contextlib.redirect_stderr(err),
+            mock.patch.object(session, "_process_started", lambda: started),
+        ):
+            try:
+                status = main(
+                    list(args),
+                    environ=self.env(),
+                    stdin=io.BytesIO(stdin.encode("utf-8")),
+                    stdout=out,
+                )
+            except SystemExit as stopped:
+                status = stopped.code if isinstance(stopped.code, int) else 2
+        return subprocess.CompletedProcess(args, status, out.getvalue(), err.getvalue())
 
     def start(self, session_id: str) -> dict[str, Any]:
         done = self.run(
@@ -137,7 +179,7 @@ def test_r1_a_memory_written_on_machine_a_reaches_machine_b_and_no_token_reaches
 def test_r2_the_service_down_keeps_the_copy_and_the_writes_arrive_later(
     shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent, in_process=True)
     (served_root / "user").mkdir(parents=True, exist_ok=True)
     (served_root / "user" / "MEMORY.md").write_text("- kept line\n", encoding="utf-8")
     assert laptop.start("s1")["status"] == "injected"
@@ -156,7 +198,7 @@ def test_r2_the_service_down_keeps_the_copy_and_the_writes_arrive_later(
     assert status.returncode == 0
     assert "user: last sync" in status.stdout and "changes wait to go back" in status.stdout
     laptop.url = shared_service.url
-    synced = laptop.run("sync", "--workspace", str(laptop.workspace))
+    synced = laptop.run("sync", "--workspace", str(laptop.workspace), real=True)
     assert synced.returncode == 0, synced.stdout + synced.stderr
     assert "user: synced: sent 1 file\n" in synced.stdout
     text = (served_root / "user" / "MEMORY.md").read_text(encoding="utf-8")
@@ -169,7 +211,7 @@ def test_r1_a_sync_by_hand_the_service_does_not_answer_says_what_waits_as_status
 ) -> None:
     """``harness-memory sync`` with the service down said "changes wait for the next sync" of
     every scope, beside a ``sync --status`` saying "nothing waits" of the same copy."""
-    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent, in_process=True)
     meta = laptop.start("s1")
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
@@ -342,12 +384,13 @@ def test_r1_the_session_end_hooks_send_back_what_no_post_write_hook_saw(
     harness: str,
     event: str,
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent, in_process=True)
     meta = laptop.start("s1")
     scope = Path(meta["directories"]["memoryRoot"]) / meta["key"]
     (scope / "MEMORY.md").write_text("- written by a shell the guard never saw\n", "utf-8")
     hook = {"session_id": "s1", "cwd": str(laptop.workspace), "hook_event_name": "SessionEnd"}
-    done = laptop.run("hook", harness, event, stdin=json.dumps(hook))
+    # Gemini CLI's own run is the README's word for its hooks: a process of their own
+    done = laptop.run("hook", harness, event, stdin=json.dumps(hook), real=harness == "gemini")
     assert done.returncode == 0 and done.stdout == "", done.stderr
     sent = served_root / meta["key"] / "MEMORY.md"
     assert sent.read_text(encoding="utf-8") == "- written by a shell the guard never saw\n"
@@ -357,7 +400,7 @@ def test_r1_the_session_end_hooks_send_back_what_no_post_write_hook_saw(
 def test_r2_offline_the_session_start_hook_tells_the_user_and_the_key_line_is_not_off(
     shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent, in_process=True)
     assert laptop.start("s1")["status"] == "injected"
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
@@ -374,7 +417,7 @@ def test_r2_offline_the_session_start_hook_tells_the_user_and_the_key_line_is_no
 def test_r1_claude_code_s_parallel_session_start_entries_sync_each_scope_once(
     shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent, in_process=True)
     laptop.start("s0")  # the copy exists; from here each entry would fetch both scopes
     laptop.git_log.write_text("", encoding="utf-8")
     hook = json.dumps({"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"})
@@ -441,7 +484,7 @@ def test_r1_install_remote_refuses_what_contradicts_a_local_copy(
 def test_r2_parallel_session_start_entries_offline_try_the_service_once_and_all_say_offline(
     shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent, in_process=True)
     laptop.start("s0")
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
@@ -463,7 +506,7 @@ def test_r2_parallel_session_start_entries_offline_try_the_service_once_and_all_
 def test_i5_memory_switched_off_on_the_service_is_off_on_the_machine_also_offline(
     shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent, in_process=True)
     assert laptop.start("s1")["status"] == "injected"
     shared_service.set_memory_enabled(new_agent, False)
     meta = laptop.start("s2")

@@ -5,6 +5,8 @@ changes with no conflict, so no ``merged:`` line is printed, and the scope's lin
 tells the second machine its changes went out and the first one's came in. Each line is
 checked against what the service and the copies then hold: ``sent N files``, ``received M
 files``, ``joined with changes made elsewhere`` when both, ``nothing to do`` when neither.
+Each ``sync`` runs the command's entry point in the test process (``Machine(in_process=True)``:
+only its stdout is read here); ``test_r1_remote_cli`` runs it as a process of its own.
 """
 
 from __future__ import annotations
@@ -52,8 +54,8 @@ def copy_texts(machine: Machine) -> dict[str, str]:
 def test_r2_a_sync_that_joins_two_machines_changes_without_conflict_says_so(
     shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
-    desktop = Machine(tmp_path, "desktop", shared_service, new_agent)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent, in_process=True)
+    desktop = Machine(tmp_path, "desktop", shared_service, new_agent, in_process=True)
     write(laptop, "pnpm.md", "use pnpm")
     write(desktop, "ruff.md", "lint with ruff")  # neither machine has synced yet
 
@@ -75,8 +77,8 @@ def test_r2_a_sync_that_joins_two_machines_changes_without_conflict_says_so(
 def test_r2_a_sync_that_only_receives_or_only_deletes_counts_its_files(
     shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
-    desktop = Machine(tmp_path, "desktop", shared_service, new_agent)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent, in_process=True)
+    desktop = Machine(tmp_path, "desktop", shared_service, new_agent, in_process=True)
     for name in ("a.md", "b.md", "c.md"):
         write(laptop, name, f"note {name}")
     assert user_line(laptop) == ("synced: sent 4 files", [])
@@ -96,8 +98,8 @@ def test_r2_a_delete_undone_by_another_machine_s_edit_is_said_to_the_deleting_ma
     and syncs: the service keeps the edited note and tells the desktop. The laptop's next sync
     brings the note back, and says why, with whose sync the merge was made: its delete was
     taken before the edit came, so no version of its own holds the outcome."""
-    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
-    desktop = Machine(tmp_path, "desktop", shared_service, new_agent)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent, in_process=True)
+    desktop = Machine(tmp_path, "desktop", shared_service, new_agent, in_process=True)
     write(laptop, "pnpm.md", "use pnpm")
     user_line(laptop)
     user_line(desktop)
@@ -121,7 +123,7 @@ def test_r2_nothing_to_do_beside_a_file_that_stays_here_claims_no_equal_copies(
 ) -> None:
     """A file no scope holds stays on this machine, named under the line: the line says there
     was nothing to send or receive, never that the copy and the service hold the same."""
-    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent, in_process=True)
     write(laptop, "pnpm.md", "use pnpm")
     user_line(laptop)
     root = laptop.state / "remote" / "acme" / "agents" / new_agent / "agent_state"
