@@ -18,7 +18,6 @@ import posixpath
 import re
 from typing import NamedTuple
 
-from harness_memory.hooks.definitions import read_definitions
 from harness_memory.hooks.here_data import SHELLS
 from harness_memory.hooks.shell_operands import shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS
@@ -31,6 +30,8 @@ _PUNCTUATION = re.compile(r"^[;&|()<>]+$").match
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=").match
 _RUNNERS = frozenset({"env", "command", "exec", "builtin", "nohup", "time", "sudo", "nice"})
 """Words that run the program named after them (with their options)."""
+_DEFINES = re.compile(r"(?<![\w$(])[A-Za-z_][\w.:+-]*\s*\(\s*\)|\bfunction\s|\balias\b|\benable\b")
+"""A function, an alias or ``enable`` anywhere in the command: ``echo`` may not be echo."""
 _NOT_LITERAL = re.compile(r"[$`{}*?\[\]~\\'\"]")
 """What bash expands in a word, escapes or quotes (printed, a quote is code's quote)."""
 
@@ -122,8 +123,8 @@ def _printed(printer: list[str], command: str) -> str | None:
     joined by spaces), or None when it is not one the guard can tell: ``printf``, an option
     (``-e``, ``--``), a word holding what bash expands or may have (:data:`_NOT_LITERAL`: the
     lexer's word no longer says whether ``$(…)`` was in single quotes), an ``echo`` the
-    command may redefine (:func:`~harness_memory.hooks.definitions.read_definitions`)."""
-    if printer[0] != "echo" or read_definitions(command).redefines("echo"):
+    command may redefine."""
+    if printer[0] != "echo" or _DEFINES.search(command):
         return None
     words = printer[1:]
     if (words and words[0].startswith("-")) or any(_NOT_LITERAL.search(word) for word in words):
