@@ -3,13 +3,13 @@
 Round 56 (H-3): ``bash evil.sh`` where ``evil.sh`` (on disk) copies a note into another
 Workspace's scope, ``sh evil.sh``, ``. ./evil.sh``, ``source evil.sh``, ``bash < evil.sh``,
 ``cat evil.sh | bash``, ``bash -s -- a < evil.sh``, ``./evil.sh``, ``bash -c "$(cat
-evil.sh)"``, ``eval "$(< evil.sh)"``, behind a runner (``nice``, ``timeout``, ``flock``…) or in
-a group, were let through: the guard read a script only when settings ran it. So was a script
-the same command writes from text built at run time (``printf 'cp note.md %s/a.md' "$(cat
-target)" > s.sh; bash s.sh``), and ``printf``/``echo -e`` printing such code into a shell's
-pipe through an escape (``printf 'cp note.md \\x24(cat target)/a.md' | bash``). Each form is
-refused here in every harness, then run by one bash process, which writes into the other
-scope.
+evil.sh)"``, ``eval "$(< evil.sh)"``, behind a runner (``nice``, ``timeout``, ``flock``,
+``xargs``, ``find -exec``…) or in a group, were let through: the guard read a script only
+when settings ran it. So was a script the same command writes from text built at run time
+(``printf 'cp note.md %s/a.md' "$(cat target)" > s.sh; bash s.sh``), and code ``printf`` or
+``echo -e`` print into a shell's pipe through an escape (``printf 'cp note.md \\x24(cat
+target)/a.md' | bash``). Each form is refused here in every harness, then run by one bash
+process, which writes into the other scope.
 
 The rule: a script a shell of the call runs (its operand, ``source``/``.``, a file fed on its
 standard input, ``$(cat FILE)`` as its ``-c`` or ``eval`` code, a program run by its path) is
@@ -55,6 +55,9 @@ SCRIPTS_ON_DISK = [
     "cat evil.sh | nice bash -s",
     "bash /dev/stdin < evil.sh",
     "chmod +x evil.sh && ./evil.sh",
+    "echo x | xargs bash evil.sh",
+    "find . -name note.md -exec sh evil.sh {} \\;",
+    "find . -name note.md -exec ./evil.sh {} +",
     'bash -c "$(cat evil.sh)"',
     'eval "$(< evil.sh)"',
 ]
@@ -87,6 +90,8 @@ EVERYDAY = [
     'eval "$(cat install.sh)"',
     "for f in *.json; do python3 -c \"import json; json.load(open('$f'))\"; done",
     "nice -n 10 make -j2",
+    "find . -name '*.sh' -exec bash -n {{}} \\;",
+    "ls *.json | xargs -n1 bash install.sh",
     "timeout 60 python3 -m pytest -q",
     "echo x >> {root}/{own}/MEMORY.md",
 ]

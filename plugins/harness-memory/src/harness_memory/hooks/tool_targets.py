@@ -3510,6 +3510,7 @@ class _Writes:
         written = _operand_places(command, unpacker, operands)
         if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
             written.extend(_found_places(operands, self._runs_unread))
+            self._note_found_scripts([word for word, _ in operands])
         if run_named and self._named_at_run_time(program[0], said):
             # ``$(echo cp) note.md "$(cat f)"/a.md``: any program, ``cp`` among them, may
             # write each of its words; one built at run time lands where no one can tell
@@ -3520,7 +3521,7 @@ class _Writes:
         if command == "set" and (given or any(word == "--" for word, _ in operands)):
             self._unsure = True  # ``set -- $X``: $1, $@ … hold words known only at run time
         if command == "xargs":
-            self._found.fed.extend(_fed_places(operands, self._read_run))
+            self._found.fed.extend(_fed_places(operands, self._read_xargs_run))
         written.extend(_placed_outputs(command or "", operands))
         return written
 
@@ -3574,6 +3575,43 @@ class _Writes:
             words = [*program[:1], *said[::2]]
             rest = [_fed_word(each, "$" in each or "`" in each, []) for each in words]
             self._found.take(self._read_run(" ".join([*split, *rest])))
+
+    def _note_found_scripts(self, words: list[str]) -> None:
+        """Keep the script each ``find`` action (``-exec``, ``-ok``; ``words``: find's) runs
+        by a shell (``-exec bash s.sh {} \\;``, its script operand) or by its path
+        (``-exec ./s.sh {} +``), as the command's own (``ShellPaths.scripts``); one naming
+        what it finds (``{}``) is no file of the command, and ``-execdir``'s relative ones are
+        in each found file's folder, not read here."""
+        action: list[str] | None = None
+        for word in [*words, ";"]:
+            if action is None:
+                action = [word] if word in FIND_RUNNING else None
+            elif word not in (";", "+", "\\;"):
+                action.append(word)
+            elif len(action) > 1:
+                self._note_action_script(action[0], action[1:])
+                action = None
+            else:
+                action = None
+
+    def _note_action_script(self, action: str, command: list[str]) -> None:
+        """:meth:`_note_found_scripts` for one ``action`` running ``command`` (its words)."""
+        name = os.path.basename(command[0])  # noqa: PTH119
+        if name in SCRIPT_SHELLS:
+            kind, script = "shell", script_operand(command[1:])
+        else:
+            kind, script = "run", command[0] if "/" in command[0] else None
+        relative = action.endswith("dir") and not (script or "").startswith("/")
+        if script is None or "{}" in script or relative:
+            return
+        self._add_script(kind, script, script)
+
+    def _read_xargs_run(self, text: str) -> ShellPaths:
+        """:meth:`_read_run` of the command an ``xargs`` runs, keeping the scripts it runs
+        (``xargs bash s.sh``: ``ShellPaths.scripts``, read as a command's own are)."""
+        found = self._read_run(text)
+        self._found.scripts.extend((*script[:4], False) for script in found.scripts)
+        return found
 
     def _read_run(self, text: str) -> ShellPaths:
         """What the command ``text`` (one ``xargs`` or ``env -S`` runs) names, read where the
