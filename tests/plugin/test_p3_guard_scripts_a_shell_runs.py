@@ -54,6 +54,7 @@ SCRIPTS_ON_DISK = [
     "cat evil.sh | bash",
     "cat evil.sh | nice bash -s",
     "bash /dev/stdin < evil.sh",
+    "bash /dev/fd/3 3< evil.sh",
     "chmod +x evil.sh && ./evil.sh",
     "echo x | xargs bash evil.sh",
     "find . -name note.md -exec sh evil.sh {} \\;",
@@ -86,6 +87,7 @@ EVERYDAY = [
     ". ./install.sh",
     "chmod +x install.sh && ./install.sh",
     "gcc -o app x.c && ./app",
+    "bash -s < /dev/null",
     "cp /bin/cp tool; ./tool note.md copy.md",
     'eval "$(cat install.sh)"',
     "for f in *.json; do python3 -c \"import json; json.load(open('$f'))\"; done",
@@ -124,7 +126,8 @@ def test_p3_a_script_a_shell_runs_naming_another_scope_is_refused_and_bash_write
     assert _let_through(where, SCRIPTS_ON_DISK) == {}
     for command in SCRIPTS_ON_DISK:
         reasons = refusals_by_every_harness(where, command)
-        assert all("evil.sh" in str(reason) for reason in reasons.values()), reasons
+        named = ("evil.sh", "/dev/fd/3")  # a descriptor's code: unknown, never opened here
+        assert all(any(name in str(reason) for name in named) for reason in reasons.values())
     proof = "\n".join(f"( {command} ) </dev/null" for command in SCRIPTS_ON_DISK)
     subprocess.run(["bash", "-c", proof], cwd=where.workspace, capture_output=True, check=False)
     copies = [path for path in (where.root / where.other).iterdir() if path.name != "MEMORY.md"]

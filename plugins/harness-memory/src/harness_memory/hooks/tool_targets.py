@@ -3022,7 +3022,16 @@ class _Writes:
 
     def _add_script(self, kind: str, word: str, value: str) -> None:
         """Keep the script ``word`` (taking the value ``value``) run as ``kind`` in the
-        command's folder, expanded as the shell will (None when built at run time)."""
+        command's folder, expanded as the shell will (None when built at run time). A
+        descriptor's name (``/dev/fd/3``, ``/proc/self/fd/3``: :data:`_INPUT_DEVICE_RE`) is no
+        file the guard may open (it would read its own descriptor): its code is unknown, may
+        write anywhere, and is refused as such; ``/dev/null`` runs nothing."""
+        kernel = _as_kernel_names(value)
+        if kernel == "/dev/null":
+            return
+        if _INPUT_DEVICE_RE.match(kernel):
+            self._found.written_at_run_time.append(f"$(the code a shell reads from {value})")
+            return
         expanded = _expand(value, self._known, self._environ)
         path = None if expanded is None else _tilde(expanded, self._environ)
         self._found.scripts.append((kind, self._base, word, path, True))
