@@ -708,8 +708,8 @@ def _unjudged_script(
     )  # ``$(./x.sh)``, ``$(cat x.sh)``, ``$(< x.sh)``: the file run or read, not written
     writing = 0
     for each in commands:
-        if kind == "run":
-            writing += sum(1 for word in each.redirected if _ends_in(word, name))
+        if kind == "run":  # the whole word: ``> "Deploy notes.md"`` writes no ``Deploy``
+            writing += sum(1 for word in each.redirected if PurePath(word).name == name)
             continue
         writing += sum(1 for word in each.written if _ends_in(ran.sub(r"\1", word), name))
         writing -= sum(1 for word in each.mode_changed if _ends_in(word, name))
