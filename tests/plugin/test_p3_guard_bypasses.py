@@ -343,8 +343,9 @@ NOT_SEEN = [
 """What the install output and the README's harness table say the guard does not cover
 (``harness_memory.installers.guard_gaps``): a path a program the command starts builds at run
 time (``python -c`` reading a file), a file written by a program the command starts (a
-script). (``xargs -I{} cp note.md {}/a.md < target`` was one; it is refused now:
-``test_p3_guard_shell_indirection.py``.)"""
+script whose text names no memory: one naming another scope is read and refused since round
+56, ``test_p3_guard_scripts_a_shell_runs.py``). (``xargs -I{} cp note.md {}/a.md < target``
+was one; it is refused now: ``test_p3_guard_shell_indirection.py``.)"""
 
 
 @pytest.mark.parametrize("command", NOT_SEEN)
@@ -354,8 +355,8 @@ def test_p3_what_the_guard_cannot_see_passes_as_the_install_says(
     """The gap is real, not a guess: the guard lets the command through, and run by a shell it
     writes into another Workspace's scope."""
     (where.workspace / "target").write_text(fill("{root}/{other}\n", where), encoding="utf-8")
-    script = fill("echo x > {root}/{other}/a.md\n", where)
-    (where.workspace / "write-note.sh").write_text(script, encoding="utf-8")
+    script = 'echo x > "$(cat target)/a.md"\n'  # its text names no memory (round 56: one
+    (where.workspace / "write-note.sh").write_text(script, encoding="utf-8")  # naming it is read)
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     command = fill(command, where)
     assert answers_of_every_harness(where, command) == dict.fromkeys(SHELL)

@@ -51,6 +51,7 @@ def _prepared(where: Layout) -> None:
     other = where.root / where.other
     (where.workspace / "script").write_text(f"cd {other}\n", encoding="utf-8")
     (where.workspace / "links").write_text(f"ln -s {other} lnk\n", encoding="utf-8")
+    (where.workspace / "setup").write_text("cd build\n", encoding="utf-8")
 
 
 @pytest.mark.parametrize("command", RUNS_OUTPUT)
@@ -75,11 +76,13 @@ def test_p3_a_write_after_code_run_from_output_is_refused(where: Layout, command
         'eval "$(direnv hook bash)"; eval "$(zoxide init bash)"; echo x > notes.md',
         'x="$(pyenv init -)"; eval "$x"; echo x > notes.md',
         "eval $(opam env); echo x > notes.md",
-        'eval "$(cat script)"',
-        'echo x > a.md; eval "$(cat script)"',
+        'eval "$(cat setup)"',
+        'echo x > a.md; eval "$(cat setup)"',
     ],
 )
 def test_p3_everyday_code_from_output_passes(where: Layout, command: str) -> None:
-    """Setup code printed by the program itself, and code from data with nothing after it."""
+    """Setup code printed by the program itself, and code from data with nothing after it
+    (a file whose text names no other memory: ``eval "$(cat script)"`` of one naming another
+    scope is refused as the script it is, round 56)."""
     _prepared(where)
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

@@ -242,7 +242,7 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
             return reason
         if (reason := _own_settings_refusal(found, judge, root, depth)) is not None:
             return reason
-        if depth and (reason := _script_refusal(found, judge, root, depth)) is not None:
+        if (reason := _script_refusal(found, judge, root, depth)) is not None:
             return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
@@ -500,9 +500,10 @@ def _startup_file_refusal(
 def _script_refusal(
     found: ShellPaths, judge: _Judge, root: str, depth: int, *, followed: bool = False
 ) -> str | None:
-    """The refusal of a command read from settings (a startup file, a git alias, an npm
-    script: ``depth`` above 0; a script they run when ``followed``) running a script file
-    (``ShellPaths.scripts``: ``source ./x.sh``, ``bash ./x.sh``, ``./x.sh``) that the call's
+    """The refusal of a command, the call's own (``depth`` 0, round 56) or one read from
+    settings (a startup file, a git alias, an npm script: ``depth`` above 0; a script they run
+    when ``followed``), running a script file (``ShellPaths.scripts``: ``source ./x.sh``,
+    ``bash ./x.sh``, ``bash < x.sh``, ``cat x.sh | bash``, ``./x.sh``) that the call's
     command or the settings themselves (not a followed script: its commands are not judged)
     write, that the guard cannot read (no regular file, unreadable, longer than
     :data:`~harness_memory.hooks.named_scripts.SCRIPT_CAP`, past
@@ -545,17 +546,23 @@ def _script_refusal(
                 )
                 if reason is not None:
                     return (
-                        f"{REFUSAL_PREFIX}settings the command reads run the script "
-                        f"{shown_path(file)}, and the guard refuses what it runs: "
-                        f"{reason.removeprefix(REFUSAL_PREFIX)}"
+                        f"{REFUSAL_PREFIX}{_runner(depth)} the script {shown_path(file)}, and the "
+                        f"guard refuses what it runs: {reason.removeprefix(REFUSAL_PREFIX)}"
                     )
         if cannot is not None:
             return (
-                f"{REFUSAL_PREFIX}settings the command reads run the script {shown_path(spelled)}, "
-                f"which the guard cannot judge: it {cannot}. Run the program without those "
-                "settings, or write the script in a command of its own"
+                f"{REFUSAL_PREFIX}{_runner(depth)} the script {shown_path(spelled)}, which the "
+                f"guard cannot judge: it {cannot}. "
+                + ("Run the program without those settings, or w" if depth else "W")
+                + "rite the script in a command of its own"
             )
     return None
+
+
+def _runner(depth: int) -> str:
+    """Who runs a script :func:`_script_refusal` refuses: the call's own command (``depth``
+    0: ``bash ./x.sh``, ``. ./x.sh``, ``./x.sh``) or settings it reads (above 0)."""
+    return "settings the command reads run" if depth else "the command runs"
 
 
 def _script_text_refusal(
@@ -593,18 +600,35 @@ def _unjudged_script(
     kind: str, words: tuple[str, str], file: str, found: list[ShellPaths], judge: _Judge
 ) -> str | None:
     """Why the script ``file`` (``words``: as spelled and once expanded) that a command runs
-    (``kind``: ``source``, ``shell``, ``run``) cannot be judged whatever it holds, or None:
-    written by the ``found`` commands (the settings naming it) or the call's own
-    (``judge.outer``). A shell's
-    own script operand is no write of it, nor a command substitution running it (``eval
-    "$(/opt/homebrew/bin/brew shellenv)"``: ``eval`` is given the text, not the file)."""
+    (``kind``: ``source``, ``shell``, ``fed``, ``run``) cannot be judged whatever it holds, or
+    None: written by the ``found`` commands (the settings naming it) or the call's own
+    (``judge.outer``; each command counted once: at the call's own level ``found`` is one of
+    them). Not so by a mode or owner changer alone (``chmod +x gradlew && ./gradlew``:
+    ``ShellPaths.mode_changed``), whose file keeps its text, nor by a shell's own script
+    operand, every shell's (``bash b.sh; bash b.sh``), nor by a command substitution running
+    or printing it (``eval "$(/opt/homebrew/bin/brew shellenv)"``, ``eval "$(cat s.sh)"``:
+    ``eval`` is given the text, not the file). A program run by its path (``run``) counts
+    only when the shell itself writes it by a redirection (``printf … > s.sh; ./s.sh``): one
+    a program of the command makes is run as any program the guard does not read (``gcc -o
+    app app.c && ./app``, ``cp /bin/cp t; ./t``)."""
     name = PurePath(file).name
     spelled, path = words
-    own = sum(1 for word in words if kind == "shell" and _ends_in(word, name))
-    written = [word for each in (*found, *judge.outer) for word in each.written]
-    ran = re.compile(rf"(\$\(|`)\s*(?:{re.escape(spelled)}|{re.escape(path)})(?=[\s)`]|$)")
-    writing = sum(1 for word in written if _ends_in(ran.sub(r"\1", word), name))
-    return "is written by the same command" if writing > own else None
+    commands = list({id(each): each for each in (*found, *judge.outer)}.values())
+    ran = re.compile(
+        rf"(\$\(|`)\s*(?:cat\s+(?:--\s+)?|<\s*)?(?:{re.escape(spelled)}|{re.escape(path)})"
+        r"(?=[\s)`]|$)"
+    )  # ``$(./x.sh)``, ``$(cat x.sh)``, ``$(< x.sh)``: the file run or read, not written
+    writing = 0
+    for each in commands:
+        if kind == "run":  # the whole word: ``> "Deploy notes.md"`` writes no ``Deploy``
+            writing += sum(1 for word in each.redirected if PurePath(word).name == name)
+            continue
+        writing += sum(1 for word in each.written if _ends_in(ran.sub(r"\1", word), name))
+        writing -= sum(1 for word in each.mode_changed if _ends_in(word, name))
+        for script in each.scripts:
+            shown = (script[2], script[3] or "") if script[0] == "shell" else ()
+            writing -= sum(1 for word in shown if _ends_in(word, name))
+    return "is written by the same command" if writing > 0 else None
 
 
 def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:

@@ -1,4 +1,8 @@
-"""The script files a command read from settings runs, found and read for the guard (P-3).
+"""The script files a command runs, found and read for the guard (P-3).
+
+Since round 56 the call's own command is read the same way: ``bash evil.sh``, ``. ./evil.sh``,
+``bash < evil.sh``, ``cat evil.sh | bash``, ``bash -c "$(cat evil.sh)"`` run a script judged
+by the memory its text names, refused when the same command writes it (``docs/security.md``).
 
 The guard judges what a program's settings make it run as commands of the call: a shell's
 startup files (``~/.bashrc`` under ``-i``, ``$BASH_ENV``), git's ``core.fsmonitor`` and
@@ -30,6 +34,7 @@ __all__ = [
     "SCRIPT_CAP",
     "SCRIPT_DEPTH",
     "SCRIPT_FOLLOW_CAP",
+    "SCRIPT_SHELLS",
     "NestedScript",
     "nested_scripts",
     "non_interactive_part",
@@ -56,15 +61,20 @@ _SHELL_INTERPRETERS = frozenset(
     | {"lksh", "oksh", "pdksh", "loksh"}
 )
 """Interpreters on a ``#!`` line whose script is shell commands the guard reads."""
+SCRIPT_SHELLS = _SHELL_INTERPRETERS - {"busybox"}
+"""Shells run by their own name whose script operand or standard input is a script of shell
+commands (``zsh mk.sh``, ``cat mk.sh | ksh``): read as ``bash mk.sh``'s is (``busybox``
+names its applet first)."""
 
 
 def script_file(kind: str, base: str, path: str, environ: Mapping[str, str]) -> str:
     """The file a script word ``path`` (relative to ``base``, the folder the shell is in)
     names, as the shell finds it: ``source``'s (``kind`` ``"source"``) name without a ``/``
     is looked up on ``PATH`` first, then in ``base``; a shell's script operand (``"shell"``)
-    in ``base`` first, then on ``PATH``; a program named by its path (``"run"``) is there."""
+    in ``base`` first, then on ``PATH``; a program named by its path (``"run"``) and a file
+    fed on standard input (``"fed"``: ``bash < x.sh``) are there."""
     here = os.path.normpath(os.path.join(base, path))  # noqa: PTH118
-    if "/" in path or kind == "run" or (kind == "shell" and os.path.lexists(here)):
+    if "/" in path or kind in ("run", "fed") or (kind == "shell" and os.path.lexists(here)):
         return here
     for folder in environ.get("PATH", "").split(":"):
         found = os.path.normpath(os.path.join(base, folder or ".", path))  # noqa: PTH118

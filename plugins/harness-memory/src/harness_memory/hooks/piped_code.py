@@ -3,22 +3,26 @@
 ``echo cp note.md '$(cat target)/a.md' | bash`` runs ``cp note.md "$(cat target)/a.md"``:
 the shell reads the pipe as its script. :func:`piped_code` finds such a pipe in the lexer's
 words of a command (``|`` at ``at``) and says what the shell is given: the text plain
-``echo`` prints, when the guard can tell it (no option, no word holding an expansion, a
-pattern, a brace or a quote), to be judged as the shell's ``-c`` code; else
-(``printf``, ``echo -e``, a word with ``$``, ``*`` or ``{``, an ``echo`` the command may
-redefine) code the guard cannot read, which may write anywhere. A shell given a script
-(``echo y | bash install.sh``) or ``-c`` code reads the pipe as data: not code here.
+``echo`` (``-n``, ``-e``) or ``printf`` prints, when the guard can tell it (no word holding an
+expansion, a pattern, a brace or a quote; :mod:`~harness_memory.hooks.printed_text` reads
+the escapes and formats), to be judged as the shell's ``-c`` code; else (``printf -v``, a
+width, a word with ``$``, ``*`` or ``{``, a printer the command may redefine) code the guard
+cannot read, which may write anywhere. A shell given a script (``echo y | bash install.sh``)
+or ``-c`` code reads the pipe as data, and one given ``-n`` only reads it (``printf '%s\n' a
+b | bash -n``): not code here.
 
 Linear in the words of the two commands around the pipe.
 """
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from typing import NamedTuple
 
 from harness_memory.hooks.here_data import SHELLS
+from harness_memory.hooks.printed_text import echo_text, printf_text
 from harness_memory.hooks.shell_operands import shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS
 
@@ -32,8 +36,10 @@ _RUNNERS = frozenset({"env", "command", "exec", "builtin", "nohup", "time", "sud
 """Words that run the program named after them (with their options)."""
 _DEFINES = re.compile(r"(?<![\w$(])[A-Za-z_][\w.:+-]*\s*\(\s*\)|\bfunction\s|\balias\b|\benable\b")
 """A function, an alias or ``enable`` anywhere in the command: ``echo`` may not be echo."""
-_NOT_LITERAL = re.compile(r"[$`{}*?\[\]~\\'\"]")
-"""What bash expands in a word, escapes or quotes (printed, a quote is code's quote)."""
+_NOT_LITERAL = re.compile(r"[$`{}*?\[\]~'\"]")
+"""What bash expands in a word or quotes (printed, a quote is code's quote)."""
+_ECHO_OPTION_RE = re.compile(r"^-[neE]+$")
+"""An option word of bash's ``echo``."""
 
 
 class PipedCode(NamedTuple):
@@ -115,18 +121,49 @@ def _shell_reading_stdin(words: list[str]) -> str | None:
     if not words or posixpath.basename(words[0]) not in SHELLS | STARTUP_SHELLS:
         return None
     run = shell_run(words[1:])
+    if _reads_only(words[1:]):
+        return None  # ``printf '%s\n' a b | bash -n``: read for its syntax, never run
     return words[0] if run.code is None and run.script is None else None
 
 
+def _reads_only(words: list[str]) -> bool:
+    """Whether a shell given the option ``words`` (after its name) reads its code without
+    running it: ``-n`` (``-o noexec``), set last among its options and not ignored by an
+    interactive shell (``-i``), as bash reads them (``+n`` unsets it)."""
+    noexec = interactive = False
+    at = 0
+    while at < len(words) and words[at][:1] in ("-", "+") and words[at] not in ("-", "--"):
+        word = words[at]
+        if word.startswith("--"):
+            at += 2 if word in ("--rcfile", "--init-file") else 1
+            continue
+        taking = [letter for letter in word[1:] if letter in "oO"]
+        values = words[at + 1 : at + 1 + len(taking)]
+        flags = word[1:] + ("n" if "noexec" in values else "")
+        noexec = ("n" in flags and word[0] == "-") or (noexec and "n" not in flags)
+        interactive = interactive or "i" in word[1:]
+        at += 1 + len(taking)
+    return noexec and not interactive
+
+
 def _printed(printer: list[str], command: str) -> str | None:
-    """The text plain ``echo`` prints from its words (as the lexer leaves them, quotes gone;
-    joined by spaces), or None when it is not one the guard can tell: ``printf``, an option
-    (``-e``, ``--``), a word holding what bash expands or may have (:data:`_NOT_LITERAL`: the
-    lexer's word no longer says whether ``$(…)`` was in single quotes), an ``echo`` the
-    command may redefine."""
-    if printer[0] != "echo" or _DEFINES.search(command):
+    """The text ``echo`` or ``printf`` prints from its words (as the lexer leaves them, quotes
+    gone): :func:`~harness_memory.hooks.printed_text.echo_text` (plain ``echo``, ``-n``,
+    ``-e``), :func:`~harness_memory.hooks.printed_text.printf_text`; or None when it is not
+    one the guard can tell: a word holding what bash expands or may have (:data:`_NOT_LITERAL`:
+    the lexer's word no longer says whether ``$(…)`` was in single quotes), a backslash in a
+    plain ``echo``'s word (``shopt -s xpg_echo`` makes it an escape) or before a line's end (bash
+    drops both in double quotes, the lexer keeps them), a form :mod:`~harness_memory.hooks.
+    printed_text` does not compute, an ``echo`` or ``printf`` the command may redefine."""
+    if _DEFINES.search(command):
         return None
-    words = printer[1:]
-    if (words and words[0].startswith("-")) or any(_NOT_LITERAL.search(word) for word in words):
-        return None  # only leading words are echo's options
-    return " ".join(words)
+    name, words = printer[0], printer[1:]
+    if any(_NOT_LITERAL.search(word) or "\\\n" in word for word in words):
+        return None
+    if name == "printf":
+        return printf_text(words)
+    options = itertools.takewhile(_ECHO_OPTION_RE.match, words)
+    escapes = any("e" in word for word in options)
+    if not escapes and any("\\" in word for word in words):
+        return None
+    return echo_text(words)

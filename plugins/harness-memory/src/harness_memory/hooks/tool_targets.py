@@ -129,7 +129,7 @@ from harness_memory.hooks.made_links import (
     made_links,
     unknown_link,
 )
-from harness_memory.hooks.named_scripts import read_script, script_file
+from harness_memory.hooks.named_scripts import SCRIPT_SHELLS, read_script, script_file
 from harness_memory.hooks.option_words import (
     CP_TREE,
     FIND_RUNNING,
@@ -142,6 +142,7 @@ from harness_memory.hooks.option_words import (
     table_for,
 )
 from harness_memory.hooks.piped_code import PipedCode, piped_code
+from harness_memory.hooks.printed_text import SIMPLE_ESCAPES
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
@@ -149,7 +150,7 @@ from harness_memory.hooks.program_settings import (
 from harness_memory.hooks.run_texts import commands_run, sed_script_files, texts_run
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
-from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
+from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, startup_files
 from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes, read_names
 from harness_memory.hooks.shell_words import PUNCTUATION, split_words
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
@@ -271,7 +272,9 @@ class ShellPaths:
     a command runs: how (``source`` for ``.`` and
     ``source``, ``shell`` for a shell's script operand, ``bash x.sh``, ``run`` for a program
     named by its path, ``./x.sh``), the folder it runs in, the word as spelled and the path
-    (``~`` and known variables expanded, relative as written; None when built at run time)
+    (``fed`` for a file fed to a shell reading its code from standard input: ``bash < x.sh``,
+    ``cat x.sh | bash``; ``~`` and known variables expanded, relative as written; None when
+    built at run time)
     and whether the command runs it itself (False: a command inside one of its words, ``bash
     -ic 'source ./x.sh'``, whose shell may be another sort). ``links`` holds the links the
     command makes (``ln -s``, ``cp -s``, ``ln``), keyed by the link's absolute path
@@ -283,7 +286,11 @@ class ShellPaths:
     command (``linker``, the first: the program and what shows it may,
     :mod:`~harness_memory.hooks.link_texts`), which or whose folder is not there yet (the
     program may have made it a link), with that program, what shows it and which of the two
-    is missing (``"which"``, ``"whose folder"``). ``replaced_unknown`` is True once a
+    is missing (``"which"``, ``"whose folder"``). ``mode_changed`` holds those of
+    ``written`` only a mode or owner changer writes (:data:`MODE_CHANGERS`: ``chmod +x
+    gradlew``), as written and expanded: their text stays what it was (a script the command
+    runs after it is read from disk as ever); ``redirected`` those the shell itself writes
+    by a redirection (``> s.sh``), as written and expanded. ``replaced_unknown`` is True once a
     command removed or moved a place built at run time (``rm -rf "$(cat f)"``): any folder
     may be gone after it.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
@@ -301,12 +308,14 @@ class ShellPaths:
         "links",
         "lost_programs",
         "mentioned",
+        "mode_changed",
         "moved",
         "named",
         "only_read",
         "over_scan",
         "paths",
         "programs",
+        "redirected",
         "replaced_unknown",
         "run_in_unknown",
         "scripts",
@@ -342,6 +351,8 @@ class ShellPaths:
         self.configured: list[tuple[str, str, list[str], dict[str, str]]] = []
         self.mentioned: list[str] = []
         self.written: list[str] = []
+        self.mode_changed: list[str] = []
+        self.redirected: list[str] = []
         self.named: list[str] = []
         self.lost_programs: list[str] = []
         self.unpacked: list[tuple[str, str | None, list[str], list[str]]] = []
@@ -376,6 +387,8 @@ class ShellPaths:
         self.configured.extend(inner.configured)
         self.mentioned.extend(inner.mentioned)
         self.written.extend(inner.written)
+        self.mode_changed.extend(inner.mode_changed)
+        self.redirected.extend(inner.redirected)
         self.named.extend(inner.named)
         self.lost_programs.extend(inner.lost_programs)
         self.unpacked.extend(inner.unpacked)
@@ -508,6 +521,8 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         last = word
         evaluating, inner = _evaluated(evaluating, word, previous, reader=writes)
         shell_code = writes.shell_code(word)
+        if shell_code or (evaluating is not None and evaluating[-1:] == [word]):
+            _note_code_file(found, word, bases[-1], known, environ)
         inner += _code_in(word, code=shell_code, given=(words, at + 1))
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         data = not (shell_code or evaluating is not None or writes.may_run(word, previous))
@@ -543,6 +558,27 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     if any(_PATCHER_RE.search(program) for program in found.programs[programs:]):
         _note_patched(found, [(command, True), *texts], bases)
     _note_fed_patches(found, writes, [(command, True), *texts], bases[-1], fed=fed)
+
+
+_CODE_FILE_RE = re.compile(r"^\$\(\s*(?:cat\s+(?:--\s+)?|<\s*)([^\s$`*?\[\]{}()|;&<>'\"\\]+)\s*\)$")
+"""Code that is one file's text: ``$(cat FILE)``, ``$(< FILE)`` (a literal name)."""
+
+
+def _note_code_file(
+    found: ShellPaths,
+    word: str,
+    base: str,
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+) -> None:
+    """Keep the file whose text ``word`` is, when it is a shell's ``-c`` code or ``eval``'s
+    (``bash -c "$(cat s.sh)"``, ``eval "$(< s.sh)"``), as a script fed to a shell
+    (``ShellPaths.scripts``, ``fed``): judged as ``bash < s.sh`` is (P-3)."""
+    if (match := _CODE_FILE_RE.match(word)) is None:
+        return
+    expanded = _expand(match.group(1), known, environ)
+    path = None if expanded is None else _tilde(expanded, environ)
+    found.scripts.append(("fed", base, match.group(1), path, True))
 
 
 _PIPES_AND_FEEDS = frozenset({"|", "|&", "<("})
@@ -2123,6 +2159,7 @@ class _Writes:
         "_environ",
         "_exported",
         "_found",
+        "_inputs",
         "_known",
         "_leading",
         "_looked_up",
@@ -2222,6 +2259,7 @@ class _Writes:
         self._cases: list[str] = []  # the ``case`` commands the word is in, each at its part
         self._redirect = ""  # the redirection operator whose word comes next
         self._stdin: str | None = None  # the file ``<`` feeds the command
+        self._inputs = 0  # the command's redirections reading (``<``, ``<&``, ``<<<``, ``<<``)
         self._closed = False  # the word before closed a command substitution
         self._skip = False
         self._wrapper = ""  # the last wrapper before the command's name (``sudo``)
@@ -2405,6 +2443,7 @@ class _Writes:
         ones read theirs (``<`` feeds it to the command: ``python3 < mk.py`` runs its code);
         the others write theirs (judged as a written place)."""
         operator, self._redirect = self._redirect, ""
+        self._inputs += operator.startswith("<")  # ``<``, ``<&3``, ``<<<``: each a feed
         if operator in (">&", "<&") and _DESCRIPTOR_WORD_RE.match(word):
             return
         self._found.mentioned.append(word)
@@ -2413,6 +2452,7 @@ class _Writes:
             self._stdin = word if operator == "<" else self._stdin
             return
         self._found.written.extend(_spellings(word, known, environ))
+        self._found.redirected.extend(_spellings(word, known, environ))
         if self._built(word, known, environ, lost=lost):
             self._found.written_at_run_time.append(word)
         else:
@@ -2819,19 +2859,80 @@ class _Writes:
             self._found.settings_readers.append(("pip", self._base))
         return words
 
-    def _note_script(self, command: str | None, program: list[str], words: list[str]) -> None:
+    def _note_script(
+        self, command: str | None, program: list[str], words: list[str], feed: list[str] | None
+    ) -> None:
         """Keep the script file the command ended runs (``ShellPaths.scripts``): ``source``'s
         or ``.``'s operand, a shell's script operand
         (:func:`~harness_memory.hooks.shell_startup.script_operand`), or the program itself
-        when named by its path; each value a ``for`` loop's variable in it takes."""
+        when named by its path; each value a ``for`` loop's variable in it takes. A shell (or
+        ``source``) reading its code from standard input (``bash``, ``sh -s a``, ``bash
+        /dev/stdin``) runs each file ``feed`` gives it (:func:`_literal_feed`: ``bash <
+        mk.sh``, ``cat mk.sh | bash``) as a script; given none the guard can name (a pipe, a
+        here-string) that code is read elsewhere (:mod:`~harness_memory.hooks.piped_code`),
+        and the device (``/dev/stdin``) is never read as a file here (P-3)."""
         script = _script_word(command, program, words)
+        if script is None and command in SCRIPT_SHELLS and (operand := script_operand(words)):
+            script = ("shell", operand)  # ``zsh mk.sh``, ``ksh mk.sh``: as ``bash mk.sh``
+        if _reads_code_from_stdin(command, words, script):
+            for word in feed or []:
+                self._add_script("fed", word, word)
+            return
         if script is None:
             return
         kind, word = script
         for each in _through_loops(word, self._loops) or [word]:
-            expanded = _expand(each, self._known, self._environ)
-            path = None if expanded is None else _tilde(expanded, self._environ)
-            self._found.scripts.append((kind, self._base, word, path, True))
+            self._add_script(kind, word, each)
+
+    def _take_feed(self, feed: list[str] | None) -> tuple[list[str] | None, bool]:
+        """The files fed to the command ended (:func:`_literal_feed`) and whether the words a
+        shell reading them is given are data (:meth:`_fed_plainly`); its reading redirections
+        are counted anew for the next command."""
+        fed = _literal_feed(feed)
+        plain = self._fed_plainly(fed, redirected=self._stdin is not None)
+        self._inputs = 0
+        return fed, plain
+
+    def _fed_plainly(self, fed: list[str] | None, *, redirected: bool) -> bool:
+        """Whether the one file ``fed`` names (:func:`_literal_feed`, on standard input) is a
+        script the guard reads whose text uses no positional parameter (``$@``, ``$*``,
+        ``$1``…): the words a shell running it is given (``bash -s -- a < install.sh``) are
+        then data, never a command it runs (``"$@"`` in ``run.sh`` runs them). ``redirected``:
+        fed by ``<`` (its one reading redirection), else by a ``cat`` before the pipe (none)."""
+        if fed is None or len(fed) != 1 or self._inputs != redirected or self.stdin_elsewhere:
+            return False  # ``< install.sh <<< "$(cat mk.sh)"``, ``<&3``: another input
+        if self._found.configured and self._runs_startup_files(self._found.configured[-1]):
+            return False  # ``BASH_ENV=mk.sh bash -s -- a < install.sh``: it is given them too
+        expanded = _expand(fed[0], self._known, self._environ)
+        if expanded is None:
+            return False
+        file = script_file("shell", self._base, _tilde(expanded, self._environ), self._environ)
+        language, text = read_script(file, run=False)
+        return language == "shell" and _POSITIONAL_USE_RE.search(text) is None
+
+    def _runs_startup_files(self, started: tuple[str, str, list[str], dict[str, str]]) -> bool:
+        """Whether the shell ``started`` (``ShellPaths.configured``'s last: its name, folder,
+        words and assignments) runs a startup file first (``BASH_ENV``, ``-i``, ``-l``)."""
+        shell, _, words, assigned = started
+        if shell not in STARTUP_SHELLS:
+            return False
+        return bool(startup_files(shell, words, {**self._environ, **assigned}))
+
+    def _add_script(self, kind: str, word: str, value: str) -> None:
+        """Keep the script ``word`` (taking the value ``value``) run as ``kind`` in the
+        command's folder, expanded as the shell will (None when built at run time). A
+        descriptor's name (``/dev/fd/3``, ``/proc/self/fd/3``: :data:`_INPUT_DEVICE_RE`) is no
+        file the guard may open (it would read its own descriptor): its code is unknown, may
+        write anywhere, and is refused as such; ``/dev/null`` runs nothing."""
+        kernel = _as_kernel_names(value)
+        if kernel == "/dev/null":
+            return
+        if _INPUT_DEVICE_RE.match(kernel):
+            self._found.written_at_run_time.append(f"$(the code a shell reads from {value})")
+            return
+        expanded = _expand(value, self._known, self._environ)
+        path = None if expanded is None else _tilde(expanded, self._environ)
+        self._found.scripts.append((kind, self._base, word, path, True))
 
     def _link_maker(
         self,
@@ -3144,7 +3245,8 @@ class _Writes:
         self._cat_feed = said[::2] if printed else []  # what a pipe after it gives
         self._read_split(program, said)
         config_words = self._note_reads(command)
-        self._note_script(command, program, script_words)
+        fed, plain = self._take_feed(feed)
+        self._note_script(command, program, script_words, fed)
         unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
         maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
         if unread and self.linker is None:
@@ -3191,7 +3293,7 @@ class _Writes:
             self._known.update(dict.fromkeys(_SET_BY_ANY))
         if not self._note_applets(command, program, said):  # ``busybox --install -s`` runs no sh
             given = script_words if command in _SOURCING else said[::2]
-            written += _code_given_unread(command, given)
+            written += _code_given_unread(command, given, fed=plain)
         self._note_unseen(command, said, run_named=run_named)
         self._found.written_at_run_time.extend(word for word, built in written if built)
         named_before = len(self._found.named)  # a backup is of a file there before the writer
@@ -3315,6 +3417,7 @@ class _Writes:
         written = _operand_places(command, unpacker, operands)
         if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
             written.extend(_found_places(operands, self._runs_unread))
+            self._note_found_scripts([word for word, _ in operands])
         if run_named and self._named_at_run_time(program[0], said):
             # ``$(echo cp) note.md "$(cat f)"/a.md``: any program, ``cp`` among them, may
             # write each of its words; one built at run time lands where no one can tell
@@ -3325,7 +3428,7 @@ class _Writes:
         if command == "set" and (given or any(word == "--" for word, _ in operands)):
             self._unsure = True  # ``set -- $X``: $1, $@ … hold words known only at run time
         if command == "xargs":
-            self._found.fed.extend(_fed_places(operands, self._read_run))
+            self._found.fed.extend(_fed_places(operands, self._read_xargs_run))
         written.extend(_placed_outputs(command or "", operands))
         return written
 
@@ -3379,6 +3482,43 @@ class _Writes:
             words = [*program[:1], *said[::2]]
             rest = [_fed_word(each, "$" in each or "`" in each, []) for each in words]
             self._found.take(self._read_run(" ".join([*split, *rest])))
+
+    def _note_found_scripts(self, words: list[str]) -> None:
+        """Keep the script each ``find`` action (``-exec``, ``-ok``; ``words``: find's) runs
+        by a shell (``-exec bash s.sh {} \\;``, its script operand) or by its path
+        (``-exec ./s.sh {} +``), as the command's own (``ShellPaths.scripts``); one naming
+        what it finds (``{}``) is no file of the command, and ``-execdir``'s relative ones are
+        in each found file's folder, not read here."""
+        action: list[str] | None = None
+        for word in [*words, ";"]:
+            if action is None:
+                action = [word] if word in FIND_RUNNING else None
+            elif word not in (";", "+", "\\;"):
+                action.append(word)
+            elif len(action) > 1:
+                self._note_action_script(action[0], action[1:])
+                action = None
+            else:
+                action = None
+
+    def _note_action_script(self, action: str, command: list[str]) -> None:
+        """:meth:`_note_found_scripts` for one ``action`` running ``command`` (its words)."""
+        name = os.path.basename(command[0])  # noqa: PTH119
+        if name in SCRIPT_SHELLS:
+            kind, script = "shell", script_operand(command[1:])
+        else:
+            kind, script = "run", command[0] if "/" in command[0] else None
+        relative = action.endswith("dir") and not (script or "").startswith("/")
+        if script is None or "{}" in script or relative:
+            return
+        self._add_script(kind, script, script)
+
+    def _read_xargs_run(self, text: str) -> ShellPaths:
+        """:meth:`_read_run` of the command an ``xargs`` runs, keeping the scripts it runs
+        (``xargs bash s.sh``: ``ShellPaths.scripts``, read as a command's own are)."""
+        found = self._read_run(text)
+        self._found.scripts.extend((*script[:4], False) for script in found.scripts)
+        return found
 
     def _read_run(self, text: str) -> ShellPaths:
         """What the command ``text`` (one ``xargs`` or ``env -S`` runs) names, read where the
@@ -3828,6 +3968,8 @@ class _Writes:
         naming = command not in _REMOVERS
         for word, built in written:
             self._found.written.extend([word, spelled.get(word, "")])
+            if command in MODE_CHANGERS:
+                self._found.mode_changed.extend([word, spelled.get(word, "")])
             if not built:
                 self._after_linker(word)
                 if naming and not word.startswith("-"):
@@ -3980,19 +4122,55 @@ _POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
 ``${@:2}``): it runs the words ``set --`` gave them."""
 
 
-def _code_given_unread(command: str | None, words: list[str]) -> list[tuple[str, bool]]:
+def _code_given_unread(
+    command: str | None, words: list[str], *, fed: bool
+) -> list[tuple[str, bool]]:
     """The words a shell or ``source`` run with ``words`` (as written) gives code the guard
     cannot read with them (``bash -s … <<< '"$@"'``, ``bash /dev/stdin …``, ``source
     /dev/stdin …``, ``-c "$c"``, a ``-c`` code with quoting or escapes the lexer keeps):
-    ``$@``, words known only at run time run as a command (none when none are given)."""
+    ``$@``, words known only at run time run as a command (none when none are given). Code
+    from standard input ``fed`` a file the guard names (``bash -s -- a < install.sh``,
+    :func:`_literal_feed`) is that script's, judged as ``bash install.sh a`` is."""
     if command in _SOURCING:
         code, given, stdin = None, words[1:], bool(words) and words[0] in STDIN_SCRIPTS
     elif command in SHELLS or command in STARTUP_SHELLS:
         code, _, stdin, given = shell_run(words)
     else:
         return []
-    unread = stdin or (code is not None and _UNREAD_CODE_RE.search(words[code]) is not None)
+    unread = (stdin and not fed) or (
+        code is not None and _UNREAD_CODE_RE.search(words[code]) is not None
+    )
     return [("$@", True)] if unread and given else []
+
+
+def _literal_feed(feed: list[str] | None) -> list[str] | None:
+    """The files fed to a command's standard input (``< mk.sh``'s word, the files a ``cat``
+    before its pipe prints), when each is spelled without anything bash expands at run time
+    or as a pattern; else None (no feed, or one read as code the guard cannot name)."""
+    if not feed or any(_RUN_TIME_FEED_RE.search(word) for word in feed):
+        return None
+    return feed
+
+
+_POSITIONAL_USE_RE = re.compile(r"\$\{?[@*1-9]|\$\{?#|\bshift\b|\bgetopts\b")
+"""A script's use of its positional parameters (``"$@"``, ``$*``, ``$1``, ``${2}``, ``$#``,
+``shift``, ``getopts``): words given to it may be run or read as options."""
+_RUN_TIME_FEED_RE = re.compile(r"[$`*?\[]")
+"""What makes a fed file's word known only at run time (an expansion or a pattern)."""
+
+
+def _reads_code_from_stdin(
+    command: str | None, words: list[str], script: tuple[str, str] | None
+) -> bool:
+    """Whether ``command`` with ``words`` (a shell's or ``source``'s, as written) reads its
+    code from standard input: a shell given no ``-c`` code and no script other than a name of
+    its standard input (``bash``, ``sh -s a``, ``bash /dev/stdin``, ``source /dev/stdin``;
+    ``script`` is :func:`_script_word`'s answer)."""
+    if command in _SOURCING or command in SCRIPT_SHELLS:
+        if script is not None:
+            return _as_kernel_names(script[1]) in STDIN_SCRIPTS
+        return command not in _SOURCING and shell_run(words).code is None
+    return False
 
 
 def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -5323,21 +5501,7 @@ _ANSI_C_RE = re.compile(
     r"|(?P<o>[0-7]{1,3})|c(?P<c>.)|(?P<plain>.))",
     re.DOTALL,
 )
-_ANSI_C_PLAIN = {
-    "a": "\a",
-    "b": "\b",
-    "e": "\x1b",
-    "E": "\x1b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "v": "\v",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "?": "?",
-}
+_ANSI_C_PLAIN = {**SIMPLE_ESCAPES, "'": "'", '"': '"', "?": "?"}
 
 
 def _ansi_c(command: str, start: int) -> tuple[int, str]:
