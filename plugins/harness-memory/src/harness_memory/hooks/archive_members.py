@@ -53,7 +53,7 @@ __all__ = [
 
 MEMBERS_CAP = 5_000
 """The most members an archive may hold for the guard to judge each (the guard's own cap on
-paths, :data:`~harness_memory.hooks.guarding.PATHS_CAP`)."""
+paths, :data:`~harness_memory.hooks.path_refusal.PATHS_CAP`)."""
 ARCHIVE_BYTES_CAP = 16 * 1024 * 1024
 """The largest archive file listed (a compressed one is read whole to list it)."""
 UNPACKED_BYTES_CAP = 32 * 1024 * 1024

@@ -136,15 +136,16 @@ def shell_refusal(
     environ: Mapping[str, str] | None = None,
     served: bool = False,
 ) -> str | None:
-    """:func:`refusal` for every path a shell command (or other text) names, read the way the
-    shell and the kernel will (:func:`~harness_memory.hooks.tool_targets.shell_paths`) with
-    ``environ`` (the shell's environment: the harness's, this process's, when None); a word
-    this cannot decide is refused when its literal part is in the memory root or could still
-    become it (P-3: refuse what could reach another scope). ``mounts`` is the decision's mount
-    table (read here when None). Texts naming more than the guard judges in time (all of them
-    together: :data:`PATHS_CAP`, :data:`PARTS_CAP`, :data:`DEPTH_CAP`), or longer than
-    :data:`TEXT_CAP` (:data:`MCP_TEXT_CAP` for an MCP tool's string arguments: ``served``), are
-    refused unjudged."""
+    """:func:`~harness_memory.hooks.path_refusal.refusal` for every path a shell command (or other
+    text) names, read the way the shell and the kernel will
+    (:func:`~harness_memory.hooks.tool_targets.shell_paths`) with ``environ`` (the shell's
+    environment: the harness's, this process's, when None); a word this cannot decide is refused
+    when its literal part is in the memory root or could still become it (P-3: refuse what could
+    reach another scope). ``mounts`` is the decision's mount table (read here when None). Texts
+    naming more than the guard judges in time (all of them together:
+    :mod:`~harness_memory.hooks.path_refusal`'s ``PATHS_CAP``, ``PARTS_CAP``, ``DEPTH_CAP``), or
+    longer than :data:`TEXT_CAP` (:data:`MCP_TEXT_CAP` for an MCP tool's string arguments:
+    ``served``), are refused unjudged."""
     located = claude_code._locate(hook, settings, None if mounts is None else mounts.as_read)
     if located is None:
         return None

@@ -1,6 +1,7 @@
 """The P-3 guard's judgement of the paths one tool call names, harness-neutral: a file tool's
 target, a patch's files, an MCP file server's (:func:`refusal`), and the caps on what one call
-may name (:data:`PATHS_CAP`, :data:`PARTS_CAP`, :data:`DEPTH_CAP`).
+may name (:data:`PATHS_CAP`, :data:`PARTS_CAP`, :data:`DEPTH_CAP`); and the string leaves of an
+MCP tool's arguments, which the shell judge reads (:func:`string_leaves`).
 
 Each path is checked against the Session's memory root and scopes with
 :func:`harness_memory.guard.check_write`, the first reason to refuse returned. The memory root

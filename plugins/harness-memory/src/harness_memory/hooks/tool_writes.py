@@ -1,6 +1,7 @@
 """What one coding agent's tool call may write, as the harness adapters hand it to the P-3 guard
 and the post-write hook (V-1): :class:`ToolWrites`, and the files a Codex ``apply_patch`` patch
-names (:func:`patch_files`).
+names (:func:`patch_files`), and how an MCP file server's relative paths are read
+(:func:`served_readings`).
 
 Apart from :mod:`~harness_memory.hooks.tool_targets` (which reads the texts in which any word may
 be a path: a shell command, an MCP tool's arguments) so that a file tool's call is judged
@@ -29,17 +30,17 @@ seeing more lines as headers than Codex does only checks more paths."""
 
 
 class ToolWrites:
-    """What one tool call may write: ``paths`` a file tool or a patch names (relative ones
-    from the hook's ``cwd``), each created or rewritten by that name (held to K-7 in a scope),
-    ``touched`` the files it removes or renames without writing that name (a patch's ``***
-    Delete File:``, the source of an ``*** Update File:`` moved, an MCP ``move_file``'s
-    ``source``: judged as any path is, never held to K-7), ``served`` True when the relative
-    ones are resolved by an MCP server against its allowed directories, which may hold the
-    memory root (:func:`served_readings`), and ``texts`` in which any word may be a path (a
-    shell command, an MCP tool's string arguments, read with :func:`shell_paths`). Empty: the
-    call writes no file. ``unread`` names a writing tool's call whose target cannot be read
-    (``Write`` without a string ``file_path``): refused unjudged (P-3). A plain class, like
-    :class:`ShellPaths`."""
+    """What one tool call may write: ``paths`` a file tool or a patch names (relative ones from the
+    hook's ``cwd``), each created or rewritten by that name (held to K-7 in a scope), ``touched``
+    the files it removes or renames without writing that name (a patch's ``*** Delete File:``, the
+    source of an ``*** Update File:`` moved, an MCP ``move_file``'s ``source``: judged as any path
+    is, never held to K-7), ``served`` True when the relative ones are resolved by an MCP server
+    against its allowed directories, which may hold the memory root (:func:`served_readings`), and
+    ``texts`` in which any word may be a path (a shell command, an MCP tool's string arguments, read
+    with :func:`~harness_memory.hooks.tool_targets.shell_paths`). Empty: the call writes no file.
+    ``unread`` names a writing tool's call whose target cannot be read (``Write`` without a string
+    ``file_path``): refused unjudged (P-3). A plain class, like
+    :class:`~harness_memory.hooks.tool_targets.ShellPaths`."""
 
     __slots__ = ("paths", "served", "texts", "touched", "unread")
 
