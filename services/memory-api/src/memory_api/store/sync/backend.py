@@ -33,7 +33,7 @@ import contextlib
 import logging
 import re
 import subprocess
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -45,6 +45,7 @@ from memory_api.store.history.git import (
     git_environment,
     git_program,
 )
+from memory_api.store.sync.pkt_line import packets
 
 __all__ = [
     "HEAD_CAP",
@@ -54,6 +55,7 @@ __all__ = [
     "MachineRef",
     "PushReport",
     "StreamedAnswer",
+    "certified",
     "cgi_command",
     "cgi_environment",
     "deleted_refs",
@@ -251,13 +253,7 @@ def split_answer(data: bytes) -> tuple[Head, bytes] | None:
 
 def _capabilities(body: bytes) -> set[str]:
     """The capabilities a push's request names (after a NUL in its first pkt-line)."""
-    if len(body) < 4:
-        return set()
-    try:
-        length = int(body[:4], 16)
-    except ValueError:
-        return set()
-    first = body[4:length]
+    first = next(packets(body), b"")
     _, nul, caps = first.partition(b"\x00")
     return set(caps.decode("ascii", "replace").split()) if nul else set()
 
@@ -271,11 +267,11 @@ def with_messages(answer: bytes, request: bytes, lines: list[str]) -> bytes:
     if not lines or not caps & {"side-band", "side-band-64k"} or not answer.endswith(b"0000"):
         return answer
     room = (65520 if "side-band-64k" in caps else 1000) - 6
-    packets = b""
+    added = b""
     for line in lines:
         data = b"\x02" + line.encode("utf-8", "replace")[:room] + b"\n"
-        packets += f"{len(data) + 4:04x}".encode("ascii") + data
-    return answer[:-4] + packets + b"0000"
+        added += f"{len(data) + 4:04x}".encode("ascii") + data
+    return answer[:-4] + added + b"0000"
 
 
 def refused_report(request: bytes, ref: str, reason: str) -> bytes:
@@ -310,18 +306,18 @@ def relayed_as_git(request: bytes, answer: bytes, prefixes: tuple[str, ...]) -> 
     report from band 1 at the end)."""
     if not _capabilities(request) & {"side-band", "side-band-64k"}:
         return answer
-    packets = list(_packets(answer))
-    used = sum(len(data) + 4 for data in packets)
+    read = list(packets(answer))
+    used = sum(len(data) + 4 for data in read)
     if answer[used : used + 4] != b"0000":
         return answer  # no whole pkt-line stream: passed as git wrote it
-    said = b"".join(data[1:] for data in packets if data[:1] == b"\x02")
+    said = b"".join(data[1:] for data in read if data[:1] == b"\x02")
     starts = b"|".join(re.escape(prefix.encode("utf-8")) for prefix in prefixes)
     marked = re.sub(_LINE_START + b"(?=" + starts + b")", b"git: ", said)
     if marked == said:
         return answer
     room = (65520 if "side-band-64k" in _capabilities(request) else 1000) - 5
     band_2 = [b"\x02" + marked[at : at + room] for at in range(0, len(marked), room)]
-    others = [data for data in packets if data[:1] != b"\x02"]
+    others = [data for data in read if data[:1] != b"\x02"]
     return (
         b"".join(f"{len(data) + 4:04x}".encode("ascii") + data for data in band_2 + others)
         + (answer[used:])
@@ -349,21 +345,6 @@ class PushReport:
         return self.refused if self.unpack in (None, "ok") else self.unpack
 
 
-def _packets(data: bytes) -> Iterator[bytes]:
-    """The payloads of the pkt-lines of ``data``, up to its first flush (``0000``) or the first
-    bytes that are no pkt-line (git's protocol, gitprotocol-common(5))."""
-    at = 0
-    while at + 4 <= len(data):
-        size = data[at : at + 4]
-        if size.strip(b"0123456789abcdef"):  # no length in four lower-case hex digits
-            return
-        length = int(size, 16)
-        if length < 4 or at + length > len(data):
-            return
-        yield data[at + 4 : at + length]
-        at += length
-
-
 def push_report(request: bytes, answer: bytes) -> PushReport:
     """Read git's report of a push from its ``answer``, pkt-line by pkt-line: on side band 1
     when the push's ``request`` asked for a side band, else as it is. Side band 2 is left
@@ -371,8 +352,8 @@ def push_report(request: bytes, answer: bytes) -> PushReport:
     quotes, ``disallowed submodule name: ../unpack disk quota exceeded``), words a user chose."""
     report = answer
     if _capabilities(request) & {"side-band", "side-band-64k"}:
-        report = b"".join(data[1:] for data in _packets(answer) if data[:1] == b"\x01")
-    lines = [data.rstrip(b"\n").decode("utf-8", "replace") for data in _packets(report)]
+        report = b"".join(data[1:] for data in packets(answer) if data[:1] == b"\x01")
+    lines = [data.rstrip(b"\n").decode("utf-8", "replace") for data in packets(report)]
     if not lines or not lines[0].startswith("unpack "):
         return PushReport()
     refused = next((line for line in lines[1:] if line.startswith("ng ")), None)
@@ -395,11 +376,26 @@ def deleted_refs(request: bytes) -> list[str]:
     ['refs/machines/m1']
     """
     deleted = []
-    for data in _packets(request):
+    for data in packets(request):
         words = data.partition(b"\0")[0].rstrip(b"\n").split(b" ")
         if len(words) == 3 and words[0] != b"shallow" and not words[1].strip(b"0"):
             deleted.append(words[2].decode("utf-8", "replace"))
     return deleted
+
+
+def certified(request: bytes) -> bool:
+    """Whether a push's ``request`` holds a push certificate: a ``push-cert`` packet among its
+    commands (``push-cert`` before any NUL, a newline allowed). git's ``read_head_info`` takes
+    one though the service never advertises ``push-cert``, and runs the commands written in
+    its body, which may be cut across packets as the pusher likes: no reader of the commands
+    short of git's own sees them, so such a push is refused whole (R-1).
+
+    >>> certified(b"0017push-cert\\0report-status" + b"0000")
+    True
+    """
+    return any(
+        data.partition(b"\0")[0].removesuffix(b"\n") == b"push-cert" for data in packets(request)
+    )
 
 
 def run_buffered(
