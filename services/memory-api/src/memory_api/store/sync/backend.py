@@ -123,9 +123,12 @@ def _config(service: GitService, push_ref: MachineRef | None) -> list[tuple[str,
             ("receive.denyDeletes", "true"),
             ("receive.advertisePushOptions", "false"),
             ("receive.autogc", "false"),  # the service repacks itself (history/maintenance.py)
-            # one thread resolves a push's deltas: each thread's stack and malloc arena count
-            # against the data cap (push_data_cap) however many CPUs the machine has
-            ("index.threads", "1"),
+            # one thread resolves a push's deltas: index-pack starts pack.threads of them (by
+            # default one a CPU, up to 20; index.threads is for git's index, not packs), and
+            # each one's stack (ulimit -s) and malloc arena count against the data cap
+            # (push_data_cap): under a 1 GiB stack limit a push with deltas failed
+            # "unable to create thread"
+            ("pack.threads", "1"),
         ]
     else:
         config += [("http.receivepack", "false")]

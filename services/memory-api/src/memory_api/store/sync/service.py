@@ -393,6 +393,8 @@ class SyncStore:
                 return head, answer
             answer = relayed_as_git(body, answer, (MERGED_PREFIX, REFUSED_PREFIX))
             pushed = read_ref(repository, push_ref.name)
+            if pushed == before:
+                return head, self._moved_nothing(request, repository, answer, body)
             if pushed is None:  # git deleted it, past deleted_refs: put back, refused
                 logger.warning(
                     "a push by machine %s to scope %s deleted its ref: put back, refused",
@@ -401,8 +403,6 @@ class SyncStore:
                 )
                 set_ref(repository, push_ref.name, before)
                 return head, refused_report(body, push_ref.name, DELETION_REFUSED)
-            if pushed == before:
-                return head, self._moved_nothing(request, repository, answer, body)
             try:
                 landing = self._made(request, scope, repository, pushed)
                 if isinstance(landing, str):  # refused: nothing is created, nothing taken
