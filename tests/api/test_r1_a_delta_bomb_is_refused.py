@@ -88,6 +88,21 @@ def delta_on_base(size: int) -> tuple[list[bytes], str]:
     return [stored, made], blob.hexdigest()
 
 
+def costly_deltas(count: int) -> list[bytes]:
+    """Pack entries of a 64 KiB blob and ``count`` deltas on it (by its id), each making its
+    own blob of about 64 MiB: some 30 bytes of pack each, and for git 64 MiB to copy and hash
+    in memory its data cap allows, once the whole pack is read."""
+    base = b"a" * _COPY
+    stored = _object_header(3, len(base)) + zlib.compress(base)
+    base_id = hashlib.sha1(b"blob %d\0" % len(base) + base, usedforsecurity=False).digest()
+    entries = [stored]
+    for number in range(count):
+        size = (1024 - number) * _COPY
+        delta = _varint(len(base)) + _varint(size) + b"\x80" * (size // _COPY)
+        entries.append(_object_header(7, len(delta)) + base_id + zlib.compress(delta, 9))
+    return entries
+
+
 def bomb_pack(size: int) -> tuple[bytes, str]:
     """A pack of a 64 KiB blob and a delta on it making a blob of ``size`` bytes (a multiple
     of 64 KiB), and that blob's id."""

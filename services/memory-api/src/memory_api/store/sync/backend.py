@@ -31,7 +31,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import os
 import re
+import resource
+import signal
 import subprocess
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
@@ -60,6 +64,7 @@ __all__ = [
     "cgi_environment",
     "deleted_refs",
     "parse_head",
+    "push_cpu_limit",
     "push_data_cap",
     "push_report",
     "refused_report",
@@ -163,7 +168,23 @@ def push_data_cap(push_body: int) -> int:
     return PUSH_DATA_FLOOR + 4 * push_body
 
 
-def cgi_command(data_cap: int | None = None) -> list[str]:
+def push_cpu_limit(timeout: float) -> int:
+    """Seconds of CPU each git taking a push may use (``RLIMIT_CPU``): the sync ``timeout``
+    (seconds, ``MEMORY_API_SYNC_TIMEOUT``) rounded up, and one more, so the timeout, which
+    kills git's whole process group (:func:`run_buffered`), comes first; the limit holds
+    should that kill not come (R-1, Q-2)."""
+    return math.ceil(timeout) + 1
+
+
+def _within_hard(limit: int, value: int) -> int:
+    """``value`` lowered to the hard ``limit`` (``resource.RLIM_*``) the service runs under:
+    ``ulimit`` cannot raise a limit past it (``EPERM``, so ``sh`` would run nothing), and a
+    host's lower limit (systemd ``LimitDATA=``, a container's ``ulimit``) holds anyway."""
+    hard = resource.getrlimit(limit)[1]
+    return value if hard == resource.RLIM_INFINITY else min(value, hard)
+
+
+def cgi_command(data_cap: int | None = None, cpu_seconds: int | None = None) -> list[str]:
     """``git-http-backend`` itself, started directly (no ``git`` wrapper process: its options
     come in the environment, :func:`cgi_environment`), else ``git http-backend``; raises
     :class:`HistoryUnavailable` without git.
@@ -173,16 +194,25 @@ def cgi_command(data_cap: int | None = None) -> list[str]:
     it runs ``exec`` on the program, so no Python runs between ``fork`` and ``exec``): a pack whose
     deltas declare a huge object makes git fail (``Out of memory, malloc failed``), which the
     push's report says as ``unpacker error``, instead of filling that much memory.
+    ``cpu_seconds`` (:func:`push_cpu_limit`): each of them may use that much CPU (``RLIMIT_CPU``,
+    ``ulimit -t`` alike), then is killed (a pack costing more: ``unpacker error``). Both are
+    lowered to the hard limits the service runs under (:func:`_within_hard`).
     """
     program = git_program()
     if program is None:
         raise HistoryUnavailable(NO_GIT)
     backend = _http_backend()
     command = [backend] if backend is not None else [program, "http-backend"]
-    if data_cap is None:
+    limits = []
+    if data_cap is not None:
+        kib = max(1, _within_hard(resource.RLIMIT_DATA, data_cap) // 1024)
+        limits.append(f"ulimit -d {kib}")
+    if cpu_seconds is not None:
+        limits.append(f"ulimit -t {max(1, _within_hard(resource.RLIMIT_CPU, cpu_seconds))}")
+    if not limits:
         return command
-    kib = max(1, data_cap // 1024)
-    return ["/bin/sh", "-c", f'ulimit -d {kib} && exec "$@"', "git-http-backend", *command]
+    script = " && ".join([*limits, 'exec "$@"'])
+    return ["/bin/sh", "-c", script, "git-http-backend", *command]
 
 
 def cgi_environment(
@@ -405,24 +435,52 @@ def run_buffered(
     command: list[str], env: Mapping[str, str], body: bytes, timeout: float
 ) -> tuple[Head, bytes]:
     """Run the CGI ``command`` with ``body`` on its input and return its answer; blocking.
+    The command runs in a session of its own: at the ``timeout`` (seconds) its whole process
+    group is killed, the ``git receive-pack`` and ``index-pack`` it started too (killing the
+    command alone left them running, orphaned, past the scope's lock).
 
     Raises :class:`HistoryUnavailable` when git cannot run, takes longer than ``timeout``
-    seconds, or answers no CGI header.
+    seconds, or answers no CGI header (what it said on its error output logged as a warning:
+    ``sh`` failing to set a limit, say).
     """
     try:
-        done = subprocess.run(  # noqa: S603 - a fixed program, arguments never through a shell
-            command, input=body, capture_output=True, env=dict(env), timeout=timeout, check=False
+        process = subprocess.Popen(  # noqa: S603 - a fixed program, arguments never through a shell
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env),
+            start_new_session=True,
         )
-    except subprocess.TimeoutExpired:
-        raise HistoryUnavailable(f"git took longer than {timeout:g} s to take the push") from None
     except OSError as error:
         raise HistoryUnavailable(f"git cannot be started: {error.strerror or error}") from None
-    if done.stderr:
-        logger.info("git http-backend: %s", done.stderr.decode("utf-8", "replace").strip())
-    answer = split_answer(done.stdout)
+    with process:
+        try:
+            stdout, stderr = process.communicate(body, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(process.pid)
+            process.communicate()
+            raise HistoryUnavailable(
+                f"git took longer than {timeout:g} s to take the push"
+            ) from None
+        except BaseException:
+            _kill_group(process.pid)
+            raise
+    said = stderr.decode("utf-8", "replace").strip()
+    answer = split_answer(stdout)
     if answer is None:
+        logger.warning("git http-backend gave no answer (exit %s): %s", process.returncode, said)
         raise HistoryUnavailable("git gave no answer to the push")
+    if said:
+        logger.info("git http-backend: %s", said)
     return answer
+
+
+def _kill_group(leader: int) -> None:
+    """Kill the process group of ``leader``, a child started in its own session and not yet
+    waited for (so its id, the group's, names no other process)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(leader, signal.SIGKILL)
 
 
 class StreamedAnswer:
@@ -471,6 +529,7 @@ async def run_streaming(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             env=dict(env),
+            start_new_session=True,  # a process group of its own, killed whole (_stop)
         )
     except OSError as error:
         raise HistoryUnavailable(f"git cannot be started: {error.strerror or error}") from None
@@ -504,8 +563,7 @@ async def _log_errors(process: asyncio.subprocess.Process) -> None:
 
 async def _stop(process: asyncio.subprocess.Process, tasks: tuple[asyncio.Task[None], ...]) -> None:
     if process.returncode is None:
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
+        _kill_group(process.pid)
     await process.wait()
     for task in tasks:
         task.cancel()

@@ -77,6 +77,7 @@ from memory_api.store.sync.backend import (
     cgi_command,
     cgi_environment,
     deleted_refs,
+    push_cpu_limit,
     push_data_cap,
     push_report,
     refused_report,
@@ -384,7 +385,9 @@ class SyncStore:
                 request, repository, "git-receive-pack", push_ref, length=len(body)
             )
             try:
-                command = cgi_command(push_data_cap(self.limits.push_body))
+                command = cgi_command(
+                    push_data_cap(self.limits.push_body), push_cpu_limit(self.limits.timeout)
+                )
                 head, answer = run_buffered(command, env, body, self.limits.timeout)
             except BaseException:  # git stopped (the sync timeout): whatever it took is not taken
                 set_ref(repository, push_ref.name, before)
