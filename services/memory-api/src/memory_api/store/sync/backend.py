@@ -18,6 +18,10 @@ in the CGI environment, so ``git-http-backend`` is started directly), never in t
   ``receive.denyDeletes`` holds for ``refs/heads/`` only, so the service refuses a push
   deleting any ref itself before git runs: :func:`deleted_refs`), and no ``git gc
   --auto`` follows (the service repacks itself, :mod:`memory_api.store.history.maintenance`);
+  git taking a push runs with its data segment and CPU time capped (:func:`cgi_command`),
+  resolves deltas in one thread (``pack.threads``), and runs in a process group of its own,
+  killed whole at the sync timeout (:func:`run_buffered`); the commands are read by
+  :func:`memory_api.store.sync.pkt_line.packets`, as git reads them;
 - the dumb protocol (``http.getanyfile``), hooks and every system or user configuration stay
   off (:func:`memory_api.store.history.git.git_environment`); protocol v0 only, whose one
   ``info/refs`` answer is all a fetch with nothing new needs.
