@@ -4,6 +4,11 @@
 :refs/machines/<id>`` was run by ``git receive-pack``: the service then put the ref back, but
 answered git's ``ok``, so the machine printed ``[deleted]`` and exited 0, and the machines list
 noted a push that sent nothing, the outcomes of the machine's last real push wiped.
+
+The service reads the commands as git does (attackfix56): a pkt-line length in upper-case hex
+(``008F``, which git's ``packet_length`` reads) and a push certificate (``push-cert``, whose body
+git takes commands from though the service never advertises it) hid a deletion from it. And
+whatever it missed, a push after which the machine's ref is gone is refused, never ``ok``.
 """
 
 from __future__ import annotations
@@ -12,8 +17,14 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+from memory_api.store.sync import service
+
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json
 from tests.api.test_r1_git_sync import MACHINE, GitMachine, git_url, scope_holds, service_ref
+from tests.api.test_r1_push_report import pkt
+
+ZERO = "0" * 40
 
 
 async def _machine_note(client: Client, machine_id: str) -> dict[str, Any]:
@@ -34,6 +45,87 @@ async def test_r1_a_push_deleting_the_machines_ref_is_refused_and_nothing_is_not
     pushed_at = service_ref(agent, laptop.ref)
     noted = await _machine_note(client, MACHINE)
     assert noted["outcomes"], "the case twin's push has an outcome to keep"
+
+    deleted = await asyncio.to_thread(laptop.run, "push", "origin", f":{laptop.ref}", check=False)
+
+    assert deleted.returncode != 0, deleted.stderr
+    assert f"! [remote rejected] {laptop.ref} (deletion prohibited" in deleted.stderr
+    assert service_ref(agent, laptop.ref) == pushed_at
+    assert await _machine_note(client, MACHINE) == noted
+
+
+async def _pushed_once(client: Client, agent: AgentHome, tmp_path: Path) -> GitMachine:
+    laptop = GitMachine(tmp_path / "laptop", git_url(client), MACHINE, "laptop")
+    scope_holds(agent.user, {"MEMORY.md": "- [OK](OK.md) the service's\n", "OK.md": "service\n"})
+    await laptop.fetch()
+    laptop.write("ok.md", "laptop\n")
+    await laptop.push()
+    return laptop
+
+
+async def _posted(client: Client, body: bytes) -> bytes:
+    answer = await client.post(
+        f"{memory_url()}/git/user.git/git-receive-pack",
+        data=body,
+        headers={
+            "Content-Type": "application/x-git-receive-pack-request",
+            "X-Memory-Machine": MACHINE,
+        },
+    )
+    assert answer.status == 200, await answer.text()
+    return await answer.read()
+
+
+def _upper_case_pkt(data: bytes) -> bytes:
+    length = f"{len(data) + 4:04X}"
+    assert length != length.lower(), "a length git reads, written with a digit A to F"
+    return length.encode() + data
+
+
+def _certified(command: str) -> bytes:
+    """A push whose ``command`` comes in a push certificate (git's ``read_head_info`` joins
+    its packets into one text, so the command may be cut across two)."""
+    cut = len(command) // 2
+    lines = [
+        "certificate version 0.1\n",
+        "pusher laptop 1700000000 +0000\n",
+        "nonce 1700000000-0123456789abcdef\n",
+        "\n",
+        command[:cut],
+        command[cut:] + "\n",
+        "push-cert-end\n",
+    ]
+    return pkt(b"push-cert\0report-status") + b"".join(pkt(line.encode()) for line in lines)
+
+
+@pytest.mark.parametrize("framing", ["upper-case length", "push certificate"])
+async def test_r1_a_deletion_hidden_from_a_simple_reader_is_refused(
+    client: Client, agent: AgentHome, tmp_path: Path, framing: str
+) -> None:
+    laptop = await _pushed_once(client, agent, tmp_path)
+    pushed_at = service_ref(agent, laptop.ref)
+    noted = await _machine_note(client, MACHINE)
+    command = f"{pushed_at} {ZERO} {laptop.ref}"
+    if framing == "upper-case length":
+        body = _upper_case_pkt(f"{command}\0report-status agent=git/2.39.5".encode()) + b"0000"
+    else:
+        body = _certified(command) + b"0000"
+
+    report = await _posted(client, body)
+
+    assert b"unpack ok" in report and b"ok " + laptop.ref.encode() not in report, report
+    assert b"ng " + laptop.ref.encode() + b" " in report, report
+    assert service_ref(agent, laptop.ref) == pushed_at
+    assert await _machine_note(client, MACHINE) == noted
+
+
+async def test_r1_a_push_leaving_no_machine_ref_is_refused_whatever_the_service_missed(
+    client: Client, agent: AgentHome, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    laptop = await _pushed_once(client, agent, tmp_path)
+    pushed_at = service_ref(agent, laptop.ref)
+    noted = await _machine_note(client, MACHINE)
+    monkeypatch.setattr(service, "deleted_refs", lambda request: [])  # a reader that missed it
 
     deleted = await asyncio.to_thread(laptop.run, "push", "origin", f":{laptop.ref}", check=False)
 

@@ -18,6 +18,10 @@ in the CGI environment, so ``git-http-backend`` is started directly), never in t
   ``receive.denyDeletes`` holds for ``refs/heads/`` only, so the service refuses a push
   deleting any ref itself before git runs: :func:`deleted_refs`), and no ``git gc
   --auto`` follows (the service repacks itself, :mod:`memory_api.store.history.maintenance`);
+  git taking a push runs with its data segment and CPU time capped (:func:`cgi_command`),
+  resolves deltas in one thread (``pack.threads``), and runs in a process group of its own,
+  killed whole at the sync timeout (:func:`run_buffered`); the commands are read by
+  :func:`memory_api.store.sync.pkt_line.packets`, as git reads them;
 - the dumb protocol (``http.getanyfile``), hooks and every system or user configuration stay
   off (:func:`memory_api.store.history.git.git_environment`); protocol v0 only, whose one
   ``info/refs`` answer is all a fetch with nothing new needs.
@@ -31,9 +35,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import os
 import re
+import resource
+import signal
 import subprocess
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -45,6 +53,7 @@ from memory_api.store.history.git import (
     git_environment,
     git_program,
 )
+from memory_api.store.sync.pkt_line import packets
 
 __all__ = [
     "HEAD_CAP",
@@ -54,10 +63,12 @@ __all__ = [
     "MachineRef",
     "PushReport",
     "StreamedAnswer",
+    "certified",
     "cgi_command",
     "cgi_environment",
     "deleted_refs",
     "parse_head",
+    "push_cpu_limit",
     "push_data_cap",
     "push_report",
     "refused_report",
@@ -121,9 +132,12 @@ def _config(service: GitService, push_ref: MachineRef | None) -> list[tuple[str,
             ("receive.denyDeletes", "true"),
             ("receive.advertisePushOptions", "false"),
             ("receive.autogc", "false"),  # the service repacks itself (history/maintenance.py)
-            # one thread resolves a push's deltas: each thread's stack and malloc arena count
-            # against the data cap (push_data_cap) however many CPUs the machine has
-            ("index.threads", "1"),
+            # one thread resolves a push's deltas: index-pack starts pack.threads of them (by
+            # default one a CPU, up to 20; index.threads is for git's index, not packs), and
+            # each one's stack (ulimit -s) and malloc arena count against the data cap
+            # (push_data_cap): under a 1 GiB stack limit a push with deltas failed
+            # "unable to create thread"
+            ("pack.threads", "1"),
         ]
     else:
         config += [("http.receivepack", "false")]
@@ -158,7 +172,23 @@ def push_data_cap(push_body: int) -> int:
     return PUSH_DATA_FLOOR + 4 * push_body
 
 
-def cgi_command(data_cap: int | None = None) -> list[str]:
+def push_cpu_limit(timeout: float) -> int:
+    """Seconds of CPU each git taking a push may use (``RLIMIT_CPU``): the sync ``timeout``
+    (seconds, ``MEMORY_API_SYNC_TIMEOUT``) rounded up, and one more, so the timeout, which
+    kills git's whole process group (:func:`run_buffered`), comes first; the limit holds
+    should that kill not come (R-1, Q-2)."""
+    return math.ceil(timeout) + 1
+
+
+def _within_hard(limit: int, value: int) -> int:
+    """``value`` lowered to the hard ``limit`` (``resource.RLIM_*``) the service runs under:
+    ``ulimit`` cannot raise a limit past it (``EPERM``, so ``sh`` would run nothing), and a
+    host's lower limit (systemd ``LimitDATA=``, a container's ``ulimit``) holds anyway."""
+    hard = resource.getrlimit(limit)[1]
+    return value if hard == resource.RLIM_INFINITY else min(value, hard)
+
+
+def cgi_command(data_cap: int | None = None, cpu_seconds: int | None = None) -> list[str]:
     """``git-http-backend`` itself, started directly (no ``git`` wrapper process: its options
     come in the environment, :func:`cgi_environment`), else ``git http-backend``; raises
     :class:`HistoryUnavailable` without git.
@@ -168,16 +198,25 @@ def cgi_command(data_cap: int | None = None) -> list[str]:
     it runs ``exec`` on the program, so no Python runs between ``fork`` and ``exec``): a pack whose
     deltas declare a huge object makes git fail (``Out of memory, malloc failed``), which the
     push's report says as ``unpacker error``, instead of filling that much memory.
+    ``cpu_seconds`` (:func:`push_cpu_limit`): each of them may use that much CPU (``RLIMIT_CPU``,
+    ``ulimit -t`` alike), then is killed (a pack costing more: ``unpacker error``). Both are
+    lowered to the hard limits the service runs under (:func:`_within_hard`).
     """
     program = git_program()
     if program is None:
         raise HistoryUnavailable(NO_GIT)
     backend = _http_backend()
     command = [backend] if backend is not None else [program, "http-backend"]
-    if data_cap is None:
+    limits = []
+    if data_cap is not None:
+        kib = max(1, _within_hard(resource.RLIMIT_DATA, data_cap) // 1024)
+        limits.append(f"ulimit -d {kib}")
+    if cpu_seconds is not None:
+        limits.append(f"ulimit -t {max(1, _within_hard(resource.RLIMIT_CPU, cpu_seconds))}")
+    if not limits:
         return command
-    kib = max(1, data_cap // 1024)
-    return ["/bin/sh", "-c", f'ulimit -d {kib} && exec "$@"', "git-http-backend", *command]
+    script = " && ".join([*limits, 'exec "$@"'])
+    return ["/bin/sh", "-c", script, "git-http-backend", *command]
 
 
 def cgi_environment(
@@ -251,13 +290,7 @@ def split_answer(data: bytes) -> tuple[Head, bytes] | None:
 
 def _capabilities(body: bytes) -> set[str]:
     """The capabilities a push's request names (after a NUL in its first pkt-line)."""
-    if len(body) < 4:
-        return set()
-    try:
-        length = int(body[:4], 16)
-    except ValueError:
-        return set()
-    first = body[4:length]
+    first = next(packets(body), b"")
     _, nul, caps = first.partition(b"\x00")
     return set(caps.decode("ascii", "replace").split()) if nul else set()
 
@@ -271,11 +304,11 @@ def with_messages(answer: bytes, request: bytes, lines: list[str]) -> bytes:
     if not lines or not caps & {"side-band", "side-band-64k"} or not answer.endswith(b"0000"):
         return answer
     room = (65520 if "side-band-64k" in caps else 1000) - 6
-    packets = b""
+    added = b""
     for line in lines:
         data = b"\x02" + line.encode("utf-8", "replace")[:room] + b"\n"
-        packets += f"{len(data) + 4:04x}".encode("ascii") + data
-    return answer[:-4] + packets + b"0000"
+        added += f"{len(data) + 4:04x}".encode("ascii") + data
+    return answer[:-4] + added + b"0000"
 
 
 def refused_report(request: bytes, ref: str, reason: str) -> bytes:
@@ -310,18 +343,18 @@ def relayed_as_git(request: bytes, answer: bytes, prefixes: tuple[str, ...]) -> 
     report from band 1 at the end)."""
     if not _capabilities(request) & {"side-band", "side-band-64k"}:
         return answer
-    packets = list(_packets(answer))
-    used = sum(len(data) + 4 for data in packets)
+    read = list(packets(answer))
+    used = sum(len(data) + 4 for data in read)
     if answer[used : used + 4] != b"0000":
         return answer  # no whole pkt-line stream: passed as git wrote it
-    said = b"".join(data[1:] for data in packets if data[:1] == b"\x02")
+    said = b"".join(data[1:] for data in read if data[:1] == b"\x02")
     starts = b"|".join(re.escape(prefix.encode("utf-8")) for prefix in prefixes)
     marked = re.sub(_LINE_START + b"(?=" + starts + b")", b"git: ", said)
     if marked == said:
         return answer
     room = (65520 if "side-band-64k" in _capabilities(request) else 1000) - 5
     band_2 = [b"\x02" + marked[at : at + room] for at in range(0, len(marked), room)]
-    others = [data for data in packets if data[:1] != b"\x02"]
+    others = [data for data in read if data[:1] != b"\x02"]
     return (
         b"".join(f"{len(data) + 4:04x}".encode("ascii") + data for data in band_2 + others)
         + (answer[used:])
@@ -349,21 +382,6 @@ class PushReport:
         return self.refused if self.unpack in (None, "ok") else self.unpack
 
 
-def _packets(data: bytes) -> Iterator[bytes]:
-    """The payloads of the pkt-lines of ``data``, up to its first flush (``0000``) or the first
-    bytes that are no pkt-line (git's protocol, gitprotocol-common(5))."""
-    at = 0
-    while at + 4 <= len(data):
-        size = data[at : at + 4]
-        if size.strip(b"0123456789abcdef"):  # no length in four lower-case hex digits
-            return
-        length = int(size, 16)
-        if length < 4 or at + length > len(data):
-            return
-        yield data[at + 4 : at + length]
-        at += length
-
-
 def push_report(request: bytes, answer: bytes) -> PushReport:
     """Read git's report of a push from its ``answer``, pkt-line by pkt-line: on side band 1
     when the push's ``request`` asked for a side band, else as it is. Side band 2 is left
@@ -371,8 +389,8 @@ def push_report(request: bytes, answer: bytes) -> PushReport:
     quotes, ``disallowed submodule name: ../unpack disk quota exceeded``), words a user chose."""
     report = answer
     if _capabilities(request) & {"side-band", "side-band-64k"}:
-        report = b"".join(data[1:] for data in _packets(answer) if data[:1] == b"\x01")
-    lines = [data.rstrip(b"\n").decode("utf-8", "replace") for data in _packets(report)]
+        report = b"".join(data[1:] for data in packets(answer) if data[:1] == b"\x01")
+    lines = [data.rstrip(b"\n").decode("utf-8", "replace") for data in packets(report)]
     if not lines or not lines[0].startswith("unpack "):
         return PushReport()
     refused = next((line for line in lines[1:] if line.startswith("ng ")), None)
@@ -395,35 +413,78 @@ def deleted_refs(request: bytes) -> list[str]:
     ['refs/machines/m1']
     """
     deleted = []
-    for data in _packets(request):
+    for data in packets(request):
         words = data.partition(b"\0")[0].rstrip(b"\n").split(b" ")
         if len(words) == 3 and words[0] != b"shallow" and not words[1].strip(b"0"):
             deleted.append(words[2].decode("utf-8", "replace"))
     return deleted
 
 
+def certified(request: bytes) -> bool:
+    """Whether a push's ``request`` holds a push certificate: a ``push-cert`` packet among its
+    commands (``push-cert`` before any NUL, a newline allowed). git's ``read_head_info`` takes
+    one though the service never advertises ``push-cert``, and runs the commands written in
+    its body, which may be cut across packets as the pusher likes: no reader of the commands
+    short of git's own sees them, so such a push is refused whole (R-1).
+
+    >>> certified(b"0017push-cert\\0report-status" + b"0000")
+    True
+    """
+    return any(
+        data.partition(b"\0")[0].removesuffix(b"\n") == b"push-cert" for data in packets(request)
+    )
+
+
 def run_buffered(
     command: list[str], env: Mapping[str, str], body: bytes, timeout: float
 ) -> tuple[Head, bytes]:
     """Run the CGI ``command`` with ``body`` on its input and return its answer; blocking.
+    The command runs in a session of its own: at the ``timeout`` (seconds) its whole process
+    group is killed, the ``git receive-pack`` and ``index-pack`` it started too (killing the
+    command alone left them running, orphaned, past the scope's lock).
 
     Raises :class:`HistoryUnavailable` when git cannot run, takes longer than ``timeout``
-    seconds, or answers no CGI header.
+    seconds, or answers no CGI header (what it said on its error output logged as a warning:
+    ``sh`` failing to set a limit, say).
     """
     try:
-        done = subprocess.run(  # noqa: S603 - a fixed program, arguments never through a shell
-            command, input=body, capture_output=True, env=dict(env), timeout=timeout, check=False
+        process = subprocess.Popen(  # noqa: S603 - a fixed program, arguments never through a shell
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env),
+            start_new_session=True,
         )
-    except subprocess.TimeoutExpired:
-        raise HistoryUnavailable(f"git took longer than {timeout:g} s to take the push") from None
     except OSError as error:
         raise HistoryUnavailable(f"git cannot be started: {error.strerror or error}") from None
-    if done.stderr:
-        logger.info("git http-backend: %s", done.stderr.decode("utf-8", "replace").strip())
-    answer = split_answer(done.stdout)
+    with process:
+        try:
+            stdout, stderr = process.communicate(body, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(process.pid)
+            process.communicate()
+            raise HistoryUnavailable(
+                f"git took longer than {timeout:g} s to take the push"
+            ) from None
+        except BaseException:
+            _kill_group(process.pid)
+            raise
+    said = stderr.decode("utf-8", "replace").strip()
+    answer = split_answer(stdout)
     if answer is None:
+        logger.warning("git http-backend gave no answer (exit %s): %s", process.returncode, said)
         raise HistoryUnavailable("git gave no answer to the push")
+    if said:
+        logger.info("git http-backend: %s", said)
     return answer
+
+
+def _kill_group(leader: int) -> None:
+    """Kill the process group of ``leader``, a child started in its own session and not yet
+    waited for (so its id, the group's, names no other process)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(leader, signal.SIGKILL)
 
 
 class StreamedAnswer:
@@ -472,6 +533,7 @@ async def run_streaming(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             env=dict(env),
+            start_new_session=True,  # a process group of its own, killed whole (_stop)
         )
     except OSError as error:
         raise HistoryUnavailable(f"git cannot be started: {error.strerror or error}") from None
@@ -505,8 +567,7 @@ async def _log_errors(process: asyncio.subprocess.Process) -> None:
 
 async def _stop(process: asyncio.subprocess.Process, tasks: tuple[asyncio.Task[None], ...]) -> None:
     if process.returncode is None:
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
+        _kill_group(process.pid)
     await process.wait()
     for task in tasks:
         task.cancel()

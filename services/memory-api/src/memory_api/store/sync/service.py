@@ -73,9 +73,11 @@ from memory_api.store.sync.backend import (
     Head,
     MachineRef,
     StreamedAnswer,
+    certified,
     cgi_command,
     cgi_environment,
     deleted_refs,
+    push_cpu_limit,
     push_data_cap,
     push_report,
     refused_report,
@@ -89,6 +91,7 @@ from memory_api.store.sync.push import new_scope_refusal, take_push
 from memory_api.store.sync.twins import keep_twins_apart
 
 __all__ = [
+    "CERTIFICATE_REFUSED",
     "DELETION_REFUSED",
     "FAILED_ANSWERS_KEPT",
     "MERGED_PREFIX",
@@ -102,6 +105,10 @@ __all__ = [
 DELETION_REFUSED = (
     "deletion prohibited: a machine's ref is never deleted, it names what the machine last "
     "sent or fetched (R-1)"
+)
+CERTIFICATE_REFUSED = (
+    "push certificates are not taken: the service never asks for one (push-cert), push "
+    "without --signed (R-1)"
 )
 """The reason a push deleting a ref is refused with (``ng <ref> <reason>``)."""
 
@@ -339,6 +346,24 @@ class SyncStore:
         )
         set_ref(repository, ref.name, read_ref(repository, ref.taken) or head)
 
+    def _refused_unread(
+        self, request: GitRequest, push_ref: MachineRef, body: bytes
+    ) -> bytes | None:
+        """A push git must not run, refused before it runs (the ref stays, nothing is noted):
+        git's report refusing it, else None. One deleting a ref (git's ``receive.denyDeletes``
+        holds for ``refs/heads/`` only), one carrying a push certificate, whose commands the
+        service cannot read as git will (:func:`~memory_api.store.sync.backend.certified`)."""
+        if deleted := deleted_refs(body):
+            ref, reason, what = deleted[0], DELETION_REFUSED, f"would delete {deleted[0]!r}"
+        elif certified(body):
+            ref, reason, what = push_ref.name, CERTIFICATE_REFUSED, "carried a push certificate"
+        else:
+            return None
+        logger.warning(
+            "a push by machine %s to scope %s %s: refused", push_ref.machine_id, request.key, what
+        )
+        return refused_report(body, ref, reason)
+
     async def receive_pack(self, request: GitRequest, body: bytes) -> tuple[Head, bytes]:
         """A push (see the module docstring): git's report once the push is merged, written
         and recorded. Raises :class:`~memory_api.store.history.git.HistoryUnavailable` (503)
@@ -347,14 +372,8 @@ class SyncStore:
         push_ref = self._push_ref(request)
         machine = request.machine
         assert machine is not None
-        if deleted := deleted_refs(body):  # nothing run, nothing noted: the ref stays
-            logger.warning(
-                "a push by machine %s to scope %s would delete %r: refused",
-                machine.machine_id,
-                request.key,
-                deleted[0],
-            )
-            return Head(200), refused_report(body, deleted[0], DELETION_REFUSED)
+        if refusal := self._refused_unread(request, push_ref, body):  # git not run, nothing noted
+            return Head(200), refusal
         scope = await asyncio.to_thread(self._scope, request, create=True)
 
         def work() -> tuple[Head, bytes]:
@@ -366,7 +385,9 @@ class SyncStore:
                 request, repository, "git-receive-pack", push_ref, length=len(body)
             )
             try:
-                command = cgi_command(push_data_cap(self.limits.push_body))
+                command = cgi_command(
+                    push_data_cap(self.limits.push_body), push_cpu_limit(self.limits.timeout)
+                )
                 head, answer = run_buffered(command, env, body, self.limits.timeout)
             except BaseException:  # git stopped (the sync timeout): whatever it took is not taken
                 set_ref(repository, push_ref.name, before)
@@ -377,6 +398,14 @@ class SyncStore:
             pushed = read_ref(repository, push_ref.name)
             if pushed == before:
                 return head, self._moved_nothing(request, repository, answer, body)
+            if pushed is None:  # git deleted it, past deleted_refs: put back, refused
+                logger.warning(
+                    "a push by machine %s to scope %s deleted its ref: put back, refused",
+                    machine.machine_id,
+                    request.key,
+                )
+                set_ref(repository, push_ref.name, before)
+                return head, refused_report(body, push_ref.name, DELETION_REFUSED)
             try:
                 landing = self._made(request, scope, repository, pushed)
                 if isinstance(landing, str):  # refused: nothing is created, nothing taken
