@@ -30,7 +30,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import msgspec
-from memory_core import keys
+from memory_core import json_text, keys
 from memory_core.atomic import atomic_write_bytes
 from memory_core.draft_rules import DRAFT_TEXT_RULE
 from memory_core.errors import InvalidId, NotRegularFileError
@@ -92,7 +92,7 @@ def _check_body(body: DraftCreate) -> None:
 
 def _load(path: Path) -> Draft | None:
     """Read one draft file; None when it is no valid draft (it is then swept), also one
-    nested deeper than msgspec reads (``RecursionError`` in a field it skips).
+    nested deeper than msgspec reads (:class:`~memory_core.json_text.DecodedTooDeep`).
 
     The file is opened without following a symlink and without blocking on a FIFO, and must be
     a regular file of at most :data:`DRAFT_READ_CAP` bytes; raises ``OSError`` otherwise
@@ -102,8 +102,8 @@ def _load(path: Path) -> Draft | None:
     if len(raw) > DRAFT_READ_CAP:
         return None
     try:
-        return _decoder.decode(raw)
-    except (msgspec.DecodeError, RecursionError):  # msgspec's own depth limit, A-12
+        return json_text.decode(_decoder, raw)
+    except msgspec.DecodeError:  # nested too deep too (json_text.DecodedTooDeep), A-12
         logger.warning("removing unreadable draft file %s", path.name)
         return None
 
