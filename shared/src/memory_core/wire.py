@@ -315,7 +315,11 @@ class TopicSummary(Answer, frozen=True):
     ``file`` is the file name (the identity, e.g. ``Deploy notes.md``); ``name`` is the
     frontmatter ``name`` when readable, else the stem; ``problems`` are T-2 findings such as
     ``"frontmatter: …"``. A likely credential in ``name`` or ``description`` is masked
-    (``[masked: <kind>]``, I-8) unless a file answer was asked to reveal it.
+    (``[masked: <kind>]``, I-8) unless a file answer was asked to reveal it. In a listing row
+    (and a search hit) ``name`` and ``description`` are cut to their first 1,000 characters
+    and ``…`` (``memory_api.store.listed_text.LISTED_CHARS``), each cut named in ``problems``
+    (``"description: 5000 characters, listed cut to the first 1000; …"``); the file's own
+    answer gives them whole.
     """
 
     file: str

@@ -49,8 +49,10 @@ DRAFT_READ_CAP = 256 * 1024 * 1024
 larger than this sanity bound is no draft and is swept unread."""
 DRAFTS_PER_AGENT = 100
 """Live drafts one agent keeps at most (A-12): the Memory tab makes one per "Open a new chat",
-each read once within minutes; 100 of up to a request body each bound the disk one agent's
-client can fill."""
+each read once within minutes; 100 of up to a request body each (``MEMORY_API_MAX_BODY``) bound
+what one agent's drafts hold on disk. Agents per project are not capped, so this bounds no
+client (it can make agents); docs/operations.md (``MEMORY_API_DRAFT_TTL``) says how an operator
+bounds the whole."""
 _decoder = msgspec.json.Decoder(Draft)
 _encoder = msgspec.json.Encoder()
 
