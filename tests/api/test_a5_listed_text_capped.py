@@ -37,3 +37,30 @@ async def test_a5_s1_a_500_kb_description_is_cut_in_listings_and_whole_in_its_fi
     assert sum(len(part["text"]) for part in hit["descriptionParts"]) <= LISTED_CHARS + 1
     assert hit["descriptionParts"][0] == {"text": "deploy", "hit": True}
     assert whole["description"] == LONG
+
+
+async def test_a5_a_listing_row_names_its_cut_apart_from_what_to_fix(
+    client: Client, agent: AgentHome
+) -> None:
+    """The cut is no problem of the file (its own answer gives the field whole, with nothing to
+    fix): the page offered "Fix this memory" for it, with an empty list for the agent. The row
+    names the notes of its cuts in ``listedCut`` too, so the page tells them from the rest."""
+    (agent.user / "huge.md").write_text(
+        f"---\nname: huge\ndescription: {LONG}\n---\nbody\n", encoding="utf-8"
+    )
+    (agent.user / "plain.md").write_text(
+        "---\nname: plain\ndescription: short\n---\nbody\n", encoding="utf-8"
+    )
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    whole = await ok_json(await client.get(f"{memory_url()}/scopes/user/files/huge.md"))
+
+    rows = {row["file"]: row for row in listing["files"]}
+    note = (
+        f"description: {len(LONG)} characters, listed cut to the first {LISTED_CHARS}; "
+        "the file's own answer gives it whole"
+    )
+    assert rows["huge.md"]["listedCut"] == [note]
+    assert [p for p in rows["huge.md"]["problems"] if p not in rows["huge.md"]["listedCut"]] == []
+    assert whole["problems"] == []  # nothing for a Fix to ask of the agent
+    assert rows["plain.md"].get("listedCut", []) == []

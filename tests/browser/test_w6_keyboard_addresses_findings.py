@@ -324,3 +324,29 @@ def test_w6_without_a_chat_the_modal_says_how_to_use_copy(
     expect(note).to_contain_text(service.scope("workspace", "shop-api")["workspacePath"])
     expect(note).to_contain_text("MEMORY_API_CHAT_URL")
     shot(page, "w6-edit-without-chat")
+
+
+def test_w6_a_file_whose_only_note_is_the_listing_cut_offers_no_fix(
+    page: Page, service: Service
+) -> None:
+    """The listing cuts a description past 1,000 characters and says so; the file itself is
+    whole and has nothing to fix, so its Findings offer no "Fix this memory" (it opened the
+    bridge with an empty list for the agent)."""
+    user = service.scope_dir("user")
+    write_topic(
+        user,
+        "long-notes.md",
+        name="long-notes",
+        description="deploy " + "x" * 5_000,
+        updated_at="2026-11-29",
+        body="Deploy notes.\n",
+    )
+    with (user / "MEMORY.md").open("a", encoding="utf-8") as index:
+        index.write("- [long-notes](long-notes.md) — the deploy notes, long\n")
+    open_memory_tab(page)
+    row(user_group(page), "long-notes.md").locator("button.findings-btn").click()
+
+    panel = viewer(page)
+    section = panel.locator('.finding-file[data-file="long-notes.md"]')
+    expect(section).to_contain_text("listed cut to the first 1000")
+    expect(section.get_by_role("button", name="Fix this memory")).to_have_count(0)

@@ -462,6 +462,7 @@ def a9_answer(**changes: object) -> dict[str, object]:
         json.dumps(a9_answer(sections=[{"kind": "template", "scope": None, "text": ""}])).encode(),
         json.dumps({k: v for k, v in a9_answer().items() if k != "memory"}).encode(),
         b"[" * 100_000,
+        b'{"extra":' + b"[" * 200_000,  # nested past msgspec's depth in a field it skips
     ],
 )
 async def test_p2_an_answer_that_is_no_session_start_is_a_bad_answer(

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
+import string
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ from memory_api.http.logs import (
 from memory_api.routes.memory import SESSION_ID_LOG_CHARS
 from memory_api.settings import Settings
 from memory_api.store import agents
+from memory_api.word_shape import reads_as_words
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import AGENT, PROJECT, expect_problem, memory_url, ok_json
@@ -222,6 +225,32 @@ def test_a10_every_fresh_secret_is_a_secret_wherever_it_stands() -> None:
         assert hide_secrets(f"run-{secret}/x") == "run-mem_[masked]/x", secret
     assert all(holds_secret(f"mcp__t-{new_secret()}") for _ in range(1_000))
     assert all(holds_secret(f"tool{new_secret()}") for _ in range(1_000))
+
+
+ONE_CASE_ALPHABETS = {
+    "A-Z": string.ascii_uppercase,
+    "A-Z 0-9": string.ascii_uppercase + string.digits,
+    "upper hex": "0123456789ABCDEF",
+    "base32": string.ascii_uppercase + "234567",
+    "a-z": string.ascii_lowercase,
+    "lower hex": "0123456789abcdef",
+}
+"""Alphabets an operator's own token (``MEMORY_API_TOKENS``) may be drawn from, all of one case:
+outside the bound of fresh secrets (random over all 64 URL-safe characters). Before the rule
+for one-case text, 20,000 random 43-character samples read as words 903 times (A-Z), 823 (a-z),
+121 (upper hex), 152 (lower hex); now none of them (nor of A-Z 0-9, base32)."""
+
+
+@pytest.mark.parametrize("alphabet", sorted(ONE_CASE_ALPHABETS))
+def test_a10_random_text_of_one_case_never_reads_as_words(alphabet: str) -> None:
+    """Scoring ALL-CAPS text in lower case let 4.5 % of A-Z-only secrets pass as words, left
+    unmasked in the log; a one-case text reads as words only as words between separators."""
+    letters = ONE_CASE_ALPHABETS[alphabet]
+    draw = random.Random(f"a10 {alphabet}")  # noqa: S311 - the same samples every run
+    samples = ["".join(draw.choices(letters, k=43)) for _ in range(2_000)]
+
+    assert [sample for sample in samples if reads_as_words(sample)] == []
+    assert all(hide_secrets(f"run-mem_{sample}") == "run-mem_[masked]" for sample in samples)
 
 
 async def test_a10_an_mcp_tool_name_made_of_words_is_kept_as_the_tool(

@@ -9,17 +9,26 @@ reason a text is no JSON (:class:`json.JSONDecodeError`, bytes that are no UTF-8
 of more than 4300 digits), so each caller's one ``except ValueError`` turns them all into its
 own named "damaged / unreadable" error, naming the file.
 
-Stored records the service decodes with msgspec have their own depth limit
-(``msgspec.DecodeError``); :mod:`memory_core.json_members` reads a text again with the
-recursion guard of its own.
+msgspec has no depth limit of its own either: it recurses too, and raises ``RecursionError``
+(not its ``DecodeError``) for arrays nested some 1000 deep, even inside a field it skips. A
+Session record of 200 000 ``[`` crashed the post-write hook and made the guard deny every call.
+:func:`decode` is the one way the product decodes with msgspec (a record on disk, a draft, a
+token file, a request body, a service's answer, a memo row): it raises :class:`DecodedTooDeep`,
+a ``msgspec.DecodeError`` (and a :class:`JsonTooDeep`), so each caller's ``except
+msgspec.DecodeError`` names it as the damaged file or bad answer it is.
+:mod:`memory_core.json_members` reads a text again with the recursion guard of its own.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["TOO_DEEP", "JsonTooDeep", "loads"]
+import msgspec
+
+__all__ = ["TOO_DEEP", "DecodedTooDeep", "JsonTooDeep", "decode", "loads"]
+
+_T_co = TypeVar("_T_co", covariant=True)
 
 TOO_DEEP = "arrays or objects nested too deep to be read (keep them under some 900 levels)"
 """Why a text nested too deep is not read, said the same way by every reader."""
@@ -44,3 +53,28 @@ def loads(text: str | bytes | bytearray, **hooks: Any) -> Any:
         return json.loads(text, **hooks)
     except RecursionError:
         raise JsonTooDeep(TOO_DEEP) from None
+
+
+class DecodedTooDeep(msgspec.DecodeError, JsonTooDeep):
+    """A text msgspec could not decode for nesting past Python's recursion limit (``str(error)``
+    is :data:`TOO_DEEP`): a ``msgspec.DecodeError``, so a caller's ``except msgspec.DecodeError``
+    takes it with every other text that is no record; a :class:`JsonTooDeep` too."""
+
+
+class _Decoder(Protocol[_T_co]):
+    """A msgspec ``json.Decoder`` or ``msgspec.Decoder`` (anything with such a ``decode``)."""
+
+    def decode(self, buf: bytes, /) -> _T_co: ...
+
+
+def decode(decoder: _Decoder[_T_co], raw: bytes) -> _T_co:
+    """``raw`` decoded by the msgspec ``decoder`` (its type, its hooks).
+
+    Raises ``msgspec.DecodeError`` for bytes that are not such a value: msgspec's own
+    (``ValidationError`` for a wrong shape), or :class:`DecodedTooDeep` for arrays or objects
+    nested past the recursion limit (never ``RecursionError``).
+    """
+    try:
+        return decoder.decode(raw)
+    except RecursionError:
+        raise DecodedTooDeep(TOO_DEEP) from None

@@ -315,7 +315,12 @@ class TopicSummary(Answer, frozen=True):
     ``file`` is the file name (the identity, e.g. ``Deploy notes.md``); ``name`` is the
     frontmatter ``name`` when readable, else the stem; ``problems`` are T-2 findings such as
     ``"frontmatter: …"``. A likely credential in ``name`` or ``description`` is masked
-    (``[masked: <kind>]``, I-8) unless a file answer was asked to reveal it.
+    (``[masked: <kind>]``, I-8) unless a file answer was asked to reveal it. In a listing row
+    (and a search hit) ``name`` and ``description`` are cut to their first 1,000 characters
+    and ``…`` (``memory_api.store.listed_text.LISTED_CHARS``), each cut named in ``problems``
+    (``"description: 5000 characters, listed cut to the first 1000; …"``); the file's own
+    answer gives them whole. ``listed_cut`` holds those notes again (empty when nothing was
+    cut): the cut is no problem of the file, so a client offers no fix for it.
     """
 
     file: str
@@ -325,6 +330,7 @@ class TopicSummary(Answer, frozen=True):
     size: int
     mtime: str
     problems: list[str]
+    listed_cut: list[str] = msgspec.field(default_factory=list)
 
 
 class TopicList(Answer, frozen=True):
@@ -348,7 +354,7 @@ class TopicList(Answer, frozen=True):
     next_cursor: str | None = None
 
 
-class TopicFile(TopicSummary, frozen=True):
+class TopicFile(TopicSummary, frozen=True, kw_only=True):
     """Answer of ``GET …/scopes/{key}/files/{file}``: the listing row's fields (one home,
     :class:`TopicSummary`), then the body and its ``[[links]]`` (T-3).
 

@@ -21,6 +21,7 @@ from typing import TypeVar
 from urllib.parse import SplitResult, quote, urlsplit
 
 import msgspec
+from memory_core import json_text
 from memory_core.addresses import shown_url, url_secret, usual_host
 from memory_core.keys import check_agent_id, check_draft_id, check_project_id
 from memory_core.wire import (
@@ -288,7 +289,7 @@ class MemoryClient:
             detail = problem_detail(raw, reason)
             raise ServiceRejectedError(status, detail, token_source=self._token_source)
         try:
-            return msgspec.json.decode(raw, type=answer)
+            return json_text.decode(msgspec.json.Decoder(answer), raw)
         except msgspec.DecodeError as error:
             raise BadServiceAnswerError(f"memory service answer is not {what}: {error}") from error
 

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import msgspec
+from memory_core import json_text
 
 __all__ = ["GuardView", "holds_a_record", "read_guard_view", "record_path"]
 
@@ -62,7 +63,7 @@ def read_guard_view(state_dir: Path, session_id: str) -> GuardView | None:
     """The guard's view of the record of ``session_id``; None when there is none, when it is
     unreadable or not a record, or when it names no memory root (memory failed open)."""
     try:
-        fields = _DECODER.decode(record_path(state_dir, session_id).read_bytes())
+        fields = json_text.decode(_DECODER, record_path(state_dir, session_id).read_bytes())
     except (OSError, msgspec.DecodeError):
         return None
     if fields.directories is None:

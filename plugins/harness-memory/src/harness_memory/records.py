@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
+from memory_core import json_text
 from memory_core.wire import ScopeManifest, SessionDirectories, WorkspaceKind
 
 from harness_memory.guard_view import record_path
@@ -124,7 +125,7 @@ def write_record(state_dir: Path, session_id: str, meta: SessionMeta) -> Path:
 def read_record(state_dir: Path, session_id: str) -> SessionMeta | None:
     """Return the record of ``session_id``, or None when there is none or it is unreadable."""
     try:
-        return _DECODER.decode(record_path(state_dir, session_id).read_bytes())
+        return json_text.decode(_DECODER, record_path(state_dir, session_id).read_bytes())
     except (OSError, msgspec.DecodeError):
         return None
 

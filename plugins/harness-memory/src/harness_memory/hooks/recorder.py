@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from memory_core import json_text
 
 from harness_memory.settings import HarnessSettings
 
@@ -114,7 +115,8 @@ def main() -> None:
     """``python -m harness_memory.hooks.recorder`` < a :class:`RecordJob` as JSON."""
     os.nice(10)
     try:
-        job = msgspec.json.decode(sys.stdin.buffer.read(), type=RecordJob, dec_hook=_path)
+        decoder = msgspec.json.Decoder(RecordJob, dec_hook=_path)
+        job = json_text.decode(decoder, sys.stdin.buffer.read())
     except msgspec.DecodeError:  # a ValidationError too
         return
     record(job)

@@ -15,6 +15,7 @@ import stat
 from pathlib import Path
 
 import msgspec
+from memory_core import json_text
 
 from harness_memory.installers.spec import flag_values
 from harness_memory.records import SessionMeta
@@ -86,7 +87,7 @@ def _newest_record(state_dirs: set[Path]) -> SessionMeta | None:
                 found.append((info.st_mtime, entry))
     for _, path in sorted(found, reverse=True):
         try:
-            return _DECODER.decode(path.read_bytes())
+            return json_text.decode(_DECODER, path.read_bytes())
         except (OSError, msgspec.DecodeError):
             continue
     return None

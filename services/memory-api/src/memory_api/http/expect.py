@@ -135,7 +135,7 @@ def expect_handler(limit: BodyLimit = client_max_size) -> ExpectHandler:
                 413,
                 f"{body_too_large(most)} (Content-Length: {length}); it was not read: send a "
                 "smaller one",
-                instance=request.path,
+                instance=request.rel_url.raw_path,
             )
             refused.force_close()
         if refused is not None:

@@ -19,6 +19,7 @@ import msgspec
 from aiohttp import StreamReader, hdrs, web
 from aiohttp.web_protocol import RequestPayloadError
 from memory_core.json_members import UncheckedMembers, repeated_member
+from memory_core.json_text import decode as msgspec_decode
 from memory_core.wire import RequestBody
 
 from memory_api.appkeys import get_settings
@@ -193,7 +194,7 @@ def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
     in one object is a :class:`BadRequest` naming it, other errors are msgspec's
     (:func:`read_json`)."""
     try:
-        decoded = decoder.decode(body)
+        decoded = msgspec_decode(decoder, body)
     except msgspec.DecodeError:
         if (lone := lone_surrogate(body)) is not None:
             raise BadRequest(

@@ -298,7 +298,7 @@ class ProblemRequestHandler(web_protocol.RequestHandler):
             resp = problem_response(
                 resp.status,
                 detail + "; the connection is closed",  # the body sent, if any, is never read
-                instance=request.path,
+                instance=request.rel_url.raw_path,
                 headers=self.headers,
             )
             resp.force_close()

@@ -77,18 +77,43 @@ kept as clients send them); every other one, ``%`` and space included, is percen
 
 
 def shown_path(path: str) -> str:
-    """The request path ``path`` (percent-decoded, as aiohttp gives it) as a problem shows it,
-    in ``instance`` and in a ``detail`` that echoes it (A-11, I-9): a URI reference naming the
-    same path (RFC 3986/3987), every control character, bidirectional control, invisible
-    character (:data:`~memory_core.hidden_text.HIDDEN_CANDIDATES`), separator or other
-    unassigned/format character, space, ``%`` and ASCII no path holds percent-encoded as its
-    UTF-8 bytes; visible letters of any script kept. Never raises (a lone surrogate is encoded
-    as the bytes it stands for).
+    """The request path ``path``, as the request sent it (percent-encoded:
+    ``request.rel_url.raw_path``), as a problem shows it, in ``instance`` and in a ``detail``
+    that echoes it (A-11, I-9): a URI reference naming the same path (RFC 3986/3987), every
+    control character, bidirectional control, invisible character
+    (:data:`~memory_core.hidden_text.HIDDEN_CANDIDATES`), separator or other unassigned/format
+    character, space, ``%`` and ASCII no path holds percent-encoded as its UTF-8 bytes; visible
+    letters of any script kept (sent escaped or not). Escapes of bytes that spell no UTF-8
+    character, and of ``/``, stay as sent (hex in upper case), so the path shown is the path
+    asked for. Never raises: a lone surrogate is shown as the byte it stands for
+    (``surrogateescape``) or else as its three bytes (CESU-8).
 
-    >>> shown_path("/api/x\u202egpj.md"), shown_path("/api/caf\u00e9 100%")
+    >>> shown_path("/api/x%E2%80%AEgpj.md"), shown_path("/api/caf%C3%A9%20100%25")
     ('/api/x%E2%80%AEgpj.md', '/api/café%20100%25')
+    >>> shown_path("/api/%ed%a0%80x/a%2Fb/100%")
+    '/api/%ED%A0%80x/a%2Fb/100%25'
     """
-    return "".join(_shown_char(char) for char in path)
+    shown: list[str] = []
+    at = 0
+    for run in _ESCAPES.finditer(path):
+        shown.extend(map(_shown_char, path[at : run.start()]))
+        sent = bytes.fromhex(run.group().replace("%", ""))
+        shown.extend(map(_shown_escaped, sent.decode("utf-8", "surrogateescape")))
+        at = run.end()
+    shown.extend(map(_shown_char, path[at:]))
+    return "".join(shown)
+
+
+_ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+"""A run of percent-escapes in a path as sent."""
+
+
+def _shown_escaped(char: str) -> str:
+    """One character of a run of escapes decoded (``surrogateescape``: a byte that spells no
+    UTF-8 character stands as U+DC80-U+DCFF) as :func:`shown_path` shows it."""
+    if "\udc80" <= char <= "\udcff":
+        return f"%{ord(char) - 0xDC00:02X}"  # the byte sent, escaped as it was sent
+    return "%2F" if char == "/" else _shown_char(char)
 
 
 def _shown_char(char: str) -> str:
@@ -98,7 +123,11 @@ def _shown_char(char: str) -> str:
         and not _HIDDEN.fullmatch(char)
     ):
         return char
-    return "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogateescape"))
+    try:
+        sent = char.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate no byte stands for
+        sent = char.encode("utf-8", "surrogatepass")
+    return "".join(f"%{byte:02X}" for byte in sent)
 
 
 def body_too_large(limit: int) -> str:
@@ -118,7 +147,8 @@ def problem_response(
     """Build an ``application/problem+json`` response; ``title`` defaults to the status phrase,
     ``problem_type`` (the ``type`` a client matches, RFC 9457) to ``about:blank``. The problem
     is kept on the response under :data:`PROBLEM_KEY`. ``instance`` (the request's path as
-    aiohttp decoded it) is given as :func:`shown_path` shows it, whoever passes it."""
+    sent, percent-encoded: ``request.rel_url.raw_path``) is given as :func:`shown_path` shows
+    it, whoever passes it."""
     problem = Problem(
         type=problem_type,
         title=title or _phrase(status),
@@ -150,10 +180,10 @@ def _http_detail(request: web.Request, error: web.HTTPException) -> str:
                 f"the {request.method} request's target is not a path (as CONNECT host:port and "
                 "OPTIONS * are not): this service serves paths only, such as /api/projects"
             )
-        return f"nothing is served at {shown_path(request.path)}"
+        return f"nothing is served at {shown_path(request.rel_url.raw_path)}"
     if error.status == 405:
         allowed = error.headers.get("Allow", "")
-        where = shown_path(request.path)
+        where = shown_path(request.rel_url.raw_path)
         return f"{request.method} is not allowed on {where}; allowed: {allowed or 'none'}"
     if error.status == 413:
         return body_too_large(request.client_max_size)
@@ -166,8 +196,8 @@ def _http_detail(request: web.Request, error: web.HTTPException) -> str:
 @web.middleware
 async def problem_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Turn every error raised below into a problem+json response (see the module table)."""
-    instance = request.path
     logged_path = request.rel_url.raw_path  # as sent: no decoded newline forges a log line
+    instance = logged_path  # as sent too: shown_path keeps the escapes of bytes no UTF-8
     try:
         return await handler(request)
     except ServiceError as error:

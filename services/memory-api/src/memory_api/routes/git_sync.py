@@ -265,7 +265,7 @@ async def get_failed_answer(request: web.Request) -> web.Response:
     return problem_response(
         failed.status,
         failed.detail,
-        instance=request.path,
+        instance=request.rel_url.raw_path,
         headers=retry,
         problem_type=failed.problem_type,
     )

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from memory_core import json_text
 from memory_core.atomic import atomic_write_bytes
 from memory_core.byte_order import decode_marked, marked_codec, not_text
 from memory_core.errors import InvalidId
@@ -209,18 +210,14 @@ def _parse(raw: bytes, agent_id: str) -> AgentRecord:
     (``"project"`` twice served the agent in the project named last)."""
     try:
         text = decode_marked(raw).encode("utf-8") if marked_codec(raw) is not None else raw
-        data = _decoder.decode(text)
+        data = json_text.decode(_decoder, text)
         if (twice := repeated_member(text)) is not None:  # read by its last, silently
             raise unusable_agent(agent_id, f"are invalid: {twice_named(twice)}", INVALID_FIX)
     except UnicodeDecodeError as error:
         raise unusable_agent(agent_id, f"are invalid: {not_text(error)}", INVALID_FIX) from error
     except UncheckedMembers as error:  # a repeat not ruled out is not read by its last (A-1)
         raise unusable_agent(agent_id, f"are invalid: {error}", INVALID_FIX) from error
-    except RecursionError as error:  # msgspec's own limit, in a field it skips (A-1)
-        raise unusable_agent(
-            agent_id, "are invalid: its values are nested too deep", INVALID_FIX
-        ) from error
-    except msgspec.DecodeError as error:
+    except msgspec.DecodeError as error:  # nested too deep too, in a field it skips (A-1)
         raise unusable_agent(agent_id, f"are invalid: {error}", INVALID_FIX) from error
     return AgentRecord(
         project=data.project,

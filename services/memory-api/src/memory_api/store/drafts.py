@@ -30,7 +30,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import msgspec
-from memory_core import keys
+from memory_core import json_text, keys
 from memory_core.atomic import atomic_write_bytes
 from memory_core.draft_rules import DRAFT_TEXT_RULE
 from memory_core.errors import InvalidId, NotRegularFileError
@@ -49,8 +49,10 @@ DRAFT_READ_CAP = 256 * 1024 * 1024
 larger than this sanity bound is no draft and is swept unread."""
 DRAFTS_PER_AGENT = 100
 """Live drafts one agent keeps at most (A-12): the Memory tab makes one per "Open a new chat",
-each read once within minutes; 100 of up to a request body each bound the disk one agent's
-client can fill."""
+each read once within minutes; 100 of up to a request body each (``MEMORY_API_MAX_BODY``) bound
+what one agent's drafts hold on disk. Agents per project are not capped, so this bounds no
+client (it can make agents); docs/operations.md (``MEMORY_API_DRAFT_TTL``) says how an operator
+bounds the whole."""
 _decoder = msgspec.json.Decoder(Draft)
 _encoder = msgspec.json.Encoder()
 
@@ -92,7 +94,7 @@ def _check_body(body: DraftCreate) -> None:
 
 def _load(path: Path) -> Draft | None:
     """Read one draft file; None when it is no valid draft (it is then swept), also one
-    nested deeper than msgspec reads (``RecursionError`` in a field it skips).
+    nested deeper than msgspec reads (:class:`~memory_core.json_text.DecodedTooDeep`).
 
     The file is opened without following a symlink and without blocking on a FIFO, and must be
     a regular file of at most :data:`DRAFT_READ_CAP` bytes; raises ``OSError`` otherwise
@@ -102,8 +104,8 @@ def _load(path: Path) -> Draft | None:
     if len(raw) > DRAFT_READ_CAP:
         return None
     try:
-        return _decoder.decode(raw)
-    except (msgspec.DecodeError, RecursionError):  # msgspec's own depth limit, A-12
+        return json_text.decode(_decoder, raw)
+    except msgspec.DecodeError:  # nested too deep too (json_text.DecodedTooDeep), A-12
         logger.warning("removing unreadable draft file %s", path.name)
         return None
 

@@ -63,7 +63,8 @@ def cut_parts(parts: list[SnippetPart]) -> list[SnippetPart]:
 
 def listed_row(row: TopicSummary) -> TopicSummary:
     """The listing ``row`` with its name and description :func:`listed`, each cut named in its
-    ``problems`` (:func:`cut_note`); ``row`` itself when neither is over the cap."""
+    ``problems`` (:func:`cut_note`) and again in its ``listed_cut`` (no problem to fix: the
+    file's own answer is whole); ``row`` itself when neither is over the cap."""
     notes = [
         note
         for field, text in (("name", row.name), ("description", row.description or ""))
@@ -73,5 +74,9 @@ def listed_row(row: TopicSummary) -> TopicSummary:
         return row
     description = None if row.description is None else listed(row.description)
     return msgspec.structs.replace(
-        row, name=listed(row.name), description=description, problems=[*row.problems, *notes]
+        row,
+        name=listed(row.name),
+        description=description,
+        problems=[*row.problems, *notes],
+        listed_cut=notes,
     )

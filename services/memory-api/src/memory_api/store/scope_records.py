@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
+from memory_core import json_text
 from memory_core.wire import Severity
 
 from memory_api.store.cache_file import (
@@ -101,6 +102,9 @@ class LintTally(msgspec.Struct, frozen=True):
     counts: dict[str, int]
     severities: dict[str, int]
     code_severities: dict[str, Severity]
+
+
+_lint_decoder = msgspec.json.Decoder(LintTally)
 
 
 def lint_digest(facts: object, keys: list[FileKey]) -> bytes:
@@ -249,8 +253,8 @@ class ScopeRecords:
         if found is None or found[0] != digest:
             return None
         try:
-            return msgspec.json.decode(found[1], type=LintTally)
-        except (msgspec.DecodeError, RecursionError):  # a damaged row is no row
+            return json_text.decode(_lint_decoder, found[1])
+        except msgspec.DecodeError:  # a damaged row (nested too deep too) is no row
             return None
 
     def _read_lint(self, name: str) -> tuple[bytes, bytes] | None:

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import msgspec
+from memory_core import json_text
 from memory_core.account_access import other_writers
 from memory_core.counting import counted
 from memory_core.json_members import repeated_member, twice_named
@@ -435,7 +436,7 @@ class TokenStore:
             else:
                 # a record edited by hand in a Windows editor starts with a BOM (RFC 8259 8.1)
                 raw = raw.removeprefix(codecs.BOM_UTF8)
-                read = _Read(check_token_entry(_decoder.decode(raw)))
+                read = _Read(check_token_entry(json_text.decode(_decoder, raw)))
                 if (twice := repeated_member(raw)) is not None:  # read by its last, silently
                     read = _Read(None, f"not a token record ({twice_named(twice)})")
         except FileNotFoundError:

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import msgspec
 import yaml
+from memory_core import json_text
 from memory_core.topics import ParsedTopic
 from memory_core.wire import Finding, TopicSummary
 
@@ -162,10 +163,10 @@ class TopicMemo:
         if found is None or found[1] is None:
             return None
         try:  # a damaged row is no row: the file is parsed, as with no memo
-            if _key_decoder.decode(found[0]) != key:
+            if json_text.decode(_key_decoder, found[0]) != key:
                 return None
-            return _decoder.decode(found[1])
-        except (msgspec.DecodeError, TypeError, RecursionError):
+            return json_text.decode(_decoder, found[1])
+        except (msgspec.DecodeError, TypeError):
             return None
 
     def names(self, scope: str) -> dict[tuple[str, str], tuple[FileKey, str]]:
@@ -186,8 +187,8 @@ class TopicMemo:
         kept: dict[tuple[str, str], tuple[FileKey, str]] = {}
         for path, file, key, name in rows:
             try:  # a damaged row is no row: its file is parsed, as with no memo
-                decoded = _key_decoder.decode(key)
-            except (msgspec.DecodeError, TypeError, RecursionError):
+                decoded = json_text.decode(_key_decoder, key)
+            except (msgspec.DecodeError, TypeError):
                 continue
             if isinstance(path, str) and isinstance(file, str) and isinstance(name, str):
                 kept[(path, file)] = (decoded, name)

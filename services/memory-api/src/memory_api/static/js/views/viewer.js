@@ -360,7 +360,8 @@ export class Viewer {
     );
   }
 
-  /** Show the lint findings of a scope, or of its `file` (null: all), each file with a fix. */
+  /** Show the lint findings of a scope, or of its `file` (null: all), each file with a fix
+   * unless all it has is the listing's cut of its name or description (`listedCut`). */
   async openFindings(scope, file, where) {
     const { project, agent } = this.tab.view;
     delete this.dialog.dataset.file;
@@ -375,6 +376,10 @@ export class Viewer {
     );
     if (!listing) return;
     const problems = new Map(listing.files.map((topic) => [topic.file, topic.problems ?? []]));
+    // A name or description the listing cut is said, but is nothing to fix (the file is whole).
+    const cut = new Map(listing.files.map((topic) => [topic.file, topic.listedCut ?? []]));
+    const toFix = (name, list) =>
+      list.length > 0 || (problems.get(name) ?? []).some((p) => !cut.get(name)?.includes(p));
     const groups = byFile(listing.findings.filter((f) => !file || f.file === file));
     for (const [name, list] of problems) {
       if (list.length && (!file || name === file) && !groups.has(name)) groups.set(name, []);
@@ -385,8 +390,11 @@ export class Viewer {
       this.body,
       groups.size
         ? [...groups].map(([name, list]) =>
-            fileFindings(name, list, problems.get(name) ?? [], () =>
-              this.tab.go("fix", scope, name),
+            fileFindings(
+              name,
+              list,
+              problems.get(name) ?? [],
+              toFix(name, list) ? () => this.tab.go("fix", scope, name) : null,
             ),
           )
         : h("p", { class: "state", text: "Nothing to report: lint found no problem here." }),
