@@ -76,6 +76,7 @@ def test_codex_managed_install_pins_the_hooks_on_and_codex_memory_and_terminals_
     root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
     assert config["sandbox_workspace_write"]["writable_roots"] == [str(root)]
     assert "no user's or project's config.toml can switch them off" in said
+    assert "Each user gives their token with `harness-memory token set --managed`" in said
     assert not (tmp_path / "home" / ".codex").exists()  # nobody's own settings
 
     status, said = run(tmp_path, "uninstall", "codex", "--managed", str(folder))

@@ -56,6 +56,7 @@ from harness_memory.installers.own_memory import Switch, switch_off, switches_ba
 from harness_memory.installers.plan import Plan, with_state
 from harness_memory.installers.record import read_record
 from harness_memory.installers.spec import InstallOptions, root_changes
+from harness_memory.settings import MANAGED_TOKEN_SET
 
 __all__ = ["DEFAULT_DIR", "PINS", "REQUIREMENTS_NAME", "plan"]
 
@@ -83,8 +84,9 @@ memories or its interactive terminals back on."""
 MANAGED = (
     "Installed into Codex CLI's requirements ({path}): every user's Codex on this machine runs "
     "these hooks, and no user's or project's config.toml can switch them off or Codex's own "
-    "memories or terminals back on. Each user gives their token with `harness-memory token "
-    "set` (kept in their own account's home)."
+    "memories or terminals back on. Each user gives their token with "
+    + MANAGED_TOKEN_SET
+    + " (kept in their own account's home)."
 )
 
 

@@ -67,6 +67,7 @@ from harness_memory.installers.own_memory import Switch, switch_off, switches_ba
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import read_record
 from harness_memory.installers.spec import InstallOptions
+from harness_memory.settings import MANAGED_TOKEN_SET
 
 __all__ = ["PINS", "SETTINGS_NAME", "hook_names", "plan", "settings_file", "unread_reason"]
 
@@ -97,7 +98,8 @@ MANAGED = (
     "hooksConfig.enabled or its auto memory back on. Their names end in a random part chosen "
     "at the first install (kept by a later one), so no repository's hooksConfig.disabled can "
     "name them; a user who reads this file can. Each user gives their token with "
-    "`harness-memory token set` (kept in their own account's home)."
+    + MANAGED_TOKEN_SET
+    + " (kept in their own account's home)."
 )
 
 
