@@ -41,6 +41,7 @@ from harness_memory.installers.codex import (
     TERMINALS,
     check_tables,
     hook_groups,
+    roots_note,
     writable_root,
 )
 from harness_memory.installers.files import (
@@ -108,6 +109,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     wanted = hook_groups(options, None) if install else {}
     merged, _ = merge_hooks(before, HARNESS, wanted, source=requirements_path)
     _put_hooks(requirements, before, merged)
+    gone, added = root_changes(before, HARNESS, options, install=install)
     notes: list[str] = []
     if install:
         found = _parse(requirements_path, old_requirements)  # the pins share [features]
@@ -115,6 +117,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             switch_off(requirements, pin, record.previous, tomlkit.table, found=found)
             for pin in PINS
         ]
+        notes += roots_note(config_path, gone, added)
         notes.append(MANAGED.format(path=requirements_path))
         notes += gap_notes(HARNESS, managed=True)
     else:
@@ -123,7 +126,6 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old_config = read_text(config_path)
     config = _parse(config_path, old_config)
     check_tables(config, config_path, ("sandbox_workspace_write",))
-    gone, added = root_changes(before, HARNESS, options, install=install)
     for root in gone:
         writable_root(config, root, install=False)
     if added is not None:
