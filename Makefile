@@ -76,7 +76,7 @@ wheels: | $(BIN)/python
 ## port's address would be another program's). A MEMORY_API_DATA_DIR from the environment (the
 ## README's export, left from before the checkout moved) wins over .data: the seed says so first.
 run: $(RUN_STAMP)
-	@$(BIN)/memory-api demo seed --corpus tests/data/corpus --checkout-data $(CURDIR)/.data
+	@$(BIN)/memory-api demo seed --corpus tests/data/corpus --checkout-data "$(CURDIR)/.data"
 	@$(BIN)/memory-api serve
 
 ## Lint, type-check and run every test.

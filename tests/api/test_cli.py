@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -740,8 +741,10 @@ def test_a10_serve_refusing_a_public_address_names_memory_api_as_started(
 ) -> None:
     """``make run MEMORY_API_HOST=0.0.0.0`` without a token: the refusal's fix named a bare
     ``memory-api token create``, which beside ``make run`` the shell does not find (round
-    56's new-user run); it names the program as it was started."""
-    bin_dir = tmp_path / ".venv" / "bin"
+    56's new-user run); it names the program as it was started, with the data dir it serves
+    (``token create`` refuses to guess one), each quoted for the shell (a checkout under
+    ``old dir/``)."""
+    bin_dir = tmp_path / "old dir" / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
     (bin_dir / "memory-api").write_text("#!/bin/sh\n", "utf-8")
     (bin_dir / "memory-api").chmod(0o755)
@@ -753,4 +756,6 @@ def test_a10_serve_refusing_a_public_address_names_memory_api_as_started(
 
     said = capsys.readouterr().err
     assert "refusing to bind 0.0.0.0" in said
-    assert f"`{bin_dir / 'memory-api'} token create --name NAME`" in said, said
+    program = shlex.quote(str(bin_dir / "memory-api"))
+    named = f"MEMORY_API_DATA_DIR={shlex.quote(str(env))}"
+    assert f"`{named} {program} token create --name NAME`" in said, said

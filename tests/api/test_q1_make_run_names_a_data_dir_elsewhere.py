@@ -10,9 +10,11 @@ nothing but the path in passing (round 56's new-user run). ``make run`` passes t
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
+from memory_api.checkout_data import elsewhere_note
 from memory_api.cli import main
 
 from tests.api.test_q1_demo_seed_after_the_checkout_moved import small_corpus
@@ -55,3 +57,15 @@ def test_q1_the_checkouts_own_data_dir_adds_no_line(
     seed(own, own, corpus, monkeypatch)
 
     assert "named by MEMORY_API_DATA_DIR" not in capsys.readouterr().out
+
+
+def test_q1_the_make_run_it_suggests_is_quoted_for_the_shell(tmp_path: Path) -> None:
+    """A checkout under ``old dir/``: the suggested ``make run MEMORY_API_DATA_DIR=…`` was
+    printed bare, which the shell splits at the space; it is quoted as the shell reads it."""
+    own = tmp_path / "old dir" / ".data"
+    own.mkdir(parents=True)
+
+    said = elsewhere_note(tmp_path / "elsewhere", own)
+
+    assert f"make run MEMORY_API_DATA_DIR={shlex.quote(str(own))}\n" in said
+    assert shlex.split(said.rsplit("or ", 1)[1]) == ["make", "run", f"MEMORY_API_DATA_DIR={own}"]

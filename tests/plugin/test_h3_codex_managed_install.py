@@ -76,6 +76,13 @@ def test_codex_managed_install_pins_the_hooks_on_and_codex_memory_and_terminals_
     root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
     assert config["sandbox_workspace_write"]["writable_roots"] == [str(root)]
     assert "no user's or project's config.toml can switch them off" in said
+    assert "Each user gives their token with `harness-memory token set --managed`" in said
+    # H-3: the summary names the setting widened for the memory root, as a user install's does
+    assert (
+        f"Codex CLI's sandbox: sandbox_workspace_write.writable_roots in {folder / 'config.toml'} "
+        f"names the memory root {root}: its sandbox lets the agent's commands and patches write "
+        "memory."
+    ) in said
     assert not (tmp_path / "home" / ".codex").exists()  # nobody's own settings
 
     status, said = run(tmp_path, "uninstall", "codex", "--managed", str(folder))

@@ -73,6 +73,12 @@ def test_gemini_managed_install_pins_the_hooks_on_and_gemini_memory_off(tmp_path
     assert document["experimental"] == {"autoMemory": False}
     root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
     assert document["context"] == {"includeDirectories": [str(root)], "includeDirectoryTree": False}
+    assert "Each user gives their token with `harness-memory token set --managed`" in said
+    # H-3: the summary names the setting widened for the memory root, as a user install's does
+    assert (
+        f"Gemini CLI's context.includeDirectories names the memory root {root}: its file tools "
+        "may read and write memory outside the Workspace."
+    ) in said
     ours = commands(document)
     assert {c.split(" hook gemini ")[1].split()[0] for c in ours} == {
         "session-start",

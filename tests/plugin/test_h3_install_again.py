@@ -141,7 +141,7 @@ def test_h3_the_hook_names_the_one_command_when_the_env_token_is_all_it_had(
     monkeypatch.setattr(pwd, "getpwuid", lambda uid: account)
     managed = load_settings({}, env, flags_only=True)
     said = ignored_env_message(managed, "claude-code") or ""
-    assert "run `harness-memory token set` once" in said
+    assert "run `harness-memory token set --managed` once" in said  # whatever $HOME says
 
     token_file = tmp_path / "token"
     token_file.write_text(TOKEN, "utf-8")

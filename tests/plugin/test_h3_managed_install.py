@@ -125,7 +125,8 @@ def test_managed_status_names_the_accounts_state_folder_whatever_claude_config_d
     assert f"your Session records and token file are in {state} " in said
     assert "as the password database gives it, whatever $HOME or $CLAUDE_CONFIG_DIR say" in said
     assert "wherever" not in said  # it said "wherever $HOME … point", beside a path not $HOME's
-    assert "no token file" in said and "harness-memory token set" in said
+    # $HOME is not the account's home: the bare `token set` would write $HOME's file
+    assert "no token file" in said and "run `harness-memory token set --managed`" in said
     assert load_settings({}, elsewhere, flags_only=True).state_dir == state  # as the hooks do
 
     state.mkdir(parents=True)
@@ -134,6 +135,7 @@ def test_managed_status_names_the_accounts_state_folder_whatever_claude_config_d
     code, said = status_of()
     assert code == 1
     assert "PROBLEM" in said and "other users may read it" in said
+    assert "run `harness-memory token set --managed`" in said
 
     (state / "token").chmod(0o600)
     code, said = status_of()

@@ -387,5 +387,5 @@ def test_h7_a_refusal_of_managed_hooks_names_token_set_and_of_user_hooks_the_ins
     assert said.startswith(f"service {url} (acme/{new_agent}): PROBLEM: these hooks send no token")
     assert said.endswith(
         "give them a token it takes (`harness-memory install codex` again with that token in "
-        "HARNESS_MEMORY_TOKEN; `harness-memory token set`)"
+        "HARNESS_MEMORY_TOKEN; `harness-memory token set --managed`)"
     )

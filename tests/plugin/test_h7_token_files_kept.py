@@ -102,7 +102,7 @@ def test_h7_a_user_install_keeps_the_token_file_the_managed_hooks_read(
     assert status == 0
     assert own.read_text() == "managed-Token-4711\n"
     assert f"kept {own}" in said and str(managed / "managed-settings.json") in said
-    assert "`harness-memory token set`" in said
+    assert "`harness-memory token set --managed`" in said
     # token set then moves the managed hooks' token out, and nothing reads the old file now
     moved = token_set("managed-Token-4712")
     outside = account / ".config" / "harness-memory" / "tokens" / "managed"

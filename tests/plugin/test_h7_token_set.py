@@ -367,3 +367,29 @@ def test_h7_token_set_writes_into_home_when_home_names_another_folder(
     assert status == 0, said
     assert managed.read_text(encoding="utf-8") == "mem_managed\n"
     assert written.read_text(encoding="utf-8") == f"{TOKEN}\n"
+
+
+@pytest.mark.parametrize("spelling", ["as it is", "through a symlink"])
+def test_h7_token_set_with_home_the_accounts_own_writes_the_managed_hooks_file_and_no_warning(
+    account: Path, tmp_path: Path, spelling: str
+) -> None:
+    """The common case: ``$HOME`` is the account's home of the password database (as it is,
+    or a link to it): the file the managed hooks read is written, and no line says ``$HOME``
+    is another folder."""
+    home = account
+    if spelling == "through a symlink":
+        home = tmp_path / "home-link"
+        home.symlink_to(account)
+    out = io.StringIO()
+    status = main(
+        ["token", "set"],
+        environ={"HOME": str(home)},
+        stdin=io.BytesIO(f"{TOKEN}\n".encode()),
+        stdout=out,
+    )
+
+    said = out.getvalue()
+    managed = account / ".claude" / "harness-memory" / "token"
+    assert status == 0, said
+    assert managed.read_text(encoding="utf-8") == f"{TOKEN}\n"
+    assert said == f"wrote the token to {managed} (mode 0600)\n"

@@ -10,6 +10,7 @@ Makefile and its inputs, so nothing is installed; and the progress line of
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -86,6 +87,18 @@ def test_q1_make_run_after_make_test_installs_nothing(tmp_path: Path) -> None:
     plan = _plan(checkout, "run")
     assert "pip" not in plan
     assert "memory-api demo seed" in plan and "memory-api serve" in plan
+
+
+def test_q1_make_run_in_a_folder_whose_name_holds_a_space(tmp_path: Path) -> None:
+    """``make run`` in ``/tmp/x sp/clone`` passed ``--checkout-data /tmp/x sp/clone/.data``
+    as two words: ``memory-api: error: unrecognized arguments: sp/clone/.data``. Each command
+    make would run, split as the shell splits it, names the checkout's folder as one word."""
+    checkout = _checkout(tmp_path / "x sp" / "clone")
+    _stamp(checkout, ".installed-run", ".installed-test")
+    commands = [shlex.split(line) for line in _plan(checkout, "run").splitlines()]
+    seed = next(words for words in commands if words[1:3] == ["demo", "seed"])
+    assert seed[seed.index("--checkout-data") :] == ["--checkout-data", f"{checkout}/.data"]
+    assert [".venv/bin/memory-api", "serve"] in commands
 
 
 def _pip_script(venv: Path, python: Path, argument: str = "") -> None:

@@ -5,33 +5,34 @@
     printf '%s\\n' "$TOKEN" | harness-memory token set [--file PATH | --managed]
     harness-memory token set [--file PATH | --managed]   # at a terminal: asks, without echo
 
-The managed install (``install claude-code --managed``) writes hooks for every user of a machine
-and takes no token: each hook reads the token of the account running it from
+The managed install (``install claude-code --managed``) writes hooks for every user of a machine and
+takes no token: each hook reads the token of the account running it from
 ``.claude/harness-memory/token`` in the account's home as the password database gives it
 (:func:`~harness_memory.settings.account_state_dir`). This command writes that file — or, when
-``$HOME`` names another folder, ``$HOME``'s own (the hooks installed with that ``$HOME`` read
-it; the account's home is left alone and the line names the managed hooks' file and
+``$HOME`` names another folder, ``$HOME``'s own ``.claude/harness-memory/token`` (the one a Claude
+Code user install made with that ``$HOME`` reads; Codex CLI's and Gemini CLI's user hooks read
+``~/.codex/harness-memory/token`` and ``~/.gemini/harness-memory/token``, which their install writes
+or ``--file`` names; the account's home is left alone and the line names the managed hooks' file and
 ``--managed``, which writes theirs whatever ``$HOME`` says), or the one ``--file`` names (a
 user-settings install's ``--token-file``) — owner-only (``0600``, its new folders ``0700``),
-replacing it atomically: never a moment where the file holds half a token or is readable by
-others. On a disk that keeps no owner-only modes (exFAT, FAT, some network shares show every
-file as the mount's ``0777``) no file is written: it would be every user's to read, and the
-hooks would refuse it. A state folder (``harness-memory``) gets the ``.gitignore`` an install
-writes there (``*``), so a repository made later around ``~/.claude`` takes no token into ``git
-add -A``. No token file is written inside a git work tree, where no ``.gitignore`` stops ``git
-add -f`` or ``git commit -a`` (:func:`~harness_memory.installers.token_place.token_file_place`):
-the managed hooks' token then goes to ``~/.config/harness-memory/tokens/managed``, which they
-read when the state folder holds none (the one there is removed, unless user-level hooks name it
-with ``--token-file``: then it is kept, and the line says which and what to run), and a
-``--file`` in one, or a home that is an ordinary repository's (``~/.git``), is refused (exit 2).
-A home that is the work tree of a repository kept elsewhere (a bare dotfiles repository, yadm,
-vcsh) has no folder outside it: the token goes to ``~/.config/harness-memory/tokens/managed``
-all the same, beside a ``.gitignore`` of ``*``, with a warning naming the repository (``add -f``
-would still take it). The token is read from stdin, never from the command line, which every
-local user can read (``ps``); it is never printed. Exit status 0 when written, 2 for a token
-that cannot be one (empty, a space or control character inside, larger than a token file may be)
-or a file that cannot be written (or kept private, or kept out of a work tree); nothing is
-written then.
+replacing it atomically: never a moment where the file holds half a token or is readable by others.
+On a disk that keeps no owner-only modes (exFAT, FAT, some network shares show every file as the
+mount's ``0777``) no file is written: it would be every user's to read, and the hooks would refuse
+it. A state folder (``harness-memory``) gets the ``.gitignore`` an install writes there (``*``), so
+a repository made later around ``~/.claude`` takes no token into ``git add -A``. No token file is
+written inside a git work tree, where no ``.gitignore`` stops ``git add -f`` or ``git commit -a``
+(:func:`~harness_memory.installers.token_place.token_file_place`): the managed hooks' token then
+goes to ``~/.config/harness-memory/tokens/managed``, which they read when the state folder holds
+none (the one there is removed, unless user-level hooks name it with ``--token-file``: then it is
+kept, and the line says which and what to run), and a ``--file`` in one, or a home that is an
+ordinary repository's (``~/.git``), is refused (exit 2). A home that is the work tree of a
+repository kept elsewhere (a bare dotfiles repository, yadm, vcsh) has no folder outside it: the
+token goes to ``~/.config/harness-memory/tokens/managed`` all the same, beside a ``.gitignore`` of
+``*``, with a warning naming the repository (``add -f`` would still take it). The token is read from
+stdin, never from the command line, which every local user can read (``ps``); it is never printed.
+Exit status 0 when written, 2 for a token that cannot be one (empty, a space or control character
+inside, larger than a token file may be) or a file that cannot be written (or kept private, or kept
+out of a work tree); nothing is written then.
 """
 
 from __future__ import annotations
@@ -242,13 +243,15 @@ def _state_in_home(
     """``(the state dir token set writes into, the line saying the managed hooks read another)``.
 
     The managed hooks read the token in the account's home as the password database gives it
-    (``state``, :func:`~harness_memory.settings.account_state_dir`; P-2a: no variable moves
-    theirs). A ``$HOME`` naming another folder (a fresh home to try things in, a container's)
-    is the home the user means: its ``.claude/harness-memory`` is written, where the hooks an
-    install made with that ``$HOME`` read their token (``--token-file``), and the account's
-    home is left alone; the line names the managed hooks' file and ``--managed``, which
-    writes it. ``state`` as it is, and no line, when ``$HOME`` is unset, is the account's home, or
-    ``state`` is no home's ``.claude/harness-memory`` (Windows' Local AppData, no account)."""
+    (``state``, :func:`~harness_memory.settings.account_state_dir`; P-2a: no variable moves theirs).
+    A ``$HOME`` naming another folder (a fresh home to try things in, a container's) is the home the
+    user means: its ``.claude/harness-memory`` is written, whose token a Claude Code user install
+    made with that ``$HOME`` reads (``--token-file``; Codex CLI's and Gemini CLI's user hooks read
+    ``.codex/harness-memory/token`` and ``.gemini/harness-memory/token`` there, which ``--file``
+    writes), and the account's home is left alone; the line names the managed hooks' file and
+    ``--managed``, which writes it. ``state`` as it is, and no line, when ``$HOME`` is unset, is the
+    account's home, or ``state`` is no home's ``.claude/harness-memory`` (Windows' Local AppData, no
+    account)."""
     home = environ.get("HOME")
     if not home or state is None or state.parts[-2:] != (".claude", "harness-memory"):
         return state, None

@@ -13,6 +13,7 @@ it, what the checkout's own holds, and how to serve that one.
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 __all__ = ["elsewhere_note"]
@@ -22,7 +23,8 @@ def elsewhere_note(data_dir: Path, checkout_data: Path) -> str:
     """The lines (each ending in a line end) saying that ``data_dir``, the one in use, is not
     ``checkout_data``, the checkout's; ``""`` when both name one folder (links resolved).
     Reads only whether each folder exists and the agent folders under ``checkout_data``
-    (``agents/<id>``); an unreadable one counts as none."""
+    (``agents/<id>``); an unreadable one counts as none. The ``make run`` it suggests is
+    quoted for the shell (a checkout under ``old dir/``)."""
     if os.path.realpath(data_dir) == os.path.realpath(checkout_data):
         return ""
     new = "" if data_dir.is_dir() else "; it did not exist: made now, with the demo agent alone"
@@ -37,7 +39,7 @@ def elsewhere_note(data_dir: Path, checkout_data: Path) -> str:
         f"command line), {own}{new}.\n"
         f"  To serve this checkout's: `unset MEMORY_API_DATA_DIR` (an export from before the "
         f"checkout moved?) and run make run again, or make run "
-        f"MEMORY_API_DATA_DIR={checkout_data}\n"
+        f"MEMORY_API_DATA_DIR={shlex.quote(str(checkout_data))}\n"
     )
 
 

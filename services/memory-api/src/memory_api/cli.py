@@ -198,7 +198,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         # resolved once: what is judged here is what is bound and what the Host rule reads (a
         # name resolved again may answer otherwise: a DNS name, /etc/hosts edited meanwhile)
         bind = resolve_bind(settings.host)
-        decision = bind_decision(bind, tokens.known().configured)
+        decision = bind_decision(bind, tokens.known().configured, _token_create_here(settings))
     except BindRefused as error:
         logger.error("%s", as_typed(str(error)))
         return 2
@@ -478,6 +478,18 @@ def beside_as_typed(name: str, argv0: str | None = None) -> str:
     found = shutil.which(name)
     on_path = found is not None and Path(found).resolve() == Path(beside).resolve()
     return name if on_path else shlex.quote(beside)
+
+
+def _token_create_here(settings: Settings) -> str:
+    """``token create`` for the data dir ``settings`` names, as the user can paste it beside
+    the serve that refused (A-10, Q-1): ``MEMORY_API_DATA_DIR=DIR PROGRAM token create --name
+    NAME``, both quoted for the shell; ``token create`` names no data dir of its own (beside
+    ``make run`` it refused, "no data dir is named")."""
+    import shlex
+
+    program = beside_as_typed("memory-api")
+    data_dir = shlex.quote(str(settings.data_dir))
+    return f"MEMORY_API_DATA_DIR={data_dir} {program} token create --name NAME"
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ from harness_memory.records import SessionMeta, write_record
 from harness_memory.session import SessionStart, start_from_settings
 from harness_memory.settings import (
     ENV_PREFIX,
+    MANAGED_TOKEN_SET,
     HarnessSettings,
     MissingSettingsError,
     account_state_dir,
@@ -126,7 +127,7 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
 
     When the token was among them and the hooks have none of their own, it names the one
     command that gives them theirs: for the managed hooks, which name no state folder,
-    ``harness-memory token set``; for Claude Code's (``harness`` as the install takes it),
+    ``harness-memory token set --managed``; for Claude Code's (``harness`` as the install takes it),
     whose install from before the token file kept it in the settings' ``env``,
     ``harness-memory install claude-code``, which takes everything else from the installed
     hooks."""
@@ -142,7 +143,7 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
         if managed:  # the managed hooks name no state dir
             said += (
                 " They read your token from a file only you can read, and there is none: "
-                "run `harness-memory token set` once to put yours there."
+                f"run {MANAGED_TOKEN_SET} once to put yours there."
             )
         elif harness == "claude-code":  # the one install that kept a token in env
             said += (

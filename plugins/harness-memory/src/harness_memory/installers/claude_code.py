@@ -53,6 +53,7 @@ from harness_memory.installers.spec import (
     without_our_roots,
 )
 from harness_memory.installers.token_place import still_read, token_place, token_plan
+from harness_memory.settings import MANAGED_TOKEN_SET
 
 __all__ = [
     "AUTO_MEMORY",
@@ -137,7 +138,7 @@ MANAGED = (
 EACH_USERS_OWN_FILE = (
     "each user gives theirs in the token file of their own account's home (mode 0600, read "
     "by the managed hooks, which no repository's settings can change): "
-    "`harness-memory token set` (reads the token from stdin)"
+    f"{MANAGED_TOKEN_SET} (reads the token from stdin)"
 )
 """How a user of a managed install gives the hooks their bearer token (H-7, P-2a)."""
 

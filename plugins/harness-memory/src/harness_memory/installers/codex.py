@@ -69,6 +69,7 @@ __all__ = [
     "codex_home",
     "hook_groups",
     "plan",
+    "roots_note",
     "trust_hash",
     "writable_root",
 ]
@@ -184,12 +185,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += profile_notes
         if why := codex_off(config):  # the file itself keeps every hook from running
             notes.append(f"WARNING: {switched_off(HARNESS, config_path, why)}")
-        notes += reach_note(
-            f"Codex CLI's sandbox: sandbox_workspace_write.writable_roots in {config_path} names",
-            "its sandbox lets the agent's commands and patches write memory",
-            gone,
-            added,
-        )
+        notes += roots_note(config_path, gone, added)
         notes += gap_notes(HARNESS, managed=False)
         notes += _memories_kept(home)
     else:
@@ -433,6 +429,18 @@ def _tidy(config: Any) -> None:
 EDITED_IN_PLACE = (("sandbox_workspace_write", "writable_roots"), ("hooks", "state"))
 """The tables and list of ``config.toml`` an install adds its entries to; an uninstall gives
 back what it found on the way (:func:`~harness_memory.installers.own_memory.give_back_made`)."""
+
+
+def roots_note(config_path: Path, gone: list[str], added: str | None) -> list[str]:
+    """The install summary's line for ``sandbox_workspace_write.writable_roots`` of
+    ``config_path`` naming the memory root ``added`` (``gone``: former roots taken out), for
+    the user install and the managed one alike (:func:`~.spec.reach_note`, H-3)."""
+    return reach_note(
+        f"Codex CLI's sandbox: sandbox_workspace_write.writable_roots in {config_path} names",
+        "its sandbox lets the agent's commands and patches write memory",
+        gone,
+        added,
+    )
 
 
 def writable_root(config: Any, root: str, *, install: bool) -> None:

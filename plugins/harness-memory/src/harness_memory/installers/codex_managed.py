@@ -41,6 +41,7 @@ from harness_memory.installers.codex import (
     TERMINALS,
     check_tables,
     hook_groups,
+    roots_note,
     writable_root,
 )
 from harness_memory.installers.files import (
@@ -56,6 +57,7 @@ from harness_memory.installers.own_memory import Switch, switch_off, switches_ba
 from harness_memory.installers.plan import Plan, with_state
 from harness_memory.installers.record import read_record
 from harness_memory.installers.spec import InstallOptions, root_changes
+from harness_memory.settings import MANAGED_TOKEN_SET
 
 __all__ = ["DEFAULT_DIR", "PINS", "REQUIREMENTS_NAME", "plan"]
 
@@ -83,8 +85,9 @@ memories or its interactive terminals back on."""
 MANAGED = (
     "Installed into Codex CLI's requirements ({path}): every user's Codex on this machine runs "
     "these hooks, and no user's or project's config.toml can switch them off or Codex's own "
-    "memories or terminals back on. Each user gives their token with `harness-memory token "
-    "set` (kept in their own account's home)."
+    "memories or terminals back on. Each user gives their token with "
+    + MANAGED_TOKEN_SET
+    + " (kept in their own account's home)."
 )
 
 
@@ -106,6 +109,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     wanted = hook_groups(options, None) if install else {}
     merged, _ = merge_hooks(before, HARNESS, wanted, source=requirements_path)
     _put_hooks(requirements, before, merged)
+    gone, added = root_changes(before, HARNESS, options, install=install)
     notes: list[str] = []
     if install:
         found = _parse(requirements_path, old_requirements)  # the pins share [features]
@@ -113,6 +117,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             switch_off(requirements, pin, record.previous, tomlkit.table, found=found)
             for pin in PINS
         ]
+        notes += roots_note(config_path, gone, added)
         notes.append(MANAGED.format(path=requirements_path))
         notes += gap_notes(HARNESS, managed=True)
     else:
@@ -121,7 +126,6 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old_config = read_text(config_path)
     config = _parse(config_path, old_config)
     check_tables(config, config_path, ("sandbox_workspace_write",))
-    gone, added = root_changes(before, HARNESS, options, install=install)
     for root in gone:
         writable_root(config, root, install=False)
     if added is not None:

@@ -62,6 +62,7 @@ __all__ = [
     "HOOK_TIMEOUT_MS",
     "STAYS_ON",
     "TREE_WHY",
+    "directories_note",
     "include_directory",
     "merged_settings",
     "plan",
@@ -185,11 +186,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             then=partial(give_back_made, merged, ROOT_LIST, record.previous, before=document),
         )
     if install:
-        notes += reach_note(
-            "Gemini CLI's context.includeDirectories names",
-            "its file tools may read and write memory outside the Workspace",
-            *root_changes(document, HARNESS, options, install=install),
-        )
+        notes += directories_note(*root_changes(document, HARNESS, options, install=install))
         notes += [Detail(TREE_WHY), STAYS_ON.format(version=GEMINI_VERSION)]
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
@@ -248,6 +245,18 @@ ROOT_LIST = ("context", "includeDirectories")
 def _taken_out(document: dict[str, Any], root: str) -> None:
     """:func:`include_directory` taking ``root`` out (an uninstall's step)."""
     include_directory(document, root, install=False)
+
+
+def directories_note(gone: list[str], added: str | None) -> list[str]:
+    """The install summary's line for ``context.includeDirectories`` naming the memory root
+    ``added`` (``gone``: former roots taken out), for the user install and the managed one
+    alike (:func:`~.spec.reach_note`, H-3)."""
+    return reach_note(
+        "Gemini CLI's context.includeDirectories names",
+        "its file tools may read and write memory outside the Workspace",
+        gone,
+        added,
+    )
 
 
 def include_directory(document: dict[str, Any], root: str, *, install: bool) -> None:

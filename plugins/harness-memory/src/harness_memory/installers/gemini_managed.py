@@ -58,6 +58,7 @@ from harness_memory.installers.gemini import (
     HOOK_TIMEOUT_MS,
     STAYS_ON,
     TREE_WHY,
+    directories_note,
     merged_settings,
     system_settings_path,
 )
@@ -66,7 +67,8 @@ from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.own_memory import Switch, switch_off, switches_back
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import read_record
-from harness_memory.installers.spec import InstallOptions
+from harness_memory.installers.spec import InstallOptions, root_changes
+from harness_memory.settings import MANAGED_TOKEN_SET
 
 __all__ = ["PINS", "SETTINGS_NAME", "hook_names", "plan", "settings_file", "unread_reason"]
 
@@ -97,7 +99,8 @@ MANAGED = (
     "hooksConfig.enabled or its auto memory back on. Their names end in a random part chosen "
     "at the first install (kept by a later one), so no repository's hooksConfig.disabled can "
     "name them; a user who reads this file can. Each user gives their token with "
-    "`harness-memory token set` (kept in their own account's home)."
+    + MANAGED_TOKEN_SET
+    + " (kept in their own account's home)."
 )
 
 
@@ -127,6 +130,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes: list[str] = []
     if install:
         notes += [switch_off(merged, pin, record.previous, found=document) for pin in PINS]
+        notes += directories_note(*root_changes(document, HARNESS, options, install=install))
         notes += [MANAGED.format(path=path), Detail(TREE_WHY)]
         if (reason := unread_reason(path)) is not None:
             notes.append(f"WARNING: {reason}")

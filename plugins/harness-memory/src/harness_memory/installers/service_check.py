@@ -43,7 +43,13 @@ from harness_memory.client import MemoryClient
 from harness_memory.errors import MemoryClientError, ServiceRejectedError
 from harness_memory.installers.checks import CHECK_TIMEOUT_S, explain_missing_agent
 from harness_memory.installers.spec import flag_values
-from harness_memory.settings import ENV_PREFIX, SettingsError, TokenFileError, load_settings
+from harness_memory.settings import (
+    ENV_PREFIX,
+    MANAGED_TOKEN_SET,
+    SettingsError,
+    TokenFileError,
+    load_settings,
+)
 
 __all__ = ["ServiceUse", "service_lines", "service_uses"]
 
@@ -161,9 +167,9 @@ def _give_a_token(labels: Iterable[str]) -> str:
     users = [label for label in named if not label.endswith(_MANAGED)]
     installs = " and ".join(f"`harness-memory install {label}`" for label in users)
     ways = [f"{installs} again with that token in {ENV_PREFIX}TOKEN"] if users else []
-    ways += ["`harness-memory token set`"] if len(users) < len(named) else []
+    ways += [MANAGED_TOKEN_SET] if len(users) < len(named) else []
     if not ways:
-        return "`harness-memory install` again, or `harness-memory token set` for a managed install"
+        return f"`harness-memory install` again, or {MANAGED_TOKEN_SET} for a managed install"
     return "; ".join(ways)
 
 

@@ -361,6 +361,7 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
     whether that token file would be read; False for one the hooks would refuse, and for an
     account the password database does not know (no state dir: no records, no token)."""
     from harness_memory.settings import (
+        MANAGED_TOKEN_SET,
         TOKEN_FILE_NAME,
         TokenFileError,
         load_settings,
@@ -381,7 +382,7 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
     if settings.token_file is None:
         lines.append(
             f"{label}: no token file ({settings.state_dir / TOKEN_FILE_NAME}): the hooks send "
-            "no token; if the service needs one, run `harness-memory token set`"
+            f"no token; if the service needs one, run {MANAGED_TOKEN_SET}"
         )
         return lines, True
     try:
@@ -389,7 +390,7 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
     except TokenFileError as error:
         lines.append(
             f"{label}: PROBLEM: {error}: the hooks send no token, so the service refuses "
-            "them; run `harness-memory token set`"
+            f"them; run {MANAGED_TOKEN_SET}"
         )
         return lines, False
     return lines, True

@@ -43,7 +43,12 @@ from pathlib import Path
 from harness_memory.installers.files import FileChange, SettingsFileError, read_text
 from harness_memory.installers.record import IGNORE_NAME, STATE_FOLDER, TOKEN_NAME, InstallRecord
 from harness_memory.installers.work_trees import WorkTree, work_tree_of
-from harness_memory.settings import TOKENS_FOLDER, account_state_dir, token_kept_outside
+from harness_memory.settings import (
+    MANAGED_TOKEN_SET,
+    TOKENS_FOLDER,
+    account_state_dir,
+    token_kept_outside,
+)
 
 __all__ = [
     "TOKENS_FOLDER",
@@ -304,7 +309,7 @@ def token_readers(
         if named:
             found.append((str(hooks.path), f"`{hooks.again}`"))
         elif implicit and any(_reads_the_accounts_token(c) for c in hooks.commands):
-            found.append((str(hooks.path), "`harness-memory token set`"))
+            found.append((str(hooks.path), MANAGED_TOKEN_SET))
     return found
 
 

@@ -97,7 +97,11 @@ class BindRefused(RuntimeError):
     resolves to no address."""
 
 
-def bind_decision(bind: BindAddress, tokens_configured: bool) -> str:
+def bind_decision(
+    bind: BindAddress,
+    tokens_configured: bool,
+    create_command: str = "memory-api token create --name NAME",
+) -> str:
     """Decide whether the service may bind ``bind`` (its host resolved:
     :func:`~memory_api.http.bind_address.resolve_bind`); return the line to log at start.
 
@@ -106,7 +110,8 @@ def bind_decision(bind: BindAddress, tokens_configured: bool) -> str:
     API is open, so only a host whose every address is loopback is allowed; anything else
     raises :class:`BindRefused`, naming the addresses beyond loopback and how to fix it.
     ``tokens_configured`` is :attr:`~memory_api.store.tokens.KnownTokens.configured`: tokens
-    that cannot be read count as tokens (A-10a).
+    that cannot be read count as tokens (A-10a). ``create_command`` is the command the refusal
+    names for making a token, as the user can paste it (serve gives its data dir and program).
     """
     if bind.unresolved is not None:
         raise BindRefused(
@@ -125,8 +130,7 @@ def bind_decision(bind: BindAddress, tokens_configured: bool) -> str:
     raise BindRefused(
         f"refusing to bind {bind.said()}: {beyond} is not loopback and no bearer token is "
         "configured, so the API would be open to the network; bind a loopback address "
-        "(MEMORY_API_HOST=127.0.0.1) or create a token (`memory-api token create --name NAME`, "
-        "or MEMORY_API_TOKENS)"
+        f"(MEMORY_API_HOST=127.0.0.1) or create a token (`{create_command}`, or MEMORY_API_TOKENS)"
     )
 
 
