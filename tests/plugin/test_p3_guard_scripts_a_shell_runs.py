@@ -174,6 +174,7 @@ PRINTED = [
     ("printf", ["\\101\\7\\0"]),
     ("printf", ["%b%s", "x\\cy", "z"]),
     ("printf", ["--", "%i\\n"]),
+    ("printf", ["u%d/%i", "0", "-7"]),
     ("echo", ["-ne", "a\\tb\\x2fc\\0101"]),
     ("echo", ["-e", "a\\cb"]),
     ("echo", ["-n", "-x", "y"]),
@@ -184,6 +185,9 @@ NOT_COMPUTED = [
     ("printf", ["%5s", "a"]),
     ("printf", ["-v", "x", "%s", "a"]),
     ("printf", ["%d", "1x"]),
+    ("printf", ["u%d/x", "010"]),  # bash reads a leading 0 as octal: u8
+    ("printf", ["%i", "-010"]),
+    ("printf", ["%d", "99999999999999999999999"]),  # past 2**63: bash clamps and warns
     ("printf", ["a\\cb"]),
     ("echo", ["-e", "\\101"]),
 ]

@@ -45,7 +45,11 @@ SIMPLE_ESCAPES = {
 ``printf``; bash's ``$'…'`` reads them too)."""
 _HEX = {"x": 2, "u": 4, "U": 8}
 """Escapes taking hexadecimal digits (at most this many)."""
-_DECIMAL_RE = re.compile(r"^[+-]?[0-9]+$")
+_DECIMAL_RE = re.compile(r"^[+-]?(?:0|[1-9][0-9]{0,17})$")
+"""A ``%d``/``%i`` argument the guard computes: decimal digits as Python reads them. A leading
+``0`` is octal to bash (``printf %d 010`` prints ``8``), ``0x`` hexadecimal, and past 18 digits
+bash clamps to 64 bits: those are not computed (None), so printed code holding them is judged
+as unknown, never as other digits than bash prints (round 56, review56g)."""
 _CONVERSION_RE = re.compile(r"%(.)")
 
 
