@@ -25,6 +25,8 @@ writes into the other scope: the gap was real.
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import Any
 
 import pytest
 from harness_memory.hooks import made_links
@@ -220,22 +222,46 @@ def test_p3_a_moved_folder_holding_more_entries_than_are_read_is_a_place_known_a
     assert TREE_CAP >= 50_000
 
 
-def test_p3_a_moved_folder_of_thousands_of_entries_is_read_whole(where: Layout) -> None:
-    """A ``public/`` of 5,000 files is read whole for its links (under :data:`TREE_CAP`): moved
-    or copied, a write into it passes; one holding a link into another scope, copied as
-    ``dir/.``, is refused by where that link leads from its new folder."""
+def test_p3_a_moved_folder_under_the_cap_is_read_whole_once_per_move(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder under :data:`TREE_CAP` entries (an everyday ``public/`` of thousands at its
+    real size, 50,000: asserted above) is read whole for its links: moved or copied, a write
+    into it passes; one holding a link into another scope, copied as ``dir/.``, is refused by
+    where that link leads from its new folder. Counted, not timed, with the cap lowered to 60
+    and folders of 50: each move or copy lists every entry of its folder once (work linear in
+    the folder, all of it read), and nothing of a folder the command does not take."""
+    monkeypatch.setattr(made_links, "TREE_CAP", 60)
     _prepared(where)
     public = where.workspace / "public"
     big = where.workspace / "a" / "b" / "big"
     for folder in (public, big):
         folder.mkdir(parents=True)
-        for n in range(5000):
+        for n in range(50 - (folder == big)):
             (folder / f"f{n}").touch()
     (big / "up").symlink_to("../../notes")
+    listed: list[tuple[str, int]] = []
+    scandir = os.scandir
+
+    def counted(path: str) -> Any:
+        """``os.scandir`` noting how many entries of ``public``/``big`` each call lists."""
+        if os.path.normpath(path) not in (str(public), str(big)):
+            return scandir(path)
+        with scandir(path) as entries:
+            read = list(entries)
+        listed.append((Path(os.path.normpath(path)).name, len(read)))
+        return iter(read)
+
+    monkeypatch.setattr(os, "scandir", counted)
     for command in (
         "mv public assets && echo ok > assets/manifest.json",
         "cp -a public out && echo ok > out/v.txt",
     ):
+        listed.clear()
         assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+        assert listed == [("public", 50)], (command, listed)
+    listed.clear()
     linked = "cp -a a/b/big/. sub/d/ && echo x > sub/d/up/a.md"
-    assert refusal(answer(where, "claude-code", "Bash", {"command": linked})) is not None
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": linked}))
+    assert reason is not None and "builds at run time" not in reason, reason
+    assert listed == [("big", 50)], listed
