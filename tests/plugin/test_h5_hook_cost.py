@@ -50,10 +50,18 @@ async def run_hook(args: list[str], stdin: bytes, *, modules: Path | None = None
     """Run ``harness-memory ARGS`` without the service's packages; its JSON answer or None.
     With ``modules``, the names of the modules the process loaded are written there."""
     env = {**os.environ, "HOOK_MODULES": str(modules)} if modules is not None else None
+    out = await run_python(RUN_WITHOUT_THEM, args, stdin, env=env)
+    return json.loads(out) if out.strip() else None
+
+
+async def run_python(
+    code: str, args: list[str], stdin: bytes = b"", *, env: dict[str, str] | None = None
+) -> bytes:
+    """Run ``python -c CODE ARGS`` in a process of its own, which must succeed; its output."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
-        RUN_WITHOUT_THEM,
+        code,
         *args,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
@@ -63,7 +71,7 @@ async def run_hook(args: list[str], stdin: bytes, *, modules: Path | None = None
     out, err = await process.communicate(stdin)
     assert process.returncode == 0, err.decode()
     assert b"Traceback" not in err, err.decode()
-    return json.loads(out) if out.strip() else None
+    return out
 
 
 @pytest.fixture
@@ -204,6 +212,7 @@ NO_HOOK_LOADS = (
     "memory_core.credentials",
     "memory_core.lint",  # the service's and the CLI's, with the Unicode confusables it reads
     "memory_core.confusables",
+    "shlex",  # the installers quote their commands with it; a hook runs none
     "logging",  # and with it traceback, threading: a warning imports it when it is said
     "traceback",
     "threading",
@@ -313,3 +322,30 @@ async def test_h5_a_session_start_hook_loads_only_the_session_start(
     names = loaded(modules)
     assert "http.client" in names  # it asked the service
     assert sorted(names & {*NO_HOOK_LOADS, *NO_START_LOADS}) == []
+
+
+COMPILED_AT_IMPORT = (
+    "import json, re, sys\n"
+    "by = []\n"
+    "compile = re.compile\n"
+    "def counted(pattern, flags=0):\n"
+    "    by.append(sys._getframe(1).f_globals.get('__name__'))\n"
+    "    return compile(pattern, flags)\n"
+    "re.compile = counted\n"
+    "import importlib\n"
+    "for name in sys.argv[1:]:\n"
+    "    importlib.import_module(name)\n"
+    "print(json.dumps(by))\n"
+)
+"""Import the modules named in argv with ``re.compile`` counted; print the module that called it
+for each pattern compiled."""
+
+SHARED_TEXT_RULES = ("memory_core.hidden_text", "memory_core.markdown")
+"""What every Session-start hook imports to show a prompt's hidden characters (I-9) and to cut
+an index at its lines (H-1): the hidden-text rule's 13 patterns and the Markdown reader's 21
+were compiled at import, several milliseconds of each such process, most never used by it."""
+
+
+async def test_h5_the_shared_text_rules_compile_their_patterns_when_first_used() -> None:
+    compiled_by = json.loads(await run_python(COMPILED_AT_IMPORT, list(SHARED_TEXT_RULES)))
+    assert sorted(set(compiled_by) & set(SHARED_TEXT_RULES)) == []

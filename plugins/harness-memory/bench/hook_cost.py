@@ -7,7 +7,9 @@ busy machine distorts less than wall time; the ratio to ``python -c pass`` is in
 hooks: Claude Code's SessionStart entries 1 and 4 of 4 (entry 1 also writes the Session
 record), a single entry that must cut both indexes at the caps (H-1), its PreToolUse guard,
 Codex CLI's SessionStart (reading its token file) and PreToolUse hooks, Gemini CLI's
-SessionStart (likewise) and BeforeTool hooks, and each harness's post-write hook on a write into
+SessionStart (likewise) and BeforeTool hooks, each harness's guard on its shell tool's call
+(``git status && make test``: allowed, after the whole shell reader has read it; the call a
+guard sees most), and each harness's post-write hook on a write into
 the user scope (V-1: it decides, forks the process that records the version and exits; that
 process is nobody's wait and its cost is in neither figure).
 The SessionStart hooks talk to canned stand-ins of the service on loopback (one A-9 answer
@@ -46,6 +48,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
@@ -56,6 +59,8 @@ from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.wire import SessionDirectories, SessionStartResponse
 
 KEY = "shop-api-a81f32c4"
+EVERYDAY_COMMAND = "git status && make test"
+"""What the shell-tool guard rows judge: an everyday command, the call the guard sees most."""
 
 
 def canned_answer(root: Path, user_lines: int = 60, workspace_lines: int = 40) -> bytes:
@@ -278,6 +283,7 @@ def _cases(tmp: Path, script: Path, url: str, cut_url: str) -> dict[str, tuple[l
             [*hook, "gemini", "before-tool", *guard],
             json.dumps(gemini_write).encode(),
         ),
+        **_shell_guards(hook, guard, write),
         f"claude-code session-start 1/{parts}": (
             [*hook, "claude-code", "session-start", *service, "--part", "1", "--parts", parts],
             start,
@@ -304,6 +310,26 @@ def _cases(tmp: Path, script: Path, url: str, cut_url: str) -> dict[str, tuple[l
             [*hook, "gemini", "after-tool", *with_token],
             json.dumps(gemini_own).encode(),
         ),
+    }
+
+
+def _shell_guards(
+    hook: list[str], flags: list[str], call: dict[str, Any]
+) -> dict[str, tuple[list[str], bytes]]:
+    """Each harness's guard on its shell tool's call of :data:`EVERYDAY_COMMAND` (allowed),
+    ``call`` a Claude Code PreToolUse input to make it from, ``flags`` the guard's."""
+    shell = {**call, "tool_name": "Bash", "tool_input": {"command": EVERYDAY_COMMAND}}
+    gemini = {**shell, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command"}
+    return {
+        f"{harness} {event} {tool} (allow)": (
+            [*hook, harness, event, *flags],
+            json.dumps(payload).encode(),
+        )
+        for harness, event, tool, payload in (
+            ("claude-code", "pre-tool-use", "Bash", shell),
+            ("codex", "pre-tool-use", "Bash", shell),
+            ("gemini", "before-tool", "shell", gemini),
+        )
     }
 
 

@@ -84,6 +84,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from memory_core.counting import counted
+from memory_core.patterns import compiled
 from memory_core.variation_sequences import registered_sequence
 
 __all__ = [
@@ -100,17 +101,17 @@ __all__ = [
 ]
 
 # Every character that may be hidden; whether it is depends on its neighbours (_is_hidden).
-_CANDIDATE = re.compile(
+_CANDIDATE = (
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0"
     "\ufff0-\ufffb\U0001bca0-\U0001bca3\U0001d159\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
-_CANDIDATES = re.compile(_CANDIDATE.pattern + "+")
-HIDDEN_CANDIDATES = _CANDIDATE.pattern[1:-1]
+_CANDIDATES = _CANDIDATE + "+"
+HIDDEN_CANDIDATES = _CANDIDATE[1:-1]
 """The body of a regex class of every character that may be hidden (literal characters, astral
 ones included): where context cannot make them legitimate, as in a name, refuse them all."""
 # Hidden wherever they stand: no neighbour makes them part of a word or an emoji.
-_ALWAYS = re.compile(
+_ALWAYS = (
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u115f\u1160\u17b4\u17b5\u200e"
     "\u200f\u202a-\u202e\u2060-\u206f\u3164\uffa0\ufff0-\ufffb\U0001d159\U0001d173-\U0001d17a"
     "\U000e0080-\U000e00ff\U000e01f0-\U000e0fff]"
@@ -121,7 +122,7 @@ _LONGEST_LEGITIMATE_RUN = 8
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _ZWNJ, _ZWJ = "\u200c", "\u200d"
 _BLACK_FLAG, _CANCEL_TAG = "\U0001f3f4", "\U000e007f"
-_FLAG_TAG = re.compile("[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f")
+_FLAG_TAG = "[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f"
 _KEYCAP = "\u20e3"
 _SOFT_HYPHEN, _GRAPHEME_JOINER, _BRAILLE_BLANK = "\u00ad", "\u034f", "\u2800"
 _ZERO_WIDTH_SPACE = "\u200b"
@@ -141,7 +142,7 @@ that must say the same in a pattern (the template's, A-2) build on this one list
 _MONGOLIAN_VOWEL_SEPARATOR = "\u180e"
 _MONGOLIAN = ((0x1800, 0x18AF),)
 _DUPLOYAN = ((0x1BC00, 0x1BC9F),)
-_BRAILLE_PATTERN = re.compile("[\u2801-\u28ff]")
+_BRAILLE_PATTERN = "[\u2801-\u28ff]"
 
 # Scripts whose words need ZWNJ / ZWJ between letters: Arabic and its supplements, Syriac,
 # Thaana, N'Ko, the Indic scripts (Devanagari … Sinhala), Tibetan, Myanmar, Khmer, Mongolian.
@@ -241,7 +242,8 @@ def _joiner_in_its_place(before: str, after: str) -> bool:
     mark before has a higher nonzero canonical combining class than the mark after, as Hebrew
     patah before hiriq). Anywhere else, after another hidden character (a joiner, a variation
     selector …) included, it keeps nothing apart and renders as nothing."""
-    if not before or not after or _CANDIDATE.match(before) or _CANDIDATE.match(after):
+    candidate = compiled(_CANDIDATE).match
+    if not before or not after or candidate(before) or candidate(after):
         return False
     if unicodedata.category(after)[0] != "M":
         return False
@@ -290,14 +292,14 @@ def _in_its_place(char: str, before: str, after: str) -> bool | None:
 _LONGEST_HYPHENATED_WORD = 64
 
 
-_WORD_CHARS = re.compile("[\\w\u00ad\u0300-\u036f]*")  # letters, digits, _, soft hyphens, accents
-_NOT_IN_A_WORD_OF_LETTERS = re.compile(r"[\d_]")
+_WORD_CHARS = "[\\w\u00ad\u0300-\u036f]*"  # letters, digits, _, soft hyphens, accents
+_NOT_IN_A_WORD_OF_LETTERS = r"[\d_]"
 
 
 def _word_chars(text: str, at: int) -> int:
     """How many word characters (letters, digits, ``_``, soft hyphens, accents) ``text``
     holds from ``at`` on."""
-    found = _WORD_CHARS.match(text, at)
+    found = compiled(_WORD_CHARS).match(text, at)
     return found.end() - at if found is not None else 0
 
 
@@ -306,7 +308,7 @@ def _hyphenated(word: str) -> bool:
     :data:`_LONGEST_HYPHENATED_WORD` characters, no digit, underscore or capital past its
     first letter, and each soft hyphen between two letters."""
     rest = word[1:]
-    if len(word) > _LONGEST_HYPHENATED_WORD or _NOT_IN_A_WORD_OF_LETTERS.search(word):
+    if len(word) > _LONGEST_HYPHENATED_WORD or compiled(_NOT_IN_A_WORD_OF_LETTERS).search(word):
         return False
     if rest.lower() != rest:
         return False
@@ -321,10 +323,11 @@ def _hyphenated(word: str) -> bool:
 
 # Letters written right to left (Unicode bidi class R or AL: Hebrew, Arabic, Syriac, Thaana,
 # N'Ko … and their presentation forms), the Arabic letter mark U+061C left out.
-_RIGHT_TO_LEFT = re.compile(
-    "[\u0590-\u061b\u061d-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]"
+_RIGHT_TO_LEFT = (
+    "[\u0590-\u061b\u061d-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
+    "\U00010800-\U00010fff\U0001e800-\U0001efff]"
 )
-_DIRECTION_MARK = re.compile("[\u061c\u200e\u200f]")
+_DIRECTION_MARK = "[\u061c\u200e\u200f]"
 
 
 def _direction_marks(text: str) -> frozenset[int]:
@@ -333,20 +336,22 @@ def _direction_marks(text: str) -> frozenset[int]:
     numbers or Latin carries them (copied from a chat or a web page) to place the neutral
     characters between. On a line without right-to-left letters, or in a run, one is hidden.
     Each line is looked at once, at C speed."""
-    if _DIRECTION_MARK.search(text) is None:
+    if compiled(_DIRECTION_MARK).search(text) is None:
         return frozenset()
     marks: set[int] = set()
     line_end, right_to_left = -1, False
-    for mark in _DIRECTION_MARK.finditer(text):
+    for mark in compiled(_DIRECTION_MARK).finditer(text):
         at = mark.start()
         if at > line_end:  # the first mark of a line: look at the line once
             line_start = text.rfind("\n", max(line_end, 0), at) + 1
             found = text.find("\n", at)
             line_end = len(text) if found == -1 else found
-            right_to_left = _RIGHT_TO_LEFT.search(text, line_start, line_end) is not None
+            right_to_left = compiled(_RIGHT_TO_LEFT).search(text, line_start, line_end) is not None
         before = text[at - 1] if at > 0 else ""
         after = text[at + 1] if at + 1 < len(text) else ""
-        if right_to_left and not (_CANDIDATE.match(before) or _CANDIDATE.match(after)):
+        if right_to_left and not (
+            compiled(_CANDIDATE).match(before) or compiled(_CANDIDATE).match(after)
+        ):
             marks.add(at)  # alone, not in a run of characters that may hide
     return frozenset(marks)
 
@@ -360,10 +365,10 @@ _SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f
 _OPENING = "([\"'«„“‘‚‹¿¡*_~"
 _CLOSING = ".,;:!?)\"'»“”’›…*_~"
 _JOINS = "-–—/"  # hyphen, en dash, em dash, slash: between two words of prose
-_JOIN = re.compile(f"[{_JOINS}]")
-_POSSESSIVE = re.compile("['’]s\\Z")
-_LINE_START = re.compile(f"[{_SPACES}]*(?:[-*+>][{_SPACES}]+)*")
-_TOKEN = re.compile(f"[^{_SPACES}]*")
+_JOIN = f"[{_JOINS}]"
+_POSSESSIVE = "['’]s\\Z"
+_LINE_START = f"[{_SPACES}]*(?:[-*+>][{_SPACES}]+)*"
+_TOKEN = f"[^{_SPACES}]*"
 _TOKEN_LIMIT = 256  # characters looked at around a word for its token: more is no prose
 
 
@@ -373,7 +378,7 @@ def _compound_parts(parts: str) -> bool:
     Schiff``). An empty part (``--pre\\u00adserve``, ``/etc/sudo\\u00aders``) is none."""
     return all(
         part and all(unicodedata.category(char)[0] in "LM" for char in part)
-        for part in _JOIN.split(parts)
+        for part in compiled(_JOIN).split(parts)
     )
 
 
@@ -394,7 +399,7 @@ def _prose_after(after: str) -> bool:
             return False
         after = after[:bracket]
     rest = after.rstrip(_CLOSING)
-    rest = _POSSESSIVE.sub("", rest, count=1)
+    rest = compiled(_POSSESSIVE).sub("", rest, count=1)
     return not rest or (rest[0] in _JOINS and _compound_parts(rest[1:]))
 
 
@@ -410,9 +415,9 @@ def _in_prose(text: str, start: int, end: int) -> bool:
     window = max(0, start - _TOKEN_LIMIT)
     found = text.rfind("\n", window, start)
     line_start = found + 1 if found != -1 or window == 0 else window  # no line start seen
-    before_token = _TOKEN.match(text[line_start:start][::-1])
+    before_token = compiled(_TOKEN).match(text[line_start:start][::-1])
     token_start = start - (before_token.end() if before_token is not None else 0)
-    after_token = _TOKEN.match(text, end, min(len(text), end + _TOKEN_LIMIT))
+    after_token = compiled(_TOKEN).match(text, end, min(len(text), end + _TOKEN_LIMIT))
     token_end = after_token.end() if after_token is not None else end
     before, after = text[token_start:start], text[end:token_end]
     if not (_prose_before(before) and _prose_after(after)):
@@ -420,7 +425,9 @@ def _in_prose(text: str, start: int, end: int) -> bool:
     if text.count("`", line_start, start) % 2 == 1:
         return False  # inside a code span
     keyed = after.startswith(":") and not before and (found != -1 or window == 0)
-    return not (keyed and _LINE_START.fullmatch(text, line_start, token_start) is not None)
+    return not (
+        keyed and compiled(_LINE_START).fullmatch(text, line_start, token_start) is not None
+    )
 
 
 def _without_emphasis(text: str, start: int, at: int, end: int) -> tuple[int, int]:
@@ -465,7 +472,7 @@ def _braille_blanks(text: str, start: int, end: int) -> bool:
         return False
     before = text[start - 1] if start > 0 else ""
     after = text[end] if end < len(text) else ""
-    return bool(_BRAILLE_PATTERN.match(before) or _BRAILLE_PATTERN.match(after))
+    return bool(compiled(_BRAILLE_PATTERN).match(before) or compiled(_BRAILLE_PATTERN).match(after))
 
 
 def _is_hidden(
@@ -481,12 +488,12 @@ def _is_hidden(
     char = text[at]
     if at in flags or at in in_place:
         return False
-    if _ALWAYS.match(char):
+    if compiled(_ALWAYS).match(char):
         return True
     point = ord(char)
     if 0xE0000 <= point <= 0xE007F:
         if at > 0 and text[at - 1] == _BLACK_FLAG:
-            match = _FLAG_TAG.match(text, at)
+            match = compiled(_FLAG_TAG).match(text, at)
             if match is not None:
                 flags.update(range(at, match.end()))
                 return False
@@ -501,10 +508,14 @@ def _is_hidden(
         return False
     if char in (_ZWJ, _ZWNJ):
         # after a letter of such a script, before another or at the end of the word
-        word_end = not after or not (after.isalnum() or _CANDIDATE.match(after))
+        word_end = not after or not (after.isalnum() or compiled(_CANDIDATE).match(after))
         return not (at > 0 and _script_letter(text[at - 1]) and (word_end or _script_letter(after)))
     if _is_variation_selector(char):
-        return at == 0 or bool(_CANDIDATE.match(text[at - 1])) or not _takes_variation(text, at)
+        return (
+            at == 0
+            or bool(compiled(_CANDIDATE).match(text[at - 1]))
+            or not _takes_variation(text, at)
+        )
     return not (char == "\ufeff" and at == 0 and text_start)
 
 
@@ -517,7 +528,7 @@ def hidden_runs(text: str, *, text_start: bool = True) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     flags: set[int] = set()
     in_place = _hyphenation_points(text) | _direction_marks(text)
-    for candidates in _CANDIDATES.finditer(text):
+    for candidates in compiled(_CANDIDATES).finditer(text):
         start, end = candidates.span()
         if _braille_blanks(text, start, end):
             continue
@@ -614,7 +625,7 @@ def show_hidden(line: str, *, text_start: bool = False) -> str:
     the joiners of Persian or Indic words included). ``text_start``: the line begins a text (a
     byte order mark at its start stays).
     """
-    if _CANDIDATE.search(line) is None:
+    if compiled(_CANDIDATE).search(line) is None:
         return line
     parts: list[str] = []
     shown = 0
@@ -654,7 +665,7 @@ def without_hidden(text: str, *, text_start: bool = False) -> tuple[str, list[tu
     >>> without_hidden("pass\u200bword \u202eon")
     ('password on', [(4, '[hidden: U+200B]'), (9, '[hidden: U+202E]')])
     """
-    if _CANDIDATE.search(text) is None:
+    if compiled(_CANDIDATE).search(text) is None:
         return text, []
     parts: list[str] = []
     marks: list[tuple[int, str]] = []

@@ -19,6 +19,8 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from memory_core.patterns import compiled
+
 __all__ = [
     "URL_RE",
     "WIKI_LINK_RE",
@@ -33,29 +35,31 @@ __all__ = [
     "lines_with_ends",
 ]
 
-WIKI_LINK_RE = re.compile(
+WIKI_LINK_RE = (
     r"\[\[([^\s\[\]|#\\](?:[^\[\]\n|#]*[^\s\[\]|#\\])?)"  # the name: no padding, | or #
     r"(?:\\?[|#][^\[\]\n]*)?\]\]"  # an alias (after ``\|`` in a table's cell) or a section
 )
-"""A wiki link, group 1 the name it links: ``[[name]]``, ``[[name|alias]]``,
-``[[name#section]]``, ``[[name\\|alias]]`` (a Markdown table's cell escapes the ``|``, as
-Obsidian's help writes it); a padded ``[[ -f x ]]`` (a shell test) is none (T-3, T-4)."""
-URL_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
-"""A web address's start: ``[[https://example.com/guide]]`` names no memory."""
+"""A wiki link's pattern (matched through :func:`memory_core.patterns.compiled`), group 1 the
+name it links: ``[[name]]``, ``[[name|alias]]``, ``[[name#section]]``, ``[[name\\|alias]]`` (a
+Markdown table's cell escapes the ``|``, as Obsidian's help writes it); a padded ``[[ -f x ]]``
+(a shell test) is none (T-3, T-4)."""
+URL_RE = r"[A-Za-z][A-Za-z0-9+.-]*://"
+"""A web address's start (a pattern, as :data:`WIKI_LINK_RE`): ``[[https://example.com/guide]]``
+names no memory."""
 
 # The one line rule of Memory (T-2, T-4): a line ends at CRLF, a lone CR or LF, as Markdown,
 # the harnesses and the model take it. Nothing else ends a line: not U+2028/U+2029, a form
 # feed, a vertical tab, NEL (U+0085) or U+001C-U+001E, which ``str.splitlines`` splits at.
-_LINE_WITH_END_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+_LINE_WITH_END_RE = r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+"
 
-_FENCE_RE = re.compile(r" {0,3}(```+|~~~+)")
+_FENCE_RE = r" {0,3}(```+|~~~+)"
 # Spans within one line, without inner backticks: linear time on any input.
-_CODE_SPAN_RE = re.compile(r"(`{1,3})[^`\n]+\1")
+_CODE_SPAN_RE = r"(`{1,3})[^`\n]+\1"
 
 
 def _closes(line: str, fence: str) -> bool:
     """A closing fence: the same character, at least as long, nothing else on the line."""
-    match = _FENCE_RE.match(line)
+    match = compiled(_FENCE_RE).match(line)
     if match is None:
         return False
     marker = match.group(1)
@@ -71,7 +75,7 @@ def fenced_lines(lines: Sequence[str]) -> list[bool]:
     fence: str | None = None
     for line in lines:
         if fence is None:
-            match = _FENCE_RE.match(line)
+            match = compiled(_FENCE_RE).match(line)
             fence = match.group(1) if match else None
             flags.append(fence is not None)
         else:
@@ -81,11 +85,11 @@ def fenced_lines(lines: Sequence[str]) -> list[bool]:
     return flags
 
 
-_ITEM_RE = re.compile(r"([-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
-_BREAK_RE = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
-_BLOCK_RE = re.compile(r"#{1,6}(?:[ \t]|$)|>")
-_UNDERLINE_RE = re.compile(r"(?:=+|-+)[ \t]*$")  # a setext heading's, under a paragraph line
-_DEFINITION_RE = re.compile(
+_ITEM_RE = r"([-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)"
+_BREAK_RE = r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$"
+_BLOCK_RE = r"#{1,6}(?:[ \t]|$)|>"
+_UNDERLINE_RE = r"(?:=+|-+)[ \t]*$"  # a setext heading's, under a paragraph line
+_DEFINITION_RE = (
     r"\[(?:[^\\\[\]]|\\.){1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)"
     r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t]*$"
 )
@@ -94,23 +98,20 @@ paragraph, so an indented line after it is code (a definition cannot interrupt a
 # CommonMark's HTML blocks 1-5 (as markdown-it reads them): the start of the block's first
 # line (past its indent), and what ends the block, anywhere in a line, its first included.
 _HTML_BLOCKS = (
-    (
-        re.compile(r"<(?:script|pre|style|textarea)(?=\s|>|$)", re.IGNORECASE),
-        re.compile(r"</(?:script|pre|style|textarea)>", re.IGNORECASE),
-    ),
-    (re.compile(r"<!--"), re.compile(r"-->")),
-    (re.compile(r"<\?"), re.compile(r"\?>")),
-    (re.compile(r"<![A-Za-z]"), re.compile(r">")),
-    (re.compile(r"<!\[CDATA\["), re.compile(r"\]\]>")),
+    (r"<(?:script|pre|style|textarea)(?=\s|>|$)", r"</(?:script|pre|style|textarea)>", re.I),
+    (r"<!--", r"-->", 0),
+    (r"<\?", r"\?>", 0),
+    (r"<![A-Za-z]", r">", 0),
+    (r"<!\[CDATA\[", r"\]\]>", 0),
 )
 
 
 def _html_end(text: str) -> re.Pattern[str] | None:
     """What ends the HTML block (``<!--``, ``<pre>``, ``<?``, ``<!DOCTYPE``, ``<![CDATA[``)
     ``text`` (a line past its indent) opens, else None."""
-    for opening, ending in _HTML_BLOCKS:
-        if opening.match(text):
-            return ending
+    for opening, ending, flags in _HTML_BLOCKS:
+        if compiled(opening, flags).match(text):
+            return compiled(ending, flags)
     return None
 
 
@@ -127,8 +128,8 @@ def _item_content(text: str, width: int) -> int | None:
     without its indent of ``width`` columns, tabs expanded) starts one, else None: after the
     marker and the 1-4 spaces after it; one column past the marker when it is followed by
     nothing or by code (five spaces or more)."""
-    item = _ITEM_RE.match(text)
-    if item is None or _BREAK_RE.match(text):
+    item = compiled(_ITEM_RE).match(text)
+    if item is None or compiled(_BREAK_RE).match(text):
         return None
     end = width + item.end()
     rest = text[item.end() :]
@@ -211,18 +212,18 @@ def _code_kinds(lines: Sequence[str]) -> list[int]:
                 blanks.append(at)
             paragraph = False
             continue
-        opened = _FENCE_RE.match(text)
+        opened = compiled(_FENCE_RE).match(text)
         ends = _html_end(text)
         starts = (
             opened is not None
             or ends is not None
             or _item_content(text, width) is not None
-            or bool(_BLOCK_RE.match(text) or _BREAK_RE.match(text))
+            or bool(compiled(_BLOCK_RE).match(text) or compiled(_BREAK_RE).match(text))
         )
         outdented = bool(items) and width < items[-1]
         if paragraph and outdented and not starts:
             continue  # a lazy line of the item's paragraph
-        underline = paragraph and not outdented and _UNDERLINE_RE.match(text) is not None
+        underline = paragraph and not outdented and compiled(_UNDERLINE_RE).match(text) is not None
         while items and width < items[-1]:
             items.pop()
         base = items[-1] if items else 0
@@ -248,15 +249,17 @@ def _code_kinds(lines: Sequence[str]) -> list[int]:
             if line[content:].startswith("    ") and line[content:].strip():
                 flags[at], blanks, paragraph = _INDENTED, [], False  # ``-     code``
                 continue
-        defined = not paragraph and content is None and _DEFINITION_RE.match(text) is not None
-        paragraph = not _BREAK_RE.match(text) and not text.startswith("#") and not defined
+        defined = (
+            not paragraph and content is None and compiled(_DEFINITION_RE).match(text) is not None
+        )
+        paragraph = not compiled(_BREAK_RE).match(text) and not text.startswith("#") and not defined
         paragraph = paragraph and (content is None or bool(line[content:].strip()))
     return flags
 
 
 def blank_code_spans(line: str) -> str:
     """Replace each code span of a line by spaces of the same length (offsets stay valid)."""
-    return _CODE_SPAN_RE.sub(lambda match: " " * len(match.group(0)), line)
+    return compiled(_CODE_SPAN_RE).sub(lambda match: " " * len(match.group(0)), line)
 
 
 def blank_comments(line: str) -> str:
@@ -283,7 +286,7 @@ def blank_comments(line: str) -> str:
     return "".join(parts)
 
 
-_NOT_LINE_END = re.compile(r"[^\n]")
+_NOT_LINE_END = r"[^\n]"
 
 
 def blank_comment_lines(lines: Sequence[str]) -> list[str]:
@@ -304,7 +307,7 @@ def blank_comment_lines(lines: Sequence[str]) -> list[str]:
     parts: list[str] = []
     done = 0
     for start, end in _comment_offsets(lines):
-        parts += (text[done:start], _NOT_LINE_END.sub(" ", text[start:end]))
+        parts += (text[done:start], compiled(_NOT_LINE_END).sub(" ", text[start:end]))
         done = end
     parts.append(text[done:])
     return "".join(parts).split("\n")
@@ -364,7 +367,7 @@ def lines_with_ends(text: str) -> list[str]:
     >>> lines_with_ends("a\\r\\nb\\rc\\u2028d\\ne")
     ['a\\r\\n', 'b\\r', 'c\\u2028d\\n', 'e']
     """
-    return _LINE_WITH_END_RE.findall(text)
+    return compiled(_LINE_WITH_END_RE).findall(text)
 
 
 def line_texts(text: str) -> list[str]:

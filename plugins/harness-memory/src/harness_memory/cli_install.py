@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -538,6 +537,8 @@ def _as_installed(
     if args.timeout is None and "timeout" in flags:
         with contextlib.suppress(ValueError):
             args.timeout = float(flags["timeout"])
+    import shlex  # only an install quotes: not every hook process, which imports this module (H-5)
+
     shown = " ".join(f"--{name} {shlex.quote(value)}" for name, value in flags.items())
     out.write(f"{args.harness}: installing again with the settings of {found.path}: {shown}\n")
     return root, found.token
@@ -653,6 +654,8 @@ def _next_command(
         words += ["--managed", *([args.managed] if args.managed else [])]
     if getattr(args, "no_check", False):
         words.append("--no-check")
+    import shlex  # as above: an install's, not a hook's
+
     return shlex.join(words)
 
 

@@ -25,7 +25,6 @@ An allowed call gets no answer. Every adapter fails open.
 
 from __future__ import annotations
 
-import shlex
 from typing import TYPE_CHECKING, Any
 
 from harness_memory.hooks.claude_code import HookInput
@@ -126,6 +125,8 @@ def _in_folder(command: str, folder: object) -> str:
     :func:`~harness_memory.hooks.tool_targets.shell_paths`)."""
     if not isinstance(folder, str) or not folder:
         return command
+    import shlex  # a shell call's only: Gemini CLI's Session start imports this module (H-5)
+
     return f"cd {shlex.quote(folder)} && {command}"
 
 
