@@ -486,6 +486,32 @@ async def test_r1_a_push_writes_only_its_machine_ref(
     assert not (agent.user / "b.md").exists()
 
 
+async def test_r1_a_push_to_a_ref_below_its_machine_ref_is_refused_and_the_machine_syncs_on(
+    client: Client, agent: AgentHome, desktop: GitMachine
+) -> None:
+    """git's ``receive.hideRefs`` ``!refs/machines/<id>`` shows the refs below it too: a push
+    to ``refs/machines/<id>/x`` by a machine that had not synced the scope yet was created by
+    git, and every later request of that machine answered 503 (a folder where its ref file
+    goes). The service refuses any ref but the machine's own before git runs (review56h)."""
+    scope_holds(agent.user, {"a.md": "a\n"})
+    await asyncio.to_thread(desktop.run, "init", "-q")
+    await asyncio.to_thread(desktop.run, "remote", "add", "origin", desktop.url)
+    desktop.write("b.md", "b\n")
+    await asyncio.to_thread(desktop.run, "add", "-A")
+    await asyncio.to_thread(desktop.run, "commit", "-q", "-m", "x")
+    for target in (f"{desktop.ref}/x", f"{desktop.ref}x"):
+        refused = await asyncio.to_thread(
+            desktop.run, "push", "origin", f"+HEAD:{target}", check=False
+        )
+        assert refused.returncode != 0, target
+        assert "its own ref alone" in refused.stderr, refused.stderr
+        assert service_ref(agent, target) == ""
+    await desktop.fetch()  # the machine syncs on: its ref's place is free
+    desktop.write("c.md", "c\n")
+    await desktop.push("sent to its own ref")
+    assert (agent.user / "c.md").read_text(encoding="utf-8") == "c\n"
+
+
 async def test_r1_a_push_git_refuses_takes_nothing_even_after_the_service_moved_on(
     client: Client, agent: AgentHome, laptop: GitMachine
 ) -> None:

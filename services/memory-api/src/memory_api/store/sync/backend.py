@@ -67,6 +67,7 @@ __all__ = [
     "cgi_command",
     "cgi_environment",
     "deleted_refs",
+    "named_refs",
     "parse_head",
     "push_cpu_limit",
     "push_data_cap",
@@ -412,12 +413,31 @@ def deleted_refs(request: bytes) -> list[str]:
     >>> deleted_refs(b"006c" + b"1" * 40 + b" " + b"0" * 40 + b" refs/machines/m1\\0quiet0000")
     ['refs/machines/m1']
     """
-    deleted = []
+    return [ref for new, ref in _commands(request) if not new.strip(b"0")]
+
+
+def named_refs(request: bytes) -> list[str]:
+    """Every ref a push's ``request`` names in its commands (as :func:`deleted_refs` reads
+    them), in order. A push may write its machine's ref alone: git's ``receive.hideRefs``
+    ``!refs/machines/<id>`` also shows the refs below it, so ``refs/machines/<id>/x`` was
+    created by git and broke that machine's every later sync (a folder where its ref file
+    goes: review56h); the service refuses any other ref itself, git not run (R-1).
+
+    >>> named_refs(b"006e" + b"0" * 40 + b" " + b"1" * 40 + b" refs/machines/m1/x\\0quiet0000")
+    ['refs/machines/m1/x']
+    """
+    return [ref for _, ref in _commands(request)]
+
+
+def _commands(request: bytes) -> list[tuple[bytes, str]]:
+    """A push's commands up to the first flush, each as (new id, ref), ``shallow`` lines
+    skipped, capabilities after the first NUL left out."""
+    commands = []
     for data in packets(request):
         words = data.partition(b"\0")[0].rstrip(b"\n").split(b" ")
-        if len(words) == 3 and words[0] != b"shallow" and not words[1].strip(b"0"):
-            deleted.append(words[2].decode("utf-8", "replace"))
-    return deleted
+        if len(words) == 3 and words[0] != b"shallow":
+            commands.append((words[1], words[2].decode("utf-8", "replace")))
+    return commands
 
 
 def certified(request: bytes) -> bool:

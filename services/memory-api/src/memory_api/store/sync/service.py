@@ -77,6 +77,7 @@ from memory_api.store.sync.backend import (
     cgi_command,
     cgi_environment,
     deleted_refs,
+    named_refs,
     push_cpu_limit,
     push_data_cap,
     push_report,
@@ -95,6 +96,7 @@ __all__ = [
     "DELETION_REFUSED",
     "FAILED_ANSWERS_KEPT",
     "MERGED_PREFIX",
+    "OTHER_REF_REFUSED",
     "REFUSED_PREFIX",
     "FailedAnswer",
     "GitRequest",
@@ -106,11 +108,16 @@ DELETION_REFUSED = (
     "deletion prohibited: a machine's ref is never deleted, it names what the machine last "
     "sent or fetched (R-1)"
 )
+"""The reason a push deleting a ref is refused with (``ng <ref> <reason>``)."""
 CERTIFICATE_REFUSED = (
     "push certificates are not taken: the service never asks for one (push-cert), push "
     "without --signed (R-1)"
 )
-"""The reason a push deleting a ref is refused with (``ng <ref> <reason>``)."""
+"""The reason a push carrying a push certificate is refused with."""
+OTHER_REF_REFUSED = (
+    "a machine pushes to its own ref alone (refs/machines/<its id>), which sync names for it (R-1)"
+)
+"""The reason a push naming any other ref is refused with."""
 
 REFUSED_PREFIX = "Refused: "
 """How a push's answer names why the service could not take it when git's own words would not
@@ -352,11 +359,16 @@ class SyncStore:
         """A push git must not run, refused before it runs (the ref stays, nothing is noted):
         git's report refusing it, else None. One deleting a ref (git's ``receive.denyDeletes``
         holds for ``refs/heads/`` only), one carrying a push certificate, whose commands the
-        service cannot read as git will (:func:`~memory_api.store.sync.backend.certified`)."""
+        service cannot read as git will (:func:`~memory_api.store.sync.backend.certified`),
+        one naming any ref but the machine's own
+        (:func:`~memory_api.store.sync.backend.named_refs`)."""
+        other = [ref for ref in named_refs(body) if ref != push_ref.name]
         if deleted := deleted_refs(body):
             ref, reason, what = deleted[0], DELETION_REFUSED, f"would delete {deleted[0]!r}"
         elif certified(body):
             ref, reason, what = push_ref.name, CERTIFICATE_REFUSED, "carried a push certificate"
+        elif other:
+            ref, reason, what = other[0], OTHER_REF_REFUSED, f"named {other[0]!r}"
         else:
             return None
         logger.warning(
