@@ -267,6 +267,20 @@ def test_q4_dockerfile_passes_hadolint_and_runs_as_the_pods_user() -> None:
     assert users == [f"{context['runAsUser']}:{context['runAsGroup']}"] * 2
 
 
+def test_r1_the_service_runs_under_an_init_that_reaps_git() -> None:
+    """At a push's or fetch's timeout the service kills git's whole process group; the git
+    processes its child started are then the orphans of PID 1, which must reap them (the
+    service as PID 1 left them as zombies: review56h). The image's PID 1 is ``tini``, and
+    neither the Deployment nor the compose service replaces the entrypoint."""
+    text = DOCKERFILE.read_text(encoding="utf-8")
+    service = text[text.index("AS service") :]
+    assert re.search(r"apt-get install [^\n]*\btini\b", service)
+    assert re.findall(r"^ENTRYPOINT (.+)$", service, re.MULTILINE) == ['["/usr/bin/tini", "--"]']
+    assert "command" not in _container(_one("Deployment")["spec"]["template"]["spec"])
+    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    assert "entrypoint" not in compose["services"]["memory-api"]
+
+
 def test_q3_the_pods_set_glibcs_malloc_thresholds_as_the_image_does() -> None:
     """The service's RSS stays flat as the indexes it reads grow: glibc's mmap threshold is
     fixed above asyncio's 256 KiB socket-read buffer, so each larger block is unmapped when
