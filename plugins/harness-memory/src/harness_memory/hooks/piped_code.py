@@ -21,6 +21,7 @@ import posixpath
 import re
 from typing import NamedTuple
 
+from harness_memory.hooks.definitions import read_definitions
 from harness_memory.hooks.here_data import SHELLS
 from harness_memory.hooks.printed_text import echo_text, printf_text
 from harness_memory.hooks.shell_operands import shell_run
@@ -34,8 +35,6 @@ _PUNCTUATION = re.compile(r"^[;&|()<>]+$").match
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=").match
 _RUNNERS = frozenset({"env", "command", "exec", "builtin", "nohup", "time", "sudo", "nice"})
 """Words that run the program named after them (with their options)."""
-_DEFINES = re.compile(r"(?<![\w$(])[A-Za-z_][\w.:+-]*\s*\(\s*\)|\bfunction\s|\balias\b|\benable\b")
-"""A function, an alias or ``enable`` anywhere in the command: ``echo`` may not be echo."""
 _NOT_LITERAL = re.compile(r"[$`{}*?\[\]~'\"]")
 """What bash expands in a word or quotes (printed, a quote is code's quote)."""
 _ECHO_OPTION_RE = re.compile(r"^-[neE]+$")
@@ -154,8 +153,9 @@ def _printed(printer: list[str], command: str) -> str | None:
     the lexer's word no longer says whether ``$(…)`` was in single quotes), a backslash in a
     plain ``echo``'s word (``shopt -s xpg_echo`` makes it an escape) or before a line's end (bash
     drops both in double quotes, the lexer keeps them), a form :mod:`~harness_memory.hooks.
-    printed_text` does not compute, an ``echo`` or ``printf`` the command may redefine."""
-    if _DEFINES.search(command):
+    printed_text` does not compute, an ``echo`` or ``printf`` the command may redefine
+    (:func:`~harness_memory.hooks.definitions.read_definitions`)."""
+    if read_definitions(command).redefines(printer[0]):
         return None
     name, words = printer[0], printer[1:]
     if any(_NOT_LITERAL.search(word) or "\\\n" in word for word in words):

@@ -96,6 +96,7 @@ from typing import NamedTuple
 from memory_core.keys import real_or_none
 
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
+from harness_memory.hooks.definitions import Definitions, deferred, plain_text, read_definitions
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
@@ -148,6 +149,7 @@ from harness_memory.hooks.program_settings import (
     is_settings_variable,
 )
 from harness_memory.hooks.run_texts import commands_run, sed_script_files, texts_run
+from harness_memory.hooks.run_time_names import existing_names
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, startup_files
@@ -436,22 +438,59 @@ def shell_paths(
     A short option glued to a path (``cp -t/dir``) names that path too; after a ``cd`` into a
     folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
     A command the lexer cannot split (an unclosed quote) is split at white space. Never raises."""
-    names = _names_read(command, environ, _outer)
+    definitions = _definitions_of(command)
+    given = _NamesRead.ALL if _outer is None else _outer.names_read
+    names = _names_read(definitions, command, environ, given)
     here, command, environ = _command_text(
-        command, cwd, environ, nested=bool(_depth or _lost), names=names
+        command, cwd, environ, nested=bool(_depth or _lost), names=(names, given)
     )
-    found, tails = _found_for(command, _budget, _links)
-    reading = _Reading(command, here.texts, cwd, environ, tails, _depth, _lost, _outer)
-    for words in arrays_spelt(_loops_run_twice(_shell_words(command))):
-        _read_words(words, reading, found)
+    spellings = _name_spellings(command)
+    found, tails = _found_for(spellings[0], _budget, _links)
+    read = (_cat_read(definitions, environ, _outer), names)
+    for spelling in spellings:
+        reading = _Reading(spelling, here.texts, cwd, environ, tails, _depth, _lost, _outer, read)
+        for words in arrays_spelt(_loops_run_twice(_shell_words(spelling))):
+            _read_words(words, reading, found)
+    if _outer is None:  # the places of the commands inside it are in ``found`` too
+        _add_existing_names(found)
     return found
+
+
+def _add_existing_names(found: ShellPaths) -> None:
+    """Add to ``found.paths`` (and ``named``) each path a place the command writes named with
+    a name printed at run time (:data:`_RUN_TIME_NAME`; one of ``found.named`` or spelling a
+    word of ``found.written`` holding a ``/``) names through an entry already in its folder
+    (:func:`~harness_memory.hooks.run_time_names.existing_names`: ``notes@/a.md`` through a
+    link ``notes2026-12-06`` the agent made before); past the scan's cap, the place's
+    literal start goes to ``found.undecided`` (it may be anything below it). Words only read
+    or given as data (a here-document's) are left as they are."""
+    words = {
+        posixpath.normpath(word) for word in found.written if _RUN_TIME_NAME in word and "/" in word
+    }  # a bare word may be any program's data (``echo "$(whoami) ran"`` read as a command)
+    named = [path for path in found.named if _RUN_TIME_NAME in path]
+    written = [
+        path
+        for path in found.paths
+        if _RUN_TIME_NAME in path
+        and any(path == word or path.endswith(f"/{word}") for word in words)
+    ]
+    for path in dict.fromkeys([*named, *written]):
+        spellings = existing_names(path, _RUN_TIME_NAME, found.budget.left)
+        if spellings is None:
+            found.undecided.append(path[: path.index(_RUN_TIME_NAME)])
+            continue
+        found.paths.extend(spellings)
+        if path in named:
+            found.named.extend(spellings)
 
 
 class _Reading(NamedTuple):
     """What one reading of a command (:func:`_read_words`) is read with: its text and
     here-documents (each with whether the shell expands it), the folder and environment it
     runs in, the links' tails, how deep in other shells' code, whether in a folder known
-    only at run time, and the reader of the command holding it."""
+    only at run time, the reader of the command holding it, and whether its ``cat`` and
+    its name-only substitutions are the programs they seem (:func:`_cat_read`,
+    :func:`_names_read`: read once a command)."""
 
     command: str
     texts: list[tuple[str, bool]]
@@ -461,20 +500,20 @@ class _Reading(NamedTuple):
     depth: int
     lost: bool
     outer: _Writes | None
+    programs_read: tuple[bool, _NamesRead]
 
 
 def _writes_for(reading: _Reading, found: ShellPaths) -> _Writes:
     """The reader of one reading of a command's words (:func:`_read_words`), told what the
     command's text says about them: the variable its interpreter code is read for, its
     here-texts, whether ``cat`` and the name-only substitutions are the programs they seem."""
-    command, texts, _, environ, tails, depth, lost, outer = reading
+    command, texts, _, environ, tails, depth, lost, outer, programs_read = reading
     writes = _Writes(found, tails, environ, cd_data=lost, outer=outer)
     writes.code_variable = _code_variable(command, depth)
     writes.here_text = "\n".join(_here_spellings(text) for text, _ in texts)  # code too
     writes.here_built = _here_texts_built(texts, command)
     writes.text = command  # its spellings: which ``$`` bash expands in an interpreter's code
-    writes.cat_read = _cat_read(command, environ, outer)
-    writes.names_read = _names_read(command, environ, outer)
+    writes.cat_read, writes.names_read = programs_read
     return writes
 
 
@@ -482,7 +521,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     """Add to ``found`` every path one reading of a command names (:func:`shell_paths`): its
     ``words``, each literal array's expansion spelt as one of its values (:func:`~harness_
     memory.hooks.shell_arrays.arrays_spelt`), read with ``reading``."""
-    command, texts, cwd, environ, _, _depth, _lost, _outer = reading
+    command, texts, cwd, environ, _, _depth, _lost, _outer, _ = reading
     writes = _writes_for(reading, found)
     inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
@@ -632,47 +671,59 @@ class _NamesRead(enum.Enum):
     NONE = "none"  # the command may redefine any program a substitution runs
 
 
-def _names_read(command: str, environ: Mapping[str, str], outer: _Writes | None) -> _NamesRead:
+def _definitions_of(command: str) -> Definitions:
+    """What ``command`` defines (:func:`~harness_memory.hooks.definitions.read_definitions`),
+    its ANSI-C quoting read too (``declare $'P\\x41TH=.'``)."""
+    return read_definitions(f"{command}\n{_bash_quoting(command)}" if "$'" in command else command)
+
+
+def _names_read(
+    definitions: Definitions, command: str, environ: Mapping[str, str], given: _NamesRead
+) -> _NamesRead:
     """Which name-only substitutions in ``command`` print what their program prints: none
-    when the command (or the one holding it, ``outer``) defines a function or alias, sources a
-    file, evaluates text, sets ``PATH`` or changes how names are found (``hash``, ``enable``)
-    or when the environment holds exported functions, ``BASH_ENV`` or a relative ``PATH``
-    folder (``PATH=.:$PATH`` finds a ``./nproc`` the command wrote; ``date() { cat f; }``
-    prints any path). A zone or locale the command sets changes no digit field of ``date``
-    (:data:`_DATE_NAME_RE`) but makes a bare ``date`` print its zone's name, which a zone file
-    the command names may spell as any text (``/``, ``..``, a newline, code: review55i): then
-    a bare ``date`` is no name (:attr:`_NamesRead.NO_BARE_DATE`). Read from the text, failing
-    closed: a mention is a setting."""
-    given = _NamesRead.ALL if outer is None else outer.names_read
+    when the command (``definitions``: :func:`_definitions_of`), or the one holding it
+    (``given``: its reading), redefines a program one runs (a function or alias of its name)
+    or changes how names are found or what runs as a program starts (``source``, ``eval``,
+    ``PATH``, ``hash``, ``enable``, ``LD_PRELOAD``, ``BASH_ENV``: :class:`~harness_memory.
+    hooks.definitions.Definitions`), or when the environment holds exported functions,
+    ``BASH_ENV`` or a relative ``PATH`` folder (``PATH=.:$PATH`` finds a ``./nproc`` the
+    command wrote; ``date() { cat f; }`` prints any path). A zone or locale the command sets
+    changes no digit field of ``date`` (:data:`_DATE_NAME_RE`) but makes a bare ``date`` print
+    its zone's name, which a zone file the command names may spell as any text (``/``,
+    ``..``, a newline, code: review55i): then a bare ``date`` is no name
+    (:attr:`_NamesRead.NO_BARE_DATE`). Read from the text, failing closed: a mention is a
+    setting."""
     if given is _NamesRead.NONE:
         return given
     path = environ.get("PATH", "")
     if (
-        _REDEFINES_RE.search(command)
+        any(definitions.redefines(name) for name in _NAME_PRINTERS)
         or "BASH_ENV" in environ
         or any(key.startswith("BASH_FUNC_") for key in environ)
         or any(not folder.startswith("/") for folder in path.split(":") if path)
     ):
         return _NamesRead.NONE
-    if _ZONE_SET_RE.search(command) or given is _NamesRead.NO_BARE_DATE:
+    if _ZONE_SET_RE.search(plain_text(command)) or given is _NamesRead.NO_BARE_DATE:
         return _NamesRead.NO_BARE_DATE
     return _NamesRead.ALL
 
 
-_NAME_PRINTERS = r"(?:date|nproc|whoami|hostname|id|uname|git|basename|mktemp)"
+_NAME_PRINTERS = ("date", "nproc", "whoami", "hostname", "id", "uname", "git", "basename", "mktemp")
 """The programs a substitution read as text here runs (:func:`_read_substitutions`)."""
-_REDEFINES_RE = re.compile(
-    rf"(?<![\w$(.:+/-]){_NAME_PRINTERS}\s*\(\s*\)|\bfunction\s+{_NAME_PRINTERS}(?![\w.:+-])"
-    r"|(?:^|[\s;&|(){}`'\"])(?:alias|unalias|hash|enable|eval|source)\b|BASH_FUNC_"
-    r"|(?:^|[;&|(){}\n`'\"])\s*\.\s"
-    r"|(?<![\w${])PATH\b"
-)
-"""What may make a program a read substitution runs (:data:`_NAME_PRINTERS`) another one
-(failing closed, read anywhere in the text, inside quotes too: ``bash -c 'date() {…};
-…$(date)…'``): a function of its name (``date() {…}``, ``function nproc``; bash takes no
-quoted name), an alias, ``hash -p``, ``enable -f``, a sourced or evaluated text, an exported
-function in an environment word (``BASH_FUNC_date%%=…``), ``PATH`` named other than as
-``$PATH``/``${PATH}`` (``PATH=.:$PATH``, ``export PATH``, ``read PATH``)."""
+
+
+def _cat_read(definitions: Definitions, environ: Mapping[str, str], outer: _Writes | None) -> bool:
+    """Whether a ``cat`` in a command (``definitions``: what it defines) is the program
+    printing its files: nothing in it, in the command holding it (``outer``) or in the
+    environment (``export -f cat``: ``BASH_FUNC_cat%%``) may make ``cat`` another program (a
+    function or alias of its name, ``PATH``, a sourced file: :class:`~harness_memory.hooks.
+    definitions.Definitions`). Else it may print anything."""
+    if outer is not None and not outer.cat_read:
+        return False
+    return not definitions.redefines("cat") and not any(
+        name.startswith("BASH_FUNC_cat") for name in environ
+    )
+
 
 _ZONE_SET_RE = re.compile(
     r"(?:^|(?<=[\s;&|(){}`'\"]))(?:TZ|TZDIR|LANG|LANGUAGE|LC_[A-Z]+|LOCPATH)\b"
@@ -681,22 +732,6 @@ _ZONE_SET_RE = re.compile(
 name, the locale's words) may be the command's choice."""
 
 
-def _cat_read(command: str, environ: Mapping[str, str], outer: _Writes | None) -> bool:
-    """Whether a ``cat`` in ``command`` is the program printing its files: no function or
-    alias named ``cat`` is defined in it, in the command holding it (``outer``) or in the
-    environment (``export -f cat``: ``BASH_FUNC_cat%%``). Else it may print anything."""
-    if outer is not None and not outer.cat_read:
-        return False
-    return _CAT_DEFINED_RE.search(command) is None and not any(
-        name.startswith("BASH_FUNC_cat") for name in environ
-    )
-
-
-_CAT_DEFINED_RE = re.compile(
-    r"(?:^|[\s;&|(){}`])(?:function\s+cat\b|cat\s*\(\s*\)|alias\b[^;&|\n]*\bcat=)"
-)
-"""A function or alias named ``cat`` defined in a command (``cat() {…}``, ``function cat``,
-``alias cat=…``)."""
 _PATCHER_RE = re.compile(r"(?:^|/)apply_?patch$")
 """Codex CLI's patch tool as a command (``apply_patch``, ``applypatch``): Codex applies ``[cd
 DIR &&] apply_patch <<'EOF' …`` run through its shell tool (``bash -lc`` too) as the patch
@@ -921,7 +956,12 @@ def _loops_run_twice(words: list[str]) -> list[str]:
 
 
 def _command_text(
-    command: str, cwd: str, environ: Mapping[str, str], *, nested: bool, names: _NamesRead
+    command: str,
+    cwd: str,
+    environ: Mapping[str, str],
+    *,
+    nested: bool,
+    names: tuple[_NamesRead, _NamesRead],
 ) -> tuple[HereData, str, Mapping[str, str]]:
     """``command``'s here-data (:func:`~harness_memory.hooks.here_data.here_data`: a
     here-document's body is data, not command text) and its text as the lexer reads it:
@@ -929,7 +969,7 @@ def _command_text(
     ``nested``: a command read inside another), subshells, backquotes and command
     substitutions spelt for the lexer; and ``environ`` as the shell in ``cwd`` has it
     (:func:`_started_in`: its ``PWD``). ``names``: which name-only substitutions are read as
-    one name (:func:`_names_read`)."""
+    one name in the whole command and in the one holding it (:func:`_names_read`)."""
     environ = _started_in(environ, cwd)
     here = here_data(command)
     text = here.command if nested else with_toplevel(here.command, cwd, environ)
@@ -4534,9 +4574,12 @@ parameters)."""
 _LOOP_UNREAD_RE = re.compile(r"[\"'\\$`]")
 """A ``for`` list the text reading cannot split as bash does (a quote, which may hold a ``;``
 ending the regex's list early; a line continuation; an expansion): its name is filled."""
-_FILLED_FROM_RE = re.compile(rf"(?<![\w$])({_NAME})(?:\[[^\]]*\])?\+?=(?:\(|[\"']?[$`])")
-"""A name given an array (``a=(*.txt)``) or a value starting with an expansion (``g=$f``,
-``g="${a[0]}"``): filled, failing closed, whatever the expansion held."""
+_FILLED_FROM_RE = re.compile(
+    rf"(?<![\w$])({_NAME})(?:\[[^\]]*\])?\+?=(?:\(|\"[^\"]*[$`]|'[^']*[$`]|[^\s;&|()]*[$`])"
+)
+"""A name given an array (``a=(*.txt)``) or a value holding an expansion (``g=$f``,
+``g="${a[0]}"``, ``g=x$f``, ``g="a $f"``): filled, failing closed, whatever the expansion
+held (review56: ``g=x$f`` was kept as the literal text ``x$f``)."""
 _LOOP_PATTERN_RE = re.compile(r"[*?\[]")
 """A ``for`` word bash may expand as a pattern (a ``*``, ``?`` or ``[``; quoted too, the
 wider reading): its values are the names of the files it matches, any of which may hold a
@@ -4764,6 +4807,7 @@ def _code_variables(command: str) -> _Variables:
     text is read once, not once an interpreter)."""
     if "$" not in command and "for" not in command and "=(" not in command:
         return _NO_VARIABLES  # a loop's text may hold no ``$``: its here-string's is data
+    command = command.replace("\\\n", "")  # a line continuation joins ``g=\`` to ``$f``
     loops = list(_FOR_IN_RE.finditer(command))
     if _RUN_TIME_SOURCE_RE.search(command):
         names = {match[1] for match in _ASSIGNED_RE.finditer(command)}
@@ -5357,36 +5401,50 @@ def _substituted(match: re.Match[str]) -> str:
     return match.group("back") if inner is None else inner
 
 
-def _read_substitutions(command: str, environ: Mapping[str, str], names: _NamesRead) -> str:
+def _read_substitutions(
+    command: str, environ: Mapping[str, str], names: tuple[_NamesRead, _NamesRead]
+) -> str:
     """``command`` with the command substitutions whose output this can tell put in as text:
     a name-only one (:data:`_NAME_ONLY_RE`: ``$(date +%F)``, ``$(nproc)``; :data:`_BASENAME_RE`)
-    as one name, a program lookup that opens the command (nothing the command runs before it
-    could redefine what it finds) as the program's path (:func:`_looked_up`; not a lookup that
-    is the whole text, a word read again as a command: ``echo "$(command -v python3)"`` prints
-    the path, and read as ``/usr/bin/python3`` run alone it was an interpreter reading code on
-    standard input), and
+    as one name (:data:`_RUN_TIME_NAME`; one that may print nothing, :data:`_MAY_BE_EMPTY_RE`,
+    as :data:`_NAME_OR_NOTHING`, read both ways: :func:`_name_spellings`), a program lookup that
+    opens the command (nothing the command runs before it could redefine what it finds) as
+    the program's path (:func:`_looked_up`; not a lookup that is the whole text, a word read
+    again as a command: ``echo "$(command -v python3)"`` prints the path, and read as
+    ``/usr/bin/python3`` run alone it was an interpreter reading code on standard input), and
     ``$(mktemp)``/``$(mktemp -d)`` as a path in the temporary folder (``$TMPDIR``, unless the
     command sets it). So ``> logs/build-$(date +%F).log`` and ``out=$(mktemp); … > "$out"``
     name a known place; every other substitution stays for the shell. ``names``: which
-    name-only substitutions the command cannot redefine (:func:`_names_read`); none is read
-    as a name when it may redefine any, nor a ``basename`` or ``mktemp``; a lookup keeps its
-    own rule (nothing runs before it)."""
+    name-only substitutions the command, and the one holding it, cannot redefine
+    (:func:`_names_read`); where the command may redefine one, the text before each
+    substitution is read alone (a ``source`` after it reaches it not), unless the command runs
+    part of itself again or later (:func:`~harness_memory.hooks.definitions.deferred`: a loop,
+    a function, a trap). A name-only substitution is read as a name only when its program is
+    the system's (:func:`_system_program`), a lookup keeps its own rule (nothing runs before
+    it)."""
     if "$(" not in command and "`" not in command:
         return command
-    named = names is not _NamesRead.NONE
-    tmp = environ.get("TMPDIR") or "/tmp"  # noqa: S108
-    folder = None if "TMPDIR" in command or not named else tmp
-    command = _BASENAME_RE.sub(_RUN_TIME_NAME, command) if named else command
+    whole, given = names
+    everywhere = whole is _NamesRead.ALL or deferred(command)
+
+    def names_at(at: int) -> _NamesRead:
+        if everywhere:
+            return whole
+        before = command[:at]
+        return _names_read(_definitions_of(before), before, environ, given)
+
+    if whole is not _NamesRead.NONE and _system_program("basename", environ):
+        command = _BASENAME_RE.sub(lambda match: _name_at(match, names_at, basename=True), command)
 
     def text(match: re.Match[str]) -> str:
         inner = _substituted(match)
-        if named and _NAME_ONLY_RE.match(inner):
-            return _RUN_TIME_NAME
-        dated = named and _DATE_NAME_RE.match(inner) is not None
-        if dated and (names is _NamesRead.ALL or "+" in inner):  # bare: the zone's name
-            return _RUN_TIME_NAME
-        if folder is not None and _MKTEMP_RE.match(inner):
-            return f"{folder.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
+        if _NAME_ONLY_RE.match(inner) or _DATE_NAME_RE.match(inner):
+            return _name_at(match, names_at, environ=environ)
+        tmp = environ.get("TMPDIR") or "/tmp"  # noqa: S108
+        if _MKTEMP_RE.match(inner) and "TMPDIR" not in command:
+            if names_at(match.start()) is not _NamesRead.NONE:
+                return f"{tmp.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
+            return match.group(0)
         quoted = command[match.start() - 1 : match.start()] == '"'
         if command[: match.start()].strip(' \t"'):  # something runs first: it may redefine
             return match.group(0)  # the lookup (``PA""TH=…``, a function, a sourced file)
@@ -5395,6 +5453,85 @@ def _read_substitutions(command: str, environ: Mapping[str, str], names: _NamesR
         return _looked_up(inner, environ, quoted=quoted) or match.group(0)
 
     return _SUBSTITUTION_RE.sub(text, command)
+
+
+def _name_at(
+    match: re.Match[str],
+    names_at: Callable[[int], _NamesRead],
+    *,
+    environ: Mapping[str, str] | None = None,
+    basename: bool = False,
+) -> str:
+    """What the name-only substitution ``match`` is read as (:func:`_read_substitutions`):
+    :data:`_RUN_TIME_NAME`, or :data:`_NAME_OR_NOTHING` for one that may print nothing, when
+    the command cannot redefine its program where it stands (``names_at``: read at an
+    offset) and that program is the system's (``environ``: where it is looked up; a
+    ``basename`` was checked by the caller); else the substitution, left to the shell. A bare
+    ``date`` is no name beside a zone or a locale the command sets."""
+    inner = "basename" if basename else _substituted(match)
+    names = names_at(match.start())
+    if names is _NamesRead.NONE:
+        return match.group(0)
+    if names is _NamesRead.NO_BARE_DATE and _DATE_NAME_RE.match(inner) and "+" not in inner:
+        return match.group(0)  # bare: the zone's name
+    if environ is not None and not _system_program(inner.split()[0], environ):
+        return match.group(0)
+    return _NAME_OR_NOTHING if basename or _MAY_BE_EMPTY_RE.match(inner) else _RUN_TIME_NAME
+
+
+_MAY_BE_EMPTY_RE = re.compile(r"^\s*(?:whoami|hostname|git\s|id\s+-\w*n|uname\s+-\w*n)")
+"""Name-only substitutions that may print nothing: ``git rev-parse HEAD`` outside a
+repository (or beside a ``GIT_DIR`` that names none), ``whoami``/``id -un`` for an account
+without a name, ``hostname``/``uname -n`` on a host without one; a ``basename`` of an empty
+variable (or ``/``). Read as a name, ``notes$(git rev-parse HEAD)/a.md`` was a fresh folder;
+printing nothing it is ``notes/a.md``, through a link into another scope (review56)."""
+_NAME_OR_NOTHING = "\x00"
+"""What a name-only substitution that may print nothing is spelt as in the text, until
+:func:`_name_spellings` reads it both ways."""
+
+
+def _name_spellings(command: str) -> list[str]:
+    """The spellings of ``command`` the guard reads (:func:`shell_paths`): each
+    :data:`_NAME_OR_NOTHING` as one name (:data:`_RUN_TIME_NAME`) and, when there is one, as
+    nothing (what the program printed when it failed)."""
+    if _NAME_OR_NOTHING not in command:
+        return [command]
+    return [
+        command.replace(_NAME_OR_NOTHING, _RUN_TIME_NAME),
+        command.replace(_NAME_OR_NOTHING, ""),
+    ]
+
+
+_SYSTEM_UID = 0
+"""The owner of a system program and of its folder."""
+
+
+def _system_program(name: str, environ: Mapping[str, str]) -> bool:
+    """Whether ``name`` run by the shell (found in ``environ``'s ``PATH``, the hook's when it
+    has none) is a program of the system, not one the agent may have written
+    (``~/.local/bin/date``, ``./bin/nproc`` put first on ``PATH``): found, and the file it
+    resolves to and that file's folder owned by root and writable by no one else, outside
+    the home folder, the shell's folder and the temporary folders. Only then is its output
+    read as a name (:func:`_name_at`). A file that cannot be read about is none (failing
+    closed)."""
+    path = environ.get("PATH") or os.environ.get("PATH", os.defpath)
+    found = shutil.which(name, path=path)
+    if found is None:
+        return False  # nothing runs: the substitution prints nothing
+    real = Path(found).resolve()
+    home = environ.get("HOME") or os.environ.get("HOME", "")
+    written = (home, environ.get("PWD", ""), environ.get("TMPDIR", ""), *_TEMPORARY_FOLDERS)
+    if any(folder.rstrip("/") and real.is_relative_to(folder) for folder in written):
+        return False
+    try:
+        stats = [real.stat(), real.parent.stat()]
+    except OSError:
+        return False
+    return all(st.st_uid == _SYSTEM_UID and not st.st_mode & 0o022 for st in stats)
+
+
+_TEMPORARY_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")  # noqa: S108
+"""Folders any account may write into."""
 
 
 _LOOKUP_RE = re.compile(
