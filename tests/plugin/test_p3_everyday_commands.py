@@ -27,6 +27,8 @@ from harness_memory.hooks.tool_targets import shell_paths
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
+from tests.support.guard_cases import SYSTEM_PATH
+
 if TYPE_CHECKING:
     from _typeshed import TraceFunction
 
@@ -249,6 +251,7 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Pa
         (root / scope).mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("PWD", str(work))
+    monkeypatch.setenv("PATH", SYSTEM_PATH)  # ``$(date +%F)``: the system's, run as root too
     return root, work
 
 

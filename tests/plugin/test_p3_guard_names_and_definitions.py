@@ -15,9 +15,13 @@ scope's folder and ``./nproc`` prints it. The guard reads ``$(date +%F)``, ``$(w
 - a program the agent may have written (a folder in the home, the Workspace or ``/tmp`` on
   ``PATH``) is not the system's program.
 
-What a command defines after a substitution (a ``source``, an ``alias``) reaches it not, unless
-the command runs part of itself again (a loop, a function). One bash process shows two
-families write into the other scope; everyday commands pass.
+A definition anywhere in the command counts, after the substitution too (review56e: ``fc -s``
+runs a line again, bash expands a command's words before its redirections and a here-document's
+body before a later redirection); an ``alias`` command's words are read as bash splits them and
+its ANSI-C quoted spelling too; a substitution that fails and prints nothing (``id -r``, after
+``ulimit -n 4``) or prints a ``/`` (``uname -o``) is no name; past the names it reads in a folder
+the guard refuses. One bash process shows each family writes into the other scope; everyday
+commands pass.
 """
 
 from __future__ import annotations
@@ -71,21 +75,54 @@ COPIES_OF_A_FILE_NAME = [
 interpreter's code: the name ``x'+str(__import__('mk'))+'.txt`` runs ``mk.py``, which makes
 ``lnk`` lead into the other scope (review56: ``g=x$f`` was read as the literal ``x$f``)."""
 
-PROVED_BY_BASH = [MAY_PRINT_NOTHING[0], DEFINITIONS_SPELT_ANOTHER_WAY[0]]
+DEFINED_AFTER_OR_HIDDEN = [
+    'set -o history\necho x > "sub/$(date +%F)/notes/fc.md"\n'
+    "PATH=.:$PATH; ln -sf dots date\nfc -s echo",
+    'set -o history\necho x > "sub/$(nproc)/notes/b.md"\nBASH_CMDS[nproc]=./dots\nfc -s echo',
+    'echo x > "sub/$(nproc)/notes/c.md" ${BASH_CMDS[nproc]=./dots}',
+    'cat <<EOF > "sub/$(nproc)/notes/d.md"\n${BASH_CMDS[nproc]=./dots}\nEOF',
+    "shopt -s expand_aliases\nalias ll='ls; x' nproc=./dots\necho x > \"sub/$(nproc)/notes/e.md\"",
+    "shopt -s expand_aliases\n$'alias' echo='cat payload.sh'\necho ls | bash",
+]
+"""A definition after the substitution it reaches (``fc -s`` runs the line again; a word
+expanded before the redirection; a here-document's body before a later redirection), an alias
+after a quoted ``;`` in an earlier alias's value, an ``alias`` spelt in ANSI-C quotes making
+``echo`` print code into a shell's pipe (review56e findings 1-3). ``dots`` prints ``..``."""
+
+PRINTS_NO_NAME = [
+    'echo x > "notes$(id -r)/f.md"',
+    'echo x > "notes$(id -ug)/g.md"',
+    'ulimit -n 4; echo x > "notes$(nproc)/h.md"',
+    'mkdir -p "sub$(uname -o)" && echo x > "sub$(uname -o)/../../notes/i.md"',
+    'echo x > "n$(nproc)/j.md"',
+]
+"""A substitution that fails and prints nothing (``id -r``, ``id -ug``, any after ``ulimit -n
+4``), one printing a ``/`` (``uname -o``: ``GNU/Linux``), and a name matching more entries
+already in its folder than the guard reads (``n0`` … ``n69``, ``n5`` a link into the other
+scope): review56e findings 4-6."""
+
+PROVED_BY_BASH = [
+    MAY_PRINT_NOTHING[0],
+    DEFINITIONS_SPELT_ANOTHER_WAY[0],
+    DEFINED_AFTER_OR_HIDDEN[0],
+    DEFINED_AFTER_OR_HIDDEN[4],
+    DEFINED_AFTER_OR_HIDDEN[5],
+    PRINTS_NO_NAME[0],
+]
 """One of each family, run by one bash: each really writes into the other scope."""
 
 EVERYDAY = [
-    'cp note.md "{root}/{own}/$(date +%F).md"; source venv/bin/activate 2>/dev/null',
     "alias ll='ls -l'; cp note.md \"{root}/{own}/$(date +%F).md\"",
-    'cp note.md "{root}/{own}/$(date +%F).md" && export PATH="$HOME/.local/bin:$PATH"',
+    "alias ll='ls -l'\nalias gs='git status'\necho x > \"{root}/{own}/$(date +%F).md\"",
+    'echo "$(id -u) $(uname -s) $(uname -r)" > logs/host-$(uname -m).txt',
     'mkdir -p "logs/$(date +%Y)"',
     "cat >> {root}/{own}/MEMORY.md <<EOF\n- $(date +%F): ran date, hostname; PATH unchanged\nEOF",
     'echo "- $(date +%F) $(whoami) ran the tests" >> {root}/{own}/MEMORY.md',
     "git log -1 > build-$(git rev-parse --short HEAD).txt",
 ]
-"""Everyday commands writing only inside the Session's own scope or the Workspace (review56
-finding 4: the first three were refused for a definition elsewhere in the command; git, make,
-pip, npm, pytest, sed -i, find/xargs forms are in ``test_p3_everyday_commands.py``)."""
+"""Everyday commands writing only inside the Session's own scope or the Workspace (git, make,
+pip, npm, pytest, sed -i, find/xargs forms are in ``test_p3_everyday_commands.py``). A
+``source`` or ``PATH`` set anywhere in the command makes its names unknown (review56e)."""
 
 
 def _prepared(where: Layout) -> None:
@@ -100,6 +137,14 @@ def _prepared(where: Layout) -> None:
         "import os; os.symlink(open('target').read().strip(), 'lnk')\n", encoding="utf-8"
     )
     (work / "x'+str(__import__('mk'))+'.txt").write_text("", encoding="utf-8")
+    dots = work / "dots"
+    dots.write_text("#!/bin/sh\necho ..\n", encoding="utf-8")
+    dots.chmod(0o755)
+    (work / "sub").mkdir()
+    (work / "logs").mkdir()
+    (work / "payload.sh").write_text("echo x > notes/p.md\n", encoding="utf-8")
+    for n in range(70):
+        (work / f"n{n}").mkdir() if n != 5 else (work / "n5").symlink_to(other)
     year = datetime.datetime.now(tz=datetime.UTC).year
     for name in (getpass.getuser(), str(year), str(year + 1), str(year - 1)):
         (work / f"linked{name}").symlink_to(other)
@@ -123,20 +168,39 @@ def test_p3_a_definition_is_read_however_it_is_spelt(where: Layout) -> None:
     assert let_through(where, DEFINITIONS_SPELT_ANOTHER_WAY) == {}
 
 
+@pytest.mark.parametrize(
+    "cases", [DEFINED_AFTER_OR_HIDDEN, PRINTS_NO_NAME], ids=["defined-after-or-hidden", "no-name"]
+)
+def test_p3_a_later_definition_reaches_and_a_failing_program_prints_no_name(
+    where: Layout, cases: list[str]
+) -> None:
+    _prepared(where)
+
+    assert let_through(where, cases) == {}
+
+
 def test_p3_a_copy_of_a_file_name_is_filled_however_it_is_spelt(where: Layout) -> None:
     _prepared(where)
 
     assert let_through(where, COPIES_OF_A_FILE_NAME) == {}
 
 
-def test_p3_one_bash_writes_into_the_other_scope_through_each_family(where: Layout) -> None:
+def test_p3_bash_writes_into_the_other_scope_through_each_family(where: Layout) -> None:
     _prepared(where)
-    script = "\n".join(f"( {command} ) </dev/null 2>/dev/null" for command in PROVED_BY_BASH)
     env = {"PATH": "/usr/bin:/bin", "HOME": str(where.root), "GIT_CEILING_DIRECTORIES": "/"}
 
-    subprocess.run(["bash", "-c", script], cwd=where.workspace, env=env, check=False)
+    for command in PROVED_BY_BASH:  # one bash each: an alias or ``fc`` reads its lines alone
+        subprocess.run(
+            ["bash", "-c", command],
+            cwd=where.workspace,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
 
-    assert {"a.md"} <= {path.name for path in (where.root / where.other).iterdir()}
+    written = {path.name for path in (where.root / where.other).iterdir()}
+    assert {"a.md", "fc.md", "e.md", "f.md", "p.md"} <= written
     assert (where.root / where.other / "a.md").read_text(encoding="utf-8") == "note\n"
 
 
@@ -150,6 +214,16 @@ def test_p3_a_program_the_agent_may_have_written_is_not_the_systems(
     monkeypatch.setenv("PATH", f"{own_bin}{os.pathsep}{os.environ.get('PATH', '')}")
 
     assert let_through(where, ['cp note.md "$(nproc)/a.md"', 'cp note.md "$(nproc)x/b.md"']) == {}
+
+
+def test_p3_a_folder_before_the_program_the_agent_may_write_makes_it_not_the_systems(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _prepared(where)
+    monkeypatch.setenv("PATH", f"{where.workspace}/later{os.pathsep}/usr/bin{os.pathsep}/bin")
+    command = 'mkdir later && cp dots later/nproc && echo x > "sub/$(nproc)/notes/k.md"'
+
+    assert let_through(where, [command]) == {}
 
 
 def test_p3_everyday_commands_around_names_and_definitions_pass(where: Layout) -> None:

@@ -42,6 +42,12 @@ MCP = {
 """Each harness's name of the ``write_file`` tool of an MCP server called ``files``."""
 
 
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+"""The agent's ``PATH`` in the guard's cases: only the system's folders, so a name a program
+prints (``$(date +%F)``) is the system program's also where the tests run as root (an agent
+running as root may write into any folder before the one ``date`` is found in: P-3)."""
+
+
 class Layout:
     """A data dir with agent ``coder``: its user scope, the Session's own scope, another
     Workspace's scope (``other``), and a Workspace holding a symlink into ``other``."""
@@ -62,9 +68,11 @@ class Layout:
 
 def guarded_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
     """A :class:`Layout` under ``tmp_path`` with ``HOME`` the data dir (so ``~/agents/…``
-    names the memory root) and ``UNSET_VARIABLE`` unset, for the test's duration."""
+    names the memory root), ``PATH`` the system's folders (:data:`SYSTEM_PATH`) and
+    ``UNSET_VARIABLE`` unset, for the test's duration."""
     found = Layout(tmp_path)
     monkeypatch.setenv("HOME", str(found.data))
+    monkeypatch.setenv("PATH", SYSTEM_PATH)
     monkeypatch.delenv("UNSET_VARIABLE", raising=False)
     return found
 

@@ -9,8 +9,12 @@ name and changes nothing about how names are found or what runs as a program sta
 and backslashes dropped first, so ``PA\\<newline>TH=…``, ``declare -n v=PA''TH``,
 ``export "PATH=…"`` and ``declare -- 'PATH=…'`` all read as naming ``PATH``; a mention is a
 definition (``read PATH``, ``export PATH``), anywhere in the text, inside quotes too (``bash -c
-'date() {…}; …'``). The text of ANSI-C quoting (``$'P\\x41TH'``) is the caller's to decode
-and add. Linear in the text's length.
+'date() {…}; …'``); the text of ANSI-C quoting (``$'P\\x41TH'``, ``$'alias'``) is decoded and
+read too. An ``alias`` command's operands are read as bash splits its words (a quoted ``;`` in
+one value ends no command: ``alias ll='ls; x' nproc=./dots`` defines ``nproc``). A definition
+anywhere in the text counts for every name in it (bash expands a command's words before its
+redirections, a here-document's body before a later redirection, and ``fc -s`` runs an
+earlier line again). Linear in the text's length.
 """
 
 from __future__ import annotations
@@ -18,18 +22,19 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from harness_memory.hooks.bash_quoting import bash_quoting
+from harness_memory.hooks.shell_words import PUNCTUATION, split_words
+
 _NAME = r"[^\s;&|(){}<>`$=]+"
 """A function's or alias's name as bash takes it (quotes already dropped)."""
 _BOUNDARY = r"(?:^|(?<=[\s;&|(){}`]))"
 """Where a command word starts."""
 _FUNCTION_RE = re.compile(rf"{_BOUNDARY}(?P<name>{_NAME})\s*\(\s*\)|\bfunction\s+(?P<kw>{_NAME})")
 """A function definition: ``date() {…}``, ``function nproc {…}``."""
-_ALIAS_RE = re.compile(rf"{_BOUNDARY}alias\s+(?P<operands>[^;&|\n]*)")
-"""An ``alias`` command and its operands (``alias ll='ls -l' cat=tac``)."""
-_ALIAS_NAME_RE = re.compile(r"(?:^|\s)(?P<name>[^\s=]+)=")
-"""One name an ``alias`` operand defines."""
+_ALIAS_RE = re.compile(rf"{_BOUNDARY}alias\b")
+"""An ``alias`` command (read from :func:`plain_text`: ``'al''ias'`` runs the builtin too)."""
 _LOOKUP_RE = re.compile(
-    rf"{_BOUNDARY}(?:hash|enable|eval|source|trap)\b|(?:^|[;&|(){{}}\n`])\s*\.\s"
+    rf"{_BOUNDARY}(?:hash|enable|eval|source|trap|fc|ulimit)\b|(?:^|[;&|(){{}}\n`])\s*\.\s"
     r"|BASH_FUNC_|BASH_CMDS|BASH_ALIASES"
     r"|(?<![\w${])(?:PATH|BASH_ENV|ENV|LD_\w+|GCONV_PATH)\b"
     r"|\b(?:declare|typeset|local)\s+(?:-\w*\s+)*-\w*n"
@@ -37,17 +42,14 @@ _LOOKUP_RE = re.compile(
     r"(?:\s+[^\s;&|$`]+)*\s+[$`]|\bprintf\s+-v\s*[$`]"
 )
 """What changes how any name is found, or runs code as any program starts: ``hash -p``,
-``enable -f``, a sourced or evaluated text, a trap's text, an exported function
+``enable -f``, a sourced or evaluated text, a trap's text, a line of the history run again
+(``fc -s``), a limit that may make every program fail and print nothing (``ulimit -n 4``), an
+exported function
 (``BASH_FUNC_date%%=…``), bash's tables of commands and aliases, ``PATH``, ``BASH_ENV``/``ENV``
 (a shell's startup script), ``LD_PRELOAD``/``LD_LIBRARY_PATH``/``LD_AUDIT`` (a library loaded
 into each program the command starts), ``GCONV_PATH``, each named other than as ``$NAME`` or
 ``${NAME}``; a name reference (``declare -n v=…``) and a variable whose name is built at run
 time (``export "$n=…"``, ``printf -v "$n"``): either may be any of these."""
-_DEFERRED_RE = re.compile(
-    rf"{_BOUNDARY}(?:for|while|until|select|trap|function|coproc)\b|{_FUNCTION_RE.pattern}"
-)
-"""What runs text again or later than it stands (a loop's body, a function's, a trap's): a
-definition after it may reach it."""
 
 
 class Definitions(NamedTuple):
@@ -75,23 +77,48 @@ def plain_text(text: str) -> str:
 
 def read_definitions(text: str) -> Definitions:
     """The functions, aliases and name lookups ``text`` defines (:class:`Definitions`), read
-    from :func:`plain_text` failing closed: a mention is a definition."""
+    from :func:`plain_text` of ``text`` and of its ANSI-C quoting decoded, failing closed: a
+    mention is a definition."""
+    if "$'" in text:
+        text = f"{text}\n{bash_quoting(text)}"
     plain = plain_text(text)
     functions = frozenset(
         match.group("name") or match.group("kw") for match in _FUNCTION_RE.finditer(plain)
     )
-    aliases: set[str] | None = set()
-    for match in _ALIAS_RE.finditer(plain):
-        operands = match.group("operands")
-        if aliases is None or "$" in operands:
-            aliases = None
-            continue
-        aliases.update(found.group("name") for found in _ALIAS_NAME_RE.finditer(operands))
+    aliases = _alias_names(text) if _ALIAS_RE.search(plain) else frozenset()
     lookup = _LOOKUP_RE.search(plain) is not None
-    return Definitions(functions, None if aliases is None else frozenset(aliases), lookup)
+    return Definitions(functions, aliases, lookup)
 
 
-def deferred(text: str) -> bool:
-    """Whether ``text`` runs part of itself again or later than it stands (a loop, a
-    function, a trap, a coprocess): then a definition anywhere in it may reach any part."""
-    return _DEFERRED_RE.search(plain_text(text)) is not None
+_NESTED_RE = re.compile(r"[\s;&|`(){}]")
+"""A word that may hold a command of its own (``bash -c 'alias …'``, ``eval "alias …"``)."""
+
+
+def _alias_names(text: str) -> frozenset[str] | None:
+    """The names ``alias`` commands in ``text`` define, its words read as bash splits them
+    (:func:`~harness_memory.hooks.shell_words.split_words`): each operand holding ``=`` after a
+    word ``alias`` up to the next operator word, and those of a word holding a command of its
+    own (read again); None (any name) for an operand with an expansion (``alias "$n=…"``) or
+    a text the splitter cannot read (a quote left open). A line's end ends the operands (read
+    as a ``;``: inside quotes it stays in the value), a line continuation joins."""
+    try:
+        words = split_words(text.replace("\\\n", "").replace("\n", ";\n"), punctuation=PUNCTUATION)
+    except ValueError:
+        return None
+    names: set[str] = set()
+    operands = False
+    for word in words:
+        if operands and word and word.strip(PUNCTUATION) == "":
+            operands = False
+        elif operands and ("$" in word or "`" in word):
+            return None
+        elif operands and "=" in word:
+            names.add(word.split("=", 1)[0])
+        elif word.lstrip("$`({") == "alias":
+            operands = True
+        elif "alias" in word and _NESTED_RE.search(word):
+            inner = _alias_names(word)
+            if inner is None:
+                return None
+            names.update(inner)
+    return frozenset(names)

@@ -929,10 +929,11 @@ def _run_time_refusal(
             )
     if found.over_scan:
         return (
-            f"{REFUSAL_PREFIX}a glob in the command reads more than "
-            f"{tool_targets.GLOB_SCAN_CAP} folder entries, more than the guard reads within "
-            "the hook's time limit; name the files, or narrow the pattern (a folder "
-            "before the first *, fewer * levels)"
+            f"{REFUSAL_PREFIX}a glob in the command (or a name printed at run time, "
+            "$(date +%F), matched against the entries already in its folder) reads more than "
+            f"{tool_targets.GLOB_SCAN_CAP} folder entries or matches too many, more than the "
+            "guard reads within the hook's time limit; name the files, or narrow the pattern "
+            "(a folder before the first *, fewer * levels)"
         )
     for word in found.written_at_run_time:
         return _written_at_run_time(word, found)

@@ -87,7 +87,6 @@ import posixpath
 import re
 import shlex
 import shutil
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePath
@@ -96,7 +95,8 @@ from typing import NamedTuple
 from memory_core.keys import real_or_none
 
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
-from harness_memory.hooks.definitions import Definitions, deferred, plain_text, read_definitions
+from harness_memory.hooks.bash_quoting import bash_quoting
+from harness_memory.hooks.definitions import Definitions, plain_text, read_definitions
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
@@ -143,7 +143,6 @@ from harness_memory.hooks.option_words import (
     table_for,
 )
 from harness_memory.hooks.piped_code import PipedCode, piped_code
-from harness_memory.hooks.printed_text import SIMPLE_ESCAPES
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
@@ -235,7 +234,8 @@ class ShellPaths:
     read before it runs (:meth:`_Writes.note_fed_patch`), the literal start of the places it
     may write (its folder, a file line's path before what is built at run time) and how the
     patch reaches it.
-    ``over_scan`` is True when a glob read more folder entries than :data:`GLOB_SCAN_CAP`.
+    ``over_scan`` is True when a glob read more folder entries than :data:`GLOB_SCAN_CAP`, or
+    a name printed at run time matched past what the guard reads (:func:`_add_existing_names`).
     ``moved`` holds the absolute paths a command renaming what it names takes as operands
     (``mv ~ /tmp/x``; not its destination, which it moves things into), and ``swept`` those a
     command removing, hard-linking or acting on everything below takes (``rm -rf ~``,
@@ -431,18 +431,19 @@ def shell_paths(
     """Every path ``command`` names, read as bash run in ``cwd`` with ``environ``.
 
     A relative word is taken from ``cwd`` and from every directory a ``cd``/``pushd`` names
-    (whichever the shell is in at the word). Bash's quoting is read first (:func:`_bash_quoting`:
+    (whichever the shell is in at the word). Bash's quoting is read first (:func:`~harness_memory.
+    hooks.bash_quoting.bash_quoting`:
     ``$'…'``, ``$"…"``, a line continuation). A word holding white space once unquoted, and the
     words an ``eval`` joins (``eval cp x '"$(…)"/a.md'``), may be a command another shell runs
     (``sh -c '…'``, ``ssh host '…'``): read too, as run where they stand (:func:`_read_inner`).
     A short option glued to a path (``cp -t/dir``) names that path too; after a ``cd`` into a
     folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
     A command the lexer cannot split (an unclosed quote) is split at white space. Never raises."""
-    definitions = _definitions_of(command)
+    definitions = read_definitions(command)
     given = _NamesRead.ALL if _outer is None else _outer.names_read
     names = _names_read(definitions, command, environ, given)
     here, command, environ = _command_text(
-        command, cwd, environ, nested=bool(_depth or _lost), names=(names, given)
+        command, cwd, environ, nested=bool(_depth or _lost), names=names
     )
     spellings = _name_spellings(command)
     found, tails = _found_for(spellings[0], _budget, _links)
@@ -461,8 +462,9 @@ def _add_existing_names(found: ShellPaths) -> None:
     a name printed at run time (:data:`_RUN_TIME_NAME`; one of ``found.named`` or spelling a
     word of ``found.written`` holding a ``/``) names through an entry already in its folder
     (:func:`~harness_memory.hooks.run_time_names.existing_names`: ``notes@/a.md`` through a
-    link ``notes2026-12-06`` the agent made before); past the scan's cap, the place's
-    literal start goes to ``found.undecided`` (it may be anything below it). Words only read
+    link ``notes2026-12-06`` the agent made before), the entries read charged to the
+    command's scan budget; past it, or past the spellings it reads, ``found.over_scan`` is set
+    (the guard refuses the command: the place may be any entry there). Words only read
     or given as data (a here-document's) are left as they are."""
     words = {
         posixpath.normpath(word) for word in found.written if _RUN_TIME_NAME in word and "/" in word
@@ -475,9 +477,10 @@ def _add_existing_names(found: ShellPaths) -> None:
         and any(path == word or path.endswith(f"/{word}") for word in words)
     ]
     for path in dict.fromkeys([*named, *written]):
-        spellings = existing_names(path, _RUN_TIME_NAME, found.budget.left)
+        spellings, read = existing_names(path, _RUN_TIME_NAME, max(found.budget.left, 0))
+        found.budget.left -= read
         if spellings is None:
-            found.undecided.append(path[: path.index(_RUN_TIME_NAME)])
+            found.over_scan = True  # the guard cannot tell: it refuses (review56e)
             continue
         found.paths.extend(spellings)
         if path in named:
@@ -671,19 +674,14 @@ class _NamesRead(enum.Enum):
     NONE = "none"  # the command may redefine any program a substitution runs
 
 
-def _definitions_of(command: str) -> Definitions:
-    """What ``command`` defines (:func:`~harness_memory.hooks.definitions.read_definitions`),
-    its ANSI-C quoting read too (``declare $'P\\x41TH=.'``)."""
-    return read_definitions(f"{command}\n{_bash_quoting(command)}" if "$'" in command else command)
-
-
 def _names_read(
     definitions: Definitions, command: str, environ: Mapping[str, str], given: _NamesRead
 ) -> _NamesRead:
     """Which name-only substitutions in ``command`` print what their program prints: none
-    when the command (``definitions``: :func:`_definitions_of`), or the one holding it
-    (``given``: its reading), redefines a program one runs (a function or alias of its name)
-    or changes how names are found or what runs as a program starts (``source``, ``eval``,
+    when the command (``definitions``: :func:`~harness_memory.hooks.definitions.
+    read_definitions`), or the one holding it (``given``: its reading), redefines a program
+    one runs (a function or alias of its name) or changes how names are found or what runs
+    as a program starts (``source``, ``eval``, ``fc``, ``ulimit``,
     ``PATH``, ``hash``, ``enable``, ``LD_PRELOAD``, ``BASH_ENV``: :class:`~harness_memory.
     hooks.definitions.Definitions`), or when the environment holds exported functions,
     ``BASH_ENV`` or a relative ``PATH`` folder (``PATH=.:$PATH`` finds a ``./nproc`` the
@@ -695,17 +693,24 @@ def _names_read(
     setting."""
     if given is _NamesRead.NONE:
         return given
-    path = environ.get("PATH", "")
-    if (
-        any(definitions.redefines(name) for name in _NAME_PRINTERS)
-        or "BASH_ENV" in environ
-        or any(key.startswith("BASH_FUNC_") for key in environ)
-        or any(not folder.startswith("/") for folder in path.split(":") if path)
+    if any(definitions.redefines(name) for name in _NAME_PRINTERS) or _environment_redefines(
+        environ
     ):
         return _NamesRead.NONE
     if _ZONE_SET_RE.search(plain_text(command)) or given is _NamesRead.NO_BARE_DATE:
         return _NamesRead.NO_BARE_DATE
     return _NamesRead.ALL
+
+
+def _environment_redefines(environ: Mapping[str, str]) -> bool:
+    """Whether ``environ`` may make a program the shell runs by name another one: exported
+    functions (``BASH_FUNC_date%%``), ``BASH_ENV`` (a script run as a shell starts) or a
+    relative or empty ``PATH`` folder (``.``: the shell's folder, which a ``cd`` changes and
+    where the command may write a ``./nproc``); ``PATH`` the hook's when ``environ`` has none."""
+    if "BASH_ENV" in environ or any(key.startswith("BASH_FUNC_") for key in environ):
+        return True
+    path = environ.get("PATH") or os.environ.get("PATH", os.defpath)
+    return any(not folder.startswith("/") for folder in path.split(":"))
 
 
 _NAME_PRINTERS = ("date", "nproc", "whoami", "hostname", "id", "uname", "git", "basename", "mktemp")
@@ -961,7 +966,7 @@ def _command_text(
     environ: Mapping[str, str],
     *,
     nested: bool,
-    names: tuple[_NamesRead, _NamesRead],
+    names: _NamesRead,
 ) -> tuple[HereData, str, Mapping[str, str]]:
     """``command``'s here-data (:func:`~harness_memory.hooks.here_data.here_data`: a
     here-document's body is data, not command text) and its text as the lexer reads it:
@@ -969,7 +974,7 @@ def _command_text(
     ``nested``: a command read inside another), subshells, backquotes and command
     substitutions spelt for the lexer; and ``environ`` as the shell in ``cwd`` has it
     (:func:`_started_in`: its ``PWD``). ``names``: which name-only substitutions are read as
-    one name in the whole command and in the one holding it (:func:`_names_read`)."""
+    one name (:func:`_names_read`: of the whole command and the one holding it)."""
     environ = _started_in(environ, cwd)
     here = here_data(command)
     text = here.command if nested else with_toplevel(here.command, cwd, environ)
@@ -1434,10 +1439,10 @@ def _shell_words(command: str) -> list[str]:
     perhaps a here-document body's ``don't`` read as command text), each line is split on its
     own, at white space when even that line cannot be, so no line's command is hidden."""
     try:
-        return _lexed(_lines_separated(_bash_quoting(command)))
+        return _lexed(_lines_separated(bash_quoting(command)))
     except ValueError:
         words: list[str] = []
-        for line in _bash_quoting(command).split("\n"):
+        for line in bash_quoting(command).split("\n"):
             words.extend(_line_words(_lines_separated(line)))
             words.append(";")
         return words
@@ -4862,8 +4867,8 @@ def _as_kernel_names(word: str) -> str:
 def _here_spellings(text: str) -> str:
     """A here-document's body or here-string's word (``text``) as read for link texts: as
     written, and, when it holds ``$'…'``, also as bash decodes a here-string's ANSI-C quoting
-    (:func:`_bash_quoting`): ``<<< $'…sym\\x6cink…'`` runs ``symlink`` (P-3)."""
-    return f"{text}\n{_bash_quoting(text)}" if "$'" in text else text
+    (:func:`bash_quoting`): ``<<< $'…sym\\x6cink…'`` runs ``symlink`` (P-3)."""
+    return f"{text}\n{bash_quoting(text)}" if "$'" in text else text
 
 
 def _here_texts_built(texts: list[tuple[str, bool]], command: str) -> bool:
@@ -4892,7 +4897,7 @@ def _live_spellings(command: str) -> Mapping[str, str]:
     lexed) -> its spelling with each ``$`` and backquote bash leaves as written (single
     quotes, a backslash) spelt NUL: what bash expands in it. A word spelt twice keeps the
     spelling with more expansions (P-3)."""
-    text = _lines_separated(_bash_quoting(command))
+    text = _lines_separated(bash_quoting(command))
     try:
         pairs = zip(
             _lexed(text),
@@ -5364,12 +5369,13 @@ operator of its own."""
 _SUBSTITUTION_RE = re.compile(r"\$\((?P<dollar>[^()`$]*)\)|`(?P<back>[^`$()]*)`")
 """A command substitution holding a plain command (no nested expansion)."""
 _NAME_ONLY_RE = re.compile(
-    r"^\s*(?:nproc|whoami|hostname|id\s+-[ugnr]+|uname(?:\s+-[smrnpio]+)?"
+    r"^\s*(?:nproc|whoami|hostname|id\s+-[nr]*[ug][nr]*|uname(?:\s+-[smrnpi])?"
     r"|git\s+rev-parse\s+(?:--short\s+)?HEAD)\s*$"
 )
 """Substitutions whose output is one name with no ``..`` and no literal text of the command's
-own (a count, an account or host name, a commit id), unless the command redefines the
-program (:func:`_names_read`)."""
+own (a count, an account or host name, a commit id): ``id`` with one of ``-u``/``-g`` (``id
+-r``, ``id -ug`` fail and print nothing), ``uname`` with one field but ``-o`` (``GNU/Linux``)
+or ``-v`` (spaces); unless the command redefines the program (:func:`_names_read`)."""
 _DATE_NAME_RE = re.compile(
     r"^\s*date(?:\s+(?:-u\s+)?(?P<q>['\"]?)\+[-_:T]*%[YCyGgmdHIMSjsuwUVWNFTRz]"
     r"(?:%[YCyGgmdHIMSjsuwUVWNFTRz]|[-_:T])*(?P=q))?\s*$"
@@ -5401,9 +5407,7 @@ def _substituted(match: re.Match[str]) -> str:
     return match.group("back") if inner is None else inner
 
 
-def _read_substitutions(
-    command: str, environ: Mapping[str, str], names: tuple[_NamesRead, _NamesRead]
-) -> str:
+def _read_substitutions(command: str, environ: Mapping[str, str], names: _NamesRead) -> str:
     """``command`` with the command substitutions whose output this can tell put in as text:
     a name-only one (:data:`_NAME_ONLY_RE`: ``$(date +%F)``, ``$(nproc)``; :data:`_BASENAME_RE`)
     as one name (:data:`_RUN_TIME_NAME`; one that may print nothing, :data:`_MAY_BE_EMPTY_RE`,
@@ -5416,33 +5420,31 @@ def _read_substitutions(
     command sets it). So ``> logs/build-$(date +%F).log`` and ``out=$(mktemp); … > "$out"``
     name a known place; every other substitution stays for the shell. ``names``: which
     name-only substitutions the command, and the one holding it, cannot redefine
-    (:func:`_names_read`); where the command may redefine one, the text before each
-    substitution is read alone (a ``source`` after it reaches it not), unless the command runs
-    part of itself again or later (:func:`~harness_memory.hooks.definitions.deferred`: a loop,
-    a function, a trap). A name-only substitution is read as a name only when its program is
-    the system's (:func:`_system_program`), a lookup keeps its own rule (nothing runs before
-    it)."""
+    (:func:`_names_read`, read once for the whole command: a definition after a substitution
+    reaches it too, bash expanding a command's words before its redirections and ``fc -s``
+    running a line again; review56e). A name-only substitution is read as a name only when
+    its program is the system's (:func:`_system_program`), a lookup keeps its own rule
+    (nothing runs before it)."""
     if "$(" not in command and "`" not in command:
         return command
-    whole, given = names
-    everywhere = whole is _NamesRead.ALL or deferred(command)
+    whole = names
+    systems: dict[str, bool] = {}  # each program's :func:`_system_program`, asked once
 
-    def names_at(at: int) -> _NamesRead:
-        if everywhere:
-            return whole
-        before = command[:at]
-        return _names_read(_definitions_of(before), before, environ, given)
+    def system(name: str) -> bool:
+        if name not in systems:
+            systems[name] = _system_program(name, environ)
+        return systems[name]
 
-    if whole is not _NamesRead.NONE and _system_program("basename", environ):
-        command = _BASENAME_RE.sub(lambda match: _name_at(match, names_at, basename=True), command)
+    if whole is not _NamesRead.NONE and system("basename"):
+        command = _BASENAME_RE.sub(lambda match: _name_at(match, whole, basename=True), command)
 
     def text(match: re.Match[str]) -> str:
         inner = _substituted(match)
         if _NAME_ONLY_RE.match(inner) or _DATE_NAME_RE.match(inner):
-            return _name_at(match, names_at, environ=environ)
+            return _name_at(match, whole, system=system)
         tmp = environ.get("TMPDIR") or "/tmp"  # noqa: S108
         if _MKTEMP_RE.match(inner) and "TMPDIR" not in command:
-            if names_at(match.start()) is not _NamesRead.NONE:
+            if whole is not _NamesRead.NONE:
                 return f"{tmp.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
             return match.group(0)
         quoted = command[match.start() - 1 : match.start()] == '"'
@@ -5457,24 +5459,23 @@ def _read_substitutions(
 
 def _name_at(
     match: re.Match[str],
-    names_at: Callable[[int], _NamesRead],
+    names: _NamesRead,
     *,
-    environ: Mapping[str, str] | None = None,
+    system: Callable[[str], bool] | None = None,
     basename: bool = False,
 ) -> str:
     """What the name-only substitution ``match`` is read as (:func:`_read_substitutions`):
     :data:`_RUN_TIME_NAME`, or :data:`_NAME_OR_NOTHING` for one that may print nothing, when
-    the command cannot redefine its program where it stands (``names_at``: read at an
-    offset) and that program is the system's (``environ``: where it is looked up; a
-    ``basename`` was checked by the caller); else the substitution, left to the shell. A bare
+    the command cannot redefine its program (``names``: :func:`_names_read`) and that program
+    is the system's (``system``: :func:`_system_program` asked of a name; a ``basename`` was
+    checked by the caller); else the substitution, left to the shell. A bare
     ``date`` is no name beside a zone or a locale the command sets."""
     inner = "basename" if basename else _substituted(match)
-    names = names_at(match.start())
     if names is _NamesRead.NONE:
         return match.group(0)
     if names is _NamesRead.NO_BARE_DATE and _DATE_NAME_RE.match(inner) and "+" not in inner:
         return match.group(0)  # bare: the zone's name
-    if environ is not None and not _system_program(inner.split()[0], environ):
+    if system is not None and not system(inner.split()[0]):
         return match.group(0)
     return _NAME_OR_NOTHING if basename or _MAY_BE_EMPTY_RE.match(inner) else _RUN_TIME_NAME
 
@@ -5508,12 +5509,16 @@ _SYSTEM_UID = 0
 
 def _system_program(name: str, environ: Mapping[str, str]) -> bool:
     """Whether ``name`` run by the shell (found in ``environ``'s ``PATH``, the hook's when it
-    has none) is a program of the system, not one the agent may have written
-    (``~/.local/bin/date``, ``./bin/nproc`` put first on ``PATH``): found, and the file it
-    resolves to and that file's folder owned by root and writable by no one else, outside
-    the home folder, the shell's folder and the temporary folders. Only then is its output
-    read as a name (:func:`_name_at`). A file that cannot be read about is none (failing
-    closed)."""
+    has none) is a program of the system, not one the agent may have written or may still
+    write (``~/.local/bin/date``, ``./bin/nproc`` put first on ``PATH``, a folder before the
+    found one where the agent may put a ``date`` as the command runs): found, the file it
+    resolves to and that file's folder owned by root and writable by no one else, outside the
+    home folder, the shell's folder and the temporary folders, and every ``PATH`` folder up to
+    the found one one the agent cannot write into (a folder not there yet: its nearest
+    ancestor there; review56e). For an agent running as root (who may write anywhere) the
+    folders up to the found one must all be standard system folders
+    (:data:`_SYSTEM_FOLDERS`). Only then is its output read as a name (:func:`_name_at`). A
+    file that cannot be read about is none (failing closed)."""
     path = environ.get("PATH") or os.environ.get("PATH", os.defpath)
     found = shutil.which(name, path=path)
     if found is None:
@@ -5527,7 +5532,28 @@ def _system_program(name: str, environ: Mapping[str, str]) -> bool:
         stats = [real.stat(), real.parent.stat()]
     except OSError:
         return False
-    return all(st.st_uid == _SYSTEM_UID and not st.st_mode & 0o022 for st in stats)
+    if not all(st.st_uid == _SYSTEM_UID and not st.st_mode & 0o022 for st in stats):
+        return False
+    found_in = str(Path(found).parent)
+    searched = [*itertools.takewhile(lambda folder: folder != found_in, path.split(":")), found_in]
+    if os.geteuid() == _SYSTEM_UID:
+        return all(os.path.normpath(folder) in _SYSTEM_FOLDERS for folder in searched)
+    return not any(_agent_may_write(folder) for folder in searched)
+
+
+_SYSTEM_FOLDERS = frozenset(
+    {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}
+)
+"""The folders a program is trusted in when the agent runs as root (:func:`_system_program`)."""
+
+
+def _agent_may_write(folder: str) -> bool:
+    """Whether the agent (this process's account) may make or replace an entry in ``folder``,
+    or in the nearest folder above it that is there when it is not (it may make it)."""
+    at = Path(folder or ".").absolute()
+    while not at.is_dir() and at != at.parent:
+        at = at.parent
+    return os.access(at, os.W_OK)
 
 
 _TEMPORARY_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")  # noqa: S108
@@ -5555,13 +5581,9 @@ def _looked_up(inner: str, environ: Mapping[str, str], *, quoted: bool) -> str |
     environment may (exported functions, ``BASH_ENV``) or the program is not found (an empty
     output: the next word would be the command's name)."""
     looked = _LOOKUP_RE.match(inner)
-    if looked is None or "BASH_ENV" in environ:
-        return None
-    if any(key.startswith("BASH_FUNC_") for key in environ):
+    if looked is None or _environment_redefines(environ):
         return None
     path = environ.get("PATH") or os.environ.get("PATH", os.defpath)
-    if any(not folder.startswith("/") for folder in path.split(":")):
-        return None  # ``.`` or an empty entry: the shell's folder, which a cd changes
     name = looked.group("name")
     if looked.group("by").startswith("pyenv"):
         root = "$(pyenv root)" if quoted else '"$(pyenv root)"'
@@ -5591,90 +5613,6 @@ def _cd_folders(
             if entry:
                 folders.append(os.path.normpath(PurePath(base, _tilde(entry, environ), target)))
     return folders
-
-
-def _bash_quoting(command: str) -> str:
-    """``command`` with the quoting bash has and ``shlex`` lacks spelt in quotes ``shlex``
-    reads: ``$'…'`` (ANSI-C quoting: ``\x2f``, ``\057``, ``\u002f``, ``\n`` …) decoded into
-    a single-quoted word, ``$"…"`` (locale quoting) as ``"…"``, and a backslash-newline (a line
-    continuation, outside single quotes) removed. Bash reads ``echo x > $'/m/other/x.md'`` as
-    the plain path; left to ``shlex``, the word would start with ``$`` and anchor nothing."""
-    if "$'" not in command and '$"' not in command and "\\\n" not in command:
-        return command
-    out: list[str] = []
-    quote: str | None = None  # the quote the scan is inside, if any
-    at = 0
-    while at < len(command):
-        char = command[at]
-        pair = command[at : at + 2]
-        if quote == "'":
-            out.append(char)
-            quote = None if char == "'" else quote
-        elif pair == "\\\n":
-            at += 1  # a line continuation: both characters go
-        elif char == "\\":
-            out.append(pair)
-            at += 1
-        elif quote == '"':
-            out.append(char)
-            quote = None if char == '"' else quote
-        elif pair == "$'":
-            end, text = _ansi_c(command, at + 2)
-            out.append("'" + text.replace("'", "'\"'\"'") + "'")
-            at = end
-        elif pair == '$"':
-            out.append('"')
-            quote = '"'
-            at += 1
-        else:
-            out.append(char)
-            quote = char if char in "'\"" else None
-        at += 1
-    return "".join(out)
-
-
-_ANSI_C_RE = re.compile(
-    r"\\(?:x(?P<x>[0-9A-Fa-f]{1,2})|u(?P<u>[0-9A-Fa-f]{1,4})|U(?P<U>[0-9A-Fa-f]{1,8})"
-    r"|(?P<o>[0-7]{1,3})|c(?P<c>.)|(?P<plain>.))",
-    re.DOTALL,
-)
-_ANSI_C_PLAIN = {**SIMPLE_ESCAPES, "'": "'", '"': '"', "?": "?"}
-
-
-def _ansi_c(command: str, start: int) -> tuple[int, str]:
-    """The end (the closing quote's index) and the decoded text of the ``$'…'`` whose text
-    begins at ``start``; an unclosed one runs to the end of ``command``. ``\\xHH`` and
-    ``\\nnn`` are bytes, as for bash: the text is decoded as a file name is
-    (:func:`os.fsdecode`), so ``$'\\xc3\\xa9'`` is ``é``."""
-    at = start
-    while at < len(command) and command[at] != "'":
-        at += 2 if command[at] == "\\" else 1
-    raw = command[start:at]
-    decoded = bytearray()
-    done = 0
-    for match in _ANSI_C_RE.finditer(raw):
-        decoded += raw[done : match.start()].encode("utf-8", "surrogateescape")
-        decoded += _ansi_c_escape(match)
-        done = match.end()
-    decoded += raw[done:].encode("utf-8", "surrogateescape")
-    return at, os.fsdecode(bytes(decoded))
-
-
-def _ansi_c_escape(match: re.Match[str]) -> bytes:
-    """The bytes bash makes of one backslash escape of ``$'…'``."""
-    for name in ("x", "o"):
-        if (digits := match.group(name)) is not None:
-            return bytes([int(digits, 16 if name == "x" else 8) & 0xFF])
-    for name in ("u", "U"):
-        if (digits := match.group(name)) is not None:
-            code = int(digits, 16)
-            if code > sys.maxunicode:
-                return match.group(0).encode()
-            return chr(code).encode("utf-8", "surrogatepass")
-    if (control := match.group("c")) is not None:
-        return bytes([ord(control) & 0x1F])
-    plain = match.group("plain")
-    return _ANSI_C_PLAIN.get(plain, "\\" + plain).encode("utf-8", "surrogateescape")
 
 
 def _add(
