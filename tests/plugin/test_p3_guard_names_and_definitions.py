@@ -83,11 +83,16 @@ DEFINED_AFTER_OR_HIDDEN = [
     'cat <<EOF > "sub/$(nproc)/notes/d.md"\n${BASH_CMDS[nproc]=./dots}\nEOF',
     "shopt -s expand_aliases\nalias ll='ls; x' nproc=./dots\necho x > \"sub/$(nproc)/notes/e.md\"",
     "shopt -s expand_aliases\n$'alias' echo='cat payload.sh'\necho ls | bash",
+    "shopt -s expand_aliases\nalias true='nproc() { ./dots; }'\ntrue\n"
+    'echo x > "sub/$(nproc)/notes/k.md"',
+    "shopt -s expand_aliases\nalias true='echo() { command cat payload.sh; }'\ntrue\n"
+    "echo ls | bash",
 ]
 """A definition after the substitution it reaches (``fc -s`` runs the line again; a word
 expanded before the redirection; a here-document's body before a later redirection), an alias
 after a quoted ``;`` in an earlier alias's value, an ``alias`` spelt in ANSI-C quotes making
-``echo`` print code into a shell's pipe (review56e findings 1-3). ``dots`` prints ``..``."""
+``echo`` print code into a shell's pipe (review56e findings 1-3), a function defined inside an
+alias's value (review56i). ``dots`` prints ``..``."""
 
 PRINTS_NO_NAME = [
     'echo x > "notes$(id -r)/f.md"',

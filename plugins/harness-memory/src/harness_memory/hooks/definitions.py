@@ -29,8 +29,12 @@ _NAME = r"[^\s;&|(){}<>`$=]+"
 """A function's or alias's name as bash takes it (quotes already dropped)."""
 _BOUNDARY = r"(?:^|(?<=[\s;&|(){}`]))"
 """Where a command word starts."""
-_FUNCTION_RE = re.compile(rf"{_BOUNDARY}(?P<name>{_NAME})\s*\(\s*\)|\bfunction\s+(?P<kw>{_NAME})")
-"""A function definition: ``date() {…}``, ``function nproc {…}``."""
+_FUNCTION_RE = re.compile(
+    rf"(?:^|(?<=[\s;&|(){{}}`=]))(?P<name>{_NAME})\s*\(\s*\)|\bfunction\s+(?P<kw>{_NAME})"
+)
+"""A function definition: ``date() {…}``, ``function nproc {…}``, also one after ``=``: an
+alias's value, its quotes dropped (``alias true='nproc() {…}'`` defines ``nproc`` when
+``true`` runs: review56i)."""
 _ALIAS_RE = re.compile(rf"{_BOUNDARY}alias\b")
 """An ``alias`` command (read from :func:`plain_text`: ``'al''ias'`` runs the builtin too)."""
 _LOOKUP_RE = re.compile(
