@@ -31,7 +31,7 @@ from memory_api.store.sync.backend import (
 )
 from memory_core import layout
 
-from tests.api.conftest import AgentHome, Client, memory_url
+from tests.api.conftest import AgentHome, Client
 from tests.api.test_r1_a_delta_bomb_is_refused import (
     PUSH_LIMIT,
     costly_deltas,
@@ -40,6 +40,7 @@ from tests.api.test_r1_a_delta_bomb_is_refused import (
 )
 from tests.api.test_r1_git_sync import MACHINE, scope_holds
 from tests.api.test_r1_push_report import pkt
+from tests.support.receive_pack import post_push
 
 REF = f"refs/machines/{MACHINE}"
 ZERO = "0" * 40
@@ -91,14 +92,7 @@ async def test_r1_a_push_past_the_sync_timeout_leaves_no_git_running(
     scope_holds(agent.user, {"MEMORY.md": "- [Uv](uv.md) use uv\n"})
     history = layout.history_root(agent.data_dir, agent.id)
 
-    answer = await client.post(
-        f"{memory_url()}/git/user.git/git-receive-pack",
-        data=_push_body(),
-        headers={
-            "Content-Type": "application/x-git-receive-pack-request",
-            "X-Memory-Machine": MACHINE,
-        },
-    )
+    answer = await post_push(client, _push_body())
 
     assert answer.status == 503, await answer.text()
     left = {pid: _ended(pid) for pid in _running_in(history.resolve())}
