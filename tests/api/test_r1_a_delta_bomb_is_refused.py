@@ -31,6 +31,7 @@ from memory_api.store.sync.backend import push_data_cap
 from tests.api.conftest import AgentHome, Client, memory_url
 from tests.api.test_r1_git_sync import MACHINE, scope_holds, service_ref
 from tests.api.test_r1_push_report import pkt
+from tests.support.receive_pack import pushed
 
 REF = f"refs/machines/{MACHINE}"
 PUSH_LIMIT = 1024 * 1024
@@ -113,20 +114,6 @@ def bomb_pack(size: int) -> tuple[bytes, str]:
 @pytest.fixture
 def settings(data_dir: Path) -> Settings:
     return Settings(data_dir=data_dir, sync_max_push=PUSH_LIMIT)
-
-
-async def pushed(client: Client, body: bytes) -> bytes:
-    """git's report of the push ``body`` by :data:`MACHINE` to the user scope (200)."""
-    answer = await client.post(
-        f"{memory_url()}/git/user.git/git-receive-pack",
-        data=body,
-        headers={
-            "Content-Type": "application/x-git-receive-pack-request",
-            "X-Memory-Machine": MACHINE,
-        },
-    )
-    assert answer.status == 200, await answer.text()
-    return await answer.read()
 
 
 async def test_r1_a_pack_declaring_a_blob_beyond_gits_memory_cap_is_refused(

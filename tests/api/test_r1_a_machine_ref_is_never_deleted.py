@@ -19,10 +19,13 @@ from typing import Any
 
 import pytest
 from memory_api.store.sync import service
+from memory_api.store.sync.service import CERTIFICATE_REFUSED, DELETION_REFUSED
+from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json
 from tests.api.test_r1_git_sync import MACHINE, GitMachine, git_url, scope_holds, service_ref
 from tests.api.test_r1_push_report import pkt
+from tests.support.receive_pack import pushed
 
 ZERO = "0" * 40
 
@@ -63,17 +66,11 @@ async def _pushed_once(client: Client, agent: AgentHome, tmp_path: Path) -> GitM
     return laptop
 
 
-async def _posted(client: Client, body: bytes) -> bytes:
-    answer = await client.post(
-        f"{memory_url()}/git/user.git/git-receive-pack",
-        data=body,
-        headers={
-            "Content-Type": "application/x-git-receive-pack-request",
-            "X-Memory-Machine": MACHINE,
-        },
-    )
-    assert answer.status == 200, await answer.text()
-    return await answer.read()
+def _ref_file(agent: AgentHome, ref: str) -> tuple[int, int]:
+    """The service's file of the machine's ``ref`` (a loose ref) as (inode, mtime in ns):
+    git deleting it and the service putting it back after git ran change both."""
+    found = (layout.history_root(agent.data_dir, agent.id) / "user.git" / ref).stat()
+    return found.st_ino, found.st_mtime_ns
 
 
 def _upper_case_pkt(data: bytes) -> bytes:
@@ -98,12 +95,16 @@ def _certified(command: str) -> bytes:
     return pkt(b"push-cert\0report-status") + b"".join(pkt(line.encode()) for line in lines)
 
 
-@pytest.mark.parametrize("framing", ["upper-case length", "push certificate"])
+@pytest.mark.parametrize(
+    ("framing", "reason"),
+    [("upper-case length", DELETION_REFUSED), ("push certificate", CERTIFICATE_REFUSED)],
+)
 async def test_r1_a_deletion_hidden_from_a_simple_reader_is_refused(
-    client: Client, agent: AgentHome, tmp_path: Path, framing: str
+    client: Client, agent: AgentHome, tmp_path: Path, framing: str, reason: str
 ) -> None:
     laptop = await _pushed_once(client, agent, tmp_path)
     pushed_at = service_ref(agent, laptop.ref)
+    ref_file = _ref_file(agent, laptop.ref)
     noted = await _machine_note(client, MACHINE)
     command = f"{pushed_at} {ZERO} {laptop.ref}"
     if framing == "upper-case length":
@@ -111,10 +112,11 @@ async def test_r1_a_deletion_hidden_from_a_simple_reader_is_refused(
     else:
         body = _certified(command) + b"0000"
 
-    report = await _posted(client, body)
+    report = await pushed(client, body)
 
     assert b"unpack ok" in report and b"ok " + laptop.ref.encode() not in report, report
-    assert b"ng " + laptop.ref.encode() + b" " in report, report
+    assert pkt(f"ng {laptop.ref} {reason}\n".encode()) in report, report
+    assert _ref_file(agent, laptop.ref) == ref_file, "refused before git ran"
     assert service_ref(agent, laptop.ref) == pushed_at
     assert await _machine_note(client, MACHINE) == noted
 

@@ -13,7 +13,6 @@ the timeout, rounded up.
 from __future__ import annotations
 
 import os
-import select
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from memory_api.settings import Settings
-from memory_api.store.history.git import init_repository
+from memory_api.store.history.git import HistoryUnavailable, init_repository
 from memory_api.store.sync.backend import (
     MachineRef,
     cgi_command,
@@ -31,7 +30,7 @@ from memory_api.store.sync.backend import (
 )
 from memory_core import layout
 
-from tests.api.conftest import AgentHome, Client, memory_url
+from tests.api.conftest import AgentHome, Client
 from tests.api.test_r1_a_delta_bomb_is_refused import (
     PUSH_LIMIT,
     costly_deltas,
@@ -40,13 +39,15 @@ from tests.api.test_r1_a_delta_bomb_is_refused import (
 )
 from tests.api.test_r1_git_sync import MACHINE, scope_holds
 from tests.api.test_r1_push_report import pkt
+from tests.support.receive_pack import post_push
 
 REF = f"refs/machines/{MACHINE}"
 ZERO = "0" * 40
 BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's empty blob: any id will do
-_EXITED_WITHIN = 30.0
-"""Seconds a process killed with SIGKILL gets to be gone (it is gone at once; the load on a
-shared machine decides the rest)."""
+_PF_EXITING = 0x4
+"""The kernel's task flag (``/proc/<pid>/stat`` field 9) of a process on its way out."""
+_SIGKILL_BIT = 1 << (9 - 1)
+"""SIGKILL in ``/proc/<pid>/status``'s pending signal masks (``SigPnd``, ``ShdPnd``)."""
 
 
 def _push_body() -> bytes:
@@ -72,17 +73,24 @@ def _running_in(folder: Path) -> Iterator[int]:
             yield int(entry.name)
 
 
-def _ended(pid: int) -> bool:
-    """Whether process ``pid`` ends, waited for on its pidfd (readable once it exits)."""
+def _left_running(pid: int) -> str | None:
+    """How process ``pid`` runs on, read once from its own state, or None when it does not: it
+    is gone, a zombie, exiting or has SIGKILL pending (killed: nothing it does counts now)."""
     try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return True
-    try:
-        readable, _, _ = select.select([fd], [], [], _EXITED_WITHIN)
-        return bool(readable)
-    finally:
-        os.close(fd)
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+        status = (Path("/proc") / str(pid) / "status").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    fields = stat.rpartition(")")[2].split()  # after the command name, which may hold spaces
+    state, flags = fields[0], int(fields[6])
+    pending = 0
+    for line in status.splitlines():
+        name, _, mask = line.partition(":")
+        if name in ("SigPnd", "ShdPnd"):
+            pending |= int(mask, 16)
+    if state in ("Z", "X") or flags & _PF_EXITING or pending & _SIGKILL_BIT:
+        return None
+    return f"{stat[stat.index('(') + 1 : stat.rindex(')')]} in state {state}"
 
 
 async def test_r1_a_push_past_the_sync_timeout_leaves_no_git_running(
@@ -91,18 +99,29 @@ async def test_r1_a_push_past_the_sync_timeout_leaves_no_git_running(
     scope_holds(agent.user, {"MEMORY.md": "- [Uv](uv.md) use uv\n"})
     history = layout.history_root(agent.data_dir, agent.id)
 
-    answer = await client.post(
-        f"{memory_url()}/git/user.git/git-receive-pack",
-        data=_push_body(),
-        headers={
-            "Content-Type": "application/x-git-receive-pack-request",
-            "X-Memory-Machine": MACHINE,
-        },
-    )
+    answer = await post_push(client, _push_body())
 
     assert answer.status == 503, await answer.text()
-    left = {pid: _ended(pid) for pid in _running_in(history.resolve())}
-    assert all(left.values()), f"git still running after the 503: {left}"
+    left = {pid: _left_running(pid) for pid in _running_in(history.resolve())}
+    assert not any(left.values()), f"git still running after the 503: {left}"
+
+
+def test_r1_a_git_past_the_timeout_is_killed_with_every_process_it_started(
+    tmp_path: Path,
+) -> None:
+    """A process git started that holds none of its pipes (so the service's wait for git's
+    output does not outlast it) is killed at the timeout too, with git's process group."""
+    started = tmp_path / "started"
+    script = (
+        f"sleep 600 </dev/null >/dev/null 2>&1 & echo $! >{started}.part && "
+        f"mv {started}.part {started} && exec sleep 600"
+    )
+
+    with pytest.raises(HistoryUnavailable, match="longer than"):
+        run_buffered(["sh", "-c", script], {"PATH": os.environ["PATH"]}, b"", timeout=3)
+
+    child = int(started.read_text())
+    assert _left_running(child) is None, f"still running after the timeout: {child}"
 
 
 def test_r1_a_push_costing_git_more_cpu_than_its_limit_is_refused(tmp_path: Path) -> None:
