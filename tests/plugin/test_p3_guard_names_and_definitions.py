@@ -87,12 +87,18 @@ DEFINED_AFTER_OR_HIDDEN = [
     'echo x > "sub/$(nproc)/notes/k.md"',
     "shopt -s expand_aliases\nalias true='echo() { command cat payload.sh; }'\ntrue\n"
     "echo ls | bash",
+    'e=eval; $e "$(printf \'npr%sc() { ./dots; }\' o)"; echo x > "sub/$(nproc)/notes/l.md"',
+    "e=eval; $e \"$(printf 'ech%s() { command cat payload.sh; }' o)\"; echo ls | bash",
+    'if . ./payload.sh; then echo x > "sub/$(nproc)/notes/m.md"; fi',
+    'shopt -s expand_aliases; {{alias,nproc=./dots}}\necho x > "sub/$(nproc)/notes/n.md"',
 ]
 """A definition after the substitution it reaches (``fc -s`` runs the line again; a word
 expanded before the redirection; a here-document's body before a later redirection), an alias
 after a quoted ``;`` in an earlier alias's value, an ``alias`` spelt in ANSI-C quotes making
 ``echo`` print code into a shell's pipe (review56e findings 1-3), a function defined inside an
-alias's value (review56i). ``dots`` prints ``..``."""
+alias's value (review56i), a command whose name is built at run time (``$e``: ``eval``), a
+``.`` after a keyword, an ``alias`` made by brace expansion (review56j). ``dots`` prints
+``..``."""
 
 PRINTS_NO_NAME = [
     'echo x > "notes$(id -r)/f.md"',
@@ -124,6 +130,7 @@ EVERYDAY = [
     "cat >> {root}/{own}/MEMORY.md <<EOF\n- $(date +%F): ran date, hostname; PATH unchanged\nEOF",
     'echo "- $(date +%F) $(whoami) ran the tests" >> {root}/{own}/MEMORY.md',
     "git log -1 > build-$(git rev-parse --short HEAD).txt",
+    "grep -rn '{{alias}}' . > /tmp/aliases.txt; ls {{alias,src}}",  # no RecursionError
 ]
 """Everyday commands writing only inside the Session's own scope or the Workspace (git, make,
 pip, npm, pytest, sed -i, find/xargs forms are in ``test_p3_everyday_commands.py``). A

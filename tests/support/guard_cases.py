@@ -42,7 +42,7 @@ MCP = {
 """Each harness's name of the ``write_file`` tool of an MCP server called ``files``."""
 
 
-SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 """The agent's ``PATH`` in the guard's cases: only the system's folders, so a name a program
 prints (``$(date +%F)``) is the system program's also where the tests run as root (an agent
 running as root may write into any folder before the one ``date`` is found in: P-3)."""

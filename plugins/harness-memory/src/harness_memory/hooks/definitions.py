@@ -37,8 +37,15 @@ alias's value, its quotes dropped (``alias true='nproc() {…}'`` defines ``npro
 ``true`` runs: review56i)."""
 _ALIAS_RE = re.compile(rf"{_BOUNDARY}alias\b")
 """An ``alias`` command (read from :func:`plain_text`: ``'al''ias'`` runs the builtin too)."""
+_BEFORE_NAME = (
+    r"\s*(?:(?:[A-Za-z_]\w*(?:\[[^\]]*\])?=\S*|\d*[<>]+&?\S*|!|time|if|then|do|while|until"
+    r"|else|elif|builtin|command|exec|nohup)\s+)*"
+)
+"""What may stand between an operator and a command's name: its assignments, redirections and
+the keywords before it (``if . ./f``, ``x=1 . ./f``, ``2>/dev/null $e …``: review56j)."""
 _LOOKUP_RE = re.compile(
-    rf"{_BOUNDARY}(?:hash|enable|eval|source|trap|fc|ulimit)\b|(?:^|[;&|(){{}}\n`])\s*\.\s"
+    rf"{_BOUNDARY}(?:hash|enable|eval|source|trap|fc|ulimit)\b"
+    rf"|(?:^|[;&|(){{}}\n`]){_BEFORE_NAME}\.\s|(?:^|[;&|({{\n`]){_BEFORE_NAME}[$`]"
     r"|BASH_FUNC_|BASH_CMDS|BASH_ALIASES"
     r"|(?<![\w${])(?:PATH|BASH_ENV|ENV|LD_\w+|GCONV_PATH)\b"
     r"|\b(?:declare|typeset|local)\s+(?:-\w*\s+)*-\w*n"
@@ -46,9 +53,10 @@ _LOOKUP_RE = re.compile(
     r"(?:\s+[^\s;&|$`]+)*\s+[$`]|\bprintf\s+-v\s*[$`]"
 )
 """What changes how any name is found, or runs code as any program starts: ``hash -p``,
-``enable -f``, a sourced or evaluated text, a trap's text, a line of the history run again
-(``fc -s``), a limit that may make every program fail and print nothing (``ulimit -n 4``), an
-exported function
+``enable -f``, a sourced or evaluated text, a command whose name is built at run time
+(``e=eval; $e "…"``, ``$s ./defs.sh``: it may be any of these), a trap's text, a line of
+the history run again (``fc -s``), a limit that may make every program fail and print
+nothing (``ulimit -n 4``), an exported function
 (``BASH_FUNC_date%%=…``), bash's tables of commands and aliases, ``PATH``, ``BASH_ENV``/``ENV``
 (a shell's startup script), ``LD_PRELOAD``/``LD_LIBRARY_PATH``/``LD_AUDIT`` (a library loaded
 into each program the command starts), ``GCONV_PATH``, each named other than as ``$NAME`` or
@@ -121,6 +129,8 @@ def _alias_names(text: str) -> frozenset[str] | None:
         elif word.lstrip("$`({") == "alias":
             operands = True
         elif "alias" in word and _NESTED_RE.search(word):
+            if word == text:  # no shorter words in it (``{alias,nproc=./dots}``): any alias
+                return None
             inner = _alias_names(word)
             if inner is None:
                 return None
