@@ -84,7 +84,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from memory_core.counting import counted
-from memory_core.patterns import compiled
 from memory_core.variation_sequences import registered_sequence
 
 __all__ = [
@@ -242,7 +241,7 @@ def _joiner_in_its_place(before: str, after: str) -> bool:
     mark before has a higher nonzero canonical combining class than the mark after, as Hebrew
     patah before hiriq). Anywhere else, after another hidden character (a joiner, a variation
     selector …) included, it keeps nothing apart and renders as nothing."""
-    candidate = compiled(_CANDIDATE).match
+    candidate = re.compile(_CANDIDATE).match
     if not before or not after or candidate(before) or candidate(after):
         return False
     if unicodedata.category(after)[0] != "M":
@@ -299,7 +298,7 @@ _NOT_IN_A_WORD_OF_LETTERS = r"[\d_]"
 def _word_chars(text: str, at: int) -> int:
     """How many word characters (letters, digits, ``_``, soft hyphens, accents) ``text``
     holds from ``at`` on."""
-    found = compiled(_WORD_CHARS).match(text, at)
+    found = re.compile(_WORD_CHARS).match(text, at)
     return found.end() - at if found is not None else 0
 
 
@@ -308,7 +307,7 @@ def _hyphenated(word: str) -> bool:
     :data:`_LONGEST_HYPHENATED_WORD` characters, no digit, underscore or capital past its
     first letter, and each soft hyphen between two letters."""
     rest = word[1:]
-    if len(word) > _LONGEST_HYPHENATED_WORD or compiled(_NOT_IN_A_WORD_OF_LETTERS).search(word):
+    if len(word) > _LONGEST_HYPHENATED_WORD or re.compile(_NOT_IN_A_WORD_OF_LETTERS).search(word):
         return False
     if rest.lower() != rest:
         return False
@@ -336,21 +335,23 @@ def _direction_marks(text: str) -> frozenset[int]:
     numbers or Latin carries them (copied from a chat or a web page) to place the neutral
     characters between. On a line without right-to-left letters, or in a run, one is hidden.
     Each line is looked at once, at C speed."""
-    if compiled(_DIRECTION_MARK).search(text) is None:
+    if re.compile(_DIRECTION_MARK).search(text) is None:
         return frozenset()
     marks: set[int] = set()
     line_end, right_to_left = -1, False
-    for mark in compiled(_DIRECTION_MARK).finditer(text):
+    for mark in re.compile(_DIRECTION_MARK).finditer(text):
         at = mark.start()
         if at > line_end:  # the first mark of a line: look at the line once
             line_start = text.rfind("\n", max(line_end, 0), at) + 1
             found = text.find("\n", at)
             line_end = len(text) if found == -1 else found
-            right_to_left = compiled(_RIGHT_TO_LEFT).search(text, line_start, line_end) is not None
+            right_to_left = (
+                re.compile(_RIGHT_TO_LEFT).search(text, line_start, line_end) is not None
+            )
         before = text[at - 1] if at > 0 else ""
         after = text[at + 1] if at + 1 < len(text) else ""
         if right_to_left and not (
-            compiled(_CANDIDATE).match(before) or compiled(_CANDIDATE).match(after)
+            re.compile(_CANDIDATE).match(before) or re.compile(_CANDIDATE).match(after)
         ):
             marks.add(at)  # alone, not in a run of characters that may hide
     return frozenset(marks)
@@ -378,7 +379,7 @@ def _compound_parts(parts: str) -> bool:
     Schiff``). An empty part (``--pre\\u00adserve``, ``/etc/sudo\\u00aders``) is none."""
     return all(
         part and all(unicodedata.category(char)[0] in "LM" for char in part)
-        for part in compiled(_JOIN).split(parts)
+        for part in re.compile(_JOIN).split(parts)
     )
 
 
@@ -399,7 +400,7 @@ def _prose_after(after: str) -> bool:
             return False
         after = after[:bracket]
     rest = after.rstrip(_CLOSING)
-    rest = compiled(_POSSESSIVE).sub("", rest, count=1)
+    rest = re.compile(_POSSESSIVE).sub("", rest, count=1)
     return not rest or (rest[0] in _JOINS and _compound_parts(rest[1:]))
 
 
@@ -415,9 +416,9 @@ def _in_prose(text: str, start: int, end: int) -> bool:
     window = max(0, start - _TOKEN_LIMIT)
     found = text.rfind("\n", window, start)
     line_start = found + 1 if found != -1 or window == 0 else window  # no line start seen
-    before_token = compiled(_TOKEN).match(text[line_start:start][::-1])
+    before_token = re.compile(_TOKEN).match(text[line_start:start][::-1])
     token_start = start - (before_token.end() if before_token is not None else 0)
-    after_token = compiled(_TOKEN).match(text, end, min(len(text), end + _TOKEN_LIMIT))
+    after_token = re.compile(_TOKEN).match(text, end, min(len(text), end + _TOKEN_LIMIT))
     token_end = after_token.end() if after_token is not None else end
     before, after = text[token_start:start], text[end:token_end]
     if not (_prose_before(before) and _prose_after(after)):
@@ -426,7 +427,7 @@ def _in_prose(text: str, start: int, end: int) -> bool:
         return False  # inside a code span
     keyed = after.startswith(":") and not before and (found != -1 or window == 0)
     return not (
-        keyed and compiled(_LINE_START).fullmatch(text, line_start, token_start) is not None
+        keyed and re.compile(_LINE_START).fullmatch(text, line_start, token_start) is not None
     )
 
 
@@ -472,7 +473,9 @@ def _braille_blanks(text: str, start: int, end: int) -> bool:
         return False
     before = text[start - 1] if start > 0 else ""
     after = text[end] if end < len(text) else ""
-    return bool(compiled(_BRAILLE_PATTERN).match(before) or compiled(_BRAILLE_PATTERN).match(after))
+    return bool(
+        re.compile(_BRAILLE_PATTERN).match(before) or re.compile(_BRAILLE_PATTERN).match(after)
+    )
 
 
 def _is_hidden(
@@ -488,12 +491,12 @@ def _is_hidden(
     char = text[at]
     if at in flags or at in in_place:
         return False
-    if compiled(_ALWAYS).match(char):
+    if re.compile(_ALWAYS).match(char):
         return True
     point = ord(char)
     if 0xE0000 <= point <= 0xE007F:
         if at > 0 and text[at - 1] == _BLACK_FLAG:
-            match = compiled(_FLAG_TAG).match(text, at)
+            match = re.compile(_FLAG_TAG).match(text, at)
             if match is not None:
                 flags.update(range(at, match.end()))
                 return False
@@ -508,12 +511,12 @@ def _is_hidden(
         return False
     if char in (_ZWJ, _ZWNJ):
         # after a letter of such a script, before another or at the end of the word
-        word_end = not after or not (after.isalnum() or compiled(_CANDIDATE).match(after))
+        word_end = not after or not (after.isalnum() or re.compile(_CANDIDATE).match(after))
         return not (at > 0 and _script_letter(text[at - 1]) and (word_end or _script_letter(after)))
     if _is_variation_selector(char):
         return (
             at == 0
-            or bool(compiled(_CANDIDATE).match(text[at - 1]))
+            or bool(re.compile(_CANDIDATE).match(text[at - 1]))
             or not _takes_variation(text, at)
         )
     return not (char == "\ufeff" and at == 0 and text_start)
@@ -528,7 +531,7 @@ def hidden_runs(text: str, *, text_start: bool = True) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     flags: set[int] = set()
     in_place = _hyphenation_points(text) | _direction_marks(text)
-    for candidates in compiled(_CANDIDATES).finditer(text):
+    for candidates in re.compile(_CANDIDATES).finditer(text):
         start, end = candidates.span()
         if _braille_blanks(text, start, end):
             continue
@@ -625,7 +628,7 @@ def show_hidden(line: str, *, text_start: bool = False) -> str:
     the joiners of Persian or Indic words included). ``text_start``: the line begins a text (a
     byte order mark at its start stays).
     """
-    if compiled(_CANDIDATE).search(line) is None:
+    if re.compile(_CANDIDATE).search(line) is None:
         return line
     parts: list[str] = []
     shown = 0
@@ -665,7 +668,7 @@ def without_hidden(text: str, *, text_start: bool = False) -> tuple[str, list[tu
     >>> without_hidden("pass\u200bword \u202eon")
     ('password on', [(4, '[hidden: U+200B]'), (9, '[hidden: U+202E]')])
     """
-    if compiled(_CANDIDATE).search(text) is None:
+    if re.compile(_CANDIDATE).search(text) is None:
         return text, []
     parts: list[str] = []
     marks: list[tuple[int, str]] = []

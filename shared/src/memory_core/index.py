@@ -47,7 +47,6 @@ from memory_core.markdown import (
     line_texts,
     lines_with_ends,
 )
-from memory_core.patterns import compiled
 from memory_core.scope_files import fold_name
 from memory_core.wiki_links import WikiFiles, wiki_path
 
@@ -274,8 +273,8 @@ def linked_name_spans(line: str) -> list[tuple[int, int, bool]]:
     prose = _prose(line)
     spans = [
         (*match.span(1), True)
-        for match in compiled(WIKI_LINK_RE).finditer(prose)
-        if compiled(URL_RE).match(match.group(1)) is None
+        for match in re.compile(WIKI_LINK_RE).finditer(prose)
+        if re.compile(URL_RE).match(match.group(1)) is None
     ]
     for match in _HREF_RE.finditer(prose):
         group = next(number for number in (1, 2, 3) if match.group(number) is not None)

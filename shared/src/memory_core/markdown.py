@@ -19,8 +19,6 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from memory_core.patterns import compiled
-
 __all__ = [
     "URL_RE",
     "WIKI_LINK_RE",
@@ -39,7 +37,7 @@ WIKI_LINK_RE = (
     r"\[\[([^\s\[\]|#\\](?:[^\[\]\n|#]*[^\s\[\]|#\\])?)"  # the name: no padding, | or #
     r"(?:\\?[|#][^\[\]\n]*)?\]\]"  # an alias (after ``\|`` in a table's cell) or a section
 )
-"""A wiki link's pattern (matched through :func:`memory_core.patterns.compiled`), group 1 the
+"""A wiki link's pattern (compiled where matched: ``re.compile`` keeps it), group 1 the
 name it links: ``[[name]]``, ``[[name|alias]]``, ``[[name#section]]``, ``[[name\\|alias]]`` (a
 Markdown table's cell escapes the ``|``, as Obsidian's help writes it); a padded ``[[ -f x ]]``
 (a shell test) is none (T-3, T-4)."""
@@ -59,7 +57,7 @@ _CODE_SPAN_RE = r"(`{1,3})[^`\n]+\1"
 
 def _closes(line: str, fence: str) -> bool:
     """A closing fence: the same character, at least as long, nothing else on the line."""
-    match = compiled(_FENCE_RE).match(line)
+    match = re.compile(_FENCE_RE).match(line)
     if match is None:
         return False
     marker = match.group(1)
@@ -75,7 +73,7 @@ def fenced_lines(lines: Sequence[str]) -> list[bool]:
     fence: str | None = None
     for line in lines:
         if fence is None:
-            match = compiled(_FENCE_RE).match(line)
+            match = re.compile(_FENCE_RE).match(line)
             fence = match.group(1) if match else None
             flags.append(fence is not None)
         else:
@@ -110,8 +108,8 @@ def _html_end(text: str) -> re.Pattern[str] | None:
     """What ends the HTML block (``<!--``, ``<pre>``, ``<?``, ``<!DOCTYPE``, ``<![CDATA[``)
     ``text`` (a line past its indent) opens, else None."""
     for opening, ending, flags in _HTML_BLOCKS:
-        if compiled(opening, flags).match(text):
-            return compiled(ending, flags)
+        if re.compile(opening, flags).match(text):
+            return re.compile(ending, flags)
     return None
 
 
@@ -128,8 +126,8 @@ def _item_content(text: str, width: int) -> int | None:
     without its indent of ``width`` columns, tabs expanded) starts one, else None: after the
     marker and the 1-4 spaces after it; one column past the marker when it is followed by
     nothing or by code (five spaces or more)."""
-    item = compiled(_ITEM_RE).match(text)
-    if item is None or compiled(_BREAK_RE).match(text):
+    item = re.compile(_ITEM_RE).match(text)
+    if item is None or re.compile(_BREAK_RE).match(text):
         return None
     end = width + item.end()
     rest = text[item.end() :]
@@ -212,18 +210,20 @@ def _code_kinds(lines: Sequence[str]) -> list[int]:
                 blanks.append(at)
             paragraph = False
             continue
-        opened = compiled(_FENCE_RE).match(text)
+        opened = re.compile(_FENCE_RE).match(text)
         ends = _html_end(text)
         starts = (
             opened is not None
             or ends is not None
             or _item_content(text, width) is not None
-            or bool(compiled(_BLOCK_RE).match(text) or compiled(_BREAK_RE).match(text))
+            or bool(re.compile(_BLOCK_RE).match(text) or re.compile(_BREAK_RE).match(text))
         )
         outdented = bool(items) and width < items[-1]
         if paragraph and outdented and not starts:
             continue  # a lazy line of the item's paragraph
-        underline = paragraph and not outdented and compiled(_UNDERLINE_RE).match(text) is not None
+        underline = (
+            paragraph and not outdented and re.compile(_UNDERLINE_RE).match(text) is not None
+        )
         while items and width < items[-1]:
             items.pop()
         base = items[-1] if items else 0
@@ -250,16 +250,18 @@ def _code_kinds(lines: Sequence[str]) -> list[int]:
                 flags[at], blanks, paragraph = _INDENTED, [], False  # ``-     code``
                 continue
         defined = (
-            not paragraph and content is None and compiled(_DEFINITION_RE).match(text) is not None
+            not paragraph and content is None and re.compile(_DEFINITION_RE).match(text) is not None
         )
-        paragraph = not compiled(_BREAK_RE).match(text) and not text.startswith("#") and not defined
+        paragraph = (
+            not re.compile(_BREAK_RE).match(text) and not text.startswith("#") and not defined
+        )
         paragraph = paragraph and (content is None or bool(line[content:].strip()))
     return flags
 
 
 def blank_code_spans(line: str) -> str:
     """Replace each code span of a line by spaces of the same length (offsets stay valid)."""
-    return compiled(_CODE_SPAN_RE).sub(lambda match: " " * len(match.group(0)), line)
+    return re.compile(_CODE_SPAN_RE).sub(lambda match: " " * len(match.group(0)), line)
 
 
 def blank_comments(line: str) -> str:
@@ -307,7 +309,7 @@ def blank_comment_lines(lines: Sequence[str]) -> list[str]:
     parts: list[str] = []
     done = 0
     for start, end in _comment_offsets(lines):
-        parts += (text[done:start], compiled(_NOT_LINE_END).sub(" ", text[start:end]))
+        parts += (text[done:start], re.compile(_NOT_LINE_END).sub(" ", text[start:end]))
         done = end
     parts.append(text[done:])
     return "".join(parts).split("\n")
@@ -367,7 +369,7 @@ def lines_with_ends(text: str) -> list[str]:
     >>> lines_with_ends("a\\r\\nb\\rc\\u2028d\\ne")
     ['a\\r\\n', 'b\\r', 'c\\u2028d\\n', 'e']
     """
-    return compiled(_LINE_WITH_END_RE).findall(text)
+    return re.compile(_LINE_WITH_END_RE).findall(text)
 
 
 def line_texts(text: str) -> list[str]:

@@ -35,7 +35,6 @@ from memory_core.markdown import (
     fenced_lines,
     line_texts,
 )
-from memory_core.patterns import compiled
 from memory_core.scope_files import TOPIC_CAP
 from memory_core.text_fields import read_text_fields, text_field_lines
 
@@ -124,8 +123,8 @@ def extract_links(body: str) -> list[str]:
         return []  # most bodies: no line need be split, fenced or blanked
     seen: dict[str, None] = {}
     for line in _prose_lines(body):
-        for match in compiled(WIKI_LINK_RE).finditer(line):
-            if compiled(URL_RE).match(match.group(1)) is None:
+        for match in re.compile(WIKI_LINK_RE).finditer(line):
+            if re.compile(URL_RE).match(match.group(1)) is None:
                 seen.setdefault(match.group(1), None)
     return list(seen)
 
