@@ -56,6 +56,7 @@ EVERYDAY = [
     "make app && ./app",
     "./configure && make",
     "python3 gen.py; python3 gen.py",
+    "python3 manage.py migrate && ./manage.py check",
     "git pull && ./run-tests.sh",
     "git fetch && git checkout main && bash run-tests.sh",
     "npm ci && npm test",
@@ -72,6 +73,7 @@ EVERYDAY = [
 
 STILL_REFUSED = [
     "python3 check.py run-tests.sh && bash run-tests.sh",  # python3 may write what it names
+    "python3 -c \"open('s.sh', 'w')\" s.sh; ./s.sh",  # code, not a script given first
     "git checkout -- run-tests.sh && ./run-tests.sh",  # git naming the script rewrites it
     "gcc -E -P -o s.sh x.c && ./s.sh",  # a compiler told to write text builds no program
     "cp /bin/cp tool; ./tool note.md copy.md",  # a copy is written, whatever its source

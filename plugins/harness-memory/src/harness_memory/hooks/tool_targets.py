@@ -134,6 +134,7 @@ from harness_memory.hooks.named_scripts import SCRIPT_SHELLS, read_script, scrip
 from harness_memory.hooks.option_words import (
     CP_TREE,
     FIND_RUNNING,
+    INTERPRETERS,
     TABLES,
     ReadOptions,
     cp_flags,
@@ -297,7 +298,8 @@ class ShellPaths:
     program may have made it a link), with that program, what shows it and which of the two
     is missing (``"which"``, ``"whose folder"``). ``textless`` holds those of
     ``written`` a mode or owner changer (:data:`MODE_CHANGERS`: ``chmod +x gradlew``) or a
-    remover (``rm -f app``) writes, as written and expanded: it gives them no new text (a
+    remover (``rm -f app``) writes, or an interpreter runs as its script (``python3 mk.py``),
+    as written and expanded: it gives them no new text (a
     script the command runs after it is read from disk as ever, or is gone); ``compiled``
     those only a compiler or ``make`` writes as the program it builds
     (:func:`~harness_memory.hooks.script_writers.built_programs`: ``gcc -o app``), as
@@ -3462,8 +3464,11 @@ class _Writes:
         (``said``: as written and expanded), and for the scripts the call runs
         (:mod:`~harness_memory.hooks.script_writers`) the program a compiler or ``make``
         builds, any file for a patcher, and a git command's files it rewrites by path
-        (``words``: git's words, expanded)."""
+        (``words``: git's words, expanded). An interpreter's script given first (``python3
+        manage.py migrate``) it reads: no new text, as a shell's script operand."""
         self._found.written.extend(said)
+        if said[:1] == [self._operand] and any(rule.match(command) for rule, _ in INTERPRETERS):
+            self._found.textless.extend(said[:2])
         spelled = dict(zip(said[::2], said[1::2], strict=False))
         built = built_programs(command, said[::2])
         self._found.compiled.extend(w for b in built for w in (b, spelled.get(b, "")))
