@@ -632,10 +632,10 @@ def _unjudged_script(
     for each in commands:
         redirected = set(each.redirected)  # the whole word: ``> "Deploy notes.md"``, no ``Deploy``
         for word in each.written:
-            whole = word in redirected
-            writing += (
-                PurePath(word).name == name if whole else _ends_in(ran.sub(r"\1", word), name)
-            )
+            if word in redirected:
+                writing += PurePath(word).name == name
+            elif not _code_running(word, spelled):
+                writing += _ends_in(ran.sub(r"\1", word), name)
         writing += sum(1 for word in each.revised if word == ANY_FILE or _ends_in(word, name))
         unchanged = (*each.textless, *each.compiled)
         writing -= sum(1 for word in unchanged if _ends_in(word, name))
@@ -644,6 +644,16 @@ def _unjudged_script(
             writing -= sum(1 for word in shown if _ends_in(word, name))
     unpacked = any(_unpacks_onto(file, each, judge) for each in commands)
     return "is written by the same command" if writing > 0 or unpacked else None
+
+
+def _code_running(word: str, spelled: str) -> bool:
+    """Whether a word a program is given (``word``) is code whose first command is the script
+    run as ``spelled``, not a place: the guard reads such a word as shell code too, and a
+    ``sed``/``perl`` script (``'s/ *$/!/'``) then runs ``s/``, which that word does not
+    write. ``spelled`` must end a command there (white space or ``;|&()<>`` after it): ``>
+    ./s.sh`` and ``cp p ./s.sh`` still write ``./s.sh``."""
+    after = word[len(spelled) : len(spelled) + 1]
+    return word.startswith(spelled) and after != "" and after in " \t\n;|&()<>"
 
 
 def _unpacks_onto(file: str, found: ShellPaths, judge: _Judge) -> bool:
