@@ -33,10 +33,16 @@ def tool_writes(hook: HookInput) -> ToolWrites:
         command = arguments.get("command")
         if not isinstance(command, str):
             return ToolWrites.unreadable(tool, "command")
-        return ToolWrites(texts=[command])
+        return ToolWrites(texts=[command], run_by=SHELL)
     if tool.startswith("mcp__"):
         return mcp_writes(tool, arguments, separator="__")
     return ToolWrites()
+
+
+SHELL = ("bash", "-i")
+"""The shell Claude Code's Bash tool runs a command in, as the guard reads its startup files:
+after a snapshot of the functions, aliases and ``PATH`` the user's ``~/.bashrc`` makes (taken as
+the Session starts, that file's "return unless interactive" line passed over: P-3)."""
 
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
