@@ -5,11 +5,12 @@ program. A shell runs its startup files first: a ``nproc`` function in ``~/.bash
 in an earlier call) made ``bash -ic 'cp note.md "$MEM/own/$(nproc).md"'`` write where the function
 says, ``../<other scope>/n``, while the guard read a file in the Session's own scope. The
 harnesses run the agent's command through such a shell themselves: Codex CLI as ``bash -lc``
-(the login profiles), Claude Code after a snapshot of what ``~/.bashrc`` defines, Gemini CLI
-as ``bash -c`` (no startup file but ``BASH_ENV``). Each form below was let through before;
-each harness whose shell runs the file now refuses it (the others still allow it: their
-shell never reads that file), and one bash run proves the refused form writes into the other
-scope. Everyday writes with ``$(date +%F)`` under real homes: ``test_p3_guard_real_startup_files``.
+(the login profiles), Claude Code after a snapshot of what a login shell's profiles and
+``~/.bashrc`` define, Gemini CLI as ``bash -c`` (no startup file but ``BASH_ENV``). Each form below
+was let through before; each harness whose shell runs the file now refuses it (the others still
+allow it: their shell never reads that file), and one bash run proves the refused form writes into
+the other scope. Everyday writes with ``$(date +%F)`` under real homes:
+``test_p3_guard_real_startup_files``.
 """
 
 from __future__ import annotations
@@ -54,8 +55,12 @@ def _refusing(where: Layout, command: str) -> set[str]:
         ({".profile": NPROC}, f"sh -lc '{WRITE}'", EVERY),
         ({".bashrc": "alias true=':'\n. ~/defs.sh\n", "defs.sh": NPROC}, WRITE, {"claude-code"}),
         ({".bashrc": "alias nproc='cat ~/target'\n"}, WRITE, {"claude-code"}),
-        ({".profile": NPROC}, WRITE, {"codex"}),
-        ({".profile": 'PATH="$HOME/bin:$PATH"\n', "bin/nproc": "#!/bin/sh\n"}, WRITE, {"codex"}),
+        ({".profile": NPROC}, WRITE, {"codex", "claude-code"}),
+        (
+            {".profile": 'PATH="$HOME/bin:$PATH"\n', "bin/nproc": "#!/bin/sh\n"},
+            WRITE,
+            {"codex", "claude-code"},
+        ),
         ({".bashrc": "enable -f ~/lib/nproc.so nproc\n"}, WRITE, {"claude-code"}),
     ],
     ids=[
@@ -64,8 +69,8 @@ def _refusing(where: Layout, command: str) -> set[str]:
         "sh-lc-profile",
         "claude-snapshot-sourced",
         "claude-snapshot-alias",
-        "codex-login-profile",
-        "codex-profile-path",
+        "login-profile",
+        "login-profile-path",
         "claude-snapshot-enable",
     ],
 )

@@ -39,10 +39,11 @@ def tool_writes(hook: HookInput) -> ToolWrites:
     return ToolWrites()
 
 
-SHELL = ("bash", "-i")
+SHELL = ("bash", "-il")
 """The shell Claude Code's Bash tool runs a command in, as the guard reads its startup files:
-after a snapshot of the functions, aliases and ``PATH`` the user's ``~/.bashrc`` makes (taken as
-the Session starts, that file's "return unless interactive" line passed over: P-3)."""
+after a snapshot of the functions, aliases and ``PATH`` a login shell's profiles and the user's
+``~/.bashrc`` make (taken as the Session starts, that file's "return unless interactive" line
+passed over), in a shell it may start as a login shell itself (P-3, round 57)."""
 
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:

@@ -6,8 +6,8 @@ shell runs its startup files before the command: ``printf 'nproc() { echo ../x; 
 ~/.bashrc`` in one call, then ``bash -ic 'cp n.md "$MEM/$(nproc)/a.md"'`` wrote into another
 scope (round 57). The harnesses run the agent's command through such a shell themselves:
 Codex CLI as ``bash -lc`` (the profiles), Claude Code's Bash tool after a snapshot of the
-functions, aliases and ``PATH`` the user's ``~/.bashrc`` makes, Gemini CLI as ``bash -c``
-(``BASH_ENV`` only, which the guard already distrusts).
+functions, aliases and ``PATH`` a login shell and the user's ``~/.bashrc`` make, Gemini CLI as
+``bash -c`` (``BASH_ENV`` only, which the guard already distrusts).
 
 :func:`startup_redefines` reads the files a shell would run
 (:func:`~harness_memory.hooks.shell_startup.startup_files`), and the files they source
@@ -178,11 +178,11 @@ def startup_files_run(
 ) -> list[tuple[str, bool]] | None:
     """The startup files run around ``command`` (its plain text read, failing closed), each
     with whether read as by an interactive shell: those of the harness's shell for the
-    agent's command (``harness_shell``: ``("bash", "-lc")`` for Codex CLI, ``("bash", "-i")``
-    for Claude Code's snapshot of ``~/.bashrc``, with ``~/.zshrc`` when ``SHELL`` is zsh;
-    ``()`` for none) and, when the text names a startup shell, those of a login and
-    interactive ``bash`` and an interactive ``sh`` (``$ENV``) it may start. None when the
-    text names a startup file (it may write one: each counts as defining any name)."""
+    agent's command (``harness_shell``: ``("bash", "-lc")`` for Codex CLI, ``("bash", "-il")``
+    for Claude Code's snapshot of the profiles and ``~/.bashrc``, with ``~/.zshrc`` when
+    ``SHELL`` is zsh; ``()`` for none) and, when the text names a startup shell, those of a
+    login and interactive ``bash`` and an interactive ``sh`` (``$ENV``) it may start. None
+    when the text names a startup file (it may write one: each counts as defining any name)."""
     plain = plain_text(command)
     if _STARTUP_NAME_RE.search(plain):
         return None
