@@ -541,15 +541,14 @@ def _reworded_on_both(base: bytes, second: bytes, first: bytes) -> tuple[str, ..
     were: list[str] = []
     for was, seconds, firsts in changed_on_both(base, second, first):
         if {_words(line) for line in seconds} != {_words(line) for line in firsts}:
-            were += [line.decode("utf-8", "replace").rstrip("\r\n") for line in was]
+            were += [line.rstrip("\r\n") for line in was]
     return tuple(were)
 
 
-def _words(line: bytes) -> str:
-    """What the index line ``line`` says, not where it links: every link target blanked, in
+def _words(text: str) -> str:
+    """What the index line ``text`` says, not where it links: every link target blanked, in
     each form the link reader knows (inline, reference definition, wiki, entry, HTML; T-4:
     :func:`~memory_core.index.link_targets`, :func:`~memory_core.index.entry_targets`)."""
-    text = line.decode("utf-8", "replace")
     targets = [*link_targets(text), *entry_targets(text)]
     return rewrite_links(text, dict.fromkeys(map(_nfc, targets), ""))
 
