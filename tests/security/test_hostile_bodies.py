@@ -136,8 +136,28 @@ async def test_a10a_a_json_body_not_declared_json_is_415_and_changes_nothing(
 
 
 @pytest.mark.parametrize(
-    "content_type", ["application/json", "Application/JSON; charset=utf-8", "application/x+json"]
-)
+    "content_type",
+    ["application/json; charset=foo", "application/json; charset=latin-1",
+     "application/json; charset=utf-16", "application/x+json; charset=windows-1252",
+     "application/json; charset=utf-8; charset=iso-8859-1", 'application/json; charset=""'],
+)  # fmt: skip
+async def test_a10a_a_json_body_declared_in_another_charset_is_415_and_changes_nothing(
+    client: Client, agent: AgentHome, content_type: str
+) -> None:
+    """RFC 8259 8.1: JSON between systems is UTF-8, and its media type defines no ``charset``
+    (11): a body said to be in another one is not read as if it were UTF-8 (A-10a)."""
+    before = (await client.get(CONFIG)).headers["ETag"]
+    sent = {"Content-Type": content_type}
+    response = await client.patch(CONFIG, data=b'{"name": "Plain"}', headers=sent)
+    await expect_problem(response, 415, "JSON is read as UTF-8 only (RFC 8259 8.1)")
+    assert (await client.get(CONFIG)).headers["ETag"] == before
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["application/json", "Application/JSON; charset=utf-8", "application/x+json",
+     'application/json;charset="UTF-8"', "application/json; charset=utf8"],
+)  # fmt: skip
 async def test_a10a_a_json_body_declared_json_is_read(
     client: Client, agent: AgentHome, content_type: str
 ) -> None:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import msgspec
 from aiohttp import StreamReader, hdrs, web
+from aiohttp.helpers import parse_mimetype
 from aiohttp.web_protocol import RequestPayloadError
 from memory_core.json_members import UncheckedMembers, repeated_member
 from memory_core.json_text import decode as msgspec_decode
@@ -69,7 +70,8 @@ BODY_ENCODINGS = ("gzip", "deflate", "br", "zstd")
 
 def _check_media_type(request: web.Request) -> None:
     """Raise 415 (``web.HTTPUnsupportedMediaType``) unless the body is declared as JSON:
-    ``application/json`` or a ``+json`` type, parameters (``charset=utf-8``) allowed.
+    ``application/json`` or a ``+json`` type, parameters allowed but a ``charset`` only of
+    UTF-8 (:func:`_check_charset`).
 
     A web page of another origin can send a form or a ``text/plain`` ``fetch`` without a CORS
     preflight, but never an ``application/json`` one: so this rule keeps such a page from
@@ -77,14 +79,42 @@ def _check_media_type(request: web.Request) -> None:
     """
     media = request.content_type  # lower-cased, without parameters
     json_suffix = media.startswith("application/") and media.endswith("+json")
-    if media == "application/json" or json_suffix:
-        return
     sent = request.headers.get(hdrs.CONTENT_TYPE)
+    if media == "application/json" or json_suffix:
+        _check_charset(sent or "")
+        return
     raise web.HTTPUnsupportedMediaType(
         text=(
             "the request body must be JSON sent with 'Content-Type: application/json'; "
             + ("no Content-Type was sent" if sent is None else f"got {sent[:100]!r}")
             + " (JSON media type rule: a web page of another origin cannot send that type)"
+        )
+    )
+
+
+UTF8_LABELS = frozenset(
+    ("utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8")
+)
+"""The ``charset`` values that name UTF-8: the labels of the WHATWG Encoding Standard, which
+browsers and most HTTP libraries share (compared without case)."""
+
+
+def _check_charset(content_type: str) -> None:
+    """Raise 415 (``web.HTTPUnsupportedMediaType``) for a JSON ``content_type`` whose
+    ``charset`` parameters (any number, usually none) name anything but UTF-8
+    (:data:`UTF8_LABELS`). RFC 8259 8.1: JSON exchanged between systems is UTF-8, and its media
+    type defines no ``charset`` (11), so ``charset=utf-8`` changes nothing and is taken; a body
+    said to be Latin-1 or UTF-16 would be read as UTF-8 all the same, its text misread or
+    refused as "malformed" with no word of why (A-10a: a JSON body must say it is JSON)."""
+    charsets = parse_mimetype(content_type).parameters.getall("charset", ())
+    other = [charset for charset in charsets if charset.strip().lower() not in UTF8_LABELS]
+    if not other:
+        return
+    raise web.HTTPUnsupportedMediaType(
+        text=(
+            f"the request body is declared with charset={other[0][:40]!r}, but JSON is read as "
+            "UTF-8 only (RFC 8259 8.1): send the body in UTF-8, with 'Content-Type: "
+            "application/json' or 'application/json; charset=utf-8'"
         )
     )
 
