@@ -82,6 +82,8 @@ LogFormat = Literal["text", "json"]
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_DRAFT_TTL = 3600.0
+MAX_PORT = 65535
+"""The largest TCP port; ``MEMORY_API_PORT`` and ``serve --port`` are 0 (any) to this."""
 DEFAULT_MAX_AGENTS_PER_PROJECT = 1000
 DEFAULT_MAX_BODY = 1024 * 1024
 DEFAULT_HISTORY_MAX_AGE_DAYS = 365
@@ -166,7 +168,7 @@ class Settings:
         return cls(
             data_dir=Path(data_dir).expanduser().resolve() if data_dir else default_data_dir(env),
             host=bind_host(env.get("MEMORY_API_HOST", "")) or DEFAULT_HOST,
-            port=_int(env, "MEMORY_API_PORT", DEFAULT_PORT, low=0, high=65535),
+            port=_int(env, "MEMORY_API_PORT", DEFAULT_PORT, low=0, high=MAX_PORT),
             env_tokens=_env_tokens(env),
             log_format=_log_format(env.get("MEMORY_API_LOG_FORMAT", "text")),
             log_level=_log_level(env.get("MEMORY_API_LOG_LEVEL", "INFO")),
