@@ -10,6 +10,7 @@ Errors are left to the problem middleware: ``msgspec.ValidationError`` → 422,
 from __future__ import annotations
 
 import asyncio
+import codecs
 import functools
 import re
 from collections.abc import Mapping
@@ -19,6 +20,7 @@ import msgspec
 from aiohttp import StreamReader, hdrs, web
 from aiohttp.helpers import parse_mimetype
 from aiohttp.web_protocol import RequestPayloadError
+from memory_core.byte_order import marked_codec, marked_text
 from memory_core.json_members import UncheckedMembers, repeated_member
 from memory_core.json_text import decode as msgspec_decode
 from memory_core.wire import RequestBody
@@ -219,10 +221,27 @@ def unreadable_body(request: web.Request, error: RequestPayloadError) -> Unreada
     return UnreadableBody(f"the request body cannot be read: {reason}")
 
 
+def _unmarked(body: bytes) -> bytes:
+    """``body`` without a UTF-8 byte order mark it starts with: RFC 8259 8.1 lets a reader
+    ignore it, and Windows tools write it (Notepad, PowerShell's ``Out-File -Encoding utf8``),
+    so ``curl --data-binary @body.json`` sends it. Raises :class:`BadRequest` naming the
+    encoding for a mark of UTF-16 or UTF-32: JSON is read as UTF-8 only (RFC 8259 8.1)."""
+    codec = marked_codec(body)
+    if codec is None:
+        return body
+    if codec == "utf-8":
+        return body[len(codecs.BOM_UTF8) :]
+    raise BadRequest(
+        f"the request body is {marked_text(body)}, but JSON is read as UTF-8 only (RFC 8259 "
+        "8.1): send the body in UTF-8"
+    )
+
+
 def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
     """``body`` decoded by ``decoder``; a lone surrogate escape or a member name given twice
     in one object is a :class:`BadRequest` naming it, other errors are msgspec's
-    (:func:`read_json`)."""
+    (:func:`read_json`). A UTF-8 byte order mark is skipped (:func:`_unmarked`)."""
+    body = _unmarked(body)
     try:
         decoded = msgspec_decode(decoder, body)
     except msgspec.DecodeError:
