@@ -391,6 +391,20 @@ def test_a11_bad_configuration_exits_2(
     assert "MEMORY_API_PORT" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("port", ["99999", "65536", "-1", "0x50", "eighty"])
+def test_a11_serve_refuses_a_port_no_socket_has_and_starts_nothing(
+    env: Path, port: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found: ``serve --port 99999`` listened on 34463 and ``--port 65536`` on a port the
+    kernel chose (the number taken modulo 65536), each announced as running; ``-1`` failed
+    only at the bind, "Servname not supported". ``MEMORY_API_PORT`` was checked already."""
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--port", port])
+
+    assert exited.value.code == 2
+    assert "--port must be a whole number from 0 to 65535" in capsys.readouterr().err
+
+
 @pytest.mark.usefixtures("restore_logging")
 def test_a10_serve_refuses_a_public_address_without_tokens(
     env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

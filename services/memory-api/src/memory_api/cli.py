@@ -50,7 +50,7 @@ from memory_core.counting import counted
 from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, place_for
 from memory_api.errors import ServiceError
 from memory_api.remote import RemoteError, default_url
-from memory_api.settings import Settings, SettingsError
+from memory_api.settings import MAX_PORT, Settings, SettingsError
 
 if TYPE_CHECKING:
     import socket
@@ -945,7 +945,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(docs/deploy.md).",
     )
     serve.add_argument("--host", help="address to bind (default $MEMORY_API_HOST or 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="port (default $MEMORY_API_PORT or 8765)")
+    serve.add_argument("--port", type=_port, help="port (default $MEMORY_API_PORT or 8765)")
     # Retired (one process per serve): kept only to answer it clearly rather than as "unknown".
     serve.add_argument("--workers", nargs="?", const="", help=argparse.SUPPRESS)
     serve.set_defaults(func=_serve)
@@ -1008,6 +1008,18 @@ def build_parser() -> argparse.ArgumentParser:
     _add_memory_commands(commands)
     _add_history_commands(commands)
     return parser
+
+
+def _port(text: str) -> int:
+    """``serve --port``: a TCP port, 0 (the kernel chooses) to 65535, in decimal, as
+    ``MEMORY_API_PORT`` is read. Raises ``argparse.ArgumentTypeError`` (usage, exit 2) for
+    anything else: the socket layer took 99999 modulo 65536 (34463) and served there."""
+    value = int(text) if text.strip().isdecimal() and text.isascii() else -1
+    if not 0 <= value <= MAX_PORT:
+        raise argparse.ArgumentTypeError(
+            f"--port must be a whole number from 0 to {MAX_PORT}, got {text[:40]!r}"
+        )
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
