@@ -210,6 +210,24 @@ def test_a10_token_create_prints_the_secret_once(
     assert main(["token", "revoke", "--name", "ci"]) == 1
 
 
+def test_a10_a_token_is_named_as_a_word_or_with_name(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``token create alice`` / ``token revoke alice``, as a team types them first, do what
+    ``--name alice`` does; the two forms at once, or neither, are refused by the parser."""
+    assert main(["token", "create", "alice", "--project", "acme"]) == 0
+    assert capsys.readouterr().out.startswith("mem_")
+    assert (env / "tokens" / "alice.json").is_file()
+    assert main(["token", "create", "--name", "bob"]) == 0
+    for both_or_neither in (["bob", "--name", "alice"], []):
+        with pytest.raises(SystemExit) as refused:
+            main(["token", "revoke", *both_or_neither])
+        assert refused.value.code == 2
+    assert main(["token", "revoke", "alice"]) == 0
+    assert main(["token", "revoke", "--name", "bob"]) == 0
+    assert not list((env / "tokens").glob("*.json"))
+
+
 def test_a10_the_first_token_says_the_service_now_asks_for_one(
     env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -904,6 +904,14 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     exp.set_defaults(func=_memory_export)
 
 
+def _token_name(parser: argparse.ArgumentParser, said: str) -> None:
+    """A token command's ``name``, given as a word (``token revoke alice``, as a team types it
+    first) or as ``--name alice``: one of the two, never both (exit 2, argparse's message)."""
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("name", nargs="?", metavar="NAME", default=argparse.SUPPRESS, help=said)
+    given.add_argument("--name", dest="name", help="the same, as an option")
+
+
 def _data_dir_option() -> argparse.ArgumentParser:
     """``--data-dir``, for every command that can work in a data dir."""
     options = argparse.ArgumentParser(add_help=False)
@@ -977,7 +985,7 @@ def build_parser() -> argparse.ArgumentParser:
     token_create = token.add_parser(
         "create", parents=[_data_dir_option()], help="create a token and print its secret once"
     )
-    token_create.add_argument("--name", required=True, help="token name (who uses it)")
+    _token_name(token_create, "the token's name (who uses it)")
     token_create.add_argument(
         "--project", action="append", help="limit to this project (repeat); default: all"
     )
@@ -986,7 +994,7 @@ def build_parser() -> argparse.ArgumentParser:
         "list", parents=[_data_dir_option()], help="list token names and reach"
     ).set_defaults(func=_token_list)
     revoke = token.add_parser("revoke", parents=[_data_dir_option()], help="delete a token file")
-    revoke.add_argument("--name", required=True, help="the token's name, as token list shows it")
+    _token_name(revoke, "the token's name, as token list shows it")
     revoke.set_defaults(func=_token_revoke)
 
     demo = commands.add_parser("demo", help="demo data").add_subparsers(
