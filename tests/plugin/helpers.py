@@ -107,6 +107,17 @@ def run_hook_in_process(harness: str, event: str, stdin: bytes, env: dict[str, s
     return Completed(status, out.getvalue(), "")
 
 
+async def judge_hook(
+    harness: str, event: str, stdin: bytes, env: dict[str, str], *, process: bool = False
+) -> Completed:
+    """``harness-memory hook harness event`` on ``stdin`` in exactly ``env``: in this process
+    (:func:`run_hook_in_process`), or (``process``) by the installed console script
+    (:func:`run_cli`), for the case that proves an entry point prints the same."""
+    if process:
+        return await run_cli("hook", harness, event, stdin=stdin, env=env)
+    return run_hook_in_process(harness, event, stdin, env)
+
+
 async def run_cli_in_shell(command: str, stdin: bytes, env: dict[str, str], cwd: Path) -> Completed:
     """Run an installed hook ``command`` as the harnesses do (``/bin/sh -c``) in exactly
     ``env``, from ``cwd``."""

@@ -17,7 +17,13 @@ from harness_memory.hooks.tool_writes import patch_targets
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
-from tests.plugin.helpers import Completed, hook_fixture, run_cli, run_hook_in_process
+from tests.plugin.helpers import (
+    Completed,
+    hook_fixture,
+    judge_hook,
+    run_cli,
+    run_hook_in_process,
+)
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
 from tests.plugin.test_e2e_p3_file_tool_spellings import relative
 from tests.support.serve import code_under_test
@@ -66,11 +72,8 @@ async def guard(
 ) -> Completed:
     """``harness``'s pre-tool hook on ``fixture`` (writing ``target`` from ``cwd``): in this
     process, or (``process``) run by the installed console script."""
-    event = GUARD[harness][0]
     stdin = hook_fixture(fixture, workspace=str(cwd), target=target)
-    if process:
-        return await run_cli("hook", harness, event, stdin=stdin, env=env)
-    return run_hook_in_process(harness, event, stdin, env)
+    return await judge_hook(harness, GUARD[harness][0], stdin, env, process=process)
 
 
 def refused(harness: str, done: Completed) -> str:
