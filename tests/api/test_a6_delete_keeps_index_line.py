@@ -182,6 +182,29 @@ async def test_delete_keeps_index_line_its_undo_puts_the_line_back_in_the_same_f
     assert (agent.user / "cafe-notes.md").exists()
 
 
+@pytest.mark.parametrize("codec", ["cp1252", "latin-1"])
+async def test_delete_keeps_index_line_its_undo_writes_the_line_in_the_version_s_encoding(
+    client: Client, agent: AgentHome, codec: str
+) -> None:
+    """V-2: the deleted line held the index's only non-ASCII characters (``Café``), so what
+    the delete left is ASCII, which reads alike in every 8-bit encoding and in UTF-8: the undo
+    writes the line back as the version had it, in Windows-1252 or Latin-1, never as UTF-8
+    (an editor set to the index's encoding would show ``CafÃ©``)."""
+    gone, stays = "- [Café notes](cafe-notes.md) - the café's wifi", "- [Other](other.md) - stays"
+    for stem in ("cafe-notes", "other"):
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(f"{gone}\r\n{stays}\r\n".encode(codec))
+    deleted = await ok_json(await client.delete(file_url("user", "cafe-notes.md")))
+    assert index.read_bytes() == f"{stays}\r\n".encode()  # ASCII: every encoding's bytes
+
+    url = f"{file_url('user', 'cafe-notes.md')}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+
+    assert restored["indexLinesAdded"] == [gone]
+    assert index.read_bytes() == f"{gone}\r\n{stays}\r\n".encode(codec)
+
+
 async def test_delete_keeps_index_line_a_utf8_index_with_one_line_of_latin1_is_read_line_by_line(
     client: Client, agent: AgentHome
 ) -> None:

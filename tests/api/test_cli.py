@@ -210,6 +210,24 @@ def test_a10_token_create_prints_the_secret_once(
     assert main(["token", "revoke", "--name", "ci"]) == 1
 
 
+def test_a10_a_token_is_named_as_a_word_or_with_name(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``token create alice`` / ``token revoke alice``, as a team types them first, do what
+    ``--name alice`` does; the two forms at once, or neither, are refused by the parser."""
+    assert main(["token", "create", "alice", "--project", "acme"]) == 0
+    assert capsys.readouterr().out.startswith("mem_")
+    assert (env / "tokens" / "alice.json").is_file()
+    assert main(["token", "create", "--name", "bob"]) == 0
+    for both_or_neither in (["bob", "--name", "alice"], []):
+        with pytest.raises(SystemExit) as refused:
+            main(["token", "revoke", *both_or_neither])
+        assert refused.value.code == 2
+    assert main(["token", "revoke", "alice"]) == 0
+    assert main(["token", "revoke", "--name", "bob"]) == 0
+    assert not list((env / "tokens").glob("*.json"))
+
+
 def test_a10_the_first_token_says_the_service_now_asks_for_one(
     env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -389,6 +407,20 @@ def test_a11_bad_configuration_exits_2(
     monkeypatch.setenv("MEMORY_API_PORT", "nope")
     assert main(["agent", "list"]) == 2
     assert "MEMORY_API_PORT" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "-1", "0x50", "eighty"])
+def test_a11_serve_refuses_a_port_no_socket_has_and_starts_nothing(
+    env: Path, port: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found: ``serve --port 99999`` listened on 34463 and ``--port 65536`` on a port the
+    kernel chose (the number taken modulo 65536), each announced as running; ``-1`` failed
+    only at the bind, "Servname not supported". ``MEMORY_API_PORT`` was checked already."""
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--port", port])
+
+    assert exited.value.code == 2
+    assert "--port must be a whole number from 0 to 65535" in capsys.readouterr().err
 
 
 @pytest.mark.usefixtures("restore_logging")

@@ -36,3 +36,29 @@ def test_r1_the_user_scope_names_the_machine_that_synced_it(
     expect(badge).to_contain_text(f"Synced on {name} (")
     pattern = rf"^{re.escape(name)} \({re.escape(principal)}\): last sync \d{{4}}-"
     expect(badge).to_have_attribute("title", re.compile(pattern))
+
+
+def test_r1_two_machines_of_one_host_name_are_told_apart_by_their_ids(
+    page: Page, service: Service, tmp_path: Path
+) -> None:
+    """Two machines named alike (containers, VMs made from one image: both ``vm``) read as one
+    machine listed twice; where names repeat, each carries the start of its id."""
+    ids = []
+    for machine in ("laptop", "desktop"):
+        copy = RemoteCopy(
+            url=service.base_url,
+            token=service.token,
+            project="demo",
+            agent="demo",
+            state_dir=tmp_path / machine,
+            timeout=30.0,
+        )
+        [result] = copy.sync(None)
+        assert result.ok, result.as_json()
+        machine_id, name = machine_identity(copy.remote_dir)
+        ids.append(machine_id)
+    open_memory_tab(page)
+    badge = user_group(page).locator(".machines")
+    for machine_id in ids:
+        expect(badge).to_contain_text(f"{name} #{machine_id[:6]} (")
+        expect(badge).to_have_attribute("title", re.compile(rf"{name} #{machine_id[:6]} \("))

@@ -326,12 +326,9 @@ def test_w6_without_a_chat_the_modal_says_how_to_use_copy(
     shot(page, "w6-edit-without-chat")
 
 
-def test_w6_a_file_whose_only_note_is_the_listing_cut_offers_no_fix(
-    page: Page, service: Service
-) -> None:
-    """The listing cuts a description past 1,000 characters and says so; the file itself is
-    whole and has nothing to fix, so its Findings offer no "Fix this memory" (it opened the
-    bridge with an empty list for the agent)."""
+def _write_long_notes(service: Service) -> None:
+    """``long-notes.md`` in user memory, whose only note is the listing's cut of its
+    description (past 1,000 characters), and its index line."""
     user = service.scope_dir("user")
     write_topic(
         user,
@@ -343,6 +340,15 @@ def test_w6_a_file_whose_only_note_is_the_listing_cut_offers_no_fix(
     )
     with (user / "MEMORY.md").open("a", encoding="utf-8") as index:
         index.write("- [long-notes](long-notes.md) — the deploy notes, long\n")
+
+
+def test_w6_a_file_whose_only_note_is_the_listing_cut_offers_no_fix(
+    page: Page, service: Service
+) -> None:
+    """The listing cuts a description past 1,000 characters and says so; the file itself is
+    whole and has nothing to fix, so its Findings offer no "Fix this memory" (it opened the
+    bridge with an empty list for the agent)."""
+    _write_long_notes(service)
     open_memory_tab(page)
     row(user_group(page), "long-notes.md").locator("button.findings-btn").click()
 
@@ -350,3 +356,16 @@ def test_w6_a_file_whose_only_note_is_the_listing_cut_offers_no_fix(
     section = panel.locator('.finding-file[data-file="long-notes.md"]')
     expect(section).to_contain_text("listed cut to the first 1000")
     expect(section.get_by_role("button", name="Fix this memory")).to_have_count(0)
+
+
+def test_w6_the_fix_address_of_a_file_with_nothing_to_fix_says_so_and_opens_no_bridge(
+    page: Page, service: Service
+) -> None:
+    """Found: ``…/memory/fix/user/long-notes.md`` typed or bookmarked opened the chat bridge
+    asking the agent to "Fix what the memory lint reports for it:" followed by nothing."""
+    _write_long_notes(service)
+    page.goto(f"{MEMORY_TAB}/fix/user/long-notes.md")
+
+    expect(page.locator(".toast")).to_contain_text("Nothing to fix in long-notes.md")
+    expect(page.locator("dialog.bridge[open]")).to_have_count(0)
+    expect(page).to_have_url(re.compile(re.escape("/memory") + "$"))

@@ -21,7 +21,7 @@ from tests.plugin.claude_code_cli import claude_code_binary
 from tests.plugin.harness_run import InstalledHomes
 from tests.plugin.real_service import RealService, seed_scope, start_service
 from tests.plugin.scripted_service import ScriptedService, ServerFactory, serve_scripted
-from tests.support.guard_cases import Layout, guarded_layout
+from tests.support.guard_cases import Layout, guarded_environment, guarded_layout
 from tests.support.zygote import Zygote
 
 
@@ -135,3 +135,18 @@ def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
     """The write guard's data dir for the P-3 tests (:func:`~tests.support.guard_cases.
     guarded_layout`): agent ``coder``'s scopes, ``HOME`` the data dir."""
     return guarded_layout(tmp_path, monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def module_guarded_layout(tmp_path_factory: pytest.TempPathFactory) -> Layout:
+    """One :class:`~tests.support.guard_cases.Layout` for a module's :func:`where_judged`."""
+    return Layout(tmp_path_factory.mktemp("judged"))
+
+
+@pytest.fixture
+def where_judged(module_guarded_layout: Layout, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """:func:`where` for a test that only asks the hooks (in this process) and reads: one
+    layout per module in this test's environment. A pre-tool hook writes nothing (not even
+    its state dir), so each judgment reads the same files as on a layout of its own; a test
+    that runs a command or changes a file takes :func:`where`."""
+    return guarded_environment(module_guarded_layout, monkeypatch)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import tempfile
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness_memory import SessionStart, start_session
+from harness_memory.cli import main
 from harness_memory.client import DEFAULT_TIMEOUT_S
 from memory_core.layout import MARKER_FILE, MOUNT_FILE
 
@@ -92,6 +94,28 @@ async def run_cli(
         out, err = await process.communicate(stdin)
     assert process.returncode is not None
     return Completed(process.returncode, out.decode(), err.decode())
+
+
+def run_hook_in_process(harness: str, event: str, stdin: bytes, env: dict[str, str]) -> Completed:
+    """``harness-memory hook harness event`` run in this process (:func:`harness_memory.cli.main`
+    with exactly ``env`` and ``stdin``): the decision a hook process would print, without a
+    process start per case. A test keeps :func:`run_cli` for the handful of cases that prove
+    the console script prints the same; an exception (a hook crash) fails the test, as a
+    process's traceback would; ``stderr`` is empty (logging goes to this process's)."""
+    out = io.StringIO()
+    status = main(["hook", harness, event], environ=env, stdin=io.BytesIO(stdin), stdout=out)
+    return Completed(status, out.getvalue(), "")
+
+
+async def judge_hook(
+    harness: str, event: str, stdin: bytes, env: dict[str, str], *, process: bool = False
+) -> Completed:
+    """``harness-memory hook harness event`` on ``stdin`` in exactly ``env``: in this process
+    (:func:`run_hook_in_process`), or (``process``) by the installed console script
+    (:func:`run_cli`), for the case that proves an entry point prints the same."""
+    if process:
+        return await run_cli("hook", harness, event, stdin=stdin, env=env)
+    return run_hook_in_process(harness, event, stdin, env)
 
 
 async def run_cli_in_shell(command: str, stdin: bytes, env: dict[str, str], cwd: Path) -> Completed:

@@ -19,6 +19,7 @@ from harness_memory import cli
 from harness_memory.as_typed import as_typed, program_as_typed
 
 from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.real_service import RealService
 
 
 def test_h3_the_program_is_named_as_the_user_started_it(tmp_path: Path) -> None:
@@ -109,3 +110,26 @@ def test_h3_memory_api_beside_a_program_started_from_its_own_folder_keeps_the_do
     told = "bring them over: `memory-api memory import --from codex --workspace PATH ...`"
 
     assert as_typed(told, "./harness-memory") == told.replace("`memory-api", "`./memory-api")
+
+
+def test_h3_session_start_by_hand_names_the_program_in_its_warning(
+    shared_service: RealService, new_agent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README's ``.venv/bin/harness-memory session-start`` against a service with tokens, none
+    given: its warning said "run `harness-memory install` again", a command the shell does not
+    find beside ``make run``. Its warnings name the program as typed (not its stdout: the
+    Session's prompt, memory text as written)."""
+    monkeypatch.setattr(sys, "argv", [".venv/bin/harness-memory", "session-start"])
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", [])  # as in a terminal: no handler configured yet
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
+    argv = ["session-start", *flags, "--workspace", str(tmp_path), "--format", "text"]
+
+    status = cli.main(
+        argv, environ={"HOME": str(tmp_path), "PATH": "/usr/bin"}, stdout=io.StringIO()
+    )
+
+    assert status == 1
+    assert "run `.venv/bin/harness-memory install` again with a token it takes" in stream.getvalue()

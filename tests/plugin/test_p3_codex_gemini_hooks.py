@@ -1,5 +1,10 @@
 """P-3, P-4: the Codex CLI and Gemini CLI hook adapters, driven with hook JSON recorded from the
-real CLIs (``fixtures/codex_*.json``, ``fixtures/gemini_*.json``) on stdin."""
+real CLIs (``fixtures/codex_*.json``, ``fixtures/gemini_*.json``) on stdin.
+
+Each entry point's answer is proved from the installed console script, a process of its own:
+the guard's refusal once per harness (its first tool), each Session start. The other cases
+judge the same input through the same ``harness-memory hook`` command line in this process
+(:func:`~tests.plugin.helpers.run_hook_in_process`): one decision, no process start per case."""
 
 from __future__ import annotations
 
@@ -12,7 +17,13 @@ from harness_memory.hooks.tool_writes import patch_targets
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
-from tests.plugin.helpers import Completed, hook_fixture, run_cli
+from tests.plugin.helpers import (
+    Completed,
+    hook_fixture,
+    judge_hook,
+    run_cli,
+    run_hook_in_process,
+)
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
 from tests.plugin.test_e2e_p3_file_tool_spellings import relative
 from tests.support.serve import code_under_test
@@ -51,11 +62,18 @@ def env_for(tmp_path: Path, root: Path, url: str = "http://127.0.0.1:9") -> dict
 
 
 async def guard(
-    harness: str, fixture: str, env: dict[str, str], cwd: Path, target: str
+    harness: str,
+    fixture: str,
+    env: dict[str, str],
+    cwd: Path,
+    target: str,
+    *,
+    process: bool = False,
 ) -> Completed:
-    event = GUARD[harness][0]
+    """``harness``'s pre-tool hook on ``fixture`` (writing ``target`` from ``cwd``): in this
+    process, or (``process``) run by the installed console script."""
     stdin = hook_fixture(fixture, workspace=str(cwd), target=target)
-    return await run_cli("hook", harness, event, stdin=stdin, env=env)
+    return await judge_hook(harness, GUARD[harness][0], stdin, env, process=process)
 
 
 def refused(harness: str, done: Completed) -> str:
@@ -74,10 +92,12 @@ def refused(harness: str, done: Completed) -> str:
 async def test_p3_a_write_into_another_workspace_scope_is_refused(
     tmp_path: Path, workspace: Path, harness: str, tool: int
 ) -> None:
+    """The first tool's refusal is the console script's, a process of its own."""
     root = layout.memory_root(tmp_path / "data", "coder")
     target = root / "other-app-0badc0de" / "stolen.md"
+    env = env_for(tmp_path, root)
     done = await guard(
-        harness, GUARD[harness][tool], env_for(tmp_path, root), workspace, str(target)
+        harness, GUARD[harness][tool], env, workspace, str(target), process=tool == 1
     )
     assert "Agent Memory write guard" in refused(harness, done)
     assert "other-app-0badc0de" in refused(harness, done)
@@ -189,10 +209,9 @@ async def test_p4_session_start_adds_the_injection_and_writes_the_record(
 async def test_p4_malformed_input_and_missing_settings_never_block(
     tmp_path: Path, harness: str
 ) -> None:
-    done = await run_cli(
-        "hook", harness, GUARD[harness][0], stdin=b"not json", env={"HOME": str(tmp_path)}
-    )
+    env = {"HOME": str(tmp_path)}
+    done = run_hook_in_process(harness, GUARD[harness][0], b"not json", env)
     assert (done.returncode, done.stdout) == (0, "")
-    done = await run_cli("hook", harness, "session-start", stdin=b"{}", env={"HOME": str(tmp_path)})
+    done = run_hook_in_process(harness, "session-start", b"{}", env)
     assert done.returncode == 0
     assert "HARNESS_MEMORY_URL" in json.loads(done.stdout)["systemMessage"]

@@ -233,12 +233,11 @@ EVERYDAY = [
 ]
 
 
-@pytest.fixture
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """A home holding the data dir (``~/.local/share/agent-memory``), ``~/bin``, ``~/x.md``, a
-    Workspace in it (``src/a.py``, ``config.ini``), and the memory root with the user scope and
-    the Workspace's scope."""
-    home = tmp_path / "home" / "dev"
+def _lay_out(base: Path) -> tuple[Path, Path, Path]:
+    """Under ``base``: a home holding the data dir (``~/.local/share/agent-memory``), ``~/bin``,
+    ``~/x.md``, a Workspace in it (``src/a.py``, ``config.ini``), and the memory root with the
+    user scope and the Workspace's scope. ``(home, memory root, Workspace)``."""
+    home = base / "home" / "dev"
     data = home / ".local" / "share" / "agent-memory"
     root = layout.memory_root(data, "coder")
     work = home / "src" / "my-app"
@@ -249,9 +248,44 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Pa
         there.write_text("a\n", encoding="utf-8")  # a backup is kept of a file there already
     for scope in ("user", workspace_memory_key(work)):
         (root / scope).mkdir(parents=True)
+    return home, root, work
+
+
+def _in(home: Path, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hook's process environment: the home, the Workspace as ``$PWD``, the system's
+    ``PATH`` (``$(date +%F)``: the system's, run as root too)."""
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("PWD", str(work))
-    monkeypatch.setenv("PATH", SYSTEM_PATH)  # ``$(date +%F)``: the system's, run as root too
+    monkeypatch.setenv("PATH", SYSTEM_PATH)
+
+
+@pytest.fixture(scope="module")
+def judged_layout(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, Path]:
+    """:func:`_lay_out` once for the module's commands that are only judged, and the hooks'
+    state dir beside the home as after a first Session: no test runs the commands, and a
+    pre-tool hook writes nothing (neither in the home nor in the state dir), so each judgment
+    reads the same files as on a layout of its own. ``(home, memory root, Workspace, state)``."""
+    base = tmp_path_factory.mktemp("everyday")
+    (base / "state" / "sessions").mkdir(parents=True)
+    return (*_lay_out(base), base / "state")
+
+
+@pytest.fixture
+def judged(
+    judged_layout: tuple[Path, Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, Path, Path]:
+    """The shared layout in its environment: ``(memory root, Workspace, state dir)``."""
+    home, root, work, state = judged_layout
+    _in(home, work, monkeypatch)
+    return root, work, state
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """:func:`_lay_out` of this test's own, for a command bash then runs:
+    ``(memory root, Workspace)``."""
+    home, root, work = _lay_out(tmp_path)
+    _in(home, work, monkeypatch)
     return root, work
 
 
@@ -279,11 +313,11 @@ def _hook_says(root: Path, work: Path, state: Path, harness: str, command: str) 
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
 @pytest.mark.parametrize("command", EVERYDAY)
 def test_p3_everyday_commands_are_not_refused(
-    workspace: tuple[Path, Path], tmp_path: Path, harness: str, command: str
+    judged: tuple[Path, Path, Path], harness: str, command: str
 ) -> None:
-    root, work = workspace
+    root, work, state = judged
 
-    said = _hook_says(root, work, tmp_path / "state", harness, command)
+    said = _hook_says(root, work, state, harness, command)
 
     assert said == "", (command, said)
 

@@ -75,7 +75,10 @@ ALLOWED = [
 
 @pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", REFUSED)
-def test_p3_shell_bypass_forms_are_refused(where: Layout, harness: str, command: str) -> None:
+def test_p3_shell_bypass_forms_are_refused(
+    where_judged: Layout, harness: str, command: str
+) -> None:
+    where = where_judged
     shell = fill(command, where)
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
     assert reason is not None, shell
@@ -86,8 +89,9 @@ def test_p3_shell_bypass_forms_are_refused(where: Layout, harness: str, command:
 @pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", ALLOWED)
 def test_p3_shell_writes_into_own_scopes_and_everyday_commands_pass(
-    where: Layout, harness: str, command: str
+    where_judged: Layout, harness: str, command: str
 ) -> None:
+    where = where_judged
     shell = fill(command, where)
     assert answer(where, harness, SHELL[harness][1], {"command": shell}) is None, shell
 
@@ -160,10 +164,11 @@ def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
         "cd {data} && tar -xf /tmp/planted.tar",
     ],
 )
-def test_p3_a_command_on_the_data_dir_itself_is_refused(where: Layout, command: str) -> None:
+def test_p3_a_command_on_the_data_dir_itself_is_refused(where_judged: Layout, command: str) -> None:
     """The data dir holds the service's folders (tokens, every agent's memory and history):
     removing it, swapping it, or unpacking into it plants or deletes them without naming one,
     and each was allowed."""
+    where = where_judged
     shell = fill(command, where)
     reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
     assert reason is not None, shell
@@ -179,10 +184,13 @@ def test_p3_a_command_on_the_data_dir_itself_is_refused(where: Layout, command: 
         "cd {hooks_state} && tar -xf /tmp/planted.tar",
     ],
 )
-def test_p3_a_command_on_the_hooks_state_dir_itself_is_refused(where: Layout, command: str) -> None:
+def test_p3_a_command_on_the_hooks_state_dir_itself_is_refused(
+    where_judged: Layout, command: str
+) -> None:
     """The hooks' state dir holds the Session records (``sessions/``), which say which
     Workspace scope a Session may write: unpacking into it or swapping it plants a record
     naming another scope without naming the records folder, and each was allowed."""
+    where = where_judged
     shell = fill(command.replace("{hooks_state}", str(where.state)), where)
     reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
     assert reason is not None, shell
@@ -198,10 +206,11 @@ def test_p3_a_command_on_the_hooks_state_dir_itself_is_refused(where: Layout, co
     ],
 )
 def test_p3_words_built_at_run_time_into_the_services_folders_are_refused(
-    where: Layout, command: str
+    where_judged: Layout, command: str
 ) -> None:
     """The data dir's own folders (P-3, ``tokens/`` first) are held like the memory root against
     a word the guard cannot decide."""
+    where = where_judged
     shell = fill(command, where)
     reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
     assert reason is not None, shell
@@ -221,8 +230,11 @@ def test_p3_words_built_at_run_time_into_the_services_folders_are_refused(
         "cd $(mktemp -d) && cp ../notes.txt . && echo x > {own}/a.md",
     ],
 )
-def test_p3_the_same_forms_into_own_scopes_or_elsewhere_pass(where: Layout, command: str) -> None:
+def test_p3_the_same_forms_into_own_scopes_or_elsewhere_pass(
+    where_judged: Layout, command: str
+) -> None:
     """A ``~user`` naming no user here stays as written (bash does the same), never a crash."""
+    where = where_judged
     shell = fill(command, where)
     assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
 
@@ -240,15 +252,19 @@ def test_p3_the_same_forms_into_own_scopes_or_elsewhere_pass(where: Layout, comm
     ],
 )
 def test_p3_mcp_tools_are_guarded_in_every_harness(
-    where: Layout, harness: str, path: str, denied: bool
+    where_judged: Layout, harness: str, path: str, denied: bool
 ) -> None:
+    where = where_judged
     arguments = {"path": fill(path, where), "content": "x", "options": {"mode": "w"}}
     result = answer(where, harness, MCP[harness], arguments)
     assert (refusal(result) is not None) is denied
 
 
 @pytest.mark.parametrize("harness", ["claude-code"])
-def test_p3_claude_code_file_tools_through_a_workspace_symlink(where: Layout, harness: str) -> None:
+def test_p3_claude_code_file_tools_through_a_workspace_symlink(
+    where_judged: Layout, harness: str
+) -> None:
+    where = where_judged
     for target in (where.workspace / "notes" / "a.md", where.root / "." / where.other / "b.md"):
         result = answer(where, harness, "Write", {"file_path": str(target), "content": "x"})
         assert refusal(result) is not None
@@ -262,10 +278,11 @@ def test_p3_claude_code_file_tools_through_a_workspace_symlink(where: Layout, ha
     ],
 )
 def test_p3_copilot_cli_shaped_file_tools_are_guarded(
-    where: Layout, tool: str, arguments: dict[str, str]
+    where_judged: Layout, tool: str, arguments: dict[str, str]
 ) -> None:
     """GitHub Copilot CLI runs Claude Code's hooks under Claude Code's tool names with its own
     arguments (``path``, not ``file_path``): the guard reads those too."""
+    where = where_judged
     filled = {name: fill(value, where) for name, value in arguments.items()}
     assert refusal(answer(where, "claude-code", tool, filled)) is not None
     own = {**filled, "path": str(where.root / where.own / "a.md")}
@@ -278,8 +295,9 @@ def test_p3_copilot_cli_shaped_file_tools_are_guarded(
     ["echo x > {root}/{other}/\ud800.md", "ls {root}/*\udcff*", "echo x > {root}/$(\ud800)/a"],
 )
 def test_p3_shell_words_no_file_name_can_hold_are_refused_not_a_crash(
-    where: Layout, harness: str, command: str
+    where_judged: Layout, harness: str, command: str
 ) -> None:
+    where = where_judged
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": fill(command, where)}))
     assert reason is not None
     reason.encode("utf-8")  # the answer stays valid UTF-8 JSON

@@ -25,7 +25,13 @@ import subprocess
 import pytest
 from harness_memory.hooks.here_data import here_data
 
-from tests.support.guard_cases import SHELL, Layout, answer, fill, refusal
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answers_of_every_harness,
+    fill,
+    refusals_by_every_harness,
+)
 
 
 def _prepared(where: Layout) -> None:
@@ -70,15 +76,15 @@ DATA_ONLY = [
 refused)."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", DATA_ONLY)
-def test_p3_a_here_documents_body_is_data_not_command_text(
-    where: Layout, harness: str, command: str
-) -> None:
+def test_p3_a_here_documents_body_is_data_not_command_text(where: Layout, command: str) -> None:
+    """Each harness's hook lets the command through; bash then runs it once (what it writes
+    does not depend on the harness that judged it) and writes nothing into the other scope."""
     _prepared(where)
 
-    assert answer(where, harness, SHELL[harness][1], {"command": command}) is None, command
+    answers = answers_of_every_harness(where, command)
 
+    assert answers == dict.fromkeys(SHELL), (command, answers)
     assert _bash(where, command) == set()
     assert (where.workspace / "out.md").exists()
 
@@ -134,17 +140,20 @@ STILL_WRITES = [
 """Here-data forms that still write into the other scope when bash runs them."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", STILL_WRITES)
-def test_p3_what_here_data_runs_or_names_is_still_judged(
-    where: Layout, harness: str, command: str
-) -> None:
+def test_p3_what_here_data_runs_or_names_is_still_judged(where: Layout, command: str) -> None:
+    """Each harness's hook refuses the command; bash then runs it once and it writes into the
+    other scope."""
     _prepared(where)
     shell = fill(command, where)
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    reasons = refusals_by_every_harness(where, shell)
 
-    assert reason is not None and reason.startswith("Agent Memory write guard: "), shell
+    for harness, reason in reasons.items():
+        assert reason is not None and reason.startswith("Agent Memory write guard: "), (
+            harness,
+            shell,
+        )
     assert _bash(where, shell), f"bash wrote nothing into the other scope: {shell}"
 
 
@@ -164,16 +173,16 @@ NEXT_LINE = [
 space, or a comment's quote as a quote) and bash wrote into the other scope."""
 
 
-@pytest.mark.parametrize("harness", list(SHELL))
 @pytest.mark.parametrize("command", NEXT_LINE)
-def test_p3_a_newline_ends_a_command_for_the_guard_as_for_bash(
-    where: Layout, harness: str, command: str
-) -> None:
+def test_p3_a_newline_ends_a_command_for_the_guard_as_for_bash(where: Layout, command: str) -> None:
+    """Each harness's hook refuses the command; bash then runs it once and it writes into the
+    other scope."""
     _prepared(where)
 
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+    reasons = refusals_by_every_harness(where, command)
 
-    assert reason is not None and "builds at run time" in reason, command
+    for harness, reason in reasons.items():
+        assert reason is not None and "builds at run time" in reason, (harness, command)
     assert _bash(where, command), f"bash wrote nothing into the other scope: {command}"
 
 

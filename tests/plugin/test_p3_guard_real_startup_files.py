@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.guard_cases import SHELL, Layout, answer, refusal
+from tests.support.guard_cases import SHELL, Layout, answer, fill, refusal
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "startup-files"
 INSTALLED = {
@@ -37,8 +37,18 @@ INSTALLED = {
 }
 """The folders of ``installed/`` each setup's home holds, where its installer put them."""
 SETUPS = sorted(path.name for path in (CORPUS / "homes").iterdir())
-COMMANDS = ["bash -lc 'ls'", "bash -lc 'git status'", "bash -ic 'ls'", "sh -lc 'ls'"]
-"""Everyday commands starting a login or interactive shell (Codex's own form first)."""
+COMMANDS = [
+    "bash -lc 'ls'",
+    "bash -lc 'git status'",
+    "bash -ic 'ls'",
+    "sh -lc 'ls'",
+    'cp note.md "{root}/{own}/notes-$(date +%F).md"',
+    "bash -lc 'echo done >> \"{root}/{own}/log-$(date +%F).md\"'",
+]
+"""Everyday commands starting a login or interactive shell (Codex's own form first), and
+writes into the Session's own scope named by ``$(date +%F)``: what the startup files define
+(aliases ``ls --color=auto``, nvm's, conda's functions) makes no such program untrusted
+(round 57), each harness's own shell's files read."""
 
 
 def _home(where: Layout, monkeypatch: pytest.MonkeyPatch, setup: str) -> None:
@@ -67,7 +77,9 @@ def test_p3_real_startup_files_refuse_no_everyday_command(
     _home(where, monkeypatch, setup)
 
     refused = {
-        command: refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+        command: refusal(
+            answer(where, harness, SHELL[harness][1], {"command": fill(command, where)})
+        )
         for command in COMMANDS
     }
 

@@ -6,6 +6,10 @@ could rewrite that record with its file tools or the shell (it lies outside the 
 would name another Workspace's key there and be let into that scope on its next write: the
 guard switched off by a file it left unguarded. So a write into the hooks' Session records is
 refused like a write into another Workspace's scope, and the forged second step never comes.
+
+The Session starts and the first refusal (of the Write tool) run the installed console script,
+a process each; the other PreToolUse cases judge the same input through the same
+``harness-memory hook`` command line in this process (:func:`~tests.plugin.helpers.judge_hook`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,14 @@ from pathlib import Path
 import pytest
 from harness_memory.records import record_path
 
-from tests.plugin.helpers import HARNESS_MEMORY, Completed, harness_env, hook_fixture, run_cli
+from tests.plugin.helpers import (
+    HARNESS_MEMORY,
+    Completed,
+    harness_env,
+    hook_fixture,
+    judge_hook,
+    run_cli,
+)
 from tests.plugin.scripted_service import ScriptedService
 
 SESSION_ID = "6ae0bd3a-31ab-479d-8199-c610bd3ebf18"  # as recorded in fixtures/*.json
@@ -48,10 +59,18 @@ async def started(service: ScriptedService, workspace: Path, tmp_path: Path) -> 
 
 
 async def _pre_tool_use(
-    env: dict[str, str], workspace: Path, target: str, fixture: str, harness: str = "claude-code"
+    env: dict[str, str],
+    workspace: Path,
+    target: str,
+    fixture: str,
+    harness: str = "claude-code",
+    *,
+    process: bool = False,
 ) -> Completed:
+    """``harness``'s PreToolUse hook on ``fixture`` writing ``target``, asserted to exit 0: in
+    this process, or (``process``) by the installed console script."""
     stdin = hook_fixture(fixture, workspace=str(workspace), target=target)
-    done = await run_cli("hook", harness, "pre-tool-use", stdin=stdin, env=env)
+    done = await judge_hook(harness, "pre-tool-use", stdin, env, process=process)
     assert done.returncode == 0, done.stderr
     return done
 
@@ -71,7 +90,8 @@ async def test_p3_the_sessions_own_record_is_never_writable(
     record = record_path(tmp_path / "state", SESSION_ID)
     before = record.read_bytes()
 
-    reason = _denied(await _pre_tool_use(started, workspace, str(record), fixture))
+    process = fixture == "pre_tool_use_write.json"  # the console script's own refusal, once
+    reason = _denied(await _pre_tool_use(started, workspace, str(record), fixture, process=process))
 
     assert "Session records" in reason
     assert record.read_bytes() == before

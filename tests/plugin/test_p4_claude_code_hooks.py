@@ -1,4 +1,8 @@
-"""P-4: the Claude Code hook adapters, driven with recorded hook JSON on stdin, field by field."""
+"""P-4: the Claude Code hook adapters, driven with recorded hook JSON on stdin, field by field.
+
+The Session starts and the first refusal run the installed console script, a process each;
+the other PreToolUse cases judge the same input through the same ``harness-memory hook``
+command line in this process (:func:`~tests.plugin.helpers.judge_hook`)."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from harness_memory.records import read_record, record_path
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
-from tests.plugin.helpers import Completed, harness_env, hook_fixture, run_cli
+from tests.plugin.helpers import Completed, harness_env, hook_fixture, judge_hook, run_cli
 from tests.plugin.scripted_service import USER_INDEX_LINE, WORKSPACE_INDEX_LINE, ScriptedService
 
 SESSION_ID = "6ae0bd3a-31ab-479d-8199-c610bd3ebf18"  # as recorded in fixtures/*.json
@@ -56,10 +60,17 @@ async def session_start(env: dict[str, str], workspace: Path) -> Completed:
 
 
 async def pre_tool_use(
-    env: dict[str, str], workspace: Path, target: str, fixture: str = "pre_tool_use_write.json"
+    env: dict[str, str],
+    workspace: Path,
+    target: str,
+    fixture: str = "pre_tool_use_write.json",
+    *,
+    process: bool = False,
 ) -> Completed:
+    """The PreToolUse hook on ``fixture`` writing ``target``: in this process, or
+    (``process``) by the installed console script."""
     stdin = hook_fixture(fixture, workspace=str(workspace), target=target)
-    return await run_cli("hook", "claude-code", "pre-tool-use", stdin=stdin, env=env)
+    return await judge_hook("claude-code", "pre-tool-use", stdin, env, process=process)
 
 
 async def test_p4_session_start_adds_the_injection_as_additional_context(
@@ -168,7 +179,7 @@ async def test_p3_pre_tool_use_denies_a_write_into_another_workspace_scope(
     service: ScriptedService, started: dict[str, str], workspace: Path
 ) -> None:
     target = service.memory_root / "other-app-0badc0de" / "stolen.md"
-    done = await pre_tool_use(started, workspace, str(target))
+    done = await pre_tool_use(started, workspace, str(target), process=True)
     assert done.returncode == 0
     answer = done.json()
     assert set(answer) == {"hookSpecificOutput"}

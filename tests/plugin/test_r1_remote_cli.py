@@ -314,9 +314,11 @@ def test_r1_install_remote_wires_all_three_harnesses_with_private_token_files(
     )
     shown = subprocess.run(
         [venv_bin("harness-memory"), "status", "--home", str(laptop.home)],
-        capture_output=True, text=True, env=env, check=False,
+        capture_output=True, text=True, env={**env, **code_under_test()}, check=False,
     )  # fmt: skip
-    assert f"remote copy {copy_root} of {shared_service.url}:" in shown.stdout, shown.stdout
+    assert f"remote copy {copy_root} of {shared_service.url} (this machine: " in shown.stdout, (
+        shown.stdout
+    )
     assert "  user: last sync 20" in shown.stdout and "nothing waits" in shown.stdout
     assert shared_service.token not in shown.stdout
 
@@ -356,7 +358,7 @@ def test_r1_sync_by_hand_after_install_remote_syncs_the_copy_the_hooks_use(
     assert "user: synced: sent 2 files\n" in sync("--workspace", str(workspace))
     assert (served_root / "user" / "pnpm.md").read_text(encoding="utf-8").endswith("pnpm only\n")
     shown = sync("--status")
-    assert f"remote copy {copy_root / 'memory'} of {shared_service.url}:" in shown, shown
+    assert f"remote copy {copy_root / 'memory'} of {shared_service.url} (this machine: " in shown
     assert "  user: last sync 20" in shown and "changes wait" not in shown
     assert not (home / ".claude" / "harness-memory" / "remote").exists()
 

@@ -19,7 +19,12 @@ from pathlib import Path
 import pytest
 from harness_memory.cli_sync import remote_status
 from harness_memory.installers.status import _remote_lines
-from harness_memory.remote import SYNC_STATE_READ_CAP, CopyUnreadable, RemoteCopy
+from harness_memory.remote import (
+    SYNC_STATE_READ_CAP,
+    CopyUnreadable,
+    RemoteCopy,
+    machine_identity,
+)
 
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.test_r1_hostile_service import _copy, _publish, stand_in
@@ -147,6 +152,9 @@ def test_r1_a_readable_copy_still_shows_each_scope_and_what_waits(
     lines, known = remote_status(copy)
 
     assert known
+    # the machine as the Memory tab names it where two share a host name
+    machine_id, name = machine_identity(copy.remote_dir)
+    assert lines[0].endswith(f"(this machine: {name} #{machine_id[:6]}):"), lines[0]
     assert any(line.startswith("  user: last sync 20") for line in lines), lines
     assert any("changes wait to go back" in line for line in lines), lines
 

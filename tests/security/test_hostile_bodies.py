@@ -102,7 +102,7 @@ async def test_a2_wrong_shapes_are_422_and_change_nothing(
 @pytest.mark.parametrize(
     ("body", "detail"),
     [
-        (b"\xef\xbb\xbf{}", "not valid JSON"),
+        (b"\xef\xbb\xbf{", "not valid JSON"),  # the mark is skipped, the JSON is still broken
         (b'{"template": "a"} trailing', "trailing characters"),
         # a lone surrogate escape: JSON spells it, but it is no character; at a string's end
         # msgspec said "Input data was truncated", blaming the connection
@@ -136,14 +136,60 @@ async def test_a10a_a_json_body_not_declared_json_is_415_and_changes_nothing(
 
 
 @pytest.mark.parametrize(
-    "content_type", ["application/json", "Application/JSON; charset=utf-8", "application/x+json"]
-)
+    "content_type",
+    ["application/json; charset=foo", "application/json; charset=latin-1",
+     "application/json; charset=utf-16", "application/x+json; charset=windows-1252",
+     "application/json; charset=utf-8; charset=iso-8859-1", 'application/json; charset=""'],
+)  # fmt: skip
+async def test_a10a_a_json_body_declared_in_another_charset_is_415_and_changes_nothing(
+    client: Client, agent: AgentHome, content_type: str
+) -> None:
+    """RFC 8259 8.1: JSON between systems is UTF-8, and its media type defines no ``charset``
+    (11): a body said to be in another one is not read as if it were UTF-8 (A-10a)."""
+    before = (await client.get(CONFIG)).headers["ETag"]
+    sent = {"Content-Type": content_type}
+    response = await client.patch(CONFIG, data=b'{"name": "Plain"}', headers=sent)
+    await expect_problem(response, 415, "JSON is read as UTF-8 only (RFC 8259 8.1)")
+    assert (await client.get(CONFIG)).headers["ETag"] == before
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["application/json", "Application/JSON; charset=utf-8", "application/x+json",
+     'application/json;charset="UTF-8"', "application/json; charset=utf8"],
+)  # fmt: skip
 async def test_a10a_a_json_body_declared_json_is_read(
     client: Client, agent: AgentHome, content_type: str
 ) -> None:
     sent = {"Content-Type": content_type}
     answer = await ok_json(await client.patch(CONFIG, data=b'{"name": "Plain"}', headers=sent))
     assert answer["name"] == "Plain"
+
+
+async def test_a2_a_json_body_led_by_a_utf8_byte_order_mark_is_read(
+    client: Client, agent: AgentHome
+) -> None:
+    """RFC 8259 8.1: a reader may ignore a byte order mark; Windows tools write one (Notepad,
+    PowerShell's ``Out-File -Encoding utf8``), and ``curl --data-binary @body.json`` sends it.
+    It was 400 "JSON is malformed: invalid character (byte 0)"."""
+    body = "\ufeff" + '{"name": "Plain"}'
+    answer = await ok_json(await client.patch(CONFIG, data=body.encode(), headers=JSON_TYPE))
+    assert answer["name"] == "Plain"
+
+
+@pytest.mark.parametrize(
+    ("codec", "said"),
+    [("utf-16-le", "UTF-16 little-endian text (its byte order mark FF FE says so)"),
+     ("utf-16-be", "UTF-16 big-endian text (its byte order mark FE FF says so)"),
+     ("utf-32-le", "UTF-32 little-endian text (its byte order mark FF FE 00 00 says so)")],
+)  # fmt: skip
+async def test_a2_a_json_body_in_utf16_or_utf32_is_400_naming_it(
+    client: Client, agent: AgentHome, codec: str, said: str
+) -> None:
+    """It was 400 "JSON is malformed: invalid character (byte 0)", no word of the encoding."""
+    body = '\ufeff{"name": "Plain"}'.encode(codec)
+    response = await client.patch(CONFIG, data=body, headers=JSON_TYPE)
+    await expect_problem(response, 400, f"the request body is {said}")
 
 
 async def test_a2_template_just_under_the_body_limit_round_trips(

@@ -67,10 +67,14 @@ class Layout:
 
 
 def guarded_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
-    """A :class:`Layout` under ``tmp_path`` with ``HOME`` the data dir (so ``~/agents/…``
-    names the memory root), ``PATH`` the system's folders (:data:`SYSTEM_PATH`) and
-    ``UNSET_VARIABLE`` unset, for the test's duration."""
-    found = Layout(tmp_path)
+    """A :class:`Layout` under ``tmp_path`` in its environment (:func:`guarded_environment`)."""
+    return guarded_environment(Layout(tmp_path), monkeypatch)
+
+
+def guarded_environment(found: Layout, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """``found`` with ``HOME`` its data dir (so ``~/agents/…`` names the memory root), ``PATH``
+    the system's folders (:data:`SYSTEM_PATH`) and ``UNSET_VARIABLE`` unset, for the test's
+    duration."""
     monkeypatch.setenv("HOME", str(found.data))
     monkeypatch.setenv("PATH", SYSTEM_PATH)
     monkeypatch.delenv("UNSET_VARIABLE", raising=False)

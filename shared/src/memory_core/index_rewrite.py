@@ -41,7 +41,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise as pairs
 
-from memory_core.decoding import LEGACY_MULTIBYTE, decode_exact
+from memory_core.decoding import LEGACY_MULTIBYTE, ExactText, decode_exact
 from memory_core.index_merge import IndexMerge, merge_index
 from memory_core.markdown import blank_comment_lines, fenced_lines, lines_with_ends
 
@@ -259,6 +259,7 @@ def merge_index_bytes(
     *,
     foreign: bool = False,
     places: str | None = None,
+    codec: str | None = None,
     twins: Collection[str] = (),
 ) -> MergedBytes:
     """Merge ``lines`` (text, LF line ends) into the index bytes ``raw``, in their own form.
@@ -267,7 +268,10 @@ def merge_index_bytes(
     :func:`~memory_core.index_merge.merge_index`); ``foreign`` says the lines come from
     elsewhere (an import), not from this index's own history; ``places``, the index text they
     were once part of (its own line ends kept, as :func:`~memory_core.decoding.decode_exact`
-    reads it, or LF), puts each back where it stood there (a restore); ``twins``, the names
+    reads it, or LF), puts each back where it stood there (a restore); ``codec``, the encoding
+    that version was written in (``decode_exact``'s name for it): an index whose bytes are all
+    ASCII now (its delete took every other character: ``Café`` was its only non-ASCII word)
+    reads alike in it, and takes the lines back in it, not as UTF-8; ``twins``, the names
     (NFC) the scope holds in two Unicode normalizations, each linked in its own spelling. Raises
     :class:`IndexNotRewritable` (see the module docstring); never writes.
     """
@@ -277,6 +281,8 @@ def merge_index_bytes(
             "is UTF-16 or UTF-32 text whose bytes do not decode exactly "
             "(an odd byte, a lone surrogate or a cut code unit)"
         )
+    if codec in _EIGHT_BIT and exact.codec == "utf-8" and not exact.bom and raw.isascii():
+        exact = ExactText(bom=b"", codec=codec, text=exact.text)  # the version's, as it was
     text = exact.text
     own = _split(text)  # each line's text and end, worked out once
     ends = {end for _, end in own} - {""}

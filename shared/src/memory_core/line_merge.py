@@ -9,8 +9,13 @@ region); only conflicts are settled here, by a rule that never drops an added li
 
 - in a conflicting region, ``b``'s version is taken (it is the one standing at the path), and
   after it every line ``a`` added there that neither ``base`` nor ``b`` has;
-- lines are split on ``\\n`` only and keep their line ends (``\\r\\n`` included), so bytes outside
-  the changed regions come out unchanged.
+- lines are the file's own (A-6, R-2): split where its text, as
+  :func:`memory_core.decoding.decode_exact` reads it, ends a line (``\\r\\n``, ``\\r`` alone or
+  ``\\n``), each line its bytes in the file's encoding with its line end, the byte order mark a
+  line of its own; so an index with CR-only line ends, in UTF-16 (where a ``0x0A`` byte may be
+  half of a character, ``ਪ`` is ``2A 0A``) or UTF-32 merges line by line, every added line
+  once, and bytes outside the changed regions come out unchanged. Bytes that do not decode
+  exactly (a UTF-16 file with a cut code unit) are split at each ``\\n`` byte.
 
 >>> merge_lines(b"a\\nb\\n", b"a\\nb\\nfrom a\\n", b"b\\nfrom b\\n")
 b'b\\nfrom b\\nfrom a\\n'
@@ -18,27 +23,79 @@ b'b\\nfrom b\\nfrom a\\n'
 
 from __future__ import annotations
 
+import codecs
 import re
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from merge3 import Merge3
 
+from memory_core.decoding import decode_exact
 from memory_core.line_matching import PatienceMatcher
+from memory_core.markdown import lines_with_ends
 
 __all__ = ["changed_on_both", "merge_lines"]
 
 _LINE_RE = re.compile(rb"[^\n]*\n|[^\n]+")
+_MARKED = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
-def _lines(data: bytes) -> list[bytes]:
-    return _LINE_RE.findall(data)
+@dataclass(frozen=True, slots=True)
+class _Split:
+    """A file's lines (bytes, each with its line end; the byte order mark, ``bom``, first as a
+    line of its own) and the codec its text was decoded with."""
+
+    lines: list[bytes]
+    bom: bytes = b""
+    codec: str = "utf-8"
+
+    def text(self, line: bytes) -> str:
+        """``line`` (one of :attr:`lines`) as text, a byte that is no character in the codec as
+        U+FFFD; the byte order mark is ``""``."""
+        return "" if self.bom and line == self.bom else line.decode(self.codec, "replace")
+
+    def ends(self) -> tuple[bytes, ...]:
+        """The line ends as bytes in this file's encoding: CRLF, CR, LF."""
+        return tuple(end.encode(self.codec) for end in ("\r\n", "\r", "\n"))
 
 
-def _merge_groups(base: bytes, a: bytes, b: bytes) -> Any:
+def _split(data: bytes) -> _Split:
+    """``data`` split into its own lines (the module docstring)."""
+    if b"\r" not in data and b"\0" not in data and not data.startswith(_MARKED):
+        return _Split(_LINE_RE.findall(data))  # ASCII line ends, no mark: bytes split alike
+    exact = decode_exact(data)
+    if exact is None:
+        return _Split(_LINE_RE.findall(data))
+    lines = [line.encode(exact.codec, exact.errors) for line in lines_with_ends(exact.text)]
+    bom = exact.bom
+    return _Split([bom, *lines] if bom else lines, bom, exact.codec)
+
+
+def _merge_groups(base: _Split, a: _Split, b: _Split) -> Any:
     """``merge3``'s merge groups of the three texts' lines, matched at a bounded cost."""
     # merge3 types its matcher's blocks as list[tuple[int, int, int]]; difflib's Match is one
     matcher: Any = PatienceMatcher
-    return Merge3(_lines(base), _lines(a), _lines(b), sequence_matcher=matcher).merge_groups()
+    return Merge3(base.lines, a.lines, b.lines, sequence_matcher=matcher).merge_groups()
+
+
+def _ended(merged: list[bytes], form: _Split) -> list[bytes]:
+    """``merged`` with each line but the last that has no line end (it was last on its side)
+    given one, so it never glues onto the next: the end most of ``form``'s lines have (LF
+    when none has one). The byte order mark, first, is no line to end."""
+    ends = form.ends()
+    endless = [
+        at
+        for at, line in enumerate(merged[:-1])
+        if not line.endswith(ends) and not (at == 0 and form.bom and line == form.bom)
+    ]
+    if not endless:
+        return merged
+    had = Counter(end for line in form.lines for end in ends if line.endswith(end))
+    usual = max(ends, key=lambda end: (had[end], end == ends[2]))
+    for at in endless:
+        merged[at] += usual
+    return merged
 
 
 def merge_lines(base: bytes, a: bytes, b: bytes) -> bytes:
@@ -46,8 +103,9 @@ def merge_lines(base: bytes, a: bytes, b: bytes) -> bytes:
 
     All three are the whole files' bytes; the result is too. Never raises.
     """
+    split = _split(base), _split(a), _split(b)
     merged: list[bytes] = []
-    for group in _merge_groups(base, a, b):
+    for group in _merge_groups(*split):
         if group[0] == "conflict":
             base_lines, a_lines, b_lines = group[1], group[2], group[3]
             known = set(base_lines) | set(b_lines)
@@ -55,28 +113,30 @@ def merge_lines(base: bytes, a: bytes, b: bytes) -> bytes:
             merged.extend(line for line in a_lines if line not in known)
         else:
             merged.extend(group[1])
-    if merged and not merged[-1].endswith(b"\n") and len(merged) > 1:
-        # A last line without its line end that is no longer last would glue onto the next one.
-        merged = [line if line.endswith(b"\n") else line + b"\n" for line in merged[:-1]] + [
-            merged[-1]
-        ]
-    return b"".join(merged)
+    return b"".join(_ended(merged, split[2]))
 
 
-def changed_on_both(base: bytes, a: bytes, b: bytes) -> list[tuple[list[bytes], ...]]:
+def changed_on_both(base: bytes, a: bytes, b: bytes) -> list[tuple[list[str], ...]]:
     """The regions of ``base`` that ``a`` and ``b`` both replaced, each with other lines: the
     places where :func:`merge_lines` keeps both versions one after the other, each as its
-    lines in ``base``, ``a`` and ``b``. A region one side only removed, or only added to (its
-    lines of ``base`` all still there), is not one.
+    lines in ``base``, ``a`` and ``b``, as text (each file's own, line ends kept; a byte order
+    mark is no line). A region one side only removed, or only added to (its lines of ``base``
+    all still there), is not one.
 
     >>> changed_on_both(b"x\\nkeep\\n", b"x, said by a\\nkeep\\n", b"x, said by b\\nkeep\\n")
-    [([b'x\\n'], [b'x, said by a\\n'], [b'x, said by b\\n'])]
+    [(['x\\n'], ['x, said by a\\n'], ['x, said by b\\n'])]
     """
-    found: list[tuple[list[bytes], ...]] = []
-    for group in _merge_groups(base, a, b):
+    split = _split(base), _split(a), _split(b)
+    found: list[tuple[list[str], ...]] = []
+    for group in _merge_groups(*split):
         if group[0] == "conflict":
             base_lines, a_lines, b_lines = group[1], group[2], group[3]
             was = set(base_lines)
             if a_lines and b_lines and was - set(a_lines) and was - set(b_lines):
-                found.append((list(base_lines), list(a_lines), list(b_lines)))
+                found.append(
+                    tuple(
+                        [text for line in lines if (text := form.text(line))]
+                        for form, lines in zip(split, (base_lines, a_lines, b_lines), strict=True)
+                    )
+                )
     return found

@@ -11,7 +11,9 @@ where a file's text must be merged.
 - ``MEMORY.md`` changed on both sides is merged as lines (:func:`~memory_core.line_merge.
   merge_lines`, diff3): every line either side added is kept, a line one side removed and the
   other left alone is removed, and where both wrote the same region the first side's lines come
-  first.
+  first. An index is read, merged and rewritten in its own form throughout (UTF-16 or UTF-32,
+  Windows-1252, a byte order mark, CR-only line ends: :func:`_text`), the lines merged into it
+  and the links renamed in it included.
 - A topic file changed differently on both sides (edited twice, or created twice with other
   text): the first side's version keeps the name and the second's is kept beside it under a new
   name, ``<stem>-<label>.md`` (``-2``, ``-3`` … when taken), reported as ``kept-both``. Never
@@ -71,7 +73,6 @@ b'- [A](a.md)\\n- [B](b.md)\\n- [C](c.md)\\n'
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import itertools
 import re
@@ -82,6 +83,7 @@ from typing import Literal
 from urllib.parse import quote
 
 from memory_core import layout
+from memory_core.decoding import decode_exact
 from memory_core.index import (
     entry_targets,
     index_lines_linking_each,
@@ -90,7 +92,9 @@ from memory_core.index import (
     opened_in_any_case,
 )
 from memory_core.index_merge import merge_index, rewrite_links
+from memory_core.index_rewrite import IndexNotRewritable, merge_index_bytes
 from memory_core.line_merge import changed_on_both, merge_lines
+from memory_core.markdown import line_texts, lines_with_ends
 from memory_core.rewritten_renames import rewritten_renames
 from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, fold_name, is_scope_file, is_topic_file
 from memory_core.wiki_links import WikiFiles
@@ -107,6 +111,7 @@ __all__ = [
     "kept_name",
     "merge_scopes",
     "part_twins",
+    "with_index_lines",
 ]
 
 OutcomeKind = Literal[
@@ -388,9 +393,9 @@ def _slug(label: str) -> str:
 def index_lines_for(
     index: bytes | None, names: Iterable[str], files: Iterable[str] | None = None
 ) -> dict[str, list[str]]:
-    """The lines of the index ``index`` (bytes, UTF-8; none when it is not) that link to each
-    of ``names`` (T-4), read in one pass however many names: name → its lines, in order; a
-    name no line links is left out (:func:`~memory_core.index.index_lines_linking_each`).
+    """The lines of the index ``index`` (bytes, read in its own form: :func:`_text`) that link
+    to each of ``names`` (T-4), read in one pass however many names: name → its lines, in
+    order; a name no line links is left out (:func:`~memory_core.index.index_lines_linking_each`).
     ``files``: the files of the copy the index is of, among which a link in another case
     names the only file it opens on a case-insensitive disk (``C.md`` for its ``c.md``)."""
     text = _text(index)
@@ -400,12 +405,49 @@ def index_lines_for(
 
 
 def _text(data: bytes | None) -> str | None:
-    """``data`` decoded as UTF-8 without a byte order mark; None when absent or not UTF-8."""
-    if data is None:
+    """The index ``data`` as text, read in its own form (:func:`~memory_core.decoding.
+    decode_exact`: UTF-8, UTF-16 or UTF-32, Windows-1252; its line ends kept, CR alone
+    included), without its byte order mark; None when absent or not exactly decodable."""
+    exact = None if data is None else decode_exact(data)
+    return None if exact is None else exact.text
+
+
+def _lines_of(data: bytes | None) -> set[str]:
+    """The lines of the index ``data`` (:func:`_text`) without their ends; none when unread."""
+    return set(line_texts(_text(data) or ""))
+
+
+def _each_line_relinked(raw: bytes, relink: Callable[[str], str]) -> bytes | None:
+    """The index ``raw`` with ``relink`` applied to each line's text, in the index's own form
+    (its encoding, byte order mark and each line's end as they were); None when no line
+    changed, or the bytes do not decode exactly or cannot hold a new name (left as it is)."""
+    exact = decode_exact(raw)
+    if exact is None:
+        return None
+    parts: list[str] = []
+    for line in lines_with_ends(exact.text):
+        text = line.rstrip("\r\n")
+        parts += (relink(text), line[len(text) :])
+    relinked = "".join(parts)
+    if relinked == exact.text:
         return None
     try:
-        return codecs.decode(data.removeprefix(codecs.BOM_UTF8), "utf-8")
-    except UnicodeDecodeError:
+        return exact.encode(relinked)
+    except UnicodeEncodeError:
+        return None
+
+
+def with_index_lines(index: bytes | None, lines: list[str]) -> bytes | None:
+    """``index`` (bytes, or None for none) with ``lines`` merged in, nothing twice, in its own
+    form (:func:`~memory_core.index_rewrite.merge_index_bytes`; a new index is UTF-8); None
+    when nothing changed or the index cannot take them keeping its other bytes."""
+    added = "".join(line + "\n" for line in lines)
+    if index is None:
+        merged = merge_index(None, added, {})
+        return merged.text.encode() if merged.changed else None
+    try:
+        return merge_index_bytes(index, added, {}).data
+    except IndexNotRewritable:
         return None
 
 
@@ -541,15 +583,14 @@ def _reworded_on_both(base: bytes, second: bytes, first: bytes) -> tuple[str, ..
     were: list[str] = []
     for was, seconds, firsts in changed_on_both(base, second, first):
         if {_words(line) for line in seconds} != {_words(line) for line in firsts}:
-            were += [line.decode("utf-8", "replace").rstrip("\r\n") for line in was]
+            were += [line.rstrip("\r\n") for line in was]
     return tuple(were)
 
 
-def _words(line: bytes) -> str:
-    """What the index line ``line`` says, not where it links: every link target blanked, in
+def _words(text: str) -> str:
+    """What the index line ``text`` says, not where it links: every link target blanked, in
     each form the link reader knows (inline, reference definition, wiki, entry, HTML; T-4:
     :func:`~memory_core.index.link_targets`, :func:`~memory_core.index.entry_targets`)."""
-    text = line.decode("utf-8", "replace")
     targets = [*link_targets(text), *entry_targets(text)]
     return rewrite_links(text, dict.fromkeys(map(_nfc, targets), ""))
 
@@ -583,9 +624,8 @@ def _keep_first_lines(
     lines = [line for name in unlinked for line in found.get(name, [])]
     if not lines:
         return
-    merged = merge_index(text, "".join(line + "\n" for line in lines), {})
-    if merged.changed:
-        data = (codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b"") + merged.text.encode()
+    data = with_index_lines(raw, lines)
+    if data is not None:
         merge.files[layout.INDEX_FILE] = blob_id(data)
         merge.new[blob_id(data)] = data
 
@@ -647,7 +687,7 @@ def _follow_renames(
     onto_one: dict[str, str] = {}
     _part_one_new_name(done, first_renames, second_renames, onto_one, label)
     held = done.base.get(layout.INDEX_FILE) if onto_one else None  # read only when needed
-    before = set((_text(content(held)) or "").split("\n")) if held is not None else set()
+    before = _lines_of(content(held)) if held is not None else set()
     _relink_index(done.second, onto_one, content, done.made, kept=before, notes=notes)
     done.relinks.extend(_Relink(second, name, new) for name, new in onto_one.items())
     parted = dict(done.second)  # the second side as the renames below find it
@@ -741,29 +781,29 @@ def _relink_index(
     notes: Collection[str] = (),
 ) -> None:
     """Point the links of the index of ``files`` at the new names of ``renames`` (old → new),
-    but for its lines of ``kept``; the new index's bytes go into ``made``. An index that is no
-    UTF-8 is left as it is. A wiki link names the file the lint resolves it to among the
-    files before the renames and the sub-folders' ``notes`` (``[[Deploy Freeze]]`` follows
-    ``deploy-freeze.md``, unless ``notes/Deploy Freeze.md`` is one of them, T-5b)."""
+    but for its lines of ``kept``; the new index's bytes go into ``made``, in the index's own
+    form (:func:`_each_line_relinked`); one not exactly decodable is left as it is. A wiki
+    link names the file the lint resolves it to among the files before the renames and the
+    sub-folders' ``notes`` (``[[Deploy Freeze]]`` follows ``deploy-freeze.md``, unless
+    ``notes/Deploy Freeze.md`` is one of them, T-5b)."""
     blob = files.get(layout.INDEX_FILE)
     if not renames or blob is None:
         return
     raw = made[blob] if blob in made else content(blob)
-    text = _text(raw)
-    if text is None:
-        return
     nfc = {_nfc(old): new for old, new in renames.items()}
     back = {new: old for old, new in renames.items()}
     before = [back.get(name, name) for name in files]
-    wiki = WikiFiles([*before, *notes]) if "[[" in text else None
+    wiki = WikiFiles([*before, *notes]) if b"[" in raw else None
     other_cases = _other_cases(nfc, opened_in_any_case(before))
-    relinked = "\n".join(
-        line if kept and line in kept else rewrite_links(line, other_cases(line, nfc), wiki)
-        for line in text.split("\n")
-    )
-    if relinked == text:
+
+    def relink(line: str) -> str:
+        if kept and line in kept:
+            return line
+        return rewrite_links(line, other_cases(line, nfc), wiki)
+
+    data = _each_line_relinked(raw, relink)
+    if data is None:
         return
-    data = (codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b"") + relinked.encode()
     files[layout.INDEX_FILE] = blob_id(data)
     made[blob_id(data)] = data
 
@@ -894,22 +934,18 @@ def _relink_twins(
     opens on a case-insensitive disk, when that side holds no file spelled so (``c.md`` for
     its ``C.md``)."""
     raw = merge.new[index] if index in merge.new else content(index)
-    text = _text(raw)
-    if text is None:
-        return  # an index that is no UTF-8 is left as it is (the merge of it did the same)
-    kept = set((_text(content(held)) or "").split("\n")) if held is not None else set()
+    kept = _lines_of(content(held)) if held is not None else set()
     held_forms = {_nfc(name) for name in merge.files}
     other_cases = _other_cases(
         {_nfc(old): new for old, new in renames.items()}, opened_in_any_case(list(second))
     )
-    lines = [
-        line if line in kept else _relinked(line, renames, held_forms, other_cases)
-        for line in text.split("\n")
-    ]
-    relinked = "\n".join(lines)
-    if relinked == text:
+
+    def relink(line: str) -> str:
+        return line if line in kept else _relinked(line, renames, held_forms, other_cases)
+
+    data = _each_line_relinked(raw, relink)
+    if data is None:
         return
-    data = (codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b"") + relinked.encode()
     merge.files[layout.INDEX_FILE] = blob_id(data)
     merge.new[blob_id(data)] = data
 
@@ -1010,13 +1046,8 @@ def _merge_index(
             opened[id(relink.side)] = opened_in_any_case(list(relink.side))
         other_cases = _other_cases(renames, opened[id(relink.side)])
         lines.extend(rewrite_links(line, other_cases(line, renames)) for line in linking)
-    if lines:
-        text = _text(index)
-        if index is None or text is not None:
-            merged = merge_index(text, "".join(line + "\n" for line in lines), {})
-            if merged.changed:
-                bom = codecs.BOM_UTF8 if index and index.startswith(codecs.BOM_UTF8) else b""
-                index = bom + merged.text.encode("utf-8")
+    if lines and (data := with_index_lines(index, lines)) is not None:
+        index = data
     if index is None:
         merge.files.pop(name, None)
         return

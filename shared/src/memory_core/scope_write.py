@@ -34,6 +34,7 @@ Blocking: run it in a worker thread.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -57,6 +58,7 @@ from memory_core.scope_merge import (
     blob_id,
     index_lines_for,
     kept_name,
+    with_index_lines,
 )
 
 __all__ = ["apply_scope"]
@@ -131,8 +133,25 @@ def _index_what_was_kept(
         for line in found[index].get(name, [])
     ]
     if lines:
-        wanted = [line.encode("utf-8") + b"\n" for line in dict.fromkeys(lines)]
-        _added_to(scope / layout.INDEX_FILE, wanted, cap=INDEX_CAP)
+        _merged_into_index(scope / layout.INDEX_FILE, lines)
+
+
+def _merged_into_index(index: Path, lines: list[str]) -> None:
+    """Merge ``lines`` into the regular file ``index`` as it is now, nothing twice, in its own
+    form (:func:`~memory_core.scope_merge.with_index_lines`: its encoding, byte order mark and
+    line ends); left as it is when it cannot take them keeping its other bytes, would grow
+    over :data:`INDEX_CAP`, or is no regular file of its own."""
+    if not _regular(index):
+        return
+
+    def add(raw: bytes) -> bytes | None:
+        data = with_index_lines(raw, lines)
+        return data if data is not None and len(data) <= INDEX_CAP else None
+
+    with contextlib.suppress(
+        FileKeptChanging, FileTooLarge, NamedElsewhereError, NotRegularFileError
+    ):
+        edit_file(index, add, read_cap=INDEX_CAP)
 
 
 def _nfc_keys(renamed: dict[str, str]) -> dict[str, str]:

@@ -194,7 +194,7 @@ def main(
 
     hook = args.command == "hook"
     program = "harness-memory"
-    if args.command in _SAYING_COMMANDS:
+    if args.command in _SAYING_COMMANDS or args.command in _WARNING_COMMANDS:
         from harness_memory.as_typed import program_as_typed
 
         program = program_as_typed(env)
@@ -206,7 +206,8 @@ def main(
 
     def command(stream: ReaderMayLeave) -> int:
         said = cast("IO[str]", stream)
-        if program != "harness-memory":  # over the stream that sees a reader leave
+        # over the stream that sees a reader leave; a Session's prompt is memory: never rewritten
+        if program != "harness-memory" and args.command in _SAYING_COMMANDS:
             from harness_memory.as_typed import AsTyped
 
             said = cast("IO[str]", AsTyped(said, program))
@@ -219,6 +220,11 @@ def main(
 _SAYING_COMMANDS = frozenset({"install", "uninstall", "status", "token", "sync"})
 """The commands whose output tells the user commands to run (`` `harness-memory install codex`
 again``): written with the program as the user typed it (:mod:`harness_memory.as_typed`)."""
+
+_WARNING_COMMANDS = frozenset({"session-start", "draft"})
+"""The commands run by hand whose warnings (stderr) tell the user commands to run (`` `harness-
+memory install` again with a token it takes``), named as typed too; what they print on stdout
+is a Session's prompt or a draft, memory text that stays as it was written."""
 
 
 def _command(

@@ -187,7 +187,8 @@ def _files(count: int) -> str:
 
 def remote_status(copy: RemoteCopy) -> tuple[list[str], bool]:
     """Per scope of ``copy``: last sync, changes waiting, last error, and the merge outcomes
-    (R-2) of its last sync that had any; one line when no scope was synced yet. And whether
+    (R-2) of its last sync that had any, under a line naming this machine as the Memory tab
+    does (``vm #0c2c16``); one line when no scope was synced yet. And whether
     the copy's state could be read: False when its sync folder or state file cannot be (the
     one line says so, never "no scope synced"; ``sync --status`` exits 1)."""
     lines, scopes = copy_status(copy)
@@ -207,7 +208,9 @@ def copy_status(copy: RemoteCopy) -> tuple[list[str], list[ScopeSync] | None]:
         return [f"remote copy {copy.memory_root}: no scope synced yet"], scopes
     from memory_core.addresses import shown_url
 
-    lines = [f"remote copy {copy.memory_root} of {shown_url(copy.url)}:"]
+    machine_id, name = copy.machine  # as the Memory tab names it where two share a name
+    here = f"this machine: {name} #{machine_id[:6]}"
+    lines = [f"remote copy {copy.memory_root} of {shown_url(copy.url)} ({here}):"]
     for scope in scopes:
         said = f"  {scope.scope}: last sync {scope.last_sync or 'never'}"
         said += "; changes wait to go back" if scope.waiting else "; nothing waits"

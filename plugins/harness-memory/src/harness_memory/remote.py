@@ -716,9 +716,14 @@ class RemoteCopy:
     @property
     def machine_id(self) -> str:
         """This machine's id (:func:`machine_identity`, read once per copy)."""
+        return self.machine[0]
+
+    @property
+    def machine(self) -> tuple[str, str]:
+        """This machine's ``(id, name)`` (:func:`machine_identity`, read once per copy)."""
         if self._identity is None:
             self._identity = machine_identity(self.remote_dir)
-        return self._identity[0]
+        return self._identity
 
     def git_environment(self) -> dict[str, str]:
         """The environment of every git this copy runs: no system or user configuration, no

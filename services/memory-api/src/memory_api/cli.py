@@ -50,7 +50,7 @@ from memory_core.counting import counted
 from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, place_for
 from memory_api.errors import ServiceError
 from memory_api.remote import RemoteError, default_url
-from memory_api.settings import Settings, SettingsError
+from memory_api.settings import MAX_PORT, Settings, SettingsError
 
 if TYPE_CHECKING:
     import socket
@@ -904,6 +904,14 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     exp.set_defaults(func=_memory_export)
 
 
+def _token_name(parser: argparse.ArgumentParser, said: str) -> None:
+    """A token command's ``name``, given as a word (``token revoke alice``, as a team types it
+    first) or as ``--name alice``: one of the two, never both (exit 2, argparse's message)."""
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("name", nargs="?", metavar="NAME", default=argparse.SUPPRESS, help=said)
+    given.add_argument("--name", dest="name", help="the same, as an option")
+
+
 def _data_dir_option() -> argparse.ArgumentParser:
     """``--data-dir``, for every command that can work in a data dir."""
     options = argparse.ArgumentParser(add_help=False)
@@ -945,7 +953,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(docs/deploy.md).",
     )
     serve.add_argument("--host", help="address to bind (default $MEMORY_API_HOST or 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="port (default $MEMORY_API_PORT or 8765)")
+    serve.add_argument("--port", type=_port, help="port (default $MEMORY_API_PORT or 8765)")
     # Retired (one process per serve): kept only to answer it clearly rather than as "unknown".
     serve.add_argument("--workers", nargs="?", const="", help=argparse.SUPPRESS)
     serve.set_defaults(func=_serve)
@@ -977,7 +985,7 @@ def build_parser() -> argparse.ArgumentParser:
     token_create = token.add_parser(
         "create", parents=[_data_dir_option()], help="create a token and print its secret once"
     )
-    token_create.add_argument("--name", required=True, help="token name (who uses it)")
+    _token_name(token_create, "the token's name (who uses it)")
     token_create.add_argument(
         "--project", action="append", help="limit to this project (repeat); default: all"
     )
@@ -986,7 +994,7 @@ def build_parser() -> argparse.ArgumentParser:
         "list", parents=[_data_dir_option()], help="list token names and reach"
     ).set_defaults(func=_token_list)
     revoke = token.add_parser("revoke", parents=[_data_dir_option()], help="delete a token file")
-    revoke.add_argument("--name", required=True, help="the token's name, as token list shows it")
+    _token_name(revoke, "the token's name, as token list shows it")
     revoke.set_defaults(func=_token_revoke)
 
     demo = commands.add_parser("demo", help="demo data").add_subparsers(
@@ -1008,6 +1016,18 @@ def build_parser() -> argparse.ArgumentParser:
     _add_memory_commands(commands)
     _add_history_commands(commands)
     return parser
+
+
+def _port(text: str) -> int:
+    """``serve --port``: a TCP port, 0 (the kernel chooses) to 65535, in decimal, as
+    ``MEMORY_API_PORT`` is read. Raises ``argparse.ArgumentTypeError`` (usage, exit 2) for
+    anything else: the socket layer took 99999 modulo 65536 (34463) and served there."""
+    value = int(text) if text.strip().isdecimal() and text.isascii() else -1
+    if not 0 <= value <= MAX_PORT:
+        raise argparse.ArgumentTypeError(
+            f"--port must be a whole number from 0 to {MAX_PORT}, got {text[:40]!r}"
+        )
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -18,6 +18,7 @@ Every exception class of the service, where it lives, and what it answers::
     │                            (type …/outside-memory-root: no "no such scope", R-1)
     ├── Conflict            409  the resource exists already (agent id taken); a delete whose
     │                            index line cannot be pruned, nothing deleted (A-6)
+    │   └── ProjectFull          a project holding its cap of agents     (type …/cap-reached)
     ├── PreconditionFailed  412  a stale ``If-Match`` (A-2)
     ├── TooMany             429  a cap of one agent reached: its live drafts (A-12), with
     │                            Retry-After                    (type …/cap-reached)
@@ -127,6 +128,13 @@ class Conflict(ServiceError):
     """The thing to create exists already (409)."""
 
     status = 409
+
+
+class ProjectFull(Conflict):
+    """A project holds as many agents as ``MEMORY_API_MAX_AGENTS_PER_PROJECT`` allows (409):
+    nothing expires to make room, so no ``Retry-After``; the ``detail`` names the cap."""
+
+    problem_type = PROBLEM_TYPE_BASE + "cap-reached"
 
 
 class PreconditionFailed(ServiceError):

@@ -21,6 +21,8 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
 ``MEMORY_API_DRAFT_TTL``   seconds a draft is kept (default 3600, A-12)
 ``MEMORY_API_MAX_BODY``    largest request body in bytes (default 1 MiB)
+``MEMORY_API_MAX_AGENTS_PER_PROJECT``  agents one project may hold, created over the API
+                           (default 1000; 0: no cap; 409 beyond, A-10)
 ``MEMORY_API_URL``         for the CLI: the running service its ``agent`` commands go through
                            (default ``http://MEMORY_API_HOST:MEMORY_API_PORT`` when one answers)
 ``MEMORY_API_TOKEN``       for the CLI: the bearer token it sends to that service (A-10)
@@ -80,6 +82,9 @@ LogFormat = Literal["text", "json"]
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_DRAFT_TTL = 3600.0
+MAX_PORT = 65535
+"""The largest TCP port; ``MEMORY_API_PORT`` and ``serve --port`` are 0 (any) to this."""
+DEFAULT_MAX_AGENTS_PER_PROJECT = 1000
 DEFAULT_MAX_BODY = 1024 * 1024
 DEFAULT_HISTORY_MAX_AGE_DAYS = 365
 DEFAULT_HISTORY_MAX_VERSIONS = 10_000
@@ -112,6 +117,9 @@ class Settings:
     chat_url: str | None = None
     draft_ttl: float = DEFAULT_DRAFT_TTL
     max_body: int = DEFAULT_MAX_BODY
+    max_agents_per_project: int = DEFAULT_MAX_AGENTS_PER_PROJECT
+    """Agents one project may hold when a client creates one over the API (A-10: a project's
+    token may create agents, each with its own drafts, A-12); 0: no cap."""
     data_dir_named: bool = True
     """Whether ``data_dir`` was named (``MEMORY_API_DATA_DIR``) rather than the default; the
     CLI writes into a default data dir only when told to (:mod:`memory_api.command_place`)."""
@@ -160,13 +168,16 @@ class Settings:
         return cls(
             data_dir=Path(data_dir).expanduser().resolve() if data_dir else default_data_dir(env),
             host=bind_host(env.get("MEMORY_API_HOST", "")) or DEFAULT_HOST,
-            port=_int(env, "MEMORY_API_PORT", DEFAULT_PORT, low=0, high=65535),
+            port=_int(env, "MEMORY_API_PORT", DEFAULT_PORT, low=0, high=MAX_PORT),
             env_tokens=_env_tokens(env),
             log_format=_log_format(env.get("MEMORY_API_LOG_FORMAT", "text")),
             log_level=_log_level(env.get("MEMORY_API_LOG_LEVEL", "INFO")),
             chat_url=_chat_url(env.get("MEMORY_API_CHAT_URL", "")),
             draft_ttl=float(_int(env, "MEMORY_API_DRAFT_TTL", int(DEFAULT_DRAFT_TTL), low=1)),
             max_body=_int(env, "MEMORY_API_MAX_BODY", DEFAULT_MAX_BODY, low=1024),
+            max_agents_per_project=_int(
+                env, "MEMORY_API_MAX_AGENTS_PER_PROJECT", DEFAULT_MAX_AGENTS_PER_PROJECT, low=0
+            ),
             data_dir_named=bool(data_dir),
             service_url=_service_url(env.get("MEMORY_API_URL", "")),
             service_token=env.get("MEMORY_API_TOKEN", "").strip() or None,

@@ -33,10 +33,17 @@ def tool_writes(hook: HookInput) -> ToolWrites:
         command = arguments.get("command")
         if not isinstance(command, str):
             return ToolWrites.unreadable(tool, "command")
-        return ToolWrites(texts=[command])
+        return ToolWrites(texts=[command], run_by=SHELL)
     if tool.startswith("mcp__"):
         return mcp_writes(tool, arguments, separator="__")
     return ToolWrites()
+
+
+SHELL = ("bash", "-il")
+"""The shell Claude Code's Bash tool runs a command in, as the guard reads its startup files:
+after a snapshot of the functions, aliases and ``PATH`` a login shell's profiles and the user's
+``~/.bashrc`` make (taken as the Session starts, that file's "return unless interactive" line
+passed over), in a shell it may start as a login shell itself (P-3, round 57)."""
 
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:

@@ -104,7 +104,7 @@ def tool_writes(hook: HookInput) -> ToolWrites:
         if not isinstance(command, str):
             return ToolWrites.unreadable(tool, "command")
         if tool == "Bash":
-            return ToolWrites(texts=[command])
+            return ToolWrites(texts=[command], run_by=("bash", "-lc"))  # Codex's ``bash -lc``
         named, touched = patch_files(command)
         return ToolWrites(paths=named, touched=touched)
     if tool.startswith("mcp__"):

@@ -20,6 +20,7 @@ earlier line again). Linear in the text's length.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from harness_memory.hooks.bash_quoting import bash_quoting
@@ -43,15 +44,29 @@ _BEFORE_NAME = (
 )
 """What may stand between an operator and a command's name: its assignments, redirections and
 the keywords before it (``if . ./f``, ``x=1 . ./f``, ``2>/dev/null $e …``: review56j)."""
-_LOOKUP_RE = re.compile(
-    rf"{_BOUNDARY}(?:hash|enable|eval|source|trap|fc|ulimit)\b"
+_RUN_CODE = (
+    rf"{_BOUNDARY}(?:eval|source)\b"
     rf"|(?:^|[;&|(){{}}\n`]){_BEFORE_NAME}\.\s|(?:^|[;&|({{\n`]){_BEFORE_NAME}[$`]"
+    r"|(?<![\w${])(?:PATH|BASH_ENV|ENV)\b"
+)
+"""The part of :data:`_LOOKUP_RE` a startup file's reader reads on its own
+(:attr:`Definitions.changes` leaves it out): a sourced or evaluated text, a command named at run
+time, ``PATH``, ``BASH_ENV``/``ENV``."""
+_CHANGES_RE = re.compile(
+    rf"{_BOUNDARY}(?:hash|enable|trap|fc|ulimit)\b"
     r"|BASH_FUNC_|BASH_CMDS|BASH_ALIASES"
-    r"|(?<![\w${])(?:PATH|BASH_ENV|ENV|LD_\w+|GCONV_PATH)\b"
-    r"|\b(?:declare|typeset|local)\s+(?:-\w*\s+)*-\w*n"
+    r"|(?<![\w${])(?:LD_\w+|GCONV_PATH)\b"
+)
+"""The part of :data:`_LOOKUP_RE` that changes lookups by its words alone
+(:attr:`Definitions.changes`)."""
+_BUILT_NAMES = (
+    r"\b(?:declare|typeset|local)\s+(?:-\w*\s+)*-\w*n"
     rf"|{_BOUNDARY}(?:declare|typeset|export|local|readonly|read|mapfile|readarray)"
     r"(?:\s+[^\s;&|$`]+)*\s+[$`]|\bprintf\s+-v\s*[$`]"
 )
+"""The part of :data:`_LOOKUP_RE` naming a variable at run time (a name reference, ``export
+"$n=…"``): code built at run time, as :data:`_RUN_CODE`'s."""
+_LOOKUP_RE = re.compile(f"{_CHANGES_RE.pattern}|{_BUILT_NAMES}|{_RUN_CODE}")
 """What changes how any name is found, or runs code as any program starts: ``hash -p``,
 ``enable -f``, a sourced or evaluated text, a command whose name is built at run time
 (``e=eval; $e "…"``, ``$s ./defs.sh``: it may be any of these), a trap's text, a line of
@@ -66,13 +81,16 @@ time (``export "$n=…"``, ``printf -v "$n"``): either may be any of these."""
 
 class Definitions(NamedTuple):
     """What one text defines: ``functions`` (names given a function), ``aliases`` (names
-    given an alias; None: any, an alias operand the text builds at run time) and ``lookup``
+    given an alias; None: any, an alias operand the text builds at run time), ``lookup``
     (whether it changes how every name is found or runs code as programs start:
-    :data:`_LOOKUP_RE`)."""
+    :data:`_LOOKUP_RE`) and ``changes`` (whether it does so by its words alone, not by
+    running a file or code built at run time: :data:`_CHANGES_RE`, for a startup file's
+    reader, which follows those on its own)."""
 
     functions: frozenset[str]
     aliases: frozenset[str] | None
     lookup: bool
+    changes: bool
 
     def redefines(self, name: str) -> bool:
         """Whether ``name`` (``date``, ``cat``, ``echo``) may run another program than the
@@ -84,26 +102,89 @@ class Definitions(NamedTuple):
 def plain_text(text: str) -> str:
     """``text`` as read for definitions: line continuations removed, then every quote and
     backslash dropped (``PA''TH``, ``"PA"TH``, ``PA\\TH`` read as ``PATH``)."""
-    return re.sub(r"['\"\\]", "", text.replace("\\\n", ""))
+    return text.replace("\\\n", "").translate(_DROPPED)
+
+
+_DROPPED = str.maketrans("", "", "'\"\\")
+"""The quotes and backslashes :func:`plain_text` drops."""
 
 
 def read_definitions(text: str) -> Definitions:
     """The functions, aliases and name lookups ``text`` defines (:class:`Definitions`), read
     from :func:`plain_text` of ``text`` and of its ANSI-C quoting decoded, failing closed: a
     mention is a definition."""
-    if "$'" in text:
-        text = f"{text}\n{bash_quoting(text)}"
+    text = _decoded(text)
     plain = plain_text(text)
     functions = frozenset(
         match.group("name") or match.group("kw") for match in _FUNCTION_RE.finditer(plain)
     )
-    aliases = _alias_names(text) if _ALIAS_RE.search(plain) else frozenset()
+    aliases = _alias_names(_alias_lines(text, plain)) if _ALIAS_RE.search(plain) else frozenset()
     lookup = _LOOKUP_RE.search(plain) is not None
-    return Definitions(functions, aliases, lookup)
+    return Definitions(functions, aliases, lookup, lookup and _CHANGES_RE.search(plain) is not None)
 
 
+def _decoded(text: str) -> str:
+    """``text`` with the lines holding ANSI-C quoting (:data:`_ANSI_C_RE`: ``$'P\\x41TH'``,
+    from the line it opens on to the one it closes on) decoded after it
+    (:func:`~harness_memory.hooks.bash_quoting.bash_quoting`), read as ``PATH``: a mention
+    there is one too. Only those lines: a 100 KiB startup library decoded whole took a quarter
+    of a second, and a decoded line read out of its context is only more text read."""
+    if "$'" not in text:
+        return text
+    spans = []
+    for match in _ANSI_C_RE.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        spans.append(text[start : len(text) if end < 0 else end])
+    return f"{text}\n{bash_quoting(chr(10).join(spans))}"
+
+
+_ANSI_C_RE = re.compile(r"\$'(?:[^'\\]|\\.)*'?", re.DOTALL)
+"""An ANSI-C quoted word (``$'…'``, its escapes ``\\'`` kept inside; to the text's end when
+left open)."""
+
+
+_ALIAS_WORD_RE = re.compile(r"(?<![\w-])alias(?![\w-])")
+"""``alias`` as a word of its own inside a longer one (not ``aliases``, ``nvm_alias``)."""
 _NESTED_RE = re.compile(r"[\s;&|`(){}]")
 """A word that may hold a command of its own (``bash -c 'alias …'``, ``eval "alias …"``)."""
+
+
+def definitions_of(text: str, names: Iterable[str]) -> Definitions:
+    """:func:`read_definitions` of the lines of ``text`` (its ANSI-C quoting decoded, its line
+    continuations joined) that may define one of ``names`` or change lookups by their words:
+    those whose plain text holds a name of ``names`` as a word, ``alias``, ``function`` or a
+    word of :data:`_CHANGES_RE`. A function's name and its ``()``, an ``alias`` and its
+    operands, stand on one line, so what it says of ``names`` (and ``changes``) is what the
+    whole text's reading says; its ``lookup`` tells only of those lines. For a startup file's
+    reader (P-3): a 100 KiB library read whole took tens of milliseconds."""
+    decoded = _decoded(text).replace("\\\n", "")
+    wanted = re.compile(
+        rf"\b(?:{'|'.join(map(re.escape, names))})\b|alias|function|hash|enable|trap|\bfc\b"
+        r"|ulimit|BASH_|LD_|GCONV_PATH"
+    )
+    lines = decoded.split("\n")
+    plain = plain_text(decoded)  # the same lines, their quotes dropped
+    kept: dict[int, None] = {}
+    line = at = 0
+    for match in wanted.finditer(plain):  # one scan: each match's line counted on the way
+        line += plain.count("\n", at, match.start())
+        at = match.start()
+        kept[line] = None
+    return read_definitions("\n".join(lines[line] for line in kept))
+
+
+def _alias_lines(text: str, plain: str) -> str:
+    """The lines of ``text`` (its line continuations joined) whose plain text holds a word
+    ``alias`` (:data:`_ALIAS_RE`), for :func:`_alias_names`: a line's end ends an ``alias``
+    command, so the others define no alias; a quote a line leaves open makes it unreadable (any
+    name: failing closed). Keeps a 100 KiB script's reading linear in its ``alias`` lines (a
+    startup file's library: bash-completion's 83 KiB took half a second split whole)."""
+    lines = text.replace("\\\n", "").split("\n")
+    plain_lines = plain.split("\n")
+    return "\n".join(
+        line for line, seen in zip(lines, plain_lines, strict=False) if _ALIAS_RE.search(seen)
+    )
 
 
 def _alias_names(text: str) -> frozenset[str] | None:
@@ -128,7 +209,7 @@ def _alias_names(text: str) -> frozenset[str] | None:
             names.add(word.split("=", 1)[0])
         elif word.lstrip("$`({") == "alias":
             operands = True
-        elif "alias" in word and _NESTED_RE.search(word):
+        elif _ALIAS_WORD_RE.search(word) and _NESTED_RE.search(word):
             if word == text:  # no shorter words in it (``{alias,nproc=./dots}``): any alias
                 return None
             inner = _alias_names(word)

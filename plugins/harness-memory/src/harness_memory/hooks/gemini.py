@@ -91,7 +91,8 @@ def tool_writes(hook: HookInput) -> ToolWrites:
     if tool == "run_shell_command":
         if not isinstance(command := arguments.get("command"), str):
             return ToolWrites.unreadable(tool, "command")
-        return ToolWrites(texts=[_in_folder(command, arguments.get("dir_path"))])
+        command = _in_folder(command, arguments.get("dir_path"))
+        return ToolWrites(texts=[command], run_by=("bash", "-c"))  # Gemini CLI's ``bash -c``
     if tool.startswith("mcp_"):
         return mcp_writes(tool, arguments, separator="_")
     return ToolWrites()

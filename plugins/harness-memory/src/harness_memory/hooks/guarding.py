@@ -136,6 +136,7 @@ def shell_refusal(
     mounts: MountTable | None = None,
     environ: Mapping[str, str] | None = None,
     served: bool = False,
+    run_by: tuple[str, ...] = (),
 ) -> str | None:
     """:func:`~harness_memory.hooks.path_refusal.refusal` for every path a shell command (or other
     text) names, read the way the shell and the kernel will
@@ -146,7 +147,8 @@ def shell_refusal(
     naming more than the guard judges in time (all of them together:
     :mod:`~harness_memory.hooks.path_refusal`'s ``PATHS_CAP``, ``PARTS_CAP``, ``DEPTH_CAP``), or
     longer than :data:`TEXT_CAP` (:data:`MCP_TEXT_CAP` for an MCP tool's string arguments:
-    ``served``), are refused unjudged."""
+    ``served``), are refused unjudged. ``run_by``: the shell the harness runs the texts with
+    (``("bash", "-lc")``), whose startup files may redefine a program (round 57)."""
     located = claude_code._locate(hook, settings, None if mounts is None else mounts.as_read)
     if located is None:
         return None
@@ -168,6 +170,7 @@ def shell_refusal(
     table = read_mount_table() if mounts is None else mounts
     environ = os.environ if environ is None else environ
     judge = _Judge(memory_root, key, records_folders(settings), table, environ)
+    judge.shell = run_by
     return judge.texts(texts, known)
 
 
@@ -184,6 +187,7 @@ class _Judge:
         "outer",
         "records",
         "scripts",
+        "shell",
         "table",
     )
 
@@ -200,6 +204,7 @@ class _Judge:
         self.outer: list[ShellPaths] = []  # what the call's own command names
         self.scripts: set[tuple[str, str, bool]] = set()  # read: (file, folder, cut)
         self.interactive: bool | None = None  # the shell whose startup files are read
+        self.shell: tuple[str, ...] = ()  # the harness's shell for the call's own texts
 
     def texts(self, texts: list[str], known: str | None, depth: int = 0) -> str | None:
         """The refusal of ``texts`` run in the folder ``known`` (None: unknown), or None."""
@@ -213,7 +218,8 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
     memory_root, key, records, table = judge.memory_root, judge.key, judge.records, judge.table
     environ = judge.environ
     cwd = _UNKNOWN_BASE if known is None else known
-    read = [shell_paths(text, cwd, environ) for text in texts]
+    shell = judge.shell if depth == 0 else ()  # the harness's shell runs the call's own texts
+    read = [shell_paths(text, cwd, environ, harness_shell=shell) for text in texts]
     if depth == 0:
         judge.outer = read
     if known is None and any(_from_unknown_folder(found) for found in read):

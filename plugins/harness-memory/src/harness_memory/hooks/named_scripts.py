@@ -41,6 +41,7 @@ __all__ = [
     "read_script",
     "script_file",
     "unchangeable",
+    "without_comments",
 ]
 
 SCRIPT_CAP = 1_048_576
@@ -164,6 +165,14 @@ _SEGMENT_RE = re.compile(r"(\$\(|`|\n|;|&&|\|\||\||(?<![<>])&(?!>)|[()])")
 ``&`` of a redirection, ``>&/dev/null``, ends none)."""
 _COMMENT_RE = re.compile(r"(?m)(^|[ \t])#.*$")
 """A comment: from a ``#`` starting a word to the line's end."""
+
+
+def without_comments(text: str) -> str:
+    """A shell script's ``text`` with its comments (:data:`_COMMENT_RE`) dropped: a comment
+    runs nothing and defines nothing."""
+    return _COMMENT_RE.sub(r"\1", text)
+
+
 _REDIRECTION_RE = re.compile(r"^[0-9]*[<>]")
 """A redirection word before a command's name (``>/dev/null cmd``)."""
 _LEADING = frozenset(
@@ -192,7 +201,7 @@ def nested_scripts(text: str, base: str, environ: Mapping[str, str]) -> list[Nes
     ``;``, ``&&``, ``|``, newlines, ``$(`` and backquotes, no path judged (H-5: a 64 KiB
     startup file in a few milliseconds); a name it cannot read is one named at run time."""
     scan = _NestedScan(base, environ)
-    pieces = _SEGMENT_RE.split(_COMMENT_RE.sub(r"\1", text))
+    pieces = _SEGMENT_RE.split(without_comments(text))
     top = True
     for at in range(0, len(pieces), 2):  # a command's text, then what ends it
         words = pieces[at].split()

@@ -41,5 +41,7 @@ def write_refusal(
     if reason is None and writes.texts:
         from harness_memory.hooks.guarding import shell_refusal  # only a call with texts (H-5)
 
-        reason = shell_refusal(writes.texts, hook, settings, mounts=mounts, served=writes.served)
+        reason = shell_refusal(
+            writes.texts, hook, settings, mounts=mounts, served=writes.served, run_by=writes.run_by
+        )
     return reason

@@ -162,6 +162,7 @@ from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, startup_files
 from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes, read_names
 from harness_memory.hooks.shell_words import PUNCTUATION, split_words
+from harness_memory.hooks.startup_definitions import startup_files_run, startup_redefines
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.tool_writes import patch_files
 from harness_memory.hooks.unread_programs import (
@@ -448,6 +449,7 @@ def shell_paths(
     _budget: _ScanBudget | None = None,
     _links: Mapping[str, MadeLink] | None = None,
     _outer: _Writes | None = None,
+    harness_shell: tuple[str, ...] = (),
 ) -> ShellPaths:
     """Every path ``command`` names, read as bash run in ``cwd`` with ``environ``.
 
@@ -459,10 +461,16 @@ def shell_paths(
     (``sh -c '…'``, ``ssh host '…'``): read too, as run where they stand (:func:`_read_inner`).
     A short option glued to a path (``cp -t/dir``) names that path too; after a ``cd`` into a
     folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
-    A command the lexer cannot split (an unclosed quote) is split at white space. Never raises."""
+    A command the lexer cannot split (an unclosed quote) is split at white space.
+    ``harness_shell``: the shell the harness runs the command with (``("bash", "-lc")``), whose
+    startup files, with those of the shells the command starts, may redefine a program a
+    substitution runs (:func:`_startup_distrusts`). Never raises."""
     definitions = read_definitions(command)
     given = _NamesRead.ALL if _outer is None else _outer.names_read
     names = _names_read(definitions, command, environ, given)
+    trusted = _outer is None and names is not _NamesRead.NONE  # an inner one's: its holder's
+    if trusted and _startup_distrusts(command, cwd, environ, harness_shell):
+        names = _NamesRead.NONE
     here, command, environ = _command_text(
         command, cwd, environ, nested=bool(_depth or _lost), names=names
     )
@@ -721,6 +729,33 @@ def _names_read(
     if _ZONE_SET_RE.search(plain_text(command)) or given is _NamesRead.NO_BARE_DATE:
         return _NamesRead.NO_BARE_DATE
     return _NamesRead.ALL
+
+
+def _startup_distrusts(
+    command: str, cwd: str, environ: Mapping[str, str], harness_shell: tuple[str, ...]
+) -> bool:
+    """Whether a startup file run around ``command`` (the harness's shell's, ``harness_shell``,
+    and those of the shells it starts: :func:`~harness_memory.hooks.startup_definitions.
+    startup_files_run`) may redefine a program a name-only substitution of ``command`` runs
+    (:func:`~harness_memory.hooks.startup_definitions.startup_redefines`; round 57). Read only
+    when the command holds such a substitution: only then does the verdict depend on them."""
+    if not _trusts_a_name(command):
+        return False
+    files = startup_files_run(command, environ, harness_shell)
+    return files is None or startup_redefines(files, _NAME_PRINTERS, cwd, environ, command)
+
+
+def _trusts_a_name(command: str) -> bool:
+    """Whether ``command`` holds a substitution :func:`_read_substitutions` may read as text
+    (a name-only one, ``$(basename "$PWD")``, ``$(mktemp)``)."""
+    if "$(" not in command and "`" not in command:
+        return False
+    if _BASENAME_RE.search(command):
+        return True
+    return any(
+        _NAME_ONLY_RE.match(inner) or _DATE_NAME_RE.match(inner) or _MKTEMP_RE.match(inner)
+        for inner in map(_substituted, _SUBSTITUTION_RE.finditer(command))
+    )
 
 
 def _environment_redefines(environ: Mapping[str, str]) -> bool:

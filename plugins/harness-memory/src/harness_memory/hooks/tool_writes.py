@@ -39,10 +39,12 @@ class ToolWrites:
     ``texts`` in which any word may be a path (a shell command, an MCP tool's string arguments, read
     with :func:`~harness_memory.hooks.tool_targets.shell_paths`). Empty: the call writes no file.
     ``unread`` names a writing tool's call whose target cannot be read (``Write`` without a string
-    ``file_path``): refused unjudged (P-3). A plain class, like
+    ``file_path``): refused unjudged (P-3). ``run_by``: the shell the harness runs ``texts``
+    with, its name and options (``("bash", "-lc")``), whose startup files run first; ``()``
+    for none. A plain class, like
     :class:`~harness_memory.hooks.tool_targets.ShellPaths`."""
 
-    __slots__ = ("paths", "served", "texts", "touched", "unread")
+    __slots__ = ("paths", "run_by", "served", "texts", "touched", "unread")
 
     def __init__(
         self,
@@ -52,12 +54,14 @@ class ToolWrites:
         touched: list[str] | None = None,
         served: bool = False,
         unread: str | None = None,
+        run_by: tuple[str, ...] = (),
     ) -> None:
         self.paths: list[str] = paths or []
         self.texts: list[str] = texts or []
         self.touched: list[str] = touched or []
         self.served = served
         self.unread = unread
+        self.run_by = run_by
 
     @classmethod
     def unreadable(cls, tool: str, argument: str) -> ToolWrites:

@@ -407,13 +407,15 @@ _WAYS_TO_GIVE_ONE = (
 
 
 def _no_token(url: str, project: str, detail: str) -> Finding:
-    """The error for a service that asks for a token when the install was given none."""
+    """The error for a service that asks for a token when the install was given none, with the
+    command that makes one as it works: ``token create`` names its data dir or does nothing."""
     return Finding(
         True,
         f"the service at {url} needs a bearer token and none was given (401: {detail}); "
-        f"give it {_WAYS_TO_GIVE_ONE}. A token is made where the service runs: "
-        f"`(umask 077; memory-api token create --name NAME --project {project} > FILE)` "
-        "writes one to FILE",
+        f"give it {_WAYS_TO_GIVE_ONE}. A token is made where the service runs: `(umask 077; "
+        f"memory-api token create --data-dir DIR --name NAME --project {project} > FILE)` "
+        "writes one to FILE (DIR: the data dir the service logs as `data dir: …` when it "
+        "starts; beside `make run`, .data in its checkout)",
     )
 
 

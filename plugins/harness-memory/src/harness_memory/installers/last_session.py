@@ -38,6 +38,9 @@ _OUTCOMES = {
 }
 """What each :data:`~harness_memory.records.MemoryStatus` of a record means to the user."""
 
+_FROM_THE_COPY = "memory read from this machine's copy as it was last synced"
+"""A remote-mode start's ``offline``: the injection read from the local copy (R-2)."""
+
 
 def last_session_lines(label: str, harness: str, commands: list[str]) -> list[str]:
     """The ``status`` line about the newest Session record in the state dirs that ``commands``
@@ -59,13 +62,21 @@ def last_session_lines(label: str, harness: str, commands: list[str]) -> list[st
             "project folder) and run `harness-memory status` again; if it still says this, "
             "the harness did not run the hooks (its version, or settings that switch them off)"
         ]
-    outcome = _OUTCOMES.get(newest.status, newest.status)
-    if newest.error:
-        outcome += f" ({newest.error})"
     return [
         f"{label}: last Session start {newest.started_at} in {newest.workspace} "
-        f"({newest.project}/{newest.agent}): {outcome}"
+        f"({newest.project}/{newest.agent}): {_outcome(newest)}"
     ]
+
+
+def _outcome(record: SessionMeta) -> str:
+    """What the Session's memory came to, with the error that says why when there is one; a
+    remote-mode start read from the local copy (R-2) names the copy, not a silent service: its
+    service may have answered (a refused token), and the error says so."""
+    if record.status == "offline" and record.remote_sync is not None:
+        said = _FROM_THE_COPY
+        return f"{said} (not synced with the service: {record.error})" if record.error else said
+    outcome = _OUTCOMES.get(record.status, record.status)
+    return f"{outcome} ({record.error})" if record.error else outcome
 
 
 def _newest_record(state_dirs: set[Path]) -> SessionMeta | None:

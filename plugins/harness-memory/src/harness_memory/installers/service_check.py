@@ -17,7 +17,8 @@ for (``GET …/config``, A-2), as :func:`~harness_memory.installers.checks.check
   harness's hooks a token (``harness-memory install codex`` again, ``harness-memory token set``
   for a managed install);
 - no answer (down, slow, no memory service there): said, and not a failure — the token could not
-  be checked, and until the service answers Sessions start without it (:data:`_MEANWHILE`).
+  be checked, and until the service answers Sessions start without it (:data:`_MEANWHILE`), or
+  from this machine's copy in remote mode, where a refused token does the same (R-2).
 
 Hooks of an install from before ``--flags-only`` read ``HARNESS_MEMORY_*`` variables, and Claude
 Code gives them its settings' ``env`` over the user's environment: their token is read from
@@ -145,14 +146,34 @@ def service_lines(
 
 
 _MANAGED = " (managed)"
+"""How ``status`` labels the install into a harness's managed settings (``codex (managed)``)."""
 
+_GUARD_STAYS = "the write guard still refuses writes into other Workspaces' memory"
 _MEANWHILE = (
     "until it answers, Sessions start without it (their memory read from the files when they "
-    "are on this machine) and the write guard still refuses writes into other Workspaces' memory"
+    f"are on this machine) and {_GUARD_STAYS}"
 )
 """What the hooks do while their service does not answer (P-2), said in plain words: "the
 hooks fail open" read to a newcomer as if the write guard were off, and it never is."""
-"""How ``status`` labels the install into a harness's managed settings (``codex (managed)``)."""
+
+_FROM_THE_COPY = (
+    "every Session of these hooks starts from this machine's copy as it was last synced, and "
+    "what the agent writes waits there to go back"
+)
+"""What remote mode's hooks do while the service refuses or does not answer (R-2): offline
+starts use the local copy, so "without memory" would be untrue there."""
+
+
+def _meanwhile(remote: bool) -> str:
+    """:data:`_MEANWHILE`, or remote mode's (``remote``: the hooks keep a local copy)."""
+    return f"until it answers, {_FROM_THE_COPY}; {_GUARD_STAYS}" if remote else _MEANWHILE
+
+
+def _refused_means(remote: bool) -> str:
+    """What a refused token does to the hooks' Sessions: none gets memory, or (``remote``)
+    each starts from the local copy and nothing goes back (R-2)."""
+    return _FROM_THE_COPY if remote else "every Session of these hooks starts without memory"
+
 
 _HOW_TO_GIVE_ONE = "\x00how to give one\x00"
 """Where a refusal's line says how to give the hooks a token; :func:`_give_a_token` fills it in
@@ -203,8 +224,9 @@ def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple
                 "asks for one"
             )
             return (
-                f"PROBLEM: {refused} ({error.status}: {error.detail}): every Session of these "
-                f"hooks starts without memory; give them a token it takes ({_HOW_TO_GIVE_ONE})",
+                f"PROBLEM: {refused} ({error.status}: {error.detail}): "
+                f"{_refused_means(settings.remote)}; give them a token it takes "
+                f"({_HOW_TO_GIVE_ONE})",
                 False,
             )
         if error.status == 404:
@@ -213,9 +235,11 @@ def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple
                 client, use.project, use.agent, memory_root=str(root) if root else None
             )
             return f"PROBLEM: the service answered 404 ({error.detail}): {said}", False
-        return f"the service answered {error.status} ({error.detail}); {_MEANWHILE}", True
+        meanwhile = _meanwhile(settings.remote)
+        return f"the service answered {error.status} ({error.detail}); {meanwhile}", True
     except MemoryClientError as error:
-        return f"does not answer ({error}), so the token could not be checked; {_MEANWHILE}", True
+        meanwhile = _meanwhile(settings.remote)
+        return f"does not answer ({error}), so the token could not be checked; {meanwhile}", True
     origin = _source(settings.token_source, given)
     if token is None or _asks_no_token(use, timeout):
         where = f" (from {origin})" if origin else ""

@@ -51,6 +51,7 @@ from memory_api.errors import (
 from memory_api.http.bind_address import BindAddress
 from memory_api.http.browser_guard import (
     addressed_to,
+    change_made_on_read,
     host_refusal,
     invalid_host_detail,
     origin_refusal,
@@ -211,11 +212,16 @@ def _check_origin_rules(request: web.Request, open_mode: bool) -> None:
     ``Sec-Fetch-Site`` no browser sends (:func:`unjudged_headers`).
 
     ``open_mode``: no token at all, on loopback: the ``Origin`` rule on every unsafe request.
-    Always: the ``Sec-Fetch-Site`` rule on unsafe ones.
+    Always: the ``Sec-Fetch-Site`` rule on unsafe ones. A ``GET`` whose route changes
+    something (:func:`~memory_api.http.browser_guard.changes_on_read`) is judged as unsafe.
     """
     headers = request.headers
+    changes = change_made_on_read(request.match_info.handler)
     unjudged = unjudged_headers(
-        request.method, headers.getall("Origin", ()), headers.getall("Sec-Fetch-Site", ())
+        request.method,
+        headers.getall("Origin", ()),
+        headers.getall("Sec-Fetch-Site", ()),
+        changes=changes is not None,
     )
     if unjudged is not None:
         raise BadRequest(unjudged)
@@ -226,6 +232,7 @@ def _check_origin_rules(request: web.Request, open_mode: bool) -> None:
         headers.get("Origin"),
         headers.get("Sec-Fetch-Site"),
         check_origin=open_mode,
+        changes=changes,
     )
     if refusal is not None:
         raise Forbidden(refusal)

@@ -36,6 +36,9 @@ Jupyter's Origin check):
   (``http(s)://`` and the ``Host`` the request names; ``null`` never is). And a JSON body must
   say it is JSON (``Content-Type: application/json``, 415 otherwise: see
   :func:`memory_api.http.jsonio.read_json`), which no form and no preflight-free ``fetch`` can.
+  A ``GET`` that changes something (:func:`changes_on_read`: git's ref advertisement for a
+  fetch records what is on disk as a version first) is judged by these rules as an unsafe
+  method is: a page may send it with ``<img src>`` or a ``no-cors`` fetch, no preflight asked.
 
 A client that is not a browser (the CLI, the harness plugin, ``curl``) sends no ``Origin`` and
 no ``Sec-Fetch-Site`` and is not affected; the service's own page sends its own origin.
@@ -51,7 +54,8 @@ changes.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from typing import Any, TypeVar
 
 from yarl import URL
 
@@ -60,6 +64,8 @@ from memory_api.http.host_header import HostHeader, InvalidHost, read_host
 __all__ = [
     "SAFE_METHODS",
     "addressed_to",
+    "change_made_on_read",
+    "changes_on_read",
     "host_refusal",
     "invalid_host_detail",
     "is_loopback_host",
@@ -74,6 +80,28 @@ FETCH_SITES = frozenset({"same-origin", "same-site", "cross-site", "none"})
 """The values a browser sends in ``Sec-Fetch-Site`` (Fetch Metadata), one per request."""
 _SHOWN = 100
 """Characters of a client's header value quoted in a refusal at most."""
+
+
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+_CHANGES_ON_READ: dict[Callable[..., Any], str] = {}
+
+
+def changes_on_read(why: str) -> Callable[[Handler], Handler]:
+    """Mark a route handler of a safe method (``GET``) that changes something all the same, so
+    the browser rules judge its requests as a change (:func:`origin_refusal`); ``why`` says
+    what it changes, a clause for the refusal (``"a fetch's ref advertisement records …"``)."""
+
+    def mark(handler: Handler) -> Handler:
+        _CHANGES_ON_READ[handler] = why
+        return handler
+
+    return mark
+
+
+def change_made_on_read(handler: object) -> str | None:
+    """What ``handler`` changes though its method is safe (:func:`changes_on_read`); None:
+    nothing."""
+    return _CHANGES_ON_READ.get(handler) if callable(handler) else None
 
 
 def _shown(value: str) -> str:
@@ -160,9 +188,12 @@ def invalid_host_detail(host: str, error: InvalidHost, *, loopback_only: bool = 
     )
 
 
-def unjudged_headers(method: str, origins: Sequence[str], fetch_sites: Sequence[str]) -> str | None:
+def unjudged_headers(
+    method: str, origins: Sequence[str], fetch_sites: Sequence[str], *, changes: bool = False
+) -> str | None:
     """Why an unsafe request's ``Origin`` or ``Sec-Fetch-Site`` headers cannot be judged by
-    :func:`origin_refusal` (a 400); None: they can (or the method is safe).
+    :func:`origin_refusal` (a 400); None: they can (or the method is safe and the request
+    changes nothing: ``changes`` false, see :func:`changes_on_read`).
 
     ``origins`` and ``fetch_sites`` are every line of those headers as sent. A browser sends
     each at most once, and ``Sec-Fetch-Site`` as one of :data:`FETCH_SITES`; the rules read one
@@ -175,7 +206,7 @@ def unjudged_headers(method: str, origins: Sequence[str], fetch_sites: Sequence[
     >>> unjudged_headers("GET", ["http://a", "http://b"], []) is None
     True
     """
-    if method in SAFE_METHODS:
+    if method in SAFE_METHODS and not changes:
         return None
     for name, lines in (("Origin", origins), ("Sec-Fetch-Site", fetch_sites)):
         if len(lines) > 1:
@@ -200,20 +231,23 @@ def origin_refusal(
     fetch_site: str | None,
     *,
     check_origin: bool,
+    changes: str | None = None,
 ) -> str | None:
     """Why an unsafe request is refused for where it comes from; None: it passes (A-10a).
 
     ``host``, ``origin`` and ``fetch_site`` are the ``Host``, ``Origin`` and ``Sec-Fetch-Site``
-    headers. Safe methods always pass. ``check_origin``: the service has no token, so an
-    ``Origin`` must be its own (``http://`` or ``https://`` and ``host``).
+    headers. Safe methods pass unless ``changes`` says what the request changes all the same
+    (:func:`changes_on_read`). ``check_origin``: the service has no token, so an ``Origin``
+    must be its own (``http://`` or ``https://`` and ``host``).
     """
-    if method in SAFE_METHODS:
+    if method in SAFE_METHODS and changes is None:
         return None
+    why = "" if changes is None else f"{changes}, and "
     if fetch_site is not None and fetch_site.strip().lower() in _FOREIGN_FETCH_SITES:
         return (
             f"a {method} sent by a web page of another site is refused (Sec-Fetch-Site: "
-            f"{_shown(fetch_site)}): this service takes changes from its own page and from "
-            f"clients that are not browsers (cross-site request rule)"
+            f"{_shown(fetch_site)}): {why}this service takes changes from its own page and "
+            f"from clients that are not browsers (cross-site request rule)"
         )
     if not check_origin or origin is None:
         return None
@@ -222,7 +256,7 @@ def origin_refusal(
     if own and sent in (f"http://{own}", f"https://{own}"):
         return None
     return (
-        f"a {method} from a web page of another origin ({_shown(origin)}) is refused: this "
+        f"a {method} from a web page of another origin ({_shown(origin)}) is refused: {why}this "
         f"service has no bearer token and takes changes only from its own page "
         f"(http://{own or '…'}) and from clients that are not browsers (Origin rule)"
     )

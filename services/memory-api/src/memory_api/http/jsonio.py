@@ -10,6 +10,7 @@ Errors are left to the problem middleware: ``msgspec.ValidationError`` → 422,
 from __future__ import annotations
 
 import asyncio
+import codecs
 import functools
 import re
 from collections.abc import Mapping
@@ -17,7 +18,9 @@ from typing import Any, TypeVar
 
 import msgspec
 from aiohttp import StreamReader, hdrs, web
+from aiohttp.helpers import parse_mimetype
 from aiohttp.web_protocol import RequestPayloadError
+from memory_core.byte_order import marked_codec, marked_text
 from memory_core.json_members import UncheckedMembers, repeated_member
 from memory_core.json_text import decode as msgspec_decode
 from memory_core.wire import RequestBody
@@ -69,7 +72,8 @@ BODY_ENCODINGS = ("gzip", "deflate", "br", "zstd")
 
 def _check_media_type(request: web.Request) -> None:
     """Raise 415 (``web.HTTPUnsupportedMediaType``) unless the body is declared as JSON:
-    ``application/json`` or a ``+json`` type, parameters (``charset=utf-8``) allowed.
+    ``application/json`` or a ``+json`` type, parameters allowed but a ``charset`` only of
+    UTF-8 (:func:`_check_charset`).
 
     A web page of another origin can send a form or a ``text/plain`` ``fetch`` without a CORS
     preflight, but never an ``application/json`` one: so this rule keeps such a page from
@@ -77,14 +81,42 @@ def _check_media_type(request: web.Request) -> None:
     """
     media = request.content_type  # lower-cased, without parameters
     json_suffix = media.startswith("application/") and media.endswith("+json")
-    if media == "application/json" or json_suffix:
-        return
     sent = request.headers.get(hdrs.CONTENT_TYPE)
+    if media == "application/json" or json_suffix:
+        _check_charset(sent or "")
+        return
     raise web.HTTPUnsupportedMediaType(
         text=(
             "the request body must be JSON sent with 'Content-Type: application/json'; "
             + ("no Content-Type was sent" if sent is None else f"got {sent[:100]!r}")
             + " (JSON media type rule: a web page of another origin cannot send that type)"
+        )
+    )
+
+
+UTF8_LABELS = frozenset(
+    ("utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8")
+)
+"""The ``charset`` values that name UTF-8: the labels of the WHATWG Encoding Standard, which
+browsers and most HTTP libraries share (compared without case)."""
+
+
+def _check_charset(content_type: str) -> None:
+    """Raise 415 (``web.HTTPUnsupportedMediaType``) for a JSON ``content_type`` whose
+    ``charset`` parameters (any number, usually none) name anything but UTF-8
+    (:data:`UTF8_LABELS`). RFC 8259 8.1: JSON exchanged between systems is UTF-8, and its media
+    type defines no ``charset`` (11), so ``charset=utf-8`` changes nothing and is taken; a body
+    said to be Latin-1 or UTF-16 would be read as UTF-8 all the same, its text misread or
+    refused as "malformed" with no word of why (A-10a: a JSON body must say it is JSON)."""
+    charsets = parse_mimetype(content_type).parameters.getall("charset", ())
+    other = [charset for charset in charsets if charset.strip().lower() not in UTF8_LABELS]
+    if not other:
+        return
+    raise web.HTTPUnsupportedMediaType(
+        text=(
+            f"the request body is declared with charset={other[0][:40]!r}, but JSON is read as "
+            "UTF-8 only (RFC 8259 8.1): send the body in UTF-8, with 'Content-Type: "
+            "application/json' or 'application/json; charset=utf-8'"
         )
     )
 
@@ -189,10 +221,27 @@ def unreadable_body(request: web.Request, error: RequestPayloadError) -> Unreada
     return UnreadableBody(f"the request body cannot be read: {reason}")
 
 
+def _unmarked(body: bytes) -> bytes:
+    """``body`` without a UTF-8 byte order mark it starts with: RFC 8259 8.1 lets a reader
+    ignore it, and Windows tools write it (Notepad, PowerShell's ``Out-File -Encoding utf8``),
+    so ``curl --data-binary @body.json`` sends it. Raises :class:`BadRequest` naming the
+    encoding for a mark of UTF-16 or UTF-32: JSON is read as UTF-8 only (RFC 8259 8.1)."""
+    codec = marked_codec(body)
+    if codec is None:
+        return body
+    if codec == "utf-8":
+        return body[len(codecs.BOM_UTF8) :]
+    raise BadRequest(
+        f"the request body is {marked_text(body)}, but JSON is read as UTF-8 only (RFC 8259 "
+        "8.1): send the body in UTF-8"
+    )
+
+
 def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
     """``body`` decoded by ``decoder``; a lone surrogate escape or a member name given twice
     in one object is a :class:`BadRequest` naming it, other errors are msgspec's
-    (:func:`read_json`)."""
+    (:func:`read_json`). A UTF-8 byte order mark is skipped (:func:`_unmarked`)."""
+    body = _unmarked(body)
     try:
         decoded = msgspec_decode(decoder, body)
     except msgspec.DecodeError:

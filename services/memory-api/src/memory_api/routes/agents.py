@@ -6,7 +6,7 @@ import msgspec
 from aiohttp import web
 from memory_core.wire import AgentCreate
 
-from memory_api.appkeys import get_agent_store, get_memory_store
+from memory_api.appkeys import get_agent_store, get_memory_store, get_settings
 from memory_api.http.auth import get_principal
 from memory_api.http.jsonio import json_response, read_json
 from memory_api.routes.config import config_response
@@ -33,11 +33,13 @@ async def list_agents(request: web.Request) -> web.Response:
 async def create_agent(request: web.Request) -> web.Response:
     """Create an agent (id, name, optional template) with its user scope; 201 + its config.
 
-    409 when the id is taken, 400 for a malformed id or empty name, 422 for a wrong body shape.
+    409 when the id is taken or the project holds ``MEMORY_API_MAX_AGENTS_PER_PROJECT`` agents
+    (``…/cap-reached``), 400 for a malformed id or empty name, 422 for a wrong body shape.
     """
     project = request.match_info["project"]
     body = await read_json(request, _create_decoder)
-    record = await get_agent_store(request.app).create(project, body)
+    cap = get_settings(request.app).max_agents_per_project
+    record = await get_agent_store(request.app).create(project, body, cap=cap)
     response = config_response(record, status=201)
     response.headers["Location"] = f"/api/projects/{project}/agents/{record.id}/config"
     return response

@@ -47,6 +47,7 @@ from aiohttp.web_protocol import RequestPayloadError
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_sync_store
 from memory_api.errors import BadRequest, BodyTimedOut, BodyTooLarge, NotFound
+from memory_api.http.browser_guard import changes_on_read
 from memory_api.http.expect import expect_handler
 from memory_api.http.jsonio import check_body_encoding, json_response, unreadable_body
 from memory_api.http.problems import (
@@ -196,11 +197,14 @@ def _push_body_limit(request: web.Request) -> int:
 
 
 @routes.get(GIT_BASE + "/info/refs")
+@changes_on_read("a fetch's ref advertisement records what is on disk as a version")
 async def get_info_refs(request: web.Request) -> web.StreamResponse:
     """R-1: git's ref advertisement for ``service=git-upload-pack`` (a fetch: ``main`` only,
     what is on disk recorded first) or ``service=git-receive-pack`` (a push: the machine's own
     ref only). ``service`` given twice is a 400 (A-11): the first was taken, a fetch's
-    advertisement for ``?service=git-upload-pack&service=git-receive-pack``."""
+    advertisement for ``?service=git-upload-pack&service=git-receive-pack``. As it records,
+    the browser rules judge it as a change (A-10a): a page of another site, or of another
+    origin on a token-less service, is 403; git sends neither header."""
     services = request.query.getall("service", ())
     if len(services) > 1:
         raise BadRequest(repeated_refusal("service", len(services)))

@@ -54,6 +54,7 @@ from memory_api.errors import (
     Conflict,
     NotFound,
     PreconditionFailed,
+    ProjectFull,
     ServiceError,
     Unprocessable,
 )
@@ -465,13 +466,29 @@ class AgentStore:
         workspaces_dir(self.data_dir, record.id).mkdir(parents=True, exist_ok=True)
         return self._write(record)
 
-    async def create(self, project: str, body: AgentCreate) -> AgentRecord:
+    def _create_within(self, record: AgentRecord, cap: int) -> AgentRecord:
+        """:meth:`_create` when ``record``'s project holds fewer than ``cap`` agents (those
+        whose ``agent.json`` can be read); under the project's lock, so creates at once never
+        pass the count together."""
+        held = sum(1 for other in self._scan() if other.project == record.project)
+        if held >= cap:
+            raise ProjectFull(
+                f"project {record.project!r} holds {held} agents, its cap "
+                f"(MEMORY_API_MAX_AGENTS_PER_PROJECT={cap}): no agent can be added to it; "
+                "an operator may raise the cap"
+            )
+        with self.locks.hold_sync(lock_name("agent", record.id)):
+            return self._create(record)
+
+    async def create(self, project: str, body: AgentCreate, *, cap: int = 0) -> AgentRecord:
         """Create agent ``body.id`` in ``project`` with its user scope and ``workspaces/`` (K-6).
 
         Without a template the agent gets :func:`memory_api.defaults.default_template`.
-        Raises ``InvalidId`` (400), :class:`BadRequest` for an empty or overlong name or a
-        template holding hidden characters (I-9),
-        :class:`Conflict` (409) when the id is taken in any project.
+        ``cap``: the agents ``project`` may hold at most (``MEMORY_API_MAX_AGENTS_PER_PROJECT``,
+        A-10); 0: no cap (the operator's CLI on the data dir). Raises ``InvalidId`` (400),
+        :class:`BadRequest` for an empty or overlong name or a template holding hidden
+        characters (I-9), :class:`Conflict` (409) when the id is taken in any project,
+        :class:`ProjectFull` (409, ``…/cap-reached``) when the project holds ``cap`` agents.
         """
         check_project_id(project)
         check_agent_id(body.id)
@@ -488,6 +505,10 @@ class AgentStore:
             memory=MemorySettings(),
             etag="",
         )
+        if cap > 0:
+            return await self.locks.run_held(
+                lock_name("project", project), self._create_within, record, cap
+            )
         return await self.locks.run_held(lock_name("agent", body.id), self._create, record)
 
     async def patch(

@@ -50,9 +50,9 @@ larger than this sanity bound is no draft and is swept unread."""
 DRAFTS_PER_AGENT = 100
 """Live drafts one agent keeps at most (A-12): the Memory tab makes one per "Open a new chat",
 each read once within minutes; 100 of up to a request body each (``MEMORY_API_MAX_BODY``) bound
-what one agent's drafts hold on disk. Agents per project are not capped, so this bounds no
-client (it can make agents); docs/operations.md (``MEMORY_API_DRAFT_TTL``) says how an operator
-bounds the whole."""
+what one agent's drafts hold on disk. A client may make agents, up to
+``MEMORY_API_MAX_AGENTS_PER_PROJECT`` a project (A-10), each with its own drafts;
+docs/operations.md (``MEMORY_API_DRAFT_TTL``) says how an operator bounds the whole."""
 _decoder = msgspec.json.Decoder(Draft)
 _encoder = msgspec.json.Encoder()
 

@@ -65,6 +65,15 @@ export function byFile(findings) {
   return groups;
 }
 
+/**
+ * The T-2 problems of a file (a listing's row or a file's answer) an agent can fix: all but the
+ * listing's cut of its name or description (`listedCut`), said but nothing to fix (the file is
+ * whole).
+ */
+export function fixableProblems({ problems = [], listedCut = [] }) {
+  return problems.filter((p) => !listedCut.includes(p));
+}
+
 /** What "Fix this memory" asks the agent: every finding and T-2 problem of one file. */
 export function fixRequirement(findings, problems = []) {
   const lines = [

@@ -99,6 +99,7 @@ class _Plan:
     index_lines: str | None  # the lines to merge into MEMORY.md (None: none to merge)
     places: str | None  # the version's MEMORY.md, where each line goes back to its place
     pruned: bool = False  # a delete by the service followed the version (took its lines)
+    codec: str | None = None  # the encoding the version's MEMORY.md was written in
 
 
 def _linking_lines(
@@ -171,7 +172,8 @@ def restore_file(
         files = histories.tree(repository, version)
         lines = _linking_lines(old_index, there, files, scope)
         pruned = old_index is None and not lines and _deleted_since(repository, version, names)
-        plan = _Plan(name, data, lines, places, pruned)
+        exact = None if old_index is None else decode_exact(old_index)
+        plan = _Plan(name, data, lines, places, pruned, None if exact is None else exact.codec)
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
     merged, recorded = histories.around(
         agent_id, scope, who, _apply, histories, repository, root, scope, plan, removes=(name,)
@@ -237,7 +239,9 @@ def _apply_in(
     """:func:`_apply` in ``scope``: (the real folder, the path holding it open)."""
     real, held = scope
     if plan.name == layout.INDEX_FILE:
-        return _merge_into_index(root, held, plan.index_lines or "", plan.places, shown=real)
+        return _merge_into_index(
+            root, held, plan.index_lines or "", plan.places, shown=real, codec=plan.codec
+        )
     path = held / plan.name
     recorded = _recorded_blob(histories, repository, plan.name)
     try:
@@ -258,7 +262,9 @@ def _apply_in(
         # only a file a delete by the service took lines of since the version may miss them
         problem = _index_not_recorded(root, held, plan.name) if plan.pruned else None
         return _IndexMerge([], problem=problem)
-    return _merge_into_index(root, held, plan.index_lines, plan.places, shown=real)
+    return _merge_into_index(
+        root, held, plan.index_lines, plan.places, shown=real, codec=plan.codec
+    )
 
 
 def _index_not_recorded(root: Path, scope: Path, name: str) -> str | None:
@@ -428,10 +434,17 @@ def _with_ends(raw: bytes) -> str:
 
 
 def _merge_into_index(
-    root: Path, scope: Path, lines: str, places: str | None, *, shown: Path | None = None
+    root: Path,
+    scope: Path,
+    lines: str,
+    places: str | None,
+    *,
+    shown: Path | None = None,
+    codec: str | None = None,
 ) -> _IndexMerge:
     """Merge ``lines`` into the scope's index (created when missing), each where it stood in
-    ``places`` (the version's index): the lines added, or why the index was left as it was.
+    ``places`` (the version's index, written in ``codec``: an index all ASCII now takes them
+    back in it): the lines added, or why the index was left as it was.
     ``scope`` may be a folder held open (through which the index is edited, unless it is a
     link); ``shown`` is then the real folder, which the logs name."""
     lexical = scope / layout.INDEX_FILE
@@ -447,7 +460,7 @@ def _merge_into_index(
 
     def edit(raw: bytes) -> bytes | None:
         try:  # the form the delete pruned it in (A-6): kept as written
-            merged = merge_index_bytes(raw, lines, {}, places=places, twins=twins)
+            merged = merge_index_bytes(raw, lines, {}, places=places, codec=codec, twins=twins)
         except IndexNotRewritable as refused:
             refusals[:] = [str(refused)]
             return None
@@ -479,4 +492,6 @@ def _merge_into_index(
     merge = merge_index(None, lines, {}, twins=twins)
     if create_new_bytes(path, merge.text.encode("utf-8")):
         return _IndexMerge(merge.added)
-    return _merge_into_index(root, lexical.parent, lines, places, shown=scope)  # made meanwhile
+    return _merge_into_index(  # made meanwhile
+        root, lexical.parent, lines, places, shown=scope, codec=codec
+    )

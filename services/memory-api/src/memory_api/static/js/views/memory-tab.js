@@ -11,7 +11,7 @@ import { agentHref, overlayHref, parseRoute } from "../address.js";
 import { ApiError, api, paths } from "../api.js";
 import { confirmDialog, toast } from "../dialogs.js";
 import { errorBox, h, keepFocus, plural, replace, withBusy } from "../dom.js";
-import { fixRequirement } from "../findings.js";
+import { fixableProblems, fixRequirement } from "../findings.js";
 import { showHidden } from "../hidden-text.js";
 import { collapseState } from "../store.js";
 import { openBridge } from "./bridge.js";
@@ -571,7 +571,14 @@ export class MemoryTab {
     else if ((kind === "edit" || kind === "fix") && file) {
       const topic = await this.topicFor(scope, file);
       if (!topic || this.overlayHref !== href) return;
-      const requirement = kind === "fix" ? fixRequirement(topic.findings, topic.problems) : "";
+      const problems = fixableProblems(topic);
+      if (kind === "fix" && !topic.findings.length && !problems.length) {
+        // a typed or kept address: the bridge would ask the agent to fix an empty list
+        toast(`Nothing to fix in ${file}: the memory lint reports no problem in it.`);
+        onClose();
+        return;
+      }
+      const requirement = kind === "fix" ? fixRequirement(topic.findings, problems) : "";
       this.openBridge(scope, topic, requirement, href, onClose);
     } else if (!this.history.open(kind, scope, file, { href, onClose })) onClose();
   }

@@ -112,15 +112,21 @@ function unreadableBadge(badge, why) {
 
 /**
  * The machines keeping a local copy of the scope (R-1): each one's name and when it last
- * synced; the title adds what merging its last changes did (R-2).
+ * synced; the title adds what merging its last changes did (R-2). A name that two machines
+ * share (VMs or containers made from one image) carries the start of each one's id, else the
+ * two read as one machine listed twice.
  */
 function machinesLine(machines) {
   const when = (value) =>
     new Date(value).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-  const said = machines.map((machine) => `${machine.name} (${when(machine.lastSync)})`);
+  const named = new Map();
+  for (const machine of machines) named.set(machine.name, (named.get(machine.name) ?? 0) + 1);
+  const label = (machine) =>
+    named.get(machine.name) > 1 ? `${machine.name} #${machine.id.slice(0, 6)}` : machine.name;
+  const said = machines.map((machine) => `${label(machine)} (${when(machine.lastSync)})`);
   const details = machines.map((machine) =>
     [
-      `${machine.name} (${machine.principal}): last sync ${machine.lastSync}`,
+      `${label(machine)} (${machine.principal}): last sync ${machine.lastSync}`,
       ...machine.outcomes.map((line) => `  merged: ${line}`),
     ].join("\n"),
   );

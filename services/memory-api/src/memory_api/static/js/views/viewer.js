@@ -10,7 +10,7 @@
 import { ApiError, api, paths, scopeListing } from "../api.js";
 import { openModal } from "../dialogs.js";
 import { errorBox, formatDate, formatSize, h, icon, plural, replace, withBusy } from "../dom.js";
-import { byFile, codeLabel, fileFindings } from "../findings.js";
+import { byFile, codeLabel, fileFindings, fixableProblems } from "../findings.js";
 import { hiddenTextNodes, showHidden } from "../hidden-text.js";
 import { renderMarkdown } from "../markdown.js";
 import { markRefused, unkeptReason } from "./versions.js";
@@ -377,9 +377,8 @@ export class Viewer {
     if (!listing) return;
     const problems = new Map(listing.files.map((topic) => [topic.file, topic.problems ?? []]));
     // A name or description the listing cut is said, but is nothing to fix (the file is whole).
-    const cut = new Map(listing.files.map((topic) => [topic.file, topic.listedCut ?? []]));
-    const toFix = (name, list) =>
-      list.length > 0 || (problems.get(name) ?? []).some((p) => !cut.get(name)?.includes(p));
+    const fixable = new Map(listing.files.map((topic) => [topic.file, fixableProblems(topic)]));
+    const toFix = (name, list) => list.length > 0 || (fixable.get(name) ?? []).length > 0;
     const groups = byFile(listing.findings.filter((f) => !file || f.file === file));
     for (const [name, list] of problems) {
       if (list.length && (!file || name === file) && !groups.has(name)) groups.set(name, []);

@@ -1,0 +1,200 @@
+"""What the startup files of a shell define, for the trust in names printed at run time (P-3).
+
+The guard reads ``$(nproc)``, ``$(date +%F)``, ``$(whoami)`` as one fresh name only while
+nothing may make those programs other ones (:mod:`~harness_memory.hooks.definitions`). A
+shell runs its startup files before the command: ``printf 'nproc() { echo ../x; }' >>
+~/.bashrc`` in one call, then ``bash -ic 'cp n.md "$MEM/$(nproc)/a.md"'`` wrote into another
+scope (round 57). The harnesses run the agent's command through such a shell themselves:
+Codex CLI as ``bash -lc`` (the profiles), Claude Code's Bash tool after a snapshot of the
+functions, aliases and ``PATH`` a login shell and the user's ``~/.bashrc`` make, Gemini CLI as
+``bash -c`` (``BASH_ENV`` only, which the guard already distrusts).
+
+:func:`startup_redefines` reads the files a shell would run
+(:func:`~harness_memory.hooks.shell_startup.startup_files`), and the files they source
+(:func:`~harness_memory.hooks.named_scripts.nested_scripts`, within its bounds), with the one
+reader of definitions (:func:`~harness_memory.hooks.definitions.read_definitions`): a
+function or alias of a printing program's name, an ``enable``, ``hash``, ``trap``, ``fc``,
+``ulimit``, ``LD_PRELOAD`` … (anything but sourcing, ``eval`` of a program's output and a
+``PATH`` setting, read on their own) counts as a definition in the command. A ``PATH`` folder a
+file puts first counts when the agent may write it and it holds such a program already or the
+command names it. A file the agent cannot write (a system file) is trusted unread; one it may
+write that cannot be read whole, or past the bounds, counts as defining every name. Code the
+files build at run time (``eval "$(pyenv init -)"``, a file sourced by a name built at run
+time) is not read: as for the scripts they run (:mod:`~harness_memory.hooks.named_scripts`),
+what it does is fenced by the harness's sandbox, not by this reading.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Collection, Iterable, Mapping
+
+from harness_memory.hooks.definitions import definitions_of, plain_text
+from harness_memory.hooks.named_scripts import (
+    SCRIPT_DEPTH,
+    SCRIPT_FOLLOW_CAP,
+    SCRIPTS_CAP,
+    nested_scripts,
+    non_interactive_part,
+    read_script,
+    script_file,
+    unchangeable,
+    without_comments,
+)
+from harness_memory.hooks.shell_startup import is_interactive, startup_files
+
+__all__ = ["startup_files_run", "startup_redefines"]
+
+_PATH_SET_RE = re.compile(r"(?<![\w$])PATH\+?=(?P<value>[^\s;&|)]*)")
+"""A ``PATH`` assignment in a file's plain text (its quotes dropped): ``PATH=$HOME/bin:$PATH``."""
+
+
+def startup_redefines(
+    files: Iterable[tuple[str, bool]],
+    names: Collection[str],
+    base: str,
+    environ: Mapping[str, str],
+    command: str,
+) -> bool:
+    """Whether the startup ``files`` (each with whether the shell running it is interactive;
+    one that is not runs none of a file after its "return unless interactive" line) a shell
+    started in ``base`` with ``environ`` runs may make a program of ``names`` (``nproc``,
+    ``date``) another one, for the command ``command`` (whose text may name a ``PATH`` folder
+    they add). Reads at most :data:`~harness_memory.hooks.named_scripts.SCRIPTS_CAP` files,
+    :data:`~harness_memory.hooks.named_scripts.SCRIPT_DEPTH` deep; past them, True."""
+    seen: set[tuple[str, bool]] = set()
+    reading = _Reading(names, base, environ, plain_text(command), seen)
+    return any(reading.redefines(file, interactive, 0) for file, interactive in files)
+
+
+class _Reading:
+    """One call's reading of startup files: the names asked about, the shell's folder and
+    environment, the command's plain text and the files read so far."""
+
+    def __init__(
+        self,
+        names: Collection[str],
+        base: str,
+        environ: Mapping[str, str],
+        command: str,
+        seen: set[tuple[str, bool]],
+    ) -> None:
+        self.names, self.base, self.environ, self.command = names, base, environ, command
+        self.seen = seen
+
+    def redefines(self, file: str, interactive: bool, depth: int) -> bool:
+        """Whether ``file`` (and the files it sources) may redefine a name; a missing file
+        (or a link to nothing) runs nothing, a system one is trusted unread."""
+        if not os.path.exists(file) or _system_file(file):  # noqa: PTH110
+            return False
+        key = (os.path.realpath(file), interactive)
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        if depth > SCRIPT_DEPTH or len(self.seen) > SCRIPTS_CAP:
+            return True
+        kind, text = read_script(file, run=False)
+        if kind != "shell":
+            return True  # no regular file, unreadable or too long: it may define any
+        text = without_comments(text if interactive else non_interactive_part(text, self.environ))
+        if self._text_redefines(text):
+            return True
+        if len(text) > SCRIPT_FOLLOW_CAP:
+            return False  # its own scripts are not followed (named_scripts' bound)
+        for script_kind, folder, _, path, top in nested_scripts(text, self.base, self.environ):
+            if script_kind != "source" or not top or path is None:
+                continue  # another process, a subshell's, or named at run time: unread
+            sourced = script_file("source", folder, path, self.environ)
+            if self.redefines(sourced, interactive, depth + 1):
+                return True
+        return False
+
+    def _text_redefines(self, text: str) -> bool:
+        """Whether a startup file's ``text`` (its comments dropped) defines a function or
+        alias of a name, changes lookups other than by sourcing, ``eval`` or ``PATH``, or
+        puts first on ``PATH`` a folder :meth:`_path_redefines` distrusts."""
+        definitions = definitions_of(text, self.names)
+        aliases = definitions.aliases
+        if aliases is None or any(n in definitions.functions or n in aliases for n in self.names):
+            return True
+        if definitions.changes:
+            return True
+        return "PATH" in text and self._path_redefines(plain_text(text))
+
+    def _path_redefines(self, plain: str) -> bool:
+        """Whether a ``PATH`` assignment in ``plain`` names a folder the agent may write that
+        holds a program of a name now or that the command names (it may write one there);
+        a folder built at run time (another variable than ``HOME``/``PATH``) is not read."""
+        home = self.environ.get("HOME", "")
+        for match in _PATH_SET_RE.finditer(plain):
+            for part in match.group("value").split(":"):
+                if part in ("$PATH", "${PATH}") or (not home and "$HOME" in part):
+                    continue
+                folder = re.sub(r"^~(?=/|$)|\$\{?HOME\b\}?", home, part)
+                if "$" in folder or "`" in folder or not folder.startswith("/"):
+                    continue
+                if _system_file(folder):
+                    continue
+                spelled = {folder, folder.replace(home, "~", 1), part} if home else {folder}
+                named = any(spelling.rstrip("/") in self.command for spelling in spelled)
+                held = any(os.path.lexists(os.path.join(folder, n)) for n in self.names)  # noqa: PTH118
+                if named or held:
+                    return True
+        return False
+
+
+_SYSTEM_FOLDERS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/lib/")
+"""Where a root agent's startup files and ``PATH`` folders are the system's (as the guard
+trusts a program a root agent runs only in the system's folders)."""
+
+
+def _system_file(path: str) -> bool:
+    """Whether ``path`` (a file or a folder) is the system's, trusted unread: one this account
+    can neither write nor replace (:func:`~harness_memory.hooks.named_scripts.unchangeable`)
+    or, for root (who may write any), one in :data:`_SYSTEM_FOLDERS` (resolved), owned by root
+    and writable by no one else."""
+    if os.geteuid() != 0:
+        return unchangeable(path)
+    real = os.path.realpath(path)
+    if not real.startswith(_SYSTEM_FOLDERS):
+        return False
+    try:
+        status = os.stat(real)  # noqa: PTH116
+    except OSError:
+        return True  # not there: it adds nothing
+    return status.st_uid == 0 and not status.st_mode & 0o022
+
+
+_SHELL_WORD_RE = re.compile(r"(?<![\w.-])(?:bash|rbash|sh|dash|ash)\b")
+"""A startup shell named in a command's plain text (not ``x.sh``, ``ssh``, ``.bashrc``)."""
+_STARTUP_NAME_RE = re.compile(r"bashrc|profile|bash_login|zshrc")
+"""A startup file named in a command's plain text: the command may write it (``cp f
+~/.bashrc``) before a shell it starts, or the next one, runs it."""
+
+
+def startup_files_run(
+    command: str, environ: Mapping[str, str], harness_shell: tuple[str, ...]
+) -> list[tuple[str, bool]] | None:
+    """The startup files run around ``command`` (its plain text read, failing closed), each
+    with whether read as by an interactive shell: those of the harness's shell for the
+    agent's command (``harness_shell``: ``("bash", "-lc")`` for Codex CLI, ``("bash", "-il")``
+    for Claude Code's snapshot of the profiles and ``~/.bashrc``, with ``~/.zshrc`` when
+    ``SHELL`` is zsh; ``()`` for none) and, when the text names a startup shell, those of a
+    login and interactive ``bash`` and an interactive ``sh`` (``$ENV``) it may start. None
+    when the text names a startup file (it may write one: each counts as defining any name)."""
+    plain = plain_text(command)
+    if _STARTUP_NAME_RE.search(plain):
+        return None
+    files: list[tuple[str, bool]] = []
+    if harness_shell:
+        words = list(harness_shell[1:])
+        interactive = is_interactive(words)
+        files += [(f, interactive) for f in startup_files(harness_shell[0], words, environ)]
+        home = environ.get("HOME", "")
+        if interactive and home and environ.get("SHELL", "").endswith("/zsh"):
+            files.append((f"{home}/.zshrc", True))
+    if _SHELL_WORD_RE.search(plain):
+        files += [(f, True) for f in startup_files("bash", ["-il"], environ)]
+        files += [(f, True) for f in startup_files("sh", ["-i"], environ)]
+    return list(dict.fromkeys(files))

@@ -1,0 +1,149 @@
+"""P-3: what a shell's startup files define counts as defined in the command (round 57).
+
+The guard reads ``$(nproc)`` as one fresh name only while nothing may make ``nproc`` another
+program. A shell runs its startup files first: a ``nproc`` function in ``~/.bashrc`` (written
+in an earlier call) made ``bash -ic 'cp note.md "$MEM/own/$(nproc).md"'`` write where the function
+says, ``../<other scope>/n``, while the guard read a file in the Session's own scope. The
+harnesses run the agent's command through such a shell themselves: Codex CLI as ``bash -lc``
+(the login profiles), Claude Code after a snapshot of what a login shell's profiles and
+``~/.bashrc`` define, Gemini CLI as ``bash -c`` (no startup file but ``BASH_ENV``). Each form below
+was let through before; each harness whose shell runs the file now refuses it (the others still
+allow it: their shell never reads that file), and one bash run proves the refused form writes into
+the other scope. Everyday writes with ``$(date +%F)`` under real homes:
+``test_p3_guard_real_startup_files``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.guard_cases import Layout, fill, refusals_by_every_harness
+
+WRITE = 'cp note.md "{root}/{own}/$(nproc).md"'
+"""A copy into the Session's own scope, named by what ``nproc`` prints."""
+NPROC = "nproc() {{ cat ~/target; }}\n"
+"""A ``nproc`` printing the path ``~/target`` holds: into the other scope (:func:`_write`),
+its text naming no memory."""
+EVERY = {"claude-code", "codex", "gemini"}
+
+
+def _write(where: Layout, name: str, text: str) -> Path:
+    """Write ``text`` (filled with the layout) to ``name`` in the home (the data dir), and
+    ``~/target``: the path into the other scope :data:`NPROC` prints."""
+    (where.data / "target").write_text(f"../{where.other}/n\n", encoding="utf-8")
+    path = where.data / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(fill(text, where), encoding="utf-8")
+    return path
+
+
+def _refusing(where: Layout, command: str) -> set[str]:
+    """The harnesses refusing ``command`` (filled)."""
+    answers = refusals_by_every_harness(where, fill(command, where))
+    return {harness for harness, reason in answers.items() if reason is not None}
+
+
+@pytest.mark.parametrize(
+    ("files", "command", "refusing"),
+    [
+        ({".bashrc": NPROC}, f"bash -ic '{WRITE}'", EVERY),
+        ({".bash_profile": NPROC}, f"bash -lc '{WRITE}'", EVERY),
+        ({".profile": NPROC}, f"sh -lc '{WRITE}'", EVERY),
+        ({".bashrc": "alias true=':'\n. ~/defs.sh\n", "defs.sh": NPROC}, WRITE, {"claude-code"}),
+        ({".bashrc": "alias nproc='cat ~/target'\n"}, WRITE, {"claude-code"}),
+        ({".profile": NPROC}, WRITE, {"codex", "claude-code"}),
+        (
+            {".profile": 'PATH="$HOME/bin:$PATH"\n', "bin/nproc": "#!/bin/sh\n"},
+            WRITE,
+            {"codex", "claude-code"},
+        ),
+        ({".bashrc": "enable -f ~/lib/nproc.so nproc\n"}, WRITE, {"claude-code"}),
+    ],
+    ids=[
+        "bash-ic-bashrc",
+        "bash-lc-bash_profile",
+        "sh-lc-profile",
+        "claude-snapshot-sourced",
+        "claude-snapshot-alias",
+        "login-profile",
+        "login-profile-path",
+        "claude-snapshot-enable",
+    ],
+)
+def test_p3_a_startup_file_s_definition_makes_a_printed_name_untrusted(
+    where: Layout, files: dict[str, str], command: str, refusing: set[str]
+) -> None:
+    for name, text in files.items():
+        _write(where, name, text)
+
+    assert _refusing(where, command) == refusing
+
+
+def test_p3_the_environment_s_env_file_counts_for_an_interactive_sh(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ENV`` names the file an interactive ``sh`` runs first (``sh -ic``)."""
+    monkeypatch.setenv("ENV", str(_write(where, "shrc", NPROC)))
+
+    assert _refusing(where, f"sh -ic '{WRITE}'") == EVERY
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda path: path.write_bytes(b"x" * (1_048_576 + 1)),
+        lambda path: os.mkfifo(path),
+    ],
+    ids=["longer-than-read", "a-fifo"],
+)
+def test_p3_a_startup_file_the_guard_cannot_read_defines_any_name(
+    where: Layout, make: object
+) -> None:
+    """A ``~/.bashrc`` past the bound (1 MiB) or no regular file: it may define ``nproc``."""
+    assert callable(make)
+    make(where.data / ".bashrc")
+
+    assert _refusing(where, WRITE) == {"claude-code"}
+
+
+def test_p3_a_startup_file_the_same_command_writes_counts(where: Layout) -> None:
+    """``cp defs ~/.bashrc`` then a shell that runs it, in one command."""
+    _write(where, "defs", NPROC)
+
+    assert _refusing(where, f"cp ~/defs ~/.bashrc; bash -ic '{WRITE}'") == EVERY
+
+
+def test_p3_a_system_s_startup_file_and_a_plain_home_keep_the_name_trusted(
+    where: Layout,
+) -> None:
+    """A ``~/.bashrc`` defining other functions and aliases (``ll``), a ``PATH`` folder with no
+    such program: ``$(nproc)`` is still the system's, the copy into the own scope allowed."""
+    _write(where, ".bashrc", 'alias ll=\'ls -alF\'\nmkcd() {{ mkdir -p "$1" && cd "$1"; }}\n')
+    _write(where, ".profile", 'PATH="$HOME/.local/bin:$PATH"\n. ~/.bashrc\n')
+    (where.data / ".local" / "bin").mkdir(parents=True)
+
+    assert _refusing(where, f"bash -ilc '{WRITE}'") == set()
+
+
+def test_p3_bash_runs_the_startup_file_s_function_and_writes_into_the_other_scope(
+    where: Layout,
+) -> None:
+    """The refused form is a real bypass: ``bash -ic`` runs ``~/.bashrc``'s ``nproc``."""
+    _write(where, ".bashrc", NPROC)
+    (where.workspace / "note.md").write_text("n\n", encoding="utf-8")
+    environment = {"HOME": str(where.data), "PATH": os.environ["PATH"]}
+
+    subprocess.run(
+        ["bash", "-ic", fill(WRITE, where)],
+        cwd=where.workspace,
+        env=environment,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=True,
+    )
+
+    assert (where.root / where.other / "n.md").read_text(encoding="utf-8") == "n\n"
