@@ -29,13 +29,13 @@ _NAME = r"[^\s;&|(){}<>`$=]+"
 """A function's or alias's name as bash takes it (quotes already dropped)."""
 _BOUNDARY = r"(?:^|(?<=[\s;&|(){}`]))"
 """Where a command word starts."""
-_FUNCTION_RE = re.compile(
+_FUNCTION_RE = (
     rf"(?:^|(?<=[\s;&|(){{}}`=]))(?P<name>{_NAME})\s*\(\s*\)|\bfunction\s+(?P<kw>{_NAME})"
 )
 """A function definition: ``date() {…}``, ``function nproc {…}``, also one after ``=``: an
 alias's value, its quotes dropped (``alias true='nproc() {…}'`` defines ``nproc`` when
 ``true`` runs: review56i)."""
-_ALIAS_RE = re.compile(rf"{_BOUNDARY}alias\b")
+_ALIAS_RE = rf"{_BOUNDARY}alias\b"
 """An ``alias`` command (read from :func:`plain_text`: ``'al''ias'`` runs the builtin too)."""
 _BEFORE_NAME = (
     r"\s*(?:(?:[A-Za-z_]\w*(?:\[[^\]]*\])?=\S*|\d*[<>]+&?\S*|!|time|if|then|do|while|until"
@@ -43,7 +43,7 @@ _BEFORE_NAME = (
 )
 """What may stand between an operator and a command's name: its assignments, redirections and
 the keywords before it (``if . ./f``, ``x=1 . ./f``, ``2>/dev/null $e …``: review56j)."""
-_LOOKUP_RE = re.compile(
+_LOOKUP_RE = (
     rf"{_BOUNDARY}(?:hash|enable|eval|source|trap|fc|ulimit)\b"
     rf"|(?:^|[;&|(){{}}\n`]){_BEFORE_NAME}\.\s|(?:^|[;&|({{\n`]){_BEFORE_NAME}[$`]"
     r"|BASH_FUNC_|BASH_CMDS|BASH_ALIASES"
@@ -95,14 +95,14 @@ def read_definitions(text: str) -> Definitions:
         text = f"{text}\n{bash_quoting(text)}"
     plain = plain_text(text)
     functions = frozenset(
-        match.group("name") or match.group("kw") for match in _FUNCTION_RE.finditer(plain)
+        match.group("name") or match.group("kw") for match in re.finditer(_FUNCTION_RE, plain)
     )
-    aliases = _alias_names(text) if _ALIAS_RE.search(plain) else frozenset()
-    lookup = _LOOKUP_RE.search(plain) is not None
+    aliases = _alias_names(text) if re.search(_ALIAS_RE, plain) else frozenset()
+    lookup = re.search(_LOOKUP_RE, plain) is not None
     return Definitions(functions, aliases, lookup)
 
 
-_NESTED_RE = re.compile(r"[\s;&|`(){}]")
+_NESTED_RE = r"[\s;&|`(){}]"
 """A word that may hold a command of its own (``bash -c 'alias …'``, ``eval "alias …"``)."""
 
 
@@ -128,7 +128,7 @@ def _alias_names(text: str) -> frozenset[str] | None:
             names.add(word.split("=", 1)[0])
         elif word.lstrip("$`({") == "alias":
             operands = True
-        elif "alias" in word and _NESTED_RE.search(word):
+        elif "alias" in word and re.search(_NESTED_RE, word):
             if word == text:  # no shorter words in it (``{alias,nproc=./dots}``): any alias
                 return None
             inner = _alias_names(word)
