@@ -306,6 +306,47 @@ async def test_h5_a_file_tools_guard_or_post_write_hook_loads_no_http_client_nor
     assert sorted(names & {*NO_HOOK_LOADS, *NO_GUARD_LOADS, *NO_FILE_TOOL_LOADS}) == []
 
 
+NO_SHELL_GUARD_LOADS = (
+    "glob",  # only for a command with a pattern (``rm *.log``): compiles its own at import
+)
+"""What a guard on the shell tool's call of an everyday command (``git status && make test``)
+must not load besides: ``shlex`` (in :data:`NO_HOOK_LOADS`) quotes only a word ``xargs``
+runs or a Git top-level, ``glob`` reads only a pattern's files."""
+
+EVERYDAY_COMMAND = "git status && make test"
+
+
+@pytest.mark.parametrize(
+    ("harness", "event", "fixture"),
+    [
+        ("claude-code", "pre-tool-use", "pre_tool_use_bash.json"),
+        ("codex", "pre-tool-use", "codex_pre_tool_use_bash.json"),
+        ("gemini", "before-tool", "gemini_before_tool_shell.json"),
+    ],
+)
+async def test_h5_a_shell_guard_on_an_everyday_command_loads_no_quoting_nor_globbing(
+    service: ScriptedService,
+    workspace: Path,
+    tmp_path: Path,
+    harness: str,
+    event: str,
+    fixture: str,
+) -> None:
+    flags = settings_flags(service, tmp_path)
+    start = hook_fixture("session_start.json", workspace=str(workspace))
+    await run_hook(["hook", "claude-code", "session-start", *flags], start)  # the record
+    call = json.loads(hook_fixture(fixture, workspace=str(workspace), target="unused"))
+    call["session_id"], call["tool_input"]["command"] = SESSION_ID, EVERYDAY_COMMAND
+    modules = tmp_path / "modules.txt"
+    answer = await run_hook(
+        ["hook", harness, event, *flags], json.dumps(call).encode(), modules=modules
+    )
+    assert "deny" not in json.dumps(answer)  # allowed
+    names = loaded(modules)
+    assert "harness_memory.hooks.tool_targets" in names  # the shell reader read it
+    assert sorted(names & {*NO_HOOK_LOADS, *NO_GUARD_LOADS, *NO_SHELL_GUARD_LOADS}) == []
+
+
 @pytest.mark.parametrize(
     ("harness", "parts"),
     [("claude-code", ["--part", "1", "--parts", "4"]), ("codex", []), ("gemini", [])],
@@ -345,7 +386,38 @@ SHARED_TEXT_RULES = ("memory_core.hidden_text", "memory_core.markdown")
 an index at its lines (H-1): the hidden-text rule's 13 patterns and the Markdown reader's 21
 were compiled at import, several milliseconds of each such process, most never used by it."""
 
+SHELL_READER = tuple(
+    f"harness_memory.hooks.{name}"
+    for name in (
+        "tool_targets", "guarding", "link_texts", "here_data", "named_scripts", "shell_statements",
+        "option_words", "run_texts", "definitions", "shell_arrays", "printed_text", "git_toplevel",
+        "piped_code", "in_place", "unread_programs", "bash_quoting", "shell_words", "tool_writes",
+        "git_settings", "package_settings",
+    )
+)  # fmt: skip
+"""The shell guard's reader of a command (P-3): about 150 patterns compiled at import, 78 in
+``tool_targets`` alone, a third of the process's work for ``git status && make test``, which
+matches few of them (H-5)."""
 
-async def test_h5_the_shared_text_rules_compile_their_patterns_when_first_used() -> None:
-    compiled_by = json.loads(await run_python(COMPILED_AT_IMPORT, list(SHARED_TEXT_RULES)))
-    assert sorted(set(compiled_by) & set(SHARED_TEXT_RULES)) == []
+START_RULES = (
+    "memory_core.rules",  # the id and template rules every hook checks its flags with
+    "memory_core.keys",
+    "memory_core.addresses",  # a service address shown without its secret
+    "memory_core.placeholder_typos",
+    "memory_core.mount_fields",
+    "harness_memory.settings",
+    "harness_memory.guard_view",
+)
+"""What every hook process imports besides: their patterns are compiled where first matched."""
+
+
+@pytest.mark.parametrize(
+    "modules",
+    [SHARED_TEXT_RULES, SHELL_READER, START_RULES],
+    ids=["shared-text-rules", "shell-reader", "start-rules"],
+)
+async def test_h5_the_hooks_modules_compile_their_patterns_when_first_used(
+    modules: tuple[str, ...],
+) -> None:
+    compiled_by = json.loads(await run_python(COMPILED_AT_IMPORT, list(modules)))
+    assert sorted(set(compiled_by) & set(modules)) == []

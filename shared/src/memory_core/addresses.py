@@ -23,7 +23,7 @@ from urllib.parse import unquote
 
 __all__ = ["bind_host", "is_loopback", "shown_url", "url_secret", "usual_host"]
 
-_IPV4_SPELLING = re.compile(r"[0-9A-Fa-fXx.]+")
+_IPV4_SPELLING = r"[0-9A-Fa-fXx.]+"
 """What an IPv4 address in a short or numeric spelling holds (``127.1``, ``0x7f.1``,
 ``2130706433``): ``inet_aton`` also takes text after a space, which no host holds."""
 
@@ -41,7 +41,7 @@ def usual_host(host: str) -> str:
         return str(ipaddress.ip_address(host))
     except ValueError:
         pass
-    if not _IPV4_SPELLING.fullmatch(host) or not any(c.isdigit() for c in host):
+    if not re.fullmatch(_IPV4_SPELLING, host) or not any(c.isdigit() for c in host):
         return host
     try:
         return socket.inet_ntoa(socket.inet_aton(host))
@@ -70,16 +70,16 @@ def is_loopback(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return address.is_loopback
 
 
-_USERINFO = re.compile(r"^(?P<scheme>[^:/?#]*://)?.*@", re.DOTALL)
+_USERINFO = r"(?s)^(?P<scheme>[^:/?#]*://)?.*@"
 """Up to the last ``@`` (greedy): a user name and password, whatever they hold."""
-_AUTHORITY = re.compile(r"(?:[^:/?#]*://)?[^/?#]*")
+_AUTHORITY = r"(?:[^:/?#]*://)?[^/?#]*"
 """The scheme and host (and port) a path follows."""
 
 
 def _split(url: str) -> tuple[str, str, str]:
     """``url`` as (scheme and authority, path, ``?`` or ``#`` and all after it), read the way
     a string that is no URL is read too."""
-    authority = _AUTHORITY.match(url)
+    authority = re.match(_AUTHORITY, url)
     start = authority.end() if authority else 0
     end = next((at for at in range(start, len(url)) if url[at] in "?#"), len(url))
     return url[:start], url[start:end], url[end:]
@@ -137,7 +137,9 @@ def shown_url(url: str) -> str:
     >>> shown_url("https://gw.example/tenants/123e4567-e89b-12d3-a456-426614174000/memory")
     'https://gw.example/tenants/***/memory'
     """
-    hidden = _USERINFO.sub(lambda found: f"{found.group('scheme') or ''}***@", url, count=1)
+    hidden = re.compile(_USERINFO).sub(
+        lambda found: f"{found.group('scheme') or ''}***@", url, count=1
+    )
     authority, path, rest = _split(hidden)
     shown = "/".join("***" if _hidden(part, ids=True) else part for part in path.split("/"))
     return authority + shown + (rest[0] + "***" if rest else "")

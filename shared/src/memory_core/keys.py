@@ -79,7 +79,7 @@ DRAFT_ID_PATTERN = "^[0-9a-f]{32}$"
 VERSION_ID_PATTERN = "^[0-9a-f]{40}$"
 """A version id (V-2): the full id of a commit of a scope's history, 40 lowercase hex digits."""
 
-_UNSAFE_RUN = re.compile(r"[^a-z0-9._]+")
+_UNSAFE_RUN = r"[^a-z0-9._]+"
 _BASENAME_MAX = 48
 _HASH_DIGITS = 8
 FILE_NAME_MAX_BYTES = 255
@@ -140,7 +140,7 @@ SCOPE_FILE_NAME_RULE = TextRule(
 """A file whose versions are kept (V-2): the index ``MEMORY.md`` or a topic file (K-7)."""
 
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_CONTROL = "[\x00-\x1f\x7f-\x9f]"
 """Exactly the code points of Unicode category ``Cc`` (C0, DEL, C1), searched at C speed."""
 
 
@@ -150,7 +150,7 @@ def has_control_character(text: str) -> bool:
     >>> has_control_character("line" + chr(10)), has_control_character("Über notes")
     (True, False)
     """
-    return _CONTROL.search(text) is not None
+    return re.search(_CONTROL, text) is not None
 
 
 def _check(rule: TextRule, kind: IdKind, value: str) -> str:
@@ -263,7 +263,7 @@ def safe_basename(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     without_marks = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     lowered = without_marks.lower()
-    dashed = _UNSAFE_RUN.sub("-", lowered).strip("-.")
+    dashed = re.sub(_UNSAFE_RUN, "-", lowered).strip("-.")
     cut = dashed[:_BASENAME_MAX].strip("-.")
     return cut or "workspace"
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 __all__ = ["Mount", "as_utf8", "mount_in", "parse_mounts", "unescape_mount_field"]
 
-_OCTAL = re.compile(rb"\\([0-3][0-7]{2})")
+_OCTAL = rb"\\([0-3][0-7]{2})"
 """An octal escape of one byte (``\000`` to ``\377``), as the kernel writes it in a field."""
 
 
@@ -42,7 +42,7 @@ def unescape_mount_field(field: bytes) -> bytes:
     """
     if b"\\" not in field:
         return field
-    return _OCTAL.sub(lambda found: bytes([int(found[1], 8)]), field)
+    return re.sub(_OCTAL, lambda found: bytes([int(found[1], 8)]), field)
 
 
 class Mount:

@@ -48,7 +48,7 @@ MEMORY_OWN = ("{{MEMORY}}", "{{WORKSPACE_MEMORY_KEY}}")
 
 _OWN_NAMES = tuple(own.strip("{}") for own in MEMORY_OWN)
 _LENGTHS = frozenset(len(name) + step for name in _OWN_NAMES for step in (-1, 0, 1))
-_SEPARATORS = re.compile(r"[\s_-]+")
+_SEPARATORS = r"[\s_-]+"
 _LENGTH_CHANGING = frozenset('"%')
 """The ASCII characters whose skeleton is longer (``%`` is drawn as ``°/₀``); folding any other
 ASCII name changes its length only by joining its separators, so its length is known without
@@ -71,7 +71,7 @@ def _fold(name: str) -> str:
     from memory_core.confusables import skeleton
 
     upper = unicodedata.normalize("NFKC", name).upper()
-    return _SEPARATORS.sub("_", skeleton(upper)).strip("_")
+    return re.sub(_SEPARATORS, "_", skeleton(upper)).strip("_")
 
 
 def within_one_edit(a: str, b: str) -> bool:
@@ -105,7 +105,7 @@ def intended(name: str) -> str | None:
     if (
         name.isascii()
         and not _LENGTH_CHANGING & set(name)
-        and len(_SEPARATORS.sub("_", name).strip("_")) not in _LENGTHS
+        and len(re.sub(_SEPARATORS, "_", name).strip("_")) not in _LENGTHS
     ):
         return None  # far off in length: folding keeps this name's length
     folded = fold_name(name)

@@ -365,7 +365,7 @@ _TEMPLATE_CHAR = f"(?:{_WORD_BREAK_LETTER}\\u200b(?={_WORD_BREAK_LETTER})|[^{_TE
 """One step through a template: a character not refused, or a word-break letter with the
 zero-width space after it when another such letter follows (no lookbehind: ECMA-262, Python
 re and jsonschema-rs read it alike)."""
-_TEMPLATE_RUN = re.compile(f"[{_TEMPLATE_REFUSED}]+")
+_TEMPLATE_RUN = f"[{_TEMPLATE_REFUSED}]+"
 
 
 def _word_break(value: str, start: int, end: int) -> bool:
@@ -382,7 +382,7 @@ def _word_break(value: str, start: int, end: int) -> bool:
 def _template_hidden(value: str) -> str | None:
     found: list[tuple[int, str]] = []
     line, counted = 1, 0  # lines counted on from the last run: one pass, however many runs
-    for match in _TEMPLATE_RUN.finditer(value):
+    for match in re.finditer(_TEMPLATE_RUN, value):
         if not _word_break(value, match.start(), match.end()):
             line += value.count("\n", counted, match.start())
             counted = match.start()
@@ -483,7 +483,7 @@ def prompt_warnings(prompt: str, workspace_prompt: str) -> list[str]:
     return warnings
 
 
-_DOUBLE_BRACED = re.compile(r"\{\{([^{}\n]{1,64})\}\}")
+_DOUBLE_BRACED = r"\{\{([^{}\n]{1,64})\}\}"
 
 
 def _template_typos(template: str) -> dict[str, str]:
@@ -495,11 +495,11 @@ def _template_typos(template: str) -> dict[str, str]:
     >>> _template_typos("{{CWD}} {{MEMROY}} {{MEMORY}} {{MEMO}} {{WORKSPACE_MEMORY_KYE}}")
     {'{{MEMROY}}': '{{MEMORY}}', '{{WORKSPACE_MEMORY_KYE}}': '{{WORKSPACE_MEMORY_KEY}}'}
     """
-    found = _DOUBLE_BRACED.finditer(template)
+    found = re.finditer(_DOUBLE_BRACED, template)
     return misspelt_placeholders((match.group(0), match.group(1)) for match in found)
 
 
-_PLAIN_NAME = re.compile(r"\{\{([A-Za-z0-9 \t_-]{1,64})\}\}")
+_PLAIN_NAME = r"\{\{([A-Za-z0-9 \t_-]{1,64})\}\}"
 
 
 def _names_another_thing(lookalike: str) -> bool:
@@ -511,7 +511,7 @@ def _names_another_thing(lookalike: str) -> bool:
     >>> _names_another_thing("{{WORKSPACE_MEMORY_TOKEN}}"), _names_another_thing("{{USER_INDEX}}")
     (True, False)
     """
-    plain = _PLAIN_NAME.fullmatch(lookalike)
+    plain = re.fullmatch(_PLAIN_NAME, lookalike)
     return plain is not None and not memory_words_only(plain.group(1))
 
 

@@ -18,7 +18,7 @@ from memory_core import json_text
 
 __all__ = ["GuardView", "holds_a_record", "read_guard_view", "record_path"]
 
-_SAFE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+_SAFE_ID_RE = r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
 
 
 class _Directories(msgspec.Struct, frozen=True, rename="camel"):
@@ -49,7 +49,7 @@ _DECODER = msgspec.json.Decoder(_GuardFields)
 
 def record_path(state_dir: Path, session_id: str) -> Path:
     """Return the record file of ``session_id``; an id unfit for a file name is hashed first."""
-    name = session_id if _SAFE_ID_RE.fullmatch(session_id) else _digest(session_id)
+    name = session_id if re.fullmatch(_SAFE_ID_RE, session_id) else _digest(session_id)
     return state_dir / "sessions" / f"{name}.json"
 
 

@@ -110,7 +110,7 @@ class MissingSettingsError(Exception):
         return f"Agent Memory is off for this Session: {self}"
 
 
-_NOT_IN_A_TOKEN = re.compile(r"[^\x21-\x7e]")
+_NOT_IN_A_TOKEN = r"[^\x21-\x7e]"  # noqa: S105 (a pattern, no secret)
 """A character no bearer token holds (RFC 6750's token68 is visible ASCII)."""
 
 
@@ -250,7 +250,7 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
             raise TokenFileError(self.token_file, str(error)) from None
         if not token:
             raise TokenFileError(self.token_file, "it is empty")
-        if (odd := _NOT_IN_A_TOKEN.search(token)) is not None:
+        if (odd := re.search(_NOT_IN_A_TOKEN, token)) is not None:
             raise TokenFileError(
                 self.token_file,
                 f"it holds {odd.group()!r}, which no bearer token holds (one token on one line)",

@@ -57,10 +57,9 @@ def bash_quoting(command: str) -> str:
     return "".join(out)
 
 
-_ANSI_C_RE = re.compile(
-    r"\\(?:x(?P<x>[0-9A-Fa-f]{1,2})|u(?P<u>[0-9A-Fa-f]{1,4})|U(?P<U>[0-9A-Fa-f]{1,8})"
-    r"|(?P<o>[0-7]{1,3})|c(?P<c>.)|(?P<plain>.))",
-    re.DOTALL,
+_ANSI_C_RE = (
+    r"(?s)\\(?:x(?P<x>[0-9A-Fa-f]{1,2})|u(?P<u>[0-9A-Fa-f]{1,4})|U(?P<U>[0-9A-Fa-f]{1,8})"
+    r"|(?P<o>[0-7]{1,3})|c(?P<c>.)|(?P<plain>.))"
 )
 _ANSI_C_PLAIN = {**SIMPLE_ESCAPES, "'": "'", '"': '"', "?": "?"}
 
@@ -76,7 +75,7 @@ def _ansi_c(command: str, start: int) -> tuple[int, str]:
     raw = command[start:at]
     decoded = bytearray()
     done = 0
-    for match in _ANSI_C_RE.finditer(raw):
+    for match in re.finditer(_ANSI_C_RE, raw):
         decoded += raw[done : match.start()].encode("utf-8", "surrogateescape")
         decoded += _ansi_c_escape(match)
         done = match.end()

@@ -30,13 +30,13 @@ _NAME = r"[^\s;&|(){}<>`$=]+"
 """A function's or alias's name as bash takes it (quotes already dropped)."""
 _BOUNDARY = r"(?:^|(?<=[\s;&|(){}`]))"
 """Where a command word starts."""
-_FUNCTION_RE = re.compile(
+_FUNCTION_RE = (
     rf"(?:^|(?<=[\s;&|(){{}}`=]))(?P<name>{_NAME})\s*\(\s*\)|\bfunction\s+(?P<kw>{_NAME})"
 )
 """A function definition: ``date() {…}``, ``function nproc {…}``, also one after ``=``: an
 alias's value, its quotes dropped (``alias true='nproc() {…}'`` defines ``nproc`` when
 ``true`` runs: review56i)."""
-_ALIAS_RE = re.compile(rf"{_BOUNDARY}alias\b")
+_ALIAS_RE = rf"{_BOUNDARY}alias\b"
 """An ``alias`` command (read from :func:`plain_text`: ``'al''ias'`` runs the builtin too)."""
 _BEFORE_NAME = (
     r"\s*(?:(?:[A-Za-z_]\w*(?:\[[^\]]*\])?=\S*|\d*[<>]+&?\S*|!|time|if|then|do|while|until"
@@ -52,7 +52,7 @@ _RUN_CODE = (
 """The part of :data:`_LOOKUP_RE` a startup file's reader reads on its own
 (:attr:`Definitions.changes` leaves it out): a sourced or evaluated text, a command named at run
 time, ``PATH``, ``BASH_ENV``/``ENV``."""
-_CHANGES_RE = re.compile(
+_CHANGES_RE = (
     rf"{_BOUNDARY}(?:hash|enable|trap|fc|ulimit)\b"
     r"|BASH_FUNC_|BASH_CMDS|BASH_ALIASES"
     r"|(?<![\w${])(?:LD_\w+|GCONV_PATH)\b"
@@ -66,7 +66,7 @@ _BUILT_NAMES = (
 )
 """The part of :data:`_LOOKUP_RE` naming a variable at run time (a name reference, ``export
 "$n=…"``): code built at run time, as :data:`_RUN_CODE`'s."""
-_LOOKUP_RE = re.compile(f"{_CHANGES_RE.pattern}|{_BUILT_NAMES}|{_RUN_CODE}")
+_LOOKUP_RE = f"{_CHANGES_RE}|{_BUILT_NAMES}|{_RUN_CODE}"
 """What changes how any name is found, or runs code as any program starts: ``hash -p``,
 ``enable -f``, a sourced or evaluated text, a command whose name is built at run time
 (``e=eval; $e "…"``, ``$s ./defs.sh``: it may be any of these), a trap's text, a line of
@@ -116,11 +116,14 @@ def read_definitions(text: str) -> Definitions:
     text = _decoded(text)
     plain = plain_text(text)
     functions = frozenset(
-        match.group("name") or match.group("kw") for match in _FUNCTION_RE.finditer(plain)
+        match.group("name") or match.group("kw") for match in re.finditer(_FUNCTION_RE, plain)
     )
-    aliases = _alias_names(_alias_lines(text, plain)) if _ALIAS_RE.search(plain) else frozenset()
-    lookup = _LOOKUP_RE.search(plain) is not None
-    return Definitions(functions, aliases, lookup, lookup and _CHANGES_RE.search(plain) is not None)
+    aliases: frozenset[str] | None = frozenset()
+    if re.search(_ALIAS_RE, plain):
+        aliases = _alias_names(_alias_lines(text, plain))
+    lookup = re.search(_LOOKUP_RE, plain) is not None
+    changes = lookup and re.search(_CHANGES_RE, plain) is not None
+    return Definitions(functions, aliases, lookup, changes)
 
 
 def _decoded(text: str) -> str:
@@ -132,21 +135,21 @@ def _decoded(text: str) -> str:
     if "$'" not in text:
         return text
     spans = []
-    for match in _ANSI_C_RE.finditer(text):
+    for match in re.finditer(_ANSI_C_RE, text):
         start = text.rfind("\n", 0, match.start()) + 1
         end = text.find("\n", match.end())
         spans.append(text[start : len(text) if end < 0 else end])
     return f"{text}\n{bash_quoting(chr(10).join(spans))}"
 
 
-_ANSI_C_RE = re.compile(r"\$'(?:[^'\\]|\\.)*'?", re.DOTALL)
+_ANSI_C_RE = r"(?s)\$'(?:[^'\\]|\\.)*'?"
 """An ANSI-C quoted word (``$'…'``, its escapes ``\\'`` kept inside; to the text's end when
 left open)."""
 
 
-_ALIAS_WORD_RE = re.compile(r"(?<![\w-])alias(?![\w-])")
+_ALIAS_WORD_RE = r"(?<![\w-])alias(?![\w-])"
 """``alias`` as a word of its own inside a longer one (not ``aliases``, ``nvm_alias``)."""
-_NESTED_RE = re.compile(r"[\s;&|`(){}]")
+_NESTED_RE = r"[\s;&|`(){}]"
 """A word that may hold a command of its own (``bash -c 'alias …'``, ``eval "alias …"``)."""
 
 
@@ -183,7 +186,7 @@ def _alias_lines(text: str, plain: str) -> str:
     lines = text.replace("\\\n", "").split("\n")
     plain_lines = plain.split("\n")
     return "\n".join(
-        line for line, seen in zip(lines, plain_lines, strict=False) if _ALIAS_RE.search(seen)
+        line for line, seen in zip(lines, plain_lines, strict=False) if re.search(_ALIAS_RE, seen)
     )
 
 
@@ -209,7 +212,7 @@ def _alias_names(text: str) -> frozenset[str] | None:
             names.add(word.split("=", 1)[0])
         elif word.lstrip("$`({") == "alias":
             operands = True
-        elif _ALIAS_WORD_RE.search(word) and _NESTED_RE.search(word):
+        elif re.search(_ALIAS_WORD_RE, word) and re.search(_NESTED_RE, word):
             if word == text:  # no shorter words in it (``{alias,nproc=./dots}``): any alias
                 return None
             inner = _alias_names(word)

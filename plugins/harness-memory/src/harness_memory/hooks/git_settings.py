@@ -59,7 +59,7 @@ through the shell (``core.fsmonitor``, ``core.sshCommand``, ``filter.<x>.clean``
 ``gpg.program``, ``mergetool.<x>.cmd``); an ``alias.<x>`` written ``!…`` too, and any
 ``pager.<x>``."""
 _BOOLEANS = frozenset({"", "true", "false", "yes", "no", "on", "off", "1", "0"})
-_SECTION_RE = re.compile(r'^\[\s*(?P<name>[A-Za-z0-9.-]+)\s*(?:"(?P<sub>(?:[^"\\]|\\.)*)")?\s*\]')
+_SECTION_RE = r'^\[\s*(?P<name>[A-Za-z0-9.-]+)\s*(?:"(?P<sub>(?:[^"\\]|\\.)*)")?\s*\]'
 _INCLUDE_DEPTH = 10
 """How deep ``include.path`` is followed (git's own limit is 10)."""
 
@@ -91,7 +91,7 @@ def parse_git_config(text: str) -> list[tuple[str, str]]:
     for raw in lines:
         line = raw.strip()
         if line.startswith("["):
-            match = _SECTION_RE.match(line)
+            match = re.match(_SECTION_RE, line)
             if match is None:
                 section = ""
                 continue

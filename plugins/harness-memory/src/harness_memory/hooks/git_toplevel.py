@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from collections.abc import Mapping
 
 from harness_memory.hooks.shell_words import split_words
@@ -39,7 +38,7 @@ for the hook holds there); on a busy machine it took over 50 ms, the old limit, 
 command (``cd "$(git rev-parse --show-toplevel)" && make > build.log``) was refused for the
 machine's load: a hook a little late is not felt, a refusal of such a command is. The limit
 only guards against a git that hangs."""
-_OPENING_RE = re.compile(
+_OPENING_RE = (
     r"^\s*(?:cd\s+(?P<folder>(?:'[^']*'|\"'\"|[\w@%+=:,./-])+)\s*&&\s*)?"
     r"(?P<cd>(?:[\w@%+:,./-]+[ \t]+)+?|[A-Za-z_][A-Za-z0-9_]*=)"
     r"(?P<q>\"?)\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)(?P<tail>[\w@%+:,./-]*)(?P=q)"
@@ -64,10 +63,12 @@ def with_toplevel(command: str, folder: str, environ: Mapping[str, str]) -> str:
     git prints, with the path glued after it, quoted; ``command`` unchanged when it opens
     otherwise, the folder before it holds ``..``, git gives no answer, or an unquoted answer
     holds white space or a pattern character (bash would split or expand it). Never raises."""
-    found = _OPENING_RE.match(command)
+    found = re.match(_OPENING_RE, command)
     if found is None:
         return command
-    if found.group("cd").endswith("=") and not _STATEMENT_END_RE.match(command, found.end()):
+    if found.group("cd").endswith("=") and not re.compile(_STATEMENT_END_RE).match(
+        command, found.end()
+    ):
         return command  # ``ROOT=$(git …) cp a "$ROOT/x"``: cp's words are expanded first
     if found.group("folder") is not None:
         entered = split_words(found.group("folder"))  # linear in a long folder (H-5)
@@ -77,19 +78,21 @@ def with_toplevel(command: str, folder: str, environ: Mapping[str, str]) -> str:
             return command  # a relative folder bash may look for along CDPATH
         folder = os.path.join(folder, entered[0])  # noqa: PTH118 (an absolute one wins)
     top = _toplevel(folder, environ)
-    if top is None or (not found.group("q") and _SPLIT_RE.search(top)):
+    if top is None or (not found.group("q") and re.search(_SPLIT_RE, top)):
         return command
+    import shlex  # only here: its import compiles a pattern every shell guard paid for (H-5)
+
     place = shlex.quote(top + found.group("tail") + found.group("after"))
     before, after = command[: found.end("cd")], command[found.end() :]
     return f"{before}{place}{after}"
 
 
-_STATEMENT_END_RE = re.compile(r"[ \t]*(?:;(?!;)|&&|\|\||\n|$)")
+_STATEMENT_END_RE = r"[ \t]*(?:;(?!;)|&&|\|\||\n|$)"
 """The end of an assignment that is a statement of its own (``ROOT=$(git …);``, ``… &&``,
 a newline): the value reaches the commands after it. Before a command's name it is that
 command's prefix: bash expands the command's words before it assigns, and keeps the
 variable's value after it; in a pipeline or run in the background, a subshell's."""
-_SPLIT_RE = re.compile(r"[\s*?\[]")
+_SPLIT_RE = r"[\s*?\[]"
 """What bash splits an unquoted substitution's output at, or expands it by."""
 
 

@@ -698,7 +698,7 @@ def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:
     return unchangeable(file)
 
 
-_RUN_TIME_CHARS = re.compile(r"[$`*?\[]")
+_RUN_TIME_CHARS = r"[$`*?\[]"
 """Characters making a written word a place known only at run time (or a pattern)."""
 
 
@@ -712,7 +712,7 @@ def _may_make(target: str, base: str, found: list[ShellPaths]) -> bool:
         if each.programs:
             return True
         for word in each.written:
-            if _RUN_TIME_CHARS.search(word):
+            if re.search(_RUN_TIME_CHARS, word):
                 return True
             place = os.path.normpath(os.path.join(base, word))  # noqa: PTH118
             if place in above or os.path.realpath(place) in above:
@@ -729,7 +729,7 @@ def _dangling(file: str) -> bool:
 def _ends_in(word: str, name: str) -> bool:
     """Whether a place a command writes (``word``, as written) is a file called ``name``
     (:func:`_names_settings`' reading: by its last part, a shell pattern matching too)."""
-    for piece in _PATH_SPLIT_RE.split(word.lower()):
+    for piece in re.split(_PATH_SPLIT_RE, word.lower()):
         parts = tuple(part for part in piece.split("/") if part not in ("", "."))
         if _ends_as(parts, (name.lower(),), below=False):
             return True
@@ -748,7 +748,7 @@ _OWN_SETTINGS_NAMES = {
 ``~/.config/git/config``, ``.git/config``, ``~/.npmrc``, ``~/.config/pip/pip.conf``, the
 shells' startup files); one ending in ``/`` is a folder anything below which is a setting
 (git's hooks)."""
-_PATH_SPLIT_RE = re.compile(r"[\s'\"=:;,()<>|&{}]+")
+_PATH_SPLIT_RE = r"[\s'\"=:;,()<>|&{}]+"
 """What ends a path inside a word a program is given (``open(".npmrc", "w")``,
 ``--log=x/pip.conf``)."""
 
@@ -761,7 +761,7 @@ def _names_settings(found: ShellPaths, names: tuple[str, ...]) -> str | None:
     none."""
     wanted = [(tuple(name.lower().strip("/").split("/")), name.endswith("/")) for name in names]
     for word in found.written:
-        for piece in _PATH_SPLIT_RE.split(word.lower()):
+        for piece in re.split(_PATH_SPLIT_RE, word.lower()):
             parts = tuple(part for part in piece.split("/") if part not in ("", "."))
             if any(_ends_as(parts, name, below=below) for name, below in wanted):
                 return word
@@ -1009,7 +1009,7 @@ def _written_at_run_time(word: str, found: ShellPaths) -> str:
     words run as the command's name (:data:`~harness_memory.hooks.shell_arrays.WORDS_RUN_RE`:
     ``"${a[@]}"``, ``"$@"``), perl's in-place backups under a suffix its code sets
     (:data:`~harness_memory.hooks.in_place.CODE_SUFFIX`), or a path the shell builds."""
-    if WORDS_RUN_RE.match(word):
+    if re.match(WORDS_RUN_RE, word):
         return (
             f"{REFUSAL_PREFIX}the command's name is words known only at run time "
             f"({shown_path(word)}: an array filled at run time or outside its literal "
@@ -1478,7 +1478,7 @@ _KEEPING_TAR_OPTIONS = frozenset(
 )
 """``TAR_OPTIONS`` words that change no member's place (owners, modes, what is kept)."""
 _KEEPING_TAR_PREFIXES = ("--warning=", "--exclude=", "--quoting-style=")
-_KEEPING_UNZIP_RE = re.compile(r"^-[qonufaCLXVbKMT]+$")
+_KEEPING_UNZIP_RE = r"^-[qonufaCLXVbKMT]+$"
 """``UNZIP`` words that change no member's place (quiet, overwrite, case, modes)."""
 
 
@@ -1491,7 +1491,7 @@ def _moves_no_member(command: str, assignment: str) -> bool:
     except ValueError:
         return False
     if command == "unzip":
-        return all(_KEEPING_UNZIP_RE.match(word) for word in words)
+        return all(re.match(_KEEPING_UNZIP_RE, word) for word in words)
     return all(
         word in _KEEPING_TAR_OPTIONS or word.startswith(_KEEPING_TAR_PREFIXES) for word in words
     )

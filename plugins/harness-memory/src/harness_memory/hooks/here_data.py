@@ -47,23 +47,21 @@ SHELLS = frozenset(
 """Commands whose standard input may be a script a shell runs: a here-document fed to one
 (``bash <<'EOF'``, ``rbash``, which Debian installs, ``bash5``: a name with a version after
 it, :data:`_SHELL_RE`) stays command text (``sudo`` and ``su`` may start a shell too)."""
-_SHELL_RE = re.compile(
-    "(?:" + "|".join(sorted(map(re.escape, SHELLS), key=len, reverse=True)) + r")[-.0-9]*"
-)
+_SHELL_RE = "(?:" + "|".join(sorted(map(re.escape, SHELLS), key=len, reverse=True)) + r")[-.0-9]*"
 OPERATOR_CAP = 64
 """The most ``<<`` one command may hold for its here-data to be read as data: each is read
 with its line, so past it the command is read as written (as before), in time linear in its
 length."""
 _METACHARACTERS = frozenset(" \t\n;&|()<>")
-_CASE_RE = re.compile(r"(?:case|esac)(?=[\s;&|()<>]|$)")
+_CASE_RE = r"(?:case|esac)(?=[\s;&|()<>]|$)"
 """The words opening and closing a ``case`` command, at a word's start."""
-_ASSIGNING_RE = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
-_WORD_RE = re.compile(r"[^\s;&|()<>'\"=]+")
-_UNREAD_NAME_RE = re.compile(r"[$`'\"\\*?\[/]")
+_ASSIGNING_RE = r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?="
+_WORD_RE = r"[^\s;&|()<>'\"=]+"
+_UNREAD_NAME_RE = r"[$`'\"\\*?\[/]"
 """What in a command's name this does not read: an expansion, a quote, an escape, a glob, or a
 folder (a program's path)."""
-_SEGMENT_RE = re.compile(r"[;&|(){}\n]+")
-_ASSIGNMENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_SEGMENT_RE = r"[;&|(){}\n]+"
+_ASSIGNMENT_RE = r"^[A-Za-z_][A-Za-z0-9_]*="
 SCRIPT_RUNNERS = frozenset({"source", ".", "eval", "xargs", "parallel"})
 """Commands that run text they read as shell commands, or commands built from it."""
 SHELL_ESCAPES = frozenset(
@@ -158,7 +156,7 @@ class _Scan:
             char = text[self.at]
             starts = word_start
             word_start = char in _METACHARACTERS
-            if starts and (keyword := _CASE_RE.match(text, self.at)) is not None:
+            if starts and (keyword := re.compile(_CASE_RE).match(text, self.at)) is not None:
                 cases = max(0, cases + (1 if keyword.group() == "case" else -1))
                 self.at = keyword.end()
             elif char == "\\":
@@ -489,16 +487,16 @@ def _runs_a_script(command: str) -> bool:
     ``xargs``), is built at run time (``$SHELL <<EOF``, ``while read l; do $l; done <<EOF``),
     is spelt so that this cannot read it (quoted, escaped, a glob: ``b"as"h``, ``/bin/[b]ash``)
     or is a program's path (``./run.sh``, perhaps the very file the here-document wrote)."""
-    words = {word.rsplit("/", 1)[-1] for word in _WORD_RE.findall(command)}
-    if any(_SHELL_RE.fullmatch(word) for word in words):
+    words = {word.rsplit("/", 1)[-1] for word in re.findall(_WORD_RE, command)}
+    if any(re.fullmatch(_SHELL_RE, word) for word in words):
         return True
     if words & SHELL_ESCAPES or words & {"eval", "xargs", "parallel"}:
         return True
-    for segment in _SEGMENT_RE.split(command):
-        names = [word for word in segment.split() if not _ASSIGNMENT_RE.match(word)]
+    for segment in re.split(_SEGMENT_RE, command):
+        names = [word for word in segment.split() if not re.match(_ASSIGNMENT_RE, word)]
         while names and (names[0] in _LEADING or names[0].startswith("-") or names[0].isdigit()):
             names.pop(0)
-        if names and (names[0] in SCRIPT_RUNNERS or _UNREAD_NAME_RE.search(names[0])):
+        if names and (names[0] in SCRIPT_RUNNERS or re.search(_UNREAD_NAME_RE, names[0])):
             return True
     return False
 
@@ -536,7 +534,7 @@ def _runs(text: str, start: int, end: int) -> tuple[list[str], str]:
             span_end = close + 1
         elif text.startswith("${", at):
             close = _closing(text[:end], at + 1)
-            if _ASSIGNING_RE.match(text, at):
+            if re.compile(_ASSIGNING_RE).match(text, at):
                 runs.append(": " + text[at:close])
             at += 2  # what is inside is read on
             continue

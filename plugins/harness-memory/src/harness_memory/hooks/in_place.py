@@ -88,12 +88,12 @@ def edited_files(command: str, operands: list[tuple[str, bool]]) -> list[tuple[s
 CODE_SUFFIX = "$^I"
 """Perl's in-place suffix variable: code setting it (``BEGIN{$^I=…}``) edits in place, its
 backups kept under a name the code builds at run time (with ``*``: anywhere)."""
-_NAMES_SUFFIX_RE = re.compile(
+_NAMES_SUFFIX_RE = (
     r"[$*]\s*(?:\{\s*)?\^I"  # $^I, $ ^I, ${^I}, ${ ^I }, *^I
     r"|[$@%*&]\s*\{\s*(?:[\"'`]|q[qwx]?\s*[^\w\s])"  # ${"\cI"}: a name a string gives
     r"|::\s*\{"  # $::{"\cI"}, $main::{…}: the symbol table by a name
     r"|\\c[Ii]|\\x\{?0*9(?![0-9a-fA-F])|\\0*11(?![0-7])"  # ^I's character, escaped
-    r"|\bchr\s*\(?\s*(?:0*9|0x0*9|011)\b"  # or made: chr(9)
+    r"|\bchr\s*\(?\s*(?:0*9|0x0*9|011)\b"
 )
 """Perl code that may name :data:`CODE_SUFFIX` in any spelling: the variable itself (white space
 after the sigil, braces), a variable whose name a string gives (``${"\\cI"}``), the symbol
@@ -104,7 +104,7 @@ def code_edits_in_place(command: str, operands: list[tuple[str, bool]]) -> bool:
     """Whether ``perl``'s ``operands`` (its code among them) may name :data:`CODE_SUFFIX` in
     any spelling (:data:`_NAMES_SUFFIX_RE`): the code may turn in-place editing on, with a
     backup suffix of its own."""
-    return command == "perl" and any(_NAMES_SUFFIX_RE.search(word) for word, _ in operands)
+    return command == "perl" and any(re.search(_NAMES_SUFFIX_RE, word) for word, _ in operands)
 
 
 def backup_suffix(command: str, operands: list[tuple[str, bool]]) -> tuple[str, bool] | None:
@@ -291,7 +291,7 @@ def sed_written_files(
     return files + [(script, True) for script in made]
 
 
-_FILLED_RE = re.compile(
+_FILLED_RE = (
     r"\$\((?!\()|`|\$\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)\}|\$\{|\$(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
 )
 
@@ -304,7 +304,7 @@ def _filled(script: str, assigned: Collection[str]) -> bool:
     whose ``$(…)`` inside are matched on their own) put in no command. The words carry no
     quoting, so a ``$`` ending a line (``'s/ *$//'``) or addressing the last one
     (``'$a\\x'``) is sed's own, unless it names such a variable."""
-    for match in _FILLED_RE.finditer(script):
+    for match in re.finditer(_FILLED_RE, script):
         name = match.group("braced") or match.group("name")
         if name is None or name in assigned:
             return True

@@ -95,10 +95,8 @@ LINK_TEXTS: tuple[tuple[str, str], ...] = (
 )
 """The one table of texts by which a program's code can make a link: each a name shown in a
 refusal and the pattern found in the code (Python, JavaScript, Perl, Ruby, PHP, awk, shell)."""
-_LINK_TEXT_RE = re.compile(
-    "|".join(f"(?P<t{at}>{pattern})" for at, (_, pattern) in enumerate(LINK_TEXTS))
-)
-TEXT_PROGRAMS = re.compile(
+_LINK_TEXT_RE = "|".join(f"(?P<t{at}>{pattern})" for at, (_, pattern) in enumerate(LINK_TEXTS))
+TEXT_PROGRAMS = (
     r"^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*"
     r"|[gmn]?awk|lua[0-9.]*|sh|bash|rbash|dash|ash|ksh|mksh|zsh|source|\.)$"
 )
@@ -121,13 +119,13 @@ into another folder, where it leads elsewhere."""
 def reads_text(name: str) -> bool:
     """Whether the guard reads the words (and script file) of the program called ``name``
     (a bare name) as its code: :data:`TEXT_PROGRAMS`."""
-    return TEXT_PROGRAMS.match(name) is not None
+    return re.match(TEXT_PROGRAMS, name) is not None
 
 
 def link_text(text: str) -> str | None:
     """The name (from :data:`LINK_TEXTS`) of the first text in ``text`` by which code can make
     a link, or None; one linear scan."""
-    found = _LINK_TEXT_RE.search(text)
+    found = re.search(_LINK_TEXT_RE, text)
     if found is None or found.lastgroup is None:
         return None
     return LINK_TEXTS[int(found.lastgroup[1:])][0]
@@ -171,33 +169,30 @@ def _linking_cp(words: list[str]) -> bool:
     return False
 
 
-_PYTHON_IMPORT_RE = re.compile(
-    r"(?:^|[;:])[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*\(?([\w., \t]*)"
-    r"|import[ \t]+([\w., \t]+))",
-    re.MULTILINE,
+_PYTHON_IMPORT_RE = (
+    r"(?m)(?:^|[;:])[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*\(?([\w., \t]*)"
+    r"|import[ \t]+([\w., \t]+))"
 )
 """A Python import statement starting a line or after ``;`` or ``:`` (``import json;import
 mk``, ``if 1: import mk``): ``from MODULE import NAMES`` or ``import MODULES``."""
-_LOADING_RE = re.compile(
+_LOADING_RE = (
     r"\b(?:exec|compile|runpy|run_module|run_path|import_module|__import__|load_module"
     r"|exec_module|load_source|spec_from_file_location|SourceFileLoader)\b"
 )
 """Python code loading code by a name or file it gives as a string (``f = open("mk.py");
 exec(f.read())``, ``runpy.run_module("mk")``, ``spec_from_file_location("m", "mk.py")``)."""
-_STRING_NAME_RE = re.compile(r"[\"']([\w./-]+)[\"']")
+_STRING_NAME_RE = r"[\"']([\w./-]+)[\"']"
 """A string literal that may name a module or a file (``"mk"``, ``'mk.py'``, ``"./lib/x.py"``)."""
-_NODE_IMPORT_RE = re.compile(
-    r"(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*\(?\s*)[\"'](\./[^\"'\n]+)[\"']"
-)
+_NODE_IMPORT_RE = r"(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*\(?\s*)[\"'](\./[^\"'\n]+)[\"']"
 _NODE_ENDINGS = ("", ".js", ".mjs", ".cjs", ".ts", "/index.js")
-_PYTHON_RUN_FILE_RE = re.compile(
+_PYTHON_RUN_FILE_RE = (
     r"\b(?:exec\s*\(\s*(?:compile\s*\(\s*)?(?:open|Path|io\.open|pathlib\.Path)"
     r"|execfile|run_path)\s*\(\s*[rbuRBU]*[\"']([^\"'\n]+)[\"']"
 )
 """Python code running a file's text as its own: ``exec(open("mk.py").read())``,
 ``exec(compile(open("x").read(), …))``, ``exec(Path("x").read_text())``, ``execfile("x")``,
 ``runpy.run_path("x")``: the literal file is loaded as a module is."""
-_PYTHON_IMPORT_CALL_RE = re.compile(
+_PYTHON_IMPORT_CALL_RE = (
     r"\b(?:__import__|import_module)\s*\(\s*[\"']([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)[\"']"
 )
 """A module imported by a call naming it (``__import__("mk")``,
@@ -230,7 +225,7 @@ def local_imports(text: str) -> list[str]:
     are there is the caller's look; their code may make a link as the script's own may
     (P-3)."""
     names: list[str] = []
-    for found in _PYTHON_IMPORT_RE.finditer(text):
+    for found in re.finditer(_PYTHON_IMPORT_RE, text):
         if found.group(3) is not None:
             names.extend(_module_files(found.group(3).split(",")))
             continue
@@ -238,16 +233,16 @@ def local_imports(text: str) -> list[str]:
         names.extend(_module_files([package]))
         prefix = f"{package}." if package else ""  # ``from pkg import helper``: pkg/helper.py
         names.extend(_module_files(f"{prefix}{each.strip()}" for each in found.group(2).split(",")))
-    if _LOADING_RE.search(text):  # a name or file given as a string to code loading it
-        for found in _STRING_NAME_RE.finditer(text):
+    if re.search(_LOADING_RE, text):  # a name or file given as a string to code loading it
+        for found in re.finditer(_STRING_NAME_RE, text):
             spelled = found.group(1)
             names.extend([spelled] if spelled.endswith(".py") else _module_files([spelled]))
-    for found in _NODE_IMPORT_RE.finditer(text):
+    for found in re.finditer(_NODE_IMPORT_RE, text):
         path = found.group(1)[2:]
         if ".." not in path:
             names.extend(f"{path}{ending}" for ending in _NODE_ENDINGS)
-    names.extend(found.group(1) for found in _PYTHON_RUN_FILE_RE.finditer(text))
-    for found in _PYTHON_IMPORT_CALL_RE.finditer(text):
+    names.extend(found.group(1) for found in re.finditer(_PYTHON_RUN_FILE_RE, text))
+    for found in re.finditer(_PYTHON_IMPORT_CALL_RE, text):
         path = found.group(1).replace(".", "/")
         names.extend([f"{path}.py", f"{path}/__init__.py"])
     return names

@@ -20,7 +20,6 @@ neither write nor replace (a system file, read by no agent's hand): such a file 
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import stat
@@ -131,7 +130,7 @@ _PREAMBLE = r"(?:[ \t]*(?:\#[^\n]*)?\n)*[ \t]*"
 _FLAGS = r"\[\[\s+\"?\$-\"?\s+"
 _PROMPT = r"\[\s+-{}\s+\"\$\{{?PS1-?\}}?\"\s+\]\s*{}\s*return"
 _ENDED = r"(?:\s+[0-9]+)?[ \t]*(?:[;\#][^\n]*)?(?:\n|$)"
-_NOT_INTERACTIVE_RE = re.compile(
+_NOT_INTERACTIVE_RE = (
     _PREAMBLE
     + r"(?:case\s+\"?\$-\"?\s+in\s+\*i\*\)\s*;;\s*\*\)\s*return\s*;;\s*esac"
     + rf"|{_FLAGS}!=\s+\*i\*\s+\]\]\s*&&\s*return"
@@ -150,7 +149,7 @@ def non_interactive_part(text: str, environ: Mapping[str, str]) -> str:
     with ``environ`` (its environment): none when its first command returns unless the shell
     is interactive (:data:`_NOT_INTERACTIVE_RE`; the ``PS1`` forms only where ``environ`` sets
     no ``PS1``, which a shell that is not interactive then leaves unset), else all of it."""
-    found = _NOT_INTERACTIVE_RE.match(text)
+    found = re.match(_NOT_INTERACTIVE_RE, text)
     if found is None or (found.group("prompt") and "PS1" in environ):
         return text
     return ""
@@ -160,20 +159,20 @@ NestedScript = tuple[str, str, str, str | None, bool]
 """A script a followed script runs, as ``ShellPaths.scripts`` holds one: its kind
 (``source``, ``shell``, ``run``), the folder it runs in, its word as spelled, its path once
 expanded (None when named at run time) and whether it runs at the top (not in ``$(…)``)."""
-_SEGMENT_RE = re.compile(r"(\$\(|`|\n|;|&&|\|\||\||(?<![<>])&(?!>)|[()])")
+_SEGMENT_RE = r"(\$\(|`|\n|;|&&|\|\||\||(?<![<>])&(?!>)|[()])"
 """What ends a simple command (or starts one inside ``$(…)`` or backquotes), for the scan (a
 ``&`` of a redirection, ``>&/dev/null``, ends none)."""
-_COMMENT_RE = re.compile(r"(?m)(^|[ \t])#.*$")
+_COMMENT_RE = r"(?m)(^|[ \t])#.*$"
 """A comment: from a ``#`` starting a word to the line's end."""
 
 
 def without_comments(text: str) -> str:
     """A shell script's ``text`` with its comments (:data:`_COMMENT_RE`) dropped: a comment
     runs nothing and defines nothing."""
-    return _COMMENT_RE.sub(r"\1", text)
+    return re.sub(_COMMENT_RE, r"\1", text)
 
 
-_REDIRECTION_RE = re.compile(r"^[0-9]*[<>]")
+_REDIRECTION_RE = r"^[0-9]*[<>]"
 """A redirection word before a command's name (``>/dev/null cmd``)."""
 _LEADING = frozenset(
     {"then", "do", "else", "elif", "if", "while", "until", "!", "{", "}", "time", "exec"}
@@ -185,8 +184,8 @@ _GLOBS_CAP = 64
 name holding one past it is taken as named at run time (as ``source "$(…)"`` is)."""
 _DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments (``export BASH_ENV=./x.sh``)."""
-_ASSIGNED_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$", re.DOTALL)
-_PLAIN_VARIABLE_RE = re.compile(
+_ASSIGNED_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
+_PLAIN_VARIABLE_RE = (
     r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)\}|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
 )
 
@@ -201,7 +200,7 @@ def nested_scripts(text: str, base: str, environ: Mapping[str, str]) -> list[Nes
     ``;``, ``&&``, ``|``, newlines, ``$(`` and backquotes, no path judged (H-5: a 64 KiB
     startup file in a few milliseconds); a name it cannot read is one named at run time."""
     scan = _NestedScan(base, environ)
-    pieces = _SEGMENT_RE.split(without_comments(text))
+    pieces = re.split(_SEGMENT_RE, without_comments(text))
     top = True
     for at in range(0, len(pieces), 2):  # a command's text, then what ends it
         words = pieces[at].split()
@@ -230,7 +229,9 @@ class _NestedScan:
         """Read one simple command's words ``said`` (as split at white space)."""
         words = [word.replace('"', "").replace("'", "") for word in said]
         while words and (
-            words[0] in _LEADING or _ASSIGNED_RE.match(words[0]) or _REDIRECTION_RE.match(words[0])
+            words[0] in _LEADING
+            or re.match(_ASSIGNED_RE, words[0])
+            or re.match(_REDIRECTION_RE, words[0])
         ):
             self._assign(words.pop(0), top=top)
         if not words:
@@ -255,7 +256,7 @@ class _NestedScan:
 
     def _assign(self, word: str, *, top: bool) -> None:
         """Keep an assignment's literal value; one of ``BASH_ENV``/``ENV`` is a script."""
-        assigned = _ASSIGNED_RE.match(word)
+        assigned = re.match(_ASSIGNED_RE, word)
         if assigned is None:
             return
         name, value = assigned.group("name"), assigned.group("value")
@@ -288,7 +289,7 @@ class _NestedScan:
         one, or the environment's), ``~`` read, a pattern matched from the folder; None when
         it holds another expansion (``$(…)``, ``${x:-y}``, ``$1``) or an unknown variable."""
         words = [word]
-        for found in _PLAIN_VARIABLE_RE.finditer(word):
+        for found in re.finditer(_PLAIN_VARIABLE_RE, word):
             variable = found.group("braced") or found.group("plain")
             values = self.known.get(variable)
             if values is None and variable not in self.known and variable in self.environ:
@@ -313,6 +314,8 @@ class _NestedScan:
         self.globs += 1
         if self.globs > _GLOBS_CAP:
             return [None]
+        import glob  # only for a pattern: with fnmatch, patterns compiled at import (H-5)
+
         anchored = os.path.join(self.base, word)  # noqa: PTH118
         matched: list[str | None] = [os.path.normpath(f) for f in sorted(glob.glob(anchored))]  # noqa: PTH207
         return matched or [word]

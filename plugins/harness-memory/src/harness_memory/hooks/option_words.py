@@ -335,18 +335,18 @@ _NODE_VALUED = (
     " --env-file-if-exists --snapshot-blob --allow-fs-read --allow-fs-write"
     " --experimental-sea-config --trace-require-module"
 )
-INTERPRETERS: tuple[tuple[re.Pattern[str], OptionTable], ...] = (
+INTERPRETERS: tuple[tuple[str, OptionTable], ...] = (
     (
-        re.compile(r"^(?:python|pypy)[0-9.]*$"),
+        r"^(?:python|pypy)[0-9.]*$",
         OptionTable("WX", ("--check-hash-based-pycs",), whole_names=True),
     ),
     (
-        re.compile(r"^(?:node|nodejs|bun)$"),
+        r"^(?:node|nodejs|bun)$",
         OptionTable("rC", _NODE_VALUED.split(), whole_names=True),
     ),
-    (re.compile(r"^perl[0-9.]*$"), OptionTable("I", whole_names=True)),
-    (re.compile(r"^ruby[0-9.]*$"), OptionTable("rIEC", whole_names=True)),
-    (re.compile(r"^php[0-9.]*$"), OptionTable("cdz", whole_names=True)),
+    (r"^perl[0-9.]*$", OptionTable("I", whole_names=True)),
+    (r"^ruby[0-9.]*$", OptionTable("rIEC", whole_names=True)),
+    (r"^php[0-9.]*$", OptionTable("cdz", whole_names=True)),
 )
 """Each interpreter's options taking a value (CPython 3.12's ``-W``/``-X`` and
 ``--check-hash-based-pycs``, Node 22's valued options (each one added in round 53 run by
@@ -361,7 +361,7 @@ Taken for the script's name, a value hid the script after it (``python3 -bW igno
 def interpreter_table(name: str) -> OptionTable:
     """The :class:`OptionTable` of the interpreter called ``name`` (a bare name:
     :data:`INTERPRETERS`), or one with no valued option."""
-    return next((table for rule, table in INTERPRETERS if rule.match(name)), _EMPTY)
+    return next((table for rule, table in INTERPRETERS if re.match(rule, name)), _EMPTY)
 
 
 CP_LINKING = frozenset({"s", "l", "--symbolic-link", "--link"})

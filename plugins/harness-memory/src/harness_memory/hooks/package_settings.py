@@ -56,7 +56,7 @@ PIP_PLACES = frozenset(
     | {"wheel-dir", "build", "build-dir", "download", "local-log", "download-cache"}
 )
 """``pip.conf`` keys (and ``PIP_<KEY>`` variables) naming a folder or file ``pip`` writes."""
-_VARIABLE_RE = re.compile(r"\$\{(?P<name>[^}]*)\}")
+_VARIABLE_RE = r"\$\{(?P<name>[^}]*)\}"
 
 
 class PackageSettings:
@@ -152,12 +152,12 @@ def package_settings(
             pairs.append((name[len(variables) :].lower().replace("_", "-"), value))
     keys = (NPM_PLACES | NPM_COMMANDS | _NPM_CODE) if program == "npm" else PIP_PLACES
     for key, value in written or []:  # ``${NAME}`` left for npm to take from the environment
-        value = _VARIABLE_RE.sub(lambda m: environ.get(m.group("name"), m.group(0)), value)
+        value = re.sub(_VARIABLE_RE, lambda m: environ.get(m.group("name"), m.group(0)), value)
         if key in keys and ("$" in value or "`" in value):
             settings.run_time.append(f"{key}={value}")
     pairs += written or []
     for key, value in pairs:
-        value = _VARIABLE_RE.sub(lambda m: environ.get(m.group("name"), m.group(0)), value)
+        value = re.sub(_VARIABLE_RE, lambda m: environ.get(m.group("name"), m.group(0)), value)
         settings.text.append(f"{key}={value}")
         if program == "npm" and key in _NPM_CODE and value.strip():
             settings.commands.append((key, f"node {value}"))

@@ -31,13 +31,13 @@ PRINTERS = frozenset({"echo", "printf"})
 """Programs printing their words: the text they print into a shell's pipe is its code."""
 _ENDS = frozenset({";", "&&", "||", "|", "&", "(", ")", "{", "}", "then", "do", "else", "!", "\n"})
 """Words ending a simple command (and the reserved words starting one)."""
-_PUNCTUATION = re.compile(r"^[;&|()<>]+$").match
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=").match
+_PUNCTUATION = r"^[;&|()<>]+$"
+_ASSIGNMENT = r"^[A-Za-z_][A-Za-z0-9_]*\+?="
 _RUNNERS = frozenset({"env", "command", "exec", "builtin", "nohup", "time", "sudo", "nice"})
 """Words that run the program named after them (with their options)."""
-_NOT_LITERAL = re.compile(r"[$`{}*?\[\]~'\"]")
+_NOT_LITERAL = r"[$`{}*?\[\]~'\"]"
 """What bash expands in a word or quotes (printed, a quote is code's quote)."""
-_ECHO_OPTION_RE = re.compile(r"^-[neE]+$")
+_ECHO_OPTION_RE = r"^-[neE]+$"
 """An option word of bash's ``echo``."""
 
 
@@ -104,12 +104,18 @@ def _simple_command(words: list[str], at: int, *, back: bool) -> list[str]:
     found: list[str] = []
     step = -1 if back else 1
     index = at + step
-    while 0 <= index < len(words) and words[index] not in _ENDS and not _PUNCTUATION(words[index]):
+    while (
+        0 <= index < len(words)
+        and words[index] not in _ENDS
+        and not re.match(_PUNCTUATION, words[index])
+    ):
         found.append(words[index])
         index += step
     if back:
         found.reverse()
-    while found and (_ASSIGNMENT(found[0]) or found[0] in _RUNNERS or found[0].startswith("-")):
+    while found and (
+        re.match(_ASSIGNMENT, found[0]) or found[0] in _RUNNERS or found[0].startswith("-")
+    ):
         found.pop(0)
     return found
 
@@ -158,11 +164,11 @@ def _printed(printer: list[str], command: str) -> str | None:
     if read_definitions(command).redefines(printer[0]):
         return None
     name, words = printer[0], printer[1:]
-    if any(_NOT_LITERAL.search(word) or "\\\n" in word for word in words):
+    if any(re.search(_NOT_LITERAL, word) or "\\\n" in word for word in words):
         return None
     if name == "printf":
         return printf_text(words)
-    options = itertools.takewhile(_ECHO_OPTION_RE.match, words)
+    options = itertools.takewhile(re.compile(_ECHO_OPTION_RE).match, words)
     escapes = any("e" in word for word in options)
     if not escapes and any("\\" in word for word in words):
         return None

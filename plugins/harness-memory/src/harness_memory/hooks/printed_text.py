@@ -27,7 +27,7 @@ import re
 
 __all__ = ["SIMPLE_ESCAPES", "echo_text", "printf_text"]
 
-_ECHO_OPTION_RE = re.compile(r"^-[neE]+$")
+_ECHO_OPTION_RE = r"^-[neE]+$"
 """An ``echo`` option word bash takes (any other word starting with ``-`` is printed)."""
 SIMPLE_ESCAPES = {
     "a": "\a",
@@ -45,12 +45,12 @@ SIMPLE_ESCAPES = {
 ``printf``; bash's ``$'…'`` reads them too)."""
 _HEX = {"x": 2, "u": 4, "U": 8}
 """Escapes taking hexadecimal digits (at most this many)."""
-_DECIMAL_RE = re.compile(r"^[+-]?(?:0|[1-9][0-9]{0,17})$")
+_DECIMAL_RE = r"^[+-]?(?:0|[1-9][0-9]{0,17})$"
 """A ``%d``/``%i`` argument the guard computes: decimal digits as Python reads them. A leading
 ``0`` is octal to bash (``printf %d 010`` prints ``8``), ``0x`` hexadecimal, and past 18 digits
 bash clamps to 64 bits: those are not computed (None), so printed code holding them is judged
 as unknown, never as other digits than bash prints (round 56, review56g)."""
-_CONVERSION_RE = re.compile(r"%(.)")
+_CONVERSION_RE = r"%(.)"
 
 
 class _Stop(Exception):
@@ -105,7 +105,7 @@ def echo_text(words: list[str]) -> str | None:
     its leading option words read, then the rest joined by spaces, escapes read under
     ``-e``, a newline after unless ``-n`` (``\\c`` ends it all)."""
     newline, escapes, at = True, False, 0
-    while at < len(words) and _ECHO_OPTION_RE.match(words[at]):
+    while at < len(words) and re.match(_ECHO_OPTION_RE, words[at]):
         for letter in words[at][1:]:
             newline = newline and letter != "n"
             escapes = (escapes or letter == "e") and letter != "E"
@@ -149,7 +149,7 @@ def _formatted(form: str, arguments: list[str]) -> tuple[str | None, int]:
     """One use of the format ``form`` with ``arguments``: the text and how many it took."""
     out: list[str] = []
     used = 0
-    for number, piece in enumerate(_CONVERSION_RE.split(form)):
+    for number, piece in enumerate(re.split(_CONVERSION_RE, form)):
         if number % 2 == 0:
             if "\\c" in piece or "%" in piece:
                 return None, 0  # ``\c`` or a lone ``%`` ending a format: not computed
@@ -167,7 +167,7 @@ def _formatted(form: str, arguments: list[str]) -> tuple[str | None, int]:
                 out.append(_escaped(argument or "", echo=True))
             except _Stop as stop:
                 raise _Stop("".join(out) + str(stop.args[0])) from None
-        elif piece in "di" and (argument is None or _DECIMAL_RE.match(argument)):
+        elif piece in "di" and (argument is None or re.match(_DECIMAL_RE, argument)):
             out.append(str(int(argument or "0")))
         else:
             return None, 0

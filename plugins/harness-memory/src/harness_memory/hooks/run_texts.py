@@ -28,9 +28,9 @@ from harness_memory.hooks.option_words import (
 
 __all__ = ["commands_run", "sed_script_files", "texts_run"]
 
-_ALIAS_RE = re.compile(r"^alias\.[^=\s]+=!", re.IGNORECASE)
+_ALIAS_RE = r"(?i)^alias\.[^=\s]+=!"
 """A git setting given by ``-c`` defining a shell alias (``alias.x=!python3 mk.py``)."""
-_ENV_ALIAS_RE = re.compile(r"^alias\.[^=\s]+=", re.IGNORECASE)
+_ENV_ALIAS_RE = r"(?i)^alias\.[^=\s]+="
 """A git alias given by ``--config-env`` (``alias.x=VAR``): its text is the variable's value."""
 
 
@@ -43,7 +43,7 @@ def _sed_address(at: int) -> str:
     )
 
 
-_SED_RUN_RE = re.compile(
+_SED_RUN_RE = (
     rf"(?:^|[;{{}}\n])[ \t]*(?:{_sed_address(1)}"
     rf"(?:[ \t]*,[ \t]*(?:{_sed_address(2)}|[+~]\d+))?)?[ \t]*!?[ \t]*e[ \t]+(?P<run>[^\n]+)"
 )
@@ -64,9 +64,9 @@ _MAKE_OPTIONS = OptionTable(
     optional=("--jobs", "--load-average", "--output-sync", "--debug", "--shuffle"),
 )
 """GNU make 4.4's options taking a value (``-E STRING`` is ``--eval``)."""
-_MAKE_RULE_RE = re.compile(r"^[^\t=#]*?::?[^=;]*;(.*)$")
+_MAKE_RULE_RE = r"^[^\t=#]*?::?[^=;]*;(.*)$"
 """A make rule line with its recipe after ``;`` (``x: ; @python3 mk.py``)."""
-_MAKE_REFERENCE_RE = re.compile(r"\$(?:\([^()]*\)|\{[^{}]*\}|[^$(){}])")
+_MAKE_REFERENCE_RE = r"\$(?:\([^()]*\)|\{[^{}]*\}|[^$(){}])"
 """A make variable's reference in a recipe (``$(PY)``, ``${X}``, ``$@``): its value is known
 only to make; read as a word the shell is given at run time."""
 
@@ -106,7 +106,7 @@ def texts_run(command: str, words: Sequence[str]) -> list[str]:
         return [
             found.group("run")
             for text in _sed_scripts(words)
-            for found in _SED_RUN_RE.finditer(text)
+            for found in re.finditer(_SED_RUN_RE, text)
         ]
     if command == "make":
         evals = option_values(words, _MAKE_OPTIONS, ("--eval", "-E"))
@@ -135,11 +135,11 @@ def _git_aliases(words: Sequence[str]) -> list[str]:
     """The shell text of each ``!`` alias git ``words`` define for this run (``-c
     alias.x='!cmd'``; ``--config-env=alias.x=VAR``: a program named at run time) or in its
     settings (``config [--global] alias.x '!cmd'``)."""
-    texts = [_ALIAS_RE.sub("", word) for word in words if _ALIAS_RE.match(word)]
+    texts = [re.sub(_ALIAS_RE, "", word) for word in words if re.match(_ALIAS_RE, word)]
     # ``--config-env=alias.x=VAR``: the alias is VAR's value, read at run time
     given = [word[13:] for word in words if word.startswith("--config-env=")]
     given += [value for key, value in itertools.pairwise(words) if key == "--config-env"]
-    texts += ['"$(:)"' for word in given if _ENV_ALIAS_RE.match(word)]
+    texts += ['"$(:)"' for word in given if re.match(_ENV_ALIAS_RE, word)]
     if "config" in words:
         after = list(words[words.index("config") + 1 :])
         texts += [
@@ -173,10 +173,10 @@ def _recipes(text: str) -> list[str]:
     reference to a make variable read as a word known only at run time."""
     recipes: list[str] = []
     for line in text.split("\n"):
-        rule = _MAKE_RULE_RE.match(line)
+        rule = re.match(_MAKE_RULE_RE, line)
         recipe = rule.group(1) if rule else line[1:] if line.startswith("\t") else ""
         recipe = recipe.strip().lstrip("@-+").strip()
         if recipe:
-            recipe = _MAKE_REFERENCE_RE.sub('"$(:)"', recipe.replace("$$", "\0"))
+            recipe = re.sub(_MAKE_REFERENCE_RE, '"$(:)"', recipe.replace("$$", "\0"))
             recipes.append(recipe.replace("\0", "$"))
     return recipes

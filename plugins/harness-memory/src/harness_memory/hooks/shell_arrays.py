@@ -21,18 +21,18 @@ import re
 
 __all__ = ["WORDS_RUN_RE", "arrays_spelt"]
 
-WORDS_RUN_RE = re.compile(r"^\$(?:[@*]|\{[@*][^}]*\}|\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\][^}]*\})$")
+WORDS_RUN_RE = r"^\$(?:[@*]|\{[@*][^}]*\}|\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\][^}]*\})$"
 """An expansion that may give several words, as the lexer leaves it (quotes read): the
 positional parameters (``"$@"``, ``$*``, ``"${@:2}"``) or an array's elements (``"${a[@]}"``,
 ``${a[*]}``, ``"${a[@]:1}"``)."""
-_ARRAY_RE = re.compile(r"^\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$")
+_ARRAY_RE = r"^\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}$"
 """An array's elements, whole (``"${a[@]}"``, ``${a[*]}``)."""
-_LITERAL_RE = re.compile(r"^[^$`*?\[{]*$")
+_LITERAL_RE = r"^[^$`*?\[{]*$"
 """A word standing for itself in an array's assignment: no expansion, glob or brace."""
 _NAMING_OPTIONS = "anv"
 """Short options taking a variable's name, the name glued after them too (``read -aa``,
 ``read -raa``: ``-a a``; ``printf -va``; ``declare -na``)."""
-_ENDS_RE = re.compile(r"^(?:[;&|()<>]+|\n|then|do|else|done|fi)$")
+_ENDS_RE = r"^(?:[;&|()<>]+|\n|then|do|else|done|fi)$"
 """A word ending a simple command's words, as the lexer leaves it (``;``, ``&&``, ``);``, a
 redirection)."""
 _READINGS = 8
@@ -46,7 +46,7 @@ def arrays_spelt(words: list[str]) -> list[list[str]]:
     """``words`` (one command, lexed) once for each choice of the values its literal arrays
     may hold (:func:`_array_values`), each whole expansion of one spelt as that value's
     words; any other expansion stays as written. One reading when no array is expanded."""
-    names = {match.group("name") for word in words if (match := _ARRAY_RE.match(word))}
+    names = {match.group("name") for word in words if (match := re.match(_ARRAY_RE, word))}
     known = {name: values for name in sorted(names) if (values := _array_values(words, name))}
     readings = 1
     for name in list(known):
@@ -74,9 +74,9 @@ def _positional_spelt(words: list[str]) -> list[str]:
         return words
     given: list[str] = []
     for word in words[start + 1 :]:
-        if _ENDS_RE.match(word):
+        if re.match(_ENDS_RE, word):
             break
-        if not _LITERAL_RE.match(word) or any(char.isspace() for char in word):
+        if not re.match(_LITERAL_RE, word) or any(char.isspace() for char in word):
             return words
         given.append(word)
     end = start + 1 + len(given)
@@ -93,7 +93,7 @@ def _sets_words(words: list[str], at: int) -> bool:
     word that is no option among its words (``set -e``, ``set -o pipefail`` give none)."""
     taking = False
     for word in words[at + 1 :]:
-        if _ENDS_RE.match(word):
+        if re.match(_ENDS_RE, word):
             return False
         if taking:
             taking = False
@@ -113,7 +113,7 @@ def _may_change_positional(word: str) -> bool:
 def _spelt(word: str, chosen: dict[str, list[str]]) -> list[str]:
     """``word`` as the words it stands for: an array's value when it expands one of
     ``chosen`` whole, else itself."""
-    match = _ARRAY_RE.match(word)
+    match = re.match(_ARRAY_RE, word)
     if match is None or match.group("name") not in chosen:
         return [word]
     return chosen[match.group("name")]
@@ -136,7 +136,7 @@ def _array_values(words: list[str], name: str) -> Values | None:
                 return None
             added = [[*value, *elements] for value in values] if word.endswith("+=") else []
             values.extend(added or [elements])
-        elif _names(word, name) and not (values and _ARRAY_RE.match(word)):
+        elif _names(word, name) and not (values and re.match(_ARRAY_RE, word)):
             return None
         if len(values) > _READINGS:
             return None
@@ -164,7 +164,7 @@ def _elements(words: list[str], start: int) -> tuple[list[str] | None, int]:
     for word in words[start + 1 :]:
         if word.startswith(")"):
             return elements, len(elements) + 2
-        if not _LITERAL_RE.match(word) or word in ("(", ";", "&", "|", "<", ">"):
+        if not re.match(_LITERAL_RE, word) or word in ("(", ";", "&", "|", "<", ">"):
             return None, 0
         elements.append(word)
     return None, 0

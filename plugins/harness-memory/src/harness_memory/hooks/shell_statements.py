@@ -44,12 +44,12 @@ from collections.abc import Callable, Iterable, Mapping
 
 __all__ = ["CHOICES_CAP", "Scopes", "read_names"]
 
-_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_ASSIGNED_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=")
-_PLAIN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_DEFAULT_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?=")
-_PUNCTUATION_RE = re.compile(r"^[;&|()<>]+$")
-_REDIRECTION_RE = re.compile(r"^[;&|()]*[<>]")
+_NAME_RE = r"^[A-Za-z_][A-Za-z0-9_]*$"
+_ASSIGNED_RE = r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?="
+_PLAIN_RE = r"^[A-Za-z_][A-Za-z0-9_]*="
+_DEFAULT_RE = r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?="
+_PUNCTUATION_RE = r"^[;&|()<>]+$"
+_REDIRECTION_RE = r"^[;&|()]*[<>]"
 _OPENERS = {"if": "fi", "while": "done", "until": "done", "for": "done", "select": "done"}
 _OPENERS_ALL = {**_OPENERS, "case": "esac", "{": "}"}
 _CLOSERS = frozenset(_OPENERS_ALL.values())
@@ -125,7 +125,7 @@ class _Reader:
         for at, word in enumerate(self.words):
             if word == "\n":
                 self._end_command(at, ";")
-            elif _PUNCTUATION_RE.match(word):
+            elif re.match(_PUNCTUATION_RE, word):
                 self._punctuation(at, word)
             else:
                 self._word(at, word)
@@ -249,7 +249,7 @@ class _Reader:
         """Whether the group closed at ``at`` runs in this shell: no ``|`` or ``&`` follows it
         (its redirections skipped), nor did it read a pipe."""
         for word in self.words[at + 1 :]:
-            if _PUNCTUATION_RE.match(word) and not ("<" in word or ">" in word):
+            if re.match(_PUNCTUATION_RE, word) and not ("<" in word or ">" in word):
                 return not (word.startswith(("|", "&;")) or word == "&")
         return True
 
@@ -266,10 +266,10 @@ class _Reader:
         here = not (frame.conditional or frame.piped) and ender not in ("|", "|&", "&")
         local = any(self.words[at] == "local" for at in words)
         bodies = self.bodies
-        names = [self.words[at] for at in words if not _ASSIGNED_RE.match(self.words[at])]
+        names = [self.words[at] for at in words if not re.match(_ASSIGNED_RE, self.words[at])]
         # ``local`` holds only as a plain statement of the body's own list: surely run, here
         declares_local = names[:1] == ["local"] and here and bool(bodies) and frame is bodies[-1]
-        if names[:1] and names[0] in _DECLARING and any(_GLOBAL_RE.match(n) for n in names):
+        if names[:1] and names[0] in _DECLARING and any(re.match(_GLOBAL_RE, n) for n in names):
             self._restore_nothing()
         for index, name, said in _assignments(
             self.words, words, self.fixed, body=local and bool(bodies), redefined=self.redefined
@@ -312,7 +312,7 @@ def _assignments(
     or not its text (:func:`_declares_oddly`: ``local`` outside a function's ``body``, ``-p``,
     ``-f``, ``-n``, ``-i``, ``-u``, ``-l``, or the builtin in ``redefined``)."""
     found: list[tuple[int, str, str]] = []
-    plain = [at for at in command if _ASSIGNED_RE.match(words[at]) is None]
+    plain = [at for at in command if re.match(_ASSIGNED_RE, words[at]) is None]
     name = words[plain[0]] if plain else ""
     declared = name in _DECLARING
     odd = declared and _declares_oddly([words[at] for at in plain], redefined, body=body)
@@ -323,22 +323,22 @@ def _assignments(
         word = words[at]
         found.extend(
             (at, m["name"], "unsure" if m["name"] in before or _nested(word, m) else "sure")
-            for m in _DEFAULT_RE.finditer(word)
+            for m in re.finditer(_DEFAULT_RE, word)
         )
-        if (assigned := _ASSIGNED_RE.match(word)) is not None:
+        if (assigned := re.match(_ASSIGNED_RE, word)) is not None:
             statement = not plain or (declared and at > plain[0])
             sure = statement and assigned["name"] not in before
-            plainly = _PLAIN_RE.match(word) is not None  # no ``+=``, no ``X[0]=``
+            plainly = re.match(_PLAIN_RE, word) is not None  # no ``+=``, no ``X[0]=``
             unknown = not plainly or (odd and at > plain[0])
             found.append((at, assigned["name"], "unknown" if unknown else _how[sure]))
             if plain and at < plain[0] and name in _READERS and name not in redefined:
                 found[-1] = (at, assigned["name"], "kept")  # ``IFS=, read``: gone after it
-        elif at != (plain[0] if plain else -1) and _NAME_RE.match(word):
+        elif at != (plain[0] if plain else -1) and re.match(_NAME_RE, word):
             named = name in _NAMING or (declared and name != "export")
             if named or (name == "printf" and words[at - 1] == "-v"):
                 how = _unset_how(name, word, plain, words, redefined)
                 found.append((at, word, "unknown" if word in before else how))
-    operands = [words[at] for at in plain[1:] if not _REDIRECTION_RE.match(words[at - 1])]
+    operands = [words[at] for at in plain[1:] if not re.match(_REDIRECTION_RE, words[at - 1])]
     if name == "read" and read_names(operands) == []:
         found.append((plain[0], "REPLY", "unknown"))  # ``read -r < f``: it sets ``REPLY``
     return found
@@ -382,16 +382,16 @@ def read_names(words: list[str]) -> list[str] | None:
                 at += 1
             break
     names.extend(words[at:])
-    return names if all(_NAME_RE.match(name) for name in names) else None
+    return names if all(re.match(_NAME_RE, name) for name in names) else None
 
 
 _how = {True: "sure", False: "unsure"}
 _KINDS = {"unknown": "unknown", "kept": "kept", "unset": "unset"}
 """The event of an assignment that does not surely decide its variable, by how it assigns
 (else ``unsure``)."""
-_GLOBAL_RE = re.compile(r"^-[A-Za-z]*g")
+_GLOBAL_RE = r"^-[A-Za-z]*g"
 """A declaring builtin's ``-g``: it assigns the global variable, past any ``local`` one."""
-_ODD_OPTION_RE = re.compile(r"^[-+][A-Za-z]*[pfFnuil]")
+_ODD_OPTION_RE = r"^[-+][A-Za-z]*[pfFnuil]"
 """A declaring builtin's option after which ``X=1`` may not set ``X`` to ``1``: ``-p``,
 ``-f``, ``-F`` (print, name functions), ``-n`` (a name reference, or ``export -n``), ``-i``
 (arithmetic), ``-u``, ``-l`` (case changed)."""
@@ -405,7 +405,7 @@ def _declares_oddly(command: list[str], redefined: frozenset[str], *, body: bool
     return (
         (name == "local" and not body)
         or name in redefined
-        or any(_ODD_OPTION_RE.match(word) for word in command[1:])
+        or any(re.match(_ODD_OPTION_RE, word) for word in command[1:])
     )
 
 

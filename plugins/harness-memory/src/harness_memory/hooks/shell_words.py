@@ -30,13 +30,12 @@ _SPACE = " \t\r\n"
 """White space as ``shlex`` reads it (no vertical tab, no form feed, no Unicode spaces)."""
 
 
-def _plain_re(punctuation: str) -> re.Pattern[str]:
+def _plain_re(punctuation: str) -> str:
     """A run of characters that are neither white space, quote, backslash nor punctuation."""
-    return re.compile("[^" + re.escape(_SPACE + "'\"\\" + punctuation) + "]+")
+    return "[^" + re.escape(_SPACE + "'\"\\" + punctuation) + "]+"
 
 
-_PLAIN_RES = {PUNCTUATION: _plain_re(PUNCTUATION), "": _plain_re("")}
-_IN_DOUBLE_RE = re.compile(r'[^"\\]+')
+_IN_DOUBLE_RE = r'[^"\\]+'
 """A run of characters in double quotes that neither closes them nor escapes."""
 
 
@@ -54,7 +53,7 @@ def split_words(text: str, *, punctuation: str = "", dead: str = "") -> list[str
     >>> split_words("'$a' \"$b\\$c\" \\$d", dead="_")
     ['_a', '$b\\_c', '_d']
     """
-    plain = _PLAIN_RES.get(punctuation) or _plain_re(punctuation)
+    plain = re.compile(_plain_re(punctuation))  # compiled once: re's own cache keeps it
     words: list[str] = []
     at, end = 0, len(text)
     while at < end:
@@ -109,7 +108,7 @@ def _double_quoted(text: str, at: int, parts: list[str], dead: str = "") -> int:
     index after the closing quote."""
     end = len(text)
     while at < end:
-        if (found := _IN_DOUBLE_RE.match(text, at)) is not None:
+        if (found := re.compile(_IN_DOUBLE_RE).match(text, at)) is not None:
             parts.append(found[0])
             at = found.end()
             continue

@@ -85,7 +85,6 @@ import itertools
 import os
 import posixpath
 import re
-import shlex
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -191,24 +190,24 @@ MAYBE_PATCHER = "its program is named at run time, so it may be apply_patch"
 
 # Characters that end a path inside one shell word: assignments (OUT=/x), redirections (>/x),
 # separators the lexer left attached, command substitution, quotes the fallback split kept.
-_WORD_SPLIT_RE = re.compile(r"[=<>;|&()'\"]+")
-_ASSIGNMENT_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$", re.DOTALL)
-_VARIABLE_RE = re.compile(r"\$(?:\{(?P<braced>[^}]*)\}|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
-_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_GLUED_OPTION_RE = re.compile(r"^-(?P<letters>[A-Za-z]+)[^A-Za-z]*[/~]", re.DOTALL)
+_WORD_SPLIT_RE = r"[=<>;|&()'\"]+"
+_ASSIGNMENT_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
+_VARIABLE_RE = r"\$(?:\{(?P<braced>[^}]*)\}|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
+_NAME_RE = r"^[A-Za-z_][A-Za-z0-9_]*$"
+_GLUED_OPTION_RE = r"(?s)^-(?P<letters>[A-Za-z]+)[^A-Za-z]*[/~]"
 """A short option (or a few) glued to a path holding a ``/`` (``-t/dir``, ``-vo../x``): each
 rest after an option letter may be the path the program writes."""
 _SEPARATORS = {";", "&&", "||", "|", "&", "(", ")", "{", "}", "then", "do", "else", "!", "\n"}
 _CD_WORDS = {"cd", "pushd"}
 _UNKNOWN_FOLDER_WORDS = {"-execdir", "-okdir"}
 """``find`` options that run their command in each found file's folder."""
-_GLOB_CHARS = re.compile(r"[*?\[]")
-_PATTERN_CHARS = re.compile(r"[*?\[{]")
+_GLOB_CHARS = r"[*?\[]"
+_PATTERN_CHARS = r"[*?\[{]"
 """A glob's characters or a brace expansion's ``{``: a removed word holding one may take any
 name in its folder (``rm -rf sub/{d,e}``)."""
-_PUNCTUATION = re.compile(r"^[;&|()<>]+$").match
+_PUNCTUATION = r"^[;&|()<>]+$"
 """A token the lexer made of punctuation characters alone (``)``, ``);``, ``&&`` …)."""
-_GLUED_SEPARATOR = re.compile(r"^\)+(?:;|&&|\|\||\|&?|&(?!>))").match
+_GLUED_SEPARATOR = r"^\)+(?:;|&&|\|\||\|&?|&(?!>))"
 """A ``)`` the lexer glued to the separator after it (``);``, ``)&&``, ``)|``): it ends the
 command too (``eval $(cat s); echo x > a.md``), unlike ``)>`` or ``)&>`` (a redirection)."""
 
@@ -216,7 +215,9 @@ command too (``eval $(cat s); echo x > a.md``), unlike ``)>`` or ``)&>`` (a redi
 def _separates(word: str) -> bool:
     """Whether the lexer's ``word`` ends a simple command: a separator (:data:`_SEPARATORS`)
     alone or glued after a ``)`` (:data:`_GLUED_SEPARATOR`)."""
-    return word in _SEPARATORS or (_PUNCTUATION(word) is not None and bool(_GLUED_SEPARATOR(word)))
+    return word in _SEPARATORS or (
+        re.match(_PUNCTUATION, word) is not None and bool(re.match(_GLUED_SEPARATOR, word))
+    )
 
 
 _BRACE_CAP = 256  # words one brace expression may become; past it the word is undecided
@@ -434,7 +435,7 @@ _OPERATOR_CAP = 16
 holding more is refused as a path that could lead anywhere."""
 _INNER_DEPTH = 4
 """How deep commands inside words (``sh -c '…'`` inside ``eval "…"`` …) are read at most."""
-_GLUED_TAIL_RE = re.compile(r"[)`](?P<tail>[^\s;&|<>()`'\"$]+)")
+_GLUED_TAIL_RE = r"[)`](?P<tail>[^\s;&|<>()`'\"$]+)"
 """Literal text glued after a command substitution's end (``$(…)rest``, `` `…`rest``): the
 lexer splits it from the substitution, but the shell makes one word of both."""
 
@@ -626,12 +627,12 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     evaluated = [" ".join(evaluating or [])]
     _read_inner(found, evaluated, (bases[-1], environ, _depth, lost), outer=writes)
     _add_here_data(found, texts, bases, known, environ, lost=lost)
-    if any(_PATCHER_RE.search(program) for program in found.programs[programs:]):
+    if any(re.search(_PATCHER_RE, program) for program in found.programs[programs:]):
         _note_patched(found, [(command, True), *texts], bases)
     _note_fed_patches(found, writes, [(command, True), *texts], bases[-1], fed=fed)
 
 
-_CODE_FILE_RE = re.compile(r"^\$\(\s*(?:cat\s+(?:--\s+)?|<\s*)([^\s$`*?\[\]{}()|;&<>'\"\\]+)\s*\)$")
+_CODE_FILE_RE = r"^\$\(\s*(?:cat\s+(?:--\s+)?|<\s*)([^\s$`*?\[\]{}()|;&<>'\"\\]+)\s*\)$"
 """Code that is one file's text: ``$(cat FILE)``, ``$(< FILE)`` (a literal name)."""
 
 
@@ -645,7 +646,7 @@ def _note_code_file(
     """Keep the file whose text ``word`` is, when it is a shell's ``-c`` code or ``eval``'s
     (``bash -c "$(cat s.sh)"``, ``eval "$(< s.sh)"``), as a script fed to a shell
     (``ShellPaths.scripts``, ``fed``): judged as ``bash < s.sh`` is (P-3)."""
-    if (match := _CODE_FILE_RE.match(word)) is None:
+    if (match := re.match(_CODE_FILE_RE, word)) is None:
         return
     expanded = _expand(match.group(1), known, environ)
     path = None if expanded is None else _tilde(expanded, environ)
@@ -726,7 +727,7 @@ def _names_read(
         environ
     ):
         return _NamesRead.NONE
-    if _ZONE_SET_RE.search(plain_text(command)) or given is _NamesRead.NO_BARE_DATE:
+    if re.search(_ZONE_SET_RE, plain_text(command)) or given is _NamesRead.NO_BARE_DATE:
         return _NamesRead.NO_BARE_DATE
     return _NamesRead.ALL
 
@@ -786,14 +787,12 @@ def _cat_read(definitions: Definitions, environ: Mapping[str, str], outer: _Writ
     )
 
 
-_ZONE_SET_RE = re.compile(
-    r"(?:^|(?<=[\s;&|(){}`'\"]))(?:TZ|TZDIR|LANG|LANGUAGE|LC_[A-Z]+|LOCPATH)\b"
-)
+_ZONE_SET_RE = r"(?:^|(?<=[\s;&|(){}`'\"]))(?:TZ|TZDIR|LANG|LANGUAGE|LC_[A-Z]+|LOCPATH)\b"
 """A zone or locale named other than as ``$NAME``: the text a bare ``date`` prints (its zone's
 name, the locale's words) may be the command's choice."""
 
 
-_PATCHER_RE = re.compile(r"(?:^|/)apply_?patch$")
+_PATCHER_RE = r"(?:^|/)apply_?patch$"
 """Codex CLI's patch tool as a command (``apply_patch``, ``applypatch``): Codex applies ``[cd
 DIR &&] apply_patch <<'EOF' …`` run through its shell tool (``bash -lc`` too) as the patch
 tool, in ``DIR``; any other shell runs a program so named (one applying the patch: Codex puts
@@ -818,7 +817,7 @@ def _note_patched(found: ShellPaths, texts: list[tuple[str, bool]], bases: list[
         named.update(dict.fromkeys(written))
         touched.update(dict.fromkeys(gone))
         for path in [*written, *gone] if expands else []:
-            if _RUN_TIME_NAME_RE.search(path):  # ``*** Add File: $X/a.md``
+            if re.search(_RUN_TIME_NAME_RE, path):  # ``*** Add File: $X/a.md``
                 start = path[: _first_expansion(path)]
                 found.fed_patches.extend(
                     (start if start.startswith("/") else f"{base}/{start}", _BUILT_LINE)
@@ -843,14 +842,14 @@ def _runs_patcher(command: str | None, words: list[str]) -> bool:
     elif command == "find":
         starts = [at + 1 for at, word in enumerate(words) if word in FIND_RUNNING]
     elif command in _PATCH_RUNNERS:
-        return any(_PATCHER_RE.search(word.split(" ", 1)[0]) for word in words)
+        return any(re.search(_PATCHER_RE, word.split(" ", 1)[0]) for word in words)
     else:
         return False
     places = (_past_wrappers(words, start) for start in starts)
-    return any(_PATCHER_RE.search(words[at]) for at in places if at < len(words))
+    return any(re.search(_PATCHER_RE, words[at]) for at in places if at < len(words))
 
 
-_PER_PROCESS_RE = re.compile(r"^/(?:proc|dev/fd|dev/std(?:in|out|err))(?:/|$)")
+_PER_PROCESS_RE = r"^/(?:proc|dev/fd|dev/std(?:in|out|err))(?:/|$)"
 """A place the kernel gives each process its own view of: ``/proc`` (``/proc/self``,
 ``/proc/thread-self``, a process id), ``/dev/fd``, ``/dev/stdin``."""
 _LINK_HOPS = 40
@@ -869,7 +868,7 @@ def _per_process(path: str) -> bool:
         if part in ("", "."):
             continue
         done = posixpath.dirname(done) if part == ".." else f"{done}/{part}"
-        if _PER_PROCESS_RE.match(done):
+        if re.match(_PER_PROCESS_RE, done):
             return True
         try:
             target = os.readlink(done)  # noqa: PTH115 (a str, one hop)
@@ -933,10 +932,12 @@ def _substitution_at(
     """Where the lexer's ``word`` (after ``last``) stands: whether it closes a top-level
     ``$(…)`` (``)``, or ``);`` as the lexer groups them), and after it how many ``$(`` deep
     the reading is and whether inside backquotes."""
-    closing = bool(substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word))
+    closing = bool(
+        substituting > 0 and substituting <= word.count(")") and re.match(_PUNCTUATION, word)
+    )
     if word == "(" and last.endswith("$"):
         substituting += 1
-    elif substituting and _PUNCTUATION(word):
+    elif substituting and re.match(_PUNCTUATION, word):
         substituting = max(0, substituting - word.count(")"))
     if word.count("`") % 2:
         quoted_back = not quoted_back
@@ -1048,7 +1049,7 @@ def _found_for(
     found = ShellPaths()
     found.budget = found.budget if budget is None else budget
     add_links(found.links, links or {})
-    found.built.extend(tails := [m.group("tail") for m in _GLUED_TAIL_RE.finditer(command)])
+    found.built.extend(tails := [m.group("tail") for m in re.finditer(_GLUED_TAIL_RE, command)])
     return found, set(tails)
 
 
@@ -1103,11 +1104,11 @@ def _in_case_pattern(cases: list[str], word: str, previous: str | None) -> bool:
         if word == "esac":
             cases.pop()
             return False
-        if _PUNCTUATION(word) and word.startswith(")"):  # ``)``, ``);;``: the list's end
+        if re.match(_PUNCTUATION, word) and word.startswith(")"):  # ``)``, ``);;``: the list's end
             cases[-1] = _CASE_PATTERN if word[1:].startswith(_CASE_ENDS) else _CASE_BODY
         return "$" not in word and "`" not in word  # ``$(…)`` in a pattern runs: read it
     if part == _CASE_BODY:
-        if _PUNCTUATION(word) and word.startswith(_CASE_ENDS):  # ``;;``, ``;&``, ``;;&``
+        if re.match(_PUNCTUATION, word) and word.startswith(_CASE_ENDS):  # ``;;``, ``;&``, ``;;&``
             cases[-1] = _CASE_PATTERN
         elif word == "esac" and previous is None:
             cases.pop()
@@ -1153,9 +1154,7 @@ own knowledge and writing nothing (a virtual environment's, a version manager's,
 toolchain's, a package manager's root): ``cd "$(poetry env info -p)"``, ``cd "$(pipenv
 --venv)"``. A command substitution running one of them (with any further words: ``bundle show
 rails``) is a folder printer as :data:`_FOLDER_PRINTERS` are."""
-_SUBSTITUTED_RE = re.compile(
-    r"(?:\$\(|`|\|\||&&|;|\|)\s*(?P<name>[^\s()`;|&<>]+)(?P<rest>[^()`;|&<>]*)"
-)
+_SUBSTITUTED_RE = r"(?:\$\(|`|\|\||&&|;|\|)\s*(?P<name>[^\s()`;|&<>]+)(?P<rest>[^()`;|&<>]*)"
 """A program a command substitution runs: after its opening, or after ``||``, ``&&``, ``;`` or
 ``|`` inside it."""
 
@@ -1166,7 +1165,7 @@ def _substitution_spelt(words: list[str], at: int) -> str:
     depth = 0
     spelt = ["$"]
     for word in words[at + 1 : at + 1 + _INNER_WORDS]:
-        depth += word.count("(") - word.count(")") if _PUNCTUATION(word) else 0
+        depth += word.count("(") - word.count(")") if re.match(_PUNCTUATION, word) else 0
         spelt.append(word)
         if depth <= 0:
             break
@@ -1187,15 +1186,15 @@ def _named_folder(word: str, known: Mapping[str, str | None], *, unsure: bool) -
     ``unsure``), rather than from data a file or a variable set from one holds (``cd
     "$(cat target)"``, ``d=$(cat f); cd "$d"``, ``cd `cat f```): a program the guard does not
     read run in the latter is refused."""
-    if word in ("$", "`") or ("`" in word and not _SUBSTITUTED_RE.search(word)):
+    if word in ("$", "`") or ("`" in word and not re.search(_SUBSTITUTED_RE, word)):
         return False  # the lexer split the substitution off: what runs is not in the word
-    for match in _SUBSTITUTED_RE.finditer(word):
+    for match in re.finditer(_SUBSTITUTED_RE, word):
         name = match.group("name").rsplit("/", 1)[-1]
         said = " ".join([name, *match.group("rest").replace('"', " ").split()])
         printing = any(said == each or said.startswith(each + " ") for each in _FOLDER_PRINTING)
         if name not in _FOLDER_PRINTERS and not printing:
             return False
-    names = [m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)]
+    names = [m.group("braced") or m.group("plain") for m in re.finditer(_VARIABLE_RE, word)]
     if names and unsure:
         return False
     return all(name is None or name.split(":")[0].split("-")[0] not in known for name in names)
@@ -1224,7 +1223,7 @@ their own knowledge (colours, an agent's variables, a version manager's or packa
 setup, completions), not data an earlier call wrote (``cat script``), as
 :data:`_FOLDER_PRINTERS` print folders: ``eval "$(pyenv init - bash)"``, ``eval "$(dircolors
 -b)"`` in startup files."""
-_ASSIGNED_FIRST_RE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*")
+_ASSIGNED_FIRST_RE = r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*"
 
 
 class _CodeRun:
@@ -1239,7 +1238,7 @@ class _CodeRun:
 
     def see(self, previous: str | None, words: list[str], at: int) -> None:
         """Read ``words[at]`` (after ``previous``): an assignment, or code run from output."""
-        if (assignment := _ASSIGNMENT_RE.match(words[at])) is not None:
+        if (assignment := re.match(_ASSIGNMENT_RE, words[at])) is not None:
             name, value = assignment.group("name"), assignment.group("value")
             if value == "$" and words[at + 1 : at + 2] == ["("]:
                 self.outputs[name] = _substitution_spelt(words, at)
@@ -1258,9 +1257,7 @@ class _CodeRun:
         return False
 
 
-_STDIN_FILE_RE = re.compile(
-    r"^(?:/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+|\$\$|\$BASHPID)/fd/\d+)$"
-)
+_STDIN_FILE_RE = r"^(?:/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+|\$\$|\$BASHPID)/fd/\d+)$"
 """Files that are an open file descriptor (standard input, or one a redirection or ``<(…)``
 opened): ``source /dev/stdin < s`` runs what it reads, data the guard did not read."""
 
@@ -1277,9 +1274,9 @@ def _run_time_code(
     sourcing = previous in _SOURCING
     if previous != "eval" and not sourcing:
         return None
-    if sourcing and _STDIN_FILE_RE.match(word):
+    if sourcing and re.match(_STDIN_FILE_RE, word):
         return word
-    names = [m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)]
+    names = [m.group("braced") or m.group("plain") for m in re.finditer(_VARIABLE_RE, word)]
     if from_output := [outputs[name] for name in names if name in outputs]:
         return " ".join(from_output)
     if word == "<(" and sourcing:
@@ -1296,8 +1293,8 @@ def _code_printed(code: str) -> bool:
     :data:`_CODE_PRINTERS` one (by its last name: ``/opt/homebrew/bin/brew shellenv``; after
     leading assignments: ``SHELL=/bin/sh lesspipe``)."""
     names = []
-    for match in _SUBSTITUTED_RE.finditer(code):
-        said = _ASSIGNED_FIRST_RE.sub("", (match.group("name") + match.group("rest")).strip())
+    for match in re.finditer(_SUBSTITUTED_RE, code):
+        said = re.sub(_ASSIGNED_FIRST_RE, "", (match.group("name") + match.group("rest")).strip())
         names.append(said.split(" ", 1)[0].strip("'\"").rsplit("/", 1)[-1])
     return bool(names) and all(name in _CODE_PRINTERS for name in names)
 
@@ -1315,7 +1312,7 @@ def _evaluated(
     if evaluating is None or (named and reader.evaluates):
         starts = (word == "eval" and (previous is None or named)) or (named and reader.evaluates)
         return ([] if starts else None), []
-    if word in _SEPARATORS or _PUNCTUATION(word):
+    if word in _SEPARATORS or re.match(_PUNCTUATION, word):
         return None, [" ".join(evaluating)]
     evaluating.append(word)
     return evaluating, []
@@ -1330,7 +1327,7 @@ def _code_in(word: str, *, code: bool, given: tuple[list[str], int]) -> list[str
     start, :func:`_code_arguments`), as bash gives them to it as its positional parameters."""
     if not code and not any(char.isspace() for char in word):
         return []
-    assigned = _ASSIGNMENT_RE.match(word)
+    assigned = re.match(_ASSIGNMENT_RE, word)
     rest = _own_value_rest(word)
     text = word if assigned is None else assigned.group("value") if rest is None else rest
     return [f"set -- {_code_arguments(*given)}\n{text}" if code else text]
@@ -1346,7 +1343,7 @@ def _code_arguments(words: list[str], start: int) -> str:
     arguments: list[str] = []
     for at in range(start, len(words)):
         word = words[at]
-        if _separates(word) or _REDIRECTION_RE.match(word) or _PUNCTUATION(word):
+        if _separates(word) or re.match(_REDIRECTION_RE, word) or re.match(_PUNCTUATION, word):
             break
         arguments.append(_fed_word(word, "$" in word or "`" in word, ["{}"]))
     return " ".join(arguments[1:])
@@ -1428,7 +1425,7 @@ def _add_here_data(
     """Judge each word of the here-documents' bodies and here-strings ``texts`` (each with
     whether the shell expands it) as a path a program reading it may use."""
     for text, expands in texts:
-        for piece in _DATA_SPLIT_RE.split(text):
+        for piece in re.split(_DATA_SPLIT_RE, text):
             if piece:
                 _add_data(found, piece, bases, known, environ, expands=expands, lost=lost)
 
@@ -1441,12 +1438,12 @@ def _note_assignments(
     assignment ``NAME=value`` (its value expanded, a default picked as the shell picks it:
     :func:`_defaults_decided`), and a ``${X:=word}`` that sets X to its word when X is unset
     (or, with ``:``, empty) here (undecidable when that word is)."""
-    if previous in ("for", "select") and _NAME_RE.match(word):
+    if previous in ("for", "select") and re.match(_NAME_RE, word):
         known[word] = None
-    if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
+    if (assignment := re.match(_ASSIGNMENT_RE, word)) is not None:
         value = _defaults_decided(assignment.group("value"), known, environ, split=False)
         known[assignment.group("name")] = value
-    for assigning in _ASSIGNING_DEFAULT_RE.finditer(word):
+    for assigning in re.finditer(_ASSIGNING_DEFAULT_RE, word):
         name = assigning.group("name")
         value = known[name] if name in known else environ.get(name)
         if value is None or (value == "" and assigning.group("colon")):
@@ -1454,10 +1451,10 @@ def _note_assignments(
             known[name] = None if end < 0 else _expand(word[assigning.end() : end], known, environ)
 
 
-_ASSIGNING_DEFAULT_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<colon>:?)=")
+_ASSIGNING_DEFAULT_RE = r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<colon>:?)="
 """``${NAME:=word}`` and ``${NAME=word}``: they assign ``word`` to ``NAME`` when it is unset
 (or, with ``:``, empty)."""
-_DATA_SPLIT_RE = re.compile(r"[\s=<>;|&()'\"]+")
+_DATA_SPLIT_RE = r"[\s=<>;|&()'\"]+"
 """Where a path ends in here-data: white space, and what ends one in a shell word."""
 
 
@@ -1524,12 +1521,12 @@ def _lexed(text: str) -> list[str]:
     return split_words(_descriptors_dropped(text), punctuation=PUNCTUATION)
 
 
-_DESCRIPTOR_RE = re.compile(r"(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})(?=[<>])")
+_DESCRIPTOR_RE = r"(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})(?=[<>])"
 """A redirection's descriptor as bash reads it: a word of digits alone, or ``{NAME}`` (bash
 stores the descriptor it opens in ``NAME``), right before ``<`` or ``>`` (``2>err``,
 ``1>&2``, ``3<>f``, ``{fd}>log``); glued to other text (``a2>x``) or spaced from the operator
 (``2 >x``) it is a word of its own."""
-_DESCRIPTOR_NAME_RE = re.compile(r"(?:^|[\s;&|()])\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}[<>]")
+_DESCRIPTOR_NAME_RE = r"(?:^|[\s;&|()])\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}[<>]"
 """A ``{NAME}`` redirection's variable: set at run time, to the descriptor bash opens."""
 
 
@@ -1547,7 +1544,11 @@ def _descriptors_dropped(text: str) -> str:
     starts = True  # at the start of a word
     while at < len(text):
         char = text[at]
-        if not quote and starts and (found := _DESCRIPTOR_RE.match(text, at)) is not None:
+        if (
+            not quote
+            and starts
+            and (found := re.compile(_DESCRIPTOR_RE).match(text, at)) is not None
+        ):
             out.append(" ")  # ``;2>x``: the lexer would glue ``;`` and ``>``
             at = found.end()
             starts = False
@@ -1642,11 +1643,11 @@ def _function_runners(
             if stack[-1][1] not in setting and _ends_command(words, at + 1):
                 out[at] = ":"  # ``"$@" "$(cat t)"/a.md``: its own words kept, read here
             runners.add(stack[-1][0])
-        elif stack and _POSITIONAL_RE.match(word) and previous in _SEPARATORS:
+        elif stack and re.match(_POSITIONAL_RE, word) and previous in _SEPARATORS:
             unread.add(stack[-1][0])
         elif stack and previous in _SEPARATORS and at + 1 < len(words):
             calls.append((stack[-1][0], word, at + 1))  # ``g() { f "$@"; }``
-        if stack and (carried := _ARGUMENTS_HELD_RE.match(word)) is not None:
+        if stack and (carried := re.match(_ARGUMENTS_HELD_RE, word)) is not None:
             carriers.add(carried.group("name"))  # ``local c="$*"``: ``eval "$c"`` runs them
         previous = word
     _chained([(name, called, words[at]) for name, called, at in calls], runners, unread, evaluators)
@@ -1657,20 +1658,22 @@ def _function_runners(
     return out, frozenset(runners - unread), frozenset(unread), frozenset(evaluators)
 
 
-_ARGUMENTS_HELD_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=.*\$(?:[@*]|\{[@*]\})")
+_ARGUMENTS_HELD_RE = r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=.*\$(?:[@*]|\{[@*]\})"
 """A function body's assignment holding its arguments (``c="$*"``, ``local c=$@``)."""
 
 
 def _carried(word: str, carriers: set[str]) -> bool:
     """Whether ``word`` is one variable (``$c``, ``${c}``) among ``carriers``, which hold a
     function's arguments."""
-    return _LONE_VARIABLE_RE.match(word) is not None and word.strip('"${}') in carriers
+    return re.match(_LONE_VARIABLE_RE, word) is not None and word.strip('"${}') in carriers
 
 
 def _ends_command(words: list[str], at: int) -> bool:
     """Whether the simple command ends at ``words[at]`` (the end, a separator or a
     redirection: ``"$@" > log`` runs the arguments alone)."""
-    return at >= len(words) or _separates(words[at]) or _PUNCTUATION(words[at]) is not None
+    return (
+        at >= len(words) or _separates(words[at]) or re.match(_PUNCTUATION, words[at]) is not None
+    )
 
 
 def _chained(
@@ -1700,7 +1703,7 @@ def _sets_positional(words: list[str], at: int) -> bool:
     said: list[tuple[str, bool]] = []
     end = at + 1
     while end < len(words) and not _separates(words[end]):
-        if _PUNCTUATION(words[end]):
+        if re.match(_PUNCTUATION, words[end]):
             end += 2  # ``set +x > /dev/null``: the redirection's target is no word of ``set``
             continue
         said.append((words[end], False))
@@ -1714,9 +1717,9 @@ def _function_named(words: list[str], at: int) -> str | None:
     before = words[max(0, at - 4) : at]
     while before[-1:] == ["()"] or before[-2:] == ["(", ")"]:
         before = before[:-1] if before[-1] == "()" else before[:-2]
-        if before and _NAME_RE.match(before[-1]):
+        if before and re.match(_NAME_RE, before[-1]):
             return before[-1]
-    if before[-2:-1] == ["function"] and _NAME_RE.match(before[-1]):
+    if before[-2:-1] == ["function"] and re.match(_NAME_RE, before[-1]):
         return before[-1]
     return None
 
@@ -1732,18 +1735,18 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
     /bin/cp c``). The value such a variable holds when it names a program is known only at
     run time. Linear in the words."""
     counts: Counter[str] = Counter()
-    unsure = {m.group("name") for m in _DESCRIPTOR_NAME_RE.finditer(command)}
+    unsure = {m.group("name") for m in re.finditer(_DESCRIPTOR_NAME_RE, command)}
     depth, previous, builtin = 0, ";", ""
     for at, word in enumerate(words):
         after = words[at + 1] if at + 1 < len(words) else ";"
-        if _PUNCTUATION(word):
+        if re.match(_PUNCTUATION, word):
             depth = max(0, depth + word.count("(") - word.count(")"))
         elif word in _GROUP_OPENERS and previous in _SEPARATORS:
             depth += 1
         elif word in _GROUP_CLOSERS:
             depth = max(0, depth - 1)
         builtin = "" if _separates(word) else builtin or (word if previous in _SEPARATORS else "")
-        unsure.update(m.group("name") for m in _ASSIGNING_DEFAULT_RE.finditer(word))
+        unsure.update(m.group("name") for m in re.finditer(_ASSIGNING_DEFAULT_RE, word))
         if builtin in _NAMING_BUILTINS and word != builtin:
             unsure.update(m.group() for m in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", word))
         if builtin == "alias" and word != builtin:
@@ -1784,7 +1787,7 @@ def _hashed_names(words: list[str]) -> set[str]:
         while start < len(command) and (
             command[start] in _BUILTIN_RUNNERS
             or command[start].startswith("-")
-            or _ASSIGNMENT_RE.match(command[start])
+            or re.match(_ASSIGNMENT_RE, command[start])
         ):
             start += 1  # ``builtin``, ``command -p``, ``X=1``
         if command[start : start + 1] == ["hash"] and _hash_binds(command[start + 1 :]):
@@ -1966,10 +1969,10 @@ def _add_pieces(
 ) -> None:
     """Add the paths of ``word``'s pieces (split at ``=``, quotes and shell punctuation:
     :data:`_WORD_SPLIT_RE`), and the path a short option glued to a piece names (``-t/dir``)."""
-    for piece in _WORD_SPLIT_RE.split(word):
+    for piece in re.split(_WORD_SPLIT_RE, word):
         if piece:
             _add(found, piece, bases, known, environ, lost=lost)
-            if (glued := _GLUED_OPTION_RE.match(piece)) is not None:
+            if (glued := re.match(_GLUED_OPTION_RE, piece)) is not None:
                 for at in range(glued.start("letters") + 1, glued.end("letters") + 1):
                     _add(found, piece[at:], bases, known, environ, lost=lost)
 
@@ -2132,14 +2135,14 @@ member), unless it is an option of the binary's own (``busybox --install -s DIR`
 link per applet in ``DIR``, ``--list``): then the binary is the command, and ``--install``'s
 links are judged as files named like its applets written in ``DIR`` (:meth:`_Writes.
 _note_applets`)."""
-_SEPARATING_RE = re.compile(r"[;&|()]")
+_SEPARATING_RE = r"[;&|()]"
 """A character that ends a simple command, in a token of punctuation the lexer grouped."""
-_REDIRECTION_RE = re.compile(r"^(?:[&<]?>[>|&]?|<&?|<<[<-]?)$")
+_REDIRECTION_RE = r"^(?:[&<]?>[>|&]?|<&?|<<[<-]?)$"
 """A redirection operator as the lexer splits it: ``>``, ``>>``, ``>|``, ``&>``, ``&>>``,
 ``<>``, ``>&`` (which write their word), ``<``, ``<&`` and a ``<<``, ``<<-`` or ``<<<``
 here-data did not take (which read it); its descriptor is left out before
 (:func:`_descriptors_dropped`). The word after it is no operand of the command."""
-_DESCRIPTOR_WORD_RE = re.compile(r"^(?:[0-9]+-?|-)$")
+_DESCRIPTOR_WORD_RE = r"^(?:[0-9]+-?|-)$"
 """The word after ``>&`` or ``<&`` that names a descriptor (``2``, ``2-``: moved, ``-``:
 closed), not a file."""
 _SETTERS = frozenset({"source", ".", "eval", "mapfile", "readarray", "printf", "getopts"})
@@ -2175,7 +2178,7 @@ NAME``); another wrapper's option takes none (``time -p cp …``, ``command -p c
 _WRAPPER_OPERANDS = {"taskset": 1, "flock": 1, "chrt": 1}
 """Wrappers taking operands before the command they run (a CPU mask, a lock file, a
 priority)."""
-_LONE_VARIABLE_RE = re.compile(r'^"?\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})"?$')
+_LONE_VARIABLE_RE = r'^"?\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})"?$'
 """A text that is one variable, as ``eval "$x"`` runs it: code from data (read as such by the
 run-time code rules: ``x="$(pyenv init -)"; eval "$x"`` passes), not a program's name."""
 
@@ -2183,13 +2186,13 @@ run-time code rules: ``x="$(pyenv init -)"; eval "$x"`` passes), not a program's
 def _code_variable(text: str, depth: int) -> bool:
     """Whether ``text``, read inside another command (``depth``), is one variable alone: the
     code ``eval "$x"`` runs (:data:`_LONE_VARIABLE_RE`)."""
-    return bool(depth) and _LONE_VARIABLE_RE.match(text.strip()) is not None
+    return bool(depth) and re.match(_LONE_VARIABLE_RE, text.strip()) is not None
 
 
-_RUN_TIME_NAME_RE = re.compile(r"\$[{(A-Za-z_@*0-9!#?$-]|`")
+_RUN_TIME_NAME_RE = r"\$[{(A-Za-z_@*0-9!#?$-]|`"
 """An expansion in a command's name (``$cmd``, ``"$@"``, ``${a[@]}``, ``$(…)``, a backquote):
 the program it runs is known only then, unless a known value gives it."""
-_SHELL_FOLDER_RE = re.compile(r'^\$\((?:dirname\s+"?\$0"?|pwd|pyenv\s+root)\)(?=/)')
+_SHELL_FOLDER_RE = r'^\$\((?:dirname\s+"?\$0"?|pwd|pyenv\s+root)\)(?=/)'
 """A command's name in the shell's own folder, or its shell's (``"$(dirname "$0")"/tool``:
 ``$0`` of the harness's ``bash -c`` is ``bash`` or its path; ``"$(pwd)"/bin/x``), or one
 ``pyenv which X`` prints (:func:`_looked_up`: trusted as a name found in ``PATH`` is)."""
@@ -2197,13 +2200,13 @@ _SHELL_HOMES = ("/bin", "/usr/bin", "/usr/local/bin")
 """Folders ``$0`` of the harness's shell may name: where ``bash`` is installed."""
 
 
-_ENVIRONMENT_NAME_RE = re.compile(
+_ENVIRONMENT_NAME_RE = (
     r"^\$(?:(?P<plain>[A-Za-z_][A-Za-z0-9_]*)|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
     r"(?:(?P<colon>:?)-(?P<default>[A-Za-z0-9._/+-]*))?\})$"
 )
 """A command's name that is one variable, plain or with a literal default (``$CC``,
 ``${PYTHON:-python3}``)."""
-_SHELL_OWN_NAME_RE = re.compile(
+_SHELL_OWN_NAME_RE = (
     r"^(?:BASH\w*|_|PPID|RANDOM|SRANDOM|SECONDS|LINENO|HOSTNAME|HOSTTYPE|MACHTYPE"
     r"|OSTYPE|SHELLOPTS|SHLVL|UID|EUID|GROUPS|FUNCNAME|EPOCHSECONDS|EPOCHREALTIME|REPLY|OPTARG"
     r"|OPTIND|COMP_\w+|DIRSTACK|HISTCMD|PIPESTATUS|IFS)$"
@@ -2212,7 +2215,7 @@ _SHELL_OWN_NAME_RE = re.compile(
 not the hook's environment's, so a command named by one is named at run time. ``$PWD`` and
 ``$OLDPWD`` are not among them: the guard follows them from the folder bash starts in and its
 ``cd`` (``_started_in``)."""
-_DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
+_DURATION_RE = r"^[0-9]+(?:\.[0-9]+)?[smhd]?$"
 READ_AS = {"wget2": "wget", "npx": "npm", "pnpm": "npm", "pip3": "pip"}
 """Programs read as another: GNU Wget2 run by its own name takes Wget's options and reads the
 settings files ``wget`` (as Wget2) reads; ``npx`` and ``pnpm`` read ``.npmrc``, ``pip3``
@@ -2222,7 +2225,7 @@ CONFIGURED = frozenset({"git", "npm", "npx", "pnpm", "pip", "pip3"})
 not show (:mod:`~harness_memory.hooks.git_settings`, :mod:`~harness_memory.hooks.
 package_settings`; ``python3 -m pip`` too): each run is kept in ``ShellPaths.configured``
 with its folder and words, for the guard to read those settings."""
-_PYTHON_RE = re.compile(r"^python[0-9.]*$")
+_PYTHON_RE = r"^python[0-9.]*$"
 
 
 def _keeps_words(command: str) -> bool:
@@ -2235,7 +2238,7 @@ def _keeps_words(command: str) -> bool:
         or command in STARTUP_SHELLS
         or command in ("tar", "unzip")
         or command in UNPACKED_AS
-        or _PYTHON_RE.match(command) is not None
+        or re.match(_PYTHON_RE, command) is not None
     )
 
 
@@ -2459,14 +2462,14 @@ class _Writes:
         if word in ("[[", "((") or (self._test and word in ("]]", "))")):
             self._test = word in ("[[", "((")  # ``>`` compares there
             return
-        if self._test and word.startswith("))") and _PUNCTUATION(word):
+        if self._test and word.startswith("))") and re.match(_PUNCTUATION, word):
             self._test = False
             self.end()  # ``));``: the lexer groups the separator with the end
             return
-        if _REDIRECTION_RE.match(word) and not self._test:
+        if re.match(_REDIRECTION_RE, word) and not self._test:
             self._redirect = word
             return
-        if _PUNCTUATION(word) and _SEPARATING_RE.search(word) and not self._test:
+        if re.match(_PUNCTUATION, word) and re.search(_SEPARATING_RE, word) and not self._test:
             self.end()  # ``);``, ``;;``, ``|&``, ``>(``: a separator the lexer grouped
             return
         if self._redirect:
@@ -2493,7 +2496,7 @@ class _Writes:
                 self._note_named(word[3:])
         elif (
             self._command == "dd"
-            and not _DD_OPERAND_RE.match(word)
+            and not re.match(_DD_OPERAND_RE, word)
             and self._built(word, known, environ, lost=lost)
         ):  # ``xargs dd if=x`` fed ``of=…``, ``dd "$(cat f)"``: an ``of=`` made at run time
             self._found.written_at_run_time.append(word)
@@ -2525,9 +2528,13 @@ class _Writes:
             self.stdin_elsewhere = self.stdin_elsewhere or word in _GROUP_OPENERS or word == "("
         if self._test:
             return
-        if word == "|" or (_PUNCTUATION(word) and word.endswith(("|", "|&")) and "||" not in word):
+        if word == "|" or (
+            re.match(_PUNCTUATION, word) and word.endswith(("|", "|&")) and "||" not in word
+        ):
             self._after_pipe = True
-        reads = word.startswith("<") and not word.startswith("<<") and _REDIRECTION_RE.match(word)
+        reads = (
+            word.startswith("<") and not word.startswith("<<") and re.match(_REDIRECTION_RE, word)
+        )
         if reads and self._command in (None, "exec"):
             self.stdin_elsewhere = True
 
@@ -2545,7 +2552,7 @@ class _Writes:
         the others write theirs (judged as a written place)."""
         operator, self._redirect = self._redirect, ""
         self._inputs += operator.startswith("<")  # ``<``, ``<&3``, ``<<<``: each a feed
-        if operator in (">&", "<&") and _DESCRIPTOR_WORD_RE.match(word):
+        if operator in (">&", "<&") and re.match(_DESCRIPTOR_WORD_RE, word):
             return
         self._found.mentioned.append(word)
         self._found.mentioned.append(_expand(word, known, environ) or "")
@@ -2568,7 +2575,7 @@ class _Writes:
             return
         for each in _braces(expanded) or [expanded]:  # ``{user,KEY}/a.md``: each name
             path = _tilde(each, self._environ)
-            if not _GLOB_CHARS.search(path):  # a pattern names what is there already
+            if not re.search(_GLOB_CHARS, path):  # a pattern names what is there already
                 self._found.named.append(path if path.startswith("/") else f"{self._base}/{path}")
 
     def _see_moving(
@@ -2600,7 +2607,7 @@ class _Writes:
             if self._split[-1:] == [""]:  # ``env -S 'cp x'``
                 self._split[-1] = spelt
             return
-        if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
+        if (assigned := re.match(_ASSIGNMENT_RE, word)) is not None:
             value = _expand(assigned.group("value"), self._known, self._environ)
             self._prefixed[assigned.group("name")] = value  # the program's environment
             self._note_startup_variable(word)
@@ -2620,7 +2627,7 @@ class _Writes:
         own = self._wrapper in _MULTI_CALL and word.startswith("-")
         if own:  # ``busybox --install -s DIR``: the binary runs with options of its own
             name = word = self._wrapper
-        elif word.startswith("-") or _DURATION_RE.match(word):
+        elif word.startswith("-") or re.match(_DURATION_RE, word):
             looks = self._wrapper == "command" and re.match(r"^-[pvV]*[vV]", word) is not None
             self._looked_up = self._looked_up or looks
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
@@ -2706,14 +2713,14 @@ class _Writes:
         (``./tool`` -> ``cp``: then it may be ``cp``). ``"$(cat
         f)"/tool`` may be any program: a link in the folder ``f`` names may lead to ``cp``;
         ``bash -c '"$(dirname "$0")"/t …' bin/sh`` gives ``$0``."""
-        if not _RUN_TIME_NAME_RE.search(word):  # ``ln -s /bin/cp tool; ./tool``: made here
+        if not re.search(_RUN_TIME_NAME_RE, word):  # ``ln -s /bin/cp tool; ./tool``: made here
             bare = "/" not in word and self._on_set_path(word)  # ``PATH=.:$PATH tool``
             return bare or self.wrote(word.rstrip("/").rsplit("/", 1)[-1])
-        shell = _SHELL_FOLDER_RE.match(word)
+        shell = re.match(_SHELL_FOLDER_RE, word)
         if shell is None or not self.top_level or self.folder_unknown:
             return True
         rest = word[shell.end() :]
-        if _RUN_TIME_NAME_RE.search(rest) or not rest.rstrip("/"):
+        if re.search(_RUN_TIME_NAME_RE, rest) or not rest.rstrip("/"):
             return True
         name = rest.rsplit("/", 1)[-1]
         before = self._found.paths[: self._named_at_path]
@@ -2789,15 +2796,15 @@ class _Writes:
         after a ``source`` or ``eval``), a value bash splits into words (``x="env ln"``), or
         one named at run time (``"$@"``, ``$UNSET``) is kept as written: it may be any program
         (:meth:`_link_maker`)."""
-        if not _RUN_TIME_NAME_RE.search(word) or _ASSIGNMENT_RE.match(word):
+        if not re.search(_RUN_TIME_NAME_RE, word) or re.match(_ASSIGNMENT_RE, word):
             return word
-        names = {m.group("braced") or m.group("plain") for m in _VARIABLE_RE.finditer(word)}
+        names = {m.group("braced") or m.group("plain") for m in re.finditer(_VARIABLE_RE, word)}
         if self._unsure or names & self.unsure_names:
             return word
-        if any(name and _SHELL_OWN_NAME_RE.match(name) for name in names):
+        if any(name and re.match(_SHELL_OWN_NAME_RE, name) for name in names):
             return word  # ``$_``, ``$BASH``: the shell's own value, not the environment's
         expanded = _expand(word, self._known, self._environ)
-        if expanded is None and (inherited := _ENVIRONMENT_NAME_RE.match(word)) is not None:
+        if expanded is None and (inherited := re.match(_ENVIRONMENT_NAME_RE, word)) is not None:
             expanded = self._inherited(inherited)
         if expanded is None or any(char in _IFS for char in expanded):
             return word
@@ -2812,7 +2819,7 @@ class _Writes:
         no default is given (the shell's may hold it, from the user's startup files: it may
         name any program)."""
         name = spelt.group("name") or spelt.group("plain")
-        if name in self._known or _SHELL_OWN_NAME_RE.match(name):
+        if name in self._known or re.match(_SHELL_OWN_NAME_RE, name):
             return None
         value = self._environ.get(name)
         default = spelt.group("default")
@@ -2892,7 +2899,7 @@ class _Writes:
         expanded as the shell will (braces, known variables, globs from the shell's folder);
         None when one cannot be decided here (``for f in $(…)``, ``for f; do``)."""
         if self._loop is None:
-            self._loop = (word, None) if _NAME_RE.match(word) else None
+            self._loop = (word, None) if re.match(_NAME_RE, word) else None
             return
         name, values = self._loop
         if word == "in" and values is None:
@@ -2907,7 +2914,7 @@ class _Writes:
                 self._loop = (name, None)
                 return
             expanded = _tilde(expanded, environ)
-            if not _GLOB_CHARS.search(expanded):
+            if not re.search(_GLOB_CHARS, expanded):
                 values.append(expanded)
                 continue
             relative = not PurePath(expanded).is_absolute()
@@ -2955,7 +2962,7 @@ class _Writes:
         if command in CONFIGURED or command in STARTUP_SHELLS:
             read_as = READ_AS.get(command or "", command or "")
             self._found.configured.append((read_as, self._base, words, assigned))
-        elif command and _PYTHON_RE.match(command) and words[:2] == ["-m", "pip"]:
+        elif command and re.match(_PYTHON_RE, command) and words[:2] == ["-m", "pip"]:
             self._found.configured.append(("pip", self._base, words[2:], assigned))
             self._found.settings_readers.append(("pip", self._base))
         return words
@@ -3009,7 +3016,7 @@ class _Writes:
             return False
         file = script_file("shell", self._base, _tilde(expanded, self._environ), self._environ)
         language, text = read_script(file, run=False)
-        return language == "shell" and _POSITIONAL_USE_RE.search(text) is None
+        return language == "shell" and re.search(_POSITIONAL_USE_RE, text) is None
 
     def _runs_startup_files(self, started: tuple[str, str, list[str], dict[str, str]]) -> bool:
         """Whether the shell ``started`` (``ShellPaths.configured``'s last: its name, folder,
@@ -3028,7 +3035,7 @@ class _Writes:
         kernel = _as_kernel_names(value)
         if kernel == "/dev/null":
             return
-        if _INPUT_DEVICE_RE.match(kernel):
+        if re.match(_INPUT_DEVICE_RE, kernel):
             self._found.written_at_run_time.append(f"$(the code a shell reads from {value})")
             return
         expanded = _expand(value, self._known, self._environ)
@@ -3075,20 +3082,22 @@ class _Writes:
         script = _script_word(command, program, script_words)
         inline = _inline_code(command, program)  # its operand is code or a module, no file
         operand = self._script_operand(command, program, script_words)
-        if script is not None and _INPUT_DEVICE_RE.match(kernel := _as_kernel_names(script[1])):
+        if script is not None and re.match(_INPUT_DEVICE_RE, kernel := _as_kernel_names(script[1])):
             if ".." in script[1].split("/"):
                 return program[0], f"{script[1]}, a descriptor named through '..'"
             operand, script = kernel, None  # ``bash /dev/stdin < mk.sh``: standard input
-        elif operand is not None and _INPUT_DEVICE_RE.match(kernel := _as_kernel_names(operand)):
+        elif operand is not None and re.match(
+            _INPUT_DEVICE_RE, kernel := _as_kernel_names(operand)
+        ):
             if ".." in operand.split("/"):
                 return program[0], f"{operand}, a descriptor named through '..'"
             operand = kernel  # ``python3 /dev/./stdin``, ``//dev/stdin``
         fed = operand is None or operand in STDIN_SCRIPTS
         if fed and interpreted and not inline and self._stdin is not None:
             operand = self._stdin  # ``python3 < mk.py``, ``bash -s < mk.sh``: code fed in
-            if _GLOB_CHARS.search(operand) and (operand := self._one_match(operand)) is None:
+            if re.search(_GLOB_CHARS, operand) and (operand := self._one_match(operand)) is None:
                 return program[0], f"{self._stdin}, a file fed by a pattern"
-        elif operand is not None and _INPUT_DEVICE_RE.match(operand) and interpreted:
+        elif operand is not None and re.match(_INPUT_DEVICE_RE, operand) and interpreted:
             return program[0], f"{operand}, code read from a descriptor"
         if script is None and interpreted and operand not in (None, "-") and not inline:
             script = ("run", operand or "")  # ``python3 mk.py``: in the shell's folder
@@ -3270,7 +3279,7 @@ class _Writes:
         (``npm``). ``operand``: its script's word (:meth:`_script_operand`; ``-``: none)."""
         if not interpreted:
             return None
-        names_module = bool(_PYTHON_MODULE_RE.match(program[-1]))
+        names_module = bool(re.match(_PYTHON_MODULE_RE, program[-1]))
         spelt = _live_spellings(self.text)
         variables = _code_variables(self.text)
         code = self._operand or ""
@@ -3278,7 +3287,7 @@ class _Writes:
             named = _filled_names(spelt.get(code, code), variables.filled)
             return program[0], f"{self._operand}, {_built_code_reason(program[0], named)}"
         if inline:
-            module = self._operand if _PYTHON_MODULE_RE.match(program[-1]) else None
+            module = self._operand if re.match(_PYTHON_MODULE_RE, program[-1]) else None
             if module is None:  # code given inline, read already: the modules it loads
                 seen = _with_literals(code, variables.literals)
                 if seen != code and (shown := link_text(seen)) is not None:
@@ -3286,7 +3295,7 @@ class _Writes:
                 return _modules_links(program[0], self._base, seen, None)
             if module == "runpy" and module in words[:-1]:  # ``-m runpy mk``: runs ``mk``
                 module = words[words.index(module) + 1].removesuffix(".py")
-            if not _PYTHON_RE.match(command):
+            if not re.match(_PYTHON_RE, command):
                 return None
             path = os.path.join(self._base, *module.split("."))  # noqa: PTH118
             if os.path.isfile(f"{path}.py"):  # noqa: PTH113
@@ -3307,7 +3316,7 @@ class _Writes:
         # here-string's word keeps its quotes (``<<< 'import mk'``, ``<<< im"port mk"``,
         # ``<<< import\\ mk``): each line is read as written and with them taken out
         lines = _with_literals(self.here_text, variables.literals).split("\n")
-        unquoted = [_QUOTING_RE.sub("", line) for line in lines]
+        unquoted = [re.sub(_QUOTING_RE, "", line) for line in lines]
         return _modules_links(program[0], self._base, "\n".join([*lines, *unquoted]), None)
 
     def _script_links(
@@ -3424,7 +3433,7 @@ class _Writes:
         loop) may be ``apply_patch``: given standard input, it is read as one."""
         words = said[::2]
         runner = _runs_patcher(command, words)
-        named = command is not None and _PATCHER_RE.search(command) is not None
+        named = command is not None and re.search(_PATCHER_RE, command) is not None
         if not (runner or named or (unknown and feed is not None and not words)):
             return
         if not runner and words:
@@ -3572,10 +3581,10 @@ class _Writes:
         read = self._positional_state == "set" or (
             self._positional_state == "none" and self.top_level
         )
-        positional = _POSITIONAL_RE.match(name) is not None
-        if positional and (read or not WORDS_RUN_RE.match(name)):
+        positional = re.match(_POSITIONAL_RE, name) is not None
+        if positional and (read or not re.match(WORDS_RUN_RE, name)):
             return [each for each in self._positional if each[1]]
-        return [(name, True)] if WORDS_RUN_RE.match(name) else []
+        return [(name, True)] if re.match(WORDS_RUN_RE, name) else []
 
     def _note_unseen(self, command: str | None, said: list[str], *, run_named: bool) -> None:
         """Keep what ``command`` (named at run time or not; ``said``: its words as written and
@@ -3589,7 +3598,7 @@ class _Writes:
         hashing = command == "hash" and _hash_binds(said[::2])
         if run_named or command == "eval" or hashing:
             for word in said[::2]:
-                self._bound.update(part for part in word.split() if _NAME_RE.match(part))
+                self._bound.update(part for part in word.split() if re.match(_NAME_RE, part))
 
     def _read_split(self, program: list[str], said: list[str]) -> None:
         """Read the command an ``env -S TEXT`` runs (:meth:`_env_option`) as shell text: its
@@ -3955,7 +3964,7 @@ class _Writes:
         if not self._found.links:
             return
         for word in said[1::2]:
-            for piece in _WORD_SPLIT_RE.split(word):
+            for piece in re.split(_WORD_SPLIT_RE, word):
                 path = _tilde(piece, self._environ) if piece else ""
                 if not path or "$" in path:
                     continue
@@ -3989,7 +3998,7 @@ class _Writes:
         spelt = [None if each is None else _tilde(each, self._environ) for each in values]
         found: list[list[tuple[str, str | None]]] = []
         for each in spelt:
-            if each is not None and _GLOB_CHARS.search(each):
+            if each is not None and re.search(_GLOB_CHARS, each):
                 pattern = each if each.startswith("/") else f"{self._base}/{each}"
                 try:
                     matches = sorted(_scan(pattern, self._found.budget))
@@ -4032,7 +4041,7 @@ class _Writes:
                     return True
         for each in (*self._found.swept, *self._found.moved):
             # ``rm -rf sub/*``, ``rm -rf sub/{d,e}``: any name below ``sub``
-            pattern = _PATTERN_CHARS.search(each)
+            pattern = re.search(_PATTERN_CHARS, each)
             gone = os.path.normpath(
                 each[: pattern.start()].rpartition("/")[0] or "/" if pattern else each
             )
@@ -4232,10 +4241,10 @@ def _copied_into(
     return (files[-1] if files else ""), [(file, False) for file in files[:-1]]
 
 
-_DD_OPERAND_RE = re.compile(r"^[a-z]+=")
+_DD_OPERAND_RE = r"^[a-z]+="
 """A ``dd`` operand whose key is literal (``if=x``, ``bs=1M``): one built whole at run time
 may be ``of=PLACE``."""
-_POSITIONAL_RE = re.compile(r"^\$\{?[@*1-9]")
+_POSITIONAL_RE = r"^\$\{?[@*1-9]"
 """A command's name made of the positional parameters (``"$@"``, ``"${@}"``, ``$*``, ``$1``,
 ``${@:2}``): it runs the words ``set --`` gave them."""
 
@@ -4256,7 +4265,7 @@ def _code_given_unread(
     else:
         return []
     unread = (stdin and not fed) or (
-        code is not None and _UNREAD_CODE_RE.search(words[code]) is not None
+        code is not None and re.search(_UNREAD_CODE_RE, words[code]) is not None
     )
     return [("$@", True)] if unread and given else []
 
@@ -4265,15 +4274,15 @@ def _literal_feed(feed: list[str] | None) -> list[str] | None:
     """The files fed to a command's standard input (``< mk.sh``'s word, the files a ``cat``
     before its pipe prints), when each is spelled without anything bash expands at run time
     or as a pattern; else None (no feed, or one read as code the guard cannot name)."""
-    if not feed or any(_RUN_TIME_FEED_RE.search(word) for word in feed):
+    if not feed or any(re.search(_RUN_TIME_FEED_RE, word) for word in feed):
         return None
     return feed
 
 
-_POSITIONAL_USE_RE = re.compile(r"\$\{?[@*1-9]|\$\{?#|\bshift\b|\bgetopts\b")
+_POSITIONAL_USE_RE = r"\$\{?[@*1-9]|\$\{?#|\bshift\b|\bgetopts\b"
 """A script's use of its positional parameters (``"$@"``, ``$*``, ``$1``, ``${2}``, ``$#``,
 ``shift``, ``getopts``): words given to it may be run or read as options."""
-_RUN_TIME_FEED_RE = re.compile(r"[$`*?\[]")
+_RUN_TIME_FEED_RE = r"[$`*?\[]"
 """What makes a fed file's word known only at run time (an expansion or a pattern)."""
 
 
@@ -4308,7 +4317,7 @@ def _positional_set(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     return []
 
 
-_UNREAD_CODE_RE = re.compile(r"\\|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^\$\(|^`")
+_UNREAD_CODE_RE = r"\\|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^\$\(|^`"
 """A shell's ``-c`` code the guard cannot read as it runs: a backslash the lexer kept (``-c
 "\\"\\$@\\""``), a variable's value (``-c "$c"``), a command substitution's output."""
 _FED = '"$(:)"'
@@ -4319,7 +4328,7 @@ _FED_CHANGERS = _REMOVERS | IN_PLACE_EDITORS | {"chmod", "chown", "chgrp"}
 """Writers that take away or change only the files the names ``xargs`` appends already reach
 (``find … | xargs -0 rm -f``, ``xargs sed -i``, ``xargs chmod +x``: fenced by the harness's
 sandbox, as the harness README says), as a copy's sources into its ``-t DIR`` are."""
-_FED_BESIDE_RE = re.compile(r"^\$\(:\)[^/$`]*$")
+_FED_BESIDE_RE = r"^\$\(:\)[^/$`]*$"
 """A place an appended name reaches: the name itself, or a backup beside it (``sed -i.bak``)."""
 
 
@@ -4343,6 +4352,8 @@ def _fed_word(word: str, built: bool, replacing: list[str]) -> str:
         pieces = [part for piece in pieces for part in piece.split(each)]
     if built:
         return '"' + "$(:)".join(pieces) + '"'
+    import shlex  # only here: its import compiles a pattern every shell guard paid for (H-5)
+
     return _FED.join(shlex.quote(piece) if piece else "" for piece in pieces) or "''"
 
 
@@ -4372,7 +4383,7 @@ def _fed_places(
     places = [
         place
         for place in found.written_at_run_time
-        if not (reached and not replacing and _FED_BESIDE_RE.match(place))
+        if not (reached and not replacing and re.match(_FED_BESIDE_RE, place))
     ]
     if places or found.fed:
         return [f"xargs {' '.join(words[start:])} …"]
@@ -4393,7 +4404,7 @@ def _past_wrappers(words: list[str], at: int) -> int:
             wrapper, leading = name, _WRAPPER_OPERANDS.get(name, 0)
         elif word.startswith("-"):
             skip = int(word in _WRAPPER_ARGUMENTS.get(wrapper, frozenset()))
-        elif not (wrapper and (_ASSIGNMENT_RE.match(word) or _DURATION_RE.match(word))):
+        elif not (wrapper and (re.match(_ASSIGNMENT_RE, word) or re.match(_DURATION_RE, word))):
             return at
         at += 1
     return at
@@ -4466,7 +4477,7 @@ def _found_places(
                 running in _OPERAND_WRITERS
                 or running in SYNCERS
                 or running == "$"  # ``-exec $(echo cp) …``: the lexer's word for ``$(…)``
-                or _RUN_TIME_NAME_RE.search(running)
+                or re.search(_RUN_TIME_NAME_RE, running)
             )
         ):
             places.append((word, built))
@@ -4609,26 +4620,26 @@ def _language(name: str) -> str:
     return "sh" if base in SHELLS else _SAME_LANGUAGE.get(base, base)
 
 
-_WHOLE_EXPANSION_RE = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}|[0-9@*#?!$-])?")
+_WHOLE_EXPANSION_RE = r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[^}]*\}|[0-9@*#?!$-])?"
 """A word that is one expansion (matched whole): ``$x``, ``${x:-…}``, ``$1``, ``$@``, or a lone
 ``$`` (the lexer splits an unquoted ``$(…)`` after it)."""
-_SUBSTITUTION_OPEN_RE = re.compile(r"\$\(|`")
+_SUBSTITUTION_OPEN_RE = r"\$\(|`"
 """A command substitution's start in a word bash expands."""
-_LIVE_BACKQUOTE_RE = re.compile(r"(?:^|[^\\])(?:\\\\)*`")
+_LIVE_BACKQUOTE_RE = r"(?:^|[^\\])(?:\\\\)*`"
 """A backquote no backslash escapes (an even number of them before it)."""
-_LIVE_NAME_RE = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])")
+_LIVE_NAME_RE = r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*])"
 """A variable or positional parameter a ``$`` expands (``$X``, ``${X}``, ``${#X}``, ``$1``)."""
-_PLAIN_NAME_RE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_PLAIN_NAME_RE = r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))"
 """A variable's plain expansion (``$X``, ``${X}``): the one a literal value is spelt for."""
-_ESCAPED_DOLLAR_RE = re.compile(r"\\\$")
+_ESCAPED_DOLLAR_RE = r"\\\$"
 """A ``\\$`` in an expanded here-document: a ``$`` bash leaves as written."""
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-_NAME_WORD_RE = re.compile(rf"(?<![-\w$]){_NAME}")
-_ASSIGNED_RE = re.compile(rf"({_NAME})(?:\[[^\]]*\])?(?:\+?=|:[=?+-])")
+_NAME_WORD_RE = rf"(?<![-\w$]){_NAME}"
+_ASSIGNED_RE = rf"({_NAME})(?:\[[^\]]*\])?(?:\+?=|:[=?+-])"
 """A name given a value (``X=``, ``X+=``, ``A[1]=``, ``${X:=…}``)."""
 _COMMAND_START = r"(?:^|(?<=[\s;&|({`]))"
 """Where a command's name starts: a builtin's (``read X``), not Python's ``f.read()``."""
-_RUN_TIME_SOURCE_RE = re.compile(
+_RUN_TIME_SOURCE_RE = (
     r"\$\(|`|\$\{!|=~|\bprintf\s+-v|"
     + _COMMAND_START
     + r"(?:read|mapfile|readarray|select|getopts|eval|source|\.|coproc|declare|typeset|local"
@@ -4636,39 +4647,39 @@ _RUN_TIME_SOURCE_RE = re.compile(
 )
 """What may give a variable a value known only at run time (a command substitution, a builtin
 that reads or sets names, ``eval``, a sourced file, a name reference)."""
-_READ_INTO_RE = re.compile(
+_READ_INTO_RE = (
     _COMMAND_START
     + r"(?:read|mapfile|readarray|getopts|select)(?=\s)([^;&|\n]*)|\bprintf\s+-v([^;&|\n]*)"
 )
 """A builtin that sets the names after it (``read -r X``, ``mapfile A``, ``printf -vX``)."""
 _BASH_FILLED = frozenset({"REPLY", "MAPFILE", "_", "BASH_REMATCH", "OPTARG", "COPROC"})
 """Variables bash fills by itself (``read`` with no name, ``mapfile``, the last word, ``=~``)."""
-_SET_LITERAL_RE = re.compile(rf"({_NAME})(?:\[[^\]]*\])?\+?=(\"[^\"]*\"|'[^']*'|[^\s;&|()]*)")
+_SET_LITERAL_RE = rf"({_NAME})(?:\[[^\]]*\])?\+?=(\"[^\"]*\"|'[^']*'|[^\s;&|()]*)"
 """An assignment and its literal value (``X=mk``, ``X='import mk'``)."""
-_FOR_IN_RE = re.compile(rf"\bfor\s+({_NAME})(?:\s+in\s+([^;\n]*)|(?=[\s;]))")
+_FOR_IN_RE = rf"\bfor\s+({_NAME})(?:\s+in\s+([^;\n]*)|(?=[\s;]))"
 """A ``for`` loop's name and the words it takes (none: ``for f; do``, the positional
 parameters)."""
-_LOOP_UNREAD_RE = re.compile(r"[\"'\\$`]")
+_LOOP_UNREAD_RE = r"[\"'\\$`]"
 """A ``for`` list the text reading cannot split as bash does (a quote, which may hold a ``;``
 ending the regex's list early; a line continuation; an expansion): its name is filled."""
-_FILLED_FROM_RE = re.compile(
+_FILLED_FROM_RE = (
     rf"(?<![\w$])({_NAME})(?:\[[^\]]*\])?\+?=(?:\(|\"[^\"]*[$`]|'[^']*[$`]|[^\s;&|()]*[$`])"
 )
 """A name given an array (``a=(*.txt)``) or a value holding an expansion (``g=$f``,
 ``g="${a[0]}"``, ``g=x$f``, ``g="a $f"``): filled, failing closed, whatever the expansion
 held (review56: ``g=x$f`` was kept as the literal text ``x$f``)."""
-_LOOP_PATTERN_RE = re.compile(r"[*?\[]")
+_LOOP_PATTERN_RE = r"[*?\[]"
 """A ``for`` word bash may expand as a pattern (a ``*``, ``?`` or ``[``; quoted too, the
 wider reading): its values are the names of the files it matches, any of which may hold a
 quote (``x'+__import__('mk')+'.txt``)."""
 _MOST_SPELLINGS = 32
 """The most literal values a variable's code is read with; one with more is unknown."""
-_QUOTING_RE = re.compile(r"[\"']|\\(?=.)")
+_QUOTING_RE = r"[\"']|\\(?=.)"
 """Quotes and a backslash escaping the next character: bash takes them out of a word."""
-_INPUT_DEVICE_RE = re.compile(r"/(?:dev/(?:stdin|fd/[0-9]+)|proc/[^/]+/fd/[0-9]+)")
+_INPUT_DEVICE_RE = r"/(?:dev/(?:stdin|fd/[0-9]+)|proc/[^/]+/fd/[0-9]+)"
 """A name that is a descriptor the program has open (matched whole, normalised): standard input
 (``/dev/stdin``, ``/dev/fd/0``, ``/proc/self/fd/0``: :data:`STDIN_SCRIPTS`) or another one."""
-_LEADING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
+_LEADING_NAME_RE = r"^[A-Za-z_][A-Za-z0-9_]*"
 
 
 def _own_value_rest(word: str) -> str | None:
@@ -4677,7 +4688,7 @@ def _own_value_rest(word: str) -> str | None:
     ``;python3 mk.py``, ``PATH=${PATH:-}:/x`` gives ``:/x``), else None: that first word is
     the value before, no program; the rest is shell text ``eval "$X"`` may run (P-3). A
     default that is not empty (``${X:-python3 mk.py}``, ``${X:=…}``) may be the value."""
-    assigned = _ASSIGNMENT_RE.match(word)
+    assigned = re.match(_ASSIGNMENT_RE, word)
     if not assigned:
         return None
     value = assigned.group("value").lstrip("\"'")
@@ -4689,11 +4700,11 @@ def _own_value_rest(word: str) -> str | None:
 
 
 _CODE_OPTIONS = (
-    (re.compile(r"^(?:python|pypy)[0-9.]*$"), frozenset({"-c", "-m"})),
-    (re.compile(r"^(?:node|nodejs|bun)$"), frozenset({"-e", "-p", "-pe", "--eval", "--print"})),
-    (re.compile(r"^perl[0-9.]*$"), frozenset({"-e", "-E"})),
-    (re.compile(r"^(?:ruby|lua)[0-9.]*$"), frozenset({"-e"})),
-    (re.compile(r"^php[0-9.]*$"), frozenset({"-r"})),
+    (r"^(?:python|pypy)[0-9.]*$", frozenset({"-c", "-m"})),
+    (r"^(?:node|nodejs|bun)$", frozenset({"-e", "-p", "-pe", "--eval", "--print"})),
+    (r"^perl[0-9.]*$", frozenset({"-e", "-E"})),
+    (r"^(?:ruby|lua)[0-9.]*$", frozenset({"-e"})),
+    (r"^php[0-9.]*$", frozenset({"-r"})),
 )
 """Each interpreter's options after which its operand is code or a module, not a script file
 (``python3 -c``, ``python3 -m pytest``, ``node -e``/``-p``, ``perl -E``, ``php -r``). Only its
@@ -4713,11 +4724,11 @@ def _takes_value(interpreter: str, word: str) -> bool:
 
 _PRELOADS = (
     (
-        re.compile(r"^(?:node|nodejs|bun)$"),
+        r"^(?:node|nodejs|bun)$",
         ("--require", "--import", "--loader", "--experimental-loader", "-r"),
     ),
-    (re.compile(r"^ruby[0-9.]*$"), ("-r",)),
-    (re.compile(r"^perl[0-9.]*$"), ("-M", "-m")),
+    (r"^ruby[0-9.]*$", ("-r",)),
+    (r"^perl[0-9.]*$", ("-M", "-m")),
 )
 """Each interpreter's options whose value is a file it loads and runs before its script
 (``node -r ./mk.js``, ``--require=./mk.js``, ``--import``, ``--loader``, ``ruby -r ./mk.rb``,
@@ -4733,7 +4744,7 @@ def _preloaded(program: list[str]) -> list[str]:
     (``-r ./mk.js``), after ``=`` (``--require=./mk.js``) or glued to a short one
     (``-r./mk.rb``)."""
     name = os.path.basename(program[0]) if program else ""  # noqa: PTH119
-    options = [o for rule, each in _PRELOADS if rule.match(name) for o in each]
+    options = [o for rule, each in _PRELOADS if re.match(rule, name) for o in each]
     if not options:
         return []
     read = option_values(program[1:], interpreter_table(name), options)
@@ -4747,10 +4758,10 @@ def _preloaded(program: list[str]) -> list[str]:
 
 
 _BUNDLED_CODE_RE = {
-    "python": re.compile(r"^-[bBdEiIOPqRsSuvx]*[cm]$"),
-    "pypy": re.compile(r"^-[bBdEiIOPqRsSuvx]*[cm]$"),
-    "perl": re.compile(r"^-[acdfhlnpsStTuUvwWX0-9]*[eE]$"),
-    "ruby": re.compile(r"^-[acdhlnpsSvwWy0-9]*e$"),
+    "python": r"^-[bBdEiIOPqRsSuvx]*[cm]$",
+    "pypy": r"^-[bBdEiIOPqRsSuvx]*[cm]$",
+    "perl": r"^-[acdfhlnpsStTuUvwWX0-9]*[eE]$",
+    "ruby": r"^-[acdhlnpsSvwWy0-9]*e$",
 }
 """A bundle of python's, perl's or ruby's one-letter options ending in the one taking code
 (``python3 -Sc``, ``-Bm mk``, ``perl -ne``, ``-lane``, ``-pe``, ``-l0e``): switches taking no
@@ -4758,10 +4769,10 @@ value (or digits), then ``c``/``m`` or ``e``. One taking a
 value takes the rest of the bundle (``-Mautodie``, ``-Iinclude``, ``-rdate``, ``-F,``, ``-pie``:
 ``-i`` with the backup suffix ``e``), so the first operand after it is a script file, read
 for links (P-3); read as code, ``perl -Mautodie mk.pl``'s link was never seen."""
-_PYTHON_MODULE_RE = re.compile(r"^-[bBdEiIOPqRsSuvx]*m$")
+_PYTHON_MODULE_RE = r"^-[bBdEiIOPqRsSuvx]*m$"
 """Python's ``-m`` alone or ending a bundle (``-Bm``): its operand a module."""
-_AWK_RE = re.compile(r"^[gmn]?awk$")
-_AWK_FILE_RE = re.compile(r"^(?:-f|-E|--file|--exec)(?:=|$)|^-[fE].")
+_AWK_RE = r"^[gmn]?awk$"
+_AWK_FILE_RE = r"^(?:-f|-E|--file|--exec)(?:=|$)|^-[fE]."
 """An awk option naming its program's file (``-f prog.awk``, ``-fprog.awk``, gawk's
 ``--file=``, ``-E``/``--exec``): its first operand is then no program text."""
 
@@ -4792,8 +4803,8 @@ def _code_named_at_run_time(
         return True
     spelling = spelt.get(code, code)
     if module:
-        return _RUN_TIME_NAME_RE.search(spelling) is not None
-    if _WHOLE_EXPANSION_RE.fullmatch(spelling) or _SUBSTITUTION_OPEN_RE.search(spelling):
+        return re.search(_RUN_TIME_NAME_RE, spelling) is not None
+    if re.fullmatch(_WHOLE_EXPANSION_RE, spelling) or re.search(_SUBSTITUTION_OPEN_RE, spelling):
         return True
     return _fills_code(spelling, filled)
 
@@ -4815,17 +4826,17 @@ def _filled_names(text: str, filled: frozenset[str]) -> list[str]:
     return list(
         dict.fromkeys(
             name
-            for name in _LIVE_NAME_RE.findall(text)
+            for name in re.findall(_LIVE_NAME_RE, text)
             if name in filled or not (name[0].isalpha() or name[0] == "_")
         )
     )
 
 
 _ARGUMENT_READ = (
-    (re.compile(r"^(?:python|pypy)[0-9.]*$"), "python3 -c 'import sys; …sys.argv[1]…' \"$V\""),
-    (re.compile(r"^(?:node|nodejs|bun)$"), "node -e '…process.argv[1]…' \"$V\""),
-    (re.compile(r"^perl[0-9.]*$"), "perl -e '…$ARGV[0]…' \"$V\""),
-    (re.compile(r"^ruby[0-9.]*$"), "ruby -e '…ARGV[0]…' \"$V\""),
+    (r"^(?:python|pypy)[0-9.]*$", "python3 -c 'import sys; …sys.argv[1]…' \"$V\""),
+    (r"^(?:node|nodejs|bun)$", "node -e '…process.argv[1]…' \"$V\""),
+    (r"^perl[0-9.]*$", "perl -e '…$ARGV[0]…' \"$V\""),
+    (r"^ruby[0-9.]*$", "ruby -e '…ARGV[0]…' \"$V\""),
 )
 """How each interpreter's inline code reads a value given as an argument, not put into it."""
 
@@ -4842,7 +4853,7 @@ def _built_code_reason(program: str, named: list[str]) -> str:
     shown = ", ".join(f"${name}" for name in named)
     base = os.path.basename(program)  # noqa: PTH119
     how = next(
-        (spelt for name, spelt in _ARGUMENT_READ if name.match(base)), "the program's arguments"
+        (spelt for name, spelt in _ARGUMENT_READ if re.match(name, base)), "the program's arguments"
     )
     return (
         f"code built at run time: {shown} is filled when the command runs and put into the "
@@ -4885,23 +4896,23 @@ def _code_variables(command: str) -> _Variables:
     if "$" not in command and "for" not in command and "=(" not in command:
         return _NO_VARIABLES  # a loop's text may hold no ``$``: its here-string's is data
     command = command.replace("\\\n", "")  # a line continuation joins ``g=\`` to ``$f``
-    loops = list(_FOR_IN_RE.finditer(command))
-    if _RUN_TIME_SOURCE_RE.search(command):
-        names = {match[1] for match in _ASSIGNED_RE.finditer(command)}
+    loops = list(re.finditer(_FOR_IN_RE, command))
+    if re.search(_RUN_TIME_SOURCE_RE, command):
+        names = {match[1] for match in re.finditer(_ASSIGNED_RE, command)}
         names.update(match[1] for match in loops)
-        for match in _READ_INTO_RE.finditer(command):
-            names.update(_NAME_WORD_RE.findall(match[1] or match[2] or ""))
+        for match in re.finditer(_READ_INTO_RE, command):
+            names.update(re.findall(_NAME_WORD_RE, match[1] or match[2] or ""))
         return _Variables(_BASH_FILLED | names, {})
     literals: dict[str, list[str]] = {}
-    for match in _SET_LITERAL_RE.finditer(command):
+    for match in re.finditer(_SET_LITERAL_RE, command):
         literals.setdefault(match[1], []).append(match[2].strip("\"'"))
-    matched = {match[1] for match in _FILLED_FROM_RE.finditer(command)}  # ``g=$f``, ``a=(…)``
+    matched = {match[1] for match in re.finditer(_FILLED_FROM_RE, command)}  # ``g=$f``, ``a=(…)``
     for match in loops:  # ``for f in *.txt``: the names of files, which may hold a quote
-        if match[2] is None or _LOOP_UNREAD_RE.search(match[2]):
+        if match[2] is None or re.search(_LOOP_UNREAD_RE, match[2]):
             matched.add(match[1])  # ``for f; do``, ``for f in 'a;' *.txt``: not read here
             continue
         words = [word for word in match[2].split() if word != "do"]
-        if any(_LOOP_PATTERN_RE.search(word) for word in words):
+        if any(re.search(_LOOP_PATTERN_RE, word) for word in words):
             matched.add(match[1])
         literals.setdefault(match[1], []).extend(word.strip("\"'") for word in words)
     many = matched | {name for name, values in literals.items() if len(values) > _MOST_SPELLINGS}
@@ -4913,7 +4924,7 @@ def _with_literals(text: str, literals: Mapping[str, list[str]]) -> str:
     """``text`` (an interpreter's code), then once more for each literal value a variable it
     expands was given (:attr:`_Variables.literals`), spelt in its place: the code bash may run,
     read for links and local modules (``X=mk; python3 -c "import $X"`` loads ``mk``)."""
-    names = {a or b for a, b in _PLAIN_NAME_RE.findall(text)} & literals.keys()
+    names = {a or b for a, b in re.findall(_PLAIN_NAME_RE, text)} & literals.keys()
     if not names:
         return text
     spellings = [text]
@@ -4923,7 +4934,7 @@ def _with_literals(text: str, literals: Mapping[str, list[str]]) -> str:
             values = literals.get(match[1] or match[2])
             return match[0] if not values else values[min(at, len(values) - 1)]
 
-        spellings.append(_PLAIN_NAME_RE.sub(spelt, text))
+        spellings.append(re.sub(_PLAIN_NAME_RE, spelt, text))
     return "\n".join(spellings)
 
 
@@ -4958,9 +4969,9 @@ def _here_built(text: str, filled: frozenset[str]) -> bool:
     fills at run time (``filled``: ``X=$(cat mk.py); python3 <<< "pass;$X"``,
     :func:`_fills_code`). Another variable in written code is data (``<<EOF`` with
     ``print("$HOME")``, ``\\$x``) (P-3)."""
-    whole = _WHOLE_EXPANSION_RE.fullmatch(text.strip().strip('"').strip())
-    live = _ESCAPED_DOLLAR_RE.sub("", text)
-    return bool(whole or _LIVE_BACKQUOTE_RE.search(text) or _fills_code(live, filled))
+    whole = re.fullmatch(_WHOLE_EXPANSION_RE, text.strip().strip('"').strip())
+    live = re.sub(_ESCAPED_DOLLAR_RE, "", text)
+    return bool(whole or re.search(_LIVE_BACKQUOTE_RE, text) or _fills_code(live, filled))
 
 
 @functools.lru_cache(maxsize=8)
@@ -4999,23 +5010,23 @@ def _inline_code(command: str, program: list[str]) -> bool:
     ``'{print $1}'`` was one named at run time and ``'print if /x/'`` one the command wrote,
     so the next new file the command wrote was refused (P-3)."""
     last = program[-1]
-    if any(name.match(command) and last in options for name, options in _CODE_OPTIONS):
+    if any(re.match(name, command) and last in options for name, options in _CODE_OPTIONS):
         return True
     bundled = next(
         (rule for name, rule in _BUNDLED_CODE_RE.items() if command.startswith(name)), None
     )
-    if bundled is not None and bundled.match(last):
+    if bundled is not None and re.match(bundled, last):
         return True
-    return bool(_AWK_RE.match(command)) and not any(
-        _AWK_FILE_RE.match(option) for option in program[1:]
+    return bool(re.match(_AWK_RE, command)) and not any(
+        re.match(_AWK_FILE_RE, option) for option in program[1:]
     )
 
 
 _CHECKING_OPTIONS = (
-    (re.compile(r"^(?:ba|da|k|z|)sh$"), re.compile(r"^-[A-Za-z]*n[A-Za-z]*$")),
-    (re.compile(r"^(?:node|nodejs)$"), re.compile(r"^(?:-c|--check)$")),
-    (re.compile(r"^ruby[0-9.]*$"), re.compile(r"^-c$")),
-    (re.compile(r"^php[0-9.]*$"), re.compile(r"^(?:-l|--syntax-check)$")),
+    (r"^(?:ba|da|k|z|)sh$", r"^-[A-Za-z]*n[A-Za-z]*$"),
+    (r"^(?:node|nodejs)$", r"^(?:-c|--check)$"),
+    (r"^ruby[0-9.]*$", r"^-c$"),
+    (r"^php[0-9.]*$", r"^(?:-l|--syntax-check)$"),
 )
 """Each interpreter's option by which it only checks its script's syntax, running none of it:
 a shell's ``-n`` (alone or in a bundle, ``-nv``), ``node --check``/``-c``, ``ruby -c``, ``php
@@ -5039,7 +5050,7 @@ def _checks_only(command: str, program: list[str], words: list[str]) -> bool:
     ):
         return False  # ``+n``, ``-o``/``+o noexec`` may switch checking off again: runs it
     return any(
-        name.match(command) and any(check.match(word) for word in options)
+        re.match(name, command) and any(re.match(check, word) for word in options)
         for name, check in _CHECKING_OPTIONS
     )
 
@@ -5344,7 +5355,7 @@ def _extracts(operands: list[tuple[str, bool]]) -> bool:
     return bool(flags & {"x", "--extract", "--get"})  # a letter of a value is none
 
 
-_LOOP_VARIABLE_RE = re.compile(
+_LOOP_VARIABLE_RE = (
     r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>%%?)(?P<suffix>[^}*?\[/$`\\]*))?\}"
     r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
 )
@@ -5359,7 +5370,8 @@ def _through_loops(word: str, loops: Mapping[str, list[str] | None]) -> list[str
     :data:`~harness_memory.hooks.shell_statements.CHOICES_CAP` (``"dist/$os-$arch"``); None
     when it holds none, one whose values are unknown, or more combinations."""
     names = {
-        found.group("braced") or found.group("plain") for found in _LOOP_VARIABLE_RE.finditer(word)
+        found.group("braced") or found.group("plain")
+        for found in re.finditer(_LOOP_VARIABLE_RE, word)
     }
     looping = sorted(names & loops.keys())
     valued = [loops[name] for name in looping]
@@ -5378,7 +5390,7 @@ def _through_loops(word: str, loops: Mapping[str, list[str] | None]) -> list[str
             held = value[name]
             return held[: -len(suffix)] if suffix and held.endswith(suffix) else held
 
-        return _LOOP_VARIABLE_RE.sub(one, word)
+        return re.sub(_LOOP_VARIABLE_RE, one, word)
 
     return [put(dict(zip(looping, each, strict=True))) for each in combinations]
 
@@ -5425,11 +5437,11 @@ def _defaults_decided(
             return default if present else ""
         return value if present and value is not None else default
 
-    replaced = _DEFAULT_PICK_RE.sub(pick, word)
+    replaced = re.sub(_DEFAULT_PICK_RE, pick, word)
     return None if undecided else _expand(replaced, known, environ, split=split)
 
 
-_DEFAULT_PICK_RE = re.compile(
+_DEFAULT_PICK_RE = (
     r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<op>:?[-=+])"
     r"(?P<word>(?:[^}$`]|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\})*)\}"
 )
@@ -5438,9 +5450,9 @@ variables (``${PREFIX:-$HOME/.local}``), expanded after the pick; no substitutio
 operator of its own."""
 
 
-_SUBSTITUTION_RE = re.compile(r"\$\((?P<dollar>[^()`$]*)\)|`(?P<back>[^`$()]*)`")
+_SUBSTITUTION_RE = r"\$\((?P<dollar>[^()`$]*)\)|`(?P<back>[^`$()]*)`"
 """A command substitution holding a plain command (no nested expansion)."""
-_NAME_ONLY_RE = re.compile(
+_NAME_ONLY_RE = (
     r"^\s*(?:nproc|whoami|hostname|id\s+-[nr]*[ug][nr]*|uname(?:\s+-[smrnpi])?"
     r"|git\s+rev-parse\s+(?:--short\s+)?HEAD)\s*$"
 )
@@ -5448,7 +5460,7 @@ _NAME_ONLY_RE = re.compile(
 own (a count, an account or host name, a commit id): ``id`` with one of ``-u``/``-g`` (``id
 -r``, ``id -ug`` fail and print nothing), ``uname`` with one field but ``-o`` (``GNU/Linux``)
 or ``-v`` (spaces); unless the command redefines the program (:func:`_names_read`)."""
-_DATE_NAME_RE = re.compile(
+_DATE_NAME_RE = (
     r"^\s*date(?:\s+(?:-u\s+)?(?P<q>['\"]?)\+[-_:T]*%[YCyGgmdHIMSjsuwUVWNFTRz]"
     r"(?:%[YCyGgmdHIMSjsuwUVWNFTRz]|[-_:T])*(?P=q))?\s*$"
 )
@@ -5459,13 +5471,11 @@ nor ``date +`` with no field (it prints nothing: ``notes$(date +)/a.md`` is ``no
 digits whatever zone or locale the command sets. A bare ``date`` (``> out-$(date).log``) prints
 the day, the time and the zone's name: a name unless the command sets a zone or a locale
 (:func:`_names_read`: a zone file may name its zone ``../../x``)."""
-_BASENAME_RE = re.compile(
-    r'\$\(\s*basename\s+(?P<q>"?)(?:\$PWD|\$\{PWD\}|\$HOME|\$\{HOME\})(?P=q)\s*\)'
-)
+_BASENAME_RE = r'\$\(\s*basename\s+(?P<q>"?)(?:\$PWD|\$\{PWD\}|\$HOME|\$\{HOME\})(?P=q)\s*\)'
 """``$(basename "$PWD")`` (or ``$HOME``): one name, the last of a folder's path, read as a
 name-only substitution is (``git worktree add "../$(basename "$PWD")-feature"``: a sibling
 folder of the shell's)."""
-_MKTEMP_RE = re.compile(r"^\s*mktemp(?:\s+-[dqu]+)*\s*$")
+_MKTEMP_RE = r"^\s*mktemp(?:\s+-[dqu]+)*\s*$"
 """``mktemp`` without a template: a new name in ``$TMPDIR`` (``/tmp`` when unset)."""
 _RUN_TIME_NAME = "@"
 """What a name-only substitution is read as: one name, no ``/``, and a character no scope key,
@@ -5508,14 +5518,14 @@ def _read_substitutions(command: str, environ: Mapping[str, str], names: _NamesR
         return systems[name]
 
     if whole is not _NamesRead.NONE and system("basename"):
-        command = _BASENAME_RE.sub(lambda match: _name_at(match, whole, basename=True), command)
+        command = re.sub(_BASENAME_RE, lambda match: _name_at(match, whole, basename=True), command)
 
     def text(match: re.Match[str]) -> str:
         inner = _substituted(match)
-        if _NAME_ONLY_RE.match(inner) or _DATE_NAME_RE.match(inner):
+        if re.match(_NAME_ONLY_RE, inner) or re.match(_DATE_NAME_RE, inner):
             return _name_at(match, whole, system=system)
         tmp = environ.get("TMPDIR") or "/tmp"  # noqa: S108
-        if _MKTEMP_RE.match(inner) and "TMPDIR" not in command:
+        if re.match(_MKTEMP_RE, inner) and "TMPDIR" not in command:
             if whole is not _NamesRead.NONE:
                 return f"{tmp.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
             return match.group(0)
@@ -5526,7 +5536,7 @@ def _read_substitutions(command: str, environ: Mapping[str, str], names: _NamesR
             return match.group(0)  # the lookup alone: its path printed, no program run
         return _looked_up(inner, environ, quoted=quoted) or match.group(0)
 
-    return _SUBSTITUTION_RE.sub(text, command)
+    return re.sub(_SUBSTITUTION_RE, text, command)
 
 
 def _name_at(
@@ -5545,14 +5555,14 @@ def _name_at(
     inner = "basename" if basename else _substituted(match)
     if names is _NamesRead.NONE:
         return match.group(0)
-    if names is _NamesRead.NO_BARE_DATE and _DATE_NAME_RE.match(inner) and "+" not in inner:
+    if names is _NamesRead.NO_BARE_DATE and re.match(_DATE_NAME_RE, inner) and "+" not in inner:
         return match.group(0)  # bare: the zone's name
     if system is not None and not system(inner.split()[0]):
         return match.group(0)
-    return _NAME_OR_NOTHING if basename or _MAY_BE_EMPTY_RE.match(inner) else _RUN_TIME_NAME
+    return _NAME_OR_NOTHING if basename or re.match(_MAY_BE_EMPTY_RE, inner) else _RUN_TIME_NAME
 
 
-_MAY_BE_EMPTY_RE = re.compile(r"^\s*(?:whoami|hostname|git\s|id\s+-\w*n|uname\s+-\w*n)")
+_MAY_BE_EMPTY_RE = r"^\s*(?:whoami|hostname|git\s|id\s+-\w*n|uname\s+-\w*n)"
 """Name-only substitutions that may print nothing: ``git rev-parse HEAD`` outside a
 repository (or beside a ``GIT_DIR`` that names none), ``whoami``/``id -un`` for an account
 without a name, ``hostname``/``uname -n`` on a host without one; a ``basename`` of an empty
@@ -5632,12 +5642,12 @@ _TEMPORARY_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")  # noqa: S108
 """Folders any account may write into."""
 
 
-_LOOKUP_RE = re.compile(
+_LOOKUP_RE = (
     r"^\s*(?P<by>which|command\s+-v|type\s+-P|pyenv\s+which)\s+(?P<name>[A-Za-z0-9_.+-]+)\s*$"
 )
 """A substitution that only looks a program up and prints its path (``which python3``,
 ``command -v node``, ``type -P make``, ``pyenv which python``)."""
-_LITERAL_PATH_RE = re.compile(r"^/[A-Za-z0-9_./+-]+$")
+_LITERAL_PATH_RE = r"^/[A-Za-z0-9_./+-]+$"
 """An absolute path the lexer reads as one word, as written."""
 
 
@@ -5652,7 +5662,7 @@ def _looked_up(inner: str, environ: Mapping[str, str], *, quoted: bool) -> str |
     command runs can redefine it first. None (left to the shell, any program) when the
     environment may (exported functions, ``BASH_ENV``) or the program is not found (an empty
     output: the next word would be the command's name)."""
-    looked = _LOOKUP_RE.match(inner)
+    looked = re.match(_LOOKUP_RE, inner)
     if looked is None or _environment_redefines(environ):
         return None
     path = environ.get("PATH") or os.environ.get("PATH", os.defpath)
@@ -5661,7 +5671,7 @@ def _looked_up(inner: str, environ: Mapping[str, str], *, quoted: bool) -> str |
         root = "$(pyenv root)" if quoted else '"$(pyenv root)"'
         return f"{root}/versions/{_RUN_TIME_NAME}/bin/{name}"
     found = shutil.which(name, path=path)
-    if found is None or not _LITERAL_PATH_RE.match(found):
+    if found is None or not re.match(_LITERAL_PATH_RE, found):
         return None
     return found
 
@@ -5702,7 +5712,7 @@ def _add(
     ``/proc/$$/fd/3``, ``/dev/fd/3``) is judged where the shell will be, not where this
     process is: ``…/cwd/rest`` as the relative word ``rest``; a folder opened on a descriptor
     cannot be known here, so ``rest`` after one is ``unanchored``."""
-    if (link := _PROCESS_LINK_RE.match(piece)) is not None and link.group("rest"):
+    if (link := re.match(_PROCESS_LINK_RE, piece)) is not None and link.group("rest"):
         rest = link.group("rest").lstrip("/")
         if link.group("cwd"):
             _add(found, rest or ".", bases, known, environ, lost=lost)
@@ -5729,26 +5739,25 @@ def _add(
             found.unanchored.append(path)
         for base in [""] if PurePath(path).is_absolute() else bases:
             anchored = f"{base}/{path}" if base else path
-            if _GLOB_CHARS.search(path):  # expanded against the filesystem, as the shell does
+            if re.search(_GLOB_CHARS, path):  # expanded against the filesystem, as the shell does
                 found.paths.extend(_glob(anchored, found))
             else:
                 found.paths.append(anchored)
                 found.paths.extend(followed(anchored, found.links)[0] if found.links else [])
 
 
-_PROCESS_LINK_RE = re.compile(
-    r"^/+(?:proc/+[^/]+/+(?:task/+[^/]+/+)?(?:(?P<cwd>cwd)|fd/+[^/]+)|dev/+fd/+[^/]+"
-    r"|dev/+std(?:in|out|err))(?P<rest>/.*)?$",
-    re.DOTALL,
+_PROCESS_LINK_RE = (
+    r"(?s)^/+(?:proc/+[^/]+/+(?:task/+[^/]+/+)?(?:(?P<cwd>cwd)|fd/+[^/]+)|dev/+fd/+[^/]+"
+    r"|dev/+std(?:in|out|err))(?P<rest>/.*)?$"
 )
 """A path through a process's own links: its working directory (``/proc/self/cwd``, also
 ``/proc/$$/cwd``, ``/proc/<pid>/cwd``: the pid may be the shell's) or a descriptor it holds open
 (``/proc/self/fd/3``, ``/dev/fd/3``, ``/dev/stdin``), then ``rest``. Resolved by the guard
 they would name the guard's own folders, not the shell's."""
-_DEFAULT_OPERATOR_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?[-=+?](?P<word>[^}]*)\}")
+_DEFAULT_OPERATOR_RE = r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?[-=+?](?P<word>[^}]*)\}"
 """``${NAME:-word}``, ``${NAME-word}``, ``${NAME:=word}``, ``${NAME:+word}`` …: the word or
 the variable's value, whichever the shell picks at run time."""
-_PATTERN_OPERATOR_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:[/#%^,:@][^}]*)\}")
+_PATTERN_OPERATOR_RE = r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:[/#%^,:@][^}]*)\}"
 # (a default operator is matched first: ``:-`` is a default, ``:1:2`` a pattern)
 """``${NAME/pattern/text}``, ``${NAME%suffix}``, ``${NAME:1:3}`` …: text made from the
 variable's value at run time."""
@@ -5763,7 +5772,9 @@ def _operator_alternatives(
     in the expansion's place. A literal path in a default, or after a pattern on a known
     path, is judged, never passed as 'nothing literal to anchor it'. Empty when none applies."""
     first = _first_expansion(word)
-    found = _DEFAULT_OPERATOR_RE.match(word, first) or _PATTERN_OPERATOR_RE.match(word, first)
+    found = re.compile(_DEFAULT_OPERATOR_RE).match(word, first) or re.compile(
+        _PATTERN_OPERATOR_RE
+    ).match(word, first)
     if found is None:
         return []
     head, tail = word[: found.start()], word[found.end() :]
@@ -5780,8 +5791,8 @@ def _pattern_folder(
     """The folder a pattern expansion at the start of ``word`` may name anything in: the
     folder holding the variable's known absolute value (``X=/m/own; ${X/own/other}``: ``/m``);
     None when ``word`` starts with no such expansion."""
-    found = _PATTERN_OPERATOR_RE.match(word)
-    if found is None or _DEFAULT_OPERATOR_RE.match(word):
+    found = re.match(_PATTERN_OPERATOR_RE, word)
+    if found is None or re.match(_DEFAULT_OPERATOR_RE, word):
         return None
     value = known.get(found.group("name"), environ.get(found.group("name")))
     if not value or "$" in value or not value.startswith("/"):
@@ -5822,7 +5833,7 @@ def _glob(pattern: str, found: ShellPaths) -> list[str]:
     head, _, tail = pattern.rpartition("/")
     try:
         matches = _scan(pattern, found.budget)
-        if _GLOB_CHARS.search(head):
+        if re.search(_GLOB_CHARS, head):
             matches += [f"{folder}/{tail}" for folder in _scan(head, found.budget)]
     except _OverScan:
         found.over_scan = True
@@ -5843,7 +5854,7 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
     for index, part in enumerate(parts):
         inner = index < len(parts) - 1
         folders_only = inner or pattern.endswith("/")
-        if not _GLOB_CHARS.search(part):
+        if not re.search(_GLOB_CHARS, part):
             folders = [folder + part + ("/" if inner else "") for folder in folders]
             continue
         matched: list[str] = []
@@ -5993,7 +6004,7 @@ def _expand(
     def value(match: re.Match[str]) -> str:
         nonlocal undecided
         name = match.group("plain") or match.group("braced")
-        if not _NAME_RE.match(name or ""):
+        if not re.match(_NAME_RE, name or ""):
             undecided = True  # ${X:-…}, ${#X}, ${X/…}: an operator
             return ""
         found = known[name] if name in known else _STARTING.get(name, environ.get(name))
@@ -6002,7 +6013,7 @@ def _expand(
             return ""
         return found
 
-    expanded = _VARIABLE_RE.sub(value, word)
+    expanded = re.sub(_VARIABLE_RE, value, word)
     if undecided or "$" in expanded:  # $(…), $1, $?, $$, a lone $: left for the shell
         return None
     return expanded

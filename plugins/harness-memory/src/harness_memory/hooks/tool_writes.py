@@ -19,9 +19,8 @@ from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE
 
 __all__ = ["ToolWrites", "patch_files", "patch_targets", "served_readings"]
 
-_PATCH_TARGET_RE = re.compile(
-    r"^[^\S\n]*\*\*\* (?i:add file|update file|delete file|move to): (?P<path>.+?)\s*$",
-    re.MULTILINE,
+_PATCH_TARGET_RE = (
+    r"(?m)^[^\S\n]*\*\*\* (?i:add file|update file|delete file|move to): (?P<path>.+?)\s*$"
 )
 """A patch's file lines as Codex reads them: it trims every hunk header of Unicode white space
 before it looks for the marker (``parse_one_hunk``), so an indented header writes too; lines
@@ -95,7 +94,7 @@ def served_readings(
 def patch_targets(patch: str) -> list[str]:
     """Every path a Codex ``apply_patch`` patch writes, in order (relative ones as written),
     read from its file lines as Codex reads them (indented or not: :data:`_PATCH_TARGET_RE`)."""
-    return [match.group("path") for match in _PATCH_TARGET_RE.finditer(patch)]
+    return [match.group("path") for match in re.finditer(_PATCH_TARGET_RE, patch)]
 
 
 def patch_files(patch: str) -> tuple[list[str], list[str]]:
@@ -106,7 +105,7 @@ def patch_files(patch: str) -> tuple[list[str], list[str]]:
     be deleted or renamed to a good name (K-7 holds for names written)."""
     named: list[str] = []
     touched: list[str] = []
-    matches = list(_PATCH_TARGET_RE.finditer(patch))
+    matches = list(re.finditer(_PATCH_TARGET_RE, patch))
     for at, match in enumerate(matches):
         marker = _marker(match)
         after = matches[at + 1] if at + 1 < len(matches) else None

@@ -130,11 +130,11 @@ and ``wget`` read their settings from (``HOME``, ``CURL_HOME``, ``WGETRC``), ``r
 remote shell, ``less``'s input filter. A command setting one (``NAME=…`` before a command or
 alone, ``export``/``declare``/``local``/``readonly`` of it, ``read NAME``, ``printf -v
 NAME``) runs a program the guard does not read."""
-_SHELL_INLINE_RE = re.compile(r"^-[A-Za-z]*c[A-Za-z]*$")
+_SHELL_INLINE_RE = r"^-[A-Za-z]*c[A-Za-z]*$"
 KEYS_CAP = 64
 """The most distinct Workspace-key-shaped words of one command looked up in the memory root;
 past it the command is taken as naming another scope (each is one ``lstat``)."""
-_TOKEN_SPLIT_RE = re.compile(r"[^A-Za-z0-9._-]+")
+_KEY_WORD_SPLIT_RE = r"[^A-Za-z0-9._-]+"
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
 
@@ -148,7 +148,7 @@ def is_read(program: str, options: Iterable[str] = (), operand: str | None = Non
         return True
     return (
         program in SHELLS
-        and any(_SHELL_INLINE_RE.match(word) for word in options)
+        and any(re.match(_SHELL_INLINE_RE, word) for word in options)
         and operand is not None
         and "$" not in operand
         and "`" not in operand
@@ -226,7 +226,7 @@ def _other_key(text: str, root: str, own: set[str], *, root_named: bool) -> str 
     program joining it to the root makes a folder no Workspace's Session uses yet (open, as
     every path such a program builds: ``docs/security.md``)."""
     looked_up: set[str] = set()
-    for token in _TOKEN_SPLIT_RE.split(text):
+    for token in re.split(_KEY_WORD_SPLIT_RE, text):
         if root_named and token.casefold() == MARKER_FILE:
             return token
         if len(token) > 57 or token in own or not SCOPE_KEY_RULE.accepts(token):
