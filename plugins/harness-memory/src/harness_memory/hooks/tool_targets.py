@@ -751,11 +751,13 @@ def _trusts_a_name(command: str) -> bool:
     (a name-only one, ``$(basename "$PWD")``, ``$(mktemp)``)."""
     if "$(" not in command and "`" not in command:
         return False
-    if _BASENAME_RE.search(command):
+    if re.search(_BASENAME_RE, command):
         return True
     return any(
-        _NAME_ONLY_RE.match(inner) or _DATE_NAME_RE.match(inner) or _MKTEMP_RE.match(inner)
-        for inner in map(_substituted, _SUBSTITUTION_RE.finditer(command))
+        re.match(_NAME_ONLY_RE, inner)
+        or re.match(_DATE_NAME_RE, inner)
+        or re.match(_MKTEMP_RE, inner)
+        for inner in map(_substituted, re.finditer(_SUBSTITUTION_RE, command))
     )
 
 
@@ -3511,7 +3513,7 @@ class _Writes:
         (``words``: git's words, expanded). An interpreter's script given first (``python3
         manage.py migrate``) it reads: no new text, as a shell's script operand."""
         self._found.written.extend(said)
-        if said[:1] == [self._operand] and any(rule.match(command) for rule, _ in INTERPRETERS):
+        if said[:1] == [self._operand] and any(re.match(rule, command) for rule, _ in INTERPRETERS):
             self._found.textless.extend(said[:2])
         spelled = dict(zip(said[::2], said[1::2], strict=False))
         built = built_programs(command, said[::2])
