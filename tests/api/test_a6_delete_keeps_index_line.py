@@ -37,6 +37,7 @@ from tests.api.conftest import (
     ok_json,
     versions_of,
 )
+from tests.api.test_v1_versions import checkpoint
 from tests.support.read_only_mount import read_only
 from tests.support.refused_account import refused_service, request_json
 from tests.support.serve import ServedProcess
@@ -200,6 +201,29 @@ async def test_delete_keeps_index_line_its_undo_writes_the_line_in_the_version_s
 
     url = f"{file_url('user', 'cafe-notes.md')}/restore"
     restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+
+    assert restored["indexLinesAdded"] == [gone]
+    assert index.read_bytes() == f"{gone}\r\n{stays}\r\n".encode(codec)
+
+
+@pytest.mark.parametrize("codec", ["cp1252", "latin-1"])
+async def test_v2_restoring_the_index_itself_writes_its_lines_in_the_version_s_encoding(
+    client: Client, agent: AgentHome, codec: str
+) -> None:
+    """V-2: the line removed by hand held the index's only non-ASCII characters, so what is
+    left is ASCII: restoring ``MEMORY.md`` of before puts the line back as that version had
+    it, in Windows-1252 or Latin-1, never as UTF-8 (``CafÃ©`` in an editor set to it)."""
+    gone, stays = "- [Café notes](cafe-notes.md) - the café's wifi", "- [Other](other.md) - stays"
+    for stem in ("cafe-notes", "other"):
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(f"{gone}\r\n{stays}\r\n".encode(codec))
+    first = (await checkpoint(client))["version"]
+    index.write_bytes(f"{stays}\r\n".encode())
+    await checkpoint(client)
+
+    url = f"{file_url('user', layout.INDEX_FILE)}/restore"
+    restored = await ok_json(await client.post(url, json={"version": first}))
 
     assert restored["indexLinesAdded"] == [gone]
     assert index.read_bytes() == f"{gone}\r\n{stays}\r\n".encode(codec)

@@ -9,9 +9,11 @@ other byte as it was, the byte order mark once at the start, never a torn code u
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 import pytest
+from memory_core.decoding import decode_exact
 from memory_core.line_merge import merge_lines
 from memory_core.scope_merge import MergeOutcome, blob_id, merge_scopes
 from memory_core.scope_write import apply_scope
@@ -165,3 +167,64 @@ def test_r2_a_push_landing_beside_an_agent_s_edit_adds_the_kept_text_s_line_in_t
     assert [outcome.kept_as for outcome in outcomes] == ["cafe-notes-laptop.md"]
     kept_line = A.replace("(cafe-notes.md)", "(cafe-notes-laptop.md)")
     assert index.read_bytes() == _written(A + C + kept_line, form)
+
+
+def _u16(text: str) -> bytes:
+    return codecs.BOM_UTF16_LE + text.encode("utf-16-le")
+
+
+def test_r2_an_index_one_side_tore_is_merged_at_its_line_feed_bytes_each_line_once() -> None:
+    """The laptop's UTF-16 index got a UTF-8 line appended (an agent's ``echo >> MEMORY.md``,
+    an odd number of bytes: it decodes no more). All three copies are then split at each
+    ``0x0A`` byte alike, so the lines both still share match: none is written twice, the
+    byte order mark stays once at the start, and the appended bytes are kept."""
+    base = _u16(A + B)
+    first = _u16(A + B + C)
+    appended = b"!- [U](u.md) odd\n"
+    merged, _ = _merged(base, first, base + appended)
+    assert merged.count(codecs.BOM_UTF16_LE) == 1
+    assert merged.count(A.encode("utf-16-le")) == merged.count(B.encode("utf-16-le")) == 1
+    # the service's index as it was, then the appended bytes; between them at most the NUL
+    # byte the laptop's last UTF-16 line feed ended in (its appended line began after it)
+    assert merged.startswith(first)
+    assert merged[len(first) :] in (appended, b"\0" + appended)
+
+
+def test_a6_a_pruned_line_and_an_appended_line_another_encoding_both_hold() -> None:
+    """The delete's pruning race (A-6) merges with the same rule: an agent's UTF-8 append to
+    a UTF-16 index doubles no line."""
+    base = _u16(A + B)
+    appended = base + b"!- [U](u.md) odd\n"
+    merged = merge_lines(base, _u16(B), appended)
+    assert merged.count(B.encode("utf-16-le")) == 1
+    assert A.encode("utf-16-le") not in merged
+
+
+@pytest.mark.parametrize("service_copy", [None, b""], ids=["deleted", "emptied"])
+def test_r2_lines_added_to_an_index_the_service_emptied_keep_the_index_form(
+    service_copy: bytes | None,
+) -> None:
+    """The service deleted (or emptied) ``MEMORY.md`` while the laptop added two lines to its
+    UTF-16 copy: the merged index holds the laptop's lines, every line end in UTF-16 (a lone
+    UTF-8 ``0x0A`` byte would shift every character after it)."""
+    base = "- [A](a.md) x\n- [B](b.md) y\n".encode("utf-16")
+    added = "- [C](c.md) laptop\n- [D](d.md) laptop too\n"
+    second = base + added.encode("utf-16-le" if base.startswith(b"\xff\xfe") else "utf-16-be")
+    first = {} if service_copy is None else {INDEX: service_copy}
+    files, _ = _merge({INDEX: base}, first, {INDEX: second})
+    exact = decode_exact(files[INDEX])
+    assert exact is not None
+    assert exact.codec.startswith("utf-16")
+    assert exact.text == added
+
+
+def test_r2_a_byte_order_mark_only_one_machine_added_is_no_blank_line() -> None:
+    """The laptop's editor saved the index with a UTF-8 byte order mark and a new line; the
+    service added one: the mark comes first, and no empty line appears after it."""
+    base = (A + B).encode()
+    first = (A + B + C).encode()
+    second = codecs.BOM_UTF8 + (A + B + D).encode()
+    merged, _ = _merged(base, first, second)
+    assert merged == codecs.BOM_UTF8 + (A + B + C + D).encode()
+    merged, _ = _merged(base, second, first)
+    assert merged == codecs.BOM_UTF8 + (A + B + D + C).encode()

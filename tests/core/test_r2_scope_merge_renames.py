@@ -5,6 +5,7 @@ nothing of."""
 from __future__ import annotations
 
 import pytest
+from memory_core import scope_merge
 from memory_core.scope_merge import ScopeMerge, blob_id, merge_scopes
 
 Copy = dict[str, bytes]
@@ -378,3 +379,36 @@ def test_r2_a_wiki_link_opening_a_note_in_a_sub_folder_stays_when_a_topic_file_i
         b"- [[freeze]] Fridays",
         b"- [[Deploy Freeze]] and its table",
     ]
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-32-be", "cp1252"])
+def test_r2_a_wiki_link_in_an_index_in_another_encoding_follows_the_rename(codec: str) -> None:
+    """``[[Deploy Freeze]]`` in a UTF-16, UTF-32 or Windows-1252 index follows the rename of
+    ``deploy-freeze.md`` as it does in UTF-8 (its brackets are other bytes there)."""
+    mark = b"\x00\x00\xfe\xff" if codec == "utf-32-be" else b""
+
+    def written(text: str) -> bytes:
+        return mark + text.encode(codec)
+
+    lines = "- [[Deploy Freeze]] the café weekend\n- [[other]] x\n"
+    base = {INDEX: written(lines), "deploy-freeze.md": b"text\n", "other.md": b"o\n"}
+    renamed_lines = written(lines.replace("Deploy Freeze", "freeze"))
+    renamed = {INDEX: renamed_lines, "freeze.md": b"text\n", "other.md": b"o\n"}
+    edited = dict(base, **{INDEX: written(lines.replace("x", "y"))})
+    files, _ = _merge(base, edited, renamed, ({}, {"deploy-freeze.md": "freeze.md"}))
+    assert files[INDEX] == written("- [[freeze]] the café weekend\n- [[other]] y\n")
+
+
+def test_r2_an_index_without_wiki_links_is_relinked_without_resolving_wiki_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Resolving wiki links takes every file's name, spelled each way the lint reads it: an
+    index holding no ``[[`` (nearly every one) is relinked without it."""
+    built: list[object] = []
+    monkeypatch.setattr(scope_merge, "WikiFiles", lambda *args: built.append(args))
+    base = {INDEX: b"- [A](a.md) about [a]\n", "a.md": b"a text\n"}
+    renamed = {INDEX: b"- [A](b.md) about [a]\n", "b.md": b"a text\n"}
+    edited = {INDEX: b"- [A](a.md) about [a], edited\n", "a.md": b"a text\n"}
+    files, _ = _merge(base, edited, renamed, ({}, {"a.md": "b.md"}))
+    assert files[INDEX] == b"- [A](b.md) about [a], edited\n"
+    assert built == []

@@ -104,14 +104,15 @@ def test_r2_a_file_edited_while_the_change_deleted_it_keeps_its_index_line(
     }
 
 
-def test_r2_a_push_keeping_many_files_reads_the_index_once(
+def test_r2_a_push_keeping_many_files_reads_the_index_a_fixed_number_of_times_not_per_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every file of a push kept beside a file edited meanwhile gets its index line, and the
-    index is read once for all of them, not once per file: a push that keeps thousands
-    (every file, once the history is moved aside) costs the index's length, not its
-    square. (Then the lines found are merged into the index on disk, in its own form, by the
-    merge every index line addition goes through: that reads it twice more, once for all.)"""
+    index is read a fixed number of times for all of them, never once per file: a push that
+    keeps thousands (every file, once the history is moved aside) costs the index's length,
+    not its square. (Once by the one-pass reader that finds the lines; then the lines found
+    are merged into the index on disk, in its own form, by the merge every index line
+    addition goes through: that reads it twice more, once for all.)"""
     count = 300
     lines = "".join(f"- [N{n}](n{n}.md) about {n}\n" for n in range(count))
     (tmp_path / "MEMORY.md").write_text(lines)

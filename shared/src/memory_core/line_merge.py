@@ -14,8 +14,14 @@ region); only conflicts are settled here, by a rule that never drops an added li
   ``\\n``), each line its bytes in the file's encoding with its line end, the byte order mark a
   line of its own; so an index with CR-only line ends, in UTF-16 (where a ``0x0A`` byte may be
   half of a character, ``ਪ`` is ``2A 0A``) or UTF-32 merges line by line, every added line
-  once, and bytes outside the changed regions come out unchanged. Bytes that do not decode
-  exactly (a UTF-16 file with a cut code unit) are split at each ``\\n`` byte.
+  once, and bytes outside the changed regions come out unchanged. When a side's bytes do not
+  decode exactly (a UTF-16 file an agent appended UTF-8 bytes to, a cut code unit), or the
+  sides end lines in different bytes (UTF-16 against UTF-8), all three are split at each
+  ``\\n`` byte alike, so the lines they share still match (an empty side, a deleted or emptied
+  file, has no form and decides nothing);
+- a line left without its end (it was last on its side) that is no longer last gets the line
+  end most lines of the result's form have: ``b``'s, or the other side's when ``b`` is empty;
+  a byte order mark only one side has comes first once, never as a line of its own.
 
 >>> merge_lines(b"a\\nb\\n", b"a\\nb\\nfrom a\\n", b"b\\nfrom b\\n")
 b'b\\nfrom b\\nfrom a\\n'
@@ -60,16 +66,36 @@ class _Split:
         return tuple(end.encode(self.codec) for end in ("\r\n", "\r", "\n"))
 
 
-def _split(data: bytes) -> _Split:
-    """``data`` split into its own lines (the module docstring)."""
+def _split(data: bytes) -> _Split | None:
+    """``data`` split into its own lines (the module docstring); None when it does not decode
+    exactly."""
     if b"\r" not in data and b"\0" not in data and not data.startswith(_MARKED):
         return _Split(_LINE_RE.findall(data))  # ASCII line ends, no mark: bytes split alike
     exact = decode_exact(data)
     if exact is None:
-        return _Split(_LINE_RE.findall(data))
+        return None
     lines = [line.encode(exact.codec, exact.errors) for line in lines_with_ends(exact.text)]
     bom = exact.bom
     return _Split([bom, *lines] if bom else lines, bom, exact.codec)
+
+
+def _splits(base: bytes, a: bytes, b: bytes) -> tuple[_Split, _Split, _Split]:
+    """The three sides split alike: each into its own lines when every side with bytes
+    decodes exactly and ends lines in the same bytes, else each at every ``\\n`` byte."""
+    own = _split(base), _split(a), _split(b)
+    forms = {
+        split.ends() if split else None
+        for split, data in zip(own, (base, a, b), strict=True)
+        if data
+    }
+    if len(forms) > 1 or None in forms:
+        return (
+            _Split(_LINE_RE.findall(base)),
+            _Split(_LINE_RE.findall(a)),
+            _Split(_LINE_RE.findall(b)),
+        )
+    empty = _Split([])
+    return own[0] or empty, own[1] or empty, own[2] or empty
 
 
 def _merge_groups(base: _Split, a: _Split, b: _Split) -> Any:
@@ -79,15 +105,24 @@ def _merge_groups(base: _Split, a: _Split, b: _Split) -> Any:
     return Merge3(base.lines, a.lines, b.lines, sequence_matcher=matcher).merge_groups()
 
 
-def _ended(merged: list[bytes], form: _Split) -> list[bytes]:
-    """``merged`` with each line but the last that has no line end (it was last on its side)
-    given one, so it never glues onto the next: the end most of ``form``'s lines have (LF
-    when none has one). The byte order mark, first, is no line to end."""
+def _ended(merged: list[bytes], split: tuple[_Split, _Split, _Split]) -> list[bytes]:
+    """``merged`` in the form of ``b``, or when ``b`` has no lines ``a``'s, else ``base``'s:
+    its byte order mark first once (one only ``a`` added kept too; an emptied side dropped
+    none), and each line but the last that has no line end (it was last on its side) given
+    one, so it never glues onto the next: the end most of the form's lines have (LF when none
+    has one). NUL bytes alone are no line to end: the rest of a UTF-16 or UTF-32 line end
+    after its ``0x0A`` byte, when the sides were split at those."""
+    form = next((side for side in reversed(split) if side.lines), split[2])
+    marks = {side.bom for side in split if side.bom}
+    marked = [line for line in merged if line in marks]
+    rest = [line for line in merged if line not in marks]
+    if rest and (marked or form.bom):
+        merged = [form.bom or marked[0], *rest]
     ends = form.ends()
     endless = [
         at
         for at, line in enumerate(merged[:-1])
-        if not line.endswith(ends) and not (at == 0 and form.bom and line == form.bom)
+        if not line.endswith(ends) and not (at == 0 and line in marks) and line.strip(b"\0")
     ]
     if not endless:
         return merged
@@ -103,7 +138,7 @@ def merge_lines(base: bytes, a: bytes, b: bytes) -> bytes:
 
     All three are the whole files' bytes; the result is too. Never raises.
     """
-    split = _split(base), _split(a), _split(b)
+    split = _splits(base, a, b)
     merged: list[bytes] = []
     for group in _merge_groups(*split):
         if group[0] == "conflict":
@@ -113,7 +148,7 @@ def merge_lines(base: bytes, a: bytes, b: bytes) -> bytes:
             merged.extend(line for line in a_lines if line not in known)
         else:
             merged.extend(group[1])
-    return b"".join(_ended(merged, split[2]))
+    return b"".join(_ended(merged, split))
 
 
 def changed_on_both(base: bytes, a: bytes, b: bytes) -> list[tuple[list[str], ...]]:
@@ -126,7 +161,7 @@ def changed_on_both(base: bytes, a: bytes, b: bytes) -> list[tuple[list[str], ..
     >>> changed_on_both(b"x\\nkeep\\n", b"x, said by a\\nkeep\\n", b"x, said by b\\nkeep\\n")
     [(['x\\n'], ['x, said by a\\n'], ['x, said by b\\n'])]
     """
-    split = _split(base), _split(a), _split(b)
+    split = _splits(base, a, b)
     found: list[tuple[list[str], ...]] = []
     for group in _merge_groups(*split):
         if group[0] == "conflict":

@@ -133,6 +133,10 @@ Renames = Mapping[str, str]
 """The topic files one side renamed since the base: old name → new name."""
 Content = Callable[[str], bytes]
 """The bytes of a blob id of any of the copies."""
+# ``[[``, a wiki link's opening, in the bytes of an index in UTF-8 or an 8-bit encoding, in
+# UTF-16 (either byte order: ``5B 00 5B`` is inside both) and in UTF-32: an index holding none
+# of them has no wiki link to resolve
+_WIKI_OPENINGS = (b"[[", b"[\0[", b"[\0\0\0[")
 
 _NAME_MAX_BYTES = 255
 _SLUG_RE = re.compile(r"[^a-z0-9]+")
@@ -793,7 +797,7 @@ def _relink_index(
     nfc = {_nfc(old): new for old, new in renames.items()}
     back = {new: old for old, new in renames.items()}
     before = [back.get(name, name) for name in files]
-    wiki = WikiFiles([*before, *notes]) if b"[" in raw else None
+    wiki = WikiFiles([*before, *notes]) if any(at in raw for at in _WIKI_OPENINGS) else None
     other_cases = _other_cases(nfc, opened_in_any_case(before))
 
     def relink(line: str) -> str:

@@ -165,15 +165,14 @@ def restore_file(
         raise NotFound(f"{there!r} is not in version {version}; nothing to restore")
     if name == layout.INDEX_FILE:
         old_index: bytes | None = data
-        plan = _Plan(name, data, decode_text(data)[0], _with_ends(data))
+        plan = _Plan(name, data, decode_text(data)[0], _with_ends(data), codec=_codec_of(data))
     else:
         old_index = _version_index(repository, version, scope, there)
         places = None if old_index is None else _with_ends(old_index)
         files = histories.tree(repository, version)
         lines = _linking_lines(old_index, there, files, scope)
         pruned = old_index is None and not lines and _deleted_since(repository, version, names)
-        exact = None if old_index is None else decode_exact(old_index)
-        plan = _Plan(name, data, lines, places, pruned, None if exact is None else exact.codec)
+        plan = _Plan(name, data, lines, places, pruned, _codec_of(old_index))
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
     merged, recorded = histories.around(
         agent_id, scope, who, _apply, histories, repository, root, scope, plan, removes=(name,)
@@ -431,6 +430,13 @@ def _with_ends(raw: bytes) -> str:
     ended there), or as :func:`decode_text` reads it (LF) when it does not decode exactly."""
     exact = decode_exact(raw)
     return decode_text(raw)[0] if exact is None else exact.text
+
+
+def _codec_of(index: bytes | None) -> str | None:
+    """The encoding a version's index was written in (``cp1252``, ``utf-16-le``…), as
+    :func:`decode_exact` finds it; None without an index or when it does not decode exactly."""
+    exact = None if index is None else decode_exact(index)
+    return None if exact is None else exact.codec
 
 
 def _merge_into_index(
