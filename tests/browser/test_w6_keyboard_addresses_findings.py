@@ -14,11 +14,10 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, SharedServices
 from tests.browser.pages import (
     MEMORY_TAB,
     PageFactory,
-    ServiceFactory,
     Shot,
     confirm_dialog,
     open_memory_tab,
@@ -258,18 +257,12 @@ def test_w6_groups_keep_their_places_after_a_delete(page: Page, service: Service
     assert groups.evaluate_all("els => els.map(e => e.dataset.scope)") == before
 
 
-def test_w6_credentials_are_masked_until_revealed_and_findings_open_from_the_badge(
-    page: Page, service: Service, shot: Shot
+def _credentials_are_masked_until_revealed_and_findings_open_from_the_badge(
+    page: Page, shot: Shot
 ) -> None:
-    write_topic(
-        service.scope_dir("user"),
-        "deploy-bot.md",
-        name="deploy-bot",
-        description="how the deploy bot logs in",
-        updated_at="2026-11-29",
-        body=f"Deploy with the bot.\n\nGITHUB_TOKEN={TOKEN}\n",
-    )
-    open_memory_tab(page)
+    """``deploy-bot.md`` holds a GitHub token: its badge and its group's say so, the badge opens
+    its Findings with a "Fix this memory" that never quotes the token, and the viewer masks it
+    until Reveal."""
     target = row(user_group(page), "deploy-bot.md")
     badge = target.locator("button.findings-btn")
     expect(badge).to_contain_text("1 likely credential")
@@ -312,9 +305,11 @@ def test_w6_credentials_are_masked_until_revealed_and_findings_open_from_the_bad
 
 
 def test_w6_without_a_chat_the_modal_says_how_to_use_copy(
-    make_service: ServiceFactory, open_page: PageFactory, shot: Shot
+    shared_services: SharedServices, open_page: PageFactory, shot: Shot
 ) -> None:
-    service = make_service(env={"MEMORY_API_CHAT_URL": ""})
+    # The Edit modal is only opened: nothing is saved, so the worker's service without a chat
+    # address serves (test_bridge.py's check that it hides "Open a new chat" reads it too).
+    service = shared_services.get(env={"MEMORY_API_CHAT_URL": ""})
     page = open_page(service)
     open_memory_tab(page)
     group = workspace_group(page, "shop-api")
@@ -326,13 +321,32 @@ def test_w6_without_a_chat_the_modal_says_how_to_use_copy(
     shot(page, "w6-edit-without-chat")
 
 
-def test_w6_a_file_whose_only_note_is_the_listing_cut_offers_no_fix(
-    page: Page, service: Service
+def _a_file_whose_only_note_is_the_listing_cut_offers_no_fix(page: Page) -> None:
+    """The listing cuts ``long-notes.md``'s description past 1,000 characters and says so; the
+    file itself is whole and has nothing to fix, so its Findings offer no "Fix this memory" (it
+    opened the bridge with an empty list for the agent)."""
+    row(user_group(page), "long-notes.md").locator("button.findings-btn").click()
+
+    panel = viewer(page)
+    section = panel.locator('.finding-file[data-file="long-notes.md"]')
+    expect(section).to_contain_text("listed cut to the first 1000")
+    expect(section.get_by_role("button", name="Fix this memory")).to_have_count(0)
+
+
+def test_w6_findings_open_from_the_badge_masking_credentials_and_offering_a_fix_only_for_notes(
+    page: Page, service: Service, shot: Shot
 ) -> None:
-    """The listing cuts a description past 1,000 characters and says so; the file itself is
-    whole and has nothing to fix, so its Findings offer no "Fix this memory" (it opened the
-    bridge with an empty list for the agent)."""
+    """One service and one look at the tab for two files' Findings, each checked by a helper: a
+    memory holding a credential, and one whose only note is the listing's cut."""
     user = service.scope_dir("user")
+    write_topic(
+        user,
+        "deploy-bot.md",
+        name="deploy-bot",
+        description="how the deploy bot logs in",
+        updated_at="2026-11-29",
+        body=f"Deploy with the bot.\n\nGITHUB_TOKEN={TOKEN}\n",
+    )
     write_topic(
         user,
         "long-notes.md",
@@ -344,9 +358,7 @@ def test_w6_a_file_whose_only_note_is_the_listing_cut_offers_no_fix(
     with (user / "MEMORY.md").open("a", encoding="utf-8") as index:
         index.write("- [long-notes](long-notes.md) — the deploy notes, long\n")
     open_memory_tab(page)
-    row(user_group(page), "long-notes.md").locator("button.findings-btn").click()
-
-    panel = viewer(page)
-    section = panel.locator('.finding-file[data-file="long-notes.md"]')
-    expect(section).to_contain_text("listed cut to the first 1000")
-    expect(section.get_by_role("button", name="Fix this memory")).to_have_count(0)
+    _credentials_are_masked_until_revealed_and_findings_open_from_the_badge(page, shot)
+    page.keyboard.press("Escape")
+    expect(viewer(page)).not_to_have_attribute("open", "")
+    _a_file_whose_only_note_is_the_listing_cut_offers_no_fix(page)
