@@ -25,7 +25,7 @@ from playwright.sync_api import (
 )
 
 from tests.browser.pages import PageFactory, ServiceFactory, Shot
-from tests.browser.service import REPO, Service, seed, start_service
+from tests.browser.service import REPO, Service, relocate_seed, seed, start_service
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
@@ -88,33 +88,37 @@ well formed, and the service started over the copy checks them again)."""
 class SeededDataDirs:
     """Fresh demo data dirs, each as ``memory-api demo seed`` leaves it, seeded once per worker.
 
-    A seeded data dir cannot be copied elsewhere: its Workspace scopes are keyed by the real
-    path of ``<data dir>/demo-workspaces/<name>`` (K-1, K-5). So the n-th data dir of every test
-    of this worker lives at one path, ``<base>/data-<n>``: the first test that needs it with a
-    given environment seeds it there and keeps a copy; every later one gets that copy back at
-    the same path (mtimes kept), exactly the files a seed of its own would have left (seeded
-    with the settings the seed reads: :data:`NOT_SEEDED` are not among them).
+    The n-th data dir of every test of this worker lives at one path, ``<base>/data-<n>``. The
+    first one asked for with a given environment is seeded (some 300 files written and fsynced:
+    1.5 to 3 s, more on a busy machine) and a copy of it kept; every later one, at that path or
+    another, is that copy put back (mtimes kept), moved to its path as :func:`relocate_seed`
+    does: exactly the files a seed of its own there would have left (seeded with the settings
+    the seed reads: :data:`NOT_SEEDED` are not among them), which
+    ``test_seeded_data_dirs.py`` compares file by file.
     """
 
     def __init__(self, base: Path) -> None:
         self._base = base
-        self._seeded: dict[tuple[int, frozenset[tuple[str, str]]], Path] = {}
+        self._seeded: dict[frozenset[tuple[str, str]], tuple[Path, Path]] = {}
 
     def fresh(self, number: int, extra: dict[str, str]) -> Path:
         """The data dir ``<base>/data-<number>``, freshly seeded with ``extra`` in the
         environment; whatever an earlier test left there is gone."""
         data_dir = self._base / f"data-{number}"
         shutil.rmtree(data_dir, ignore_errors=True)
-        seeding = {name: value for name, value in extra.items() if name not in NOT_SEEDED}
-        key = (number, frozenset(seeding.items()))
-        kept = self._seeded.get(key)
+        seeding = frozenset(
+            (name, value) for name, value in extra.items() if name not in NOT_SEEDED
+        )
+        kept = self._seeded.get(seeding)
         if kept is None:
             seed(data_dir, {**os.environ, **extra})
-            kept = self._base / "seeded" / str(len(self._seeded))
-            shutil.copytree(data_dir, kept, symlinks=True)
-            self._seeded[key] = kept
+            copy = self._base / "seeded" / str(len(self._seeded))
+            shutil.copytree(data_dir, copy, symlinks=True)
+            self._seeded[seeding] = (copy, data_dir)
         else:
-            shutil.copytree(kept, data_dir, symlinks=True)
+            copy, seeded_at = kept
+            shutil.copytree(copy, data_dir, symlinks=True)
+            relocate_seed(data_dir, seeded_at)
         return data_dir
 
 

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from memory_api.demo import DEMO_AGENT, DEMO_WORKSPACES_DIR, SEED_MARKER
 from memory_core import layout
-from memory_core.keys import workspace_memory_key
+from memory_core.keys import key_for_real_path, workspace_memory_key
 
 from tests.support.serve import ServedProcess, ServedWrapper, serve
 from tests.support.zygote import Zygote
@@ -142,6 +143,36 @@ def seed(data_dir: Path, env: dict[str, str]) -> None:
         data_dir.parent / f"seed-{data_dir.name}.log",
         timeout=60,
     )
+
+
+def relocate_seed(data_dir: Path, seeded_at: Path) -> None:
+    """Make ``data_dir``, a copy of the data dir a seed left at ``seeded_at``, what a seed at
+    ``data_dir`` leaves (nothing to do when they are one path). Only the demo Workspaces'
+    scopes depend on where the data dir is: each is keyed by the real path of
+    ``<data dir>/demo-workspaces/<name>`` and its ``.workspace`` marker names that path (K-1,
+    K-5), and the seed's ``demo-seed.json`` records the keys. Each scope is renamed to its new
+    key, its marker names the new path and the record the new keys; every file and folder
+    touched keeps the copy's mode and times. Raises OSError, or KeyError on a record that
+    names no Workspaces (not a seed's)."""
+    if data_dir == seeded_at:
+        return
+    root = layout.memory_root(data_dir, DEMO_AGENT)
+    record = layout.agent_dir(data_dir, DEMO_AGENT) / SEED_MARKER
+    touched = [root, record]
+    times = {path: path.stat() for path in touched}
+    text = record.read_text(encoding="utf-8")
+    for name, old_key in json.loads(text)["workspaces"].items():
+        new_real = os.path.realpath(data_dir / DEMO_WORKSPACES_DIR / name)
+        new_key = key_for_real_path(new_real)
+        marker = root / new_key / layout.MARKER_FILE
+        (root / old_key).rename(root / new_key)
+        times[marker] = marker.stat()
+        touched.append(marker)
+        marker.write_text(new_real + "\n", encoding="utf-8")
+        text = text.replace(json.dumps(old_key), json.dumps(new_key))
+    record.write_text(text, encoding="utf-8")
+    for path in touched:
+        os.utime(path, ns=(times[path].st_atime_ns, times[path].st_mtime_ns))
 
 
 def start_service(

@@ -8,9 +8,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import SharedServices
 from tests.browser.pages import (
     PageFactory,
-    ServiceFactory,
     Shot,
     open_memory_tab,
     row,
@@ -100,9 +100,11 @@ def test_w4_add_requires_content_and_does_not_pin_a_workspace_for_the_user_scope
 
 
 def test_w4_open_a_new_chat_is_hidden_without_a_chat_url(
-    make_service: ServiceFactory, open_page: PageFactory
+    shared_services: SharedServices, open_page: PageFactory
 ) -> None:
-    service = make_service(env={"MEMORY_API_CHAT_URL": ""})
+    # The Edit modal is only opened: nothing is saved, so the worker's service without a chat
+    # address serves (the W-6 check of what the modal says instead reads it too).
+    service = shared_services.get(env={"MEMORY_API_CHAT_URL": ""})
     assert service.get("/api/me")["chatUrlTemplate"] is None
     page = open_page(service)
     open_memory_tab(page)

@@ -234,21 +234,12 @@ def test_w5_a_memory_deep_in_a_huge_scope_opens_from_its_address(
     expect(page).to_have_url(re.compile(re.escape("/agents/demo/memory") + "$"))
 
 
-def test_w5_every_row_has_the_same_height_whatever_it_holds(
+def _every_row_has_the_same_height_whatever_it_holds(
     open_page: PageFactory, service: Service, shot: Shot
 ) -> None:
-    """Rows sit at index × height: a long name, a long description, no description, no date
-    or findings badges must not make one row taller than another."""
-    scope = service.scope_dir("user")
-    write_topic(
-        scope,
-        "long.md",
-        name="a-memory-name-" + "that-goes-on-" * 20 + "end",
-        description="A description long enough to wrap several times over. " * 8,
-        updated_at="2026-11-30",
-        body="Body.\n",
-    )
-    (scope / "bare.md").write_text("No frontmatter at all.\n", encoding="utf-8")
+    """Rows sit at index × height: a long name (``long.md``), a long description, no
+    description (``bare.md``), no date or findings badges must not make one row taller than
+    another."""
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page = open_page(service, viewport)
         open_memory_tab(page)
@@ -331,11 +322,22 @@ def test_w5_a_group_is_busy_until_its_rows_in_view_are_built(
     assert 0 < log[-1]["rows"] <= MOST_BUILT
 
 
-def test_w5_groups_far_from_the_screen_load_when_they_come_near_without_moving_anything(
-    page: Page, service: Service
+def test_w5_rows_and_groups_keep_their_heights_while_built_and_loaded(
+    open_page: PageFactory, service: Service, shot: Shot
 ) -> None:
-    """Forty Workspaces: the tab asks for the listings of the groups near the screen only; a
-    group keeps the height its rows will take while they load, so nothing below it moves."""
+    """One service with the rows of every kind and forty Workspaces more for the two checks
+    that nothing moves as the tab builds and loads (each checked by a helper): rows of one
+    height, and groups that hold their height while their rows load."""
+    scope = service.scope_dir("user")
+    write_topic(
+        scope,
+        "long.md",
+        name="a-memory-name-" + "that-goes-on-" * 20 + "end",
+        description="A description long enough to wrap several times over. " * 8,
+        updated_at="2026-11-30",
+        body="Body.\n",
+    )
+    (scope / "bare.md").write_text("No frontmatter at all.\n", encoding="utf-8")
     for number in range(40):
         workspace = service.data_dir / "demo-workspaces" / f"service-{number:02d}"
         workspace.mkdir(parents=True)
@@ -349,6 +351,15 @@ def test_w5_groups_far_from_the_screen_load_when_they_come_near_without_moving_a
                 updated_at=f"2026-10-{1 + number % 28:02d}",
                 body="Body.\n",
             )
+    _groups_far_from_the_screen_load_when_they_come_near_without_moving_anything(open_page(service))
+    _every_row_has_the_same_height_whatever_it_holds(open_page, service, shot)
+
+
+def _groups_far_from_the_screen_load_when_they_come_near_without_moving_anything(
+    page: Page,
+) -> None:
+    """Forty Workspaces: the tab asks for the listings of the groups near the screen only; a
+    group keeps the height its rows will take while they load, so nothing below it moves."""
     listings: list[str] = []
     page.on(
         "request", lambda request: listings.append(request.url) if "/files" in request.url else None

@@ -72,20 +72,12 @@ def test_i1_a_prompt_without_its_placeholder_warns_and_its_save_shows_the_422_de
     assert memory["workspacePromptIsDefault"] is True
 
 
-def test_w2_template_saves_with_if_match(page: Page, service: Service) -> None:
-    page.goto(PROMPT_TAB)
-    text = page.locator("#template-editor-text")
-    expect(text).not_to_have_value("")
-    text.fill("You are terse.\n\n{{MEMORY}}\n")
-    page.get_by_role("button", name="Save").click()
-    confirm_dialog(page).get_by_role("button", name="Save").click()
-    expect(page.locator("#template-editor .inline-status")).to_have_text("Saved")
-    assert service.config()["template"] == "You are terse.\n\n{{MEMORY}}\n"
-
-
-def test_a2_stale_etag_shows_changed_elsewhere_and_reload(
+def test_a2_stale_etag_shows_changed_elsewhere_and_reload_then_the_template_saves_with_if_match(
     page: Page, service: Service, shot: Shot
 ) -> None:
+    """One service and one look at the prompt tab: a save over a change made elsewhere is
+    refused (412) and Reload shows that change; the next save, with the ETag Reload brought,
+    goes through."""
     page.goto(PROMPT_TAB)
     text = page.locator("#template-editor-text")
     expect(text).not_to_have_value("")
@@ -97,11 +89,18 @@ def test_a2_stale_etag_shows_changed_elsewhere_and_reload(
     problem = page.locator("#template-editor .alert-error")
     expect(problem).to_contain_text("changed elsewhere")
     shot(page, "a2-changed-elsewhere")
-    assert service.config()["template"] == "Their edit.\n"
+    assert service.config()["template"] == "Their edit.\n", "a stale save overwrote the change"
 
     problem.get_by_role("button", name="Reload").click()
     expect(text).to_have_value("Their edit.\n")
     expect(problem).to_have_count(0)
+
+    # W-2: saved with If-Match (the reloaded ETag), after the confirm.
+    text.fill("You are terse.\n\n{{MEMORY}}\n")
+    page.get_by_role("button", name="Save").click()
+    confirm_dialog(page).get_by_role("button", name="Save").click()
+    expect(page.locator("#template-editor .inline-status")).to_have_text("Saved")
+    assert service.config()["template"] == "You are terse.\n\n{{MEMORY}}\n"
 
 
 def test_w2_saving_one_setting_keeps_unsaved_text_in_the_other_editors(

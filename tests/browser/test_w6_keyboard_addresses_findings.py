@@ -14,11 +14,10 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, SharedServices
 from tests.browser.pages import (
     MEMORY_TAB,
     PageFactory,
-    ServiceFactory,
     Shot,
     confirm_dialog,
     open_memory_tab,
@@ -258,18 +257,12 @@ def test_w6_groups_keep_their_places_after_a_delete(page: Page, service: Service
     assert groups.evaluate_all("els => els.map(e => e.dataset.scope)") == before
 
 
-def test_w6_credentials_are_masked_until_revealed_and_findings_open_from_the_badge(
-    page: Page, service: Service, shot: Shot
+def _credentials_are_masked_until_revealed_and_findings_open_from_the_badge(
+    page: Page, shot: Shot
 ) -> None:
-    write_topic(
-        service.scope_dir("user"),
-        "deploy-bot.md",
-        name="deploy-bot",
-        description="how the deploy bot logs in",
-        updated_at="2026-11-29",
-        body=f"Deploy with the bot.\n\nGITHUB_TOKEN={TOKEN}\n",
-    )
-    open_memory_tab(page)
+    """``deploy-bot.md`` holds a GitHub token: its badge and its group's say so, the badge opens
+    its Findings with a "Fix this memory" that never quotes the token, and the viewer masks it
+    until Reveal."""
     target = row(user_group(page), "deploy-bot.md")
     badge = target.locator("button.findings-btn")
     expect(badge).to_contain_text("1 likely credential")
@@ -312,9 +305,11 @@ def test_w6_credentials_are_masked_until_revealed_and_findings_open_from_the_bad
 
 
 def test_w6_without_a_chat_the_modal_says_how_to_use_copy(
-    make_service: ServiceFactory, open_page: PageFactory, shot: Shot
+    shared_services: SharedServices, open_page: PageFactory, shot: Shot
 ) -> None:
-    service = make_service(env={"MEMORY_API_CHAT_URL": ""})
+    # The Edit modal is only opened: nothing is saved, so the worker's service without a chat
+    # address serves (test_bridge.py's check that it hides "Open a new chat" reads it too).
+    service = shared_services.get(env={"MEMORY_API_CHAT_URL": ""})
     page = open_page(service)
     open_memory_tab(page)
     group = workspace_group(page, "shop-api")
@@ -326,10 +321,33 @@ def test_w6_without_a_chat_the_modal_says_how_to_use_copy(
     shot(page, "w6-edit-without-chat")
 
 
-def _write_long_notes(service: Service) -> None:
-    """``long-notes.md`` in user memory, whose only note is the listing's cut of its
-    description (past 1,000 characters), and its index line."""
+def _a_file_whose_only_note_is_the_listing_cut_offers_no_fix(page: Page) -> None:
+    """The listing cuts ``long-notes.md``'s description past 1,000 characters and says so; the
+    file itself is whole and has nothing to fix, so its Findings offer no "Fix this memory" (it
+    opened the bridge with an empty list for the agent)."""
+    row(user_group(page), "long-notes.md").locator("button.findings-btn").click()
+
+    panel = viewer(page)
+    section = panel.locator('.finding-file[data-file="long-notes.md"]')
+    expect(section).to_contain_text("listed cut to the first 1000")
+    expect(section.get_by_role("button", name="Fix this memory")).to_have_count(0)
+
+
+def test_w6_findings_open_from_the_badge_masking_credentials_and_offering_a_fix_only_for_notes(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    """One service and one look at the tab for two files' Findings, each checked by a helper: a
+    memory holding a credential, and one whose only note is the listing's cut; then that one's
+    fix address."""
     user = service.scope_dir("user")
+    write_topic(
+        user,
+        "deploy-bot.md",
+        name="deploy-bot",
+        description="how the deploy bot logs in",
+        updated_at="2026-11-29",
+        body=f"Deploy with the bot.\n\nGITHUB_TOKEN={TOKEN}\n",
+    )
     write_topic(
         user,
         "long-notes.md",
@@ -340,32 +358,15 @@ def _write_long_notes(service: Service) -> None:
     )
     with (user / "MEMORY.md").open("a", encoding="utf-8") as index:
         index.write("- [long-notes](long-notes.md) — the deploy notes, long\n")
-
-
-def test_w6_a_file_whose_only_note_is_the_listing_cut_offers_no_fix(
-    page: Page, service: Service
-) -> None:
-    """The listing cuts a description past 1,000 characters and says so; the file itself is
-    whole and has nothing to fix, so its Findings offer no "Fix this memory" (it opened the
-    bridge with an empty list for the agent)."""
-    _write_long_notes(service)
     open_memory_tab(page)
-    row(user_group(page), "long-notes.md").locator("button.findings-btn").click()
+    _credentials_are_masked_until_revealed_and_findings_open_from_the_badge(page, shot)
+    page.keyboard.press("Escape")
+    expect(viewer(page)).not_to_have_attribute("open", "")
+    _a_file_whose_only_note_is_the_listing_cut_offers_no_fix(page)
 
-    panel = viewer(page)
-    section = panel.locator('.finding-file[data-file="long-notes.md"]')
-    expect(section).to_contain_text("listed cut to the first 1000")
-    expect(section.get_by_role("button", name="Fix this memory")).to_have_count(0)
-
-
-def test_w6_the_fix_address_of_a_file_with_nothing_to_fix_says_so_and_opens_no_bridge(
-    page: Page, service: Service
-) -> None:
-    """Found: ``…/memory/fix/user/long-notes.md`` typed or bookmarked opened the chat bridge
-    asking the agent to "Fix what the memory lint reports for it:" followed by nothing."""
-    _write_long_notes(service)
+    # Found: its fix address, typed or bookmarked, opened the chat bridge asking the agent to
+    # "Fix what the memory lint reports for it:" followed by nothing.
     page.goto(f"{MEMORY_TAB}/fix/user/long-notes.md")
-
     expect(page.locator(".toast")).to_contain_text("Nothing to fix in long-notes.md")
     expect(page.locator("dialog.bridge[open]")).to_have_count(0)
     expect(page).to_have_url(re.compile(re.escape("/memory") + "$"))
