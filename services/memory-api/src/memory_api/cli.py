@@ -918,6 +918,31 @@ class _TokenParser(argparse.ArgumentParser):
         super().error(message)
 
 
+def _add_token_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``token create``, ``token list`` and ``token revoke`` (A-10), parsed by
+    :class:`_TokenParser`."""
+    token = cast(  # its parsers take the options every command's parsers do
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        commands.add_parser("token", help="manage bearer tokens").add_subparsers(
+            dest="action", required=True, metavar="ACTION", parser_class=_TokenParser
+        ),
+    )
+    token_create = token.add_parser(
+        "create", parents=[_data_dir_option()], help="create a token and print its secret once"
+    )
+    _token_name(token_create, "the token's name (who uses it)")
+    token_create.add_argument(
+        "--project", action="append", help="limit to this project (repeat); default: all"
+    )
+    token_create.set_defaults(func=_token_create)
+    token.add_parser(
+        "list", parents=[_data_dir_option()], help="list token names and reach"
+    ).set_defaults(func=_token_list)
+    revoke = token.add_parser("revoke", parents=[_data_dir_option()], help="delete a token file")
+    _token_name(revoke, "the token's name, as token list shows it")
+    revoke.set_defaults(func=_token_revoke)
+
+
 def _token_name(parser: argparse.ArgumentParser, said: str) -> None:
     """A token command's ``name``, given as a word (``token revoke alice``, as a team types it
     first) or as ``--name alice``: one of the two, never both (exit 2, argparse's message)."""
@@ -993,26 +1018,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--project", help="only this project")
     listing.set_defaults(func=_agent_list)
 
-    token = cast(  # its parsers take the options every command's parsers do
-        "argparse._SubParsersAction[argparse.ArgumentParser]",
-        commands.add_parser("token", help="manage bearer tokens").add_subparsers(
-            dest="action", required=True, metavar="ACTION", parser_class=_TokenParser
-        ),
-    )
-    token_create = token.add_parser(
-        "create", parents=[_data_dir_option()], help="create a token and print its secret once"
-    )
-    _token_name(token_create, "the token's name (who uses it)")
-    token_create.add_argument(
-        "--project", action="append", help="limit to this project (repeat); default: all"
-    )
-    token_create.set_defaults(func=_token_create)
-    token.add_parser(
-        "list", parents=[_data_dir_option()], help="list token names and reach"
-    ).set_defaults(func=_token_list)
-    revoke = token.add_parser("revoke", parents=[_data_dir_option()], help="delete a token file")
-    _token_name(revoke, "the token's name, as token list shows it")
-    revoke.set_defaults(func=_token_revoke)
+    _add_token_commands(commands)
 
     demo = commands.add_parser("demo", help="demo data").add_subparsers(
         dest="action", required=True, metavar="ACTION"
