@@ -187,10 +187,11 @@ def _files(count: int) -> str:
 
 def remote_status(copy: RemoteCopy) -> tuple[list[str], bool]:
     """Per scope of ``copy``: last sync, changes waiting, last error, and the merge outcomes
-    (R-2) of its last sync that had any, under a line naming this machine as the Memory tab
-    does (``vm #0c2c16``); one line when no scope was synced yet. And whether
-    the copy's state could be read: False when its sync folder or state file cannot be (the
-    one line says so, never "no scope synced"; ``sync --status`` exits 1)."""
+    (R-2) of its last sync that had any, under a line naming this machine by name and the
+    first 6 hex digits of its id (``vm #0c2c16``, :func:`this_machine`: the Memory tab's start
+    where two machines share a name begins with them); one line when no scope was synced yet.
+    And whether the copy's state could be read: False when its sync folder or state file
+    cannot be (the one line says so, never "no scope synced"; ``sync --status`` exits 1)."""
     lines, scopes = copy_status(copy)
     return lines, scopes is not None
 
