@@ -228,6 +228,25 @@ def test_a10_a_token_is_named_as_a_word_or_with_name(
     assert not list((env / "tokens").glob("*.json"))
 
 
+@pytest.mark.parametrize("name", ["-bob", ".hidden"])
+def test_a10_a_token_name_not_starting_with_a_letter_or_digit_is_refused_saying_so(
+    env: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """``token create -bob`` was answered "one of the arguments NAME --name is required" and
+    ``token create .hidden`` with the characters a name may hold, neither saying its first must
+    be a letter or digit: each form says the whole rule, and nothing is written."""
+    for given in ([name], [f"--name={name}"]):
+        code: object
+        try:
+            code = main(["token", "create", *given])
+        except SystemExit as refused:  # argparse's exit, for a word it takes for an option
+            code = refused.code
+        said = capsys.readouterr().err
+
+        assert code in (1, 2) and "the first a letter or digit" in said, (given, code, said)
+    assert not (env / "tokens").exists() or not list((env / "tokens").iterdir())
+
+
 def test_a10_the_first_token_says_the_service_now_asks_for_one(
     env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -42,9 +42,17 @@ def test_r1_two_machines_of_one_host_name_are_told_apart_by_their_ids(
     page: Page, service: Service, tmp_path: Path
 ) -> None:
     """Two machines named alike (containers, VMs made from one image: both ``vm``) read as one
-    machine listed twice; where names repeat, each carries the start of its id."""
-    ids = []
-    for machine in ("laptop", "desktop"):
+    machine listed twice; where names repeat, each carries the start of its id: the shortest
+    start, of at least 6 hex digits, that tells it from the others (ids alike in their first 6
+    read as one machine again)."""
+    shown = []
+    for machine, machine_id in (
+        ("laptop", "0c2c16a1" + "0" * 24),
+        ("desktop", "0c2c16a2" + "0" * 24),
+    ):
+        remote_dir = tmp_path / machine / "remote"
+        remote_dir.mkdir(parents=True)
+        (remote_dir / "machine-id").write_text(machine_id + "\n", encoding="ascii")
         copy = RemoteCopy(
             url=service.base_url,
             token=service.token,
@@ -55,10 +63,10 @@ def test_r1_two_machines_of_one_host_name_are_told_apart_by_their_ids(
         )
         [result] = copy.sync(None)
         assert result.ok, result.as_json()
-        machine_id, name = machine_identity(copy.remote_dir)
-        ids.append(machine_id)
+        assert copy.machine_id == machine_id
+        shown.append(f"{copy.machine[1]} #{machine_id[:8]}")
     open_memory_tab(page)
     badge = user_group(page).locator(".machines")
-    for machine_id in ids:
-        expect(badge).to_contain_text(f"{name} #{machine_id[:6]} (")
-        expect(badge).to_have_attribute("title", re.compile(rf"{name} #{machine_id[:6]} \("))
+    for label in shown:
+        expect(badge).to_contain_text(f"{label} (")
+        expect(badge).to_have_attribute("title", re.compile(rf"{label} \("))

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from harness_memory import cli
 from harness_memory.as_typed import as_typed, program_as_typed
+from memory_core.layout import memory_root
 
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.real_service import RealService
@@ -117,8 +118,9 @@ def test_h3_session_start_by_hand_names_the_program_in_its_warning(
 ) -> None:
     """README's ``.venv/bin/harness-memory session-start`` against a service with tokens, none
     given: its warning said "run `harness-memory install` again", a command the shell does not
-    find beside ``make run``. Its warnings name the program as typed (not its stdout: the
-    Session's prompt, memory text as written)."""
+    find beside ``make run``. Its warnings name the program as typed; its stdout, the Session's
+    prompt, is memory text and stays as written (run again with the token, memory naming
+    `harness-memory install codex` is injected as it is)."""
     monkeypatch.setattr(sys, "argv", [".venv/bin/harness-memory", "session-start"])
     root = logging.getLogger()
     monkeypatch.setattr(root, "handlers", [])  # as in a terminal: no handler configured yet
@@ -127,9 +129,15 @@ def test_h3_session_start_by_hand_names_the_program_in_its_warning(
     flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
     argv = ["session-start", *flags, "--workspace", str(tmp_path), "--format", "text"]
 
-    status = cli.main(
-        argv, environ={"HOME": str(tmp_path), "PATH": "/usr/bin"}, stdout=io.StringIO()
-    )
+    note = "- after a move run `harness-memory install codex` again\n"  # memory, as written
+    (memory_root(shared_service.data_dir, new_agent) / "user" / "MEMORY.md").write_text(note)
+    environ = {"HOME": str(tmp_path), "PATH": "/usr/bin"}
+    given = ["--token", shared_service.token]
 
-    assert status == 1
+    status = cli.main(argv, environ=environ, stdout=io.StringIO())
+    prompt = io.StringIO()
+    read = cli.main([*argv, *given], environ=environ, stdout=prompt)
+
+    assert (status, read) == (1, 0)
+    assert note in prompt.getvalue(), prompt.getvalue()  # the Session's prompt: never rewritten
     assert "run `.venv/bin/harness-memory install` again with a token it takes" in stream.getvalue()

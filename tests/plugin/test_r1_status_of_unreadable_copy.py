@@ -23,6 +23,7 @@ from harness_memory.remote import (
     SYNC_STATE_READ_CAP,
     CopyUnreadable,
     RemoteCopy,
+    host_name,
     machine_identity,
 )
 
@@ -51,12 +52,18 @@ def _synced(url: str, work: Path, tmp_path: Path, *, written: bool = True) -> Re
 def _status_refused(url: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """``harness-memory sync --status`` of the copy under ``tmp_path/laptop``, run as an
     account the kernel holds to the files' modes."""
+    return _status(url, tmp_path, refused_prefix())
+
+
+def _status(url: str, tmp_path: Path, prefix: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
+    """``harness-memory sync --status`` of the copy under ``tmp_path/laptop``, behind the
+    words of ``prefix``: its own process, as a user runs it."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
            "HARNESS_MEMORY_URL": url, "HARNESS_MEMORY_PROJECT": "acme",
            "HARNESS_MEMORY_AGENT": "coder", "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "laptop"),
            **code_under_test()}  # fmt: skip
     return subprocess.run(
-        [*refused_prefix(), HARNESS_MEMORY, "sync", "--status"],
+        [*prefix, HARNESS_MEMORY, "sync", "--status"],
         env=env, capture_output=True, text=True, check=False, timeout=60,
     )  # fmt: skip
 
@@ -210,3 +217,38 @@ def test_r1_a_sync_leaves_a_state_file_it_may_not_read_as_it_is(
     state.write_bytes(b'{"torn')
     assert copy.sync_scope("user").ok
     assert "user" in state.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("kept", ["a folder", "missing", "not an id"])
+def test_r1_the_status_reads_the_machine_id_and_never_makes_one(
+    stand_in: tuple[str, Path], tmp_path: Path, kept: str
+) -> None:
+    """The status named this machine by reading its id as a sync does, which makes and writes a
+    new id where none can be read: with a folder at ``machine-id`` ``sync --status`` and
+    ``status`` crashed (IsADirectoryError); with none it wrote one. A diagnosis writes nothing:
+    it says there is no id yet, or why the id cannot be read, and still shows every scope."""
+    url, work = stand_in
+    _synced(url, work, tmp_path)
+    path = tmp_path / "laptop" / "remote" / "machine-id"
+    path.unlink()
+    if kept == "a folder":
+        path.mkdir()
+    elif kept == "not an id":
+        path.write_bytes(b"NOT AN ID\n")
+    copy = RemoteCopy(url=url, token=None, project="acme", agent="coder",
+                      state_dir=tmp_path / "laptop", timeout=30.0, looks_only=True)  # fmt: skip
+
+    lines, known = remote_status(copy)
+    problems, fine = _remote_lines(copy.remote_dir.parent, url, "acme", "coder")
+
+    said = {"a folder": "machine id unreadable: not a regular file",
+            "missing": "no machine id yet",
+            "not an id": "machine id unreadable: it holds no machine id"}[kept]  # fmt: skip
+    assert known and fine, (lines, problems)
+    assert lines[0].endswith(f"(this machine: {host_name()}; {said}):"), lines[0]
+    assert any(line.startswith("  user: last sync 20") for line in lines), lines
+    assert problems == lines
+    assert path.is_dir() if kept == "a folder" else (kept == "missing") != path.exists()
+    if kept == "a folder":  # the command as a user runs it: its own process, exit 0
+        shown = _status(url, tmp_path, ())
+        assert (shown.returncode, shown.stdout) == (0, "".join(f"{line}\n" for line in lines))

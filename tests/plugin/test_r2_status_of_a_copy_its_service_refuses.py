@@ -130,3 +130,20 @@ def test_r2_the_last_session_read_from_the_files_says_the_service_did_not_answer
     assert line.endswith(
         f"memory read from the files on this machine (the service did not answer) ({down})"
     )
+
+
+def test_r2_the_last_session_whose_sync_failed_says_not_synced_once(tmp_path: Path) -> None:
+    """A Session-start sync that git could not finish is recorded as "memory service not
+    synced: fatal: …": the status line wrapped it in its own "(not synced with the service:
+    …)", saying it twice. It is said once, with git's reason."""
+    fatal = "fatal: unable to access 'http://127.0.0.1:9/': Failed to connect"
+    sync = [{"scope": "user", "ok": False, "error": fatal}]
+    record(tmp_path, remote_sync=sync, error=f"memory service not synced: {fatal}")
+    command = f"harness-memory hook claude-code session-start --state-dir {tmp_path}"
+
+    [line] = last_session_lines("claude-code", "claude-code", [command])
+
+    assert line.endswith(
+        "(acme/coder): memory read from this machine's copy as it was last synced (not synced "
+        f"with the service: {fatal})"
+    ), line

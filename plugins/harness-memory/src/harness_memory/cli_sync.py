@@ -84,7 +84,7 @@ def run_sync(
 
     try:
         token = None if args.status else settings.bearer_token()
-        copy = RemoteCopy.configured(settings, token=token)
+        copy = RemoteCopy.configured(settings, token=token, looks_only=args.status)
     except TokenFileError as error:
         parser.error(str(error))
     except MissingSettingsError as error:
@@ -187,10 +187,11 @@ def _files(count: int) -> str:
 
 def remote_status(copy: RemoteCopy) -> tuple[list[str], bool]:
     """Per scope of ``copy``: last sync, changes waiting, last error, and the merge outcomes
-    (R-2) of its last sync that had any, under a line naming this machine as the Memory tab
-    does (``vm #0c2c16``); one line when no scope was synced yet. And whether
-    the copy's state could be read: False when its sync folder or state file cannot be (the
-    one line says so, never "no scope synced"; ``sync --status`` exits 1)."""
+    (R-2) of its last sync that had any, under a line naming this machine by name and the
+    first 6 hex digits of its id (``vm #0c2c16``, :func:`this_machine`: the Memory tab's start
+    where two machines share a name begins with them); one line when no scope was synced yet.
+    And whether the copy's state could be read: False when its sync folder or state file
+    cannot be (the one line says so, never "no scope synced"; ``sync --status`` exits 1)."""
     lines, scopes = copy_status(copy)
     return lines, scopes is not None
 
@@ -208,8 +209,7 @@ def copy_status(copy: RemoteCopy) -> tuple[list[str], list[ScopeSync] | None]:
         return [f"remote copy {copy.memory_root}: no scope synced yet"], scopes
     from memory_core.addresses import shown_url
 
-    machine_id, name = copy.machine  # as the Memory tab names it where two share a name
-    here = f"this machine: {name} #{machine_id[:6]}"
+    here = f"this machine: {this_machine(copy.remote_dir)}"
     lines = [f"remote copy {copy.memory_root} of {shown_url(copy.url)} ({here}):"]
     for scope in scopes:
         said = f"  {scope.scope}: last sync {scope.last_sync or 'never'}"
@@ -219,3 +219,22 @@ def copy_status(copy: RemoteCopy) -> tuple[list[str], list[ScopeSync] | None]:
         lines.append(said)
         lines += [f"    merged: {line}" for line in scope.outcomes]
     return lines, scopes
+
+
+def this_machine(remote_dir: Path) -> str:
+    """This machine as the status names it, read and never made or written (a diagnosis writes
+    nothing): ``vm #0c2c16`` (its host name and the first 6 hex digits of its id, which the
+    Memory tab adds where two machines share a name, R-1), ``vm; no machine id yet`` before
+    its first sync, ``vm; machine id unreadable: REASON`` when ``machine-id`` cannot be read."""
+    from harness_memory.remote import host_name, kept_machine_id
+
+    name = host_name()
+    try:
+        machine_id = kept_machine_id(remote_dir)
+    except OSError as error:
+        said = f"machine id unreadable: {error.strerror or error}"
+    else:
+        if machine_id is not None:
+            return f"{name or machine_id} #{machine_id[:6]}"
+        said = "no machine id yet"
+    return f"{name}; {said}" if name else said

@@ -22,6 +22,7 @@ from memory_core.wire import ScopeManifest, SessionDirectories, WorkspaceKind
 from harness_memory.guard_view import record_path
 
 __all__ = [
+    "NOT_SYNCED",
     "RECORD_MAX_AGE_S",
     "MemoryStatus",
     "SessionMeta",
@@ -30,6 +31,10 @@ __all__ = [
     "record_path",
     "write_record",
 ]
+
+NOT_SYNCED = "memory service not synced: "
+"""What a remote-mode Session's ``error`` starts with when its sync failed short of an answer
+(git's reason follows, R-2); ``harness-memory status`` says it once, in its own words."""
 
 RECORD_MAX_AGE_S = 30 * 24 * 3600
 """Records older than this (seconds since last write) are removed when a new one is written."""

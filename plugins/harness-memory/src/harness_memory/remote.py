@@ -289,21 +289,39 @@ def machine_identity(remote_dir: Path) -> tuple[str, str]:
     ``<remote_dir>/machine-id`` (0600), and the host name kept to
     :data:`~memory_core.rules.MACHINE_NAME_RULE` (R-1: control and hidden characters dropped,
     at most 64 characters; the id when nothing is left)."""
-    path = remote_dir / "machine-id"
     try:  # never waiting on a FIFO there: made anew, as a file that cannot be read
-        machine_id = (
-            read_regular_file(path, MACHINE_ID_READ_CAP, follow_symlinks=False)
-            .decode("ascii")
-            .strip()
-        )
-    except (OSError, UnicodeDecodeError):
-        machine_id = ""
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", machine_id):
+        machine_id = kept_machine_id(remote_dir)
+    except OSError:
+        machine_id = None
+    if machine_id is None:
         machine_id = secrets.token_hex(16)
         _keep_private(remote_dir)
-        atomic_write_bytes(path, (machine_id + "\n").encode("ascii"), mode=0o600)
+        kept = (machine_id + "\n").encode("ascii")
+        atomic_write_bytes(remote_dir / "machine-id", kept, mode=0o600)
+    return machine_id, host_name() or machine_id
+
+
+def kept_machine_id(remote_dir: Path) -> str | None:
+    """The id kept in ``<remote_dir>/machine-id``, read and never made (``harness-memory
+    status`` writes nothing): None when there is no such file yet. Raises ``OSError`` when it
+    cannot be read (a folder or FIFO there: ``NotRegularFileError``) or holds no id (``EINVAL``
+    "it holds no machine id")."""
+    path = remote_dir / "machine-id"
+    try:
+        raw = read_regular_file(path, MACHINE_ID_READ_CAP, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    machine_id = raw.decode("ascii", errors="replace").strip()
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", machine_id):
+        raise OSError(errno.EINVAL, "it holds no machine id", str(path))
+    return machine_id
+
+
+def host_name() -> str | None:
+    """This machine's host name kept to :data:`~memory_core.rules.MACHINE_NAME_RULE` (R-1:
+    control and hidden characters dropped, at most 64 characters), None when nothing is left."""
     name = _NOT_IN_MACHINE_NAME.sub("", socket.gethostname()).strip()[:MACHINE_NAME_MAX].strip()
-    return machine_id, name if MACHINE_NAME_RULE.accepts(name) else machine_id
+    return name if MACHINE_NAME_RULE.accepts(name) else None
 
 
 class ScopeSync:
@@ -334,7 +352,9 @@ class RemoteCopy:
     ``state_dir`` is the harness's state dir (P-2a); ``token`` the bearer token or None, and
     ``token_source`` where it came from (a refusal names it, :func:`unauthorized_hint`);
     ``timeout`` the seconds one request may take (git gets at least
-    :data:`MIN_GIT_TIMEOUT_S`). Raises ``InvalidId`` for a bad project or agent id.
+    :data:`MIN_GIT_TIMEOUT_S`). A copy that ``looks_only`` (``harness-memory status``,
+    ``sync --status``) reads this machine's id and never makes or writes one: a diagnosis
+    writes nothing. Raises ``InvalidId`` for a bad project or agent id.
     """
 
     def __init__(
@@ -347,6 +367,7 @@ class RemoteCopy:
         state_dir: Path,
         timeout: float,
         token_source: str | None = None,
+        looks_only: bool = False,
     ) -> None:
         check_project_id(project)
         check_agent_id(agent)
@@ -362,10 +383,14 @@ class RemoteCopy:
         self.timeout = max(timeout, MIN_GIT_TIMEOUT_S)
         self._environment: dict[str, str] | None = None
         self._identity: tuple[str, str] | None = None
+        self.looks_only = looks_only
 
     @classmethod
-    def configured(cls, settings: HarnessSettings, *, token: str | None) -> RemoteCopy:
-        """The local copy ``settings`` configure (URL, project, agent, state dir, timeout).
+    def configured(
+        cls, settings: HarnessSettings, *, token: str | None, looks_only: bool = False
+    ) -> RemoteCopy:
+        """The local copy ``settings`` configure (URL, project, agent, state dir, timeout),
+        ``looks_only`` as the class says.
 
         Raises :class:`~harness_memory.settings.MissingSettingsError` when one of the first
         three is missing, or the state dir (an account the password database does not know),
@@ -381,6 +406,7 @@ class RemoteCopy:
             state_dir=settings.state_dir,
             timeout=settings.timeout,
             token_source=settings.token_source,
+            looks_only=looks_only,
         )
 
     # --- the scopes of a Session --------------------------------------------------------------
@@ -720,8 +746,16 @@ class RemoteCopy:
 
     @property
     def machine(self) -> tuple[str, str]:
-        """This machine's ``(id, name)`` (:func:`machine_identity`, read once per copy)."""
-        if self._identity is None:
+        """This machine's ``(id, name)`` (:func:`machine_identity`, read once per copy); of a
+        copy that ``looks_only``, the id kept, never made (``""`` when there is none or it
+        cannot be read: such a copy sends nothing)."""
+        if self._identity is None and self.looks_only:
+            try:
+                kept = kept_machine_id(self.remote_dir) or ""
+            except OSError:
+                kept = ""
+            self._identity = kept, host_name() or kept
+        elif self._identity is None:
             self._identity = machine_identity(self.remote_dir)
         return self._identity
 

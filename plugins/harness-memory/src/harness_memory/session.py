@@ -45,7 +45,7 @@ from harness_memory.errors import (
     ServiceTimeoutError,
     ServiceUnreachableError,
 )
-from harness_memory.records import MemoryStatus, SessionMeta
+from harness_memory.records import NOT_SYNCED, MemoryStatus, SessionMeta
 from harness_memory.sections import PromptSection, joined, render_sections
 from harness_memory.settings import (
     DEFAULT_TEMPLATE,
@@ -511,7 +511,7 @@ def _sync_copy(
         if failed and failed[0].refused:  # a token or agent to fix, as a request's 401 / 404
             fetched.error, fetched.error_kind = f"{failed[0].error}", "rejected"
         elif failed:
-            fetched.error = f"memory service not synced: {failed[0].error}"
+            fetched.error = f"{NOT_SYNCED}{failed[0].error}"
             fetched.error_kind = "unreachable"
     except RemoteError as error:
         fetched.error, fetched.error_kind = str(error), "internal"

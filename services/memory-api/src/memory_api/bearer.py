@@ -21,6 +21,7 @@ from memory_core.keys import check_project_id
 from memory_api.word_shape import reads_as_words
 
 __all__ = [
+    "TOKEN_NAME_RULE",
     "TokenEntry",
     "check_secret_sendable",
     "check_token_entry",
@@ -35,6 +36,8 @@ __all__ = [
 
 SECRET_PREFIX = "mem_"  # noqa: S105 - a public marker in front of every secret, not one
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+TOKEN_NAME_RULE = "1-64 characters of A-Z, a-z, 0-9, _ . -, the first a letter or digit"  # noqa: S105
+"""What :func:`check_token_name` accepts, as the CLI's refusals say it (A-10)."""
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
 _SECRET_CHARS = r"[A-Za-z0-9_-]"  # noqa: S105 - the characters of a secret, not one
 _SECRET_RE = re.compile(
@@ -129,9 +132,10 @@ def holds_secret(text: str) -> bool:
 
 
 def check_token_name(name: str) -> str:
-    """Return ``name`` if it is a token name (1-64 of ``A-Za-z0-9_.-``), else raise ValueError."""
+    """Return ``name`` if it is a token name (:data:`TOKEN_NAME_RULE`), else raise ValueError
+    saying the rule."""
     if _NAME_RE.fullmatch(name) is None:
-        raise ValueError(f"token name {name!r} must be 1-64 characters of A-Z, a-z, 0-9, _ . -")
+        raise ValueError(f"token name {name!r} must be {TOKEN_NAME_RULE}")
     return name
 
 

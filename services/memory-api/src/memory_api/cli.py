@@ -43,7 +43,7 @@ import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 from memory_core.counting import counted
 
@@ -904,6 +904,45 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     exp.set_defaults(func=_memory_export)
 
 
+class _TokenParser(argparse.ArgumentParser):
+    """A ``token`` command's parser: where argparse cannot take the name (``token create -bob``
+    reads ``-bob`` as an option: "one of the arguments NAME --name is required"), its refusal
+    adds the rule a token name keeps (A-10)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Exit 2 with argparse's ``message``, and the name's rule where it is about the name."""
+        from memory_api.bearer import TOKEN_NAME_RULE
+
+        if "NAME" in message or "--name" in message:
+            message += f" (a token name is {TOKEN_NAME_RULE})"
+        super().error(message)
+
+
+def _add_token_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``token create``, ``token list`` and ``token revoke`` (A-10), parsed by
+    :class:`_TokenParser`."""
+    token = cast(  # its parsers take the options every command's parsers do
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        commands.add_parser("token", help="manage bearer tokens").add_subparsers(
+            dest="action", required=True, metavar="ACTION", parser_class=_TokenParser
+        ),
+    )
+    token_create = token.add_parser(
+        "create", parents=[_data_dir_option()], help="create a token and print its secret once"
+    )
+    _token_name(token_create, "the token's name (who uses it)")
+    token_create.add_argument(
+        "--project", action="append", help="limit to this project (repeat); default: all"
+    )
+    token_create.set_defaults(func=_token_create)
+    token.add_parser(
+        "list", parents=[_data_dir_option()], help="list token names and reach"
+    ).set_defaults(func=_token_list)
+    revoke = token.add_parser("revoke", parents=[_data_dir_option()], help="delete a token file")
+    _token_name(revoke, "the token's name, as token list shows it")
+    revoke.set_defaults(func=_token_revoke)
+
+
 def _token_name(parser: argparse.ArgumentParser, said: str) -> None:
     """A token command's ``name``, given as a word (``token revoke alice``, as a team types it
     first) or as ``--name alice``: one of the two, never both (exit 2, argparse's message)."""
@@ -979,23 +1018,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--project", help="only this project")
     listing.set_defaults(func=_agent_list)
 
-    token = commands.add_parser("token", help="manage bearer tokens").add_subparsers(
-        dest="action", required=True, metavar="ACTION"
-    )
-    token_create = token.add_parser(
-        "create", parents=[_data_dir_option()], help="create a token and print its secret once"
-    )
-    _token_name(token_create, "the token's name (who uses it)")
-    token_create.add_argument(
-        "--project", action="append", help="limit to this project (repeat); default: all"
-    )
-    token_create.set_defaults(func=_token_create)
-    token.add_parser(
-        "list", parents=[_data_dir_option()], help="list token names and reach"
-    ).set_defaults(func=_token_list)
-    revoke = token.add_parser("revoke", parents=[_data_dir_option()], help="delete a token file")
-    _token_name(revoke, "the token's name, as token list shows it")
-    revoke.set_defaults(func=_token_revoke)
+    _add_token_commands(commands)
 
     demo = commands.add_parser("demo", help="demo data").add_subparsers(
         dest="action", required=True, metavar="ACTION"

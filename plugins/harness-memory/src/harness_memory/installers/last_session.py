@@ -18,7 +18,7 @@ import msgspec
 from memory_core import json_text
 
 from harness_memory.installers.spec import flag_values
-from harness_memory.records import SessionMeta
+from harness_memory.records import NOT_SYNCED, SessionMeta
 
 __all__ = ["COMMANDS", "last_session_lines"]
 
@@ -73,8 +73,10 @@ def _outcome(record: SessionMeta) -> str:
     remote-mode start read from the local copy (R-2) names the copy, not a silent service: its
     service may have answered (a refused token), and the error says so."""
     if record.status == "offline" and record.remote_sync is not None:
-        said = _FROM_THE_COPY
-        return f"{said} (not synced with the service: {record.error})" if record.error else said
+        said, error = _FROM_THE_COPY, record.error
+        if error:  # the record's "memory service not synced: …" said once (R-2)
+            said += f" (not synced with the service: {error.removeprefix(NOT_SYNCED)})"
+        return said
     outcome = _OUTCOMES.get(record.status, record.status)
     return f"{outcome} ({record.error})" if record.error else outcome
 

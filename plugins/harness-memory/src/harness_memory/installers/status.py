@@ -684,11 +684,20 @@ def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> tuple[
 
     try:
         copy = RemoteCopy(
-            url=url, token=None, project=project, agent=agent, state_dir=state_dir, timeout=2
+            url=url,
+            token=None,
+            project=project,
+            agent=agent,
+            state_dir=state_dir,
+            timeout=2,
+            looks_only=True,
         )
     except InvalidId as error:
         return [f"remote copy in {state_dir}: {error}"], True
-    lines, known = remote_status(copy)
+    try:  # a diagnosis never crashes on the copy's own files
+        lines, known = remote_status(copy)
+    except OSError as error:
+        lines, known = [f"remote copy in {state_dir}: cannot be read: {error}"], False
     return lines if known else [f"PROBLEM: {line}" for line in lines], known
 
 

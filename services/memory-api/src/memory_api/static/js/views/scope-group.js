@@ -111,18 +111,39 @@ function unreadableBadge(badge, why) {
 }
 
 /**
+ * The start of `id` that tells it from every id of `others`: at least 6 characters, one more
+ * than the longest start it shares with any of them (the whole id when one is the same).
+ */
+function idStart(id, others) {
+  let length = 6;
+  for (const other of others) {
+    let same = 0;
+    while (same < id.length && id[same] === other[same]) same += 1;
+    length = Math.max(length, same + 1);
+  }
+  return id.slice(0, length);
+}
+
+/**
  * The machines keeping a local copy of the scope (R-1): each one's name and when it last
  * synced; the title adds what merging its last changes did (R-2). A name that two machines
  * share (VMs or containers made from one image) carries the start of each one's id, else the
- * two read as one machine listed twice.
+ * two read as one machine listed twice: its first 6 hex digits, or as many as it takes to
+ * tell it from the others of that name (`idStart`).
  */
 function machinesLine(machines) {
   const when = (value) =>
     new Date(value).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
   const named = new Map();
-  for (const machine of machines) named.set(machine.name, (named.get(machine.name) ?? 0) + 1);
-  const label = (machine) =>
-    named.get(machine.name) > 1 ? `${machine.name} #${machine.id.slice(0, 6)}` : machine.name;
+  for (const machine of machines) {
+    named.set(machine.name, [...(named.get(machine.name) ?? []), machine.id]);
+  }
+  const label = (machine) => {
+    const alike = named.get(machine.name).filter((id) => id !== machine.id);
+    return named.get(machine.name).length > 1
+      ? `${machine.name} #${idStart(machine.id, alike)}`
+      : machine.name;
+  };
   const said = machines.map((machine) => `${label(machine)} (${when(machine.lastSync)})`);
   const details = machines.map((machine) =>
     [
