@@ -177,6 +177,16 @@ async def test_a2_a_json_body_led_by_a_utf8_byte_order_mark_is_read(
     assert answer["name"] == "Plain"
 
 
+async def test_a2_a_json_body_of_a_byte_order_mark_alone_is_an_empty_body(
+    client: Client, agent: AgentHome
+) -> None:
+    """The mark skipped, nothing is left: a file saved empty by Notepad. It was 400 "not valid
+    JSON: Input data was truncated", as if JSON had been cut off."""
+    for body in (b"\xef\xbb\xbf", b"\xef\xbb\xbf \r\n"):
+        response = await client.patch(CONFIG, data=body, headers=JSON_TYPE)
+        await expect_problem(response, 400, "the request body is empty; expected a JSON object")
+
+
 @pytest.mark.parametrize(
     ("codec", "said"),
     [("utf-16-le", "UTF-16 little-endian text (its byte order mark FF FE says so)"),

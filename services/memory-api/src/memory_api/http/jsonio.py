@@ -175,8 +175,9 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[Body]) -
 
 
 async def _read_body(request: web.Request) -> bytes:
-    """The bytes of a body declared JSON, decoded from its ``Content-Encoding``; raises as
-    :func:`read_json` does for everything but an empty body, which is ``b""`` here unless
+    """The bytes of a body declared JSON, decoded from its ``Content-Encoding``, a UTF-8 byte
+    order mark leading them skipped (:func:`_unmarked`: a mark alone is an empty body); raises
+    as :func:`read_json` does for everything but an empty body, which is ``b""`` here unless
     compressed data decoded to nothing (:class:`UnreadableBody`)."""
     check_json_headers(request)
     limit = request.client_max_size
@@ -206,7 +207,7 @@ async def _read_body(request: web.Request) -> bytes:
                 f"the request body cannot be read: its {request.content_length} bytes of "
                 f"{coding} data decode to nothing (not {coding} data, or cut off)"
             )
-    return body
+    return _unmarked(body)
 
 
 def unreadable_body(request: web.Request, error: RequestPayloadError) -> UnreadableBody:
@@ -240,8 +241,7 @@ def _unmarked(body: bytes) -> bytes:
 def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
     """``body`` decoded by ``decoder``; a lone surrogate escape or a member name given twice
     in one object is a :class:`BadRequest` naming it, other errors are msgspec's
-    (:func:`read_json`). A UTF-8 byte order mark is skipped (:func:`_unmarked`)."""
-    body = _unmarked(body)
+    (:func:`read_json`). ``body`` is without its byte order mark (:func:`_read_body`)."""
     try:
         decoded = msgspec_decode(decoder, body)
     except msgspec.DecodeError:
