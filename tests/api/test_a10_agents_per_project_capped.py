@@ -60,3 +60,19 @@ def test_a10_the_agents_cap_defaults_to_1000_and_0_lifts_it(data_dir: Path) -> N
     assert Settings.from_env(lifted).max_agents_per_project == 0
     with pytest.raises(SettingsError, match="MEMORY_API_MAX_AGENTS_PER_PROJECT"):
         Settings.from_env({**base, "MEMORY_API_MAX_AGENTS_PER_PROJECT": "-1"})
+
+
+async def test_a10_a_full_project_answers_a_create_of_an_id_it_holds_as_taken(
+    capped: Client,
+) -> None:
+    for number in range(CAP):
+        await create_agent(capped, f"bot-{number}")
+    await create_agent(capped, "elsewhere", project="beta")
+
+    again = await capped.post("/api/projects/acme/agents", json={"id": "bot-0", "name": "B"})
+    taken = await capped.post("/api/projects/acme/agents", json={"id": "elsewhere", "name": "E"})
+
+    body = await expect_problem(again, 409, "agent 'bot-0' exists already in project 'acme'")
+    assert body["type"] != "tag:agent-memory,2026:problem/cap-reached"
+    body = await expect_problem(taken, 409, "the agent id 'elsewhere' is taken")
+    assert body["type"] != "tag:agent-memory,2026:problem/cap-reached"

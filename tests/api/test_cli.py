@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import unused_port
+from memory_api import cli
 from memory_api.cli import build_parser, main, page_url
 from memory_api.remote import default_url
 from memory_core.keys import workspace_memory_key
@@ -430,11 +431,20 @@ def test_a11_bad_configuration_exits_2(
 
 @pytest.mark.parametrize("port", ["99999", "65536", "-1", "0x50", "eighty"])
 def test_a11_serve_refuses_a_port_no_socket_has_and_starts_nothing(
-    env: Path, port: str, capsys: pytest.CaptureFixture[str]
+    env: Path, port: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Found: ``serve --port 99999`` listened on 34463 and ``--port 65536`` on a port the
     kernel chose (the number taken modulo 65536), each announced as running; ``-1`` failed
-    only at the bind, "Servname not supported". ``MEMORY_API_PORT`` was checked already."""
+    only at the bind, "Servname not supported". ``MEMORY_API_PORT`` was checked already.
+    A service that starts all the same fails the test at once instead of serving on."""
+
+    def started(_settings: object, _bind: object, sockets: list[socket.socket]) -> None:
+        bound = [sock.getsockname() for sock in sockets]
+        for sock in sockets:
+            sock.close()
+        raise AssertionError(f"serve --port {port} started a service on {bound}")
+
+    monkeypatch.setattr(cli, "_run_app", started)
     with pytest.raises(SystemExit) as exited:
         main(["serve", "--port", port])
 

@@ -92,8 +92,11 @@ def test_a11_every_variable(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "value", "message"),
     [
-        ("MEMORY_API_PORT", "http", "MEMORY_API_PORT must be an integer"),
-        ("MEMORY_API_PORT", "70000", "between 0 and 65535"),
+        ("MEMORY_API_PORT", "http", "MEMORY_API_PORT must be a whole number from 0 to 65535"),
+        ("MEMORY_API_PORT", "70000", "MEMORY_API_PORT must be a whole number from 0 to 65535"),
+        # read as serve --port is: decimal digits only (int() took these)
+        ("MEMORY_API_PORT", "+80", "MEMORY_API_PORT must be a whole number from 0 to 65535"),
+        ("MEMORY_API_PORT", "8_0", "MEMORY_API_PORT must be a whole number from 0 to 65535"),
         ("MEMORY_API_LOG_FORMAT", "xml", "'text' or 'json'"),
         ("MEMORY_API_LOG_LEVEL", "LOUD", "logging level"),
         ("MEMORY_API_TOKENS", "nosecret", "name=secret"),

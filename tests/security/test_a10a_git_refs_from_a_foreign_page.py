@@ -3,8 +3,9 @@ version), so a ``GET`` of ``…/git/<key>.git/info/refs`` changes the history. A
 site may send such a ``GET`` without asking (``<img src>``, a ``no-cors`` fetch), and a
 token-less service on loopback answered it: every visit recorded a version of the agent's
 memory. The ``GET`` is judged as every change is: refused when the browser marks it as from
-another site, or, without tokens, when it carries an ``Origin`` not the service's own; git
-sends neither header and is served as before.
+another site, or, without tokens, when it carries an ``Origin`` or a ``Referer`` not the
+service's own (a browser without Fetch Metadata sends no ``Origin`` on an ``<img>`` but a
+``Referer``); git sends none of these headers and is served as before.
 """
 
 from __future__ import annotations
@@ -30,7 +31,10 @@ async def _sources(client: Client) -> list[Any]:
         {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"},
         {"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "script"},
         {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"},
-        {"Origin": "http://localhost:1"},  # another local port, by a browser without Fetch Metadata
+        {"Origin": "http://localhost:1"},  # a page of another local port naming its origin
+        {"Referer": "http://evil.example/page"},  # a browser without Fetch Metadata: <img src>
+        {"Referer": "http://localhost:1/"},  # the same, from a page of another local port
+        {"Referer": "not a url"},  # a Referer that names no origin is not the service's own
         {"Origin": "null"},
     ],
 )
@@ -57,3 +61,5 @@ async def test_a10a_git_and_the_services_own_origin_are_advertised_and_recorded(
     assert await _sources(client) == ["found"]
     own = {"Origin": f"http://127.0.0.1:{port}", "Sec-Fetch-Site": "same-origin"}
     assert (await client.get(REFS, headers=own)).status == 200
+    own_page = {"Referer": f"http://127.0.0.1:{port}/?scope=user"}
+    assert (await client.get(REFS, headers=own_page)).status == 200

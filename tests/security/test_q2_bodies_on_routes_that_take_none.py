@@ -99,7 +99,9 @@ async def test_q2_a_body_not_declared_json_on_a_route_that_takes_none_is_415(
 
 @pytest.mark.parametrize(("method", "url", "named"), ROUTES, ids=lambda v: str(v)[-24:])
 @pytest.mark.parametrize(
-    "body", [None, b"{}", b" { } \n"], ids=["no-body", "empty-object", "spaced"]
+    "body",
+    [None, b"{}", b" { } \n", b"\xef\xbb\xbf\n"],
+    ids=["no-body", "empty-object", "spaced", "byte-order-mark-only"],
 )
 async def test_q2_no_body_or_an_empty_json_object_is_served(
     client: Client, agent: AgentHome, method: str, url: str, named: str, body: bytes | None

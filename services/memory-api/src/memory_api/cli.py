@@ -50,7 +50,7 @@ from memory_core.counting import counted
 from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, place_for
 from memory_api.errors import ServiceError
 from memory_api.remote import RemoteError, default_url
-from memory_api.settings import MAX_PORT, Settings, SettingsError
+from memory_api.settings import MAX_PORT, Settings, SettingsError, port_number
 
 if TYPE_CHECKING:
     import socket
@@ -1042,11 +1042,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _port(text: str) -> int:
-    """``serve --port``: a TCP port, 0 (the kernel chooses) to 65535, in decimal, as
-    ``MEMORY_API_PORT`` is read. Raises ``argparse.ArgumentTypeError`` (usage, exit 2) for
-    anything else: the socket layer took 99999 modulo 65536 (34463) and served there."""
-    value = int(text) if text.strip().isdecimal() and text.isascii() else -1
-    if not 0 <= value <= MAX_PORT:
+    """``serve --port``: a TCP port, 0 (the kernel chooses) to 65535, in decimal, read as
+    ``MEMORY_API_PORT`` is (:func:`~memory_api.settings.port_number`). Raises
+    ``argparse.ArgumentTypeError`` (usage, exit 2) for anything else: the socket layer took
+    99999 modulo 65536 (34463) and served there."""
+    value = port_number(text)
+    if value is None:
         raise argparse.ArgumentTypeError(
             f"--port must be a whole number from 0 to {MAX_PORT}, got {text[:40]!r}"
         )

@@ -75,7 +75,7 @@ from memory_core.file_kind import file_kind
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
 from memory_api.world_writable import keeps_modes, movable_by_others, open_to_everyone
 
-__all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
+__all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir", "port_number"]
 
 LogFormat = Literal["text", "json"]
 
@@ -168,7 +168,7 @@ class Settings:
         return cls(
             data_dir=Path(data_dir).expanduser().resolve() if data_dir else default_data_dir(env),
             host=bind_host(env.get("MEMORY_API_HOST", "")) or DEFAULT_HOST,
-            port=_int(env, "MEMORY_API_PORT", DEFAULT_PORT, low=0, high=MAX_PORT),
+            port=_port(env.get("MEMORY_API_PORT", "")),
             env_tokens=_env_tokens(env),
             log_format=_log_format(env.get("MEMORY_API_LOG_FORMAT", "text")),
             log_level=_log_level(env.get("MEMORY_API_LOG_LEVEL", "INFO")),
@@ -218,6 +218,35 @@ def default_data_dir(env: Mapping[str, str]) -> Path:
     xdg = env.get("XDG_DATA_HOME", "").strip()
     base = Path(xdg) if xdg else Path.home() / ".local" / "share"
     return (base / "agent-memory").resolve()
+
+
+def port_number(text: str) -> int | None:
+    """The TCP port ``text`` names: decimal ASCII digits (spaces around them ignored), 0 (the
+    kernel chooses) to :data:`MAX_PORT`; None for anything else (``+80``, ``8_0``, ``0x50``,
+    ``99999``, which the socket layer took modulo 65536). How ``MEMORY_API_PORT`` and
+    ``serve --port`` are both read (A-11).
+
+    >>> port_number(" 8765 "), port_number("+80"), port_number("65536")
+    (8765, None, None)
+    """
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdecimal()):
+        return None
+    value = int(digits)
+    return value if value <= MAX_PORT else None
+
+
+def _port(raw: str) -> int:
+    """``MEMORY_API_PORT`` (:func:`port_number`); :data:`DEFAULT_PORT` when unset or blank.
+    Raises :class:`SettingsError` naming the variable for anything else."""
+    if not raw.strip():
+        return DEFAULT_PORT
+    port = port_number(raw)
+    if port is None:
+        raise SettingsError(
+            f"MEMORY_API_PORT must be a whole number from 0 to {MAX_PORT}, got {raw.strip()[:40]!r}"
+        )
+    return port
 
 
 def _int(

@@ -233,6 +233,7 @@ def _check_origin_rules(request: web.Request, open_mode: bool) -> None:
         headers.get("Sec-Fetch-Site"),
         check_origin=open_mode,
         changes=changes,
+        referer=headers.get("Referer"),
     )
     if refusal is not None:
         raise Forbidden(refusal)

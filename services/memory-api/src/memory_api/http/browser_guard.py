@@ -39,6 +39,9 @@ Jupyter's Origin check):
   A ``GET`` that changes something (:func:`changes_on_read`: git's ref advertisement for a
   fetch records what is on disk as a version first) is judged by these rules as an unsafe
   method is: a page may send it with ``<img src>`` or a ``no-cors`` fetch, no preflight asked.
+  Such a ``GET`` carries no ``Origin``, and a browser without Fetch Metadata no
+  ``Sec-Fetch-Site`` either, only the page's address in ``Referer``: without tokens a
+  ``Referer`` whose origin is not the service's own is refused on it too.
 
 A client that is not a browser (the CLI, the harness plugin, ``curl``) sends no ``Origin`` and
 no ``Sec-Fetch-Site`` and is not affected; the service's own page sends its own origin.
@@ -102,6 +105,19 @@ def change_made_on_read(handler: object) -> str | None:
     """What ``handler`` changes though its method is safe (:func:`changes_on_read`); None:
     nothing."""
     return _CHANGES_ON_READ.get(handler) if callable(handler) else None
+
+
+def _referer_origin(referer: str) -> str:
+    """The ``scheme://host[:port]`` of a ``Referer``, lower case; ``""`` when it names none
+    (not an absolute ``http(s)`` URL), which is never the service's own origin."""
+    try:
+        url = URL(referer.strip())
+    except (ValueError, TypeError):
+        return ""
+    if url.scheme.lower() not in ("http", "https") or not url.raw_authority:
+        return ""
+    authority = url.raw_authority.rpartition("@")[2]
+    return f"{url.scheme}://{authority}".lower()
 
 
 def _shown(value: str) -> str:
@@ -232,13 +248,24 @@ def origin_refusal(
     *,
     check_origin: bool,
     changes: str | None = None,
+    referer: str | None = None,
 ) -> str | None:
     """Why an unsafe request is refused for where it comes from; None: it passes (A-10a).
 
-    ``host``, ``origin`` and ``fetch_site`` are the ``Host``, ``Origin`` and ``Sec-Fetch-Site``
-    headers. Safe methods pass unless ``changes`` says what the request changes all the same
-    (:func:`changes_on_read`). ``check_origin``: the service has no token, so an ``Origin``
-    must be its own (``http://`` or ``https://`` and ``host``).
+    ``host``, ``origin``, ``fetch_site`` and ``referer`` are the ``Host``, ``Origin``,
+    ``Sec-Fetch-Site`` and ``Referer`` headers. Safe methods pass unless ``changes`` says what
+    the request changes all the same (:func:`changes_on_read`). ``check_origin``: the service
+    has no token, so an ``Origin`` must be its own (``http://`` or ``https://`` and ``host``);
+    and on a safe method that changes something, so must the origin of a ``Referer``: a browser
+    without Fetch Metadata sends no ``Origin`` with an ``<img src>`` but the page's address
+    there, and git sends neither.
+
+    >>> origin_refusal("GET", "127.0.0.1:8080", None, None, check_origin=True,
+    ...                changes="it records", referer="http://127.0.0.1:8080/?scope=user") is None
+    True
+    >>> origin_refusal("GET", "127.0.0.1:8080", None, None, check_origin=True,
+    ...                changes="it records", referer="http://evil.example/")[:40]
+    'a GET from a web page of another origin '
     """
     if method in SAFE_METHODS and changes is None:
         return None
@@ -249,14 +276,19 @@ def origin_refusal(
             f"{_shown(fetch_site)}): {why}this service takes changes from its own page and "
             f"from clients that are not browsers (cross-site request rule)"
         )
-    if not check_origin or origin is None:
+    if not check_origin:
+        return None
+    if origin is not None:
+        sent, shown = origin.strip().lower(), _shown(origin)
+    elif changes is not None and referer is not None:
+        sent, shown = _referer_origin(referer), f"Referer: {_shown(referer)}"
+    else:
         return None
     own = None if host is None else host.strip().lower()
-    sent = origin.strip().lower()
     if own and sent in (f"http://{own}", f"https://{own}"):
         return None
     return (
-        f"a {method} from a web page of another origin ({_shown(origin)}) is refused: {why}this "
+        f"a {method} from a web page of another origin ({shown}) is refused: {why}this "
         f"service has no bearer token and takes changes only from its own page "
         f"(http://{own or '…'}) and from clients that are not browsers (Origin rule)"
     )

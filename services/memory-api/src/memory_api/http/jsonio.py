@@ -99,6 +99,17 @@ UTF8_LABELS = frozenset(
 )
 """The ``charset`` values that name UTF-8: the labels of the WHATWG Encoding Standard, which
 browsers and most HTTP libraries share (compared without case)."""
+ASCII_LABELS = frozenset(("us-ascii", "ascii", "ansi_x3.4-1968"))
+"""The ``charset`` values that name ASCII (IANA's ``US-ASCII`` and the names clients in a C
+locale send), taken as well: ASCII is a subset of UTF-8, so an ASCII body reads the same
+either way; one holding a byte past ASCII is refused (:func:`_ascii_as_declared`), as the
+WHATWG standard would read the label as windows-1252 and UTF-8 would only guess."""
+
+
+def _declared_charsets(content_type: str) -> list[str]:
+    """The ``charset`` parameters of ``content_type``, stripped and lower case."""
+    charsets = parse_mimetype(content_type).parameters.getall("charset", ())
+    return [charset.strip().lower() for charset in charsets]
 
 
 def _check_charset(content_type: str) -> None:
@@ -108,8 +119,11 @@ def _check_charset(content_type: str) -> None:
     type defines no ``charset`` (11), so ``charset=utf-8`` changes nothing and is taken; a body
     said to be Latin-1 or UTF-16 would be read as UTF-8 all the same, its text misread or
     refused as "malformed" with no word of why (A-10a: a JSON body must say it is JSON)."""
-    charsets = parse_mimetype(content_type).parameters.getall("charset", ())
-    other = [charset for charset in charsets if charset.strip().lower() not in UTF8_LABELS]
+    other = [
+        charset
+        for charset in _declared_charsets(content_type)
+        if charset not in UTF8_LABELS | ASCII_LABELS
+    ]
     if not other:
         return
     raise web.HTTPUnsupportedMediaType(
@@ -175,8 +189,10 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[Body]) -
 
 
 async def _read_body(request: web.Request) -> bytes:
-    """The bytes of a body declared JSON, decoded from its ``Content-Encoding``; raises as
-    :func:`read_json` does for everything but an empty body, which is ``b""`` here unless
+    """The bytes of a body declared JSON, decoded from its ``Content-Encoding``, a UTF-8 byte
+    order mark leading them skipped (:func:`_unmarked`: a mark alone is an empty body), checked
+    ASCII when declared so (:func:`_ascii_as_declared`); raises
+    as :func:`read_json` does for everything but an empty body, which is ``b""`` here unless
     compressed data decoded to nothing (:class:`UnreadableBody`)."""
     check_json_headers(request)
     limit = request.client_max_size
@@ -206,7 +222,24 @@ async def _read_body(request: web.Request) -> bytes:
                 f"the request body cannot be read: its {request.content_length} bytes of "
                 f"{coding} data decode to nothing (not {coding} data, or cut off)"
             )
-    return body
+    return _ascii_as_declared(request, _unmarked(body))
+
+
+def _ascii_as_declared(request: web.Request, body: bytes) -> bytes:
+    """``body``, after checking that one declared ASCII (:data:`ASCII_LABELS`) holds only
+    ASCII bytes; raises :class:`BadRequest` naming the first other byte and its offset."""
+    if body.isascii():
+        return body
+    declared = _declared_charsets(request.headers.get(hdrs.CONTENT_TYPE, ""))
+    ascii_label = next((charset for charset in declared if charset in ASCII_LABELS), None)
+    if ascii_label is None:
+        return body
+    offset = next(index for index, byte in enumerate(body) if byte > 0x7F)
+    raise BadRequest(
+        f"the request body is declared charset={ascii_label!r} but holds the byte "
+        f"0x{body[offset]:02X} (offset {offset}), which is not ASCII: send the body in UTF-8 "
+        "with 'Content-Type: application/json' or 'application/json; charset=utf-8'"
+    )
 
 
 def unreadable_body(request: web.Request, error: RequestPayloadError) -> UnreadableBody:
@@ -240,8 +273,7 @@ def _unmarked(body: bytes) -> bytes:
 def _decoded(body: bytes, decoder: msgspec.json.Decoder[Body]) -> Body:
     """``body`` decoded by ``decoder``; a lone surrogate escape or a member name given twice
     in one object is a :class:`BadRequest` naming it, other errors are msgspec's
-    (:func:`read_json`). A UTF-8 byte order mark is skipped (:func:`_unmarked`)."""
-    body = _unmarked(body)
+    (:func:`read_json`). ``body`` is without its byte order mark (:func:`_read_body`)."""
     try:
         decoded = msgspec_decode(decoder, body)
     except msgspec.DecodeError:

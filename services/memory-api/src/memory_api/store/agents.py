@@ -452,6 +452,12 @@ class AgentStore:
         return msgspec.structs.replace(record, etag=_etag(raw))
 
     def _create(self, record: AgentRecord) -> AgentRecord:
+        self._refuse_taken(record)
+        return self._create_new(record)
+
+    def _refuse_taken(self, record: AgentRecord) -> None:
+        """Raise :class:`Conflict` (409) when ``record.id`` is an agent already, in its own
+        project ("exists already") or in another ("is taken", the project unsaid)."""
         existing = self._load(record.id)
         if existing is not None and existing.project == record.project:
             raise Conflict(f"agent {record.id!r} exists already in project {record.project!r}")
@@ -461,6 +467,10 @@ class AgentStore:
                 f"the agent id {record.id!r} is taken; agent ids are unique across projects,"
                 " so choose another"
             )
+
+    def _create_new(self, record: AgentRecord) -> AgentRecord:
+        """Write agent ``record`` (its id checked free) with its user scope and
+        ``workspaces/``."""
         # K-6: the user scope comes with the agent; workspaces/ holds temporary Workspaces (K-4).
         scope_dir(self.data_dir, record.id, USER_SCOPE).mkdir(parents=True, exist_ok=True)
         workspaces_dir(self.data_dir, record.id).mkdir(parents=True, exist_ok=True)
@@ -469,16 +479,18 @@ class AgentStore:
     def _create_within(self, record: AgentRecord, cap: int) -> AgentRecord:
         """:meth:`_create` when ``record``'s project holds fewer than ``cap`` agents (those
         whose ``agent.json`` can be read); under the project's lock, so creates at once never
-        pass the count together."""
-        held = sum(1 for other in self._scan() if other.project == record.project)
-        if held >= cap:
-            raise ProjectFull(
-                f"project {record.project!r} holds {held} agents, its cap "
-                f"(MEMORY_API_MAX_AGENTS_PER_PROJECT={cap}): no agent can be added to it; "
-                "an operator may raise the cap"
-            )
+        pass the count together. An id already taken is a :class:`Conflict` first, full
+        project or not: the cap is no answer to a create that could never succeed."""
         with self.locks.hold_sync(lock_name("agent", record.id)):
-            return self._create(record)
+            self._refuse_taken(record)
+            held = sum(1 for other in self._scan() if other.project == record.project)
+            if held >= cap:
+                raise ProjectFull(
+                    f"project {record.project!r} holds {held} agents, its cap "
+                    f"(MEMORY_API_MAX_AGENTS_PER_PROJECT={cap}): no agent can be added to it; "
+                    "an operator may raise the cap"
+                )
+            return self._create_new(record)
 
     async def create(self, project: str, body: AgentCreate, *, cap: int = 0) -> AgentRecord:
         """Create agent ``body.id`` in ``project`` with its user scope and ``workspaces/`` (K-6).
