@@ -111,10 +111,37 @@ def test_p3_a_startup_file_the_guard_cannot_read_defines_any_name(
 
 
 def test_p3_a_startup_file_the_same_command_writes_counts(where: Layout) -> None:
-    """``cp defs ~/.bashrc`` then a shell that runs it, in one command."""
+    """``cp defs ~/.bashrc`` then a shell that runs it, in one command: the name ``nproc``
+    prints is no longer trusted (the run-time name refused), not only the write of a file a
+    shell then runs."""
     _write(where, "defs", NPROC)
 
-    assert _refusing(where, f"cp ~/defs ~/.bashrc; bash -ic '{WRITE}'") == EVERY
+    answers = refusals_by_every_harness(
+        where, fill(f"cp ~/defs ~/.bashrc; bash -ic '{WRITE}'", where)
+    )
+
+    assert {
+        harness: "a path built at run time" in (reason or "") for harness, reason in answers.items()
+    } == dict.fromkeys(EVERY, True)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'aws --profile prod s3 ls > "{root}/{own}/s3-$(date +%F).md"',
+        'cargo build --profile release > "{root}/{own}/b-$(date +%F).md"',
+        'echo "see ~/.bashrc" > "{root}/{own}/n-$(date +%F).md"',
+    ],
+    ids=["aws-profile", "cargo-profile", "echo-bashrc"],
+)
+def test_p3_a_startup_file_s_name_in_a_command_starting_no_shell_keeps_the_name_trusted(
+    where: Layout, command: str
+) -> None:
+    """``profile``/``bashrc`` in a command that starts no shell: no shell of this call runs a
+    startup file after it (the harness's ran before), the dated name is still trusted."""
+    _write(where, ".profile", 'PATH="$HOME/.local/bin:$PATH"\n')
+
+    assert _refusing(where, command) == set()
 
 
 def test_p3_a_system_s_startup_file_and_a_plain_home_keep_the_name_trusted(

@@ -56,15 +56,23 @@ def startup_redefines(
     base: str,
     environ: Mapping[str, str],
     command: str,
+    *,
+    starts_shell: bool = False,
 ) -> bool:
     """Whether the startup ``files`` (each with whether the shell running it is interactive;
     one that is not runs none of a file after its "return unless interactive" line) a shell
     started in ``base`` with ``environ`` runs may make a program of ``names`` (``nproc``,
     ``date``) another one, for the command ``command`` (whose text may name a ``PATH`` folder
     they add). Reads at most :data:`~harness_memory.hooks.named_scripts.SCRIPTS_CAP` files,
-    :data:`~harness_memory.hooks.named_scripts.SCRIPT_DEPTH` deep; past them, True."""
+    :data:`~harness_memory.hooks.named_scripts.SCRIPT_DEPTH` deep; past them, True. When the
+    command ``starts_shell`` (a shell of its own, which runs them after the command's earlier
+    parts), one of those files (or one they source, there or not) the command's text names
+    counts as defining any name: the command may write it first (``cp defs ~/.bashrc; bash
+    -ic …``); a file the command names but starts no shell after runs only in a later call,
+    read then."""
     seen: set[tuple[str, bool]] = set()
     reading = _Reading(names, base, environ, plain_text(command), seen)
+    reading.written_first = starts_shell
     return any(reading.redefines(file, interactive, 0) for file, interactive in files)
 
 
@@ -82,10 +90,14 @@ class _Reading:
     ) -> None:
         self.names, self.base, self.environ, self.command = names, base, environ, command
         self.seen = seen
+        self.written_first = False
 
     def redefines(self, file: str, interactive: bool, depth: int) -> bool:
         """Whether ``file`` (and the files it sources) may redefine a name; a missing file
-        (or a link to nothing) runs nothing, a system one is trusted unread."""
+        (or a link to nothing) runs nothing, a system one is trusted unread; one the command
+        names before a shell of its own runs it may be written by it first (any name)."""
+        if self.written_first and _names_file(self.command, file) and not _system_file(file):
+            return True
         if not os.path.exists(file) or _system_file(file):  # noqa: PTH110
             return False
         key = (os.path.realpath(file), interactive)
@@ -166,25 +178,37 @@ def _system_file(path: str) -> bool:
     return status.st_uid == 0 and not status.st_mode & 0o022
 
 
+def _names_file(plain: str, file: str) -> bool:
+    """Whether the command's ``plain`` text names ``file``: its name as a word's last part
+    (``~/.bashrc``, ``.bashrc`` after a ``cd ~``; ``"$HOME"/.bash_aliases``)."""
+    name = re.escape(os.path.basename(file))  # noqa: PTH119
+    return bool(name) and re.search(rf"(?<![\w.-]){name}(?![\w.-])", plain) is not None
+
+
 _SHELL_WORD_RE = re.compile(r"(?<![\w.-])(?:bash|rbash|sh|dash|ash)\b")
 """A startup shell named in a command's plain text (not ``x.sh``, ``ssh``, ``.bashrc``)."""
 _STARTUP_NAME_RE = re.compile(r"bashrc|profile|bash_login|zshrc")
-"""A startup file named in a command's plain text: the command may write it (``cp f
-~/.bashrc``) before a shell it starts, or the next one, runs it."""
+"""A startup file named in a command's plain text that also starts a shell: the command may
+write it (``cp f ~/.bashrc``, ``printf … > ~/.bash_profile``: one not there yet) before that
+shell runs it."""
 
 
 def startup_files_run(
     command: str, environ: Mapping[str, str], harness_shell: tuple[str, ...]
-) -> list[tuple[str, bool]] | None:
+) -> tuple[list[tuple[str, bool]], bool] | None:
     """The startup files run around ``command`` (its plain text read, failing closed), each
     with whether read as by an interactive shell: those of the harness's shell for the
     agent's command (``harness_shell``: ``("bash", "-lc")`` for Codex CLI, ``("bash", "-il")``
     for Claude Code's snapshot of the profiles and ``~/.bashrc``, with ``~/.zshrc`` when
     ``SHELL`` is zsh; ``()`` for none) and, when the text names a startup shell, those of a
-    login and interactive ``bash`` and an interactive ``sh`` (``$ENV``) it may start. None
-    when the text names a startup file (it may write one: each counts as defining any name)."""
+    login and interactive ``bash`` and an interactive ``sh`` (``$ENV``) it may start; with
+    whether it starts one. None when it starts one and names a startup file (it may write
+    one first: each counts as defining any name). A startup file named by a command starting
+    no shell (``aws --profile prod``, ``echo "see ~/.bashrc"``) is run by no shell of this
+    call: the harness's ran before the command."""
     plain = plain_text(command)
-    if _STARTUP_NAME_RE.search(plain):
+    starts = _SHELL_WORD_RE.search(plain) is not None
+    if starts and _STARTUP_NAME_RE.search(plain):
         return None
     files: list[tuple[str, bool]] = []
     if harness_shell:
@@ -194,7 +218,7 @@ def startup_files_run(
         home = environ.get("HOME", "")
         if interactive and home and environ.get("SHELL", "").endswith("/zsh"):
             files.append((f"{home}/.zshrc", True))
-    if _SHELL_WORD_RE.search(plain):
+    if starts:
         files += [(f, True) for f in startup_files("bash", ["-il"], environ)]
         files += [(f, True) for f in startup_files("sh", ["-i"], environ)]
-    return list(dict.fromkeys(files))
+    return list(dict.fromkeys(files)), starts

@@ -720,8 +720,11 @@ def _startup_distrusts(
     when the command holds such a substitution: only then does the verdict depend on them."""
     if not _trusts_a_name(command):
         return False
-    files = startup_files_run(command, environ, harness_shell)
-    return files is None or startup_redefines(files, _NAME_PRINTERS, cwd, environ, command)
+    run = startup_files_run(command, environ, harness_shell)
+    if run is None:
+        return True
+    files, starts = run
+    return startup_redefines(files, _NAME_PRINTERS, cwd, environ, command, starts_shell=starts)
 
 
 def _trusts_a_name(command: str) -> bool:
