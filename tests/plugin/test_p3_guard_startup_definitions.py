@@ -174,3 +174,80 @@ def test_p3_bash_runs_the_startup_file_s_function_and_writes_into_the_other_scop
     )
 
     assert (where.root / where.other / "n.md").read_text(encoding="utf-8") == "n\n"
+
+
+CP = 'cp() {{ command cp "$1" "$(dirname "$2")/$(cat ~/target).md"; }}\n'
+"""A ``cp`` putting the copy where ``~/target`` says: into the other scope."""
+CD = 'cd() {{ builtin cd "$@" && builtin cd "$(dirname "$(cat ~/target)")"; }}\n'
+"""A ``cd`` going on into the folder ``~/target`` names: the other scope."""
+COPY = 'cp note.md "{root}/{own}/a.md"'
+"""A copy into the Session's own scope by its literal path."""
+
+
+@pytest.mark.parametrize(
+    ("files", "command", "refusing"),
+    [
+        ({".bashrc": CP, ".profile": CP}, COPY, {"codex", "claude-code"}),
+        ({".bashrc": "alias cp='cp -t {root}/{other}'\n"}, COPY, {"claude-code"}),
+        (
+            {".profile": CD},
+            'cd "{root}/{own}" && cp {workspace}/note.md a.md',
+            {"codex", "claude-code"},
+        ),
+        (
+            {
+                ".profile": 'PATH="$HOME/bin:$PATH"\n',
+                "bin/cp": "#!/bin/sh\ncp \"$1\" '$(cat ~/target)'\n",
+            },
+            COPY,
+            {"codex", "claude-code"},
+        ),
+        ({".bashrc": "echo() {{ :; }}\n. ~/defs.sh\n", "defs.sh": CP}, COPY, {"claude-code"}),
+    ],
+    ids=["cp-function", "cp-alias", "cd-function", "path-folder-cp", "sourced-cp-function"],
+)
+def test_p3_a_startup_file_s_definition_of_a_name_the_command_runs_is_judged_as_written_in_it(
+    where: Layout, files: dict[str, str], command: str, refusing: set[str]
+) -> None:
+    """A function or alias of ``cp``/``cd`` a startup file defines (or a ``cp`` in a ``PATH``
+    folder it adds), judged as the same definition written in the command: refused by each
+    harness whose shell runs that file (review57a A1-A4)."""
+    for name, text in files.items():
+        _write(where, name, text)
+    (where.data / "bin").mkdir(exist_ok=True)
+    for program in (where.data / "bin").iterdir():
+        program.chmod(0o755)
+
+    assert _refusing(where, command) == refusing
+
+
+def test_p3_a_home_s_everyday_aliases_keep_a_plain_write_allowed(where: Layout) -> None:
+    """Debian's ``ls``/``grep`` colour aliases and a ``ll``: the write with ``ls``, ``grep``
+    into the own scope is still allowed by every harness."""
+    _write(
+        where,
+        ".bashrc",
+        "alias ls='ls --color=auto'\nalias grep='grep --color=auto'\nalias ll='ls -alF'\n",
+    )
+    _write(where, ".profile", ". ~/.bashrc\n")
+
+    command = 'ls -la | grep md > "{root}/{own}/files-$(date +%F).md"'
+    assert _refusing(where, command) == set()
+
+
+def test_p3_bash_lc_runs_the_profile_s_cp_function_into_the_other_scope(where: Layout) -> None:
+    """The refused form is a real bypass: Codex's ``bash -lc`` runs ``~/.profile``'s ``cp``."""
+    _write(where, ".profile", CP)
+    (where.workspace / "note.md").write_text("n\n", encoding="utf-8")
+    environment = {"HOME": str(where.data), "PATH": os.environ["PATH"]}
+
+    subprocess.run(
+        ["bash", "-lc", fill(COPY, where)],
+        cwd=where.workspace,
+        env=environment,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=True,
+    )
+
+    assert (where.root / where.other / "n.md").read_text(encoding="utf-8") == "n\n"

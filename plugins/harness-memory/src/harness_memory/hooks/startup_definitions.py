@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection, Iterable, Mapping
+import shlex
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
-from harness_memory.hooks.definitions import definitions_of, plain_text
+from harness_memory.hooks.definitions import definitions_of, plain_text, read_definitions
+from harness_memory.hooks.here_data import closing_bracket
 from harness_memory.hooks.named_scripts import (
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
@@ -44,7 +46,7 @@ from harness_memory.hooks.named_scripts import (
 )
 from harness_memory.hooks.shell_startup import is_interactive, startup_files
 
-__all__ = ["startup_files_run", "startup_redefines"]
+__all__ = ["startup_definitions_text", "startup_files_run", "startup_redefines"]
 
 _PATH_SET_RE = re.compile(r"(?<![\w$])PATH\+?=(?P<value>[^\s;&|)]*)")
 """A ``PATH`` assignment in a file's plain text (its quotes dropped): ``PATH=$HOME/bin:$PATH``."""
@@ -73,7 +75,7 @@ def startup_redefines(
     seen: set[tuple[str, bool]] = set()
     reading = _Reading(names, base, environ, plain_text(command), seen)
     reading.written_first = starts_shell
-    return any(reading.redefines(file, interactive, 0) for file, interactive in files)
+    return any(reading.redefines(file, interactive) for file, interactive in files)
 
 
 class _Reading:
@@ -92,35 +94,43 @@ class _Reading:
         self.seen = seen
         self.written_first = False
 
-    def redefines(self, file: str, interactive: bool, depth: int) -> bool:
-        """Whether ``file`` (and the files it sources) may redefine a name; a missing file
-        (or a link to nothing) runs nothing, a system one is trusted unread; one the command
-        names before a shell of its own runs it may be written by it first (any name)."""
+    def redefines(self, file: str, interactive: bool) -> bool:
+        """Whether ``file`` (and the files it sources) may redefine a name of ``names``."""
+        return any(
+            text is None or self._text_redefines(text) for text in self.texts(file, interactive, 0)
+        )
+
+    def texts(self, file: str, interactive: bool, depth: int) -> Iterator[str | None]:
+        """The texts (comments dropped) of ``file`` and the files it sources, in the order a
+        shell runs them, None for one that may define any name: unreadable, past the bounds,
+        or named by a command that starts a shell of its own after it (it may write it
+        first). A missing file (or a link to nothing) runs nothing, a system one is trusted
+        unread."""
         if self.written_first and _names_file(self.command, file) and not _system_file(file):
-            return True
+            yield None
+            return
         if not os.path.exists(file) or _system_file(file):  # noqa: PTH110
-            return False
+            return
         key = (os.path.realpath(file), interactive)
         if key in self.seen:
-            return False
+            return
         self.seen.add(key)
         if depth > SCRIPT_DEPTH or len(self.seen) > SCRIPTS_CAP:
-            return True
+            yield None
+            return
         kind, text = read_script(file, run=False)
         if kind != "shell":
-            return True  # no regular file, unreadable or too long: it may define any
+            yield None  # no regular file, unreadable or too long: it may define any
+            return
         text = without_comments(text if interactive else non_interactive_part(text, self.environ))
-        if self._text_redefines(text):
-            return True
+        yield text
         if len(text) > SCRIPT_FOLLOW_CAP:
-            return False  # its own scripts are not followed (named_scripts' bound)
+            return  # its own scripts are not followed (named_scripts' bound)
         for script_kind, folder, _, path, top in nested_scripts(text, self.base, self.environ):
             if script_kind != "source" or not top or path is None:
                 continue  # another process, a subshell's, or named at run time: unread
             sourced = script_file("source", folder, path, self.environ)
-            if self.redefines(sourced, interactive, depth + 1):
-                return True
-        return False
+            yield from self.texts(sourced, interactive, depth + 1)
 
     def _text_redefines(self, text: str) -> bool:
         """Whether a startup file's ``text`` (its comments dropped) defines a function or
@@ -136,8 +146,20 @@ class _Reading:
 
     def _path_redefines(self, plain: str) -> bool:
         """Whether a ``PATH`` assignment in ``plain`` names a folder the agent may write that
-        holds a program of a name now or that the command names (it may write one there);
-        a folder built at run time (another variable than ``HOME``/``PATH``) is not read."""
+        holds a program of a name now or that the command names (it may write one there)."""
+        home = self.environ.get("HOME", "")
+        for folder, part in self.path_folders(plain):
+            spelled = {folder, folder.replace(home, "~", 1), part} if home else {folder}
+            named = any(spelling.rstrip("/") in self.command for spelling in spelled)
+            held = any(os.path.lexists(os.path.join(folder, n)) for n in self.names)  # noqa: PTH118
+            if named or held:
+                return True
+        return False
+
+    def path_folders(self, plain: str) -> Iterator[tuple[str, str]]:
+        """Each folder a ``PATH`` assignment in ``plain`` adds that the agent may write (not
+        the system's), with its spelling; a folder built at run time (another variable than
+        ``HOME``/``PATH``) is not read."""
         home = self.environ.get("HOME", "")
         for match in _PATH_SET_RE.finditer(plain):
             for part in match.group("value").split(":"):
@@ -146,14 +168,8 @@ class _Reading:
                 folder = re.sub(r"^~(?=/|$)|\$\{?HOME\b\}?", home, part)
                 if "$" in folder or "`" in folder or not folder.startswith("/"):
                     continue
-                if _system_file(folder):
-                    continue
-                spelled = {folder, folder.replace(home, "~", 1), part} if home else {folder}
-                named = any(spelling.rstrip("/") in self.command for spelling in spelled)
-                held = any(os.path.lexists(os.path.join(folder, n)) for n in self.names)  # noqa: PTH118
-                if named or held:
-                    return True
-        return False
+                if not _system_file(folder):
+                    yield folder, part
 
 
 _SYSTEM_FOLDERS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/lib/")
@@ -222,3 +238,78 @@ def startup_files_run(
         files += [(f, True) for f in startup_files("bash", ["-il"], environ)]
         files += [(f, True) for f in startup_files("sh", ["-i"], environ)]
     return list(dict.fromkeys(files)), starts
+
+
+def startup_definitions_text(
+    command: str, base: str, environ: Mapping[str, str], harness_shell: tuple[str, ...]
+) -> str:
+    """The definitions the startup files run around ``command`` (:func:`startup_files_run`)
+    make of the names its text uses (``cp``, ``cd``, ``echo``, ``[``, ``which`` …), as shell
+    text the guard reads before the command, so each is judged as the same definition written
+    in the command is (review57a): a function's whole definition (``cp() { … }``), an
+    ``alias`` line naming one (or naming one built at run time), and for a program of such
+    a name in a ``PATH`` folder a file adds that the agent may write (``~/bin/cp``) a
+    function running it by its path (``cp() { ~/bin/cp "$@"; }``: read as ``~/bin/cp …``
+    is). A file it cannot read defines nothing here (its names are untrusted by
+    :func:`startup_redefines`). Empty when none."""
+    run = startup_files_run(command, environ, harness_shell)
+    if run is None:
+        return ""
+    files, starts = run
+    plain = plain_text(command)
+    used = frozenset(_USED_NAME_RE.findall(plain))
+    reading = _Reading(used, base, environ, plain, set())
+    reading.written_first = starts
+    kept: list[str] = []
+    for file, interactive in files:
+        for text in reading.texts(file, interactive, 0):
+            if text is None:
+                continue
+            kept += _defined_texts(text, used)
+            if "PATH" in text:
+                for folder, _ in reading.path_folders(plain_text(text)):
+                    kept += [
+                        f'{name}() {{ {shlex.quote(os.path.join(folder, name))} "$@"; }}\n'  # noqa: PTH118
+                        for name in sorted(used)
+                        if os.path.lexists(os.path.join(folder, name))  # noqa: PTH118
+                    ]
+    return "".join(dict.fromkeys(kept))
+
+
+_USED_NAME_RE = re.compile(r"[^\s;&|(){}<>`$=/]+")
+"""A word of a command's plain text that may be a program's, wrapper's or builtin's name."""
+_DEFINED_RE = re.compile(
+    r"(?:^|(?<=[\s;&|(){}]))(?:function\s+(?P<kw>[^\s;&|(){}<>`$=]+)(?:\s*\(\s*\))?"
+    r"|(?P<name>[^\s;&|(){}<>`$=]+)\s*\(\s*\))"
+)
+"""A function definition's head in a file's text: ``cp() {``, ``function cd {``."""
+_ALIAS_LINE_RE = re.compile(r"(?m)^.*(?<![\w-])alias(?![\w-]).*$")
+"""A line holding the word ``alias``."""
+
+
+def _defined_texts(text: str, used: frozenset[str]) -> list[str]:
+    """The definitions in ``text`` of a name of ``used``: each function's (its head to its
+    body's end, :func:`_body_end`; the rest of the text when that cannot be told) and each
+    ``alias`` line defining one (or one built at run time)."""
+    kept: list[str] = []
+    for match in _DEFINED_RE.finditer(text):
+        if (match.group("kw") or match.group("name")) in used:
+            end = _body_end(text, match.end())
+            kept.append(text[match.start() : len(text) if end is None else end] + "\n")
+    for line in _ALIAS_LINE_RE.findall(text):
+        aliases = read_definitions(line).aliases
+        if aliases is None or aliases & used:
+            kept.append(line + "\n")
+    return kept
+
+
+def _body_end(text: str, at: int) -> int | None:
+    """Where the compound command starting at ``at`` (after white space) ends: its braces
+    (or a subshell body's parentheses) balanced, quoted text skipped
+    (:func:`~harness_memory.hooks.here_data.closing_bracket`); None when it does not close
+    (or starts with neither)."""
+    while at < len(text) and text[at].isspace():
+        at += 1
+    if at >= len(text) or text[at] not in "{(":
+        return None
+    return closing_bracket(text, at)

@@ -154,7 +154,11 @@ from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, startup_files
 from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes, read_names
 from harness_memory.hooks.shell_words import PUNCTUATION, split_words
-from harness_memory.hooks.startup_definitions import startup_files_run, startup_redefines
+from harness_memory.hooks.startup_definitions import (
+    startup_definitions_text,
+    startup_files_run,
+    startup_redefines,
+)
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.tool_writes import patch_files
 from harness_memory.hooks.unread_programs import (
@@ -444,11 +448,14 @@ def shell_paths(
     ``harness_shell``: the shell the harness runs the command with (``("bash", "-lc")``), whose
     startup files, with those of the shells the command starts, may redefine a program a
     substitution runs (:func:`_startup_distrusts`). Never raises."""
+    own = command
+    if _outer is None and not _depth:  # what the startup files define of its names, first
+        command = startup_definitions_text(own, cwd, environ, harness_shell) + own
     definitions = read_definitions(command)
     given = _NamesRead.ALL if _outer is None else _outer.names_read
     names = _names_read(definitions, command, environ, given)
     trusted = _outer is None and names is not _NamesRead.NONE  # an inner one's: its holder's
-    if trusted and _startup_distrusts(command, cwd, environ, harness_shell):
+    if trusted and _startup_distrusts(own, cwd, environ, harness_shell):
         names = _NamesRead.NONE
     here, command, environ = _command_text(
         command, cwd, environ, nested=bool(_depth or _lost), names=names
