@@ -62,6 +62,11 @@ def _refusing(where: Layout, command: str) -> set[str]:
             {"codex", "claude-code"},
         ),
         ({".bashrc": "enable -f ~/lib/nproc.so nproc\n"}, WRITE, {"claude-code"}),
+        (
+            {".profile": 'PATH="$HOME/bin${{PATH:+:${{PATH}}}}"\n', "bin/nproc": "#!/bin/sh\n"},
+            WRITE,
+            {"codex", "claude-code"},
+        ),
     ],
     ids=[
         "bash-ic-bashrc",
@@ -72,6 +77,7 @@ def _refusing(where: Layout, command: str) -> set[str]:
         "login-profile",
         "login-profile-path",
         "claude-snapshot-enable",
+        "login-profile-path-alternative",
     ],
 )
 def test_p3_a_startup_file_s_definition_makes_a_printed_name_untrusted(

@@ -50,6 +50,9 @@ __all__ = ["startup_definitions_text", "startup_files_run", "startup_redefines"]
 
 _PATH_SET_RE = re.compile(r"(?<![\w$])PATH\+?=(?P<value>[^\s;&|)]*)")
 """A ``PATH`` assignment in a file's plain text (its quotes dropped): ``PATH=$HOME/bin:$PATH``."""
+_PATH_EXPANSION_RE = re.compile(r"\$\{PATH:?[-+=?](?:[^{}]|\$\{[^{}]*\})*\}")
+"""``PATH``'s value with a default or an alternative (``${PATH:+:${PATH}}``, ``${PATH:-/bin}``):
+read as ``:$PATH:`` (the folders around it kept apart, whichever form runs)."""
 
 
 def startup_redefines(
@@ -162,7 +165,7 @@ class _Reading:
         ``HOME``/``PATH``) is not read."""
         home = self.environ.get("HOME", "")
         for match in _PATH_SET_RE.finditer(plain):
-            for part in match.group("value").split(":"):
+            for part in _PATH_EXPANSION_RE.sub(":$PATH:", match.group("value")).split(":"):
                 if part in ("$PATH", "${PATH}") or (not home and "$HOME" in part):
                     continue
                 folder = re.sub(r"^~(?=/|$)|\$\{?HOME\b\}?", home, part)
