@@ -67,6 +67,19 @@ def _refusing(where: Layout, command: str) -> set[str]:
             WRITE,
             {"codex", "claude-code"},
         ),
+        (
+            {".profile": "PS1='$ '\n. ~/.bashrc\n", ".bashrc": '[ -z "$PS1" ] && return\n' + NPROC},
+            WRITE,
+            {"codex", "claude-code"},
+        ),
+        (
+            {
+                ".profile": "shopt -s expand_aliases\nalias return=:\n. ~/.bashrc\n",
+                ".bashrc": "case $- in *i*) ;; *) return;; esac\n" + NPROC,
+            },
+            WRITE,
+            {"codex", "claude-code"},
+        ),
     ],
     ids=[
         "bash-ic-bashrc",
@@ -78,6 +91,8 @@ def _refusing(where: Layout, command: str) -> set[str]:
         "login-profile-path",
         "claude-snapshot-enable",
         "login-profile-path-alternative",
+        "ps1-set-before-the-cut",
+        "return-aliased-before-the-cut",
     ],
 )
 def test_p3_a_startup_file_s_definition_makes_a_printed_name_untrusted(

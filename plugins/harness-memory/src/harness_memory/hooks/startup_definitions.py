@@ -38,7 +38,6 @@ from harness_memory.hooks.named_scripts import (
     SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
     nested_scripts,
-    non_interactive_part,
     read_script,
     script_file,
     unchangeable,
@@ -56,7 +55,7 @@ read as ``:$PATH:`` (the folders around it kept apart, whichever form runs)."""
 
 
 def startup_redefines(
-    files: Iterable[tuple[str, bool]],
+    files: Iterable[str],
     names: Collection[str],
     base: str,
     environ: Mapping[str, str],
@@ -64,8 +63,9 @@ def startup_redefines(
     *,
     starts_shell: bool = False,
 ) -> bool:
-    """Whether the startup ``files`` (each with whether the shell running it is interactive;
-    one that is not runs none of a file after its "return unless interactive" line) a shell
+    """Whether the startup ``files`` (each read whole: a "return unless interactive" line
+    is no end of its definitions, as ``PS1`` set earlier or an ``alias return=:`` make it run
+    on in a shell that is not interactive, review57a D1/D2) a shell
     started in ``base`` with ``environ`` runs may make a program of ``names`` (``nproc``,
     ``date``) another one, for the command ``command`` (whose text may name a ``PATH`` folder
     they add). Reads at most :data:`~harness_memory.hooks.named_scripts.SCRIPTS_CAP` files,
@@ -75,10 +75,10 @@ def startup_redefines(
     counts as defining any name: the command may write it first (``cp defs ~/.bashrc; bash
     -ic …``); a file the command names but starts no shell after runs only in a later call,
     read then."""
-    seen: set[tuple[str, bool]] = set()
+    seen: set[str] = set()
     reading = _Reading(names, base, environ, plain_text(command), seen)
     reading.written_first = starts_shell
-    return any(reading.redefines(file, interactive) for file, interactive in files)
+    return any(reading.redefines(file) for file in files)
 
 
 class _Reading:
@@ -91,19 +91,17 @@ class _Reading:
         base: str,
         environ: Mapping[str, str],
         command: str,
-        seen: set[tuple[str, bool]],
+        seen: set[str],
     ) -> None:
         self.names, self.base, self.environ, self.command = names, base, environ, command
         self.seen = seen
         self.written_first = False
 
-    def redefines(self, file: str, interactive: bool) -> bool:
+    def redefines(self, file: str) -> bool:
         """Whether ``file`` (and the files it sources) may redefine a name of ``names``."""
-        return any(
-            text is None or self._text_redefines(text) for text in self.texts(file, interactive, 0)
-        )
+        return any(text is None or self._text_redefines(text) for text in self.texts(file, 0))
 
-    def texts(self, file: str, interactive: bool, depth: int) -> Iterator[str | None]:
+    def texts(self, file: str, depth: int) -> Iterator[str | None]:
         """The texts (comments dropped) of ``file`` and the files it sources, in the order a
         shell runs them, None for one that may define any name: unreadable, past the bounds,
         or named by a command that starts a shell of its own after it (it may write it
@@ -114,7 +112,7 @@ class _Reading:
             return
         if not os.path.exists(file) or _system_file(file):  # noqa: PTH110
             return
-        key = (os.path.realpath(file), interactive)
+        key = os.path.realpath(file)
         if key in self.seen:
             return
         self.seen.add(key)
@@ -125,7 +123,7 @@ class _Reading:
         if kind != "shell":
             yield None  # no regular file, unreadable or too long: it may define any
             return
-        text = without_comments(text if interactive else non_interactive_part(text, self.environ))
+        text = without_comments(text)  # past a "return unless interactive" line too
         yield text
         if len(text) > SCRIPT_FOLLOW_CAP:
             return  # its own scripts are not followed (named_scripts' bound)
@@ -133,7 +131,7 @@ class _Reading:
             if script_kind != "source" or not top or path is None:
                 continue  # another process, a subshell's, or named at run time: unread
             sourced = script_file("source", folder, path, self.environ)
-            yield from self.texts(sourced, interactive, depth + 1)
+            yield from self.texts(sourced, depth + 1)
 
     def _text_redefines(self, text: str) -> bool:
         """Whether a startup file's ``text`` (its comments dropped) defines a function or
@@ -214,9 +212,9 @@ shell runs it."""
 
 def startup_files_run(
     command: str, environ: Mapping[str, str], harness_shell: tuple[str, ...]
-) -> tuple[list[tuple[str, bool]], bool] | None:
-    """The startup files run around ``command`` (its plain text read, failing closed), each
-    with whether read as by an interactive shell: those of the harness's shell for the
+) -> tuple[list[str], bool] | None:
+    """The startup files run around ``command`` (its plain text read, failing closed): those
+    of the harness's shell for the
     agent's command (``harness_shell``: ``("bash", "-lc")`` for Codex CLI, ``("bash", "-il")``
     for Claude Code's snapshot of the profiles and ``~/.bashrc``, with ``~/.zshrc`` when
     ``SHELL`` is zsh; ``()`` for none) and, when the text names a startup shell, those of a
@@ -229,17 +227,17 @@ def startup_files_run(
     starts = _SHELL_WORD_RE.search(plain) is not None
     if starts and _STARTUP_NAME_RE.search(plain):
         return None
-    files: list[tuple[str, bool]] = []
+    files: list[str] = []
     if harness_shell:
         words = list(harness_shell[1:])
         interactive = is_interactive(words)
-        files += [(f, interactive) for f in startup_files(harness_shell[0], words, environ)]
+        files += startup_files(harness_shell[0], words, environ)
         home = environ.get("HOME", "")
         if interactive and home and environ.get("SHELL", "").endswith("/zsh"):
-            files.append((f"{home}/.zshrc", True))
+            files.append(f"{home}/.zshrc")
     if starts:
-        files += [(f, True) for f in startup_files("bash", ["-il"], environ)]
-        files += [(f, True) for f in startup_files("sh", ["-i"], environ)]
+        files += startup_files("bash", ["-il"], environ)
+        files += startup_files("sh", ["-i"], environ)
     return list(dict.fromkeys(files)), starts
 
 
@@ -264,8 +262,8 @@ def startup_definitions_text(
     reading = _Reading(used, base, environ, plain, set())
     reading.written_first = starts
     kept: list[str] = []
-    for file, interactive in files:
-        for text in reading.texts(file, interactive, 0):
+    for file in files:
+        for text in reading.texts(file, 0):
             if text is None:
                 continue
             kept += _defined_texts(text, used)
