@@ -80,6 +80,11 @@ def _refusing(where: Layout, command: str) -> set[str]:
             WRITE,
             {"codex", "claude-code"},
         ),
+        (
+            {".bash_profile": "cd ~ && . .defs; cd - >/dev/null\n", ".defs": NPROC},
+            WRITE,
+            {"codex", "claude-code"},
+        ),
     ],
     ids=[
         "bash-ic-bashrc",
@@ -93,6 +98,7 @@ def _refusing(where: Layout, command: str) -> set[str]:
         "login-profile-path-alternative",
         "ps1-set-before-the-cut",
         "return-aliased-before-the-cut",
+        "sourced-after-cd-home",
     ],
 )
 def test_p3_a_startup_file_s_definition_makes_a_printed_name_untrusted(
