@@ -278,3 +278,42 @@ def test_p3_bash_lc_runs_the_profile_s_cp_function_into_the_other_scope(where: L
     )
 
     assert (where.root / where.other / "n.md").read_text(encoding="utf-8") == "n\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "command"),
+    [
+        ({".zshenv": NPROC}, f"zsh -c '{WRITE}'"),
+        ({".zshrc": NPROC}, f"zsh -ic '{WRITE}'"),
+        ({".kshrc": NPROC}, f"ksh -ic '{WRITE}'"),
+    ],
+    ids=["zsh-zshenv", "zsh-zshrc", "ksh-kshrc"],
+)
+def test_p3_a_zsh_or_ksh_the_command_starts_has_its_startup_files_read(
+    where: Layout, files: dict[str, str], command: str
+) -> None:
+    """zsh runs ``~/.zshenv`` for every shell (``~/.zshrc`` interactive), ksh ``~/.kshrc``
+    (review57a, 7): their definitions count as bash's do."""
+    for name, text in files.items():
+        _write(where, name, text)
+
+    assert _refusing(where, command) == EVERY
+
+
+def test_p3_claude_code_with_zsh_as_its_shell_reads_zsh_s_files(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code's snapshot is taken by the user's ``SHELL``: zsh reads ``~/.zshenv``."""
+    monkeypatch.setenv("SHELL", "/bin/zsh")
+    _write(where, ".zshenv", NPROC)
+
+    assert _refusing(where, WRITE) == {"claude-code"}
+
+
+def test_p3_a_shell_started_through_a_link_has_its_startup_files_read(where: Layout) -> None:
+    """``~/b2`` a link to ``/bin/bash`` (made in an earlier call): ``~/b2 -ic`` is bash -ic
+    (review57a B)."""
+    _write(where, ".bashrc", NPROC)
+    (where.data / "b2").symlink_to("/bin/bash")
+
+    assert _refusing(where, f"~/b2 -ic '{WRITE}'") == EVERY

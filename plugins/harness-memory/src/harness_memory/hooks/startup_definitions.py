@@ -29,7 +29,8 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
+from typing import NamedTuple
 
 from harness_memory.hooks.definitions import definitions_of, plain_text, read_definitions
 from harness_memory.hooks.here_data import closing_bracket
@@ -45,7 +46,13 @@ from harness_memory.hooks.named_scripts import (
 )
 from harness_memory.hooks.shell_startup import is_interactive, startup_files
 
-__all__ = ["startup_definitions_text", "startup_files_run", "startup_redefines"]
+__all__ = [
+    "StartupTexts",
+    "startup_definitions_text",
+    "startup_files_run",
+    "startup_redefines",
+    "startup_texts",
+]
 
 _PATH_SET_RE = re.compile(r"(?<![\w$])PATH\+?=(?P<value>[^\s;&|)]*)")
 """A ``PATH`` assignment in a file's plain text (its quotes dropped): ``PATH=$HOME/bin:$PATH``."""
@@ -54,52 +61,97 @@ _PATH_EXPANSION_RE = re.compile(r"\$\{PATH:?[-+=?](?:[^{}]|\$\{[^{}]*\})*\}")
 read as ``:$PATH:`` (the folders around it kept apart, whichever form runs)."""
 
 
-def startup_redefines(
-    files: Iterable[str],
-    names: Collection[str],
-    base: str,
-    environ: Mapping[str, str],
-    command: str,
-    *,
-    starts_shell: bool = False,
-) -> bool:
-    """Whether the startup ``files`` (each read whole: a "return unless interactive" line
-    is no end of its definitions, as ``PS1`` set earlier or an ``alias return=:`` make it run
-    on in a shell that is not interactive, review57a D1/D2) a shell
-    started in ``base`` with ``environ`` runs may make a program of ``names`` (``nproc``,
-    ``date``) another one, for the command ``command`` (whose text may name a ``PATH`` folder
-    they add). Reads at most :data:`~harness_memory.hooks.named_scripts.SCRIPTS_CAP` files,
-    :data:`~harness_memory.hooks.named_scripts.SCRIPT_DEPTH` deep; past them, True. When the
-    command ``starts_shell`` (a shell of its own, which runs them after the command's earlier
-    parts), one of those files (or one they source, there or not) the command's text names
-    counts as defining any name: the command may write it first (``cp defs ~/.bashrc; bash
-    -ic …``); a file the command names but starts no shell after runs only in a later call,
-    read then."""
-    seen: set[str] = set()
-    reading = _Reading(names, base, environ, plain_text(command), seen)
-    reading.written_first = starts_shell
-    return any(reading.redefines(file) for file in files)
+class StartupTexts(NamedTuple):
+    """The startup files run around one command, read once for the guard's call
+    (:func:`startup_texts`): each file's text (comments dropped) in the order a shell runs
+    them, None for one that may define any name; the command's plain text; the home."""
+
+    texts: list[str | None]
+    command: str
+    home: str
+
+
+def startup_texts(
+    command: str, base: str, environ: Mapping[str, str], harness_shell: tuple[str, ...]
+) -> StartupTexts:
+    """The texts of the startup files run around ``command`` (:func:`startup_files_run`,
+    ``harness_shell`` the harness's shell) by a shell started in ``base`` with ``environ``,
+    and of the files they source, each read whole: a "return unless interactive" line is no
+    end of its definitions, as ``PS1`` set earlier or an ``alias return=:`` make a shell that
+    is not interactive run on (review57a D1/D2). At most :data:`~harness_memory.hooks.
+    named_scripts.SCRIPTS_CAP` files, :data:`~harness_memory.hooks.named_scripts.SCRIPT_DEPTH`
+    deep; past them, one None. When the command starts a shell of its own (which runs them
+    after the command's earlier parts), one of those files (or one they source, there or
+    not) the command's text names is None: the command may write it first (``cp defs
+    ~/.bashrc; bash -ic …``); a file named by a command starting no shell runs only in a
+    later call, read then."""
+    plain = plain_text(command)
+    run = startup_files_run(command, environ, harness_shell, base)
+    if run is None:
+        return StartupTexts([None], plain, environ.get("HOME", ""))
+    files, starts = run
+    reading = _Reading(base, environ, plain, written_first=starts)
+    texts = [text for file in files for text in reading.texts(file, 0)]
+    return StartupTexts(texts, plain, environ.get("HOME", ""))
+
+
+def startup_redefines(read: StartupTexts, names: Collection[str]) -> bool:
+    """Whether the startup files ``read`` (:func:`startup_texts`) may make a program of
+    ``names`` (``nproc``, ``date``) another one: one may define any, or one defines a
+    function or alias of a name, changes lookups other than by sourcing, ``eval`` or
+    ``PATH``, or puts on ``PATH`` a folder :func:`_path_redefines` distrusts."""
+    for text in read.texts:
+        if text is None:
+            return True
+        definitions = definitions_of(text, names)
+        aliases = definitions.aliases
+        if aliases is None or any(n in definitions.functions or n in aliases for n in names):
+            return True
+        if definitions.changes:
+            return True
+        if "PATH" in text and _path_redefines(plain_text(text), names, read):
+            return True
+    return False
+
+
+def _path_redefines(plain: str, names: Collection[str], read: StartupTexts) -> bool:
+    """Whether a ``PATH`` assignment in ``plain`` names a folder the agent may write that
+    holds a program of ``names`` now or that the command names (it may write one there)."""
+    home = read.home
+    for folder, part in _path_folders(plain, home):
+        spelled = {folder, folder.replace(home, "~", 1), part} if home else {folder}
+        named = any(spelling.rstrip("/") in read.command for spelling in spelled)
+        held = any(os.path.lexists(os.path.join(folder, n)) for n in names)  # noqa: PTH118
+        if named or held:
+            return True
+    return False
+
+
+def _path_folders(plain: str, home: str) -> Iterator[tuple[str, str]]:
+    """Each folder a ``PATH`` assignment in ``plain`` adds that the agent may write (not the
+    system's), with its spelling; a folder built at run time (another variable than
+    ``HOME``/``PATH``) is not read."""
+    for match in _PATH_SET_RE.finditer(plain):
+        for part in _PATH_EXPANSION_RE.sub(":$PATH:", match.group("value")).split(":"):
+            if part in ("$PATH", "${PATH}") or (not home and "$HOME" in part):
+                continue
+            folder = re.sub(r"^~(?=/|$)|\$\{?HOME\b\}?", home, part)
+            if "$" in folder or "`" in folder or not folder.startswith("/"):
+                continue
+            if not _system_file(folder):
+                yield folder, part
 
 
 class _Reading:
-    """One call's reading of startup files: the names asked about, the shell's folder and
-    environment, the command's plain text and the files read so far."""
+    """One call's reading of startup files: the shell's folder and environment, the
+    command's plain text, whether it starts a shell of its own and the files read so far."""
 
     def __init__(
-        self,
-        names: Collection[str],
-        base: str,
-        environ: Mapping[str, str],
-        command: str,
-        seen: set[str],
+        self, base: str, environ: Mapping[str, str], command: str, *, written_first: bool
     ) -> None:
-        self.names, self.base, self.environ, self.command = names, base, environ, command
-        self.seen = seen
-        self.written_first = False
-
-    def redefines(self, file: str) -> bool:
-        """Whether ``file`` (and the files it sources) may redefine a name of ``names``."""
-        return any(text is None or self._text_redefines(text) for text in self.texts(file, 0))
+        self.base, self.environ, self.command = base, environ, command
+        self.written_first = written_first
+        self.seen: set[str] = set()
 
     def texts(self, file: str, depth: int) -> Iterator[str | None]:
         """The texts (comments dropped) of ``file`` and the files it sources, in the order a
@@ -133,45 +185,6 @@ class _Reading:
             sourced = script_file("source", folder, path, self.environ)
             yield from self.texts(sourced, depth + 1)
 
-    def _text_redefines(self, text: str) -> bool:
-        """Whether a startup file's ``text`` (its comments dropped) defines a function or
-        alias of a name, changes lookups other than by sourcing, ``eval`` or ``PATH``, or
-        puts first on ``PATH`` a folder :meth:`_path_redefines` distrusts."""
-        definitions = definitions_of(text, self.names)
-        aliases = definitions.aliases
-        if aliases is None or any(n in definitions.functions or n in aliases for n in self.names):
-            return True
-        if definitions.changes:
-            return True
-        return "PATH" in text and self._path_redefines(plain_text(text))
-
-    def _path_redefines(self, plain: str) -> bool:
-        """Whether a ``PATH`` assignment in ``plain`` names a folder the agent may write that
-        holds a program of a name now or that the command names (it may write one there)."""
-        home = self.environ.get("HOME", "")
-        for folder, part in self.path_folders(plain):
-            spelled = {folder, folder.replace(home, "~", 1), part} if home else {folder}
-            named = any(spelling.rstrip("/") in self.command for spelling in spelled)
-            held = any(os.path.lexists(os.path.join(folder, n)) for n in self.names)  # noqa: PTH118
-            if named or held:
-                return True
-        return False
-
-    def path_folders(self, plain: str) -> Iterator[tuple[str, str]]:
-        """Each folder a ``PATH`` assignment in ``plain`` adds that the agent may write (not
-        the system's), with its spelling; a folder built at run time (another variable than
-        ``HOME``/``PATH``) is not read."""
-        home = self.environ.get("HOME", "")
-        for match in _PATH_SET_RE.finditer(plain):
-            for part in _PATH_EXPANSION_RE.sub(":$PATH:", match.group("value")).split(":"):
-                if part in ("$PATH", "${PATH}") or (not home and "$HOME" in part):
-                    continue
-                folder = re.sub(r"^~(?=/|$)|\$\{?HOME\b\}?", home, part)
-                if "$" in folder or "`" in folder or not folder.startswith("/"):
-                    continue
-                if not _system_file(folder):
-                    yield folder, part
-
 
 _SYSTEM_FOLDERS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/lib/")
 """Where a root agent's startup files and ``PATH`` folders are the system's (as the guard
@@ -202,78 +215,99 @@ def _names_file(plain: str, file: str) -> bool:
     return bool(name) and re.search(rf"(?<![\w.-]){name}(?![\w.-])", plain) is not None
 
 
-_SHELL_WORD_RE = re.compile(r"(?<![\w.-])(?:bash|rbash|sh|dash|ash)\b")
+_SHELL_WORD_RE = re.compile(r"(?<![\w.-])(?:bash|rbash|sh|dash|ash|zsh|ksh|mksh|lksh)\b")
 """A startup shell named in a command's plain text (not ``x.sh``, ``ssh``, ``.bashrc``)."""
-_STARTUP_NAME_RE = re.compile(r"bashrc|profile|bash_login|zshrc")
+_STARTUP_NAME_RE = re.compile(r"bashrc|profile|bash_login|zshrc|zshenv|zlogin|kshrc")
 """A startup file named in a command's plain text that also starts a shell: the command may
 write it (``cp f ~/.bashrc``, ``printf … > ~/.bash_profile``: one not there yet) before that
 shell runs it."""
 
 
 def startup_files_run(
-    command: str, environ: Mapping[str, str], harness_shell: tuple[str, ...]
+    command: str, environ: Mapping[str, str], harness_shell: tuple[str, ...], base: str = ""
 ) -> tuple[list[str], bool] | None:
     """The startup files run around ``command`` (its plain text read, failing closed): those
-    of the harness's shell for the
-    agent's command (``harness_shell``: ``("bash", "-lc")`` for Codex CLI, ``("bash", "-il")``
-    for Claude Code's snapshot of the profiles and ``~/.bashrc``, with ``~/.zshrc`` when
-    ``SHELL`` is zsh; ``()`` for none) and, when the text names a startup shell, those of a
-    login and interactive ``bash`` and an interactive ``sh`` (``$ENV``) it may start; with
-    whether it starts one. None when it starts one and names a startup file (it may write
-    one first: each counts as defining any name). A startup file named by a command starting
-    no shell (``aws --profile prod``, ``echo "see ~/.bashrc"``) is run by no shell of this
-    call: the harness's ran before the command."""
+    of the harness's shell for the agent's command (``harness_shell``: ``("bash", "-lc")``
+    for Codex CLI, ``("bash", "-il")`` for Claude Code's snapshot of the profiles and
+    ``~/.bashrc``, with zsh's files (:func:`_zsh_files`) when ``SHELL`` is zsh; ``()`` for
+    none) and, when the text names a startup shell (by its name, or by a path in ``base``
+    whose link leads to one: ``~/b2 -ic …``, review57a B), those of a login and interactive
+    ``bash``, of an interactive ``sh`` (``$ENV``), of ``zsh`` and of ``ksh``/``mksh``
+    (``$ENV``, ``~/.kshrc``, ``~/.mkshrc``) it may start; with whether it starts one. None
+    when it starts one and names a startup file (it may write one first: each counts as
+    defining any name). A startup file named by a command starting no shell (``aws
+    --profile prod``, ``echo "see ~/.bashrc"``) is run by no shell of this call: the
+    harness's ran before the command."""
     plain = plain_text(command)
-    starts = _SHELL_WORD_RE.search(plain) is not None
+    starts = _SHELL_WORD_RE.search(plain) is not None or _links_to_a_shell(plain, base, environ)
     if starts and _STARTUP_NAME_RE.search(plain):
         return None
     files: list[str] = []
+    home = environ.get("HOME", "")
     if harness_shell:
         words = list(harness_shell[1:])
-        interactive = is_interactive(words)
         files += startup_files(harness_shell[0], words, environ)
-        home = environ.get("HOME", "")
-        if interactive and home and environ.get("SHELL", "").endswith("/zsh"):
-            files.append(f"{home}/.zshrc")
+        if is_interactive(words) and home and environ.get("SHELL", "").endswith("/zsh"):
+            files += _zsh_files(environ)
     if starts:
         files += startup_files("bash", ["-il"], environ)
         files += startup_files("sh", ["-i"], environ)
+        files += _zsh_files(environ)
+        files += [f"{home}/{name}" for name in (".kshrc", ".mkshrc") if home]
     return list(dict.fromkeys(files)), starts
 
 
-def startup_definitions_text(
-    command: str, base: str, environ: Mapping[str, str], harness_shell: tuple[str, ...]
-) -> str:
-    """The definitions the startup files run around ``command`` (:func:`startup_files_run`)
-    make of the names its text uses (``cp``, ``cd``, ``echo``, ``[``, ``which`` …), as shell
-    text the guard reads before the command, so each is judged as the same definition written
-    in the command is (review57a): a function's whole definition (``cp() { … }``), an
-    ``alias`` line naming one (or naming one built at run time), and for a program of such
-    a name in a ``PATH`` folder a file adds that the agent may write (``~/bin/cp``) a
-    function running it by its path (``cp() { ~/bin/cp "$@"; }``: read as ``~/bin/cp …``
-    is). A file it cannot read defines nothing here (its names are untrusted by
-    :func:`startup_redefines`). Empty when none."""
-    run = startup_files_run(command, environ, harness_shell)
-    if run is None:
-        return ""
-    files, starts = run
-    plain = plain_text(command)
-    used = frozenset(_USED_NAME_RE.findall(plain))
-    reading = _Reading(used, base, environ, plain, set())
-    reading.written_first = starts
+def _zsh_files(environ: Mapping[str, str]) -> list[str]:
+    """The files a login and interactive zsh runs (in ``$ZDOTDIR``, else the home):
+    ``.zshenv`` (every zsh), ``.zprofile``, ``.zshrc``, ``.zlogin`` (and ``/etc/zsh``'s,
+    system files trusted unread)."""
+    folder = environ.get("ZDOTDIR") or environ.get("HOME", "")
+    names = (".zshenv", ".zprofile", ".zshrc", ".zlogin")
+    return [f"{folder}/{name}" for name in names] if folder else []
+
+
+_PATH_WORD_RE = re.compile(r"(?:^|(?<=[\s;&|(`]))(?:~|\.{1,2})?/[^\s;&|()`<>]*")
+"""A word of a command's plain text naming a file by its path (``~/b2``, ``./b2``, ``/x/b``)."""
+
+
+def _links_to_a_shell(plain: str, base: str, environ: Mapping[str, str]) -> bool:
+    """Whether a word of ``plain`` naming a file by its path (from ``base``) is a link that
+    leads to a startup shell (``ln -s /bin/bash ~/b2``, then ``~/b2 -ic …``), resolved as the
+    kernel does; a word naming a folder or no link is none."""
+    home = environ.get("HOME", "")
+    for word in _PATH_WORD_RE.findall(plain):
+        path = home + word[1:] if word.startswith("~/") and home else word
+        full = os.path.join(base or "/", path)  # noqa: PTH118
+        if os.path.islink(full) and _SHELL_WORD_RE.fullmatch(  # noqa: PTH114
+            os.path.basename(os.path.realpath(full))  # noqa: PTH119
+        ):
+            return True
+    return False
+
+
+def startup_definitions_text(read: StartupTexts) -> str:
+    """The definitions the startup files ``read`` (:func:`startup_texts`) make of the names
+    the command's text uses (``cp``, ``cd``, ``echo``, ``[``, ``which`` …), as shell text the
+    guard reads before the command, so each is judged as the same definition written in the
+    command is (review57a): a function's whole definition (``cp() { … }``), an ``alias`` line
+    naming one (or naming one built at run time), and for a program of such a name in a
+    ``PATH`` folder a file adds that the agent may write (``~/bin/cp``) a function running it
+    by its path (``cp() { ~/bin/cp "$@"; }``: read as ``~/bin/cp …`` is). A file it cannot
+    read defines nothing here (the printed names are untrusted by :func:`startup_redefines`).
+    Empty when none."""
+    used = frozenset(_USED_NAME_RE.findall(read.command))
     kept: list[str] = []
-    for file in files:
-        for text in reading.texts(file, 0):
-            if text is None:
-                continue
-            kept += _defined_texts(text, used)
-            if "PATH" in text:
-                for folder, _ in reading.path_folders(plain_text(text)):
-                    kept += [
-                        f'{name}() {{ {shlex.quote(os.path.join(folder, name))} "$@"; }}\n'  # noqa: PTH118
-                        for name in sorted(used)
-                        if os.path.lexists(os.path.join(folder, name))  # noqa: PTH118
-                    ]
+    for text in read.texts:
+        if text is None:
+            continue
+        kept += _defined_texts(text, used)
+        if "PATH" in text:
+            for folder, _ in _path_folders(plain_text(text), read.home):
+                kept += [
+                    f'{name}() {{ {shlex.quote(os.path.join(folder, name))} "$@"; }}\n'  # noqa: PTH118
+                    for name in sorted(used)
+                    if os.path.lexists(os.path.join(folder, name))  # noqa: PTH118
+                ]
     return "".join(dict.fromkeys(kept))
 
 
