@@ -85,6 +85,11 @@ def _refusing(where: Layout, command: str) -> set[str]:
             WRITE,
             {"codex", "claude-code"},
         ),
+        (
+            {".profile": 'PATH="$HOME/bin:$PATH"\nln -sf ~/nproc.x ~/bin/nproc\n', "bin/.keep": ""},
+            WRITE,
+            {"codex", "claude-code"},
+        ),
     ],
     ids=[
         "bash-ic-bashrc",
@@ -99,6 +104,7 @@ def _refusing(where: Layout, command: str) -> set[str]:
         "ps1-set-before-the-cut",
         "return-aliased-before-the-cut",
         "sourced-after-cd-home",
+        "path-folder-filled-by-the-profile",
     ],
 )
 def test_p3_a_startup_file_s_definition_makes_a_printed_name_untrusted(

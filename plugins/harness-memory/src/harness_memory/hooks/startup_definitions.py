@@ -116,15 +116,27 @@ def startup_redefines(read: StartupTexts, names: Collection[str]) -> bool:
 
 def _path_redefines(plain: str, names: Collection[str], read: StartupTexts) -> bool:
     """Whether a ``PATH`` assignment in ``plain`` names a folder the agent may write that
-    holds a program of ``names`` now or that the command names (it may write one there)."""
+    holds a program of ``names`` now, that the command names (it may write one there), or
+    that a line of the file writing with :data:`_WRITER_LINE_RE` names (``ln -sf ~/x
+    ~/bin/nproc``: the file fills it as it runs, review57a E2)."""
     home = read.home
+    writing = "\n".join(_WRITER_LINE_RE.findall(plain))
     for folder, part in _path_folders(plain, home):
         spelled = {folder, folder.replace(home, "~", 1), part} if home else {folder}
         named = any(spelling.rstrip("/") in read.command for spelling in spelled)
+        filled = any(spelling.rstrip("/") in writing for spelling in spelled)
         held = any(os.path.lexists(os.path.join(folder, n)) for n in names)  # noqa: PTH118
-        if named or held:
+        if named or filled or held:
             return True
     return False
+
+
+_WRITER_LINE_RE = re.compile(
+    r"(?m)^.*(?:(?<![\w-])(?:ln|cp|mv|install|tee|curl|wget|rsync|tar|unzip)(?![\w-])"
+    r"|>(?!\s*(?:&|/dev/null)))[^\n]*$"
+)
+"""A line of a startup file running a program that may put a file somewhere (``ln``, ``cp``,
+``curl`` …) or redirecting output into one (not ``2> /dev/null``, ``>&2``)."""
 
 
 def _path_folders(plain: str, home: str) -> Iterator[tuple[str, str]]:
