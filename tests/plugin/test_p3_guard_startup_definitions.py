@@ -62,6 +62,34 @@ def _refusing(where: Layout, command: str) -> set[str]:
             {"codex", "claude-code"},
         ),
         ({".bashrc": "enable -f ~/lib/nproc.so nproc\n"}, WRITE, {"claude-code"}),
+        (
+            {".profile": 'PATH="$HOME/bin${{PATH:+:${{PATH}}}}"\n', "bin/nproc": "#!/bin/sh\n"},
+            WRITE,
+            {"codex", "claude-code"},
+        ),
+        (
+            {".profile": "PS1='$ '\n. ~/.bashrc\n", ".bashrc": '[ -z "$PS1" ] && return\n' + NPROC},
+            WRITE,
+            {"codex", "claude-code"},
+        ),
+        (
+            {
+                ".profile": "shopt -s expand_aliases\nalias return=:\n. ~/.bashrc\n",
+                ".bashrc": "case $- in *i*) ;; *) return;; esac\n" + NPROC,
+            },
+            WRITE,
+            {"codex", "claude-code"},
+        ),
+        (
+            {".bash_profile": "cd ~ && . .defs; cd - >/dev/null\n", ".defs": NPROC},
+            WRITE,
+            {"codex", "claude-code"},
+        ),
+        (
+            {".profile": 'PATH="$HOME/bin:$PATH"\nln -sf ~/nproc.x ~/bin/nproc\n', "bin/.keep": ""},
+            WRITE,
+            {"codex", "claude-code"},
+        ),
     ],
     ids=[
         "bash-ic-bashrc",
@@ -72,6 +100,11 @@ def _refusing(where: Layout, command: str) -> set[str]:
         "login-profile",
         "login-profile-path",
         "claude-snapshot-enable",
+        "login-profile-path-alternative",
+        "ps1-set-before-the-cut",
+        "return-aliased-before-the-cut",
+        "sourced-after-cd-home",
+        "path-folder-filled-by-the-profile",
     ],
 )
 def test_p3_a_startup_file_s_definition_makes_a_printed_name_untrusted(
@@ -111,10 +144,37 @@ def test_p3_a_startup_file_the_guard_cannot_read_defines_any_name(
 
 
 def test_p3_a_startup_file_the_same_command_writes_counts(where: Layout) -> None:
-    """``cp defs ~/.bashrc`` then a shell that runs it, in one command."""
+    """``cp defs ~/.bashrc`` then a shell that runs it, in one command: the name ``nproc``
+    prints is no longer trusted (the run-time name refused), not only the write of a file a
+    shell then runs."""
     _write(where, "defs", NPROC)
 
-    assert _refusing(where, f"cp ~/defs ~/.bashrc; bash -ic '{WRITE}'") == EVERY
+    answers = refusals_by_every_harness(
+        where, fill(f"cp ~/defs ~/.bashrc; bash -ic '{WRITE}'", where)
+    )
+
+    assert {
+        harness: "a path built at run time" in (reason or "") for harness, reason in answers.items()
+    } == dict.fromkeys(EVERY, True)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'aws --profile prod s3 ls > "{root}/{own}/s3-$(date +%F).md"',
+        'cargo build --profile release > "{root}/{own}/b-$(date +%F).md"',
+        'echo "see ~/.bashrc" > "{root}/{own}/n-$(date +%F).md"',
+    ],
+    ids=["aws-profile", "cargo-profile", "echo-bashrc"],
+)
+def test_p3_a_startup_file_s_name_in_a_command_starting_no_shell_keeps_the_name_trusted(
+    where: Layout, command: str
+) -> None:
+    """``profile``/``bashrc`` in a command that starts no shell: no shell of this call runs a
+    startup file after it (the harness's ran before), the dated name is still trusted."""
+    _write(where, ".profile", 'PATH="$HOME/.local/bin:$PATH"\n')
+
+    assert _refusing(where, command) == set()
 
 
 def test_p3_a_system_s_startup_file_and_a_plain_home_keep_the_name_trusted(
@@ -147,3 +207,119 @@ def test_p3_bash_runs_the_startup_file_s_function_and_writes_into_the_other_scop
     )
 
     assert (where.root / where.other / "n.md").read_text(encoding="utf-8") == "n\n"
+
+
+CP = 'cp() {{ command cp "$1" "$(dirname "$2")/$(cat ~/target).md"; }}\n'
+"""A ``cp`` putting the copy where ``~/target`` says: into the other scope."""
+CD = 'cd() {{ builtin cd "$@" && builtin cd "$(dirname "$(cat ~/target)")"; }}\n'
+"""A ``cd`` going on into the folder ``~/target`` names: the other scope."""
+COPY = 'cp note.md "{root}/{own}/a.md"'
+"""A copy into the Session's own scope by its literal path."""
+
+
+@pytest.mark.parametrize(
+    ("files", "command", "refusing"),
+    [
+        ({".bashrc": CP, ".profile": CP}, COPY, {"codex", "claude-code"}),
+        ({".bashrc": "alias cp='cp -t {root}/{other}'\n"}, COPY, {"claude-code"}),
+        (
+            {".profile": CD},
+            'cd "{root}/{own}" && cp {workspace}/note.md a.md',
+            {"codex", "claude-code"},
+        ),
+        (
+            {
+                ".profile": 'PATH="$HOME/bin:$PATH"\n',
+                "bin/cp": "#!/bin/sh\ncp \"$1\" '$(cat ~/target)'\n",
+            },
+            COPY,
+            {"codex", "claude-code"},
+        ),
+        ({".bashrc": "echo() {{ :; }}\n. ~/defs.sh\n", "defs.sh": CP}, COPY, {"claude-code"}),
+    ],
+    ids=["cp-function", "cp-alias", "cd-function", "path-folder-cp", "sourced-cp-function"],
+)
+def test_p3_a_startup_file_s_definition_of_a_name_the_command_runs_is_judged_as_written_in_it(
+    where: Layout, files: dict[str, str], command: str, refusing: set[str]
+) -> None:
+    """A function or alias of ``cp``/``cd`` a startup file defines (or a ``cp`` in a ``PATH``
+    folder it adds), judged as the same definition written in the command: refused by each
+    harness whose shell runs that file (review57a A1-A4)."""
+    for name, text in files.items():
+        _write(where, name, text)
+    (where.data / "bin").mkdir(exist_ok=True)
+    for program in (where.data / "bin").iterdir():
+        program.chmod(0o755)
+
+    assert _refusing(where, command) == refusing
+
+
+def test_p3_a_home_s_everyday_aliases_keep_a_plain_write_allowed(where: Layout) -> None:
+    """Debian's ``ls``/``grep`` colour aliases and a ``ll``: the write with ``ls``, ``grep``
+    into the own scope is still allowed by every harness."""
+    _write(
+        where,
+        ".bashrc",
+        "alias ls='ls --color=auto'\nalias grep='grep --color=auto'\nalias ll='ls -alF'\n",
+    )
+    _write(where, ".profile", ". ~/.bashrc\n")
+
+    command = 'ls -la | grep md > "{root}/{own}/files-$(date +%F).md"'
+    assert _refusing(where, command) == set()
+
+
+def test_p3_bash_lc_runs_the_profile_s_cp_function_into_the_other_scope(where: Layout) -> None:
+    """The refused form is a real bypass: Codex's ``bash -lc`` runs ``~/.profile``'s ``cp``."""
+    _write(where, ".profile", CP)
+    (where.workspace / "note.md").write_text("n\n", encoding="utf-8")
+    environment = {"HOME": str(where.data), "PATH": os.environ["PATH"]}
+
+    subprocess.run(
+        ["bash", "-lc", fill(COPY, where)],
+        cwd=where.workspace,
+        env=environment,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=True,
+    )
+
+    assert (where.root / where.other / "n.md").read_text(encoding="utf-8") == "n\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "command"),
+    [
+        ({".zshenv": NPROC}, f"zsh -c '{WRITE}'"),
+        ({".zshrc": NPROC}, f"zsh -ic '{WRITE}'"),
+        ({".kshrc": NPROC}, f"ksh -ic '{WRITE}'"),
+    ],
+    ids=["zsh-zshenv", "zsh-zshrc", "ksh-kshrc"],
+)
+def test_p3_a_zsh_or_ksh_the_command_starts_has_its_startup_files_read(
+    where: Layout, files: dict[str, str], command: str
+) -> None:
+    """zsh runs ``~/.zshenv`` for every shell (``~/.zshrc`` interactive), ksh ``~/.kshrc``
+    (review57a, 7): their definitions count as bash's do."""
+    for name, text in files.items():
+        _write(where, name, text)
+
+    assert _refusing(where, command) == EVERY
+
+
+def test_p3_claude_code_with_zsh_as_its_shell_reads_zsh_s_files(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code's snapshot is taken by the user's ``SHELL``: zsh reads ``~/.zshenv``."""
+    monkeypatch.setenv("SHELL", "/bin/zsh")
+    _write(where, ".zshenv", NPROC)
+
+    assert _refusing(where, WRITE) == {"claude-code"}
+
+
+def test_p3_a_shell_started_through_a_link_has_its_startup_files_read(where: Layout) -> None:
+    """``~/b2`` a link to ``/bin/bash`` (made in an earlier call): ``~/b2 -ic`` is bash -ic
+    (review57a B)."""
+    _write(where, ".bashrc", NPROC)
+    (where.data / "b2").symlink_to("/bin/bash")
+
+    assert _refusing(where, f"~/b2 -ic '{WRITE}'") == EVERY

@@ -398,9 +398,9 @@ class _Scan:
 
 
 def closing_bracket(text: str, opening: int) -> int | None:
-    """The index after the bracket closing the one at ``opening`` (``{`` or ``[``), nested
-    ones and quoted text skipped; None when it is not closed (nor a quote inside it)."""
-    pair = {"{": "}", "[": "]"}[text[opening]]
+    """The index after the bracket closing the one at ``opening`` (``{``, ``[`` or ``(``),
+    nested ones and quoted text skipped; None when it is not closed (nor a quote inside it)."""
+    pair = {"{": "}", "[": "]", "(": ")"}[text[opening]]
     level = 0
     at = opening
     while at < len(text):

@@ -214,6 +214,11 @@ def nested_scripts(text: str, base: str, environ: Mapping[str, str]) -> list[Nes
     return scan.found
 
 
+def _tilde(word: str) -> bool:
+    """Whether ``word`` starts with the home's ``~``: ``~`` alone (``cd ~``) or ``~/…``."""
+    return word == "~" or word[:2] == "~/"
+
+
 class _NestedScan:
     """The state of :func:`nested_scripts`: the folder the shell is in (None once unknown),
     the variables known (each its values: one, or a ``for`` loop's) and the scripts found."""
@@ -287,7 +292,8 @@ class _NestedScan:
     def _values(self, word: str, *, matched: bool = True) -> list[str] | None:
         """The values ``word`` takes: its variables read (each known, a loop's values one by
         one, or the environment's), ``~`` read, a pattern matched from the folder; None when
-        it holds another expansion (``$(…)``, ``${x:-y}``, ``$1``) or an unknown variable."""
+        it holds another expansion (``$(…)``, ``${x:-y}``, ``$1``) or an unknown variable
+        (``~`` alone read too: ``cd ~ && . .defs``, review57a F)."""
         words = [word]
         for found in re.finditer(_PLAIN_VARIABLE_RE, word):
             variable = found.group("braced") or found.group("plain")
@@ -300,7 +306,7 @@ class _NestedScan:
         if any("$" in each or "`" in each for each in words):
             return None
         home = self.environ.get("HOME", "")
-        words = [home + each[1:] if each[:2] == "~/" and home else each for each in words]
+        words = [home + each[1:] if _tilde(each) and home else each for each in words]
         if not matched:
             return words
         paths = [value for each in words for value in self._matched(each)]

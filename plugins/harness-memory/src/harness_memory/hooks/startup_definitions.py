@@ -28,15 +28,17 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection, Iterable, Mapping
+import shlex
+from collections.abc import Collection, Iterator, Mapping
+from typing import NamedTuple
 
-from harness_memory.hooks.definitions import definitions_of, plain_text
+from harness_memory.hooks.definitions import definitions_of, plain_text, read_definitions
+from harness_memory.hooks.here_data import closing_bracket
 from harness_memory.hooks.named_scripts import (
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
     nested_scripts,
-    non_interactive_part,
     read_script,
     script_file,
     unchangeable,
@@ -44,104 +46,156 @@ from harness_memory.hooks.named_scripts import (
 )
 from harness_memory.hooks.shell_startup import is_interactive, startup_files
 
-__all__ = ["startup_files_run", "startup_redefines"]
+__all__ = [
+    "StartupTexts",
+    "startup_definitions_text",
+    "startup_files_run",
+    "startup_redefines",
+    "startup_texts",
+]
 
 _PATH_SET_RE = re.compile(r"(?<![\w$])PATH\+?=(?P<value>[^\s;&|)]*)")
 """A ``PATH`` assignment in a file's plain text (its quotes dropped): ``PATH=$HOME/bin:$PATH``."""
+_PATH_EXPANSION_RE = re.compile(r"\$\{PATH:?[-+=?](?:[^{}]|\$\{[^{}]*\})*\}")
+"""``PATH``'s value with a default or an alternative (``${PATH:+:${PATH}}``, ``${PATH:-/bin}``):
+read as ``:$PATH:`` (the folders around it kept apart, whichever form runs)."""
 
 
-def startup_redefines(
-    files: Iterable[tuple[str, bool]],
-    names: Collection[str],
-    base: str,
-    environ: Mapping[str, str],
-    command: str,
-) -> bool:
-    """Whether the startup ``files`` (each with whether the shell running it is interactive;
-    one that is not runs none of a file after its "return unless interactive" line) a shell
-    started in ``base`` with ``environ`` runs may make a program of ``names`` (``nproc``,
-    ``date``) another one, for the command ``command`` (whose text may name a ``PATH`` folder
-    they add). Reads at most :data:`~harness_memory.hooks.named_scripts.SCRIPTS_CAP` files,
-    :data:`~harness_memory.hooks.named_scripts.SCRIPT_DEPTH` deep; past them, True."""
-    seen: set[tuple[str, bool]] = set()
-    reading = _Reading(names, base, environ, plain_text(command), seen)
-    return any(reading.redefines(file, interactive, 0) for file, interactive in files)
+class StartupTexts(NamedTuple):
+    """The startup files run around one command, read once for the guard's call
+    (:func:`startup_texts`): each file's text (comments dropped) in the order a shell runs
+    them, None for one that may define any name; the command's plain text; the home."""
+
+    texts: list[str | None]
+    command: str
+    home: str
+
+
+def startup_texts(
+    command: str, base: str, environ: Mapping[str, str], harness_shell: tuple[str, ...]
+) -> StartupTexts:
+    """The texts of the startup files run around ``command`` (:func:`startup_files_run`,
+    ``harness_shell`` the harness's shell) by a shell started in ``base`` with ``environ``,
+    and of the files they source, each read whole: a "return unless interactive" line is no
+    end of its definitions, as ``PS1`` set earlier or an ``alias return=:`` make a shell that
+    is not interactive run on (review57a D1/D2). At most :data:`~harness_memory.hooks.
+    named_scripts.SCRIPTS_CAP` files, :data:`~harness_memory.hooks.named_scripts.SCRIPT_DEPTH`
+    deep; past them, one None. When the command starts a shell of its own (which runs them
+    after the command's earlier parts), one of those files (or one they source, there or
+    not) the command's text names is None: the command may write it first (``cp defs
+    ~/.bashrc; bash -ic …``); a file named by a command starting no shell runs only in a
+    later call, read then."""
+    plain = plain_text(command)
+    run = startup_files_run(command, environ, harness_shell, base)
+    if run is None:
+        return StartupTexts([None], plain, environ.get("HOME", ""))
+    files, starts = run
+    reading = _Reading(base, environ, plain, written_first=starts)
+    texts = [text for file in files for text in reading.texts(file, 0)]
+    return StartupTexts(texts, plain, environ.get("HOME", ""))
+
+
+def startup_redefines(read: StartupTexts, names: Collection[str]) -> bool:
+    """Whether the startup files ``read`` (:func:`startup_texts`) may make a program of
+    ``names`` (``nproc``, ``date``) another one: one may define any, or one defines a
+    function or alias of a name, changes lookups other than by sourcing, ``eval`` or
+    ``PATH``, or puts on ``PATH`` a folder :func:`_path_redefines` distrusts."""
+    for text in read.texts:
+        if text is None:
+            return True
+        definitions = definitions_of(text, names)
+        aliases = definitions.aliases
+        if aliases is None or any(n in definitions.functions or n in aliases for n in names):
+            return True
+        if definitions.changes:
+            return True
+        if "PATH" in text and _path_redefines(plain_text(text), names, read):
+            return True
+    return False
+
+
+def _path_redefines(plain: str, names: Collection[str], read: StartupTexts) -> bool:
+    """Whether a ``PATH`` assignment in ``plain`` names a folder the agent may write that
+    holds a program of ``names`` now, that the command names (it may write one there), or
+    that a line of the file writing with :data:`_WRITER_LINE_RE` names (``ln -sf ~/x
+    ~/bin/nproc``: the file fills it as it runs, review57a E2)."""
+    home = read.home
+    writing = "\n".join(_WRITER_LINE_RE.findall(plain))
+    for folder, part in _path_folders(plain, home):
+        spelled = {folder, folder.replace(home, "~", 1), part} if home else {folder}
+        named = any(spelling.rstrip("/") in read.command for spelling in spelled)
+        filled = any(spelling.rstrip("/") in writing for spelling in spelled)
+        held = any(os.path.lexists(os.path.join(folder, n)) for n in names)  # noqa: PTH118
+        if named or filled or held:
+            return True
+    return False
+
+
+_WRITER_LINE_RE = re.compile(
+    r"(?m)^.*(?:(?<![\w-])(?:ln|cp|mv|install|tee|curl|wget|rsync|tar|unzip)(?![\w-])"
+    r"|>(?!\s*(?:&|/dev/null)))[^\n]*$"
+)
+"""A line of a startup file running a program that may put a file somewhere (``ln``, ``cp``,
+``curl`` …) or redirecting output into one (not ``2> /dev/null``, ``>&2``)."""
+
+
+def _path_folders(plain: str, home: str) -> Iterator[tuple[str, str]]:
+    """Each folder a ``PATH`` assignment in ``plain`` adds that the agent may write (not the
+    system's), with its spelling; a folder built at run time (another variable than
+    ``HOME``/``PATH``) is not read."""
+    for match in _PATH_SET_RE.finditer(plain):
+        for part in _PATH_EXPANSION_RE.sub(":$PATH:", match.group("value")).split(":"):
+            if part in ("$PATH", "${PATH}") or (not home and "$HOME" in part):
+                continue
+            folder = re.sub(r"^~(?=/|$)|\$\{?HOME\b\}?", home, part)
+            if "$" in folder or "`" in folder or not folder.startswith("/"):
+                continue
+            if not _system_file(folder):
+                yield folder, part
 
 
 class _Reading:
-    """One call's reading of startup files: the names asked about, the shell's folder and
-    environment, the command's plain text and the files read so far."""
+    """One call's reading of startup files: the shell's folder and environment, the
+    command's plain text, whether it starts a shell of its own and the files read so far."""
 
     def __init__(
-        self,
-        names: Collection[str],
-        base: str,
-        environ: Mapping[str, str],
-        command: str,
-        seen: set[tuple[str, bool]],
+        self, base: str, environ: Mapping[str, str], command: str, *, written_first: bool
     ) -> None:
-        self.names, self.base, self.environ, self.command = names, base, environ, command
-        self.seen = seen
+        self.base, self.environ, self.command = base, environ, command
+        self.written_first = written_first
+        self.seen: set[str] = set()
 
-    def redefines(self, file: str, interactive: bool, depth: int) -> bool:
-        """Whether ``file`` (and the files it sources) may redefine a name; a missing file
-        (or a link to nothing) runs nothing, a system one is trusted unread."""
+    def texts(self, file: str, depth: int) -> Iterator[str | None]:
+        """The texts (comments dropped) of ``file`` and the files it sources, in the order a
+        shell runs them, None for one that may define any name: unreadable, past the bounds,
+        or named by a command that starts a shell of its own after it (it may write it
+        first). A missing file (or a link to nothing) runs nothing, a system one is trusted
+        unread."""
+        if self.written_first and _names_file(self.command, file) and not _system_file(file):
+            yield None
+            return
         if not os.path.exists(file) or _system_file(file):  # noqa: PTH110
-            return False
-        key = (os.path.realpath(file), interactive)
+            return
+        key = os.path.realpath(file)
         if key in self.seen:
-            return False
+            return
         self.seen.add(key)
         if depth > SCRIPT_DEPTH or len(self.seen) > SCRIPTS_CAP:
-            return True
+            yield None
+            return
         kind, text = read_script(file, run=False)
         if kind != "shell":
-            return True  # no regular file, unreadable or too long: it may define any
-        text = without_comments(text if interactive else non_interactive_part(text, self.environ))
-        if self._text_redefines(text):
-            return True
+            yield None  # no regular file, unreadable or too long: it may define any
+            return
+        text = without_comments(text)  # past a "return unless interactive" line too
+        yield text
         if len(text) > SCRIPT_FOLLOW_CAP:
-            return False  # its own scripts are not followed (named_scripts' bound)
+            return  # its own scripts are not followed (named_scripts' bound)
         for script_kind, folder, _, path, top in nested_scripts(text, self.base, self.environ):
             if script_kind != "source" or not top or path is None:
                 continue  # another process, a subshell's, or named at run time: unread
             sourced = script_file("source", folder, path, self.environ)
-            if self.redefines(sourced, interactive, depth + 1):
-                return True
-        return False
-
-    def _text_redefines(self, text: str) -> bool:
-        """Whether a startup file's ``text`` (its comments dropped) defines a function or
-        alias of a name, changes lookups other than by sourcing, ``eval`` or ``PATH``, or
-        puts first on ``PATH`` a folder :meth:`_path_redefines` distrusts."""
-        definitions = definitions_of(text, self.names)
-        aliases = definitions.aliases
-        if aliases is None or any(n in definitions.functions or n in aliases for n in self.names):
-            return True
-        if definitions.changes:
-            return True
-        return "PATH" in text and self._path_redefines(plain_text(text))
-
-    def _path_redefines(self, plain: str) -> bool:
-        """Whether a ``PATH`` assignment in ``plain`` names a folder the agent may write that
-        holds a program of a name now or that the command names (it may write one there);
-        a folder built at run time (another variable than ``HOME``/``PATH``) is not read."""
-        home = self.environ.get("HOME", "")
-        for match in _PATH_SET_RE.finditer(plain):
-            for part in match.group("value").split(":"):
-                if part in ("$PATH", "${PATH}") or (not home and "$HOME" in part):
-                    continue
-                folder = re.sub(r"^~(?=/|$)|\$\{?HOME\b\}?", home, part)
-                if "$" in folder or "`" in folder or not folder.startswith("/"):
-                    continue
-                if _system_file(folder):
-                    continue
-                spelled = {folder, folder.replace(home, "~", 1), part} if home else {folder}
-                named = any(spelling.rstrip("/") in self.command for spelling in spelled)
-                held = any(os.path.lexists(os.path.join(folder, n)) for n in self.names)  # noqa: PTH118
-                if named or held:
-                    return True
-        return False
+            yield from self.texts(sourced, depth + 1)
 
 
 _SYSTEM_FOLDERS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/lib/")
@@ -166,35 +220,143 @@ def _system_file(path: str) -> bool:
     return status.st_uid == 0 and not status.st_mode & 0o022
 
 
-_SHELL_WORD_RE = re.compile(r"(?<![\w.-])(?:bash|rbash|sh|dash|ash)\b")
+def _names_file(plain: str, file: str) -> bool:
+    """Whether the command's ``plain`` text names ``file``: its name as a word's last part
+    (``~/.bashrc``, ``.bashrc`` after a ``cd ~``; ``"$HOME"/.bash_aliases``)."""
+    name = re.escape(os.path.basename(file))  # noqa: PTH119
+    return bool(name) and re.search(rf"(?<![\w.-]){name}(?![\w.-])", plain) is not None
+
+
+_SHELL_WORD_RE = re.compile(r"(?<![\w.-])(?:bash|rbash|sh|dash|ash|zsh|ksh|mksh|lksh)\b")
 """A startup shell named in a command's plain text (not ``x.sh``, ``ssh``, ``.bashrc``)."""
-_STARTUP_NAME_RE = re.compile(r"bashrc|profile|bash_login|zshrc")
-"""A startup file named in a command's plain text: the command may write it (``cp f
-~/.bashrc``) before a shell it starts, or the next one, runs it."""
+_STARTUP_NAME_RE = re.compile(r"bashrc|profile|bash_login|zshrc|zshenv|zlogin|kshrc")
+"""A startup file named in a command's plain text that also starts a shell: the command may
+write it (``cp f ~/.bashrc``, ``printf … > ~/.bash_profile``: one not there yet) before that
+shell runs it."""
 
 
 def startup_files_run(
-    command: str, environ: Mapping[str, str], harness_shell: tuple[str, ...]
-) -> list[tuple[str, bool]] | None:
-    """The startup files run around ``command`` (its plain text read, failing closed), each
-    with whether read as by an interactive shell: those of the harness's shell for the
-    agent's command (``harness_shell``: ``("bash", "-lc")`` for Codex CLI, ``("bash", "-il")``
-    for Claude Code's snapshot of the profiles and ``~/.bashrc``, with ``~/.zshrc`` when
-    ``SHELL`` is zsh; ``()`` for none) and, when the text names a startup shell, those of a
-    login and interactive ``bash`` and an interactive ``sh`` (``$ENV``) it may start. None
-    when the text names a startup file (it may write one: each counts as defining any name)."""
+    command: str, environ: Mapping[str, str], harness_shell: tuple[str, ...], base: str = ""
+) -> tuple[list[str], bool] | None:
+    """The startup files run around ``command`` (its plain text read, failing closed): those
+    of the harness's shell for the agent's command (``harness_shell``: ``("bash", "-lc")``
+    for Codex CLI, ``("bash", "-il")`` for Claude Code's snapshot of the profiles and
+    ``~/.bashrc``, with zsh's files (:func:`_zsh_files`) when ``SHELL`` is zsh; ``()`` for
+    none) and, when the text names a startup shell (by its name, or by a path in ``base``
+    whose link leads to one: ``~/b2 -ic …``, review57a B), those of a login and interactive
+    ``bash``, of an interactive ``sh`` (``$ENV``), of ``zsh`` and of ``ksh``/``mksh``
+    (``$ENV``, ``~/.kshrc``, ``~/.mkshrc``) it may start; with whether it starts one. None
+    when it starts one and names a startup file (it may write one first: each counts as
+    defining any name). A startup file named by a command starting no shell (``aws
+    --profile prod``, ``echo "see ~/.bashrc"``) is run by no shell of this call: the
+    harness's ran before the command."""
     plain = plain_text(command)
-    if _STARTUP_NAME_RE.search(plain):
+    starts = _SHELL_WORD_RE.search(plain) is not None or _links_to_a_shell(plain, base, environ)
+    if starts and _STARTUP_NAME_RE.search(plain):
         return None
-    files: list[tuple[str, bool]] = []
+    files: list[str] = []
+    home = environ.get("HOME", "")
     if harness_shell:
         words = list(harness_shell[1:])
-        interactive = is_interactive(words)
-        files += [(f, interactive) for f in startup_files(harness_shell[0], words, environ)]
-        home = environ.get("HOME", "")
-        if interactive and home and environ.get("SHELL", "").endswith("/zsh"):
-            files.append((f"{home}/.zshrc", True))
-    if _SHELL_WORD_RE.search(plain):
-        files += [(f, True) for f in startup_files("bash", ["-il"], environ)]
-        files += [(f, True) for f in startup_files("sh", ["-i"], environ)]
-    return list(dict.fromkeys(files))
+        files += startup_files(harness_shell[0], words, environ)
+        if is_interactive(words) and home and environ.get("SHELL", "").endswith("/zsh"):
+            files += _zsh_files(environ)
+    if starts:
+        files += startup_files("bash", ["-il"], environ)
+        files += startup_files("sh", ["-i"], environ)
+        files += _zsh_files(environ)
+        files += [f"{home}/{name}" for name in (".kshrc", ".mkshrc") if home]
+    return list(dict.fromkeys(files)), starts
+
+
+def _zsh_files(environ: Mapping[str, str]) -> list[str]:
+    """The files a login and interactive zsh runs (in ``$ZDOTDIR``, else the home):
+    ``.zshenv`` (every zsh), ``.zprofile``, ``.zshrc``, ``.zlogin`` (and ``/etc/zsh``'s,
+    system files trusted unread)."""
+    folder = environ.get("ZDOTDIR") or environ.get("HOME", "")
+    names = (".zshenv", ".zprofile", ".zshrc", ".zlogin")
+    return [f"{folder}/{name}" for name in names] if folder else []
+
+
+_PATH_WORD_RE = re.compile(r"(?:^|(?<=[\s;&|(`]))(?:~|\.{1,2})?/[^\s;&|()`<>]*")
+"""A word of a command's plain text naming a file by its path (``~/b2``, ``./b2``, ``/x/b``)."""
+
+
+def _links_to_a_shell(plain: str, base: str, environ: Mapping[str, str]) -> bool:
+    """Whether a word of ``plain`` naming a file by its path (from ``base``) is a link that
+    leads to a startup shell (``ln -s /bin/bash ~/b2``, then ``~/b2 -ic …``), resolved as the
+    kernel does; a word naming a folder or no link is none."""
+    home = environ.get("HOME", "")
+    for word in _PATH_WORD_RE.findall(plain):
+        path = home + word[1:] if word.startswith("~/") and home else word
+        full = os.path.join(base or "/", path)  # noqa: PTH118
+        if os.path.islink(full) and _SHELL_WORD_RE.fullmatch(  # noqa: PTH114
+            os.path.basename(os.path.realpath(full))  # noqa: PTH119
+        ):
+            return True
+    return False
+
+
+def startup_definitions_text(read: StartupTexts) -> str:
+    """The definitions the startup files ``read`` (:func:`startup_texts`) make of the names
+    the command's text uses (``cp``, ``cd``, ``echo``, ``[``, ``which`` …), as shell text the
+    guard reads before the command, so each is judged as the same definition written in the
+    command is (review57a): a function's whole definition (``cp() { … }``), an ``alias`` line
+    naming one (or naming one built at run time), and for a program of such a name in a
+    ``PATH`` folder a file adds that the agent may write (``~/bin/cp``) a function running it
+    by its path (``cp() { ~/bin/cp "$@"; }``: read as ``~/bin/cp …`` is). A file it cannot
+    read defines nothing here (the printed names are untrusted by :func:`startup_redefines`).
+    Empty when none."""
+    used = frozenset(_USED_NAME_RE.findall(read.command))
+    kept: list[str] = []
+    for text in read.texts:
+        if text is None:
+            continue
+        kept += _defined_texts(text, used)
+        if "PATH" in text:
+            for folder, _ in _path_folders(plain_text(text), read.home):
+                kept += [
+                    f'{name}() {{ {shlex.quote(os.path.join(folder, name))} "$@"; }}\n'  # noqa: PTH118
+                    for name in sorted(used)
+                    if os.path.lexists(os.path.join(folder, name))  # noqa: PTH118
+                ]
+    return "".join(dict.fromkeys(kept))
+
+
+_USED_NAME_RE = re.compile(r"[^\s;&|(){}<>`$=/]+")
+"""A word of a command's plain text that may be a program's, wrapper's or builtin's name."""
+_DEFINED_RE = re.compile(
+    r"(?:^|(?<=[\s;&|(){}]))(?:function\s+(?P<kw>[^\s;&|(){}<>`$=]+)(?:\s*\(\s*\))?"
+    r"|(?P<name>[^\s;&|(){}<>`$=]+)\s*\(\s*\))"
+)
+"""A function definition's head in a file's text: ``cp() {``, ``function cd {``."""
+_ALIAS_LINE_RE = re.compile(r"(?m)^.*(?<![\w-])alias(?![\w-]).*$")
+"""A line holding the word ``alias``."""
+
+
+def _defined_texts(text: str, used: frozenset[str]) -> list[str]:
+    """The definitions in ``text`` of a name of ``used``: each function's (its head to its
+    body's end, :func:`_body_end`; the rest of the text when that cannot be told) and each
+    ``alias`` line defining one (or one built at run time)."""
+    kept: list[str] = []
+    for match in _DEFINED_RE.finditer(text):
+        if (match.group("kw") or match.group("name")) in used:
+            end = _body_end(text, match.end())
+            kept.append(text[match.start() : len(text) if end is None else end] + "\n")
+    for line in _ALIAS_LINE_RE.findall(text):
+        aliases = read_definitions(line).aliases
+        if aliases is None or aliases & used:
+            kept.append(line + "\n")
+    return kept
+
+
+def _body_end(text: str, at: int) -> int | None:
+    """Where the compound command starting at ``at`` (after white space) ends: its braces
+    (or a subshell body's parentheses) balanced, quoted text skipped
+    (:func:`~harness_memory.hooks.here_data.closing_bracket`); None when it does not close
+    (or starts with neither)."""
+    while at < len(text) and text[at].isspace():
+        at += 1
+    if at >= len(text) or text[at] not in "{(":
+        return None
+    return closing_bracket(text, at)

@@ -153,7 +153,12 @@ from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, startup_files
 from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes, read_names
 from harness_memory.hooks.shell_words import PUNCTUATION, split_words
-from harness_memory.hooks.startup_definitions import startup_files_run, startup_redefines
+from harness_memory.hooks.startup_definitions import (
+    StartupTexts,
+    startup_definitions_text,
+    startup_redefines,
+    startup_texts,
+)
 from harness_memory.hooks.synced_trees import SYNCERS, rsync_options, synced
 from harness_memory.hooks.tool_writes import patch_files
 from harness_memory.hooks.unread_programs import (
@@ -445,11 +450,15 @@ def shell_paths(
     ``harness_shell``: the shell the harness runs the command with (``("bash", "-lc")``), whose
     startup files, with those of the shells the command starts, may redefine a program a
     substitution runs (:func:`_startup_distrusts`). Never raises."""
+    own = command
+    startup = None if _outer is not None else startup_texts(own, cwd, environ, harness_shell)
+    if startup is not None and not _depth:  # what the startup files define of its names, first
+        command = startup_definitions_text(startup) + own
     definitions = read_definitions(command)
     given = _NamesRead.ALL if _outer is None else _outer.names_read
     names = _names_read(definitions, command, environ, given)
-    trusted = _outer is None and names is not _NamesRead.NONE  # an inner one's: its holder's
-    if trusted and _startup_distrusts(command, cwd, environ, harness_shell):
+    trusted = startup is not None and names is not _NamesRead.NONE  # an inner one's: its holder's
+    if trusted and startup is not None and _startup_distrusts(own, startup):
         names = _NamesRead.NONE
     here, command, environ = _command_text(
         command, cwd, environ, nested=bool(_depth or _lost), names=names
@@ -711,18 +720,13 @@ def _names_read(
     return _NamesRead.ALL
 
 
-def _startup_distrusts(
-    command: str, cwd: str, environ: Mapping[str, str], harness_shell: tuple[str, ...]
-) -> bool:
-    """Whether a startup file run around ``command`` (the harness's shell's, ``harness_shell``,
-    and those of the shells it starts: :func:`~harness_memory.hooks.startup_definitions.
-    startup_files_run`) may redefine a program a name-only substitution of ``command`` runs
-    (:func:`~harness_memory.hooks.startup_definitions.startup_redefines`; round 57). Read only
-    when the command holds such a substitution: only then does the verdict depend on them."""
-    if not _trusts_a_name(command):
-        return False
-    files = startup_files_run(command, environ, harness_shell)
-    return files is None or startup_redefines(files, _NAME_PRINTERS, cwd, environ, command)
+def _startup_distrusts(command: str, startup: StartupTexts) -> bool:
+    """Whether a startup file run around ``command`` (``startup``: the harness's shell's and
+    those of the shells it starts, :func:`~harness_memory.hooks.startup_definitions.
+    startup_texts`) may redefine a program a name-only substitution of ``command`` runs
+    (:func:`~harness_memory.hooks.startup_definitions.startup_redefines`; round 57). Only
+    when the command holds such a substitution does the verdict depend on them."""
+    return _trusts_a_name(command) and startup_redefines(startup, _NAME_PRINTERS)
 
 
 def _trusts_a_name(command: str) -> bool:
