@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from collections.abc import Collection, Iterator, Mapping
 from typing import NamedTuple
 
@@ -54,9 +53,9 @@ __all__ = [
     "startup_texts",
 ]
 
-_PATH_SET_RE = re.compile(r"(?<![\w$])PATH\+?=(?P<value>[^\s;&|)]*)")
+_PATH_SET_RE = r"(?<![\w$])PATH\+?=(?P<value>[^\s;&|)]*)"
 """A ``PATH`` assignment in a file's plain text (its quotes dropped): ``PATH=$HOME/bin:$PATH``."""
-_PATH_EXPANSION_RE = re.compile(r"\$\{PATH:?[-+=?](?:[^{}]|\$\{[^{}]*\})*\}")
+_PATH_EXPANSION_RE = r"\$\{PATH:?[-+=?](?:[^{}]|\$\{[^{}]*\})*\}"
 """``PATH``'s value with a default or an alternative (``${PATH:+:${PATH}}``, ``${PATH:-/bin}``):
 read as ``:$PATH:`` (the folders around it kept apart, whichever form runs)."""
 
@@ -120,7 +119,7 @@ def _path_redefines(plain: str, names: Collection[str], read: StartupTexts) -> b
     that a line of the file writing with :data:`_WRITER_LINE_RE` names (``ln -sf ~/x
     ~/bin/nproc``: the file fills it as it runs, review57a E2)."""
     home = read.home
-    writing = "\n".join(_WRITER_LINE_RE.findall(plain))
+    writing = "\n".join(re.findall(_WRITER_LINE_RE, plain))
     for folder, part in _path_folders(plain, home):
         spelled = {folder, folder.replace(home, "~", 1), part} if home else {folder}
         named = any(spelling.rstrip("/") in read.command for spelling in spelled)
@@ -131,7 +130,7 @@ def _path_redefines(plain: str, names: Collection[str], read: StartupTexts) -> b
     return False
 
 
-_WRITER_LINE_RE = re.compile(
+_WRITER_LINE_RE = (
     r"(?m)^.*(?:(?<![\w-])(?:ln|cp|mv|install|tee|curl|wget|rsync|tar|unzip)(?![\w-])"
     r"|>(?!\s*(?:&|/dev/null)))[^\n]*$"
 )
@@ -143,8 +142,8 @@ def _path_folders(plain: str, home: str) -> Iterator[tuple[str, str]]:
     """Each folder a ``PATH`` assignment in ``plain`` adds that the agent may write (not the
     system's), with its spelling; a folder built at run time (another variable than
     ``HOME``/``PATH``) is not read."""
-    for match in _PATH_SET_RE.finditer(plain):
-        for part in _PATH_EXPANSION_RE.sub(":$PATH:", match.group("value")).split(":"):
+    for match in re.finditer(_PATH_SET_RE, plain):
+        for part in re.sub(_PATH_EXPANSION_RE, ":$PATH:", match.group("value")).split(":"):
             if part in ("$PATH", "${PATH}") or (not home and "$HOME" in part):
                 continue
             folder = re.sub(r"^~(?=/|$)|\$\{?HOME\b\}?", home, part)
@@ -227,9 +226,9 @@ def _names_file(plain: str, file: str) -> bool:
     return bool(name) and re.search(rf"(?<![\w.-]){name}(?![\w.-])", plain) is not None
 
 
-_SHELL_WORD_RE = re.compile(r"(?<![\w.-])(?:bash|rbash|sh|dash|ash|zsh|ksh|mksh|lksh)\b")
+_SHELL_WORD_RE = r"(?<![\w.-])(?:bash|rbash|sh|dash|ash|zsh|ksh|mksh|lksh)\b"
 """A startup shell named in a command's plain text (not ``x.sh``, ``ssh``, ``.bashrc``)."""
-_STARTUP_NAME_RE = re.compile(r"bashrc|profile|bash_login|zshrc|zshenv|zlogin|kshrc")
+_STARTUP_NAME_RE = r"bashrc|profile|bash_login|zshrc|zshenv|zlogin|kshrc"
 """A startup file named in a command's plain text that also starts a shell: the command may
 write it (``cp f ~/.bashrc``, ``printf … > ~/.bash_profile``: one not there yet) before that
 shell runs it."""
@@ -251,8 +250,8 @@ def startup_files_run(
     --profile prod``, ``echo "see ~/.bashrc"``) is run by no shell of this call: the
     harness's ran before the command."""
     plain = plain_text(command)
-    starts = _SHELL_WORD_RE.search(plain) is not None or _links_to_a_shell(plain, base, environ)
-    if starts and _STARTUP_NAME_RE.search(plain):
+    starts = re.search(_SHELL_WORD_RE, plain) is not None or _links_to_a_shell(plain, base, environ)
+    if starts and re.search(_STARTUP_NAME_RE, plain):
         return None
     files: list[str] = []
     home = environ.get("HOME", "")
@@ -278,7 +277,7 @@ def _zsh_files(environ: Mapping[str, str]) -> list[str]:
     return [f"{folder}/{name}" for name in names] if folder else []
 
 
-_PATH_WORD_RE = re.compile(r"(?:^|(?<=[\s;&|(`]))(?:~|\.{1,2})?/[^\s;&|()`<>]*")
+_PATH_WORD_RE = r"(?:^|(?<=[\s;&|(`]))(?:~|\.{1,2})?/[^\s;&|()`<>]*"
 """A word of a command's plain text naming a file by its path (``~/b2``, ``./b2``, ``/x/b``)."""
 
 
@@ -287,12 +286,12 @@ def _links_to_a_shell(plain: str, base: str, environ: Mapping[str, str]) -> bool
     leads to a startup shell (``ln -s /bin/bash ~/b2``, then ``~/b2 -ic …``), resolved as the
     kernel does; a word naming a folder or no link is none."""
     home = environ.get("HOME", "")
-    for word in _PATH_WORD_RE.findall(plain):
+    for word in re.findall(_PATH_WORD_RE, plain):
         path = home + word[1:] if word.startswith("~/") and home else word
         full = os.path.join(base or "/", path)  # noqa: PTH118
-        if os.path.islink(full) and _SHELL_WORD_RE.fullmatch(  # noqa: PTH114
-            os.path.basename(os.path.realpath(full))  # noqa: PTH119
-        ):
+        if not os.path.islink(full):  # noqa: PTH114
+            continue
+        if re.fullmatch(_SHELL_WORD_RE, os.path.basename(os.path.realpath(full))):  # noqa: PTH119
             return True
     return False
 
@@ -307,7 +306,7 @@ def startup_definitions_text(read: StartupTexts) -> str:
     by its path (``cp() { ~/bin/cp "$@"; }``: read as ``~/bin/cp …`` is). A file it cannot
     read defines nothing here (the printed names are untrusted by :func:`startup_redefines`).
     Empty when none."""
-    used = frozenset(_USED_NAME_RE.findall(read.command))
+    used = frozenset(re.findall(_USED_NAME_RE, read.command))
     kept: list[str] = []
     for text in read.texts:
         if text is None:
@@ -315,22 +314,27 @@ def startup_definitions_text(read: StartupTexts) -> str:
         kept += _defined_texts(text, used)
         if "PATH" in text:
             for folder, _ in _path_folders(plain_text(text), read.home):
-                kept += [
-                    f'{name}() {{ {shlex.quote(os.path.join(folder, name))} "$@"; }}\n'  # noqa: PTH118
-                    for name in sorted(used)
-                    if os.path.lexists(os.path.join(folder, name))  # noqa: PTH118
-                ]
+                held = [os.path.join(folder, name) for name in sorted(used)]  # noqa: PTH118
+                kept += [_running(path) for path in held if os.path.lexists(path)]
     return "".join(dict.fromkeys(kept))
 
 
-_USED_NAME_RE = re.compile(r"[^\s;&|(){}<>`$=/]+")
+def _running(path: str) -> str:
+    """A function named as the program at ``path`` that runs it by its path (``cp() {
+    ~/bin/cp "$@"; }``)."""
+    import shlex  # only here: its import compiles a pattern every shell guard paid for (H-5)
+
+    return f'{os.path.basename(path)}() {{ {shlex.quote(path)} "$@"; }}\n'  # noqa: PTH119
+
+
+_USED_NAME_RE = r"[^\s;&|(){}<>`$=/]+"
 """A word of a command's plain text that may be a program's, wrapper's or builtin's name."""
-_DEFINED_RE = re.compile(
+_DEFINED_RE = (
     r"(?:^|(?<=[\s;&|(){}]))(?:function\s+(?P<kw>[^\s;&|(){}<>`$=]+)(?:\s*\(\s*\))?"
     r"|(?P<name>[^\s;&|(){}<>`$=]+)\s*\(\s*\))"
 )
 """A function definition's head in a file's text: ``cp() {``, ``function cd {``."""
-_ALIAS_LINE_RE = re.compile(r"(?m)^.*(?<![\w-])alias(?![\w-]).*$")
+_ALIAS_LINE_RE = r"(?m)^.*(?<![\w-])alias(?![\w-]).*$"
 """A line holding the word ``alias``."""
 
 
@@ -339,11 +343,11 @@ def _defined_texts(text: str, used: frozenset[str]) -> list[str]:
     body's end, :func:`_body_end`; the rest of the text when that cannot be told) and each
     ``alias`` line defining one (or one built at run time)."""
     kept: list[str] = []
-    for match in _DEFINED_RE.finditer(text):
+    for match in re.finditer(_DEFINED_RE, text):
         if (match.group("kw") or match.group("name")) in used:
             end = _body_end(text, match.end())
             kept.append(text[match.start() : len(text) if end is None else end] + "\n")
-    for line in _ALIAS_LINE_RE.findall(text):
+    for line in re.findall(_ALIAS_LINE_RE, text):
         aliases = read_definitions(line).aliases
         if aliases is None or aliases & used:
             kept.append(line + "\n")
