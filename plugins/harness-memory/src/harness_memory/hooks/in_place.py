@@ -93,7 +93,7 @@ _NAMES_SUFFIX_RE = (
     r"|[$@%*&]\s*\{\s*(?:[\"'`]|q[qwx]?\s*[^\w\s])"  # ${"\cI"}: a name a string gives
     r"|::\s*\{"  # $::{"\cI"}, $main::{…}: the symbol table by a name
     r"|\\c[Ii]|\\x\{?0*9(?![0-9a-fA-F])|\\0*11(?![0-7])"  # ^I's character, escaped
-    r"|\bchr\s*\(?\s*(?:0*9|0x0*9|011)\b"
+    r"|\bchr\s*\(?\s*(?:0*9|0x0*9|011)\b"  # or made: chr(9)
 )
 """Perl code that may name :data:`CODE_SUFFIX` in any spelling: the variable itself (white space
 after the sigil, braces), a variable whose name a string gives (``${"\\cI"}``), the symbol
