@@ -91,6 +91,7 @@ from harness_memory.hooks.program_settings import (
     read_settings_file,
     settings_places,
 )
+from harness_memory.hooks.script_writers import ANY_FILE
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.shell_words import split_words
@@ -608,16 +609,24 @@ def _unjudged_script(
 ) -> str | None:
     """Why the script ``file`` (``words``: as spelled and once expanded) that a command runs
     (``kind``: ``source``, ``shell``, ``fed``, ``run``) cannot be judged whatever it holds, or
-    None: written by the ``found`` commands (the settings naming it) or the call's own
-    (``judge.outer``; each command counted once: at the call's own level ``found`` is one of
-    them). Not so by a mode or owner changer alone (``chmod +x gradlew && ./gradlew``:
-    ``ShellPaths.mode_changed``), whose file keeps its text, nor by a shell's own script
-    operand, every shell's (``bash b.sh; bash b.sh``), nor by a command substitution running
-    or printing it (``eval "$(/opt/homebrew/bin/brew shellenv)"``, ``eval "$(cat s.sh)"``:
-    ``eval`` is given the text, not the file). A program run by its path (``run``) counts
-    only when the shell itself writes it by a redirection (``printf … > s.sh; ./s.sh``): one
-    a program of the command makes is run as any program the guard does not read (``gcc -o
-    app app.c && ./app``, ``cp /bin/cp t; ./t``)."""
+    None: the ``found`` commands (the settings naming it) or the call's own (``judge.outer``;
+    each command counted once: at the call's own level ``found`` is one of them) may write it,
+    so the text on disk the guard reads is not the one run. A command may write the places of
+    ``ShellPaths.written`` (a redirection's target, by its whole name; a writer's written
+    operand, ``tee s.sh``, ``cp x s.sh``, ``dd of=s.sh``, ``sed -i … s.sh``, ``curl -o s.sh``;
+    any word of a program the guard does not read, ``python3 -c "open('s.sh','w')"``) and
+    ``ShellPaths.revised`` (``git checkout -- s.sh``; any file after ``patch``, ``git
+    apply``), and an unpack a member of which may land on it (:func:`_unpacks_onto`). Not so
+    a mode or owner changer or a remover alone (``chmod +x gradlew && ./gradlew``, ``rm -f
+    app``: ``ShellPaths.textless``), which gives the file no new text; a compiler's output or
+    a ``make`` target (``gcc -o app app.c && ./app``: ``ShellPaths.compiled``), a compiled
+    program the guard would not read on disk either; a shell's own script operand, every
+    shell's (``bash b.sh; bash b.sh``); a command substitution running or printing it (``eval
+    "$(/opt/homebrew/bin/brew shellenv)"``, ``eval "$(cat s.sh)"``: ``eval`` is given the
+    text, not the file); a program that only reads (``shellcheck s.sh``, ``cat s.sh``:
+    :data:`~harness_memory.hooks.unread_programs.ONLY_READERS`), whose words are no written
+    places. A git command naming no path (``git pull && ./test.sh``) is no writer of it
+    (``hooks.script_writers``)."""
     name = PurePath(file).name
     spelled, path = words
     commands = list({id(each): each for each in (*found, *judge.outer)}.values())
@@ -627,15 +636,54 @@ def _unjudged_script(
     )  # ``$(./x.sh)``, ``$(cat x.sh)``, ``$(< x.sh)``: the file run or read, not written
     writing = 0
     for each in commands:
-        if kind == "run":  # the whole word: ``> "Deploy notes.md"`` writes no ``Deploy``
-            writing += sum(1 for word in each.redirected if PurePath(word).name == name)
-            continue
-        writing += sum(1 for word in each.written if _ends_in(ran.sub(r"\1", word), name))
-        writing -= sum(1 for word in each.mode_changed if _ends_in(word, name))
+        redirected = set(each.redirected)  # the whole word: ``> "Deploy notes.md"``, no ``Deploy``
+        for word in each.written:
+            if word in redirected:
+                writing += PurePath(word).name == name
+            elif not _code_running(word, spelled):
+                writing += _ends_in(ran.sub(r"\1", word), name)
+        writing += sum(1 for word in each.revised if word == ANY_FILE or _ends_in(word, name))
+        unchanged = (*each.textless, *each.compiled)
+        writing -= sum(1 for word in unchanged if _ends_in(word, name))
         for script in each.scripts:
             shown = (script[2], script[3] or "") if script[0] == "shell" else ()
             writing -= sum(1 for word in shown if _ends_in(word, name))
-    return "is written by the same command" if writing > 0 else None
+    unpacked = any(_unpacks_onto(file, each, judge) for each in commands)
+    return "is written by the same command" if writing > 0 or unpacked else None
+
+
+def _code_running(word: str, spelled: str) -> bool:
+    """Whether a word a program is given (``word``) is code whose first command is the script
+    run as ``spelled``, not a place: the guard reads such a word as shell code too, and a
+    ``sed``/``perl`` script (``'s/ *$/!/'``) then runs ``s/``, which that word does not
+    write. ``spelled`` must end a command there (white space or ``;|&()<>`` after it): ``>
+    ./s.sh`` and ``cp p ./s.sh`` still write ``./s.sh``."""
+    after = word[len(spelled) : len(spelled) + 1]
+    return word.startswith(spelled) and after != "" and after in " \t\n;|&()<>"
+
+
+def _unpacks_onto(file: str, found: ShellPaths, judge: _Judge) -> bool:
+    """Whether an unpack of the commands ``found`` (``tar -x``, ``unzip``: its members written)
+    may write the script ``file``: a member lands on it (:func:`~harness_memory.hooks.
+    archive_members.member_places`, as the unpack refusal lists them), or the archive cannot
+    be listed and ``file`` lies below the folder it is unpacked into. Read only where a
+    command both unpacks and runs a script (``tar -xf a.tar && ./s.sh``)."""
+    place = os.path.normpath(os.path.abspath(file))  # noqa: PTH100
+    set_here = _options_set_here(found) if found.unpacked else set()
+    for command, archive, folders, words in found.unpacked:
+        if not writes_members(command, words):
+            continue
+        options = None if command in set_here else _environment_options(command, judge.environ)
+        for folder in folders:
+            places = None
+            if archive is not None and options is not None:
+                places = member_places(command, archive, folder, ArchiveLinks(), [*options, *words])
+            real = os.path.realpath(place)
+            if places is None and real.startswith(os.path.realpath(folder).rstrip("/") + "/"):
+                return True
+            if places is not None and real in places:
+                return True
+    return False
 
 
 def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:

@@ -1,0 +1,85 @@
+"""Writers of a script file the command runs that the writers' table leaves out, and built
+programs it counts in vain (P-3, round 57).
+
+A script a shell of the call runs (``bash s.sh``, ``./s.sh``) is judged by its text on disk,
+refused when the same command may write it (``docs/security.md``): then the guard read the
+old file, or none. The places a command may write are ``ShellPaths.written`` (a
+redirection's target, a writer's written operands, every word of a program the guard does not
+read). Two kinds of program are read here besides, from the command's words:
+
+- :func:`git_rewritten`: git's words are judged as paths, never as written places, yet a git
+  command rewriting work-tree files by path (``git checkout -- s.sh``, ``git checkout evil --
+  s.sh``, ``git restore``, ``git mv``, ``git stash push s.sh``) writes each it names, and one
+  applying a patch (``git apply``, ``git am``; ``patch`` among the other programs:
+  :data:`PATCHERS`) writes whichever files its input names: :data:`ANY_FILE`. A git command
+  naming no path (``git pull``, ``git checkout main``, ``git merge``, ``git reset --hard``)
+  counts as writing no script, as ``make`` does not: each may rewrite a tracked script, but
+  refusing ``git pull && ./test.sh`` refuses everyday work (``docs/security.md``).
+- :func:`built_programs`: what a compiler writes by ``-o`` (``gcc -o app app.c``, ``go build
+  -o app``) is a compiled program, and ``make``'s targets (``make app``) are built by rules on
+  disk: run after (``./app``), each is run as any program the guard does not read, which it
+  would not read on disk either (``named_scripts.read_script``: ``"program"``). A compiler told
+  to write text (``-E``, ``-S``, ``-M…``, ``--emit``, ``-save-temps``) builds none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+
+__all__ = [
+    "ANY_FILE",
+    "COMPILERS",
+    "GIT_VALUED",
+    "PATCHERS",
+    "built_programs",
+    "git_rewritten",
+]
+
+ANY_FILE = "*"
+"""What :func:`git_rewritten` gives for a command writing whichever files its input names."""
+PATCHERS = frozenset({"patch"})
+"""Programs writing the files the patch they read names (``patch -p1 < fix.diff``)."""
+COMPILERS = frozenset(
+    {"gcc", "cc", "c++", "g++", "clang", "clang++", "tcc", "gfortran", "rustc", "go"}
+)
+"""Compilers whose ``-o`` output is a compiled program (``go`` under ``build``)."""
+_TEXT_OUTPUTS = ("-E", "-S", "-M", "--emit", "-save-temps")
+"""Options making a compiler write text (preprocessed source, assembly, dependencies)."""
+GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
+"""git's own options before its command that take the next word as their value."""
+_GIT_PATH_WRITERS = frozenset({"checkout", "restore", "mv", "stash", "checkout-index"})
+"""git's commands rewriting the work-tree files their operands name."""
+_GIT_PATCHERS = frozenset({"apply", "am"})
+"""git's commands writing the files the patch they read names."""
+
+
+def git_rewritten(words: Sequence[str]) -> list[str]:
+    """The work-tree files a ``git`` call given ``words`` (its words after its name) rewrites
+    by path: the operands after its command when that is one of :data:`_GIT_PATH_WRITERS`
+    (branch names among them: read as a file's name too, ``git checkout main`` as writing a
+    ``main``), ``[ANY_FILE]`` for ``apply``/``am``, else none."""
+    at = 0
+    while at < len(words) and words[at].startswith("-"):
+        at += 2 if words[at] in GIT_VALUED else 1
+    command = words[at] if at < len(words) else ""
+    if command in _GIT_PATCHERS:
+        return [ANY_FILE]
+    if command not in _GIT_PATH_WRITERS:
+        return []
+    return [word for word in words[at + 1 :] if word and not word.startswith("-")]
+
+
+def built_programs(command: str, words: Sequence[str]) -> list[str]:
+    """The words of ``command``'s ``words`` (after its name) naming a program it builds:
+    ``make``'s targets (no option, no ``NAME=value``), a compiler's (:data:`COMPILERS`) ``-o``
+    value (``-o app``, ``-oapp``) unless told to write text (:data:`_TEXT_OUTPUTS`)."""
+    if command == "make":
+        return [word for word in words if not word.startswith("-") and "=" not in word]
+    if command not in COMPILERS or any(word.startswith(_TEXT_OUTPUTS) for word in words):
+        return []
+    if command == "go" and words[:1] != ["build"]:
+        return []
+    built = [word[2:] for word in words if word.startswith("-o") and len(word) > 2]
+    built.extend(after for word, after in pairwise(words) if word == "-o")
+    return built
