@@ -24,6 +24,7 @@ read). Two kinds of program are read here besides, from the command's words:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -34,6 +35,7 @@ __all__ = [
     "PATCHERS",
     "built_programs",
     "git_rewritten",
+    "only_read",
 ]
 
 ANY_FILE = "*"
@@ -58,28 +60,66 @@ def git_rewritten(words: Sequence[str]) -> list[str]:
     """The work-tree files a ``git`` call given ``words`` (its words after its name) rewrites
     by path: the operands after its command when that is one of :data:`_GIT_PATH_WRITERS`
     (branch names among them: read as a file's name too, ``git checkout main`` as writing a
-    ``main``), ``[ANY_FILE]`` for ``apply``/``am``, else none."""
+    ``main``; a folder, ``git checkout HEAD -- .``, writes what lies below it),
+    ``[ANY_FILE]`` for ``apply``/``am`` (none with ``--check``, ``--stat``, ``--numstat``,
+    ``--summary``: it only reads the patch) and ``checkout-index -a``, else none."""
     at = 0
     while at < len(words) and words[at].startswith("-"):
         at += 2 if words[at] in GIT_VALUED else 1
     command = words[at] if at < len(words) else ""
+    given = words[at + 1 :]
     if command in _GIT_PATCHERS:
+        return [] if any(word in _GIT_PATCH_READS for word in given) else [ANY_FILE]
+    if command == "checkout-index" and any(word in ("-a", "--all") for word in given):
         return [ANY_FILE]
     if command not in _GIT_PATH_WRITERS:
         return []
-    return [word for word in words[at + 1 :] if word and not word.startswith("-")]
+    return [word for word in given if word and not word.startswith("-")]
+
+
+_GIT_PATCH_READS = frozenset({"--check", "--stat", "--numstat", "--summary"})
+"""``git apply``'s options making it only read the patch (without ``--apply``)."""
 
 
 def built_programs(command: str, words: Sequence[str]) -> list[str]:
     """The words of ``command``'s ``words`` (after its name) naming a program it builds:
     ``make``'s targets (no option, no ``NAME=value``), a compiler's (:data:`COMPILERS`) ``-o``
-    value (``-o app``, ``-oapp``) unless told to write text (:data:`_TEXT_OUTPUTS`)."""
+    value (``-o app``; glued, the whole word ``-oapp``, as the command's words hold it: only
+    that word is no write of a script, ``-os.sh`` never naming ``s.sh`` another writer
+    writes) unless told to write text (:data:`_TEXT_OUTPUTS`)."""
     if command == "make":
         return [word for word in words if not word.startswith("-") and "=" not in word]
     if command not in COMPILERS or any(word.startswith(_TEXT_OUTPUTS) for word in words):
         return []
     if command == "go" and words[:1] != ["build"]:
         return []
-    built = [word[2:] for word in words if word.startswith("-o") and len(word) > 2]
+    built = [word for word in words if word.startswith("-o") and len(word) > 2]
     built.extend(after for word, after in pairwise(words) if word == "-o")
     return built
+
+
+def only_read(command: str, said: Sequence[str]) -> list[str]:
+    """The words of ``said`` (a program's words after its name, each followed by its expanded
+    form) that ``command``, a program the guard does not read, only reads, as ``said`` holds
+    them: ``zip``'s files after its archive; ``scp``'s sources (all but its last operand,
+    ``scp run.sh host:/tmp/``); the file operands after an ``awk`` program given
+    first (no option) or perl's ``-e``/``-ne`` code that names neither ``ARGV``,
+    ``FILENAME`` nor ``shift``/``pop`` (the code may write only what it names; ``perl -i`` is
+    a writer read elsewhere). A word whose code is not known (``awk -f x.awk``) leaves every
+    word written."""
+    words = list(said[::2])
+    operands = [at for at, word in enumerate(words) if not word.startswith("-")]
+    if command == "zip":
+        kept = operands[1:]
+    elif command == "scp":
+        kept = operands[:-1]
+    elif command in ("awk", "gawk", "mawk") and operands[:1] == [0]:
+        code = words[operands[0]]
+        kept = [] if re.search(r"ARGV|FILENAME", code) else operands[1:]
+    elif command == "perl" and len(words) > 1 and re.fullmatch(r"-[lnpa]*e", words[0]):
+        code = words[1]
+        free = not re.search(r"ARGV|\bshift\b|\bpop\b", code)
+        kept = [at for at in operands if at > 1] if free else []
+    else:
+        kept = []
+    return [said[index] for at in kept for index in (2 * at, 2 * at + 1) if index < len(said)]

@@ -155,6 +155,7 @@ from harness_memory.hooks.script_writers import (
     PATCHERS,
     built_programs,
     git_rewritten,
+    only_read,
 )
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
@@ -299,8 +300,8 @@ class ShellPaths:
     :mod:`~harness_memory.hooks.link_texts`), which or whose folder is not there yet (the
     program may have made it a link), with that program, what shows it and which of the two
     is missing (``"which"``, ``"whose folder"``). ``textless`` holds those of
-    ``written`` a mode or owner changer (:data:`MODE_CHANGERS`: ``chmod +x gradlew``) or a
-    remover (``rm -f app``) writes, or an interpreter runs as its script (``python3 mk.py``),
+    ``written`` a mode or owner changer (:data:`MODE_CHANGERS`: ``chmod +x gradlew``), ``touch``
+    or a remover (``rm -f app``) writes, or an interpreter runs as its script (``python3 mk.py``),
     as written and expanded: it gives them no new text (a
     script the command runs after it is read from disk as ever, or is gone); ``compiled``
     those only a compiler or ``make`` writes as the program it builds
@@ -309,7 +310,10 @@ class ShellPaths:
     itself writes by a redirection (``> s.sh``), as written and expanded. ``revised`` holds the
     files a git command rewrites by path or a patch writes (:func:`~harness_memory.hooks.
     script_writers.git_rewritten`: ``git checkout -- s.sh``; ``*`` for ``patch``, ``git
-    apply``: any file), expanded where known, besides ``written``. ``replaced_unknown`` is
+    apply``: any file), expanded where known, besides ``written``. ``guessed`` holds the words
+    of ``written`` a program the guard does not read is given (it may write any of them): in a
+    data word read as a command (``echo "Running run.sh"``) they are ``textless`` too, no
+    program running there. ``replaced_unknown`` is
     True once a command removed or moved a place built at run time (``rm -rf "$(cat f)"``):
     any folder may be gone after it.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
@@ -323,6 +327,7 @@ class ShellPaths:
         "derived",
         "fed",
         "fed_patches",
+        "guessed",
         "linked_programs",
         "linker",
         "links",
@@ -373,6 +378,7 @@ class ShellPaths:
         self.mentioned: list[str] = []
         self.written: list[str] = []
         self.textless: list[str] = []
+        self.guessed: list[str] = []
         self.compiled: list[str] = []
         self.redirected: list[str] = []
         self.revised: list[str] = []
@@ -411,6 +417,7 @@ class ShellPaths:
         self.mentioned.extend(inner.mentioned)
         self.written.extend(inner.written)
         self.textless.extend(inner.textless)
+        self.guessed.extend(inner.guessed)
         self.compiled.extend(inner.compiled)
         self.redirected.extend(inner.redirected)
         self.revised.extend(inner.revised)
@@ -1390,11 +1397,25 @@ def _read_inner(
                 _outer=outer,
             )
             made = inner.linker
+            if data:  # ``echo "Running run.sh"``: a program the text names writes nothing,
+                inner.textless.extend(inner.guessed)  # nor runs a path not there (``/ln -s``)
+                inner.scripts = [run for run in inner.scripts if not _no_data_script(run, outer)]
             if data and made is not None and made != outer.linker and _data_name(made, at, outer):
                 # named by the text itself, not a program run before it
                 inner.after_linker = [seen for seen in inner.after_linker if seen[:2] != made]
                 inner.linker = None
             found.take(inner)
+
+
+def _no_data_script(script: tuple[str, str, str, str | None, bool], outer: _Writes) -> bool:
+    """Whether a ``script`` a data word read as a command runs by its path (``awk
+    '{gsub(/ln -s/, …)}'``: ``/ln``) is none: named by a path not there that the command does
+    not write by a writer the guard reads, so it runs nothing (:func:`_data_name`)."""
+    kind, base, _, path, _ = script
+    if kind != "run" or path is None:
+        return False
+    there = os.path.lexists(os.path.join(base, path))  # noqa: PTH118
+    return not (there or outer.wrote(os.path.basename(path)))  # noqa: PTH119
 
 
 def _data_name(
@@ -3513,12 +3534,15 @@ class _Writes:
         (``words``: git's words, expanded). An interpreter's script given first (``python3
         manage.py migrate``) it reads: no new text, as a shell's script operand."""
         self._found.written.extend(said)
+        self._found.guessed.extend(said)
         if said[:1] == [self._operand] and any(re.match(rule, command) for rule, _ in INTERPRETERS):
             self._found.textless.extend(said[:2])
+        self._found.textless.extend(only_read(command, said))
         spelled = dict(zip(said[::2], said[1::2], strict=False))
         built = built_programs(command, said[::2])
         self._found.compiled.extend(w for b in built for w in (b, spelled.get(b, "")))
-        self._found.revised.extend([ANY_FILE] if command in PATCHERS else [])
+        patching = command in PATCHERS and "--dry-run" not in said[::2]
+        self._found.revised.extend([ANY_FILE] if patching else [])
         if command == "git":
             self._found.revised.extend(git_rewritten(words))
 
@@ -4097,7 +4121,7 @@ class _Writes:
         naming = command not in _REMOVERS
         for word, built in written:
             self._found.written.extend([word, spelled.get(word, "")])
-            if command in MODE_CHANGERS or not naming:
+            if command in MODE_CHANGERS or command == "touch" or not naming:
                 self._found.textless.extend([word, spelled.get(word, "")])
             if not built:
                 self._after_linker(word)
