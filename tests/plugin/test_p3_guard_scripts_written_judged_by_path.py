@@ -106,3 +106,49 @@ def test_p3_a_script_written_beside_a_compiler_output_or_by_make_is_refused(
     )
     assert make.returncode == 0, make.stderr
     assert (where.root / where.other / "a.md").exists()
+
+
+BYPASSES = [
+    "cp p.txt link.sh; ./s.sh",
+    "cp p.txt s.sh; ./link.sh",
+    "find . -name p.txt -exec cp {} s.sh \\; && ./s.sh",
+    "git checkout HEAD -- . && ./s.sh",
+    "git restore --source=HEAD . && ./s.sh",
+    "git checkout-index -a -f && ./s.sh",
+    "git clone -q . x && x/s.sh",
+    "git worktree add -q wt && bash wt/s.sh",
+    "python3 -m zipfile -e a.zip . && bash s.sh",
+    "python3 -m tarfile -e b.tar . && bash s.sh",
+]
+"""A script written by the same command under another spelling: through a link to it (or
+run through one), by a ``find`` action's writer, by git rewriting a folder above it or every
+file, in a folder git fills (not there when judged: it ran nothing), or unpacked by Python's
+archive modules (the repository's committed ``s.sh`` copies ``note.md`` into the other
+scope)."""
+
+
+def _committed(where: Layout) -> None:
+    """:func:`_prepared`, with ``link.sh`` a link to ``s.sh`` and a repository whose committed
+    ``s.sh`` is ``p.txt``'s text (the work tree's is harmless)."""
+    _prepared(where)
+    work = where.workspace
+    (work / "link.sh").symlink_to("s.sh")
+    (work / "s.sh").write_text((work / "p.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "s.sh"], check=True)
+    subprocess.run([*git, "commit", "-qm", "s"], check=True)
+    (work / "s.sh").write_text("echo old\n", encoding="utf-8")
+    (work / "s.sh").chmod(0o755)
+
+
+def test_p3_a_script_written_under_another_spelling_is_refused(where: Layout) -> None:
+    _committed(where)
+
+    refused = {command: refusals_by_every_harness(where, command) for command in BYPASSES}
+
+    let_through = {command: seen for command, seen in refused.items() if None in seen.values()}
+    assert let_through == {}
+    proof = "\n".join(f"( {command} ) </dev/null" for command in BYPASSES[2:4])
+    subprocess.run(["bash", "-c", proof], cwd=where.workspace, capture_output=True, check=False)
+    assert (where.root / where.other / "a.md").exists()

@@ -36,6 +36,7 @@ __all__ = [
     "built_programs",
     "git_rewritten",
     "only_read",
+    "python_unpacked",
 ]
 
 ANY_FILE = "*"
@@ -72,9 +73,58 @@ def git_rewritten(words: Sequence[str]) -> list[str]:
         return [] if any(word in _GIT_PATCH_READS for word in given) else [ANY_FILE]
     if command == "checkout-index" and any(word in ("-a", "--all") for word in given):
         return [ANY_FILE]
+    if command in _GIT_MAKERS:
+        return _git_made(command, given)
     if command not in _GIT_PATH_WRITERS:
         return []
     return [word for word in given if word and not word.startswith("-")]
+
+
+_GIT_MAKERS = {
+    "clone": frozenset({"-b", "--branch", "-o", "--origin", "--depth", "-c", "--config"})
+    | frozenset({"--reference", "--template", "--separate-git-dir", "-u", "--upload-pack"})
+    | frozenset({"-j", "--jobs", "--filter", "--shallow-since", "--shallow-exclude"}),
+    "worktree": frozenset({"-b", "-B", "--reason"}),
+}
+"""git's commands making a work tree of files in a new folder, with their valued options."""
+
+
+def _git_made(command: str, given: Sequence[str]) -> list[str]:
+    """The folder ``git clone`` (its second operand, else its source's last part without
+    ``.git``) or ``git worktree add`` (its first operand after ``add``) fills with files,
+    given its words after the command: each file below it is written (``git clone -q . x &&
+    x/s.sh``)."""
+    valued = _GIT_MAKERS[command]
+    operands: list[str] = []
+    skip = False
+    for word in given:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word in valued
+        else:
+            operands.append(word)
+    if command == "worktree":
+        return operands[1:2] if operands[:1] == ["add"] else []
+    if len(operands) > 1:
+        return operands[1:2]
+    made = operands[0].rstrip("/").rsplit("/", 1)[-1].removesuffix(".git") if operands else ""
+    return [made] if made not in ("", ".", "..") else []
+
+
+_PYTHON_UNPACKERS = frozenset({"zipfile", "tarfile"})
+"""Python's modules unpacking an archive into a folder from the command line (``-e``)."""
+
+
+def python_unpacked(words: Sequence[str]) -> list[str]:
+    """The folder ``python3 -m zipfile -e a.zip DIR`` or ``-m tarfile --extract a.tar DIR``
+    (``words``: after the program's name) unpacks into, whose every file below may be
+    written; none for any other command."""
+    for at in range(len(words) - 4):
+        module, action = words[at + 1], words[at + 2]
+        if words[at] == "-m" and module in _PYTHON_UNPACKERS and action in ("-e", "--extract"):
+            return [words[at + 4]]
+    return []
 
 
 _GIT_PATCH_READS = frozenset({"--check", "--stat", "--numstat", "--summary"})

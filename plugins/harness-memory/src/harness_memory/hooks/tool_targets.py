@@ -156,6 +156,7 @@ from harness_memory.hooks.script_writers import (
     built_programs,
     git_rewritten,
     only_read,
+    python_unpacked,
 )
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
@@ -3545,6 +3546,8 @@ class _Writes:
         self._found.revised.extend([ANY_FILE] if patching else [])
         if command == "git":
             self._found.revised.extend(git_rewritten(words))
+        if command.startswith("python"):
+            self._found.revised.extend(python_unpacked(said[::2]))
 
     def _fed_patch(self, how: str) -> None:
         """Keep the folder ``apply_patch`` runs in (unknown after a ``cd`` into a folder known
@@ -3655,7 +3658,20 @@ class _Writes:
                 action = None
 
     def _note_action_script(self, action: str, command: list[str]) -> None:
-        """:meth:`_note_found_scripts` for one ``action`` running ``command`` (its words)."""
+        """:meth:`_note_found_scripts` for one ``action`` running ``command`` (its words); and,
+        outside ``-execdir``, the places its command writes that give new text, a found file
+        (``{}``) aside, as files it rewrites (``ShellPaths.revised``: ``-exec cp {} s.sh``
+        writes ``s.sh``)."""
+        if not action.endswith("dir"):
+            text = " ".join(_fed_word(word, "$" in word or "`" in word, []) for word in command)
+            found = self._read_run(text)
+            kept = Counter((*found.textless, *found.compiled))
+            for word in found.written:
+                if kept[word] > 0:
+                    kept[word] -= 1
+                elif word and "{}" not in word:
+                    self._found.revised.append(word)
+            self._found.revised.extend(found.revised)
         name = os.path.basename(command[0])  # noqa: PTH119
         if name in SCRIPT_SHELLS:
             kind, script = "shell", script_operand(command[1:])
