@@ -17,9 +17,14 @@ read). Two kinds of program are read here besides, from the command's words:
   refusing ``git pull && ./test.sh`` refuses everyday work (``docs/security.md``).
 - :func:`built_programs`: what a compiler writes by ``-o`` (``gcc -o app app.c``, ``go build
   -o app``) is a compiled program, and ``make``'s targets (``make app``) are built by rules on
-  disk: run after (``./app``), each is run as any program the guard does not read, which it
-  would not read on disk either (``named_scripts.read_script``: ``"program"``). A compiler told
-  to write text (``-E``, ``-S``, ``-M…``, ``--emit``, ``-save-temps``) builds none.
+  disk: run after by its path (``./app``) where it is missing or compiled on disk, each is run
+  as any program the guard does not read, which it would not read on disk either
+  (``named_scripts.read_script``: ``"program"``); a target or output a shell runs, or that is
+  text on disk (``make -B s.sh && bash s.sh``), counts as written. A compiler told to write
+  text (``-E``, ``-S``, ``-M…``, ``--emit``, ``-save-temps``) builds none.
+- :func:`only_read`, :func:`python_unpacked`: the words some programs the guard does not read
+  only read (``zip``'s files, ``scp``'s sources), and the folder Python's archive modules
+  unpack into (round 57, review57e).
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from itertools import pairwise
+
+from harness_memory.hooks.option_words import plain_words
 
 __all__ = [
     "ANY_FILE",
@@ -95,15 +102,7 @@ def _git_made(command: str, given: Sequence[str]) -> list[str]:
     given its words after the command: each file below it is written (``git clone -q . x &&
     x/s.sh``)."""
     valued = _GIT_MAKERS[command]
-    operands: list[str] = []
-    skip = False
-    for word in given:
-        if skip:
-            skip = False
-        elif word.startswith("-"):
-            skip = word in valued
-        else:
-            operands.append(word)
+    operands = plain_words(given, valued)
     if command == "worktree":
         return operands[1:2] if operands[:1] == ["add"] else []
     if len(operands) > 1:
