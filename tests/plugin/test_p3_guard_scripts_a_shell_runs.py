@@ -15,10 +15,10 @@ The rule: a script a shell of the call runs (its operand, ``source``/``.``, a fi
 standard input, ``$(cat FILE)`` as its ``-c`` or ``eval`` code, a program run by its path) is
 read when it exists and is judged by the memory its text names (a script it runs in turn
 followed); one past the guard's size cap, no regular file, or written by the same command
-(for a program run by its path: written by the shell's own redirection) is refused, to be
-written in a command of its own. Everyday forms pass: scripts naming no other memory
-(``bash install.sh``, ``bash -s -- --prefix=/tmp/x < install.sh``, ``chmod +x gradlew &&
-./gradlew``), a program the command builds (``gcc -o app x.c && ./app``), code
+(by any of its writers since round 57: ``test_p3_guard_scripts_written_by_any_writer``) is
+refused, to be written in a command of its own. Everyday forms pass: scripts naming no other
+memory (``bash install.sh``, ``bash -s -- --prefix=/tmp/x < install.sh``, ``chmod +x gradlew &&
+./gradlew``), a program the command compiles (``gcc -o app x.c && ./app``), code
 ``printf``/``echo -e`` print and the guard reads (``printf '%s\\n' a b | bash -n``, ``echo -e
 'ls' | bash``).
 """
@@ -88,7 +88,6 @@ EVERYDAY = [
     "chmod +x install.sh && ./install.sh",
     "gcc -o app x.c && ./app",
     "bash -s < /dev/null",
-    "cp /bin/cp tool; ./tool note.md copy.md",
     'eval "$(cat install.sh)"',
     "for f in *.json; do python3 -c \"import json; json.load(open('$f'))\"; done",
     "nice -n 10 make -j2",

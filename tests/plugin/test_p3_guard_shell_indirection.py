@@ -298,7 +298,8 @@ def test_p3_find_running_a_link_to_a_writer_is_refused(where: Layout, command: s
         ("hash -r; cp note.md copy.md", "copy.md"),
         ("hash; hash -t ls >/dev/null 2>&1; cp note.md copy.md", "copy.md"),
         ("hash -p /bin/cp tool; tool note.md {root}/{own}/a.md", "{root}/{own}/a.md"),
-        ("cp /bin/cp tool; ./tool note.md copy.md", "copy.md"),
+        # ``cp /bin/cp tool; ./tool …`` is refused since round 57: a program run by its path
+        # that the same command writes (test_p3_guard_scripts_written_by_any_writer)
         ('set -- a b; echo "$@" > out.md', "out.md"),
         ("set -e -o pipefail; cp note.md copy.md", "copy.md"),
         ('set -- note.md; for f in "$@"; do cp "$f" copy.md; done', "copy.md"),

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 from typing import NamedTuple
@@ -91,6 +92,7 @@ from harness_memory.hooks.program_settings import (
     read_settings_file,
     settings_places,
 )
+from harness_memory.hooks.script_writers import ANY_FILE
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.shell_words import split_words
@@ -471,7 +473,7 @@ def _startup_file_refusal(
         file = os.path.join(base, named)  # noqa: PTH118
         if _dangling(file):
             target = os.path.realpath(file)
-            cannot = _unjudged_script("source", (named, file), target, [found], judge)
+            cannot = _unjudged_script("source", (named, file, base), target, [found], judge)
             if cannot is None and not _may_make(target, base, [found, *judge.outer]):
                 continue
             return (
@@ -529,10 +531,12 @@ def _script_refusal(
         if path is None:
             continue  # named at run time: fenced as a script the agent's own command runs
         file = script_file(kind, base, path, judge.environ)
-        cannot = _unjudged_script(kind, (spelled, path), file, [] if followed else [found], judge)
+        cannot = _unjudged_script(
+            kind, (spelled, path, base), file, [] if followed else [found], judge
+        )
         if cannot is None and _dangling(file):  # a link to nothing: the shell runs nothing
             target = os.path.realpath(file)  # unless the command writes what it points to
-            cannot = _unjudged_script(kind, (spelled, path), target, [found], judge)
+            cannot = _unjudged_script(kind, (spelled, path, base), target, [found], judge)
             if cannot is None:
                 continue
         same_shell = kind == "source" and top  # not a shell of its own (``bash -i x.sh``)
@@ -604,38 +608,153 @@ def _script_text_refusal(
 
 
 def _unjudged_script(
-    kind: str, words: tuple[str, str], file: str, found: list[ShellPaths], judge: _Judge
+    kind: str, words: tuple[str, str, str], file: str, found: list[ShellPaths], judge: _Judge
 ) -> str | None:
-    """Why the script ``file`` (``words``: as spelled and once expanded) that a command runs
-    (``kind``: ``source``, ``shell``, ``fed``, ``run``) cannot be judged whatever it holds, or
-    None: written by the ``found`` commands (the settings naming it) or the call's own
-    (``judge.outer``; each command counted once: at the call's own level ``found`` is one of
-    them). Not so by a mode or owner changer alone (``chmod +x gradlew && ./gradlew``:
-    ``ShellPaths.mode_changed``), whose file keeps its text, nor by a shell's own script
-    operand, every shell's (``bash b.sh; bash b.sh``), nor by a command substitution running
-    or printing it (``eval "$(/opt/homebrew/bin/brew shellenv)"``, ``eval "$(cat s.sh)"``:
-    ``eval`` is given the text, not the file). A program run by its path (``run``) counts
-    only when the shell itself writes it by a redirection (``printf … > s.sh; ./s.sh``): one
-    a program of the command makes is run as any program the guard does not read (``gcc -o
-    app app.c && ./app``, ``cp /bin/cp t; ./t``)."""
-    name = PurePath(file).name
-    spelled, path = words
+    """Why the script ``file`` (``words``: as spelled, once expanded, and the folder it runs in)
+    that a command runs (``kind``: ``source``, ``shell``, ``fed``, ``run``) cannot be judged
+    whatever it holds, or None: the ``found`` commands (the settings naming it) or the call's
+    own (``judge.outer``; each command counted once: at the call's own level ``found`` is one of
+    them) may write it, so the text on disk the guard reads is not the one run. A command may
+    write the places of ``ShellPaths.written`` (a redirection's target, by its whole name; a
+    writer's written operand, ``tee s.sh``, ``cp x s.sh``, ``dd of=s.sh``, ``sed -i … s.sh``,
+    ``curl -o s.sh``; any word of a program the guard does not read, ``python3 -c
+    "open('s.sh','w')"``) and ``ShellPaths.revised`` (``git checkout -- s.sh``; any file after
+    ``patch``, ``git apply``), and an unpack a member of which may land on it
+    (:func:`_unpacks_onto`). Not so a mode or owner changer or a remover alone (``chmod +x
+    gradlew && ./gradlew``, ``rm -f app``: ``ShellPaths.textless``), which gives the file no new
+    text; a compiler's output or a ``make`` target (``gcc -o app app.c && ./app``:
+    ``ShellPaths.compiled``), a compiled program the guard would not read on disk either; a
+    shell's own script operand, every shell's (``bash b.sh; bash b.sh``); a command substitution
+    running or printing it (``eval "$(/opt/homebrew/bin/brew shellenv)"``, ``eval "$(cat
+    s.sh)"``: ``eval`` is given the text, not the file); a program that only reads (``shellcheck
+    s.sh``, ``cat s.sh``: :data:`~harness_memory.hooks.unread_programs.ONLY_READERS`), whose
+    words are no written places. A git command naming no path (``git pull && ./test.sh``) is no
+    writer of it (``hooks.script_writers``).
+
+    Each written word is judged on its own (:func:`_writes_script`), never counted: a word
+    that gives no new text (``ShellPaths.textless``, ``compiled``, a shell's operand, a word of
+    a data word read as a command: ``echo "Running run.sh"``) cancels only itself, so ``cat
+    p.txt > s.sh; cc -os.sh -os.sh; bash s.sh`` stays written. A compiler's output or a
+    ``make`` target is no write only of a program run by its path that is missing or compiled
+    on disk (:func:`_compiled_or_missing`): ``make -B s.sh && bash s.sh`` runs the text
+    make's rule wrote."""
+    spelled, path, base = words
     commands = list({id(each): each for each in (*found, *judge.outer)}.values())
     ran = re.compile(
         rf"(\$\(|`)\s*(?:cat\s+(?:--\s+)?|<\s*)?(?:{re.escape(spelled)}|{re.escape(path)})"
         r"(?=[\s)`]|$)"
     )  # ``$(./x.sh)``, ``$(cat x.sh)``, ``$(< x.sh)``: the file run or read, not written
-    writing = 0
+    script = (file, base)
+    built = kind == "run" and _compiled_or_missing(file)
     for each in commands:
-        if kind == "run":  # the whole word: ``> "Deploy notes.md"`` writes no ``Deploy``
-            writing += sum(1 for word in each.redirected if PurePath(word).name == name)
+        kept = Counter((*each.textless, *(each.compiled if built else ())))
+        for run in each.scripts:
+            kept.update((run[2], run[3] or "") if run[0] == "shell" else ())
+        redirected = set(each.redirected)  # the whole word: ``> "Deploy notes.md"``, no ``Deploy``
+        for word in each.written:
+            if kept[word] > 0:
+                kept[word] -= 1
+            elif word in redirected:
+                if _writes_script(word, script, whole=True):
+                    return "is written by the same command"
+            elif not _code_running(word, spelled) and _writes_script(ran.sub(r"\1", word), script):
+                return "is written by the same command"
+        for word in each.revised:
+            if word == ANY_FILE or _writes_script(word, script, below=True):
+                return "is written by the same command"
+    unpacked = any(_unpacks_onto(file, each, judge) for each in commands)
+    return "is written by the same command" if unpacked else None
+
+
+def _compiled_or_missing(file: str) -> bool:
+    """Whether the script ``file`` is missing or a compiled program on disk
+    (:func:`~harness_memory.hooks.named_scripts.read_script`: ``"program"``): what a compiler
+    or ``make`` builds there is one the guard does not read either."""
+    return not os.path.lexists(file) or read_script(file, run=True)[0] == "program"
+
+
+def _writes_script(
+    word: str, script: tuple[str, str], *, whole: bool = False, below: bool = False
+) -> bool:
+    """Whether the written ``word`` (as written: a redirection's target when ``whole``, else a
+    writer's operand or a word of a program the guard does not read) writes the script
+    ``script`` (its file and the folder the command runs in): it is a file of the script's
+    name (:func:`_ends_in`; a word holding white space only where code punctuation bounds the
+    name, ``open('s.sh', 'w')``, never a message's ``"Running run.sh"``), and, when absolute,
+    that file itself, not another of its name (``cp run.sh /tmp/``); or, a literal path,
+    the same file by its real path (a link to it: ``cp p.txt link.sh; ./s.sh``), or with
+    ``below`` a folder above it (``git checkout HEAD -- .``)."""
+    file, base = script
+    name = PurePath(file).name
+    real = os.path.realpath(file)
+    place = os.path.normpath(os.path.join(base, os.path.expanduser(word)))  # noqa: PTH111, PTH118
+    literal = word != "" and not re.search(_RUN_TIME_CHARS, word) and not re.search(r"\s", word)
+    if literal and os.path.realpath(place) == real:
+        return True
+    if below and literal and real.startswith(os.path.realpath(place).rstrip("/") + "/"):
+        return True
+    if whole:
+        return PurePath(word).name == name
+    for piece in _path_pieces(word):
+        if not _ends_in(piece, name):
             continue
-        writing += sum(1 for word in each.written if _ends_in(ran.sub(r"\1", word), name))
-        writing -= sum(1 for word in each.mode_changed if _ends_in(word, name))
-        for script in each.scripts:
-            shown = (script[2], script[3] or "") if script[0] == "shell" else ()
-            writing -= sum(1 for word in shown if _ends_in(word, name))
-    return "is written by the same command" if writing > 0 else None
+        absolute = os.path.expanduser(piece.split(":", 1)[-1])  # noqa: PTH111
+        if not absolute.startswith("/") or re.search(_RUN_TIME_CHARS, absolute):
+            return True
+        there = os.path.normpath(absolute)
+        if there == os.path.normpath(file) or os.path.realpath(there) == real:
+            return True
+    return False
+
+
+def _path_pieces(word: str) -> list[str]:
+    """The parts of a written ``word`` that may be a path: the word, or, when it holds white
+    space (a message, a pattern, code), only its parts holding code punctuation (quotes,
+    ``=``, ``(``, ``>``: ``shutil.copy('p', 's.sh')``); a part bounded by white space alone
+    is prose (``"Fix deploy.sh"``), and a command in it is read as one besides."""
+    if not re.search(r"\s", word):
+        return [word]
+    return [
+        piece
+        for part in word.split()
+        if re.search(_PATH_SPLIT_RE, part)
+        for piece in re.split(_PATH_SPLIT_RE, part)
+        if piece
+    ]
+
+
+def _code_running(word: str, spelled: str) -> bool:
+    """Whether a word a program is given (``word``) is code whose first command is the script
+    run as ``spelled``, not a place: the guard reads such a word as shell code too, and a
+    ``sed``/``perl`` script (``'s/ *$/!/'``) then runs ``s/``, which that word does not
+    write. ``spelled`` must end a command there (white space or ``;|&()<>`` after it): ``>
+    ./s.sh`` and ``cp p ./s.sh`` still write ``./s.sh``."""
+    after = word[len(spelled) : len(spelled) + 1]
+    return word.startswith(spelled) and after != "" and after in " \t\n;|&()<>"
+
+
+def _unpacks_onto(file: str, found: ShellPaths, judge: _Judge) -> bool:
+    """Whether an unpack of the commands ``found`` (``tar -x``, ``unzip``: its members written)
+    may write the script ``file``: a member lands on it (:func:`~harness_memory.hooks.
+    archive_members.member_places`, as the unpack refusal lists them), or the archive cannot
+    be listed and ``file`` lies below the folder it is unpacked into. Read only where a
+    command both unpacks and runs a script (``tar -xf a.tar && ./s.sh``)."""
+    place = os.path.normpath(os.path.abspath(file))  # noqa: PTH100
+    set_here = _options_set_here(found) if found.unpacked else set()
+    for command, archive, folders, words in found.unpacked:
+        if not writes_members(command, words):
+            continue
+        options = None if command in set_here else _environment_options(command, judge.environ)
+        for folder in folders:
+            places = None
+            if archive is not None and options is not None:
+                places = member_places(command, archive, folder, ArchiveLinks(), [*options, *words])
+            real = os.path.realpath(place)
+            if places is None and real.startswith(os.path.realpath(folder).rstrip("/") + "/"):
+                return True
+            if places is not None and real in places:
+                return True
+    return False
 
 
 def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 
 from harness_memory.hooks.option_names import FLAGS, OPTIONAL, VALUED
 
@@ -54,6 +55,7 @@ __all__ = [
     "cp_flags",
     "interpreter_table",
     "option_values",
+    "plain_words",
     "read_options",
     "table_for",
 ]
@@ -388,3 +390,18 @@ def cp_flags(words: Sequence[str]) -> set[str]:
         if name == "--preserve" and {"links", "all"} & set(value.split(",")):
             flags.add("--preserve=links")
     return flags
+
+
+def plain_words(words: Sequence[str], valued: AbstractSet[str]) -> list[str]:
+    """The words of ``words`` that are neither an option (``-x``, ``--x``) nor the value of
+    one of ``valued`` given as the next word (``-b main``), in order."""
+    plain: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word in valued
+        else:
+            plain.append(word)
+    return plain

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 
 from memory_core.markdown import line_texts
 
+from harness_memory.hooks.option_words import plain_words
 from harness_memory.hooks.settings_file import account_home, read_settings_file
 
 __all__ = [
@@ -92,15 +93,7 @@ def written_settings(program: str, words: list[str]) -> list[tuple[str, str]]:
     ``(key, value)`` read as a settings file's (:func:`_pairs`: ``_`` as ``-``, lowercased);
     none for any other command."""
     valued = _NPM_VALUED if program == "npm" else _PIP_VALUED
-    plain: list[str] = []
-    skip = False
-    for word in words:
-        if skip:
-            skip = False
-        elif word.startswith("-"):
-            skip = word in valued
-        else:
-            plain.append(word)
+    plain = plain_words(words, valued)
     if program == "npm" and plain[:1] == ["set"]:
         plain = ["config", *plain]
     if plain[:2] not in (["config", "set"], ["c", "set"]):

@@ -133,6 +133,7 @@ from harness_memory.hooks.named_scripts import SCRIPT_SHELLS, read_script, scrip
 from harness_memory.hooks.option_words import (
     CP_TREE,
     FIND_RUNNING,
+    INTERPRETERS,
     TABLES,
     ReadOptions,
     cp_flags,
@@ -148,6 +149,15 @@ from harness_memory.hooks.program_settings import (
 )
 from harness_memory.hooks.run_texts import commands_run, sed_script_files, texts_run
 from harness_memory.hooks.run_time_names import existing_names
+from harness_memory.hooks.script_writers import (
+    ANY_FILE,
+    GIT_VALUED,
+    PATCHERS,
+    built_programs,
+    git_rewritten,
+    only_read,
+    python_unpacked,
+)
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, startup_files
@@ -295,29 +305,40 @@ class ShellPaths:
     command (``linker``, the first: the program and what shows it may,
     :mod:`~harness_memory.hooks.link_texts`), which or whose folder is not there yet (the
     program may have made it a link), with that program, what shows it and which of the two
-    is missing (``"which"``, ``"whose folder"``). ``mode_changed`` holds those of
-    ``written`` only a mode or owner changer writes (:data:`MODE_CHANGERS`: ``chmod +x
-    gradlew``), as written and expanded: their text stays what it was (a script the command
-    runs after it is read from disk as ever); ``redirected`` those the shell itself writes
-    by a redirection (``> s.sh``), as written and expanded. ``replaced_unknown`` is True once a
-    command removed or moved a place built at run time (``rm -rf "$(cat f)"``): any folder
-    may be gone after it.
+    is missing (``"which"``, ``"whose folder"``). ``textless`` holds those of
+    ``written`` a mode or owner changer (:data:`MODE_CHANGERS`: ``chmod +x gradlew``), ``touch``
+    or a remover (``rm -f app``) writes, or an interpreter runs as its script (``python3 mk.py``),
+    as written and expanded: it gives them no new text (a
+    script the command runs after it is read from disk as ever, or is gone); ``compiled``
+    those only a compiler or ``make`` writes as the program it builds
+    (:func:`~harness_memory.hooks.script_writers.built_programs`: ``gcc -o app``), as
+    written; ``redirected`` those the shell
+    itself writes by a redirection (``> s.sh``), as written and expanded. ``revised`` holds the
+    files a git command rewrites by path or a patch writes (:func:`~harness_memory.hooks.
+    script_writers.git_rewritten`: ``git checkout -- s.sh``; ``*`` for ``patch``, ``git
+    apply``: any file), expanded where known, besides ``written``. ``guessed`` holds the words
+    of ``written`` a program the guard does not read is given (it may write any of them): in a
+    data word read as a command (``echo "Running run.sh"``) they are ``textless`` too, no
+    program running there. ``replaced_unknown`` is
+    True once a command removed or moved a place built at run time (``rm -rf "$(cat f)"``):
+    any folder may be gone after it.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
         "after_linker",
         "budget",
         "built",
+        "compiled",
         "configured",
         "derived",
         "fed",
         "fed_patches",
+        "guessed",
         "linked_programs",
         "linker",
         "links",
         "lost_programs",
         "mentioned",
-        "mode_changed",
         "moved",
         "named",
         "only_read",
@@ -326,12 +347,14 @@ class ShellPaths:
         "programs",
         "redirected",
         "replaced_unknown",
+        "revised",
         "run_in_unknown",
         "scripts",
         "settings_moved",
         "settings_readers",
         "sifted",
         "swept",
+        "textless",
         "unanchored",
         "unbounded",
         "undecided",
@@ -360,8 +383,11 @@ class ShellPaths:
         self.configured: list[tuple[str, str, list[str], dict[str, str]]] = []
         self.mentioned: list[str] = []
         self.written: list[str] = []
-        self.mode_changed: list[str] = []
+        self.textless: list[str] = []
+        self.guessed: list[str] = []
+        self.compiled: list[str] = []
         self.redirected: list[str] = []
+        self.revised: list[str] = []
         self.named: list[str] = []
         self.lost_programs: list[str] = []
         self.unpacked: list[tuple[str, str | None, list[str], list[str]]] = []
@@ -396,8 +422,11 @@ class ShellPaths:
         self.configured.extend(inner.configured)
         self.mentioned.extend(inner.mentioned)
         self.written.extend(inner.written)
-        self.mode_changed.extend(inner.mode_changed)
+        self.textless.extend(inner.textless)
+        self.guessed.extend(inner.guessed)
+        self.compiled.extend(inner.compiled)
         self.redirected.extend(inner.redirected)
+        self.revised.extend(inner.revised)
         self.named.extend(inner.named)
         self.lost_programs.extend(inner.lost_programs)
         self.unpacked.extend(inner.unpacked)
@@ -1373,11 +1402,25 @@ def _read_inner(
                 _outer=outer,
             )
             made = inner.linker
+            if data:  # ``echo "Running run.sh"``: a program the text names writes nothing,
+                inner.textless.extend(inner.guessed)  # nor runs a path not there (``/ln -s``)
+                inner.scripts = [run for run in inner.scripts if not _no_data_script(run, outer)]
             if data and made is not None and made != outer.linker and _data_name(made, at, outer):
                 # named by the text itself, not a program run before it
                 inner.after_linker = [seen for seen in inner.after_linker if seen[:2] != made]
                 inner.linker = None
             found.take(inner)
+
+
+def _no_data_script(script: tuple[str, str, str, str | None, bool], outer: _Writes) -> bool:
+    """Whether a ``script`` a data word read as a command runs by its path (``awk
+    '{gsub(/ln -s/, …)}'``: ``/ln``) is none: named by a path not there that the command does
+    not write by a writer the guard reads, so it runs nothing (:func:`_data_name`)."""
+    kind, base, _, path, _ = script
+    if kind != "run" or path is None:
+        return False
+    there = os.path.lexists(os.path.join(base, path))  # noqa: PTH118
+    return not (there or outer.wrote(os.path.basename(path)))  # noqa: PTH119
 
 
 def _data_name(
@@ -3352,7 +3395,7 @@ class _Writes:
             maker = self._runs_linker(program[0] if program else "", command or "", given)
         self._stdin = None
         if unread:
-            self._found.written.extend(said)  # it may write any place its words name
+            self._note_unread_writes(command or "", said, config_words)
             self._unread_names.update(os.path.basename(word.rstrip("/")) for word in said)  # noqa: PTH119
             self._found.programs.insert(self._named_at, program[0])
             if self._run_data:  # ``cd "$(cat f)" && python3 -c 'open("a.md", "w")'``
@@ -3488,6 +3531,28 @@ class _Writes:
             return True
         return True
 
+    def _note_unread_writes(self, command: str, said: list[str], words: list[str]) -> None:
+        """Keep what the command ended, run unread, may write: any place its words name
+        (``said``: as written and expanded), and for the scripts the call runs
+        (:mod:`~harness_memory.hooks.script_writers`) the program a compiler or ``make``
+        builds, any file for a patcher, and a git command's files it rewrites by path
+        (``words``: git's words, expanded). An interpreter's script given first (``python3
+        manage.py migrate``) it reads: no new text, as a shell's script operand."""
+        self._found.written.extend(said)
+        self._found.guessed.extend(said)
+        if said[:1] == [self._operand] and any(re.match(rule, command) for rule, _ in INTERPRETERS):
+            self._found.textless.extend(said[:2])
+        self._found.textless.extend(only_read(command, said))
+        spelled = dict(zip(said[::2], said[1::2], strict=False))
+        built = built_programs(command, said[::2])
+        self._found.compiled.extend(w for b in built for w in (b, spelled.get(b, "")))
+        patching = command in PATCHERS and "--dry-run" not in said[::2]
+        self._found.revised.extend([ANY_FILE] if patching else [])
+        if command == "git":
+            self._found.revised.extend(git_rewritten(words))
+        if command.startswith("python"):
+            self._found.revised.extend(python_unpacked(said[::2]))
+
     def _fed_patch(self, how: str) -> None:
         """Keep the folder ``apply_patch`` runs in (unknown after a ``cd`` into a folder known
         only at run time: ``/``) as the start of what a patch it gets by ``how`` writes."""
@@ -3597,7 +3662,20 @@ class _Writes:
                 action = None
 
     def _note_action_script(self, action: str, command: list[str]) -> None:
-        """:meth:`_note_found_scripts` for one ``action`` running ``command`` (its words)."""
+        """:meth:`_note_found_scripts` for one ``action`` running ``command`` (its words); and,
+        outside ``-execdir``, the places its command writes that give new text, a found file
+        (``{}``) aside, as files it rewrites (``ShellPaths.revised``: ``-exec cp {} s.sh``
+        writes ``s.sh``)."""
+        if not action.endswith("dir"):
+            text = " ".join(_fed_word(word, "$" in word or "`" in word, []) for word in command)
+            found = self._read_run(text)
+            kept = Counter((*found.textless, *found.compiled))
+            for word in found.written:
+                if kept[word] > 0:
+                    kept[word] -= 1
+                elif word and "{}" not in word:
+                    self._found.revised.append(word)
+            self._found.revised.extend(found.revised)
         name = os.path.basename(command[0])  # noqa: PTH119
         if name in SCRIPT_SHELLS:
             kind, script = "shell", script_operand(command[1:])
@@ -4063,8 +4141,8 @@ class _Writes:
         naming = command not in _REMOVERS
         for word, built in written:
             self._found.written.extend([word, spelled.get(word, "")])
-            if command in MODE_CHANGERS:
-                self._found.mode_changed.extend([word, spelled.get(word, "")])
+            if command in MODE_CHANGERS or command == "touch" or not naming:
+                self._found.textless.extend([word, spelled.get(word, "")])
             if not built:
                 self._after_linker(word)
                 if naming and not word.startswith("-"):
@@ -4464,7 +4542,6 @@ _GIT_READERS = frozenset(
 """git's commands that write no file of the work tree (``status`` at most refreshes the
 index's stat data): run in a folder known only at run time, they change nothing there."""
 _GIT_FOLDER_OPTIONS = ("-C", "--git-dir", "--work-tree")
-_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
 
 
 def _git_folders(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -4484,7 +4561,7 @@ def _git_folders(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
             places = _git_command_places(word, operands[at + 1 :])
             # a reader writing its output (``diff --output=a.md``) writes it in the folder
             return places if word in _GIT_READERS and not places else [*folders, *places]
-        valued = name in _GIT_VALUED and not equals and at + 1 < len(operands)
+        valued = name in GIT_VALUED and not equals and at + 1 < len(operands)
         taken = operands[at + 1] if valued else None
         at += 2 if taken is not None else 1
         value, built = taken if taken is not None else (value, built)

@@ -68,7 +68,7 @@ READ_PROGRAMS = frozenset(
     | {"sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "base64", "column", "fold"}
     | {"rev", "tac", "paste", "join", "strings", "which", "whereis", "date", "id", "whoami"}
     | {"printenv", "seq", "sleep", "expr", "uname", "hostname", "ps", "lsof", "tput", "clear"}
-    | {"nproc"}
+    | {"nproc", "shellcheck"}
     # programs whose every written place the guard reads from their words
     | {"tee", "touch", "truncate", "rm", "rmdir", "unlink", "shred", "cp", "mv", "ln"}
     | {"install", "rsync", "dd", "mkdir", "chmod", "chown", "chgrp", "sort", "find", "tar"}
@@ -86,10 +86,12 @@ ONLY_READERS = frozenset(
     | {"du", "df", "diff", "cmp", "comm", "less", "more", "realpath", "readlink", "basename"}
     | {"dirname", "cut", "tr", "jq", "nl", "od", "hexdump", "md5sum", "sha1sum", "sha256sum"}
     | {"sha512sum", "b2sum", "cksum", "base64", "column", "fold", "rev", "tac", "paste"}
-    | {"strings", "test", "[", "echo", "printf", "ls"}
+    | {"strings", "test", "[", "echo", "printf", "ls", "shellcheck"}
 )
 """Programs that only read the files their words name and write nothing but their output:
-naming a settings file there (``cat ~/.curlrc; curl URL``) is no writing of it."""
+naming a settings file there (``cat ~/.curlrc; curl URL``) is no writing of it, nor naming a
+script a shell of the call runs (``shellcheck s.sh && bash s.sh``: shellcheck(1) has no option
+writing a file; ``-f diff`` prints its fixes)."""
 PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {
     "tar": (
         "--to-command",
