@@ -56,9 +56,16 @@ WRITTEN_THEN_RUN = [
     "cat p.txt > s.sh; clang -os.sh -os.sh; bash s.sh",
     "cp p.txt s.sh; cc -o s.sh x.c; bash s.sh",
     "make -B s.sh && bash s.sh",
+    'echo "python3 s.sh" && cat p.txt > s.sh && bash s.sh',
+    'echo "python3 s.sh" ; cat p.txt > s.sh ; chmod +x s.sh ; ./s.sh',
+    'echo "ruby s.sh" && tee s.sh < p.txt > /dev/null && bash s.sh',
+    "echo \"echo 'zz s.sh'\" && cp p.txt s.sh && bash s.sh",
+    'echo "zip a.zip s.sh" && cp p.txt s.sh && bash s.sh',
+    'echo "python3 s.sh"; echo "python3 s.sh"; cat p.txt > s.sh; cp p.txt s.sh; bash s.sh',
 ]
-"""A script written by the same command, the write hidden behind a compiler's output or a
-``make`` target (each let through by round 57)."""
+"""A script written by the same command, the write hidden behind a compiler's output, a
+``make`` target or a message naming a program that reads it (each let through in round 57:
+review57e, review57h)."""
 
 
 def _prepared(where: Layout) -> None:

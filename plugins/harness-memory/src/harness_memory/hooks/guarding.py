@@ -652,11 +652,11 @@ def _unjudged_script(
             kept.update((run[2], run[3] or "") if run[0] == "shell" else ())
         redirected = set(each.redirected)  # the whole word: ``> "Deploy notes.md"``, no ``Deploy``
         for word in each.written:
-            if kept[word] > 0:
-                kept[word] -= 1
-            elif word in redirected:
+            if word in redirected:  # a redirection writes text whatever else names its file
                 if _writes_script(word, script, whole=True):
                     return "is written by the same command"
+            elif kept[word] > 0:
+                kept[word] -= 1
             elif not _code_running(word, spelled) and _writes_script(ran.sub(r"\1", word), script):
                 return "is written by the same command"
         for word in each.revised:

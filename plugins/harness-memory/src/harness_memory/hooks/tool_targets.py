@@ -1403,7 +1403,10 @@ def _read_inner(
             )
             made = inner.linker
             if data:  # ``echo "Running run.sh"``: a program the text names writes nothing,
-                inner.textless.extend(inner.guessed)  # nor runs a path not there (``/ln -s``)
+                # nor runs a path not there (``/ln -s``); a word marked already counts once
+                # (``"python3 s.sh"``: an interpreter's script), else it cancels a real write
+                unmarked = Counter(inner.guessed) - Counter(inner.textless)
+                inner.textless.extend(unmarked.elements())
                 inner.scripts = [run for run in inner.scripts if not _no_data_script(run, outer)]
             if data and made is not None and made != outer.linker and _data_name(made, at, outer):
                 # named by the text itself, not a program run before it
