@@ -25,6 +25,12 @@ read). Two kinds of program are read here besides, from the command's words:
 - :func:`only_read`, :func:`python_unpacked`: the words some programs the guard does not read
   only read (``zip``'s files, ``scp``'s sources), and the folder Python's archive modules
   unpack into (round 57, review57e).
+- :func:`patched`, :func:`also_written` (round 57, review57h): ``patch`` given the file to
+  patch writes only it; a decompressor writes its operand without the suffix (``gunzip
+  s.sh.gz``), a recursive ``cp`` or ``rsync`` the folder it copies into (``cp -a d/. ./``).
+  git's and patch's options are read by their own tables (``git apply -- --check`` applies
+  a patch file called ``--check``); ``sed -i``/``perl -pi`` substitutions are code, never a
+  place written (:func:`only_read`).
 """
 
 from __future__ import annotations
@@ -33,16 +39,24 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
-from harness_memory.hooks.option_words import plain_words
+from harness_memory.hooks.option_words import (
+    OptionTable,
+    cp_flags,
+    plain_words,
+    read_options,
+    table_for,
+)
 
 __all__ = [
     "ANY_FILE",
     "COMPILERS",
     "GIT_VALUED",
     "PATCHERS",
+    "also_written",
     "built_programs",
     "git_rewritten",
     "only_read",
+    "patched",
     "python_unpacked",
 ]
 
@@ -76,15 +90,49 @@ def git_rewritten(words: Sequence[str]) -> list[str]:
         at += 2 if words[at] in GIT_VALUED else 1
     command = words[at] if at < len(words) else ""
     given = words[at + 1 :]
+    read = read_options(given, _GIT_TABLES.get(command, table_for("")))
+    options = read.flags | {name for name, _, _ in read.values}
     if command in _GIT_PATCHERS:
-        return [] if any(word in _GIT_PATCH_READS for word in given) else [ANY_FILE]
-    if command == "checkout-index" and any(word in ("-a", "--all") for word in given):
-        return [ANY_FILE]
+        only_reads = bool(options & _GIT_PATCH_READS) and "--apply" not in options
+        only_index = command == "apply" and "--cached" in options and "--index" not in options
+        return [] if only_reads or only_index else [ANY_FILE]
+    if command == "restore" and options & {"S", "--staged"} and not options & {"W", "--worktree"}:
+        return []  # ``git restore --staged s.sh``: the index only
+    if command == "checkout-index":
+        return _git_exported(read.values, [given[at] for at in read.operands], options)
     if command in _GIT_MAKERS:
         return _git_made(command, given)
     if command not in _GIT_PATH_WRITERS:
         return []
     return [word for word in given if word and not word.startswith("-")]
+
+
+_GIT_TABLES = {
+    "apply": OptionTable(
+        "pC", ("--directory", "--exclude", "--include", "--whitespace", "--build-fake-ancestor")
+    ),
+    "am": OptionTable("pC", ("--directory", "--exclude", "--include", "--whitespace")),
+    "restore": OptionTable("s", ("--source", "--pathspec-from-file")),
+    "checkout-index": OptionTable("", ("--prefix", "--stage")),
+}
+"""The options taking a value of git's commands read here (git 2.39): a patch file named
+``--check`` after ``--`` or as an option's value is no option (``git apply -- --check``)."""
+
+
+def _git_exported(
+    values: Sequence[tuple[str, int, str]], operands: Sequence[str], options: set[str]
+) -> list[str]:
+    """The files ``git checkout-index`` writes, given its valued options, operands and
+    options: each operand (every tracked file for ``-a``: :data:`ANY_FILE`) under its
+    ``--prefix`` (the prefix's folder, its files below it, for ``-a``: ``--prefix=/tmp/export/``
+    writes nothing in the work tree)."""
+    prefix = next((value for name, _, value in values if name == "--prefix"), "")
+    every = bool(options & {"a", "--all"})
+    if not prefix:
+        return [ANY_FILE] if every else list(operands)
+    if every:
+        return [prefix.rsplit("/", 1)[0] or "/" if "/" in prefix else "."]
+    return [prefix + operand for operand in operands]
 
 
 _GIT_MAKERS = {
@@ -117,12 +165,12 @@ _PYTHON_UNPACKERS = frozenset({"zipfile", "tarfile"})
 
 def python_unpacked(words: Sequence[str]) -> list[str]:
     """The folder ``python3 -m zipfile -e a.zip DIR`` or ``-m tarfile --extract a.tar DIR``
-    (``words``: after the program's name) unpacks into, whose every file below may be
-    written; none for any other command."""
-    for at in range(len(words) - 4):
+    (``words``: after the program's name) unpacks into (``.`` for tarfile given none), whose
+    every file below may be written; none for any other command."""
+    for at in range(len(words) - 3):
         module, action = words[at + 1], words[at + 2]
         if words[at] == "-m" and module in _PYTHON_UNPACKERS and action in ("-e", "--extract"):
-            return [words[at + 4]]
+            return list(words[at + 4 : at + 5]) or ["."]  # tarfile's folder is optional: here
     return []
 
 
@@ -135,11 +183,14 @@ def built_programs(command: str, words: Sequence[str]) -> list[str]:
     ``make``'s targets (no option, no ``NAME=value``), a compiler's (:data:`COMPILERS`) ``-o``
     value (``-o app``; glued, the whole word ``-oapp``, as the command's words hold it: only
     that word is no write of a script, ``-os.sh`` never naming ``s.sh`` another writer
-    writes) unless told to write text (:data:`_TEXT_OUTPUTS`)."""
+    writes) unless told to write text (:data:`_TEXT_OUTPUTS`) or given a response file whose
+    options are not read (``gcc @o.txt -o t.sh``)."""
     if command == "make":
         return [word for word in words if not word.startswith("-") and "=" not in word]
     if command not in COMPILERS or any(word.startswith(_TEXT_OUTPUTS) for word in words):
         return []
+    if any(word.startswith("@") for word in words):
+        return []  # ``gcc @o.txt``: options read from a file, ``-E`` among them maybe
     if command == "go" and words[:1] != ["build"]:
         return []
     built = [word for word in words if word.startswith("-o") and len(word) > 2]
@@ -154,8 +205,9 @@ def only_read(command: str, said: Sequence[str]) -> list[str]:
     ``scp run.sh host:/tmp/``); the file operands after an ``awk`` program given
     first (no option) or perl's ``-e``/``-ne`` code that names neither ``ARGV``,
     ``FILENAME`` nor ``shift``/``pop`` (the code may write only what it names; ``perl -i`` is
-    a writer read elsewhere). A word whose code is not known (``awk -f x.awk``) leaves every
-    word written."""
+    a writer read elsewhere); a ``sed`` or ``perl -i`` program that only substitutes
+    (:func:`_substitutions`), whose files are written by the writers' table. A word whose code
+    is not known (``awk -f x.awk``) leaves every word written."""
     words = list(said[::2])
     operands = [at for at, word in enumerate(words) if not word.startswith("-")]
     if command == "zip":
@@ -165,6 +217,8 @@ def only_read(command: str, said: Sequence[str]) -> list[str]:
     elif command in ("awk", "gawk", "mawk") and operands[:1] == [0]:
         code = words[operands[0]]
         kept = [] if re.search(r"ARGV|FILENAME", code) else operands[1:]
+    elif command == "sed" or (command == "perl" and any(re.match(r"-[^-]*i", w) for w in words)):
+        kept = _substitutions(command, words)  # ``sed -i 's/a.sh/b.sh/' README.md``: code
     elif command == "perl" and len(words) > 1 and re.fullmatch(r"-[lnpa]*e", words[0]):
         code = words[1]
         free = not re.search(r"ARGV|\bshift\b|\bpop\b", code)
@@ -172,3 +226,115 @@ def only_read(command: str, said: Sequence[str]) -> list[str]:
     else:
         kept = []
     return [said[index] for at in kept for index in (2 * at, 2 * at + 1) if index < len(said)]
+
+
+_SED_SUBSTITUTION = r"s(?P<d>[^\\\n\w\s])(?:\\.|(?!(?P=d)).)*(?P=d)(?:\\.|(?!(?P=d)).)*(?P=d)"
+_SUBSTITUTES = {
+    "sed": re.compile(rf"(?s)\s*(?:{_SED_SUBSTITUTION}[gpiIMm0-9]*\s*(?:;\s*|$))+"),
+    "perl": re.compile(rf"(?s)\s*(?:{_SED_SUBSTITUTION}[gimsxr]*\s*(?:;\s*|$))+"),
+}
+"""Programs only substituting text (``s/run.sh/test.sh/g``, ``s|a|b|;s|c|d|``): no ``w``
+(sed writes the file named after it) nor ``e`` flag (runs the text), no other command."""
+_PERL_RUN_IN_STRING = re.compile(r"[$@][\w:]*\s*(?:->\s*)?[\[{(]")
+"""What runs code inside a perl substitution's strings: ``@{[ … ]}``, ``${\\ … }``,
+``$h{…}``, ``$a[…]`` (each subscript an expression)."""
+
+
+def _substitutions(command: str, words: Sequence[str]) -> list[int]:
+    """The indexes in ``words`` (``sed``'s or ``perl -i``'s words after its name) of its
+    programs that only substitute (:data:`_SUBSTITUTES`): each ``-e`` value, else ``sed``'s
+    first operand; none when a program comes from a file (``-f``), which may write."""
+    given = [at + 1 for at, word in enumerate(words[:-1]) if re.fullmatch(r"-[lnpaiE]*e", word)]
+    given += [at for at, word in enumerate(words) if word.startswith("--expression=")]
+    if command == "sed" and not given and not any(w.startswith(("-f", "--file")) for w in words):
+        valued = {"-e", "-f", "-l", "--expression", "--file", "--line-length"}
+        plain = plain_words(words, valued)
+        given = [words.index(plain[0])] if plain else []
+    code = {at: words[at].removeprefix("--expression=") for at in given}
+    rule = _SUBSTITUTES[command]
+    run = _PERL_RUN_IN_STRING if command == "perl" else re.compile(r"(?!)")
+    return [at for at in given if rule.fullmatch(code[at]) and not run.search(code[at])]
+
+
+def patched(words: Sequence[str]) -> list[str]:
+    """What ``patch`` given ``words`` (after its name, read by its own table) writes besides
+    its operands: whichever file its patch names (``[ANY_FILE]``), none when told to only
+    check (``--dry-run``, BSD's ``--check``/``-C``: options only, never ``-i``'s value or a
+    word after ``--``) or given the file to patch (``patch src/x.c < fix.diff`` writes
+    ``src/x.c``, a written operand already)."""
+    read = read_options(words, table_for("patch"))
+    if read.flags & {"--dry-run", "--check", "C"} or read.operands:
+        return []
+    return [ANY_FILE]
+
+
+_TARRED = {".tgz": ".tar", ".taz": ".tar", ".tbz2": ".tar", ".tbz": ".tar", ".txz": ".tar"}
+_TARRED[".tzst"] = ".tar"
+_UNPACKED_SUFFIXES = {
+    "gzip": (".gz", ".z", "-gz", "-z", "_z", ".tgz", ".taz"),
+    "bzip2": (".bz2", ".bz", ".tbz2", ".tbz"),
+    "xz": (".xz", ".lzma", ".txz"),
+    "zstd": (".zst", ".tzst"),
+}
+"""Each decompressor's suffixes it strips to name the file it writes (``.tgz``: ``.tar``,
+:data:`_TARRED`)."""
+_DECOMPRESSORS = {"gunzip": "gzip", "bunzip2": "bzip2", "unxz": "xz", "unlzma": "xz"}
+_DECOMPRESSORS |= {"unzstd": "zstd", **{name: name for name in _UNPACKED_SUFFIXES}}
+"""The decompressing programs and the suffix family of each (``gzip`` only with ``-d``)."""
+
+
+def also_written(command: str, words: Sequence[str]) -> list[str]:
+    """Places ``command`` given ``words`` (after its name) writes that its written operands do
+    not name, each a file or a folder whose files below may be written: the file a
+    decompressor writes (``gunzip -f s.sh.gz``, ``gzip -d``, ``xz -d``, none with ``-c``,
+    ``-t``, ``-l``) and the folder a recursive ``cp`` or ``rsync`` copies into
+    (:func:`_copied_into`: ``cp -a d/. ./`` writes ``./s.sh``)."""
+    family = _DECOMPRESSORS.get(command)
+    if family is not None:
+        flags = read_options(words, table_for(command)).flags
+        flags |= {letter for word in words if re.match(r"-[^-]", word) for letter in word[1:]}
+        wanted = command not in _UNPACKED_SUFFIXES or flags & {"d", "--decompress"}
+        if not wanted or flags & {"c", "t", "l", "--stdout", "--test", "--list"}:
+            return []
+        return [_unpacked_name(word, family) for word in plain_words(words, {"-S"})]
+    return _copied_into(command, words)
+
+
+def _unpacked_name(word: str, family: str) -> str:
+    """The file a decompressor of ``family`` writes from ``word`` (``s.sh.gz``: ``s.sh``)."""
+    for suffix in _UNPACKED_SUFFIXES[family]:
+        if word.lower().endswith(suffix) and len(word) > len(suffix):
+            return word[: -len(suffix)] + _TARRED.get(suffix, "")
+    return word
+
+
+_RSYNC_VALUED = frozenset({"-e", "-f", "-T", "-B", "-M", "--rsh", "--filter", "--exclude"})
+"""rsync's options taking the next word as their value (the rest are written glued)."""
+
+
+def _copied_into(command: str, words: Sequence[str]) -> list[str]:
+    """The folders a recursive ``cp`` (``-r``, ``-R``, ``-a``) or ``rsync`` given ``words``
+    copies its sources' files into: below the destination, each source's name (``cp -r d .``
+    writes ``./d``), or the destination itself for a source ending in ``/.`` (and, for
+    rsync, in ``/``): ``cp -a d/. ./``, ``rsync -a d/ .`` write ``./s.sh``. A remote
+    destination (``host:dir``) writes here nothing."""
+    if command == "cp" and cp_flags(words) & {"a", "R", "r", "--archive", "--recursive"}:
+        read = read_options(words, table_for("cp"), ("-t", "--target-directory"))
+        operands = [words[at] for at in read.operands]
+        target = [value for name, _, value in read.values if name in ("-t", "--target-directory")]
+        sources, into = (operands, target) if target else (operands[:-1], operands[-1:])
+        return [_copy_of(source, into[-1], contents=("/.",)) for source in sources if into]
+    if command == "rsync":
+        operands = plain_words(words, _RSYNC_VALUED)
+        if len(operands) < 2 or re.match(r"^[^/]*:", operands[-1]):
+            return []
+        return [_copy_of(source, operands[-1], contents=("/", "/.")) for source in operands[:-1]]
+    return []
+
+
+def _copy_of(source: str, into: str, *, contents: tuple[str, ...]) -> str:
+    """Where a folder copy of ``source`` into ``into`` lands: ``into`` for a source ending in
+    one of ``contents`` (its files copied), else ``into/<its name>``."""
+    if source.endswith(contents) or source in (".", "/"):
+        return into
+    return f"{into.rstrip('/')}/{source.rstrip('/').rsplit('/', 1)[-1]}"

@@ -150,12 +150,13 @@ from harness_memory.hooks.program_settings import (
 from harness_memory.hooks.run_texts import commands_run, sed_script_files, texts_run
 from harness_memory.hooks.run_time_names import existing_names
 from harness_memory.hooks.script_writers import (
-    ANY_FILE,
     GIT_VALUED,
     PATCHERS,
+    also_written,
     built_programs,
     git_rewritten,
     only_read,
+    patched,
     python_unpacked,
 )
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
@@ -3549,8 +3550,7 @@ class _Writes:
         spelled = dict(zip(said[::2], said[1::2], strict=False))
         built = built_programs(command, said[::2])
         self._found.compiled.extend(w for b in built for w in (b, spelled.get(b, "")))
-        patching = command in PATCHERS and "--dry-run" not in said[::2]
-        self._found.revised.extend([ANY_FILE] if patching else [])
+        self._found.revised.extend(patched(said[::2]) if command in PATCHERS else [])
         if command == "git":
             self._found.revised.extend(git_rewritten(words))
         if command.startswith("python"):
@@ -3575,7 +3575,9 @@ class _Writes:
         at run time: by its own table (:func:`_operand_places`, :func:`_placed_outputs`),
         what ``find -exec`` runs writes, every word built at run time of a program named at
         run time. The words ``set`` gives the positional parameters are kept, and what the
-        command ``xargs`` runs writes from the names it reads is fed (:func:`_fed_places`)."""
+        command ``xargs`` runs writes from the names it reads is fed (:func:`_fed_places`); the
+        files a decompressor writes and the folders a recursive copy fills are kept as revised
+        (:func:`~harness_memory.hooks.script_writers.also_written`)."""
         program, said, run_named = named
         written = _operand_places(command, unpacker, operands)
         if command == "find":  # ``-exec cp {} "$(cat f)"/a.md \;``: what the writer it runs writes
@@ -3593,6 +3595,7 @@ class _Writes:
         if command == "xargs":
             self._found.fed.extend(_fed_places(operands, self._read_xargs_run))
         written.extend(_placed_outputs(command or "", operands))
+        self._found.revised.extend(also_written(command or "", said[::2]))  # ``gunzip s.sh.gz``
         return written
 
     @staticmethod
