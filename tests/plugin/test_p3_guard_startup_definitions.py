@@ -323,3 +323,95 @@ def test_p3_a_shell_started_through_a_link_has_its_startup_files_read(where: Lay
     (where.data / "b2").symlink_to("/bin/bash")
 
     assert _refusing(where, f"~/b2 -ic '{WRITE}'") == EVERY
+
+
+PROFILE = ". ~/.bashrc\n"
+"""A ``~/.profile`` running ``~/.bashrc`` (Codex's login shell reads it too)."""
+GIT_CLONE = (
+    'git() {{ if [ "$1" = clone ]; then command git clone --recursive "${{@:2}}"; '
+    'else command git "$@"; fi; }}\n'
+)
+"""A ``git`` cloning with its submodules, passing every other call through."""
+
+
+@pytest.mark.parametrize(
+    ("bashrc", "command"),
+    [
+        ('cp() {{ command cp -i "$@"; }}\n', "mkdir -p build && cp note.md build/"),
+        ('mv() {{ command mv -i "$@"; }}\n', "mv note.md b.md"),
+        ('rm() {{ /bin/rm -i "$@"; }}\n', "rm -f x.txt"),
+        ('touch() {{ command touch "$@"; }}\nln() {{ command ln -i "$@"; }}\n', "touch a.txt"),
+        (GIT_CLONE, "git status"),
+        (GIT_CLONE, "git log > log.txt"),
+        ('tee() {{ command tee "$@"; }}\n', "pytest -q | tee log.txt"),
+        ("alias pytest='python -m pytest'\n", "pytest -q | tee log.txt"),
+        ('cd() {{ builtin cd "$@" && ls -F; }}\n', "cd src && make > build.log"),
+        ('cd() {{ builtin cd "$@" || return; }}\n', 'cp note.md "{root}/{own}/a.md"'),
+    ],
+    ids=[
+        "cp-i",
+        "mv-i",
+        "rm-i-by-path",
+        "touch-ln",
+        "git-status",
+        "git-log",
+        "tee",
+        "pytest-alias",
+        "cd-ls",
+        "cd",
+    ],
+)
+def test_p3_a_startup_file_s_pass_through_wrapper_keeps_everyday_commands_allowed(
+    where: Layout, bashrc: str, command: str
+) -> None:
+    """A ``~/.bashrc`` wrapping a program in a function that runs the program itself with
+    literal options and all its arguments (``cp() { command cp -i "$@"; }``) is read as the
+    alias it amounts to: the everyday commands it wraps stay allowed by every harness
+    (review57g, 1: refused before, its ``"$@"`` read as a program named at run time)."""
+    _write(where, ".bashrc", bashrc)
+    _write(where, ".profile", PROFILE)
+    (where.workspace / "note.md").write_text("n\n", encoding="utf-8")
+
+    assert _refusing(where, command) == set()
+
+
+PAD = ": " + "x" * 70_000 + "\n"
+"""A line making a startup file longer than the bound past which its scripts were not followed."""
+
+
+@pytest.mark.parametrize(
+    ("files", "command", "refusing"),
+    [
+        ({".bashrc": 'cp() {{ command cp -t "{root}/{other}" "$@"; }}\n'}, COPY, {"claude-code"}),
+        ({".bashrc": "c\\\n" + CP[1:], ".profile": PROFILE}, COPY, {"codex", "claude-code"}),
+        ({".bashrc": "alias c\\\np='cp -t {root}/{other}'\n"}, COPY, {"claude-code"}),
+        ({".bashrc": PAD + ". ~/defs\n", "defs": NPROC}, WRITE, {"claude-code"}),
+        ({".bashrc": PAD + ". ~/defs\n", "defs": CP}, COPY, {"claude-code"}),
+        ({".profile": 'PATH=":$PATH"\n'}, WRITE, {"codex", "claude-code"}),
+        (
+            {".profile": 'PATH="bin:$PATH"\n', "../src/my-app/bin/cp": "#!/bin/sh\n"},
+            COPY,
+            {"codex", "claude-code"},
+        ),
+    ],
+    ids=[
+        "wrapper-with-a-target-folder",
+        "function-name-split-by-a-continuation",
+        "alias-name-split-by-a-continuation",
+        "long-file-sourcing-nproc",
+        "long-file-sourcing-cp",
+        "empty-path-folder",
+        "relative-path-folder",
+    ],
+)
+def test_p3_a_startup_file_s_hidden_definition_is_still_judged(
+    where: Layout, files: dict[str, str], command: str, refusing: set[str]
+) -> None:
+    """A wrapper naming its own destination (``cp -t DIR "$@"``), a name split by a line
+    continuation (``c\\`` then ``p() {…}``), a definition in a file a startup file past 64 KiB
+    sources, and a relative or empty ``PATH`` folder (found from the Workspace the shell
+    starts in): each refused by the harnesses whose shell runs the file (review57g 4/5/7)."""
+    for name, text in files.items():
+        _write(where, name, text).chmod(0o755)
+
+    assert _refusing(where, command) == refusing

@@ -18,7 +18,8 @@ function or alias of a printing program's name, an ``enable``, ``hash``, ``trap`
 ``PATH`` setting, read on their own) counts as a definition in the command. A ``PATH`` folder a
 file puts first counts when the agent may write it and it holds such a program already or the
 command names it. A file the agent cannot write (a system file) is trusted unread; one it may
-write that cannot be read whole, or past the bounds, counts as defining every name. Code the
+write that cannot be read whole, or past the bounds, counts as defining every name; one past
+64 KiB has only the files it sources by a literal name followed. Code the
 files build at run time (``eval "$(pyenv init -)"``, a file sourced by a name built at run
 time) is not read: as for the scripts they run (:mod:`~harness_memory.hooks.named_scripts`),
 what it does is fenced by the harness's sandbox, not by this reading.
@@ -55,9 +56,11 @@ __all__ = [
 
 _PATH_SET_RE = r"(?<![\w$])PATH\+?=(?P<value>[^\s;&|)]*)"
 """A ``PATH`` assignment in a file's plain text (its quotes dropped): ``PATH=$HOME/bin:$PATH``."""
+_HOME_RE = r"^~(?=/|$)|\$\{?HOME\b\}?"
+"""The home in a path's spelling: a leading ``~``, ``$HOME``, ``${HOME}``."""
 _PATH_EXPANSION_RE = r"\$\{PATH:?[-+=?](?:[^{}]|\$\{[^{}]*\})*\}"
 """``PATH``'s value with a default or an alternative (``${PATH:+:${PATH}}``, ``${PATH:-/bin}``):
-read as ``:$PATH:`` (the folders around it kept apart, whichever form runs)."""
+read as ``$PATH`` with the folders around it kept apart, whichever form runs."""
 
 
 class StartupTexts(NamedTuple):
@@ -68,6 +71,7 @@ class StartupTexts(NamedTuple):
     texts: list[str | None]
     command: str
     home: str
+    base: str = ""
 
 
 def startup_texts(
@@ -87,18 +91,20 @@ def startup_texts(
     plain = plain_text(command)
     run = startup_files_run(command, environ, harness_shell, base)
     if run is None:
-        return StartupTexts([None], plain, environ.get("HOME", ""))
+        return StartupTexts([None], plain, environ.get("HOME", ""), base)
     files, starts = run
     reading = _Reading(base, environ, plain, written_first=starts)
     texts = [text for file in files for text in reading.texts(file, 0)]
-    return StartupTexts(texts, plain, environ.get("HOME", ""))
+    return StartupTexts(texts, plain, environ.get("HOME", ""), base)
 
 
 def startup_redefines(read: StartupTexts, names: Collection[str]) -> bool:
     """Whether the startup files ``read`` (:func:`startup_texts`) may make a program of
     ``names`` (``nproc``, ``date``) another one: one may define any, or one defines a
     function or alias of a name, changes lookups other than by sourcing, ``eval`` or
-    ``PATH``, or puts on ``PATH`` a folder :func:`_path_redefines` distrusts."""
+    ``PATH``, or puts on ``PATH`` a folder :func:`_path_redefines` distrusts or a relative
+    or empty one (``PATH="bin:$PATH"``, ``PATH=":$PATH"``: found from whichever folder the
+    shell is in, which the command may fill: review57g R1/R2)."""
     for text in read.texts:
         if text is None:
             return True
@@ -110,6 +116,10 @@ def startup_redefines(read: StartupTexts, names: Collection[str]) -> bool:
             return True
         if "PATH" in text and _path_redefines(plain_text(text), names, read):
             return True
+        if "PATH" in text and any(
+            not folder.startswith("/") for folder, _ in _path_parts(plain_text(text), read.home)
+        ):
+            return True
     return False
 
 
@@ -120,7 +130,7 @@ def _path_redefines(plain: str, names: Collection[str], read: StartupTexts) -> b
     ~/bin/nproc``: the file fills it as it runs, review57a E2)."""
     home = read.home
     writing = "\n".join(re.findall(_WRITER_LINE_RE, plain))
-    for folder, part in _path_folders(plain, home):
+    for folder, part in _path_folders(plain, home, read.base):
         spelled = {folder, folder.replace(home, "~", 1), part} if home else {folder}
         named = any(spelling.rstrip("/") in read.command for spelling in spelled)
         filled = any(spelling.rstrip("/") in writing for spelling in spelled)
@@ -138,19 +148,29 @@ _WRITER_LINE_RE = (
 ``curl`` …) or redirecting output into one (not ``2> /dev/null``, ``>&2``)."""
 
 
-def _path_folders(plain: str, home: str) -> Iterator[tuple[str, str]]:
+def _path_folders(plain: str, home: str, base: str) -> Iterator[tuple[str, str]]:
     """Each folder a ``PATH`` assignment in ``plain`` adds that the agent may write (not the
-    system's), with its spelling; a folder built at run time (another variable than
-    ``HOME``/``PATH``) is not read."""
+    system's), with its spelling; a relative or empty one (``bin``, ``""``: the current
+    folder) taken from ``base``, the folder the shell starts in; a folder built at run time
+    (another variable than ``HOME``/``PATH``) is not read."""
+    for folder, part in _path_parts(plain, home):
+        folder = os.path.join(base, folder) if base else folder  # noqa: PTH118
+        if folder.startswith("/") and not _system_file(folder):
+            yield folder, part
+
+
+def _path_parts(plain: str, home: str = "") -> Iterator[tuple[str, str]]:
+    """Each folder a ``PATH`` assignment in ``plain`` adds (``~``/``$HOME`` as ``home``), with
+    its spelling; one built at run time (another variable than ``HOME``/``PATH``) left out."""
     for match in re.finditer(_PATH_SET_RE, plain):
-        for part in re.sub(_PATH_EXPANSION_RE, ":$PATH:", match.group("value")).split(":"):
-            if part in ("$PATH", "${PATH}") or (not home and "$HOME" in part):
-                continue
-            folder = re.sub(r"^~(?=/|$)|\$\{?HOME\b\}?", home, part)
-            if "$" in folder or "`" in folder or not folder.startswith("/"):
-                continue
-            if not _system_file(folder):
-                yield folder, part
+        value = re.sub(_PATH_EXPANSION_RE, "\0$PATH\0", match.group("value"))
+        for chunk in value.split(":"):  # the expansion's sides are no empty (current) folder
+            for part in [p for p in chunk.split("\0") if p] if "\0" in chunk else [chunk]:
+                if part in ("$PATH", "${PATH}") or (not home and "$HOME" in part):
+                    continue
+                folder = re.sub(_HOME_RE, home, part)
+                if "$" not in folder and "`" not in folder:
+                    yield folder, part
 
 
 class _Reading:
@@ -186,15 +206,34 @@ class _Reading:
         if kind != "shell":
             yield None  # no regular file, unreadable or too long: it may define any
             return
-        text = without_comments(text)  # past a "return unless interactive" line too
+        # past a "return unless interactive" line too; a line continuation joined (``c\\``
+        # then ``p() {…}`` defines ``cp``), after the comments (one ends at its line's end)
+        text = without_comments(text).replace("\\\n", "")
         yield text
-        if len(text) > SCRIPT_FOLLOW_CAP:
-            return  # its own scripts are not followed (named_scripts' bound)
+        if len(text) > SCRIPT_FOLLOW_CAP:  # named_scripts' bound: its literal sources only
+            for path in re.findall(_LITERAL_SOURCE_RE, text):
+                yield from self.texts(self._sourced(path), depth + 1)
+            return
         for script_kind, folder, _, path, top in nested_scripts(text, self.base, self.environ):
             if script_kind != "source" or not top or path is None:
                 continue  # another process, a subshell's, or named at run time: unread
             sourced = script_file("source", folder, path, self.environ)
             yield from self.texts(sourced, depth + 1)
+
+    def _sourced(self, path: str) -> str:
+        """The file a literal ``source`` operand of a long file (:data:`_LITERAL_SOURCE_RE`)
+        names: ``~`` and ``$HOME`` as the home, from the shell's folder."""
+        home = self.environ.get("HOME", "")
+        path = re.sub(_HOME_RE, home, path) if home else path
+        return script_file("source", self.base, path, self.environ)
+
+
+_LITERAL_SOURCE_RE = (
+    r"(?:^|(?<=[\s;&|(){}]))\\?(?:\.|source)\s+[\"']?((?:~|\$\{?HOME\b\}?)?[^\s;&|()<>`$\"']+)"
+)
+"""A ``source`` (or ``.``) of a file named by literal text (``~``/``$HOME`` allowed) in a file
+too long for :func:`~harness_memory.hooks.named_scripts.nested_scripts` (review57g P1/P2): read
+as the short files' sources are; one named at run time is not read (as there)."""
 
 
 _SYSTEM_FOLDERS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/lib/")
@@ -307,13 +346,15 @@ def startup_definitions_text(read: StartupTexts) -> str:
     read defines nothing here (the printed names are untrusted by :func:`startup_redefines`).
     Empty when none."""
     used = frozenset(re.findall(_USED_NAME_RE, read.command))
+    readers = {name for text in read.texts if text for name in _wrapper_readers(text, used)}
+    used |= readers  # a pass-through wrapper's ``&& ls``: its own definitions read too
     kept: list[str] = []
     for text in read.texts:
         if text is None:
             continue
-        kept += _defined_texts(text, used)
+        kept += _defined_texts(text, used, read.command)
         if "PATH" in text:
-            for folder, _ in _path_folders(plain_text(text), read.home):
+            for folder, _ in _path_folders(plain_text(text), read.home, read.base):
                 held = [os.path.join(folder, name) for name in sorted(used)]  # noqa: PTH118
                 kept += [_running(path) for path in held if os.path.lexists(path)]
     return "".join(dict.fromkeys(kept))
@@ -338,16 +379,25 @@ _ALIAS_LINE_RE = r"(?m)^.*(?<![\w-])alias(?![\w-]).*$"
 """A line holding the word ``alias``."""
 
 
-def _defined_texts(text: str, used: frozenset[str]) -> list[str]:
+def _defined_texts(text: str, used: frozenset[str], command: str) -> list[str]:
     """The definitions in ``text`` of a name of ``used``: each function's (its head to its
-    body's end, :func:`_body_end`; the rest of the text when that cannot be told) and each
-    ``alias`` line defining one (or one built at run time)."""
+    body's end, :func:`_body_end`; the rest of the text when that cannot be told; a
+    pass-through wrapper as its alias, :func:`_pass_through`) and each ``alias`` line
+    defining one (or one built at run time). ``command``: the command's plain text."""
     kept: list[str] = []
     for match in re.finditer(_DEFINED_RE, text):
-        if (match.group("kw") or match.group("name")) in used:
+        name = match.group("kw") or match.group("name")
+        if name in used:
             end = _body_end(text, match.end())
+            body = None if end is None else text[match.end() : end]
+            alias = None if body is None else _pass_through(name, body, command)
+            if alias is not None:
+                kept.append(alias)
+                continue
             kept.append(text[match.start() : len(text) if end is None else end] + "\n")
     for line in re.findall(_ALIAS_LINE_RE, text):
+        if re.fullmatch(_MODULE_ALIAS_RE, line):
+            continue  # ``pytest`` run as ``python -m pytest``: the same program's code
         aliases = read_definitions(line).aliases
         if aliases is None or aliases & used:
             kept.append(line + "\n")
@@ -364,3 +414,71 @@ def _body_end(text: str, at: int) -> int | None:
     if at >= len(text) or text[at] not in "{(":
         return None
     return closing_bracket(text, at)
+
+
+_MODULE_ALIAS_RE = r"\s*alias\s+(?P<name>[\w-]+)=(['\"]?)python3?\s+-m\s+(?P=name)\2\s*;?\s*"
+"""An alias running a Python tool as its module (``alias pytest='python -m pytest'``): it
+runs the tool's code as its own command does, judged as that command."""
+
+
+_LITERAL_WORD_RE = r"[\w.,:=+/@%-]+"
+"""A word a wrapper passes as written: no quote, expansion, glob or operator."""
+_READERS = r"ls|pwd"
+"""The programs a wrapper may run after its own (:data:`_READER_RE`)."""
+_READER_RE = rf"(?:{_READERS})(?:\s+-[\w=-]+)*"
+"""A program run after a wrapper's own that only reads (``&& ls -F``): it writes no place."""
+
+
+def _runs(name: str) -> str:
+    """The pattern of the program ``name`` run past any function of its name (``command cp``,
+    ``builtin cd``, ``/bin/cp``, ``/usr/bin/cp``)."""
+    return rf"(?:command\s+|builtin\s+|/(?:usr/)?bin/){re.escape(name)}"
+
+
+def _pass_through(name: str, body: str, command: str) -> str | None:
+    """The alias a wrapper function ``name`` with ``body`` (its braces) is, when it runs the
+    program of its own name past itself with literal words then all its arguments, ``cp() {
+    command cp -i "$@"; }`` (``|| return``, or ``&& ls -F``, :data:`_READER_RE`, after it):
+    ``alias cp='cp -i'``, judged as written (a ``-t DIR`` stays refused), empty for none;
+    also ``git() { if [ "$1" = clone ]; then command git clone --recursive "${@:2}"; else
+    command git "$@"; fi; }`` while ``command`` (plain text) names no ``clone`` and builds no
+    word at run time (its ``$1`` is then never ``clone``). None for any other body (judged
+    as written: review57g)."""
+    inner = body.strip()[1:-1].strip() if body.strip().startswith("{") else ""
+    words = rf"(?P<words>(?:\s+{_LITERAL_WORD_RE})*)"
+    simple = (
+        rf"{_runs(name)}{words}\s+\"\$@\"\s*"
+        rf"(?:\|\|\s*return(?:\s+(?:\$\?|\d+))?|&&\s*{_READER_RE})?\s*;?"
+    )
+    if (match := re.fullmatch(simple, inner)) is not None:
+        given = match.group("words").strip()
+        return f"alias {name}='{name} {given}'\n" if given else ""
+    branch = (
+        rf"if\s+\[\s+\"\$1\"\s+==?\s+(?P<first>\w[\w-]*)\s+\];\s*then\s+{_runs(name)}\s+"
+        rf"(?P=first)(?:\s+{_LITERAL_WORD_RE})*\s+\"\$\{{@:2\}}\"\s*;\s*else\s+{_runs(name)}"
+        rf"\s+\"\$@\"\s*;\s*fi\s*;?"
+    )
+    if (match := re.fullmatch(branch, inner)) is not None:
+        first = match.group("first")
+        if "$" in command or "`" in command or re.search(rf"(?<![\w-]){first}(?![\w-])", command):
+            return None
+        return ""
+    return None
+
+
+def _wrapper_readers(text: str, used: frozenset[str]) -> frozenset[str]:
+    """The other programs the wrappers in ``text`` of a name of ``used`` read as their alias
+    run: a pass-through's reading one (:data:`_READER_RE`, ``cd() { builtin cd "$@" && ls
+    -F; }``: ``ls``), a module alias's Python (:data:`_MODULE_ALIAS_RE`): their own
+    definitions are read as the command's names' are."""
+    found: set[str] = set()
+    for line in re.findall(_ALIAS_LINE_RE, text):
+        if (module := re.fullmatch(_MODULE_ALIAS_RE, line)) and module.group("name") in used:
+            found.update(("python", "python3"))
+    for match in re.finditer(_DEFINED_RE, text):
+        name = match.group("kw") or match.group("name")
+        if name in used and (end := _body_end(text, match.end())) is not None:
+            body = text[match.end() : end]
+            if _pass_through(name, body, "") is not None:
+                found.update(re.findall(rf"&&\s*({_READERS})\b", body))
+    return frozenset(found)
