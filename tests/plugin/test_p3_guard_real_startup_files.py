@@ -44,11 +44,13 @@ COMMANDS = [
     "sh -lc 'ls'",
     'cp note.md "{root}/{own}/notes-$(date +%F).md"',
     "bash -lc 'echo done >> \"{root}/{own}/log-$(date +%F).md\"'",
+    "git log --format='%h %s' -5",
 ]
 """Everyday commands starting a login or interactive shell (Codex's own form first), and
 writes into the Session's own scope named by ``$(date +%F)``: what the startup files define
 (aliases ``ls --color=auto``, nvm's, conda's functions) makes no such program untrusted
-(round 57), each harness's own shell's files read."""
+(round 57), each harness's own shell's files read; a ``%s`` word (bash_completion's message
+``function %s not found`` was read as a definition of ``%s``: everyday57)."""
 
 
 def _home(where: Layout, monkeypatch: pytest.MonkeyPatch, setup: str) -> None:

@@ -63,6 +63,7 @@ STILL_REFUSED = [
     "perl -pi -e 's/x/@{[qx(cp note.md run.sh)]}/' README.md && ./run.sh",  # code in a string
     "git restore --staged --worktree run.sh && ./run.sh",
     "git checkout-index -f --prefix=./ run.sh && ./run.sh",
+    "git ls-files | git checkout-index -f --stdin && ./run.sh",  # names read at run time
     "patch -p0 --dry-run -i fix.diff --posix && patch -p0 -i fix.diff && ./run.sh",
 ]
 """Forms near the everyday ones that do write the script they run."""

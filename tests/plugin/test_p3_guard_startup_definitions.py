@@ -393,6 +393,28 @@ PAD = ": " + "x" * 70_000 + "\n"
             COPY,
             {"codex", "claude-code"},
         ),
+        (
+            {".bashrc": 'cp() {{ command cp -t ../{other} "$@"; }}\n', ".profile": PROFILE},
+            'cd "{root}/{own}" && cp "{workspace}/note.md" a.md',
+            {"codex", "claude-code"},
+        ),
+        (
+            {
+                ".bashrc": 'cp() {{ command cp\nsh "$@"; }}\n',
+                ".profile": PROFILE,
+                "../src/my-app/s.sh": "cp note.md {root}/{other}/s2.md\n",
+            },
+            "cp s.sh a.md",
+            {"codex", "claude-code"},
+        ),
+        (
+            {
+                ".bashrc": GIT_CLONE.replace("--recursive", "--separate-git-dir={root}/{other}/g"),
+                ".profile": PROFILE,
+            },
+            "git c{{l,}}one cone dst",
+            {"codex", "claude-code"},
+        ),
     ],
     ids=[
         "wrapper-with-a-target-folder",
@@ -402,6 +424,9 @@ PAD = ": " + "x" * 70_000 + "\n"
         "long-file-sourcing-cp",
         "empty-path-folder",
         "relative-path-folder",
+        "wrapper-with-a-relative-target-folder",
+        "wrapper-body-over-two-lines",
+        "git-wrapper-clone-by-brace-expansion",
     ],
 )
 def test_p3_a_startup_file_s_hidden_definition_is_still_judged(

@@ -123,11 +123,12 @@ def _git_exported(
     values: Sequence[tuple[str, int, str]], operands: Sequence[str], options: set[str]
 ) -> list[str]:
     """The files ``git checkout-index`` writes, given its valued options, operands and
-    options: each operand (every tracked file for ``-a``: :data:`ANY_FILE`) under its
+    options: each operand (every tracked file for ``-a`` or ``--stdin``, whose names it reads
+    at run time: :data:`ANY_FILE`) under its
     ``--prefix`` (the prefix's folder, its files below it, for ``-a``: ``--prefix=/tmp/export/``
     writes nothing in the work tree)."""
     prefix = next((value for name, _, value in values if name == "--prefix"), "")
-    every = bool(options & {"a", "--all"})
+    every = bool(options & {"a", "--all", "--stdin"})  # ``--stdin``: the files it reads named
     if not prefix:
         return [ANY_FILE] if every else list(operands)
     if every:

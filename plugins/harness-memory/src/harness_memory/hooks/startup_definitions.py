@@ -380,21 +380,25 @@ _ALIAS_LINE_RE = r"(?m)^.*(?<![\w-])alias(?![\w-]).*$"
 
 
 def _defined_texts(text: str, used: frozenset[str], command: str) -> list[str]:
-    """The definitions in ``text`` of a name of ``used``: each function's (its head to its
-    body's end, :func:`_body_end`; the rest of the text when that cannot be told; a
+    """The definitions in ``text`` of a name of ``used``: each function's (its name a shell
+    name, :data:`_FUNCTION_NAME_RE`; its head to its body's end, :func:`_body_end`, or to its
+    line's end when that cannot be told; a
     pass-through wrapper as its alias, :func:`_pass_through`) and each ``alias`` line
     defining one (or one built at run time). ``command``: the command's plain text."""
     kept: list[str] = []
     for match in re.finditer(_DEFINED_RE, text):
         name = match.group("kw") or match.group("name")
-        if name in used:
+        if name in used and re.fullmatch(_FUNCTION_NAME_RE, name):
             end = _body_end(text, match.end())
             body = None if end is None else text[match.end() : end]
             alias = None if body is None else _pass_through(name, body, command)
             if alias is not None:
                 kept.append(alias)
                 continue
-            kept.append(text[match.start() : len(text) if end is None else end] + "\n")
+            if end is None:  # ``f() if …; fi``: its line (not ``(function %s not found)``'s file)
+                end = text.find("\n", match.end())
+                end = len(text) if end < 0 else end
+            kept.append(text[match.start() : end] + "\n")
     for line in re.findall(_ALIAS_LINE_RE, text):
         if re.fullmatch(_MODULE_ALIAS_RE, line):
             continue  # ``pytest`` run as ``python -m pytest``: the same program's code
@@ -423,6 +427,16 @@ runs the tool's code as its own command does, judged as that command."""
 
 _LITERAL_WORD_RE = r"[\w.,:=+/@%-]+"
 """A word a wrapper passes as written: no quote, expansion, glob or operator."""
+_FUNCTION_NAME_RE = r"[A-Za-z_][\w.:@+-]*"
+"""A function name as startup files write them (``nvm``, ``git-foo``, ``_init``): not the
+``%s`` or ``#`` a message's ``function %s not found`` holds (everyday57: bash_completion's
+rest read as the command's own, 20,630 paths, every ``%s`` command refused)."""
+_PLAIN_OPTION_RE = (
+    r"-(?![A-Za-z]*[tTSb])[A-Za-z]+|--(?![\w-]*(?:target|suffix|backup))[A-Za-z][\w-]*(?:=\w+)?"
+)
+"""An option word a wrapper may pass and still be read as its alias (``-i``, ``--color=auto``):
+no place in it or after it (not ``-t``/``-T``/``-S``/``-b`` in a bundle, nor
+``--target-directory``, ``--suffix``, ``--backup``), no path in its value."""
 _READERS = r"ls|pwd"
 """The programs a wrapper may run after its own (:data:`_READER_RE`)."""
 _READER_RE = rf"(?:{_READERS})(?:\s+-[\w=-]+)*"
@@ -445,6 +459,8 @@ def _pass_through(name: str, body: str, command: str) -> str | None:
     word at run time (its ``$1`` is then never ``clone``). None for any other body (judged
     as written: review57g)."""
     inner = body.strip()[1:-1].strip() if body.strip().startswith("{") else ""
+    if "\n" in inner:  # two commands (``command cp`` then ``sh "$@"``), not one: review57i
+        return None
     words = rf"(?P<words>(?:\s+{_LITERAL_WORD_RE})*)"
     simple = (
         rf"{_runs(name)}{words}\s+\"\$@\"\s*"
@@ -452,6 +468,8 @@ def _pass_through(name: str, body: str, command: str) -> str | None:
     )
     if (match := re.fullmatch(simple, inner)) is not None:
         given = match.group("words").strip()
+        if not all(re.fullmatch(_PLAIN_OPTION_RE, word) for word in given.split()):
+            return None  # a place (``-t ../other``) the alias would not be judged after a ``cd``
         return f"alias {name}='{name} {given}'\n" if given else ""
     branch = (
         rf"if\s+\[\s+\"\$1\"\s+==?\s+(?P<first>\w[\w-]*)\s+\];\s*then\s+{_runs(name)}\s+"
@@ -460,7 +478,9 @@ def _pass_through(name: str, body: str, command: str) -> str | None:
     )
     if (match := re.fullmatch(branch, inner)) is not None:
         first = match.group("first")
-        if "$" in command or "`" in command or re.search(rf"(?<![\w-]){first}(?![\w-])", command):
+        if re.search(r"[$`{}*?\[\]]", command) or re.search(
+            rf"(?<![\w-]){first}(?![\w-])", command
+        ):  # built at run time, or by brace expansion or a glob (``git c{l,}one``: review57i)
             return None
         return ""
     return None
