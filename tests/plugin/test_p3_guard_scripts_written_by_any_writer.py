@@ -27,7 +27,12 @@ import subprocess
 import tarfile
 import zipfile
 
-from tests.support.guard_cases import Layout, fill, refusals_by_every_harness
+from tests.support.guard_cases import (
+    Layout,
+    assert_each_refused_by_every_harness,
+    fill,
+    refusals_by_every_harness,
+)
 
 WRITTEN_THEN_RUN = [
     "tee s{at}.sh < p{at}.txt > /dev/null; chmod +x s{at}.sh; ./s{at}.sh",
@@ -126,14 +131,12 @@ def test_p3_a_script_any_writer_of_the_command_writes_is_refused_and_bash_writes
     _prepared(where)
     commands = [form.format(at=at) for at, form in enumerate(WRITTEN_THEN_RUN)]
 
-    refused = {command: refusals_by_every_harness(where, command) for command in commands}
-
-    let_through = {command: seen for command, seen in refused.items() if None in seen.values()}
-    assert let_through == {}
-    for seen in refused.values():
-        for reason in seen.values():
-            assert "is written by the same command" in str(reason), reason
-            assert "Write the script in a command of its own" in str(reason), reason
+    assert_each_refused_by_every_harness(
+        where,
+        commands,
+        "is written by the same command",
+        "Write the script in a command of its own",
+    )
     proof = "\n".join(f"( {command} ) </dev/null" for command in commands)
     subprocess.run(["bash", "-c", proof], cwd=where.workspace, capture_output=True, check=False)
     written = {path.name for path in (where.root / where.other).iterdir()}

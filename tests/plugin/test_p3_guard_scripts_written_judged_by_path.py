@@ -23,7 +23,11 @@ from __future__ import annotations
 
 import subprocess
 
-from tests.support.guard_cases import Layout, refusals_by_every_harness
+from tests.support.guard_cases import (
+    Layout,
+    assert_each_refused_by_every_harness,
+    refusals_by_every_harness,
+)
 
 EVERYDAY = [
     "sed -e 's/ln -s/ln -sf/g' data.csv > out.csv",
@@ -101,13 +105,7 @@ def test_p3_a_script_written_beside_a_compiler_output_or_by_make_is_refused(
 ) -> None:
     _prepared(where)
 
-    refused = {command: refusals_by_every_harness(where, command) for command in WRITTEN_THEN_RUN}
-
-    let_through = {command: seen for command, seen in refused.items() if None in seen.values()}
-    assert let_through == {}
-    for seen in refused.values():
-        for reason in seen.values():
-            assert "is written by the same command" in str(reason), reason
+    assert_each_refused_by_every_harness(where, WRITTEN_THEN_RUN, "is written by the same command")
     make = subprocess.run(
         ["bash", "-c", "make -B s.sh && bash s.sh"], cwd=where.workspace, capture_output=True
     )
@@ -152,10 +150,7 @@ def _committed(where: Layout) -> None:
 def test_p3_a_script_written_under_another_spelling_is_refused(where: Layout) -> None:
     _committed(where)
 
-    refused = {command: refusals_by_every_harness(where, command) for command in BYPASSES}
-
-    let_through = {command: seen for command, seen in refused.items() if None in seen.values()}
-    assert let_through == {}
+    assert_each_refused_by_every_harness(where, BYPASSES)
     proof = "\n".join(f"( {command} ) </dev/null" for command in BYPASSES[2:4])
     subprocess.run(["bash", "-c", proof], cwd=where.workspace, capture_output=True, check=False)
     assert (where.root / where.other / "a.md").exists()

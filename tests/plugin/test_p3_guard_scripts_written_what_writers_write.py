@@ -25,7 +25,11 @@ import io
 import subprocess
 import tarfile
 
-from tests.support.guard_cases import Layout, refusals_by_every_harness
+from tests.support.guard_cases import (
+    Layout,
+    assert_each_refused_by_every_harness,
+    refusals_by_every_harness,
+)
 
 EVERYDAY = [
     "sed -i 's/run.sh/test.sh/' README.md && ./test.sh",
@@ -127,13 +131,7 @@ def test_p3_real_writes_of_the_script_are_refused_and_bash_writes_there(where: L
     _prepared(where)
     commands = [form.format(at=at) for at, form in enumerate(WRITTEN_THEN_RUN)]
 
-    refused = {command: refusals_by_every_harness(where, command) for command in commands}
-
-    let_through = {command: seen for command, seen in refused.items() if None in seen.values()}
-    assert let_through == {}
-    for seen in refused.values():
-        for reason in seen.values():
-            assert "is written by the same command" in str(reason), reason
+    assert_each_refused_by_every_harness(where, commands, "is written by the same command")
     proof = "\n".join(f"( {command} ) </dev/null" for command in commands)
     subprocess.run(["bash", "-c", proof], cwd=where.workspace, capture_output=True, check=False)
     written = {path.name for path in (where.root / where.other).iterdir()}

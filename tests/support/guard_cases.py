@@ -162,6 +162,18 @@ def refusals_by_every_harness(where: Layout, shell: str) -> dict[str, str | None
     }
 
 
+def assert_each_refused_by_every_harness(where: Layout, commands: list[str], *sayings: str) -> None:
+    """Every one of ``commands`` (already filled) is refused by each harness, each refusal
+    holding every text of ``sayings``; the commands let through are named when one is."""
+    refused = {command: refusals_by_every_harness(where, command) for command in commands}
+    let_through = {command: seen for command, seen in refused.items() if None in seen.values()}
+    assert let_through == {}
+    for seen in refused.values():
+        for reason in seen.values():
+            for saying in sayings:
+                assert saying in str(reason), reason
+
+
 def assert_refused_by_every_harness_and_bash_writes(where: Layout, command: str) -> None:
     """``command`` (filled) through each harness's shell tool (:data:`SHELL`) is refused by the
     guard; then bash runs it once and it really writes into the other scope. What bash does
