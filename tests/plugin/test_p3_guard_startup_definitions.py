@@ -41,6 +41,24 @@ def _write(where: Layout, name: str, text: str) -> Path:
     return path
 
 
+def _copied_by_bash(where: Layout, flag: str, command: str) -> str | None:
+    """Run ``command`` (filled) by ``bash FLAG`` (``-ic``, ``-lc``: the startup files it
+    runs) in the Workspace, the home the data dir, after writing ``note.md`` (``n``) there;
+    the text of ``n.md`` in the other scope after it (None: none written)."""
+    (where.workspace / "note.md").write_text("n\n", encoding="utf-8")
+    environment = {"HOME": str(where.data), "PATH": os.environ["PATH"]}
+    subprocess.run(
+        ["bash", flag, fill(command, where)],
+        cwd=where.workspace,
+        env=environment,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=True,
+    )
+    copied = where.root / where.other / "n.md"
+    return copied.read_text(encoding="utf-8") if copied.exists() else None
+
+
 def _refusing(where: Layout, command: str) -> set[str]:
     """The harnesses refusing ``command`` (filled)."""
     answers = refusals_by_every_harness(where, fill(command, where))
@@ -194,19 +212,8 @@ def test_p3_bash_runs_the_startup_file_s_function_and_writes_into_the_other_scop
 ) -> None:
     """The refused form is a real bypass: ``bash -ic`` runs ``~/.bashrc``'s ``nproc``."""
     _write(where, ".bashrc", NPROC)
-    (where.workspace / "note.md").write_text("n\n", encoding="utf-8")
-    environment = {"HOME": str(where.data), "PATH": os.environ["PATH"]}
 
-    subprocess.run(
-        ["bash", "-ic", fill(WRITE, where)],
-        cwd=where.workspace,
-        env=environment,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        check=True,
-    )
-
-    assert (where.root / where.other / "n.md").read_text(encoding="utf-8") == "n\n"
+    assert _copied_by_bash(where, "-ic", WRITE) == "n\n"
 
 
 CP = 'cp() {{ command cp "$1" "$(dirname "$2")/$(cat ~/target).md"; }}\n'
@@ -254,6 +261,52 @@ def test_p3_a_startup_file_s_definition_of_a_name_the_command_runs_is_judged_as_
     assert _refusing(where, command) == refusing
 
 
+HELD_CP = '#!/bin/sh\nexec /bin/cp "$1" "$(dirname "$2")/$(cat ~/target).md"\n'
+"""A ``cp`` in ``~/bin`` putting the copy where ``~/target`` says: into the other scope."""
+
+
+def _hold_cp(where: Layout) -> None:
+    """``~/.profile`` puts ``~/bin`` first on ``PATH``; ``~/bin/cp`` is :data:`HELD_CP`."""
+    _write(where, ".profile", 'PATH="$HOME/bin:$PATH"\n')
+    _write(where, "bin/cp", HELD_CP).chmod(0o755)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f"env {COPY}",
+        f"nice -n 5 {COPY}",
+        'echo note.md | xargs -I{{}} cp {{}} "{root}/{own}/a.md"',
+        'find . -name note.md -exec cp {{}} "{root}/{own}/a.md" \\;',
+        f"shopt -s expand_aliases\nalias c=cp\n{COPY.replace('cp ', 'c ', 1)}",
+    ],
+    ids=["env", "nice", "xargs", "find-exec", "alias"],
+)
+def test_p3_a_path_folder_s_program_run_through_a_wrapper_or_alias_is_judged(
+    where: Layout, command: str
+) -> None:
+    """``~/bin/cp`` (a ``PATH`` folder the profile adds) run through a wrapper, ``xargs``,
+    ``find -exec`` or an alias the command defines: each runs it as bash looks it up, so each
+    is refused by the harnesses whose shell runs the profile (quality58: a set of names
+    narrowed to those the reader takes as a command's name let the last three through)."""
+    _hold_cp(where)
+
+    assert _refusing(where, command) == {"codex", "claude-code"}
+
+
+def test_p3_bash_lc_runs_a_path_folder_s_cp_through_xargs_into_the_other_scope(
+    where: Layout,
+) -> None:
+    """The refused form is a real bypass: Codex's ``bash -lc`` puts ``~/bin`` first, and the
+    ``cp`` that ``xargs`` runs is ``~/bin/cp``."""
+    _hold_cp(where)
+    _write(where, "target", f"../{where.other}/n\n")
+    command = 'echo note.md | xargs -I{{}} cp {{}} "{root}/{own}/a.md"'
+
+    assert _copied_by_bash(where, "-lc", command) == "n\n"
+    assert not (where.root / where.own / "a.md").exists()
+
+
 def test_p3_a_home_s_everyday_aliases_keep_a_plain_write_allowed(where: Layout) -> None:
     """Debian's ``ls``/``grep`` colour aliases and a ``ll``: the write with ``ls``, ``grep``
     into the own scope is still allowed by every harness."""
@@ -271,19 +324,8 @@ def test_p3_a_home_s_everyday_aliases_keep_a_plain_write_allowed(where: Layout) 
 def test_p3_bash_lc_runs_the_profile_s_cp_function_into_the_other_scope(where: Layout) -> None:
     """The refused form is a real bypass: Codex's ``bash -lc`` runs ``~/.profile``'s ``cp``."""
     _write(where, ".profile", CP)
-    (where.workspace / "note.md").write_text("n\n", encoding="utf-8")
-    environment = {"HOME": str(where.data), "PATH": os.environ["PATH"]}
 
-    subprocess.run(
-        ["bash", "-lc", fill(COPY, where)],
-        cwd=where.workspace,
-        env=environment,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        check=True,
-    )
-
-    assert (where.root / where.other / "n.md").read_text(encoding="utf-8") == "n\n"
+    assert _copied_by_bash(where, "-lc", COPY) == "n\n"
 
 
 @pytest.mark.parametrize(

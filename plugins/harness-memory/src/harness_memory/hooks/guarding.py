@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 from typing import NamedTuple
@@ -100,6 +99,7 @@ from harness_memory.hooks.tool_targets import (
     MAYBE_PATCHER,
     READ_AS,
     ShellPaths,
+    new_text_words,
     shell_paths,
 )
 from harness_memory.hooks.unread_programs import memory_named
@@ -647,16 +647,13 @@ def _unjudged_script(
     script = (file, base)
     built = kind == "run" and _compiled_or_missing(file)
     for each in commands:
-        kept = Counter((*each.textless, *(each.compiled if built else ())))
-        for run in each.scripts:
-            kept.update((run[2], run[3] or "") if run[0] == "shell" else ())
+        operands = [o for run in each.scripts if run[0] == "shell" for o in (run[2], run[3] or "")]
+        kept = (*each.textless, *(each.compiled if built else ()), *operands)
         redirected = set(each.redirected)  # the whole word: ``> "Deploy notes.md"``, no ``Deploy``
-        for word in each.written:
+        for word in new_text_words(each.written, kept, redirected):
             if word in redirected:  # a redirection writes text whatever else names its file
                 if _writes_script(word, script, whole=True):
                     return "is written by the same command"
-            elif kept[word] > 0:
-                kept[word] -= 1
             elif not _code_running(word, spelled) and _writes_script(ran.sub(r"\1", word), script):
                 return "is written by the same command"
         for word in each.revised:

@@ -346,13 +346,21 @@ def startup_definitions_text(read: StartupTexts) -> str:
     read defines nothing here (the printed names are untrusted by :func:`startup_redefines`).
     Empty when none."""
     used = frozenset(re.findall(_USED_NAME_RE, read.command))
-    readers = {name for text in read.texts if text for name in _wrapper_readers(text, used)}
-    used |= readers  # a pass-through wrapper's ``&& ls``: its own definitions read too
+    walked = [
+        (text, _definitions(text, used | _READER_NAMES, read.command))
+        for text in read.texts
+        if text is not None
+    ]
+    used |= {  # a pass-through wrapper's ``&& ls``: its own definitions read too
+        reader
+        for _, found in walked
+        for each in found
+        if each.names is not None and each.names & used
+        for reader in each.readers
+    }
     kept: list[str] = []
-    for text in read.texts:
-        if text is None:
-            continue
-        kept += _defined_texts(text, used, read.command)
+    for text, found in walked:
+        kept += [each.text for each in found if each.names is None or each.names & used]
         if "PATH" in text:
             for folder, _ in _path_folders(plain_text(text), read.home, read.base):
                 held = [os.path.join(folder, name) for name in sorted(used)]  # noqa: PTH118
@@ -379,33 +387,50 @@ _ALIAS_LINE_RE = r"(?m)^.*(?<![\w-])alias(?![\w-]).*$"
 """A line holding the word ``alias``."""
 
 
-def _defined_texts(text: str, used: frozenset[str], command: str) -> list[str]:
-    """The definitions in ``text`` of a name of ``used``: each function's (its name a shell
-    name, :data:`_FUNCTION_NAME_RE`; its head to its body's end, :func:`_body_end`, or to its
-    line's end when that cannot be told; a
-    pass-through wrapper as its alias, :func:`_pass_through`) and each ``alias`` line
-    defining one (or one built at run time). ``command``: the command's plain text."""
-    kept: list[str] = []
+class _Definition(NamedTuple):
+    """One definition in a startup file's text (:func:`_definitions`): the names it defines
+    (None: any, an ``alias`` line naming one built at run time), the text the guard reads for
+    it (a function's whole definition, a pass-through wrapper's alias, an ``alias`` line;
+    empty for none) and the other programs it runs as read (:data:`_READER_NAMES`)."""
+
+    names: frozenset[str] | None
+    text: str
+    readers: frozenset[str]
+
+
+def _definitions(text: str, wanted: frozenset[str], command: str) -> list[_Definition]:
+    """The definitions in ``text`` of a name of ``wanted``, in one walk: each function's (its
+    name a shell name, :data:`_FUNCTION_NAME_RE`, else no text; its head to its body's end,
+    :func:`_body_end`, or to its line's end when that cannot be told; a pass-through wrapper
+    as its alias, :func:`_pass_through`, with the reading programs it runs after its own,
+    :data:`_READER_RE`) and each ``alias`` line (a module alias, :data:`_MODULE_ALIAS_RE`, as
+    no text, running Python). ``command``: the command's plain text."""
+    found: list[_Definition] = []
     for match in re.finditer(_DEFINED_RE, text):
         name = match.group("kw") or match.group("name")
-        if name in used and re.fullmatch(_FUNCTION_NAME_RE, name):
-            end = _body_end(text, match.end())
-            body = None if end is None else text[match.end() : end]
-            alias = None if body is None else _pass_through(name, body, command)
-            if alias is not None:
-                kept.append(alias)
-                continue
-            if end is None:  # ``f() if …; fi``: its line (not ``(function %s not found)``'s file)
-                end = text.find("\n", match.end())
-                end = len(text) if end < 0 else end
-            kept.append(text[match.start() : end] + "\n")
+        if name not in wanted:
+            continue
+        end = _body_end(text, match.end())
+        body = None if end is None else text[match.end() : end]
+        alias = None if body is None else _pass_through(name, body, command)
+        if alias is not None and body is not None:
+            readers = frozenset(re.findall(rf"&&\s*({_READERS})\b", body))
+            shell_name = re.fullmatch(_FUNCTION_NAME_RE, name) is not None
+            found.append(_Definition(frozenset({name}), alias if shell_name else "", readers))
+            continue
+        if not re.fullmatch(_FUNCTION_NAME_RE, name):
+            continue
+        if end is None:  # ``f() if …; fi``: its line (not ``(function %s not found)``'s file)
+            end = text.find("\n", match.end())
+            end = len(text) if end < 0 else end
+        whole = text[match.start() : end] + "\n"
+        found.append(_Definition(frozenset({name}), whole, frozenset()))
     for line in re.findall(_ALIAS_LINE_RE, text):
-        if re.fullmatch(_MODULE_ALIAS_RE, line):
-            continue  # ``pytest`` run as ``python -m pytest``: the same program's code
-        aliases = read_definitions(line).aliases
-        if aliases is None or aliases & used:
-            kept.append(line + "\n")
-    return kept
+        if module := re.fullmatch(_MODULE_ALIAS_RE, line):  # ``pytest`` as ``python -m pytest``
+            found.append(_Definition(frozenset({module.group("name")}), "", _MODULE_READERS))
+        else:
+            found.append(_Definition(read_definitions(line).aliases, line + "\n", frozenset()))
+    return found
 
 
 def _body_end(text: str, at: int) -> int | None:
@@ -441,6 +466,11 @@ _READERS = r"ls|pwd"
 """The programs a wrapper may run after its own (:data:`_READER_RE`)."""
 _READER_RE = rf"(?:{_READERS})(?:\s+-[\w=-]+)*"
 """A program run after a wrapper's own that only reads (``&& ls -F``): it writes no place."""
+_MODULE_READERS = frozenset({"python", "python3"})
+"""The programs a module alias runs (``alias pytest='python -m pytest'``)."""
+_READER_NAMES = frozenset(_READERS.split("|")) | _MODULE_READERS
+"""Every program a wrapper or module alias may run besides its own (:func:`_definitions`):
+their definitions are read as the command's names' are once one runs."""
 
 
 def _runs(name: str) -> str:
@@ -484,21 +514,3 @@ def _pass_through(name: str, body: str, command: str) -> str | None:
             return None
         return ""
     return None
-
-
-def _wrapper_readers(text: str, used: frozenset[str]) -> frozenset[str]:
-    """The other programs the wrappers in ``text`` of a name of ``used`` read as their alias
-    run: a pass-through's reading one (:data:`_READER_RE`, ``cd() { builtin cd "$@" && ls
-    -F; }``: ``ls``), a module alias's Python (:data:`_MODULE_ALIAS_RE`): their own
-    definitions are read as the command's names' are."""
-    found: set[str] = set()
-    for line in re.findall(_ALIAS_LINE_RE, text):
-        if (module := re.fullmatch(_MODULE_ALIAS_RE, line)) and module.group("name") in used:
-            found.update(("python", "python3"))
-    for match in re.finditer(_DEFINED_RE, text):
-        name = match.group("kw") or match.group("name")
-        if name in used and (end := _body_end(text, match.end())) is not None:
-            body = text[match.end() : end]
-            if _pass_through(name, body, "") is not None:
-                found.update(re.findall(rf"&&\s*({_READERS})\b", body))
-    return frozenset(found)

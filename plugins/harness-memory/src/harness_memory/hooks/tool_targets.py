@@ -87,7 +87,7 @@ import posixpath
 import re
 import shutil
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from pathlib import Path, PurePath
 from typing import NamedTuple
 
@@ -189,6 +189,7 @@ __all__ = [
     "READ_AS",
     "WRITERS",
     "ShellPaths",
+    "new_text_words",
     "shell_paths",
 ]
 
@@ -439,6 +440,25 @@ class ShellPaths:
         self.linker = self.linker or inner.linker
         self.replaced_unknown = self.replaced_unknown or inner.replaced_unknown
         self.over_scan = self.over_scan or inner.over_scan
+
+
+def new_text_words(
+    written: Iterable[str], textless: Iterable[str], redirected: Collection[str] = ()
+) -> Iterator[str]:
+    """The words of ``written`` (a command's :attr:`ShellPaths.written`, as written and
+    expanded) that may give their file new text, in their order: each word of ``textless``
+    (:attr:`ShellPaths.textless`, ``compiled``, a shell's script operand: each as often as
+    it stands) cancels one equal written word, once, so ``cat p.txt > s.sh; cc -os.sh
+    -os.sh`` keeps the redirection's. A word of ``redirected`` (:attr:`ShellPaths.
+    redirected`) is never cancelled and cancels nothing: the shell writes text there
+    whatever else names its file. Lazy: a caller stopping at its first word reads no
+    further."""
+    kept = Counter(textless)
+    for word in written:
+        if word not in redirected and kept[word] > 0:
+            kept[word] -= 1
+        else:
+            yield word
 
 
 _FOLDERS_CAP = 64
@@ -3675,11 +3695,8 @@ class _Writes:
         if not action.endswith("dir"):
             text = " ".join(_fed_word(word, "$" in word or "`" in word, []) for word in command)
             found = self._read_run(text)
-            kept = Counter((*found.textless, *found.compiled))
-            for word in found.written:
-                if kept[word] > 0:
-                    kept[word] -= 1
-                elif word and "{}" not in word:
+            for word in new_text_words(found.written, (*found.textless, *found.compiled)):
+                if word and "{}" not in word:
                     self._found.revised.append(word)
             self._found.revised.extend(found.revised)
         name = os.path.basename(command[0])  # noqa: PTH119
