@@ -48,7 +48,7 @@ from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, check
 from memory_core.wire import MachineList, ScopeMachines
 
 from memory_api.errors import BadRequest, NotFound, Unavailable
-from memory_api.store.containment import checked_memory_root
+from memory_api.store.containment import FolderNotHeld, checked_memory_root
 from memory_api.store.history.git import (
     HistoryUnavailable,
     disk_is_full,
@@ -438,9 +438,7 @@ class SyncStore:
                     before=before,
                 )
             except OSError as error:
-                raise HistoryUnavailable(
-                    f"the push could not be written into the scope: {error.strerror or error}"
-                ) from None
+                raise _unwritten(error) from None
             if request.key != USER_SCOPE:
                 _flag_seen(landing, request.key)
             self.machines.seen(
@@ -500,3 +498,14 @@ def _flag_seen(scope: Path, key: str) -> None:
         return
     visible = os.path.isdir(marker.path)  # noqa: PTH112 - one stat, no Path
     flag_visibility(scope, key, visible=visible, cached_only=False)
+
+
+def _unwritten(error: OSError) -> Exception:
+    """What answers a push the scope folder refused (``error``): :class:`FolderNotHeld` itself
+    (no ``/proc``: answered as every change refused so, naming what is missing, by
+    ``http/problems.py``), else :class:`HistoryUnavailable` (503) with the kernel's reason."""
+    if isinstance(error, FolderNotHeld):
+        return error
+    return HistoryUnavailable(
+        f"the push could not be written into the scope: {error.strerror or error}"
+    )
