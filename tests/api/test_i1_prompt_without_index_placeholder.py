@@ -275,6 +275,7 @@ async def test_a_misspelt_placeholder_stored_by_hand_is_named_in_the_config_answ
             "{{MEMORY}}\nKey: {{WORKSPACE_MEMROY_KEY}}\n",
             "'{{WORKSPACE_MEMROY_KEY}}' (a typo of {{WORKSPACE_MEMORY_KEY}}?)",
         ),
+        ("Be kind.\n{{MEMORY\n\n# Environment\n", "'{{MEMORY' on line 2 (meant for {{MEMORY}}?)"),
     ],
 )
 async def test_prompt_without_index_placeholder_a_template_edit_that_would_misplace_memory_is_422(

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from memory_api.errors import BadRequest
+from memory_api.errors import BadRequest, Conflict
 from memory_api.store.sessions import check_real_workspace
 from memory_core.keys import key_for_real_path
 
-from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, ok_json
+from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, names, ok_json, real
 from tests.support.symlink_chain import chain_of_links
 
 Layout = Callable[[Path], str]
@@ -83,8 +83,13 @@ def test_k1_a_real_path_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
             check_real_workspace(workspace)
 
 
-@pytest.mark.parametrize("kind", ["file", "link to a file", "fifo"])
-def test_k1_a_workspace_that_is_no_folder_is_refused(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize(
+    ("kind", "shown"),
+    [("file", "a regular file"), ("link to a file", "a regular file"), ("fifo", "a FIFO")],
+)
+def test_k1_a_workspace_that_is_no_folder_is_refused(tmp_path: Path, kind: str, shown: str) -> None:
+    """The request is well formed; what stands at the path is wrong: 409 naming the path, what
+    is there, and what to do (it was a 400 saying only "must be a directory, not a file")."""
     target = tmp_path / "thing"
     if kind == "fifo":
         os.mkfifo(target)  # stat only: never opened, never blocks
@@ -95,8 +100,25 @@ def test_k1_a_workspace_that_is_no_folder_is_refused(tmp_path: Path, kind: str) 
         workspace = tmp_path / "link"
         workspace.symlink_to(target)
 
-    with pytest.raises(BadRequest, match="must be a directory"):
+    with pytest.raises(Conflict) as raised:
         check_real_workspace(str(workspace))
+    assert f"the workspace path {str(target)!r} is {shown}, not a folder" in str(raised.value)
+    assert "send the path of the folder the Session works in" in str(raised.value)
+
+
+async def test_k1_a_session_start_in_a_file_is_409_and_prepares_nothing(
+    client: Client, agent: AgentHome, tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("x", encoding="utf-8")
+
+    answer = await client.post(f"{memory_url()}/session-start", json={"workspace": str(notes)})
+
+    body = await expect_problem(
+        answer, 409, f"the workspace path {real(notes)!r} is a regular file"
+    )
+    assert "not a folder" in body["detail"]
+    assert names(agent.root) == ["user"]
 
 
 def _two_links_in_a_loop(tmp: Path) -> str:

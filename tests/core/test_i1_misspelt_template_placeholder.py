@@ -114,3 +114,34 @@ def test_a_name_of_memorys_placeholder_words_only_is_written_for_memory(written:
     assert template_placeholder_problem(f"{{{{MEMORY}}}}\n{written}\n") == (
         f"it holds {written!r}, which nothing fills in: it would reach the model as written"
     )
+
+
+@pytest.mark.parametrize(
+    ("template", "found"),
+    [
+        ("Be kind.\n{{MEMORY\n\n# Environment\n", "'{{MEMORY' on line 2 (meant for {{MEMORY}}?)"),
+        ("{{MEMORY}}\n- Key: {{WORKSPACE_MEMORY_KEY\n", "'{{WORKSPACE_MEMORY_KEY' on line 2"),
+        ("{{MEMORY}}\n- {{MEMROY and more\n", "'{{MEMROY' on line 2 (meant for {{MEMORY}}?)"),
+        ("{{MEMORY}}\n\n{{ memory_user_index", "'{{ memory_user_index' on line 3"),
+        ("\uff5b\uff5bMEMORY\n", "'\uff5b\uff5bMEMORY' on line 1"),  # full-width braces
+        ("{{MEMORY}}\n{{MEMORY {{CWD}}\n", "'{{MEMORY' on line 2"),
+    ],
+)
+def test_a_memory_placeholder_never_closed_is_named_with_its_line(
+    template: str, found: str
+) -> None:
+    """``{{MEMORY`` without its ``}}`` is a placeholder nothing fills in: it reached the model as
+    written (and injected no memory) and was saved silently. It is named, with its line, the
+    placeholder it was meant for, and what to do."""
+    problem = template_placeholder_problem(template)
+
+    assert problem is not None and found in problem, problem
+    assert "is never closed" in problem and "it would reach the model as written" in problem
+
+
+@pytest.mark.parametrize(
+    "template",
+    ["{{MEMORY}}\n- CWD: {{CWD\n", "{{MEMORY}}\n{{memo\n", "{{MEMORY}}\nuse {{ for sets\n"],
+)
+def test_a_harness_name_never_closed_stays_the_harnesss(template: str) -> None:
+    assert template_placeholder_problem(template) is None

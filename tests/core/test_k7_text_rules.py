@@ -430,7 +430,13 @@ def test_i1_a_long_unclosed_placeholder_is_no_lookalike(run: str, braces: str) -
     a linear judgement, without a clock.)"""
     prompt = "{{MEMORY_USER_INDEX}}\n" + braces + run * (1024 * 1024 // len(run))
     assert MEMORY_PROMPT_RULE.problem(prompt) is None
+    unclosed = (
+        f"; it holds {braces + 'index'!r} on line 2, which is never closed: nothing fills it "
+        "in, it would reach the model as written; close it with }}"
+        if run == "index " and len(braces) > 1  # its first word, a placeholder word, is named
+        else ""
+    )
     assert template_placeholder_problem(prompt) == (
         "it holds '{{MEMORY_USER_INDEX}}', which nothing fills in: it would reach the model "
-        "as written"
+        "as written" + unclosed
     )

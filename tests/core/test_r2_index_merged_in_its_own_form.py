@@ -13,7 +13,7 @@ import codecs
 from pathlib import Path
 
 import pytest
-from memory_core.decoding import decode_exact
+from memory_core.decoding import decode_exact, decode_text
 from memory_core.line_merge import merge_lines
 from memory_core.scope_merge import MergeOutcome, blob_id, merge_scopes
 from memory_core.scope_write import apply_scope
@@ -32,6 +32,9 @@ FORMS = {
     "UTF-16LE with its BOM": ("utf-16-le", "\n", b"\xff\xfe"),
     "UTF-16BE with its BOM, CR alone": ("utf-16-be", "\r", b"\xfe\xff"),
     "UTF-32LE with its BOM": ("utf-32-le", "\n", b"\xff\xfe\x00\x00"),
+    # read as UTF-32 by its NUL bytes, as a plain read takes it (``ਪ`` is ``2A 0A 00 00``)
+    "UTF-32LE without a BOM": ("utf-32-le", "\n", b""),
+    "UTF-32BE without a BOM, CRLF": ("utf-32-be", "\r\n", b""),
 }
 
 
@@ -228,3 +231,23 @@ def test_r2_a_byte_order_mark_only_one_machine_added_is_no_blank_line() -> None:
     assert merged == codecs.BOM_UTF8 + (A + B + C + D).encode()
     merged, _ = _merged(base, second, first)
     assert merged == codecs.BOM_UTF8 + (A + B + D + C).encode()
+
+
+@pytest.mark.parametrize("codec", ["utf-32-le", "utf-32-be"])
+def test_t2_an_index_in_utf32_without_a_bom_reads_as_utf32_in_a_plain_read_and_a_merge(
+    codec: str,
+) -> None:
+    """A plain read took UTF-32 saved without its byte order mark for UTF-8 (NUL bytes are
+    valid UTF-8): three NULs in every character reached the model, and nothing was said. It is
+    read as UTF-32 by its NUL bytes, named as such, and a merge splits it into the same lines."""
+    raw = (A + B).encode(codec)
+
+    text, problems = decode_text(raw)
+    exact = decode_exact(raw)
+
+    assert text == A + B
+    assert problems == ["encoding: UTF-32 text without a byte order mark"]
+    assert exact is not None and (exact.codec, exact.bom, exact.text) == (codec, b"", A + B)
+    assert merge_lines(raw, raw + C.encode(codec), raw + D.encode(codec)) == (
+        (A + B + D + C).encode(codec)
+    )

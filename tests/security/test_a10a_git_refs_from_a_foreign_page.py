@@ -26,27 +26,46 @@ async def _sources(client: Client) -> list[Any]:
 
 
 @pytest.mark.parametrize(
-    "headers",
+    ("headers", "rule"),
     [
-        {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"},
-        {"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "script"},
-        {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"},
-        {"Origin": "http://localhost:1"},  # a page of another local port naming its origin
-        {"Referer": "http://evil.example/page"},  # a browser without Fetch Metadata: <img src>
-        {"Referer": "http://localhost:1/"},  # the same, from a page of another local port
-        {"Referer": "not a url"},  # a Referer that names no origin is not the service's own
-        {"Origin": "null"},
+        (
+            {
+                "Sec-Fetch-Site": "cross-site",
+                "Sec-Fetch-Mode": "no-cors",
+                "Sec-Fetch-Dest": "image",
+            },
+            "(cross-site request rule)",
+        ),
+        (
+            {
+                "Sec-Fetch-Site": "same-site",
+                "Sec-Fetch-Mode": "no-cors",
+                "Sec-Fetch-Dest": "script",
+            },
+            "(cross-site request rule)",
+        ),
+        (
+            {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"},
+            "(cross-site request rule)",
+        ),
+        ({"Origin": "http://localhost:1"}, "(Origin rule)"),  # another local port naming its origin
+        # a browser without Fetch Metadata (<img src>) sends only the page's address: the detail
+        # names the header it was judged by
+        ({"Referer": "http://evil.example/page"}, "(Referer rule)"),
+        ({"Referer": "http://localhost:1/"}, "(Referer rule)"),  # a page of another local port
+        ({"Referer": "not a url"}, "(Referer rule)"),  # names no origin: not the service's own
+        ({"Origin": "null"}, "(Origin rule)"),
     ],
 )
 async def test_a10a_a_ref_advertisement_a_foreign_page_asks_for_records_nothing(
-    client: Client, agent: AgentHome, headers: dict[str, str]
+    client: Client, agent: AgentHome, headers: dict[str, str], rule: str
 ) -> None:
     write_topic(agent.user, "keep-me.md")
 
     answer = await client.get(REFS, headers=headers)
 
     body = await expect_problem(answer, 403, "records what is on disk as a version")
-    assert "rule)" in body["detail"]
+    assert body["detail"].endswith(rule), body["detail"]
     assert await _sources(client) == []
 
 

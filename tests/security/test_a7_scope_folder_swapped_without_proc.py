@@ -27,6 +27,9 @@ from memory_core import atomic, layout
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import AgentHome, Client, expect_problem, file_url, memory_url, ok_json
+from tests.api.test_r1_git_sync import MACHINE, GitMachine, git_url
+from tests.api.test_v1_versions import TOPIC, checkpoint, seed
+from tests.api.test_v2_history_and_restore import history_url
 from tests.security.test_a7_scope_folder_swapped_mid_request import (
     DECOY,
     SECRET,
@@ -149,12 +152,52 @@ async def test_a7_without_proc_a_delete_is_refused_and_leaves_both_scopes(
 
     answer = await client.delete(file_url(key, "notes.md"))
 
-    problem = await expect_problem(answer, 503, "the kernel offers no /proc/self/fd")
-    # what an operator must do: mount /proc, not "look into the error ENOTSUP"
-    assert "an operator must mount /proc where the service runs" in problem["detail"]
-    assert "ENOTSUP" not in problem["detail"]
+    problem = await expect_problem(answer, 503, NO_PROC)
+    assert_no_proc_named(problem["detail"])
     assert (own / "notes.md").read_text() == DECOY
     assert (beta / "notes.md").read_text() == SECRET
+
+
+NO_PROC = "/proc is not mounted where the service runs (no /proc/self/fd)"
+
+
+def assert_no_proc_named(detail: str) -> None:
+    """The detail says what is missing and what an operator must do: mount /proc, not "look
+    into the error ENOTSUP", nor "the data dir could not be used" (the data dir is fine)."""
+    assert detail.startswith(NO_PROC), detail
+    assert "nothing was changed" in detail
+    assert "an operator must mount /proc where the service runs" in detail
+    assert "ENOTSUP" not in detail and "data dir" not in detail
+
+
+@pytest.mark.usefixtures("no_proc")
+async def test_a7_without_proc_a_restore_is_refused_naming_what_is_missing(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    good = (await checkpoint(client))["version"]
+    (agent.user / TOPIC).write_text("overwritten\n", encoding="utf-8")
+
+    answer = await client.post(history_url("user", TOPIC, "restore"), json={"version": good})
+
+    problem = await expect_problem(answer, 503, NO_PROC)
+    assert_no_proc_named(problem["detail"])
+    assert (agent.user / TOPIC).read_text(encoding="utf-8") == "overwritten\n"
+
+
+@pytest.mark.usefixtures("no_proc")
+async def test_a7_without_proc_a_push_is_refused_and_writes_nothing(
+    client: Client, agent: AgentHome, tmp_path: Path
+) -> None:
+    (agent.user / "MEMORY.md").write_text("- [A](a.md) a\n", encoding="utf-8")
+    laptop = GitMachine(tmp_path / "laptop" / "user", git_url(client), MACHINE, "laptop")
+    await laptop.fetch()
+    laptop.write("b.md", "---\ndescription: b\n---\nfrom the laptop\n")
+
+    with pytest.raises(AssertionError, match="503"):  # git: "HTTP 503"
+        await laptop.push()
+
+    assert not (agent.user / "b.md").exists()
 
 
 @pytest.mark.usefixtures("no_proc")
@@ -180,7 +223,7 @@ async def test_a7_without_proc_the_service_says_so_once_at_start(
         await aiohttp_client(create_app(settings))
 
     [said] = [r.getMessage() for r in caplog.records if "/proc is not mounted" in r.getMessage()]
-    assert "deletes and restores are refused" in said
+    assert "deletes, restores and pushes are refused" in said
     assert "no Workspace scope can be made" not in said  # those are made without /proc
     assert "mount /proc where the service runs" in said
 

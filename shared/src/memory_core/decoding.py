@@ -82,7 +82,7 @@ def decode_text(
 
     Returns ``(text, problems)``. A UTF-8 byte order mark is stripped (a UTF-32 or UTF-16 one
     selects that encoding, UTF-32 first: its little-endian mark begins with UTF-16's; UTF-16
-    without a mark is told by its NUL bytes, :func:`_utf16_without_bom`); bytes
+    or UTF-32 without a mark is told by its NUL bytes, :func:`_wide_without_bom`); bytes
     that are not UTF-8 are read as cp1252, or Latin-1 when cp1252 cannot map them, and named
     as an ``encoding`` problem; CRLF (and lone CR) line ends become LF and are named as a
     ``line-endings`` problem. ``partial`` says the bytes were cut at the read cap, so an
@@ -107,8 +107,8 @@ def decode_text(
         text = _wide_text(raw, "utf-32", "encoding: UTF-32 text", problems, partial=partial)
     elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = _wide_text(raw, "utf-16", "encoding: UTF-16 text", problems, partial=partial)
-    elif (unmarked := _utf16_without_bom(raw)) is not None:
-        unmarked_problem = "encoding: UTF-16 text without a byte order mark"
+    elif (unmarked := _wide_without_bom(raw)) is not None:
+        unmarked_problem = f"encoding: UTF-{unmarked[4:6]} text without a byte order mark"
         text = _wide_text(raw, unmarked, unmarked_problem, problems, partial=partial)
     else:
         try:
@@ -151,7 +151,7 @@ def _not_utf8_text(
 
 def _unmarked_utf16(raw: bytes, *, partial: bool) -> str | None:
     """``UTF-16LE`` or ``UTF-16BE`` when ``raw``, which is not UTF-8 and too little ASCII for
-    :func:`_utf16_without_bom` (Japanese, Chinese), holds NUL bytes and is valid UTF-16 in that
+    :func:`_wide_without_bom` (Japanese, Chinese), holds NUL bytes and is valid UTF-16 in that
     byte order (the first that is); else None. Text in UTF-8 or an 8-bit encoding holds no
     NUL."""
     if b"\x00" not in raw:
@@ -568,7 +568,7 @@ def not_decoded_why(raw: bytes, *, weigh: bool = True) -> str | None:
     """
     if raw.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return None  # UTF-32's little-endian mark begins with UTF-16's
-    if raw.startswith(codecs.BOM_UTF32_BE) or _utf16_without_bom(raw) is not None:
+    if raw.startswith(codecs.BOM_UTF32_BE) or _wide_without_bom(raw) is not None:
         return None
     try:
         raw.decode("utf-8")
@@ -690,22 +690,46 @@ _CHOICE_BYTES = 1024
 """How much of a file (whole lines) tells which CJK encoding it is in (a dozen index lines:
 two already tell every line of ``tests/core/test_t2_short_legacy_index_lines.py``)."""
 _SAMPLE_BYTES = 4096
-"""How much of a file :func:`_utf16_without_bom` looks at."""
+"""How much of a file :func:`_wide_without_bom` looks at."""
 
 
-def _utf16_without_bom(raw: bytes) -> str | None:
-    """``utf-16-le`` or ``utf-16-be`` for UTF-16 saved without its byte order mark (some
-    Windows tools), else None. Text in UTF-8 or any 8-bit encoding holds no NUL byte, while
-    UTF-16 of mostly ASCII text (as Markdown's link syntax is) has one in every other byte:
-    at least 30 % (and 8) of the odd (little-endian) or even (big-endian) bytes of the first
-    4 KiB, and at most 5 % of the others, of an even length."""
-    if len(raw) % 2 or b"\x00" not in raw[:_SAMPLE_BYTES]:
+def _wide_without_bom(raw: bytes) -> str | None:
+    """``utf-32-le``, ``utf-32-be``, ``utf-16-le`` or ``utf-16-be`` for UTF-32 or UTF-16 saved
+    without its byte order mark (some Windows tools), else None. Text in UTF-8 or any 8-bit
+    encoding holds no NUL byte, while UTF-16 of mostly ASCII text (as Markdown's link syntax
+    is) has one in every other byte: at least 30 % (and 8) of the odd (little-endian) or even
+    (big-endian) bytes of the first 4 KiB, and at most 5 % of the others, of an even length.
+    UTF-32 (:func:`_utf32_without_bom`) is told first: its NULs would fail the UTF-16 test
+    anyway, but a reader must never take it for UTF-8 (three NULs a character)."""
+    if b"\x00" not in raw[:_SAMPLE_BYTES]:
+        return None
+    if (wide := _utf32_without_bom(raw)) is not None:
+        return wide
+    if len(raw) % 2:
         return None
     sample = raw[:_SAMPLE_BYTES]
     low, high = sample[0::2], sample[1::2]
     for codec, zeros, others in (("utf-16-le", high, low), ("utf-16-be", low, high)):
         nuls = zeros.count(0)
         if nuls >= max(8, 0.3 * len(zeros)) and others.count(0) <= 0.05 * len(others):
+            return codec
+    return None
+
+
+def _utf32_without_bom(raw: bytes) -> str | None:
+    """``utf-32-le`` or ``utf-32-be`` for UTF-32 saved without its byte order mark, else None:
+    a length a multiple of 4, the first 4 KiB valid UTF-32 in that byte order, and of its
+    units (at least 8) at least 30 % with the two high bytes NUL (every character of the
+    Basic Multilingual Plane) and at most 5 % with the low byte NUL. UTF-16 of ASCII text has
+    a letter where UTF-32 has its high bytes, and no 8-bit text has a NUL."""
+    sample = raw[: _SAMPLE_BYTES - _SAMPLE_BYTES % 4]
+    if len(raw) % 4 or len(sample) < 32:
+        return None
+    for codec, high, low in (("utf-32-le", (2, 3), 0), ("utf-32-be", (0, 1), 3)):
+        units = [sample[at : at + 4] for at in range(0, len(sample), 4)]
+        wide = sum(1 for unit in units if unit[high[0]] == unit[high[1]] == 0)
+        nul_low = sum(1 for unit in units if unit[low] == 0)
+        if wide >= 0.3 * len(units) and nul_low <= 0.05 * len(units) and decodes(sample, codec):
             return codec
     return None
 
@@ -760,7 +784,7 @@ def decode_exact(raw: bytes) -> ExactText | None:
     elif rest.startswith(codecs.BOM_UTF16_BE):
         bom, rest, codec = bom + codecs.BOM_UTF16_BE, rest[2:], "utf-16-be"
     else:
-        codec = _utf16_without_bom(raw) or "utf-8"
+        codec = _wide_without_bom(raw) or "utf-8"
     candidates = (codec,) if codec != "utf-8" else ("utf-8", "cp1252", "latin-1")
     if codec == "utf-8" and not decodes(rest, codec) and _mostly_utf8(rest) is not None:
         text = rest.decode(codec, "surrogateescape")  # every byte back as it was: utf-8 is

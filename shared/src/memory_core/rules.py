@@ -27,7 +27,12 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from memory_core.hidden_text import HIDDEN_CANDIDATES, ZWSP_WORD_LETTERS, describe_hidden
-from memory_core.placeholder_typos import MEMORY_OWN, memory_words_only, misspelt_placeholders
+from memory_core.placeholder_typos import (
+    MEMORY_OWN,
+    intended,
+    memory_words_only,
+    misspelt_placeholders,
+)
 
 if TYPE_CHECKING:
     import msgspec
@@ -515,6 +520,38 @@ def _names_another_thing(lookalike: str) -> bool:
     return plain is not None and not memory_words_only(plain.group(1))
 
 
+_UNCLOSED = r"[{\uff5b]{2,3}+([^{}\uff5b\uff5d\n]*+)(?![}\uff5d])"
+"""Two or three opening braces (ASCII or full-width) and what follows up to the end of the line
+or the next brace, when that is not a closing one: a placeholder never closed."""
+
+
+def _unclosed_placeholders(template: str) -> list[str]:
+    """Each ``{{NAME`` of ``template`` never closed (no ``}}`` before the line ends or the next
+    brace) whose first word (a name of at most 64 characters) is written for a placeholder
+    memory owns (:func:`intended`) or made of memory's placeholder words only
+    (:func:`memory_words_only`), in order, shown as
+    ``'{{MEMORY' on line 2 (meant for {{MEMORY}}?)``: nothing fills it in, so it reaches the
+    model as written and injects nothing (I-1). The harness's names (``{{CWD``) are its own.
+
+    >>> _unclosed_placeholders("Be kind.\\n{{MEMORY\\n{{CWD\\n{{MEMORY}}")
+    ["'{{MEMORY' on line 2 (meant for {{MEMORY}}?)"]
+    """
+    found: list[str] = []
+    for match in re.finditer(_UNCLOSED, template):
+        word = re.match(r"[ \t]*([\w-]{1,64})(?![\w-])", match.group(1))
+        if word is None:
+            continue
+        name = word.group(1)
+        own = intended(name)
+        if own is None and not memory_words_only(name):
+            continue
+        shown = match.group(0)[: match.start(1) - match.start(0) + word.end()]
+        line = template.count("\n", 0, match.start()) + 1
+        meant = f" (meant for {own}?)" if own is not None else ""
+        found.append(f"{shown!r} on line {line}{meant}")
+    return found
+
+
 def template_placeholder_problem(template: str) -> str | None:
     """What an agent's template holds that would not reach the model as meant (I-1, A-2):
     ``{{MEMORY}}`` more than once (the memory would be injected that many times), or text
@@ -546,6 +583,11 @@ def template_placeholder_problem(template: str) -> str | None:
         )
         problems.append(
             f"it holds {named}, which nothing fills in: it would reach the model as written"
+        )
+    if unclosed := _unclosed_placeholders(template):
+        problems.append(
+            f"it holds {', '.join(unclosed)}, which is never closed: nothing fills it in, it "
+            "would reach the model as written; close it with }}"
         )
     return "; ".join(problems) or None
 

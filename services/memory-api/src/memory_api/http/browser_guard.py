@@ -264,8 +264,8 @@ def origin_refusal(
     ...                changes="it records", referer="http://127.0.0.1:8080/?scope=user") is None
     True
     >>> origin_refusal("GET", "127.0.0.1:8080", None, None, check_origin=True,
-    ...                changes="it records", referer="http://evil.example/")[:40]
-    'a GET from a web page of another origin '
+    ...                changes="it records", referer="http://evil.example/")[-14:]
+    '(Referer rule)'
     """
     if method in SAFE_METHODS and changes is None:
         return None
@@ -279,9 +279,9 @@ def origin_refusal(
     if not check_origin:
         return None
     if origin is not None:
-        sent, shown = origin.strip().lower(), _shown(origin)
+        sent, shown, rule = origin.strip().lower(), _shown(origin), "Origin"
     elif changes is not None and referer is not None:
-        sent, shown = _referer_origin(referer), f"Referer: {_shown(referer)}"
+        sent, shown, rule = _referer_origin(referer), f"Referer: {_shown(referer)}", "Referer"
     else:
         return None
     own = None if host is None else host.strip().lower()
@@ -290,5 +290,5 @@ def origin_refusal(
     return (
         f"a {method} from a web page of another origin ({shown}) is refused: {why}this "
         f"service has no bearer token and takes changes only from its own page "
-        f"(http://{own or '…'}) and from clients that are not browsers (Origin rule)"
+        f"(http://{own or '…'}) and from clients that are not browsers ({rule} rule)"
     )

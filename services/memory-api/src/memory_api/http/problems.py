@@ -235,13 +235,16 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
         )
     except asyncio.CancelledError:
         raise
+    except FolderNotHeld as error:  # the service's setting, known at start: no incident
+        logger.warning("%s %s refused: %s", request.method, logged_path, error.strerror)
+        return problem_response(503, FolderNotHeld.detail, instance=instance)
     except OSError as error:
         incident = uuid.uuid4().hex[:12]
         logger.exception(
             "data dir error in %s %s (incident %s)", request.method, logged_path, incident
         )
         reason = error.strerror or type(error).__name__
-        fix = error.fix if isinstance(error, FolderNotHeld) else write_fix(error, _DATA_DIR_ACCESS)
+        fix = write_fix(error, _DATA_DIR_ACCESS)
         return problem_response(
             503,
             f"the data dir could not be used ({reason}): {fix}, then try again; the log names "

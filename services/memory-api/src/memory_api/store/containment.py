@@ -131,6 +131,17 @@ class FolderNotHeld(OSError):
     )
     """What an operator must do, for a ``detail``."""
 
+    detail = (
+        "/proc is not mounted where the service runs (no /proc/self/fd): a delete, a restore "
+        "and a push change memory files only through their scope folder held open and reached "
+        "by /proc/self/fd/<n>, never through the folder's name, which an agent may swap for a "
+        "symlink to another agent's meanwhile (A-7); no other path reaches a held folder "
+        "(/dev/fd is /proc's too), so the change is refused and nothing was changed: "
+        f"{fix}, then try again"
+    )
+    """The whole ``detail`` of the 503 answering a change refused so: what is missing, why
+    nothing else will do, and what an operator must do (docs/deploy.md)."""
+
     def __init__(self, name: str) -> None:
         super().__init__(
             errno.EOPNOTSUPP,
@@ -147,8 +158,8 @@ def without_descriptor_paths() -> str | None:
     if os.name != "posix" or os.path.isdir(os.path.dirname(descriptor_path(0))):  # noqa: PTH112, PTH120
         return None
     return (
-        "/proc is not mounted where the service runs (no /proc/self/fd): deletes and restores "
-        "are refused (503), and a Workspace path through a symlink is refused (400); "
+        "/proc is not mounted where the service runs (no /proc/self/fd): deletes, restores "
+        "and pushes are refused (503), and a Workspace path through a symlink is refused (400); "
         + FolderNotHeld.fix.removeprefix("an operator must ")
     )
 

@@ -44,6 +44,7 @@ from pathlib import Path
 
 from memory_core import layout
 from memory_core.errors import UnresolvablePath
+from memory_core.file_kind import file_kind
 from memory_core.injection import AssembledMemory, PreparedIndex, assemble_memory, uncreated_index
 from memory_core.keys import (
     USER_SCOPE,
@@ -61,7 +62,7 @@ from memory_core.wire import (
     WorkspaceKind,
 )
 
-from memory_api.errors import BadRequest, CannotRead
+from memory_api.errors import BadRequest, CannotRead, Conflict
 from memory_api.store.agents import AgentRecord
 from memory_api.store.containment import memory_root_below
 from memory_api.store.held_writes import create_in, remove_in
@@ -161,8 +162,24 @@ def _real_workspace(workspace: str) -> tuple[str, int | None]:
         is_dir = not os.path.lexists(real) or Path(real).is_dir()
         device = None
     if not is_dir:
-        raise BadRequest("workspace must be a directory, not a file")
+        raise _no_folder(real)
     return real, device
+
+
+def _no_folder(real: str) -> Conflict:
+    """The 409 of a Workspace path where the service finds no folder (a file, a FIFO): the
+    request is well formed, what stands at the path is wrong. Names the real path, what is
+    there (:func:`~memory_core.file_kind.file_kind`) and what to do."""
+    try:
+        there = file_kind(os.stat(real).st_mode)  # noqa: PTH116 - one stat, no Path
+    except OSError:
+        there = "no folder"
+    return Conflict(
+        f"the workspace path {real!r} is {there}, not a folder, where the service looks: a "
+        "Workspace is the folder a Session works in, so send the path of the folder the "
+        "Session works in (the harness's working directory); when the service sees another "
+        "file system than the harness (a container), mount the Workspace folder at that path"
+    )
 
 
 def _refuse_proc(workspace: str, seen: str) -> None:

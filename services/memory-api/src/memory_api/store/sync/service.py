@@ -47,8 +47,8 @@ from pathlib import Path
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, check_scope_key
 from memory_core.wire import MachineList, ScopeMachines
 
-from memory_api.errors import BadRequest, NotFound, Unavailable
-from memory_api.store.containment import checked_memory_root
+from memory_api.errors import BadRequest, CannotRead, NotFound, Unavailable
+from memory_api.store.containment import FolderNotHeld, checked_memory_root
 from memory_api.store.history.git import (
     HistoryUnavailable,
     disk_is_full,
@@ -60,6 +60,7 @@ from memory_api.store.history.git import (
 from memory_api.store.history.recorder import Attribution
 from memory_api.store.history.repo import read_head, read_ref, set_ref
 from memory_api.store.history.service import HistoryStore
+from memory_api.store.history.snapshot import Snapshot
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import (
     existing_scope_dir,
@@ -260,10 +261,15 @@ class SyncStore:
     def _found(self, request: GitRequest, scope: Path, repository: Path) -> None:
         """Before a fetch: record what is on disk (an agent on this machine may have written),
         keep the twins it holds apart (:mod:`.twins`), note the machine and point its ref at
-        ``main``, what it is about to hold; under the scope's lock."""
+        ``main``, what it is about to hold; under the scope's lock. Raises
+        :class:`~memory_api.errors.CannotRead` (503) for a memory file there the service may
+        not read (:func:`_refuse_unread`)."""
         machine = request.machine
         subject = f"a fetch by {machine.name}" if machine is not None else "a fetch"
-        self.histories.record(request.agent_id, scope, Attribution("found", subject=subject))
+        found: list[Snapshot] = []
+        who = Attribution("found", subject=subject)
+        self.histories.record(request.agent_id, scope, who, seen=found.append)
+        _refuse_unread(request.key, found)
         keep_twins_apart(self.histories, request.agent_id, scope, subject)
         if machine is not None:
             self.machines.seen(request.agent_id, request.key, machine, request.principal)
@@ -438,9 +444,7 @@ class SyncStore:
                     before=before,
                 )
             except OSError as error:
-                raise HistoryUnavailable(
-                    f"the push could not be written into the scope: {error.strerror or error}"
-                ) from None
+                raise _unwritten(error) from None
             if request.key != USER_SCOPE:
                 _flag_seen(landing, request.key)
             self.machines.seen(
@@ -500,3 +504,29 @@ def _flag_seen(scope: Path, key: str) -> None:
         return
     visible = os.path.isdir(marker.path)  # noqa: PTH112 - one stat, no Path
     flag_visibility(scope, key, visible=visible, cached_only=False)
+
+
+def _unwritten(error: OSError) -> Exception:
+    """What answers a push the scope folder refused (``error``): :class:`FolderNotHeld` itself
+    (no ``/proc``: answered as every change refused so, naming what is missing, by
+    ``http/problems.py``), else :class:`HistoryUnavailable` (503) with the kernel's reason."""
+    if isinstance(error, FolderNotHeld):
+        return error
+    return HistoryUnavailable(
+        f"the push could not be written into the scope: {error.strerror or error}"
+    )
+
+
+def _refuse_unread(key: str, found: list[Snapshot]) -> None:
+    """Refuse a fetch (:class:`~memory_api.errors.CannotRead`, 503) when the scope as found
+    (``found``: the record's snapshot, none when nothing was looked at) holds a memory file
+    the service may not read: the machine would get the scope without it, or with its last
+    recorded text, and its sync say ok (R-1, Q-2b; A-10a: never a calm wrong answer). Each
+    such file is named with why; what an operator must do follows."""
+    unread = [kept for snapshot in found for kept in snapshot.kept if kept.unreadable]
+    if unread:
+        named = ", ".join(f"{kept.name!r} {kept.why}" for kept in unread)
+        raise CannotRead(
+            f"scope {key!r} was not fetched: {named} by the service, so the machine's copy "
+            "would lack it or hold an older text and its sync would say ok"
+        )

@@ -1,0 +1,59 @@
+"""R-1, Q-2b, A-10a: a fetch of a scope holding a memory file the service cannot read.
+
+A fetch records what is on disk first, and the machine gets that version. A topic file or an
+index the service may not read (an agent under its own account left it ``0600``) was left out of
+the version it never had, or sent as its last recorded text: the fetch answered 200, the
+machine's sync said ok, and the file was silently not synced (a calm wrong answer). The fetch
+is refused (503) naming the file and what an operator must do; the machine's copy is left as
+it was. The app runs in-process as root here, so the refusal (EACCES) is injected at the read
+that meets it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from memory_api.errors import READ_ACCESS_FIX
+from memory_api.store.history import snapshot
+
+from tests.api.conftest import AgentHome, Client, expect_problem, memory_url
+from tests.api.test_r1_git_sync import MACHINE, GitMachine, git_url, scope_holds
+from tests.security.test_hostile_filesystem import refuse
+
+REFS = f"{memory_url()}/git/user.git/info/refs?service=git-upload-pack"
+FILES = {"MEMORY.md": "- [A](a.md) a\n- [P](private.md) p\n", "a.md": "a\n", "private.md": "p\n"}
+
+
+@pytest.mark.parametrize("unreadable", ["private.md", "MEMORY.md"])
+async def test_r1_a_fetch_of_a_scope_holding_a_file_it_cannot_read_is_503_naming_it(
+    client: Client,
+    agent: AgentHome,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    unreadable: str,
+) -> None:
+    scope_holds(agent.user, FILES)
+    refuse(monkeypatch, snapshot, "read_regular", unreadable)
+    laptop = GitMachine(tmp_path / "laptop" / "user", git_url(client), MACHINE, "laptop")
+
+    with pytest.raises(AssertionError, match="503"):  # git: "HTTP 503"; never a quiet fetch
+        await laptop.fetch()
+
+    body = await expect_problem(await client.get(REFS), 503, repr(unreadable))
+    assert f"{unreadable!r} cannot be read (Permission denied)" in body["detail"]
+    assert READ_ACCESS_FIX in body["detail"] and "not fetched" in body["detail"]
+
+
+async def test_r1_a_fetch_is_taken_again_once_the_file_can_be_read(
+    client: Client, agent: AgentHome, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scope_holds(agent.user, FILES)
+    laptop = GitMachine(tmp_path / "laptop" / "user", git_url(client), MACHINE, "laptop")
+    with monkeypatch.context() as refused:
+        refuse(refused, snapshot, "read_regular", "private.md")
+        await expect_problem(await client.get(REFS), 503, "'private.md'")
+
+    await laptop.fetch()
+
+    assert laptop.read("private.md") == "p\n" and laptop.read("MEMORY.md") == FILES["MEMORY.md"]
