@@ -25,7 +25,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from memory_core.decoding import decode_file, decode_text
-from memory_core.field_separators import plain_separators
+from memory_core.field_lines import fields_as_read
 from memory_core.hidden_text import find_hidden
 from memory_core.markdown import (
     URL_RE,
@@ -264,8 +264,8 @@ def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
             "frontmatter: no closing '---' (or '...') line; the whole file is read as body"
         )
         return {}, _trimmed(text), False
-    block, separators = plain_separators(block)  # ``description：…`` is the field (T-1a)
-    problems.extend(separators)
+    block, as_read = fields_as_read(block)  # ``description：…`` is the field (T-1a)
+    problems.extend(as_read)
     as_written = read_text_fields(block)
     problems.extend(as_written.problems)
     metadata = _load_block(as_written.rest, problems, as_written.values)

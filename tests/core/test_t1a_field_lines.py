@@ -4,7 +4,8 @@ an editor or an input method put after its key.
 A no-break space (macOS Option-Space, text copied from a web page), an ideographic space or a
 full-width colon (a Chinese or Japanese input method) after ``description`` shows as
 ``description: …`` in every editor, yet YAML reads no field there: the description was lost
-and lint said "no description in the frontmatter" while its line was there.
+and lint said "no description in the frontmatter" while its line was there. A key written in
+another case (``Description:``) likewise.
 """
 
 from __future__ import annotations
@@ -68,3 +69,26 @@ def test_t1a_an_indented_line_is_left_to_yaml() -> None:
     topic = parse_topic(text.encode(), "deploy-notes.md")
     assert topic.description == "Deploys"
     assert not any("where YAML needs" in problem for problem in topic.problems)
+
+
+@pytest.mark.parametrize("key", ["Description", "DESCRIPTION", "'Description'"])
+def test_t1a_a_field_written_in_another_case_is_read_and_named(key: str) -> None:
+    topic = _topic("Name: deploy-notes", f"{key}: Deploys", "Updated_At: 2026-11-20")
+    assert (topic.name, topic.description, topic.updated_at) == (
+        "deploy-notes",
+        "Deploys",
+        "2026-11-20",
+    )
+    assert "missing-description" not in [finding.code for finding in lint_topic(topic)]
+    written = key.strip("'")
+    assert (
+        f"frontmatter: {written} read as description; field names are lower case: "
+        "write 'description:'"
+    ) in topic.problems
+
+
+def test_t1a_the_lower_case_field_wins_over_another_case() -> None:
+    """Both written: the field is the lower-case one, as YAML reads it; the other is no field."""
+    topic = _topic("name: deploy-notes", "description: Deploys", "Description: Other")
+    assert topic.description == "Deploys"
+    assert topic.problems == []
