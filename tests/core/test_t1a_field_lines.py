@@ -92,3 +92,30 @@ def test_t1a_the_lower_case_field_wins_over_another_case() -> None:
     topic = _topic("name: deploy-notes", "description: Deploys", "Description: Other")
     assert topic.description == "Deploys"
     assert topic.problems == []
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "value"),
+    [
+        ("description:Deploys on Fridays", "description", "Deploys on Fridays"),
+        ("description:https://wiki.example/deploy", "description", "https://wiki.example/deploy"),
+        ("updated_at:2026-11-20", "updated_at", "2026-11-20"),
+        ("name:release-notes", "name", "release-notes"),
+    ],
+)
+def test_t1a_a_field_without_a_space_after_its_colon_is_read(
+    line: str, field: str, value: str
+) -> None:
+    lines = {"name": "name: notes", "description": "description: Deploys", "updated_at": ""}
+    lines[field] = line
+    topic = _topic(lines["name"], lines["description"], lines["updated_at"])
+    assert getattr(topic, field) == value
+    assert topic.problems[0] == (
+        f"frontmatter: {field} read as '{field}: …'; after the key stands ':' with no space "
+        f"after it, where YAML needs ': ' (it would read no {field}): write ': '"
+    )
+
+
+def test_t1a_an_unknown_field_without_a_space_is_left_to_yaml() -> None:
+    topic = _topic("name: deploy-notes", "description: Deploys", "url:https://x.example")
+    assert topic.problems == []

@@ -4,7 +4,8 @@
 An editor or an input method may put something else than ``": "`` after a key: a no-break
 space (macOS Option-Space, text copied from a web page), an ideographic or a thin space, or a
 full-width colon (a Chinese or Japanese input method: ``description：部署前先备份``); and a
-person may write a field's key in another case (``Description:``). Every editor shows the line
+person may write a field's key in another case (``Description:``) or leave out the space
+(``description:text``). Every editor shows the line
 as the field; YAML reads a plain scalar or another key instead, so the field would be lost and
 lint would call it missing while its line is there. Such a top-level line is read as the field
 written plainly, and the file's problems say so, naming what was there and the fix.
@@ -40,11 +41,19 @@ _SEPARATOR_RE = re.compile(
     rf"(?P<separator>{_FULL_WIDTH_COLON}[ \t{_SPACES}]?|:[{_SPACES}])",
     re.MULTILINE,
 )
+# A top-level field of :data:`FIELDS` (any case, quoted or not) whose colon has text right after
+# it: ``description:text`` is one plain scalar to YAML.
+_NO_SPACE_RE = re.compile(
+    r"^(?P<key>([\"']?)(?i:name|description|updated_at)\2)[ \t]*(?P<separator>:)(?=[^\s:])",
+    re.MULTILINE,
+)
 # A top-level key (quoted or not) and its colon.
 _KEY_RE = re.compile(r"^(?P<quote>[\"']?)(?P<key>[A-Za-z_][\w-]*)(?P=quote)[ \t]*:", re.MULTILINE)
 
 
 def _named(separator: str) -> str:
+    if separator == ":":
+        return "':' with no space after it"
     char = separator[0] if separator[0] == _FULL_WIDTH_COLON else separator[1]
     return f"U+{ord(char):04X} {unicodedata.name(char)}"
 
@@ -59,7 +68,7 @@ def _plain_separators(block: str, problems: list[str]) -> str:
         )
         return f"{match.group('key')}: "
 
-    return _SEPARATOR_RE.sub(plain, block)
+    return _NO_SPACE_RE.sub(plain, _SEPARATOR_RE.sub(plain, block))
 
 
 def _lower_case_keys(block: str, problems: list[str]) -> str:
@@ -80,9 +89,10 @@ def _lower_case_keys(block: str, problems: list[str]) -> str:
 
 def fields_as_read(block: str) -> tuple[str, list[str]]:
     """``(block, problems)``: ``block`` (a frontmatter block, LF line ends) with each top-level
-    field line written as a person reads it: a separator that only looks like ``": "`` written
-    ``": "``, and a key of :data:`FIELDS` in another case (``Description``) in lower case unless
-    the lower-case key is there too (YAML's field then). One problem per line changed
+    field line written as a person reads it: a separator that only looks like ``": "`` (or a
+    field's ``":"`` with text right after it) written ``": "``, and a key of :data:`FIELDS` in
+    another case (``Description``) in lower case unless the lower-case key is there too (YAML's
+    field then). One problem per line changed
     (``"frontmatter: description read as 'description: …'; …"``). Indented lines (a nested
     mapping, a block scalar) are YAML's and stay as they are. Never raises."""
     problems: list[str] = []
