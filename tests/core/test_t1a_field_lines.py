@@ -119,3 +119,10 @@ def test_t1a_a_field_without_a_space_after_its_colon_is_read(
 def test_t1a_an_unknown_field_without_a_space_is_left_to_yaml() -> None:
     topic = _topic("name: deploy-notes", "description: Deploys", "url:https://x.example")
     assert topic.problems == []
+
+
+def test_i9_hidden_text_on_a_full_width_colon_line_is_named_by_its_field() -> None:
+    topic = _topic("name: deploy-notes", "description\uff1aDeploys\u202e on Fridays", "")
+    [hidden] = [finding for finding in lint_topic(topic) if finding.code == "hidden-text"]
+    assert hidden.line == 3
+    assert hidden.message.startswith("the frontmatter field 'description' holds")

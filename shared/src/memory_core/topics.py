@@ -343,7 +343,7 @@ def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
     )
 
 
-_FIELD_KEY_RE = re.compile(r"[\"']?([A-Za-z_][\w-]*)[\"']?[ \t]*:")
+_FIELD_KEY_RE = re.compile(r"[\"']?([A-Za-z_][\w-]*)[\"']?[ \t]*[:\uff1a]")  # ``：``: T-1a
 
 
 def _hidden_lines(text: str, body_line: int) -> tuple[tuple[int, str, str], ...]:
