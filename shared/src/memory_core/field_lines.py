@@ -5,9 +5,9 @@ An editor or an input method may put something else than ``": "`` after a key: a
 space (macOS Option-Space, text copied from a web page), an ideographic or a thin space, or a
 full-width colon (a Chinese or Japanese input method: ``description：部署前先备份``); and a
 person may write a field's key in another case (``Description:``) or leave out the space
-(``description:text``). Every editor shows the line
-as the field; YAML reads a plain scalar or another key instead, so the field would be lost and
-lint would call it missing while its line is there. Such a top-level line is read as the field
+(``description:text``). Every editor shows the line as the field; YAML reads a plain scalar or
+another key instead, so the field would be lost and lint would call it missing while its line
+is there. Such a top-level line is read as the field
 written plainly, and the file's problems say so, naming what was there and the fix.
 
 >>> block, problems = fields_as_read("Description\\uff1a部署\\nupdated_at:\\u00a02026-11-20")
