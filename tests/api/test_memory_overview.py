@@ -215,3 +215,25 @@ async def test_k5_a_workspace_path_holding_a_line_separator_is_one_line(
     scope = next(scope for scope in overview["scopes"] if scope["key"] == key)
     assert scope["markerProblems"] == []
     assert scope["workspacePath"].endswith(f"/my{sep}app")
+
+
+@pytest.mark.parametrize("codec", ["utf-8-sig", "utf-16", "utf-32"], ids=str)
+async def test_k5_a_marker_saved_with_a_byte_order_mark_names_its_workspace(
+    client: Client, agent: AgentHome, codec: str
+) -> None:
+    """Notepad and PowerShell save a hand-edited marker with a byte order mark (UTF-8 with BOM,
+    "Unicode" UTF-16) and CRLF: the mark is no character of the path (as in an index, T-2);
+    the marker stays as it was saved."""
+    _, key = agent.workspace("my-app")
+    marker = agent.root / key / layout.MARKER_FILE
+    path = marker.read_text(encoding="utf-8").strip()
+    saved = f"{path}\r\n".encode(codec)
+    marker.write_bytes(saved)
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    scope = next(scope for scope in overview["scopes"] if scope["key"] == key)
+    assert scope["markerProblems"] == []
+    assert scope["workspacePath"] == path
+    assert scope["orphaned"] is False
+    assert marker.read_bytes() == saved

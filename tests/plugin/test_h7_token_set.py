@@ -86,11 +86,34 @@ def test_h7_token_set_replaces_a_symlink_never_writes_through_it(tmp_path: Path)
     token_file.parent.mkdir()
     token_file.symlink_to(shared)
 
-    assert token_set(TOKEN.encode(), "--file", str(token_file))[0] == 0
+    status, out = token_set(TOKEN.encode(), "--file", str(token_file))
 
+    assert status == 0
     assert not token_file.is_symlink()
     assert token_file.read_text(encoding="utf-8") == f"{TOKEN}\n"
     assert shared.read_text(encoding="utf-8") == ""
+    # said, as an install says it: a dotfiles or secrets manager's link is gone from then on
+    assert (
+        f"{token_file} was a symlink to {shared}: replaced it by a file of its own (mode 0600); "
+        f"{shared} stays as it is"
+    ) in out
+
+
+def test_h7_token_set_replacing_a_hard_link_says_so(tmp_path: Path) -> None:
+    other = tmp_path / "other-name"
+    other.write_text("old-token\n", encoding="utf-8")
+    token_file = tmp_path / "state" / "token"
+    token_file.parent.mkdir()
+    token_file.hardlink_to(other)
+
+    status, out = token_set(TOKEN.encode(), "--file", str(token_file))
+
+    assert status == 0
+    assert other.read_text(encoding="utf-8") == "old-token\n"
+    assert (
+        f"{token_file} was a hard link (one file of 2 names): replaced it by a file of its own "
+        "(mode 0600); its other names keep their bytes"
+    ) in out
 
 
 def test_h7_token_set_stays_owner_only_under_umask_000(tmp_path: Path) -> None:

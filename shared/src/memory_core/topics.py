@@ -25,6 +25,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from memory_core.decoding import decode_file, decode_text
+from memory_core.field_lines import fields_as_read
 from memory_core.hidden_text import find_hidden
 from memory_core.markdown import (
     URL_RE,
@@ -263,6 +264,8 @@ def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
             "frontmatter: no closing '---' (or '...') line; the whole file is read as body"
         )
         return {}, _trimmed(text), False
+    block, as_read = fields_as_read(block)  # ``description：…`` is the field (T-1a)
+    problems.extend(as_read)
     as_written = read_text_fields(block)
     problems.extend(as_written.problems)
     metadata = _load_block(as_written.rest, problems, as_written.values)
@@ -340,7 +343,7 @@ def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
     )
 
 
-_FIELD_KEY_RE = re.compile(r"[\"']?([A-Za-z_][\w-]*)[\"']?[ \t]*:")
+_FIELD_KEY_RE = re.compile(r"[\"']?([A-Za-z_][\w-]*)[\"']?[ \t]*[:\uff1a]")  # ``：``: T-1a
 
 
 def _hidden_lines(text: str, body_line: int) -> tuple[tuple[int, str, str], ...]:

@@ -206,7 +206,8 @@ def run_token(
     stdin: IO[bytes],
     out: IO[str],
 ) -> int:
-    """``token set``: read the token, write the file, say where (never the token)."""
+    """``token set``: read the token, write the file, say where (never the token) and what
+    link it replaced (H-7)."""
     from harness_memory.installers.token_place import TokenPlaceError, token_file_place
 
     state = account_state_dir(environ)
@@ -223,11 +224,16 @@ def run_token(
         token = read_token(stdin, interactive=stdin.isatty())
     except TokenInputError as error:
         parser.error(f"token set: {error}; nothing written")
+    from harness_memory.installers.own_names import link_at
+
+    found = link_at(path)  # a link there gives way to the file: said, as an install says it
     try:
         set_token(token, path)
     except OSError as error:
         parser.error(f"token set: cannot write {path}: {error.strerror or error}")
     out.write(f"wrote the token to {path} (mode 0600)\n")
+    if found is not None:
+        out.write(f"{found.replaced(path, 0o600)}\n")
     if elsewhere is not None and args.file is None:
         out.write(f"{elsewhere}\n")
     if warning is not None:

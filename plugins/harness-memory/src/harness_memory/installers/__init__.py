@@ -495,10 +495,7 @@ def _report(
         if done.target != done.path.absolute() and done.path.is_symlink():  # not a linked folder
             out.write(f"{harness}: {done.path} is a symlink: wrote its target {done.target}\n")
         if done.replaced is not None:
-            out.write(
-                f"{harness}: {done.path} was {done.replaced.what}: replaced it by a file of its "
-                f"own (mode {done.mode:04o}); {done.replaced.left}\n"
-            )
+            out.write(f"{harness}: {done.replaced.replaced(done.path, done.mode)}\n")
         if done.in_place is not None:
             out.write(
                 f"{harness}: {done.target} {done.in_place}: rewritten in place, so that every "

@@ -35,6 +35,13 @@ class LinkAtName:
     what: str
     left: str
 
+    def replaced(self, name: Path, mode: int) -> str:
+        """The sentence saying the link at ``name`` gave way to a file of ``mode`` (``0o600``):
+        ``"<name> was a symlink to /srv/x: replaced it by a file of its own (mode 0600); /srv/x
+        stays as it is"``, as an install and ``token set`` say it."""
+        own = f"replaced it by a file of its own (mode {mode:04o})"
+        return f"{name} was {self.what}: {own}; {self.left}"
+
 
 def link_at(name: Path) -> LinkAtName | None:
     """What sits at ``name`` (not followed) when it is a symlink, or a file with other hard

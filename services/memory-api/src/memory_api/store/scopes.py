@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from memory_core import layout
+from memory_core.byte_order import decode_marked, marked_codec, not_text
 from memory_core.caps import folder_unlisted, folder_unreadable
 from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
@@ -1306,12 +1307,14 @@ MARKER_IN_THE_WAY_FIX = (
 def read_marker(root: Path, scope: Path, key: str) -> Marker:
     """Read and judge a Workspace scope's ``.workspace`` marker (K-5, K-6a).
 
-    Problems reported: missing, unreadable, not UTF-8, empty, longer than a Workspace path (more
-    than :data:`~memory_core.rules.WORKSPACE_PATH_MAX_BYTES`, which no Session start writes: it
-    is neither answered nor quoted), more than one line, not an absolute path, and a path whose
-    key is not ``key`` (the marker names another Workspace; it is kept as
-    it is, never rewritten). ``orphaned`` and ``not_visible`` are left false: whether the named
-    Workspace is there is asked where it is shown (:meth:`ScopeFiles.marker
+    The marker is UTF-8, or the encoding a byte order mark it starts with names (a marker
+    edited by hand in Notepad or PowerShell), the mark no part of the path. Problems reported:
+    missing, unreadable, not UTF-8 (nor the text its mark names), empty, longer than a
+    Workspace path (more than :data:`~memory_core.rules.WORKSPACE_PATH_MAX_BYTES`, which no
+    Session start writes: it is neither answered nor quoted), more than one line, not an
+    absolute path, and a path whose key is not ``key`` (the marker names another Workspace; it
+    is kept as it is, never rewritten). ``orphaned`` and ``not_visible`` are left false: whether
+    the named Workspace is there is asked where it is shown (:meth:`ScopeFiles.marker
     <memory_api.store.scope_files.ScopeFiles.marker>`, :func:`workspace_presence`), never by a
     read for the path alone (a group search, a Session start's check of its marker).
     """
@@ -1332,10 +1335,11 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
         logger.warning("marker %s cannot be read: %s", target, error)
         why = error.strerror or type(error).__name__
         return Marker(None, [f"marker: cannot be read ({why}): {READ_ACCESS_FIX}"])
-    try:
-        text = raw[:MARKER_READ_CAP].decode("utf-8")
-    except UnicodeDecodeError:
-        return Marker(None, ["marker: not valid UTF-8"])
+    try:  # a hand-edited marker may start with a byte order mark (Notepad, PowerShell)
+        text = decode_marked(raw[:MARKER_READ_CAP])
+    except UnicodeDecodeError as error:
+        marked = marked_codec(raw) is not None
+        return Marker(None, [f"marker: {not_text(error)}" if marked else "marker: not valid UTF-8"])
     lines = line_texts(text)  # a path may hold U+2028, \f…: only LF, CRLF, CR end a line
     path = lines[0].strip() if lines else ""
     problems: list[str] = []
