@@ -66,9 +66,15 @@ $(TEST_STAMP): $(RUN_STAMP) requirements-dev.txt
 ## "Install without the checkout"), so `make clean` or moving the checkout leaves the hooks working.
 ## --no-index: the wheels in dist/ are the only ones to install, whatever an index holds.
 ## pip's own wheel is there too: pipx sets up its shared environment from the same folder.
+## The build backend (hatchling, the packages' [build-system] requires) is installed into .venv
+## first (a test tool too, requirements-dev.txt) and the three are built in it, without build
+## isolation: pip's isolation made a fresh environment per package and installed hatchling into
+## each, three times per `make wheels`.
 DIST ?= dist
+BUILD_BACKEND := hatchling>=1.25
 wheels: | $(BIN)/python
-	$(BIN)/python -m pip wheel --quiet --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory pip
+	$(BIN)/python -m pip install --quiet "$(BUILD_BACKEND)"
+	$(BIN)/python -m pip wheel --quiet --no-build-isolation --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory pip
 	@ls $(DIST)/agent_memory_shared-*.whl $(DIST)/agent_memory_api-*.whl $(DIST)/agent_memory_harness-*.whl
 
 ## Start the service and its web page on 127.0.0.1 with the embedded data dir and a demo agent.

@@ -1,7 +1,8 @@
 """Issue 26: ``harness-memory`` installed from its wheels outlives the checkout it was built from.
 
 A copy of the three packages stands in for a clone: ``make wheels`` builds them from it (the
-same ``pip wheel`` command, which puts every dependency's wheel into ``dist/`` too), and a fresh
+same commands: the build backend's install into the ``.venv``, then one ``pip wheel`` without
+build isolation, which puts every dependency's wheel into ``dist/`` too), and a fresh
 virtual environment outside the copy installs ``agent-memory-harness`` from there with
 ``--no-index`` (unrelated projects on PyPI hold ``agent-memory-core`` and ``harness-memory``,
 these packages' former names). The environment is made without pip, and pip installs into it
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -54,11 +56,23 @@ def run(
     return done
 
 
-def make_wheels_command() -> list[str]:
-    """The ``pip wheel`` line of ``make wheels`` (the test runs what the Makefile runs)."""
-    recipe = (REPO / "Makefile").read_text(encoding="utf-8").split("\nwheels:", 1)[1]
-    line = next(x for x in recipe.splitlines() if "pip wheel" in x).strip()
-    return line.replace("$(BIN)/python", sys.executable).replace("$(DIST)", "dist").split()
+def make_wheels_commands() -> list[list[str]]:
+    """The recipe lines of ``make wheels`` (the test runs what the Makefile runs): the build
+    backend's install into this ``.venv`` (already there: a test tool), then ``pip wheel``."""
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    backend = re.search(r"^BUILD_BACKEND := (.+)$", makefile, re.MULTILINE)
+    assert backend, "the Makefile names its build backend"
+    recipe = makefile.split("\nwheels:", 1)[1].split("\n\n", 1)[0].splitlines()
+    recipe = [x.strip() for x in recipe if x.startswith("\t$(BIN)/python -m pip ")]
+    words = {"$(BIN)/python": sys.executable, "$(DIST)": "dist"}
+    words["$(BUILD_BACKEND)"] = backend.group(1).strip()
+    lines = []
+    for line in recipe:
+        for name, value in words.items():
+            line = line.replace(name, value)
+        lines.append(shlex.split(line))
+    assert [x[3] for x in lines] == ["install", "wheel"], lines
+    return lines
 
 
 def hook(command: str, stdin: Mapping[str, object], home: Path) -> Any:
@@ -85,7 +99,8 @@ def install_from_a_clone_then_delete_it(tmp_path: Path) -> Path:
             checkout / package,
             ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build", "dist"),
         )
-    run(*make_wheels_command(), cwd=checkout)
+    for command in make_wheels_commands():
+        run(*command, cwd=checkout)
     dist = checkout / "dist"
     ours = {w.name.split("-")[0] for w in dist.glob("*.whl")}
     assert {"agent_memory_shared", "agent_memory_harness", "agent_memory_api"} <= ours

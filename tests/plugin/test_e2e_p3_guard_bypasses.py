@@ -78,17 +78,57 @@ def landed(other: Path) -> list[str]:
     return sorted(p.name for p in other.iterdir() if p.name != "MEMORY.md")
 
 
-async def test_p3_codex_shell_bypasses_and_typing_into_a_terminal_are_refused(
+PATCH_HEADERS = {
+    "spaces": "*** Begin Patch\n   *** Add File: {other}/spaces.md\n+x\n*** End Patch\n",
+    "tab": "*** Begin Patch\n\t*** Add File: {other}/tab.md\n+x\n*** End Patch\n",
+    "delete": "*** Begin Patch\n  *** Delete File: {other}/MEMORY.md\n*** End Patch\n",
+}
+"""Codex trims every hunk header before it reads the path (``parse_one_hunk``), so an indented
+``*** Add File:`` or ``*** Delete File:`` still writes; the guard reads the patch the same way."""
+
+FED_PATCH = "*** Begin Patch\n*** Add File: {name}\n+x\n*** End Patch\n"
+FED_PATCHES = [
+    "apply_patch < own-hidden.diff",
+    "cat own-hidden.diff | apply_patch",
+    "cd {scope} && sed -n p {workspace}/hidden.diff | apply_patch",
+    "apply_patch < note.diff",
+]
+"""``exec_command`` running the ``apply_patch`` program (the one Codex puts on the shell's
+``PATH`` with a real ``CODEX_HOME``; under the test's temporary one Codex makes no such alias,
+so the shell answers "command not found") fed a patch file on its standard input: the first
+three add a name the service cannot address (K-7) to the Session's own scope, by ``<``, by
+``cat`` into a pipe, or fed through a pipe from the scope's folder; the last a Workspace file."""
+
+
+async def test_p3_codex_shell_bypasses_patches_and_typing_into_a_terminal_are_refused(
     shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
+    """One Codex Session (one CLI start for every check): the shell bypasses are refused and
+    the write into the Session's own scope lands; :data:`PATCH_HEADERS` through
+    ``apply_patch`` are refused, nothing lands in another Workspace's scope and its index
+    stays; :data:`FED_PATCHES`' first three are refused by the hook and nothing lands, the
+    fourth passes it; a terminal cannot be opened to type a write into."""
     workspace, own = workspace_with_key(tmp_path)
     other = other_scope(shared_memory_root, tmp_path)
+    index = (other / "MEMORY.md").read_text(encoding="utf-8")
+    scope = shared_memory_root / own
     (workspace / "notes").symlink_to(other)
     (workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    fed = {
+        "own-hidden.diff": f"{scope}/.hidden.md",
+        "hidden.diff": ".hidden.md",
+        "note.diff": "src/note.txt",
+    }
+    for name, added in fed.items():
+        (workspace / name).write_text(FED_PATCH.format(name=added), encoding="utf-8")
     shell = commands(shared_memory_root, other, own)
     turns: list[Turn] = [
         [function_call(f"c{n}", "exec_command", {"cmd": c})] for n, c in enumerate(shell)
     ]
+    patches = {name: patch.format(other=other) for name, patch in PATCH_HEADERS.items()}
+    turns += [[apply_patch(name, patch)] for name, patch in patches.items()]
+    feeding = [c.format(scope=scope, workspace=workspace) for c in FED_PATCHES]
+    turns += [[function_call(f"f{n}", "exec_command", {"cmd": c})] for n, c in enumerate(feeding)]
     typed = f"echo typed > {other}/typed.md\nexit\n"
     turns.append([function_call("tty", "exec_command", {"cmd": "bash", "tty": True})])
     turns.append([function_call("pipe", "exec_command", {"cmd": "bash", "yield_time_ms": 500})])
@@ -100,25 +140,68 @@ async def test_p3_codex_shell_bypasses_and_typing_into_a_terminal_are_refused(
     said = outputs(fake.requests[-1])
     for number in range(len(BYPASSES)):
         assert "Agent Memory write guard" in said[f"c{number}"], said[f"c{number}"]
+    patched = outputs(fake.requests[-1], "custom_tool_call_output")
+    for name in patches:
+        assert "Agent Memory write guard" in patched[name], (name, patched[name])
+    for number in range(3):
+        assert "Agent Memory write guard" in said[f"f{number}"], said[f"f{number}"]
+    assert "Agent Memory write guard" not in said["f3"], said["f3"]
+    assert "blocked by PreToolUse hook" not in said["f3"], said["f3"]
     assert "TTY execution is disabled" in said["tty"]
     assert "stdin is closed" in said["stdin"] or "Unknown process" in said["stdin"]
     assert landed(other) == []
-    assert (shared_memory_root / own / "shell-note.md").read_text(encoding="utf-8") == "kept\n"
+    assert (other / "MEMORY.md").read_text(encoding="utf-8") == index
+    assert not (scope / ".hidden.md").exists()
+    assert (scope / "shell-note.md").read_text(encoding="utf-8") == "kept\n"
 
 
 def gemini_call(command: str) -> Json:
     return {"functionCall": {"name": "run_shell_command", "args": {"command": command}}}
 
 
+def _repositories(workspace: Path, other: Path) -> None:
+    """The Workspace a git repository with a folder ``src``, and in it a repository
+    ``vendored`` whose ``core.worktree`` points into ``other``."""
+    (workspace / "src").mkdir()
+    (workspace / "vendored").mkdir()
+    for folder in (workspace, workspace / "vendored"):
+        subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
+    subprocess.run(
+        ["git", "config", "core.worktree", str(other)], cwd=workspace / "vendored", check=True
+    )
+
+
 async def test_p3_gemini_shell_bypasses_are_refused(
     shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
+    """One Gemini CLI (0.61.0) Session in a Workspace that is a git repository (a folder
+    ``src``, and a repository ``vendored`` whose ``core.worktree`` points into another scope):
+
+    - the shell bypasses are refused (``python3 -c`` given the other scope's path in pieces
+      as a program whose writes the guard cannot read) and the write into the Session's own
+      scope lands;
+    - ``run_shell_command`` with ``dir_path`` runs the command in that folder: one into another
+      Workspace's scope is refused; one into the Session's own scope lands;
+    - ``cd "$(git rev-parse --show-toplevel)"`` in a ``dir_path`` of the Workspace's repository
+      passes the guard (Gemini CLI itself then blocks any command substitution: measured, so
+      the guard's reading matters only where it runs one); in ``vendored`` the guard refuses it.
+
+    Nothing lands in the other scope."""
     workspace, own = workspace_with_key(tmp_path)
     other = other_scope(shared_memory_root, tmp_path)
+    _repositories(workspace, other)
     (workspace / "notes").symlink_to(other)
     (workspace / "target").write_text(f"{other}\n", encoding="utf-8")
     shell = commands(shared_memory_root, other, own)
+    top = 'cd "$(git rev-parse --show-toplevel)" && echo {text} > {name}'
+    in_folders = [
+        {"command": "echo x > in-dir.md", "dir_path": str(other)},
+        {"command": "echo kept > own-dir.md", "dir_path": str(shared_memory_root / own)},
+        {"command": top.format(text="top", name="top.md"), "dir_path": str(workspace / "src")},
+        {"command": top.format(text="x", name="a.md"), "dir_path": str(workspace / "vendored")},
+    ]
     turns: list[Turn] = [[gemini_call(c)] for c in shell]
+    turns += [[{"functionCall": {"name": "run_shell_command", "args": a}}] for a in in_folders]
     fake, status, _, err = await run_gemini(
         turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
     )
@@ -129,11 +212,19 @@ async def test_p3_gemini_shell_bypasses_are_refused(
         for part in content.get("parts", [])
         if "functionResponse" in part
     ]
-    assert len(replies) == len(shell), replies
+    assert len(replies) == len(shell) + len(in_folders), replies
     for reply in replies[: len(BYPASSES)]:
         assert "Agent Memory write guard" in reply, reply
+    pieces = next(n for n, c in enumerate(BYPASSES) if c.startswith("python3 -c"))
+    assert "a program whose writes the guard cannot read" in replies[pieces], replies[pieces]
+    in_dir, _, in_repository, in_vendored = replies[len(shell) :]
+    assert "Agent Memory write guard" in in_dir, in_dir
+    assert "Agent Memory write guard" not in in_repository, in_repository
+    assert "command substitution" in in_repository, in_repository  # Gemini CLI's own refusal
+    assert "Agent Memory write guard" in in_vendored and other.name in in_vendored, in_vendored
     assert landed(other) == []
     assert (shared_memory_root / own / "shell-note.md").read_text(encoding="utf-8") == "kept\n"
+    assert (shared_memory_root / own / "own-dir.md").read_text(encoding="utf-8") == "kept\n"
 
 
 async def test_p3_claude_code_bash_and_mcp_bypasses_are_refused(
@@ -248,162 +339,3 @@ async def test_p3_a_missing_hook_command_refuses_writes_instead_of_losing_the_gu
     assert status == 0, err[-3000:]
     assert GUARD_GONE in said, said
     assert not target.exists()
-
-
-async def test_p3_codex_patch_headers_read_as_codex_reads_them_are_refused(
-    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
-) -> None:
-    """Codex trims every hunk header before it reads the path (``parse_one_hunk``), so an
-    indented ``*** Add File:`` or ``*** Delete File:`` still writes; the guard reads the
-    patch the same way: nothing lands in another Workspace's scope, its index stays."""
-    workspace, _ = workspace_with_key(tmp_path)
-    other = other_scope(shared_memory_root, tmp_path)
-    index = (other / "MEMORY.md").read_text(encoding="utf-8")
-    patches = {
-        "spaces": f"*** Begin Patch\n   *** Add File: {other}/spaces.md\n+x\n*** End Patch\n",
-        "tab": f"*** Begin Patch\n\t*** Add File: {other}/tab.md\n+x\n*** End Patch\n",
-        "delete": f"*** Begin Patch\n  *** Delete File: {other}/MEMORY.md\n*** End Patch\n",
-    }
-    turns: list[Turn] = [[apply_patch(name, patch)] for name, patch in patches.items()]
-    fake, status, _, err = await run_codex(
-        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
-    )
-    assert status == 0, err[-3000:]
-    said = outputs(fake.requests[-1], "custom_tool_call_output")
-    for name in patches:
-        assert "Agent Memory write guard" in said[name], (name, said[name])
-    assert landed(other) == []
-    assert (other / "MEMORY.md").read_text(encoding="utf-8") == index
-
-
-async def test_p3_gemini_shell_commands_in_another_scope_folder_are_refused(
-    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
-) -> None:
-    """``run_shell_command`` with ``dir_path`` runs the command in that folder: one into
-    another Workspace's scope is refused, nothing lands; one into the Session's own lands."""
-    workspace, own = workspace_with_key(tmp_path)
-    other = other_scope(shared_memory_root, tmp_path)
-    shell = "run_shell_command"
-    turns: list[Turn] = [
-        [
-            {
-                "functionCall": {
-                    "name": shell,
-                    "args": {"command": "echo x > in-dir.md", "dir_path": str(other)},
-                }
-            }
-        ],
-        [
-            {
-                "functionCall": {
-                    "name": shell,
-                    "args": {
-                        "command": "echo kept > own-dir.md",
-                        "dir_path": str(shared_memory_root / own),
-                    },
-                }
-            }
-        ],
-    ]
-    fake, status, _, err = await run_gemini(
-        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
-    )
-    assert status == 0, err[-3000:]
-    said = json.dumps([request["contents"][-1] for request in fake.requests])
-    assert "Agent Memory write guard" in said, said[-3000:]
-    assert landed(other) == []
-    assert (shared_memory_root / own / "own-dir.md").read_text(encoding="utf-8") == "kept\n"
-
-
-def _repositories(workspace: Path, other: Path) -> None:
-    """The Workspace a git repository with a folder ``src``, and in it a repository
-    ``vendored`` whose ``core.worktree`` points into ``other``."""
-    (workspace / "src").mkdir()
-    (workspace / "vendored").mkdir()
-    for folder in (workspace, workspace / "vendored"):
-        subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
-    subprocess.run(
-        ["git", "config", "core.worktree", str(other)], cwd=workspace / "vendored", check=True
-    )
-
-
-async def test_p3_gemini_top_folder_and_unread_programs_are_judged_where_they_write(
-    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
-) -> None:
-    """With the real Gemini CLI (0.61.0): ``cd "$(git rev-parse --show-toplevel)"`` in a
-    ``dir_path`` of the Workspace's repository passes the guard (Gemini CLI itself then blocks
-    any command substitution: measured, so the guard's reading matters only where it runs
-    one); in a repository there whose ``core.worktree`` points into another scope the guard
-    refuses it; ``python3 -c`` given that scope's path in pieces is refused. Nothing lands in
-    the other scope."""
-    workspace, _ = workspace_with_key(tmp_path)
-    other = other_scope(shared_memory_root, tmp_path)
-    _repositories(workspace, other)
-    top = 'cd "$(git rev-parse --show-toplevel)" && echo {text} > {name}'
-    pieces = (
-        f'python3 -c \'p = "{str(shared_memory_root)[1:]}"; '
-        f'open("/" + p + "/{other.name}/py.md", "w").write("x")\''
-    )
-    calls = [
-        {"command": top.format(text="top", name="top.md"), "dir_path": str(workspace / "src")},
-        {"command": top.format(text="x", name="a.md"), "dir_path": str(workspace / "vendored")},
-        {"command": pieces},
-    ]
-    turns: list[Turn] = [
-        [{"functionCall": {"name": "run_shell_command", "args": args}}] for args in calls
-    ]
-    fake, status, _, err = await run_gemini(
-        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
-    )
-    assert status == 0, err[-3000:]
-    answers = [
-        json.dumps(part["functionResponse"])
-        for content in fake.requests[-1]["contents"]
-        for part in content["parts"]
-        if "functionResponse" in part
-    ]
-    assert len(answers) == len(calls), answers
-    assert "Agent Memory write guard" not in answers[0]
-    assert "command substitution" in answers[0]  # Gemini CLI's own refusal
-    assert "Agent Memory write guard" in answers[1] and other.name in answers[1]
-    assert "a program whose writes the guard cannot read" in answers[2]
-    assert landed(other) == []
-
-
-async def test_p3_codex_apply_patch_fed_a_patch_file_is_judged_by_its_files(
-    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
-) -> None:
-    """With the real Codex CLI, ``exec_command`` running the ``apply_patch`` program (the one
-    Codex puts on the shell's ``PATH`` with a real ``CODEX_HOME``; under this test's temporary
-    one Codex makes no such alias, so the shell answers "command not found") fed a patch file
-    on its standard input: one adding a name the service cannot address (K-7) to the
-    Session's own scope, by ``<`` or by ``cat`` into a pipe, or fed through a pipe from the
-    scope's folder, is refused by the hook and nothing lands; one adding a Workspace file
-    passes the hook."""
-    workspace, own = workspace_with_key(tmp_path)
-    scope = shared_memory_root / own
-    patch = "*** Begin Patch\n*** Add File: {name}\n+x\n*** End Patch\n"
-    (workspace / "own-hidden.diff").write_text(
-        patch.format(name=f"{scope}/.hidden.md"), encoding="utf-8"
-    )
-    (workspace / "hidden.diff").write_text(patch.format(name=".hidden.md"), encoding="utf-8")
-    (workspace / "note.diff").write_text(patch.format(name="src/note.txt"), encoding="utf-8")
-    shell = [
-        "apply_patch < own-hidden.diff",
-        "cat own-hidden.diff | apply_patch",
-        f"cd {scope} && sed -n p {workspace}/hidden.diff | apply_patch",
-        "apply_patch < note.diff",
-    ]
-    turns: list[Turn] = [
-        [function_call(f"c{n}", "exec_command", {"cmd": c})] for n, c in enumerate(shell)
-    ]
-    fake, status, _, err = await run_codex(
-        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
-    )
-    assert status == 0, err[-3000:]
-    said = outputs(fake.requests[-1])
-    for number in range(3):
-        assert "Agent Memory write guard" in said[f"c{number}"], said[f"c{number}"]
-    assert "Agent Memory write guard" not in said["c3"], said["c3"]
-    assert "blocked by PreToolUse hook" not in said["c3"], said["c3"]
-    assert not (scope / ".hidden.md").exists()
