@@ -21,7 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.guard_cases import Layout, fill, refusals_by_every_harness
+from tests.support.guard_cases import (
+    Layout,
+    assert_each_refused_by_every_harness,
+    fill,
+    refusals_by_every_harness,
+)
 
 HARM = 'command cp "$1" "$(dirname "$2")/$(cat ~/target).md"'
 """A copy put where ``~/target`` says (the other scope), its text naming no memory."""
@@ -185,3 +190,16 @@ def test_p3_bash_lc_calls_the_profile_s_function_spelt_by_braces_into_the_other_
     )
 
     assert (where.root / where.other / "n.md").read_text(encoding="utf-8") == "n\n"
+
+
+def test_p3_a_script_run_through_a_link_the_command_makes_stays_refused(where: Layout) -> None:
+    """F4, decided: ``ln -s run.sh r && ./r`` stays refused ("write the script in a command of
+    its own"): a write through the new link (``> r``) rewrites ``run.sh``, the text on disk the
+    guard would read as the one run."""
+    (where.workspace / "run.sh").write_text("echo ok\n", encoding="utf-8")
+    commands = [
+        "ln -s run.sh r && ./r",
+        fill("ln -s run.sh r && printf 'cp note.md {root}/{other}/x.md' > r && ./r", where),
+    ]
+
+    assert_each_refused_by_every_harness(where, commands, "in a command of its own")
