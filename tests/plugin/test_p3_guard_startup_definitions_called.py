@@ -135,6 +135,16 @@ def test_p3_a_name_wholly_built_at_run_time_in_a_shell_the_command_starts_is_jud
     assert _refusing(where, f"bash -lc '${{{{c:-cp}}}} note.md {COPY}'") == LOGIN | {"gemini"}
 
 
+def test_p3_a_name_nested_past_the_bound_may_be_any_startup_function(where: Layout) -> None:
+    """A command's name inside more substitutions than the reader follows (12 ``$(…)`` deep,
+    a name built at run time at the bottom) is read as any name: the files' ``cp`` is judged,
+    and the reading ends (no recursion without bound)."""
+    _home(where, f"cp() {{{{ {HARM}; }}}}\n")
+    nested = "$(" * 12 + "${{c}}p" + ")" * 12
+
+    assert _refusing(where, f"{nested} note.md {COPY}") >= LOGIN
+
+
 DEBIAN = Path(__file__).resolve().parents[1] / "data" / "startup-files" / "homes" / "debian"
 """Debian's ``/etc/skel`` files (``~/.bashrc`` sourcing ``~/.bash_aliases``)."""
 ALIASES = "alias ll='ls -alF'\nalias la='ls -A'\nalias l='ls -CF'\nalias gs='git status'\n"
