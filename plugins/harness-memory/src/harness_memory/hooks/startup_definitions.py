@@ -32,6 +32,8 @@ import re
 from collections.abc import Collection, Iterator, Mapping
 from typing import NamedTuple
 
+from harness_memory.hooks.bash_quoting import bash_quoting
+from harness_memory.hooks.called_names import called_patterns
 from harness_memory.hooks.definitions import definitions_of, plain_text, read_definitions
 from harness_memory.hooks.here_data import closing_bracket
 from harness_memory.hooks.named_scripts import (
@@ -88,7 +90,7 @@ def startup_texts(
     not) the command's text names is None: the command may write it first (``cp defs
     ~/.bashrc; bash -ic …``); a file named by a command starting no shell runs only in a
     later call, read then."""
-    plain = plain_text(command)
+    plain = plain_text(bash_quoting(command))  # ``$'\\x63p'`` read as ``cp`` (round 58, F2)
     run = startup_files_run(command, environ, harness_shell, base)
     if run is None:
         return StartupTexts([None], plain, environ.get("HOME", ""), base)
@@ -344,13 +346,39 @@ def startup_definitions_text(read: StartupTexts) -> str:
     ``PATH`` folder a file adds that the agent may write (``~/bin/cp``) a function running it
     by its path (``cp() { ~/bin/cp "$@"; }``: read as ``~/bin/cp …`` is). A file it cannot
     read defines nothing here (the printed names are untrusted by :func:`startup_redefines`).
-    Empty when none."""
+    A name the command spells otherwise (``{cp,x}``, ``${c}p``: :func:`~harness_memory.hooks.
+    called_names.called_patterns`) uses each defined name it may be, one wholly built at run
+    time as a command's name (``$x a b``; ``$(which cp) a b`` when the files define
+    ``which``) every one; the names those definitions use are used
+    too (``cp() { mycp "$@"; }`` pulls ``mycp``'s), up to :data:`_CALLS_DEPTH` calls deep,
+    past it every definition of the files (round 58, F1/F2). Empty when none."""
+    texts = [text for text in read.texts if text is not None]
     used = frozenset(re.findall(_USED_NAME_RE, read.command))
-    walked = [
-        (text, _definitions(text, used | _READER_NAMES, read.command))
-        for text in read.texts
-        if text is not None
-    ]
+    called = called_patterns(read.command)
+    if called.any or called.patterns or called.lookups:
+        defined = _defined_names(texts)
+        if called.any or called.lookups & defined:  # a lookup redefined may print any name
+            used |= defined
+        used |= {name for name in defined if any(p.fullmatch(name) for p in called.patterns)}
+    kept = _kept_definitions(texts, used, read)
+    for _ in range(_CALLS_DEPTH):
+        calls = used | frozenset(re.findall(_USED_NAME_RE, plain_text("".join(kept))))
+        if calls == used:
+            return "".join(kept)
+        used = calls
+        kept = _kept_definitions(texts, used, read)
+    return "".join(_kept_definitions(texts, used | _defined_names(texts), read))
+
+
+_CALLS_DEPTH = 8
+"""How many calls deep the definitions a used definition calls are followed (``a`` calling
+``b`` calling ``c`` …); past it, every definition the files make is read (failing closed)."""
+
+
+def _kept_definitions(texts: list[str], used: frozenset[str], read: StartupTexts) -> list[str]:
+    """The definitions in ``texts`` of the names ``used`` (:func:`startup_definitions_text`),
+    each once, in the files' order."""
+    walked = [(text, _definitions(text, used | _READER_NAMES, read.command)) for text in texts]
     used |= {  # a pass-through wrapper's ``&& ls``: its own definitions read too
         reader
         for _, found in walked
@@ -365,7 +393,18 @@ def startup_definitions_text(read: StartupTexts) -> str:
             for folder, _ in _path_folders(plain_text(text), read.home, read.base):
                 held = [os.path.join(folder, name) for name in sorted(used)]  # noqa: PTH118
                 kept += [_running(path) for path in held if os.path.lexists(path)]
-    return "".join(dict.fromkeys(kept))
+    return list(dict.fromkeys(kept))
+
+
+def _defined_names(texts: list[str]) -> frozenset[str]:
+    """Every function and alias name ``texts`` define (an alias named at run time: none here,
+    its line is kept for any name by :func:`_definitions`)."""
+    names: set[str] = set()
+    for text in texts:
+        names.update(m.group("kw") or m.group("name") for m in re.finditer(_DEFINED_RE, text))
+        for line in re.findall(_ALIAS_LINE_RE, text):
+            names.update(read_definitions(line).aliases or ())
+    return frozenset(names)
 
 
 def _running(path: str) -> str:

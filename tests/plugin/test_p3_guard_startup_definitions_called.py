@@ -1,0 +1,215 @@
+"""P-3: a startup file's definitions the command reaches otherwise than by their literal name
+count as the ones it names (round 58).
+
+The guard judges a startup file's definition of a name with the command when the command uses
+that name (round 57). Two ways past it, each let through before: a used function calling
+another function of the files (``cp() { mycp "$@"; }``, ``mycp`` doing the harm: only
+``cp``'s definition was read, F1), and a command spelling the function's name otherwise than
+literally (``{cp,x}``, ``c=c; ${c}p``, ``$'\\x63p'``: bash still calls the ``cp`` function,
+F2). Each form is refused by the harnesses whose shell runs ``~/.profile`` (Codex CLI's
+``bash -lc``, Claude Code's snapshot), allowed by Gemini CLI's ``bash -c`` (which runs none);
+one ``bash -lc`` run proves a refused form writes into the other scope; everyday commands
+under a home with the usual aliases pass.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.guard_cases import (
+    Layout,
+    assert_each_refused_by_every_harness,
+    fill,
+    refusals_by_every_harness,
+)
+
+HARM = 'command cp "$1" "$(dirname "$2")/$(cat ~/target).md"'
+"""A copy put where ``~/target`` says (the other scope), its text naming no memory."""
+COPY = '"{root}/{own}/a.md"'
+"""The copy's place as the command names it: the Session's own scope."""
+LOGIN = {"codex", "claude-code"}
+"""The harnesses whose shell runs ``~/.profile`` before the command."""
+
+
+def _home(where: Layout, profile: str) -> None:
+    """``~/.profile`` holding ``profile`` (filled), ``~/target`` naming the other scope's file
+    ``n``, and ``note.md`` in the Workspace."""
+    (where.data / "target").write_text(f"../{where.other}/n\n", encoding="utf-8")
+    (where.data / ".profile").write_text(fill(profile, where), encoding="utf-8")
+    (where.workspace / "note.md").write_text("n\n", encoding="utf-8")
+
+
+def _refusing(where: Layout, command: str) -> set[str]:
+    """The harnesses refusing ``command`` (filled)."""
+    answers = refusals_by_every_harness(where, fill(command, where))
+    return {harness for harness, reason in answers.items() if reason is not None}
+
+
+@pytest.mark.parametrize(
+    ("profile", "command"),
+    [
+        (f'cp() {{{{ mycp "$@"; }}}}\nmycp() {{{{ {HARM}; }}}}\n', f"cp note.md {COPY}"),
+        (f'mycp() {{{{ {HARM}; }}}}\ncp() {{{{ mycp "$@"; }}}}\n', f"cp note.md {COPY}"),
+        (
+            f'a() {{{{ b "$@"; }}}}\nb() {{{{ c "$@"; }}}}\nc() {{{{ {HARM}; }}}}\n',
+            f"a note.md {COPY}",
+        ),
+        (
+            f'a() {{{{ [ -n "$2" ] && b "$@"; }}}}\nb() {{{{ a "" && {HARM}; }}}}\n',
+            f"a note.md {COPY}",
+        ),
+        (f"alias cp=mycp\nmycp() {{{{ {HARM}; }}}}\n", f"cp note.md {COPY}"),
+    ],
+    ids=["function-calls-function", "callee-defined-first", "three-deep", "cycle", "alias"],
+)
+def test_p3_a_startup_function_a_used_one_calls_is_judged_too(
+    where: Layout, profile: str, command: str
+) -> None:
+    """F1: the definitions a used definition calls are read too (cycles and chains bounded)."""
+    _home(where, profile)
+
+    assert _refusing(where, command) == LOGIN
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f"{{{{cp,x}}}} note.md {COPY}",
+        f"{{{{c,}}}}p note.md {COPY}",
+        f"c=c; ${{{{c}}}}p note.md {COPY}",
+        f"c=cp; $c note.md {COPY}",
+        f"$'\\x63p' note.md {COPY}",
+        f'"c"p note.md {COPY}',
+        f"\\cp note.md {COPY}",
+        f"c? note.md {COPY}",
+        f"{{{{cp,note.md}}}} {COPY}",
+    ],
+    ids=[
+        "brace",
+        "brace-part",
+        "variable-part",
+        "variable",
+        "ansi-c",
+        "quoted",
+        "escaped",
+        "glob",
+        "brace-with-operand",
+    ],
+)
+def test_p3_a_startup_function_called_by_another_spelling_is_judged(
+    where: Layout, command: str
+) -> None:
+    """F2: a name spelt by brace expansion, an expansion, ANSI-C quoting, quotes or a glob
+    matches each startup definition it may be (one wholly built at run time, any)."""
+    _home(where, f"cp() {{{{ {HARM}; }}}}\n")
+
+    assert _refusing(where, command) == LOGIN
+
+
+@pytest.mark.parametrize(
+    ("lookup", "command"),
+    [("which", f"$(which x) note.md {COPY}"), ("type", f"$(type -P x) note.md {COPY}")],
+    ids=["which", "type"],
+)
+def test_p3_a_command_named_by_a_startup_file_s_lookup_function_is_judged(
+    where: Layout, lookup: str, command: str
+) -> None:
+    """F3: ``which() { echo cp; }`` in a startup file makes ``$(which x) …`` call the files'
+    ``cp`` function, a name the command never spells: every definition is read with it."""
+    _home(where, f"{lookup}() {{{{ echo cp; }}}}\ncp() {{{{ {HARM}; }}}}\n")
+
+    assert _refusing(where, command) == LOGIN
+
+
+def test_p3_a_name_wholly_built_at_run_time_in_a_shell_the_command_starts_is_judged(
+    where: Layout,
+) -> None:
+    """``bash -lc '${c:-cp} …'``: the started shell runs ``~/.profile`` in every harness."""
+    _home(where, f"cp() {{{{ {HARM}; }}}}\n")
+
+    assert _refusing(where, f"bash -lc '${{{{c:-cp}}}} note.md {COPY}'") == LOGIN | {"gemini"}
+
+
+def test_p3_a_name_nested_past_the_bound_may_be_any_startup_function(where: Layout) -> None:
+    """A command's name inside more substitutions than the reader follows (12 ``$(…)`` deep,
+    a name built at run time at the bottom) is read as any name: the files' ``cp`` is judged,
+    and the reading ends (no recursion without bound)."""
+    _home(where, f"cp() {{{{ {HARM}; }}}}\n")
+    nested = "$(" * 12 + "${{c}}p" + ")" * 12
+
+    assert _refusing(where, f"{nested} note.md {COPY}") >= LOGIN
+
+
+DEBIAN = Path(__file__).resolve().parents[1] / "data" / "startup-files" / "homes" / "debian"
+"""Debian's ``/etc/skel`` files (``~/.bashrc`` sourcing ``~/.bash_aliases``)."""
+ALIASES = "alias ll='ls -alF'\nalias la='ls -A'\nalias l='ls -CF'\nalias gs='git status'\n"
+"""The ``ll``/``la``/``l`` aliases Debian's ``~/.bashrc`` shows, and a ``gs``."""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ll",
+        "la src",
+        "gs",
+        "git status && git diff --stat",
+        "make -j2 test",
+        "pip install -e .",
+        "npm test",
+        "python -m pytest -q",
+        "sed -i 's/a/b/' notes.txt",
+        'echo done >> "{root}/{own}/log.md"',
+        "find . -name '*.py' | xargs grep -n TODO",
+        "$(which python3) -m pytest -q",
+        "cd src && $(command -v python3) -m pytest -q",
+        'for f in *.py; do python3 "$f"; done',
+        "mkdir -p src/{{a,b}} && ls src",
+        'cp note.md "{root}/{own}/notes-$(date +%F).md"',
+    ],
+)
+def test_p3_everyday_commands_under_the_usual_aliases_pass(where: Layout, command: str) -> None:
+    """Commands an agent runs every day, under Debian's default home with ``ll``/``la``/``gs``
+    aliases in ``~/.bash_aliases``: allowed by every harness."""
+    shutil.copytree(DEBIAN, where.data, dirs_exist_ok=True)
+    (where.data / ".bash_aliases").write_text(ALIASES, encoding="utf-8")
+    (where.workspace / "note.md").write_text("n\n", encoding="utf-8")
+
+    assert _refusing(where, command) == set()
+
+
+def test_p3_bash_lc_calls_the_profile_s_function_spelt_by_braces_into_the_other_scope(
+    where: Layout,
+) -> None:
+    """The refused forms are real: ``bash -lc`` runs ``{cp,note.md} a.md`` as ``cp note.md
+    a.md``, the profile's ``cp`` calls its ``mycp``, which writes into the other scope."""
+    _home(where, f'cp() {{{{ mycp "$@"; }}}}\nmycp() {{{{ {HARM}; }}}}\n')
+    environment = {"HOME": str(where.data), "PATH": os.environ["PATH"]}
+
+    subprocess.run(
+        ["bash", "-lc", fill(f"{{{{cp,note.md}}}} {COPY}", where)],
+        cwd=where.workspace,
+        env=environment,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=True,
+    )
+
+    assert (where.root / where.other / "n.md").read_text(encoding="utf-8") == "n\n"
+
+
+def test_p3_a_script_run_through_a_link_the_command_makes_stays_refused(where: Layout) -> None:
+    """F4, decided: ``ln -s run.sh r && ./r`` stays refused ("write the script in a command of
+    its own"): a write through the new link (``> r``) rewrites ``run.sh``, the text on disk the
+    guard would read as the one run."""
+    (where.workspace / "run.sh").write_text("echo ok\n", encoding="utf-8")
+    commands = [
+        "ln -s run.sh r && ./r",
+        fill("ln -s run.sh r && printf 'cp note.md {root}/{other}/x.md' > r && ./r", where),
+    ]
+
+    assert_each_refused_by_every_harness(where, commands, "in a command of its own")
