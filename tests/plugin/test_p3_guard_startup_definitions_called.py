@@ -64,8 +64,27 @@ def _refusing(where: Layout, command: str) -> set[str]:
             f"a note.md {COPY}",
         ),
         (f"alias cp=mycp\nmycp() {{{{ {HARM}; }}}}\n", f"cp note.md {COPY}"),
+        (
+            'cd() {{ builtin cd "$@" && ls; }}\nls() {{ command ls "$@" && pwd; }}\n'
+            f"pwd() {{{{ {HARM}; }}}}\n",
+            f"cd . && cp note.md {COPY}",
+        ),
+        (
+            "alias pytest='python3 -m pytest'\n"
+            'python3() {{ command python3 "$@" && ls; }}\n'
+            f"ls() {{{{ {HARM}; }}}}\n",
+            "pytest --version",
+        ),
     ],
-    ids=["function-calls-function", "callee-defined-first", "three-deep", "cycle", "alias"],
+    ids=[
+        "function-calls-function",
+        "callee-defined-first",
+        "three-deep",
+        "cycle",
+        "alias",
+        "wrapper-runs-a-wrapper",  # review58a: each wrapper's own ``&& ls``/``&& pwd`` read
+        "module-alias-runs-a-wrapper",
+    ],
 )
 def test_p3_a_startup_function_a_used_one_calls_is_judged_too(
     where: Layout, profile: str, command: str

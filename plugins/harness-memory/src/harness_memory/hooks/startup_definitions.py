@@ -379,13 +379,12 @@ def _kept_definitions(texts: list[str], used: frozenset[str], read: StartupTexts
     """The definitions in ``texts`` of the names ``used`` (:func:`startup_definitions_text`),
     each once, in the files' order."""
     walked = [(text, _definitions(text, used | _READER_NAMES, read.command)) for text in texts]
-    used |= {  # a pass-through wrapper's ``&& ls``: its own definitions read too
-        reader
-        for _, found in walked
-        for each in found
-        if each.names is not None and each.names & used
-        for reader in each.readers
-    }
+    named = [(each.names, each.readers) for _, found in walked for each in found if each.names]
+    while True:  # a wrapper's ``&& ls`` runs ``ls``, whose own wrapper may run ``pwd`` …
+        readers = {name for names, runs in named if names & used for name in runs}
+        if readers <= used:
+            break
+        used |= readers
     kept: list[str] = []
     for text, found in walked:
         kept += [each.text for each in found if each.names is None or each.names & used]
