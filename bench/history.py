@@ -40,7 +40,7 @@ from memory_api.store.history.repo import COMMITTER, read_head
 from memory_api.store.history.service import scope_history_bytes
 from memory_core import layout
 
-__all__ = ["history_bench"]
+__all__ = ["history_bench", "long_history"]
 
 PROJECT, AGENT = "bench", "historian"
 BODY = "---\ndescription: a note of the bench\n---\n" + "Some text about the project. " * 20
@@ -119,7 +119,7 @@ def _record_costs(base: Path, files: int, runs: int) -> dict[str, float]:
     }
 
 
-def _long_history(base: Path, files: int, versions: int) -> tuple[Path, int, int]:
+def long_history(base: Path, files: int, versions: int) -> tuple[Path, int, int]:
     """A repository of ``files`` files whose ``note-00001.md`` has ``versions`` versions, made
     in one ``fast-import`` run of the recorder's format; (repository, bytes after the first
     version and maintenance, one version's own pack in bytes)."""
@@ -172,7 +172,7 @@ def history_bench(files: int, versions: int, starts: int, runs: int = 20) -> dic
             "session_start_delay_p90_ms": _p(on, 0.9) - _p(off, 0.9),
         }
         figures |= _record_costs(base, files, runs)
-        repository, first_bytes, one_version = _long_history(base, files, versions)
+        repository, first_bytes, one_version = long_history(base, files, versions)
         for label, limit in (("page", 100), ("all", versions)):
             times = []
             for _ in range(runs):

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
@@ -221,52 +220,46 @@ _RENAMES_FOLLOWED = 100
 """Renames a file's history follows at most (a bound on the walk, never reached by a person)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Span:
-    """The part of a file's history under one name: ``name``'s versions from ``tip`` (the
-    newest version the span may hold) down to ``renamed``, the version that renamed ``old``
-    to ``name`` (None: down to the first version)."""
-
-    name: str
-    tip: str
-    renamed: str | None = None
-    old: str | None = None
+def _renames_at(repository: Path, version: str) -> tuple[LogEntry, dict[str, str]]:
+    """The version ``version`` logged with all its files, and the topic files it renamed (old
+    name → new, :func:`renames_in`)."""
+    [whole] = log(repository, "-n", "1", version)
+    return whole, renames_in(repository, whole)
 
 
-def _spans(repository: Path, name: str) -> list[_Span]:
-    """``name``'s history as spans, newest first: one per name it had, each ending at the
-    version that renamed the next one's name to it (:func:`renames_in`, as the scope's changes
-    tell a rename). Asks git for the versions that added each name, and reads those alone."""
-    spans: list[_Span] = []
+def _came_into(repository: Path, version: str, name: str) -> tuple[str, str] | None:
+    """When the version ``version`` added ``name`` by renaming another file: (that file's
+    name, the version below ``version``); else None (a first version renames nothing)."""
+    whole, renames = _renames_at(repository, version)
+    old = {new: old for old, new in renames.items()}.get(name)
+    return None if old is None or not whole.parents else (old, whole.parents[0])
+
+
+def _renamed_from(repository: Path, entry: LogEntry, name: str) -> tuple[str, str] | None:
+    """:func:`_came_into` for the version ``entry`` (logged for ``name`` alone), read again
+    with all its files only when it added ``name`` and is not the first version."""
+    if not entry.parents or (_named(entry, name) or ("M", ""))[0] != "A":
+        return None
+    return _came_into(repository, entry.version, name)
+
+
+def _name_below(repository: Path, name: str, version: str) -> str:
+    """The name the file called ``name`` on the branch had below ``version`` (one of the
+    branch's): ``name`` followed back through the renames made at ``version`` or after it.
+    Reads only the versions since ``version`` that added each name (``git log
+    --diff-filter=A`` bounded by ``version``'s parents), never the history below it."""
     current, tip = name, BRANCH
     for _ in range(_RENAMES_FOLLOWED):
-        added = git(repository, "log", "--format=%H", "--diff-filter=A", tip, "--", current)
-        found = None
-        for version in added.decode("ascii").split():
-            [entry] = log(repository, "-n", "1", version)
-            old = {new: old for old, new in renames_in(repository, entry).items()}.get(current)
-            if old is not None and entry.parents:
-                found = (version, old, entry.parents[0])
-                break
+        added = git(
+            repository, "log", "--format=%H", "--diff-filter=A", tip, "--not", f"{version}^@",
+            "--", current,
+        )  # fmt: skip
+        versions = added.decode("ascii").split()
+        found = next(filter(None, (_came_into(repository, v, current) for v in versions)), None)
         if found is None:
             break
-        version, old, parent = found
-        spans.append(_Span(current, tip, version, old))
-        current, tip = old, parent
-    spans.append(_Span(current, tip))
-    return spans
-
-
-def _within(repository: Path, span: _Span, version: str) -> bool:
-    """Whether ``version`` (one of the branch's) is a version of ``span``: at or below its tip
-    and at or above the rename that starts it."""
-    if span.tip != BRANCH and not git_succeeds(
-        repository, "merge-base", "--is-ancestor", version, span.tip
-    ):
-        return False
-    return span.renamed is None or git_succeeds(
-        repository, "merge-base", "--is-ancestor", span.renamed, version
-    )
+        current, tip = found
+    return current
 
 
 def file_history(
@@ -275,41 +268,51 @@ def file_history(
     """The versions that changed ``name``, newest first (at most ``limit``, older than
     ``before``), and whether more follow; followed across renames (see
     :class:`~memory_core.wire.FileVersion`). Raises :class:`NotFound` for a ``before`` that is
-    no version here."""
-    if _start(repository, before) is None:
+    no version here.
+
+    The page is read as ``git log -n`` of the name from where it starts; a version in it that
+    added the name by a rename (:func:`renames_in`, as the scope's changes tell one) ends that
+    name's part, and the page goes on under the old name from the version below. So a page
+    reads its own versions and the renames it crosses, not the file's whole history; a page
+    ``before`` a version also reads the versions since then that added a name the file had
+    (:func:`_name_below`). The branch is a line (every version the recorder makes has one
+    parent)."""
+    start = _start(repository, before)
+    if start is None:
         return [], False
-    found: list[tuple[LogEntry, _Span]] = []
-    started = before is None
-    for span in _spans(repository, name):
-        start = span.tip
-        if not started:
-            assert before is not None
-            if not _within(repository, span, before):
-                continue
-            start, started = before, True
-        bound = () if span.renamed is None else (f"^{span.renamed}^",)
+    current = name if before is None else _name_below(repository, name, before)
+    found: list[tuple[LogEntry, str, str | None]] = []  # (version, its name, renamed from)
+    for _ in range(_RENAMES_FOLLOWED + 1):
         wanted = limit + 2 - len(found)
-        entries = log(repository, "-n", str(wanted), start, *bound, paths=(span.name,))
+        entries = log(repository, "-n", str(wanted), start, paths=(current,))
         if entries and entries[0].version == before:
             entries = entries[1:]
-        found += [(entry, span) for entry in entries]
-        if len(found) > limit:
+        below = None
+        for entry in entries:
+            below = _renamed_from(repository, entry, current)
+            found.append((entry, current, None if below is None else below[0]))
+            if below is not None:
+                break
+        if below is None or len(found) > limit:
             break
+        current, start = below
     page = found[:limit]
     return _file_versions(repository, page), len(found) > limit
 
 
-def _file_versions(repository: Path, page: list[tuple[LogEntry, _Span]]) -> list[FileVersion]:
-    """The entries of a file's history, each logged under its span's name, as the wire's."""
-    changed = [(entry, span, _named(entry, span.name) or ("M", "")) for entry, span in page]
+def _file_versions(
+    repository: Path, page: list[tuple[LogEntry, str, str | None]]
+) -> list[FileVersion]:
+    """The entries of a file's history, each logged under the name it had then (with the
+    name it was renamed from, if it was), as the wire's."""
+    changed = [(entry, name, came, _named(entry, name) or ("M", "")) for entry, name, came in page]
     sizes = blob_sizes(
-        repository, [blob for _, _, (status, blob) in changed if status != "D" and blob]
+        repository, [blob for _, _, _, (status, blob) in changed if status != "D" and blob]
     )
     versions: list[FileVersion] = []
-    for entry, span, (status, blob) in changed:
+    for entry, name, came, (status, blob) in changed:
         kind = _KINDS.get(status, "modified")
-        came = span.old if entry.version == span.renamed else None
-        went = _renamed_to(repository, entry, span.name) if status == "D" else None
+        went = _renamed_to(repository, entry, name) if status == "D" else None
         versions.append(
             FileVersion(
                 version=entry.version,
@@ -317,7 +320,7 @@ def _file_versions(repository: Path, page: list[tuple[LogEntry, _Span]]) -> list
                 summary=entry.summary,
                 author=author_of(entry),
                 size=None if status == "D" else sizes.get(blob),
-                file=span.name,
+                file=name,
                 renamed_from=came,
                 renamed_to=went,
                 restore_version=(entry.parents[0] if entry.parents else None)
@@ -331,8 +334,7 @@ def _file_versions(repository: Path, page: list[tuple[LogEntry, _Span]]) -> list
 def _renamed_to(repository: Path, entry: LogEntry, name: str) -> str | None:
     """The name the version ``entry`` (logged for ``name`` alone, which it deleted) renamed
     ``name`` to, if it renamed it (:func:`renames_in`, read with all its files)."""
-    [whole] = log(repository, "-n", "1", entry.version)
-    return renames_in(repository, whole).get(name)
+    return _renames_at(repository, entry.version)[1].get(name)
 
 
 def history_holds(repository: Path, name: str) -> bool:
