@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
-from tests.browser.conftest import CHAT_URL, MODULE_DATA_DIR, SeededDataDirs
+from tests.browser.conftest import SeededDataDirs, module_service
 from tests.browser.pages import PageFactory, Shot, open_memory_tab, row, user_group, viewer
-from tests.browser.service import Service, start_service, write_topic
+from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
 
@@ -100,9 +100,7 @@ def rich_service(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
     (:data:`HIDDEN_BY_MARKDOWN`) in its user scope, shared by this module's tests: each only
     views one of them and follows its links, which changes nothing on the service, so one seed
     and one start serve them all instead of one per test."""
-    extra = {"MEMORY_API_CHAT_URL": CHAT_URL}
-    service = start_service(seeded_data_dirs.fresh(MODULE_DATA_DIR, extra), extra)
-    try:
+    with module_service(seeded_data_dirs) as service:
         write_topic(
             service.scope_dir("user"),
             "rich.md",
@@ -120,8 +118,6 @@ def rich_service(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
             body=HIDDEN_BY_MARKDOWN,
         )
         yield service
-    finally:
-        service.stop()
 
 
 @pytest.fixture

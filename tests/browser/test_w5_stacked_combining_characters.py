@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CHAT_URL, MODULE_DATA_DIR, SeededDataDirs
+from tests.browser.conftest import SeededDataDirs, module_service
 from tests.browser.pages import (
     MEMORY_TAB,
     PROMPT_TAB,
@@ -28,7 +28,7 @@ from tests.browser.pages import (
     user_group,
     viewer,
 )
-from tests.browser.service import Service, start_service, write_topic
+from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
 
@@ -64,12 +64,8 @@ def stacks_service(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
     """The demo service this module's tests write their stacks to, shared by them: each writes
     a file of its own name, an index line, a draft or the template, which no other test here
     reads, so one seed and one start serve them all instead of one per test."""
-    extra = {"MEMORY_API_CHAT_URL": CHAT_URL}
-    service = start_service(seeded_data_dirs.fresh(MODULE_DATA_DIR, extra), extra)
-    try:
+    with module_service(seeded_data_dirs) as service:
         yield service
-    finally:
-        service.stop()
 
 
 @pytest.fixture
