@@ -8,6 +8,7 @@ Screenshots of each state land in ``artifacts/screenshots/`` (git-ignored).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Iterator
@@ -160,6 +161,21 @@ Modules share it: pytest ends a module's fixtures before the first test of the n
 no two modules' services are up at once, and each gets the demo seed back fresh
 (:meth:`SeededDataDirs.fresh`): a worker seeds it once, not once per module (each seed writes
 and fsyncs some 300 files: 1.5 to 3 s, more on a busy machine)."""
+
+
+@contextlib.contextmanager
+def module_service(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
+    """The demo service (the page's chat address set, no tokens) over a fresh
+    :data:`MODULE_DATA_DIR`, for the ``with`` block of a module-scoped fixture whose tests
+    share it; stopped after it. Raises RuntimeError when it never becomes ready."""
+    extra = {"MEMORY_API_CHAT_URL": CHAT_URL}
+    service = start_service(seeded_data_dirs.fresh(MODULE_DATA_DIR, extra), extra)
+    try:
+        yield service
+    finally:
+        service.stop()
+
+
 SHARED_DATA_DIRS = 2000
 """The number of the first data dir of :class:`SharedServices` among the worker's seeded ones
 (:func:`make_service` numbers a test's services from 0; a module's own service takes

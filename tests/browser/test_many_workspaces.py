@@ -56,6 +56,17 @@ SCROLLED_PAGES = 2
 """Pages the user scrolls to past the first: the second shows that each scroll to the end brings
 one page more, as every later one does (a third checked the same, at the cost of the browser
 laying out 350 groups instead of 250)."""
+ALIKE_GROUPS = (
+    f"#memory-groups > .group:nth-child(n+4):nth-child(-n+{FIRST_PAGE}),"
+    f" #memory-groups > .group:nth-child(n+{FIRST_PAGE + 4})"
+)
+"""The groups axe-core leaves out of a check of the finder's 63 groups: all but the first three
+of each page (the first page's, and the page "Show more groups" brought, whose first group holds
+the focus). Every group is drawn by one function from a scope like the others (``repo-NNNN``,
+its path, one memory), so the other 57 are copies of these six for every rule, and axe's cost
+grows with the groups it checks (13.5 s of the module's 29 s test on 63 groups, on the 2-CPU
+machine under load). A duplicate id is still looked for in the whole page, and the demo's
+groups, every one of them, are checked on the Memory tab by ``test_accessibility.py``."""
 OLDEST = 1_767_225_600  # 2026-01-01T00:00:00Z: older than the demo's scopes, which come first
 
 
@@ -213,7 +224,7 @@ def test_a3_any_of_a_thousand_groups_is_found_by_name_or_path_and_reached_to_the
     focused = workspace_group(page, _repo(next_one)).locator("button.group-toggle")
     expect(focused).to_be_focused()
     assert _titles(page) == [_repo(number) for number in range(TEAM_07_NEWEST, 0, -TEAMS)]
-    violations = axe_violations(page, include=".memories")
+    violations = axe_violations(page, include=".memories", exclude=ALIKE_GROUPS)
     assert violations == [], f"axe-core on a group search: {violations}"
 
     # Nothing matches: said so; Escape clears the finder and the first page is back.

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import SeededDataDirs, module_service
 from tests.browser.pages import (
     MEMORY_TAB,
     PROMPT_TAB,
@@ -57,10 +59,25 @@ EVERYDAY = [
 """Texts with combining characters as people write them, the tallest stack at the limit."""
 
 
+@pytest.fixture(scope="module")
+def stacks_service(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
+    """The demo service this module's tests write their stacks to, shared by them: each writes
+    a file of its own name, an index line, a draft or the template, which no other test here
+    reads, so one seed and one start serve them all instead of one per test."""
+    with module_service(seeded_data_dirs) as service:
+        yield service
+
+
+@pytest.fixture
+def page(open_page: PageFactory, stacks_service: Service) -> Page:
+    """A desktop-sized page against :func:`stacks_service`."""
+    return open_page(stacks_service)
+
+
 def test_w5_a_stack_of_combining_characters_shows_its_first_30_and_a_mark(
-    page: Page, service: Service
+    page: Page, stacks_service: Service
 ) -> None:
-    scope = service.scope_dir("user")
+    scope = stacks_service.scope_dir("user")
     write_topic(
         scope,
         "stacked.md",
@@ -107,12 +124,14 @@ def test_w5_combining_characters_as_people_write_them_show_as_written(
     assert shown == EVERYDAY
 
 
-def test_w5_a_stack_joined_by_zero_width_joiners_is_cut_too(page: Page, service: Service) -> None:
+def test_w5_a_stack_joined_by_zero_width_joiners_is_cut_too(
+    page: Page, stacks_service: Service
+) -> None:
     """Found: ``ក`` + (U+17C6 U+200D) × N was never cut, the joiners breaking the run of
     Grapheme_Extend characters while the whole stays one grapheme on one base."""
     stack = KHMER_JOINED * 20_000
     write_topic(
-        service.scope_dir("user"),
+        stacks_service.scope_dir("user"),
         "khmer.md",
         name="khmer",
         description="\u1780" + stack,
@@ -134,13 +153,13 @@ SPACING_MARKS = {
 stacks on the one before it as one grapheme (UAX #29 GB9a)."""
 
 
-def test_w5_a_stack_of_spacing_marks_is_cut_too(page: Page, service: Service) -> None:
+def test_w5_a_stack_of_spacing_marks_is_cut_too(page: Page, stacks_service: Service) -> None:
     """Found: a stack of spacing marks was never cut, only Grapheme_Extend characters were
     counted; Chromium laid ``ก`` + U+0E33 × 20,000 out in 2.8 s (a Lao or Khmer one alike),
     growing with the square as accents do, so a description of 200,000 froze the Memory tab."""
     stacks = {base: base + mark * 20_000 for base, mark in SPACING_MARKS.items()}
     write_topic(
-        service.scope_dir("user"),
+        stacks_service.scope_dir("user"),
         "spacing.md",
         name="spacing",
         description=stacks["\u0e01"],
@@ -159,7 +178,7 @@ def test_w5_a_stack_of_spacing_marks_is_cut_too(page: Page, service: Service) ->
 
 
 def test_w5_a_prompt_copied_and_sent_keeps_a_stack_whole_its_preview_cuts_it(
-    page: Page, service: Service
+    page: Page, stacks_service: Service
 ) -> None:
     """The bridge's prompt is what the agent saves: found, Copy and the draft carried the
     page's ``[stacked: …]`` mark in place of the accents pasted into Add, so the memory would
@@ -181,11 +200,13 @@ def test_w5_a_prompt_copied_and_sent_keeps_a_stack_whole_its_preview_cuts_it(
     chat = opened.value
     chat.wait_for_url("**/chat/**")
     draft_id = chat.url.split("?", 1)[0].rsplit("/", 1)[-1]
-    assert service.get(service.agent_path() + f"/drafts/{draft_id}")["prompt"] == prompt
+    assert (
+        stacks_service.get(stacks_service.agent_path() + f"/drafts/{draft_id}")["prompt"] == prompt
+    )
 
 
 def test_w5_fix_this_memory_shows_a_stack_cut_and_sends_it_as_the_agent_wrote_it(
-    page: Page, service: Service
+    page: Page, stacks_service: Service
 ) -> None:
     """ "Fix this memory" prefills the lint's words, which quote a dangling wiki link as
     written. The field, and the memory's name above it, show a stack cut with the mark, as
@@ -195,7 +216,7 @@ def test_w5_fix_this_memory_shows_a_stack_cut_and_sends_it_as_the_agent_wrote_it
     before: the mark was sent for it)."""
     stack = ACUTE * 3_000
     write_topic(
-        service.scope_dir("user"),
+        stacks_service.scope_dir("user"),
         "links.md",
         name=f"links{stack}",
         description="a note with a link",
@@ -333,12 +354,12 @@ def test_w5_a_fields_marks_give_back_their_stacks_by_their_own_token_only(
 
 
 def test_w5_a_template_stacking_accents_is_no_hidden_text_in_the_editor(
-    page: Page, service: Service
+    page: Page, stacks_service: Service
 ) -> None:
     """The template editor names the lines a save is refused for (hidden text, I-9): found,
     a line stacking 40 accents was named so, though the service saves it. A line holding both
     is named for its hidden characters, its stack shown cut."""
-    stored = service.data_dir / "agents" / "demo" / "agent.json"
+    stored = stacks_service.data_dir / "agents" / "demo" / "agent.json"
     config = json.loads(stored.read_text(encoding="utf-8"))
     stack = "e" + ACUTE * (SHOWN + 10)
     config["template"] = f"You are Demo agent.\nSign as {stack}.\n"
