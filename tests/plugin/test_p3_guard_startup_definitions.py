@@ -360,15 +360,27 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
         'echo start; time cp note.md "{root}/{own}/a.md"',
         'printf x | xargs -I{{}} cp note.md "{root}/{own}/a.md"',
         "python3 -c \"import os; os.system('cp note.md {root}/{own}/a.md')\"",
+        'printf -v c cp; $c note.md "{root}/{own}/a.md"',
+        'echo x; command cp note.md "{root}/{own}/a.md"',
     ],
-    ids=["echo-piped", "echo-substituted", "next-line", "keyword", "xargs", "code"],
+    ids=[
+        "echo-piped",
+        "echo-substituted",
+        "next-line",
+        "keyword",
+        "xargs",
+        "code",
+        "printf-v",
+        "command",
+    ],
 )
 def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
     where: Layout, command: str
 ) -> None:
     """Where a data word's program may run after all (its text piped into a shell, or a
-    command's name made of it; on the next line; through a keyword, ``xargs``, Python's
-    ``os.system``), ``~/bin/cp`` is judged and refused as before."""
+    command's name made of it or of the variable ``printf -v`` sets; on the next line; through
+    a keyword, ``command``, ``xargs``, Python's ``os.system``), ``~/bin/cp`` is judged and
+    refused as before."""
     _user_tools(where)
     starts_a_shell = command.endswith("| bash")  # its startup files read for every harness
 

@@ -63,8 +63,9 @@ _QUIET_MODULES = frozenset(
         "http.server",
     }
 )
-"""Modules ``python3 -m`` runs whose words name packages, files or options, never a program
-the module runs by name: its words are data (``python3 -m pip install black``)."""
+"""Modules ``python3 -m`` runs whose words name packages, files or options, no program the
+module runs by name but by an option (:data:`_RUNNING_OPTION_RE`): its other words are data
+(``python3 -m pip install black``)."""
 _SKIPPED_RE = r"(?:!|\{|\}|if|then|else|elif|do|while|until|time|[A-Za-z_]\w*=.*)"
 """A word before a simple command's name: a reserved word or an assignment (``X=1 echo``)."""
 _TOKEN_RES = (r"[^\s;&|(){}<>`$=/'\"\\]+", r"[\w.+-]+")
@@ -73,6 +74,9 @@ by every other character a name seldom holds (``!cp`` in a git alias, ``['cp',``
 _ENDS_RE = r"(?![<>]+[&|]?$|&>>?$)[;&|()<>]+"
 """A run of the shell's punctuation ending a simple command: not a redirection (``>``,
 ``2>&1``'s ``>&``, ``&>``), whose target is a word of the command it stands in."""
+_RUNNING_OPTION_RE = r"--?[\w-]*(?:python|exec|pager|editor|shell|command|cmd)"
+"""An option of a quiet module that may name a program it runs (``pip --python``, ``mypy
+--python-executable``): it and its value are not data."""
 _MESSAGE_RE = r"-[A-Za-z]*m|--message"
 """A ``git commit`` option whose value is the message (``-m``, ``-am``, ``--message``)."""
 
@@ -165,11 +169,14 @@ def _data_words(simple: list[str], at: int, *, printed: bool) -> set[int]:
     if at >= len(simple) or not printed:
         return set()
     program, rest = simple[at], range(at + 1, len(simple))
-    if program in _PRINTERS or program in _READERS:
-        return set(rest)
+    if program in _PRINTERS or program in _READERS:  # not ``printf -v c cp``: ``$c`` runs it
+        return set() if any(re.match(r"-\w*v", simple[i]) for i in rest) else set(rest)
     if program == "git" and simple[at + 1 : at + 2] == ["commit"]:
         return {i + 1 for i in rest if re.fullmatch(_MESSAGE_RE, simple[i]) and i + 1 in rest}
     if _python(program) and simple[at + 1 : at + 2] == ["-m"] and at + 2 in rest:
         module = at + 2
-        return set(range(module, len(simple))) if simple[module] in _QUIET_MODULES else {module}
+        if simple[module] not in _QUIET_MODULES:
+            return {module}
+        ran = [i for i in rest if re.match(_RUNNING_OPTION_RE, simple[i])]
+        return set(range(module, len(simple))) - {n for i in ran for n in (i, i + 1)}
     return set()
