@@ -162,7 +162,7 @@ def test_p3_a_script_written_by_the_same_command_is_refused_saying_so(where: Lay
     for command in ("echo ls > s.sh; bash s.sh", "echo ls > s.sh; ./s.sh"):
         for reason in refusals_by_every_harness(where, command).values():
             assert reason is not None
-            assert "is written by the same command" in reason, reason
+            assert "written by the same command" in reason, reason
             assert "Write the script in a command of its own" in reason, reason
 
 

@@ -134,7 +134,7 @@ def test_p3_a_script_any_writer_of_the_command_writes_is_refused_and_bash_writes
     assert_each_refused_by_every_harness(
         where,
         commands,
-        "is written by the same command",
+        "written by the same command",
         "Write the script in a command of its own",
     )
     proof = "\n".join(f"( {command} ) </dev/null" for command in commands)
@@ -161,5 +161,5 @@ def test_p3_a_writer_naming_the_script_it_runs_is_refused_saying_what_to_do(
     for command in STILL_REFUSED:
         for reason in refusals_by_every_harness(where, command).values():
             assert reason is not None, command
-            assert "is written by the same command" in reason, reason
+            assert "written by the same command" in reason, reason
             assert "Write the script in a command of its own" in reason, reason

@@ -105,7 +105,7 @@ def test_p3_a_script_written_beside_a_compiler_output_or_by_make_is_refused(
 ) -> None:
     _prepared(where)
 
-    assert_each_refused_by_every_harness(where, WRITTEN_THEN_RUN, "is written by the same command")
+    assert_each_refused_by_every_harness(where, WRITTEN_THEN_RUN, "written by the same command")
     make = subprocess.run(
         ["bash", "-c", "make -B s.sh && bash s.sh"], cwd=where.workspace, capture_output=True
     )

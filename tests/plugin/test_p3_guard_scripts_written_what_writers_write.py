@@ -131,7 +131,7 @@ def test_p3_real_writes_of_the_script_are_refused_and_bash_writes_there(where: L
     _prepared(where)
     commands = [form.format(at=at) for at, form in enumerate(WRITTEN_THEN_RUN)]
 
-    assert_each_refused_by_every_harness(where, commands, "is written by the same command")
+    assert_each_refused_by_every_harness(where, commands, "written by the same command")
     proof = "\n".join(f"( {command} ) </dev/null" for command in commands)
     subprocess.run(["bash", "-c", proof], cwd=where.workspace, capture_output=True, check=False)
     written = {path.name for path in (where.root / where.other).iterdir()}
@@ -147,4 +147,4 @@ def test_p3_writers_near_the_everyday_ones_writing_the_script_stay_refused(
 
     for command, seen in answers.items():
         for reason in seen.values():
-            assert "is written by the same command" in str(reason), (command, reason)
+            assert "written by the same command" in str(reason), (command, reason)

@@ -307,6 +307,103 @@ def test_p3_bash_lc_runs_a_path_folder_s_cp_through_xargs_into_the_other_scope(
     assert not (where.root / where.own / "a.md").exists()
 
 
+UBUNTU_PROFILE = (
+    'if [ -d "$HOME/bin" ] ; then\n    PATH="$HOME/bin:$PATH"\nfi\n'
+    'if [ -d "$HOME/.local/bin" ] ; then\n    PATH="$HOME/.local/bin:$PATH"\nfi\n'
+)
+"""Ubuntu's ``~/.profile`` (its ``PATH`` part): ``~/bin`` and ``~/.local/bin`` put first."""
+PIP_SCRIPT = (
+    "#!/usr/bin/python3\nimport re\nimport sys\nfrom {module} import main\n"
+    "if __name__ == '__main__':\n    sys.exit(main())\n"
+)
+"""A console script as ``pip install --user`` writes it into ``~/.local/bin``."""
+
+
+def _user_tools(where: Layout) -> None:
+    """A home after ``pip install --user pytest pip black ruff`` (their scripts in
+    ``~/.local/bin``) with ``~/bin/cp`` (:data:`HELD_CP`), under :data:`UBUNTU_PROFILE`."""
+    _write(where, ".profile", UBUNTU_PROFILE)
+    for name in ("pytest", "pip", "black", "ruff"):
+        _write(where, f".local/bin/{name}", PIP_SCRIPT.replace("{module}", name)).chmod(0o755)
+    _write(where, "bin/cp", HELD_CP).chmod(0o755)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -m pytest -q tests/unit",
+        'python3 -m pip install --user black ruff && echo ok >> "{root}/{own}/a.md"',
+        'echo cp > "{root}/{own}/a.md"',
+        'git commit -m "fix cp" && echo done >> "{root}/{own}/a.md"',
+        "printf '%s\\n' pytest black ruff >> \"{root}/{own}/tools.md\"",
+    ],
+    ids=["python-m-pytest", "python-m-pip", "echo-cp", "git-commit-message", "printf-names"],
+)
+def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
+    where: Layout, command: str
+) -> None:
+    """A word that only names data (a module, a printed word, a commit message) runs no
+    program of its name: ``~/.local/bin/pytest`` or ``~/bin/cp`` is not judged for it, and
+    every harness allows the command (overref58: Codex and Claude Code refused each, the
+    module saying the script ``~/.local/bin/pytest`` was written by the same command)."""
+    _user_tools(where)
+
+    assert _refusing(where, command) == set()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'echo cp note.md "{root}/{own}/a.md" | bash',
+        '$(echo cp) note.md "{root}/{own}/a.md"',
+        'echo start\ncp note.md "{root}/{own}/a.md"',
+        'echo start; time cp note.md "{root}/{own}/a.md"',
+        'printf x | xargs -I{{}} cp note.md "{root}/{own}/a.md"',
+        "python3 -c \"import os; os.system('cp note.md {root}/{own}/a.md')\"",
+        'printf -v c cp; $c note.md "{root}/{own}/a.md"',
+        'echo x; command cp note.md "{root}/{own}/a.md"',
+    ],
+    ids=[
+        "echo-piped",
+        "echo-substituted",
+        "next-line",
+        "keyword",
+        "xargs",
+        "code",
+        "printf-v",
+        "command",
+    ],
+)
+def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
+    where: Layout, command: str
+) -> None:
+    """Where a data word's program may run after all (its text piped into a shell, or a
+    command's name made of it or of the variable ``printf -v`` sets; on the next line; through
+    a keyword, ``command``, ``xargs``, Python's ``os.system``), ``~/bin/cp`` is judged and
+    refused as before."""
+    _user_tools(where)
+    starts_a_shell = command.endswith("| bash")  # its startup files read for every harness
+
+    assert _refusing(where, command) == (EVERY if starts_a_shell else {"codex", "claude-code"})
+
+
+def test_p3_a_path_folder_s_program_a_program_the_guard_cannot_read_is_given_is_said_so(
+    where: Layout,
+) -> None:
+    """``pytest -q && python3 tools/fmt.py pytest`` runs ``~/.local/bin/pytest``, and Python,
+    which the guard does not read, is given its name: refused, saying that it may write it,
+    not that the command writes it (overref58: the detail said it was written)."""
+    _user_tools(where)
+
+    answers = refusals_by_every_harness(where, "pytest -q && python3 tools/fmt.py pytest")
+
+    for harness in ("codex", "claude-code"):
+        assert "may be written by the same command: a program the guard does not read is" in (
+            answers[harness] or ""
+        )
+        assert "it is written by the same command" not in (answers[harness] or "")
+
+
 def test_p3_a_home_s_everyday_aliases_keep_a_plain_write_allowed(where: Layout) -> None:
     """Debian's ``ls``/``grep`` colour aliases and a ``ll``: the write with ``ls``, ``grep``
     into the own scope is still allowed by every harness."""

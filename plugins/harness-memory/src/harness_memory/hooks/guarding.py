@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 from typing import NamedTuple
@@ -650,17 +651,32 @@ def _unjudged_script(
         operands = [o for run in each.scripts if run[0] == "shell" for o in (run[2], run[3] or "")]
         kept = (*each.textless, *(each.compiled if built else ()), *operands)
         redirected = set(each.redirected)  # the whole word: ``> "Deploy notes.md"``, no ``Deploy``
+        sure = Counter(each.written) - Counter(each.guessed)  # a writer's, not only a guess
         for word in new_text_words(each.written, kept, redirected):
             if word in redirected:  # a redirection writes text whatever else names its file
                 if _writes_script(word, script, whole=True):
                     return "is written by the same command"
             elif not _code_running(word, spelled) and _writes_script(ran.sub(r"\1", word), script):
-                return "is written by the same command"
+                return _written_how(word, sure)
         for word in each.revised:
             if word == ANY_FILE or _writes_script(word, script, below=True):
                 return "is written by the same command"
     unpacked = any(_unpacks_onto(file, each, judge) for each in commands)
     return "is written by the same command" if unpacked else None
+
+
+def _written_how(word: str, sure: Counter[str]) -> str:
+    """How the same command writes a script its written ``word`` names: surely, when a writer
+    is given it (``sure``: ``cp x s.sh``, ``tee s.sh``), else as a program the guard does not
+    read that is given it may (``python3 fmt.py pytest``): the word names the script's file
+    only by its name, and such a program may write a file of that name anywhere."""
+    if sure[word]:
+        return "is written by the same command"
+    shown = word if len(word) <= 80 else word[:77] + "..."
+    return (
+        f"may be written by the same command: a program the guard does not read is given "
+        f"its name ({shown}) and may write a file of that name anywhere"
+    )
 
 
 def _compiled_or_missing(file: str) -> bool:

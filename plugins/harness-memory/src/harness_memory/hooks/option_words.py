@@ -49,6 +49,7 @@ __all__ = [
     "CP_LINKING",
     "CP_TREE",
     "INTERPRETERS",
+    "PYTHON_RE",
     "TABLES",
     "OptionTable",
     "ReadOptions",
@@ -337,9 +338,11 @@ _NODE_VALUED = (
     " --env-file-if-exists --snapshot-blob --allow-fs-read --allow-fs-write"
     " --experimental-sea-config --trace-require-module"
 )
+PYTHON_RE = r"^(?:python|pypy)[0-9.]*$"
+"""A Python interpreter's name (``python``, ``python3.12``, ``pypy3``)."""
 INTERPRETERS: tuple[tuple[str, OptionTable], ...] = (
     (
-        r"^(?:python|pypy)[0-9.]*$",
+        PYTHON_RE,
         OptionTable("WX", ("--check-hash-based-pycs",), whole_names=True),
     ),
     (

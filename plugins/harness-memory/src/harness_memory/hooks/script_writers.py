@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from harness_memory.hooks.option_words import (
+    PYTHON_RE,
     OptionTable,
     cp_flags,
     plain_words,
@@ -207,8 +208,9 @@ def only_read(command: str, said: Sequence[str]) -> list[str]:
     first (no option) or perl's ``-e``/``-ne`` code that names neither ``ARGV``,
     ``FILENAME`` nor ``shift``/``pop`` (the code may write only what it names; ``perl -i`` is
     a writer read elsewhere); a ``sed`` or ``perl -i`` program that only substitutes
-    (:func:`_substitutions`), whose files are written by the writers' table. A word whose code
-    is not known (``awk -f x.awk``) leaves every word written."""
+    (:func:`_substitutions`), whose files are written by the writers' table; the module of
+    ``python3 -m`` (``pytest``: it names a module to import, never ``~/.local/bin/pytest``).
+    A word whose code is not known (``awk -f x.awk``) leaves every word written."""
     words = list(said[::2])
     operands = [at for at, word in enumerate(words) if not word.startswith("-")]
     if command == "zip":
@@ -220,6 +222,8 @@ def only_read(command: str, said: Sequence[str]) -> list[str]:
         kept = [] if re.search(r"ARGV|FILENAME", code) else operands[1:]
     elif command == "sed" or (command == "perl" and any(re.match(r"-[^-]*i", w) for w in words)):
         kept = _substitutions(command, words)  # ``sed -i 's/a.sh/b.sh/' README.md``: code
+    elif re.match(PYTHON_RE, command) and words[:1] == ["-m"] and len(words) > 1:
+        kept = [1]  # ``python3 -m pytest``: a module Python imports, no file it writes
     elif command == "perl" and len(words) > 1 and re.fullmatch(r"-[lnpa]*e", words[0]):
         code = words[1]
         free = not re.search(r"ARGV|\bshift\b|\bpop\b", code)

@@ -46,6 +46,7 @@ from harness_memory.hooks.named_scripts import (
     unchangeable,
     without_comments,
 )
+from harness_memory.hooks.run_names import is_data_program, names_run
 from harness_memory.hooks.shell_startup import is_interactive, startup_files
 
 __all__ = [
@@ -68,12 +69,15 @@ read as ``$PATH`` with the folders around it kept apart, whichever form runs."""
 class StartupTexts(NamedTuple):
     """The startup files run around one command, read once for the guard's call
     (:func:`startup_texts`): each file's text (comments dropped) in the order a shell runs
-    them, None for one that may define any name; the command's plain text; the home."""
+    them, None for one that may define any name; the command's plain text; the home; the
+    folder the shell starts in; the names the command may run
+    (:func:`~harness_memory.hooks.run_names.names_run`, None: every word)."""
 
     texts: list[str | None]
     command: str
     home: str
     base: str = ""
+    run: frozenset[str] | None = None
 
 
 def startup_texts(
@@ -97,7 +101,7 @@ def startup_texts(
     files, starts = run
     reading = _Reading(base, environ, plain, written_first=starts)
     texts = [text for file in files for text in reading.texts(file, 0)]
-    return StartupTexts(texts, plain, environ.get("HOME", ""), base)
+    return StartupTexts(texts, plain, environ.get("HOME", ""), base, names_run(command))
 
 
 def startup_redefines(read: StartupTexts, names: Collection[str]) -> bool:
@@ -344,7 +348,9 @@ def startup_definitions_text(read: StartupTexts) -> str:
     command is (review57a): a function's whole definition (``cp() { … }``), an ``alias`` line
     naming one (or naming one built at run time), and for a program of such a name in a
     ``PATH`` folder a file adds that the agent may write (``~/bin/cp``) a function running it
-    by its path (``cp() { ~/bin/cp "$@"; }``: read as ``~/bin/cp …`` is). A file it cannot
+    by its path (``cp() { ~/bin/cp "$@"; }``: read as ``~/bin/cp …`` is), only for a name
+    the command may run (:func:`_names_run`: not a data word, ``echo cp``, ``git commit -m
+    "fix cp"``, ``python3 -m pytest``, whose program it never runs: overref58). A file it cannot
     read defines nothing here (the printed names are untrusted by :func:`startup_redefines`).
     A name the command spells otherwise (``{cp,x}``, ``${c}p``: :func:`~harness_memory.hooks.
     called_names.called_patterns`) uses each defined name it may be, one wholly built at run
@@ -386,12 +392,15 @@ def _kept_definitions(texts: list[str], used: frozenset[str], read: StartupTexts
             break
         used |= readers
     kept: list[str] = []
+    held: list[str] = []
     for text, found in walked:
         kept += [each.text for each in found if each.names is None or each.names & used]
         if "PATH" in text:
             for folder, _ in _path_folders(plain_text(text), read.home, read.base):
-                held = [os.path.join(folder, name) for name in sorted(used)]  # noqa: PTH118
-                kept += [_running(path) for path in held if os.path.lexists(path)]
+                paths = [os.path.join(folder, name) for name in sorted(used)]  # noqa: PTH118
+                held += [path for path in paths if os.path.lexists(path)]
+    run = _names_run(read, "".join(kept), held)
+    kept += [_running(path) for path in held if run is None or os.path.basename(path) in run]  # noqa: PTH119
     return list(dict.fromkeys(kept))
 
 
@@ -404,6 +413,22 @@ def _defined_names(texts: list[str]) -> frozenset[str]:
         for line in re.findall(_ALIAS_LINE_RE, text):
             names.update(read_definitions(line).aliases or ())
     return frozenset(names)
+
+
+def _names_run(read: StartupTexts, defined: str, held: list[str]) -> frozenset[str] | None:
+    """The names whose ``PATH`` program (of ``held``) the command may run: those
+    :func:`~harness_memory.hooks.run_names.names_run` read (``read.run``), or None (every
+    word) when a program whose words it reads as data (``echo``, ``git``, ``python3``) may be
+    another one: held in such a folder too, or defined by the startup files' ``defined``
+    text or the command (a function, an alias, a ``PATH`` change, a sourced file)."""
+    if read.run is None or not held:
+        return read.run
+    names = {os.path.basename(path) for path in held}  # noqa: PTH119
+    definitions = read_definitions(defined + read.command)
+    data = [name for name in re.findall(_USED_NAME_RE, read.command) if is_data_program(name)]
+    if any(name in names or definitions.redefines(name) for name in data):
+        return None
+    return read.run
 
 
 def _running(path: str) -> str:
