@@ -41,6 +41,7 @@ __all__ = [
     "decode_text",
     "legacy_multibyte",
     "legacy_readings",
+    "line_of",
     "name_spellings",
     "not_decoded_why",
     "not_utf8_spots",
@@ -230,7 +231,7 @@ def _wide_text(raw: bytes, codec: str, problem: str, problems: list[str], *, par
         return codecs.getincrementaldecoder(codec)().decode(raw, final=not partial)
     except UnicodeDecodeError as error:
         text = codecs.getincrementaldecoder(codec)("replace").decode(raw, final=not partial)
-        line = _line_of(raw[: error.start].decode(codec, errors="replace"))
+        line = line_of(raw[: error.start].decode(codec, errors="replace"))
         bad = raw[error.start : error.end].hex()
         problems.append(
             f"encoding: not valid {codec.upper()} (bytes 0x{bad} at offset {error.start}, "
@@ -239,9 +240,14 @@ def _wide_text(raw: bytes, codec: str, problem: str, problems: list[str], *, par
         return text
 
 
-def _line_of(before: str) -> int:
+def line_of(before: str) -> int:
     """The 1-based line the text after ``before`` starts on, lines ending at LF, CRLF or CR as
-    :func:`not_utf8_spots` counts them."""
+    :func:`not_utf8_spots` counts them (and every reader: T-2). ``before`` must not end
+    between the CR and LF of one line end.
+
+    >>> line_of("a\\r\\nb\\rc\\nd")
+    4
+    """
     return before.count("\n") + before.count("\r") - before.count("\r\n") + 1
 
 
