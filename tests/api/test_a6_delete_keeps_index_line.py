@@ -320,6 +320,17 @@ async def test_delete_keeps_index_line_a_utf32_index_that_does_not_decode_exactl
     await _assert_refused(client, agent, broken, 409, "UTF-32 text with a cut code unit")
 
 
+async def test_delete_keeps_index_line_a_utf32_index_without_a_bom_that_does_not_decode_is_409(
+    client: Client, agent: AgentHome, cafe: bytes
+) -> None:
+    """UTF-32 without its mark, told by its first 4 KiB, with a lone surrogate after them: the
+    refusal names UTF-32 (it named "UTF-16 … an odd byte or a lone surrogate")."""
+    text = f"{GONE}\n{STAYS}\n" + "a note of the index\n" * 60
+    broken = text.encode("utf-32-le") + b"\x00\xd8\x00\x00" + b"\n\x00\x00\x00"
+    (agent.user / layout.INDEX_FILE).write_bytes(broken)
+    await _assert_refused(client, agent, broken, 409, "UTF-32 text with a cut code unit")
+
+
 async def test_delete_keeps_index_line_an_index_over_the_pruning_cap_is_409(
     client: Client, agent: AgentHome, cafe: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:

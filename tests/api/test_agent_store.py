@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
 
 import pytest
 from memory_api.errors import NotFound, PreconditionFailed
+from memory_api.store import agents
 from memory_api.store.agents import AgentStore, etag_matches
 from memory_api.store.locks import Locks
 from memory_core import file_edit
@@ -142,3 +144,27 @@ async def test_q2a_a_hand_edit_of_agent_json_during_the_insert_is_kept(
     assert record.template == template
     assert template.count("{{MEMORY}}") == 1
     assert sorted(path.name for path in config.parent.iterdir() if path.is_file()) == ["agent.json"]
+
+
+@pytest.mark.parametrize("way", ["create", "patch"])
+async def test_i1_a_template_is_judged_in_a_worker_thread(
+    store: AgentStore, monkeypatch: pytest.MonkeyPatch, way: str
+) -> None:
+    """I-1: a template's placeholders are judged off the event loop, for a create as for a
+    PATCH: a large template (up to the body cap) never holds every other request up."""
+    judged_in: list[int] = []
+
+    def judge(template: str) -> str | None:
+        judged_in.append(threading.get_ident())
+        return None
+
+    monkeypatch.setattr(agents, "template_placeholder_problem", judge)
+    template = PLAIN_TEMPLATE + "{{MEMORY}}\n"
+    if way == "create":
+        await store.create("acme", AgentCreate(id="coder", name="C", template=template))
+    else:
+        await store.create("acme", AgentCreate(id="coder", name="C"))
+        judged_in.clear()
+        await store.patch("acme", "coder", ConfigPatch(template=template), None)
+
+    assert judged_in and threading.get_ident() not in judged_in

@@ -57,3 +57,24 @@ async def test_r1_a_fetch_is_taken_again_once_the_file_can_be_read(
     await laptop.fetch()
 
     assert laptop.read("private.md") == "p\n" and laptop.read("MEMORY.md") == FILES["MEMORY.md"]
+
+
+async def test_r1_a_fetch_refused_for_many_files_names_the_fix_first_and_a_few_files(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """300 files the service cannot read: the detail says what to do first (a machine keeps
+    the first 500 characters of it), then names the first three by name and counts the rest,
+    so it stays short; before, all 300 were named in the order found (15,873 characters)."""
+    files = {f"topic-{n:03d}.md": "t\n" for n in range(300, 0, -1)}
+    scope_holds(agent.user, {"MEMORY.md": "# Memory\n", **files})
+    refuse(monkeypatch, snapshot, "read_regular", "topic-")
+
+    body = await expect_problem(await client.get(REFS), 503, "not fetched")
+
+    detail = body["detail"]
+    assert READ_ACCESS_FIX in detail[:500], detail[:500]
+    assert detail.endswith(
+        "'topic-001.md' cannot be read (Permission denied), 'topic-002.md' cannot be read "
+        "(Permission denied), 'topic-003.md' cannot be read (Permission denied) and 297 more"
+    ), detail[-300:]
+    assert len(detail) < 800, len(detail)

@@ -251,3 +251,29 @@ def test_t2_an_index_in_utf32_without_a_bom_reads_as_utf32_in_a_plain_read_and_a
     assert merge_lines(raw, raw + C.encode(codec), raw + D.encode(codec)) == (
         (A + B + D + C).encode(codec)
     )
+
+
+@pytest.mark.parametrize("codec", ["utf-32-le", "utf-32-be"])
+@pytest.mark.parametrize("text", ["hi\n", "x", "- [A](a.md)\n", "Café ✓\n"])
+def test_t2_a_short_file_in_utf32_without_a_bom_reads_as_utf32(codec: str, text: str) -> None:
+    """Under 32 bytes (what a delete's pruning may leave of an index), UTF-32 without its mark
+    was read as UTF-8: ``"hi\\n"`` as ``h\\x00\\x00\\x00…``, silently. Every unit holding
+    UTF-32's NULs (its two high bytes) and a character is UTF-32, however short."""
+    raw = text.encode(codec)
+
+    decoded, problems = decode_text(raw)
+    exact = decode_exact(raw)
+
+    assert (decoded, problems) == (text, ["encoding: UTF-32 text without a byte order mark"])
+    assert exact is not None and (exact.codec, exact.text) == (codec, text)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b"abcd", b"a\x00b\x00", b"\x00a\x00b", b"a\x00\x00\x00bcde", b"\x00\x00\x00\x00", b"ab\n"],
+)
+def test_t2_short_text_without_utf32s_nuls_in_every_unit_is_not_utf32(raw: bytes) -> None:
+    exact = decode_exact(raw)
+
+    assert exact is None or not exact.codec.startswith("utf-32"), exact
+    assert not any("UTF-32" in problem for problem in decode_text(raw)[1])

@@ -1,6 +1,7 @@
 """I-1, I-5: a harness's template file (``--template-file``, ``HARNESS_MEMORY_TEMPLATE``) whose
-``{{MEMORY}}`` is missing, misspelt or doubled is named at Session start, as the service refuses
-such a template for an agent (422).
+``{{MEMORY}}`` is missing, misspelt, doubled or never closed is named at Session start, as the
+service refuses such a template for an agent (422); everyday text (``f"{{user: {name}}}"``) is
+not.
 
 Before, ``harness-memory session-start`` with a template holding ``{{ MEMORY }}`` or
 ``{{memory}}`` answered a system prompt without memory and with the misspelt placeholder in it,
@@ -39,11 +40,21 @@ CASES = {
     "You are Coder.\n{{MEM0RY}}\n": (
         f"{MISSING}; it holds '{{{{MEM0RY}}}}' (a typo of {{{{MEMORY}}}}?), which nothing fills in"
     ),
+    "You are Coder.\r{{MEMORY\r": (
+        f"{MISSING}; it holds '{{{{MEMORY' on line 2 (meant for {{{{MEMORY}}}}?), which is never "
+        "closed: nothing fills it in, it would reach the model as written; close it with }}"
+    ),
+    "{{MEMORY}}\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY\n": (
+        "it holds '{{WORKSPACE_MEMORY_KEY' on line 2 (meant for {{WORKSPACE_MEMORY_KEY}}?), which "
+        "is never closed"
+    ),
 }
 FINE = [
     "You are Coder.\n{{MEMORY}}\n",
     "{{MEMORY}}\n# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n- CWD: {{CWD}}\n",
     "{{MEMORY}}\n- Memo: {{MEMO}}\n- Memory service: {{WORKSPACE_MEMORY_URL}}\n",
+    '{{MEMORY}}\n```python\nprint(f"{{user: {name}}}")\n```\n',
+    "{{MEMORY}}\n{% for user in users %}\n{{ user\n   | upper }}\n{% endfor %}\n",
 ]
 
 

@@ -198,6 +198,11 @@ async def test_a7_without_proc_a_push_is_refused_and_writes_nothing(
         await laptop.push()
 
     assert not (agent.user / "b.md").exists()
+    said = await client.get(  # why this machine's push failed, as its plugin asks
+        f"{memory_url()}/git/user.git/git-receive-pack", headers={"X-Memory-Machine": MACHINE}
+    )
+    problem = await expect_problem(said, 503, NO_PROC)
+    assert_no_proc_named(problem["detail"])
 
 
 @pytest.mark.usefixtures("no_proc")

@@ -39,8 +39,10 @@ __all__ = [
     "decode_exact",
     "decode_file",
     "decode_text",
+    "exact_codec",
     "legacy_multibyte",
     "legacy_readings",
+    "line_of",
     "name_spellings",
     "not_decoded_why",
     "not_utf8_spots",
@@ -230,7 +232,7 @@ def _wide_text(raw: bytes, codec: str, problem: str, problems: list[str], *, par
         return codecs.getincrementaldecoder(codec)().decode(raw, final=not partial)
     except UnicodeDecodeError as error:
         text = codecs.getincrementaldecoder(codec)("replace").decode(raw, final=not partial)
-        line = _line_of(raw[: error.start].decode(codec, errors="replace"))
+        line = line_of(raw[: error.start].decode(codec, errors="replace"))
         bad = raw[error.start : error.end].hex()
         problems.append(
             f"encoding: not valid {codec.upper()} (bytes 0x{bad} at offset {error.start}, "
@@ -239,9 +241,14 @@ def _wide_text(raw: bytes, codec: str, problem: str, problems: list[str], *, par
         return text
 
 
-def _line_of(before: str) -> int:
+def line_of(before: str) -> int:
     """The 1-based line the text after ``before`` starts on, lines ending at LF, CRLF or CR as
-    :func:`not_utf8_spots` counts them."""
+    :func:`not_utf8_spots` counts them (and every reader: T-2). ``before`` must not end
+    between the CR and LF of one line end.
+
+    >>> line_of("a\\r\\nb\\rc\\nd")
+    4
+    """
     return before.count("\n") + before.count("\r") - before.count("\r\n") + 1
 
 
@@ -721,15 +728,26 @@ def _utf32_without_bom(raw: bytes) -> str | None:
     a length a multiple of 4, the first 4 KiB valid UTF-32 in that byte order, and of its
     units (at least 8) at least 30 % with the two high bytes NUL (every character of the
     Basic Multilingual Plane) and at most 5 % with the low byte NUL. UTF-16 of ASCII text has
-    a letter where UTF-32 has its high bytes, and no 8-bit text has a NUL."""
+    a letter where UTF-32 has its high bytes, and no 8-bit text has a NUL. Shorter than 8
+    units (what a delete's pruning may leave of an index), it is UTF-32 only when every unit
+    has both high bytes NUL and is not all NUL (no UTF-16 or 8-bit text is so), read alike
+    in just one byte order.
+
+    >>> _utf32_without_bom("hi\\n".encode("utf-32-be")), _utf32_without_bom(b"a\\x00b\\x00")
+    ('utf-32-be', None)
+    """
     sample = raw[: _SAMPLE_BYTES - _SAMPLE_BYTES % 4]
-    if len(raw) % 4 or len(sample) < 32:
+    if len(raw) % 4 or not sample:
         return None
+    units = [sample[at : at + 4] for at in range(0, len(sample), 4)]
     for codec, high, low in (("utf-32-le", (2, 3), 0), ("utf-32-be", (0, 1), 3)):
-        units = [sample[at : at + 4] for at in range(0, len(sample), 4)]
         wide = sum(1 for unit in units if unit[high[0]] == unit[high[1]] == 0)
-        nul_low = sum(1 for unit in units if unit[low] == 0)
-        if wide >= 0.3 * len(units) and nul_low <= 0.05 * len(units) and decodes(sample, codec):
+        if len(units) < 8:
+            utf32 = wide == len(units) and b"\x00" * 4 not in units
+        else:
+            nul_low = sum(1 for unit in units if unit[low] == 0)
+            utf32 = wide >= 0.3 * len(units) and nul_low <= 0.05 * len(units)
+        if utf32 and decodes(sample, codec):
             return codec
     return None
 
@@ -760,6 +778,33 @@ class ExactText:
         return self.bom + text.encode(self.codec, self.errors)
 
 
+def exact_codec(raw: bytes) -> str:
+    """The codec :func:`decode_exact` reads ``raw`` in when it is UTF-16 or UTF-32 (by its byte
+    order mark, else by its NUL bytes: :func:`_wide_without_bom`): ``utf-32-le``, ``utf-32-be``,
+    ``utf-16-le`` or ``utf-16-be``; else ``utf-8`` (read as UTF-8, cp1252 or Latin-1).
+
+    >>> exact_codec("hi\\n".encode("utf-32")), exact_codec(b"hi\\n")
+    ('utf-32-le', 'utf-8')
+    """
+    return _marked(raw)[2]
+
+
+def _marked(raw: bytes) -> tuple[bytes, bytes, str]:
+    """``raw``'s byte order marks (a UTF-8 one, then a UTF-32 or UTF-16 one), the bytes after
+    them, and the codec those are in (:func:`exact_codec`)."""
+    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+    rest = raw[len(bom) :]
+    for mark, codec in (
+        (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16's: FF FE 00 00 begins with FF FE
+        (codecs.BOM_UTF32_BE, "utf-32-be"),
+        (codecs.BOM_UTF16_LE, "utf-16-le"),
+        (codecs.BOM_UTF16_BE, "utf-16-be"),
+    ):
+        if rest.startswith(mark):
+            return bom + mark, rest[len(mark) :], codec
+    return bom, rest, _wide_without_bom(raw) or "utf-8"
+
+
 def decode_exact(raw: bytes) -> ExactText | None:
     """Decode ``raw`` as :func:`decode_text` reads it, keeping its BOM, codec and line ends.
 
@@ -773,18 +818,7 @@ def decode_exact(raw: bytes) -> ExactText | None:
     >>> decode_exact("Café – x".encode("cp1252")).codec
     'cp1252'
     """
-    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
-    rest = raw[len(bom) :]
-    if rest.startswith(codecs.BOM_UTF32_LE):
-        bom, rest, codec = bom + codecs.BOM_UTF32_LE, rest[4:], "utf-32-le"
-    elif rest.startswith(codecs.BOM_UTF32_BE):
-        bom, rest, codec = bom + codecs.BOM_UTF32_BE, rest[4:], "utf-32-be"
-    elif rest.startswith(codecs.BOM_UTF16_LE):
-        bom, rest, codec = bom + codecs.BOM_UTF16_LE, rest[2:], "utf-16-le"
-    elif rest.startswith(codecs.BOM_UTF16_BE):
-        bom, rest, codec = bom + codecs.BOM_UTF16_BE, rest[2:], "utf-16-be"
-    else:
-        codec = _wide_without_bom(raw) or "utf-8"
+    bom, rest, codec = _marked(raw)
     candidates = (codec,) if codec != "utf-8" else ("utf-8", "cp1252", "latin-1")
     if codec == "utf-8" and not decodes(rest, codec) and _mostly_utf8(rest) is not None:
         text = rest.decode(codec, "surrogateescape")  # every byte back as it was: utf-8 is

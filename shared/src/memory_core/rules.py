@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from memory_core.decoding import line_of
 from memory_core.hidden_text import HIDDEN_CANDIDATES, ZWSP_WORD_LETTERS, describe_hidden
 from memory_core.placeholder_typos import (
     MEMORY_OWN,
@@ -524,36 +525,80 @@ def _names_another_thing(lookalike: str) -> bool:
     return plain is not None and not memory_words_only(plain.group(1))
 
 
-_UNCLOSED = r"[{\uff5b]{2,3}+([^{}\uff5b\uff5d\n]*+)(?![}\uff5d])"
+_UNCLOSED = r"[{\uff5b]{2,3}+([^{}\uff5b\uff5d\r\n]*+)(?![}\uff5d])"
 """Two or three opening braces (ASCII or full-width) and what follows up to the end of the line
-or the next brace, when that is not a closing one: a placeholder never closed."""
+(LF, CR or CRLF) or the next brace, when that is not a closing one: a placeholder never
+closed."""
+_UNCLOSED_NAMED = 3
+"""At most this many placeholders never closed are named in a problem; the rest are counted."""
 
 
-def _unclosed_placeholders(template: str) -> list[str]:
-    """Each ``{{NAME`` of ``template`` never closed (no ``}}`` before the line ends or the next
-    brace) whose first word (a name of at most 64 characters) is written for a placeholder
-    memory owns (:func:`intended`) or made of memory's placeholder words only
-    (:func:`memory_words_only`), in order, shown as
-    ``'{{MEMORY' on line 2 (meant for {{MEMORY}}?)``: nothing fills it in, so it reaches the
-    model as written and injects nothing (I-1). The harness's names (``{{CWD``) are its own.
+def _refused_lookalikes(text: str) -> tuple[list[str], dict[str, str]]:
+    """The closed placeholders rule's judgement of ``text`` (I-1): each text written as a
+    memory placeholder that nothing fills in, as written, once each, in order (a lookalike of
+    one, not memory's own nor another thing's ``{{NAME}}``, or a typo of one), and of those the
+    typos with the placeholder each was meant for (:func:`_template_typos`).
 
-    >>> _unclosed_placeholders("Be kind.\\n{{MEMORY\\n{{CWD\\n{{MEMORY}}")
-    ["'{{MEMORY' on line 2 (meant for {{MEMORY}}?)"]
+    >>> _refused_lookalikes("{{MEMORY}} {{memory_index}} {{MEMROY}} {{USER}} {{SEARCH_INDEX}}")
+    (['{{memory_index}}', '{{MEMROY}}'], {'{{MEMROY}}': '{{MEMORY}}'})
     """
-    found: list[str] = []
+    typos = _template_typos(text)
+    found = re.finditer(_LOOKALIKE + _CLOSE + "{0,2}", text)
+    lookalikes = [m.group(0) for m in found]
+    others = [m for m in dict.fromkeys(lookalikes) if m not in MEMORY_OWN]
+    others = [m for m in others if not _names_another_thing(m)]
+    return list(dict.fromkeys([*others, *typos])), typos
+
+
+def _memorys_if_closed(opened: str) -> bool:
+    """Whether ``opened`` (a placeholder never closed: braces and a name, ``{{MEMORY``) closed
+    with ``}}`` is memory's: one memory fills in (``{{MEMORY}}``) or one the closed rule refuses
+    (:func:`_refused_lookalikes`: ``{{memory}}``, ``{{MEMROY}}``). Any other (``{{user}}``,
+    ``{{KEY}}``, ``{{CWD}}``) is allowed closed, so it is left alone never closed too.
+
+    >>> [_memorys_if_closed(x) for x in ("{{MEMORY", "{{ memroy", "{{user", "{{WORKSPACE")]
+    [True, True, False, False]
+    """
+    closed = opened + "}}"
+    return closed in MEMORY_OWN or bool(_refused_lookalikes(closed)[0])
+
+
+def _unclosed_placeholders(template: str) -> tuple[list[str], int]:
+    """The ``{{NAME`` of ``template`` never closed (no ``}}`` before the line ends or the next
+    brace) whose first word (a name of at most 64 characters), closed, would be memory's
+    (:func:`_memorys_if_closed`): nothing fills it in, so it reaches the model as written and
+    injects nothing (I-1). Each distinct one is judged once and named once, at its first line
+    (lines end at LF, CRLF or CR: :func:`~memory_core.decoding.line_of`), in order, as
+    ``'{{MEMORY' on line 2 (meant for {{MEMORY}}?)``; at most :data:`_UNCLOSED_NAMED` are
+    named. Returns those named and how many more there are. One pass over ``template``.
+
+    >>> _unclosed_placeholders("Be kind.\\r{{MEMORY\\r{{CWD\\r{{user\\r{{MEMORY}}")
+    (["'{{MEMORY' on line 2 (meant for {{MEMORY}}?)"], 0)
+    """
+    judged: dict[str, bool] = {}
+    named: list[str] = []
+    more = 0
+    line, counted = 1, 0
+    first_word = re.compile(r"[ \t]*([\w-]{1,64})(?![\w-])").match
     for match in re.finditer(_UNCLOSED, template):
-        word = re.match(r"[ \t]*([\w-]{1,64})(?![\w-])", match.group(1))
+        word = first_word(match.group(1))
         if word is None:
             continue
-        name = word.group(1)
-        own = intended(name)
-        if own is None and not memory_words_only(name):
-            continue
         shown = match.group(0)[: match.start(1) - match.start(0) + word.end()]
-        line = template.count("\n", 0, match.start()) + 1
+        if shown in judged:
+            continue  # judged and, when memory's, named or counted at its first line
+        judged[shown] = refused = _memorys_if_closed(shown)
+        if not refused:
+            continue
+        if len(named) == _UNCLOSED_NAMED:
+            more += 1
+            continue
+        line += line_of(template[counted : match.start()]) - 1  # never inside a CRLF: a brace
+        counted = match.start()
+        own = intended(word.group(1))
         meant = f" (meant for {own}?)" if own is not None else ""
-        found.append(f"{shown!r} on line {line}{meant}")
-    return found
+        named.append(f"{shown!r} on line {line}{meant}")
+    return named, more
 
 
 def template_placeholder_problem(template: str) -> str | None:
@@ -574,12 +619,7 @@ def template_placeholder_problem(template: str) -> str | None:
         problems.append(
             f"it holds {{{{MEMORY}}}} {count} times (the memory would be injected {count} times)"
         )
-    typos = _template_typos(template)
-    found = re.finditer(_LOOKALIKE + _CLOSE + "{0,2}", template)
-    lookalikes = [m.group(0) for m in found]
-    others = [m for m in dict.fromkeys(lookalikes) if m not in MEMORY_OWN]
-    others = [m for m in others if not _names_another_thing(m)]
-    others = list(dict.fromkeys([*others, *typos]))
+    others, typos = _refused_lookalikes(template)
     if others:
         named = ", ".join(
             f"{other!r} (a typo of {typos[other]}?)" if other in typos else repr(other)
@@ -588,10 +628,13 @@ def template_placeholder_problem(template: str) -> str | None:
         problems.append(
             f"it holds {named}, which nothing fills in: it would reach the model as written"
         )
-    if unclosed := _unclosed_placeholders(template):
+    unclosed, more = _unclosed_placeholders(template)
+    if unclosed:
+        which = "which is" if len(unclosed) == 1 else "each"
+        and_more = f" and {more} more" if more else ""
         problems.append(
-            f"it holds {', '.join(unclosed)}, which is never closed: nothing fills it in, it "
-            "would reach the model as written; close it with }}"
+            f"it holds {', '.join(unclosed)}{and_more}, {which} never closed: nothing fills it "
+            "in, it would reach the model as written; close it with }}"
         )
     return "; ".join(problems) or None
 

@@ -228,7 +228,11 @@ class CannotRead(ServiceError):
 
     status = 503
 
-    def __init__(self, what: str) -> None:
-        super().__init__(f"{what}: {READ_ACCESS_FIX}")
+    def __init__(self, what: str, *, fix_first: bool = False) -> None:
+        # fix_first: the fix, then what (a long list of files), so a client that keeps the
+        # detail's start (the plugin: 500 characters) keeps what to do
+        super().__init__(
+            f"{READ_ACCESS_FIX}: {what}" if fix_first else f"{what}: {READ_ACCESS_FIX}"
+        )
         self.what = what
         """What cannot be read and why, without what an operator must do."""

@@ -506,7 +506,7 @@ class AgentStore:
         check_agent_id(body.id)
         name = _check_name(body.name)
         template = body.template
-        _check_template(template)
+        await asyncio.to_thread(_check_template, template)  # linear, but up to the body cap
         if template is None:
             template = default_template(name=name, agent_id=body.id)
         record = AgentRecord(

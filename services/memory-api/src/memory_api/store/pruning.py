@@ -34,7 +34,6 @@ Blocking: run in a worker thread.
 
 from __future__ import annotations
 
-import codecs
 import functools
 import logging
 import os
@@ -45,7 +44,7 @@ from typing import NamedTuple
 
 from memory_core import layout
 from memory_core.atomic import fsync_directory
-from memory_core.decoding import decode_exact, name_spellings, shown_lines
+from memory_core.decoding import decode_exact, exact_codec, name_spellings, shown_lines
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import Edited, FileTooLarge, edit_file
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
@@ -193,7 +192,7 @@ def _pruned(
     decoded = decode_exact(raw)
     if decoded is None:
         # Only UTF-16 and UTF-32 can fail: any other bytes read as UTF-8, cp1252 or Latin-1.
-        if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        if exact_codec(raw).startswith("utf-32"):  # by its mark, or its NULs without one
             raise _NotRewritable("it is UTF-32 text with a cut code unit or no character's value")
         raise _NotRewritable("it is UTF-16 text with an odd byte or a lone surrogate")
     new_text, removed = decoded.text, []

@@ -517,16 +517,29 @@ def _unwritten(error: OSError) -> Exception:
     )
 
 
+_UNREAD_NAMED = 3
+"""At most this many files a fetch cannot read are named in its refusal; the rest are counted."""
+
+
 def _refuse_unread(key: str, found: list[Snapshot]) -> None:
     """Refuse a fetch (:class:`~memory_api.errors.CannotRead`, 503) when the scope as found
     (``found``: the record's snapshot, none when nothing was looked at) holds a memory file
     the service may not read: the machine would get the scope without it, or with its last
-    recorded text, and its sync say ok (R-1, Q-2b; A-10a: never a calm wrong answer). Each
-    such file is named with why; what an operator must do follows."""
-    unread = [kept for snapshot in found for kept in snapshot.kept if kept.unreadable]
+    recorded text, and its sync say ok (R-1, Q-2b; A-10a: never a calm wrong answer). What an
+    operator must do comes first; then the first :data:`_UNREAD_NAMED` such files by name, each
+    with why, and how many more there are."""
+    unread = sorted(
+        {
+            kept.name: kept for snapshot in found for kept in snapshot.kept if kept.unreadable
+        }.values(),
+        key=lambda kept: kept.name,
+    )
     if unread:
-        named = ", ".join(f"{kept.name!r} {kept.why}" for kept in unread)
+        named = ", ".join(f"{kept.name!r} {kept.why}" for kept in unread[:_UNREAD_NAMED])
+        more = len(unread) - _UNREAD_NAMED
         raise CannotRead(
-            f"scope {key!r} was not fetched: {named} by the service, so the machine's copy "
-            "would lack it or hold an older text and its sync would say ok"
+            f"scope {key!r} was not fetched, as the service cannot read {len(unread)} of its "
+            "files: the machine's copy would lack them or hold older texts and its sync would "
+            f"say ok: {named}{f' and {more} more' if more > 0 else ''}",
+            fix_first=True,
         )
