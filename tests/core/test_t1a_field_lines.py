@@ -254,3 +254,11 @@ def test_t1a_lookalike_lines_are_scanned_once(monkeypatch: pytest.MonkeyPatch) -
         scans.clear()
         _topic("name: a-note", "\n".join(["Description:x", "DESCRIPTION\uff1ay"] * count), "")
         assert len(scans) == 1
+
+
+def test_t2_a_control_character_in_the_block_neither_raises_nor_hides_a_field_line() -> None:
+    """YAML's reader refuses a control character before scanning a token; the lookalike line
+    after it is still found."""
+    topic = _topic("name: a-note\n\x1f", "description:Deploys", "")
+    assert topic.description == "Deploys"
+    assert topic.problems[0].startswith("frontmatter: description read as 'description: …'")

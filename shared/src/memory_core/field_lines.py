@@ -185,19 +185,20 @@ def _blank(lines: list[str], number: int, starts: list[int]) -> None:
 def _scan_heads(lines: list[str]) -> _Heads:
     """The :class:`_Heads` of the block ``lines``, read from YAML's token stream.
 
-    YAML's scanner refuses a line at column 0 of a mapping with no ``": "`` on it (``could not
-    find expected ':'``), as each lookalike line is: those are scanned with their separator
-    written ``": _"`` (:func:`_as_key`; the ``_`` keeps a quote after the separator text, so a
-    value's extent stays the same) and read as scalars, never as YAML's keys. Where the
-    scanner still refuses the block, the refused key-less line is scanned as a comment from
-    where it starts, or any other refused line cut where the scanner stopped, and the block
-    scanned again, at most :data:`_RESCANS` times; after that the heads scanned before the
-    refusal are all there is. Either change only ends a value early, so a line read as a head
-    is one YAML starts a token on.
+    A character YAML's reader refuses (a control character, never YAML's structure) is
+    scanned as a space. YAML's scanner refuses a line at column 0 of a mapping with no ``": "``
+    on it (``could not find expected ':'``), as each lookalike line is: those are scanned with
+    their separator written ``": _"`` (:func:`_as_key`; the ``_`` keeps a quote after the
+    separator text, so a value's extent stays the same) and read as scalars, never as YAML's
+    keys. Where the scanner still refuses the block, the refused key-less line is scanned as a
+    comment from where it starts, or any other refused line cut where the scanner stopped, and
+    the block scanned again, at most :data:`_RESCANS` times; after that the heads scanned
+    before the refusal are all there is. Either change only ends a value early, so a line read
+    as a head is one YAML starts a token on.
     """
-    scanned = list(lines)
+    scanned = [_UNREADABLE_RE.sub(" ", line) for line in lines]  # no reader error, same marks
     lookalikes: set[int] = set()
-    for number, line in enumerate(lines):
+    for number, line in enumerate(scanned):
         key = _as_key(line)
         if key is not None:
             scanned[number] = key
@@ -207,7 +208,9 @@ def _scan_heads(lines: list[str]) -> _Heads:
         heads = _Heads({}, set(), [])
         try:
             _scan_into("\n".join(scanned), heads, lookalikes)
-        except yaml.MarkedYAMLError as error:
+        except yaml.YAMLError as error:
+            if not isinstance(error, yaml.MarkedYAMLError):
+                return heads
             mark = error.context_mark if error.problem == _NO_COLON else error.problem_mark
             if mark is None or mark.line >= len(scanned):
                 return heads
@@ -224,6 +227,8 @@ def _scan_heads(lines: list[str]) -> _Heads:
 
 
 _NO_COLON = "could not find expected ':'"
+_UNREADABLE_RE: re.Pattern[str] = yaml.reader.Reader.NON_PRINTABLE
+"""The characters YAML's reader refuses (a control character): scanned as a space."""
 
 
 def _as_key(line: str) -> str | None:
