@@ -65,7 +65,8 @@ _KEY_RE = re.compile(r"(?P<quote>[\"']?)(?P<key>[A-Za-z_][\w-]*)(?P=quote)[ \t]*
 # separator, or a key of FIELDS not in lower case or with text right after its colon.
 _CANDIDATE_RE = re.compile(
     rf"^[\"']?[A-Za-z_][\w-]*[\"']?[ \t]*(?:{_FULL_WIDTH_COLON}|:[{_SPACES}])"
-    r"|^[\"']?(?i:name|description|updated_at)[\"']?[ \t]*:",
+    r"|^[\"']?(?i:name|description|updated_at)[\"']?[ \t]*:(?=[^\s:])"
+    r"|^[\"']?(?!(?:name|description|updated_at)\b)(?i:name|description|updated_at)\b",
     re.MULTILINE,
 )
 _RESCANS = 8
