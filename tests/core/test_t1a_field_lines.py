@@ -240,8 +240,8 @@ def test_t1a_finding_a_values_continuation_reads_each_line_a_bounded_number_of_t
         assert lines.read <= 2 * count
 
 
-def test_t1a_lookalike_lines_are_scanned_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """YAML's scanner reads the block once however many lookalike lines it holds."""
+def _counted_scans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of each text ``yaml.scan`` reads from now on."""
     scans: list[int] = []
     scan = yaml.scan
 
@@ -250,6 +250,12 @@ def test_t1a_lookalike_lines_are_scanned_once(monkeypatch: pytest.MonkeyPatch) -
         return scan(text, Loader=Loader)
 
     monkeypatch.setattr(yaml, "scan", counting)
+    return scans
+
+
+def test_t1a_lookalike_lines_are_scanned_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """YAML's scanner reads the block once however many lookalike lines it holds."""
+    scans = _counted_scans(monkeypatch)
     for count in (100, 1000):
         scans.clear()
         _topic("name: a-note", "\n".join(["Description:x", "DESCRIPTION\uff1ay"] * count), "")
@@ -262,3 +268,11 @@ def test_t2_a_control_character_in_the_block_neither_raises_nor_hides_a_field_li
     topic = _topic("name: a-note\n\x1f", "description:Deploys", "")
     assert topic.description == "Deploys"
     assert topic.problems[0].startswith("frontmatter: description read as 'description: …'")
+
+
+def test_t1a_a_block_of_plain_field_lines_is_not_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookalike scan costs nothing for a file whose field lines are written plainly."""
+    scans = _counted_scans(monkeypatch)
+    topic = _topic('name: a-note\n"description": Deploys', "x:\ty", "updated_at: 2026-11-20")
+    assert topic.description == "Deploys"
+    assert scans == []
