@@ -10,8 +10,12 @@ another case (``Description:``) likewise.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+import yaml
 from memory_core.lint import lint_topic
+from memory_core.text_fields import _continuation
 from memory_core.topics import ParsedTopic, parse_topic
 
 SEPARATORS = {
@@ -88,10 +92,13 @@ def test_t1a_a_field_written_in_another_case_is_read_and_named(key: str) -> None
 
 
 def test_t1a_the_lower_case_field_wins_over_another_case() -> None:
-    """Both written: the field is the lower-case one, as YAML reads it; the other is no field."""
+    """Both written: the field is the lower-case one, as YAML reads it; the other is named."""
     topic = _topic("name: deploy-notes", "description: Deploys", "Description: Other")
     assert topic.description == "Deploys"
-    assert topic.problems == []
+    assert topic.problems == [
+        "frontmatter: line 4 'Description: Other' ignored: description is on line 3, as YAML "
+        "reads it; remove one"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -126,3 +133,146 @@ def test_i9_hidden_text_on_a_full_width_colon_line_is_named_by_its_field() -> No
     [hidden] = [finding for finding in lint_topic(topic) if finding.code == "hidden-text"]
     assert hidden.line == 3
     assert hidden.message.startswith("the frontmatter field 'description' holds")
+
+
+LOOKALIKES = {
+    "full-width colon": "description\uff1afake",
+    "no space": "description:fake",
+    "no-break space": "description:\u00a0fake",
+    "another case": "Description: fake",
+    "another case and a full-width colon": "DESCRIPTION\uff1afake",
+}
+
+
+@pytest.mark.parametrize("form", sorted(LOOKALIKES))
+def test_t1a_a_field_yaml_reads_wins_over_a_line_that_looks_like_it(form: str) -> None:
+    """``description: real`` is the field; a lookalike line after it is ignored and named."""
+    topic = _topic("name: a-note\ndescription: real", LOOKALIKES[form], "updated_at: 2026-11-20")
+    assert (topic.name, topic.description, topic.updated_at) == ("a-note", "real", "2026-11-20")
+    line = LOOKALIKES[form]
+    assert topic.problems == [
+        f"frontmatter: line 4 {line!r} ignored: description is on line 3, as YAML reads it; "
+        "remove one"
+    ]
+
+
+def test_t1a_two_lines_for_one_field_in_other_cases_are_named() -> None:
+    """``NAME:`` and ``Name:`` both read as ``name``: the last is read, as YAML reads a field
+    written twice, and the first is named as ignored."""
+    topic = _topic("NAME: first", "Name: second", "description: Deploys")
+    assert topic.name == "second"
+    assert topic.problems == [
+        "frontmatter: Name read as name; field names are lower case: write 'name:'",
+        "frontmatter: line 2 'NAME: first' ignored: name is written again on line 3, "
+        "and the last is read; remove one",
+    ]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "notes: 'see\ndescription:below'",
+        'notes: "first\nDescription: second"',
+        'notes: "seen\nupdated_at:2020-01-01"',
+        "meta: {a: 1,\nupdated_at:2020-01-01}",
+        "notes: 'see\ndescription\uff1abelow'",
+    ],
+)
+def test_t1a_a_line_inside_a_multi_line_value_is_that_value(value: str) -> None:
+    """A line YAML reads as part of a quoted value or a flow collection is no field line."""
+    text = f"---\nname: a-note\n{value}\nupdated_at: 2026-11-20\n---\nb\n"
+    topic = parse_topic(text.encode(), "a-note.md")
+    assert (topic.name, topic.description, topic.updated_at) == ("a-note", None, "2026-11-20")
+    assert topic.problems == []
+
+
+def test_t1a_many_lookalike_lines_make_one_problem_per_kind() -> None:
+    """70,000 ``Description:x`` lines made 140,000 problems: one per kind, with the count."""
+    lines = "\n".join(["Description:x"] * 500)
+    topic = _topic("name: a-note", lines, "updated_at: 2026-11-20")
+    assert topic.description == "x"
+    assert topic.problems == [
+        "frontmatter: Description read as 'description: …'; after the key stands ':' with no "
+        "space after it, where YAML needs ': ', and field names are lower case "
+        "(it would read no description): write 'description: '",
+        "frontmatter: 499 lines ignored, the first line 3 'Description:x': description is "
+        "written again on line 502, and the last is read; remove one",
+    ]
+
+
+def test_t1a_a_field_in_another_case_after_a_full_width_colon_is_one_problem() -> None:
+    topic = _topic("name: a-note", "DESCRIPTION\uff1aDeploys", "")
+    assert topic.description == "Deploys"
+    assert topic.problems == [
+        "frontmatter: DESCRIPTION read as 'description: …'; after the key stands U+FF1A "
+        "FULLWIDTH COLON, where YAML needs ': ', and field names are lower case "
+        "(it would read no description): write 'description: '"
+    ]
+
+
+def test_t1a_an_empty_value_after_a_no_break_space_is_named_empty() -> None:
+    topic = _topic("name: a-note", "description:\u00a0", "")
+    assert topic.description is None
+    assert topic.problems == [
+        "frontmatter: description has no value; after the key stands only U+00A0 NO-BREAK "
+        "SPACE: write 'description: ' and the description"
+    ]
+
+
+class _CountingLines(list[str]):
+    """A block's lines that count how many of them are read (one per index, a slice's length)."""
+
+    read = 0
+
+    def __getitem__(self, index: Any) -> Any:
+        got = super().__getitem__(index)
+        self.read += len(got) if isinstance(index, slice) else 1
+        return got
+
+
+def test_t1a_finding_a_values_continuation_reads_each_line_a_bounded_number_of_times() -> None:
+    """Each field line looked at the lines after it: 70,000 ``description:`` lines read
+    2.45 billion lines (a copy of the rest per line). The work grows with the lines, no faster."""
+    for count in (200, 400):
+        lines = _CountingLines(["description: x"] * count)
+        for number in range(count):
+            _continuation(lines, number)
+        assert lines.read <= 2 * count
+
+
+def _counted_scans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of each text ``yaml.scan`` reads from now on."""
+    scans: list[int] = []
+    scan = yaml.scan
+
+    def counting(text: str, Loader: Any) -> Any:  # noqa: N803 - yaml.scan's own keyword
+        scans.append(len(text))
+        return scan(text, Loader=Loader)
+
+    monkeypatch.setattr(yaml, "scan", counting)
+    return scans
+
+
+def test_t1a_lookalike_lines_are_scanned_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """YAML's scanner reads the block once however many lookalike lines it holds."""
+    scans = _counted_scans(monkeypatch)
+    for count in (100, 1000):
+        scans.clear()
+        _topic("name: a-note", "\n".join(["Description:x", "DESCRIPTION\uff1ay"] * count), "")
+        assert len(scans) == 1
+
+
+def test_t2_a_control_character_in_the_block_neither_raises_nor_hides_a_field_line() -> None:
+    """YAML's reader refuses a control character before scanning a token; the lookalike line
+    after it is still found."""
+    topic = _topic("name: a-note\n\x1f", "description:Deploys", "")
+    assert topic.description == "Deploys"
+    assert topic.problems[0].startswith("frontmatter: description read as 'description: …'")
+
+
+def test_t1a_a_block_of_plain_field_lines_is_not_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookalike scan costs nothing for a file whose field lines are written plainly."""
+    scans = _counted_scans(monkeypatch)
+    topic = _topic('name: a-note\n"description": Deploys', "x:\ty", "updated_at: 2026-11-20")
+    assert topic.description == "Deploys"
+    assert scans == []

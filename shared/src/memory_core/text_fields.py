@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,10 +114,15 @@ def text_field_lines(block: str) -> dict[str, str]:
     return found
 
 
-def _continuation(lines: list[str], number: int) -> list[str]:
-    """The indented lines right after line ``number`` that its value goes on over."""
+def _continuation(lines: Sequence[str], number: int) -> list[str]:
+    """The indented lines right after line ``number`` that its value goes on over.
+
+    Reads each of those lines and the one ending them, no more (no copy of the lines after
+    ``number``: that made a block of field lines quadratic).
+    """
     more: list[str] = []
-    for following in lines[number + 1 :]:
+    for at in range(number + 1, len(lines)):
+        following = lines[at]
         if not following.strip() or following[:1] not in (" ", "\t"):
             break
         more.append(following)

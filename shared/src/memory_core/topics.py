@@ -264,7 +264,9 @@ def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
             "frontmatter: no closing '---' (or '...') line; the whole file is read as body"
         )
         return {}, _trimmed(text), False
-    block, as_read = fields_as_read(block)  # ``description：…`` is the field (T-1a)
+    leading = text[: len(text) - len(text.lstrip())].count("\n")  # blank lines before ``---``
+    # the block starts on the ``---`` line (its rest, empty): file line ``leading + 1``
+    block, as_read = fields_as_read(block, leading + 1)  # ``description：…`` is the field (T-1a)
     problems.extend(as_read)
     as_written = read_text_fields(block)
     problems.extend(as_written.problems)
