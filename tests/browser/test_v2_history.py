@@ -289,14 +289,23 @@ def test_v2_restore_this_version_confirms_then_the_file_holds_it_again(
     expect(row(user_group(page), "prefers-pnpm.md")).to_contain_text("Use pnpm for every")
 
 
-@pytest.mark.parametrize("size", SIZES)
 def test_v2_undo_in_the_delete_toast_brings_back_the_file_and_its_index_line(
-    open_page: PageFactory, service: Service, shot: Shot, size: str
+    open_page: PageFactory, service: Service, shot: Shot
 ) -> None:
+    """Deleted and brought back at each size in turn on one service, each in a browser
+    context of its own: the Undo leaves the file and its index line as they were, so the
+    phone deletes and brings back the very file the desktop did."""
+    for size in SIZES:
+        page = _open(open_page, service, size)
+        _delete_and_undo(page, service, shot, size)
+        page.context.close()  # done: its scripts stop before the next size's start
+
+
+def _delete_and_undo(page: Page, service: Service, shot: Shot, size: str) -> None:
+    """Delete ``time-zone.md`` from its row at ``size``, then Undo it from the toast."""
     scope = service.scope_dir("user")
     before = (scope / "time-zone.md").read_text(encoding="utf-8")
     assert "(time-zone.md)" in _index(service)
-    page = _open(open_page, service, size)
     open_memory_tab(page)
     group = user_group(page)
     target = row(group, "time-zone.md")
@@ -493,12 +502,20 @@ def test_v2_what_changed_since_the_user_last_looked_or_a_day_or_a_week(
     )
 
 
-@pytest.mark.parametrize("size", SIZES)
 def test_v2_problems_of_the_history_routes_show_in_the_page_s_words(
-    open_page: PageFactory, make_service: ServiceFactory, size: str
+    open_page: PageFactory, make_service: ServiceFactory
 ) -> None:
+    """One service without history for both sizes, each in a browser context of its own; each
+    size deletes a file of its own (a delete without history is final)."""
     service = make_service(env={"MEMORY_API_HISTORY": "off"})
-    page = _open(open_page, service, size)
+    for size, file in {"desktop": "time-zone.md", "phone": "review-style.md"}.items():
+        page = _open(open_page, service, size)
+        _history_problems(page, size, file)
+        page.context.close()  # done: its scripts stop before the next size's start
+
+
+def _history_problems(page: Page, size: str, file: str) -> None:
+    """The history routes' problems at ``size``, then a delete of ``file`` without Undo."""
     page.goto(MEMORY_TAB + "/history/user/prefers-pnpm.md")
     panel = viewer(page)
     alert = panel.get_by_role("alert")
@@ -518,10 +535,10 @@ def test_v2_problems_of_the_history_routes_show_in_the_page_s_words(
 
     # Without history a delete is final: its toast offers no Undo.
     page.keyboard.press("Escape")
-    target = row(user_group(page), "time-zone.md")
+    target = row(user_group(page), file)
     target.get_by_role("button", name="Delete").click()
     confirm_dialog(page).get_by_role("button", name="Delete").click()
-    toast = page.locator(".toast").filter(has_text="Deleted time-zone.md")
+    toast = page.locator(".toast").filter(has_text=f"Deleted {file}")
     expect(toast).to_be_visible()
     expect(toast.get_by_role("button", name="Undo")).to_have_count(0)
 
