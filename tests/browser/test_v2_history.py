@@ -248,20 +248,32 @@ def test_v2_i8_a_credential_in_an_old_version_stays_masked_until_revealed(
     assert TOKEN not in wrote.inner_text()
 
 
-@pytest.mark.parametrize("size", SIZES)
 def test_v2_restore_this_version_confirms_then_the_file_holds_it_again(
-    open_page: PageFactory, service: Service, shot: Shot, size: str
+    open_page: PageFactory, service: Service, shot: Shot
 ) -> None:
+    """Overwritten, then restored, at each size in turn on one service, each in a browser
+    context of its own: the restore gives the file its text of before, so the phone
+    overwrites and restores the very text the desktop did. The desktop's history holds the
+    first version and the overwrite (2); the phone's also the desktop's overwrite and restore
+    (4: its first checkpoint finds nothing new)."""
+    for size, held in {"desktop": 2, "phone": 4}.items():
+        page = _open(open_page, service, size)
+        _overwrite_and_restore(page, service, shot, size, held)
+        page.context.close()  # done: its scripts stop before the next size's start
+
+
+def _overwrite_and_restore(page: Page, service: Service, shot: Shot, size: str, held: int) -> None:
+    """Overwrite ``prefers-pnpm.md`` (recorded before and after: ``held`` versions then),
+    and restore the version before the overwrite from its History at ``size``."""
     path = service.scope_dir("user") / "prefers-pnpm.md"
     before = path.read_text(encoding="utf-8")
     _checkpoint(service)
     path.write_text("---\nname: prefers-pnpm\n---\nOverwritten by an agent.\n", encoding="utf-8")
     _checkpoint(service)
-    page = _open(open_page, service, size)
     open_memory_tab(page)
     page.goto(MEMORY_TAB + "/history/user/prefers-pnpm.md")
     versions = _versions(page)
-    expect(versions).to_have_count(2)
+    expect(versions).to_have_count(held)
     older = versions.nth(1)
     older.locator(".version-toggle").click()
     restore = older.get_by_role("button", name="Restore this version")
@@ -279,7 +291,7 @@ def test_v2_restore_this_version_confirms_then_the_file_holds_it_again(
     restore.click()
     confirm_dialog(page).get_by_role("button", name="Restore").click()
     expect(page.locator(".toast")).to_contain_text("Restored prefers-pnpm.md")
-    expect(versions).to_have_count(3)
+    expect(versions).to_have_count(held + 1)
     expect(versions.first).to_contain_text("Restored by local")
     expect(versions.first).to_contain_text("Current")
     expect(versions.first.locator(".version-toggle")).to_be_focused()
@@ -289,14 +301,23 @@ def test_v2_restore_this_version_confirms_then_the_file_holds_it_again(
     expect(row(user_group(page), "prefers-pnpm.md")).to_contain_text("Use pnpm for every")
 
 
-@pytest.mark.parametrize("size", SIZES)
 def test_v2_undo_in_the_delete_toast_brings_back_the_file_and_its_index_line(
-    open_page: PageFactory, service: Service, shot: Shot, size: str
+    open_page: PageFactory, service: Service, shot: Shot
 ) -> None:
+    """Deleted and brought back at each size in turn on one service, each in a browser
+    context of its own: the Undo leaves the file and its index line as they were, so the
+    phone deletes and brings back the very file the desktop did."""
+    for size in SIZES:
+        page = _open(open_page, service, size)
+        _delete_and_undo(page, service, shot, size)
+        page.context.close()  # done: its scripts stop before the next size's start
+
+
+def _delete_and_undo(page: Page, service: Service, shot: Shot, size: str) -> None:
+    """Delete ``time-zone.md`` from its row at ``size``, then Undo it from the toast."""
     scope = service.scope_dir("user")
     before = (scope / "time-zone.md").read_text(encoding="utf-8")
     assert "(time-zone.md)" in _index(service)
-    page = _open(open_page, service, size)
     open_memory_tab(page)
     group = user_group(page)
     target = row(group, "time-zone.md")
@@ -323,13 +344,29 @@ def test_v2_undo_in_the_delete_toast_brings_back_the_file_and_its_index_line(
     assert "(time-zone.md)" in _index(service)
 
 
-@pytest.mark.parametrize("size", SIZES)
 def test_v2_recently_deleted_lists_the_deleted_files_and_restores_one(
-    open_page: PageFactory, service: Service, shot: Shot, size: str
+    open_page: PageFactory, service: Service, shot: Shot
 ) -> None:
-    service.call("DELETE", _scope(service) + "/files/time-zone.md")
-    service.call("DELETE", _scope(service) + "/files/review-style.md")
-    page = _open(open_page, service, size)
+    """Two files deleted, one restored from the list, at each size in turn on one service,
+    each in a browser context of its own. Each turn leaves ``review-style.md`` deleted: it and
+    its index line are then written back (as a shell would) and recorded, so the next size
+    starts from the seed's files again (with a longer history)."""
+    scope = service.scope_dir("user")
+    seeded = {name: (scope / name).read_bytes() for name in ("review-style.md", layout.INDEX_FILE)}
+    for size in SIZES:
+        service.call("DELETE", _scope(service) + "/files/time-zone.md")
+        service.call("DELETE", _scope(service) + "/files/review-style.md")
+        page = _open(open_page, service, size)
+        _delete_two_and_restore_one(page, service, shot, size)
+        page.context.close()  # done: its scripts stop before the next size's start
+        for name, data in seeded.items():
+            (scope / name).write_bytes(data)
+        _checkpoint(service)
+
+
+def _delete_two_and_restore_one(page: Page, service: Service, shot: Shot, size: str) -> None:
+    """With ``time-zone.md`` then ``review-style.md`` deleted: Recently deleted at ``size``
+    lists both, restores ``time-zone.md``, and opens ``review-style.md``'s history."""
     open_memory_tab(page)
     group = user_group(page)
     expect(group.locator(".row")).to_have_count(2)
@@ -493,12 +530,20 @@ def test_v2_what_changed_since_the_user_last_looked_or_a_day_or_a_week(
     )
 
 
-@pytest.mark.parametrize("size", SIZES)
 def test_v2_problems_of_the_history_routes_show_in_the_page_s_words(
-    open_page: PageFactory, make_service: ServiceFactory, size: str
+    open_page: PageFactory, make_service: ServiceFactory
 ) -> None:
+    """One service without history for both sizes, each in a browser context of its own; each
+    size deletes a file of its own (a delete without history is final)."""
     service = make_service(env={"MEMORY_API_HISTORY": "off"})
-    page = _open(open_page, service, size)
+    for size, file in {"desktop": "time-zone.md", "phone": "review-style.md"}.items():
+        page = _open(open_page, service, size)
+        _history_problems(page, size, file)
+        page.context.close()  # done: its scripts stop before the next size's start
+
+
+def _history_problems(page: Page, size: str, file: str) -> None:
+    """The history routes' problems at ``size``, then a delete of ``file`` without Undo."""
     page.goto(MEMORY_TAB + "/history/user/prefers-pnpm.md")
     panel = viewer(page)
     alert = panel.get_by_role("alert")
@@ -518,10 +563,10 @@ def test_v2_problems_of_the_history_routes_show_in_the_page_s_words(
 
     # Without history a delete is final: its toast offers no Undo.
     page.keyboard.press("Escape")
-    target = row(user_group(page), "time-zone.md")
+    target = row(user_group(page), file)
     target.get_by_role("button", name="Delete").click()
     confirm_dialog(page).get_by_role("button", name="Delete").click()
-    toast = page.locator(".toast").filter(has_text="Deleted time-zone.md")
+    toast = page.locator(".toast").filter(has_text=f"Deleted {file}")
     expect(toast).to_be_visible()
     expect(toast.get_by_role("button", name="Undo")).to_have_count(0)
 
