@@ -65,8 +65,8 @@ of each page (the first page's, and the page "Show more groups" brought, whose f
 the focus). Every group is drawn by one function from a scope like the others (``repo-NNNN``,
 its path, one memory), so the other 57 are copies of these six for every rule, and axe's cost
 grows with the groups it checks (13.5 s of the module's 29 s test on 63 groups, on the 2-CPU
-machine under load). A duplicate id is still looked for in the whole page, and the demo's
-groups, every one of them, are checked on the Memory tab by ``test_accessibility.py``."""
+machine under load). The demo's groups, every one of them, are checked on the Memory tab by
+``test_accessibility.py``."""
 OLDEST = 1_767_225_600  # 2026-01-01T00:00:00Z: older than the demo's scopes, which come first
 
 
