@@ -71,13 +71,15 @@ class StartupTexts(NamedTuple):
     (:func:`startup_texts`): each file's text (comments dropped) in the order a shell runs
     them, None for one that may define any name; the command's plain text; the home; the
     folder the shell starts in; the names the command may run
-    (:func:`~harness_memory.hooks.run_names.names_run`, None: every word)."""
+    (:func:`~harness_memory.hooks.run_names.names_run`, None: every word); the harness's
+    environment the shell inherits (None: unknown, every variable may hold any name)."""
 
     texts: list[str | None]
     command: str
     home: str
     base: str = ""
     run: frozenset[str] | None = None
+    environ: Mapping[str, str] | None = None
 
 
 def startup_texts(
@@ -101,7 +103,8 @@ def startup_texts(
     files, starts = run
     reading = _Reading(base, environ, plain, written_first=starts)
     texts = [text for file in files for text in reading.texts(file, 0)]
-    return StartupTexts(texts, plain, environ.get("HOME", ""), base, names_run(command))
+    home = environ.get("HOME", "")
+    return StartupTexts(texts, plain, home, base, names_run(command), environ)
 
 
 def startup_redefines(read: StartupTexts, names: Collection[str]) -> bool:
@@ -356,11 +359,13 @@ def startup_definitions_text(read: StartupTexts) -> str:
     called_names.called_patterns`) uses each defined name it may be, one wholly built at run
     time as a command's name (``$x a b``; ``$(which cp) a b`` when the files define
     ``which``) every one; the names those definitions use are used
-    too (``cp() { mycp "$@"; }`` pulls ``mycp``'s), up to :data:`_CALLS_DEPTH` calls deep,
+    too (``cp() { mycp "$@"; }`` pulls ``mycp``'s), a variable as its value in the command
+    or the harness's environment unless the files or the command may set it otherwise
+    (``$PYTHON -m pytest``: review58d 2), up to :data:`_CALLS_DEPTH` calls deep,
     past it every definition of the files (round 58, F1/F2). Empty when none."""
     texts = [text for text in read.texts if text is not None]
     used = frozenset(re.findall(_USED_NAME_RE, read.command))
-    called = called_patterns(read.command)
+    called = called_patterns(read.command, read.environ, read.texts)
     if called.any or called.patterns or called.lookups:
         defined = _defined_names(texts)
         if called.any or called.lookups & defined:  # a lookup redefined may print any name
