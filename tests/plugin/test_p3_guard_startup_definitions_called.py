@@ -291,3 +291,25 @@ def test_p3_a_variable_a_startup_file_or_input_sets_may_be_any_name(
     called = called_patterns(command, {"C": "vi"}, [startup])
 
     assert called.any or any(p.fullmatch("cp") for p in called.patterns)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f"[[:lower:]]p note.md {COPY}",
+        f"c[[:alpha:]] note.md {COPY}",
+        f"shopt -s extglob\nc@(p|x) note.md {COPY}",
+        f"shopt -s extglob\n+(c)p note.md {COPY}",
+        f"shopt -s nocaseglob\nC? note.md {COPY}",
+    ],
+    ids=["class-first", "class-last", "extglob-at", "extglob-plus", "nocaseglob"],
+)
+def test_p3_a_startup_function_called_by_a_class_or_extended_glob_is_judged(
+    where: Layout, command: str
+) -> None:
+    """review58d 3a: a bracket expression holding a class (``[[:lower:]]``, ending at its
+    own ``]``) is one character, an extended glob's group (``@(p|x)``, ``+(c)``) any text,
+    and a glob under ``nocaseglob`` matches names of either case."""
+    _home(where, f"cp() {{{{ {HARM}; }}}}\n")
+
+    assert _refusing(where, command) == LOGIN

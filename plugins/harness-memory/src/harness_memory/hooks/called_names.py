@@ -19,8 +19,12 @@ __all__ = ["Called", "called_patterns"]
 
 _ANY = ".*"
 """The pattern of a part known only at run time."""
-_PLAIN_RE = re.compile(r"[^\s;&|()\n{$`*?\[]+")
-"""Characters of a word read as written."""
+_PLAIN_RE = re.compile(r"(?:[^\s;&|()\n{$`*?\[+@!]|[+@!](?!\())+")
+"""Characters of a word read as written (not an extended glob's ``+(``, ``@(``, ``!(``)."""
+_BRACKET_RE = re.compile(r"\[[!^]?\]?(?:\[:\w+:\]|\[=[^\]]=\]|\[\.[^\]]+\.\]|[^\]])*\]")
+"""A glob's bracket expression, its classes (``[[:lower:]]``) inside it: one character."""
+_NOCASE_RE = r"nocaseglob|nocasematch"
+"""The options making a glob match names of either case (``shopt -s nocaseglob``)."""
 _WORD_END_RE = r"[\s;&|()]"
 """A character ending a word."""
 _SPACES_RE = re.compile(r"\s+")
@@ -78,6 +82,10 @@ def called_patterns(
     any_name = False
     lookups: set[str] = set()
     values = _values(plain, environ, startup)
+    texts = [plain, *startup]  # an option set there: names of either case (review58d 3a)
+    flags = (
+        re.IGNORECASE if any(text is None or re.search(_NOCASE_RE, text) for text in texts) else 0
+    )
     for pattern, literal, named in _words(plain, values):
         if literal:
             continue
@@ -87,7 +95,7 @@ def called_patterns(
         if pattern == _ANY:
             any_name = any_name or named
         elif pattern:  # an empty one names nothing: the next word is the name (bash drops it)
-            patterns.setdefault(pattern, re.compile(pattern))
+            patterns.setdefault(pattern, re.compile(pattern, flags))
     return Called(list(patterns.values()), any_name, frozenset(lookups))
 
 
@@ -242,7 +250,7 @@ def _word(
     if len(parts) > 1:
         parts = [_ANY if re.fullmatch(_LOOKUP_RE, part) else part for part in parts]
     pattern = _joined(parts)
-    yield pattern, not re.search(r"[{$`*?\[]", word), named
+    yield pattern, not re.search(r"[{$`*?\[]|[+@!]\(", word), named
     return word, at, pattern
 
 
@@ -279,10 +287,12 @@ def _part(
         if ".." in inner:
             return _ANY, end, None  # a sequence (``{b..d}p``)
         return re.escape(char), at + 1, None
+    if char in "*?+@!" and text[at + 1 : at + 2] == "(":  # an extended glob's group
+        return _ANY, marks.closing.get(at + 1, len(text)), None
     if char in "*?":
         return (_ANY if char == "*" else "."), at + 1, None
-    if char == "[" and (end := text.find("]", at + 1)) > 0:
-        return ".", end + 1, None
+    if char == "[" and (bracket := _BRACKET_RE.match(text, at)):
+        return ".", bracket.end(), None
     return re.escape(char), at + 1, None
 
 
