@@ -313,3 +313,19 @@ def test_p3_a_startup_function_called_by_a_class_or_extended_glob_is_judged(
     _home(where, f"cp() {{{{ {HARM}; }}}}\n")
 
     assert _refusing(where, command) == LOGIN
+
+
+@pytest.mark.parametrize(
+    "calling",
+    ['{{my,}}cp "$@"', "$'\\x6dycp' \"$@\"", 'my?? "$@"', 'c=mycp; $c "$@"'],
+    ids=["brace", "ansi-c", "glob", "variable"],
+)
+def test_p3_a_startup_function_a_used_one_calls_by_another_spelling_is_judged(
+    where: Layout, calling: str
+) -> None:
+    """review58d 3b: a used definition calling another by a spelling other than its name
+    (``cp() { {my,}cp "$@"; }``, ``$'\\x6dycp'``, ``my??``) is read as the command's words
+    are (F1 with F2)."""
+    _home(where, f"cp() {{{{ {calling}; }}}}\nmycp() {{{{ {HARM}; }}}}\n")
+
+    assert _refusing(where, f"cp note.md {COPY}") == LOGIN

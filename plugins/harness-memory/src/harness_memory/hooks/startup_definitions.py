@@ -364,21 +364,31 @@ def startup_definitions_text(read: StartupTexts) -> str:
     (``$PYTHON -m pytest``: review58d 2), up to :data:`_CALLS_DEPTH` calls deep,
     past it every definition of the files (round 58, F1/F2). Empty when none."""
     texts = [text for text in read.texts if text is not None]
-    used = frozenset(re.findall(_USED_NAME_RE, read.command))
-    called = called_patterns(read.command, read.environ, read.texts)
-    if called.any or called.patterns or called.lookups:
-        defined = _defined_names(texts)
-        if called.any or called.lookups & defined:  # a lookup redefined may print any name
-            used |= defined
-        used |= {name for name in defined if any(p.fullmatch(name) for p in called.patterns)}
+    used = _names_called(read.command, texts, read)
     kept = _kept_definitions(texts, used, read)
     for _ in range(_CALLS_DEPTH):
-        calls = used | frozenset(re.findall(_USED_NAME_RE, plain_text("".join(kept))))
+        calls = used | _names_called(plain_text(bash_quoting("".join(kept))), texts, read)
         if calls == used:
             return "".join(kept)
         used = calls
         kept = _kept_definitions(texts, used, read)
     return "".join(_kept_definitions(texts, used | _defined_names(texts), read))
+
+
+def _names_called(plain: str, texts: list[str], read: StartupTexts) -> frozenset[str]:
+    """The names ``plain`` (a command's or the kept definitions' plain text) may call: its
+    words (:data:`_USED_NAME_RE`) and each name the files define that a word spelt otherwise
+    may be (:func:`~harness_memory.hooks.called_names.called_patterns`; every one for a name
+    wholly built at run time or printed by a lookup the files define). Definitions are read
+    as the command is: ``cp() { {my,}cp "$@"; }`` calls ``mycp`` (review58d 3b)."""
+    used = frozenset(re.findall(_USED_NAME_RE, plain))
+    called = called_patterns(plain, read.environ, read.texts)
+    if not (called.any or called.patterns or called.lookups):
+        return used
+    defined = _defined_names(texts)
+    if called.any or called.lookups & defined:  # a lookup redefined may print any name
+        return used | defined
+    return used | {name for name in defined if any(p.fullmatch(name) for p in called.patterns)}
 
 
 _CALLS_DEPTH = 8
